@@ -1,0 +1,166 @@
+// zod schemas for the two files that cross the runner boundary: the case spec every runner reads
+// and the result file every runner writes (DESIGN.md section 3). spec/result.schema.json is
+// generated from ResultSchema; nothing else describes these shapes.
+import { z } from 'zod';
+
+export const RUNNERS = ['js', 'go', 'rs'] as const;
+export const RunnerSchema = z.enum(RUNNERS);
+export type Runner = z.infer<typeof RunnerSchema>;
+
+export const PROFILES = ['quick', 'full'] as const;
+export const ProfileSchema = z.enum(PROFILES);
+export type Profile = z.infer<typeof ProfileSchema>;
+
+export const KindSchema = z.enum(['cpu', 'net']);
+export type Kind = z.infer<typeof KindSchema>;
+
+const hex = (bytes?: number) =>
+  z.string().regex(bytes ? new RegExp(`^[0-9a-f]{${bytes * 2}}$`) : /^[0-9a-f]+$/, 'lowercase hex without 0x');
+
+const ParamValueSchema = z.union([z.number(), z.string(), z.boolean()]);
+const ParamValuesSchema = z.record(z.string(), ParamValueSchema);
+
+/** A param as the spec declares it: values plus the per-runner scaling and the digest input. */
+export const SpecParamSchema = z
+  .object({
+    label: z.string().min(1),
+    large: z.boolean().optional(),
+    per_runner: z.partialRecord(RunnerSchema, ParamValuesSchema).optional(),
+    digest_with: ParamValuesSchema.optional(),
+  })
+  .catchall(ParamValueSchema);
+export type SpecParam = z.infer<typeof SpecParamSchema>;
+
+const perProfile = <T extends z.ZodType>(t: T) => z.object({ quick: t, full: t });
+
+export const SpecCaseSchema = z
+  .object({
+    id: z.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, 'ids look like cpu.group.name or net.group.name'),
+    kind: KindSchema,
+    group: z.string().min(1),
+    doc: z.string().min(1),
+    work: z.object({ ops: z.array(z.string()), bytes: z.array(z.string()).optional() }),
+    digest: z.object({ doc: z.string().min(1), form: z.enum(['value', 'sha256-concat']) }).nullable(),
+    iters: z.partialRecord(ProfileSchema, z.number().int().positive()).optional(),
+    params: perProfile(z.array(SpecParamSchema).min(1)),
+  })
+  .superRefine((c, ctx) => {
+    if (!c.id.startsWith(`${c.kind}.`)) {
+      ctx.addIssue({ code: 'custom', path: ['kind'], message: `kind "${c.kind}" does not match the id prefix of ${c.id}` });
+    }
+    for (const profile of PROFILES) {
+      c.params[profile].forEach((p, i) => {
+        const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
+        for (const key of scaled) {
+          // A scaled key changes the op's input per runner; the digest must pin it or the
+          // cross-client digest comparison compares different inputs.
+          if (c.digest && !(key in (p.digest_with ?? {}))) {
+            ctx.addIssue({
+              code: 'custom',
+              path: ['params', profile, i, 'digest_with'],
+              message: `per_runner scales "${key}" but digest_with does not fix it`,
+            });
+          }
+        }
+        for (const name of [...c.work.ops, ...(c.work.bytes ?? [])]) {
+          if (typeof p[name] !== 'number') {
+            ctx.addIssue({ code: 'custom', path: ['params', profile, i, name], message: `work names "${name}" but the param has no number by that name` });
+          }
+        }
+      });
+    }
+  });
+export type SpecCase = z.infer<typeof SpecCaseSchema>;
+
+export const SpecSchema = z
+  .object({
+    schema: z.literal('bee-bench/spec@1'),
+    doc: z.string().optional(),
+    profiles: perProfile(
+      z.object({
+        iters: z.number().int().positive(),
+        warmup: z.object({ cpu: z.number().int().nonnegative(), net: z.number().int().nonnegative() }),
+        case_timeout_s: z.number().positive(),
+      }),
+    ),
+    fixtures: z.object({
+      data_label: z.string(),
+      key_label: z.string(),
+      digest_label: z.string(),
+      chunk_payload_bytes: z.number().int().positive(),
+      doc: z.string().optional(),
+    }),
+    groups: z.array(z.object({ id: z.string(), title: z.string(), note: z.string() })).min(1),
+    cases: z.array(SpecCaseSchema).min(1),
+  })
+  .superRefine((s, ctx) => {
+    const groups = new Set(s.groups.map((g) => g.id));
+    const seen = new Set<string>();
+    s.cases.forEach((c, i) => {
+      if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `duplicate case id ${c.id}` });
+      seen.add(c.id);
+      if (!groups.has(c.group)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'group'], message: `unknown group "${c.group}"` });
+    });
+  });
+export type Spec = z.infer<typeof SpecSchema>;
+
+export const HostSchema = z.object({
+  os: z.string(),
+  arch: z.string(),
+  cpu_model: z.string(),
+  cpus: z.number().int().positive(),
+  mem_mb: z.number().int().nonnegative(),
+  runtime: z.string(),
+});
+export type Host = z.infer<typeof HostSchema>;
+
+export const ClientSchema = z.object({
+  name: z.string().min(1),
+  version: z.string().min(1),
+  source: z.enum(['registry', 'path']),
+  commit: z.string().optional(),
+});
+export type Client = z.infer<typeof ClientSchema>;
+
+const nsArray = z.array(z.number().int().nonnegative());
+
+export const CaseResultSchema = z
+  .object({
+    id: z.string().min(1),
+    kind: KindSchema,
+    param: ParamValuesSchema,
+    status: z.enum(['ok', 'skipped', 'failed']),
+    skip_reason: z.string().min(1).optional(),
+    error: z.string().min(1).optional(),
+    warmup: z.number().int().nonnegative(),
+    samples_ns: nsArray,
+    cpu_ns: nsArray,
+    peak_rss_bytes: z.number().int().nonnegative().nullable(),
+    work: z.object({ bytes: z.number().nonnegative().optional(), ops: z.number().nonnegative().optional() }),
+    digest: hex().optional(),
+  })
+  .superRefine((c, ctx) => {
+    if (c.status === 'ok' && c.samples_ns.length === 0) ctx.addIssue({ code: 'custom', path: ['samples_ns'], message: 'an ok case needs at least one sample' });
+    if (c.status === 'skipped' && !c.skip_reason) ctx.addIssue({ code: 'custom', path: ['skip_reason'], message: 'a skipped case needs skip_reason' });
+    if (c.status === 'failed' && !c.error) ctx.addIssue({ code: 'custom', path: ['error'], message: 'a failed case needs error' });
+    if (c.cpu_ns.length !== c.samples_ns.length) ctx.addIssue({ code: 'custom', path: ['cpu_ns'], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
+  });
+export type CaseResult = z.infer<typeof CaseResultSchema>;
+
+export const RESULT_SCHEMA_ID = 'bee-bench/result@1';
+
+export const ResultSchema = z.object({
+  schema: z.literal(RESULT_SCHEMA_ID),
+  runner: RunnerSchema,
+  client: ClientSchema,
+  bee: z.object({ url: z.string(), version: z.string() }).nullable(),
+  spec: z.object({ hash: hex(32), profile: ProfileSchema }),
+  host: HostSchema,
+  started_at: z.iso.datetime({ offset: true }),
+  finished_at: z.iso.datetime({ offset: true }).nullable(),
+  cases: z.array(CaseResultSchema),
+});
+export type Result = z.infer<typeof ResultSchema>;
+
+export const InfoSchema = z.object({ runner: RunnerSchema, client: ClientSchema, runtime: z.string(), host: HostSchema });
+export type Info = z.infer<typeof InfoSchema>;
