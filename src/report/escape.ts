@@ -1,0 +1,83 @@
+// Escaping for every string a user or a result file controls (case ids, labels, branch names, commit
+// messages, client versions, skip reasons, errors). Markdown output ends up on GitHub (PR comments,
+// job summaries, rendered report.md); HTML output is a page people open locally. Nothing
+// user-controlled reaches either without passing through one of these functions.
+
+const MD_ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '|': '&#124;',
+  '`': '&#96;',
+  '[': '&#91;',
+  ']': '&#93;',
+  '\\': '&#92;',
+  '*': '&#42;',
+  _: '&#95;',
+  '~': '&#126;',
+  '!': '&#33;',
+};
+
+/**
+ * Text safe anywhere in GitHub-flavoured markdown, table cells included: no raw HTML, no cell
+ * breaks, no code spans, links, images or emphasis, no heading or list at the start, no @-mention
+ * (a zero-width space after "@", as Dependabot does), no newline.
+ */
+export function mdText(value: unknown): string {
+  const s = String(value ?? '')
+    .replace(/\r\n?|\n|\u2028|\u2029/g, ' ')
+    .replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c)
+    .replace(/@/g, '@&#8203;');
+  // A leading "#", "+", "-", "=" or "1." would start a heading, list or setext underline.
+  return s.replace(/^(\s*)([#+\-=]|\d+[.)])/, (_m, ws: string, lead: string) => `${ws}${lead.replace(/[#+\-=.)]/, (c) => `&#${c.charCodeAt(0)};`)}`);
+}
+
+const PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()-]*$/;
+
+/**
+ * An identifier as inline code when that is safe (ids, labels of plain characters), otherwise as
+ * escaped text: a code span cannot escape a backtick or a pipe inside a table.
+ */
+export function mdCode(value: unknown): string {
+  const s = String(value ?? '');
+  return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
+}
+
+/** Text safe inside an HTML element or a double- or single-quoted attribute. */
+export function htmlText(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * JSON for a `<script type="application/json">` block: "<", ">", "&" and the JS line separators are
+ * written as \u escapes, so "</script>" or "<!--" in the data cannot end or alter the block;
+ * JSON.parse restores them exactly.
+ */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * One RFC 4180 field. Numbers are written as they are; text is quoted when it holds a comma, quote,
+ * CR or LF (quotes doubled), and text a spreadsheet would run as a formula (leading = + - @ tab CR)
+ * is prefixed with "'" (OWASP CSV injection).
+ */
+export function csvField(value: string | number | boolean | null | undefined): string {
+  if (value == null) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  let s = value;
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** Truncate long free text (errors, commit messages) to n characters with an ellipsis. */
+export function clip(value: string, n: number): string {
+  const chars = [...value];
+  return chars.length <= n ? value : `${chars.slice(0, Math.max(0, n - 1)).join('')}…`;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { csvField, htmlText, jsonForScript, mdCode, mdText } from '../../src/report/escape.js';
+
+export const HOSTILE = [
+  '<img src=x onerror=alert(1)>',
+  'a | b | c',
+  'tick ` tock ``',
+  '@org/team please look',
+  '[click](javascript:alert(1))',
+  ']( javascript:alert(1))',
+  '# heading\n## another\r\nline',
+  '</script><script>alert(1)</script>',
+  '<!-- hidden --> & &amp;',
+  '**bold** _it_ ~~strike~~ ![img](x)',
+];
+
+describe('mdText', () => {
+  it('never leaves raw HTML, pipes, backticks, link syntax or newlines', () => {
+    for (const s of HOSTILE) {
+      const out = mdText(s);
+      expect(out).not.toMatch(/[<>|`\n\r[\]]/);
+      expect(out).not.toMatch(/@[A-Za-z]/);
+    }
+  });
+  it('defuses leading headings and mentions, keeps plain text readable', () => {
+    expect(mdText('# x')).toBe('&#35; x');
+    expect(mdText('@org/team')).toBe('@&#8203;org/team');
+    expect(mdText('10000 chunks')).toBe('10000 chunks');
+    expect(mdText('a|b')).toBe('a&#124;b');
+    expect(mdText('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
+  });
+  it('uses code spans only for plain identifiers', () => {
+    expect(mdCode('cpu.keccak.chunk-hash')).toBe('`cpu.keccak.chunk-hash`');
+    expect(mdCode('a`b')).toBe('a&#96;b');
+    expect(mdCode('a|b')).toBe('a&#124;b');
+  });
+});
+
+describe('htmlText / jsonForScript', () => {
+  it('escapes HTML metacharacters', () => {
+    expect(htmlText(`<img src=x onerror="alert('1')">&`)).toBe('&#60;img src=x onerror=&#34;alert(&#39;1&#39;)&#34;&#62;&#38;');
+  });
+  it('keeps </script> and <!-- out of a JSON script block and round-trips', () => {
+    const data = { s: HOSTILE, u: 'line\u2028sep' };
+    const out = jsonForScript(data);
+    expect(out).not.toMatch(/<|>/);
+    expect(out).not.toContain('\u2028');
+    expect(JSON.parse(out)).toEqual(data);
+  });
+});
+
+describe('csvField', () => {
+  it('quotes per RFC 4180 and defuses formulas', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('=1+1')).toBe("'=1+1");
+    expect(csvField(-3.5)).toBe('-3.5');
+    expect(csvField(Number.NaN)).toBe('');
+    expect(csvField(undefined)).toBe('');
+  });
+});
