@@ -28,11 +28,11 @@ export function mdText(value: unknown): string {
     .replace(/\r\n?|\n|\u2028|\u2029/g, ' ')
     .replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c)
     .replace(/@/g, '@&#8203;');
-  // A leading "#", "+", "-", "=" or "1." would start a heading, list or setext underline.
-  return s.replace(/^(\s*)([#+\-=]|\d+[.)])/, (_m, ws: string, lead: string) => `${ws}${lead.replace(/[#+\-=.)]/, (c) => `&#${c.charCodeAt(0)};`)}`);
+  // At the start of a line "# ", "- ", "+ ", "1. " or "===" would start a heading, list or setext underline.
+  return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws: string, lead: string) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
 }
 
-const PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()-]*$/;
+const PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()@#-]*$/;
 
 /**
  * An identifier as inline code when that is safe (ids, labels of plain characters), otherwise as
@@ -41,6 +41,15 @@ const PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()-]*$/;
 export function mdCode(value: unknown): string {
   const s = String(value ?? '');
   return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
+}
+
+/**
+ * Prose that may hold `code spans` (spec docs): code spans become <code> with HTML-escaped content,
+ * the rest is mdText. Safe in blockquotes and paragraphs; table cells use mdText.
+ */
+export function mdProse(value: unknown): string {
+  const parts = String(value ?? '').split(/`([^`\r\n]+)`/);
+  return parts.map((p, i) => (i % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, '&#124;')}</code>` : mdText(p))).join('');
 }
 
 /** Text safe inside an HTML element or a double- or single-quoted attribute. */

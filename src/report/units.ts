@@ -149,3 +149,13 @@ export function opLabelOf(opNames: readonly string[]): string {
   // "lookups" -> "lookup", "files" -> "file", "reads" -> "read"
   return name.endsWith('s') && name.length > 1 ? name.slice(0, -1) : name;
 }
+
+/** The unit a set of durations reads best in (for a chart axis): the unit of their median value. */
+export function durationAxisUnit(ns: readonly number[]): { unit: string; ns: number } {
+  const v = [...ns].filter((x) => Number.isFinite(x) && x > 0).sort((a, b) => a - b);
+  const mid = v[Math.floor(v.length / 2)];
+  if (mid === undefined) return { unit: 'ms', ns: 1e6 };
+  let pick: { unit: string; ns: number } = { unit: 'ns', ns: 1 };
+  for (const u of TIME_UNITS) if (mid >= u.ns) pick = u;
+  return { unit: pick.unit, ns: pick.ns };
+}

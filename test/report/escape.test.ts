@@ -1,18 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { HOSTILE } from './fixtures.js';
 import { csvField, htmlText, jsonForScript, mdCode, mdText } from '../../src/report/escape.js';
-
-export const HOSTILE = [
-  '<img src=x onerror=alert(1)>',
-  'a | b | c',
-  'tick ` tock ``',
-  '@org/team please look',
-  '[click](javascript:alert(1))',
-  ']( javascript:alert(1))',
-  '# heading\n## another\r\nline',
-  '</script><script>alert(1)</script>',
-  '<!-- hidden --> & &amp;',
-  '**bold** _it_ ~~strike~~ ![img](x)',
-];
 
 describe('mdText', () => {
   it('never leaves raw HTML, pipes, backticks, link syntax or newlines', () => {

@@ -1,0 +1,305 @@
+// Result files (one or more runners) + the spec -> the aggregate model every renderer reads.
+// Grouping and arithmetic only: every statistic comes from src/stats.
+import { geomean, overheadAndThroughput, summarize } from '../stats/index.js';
+import { RUNNERS, type CaseResult, type Profile, type Result, type Runner, type Spec, type SpecCase } from '../spec/schema.js';
+import { effectiveParam, type ParamValues } from '../spec/select.js';
+import {
+  AGGREGATE_SCHEMA_ID,
+  NET_SCOPE_CAVEAT,
+  RUNNER_LABEL,
+  type AggregateModel,
+  type Basis,
+  type CaseModel,
+  type Cell,
+  type DigestValue,
+  type Fit,
+  type GroupModel,
+  type Row,
+  type RunnerInfo,
+  type ScoreEntry,
+} from './model.js';
+import { opLabelOf } from './units.js';
+
+export interface AggregateOptions {
+  /** SHA-256 of the spec file the report is built against; results with another hash are flagged. */
+  specHash?: string;
+}
+
+/** Build the aggregate model. Pure: same inputs, same model (no clock, no environment). */
+export function aggregate(results: readonly Result[], spec: Spec, opts: AggregateOptions = {}): AggregateModel {
+  const warnings: string[] = [];
+  const byRunner = pickPerRunner(results, warnings);
+  const runners = RUNNERS.filter((r) => byRunner.has(r));
+
+  const specHashes = [...new Set(results.map((r) => r.spec.hash))].sort();
+  if (specHashes.length > 1) {
+    const per = runners.map((r) => `${RUNNER_LABEL[r]} ${short(byRunner.get(r)!.at(-1)!.spec.hash)}`).join(', ');
+    warnings.push(`Results were produced from ${specHashes.length} different spec files (${per}): rows may compare different work.`);
+  }
+  if (opts.specHash && results.some((r) => r.spec.hash !== opts.specHash)) {
+    const off = results.filter((r) => r.spec.hash !== opts.specHash).map((r) => RUNNER_LABEL[r.runner]);
+    warnings.push(`${[...new Set(off)].join(', ')} ran a spec other than the one this report reads (${short(opts.specHash)}): case docs and groups may not match.`);
+  }
+  const profiles = [...new Set(results.map((r) => r.spec.profile))].sort() as Profile[];
+  if (profiles.length > 1) warnings.push(`Results mix profiles (${profiles.join(', ')}): iteration counts differ between runners.`);
+  for (const r of results) {
+    if (r.finished_at === null) warnings.push(`The ${RUNNER_LABEL[r.runner]} run started ${r.started_at} did not finish: cases after the last one written are missing.`);
+  }
+
+  // (case id, label) -> runner -> case result; the last result file of a runner wins a duplicate.
+  const found = new Map<string, Map<string, Map<Runner, CaseResult>>>();
+  for (const runner of runners) {
+    for (const result of byRunner.get(runner)!) {
+      for (const c of result.cases) {
+        const label = labelOf(c, spec.cases.find((s) => s.id === c.id), runner);
+        const byLabel = found.get(c.id) ?? new Map<string, Map<Runner, CaseResult>>();
+        found.set(c.id, byLabel);
+        const cells = byLabel.get(label) ?? new Map<Runner, CaseResult>();
+        byLabel.set(label, cells);
+        cells.set(runner, c);
+      }
+    }
+  }
+
+  const caseModels: CaseModel[] = [];
+  for (const sc of spec.cases) {
+    const byLabel = found.get(sc.id);
+    if (!byLabel) continue;
+    caseModels.push(buildCase(sc, byLabel, runners));
+  }
+  const unknown = [...found.keys()].filter((id) => !spec.cases.some((c) => c.id === id));
+  if (unknown.length > 0) warnings.push(`Results hold cases the spec does not declare (not reported): ${unknown.sort().join(', ')}.`);
+
+  const groups: GroupModel[] = spec.groups
+    .map((g) => ({ id: g.id, title: g.title, note: g.note, cases: caseModels.filter((c) => c.group === g.id) }))
+    .filter((g) => g.cases.length > 0);
+
+  const starts = results.map((r) => r.started_at).sort();
+  const ends = results.map((r) => r.finished_at).filter((t): t is string => t !== null).sort();
+  return {
+    schema: AGGREGATE_SCHEMA_ID,
+    runners: runners.map((r) => runnerInfo(byRunner.get(r)!.at(-1)!)),
+    specHashes,
+    profiles,
+    warnings,
+    groups,
+    scoreboard: scoreboard(groups, runners),
+    hasNet: caseModels.some((c) => c.kind === 'net'),
+    startedAt: starts[0] ?? null,
+    finishedAt: ends.at(-1) ?? null,
+  };
+}
+
+/** Results per runner, oldest first (a later file's cases override an earlier one's). */
+function pickPerRunner(results: readonly Result[], warnings: string[]): Map<Runner, Result[]> {
+  const out = new Map<Runner, Result[]>();
+  for (const r of [...results].sort((a, b) => a.started_at.localeCompare(b.started_at))) {
+    const list = out.get(r.runner) ?? [];
+    list.push(r);
+    out.set(r.runner, list);
+  }
+  for (const [runner, list] of out) {
+    const versions = new Set(list.map((r) => `${r.client.name}@${r.client.version}${r.client.commit ? `#${r.client.commit}` : ''}`));
+    if (versions.size > 1) {
+      warnings.push(`${RUNNER_LABEL[runner]} results come from ${versions.size} client builds (${[...versions].join(', ')}); the latest run wins where they overlap.`);
+    }
+  }
+  return out;
+}
+
+function runnerInfo(r: Result): RunnerInfo {
+  return {
+    runner: r.runner,
+    label: RUNNER_LABEL[r.runner],
+    client: r.client,
+    host: r.host,
+    bee: r.bee,
+    specHash: r.spec.hash,
+    profile: r.spec.profile,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+/** The param label a result row belongs to: its recorded label, else the spec param it equals. */
+function labelOf(c: CaseResult, sc: SpecCase | undefined, runner: Runner): string {
+  const recorded = c.param['label'];
+  if (typeof recorded === 'string' && recorded.length > 0) return recorded;
+  const same = (a: ParamValues, b: ParamValues) => {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== 'label'));
+    return [...keys].every((k) => a[k] === b[k]);
+  };
+  for (const p of sc ? [...sc.params.full, ...sc.params.quick] : []) {
+    if (same(effectiveParam(p, runner), c.param)) return p.label;
+  }
+  return Object.keys(c.param)
+    .sort()
+    .map((k) => `${k}=${String(c.param[k])}`)
+    .join(', ');
+}
+
+function basisOf(sc: SpecCase): Basis {
+  if (sc.work.bytes && sc.work.bytes.length > 0) return 'bytes';
+  if (sc.work.ops.length > 0) return 'ops';
+  return 'iteration';
+}
+
+function buildCase(sc: SpecCase, byLabel: Map<string, Map<Runner, CaseResult>>, runners: readonly Runner[]): CaseModel {
+  const order = [...sc.params.full, ...sc.params.quick].map((p) => p.label);
+  const labels = [...byLabel.keys()].sort((a, b) => rank(order, a) - rank(order, b));
+  const opLabel = opLabelOf(sc.work.ops);
+  const basis = basisOf(sc);
+  const rows = labels.map((label) => buildRow(sc, label, byLabel.get(label)!, runners, basis, opLabel));
+  return {
+    id: sc.id,
+    kind: sc.kind,
+    group: sc.group,
+    doc: sc.doc,
+    ...(sc.digest ? { digestDoc: sc.digest.doc } : {}),
+    opLabel,
+    rows,
+    fits: fits(rows, runners),
+  };
+}
+
+function rank(order: readonly string[], label: string): number {
+  const i = order.indexOf(label);
+  return i === -1 ? order.length : i;
+}
+
+function buildRow(
+  sc: SpecCase,
+  label: string,
+  results: Map<Runner, CaseResult>,
+  runners: readonly Runner[],
+  basis: Basis,
+  opLabel: string,
+): Row {
+  const cells: Partial<Record<Runner, Cell>> = {};
+  for (const runner of runners) {
+    const c = results.get(runner);
+    if (c) cells[runner] = buildCell(runner, c, basis);
+  }
+  const ok = runners.map((r) => cells[r]).filter((c): c is Cell => c?.status === 'ok' && c.unitCostNs !== undefined && c.unitCostNs > 0);
+  const contested = ok.length >= 2;
+  const best = Math.min(...ok.map((c) => c.unitCostNs!));
+  const fastest: Runner[] = [];
+  if (contested) {
+    for (const c of ok) {
+      c.ratio = c.unitCostNs! / best;
+      c.fastest = c.unitCostNs === best;
+      if (c.fastest) fastest.push(c.runner);
+    }
+  }
+  const works = new Set(Object.values(cells).map((c) => `${c.work.ops ?? ''}/${c.work.bytes ?? ''}`));
+  const digests: DigestValue[] = runners.flatMap((r) => {
+    const d = cells[r]?.digest;
+    return d ? [{ runner: r, digest: d }] : [];
+  });
+  const row: Row = {
+    caseId: sc.id,
+    group: sc.group,
+    kind: sc.kind,
+    label,
+    basis,
+    opLabel,
+    scaled: works.size > 1,
+    cells,
+    contested,
+    fastest,
+  };
+  if (new Set(digests.map((d) => d.digest)).size > 1) row.digestMismatch = digests;
+  if (sc.kind === 'net') row.caveat = NET_SCOPE_CAVEAT;
+  return row;
+}
+
+function buildCell(runner: Runner, c: CaseResult, basis: Basis): Cell {
+  const cell: Cell = {
+    runner,
+    status: c.status,
+    param: c.param,
+    work: c.work,
+    n: c.samples_ns.length,
+    warmup: c.warmup,
+    peakRssBytes: c.peak_rss_bytes,
+    samplesNs: c.samples_ns,
+  };
+  const reason = c.status === 'skipped' ? c.skip_reason : c.status === 'failed' ? c.error : undefined;
+  if (reason) cell.reason = reason;
+  if (c.digest) cell.digest = c.digest;
+  if (c.status !== 'ok' || c.samples_ns.length === 0) return cell;
+
+  const s = summarize(c.samples_ns);
+  cell.medianNs = s.median;
+  cell.minNs = s.min;
+  cell.maxNs = s.max;
+  cell.madNs = s.madScaled;
+  if (Number.isFinite(s.cv)) cell.cv = s.cv;
+  if (s.p95 !== null) cell.p95Ns = s.p95;
+  if (s.median > 0) cell.spread = Math.max(s.median - s.min, s.max - s.median) / s.median;
+  const { bytes, ops } = c.work;
+  if (bytes && s.median > 0) cell.bytesPerNs = bytes / s.median;
+  if (ops) cell.perOpNs = s.median / ops;
+  const units = basis === 'bytes' ? bytes : basis === 'ops' ? ops : 1;
+  if (units && units > 0) cell.unitCostNs = s.median / units;
+  const wall = sum(c.samples_ns);
+  const cpu = sum(c.cpu_ns);
+  if (wall > 0 && cpu > 0) cell.cpuWallRatio = cpu / wall;
+  return cell;
+}
+
+function sum(xs: readonly number[]): number {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s;
+}
+
+/** time = overhead + bytes / throughput, per runner over the case's rows with distinct byte sizes. */
+function fits(rows: readonly Row[], runners: readonly Runner[]): Fit[] {
+  const out: Fit[] = [];
+  for (const runner of runners) {
+    const pts = rows.flatMap((row) => {
+      const c = row.cells[runner];
+      return c?.status === 'ok' && c.work.bytes && c.medianNs !== undefined ? [{ x: c.work.bytes, y: c.medianNs }] : [];
+    });
+    if (new Set(pts.map((p) => p.x)).size < 2) continue;
+    const f = overheadAndThroughput(
+      pts.map((p) => p.x),
+      pts.map((p) => p.y),
+    );
+    out.push({
+      runner,
+      points: f.n,
+      overheadNs: f.overhead,
+      bytesPerNs: Number.isFinite(f.throughput) && f.throughput > 0 ? f.throughput : null,
+      r2: f.r2,
+    });
+  }
+  return out;
+}
+
+function scoreboard(groups: readonly GroupModel[], runners: readonly Runner[]): ScoreEntry[] {
+  return runners.map((runner) => {
+    const all: number[] = [];
+    const byGroup: Record<string, number | null> = {};
+    let wins = 0;
+    for (const g of groups) {
+      const ratios: number[] = [];
+      for (const c of g.cases) {
+        for (const row of c.rows) {
+          const cell = row.cells[runner];
+          if (!row.contested || cell?.ratio === undefined) continue;
+          ratios.push(cell.ratio);
+          if (cell.fastest) wins++;
+        }
+      }
+      byGroup[g.id] = ratios.length > 0 ? geomean(ratios) : null;
+      all.push(...ratios);
+    }
+    return { runner, wins, rows: all.length, geomean: all.length > 0 ? geomean(all) : null, byGroup };
+  });
+}
+
+function short(hash: string): string {
+  return hash.slice(0, 12);
+}

@@ -1,0 +1,161 @@
+// The aggregate model: what every report renderer reads and what aggregate.json holds. Plain JSON
+// data (no Maps, no classes) so it round-trips through a file and can be compared across runs.
+import type { Client, Host, Kind, Profile, Runner } from '../spec/schema.js';
+import type { ParamValues } from '../spec/select.js';
+
+export const AGGREGATE_SCHEMA_ID = 'bee-bench/aggregate@1';
+
+export const RUNNER_LABEL: Readonly<Record<Runner, string>> = { js: 'bee-js', go: 'bee-go', rs: 'bee-rs' };
+
+/** DESIGN.md section 5: the scope every net.* figure carries. */
+export const NET_SCOPE_CAVEAT =
+  'net.* figures are client ↔ local Bee over loopback HTTP, with deferred uploads (the call returns when chunks are in the local store) and downloads served from the warm local cache. They are not Swarm-network throughput.';
+
+export interface RunnerInfo {
+  runner: Runner;
+  label: string;
+  client: Client;
+  host: Host;
+  bee: { url: string; version: string } | null;
+  specHash: string;
+  profile: Profile;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export type CellStatus = 'ok' | 'skipped' | 'failed';
+
+/** What a row's ratios compare: time per byte, per op, or per iteration when no work is declared. */
+export type Basis = 'bytes' | 'ops' | 'iteration';
+
+export interface Cell {
+  runner: Runner;
+  status: CellStatus;
+  /** skip_reason or error. */
+  reason?: string;
+  /** The runner-effective param (per_runner scaling applied). */
+  param: ParamValues;
+  work: { ops?: number; bytes?: number };
+  n: number;
+  warmup: number;
+  medianNs?: number;
+  minNs?: number;
+  maxNs?: number;
+  /** Scaled MAD (1.4826 x raw), ns. */
+  madNs?: number;
+  /** sd / mean, a fraction. */
+  cv?: number;
+  /** Only when n >= 10. */
+  p95Ns?: number;
+  /** Half-range around the median as a fraction of it: max(median - min, max - median) / median. */
+  spread?: number;
+  /** median / work units of the row's basis: what ratios and bars compare. */
+  unitCostNs?: number;
+  /** unitCost / the fastest unitCost in the row; only in contested rows (two or more ok cells). */
+  ratio?: number;
+  fastest?: boolean;
+  /** work.bytes / median. */
+  bytesPerNs?: number;
+  /** median / work.ops. */
+  perOpNs?: number;
+  peakRssBytes: number | null;
+  /** sum(cpu_ns) / sum(samples_ns): ~1 single-thread CPU-bound, < 1 waiting, > 1 multi-threaded. */
+  cpuWallRatio?: number;
+  samplesNs: number[];
+  digest?: string;
+}
+
+export interface DigestValue {
+  runner: Runner;
+  digest: string;
+}
+
+export interface Row {
+  caseId: string;
+  group: string;
+  kind: Kind;
+  label: string;
+  basis: Basis;
+  opLabel: string;
+  /** Runners ran different work for this row (per_runner scaling): compare per op / per byte only. */
+  scaled: boolean;
+  cells: Partial<Record<Runner, Cell>>;
+  /** Two or more ok cells: the row has a ranking. */
+  contested: boolean;
+  fastest: Runner[];
+  /** Present when runners that reported a digest disagree; lists every runner's value. */
+  digestMismatch?: DigestValue[];
+  /** The net-scope caveat on net.* rows. */
+  caveat?: string;
+}
+
+export interface Fit {
+  runner: Runner;
+  points: number;
+  /** Fixed per-call overhead, ns (the intercept; may be negative when the fit is poor). */
+  overheadNs: number;
+  /** Marginal (peak) throughput, bytes/ns; null when the slope is not positive. */
+  bytesPerNs: number | null;
+  r2: number;
+}
+
+export interface CaseModel {
+  id: string;
+  kind: Kind;
+  group: string;
+  doc: string;
+  digestDoc?: string;
+  opLabel: string;
+  rows: Row[];
+  /** Latency-vs-size fits, per runner with two or more distinct byte sizes. */
+  fits: Fit[];
+}
+
+export interface GroupModel {
+  id: string;
+  title: string;
+  note: string;
+  cases: CaseModel[];
+}
+
+export interface ScoreEntry {
+  runner: Runner;
+  /** Contested rows where this runner was fastest (ties count for each). */
+  wins: number;
+  /** Contested rows where this runner has an ok cell. */
+  rows: number;
+  /** Geometric mean of ratio-to-fastest over those rows; null without any. */
+  geomean: number | null;
+  byGroup: Record<string, number | null>;
+}
+
+export interface AggregateModel {
+  schema: typeof AGGREGATE_SCHEMA_ID;
+  runners: RunnerInfo[];
+  /** Distinct spec hashes across the results (one when consistent). */
+  specHashes: string[];
+  profiles: Profile[];
+  /** Data problems a reader must see first: spec drift, unfinished runs, unknown cases. */
+  warnings: string[];
+  groups: GroupModel[];
+  scoreboard: ScoreEntry[];
+  hasNet: boolean;
+  /** Earliest start and latest finish across the results (the only timestamps a report shows). */
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** Every row of the model in report order. */
+export function allRows(model: AggregateModel): Row[] {
+  return model.groups.flatMap((g) => g.cases.flatMap((c) => c.rows));
+}
+
+/** The runners present, in model order. */
+export function runnersOf(model: AggregateModel): Runner[] {
+  return model.runners.map((r) => r.runner);
+}
+
+/** Stable key of a row across models: case id and param label. */
+export function rowKey(row: Pick<Row, 'caseId' | 'label'>): string {
+  return `${row.caseId}\u0000${row.label}`;
+}
