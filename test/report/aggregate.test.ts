@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { aggregate } from '../../src/report/aggregate.js';
+import { allRows, NET_SCOPE_CAVEAT, type Row } from '../../src/report/model.js';
+import type { Runner } from '../../src/spec/schema.js';
+import { caseResult, realSpec, result, syntheticResult } from './fixtures.js';
+
+const { spec, hash } = realSpec();
+const flat = (m: number, n = 3) => Array.from({ length: n }, () => m);
+const AA = 'aa'.repeat(32);
+const BB = 'bb'.repeat(32);
+
+/** The hand-checked example: four contested rows, one uncontested, one skipped cell. */
+function example() {
+  const sign = (m: number, digest: string) => caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: '1000 signs', count: 1000 }, work: { ops: 1000 }, samples_ns: flat(m), digest });
+  const ident = (m: number) => caseResult({ id: 'cpu.identity.create', param: { label: '1000 identities', count: 1000 }, work: { ops: 1000 }, samples_ns: flat(m) });
+  const stamps = (m: number) => caseResult({ id: 'net.stamps.list', param: { label: '1 call', count: 1 }, work: { ops: 1 }, samples_ns: flat(m) });
+  const bulk = (bytes: number, perByte: number) =>
+    caseResult({ id: 'cpu.keccak.bulk', param: { label: 'quick', bytes }, work: { bytes }, samples_ns: flat(bytes * perByte) });
+  const lookup = caseResult({ id: 'cpu.manifest.lookup-large', param: { label: 'quick', entries: 5000, lookups: 1000 }, work: { ops: 1000 }, samples_ns: flat(5e6) });
+  return [
+    result('js', [
+      sign(4000, AA),
+      ident(9000),
+      caseResult({ id: 'net.stamps.list', param: { label: '1 call', count: 1 }, status: 'skipped', skip_reason: 'no Bee node given (--bee-url and --batch-id)', work: { ops: 1 } }),
+      bulk(4194304, 10),
+      caseResult({ id: 'cpu.manifest.lookup-large', param: { label: 'quick', entries: 5000, lookups: 500 }, status: 'failed', error: 'timeout after 120 s', samples_ns: [7e6], work: { ops: 500 } }),
+    ]),
+    result('go', [sign(1000, AA), ident(3000), stamps(100), bulk(33554432, 2)]),
+    result('rs', [sign(2000, BB), ident(1000), stamps(200), bulk(33554432, 1), lookup]),
+  ];
+}
+
+function row(rows: Row[], caseId: string, label?: string): Row {
+  const r = rows.find((x) => x.caseId === caseId && (label === undefined || x.label === label));
+  if (!r) throw new Error(`no row ${caseId} ${label ?? ''}`);
+  return r;
+}
+
+describe('aggregate', () => {
+  const model = aggregate(example(), spec, { specHash: AA });
+  const rows = allRows(model);
+
+  it('computes ratios to the fastest per row, per op or per byte', () => {
+    const ratios = (r: Row) => Object.fromEntries((['js', 'go', 'rs'] as Runner[]).map((k) => [k, r.cells[k]?.ratio]));
+    expect(ratios(row(rows, 'cpu.ecdsa.sign-1000'))).toEqual({ js: 4, go: 1, rs: 2 });
+    expect(ratios(row(rows, 'cpu.identity.create'))).toEqual({ js: 9, go: 3, rs: 1 });
+    expect(ratios(row(rows, 'net.stamps.list'))).toEqual({ js: undefined, go: 1, rs: 2 });
+    // js hashed 4 MiB, go and rs 32 MiB: compared per byte, not by raw median.
+    const bulk = row(rows, 'cpu.keccak.bulk');
+    expect(bulk.scaled).toBe(true);
+    expect(ratios(bulk)).toEqual({ js: 10, go: 2, rs: 1 });
+    expect(bulk.cells.js?.bytesPerNs).toBeCloseTo(0.1);
+  });
+
+  it('scores wins, rows and geomeans over contested rows only (hand-checked)', () => {
+    const sb = Object.fromEntries(model.scoreboard.map((s) => [s.runner, s]));
+    expect(sb.js).toMatchObject({ wins: 0, rows: 3 });
+    expect(sb.go).toMatchObject({ wins: 2, rows: 4 });
+    expect(sb.rs).toMatchObject({ wins: 2, rows: 4 });
+    expect(sb.js!.geomean).toBeCloseTo(Math.cbrt(4 * 9 * 10), 10);
+    expect(sb.go!.geomean).toBeCloseTo(6 ** 0.25, 10);
+    expect(sb.rs!.geomean).toBeCloseTo(4 ** 0.25, 10);
+    expect(sb.go!.byGroup).toEqual({ cpu: expect.closeTo(Math.cbrt(6), 10), calibration: 1 });
+    expect(sb.js!.byGroup['calibration']).toBeNull();
+    expect(sb.rs!.byGroup['calibration']).toBe(2);
+  });
+
+  it('leaves uncontested rows unranked and keeps failure reasons', () => {
+    const lookup = row(rows, 'cpu.manifest.lookup-large');
+    expect(lookup.contested).toBe(false);
+    expect(lookup.cells.rs?.ratio).toBeUndefined();
+    expect(lookup.cells.js).toMatchObject({ status: 'failed', reason: 'timeout after 120 s' });
+    expect(lookup.cells.go).toBeUndefined();
+    expect(row(rows, 'net.stamps.list').cells.js).toMatchObject({ status: 'skipped', reason: 'no Bee node given (--bee-url and --batch-id)' });
+  });
+
+  it('flags digest disagreement with every runner value', () => {
+    expect(row(rows, 'cpu.ecdsa.sign-1000').digestMismatch).toEqual([
+      { runner: 'js', digest: AA },
+      { runner: 'go', digest: AA },
+      { runner: 'rs', digest: BB },
+    ]);
+    expect(row(rows, 'cpu.identity.create').digestMismatch).toBeUndefined();
+  });
+
+  it('carries the net scope on net rows and marks the model', () => {
+    expect(model.hasNet).toBe(true);
+    expect(row(rows, 'net.stamps.list').caveat).toBe(NET_SCOPE_CAVEAT);
+    expect(row(rows, 'cpu.identity.create').caveat).toBeUndefined();
+  });
+
+  it('derives per-cell figures', () => {
+    const cell = row(rows, 'cpu.identity.create').cells.go!;
+    expect(cell).toMatchObject({ medianNs: 3000, minNs: 3000, maxNs: 3000, n: 3, perOpNs: 3, cpuWallRatio: 1, spread: 0 });
+    expect(cell.p95Ns).toBeUndefined();
+  });
+
+  it('flags results from another spec', () => {
+    const rs = example();
+    rs[2] = { ...rs[2]!, spec: { ...rs[2]!.spec, hash: BB } };
+    const m = aggregate(rs, spec, { specHash: AA });
+    expect(m.specHashes).toEqual([AA, BB]);
+    expect(m.warnings.join('\n')).toMatch(/2 different spec files/);
+    expect(m.warnings.join('\n')).toMatch(/bee-rs ran a spec other than/);
+  });
+
+  it('fits latency against size exactly on synthetic data', () => {
+    const sizes = [1, 10, 100].map((m) => m * 2 ** 20);
+    const file = (runner: Runner, overhead: number, perByte: number) =>
+      result(
+        runner,
+        sizes.map((bytes, i) =>
+          caseResult({ id: 'cpu.bmt.file-root', param: { label: ['1 MiB', '10 MiB', '100 MiB'][i]!, bytes }, work: { bytes }, samples_ns: flat(overhead + bytes * perByte, 5) }),
+        ),
+      );
+    const m = aggregate([file('go', 50_000, 2), file('rs', 1_000_000, 0.5)], spec);
+    const fits = m.groups.flatMap((g) => g.cases).find((c) => c.id === 'cpu.bmt.file-root')!.fits;
+    expect(fits.map((f) => f.runner)).toEqual(['go', 'rs']);
+    expect(fits[0]!.overheadNs).toBeCloseTo(50_000, 3);
+    expect(fits[0]!.bytesPerNs).toBeCloseTo(0.5, 12);
+    expect(fits[1]!.overheadNs).toBeCloseTo(1_000_000, 3);
+    expect(fits[1]!.bytesPerNs).toBeCloseTo(2, 12);
+    expect(fits[0]!.r2).toBeCloseTo(1, 12);
+    expect(fits[0]!.points).toBe(3);
+    // rows follow the spec's param order
+    expect(m.groups[0]!.cases[0]!.rows.map((r) => r.label)).toEqual(['1 MiB', '10 MiB', '100 MiB']);
+  });
+
+  it('handles a full synthetic run of every case (3 runners, quick)', () => {
+    const rs = (['js', 'go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash, { n: 5 }));
+    const m = aggregate(rs, spec, { specHash: hash });
+    expect(m.warnings).toEqual([]);
+    expect(m.runners.map((r) => r.runner)).toEqual(['js', 'go', 'rs']);
+    const all = allRows(m);
+    expect(all.length).toBe(spec.cases.length);
+    expect(all.filter((r) => r.kind === 'net').every((r) => Object.values(r.cells).every((c) => c.status === 'skipped'))).toBe(true);
+    expect(m.scoreboard.find((s) => s.runner === 'rs')!.geomean).toBeCloseTo(1, 1);
+  });
+});

@@ -1,0 +1,200 @@
+import { createHash } from 'node:crypto';
+import { runInNewContext } from 'node:vm';
+import { describe, expect, it } from 'vitest';
+import { aggregate } from '../../src/report/aggregate.js';
+import { CSV_COLUMNS, renderCsv } from '../../src/report/csv.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderMarkdown } from '../../src/report/markdown.js';
+import type { Result } from '../../src/spec/schema.js';
+import { HOSTILE, caseResult, realSpec, result, syntheticResult } from './fixtures.js';
+
+const { spec, hash } = realSpec();
+const flat = (m: number, n = 3) => Array.from({ length: n }, () => m);
+
+/** Results where every user-controlled string is hostile. */
+function hostileResults(): Result[] {
+  return HOSTILE.map((h, i) =>
+    result(
+      (['js', 'go', 'rs'] as const)[i % 3]!,
+      [
+        caseResult({ id: 'cpu.identity.create', param: { label: h, count: 10 }, work: { ops: 10 }, samples_ns: flat(1000 + i) }),
+        caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: 'x', count: 10 }, status: 'skipped', skip_reason: h, work: { ops: 10 } }),
+        caseResult({ id: 'cpu.ecdsa.verify-1000', param: { label: 'x', count: 10 }, status: 'failed', error: h, work: { ops: 10 } }),
+        caseResult({ id: h, param: { label: h }, samples_ns: [1] }),
+      ],
+      'aa'.repeat(32),
+      {
+        client: { name: h, version: h, source: 'path', commit: h },
+        host: { os: h, arch: h, cpu_model: h, cpus: 1, mem_mb: 1, runtime: h },
+        bee: { url: h, version: h },
+        started_at: `2026-05-02T10:00:0${i}Z`,
+      },
+    ),
+  );
+}
+
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += ch;
+  }
+  return rows;
+}
+
+describe('report.md', () => {
+  const full = (['js', 'go', 'rs'] as const).map((r) =>
+    syntheticResult(r, spec, hash, {
+      profile: 'full',
+      n: 20,
+      bee: true,
+      skip: (c, rr) => (c.id === 'cpu.bmt.encrypted-file-root' ? `no offline encrypting chunker in ${rr}` : undefined),
+      digest: (c, rr) => (c.id === 'cpu.identity.create' && rr === 'js' ? 'cd'.repeat(32) : c.digest ? 'ab'.repeat(32) : undefined),
+    }),
+  );
+  const model = aggregate(full, spec, { specHash: hash });
+  const md = renderMarkdown(model);
+
+  it('has the report structure: caveat first, runners, scoreboard, groups, cases, fits', () => {
+    const order = ['# bee-bench report', 'Scope of network figures', '## Runners', '## Scoreboard', '## Harness', '## CPU (no network)', '### `cpu.bmt.file-root`', '**Latency vs size**', '## Bee chunk pipeline'];
+    const at = order.map((s) => md.indexOf(s));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(md).toContain('*skip: no offline encrypting chunker in go*');
+    expect(md).toMatch(/\*\*[0-9.]+ [µm]?s\*\* \(best\)/);
+    expect(md).toContain('<svg');
+    expect(md).toContain('MB/s');
+    expect(md).toContain('decimal: 1 MB = 10^6 bytes');
+  });
+
+  it('calls out a digest disagreement with every value', () => {
+    const i = md.indexOf('**Digest disagreement** (1000 identities)');
+    expect(i).toBeGreaterThan(0);
+    const callout = md.slice(i, md.indexOf('\n\n', i));
+    expect(callout).toContain(`bee-js: \`${'cd'.repeat(32)}\``);
+    expect(callout).toContain(`bee-go: \`${'ab'.repeat(32)}\``);
+    expect(callout).toContain(`bee-rs: \`${'ab'.repeat(32)}\``);
+  });
+
+  it('is deterministic and omits the net caveat without net rows', () => {
+    expect(renderMarkdown(aggregate(full, spec, { specHash: hash }))).toBe(md);
+    const cpuOnly = (['js', 'go'] as const).map((r) => syntheticResult(r, spec, hash, { bee: false }));
+    const m = aggregate(
+      cpuOnly.map((r) => ({ ...r, cases: r.cases.filter((c) => c.kind === 'cpu') })),
+      spec,
+    );
+    expect(renderMarkdown(m)).not.toContain('Scope of network figures');
+  });
+
+  it('never lets hostile strings through as markup', () => {
+    const out = renderMarkdown(aggregate(hostileResults(), spec));
+    expect(out).not.toMatch(/<img|<script|<\/script|<!--|\]\(|@org/);
+    for (const line of out.split('\n').filter((l) => l.startsWith('|'))) {
+      // every table line keeps its column count: no pipe leaked from data
+      const header = out.split('\n').find((l) => l.startsWith('| param'))!;
+      if (line.startsWith('| Runner |') || line.startsWith('|---') || !line.includes('µs')) continue;
+      expect(line.split(' | ').length).toBe(header.split(' | ').length);
+    }
+  });
+});
+
+describe('report.html', () => {
+  const model = aggregate(hostileResults(), spec);
+  const html = renderHtml(model, { chartJs: 'window.Chart = function () {};' });
+
+  it('is self-contained and never lets hostile strings through as markup', () => {
+    expect(html).not.toMatch(/<img|<script>alert|<\/script><script>alert|<!-- hidden|src="http|href="http/);
+    expect(html.replaceAll('xmlns="http://www.w3.org/2000/svg"', '')).not.toMatch(/https?:\/\//);
+    expect(html).toContain('&#60;img src=x onerror=alert(1)&#62;');
+  });
+
+  it('pins the inline scripts in its CSP and keeps data in an inert JSON block', () => {
+    const csp = /script-src ([^;"]+)/.exec(html)![1]!;
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(inline).toHaveLength(2);
+    for (const s of inline) expect(csp).toContain(`'sha256-${createHash('sha256').update(s).digest('base64')}'`);
+    const json = /<script type="application\/json" id="bee-bench-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const data = JSON.parse(json) as { charts: Array<{ labels: string[] }> };
+    expect(data.charts.flatMap((c) => c.labels)).toContain('</script><script>alert(1)</script>');
+  });
+
+  it('draws one chart per case through textContent-only page code', () => {
+    const pageScript = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)][1]![1]!;
+    const json = /<script type="application\/json" id="bee-bench-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
+    const made: Array<{ type: string; options: { scales: { y: { type: string } } } }> = [];
+    let onChange: (() => void) | undefined;
+    const box = { checked: false, addEventListener: (_: string, f: () => void) => (onChange = f) };
+    const status = { textContent: '' };
+    const document = {
+      getElementById: (id: string) => (id === 'bee-bench-data' ? { textContent: json } : id === 'log-scale' ? box : id === 'chart-status' ? status : { id }),
+    };
+    class Chart {
+      constructor(_el: unknown, cfg: (typeof made)[number]) {
+        made.push(cfg);
+      }
+      destroy() {}
+    }
+    runInNewContext(pageScript, { document, Chart, JSON });
+    const n = (JSON.parse(json) as { charts: unknown[] }).charts.length;
+    expect(n).toBeGreaterThan(0);
+    expect(made).toHaveLength(n);
+    expect(made[0]!.options.scales.y.type).toBe('linear');
+    box.checked = true;
+    onChange!();
+    expect(made.at(-1)!.options.scales.y.type).toBe('logarithmic');
+    expect(pageScript).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
+    // Without Chart.js the page says so (as text).
+    runInNewContext(pageScript, { document, JSON });
+    expect(status.textContent).toMatch(/Chart\.js was not embedded/);
+  });
+});
+
+describe('report.csv', () => {
+  it('writes one RFC 4180 row per case x param x runner that parses back exactly', () => {
+    const rs = hostileResults();
+    const model = aggregate(rs, spec);
+    const csv = renderCsv(model);
+    const rows = parseCsv(csv);
+    expect(rows[0]).toEqual([...CSV_COLUMNS]);
+    const cells = model.groups.flatMap((g) => g.cases.flatMap((c) => c.rows.flatMap((r) => Object.values(r.cells))));
+    expect(rows.length - 1).toBe(cells.length);
+    for (const r of rows) expect(r).toHaveLength(CSV_COLUMNS.length);
+    const labels = rows.slice(1).map((r) => r[CSV_COLUMNS.indexOf('label')]);
+    expect(labels).toContain('a | b | c');
+    expect(labels).toContain('# heading\n## another\r\nline');
+    const reasons = rows.slice(1).map((r) => r[CSV_COLUMNS.indexOf('skip_reason_or_error')]);
+    // the latest result of a runner wins its (case, label) rows: the last three files' reasons remain
+    expect(reasons).toEqual(expect.arrayContaining([HOSTILE[7], HOSTILE[8], HOSTILE[9]]));
+    const params = rows.slice(1).map((r) => JSON.parse(r[CSV_COLUMNS.indexOf('params')]!) as Record<string, unknown>);
+    expect(params.map((p) => p['label'])).toContain('tick ` tock ``');
+  });
+
+  it('keeps raw numbers in base units', () => {
+    const model = aggregate([result('go', [caseResult({ id: 'cpu.keccak.bulk', param: { label: 'quick', bytes: 1e6 }, work: { bytes: 1e6 }, samples_ns: [2e6, 2e6, 2e6], peak_rss_bytes: 123 })])], spec);
+    const [, line] = parseCsv(renderCsv(model));
+    const get = (k: (typeof CSV_COLUMNS)[number]) => line![CSV_COLUMNS.indexOf(k)];
+    expect(get('median_ns')).toBe('2000000');
+    expect(get('mb_per_s')).toBe('500');
+    expect(get('peak_rss_bytes')).toBe('123');
+    expect(get('ratio_to_fastest')).toBe('');
+  });
+});
