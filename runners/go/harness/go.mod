@@ -1,0 +1,3 @@
+module github.com/ethswarm-tools/bee-bench/runners/go/harness
+
+go 1.22
