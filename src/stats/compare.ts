@@ -1,0 +1,164 @@
+// The two comparison designs of DESIGN.md section 4 behind one small
+// interface (modelled on benchstat's benchmath "assumption"), and the verdict
+// step that turns a table of comparisons into regression / improvement / ~.
+// Everything is computed on log times, so effects are ratios (head / base)
+// and a 10% slowdown weighs the same on a 1 µs case as on a 1 s case.
+import { benjaminiHochberg } from './fdr.js';
+import { hodgesLehmann, hodgesLehmannTwoSample, type LocationEstimate } from './hodges-lehmann.js';
+import { mannWhitney } from './mann-whitney.js';
+import { signedRank, type Method } from './wilcoxon.js';
+
+export type DesignName = 'paired-rounds' | 'unpaired-history';
+
+export interface Comparison {
+  design: DesignName;
+  /** head / base: the back-transformed Hodges–Lehmann shift of log times. */
+  ratio: number;
+  /** Interval for ratio at confLevel. */
+  ci: [number, number];
+  confLevel: number;
+  /** Actual coverage of the interval (exact intervals are discrete). */
+  achievedConfLevel: number;
+  /** Two-sided p of the rank test. */
+  p: number;
+  /** The smallest p this comparison could have produced with its n: if >= alpha, no data could flag it. */
+  minP: number;
+  /** Head values: rounds (paired) or head samples (unpaired). */
+  n: number;
+  /** Base values: rounds (paired) or history runs (unpaired). */
+  nBase: number;
+  method: Method;
+  /** True when base and head were measured on different machines (history). */
+  crossMachine: boolean;
+}
+
+export interface CompareOptions {
+  /** Default 0.95. */
+  confLevel?: number;
+}
+
+/** A comparison design: how base and head values were collected decides the test. */
+export interface Design {
+  readonly name: DesignName;
+  readonly crossMachine: boolean;
+  /** base and head are positive measurements (e.g. ns); paired designs take them in matching order. */
+  compare(base: readonly number[], head: readonly number[], opts?: CompareOptions): Comparison;
+}
+
+/**
+ * Same-job A/B: per round, the median of base and of head iterations.
+ * Wilcoxon signed-rank on d_i = ln(head_i / base_i); HL estimate and interval of d.
+ */
+export const pairedRounds: Design = {
+  name: 'paired-rounds',
+  crossMachine: false,
+  compare(base, head, opts = {}) {
+    if (base.length !== head.length) {
+      throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head.length}`);
+    }
+    const lb = logs(base, 'base');
+    const lh = logs(head, 'head');
+    const d = lh.map((v, i) => v - (lb[i] as number));
+    const test = signedRank(d);
+    const hl = hodgesLehmann(d, { confLevel: opts.confLevel ?? 0.95 });
+    return result('paired-rounds', false, test.p, test.minP, test.method, hl, head.length, base.length);
+  },
+};
+
+/**
+ * Head samples against the last N runs of the branch's history (another
+ * machine, another day): Mann–Whitney U on log values, two-sample HL shift.
+ */
+export const unpairedHistory: Design = {
+  name: 'unpaired-history',
+  crossMachine: true,
+  compare(base, head, opts = {}) {
+    const lb = logs(base, 'history');
+    const lh = logs(head, 'head');
+    const test = mannWhitney(lh, lb);
+    const hl = hodgesLehmannTwoSample(lh, lb, { confLevel: opts.confLevel ?? 0.95 });
+    return result('unpaired-history', true, test.p, test.minP, test.method, hl, head.length, base.length);
+  },
+};
+
+function result(
+  design: DesignName,
+  crossMachine: boolean,
+  p: number,
+  minP: number,
+  method: Method,
+  hl: LocationEstimate,
+  n: number,
+  nBase: number,
+): Comparison {
+  return {
+    design,
+    ratio: Math.exp(hl.estimate),
+    ci: [Math.exp(hl.lo), Math.exp(hl.hi)],
+    confLevel: hl.confLevel,
+    achievedConfLevel: hl.achievedConfLevel,
+    p,
+    minP,
+    n,
+    nBase,
+    method,
+    crossMachine,
+  };
+}
+
+function logs(xs: readonly number[], what: string): number[] {
+  return xs.map((v) => {
+    if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${what} values must be finite and > 0, got ${v}`);
+    return Math.log(v);
+  });
+}
+
+export type Verdict = 'regression' | 'improvement' | '~';
+
+export interface VerdictOptions {
+  /** FDR level for BH q-values, e.g. 0.05. */
+  alpha: number;
+  /** Smallest relative change worth reporting, e.g. 0.05 for 5%. */
+  threshold: number;
+}
+
+export type Judged<T> = T & {
+  q: number;
+  verdict: Verdict;
+  /** Set when the row could never reach q < alpha, whatever its data. */
+  note?: 'too few rounds' | 'too few samples';
+};
+
+type Row = Pick<Comparison, 'p' | 'ratio' | 'minP'> & { design?: DesignName };
+
+/**
+ * BH across all rows of one report, then: regression when q < alpha and
+ * ratio > 1 + threshold; improvement when q < alpha and ratio < 1 / (1 + threshold);
+ * otherwise "~". Extra fields of each row are kept.
+ */
+export function verdicts<T extends Row>(rows: readonly T[], opts: VerdictOptions): Judged<T>[] {
+  const q = benjaminiHochberg(rows.map((r) => r.p));
+  const up = 1 + opts.threshold;
+  return rows.map((row, i) => {
+    const qi = q[i] as number;
+    let verdict: Verdict = '~';
+    if (qi < opts.alpha && row.ratio > up) verdict = 'regression';
+    else if (qi < opts.alpha && row.ratio < 1 / up) verdict = 'improvement';
+    const out: Judged<T> = { ...row, q: qi, verdict };
+    // q >= p >= minP, so a row whose best case misses alpha is structurally blind.
+    if (row.minP >= opts.alpha) out.note = row.design === 'unpaired-history' ? 'too few samples' : 'too few rounds';
+    return out;
+  });
+}
+
+/** Smallest two-sided exact signed-rank p with n untied, non-zero pairs: all signs agree, 2 / 2^n. */
+export function signedRankMinP(n: number): number {
+  return Math.min(1, 2 ** (1 - n));
+}
+
+/** Fewest paired rounds for which significance at alpha is possible at all (exact test). */
+export function minRounds(alpha: number): number {
+  let n = 1;
+  while (signedRankMinP(n) >= alpha) n++;
+  return n;
+}

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { minRounds, pairedRounds, signedRankMinP, unpairedHistory, verdicts, type Comparison } from '../../src/stats/index.js';
+import { expectClose } from './helpers.js';
+import { normals, rng } from './random.js';
+
+/** R rounds of paired round-medians: base ~ 1 ms with 3% noise, head = base * shift * own 2% noise. */
+function rounds(seed: number, R: number, shift: number): { base: number[]; head: number[] } {
+  const z = normals(rng(seed));
+  const base: number[] = [];
+  const head: number[] = [];
+  for (let i = 0; i < R; i++) {
+    const common = 1e6 * Math.exp(0.03 * z()); // machine drift hits both processes of a round
+    base.push(common * Math.exp(0.02 * z()));
+    head.push(common * shift * Math.exp(0.02 * z()));
+  }
+  return { base, head };
+}
+
+const pair = (r: { base: number[]; head: number[] }): [number[], number[]] => [r.base, r.head];
+
+describe('pairedRounds', () => {
+  it('identical base and head: ratio 1, p = 1, interval [1, 1], verdict ~', () => {
+    const v = [1200, 1180, 1250, 1190, 1210, 1230, 1205, 1199];
+    const c = pairedRounds.compare(v, v);
+    expect(c).toMatchObject({ ratio: 1, p: 1, ci: [1, 1], n: 8, crossMachine: false });
+    expect(verdicts([c], { alpha: 0.05, threshold: 0.02 })[0]?.verdict).toBe('~');
+  });
+
+  it('a consistent 10% slowdown over 20 rounds: ratio ~1.10, p < 0.001, interval excludes 1', () => {
+    const { base, head } = rounds(7, 20, 1.1);
+    const c = pairedRounds.compare(base, head);
+    expect(c.method).toBe('exact');
+    // sd of the HL estimate here is ~0.7%; 2.5% is > 3 sd.
+    expect(Math.abs(c.ratio - 1.1)).toBeLessThan(0.025);
+    expect(c.p).toBeLessThan(0.001);
+    expect(c.ci[0]).toBeGreaterThan(1);
+    expect(c.ci[0]).toBeLessThan(c.ratio);
+    expect(c.ci[1]).toBeGreaterThan(c.ratio);
+    expect(verdicts([c], { alpha: 0.05, threshold: 0.05 })[0]?.verdict).toBe('regression');
+  });
+
+  it('the 95% interval covers the true 1.10 in ~95% of 400 seeded experiments', () => {
+    let covered = 0;
+    for (let s = 0; s < 400; s++) {
+      const { ci } = pairedRounds.compare(...pair(rounds(5000 + s, 20, 1.1)));
+      if (ci[0] <= 1.1 && 1.1 <= ci[1]) covered++;
+    }
+    // Exact coverage at n = 20 is 95.2%; sampling sd over 400 runs ~1.1%.
+    expect(covered / 400).toBeGreaterThan(0.92);
+    expect(covered / 400).toBeLessThan(0.985);
+  });
+
+  it('is unit-free and antisymmetric: scaling leaves it unchanged, swapping inverts the ratio', () => {
+    const { base, head } = rounds(11, 15, 1.04);
+    const c = pairedRounds.compare(base, head);
+    const scaled = pairedRounds.compare(base.map((v) => v / 1e3), head.map((v) => v / 1e3));
+    expectClose(scaled.ratio, c.ratio, 1e-9);
+    expectClose(scaled.p, c.p, 1e-9);
+    const swapped = pairedRounds.compare(head, base);
+    expectClose(swapped.ratio, 1 / c.ratio, 1e-9);
+    expectClose(swapped.ci[0], 1 / c.ci[1], 1e-9);
+    expectClose(swapped.p, c.p, 1e-12);
+  });
+
+  it('A/A: identical builds are flagged at most ~alpha of the time (400 seeded experiments)', () => {
+    let flagged = 0;
+    for (let s = 0; s < 400; s++) {
+      const { base, head } = rounds(1000 + s, 12, 1);
+      if (pairedRounds.compare(base, head).p < 0.05) flagged++;
+    }
+    // The exact test has size <= alpha; 0.07 leaves room for sampling noise (sd ~ 0.011).
+    expect(flagged / 400).toBeLessThanOrEqual(0.07);
+    expect(flagged).toBeGreaterThan(0); // and it is not blind
+  });
+
+  it('rejects mismatched lengths and non-positive times', () => {
+    expect(() => pairedRounds.compare([1, 2], [1])).toThrow(RangeError);
+    expect(() => pairedRounds.compare([1, 0], [1, 2])).toThrow(/> 0/);
+  });
+});
+
+describe('unpairedHistory', () => {
+  it('head 10% slower than 30 history runs: ratio ~1.10, significant, cross-machine', () => {
+    const z = normals(rng(3));
+    const history = Array.from({ length: 30 }, () => 2e6 * Math.exp(0.04 * z()));
+    const head = Array.from({ length: 20 }, () => 2.2e6 * Math.exp(0.04 * z()));
+    const c = unpairedHistory.compare(history, head);
+    expect(c).toMatchObject({ design: 'unpaired-history', crossMachine: true, n: 20, nBase: 30, method: 'exact' });
+    expect(Math.abs(c.ratio - 1.1)).toBeLessThan(0.03);
+    expect(c.p).toBeLessThan(1e-6);
+    expect(c.ci[0]).toBeLessThan(c.ratio);
+    expect(c.ci[1]).toBeGreaterThan(c.ratio);
+  });
+
+  it('same distribution: not significant', () => {
+    const z = normals(rng(5));
+    const history = Array.from({ length: 30 }, () => 2e6 * Math.exp(0.04 * z()));
+    const head = Array.from({ length: 20 }, () => 2e6 * Math.exp(0.04 * z()));
+    expect(unpairedHistory.compare(history, head).p).toBeGreaterThan(0.05);
+  });
+});
+
+describe('verdicts', () => {
+  const row = (p: number, ratio: number, minP = 1e-6): Pick<Comparison, 'p' | 'ratio' | 'minP'> & { id: string } => ({
+    id: `${p}/${ratio}`,
+    p,
+    ratio,
+    minP,
+  });
+
+  it('needs both q < alpha and a change beyond the threshold, in either direction', () => {
+    const out = verdicts([row(0.001, 1.2), row(0.001, 0.8), row(0.001, 1.01), row(0.3, 1.5)], {
+      alpha: 0.05,
+      threshold: 0.05,
+    });
+    expect(out.map((r) => r.verdict)).toEqual(['regression', 'improvement', '~', '~']);
+    expect(out[0]?.id).toBe('0.001/1.2'); // caller's fields are kept
+  });
+
+  it('improvement threshold is the reciprocal: 1/(1 + t), not 1 - t', () => {
+    // 1/1.1 = 0.909...; 0.905 is beyond it, 0.91 is not.
+    const out = verdicts([row(1e-4, 0.905), row(1e-4, 0.91)], { alpha: 0.05, threshold: 0.1 });
+    expect(out.map((r) => r.verdict)).toEqual(['improvement', '~']);
+  });
+
+  it('applies BH across rows: p = 0.03 alone is significant, among 10 unremarkable rows it is not', () => {
+    expect(verdicts([row(0.03, 1.3)], { alpha: 0.05, threshold: 0.05 })[0]?.verdict).toBe('regression');
+    const many = [row(0.03, 1.3), ...Array.from({ length: 9 }, () => row(0.6, 1))];
+    const out = verdicts(many, { alpha: 0.05, threshold: 0.05 });
+    expectClose(out[0]?.q as number, 0.3);
+    expect(out[0]?.verdict).toBe('~');
+  });
+
+  it('flags rows that can never be significant: 5 rounds give at best p = 0.0625', () => {
+    const five = pairedRounds.compare([1, 1, 1, 1, 1], [2, 2.1, 2.2, 2.3, 2.4]);
+    expect(five.p).toBe(0.0625);
+    expect(five.minP).toBe(0.0625);
+    const [v] = verdicts([five], { alpha: 0.05, threshold: 0.05 });
+    expect(v).toMatchObject({ verdict: '~', note: 'too few rounds' });
+    const six = pairedRounds.compare([1, 1, 1, 1, 1, 1], [2, 2.1, 2.2, 2.3, 2.4, 2.5]);
+    expect(verdicts([six], { alpha: 0.05, threshold: 0.05 })[0]).toMatchObject({ verdict: 'regression' });
+    expect(verdicts([six], { alpha: 0.05, threshold: 0.05 })[0]?.note).toBeUndefined();
+  });
+
+  it('minimum-p helpers: 2 / 2^n and the fewest rounds for a given alpha', () => {
+    expect(signedRankMinP(5)).toBe(0.0625);
+    expect(minRounds(0.05)).toBe(6);
+    expect(minRounds(0.01)).toBe(8);
+    const unpaired = unpairedHistory.compare([1, 2], [3, 4]);
+    expect(verdicts([{ ...unpaired }], { alpha: 0.05, threshold: 0.05 })[0]?.note).toBe('too few samples');
+  });
+});
