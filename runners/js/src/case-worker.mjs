@@ -1,0 +1,87 @@
+// Runs one case/param inside a worker thread, so that a case that hangs (even in a synchronous
+// loop), throws or leaks a rejection costs only this thread: the main thread owns the timeout
+// and the result file, and terminates the worker. Steps as in runners/README.md "Timing rules":
+// setup, digest, warmup, timed iterations. Each sample is posted as soon as it is taken, so a
+// case that fails half-way keeps the samples it had.
+//
+// Messages to the main thread: {t:'phase', phase}, {t:'digest', hex}, {t:'warmup', n},
+// {t:'sample', wall, cpu}, then one of {t:'done'}, {t:'skip', reason}, {t:'error', message}.
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { parentPort, workerData } from 'node:worker_threads';
+import { CASES } from './cases/index.mjs';
+import { loadClient } from './client.mjs';
+import { describeError, Skip } from './errors.mjs';
+import { fixtureView } from './fixtures.mjs';
+import { settleGc } from './gc.mjs';
+import { timeIteration, withFault } from './measure.mjs';
+
+const post = (message) => parentPort.postMessage(message);
+
+// A rejection nobody handles fails the case (it would otherwise end the worker with a bare error).
+process.on('unhandledRejection', (reason) => {
+  throw new Error(`unhandled rejection: ${describeError(reason)}`);
+});
+
+const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+
+async function runCase({ id, param, digestParam, digestForm, warmup, iters, fault, slowdown, shared, options }) {
+  const setupCase = CASES[id];
+  const client = await loadClient();
+  const env = {
+    id,
+    client,
+    fixtures: fixtureView(shared),
+    fixturesDir: options.fixturesDir,
+    node: options.node,
+    cpus: options.cpus,
+  };
+
+  post({ t: 'phase', phase: 'setup' });
+  const bench = await setupCase(env, param);
+  const closers = [bench];
+  try {
+    if (digestParam) {
+      post({ t: 'phase', phase: 'digest' });
+      const same = isDeepStrictEqual(digestParam, param);
+      const digestBench = same ? bench : await setupCase(env, digestParam);
+      if (!same) closers.push(digestBench);
+      if (!digestBench.output) throw new Error(`case ${id} has a digest in the spec but no output`);
+      await digestBench.before?.();
+      await digestBench.op();
+      const raw = await digestBench.output();
+      post({ t: 'digest', hex: digestForm === 'value' ? hex(raw) : createHash('sha256').update(raw).digest('hex') });
+      if (!same) {
+        await digestBench.close?.();
+        closers.pop();
+      }
+    }
+
+    settleGc();
+    post({ t: 'phase', phase: 'warmup' });
+    for (let w = 0; w < warmup; w++) {
+      await bench.before?.();
+      await bench.op();
+      post({ t: 'warmup', n: w + 1 });
+    }
+
+    post({ t: 'phase', phase: 'iterations' });
+    const timed = withFault(bench.op, fault);
+    for (let i = 0; i < iters; i++) {
+      await bench.before?.();
+      const { wall, cpu } = await timeIteration(timed, slowdown);
+      post({ t: 'sample', wall, cpu });
+    }
+    // Give a rejection leaked by the last iteration its turn before reporting success.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    for (const b of closers.reverse()) await b.close?.();
+  }
+}
+
+try {
+  await runCase(workerData);
+  post({ t: 'done' });
+} catch (err) {
+  post(err instanceof Skip ? { t: 'skip', reason: err.reason } : { t: 'error', message: describeError(err) });
+}

@@ -1,0 +1,90 @@
+// Per-call and per-chunk endpoints: pinning, /chunks, the streaming directory upload, SOC writes.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { nodeApi, pad, probeWrite, range, UPLOAD } from './util.mjs';
+
+/** net.pin.add-list: pin `count` references, list the pins, unpin them all. */
+export async function pinAddList(env, p) {
+  const { batchId, uploadData, pin, getAllPins, unpin } = nodeApi(env, 'uploadData', 'pin', 'getAllPins', 'unpin');
+  const refs = [];
+  for (const _ of range(p.count)) refs.push((await uploadData(batchId, env.fixtures.salted(env.fixtures.chunkPayloadBytes - 8), UPLOAD)).reference);
+  return {
+    async op() {
+      for (const ref of refs) await pin(ref);
+      await getAllPins();
+      for (const ref of refs) await unpin(ref);
+    },
+  };
+}
+
+/**
+ * net.chunks.upload: `count` POST /chunks of content-addressed chunks built before each
+ * iteration: span || (salt || payload j), one 4096-byte payload each. Dev nodes insist on a
+ * Swarm-Tag on /chunks, so a tag is created first.
+ */
+export async function chunksUpload(env, p) {
+  const { batchId, createTag, uploadChunk } = nodeApi(env, 'createTag', 'uploadChunk');
+  const { uid } = await createTag();
+  const options = { ...UPLOAD, tag: uid };
+  const size = env.fixtures.chunkPayloadBytes;
+  let chunks = [];
+  return {
+    before() {
+      chunks = range(p.count).map((j) => {
+        const chunk = new Uint8Array(8 + size);
+        new DataView(chunk.buffer).setBigUint64(0, BigInt(size), true);
+        chunk.set(env.fixtures.salt(), 8);
+        chunk.set(env.fixtures.payload(j, size).subarray(0, size - 8), 16);
+        return chunk;
+      });
+    },
+    async op() {
+      for (const chunk of chunks) await uploadChunk(batchId, chunk, options);
+    },
+  };
+}
+
+/**
+ * net.stream-dir.upload: bee-js streams a directory from disk chunk by chunk (POST /chunks per
+ * chunk), then saves its manifest. The salted files are rewritten before every iteration.
+ */
+export async function streamDirUpload(env, p) {
+  const { batchId, createTag, streamDirectory } = nodeApi(env, 'createTag', 'streamDirectory');
+  const { uid } = await createTag();
+  await mkdir(env.fixturesDir, { recursive: true });
+  const dir = await mkdtemp(join(env.fixturesDir, 'stream-dir-'));
+  const data = env.fixtures.data(p.files * p.file_bytes);
+  return {
+    async before() {
+      for (const i of range(p.files)) {
+        const file = new Uint8Array(8 + p.file_bytes);
+        file.set(env.fixtures.salt(), 0);
+        file.set(data.subarray(p.file_bytes * i, p.file_bytes * (i + 1)), 8);
+        await writeFile(join(dir, `f${pad(i, 4)}.bin`), file);
+      }
+    },
+    op: () => streamDirectory(batchId, dir, undefined, { ...UPLOAD, tag: uid }),
+    close: () => rm(dir, { recursive: true, force: true }),
+  };
+}
+
+/** net.soc.upload: `count` SOC writes with key 0 and a fresh identifier each. */
+export async function socUpload(env, p) {
+  const { batchId, makeSOCWriter } = nodeApi(env, 'makeSOCWriter');
+  const PrivateKey = env.client.export('PrivateKey');
+  const Identifier = env.client.export('Identifier');
+  const writer = makeSOCWriter(new PrivateKey(env.fixtures.key(0)));
+  const payload = env.fixtures.payload(0).slice(0, 256);
+  const freshId = () => new Identifier(createHash('sha256').update(env.fixtures.salt()).digest());
+  await probeWrite('SOC writes (POST /soc)', () => writer.upload(batchId, freshId(), payload));
+  let ids = [];
+  return {
+    before() {
+      ids = range(p.count).map(freshId);
+    },
+    async op() {
+      for (const id of ids) await writer.upload(batchId, id, payload);
+    },
+  };
+}

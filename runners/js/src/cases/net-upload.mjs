@@ -1,0 +1,62 @@
+// Uploads of salted buffers (unique per iteration, so the node never deduplicates): /bzz as a
+// single file, encrypted, streamed from disk; /bytes raw and with tag bookkeeping.
+import { createReadStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ensureDataFile, writeSalt } from '../fixtures.mjs';
+import { nodeApi, UPLOAD } from './util.mjs';
+
+const FILE = { ...UPLOAD, contentType: 'application/octet-stream' };
+
+/** A salt || data[0, bytes) buffer whose salt is renewed before every iteration. */
+function saltedBuffer(env, bytes) {
+  const buf = env.fixtures.salted(bytes);
+  return { buf, renew: () => buf.set(env.fixtures.salt(), 0) };
+}
+
+function bzzUploadWith(options) {
+  return (env, p) => {
+    const { batchId, uploadFile } = nodeApi(env, 'uploadFile');
+    const { buf, renew } = saltedBuffer(env, p.bytes);
+    return { before: renew, op: () => uploadFile(batchId, buf, 'bench.bin', options) };
+  };
+}
+
+/** net.bzz.upload */
+export const bzzUpload = bzzUploadWith(FILE);
+
+/** net.bzz.upload.encrypted: Swarm-Encrypt: true */
+export const bzzUploadEncrypted = bzzUploadWith({ ...FILE, encrypt: true });
+
+/** net.bzz.upload-from-disk: a Node Readable over the on-disk fixture as the request body. */
+export async function bzzUploadFromDisk(env, p) {
+  const { batchId, uploadFile } = nodeApi(env, 'uploadFile');
+  await mkdir(env.fixturesDir, { recursive: true });
+  const path = ensureDataFile(env.fixtures.dataLabel, join(env.fixturesDir, `upload-${p.bytes}.bin`), p.bytes);
+  const options = { ...FILE, size: 8 + p.bytes };
+  return {
+    before: () => writeSalt(path, env.fixtures.salt()),
+    op: () => uploadFile(batchId, createReadStream(path), 'bench.bin', options),
+  };
+}
+
+/** net.bytes.upload */
+export function bytesUpload(env, p) {
+  const { batchId, uploadData } = nodeApi(env, 'uploadData');
+  const { buf, renew } = saltedBuffer(env, p.bytes);
+  return { before: renew, op: () => uploadData(batchId, buf, UPLOAD) };
+}
+
+/** net.tags.upload-with-tag: POST /tags, POST /bytes with Swarm-Tag, GET /tags/{uid}. */
+export function tagsUploadWithTag(env, p) {
+  const { batchId, createTag, uploadData, retrieveTag } = nodeApi(env, 'createTag', 'uploadData', 'retrieveTag');
+  const { buf, renew } = saltedBuffer(env, p.bytes);
+  return {
+    before: renew,
+    async op() {
+      const { uid } = await createTag();
+      await uploadData(batchId, buf, { ...UPLOAD, tag: uid });
+      await retrieveTag(uid);
+    },
+  };
+}

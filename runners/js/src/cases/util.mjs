@@ -1,0 +1,75 @@
+// Small helpers the cases share.
+import { operation } from '../client.mjs';
+import { Skip } from '../errors.mjs';
+
+/** Concatenates byte arrays in order (the digest input of `sha256-concat` outputs). */
+export function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+export const range = (n) => Array.from({ length: n }, (_, i) => i);
+
+/** sprintf-style zero padding: pad(7, 4) = "0007". */
+export const pad = (n, width) => String(n).padStart(width, '0');
+
+/** bee-js Bytes (or a plain Uint8Array) as a Uint8Array. */
+export const raw = (b) => (b instanceof Uint8Array ? b : b.toUint8Array());
+
+/**
+ * A Bee instance. CPU cases that need one (offline collection hashing) get a client pointed at a
+ * loopback URL it never contacts; net cases get the --bee-url node.
+ */
+export function beeClient(env) {
+  const Bee = env.client.export('Bee');
+  return new Bee(env.node?.url ?? 'http://127.0.0.1:1633');
+}
+
+/** The node, its batch and the operations a net case uses, resolved up front (Skip if absent). */
+export function nodeApi(env, ...names) {
+  const bee = beeClient(env);
+  const ops = Object.fromEntries(names.map((n) => [n, operation(bee, n)]));
+  return { bee, batchId: env.node.batchId, ...ops };
+}
+
+/** Reads a download body to the end, counting bytes, never holding it whole. */
+export async function drain(body) {
+  let n = 0;
+  if (typeof body?.getReader === 'function') {
+    const reader = body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      n += value.byteLength;
+    }
+  } else {
+    for await (const chunk of body) n += chunk.length;
+  }
+  return n;
+}
+
+/** HTTP status of a bee-js response error, if it is one. */
+export const statusOf = (err) => (typeof err?.status === 'number' ? err.status : undefined);
+
+/**
+ * Runs a write the node may not support. A dev node (bee dev) answers 501 Not Implemented to
+ * single-owner-chunk writes, which feeds are made of: that is a Skip naming the limitation.
+ */
+export async function probeWrite(what, write) {
+  try {
+    return await write();
+  } catch (err) {
+    if (statusOf(err) === 501) {
+      throw new Skip(`the Bee node answers 501 Not Implemented to ${what}: a dev node (bee dev) does not support single-owner-chunk (SOC) and feed writes`);
+    }
+    throw err;
+  }
+}
+
+/** Upload options every upload shares: deferred, as the group notes say. */
+export const UPLOAD = Object.freeze({ deferred: true });

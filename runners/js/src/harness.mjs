@@ -1,0 +1,137 @@
+// The main thread of a run: walks the plan, runs each case/param in its own worker thread
+// (case-worker.mjs) under the per-case timeout, measures its peak RSS, and rewrites the result
+// file after every case. A case that hangs, throws or leaks a rejection is recorded as failed
+// with the samples it had; the next case still runs.
+import { Worker } from 'node:worker_threads';
+import { CASES } from './cases/index.mjs';
+import { describeError } from './errors.mjs';
+import { settleGc } from './gc.mjs';
+import { hooksFor } from './hooks.mjs';
+import { caseRecord, writeResult } from './result.mjs';
+import { startPeakRss } from './rss.mjs';
+
+export const NO_NODE = 'no Bee node given (--bee-url and --batch-id)';
+const SLOW_ITERATION_NS = 1e9;
+
+/**
+ * Runs every plan item in order, appending one record per item to result.cases and rewriting
+ * `out` after each. `options`: {hooks, timeoutS, shared, node, fixturesDir, cpus, log}.
+ */
+export async function runPlan(items, result, out, options) {
+  const { log } = options;
+  writeResult(out, result);
+  for (const [k, item] of items.entries()) {
+    const { id } = item.case;
+    log(`[${k + 1}/${items.length}] ${id} ${item.param.label} ...`);
+    let record;
+    if (!CASES[id]) record = withStatus(caseRecord(item), 'skipped', 'not implemented by the js runner');
+    else if (item.case.kind === 'net' && !options.node) record = withStatus(caseRecord(item), 'skipped', NO_NODE);
+    else record = await runCase(item, options);
+    settleGc();
+    result.cases.push(record);
+    writeResult(out, result);
+    log(`  ${outcome(record)}`);
+  }
+  result.finished_at = new Date().toISOString();
+  writeResult(out, result);
+}
+
+/** One case/param in a fresh worker; resolves with its record, whatever happens in there. */
+function runCase(item, options) {
+  const { id } = item.case;
+  const { fault, slowdown } = hooksFor(options.hooks, id);
+  const iters = options.hooks.iters ?? item.iters;
+  const timeoutS = options.timeoutS;
+  const record = caseRecord(item);
+  let phase = 'start';
+  let digest;
+
+  return new Promise((resolve) => {
+    const rss = startPeakRss();
+    const worker = new Worker(new URL('./case-worker.mjs', import.meta.url), {
+      workerData: {
+        id,
+        param: item.param,
+        digestParam: item.digestParam,
+        digestForm: item.case.digest?.form,
+        warmup: item.warmup,
+        iters,
+        fault,
+        slowdown,
+        shared: options.shared,
+        options: { node: options.node, fixturesDir: options.fixturesDir, cpus: options.cpus },
+      },
+    });
+    let finished = false;
+    const finish = async (status, detail) => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      await worker.terminate();
+      record.peak_rss_bytes = rss.stop();
+      if (digest !== undefined) record.digest = digest;
+      resolve(withStatus(record, status, detail));
+    };
+    const timer = setTimeout(() => finish('failed', `timed out after ${timeoutS} s (in ${phase})`), timeoutS * 1000);
+
+    worker.on('message', (m) => {
+      switch (m.t) {
+        case 'phase':
+          phase = m.phase;
+          break;
+        case 'digest':
+          digest = m.hex;
+          break;
+        case 'warmup':
+          record.warmup = m.n;
+          break;
+        case 'sample':
+          record.samples_ns.push(m.wall);
+          record.cpu_ns.push(m.cpu);
+          if (m.wall > SLOW_ITERATION_NS) options.log(`    iteration ${record.samples_ns.length}/${iters}: ${(m.wall / 1e9).toFixed(2)} s`);
+          break;
+        case 'done':
+          finish('ok');
+          break;
+        case 'skip':
+          finish('skipped', m.reason);
+          break;
+        case 'error':
+          finish('failed', `${m.message} (in ${phase})`);
+          break;
+      }
+    });
+    worker.on('error', (err) => finish('failed', `${describeError(err)} (in ${phase})`));
+    worker.on('exit', (code) => finish('failed', `case worker exited with code ${code} before finishing (in ${phase}): a promise that never settles?`));
+  });
+}
+
+/** The final record, fields in contract order; skipped/failed carry the reason/error. */
+function withStatus(r, status, detail) {
+  const skippedCase = status === 'skipped';
+  return {
+    id: r.id,
+    kind: r.kind,
+    param: r.param,
+    status,
+    ...(skippedCase ? { skip_reason: detail } : {}),
+    ...(status === 'failed' ? { error: detail } : {}),
+    warmup: skippedCase ? 0 : r.warmup,
+    samples_ns: skippedCase ? [] : r.samples_ns,
+    cpu_ns: skippedCase ? [] : r.cpu_ns,
+    peak_rss_bytes: r.peak_rss_bytes,
+    work: r.work,
+    ...(!skippedCase && r.digest !== undefined ? { digest: r.digest } : {}),
+  };
+}
+
+function outcome(r) {
+  if (r.status === 'skipped') return `skipped: ${r.skip_reason}`;
+  if (r.status === 'failed') return `FAILED: ${r.error} (${r.samples_ns.length} samples kept)`;
+  const sorted = [...r.samples_ns].sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)];
+  const ms = (ns) => (ns / 1e6).toFixed(ns < 1e6 ? 4 : 2);
+  const rss = r.peak_rss_bytes === null ? '' : `, peak RSS ${(r.peak_rss_bytes / 2 ** 20).toFixed(0)} MiB`;
+  const digest = r.digest ? `, digest ${r.digest.slice(0, 12)}` : '';
+  return `ok: median ${ms(median)} ms, min ${ms(sorted[0])} ms over ${sorted.length} iterations${rss}${digest}`;
+}

@@ -1,0 +1,43 @@
+// The result file (bee-bench/result@1, DESIGN.md section 3). It is rewritten whole and
+// atomically (temporary file, then rename) after every case; finished_at stays null until the end.
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { RUNNER } from './spec.mjs';
+
+export function newResult({ client, bee, specHash, profile, host }) {
+  return {
+    schema: 'bee-bench/result@1',
+    runner: RUNNER,
+    client,
+    bee,
+    spec: { hash: specHash, profile },
+    host,
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    cases: [],
+  };
+}
+
+export function writeResult(path, result) {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(result, null, 2)}\n`);
+  renameSync(tmp, path);
+}
+
+/** A case record before it runs: what the plan says, no samples yet. */
+export function caseRecord(item) {
+  return {
+    id: item.case.id,
+    kind: item.case.kind,
+    param: item.param,
+    status: 'ok',
+    warmup: 0,
+    samples_ns: [],
+    cpu_ns: [],
+    peak_rss_bytes: null,
+    work: item.work,
+  };
+}
+
+export const skipped = (item, reason) => ({ ...caseRecord(item), status: 'skipped', skip_reason: reason });
