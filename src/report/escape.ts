@@ -90,3 +90,19 @@ export function clip(value: string, n: number): string {
   const chars = [...value];
   return chars.length <= n ? value : `${chars.slice(0, Math.max(0, n - 1)).join('')}…`;
 }
+
+/**
+ * An http(s) URL safe as a markdown link target or an href: anything else is refused (null), and
+ * characters that could end the target early (spaces, quotes, brackets, parentheses) are
+ * percent-encoded.
+ */
+export function safeUrl(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  return url.href.replace(/[\s"'<>()[\]`|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}

@@ -1,0 +1,301 @@
+// The PR regression comment (DESIGN.md section 6): hidden marker, headline counts, a table whose
+// verdicts come from the paired test (computed upstream with src/stats), collapsed context. The same
+// markdown serves the job summary. GitHub caps a comment at 65536 characters, so unchanged rows
+// are dropped first when the table is too long, with a note saying how many.
+import type { Verdict } from '../stats/index.js';
+import type { Host, Kind, Profile, Runner } from '../spec/schema.js';
+import { mdCode, mdText, safeUrl } from './escape.js';
+import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
+import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
+
+export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
+
+export interface AbRow {
+  caseId: string;
+  label: string;
+  group: string;
+  kind: Kind;
+  status: AbStatus;
+  /** Skip reason, error, or a statistical note such as "too few rounds". */
+  note?: string;
+  /** Median over rounds of the per-round medians, ns per iteration. */
+  baseMedianNs?: number;
+  headMedianNs?: number;
+  /** Work per iteration (the same on both sides). */
+  work: { ops?: number; bytes?: number };
+  /** head / base time (Hodges–Lehmann estimate). */
+  ratio?: number;
+  /** 95% interval of ratio. */
+  ci?: [number, number];
+  p?: number;
+  /** Benjamini–Hochberg q across the rows of this report. */
+  q?: number;
+  verdict?: Verdict;
+  rounds: number;
+}
+
+export interface AbReportInput {
+  title: string;
+  /** Hidden HTML comment identifying workflow + client; the sticky comment is found by it. */
+  marker: string;
+  runner: Runner;
+  /** Refs or shas of the two sides. */
+  baseLabel: string;
+  headLabel: string;
+  rows: AbRow[];
+  alpha: number;
+  threshold: number;
+  rounds: number;
+  profile: Profile;
+  env: {
+    host: Host | string;
+    clientBase: string;
+    clientHead: string;
+    specHash: string;
+    wallTimeMs: number;
+    stoppedEarly?: boolean | string;
+  };
+  /** Aggregate of the other runners (released versions) for context. */
+  crossClient?: AggregateModel;
+  trendUrl?: string;
+}
+
+export interface AbRenderOptions {
+  /** Default 65536 (GitHub's comment limit), counted in UTF-16 units, which never undercounts. */
+  maxChars?: number;
+}
+
+export const GITHUB_COMMENT_LIMIT = 65536;
+
+const GLYPH: Record<Verdict, string> = { regression: '🔴 regression', improvement: '🟢 improvement', '~': '⚪ ~' };
+
+/** The marker as an HTML comment; a given comment is kept verbatim so the sticky lookup matches. */
+export function markerComment(marker: string): string {
+  const m = marker.trim();
+  if (m.startsWith('<!--') && m.endsWith('-->')) {
+    if (m.slice(4, -3).includes('--')) throw new Error(`marker ${JSON.stringify(marker)} must not contain "--" inside the comment`);
+    return m;
+  }
+  return `<!-- ${m.replace(/-{2,}/g, '-').replace(/>/g, '')} -->`;
+}
+
+export interface AbCounts {
+  regressions: number;
+  improvements: number;
+  unchanged: number;
+  skipped: number;
+  new: number;
+  failed: number;
+  missing: number;
+}
+
+export function countRows(rows: readonly AbRow[]): AbCounts {
+  const c: AbCounts = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
+  for (const r of rows) {
+    if (r.status === 'ok') {
+      if (r.verdict === 'regression') c.regressions++;
+      else if (r.verdict === 'improvement') c.improvements++;
+      else c.unchanged++;
+    } else if (r.status === 'skipped') c.skipped++;
+    else if (r.status === 'new') c.new++;
+    else if (r.status === 'failed') c.failed++;
+    else c.missing++;
+  }
+  return c;
+}
+
+const isRegression = (r: AbRow) => r.status === 'ok' && r.verdict === 'regression';
+const isImprovement = (r: AbRow) => r.status === 'ok' && r.verdict === 'improvement';
+const isUnchanged = (r: AbRow) => r.status === 'ok' && !isRegression(r) && !isImprovement(r);
+
+/** Regressions (largest first), improvements (largest first), then the rest in input order. */
+export function orderRows(rows: readonly AbRow[]): AbRow[] {
+  const regressions = rows.filter(isRegression).sort((a, b) => (b.ratio ?? 1) - (a.ratio ?? 1));
+  const improvements = rows.filter(isImprovement).sort((a, b) => (a.ratio ?? 1) - (b.ratio ?? 1));
+  const rest = rows.filter((r) => !isRegression(r) && !isImprovement(r));
+  return [...regressions, ...improvements, ...rest];
+}
+
+/** A row's figure in the unit a person reads it in: MB/s with bytes, time per op with ops, else time. */
+export function humanFigure(medianNs: number | undefined, work: AbRow['work']): string {
+  if (medianNs === undefined || !(medianNs > 0)) return '—';
+  if (work.bytes) return formatThroughput(work.bytes / medianNs);
+  if (work.ops && work.ops > 1) return formatPerOp(medianNs / work.ops);
+  return formatDuration(medianNs);
+}
+
+function verdictCell(r: AbRow): string {
+  const note = r.note ? `: ${mdText(r.note)}` : '';
+  switch (r.status) {
+    case 'ok':
+      return `${GLYPH[r.verdict ?? '~']}${r.note ? ` (${mdText(r.note)})` : ''}`;
+    case 'skipped':
+      return `⏭ skipped${note}`;
+    case 'failed':
+      return `❌ failed${note}`;
+    case 'new':
+      return `🆕 new${note}`;
+    case 'missing':
+      return `❓ missing in head${note}`;
+  }
+}
+
+function tableRow(r: AbRow): string[] {
+  const ok = r.status === 'ok';
+  return [
+    mdCode(r.caseId),
+    mdText(r.label),
+    humanFigure(r.baseMedianNs, r.work),
+    humanFigure(r.headMedianNs, r.work),
+    ok && r.ratio !== undefined ? formatChange(r.ratio) : '—',
+    ok && r.ci ? formatInterval(r.ci) : '—',
+    ok && r.q !== undefined ? formatP(r.q) : '—',
+    verdictCell(r),
+  ];
+}
+
+function headline(c: AbCounts): string {
+  const parts = [
+    `🔴 **${c.regressions}** regression${c.regressions === 1 ? '' : 's'}`,
+    `🟢 **${c.improvements}** improvement${c.improvements === 1 ? '' : 's'}`,
+    `⚪ **${c.unchanged}** unchanged`,
+    `⏭ **${c.skipped}** skipped`,
+    `🆕 **${c.new}** new`,
+  ];
+  if (c.failed > 0) parts.push(`❌ **${c.failed}** failed`);
+  if (c.missing > 0) parts.push(`❓ **${c.missing}** missing`);
+  return parts.join(' · ');
+}
+
+function hostText(h: Host | string): string {
+  if (typeof h === 'string') return mdText(h);
+  return mdText(`${h.os}/${h.arch}, ${h.cpu_model}, ${h.cpus} CPUs, ${formatBytes(h.mem_mb * 2 ** 20)}, ${h.runtime}`);
+}
+
+function crossClientSection(input: AbReportInput, rows: readonly AbRow[]): string | null {
+  const model = input.crossClient;
+  if (!model) return null;
+  const byKey = new Map<string, Row>(allRows(model).map((r) => [rowKey(r), r]));
+  const others = model.runners.map((r) => r.runner).filter((r) => r !== input.runner);
+  const lines = rows.flatMap((r) => {
+    const other = byKey.get(rowKey(r));
+    if (!other) return [];
+    return [
+      [
+        mdCode(r.caseId),
+        mdText(r.label),
+        humanFigure(r.headMedianNs, r.work),
+        ...others.map((o) => {
+          const c = other.cells[o];
+          if (!c) return '—';
+          if (c.status !== 'ok') return `*${c.status}*`;
+          return humanFigure(c.medianNs, c.work);
+        }),
+      ],
+    ];
+  });
+  if (lines.length === 0) return null;
+  const versions = model.runners
+    .filter((r) => others.includes(r.runner))
+    .map((r) => `${mdText(r.label)} ${mdText(r.client.version)}`)
+    .join(', ');
+  const table = mdTable(['case', 'param', `${mdText(RUNNER_LABEL[input.runner])} (head)`, ...others.map((o) => mdText(RUNNER_LABEL[o]))], lines);
+  return mdDetails(
+    'Cross-client context',
+    `The same rows in the other clients (${versions}), in the units of the table above. Measured separately from the paired rounds: read orders of magnitude, not small differences.\n\n${table}`,
+  );
+}
+
+function environmentSection(input: AbReportInput): string {
+  const e = input.env;
+  const stopped = e.stoppedEarly ? (typeof e.stoppedEarly === 'string' ? mdText(e.stoppedEarly) : 'yes') : null;
+  const table = mdTable(
+    ['', ''],
+    [
+      ['runner', mdText(RUNNER_LABEL[input.runner])],
+      ['host', hostText(e.host)],
+      ['client (base)', mdText(e.clientBase)],
+      ['client (head)', mdText(e.clientHead)],
+      ['spec', mdCode(e.specHash)],
+      ['profile', mdText(input.profile)],
+      ['rounds', String(input.rounds)],
+      ['alpha (BH q)', String(input.alpha)],
+      ['threshold', `${formatChange(1 + input.threshold).replace('+', '±')}`],
+      ['wall time', formatDuration(e.wallTimeMs * 1e6)],
+      ...(stopped ? [['stopped early', stopped]] : []),
+    ],
+  );
+  return mdDetails('Environment', table);
+}
+
+interface Parts {
+  top: string[];
+  shown: AbRow[];
+  omittedUnchanged: number;
+  omittedOther: number;
+  tail: string[];
+}
+
+function assemble(p: Parts): string {
+  const table = mdTable(['case', 'param', 'base', 'head', 'change', '95% interval', 'q', 'verdict'], p.shown.map(tableRow));
+  const notes: string[] = ['change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds; positive is slower), with its 95% interval and the Benjamini–Hochberg q.'];
+  if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
+  if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
+  return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
+}
+
+export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {}): string {
+  const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
+  const ordered = orderRows(input.rows);
+  const counts = countRows(input.rows);
+  const trend = input.trendUrl ? safeUrl(input.trendUrl) : null;
+  const top = [
+    markerComment(input.marker),
+    `## ${mdText(input.title)}`,
+    `${mdText(RUNNER_LABEL[input.runner])}: base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · profile ${mdText(input.profile)} · ${input.rounds} paired rounds · verdicts at BH q < ${input.alpha} and a change beyond ±${Math.round(input.threshold * 1000) / 10}%`,
+    headline(counts),
+    input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
+    input.env.stoppedEarly ? mdQuote([`⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`]) : null,
+  ].filter((s): s is string => s !== null);
+  const cross = crossClientSection(input, ordered);
+  const tailWith = (withCross: boolean) =>
+    [withCross ? cross : null, environmentSection(input), trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input.runner])}](${trend})` : null].filter((s): s is string => s !== null);
+
+  const fits = (p: Parts) => assemble(p).length <= max;
+  const unchanged = ordered.filter(isUnchanged);
+  const keep = (nUnchanged: number, rows: readonly AbRow[]) => {
+    const dropped = new Set(unchanged.slice(nUnchanged));
+    return rows.filter((r) => !dropped.has(r));
+  };
+  let parts: Parts = { top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true) };
+  if (fits(parts)) return assemble(parts);
+
+  // 1. Drop unchanged rows from the end, keeping as many as fit (binary search on the count).
+  const withUnchanged = (k: number, tail: string[]): Parts => ({ top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail });
+  for (const tail of [tailWith(true), tailWith(false)]) {
+    if (fits(withUnchanged(0, tail))) {
+      let lo = 0;
+      let hi = unchanged.length;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (fits(withUnchanged(mid, tail))) lo = mid;
+        else hi = mid - 1;
+      }
+      return assemble(withUnchanged(lo, tail));
+    }
+  }
+  // 2. Still too long without any unchanged row or the cross-client table: cut the remaining rows
+  //    from the end (regressions come first, so they are the last to go).
+  const rest = keep(0, ordered);
+  let lo = 0;
+  let hi = rest.length;
+  const cut = (k: number): Parts => ({ top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false) });
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(cut(mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  parts = cut(lo);
+  return assemble(parts);
+}

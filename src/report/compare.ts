@@ -1,0 +1,155 @@
+// Two aggregate models (an old and a new run set) side by side: per runner the geometric-mean shift
+// of the row ratios new/old, per row the change with a flag beyond ±20%, and the rows only one side
+// has. Descriptive only (one run set each, no test): PR verdicts are ab.ts's job.
+import { geomean } from '../stats/index.js';
+import { RUNNERS, type Runner } from '../spec/schema.js';
+import { mdCode, mdText } from './escape.js';
+import { mdBlocks, mdTable } from './md.js';
+import { RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Cell, type Row } from './model.js';
+import { formatChange, formatDuration, formatShift } from './units.js';
+
+export interface CompareOptions {
+  /** Flag a row when |new/old - 1| exceeds this; default 0.2. */
+  flag?: number;
+}
+
+export interface CompareCell {
+  oldMedianNs?: number;
+  newMedianNs?: number;
+  /** new / old time per unit of work (equals the median ratio when the work is the same). */
+  ratio?: number;
+  flagged: boolean;
+}
+
+export interface CompareRow {
+  caseId: string;
+  label: string;
+  group: string;
+  cells: Partial<Record<Runner, CompareCell>>;
+}
+
+export interface CompareSummary {
+  runner: Runner;
+  oldVersion?: string;
+  newVersion?: string;
+  rows: number;
+  /** Geometric mean of the row ratios new/old; null without a common ok row. */
+  geomean: number | null;
+}
+
+export interface CompareModel {
+  flag: number;
+  runners: Runner[];
+  summary: CompareSummary[];
+  rows: CompareRow[];
+  onlyOld: Array<{ caseId: string; label: string }>;
+  onlyNew: Array<{ caseId: string; label: string }>;
+  old: { startedAt: string | null; specHashes: string[] };
+  new: { startedAt: string | null; specHashes: string[] };
+}
+
+function okCost(cell: Cell | undefined): number | undefined {
+  return cell?.status === 'ok' ? (cell.unitCostNs ?? cell.medianNs) : undefined;
+}
+
+export function compareModels(oldModel: AggregateModel, newModel: AggregateModel, opts: CompareOptions = {}): CompareModel {
+  const flag = opts.flag ?? 0.2;
+  const present = new Set([...oldModel.runners, ...newModel.runners].map((r) => r.runner));
+  const runners = RUNNERS.filter((r) => present.has(r));
+  const oldRows = new Map(allRows(oldModel).map((r) => [rowKey(r), r]));
+  const newRows = allRows(newModel);
+  const newKeys = new Set(newRows.map(rowKey));
+
+  const ratios = new Map<Runner, number[]>(runners.map((r) => [r, []]));
+  const rows: CompareRow[] = [];
+  for (const n of newRows) {
+    const o = oldRows.get(rowKey(n));
+    if (!o) continue;
+    rows.push(compareRow(o, n, runners, flag, ratios));
+  }
+  const keyOf = (r: Row) => ({ caseId: r.caseId, label: r.label });
+  const version = (m: AggregateModel, r: Runner) => m.runners.find((x) => x.runner === r)?.client.version;
+  return {
+    flag,
+    runners,
+    summary: runners.map((r) => {
+      const xs = ratios.get(r)!;
+      const s: CompareSummary = { runner: r, rows: xs.length, geomean: xs.length > 0 ? geomean(xs) : null };
+      const ov = version(oldModel, r);
+      const nv = version(newModel, r);
+      if (ov) s.oldVersion = ov;
+      if (nv) s.newVersion = nv;
+      return s;
+    }),
+    rows,
+    onlyOld: [...oldRows.values()].filter((r) => !newKeys.has(rowKey(r))).map(keyOf),
+    onlyNew: newRows.filter((r) => !oldRows.has(rowKey(r))).map(keyOf),
+    old: { startedAt: oldModel.startedAt, specHashes: oldModel.specHashes },
+    new: { startedAt: newModel.startedAt, specHashes: newModel.specHashes },
+  };
+}
+
+function compareRow(o: Row, n: Row, runners: readonly Runner[], flag: number, ratios: Map<Runner, number[]>): CompareRow {
+  const cells: Partial<Record<Runner, CompareCell>> = {};
+  for (const r of runners) {
+    const oc = o.cells[r];
+    const nc = n.cells[r];
+    if (!oc && !nc) continue;
+    const cell: CompareCell = { flagged: false };
+    if (oc?.status === 'ok' && oc.medianNs !== undefined) cell.oldMedianNs = oc.medianNs;
+    if (nc?.status === 'ok' && nc.medianNs !== undefined) cell.newMedianNs = nc.medianNs;
+    const a = okCost(oc);
+    const b = okCost(nc);
+    if (a !== undefined && b !== undefined && a > 0 && b > 0) {
+      cell.ratio = b / a;
+      cell.flagged = Math.abs(cell.ratio - 1) > flag;
+      ratios.get(r)!.push(cell.ratio);
+    }
+    cells[r] = cell;
+  }
+  return { caseId: n.caseId, label: n.label, group: n.group, cells };
+}
+
+export interface CompareMarkdownOptions {
+  oldLabel?: string;
+  newLabel?: string;
+}
+
+export function renderCompareMarkdown(cmp: CompareModel, opts: CompareMarkdownOptions = {}): string {
+  const side = (label: string, s: CompareModel['old']) =>
+    `${mdText(label)}${s.startedAt ? `: runs from ${mdText(s.startedAt)}` : ''}${s.specHashes.length ? `, spec ${s.specHashes.map((h) => mdCode(h.slice(0, 12))).join(', ')}` : ''}`;
+  const pct = Math.round(cmp.flag * 100);
+  const byCase = new Map<string, CompareRow[]>();
+  for (const r of cmp.rows) byCase.set(r.caseId, [...(byCase.get(r.caseId) ?? []), r]);
+
+  return mdBlocks([
+    '# bee-bench compare',
+    `${side(opts.oldLabel ?? 'Old', cmp.old)}  \n${side(opts.newLabel ?? 'New', cmp.new)}`,
+    '## Summary',
+    mdTable(
+      ['Runner', 'old client', 'new client', 'rows compared', 'geomean shift'],
+      cmp.summary.map((s) => [mdText(RUNNER_LABEL[s.runner]), mdText(s.oldVersion ?? '—'), mdText(s.newVersion ?? '—'), String(s.rows), formatShift(s.geomean)]),
+    ),
+    'Geometric mean over the rows both runs have ok of new/old time per unit of work. Δ: positive is slower in the new run.',
+    '## Per-case deltas',
+    `Δ flagged ⚠ beyond ±${pct}%.`,
+    ...[...byCase].map(([caseId, rows]) => {
+      const runners = cmp.runners.filter((r) => rows.some((row) => row.cells[r]));
+      return `### ${mdCode(caseId)}\n\n${mdTable(
+        ['param', ...runners.flatMap((r) => [`${mdText(RUNNER_LABEL[r])} old`, 'new', 'Δ'])],
+        rows.map((row) => [
+          mdText(row.label),
+          ...runners.flatMap((r) => {
+            const c = row.cells[r];
+            if (!c) return ['—', '—', '—'];
+            const delta = c.ratio === undefined ? '—' : `${c.flagged ? '⚠ ' : ''}${formatChange(c.ratio)}`;
+            return [formatDuration(c.oldMedianNs), formatDuration(c.newMedianNs), delta];
+          }),
+        ]),
+      )}`;
+    }),
+    cmp.onlyOld.length + cmp.onlyNew.length > 0 ? '## Rows in one run only' : null,
+    cmp.onlyOld.length > 0 ? `Only in ${mdText(opts.oldLabel ?? 'old')}: ${cmp.onlyOld.map((k) => `${mdCode(k.caseId)} ${mdText(k.label)}`).join(', ')}` : null,
+    cmp.onlyNew.length > 0 ? `Only in ${mdText(opts.newLabel ?? 'new')}: ${cmp.onlyNew.map((k) => `${mdCode(k.caseId)} ${mdText(k.label)}`).join(', ')}` : null,
+  ]);
+}

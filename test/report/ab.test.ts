@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { countRows, GITHUB_COMMENT_LIMIT, humanFigure, markerComment, orderRows, renderAbMarkdown, type AbReportInput, type AbRow } from '../../src/report/ab.js';
+import { aggregate } from '../../src/report/aggregate.js';
+import { benjaminiHochberg } from '../../src/stats/index.js';
+import { HOSTILE, realSpec, syntheticResult } from './fixtures.js';
+
+const { spec, hash } = realSpec();
+
+function okRow(caseId: string, ratio: number, p: number, verdict: AbRow['verdict'], extra: Partial<AbRow> = {}): AbRow {
+  return {
+    caseId,
+    label: 'quick',
+    group: 'cpu',
+    kind: 'cpu',
+    status: 'ok',
+    baseMedianNs: 1e6,
+    headMedianNs: 1e6 * ratio,
+    work: { ops: 1000 },
+    ratio,
+    ci: [ratio * 0.97, ratio * 1.03],
+    p,
+    q: p,
+    verdict,
+    rounds: 10,
+    ...extra,
+  };
+}
+
+function input(rows: AbRow[], extra: Partial<AbReportInput> = {}): AbReportInput {
+  return {
+    title: 'bee-bench: bee-js',
+    marker: '<!-- bee-bench:pr-comment:bench.yml:js -->',
+    runner: 'js',
+    baseLabel: 'main@1a2b3c4',
+    headLabel: 'feature/x@5d6e7f8',
+    rows,
+    alpha: 0.05,
+    threshold: 0.05,
+    rounds: 10,
+    profile: 'quick',
+    env: { host: { os: 'linux', arch: 'x64', cpu_model: 'AMD EPYC 7763', cpus: 2, mem_mb: 7940, runtime: 'node 20.20.2' }, clientBase: '12.1.0 (1a2b3c4)', clientHead: '12.1.0 (5d6e7f8)', specHash: hash, wallTimeMs: 312_000 },
+    ...extra,
+  };
+}
+
+const ROWS: AbRow[] = [
+  okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~'),
+  okRow('cpu.ecdsa.sign-1000', 0.8, 0.002, 'improvement'),
+  okRow('cpu.identity.create', 1.12, 0.002, 'regression'),
+  { caseId: 'net.stamps.list', label: '1 call', group: 'calibration', kind: 'net', status: 'skipped', note: 'no Bee node given (--bee-url and --batch-id)', work: { ops: 1 }, rounds: 0 },
+  okRow('cpu.bmt.file-root', 1.3, 0.002, 'regression', { work: { bytes: 4194304 } }),
+  { caseId: 'cpu.new.case', label: 'quick', group: 'cpu', kind: 'cpu', status: 'new', headMedianNs: 5e5, work: {}, rounds: 10 },
+  okRow('cpu.manifest.lookup-large', 0.7, 0.002, 'improvement'),
+  okRow('cpu.keccak.bulk', 1.2, 0.07, '~', { note: 'too few rounds', work: { bytes: 33554432 } }),
+  { caseId: 'cpu.gone', label: 'quick', group: 'cpu', kind: 'cpu', status: 'missing', baseMedianNs: 5e5, work: {}, rounds: 10 },
+  { caseId: 'cpu.broken', label: 'quick', group: 'cpu', kind: 'cpu', status: 'failed', note: 'panic: index out of range', work: {}, rounds: 3 },
+];
+
+describe('A/B PR comment', () => {
+  it('counts rows for the headline', () => {
+    expect(countRows(ROWS)).toEqual({ regressions: 2, improvements: 2, unchanged: 2, skipped: 1, new: 1, failed: 1, missing: 1 });
+  });
+
+  it('orders regressions (largest first), improvements (largest first), then the rest in input order', () => {
+    expect(orderRows(ROWS).map((r) => r.caseId)).toEqual([
+      'cpu.bmt.file-root',
+      'cpu.identity.create',
+      'cpu.manifest.lookup-large',
+      'cpu.ecdsa.sign-1000',
+      'cpu.keccak.chunk-hash',
+      'net.stamps.list',
+      'cpu.new.case',
+      'cpu.keccak.bulk',
+      'cpu.gone',
+      'cpu.broken',
+    ]);
+  });
+
+  it('renders marker first, headline, table and collapsed sections', () => {
+    const md = renderAbMarkdown(input(ROWS, { trendUrl: 'https://example.github.io/bee-js/bench/' }));
+    expect(md.startsWith('<!-- bee-bench:pr-comment:bench.yml:js -->\n')).toBe(true);
+    expect(md).toContain('🔴 **2** regressions · 🟢 **2** improvements · ⚪ **2** unchanged · ⏭ **1** skipped · 🆕 **1** new · ❌ **1** failed · ❓ **1** missing');
+    expect(md).toContain('| case | param | base | head | change | 95% interval | q | verdict |');
+    const table = md.split('\n').filter((l) => l.startsWith('| `'));
+    expect(table[0]).toContain('`cpu.bmt.file-root`');
+    expect(table[0]).toContain('| +30.0% | +26.1% … +33.9% | 0.002 | 🔴 regression |');
+    // units per row: MB/s with bytes, per-op time with ops
+    expect(table[0]).toContain('| 4.19 GB/s | 3.23 GB/s |');
+    expect(md).toContain('| `cpu.ecdsa.sign-1000` | quick | 1.00 µs/op | 800 ns/op | -20.0% |');
+    expect(md).toContain('⚪ ~ (too few rounds)');
+    expect(md).toContain('⏭ skipped: no Bee node given (--bee-url and --batch-id)');
+    expect(md).toContain('❓ missing in head');
+    expect(md).toContain('<details><summary>Environment</summary>');
+    expect(md).toContain('[Trend charts for bee-js](https://example.github.io/bee-js/bench/)');
+    expect(md).toContain('not Swarm-network throughput'); // a net row is present
+    expect(md).toContain('| wall time | 5.2 min |');
+  });
+
+  it('escapes user-controlled text and refuses non-http trend links', () => {
+    const hostile = HOSTILE.map((h, i) => ({ ...okRow(`cpu.h${i}`, 1, 0.5, '~' as const), caseId: h, label: h, note: h }));
+    const md = renderAbMarkdown(
+      input(hostile, { title: HOSTILE[0]!, baseLabel: HOSTILE[3]!, headLabel: HOSTILE[1]!, trendUrl: 'javascript:alert(1)', env: { ...input([]).env, clientBase: HOSTILE[4]!, clientHead: HOSTILE[7]!, host: HOSTILE[6]! } }),
+    );
+    // code spans are inert (no HTML, no mention, no link inside them); check everything else
+    const outsideCode = md.replace(/`[^`\n]*`/g, '');
+    expect(outsideCode).not.toMatch(/<img|<script|<\/script|\]\(|@org/);
+    expect(md).not.toContain('Trend charts');
+    expect(() => markerComment('<!-- a --> <img> <!-- b -->')).toThrow();
+    expect(markerComment('bee-bench --> x')).toBe('<!-- bee-bench - x -->');
+  });
+
+  it('adds cross-client context from an aggregate of the other runners', () => {
+    const model = aggregate(
+      (['go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash)),
+      spec,
+    );
+    const md = renderAbMarkdown(input([okRow('cpu.identity.create', 1.01, 0.5, '~')]));
+    expect(md).not.toContain('Cross-client context');
+    const withCross = renderAbMarkdown(input([okRow('cpu.identity.create', 1.01, 0.5, '~')], { crossClient: model }));
+    expect(withCross).toContain('<details><summary>Cross-client context</summary>');
+    expect(withCross).toMatch(/\| `cpu.identity.create` \| quick \| 1.01 µs\/op \| [0-9.]+ ns\/op \| [0-9.]+ ns\/op \|/);
+  });
+
+  it('drops unchanged rows first, with a note, to fit the comment limit', () => {
+    const many: AbRow[] = Array.from({ length: 2000 }, (_, i) => okRow(`cpu.case-${String(i).padStart(4, '0')}`, 1.001, 0.8, '~'));
+    many.push(okRow('cpu.slow', 1.5, 0.001, 'regression'), okRow('cpu.fast', 0.5, 0.001, 'improvement'));
+    const md = renderAbMarkdown(input(many));
+    expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+    expect(md).toContain('`cpu.slow`');
+    expect(md).toContain('`cpu.fast`');
+    expect(md).toContain('⚪ **2000** unchanged');
+    const omitted = Number(/(\d+) unchanged \(⚪ ~\) rows omitted/.exec(md)![1]);
+    const shown = md.split('\n').filter((l) => l.startsWith('| `cpu.case-')).length;
+    expect(omitted + shown).toBe(2000);
+    expect(shown).toBeGreaterThan(100); // as many as fit, not none
+    // a tighter limit cuts further, regressions last
+    const tight = renderAbMarkdown(input(many), { maxChars: 3000 });
+    expect(tight.length).toBeLessThanOrEqual(3000);
+    expect(tight).toContain('`cpu.slow`');
+  });
+
+  it('agrees with src/stats on the q values it is given', () => {
+    const q = benjaminiHochberg([0.01, 0.04, 0.03]);
+    expect(q.every((v) => v >= 0.01)).toBe(true);
+    expect(humanFigure(2e6, { bytes: 1e6 })).toBe('500 MB/s');
+    expect(humanFigure(2e6, { ops: 1 })).toBe('2.00 ms');
+    expect(humanFigure(undefined, {})).toBe('—');
+  });
+});
