@@ -1,0 +1,664 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
+	bee "github.com/ethswarm-tools/bee-go"
+	"github.com/ethswarm-tools/bee-go/pkg/api"
+	"github.com/ethswarm-tools/bee-go/pkg/file"
+	"github.com/ethswarm-tools/bee-go/pkg/swarm"
+)
+
+// Net cases: bee-go against a Bee node. Every figure is client <-> local Bee over loopback with
+// deferred uploads, not Swarm-network throughput.
+
+// beeNode is the bee-go side of --bee-url/--batch-id.
+type beeNode struct {
+	client *bee.Client
+	batch  swarm.BatchID
+	// ranged is a second client whose transport adds the Range header a request's context
+	// carries: bee-go's DownloadData has no range option.
+	ranged *bee.Client
+}
+
+var (
+	nodesMu sync.Mutex
+	nodes   = map[harness.Node]*beeNode{}
+)
+
+// nodeFor returns the (cached) clients for a node. NewClient's default *http.Client bounds
+// every request to 60 s (bee.DefaultHTTPTimeout), too short for 100 MiB-1 GiB bodies; the runner
+// passes a client with Go's default transport and no whole-request timeout instead: the case
+// timeout (a context) bounds each request.
+func nodeFor(n *harness.Node) (*beeNode, error) {
+	nodesMu.Lock()
+	defer nodesMu.Unlock()
+	if b, ok := nodes[*n]; ok {
+		return b, nil
+	}
+	batch, err := swarm.BatchIDFromHex(n.BatchID)
+	if err != nil {
+		return nil, fmt.Errorf("--batch-id: %w", err)
+	}
+	client, err := bee.NewClient(n.URL, bee.WithHTTPClient(&http.Client{Transport: http.DefaultTransport}))
+	if err != nil {
+		return nil, err
+	}
+	ranged, err := bee.NewClient(n.URL, bee.WithHTTPClient(&http.Client{Transport: rangeTransport{http.DefaultTransport}}))
+	if err != nil {
+		return nil, err
+	}
+	b := &beeNode{client: client, batch: batch, ranged: ranged}
+	nodes[*n] = b
+	return b, nil
+}
+
+type rangeKey struct{}
+
+// rangeTransport sets the Range header from the request context (see beeNode.ranged).
+type rangeTransport struct{ base http.RoundTripper }
+
+func (t rangeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if r, ok := req.Context().Value(rangeKey{}).(string); ok {
+		req = req.Clone(req.Context())
+		req.Header.Set("Range", r)
+	}
+	return t.base.RoundTrip(req)
+}
+
+func deferred() api.UploadOptions {
+	yes := true
+	return api.UploadOptions{Deferred: &yes}
+}
+
+// notOnThisNode reports whether the node answered 501 Not Implemented (a dev node's answer to
+// SOC and feed writes).
+func notOnThisNode(err error) bool {
+	rerr, ok := swarm.IsBeeResponseError(err)
+	return ok && rerr.Status == http.StatusNotImplemented
+}
+
+const socSkip = "the Bee node answers 501 Not Implemented to SOC writes (POST /soc): a dev node has no single-owner-chunk or feed writes"
+
+// salted is an upload buffer: an 8-byte salt, refreshed before every upload, then the fixture.
+type salted struct{ buf []byte }
+
+func newSalted(env *harness.Env, n int) *salted {
+	return &salted{buf: fixture.Salted([8]byte{}, env.Fixtures.Data(n))}
+}
+
+func (s *salted) resalt(env *harness.Env) {
+	salt := env.Salt()
+	copy(s.buf, salt[:])
+}
+
+// fresh32 derives a fresh 32-byte value (topic, SOC identifier) from the next upload salt.
+func fresh32(env *harness.Env) []byte {
+	salt := env.Salt()
+	sum := sha256.Sum256(salt[:])
+	return sum[:]
+}
+
+// uploadSalted uploads a salted copy of the first n fixture bytes via /bytes, untimed.
+func uploadSalted(ctx context.Context, env *harness.Env, b *beeNode, n int) (swarm.Reference, error) {
+	s := newSalted(env, n)
+	s.resalt(env)
+	opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
+	res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(s.buf), opts)
+	if err != nil {
+		return swarm.Reference{}, fmt.Errorf("pre-upload: %w", err)
+	}
+	return res.Reference, nil
+}
+
+func stampsList(_ context.Context, env *harness.Env, _ spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	return &harness.Bench{Op: func(ctx context.Context) error {
+		_, err := b.client.Postage.GetPostageBatches(ctx)
+		return err
+	}}, nil
+}
+
+func stampsConcurrent(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	count := p.Int("count")
+	return &harness.Bench{Op: func(ctx context.Context) error {
+		return harness.Parallel(count, func(int) error {
+			_, err := b.client.Postage.GetPostageBatches(ctx)
+			return err
+		})
+	}}, nil
+}
+
+// feedPayload is what the feed cases write: the first 32 bytes of the data fixture.
+func feedPayload(env *harness.Env) []byte { return env.Fixtures.Data(32) }
+
+// key0 is private key 0 of the fixtures, the owner of every feed and SOC the runner writes.
+func key0(env *harness.Env) (swarm.PrivateKey, error) {
+	seed := env.Fixtures.Key(0)
+	return swarm.NewPrivateKey(seed[:])
+}
+
+// readFeed reads the latest update, retrying while the node has not indexed a fresh write yet
+// (404); the retries are part of the measured cost.
+func readFeed(ctx context.Context, r *file.FeedReader) error {
+	for {
+		_, err := r.Download(ctx)
+		rerr, ok := swarm.IsBeeResponseError(err)
+		if err == nil || !ok || rerr.Status != http.StatusNotFound {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// newFeedWriter makes a writer for key 0 under a fresh topic.
+func newFeedWriter(env *harness.Env, b *beeNode, key swarm.PrivateKey) (*file.FeedWriter, error) {
+	topic, err := swarm.NewTopic(fresh32(env))
+	if err != nil {
+		return nil, err
+	}
+	return b.client.File.MakeFeedWriter(key, topic), nil
+}
+
+// writeFirstFeed writes one update under a fresh topic; a 501 means the node has no SOC writes.
+func writeFirstFeed(ctx context.Context, env *harness.Env, b *beeNode, key swarm.PrivateKey) (*file.FeedWriter, error) {
+	w, err := newFeedWriter(env, b, key)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Upload(ctx, b.batch, feedPayload(env)); err != nil {
+		if notOnThisNode(err) {
+			return nil, harness.Skip(socSkip)
+		}
+		return nil, fmt.Errorf("feed write: %w", err)
+	}
+	if err := readFeed(ctx, w.FeedReader); err != nil {
+		return nil, fmt.Errorf("feed read: %w", err)
+	}
+	return w, nil
+}
+
+// feedFresh: FeedWriter.Upload (next index lookup, sign, POST /soc) under a fresh topic, then
+// FeedReader.Download (GET /feeds).
+func feedFresh(ctx context.Context, env *harness.Env, _ spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	key, err := key0(env)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := writeFirstFeed(ctx, env, b, key); err != nil { // probes the node's SOC support
+		return nil, err
+	}
+	var w *file.FeedWriter
+	return &harness.Bench{
+		Before: func(context.Context) error {
+			var err error
+			w, err = newFeedWriter(env, b, key)
+			return err
+		},
+		Op: func(ctx context.Context) error {
+			if _, err := w.Upload(ctx, b.batch, feedPayload(env)); err != nil {
+				return err
+			}
+			return readFeed(ctx, w.FeedReader)
+		},
+	}, nil
+}
+
+// feedWarm: `reads` FeedReader.Download of a feed written and read once during setup.
+func feedWarm(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	key, err := key0(env)
+	if err != nil {
+		return nil, err
+	}
+	w, err := writeFirstFeed(ctx, env, b, key)
+	if err != nil {
+		return nil, err
+	}
+	reads := p.Int("reads")
+	return &harness.Bench{Op: func(ctx context.Context) error {
+		for i := 0; i < reads; i++ {
+			if _, err := w.FeedReader.Download(ctx); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}, nil
+}
+
+const uploadName = "bee-bench.bin"
+
+func bzzUploadWith(env *harness.Env, p spec.Params, encrypt bool) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	body := newSalted(env, p.Int("bytes"))
+	opts := &api.FileUploadOptions{UploadOptions: deferred()}
+	if encrypt {
+		opts.Encrypt = &encrypt
+	}
+	return &harness.Bench{
+		Before: func(context.Context) error { body.resalt(env); return nil },
+		Op: func(ctx context.Context) error {
+			_, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(body.buf), uploadName, "application/octet-stream", opts)
+			return err
+		},
+	}, nil
+}
+
+func bzzUpload(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	return bzzUploadWith(env, p, false)
+}
+
+func bzzUploadEncrypted(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	return bzzUploadWith(env, p, true)
+}
+
+// diskFixture returns the path of salt-placeholder || data[:n] under the fixtures folder,
+// writing it unless a file of the right size and tail is already there.
+func diskFixture(env *harness.Env, n int) (string, error) {
+	path := filepath.Join(env.FixturesDir, fmt.Sprintf("bzz-upload-%d.bin", n))
+	if fileHolds(path, env, n) {
+		return path, nil
+	}
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return "", err
+	}
+	// Stream the fixture blocks to disk without caching them in memory: this case is about
+	// memory use while streaming.
+	err = writeData(f, env, n)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return "", err
+	}
+	return path, os.Rename(tmp, path)
+}
+
+func writeData(w io.Writer, env *harness.Env, n int) error {
+	if _, err := w.Write(make([]byte, 8)); err != nil { // the salt, rewritten before each upload
+		return err
+	}
+	return env.Fixtures.WriteData(w, int64(n))
+}
+
+// fileHolds checks size and the last data block of an existing disk fixture.
+func fileHolds(path string, env *harness.Env, n int) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() != int64(8+n) || n == 0 {
+		return false
+	}
+	last := (n - 1) / 32
+	want := env.Fixtures.DataBlock(uint64(last))
+	got := make([]byte, n-32*last)
+	if _, err := f.ReadAt(got, int64(8+32*last)); err != nil {
+		return false
+	}
+	return bytes.Equal(got, want[:len(got)])
+}
+
+// bzzUploadFromDisk: UploadFile with an *os.File as the body (streamed by net/http, chunked).
+func bzzUploadFromDisk(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	path, err := diskFixture(env, p.Int("bytes"))
+	if err != nil {
+		return nil, fmt.Errorf("disk fixture: %w", err)
+	}
+	opts := &api.FileUploadOptions{UploadOptions: deferred()}
+	var f *os.File
+	closeFile := func() {
+		if f != nil {
+			f.Close()
+			f = nil
+		}
+	}
+	return &harness.Bench{
+		// Untimed: a fresh salt in place, then open the file for the upload.
+		Before: func(context.Context) error {
+			closeFile()
+			salt := env.Salt()
+			w, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			_, err = w.WriteAt(salt[:], 0)
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+			f, err = os.Open(path)
+			return err
+		},
+		Op: func(ctx context.Context) error {
+			_, err := b.client.File.UploadFile(ctx, b.batch, f, uploadName, "application/octet-stream", opts)
+			return err
+		},
+		Close: closeFile,
+	}, nil
+}
+
+func bytesUpload(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	body := newSalted(env, p.Int("bytes"))
+	opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
+	return &harness.Bench{
+		Before: func(context.Context) error { body.resalt(env); return nil },
+		Op: func(ctx context.Context) error {
+			_, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(body.buf), opts)
+			return err
+		},
+	}, nil
+}
+
+// tagsUploadWithTag: CreateTag, UploadData with the tag, GetTag.
+func tagsUploadWithTag(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	body := newSalted(env, p.Int("bytes"))
+	return &harness.Bench{
+		Before: func(context.Context) error { body.resalt(env); return nil },
+		Op: func(ctx context.Context) error {
+			tag, err := b.client.API.CreateTag(ctx)
+			if err != nil {
+				return err
+			}
+			opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
+			opts.Tag = tag.UID
+			if _, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(body.buf), opts); err != nil {
+				return err
+			}
+			_, err = b.client.API.GetTag(ctx, tag.UID)
+			return err
+		},
+	}, nil
+}
+
+// drain reads a body to its end into a counting sink and checks the count.
+func drain(rc io.ReadCloser, want int64) error {
+	defer rc.Close()
+	n, err := io.Copy(io.Discard, rc)
+	if err != nil {
+		return err
+	}
+	if n != want {
+		return fmt.Errorf("got %d bytes, want %d", n, want)
+	}
+	return nil
+}
+
+// bzzDownload: DownloadFile of a salted upload made during setup, body drained.
+func bzzDownload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	body := newSalted(env, p.Int("bytes"))
+	body.resalt(env)
+	size := int64(len(body.buf))
+	res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(body.buf), uploadName, "application/octet-stream", &api.FileUploadOptions{UploadOptions: deferred()})
+	if err != nil {
+		return nil, fmt.Errorf("pre-upload: %w", err)
+	}
+	body = nil // only the reference is needed from here on
+	ref := res.Reference
+	return &harness.Bench{Op: func(ctx context.Context) error {
+		rc, _, err := b.client.File.DownloadFile(ctx, ref, nil)
+		if err != nil {
+			return err
+		}
+		return drain(rc, size)
+	}}, nil
+}
+
+// bytesHead: ProbeData (HEAD /bytes/{ref}) of a 1 MiB upload made during setup.
+func bytesHead(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := uploadSalted(ctx, env, b, 1<<20)
+	if err != nil {
+		return nil, err
+	}
+	count := p.Int("count")
+	return &harness.Bench{Op: func(ctx context.Context) error {
+		for i := 0; i < count; i++ {
+			if _, err := b.client.File.ProbeData(ctx, ref); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}, nil
+}
+
+const rangeBytes = 65536
+
+// bytesDownloadRange: DownloadData with Range: bytes=0-65535 (added by the ranged client's
+// transport), body drained and its length checked.
+func bytesDownloadRange(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	ref, err := uploadSalted(ctx, env, b, p.Int("bytes"))
+	if err != nil {
+		return nil, err
+	}
+	ranges := p.Int("ranges")
+	header := fmt.Sprintf("bytes=0-%d", rangeBytes-1)
+	return &harness.Bench{Op: func(ctx context.Context) error {
+		rctx := context.WithValue(ctx, rangeKey{}, header)
+		for i := 0; i < ranges; i++ {
+			rc, err := b.ranged.File.DownloadData(rctx, ref, nil)
+			if err != nil {
+				return err
+			}
+			if err := drain(rc, rangeBytes); err != nil {
+				return fmt.Errorf("range %d: %w", i, err)
+			}
+		}
+		return nil
+	}}, nil
+}
+
+// pinAddList: Pin each of `count` salted 4 KiB uploads made during setup, ListPins, Unpin each.
+func pinAddList(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]swarm.Reference, p.Int("count"))
+	for i := range refs {
+		if refs[i], err = uploadSalted(ctx, env, b, env.ChunkPayloadBytes); err != nil {
+			return nil, err
+		}
+	}
+	return &harness.Bench{Op: func(ctx context.Context) error {
+		for _, r := range refs {
+			if err := b.client.API.Pin(ctx, r); err != nil {
+				return err
+			}
+		}
+		if _, err := b.client.API.ListPins(ctx); err != nil {
+			return err
+		}
+		for _, r := range refs {
+			if err := b.client.API.Unpin(ctx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}, nil
+}
+
+// chunksUpload: UploadChunk of `count` content-addressed chunks built before each iteration
+// (payload j = salt || the first 4088 bytes of chunk payload j), all under one tag.
+func chunksUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	tag, err := b.client.API.CreateTag(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("create tag: %w", err)
+	}
+	opts := &api.UploadOptions{Tag: tag.UID}
+	size := env.ChunkPayloadBytes
+	payloads := chunkPayloads(env, p.Int("count"), size)
+	wires := make([][]byte, len(payloads))
+	return &harness.Bench{
+		Before: func(context.Context) error {
+			for j, payload := range payloads {
+				c, err := swarm.MakeContentAddressedChunk(fixture.Salted(env.Salt(), payload[:size-8]))
+				if err != nil {
+					return err
+				}
+				wires[j] = c.Data()
+			}
+			return nil
+		},
+		Op: func(ctx context.Context) error {
+			for _, w := range wires {
+				if _, err := b.client.File.UploadChunk(ctx, b.batch, w, opts); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}, nil
+}
+
+// streamDirUpload: StreamCollectionEntries (chunk by chunk over POST /chunks, then the manifest)
+// of `files` files f%04d.bin = salt || data[file_bytes*i, file_bytes*(i+1)), under one tag.
+func streamDirUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	tag, err := b.client.API.CreateTag(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("create tag: %w", err)
+	}
+	opts := &file.StreamOptions{}
+	opts.Tag = tag.UID
+	files, size := p.Int("files"), p.Int("file_bytes")
+	data := env.Fixtures.Data(files * size)
+	entries := make([]file.CollectionEntry, files)
+	return &harness.Bench{
+		Before: func(context.Context) error {
+			salt := env.Salt()
+			for i := range entries {
+				entries[i] = file.CollectionEntry{Path: fmt.Sprintf("f%04d.bin", i), Data: fixture.Salted(salt, data[i*size:(i+1)*size])}
+			}
+			return nil
+		},
+		Op: func(ctx context.Context) error {
+			_, err := b.client.File.StreamCollectionEntries(ctx, b.batch, entries, opts)
+			return err
+		},
+	}, nil
+}
+
+// socUpload: SOCWriter.Upload (sign, POST /soc) of chunk payload 0 under `count` fresh
+// identifiers, key 0.
+func socUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	b, err := nodeFor(env.Node)
+	if err != nil {
+		return nil, err
+	}
+	key, err := key0(env)
+	if err != nil {
+		return nil, err
+	}
+	signer, err := key.ToECDSA()
+	if err != nil {
+		return nil, err
+	}
+	w, err := b.client.File.MakeSOCWriter(signer)
+	if err != nil {
+		return nil, err
+	}
+	payload := env.Fixtures.Data(env.ChunkPayloadBytes)
+	ids := make([]swarm.Identifier, p.Int("count"))
+	fill := func(context.Context) error {
+		for j := range ids {
+			id, err := swarm.NewIdentifier(fresh32(env))
+			if err != nil {
+				return err
+			}
+			ids[j] = id
+		}
+		return nil
+	}
+	// Probe: one write tells whether the node takes SOCs at all.
+	if err := fill(ctx); err != nil {
+		return nil, err
+	}
+	if _, err := w.Upload(ctx, b.batch, ids[0], payload, nil); err != nil {
+		if notOnThisNode(err) {
+			return nil, harness.Skip(socSkip)
+		}
+		return nil, fmt.Errorf("probe SOC write: %w", err)
+	}
+	return &harness.Bench{
+		Before: fill,
+		Op: func(ctx context.Context) error {
+			for _, id := range ids {
+				if _, err := w.Upload(ctx, b.batch, id, payload, nil); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}, nil
+}
