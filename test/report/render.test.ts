@@ -95,8 +95,22 @@ describe('report.md', () => {
     expect(callout).toContain(`bee-rs: \`${'ab'.repeat(32)}\``);
   });
 
+  it('marks spread above 50% and shows p95 only from n >= 10', () => {
+    const noisy = (runner: 'go' | 'rs', samples: number[]) =>
+      result(runner, [caseResult({ id: 'cpu.identity.create', param: { label: 'quick', count: 10 }, work: { ops: 10 }, samples_ns: samples })]);
+    const out = renderMarkdown(aggregate([noisy('go', [100, 100, 100, 100, 300]), noisy('rs', Array.from({ length: 10 }, (_, i) => 1000 + i))], spec));
+    const line = out.split('\n').find((l) => l.startsWith('| quick |'))!;
+    const [, go, rs] = line.split(' | ');
+    expect(go).toContain('⚠ ±200%');
+    expect(go).not.toContain('p95');
+    expect(go).toContain('**100 ns** (best)');
+    expect(rs).toContain('1.00 µs (10.0x)');
+    expect(rs).toMatch(/±0.4% · cv [0-9.]+% · p95 1.01 µs · n 10/);
+  });
+
   it('is deterministic and omits the net caveat without net rows', () => {
     expect(renderMarkdown(aggregate(full, spec, { specHash: hash }))).toBe(md);
+    expect(renderHtml(model, { chartJs: null })).toBe(renderHtml(aggregate(full, spec, { specHash: hash }), { chartJs: null }));
     const cpuOnly = (['js', 'go'] as const).map((r) => syntheticResult(r, spec, hash, { bee: false }));
     const m = aggregate(
       cpuOnly.map((r) => ({ ...r, cases: r.cases.filter((c) => c.kind === 'cpu') })),
