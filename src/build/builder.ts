@@ -1,0 +1,25 @@
+import type { RunnerCommand } from '../run/process.js';
+import type { Runner } from '../spec/schema.js';
+import type { ClientSource } from './source.js';
+
+export interface BuildContext {
+  /** The bee-bench package root; the runner's sources are at runners/<runner>. */
+  root: string;
+  source: ClientSource;
+  /** A fresh, empty folder this build owns. */
+  dir: string;
+  /** A folder shared by every build of this runner (cargo's target dir, say), reused across keys. */
+  sharedDir: string;
+  /** Replaces the default command that builds a client checkout (shell syntax, run in the checkout). */
+  buildCommand?: string;
+  log: (line: string) => void;
+}
+
+/** How one runner is built against a client source. One per language, in src/build/<runner>.ts. */
+export interface RunnerBuilder {
+  runner: Runner;
+  /** The toolchain's version line (part of the cache key); 'missing' when it is not installed. */
+  toolchain(): Promise<string>;
+  /** Builds into ctx.dir and returns the command that starts the runner. */
+  build(ctx: BuildContext): Promise<RunnerCommand>;
+}

@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+
+export class BuildError extends Error {
+  override name = 'BuildError';
+}
+
+/** Runs a build step, streaming its output to `log`; throws BuildError naming the step on failure. */
+export function step(label: string, cmd: string, args: readonly string[], opts: { cwd: string; env?: Record<string, string>; log: (l: string) => void; shell?: boolean }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], shell: opts.shell ?? false });
+    const tail: string[] = [];
+    const onData = (d: Buffer) => {
+      for (const line of d.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        tail.push(line);
+        if (tail.length > 30) tail.shift();
+        opts.log(`  ${line}`);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
+    child.on('close', (code) => {
+      if (code === 0) resolve();
+      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:\n${tail.slice(-15).join('\n')}`));
+    });
+  });
+}
+
+/** First line of `cmd --version`-like output, or 'missing' when the tool is absent. */
+export function toolVersion(cmd: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.on('error', () => resolve('missing'));
+    child.on('close', (code) => resolve(code === 0 ? (out.split('\n')[0] ?? '').trim() : 'missing'));
+  });
+}

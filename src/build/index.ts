@@ -1,0 +1,70 @@
+// Building a runner against a client source, cached by (runner sources, client identity,
+// toolchain, build command): a second build of the same inputs is a lookup.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { RunnerCommand } from '../run/process.js';
+import type { Runner } from '../spec/schema.js';
+import type { RunnerBuilder } from './builder.js';
+import { BuildError } from './exec.js';
+import { hashParts, treeHash } from './hash.js';
+import { jsBuilder } from './js.js';
+import { packageRoot } from './paths.js';
+import { sourceIdentity, type ClientSource } from './source.js';
+
+export { BuildError } from './exec.js';
+export { parseSource, type ClientSource } from './source.js';
+
+const BUILDERS: Record<Runner, RunnerBuilder | undefined> = { js: jsBuilder, go: undefined, rs: undefined };
+
+export interface BuildRequest {
+  runner: Runner;
+  source: ClientSource;
+  cacheDir?: string;
+  buildCommand?: string;
+  log?: (line: string) => void;
+}
+
+export interface BuiltRunner {
+  runner: Runner;
+  source: ClientSource;
+  command: RunnerCommand;
+  key: string;
+  cached: boolean;
+  buildMs: number;
+}
+
+export const defaultCacheDir = () => resolve(process.env.BEE_BENCH_CACHE ?? join('.bee-bench', 'cache'));
+
+export function builderFor(runner: Runner): RunnerBuilder {
+  const b = BUILDERS[runner];
+  if (!b) throw new BuildError(`no builder for runner ${runner}`);
+  return b;
+}
+
+export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
+  const started = performance.now();
+  const log = req.log ?? (() => {});
+  const builder = builderFor(req.runner);
+  const toolchain = await builder.toolchain();
+  if (toolchain === 'missing') throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
+  const root = packageRoot();
+  const identity = sourceIdentity(req.source);
+  const key = hashParts([req.runner, treeHash(join(root, 'runners', req.runner)), identity.key, toolchain, req.buildCommand ?? '']);
+  const cacheDir = req.cacheDir ?? defaultCacheDir();
+  const dir = join(cacheDir, `${req.runner}-${key}`);
+  const marker = join(dir, 'bee-bench-build.json');
+  if (existsSync(marker)) {
+    const command = (JSON.parse(readFileSync(marker, 'utf8')) as { command: RunnerCommand }).command;
+    log(`${req.runner}: build cache hit ${key} (${identity.key})`);
+    return { runner: req.runner, source: req.source, command, key, cached: true, buildMs: performance.now() - started };
+  }
+  log(`${req.runner}: build cache miss ${key} (${identity.key}), building`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const sharedDir = join(cacheDir, `${req.runner}-shared`);
+  mkdirSync(sharedDir, { recursive: true });
+  const command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log });
+  // The marker is written last: a build that died half-way has none and is redone.
+  writeFileSync(marker, JSON.stringify({ key, source: identity, toolchain, command }, null, 2));
+  return { runner: req.runner, source: req.source, command, key, cached: false, buildMs: performance.now() - started };
+}

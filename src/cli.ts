@@ -1,0 +1,229 @@
+// bee-bench: the local CLI. The same pipelines as the action (src/run/jobs.ts), on a laptop.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseSource, type ClientSource } from './build/index.js';
+import { defaultSpecPath } from './build/paths.js';
+import { aggregate } from './report/aggregate.js';
+import { compareModels, renderCompareMarkdown } from './report/compare.js';
+import type { AggregateModel } from './report/model.js';
+import { writeReports, writeText } from './report/write.js';
+import { AB_DEFAULTS } from './run/defaults.js';
+import { abJob, singleJob } from './run/jobs.js';
+import { InputError } from './spec/errors.js';
+import { loadResult, loadSpec } from './spec/load.js';
+import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from './spec/schema.js';
+import { SelectionError } from './spec/select.js';
+
+const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
+
+Usage:
+  bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]
+                    [--profile quick|full] [--case GLOB]... [--large] [--bee-url URL --batch-id HEX]
+                    [--out DIR]
+  bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]
+                    [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
+                    [--base-env K=V]... [--head-env K=V]...
+  bee-bench report  --out DIR RESULT.json|DIR...
+  bee-bench compare OLD_DIR NEW_DIR [--out FILE]
+
+SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
+bee-go is not on this workplace's module proxy: give --go-client PATH (or BEE_GO_PATH).
+Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
+default .bee-bench/cache), --build-command CMD (how to build a client checkout).
+
+Exit codes: 0 done; 1 a runner failed or (with --fail-on-regression) a regression was found;
+2 bad arguments.`;
+
+class UsageError extends Error {}
+
+const options = {
+  runner: { type: 'string', multiple: true },
+  'js-client': { type: 'string' },
+  'go-client': { type: 'string' },
+  'rs-client': { type: 'string' },
+  base: { type: 'string' },
+  head: { type: 'string' },
+  'base-label': { type: 'string' },
+  'head-label': { type: 'string' },
+  'base-env': { type: 'string', multiple: true },
+  'head-env': { type: 'string', multiple: true },
+  profile: { type: 'string', default: 'quick' },
+  case: { type: 'string', multiple: true },
+  large: { type: 'boolean', default: false },
+  'bee-url': { type: 'string' },
+  'batch-id': { type: 'string' },
+  rounds: { type: 'string' },
+  alpha: { type: 'string' },
+  threshold: { type: 'string' },
+  'fail-on-regression': { type: 'boolean', default: false },
+  out: { type: 'string' },
+  spec: { type: 'string' },
+  cache: { type: 'string' },
+  'build-command': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} satisfies ParseArgsConfig['options'];
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+function num(v: string | undefined, name: string, fallback: number, check: (n: number) => boolean, hint: string): number {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || !check(n)) throw new UsageError(`--${name} ${v}: ${hint}`);
+  return n;
+}
+
+function source(text: string, flag: string): ClientSource {
+  try {
+    return parseSource(text);
+  } catch (e) {
+    throw new UsageError(`--${flag}: ${(e as Error).message}`);
+  }
+}
+
+function envPairs(list: string[] | undefined, flag: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const kv of list ?? []) {
+    const at = kv.indexOf('=');
+    if (at < 1) throw new UsageError(`--${flag} ${kv}: expected KEY=VALUE`);
+    env[kv.slice(0, at)] = kv.slice(at + 1);
+  }
+  return env;
+}
+
+function common(v: Values) {
+  const profile = ProfileSchema.safeParse(v.profile);
+  if (!profile.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
+  if (Boolean(v['bee-url']) !== Boolean(v['batch-id'])) throw new UsageError('--bee-url and --batch-id go together');
+  return {
+    specFile: resolve(v.spec ?? defaultSpecPath()),
+    profile: profile.data,
+    cases: v.case ?? [],
+    large: v.large,
+    bee: v['bee-url'] ? { url: v['bee-url'], batchId: v['batch-id']! } : undefined,
+    outDir: resolve(v.out ?? 'out'),
+    cacheDir: v.cache ? resolve(v.cache) : undefined,
+    log,
+  };
+}
+
+function runnerList(v: Values): Runner[] {
+  const list = (v.runner ?? []).flatMap((r) => r.split(','));
+  for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
+  return list.length ? (list as Runner[]) : [...RUNNERS];
+}
+
+async function cmdRun(v: Values): Promise<number> {
+  const c = common(v);
+  const runners: Array<{ runner: Runner; source: ClientSource; buildCommand?: string }> = [];
+  for (const runner of runnerList(v)) {
+    const given = v[`${runner}-client`] ?? (runner === 'go' ? process.env.BEE_GO_PATH : undefined);
+    if (runner === 'go' && !given) {
+      log('go: skipped: no bee-go checkout given (--go-client PATH or BEE_GO_PATH); this workplace\'s module proxy does not serve bee-go');
+      continue;
+    }
+    runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
+  }
+  const out = await singleJob({ ...c, runners });
+  log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
+  return out.problems.length > 0 || out.results.length === 0 ? 1 : 0;
+}
+
+async function cmdAb(v: Values): Promise<number> {
+  const c = common(v);
+  const runner = RunnerSchema.safeParse(v.runner?.[0]);
+  if (!runner.success || (v.runner?.length ?? 0) !== 1) throw new UsageError('ab needs exactly one --runner js|go|rs');
+  if (!v.base || !v.head) throw new UsageError('ab needs --base SRC and --head SRC');
+  const rounds = num(v.rounds, 'rounds', AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200');
+  const alpha = num(v.alpha, 'alpha', AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, 'a probability between 0 and 1, e.g. 0.05');
+  const threshold = num(v.threshold, 'threshold', AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, 'a fraction, e.g. 0.03 for 3%');
+  const out = await abJob({
+    ...c, runner: runner.data, base: source(v.base, 'base'), head: source(v.head, 'head'),
+    baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head, buildCommand: v['build-command'],
+    rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
+    env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
+  });
+  process.stdout.write(out.markdown);
+  log(`wrote ${out.markdownFile}`);
+  const regressions = out.rows.filter((r) => r.verdict === 'regression').length;
+  return v['fail-on-regression'] && regressions > 0 ? 1 : 0;
+}
+
+/** Result files named directly or found (*.json, recursively) under a folder. */
+function resultFiles(paths: readonly string[]): string[] {
+  const files: string[] = [];
+  const walk = (p: string) => {
+    if (statSync(p).isDirectory()) for (const e of readdirSync(p).sort()) walk(join(p, e));
+    else if (p.endsWith('.json')) files.push(p);
+  };
+  for (const p of paths) {
+    if (!existsSync(p)) throw new UsageError(`${p}: no such file or folder`);
+    walk(resolve(p));
+  }
+  return files;
+}
+
+function modelOf(paths: readonly string[], specFile: string): AggregateModel {
+  const { spec, hash } = loadSpec(specFile);
+  const results = resultFiles(paths).filter((f) => !/(aggregate|ab)\.json$/.test(f)).map(loadResult);
+  if (results.length === 0) throw new UsageError(`no result files under ${paths.join(', ')}`);
+  return aggregate(results, spec, { specHash: hash });
+}
+
+function cmdReport(v: Values, positionals: string[]): number {
+  if (positionals.length === 0) throw new UsageError('report needs result files or folders');
+  const c = common(v);
+  const paths = writeReports(c.outDir, modelOf(positionals, c.specFile));
+  log(`wrote ${paths.markdown}, ${paths.html}, ${paths.csv}`);
+  return 0;
+}
+
+function cmdCompare(v: Values, positionals: string[]): number {
+  if (positionals.length !== 2) throw new UsageError('compare needs OLD_DIR NEW_DIR');
+  const c = common(v);
+  const cmp = compareModels(modelOf([positionals[0]!], c.specFile), modelOf([positionals[1]!], c.specFile));
+  const md = renderCompareMarkdown(cmp);
+  if (v.out) writeText(resolve(v.out), md);
+  process.stdout.write(md);
+  return 0;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    log(`bee-bench: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  try {
+    switch (command) {
+      case 'run': return await cmdRun(values);
+      case 'ab': return await cmdAb(values);
+      case 'report': return cmdReport(values, rest);
+      case 'compare': return cmdCompare(values, rest);
+      default: throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof SelectionError) {
+      log(`bee-bench: ${e.message}\n(see bee-bench --help)`);
+      return 2;
+    }
+    if (e instanceof InputError) {
+      log(`bee-bench: ${e.message}`);
+      return 2;
+    }
+    log(`bee-bench: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then((code) => (process.exitCode = code));

@@ -1,0 +1,90 @@
+// Same-job A/B execution (DESIGN.md section 4): R rounds; in each round every case runs once in
+// the base runner and once in the head runner, as separate processes, in alternating order
+// (AB, BA, AB, ...) so slow drift of the machine lands on both sides alike. Rounds are the outer
+// loop, so a burst of noise spoils one round of many cases rather than every round of one case.
+import { join } from 'node:path';
+import type { Profile, Result, SpecCase } from '../spec/schema.js';
+import { invokeRunner, type BeeTarget } from './invoke.js';
+import type { RunnerCommand } from './process.js';
+
+export type Side = 'base' | 'head';
+
+export interface AbOptions {
+  spec: string;
+  profile: Profile;
+  cases: readonly SpecCase[];
+  rounds: number;
+  outDir: string;
+  /** Budget of one runner process (one case, one side, one round). */
+  caseBudgetMs: number;
+  /** Budget of the whole A/B run; when spent, no new round starts. */
+  runBudgetMs: number;
+  large?: boolean;
+  fixtures?: string;
+  bee?: BeeTarget;
+  env?: Partial<Record<Side, Readonly<Record<string, string>>>>;
+  log?: (line: string) => void;
+}
+
+export interface AbRun {
+  round: number;
+  side: Side;
+  result: Result | null;
+  problem?: string;
+}
+
+export interface AbCaseRuns {
+  caseId: string;
+  runs: AbRun[];
+}
+
+export interface AbOutcome {
+  cases: AbCaseRuns[];
+  roundsDone: number;
+  /** Set when the run budget stopped the run before all rounds. */
+  stoppedEarly?: string;
+  elapsedMs: number;
+}
+
+export function roundOrder(round: number): [Side, Side] {
+  return round % 2 === 0 ? ['base', 'head'] : ['head', 'base'];
+}
+
+export async function runAb(sides: Record<Side, RunnerCommand>, o: AbOptions): Promise<AbOutcome> {
+  const started = performance.now();
+  const byCase = new Map<string, AbRun[]>(o.cases.map((c) => [c.id, []]));
+  let roundsDone = 0;
+  let stoppedEarly: string | undefined;
+  for (let round = 0; round < o.rounds; round++) {
+    const spent = performance.now() - started;
+    if (round > 0 && spent + (spent / round) > o.runBudgetMs) {
+      stoppedEarly = `run budget of ${Math.round(o.runBudgetMs / 1000)} s reached after ${round} round(s)`;
+      break;
+    }
+    for (const c of o.cases) {
+      for (const side of roundOrder(round)) {
+        const out = join(o.outDir, 'rounds', c.id, `r${String(round).padStart(2, '0')}-${side}.json`);
+        const inv = await invokeRunner(sides[side], {
+          spec: o.spec,
+          profile: o.profile,
+          cases: [c.id],
+          out,
+          timeoutMs: o.caseBudgetMs,
+          large: o.large,
+          fixtures: o.fixtures,
+          bee: o.bee,
+          env: o.env?.[side],
+        });
+        byCase.get(c.id)!.push({ round, side, result: inv.result, problem: inv.problem });
+        o.log?.(`round ${round + 1}/${o.rounds} ${side} ${c.id}: ${inv.problem ?? `${(inv.outcome.elapsedMs / 1000).toFixed(1)} s`}`);
+      }
+    }
+    roundsDone = round + 1;
+  }
+  return {
+    cases: [...byCase].map(([caseId, runs]) => ({ caseId, runs })),
+    roundsDone,
+    stoppedEarly,
+    elapsedMs: performance.now() - started,
+  };
+}

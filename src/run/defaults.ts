@@ -1,0 +1,12 @@
+// Defaults of the A/B verdict, shared by the CLI and the action. Chosen from the A/A and injected
+// slowdown calibration (bench/calibrate.ts); README "Calibration" has the figures and the method.
+export const AB_DEFAULTS = {
+  rounds: 10,
+  alpha: 0.05,
+  threshold: 0.03,
+  /** Whole A/B run; when spent, no new round starts and the rounds done so far are judged. */
+  runBudgetMs: 30 * 60_000,
+} as const;
+
+/** Extra allowance per runner process on top of the spec's case timeouts: start-up and fixtures. */
+export const PROCESS_SLACK_MS = 90_000;

@@ -1,0 +1,84 @@
+// Spawning one runner process with a time budget. A runner that hangs is killed with its whole
+// process group (Node workers, cargo children) so a stuck case costs its budget, not the run.
+import { spawn } from 'node:child_process';
+
+export interface RunnerCommand {
+  /** argv prefix that starts the runner, e.g. ['node', '.../bee-bench-js.mjs'] or ['.../bee-bench-rs']. */
+  argv: readonly string[];
+  cwd?: string;
+  env?: Readonly<Record<string, string>>;
+}
+
+export interface ProcessOutcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  stdout: string;
+  /** The last lines of stderr, for error messages. */
+  stderrTail: string[];
+  elapsedMs: number;
+}
+
+export interface SpawnOptions {
+  timeoutMs: number;
+  /** Called with each stderr line as it arrives (runner progress). */
+  onLine?: (line: string) => void;
+  extraEnv?: Readonly<Record<string, string>>;
+}
+
+const TAIL_LINES = 20;
+
+export function runProcess(cmd: RunnerCommand, args: readonly string[], opts: SpawnOptions): Promise<ProcessOutcome> {
+  const [exe, ...prefix] = cmd.argv;
+  if (!exe) throw new Error('empty runner command');
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(exe, [...prefix, ...args], {
+      cwd: cmd.cwd,
+      env: { ...process.env, ...cmd.env, ...opts.extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    const tail: string[] = [];
+    let partial = '';
+    let timedOut = false;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      const lines = (partial + d).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) {
+        tail.push(line);
+        if (tail.length > TAIL_LINES) tail.shift();
+        opts.onLine?.(line);
+      }
+    });
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, opts.timeoutMs);
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      clearTimeout(timer);
+      if (partial) tail.push(partial);
+      resolve({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
+    };
+    child.on('error', (e) => {
+      tail.push(`cannot start ${exe}: ${e.message}`);
+      finish(null, null);
+    });
+    child.on('close', finish);
+  });
+}
+
+export function describeExit(o: ProcessOutcome): string {
+  if (o.timedOut) return `killed after its budget of ${Math.round(o.elapsedMs / 1000)} s`;
+  if (o.signal) return `killed by ${o.signal}`;
+  return `exit code ${o.code}`;
+}
