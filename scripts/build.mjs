@@ -1,0 +1,32 @@
+// Bundles the TypeScript entry points with esbuild. dist/ is committed because GitHub runs actions
+// from it; CI rebuilds and fails when the committed bundle differs from a fresh one.
+import { build } from 'esbuild';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+// report.html inlines Chart.js (no CDN); node_modules is absent beside dist/ at run time, so the
+// library text is embedded at bundle time (read back in src/report/write.ts).
+const chartJs = readFileSync(join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
+
+const entries = [
+  { in: 'src/cli.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
+  { in: 'src/action.ts', out: 'dist/index.js' },
+].filter((e) => existsSync(e.in));
+
+for (const e of entries) {
+  await build({
+    entryPoints: [e.in],
+    outfile: e.out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    // Bundled CommonJS dependencies (octokit, @actions/*) call require(); give ESM output one.
+    banner: { js: `${e.banner ? e.banner + '\n' : ''}import { createRequire as __bbCreateRequire } from 'node:module'; const require = __bbCreateRequire(import.meta.url);` },
+    define: { __BEE_BENCH_CHARTJS__: JSON.stringify(chartJs) },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  console.error(`built ${e.out}`);
+}
