@@ -163,13 +163,21 @@ func (p Params) Int(name string) int {
 	if !ok {
 		panic(&ParamError{Name: name, Msg: "missing"})
 	}
-	n, ok := v.(json.Number)
-	if !ok {
-		panic(&ParamError{Name: name, Msg: fmt.Sprintf("want an integer, got %v", v)})
+	var i int64
+	var err error
+	switch n := v.(type) {
+	case json.Number:
+		i, err = strconv.ParseInt(string(n), 10, 0)
+	case float64: // a param decoded without UseNumber (results read back)
+		i = int64(n)
+		if float64(i) != n {
+			err = strconv.ErrSyntax
+		}
+	default:
+		err = strconv.ErrSyntax
 	}
-	i, err := strconv.ParseInt(string(n), 10, 0)
 	if err != nil || i < 0 {
-		panic(&ParamError{Name: name, Msg: "want a non-negative integer, got " + string(n)})
+		panic(&ParamError{Name: name, Msg: fmt.Sprintf("want a non-negative integer, got %v", v)})
 	}
 	return int(i)
 }
