@@ -208,11 +208,21 @@ func (s *session) runUnit(u unit, prefix string) *result.Case {
 		cr.Status, cr.SkipReason = result.StatusSkipped, reason
 		cr.SamplesNS, cr.CPUNS, cr.Digest = []int64{}, []int64{}, ""
 	case err != nil:
-		cr.Status, cr.Error = result.StatusFailed, err.Error()
+		cr.Status, cr.Error = result.StatusFailed, clip(err.Error(), maxErrorLen)
 	default:
 		cr.Status = result.StatusOK
 	}
 	return cr
+}
+
+// maxErrorLen bounds the error text a result records (panics carry a stack trace).
+const maxErrorLen = 4000
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "... (truncated)"
 }
 
 func panicError(p any) error {

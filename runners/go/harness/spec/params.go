@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 )
 
@@ -194,22 +193,6 @@ func (p Params) Equal(q Params) bool {
 		}
 	}
 	return true
-}
-
-// String renders the param compactly for progress lines: label then sorted values.
-func (p Params) String() string {
-	keys := make([]string, 0, len(p))
-	for k := range p {
-		if k != keyLabel {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	s := p.Label()
-	for _, k := range keys {
-		s += fmt.Sprintf(" %s=%v", k, p[k])
-	}
-	return s
 }
 
 // Product multiplies the named numeric values. ok is false when names is empty (the work field
