@@ -7,14 +7,16 @@ import type { Runner } from '../spec/schema.js';
 import type { RunnerBuilder } from './builder.js';
 import { BuildError } from './exec.js';
 import { hashParts, treeHash } from './hash.js';
+import { goBuilder } from './go.js';
 import { jsBuilder } from './js.js';
 import { packageRoot } from './paths.js';
+import { rsBuilder } from './rs.js';
 import { sourceIdentity, type ClientSource } from './source.js';
 
 export { BuildError } from './exec.js';
 export { parseSource, type ClientSource } from './source.js';
 
-const BUILDERS: Record<Runner, RunnerBuilder | undefined> = { js: jsBuilder, go: undefined, rs: undefined };
+const BUILDERS: Record<Runner, RunnerBuilder> = { js: jsBuilder, go: goBuilder, rs: rsBuilder };
 
 export interface BuildRequest {
   runner: Runner;
@@ -36,9 +38,7 @@ export interface BuiltRunner {
 export const defaultCacheDir = () => resolve(process.env.BEE_BENCH_CACHE ?? join('.bee-bench', 'cache'));
 
 export function builderFor(runner: Runner): RunnerBuilder {
-  const b = BUILDERS[runner];
-  if (!b) throw new BuildError(`no builder for runner ${runner}`);
-  return b;
+  return BUILDERS[runner];
 }
 
 export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
