@@ -102,8 +102,15 @@ function runCase(item, options) {
       }
     });
     worker.on('error', (err) => finish('failed', `${describeError(err)} (in ${phase})`));
-    worker.on('exit', (code) => finish('failed', `case worker exited with code ${code} before finishing (in ${phase}): a promise that never settles?`));
+    worker.on('exit', (code) => finish('failed', `${exitReason(code)} (in ${phase})`));
   });
+}
+
+/** Why a case worker ended without reporting. */
+function exitReason(code) {
+  // 13: Node's "unsettled top-level await": the event loop emptied with the case still waiting.
+  if (code === 13) return 'the case awaited a promise that can never settle (its event loop emptied)';
+  return `the case worker exited with code ${code} before finishing (process.exit in the case?)`;
 }
 
 /** The final record, fields in contract order; skipped/failed carry the reason/error. */

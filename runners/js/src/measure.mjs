@@ -17,7 +17,7 @@ export async function timeIteration(op, slowdown = 0) {
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const pending = op();
-  if (pending !== undefined && typeof pending.then === 'function') await pending;
+  if (pending && typeof pending.then === 'function') await pending;
   let t1 = process.hrtime.bigint();
   if (slowdown > 0) t1 = spinUntil(t1 + BigInt(Math.round(Number(t1 - t0) * slowdown)));
   const cpu = process.cpuUsage(cpu0);
