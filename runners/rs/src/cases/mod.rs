@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use anyhow::{Context as _, anyhow};
+use anyhow::anyhow;
 use bee::swarm::BatchId;
 use serde_json::Value;
 
@@ -147,8 +147,9 @@ pub struct Node {
 
 impl Node {
     pub fn new(url: &str, batch_hex: &str) -> anyhow::Result<Self> {
-        let batch = BatchId::from_hex(batch_hex).context("--batch-id")?;
-        let client = bee::Client::with_http_client(url, http_client(reqwest::header::HeaderMap::new())?).context("--bee-url")?;
+        let batch = BatchId::from_hex(batch_hex).map_err(|e| anyhow!("--batch-id {batch_hex}: {e}"))?;
+        let client = bee::Client::with_http_client(url, http_client(reqwest::header::HeaderMap::new())?)
+            .map_err(|e| anyhow!("--bee-url {url}: {e}"))?;
         Ok(Self { url: url.to_string(), client, batch })
     }
 
