@@ -130,18 +130,7 @@ impl Steps<'_> {
         let id = self.case.id.as_str();
         let mut bench = contained(cases::setup(id, cx, &r.param)).await?;
 
-        if let (Some(digest), Bench::Cpu(_)) = (&self.case.digest, &bench) {
-            let input = digest_param(self.spec_param);
-            let output = if input == r.param {
-                run_collecting(&mut bench).await?
-            } else {
-                run_collecting(&mut contained(cases::setup(id, cx, &input)).await?).await?
-            };
-            r.digest = Some(match digest.form {
-                DigestForm::Value => hex::encode(output),
-                DigestForm::Sha256Concat => hex::encode(Sha256::digest(&output)),
-            });
-        }
+        r.digest = digest(self.case, self.spec_param, cx, &r.param, &mut bench).await?;
 
         for _ in 0..self.warmup {
             iterate(&mut bench, Sink::discard(), 0.0).await?;
@@ -173,6 +162,24 @@ impl Steps<'_> {
         }
         Ok(())
     }
+}
+
+/// The case's digest: one untimed evaluation on the digest param (the effective param with
+/// `digest_with` over it), reusing the case's own setup when the two params are the same.
+async fn digest(case: &Case, spec_param: &Param, cx: &Context, param: &Param, bench: &mut Bench) -> anyhow::Result<Option<String>> {
+    let (Some(spec), Bench::Cpu(_)) = (&case.digest, &*bench) else {
+        return Ok(None);
+    };
+    let input = digest_param(spec_param);
+    let output = if &input == param {
+        run_collecting(bench).await?
+    } else {
+        run_collecting(&mut contained(cases::setup(&case.id, cx, &input)).await?).await?
+    };
+    Ok(Some(match spec.form {
+        DigestForm::Value => hex::encode(output),
+        DigestForm::Sha256Concat => hex::encode(Sha256::digest(&output)),
+    }))
 }
 
 /// A future's panic as an error of the case.
@@ -268,4 +275,50 @@ impl Progress {
 
 fn ms(ns: u64) -> String {
     format!("{:.3} ms", ns as f64 / 1e6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::Fixtures;
+    use crate::spec::Kind;
+
+    /// The quick-profile digests. Keccak, chunk addresses, the BMT root and the signer
+    /// addresses equal runners/go's, whose values were reproduced by an independent Python
+    /// implementation; the manifest root is bee-rs's own (bee-rs's offline manifest carries no
+    /// per-file metadata, bee-go's carries Content-Type and Filename).
+    const QUICK_DIGESTS: [(&str, &str); 9] = [
+        ("cpu.keccak.chunk-hash", "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d"),
+        ("cpu.keccak.parallel", "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d"),
+        ("cpu.keccak.bulk", "89f6e8a44741ac138d37f0f6ccf6a684831fef105455c88603008f8fbc72ea6c"),
+        ("cpu.bmt.file-root", "4dd8436c25ddfaf5074f5364b7698a3c080350a14ec52840e8ba6fe777c54363"),
+        ("cpu.ecdsa.sign-1000", "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c"),
+        ("cpu.ecdsa.verify-1000", "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c"),
+        ("cpu.identity.create", "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c"),
+        ("cpu.manifest.hash-50files", "0b94b65ea96d381135c3c2604fc33bcc75ea8d366427d28080a20c8839adc550"),
+        ("cpu.manifest.lookup-large", "4c84884022e699851abfbf93b321433aa298a4f5d10a0eac20c23e058e317226"),
+    ];
+
+    #[tokio::test(flavor = "multi_thread")]
+    async fn quick_profile_digests() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec/bench-spec.json");
+        let spec = crate::spec::load(&path).unwrap().spec;
+        let cx = Context::new(Fixtures::new(spec.fixtures.clone()), None);
+        let mut seen = 0;
+        for case in spec.cases.iter().filter(|c| c.kind == Kind::Cpu && c.digest.is_some()) {
+            let Some((_, want)) = QUICK_DIGESTS.iter().find(|(id, _)| *id == case.id) else {
+                // The one digest case every runner skips.
+                assert_eq!(case.id, "cpu.bmt.encrypted-file-root");
+                continue;
+            };
+            let spec_param = &case.params.quick[0];
+            let input = digest_param(spec_param);
+            // Set up on the digest param itself: the quick counts are slow in a debug build.
+            let mut bench = cases::setup(&case.id, &cx, &input).await.unwrap();
+            let got = digest(case, spec_param, &cx, &input, &mut bench).await.unwrap();
+            assert_eq!(got.as_deref(), Some(*want), "{}", case.id);
+            seen += 1;
+        }
+        assert_eq!(seen, QUICK_DIGESTS.len());
+    }
 }
