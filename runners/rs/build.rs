@@ -34,23 +34,41 @@ fn main() {
                 watch_git(&dir);
                 commit = git(&dir, &["rev-parse", "HEAD"]).unwrap_or_default();
                 if commit.is_empty() {
-                    println!("cargo::warning={PACKAGE} checkout {} is not a git work tree: no commit recorded", dir.display());
+                    println!(
+                        "cargo::warning={PACKAGE} checkout {} is not a git work tree: no commit recorded",
+                        dir.display()
+                    );
                 }
             }
-            None => println!("cargo::warning=could not locate the {PACKAGE} path checkout: no commit recorded"),
+            None => println!(
+                "cargo::warning=could not locate the {PACKAGE} path checkout: no commit recorded"
+            ),
         }
     }
 
     println!("cargo::rustc-env=BEE_RS_VERSION={version}");
-    println!("cargo::rustc-env=BEE_RS_SOURCE={}", if from_registry { "registry" } else { "path" });
+    println!(
+        "cargo::rustc-env=BEE_RS_SOURCE={}",
+        if from_registry { "registry" } else { "path" }
+    );
     println!("cargo::rustc-env=BEE_RS_COMMIT={commit}");
     let rustc = Command::new(env("RUSTC")).arg("--version").output().ok();
-    let rustc = rustc.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default();
-    println!("cargo::rustc-env=RUSTC_VERSION={}", if rustc.is_empty() { "rustc (unknown)" } else { &rustc });
+    let rustc = rustc
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    println!(
+        "cargo::rustc-env=RUSTC_VERSION={}",
+        if rustc.is_empty() {
+            "rustc (unknown)"
+        } else {
+            &rustc
+        }
+    );
 }
 
 fn env(name: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| panic!("{name} is not set (build scripts run under cargo)"))
+    std::env::var(name)
+        .unwrap_or_else(|_| panic!("{name} is not set (build scripts run under cargo)"))
 }
 
 /// `(version, source)` of the `[[package]]` named `name`; `source` is absent for path packages.
@@ -63,7 +81,11 @@ fn locked_package(lock: &str, name: &str) -> Option<(String, Option<String>)> {
         }
         let field = |key: &str| {
             let prefix = format!("{key} = \"");
-            lines.clone().find_map(|l| l.strip_prefix(&prefix)?.strip_suffix('"').map(str::to_string))
+            lines.clone().find_map(|l| {
+                l.strip_prefix(&prefix)?
+                    .strip_suffix('"')
+                    .map(str::to_string)
+            })
         };
         Some((field("version")?, field("source")))
     })
@@ -73,16 +95,30 @@ fn locked_package(lock: &str, name: &str) -> Option<(String, Option<String>)> {
 fn checkout_dir() -> Option<PathBuf> {
     let (config_args, cwd) = parent_cargo();
     let mut cmd = Command::new(env("CARGO"));
-    cmd.args(["metadata", "--format-version", "1", "--locked", "--offline", "--manifest-path"])
-        .arg(env("CARGO_MANIFEST_PATH"))
-        .args(config_args);
+    cmd.args([
+        "metadata",
+        "--format-version",
+        "1",
+        "--locked",
+        "--offline",
+        "--manifest-path",
+    ])
+    .arg(env("CARGO_MANIFEST_PATH"))
+    .args(config_args);
     if let Some(cwd) = cwd {
         cmd.current_dir(cwd);
     }
     let out = cmd.output().ok().filter(|o| o.status.success())?;
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
-    let package = meta["packages"].as_array()?.iter().find(|p| p["name"] == PACKAGE && p["source"].is_null())?;
-    Some(Path::new(package["manifest_path"].as_str()?).parent()?.to_path_buf())
+    let package = meta["packages"]
+        .as_array()?
+        .iter()
+        .find(|p| p["name"] == PACKAGE && p["source"].is_null())?;
+    Some(
+        Path::new(package["manifest_path"].as_str()?)
+            .parent()?
+            .to_path_buf(),
+    )
 }
 
 /// The `--config` arguments and working directory of the cargo that runs this script (Linux).
@@ -91,7 +127,10 @@ fn parent_cargo() -> (Vec<String>, Option<PathBuf>) {
     let Ok(raw) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
         return (Vec::new(), None);
     };
-    let args: Vec<String> = raw.split(|b| *b == 0).map(|a| String::from_utf8_lossy(a).into_owned()).collect();
+    let args: Vec<String> = raw
+        .split(|b| *b == 0)
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
     let mut config = Vec::new();
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -105,7 +144,12 @@ fn parent_cargo() -> (Vec<String>, Option<PathBuf>) {
 }
 
 fn git(dir: &Path, args: &[&str]) -> Option<String> {
-    let out = Command::new("git").arg("-C").arg(dir).args(args).output().ok()?;
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .output()
+        .ok()?;
     let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
     (out.status.success() && !text.is_empty()).then_some(text)
 }
@@ -115,7 +159,10 @@ fn watch_git(dir: &Path) {
     let mut files = vec!["HEAD".to_string(), "packed-refs".to_string()];
     files.extend(git(dir, &["symbolic-ref", "-q", "HEAD"]));
     for f in files {
-        if let Some(path) = git(dir, &["rev-parse", "--path-format=absolute", "--git-path", &f]) {
+        if let Some(path) = git(
+            dir,
+            &["rev-parse", "--path-format=absolute", "--git-path", &f],
+        ) {
             if Path::new(&path).exists() {
                 println!("cargo::rerun-if-changed={path}");
             }

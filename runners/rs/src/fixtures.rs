@@ -42,7 +42,10 @@ pub struct Fixtures {
 
 impl Fixtures {
     pub fn new(labels: FixtureLabels) -> Self {
-        Self { labels, data: Mutex::new(Bytes::new()) }
+        Self {
+            labels,
+            data: Mutex::new(Bytes::new()),
+        }
     }
 
     /// The first `len` bytes of the data stream. Generating a longer stream is CPU work: call
@@ -119,8 +122,14 @@ mod tests {
     fn keys_and_messages_use_their_labels() {
         let f = Fixtures::new(labels());
         // python3: hashlib.sha256(b"bee-bench/key" + struct.pack("<Q", 0)).hexdigest()
-        assert_eq!(hex::encode(f.private_key(0)), "c3e8b96cfe5441c1734553f1e80d832352ed3db01c6480620dde8b3a5cbf25bf");
+        assert_eq!(
+            hex::encode(f.private_key(0)),
+            "c3e8b96cfe5441c1734553f1e80d832352ed3db01c6480620dde8b3a5cbf25bf"
+        );
         // python3: hashlib.sha256(b"bee-bench/digest" + struct.pack("<Q", 0)).hexdigest()
-        assert_eq!(hex::encode(f.message(0)), "cc1ce3a427685a33f85d12f9b4c043a07bbb5aee5e6dfc280d89222b2965e1b7");
+        assert_eq!(
+            hex::encode(f.message(0)),
+            "cc1ce3a427685a33f85d12f9b4c043a07bbb5aee5e6dfc280d89222b2965e1b7"
+        );
     }
 }

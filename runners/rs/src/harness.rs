@@ -17,7 +17,9 @@ use crate::cases::{self, Bench, Context, Sink, Skip};
 use crate::hooks::{Fault, Hooks};
 use crate::measure::{self, PeakRss, Sample, Stopwatch};
 use crate::result::{CaseResult, RunResult, Status, now_rfc3339, write_atomic};
-use crate::spec::{Case, DigestForm, Kind, Param, Profile, Spec, digest_param, effective_param, label};
+use crate::spec::{
+    Case, DigestForm, Kind, Param, Profile, Spec, digest_param, effective_param, label,
+};
 
 pub const NO_NODE: &str = "no Bee node given (--bee-url and --batch-id)";
 
@@ -35,8 +37,11 @@ pub struct Plan<'a> {
 
 /// Run every selected case and param in spec order, writing `result` after each one.
 pub async fn run(plan: &Plan<'_>, cx: &Context, result: &mut RunResult) -> std::io::Result<()> {
-    let entries: Vec<(&Case, &Param)> =
-        plan.cases.iter().flat_map(|c| c.params(plan.profile, plan.large).map(move |p| (*c, p))).collect();
+    let entries: Vec<(&Case, &Param)> = plan
+        .cases
+        .iter()
+        .flat_map(|c| c.params(plan.profile, plan.large).map(move |p| (*c, p)))
+        .collect();
     write_atomic(&plan.out, result)?;
     for (k, (case, param)) in entries.iter().enumerate() {
         let mut progress = Progress::start(k + 1, entries.len(), case, param);
@@ -50,7 +55,13 @@ pub async fn run(plan: &Plan<'_>, cx: &Context, result: &mut RunResult) -> std::
     write_atomic(&plan.out, result)
 }
 
-async fn run_case(plan: &Plan<'_>, cx: &Context, case: &Case, spec_param: &Param, progress: &mut Progress) -> CaseResult {
+async fn run_case(
+    plan: &Plan<'_>,
+    cx: &Context,
+    case: &Case,
+    spec_param: &Param,
+    progress: &mut Progress,
+) -> CaseResult {
     let param = effective_param(spec_param);
     let mut r = CaseResult {
         id: case.id.clone(),
@@ -73,7 +84,10 @@ async fn run_case(plan: &Plan<'_>, cx: &Context, case: &Case, spec_param: &Param
     }
 
     let profile = plan.spec.profiles.get(plan.profile);
-    let timeout = plan.hooks.case_timeout.unwrap_or_else(|| Duration::from_secs_f64(profile.case_timeout_s));
+    let timeout = plan
+        .hooks
+        .case_timeout
+        .unwrap_or_else(|| Duration::from_secs_f64(profile.case_timeout_s));
     let steps = Steps {
         case,
         spec_param,
@@ -81,14 +95,18 @@ async fn run_case(plan: &Plan<'_>, cx: &Context, case: &Case, spec_param: &Param
             Kind::Cpu => profile.warmup.cpu,
             Kind::Net => profile.warmup.net,
         },
-        iters: plan.hooks.iters.unwrap_or_else(|| case.iters(plan.spec, plan.profile)),
+        iters: plan
+            .hooks
+            .iters
+            .unwrap_or_else(|| case.iters(plan.spec, plan.profile)),
         fault: plan.hooks.fault(&case.id),
         slowdown: plan.hooks.slowdown(&case.id),
     };
 
     crate::panics::take();
     let rss = PeakRss::start();
-    let outcome = tokio::time::timeout_at(Instant::now() + timeout, steps.run(cx, &mut r, progress)).await;
+    let outcome =
+        tokio::time::timeout_at(Instant::now() + timeout, steps.run(cx, &mut r, progress)).await;
     r.peak_rss_bytes = rss.finish();
     match outcome {
         Ok(Ok(())) => {}
@@ -101,8 +119,15 @@ async fn run_case(plan: &Plan<'_>, cx: &Context, case: &Case, spec_param: &Param
             None => fail(&mut r, format!("{e:#}")),
         },
         Err(_) => {
-            let done = format!("{} of {} timed iterations done", r.samples_ns.len(), steps.iters);
-            fail(&mut r, format!("timed out after {} s ({done})", timeout.as_secs_f64()));
+            let done = format!(
+                "{} of {} timed iterations done",
+                r.samples_ns.len(),
+                steps.iters
+            );
+            fail(
+                &mut r,
+                format!("timed out after {} s ({done})", timeout.as_secs_f64()),
+            );
         }
     }
     r
@@ -110,7 +135,11 @@ async fn run_case(plan: &Plan<'_>, cx: &Context, case: &Case, spec_param: &Param
 
 fn fail(r: &mut CaseResult, error: String) {
     r.status = Status::Failed;
-    r.error = Some(if error.is_empty() { "failed without a message".into() } else { error });
+    r.error = Some(if error.is_empty() {
+        "failed without a message".into()
+    } else {
+        error
+    });
 }
 
 /// What one case and param runs, in order.
@@ -126,7 +155,12 @@ struct Steps<'a> {
 impl Steps<'_> {
     /// Setup, digest, warmup, timed iterations. Samples go into `r` as they are taken, so a
     /// timeout that drops this future keeps them.
-    async fn run(&self, cx: &Context, r: &mut CaseResult, progress: &mut Progress) -> anyhow::Result<()> {
+    async fn run(
+        &self,
+        cx: &Context,
+        r: &mut CaseResult,
+        progress: &mut Progress,
+    ) -> anyhow::Result<()> {
         let id = self.case.id.as_str();
         let mut bench = contained(cases::setup(id, cx, &r.param)).await?;
 
@@ -166,7 +200,13 @@ impl Steps<'_> {
 
 /// The case's digest: one untimed evaluation on the digest param (the effective param with
 /// `digest_with` over it), reusing the case's own setup when the two params are the same.
-async fn digest(case: &Case, spec_param: &Param, cx: &Context, param: &Param, bench: &mut Bench) -> anyhow::Result<Option<String>> {
+async fn digest(
+    case: &Case,
+    spec_param: &Param,
+    cx: &Context,
+    param: &Param,
+    bench: &mut Bench,
+) -> anyhow::Result<Option<String>> {
     let (Some(spec), Bench::Cpu(_)) = (&case.digest, &*bench) else {
         return Ok(None);
     };
@@ -184,7 +224,10 @@ async fn digest(case: &Case, spec_param: &Param, cx: &Context, param: &Param, be
 
 /// A future's panic as an error of the case.
 async fn contained<T>(f: impl Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
-    AssertUnwindSafe(f).catch_unwind().await.map_err(|p| anyhow!("panic: {}", crate::panics::payload_message(p.as_ref())))?
+    AssertUnwindSafe(f)
+        .catch_unwind()
+        .await
+        .map_err(|p| anyhow!("panic: {}", crate::panics::payload_message(p.as_ref())))?
 }
 
 /// A panic in a task the case detached fails the case, as an unhandled rejection would.
@@ -198,7 +241,8 @@ fn detached_panic() -> anyhow::Result<()> {
 /// The operation once, untimed, with its outputs collected for the digest.
 async fn run_collecting(bench: &mut Bench) -> anyhow::Result<Vec<u8>> {
     let (_, sink) = iterate(bench, Sink::collect(), 0.0).await?;
-    sink.into_output().ok_or_else(|| anyhow!("the operation collected no output"))
+    sink.into_output()
+        .ok_or_else(|| anyhow!("the operation collected no output"))
 }
 
 /// One iteration: the clocks are read immediately around the operation (and the slowdown
@@ -260,7 +304,11 @@ impl Progress {
             Status::Ok => {
                 let mut sorted = r.samples_ns.clone();
                 sorted.sort_unstable();
-                format!("ok, {} iterations, median {}", sorted.len(), sorted.get(sorted.len() / 2).map_or("-".into(), |m| ms(*m)))
+                format!(
+                    "ok, {} iterations, median {}",
+                    sorted.len(),
+                    sorted.get(sorted.len() / 2).map_or("-".into(), |m| ms(*m))
+                )
             }
             Status::Skipped => format!("skipped: {}", r.skip_reason.as_deref().unwrap_or("")),
             Status::Failed => format!("FAILED: {}", r.error.as_deref().unwrap_or("")),
@@ -288,24 +336,56 @@ mod tests {
     /// implementation; the manifest root is bee-rs's own (bee-rs's offline manifest carries no
     /// per-file metadata, bee-go's carries Content-Type and Filename).
     const QUICK_DIGESTS: [(&str, &str); 9] = [
-        ("cpu.keccak.chunk-hash", "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d"),
-        ("cpu.keccak.parallel", "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d"),
-        ("cpu.keccak.bulk", "89f6e8a44741ac138d37f0f6ccf6a684831fef105455c88603008f8fbc72ea6c"),
-        ("cpu.bmt.file-root", "4dd8436c25ddfaf5074f5364b7698a3c080350a14ec52840e8ba6fe777c54363"),
-        ("cpu.ecdsa.sign-1000", "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c"),
-        ("cpu.ecdsa.verify-1000", "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c"),
-        ("cpu.identity.create", "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c"),
-        ("cpu.manifest.hash-50files", "0b94b65ea96d381135c3c2604fc33bcc75ea8d366427d28080a20c8839adc550"),
-        ("cpu.manifest.lookup-large", "4c84884022e699851abfbf93b321433aa298a4f5d10a0eac20c23e058e317226"),
+        (
+            "cpu.keccak.chunk-hash",
+            "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d",
+        ),
+        (
+            "cpu.keccak.parallel",
+            "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d",
+        ),
+        (
+            "cpu.keccak.bulk",
+            "89f6e8a44741ac138d37f0f6ccf6a684831fef105455c88603008f8fbc72ea6c",
+        ),
+        (
+            "cpu.bmt.file-root",
+            "4dd8436c25ddfaf5074f5364b7698a3c080350a14ec52840e8ba6fe777c54363",
+        ),
+        (
+            "cpu.ecdsa.sign-1000",
+            "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
+        ),
+        (
+            "cpu.ecdsa.verify-1000",
+            "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
+        ),
+        (
+            "cpu.identity.create",
+            "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
+        ),
+        (
+            "cpu.manifest.hash-50files",
+            "0b94b65ea96d381135c3c2604fc33bcc75ea8d366427d28080a20c8839adc550",
+        ),
+        (
+            "cpu.manifest.lookup-large",
+            "4c84884022e699851abfbf93b321433aa298a4f5d10a0eac20c23e058e317226",
+        ),
     ];
 
     #[tokio::test(flavor = "multi_thread")]
     async fn quick_profile_digests() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec/bench-spec.json");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec/bench-spec.json");
         let spec = crate::spec::load(&path).unwrap().spec;
         let cx = Context::new(Fixtures::new(spec.fixtures.clone()), None);
         let mut seen = 0;
-        for case in spec.cases.iter().filter(|c| c.kind == Kind::Cpu && c.digest.is_some()) {
+        for case in spec
+            .cases
+            .iter()
+            .filter(|c| c.kind == Kind::Cpu && c.digest.is_some())
+        {
             let Some((_, want)) = QUICK_DIGESTS.iter().find(|(id, _)| *id == case.id) else {
                 // The one digest case every runner skips.
                 assert_eq!(case.id, "cpu.bmt.encrypted-file-root");
@@ -315,7 +395,9 @@ mod tests {
             let input = digest_param(spec_param);
             // Set up on the digest param itself: the quick counts are slow in a debug build.
             let mut bench = cases::setup(&case.id, &cx, &input).await.unwrap();
-            let got = digest(case, spec_param, &cx, &input, &mut bench).await.unwrap();
+            let got = digest(case, spec_param, &cx, &input, &mut bench)
+                .await
+                .unwrap();
             assert_eq!(got.as_deref(), Some(*want), "{}", case.id);
             seen += 1;
         }

@@ -37,39 +37,62 @@ impl Hooks {
                 "throw" => Fault::Throw,
                 "hang" => Fault::Hang,
                 "reject" => Fault::Reject,
-                _ => return Err(format!("BEE_BENCH_FAULT={v}: the fault is one of throw, hang, reject")),
+                _ => {
+                    return Err(format!(
+                        "BEE_BENCH_FAULT={v}: the fault is one of throw, hang, reject"
+                    ));
+                }
             };
             hooks.fault = Some((glob.to_string(), fault));
         }
         if let Some(v) = var("BEE_BENCH_SLOWDOWN") {
             let (glob, fraction) = split(&v, "BEE_BENCH_SLOWDOWN", "<glob>:<fraction>")?;
-            let fraction: f64 = fraction.parse().ok().filter(|f: &f64| f.is_finite() && *f >= 0.0).ok_or_else(|| {
-                format!("BEE_BENCH_SLOWDOWN={v}: the fraction must be a non-negative number")
-            })?;
+            let fraction: f64 = fraction
+                .parse()
+                .ok()
+                .filter(|f: &f64| f.is_finite() && *f >= 0.0)
+                .ok_or_else(|| {
+                    format!("BEE_BENCH_SLOWDOWN={v}: the fraction must be a non-negative number")
+                })?;
             hooks.slowdown = Some((glob.to_string(), fraction));
         }
         if let Some(v) = var("BEE_BENCH_ITERS") {
             let n = v.parse().ok().filter(|n| *n > 0);
-            hooks.iters = Some(n.ok_or_else(|| format!("BEE_BENCH_ITERS={v}: must be a positive integer"))?);
+            hooks.iters =
+                Some(n.ok_or_else(|| format!("BEE_BENCH_ITERS={v}: must be a positive integer"))?);
         }
         if let Some(v) = var("BEE_BENCH_CASE_TIMEOUT_S") {
-            let s = v.parse::<f64>().ok().and_then(|s| Duration::try_from_secs_f64(s).ok()).filter(|d| !d.is_zero());
-            hooks.case_timeout = Some(s.ok_or_else(|| format!("BEE_BENCH_CASE_TIMEOUT_S={v}: must be a positive number of seconds"))?);
+            let s = v
+                .parse::<f64>()
+                .ok()
+                .and_then(|s| Duration::try_from_secs_f64(s).ok())
+                .filter(|d| !d.is_zero());
+            hooks.case_timeout = Some(s.ok_or_else(|| {
+                format!("BEE_BENCH_CASE_TIMEOUT_S={v}: must be a positive number of seconds")
+            })?);
         }
         Ok(hooks)
     }
 
     pub fn fault(&self, id: &str) -> Option<Fault> {
-        self.fault.as_ref().filter(|(g, _)| glob_match(g, id)).map(|(_, f)| *f)
+        self.fault
+            .as_ref()
+            .filter(|(g, _)| glob_match(g, id))
+            .map(|(_, f)| *f)
     }
 
     pub fn slowdown(&self, id: &str) -> f64 {
-        self.slowdown.as_ref().filter(|(g, _)| glob_match(g, id)).map_or(0.0, |(_, f)| *f)
+        self.slowdown
+            .as_ref()
+            .filter(|(g, _)| glob_match(g, id))
+            .map_or(0.0, |(_, f)| *f)
     }
 }
 
 fn split<'a>(v: &'a str, name: &str, shape: &str) -> Result<(&'a str, &'a str), String> {
-    v.rsplit_once(':').filter(|(g, k)| !g.is_empty() && !k.is_empty()).ok_or_else(|| format!("{name}={v}: expected {shape}"))
+    v.rsplit_once(':')
+        .filter(|(g, k)| !g.is_empty() && !k.is_empty())
+        .ok_or_else(|| format!("{name}={v}: expected {shape}"))
 }
 
 #[cfg(test)]
@@ -77,7 +100,11 @@ mod tests {
     use super::*;
 
     fn hooks(vars: &[(&str, &str)]) -> Result<Hooks, String> {
-        Hooks::parse(|name| vars.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()))
+        Hooks::parse(|name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+        })
     }
 
     #[test]
@@ -99,10 +126,30 @@ mod tests {
 
     #[test]
     fn rejects_malformed_values_naming_the_variable() {
-        assert!(hooks(&[("BEE_BENCH_FAULT", "cpu.*:explode")]).unwrap_err().starts_with("BEE_BENCH_FAULT"));
-        assert!(hooks(&[("BEE_BENCH_FAULT", "throw")]).unwrap_err().starts_with("BEE_BENCH_FAULT"));
-        assert!(hooks(&[("BEE_BENCH_SLOWDOWN", "cpu.*:-1")]).unwrap_err().starts_with("BEE_BENCH_SLOWDOWN"));
-        assert!(hooks(&[("BEE_BENCH_ITERS", "0")]).unwrap_err().starts_with("BEE_BENCH_ITERS"));
-        assert!(hooks(&[("BEE_BENCH_CASE_TIMEOUT_S", "soon")]).unwrap_err().starts_with("BEE_BENCH_CASE_TIMEOUT_S"));
+        assert!(
+            hooks(&[("BEE_BENCH_FAULT", "cpu.*:explode")])
+                .unwrap_err()
+                .starts_with("BEE_BENCH_FAULT")
+        );
+        assert!(
+            hooks(&[("BEE_BENCH_FAULT", "throw")])
+                .unwrap_err()
+                .starts_with("BEE_BENCH_FAULT")
+        );
+        assert!(
+            hooks(&[("BEE_BENCH_SLOWDOWN", "cpu.*:-1")])
+                .unwrap_err()
+                .starts_with("BEE_BENCH_SLOWDOWN")
+        );
+        assert!(
+            hooks(&[("BEE_BENCH_ITERS", "0")])
+                .unwrap_err()
+                .starts_with("BEE_BENCH_ITERS")
+        );
+        assert!(
+            hooks(&[("BEE_BENCH_CASE_TIMEOUT_S", "soon")])
+                .unwrap_err()
+                .starts_with("BEE_BENCH_CASE_TIMEOUT_S")
+        );
     }
 }

@@ -70,7 +70,8 @@ fn info() -> Result<ExitCode, Usage> {
 }
 
 fn parse_run(args: &[String]) -> Result<RunArgs, Usage> {
-    let (mut spec, mut out, mut fixtures, mut bee_url, mut batch_id) = (None, None, None, None, None);
+    let (mut spec, mut out, mut fixtures, mut bee_url, mut batch_id) =
+        (None, None, None, None, None);
     let (mut cases, mut profile, mut large) = (Vec::new(), Profile::Quick, false);
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -85,13 +86,19 @@ fn parse_run(args: &[String]) -> Result<RunArgs, Usage> {
             large = true;
             continue;
         }
-        let mut value = || inline.clone().or_else(|| it.next().cloned()).ok_or_else(|| Usage(format!("{flag} needs a value")));
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or_else(|| Usage(format!("{flag} needs a value")))
+        };
         match flag {
             "--spec" => spec = Some(PathBuf::from(value()?)),
             "--case" => cases.push(value()?),
             "--profile" => {
                 let v = value()?;
-                profile = Profile::parse(&v).ok_or_else(|| Usage(format!("--profile {v}: expected quick or full")))?;
+                profile = Profile::parse(&v)
+                    .ok_or_else(|| Usage(format!("--profile {v}: expected quick or full")))?;
             }
             "--fixtures" => fixtures = Some(PathBuf::from(value()?)),
             "--bee-url" => bee_url = Some(value()?),
@@ -123,7 +130,8 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     if let Some(dir) = &args.fixtures {
         // Only net.bzz.upload-from-disk writes here, and bee-rs skips it; the folder is still
         // made so a bad path is reported the same way in every runner.
-        std::fs::create_dir_all(dir).map_err(|e| Usage(format!("--fixtures {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Usage(format!("--fixtures {}: {e}", dir.display())))?;
     }
     let node = match &args.node {
         Some((url, batch)) => Some(Node::new(url, batch).map_err(|e| Usage(format!("{e:#}")))?),
@@ -131,7 +139,10 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     };
 
     panics::install_hook();
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("tokio runtime");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
     let plan = Plan {
         spec: &loaded.spec,
         cases: selected,
@@ -142,7 +153,10 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     };
     let written = runtime.block_on(async {
         let bee = match &node {
-            Some(node) => Some(BeeInfo { url: node.url.clone(), version: bee_version(node).await }),
+            Some(node) => Some(BeeInfo {
+                url: node.url.clone(),
+                version: bee_version(node).await,
+            }),
             None => None,
         };
         let mut result = RunResult {
@@ -150,7 +164,10 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
             runner: spec::RUNNER,
             client: ClientInfo::of_build(),
             bee,
-            spec: SpecRef { hash: loaded.hash.clone(), profile: args.profile.as_str() },
+            spec: SpecRef {
+                hash: loaded.hash.clone(),
+                profile: args.profile.as_str(),
+            },
             host: Host::current(),
             started_at: result::now_rfc3339(),
             finished_at: None,
@@ -180,7 +197,10 @@ async fn bee_version(node: &Node) -> String {
             "unknown".into()
         }
         Err(_) => {
-            eprintln!("bee-bench-rs: GET /health on {} did not answer in 10 s", node.url);
+            eprintln!(
+                "bee-bench-rs: GET /health on {} did not answer in 10 s",
+                node.url
+            );
             "unknown".into()
         }
     }

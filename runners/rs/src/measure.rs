@@ -35,7 +35,10 @@ pub struct Sample {
 impl Stopwatch {
     pub fn start() -> Self {
         let cpu = process_cpu_ns();
-        Self { wall: Instant::now(), cpu }
+        Self {
+            wall: Instant::now(),
+            cpu,
+        }
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -108,7 +111,9 @@ impl Sampler {
     fn stop(self) -> u64 {
         self.stop.store(true, Ordering::Relaxed);
         let _ = self.thread.join();
-        self.peak.load(Ordering::Relaxed).max(current_rss().unwrap_or(0))
+        self.peak
+            .load(Ordering::Relaxed)
+            .max(current_rss().unwrap_or(0))
     }
 }
 
@@ -116,7 +121,12 @@ impl Sampler {
 fn vm_hwm() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line["VmHWM:".len()..].trim().trim_end_matches("kB").trim().parse().ok()?;
+    let kb: u64 = line["VmHWM:".len()..]
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
     Some(kb * 1024)
 }
 

@@ -21,7 +21,10 @@ pub fn install_hook() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         let message = payload_message(info.payload());
-        let at = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         *RECORDED.lock().unwrap_or_else(|e| e.into_inner()) = Some(format!("{message}{at}"));
         notify().notify_waiters();
         default(info);
@@ -37,7 +40,9 @@ pub fn take() -> Option<String> {
 /// happened so the iteration that leaked it is the one that notices.
 pub async fn leak_from_detached_task() {
     let happened = notify().notified();
-    drop(tokio::spawn(async { panic!("BEE_BENCH_FAULT: injected panic in a detached task") }));
+    drop(tokio::spawn(async {
+        panic!("BEE_BENCH_FAULT: injected panic in a detached task")
+    }));
     let _ = tokio::time::timeout(Duration::from_secs(5), happened).await;
 }
 

@@ -76,9 +76,12 @@ pub fn runtime() -> String {
 impl Host {
     pub fn current() -> Self {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let cpu_model = proc_field(&cpuinfo, "model name").unwrap_or("unknown").to_string();
+        let cpu_model = proc_field(&cpuinfo, "model name")
+            .unwrap_or("unknown")
+            .to_string();
         let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
-        let mem_kb = proc_field(&meminfo, "MemTotal").and_then(|v| v.trim_end_matches("kB").trim().parse::<u64>().ok());
+        let mem_kb = proc_field(&meminfo, "MemTotal")
+            .and_then(|v| v.trim_end_matches("kB").trim().parse::<u64>().ok());
         Self {
             os: std::env::consts::OS.to_string(),
             arch: std::env::consts::ARCH.to_string(),
@@ -135,7 +138,10 @@ pub struct WorkOut {
 
 impl From<Work> for WorkOut {
     fn from(w: Work) -> Self {
-        Self { bytes: w.bytes.and_then(number), ops: w.ops.and_then(number) }
+        Self {
+            bytes: w.bytes.and_then(number),
+            ops: w.ops.and_then(number),
+        }
     }
 }
 
@@ -150,9 +156,15 @@ fn number(v: f64) -> Option<Number> {
 
 /// Replace `path` with the serialized result in one rename, so readers never see half a file.
 pub fn write_atomic(path: &Path, result: &RunResult) -> std::io::Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let mut file = std::fs::File::create(&tmp)?;
     serde_json::to_writer_pretty(&mut file, result)?;

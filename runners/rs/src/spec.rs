@@ -158,24 +158,40 @@ pub fn load(path: &Path) -> Result<LoadedSpec, SpecError> {
     let de = &mut serde_json::Deserializer::from_slice(&bytes);
     let spec: Spec = serde_path_to_error::deserialize(de).map_err(|e| {
         let at = e.path().to_string();
-        SpecError(format!("{file}: {}: {}", if at == "." { "(top level)" } else { &at }, e.inner()))
+        SpecError(format!(
+            "{file}: {}: {}",
+            if at == "." { "(top level)" } else { &at },
+            e.inner()
+        ))
     })?;
-    spec.validate().map_err(|e| SpecError(format!("{file}: {e}")))?;
-    Ok(LoadedSpec { spec, hash: hex::encode(Sha256::digest(&bytes)) })
+    spec.validate()
+        .map_err(|e| SpecError(format!("{file}: {e}")))?;
+    Ok(LoadedSpec {
+        spec,
+        hash: hex::encode(Sha256::digest(&bytes)),
+    })
 }
 
 impl Spec {
     /// The checks of src/spec/schema.ts that serde's shape does not already make.
     fn validate(&self) -> Result<(), String> {
         if self.schema != SCHEMA {
-            return Err(format!("schema: expected \"{SCHEMA}\", got \"{}\"", self.schema));
+            return Err(format!(
+                "schema: expected \"{SCHEMA}\", got \"{}\"",
+                self.schema
+            ));
         }
-        for (name, p) in [("quick", &self.profiles.quick), ("full", &self.profiles.full)] {
+        for (name, p) in [
+            ("quick", &self.profiles.quick),
+            ("full", &self.profiles.full),
+        ] {
             if p.iters == 0 {
                 return Err(format!("profiles.{name}.iters: must be positive"));
             }
             if !(p.case_timeout_s > 0.0 && p.case_timeout_s.is_finite()) {
-                return Err(format!("profiles.{name}.case_timeout_s: must be a positive number"));
+                return Err(format!(
+                    "profiles.{name}.case_timeout_s: must be a positive number"
+                ));
             }
         }
         if self.fixtures.chunk_payload_bytes == 0 {
@@ -193,9 +209,13 @@ impl Spec {
                 Kind::Net => "net.",
             };
             let body_ok = c.id.len() > 4
-                && c.id[4..].bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-');
+                && c.id[4..].bytes().all(|b| {
+                    b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-'
+                });
             if !c.id.starts_with(prefix) || !body_ok {
-                return Err(format!("{at}.id: ids look like cpu.group.name or net.group.name and match the kind"));
+                return Err(format!(
+                    "{at}.id: ids look like cpu.group.name or net.group.name and match the kind"
+                ));
             }
             if !seen.insert(c.id.as_str()) {
                 return Err(format!("{at}.id: duplicate case id"));
@@ -226,7 +246,9 @@ fn is_scalar(v: &Value) -> bool {
 }
 
 fn scalar_map<'a>(v: &'a Value, what: &str) -> Result<&'a Param, String> {
-    let m = v.as_object().ok_or_else(|| format!(".{what}: must be an object"))?;
+    let m = v
+        .as_object()
+        .ok_or_else(|| format!(".{what}: must be an object"))?;
     match m.iter().find(|(_, v)| !is_scalar(v)) {
         Some((k, _)) => Err(format!(".{what}.{k}: must be a number, string or boolean")),
         None => Ok(m),
@@ -248,25 +270,38 @@ fn validate_param(c: &Case, p: &Param) -> Result<(), String> {
                     if !RUNNERS.contains(&runner.as_str()) {
                         return Err(format!(".per_runner.{runner}: unknown runner (js, go, rs)"));
                     }
-                    scaled.extend(scalar_map(values, &format!("per_runner.{runner}"))?.keys().cloned());
+                    scaled.extend(
+                        scalar_map(values, &format!("per_runner.{runner}"))?
+                            .keys()
+                            .cloned(),
+                    );
                 }
             }
             "digest_with" => {
                 scalar_map(value, "digest_with")?;
             }
-            _ if !is_scalar(value) => return Err(format!(".{key}: must be a number, string or boolean")),
+            _ if !is_scalar(value) => {
+                return Err(format!(".{key}: must be a number, string or boolean"));
+            }
             _ => {}
         }
     }
     if c.digest.is_some() {
         let pinned = p.get("digest_with").and_then(Value::as_object);
-        if let Some(key) = scaled.iter().find(|k| !pinned.is_some_and(|d| d.contains_key(*k))) {
-            return Err(format!(".digest_with: per_runner scales \"{key}\" but digest_with does not fix it"));
+        if let Some(key) = scaled
+            .iter()
+            .find(|k| !pinned.is_some_and(|d| d.contains_key(*k)))
+        {
+            return Err(format!(
+                ".digest_with: per_runner scales \"{key}\" but digest_with does not fix it"
+            ));
         }
     }
     for name in c.work.ops.iter().chain(c.work.bytes.iter().flatten()) {
         if !p.get(name).is_some_and(Value::is_number) {
-            return Err(format!(".{name}: work names \"{name}\" but the param has no number by that name"));
+            return Err(format!(
+                ".{name}: work names \"{name}\" but the param has no number by that name"
+            ));
         }
     }
     Ok(())
@@ -275,7 +310,10 @@ fn validate_param(c: &Case, p: &Param) -> Result<(), String> {
 impl Case {
     /// The params a run covers, in spec order; `large` ones only when asked for.
     pub fn params(&self, profile: Profile, large: bool) -> impl Iterator<Item = &Param> {
-        self.params.get(profile).iter().filter(move |p| large || !p.get("large").is_some_and(|v| v == true))
+        self.params
+            .get(profile)
+            .iter()
+            .filter(move |p| large || !p.get("large").is_some_and(|v| v == true))
     }
 
     pub fn iters(&self, spec: &Spec, profile: Profile) -> u32 {
@@ -289,9 +327,17 @@ impl Case {
     /// Work per iteration: for `ops` and `bytes`, the product of the named param values.
     pub fn work(&self, p: &Param) -> Work {
         let product = |names: &[String]| -> Option<f64> {
-            (!names.is_empty()).then(|| names.iter().map(|n| p.get(n).and_then(Value::as_f64).unwrap_or(f64::NAN)).product())
+            (!names.is_empty()).then(|| {
+                names
+                    .iter()
+                    .map(|n| p.get(n).and_then(Value::as_f64).unwrap_or(f64::NAN))
+                    .product()
+            })
         };
-        Work { ops: product(&self.work.ops), bytes: self.work.bytes.as_deref().and_then(product) }
+        Work {
+            ops: product(&self.work.ops),
+            bytes: self.work.bytes.as_deref().and_then(product),
+        }
     }
 }
 
@@ -303,7 +349,11 @@ pub struct Work {
 
 /// The param runner `rs` runs: the declared values with `per_runner.rs` merged over them.
 pub fn effective_param(p: &Param) -> Param {
-    let mut out: Param = p.iter().filter(|(k, _)| *k != "per_runner" && *k != "digest_with").map(|(k, v)| (k.clone(), v.clone())).collect();
+    let mut out: Param = p
+        .iter()
+        .filter(|(k, _)| *k != "per_runner" && *k != "digest_with")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
     if let Some(Value::Object(own)) = p.get("per_runner").and_then(|r| r.get(RUNNER)) {
         out.extend(own.clone());
     }
@@ -354,10 +404,19 @@ pub fn glob_match(glob: &str, text: &str) -> bool {
 /// Cases in spec order matching any glob (all cases for no glob). A glob matching no case is
 /// a usage error.
 pub fn select<'a>(spec: &'a Spec, globs: &[String]) -> Result<Vec<&'a Case>, String> {
-    if let Some(g) = globs.iter().find(|g| !spec.cases.iter().any(|c| glob_match(g, &c.id))) {
-        return Err(format!("--case {g}: matches no case in the spec (ids look like cpu.bmt.file-root)"));
+    if let Some(g) = globs
+        .iter()
+        .find(|g| !spec.cases.iter().any(|c| glob_match(g, &c.id)))
+    {
+        return Err(format!(
+            "--case {g}: matches no case in the spec (ids look like cpu.bmt.file-root)"
+        ));
     }
-    Ok(spec.cases.iter().filter(|c| globs.is_empty() || globs.iter().any(|g| glob_match(g, &c.id))).collect())
+    Ok(spec
+        .cases
+        .iter()
+        .filter(|c| globs.is_empty() || globs.iter().any(|g| glob_match(g, &c.id)))
+        .collect())
 }
 
 #[cfg(test)]
@@ -382,10 +441,20 @@ mod tests {
         let noop = &loaded.spec.cases[0];
         assert_eq!(noop.id, "cpu.harness.noop");
         assert_eq!(noop.iters(&loaded.spec, Profile::Quick), 200);
-        let bulk = loaded.spec.cases.iter().find(|c| c.id == "cpu.keccak.bulk").unwrap();
+        let bulk = loaded
+            .spec
+            .cases
+            .iter()
+            .find(|c| c.id == "cpu.keccak.bulk")
+            .unwrap();
         assert_eq!(bulk.iters(&loaded.spec, Profile::Quick), 5);
         assert_eq!(bulk.digest.as_ref().unwrap().form, DigestForm::Value);
-        let bmt = loaded.spec.cases.iter().find(|c| c.id == "cpu.bmt.file-root").unwrap();
+        let bmt = loaded
+            .spec
+            .cases
+            .iter()
+            .find(|c| c.id == "cpu.bmt.file-root")
+            .unwrap();
         assert_eq!(bmt.params(Profile::Full, false).count(), 3);
         assert_eq!(bmt.params(Profile::Full, true).count(), 4);
     }
@@ -397,19 +466,43 @@ mod tests {
             "per_runner": { "js": { "count": 200 }, "rs": { "count": 3000 } },
             "digest_with": { "count": 4 }
         }));
-        assert_eq!(Value::Object(effective_param(&p)), json!({ "label": "quick", "count": 3000, "chunk_bytes": 4096 }));
-        assert_eq!(Value::Object(digest_param(&p)), json!({ "label": "quick", "count": 4, "chunk_bytes": 4096 }));
-        let other = param(json!({ "label": "x", "count": 2, "per_runner": { "js": { "count": 1 } } }));
-        assert_eq!(Value::Object(effective_param(&other)), json!({ "label": "x", "count": 2 }));
+        assert_eq!(
+            Value::Object(effective_param(&p)),
+            json!({ "label": "quick", "count": 3000, "chunk_bytes": 4096 })
+        );
+        assert_eq!(
+            Value::Object(digest_param(&p)),
+            json!({ "label": "quick", "count": 4, "chunk_bytes": 4096 })
+        );
+        let other =
+            param(json!({ "label": "x", "count": 2, "per_runner": { "js": { "count": 1 } } }));
+        assert_eq!(
+            Value::Object(effective_param(&other)),
+            json!({ "label": "x", "count": 2 })
+        );
     }
 
     #[test]
     fn work_is_the_product_of_named_values() {
         let spec = real_spec().spec;
-        let case = spec.cases.iter().find(|c| c.id == "cpu.keccak.chunk-hash").unwrap();
+        let case = spec
+            .cases
+            .iter()
+            .find(|c| c.id == "cpu.keccak.chunk-hash")
+            .unwrap();
         let p = effective_param(&case.params.quick[0]);
-        assert_eq!(case.work(&p), Work { ops: Some(2000.0), bytes: Some(2000.0 * 4096.0) });
-        let bulk = spec.cases.iter().find(|c| c.id == "cpu.keccak.bulk").unwrap();
+        assert_eq!(
+            case.work(&p),
+            Work {
+                ops: Some(2000.0),
+                bytes: Some(2000.0 * 4096.0)
+            }
+        );
+        let bulk = spec
+            .cases
+            .iter()
+            .find(|c| c.id == "cpu.keccak.bulk")
+            .unwrap();
         assert_eq!(bulk.work(&effective_param(&bulk.params.quick[0])).ops, None);
     }
 
@@ -431,10 +524,18 @@ mod tests {
     #[test]
     fn selection_keeps_spec_order_and_rejects_dead_globs() {
         let spec = real_spec().spec;
-        let ids: Vec<_> = select(&spec, &["*.bulk".into(), "cpu.harness.*".into()]).unwrap().iter().map(|c| c.id.as_str()).collect();
+        let ids: Vec<_> = select(&spec, &["*.bulk".into(), "cpu.harness.*".into()])
+            .unwrap()
+            .iter()
+            .map(|c| c.id.as_str())
+            .collect();
         assert_eq!(ids, ["cpu.harness.noop", "cpu.keccak.bulk"]);
         assert_eq!(select(&spec, &[]).unwrap().len(), 27);
-        assert!(select(&spec, &["cpu.nope".into()]).unwrap_err().contains("cpu.nope"));
+        assert!(
+            select(&spec, &["cpu.nope".into()])
+                .unwrap_err()
+                .contains("cpu.nope")
+        );
     }
 
     #[test]

@@ -40,7 +40,11 @@ impl Dir {
     fn new(name: &str) -> Self {
         let dir = std::env::temp_dir().join(format!("bee-bench-rs-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("spec.json"), serde_json::to_vec_pretty(&mini_spec()).unwrap()).unwrap();
+        std::fs::write(
+            dir.join("spec.json"),
+            serde_json::to_vec_pretty(&mini_spec()).unwrap(),
+        )
+        .unwrap();
         Self(dir)
     }
 
@@ -61,8 +65,18 @@ impl Drop for Dir {
 
 fn run(dir: &Dir, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(BIN);
-    cmd.arg("run").arg("--spec").arg(dir.spec()).arg("--out").arg(dir.out()).args(args);
-    for var in ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ITERS", "BEE_BENCH_CASE_TIMEOUT_S"] {
+    cmd.arg("run")
+        .arg("--spec")
+        .arg(dir.spec())
+        .arg("--out")
+        .arg(dir.out())
+        .args(args);
+    for var in [
+        "BEE_BENCH_FAULT",
+        "BEE_BENCH_SLOWDOWN",
+        "BEE_BENCH_ITERS",
+        "BEE_BENCH_CASE_TIMEOUT_S",
+    ] {
         cmd.env_remove(var);
     }
     cmd.envs(env.iter().copied()).output().unwrap()
@@ -73,14 +87,23 @@ fn result(path: &Path) -> Value {
 }
 
 fn case<'a>(r: &'a Value, id: &str) -> &'a Value {
-    r["cases"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap_or_else(|| panic!("{id} missing"))
+    r["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == id)
+        .unwrap_or_else(|| panic!("{id} missing"))
 }
 
 #[test]
 fn a_full_run_writes_the_result_contract() {
     let dir = Dir::new("full");
     let out = run(&dir, &[], &[]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = result(&dir.out());
     assert_eq!(r["schema"], "bee-bench/result@1");
     assert_eq!(r["runner"], "rs");
@@ -92,15 +115,25 @@ fn a_full_run_writes_the_result_contract() {
 
     let bulk = case(&r, "cpu.keccak.bulk");
     assert_eq!(bulk["status"], "ok");
-    assert_eq!(bulk["param"], json!({ "label": "1 KiB", "bytes": 2048 }), "per_runner.rs merged, digest_with not");
+    assert_eq!(
+        bulk["param"],
+        json!({ "label": "1 KiB", "bytes": 2048 }),
+        "per_runner.rs merged, digest_with not"
+    );
     assert_eq!(bulk["work"], json!({ "bytes": 2048 }));
     assert_eq!(bulk["warmup"], 1);
     assert_eq!(bulk["samples_ns"].as_array().unwrap().len(), 3);
     assert_eq!(bulk["cpu_ns"].as_array().unwrap().len(), 3);
     assert!(bulk["peak_rss_bytes"].as_u64().unwrap() > 0);
     // Keccak-256 of the first 1 MiB of the data fixture, whatever the timed size.
-    assert_eq!(bulk["digest"], "89f6e8a44741ac138d37f0f6ccf6a684831fef105455c88603008f8fbc72ea6c");
-    assert_eq!(case(&r, "cpu.identity.create")["digest"], "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c");
+    assert_eq!(
+        bulk["digest"],
+        "89f6e8a44741ac138d37f0f6ccf6a684831fef105455c88603008f8fbc72ea6c"
+    );
+    assert_eq!(
+        case(&r, "cpu.identity.create")["digest"],
+        "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c"
+    );
 
     let noop = case(&r, "cpu.harness.noop");
     assert!(noop.get("digest").is_none());
@@ -108,7 +141,10 @@ fn a_full_run_writes_the_result_contract() {
 
     let net = case(&r, "net.stamps.list");
     assert_eq!(net["status"], "skipped");
-    assert_eq!(net["skip_reason"], "no Bee node given (--bee-url and --batch-id)");
+    assert_eq!(
+        net["skip_reason"],
+        "no Bee node given (--bee-url and --batch-id)"
+    );
     assert!(net["peak_rss_bytes"].is_null());
 }
 
@@ -120,34 +156,79 @@ fn a_broken_case_does_not_lose_the_others() {
         ("reject", "panic in a detached task"),
     ] {
         let dir = Dir::new(fault);
-        let env = [("BEE_BENCH_FAULT", &*format!("cpu.keccak.*:{fault}")), ("BEE_BENCH_CASE_TIMEOUT_S", "1")];
+        let env = [
+            ("BEE_BENCH_FAULT", &*format!("cpu.keccak.*:{fault}")),
+            ("BEE_BENCH_CASE_TIMEOUT_S", "1"),
+        ];
         let out = run(&dir, &["--case", "cpu.*"], &env);
-        assert!(out.status.success(), "{fault}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{fault}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let r = result(&dir.out());
         assert!(r["finished_at"].is_string(), "{fault}");
-        assert_eq!(r["cases"].as_array().unwrap().len(), 3, "{fault}: only the cpu.* cases");
+        assert_eq!(
+            r["cases"].as_array().unwrap().len(),
+            3,
+            "{fault}: only the cpu.* cases"
+        );
         let bulk = case(&r, "cpu.keccak.bulk");
         assert_eq!(bulk["status"], "failed", "{fault}");
-        assert!(bulk["error"].as_str().unwrap().contains(error), "{fault}: {}", bulk["error"]);
-        assert_eq!(bulk["samples_ns"].as_array().unwrap().len(), bulk["cpu_ns"].as_array().unwrap().len());
+        assert!(
+            bulk["error"].as_str().unwrap().contains(error),
+            "{fault}: {}",
+            bulk["error"]
+        );
+        assert_eq!(
+            bulk["samples_ns"].as_array().unwrap().len(),
+            bulk["cpu_ns"].as_array().unwrap().len()
+        );
         assert_eq!(case(&r, "cpu.harness.noop")["status"], "ok", "{fault}");
-        assert_eq!(case(&r, "cpu.identity.create")["status"], "ok", "{fault}: the case after the broken one");
+        assert_eq!(
+            case(&r, "cpu.identity.create")["status"],
+            "ok",
+            "{fault}: the case after the broken one"
+        );
     }
 }
 
 #[test]
 fn iteration_override_and_slowdown() {
     let dir = Dir::new("hooks");
-    let env = [("BEE_BENCH_ITERS", "7"), ("BEE_BENCH_SLOWDOWN", "cpu.keccak.bulk:1000")];
-    let out = run(&dir, &["--case", "cpu.keccak.bulk", "--case", "cpu.identity.*"], &env);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let env = [
+        ("BEE_BENCH_ITERS", "7"),
+        ("BEE_BENCH_SLOWDOWN", "cpu.keccak.bulk:1000"),
+    ];
+    let out = run(
+        &dir,
+        &["--case", "cpu.keccak.bulk", "--case", "cpu.identity.*"],
+        &env,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = result(&dir.out());
     let bulk = case(&r, "cpu.keccak.bulk");
     let identity = case(&r, "cpu.identity.create");
     assert_eq!(bulk["samples_ns"].as_array().unwrap().len(), 7);
-    let min = |c: &Value, key: &str| c[key].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).min().unwrap();
+    let min = |c: &Value, key: &str| {
+        c[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .min()
+            .unwrap()
+    };
     // A 2 KiB Keccak takes microseconds; 1000 times that again is spun on the CPU, inside timing.
-    assert!(min(bulk, "samples_ns") > 1000 * 1000, "{}", bulk["samples_ns"]);
+    assert!(
+        min(bulk, "samples_ns") > 1000 * 1000,
+        "{}",
+        bulk["samples_ns"]
+    );
     assert!(min(bulk, "cpu_ns") > 0);
     assert_eq!(identity["samples_ns"].as_array().unwrap().len(), 7);
 }
@@ -157,13 +238,20 @@ fn bad_arguments_exit_2_naming_the_flag() {
     let dir = Dir::new("usage");
     for (args, needle) in [
         (vec!["--case", "cpu.nope*"], "--case cpu.nope*"),
-        (vec!["--bee-url", "http://127.0.0.1:1633"], "--bee-url and --batch-id"),
+        (
+            vec!["--bee-url", "http://127.0.0.1:1633"],
+            "--bee-url and --batch-id",
+        ),
         (vec!["--profile", "slow"], "--profile"),
         (vec!["--frob"], "--frob"),
     ] {
         let out = run(&dir, &args, &[]);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains(needle), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(needle),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let out = run(&dir, &[], &[("BEE_BENCH_ITERS", "none")]);
     assert_eq!(out.status.code(), Some(2));

@@ -28,7 +28,10 @@ impl Chunks {
             wire.extend_from_slice(&(payload as u64).to_le_bytes());
             wire.extend_from_slice(&data[j * payload..(j + 1) * payload]);
         }
-        Ok(Self { wire, size: 8 + payload })
+        Ok(Self {
+            wire,
+            size: 8 + payload,
+        })
     }
 
     fn len(&self) -> usize {
@@ -81,7 +84,10 @@ pub fn chunk_hash_parallel(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
                     })
                 })
                 .collect();
-            handles.into_iter().map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e))).collect::<Vec<_>>()
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect::<Vec<_>>()
         });
         for slice in slices {
             for address in slice? {
@@ -113,11 +119,15 @@ pub fn file_root(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
 
 /// Private keys 0..4, message j signed with key j mod 4.
 fn keys(cx: &Context) -> anyhow::Result<Vec<PrivateKey>> {
-    (0..4).map(|k| Ok(PrivateKey::new(&cx.fixtures().private_key(k))?)).collect()
+    (0..4)
+        .map(|k| Ok(PrivateKey::new(&cx.fixtures().private_key(k))?))
+        .collect()
 }
 
 fn messages(cx: &Context, count: usize) -> Vec<[u8; 32]> {
-    (0..count as u64).map(|j| cx.fixtures().message(j)).collect()
+    (0..count as u64)
+        .map(|j| cx.fixtures().message(j))
+        .collect()
 }
 
 pub fn sign(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
@@ -153,7 +163,9 @@ pub fn verify(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
 
 /// Private key j (its 32 bytes) -> public key -> Ethereum address.
 pub fn identity(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
-    let secrets: Vec<[u8; 32]> = (0..uint(p, "count")? as u64).map(|k| cx.fixtures().private_key(k)).collect();
+    let secrets: Vec<[u8; 32]> = (0..uint(p, "count")? as u64)
+        .map(|k| cx.fixtures().private_key(k))
+        .collect();
     Bench::cpu(move |sink| {
         for secret in &secrets {
             sink.push(PrivateKey::new(secret)?.public_key()?.address().as_bytes());
@@ -166,8 +178,9 @@ pub fn identity(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
 pub fn manifest_hash(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let (files, size) = (uint(p, "files")?, uint(p, "file_bytes")?);
     let data = cx.fixtures().data(files * size);
-    let entries: Vec<CollectionEntry> =
-        (0..files).map(|i| CollectionEntry::new(format!("f{i:04}.bin"), &data[i * size..(i + 1) * size])).collect();
+    let entries: Vec<CollectionEntry> = (0..files)
+        .map(|i| CollectionEntry::new(format!("f{i:04}.bin"), &data[i * size..(i + 1) * size]))
+        .collect();
     Bench::cpu(move |sink| {
         sink.push(hash_collection_entries(&entries)?.as_bytes());
         Ok(())
@@ -182,15 +195,29 @@ pub fn manifest_lookup(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let path = |i: usize| format!("d{:02}/f{:05}.bin", i % 64, i).into_bytes();
     let mut manifest = MantarayNode::new();
     for i in 0..entries {
-        manifest.add_fork(&path(i), Some(&Reference::new(&targets[32 * i..32 * (i + 1)])?), None);
+        manifest.add_fork(
+            &path(i),
+            Some(&Reference::new(&targets[32 * i..32 * (i + 1)])?),
+            None,
+        );
     }
     let queries: Vec<Vec<u8>> = (0..lookups)
-        .map(|j| if j % 5 == 4 { format!("d{:02}/m{:05}.bin", j % 64, j % 100_000).into_bytes() } else { path(j * 7919 % entries) })
+        .map(|j| {
+            if j % 5 == 4 {
+                format!("d{:02}/m{:05}.bin", j % 64, j % 100_000).into_bytes()
+            } else {
+                path(j * 7919 % entries)
+            }
+        })
         .collect();
     Bench::cpu(move |sink| {
         for query in &queries {
             // A miss hashes as 32 zero bytes (the null target address).
-            sink.push(&manifest.find(query).map_or([0; 32], |node| node.target_address));
+            sink.push(
+                &manifest
+                    .find(query)
+                    .map_or([0; 32], |node| node.target_address),
+            );
         }
         Ok(())
     })
@@ -217,7 +244,9 @@ mod tests {
     }
 
     fn output(f: fn(&Context, &Param) -> anyhow::Result<Bench>, p: serde_json::Value) -> Vec<u8> {
-        let Bench::Cpu(op) = f(&cx(), p.as_object().unwrap()).unwrap() else { panic!("not a cpu case") };
+        let Bench::Cpu(op) = f(&cx(), p.as_object().unwrap()).unwrap() else {
+            panic!("not a cpu case")
+        };
         let mut sink = Sink::collect();
         op(&mut sink).unwrap();
         sink.into_output().unwrap()
@@ -237,7 +266,11 @@ mod tests {
         let targets = crate::fixtures::stream("bee-bench/fixture", 3200);
         for j in 0..4 {
             let i = j * 7919 % 100;
-            assert_eq!(&out[32 * j..32 * (j + 1)], &targets[32 * i..32 * (i + 1)], "lookup {j}");
+            assert_eq!(
+                &out[32 * j..32 * (j + 1)],
+                &targets[32 * i..32 * (i + 1)],
+                "lookup {j}"
+            );
         }
         assert_eq!(&out[128..160], &[0; 32]);
     }

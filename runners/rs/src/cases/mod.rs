@@ -25,9 +25,9 @@ pub async fn setup(id: &str, cx: &Context, p: &Param) -> anyhow::Result<Bench> {
         "cpu.keccak.parallel" => blocking(cx, p, cpu::chunk_hash_parallel).await,
         "cpu.keccak.bulk" => blocking(cx, p, cpu::keccak_bulk).await,
         "cpu.bmt.file-root" => blocking(cx, p, cpu::file_root).await,
-        "cpu.bmt.encrypted-file-root" => {
-            Err(Skip::new("no offline encrypting chunker in bee-rs (encryption lives in the upload path)"))
-        }
+        "cpu.bmt.encrypted-file-root" => Err(skip(
+            "no offline encrypting chunker in bee-rs (encryption lives in the upload path)",
+        )),
         "cpu.ecdsa.sign-1000" => blocking(cx, p, cpu::sign).await,
         "cpu.ecdsa.verify-1000" => blocking(cx, p, cpu::verify).await,
         "cpu.identity.create" => blocking(cx, p, cpu::identity).await,
@@ -39,9 +39,9 @@ pub async fn setup(id: &str, cx: &Context, p: &Param) -> anyhow::Result<Bench> {
         "net.feed.write-read.warm" => net::feed_warm(cx, p).await,
         "net.bzz.upload" => net::bzz_upload(cx, p, false).await,
         "net.bzz.upload.encrypted" => net::bzz_upload(cx, p, true).await,
-        "net.bzz.upload-from-disk" => {
-            Err(Skip::new("bee-rs has no streaming upload body (uploads take impl Into<Bytes>)"))
-        }
+        "net.bzz.upload-from-disk" => Err(skip(
+            "bee-rs has no streaming upload body (uploads take impl Into<Bytes>)",
+        )),
         "net.bytes.upload" => net::bytes_upload(cx, p).await,
         "net.tags.upload-with-tag" => net::tags_upload(cx, p).await,
         "net.bzz.download" => net::bzz_download(cx, p).await,
@@ -51,21 +51,28 @@ pub async fn setup(id: &str, cx: &Context, p: &Param) -> anyhow::Result<Bench> {
         "net.chunks.upload" => net::chunks_upload(cx, p).await,
         "net.stream-dir.upload" => net::stream_dir_upload(cx, p).await,
         "net.soc.upload" => net::soc_upload(cx, p).await,
-        _ => Err(Skip::new(format!("runners/rs has no implementation of {id}"))),
+        _ => Err(skip(format!("runners/rs has no implementation of {id}"))),
     }
 }
 
+/// CPU work, run on a blocking thread so a timeout can abandon it. Outputs go to the sink.
+pub type CpuOp = Arc<dyn Fn(&mut Sink) -> anyhow::Result<()> + Send + Sync>;
+
+/// Client calls. Calling the closure prepares one iteration, untimed (salted buffers, pre-built
+/// chunks); awaiting the future it returns is the timed operation.
+pub type NetOp =
+    Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send>> + Send>;
+
 /// What a case's setup hands the harness.
 pub enum Bench {
-    /// CPU work, run on a blocking thread so a timeout can abandon it. Outputs go to the sink.
-    Cpu(Arc<dyn Fn(&mut Sink) -> anyhow::Result<()> + Send + Sync>),
-    /// Client calls. Calling the closure prepares one iteration, untimed (salted buffers,
-    /// pre-built chunks); awaiting the future it returns is the timed operation.
-    Net(Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send>> + Send>),
+    Cpu(CpuOp),
+    Net(NetOp),
 }
 
 impl Bench {
-    fn cpu(op: impl Fn(&mut Sink) -> anyhow::Result<()> + Send + Sync + 'static) -> anyhow::Result<Self> {
+    fn cpu(
+        op: impl Fn(&mut Sink) -> anyhow::Result<()> + Send + Sync + 'static,
+    ) -> anyhow::Result<Self> {
         Ok(Self::Cpu(Arc::new(op)))
     }
 
@@ -113,10 +120,9 @@ impl Sink {
 #[derive(Debug)]
 pub struct Skip(pub String);
 
-impl Skip {
-    pub fn new(reason: impl Into<String>) -> anyhow::Error {
-        anyhow::Error::new(Self(reason.into()))
-    }
+/// The error that makes the harness report the case `skipped` with this reason.
+pub fn skip(reason: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(Skip(reason.into()))
 }
 
 impl std::fmt::Display for Skip {
@@ -147,15 +153,24 @@ pub struct Node {
 
 impl Node {
     pub fn new(url: &str, batch_hex: &str) -> anyhow::Result<Self> {
-        let batch = BatchId::from_hex(batch_hex).map_err(|e| anyhow!("--batch-id {batch_hex}: {e}"))?;
-        let client = bee::Client::with_http_client(url, http_client(reqwest::header::HeaderMap::new())?)
-            .map_err(|e| anyhow!("--bee-url {url}: {e}"))?;
-        Ok(Self { url: url.to_string(), client, batch })
+        let batch =
+            BatchId::from_hex(batch_hex).map_err(|e| anyhow!("--batch-id {batch_hex}: {e}"))?;
+        let client =
+            bee::Client::with_http_client(url, http_client(reqwest::header::HeaderMap::new())?)
+                .map_err(|e| anyhow!("--bee-url {url}: {e}"))?;
+        Ok(Self {
+            url: url.to_string(),
+            client,
+            batch,
+        })
     }
 
     /// A second client on the same node whose requests all carry `headers`.
     fn client_with(&self, headers: reqwest::header::HeaderMap) -> anyhow::Result<bee::Client> {
-        Ok(bee::Client::with_http_client(&self.url, http_client(headers)?)?)
+        Ok(bee::Client::with_http_client(
+            &self.url,
+            http_client(headers)?,
+        )?)
     }
 
     /// `version` of GET /health.
@@ -167,12 +182,20 @@ impl Node {
 /// bee-rs's default HTTP client, minus proxies from the environment: the figures are client
 /// <-> Bee, never through a proxy.
 fn http_client(headers: reqwest::header::HeaderMap) -> anyhow::Result<reqwest::Client> {
-    Ok(reqwest::Client::builder().no_proxy().default_headers(headers).build()?)
+    Ok(reqwest::Client::builder()
+        .no_proxy()
+        .default_headers(headers)
+        .build()?)
 }
 
 impl Context {
     pub fn new(fixtures: Fixtures, node: Option<Node>) -> Self {
-        Self(Arc::new(Shared { fixtures, node, nonce: run_nonce(), uploads: AtomicU64::new(0) }))
+        Self(Arc::new(Shared {
+            fixtures,
+            node,
+            nonce: run_nonce(),
+            uploads: AtomicU64::new(0),
+        }))
     }
 
     pub fn fixtures(&self) -> &Fixtures {
@@ -186,21 +209,36 @@ impl Context {
     /// The salt of the next unique upload: u64le(run_nonce + upload_counter), wrapping; the
     /// counter counts every upload of the run, warmups included.
     pub fn salt(&self) -> [u8; 8] {
-        self.0.nonce.wrapping_add(self.0.uploads.fetch_add(1, Ordering::Relaxed)).to_le_bytes()
+        self.0
+            .nonce
+            .wrapping_add(self.0.uploads.fetch_add(1, Ordering::Relaxed))
+            .to_le_bytes()
     }
 }
 
 /// A per-run nonce, so two runs against one node never upload the same bytes.
 fn run_nonce() -> u64 {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
     let seed = format!("{}:{}", now.as_nanos(), std::process::id());
-    u64::from_le_bytes(crate::fixtures::block(&seed, 0)[..8].try_into().expect("8 bytes"))
+    u64::from_le_bytes(
+        crate::fixtures::block(&seed, 0)[..8]
+            .try_into()
+            .expect("8 bytes"),
+    )
 }
 
 /// Run a synchronous CPU setup on a blocking thread, so a case timeout can abandon it.
-async fn blocking(cx: &Context, p: &Param, f: fn(&Context, &Param) -> anyhow::Result<Bench>) -> anyhow::Result<Bench> {
+async fn blocking(
+    cx: &Context,
+    p: &Param,
+    f: fn(&Context, &Param) -> anyhow::Result<Bench>,
+) -> anyhow::Result<Bench> {
     let (cx, p) = (cx.clone(), p.clone());
-    tokio::task::spawn_blocking(move || f(&cx, &p)).await.map_err(crate::panics::join_error)?
+    tokio::task::spawn_blocking(move || f(&cx, &p))
+        .await
+        .map_err(crate::panics::join_error)?
 }
 
 /// A non-negative integer param value, as a count or a size.

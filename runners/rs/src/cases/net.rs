@@ -10,7 +10,7 @@ use bytes::Bytes;
 use futures_util::future::try_join_all;
 use sha2::{Digest, Sha256};
 
-use super::{Bench, Context, Node, Skip, uint};
+use super::{Bench, Context, Node, skip, uint};
 use crate::spec::Param;
 
 const FILE_NAME: &str = "bench.bin";
@@ -33,7 +33,9 @@ fn salted(salt: [u8; 8], data: &[u8]) -> Bytes {
 /// The first `len` bytes of the data fixture, generated off the async workers.
 async fn data(cx: &Context, len: usize) -> anyhow::Result<Bytes> {
     let cx = cx.clone();
-    tokio::task::spawn_blocking(move || cx.fixtures().data(len)).await.map_err(crate::panics::join_error)
+    tokio::task::spawn_blocking(move || cx.fixtures().data(len))
+        .await
+        .map_err(crate::panics::join_error)
 }
 
 /// SHA-256 of a fresh salt: feed topics and SOC identifiers unique to one write.
@@ -44,7 +46,7 @@ fn fresh_id(cx: &Context) -> [u8; 32] {
 /// A known limitation of the node (a dev node answers 501 to SOC and feed writes) as a skip.
 fn node_limitation(e: bee::Error, what: &str) -> anyhow::Error {
     match e.status() {
-        Some(501) => Skip::new(format!(
+        Some(501) => skip(format!(
             "the Bee node answers 501 Not Implemented to {what} (a `bee dev` node has no SOC/feed writes)"
         )),
         _ => anyhow::Error::new(e).context(format!("setup: {what}")),
@@ -53,11 +55,17 @@ fn node_limitation(e: bee::Error, what: &str) -> anyhow::Error {
 
 /// Every upload is deferred (the Bee default, sent explicitly as the other runners do).
 fn deferred() -> UploadOptions {
-    UploadOptions { deferred: Some(true), ..Default::default() }
+    UploadOptions {
+        deferred: Some(true),
+        ..Default::default()
+    }
 }
 
 fn tagged(uid: u32) -> UploadOptions {
-    UploadOptions { tag: uid, ..deferred() }
+    UploadOptions {
+        tag: uid,
+        ..deferred()
+    }
 }
 
 pub async fn stamps_list(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
@@ -91,10 +99,19 @@ fn feed_signer(cx: &Context) -> anyhow::Result<PrivateKey> {
 }
 
 /// Write one update under a fresh topic and read the latest back.
-async fn feed_write_read(node: &Node, signer: &PrivateKey, topic: Topic, payload: &[u8]) -> Result<(), bee::Error> {
+async fn feed_write_read(
+    node: &Node,
+    signer: &PrivateKey,
+    topic: Topic,
+    payload: &[u8],
+) -> Result<(), bee::Error> {
     let file = node.client.file();
-    file.make_feed_writer(signer.clone(), topic.clone())?.upload_payload(&node.batch, payload).await?;
-    file.make_feed_reader(signer.public_key()?.address(), topic).download().await?;
+    file.make_feed_writer(signer.clone(), topic)?
+        .upload_payload(&node.batch, payload)
+        .await?;
+    file.make_feed_reader(signer.public_key()?.address(), topic)
+        .download()
+        .await?;
     Ok(())
 }
 
@@ -102,10 +119,13 @@ pub async fn feed_fresh(cx: &Context, _: &Param) -> anyhow::Result<Bench> {
     let signer = feed_signer(cx)?;
     let payload = data(cx, 32).await?;
     let topic = Topic::new(&fresh_id(cx))?;
-    feed_write_read(node(cx)?, &signer, topic, &payload).await.map_err(|e| node_limitation(e, "feed writes (POST /soc)"))?;
+    feed_write_read(node(cx)?, &signer, topic, &payload)
+        .await
+        .map_err(|e| node_limitation(e, "feed writes (POST /soc)"))?;
     let cx = cx.clone();
     Bench::net(move || {
-        let (cx, signer, payload, id) = (cx.clone(), signer.clone(), payload.clone(), fresh_id(&cx));
+        let (cx, signer, payload, id) =
+            (cx.clone(), signer.clone(), payload.clone(), fresh_id(&cx));
         async move {
             let topic = Topic::new(&id)?;
             Ok(feed_write_read(node(&cx)?, &signer, topic, &payload).await?)
@@ -117,10 +137,13 @@ pub async fn feed_warm(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let reads = uint(p, "reads")?;
     let (node, signer) = (node(cx)?, feed_signer(cx)?);
     let topic = Topic::new(&fresh_id(cx))?;
-    feed_write_read(node, &signer, topic.clone(), &data(cx, 32).await?)
+    feed_write_read(node, &signer, topic, &data(cx, 32).await?)
         .await
         .map_err(|e| node_limitation(e, "feed writes (POST /soc)"))?;
-    let reader = node.client.file().make_feed_reader(signer.public_key()?.address(), topic);
+    let reader = node
+        .client
+        .file()
+        .make_feed_reader(signer.public_key()?.address(), topic);
     Bench::net(move || {
         let reader = reader.clone();
         async move {
@@ -136,12 +159,22 @@ pub async fn bzz_upload(cx: &Context, p: &Param, encrypt: bool) -> anyhow::Resul
     let node = node(cx)?;
     let (client, batch) = (node.client.clone(), node.batch);
     let fixture = data(cx, uint(p, "bytes")?).await?;
-    let options = FileUploadOptions { base: UploadOptions { encrypt: encrypt.then_some(true), ..deferred() }, ..Default::default() };
+    let options = FileUploadOptions {
+        base: UploadOptions {
+            encrypt: encrypt.then_some(true),
+            ..deferred()
+        },
+        ..Default::default()
+    };
     let cx = cx.clone();
     Bench::net(move || {
-        let (client, options, body) = (client.clone(), options.clone(), salted(cx.salt(), &fixture));
+        let (client, options, body) =
+            (client.clone(), options.clone(), salted(cx.salt(), &fixture));
         async move {
-            client.file().upload_file(&batch, body, FILE_NAME, CONTENT_TYPE, Some(&options)).await?;
+            client
+                .file()
+                .upload_file(&batch, body, FILE_NAME, CONTENT_TYPE, Some(&options))
+                .await?;
             Ok(())
         }
     })
@@ -151,12 +184,19 @@ pub async fn bytes_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let node = node(cx)?;
     let (client, batch) = (node.client.clone(), node.batch);
     let fixture = data(cx, uint(p, "bytes")?).await?;
-    let options = RedundantUploadOptions { base: deferred(), ..Default::default() };
+    let options = RedundantUploadOptions {
+        base: deferred(),
+        ..Default::default()
+    };
     let cx = cx.clone();
     Bench::net(move || {
-        let (client, options, body) = (client.clone(), options.clone(), salted(cx.salt(), &fixture));
+        let (client, options, body) =
+            (client.clone(), options.clone(), salted(cx.salt(), &fixture));
         async move {
-            client.file().upload_data(&batch, body, Some(&options)).await?;
+            client
+                .file()
+                .upload_data(&batch, body, Some(&options))
+                .await?;
             Ok(())
         }
     })
@@ -172,8 +212,14 @@ pub async fn tags_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
         async move {
             let api = client.api();
             let tag = api.create_tag().await?;
-            let options = RedundantUploadOptions { base: tagged(tag.uid), ..Default::default() };
-            client.file().upload_data(&batch, body, Some(&options)).await?;
+            let options = RedundantUploadOptions {
+                base: tagged(tag.uid),
+                ..Default::default()
+            };
+            client
+                .file()
+                .upload_data(&batch, body, Some(&options))
+                .await?;
             api.get_tag(tag.uid).await?;
             Ok(())
         }
@@ -193,14 +239,31 @@ pub async fn bzz_download(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let node = node(cx)?;
     let body = salted(cx.salt(), &data(cx, uint(p, "bytes")?).await?);
     let expected = body.len() as u64;
-    let options = FileUploadOptions { base: deferred(), ..Default::default() };
-    let uploaded = node.client.file().upload_file(&node.batch, body, FILE_NAME, CONTENT_TYPE, Some(&options)).await.context("setup: upload")?;
+    let options = FileUploadOptions {
+        base: deferred(),
+        ..Default::default()
+    };
+    let uploaded = node
+        .client
+        .file()
+        .upload_file(&node.batch, body, FILE_NAME, CONTENT_TYPE, Some(&options))
+        .await
+        .context("setup: upload")?;
     let (client, reference) = (node.client.clone(), uploaded.reference);
     Bench::net(move || {
         let (client, reference) = (client.clone(), reference.clone());
         async move {
-            let received = drain(client.file().download_file_response(&reference, None).await?).await?;
-            ensure!(received == expected, "GET /bzz returned {received} bytes, expected {expected}");
+            let received = drain(
+                client
+                    .file()
+                    .download_file_response(&reference, None)
+                    .await?,
+            )
+            .await?;
+            ensure!(
+                received == expected,
+                "GET /bzz returned {received} bytes, expected {expected}"
+            );
             Ok(())
         }
     })
@@ -209,8 +272,17 @@ pub async fn bzz_download(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
 /// One salted /bytes upload made outside timing.
 async fn uploaded_bytes(cx: &Context, node: &Node, len: usize) -> anyhow::Result<Reference> {
     let body = salted(cx.salt(), &data(cx, len).await?);
-    let options = RedundantUploadOptions { base: deferred(), ..Default::default() };
-    Ok(node.client.file().upload_data(&node.batch, body, Some(&options)).await.context("setup: upload")?.reference)
+    let options = RedundantUploadOptions {
+        base: deferred(),
+        ..Default::default()
+    };
+    Ok(node
+        .client
+        .file()
+        .upload_data(&node.batch, body, Some(&options))
+        .await
+        .context("setup: upload")?
+        .reference)
 }
 
 pub async fn bytes_head(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
@@ -234,16 +306,25 @@ pub async fn bytes_range(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let (node, ranges) = (node(cx)?, uint(p, "ranges")?);
     let reference = uploaded_bytes(cx, node, uint(p, "bytes")?).await?;
     let mut headers = reqwest::header::HeaderMap::new();
-    headers.insert(reqwest::header::RANGE, format!("bytes=0-{}", RANGE_BYTES - 1).parse()?);
+    headers.insert(
+        reqwest::header::RANGE,
+        format!("bytes=0-{}", RANGE_BYTES - 1).parse()?,
+    );
     let client = node.client_with(headers)?;
     Bench::net(move || {
         let (client, reference) = (client.clone(), reference.clone());
         async move {
             for _ in 0..ranges {
-                let response = client.file().download_data_response(&reference, None).await?;
+                let response = client
+                    .file()
+                    .download_data_response(&reference, None)
+                    .await?;
                 let status = response.status();
                 let received = drain(response).await?;
-                ensure!(status.as_u16() == 206 && received == RANGE_BYTES, "ranged GET /bytes answered {status} with {received} bytes");
+                ensure!(
+                    status.as_u16() == 206 && received == RANGE_BYTES,
+                    "ranged GET /bytes answered {status} with {received} bytes"
+                );
             }
             Ok(())
         }
@@ -280,17 +361,34 @@ pub async fn chunks_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let size = cx.fixtures().payload_bytes();
     let fixture = data(cx, count * size).await?;
     // Dev nodes refuse POST /chunks without a Swarm-Tag.
-    let options = tagged(client.api().create_tag().await.context("setup: POST /tags")?.uid);
+    let options = tagged(
+        client
+            .api()
+            .create_tag()
+            .await
+            .context("setup: POST /tags")?
+            .uid,
+    );
     let cx = cx.clone();
     Bench::net(move || {
         // Chunk j: salt || the first payload_bytes - 8 bytes of chunk payload j, one full chunk.
         let chunks: anyhow::Result<Vec<Bytes>> = (0..count)
-            .map(|j| Ok(make_content_addressed_chunk(&salted(cx.salt(), &fixture[j * size..(j + 1) * size - 8]))?.data().into()))
+            .map(|j| {
+                Ok(make_content_addressed_chunk(&salted(
+                    cx.salt(),
+                    &fixture[j * size..(j + 1) * size - 8],
+                ))?
+                .data()
+                .into())
+            })
             .collect();
         let (client, options) = (client.clone(), options.clone());
         async move {
             for chunk in chunks? {
-                client.file().upload_chunk(&batch, chunk, Some(&options)).await?;
+                client
+                    .file()
+                    .upload_chunk(&batch, chunk, Some(&options))
+                    .await?;
             }
             Ok(())
         }
@@ -303,16 +401,32 @@ pub async fn stream_dir_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench>
     let (files, size) = (uint(p, "files")?, uint(p, "file_bytes")?);
     let fixture = data(cx, files * size).await?;
     // The stream uploads chunk by chunk through POST /chunks: a tag for dev nodes.
-    let tag = client.api().create_tag().await.context("setup: POST /tags")?.uid;
-    let options = CollectionUploadOptions { base: tagged(tag), ..Default::default() };
+    let tag = client
+        .api()
+        .create_tag()
+        .await
+        .context("setup: POST /tags")?
+        .uid;
+    let options = CollectionUploadOptions {
+        base: tagged(tag),
+        ..Default::default()
+    };
     let cx = cx.clone();
     Bench::net(move || {
         let entries: Vec<CollectionEntry> = (0..files)
-            .map(|i| CollectionEntry::new(format!("f{i:04}.bin"), salted(cx.salt(), &fixture[i * size..(i + 1) * size])))
+            .map(|i| {
+                CollectionEntry::new(
+                    format!("f{i:04}.bin"),
+                    salted(cx.salt(), &fixture[i * size..(i + 1) * size]),
+                )
+            })
             .collect();
         let (client, options) = (client.clone(), options.clone());
         async move {
-            client.file().stream_collection_entries(&batch, &entries, Some(&options), None).await?;
+            client
+                .file()
+                .stream_collection_entries(&batch, &entries, Some(&options), None)
+                .await?;
             Ok(())
         }
     })
@@ -320,10 +434,18 @@ pub async fn stream_dir_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench>
 
 pub async fn soc_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let (node, count) = (node(cx)?, uint(p, "count")?);
-    let writer = node.client.file().make_soc_writer(PrivateKey::new(&cx.fixtures().private_key(0))?)?;
+    let writer = node
+        .client
+        .file()
+        .make_soc_writer(PrivateKey::new(&cx.fixtures().private_key(0))?)?;
     let payload = data(cx, cx.fixtures().payload_bytes()).await?;
     writer
-        .upload(&node.batch, &Identifier::new(&fresh_id(cx))?, &payload, None)
+        .upload(
+            &node.batch,
+            &Identifier::new(&fresh_id(cx))?,
+            &payload,
+            None,
+        )
         .await
         .map_err(|e| node_limitation(e, "SOC writes (POST /soc)"))?;
     let (batch, cx) = (node.batch, cx.clone());
@@ -332,7 +454,9 @@ pub async fn soc_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
         let (writer, payload) = (writer.clone(), payload.clone());
         async move {
             for id in ids {
-                writer.upload(&batch, &Identifier::new(&id)?, &payload, None).await?;
+                writer
+                    .upload(&batch, &Identifier::new(&id)?, &payload, None)
+                    .await?;
             }
             Ok(())
         }
