@@ -1,0 +1,147 @@
+// Every runner this machine can build, against the one contract: the command line (exit codes,
+// info, unknown globs), the result schema on the quick CPU profile, and cross-client agreement
+// of every deterministic digest. bee-go joins when BEE_GO_PATH names a checkout (this
+// workplace's module proxy does not serve it).
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildRunner, parseSource, type BuiltRunner } from '../src/build/index.js';
+import { invokeRunner } from '../src/run/invoke.js';
+import { loadSpec } from '../src/spec/load.js';
+import { InfoSchema, type Result, type Runner } from '../src/spec/schema.js';
+
+const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
+const { spec, hash } = loadSpec(SPEC);
+const exec = promisify(execFile);
+const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-conf-'));
+// Usage errors must exit before writing anything; a real path keeps a broken runner harmless.
+const OUT_UNUSED = join(tmp(), 'never-written.json');
+
+const wanted: Array<{ runner: Runner; source: string }> = [
+  { runner: 'js', source: 'registry' },
+  { runner: 'rs', source: 'registry' },
+  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
+];
+
+const built = new Map<Runner, BuiltRunner>();
+const results = new Map<Runner, Result>();
+
+async function call(b: BuiltRunner, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const [exe, ...prefix] = b.command.argv;
+  try {
+    const { stdout, stderr } = await exec(exe!, [...prefix, ...args], { maxBuffer: 16 << 20 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: err.code ?? -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+  }
+}
+
+beforeAll(async () => {
+  for (const w of wanted) {
+    const b = await buildRunner({ runner: w.runner, source: parseSource(w.source), log: () => {} });
+    built.set(w.runner, b);
+    const inv = await invokeRunner(b.command, {
+      spec: SPEC, profile: 'quick', cases: ['cpu.*'], out: join(tmp(), `${w.runner}.json`), timeoutMs: 600_000,
+      // Digests and statuses do not depend on iteration counts; keep the suite short.
+      env: { BEE_BENCH_ITERS: '1' },
+    });
+    expect(inv.problem, `${w.runner}: ${inv.problem}`).toBeUndefined();
+    results.set(w.runner, inv.result!);
+  }
+});
+
+describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runner) => {
+  it('writes a complete, schema-valid result of the quick CPU profile', () => {
+    const r = results.get(runner)!;
+    expect(r.runner).toBe(runner);
+    expect(r.spec).toEqual({ hash, profile: 'quick' });
+    expect(r.finished_at).not.toBeNull();
+    expect(r.bee).toBeNull();
+    const cpu = spec.cases.filter((c) => c.kind === 'cpu').map((c) => c.id);
+    expect(r.cases.map((c) => c.id)).toEqual(cpu);
+    for (const c of r.cases) {
+      if (c.id === 'cpu.bmt.encrypted-file-root') {
+        expect(c.status).toBe('skipped');
+        expect(c.skip_reason).toMatch(/encrypt/);
+      } else {
+        expect(c.status, `${c.id}: ${c.error ?? ''}`).toBe('ok');
+        expect(c.samples_ns).toHaveLength(1);
+        expect(c.warmup).toBe(spec.profiles.quick.warmup.cpu);
+      }
+    }
+  });
+
+  it('answers info with its client identity', async () => {
+    const out = await call(built.get(runner)!, ['info']);
+    expect(out.code).toBe(0);
+    const info = InfoSchema.parse(JSON.parse(out.stdout));
+    expect(info.runner).toBe(runner);
+    expect(info.client.source).toBe(runner === 'go' ? 'path' : 'registry');
+  });
+
+  it.each([
+    [['run', '--spec', SPEC, '--out', OUT_UNUSED, '--case', 'cpu.no-such-case'], /no-such-case/],
+    [['run', '--spec', SPEC, '--out', OUT_UNUSED, '--profile', 'medium'], /profile/],
+    [['run', '--spec', SPEC], /--out/],
+    [['run', '--spec', SPEC, '--out', OUT_UNUSED, '--bogus'], /bogus/],
+    [['run', '--spec', SPEC, '--out', OUT_UNUSED, '--bee-url', 'http://127.0.0.1:1633'], /batch-id/],
+    [['run', '--spec', '/nonexistent/spec.json', '--out', OUT_UNUSED], /spec/],
+  ])('exits 2 naming the problem for %j', async (args, message) => {
+    const out = await call(built.get(runner)!, args);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toMatch(message);
+  });
+
+  it('skips net cases without a Bee node, naming why', async () => {
+    const inv = await invokeRunner(built.get(runner)!.command, {
+      spec: SPEC, profile: 'quick', cases: ['net.stamps.*'], out: join(tmp(), 'net.json'), timeoutMs: 120_000,
+    });
+    expect(inv.problem).toBeUndefined();
+    for (const c of inv.result!.cases) {
+      expect(c.status).toBe('skipped');
+      expect(c.skip_reason).toMatch(/no Bee node given/);
+    }
+  });
+});
+
+/**
+ * Digest divergences that are real client behaviour, checked against Bee itself, and reported in
+ * FINDINGS.md. Each must keep diverging exactly like this: when a client changes, this test says
+ * so, and the entry goes.
+ */
+const KNOWN_DIVERGENCES: Record<string, { runner: Runner; why: string }> = {
+  'cpu.manifest.hash-50files': {
+    runner: 'rs',
+    why: 'bee-rs 1.7.0 hash_collection_entries writes no Content-Type/Filename metadata; Bee (tar upload), bee-js and bee-go do',
+  },
+};
+
+describe('cross-client agreement', () => {
+  it('has at least two runners to compare', () => {
+    expect(results.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('gives identical digests for every deterministic CPU case', () => {
+    const disagreements: string[] = [];
+    for (const c of spec.cases.filter((s) => s.digest && s.kind === 'cpu')) {
+      const values = new Map<Runner, string | undefined>();
+      for (const [runner, r] of results) {
+        const entry = r.cases.find((e) => e.id === c.id);
+        if (entry?.status === 'ok') values.set(runner, entry.digest);
+      }
+      const known = KNOWN_DIVERGENCES[c.id];
+      const agreeing = new Map([...values].filter(([r]) => r !== known?.runner));
+      const distinct = new Set(agreeing.values());
+      const show = () => [...values].map(([r, d]) => `${r}=${d ?? '(none)'}`).join(' ');
+      if (agreeing.size > 0 && (distinct.size !== 1 || distinct.has(undefined))) disagreements.push(`${c.id}: ${show()}`);
+      if (known && values.has(known.runner) && agreeing.size > 0 && distinct.has(values.get(known.runner))) {
+        disagreements.push(`${c.id}: ${known.runner} now agrees (${show()}): drop its KNOWN_DIVERGENCES entry (${known.why})`);
+      }
+    }
+    expect(disagreements, disagreements.join('\n')).toEqual([]);
+  });
+});
