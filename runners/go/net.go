@@ -104,14 +104,19 @@ func (s *salted) resalt(env *harness.Env) {
 	copy(s.buf, salt[:])
 }
 
-// fresh32 derives a fresh 32-byte value (topic, SOC identifier) from the next upload salt.
-func fresh32(env *harness.Env) []byte {
-	salt := env.Salt()
-	sum := sha256.Sum256(salt[:])
-	return sum[:]
+// saltedWrite is one write under a fresh 32-byte name (feed topic, SOC identifier): from the
+// next salt, name = SHA-256(salt) and payload = salt || data[0, n-8), n bytes in all.
+type saltedWrite struct {
+	name    [32]byte
+	payload []byte
 }
 
-// uploadSalted uploads a salted copy of the first n fixture bytes via /bytes, untimed.
+func nextSaltedWrite(env *harness.Env, n int) saltedWrite {
+	salt := env.Salt()
+	return saltedWrite{name: sha256.Sum256(salt[:]), payload: fixture.Salted(salt, env.Fixtures.Data(n-8))}
+}
+
+// uploadSalted uploads salt || data[0, n) via /bytes, untimed.
 func uploadSalted(ctx context.Context, env *harness.Env, b *beeNode, n int) (swarm.Reference, error) {
 	s := newSalted(env, n)
 	s.resalt(env)
@@ -148,8 +153,8 @@ func stampsConcurrent(_ context.Context, env *harness.Env, p spec.Params) (*harn
 	}}, nil
 }
 
-// feedPayload is what the feed cases write: the first 32 bytes of the data fixture.
-func feedPayload(env *harness.Env) []byte { return env.Fixtures.Data(32) }
+// feedPayloadBytes is the size of a feed update's payload: the salt then data[0, 24).
+const feedPayloadBytes = 32
 
 // key0 is private key 0 of the fixtures, the owner of every feed and SOC the runner writes.
 func key0(env *harness.Env) (swarm.PrivateKey, error) {
@@ -174,22 +179,30 @@ func readFeed(ctx context.Context, r *file.FeedReader) error {
 	}
 }
 
-// newFeedWriter makes a writer for key 0 under a fresh topic.
-func newFeedWriter(env *harness.Env, b *beeNode, key swarm.PrivateKey) (*file.FeedWriter, error) {
-	topic, err := swarm.NewTopic(fresh32(env))
+// feedUpdate is a writer for key 0 under a fresh topic and the payload to write to it.
+type feedUpdate struct {
+	w       *file.FeedWriter
+	payload []byte
+}
+
+// newFeedUpdate: topic = SHA-256(salt), payload = salt || data[0, 24), from one fresh salt.
+func newFeedUpdate(env *harness.Env, b *beeNode, key swarm.PrivateKey) (feedUpdate, error) {
+	sw := nextSaltedWrite(env, feedPayloadBytes)
+	topic, err := swarm.NewTopic(sw.name[:])
 	if err != nil {
-		return nil, err
+		return feedUpdate{}, err
 	}
-	return b.client.File.MakeFeedWriter(key, topic), nil
+	return feedUpdate{w: b.client.File.MakeFeedWriter(key, topic), payload: sw.payload}, nil
 }
 
 // writeFirstFeed writes one update under a fresh topic; a 501 means the node has no SOC writes.
 func writeFirstFeed(ctx context.Context, env *harness.Env, b *beeNode, key swarm.PrivateKey) (*file.FeedWriter, error) {
-	w, err := newFeedWriter(env, b, key)
+	u, err := newFeedUpdate(env, b, key)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := w.Upload(ctx, b.batch, feedPayload(env)); err != nil {
+	w := u.w
+	if _, err := w.Upload(ctx, b.batch, u.payload); err != nil {
 		if notOnThisNode(err) {
 			return nil, harness.Skip(socSkip)
 		}
@@ -215,18 +228,18 @@ func feedFresh(ctx context.Context, env *harness.Env, _ spec.Params) (*harness.B
 	if _, err := writeFirstFeed(ctx, env, b, key); err != nil { // probes the node's SOC support
 		return nil, err
 	}
-	var w *file.FeedWriter
+	var u feedUpdate
 	return &harness.Bench{
 		Before: func(context.Context) error {
 			var err error
-			w, err = newFeedWriter(env, b, key)
+			u, err = newFeedUpdate(env, b, key)
 			return err
 		},
 		Op: func(ctx context.Context) error {
-			if _, err := w.Upload(ctx, b.batch, feedPayload(env)); err != nil {
+			if _, err := u.w.Upload(ctx, b.batch, u.payload); err != nil {
 				return err
 			}
-			return readFeed(ctx, w.FeedReader)
+			return readFeed(ctx, u.w.FeedReader)
 		},
 	}, nil
 }
@@ -511,7 +524,8 @@ func bytesDownloadRange(ctx context.Context, env *harness.Env, p spec.Params) (*
 	}}, nil
 }
 
-// pinAddList: Pin each of `count` salted 4 KiB uploads made during setup, ListPins, Unpin each.
+// pinAddList: Pin each of `count` uploads made during setup (4096 bytes each: salt ||
+// data[0, 4088)), ListPins, Unpin each.
 func pinAddList(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
@@ -519,7 +533,7 @@ func pinAddList(ctx context.Context, env *harness.Env, p spec.Params) (*harness.
 	}
 	refs := make([]swarm.Reference, p.Int("count"))
 	for i := range refs {
-		if refs[i], err = uploadSalted(ctx, env, b, env.ChunkPayloadBytes); err != nil {
+		if refs[i], err = uploadSalted(ctx, env, b, env.ChunkPayloadBytes-8); err != nil {
 			return nil, err
 		}
 	}
@@ -579,7 +593,8 @@ func chunksUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harnes
 }
 
 // streamDirUpload: StreamCollectionEntries (chunk by chunk over POST /chunks, then the manifest)
-// of `files` files f%04d.bin = salt || data[file_bytes*i, file_bytes*(i+1)), under one tag.
+// of `files` files f%04d.bin of file_bytes each = its own salt || data[file_bytes*i,
+// file_bytes*(i+1) - 8), under one tag.
 func streamDirUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
@@ -596,9 +611,8 @@ func streamDirUpload(ctx context.Context, env *harness.Env, p spec.Params) (*har
 	entries := make([]file.CollectionEntry, files)
 	return &harness.Bench{
 		Before: func(context.Context) error {
-			salt := env.Salt()
 			for i := range entries {
-				entries[i] = file.CollectionEntry{Path: fmt.Sprintf("f%04d.bin", i), Data: fixture.Salted(salt, data[i*size:(i+1)*size])}
+				entries[i] = file.CollectionEntry{Path: fmt.Sprintf("f%04d.bin", i), Data: fixture.Salted(env.Salt(), data[i*size:(i+1)*size-8])}
 			}
 			return nil
 		},
@@ -609,8 +623,8 @@ func streamDirUpload(ctx context.Context, env *harness.Env, p spec.Params) (*har
 	}, nil
 }
 
-// socUpload: SOCWriter.Upload (sign, POST /soc) of chunk payload 0 under `count` fresh
-// identifiers, key 0.
+// socUpload: `count` SOCWriter.Upload (sign, POST /soc), key 0, each from its own salt:
+// identifier = SHA-256(salt), payload = salt || data[0, 4088).
 func socUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
@@ -628,15 +642,19 @@ func socUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.B
 	if err != nil {
 		return nil, err
 	}
-	payload := env.Fixtures.Data(env.ChunkPayloadBytes)
-	ids := make([]swarm.Identifier, p.Int("count"))
+	type soc struct {
+		id      swarm.Identifier
+		payload []byte
+	}
+	socs := make([]soc, p.Int("count"))
 	fill := func(context.Context) error {
-		for j := range ids {
-			id, err := swarm.NewIdentifier(fresh32(env))
+		for j := range socs {
+			sw := nextSaltedWrite(env, env.ChunkPayloadBytes)
+			id, err := swarm.NewIdentifier(sw.name[:])
 			if err != nil {
 				return err
 			}
-			ids[j] = id
+			socs[j] = soc{id, sw.payload}
 		}
 		return nil
 	}
@@ -644,7 +662,7 @@ func socUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.B
 	if err := fill(ctx); err != nil {
 		return nil, err
 	}
-	if _, err := w.Upload(ctx, b.batch, ids[0], payload, nil); err != nil {
+	if _, err := w.Upload(ctx, b.batch, socs[0].id, socs[0].payload, nil); err != nil {
 		if notOnThisNode(err) {
 			return nil, harness.Skip(socSkip)
 		}
@@ -653,8 +671,8 @@ func socUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.B
 	return &harness.Bench{
 		Before: fill,
 		Op: func(ctx context.Context) error {
-			for _, id := range ids {
-				if _, err := w.Upload(ctx, b.batch, id, payload, nil); err != nil {
+			for _, s := range socs {
+				if _, err := w.Upload(ctx, b.batch, s.id, s.payload, nil); err != nil {
 					return err
 				}
 			}

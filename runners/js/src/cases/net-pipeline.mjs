@@ -1,10 +1,12 @@
 // Per-call and per-chunk endpoints: pinning, /chunks, the streaming directory upload, SOC writes.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createHash } from 'node:crypto';
-import { nodeApi, pad, probeWrite, range, UPLOAD } from './util.mjs';
+import { nodeApi, pad, probeWrite, range, saltedWrite, UPLOAD } from './util.mjs';
 
-/** net.pin.add-list: pin `count` references, list the pins, unpin them all. */
+/**
+ * net.pin.add-list: pin `count` references, list the pins, unpin them all. Each reference is a
+ * 4096-byte upload made in setup: salt || data[0, 4088).
+ */
 export async function pinAddList(env, p) {
   const { batchId, uploadData, pin, getAllPins, unpin } = nodeApi(env, 'uploadData', 'pin', 'getAllPins', 'unpin');
   const refs = [];
@@ -47,7 +49,8 @@ export async function chunksUpload(env, p) {
 
 /**
  * net.stream-dir.upload: bee-js streams a directory from disk chunk by chunk (POST /chunks per
- * chunk), then saves its manifest. The salted files are rewritten before every iteration.
+ * chunk), then saves its manifest. Before every iteration file i is rewritten as `file_bytes`
+ * bytes: its own salt || data[file_bytes i, file_bytes (i+1) - 8).
  */
 export async function streamDirUpload(env, p) {
   const { batchId, createTag, streamDirectory } = nodeApi(env, 'createTag', 'streamDirectory');
@@ -58,9 +61,9 @@ export async function streamDirUpload(env, p) {
   return {
     async before() {
       for (const i of range(p.files)) {
-        const file = new Uint8Array(8 + p.file_bytes);
+        const file = new Uint8Array(p.file_bytes);
         file.set(env.fixtures.salt(), 0);
-        file.set(data.subarray(p.file_bytes * i, p.file_bytes * (i + 1)), 8);
+        file.set(data.subarray(p.file_bytes * i, p.file_bytes * (i + 1) - 8), 8);
         await writeFile(join(dir, `f${pad(i, 4)}.bin`), file);
       }
     },
@@ -69,22 +72,28 @@ export async function streamDirUpload(env, p) {
   };
 }
 
-/** net.soc.upload: `count` SOC writes with key 0 and a fresh identifier each. */
+/**
+ * net.soc.upload: `count` SOC writes with key 0, each from its own salt: identifier =
+ * SHA-256(salt), payload = salt || data[0, 4088).
+ */
 export async function socUpload(env, p) {
   const { batchId, makeSOCWriter } = nodeApi(env, 'makeSOCWriter');
   const PrivateKey = env.client.export('PrivateKey');
   const Identifier = env.client.export('Identifier');
   const writer = makeSOCWriter(new PrivateKey(env.fixtures.key(0)));
-  const payload = env.fixtures.payload(0).slice(0, 256);
-  const freshId = () => new Identifier(createHash('sha256').update(env.fixtures.salt()).digest());
-  await probeWrite('SOC writes (POST /soc)', () => writer.upload(batchId, freshId(), payload));
-  let ids = [];
+  const freshSoc = () => {
+    const { name, payload } = saltedWrite(env, env.fixtures.chunkPayloadBytes);
+    return { id: new Identifier(name), payload };
+  };
+  const probe = freshSoc();
+  await probeWrite('SOC writes (POST /soc)', () => writer.upload(batchId, probe.id, probe.payload));
+  let socs = [];
   return {
     before() {
-      ids = range(p.count).map(freshId);
+      socs = range(p.count).map(freshSoc);
     },
     async op() {
-      for (const id of ids) await writer.upload(batchId, id, payload);
+      for (const { id, payload } of socs) await writer.upload(batchId, id, payload);
     },
   };
 }

@@ -1,4 +1,5 @@
 // Small helpers the cases share.
+import { createHash } from 'node:crypto';
 import { operation } from '../client.mjs';
 import { Skip } from '../errors.mjs';
 
@@ -69,6 +70,15 @@ export async function probeWrite(what, write) {
     }
     throw err;
   }
+}
+
+/**
+ * One write under a fresh 32-byte name (feed topic, SOC identifier), from the next salt:
+ * name = SHA-256(salt), payload = salt || data[0, n - 8), n bytes in all.
+ */
+export function saltedWrite(env, n) {
+  const salt = env.fixtures.salt();
+  return { name: createHash('sha256').update(salt).digest(), payload: env.fixtures.salted(n - 8, salt) };
 }
 
 /** Upload options every upload shares: deferred, as the group notes say. */

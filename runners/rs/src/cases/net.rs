@@ -38,10 +38,18 @@ async fn data(cx: &Context, len: usize) -> anyhow::Result<Bytes> {
         .map_err(crate::panics::join_error)
 }
 
-/// SHA-256 of a fresh salt: feed topics and SOC identifiers unique to one write.
-fn fresh_id(cx: &Context) -> [u8; 32] {
-    Sha256::digest(cx.salt()).into()
+/// One write under a fresh 32-byte name (feed topic, SOC identifier), from the next salt:
+/// name = SHA-256(salt), payload = salt || data[0, len - 8), `len` bytes in all.
+fn salted_write(cx: &Context, fixture: &[u8], len: usize) -> ([u8; 32], Bytes) {
+    let salt = cx.salt();
+    (
+        Sha256::digest(salt).into(),
+        salted(salt, &fixture[..len - 8]),
+    )
 }
+
+/// A feed update's payload: the salt then data[0, 24).
+const FEED_PAYLOAD_BYTES: usize = 32;
 
 /// A known limitation of the node (a dev node answers 501 to SOC and feed writes) as a skip.
 fn node_limitation(e: bee::Error, what: &str) -> anyhow::Error {
@@ -117,17 +125,17 @@ async fn feed_write_read(
 
 pub async fn feed_fresh(cx: &Context, _: &Param) -> anyhow::Result<Bench> {
     let signer = feed_signer(cx)?;
-    let payload = data(cx, 32).await?;
-    let topic = Topic::new(&fresh_id(cx))?;
-    feed_write_read(node(cx)?, &signer, topic, &payload)
+    let fixture = data(cx, FEED_PAYLOAD_BYTES).await?;
+    let (topic, payload) = salted_write(cx, &fixture, FEED_PAYLOAD_BYTES);
+    feed_write_read(node(cx)?, &signer, Topic::new(&topic)?, &payload)
         .await
         .map_err(|e| node_limitation(e, "feed writes (POST /soc)"))?;
     let cx = cx.clone();
     Bench::net(move || {
-        let (cx, signer, payload, id) =
-            (cx.clone(), signer.clone(), payload.clone(), fresh_id(&cx));
+        let (topic, payload) = salted_write(&cx, &fixture, FEED_PAYLOAD_BYTES);
+        let (cx, signer) = (cx.clone(), signer.clone());
         async move {
-            let topic = Topic::new(&id)?;
+            let topic = Topic::new(&topic)?;
             Ok(feed_write_read(node(&cx)?, &signer, topic, &payload).await?)
         }
     })
@@ -136,8 +144,10 @@ pub async fn feed_fresh(cx: &Context, _: &Param) -> anyhow::Result<Bench> {
 pub async fn feed_warm(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let reads = uint(p, "reads")?;
     let (node, signer) = (node(cx)?, feed_signer(cx)?);
-    let topic = Topic::new(&fresh_id(cx))?;
-    feed_write_read(node, &signer, topic, &data(cx, 32).await?)
+    let fixture = data(cx, FEED_PAYLOAD_BYTES).await?;
+    let (topic, payload) = salted_write(cx, &fixture, FEED_PAYLOAD_BYTES);
+    let topic = Topic::new(&topic)?;
+    feed_write_read(node, &signer, topic, &payload)
         .await
         .map_err(|e| node_limitation(e, "feed writes (POST /soc)"))?;
     let reader = node
@@ -269,7 +279,7 @@ pub async fn bzz_download(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     })
 }
 
-/// One salted /bytes upload made outside timing.
+/// One /bytes upload of salt || data[0, len) made outside timing.
 async fn uploaded_bytes(cx: &Context, node: &Node, len: usize) -> anyhow::Result<Reference> {
     let body = salted(cx.salt(), &data(cx, len).await?);
     let options = RedundantUploadOptions {
@@ -331,6 +341,7 @@ pub async fn bytes_range(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     })
 }
 
+/// Each pinned reference: a 4096-byte upload, salt || data[0, 4088).
 pub async fn pin_add_list(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let (node, count) = (node(cx)?, uint(p, "count")?);
     let payload = cx.fixtures().payload_bytes() - 8;
@@ -395,6 +406,7 @@ pub async fn chunks_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     })
 }
 
+/// File i: `file_bytes` bytes, its own salt || data[file_bytes i, file_bytes (i+1) - 8).
 pub async fn stream_dir_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let node = node(cx)?;
     let (client, batch) = (node.client.clone(), node.batch);
@@ -417,7 +429,7 @@ pub async fn stream_dir_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench>
             .map(|i| {
                 CollectionEntry::new(
                     format!("f{i:04}.bin"),
-                    salted(cx.salt(), &fixture[i * size..(i + 1) * size]),
+                    salted(cx.salt(), &fixture[i * size..(i + 1) * size - 8]),
                 )
             })
             .collect();
@@ -432,28 +444,28 @@ pub async fn stream_dir_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench>
     })
 }
 
+/// SOC j: key 0, from its own salt: identifier = SHA-256(salt), payload = salt || data[0, 4088).
 pub async fn soc_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let (node, count) = (node(cx)?, uint(p, "count")?);
     let writer = node
         .client
         .file()
         .make_soc_writer(PrivateKey::new(&cx.fixtures().private_key(0))?)?;
-    let payload = data(cx, cx.fixtures().payload_bytes()).await?;
+    let size = cx.fixtures().payload_bytes();
+    let fixture = data(cx, size).await?;
+    let (id, payload) = salted_write(cx, &fixture, size);
     writer
-        .upload(
-            &node.batch,
-            &Identifier::new(&fresh_id(cx))?,
-            &payload,
-            None,
-        )
+        .upload(&node.batch, &Identifier::new(&id)?, &payload, None)
         .await
         .map_err(|e| node_limitation(e, "SOC writes (POST /soc)"))?;
     let (batch, cx) = (node.batch, cx.clone());
     Bench::net(move || {
-        let ids: Vec<[u8; 32]> = (0..count).map(|_| fresh_id(&cx)).collect();
-        let (writer, payload) = (writer.clone(), payload.clone());
+        let socs: Vec<([u8; 32], Bytes)> = (0..count)
+            .map(|_| salted_write(&cx, &fixture, size))
+            .collect();
+        let writer = writer.clone();
         async move {
-            for id in ids {
+            for (id, payload) in socs {
                 writer
                     .upload(&batch, &Identifier::new(&id)?, &payload, None)
                     .await?;
