@@ -278,12 +278,15 @@ function fits(rows: readonly Row[], runners: readonly Runner[]): Fit[] {
   return out;
 }
 
+/** The harness group times the runners themselves, not the clients: it never scores. */
+const UNSCORED_GROUPS = new Set(['harness']);
+
 function scoreboard(groups: readonly GroupModel[], runners: readonly Runner[]): ScoreEntry[] {
   return runners.map((runner) => {
     const all: number[] = [];
     const byGroup: Record<string, number | null> = {};
     let wins = 0;
-    for (const g of groups) {
+    for (const g of groups.filter((x) => !UNSCORED_GROUPS.has(x.id))) {
       const ratios: number[] = [];
       for (const c of g.cases) {
         for (const row of c.rows) {

@@ -65,6 +65,14 @@ describe('aggregate', () => {
     expect(sb.rs!.byGroup['calibration']).toBe(2);
   });
 
+  it('leaves the harness calibration case out of the scoreboard: it times runners, not clients', () => {
+    const noop = (m: number) => caseResult({ id: 'cpu.harness.noop', param: { label: 'empty', count: 1 }, work: { ops: 1 }, samples_ns: flat(m) });
+    const withHarness = example().map((r, i) => ({ ...r, cases: [...r.cases, noop([1000, 10, 10][i]!)] }));
+    const m = aggregate(withHarness, spec, { specHash: AA });
+    expect(row(allRows(m), 'cpu.harness.noop').cells.js?.ratio).toBe(100);
+    expect(m.scoreboard).toEqual(model.scoreboard);
+  });
+
   it('leaves uncontested rows unranked and keeps failure reasons', () => {
     const lookup = row(rows, 'cpu.manifest.lookup-large');
     expect(lookup.contested).toBe(false);
