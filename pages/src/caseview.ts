@@ -1,0 +1,511 @@
+// The case view: one chart per param label, one line per runner over commit time on the chosen
+// branch. Client-version changes are marked (diamond point, dashed segment into it) and so are the
+// writer's significant shifts (star). Zoom and pan move every chart of the case together; the
+// range, the branch and the log toggle live in the permalink. Downloads and the data tables hold
+// exactly the points shown: this branch, the visible runners, inside the zoomed range.
+import type { ActiveElement, ChartEvent, LegendElement, LegendItem, Scale } from 'chart.js';
+import type { CaseSeriesFile, IndexCase, Series } from '../../src/history/schema.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL } from '../../src/report/model.js';
+import { formatCount, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
+import type { Runner } from '../../src/spec/schema.js';
+import { applyTheme, Chart, RUNNER_POINT, theme, type Theme } from './charts.js';
+import type { ViewContext, ViewHandle } from './context.js';
+import { loadSeries } from './data.js';
+import { formatUtc, minUnitFor } from './date-adapter.js';
+import { clear, el, externalLink, firstLine, internalLink, safeHttpUrl } from './dom.js';
+import { download, fileName, toCsv, type Row } from './download.js';
+import { axisTitle, basisOf, exportUnit, exportValue, formatValue, pointValue, type Basis } from './metric.js';
+import { formatHash, type ViewState } from './permalink.js';
+import { PointTooltip, pointDetails, type Datum } from './tooltip.js';
+
+export const CASE_COLUMNS = [
+  'case',
+  'label',
+  'runner',
+  'client_version',
+  'branch',
+  'timestamp',
+  'sha',
+  'value',
+  'unit',
+  'display',
+  'median_ns',
+  'min_ns',
+  'max_ns',
+  'n',
+  'ops',
+  'bytes',
+  'shift_ratio',
+  'shift_p',
+  'version_changed_from',
+  'message',
+  'author',
+  'url',
+  'run_id',
+  'record',
+] as const;
+
+/** Rows shown in a data table at most; downloads always hold every shown point. */
+const TABLE_ROWS = 500;
+
+type LineChart = Chart<'line', Datum[]>;
+
+interface ChartInfo {
+  label: string;
+  chart: LineChart;
+  runners: Runner[];
+  table: HTMLDetailsElement;
+}
+
+/** The points of one series on one branch, in time order, with version changes noted. */
+export function datumsOf(s: Series, branch: string, basis: Basis): Datum[] {
+  const pts = s.points.filter((p) => p.branch === branch).sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+  const out: Datum[] = [];
+  let prevVersion: string | undefined;
+  for (const p of pts) {
+    const y = pointValue(basis, p);
+    const x = Date.parse(p.timestamp);
+    if (y === null || !Number.isFinite(x)) continue;
+    const d: Datum = { x, y, pt: p };
+    if (prevVersion !== undefined && p.client_version !== prevVersion) d.versionFrom = prevVersion;
+    prevVersion = p.client_version;
+    out.push(d);
+  }
+  return out;
+}
+
+function yTick(basis: Basis, scale: Scale, v: number): string {
+  if (v === 0) return '0';
+  if (scale.type === 'logarithmic') {
+    if (!(v > 0)) return '';
+    const m = v / 10 ** Math.floor(Math.log10(v) + 1e-9);
+    if (![1, 2, 5].some((k) => Math.abs(m - k) < 1e-6)) return '';
+  }
+  return formatValue(basis, v);
+}
+
+function yScale(basis: Basis, log: boolean) {
+  return {
+    type: log ? ('logarithmic' as const) : ('linear' as const),
+    beginAtZero: !log,
+    title: { display: true, text: `${axisTitle(basis)}${log ? ', log scale' : ''}` },
+    ticks: {
+      callback(this: Scale, v: number | string) {
+        return yTick(basis, this, Number(v));
+      },
+    },
+  };
+}
+
+export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { ready: Promise<void> } {
+  const { index } = ctx;
+  const state: ViewState = { ...ctx.state };
+  const branch = state.branch ?? '';
+  const c = index.cases.find((x) => x.id === state.case);
+  if (!c) {
+    document.title = 'Unknown case · bee-bench trends';
+    root.append(
+      el('h2', { text: 'Unknown case', attrs: { id: 'view-heading', tabindex: '-1' } }),
+      el('p', { class: 'error', text: `No case ${JSON.stringify(state.case ?? '')} in this history.` }),
+      el('p', {}, internalLink(formatHash({ view: 'overview', branch, log: false }), 'Back to the overview')),
+    );
+    return { destroy() {}, ready: Promise.resolve() };
+  }
+  const basis = basisOf(c);
+  const t = theme();
+  applyTheme(t);
+  document.title = `${c.id} · bee-bench trends`;
+  const group = index.groups.find((g) => g.id === c.group)?.title ?? c.group;
+
+  root.append(
+    el('nav', { class: 'crumbs', attrs: { 'aria-label': 'Breadcrumb' } }, internalLink(formatHash({ view: 'overview', branch, log: false }), 'Overview'), ' / ', group),
+    el('h2', { text: c.id, attrs: { id: 'view-heading', tabindex: '-1' } }),
+  );
+  if (c.doc) root.append(el('p', { class: 'doc', text: c.doc }));
+  root.append(el('p', { class: 'meta', text: `${c.kind === 'net' ? 'Network' : 'CPU'} case · ${axisTitle(basis)} · branch ${branch} · times in UTC` }));
+  if (c.kind === 'net') root.append(el('p', { class: 'caveat', text: NET_SCOPE_CAVEAT }));
+
+  const logBox = el('input', { attrs: { type: 'checkbox', id: 'log-scale' } });
+  logBox.checked = state.log;
+  const resetBtn = el('button', { text: 'Reset zoom', attrs: { type: 'button', id: 'reset-zoom' } });
+  resetBtn.disabled = state.from === undefined;
+  const csvBtn = el('button', { text: 'Download CSV', attrs: { type: 'button', id: 'download-csv' } });
+  const jsonBtn = el('button', { text: 'Download JSON', attrs: { type: 'button', id: 'download-json' } });
+  const toolbar = el(
+    'div',
+    { class: 'toolbar', attrs: { role: 'toolbar', 'aria-label': 'Chart controls' } },
+    el('label', { class: 'check' }, logBox, ' Log scale'),
+    resetBtn,
+    el('span', { class: 'sep', attrs: { 'aria-hidden': 'true' } }),
+    el('span', { class: 'toolbar-label', text: 'Shown points:' }),
+    csvBtn,
+    jsonBtn,
+  );
+  root.append(
+    toolbar,
+    el(
+      'p',
+      { class: 'hint' },
+      'Zoom: drag across a time range, or Ctrl + scroll. Pan: Shift + drag. Click a point to pin its details. ',
+      el('span', { class: 'mark-key', text: '✱' }),
+      ' significant shift · ',
+      el('span', { class: 'mark-key', text: '◆' }),
+      ' client version changed (dashed line into it).',
+    ),
+  );
+  const status = el('p', { class: 'loading', text: 'Loading series…', attrs: { role: 'status' } });
+  root.append(status);
+
+  const infos: ChartInfo[] = [];
+  let destroyed = false;
+  let syncing = false;
+
+  const onKey = (e: KeyboardEvent): void => {
+    if (e.key === 'Escape') for (const i of infos) (i.chart as unknown as { $tip?: PointTooltip }).$tip?.hide(true);
+  };
+  document.addEventListener('keydown', onKey);
+
+  const shownRows = (): Row[] => {
+    const rows: Row[] = [];
+    for (const info of infos) {
+      const { min, max } = info.chart.scales.x!;
+      info.chart.data.datasets.forEach((ds, i) => {
+        if (!info.chart.isDatasetVisible(i)) return;
+        const runner = info.runners[i]!;
+        for (const d of ds.data) if (d.x >= min && d.x <= max) rows.push(rowOf(c, basis, info.label, runner, d));
+      });
+    }
+    return rows;
+  };
+
+  const refreshTables = (): void => {
+    for (const info of infos) if (info.table.open) fillTable(info, basis, t);
+  };
+
+  /** Tick unit to the visible span (after a zoom, a pan, a reset). */
+  const retick = (): void => {
+    for (const i of infos) {
+      const x = i.chart.scales.x!;
+      const unit = minUnitFor(x.max - x.min);
+      const time = (i.chart.options.scales!.x as { time: { minUnit?: string } }).time;
+      if (time.minUnit !== unit) {
+        time.minUnit = unit;
+        i.chart.update('none');
+      }
+    }
+  };
+
+  const recordRange = (src: LineChart | null): void => {
+    retick();
+    if (src) {
+      const { min, max } = src.scales.x!;
+      state.from = Math.round(min);
+      state.to = Math.round(max);
+    } else {
+      delete state.from;
+      delete state.to;
+    }
+    resetBtn.disabled = src === null;
+    ctx.navigate(state, { replace: true });
+    refreshTables();
+  };
+
+  const onRangeChange = (src: LineChart): void => {
+    if (syncing) return;
+    syncing = true;
+    try {
+      const { min, max } = src.scales.x!;
+      for (const i of infos) if (i.chart !== src) i.chart.zoomScale('x', { min, max }, 'none');
+    } finally {
+      syncing = false;
+    }
+    recordRange(src);
+  };
+
+  resetBtn.addEventListener('click', () => {
+    syncing = true;
+    try {
+      for (const i of infos) i.chart.resetZoom('none');
+    } finally {
+      syncing = false;
+    }
+    recordRange(null);
+    ctx.announce('Zoom reset to the full range.');
+  });
+
+  logBox.addEventListener('change', () => {
+    state.log = logBox.checked;
+    for (const i of infos) {
+      i.chart.options.scales!.y = yScale(basis, state.log);
+      i.chart.update('none');
+    }
+    ctx.navigate(state, { replace: true });
+    ctx.announce(state.log ? 'Logarithmic y axis.' : 'Linear y axis.');
+  });
+
+  const exportName = (): string => fileName('bee-bench', c.id, branch);
+  csvBtn.addEventListener('click', () => download(`${exportName()}.csv`, 'text/csv', toCsv(CASE_COLUMNS, shownRows())));
+  jsonBtn.addEventListener('click', () => {
+    const zoomed = state.from !== undefined && state.to !== undefined;
+    const doc = {
+      schema: 'bee-bench/site-export@1',
+      view: 'case',
+      case: c.id,
+      branch,
+      unit: exportUnit(basis),
+      log: state.log,
+      from: zoomed ? new Date(state.from!).toISOString() : null,
+      to: zoomed ? new Date(state.to!).toISOString() : null,
+      rows: shownRows(),
+    };
+    download(`${exportName()}.json`, 'application/json', `${JSON.stringify(doc, null, 2)}\n`);
+  });
+
+  const ready = loadSeries(c).then(
+    (file) => {
+      if (destroyed) return;
+      status.remove();
+      const charts = buildCharts(root, c, file, basis, branch, state, t, {
+        onRangeChange,
+        refreshTables,
+      });
+      infos.push(...charts);
+      if (infos.length === 0) {
+        root.append(el('p', { class: 'empty', text: `No runs of ${c.id} on branch ${branch}.` }));
+        csvBtn.disabled = jsonBtn.disabled = logBox.disabled = true;
+        return;
+      }
+      if (state.from !== undefined && state.to !== undefined) {
+        syncing = true;
+        try {
+          for (const i of infos) i.chart.zoomScale('x', { min: state.from, max: state.to }, 'none');
+        } finally {
+          syncing = false;
+        }
+      }
+      retick();
+      root.append(el('p', { class: 'footnote', text: basis === 'bytes' ? THROUGHPUT_FOOTNOTE : 'Each point is the median of one run’s iterations.' }));
+    },
+    (e: unknown) => {
+      if (destroyed) return;
+      status.className = 'error';
+      status.setAttribute('role', 'alert');
+      status.textContent = `Could not load the series of ${c.id}: ${(e as Error).message}`;
+    },
+  );
+
+  return {
+    ready,
+    destroy() {
+      destroyed = true;
+      document.removeEventListener('keydown', onKey);
+      for (const i of infos) i.chart.destroy();
+    },
+  };
+}
+
+function rowOf(c: IndexCase, basis: Basis, label: string, runner: Runner, d: Datum): Row {
+  const p = d.pt;
+  return {
+    case: c.id,
+    label,
+    runner,
+    client_version: p.client_version,
+    branch: p.branch,
+    timestamp: p.timestamp,
+    sha: p.sha,
+    value: exportValue(basis, d.y),
+    unit: exportUnit(basis),
+    display: formatValue(basis, d.y),
+    median_ns: p.median_ns,
+    min_ns: p.min_ns,
+    max_ns: p.max_ns,
+    n: p.n,
+    ops: p.ops ?? null,
+    bytes: p.bytes ?? null,
+    shift_ratio: p.shift?.ratio ?? null,
+    shift_p: p.shift?.p ?? null,
+    version_changed_from: d.versionFrom ?? null,
+    message: firstLine(p.message),
+    author: p.author,
+    url: safeHttpUrl(p.url),
+    run_id: p.run_id,
+    record: p.record,
+  };
+}
+
+interface Hooks {
+  onRangeChange(chart: LineChart): void;
+  refreshTables(): void;
+}
+
+function buildCharts(root: HTMLElement, c: IndexCase, file: CaseSeriesFile, basis: Basis, branch: string, state: ViewState, t: Theme, hooks: Hooks): ChartInfo[] {
+  const labels: string[] = [];
+  for (const s of file.series) if (!labels.includes(s.label)) labels.push(s.label);
+  const runnerOrder = (r: Runner): number => {
+    const i = ['js', 'go', 'rs'].indexOf(r);
+    return i < 0 ? 99 : i;
+  };
+  const out: ChartInfo[] = [];
+  for (const label of labels) {
+    const series = file.series.filter((s) => s.label === label).sort((a, b) => runnerOrder(a.runner) - runnerOrder(b.runner));
+    const perRunner = series.map((s) => ({ runner: s.runner, data: datumsOf(s, branch, basis) })).filter((x) => x.data.length > 0);
+    if (perRunner.length === 0) continue;
+    const total = perRunner.reduce((n, x) => n + x.data.length, 0);
+    const longest = Math.max(...perRunner.map((x) => x.data.length));
+    const baseRadius = longest > 150 ? 0 : 2.5;
+
+    const canvas = el('canvas', {
+      attrs: {
+        role: 'img',
+        'aria-label': `${c.id}, ${label}: ${axisTitle(basis)} over commit time on branch ${branch}, ${perRunner.map((x) => `${RUNNER_LABEL[x.runner]} ${x.data.length} points`).join(', ')}. The data table below lists the values.`,
+      },
+    });
+    const box = el('div', { class: 'chart-box' }, canvas);
+    const table = el('details', { class: 'data-table' }, el('summary', { text: 'Data table' }), el('div', { class: 'table-scroll' }));
+    const figure = el(
+      'figure',
+      { class: 'card chart-card', attrs: { 'data-label': label } },
+      el('figcaption', {}, el('span', { class: 'label', text: label }), el('span', { class: 'count', text: `${formatCount(total)} points` })),
+      box,
+      table,
+    );
+    root.append(figure);
+    const tip = new PointTooltip(box);
+    const runners = perRunner.map((x) => x.runner);
+
+    const chart: LineChart = new Chart<'line', Datum[]>(canvas, {
+      type: 'line',
+      data: {
+        datasets: perRunner.map(({ runner, data }) => ({
+          label: RUNNER_LABEL[runner],
+          data,
+          borderColor: t.runner[runner],
+          backgroundColor: t.runner[runner],
+          borderWidth: 1.5,
+          pointStyle: data.map((d) => (d.pt.shift ? 'star' : d.versionFrom !== undefined ? 'rectRot' : RUNNER_POINT[runner])),
+          pointRadius: data.map((d) => (d.pt.shift ? 8 : d.versionFrom !== undefined ? 5 : baseRadius)),
+          pointBorderWidth: data.map((d) => (d.pt.shift ? 2 : 1)),
+          pointHoverRadius: data.map((d) => (d.pt.shift ? 9 : 5)),
+          segment: { borderDash: (sc) => (data[sc.p1DataIndex]?.versionFrom !== undefined ? [5, 4] : undefined) },
+        })),
+      },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        parsing: false,
+        normalized: true,
+        interaction: { mode: 'nearest', intersect: false },
+        onClick(_e: ChartEvent, elements: ActiveElement[]) {
+          const a = elements[0];
+          if (!a) return tip.hide(true);
+          const d = chart.data.datasets[a.datasetIndex]?.data[a.index];
+          const runner = runners[a.datasetIndex];
+          if (d && runner) tip.show(pointDetails(runner, basis, d, t.runner[runner]), a.element.x, a.element.y, true);
+        },
+        scales: {
+          x: {
+            type: 'time',
+            time: { minUnit: 'minute' },
+            ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 8 },
+            title: { display: true, text: 'Commit time (UTC)' },
+          },
+          y: yScale(basis, state.log),
+        },
+        plugins: {
+          legend: {
+            position: 'top',
+            align: 'end',
+            labels: {
+              usePointStyle: true,
+              boxHeight: 7,
+              // The runner's own shape, not the first point's (which may be a shift or version marker).
+              generateLabels: (ch) =>
+                Chart.defaults.plugins.legend.labels.generateLabels(ch).map((item) => ({ ...item, pointStyle: RUNNER_POINT[runners[item.datasetIndex ?? 0] ?? 'js'] })),
+            },
+            onClick(this: LegendElement<'line'>, e: ChartEvent, item: LegendItem, legend: LegendElement<'line'>) {
+              Chart.defaults.plugins.legend.onClick.call(this, e, item, legend);
+              hooks.refreshTables();
+            },
+          },
+          tooltip: {
+            enabled: false,
+            external({ tooltip }) {
+              if (tip.pinned) return;
+              const dp = tooltip.dataPoints?.[0];
+              if (tooltip.opacity === 0 || !dp) return tip.hide();
+              const runner = runners[dp.datasetIndex];
+              if (runner) tip.show(pointDetails(runner, basis, dp.raw as Datum, t.runner[runner]), dp.element.x, dp.element.y, false);
+            },
+          },
+          zoom: {
+            limits: { x: { min: 'original', max: 'original', minRange: 60_000 } },
+            zoom: {
+              mode: 'x',
+              wheel: { enabled: true, modifierKey: 'ctrl' },
+              pinch: { enabled: true },
+              drag: { enabled: true, threshold: 8, backgroundColor: 'rgba(127,127,127,0.15)', borderColor: t.muted, borderWidth: 1 },
+              onZoomComplete: ({ chart: ch }) => hooks.onRangeChange(ch as unknown as LineChart),
+            },
+            pan: { enabled: true, mode: 'x', modifierKey: 'shift', onPanComplete: ({ chart: ch }) => hooks.onRangeChange(ch as unknown as LineChart) },
+          },
+        },
+      },
+    });
+    (chart as unknown as { $tip?: PointTooltip }).$tip = tip;
+    const info: ChartInfo = { label, chart, runners, table };
+    table.addEventListener('toggle', () => {
+      if (table.open) fillTable(info, basis, t);
+    });
+    out.push(info);
+  }
+  return out;
+}
+
+function fillTable(info: ChartInfo, basis: Basis, t: Theme): void {
+  const holder = info.table.querySelector('.table-scroll')!;
+  clear(holder);
+  const { min, max } = info.chart.scales.x!;
+  const rows: Array<{ runner: Runner; d: Datum }> = [];
+  info.chart.data.datasets.forEach((ds, i) => {
+    if (!info.chart.isDatasetVisible(i)) return;
+    for (const d of ds.data) if (d.x >= min && d.x <= max) rows.push({ runner: info.runners[i]!, d });
+  });
+  rows.sort((a, b) => b.d.x - a.d.x);
+  const table = el('table', { class: 'points' });
+  table.append(
+    el(
+      'thead',
+      {},
+      el(
+        'tr',
+        {},
+        ...['Time (UTC)', 'Client', 'Version', 'Value', 'Commit', 'Message', 'Author', 'Marks'].map((h) => el('th', { text: h, attrs: { scope: 'col' } })),
+      ),
+    ),
+  );
+  const body = el('tbody');
+  for (const { runner, d } of rows.slice(0, TABLE_ROWS)) {
+    const marks = [d.pt.shift ? '✱ shift' : '', d.versionFrom !== undefined ? `◆ from ${d.versionFrom}` : ''].filter(Boolean).join(' ');
+    const sw = el('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } });
+    sw.style.background = t.runner[runner];
+    body.append(
+      el(
+        'tr',
+        {},
+        el('td', { class: 'nowrap', text: formatUtc(d.x, 'datetime') }),
+        el('td', { class: 'nowrap' }, sw, RUNNER_LABEL[runner]),
+        el('td', { text: d.pt.client_version }),
+        el('td', { class: 'num', text: formatValue(basis, d.y) }),
+        el('td', {}, externalLink(d.pt.url, d.pt.sha.slice(0, 7), { class: 'sha' })),
+        el('td', { class: 'msg', text: firstLine(d.pt.message) }),
+        el('td', { text: d.pt.author }),
+        el('td', { text: marks }),
+      ),
+    );
+  }
+  table.append(body);
+  holder.append(table);
+  const more = rows.length - TABLE_ROWS;
+  holder.append(el('p', { class: 'note', text: more > 0 ? `Newest ${formatCount(TABLE_ROWS)} of ${formatCount(rows.length)} shown points; the downloads hold all of them.` : `${formatCount(rows.length)} points shown.` }));
+}

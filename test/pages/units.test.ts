@@ -1,0 +1,61 @@
+// The trend site's pure parts, without a browser: permalinks, the figure per basis, URL checks.
+import { describe, expect, it } from 'vitest';
+import type { IndexCase, SeriesPoint } from '../../src/history/schema.js';
+import { DataError, resolveDataPath } from '../../pages/src/data.js';
+import { safeHttpUrl } from '../../pages/src/dom.js';
+import { basisOf, exportValue, formatFigureChange, formatValue, pointValue, valueOf } from '../../pages/src/metric.js';
+import { formatHash, parseHash } from '../../pages/src/permalink.js';
+
+describe('permalink', () => {
+  it('round-trips case, branch, log and zoom range through URLSearchParams', () => {
+    const s = { view: 'case' as const, case: 'cpu.bmt.file-root', branch: 'feat/a&b=c#d', log: true, from: Date.UTC(2025, 0, 2), to: Date.UTC(2025, 1, 3) };
+    const hash = formatHash(s);
+    expect(hash).toBe('#view=case&case=cpu.bmt.file-root&branch=feat%2Fa%26b%3Dc%23d&log=1&from=2025-01-02T00%3A00%3A00.000Z&to=2025-02-03T00%3A00%3A00.000Z');
+    expect(parseHash(hash)).toEqual(s);
+  });
+  it('falls back to the overview and drops nonsense ranges', () => {
+    expect(parseHash('')).toEqual({ view: 'overview', log: false });
+    expect(parseHash('#view=case')).toEqual({ view: 'overview', log: false });
+    expect(parseHash('#view=case&case=x&from=zzz&to=2025-01-01')).toEqual({ view: 'case', case: 'x', log: false });
+    expect(parseHash('#view=case&case=x&from=2025-02-01&to=2025-01-01')).toEqual({ view: 'case', case: 'x', log: false });
+    expect(formatHash({ view: 'overview', branch: 'main', log: true, from: 1, to: 2 })).toBe('#branch=main');
+  });
+});
+
+describe('figures', () => {
+  const latest = (work: { ops?: number; bytes?: number }) => ({ main: { median_ns: 1e6, sha: 'a', timestamp: '2025-01-01T00:00:00Z', change: 0.1, trend: [1e6], ...work } });
+  const kase = (work: { ops?: number; bytes?: number }): IndexCase => ({ id: 'c', kind: 'cpu', group: 'g', doc: '', file: 'series/c.json', series: [{ runner: 'js', label: 'l', points: 1, latest: latest(work) }] });
+
+  it('picks MB/s when the case declares bytes, per-op time for ops, else time per iteration', () => {
+    expect(basisOf(kase({ ops: 10, bytes: 4096 }))).toBe('bytes');
+    expect(basisOf(kase({ ops: 10 }))).toBe('ops');
+    expect(basisOf(kase({}))).toBe('iteration');
+    expect(formatValue('bytes', valueOf('bytes', 1e6, { bytes: 66_100 }))).toBe('66.1 MB/s');
+    expect(exportValue('bytes', valueOf('bytes', 1e6, { bytes: 66_100 })!)).toBeCloseTo(66.1, 10);
+    expect(formatValue('ops', valueOf('ops', 59e6, { ops: 1000 }))).toBe('59.0 µs/op');
+    expect(formatValue('iteration', valueOf('iteration', 3.1e6, {}))).toBe('3.10 ms');
+    expect(valueOf('bytes', 1e6, {})).toBeNull();
+    expect(pointValue('ops', { median_ns: 2e6, ops: 4 } as SeriesPoint)).toBe(5e5);
+  });
+
+  it('writes the index change (time per unit, latest / previous - 1) in the figure direction', () => {
+    expect(formatFigureChange('ops', 0.1)).toBe('+10.0%');
+    expect(formatFigureChange('iteration', -0.05)).toBe('-5.0%');
+    expect(formatFigureChange('bytes', 0.1)).toBe('-9.1%');
+    expect(formatFigureChange('bytes', null)).toBe('—');
+  });
+});
+
+describe('URLs', () => {
+  it('links only http(s) URLs', () => {
+    expect(safeHttpUrl('https://github.com/a/b/commit/1')).toBe('https://github.com/a/b/commit/1');
+    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<b>', '//evil.example/x', '/relative', '', undefined]) expect(safeHttpUrl(bad)).toBeNull();
+  });
+  it('loads data only from plain relative paths inside the history folder', () => {
+    const base = new URL('https://example.github.io/repo/bench/');
+    expect(resolveDataPath('series/cpu.keccak.bulk.json', base).href).toBe('https://example.github.io/repo/bench/series/cpu.keccak.bulk.json');
+    for (const bad of ['../secret.json', 'series/../../x.json', '/index.json', 'https://evil.example/x.json', '//evil.example/x.json', 'series/a b.json', 'a/./b.json']) {
+      expect(() => resolveDataPath(bad, base)).toThrow(DataError);
+    }
+  });
+});
