@@ -30,3 +30,7 @@ for (const e of entries) {
   });
   console.error(`built ${e.out}`);
 }
+
+// The trend site (pages/dist/), published into gh-pages by src/history.
+await (await import('../pages/build.mjs')).buildPages();
+console.error('built pages/dist');
