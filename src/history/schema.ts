@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { ClientSchema, HostSchema, KindSchema, ProfileSchema, RunnerSchema } from '../spec/schema.js';
 
 export const RECORD_SCHEMA_ID = 'bee-bench/history-record@1';
+export const SERIES_SCHEMA_ID = 'bee-bench/history-series@1';
+export const INDEX_SCHEMA_ID = 'bee-bench/history-index@1';
 
 export const RecordCaseSchema = z.object({
   id: z.string().min(1),
@@ -18,6 +20,7 @@ export const RecordCaseSchema = z.object({
   median_ns: z.number().nonnegative().nullable(),
   min_ns: z.number().nonnegative().nullable(),
   max_ns: z.number().nonnegative().nullable(),
+  /** Median absolute deviation from the median, unscaled (src/stats madRaw). Stats are null when n = 0. */
   mad_ns: z.number().nonnegative().nullable(),
   samples_ns: z.array(z.number().nonnegative()),
   work: z.object({ ops: z.number().optional(), bytes: z.number().optional() }),
@@ -51,16 +54,20 @@ export const HistoryRecordSchema = z.object({
 export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 
 // ---- Derived files (pure function of runs/; regenerated on every write) ----
+// Written by src/history/derive.ts as compact JSON with sorted keys. Optional members are absent
+// (never null) when unknown. "Time per work unit" below is median_ns / bytes when the point has
+// bytes, else / ops, else median_ns: the figure changes and shifts are computed on.
 
-/** One point of a series: one record's figure for (case, label, runner). */
+/** One point of a series: one record's figure for (case, label, runner); only ok cases make points. */
 export interface SeriesPoint {
   /** Record file, relative to the history folder: the point's identity. */
   record: string;
   branch: string;
   sha: string;
+  /** First line of the commit message, at most 200 characters. */
   message: string;
   author: string;
-  /** Commit time (ISO); the x axis. */
+  /** Commit time (ISO, as recorded, with its offset); the x axis. */
   timestamp: string;
   url?: string;
   run_id: string;
@@ -72,42 +79,64 @@ export interface SeriesPoint {
   /** Work per iteration, for per-op and MB/s axes. */
   ops?: number;
   bytes?: number;
-  /** Set when this point starts a significant shift against the points before it (same branch). */
+  /**
+   * Set when this point starts a significant shift against the points before it (same branch):
+   * the 5 points from it on vs the 5 before, Mann–Whitney p < 0.01 and |ratio - 1| > 5%, ratio being
+   * the Hodges–Lehmann after/before ratio of time per work unit (src/history/shift.ts).
+   */
   shift?: { ratio: number; p: number };
 }
 
 export interface Series {
   runner: z.infer<typeof RunnerSchema>;
   label: string;
+  /**
+   * Oldest first (commit time, then record path), all branches interleaved; retention keeps the
+   * latest max-runs points per branch.
+   */
   points: SeriesPoint[];
 }
 
 /** series/<case-id>.json: every series of one case, loaded on demand by the case view. */
 export interface CaseSeriesFile {
-  schema: 'bee-bench/history-series@1';
+  schema: typeof SERIES_SCHEMA_ID;
   case: string;
+  /** Sorted by label, then runner (js, go, rs). */
   series: Series[];
 }
 
 export interface IndexSeries {
   runner: z.infer<typeof RunnerSchema>;
   label: string;
+  /** Points in the series file (after retention). */
   points: number;
-  /** Per branch: the latest point, its change against the previous one, and a small trend. */
+  /**
+   * Per branch: the latest point; change = its time per work unit / the previous point's - 1
+   * (null for a branch's first point); trend = the branch's last <= 20 median_ns, oldest first.
+   * ops/bytes are the latest point's work.
+   */
   latest: Record<string, { median_ns: number; sha: string; timestamp: string; change: number | null; trend: number[]; ops?: number; bytes?: number }>;
 }
 
 export interface IndexCase {
   id: string;
   kind: 'cpu' | 'net';
+  /** Spec group id; for a case the spec does not know: its kind, or "imported" for gab.* cases. */
   group: string;
+  /** From the spec's catalog; "" when the case is not in it. */
   doc: string;
   /** Relative path of the case's series file. */
   file: string;
   series: IndexSeries[];
 }
 
-/** Cross-client scoreboard per run: geomean of per-op time ratio to the fastest runner. */
+/**
+ * Cross-client scoreboard per run id (runs where >= 2 runners were ok on some case/param): per
+ * row, each runner's time per work unit over the row's fastest (per byte if every runner has bytes,
+ * else per op, else per iteration when the work is identical; other rows are left out); geomean of
+ * those ratios per runner (1 = fastest everywhere), wins = rows where it was the fastest.
+ * branch/timestamp/sha are those of the run's first record by path.
+ */
 export interface ScoreboardEntry {
   run_id: string;
   branch: string;
@@ -115,17 +144,24 @@ export interface ScoreboardEntry {
   sha: string;
   geomean: Partial<Record<z.infer<typeof RunnerSchema>, number>>;
   wins: Partial<Record<z.infer<typeof RunnerSchema>, number>>;
+  /** Rows compared. */
   rows: number;
 }
 
 /** index.json: all the first view needs, and nothing more (series load lazily). */
 export interface HistoryIndex {
-  schema: 'bee-bench/history-index@1';
+  schema: typeof INDEX_SCHEMA_ID;
+  /** Valid records derived from. */
   generated_from: number;
+  /** Sorted. */
   branches: string[];
+  /** Runners with at least one point, in js, go, rs order. */
   runners: Array<z.infer<typeof RunnerSchema>>;
+  /** Groups of the listed cases, in spec order, then unknown groups sorted. */
   groups: Array<{ id: string; title: string }>;
+  /** Cases with at least one point, sorted by id. */
   cases: IndexCase[];
+  /** Oldest first; the latest max-runs entries per branch. */
   scoreboard: ScoreboardEntry[];
   /** Records that failed validation: reported by file and field, excluded from everything else. */
   invalid: Array<{ file: string; problem: string }>;

@@ -1,0 +1,104 @@
+// Shared builders for the history tests: results and records, temporary directories, and real git
+// against local bare repositories.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { toRecord, type RunContext } from '../../src/history/record.js';
+import type { HistoryRecord } from '../../src/history/schema.js';
+import type { CaseResult, Result, Runner } from '../../src/spec/schema.js';
+import { caseResult, result } from '../report/fixtures.js';
+
+const exec = promisify(execFile);
+
+export function tempDir(prefix: string, dirs: string[]): string {
+  const d = mkdtempSync(join(tmpdir(), `bee-bench-history-${prefix}-`));
+  dirs.push(d);
+  return d;
+}
+
+export function removeAll(dirs: string[]): void {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+export async function git(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await exec('git', ['-c', 'user.name=test', '-c', 'user.email=test@example.com', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return stdout;
+}
+
+export async function bareRemote(dirs: string[]): Promise<string> {
+  const d = tempDir('remote', dirs);
+  await git(d, 'init', '-q', '--bare');
+  return d;
+}
+
+/** The branch tip of a bare repository, or null when the branch does not exist. */
+export async function tip(remote: string, branch = 'gh-pages'): Promise<string | null> {
+  const out = await git(remote, 'for-each-ref', '--format=%(objectname)', `refs/heads/${branch}`);
+  return out.trim() || null;
+}
+
+export async function lsTree(remote: string, branch = 'gh-pages'): Promise<string[]> {
+  return (await git(remote, 'ls-tree', '-r', '--name-only', branch)).split('\n').filter(Boolean).sort();
+}
+
+export async function show(remote: string, path: string, branch = 'gh-pages'): Promise<string> {
+  return git(remote, 'show', `${branch}:${path}`);
+}
+
+/** A fresh full clone of the branch, to inspect like a site visitor would. */
+export async function cloneBranch(remote: string, dirs: string[], branch = 'gh-pages'): Promise<string> {
+  const d = tempDir('clone', dirs);
+  await git(d, 'clone', '-q', '--branch', branch, remote, '.');
+  return d;
+}
+
+/** Commits files straight into the remote branch (outside bee-bench), e.g. a corrupt record. */
+export async function commitRaw(remote: string, files: Record<string, string>, dirs: string[], branch = 'gh-pages'): Promise<void> {
+  const d = await cloneBranch(remote, dirs, branch);
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { dirname } = await import('node:path');
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(d, p)), { recursive: true });
+    writeFileSync(join(d, p), text);
+  }
+  await git(d, 'add', '--', ...Object.keys(files));
+  await git(d, 'commit', '-q', '-m', 'test: raw files');
+  await git(d, 'push', '-q', 'origin', `HEAD:refs/heads/${branch}`);
+}
+
+export const SHAS = Array.from({ length: 64 }, (_, i) => (i + 1).toString(16).padStart(2, '0').repeat(20));
+
+/** Run context number i: commit i at 2026-11-20 + i hours, run id 1000 + i. */
+export function context(i: number, branch = 'main'): RunContext {
+  const t = new Date(Date.UTC(2026, 10, 20, 0, 0, 0) + i * 3_600_000).toISOString();
+  return {
+    commit: { sha: SHAS[i % SHAS.length] as string, message: `commit ${i}\n\nbody`, author: 'Ada', timestamp: t, url: `https://example.com/c/${i}` },
+    branch,
+    event: 'push',
+    run: { id: String(1000 + i), url: `https://example.com/runs/${1000 + i}` },
+  };
+}
+
+const LEVEL: Record<Runner, number> = { rs: 1, go: 1.3, js: 4 };
+
+/** A small result: two cases, one scaled per runner (ops differ), one skipped net case. */
+export function smallResult(runner: Runner, i: number, factor = 1): Result {
+  const t = new Date(Date.UTC(2026, 10, 20, 0, 5, 0) + i * 3_600_000).toISOString();
+  const samples = (base: number) => Array.from({ length: 7 }, (_, k) => Math.round(base * factor * (1 + 0.01 * ((k * 3 + i) % 5))));
+  const ops = runner === 'js' ? 200 : 2000;
+  const cases: CaseResult[] = [
+    caseResult({ id: 'cpu.keccak.chunk-hash', param: { label: 'quick', count: ops, chunk_bytes: 4096 }, samples_ns: samples(ops * 1000 * LEVEL[runner]), work: { ops, bytes: ops * 4096 } }),
+    caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: 'quick', count: 10 }, samples_ns: samples(5e6 * LEVEL[runner]), work: { ops: 10 } }),
+    caseResult({ id: 'net.bzz.upload', kind: 'net', param: { label: '1 MiB', bytes: 1048576 }, status: 'skipped', skip_reason: 'no Bee node given', work: { bytes: 1048576 } }),
+  ];
+  return result(runner, cases, 'aa'.repeat(32), { started_at: t, finished_at: t });
+}
+
+export function smallRecord(runner: Runner, i: number, branch = 'main', factor = 1): HistoryRecord {
+  return toRecord(smallResult(runner, i, factor), context(i, branch));
+}
