@@ -1,0 +1,248 @@
+// The derived files of a history folder, as a pure function of its records (DESIGN.md section 3):
+// index.json (HistoryIndex) and series/<case>.json (CaseSeriesFile). Same records and options in,
+// same bytes out: keys are sorted (json.ts) and every array has a defined order (order.ts), so a
+// committed derivation can be checked against a fresh one byte for byte.
+//
+// Ordering: points by commit time, then record path (which starts with the run's start time).
+// Retention: maxRuns keeps the latest points per branch of each series and the latest scoreboard
+// entries per branch; records themselves are never touched. Shift markers (shift.ts) and the
+// index's change/trend figures are computed on the full branch history, so retention does not move
+// them. Figures compared over time use time per work unit (median / bytes, else / ops, else per
+// iteration), which equals the plain median ratio whenever the work did not change.
+import { createHash } from 'node:crypto';
+import type { Kind, Runner, Spec } from '../spec/schema.js';
+import { stableJson } from './json.js';
+import { byRunner, byString, RUNNER_ORDER, timeOf } from './order.js';
+import type { RecordSet } from './read.js';
+import type { LoadedRecord } from './record.js';
+import { INDEX_SCHEMA_ID, SERIES_SCHEMA_ID, type CaseSeriesFile, type HistoryIndex, type IndexCase, type IndexSeries, type RecordCase, type Series, type SeriesPoint } from './schema.js';
+import { scoreboard } from './scoreboard.js';
+import { DEFAULT_SHIFT, detectShifts, shiftMargin, type Shift, type ShiftOptions } from './shift.js';
+
+export const INDEX_FILE = 'index.json';
+export const SERIES_DIR = 'series';
+
+export interface CaseInfo {
+  id: string;
+  kind: Kind;
+  group: string;
+  doc: string;
+}
+
+/** What records do not carry: case groups and docs, from the spec. */
+export interface Catalog {
+  groups: ReadonlyArray<{ id: string; title: string }>;
+  cases: readonly CaseInfo[];
+}
+
+export function catalogFromSpec(spec: Spec): Catalog {
+  return {
+    groups: spec.groups.map((g) => ({ id: g.id, title: g.title })),
+    cases: spec.cases.map((c) => ({ id: c.id, kind: c.kind, group: c.group, doc: c.doc })),
+  };
+}
+
+export interface DeriveOptions {
+  /** Points kept per series and branch, and scoreboard entries per branch; default 200. */
+  maxRuns?: number;
+  shift?: Partial<ShiftOptions>;
+  catalog?: Catalog;
+  /** Length of each index trend (latest medians per branch); default 20. */
+  trendLength?: number;
+}
+
+export const DEFAULT_MAX_RUNS = 200;
+const MESSAGE_MAX = 200;
+
+export interface Derived {
+  index: HistoryIndex;
+  /** Sorted by case id. */
+  series: CaseSeriesFile[];
+}
+
+/** series/<file>: the case id when it is a safe file name, else a sanitized name plus a hash of the id. */
+export function seriesFile(caseId: string): string {
+  const safe = caseId.replace(/[^A-Za-z0-9._-]/g, '_');
+  const name = safe === caseId && !/^\.+$/.test(caseId) ? caseId : `${safe}-${createHash('sha256').update(caseId).digest('hex').slice(0, 8)}`;
+  return `${SERIES_DIR}/${name}.json`;
+}
+
+interface Acc {
+  caseId: string;
+  label: string;
+  runner: Runner;
+  /** Positions into the time-ordered records, and the case of each. */
+  at: number[];
+  cases: RecordCase[];
+}
+
+interface Ordered {
+  loaded: LoadedRecord;
+  t: number;
+}
+
+const FALLBACK_GROUPS: Record<string, string> = { cpu: 'CPU', net: 'Network', imported: 'Imported (github-action-benchmark)' };
+
+/** Time per work unit: per byte, else per op, else per iteration. */
+function unitOf(c: RecordCase): number {
+  const units = (c.work.bytes ?? 0) > 0 ? (c.work.bytes as number) : (c.work.ops ?? 0) > 0 ? (c.work.ops as number) : 1;
+  return (c.median_ns as number) / units;
+}
+
+function firstLine(message: string): string {
+  const line = message.split(/\r?\n/, 1)[0] ?? '';
+  return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
+}
+
+function point({ loaded }: Ordered, c: RecordCase, shift: Shift | undefined): SeriesPoint {
+  const { path, record } = loaded;
+  // One literal, one shape, keys in sorted order (stableJson then need not copy it); undefined
+  // members are left out of the JSON.
+  return {
+    author: record.commit.author,
+    branch: record.branch,
+    bytes: c.work.bytes,
+    client_version: record.client.version,
+    max_ns: c.max_ns ?? (c.median_ns as number),
+    median_ns: c.median_ns as number,
+    message: firstLine(record.commit.message),
+    min_ns: c.min_ns ?? (c.median_ns as number),
+    n: c.n,
+    ops: c.work.ops,
+    record: path,
+    run_id: record.run.id,
+    sha: record.commit.sha,
+    shift: shift ? { p: shift.p, ratio: shift.ratio } : undefined,
+    timestamp: record.commit.timestamp,
+    url: record.commit.url,
+  };
+}
+
+export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived {
+  const maxRuns = opts.maxRuns ?? DEFAULT_MAX_RUNS;
+  if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a positive integer, got ${maxRuns}`);
+  const shiftOpts: ShiftOptions = { ...DEFAULT_SHIFT, ...opts.shift };
+  const trendLength = opts.trendLength ?? 20;
+  // Commit time, then record path: the order of every series.
+  const ordered: Ordered[] = set.records.map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
+  ordered.sort((a, b) => a.t - b.t || byString(a.loaded.path, b.loaded.path));
+
+  const series = new Map<string, Acc>();
+  const kinds = new Map<string, Kind>();
+  const branches = new Set<string>();
+  ordered.forEach(({ loaded: { record } }, k) => {
+    branches.add(record.branch);
+    for (const c of record.cases) {
+      if (c.status !== 'ok' || c.median_ns === null) continue;
+      const key = `${c.id}\u0000${c.label}\u0000${record.runner}`;
+      let acc = series.get(key);
+      if (!acc) {
+        series.set(key, (acc = { caseId: c.id, label: c.label, runner: record.runner, at: [], cases: [] }));
+        if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
+      }
+      if (acc.at[acc.at.length - 1] === k) continue; // the same case/label twice in one record: first wins
+      acc.at.push(k);
+      acc.cases.push(c);
+    }
+  });
+
+  const files = new Map<string, { file: CaseSeriesFile; index: IndexSeries[] }>();
+  for (const acc of series.values()) {
+    const { kept, latest } = finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength);
+    let entry = files.get(acc.caseId);
+    if (!entry) files.set(acc.caseId, (entry = { file: { schema: SERIES_SCHEMA_ID, case: acc.caseId, series: [] }, index: [] }));
+    entry.file.series.push({ runner: acc.runner, label: acc.label, points: kept });
+    entry.index.push({ runner: acc.runner, label: acc.label, points: kept.length, latest });
+  }
+
+  const catalogCases = new Map((opts.catalog?.cases ?? []).map((c) => [c.id, c]));
+  const bySeries = (a: Series | IndexSeries, b: Series | IndexSeries) => byString(a.label, b.label) || byRunner(a.runner, b.runner);
+  const caseIds = [...files.keys()].sort(byString);
+  const cases: IndexCase[] = caseIds.map((id) => {
+    const entry = files.get(id)!;
+    entry.file.series.sort(bySeries);
+    entry.index.sort(bySeries);
+    const info = catalogCases.get(id);
+    const kind = info?.kind ?? kinds.get(id) ?? 'cpu';
+    return {
+      id,
+      kind,
+      group: info?.group ?? (id.startsWith('gab.') ? 'imported' : kind),
+      doc: info?.doc ?? '',
+      file: seriesFile(id),
+      series: entry.index,
+    };
+  });
+
+  const used = new Set(cases.map((c) => c.group));
+  const groups = (opts.catalog?.groups ?? []).filter((g) => used.has(g.id)).map((g) => ({ id: g.id, title: g.title }));
+  const known = new Set(groups.map((g) => g.id));
+  for (const id of [...used].filter((g) => !known.has(g)).sort(byString)) groups.push({ id, title: FALLBACK_GROUPS[id] ?? id });
+
+  const present = new Set([...series.values()].map((a) => a.runner));
+  const index: HistoryIndex = {
+    schema: INDEX_SCHEMA_ID,
+    generated_from: ordered.length,
+    branches: [...branches].sort(byString),
+    runners: RUNNER_ORDER.filter((r) => present.has(r)),
+    groups,
+    cases,
+    scoreboard: scoreboard(set.records, maxRuns),
+    invalid: [...set.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem })),
+  };
+  return { index, series: caseIds.map((id) => files.get(id)!.file) };
+}
+
+/** Per branch: retention, shift markers on the kept points, the index summary; then the kept points in order. */
+function finishSeries(acc: Acc, ordered: readonly Ordered[], maxRuns: number, shiftOpts: ShiftOptions, trendLength: number): { kept: SeriesPoint[]; latest: IndexSeries['latest'] } {
+  const perBranch = new Map<string, number[]>(); // branch -> positions into acc.at / acc.cases
+  acc.at.forEach((k, i) => {
+    const b = ordered[k]!.loaded.record.branch;
+    const list = perBranch.get(b);
+    if (list) list.push(i);
+    else perBranch.set(b, [i]);
+  });
+  const keep = new Uint8Array(acc.at.length);
+  const shifts = new Map<number, Shift>();
+  const latest: IndexSeries['latest'] = {};
+  const margin = shiftMargin(shiftOpts);
+  for (const branch of [...perBranch.keys()].sort(byString)) {
+    const list = perBranch.get(branch)!;
+    const n = list.length;
+    const from = Math.max(0, n - maxRuns);
+    const start = Math.max(0, from - margin);
+    const units = list.slice(start).map((i) => unitOf(acc.cases[i]!));
+    for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list[start + s.index]!, s);
+    for (let j = from; j < n; j++) keep[list[j]!] = 1;
+    const last = acc.cases[list[n - 1]!]!;
+    const prev = n > 1 ? acc.cases[list[n - 2]!]! : undefined;
+    const record = ordered[acc.at[list[n - 1]!]!]!.loaded.record;
+    const prevUnit = prev ? unitOf(prev) : 0;
+    latest[branch] = {
+      median_ns: last.median_ns as number,
+      sha: record.commit.sha,
+      timestamp: record.commit.timestamp,
+      change: prev && prevUnit > 0 ? unitOf(last) / prevUnit - 1 : null,
+      trend: list.slice(-trendLength).map((i) => acc.cases[i]!.median_ns as number),
+      ops: last.work.ops,
+      bytes: last.work.bytes,
+    };
+  }
+  const kept: SeriesPoint[] = [];
+  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]!]!, acc.cases[i]!, shifts.get(i)));
+  return { kept, latest };
+}
+
+/** The derived files as path (relative to the history folder) -> exact bytes, in path order. */
+export function renderDerived(d: Derived): Map<string, string> {
+  const out = new Map<string, string>();
+  out.set(INDEX_FILE, stableJson(d.index));
+  const files = d.series.map((s) => [seriesFile(s.case), stableJson(s)] as const).sort((a, b) => byString(a[0], b[0]));
+  for (const [path, text] of files) out.set(path, text);
+  return out;
+}
+
+/** deriveHistory + renderDerived: records in, the derived files' bytes out. */
+export function derive(set: RecordSet, opts: DeriveOptions = {}): Map<string, string> {
+  return renderDerived(deriveHistory(set, opts));
+}

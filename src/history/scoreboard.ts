@@ -1,0 +1,114 @@
+// Cross-client scoreboard, one entry per CI run id that measured two or more runners. A row is a
+// (case, label) where at least two runners are ok; its figure is time per work unit, because quick
+// params scale per runner (js may hash 200 chunks where rs hashes 2000):
+//   per byte when every runner's row has work.bytes, else per op when every row has work.ops, else
+//   per iteration when the rows did identical work; other rows are not comparable and left out.
+// Each runner's ratio to the row's fastest goes into its geometric mean (src/stats geomean); wins
+// count the rows where it is the fastest (ties win for each).
+import type { Runner } from '../spec/schema.js';
+import { geomean } from '../stats/index.js';
+import type { LoadedRecord } from './record.js';
+import type { RecordCase, ScoreboardEntry } from './schema.js';
+import { RUNNER_ORDER, byString, timeOf } from './order.js';
+
+interface Cell {
+  runner: Runner;
+  c: RecordCase;
+}
+
+function unitCost(cells: readonly Cell[]): number[] | null {
+  const all = (f: (c: RecordCase) => number | undefined) => cells.every(({ c }) => (f(c) ?? 0) > 0);
+  if (all((c) => c.work.bytes)) return cells.map(({ c }) => (c.median_ns as number) / (c.work.bytes as number));
+  if (all((c) => c.work.ops)) return cells.map(({ c }) => (c.median_ns as number) / (c.work.ops as number));
+  const works = new Set(cells.map(({ c }) => `${c.work.ops ?? ''}/${c.work.bytes ?? ''}`));
+  return works.size === 1 ? cells.map(({ c }) => c.median_ns as number) : null;
+}
+
+/** One entry from the records of one run id (the latest record per runner wins). */
+export function scoreRun(runId: string, records: readonly LoadedRecord[]): ScoreboardEntry | null {
+  const sorted = [...records].sort((a, b) => byString(a.path, b.path));
+  const byRunner = new Map<Runner, LoadedRecord>();
+  for (const r of sorted) byRunner.set(r.record.runner, r);
+  if (byRunner.size < 2) return null;
+  const rows = new Map<string, Cell[]>();
+  for (const runner of RUNNER_ORDER) {
+    const r = byRunner.get(runner);
+    if (!r) continue;
+    const seen = new Set<string>();
+    for (const c of r.record.cases) {
+      const key = `${c.id}\u0000${c.label}`;
+      if (seen.has(key) || c.status !== 'ok' || c.median_ns === null || !(c.median_ns > 0)) continue;
+      seen.add(key);
+      const row = rows.get(key) ?? [];
+      row.push({ runner, c });
+      rows.set(key, row);
+    }
+  }
+  const ratios = new Map<Runner, number[]>();
+  const wins = new Map<Runner, number>();
+  let counted = 0;
+  for (const key of [...rows.keys()].sort()) {
+    const cells = rows.get(key) as Cell[];
+    if (cells.length < 2) continue;
+    const cost = unitCost(cells);
+    if (!cost) continue;
+    counted++;
+    const best = Math.min(...cost);
+    cells.forEach(({ runner }, i) => {
+      const ratio = (cost[i] as number) / best;
+      const list = ratios.get(runner);
+      if (list) list.push(ratio);
+      else ratios.set(runner, [ratio]);
+      if (ratio === 1) wins.set(runner, (wins.get(runner) ?? 0) + 1);
+    });
+  }
+  if (counted === 0) return null;
+  const first = sorted[0] as LoadedRecord;
+  const entry: ScoreboardEntry = {
+    run_id: runId,
+    branch: first.record.branch,
+    timestamp: first.record.commit.timestamp,
+    sha: first.record.commit.sha,
+    geomean: {},
+    wins: {},
+    rows: counted,
+  };
+  for (const runner of RUNNER_ORDER) {
+    const rs = ratios.get(runner);
+    if (!rs) continue;
+    entry.geomean[runner] = geomean(rs);
+    entry.wins[runner] = wins.get(runner) ?? 0;
+  }
+  return entry;
+}
+
+/**
+ * Entries of every run id, oldest first, the latest maxRuns per branch. An entry's time and branch
+ * are those of its run's first record by path, so runs are ordered before any is scored and only
+ * the kept ones are.
+ */
+export function scoreboard(records: readonly LoadedRecord[], maxRuns: number): ScoreboardEntry[] {
+  const byRun = new Map<string, { first: LoadedRecord; list: LoadedRecord[] }>();
+  for (const r of records) {
+    const run = byRun.get(r.record.run.id);
+    if (!run) byRun.set(r.record.run.id, { first: r, list: [r] });
+    else {
+      run.list.push(r);
+      if (r.path < run.first.path) run.first = r;
+    }
+  }
+  const runs = [...byRun].map(([id, run]) => ({ id, ...run, t: timeOf(run.first.record.commit.timestamp) }));
+  runs.sort((a, b) => a.t - b.t || byString(a.id, b.id));
+  const left = new Map<string, number>();
+  const kept: ScoreboardEntry[] = [];
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run = runs[i]!;
+    const n = left.get(run.first.record.branch) ?? 0;
+    if (n >= maxRuns || run.list.length < 2) continue;
+    const e = scoreRun(run.id, run.list);
+    if (!e) continue;
+    left.set(e.branch, n + 1);
+    kept.push(e);
+  }
+  return kept.reverse();
+}
