@@ -1,0 +1,237 @@
+// Writing runs to the history branch (DESIGN.md section 3). One attempt: bring a local clone to the
+// remote branch tip (or an empty orphan when the branch does not exist yet), add the new record
+// files under the folder, copy the site, re-derive every derived file from runs/, commit, push.
+//
+// A rejected push (another writer got there first) is resolved like a rebase whose conflicts are
+// settled by re-derivation: the attempt is replayed on the new remote tip — our record files
+// (kept in memory, byte for byte) on top of theirs, then the derived files derived afresh from the
+// union — and pushed again, after a jittered exponential backoff, up to maxAttempts. New record
+// files cannot conflict (paths name run and runner); derived files never need merging because they
+// are recomputed. Nothing is ever force-pushed.
+//
+// Records are immutable: a record path that already exists with different bytes is refused
+// (RecordConflictError), and before each commit the staged diff under runs/ is checked to contain
+// only additions. Invalid records already in the branch are reported and left byte-identical.
+import { existsSync } from 'node:fs';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, normalize, sep } from 'node:path';
+import { INDEX_FILE, SERIES_DIR, derive, type DeriveOptions } from './derive.js';
+import { DEFAULT_IDENTITY, gitIn, redact, type Git, type Identity } from './git.js';
+import { RUNS_DIR, readRecords } from './read.js';
+import { recordPath, serializeRecord, type InvalidRecord } from './record.js';
+import type { HistoryRecord } from './schema.js';
+
+export interface WriteOptions {
+  /** Remote URL or path (may carry a token; it is never logged). */
+  remote: string;
+  /** Local clone: created when absent, fetched into and reused when present. One writer at a time. */
+  workdir: string;
+  /** Default gh-pages. */
+  branch?: string;
+  /** History folder inside the branch; default "bench". */
+  folder?: string;
+  /** Files copied into the folder root in the same commit (e.g. pages/ build: index.html, app.js). */
+  siteDir?: string;
+  derive?: DeriveOptions;
+  identity?: Identity;
+  /** Commit message; a default names the records. */
+  message?: string;
+  /** Push attempts in all; default 10. */
+  maxAttempts?: number;
+  /** Backoff before attempt k+1: min(maxMs, baseMs * 2^(k-1)) * uniform(0.5, 1.5); default 500 / 20000 ms. */
+  backoff?: { baseMs: number; maxMs: number };
+  log?: (line: string) => void;
+}
+
+export interface WriteReport {
+  /** The pushed commit, or null when the branch already held exactly these records and derived files. */
+  commit: string | null;
+  attempts: number;
+  /** Record paths (relative to the folder) this write added. */
+  added: string[];
+  /** Record paths that were already there with identical bytes. */
+  present: string[];
+  /** Invalid records found under runs/: reported, excluded from derived files, left untouched. */
+  invalid: InvalidRecord[];
+}
+
+/** Refusal to change an existing record. */
+export class RecordConflictError extends Error {
+  constructor(readonly file: string) {
+    super(`${file}: a different record already exists at this path; records are immutable, refusing to overwrite it`);
+    this.name = 'RecordConflictError';
+  }
+}
+
+const RESERVED = new Set([RUNS_DIR, SERIES_DIR, INDEX_FILE]);
+
+export function normalizeFolder(folder: string): string {
+  const f = normalize(folder.replace(/^\/+|\/+$/g, '') || '.').split(sep).join('/');
+  if (f === '..' || f.startsWith('../') || f.startsWith('/')) throw new RangeError(`history folder must stay inside the branch: ${folder}`);
+  return f;
+}
+
+/** Appends records to the history branch; see the module comment for the protocol. */
+export async function writeHistory(records: readonly HistoryRecord[], opts: WriteOptions): Promise<WriteReport> {
+  const branch = opts.branch ?? 'gh-pages';
+  const folder = normalizeFolder(opts.folder ?? 'bench');
+  const maxAttempts = opts.maxAttempts ?? 10;
+  const backoff = opts.backoff ?? { baseMs: 500, maxMs: 20_000 };
+  const log = opts.log ?? (() => {});
+  const git = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY);
+
+  const files = new Map<string, string>();
+  for (const r of records) {
+    const path = recordPath(r);
+    const text = serializeRecord(r);
+    const prev = files.get(path);
+    if (prev !== undefined && prev !== text) throw new RecordConflictError(path);
+    files.set(path, text);
+  }
+  const message = opts.message ?? defaultMessage(records, branch);
+  await openClone(git, opts.remote);
+
+  for (let attempt = 1; ; attempt++) {
+    await checkoutTip(git, branch);
+    const folderAbs = join(opts.workdir, folder);
+    const { added, present } = await addRecords(folderAbs, files);
+    if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
+    const set = readRecords(folderAbs);
+    await writeDerived(folderAbs, derive(set, opts.derive));
+    await git(['add', '--all', '--', folder]);
+    const staged = await stagedChanges(git, folder);
+    const report = { attempts: attempt, added, present, invalid: set.invalid };
+    if (staged.length === 0) return { ...report, commit: null };
+    await git(['commit', '-q', '--no-verify', '-m', message]);
+    const commit = (await git(['rev-parse', 'HEAD'])).trim();
+    const push = await git(['push', '--porcelain', 'origin', `HEAD:refs/heads/${branch}`], { allowFail: true });
+    if (push.ok) {
+      log(`history: pushed ${commit.slice(0, 7)} to ${branch} (${added.length} new record(s), attempt ${attempt})`);
+      return { ...report, commit };
+    }
+    const why = lastLines(`${push.stdout}\n${push.stderr}`);
+    if (/Authentication failed|Permission denied|could not read Username|Repository not found|does not appear to be a git repository|returned error: 403|403 Forbidden/.test(push.stderr)) {
+      throw new Error(`history: push to ${branch} refused: ${why}`);
+    }
+    if (attempt >= maxAttempts) throw new Error(`history: push to ${branch} still rejected after ${attempt} attempts: ${why}`);
+    const delay = Math.round(Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 1)) * (0.5 + Math.random()));
+    log(`history: push rejected (${why}); replaying on the new tip in ${delay} ms`);
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+
+function lastLines(s: string): string {
+  return redact(
+    s
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.length > 0 && l !== 'Done')
+      .slice(-5)
+      .join(' | '),
+  );
+}
+
+function defaultMessage(records: readonly HistoryRecord[], branch: string): string {
+  const paths = records.map(recordPath).sort();
+  const first = records[0];
+  const head = first
+    ? `bench: record ${first.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(', ')}) from ${first.branch}`
+    : `bench: re-derive ${branch}`;
+  return [head, '', ...paths].join('\n');
+}
+
+async function openClone(git: Git, remote: string): Promise<void> {
+  if (!existsSync(join(git.cwd, '.git'))) {
+    await mkdir(git.cwd, { recursive: true });
+    await git(['init', '-q']);
+    await git(['remote', 'add', 'origin', remote]);
+  } else {
+    await git(['remote', 'set-url', 'origin', remote]);
+  }
+}
+
+/** Work tree and index = the remote branch tip, or an empty orphan branch when it does not exist. */
+async function checkoutTip(git: Git, branch: string): Promise<void> {
+  const tracking = `refs/remotes/origin/${branch}`;
+  const fetched = await git(['fetch', '-q', '--no-tags', '--depth=1', 'origin', `+refs/heads/${branch}:${tracking}`], { allowFail: true });
+  if (fetched.ok) {
+    await git(['checkout', '-q', '-f', '-B', branch, tracking]);
+  } else if (/couldn't find remote ref/i.test(fetched.stderr)) {
+    await git(['update-ref', '-d', tracking], { allowFail: true });
+    await git(['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+    await git(['update-ref', '-d', `refs/heads/${branch}`], { allowFail: true });
+    await git(['read-tree', '--empty']);
+  } else {
+    throw new Error(`history: cannot fetch ${branch}: ${lastLines(fetched.stderr)}`);
+  }
+  await git(['clean', '-q', '-f', '-d', '-x']);
+}
+
+async function addRecords(folderAbs: string, files: ReadonlyMap<string, string>): Promise<{ added: string[]; present: string[] }> {
+  const added: string[] = [];
+  const present: string[] = [];
+  for (const [path, text] of files) {
+    const abs = join(folderAbs, path);
+    let existing: string | null = null;
+    try {
+      existing = await readFile(abs, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    if (existing === null) {
+      await mkdir(dirname(abs), { recursive: true });
+      await writeFile(abs, text, { flag: 'wx' });
+      added.push(path);
+    } else if (existing === text) {
+      present.push(path);
+    } else {
+      throw new RecordConflictError(path);
+    }
+  }
+  return { added: added.sort(), present: present.sort() };
+}
+
+async function copySite(siteDir: string, folderAbs: string): Promise<void> {
+  for (const name of await readdir(siteDir)) {
+    if (RESERVED.has(name)) throw new Error(`history: site file ${name} would shadow the history's own ${name}; rename it in ${siteDir}`);
+  }
+  await mkdir(folderAbs, { recursive: true });
+  await cp(siteDir, folderAbs, { recursive: true, force: true });
+}
+
+/** Writes index.json and series/*, removing series files a fresh derivation no longer produces. */
+export async function writeDerived(folderAbs: string, derived: ReadonlyMap<string, string>): Promise<void> {
+  await rm(join(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text] of derived) await writeFile(join(folderAbs, path), text);
+}
+
+/**
+ * Derived files that differ from a fresh derivation of <folderAbs>/runs: changed or missing
+ * (expected bytes differ) and extra series files. Empty when the folder is consistent.
+ */
+export async function staleDerived(folderAbs: string, opts: DeriveOptions = {}): Promise<string[]> {
+  const fresh = derive(readRecords(folderAbs), opts);
+  const out: string[] = [];
+  for (const [path, text] of fresh) {
+    const have = await readFile(join(folderAbs, path), 'utf8').catch(() => null);
+    if (have !== text) out.push(path);
+  }
+  const series = await readdir(join(folderAbs, SERIES_DIR)).catch(() => [] as string[]);
+  for (const name of series) if (!fresh.has(`${SERIES_DIR}/${name}`)) out.push(`${SERIES_DIR}/${name}`);
+  return out.sort();
+}
+
+/**
+ * Staged changes under the folder as [status, path]; throws when any change under runs/ is not an
+ * addition (a record is never modified or deleted).
+ */
+async function stagedChanges(git: Git, folder: string): Promise<Array<[string, string]>> {
+  const out = (await git(['diff', '--cached', '--name-status', '--no-renames', '-z', '--', folder])).split('\0');
+  const changes: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i] as string, out[i + 1] as string]);
+  const runs = folder === '.' ? `${RUNS_DIR}/` : `${folder}/${RUNS_DIR}/`;
+  const bad = changes.filter(([status, path]) => path.startsWith(runs) && status !== 'A');
+  if (bad.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad.map(([s, p]) => `${s} ${p}`).join(', ')}`);
+  return changes;
+}
