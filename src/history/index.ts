@@ -1,0 +1,13 @@
+// src/history: the gh-pages store. record (Result -> record, path, validating parse), read (runs/),
+// derive (pure: records -> index.json + series/*), store (git write with replay-on-reject), gab
+// (github-action-benchmark import/export). pages/ reads only the derived files (schema.ts).
+export * from './schema.js';
+export * from './record.js';
+export * from './read.js';
+export * from './derive.js';
+export { detectShifts, DEFAULT_SHIFT, type Shift, type ShiftOptions } from './shift.js';
+export { scoreboard, scoreRun } from './scoreboard.js';
+export { writeHistory, staleDerived, writeDerived, normalizeFolder, RecordConflictError, type WriteOptions, type WriteReport } from './store.js';
+export { gitIn, GitError, DEFAULT_IDENTITY, type Git, type Identity } from './git.js';
+export * from './gab.js';
+export { stableJson, stableJsonPretty } from './json.js';
