@@ -1,9 +1,12 @@
 // bee-bench: the local CLI. The same pipelines as the action (src/run/jobs.ts), on a laptop.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseSource, type ClientSource } from './build/index.js';
 import { defaultSpecPath } from './build/paths.js';
+import { exportGab, importGab, publishRecords, publishResults, type RunContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import type { AggregateModel } from './report/model.js';
@@ -26,6 +29,10 @@ Usage:
                     [--base-env K=V]... [--head-env K=V]...
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
+  bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
+                               [--max-runs N] [--repo DIR] [--event E] [--run-id ID] RESULT.json|DIR...
+  bee-bench history import-gab --remote URL|PATH [--runner js] [--ref BRANCH] DATA.js|JSON
+  bee-bench history export-gab RESULT.json [--out FILE]
 
 SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
 bee-go is not on this workplace's module proxy: give --go-client PATH (or BEE_GO_PATH).
@@ -61,6 +68,15 @@ const options = {
   spec: { type: 'string' },
   cache: { type: 'string' },
   'build-command': { type: 'string' },
+  remote: { type: 'string' },
+  'history-branch': { type: 'string', default: 'gh-pages' },
+  folder: { type: 'string', default: 'bench' },
+  'max-runs': { type: 'string' },
+  repo: { type: 'string', default: '.' },
+  ref: { type: 'string' },
+  event: { type: 'string', default: 'local' },
+  'run-id': { type: 'string' },
+  workdir: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -190,6 +206,71 @@ function cmdCompare(v: Values, positionals: string[]): number {
   return 0;
 }
 
+/** The commit a local history write is about: HEAD of --repo, read with git. */
+function headContext(v: Values): RunContext {
+  const git = (args: string[]) => execFileSync('git', ['-C', resolve(v.repo), ...args], { encoding: 'utf8' }).trim();
+  let fields: string[];
+  try {
+    fields = git(['log', '-1', '--format=%H%x00%an%x00%cI%x00%B']).split('\0');
+  } catch {
+    throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
+  }
+  const [sha, author, timestamp, message] = fields as [string, string, string, string];
+  return {
+    commit: { sha, author, timestamp, message: message.trim() },
+    branch: v.ref ?? git(['rev-parse', '--abbrev-ref', 'HEAD']),
+    event: v.event,
+    run: { id: v['run-id'] ?? `local-${Date.now()}` },
+  };
+}
+
+function historyTarget(v: Values) {
+  if (!v.remote) throw new UsageError('history needs --remote URL|PATH (the repository holding the history branch)');
+  const maxRuns = v['max-runs'] === undefined ? undefined : num(v['max-runs'], 'max-runs', 0, (n) => Number.isInteger(n) && n > 0, 'a whole number of points per series');
+  return {
+    remote: v.remote,
+    workdir: resolve(v.workdir ?? join('.bee-bench', 'history')),
+    branch: v['history-branch'],
+    folder: v.folder,
+    maxRuns,
+    spec: loadSpec(resolve(v.spec ?? defaultSpecPath())).spec,
+    log,
+  };
+}
+
+async function cmdHistory(v: Values, positionals: string[]): Promise<number> {
+  const [sub, ...paths] = positionals;
+  switch (sub) {
+    case 'publish': {
+      if (paths.length === 0) throw new UsageError('history publish needs result files or folders');
+      const results = resultFiles(paths).filter((f) => !/(aggregate|ab)\.json$/.test(f)).map(loadResult);
+      const report = await publishResults(results, headContext(v), historyTarget(v));
+      log(`history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? '(none)'} after ${report.attempts} attempt(s)`);
+      for (const bad of report.invalid) log(`history: invalid record kept as is: ${bad.file}: ${bad.problem}`);
+      return 0;
+    }
+    case 'import-gab': {
+      if (paths.length !== 1) throw new UsageError('history import-gab needs one data.js or JSON file');
+      const runner = RunnerSchema.safeParse(v.runner?.[0] ?? 'js');
+      if (!runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
+      const file = resolve(paths[0]!);
+      const imported = importGab(file, readFileSync(file, 'utf8'), { runner: runner.data, branch: v.ref ?? 'main' });
+      const report = await publishRecords(imported.records, historyTarget(v));
+      log(`history: imported ${report.added.length} record(s) (${imported.skipped.length} bench(es) skipped), commit ${report.commit ?? '(none)'}`);
+      return 0;
+    }
+    case 'export-gab': {
+      if (paths.length !== 1) throw new UsageError('history export-gab needs one result file');
+      const text = `${JSON.stringify(exportGab(loadResult(resolve(paths[0]!))), null, 2)}\n`;
+      if (v.out) writeText(resolve(v.out), text);
+      else process.stdout.write(text);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown history command "${sub ?? ''}": use publish, import-gab or export-gab`);
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
@@ -210,6 +291,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'ab': return await cmdAb(values);
       case 'report': return cmdReport(values, rest);
       case 'compare': return cmdCompare(values, rest);
+      case 'history': return await cmdHistory(values, rest);
       default: throw new UsageError(`unknown command "${command}"`);
     }
   } catch (e) {
@@ -226,4 +308,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+// Run when executed (node dist/cli.js, tsx src/cli.ts), not when imported by tests.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+}

@@ -11,3 +11,4 @@ export { writeHistory, staleDerived, writeDerived, normalizeFolder, RecordConfli
 export { gitIn, GitError, DEFAULT_IDENTITY, type Git, type Identity } from './git.js';
 export * from './gab.js';
 export { stableJson, stableJsonPretty } from './json.js';
+export * from './publish.js';

@@ -1,0 +1,43 @@
+// Appending runs to the history branch with the trend site beside them: what the action does on
+// push and dispatch events, and what `bee-bench history publish` does by hand.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../build/paths.js';
+import type { Result, Spec } from '../spec/schema.js';
+import { catalogFromSpec } from './derive.js';
+import { toRecord, type RunContext } from './record.js';
+import type { HistoryRecord } from './schema.js';
+import { writeHistory, type WriteReport } from './store.js';
+
+export interface PublishOptions {
+  remote: string;
+  workdir: string;
+  branch?: string;
+  folder?: string;
+  /** Points kept per series in the derived files (records are all kept). */
+  maxRuns?: number;
+  spec: Spec;
+  log?: (line: string) => void;
+}
+
+/** The built trend site (pages/dist), copied next to index.json on every write. */
+export function siteDir(): string | undefined {
+  const dir = join(packageRoot(), 'pages', 'dist');
+  return existsSync(join(dir, 'index.html')) ? dir : undefined;
+}
+
+export function publishRecords(records: HistoryRecord[], o: PublishOptions): Promise<WriteReport> {
+  return writeHistory(records, {
+    remote: o.remote,
+    workdir: o.workdir,
+    branch: o.branch,
+    folder: o.folder,
+    siteDir: siteDir(),
+    derive: { catalog: catalogFromSpec(o.spec), ...(o.maxRuns ? { maxRuns: o.maxRuns } : {}) },
+    log: o.log,
+  });
+}
+
+export function publishResults(results: readonly Result[], ctx: RunContext, o: PublishOptions): Promise<WriteReport> {
+  return publishRecords(results.map((r) => toRecord(r, ctx)), o);
+}
