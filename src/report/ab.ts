@@ -59,6 +59,8 @@ export interface AbReportInput {
   /** Aggregate of the other runners (released versions) for context. */
   crossClient?: AggregateModel;
   trendUrl?: string;
+  /** Set when base is the branch's history instead of a build of the base in this job. */
+  baseline?: { kind: 'history'; branch: string; runs: number };
 }
 
 export interface AbRenderOptions {
@@ -235,11 +237,15 @@ interface Parts {
   omittedUnchanged: number;
   omittedOther: number;
   tail: string[];
+  history: boolean;
 }
 
+const PAIRED_NOTE = 'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
+const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
+
 function assemble(p: Parts): string {
-  const table = mdTable(['case', 'param', 'base', 'head', 'change', '95% interval', 'q', 'verdict'], p.shown.map(tableRow));
-  const notes: string[] = ['change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds; positive is slower), with its 95% interval and the Benjamini–Hochberg q.'];
+  const table = mdTable(['case', 'param', p.history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', 'verdict'], p.shown.map(tableRow));
+  const notes: string[] = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
   if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
@@ -250,10 +256,16 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
   const ordered = orderRows(input.rows);
   const counts = countRows(input.rows);
   const trend = input.trendUrl ? safeUrl(input.trendUrl) : null;
+  const b = input.baseline;
+  const history = Boolean(b);
+  const design = b
+    ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
+    : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${input.rounds} paired rounds`;
   const top = [
     markerComment(input.marker),
     `## ${mdText(input.title)}`,
-    `${mdText(RUNNER_LABEL[input.runner])}: base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · profile ${mdText(input.profile)} · ${input.rounds} paired rounds · verdicts at BH q < ${input.alpha} and a change beyond ±${Math.round(input.threshold * 1000) / 10}%`,
+    `${mdText(RUNNER_LABEL[input.runner])}: ${design} · profile ${mdText(input.profile)} · verdicts at BH q < ${input.alpha} and a change beyond ±${Math.round(input.threshold * 1000) / 10}%`,
+    b ? mdQuote(['⚠ Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict.']) : null,
     headline(counts),
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input.env.stoppedEarly ? mdQuote([`⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`]) : null,
@@ -268,11 +280,11 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
     const dropped = new Set(unchanged.slice(nUnchanged));
     return rows.filter((r) => !dropped.has(r));
   };
-  let parts: Parts = { top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true) };
+  let parts: Parts = { top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
   if (fits(parts)) return assemble(parts);
 
   // 1. Drop unchanged rows from the end, keeping as many as fit (binary search on the count).
-  const withUnchanged = (k: number, tail: string[]): Parts => ({ top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail });
+  const withUnchanged = (k: number, tail: string[]): Parts => ({ top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
   for (const tail of [tailWith(true), tailWith(false)]) {
     if (fits(withUnchanged(0, tail))) {
       let lo = 0;
@@ -290,7 +302,7 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
   const rest = keep(0, ordered);
   let lo = 0;
   let hi = rest.length;
-  const cut = (k: number): Parts => ({ top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false) });
+  const cut = (k: number): Parts => ({ top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits(cut(mid))) lo = mid;

@@ -1,0 +1,51 @@
+// PRs that opt out of building the base are judged against the branch's history instead
+// (DESIGN.md section 4): per row, the head run's iterations against the medians of the last N runs
+// of the base branch for the same runner, unpaired (Mann–Whitney, two-sample Hodges–Lehmann), then
+// Benjamini–Hochberg across rows. Cross-machine: the report says so.
+import type { HistoryRecord } from '../history/schema.js';
+import type { AbRow } from '../report/ab.js';
+import type { Result, Spec } from '../spec/schema.js';
+import { median, unpairedHistory, verdicts, type Comparison } from '../stats/index.js';
+import type { JudgeOptions } from './judge.js';
+
+export interface BaselineOptions extends JudgeOptions {
+  branch: string;
+  /** How many of the branch's most recent runs form the baseline. */
+  lastRuns: number;
+}
+
+/** The medians of (case, label) in the branch's last N runs of this runner, newest first. */
+function historyValues(records: readonly HistoryRecord[], head: Result, caseId: string, label: string, o: BaselineOptions): number[] {
+  return records
+    .filter((r) => r.runner === head.runner && r.branch === o.branch && r.spec.profile === head.spec.profile)
+    .sort((a, b) => Date.parse(b.commit.timestamp) - Date.parse(a.commit.timestamp))
+    .flatMap((r) => r.cases.filter((c) => c.id === caseId && c.label === label && c.status === 'ok' && c.median_ns))
+    .slice(0, o.lastRuns)
+    .map((c) => c.median_ns!);
+}
+
+export function historyBaselineRows(head: Result, records: readonly HistoryRecord[], spec: Spec, o: BaselineOptions): { rows: AbRow[]; runs: number } {
+  const groupOf = new Map(spec.cases.map((c) => [c.id, c.group]));
+  const compared: Array<{ index: number } & Pick<Comparison, 'p' | 'ratio' | 'minP' | 'ci' | 'design'>> = [];
+  let runs = 0;
+  const rows = head.cases.map((c, index): AbRow => {
+    const label = String(c.param.label ?? '');
+    const row: AbRow = { caseId: c.id, label, group: groupOf.get(c.id) ?? 'unknown', kind: c.kind, status: 'ok', work: c.work, rounds: 0 };
+    if (c.status !== 'ok') return { ...row, status: c.status, note: c.skip_reason ?? c.error ?? c.status };
+    const base = historyValues(records, head, c.id, label, o);
+    if (base.length === 0) return { ...row, status: 'new', note: `no history on ${o.branch} for this row` };
+    runs = Math.max(runs, base.length);
+    row.rounds = base.length;
+    row.baseMedianNs = median(base);
+    row.headMedianNs = median(c.samples_ns);
+    const cmp = unpairedHistory.compare(base, c.samples_ns);
+    compared.push({ index, p: cmp.p, ratio: cmp.ratio, minP: cmp.minP, ci: cmp.ci, design: cmp.design });
+    return row;
+  });
+  for (const j of verdicts(compared, o)) {
+    const row = rows[j.index]!;
+    Object.assign(row, { ratio: j.ratio, ci: j.ci, p: j.p, q: j.q, verdict: j.verdict });
+    if (j.note) row.note = j.note;
+  }
+  return { rows, runs };
+}
