@@ -1,0 +1,236 @@
+// The action's inputs: read as strings (INPUT_<NAME>, as the runner sets them from action.yml),
+// validated with zod one by one so that every problem names its input and the fix. Defaults live
+// here as well as in action.yml (a test keeps the two equal): the bundle also runs where no runner
+// filled them in.
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import { defaultSpecPath } from '../build/paths.js';
+import { AB_DEFAULTS } from '../run/defaults.js';
+import { loadSpec } from '../spec/load.js';
+import { PROFILES, RunnerSchema, type Profile, type Runner } from '../spec/schema.js';
+import { SelectionError, selectCases } from '../spec/select.js';
+import { CLIENT_IDS, detectClients } from './detect.js';
+
+export const INPUT_DEFAULTS = {
+  client: '',
+  path: '.',
+  cases: 'cpu.*',
+  profile: 'quick',
+  rounds: String(AB_DEFAULTS.rounds),
+  alpha: String(AB_DEFAULTS.alpha),
+  threshold: String(AB_DEFAULTS.threshold),
+  'compare-clients': 'false',
+  'go-client-path': '',
+  'build-command': '',
+  comment: 'always',
+  'fail-on-regression': 'false',
+  'github-token': '${{ github.token }}',
+  'bee-url': '',
+  'batch-id': '',
+  history: 'off',
+  mode: 'run',
+  'base-ref': '',
+  'head-ref': '',
+} as const;
+
+export type InputName = keyof typeof INPUT_DEFAULTS;
+export const INPUT_NAMES = Object.keys(INPUT_DEFAULTS) as InputName[];
+
+/** A bad input: which one, what is wrong, how to fix it. Several are reported together. */
+export class ActionInputError extends Error {
+  constructor(readonly problems: ReadonlyArray<{ input: string; problem: string; fix: string }>) {
+    super(problems.map((p) => `input "${p.input}": ${p.problem} (fix: ${p.fix})`).join('\n'));
+    this.name = 'ActionInputError';
+  }
+  static one(input: string, problem: string, fix: string): ActionInputError {
+    return new ActionInputError([{ input, problem, fix }]);
+  }
+}
+
+export interface BeeInput {
+  url: string;
+  batchId: string;
+}
+
+export interface ActionInputs {
+  mode: 'run' | 'comment';
+  /** undefined only in mode comment without an explicit client (every bee-bench artifact is posted). */
+  client?: Runner;
+  clientDetected: boolean;
+  /** Absolute path of the client checkout (the head of a PR). */
+  path: string;
+  cases: string[];
+  profile: Profile;
+  rounds: number;
+  alpha: number;
+  threshold: number;
+  compareClients: boolean;
+  goClientPath?: string;
+  buildCommand?: string;
+  comment: 'always' | 'on-change' | 'never';
+  failOnRegression: boolean;
+  token: string;
+  bee?: BeeInput;
+  history: 'off';
+  baseRef?: string;
+  headRef?: string;
+  specFile: string;
+}
+
+const bool = z
+  .string()
+  .transform((s) => s.trim().toLowerCase())
+  .pipe(z.enum(['true', 'false'], { error: 'expected true or false' }))
+  .transform((s) => s === 'true');
+
+const number = (check: (n: number) => boolean, what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[0-9]*\.?[0-9]+(e-?[0-9]+)?$/i, `expected ${what}`)
+    .transform(Number)
+    .refine(check, `expected ${what}`);
+
+// A git ref or sha the action passes to git: no option look-alikes, no whitespace or control bytes.
+const gitRef = z
+  .string()
+  .trim()
+  .regex(/^[^-\s][^\s\x00-\x1f\x7f~^:?*[\\]*$/, 'not a branch, tag or commit sha git accepts');
+
+interface Field<T> {
+  schema: z.ZodType<T, string>;
+  fix: string;
+}
+
+const FIELDS = {
+  mode: { schema: z.enum(['run', 'comment'], { error: 'expected run or comment' }), fix: 'use run (benchmark) or comment (post the artifact of a pull_request run from a workflow_run job)' },
+  client: { schema: z.union([z.literal(''), RunnerSchema], { error: 'expected js, go or rs' }), fix: 'use js, go or rs, or leave it empty to detect the client from the checkout at path' },
+  profile: { schema: z.enum(PROFILES, { error: 'expected quick or full' }), fix: 'use quick (PRs) or full' },
+  rounds: { schema: number((n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200'), fix: `a whole number of paired rounds, default ${AB_DEFAULTS.rounds}` },
+  alpha: { schema: number((n) => n > 0 && n < 1, 'a probability between 0 and 1'), fix: `a false-discovery level such as ${AB_DEFAULTS.alpha}` },
+  threshold: { schema: number((n) => n >= 0 && n < 10, 'a fraction from 0 to 10'), fix: `the smallest change to flag as a fraction, e.g. ${AB_DEFAULTS.threshold} for ${AB_DEFAULTS.threshold * 100}%` },
+  'compare-clients': { schema: bool, fix: 'use true or false' },
+  comment: { schema: z.enum(['always', 'on-change', 'never'], { error: 'expected always, on-change or never' }), fix: 'use always, on-change or never' },
+  'fail-on-regression': { schema: bool, fix: 'use true or false' },
+  history: { schema: z.literal('off', { error: 'history is not available yet' }), fix: 'remove the history input or set it to off; the gh-pages history store is not wired into the action yet' },
+  'base-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
+  'head-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
+  'bee-url': { schema: z.literal('').or(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })), fix: 'the API URL of a Bee node, e.g. http://localhost:1633' },
+  'batch-id': { schema: z.literal('').or(z.string().trim().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected a 64-digit hex postage batch id')), fix: 'the id of a usable postage batch on that node (64 hex digits)' },
+} satisfies Record<string, Field<unknown>>;
+
+type Parsed = { [K in keyof typeof FIELDS]: z.output<(typeof FIELDS)[K]['schema']> };
+
+/** Splits the cases input on newlines and commas. */
+export function splitCases(text: string): string[] {
+  return text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+export interface ReadOptions {
+  workspace: string;
+  specFile?: string;
+}
+
+/** Reads and validates every input; throws ActionInputError listing all problems. */
+export function readInputs(get: (name: InputName) => string, o: ReadOptions): ActionInputs {
+  const problems: Array<{ input: string; problem: string; fix: string }> = [];
+  const raw = (name: InputName) => {
+    const v = get(name).trim();
+    return v === '' ? (name === 'github-token' ? '' : INPUT_DEFAULTS[name]) : v;
+  };
+  const parsed = {} as Record<string, unknown>;
+  for (const [name, field] of Object.entries(FIELDS) as Array<[keyof typeof FIELDS, Field<unknown>]>) {
+    const text = raw(name);
+    const r = field.schema.safeParse(text);
+    if (r.success) parsed[name] = r.data;
+    else problems.push({ input: name, problem: `${JSON.stringify(text)}: ${r.error.issues[0]?.message ?? 'invalid'}`, fix: field.fix });
+  }
+  const p = parsed as Parsed;
+  const mode = p.mode ?? 'run';
+
+  const path = resolve(o.workspace, raw('path'));
+  const pathOk = existsSync(path) && statSync(path).isDirectory();
+  if (mode === 'run' && !pathOk) {
+    problems.push({ input: 'path', problem: `${JSON.stringify(raw('path'))} is not a folder (resolved to ${path})`, fix: 'the folder of the client checkout, relative to the workspace' });
+  }
+
+  // Client: given, or detected from the checkout.
+  let client: Runner | undefined = p.client ? p.client : undefined;
+  let clientDetected = false;
+  if (mode === 'run' && p.client === '' && pathOk) {
+    const found = detectClients(path);
+    if (found.length === 1) {
+      client = found[0];
+      clientDetected = true;
+    } else {
+      problems.push({
+        input: 'client',
+        problem: found.length === 0
+          ? `cannot detect the client in ${path}: no ${Object.values(CLIENT_IDS).join(', no ')}`
+          : `${path} looks like several clients (${found.join(', ')})`,
+        fix: 'set client to js, go or rs, or point path at the client checkout',
+      });
+    }
+  }
+
+  // Cases: a non-empty selection that matches the spec.
+  const specFile = o.specFile ?? defaultSpecPath();
+  const cases = splitCases(raw('cases'));
+  if (cases.length === 0) {
+    problems.push({ input: 'cases', problem: 'the selection is empty', fix: 'one or more case globs, comma- or newline-separated, e.g. cpu.*' });
+  } else if (mode === 'run') {
+    try {
+      selectCases(loadSpec(specFile).spec, cases);
+    } catch (e) {
+      if (!(e instanceof SelectionError)) throw e;
+      problems.push({ input: 'cases', problem: e.message, fix: 'globs over the spec\'s case ids (spec/bench-spec.json), e.g. cpu.* or cpu.bmt.*,net.bzz.*' });
+    }
+  }
+
+  // bee-url and batch-id go together.
+  const beeUrl = p['bee-url'] ?? '';
+  const batchId = (p['batch-id'] ?? '').replace(/^0x/, '').toLowerCase();
+  if (Boolean(beeUrl) !== Boolean(batchId) && p['bee-url'] !== undefined && p['batch-id'] !== undefined) {
+    problems.push({ input: beeUrl ? 'batch-id' : 'bee-url', problem: 'bee-url and batch-id go together', fix: 'give both (net cases run against that node) or neither (net cases are skipped)' });
+  }
+
+  const goClientPath = raw('go-client-path');
+  let goPath: string | undefined;
+  if (goClientPath) {
+    goPath = isAbsolute(goClientPath) ? goClientPath : resolve(o.workspace, goClientPath);
+    if (!existsSync(goPath) || !statSync(goPath).isDirectory() || !detectClients(goPath).includes('go')) {
+      problems.push({ input: 'go-client-path', problem: `${goPath} is not a bee-go checkout (no ${CLIENT_IDS.go})`, fix: 'the folder of a bee-go checkout (e.g. an actions/checkout of ethswarm-tools/bee-go), or leave it empty' });
+    }
+  }
+
+  if (problems.length > 0) throw new ActionInputError(problems);
+  const buildCommand = raw('build-command');
+  const baseRef = p['base-ref'];
+  const headRef = p['head-ref'];
+  return {
+    mode,
+    ...(client ? { client } : {}),
+    clientDetected,
+    path,
+    cases,
+    profile: p.profile,
+    rounds: p.rounds,
+    alpha: p.alpha,
+    threshold: p.threshold,
+    compareClients: p['compare-clients'],
+    ...(goPath ? { goClientPath: goPath } : {}),
+    ...(buildCommand ? { buildCommand } : {}),
+    comment: p.comment,
+    failOnRegression: p['fail-on-regression'],
+    token: raw('github-token'),
+    ...(beeUrl ? { bee: { url: beeUrl, batchId } } : {}),
+    history: p.history,
+    ...(baseRef ? { baseRef } : {}),
+    ...(headRef ? { headRef } : {}),
+    specFile,
+  };
+}

@@ -1,0 +1,48 @@
+// The action: inputs -> event flow -> outputs. Every flow writes the job summary (and, for runs, the
+// artifact) before the step can fail, so fail-on-regression never hides the report.
+import * as core from '@actions/core';
+import { join } from 'node:path';
+import { cachePlan, restoreCaches, saveCaches } from '../github/cache.js';
+import { commentFlow } from './comment-mode.js';
+import { readContext, type RunContext } from './context.js';
+import { ActionInputError, readInputs, type ActionInputs } from './inputs.js';
+import { crossClientRunners, freshOutDir, log, type FlowEnv, type FlowResult } from './pipeline.js';
+import { pullRequestFlow } from './pull-request.js';
+import { refsFlow } from './refs.js';
+
+/** The build cache folder: BEE_BENCH_CACHE, else a folder in RUNNER_TEMP (restored by @actions/cache). */
+export function cacheDirFor(ctx: RunContext): string {
+  return process.env.BEE_BENCH_CACHE ?? join(ctx.temp, 'bee-bench', 'cache');
+}
+
+async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
+  if (ctx.eventName === 'pull_request_target') {
+    throw new Error('pull_request_target runs with a write token: building the PR\'s code there would hand that token to it. Run the benchmark on pull_request and post the comment from a workflow_run job with mode: comment (docs/action.md, "Pull requests from forks")');
+  }
+  const client = inputs.client!;
+  const env: FlowEnv = { inputs: { ...inputs, client }, ctx, outDir: freshOutDir(ctx, client), cacheDir: cacheDirFor(ctx) };
+  log(`bee-bench: ${client}${inputs.clientDetected ? ' (detected)' : ''} at ${inputs.path}, ${ctx.eventName || 'local'} event, profile ${inputs.profile}, cases ${inputs.cases.join(', ')}`);
+  const runners = [client, ...crossClientRunners(inputs, client).map((r) => r.runner)];
+  const states = await core.group('cache: restore', async () =>
+    restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
+  );
+  try {
+    return ctx.eventName === 'pull_request' ? await pullRequestFlow(env) : await refsFlow(env);
+  } finally {
+    if (states.length > 0) await core.group('cache: save', () => saveCaches(states, log));
+  }
+}
+
+export async function main(): Promise<void> {
+  try {
+    const ctx = readContext();
+    const inputs = readInputs((name) => core.getInput(name), { workspace: ctx.workspace });
+    const result = inputs.mode === 'comment' ? await commentFlow(inputs, ctx) : await runFlow(inputs, ctx);
+    if (inputs.failOnRegression && result.regressions > 0) {
+      core.setFailed(`${result.regressions} regression${result.regressions === 1 ? '' : 's'} found (fail-on-regression: true); see the job summary`);
+    }
+  } catch (e) {
+    if (e instanceof ActionInputError) core.setFailed(e.message);
+    else core.setFailed(e instanceof Error ? e.message : String(e));
+  }
+}

@@ -1,0 +1,61 @@
+// pull_request: base = merge base of the PR head with its base branch, built in a worktree; head =
+// the checkout at `path`; paired A/B (abJob); then job summary, artifact (with the rendered comment
+// for the fork-safe comment job) and, when the token can write, the sticky comment.
+import * as core from '@actions/core';
+import { upsertSticky } from '../github/comment.js';
+import { makeOctokit, httpStatus } from '../github/octokit.js';
+import { hasChange, writeBundle } from './bundle.js';
+import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
+import { headSha, mergeBase, worktree, worktreeDir } from './git.js';
+import { ActionInputError } from './inputs.js';
+import { log, publish, runAbPipeline, type FlowEnv, type FlowResult } from './pipeline.js';
+
+export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
+  const { inputs, ctx } = env;
+  const ev = parsePayload(PullRequestEventSchema, ctx);
+  const pr = ev.pull_request;
+  const fork = isForkPr(ev);
+  if (!fork && inputs.comment !== 'never' && !inputs.token) {
+    throw ActionInputError.one('github-token', 'empty, but the action comments on this pull request', 'leave github-token at its default (${{ github.token }}) with permissions: pull-requests: write, or set comment: never');
+  }
+
+  const { base, checkout, mb } = await core.group('git: merge base and worktree', async () => {
+    const mb = await mergeBase(inputs.path, pr.base.sha, pr.head.sha, log);
+    log(`base: merge base ${mb.slice(0, 12)} of ${pr.base.ref} (${pr.base.sha.slice(0, 12)}) and the PR head ${pr.head.sha.slice(0, 12)}`);
+    const checkout = await headSha(inputs.path);
+    if (checkout !== pr.head.sha) {
+      log(`head: the checkout at ${inputs.path} is ${checkout.slice(0, 12)}, not the PR head ${pr.head.sha.slice(0, 12)} (actions/checkout's default merge commit?); it is measured as is`);
+    }
+    return { base: await worktree(inputs.path, mb, worktreeDir(ctx.temp, mb), log), checkout, mb };
+  });
+
+  const run = await runAbPipeline(
+    env,
+    { source: { kind: 'path', path: base }, label: `${pr.base.ref}@${mb.slice(0, 7)}` },
+    { source: { kind: 'path', path: inputs.path }, label: `${pr.head.ref}@${checkout.slice(0, 7)}` },
+  );
+  writeBundle(env.outDir, { client: inputs.client, pr: pr.number, head_sha: pr.head.sha, base_sha: mb, workflow: ctx.workflow, counts: run.counts }, run.job.markdown);
+
+  const note = fork && inputs.comment !== 'never'
+    ? '\n\n> This pull request comes from a fork: its token is read-only, so the comment is posted by the workflow_run job (`mode: comment`) from this run\'s artifact.\n'
+    : '';
+  await publish(env, run.job.markdown + note);
+
+  if (inputs.comment === 'never') log('comment: never');
+  else if (fork) log('comment: fork pull request; the workflow_run job with mode: comment posts it from the artifact (docs/action.md)');
+  else {
+    try {
+      const gh = makeOctokit(inputs.token);
+      const res = await upsertSticky(gh, { ...ctx.repo, issue: pr.number, marker: run.marker, body: run.job.markdown, policy: inputs.comment, changed: hasChange(run.counts) }, log);
+      log(`comment: ${res.action}${res.url ? ` ${res.url}` : ''}${res.reason ? ` (${res.reason})` : ''}`);
+      if (res.url) core.setOutput('comment-url', res.url);
+    } catch (e) {
+      const status = httpStatus(e);
+      const hint = status === 403 || status === 404
+        ? ' (the token cannot write to this pull request: give the job permissions: pull-requests: write, or use the two-workflow pattern of docs/action.md)'
+        : '';
+      core.warning(`comment not posted: ${e instanceof Error ? e.message : String(e)}${hint}`);
+    }
+  }
+  return { regressions: run.counts.regressions, improvements: run.counts.improvements };
+}

@@ -1,0 +1,38 @@
+// push, workflow_dispatch and every other non-PR event: a single run of the head (the checkout at
+// `path`, or head-ref in a worktree), or, when base-ref is given, an A/B between the two refs.
+// Results go to the outputs, the job summary and an artifact; there is no pull request to comment on.
+import * as core from '@actions/core';
+import { readFileSync } from 'node:fs';
+import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
+import { log, publish, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
+
+async function sideAt(env: FlowEnv, ref: string): Promise<Side> {
+  const sha = await resolveRef(env.inputs.path, ref, log);
+  const dir = await worktree(env.inputs.path, sha, worktreeDir(env.ctx.temp, sha), log);
+  // A sha names itself; a branch or tag is shown with the commit it resolved to.
+  const label = /^[0-9a-f]{7,40}$/.test(ref) && sha.startsWith(ref) ? sha.slice(0, 7) : `${ref}@${sha.slice(0, 7)}`;
+  return { source: { kind: 'path', path: dir }, label };
+}
+
+export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
+  const { inputs, ctx } = env;
+  if (inputs.comment !== 'never') log(`comment: a ${ctx.eventName || 'local'} run has no pull request to comment on; see the job summary`);
+  // History seam: once src/history lands, a push to the default branch appends its records here
+  // (input history), and an A/B against the last N runs replaces the single run.
+  const { head, base } = await core.group('git: refs', async () => {
+    const head: Side = inputs.headRef
+      ? await sideAt(env, inputs.headRef)
+      : { source: { kind: 'path', path: inputs.path }, label: `${ctx.eventName || 'checkout'}@${(await headSha(inputs.path)).slice(0, 7)}` };
+    const base = inputs.baseRef ? await sideAt(env, inputs.baseRef) : undefined;
+    log(base ? `A/B: base ${base.label}, head ${head.label}` : `single run of ${head.label}`);
+    return { head, base };
+  });
+  if (base) {
+    const run = await runAbPipeline(env, base, head);
+    await publish(env, run.job.markdown);
+    return { regressions: run.counts.regressions, improvements: run.counts.improvements };
+  }
+  const out = await runSinglePipeline(env, head);
+  await publish(env, readFileSync(out.reports.markdown, 'utf8'));
+  return { regressions: 0, improvements: 0 };
+}
