@@ -1,0 +1,175 @@
+// Inputs: defaults, client detection, and bad inputs failing with a message that names the input
+// and the fix — both through readInputs and through the bundled action as the runner starts it.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cargoPackageName, detectClients } from '../../src/action/detect.js';
+import { ActionInputError, INPUT_DEFAULTS, INPUT_NAMES, readInputs, splitCases, type InputName } from '../../src/action/inputs.js';
+import { AB_DEFAULTS } from '../../src/run/defaults.js';
+import { GitHubApiServer } from '../github/api-server.js';
+import { pullRequestEvent, pushEvent } from './events.js';
+import { ROOT, runAction, tmp } from './harness.js';
+
+const dir = tmp('inputs');
+const clients = {
+  js: join(dir, 'bee-js'),
+  go: join(dir, 'bee-go'),
+  rs: join(dir, 'bee-rs'),
+  none: join(dir, 'other'),
+};
+mkdirSync(clients.js, { recursive: true });
+writeFileSync(join(clients.js, 'package.json'), JSON.stringify({ name: '@ethersphere/bee-js', version: '10.0.0' }));
+mkdirSync(clients.go, { recursive: true });
+writeFileSync(join(clients.go, 'go.mod'), 'module github.com/ethswarm-tools/bee-go\n\ngo 1.22\n');
+mkdirSync(clients.rs, { recursive: true });
+writeFileSync(join(clients.rs, 'Cargo.toml'), '[workspace]\n\n[package]\n# the client\nname = "bee-rs"\nversion = "1.7.0"\n\n[dependencies]\nname = "not-this"\n');
+mkdirSync(clients.none, { recursive: true });
+writeFileSync(join(clients.none, 'package.json'), JSON.stringify({ name: 'left-pad' }));
+
+const read = (inputs: Partial<Record<InputName, string>>, workspace = clients.rs) => readInputs((n) => inputs[n] ?? '', { workspace });
+const problemOf = (inputs: Partial<Record<InputName, string>>, workspace?: string): string => {
+  try {
+    read(inputs, workspace);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ActionInputError);
+    return (e as Error).message;
+  }
+  throw new Error('expected an input error');
+};
+
+describe('readInputs', () => {
+  it('applies the defaults (AB_DEFAULTS for the verdict)', () => {
+    const i = read({ 'github-token': 't' });
+    expect(i).toMatchObject({
+      mode: 'run', client: 'rs', clientDetected: true, path: clients.rs, cases: ['cpu.*'], profile: 'quick',
+      rounds: AB_DEFAULTS.rounds, alpha: AB_DEFAULTS.alpha, threshold: AB_DEFAULTS.threshold,
+      compareClients: false, comment: 'always', failOnRegression: false, token: 't', history: 'off',
+    });
+    expect(i.bee).toBeUndefined();
+  });
+
+  it('detects each client from its checkout, and an explicit client wins', () => {
+    expect(detectClients(clients.js)).toEqual(['js']);
+    expect(detectClients(clients.go)).toEqual(['go']);
+    expect(detectClients(clients.rs)).toEqual(['rs']);
+    expect(detectClients(clients.none)).toEqual([]);
+    expect(read({}, clients.go).client).toBe('go');
+    expect(read({ client: 'js' }, clients.rs)).toMatchObject({ client: 'js', clientDetected: false });
+    expect(cargoPackageName('[package]\nname = \'bee-rs\'\n')).toBe('bee-rs');
+    expect(cargoPackageName('[dependencies]\nname = "bee-rs"\n')).toBeUndefined();
+  });
+
+  it('splits cases on commas and newlines', () => {
+    expect(splitCases('cpu.bmt.*, cpu.keccak.chunk-hash\n\n  net.bzz.*\n')).toEqual(['cpu.bmt.*', 'cpu.keccak.chunk-hash', 'net.bzz.*']);
+    expect(read({ cases: 'cpu.bmt.*\ncpu.ecdsa.*' }).cases).toEqual(['cpu.bmt.*', 'cpu.ecdsa.*']);
+  });
+
+  it('takes bee-url with batch-id', () => {
+    const id = 'AB'.repeat(32);
+    expect(read({ 'bee-url': 'http://localhost:1633', 'batch-id': `0x${id}` }).bee).toEqual({ url: 'http://localhost:1633', batchId: id.toLowerCase() });
+  });
+
+  it.each<[string, Partial<Record<InputName, string>>, RegExp]>([
+    ['an unknown client', { client: 'python' }, /input "client": "python": expected js, go or rs \(fix: use js, go or rs/],
+    ['an undetectable checkout', { path: '../other' }, /input "client": cannot detect the client in .*other.*\(fix: set client/],
+    ['a missing path', { path: 'nowhere' }, /input "path": "nowhere" is not a folder/],
+    ['a case glob matching nothing', { cases: 'cpu.nope.*' }, /input "cases": case glob "cpu.nope.\*" matches no case/],
+    ['an empty case selection', { cases: ' , \n ' }, /input "cases": the selection is empty/],
+    ['alpha above 1', { alpha: '2' }, /input "alpha": "2": expected a probability between 0 and 1 \(fix: a false-discovery level such as 0.05\)/],
+    ['alpha that is not a number', { alpha: 'five percent' }, /input "alpha"/],
+    ['fractional rounds', { rounds: '2.5' }, /input "rounds": "2.5": expected a whole number from 1 to 200/],
+    ['a negative threshold', { threshold: '-0.1' }, /input "threshold"/],
+    ['an unknown profile', { profile: 'slow' }, /input "profile": "slow": expected quick or full/],
+    ['an unknown comment policy', { comment: 'sometimes' }, /input "comment": "sometimes": expected always, on-change or never/],
+    ['a non-boolean flag', { 'fail-on-regression': 'yes please' }, /input "fail-on-regression": .*expected true or false/],
+    ['history before it exists', { history: 'gh-pages' }, /input "history": "gh-pages": history is not available yet \(fix: remove the history input or set it to off/],
+    ['an unknown mode', { mode: 'post' }, /input "mode": "post": expected run or comment/],
+    ['bee-url without batch-id', { 'bee-url': 'http://localhost:1633' }, /input "batch-id": bee-url and batch-id go together/],
+    ['a short batch id', { 'bee-url': 'http://localhost:1633', 'batch-id': 'abc' }, /input "batch-id": "abc": expected a 64-digit hex postage batch id/],
+    ['a non-http bee-url', { 'bee-url': 'ftp://x', 'batch-id': 'a'.repeat(64) }, /input "bee-url"/],
+    ['a ref that looks like an option', { 'base-ref': '--upload-pack=evil' }, /input "base-ref"/],
+    ['a go-client-path that is not bee-go', { 'go-client-path': '../bee-js' }, /input "go-client-path": .*is not a bee-go checkout/],
+  ])('rejects %s, naming the input', (_what, inputs, message) => {
+    expect(problemOf(inputs)).toMatch(message);
+  });
+
+  it('reports every bad input at once', () => {
+    const msg = problemOf({ client: 'python', alpha: '7', history: 'on' });
+    expect(msg.split('\n').map((l) => /^input "([^"]+)"/.exec(l)?.[1])).toEqual(['client', 'alpha', 'history']);
+  });
+});
+
+describe('action.yml and docs/action.md', () => {
+  const yml = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+    runs: { using: string; main: string };
+    branding: unknown;
+    inputs: Record<string, { default?: string; description: string }>;
+    outputs: Record<string, unknown>;
+  };
+  const docs = readFileSync(join(ROOT, 'docs', 'action.md'), 'utf8');
+
+  it('runs dist/index.js on node24 with branding', () => {
+    expect(yml.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+    expect(yml.branding).toBeTruthy();
+  });
+
+  it('declares exactly the inputs the code reads, with the same defaults', () => {
+    expect(Object.keys(yml.inputs).sort()).toEqual([...INPUT_NAMES].sort());
+    for (const name of INPUT_NAMES) expect(String(yml.inputs[name]!.default ?? ''), name).toBe(INPUT_DEFAULTS[name]);
+  });
+
+  it('declares the outputs', () => {
+    expect(Object.keys(yml.outputs).sort()).toEqual(['comment-url', 'improvements', 'regressions', 'report-path', 'results-path']);
+  });
+
+  it('documents every input with its default and every output', () => {
+    for (const name of INPUT_NAMES) {
+      const row = docs.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+      expect(row, `docs/action.md has no row for ${name}`).toBeDefined();
+      const shown = INPUT_DEFAULTS[name] === '' ? '(empty)' : `\`${INPUT_DEFAULTS[name]}\``;
+      expect(row, name).toContain(shown);
+    }
+    for (const name of Object.keys(yml.outputs)) expect(docs).toContain(`| \`${name}\` |`);
+  });
+});
+
+describe('the bundled action rejects bad inputs before any work', () => {
+  const temp = join(dir, 'runner-temp');
+  let server: GitHubApiServer;
+  let api: string;
+  beforeAll(async () => {
+    server = new GitHubApiServer({ owner: 'ethswarm-tools', repo: 'bee-rs', tokens: { write: ['ghs_write'] } });
+    api = await server.start();
+  });
+  afterAll(async () => {
+    expect(server.requests).toEqual([]);
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const sha = 'a'.repeat(40);
+  const pr = pullRequestEvent({ repo: 'ethswarm-tools/bee-rs', number: 3, base: { ref: 'main', sha }, head: { ref: 'x', sha: 'b'.repeat(40) } });
+  const run = (eventName: string, payload: unknown, inputs: Record<string, string>, workspace = clients.rs) =>
+    runAction({ inputs, eventName, payload, workspace, temp, repository: 'ethswarm-tools/bee-rs', apiUrl: api });
+
+  it.each<[string, string, unknown, Record<string, string>, RegExp]>([
+    ['an unknown client', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { client: 'ruby', 'github-token': 'ghs_write' }, /input "client": "ruby"/],
+    ['a case selection matching nothing', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { cases: 'gpu.*', 'github-token': 'ghs_write' }, /input "cases": case glob "gpu.\*"/],
+    ['a bad alpha', 'pull_request', pr, { alpha: '0', 'github-token': 'ghs_write' }, /input "alpha": "0"/],
+    ['a missing token when commenting', 'pull_request', pr, { 'github-token': '' }, /input "github-token": empty, but the action comments on this pull request/],
+    ['history', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { history: 'gh-pages', 'github-token': 'ghs_write' }, /input "history": .*history is not available yet/],
+    ['mode comment outside workflow_run', 'pull_request', pr, { mode: 'comment', 'github-token': 'ghs_write' }, /input "mode": comment runs in a workflow_run job/],
+  ])('%s', async (_what, eventName, payload, inputs, message) => {
+    const r = await run(eventName, payload, inputs);
+    expect(r.code, r.stdout + r.stderr).toBe(1);
+    const error = r.stdout.split('\n').find((l) => l.startsWith('::error::'));
+    expect(decodeURIComponent(error ?? '')).toMatch(message);
+    expect(r.outputs).toEqual({});
+  });
+
+  it('refuses pull_request_target (it would build PR code with a write token)', async () => {
+    const r = await run('pull_request_target', pr, { 'github-token': 'ghs_write' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/::error::pull_request_target runs with a write token/);
+  });
+});

@@ -1,0 +1,285 @@
+// A local HTTP server on 127.0.0.1 that answers the REST routes the action uses, with state kept in
+// memory, and checks every request against GitHub's OpenAPI description (openapi.ts). A request the
+// description rejects is recorded in `violations` (and answered 422, as GitHub would); tests assert
+// there are none. Responses start from the description's own examples, are given this server's
+// state, and are checked against the response schemas too, so the action sees real shapes.
+// Artifact downloads redirect to a second server that plays blob storage, as GitHub's does.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OpenApiChecker, type RouteMatch } from './openapi.js';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  template?: string;
+  body?: unknown;
+  status: number;
+  token?: string;
+}
+
+export interface StoredComment {
+  id: number;
+  issue: number;
+  body: string;
+  user: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StoredPull {
+  number: number;
+  head: { sha: string; ref: string; repo: string };
+  base: { sha: string; ref: string };
+}
+
+export interface StoredArtifact {
+  id: number;
+  runId: number;
+  name: string;
+  zip: Buffer;
+  headSha: string;
+}
+
+export interface ServerOptions {
+  owner: string;
+  repo: string;
+  /** Tokens that may write (comment); `readOnly` tokens may only read, as a fork PR's token. */
+  tokens: { write: string[]; readOnly?: string[] };
+  checker?: OpenApiChecker;
+}
+
+type Json = unknown;
+type Handler = (m: RouteMatch, q: URLSearchParams, body: Record<string, unknown> | undefined, token: string) => { status: number; body?: Json; headers?: Record<string, string> };
+
+let sharedChecker: OpenApiChecker | undefined;
+export const checker = () => (sharedChecker ??= new OpenApiChecker());
+
+const iso = (d = new Date()) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+export class GitHubApiServer {
+  readonly requests: RecordedRequest[] = [];
+  readonly violations: string[] = [];
+  readonly comments: StoredComment[] = [];
+  readonly pulls = new Map<number, StoredPull>();
+  readonly artifacts: StoredArtifact[] = [];
+  readonly checker: OpenApiChecker;
+  baseUrl = '';
+  private blobUrl = '';
+  private nextId = 1000;
+  private readonly api: Server;
+  private readonly blob: Server;
+  private readonly handlers: Record<string, Handler>;
+
+  constructor(readonly o: ServerOptions) {
+    this.checker = o.checker ?? checker();
+    this.api = createServer((req, res) => void this.serveApi(req, res));
+    this.blob = createServer((req, res) => this.serveBlob(req, res));
+    this.handlers = {
+      'get /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, q) => this.listComments(Number(m.pathParams.issue_number), q),
+      'post /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, _q, b, token) => this.createComment(Number(m.pathParams.issue_number), String(b?.body), token),
+      'patch /repos/{owner}/{repo}/issues/comments/{comment_id}': (m, _q, b) => this.updateComment(Number(m.pathParams.comment_id), String(b?.body)),
+      'get /repos/{owner}/{repo}/pulls/{pull_number}': (m) => this.getPull(Number(m.pathParams.pull_number)),
+      'get /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts': (m, q) => this.listArtifacts(Number(m.pathParams.run_id), q),
+      'get /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}': (m) => this.downloadArtifact(Number(m.pathParams.artifact_id), m.pathParams.archive_format!),
+    };
+  }
+
+  async start(): Promise<string> {
+    const listen = (s: Server) => new Promise<number>((resolve) => s.listen(0, '127.0.0.1', () => resolve((s.address() as AddressInfo).port)));
+    this.baseUrl = `http://127.0.0.1:${await listen(this.api)}`;
+    this.blobUrl = `http://127.0.0.1:${await listen(this.blob)}`;
+    return this.baseUrl;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.api, this.blob].map((s) => new Promise((r) => s.close(r))));
+  }
+
+  /** Comments on an issue, oldest first. */
+  commentsOn(issue: number): StoredComment[] {
+    return this.comments.filter((c) => c.issue === issue);
+  }
+
+  seedComment(issue: number, body: string, user = 'octocat'): StoredComment {
+    const now = iso();
+    const c: StoredComment = { id: this.nextId++, issue, body, user, created_at: now, updated_at: now };
+    this.comments.push(c);
+    return c;
+  }
+
+  addArtifact(runId: number, name: string, zip: Buffer, headSha: string): StoredArtifact {
+    const a: StoredArtifact = { id: this.nextId++, runId, name, zip, headSha };
+    this.artifacts.push(a);
+    return a;
+  }
+
+  writes(): RecordedRequest[] {
+    return this.requests.filter((r) => r.method !== 'GET');
+  }
+
+  // ---- responses, each from the description's example with this server's state
+
+  private repoApi = () => `${this.baseUrl}/repos/${this.o.owner}/${this.o.repo}`;
+  private repoHtml = () => `https://github.com/${this.o.owner}/${this.o.repo}`;
+
+  private commentJson(c: StoredComment): Json {
+    const ex = this.checker.example('post', '/repos/{owner}/{repo}/issues/{issue_number}/comments', 201) as Record<string, unknown>;
+    const user = ex.user as Record<string, unknown>;
+    return {
+      ...ex,
+      id: c.id,
+      node_id: Buffer.from(`IssueComment${c.id}`).toString('base64'),
+      url: `${this.repoApi()}/issues/comments/${c.id}`,
+      html_url: `${this.repoHtml()}/pull/${c.issue}#issuecomment-${c.id}`,
+      issue_url: `${this.repoApi()}/issues/${c.issue}`,
+      body: c.body,
+      user: { ...user, login: c.user, type: c.user.endsWith('[bot]') ? 'Bot' : 'User' },
+      created_at: c.created_at,
+      updated_at: c.updated_at,
+    };
+  }
+
+  private listComments(issue: number, q: URLSearchParams) {
+    const perPage = Math.min(Number(q.get('per_page') ?? 30), 100);
+    const page = Number(q.get('page') ?? 1);
+    const all = this.commentsOn(issue);
+    const last = Math.max(1, Math.ceil(all.length / perPage));
+    const slice = all.slice((page - 1) * perPage, page * perPage);
+    const link = (p: number, rel: string) => `<${this.repoApi()}/issues/${issue}/comments?per_page=${perPage}&page=${p}>; rel="${rel}"`;
+    const links: string[] = [];
+    if (page > 1) links.push(link(page - 1, 'prev'), link(1, 'first'));
+    if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
+    const headers: Record<string, string> = links.length ? { link: links.join(', ') } : {};
+    return { status: 200, body: slice.map((c) => this.commentJson(c)), headers };
+  }
+
+  private createComment(issue: number, body: string, _token: string) {
+    const c = this.seedComment(issue, body, 'github-actions[bot]');
+    return { status: 201, body: this.commentJson(c), headers: { location: `${this.repoApi()}/issues/comments/${c.id}` } };
+  }
+
+  private updateComment(id: number, body: string) {
+    const c = this.comments.find((x) => x.id === id);
+    if (!c) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment', status: '404' } };
+    c.body = body;
+    c.updated_at = iso(new Date(Date.now() + 1000));
+    return { status: 200, body: this.commentJson(c) };
+  }
+
+  private getPull(n: number) {
+    const p = this.pulls.get(n);
+    if (!p) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request', status: '404' } };
+    const ex = this.checker.example('get', '/repos/{owner}/{repo}/pulls/{pull_number}', 200) as Record<string, any>;
+    return {
+      status: 200,
+      body: {
+        ...ex,
+        number: n,
+        url: `${this.repoApi()}/pulls/${n}`,
+        html_url: `${this.repoHtml()}/pull/${n}`,
+        // The published example's requested_teams entry lacks the schema's required `type`.
+        requested_teams: [],
+        head: { ...ex.head, sha: p.head.sha, ref: p.head.ref, label: `${p.head.repo.split('/')[0]}:${p.head.ref}`, repo: { ...ex.head.repo, full_name: p.head.repo } },
+        base: { ...ex.base, sha: p.base.sha, ref: p.base.ref, repo: { ...ex.base.repo, full_name: `${this.o.owner}/${this.o.repo}` } },
+      },
+    };
+  }
+
+  private artifactJson(a: StoredArtifact): Json {
+    const ex = (this.checker.example('get', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', 200) as { artifacts: Array<Record<string, any>> }).artifacts[0]!;
+    return {
+      ...ex,
+      id: a.id,
+      node_id: Buffer.from(`Artifact${a.id}`).toString('base64'),
+      name: a.name,
+      size_in_bytes: a.zip.length,
+      url: `${this.repoApi()}/actions/artifacts/${a.id}`,
+      archive_download_url: `${this.repoApi()}/actions/artifacts/${a.id}/zip`,
+      digest: null,
+      workflow_run: { ...ex.workflow_run, id: a.runId, head_sha: a.headSha },
+    };
+  }
+
+  private listArtifacts(runId: number, q: URLSearchParams) {
+    const name = q.get('name');
+    const perPage = Math.min(Number(q.get('per_page') ?? 30), 100);
+    const page = Number(q.get('page') ?? 1);
+    const all = this.artifacts.filter((a) => a.runId === runId && (name === null || a.name === name));
+    return { status: 200, body: { total_count: all.length, artifacts: all.slice((page - 1) * perPage, page * perPage).map((a) => this.artifactJson(a)) } };
+  }
+
+  private downloadArtifact(id: number, format: string) {
+    const a = this.artifacts.find((x) => x.id === id);
+    if (!a || format !== 'zip') return { status: 410, body: { message: 'Gone', documentation_url: 'https://docs.github.com/rest/actions/artifacts', status: '410' } };
+    return { status: 302, headers: { location: `${this.blobUrl}/artifacts/${a.id}.zip?sig=${randomBytes(8).toString('hex')}` } };
+  }
+
+  // ---- plumbing
+
+  private async serveApi(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const auth = /^(?:token|bearer)\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const rec: RecordedRequest = { method, url, status: 0, ...(auth ? { token: auth } : {}) };
+    this.requests.push(rec);
+    const send = (status: number, body?: Json, headers: Record<string, string> = {}) => {
+      rec.status = status;
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-github-request-id': randomBytes(6).toString('hex'), ...headers });
+      res.end(body === undefined ? '' : JSON.stringify(body));
+    };
+    const problems = this.checker.checkRequest({ method, url, body: raw, ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}) });
+    if (raw) {
+      try {
+        rec.body = JSON.parse(raw);
+      } catch {
+        rec.body = raw;
+      }
+    }
+    if (problems.length > 0) {
+      this.violations.push(...problems);
+      send(422, { message: 'Validation Failed', documentation_url: 'https://docs.github.com/rest', status: '422' });
+      return;
+    }
+    const path = new URL(url, this.baseUrl).pathname;
+    const m = this.checker.match(method, path)!;
+    rec.template = m.template;
+    const handler = this.handlers[`${m.method} ${m.template}`];
+    const rp = /^\/repos\/([^/]+)\/([^/]+)/.exec(path);
+    if (!handler || !rp || rp[1] !== this.o.owner || rp[2] !== this.o.repo) {
+      this.violations.push(`${method} ${m.template}: not a route the action is expected to use (or another repository)`);
+      send(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' });
+      return;
+    }
+    if (!auth || ![...this.o.tokens.write, ...(this.o.tokens.readOnly ?? [])].includes(auth)) {
+      send(401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' });
+      return;
+    }
+    if (method !== 'GET' && !this.o.tokens.write.includes(auth)) {
+      send(403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest', status: '403' });
+      return;
+    }
+    const out = handler(m, new URL(url, this.baseUrl).searchParams, rec.body as Record<string, unknown> | undefined, auth);
+    if (out.body !== undefined) {
+      const bad = out.status < 400
+        ? this.checker.checkResponse(m, out.status, out.body)
+        : this.checker.validator({ $ref: '#/components/schemas/basic-error' })(out.body) ? [] : [`error body of ${m.template} is not a basic-error`];
+      this.violations.push(...bad.map((b) => `server response: ${b}`));
+    }
+    send(out.status, out.body, out.headers);
+  }
+
+  private serveBlob(req: IncomingMessage, res: ServerResponse): void {
+    const id = Number(/^\/artifacts\/(\d+)\.zip/.exec(req.url ?? '')?.[1]);
+    const a = this.artifacts.find((x) => x.id === id);
+    if (!a) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(a.zip.length) });
+    res.end(a.zip);
+  }
+}
