@@ -26680,9 +26680,11 @@ function environmentSection(input2) {
   );
   return mdDetails("Environment", table2);
 }
+var PAIRED_NOTE = "change = head/base time per iteration (Hodges\u2013Lehmann estimate over the paired rounds; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
+var HISTORY_NOTE = "change = head/history time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
 function assemble(p) {
-  const table2 = mdTable(["case", "param", "base", "head", "change", "95% interval", "q", "verdict"], p.shown.map(tableRow));
-  const notes = ["change = head/base time per iteration (Hodges\u2013Lehmann estimate over the paired rounds; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q."];
+  const table2 = mdTable(["case", "param", p.history ? "history" : "base", "head", "change", "95% interval", "q", "verdict"], p.shown.map(tableRow));
+  const notes = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
   if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (\u26AA ~) row${p.omittedUnchanged === 1 ? "" : "s"} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? "" : "s"} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table2 : "*No rows.*", `<sub>${notes.join(" ")}</sub>`, ...p.tail]);
@@ -26692,10 +26694,14 @@ function renderAbMarkdown(input2, opts = {}) {
   const ordered = orderRows(input2.rows);
   const counts = countRows(input2.rows);
   const trend = input2.trendUrl ? safeUrl(input2.trendUrl) : null;
+  const b = input2.baseline;
+  const history = Boolean(b);
+  const design = b ? `history: last ${b.runs} run${b.runs === 1 ? "" : "s"} of ${mdCode(b.branch)} \u2192 head ${mdCode(input2.headLabel)}` : `base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 ${input2.rounds} paired rounds`;
   const top = [
     markerComment(input2.marker),
     `## ${mdText(input2.title)}`,
-    `${mdText(RUNNER_LABEL[input2.runner])}: base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 profile ${mdText(input2.profile)} \xB7 ${input2.rounds} paired rounds \xB7 verdicts at BH q < ${input2.alpha} and a change beyond \xB1${Math.round(input2.threshold * 1e3) / 10}%`,
+    `${mdText(RUNNER_LABEL[input2.runner])}: ${design} \xB7 profile ${mdText(input2.profile)} \xB7 verdicts at BH q < ${input2.alpha} and a change beyond \xB1${Math.round(input2.threshold * 1e3) / 10}%`,
+    b ? mdQuote(["\u26A0 Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict."]) : null,
     headline(counts),
     input2.rows.some((r) => r.kind === "net") ? mdQuote([`\u26A0 ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input2.env.stoppedEarly ? mdQuote([`\u26A0 The run stopped early${typeof input2.env.stoppedEarly === "string" ? `: ${mdText(input2.env.stoppedEarly)}` : ""}; rows have fewer rounds than planned.`]) : null
@@ -26708,9 +26714,9 @@ function renderAbMarkdown(input2, opts = {}) {
     const dropped = new Set(unchanged.slice(nUnchanged));
     return rows.filter((r) => !dropped.has(r));
   };
-  let parts = { top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true) };
+  let parts = { top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
   if (fits2(parts)) return assemble(parts);
-  const withUnchanged = (k, tail) => ({ top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail });
+  const withUnchanged = (k, tail) => ({ top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
   for (const tail of [tailWith(true), tailWith(false)]) {
     if (fits2(withUnchanged(0, tail))) {
       let lo2 = 0;
@@ -26726,7 +26732,7 @@ function renderAbMarkdown(input2, opts = {}) {
   const rest = keep(0, ordered);
   let lo = 0;
   let hi = rest.length;
-  const cut = (k) => ({ top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false) });
+  const cut = (k) => ({ top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits2(cut(mid))) lo = mid;

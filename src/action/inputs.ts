@@ -29,6 +29,12 @@ export const INPUT_DEFAULTS = {
   'bee-url': '',
   'batch-id': '',
   history: 'off',
+  'history-branch': 'gh-pages',
+  'history-folder': 'bench',
+  'history-max-runs': '200',
+  'history-remote': '',
+  baseline: 'build',
+  'history-runs': '10',
   mode: 'run',
   'base-ref': '',
   'head-ref': '',
@@ -72,7 +78,15 @@ export interface ActionInputs {
   failOnRegression: boolean;
   token: string;
   bee?: BeeInput;
-  history: 'off';
+  history: 'off' | 'gh-pages';
+  historyBranch: string;
+  historyFolder: string;
+  historyMaxRuns: number;
+  /** Overrides the repository the history branch lives in (default: this repository). */
+  historyRemote?: string;
+  /** PRs: build the base in this job (paired) or judge against the base branch's history (unpaired). */
+  baseline: 'build' | 'history';
+  historyRuns: number;
   baseRef?: string;
   headRef?: string;
   specFile: string;
@@ -113,7 +127,12 @@ const FIELDS = {
   'compare-clients': { schema: bool, fix: 'use true or false' },
   comment: { schema: z.enum(['always', 'on-change', 'never'], { error: 'expected always, on-change or never' }), fix: 'use always, on-change or never' },
   'fail-on-regression': { schema: bool, fix: 'use true or false' },
-  history: { schema: z.literal('off', { error: 'history is not available yet' }), fix: 'remove the history input or set it to off; the gh-pages history store is not wired into the action yet' },
+  history: { schema: z.enum(['off', 'gh-pages'], { error: 'expected off or gh-pages' }), fix: 'gh-pages (append push and dispatch runs to the history branch) or off' },
+  'history-branch': { schema: gitRef, fix: 'the branch that holds the history, e.g. gh-pages' },
+  'history-folder': { schema: z.string().trim().regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'expected a relative folder such as bench').refine((f) => !f.split('/').includes('..'), 'must not climb out of the branch'), fix: 'a relative folder inside the history branch, e.g. bench' },
+  'history-max-runs': { schema: number((n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1'), fix: 'points kept per series in the derived files (records are all kept), e.g. 200' },
+  baseline: { schema: z.enum(['build', 'history'], { error: 'expected build or history' }), fix: 'build (build the PR\'s merge base in this job: paired verdicts) or history (compare with the base branch\'s recorded runs: unpaired, cross-machine)' },
+  'history-runs': { schema: number((n) => Number.isInteger(n) && n >= 2 && n <= 1000, 'a whole number from 2 to 1000'), fix: 'how many of the base branch\'s latest runs form the baseline, e.g. 10' },
   'base-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
   'head-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
   'bee-url': { schema: z.literal('').or(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })), fix: 'the API URL of a Bee node, e.g. http://localhost:1633' },
@@ -207,8 +226,13 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     }
   }
 
+  if (p.baseline === 'history' && p.history !== 'gh-pages') {
+    problems.push({ input: 'baseline', problem: 'history needs the history store', fix: 'set history: gh-pages as well, or baseline: build' });
+  }
+
   if (problems.length > 0) throw new ActionInputError(problems);
   const buildCommand = raw('build-command');
+  const historyRemote = raw('history-remote');
   const baseRef = p['base-ref'];
   const headRef = p['head-ref'];
   return {
@@ -229,6 +253,12 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     token: raw('github-token'),
     ...(beeUrl ? { bee: { url: beeUrl, batchId } } : {}),
     history: p.history,
+    historyBranch: p['history-branch'],
+    historyFolder: p['history-folder'],
+    historyMaxRuns: p['history-max-runs'],
+    ...(historyRemote ? { historyRemote } : {}),
+    baseline: p.baseline,
+    historyRuns: p['history-runs'],
     ...(baseRef ? { baseRef } : {}),
     ...(headRef ? { headRef } : {}),
     specFile,

@@ -7,6 +7,7 @@ import { commentFlow } from './comment-mode.js';
 import { readContext, type RunContext } from './context.js';
 import { ActionInputError, readInputs, type ActionInputs } from './inputs.js';
 import { crossClientRunners, freshOutDir, log, type FlowEnv, type FlowResult } from './pipeline.js';
+import { trendUrl } from './history.js';
 import { pullRequestFlow } from './pull-request.js';
 import { refsFlow } from './refs.js';
 
@@ -21,6 +22,8 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
   }
   const client = inputs.client!;
   const env: FlowEnv = { inputs: { ...inputs, client }, ctx, outDir: freshOutDir(ctx, client), cacheDir: cacheDirFor(ctx) };
+  const trend = trendUrl(env);
+  if (trend) env.trendUrl = trend;
   log(`bee-bench: ${client}${inputs.clientDetected ? ' (detected)' : ''} at ${inputs.path}, ${ctx.eventName || 'local'} event, profile ${inputs.profile}, cases ${inputs.cases.join(', ')}`);
   const runners = [client, ...crossClientRunners(inputs, client).map((r) => r.runner)];
   const states = await core.group('cache: restore', async () =>

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { buildRunner, type ClientSource } from '../build/index.js';
 import { uploadFolder } from '../github/artifacts.js';
 import { writeSummary } from '../github/summary.js';
-import { countRows, type AbCounts } from '../report/ab.js';
+import { countRows, type AbCounts, type AbRow } from '../report/ab.js';
 import type { AggregateModel } from '../report/model.js';
 import { AB_DEFAULTS } from '../run/defaults.js';
 import { abJob, singleJob, type AbJobOutcome, type Common, type SingleJobOutcome } from '../run/jobs.js';
@@ -26,6 +26,8 @@ export interface FlowEnv {
   ctx: RunContext;
   outDir: string;
   cacheDir: string;
+  /** The trend site, linked from comments when the history is on. */
+  trendUrl?: string;
 }
 
 export interface FlowResult {
@@ -83,10 +85,27 @@ async function crossClientModel(env: FlowEnv): Promise<AggregateModel | undefine
   });
 }
 
-export interface AbRun {
-  job: AbJobOutcome;
+/** What a PR flow posts: the verdict table, its counts and the sticky comment's marker. */
+export interface Verdicts {
+  markdown: string;
   counts: AbCounts;
   marker: string;
+}
+
+export interface AbRun extends Verdicts {
+  job: AbJobOutcome;
+}
+
+/** The outputs every comparison sets, and a warning per regression. */
+export function announce(rows: readonly AbRow[], markdownFile: string, outDir: string): AbCounts {
+  const counts = countRows(rows);
+  log(`verdict: ${counts.regressions} regression(s), ${counts.improvements} improvement(s), ${counts.unchanged} unchanged, ${counts.skipped} skipped, ${counts.new} new, ${counts.failed} failed, ${counts.missing} missing`);
+  for (const r of rows) if (r.status === 'ok' && r.verdict === 'regression') core.warning(`regression: ${r.caseId} [${r.label}] ${(((r.ratio ?? 1) - 1) * 100).toFixed(1)}% slower (q ${r.q?.toPrecision(2)})`);
+  core.setOutput('regressions', String(counts.regressions));
+  core.setOutput('improvements', String(counts.improvements));
+  core.setOutput('report-path', markdownFile);
+  core.setOutput('results-path', outDir);
+  return counts;
 }
 
 /** Builds both sides (and the cross-client runners), then abJob: the same pipeline as `bee-bench ab`. */
@@ -112,16 +131,11 @@ export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promi
       runBudgetMs: AB_DEFAULTS.runBudgetMs,
       marker,
       ...(crossClient ? { crossClient } : {}),
+      ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
     }),
   );
-  const counts = countRows(job.rows);
-  log(`verdict: ${counts.regressions} regression(s), ${counts.improvements} improvement(s), ${counts.unchanged} unchanged, ${counts.skipped} skipped, ${counts.new} new, ${counts.failed} failed, ${counts.missing} missing`);
-  for (const r of job.rows) if (r.status === 'ok' && r.verdict === 'regression') core.warning(`regression: ${r.caseId} [${r.label}] ${(((r.ratio ?? 1) - 1) * 100).toFixed(1)}% slower (q ${r.q?.toPrecision(2)})`);
-  core.setOutput('regressions', String(counts.regressions));
-  core.setOutput('improvements', String(counts.improvements));
-  core.setOutput('report-path', job.markdownFile);
-  core.setOutput('results-path', env.outDir);
-  return { job, counts, marker };
+  const counts = announce(job.rows, job.markdownFile, env.outDir);
+  return { job, markdown: job.markdown, counts, marker };
 }
 
 /** Builds the client under test (and the cross-client runners), then singleJob: `bee-bench run`. */

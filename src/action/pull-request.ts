@@ -8,6 +8,7 @@ import { hasChange, writeBundle } from './bundle.js';
 import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
 import { headSha, mergeBase, worktree, worktreeDir } from './git.js';
 import { ActionInputError } from './inputs.js';
+import { historyBaselinePipeline } from './history.js';
 import { log, publish, runAbPipeline, type FlowEnv, type FlowResult } from './pipeline.js';
 
 export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
@@ -19,34 +20,35 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
     throw ActionInputError.one('github-token', 'empty, but the action comments on this pull request', 'leave github-token at its default (${{ github.token }}) with permissions: pull-requests: write, or set comment: never');
   }
 
-  const { base, checkout, mb } = await core.group('git: merge base and worktree', async () => {
+  const { base, checkout, mb } = await core.group(inputs.baseline === 'history' ? 'git: merge base' : 'git: merge base and worktree', async () => {
     const mb = await mergeBase(inputs.path, pr.base.sha, pr.head.sha, log);
     log(`base: merge base ${mb.slice(0, 12)} of ${pr.base.ref} (${pr.base.sha.slice(0, 12)}) and the PR head ${pr.head.sha.slice(0, 12)}`);
     const checkout = await headSha(inputs.path);
     if (checkout !== pr.head.sha) {
       log(`head: the checkout at ${inputs.path} is ${checkout.slice(0, 12)}, not the PR head ${pr.head.sha.slice(0, 12)} (actions/checkout's default merge commit?); it is measured as is`);
     }
-    return { base: await worktree(inputs.path, mb, worktreeDir(ctx.temp, mb), log), checkout, mb };
+    // baseline: history needs no build of the base, so no worktree either.
+    const base = inputs.baseline === 'history' ? undefined : await worktree(inputs.path, mb, worktreeDir(ctx.temp, mb), log);
+    return { base, checkout, mb };
   });
 
-  const run = await runAbPipeline(
-    env,
-    { source: { kind: 'path', path: base }, label: `${pr.base.ref}@${mb.slice(0, 7)}` },
-    { source: { kind: 'path', path: inputs.path }, label: `${pr.head.ref}@${checkout.slice(0, 7)}` },
-  );
-  writeBundle(env.outDir, { client: inputs.client, pr: pr.number, head_sha: pr.head.sha, base_sha: mb, workflow: ctx.workflow, counts: run.counts }, run.job.markdown);
+  const head = { source: { kind: 'path' as const, path: inputs.path }, label: `${pr.head.ref}@${checkout.slice(0, 7)}` };
+  const run = inputs.baseline === 'history'
+    ? await historyBaselinePipeline(env, head, pr.base.ref)
+    : await runAbPipeline(env, { source: { kind: 'path', path: base! }, label: `${pr.base.ref}@${mb.slice(0, 7)}` }, head);
+  writeBundle(env.outDir, { client: inputs.client, pr: pr.number, head_sha: pr.head.sha, base_sha: mb, workflow: ctx.workflow, counts: run.counts }, run.markdown);
 
   const note = fork && inputs.comment !== 'never'
     ? '\n\n> This pull request comes from a fork: its token is read-only, so the comment is posted by the workflow_run job (`mode: comment`) from this run\'s artifact.\n'
     : '';
-  await publish(env, run.job.markdown + note);
+  await publish(env, run.markdown + note);
 
   if (inputs.comment === 'never') log('comment: never');
   else if (fork) log('comment: fork pull request; the workflow_run job with mode: comment posts it from the artifact (docs/action.md)');
   else {
     try {
       const gh = makeOctokit(inputs.token);
-      const res = await upsertSticky(gh, { ...ctx.repo, issue: pr.number, marker: run.marker, body: run.job.markdown, policy: inputs.comment, changed: hasChange(run.counts) }, log);
+      const res = await upsertSticky(gh, { ...ctx.repo, issue: pr.number, marker: run.marker, body: run.markdown, policy: inputs.comment, changed: hasChange(run.counts) }, log);
       log(`comment: ${res.action}${res.url ? ` ${res.url}` : ''}${res.reason ? ` (${res.reason})` : ''}`);
       if (res.url) core.setOutput('comment-url', res.url);
     } catch (e) {

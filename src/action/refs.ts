@@ -4,6 +4,7 @@
 import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
+import { appendHistory, trendUrl } from './history.js';
 import { log, publish, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
 
 async function sideAt(env: FlowEnv, ref: string): Promise<Side> {
@@ -17,8 +18,6 @@ async function sideAt(env: FlowEnv, ref: string): Promise<Side> {
 export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
   const { inputs, ctx } = env;
   if (inputs.comment !== 'never') log(`comment: a ${ctx.eventName || 'local'} run has no pull request to comment on; see the job summary`);
-  // History seam: once src/history lands, a push to the default branch appends its records here
-  // (input history), and an A/B against the last N runs replaces the single run.
   const { head, base } = await core.group('git: refs', async () => {
     const head: Side = inputs.headRef
       ? await sideAt(env, inputs.headRef)
@@ -33,6 +32,15 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
     return { regressions: run.counts.regressions, improvements: run.counts.improvements };
   }
   const out = await runSinglePipeline(env, head);
-  await publish(env, readFileSync(out.reports.markdown, 'utf8'));
+  let summary = readFileSync(out.reports.markdown, 'utf8');
+  if (inputs.history === 'gh-pages') {
+    if (inputs.headRef) log('history: not appended: head-ref measures another commit than the checkout the history would name');
+    else {
+      await core.group('history: append', () => appendHistory(env, out.results, log));
+      const url = trendUrl(env);
+      if (url) summary += `\n[Trend charts](${url})\n`;
+    }
+  }
+  await publish(env, summary);
   return { regressions: 0, improvements: 0 };
 }

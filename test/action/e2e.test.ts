@@ -274,3 +274,48 @@ describe('push and workflow_dispatch', () => {
     expect(r.stdout).toMatch(/::group::cross-client context: js/);
   }, 20 * MINUTES);
 });
+
+describe('history on gh-pages', () => {
+  const cases = 'cpu.keccak.chunk-hash';
+  let historyRemote: string;
+  beforeAll(() => {
+    historyRemote = join(dir, 'pages.git');
+    execFileSync('git', ['init', '--bare', '-q', historyRemote]);
+  });
+  const pages = (...args: string[]) => execFileSync('git', ['-C', historyRemote, ...args], { encoding: 'utf8' }).trim();
+
+  it('push runs on main append one record each, with derived files and the trend site', async () => {
+    const ws = shallowCheckout(repo.origin, repo.main, join(dir, 'ws-history'));
+    for (const runId of [101, 102, 103]) {
+      const r = await run({
+        eventName: 'push', payload: pushEvent(REPO, 'refs/heads/main', repo.forkPoint, repo.main), workspace: ws, sha: repo.main, runId,
+        inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, 'github-token': 'ghs_write' },
+      });
+      log(`push ${runId} with history`, r);
+      expect(r.code, r.stdout.slice(-3000)).toBe(0);
+      expect(r.stdout).toMatch(/history: 1 record\(s\) added to gh-pages\/bench/);
+    }
+    const files = pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
+    expect(files.filter((f) => /^bench\/runs\/.*-rs-10[123]\.json$/.test(f))).toHaveLength(3);
+    expect(files).toEqual(expect.arrayContaining(['bench/index.json', 'bench/index.html', 'bench/app.js', 'bench/series/cpu.keccak.chunk-hash.json']));
+    const record = JSON.parse(pages('show', `gh-pages:${files.find((f) => f.endsWith('-rs-101.json'))!}`));
+    expect(record).toMatchObject({ branch: 'main', event: 'push', commit: { sha: repo.main }, runner: 'rs' });
+  }, 20 * MINUTES);
+
+  it('a PR with baseline: history is judged against main\'s records, marked cross-machine', async () => {
+    const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-history-pr'));
+    const r = await run({
+      eventName: 'pull_request', payload: prEvent(9, { ref: 'slow-bmt', sha: repo.slow }), workspace: ws, sha: repo.slow,
+      inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, baseline: 'history', 'history-runs': '3', 'github-token': 'ghs_write' },
+    });
+    log('PR against history', r);
+    expect(r.code, r.stdout.slice(-3000)).toBe(0);
+    expect(r.stdout).not.toMatch(/git: merge base and worktree/);
+    const [comment] = stickyOn(9);
+    expect(comment?.body).toMatch(/Cross-machine comparison/);
+    expect(comment?.body).toMatch(/history: last 3 runs of `main`/);
+    expect(verdictIn(comment!.body, 'cpu.keccak.chunk-hash')).toMatch(/regression/);
+    // Pull requests never write to the history.
+    expect(pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n').filter((f) => f.includes('/runs/'))).toHaveLength(3);
+  }, 20 * MINUTES);
+});

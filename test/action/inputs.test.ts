@@ -83,7 +83,9 @@ describe('readInputs', () => {
     ['an unknown profile', { profile: 'slow' }, /input "profile": "slow": expected quick or full/],
     ['an unknown comment policy', { comment: 'sometimes' }, /input "comment": "sometimes": expected always, on-change or never/],
     ['a non-boolean flag', { 'fail-on-regression': 'yes please' }, /input "fail-on-regression": .*expected true or false/],
-    ['history before it exists', { history: 'gh-pages' }, /input "history": "gh-pages": history is not available yet \(fix: remove the history input or set it to off/],
+    ['an unknown history store', { history: 'gist' }, /input "history": "gist": expected off or gh-pages \(fix: gh-pages/],
+    ['a history baseline without the history', { baseline: 'history' }, /input "baseline": history needs the history store \(fix: set history: gh-pages/],
+    ['a history folder that climbs out', { 'history-folder': '../x' }, /input "history-folder"/],
     ['an unknown mode', { mode: 'post' }, /input "mode": "post": expected run or comment/],
     ['bee-url without batch-id', { 'bee-url': 'http://localhost:1633' }, /input "batch-id": bee-url and batch-id go together/],
     ['a short batch id', { 'bee-url': 'http://localhost:1633', 'batch-id': 'abc' }, /input "batch-id": "abc": expected a 64-digit hex postage batch id/],
@@ -157,7 +159,7 @@ describe('the bundled action rejects bad inputs before any work', () => {
     ['a case selection matching nothing', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { cases: 'gpu.*', 'github-token': 'ghs_write' }, /input "cases": case glob "gpu.\*"/],
     ['a bad alpha', 'pull_request', pr, { alpha: '0', 'github-token': 'ghs_write' }, /input "alpha": "0"/],
     ['a missing token when commenting', 'pull_request', pr, { 'github-token': '' }, /input "github-token": empty, but the action comments on this pull request/],
-    ['history', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { history: 'gh-pages', 'github-token': 'ghs_write' }, /input "history": .*history is not available yet/],
+    ['history', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { history: 'on', 'github-token': 'ghs_write' }, /input "history": .*expected off or gh-pages/],
     ['mode comment outside workflow_run', 'pull_request', pr, { mode: 'comment', 'github-token': 'ghs_write' }, /input "mode": comment runs in a workflow_run job/],
   ])('%s', async (_what, eventName, payload, inputs, message) => {
     const r = await run(eventName, payload, inputs);

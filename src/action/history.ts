@@ -1,0 +1,114 @@
+// The action's use of the gh-pages history store (src/history): appending push and dispatch runs,
+// reading the base branch's runs as a PR baseline, and the trend-site link for comments.
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import * as core from '@actions/core';
+import { writeFileSync } from 'node:fs';
+import { publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
+import { renderAbMarkdown } from '../report/ab.js';
+import { historyBaselineRows } from '../run/baseline.js';
+import { loadSpec } from '../spec/load.js';
+import type { Result } from '../spec/schema.js';
+import { markerFor } from './bundle.js';
+import { git } from './git.js';
+import { announce, log, runSinglePipeline, type FlowEnv, type Side, type Verdicts } from './pipeline.js';
+
+const exec = promisify(execFile);
+
+/** The history repository: history-remote, else this repository over HTTPS with the job token. */
+export function historyRemote(env: FlowEnv): string {
+  if (env.inputs.historyRemote) return env.inputs.historyRemote;
+  const url = new URL(`${process.env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.ctx.repo.owner}/${env.ctx.repo.repo}.git`);
+  if (env.inputs.token) {
+    url.username = 'x-access-token';
+    url.password = env.inputs.token;
+  }
+  return url.toString();
+}
+
+/** Where GitHub Pages serves the trend site when the history branch is published. */
+export function trendUrl(env: FlowEnv): string | undefined {
+  if (env.inputs.history !== 'gh-pages' || env.inputs.historyRemote) return undefined;
+  const { owner, repo } = env.ctx.repo;
+  const base = repo.toLowerCase() === `${owner.toLowerCase()}.github.io` ? `https://${repo}` : `https://${owner}.github.io/${repo}`;
+  return `${base}/${env.inputs.historyFolder}/`;
+}
+
+/** The branch a push or dispatch measured: GITHUB_REF_NAME, else the payload's ref. */
+function refName(env: FlowEnv): string {
+  const fromEnv = process.env.GITHUB_REF_NAME;
+  if (fromEnv) return fromEnv;
+  const ref = (env.ctx.payload as { ref?: unknown }).ref;
+  return typeof ref === 'string' ? ref.replace(/^refs\/(heads|tags)\//, '') : 'unknown';
+}
+
+export async function appendHistory(env: FlowEnv, results: readonly Result[], log: (l: string) => void): Promise<WriteReport> {
+  const [sha, author, timestamp, message] = (await git(env.inputs.path, ['log', '-1', '--format=%H%x00%an%x00%cI%x00%B'])).split('\0') as [string, string, string, string];
+  const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const report = await publishResults(
+    results,
+    {
+      commit: { sha, author, timestamp, message: message.trim(), url: `${server}/${env.ctx.repo.owner}/${env.ctx.repo.repo}/commit/${sha}` },
+      branch: refName(env),
+      event: env.ctx.eventName || 'local',
+      run: { id: env.ctx.runId || `local-${Date.now()}`, ...(env.ctx.runUrl ? { url: env.ctx.runUrl } : {}) },
+    },
+    {
+      remote: historyRemote(env),
+      workdir: join(env.ctx.temp, 'bee-bench', 'history'),
+      branch: env.inputs.historyBranch,
+      folder: env.inputs.historyFolder,
+      maxRuns: env.inputs.historyMaxRuns,
+      spec: loadSpec(env.inputs.specFile).spec,
+      log,
+    },
+  );
+  log(`history: ${report.added.length} record(s) added to ${env.inputs.historyBranch}/${env.inputs.historyFolder}, commit ${report.commit ?? '(none)'} after ${report.attempts} attempt(s)`);
+  for (const bad of report.invalid) log(`history: invalid record left as is: ${bad.file}: ${bad.problem}`);
+  return report;
+}
+
+/** Every valid record of the history branch (a shallow, read-only clone); none when the branch is absent. */
+export async function readHistory(env: FlowEnv, log: (l: string) => void): Promise<HistoryRecord[]> {
+  const dir = mkdtempSync(join(env.ctx.temp, 'bee-bench-history-read-'));
+  try {
+    await exec('git', ['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', historyRemote(env), dir]);
+  } catch {
+    log(`history: no ${env.inputs.historyBranch} branch to read a baseline from`);
+    return [];
+  }
+  const set = readRecords(join(dir, env.inputs.historyFolder));
+  for (const bad of set.invalid) log(`history: invalid record ignored: ${bad.file}: ${bad.problem}`);
+  return set.records.map((r) => r.record);
+}
+
+/** baseline: history — a single run of the head judged against the base branch's recorded runs. */
+export async function historyBaselinePipeline(env: FlowEnv, head: Side, baseBranch: string): Promise<Verdicts> {
+  const i = env.inputs;
+  const out = await runSinglePipeline(env, head);
+  const result = out.results.find((r) => r.runner === i.client)!;
+  const records = await core.group(`history: the last ${i.historyRuns} runs of ${baseBranch}`, () => readHistory(env, log));
+  const { spec, hash } = loadSpec(i.specFile);
+  const { rows, runs } = historyBaselineRows(result, records, spec, { branch: baseBranch, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
+  const marker = markerFor(env.ctx.workflow, i.client);
+  const markdown = renderAbMarkdown({
+    title: `bee-bench: ${i.client} ${baseBranch} history → ${head.label}`,
+    marker,
+    runner: i.client,
+    baseLabel: baseBranch,
+    headLabel: head.label,
+    rows,
+    alpha: i.alpha,
+    threshold: i.threshold,
+    rounds: 0,
+    profile: i.profile,
+    env: { host: result.host, clientBase: `${baseBranch} history (${runs} run${runs === 1 ? '' : 's'})`, clientHead: `${result.client.name} ${result.client.version} (${result.client.source})`, specHash: hash, wallTimeMs: 0 },
+    baseline: { kind: 'history', branch: baseBranch, runs },
+    ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
+  });
+  const markdownFile = join(env.outDir, 'ab.md');
+  writeFileSync(markdownFile, markdown);
+  return { markdown, counts: announce(rows, markdownFile, env.outDir), marker };
+}
