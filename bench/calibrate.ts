@@ -43,19 +43,20 @@ const { values } = parseArgs({
     'single-case': { type: 'string', default: 'cpu.bmt.file-root' },
     out: { type: 'string', default: 'bench/out' },
     'skip-real': { type: 'boolean', default: false },
+    label: { type: 'string' },
   },
 });
 
 const runner = RunnerSchema.parse(values.runner);
 const P = Number(values.pool);
 const R = Number(values.rounds);
-const fractions = values.fractions.split(',').map(Number);
+const fractions = values.fractions.split(',').filter((f) => f.trim() !== '').map(Number);
 const draws = Number(values.draws);
 const judge = { alpha: Number(values.alpha), threshold: Number(values.threshold) };
 const specFile = defaultSpecPath();
 const { spec } = loadSpec(specFile);
 const cases = selectCases(spec, values.case).filter((c) => c.kind === 'cpu');
-const outDir = resolve(values.out, `calibration-${runner}`);
+const outDir = resolve(values.out, values.label ?? `calibration-${runner}`);
 mkdirSync(outDir, { recursive: true });
 const log = (l: string) => process.stderr.write(`${l}\n`);
 

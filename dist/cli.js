@@ -26532,8 +26532,8 @@ function writeText(file2, text) {
 
 // src/run/defaults.ts
 var AB_DEFAULTS = {
-  rounds: 10,
-  alpha: 0.05,
+  rounds: 12,
+  alpha: 0.02,
   threshold: 0.03,
   /** Whole A/B run; when spent, no new round starts and the rounds done so far are judged. */
   runBudgetMs: 30 * 6e4
