@@ -76,7 +76,7 @@ describe('readInputs', () => {
     ['a missing path', { path: 'nowhere' }, /input "path": "nowhere" is not a folder/],
     ['a case glob matching nothing', { cases: 'cpu.nope.*' }, /input "cases": case glob "cpu.nope.\*" matches no case/],
     ['an empty case selection', { cases: ' , \n ' }, /input "cases": the selection is empty/],
-    ['alpha above 1', { alpha: '2' }, /input "alpha": "2": expected a probability between 0 and 1 \(fix: a false-discovery level such as 0.05\)/],
+    ['alpha above 1', { alpha: '2' }, /input "alpha": "2": expected a probability between 0 and 1 \(fix: a false-discovery level such as 0.02\)/],
     ['alpha that is not a number', { alpha: 'five percent' }, /input "alpha"/],
     ['fractional rounds', { rounds: '2.5' }, /input "rounds": "2.5": expected a whole number from 1 to 200/],
     ['a negative threshold', { threshold: '-0.1' }, /input "threshold"/],
