@@ -56,9 +56,9 @@ describe('the committed spec', () => {
   it('keeps quick params identical for base and head (no randomness) and scales only named keys', () => {
     const sign = spec.cases.find((c) => c.id === 'cpu.ecdsa.sign-1000')!;
     const [p] = profileParams(sign, 'quick');
-    expect(effectiveParam(p!, 'js')).toEqual({ label: 'quick', count: 10 });
+    expect(effectiveParam(p!, 'js')).toEqual({ label: 'quick', count: 5 });
     expect(effectiveParam(p!, 'rs')).toEqual({ label: 'quick', count: 2000 });
-    expect(workOf(sign, effectiveParam(p!, 'js'))).toEqual({ ops: 10 });
+    expect(workOf(sign, effectiveParam(p!, 'js'))).toEqual({ ops: 5 });
   });
 
   it('hides large params unless asked', () => {
