@@ -26874,6 +26874,10 @@ async function invokeRunner(cmd, o) {
 function roundOrder(round) {
   return round % 2 === 0 ? ["base", "head"] : ["head", "base"];
 }
+function skippedEverywhere(runs) {
+  const first = runs.filter((r) => r.round === 0);
+  return first.length === 2 && first.every((r) => !r.problem && r.result && r.result.cases.length > 0 && r.result.cases.every((c) => c.status === "skipped"));
+}
 async function runAb(sides, o) {
   const started = performance.now();
   const byCase = new Map(o.cases.map((c) => [c.id, []]));
@@ -26886,6 +26890,7 @@ async function runAb(sides, o) {
       break;
     }
     for (const c of o.cases) {
+      if (skippedEverywhere(byCase.get(c.id))) continue;
       for (const side of roundOrder(round)) {
         const out = join11(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`);
         const inv = await invokeRunner(sides[side], {
