@@ -28,6 +28,7 @@ import { pairRows, type PairedRow } from '../src/run/pairs.js';
 import { loadSpec } from '../src/spec/load.js';
 import { RunnerSchema } from '../src/spec/schema.js';
 import { selectCases } from '../src/spec/select.js';
+import { rng } from '../test/stats/random.js';
 
 const { values } = parseArgs({
   options: {
@@ -60,14 +61,8 @@ const outDir = resolve(values.out, values.label ?? `calibration-${runner}`);
 mkdirSync(outDir, { recursive: true });
 const log = (l: string) => process.stderr.write(`${l}\n`);
 
-// A deterministic PRNG so a re-analysis of the same pools gives the same figures.
-let seed = 0x9e3779b9;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t ^= t + Math.imul(t ^ (t >>> 7), 61 | t);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+// A seeded PRNG so a re-analysis of the same pools gives the same figures.
+const rand = rng(0x9e3779b9);
 function pick(n: number, k: number): number[] {
   const idx = Array.from({ length: n }, (_, i) => i);
   for (let i = 0; i < k; i++) {

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CaseSeriesFile, HistoryIndex, IndexCase, ScoreboardEntry, Series, SeriesPoint } from '../../src/history/schema.js';
 import type { Runner } from '../../src/spec/schema.js';
+import { rng as unitRng } from '../stats/random.js';
 
 export interface FixtureRun {
   run_id: string;
@@ -39,16 +40,10 @@ export interface History {
   files: Map<string, CaseSeriesFile>;
 }
 
-/** Deterministic noise in [-1, 1): mulberry32. */
+/** Deterministic noise in [-1, 1). */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
+  const unit = unitRng(seed);
+  return () => unit() * 2 - 1;
 }
 
 export function buildHistory(runs: FixtureRun[], cases: FixtureCase[], groups: HistoryIndex['groups'], opts: { trend?: number; scoreboardMax?: number; seed?: number } = {}): History {

@@ -273,7 +273,7 @@ func TestBrokenCasesDoNotLoseTheOthers(t *testing.T) {
 		t.Errorf("sha256-concat digest = %s", ok.Digest)
 	}
 	if ok.Param.Int("count") != 6 || *ok.Work.Ops != 6 || ok.Work.Bytes != nil || ok.Warmup != 1 {
-		t.Errorf("ok case param/work/warmup: %+v %+v %d", ok.Param, ok.Work, ok.Warmup)
+		t.Errorf("ok case param, work, warmup: %+v %+v %d", ok.Param, ok.Work, ok.Warmup)
 	}
 	if ok.PeakRSSBytes == nil || *ok.PeakRSSBytes <= 0 {
 		t.Error("no peak RSS")
