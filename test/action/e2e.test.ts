@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AbRow } from '../../src/report/ab.js';
 import { markerComment } from '../../src/report/ab.js';
+import { AB_DEFAULTS } from '../../src/run/defaults.js';
 import { GitHubApiServer } from '../github/api-server.js';
 import { makeBeeRsRepo, shallowCheckout, type ClientRepo } from './client-repo.js';
 import { pullRequestEvent, pushEvent, workflowDispatchEvent, workflowRunEvent } from './events.js';
@@ -102,7 +103,7 @@ describe('pull_request on a bee-rs checkout', () => {
     expect(sticky[0]!.body).toContain(`main@${repo.forkPoint.slice(0, 7)}`);
     // Job summary, collapsible groups, one progress line per case and round.
     expect(first.summary).toContain('| case | param | base | head |');
-    expect(first.stdout).toMatch(/::group::A\/B: 4 cases x 10 rounds/);
+    expect(first.stdout).toMatch(new RegExp(`::group::A/B: 4 cases x ${AB_DEFAULTS.rounds} rounds`));
     for (const id of CASES.split(',')) expect(first.stdout).toContain(`round 10/10 head ${id}:`);
     // The other workflow's comment is untouched.
     expect(server.commentsOn(7).find((c) => c.body.includes('bee-bench:nightly:rs'))!.body).toContain("another workflow's table");
@@ -286,7 +287,8 @@ describe('history on gh-pages', () => {
 
   it('push runs on main append one record each, with derived files and the trend site', async () => {
     const ws = shallowCheckout(repo.origin, repo.main, join(dir, 'ws-history'));
-    for (const runId of [101, 102, 103]) {
+    // Five runs: with 5 history values against 5 head samples Mann–Whitney can reach p < alpha (0.02).
+    for (const runId of [101, 102, 103, 104, 105]) {
       const r = await run({
         eventName: 'push', payload: pushEvent(REPO, 'refs/heads/main', repo.forkPoint, repo.main), workspace: ws, sha: repo.main, runId,
         inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, 'github-token': 'ghs_write' },
@@ -296,7 +298,7 @@ describe('history on gh-pages', () => {
       expect(r.stdout).toMatch(/history: 1 record\(s\) added to gh-pages\/bench/);
     }
     const files = pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
-    expect(files.filter((f) => /^bench\/runs\/.*-rs-10[123]\.json$/.test(f))).toHaveLength(3);
+    expect(files.filter((f) => /^bench\/runs\/.*-rs-10[1-5]\.json$/.test(f))).toHaveLength(5);
     expect(files).toEqual(expect.arrayContaining(['bench/index.json', 'bench/index.html', 'bench/app.js', 'bench/series/cpu.keccak.chunk-hash.json']));
     const record = JSON.parse(pages('show', `gh-pages:${files.find((f) => f.endsWith('-rs-101.json'))!}`));
     expect(record).toMatchObject({ branch: 'main', event: 'push', commit: { sha: repo.main }, runner: 'rs' });
@@ -306,16 +308,16 @@ describe('history on gh-pages', () => {
     const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-history-pr'));
     const r = await run({
       eventName: 'pull_request', payload: prEvent(9, { ref: 'slow-bmt', sha: repo.slow }), workspace: ws, sha: repo.slow,
-      inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, baseline: 'history', 'history-runs': '3', 'github-token': 'ghs_write' },
+      inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, baseline: 'history', 'history-runs': '5', 'github-token': 'ghs_write' },
     });
     log('PR against history', r);
     expect(r.code, r.stdout.slice(-3000)).toBe(0);
     expect(r.stdout).not.toMatch(/git: merge base and worktree/);
     const [comment] = stickyOn(9);
     expect(comment?.body).toMatch(/Cross-machine comparison/);
-    expect(comment?.body).toMatch(/history: last 3 runs of `main`/);
+    expect(comment?.body).toMatch(/history: last 5 runs of `main`/);
     expect(verdictIn(comment!.body, 'cpu.keccak.chunk-hash')).toMatch(/regression/);
     // Pull requests never write to the history.
-    expect(pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n').filter((f) => f.includes('/runs/'))).toHaveLength(3);
+    expect(pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n').filter((f) => f.includes('/runs/'))).toHaveLength(5);
   }, 20 * MINUTES);
 });
