@@ -42,21 +42,24 @@ func chunkPayloads(env *harness.Env, count, size int) [][]byte {
 	return out
 }
 
+// addressRange content-addresses payloads[lo:hi] into addrs[lo:hi]: the work of both chunk-hash cases.
+func addressRange(payloads [][]byte, addrs []swarm.Reference, lo, hi int) error {
+	for j := lo; j < hi; j++ {
+		c, err := swarm.MakeContentAddressedChunk(payloads[j])
+		if err != nil {
+			return err
+		}
+		addrs[j] = c.Address
+	}
+	return nil
+}
+
 // chunkHash: MakeContentAddressedChunk (span || payload through the BMT) for each payload.
 func chunkHash(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
 	payloads := chunkPayloads(env, p.Int("count"), p.Int("chunk_bytes"))
 	addrs := make([]swarm.Reference, len(payloads))
 	return &harness.Bench{
-		Op: func(context.Context) error {
-			for j, payload := range payloads {
-				c, err := swarm.MakeContentAddressedChunk(payload)
-				if err != nil {
-					return err
-				}
-				addrs[j] = c.Address
-			}
-			return nil
-		},
+		Op:     func(context.Context) error { return addressRange(payloads, addrs, 0, len(payloads)) },
 		Output: func() ([]byte, error) { return concat(addrs, refBytes), nil },
 	}, nil
 }
@@ -69,15 +72,7 @@ func chunkHashParallel(_ context.Context, env *harness.Env, p spec.Params) (*har
 	return &harness.Bench{
 		Op: func(context.Context) error {
 			return harness.Parallel(workers, func(w int) error {
-				lo, hi := len(payloads)*w/workers, len(payloads)*(w+1)/workers
-				for j := lo; j < hi; j++ {
-					c, err := swarm.MakeContentAddressedChunk(payloads[j])
-					if err != nil {
-						return err
-					}
-					addrs[j] = c.Address
-				}
-				return nil
+				return addressRange(payloads, addrs, len(payloads)*w/workers, len(payloads)*(w+1)/workers)
 			})
 		},
 		Output: func() ([]byte, error) { return concat(addrs, refBytes), nil },
