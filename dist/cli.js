@@ -3831,7 +3831,7 @@ var require_lib81 = __commonJS({
 });
 
 // src/cli.ts
-import { execFileSync as execFileSync3 } from "node:child_process";
+import { execFileSync as execFileSync4 } from "node:child_process";
 import { existsSync as existsSync7, readFileSync as readFileSync8, readdirSync as readdirSync3, realpathSync, statSync as statSync2 } from "node:fs";
 import { join as join13, resolve as resolve4 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
@@ -25386,8 +25386,14 @@ function sig6(v) {
 }
 
 // src/history/publish.ts
+import { execFileSync as execFileSync3 } from "node:child_process";
 import { existsSync as existsSync5 } from "node:fs";
 import { join as join9 } from "node:path";
+function headCommit(dir) {
+  const out = execFileSync3("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const [sha, author, timestamp, message] = out.split("\0");
+  return { sha, author, timestamp, message: message.trim() };
+}
 function siteDir() {
   const dir = join9(packageRoot(), "pages", "dist");
   return existsSync5(join9(dir, "index.html")) ? dir : void 0;
@@ -27274,7 +27280,7 @@ function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
     if (statSync2(p).isDirectory()) for (const e of readdirSync3(p).sort()) walk2(join13(p, e));
-    else if (p.endsWith(".json")) files.push(p);
+    else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
     if (!existsSync7(p)) throw new UsageError(`${p}: no such file or folder`);
@@ -27284,7 +27290,7 @@ function resultFiles(paths) {
 }
 function modelOf(paths, specFile) {
   const { spec, hash: hash2 } = loadSpec(specFile);
-  const results = resultFiles(paths).filter((f) => !/(aggregate|ab)\.json$/.test(f)).map(loadResult);
+  const results = resultFiles(paths).map(loadResult);
   if (results.length === 0) throw new UsageError(`no result files under ${paths.join(", ")}`);
   return aggregate(results, spec, { specHash: hash2 });
 }
@@ -27305,17 +27311,15 @@ function cmdCompare(v, positionals) {
   return 0;
 }
 function headContext(v) {
-  const git2 = (args) => execFileSync3("git", ["-C", resolve4(v.repo), ...args], { encoding: "utf8" }).trim();
-  let fields;
+  let commit;
   try {
-    fields = git2(["log", "-1", "--format=%H%x00%an%x00%cI%x00%B"]).split("\0");
+    commit = headCommit(resolve4(v.repo));
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
-  const [sha, author, timestamp, message] = fields;
   return {
-    commit: { sha, author, timestamp, message: message.trim() },
-    branch: v.ref ?? git2(["rev-parse", "--abbrev-ref", "HEAD"]),
+    commit,
+    branch: v.ref ?? execFileSync4("git", ["-C", resolve4(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8" }).trim(),
     event: v.event,
     run: { id: v["run-id"] ?? `local-${Date.now()}` }
   };
@@ -27338,7 +27342,7 @@ async function cmdHistory(v, positionals) {
   switch (sub) {
     case "publish": {
       if (paths.length === 0) throw new UsageError("history publish needs result files or folders");
-      const results = resultFiles(paths).filter((f) => !/(aggregate|ab)\.json$/.test(f)).map(loadResult);
+      const results = resultFiles(paths).map(loadResult);
       const report = await publishResults(results, headContext(v), historyTarget(v));
       log(`history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? "(none)"} after ${report.attempts} attempt(s)`);
       for (const bad of report.invalid) log(`history: invalid record kept as is: ${bad.file}: ${bad.problem}`);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseSource, type ClientSource } from './build/index.js';
 import { defaultSpecPath } from './build/paths.js';
-import { exportGab, importGab, publishRecords, publishResults, type RunContext } from './history/index.js';
+import { exportGab, headCommit, importGab, publishRecords, publishResults, type RunContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import type { AggregateModel } from './report/model.js';
@@ -167,12 +167,12 @@ async function cmdAb(v: Values): Promise<number> {
   return v['fail-on-regression'] && regressions > 0 ? 1 : 0;
 }
 
-/** Result files named directly or found (*.json, recursively) under a folder. */
+/** Result files named directly or found (*.json, recursively) under a folder; report outputs are not results. */
 function resultFiles(paths: readonly string[]): string[] {
   const files: string[] = [];
   const walk = (p: string) => {
     if (statSync(p).isDirectory()) for (const e of readdirSync(p).sort()) walk(join(p, e));
-    else if (p.endsWith('.json')) files.push(p);
+    else if (p.endsWith('.json') && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
     if (!existsSync(p)) throw new UsageError(`${p}: no such file or folder`);
@@ -183,7 +183,7 @@ function resultFiles(paths: readonly string[]): string[] {
 
 function modelOf(paths: readonly string[], specFile: string): AggregateModel {
   const { spec, hash } = loadSpec(specFile);
-  const results = resultFiles(paths).filter((f) => !/(aggregate|ab)\.json$/.test(f)).map(loadResult);
+  const results = resultFiles(paths).map(loadResult);
   if (results.length === 0) throw new UsageError(`no result files under ${paths.join(', ')}`);
   return aggregate(results, spec, { specHash: hash });
 }
@@ -208,17 +208,15 @@ function cmdCompare(v: Values, positionals: string[]): number {
 
 /** The commit a local history write is about: HEAD of --repo, read with git. */
 function headContext(v: Values): RunContext {
-  const git = (args: string[]) => execFileSync('git', ['-C', resolve(v.repo), ...args], { encoding: 'utf8' }).trim();
-  let fields: string[];
+  let commit: RunContext['commit'];
   try {
-    fields = git(['log', '-1', '--format=%H%x00%an%x00%cI%x00%B']).split('\0');
+    commit = headCommit(resolve(v.repo));
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
-  const [sha, author, timestamp, message] = fields as [string, string, string, string];
   return {
-    commit: { sha, author, timestamp, message: message.trim() },
-    branch: v.ref ?? git(['rev-parse', '--abbrev-ref', 'HEAD']),
+    commit,
+    branch: v.ref ?? execFileSync('git', ['-C', resolve(v.repo), 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).trim(),
     event: v.event,
     run: { id: v['run-id'] ?? `local-${Date.now()}` },
   };
@@ -243,7 +241,7 @@ async function cmdHistory(v: Values, positionals: string[]): Promise<number> {
   switch (sub) {
     case 'publish': {
       if (paths.length === 0) throw new UsageError('history publish needs result files or folders');
-      const results = resultFiles(paths).filter((f) => !/(aggregate|ab)\.json$/.test(f)).map(loadResult);
+      const results = resultFiles(paths).map(loadResult);
       const report = await publishResults(results, headContext(v), historyTarget(v));
       log(`history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? '(none)'} after ${report.attempts} attempt(s)`);
       for (const bad of report.invalid) log(`history: invalid record kept as is: ${bad.file}: ${bad.problem}`);

@@ -6,13 +6,12 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as core from '@actions/core';
 import { writeFileSync } from 'node:fs';
-import { publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
+import { headCommit, publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
 import { renderAbMarkdown } from '../report/ab.js';
 import { historyBaselineRows } from '../run/baseline.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { markerFor } from './bundle.js';
-import { git } from './git.js';
 import { announce, log, runSinglePipeline, type FlowEnv, type Side, type Verdicts } from './pipeline.js';
 
 const exec = promisify(execFile);
@@ -45,12 +44,12 @@ function refName(env: FlowEnv): string {
 }
 
 export async function appendHistory(env: FlowEnv, results: readonly Result[], log: (l: string) => void): Promise<WriteReport> {
-  const [sha, author, timestamp, message] = (await git(env.inputs.path, ['log', '-1', '--format=%H%x00%an%x00%cI%x00%B'])).split('\0') as [string, string, string, string];
+  const commit = headCommit(env.inputs.path);
   const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
   const report = await publishResults(
     results,
     {
-      commit: { sha, author, timestamp, message: message.trim(), url: `${server}/${env.ctx.repo.owner}/${env.ctx.repo.repo}/commit/${sha}` },
+      commit: { ...commit, url: `${server}/${env.ctx.repo.owner}/${env.ctx.repo.repo}/commit/${commit.sha}` },
       branch: refName(env),
       event: env.ctx.eventName || 'local',
       run: { id: env.ctx.runId || `local-${Date.now()}`, ...(env.ctx.runUrl ? { url: env.ctx.runUrl } : {}) },

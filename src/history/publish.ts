@@ -1,5 +1,6 @@
 // Appending runs to the history branch with the trend site beside them: what the action does on
 // push and dispatch events, and what `bee-bench history publish` does by hand.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../build/paths.js';
@@ -18,6 +19,13 @@ export interface PublishOptions {
   maxRuns?: number;
   spec: Spec;
   log?: (line: string) => void;
+}
+
+/** HEAD of a git checkout as a history record names it (throws when dir has no commit). */
+export function headCommit(dir: string): RunContext['commit'] {
+  const out = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%H%x00%an%x00%cI%x00%B'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const [sha, author, timestamp, message] = out.split('\0') as [string, string, string, string];
+  return { sha, author, timestamp, message: message.trim() };
 }
 
 /** The built trend site (pages/dist), copied next to index.json on every write. */
