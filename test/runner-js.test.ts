@@ -210,9 +210,10 @@ describe('runner-js hooks', () => {
     const id = 'cpu.keccak.bulk';
     // Sequential: the spin of one run would otherwise slow the other one down.
     const plain = await runCases([id], { BEE_BENCH_ITERS: '3' });
-    const slowed = await runCases([id], { BEE_BENCH_ITERS: '3', BEE_BENCH_SLOWDOWN: `${id}:3` });
+    const slowed = await runCases([id], { BEE_BENCH_ITERS: '3', BEE_BENCH_SLOWDOWN: `${id}:9` });
     const min = (r: Result) => Math.min(...r.cases[0]!.samples_ns);
-    // 4x by construction; 2x leaves room for a noisy, shared machine
-    expect(min(slowed.result)).toBeGreaterThan(2 * min(plain.result));
+    // 10x by construction; 3x leaves room for a CPU whose speed swings 2x between the two runs
+    // (seen on CI's shared VMs), while a spin outside the timed region would give ~1x.
+    expect(min(slowed.result)).toBeGreaterThan(3 * min(plain.result));
   });
 });
