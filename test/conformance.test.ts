@@ -106,6 +106,53 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
       expect(c.skip_reason).toMatch(/no Bee node given/);
     }
   });
+
+  describe('takes turns on BEE_BENCH_PACE_FD', () => {
+    const UNITS = ['cpu.harness.noop', 'cpu.identity.create'];
+    const ITERS = 3;
+    const steps = spec.profiles.quick.warmup.cpu + ITERS;
+    const HOLD_MS = 40;
+
+    /** Runs UNITS paced by a test engine that answers each `ready` after HOLD_MS (or lets go early). */
+    async function paced(letGoAfter = Infinity) {
+      const lines: string[] = [];
+      const inv = await invokeRunner(built.get(runner)!.command, {
+        spec: SPEC, profile: 'quick', cases: UNITS, out: join(tmp(), 'paced.json'), timeoutMs: 120_000,
+        env: { BEE_BENCH_ITERS: String(ITERS) },
+        pace: (channel) => {
+          let buffered = '';
+          channel.setEncoding('utf8');
+          channel.on('data', (chunk: string) => {
+            const parts = (buffered + chunk).split('\n');
+            buffered = parts.pop() ?? '';
+            for (const line of parts) {
+              lines.push(line);
+              if (lines.length === letGoAfter) channel.end();
+              else if (lines.length < letGoAfter) setTimeout(() => channel.write('g'), HOLD_MS);
+            }
+          });
+        },
+      });
+      expect(inv.problem).toBeUndefined();
+      return { lines, inv };
+    }
+
+    it('announces every warmup and timed iteration, then waits for its byte', async () => {
+      const { lines, inv } = await paced();
+      const want = UNITS.flatMap((_, unit) => Array.from({ length: steps }, (_, step) => `ready ${unit} ${step}`));
+      expect(lines).toEqual(want);
+      // It waited HOLD_MS for each of its turns: the waits are real.
+      expect(inv.outcome.elapsedMs).toBeGreaterThan(want.length * HOLD_MS);
+      for (const c of inv.result!.cases) expect(c).toMatchObject({ status: 'ok', samples_ns: expect.any(Array) });
+      expect(inv.result!.cases.map((c) => c.samples_ns.length)).toEqual([ITERS, ITERS]);
+    });
+
+    it('runs on by itself once the engine lets go', async () => {
+      const { lines, inv } = await paced(2);
+      expect(lines.slice(0, 2)).toEqual(['ready 0 0', 'ready 0 1']);
+      expect(inv.result!.cases.map((c) => [c.status, c.samples_ns.length])).toEqual([['ok', ITERS], ['ok', ITERS]]);
+    });
+  });
 });
 
 /**

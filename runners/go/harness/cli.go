@@ -233,6 +233,10 @@ func run(args []string, cfg Config, prog string) error {
 	if node != nil {
 		res.Bee = &result.Bee{URL: node.URL, Version: beeVersion(cfg, node)}
 	}
+	var pace *pacer
+	if hooks.Pace {
+		pace = newPacer(hooks.PaceFD)
+	}
 	s := &session{
 		runner:      cfg.Runner,
 		spec:        sp,
@@ -243,6 +247,7 @@ func run(args []string, cfg Config, prog string) error {
 		fixtures:    fixture.New(sp.Fixtures.DataLabel, sp.Fixtures.KeyLabel, sp.Fixtures.DigestLabel),
 		fixturesDir: fixturesDir,
 		salts:       fixture.NewSalts(binary.LittleEndian.Uint64(nonce[:])),
+		pace:        pace,
 		res:         res,
 		out:         o.out,
 		log:         cfg.Stderr,

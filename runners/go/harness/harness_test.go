@@ -328,6 +328,22 @@ func TestItersAndSlowdownHooks(t *testing.T) {
 	}
 }
 
+func TestPaceHook(t *testing.T) {
+	for v, fd := range map[string]int{"": -1, "0": 0, "3": 3, "017": 17} {
+		h, err := ParseHooks(func(k string) string { return map[string]string{"BEE_BENCH_PACE_FD": v}[k] })
+		if err != nil || h.Pace != (fd >= 0) || (h.Pace && h.PaceFD != fd) {
+			t.Errorf("BEE_BENCH_PACE_FD=%q: %+v, %v", v, h, err)
+		}
+	}
+	for _, v := range []string{"-1", "+3", " 3", "3.0", "fd3", "99999999999"} {
+		_, err := ParseHooks(func(k string) string { return map[string]string{"BEE_BENCH_PACE_FD": v}[k] })
+		var ue *spec.UsageError
+		if !errors.As(err, &ue) || ue.Flag != "BEE_BENCH_PACE_FD" || !strings.Contains(err.Error(), "BEE_BENCH_PACE_FD") {
+			t.Errorf("BEE_BENCH_PACE_FD=%q: %v, want a usage error naming the variable", v, err)
+		}
+	}
+}
+
 func TestSlowdownSpinsInsideTheTimedRegion(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	var stderr bytes.Buffer
@@ -388,6 +404,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"bad fault hook", []string{"run", "--spec", specPath, "--out", out}, map[string]string{"BEE_BENCH_FAULT": "cpu.*:explode"}, "BEE_BENCH_FAULT"},
 		{"bad iters hook", []string{"run", "--spec", specPath, "--out", out}, map[string]string{"BEE_BENCH_ITERS": "0"}, "BEE_BENCH_ITERS"},
 		{"bad timeout hook", []string{"run", "--spec", specPath, "--out", out}, map[string]string{"BEE_BENCH_CASE_TIMEOUT_S": "soon"}, "BEE_BENCH_CASE_TIMEOUT_S"},
+		{"bad pace hook", []string{"run", "--spec", specPath, "--out", out}, map[string]string{"BEE_BENCH_PACE_FD": "-1"}, "BEE_BENCH_PACE_FD"},
 	}
 	for _, c := range cases {
 		var stderr bytes.Buffer

@@ -27,6 +27,9 @@ type Hooks struct {
 	Iters int
 	// BEE_BENCH_CASE_TIMEOUT_S=<seconds>: overrides the profile's case_timeout_s (0: no override).
 	CaseTimeout time.Duration
+	// BEE_BENCH_PACE_FD=<n>: take turns with another runner over file descriptor PaceFD (pace.go).
+	Pace   bool
+	PaceFD int
 }
 
 // ParseHooks reads the hooks through getenv; a malformed value is a *spec.UsageError naming
@@ -70,6 +73,14 @@ func ParseHooks(getenv func(string) string) (Hooks, error) {
 			return h, bad("BEE_BENCH_CASE_TIMEOUT_S", "must be a positive number of seconds, got "+strconv.Quote(v))
 		}
 		h.CaseTimeout = time.Duration(s * float64(time.Second))
+	}
+	if v := getenv("BEE_BENCH_PACE_FD"); v != "" {
+		// Digits only (no sign), and small enough to be a descriptor on every platform.
+		n, err := strconv.ParseUint(v, 10, 31)
+		if err != nil {
+			return h, bad("BEE_BENCH_PACE_FD", "must be a non-negative integer (a file descriptor), got "+strconv.Quote(v))
+		}
+		h.Pace, h.PaceFD = true, int(n)
 	}
 	return h, nil
 }

@@ -24,8 +24,9 @@ const NoNodeReason = "no Bee node given (--bee-url and --batch-id)"
 
 // unit is one case under one param: the grain of timing, progress and results.
 type unit struct {
-	c   *spec.Case
-	raw spec.RawParam
+	c     *spec.Case
+	raw   spec.RawParam
+	index int // 0-based position in the run's plan (the <unit> of BEE_BENCH_PACE_FD)
 }
 
 // session is one `run`: the selected units, what they share, and the result file.
@@ -39,6 +40,7 @@ type session struct {
 	fixtures    *fixture.Set
 	fixturesDir string
 	salts       *fixture.Salts
+	pace        *pacer // nil: no pacing
 	res         *result.Result
 	out         string
 	log         io.Writer
@@ -51,7 +53,7 @@ func (s *session) units(cases []*spec.Case, large bool) []unit {
 			if p.Large() && !large {
 				continue
 			}
-			us = append(us, unit{c: c, raw: p})
+			us = append(us, unit{c: c, raw: p, index: len(us)})
 		}
 	}
 	return us
@@ -256,7 +258,13 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 		rec.setDigest(d)
 	}
 
-	for i := 0; i < s.spec.Profiles[s.profile].Warmup.For(u.c.Kind); i++ {
+	// Pacing waits come before each iteration's untimed Before, outside the timed region; steps
+	// count the warmups first.
+	warmup := s.spec.Profiles[s.profile].Warmup.For(u.c.Kind)
+	for i := 0; i < warmup; i++ {
+		if err := s.pace.wait(ctx, u.index, i); err != nil {
+			return err
+		}
 		if err := once(ctx, b); err != nil {
 			return fmt.Errorf("warmup %d: %w", i+1, err)
 		}
@@ -269,6 +277,9 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 	slow := s.hooks.slowdownFor(u.c.ID)
 	n := s.iters(u.c)
 	for i := 0; i < n; i++ {
+		if err := s.pace.wait(ctx, u.index, warmup+i); err != nil {
+			return err
+		}
 		if b.Before != nil {
 			if err := b.Before(ctx); err != nil {
 				return fmt.Errorf("iteration %d: before: %w", i+1, err)

@@ -15,6 +15,7 @@ import { describeError, Skip } from './errors.mjs';
 import { fixtureView } from './fixtures.mjs';
 import { settleGc } from './gc.mjs';
 import { timeIteration, withFault } from './measure.mjs';
+import { pacer } from './pace.mjs';
 
 const post = (message) => parentPort.postMessage(message);
 
@@ -25,7 +26,7 @@ process.on('unhandledRejection', (reason) => {
 
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
-async function runCase({ id, param, digestParam, digestForm, warmup, iters, fault, slowdown, shared, options }) {
+async function runCase({ id, param, digestParam, digestForm, warmup, iters, fault, slowdown, pace, shared, options }) {
   const setupCase = CASES[id];
   const client = await loadClient();
   const env = {
@@ -59,7 +60,9 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
 
     settleGc();
     post({ t: 'phase', phase: 'warmup' });
+    const waitTurn = pacer(pace.fd);
     for (let w = 0; w < warmup; w++) {
+      waitTurn(pace.unit, w);
       await bench.before?.();
       await bench.op();
       post({ t: 'warmup', n: w + 1 });
@@ -68,6 +71,7 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
     post({ t: 'phase', phase: 'iterations' });
     const timed = withFault(bench.op, fault);
     for (let i = 0; i < iters; i++) {
+      waitTurn(pace.unit, warmup + i);
       await bench.before?.();
       const { wall, cpu } = await timeIteration(timed, slowdown);
       post({ t: 'sample', wall, cpu });

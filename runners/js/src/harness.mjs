@@ -26,7 +26,7 @@ export async function runPlan(items, result, out, options) {
     let record;
     if (!CASES[id]) record = withStatus(caseRecord(item), 'skipped', 'not implemented by the js runner');
     else if (item.case.kind === 'net' && !options.node) record = withStatus(caseRecord(item), 'skipped', NO_NODE);
-    else record = await runCase(item, options);
+    else record = await runCase(item, k, options);
     settleGc();
     result.cases.push(record);
     writeResult(out, result);
@@ -37,7 +37,7 @@ export async function runPlan(items, result, out, options) {
 }
 
 /** One case/param in a fresh worker; resolves with its record, whatever happens in there. */
-function runCase(item, options) {
+function runCase(item, unit, options) {
   const { id } = item.case;
   const { fault, slowdown } = hooksFor(options.hooks, id);
   const iters = options.hooks.iters ?? item.iters;
@@ -58,6 +58,7 @@ function runCase(item, options) {
         iters,
         fault,
         slowdown,
+        pace: { fd: options.hooks.paceFd, unit },
         shared: options.shared,
         options: { node: options.node, fixturesDir: options.fixturesDir, cpus: options.cpus },
       },

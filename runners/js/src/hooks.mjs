@@ -6,7 +6,7 @@ import { globMatches } from './glob.mjs';
 export const FAULTS = ['throw', 'hang', 'reject'];
 
 export function parseHooks(env = process.env) {
-  const hooks = { fault: null, slowdown: null, iters: null, caseTimeoutS: null };
+  const hooks = { fault: null, slowdown: null, iters: null, caseTimeoutS: null, paceFd: null };
   const splitLast = (name, v) => {
     const i = v.lastIndexOf(':');
     if (i <= 0) throw new UsageError(`${name}: want <glob>:<value>, got ${JSON.stringify(v)}`);
@@ -32,6 +32,11 @@ export function parseHooks(env = process.env) {
     const s = Number(env.BEE_BENCH_CASE_TIMEOUT_S);
     if (!Number.isFinite(s) || s <= 0) throw new UsageError(`BEE_BENCH_CASE_TIMEOUT_S: must be a positive number of seconds, got ${JSON.stringify(env.BEE_BENCH_CASE_TIMEOUT_S)}`);
     hooks.caseTimeoutS = s;
+  }
+  if (env.BEE_BENCH_PACE_FD) {
+    const v = env.BEE_BENCH_PACE_FD;
+    if (!/^\d+$/.test(v)) throw new UsageError(`BEE_BENCH_PACE_FD: must be a file descriptor number, got ${JSON.stringify(v)}`);
+    hooks.paceFd = Number(v);
   }
   return hooks;
 }

@@ -1,7 +1,7 @@
 //! The timing rules of runners/README.md: per case and param, untimed setup and digest, warmup,
 //! timed iterations (wall and process CPU time read right around the operation), peak RSS, one
 //! timeout over all of it, failures contained to the case, and the result file rewritten
-//! atomically after every case.
+//! atomically after every case. With BEE_BENCH_PACE_FD each iteration first waits its turn.
 
 use std::io::Write as _;
 use std::panic::AssertUnwindSafe;
@@ -16,6 +16,7 @@ use tokio::time::Instant;
 use crate::cases::{self, Bench, Context, Sink, Skip};
 use crate::hooks::{Fault, Hooks};
 use crate::measure::{self, PeakRss, Sample, Stopwatch};
+use crate::pace::Pacer;
 use crate::result::{CaseResult, RunResult, Status, now_rfc3339, write_atomic};
 use crate::spec::{
     Case, DigestForm, Kind, Param, Profile, Spec, digest_param, effective_param, label,
@@ -32,6 +33,8 @@ pub struct Plan<'a> {
     pub profile: Profile,
     pub large: bool,
     pub hooks: Hooks,
+    /// BEE_BENCH_PACE_FD; idle when the hook is not set.
+    pub pace: Pacer,
     pub out: PathBuf,
 }
 
@@ -45,7 +48,7 @@ pub async fn run(plan: &Plan<'_>, cx: &Context, result: &mut RunResult) -> std::
     write_atomic(&plan.out, result)?;
     for (k, (case, param)) in entries.iter().enumerate() {
         let mut progress = Progress::start(k + 1, entries.len(), case, param);
-        let outcome = run_case(plan, cx, case, param, &mut progress).await;
+        let outcome = run_case(plan, cx, k, case, param, &mut progress).await;
         progress.finish(&outcome);
         result.cases.push(outcome);
         measure::release_memory();
@@ -58,6 +61,7 @@ pub async fn run(plan: &Plan<'_>, cx: &Context, result: &mut RunResult) -> std::
 async fn run_case(
     plan: &Plan<'_>,
     cx: &Context,
+    unit: usize,
     case: &Case,
     spec_param: &Param,
     progress: &mut Progress,
@@ -91,6 +95,8 @@ async fn run_case(
     let steps = Steps {
         case,
         spec_param,
+        unit,
+        pace: &plan.pace,
         warmup: match case.kind {
             Kind::Cpu => profile.warmup.cpu,
             Kind::Net => profile.warmup.net,
@@ -146,6 +152,9 @@ fn fail(r: &mut CaseResult, error: String) {
 struct Steps<'a> {
     case: &'a Case,
     spec_param: &'a Param,
+    /// This case/param's index in the plan, for pacing.
+    unit: usize,
+    pace: &'a Pacer,
     warmup: u32,
     iters: u32,
     fault: Option<Fault>,
@@ -166,13 +175,15 @@ impl Steps<'_> {
 
         r.digest = digest(self.case, self.spec_param, cx, &r.param, &mut bench).await?;
 
-        for _ in 0..self.warmup {
+        for w in 0..self.warmup {
+            self.pace.wait(self.unit, w);
             iterate(&mut bench, Sink::discard(), 0.0).await?;
             detached_panic()?;
             r.warmup += 1;
         }
 
         for i in 0..self.iters {
+            self.pace.wait(self.unit, self.warmup + i);
             if i == 0 {
                 self.inject_fault().await?;
             }

@@ -1,7 +1,8 @@
 //! Test and calibration hooks from the environment, identical in all runners
-//! (runners/README.md): BEE_BENCH_FAULT, BEE_BENCH_SLOWDOWN, BEE_BENCH_ITERS and
-//! BEE_BENCH_CASE_TIMEOUT_S.
+//! (runners/README.md): BEE_BENCH_FAULT, BEE_BENCH_SLOWDOWN, BEE_BENCH_ITERS,
+//! BEE_BENCH_CASE_TIMEOUT_S and BEE_BENCH_PACE_FD (the pacing itself is `pace.rs`).
 
+use std::os::fd::RawFd;
 use std::time::Duration;
 
 use crate::spec::glob_match;
@@ -22,6 +23,8 @@ pub struct Hooks {
     slowdown: Option<(String, f64)>,
     pub iters: Option<u32>,
     pub case_timeout: Option<Duration>,
+    /// The inherited descriptor to take turns on.
+    pub pace_fd: Option<RawFd>,
 }
 
 impl Hooks {
@@ -71,6 +74,14 @@ impl Hooks {
                 format!("BEE_BENCH_CASE_TIMEOUT_S={v}: must be a positive number of seconds")
             })?);
         }
+        if let Some(v) = var("BEE_BENCH_PACE_FD") {
+            let fd = Some(&v)
+                .filter(|v| v.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|v| v.parse().ok());
+            hooks.pace_fd = Some(fd.ok_or_else(|| {
+                format!("BEE_BENCH_PACE_FD={v}: must be a non-negative integer (a file descriptor)")
+            })?);
+        }
         Ok(hooks)
     }
 
@@ -114,6 +125,7 @@ mod tests {
             ("BEE_BENCH_SLOWDOWN", "*.bulk:0.25"),
             ("BEE_BENCH_ITERS", "3"),
             ("BEE_BENCH_CASE_TIMEOUT_S", "1.5"),
+            ("BEE_BENCH_PACE_FD", "3"),
         ])
         .unwrap();
         assert_eq!(h.fault("cpu.keccak.bulk"), Some(Fault::Hang));
@@ -122,6 +134,12 @@ mod tests {
         assert_eq!(h.slowdown("cpu.harness.noop"), 0.0);
         assert_eq!(h.iters, Some(3));
         assert_eq!(h.case_timeout, Some(Duration::from_millis(1500)));
+        assert_eq!(h.pace_fd, Some(3));
+        assert_eq!(
+            hooks(&[("BEE_BENCH_PACE_FD", "0")]).unwrap().pace_fd,
+            Some(0)
+        );
+        assert_eq!(hooks(&[]).unwrap().pace_fd, None);
     }
 
     #[test]
@@ -151,5 +169,13 @@ mod tests {
                 .unwrap_err()
                 .starts_with("BEE_BENCH_CASE_TIMEOUT_S")
         );
+        for bad in ["-1", "+3", "3.0", " 3", "fd3", "99999999999"] {
+            assert!(
+                hooks(&[("BEE_BENCH_PACE_FD", bad)])
+                    .unwrap_err()
+                    .starts_with("BEE_BENCH_PACE_FD"),
+                "{bad}"
+            );
+        }
     }
 }

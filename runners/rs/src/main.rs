@@ -6,6 +6,7 @@ mod fixtures;
 mod harness;
 mod hooks;
 mod measure;
+mod pace;
 mod panics;
 mod result;
 mod spec;
@@ -18,6 +19,7 @@ use crate::cases::{Context, Node};
 use crate::fixtures::Fixtures;
 use crate::harness::Plan;
 use crate::hooks::Hooks;
+use crate::pace::Pacer;
 use crate::result::{BeeInfo, ClientInfo, Host, RunResult, SpecRef};
 use crate::spec::Profile;
 
@@ -125,6 +127,8 @@ fn parse_run(args: &[String]) -> Result<RunArgs, Usage> {
 
 fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     let hooks = Hooks::from_env().map_err(Usage)?;
+    // Before anything else is opened: see Pacer::inherit.
+    let pace = hooks.pace_fd.map_or_else(Pacer::default, Pacer::inherit);
     let loaded = spec::load(&args.spec).map_err(|e| Usage(format!("bad spec: {e}")))?;
     let selected = spec::select(&loaded.spec, &args.cases).map_err(Usage)?;
     if let Some(dir) = &args.fixtures {
@@ -149,6 +153,7 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         profile: args.profile,
         large: args.large,
         hooks,
+        pace,
         out: args.out,
     };
     let written = runtime.block_on(async {

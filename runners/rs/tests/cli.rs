@@ -1,7 +1,12 @@
 //! The runner as the engine sees it: a process, its exit code and its result file.
 
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::net::Shutdown;
+use std::os::fd::AsRawFd as _;
+use std::os::unix::net::UnixStream;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use serde_json::{Value, json};
 
@@ -64,6 +69,10 @@ impl Drop for Dir {
 }
 
 fn run(dir: &Dir, args: &[&str], env: &[(&str, &str)]) -> Output {
+    command(dir, args, env).output().unwrap()
+}
+
+fn command(dir: &Dir, args: &[&str], env: &[(&str, &str)]) -> Command {
     let mut cmd = Command::new(BIN);
     cmd.arg("run")
         .arg("--spec")
@@ -76,10 +85,49 @@ fn run(dir: &Dir, args: &[&str], env: &[(&str, &str)]) -> Output {
         "BEE_BENCH_SLOWDOWN",
         "BEE_BENCH_ITERS",
         "BEE_BENCH_CASE_TIMEOUT_S",
+        "BEE_BENCH_PACE_FD",
     ] {
         cmd.env_remove(var);
     }
-    cmd.envs(env.iter().copied()).output().unwrap()
+    cmd.envs(env.iter().copied());
+    cmd
+}
+
+/// Run with BEE_BENCH_PACE_FD on one end of a socket pair, as the engine does, granting
+/// `turns` turns (all of them when None) and then closing our end for writing. Returns the
+/// lines read and the run's output.
+fn run_paced(dir: &Dir, args: &[&str], turns: Option<usize>) -> (Vec<String>, Output) {
+    let (ours, theirs) = UnixStream::pair().unwrap();
+    let fd = theirs.as_raw_fd();
+    let mut cmd = command(dir, args, &[("BEE_BENCH_PACE_FD", &fd.to_string())]);
+    // SAFETY: fcntl is async-signal-safe; it clears close-on-exec on the child's copy only.
+    unsafe {
+        cmd.pre_exec(move || match libc::fcntl(fd, libc::F_SETFD, 0) {
+            -1 => Err(std::io::Error::last_os_error()),
+            _ => Ok(()),
+        });
+    }
+    let child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(theirs);
+    let mut lines = Vec::new();
+    let mut reader = BufReader::new(ours.try_clone().unwrap());
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        lines.push(line);
+        if turns.is_some_and(|n| lines.len() > n) {
+            ours.shutdown(Shutdown::Write).unwrap();
+        } else {
+            (&ours).write_all(b"g").unwrap();
+        }
+    }
+    (lines, child.wait_with_output().unwrap())
 }
 
 fn result(path: &Path) -> Value {
@@ -234,6 +282,59 @@ fn iteration_override_and_slowdown() {
 }
 
 #[test]
+fn pacing_announces_every_iteration_and_waits_for_its_turn() {
+    let dir = Dir::new("pace");
+    let args = [
+        "--case",
+        "cpu.harness.noop",
+        "--case",
+        "net.*",
+        "--case",
+        "cpu.identity.create",
+    ];
+    let (lines, out) = run_paced(&dir, &args, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Plan: noop (unit 0), identity (1), net.stamps.list (2, skipped: no iterations); one
+    // warmup and three timed iterations each.
+    let want: Vec<String> = [0, 1]
+        .iter()
+        .flat_map(|unit| (0..4).map(move |step| format!("ready {unit} {step}\n")))
+        .collect();
+    assert_eq!(lines, want);
+    let r = result(&dir.out());
+    assert_eq!(
+        case(&r, "cpu.identity.create")["samples_ns"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+
+    // The engine lets go after two turns: the runner runs on by itself.
+    let dir = Dir::new("pace-eof");
+    let (lines, out) = run_paced(&dir, &args, Some(2));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(lines, want[..3]);
+    let r = result(&dir.out());
+    for id in ["cpu.harness.noop", "cpu.identity.create"] {
+        assert_eq!(case(&r, id)["status"], "ok", "{id}");
+        assert_eq!(
+            case(&r, id)["samples_ns"].as_array().unwrap().len(),
+            3,
+            "{id}"
+        );
+    }
+}
+
+#[test]
 fn bad_arguments_exit_2_naming_the_flag() {
     let dir = Dir::new("usage");
     for (args, needle) in [
@@ -255,6 +356,9 @@ fn bad_arguments_exit_2_naming_the_flag() {
     }
     let out = run(&dir, &[], &[("BEE_BENCH_ITERS", "none")]);
     assert_eq!(out.status.code(), Some(2));
+    let out = run(&dir, &[], &[("BEE_BENCH_PACE_FD", "-1")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("BEE_BENCH_PACE_FD=-1"));
     assert!(!dir.out().exists(), "nothing is written on a usage error");
 }
 
