@@ -1,10 +1,14 @@
 // Same-job A/B execution (DESIGN.md section 4): R rounds; in each round every case runs once in
-// the base runner and once in the head runner, as separate processes, in alternating order
-// (AB, BA, AB, ...) so slow drift of the machine lands on both sides alike. Rounds are the outer
-// loop, so a burst of noise spoils one round of many cases rather than every round of one case.
+// the base runner and once in the head runner, as separate processes started together and paced
+// in lock step (turns.ts): iteration by iteration in ABBA order, the first mover alternating
+// between rounds, so the machine's drift, slow or fast, lands on both sides alike. Rounds are
+// the outer loop, so a burst of noise spoils one round of many cases rather than every round of
+// one case.
 import { join } from 'node:path';
 import type { Profile, Result, SpecCase } from '../spec/schema.js';
 import { invokeRunner, type BeeTarget } from './invoke.js';
+import { cpuFor, pinnableCpus, pinned } from './pin.js';
+import { Turns } from './turns.js';
 import type { RunnerCommand } from './process.js';
 
 export type Side = 'base' | 'head';
@@ -15,7 +19,7 @@ export interface AbOptions {
   cases: readonly SpecCase[];
   rounds: number;
   outDir: string;
-  /** Budget of one runner process (one case, one side, one round). */
+  /** Budget of one case on one side in one round (its process gets twice that: it waits its turns). */
   caseBudgetMs: number;
   /** Budget of the whole A/B run; when spent, no new round starts. */
   runBudgetMs: number;
@@ -64,6 +68,8 @@ export async function runAb(sides: Record<Side, RunnerCommand>, o: AbOptions): P
   const byCase = new Map<string, AbRun[]>(o.cases.map((c) => [c.id, []]));
   let roundsDone = 0;
   let stoppedEarly: string | undefined;
+  const cpus = pinnableCpus();
+  o.log?.(cpus.length >= 2 ? `rounds pin base and head to one CPU in turn (${cpus.join(', ')}); parallel cases run unpinned` : 'rounds run unpinned (no taskset, or a single CPU)');
   for (let round = 0; round < o.rounds; round++) {
     const spent = performance.now() - started;
     if (round > 0 && spent + (spent / round) > o.runBudgetMs) {
@@ -72,22 +78,32 @@ export async function runAb(sides: Record<Side, RunnerCommand>, o: AbOptions): P
     }
     for (const c of o.cases) {
       if (skippedEverywhere(byCase.get(c.id)!)) continue;
-      for (const side of roundOrder(round)) {
-        const out = join(o.outDir, 'rounds', c.id, `r${String(round).padStart(2, '0')}-${side}.json`);
-        const inv = await invokeRunner(sides[side], {
-          spec: o.spec,
-          profile: o.profile,
-          cases: [c.id],
-          out,
-          timeoutMs: o.caseBudgetMs,
-          large: o.large,
-          fixtures: o.fixtures,
-          bee: o.bee,
-          env: o.env?.[side],
-        });
-        byCase.get(c.id)!.push({ round, side, result: inv.result, problem: inv.problem });
-        o.log?.(`round ${round + 1}/${o.rounds} ${side} ${c.id}: ${inv.problem ?? `${(inv.outcome.elapsedMs / 1000).toFixed(1)} s`}`);
-      }
+      const caseStarted = performance.now();
+      const order = roundOrder(round);
+      const turns = new Turns(order);
+      const cpu = cpuFor(c, round, cpus);
+      const runs = await Promise.all(
+        order.map(async (side): Promise<AbRun> => {
+          const out = join(o.outDir, 'rounds', c.id, `r${String(round).padStart(2, '0')}-${side}.json`);
+          const inv = await invokeRunner(pinned(sides[side], cpu), {
+            spec: o.spec,
+            profile: o.profile,
+            cases: [c.id],
+            out,
+            timeoutMs: 2 * o.caseBudgetMs,
+            large: o.large,
+            fixtures: o.fixtures,
+            bee: o.bee,
+            env: o.env?.[side],
+            pace: (channel) => turns.attach(side, channel),
+          }).finally(() => turns.ended(side));
+          return { round, side, result: inv.result, problem: inv.problem };
+        }),
+      );
+      byCase.get(c.id)!.push(...runs);
+      const took = (performance.now() - caseStarted) / 1000;
+      const problems = runs.filter((r) => r.problem).map((r) => `${r.side}: ${r.problem}`);
+      o.log?.(`round ${round + 1}/${o.rounds} ${c.id}: ${problems.length ? problems.join('; ') : `${took.toFixed(1)} s`}`);
     }
     roundsDone = round + 1;
   }

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { InputError } from '../spec/errors.js';
 import { loadResult } from '../spec/load.js';
 import type { Profile, Result } from '../spec/schema.js';
-import { describeExit, runProcess, type ProcessOutcome, type RunnerCommand } from './process.js';
+import { describeExit, runProcess, type ProcessOutcome, type RunnerCommand, type SpawnOptions } from './process.js';
 
 export interface BeeTarget {
   url: string;
@@ -23,6 +23,7 @@ export interface InvokeOptions {
   bee?: BeeTarget;
   env?: Readonly<Record<string, string>>;
   onLine?: (line: string) => void;
+  pace?: SpawnOptions['pace'];
 }
 
 export interface Invocation {
@@ -52,7 +53,7 @@ function readIfValid(file: string): { result: Result | null; problem?: string } 
 
 export async function invokeRunner(cmd: RunnerCommand, o: InvokeOptions): Promise<Invocation> {
   mkdirSync(dirname(o.out), { recursive: true });
-  const outcome = await runProcess(cmd, runnerArgs(o), { timeoutMs: o.timeoutMs, onLine: o.onLine, extraEnv: o.env });
+  const outcome = await runProcess(cmd, runnerArgs(o), { timeoutMs: o.timeoutMs, onLine: o.onLine, extraEnv: o.env, pace: o.pace });
   const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(' | ');
   if (outcome.code === 2 && !outcome.timedOut) {
     return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };

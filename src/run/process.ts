@@ -1,6 +1,7 @@
 // Spawning one runner process with a time budget. A runner that hangs is killed with its whole
 // process group (Node workers, cargo children) so a stuck case costs its budget, not the run.
 import { spawn } from 'node:child_process';
+import type { Duplex } from 'node:stream';
 
 export interface RunnerCommand {
   /** argv prefix that starts the runner, e.g. ['node', '.../bee-bench-js.mjs'] or ['.../bee-bench-rs']. */
@@ -24,7 +25,12 @@ export interface SpawnOptions {
   /** Called with each stderr line as it arrives (runner progress). */
   onLine?: (line: string) => void;
   extraEnv?: Readonly<Record<string, string>>;
+  /** Gives the runner a pacing channel as fd 3 (BEE_BENCH_PACE_FD) and hands our end over. */
+  pace?: (channel: Duplex) => void;
 }
+
+/** The fd number the pacing channel gets in the runner (after stdin, stdout, stderr). */
+const PACE_FD = 3;
 
 const TAIL_LINES = 20;
 
@@ -35,16 +41,19 @@ export function runProcess(cmd: RunnerCommand, args: readonly string[], opts: Sp
   return new Promise((resolve) => {
     const child = spawn(exe, [...prefix, ...args], {
       cwd: cmd.cwd,
-      env: { ...process.env, ...cmd.env, ...opts.extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...cmd.env, ...opts.extraEnv, ...(opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {}) },
+      // Node makes an extra 'pipe' a socket pair: one duplex channel for both directions.
+      stdio: opts.pace ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    const channel = child.stdio[PACE_FD];
+    if (opts.pace && channel) opts.pace(channel as Duplex);
     let stdout = '';
     const tail: string[] = [];
     let partial = '';
     let timedOut = false;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => {
       const lines = (partial + d).split('\n');
       partial = lines.pop() ?? '';
       for (const line of lines) {

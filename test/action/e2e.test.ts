@@ -104,7 +104,7 @@ describe('pull_request on a bee-rs checkout', () => {
     // Job summary, collapsible groups, one progress line per case and round.
     expect(first.summary).toContain('| case | param | base | head |');
     expect(first.stdout).toMatch(new RegExp(`::group::A/B: 4 cases x ${AB_DEFAULTS.rounds} rounds`));
-    for (const id of CASES.split(',')) expect(first.stdout).toContain(`round ${AB_DEFAULTS.rounds}/${AB_DEFAULTS.rounds} head ${id}:`);
+    for (const id of CASES.split(',')) expect(first.stdout).toContain(`round ${AB_DEFAULTS.rounds}/${AB_DEFAULTS.rounds} ${id}:`);
     // The other workflow's comment is untouched.
     expect(server.commentsOn(7).find((c) => c.body.includes('bee-bench:nightly:rs'))!.body).toContain("another workflow's table");
   }, 40 * MINUTES);
