@@ -42,6 +42,8 @@ export const SpecCaseSchema = z
     work: z.object({ ops: z.array(z.string()), bytes: z.array(z.string()).optional() }),
     digest: z.object({ doc: z.string().min(1), form: z.enum(['value', 'sha256-concat']) }).nullable(),
     iters: z.partialRecord(ProfileSchema, z.number().int().positive()).optional(),
+    /** Its work spreads over every CPU: A/B rounds must not pin it to one (src/run/pin.ts). */
+    parallel: z.boolean().optional(),
     params: perProfile(z.array(SpecParamSchema).min(1)),
   })
   .superRefine((c, ctx) => {
