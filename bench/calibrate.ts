@@ -51,6 +51,7 @@ const { values } = parseArgs({
 const runner = RunnerSchema.parse(values.runner);
 const P = Number(values.pool);
 const R = Number(values.rounds);
+if (!(R <= P)) throw new Error(`--rounds ${R} must not exceed --pool ${P}: draws pick rounds from the pool`);
 const fractions = values.fractions.split(',').filter((f) => f.trim() !== '').map(Number);
 const draws = Number(values.draws);
 const judge = { alpha: Number(values.alpha), threshold: Number(values.threshold) };
@@ -71,7 +72,7 @@ function pick(n: number, k: number): number[] {
   }
   return idx.slice(0, k);
 }
-const sub = (row: PairedRow, at: number[]): PairedRow => ({ ...row, base: at.map((i) => row.base[i]!), head: at.map((i) => row.head[i]!) });
+const sub = (row: PairedRow, at: number[]): PairedRow => ({ ...row, base: at.map((i) => row.base[i]!), head: at.map((i) => row.head[i]!), logRatios: at.map((i) => row.logRatios[i]!) });
 
 const built = await buildRunner({ runner, source: parseSource(values.source), log });
 const cmd = built.command;
@@ -84,7 +85,7 @@ async function pool(name: string, headEnv: Record<string, string>): Promise<{ ro
     runBudgetMs: Number.POSITIVE_INFINITY, env: { head: headEnv },
   });
   const rows = pairRows(outcome).filter((r) => r.status === 'ok' && r.base.length === P);
-  writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows.map((r) => ({ caseId: r.caseId, label: r.label, base: r.base, head: r.head }))));
+  writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows.map((r) => ({ caseId: r.caseId, label: r.label, base: r.base, head: r.head, logRatios: r.logRatios }))));
   return { rows, secondsPerRound: outcome.elapsedMs / 1000 / P };
 }
 

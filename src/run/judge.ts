@@ -27,7 +27,7 @@ export function judgeRows(rows: readonly PairedRow[], spec: Spec, o: JudgeOption
     if (r.status !== 'ok') return row;
     row.baseMedianNs = median(r.base);
     row.headMedianNs = median(r.head);
-    const c = pairedRounds.compare(r.base, r.head);
+    const c = pairedRounds.compareLogRatios(r.logRatios);
     compared.push({ index, p: c.p, ratio: c.ratio, minP: c.minP, ci: c.ci });
     return row;
   });

@@ -1,6 +1,7 @@
-// Turning A/B runs into paired round values per row (case x param label): a round's value is the
-// median of its timed iterations; a round counts only when both sides have an ok value for it.
-import { median } from '../stats/index.js';
+// Turning A/B runs into paired rounds per row (case x param label): per round the median of each
+// side's timed iterations (what the report shows) and the round's log-ratio from its lock-step
+// iteration pairs (what the test uses); a round counts only when both sides are ok in it.
+import { median, roundLogRatio } from '../stats/index.js';
 import type { CaseResult, Kind } from '../spec/schema.js';
 import type { AbOutcome, Side } from './ab.js';
 
@@ -12,9 +13,11 @@ export interface PairedRow {
   kind: Kind;
   status: RowStatus;
   note?: string;
-  /** Per paired round, in round order. */
+  /** Per paired round, in round order: each side's median iteration (ns). */
   base: number[];
   head: number[];
+  /** Per paired round: ln(head / base) from the round's iteration pairs (roundLogRatio). */
+  logRatios: number[];
   work: CaseResult['work'];
   param: CaseResult['param'];
 }
@@ -52,7 +55,7 @@ export function pairRows(outcome: AbOutcome): PairedRow[] {
     }
     if (order.length === 0) {
       const why = [...runProblems.head, ...runProblems.base][0] ?? 'no runner produced this case';
-      rows.push({ caseId: c.caseId, label: '', kind: c.caseId.startsWith('net.') ? 'net' : 'cpu', status: 'failed', note: why, base: [], head: [], work: {}, param: {} });
+      rows.push({ caseId: c.caseId, label: '', kind: c.caseId.startsWith('net.') ? 'net' : 'cpu', status: 'failed', note: why, base: [], head: [], logRatios: [], work: {}, param: {} });
       continue;
     }
     for (const key of order) rows.push(pairOne(views.get(key)!, runProblems));
@@ -64,7 +67,7 @@ function pairOne(v: Record<Side, SideView>, runProblems: Record<Side, string[]>)
   const any = v.head.byRound.values().next().value ?? v.base.byRound.values().next().value!;
   const row: PairedRow = {
     caseId: any.id, label: String(any.param.label ?? ''), kind: any.kind, status: 'ok',
-    base: [], head: [], work: any.work, param: any.param,
+    base: [], head: [], logRatios: [], work: any.work, param: any.param,
   };
   const rounds = [...new Set([...v.base.byRound.keys(), ...v.head.byRound.keys()])].sort((a, b) => a - b);
   for (const r of rounds) {
@@ -73,6 +76,7 @@ function pairOne(v: Record<Side, SideView>, runProblems: Record<Side, string[]>)
     if (b?.status === 'ok' && h?.status === 'ok' && b.samples_ns.length > 0 && h.samples_ns.length > 0) {
       row.base.push(median(b.samples_ns));
       row.head.push(median(h.samples_ns));
+      row.logRatios.push(roundLogRatio(b.samples_ns, h.samples_ns));
     }
   }
   if (row.base.length > 0) return row;

@@ -6,6 +6,7 @@
 import { benjaminiHochberg } from './fdr.js';
 import { hodgesLehmann, hodgesLehmannTwoSample, type LocationEstimate } from './hodges-lehmann.js';
 import { mannWhitney } from './mann-whitney.js';
+import { median } from './summary.js';
 import { signedRank, type Method } from './wilcoxon.js';
 
 export type DesignName = 'paired-rounds' | 'unpaired-history';
@@ -46,10 +47,13 @@ export interface Design {
 }
 
 /**
- * Same-job A/B: per round, the median of base and of head iterations.
+ * Same-job A/B: one value per round and side, in matching order.
  * Wilcoxon signed-rank on d_i = ln(head_i / base_i); HL estimate and interval of d.
  */
-export const pairedRounds: Design = {
+export const pairedRounds: Design & {
+  /** The same test on the rounds' log-ratios themselves (see roundLogRatio). */
+  compareLogRatios(d: readonly number[], opts?: CompareOptions): Comparison;
+} = {
   name: 'paired-rounds',
   crossMachine: false,
   compare(base, head, opts = {}) {
@@ -57,13 +61,30 @@ export const pairedRounds: Design = {
       throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head.length}`);
     }
     const lb = logs(base, 'base');
-    const lh = logs(head, 'head');
-    const d = lh.map((v, i) => v - (lb[i] as number));
+    return this.compareLogRatios(logs(head, 'head').map((v, i) => v - (lb[i] as number)), opts);
+  },
+  compareLogRatios(d, opts = {}) {
+    if (!d.every(Number.isFinite)) throw new RangeError(`round log-ratios must be finite, got ${d.join(', ')}`);
     const test = signedRank(d);
     const hl = hodgesLehmann(d, { confLevel: opts.confLevel ?? 0.95 });
-    return result('paired-rounds', false, test.p, test.minP, test.method, hl, head.length, base.length);
+    return result('paired-rounds', false, test.p, test.minP, test.method, hl, d.length, d.length);
   },
 };
+
+/**
+ * One round's ln(head / base) from its iterations. Base and head take their iterations in lock
+ * step (src/run/turns.ts), iteration i of each side moments apart, so iteration i is a pair: the
+ * median of the pairs' log-ratios follows what both sides met at the same moment, where the ratio
+ * of the two medians would mix moments of different machine speed. Unequal counts cannot be
+ * paired: then the ratio of medians.
+ */
+export function roundLogRatio(base: readonly number[], head: readonly number[]): number {
+  const lb = logs(base, 'base');
+  const lh = logs(head, 'head');
+  if (lb.length === 0 || lh.length === 0) throw new RangeError('a round needs iterations on both sides');
+  if (lb.length !== lh.length) return Math.log(median(head) / median(base));
+  return median(lh.map((v, i) => v - lb[i]!));
+}
 
 /**
  * Head samples against the last N runs of the branch's history (another

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { minRounds, pairedRounds, signedRankMinP, unpairedHistory, verdicts, type Comparison } from '../../src/stats/index.js';
+import { median, minRounds, pairedRounds, roundLogRatio, signedRankMinP, unpairedHistory, verdicts, type Comparison } from '../../src/stats/index.js';
 import { expectClose } from './helpers.js';
 import { normals, rng } from './random.js';
 
@@ -148,5 +148,36 @@ describe('verdicts', () => {
     expect(minRounds(0.01)).toBe(8);
     const unpaired = unpairedHistory.compare([1, 2], [3, 4]);
     expect(verdicts([{ ...unpaired }], { alpha: 0.05, threshold: 0.05 })[0]?.note).toBe('too few samples');
+  });
+});
+
+describe('roundLogRatio', () => {
+  it('pairs iteration i of base with iteration i of head: a speed spell both met cancels', () => {
+    // The machine runs at 1x, then 2x slower for three lock-step pairs; head is 5% slower throughout.
+    const speed = [1, 1, 2, 2, 2];
+    const base = speed.map((s) => 100 * s);
+    const head = speed.map((s) => 105 * s);
+    expectClose(roundLogRatio(base, head), Math.log(1.05), 1e-12);
+    // The ratio of the medians would have compared a slow base with a fast head here.
+    const shifted = [1, 2, 2, 2, 2].map((s) => 105 * s);
+    expect(Math.log(median(shifted) / median(base))).toBeCloseTo(Math.log(1.05), 6);
+    expect(roundLogRatio([100, 100, 200, 200, 200], [105, 105, 210, 210, 420])).toBeCloseTo(Math.log(1.05), 12);
+  });
+
+  it('takes the ratio of the medians when the counts differ (no pairing possible)', () => {
+    expectClose(roundLogRatio([100, 300, 200], [220, 210]), Math.log(215 / 200), 1e-12);
+  });
+
+  it('refuses an empty side or a non-positive time', () => {
+    expect(() => roundLogRatio([], [1])).toThrow(/both sides/);
+    expect(() => roundLogRatio([0], [1])).toThrow(/> 0/);
+  });
+
+  it('compareLogRatios is compare on ln(head/base)', () => {
+    const { base, head } = rounds(13, 12, 1.06);
+    const direct = pairedRounds.compare(base, head);
+    const viaLogs = pairedRounds.compareLogRatios(head.map((h, i) => Math.log(h / base[i]!)));
+    expectClose(viaLogs.ratio, direct.ratio, 1e-12);
+    expectClose(viaLogs.p, direct.p, 1e-12);
   });
 });
