@@ -16,7 +16,7 @@
 //
 //   npx tsx bench/calibrate.ts --runner rs [--pool 30] [--rounds 10] [--fractions 0.02,0.03,0.05,0.1]
 //                               [--draws 2000] [--case 'cpu.*'] [--out bench/out]
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildRunner, parseSource } from '../src/build/index.js';
@@ -44,6 +44,9 @@ const { values } = parseArgs({
     'single-case': { type: 'string', default: 'cpu.bmt.file-root' },
     out: { type: 'string', default: 'bench/out' },
     'skip-real': { type: 'boolean', default: false },
+    // Judge the pools an earlier run stored under the same --out/--label again (other rounds,
+    // alpha or threshold) without measuring anything.
+    reuse: { type: 'boolean', default: false },
     label: { type: 'string' },
   },
 });
@@ -74,19 +77,31 @@ function pick(n: number, k: number): number[] {
 }
 const sub = (row: PairedRow, at: number[]): PairedRow => ({ ...row, base: at.map((i) => row.base[i]!), head: at.map((i) => row.head[i]!), logRatios: at.map((i) => row.logRatios[i]!) });
 
-const built = await buildRunner({ runner, source: parseSource(values.source), log });
-const cmd = built.command;
+const built = values.reuse ? null : await buildRunner({ runner, source: parseSource(values.source), log });
 const caseBudgetMs = spec.profiles.quick.case_timeout_s * 1000 + 90_000;
 
-async function pool(name: string, headEnv: Record<string, string>): Promise<{ rows: PairedRow[]; secondsPerRound: number }> {
+interface Pool {
+  rows: PairedRow[];
+  secondsPerRound: number;
+}
+
+async function pool(name: string, headEnv: Record<string, string>): Promise<Pool> {
+  const file = join(outDir, `${name}.json`);
+  if (!built) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as Pool;
+    if (stored.rows.some((r) => r.base.length < P)) throw new Error(`${file}: pools hold fewer than --pool ${P} rounds`);
+    return stored;
+  }
   log(`pool ${name}: ${P} rounds x ${cases.length} cases x 2 sides`);
+  const cmd = built.command;
   const outcome = await runAb({ base: cmd, head: cmd }, {
     spec: specFile, profile: 'quick', cases, rounds: P, outDir: join(outDir, name), caseBudgetMs,
     runBudgetMs: Number.POSITIVE_INFINITY, env: { head: headEnv },
   });
   const rows = pairRows(outcome).filter((r) => r.status === 'ok' && r.base.length === P);
-  writeFileSync(join(outDir, `${name}.json`), JSON.stringify(rows.map((r) => ({ caseId: r.caseId, label: r.label, base: r.base, head: r.head, logRatios: r.logRatios }))));
-  return { rows, secondsPerRound: outcome.elapsedMs / 1000 / P };
+  const result = { rows, secondsPerRound: outcome.elapsedMs / 1000 / P };
+  writeFileSync(file, JSON.stringify(result));
+  return result;
 }
 
 const started = performance.now();
@@ -135,7 +150,8 @@ for (const c of aa.rows) {
 
 // One real A/B at the defaults: 10% in a single case, and its wall time.
 let real: { flagged: string[]; target: string; wallSeconds: number } | null = null;
-if (!values['skip-real']) {
+if (built && !values['skip-real']) {
+  const cmd = built.command;
   const target = values['single-case'];
   const outcome = await runAb({ base: cmd, head: cmd }, {
     spec: specFile, profile: 'quick', cases, rounds: R, outDir: join(outDir, 'real-10pct'), caseBudgetMs,
@@ -146,7 +162,7 @@ if (!values['skip-real']) {
 }
 
 const summary = {
-  runner, client: built.source, pool: P, rounds: R, draws, ...judge, fractions,
+  runner, client: built?.source ?? 'reused pools', pool: P, rounds: R, draws, ...judge, fractions,
   secondsPerRound: aa.secondsPerRound,
   aaFalseAlarmRunRate: runsWithAlarm / draws,
   aaFalseAlarmsPerRow: Object.fromEntries(alarmsPerRow),
@@ -155,5 +171,6 @@ const summary = {
   real,
   totalMinutes: (performance.now() - started) / 60_000,
 };
-writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+const summaryFile = values.reuse ? `summary-rounds${R}-alpha${judge.alpha}-threshold${judge.threshold}.json` : 'summary.json';
+writeFileSync(join(outDir, summaryFile), `${JSON.stringify(summary, null, 2)}\n`);
 console.log(JSON.stringify(summary, null, 2));

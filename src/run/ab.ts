@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Profile, Result, SpecCase } from '../spec/schema.js';
 import { invokeRunner, type BeeTarget } from './invoke.js';
-import { cpuFor, pinnableCpus, pinned } from './pin.js';
+import { cpuFor, pinnableCpus, pinProcess } from './pin.js';
 import { Turns } from './turns.js';
 import type { RunnerCommand } from './process.js';
 
@@ -80,12 +80,16 @@ export async function runAb(sides: Record<Side, RunnerCommand>, o: AbOptions): P
       if (skippedEverywhere(byCase.get(c.id)!)) continue;
       const caseStarted = performance.now();
       const order = roundOrder(round);
-      const turns = new Turns(order);
       const cpu = cpuFor(c, round, cpus);
+      const pids = new Map<Side, number>();
+      const turns = new Turns(order, () => {
+        if (cpu === null) return;
+        for (const [side, pid] of pids) if (!pinProcess(pid, cpu)) o.log?.(`round ${round + 1} ${c.id}: could not pin ${side} to CPU ${cpu}`);
+      });
       const runs = await Promise.all(
         order.map(async (side): Promise<AbRun> => {
           const out = join(o.outDir, 'rounds', c.id, `r${String(round).padStart(2, '0')}-${side}.json`);
-          const inv = await invokeRunner(pinned(sides[side], cpu), {
+          const inv = await invokeRunner(sides[side], {
             spec: o.spec,
             profile: o.profile,
             cases: [c.id],
@@ -95,7 +99,10 @@ export async function runAb(sides: Record<Side, RunnerCommand>, o: AbOptions): P
             fixtures: o.fixtures,
             bee: o.bee,
             env: o.env?.[side],
-            pace: (channel) => turns.attach(side, channel),
+            pace: (channel, pid) => {
+              pids.set(side, pid);
+              turns.attach(side, channel);
+            },
           }).finally(() => turns.ended(side));
           return { round, side, result: inv.result, problem: inv.problem };
         }),

@@ -1,13 +1,13 @@
 // Pinning both runner processes of an A/B round to one CPU. On a shared VM each virtual CPU has
 // slow spells of its own (measured here: one vCPU at 2x the time of the other for a second or
 // more, the other unaffected), so two processes taking turns on different CPUs still see
-// different machines. Taking turns on the same CPU, both sides meet the same spells. Cases whose
-// work spreads over every CPU (`parallel` in the spec) are left unpinned. Linux only (`taskset`
-// from util-linux); elsewhere rounds run unpinned and the A/B log says so.
+// different machines. Taking turns on the same CPU, both sides meet the same spells. The pin is
+// set when both have finished their setup, at their first turn, so start-up and fixtures still
+// use every CPU. Cases whose work spreads over every CPU (`parallel` in the spec) stay unpinned.
+// Linux only (`taskset` from util-linux); elsewhere rounds run unpinned and the A/B log says so.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { SpecCase } from '../spec/schema.js';
-import type { RunnerCommand } from './process.js';
 
 /** Parses a kernel CPU list such as `0-3,6` (Cpus_allowed_list) into CPU numbers. */
 export function parseCpuList(list: string): number[] {
@@ -42,6 +42,7 @@ export function cpuFor(c: Pick<SpecCase, 'kind' | 'parallel'>, round: number, cp
   return cpus[round % cpus.length]!;
 }
 
-export function pinned(cmd: RunnerCommand, cpu: number | null): RunnerCommand {
-  return cpu === null ? cmd : { ...cmd, argv: ['taskset', '-c', String(cpu), ...cmd.argv] };
+/** Moves every thread of a running process onto `cpu`; false when that did not work. */
+export function pinProcess(pid: number, cpu: number): boolean {
+  return spawnSync('taskset', ['--all-tasks', '--pid', '--cpu-list', String(cpu), String(pid)], { stdio: 'ignore' }).status === 0;
 }

@@ -26,7 +26,7 @@ export interface SpawnOptions {
   onLine?: (line: string) => void;
   extraEnv?: Readonly<Record<string, string>>;
   /** Gives the runner a pacing channel as fd 3 (BEE_BENCH_PACE_FD) and hands our end over. */
-  pace?: (channel: Duplex) => void;
+  pace?: (channel: Duplex, pid: number) => void;
 }
 
 /** The fd number the pacing channel gets in the runner (after stdin, stdout, stderr). */
@@ -47,7 +47,7 @@ export function runProcess(cmd: RunnerCommand, args: readonly string[], opts: Sp
       detached: true,
     });
     const channel = child.stdio[PACE_FD];
-    if (opts.pace && channel) opts.pace(channel as Duplex);
+    if (opts.pace && channel && child.pid) opts.pace(channel as Duplex, child.pid);
     let stdout = '';
     const tail: string[] = [];
     let partial = '';

@@ -22,8 +22,16 @@ export class Turns {
   private readonly seats: Record<Side, Seat> = { base: { state: { kind: 'starting' } }, head: { state: { kind: 'starting' } } };
   private ties = 0;
 
-  /** `order`: who goes first at the first step where both are ready (then ABBA). */
-  constructor(private readonly order: readonly [Side, Side]) {}
+  private started = false;
+
+  /**
+   * `order`: who goes first at the first step where both are ready (then ABBA). `onFirstTurn`
+   * runs once, just before the first turn is given: both sides are set up and waiting.
+   */
+  constructor(
+    private readonly order: readonly [Side, Side],
+    private readonly onFirstTurn?: () => void,
+  ) {}
 
   /** Connects a side's end of its pacing channel; the channel closing means the process ended. */
   attach(side: Side, channel: Duplex): void {
@@ -71,6 +79,10 @@ export class Turns {
   }
 
   private go(side: Side): void {
+    if (!this.started) {
+      this.started = true;
+      this.onFirstTurn?.();
+    }
     const seat = this.seats[side];
     seat.state = { kind: 'running' };
     seat.channel?.write('g');

@@ -1,6 +1,8 @@
 // Which CPU a round pins base and head to, and how the runner command is wrapped.
 import { describe, expect, it } from 'vitest';
-import { cpuFor, parseCpuList, pinned } from '../../src/run/pin.js';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { cpuFor, parseCpuList, pinnableCpus, pinProcess } from '../../src/run/pin.js';
 
 describe('pinning rounds to one CPU', () => {
   it('reads kernel CPU lists', () => {
@@ -21,9 +23,23 @@ describe('pinning rounds to one CPU', () => {
     expect(cpuFor({ kind: 'cpu' }, 0, [0])).toBeNull();
   });
 
-  it('wraps the runner command in taskset, or leaves it as it is', () => {
-    const cmd = { argv: ['node', 'runner.mjs'], cwd: 'x' };
-    expect(pinned(cmd, 1)).toEqual({ argv: ['taskset', '-c', '1', 'node', 'runner.mjs'], cwd: 'x' });
-    expect(pinned(cmd, null)).toBe(cmd);
+  it('moves every thread of a running process onto the CPU', async () => {
+    const cpus = pinnableCpus();
+    if (cpus.length === 0) return expect(process.platform).not.toBe('linux');
+    // A Node process has several threads (V8 platform workers, libuv): all must move.
+    const child = spawn(process.execPath, ['-e', 'console.log("up"); setTimeout(() => {}, 20000)'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      await new Promise((r) => child.stdout.once('data', r));
+      const target = cpus.at(-1)!;
+      expect(pinProcess(child.pid!, target)).toBe(true);
+      const threads = readdirSync(`/proc/${child.pid}/task`);
+      expect(threads.length).toBeGreaterThan(1);
+      for (const t of threads) {
+        const status = readFileSync(`/proc/${child.pid}/task/${t}/status`, 'utf8');
+        expect(/^Cpus_allowed_list:\s*(.+)$/m.exec(status)?.[1]).toBe(String(target));
+      }
+    } finally {
+      child.kill();
+    }
   });
 });

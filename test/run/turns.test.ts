@@ -53,6 +53,23 @@ describe('Turns', () => {
     expect(log.join(' ')).toBe('base head head base base head head');
   });
 
+  it('runs onFirstTurn once, when both are set up, before the first byte', async () => {
+    const log: string[] = [];
+    const turns = new Turns(['base', 'head'], () => log.push('first turn'));
+    const base = new FakeRunner(log, 'base');
+    const head = new FakeRunner(log, 'head');
+    turns.attach('base', base);
+    turns.attach('head', head);
+    base.ready(0, 0);
+    await tick();
+    expect(log).toEqual([]);
+    head.ready(0, 0);
+    await tick();
+    base.ready(0, 1);
+    await tick();
+    expect(log).toEqual(['first turn', 'base', 'head']);
+  });
+
   it('starts with head when the round order says so', async () => {
     const { log, base, head } = seated(['head', 'base']);
     head.ready(0, 0);
