@@ -3832,7 +3832,7 @@ var require_lib81 = __commonJS({
 
 // src/cli.ts
 import { execFileSync as execFileSync4 } from "node:child_process";
-import { existsSync as existsSync7, readFileSync as readFileSync8, readdirSync as readdirSync3, realpathSync, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync7, readFileSync as readFileSync9, readdirSync as readdirSync3, realpathSync, statSync as statSync2 } from "node:fs";
 import { join as join13, resolve as resolve4 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { parseArgs } from "node:util";
@@ -23808,6 +23808,8 @@ var SpecCaseSchema = external_exports.object({
   work: external_exports.object({ ops: external_exports.array(external_exports.string()), bytes: external_exports.array(external_exports.string()).optional() }),
   digest: external_exports.object({ doc: external_exports.string().min(1), form: external_exports.enum(["value", "sha256-concat"]) }).nullable(),
   iters: external_exports.partialRecord(ProfileSchema, external_exports.number().int().positive()).optional(),
+  /** Its work spreads over every CPU: A/B rounds must not pin it to one (src/run/pin.ts). */
+  parallel: external_exports.boolean().optional(),
   params: perProfile(external_exports.array(SpecParamSchema).min(1))
 }).superRefine((c, ctx) => {
   if (!c.id.startsWith(`${c.kind}.`)) {
@@ -24471,13 +24473,22 @@ var pairedRounds = {
       throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head.length}`);
     }
     const lb = logs(base, "base");
-    const lh = logs(head, "head");
-    const d = lh.map((v, i) => v - lb[i]);
+    return this.compareLogRatios(logs(head, "head").map((v, i) => v - lb[i]), opts);
+  },
+  compareLogRatios(d, opts = {}) {
+    if (!d.every(Number.isFinite)) throw new RangeError(`round log-ratios must be finite, got ${d.join(", ")}`);
     const test = signedRank(d);
     const hl = hodgesLehmann(d, { confLevel: opts.confLevel ?? 0.95 });
-    return result("paired-rounds", false, test.p, test.minP, test.method, hl, head.length, base.length);
+    return result("paired-rounds", false, test.p, test.minP, test.method, hl, d.length, d.length);
   }
 };
+function roundLogRatio(base, head) {
+  const lb = logs(base, "base");
+  const lh = logs(head, "head");
+  if (lb.length === 0 || lh.length === 0) throw new RangeError("a round needs iterations on both sides");
+  if (lb.length !== lh.length) return Math.log(median(head) / median(base));
+  return median(lh.map((v, i) => v - lb[i]));
+}
 function result(design, crossMachine, p, minP, method, hl, n, nBase) {
   return {
     design,
@@ -26540,7 +26551,7 @@ function writeText(file2, text) {
 var AB_DEFAULTS = {
   rounds: 12,
   alpha: 0.02,
-  threshold: 0.03,
+  threshold: 0.02,
   /** Whole A/B run; when spent, no new round starts and the rounds done so far are judged. */
   runBudgetMs: 30 * 6e4
 };
@@ -26686,7 +26697,7 @@ function environmentSection(input2) {
   );
   return mdDetails("Environment", table2);
 }
-var PAIRED_NOTE = "change = head/base time per iteration (Hodges\u2013Lehmann estimate over the paired rounds; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
+var PAIRED_NOTE = "change = head/base time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
 var HISTORY_NOTE = "change = head/history time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
 function assemble(p) {
   const table2 = mdTable(["case", "param", p.history ? "history" : "base", "head", "change", "95% interval", "q", "verdict"], p.shown.map(tableRow));
@@ -26787,6 +26798,7 @@ import { dirname as dirname4 } from "node:path";
 
 // src/run/process.ts
 import { spawn as spawn2 } from "node:child_process";
+var PACE_FD = 3;
 var TAIL_LINES = 20;
 function runProcess(cmd, args, opts) {
   const [exe, ...prefix] = cmd.argv;
@@ -26795,10 +26807,13 @@ function runProcess(cmd, args, opts) {
   return new Promise((resolve5) => {
     const child = spawn2(exe, [...prefix, ...args], {
       cwd: cmd.cwd,
-      env: { ...process.env, ...cmd.env, ...opts.extraEnv },
-      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} },
+      // Node makes an extra 'pipe' a socket pair: one duplex channel for both directions.
+      stdio: opts.pace ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
       detached: true
     });
+    const channel = child.stdio[PACE_FD];
+    if (opts.pace && channel && child.pid) opts.pace(channel, child.pid);
     let stdout = "";
     const tail = [];
     let partial2 = "";
@@ -26861,7 +26876,7 @@ function readIfValid(file2) {
 }
 async function invokeRunner(cmd, o) {
   mkdirSync3(dirname4(o.out), { recursive: true });
-  const outcome = await runProcess(cmd, runnerArgs(o), { timeoutMs: o.timeoutMs, onLine: o.onLine, extraEnv: o.env });
+  const outcome = await runProcess(cmd, runnerArgs(o), { timeoutMs: o.timeoutMs, onLine: o.onLine, extraEnv: o.env, pace: o.pace });
   const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(" | ");
   if (outcome.code === 2 && !outcome.timedOut) {
     return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };
@@ -26876,6 +26891,106 @@ async function invokeRunner(cmd, o) {
   return { result: result2, outcome, problem: `runner ${describeExit(outcome)}${kept}: ${tail}` };
 }
 
+// src/run/pin.ts
+import { spawnSync } from "node:child_process";
+import { readFileSync as readFileSync8 } from "node:fs";
+function parseCpuList(list) {
+  const cpus = [];
+  for (const part of list.trim().split(",")) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
+    if (!m) return [];
+    const from = Number(m[1]);
+    const to = m[2] === void 0 ? from : Number(m[2]);
+    for (let c = from; c <= to; c++) cpus.push(c);
+  }
+  return cpus;
+}
+function pinnableCpus() {
+  let status;
+  try {
+    status = readFileSync8("/proc/self/status", "utf8");
+  } catch {
+    return [];
+  }
+  const list = /^Cpus_allowed_list:\s*(.+)$/m.exec(status)?.[1];
+  if (!list) return [];
+  if (spawnSync("taskset", ["--version"]).status !== 0) return [];
+  return parseCpuList(list);
+}
+function cpuFor(c, round, cpus) {
+  if (c.kind !== "cpu" || c.parallel || cpus.length < 2) return null;
+  return cpus[round % cpus.length];
+}
+function pinProcess(pid, cpu) {
+  return spawnSync("taskset", ["--all-tasks", "--pid", "--cpu-list", String(cpu), String(pid)], { stdio: "ignore" }).status === 0;
+}
+
+// src/run/turns.ts
+function behind(a, b) {
+  return a.unit - b.unit || a.step - b.step;
+}
+var Turns = class {
+  /**
+   * `order`: who goes first at the first step where both are ready (then ABBA). `onFirstTurn`
+   * runs once, just before the first turn is given: both sides are set up and waiting.
+   */
+  constructor(order, onFirstTurn) {
+    this.order = order;
+    this.onFirstTurn = onFirstTurn;
+  }
+  order;
+  onFirstTurn;
+  seats = { base: { state: { kind: "starting" } }, head: { state: { kind: "starting" } } };
+  ties = 0;
+  started = false;
+  /** Connects a side's end of its pacing channel; the channel closing means the process ended. */
+  attach(side, channel) {
+    const seat = this.seats[side];
+    seat.channel = channel;
+    let buffered = "";
+    channel.setEncoding("utf8");
+    channel.on("data", (chunk) => {
+      const lines = (buffered + chunk).split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) this.announce(side, line);
+    });
+    channel.on("error", () => void 0);
+    channel.on("close", () => this.ended(side));
+  }
+  /** The process of `side` is gone (also for a process that never opened its channel). */
+  ended(side) {
+    this.seats[side].state = { kind: "ended" };
+    this.next();
+  }
+  announce(side, line) {
+    const m = /^ready (\d+) (\d+)$/.exec(line.trim());
+    this.seats[side].state = m ? { kind: "ready", unit: Number(m[1]), step: Number(m[2]) } : { kind: "ready", unit: Infinity, step: 0 };
+    this.next();
+  }
+  next() {
+    const [a, b] = this.order;
+    const sa = this.seats[a].state;
+    const sb = this.seats[b].state;
+    if (sa.kind === "running" || sa.kind === "starting" || sb.kind === "running" || sb.kind === "starting") return;
+    if (sa.kind === "ready" && sb.kind === "ready") {
+      const d = behind(sa, sb);
+      if (d !== 0) return this.go(d < 0 ? a : b);
+      return this.go(this.ties++ % 2 === 0 ? a : b);
+    }
+    if (sa.kind === "ready") return this.go(a);
+    if (sb.kind === "ready") return this.go(b);
+  }
+  go(side) {
+    if (!this.started) {
+      this.started = true;
+      this.onFirstTurn?.();
+    }
+    const seat = this.seats[side];
+    seat.state = { kind: "running" };
+    seat.channel?.write("g");
+  }
+};
+
 // src/run/ab.ts
 function roundOrder(round) {
   return round % 2 === 0 ? ["base", "head"] : ["head", "base"];
@@ -26889,6 +27004,8 @@ async function runAb(sides, o) {
   const byCase = new Map(o.cases.map((c) => [c.id, []]));
   let roundsDone = 0;
   let stoppedEarly;
+  const cpus = pinnableCpus();
+  o.log?.(cpus.length >= 2 ? `rounds pin base and head to one CPU in turn (${cpus.join(", ")}); parallel cases run unpinned` : "rounds run unpinned (no taskset, or a single CPU)");
   for (let round = 0; round < o.rounds; round++) {
     const spent = performance.now() - started;
     if (round > 0 && spent + spent / round > o.runBudgetMs) {
@@ -26897,22 +27014,39 @@ async function runAb(sides, o) {
     }
     for (const c of o.cases) {
       if (skippedEverywhere(byCase.get(c.id))) continue;
-      for (const side of roundOrder(round)) {
-        const out = join11(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`);
-        const inv = await invokeRunner(sides[side], {
-          spec: o.spec,
-          profile: o.profile,
-          cases: [c.id],
-          out,
-          timeoutMs: o.caseBudgetMs,
-          large: o.large,
-          fixtures: o.fixtures,
-          bee: o.bee,
-          env: o.env?.[side]
-        });
-        byCase.get(c.id).push({ round, side, result: inv.result, problem: inv.problem });
-        o.log?.(`round ${round + 1}/${o.rounds} ${side} ${c.id}: ${inv.problem ?? `${(inv.outcome.elapsedMs / 1e3).toFixed(1)} s`}`);
-      }
+      const caseStarted = performance.now();
+      const order = roundOrder(round);
+      const cpu = cpuFor(c, round, cpus);
+      const pids = /* @__PURE__ */ new Map();
+      const turns = new Turns(order, () => {
+        if (cpu === null) return;
+        for (const [side, pid] of pids) if (!pinProcess(pid, cpu)) o.log?.(`round ${round + 1} ${c.id}: could not pin ${side} to CPU ${cpu}`);
+      });
+      const runs = await Promise.all(
+        order.map(async (side) => {
+          const out = join11(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`);
+          const inv = await invokeRunner(sides[side], {
+            spec: o.spec,
+            profile: o.profile,
+            cases: [c.id],
+            out,
+            timeoutMs: 2 * o.caseBudgetMs,
+            large: o.large,
+            fixtures: o.fixtures,
+            bee: o.bee,
+            env: o.env?.[side],
+            pace: (channel, pid) => {
+              pids.set(side, pid);
+              turns.attach(side, channel);
+            }
+          }).finally(() => turns.ended(side));
+          return { round, side, result: inv.result, problem: inv.problem };
+        })
+      );
+      byCase.get(c.id).push(...runs);
+      const took = (performance.now() - caseStarted) / 1e3;
+      const problems = runs.filter((r) => r.problem).map((r) => `${r.side}: ${r.problem}`);
+      o.log?.(`round ${round + 1}/${o.rounds} ${c.id}: ${problems.length ? problems.join("; ") : `${took.toFixed(1)} s`}`);
     }
     roundsDone = round + 1;
   }
@@ -26942,7 +27076,7 @@ function judgeRows(rows, spec, o) {
     if (r.status !== "ok") return row;
     row.baseMedianNs = median(r.base);
     row.headMedianNs = median(r.head);
-    const c = pairedRounds.compare(r.base, r.head);
+    const c = pairedRounds.compareLogRatios(r.logRatios);
     compared.push({ index, p: c.p, ratio: c.ratio, minP: c.minP, ci: c.ci });
     return row;
   });
@@ -26984,7 +27118,7 @@ function pairRows(outcome) {
     }
     if (order.length === 0) {
       const why = [...runProblems.head, ...runProblems.base][0] ?? "no runner produced this case";
-      rows.push({ caseId: c.caseId, label: "", kind: c.caseId.startsWith("net.") ? "net" : "cpu", status: "failed", note: why, base: [], head: [], work: {}, param: {} });
+      rows.push({ caseId: c.caseId, label: "", kind: c.caseId.startsWith("net.") ? "net" : "cpu", status: "failed", note: why, base: [], head: [], logRatios: [], work: {}, param: {} });
       continue;
     }
     for (const key of order) rows.push(pairOne(views.get(key), runProblems));
@@ -27000,6 +27134,7 @@ function pairOne(v, runProblems) {
     status: "ok",
     base: [],
     head: [],
+    logRatios: [],
     work: any2.work,
     param: any2.param
   };
@@ -27010,6 +27145,7 @@ function pairOne(v, runProblems) {
     if (b?.status === "ok" && h?.status === "ok" && b.samples_ns.length > 0 && h.samples_ns.length > 0) {
       row.base.push(median(b.samples_ns));
       row.head.push(median(h.samples_ns));
+      row.logRatios.push(roundLogRatio(b.samples_ns, h.samples_ns));
     }
   }
   if (row.base.length > 0) return row;
@@ -27353,7 +27489,7 @@ async function cmdHistory(v, positionals) {
       const runner = RunnerSchema.safeParse(v.runner?.[0] ?? "js");
       if (!runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
       const file2 = resolve4(paths[0]);
-      const imported = importGab(file2, readFileSync8(file2, "utf8"), { runner: runner.data, branch: v.ref ?? "main" });
+      const imported = importGab(file2, readFileSync9(file2, "utf8"), { runner: runner.data, branch: v.ref ?? "main" });
       const report = await publishRecords(imported.records, historyTarget(v));
       log(`history: imported ${report.added.length} record(s) (${imported.skipped.length} bench(es) skipped), commit ${report.commit ?? "(none)"}`);
       return 0;

@@ -3,7 +3,7 @@
 export const AB_DEFAULTS = {
   rounds: 12,
   alpha: 0.02,
-  threshold: 0.03,
+  threshold: 0.02,
   /** Whole A/B run; when spent, no new round starts and the rounds done so far are judged. */
   runBudgetMs: 30 * 60_000,
 } as const;
