@@ -27015,34 +27015,7 @@ async function runAb(sides, o) {
     for (const c of o.cases) {
       if (skippedEverywhere(byCase.get(c.id))) continue;
       const caseStarted = performance.now();
-      const order = roundOrder(round);
-      const cpu = cpuFor(c, round, cpus);
-      const pids = /* @__PURE__ */ new Map();
-      const turns = new Turns(order, () => {
-        if (cpu === null) return;
-        for (const [side, pid] of pids) if (!pinProcess(pid, cpu)) o.log?.(`round ${round + 1} ${c.id}: could not pin ${side} to CPU ${cpu}`);
-      });
-      const runs = await Promise.all(
-        order.map(async (side) => {
-          const out = join11(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`);
-          const inv = await invokeRunner(sides[side], {
-            spec: o.spec,
-            profile: o.profile,
-            cases: [c.id],
-            out,
-            timeoutMs: 2 * o.caseBudgetMs,
-            large: o.large,
-            fixtures: o.fixtures,
-            bee: o.bee,
-            env: o.env?.[side],
-            pace: (channel, pid) => {
-              pids.set(side, pid);
-              turns.attach(side, channel);
-            }
-          }).finally(() => turns.ended(side));
-          return { round, side, result: inv.result, problem: inv.problem };
-        })
-      );
+      const runs = await runCaseRound(sides, o, c, round, cpuFor(c, round, cpus));
       byCase.get(c.id).push(...runs);
       const took = (performance.now() - caseStarted) / 1e3;
       const problems = runs.filter((r) => r.problem).map((r) => `${r.side}: ${r.problem}`);
@@ -27056,6 +27029,34 @@ async function runAb(sides, o) {
     stoppedEarly,
     elapsedMs: performance.now() - started
   };
+}
+async function runCaseRound(sides, o, c, round, cpu) {
+  const order = roundOrder(round);
+  const pids = /* @__PURE__ */ new Map();
+  const turns = new Turns(order, () => {
+    if (cpu === null) return;
+    for (const [side, pid] of pids) if (!pinProcess(pid, cpu)) o.log?.(`round ${round + 1} ${c.id}: could not pin ${side} to CPU ${cpu}`);
+  });
+  return Promise.all(
+    order.map(async (side) => {
+      const inv = await invokeRunner(sides[side], {
+        spec: o.spec,
+        profile: o.profile,
+        cases: [c.id],
+        out: join11(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
+        timeoutMs: 2 * o.caseBudgetMs,
+        large: o.large,
+        fixtures: o.fixtures,
+        bee: o.bee,
+        env: o.env?.[side],
+        pace: (channel, pid) => {
+          pids.set(side, pid);
+          turns.attach(side, channel);
+        }
+      }).finally(() => turns.ended(side));
+      return { round, side, result: inv.result, problem: inv.problem };
+    })
+  );
 }
 
 // src/run/judge.ts
