@@ -64,6 +64,17 @@ async function rendered(page: Page, after: number): Promise<void> {
   await page.waitForFunction((n) => Number(document.body.dataset.render ?? 0) > n && document.body.dataset.state !== 'loading', after);
 }
 
+/** Where point `idx` of the first series of the first case chart is, in page coordinates. */
+async function pointOnPage(page: Page, idx: number): Promise<{ x: number; y: number }> {
+  return page.evaluate((i) => {
+    const canvas = document.querySelector<HTMLCanvasElement>('figure.chart-card canvas')!;
+    const ch = window.beeBench!.getChart(canvas)! as unknown as { getDatasetMeta(i: number): { data: Array<{ x: number; y: number }> } };
+    const el = ch.getDatasetMeta(0).data[i]!;
+    const r = canvas.getBoundingClientRect();
+    return { x: r.left + el.x, y: r.top + el.y };
+  }, idx);
+}
+
 async function open(hash = ''): Promise<Page> {
   const page = await browser.context.newPage();
   page.on('console', (m) => {
@@ -340,13 +351,7 @@ describe('trend site', () => {
 
   it('commit messages, authors, labels and branch names are text: the tooltip shows them and nothing runs', async () => {
     const page = await open(`#view=case&case=${CASE}`);
-    const at = await page.evaluate((idx) => {
-      const canvas = document.querySelector<HTMLCanvasElement>('figure.chart-card canvas')!;
-      const ch = window.beeBench!.getChart(canvas)! as unknown as { getDatasetMeta(i: number): { data: Array<{ x: number; y: number }> } };
-      const el = ch.getDatasetMeta(0).data[idx]!;
-      const r = canvas.getBoundingClientRect();
-      return { x: r.left + el.x, y: r.top + el.y };
-    }, XSS_RUN);
+    const at = await pointOnPage(page, XSS_RUN);
     await page.mouse.move(at.x, at.y);
     const tip = page.locator('figure.chart-card').first().locator('.tooltip');
     await expect.poll(() => tip.isVisible()).toBe(true);
@@ -365,13 +370,7 @@ describe('trend site', () => {
     await expect.poll(() => tip.isHidden()).toBe(true);
 
     // The run whose url is javascript: gets no link at all.
-    const at3 = await page.evaluate((idx) => {
-      const canvas = document.querySelector<HTMLCanvasElement>('figure.chart-card canvas')!;
-      const ch = window.beeBench!.getChart(canvas)! as unknown as { getDatasetMeta(i: number): { data: Array<{ x: number; y: number }> } };
-      const el = ch.getDatasetMeta(0).data[idx]!;
-      const r = canvas.getBoundingClientRect();
-      return { x: r.left + el.x, y: r.top + el.y };
-    }, JS_URL_RUN);
+    const at3 = await pointOnPage(page, JS_URL_RUN);
     await page.mouse.click(at3.x, at3.y);
     await expect.poll(() => tip.locator('.sha').count()).toBe(1);
     expect(await tip.locator('a').count()).toBe(0);
@@ -419,13 +418,7 @@ describe('trend site', () => {
       const m = await renderCount(page);
       await page.click(`a.case-link:text-is("${CASE}")`);
       await rendered(page, m);
-      const at = await page.evaluate((idx) => {
-        const canvas = document.querySelector<HTMLCanvasElement>('figure.chart-card canvas')!;
-        const ch = window.beeBench!.getChart(canvas)! as unknown as { getDatasetMeta(i: number): { data: Array<{ x: number; y: number }> } };
-        const el = ch.getDatasetMeta(0).data[idx]!;
-        const r = canvas.getBoundingClientRect();
-        return { x: r.left + el.x, y: r.top + el.y };
-      }, XSS_RUN);
+      const at = await pointOnPage(page, XSS_RUN);
       await page.mouse.click(at.x, at.y);
       await page.screenshot({ path: join(OUT, `site-case-${scheme}.png`), fullPage: true });
       await page.close();
