@@ -26926,6 +26926,7 @@ function pinProcess(pid, cpu) {
 }
 
 // src/run/turns.ts
+import { createInterface } from "node:readline";
 function behind(a, b) {
   return a.unit - b.unit || a.step - b.step;
 }
@@ -26947,13 +26948,7 @@ var Turns = class {
   attach(side, channel) {
     const seat = this.seats[side];
     seat.channel = channel;
-    let buffered = "";
-    channel.setEncoding("utf8");
-    channel.on("data", (chunk) => {
-      const lines = (buffered + chunk).split("\n");
-      buffered = lines.pop() ?? "";
-      for (const line of lines) this.announce(side, line);
-    });
+    createInterface({ input: channel, crlfDelay: Infinity }).on("line", (line) => this.announce(side, line));
     channel.on("error", () => void 0);
     channel.on("close", () => this.ended(side));
   }

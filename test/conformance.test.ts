@@ -6,6 +6,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRunner, parseSource, type BuiltRunner } from '../src/build/index.js';
@@ -120,16 +121,10 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
         spec: SPEC, profile: 'quick', cases: UNITS, out: join(tmp(), 'paced.json'), timeoutMs: 120_000,
         env: { BEE_BENCH_ITERS: String(ITERS) },
         pace: (channel) => {
-          let buffered = '';
-          channel.setEncoding('utf8');
-          channel.on('data', (chunk: string) => {
-            const parts = (buffered + chunk).split('\n');
-            buffered = parts.pop() ?? '';
-            for (const line of parts) {
-              lines.push(line);
-              if (lines.length === letGoAfter) channel.end();
-              else if (lines.length < letGoAfter) setTimeout(() => channel.write('g'), HOLD_MS);
-            }
+          createInterface({ input: channel, crlfDelay: Infinity }).on('line', (line) => {
+            lines.push(line);
+            if (lines.length === letGoAfter) channel.end();
+            else if (lines.length < letGoAfter) setTimeout(() => channel.write('g'), HOLD_MS);
           });
         },
       });

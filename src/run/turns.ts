@@ -3,6 +3,7 @@
 // each announces `ready <unit> <step>` and waits for a byte. Base and head take turns in ABBA
 // order at every step, so the two samples of a step are taken a few hundred milliseconds apart
 // and the CPU-speed swings of a shared VM (tens of percent within seconds) land on both alike.
+import { createInterface } from 'node:readline';
 import type { Duplex } from 'node:stream';
 import type { Side } from './ab.js';
 
@@ -37,13 +38,7 @@ export class Turns {
   attach(side: Side, channel: Duplex): void {
     const seat = this.seats[side];
     seat.channel = channel;
-    let buffered = '';
-    channel.setEncoding('utf8');
-    channel.on('data', (chunk: string) => {
-      const lines = (buffered + chunk).split('\n');
-      buffered = lines.pop() ?? '';
-      for (const line of lines) this.announce(side, line);
-    });
+    createInterface({ input: channel, crlfDelay: Infinity }).on('line', (line) => this.announce(side, line));
     // A write to a process that has just died fails; its 'close' settles the turn.
     channel.on('error', () => undefined);
     channel.on('close', () => this.ended(side));

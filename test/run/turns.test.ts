@@ -24,9 +24,9 @@ class FakeRunner extends Duplex {
 
 const tick = () => new Promise((r) => setImmediate(r));
 
-function seated(order: [Side, Side]) {
+function seated(order: [Side, Side], onFirstTurn?: (log: string[]) => void) {
   const log: string[] = [];
-  const turns = new Turns(order);
+  const turns = new Turns(order, onFirstTurn && (() => onFirstTurn(log)));
   const base = new FakeRunner(log, 'base');
   const head = new FakeRunner(log, 'head');
   turns.attach('base', base);
@@ -54,12 +54,7 @@ describe('Turns', () => {
   });
 
   it('runs onFirstTurn once, when both are set up, before the first byte', async () => {
-    const log: string[] = [];
-    const turns = new Turns(['base', 'head'], () => log.push('first turn'));
-    const base = new FakeRunner(log, 'base');
-    const head = new FakeRunner(log, 'head');
-    turns.attach('base', base);
-    turns.attach('head', head);
+    const { log, base, head } = seated(['base', 'head'], (l) => l.push('first turn'));
     base.ready(0, 0);
     await tick();
     expect(log).toEqual([]);
