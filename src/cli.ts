@@ -11,7 +11,7 @@ import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
-import { AB_DEFAULTS } from './run/defaults.js';
+import { AB_DEFAULTS } from './verdict/index.js';
 import { abJob, singleJob } from './run/jobs.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';

@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import * as core from '@actions/core';
 import { writeFileSync } from 'node:fs';
 import { headCommit, publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
-import { renderAbMarkdown } from '../report/ab.js';
-import { historyBaselineRows } from '../run/baseline.js';
+import { renderAbComment } from '../report/ab-comment.js';
+import { judgeHistory } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { markerFor } from './bundle.js';
@@ -90,9 +90,9 @@ export async function historyBaselinePipeline(env: FlowEnv, head: Side, baseBran
   const result = out.results.find((r) => r.runner === i.client)!;
   const records = await core.group(`history: the last ${i.historyRuns} runs of ${baseBranch}`, () => readHistory(env, log));
   const { spec, hash } = loadSpec(i.specFile);
-  const { rows, runs } = historyBaselineRows(result, records, spec, { branch: baseBranch, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
+  const { rows, runs } = judgeHistory(result, records, spec, { branch: baseBranch, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
   const marker = markerFor(env.ctx.workflow, i.client);
-  const markdown = renderAbMarkdown({
+  const markdown = renderAbComment({
     title: `bee-bench: ${i.client} ${baseBranch} history → ${head.label}`,
     marker,
     runner: i.client,

@@ -2,13 +2,7 @@
 // process group (Node workers, cargo children) so a stuck case costs its budget, not the run.
 import { spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
-
-export interface RunnerCommand {
-  /** argv prefix that starts the runner, e.g. ['node', '.../bee-bench-js.mjs'] or ['.../bee-bench-rs']. */
-  argv: readonly string[];
-  cwd?: string;
-  env?: Readonly<Record<string, string>>;
-}
+import type { RunnerCommand } from '../build/builder.js';
 
 export interface ProcessOutcome {
   code: number | null;
