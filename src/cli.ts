@@ -17,6 +17,7 @@ import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from './spec/schema.js';
 import { SelectionError } from './spec/select.js';
+import { childEnv } from './child/env.js';
 
 const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
 
@@ -216,7 +217,7 @@ function headContext(v: Values): RunContext {
   }
   return {
     commit,
-    branch: v.ref ?? execFileSync('git', ['-C', resolve(v.repo), 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).trim(),
+    branch: v.ref ?? execFileSync('git', ['-C', resolve(v.repo), 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8', env: childEnv() }).trim(),
     event: v.event,
     run: { id: v['run-id'] ?? `local-${Date.now()}` },
   };

@@ -50,4 +50,15 @@ describe('src layering', () => {
     expect([...(g.get('verdict') ?? [])].filter((f) => f === 'report' || f === 'run' || f === 'action')).toEqual([]);
     for (const f of files(join(SRC, 'report'))) expect(readFileSync(f, 'utf8')).not.toMatch(/\bverdicts\(|compareLogRatios|unpairedHistory/);
   });
+
+  it('starts every child process with childEnv (no credentials reach builds, runners or git)', () => {
+    const spawning = files(SRC).filter((f) => readFileSync(f, 'utf8').includes("from 'node:child_process'"));
+    expect(spawning.length).toBeGreaterThan(5);
+    for (const f of spawning) {
+      const text = readFileSync(f, 'utf8');
+      const calls = text.match(/(?<![.\w])(spawn|spawnSync|execFile|execFileSync|exec)\(/g)?.length ?? 0;
+      expect(text.match(/childEnv\(/g)?.length ?? 0, relative(SRC, f)).toBeGreaterThanOrEqual(calls);
+      expect(text, relative(SRC, f)).not.toMatch(/\.\.\.process\.env/);
+    }
+  });
 });

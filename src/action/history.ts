@@ -13,6 +13,7 @@ import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { markerFor } from './bundle.js';
 import { announce, log, runSinglePipeline, type FlowEnv, type Side, type Verdicts } from './pipeline.js';
+import { childEnv } from '../child/env.js';
 
 const exec = promisify(execFile);
 
@@ -73,7 +74,7 @@ export async function appendHistory(env: FlowEnv, results: readonly Result[], lo
 export async function readHistory(env: FlowEnv, log: (l: string) => void): Promise<HistoryRecord[]> {
   const dir = mkdtempSync(join(env.ctx.temp, 'bee-bench-history-read-'));
   try {
-    await exec('git', ['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', historyRemote(env), dir]);
+    await exec('git', ['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', historyRemote(env), dir], { env: childEnv({ GIT_TERMINAL_PROMPT: '0' }) });
   } catch {
     log(`history: no ${env.inputs.historyBranch} branch to read a baseline from`);
     return [];

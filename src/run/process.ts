@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
 import type { RunnerCommand } from '../build/builder.js';
+import { childEnv } from '../child/env.js';
 
 export interface ProcessOutcome {
   code: number | null;
@@ -35,7 +36,7 @@ export function runProcess(cmd: RunnerCommand, args: readonly string[], opts: Sp
   return new Promise((resolve) => {
     const child = spawn(exe, [...prefix, ...args], {
       cwd: cmd.cwd,
-      env: { ...process.env, ...cmd.env, ...opts.extraEnv, ...(opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {}) },
+      env: childEnv({ ...cmd.env, ...opts.extraEnv, ...(opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {}) }),
       // Node makes an extra 'pipe' a socket pair: one duplex channel for both directions.
       stdio: opts.pace ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       detached: true,
