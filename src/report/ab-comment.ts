@@ -5,7 +5,7 @@
 import type { Verdict } from '../stats/index.js';
 import { countRows, type AbCounts, type AbRow } from '../verdict/index.js';
 import type { Host, Profile, Runner } from '../spec/schema.js';
-import { mdCode, mdText, safeUrl } from './escape.js';
+import { clip, mdCode, mdText, safeUrl } from './escape.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
 import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
@@ -77,11 +77,17 @@ export function humanFigure(medianNs: number | undefined, work: AbRow['work']): 
   return formatDuration(medianNs);
 }
 
+/** Notes are free text from runners (errors) as well as ours: one line each, clipped. */
+const NOTE_CHARS = 300;
+
 function verdictCell(r: AbRow): string {
-  const note = r.note ? `: ${mdText(r.note)}` : '';
+  const text = r.note ? mdText(clip(r.note, NOTE_CHARS)) : '';
+  const note = text ? `: ${text}` : '';
   switch (r.status) {
     case 'ok':
-      return `${GLYPH[r.verdict ?? '~']}${r.note ? ` (${mdText(r.note)})` : ''}`;
+      // A row no data could flag has no verdict to show: say why instead of "~".
+      if (r.note?.startsWith('too few')) return `⚠ ${text}`;
+      return `${GLYPH[r.verdict ?? '~']}${text ? ` (${text})` : ''}`;
     case 'skipped':
       return `⏭ skipped${note}`;
     case 'failed':
@@ -201,6 +207,13 @@ function assemble(p: Parts): string {
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
 }
 
+/** "12 paired rounds", or, when some row could not use every round, how many it used at least. */
+function pairedRoundsText(input: AbReportInput): string {
+  const used = input.rows.filter((r) => r.status === 'ok').map((r) => r.rounds);
+  const fewest = Math.min(input.rounds, ...used);
+  return fewest < input.rounds ? `${input.rounds} rounds run, ${fewest} to ${input.rounds} paired per row (see the rows' notes)` : `${input.rounds} paired rounds`;
+}
+
 export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}): string {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const ordered = orderRows(input.rows);
@@ -210,7 +223,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const history = Boolean(b);
   const design = b
     ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
-    : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${input.rounds} paired rounds`;
+    : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${pairedRoundsText(input)}`;
   const top = [
     markerComment(input.marker),
     `## ${mdText(input.title)}`,

@@ -5,7 +5,7 @@
 import type { HistoryRecord } from '../history/schema.js';
 import type { Result, Spec } from '../spec/schema.js';
 import { median, unpairedHistory } from '../stats/index.js';
-import { applyVerdicts, groupsOf, type Compared, type JudgeOptions } from './judge.js';
+import { applyVerdicts, comparedFields, groupsOf, type Compared, type JudgeOptions } from './judge.js';
 import type { AbRow } from './row.js';
 
 export interface HistoryOptions extends JudgeOptions {
@@ -35,12 +35,14 @@ export function judgeHistory(head: Result, records: readonly HistoryRecord[], sp
     if (c.status !== 'ok') return { ...row, status: c.status, note: c.skip_reason ?? c.error ?? c.status };
     const base = historyValues(records, head, c.id, label, o);
     if (base.length === 0) return { ...row, status: 'new', note: `no history on ${o.branch} for this row` };
+    // A 0 ns iteration (below the clock's resolution) has no log: it is left out, as in a round.
+    const samples = c.samples_ns.filter((v) => v > 0 && Number.isFinite(v));
+    if (samples.length === 0) return { ...row, status: 'failed', note: 'no iteration above 0 ns (below the clock resolution)' };
     runs = Math.max(runs, base.length);
     row.rounds = base.length;
     row.baseMedianNs = median(base);
-    row.headMedianNs = median(c.samples_ns);
-    const cmp = unpairedHistory.compare(base, c.samples_ns);
-    compared.push({ index, p: cmp.p, ratio: cmp.ratio, minP: cmp.minP, ci: cmp.ci, design: cmp.design });
+    row.headMedianNs = median(samples);
+    compared.push({ index, ...comparedFields(unpairedHistory.compare(base, samples)) });
     return row;
   });
   return { rows: applyVerdicts(rows, compared, o), runs };

@@ -8,16 +8,30 @@ import type { AbRow, PairedRow } from './row.js';
 export type JudgeOptions = VerdictOptions;
 
 /** What a design computed for one row, by its index in the report's rows. */
-export type Compared = { index: number } & Pick<Comparison, 'p' | 'ratio' | 'minP' | 'ci'> & Partial<Pick<Comparison, 'design'>>;
+export type Compared = { index: number } & Pick<Comparison, 'p' | 'ratio' | 'minP' | 'ci' | 'intervalHolds' | 'identical' | 'design'>;
 
-/** BH across the compared rows, then each row gets its ratio, interval, p, q, verdict (and note). */
+/** The fields of a comparison the verdict uses. */
+export const comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }: Comparison) => ({ p, ratio, minP, ci, intervalHolds, identical, design });
+
+/**
+ * BH across the compared rows, then each row gets its ratio, p, q, verdict, its interval when it
+ * is a true 95% interval (else none is shown), and the verdict's note before any note it had.
+ */
 export function applyVerdicts(rows: AbRow[], compared: readonly Compared[], o: JudgeOptions): AbRow[] {
   for (const j of verdicts(compared, o)) {
     const row = rows[j.index]!;
-    Object.assign(row, { ratio: j.ratio, ci: j.ci, p: j.p, q: j.q, verdict: j.verdict });
-    if (j.note) row.note = j.note;
+    Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
+    if (j.intervalHolds) row.ci = j.ci;
+    if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
   }
   return rows;
+}
+
+/** "10 of 12 rounds used (round 3: head killed ...; round 7: ...)", clipped to the first few reasons. */
+function unusedNote(r: PairedRow): string {
+  const shown = r.unused.slice(0, 3).join('; ');
+  const more = r.unused.length > 3 ? `; ${r.unused.length - 3} more` : '';
+  return `${r.logRatios.length} of ${r.roundsRun} rounds used (${shown}${more})`;
 }
 
 export const groupsOf = (spec: Spec) => new Map(spec.cases.map((c) => [c.id, c.group]));
@@ -38,10 +52,13 @@ export function judgePaired(rows: readonly PairedRow[], spec: Spec, o: JudgeOpti
     };
     if (r.note) row.note = r.note;
     if (r.status !== 'ok') return row;
+    if (r.unused.length > 0) {
+      row.roundsRun = r.roundsRun;
+      row.note = unusedNote(r);
+    }
     row.baseMedianNs = median(r.base);
     row.headMedianNs = median(r.head);
-    const c = pairedRounds.compareLogRatios(r.logRatios);
-    compared.push({ index, p: c.p, ratio: c.ratio, minP: c.minP, ci: c.ci });
+    compared.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
     return row;
   });
   return applyVerdicts(out, compared, o);

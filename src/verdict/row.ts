@@ -25,7 +25,10 @@ export interface AbRow {
   /** Benjamini–Hochberg q across the rows of this report. */
   q?: number;
   verdict?: Verdict;
+  /** Rounds (paired) or history runs the verdict used. */
   rounds: number;
+  /** Paired design: rounds the case was run in, when some of them could not be used (see note). */
+  roundsRun?: number;
 }
 
 /** One row of a same-job A/B before judging: the paired rounds of both sides (src/run/pairs.ts). */
@@ -40,6 +43,10 @@ export interface PairedRow {
   head: number[];
   /** Per paired round: ln(head / base) from the round's iteration pairs (roundLogRatio). */
   logRatios: number[];
+  /** Rounds this row's case was run in; logRatios.length of them were used. */
+  roundsRun: number;
+  /** One line per round run but not used: "round 3: head killed after its budget of 60 s". */
+  unused: string[];
   work: CaseResult['work'];
   param: CaseResult['param'];
 }

@@ -52,12 +52,28 @@ const ROWS: AbRow[] = [
   okRow('cpu.bmt.file-root', 1.3, 0.002, 'regression', { work: { bytes: 4194304 } }),
   { caseId: 'cpu.new.case', label: 'quick', group: 'cpu', kind: 'cpu', status: 'new', headMedianNs: 5e5, work: {}, rounds: 10 },
   okRow('cpu.manifest.lookup-large', 0.7, 0.002, 'improvement'),
-  okRow('cpu.keccak.bulk', 1.2, 0.07, '~', { note: 'too few rounds', work: { bytes: 33554432 } }),
+  okRow('cpu.keccak.bulk', 1.2, 0.07, '~', { note: 'too few rounds to judge (needs ≥ 7)', work: { bytes: 33554432 } }),
   { caseId: 'cpu.gone', label: 'quick', group: 'cpu', kind: 'cpu', status: 'missing', baseMedianNs: 5e5, work: {}, rounds: 10 },
   { caseId: 'cpu.broken', label: 'quick', group: 'cpu', kind: 'cpu', status: 'failed', note: 'panic: index out of range', work: {}, rounds: 3 },
 ];
 
 describe('A/B PR comment', () => {
+  it('says how many rounds were paired when rows lost some, instead of claiming all of them', () => {
+    const lost = okRow('cpu.identity.create', 1.12, 0.002, 'regression', { rounds: 9, roundsRun: 10, note: '9 of 10 rounds used (round 4: head killed after its budget of 60 s)' });
+    const md = renderAbComment(input([okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~'), lost]));
+    expect(md).toContain('10 rounds run, 9 to 10 paired per row');
+    expect(md).not.toContain('10 paired rounds');
+    expect(md).toContain('9 of 10 rounds used (round 4: head killed after its budget of 60 s)');
+    expect(renderAbComment(input([okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~')]))).toContain('10 paired rounds');
+  });
+
+  it('clips a runner\'s error note to one short line', () => {
+    const md = renderAbComment(input([{ caseId: 'cpu.broken', label: 'quick', group: 'cpu', kind: 'cpu', status: 'failed', note: `panic: ${'x'.repeat(5000)}\nat line 2`, work: {}, rounds: 0 }]));
+    const line = md.split('\n').find((l) => l.startsWith('| `cpu.broken`'))!;
+    expect(line.length).toBeLessThan(500);
+    expect(line).toContain('…');
+  });
+
   it('counts rows for the headline', () => {
     expect(countRows(ROWS)).toEqual({ regressions: 2, improvements: 2, unchanged: 2, skipped: 1, new: 1, failed: 1, missing: 1 });
   });
@@ -88,7 +104,8 @@ describe('A/B PR comment', () => {
     // units per row: MB/s with bytes, per-op time with ops
     expect(table[0]).toContain('| 4.19 GB/s | 3.23 GB/s |');
     expect(md).toContain('| `cpu.ecdsa.sign-1000` | quick | 1.00 µs/op | 800 ns/op | -20.0% |');
-    expect(md).toContain('⚪ ~ (too few rounds)');
+    expect(md).toContain('⚠ too few rounds to judge (needs ≥ 7) |');
+    expect(md).not.toContain('⚪ ~ (too few');
     expect(md).toContain('⏭ skipped: no Bee node given (--bee-url and --batch-id)');
     expect(md).toContain('❓ missing in head');
     expect(md).toContain('<details><summary>Environment</summary>');
