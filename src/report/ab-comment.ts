@@ -5,7 +5,7 @@
 import type { Verdict } from '../stats/index.js';
 import { countRows, type AbCounts, type AbRow } from '../verdict/index.js';
 import type { Host, Profile, Runner } from '../spec/schema.js';
-import { clip, mdCode, mdText, safeUrl } from './escape.js';
+import { clip, mdCode, mdText, preText, safeUrl } from './escape.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
 import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
@@ -273,4 +273,25 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   }
   parts = cut(lo);
   return assemble(parts);
+}
+
+/** A build that failed before anything was measured: which one, and the end of its log. */
+export interface BuildFailureInput {
+  title: string;
+  marker: string;
+  runner: Runner;
+  side: 'base' | 'head';
+  /** What was built: "path <dir>", "registry", a ref. */
+  source: string;
+  logTail: readonly string[];
+}
+
+export function renderBuildFailure(f: BuildFailureInput): string {
+  const log = f.logTail.length > 0 ? `<pre>${f.logTail.map((l) => preText(clip(l, 500))).join('\n')}</pre>` : '*(no output)*';
+  return mdBlocks([
+    markerComment(f.marker),
+    `## ${mdText(f.title)}`,
+    `❌ **The ${f.side} build failed** (${mdText(RUNNER_LABEL[f.runner])}, ${mdText(f.source)}): nothing was measured, so there are no verdicts.`,
+    `<details open><summary>End of the ${f.side} build log</summary>\n\n${log}\n\n</details>`,
+  ]);
 }

@@ -1,6 +1,7 @@
 // The row every A/B report is made of, whichever design judged it, and its headline counts.
+import { z } from 'zod';
 import type { Verdict } from '../stats/index.js';
-import type { CaseResult, Kind } from '../spec/schema.js';
+import { KindSchema, type CaseResult, type Kind } from '../spec/schema.js';
 
 export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
 
@@ -75,3 +76,30 @@ export function countRows(rows: readonly AbRow[]): AbCounts {
   }
   return c;
 }
+
+const text = (max: number) => z.string().max(max);
+const positive = z.number().finite().positive();
+const VerdictSchema = z.enum(['regression', 'improvement', '~']);
+
+/**
+ * An AbRow read back from a file another job wrote (the fork-safe comment job reads the rows a PR's
+ * run left in its artifact): every field typed and every string bounded.
+ */
+export const AbRowSchema = z.strictObject({
+  caseId: text(200),
+  label: text(200),
+  group: text(100),
+  kind: KindSchema,
+  status: z.enum(['ok', 'skipped', 'failed', 'new', 'missing']),
+  note: text(2000).optional(),
+  baseMedianNs: z.number().finite().nonnegative().optional(),
+  headMedianNs: z.number().finite().nonnegative().optional(),
+  work: z.strictObject({ ops: z.number().finite().nonnegative().optional(), bytes: z.number().finite().nonnegative().optional() }),
+  ratio: positive.optional(),
+  ci: z.tuple([positive, positive]).optional(),
+  p: z.number().min(0).max(1).optional(),
+  q: z.number().min(0).max(1).optional(),
+  verdict: VerdictSchema.optional(),
+  rounds: z.number().int().nonnegative().max(10_000),
+  roundsRun: z.number().int().nonnegative().max(10_000).optional(),
+}) satisfies z.ZodType<AbRow>;
