@@ -9,6 +9,7 @@ import { readContext, type RunContext } from './context.js';
 import { ActionInputError, readInputs, type ActionInputs } from './inputs.js';
 import { crossClientRunners, freshOutDir, log, type FlowEnv, type FlowResult } from './pipeline.js';
 import { trendUrl } from './history.js';
+import { headSha } from './git.js';
 import { pullRequestFlow } from './pull-request.js';
 import { refsFlow } from './refs.js';
 
@@ -17,10 +18,30 @@ export function cacheDirFor(ctx: RunContext): string {
   return process.env.BEE_BENCH_CACHE ?? join(ctx.temp, 'bee-bench', 'cache');
 }
 
-async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
+const FORK_SAFE_FIX = 'Run the benchmark on pull_request and post the comment from a workflow_run job with mode: comment (docs/action.md, "Pull requests from forks")';
+
+/**
+ * Events whose token can write, where a workflow may have checked out a pull request's code:
+ * building and running that code there would hand it the token. Refused, with the fix.
+ */
+async function refusePrCodeWithWriteToken(inputs: ActionInputs, ctx: RunContext): Promise<void> {
   if (ctx.eventName === 'pull_request_target') {
-    throw new Error('pull_request_target runs with a write token: building the PR\'s code there would hand that token to it. Run the benchmark on pull_request and post the comment from a workflow_run job with mode: comment (docs/action.md, "Pull requests from forks")');
+    throw new Error(`pull_request_target runs with a write token: building the PR's code there would hand that token to it. ${FORK_SAFE_FIX}`);
   }
+  const p = (ctx.payload ?? {}) as { workflow_run?: { event?: unknown; head_sha?: unknown }; issue?: { pull_request?: unknown } };
+  const checkout = await headSha(inputs.path).catch(() => undefined);
+  if (!checkout) return;
+  const wr = p.workflow_run;
+  if (ctx.eventName === 'workflow_run' && typeof wr?.event === 'string' && wr.event.startsWith('pull_request') && wr.head_sha === checkout) {
+    throw new Error(`mode: run on workflow_run with the pull request's head (${checkout.slice(0, 12)}) checked out at ${inputs.path}: this job holds a write token while running the PR's code. ${FORK_SAFE_FIX}`);
+  }
+  if (ctx.eventName === 'issue_comment' && p.issue?.pull_request && ctx.sha && checkout !== ctx.sha) {
+    throw new Error(`mode: run on issue_comment with a pull request's code (${checkout.slice(0, 12)}, not the default branch's ${ctx.sha.slice(0, 12)}) checked out at ${inputs.path}: this job holds a write token while running the PR's code. ${FORK_SAFE_FIX}`);
+  }
+}
+
+async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
+  await refusePrCodeWithWriteToken(inputs, ctx);
   const client = inputs.client!;
   const env: FlowEnv = { inputs: { ...inputs, client }, ctx, outDir: freshOutDir(ctx, client), cacheDir: cacheDirFor(ctx) };
   const trend = trendUrl(env);

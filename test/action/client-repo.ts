@@ -87,3 +87,28 @@ export function shallowCheckout(origin: string, sha: string, dir: string): strin
   git(dir, 'checkout', '-q', '--detach', sha);
   return dir;
 }
+
+/**
+ * A bee-js checkout for the action: the real published package (from runners/js's locked install)
+ * in a git repo whose `build:node` script is `build.cjs`, its dependencies in a folder outside
+ * the repo that build.cjs links as node_modules (so worktrees of other commits build too).
+ * `edit` changes the files before the first commit.
+ */
+export function makeBeeJsRepo(dir: string, edit: (checkout: string) => void = () => {}): string {
+  const checkout = join(dir, 'bee-js');
+  const deps = join(dir, 'bee-js-deps', 'node_modules');
+  const modules = join(ROOT, 'runners', 'js', 'node_modules');
+  cpSync(join(modules, '@ethersphere', 'bee-js'), checkout, { recursive: true });
+  cpSync(modules, deps, { recursive: true, filter: (src) => !src.endsWith(join('@ethersphere', 'bee-js')) });
+  const pkgFile = join(checkout, 'package.json');
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { scripts?: Record<string, string> };
+  pkg.scripts = { 'build:node': 'node build.cjs' };
+  writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
+  writeFileSync(join(checkout, 'build.cjs'), `const fs = require('node:fs');\nif (!fs.existsSync('node_modules')) fs.symlinkSync(${JSON.stringify(deps)}, 'node_modules', 'dir');\n`);
+  writeFileSync(join(checkout, '.gitignore'), 'node_modules\n');
+  edit(checkout);
+  git(checkout, 'init', '-q');
+  git(checkout, 'add', '-A');
+  git(checkout, 'commit', '-q', '-m', 'bee-js as published');
+  return checkout;
+}

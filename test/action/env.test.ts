@@ -2,37 +2,27 @@
 // checkout whose own build script writes its environment to a file and whose module writes it
 // again when the runner imports it, and neither file may hold the token, the runtime or OIDC
 // tokens, the cache URL, any INPUT_* variable, or a variable the workflow filled with the token.
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { childEnv } from '../../src/child/env.js';
-import { git } from './client-repo.js';
+import { git, makeBeeJsRepo } from './client-repo.js';
 import { pushEvent } from './events.js';
-import { ROOT, runAction, tmp } from './harness.js';
+import { runAction, tmp } from './harness.js';
 
 const TOKEN = 'ghs_env_test_token_0123456789';
 const dir = tmp('env');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A bee-js checkout: the real published package and its dependencies, plus the two dumps. */
+/** A bee-js checkout whose build script and module each write the environment they got. */
 function dumpingBeeJs(): { checkout: string; buildDump: string; runDump: string } {
-  const checkout = join(dir, 'bee-js');
   const buildDump = join(dir, 'build-env.json');
   const runDump = join(dir, 'run-env.json');
-  const modules = join(ROOT, 'runners', 'js', 'node_modules');
-  cpSync(join(modules, '@ethersphere', 'bee-js'), checkout, { recursive: true });
-  cpSync(modules, join(checkout, 'node_modules'), { recursive: true, filter: (src) => !src.endsWith(join('@ethersphere', 'bee-js')) });
-  const pkgFile = join(checkout, 'package.json');
-  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { scripts?: Record<string, string> };
-  pkg.scripts = { 'build:node': 'node dump-env.cjs' };
-  writeFileSync(join(checkout, 'dump-env.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(buildDump)}, JSON.stringify(process.env));\n`);
-  writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
-  const entry = join(checkout, 'dist', 'mjs', 'index.js');
-  writeFileSync(entry, `import { writeFileSync as dumpEnv } from 'node:fs';\ndumpEnv(${JSON.stringify(runDump)}, JSON.stringify(process.env));\n${readFileSync(entry, 'utf8')}`);
-  writeFileSync(join(checkout, '.gitignore'), 'node_modules\n');
-  git(checkout, 'init', '-q');
-  git(checkout, 'add', '-A');
-  git(checkout, '-c', 'user.name=Octo Cat', '-c', 'user.email=octocat@example.com', 'commit', '-q', '-m', 'bee-js');
+  const checkout = makeBeeJsRepo(dir, (c) => {
+    writeFileSync(join(c, 'build.cjs'), `${readFileSync(join(c, 'build.cjs'), 'utf8')}fs.writeFileSync(${JSON.stringify(buildDump)}, JSON.stringify(process.env));\n`);
+    const entry = join(c, 'dist', 'mjs', 'index.js');
+    writeFileSync(entry, `import { writeFileSync as dumpEnv } from 'node:fs';\ndumpEnv(${JSON.stringify(runDump)}, JSON.stringify(process.env));\n${readFileSync(entry, 'utf8')}`);
+  });
   return { checkout, buildDump, runDump };
 }
 
