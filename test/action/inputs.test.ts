@@ -122,7 +122,7 @@ describe('action.yml and docs/action.md', () => {
   });
 
   it('declares the outputs', () => {
-    expect(Object.keys(yml.outputs).sort()).toEqual(['comment-url', 'improvements', 'regressions', 'report-path', 'results-path']);
+    expect(Object.keys(yml.outputs).sort()).toEqual(['comment-url', 'failed', 'improvements', 'missing', 'regressions', 'report-path', 'results-path']);
   });
 
   it('documents every input with its default and every output', () => {
