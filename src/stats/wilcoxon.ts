@@ -87,19 +87,17 @@ export function wilcoxonPaired(
   return signedRank(x.map((v, i) => v - (y[i] as number)), opts);
 }
 
+/** The p of an alternative from the statistic's two tails, P(T <= t) and P(T >= t) (lazily). */
+function sidedP(alternative: Alternative, lower: () => number, upper: () => number): number {
+  if (alternative === 'less') return lower();
+  if (alternative === 'greater') return upper();
+  return Math.min(1, 2 * Math.min(lower(), upper()));
+}
+
 function exactP(v: number, n: number, alternative: Alternative): number {
   const total = (n * (n + 1)) / 2;
   // Upper tail by symmetry of V (P(V >= v) = P(V <= total - v)), so small p keep full precision.
-  const lower = (q: number) => psignrank(q, n);
-  const upper = (q: number) => psignrank(total - q, n);
-  switch (alternative) {
-    case 'less':
-      return lower(v);
-    case 'greater':
-      return upper(v);
-    default:
-      return Math.min(1, 2 * (v > total / 2 ? upper(v) : lower(v)));
-  }
+  return sidedP(alternative, () => psignrank(v, n), () => psignrank(total - v, n));
 }
 
 /**
@@ -120,16 +118,7 @@ function permutationP(ranks: Float64Array, v: number, alternative: Alternative):
   const patterns = 2 ** doubled.length;
   const atMost = (s: number) => counts.subarray(0, s + 1).reduce((a, b) => a + b, 0) / patterns;
   const atLeast = (s: number) => counts.subarray(s).reduce((a, b) => a + b, 0) / patterns;
-  const tailP = (s: number) => {
-    switch (alternative) {
-      case 'less':
-        return atMost(s);
-      case 'greater':
-        return atLeast(s);
-      default:
-        return Math.min(1, 2 * Math.min(atMost(s), atLeast(s)));
-    }
-  };
+  const tailP = (s: number) => sidedP(alternative, () => atMost(s), () => atLeast(s));
   return { p: tailP(Math.round(2 * v)), minP: tailP(alternative === 'less' ? 0 : top) };
 }
 
