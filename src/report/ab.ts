@@ -1,4 +1,4 @@
-// The PR regression comment (DESIGN.md section 6): hidden marker, headline counts, a table whose
+// The PR regression comment (docs/design.md, "PR comment"): hidden marker, headline counts, a table whose
 // verdicts come from the paired test (computed upstream with src/stats), collapsed context. The same
 // markdown serves the job summary. GitHub caps a comment at 65536 characters, so unchanged rows
 // are dropped first when the table is too long, with a note saying how many.

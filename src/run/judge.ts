@@ -1,5 +1,5 @@
 // Paired rows -> verdict rows: the paired-rounds design per row, then Benjamini–Hochberg across
-// every compared row of the report (DESIGN.md section 4).
+// every compared row of the report (docs/design.md, "Statistics and verdicts").
 import type { AbRow } from '../report/ab.js';
 import type { Spec } from '../spec/schema.js';
 import { median, pairedRounds, verdicts, type Comparison } from '../stats/index.js';
