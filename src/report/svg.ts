@@ -1,4 +1,4 @@
-// Tiny inline SVGs for the markdown and HTML reports: a per-iteration sparkline (JIT warmup, GC
+// Tiny inline SVGs for the HTML report (markdown draws with text: text-charts.ts): a per-iteration sparkline (JIT warmup, GC
 // pauses and network jitter show up as shape) and per-row bars (fastest green). Output is a pure
 // function of the numbers, coordinates rounded to 0.1 px so the report text is deterministic.
 import type { Runner } from '../spec/schema.js';
