@@ -10,6 +10,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
+import { renderAbMarkdown, type AbRow } from '../../src/report/ab.js';
 import { aggregate } from '../../src/report/aggregate.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { textBars, textSparkline } from '../../src/report/text-charts.js';
@@ -68,6 +69,30 @@ describe('report.md on GitHub', () => {
       expect(row.at(-1)).toMatch(/^bee-js [█▏▎▍▌▋▊▉—].*bee-go .*bee-rs /s);
       expect(row.at(-1)).toContain('fastest');
     }
+  });
+});
+
+describe('the PR comment on GitHub', () => {
+  it('shows visible content in every column of its tables (verdicts, cross-client context, environment)', () => {
+    const { spec, hash } = realSpec();
+    const measured = (caseId: string, ratio: number, verdict: AbRow['verdict']): AbRow => ({
+      caseId, label: 'quick', group: 'cpu', kind: 'cpu', status: 'ok', work: { ops: 100 }, rounds: 12,
+      baseMedianNs: 2e6, headMedianNs: 2e6 * ratio, ratio, ci: [ratio - 0.01, ratio + 0.01], p: 0.001, q: 0.004, verdict,
+    });
+    const rows: AbRow[] = [
+      measured('cpu.identity.create', 1.1, 'regression'),
+      measured('cpu.keccak.chunk-hash', 1.0, '~'),
+      { caseId: 'net.stamps.list', label: '1 call', group: 'calibration', kind: 'net', status: 'skipped', note: 'no Bee node given', work: { ops: 1 }, rounds: 0 },
+    ];
+    const crossClient = aggregate((['go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash, { n: 5 })), spec, { specHash: hash });
+    const md = renderAbMarkdown({
+      title: 'bee-bench: bee-js', marker: 'bee-bench:test:js', runner: 'js', baseLabel: 'main', headLabel: 'pr', rows, alpha: 0.02, threshold: 0.02,
+      rounds: 12, profile: 'quick', crossClient,
+      env: { host: 'linux/x64', clientBase: '12.1.0', clientHead: '12.1.0 (dirty)', specHash: hash, wallTimeMs: 60_000 },
+    });
+    const view = tables(githubView(md));
+    expect(view.map((t) => t.header[0])).toEqual(['case', 'case', expect.any(String)]);
+    for (const t of view) for (const row of t.rows) row.forEach((cell, i) => expect(cell, `column "${t.header[i]}" of row "${row[0]}"`).not.toBe(''));
   });
 });
 
