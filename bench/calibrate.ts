@@ -1,4 +1,4 @@
-// Calibration of the A/B verdict (DESIGN.md section 4; README "Calibration").
+// Calibration of the A/B verdict (docs/design.md, "Defaults"; README "Calibration").
 //
 // Method: one runner build serves as both base and head. We collect a pool of P paired rounds
 // per condition, each round run exactly as `bee-bench ab` runs it (one process per case and

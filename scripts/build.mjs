@@ -1,7 +1,7 @@
 // Bundles the TypeScript entry points with esbuild. dist/ is committed because GitHub runs actions
 // from it; CI rebuilds and fails when the committed bundle differs from a fresh one.
 import { build } from 'esbuild';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 const chartJs = readFileSync(join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
 
 const entries = [
-  { in: 'src/cli.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
+  // The CLI is package.json's bin: executable, so `bee-bench` and `./dist/cli.js` run it directly.
+  { in: 'src/cli.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node', mode: 0o755 },
   { in: 'src/action.ts', out: 'dist/index.js' },
 ].filter((e) => existsSync(e.in));
 
@@ -28,6 +29,7 @@ for (const e of entries) {
     legalComments: 'none',
     logLevel: 'warning',
   });
+  if (e.mode) chmodSync(e.out, e.mode);
   console.error(`built ${e.out}`);
 }
 

@@ -4,7 +4,7 @@ import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'n
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseSource, type ClientSource } from './build/index.js';
+import { goProxyProblem, parseSource, type ClientSource } from './build/index.js';
 import { defaultSpecPath } from './build/paths.js';
 import { exportGab, headCommit, importGab, publishRecords, publishResults, type RunContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
@@ -36,7 +36,8 @@ Usage:
   bee-bench history export-gab RESULT.json [--out FILE]
 
 SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
-bee-go is not on this workplace's module proxy: give --go-client PATH (or BEE_GO_PATH).
+bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
+serve it, run skips bee-go unless a checkout is given: --go-client PATH (or BEE_GO_PATH).
 Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).
 
@@ -138,8 +139,11 @@ async function cmdRun(v: Values): Promise<number> {
   for (const runner of runnerList(v)) {
     const given = v[`${runner}-client`] ?? (runner === 'go' ? process.env.BEE_GO_PATH : undefined);
     if (runner === 'go' && !given) {
-      log('go: skipped: no bee-go checkout given (--go-client PATH or BEE_GO_PATH); this workplace\'s module proxy does not serve bee-go');
-      continue;
+      const problem = await goProxyProblem();
+      if (problem) {
+        log(`go: skipped: ${problem} (fix: give a bee-go checkout with --go-client PATH or BEE_GO_PATH)`);
+        continue;
+      }
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }

@@ -1,7 +1,7 @@
-// Every runner this machine can build, against the one contract: the command line (exit codes,
-// info, unknown globs), the result schema on the quick CPU profile, and cross-client agreement
-// of every deterministic digest. bee-go joins when BEE_GO_PATH names a checkout (this
-// workplace's module proxy does not serve it).
+// Every runner, against the one contract: the command line (exit codes, info, unknown globs),
+// the result schema on the quick CPU profile, and cross-client agreement of every deterministic
+// digest. bee-go joins when BEE_GO_PATH names a checkout (the test does not depend on which
+// modules the Go module proxy serves).
 import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,13 +1,46 @@
 // bee-go runner: go builds a copy of runners/go; a checkout is wired in with a replace in the
 // copy's go.mod, and the client identity is stamped with -ldflags (runners/go/README.md).
-import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunnerBuilder } from './builder.js';
-import { step, toolVersion } from './exec.js';
+import { BuildError, step, toolVersion } from './exec.js';
+import { packageRoot } from './paths.js';
 import { childEnv } from '../child/env.js';
 
 const MODULE = 'github.com/ethswarm-tools/bee-go';
+
+/** The bee-go version a runners/go go.mod requires. */
+export function pinnedGoClient(goModFile: string): string {
+  const version = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync(goModFile, 'utf8'))?.[1];
+  if (!version) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
+  return version;
+}
+
+/**
+ * Asks the Go module proxy (GOPROXY and the rest of go's own settings) for the pinned bee-go, as a
+ * registry build would. Undefined when it is served (it is then in the module cache for the build);
+ * otherwise go's own error, on one line.
+ */
+export function goProxyProblem(goModFile = join(packageRoot(), 'runners', 'go', 'go.mod')): Promise<string | undefined> {
+  const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
+  // Outside any module, so no go.mod or go.sum of ours is read or touched.
+  const cwd = mkdtempSync(join(tmpdir(), 'bee-bench-goproxy-'));
+  return new Promise((resolve) => {
+    execFile('go', ['mod', 'download', '-json', target], { cwd, encoding: 'utf8', env: childEnv() }, (err, stdout, stderr) => {
+      rmSync(cwd, { recursive: true, force: true });
+      let reported: string | undefined;
+      try {
+        reported = (JSON.parse(stdout) as { Error?: string }).Error;
+      } catch {
+        // No JSON: go itself did not run (missing toolchain, bad GOFLAGS); stderr or err says why.
+      }
+      const problem = reported ?? (err ? (stderr.trim() || err.message) : undefined);
+      resolve(problem?.replace(/\s*\n\s*/g, '; '));
+    });
+  });
+}
 
 function gitOut(dir: string, args: string[]): string {
   try {
@@ -31,8 +64,7 @@ export const goBuilder: RunnerBuilder = {
       const commit = gitOut(checkout, ['rev-parse', 'HEAD']);
       ldflags = `-X main.clientVersion=${version} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ''}`;
     } else {
-      const required = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync(join(ctx.dir, 'go.mod'), 'utf8'))?.[1] ?? 'unknown';
-      ldflags = `-X main.clientVersion=${required} -X main.clientSource=registry`;
+      ldflags = `-X main.clientVersion=${pinnedGoClient(join(ctx.dir, 'go.mod'))} -X main.clientSource=registry`;
     }
     const binary = join(ctx.dir, 'bee-bench-go');
     // -mod=mod: a registry build adds bee-go's go.sum lines, a checkout may change requirements.

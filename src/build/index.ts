@@ -13,6 +13,7 @@ import { rsBuilder } from './rs.js';
 import { sourceIdentity, type ClientSource } from './source.js';
 
 export { BuildError } from './exec.js';
+export { goProxyProblem } from './go.js';
 export { parseSource, type ClientSource } from './source.js';
 
 const BUILDERS: Record<Runner, RunnerBuilder> = { js: jsBuilder, go: goBuilder, rs: rsBuilder };

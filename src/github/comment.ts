@@ -1,4 +1,4 @@
-// The sticky PR comment (DESIGN.md section 6): one comment per (workflow, client), found again by
+// The sticky PR comment (docs/design.md, "PR comment"): one comment per (workflow, client), found again by
 // its hidden marker and edited in place. All of the comments are searched (paginated), the
 // oldest match is the sticky one, and a comment is created only when none exists.
 import { markerComment } from '../report/ab-comment.js';

@@ -1,4 +1,4 @@
-// The derived files of a history folder, as a pure function of its records (DESIGN.md section 3):
+// The derived files of a history folder, as a pure function of its records (docs/design.md, "History store"):
 // index.json (HistoryIndex) and series/<case>.json (CaseSeriesFile). Same records and options in,
 // same bytes out: keys are sorted (json.ts) and every array has a defined order (order.ts), so a
 // committed derivation can be checked against a fresh one byte for byte.

@@ -1,4 +1,4 @@
-// One run of one runner as an immutable history record (DESIGN.md section 3): built from a result
+// One run of one runner as an immutable history record (docs/design.md, "History store"): built from a result
 // file plus the run's context, named by its run, and read back with validation that names the file
 // and the field. Pure: no file system here (read.ts walks runs/).
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';

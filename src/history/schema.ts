@@ -1,4 +1,4 @@
-// The history store on gh-pages (DESIGN.md section 3): immutable run records under runs/, and
+// The history store on gh-pages (docs/design.md, "History store"): immutable run records under runs/, and
 // the files derived from them that the trend site (pages/) loads. zod validates records on read;
 // the derived shapes are the contract between src/history (writer) and pages/ (reader).
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Writing runs to the history branch (DESIGN.md section 3). One attempt: bring a local clone to the
+// Writing runs to the history branch (docs/design.md, "History store"). One attempt: bring a local clone to the
 // remote branch tip (or an empty orphan when the branch does not exist yet), add the new record
 // files under the folder, copy the site, re-derive every derived file from runs/, commit, push.
 //

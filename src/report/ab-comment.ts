@@ -1,4 +1,4 @@
-// The A/B comment (DESIGN.md section 6), posted on the PR and written as the job summary: hidden
+// The A/B comment (docs/design.md, "PR comment"), posted on the PR and written as the job summary: hidden
 // marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.

@@ -1,11 +1,11 @@
-// report.md: the aggregate report as GitHub-flavoured markdown with inline SVG. Deterministic: the
-// only timestamps are the results' own.
+// report.md: the aggregate report as GitHub-flavoured markdown. Charts are text (text-charts.ts):
+// GitHub strips inline SVG from markdown. Deterministic: the only timestamps are the results' own.
 import type { Runner } from '../spec/schema.js';
 import { cellView, scaledParams } from './cell.js';
 import { mdCode, mdProse, mdText } from './escape.js';
 import { mdBlocks, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type CaseModel, type Row } from './model.js';
-import { RUNNER_COLORS, bars, sparkline } from './svg.js';
+import { textBars, textSparkline } from './text-charts.js';
 import { THROUGHPUT_FOOTNOTE, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
 
 export interface MarkdownOptions {
@@ -120,7 +120,7 @@ function cellMd(row: Row, runner: Runner): string {
     case 'ok': {
       const line1 = v.best ? `**${v.median}** (best)` : v.ratio ? `${v.median} (${v.ratio})` : `${v.median}`;
       const cell = row.cells[runner]!;
-      return [line1, v.rates.join(' · '), v.spread.join(' · '), sparkline(cell.samplesNs, RUNNER_COLORS[runner])]
+      return [line1, v.rates.join(' · '), v.spread.join(' · '), textSparkline(cell.samplesNs)]
         .filter((l) => l.length > 0)
         .join('<br>');
     }
@@ -129,7 +129,8 @@ function cellMd(row: Row, runner: Runner): string {
 
 function rowBars(row: Row, runners: readonly Runner[]): string {
   if (!row.contested) return '';
-  return bars(runners.map((r) => ({ runner: r, value: row.cells[r]?.status === 'ok' ? (row.cells[r]?.unitCostNs ?? null) : null })));
+  const items = runners.map((r) => ({ runner: r, label: mdText(RUNNER_LABEL[r]), value: row.cells[r]?.status === 'ok' ? (row.cells[r]?.unitCostNs ?? null) : null }));
+  return textBars(items).join('<br>');
 }
 
 function fitTable(c: CaseModel): string {
@@ -143,7 +144,7 @@ function fitTable(c: CaseModel): string {
 
 function legend(): string {
   return [
-    'Cells: median (ratio to the fastest runner in the row, **best** in bold); throughput · time per op; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, <1 waiting on I/O, >1 multi-threaded); a sparkline of the iterations in order. Bars: time per byte or per op, shortest green.',
+    'Cells: median (ratio to the fastest runner in the row, **best** in bold); throughput · time per op; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, <1 waiting on I/O, >1 multi-threaded); a sparkline of the iterations in order (▁ fastest, █ slowest iteration). Bars: time per byte or per op, longest = slowest; the shortest is marked fastest.',
     `${THROUGHPUT_FOOTNOTE}`,
   ].join('\n\n');
 }

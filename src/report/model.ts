@@ -7,7 +7,7 @@ export const AGGREGATE_SCHEMA_ID = 'bee-bench/aggregate@1';
 
 export const RUNNER_LABEL: Readonly<Record<Runner, string>> = { js: 'bee-js', go: 'bee-go', rs: 'bee-rs' };
 
-/** DESIGN.md section 5: the scope every net.* figure carries. */
+/** The scope every net.* figure carries (docs/design.md, "Scope of net figures"). */
 export const NET_SCOPE_CAVEAT =
   'net.* figures are client ↔ local Bee over loopback HTTP, with deferred uploads (the call returns when chunks are in the local store) and downloads served from the warm local cache. They are not Swarm-network throughput.';
 

@@ -1,6 +1,7 @@
-// Tiny inline SVGs for the markdown and HTML reports: a per-iteration sparkline (JIT warmup, GC
-// pauses and network jitter show up as shape) and per-row bars (fastest green). Output is a pure
-// function of the numbers, coordinates rounded to 0.1 px so the report text is deterministic.
+// Tiny inline SVGs for the HTML report (markdown draws with text, text-charts.ts): a per-iteration
+// sparkline (JIT warmup, GC pauses and network jitter show up as shape) and per-row bars (fastest
+// green). Output is a pure function of the numbers, coordinates rounded to 0.1 px so the report
+// text is deterministic.
 import type { Runner } from '../spec/schema.js';
 
 export const RUNNER_COLORS: Readonly<Record<Runner, string>> = { js: '#d4a500', go: '#00add8', rs: '#b7410e' };

@@ -1,4 +1,4 @@
-// Same-job A/B execution (DESIGN.md section 4): R rounds; in each round every case runs once in
+// Same-job A/B execution (docs/design.md, "Lock-step rounds pinned to one CPU"): R rounds; in each round every case runs once in
 // the base runner and once in the head runner, as separate processes started together and paced
 // in lock step (turns.ts): iteration by iteration in ABBA order, the first mover alternating
 // between rounds, so the machine's drift, slow or fast, lands on both sides alike. Rounds are

@@ -1,4 +1,4 @@
-// One runner invocation under the runner command line of DESIGN.md section 3, returning whatever
+// One runner invocation under the runner command line (docs/design.md, "Runner command line"), returning whatever
 // valid result it left behind: a crash or a kill after case k still yields cases 1..k-1.
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';

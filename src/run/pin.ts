@@ -1,5 +1,5 @@
 // Pinning both runner processes of an A/B round to one CPU. On a shared VM each virtual CPU has
-// slow spells of its own (measured here: one vCPU at 2x the time of the other for a second or
+// slow spells of its own (measured on a 2-vCPU VM, FINDINGS B5: one vCPU at 2x the time of the other for a second or
 // more, the other unaffected), so two processes taking turns on different CPUs still see
 // different machines. Taking turns on the same CPU, both sides meet the same spells. The pin is
 // set when both have finished their setup, at their first turn, so start-up and fixtures still

@@ -1,5 +1,5 @@
 // zod schemas for the two files that cross the runner boundary: the case spec every runner reads
-// and the result file every runner writes (DESIGN.md section 3). spec/result.schema.json is
+// and the result file every runner writes (docs/design.md, "Result file"). spec/result.schema.json is
 // generated from ResultSchema; nothing else describes these shapes.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// The two comparison designs of DESIGN.md section 4 behind one small
+// The two comparison designs of docs/design.md ("Statistics and verdicts") behind one small
 // interface (modelled on benchstat's benchmath "assumption"), and the verdict
 // step that turns a table of comparisons into regression / improvement / ~.
 // Everything is computed on log times, so effects are ratios (head / base)

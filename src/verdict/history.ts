@@ -1,5 +1,5 @@
 // PRs that opt out of building the base are judged against the branch's history instead
-// (DESIGN.md section 4): per row, the head run's iterations against the medians of the last N runs
+// (docs/design.md, "Against the branch history"): per row, the head run's iterations against the medians of the last N runs
 // of the base branch for the same runner, unpaired (Mann–Whitney, two-sample Hodges–Lehmann), then
 // Benjamini–Hochberg across rows. Cross-machine: the report says so.
 import type { HistoryRecord } from '../history/schema.js';

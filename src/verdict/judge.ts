@@ -1,5 +1,5 @@
 // Paired rows -> verdict rows: the paired-rounds design per row, then Benjamini–Hochberg across
-// every compared row of the report (DESIGN.md section 4). applyVerdicts is the write-back both
+// every compared row of the report (docs/design.md, "Statistics and verdicts"). applyVerdicts is the write-back both
 // designs share.
 import type { Spec } from '../spec/schema.js';
 import { median, pairedRounds, verdicts, type Comparison, type VerdictOptions } from '../stats/index.js';

@@ -1,4 +1,4 @@
-// Deterministic fixtures, identical in every runner (DESIGN.md section 5, spec `fixtures`):
+// Deterministic fixtures, identical in every runner (docs/design.md, "Fixtures and digests"; spec `fixtures`):
 //   data          = SHA-256(data_label || u64le(0)) || SHA-256(data_label || u64le(1)) || ...
 //   chunk payload j = data[4096 j, 4096 (j+1))
 //   private key k = SHA-256(key_label || u64le(k)),  message j = SHA-256(digest_label || u64le(j))

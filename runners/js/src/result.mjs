@@ -1,4 +1,4 @@
-// The result file (bee-bench/result@1, DESIGN.md section 3). It is rewritten whole and
+// The result file (bee-bench/result@1, docs/design.md, "Result file"). It is rewritten whole and
 // atomically (temporary file, then rename) after every case; finished_at stays null until the end.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';

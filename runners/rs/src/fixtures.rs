@@ -1,4 +1,4 @@
-//! Deterministic inputs shared by the three runners (DESIGN.md section 5, spec `fixtures`).
+//! Deterministic inputs shared by the three runners (docs/design.md, "Fixtures and digests"; spec `fixtures`).
 //!
 //! data = SHA-256(data_label || u64le(0)) || SHA-256(data_label || u64le(1)) || ...; a fixture of
 //! N bytes is its first N bytes. Private key k = SHA-256(key_label || u64le(k)); message j to sign

@@ -1,4 +1,4 @@
-//! The result file `bee-bench/result@1` (DESIGN.md section 3, src/spec/schema.ts) and the
+//! The result file `bee-bench/result@1` (docs/design.md, "Result file"; src/spec/schema.ts) and the
 //! `info` object, with the facts about client, runtime and host they carry.
 
 use std::io::Write;

@@ -1,5 +1,5 @@
-// Package result is the result file every runner writes (bee-bench/result@1, DESIGN.md
-// section 3; validated on the TypeScript side by src/spec/schema.ts).
+// Package result is the result file every runner writes (bee-bench/result@1, docs/design.md
+// "Result file"; validated on the TypeScript side by src/spec/schema.ts).
 package result
 
 import (

@@ -1,0 +1,3 @@
+module bee-bench/test/gomodproxy
+
+go 1.22
