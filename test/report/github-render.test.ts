@@ -10,11 +10,12 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { renderAbMarkdown, type AbRow } from '../../src/report/ab.js';
+import { renderAbComment } from '../../src/report/ab-comment.js';
 import { aggregate } from '../../src/report/aggregate.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { textBars, textSparkline } from '../../src/report/text-charts.js';
 import { RUNNERS } from '../../src/spec/schema.js';
+import type { AbRow } from '../../src/verdict/index.js';
 import { realSpec, syntheticResult } from './fixtures.js';
 
 /** The sanitised HTML tree GitHub would display for a markdown text. */
@@ -85,7 +86,7 @@ describe('the PR comment on GitHub', () => {
       { caseId: 'net.stamps.list', label: '1 call', group: 'calibration', kind: 'net', status: 'skipped', note: 'no Bee node given', work: { ops: 1 }, rounds: 0 },
     ];
     const crossClient = aggregate((['go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash, { n: 5 })), spec, { specHash: hash });
-    const md = renderAbMarkdown({
+    const md = renderAbComment({
       title: 'bee-bench: bee-js', marker: 'bee-bench:test:js', runner: 'js', baseLabel: 'main', headLabel: 'pr', rows, alpha: 0.02, threshold: 0.02,
       rounds: 12, profile: 'quick', crossClient,
       env: { host: 'linux/x64', clientBase: '12.1.0', clientHead: '12.1.0 (dirty)', specHash: hash, wallTimeMs: 60_000 },
