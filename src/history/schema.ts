@@ -81,7 +81,7 @@ export interface SeriesPoint {
   bytes?: number;
   /**
    * Set when this point starts a significant shift against the points before it (same branch):
-   * the 5 points from it on vs the 5 before, Mann–Whitney p < 0.01 and |ratio - 1| > 5%, ratio being
+   * the 5 points from it on vs the 5 before, rank-sum p (exact under ties) < 0.01 and |ratio - 1| > 5%, ratio being
    * the Hodges–Lehmann after/before ratio of time per work unit (src/history/shift.ts).
    */
   shift?: { ratio: number; p: number };

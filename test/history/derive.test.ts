@@ -129,6 +129,20 @@ describe('shift markers', () => {
     expect(shifts[0]!.p).toBeLessThan(0.01);
   });
 
+  it('marks the first point after the step when neighbouring candidates reach the same p', () => {
+    // Index 5 (102) and 6 (125) both split the windows perfectly (exact p = 2/252 each); the step is at 6.
+    const shifts = detectShifts([100, 101, 99, 100.5, 98, 102, 125, 126, 124, 125.5, 127, 126.5]);
+    expect(shifts.map((s) => s.index)).toEqual([6]);
+    expect(shifts[0]!.p).toBeCloseTo(2 / 252, 12);
+  });
+
+  it('marks a step whose windows hold tied values (exact permutation p, not a normal approximation)', () => {
+    const shifts = detectShifts([100, 101, 99, 100, 98, 97, 125, 126, 124, 125, 127, 126.5]);
+    expect(shifts.map((s) => s.index)).toEqual([6]);
+    expect(shifts[0]!.p).toBeCloseTo(2 / 252, 12);
+    expect(shifts[0]!.ratio).toBeGreaterThan(1.2);
+  });
+
   it('marks nothing on noise, on a step below the threshold, or on too short a series', () => {
     expect(detectShifts(noisy(40, 100, 3))).toEqual([]);
     expect(detectShifts([...noisy(10, 100, 1), ...noisy(10, 103, 2)])).toEqual([]);
