@@ -156,6 +156,7 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
   }
 
   const catalogCases = new Map((opts.catalog?.cases ?? []).map((c) => [c.id, c]));
+  const groupOf = (id: string, kind: Kind) => catalogCases.get(id)?.group ?? (id.startsWith('gab.') ? 'imported' : kind);
   const bySeries = (a: Series | IndexSeries, b: Series | IndexSeries) => byString(a.label, b.label) || byRunner(a.runner, b.runner);
   const caseIds = [...files.keys()].sort(byString);
   const cases: IndexCase[] = caseIds.map((id) => {
@@ -167,7 +168,7 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
     return {
       id,
       kind,
-      group: info?.group ?? (id.startsWith('gab.') ? 'imported' : kind),
+      group: groupOf(id, kind),
       doc: info?.doc ?? '',
       file: seriesFile(id),
       series: entry.index,
@@ -187,7 +188,7 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
     runners: RUNNER_ORDER.filter((r) => present.has(r)),
     groups,
     cases,
-    scoreboard: scoreboard(set.records, maxRuns),
+    scoreboard: scoreboard(set.records, maxRuns, groupOf),
     invalid: [...set.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem })),
   };
   return { index, series: caseIds.map((id) => files.get(id)!.file) };

@@ -95,6 +95,20 @@ describe('derive', () => {
     expect(entry!.geomean.rs).toBeCloseTo(1, 12);
   });
 
+  it('leaves the harness group out of the scoreboard, as the report does (one implementation)', () => {
+    const catalog = catalogFromSpec(realSpec().spec);
+    const noop = (record: HistoryRecord, ns: number): HistoryRecord => ({
+      ...record,
+      cases: [...record.cases, { ...record.cases[1]!, id: 'cpu.harness.noop', label: 'empty', param: { label: 'empty' }, median_ns: ns, work: { ops: 1 } }],
+    });
+    const plain = history(1);
+    const withNoop = plain.map((r, i) => ({ ...r, record: noop(r.record, [1000, 100, 100][i]!) }));
+    const board = (recs: LoadedRecord[]) => indexOf(derive({ records: recs, invalid: [] }, { catalog })).scoreboard;
+    expect(board(withNoop)).toEqual(board(plain));
+    const noopOnly = plain.map((r, i) => ({ ...r, record: { ...noop(r.record, [1000, 100, 100][i]!), cases: noop(r.record, [1000, 100, 100][i]!).cases.slice(-1) } }));
+    expect(board(noopOnly)).toEqual([]);
+  });
+
   it('uses the catalog for kind, group and doc; groups follow the catalog order', () => {
     const { spec } = realSpec();
     const idx = indexOf(derive({ records: history(2), invalid: [] }, { catalog: catalogFromSpec(spec) }));
