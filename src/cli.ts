@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseSource, type ClientSource } from './build/index.js';
 import { defaultSpecPath } from './build/paths.js';
-import { exportGab, headCommit, importGab, publishRecords, publishResults, type RunContext } from './history/index.js';
+import { commitUrl, exportGab, headCommit, importGab, publishRecords, publishResults, type RunContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import type { AggregateModel } from './report/model.js';
@@ -30,14 +30,18 @@ Usage:
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
-                               [--max-runs N] [--repo DIR] [--event E] [--run-id ID] RESULT.json|DIR...
-  bee-bench history import-gab --remote URL|PATH [--runner js] [--ref BRANCH] DATA.js|JSON
+                               [--max-runs N] [--repo DIR] [--event E] [--run-id ID]
+                               [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR...
+  bee-bench history import-gab --remote URL|PATH [--runner js] [--ref BRANCH] [--workdir DIR] DATA.js|JSON
   bee-bench history export-gab RESULT.json [--out FILE]
 
 SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
 bee-go is not on this workplace's module proxy: give --go-client PATH (or BEE_GO_PATH).
 Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).
+History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
+publishes sharing one wait for each other. --commit-url (or --repo-url, which gives
+<URL>/commit/<sha>) lets the site link the measured commit.
 
 Exit codes: 0 done; 1 a runner failed or (with --fail-on-regression) a regression was found;
 2 bad arguments.`;
@@ -77,6 +81,8 @@ const options = {
   event: { type: 'string', default: 'local' },
   'run-id': { type: 'string' },
   workdir: { type: 'string' },
+  'commit-url': { type: 'string' },
+  'repo-url': { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -214,8 +220,15 @@ function headContext(v: Values): RunContext {
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
+  if (v['commit-url'] !== undefined && v['repo-url'] !== undefined) throw new UsageError('give --commit-url or --repo-url, not both');
+  let url: string | undefined;
+  try {
+    url = commitUrl(commit.sha, { commitUrl: v['commit-url'], repoUrl: v['repo-url'] });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   return {
-    commit,
+    commit: url ? { ...commit, url } : commit,
     branch: v.ref ?? execFileSync('git', ['-C', resolve(v.repo), 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).trim(),
     event: v.event,
     run: { id: v['run-id'] ?? `local-${Date.now()}` },
