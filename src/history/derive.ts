@@ -103,6 +103,7 @@ function point({ loaded }: Ordered, c: RecordCase, shift: Shift | undefined): Se
     branch: record.branch,
     bytes: c.work.bytes,
     client_version: record.client.version,
+    imported: record.source ? `github-action-benchmark ${record.source.tool}: ${c.gab?.name ?? c.id}` : undefined,
     max_ns: c.max_ns ?? (c.median_ns as number),
     median_ns: c.median_ns as number,
     message: firstLine(record.commit.message),
