@@ -181,8 +181,12 @@ export interface HistoryIndex {
   schema: typeof INDEX_SCHEMA_ID;
   /** Valid records derived from. */
   generated_from: number;
-  /** Sorted. */
+  /** Branches the derived files hold (sorted): the default one and the recently active others. */
   branches: string[];
+  /** The branch the site opens on. */
+  default_branch: string;
+  /** Branches with records that the derived files leave out (inactive; their records are kept). */
+  expired_branches: number;
   /** Runners with at least one point, in js, go, rs order. */
   runners: Array<z.infer<typeof RunnerSchema>>;
   /** Groups of the listed cases, in spec order, then unknown groups sorted. */

@@ -109,6 +109,26 @@ describe('derive', () => {
     expect(board(noopOnly)).toEqual([]);
   });
 
+  it('branch retention: the default branch and the most recently active others; records are all counted', () => {
+    // main: runs 0-9; feature branches f10..f39 get one run each, later and later.
+    const recs: HistoryRecord[] = [];
+    for (let i = 0; i < 40; i++) for (const runner of ['js', 'go'] as const) recs.push(smallRecord(runner, i, i < 10 ? 'main' : `f${i}`));
+    const idx = indexOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 5 } }));
+    expect(idx.default_branch).toBe('main');
+    expect(idx.branches).toEqual(['f35', 'f36', 'f37', 'f38', 'f39', 'main']);
+    expect(idx.expired_branches).toBe(25);
+    expect(idx.generated_from).toBe(80);
+    expect(Object.keys(idx.cases[0]!.series[0]!.latest).sort()).toEqual(idx.branches);
+    expect(new Set(idx.scoreboard.map((e) => e.branch))).toEqual(new Set(idx.branches));
+    const series = seriesOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 5 } }), 'cpu.ecdsa.sign-1000');
+    expect(new Set(series.series.flatMap((s) => s.points.map((p) => p.branch)))).toEqual(new Set(idx.branches));
+    // Inactive for longer than activeDays before the newest record: expired even when there is room.
+    const old = indexOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 100, activeDays: 1 } }));
+    expect(old.branches).toEqual(['f15', 'f16', 'f17', 'f18', 'f19', 'f20', 'f21', 'f22', 'f23', 'f24', 'f25', 'f26', 'f27', 'f28', 'f29', 'f30', 'f31', 'f32', 'f33', 'f34', 'f35', 'f36', 'f37', 'f38', 'f39', 'main']);
+    // An explicit default branch is kept whatever its age.
+    expect(indexOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 1, default: 'f10' } })).branches).toEqual(['f10', 'f39']);
+  });
+
   it('uses the catalog for kind, group and doc; groups follow the catalog order', () => {
     const { spec } = realSpec();
     const idx = indexOf(derive({ records: history(2), invalid: [] }, { catalog: catalogFromSpec(spec) }));

@@ -43,7 +43,7 @@ async function charts(page: Page, selector: string): Promise<ChartView[]> {
         visible: ds.map((_d, i) => ch.isDatasetVisible(i)),
         xs: ds.map((d) => d.data.map((p) => p.x)),
         ys: ds.map((d) => d.data.map((p) => p.y)),
-        styles: ds.map((d) => (Array.isArray(d.pointStyle) ? d.pointStyle : [])),
+        styles: ds.map((_d, i) => ch.getDatasetMeta(i).data.map((e) => (e as unknown as { options: { pointStyle: unknown } }).options.pointStyle)),
         xMin: ch.scales.x!.min,
         xMax: ch.scales.x!.max,
         yType: ch.scales.y!.type,
