@@ -14,6 +14,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bigHistory, writeHistory } from '../test/pages/fixture.js';
 import { launch, serveSite } from '../test/pages/harness.js';
+import { median, mib, openCold, total, viewReady as whenReady } from './site-measure.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BAR_FIRST_CHART_MS = 1500;
@@ -40,8 +41,6 @@ function dirBytes(dir: string): number {
   return n;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const mib = (b: number): string => `${(b / 1024 / 1024).toFixed(2)} MiB`;
 
 execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'inherit' });
 const historyDir = pickHistory();
@@ -57,27 +56,12 @@ let caseId = '';
 let caseBytes = 0;
 try {
   for (let round = 0; round < ROUNDS; round++) {
-    const page = await browser.context.newPage();
-    const cdp = await browser.context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-    const urls = new Map<string, string>();
-    const sizes = new Map<string, number>();
-    cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, new URL(e.request.url).pathname));
-    cdp.on('Network.loadingFinished', (e) => {
-      const u = urls.get(e.requestId) ?? e.requestId;
-      sizes.set(u, (sizes.get(u) ?? 0) + e.encodedDataLength);
-    });
-    await page.goto(srv.url);
-    await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.view === 'overview', undefined, { timeout: 60_000 });
-    const m = await page.evaluate(() => ({
-      chart: performance.getEntriesByName('bee-bench:first-chart')[0]?.startTime ?? NaN,
-      ready: performance.getEntriesByName('bee-bench:view-ready')[0]?.startTime ?? NaN,
-      firstCase: document.querySelector<HTMLAnchorElement>('a.case-link')?.textContent ?? '',
-    }));
+    const { page, sizes } = await openCold(browser, srv.url);
+    const marks = await whenReady(page, 'overview');
+    const m = { ...marks, firstCase: (await page.locator('a.case-link').first().textContent()) ?? '' };
     firstChart.push(m.chart);
     viewReady.push(m.ready);
-    bytes.push([...sizes.values()].reduce((a, b) => a + b, 0));
+    bytes.push(total(sizes));
     perFile = new Map(sizes);
     caseId = m.firstCase;
 

@@ -1,4 +1,5 @@
-// Builds the trend site into pages/dist/: index.html, app.js (TypeScript + Chart.js + zoom plugin,
+// Builds the trend site into pages/dist/: index.html, favicon.svg (browsers ask for an icon on every
+// load), app.js (TypeScript + Chart.js + zoom plugin,
 // one minified ES module) and app.css. No CDN: the site makes no request outside its own folder.
 // Run directly (node pages/build.mjs) or from scripts/build.mjs via buildPages().
 import { build } from 'esbuild';
@@ -28,7 +29,7 @@ export async function buildPages({ outdir = join(here, 'dist') } = {}) {
     minify: true,
     logLevel: 'warning',
   });
-  await copyFile(join(here, 'src/index.html'), join(outdir, 'index.html'));
+  for (const file of ['index.html', 'favicon.svg']) await copyFile(join(here, 'src', file), join(outdir, file));
   return outdir;
 }
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { goProxyProblem, parseSource, type ClientSource } from './build/index.js';
 import { defaultSpecPath } from './build/paths.js';
-import { exportGab, headCommit, importGab, publishRecords, publishResults, type RunContext } from './history/index.js';
+import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord, publishRecords, publishResults, readRecords, RECORD_SCHEMA_ID, renderGabDataJs, type HistoryRecord, type RunContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import type { AggregateModel } from './report/model.js';
@@ -15,7 +15,7 @@ import { AB_DEFAULTS } from './verdict/index.js';
 import { abJob, singleJob } from './run/jobs.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
-import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from './spec/schema.js';
+import { ProfileSchema, RUNNERS, RunnerSchema, type Result, type Runner } from './spec/schema.js';
 import { SelectionError } from './spec/select.js';
 import { childEnv } from './child/env.js';
 
@@ -31,15 +31,20 @@ Usage:
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
-                               [--max-runs N] [--repo DIR] [--event E] [--run-id ID] RESULT.json|DIR...
-  bee-bench history import-gab --remote URL|PATH [--runner js] [--ref BRANCH] DATA.js|JSON
-  bee-bench history export-gab RESULT.json [--out FILE]
+                               [--max-runs N] [--repo DIR] [--event E] [--run-id ID]
+                               [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR...
+  bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--workdir DIR] DATA.js|JSON
+  bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]
+  bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]
 
 SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
 bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
 serve it, run skips bee-go unless a checkout is given: --go-client PATH (or BEE_GO_PATH).
 Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).
+History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
+publishes sharing one wait for each other. --commit-url (or --repo-url, which gives
+<URL>/commit/<sha>) lets the site link the measured commit.
 
 Exit codes: 0 done; 1 a runner failed or (with --fail-on-regression) a regression was found;
 2 bad arguments.`;
@@ -79,6 +84,9 @@ const options = {
   event: { type: 'string', default: 'local' },
   'run-id': { type: 'string' },
   workdir: { type: 'string' },
+  'commit-url': { type: 'string' },
+  'repo-url': { type: 'string' },
+  'data-js': { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -219,8 +227,15 @@ function headContext(v: Values): RunContext {
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
+  if (v['commit-url'] !== undefined && v['repo-url'] !== undefined) throw new UsageError('give --commit-url or --repo-url, not both');
+  let url: string | undefined;
+  try {
+    url = commitUrl(commit.sha, { commitUrl: v['commit-url'], repoUrl: v['repo-url'] });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
   return {
-    commit,
+    commit: url ? { ...commit, url } : commit,
     branch: v.ref ?? execFileSync('git', ['-C', resolve(v.repo), 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8', env: childEnv() }).trim(),
     event: v.event,
     run: { id: v['run-id'] ?? `local-${Date.now()}` },
@@ -241,6 +256,32 @@ function historyTarget(v: Values) {
   };
 }
 
+function writeOrPrint(v: Values, text: string): void {
+  if (v.out) writeText(resolve(v.out), text);
+  else process.stdout.write(text);
+}
+
+/** A result file, or a history record (recognised by its schema id). */
+function resultOrRecord(file: string): Result | HistoryRecord {
+  const text = readFileSync(file, 'utf8');
+  let schema: unknown;
+  try {
+    schema = (JSON.parse(text) as { schema?: unknown } | null)?.schema;
+  } catch {
+    return loadResult(file); // names the file and the JSON error
+  }
+  return typeof schema === 'string' && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf('@') + 1)) ? parseRecord(file, text) : loadResult(file);
+}
+
+/** The valid records of a history folder (its runs/), or one record file; invalid ones stop the export. */
+function historyRecords(path: string): HistoryRecord[] {
+  if (!statSync(path).isDirectory()) return [parseRecord(path, readFileSync(path, 'utf8'))];
+  const set = readRecords(path);
+  if (set.invalid.length > 0) throw new InputError(join(path, set.invalid[0]!.file), [set.invalid[0]!.problem], 'fix or remove the invalid record before exporting');
+  if (set.records.length === 0) throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
+  return set.records.map((r) => r.record);
+}
+
 async function cmdHistory(v: Values, positionals: string[]): Promise<number> {
   const [sub, ...paths] = positionals;
   switch (sub) {
@@ -254,19 +295,27 @@ async function cmdHistory(v: Values, positionals: string[]): Promise<number> {
     }
     case 'import-gab': {
       if (paths.length !== 1) throw new UsageError('history import-gab needs one data.js or JSON file');
-      const runner = RunnerSchema.safeParse(v.runner?.[0] ?? 'js');
-      if (!runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
+      const runner = v.runner?.[0] === undefined ? undefined : RunnerSchema.safeParse(v.runner[0]);
+      if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
       const file = resolve(paths[0]!);
-      const imported = importGab(file, readFileSync(file, 'utf8'), { runner: runner.data, branch: v.ref ?? 'main' });
+      const imported = importGab(file, readFileSync(file, 'utf8'), { runner: runner?.data, branch: v.ref ?? 'main' });
+      for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
+      if (imported.charted === 0) {
+        log(`history: ${file}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
+        return 1;
+      }
       const report = await publishRecords(imported.records, historyTarget(v));
-      log(`history: imported ${report.added.length} record(s) (${imported.skipped.length} bench(es) skipped), commit ${report.commit ?? '(none)'}`);
+      log(`history: imported ${report.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report.commit ?? '(none)'}`);
       return 0;
     }
     case 'export-gab': {
-      if (paths.length !== 1) throw new UsageError('history export-gab needs one result file');
-      const text = `${JSON.stringify(exportGab(loadResult(resolve(paths[0]!))), null, 2)}\n`;
-      if (v.out) writeText(resolve(v.out), text);
-      else process.stdout.write(text);
+      if (v['data-js']) {
+        if (paths.length === 0) throw new UsageError('history export-gab --data-js needs history folders (holding runs/) or record files');
+        writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve(p))))) + '\n');
+        return 0;
+      }
+      if (paths.length !== 1) throw new UsageError('history export-gab needs one result or record file (or --data-js with history folders)');
+      writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve(paths[0]!))), null, 2)}\n`);
       return 0;
     }
     default:

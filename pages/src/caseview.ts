@@ -3,7 +3,7 @@
 // writer's significant shifts (star). Zoom and pan move every chart of the case together; the
 // range, the branch and the log toggle live in the permalink. Downloads and the data tables hold
 // exactly the points shown: this branch, the visible runners, inside the zoomed range.
-import type { ActiveElement, ChartEvent, LegendElement, LegendItem, Scale } from 'chart.js';
+import type { ActiveElement, ChartDataset, ChartEvent, LegendElement, LegendItem, Scale, ScriptableLineSegmentContext } from 'chart.js';
 import type { CaseSeriesFile, IndexCase, Series } from '../../src/history/schema.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL } from '../../src/report/model.js';
 import { formatCount, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
@@ -11,6 +11,7 @@ import type { Runner } from '../../src/spec/schema.js';
 import { applyTheme, Chart, RUNNER_POINT, theme, type Theme } from './charts.js';
 import type { ViewContext, ViewHandle } from './context.js';
 import { loadSeries } from './data.js';
+import { DECIMATION, fullData } from './decimate.js';
 import { formatUtc, minUnitFor } from './date-adapter.js';
 import { clear, el, externalLink, firstLine, internalLink, safeHttpUrl } from './dom.js';
 import { download, fileName, toCsv, type Row } from './download.js';
@@ -59,12 +60,15 @@ interface ChartInfo {
 
 /** The points of one series on one branch, in time order, with version changes noted. */
 export function datumsOf(s: Series, branch: string, basis: Basis): Datum[] {
-  const pts = s.points.filter((p) => p.branch === branch).sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+  // Times parsed once (a comparator parsing them costs seconds-scale work on 10,000-point series).
+  const pts = s.points
+    .filter((p) => p.branch === branch)
+    .map((p) => ({ p, x: Date.parse(p.timestamp) }))
+    .sort((a, b) => a.x - b.x);
   const out: Datum[] = [];
   let prevVersion: string | undefined;
-  for (const p of pts) {
+  for (const { p, x } of pts) {
     const y = pointValue(basis, p);
-    const x = Date.parse(p.timestamp);
     if (y === null || !Number.isFinite(x)) continue;
     const d: Datum = { x, y, pt: p };
     if (prevVersion !== undefined && p.client_version !== prevVersion) d.versionFrom = prevVersion;
@@ -166,16 +170,7 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
   document.addEventListener('keydown', onKey);
 
   const shownRows = (): Row[] => {
-    const rows: Row[] = [];
-    for (const info of infos) {
-      const { min, max } = info.chart.scales.x!;
-      info.chart.data.datasets.forEach((ds, i) => {
-        if (!info.chart.isDatasetVisible(i)) return;
-        const runner = info.runners[i]!;
-        for (const d of ds.data) if (d.x >= min && d.x <= max) rows.push(rowOf(c, basis, info.label, runner, d));
-      });
-    }
-    return rows;
+    return infos.flatMap((info) => shownPoints(info).map(({ runner, d }) => rowOf(c, basis, info.label, runner, d)));
   };
 
   const refreshTables = (): void => {
@@ -374,22 +369,25 @@ function buildCharts(root: HTMLElement, c: IndexCase, file: CaseSeriesFile, basi
     const tip = new PointTooltip(box);
     const runners = perRunner.map((x) => x.runner);
 
+    // Chart.js keeps these objects: when it decimates, their data reads the drawn subset.
+    const datasets: Array<ChartDataset<'line', Datum[]> & { $pointStyles: (drawn: readonly Datum[]) => Record<string, unknown[]> }> = perRunner.map(({ runner, data }) => ({
+      label: RUNNER_LABEL[runner],
+      data,
+      borderColor: t.runner[runner],
+      backgroundColor: t.runner[runner],
+      borderWidth: 1.5,
+      // Arrays for the drawn points (decimate.ts recomputes them whenever the drawn subset changes).
+      $pointStyles: (drawn: readonly Datum[]) => ({
+        pointStyle: drawn.map((d) => (d.pt.shift ? 'star' : d.versionFrom !== undefined ? 'rectRot' : RUNNER_POINT[runner])),
+        pointRadius: drawn.map((d) => (d.pt.shift ? 8 : d.versionFrom !== undefined ? 5 : baseRadius)),
+        pointBorderWidth: drawn.map((d) => (d.pt.shift ? 2 : 1)),
+        pointHoverRadius: drawn.map((d) => (d.pt.shift ? 9 : 5)),
+      }),
+      segment: { borderDash: (sc: ScriptableLineSegmentContext) => (datasets[sc.datasetIndex]?.data[sc.p1DataIndex]?.versionFrom !== undefined ? [5, 4] : undefined) },
+    }));
     const chart: LineChart = new Chart<'line', Datum[]>(canvas, {
       type: 'line',
-      data: {
-        datasets: perRunner.map(({ runner, data }) => ({
-          label: RUNNER_LABEL[runner],
-          data,
-          borderColor: t.runner[runner],
-          backgroundColor: t.runner[runner],
-          borderWidth: 1.5,
-          pointStyle: data.map((d) => (d.pt.shift ? 'star' : d.versionFrom !== undefined ? 'rectRot' : RUNNER_POINT[runner])),
-          pointRadius: data.map((d) => (d.pt.shift ? 8 : d.versionFrom !== undefined ? 5 : baseRadius)),
-          pointBorderWidth: data.map((d) => (d.pt.shift ? 2 : 1)),
-          pointHoverRadius: data.map((d) => (d.pt.shift ? 9 : 5)),
-          segment: { borderDash: (sc) => (data[sc.p1DataIndex]?.versionFrom !== undefined ? [5, 4] : undefined) },
-        })),
-      },
+      data: { datasets },
       options: {
         responsive: true,
         maintainAspectRatio: false,
@@ -413,6 +411,7 @@ function buildCharts(root: HTMLElement, c: IndexCase, file: CaseSeriesFile, basi
           y: yScale(basis, state.log),
         },
         plugins: {
+          decimation: DECIMATION,
           legend: {
             position: 'top',
             align: 'end',
@@ -462,16 +461,21 @@ function buildCharts(root: HTMLElement, c: IndexCase, file: CaseSeriesFile, basi
   return out;
 }
 
+/** The points of visible runners inside the shown x range: every point, not the decimated ones drawn. */
+function shownPoints(info: ChartInfo): Array<{ runner: Runner; d: Datum }> {
+  const { min, max } = info.chart.scales.x!;
+  const out: Array<{ runner: Runner; d: Datum }> = [];
+  info.chart.data.datasets.forEach((ds, i) => {
+    if (!info.chart.isDatasetVisible(i)) return;
+    for (const d of fullData(ds)) if (d.x >= min && d.x <= max) out.push({ runner: info.runners[i]!, d });
+  });
+  return out;
+}
+
 function fillTable(info: ChartInfo, basis: Basis, t: Theme): void {
   const holder = info.table.querySelector('.table-scroll')!;
   clear(holder);
-  const { min, max } = info.chart.scales.x!;
-  const rows: Array<{ runner: Runner; d: Datum }> = [];
-  info.chart.data.datasets.forEach((ds, i) => {
-    if (!info.chart.isDatasetVisible(i)) return;
-    for (const d of ds.data) if (d.x >= min && d.x <= max) rows.push({ runner: info.runners[i]!, d });
-  });
-  rows.sort((a, b) => b.d.x - a.d.x);
+  const rows = shownPoints(info).sort((a, b) => b.d.x - a.d.x);
   const table = el('table', { class: 'points' });
   table.append(
     el(

@@ -16,6 +16,7 @@ import {
 import zoomImport from 'chartjs-plugin-zoom';
 import type { Runner } from '../../src/spec/schema.js';
 import './date-adapter.js';
+import { DECIMATION_PLUGINS } from './decimate.js';
 
 /** performance.mark set once, when the first chart on the page has rendered (bench/site.bench.ts reads it). */
 export const FIRST_CHART_MARK = 'bee-bench:first-chart';
@@ -30,7 +31,7 @@ const firstChart: Plugin = {
 // The package's types describe a CommonJS module; esbuild bundles its ES module, whose default export is the plugin.
 const zoomPlugin = zoomImport as unknown as Plugin;
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, TimeScale, Tooltip, Legend, zoomPlugin, firstChart);
+Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, TimeScale, Tooltip, Legend, zoomPlugin, ...DECIMATION_PLUGINS, firstChart);
 Chart.defaults.animation = false;
 Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily || 'system-ui, sans-serif';
 

@@ -66,6 +66,18 @@ export function internalLink(hash: string, text: string, props: Props = {}): HTM
   return a;
 }
 
+/**
+ * A dotted name (a case id) that line-breaks only after its dots: each segment, with its dot,
+ * never wraps, and a <wbr> follows each dot. textContent stays the name.
+ */
+export function dottedName(name: string): Node[] {
+  const parts = name.split(/(?<=\.)/);
+  return parts.flatMap((part, i) => {
+    const seg = el('span', { class: 'nowrap', text: part });
+    return i < parts.length - 1 ? [seg, el('wbr')] : [seg];
+  });
+}
+
 /** The first line of a commit message, trimmed. */
 export function firstLine(message: string): string {
   const i = message.search(/\r|\n/);

@@ -42,7 +42,10 @@ function announce(message: string): void {
   window.setTimeout(() => (live.textContent = message), 50);
 }
 
-export function defaultBranch(branches: readonly string[]): string {
+/** The index's default branch; older indexes (without one): main, master, else the first. */
+export function defaultBranch(index: Pick<HistoryIndex, 'branches'> & { default_branch?: string }): string {
+  const { branches } = index;
+  if (index.default_branch && branches.includes(index.default_branch)) return index.default_branch;
   for (const b of ['main', 'master']) if (branches.includes(b)) return b;
   return branches[0] ?? '';
 }
@@ -57,7 +60,7 @@ function navigate(next: ViewState, opts: { replace?: boolean } = {}): void {
 function route(): void {
   if (!index) return;
   const s = parseHash(location.hash);
-  if (!s.branch || !index.branches.includes(s.branch)) s.branch = defaultBranch(index.branches);
+  if (!s.branch || !index.branches.includes(s.branch)) s.branch = defaultBranch(index);
   branchSelect.value = s.branch;
   current?.destroy();
   current = null;
@@ -102,7 +105,8 @@ async function start(): Promise<void> {
     delete s.to;
     navigate(s);
   });
-  summary.textContent = `${formatCount(index.cases.length)} cases · ${formatCount(index.generated_from)} run records · ${formatCount(index.branches.length)} branch${index.branches.length === 1 ? '' : 'es'}`;
+  const expired = index.expired_branches ?? 0;
+  summary.textContent = `${formatCount(index.cases.length)} cases · ${formatCount(index.generated_from)} run records · ${formatCount(index.branches.length)} branch${index.branches.length === 1 ? '' : 'es'}${expired > 0 ? ` (${formatCount(expired)} inactive not shown)` : ''}`;
   window.addEventListener('hashchange', route);
   matchMedia('(prefers-color-scheme: dark)').addEventListener('change', route);
   route();

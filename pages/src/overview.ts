@@ -9,7 +9,7 @@ import { applyTheme, Chart, RUNNER_POINT, theme, type Theme } from './charts.js'
 import type { ViewContext, ViewHandle } from './context.js';
 import { formatUtc, minUnitFor } from './date-adapter.js';
 import { download, fileName, toCsv, type Row } from './download.js';
-import { el, internalLink } from './dom.js';
+import { dottedName, el, internalLink } from './dom.js';
 import { basisOf, changeTitle, exportUnit, exportValue, formatFigureChange, formatValue, valueOf, type Basis } from './metric.js';
 import { formatHash } from './permalink.js';
 import { sparkline } from './sparkline.js';
@@ -214,6 +214,7 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
       const tr = el('tr');
       if (li === 0) {
         const link = internalLink(formatHash({ view: 'case', case: c.id, branch, log: false }), c.id, { class: 'case-link' });
+        link.replaceChildren(...dottedName(c.id));
         if (c.doc) link.setAttribute('title', c.doc);
         const th = el('th', { attrs: { scope: 'rowgroup', rowspan: String(labels.length) } }, link);
         if (c.kind === 'net') th.append(el('span', { class: 'badge', text: 'net', attrs: { title: 'Client to a local Bee over loopback: not Swarm-network throughput.' } }));

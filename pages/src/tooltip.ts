@@ -22,7 +22,7 @@ export function pointDetails(runner: Runner, basis: Basis, d: Datum, color: stri
   const swatch = el('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } });
   swatch.style.background = color;
   const out: HTMLElement[] = [
-    el('div', { class: 'tt-head' }, swatch, `${RUNNER_LABEL[runner]} ${p.client_version}`),
+    el('div', { class: 'tt-head' }, swatch, p.imported ?? `${RUNNER_LABEL[runner]} ${p.client_version}`),
     el('div', { class: 'tt-value', text: formatValue(basis, d.y) }),
     el('div', { class: 'tt-msg', text: firstLine(p.message) || '(no commit message)' }),
     el('div', { class: 'tt-meta', text: `${p.author} · ${formatUtc(d.x, 'datetime')}` }),

@@ -5,7 +5,10 @@
 //
 // Ordering: points by commit time, then record path (which starts with the run's start time).
 // Retention: maxRuns keeps the latest points per branch of each series and the latest scoreboard
-// entries per branch; records themselves are never touched. Shift markers (shift.ts) and the
+// entries per branch; branch retention keeps the default branch and the most recently active
+// others (at most maxBranches, active within activeDays of the newest record) in the derived files,
+// so the first view stays small however many branches were ever pushed. Records themselves are
+// never touched: an expired branch comes back as soon as it is pushed to again. Shift markers (shift.ts) and the
 // index's change/trend figures are computed on the full branch history, so retention does not move
 // them. Figures compared over time use time per work unit (median / bytes, else / ops, else per
 // iteration), which equals the plain median ratio whenever the work did not change.
@@ -49,6 +52,41 @@ export interface DeriveOptions {
   catalog?: Catalog;
   /** Length of each index trend (latest medians per branch); default 20. */
   trendLength?: number;
+  /** Which branches the derived files hold (default: see DEFAULT_BRANCH_RETENTION). */
+  branches?: Partial<BranchRetention>;
+}
+
+export interface BranchRetention {
+  /** Always kept; default: the branch with the most records (ties: the first by name). */
+  default?: string;
+  /** Other branches kept, most recently active first. */
+  maxBranches: number;
+  /** Only branches with a record this recent, counted back from the newest record (not the clock). */
+  activeDays: number;
+}
+
+export const DEFAULT_BRANCH_RETENTION: BranchRetention = { maxBranches: 20, activeDays: 90 };
+
+/** The branches derived files keep (sorted) and the default one, from every record's branch and time. */
+export function retainedBranches(records: ReadonlyArray<{ branch: string; t: number }>, opts: Partial<BranchRetention> = {}): { kept: string[]; default: string; expired: number } {
+  const { maxBranches, activeDays } = { ...DEFAULT_BRANCH_RETENTION, ...opts };
+  const stats = new Map<string, { last: number; n: number }>();
+  let newest = -Infinity;
+  for (const { branch, t } of records) {
+    const st = stats.get(branch) ?? { last: -Infinity, n: 0 };
+    st.last = Math.max(st.last, t);
+    st.n++;
+    stats.set(branch, st);
+    newest = Math.max(newest, t);
+  }
+  const all = [...stats.keys()].sort(byString);
+  const def = opts.default ?? all.reduce((best, b) => (stats.get(b)!.n > (stats.get(best)?.n ?? -1) ? b : best), all[0] ?? '');
+  const recent = all
+    .filter((b) => b !== def && stats.get(b)!.last >= newest - activeDays * 86_400_000)
+    .sort((a, b) => stats.get(b)!.last - stats.get(a)!.last || byString(a, b))
+    .slice(0, maxBranches);
+  const kept = [...(stats.has(def) ? [def] : []), ...recent].sort(byString);
+  return { kept, default: def, expired: all.length - kept.length };
 }
 
 export const DEFAULT_MAX_RUNS = 200;
@@ -103,6 +141,7 @@ function point({ loaded }: Ordered, c: RecordCase, shift: Shift | undefined): Se
     branch: record.branch,
     bytes: c.work.bytes,
     client_version: record.client.version,
+    imported: record.source ? `github-action-benchmark ${record.source.tool}: ${c.gab?.name ?? c.id}` : undefined,
     max_ns: c.max_ns ?? (c.median_ns as number),
     median_ns: c.median_ns as number,
     message: firstLine(record.commit.message),
@@ -124,7 +163,10 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
   const shiftOpts: ShiftOptions = { ...DEFAULT_SHIFT, ...opts.shift };
   const trendLength = opts.trendLength ?? 20;
   // Commit time, then record path: the order of every series.
-  const ordered: Ordered[] = set.records.map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
+  const all: Ordered[] = set.records.map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
+  const retained = retainedBranches(all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })), opts.branches);
+  const keptBranches = new Set(retained.kept);
+  const ordered = all.filter((o) => keptBranches.has(o.loaded.record.branch));
   ordered.sort((a, b) => a.t - b.t || byString(a.loaded.path, b.loaded.path));
 
   const series = new Map<string, Acc>();
@@ -156,6 +198,7 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
   }
 
   const catalogCases = new Map((opts.catalog?.cases ?? []).map((c) => [c.id, c]));
+  const groupOf = (id: string, kind: Kind) => catalogCases.get(id)?.group ?? (id.startsWith('gab.') ? 'imported' : kind);
   const bySeries = (a: Series | IndexSeries, b: Series | IndexSeries) => byString(a.label, b.label) || byRunner(a.runner, b.runner);
   const caseIds = [...files.keys()].sort(byString);
   const cases: IndexCase[] = caseIds.map((id) => {
@@ -167,7 +210,7 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
     return {
       id,
       kind,
-      group: info?.group ?? (id.startsWith('gab.') ? 'imported' : kind),
+      group: groupOf(id, kind),
       doc: info?.doc ?? '',
       file: seriesFile(id),
       series: entry.index,
@@ -182,12 +225,14 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
   const present = new Set([...series.values()].map((a) => a.runner));
   const index: HistoryIndex = {
     schema: INDEX_SCHEMA_ID,
-    generated_from: ordered.length,
+    generated_from: all.length,
     branches: [...branches].sort(byString),
+    default_branch: retained.default,
+    expired_branches: retained.expired,
     runners: RUNNER_ORDER.filter((r) => present.has(r)),
     groups,
     cases,
-    scoreboard: scoreboard(set.records, maxRuns),
+    scoreboard: scoreboard(ordered.map((o) => o.loaded), maxRuns, groupOf),
     invalid: [...set.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem })),
   };
   return { index, series: caseIds.map((id) => files.get(id)!.file) };

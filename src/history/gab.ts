@@ -1,35 +1,37 @@
-// github-action-benchmark (GAB) interop: import its history (data.js or plain JSON) as records,
-// export a run as its `customSmallerIsBetter` bench array so users can chain GAB after bee-bench.
+// github-action-benchmark (GAB) interop: import its history (data.js or plain JSON) as records, and
+// export records back to GAB, losslessly: import -> export gives the same entries (names, values,
+// units, ranges, extras, commits, dates, tools, suites).
 //
-// Export names a bench `<case id> [<label>] (<runner>)`, value = median in ns, range "± <MAD ns>",
-// extra = `key: value` lines (n, client, ops, bytes, per-op). Import reads those names and extras
-// back; any other bench name becomes case `gab.<slug>` with label '' under opts.runner. Values in
-// time units (ns, us/µs, ms, s, with /op or /iter suffixes) and rates (ops/sec) are converted to
-// ns; benches in other units (MB/s, bytes, ...) are skipped and listed. Imported records carry what
-// GAB knows (commit, date) and mark the rest as unknown: event "import", host "unknown", no samples.
+// Import keeps every bench. Each becomes a case holding the bench verbatim (case.gab) and, when its
+// unit is a time (ns, us/µs, ms, s, with /op, /iter, ... suffixes) or a rate (ops/sec), its time
+// in ns for the charts; Go's old-style combined unit ("ns/op\t16 B/op\t1 allocs/op") gives the
+// time from its first part and the rest as case.metrics. Benches without a time (MB/s, B/op, %, ...)
+// are stored as skipped cases and listed with the reason. The record keeps the entry's suite, tool,
+// date and commit object (record.source). Names in bee-bench's own export format
+// (`<case id> [<label>] (<runner>)`) map back to their case and runner; any other name becomes case
+// `gab.<slug>` under the runner of its tool (cargo -> rs, go -> go, benchmarkjs -> js; others
+// js unless --runner says).
+//
+// Export of a record of our own names a bench `<case id> [<label>] (<runner>)`, value = median in
+// ns, range "± <MAD ns>", extra = `key: value` lines (n, client, ops, bytes, per-op).
 import { z } from 'zod';
 import { InputError, describeIssues } from '../spec/errors.js';
 import { RunnerSchema, type Result, type Runner } from '../spec/schema.js';
 import { byRunner, byString } from './order.js';
 import { recordCase } from './record.js';
-import { HistoryRecordSchema, RECORD_SCHEMA_ID, type HistoryRecord, type RecordCase } from './schema.js';
+import { GabBenchSchema, HistoryRecordSchema, RECORD_SCHEMA_ID, type HistoryRecord, type RecordCase } from './schema.js';
 
-export const GabBenchSchema = z.object({
-  name: z.string().min(1),
-  value: z.number(),
-  unit: z.string(),
-  range: z.string().optional(),
-  extra: z.string().optional(),
-});
+export { GabBenchSchema };
 export type GabBench = z.infer<typeof GabBenchSchema>;
 
 export const GabEntrySchema = z.object({
-  commit: z.object({
+  // Loose: every member GAB wrote (committer, tree_id, distinct, ...) is kept for export.
+  commit: z.looseObject({
     id: z.string().min(1),
-    message: z.string().default(''),
+    message: z.string().optional(),
     timestamp: z.string().optional(),
     url: z.string().optional(),
-    author: z.object({ name: z.string().optional(), username: z.string().optional(), email: z.string().optional() }).optional(),
+    author: z.looseObject({ name: z.string().optional(), username: z.string().optional(), email: z.string().optional() }).optional(),
   }),
   date: z.number(),
   tool: z.string(),
@@ -89,16 +91,37 @@ export function gabSlug(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'bench';
 }
 
-const TIME_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, sec: 1e9 };
+const TIME_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, sec: 1e9, second: 1e9, seconds: 1e9 };
 
 /** The value in ns: times scale, rates (ops/sec) invert; null when the unit is neither. */
 function toNs(value: number, unit: string): number | null {
   const u = unit.trim().replace(/\s+/g, '');
-  const time = /^(ns|us|µs|μs|ms|s|sec)(?:\/(?:op|iter|iteration|call))?$/i.exec(u);
+  const time = /^(ns|us|µs|μs|ms|s|sec|seconds?)(?:\/(?:op|iter|iteration|call))?$/i.exec(u);
   if (time) return value * (TIME_NS[(time[1] as string).toLowerCase()] as number);
   if (/^(ops|op|calls|iter|iterations)\/(s|sec|second)$/i.test(u)) return value > 0 ? 1e9 / value : null;
   return null;
 }
+
+/**
+ * A bench's time in ns (null when it has none, with the reason) and the further figures of a
+ * tab-separated Go unit: "ns/op\t  16 B/op\t  1 allocs/op" -> time from ns/op, {B/op: 16, allocs/op: 1}.
+ */
+export function gabFigures(value: number, unit: string): { ns: number | null; metrics: Record<string, number>; reason?: string } {
+  const [head = '', ...rest] = unit.split('\t').map((p) => p.trim());
+  const metrics: Record<string, number> = {};
+  for (const part of rest) {
+    const m = /^([-+]?[0-9.]+(?:e[-+]?[0-9]+)?)\s+(\S.*)$/i.exec(part);
+    if (m && Number.isFinite(Number(m[1]))) metrics[m[2] as string] = Number(m[1]);
+  }
+  const ns = toNs(value, head);
+  if (ns === null && toNs(1, head) !== null) return { ns, metrics, reason: `rate ${value} ${head} has no time per operation` };
+  if (ns === null) return { ns, metrics, reason: `unit "${head}" is not a time or a rate` };
+  if (!Number.isFinite(ns) || ns < 0) return { ns: null, metrics, reason: `value ${value} ${head} is not a usable time` };
+  return { ns, metrics };
+}
+
+/** The bee-bench runner whose series an imported tool's benches join (runner labels on the site). */
+const TOOL_RUNNER: Record<string, Runner> = { cargo: 'rs', go: 'go', benchmarkjs: 'js' };
 
 function parseExtra(extra: string | undefined): Map<string, string> {
   const out = new Map<string, string>();
@@ -117,7 +140,7 @@ function positive(s: string | undefined): number | undefined {
 // ---- import ----
 
 export interface GabImportOptions {
-  /** Runner of benches whose names are not in bee-bench's export format; default js. */
+  /** Runner of benches whose names are not in bee-bench's export format; default: by tool, else js. */
   runner?: Runner;
   /** Branch the imported history belongs to (GAB does not record it); default main. */
   branch?: string;
@@ -125,20 +148,27 @@ export interface GabImportOptions {
 
 export interface GabImport {
   records: HistoryRecord[];
-  /** Benches left out, with where they are and why. */
+  /** Benches stored without a time (not charted), with where they are and why. */
   skipped: Array<{ where: string; name: string; reason: string }>;
+  /** Benches with a time: the points the site will chart. */
+  charted: number;
 }
 
 const ISO = z.iso.datetime({ offset: true });
 const UNKNOWN_HOST = { os: 'unknown', arch: 'unknown', cpu_model: 'unknown', cpus: 1, mem_mb: 0 };
 
+interface Placed {
+  bench: GabBench;
+  id: string;
+  label: string;
+  j: number;
+}
+
 /** GAB history -> one record per (suite entry, runner), in suite, entry and runner order. */
 export function importGab(file: string, text: string, opts: GabImportOptions = {}): GabImport {
   const data = parseGab(file, text);
-  const fallback = RunnerSchema.parse(opts.runner ?? 'js');
   const branch = opts.branch ?? 'main';
-  const skipped: GabImport['skipped'] = [];
-  const records: HistoryRecord[] = [];
+  const out: GabImport = { records: [], skipped: [], charted: 0 };
 
   // Foreign names -> gab.<slug>, made unique over the whole file in name order.
   const foreign = new Map<string, string>();
@@ -156,7 +186,8 @@ export function importGab(file: string, text: string, opts: GabImportOptions = {
   for (const suite of Object.keys(data.entries).sort(byString)) {
     (data.entries[suite] ?? []).forEach((entry, i) => {
       const where = `entries[${JSON.stringify(suite)}][${i}]`;
-      const byRun = new Map<Runner, Array<{ bench: GabBench; id: string; label: string; j: number }>>();
+      const fallback = RunnerSchema.parse(opts.runner ?? TOOL_RUNNER[entry.tool] ?? 'js');
+      const byRun = new Map<Runner, Placed[]>();
       entry.benches.forEach((bench, j) => {
         const ours = parseGabName(bench.name);
         const runner = ours?.runner ?? fallback;
@@ -165,90 +196,103 @@ export function importGab(file: string, text: string, opts: GabImportOptions = {
         byRun.set(runner, list);
       });
       for (const runner of [...byRun.keys()].sort(byRunner)) {
-        const rec = entryRecord(file, where, suite, entry, runner, byRun.get(runner)!, branch, skipped);
-        if (rec) records.push(rec);
+        out.records.push(entryRecord(file, where, { suite, repoUrl: data.repoUrl }, entry, runner, byRun.get(runner)!, branch, out));
       }
     });
   }
-  return { records, skipped };
+  return out;
+}
+
+function importedCase({ bench, id, label }: Placed, at: string, out: GabImport): RecordCase {
+  const extra = parseExtra(bench.extra);
+  const { ns, metrics, reason } = gabFigures(bench.value, bench.unit);
+  const range = /±\s*([0-9.eE+-]+)\s*(%?)/.exec(bench.range ?? '');
+  const spread = range ? Number(range[1]) : NaN;
+  const mad = ns === null || !Number.isFinite(spread) ? null : range?.[2] === '%' ? (ns * spread) / 100 : toNs(spread, bench.unit.split('\t')[0] ?? '');
+  const ops = positive(extra.get('ops'));
+  const bytes = positive(extra.get('bytes'));
+  const samples = /(\d+) samples/.exec(bench.extra ?? '');
+  const n = Math.round(positive(extra.get('n')) ?? positive(samples?.[1]) ?? 1);
+  const c: RecordCase = {
+    id,
+    kind: id.startsWith('net.') ? 'net' : 'cpu',
+    label,
+    param: label ? { label } : {},
+    status: ns === null ? 'skipped' : 'ok',
+    n: ns === null ? 0 : n,
+    median_ns: ns,
+    min_ns: ns,
+    max_ns: ns,
+    mad_ns: mad !== null && mad >= 0 && Number.isFinite(mad) ? mad : null,
+    samples_ns: [],
+    work: { ...(ops !== undefined ? { ops } : {}), ...(bytes !== undefined ? { bytes } : {}) },
+    peak_rss_bytes: null,
+    gab: { ...bench },
+  };
+  if (Object.keys(metrics).length > 0) c.metrics = metrics;
+  if (reason) {
+    c.reason = reason;
+    out.skipped.push({ where: at, name: bench.name, reason });
+  } else out.charted++;
+  return c;
 }
 
 function entryRecord(
   file: string,
   where: string,
-  suite: string,
+  origin: { suite: string; repoUrl: string | undefined },
   entry: GabEntry,
   runner: Runner,
-  benches: ReadonlyArray<{ bench: GabBench; id: string; label: string; j: number }>,
+  benches: readonly Placed[],
   branch: string,
-  skipped: GabImport['skipped'],
-): HistoryRecord | null {
+  out: GabImport,
+): HistoryRecord {
   const cases: RecordCase[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   let client: { name: string; version: string } | null = null;
-  for (const { bench, id, label, j } of benches) {
-    const at = `${where}.benches[${j}]`;
-    const ns = toNs(bench.value, bench.unit);
-    if (ns === null || !Number.isFinite(ns) || ns < 0) {
-      skipped.push({ where: at, name: bench.name, reason: `unit "${bench.unit}" is not a time or a rate` });
-      continue;
-    }
-    if (seen.has(`${id}\u0000${label}`)) {
-      skipped.push({ where: at, name: bench.name, reason: 'duplicate bench in the same entry' });
-      continue;
-    }
-    seen.add(`${id}\u0000${label}`);
-    const extra = parseExtra(bench.extra);
-    const cl = extra.get('client');
+  for (const placed of benches) {
+    // The same name twice in one entry: both kept, the later ones labelled #2, #3, ...
+    const key = `${placed.id}\u0000${placed.label}`;
+    const k = (seen.get(key) ?? 0) + 1;
+    seen.set(key, k);
+    const label = k === 1 ? placed.label : `${placed.label}#${k}`;
+    cases.push(importedCase({ ...placed, label }, `${where}.benches[${placed.j}]`, out));
+    const cl = parseExtra(placed.bench.extra).get('client');
     if (cl && !client) {
-      const k = cl.lastIndexOf(' ');
-      if (k > 0) client = { name: cl.slice(0, k), version: cl.slice(k + 1) };
+      const at = cl.lastIndexOf(' ');
+      if (at > 0) client = { name: cl.slice(0, at), version: cl.slice(at + 1) };
     }
-    const range = /±\s*([0-9.eE+-]+)\s*(%?)/.exec(bench.range ?? '');
-    const spread = range ? Number(range[1]) : NaN;
-    const mad = !Number.isFinite(spread) ? null : range?.[2] === '%' ? (ns * spread) / 100 : toNs(spread, bench.unit);
-    const ops = positive(extra.get('ops'));
-    const bytes = positive(extra.get('bytes'));
-    const c: RecordCase = {
-      id,
-      kind: id.startsWith('net.') ? 'net' : 'cpu',
-      label,
-      param: label ? { label } : {},
-      status: 'ok',
-      n: Math.max(1, Math.round(positive(extra.get('n')) ?? 1)),
-      median_ns: ns,
-      min_ns: ns,
-      max_ns: ns,
-      mad_ns: mad !== null && mad >= 0 && Number.isFinite(mad) ? mad : null,
-      samples_ns: [],
-      work: { ...(ops !== undefined ? { ops } : {}), ...(bytes !== undefined ? { bytes } : {}) },
-      peak_rss_bytes: null,
-    };
-    cases.push(c);
   }
-  if (cases.length === 0) return null;
   const started = new Date(entry.date).toISOString();
   const ts = entry.commit.timestamp && !Number.isNaN(Date.parse(entry.commit.timestamp)) ? entry.commit.timestamp : started;
   const candidate = {
     schema: RECORD_SCHEMA_ID,
     commit: {
       sha: entry.commit.id.toLowerCase(),
-      message: entry.commit.message,
+      message: entry.commit.message ?? '',
       author: entry.commit.author?.name ?? entry.commit.author?.username ?? '',
       timestamp: ISO.safeParse(ts).success ? ts : new Date(ts).toISOString(),
       ...(entry.commit.url ? { url: entry.commit.url } : {}),
     },
     branch,
     event: 'import',
-    run: { id: `gab-${gabSlug(suite)}-${entry.date}` },
+    run: { id: `gab-${gabSlug(origin.suite)}-${entry.date}` },
     runner,
-    client: { name: client?.name ?? suite, version: client?.version ?? 'unknown', source: 'path' as const },
+    client: { name: client?.name ?? origin.suite, version: client?.version ?? 'unknown', source: 'path' as const },
     host: { ...UNKNOWN_HOST, runtime: `github-action-benchmark ${entry.tool}` },
     bee: null,
     spec: { hash: '', profile: 'full' as const },
     started_at: started,
     finished_at: null,
     cases,
+    source: {
+      format: 'github-action-benchmark' as const,
+      suite: origin.suite,
+      tool: entry.tool,
+      date: entry.date,
+      ...(origin.repoUrl !== undefined ? { repo_url: origin.repoUrl } : {}),
+      commit: entry.commit,
+    },
   };
   const parsed = HistoryRecordSchema.safeParse(candidate);
   if (!parsed.success) {
@@ -259,29 +303,42 @@ function entryRecord(
 
 // ---- export ----
 
-/** A run as GAB's customSmallerIsBetter array: one bench per ok case/param, sorted by name. */
+function generatedBench(c: RecordCase, run: Pick<HistoryRecord, 'runner' | 'client'>): GabBench | null {
+  if (c.status !== 'ok' || c.median_ns === null) return null;
+  const extra = [`n: ${c.n}`, `client: ${run.client.name} ${run.client.version}`];
+  if (c.work.ops !== undefined) extra.push(`ops: ${c.work.ops}`);
+  if (c.work.bytes !== undefined) extra.push(`bytes: ${c.work.bytes}`);
+  if (c.work.ops) extra.push(`per-op: ${sig6(c.median_ns / c.work.ops)} ns`);
+  const b: GabBench = { name: gabName(c.id, c.label, run.runner), value: c.median_ns, unit: 'ns', extra: extra.join('\n') };
+  if (c.mad_ns !== null) b.range = `± ${c.mad_ns}`;
+  return b;
+}
+
+/**
+ * A run as GAB benches. An imported record gives back its benches verbatim, in their order; any
+ * other run gives one customSmallerIsBetter bench per ok case/param, sorted by name.
+ */
 export function exportGab(run: Result | HistoryRecord): GabBench[] {
+  if (run.schema === RECORD_SCHEMA_ID && (run as HistoryRecord).source) {
+    const rec = run as HistoryRecord;
+    return rec.cases.flatMap((c) => (c.gab ? [{ ...c.gab }] : (generatedBench(c, rec) ?? [])));
+  }
   const cases: RecordCase[] = run.schema === RECORD_SCHEMA_ID ? (run as HistoryRecord).cases : (run as Result).cases.map(recordCase);
   const out: GabBench[] = [];
   const seen = new Set<string>();
   for (const c of cases) {
-    if (c.status !== 'ok' || c.median_ns === null) continue;
-    const name = gabName(c.id, c.label, run.runner);
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const extra = [`n: ${c.n}`, `client: ${run.client.name} ${run.client.version}`];
-    if (c.work.ops !== undefined) extra.push(`ops: ${c.work.ops}`);
-    if (c.work.bytes !== undefined) extra.push(`bytes: ${c.work.bytes}`);
-    if (c.work.ops) extra.push(`per-op: ${sig6(c.median_ns / c.work.ops)} ns`);
-    const b: GabBench = { name, value: c.median_ns, unit: 'ns', extra: extra.join('\n') };
-    if (c.mad_ns !== null) b.range = `± ${c.mad_ns}`;
+    const b = generatedBench(c, run);
+    if (!b || seen.has(b.name)) continue;
+    seen.add(b.name);
     out.push(b);
   }
   return out.sort((a, b) => byString(a.name, b.name));
 }
 
-/** A whole GAB entry for one record (for migrating bee-bench history into a GAB data.js). */
+/** A whole GAB entry for one record: an imported one's own, else one made from the record. */
 export function gabEntry(record: HistoryRecord): GabEntry {
+  const src = record.source;
+  if (src) return { commit: src.commit as GabEntry['commit'], date: src.date, tool: src.tool, benches: exportGab(record) };
   return {
     commit: {
       id: record.commit.sha,
@@ -294,6 +351,44 @@ export function gabEntry(record: HistoryRecord): GabEntry {
     tool: 'customSmallerIsBetter',
     benches: exportGab(record),
   };
+}
+
+/** Suite of records that were not imported. */
+export const NATIVE_SUITE = 'bee-bench';
+
+/**
+ * Records -> a GAB history: per suite (an imported record's own, else "bee-bench"), one entry per
+ * (date, commit), oldest first; the records of one entry (one per runner) share it, benches in
+ * runner order. Imported records give back exactly the entries they came from.
+ */
+export function exportGabData(records: readonly HistoryRecord[]): GabData {
+  const sorted = [...records].sort((a, b) => gabDate(a) - gabDate(b) || byString(recordKey(a), recordKey(b)) || byRunner(a.runner, b.runner));
+  const entries: GabData['entries'] = {};
+  const open = new Map<string, GabEntry>();
+  let repoUrl: string | undefined;
+  for (const r of sorted) {
+    const suite = r.source?.suite ?? NATIVE_SUITE;
+    repoUrl ??= r.source?.repo_url;
+    const key = `${suite}\u0000${gabDate(r)}\u0000${r.commit.sha}`;
+    const e = open.get(key);
+    if (e) {
+      e.benches.push(...exportGab(r));
+      continue;
+    }
+    const fresh = gabEntry(r);
+    open.set(key, fresh);
+    (entries[suite] ??= []).push(fresh);
+  }
+  const dates = sorted.map(gabDate);
+  return { lastUpdate: dates.length > 0 ? Math.max(...dates) : 0, ...(repoUrl !== undefined ? { repoUrl } : {}), entries };
+}
+
+function gabDate(r: HistoryRecord): number {
+  return r.source?.date ?? Date.parse(r.started_at);
+}
+
+function recordKey(r: HistoryRecord): string {
+  return `${r.source?.suite ?? NATIVE_SUITE}\u0000${r.commit.sha}`;
 }
 
 /** data.js text as GAB writes it. */

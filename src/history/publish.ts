@@ -29,6 +29,25 @@ export function headCommit(dir: string): RunContext['commit'] {
   return { sha, author, timestamp, message: message.trim() };
 }
 
+/**
+ * The web page of a commit, for the site's links: commitUrl as given (http or https), else
+ * <repoUrl>/commit/<sha> (GitHub's and GitLab's layout; a trailing .git or / is dropped), else none.
+ */
+export function commitUrl(sha: string, from: { commitUrl?: string; repoUrl?: string }): string | undefined {
+  const given = from.commitUrl ?? from.repoUrl;
+  if (given === undefined) return undefined;
+  const flag = from.commitUrl !== undefined ? '--commit-url' : '--repo-url';
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new RangeError(`${flag} ${given}: not a URL; give the https address of the ${from.commitUrl !== undefined ? 'commit page' : 'repository'}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new RangeError(`${flag} ${given}: only http(s) addresses are linked from the site`);
+  if (from.commitUrl !== undefined) return url.href;
+  return `${url.href.replace(/\.git\/?$/, '').replace(/\/+$/, '')}/commit/${sha}`;
+}
+
 /** The built trend site (pages/dist), copied next to index.json on every write. */
 export function siteDir(): string | undefined {
   const dir = join(packageRoot(), 'pages', 'dist');

@@ -8,6 +8,15 @@ export const RECORD_SCHEMA_ID = 'bee-bench/history-record@1';
 export const SERIES_SCHEMA_ID = 'bee-bench/history-series@1';
 export const INDEX_SCHEMA_ID = 'bee-bench/history-index@1';
 
+/** A github-action-benchmark bench exactly as its data.js held it (import keeps it for export). */
+export const GabBenchSchema = z.object({
+  name: z.string().min(1),
+  value: z.number(),
+  unit: z.string(),
+  range: z.string().optional(),
+  extra: z.string().optional(),
+});
+
 export const RecordCaseSchema = z.object({
   id: z.string().min(1),
   kind: KindSchema,
@@ -26,6 +35,10 @@ export const RecordCaseSchema = z.object({
   work: z.object({ ops: z.number().optional(), bytes: z.number().optional() }),
   peak_rss_bytes: z.number().int().nonnegative().nullable(),
   digest: z.string().optional(),
+  /** Further figures per iteration by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. */
+  metrics: z.record(z.string(), z.number()).optional(),
+  /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
+  gab: GabBenchSchema.optional(),
 });
 export type RecordCase = z.infer<typeof RecordCaseSchema>;
 
@@ -50,6 +63,19 @@ export const HistoryRecordSchema = z.object({
   started_at: z.iso.datetime({ offset: true }),
   finished_at: z.iso.datetime({ offset: true }).nullable(),
   cases: z.array(RecordCaseSchema),
+  /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
+  source: z
+    .object({
+      format: z.literal('github-action-benchmark'),
+      suite: z.string(),
+      tool: z.string(),
+      /** The entry's date (ms since the epoch). */
+      date: z.number(),
+      repo_url: z.string().optional(),
+      /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
+      commit: z.record(z.string(), z.unknown()),
+    })
+    .optional(),
 });
 export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 
@@ -72,6 +98,8 @@ export interface SeriesPoint {
   url?: string;
   run_id: string;
   client_version: string;
+  /** Imported points: "github-action-benchmark <tool>: <original bench name>" (shown instead of the runner's client). */
+  imported?: string;
   median_ns: number;
   min_ns: number;
   max_ns: number;
@@ -81,7 +109,7 @@ export interface SeriesPoint {
   bytes?: number;
   /**
    * Set when this point starts a significant shift against the points before it (same branch):
-   * the 5 points from it on vs the 5 before, Mann–Whitney p < 0.01 and |ratio - 1| > 5%, ratio being
+   * the 5 points from it on vs the 5 before, rank-sum p (exact under ties) < 0.01 and |ratio - 1| > 5%, ratio being
    * the Hodges–Lehmann after/before ratio of time per work unit (src/history/shift.ts).
    */
   shift?: { ratio: number; p: number };
@@ -153,8 +181,12 @@ export interface HistoryIndex {
   schema: typeof INDEX_SCHEMA_ID;
   /** Valid records derived from. */
   generated_from: number;
-  /** Sorted. */
+  /** Branches the derived files hold (sorted): the default one and the recently active others. */
   branches: string[];
+  /** The branch the site opens on. */
+  default_branch: string;
+  /** Branches with records that the derived files leave out (inactive; their records are kept). */
+  expired_branches: number;
   /** Runners with at least one point, in js, go, rs order. */
   runners: Array<z.infer<typeof RunnerSchema>>;
   /** Groups of the listed cases, in spec order, then unknown groups sorted. */

@@ -3,10 +3,10 @@
 // params scale per runner (js may hash 200 chunks where rs hashes 2000):
 //   per byte when every runner's row has work.bytes, else per op when every row has work.ops, else
 //   per iteration when the rows did identical work; other rows are not comparable and left out.
-// Each runner's ratio to the row's fastest goes into its geometric mean (src/stats geomean); wins
-// count the rows where it is the fastest (ties win for each).
+// Scoring is the report's (src/report/scoreboard.ts): ratios to the row's fastest into a geometric
+// mean, wins, and no score for the harness group (groupOf names each case's group).
+import { scoreRows, scores, type ScoreRow } from '../report/scoreboard.js';
 import type { Runner } from '../spec/schema.js';
-import { geomean } from '../stats/index.js';
 import type { LoadedRecord } from './record.js';
 import type { RecordCase, ScoreboardEntry } from './schema.js';
 import { RUNNER_ORDER, byString, timeOf } from './order.js';
@@ -24,8 +24,11 @@ function unitCost(cells: readonly Cell[]): number[] | null {
   return works.size === 1 ? cells.map(({ c }) => c.median_ns as number) : null;
 }
 
+/** The spec group of a case id (derive.ts: the catalog's, else a fallback). */
+export type GroupOf = (caseId: string, kind: RecordCase['kind']) => string;
+
 /** One entry from the records of one run id (the latest record per runner wins). */
-export function scoreRun(runId: string, records: readonly LoadedRecord[]): ScoreboardEntry | null {
+export function scoreRun(runId: string, records: readonly LoadedRecord[], groupOf: GroupOf): ScoreboardEntry | null {
   const sorted = [...records].sort((a, b) => byString(a.path, b.path));
   const byRunner = new Map<Runner, LoadedRecord>();
   for (const r of sorted) byRunner.set(r.record.runner, r);
@@ -44,24 +47,15 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[]): Score
       rows.set(key, row);
     }
   }
-  const ratios = new Map<Runner, number[]>();
-  const wins = new Map<Runner, number>();
-  let counted = 0;
+  const scored: ScoreRow[] = [];
   for (const key of [...rows.keys()].sort()) {
     const cells = rows.get(key) as Cell[];
-    if (cells.length < 2) continue;
     const cost = unitCost(cells);
     if (!cost) continue;
-    counted++;
-    const best = Math.min(...cost);
-    cells.forEach(({ runner }, i) => {
-      const ratio = (cost[i] as number) / best;
-      const list = ratios.get(runner);
-      if (list) list.push(ratio);
-      else ratios.set(runner, [ratio]);
-      if (ratio === 1) wins.set(runner, (wins.get(runner) ?? 0) + 1);
-    });
+    const first = cells[0] as Cell;
+    scored.push({ group: groupOf(first.c.id, first.c.kind), costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] as number })) });
   }
+  const counted = scored.filter(scores).length;
   if (counted === 0) return null;
   const first = sorted[0] as LoadedRecord;
   const entry: ScoreboardEntry = {
@@ -73,11 +67,10 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[]): Score
     wins: {},
     rows: counted,
   };
-  for (const runner of RUNNER_ORDER) {
-    const rs = ratios.get(runner);
-    if (!rs) continue;
-    entry.geomean[runner] = geomean(rs);
-    entry.wins[runner] = wins.get(runner) ?? 0;
+  for (const s of scoreRows(scored, RUNNER_ORDER)) {
+    if (s.geomean === null) continue;
+    entry.geomean[s.runner] = s.geomean;
+    entry.wins[s.runner] = s.wins;
   }
   return entry;
 }
@@ -87,7 +80,7 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[]): Score
  * are those of its run's first record by path, so runs are ordered before any is scored and only
  * the kept ones are.
  */
-export function scoreboard(records: readonly LoadedRecord[], maxRuns: number): ScoreboardEntry[] {
+export function scoreboard(records: readonly LoadedRecord[], maxRuns: number, groupOf: GroupOf): ScoreboardEntry[] {
   const byRun = new Map<string, { first: LoadedRecord; list: LoadedRecord[] }>();
   for (const r of records) {
     const run = byRun.get(r.record.run.id);
@@ -105,7 +98,7 @@ export function scoreboard(records: readonly LoadedRecord[], maxRuns: number): S
     const run = runs[i]!;
     const n = left.get(run.first.record.branch) ?? 0;
     if (n >= maxRuns || run.list.length < 2) continue;
-    const e = scoreRun(run.id, run.list);
+    const e = scoreRun(run.id, run.list, groupOf);
     if (!e) continue;
     left.set(e.branch, n + 1);
     kept.push(e);

@@ -12,9 +12,14 @@
 // Records are immutable: a record path that already exists with different bytes is refused
 // (RecordConflictError), and before each commit the staged diff under runs/ is checked to contain
 // only additions. Invalid records already in the branch are reported and left byte-identical.
+//
+// The local clone holds one writer at a time: writers sharing a workdir (e.g. several
+// `history publish` run from one directory) queue on a lock directory beside it, <workdir>.lock
+// (proper-lockfile: atomic mkdir, refreshed while held, taken over when its holder died).
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, normalize, sep } from 'node:path';
+import { dirname, join, normalize, resolve, sep } from 'node:path';
+import { lock } from 'proper-lockfile';
 import { INDEX_FILE, SERIES_DIR, derive, type DeriveOptions } from './derive.js';
 import { DEFAULT_IDENTITY, gitIn, redact, type Git, type Identity } from './git.js';
 import { RUNS_DIR, readRecords } from './read.js';
@@ -24,8 +29,10 @@ import type { HistoryRecord } from './schema.js';
 export interface WriteOptions {
   /** Remote URL or path (may carry a token; it is never logged). */
   remote: string;
-  /** Local clone: created when absent, fetched into and reused when present. One writer at a time. */
+  /** Local clone: created when absent, fetched into and reused when present; writers sharing it take turns. */
   workdir: string;
+  /** How long to wait for another writer's hold on the workdir; default 15 minutes. */
+  lockTimeoutMs?: number;
   /** Default gh-pages. */
   branch?: string;
   /** History folder inside the branch; default "bench". */
@@ -89,8 +96,39 @@ export async function writeHistory(records: readonly HistoryRecord[], opts: Writ
     files.set(path, text);
   }
   const message = opts.message ?? defaultMessage(records, branch);
-  await openClone(git, opts.remote);
+  const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 60_000, log);
+  try {
+    await openClone(git, opts.remote);
+    return await pushAttempts(git, files, { ...opts, branch, folder, maxAttempts, backoff, log, message });
+  } finally {
+    await release();
+  }
+}
 
+/** Holds <workdir>.lock; waits for another holder up to timeoutMs (a dead holder's lock goes stale in 30 s). */
+async function lockWorkdir(workdir: string, timeoutMs: number, log: (line: string) => void): Promise<() => Promise<void>> {
+  const dir = resolve(workdir);
+  const lockPath = `${dir}.lock`;
+  await mkdir(dirname(dir), { recursive: true });
+  const maxTimeout = 1000;
+  try {
+    return await lock(dir, {
+      realpath: false,
+      lockfilePath: lockPath,
+      stale: 30_000,
+      retries: { retries: Math.max(1, Math.ceil(timeoutMs / maxTimeout)), factor: 1.5, minTimeout: 50, maxTimeout, randomize: true },
+      onCompromised: (e) => log(`history: lost the workdir lock ${lockPath} (${e.message}); another writer may share ${dir}`),
+    });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
+    throw new Error(`history: workdir ${dir} is still in use by another writer after ${Math.round(timeoutMs / 1000)} s (lock ${lockPath}); give this publish its own --workdir, or remove the lock if no writer is running`);
+  }
+}
+
+type Attempts = Required<Pick<WriteOptions, 'branch' | 'folder' | 'maxAttempts' | 'backoff' | 'log' | 'message'>> & WriteOptions;
+
+async function pushAttempts(git: Git, files: ReadonlyMap<string, string>, opts: Attempts): Promise<WriteReport> {
+  const { branch, folder, maxAttempts, backoff, log, message } = opts;
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git, branch);
     const folderAbs = join(opts.workdir, folder);

@@ -1,6 +1,6 @@
 // Result files (one or more runners) + the spec -> the aggregate model every renderer reads.
 // Grouping and arithmetic only: every statistic comes from src/stats.
-import { geomean, overheadAndThroughput, summarize } from '../stats/index.js';
+import { overheadAndThroughput, summarize } from '../stats/index.js';
 import { RUNNERS, type CaseResult, type Profile, type Result, type Runner, type Spec, type SpecCase } from '../spec/schema.js';
 import { effectiveParam, type ParamValues } from '../spec/select.js';
 import {
@@ -18,6 +18,7 @@ import {
   type RunnerInfo,
   type ScoreEntry,
 } from './model.js';
+import { scoreRows, type ScoreRow } from './scoreboard.js';
 import { opLabelOf } from './units.js';
 
 export interface AggregateOptions {
@@ -278,29 +279,20 @@ function fits(rows: readonly Row[], runners: readonly Runner[]): Fit[] {
   return out;
 }
 
-/** The harness group times the runners themselves, not the clients: it never scores. */
-const UNSCORED_GROUPS = new Set(['harness']);
-
+/** The report's rows as scoreboard rows (src/report/scoreboard.ts, shared with the trend site). */
 function scoreboard(groups: readonly GroupModel[], runners: readonly Runner[]): ScoreEntry[] {
-  return runners.map((runner) => {
-    const all: number[] = [];
-    const byGroup: Record<string, number | null> = {};
-    let wins = 0;
-    for (const g of groups.filter((x) => !UNSCORED_GROUPS.has(x.id))) {
-      const ratios: number[] = [];
-      for (const c of g.cases) {
-        for (const row of c.rows) {
+  const rows: ScoreRow[] = groups.flatMap((g) =>
+    g.cases.flatMap((c) =>
+      c.rows.map((row) => ({
+        group: g.id,
+        costs: row.contested ? runners.flatMap((runner) => {
           const cell = row.cells[runner];
-          if (!row.contested || cell?.ratio === undefined) continue;
-          ratios.push(cell.ratio);
-          if (cell.fastest) wins++;
-        }
-      }
-      byGroup[g.id] = ratios.length > 0 ? geomean(ratios) : null;
-      all.push(...ratios);
-    }
-    return { runner, wins, rows: all.length, geomean: all.length > 0 ? geomean(all) : null, byGroup };
-  });
+          return cell?.ratio !== undefined && cell.unitCostNs !== undefined ? [{ runner, unitCost: cell.unitCostNs }] : [];
+        }) : [],
+      })),
+    ),
+  );
+  return scoreRows(rows, runners, groups.map((g) => g.id));
 }
 
 function short(hash: string): string {

@@ -9,3 +9,4 @@ export * from './hodges-lehmann.js';
 export * from './fdr.js';
 export * from './fit.js';
 export * from './compare.js';
+export * from './rank-sum-permutation.js';

@@ -95,6 +95,40 @@ describe('derive', () => {
     expect(entry!.geomean.rs).toBeCloseTo(1, 12);
   });
 
+  it('leaves the harness group out of the scoreboard, as the report does (one implementation)', () => {
+    const catalog = catalogFromSpec(realSpec().spec);
+    const noop = (record: HistoryRecord, ns: number): HistoryRecord => ({
+      ...record,
+      cases: [...record.cases, { ...record.cases[1]!, id: 'cpu.harness.noop', label: 'empty', param: { label: 'empty' }, median_ns: ns, work: { ops: 1 } }],
+    });
+    const plain = history(1);
+    const withNoop = plain.map((r, i) => ({ ...r, record: noop(r.record, [1000, 100, 100][i]!) }));
+    const board = (recs: LoadedRecord[]) => indexOf(derive({ records: recs, invalid: [] }, { catalog })).scoreboard;
+    expect(board(withNoop)).toEqual(board(plain));
+    const noopOnly = plain.map((r, i) => ({ ...r, record: { ...noop(r.record, [1000, 100, 100][i]!), cases: noop(r.record, [1000, 100, 100][i]!).cases.slice(-1) } }));
+    expect(board(noopOnly)).toEqual([]);
+  });
+
+  it('branch retention: the default branch and the most recently active others; records are all counted', () => {
+    // main: runs 0-9; feature branches f10..f39 get one run each, later and later.
+    const recs: HistoryRecord[] = [];
+    for (let i = 0; i < 40; i++) for (const runner of ['js', 'go'] as const) recs.push(smallRecord(runner, i, i < 10 ? 'main' : `f${i}`));
+    const idx = indexOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 5 } }));
+    expect(idx.default_branch).toBe('main');
+    expect(idx.branches).toEqual(['f35', 'f36', 'f37', 'f38', 'f39', 'main']);
+    expect(idx.expired_branches).toBe(25);
+    expect(idx.generated_from).toBe(80);
+    expect(Object.keys(idx.cases[0]!.series[0]!.latest).sort()).toEqual(idx.branches);
+    expect(new Set(idx.scoreboard.map((e) => e.branch))).toEqual(new Set(idx.branches));
+    const series = seriesOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 5 } }), 'cpu.ecdsa.sign-1000');
+    expect(new Set(series.series.flatMap((s) => s.points.map((p) => p.branch)))).toEqual(new Set(idx.branches));
+    // Inactive for longer than activeDays before the newest record: expired even when there is room.
+    const old = indexOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 100, activeDays: 1 } }));
+    expect(old.branches).toEqual(['f15', 'f16', 'f17', 'f18', 'f19', 'f20', 'f21', 'f22', 'f23', 'f24', 'f25', 'f26', 'f27', 'f28', 'f29', 'f30', 'f31', 'f32', 'f33', 'f34', 'f35', 'f36', 'f37', 'f38', 'f39', 'main']);
+    // An explicit default branch is kept whatever its age.
+    expect(indexOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 1, default: 'f10' } })).branches).toEqual(['f10', 'f39']);
+  });
+
   it('uses the catalog for kind, group and doc; groups follow the catalog order', () => {
     const { spec } = realSpec();
     const idx = indexOf(derive({ records: history(2), invalid: [] }, { catalog: catalogFromSpec(spec) }));
@@ -127,6 +161,20 @@ describe('shift markers', () => {
     expect(shifts[0]!.index).toBe(10);
     expect(shifts[0]!.ratio).toBeGreaterThan(1.15);
     expect(shifts[0]!.p).toBeLessThan(0.01);
+  });
+
+  it('marks the first point after the step when neighbouring candidates reach the same p', () => {
+    // Index 5 (102) and 6 (125) both split the windows perfectly (exact p = 2/252 each); the step is at 6.
+    const shifts = detectShifts([100, 101, 99, 100.5, 98, 102, 125, 126, 124, 125.5, 127, 126.5]);
+    expect(shifts.map((s) => s.index)).toEqual([6]);
+    expect(shifts[0]!.p).toBeCloseTo(2 / 252, 12);
+  });
+
+  it('marks a step whose windows hold tied values (exact permutation p, not a normal approximation)', () => {
+    const shifts = detectShifts([100, 101, 99, 100, 98, 97, 125, 126, 124, 125, 127, 126.5]);
+    expect(shifts.map((s) => s.index)).toEqual([6]);
+    expect(shifts[0]!.p).toBeCloseTo(2 / 252, 12);
+    expect(shifts[0]!.ratio).toBeGreaterThan(1.2);
   });
 
   it('marks nothing on noise, on a step below the threshold, or on too short a series', () => {

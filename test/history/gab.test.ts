@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { derive } from '../../src/history/derive.js';
-import { exportGab, gabEntry, importGab, parseGab, renderGabDataJs, type GabData } from '../../src/history/gab.js';
-import { recordPath, toRecord } from '../../src/history/record.js';
+import { exportGab, exportGabData, gabEntry, importGab, parseGab, renderGabDataJs, type GabData } from '../../src/history/gab.js';
+import { parseRecord, recordPath, serializeRecord, toRecord } from '../../src/history/record.js';
 import { writeHistory } from '../../src/history/store.js';
 import { InputError } from '../../src/spec/errors.js';
 import { bareRemote, context, removeAll, smallRecord, smallResult, tempDir, tip } from './helpers.js';
@@ -62,7 +64,7 @@ describe('importGab', () => {
     expect(back.filter((r) => r.run.id === back[0]!.run.id).flatMap((r) => exportGab(r))).toEqual(entries[0]!.benches);
   });
 
-  it('imports foreign benches as gab.<slug> under the given runner, converting units, skipping non-times', () => {
+  it('imports foreign benches as gab.<slug> under the given runner, converting units; non-times are stored uncharted and listed', () => {
     const json = JSON.stringify({
       lastUpdate: 1,
       repoUrl: 'r',
@@ -85,11 +87,13 @@ describe('importGab', () => {
     expect(records).toHaveLength(1);
     const r = records[0]!;
     expect(r).toMatchObject({ runner: 'rs', branch: 'master', commit: { sha: 'abcdef0123456789abcdef0123456789abcdef01', author: 'Bo' }, run: { id: 'gab-benchmark-js-1704132245000' } });
-    expect(r.cases.map((c) => [c.id, c.label, c.median_ns, c.n])).toEqual([
-      ['gab.upload-small-file-1', '', 500_000, 1],
-      ['gab.parse', '', 3_500_000, 12],
+    expect(r.cases.map((c) => [c.id, c.label, c.status, c.median_ns, c.n])).toEqual([
+      ['gab.upload-small-file-1', '', 'ok', 500_000, 1],
+      ['gab.parse', '', 'ok', 3_500_000, 12],
+      ['gab.throughput', '', 'skipped', null, 0],
     ]);
     expect(r.cases[0]!.mad_ns).toBeCloseTo(7500, 6);
+    expect(r.cases[2]!.gab).toEqual({ name: 'throughput', value: 80, unit: 'MB/s' });
     expect(skipped).toEqual([{ where: 'entries["Benchmark.js"][0].benches[2]', name: 'throughput', reason: 'unit "MB/s" is not a time or a rate' }]);
     expect(recordPath(r)).toBe('runs/2024/01/20240101T180405Z-abcdef0-rs-gab-benchmark-js-1704132245000.json');
   });
@@ -112,5 +116,65 @@ describe('importGab', () => {
     const before = await tip(remote);
     await expect(async () => writeHistory(importGab('data.js', text).records, { remote, workdir: tempDir('work', dirs) })).rejects.toThrow(/data\.js: invalid data\.js at line 3/);
     expect(await tip(remote)).toBe(before);
+  });
+});
+
+// Real data.js files from public repositories (fixtures/gab/README.md names each source).
+const FIXTURES = join(import.meta.dirname, 'fixtures/gab');
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
+const REAL: Array<{ file: string; tool: string; runner: string }> = [
+  { file: 'agatedb-cargo.data.js', tool: 'cargo', runner: 'rs' },
+  { file: 'mojito-go.data.js', tool: 'go', runner: 'go' },
+  { file: 'socks-forwarder-go.data.js', tool: 'go', runner: 'go' },
+  { file: 'dats-benchmarkjs.data.js', tool: 'benchmarkjs', runner: 'js' },
+  { file: 'repomix-custom-smaller.data.js', tool: 'customSmallerIsBetter', runner: 'js' },
+];
+
+describe('github-action-benchmark data.js from real repositories', () => {
+  it.each(REAL)('$file: every bench imported, under its original name and tool, and export gives the same entries back', ({ file, tool, runner }) => {
+    const text = fixture(file);
+    const original = parseGab(file, text);
+    const benches = Object.values(original.entries).flat().flatMap((e) => e.benches);
+    const { records, skipped, charted } = importGab(file, text);
+    const cases = records.flatMap((r) => r.cases);
+    expect(cases).toHaveLength(benches.length);
+    expect(charted + skipped.length).toBe(benches.length);
+    expect(charted).toBeGreaterThan(0);
+    expect(cases.map((c) => c.gab!.name)).toEqual(benches.map((b) => b.name));
+    expect(new Set(records.map((r) => r.runner))).toEqual(new Set([runner]));
+    expect(new Set(records.map((r) => r.host.runtime))).toEqual(new Set([`github-action-benchmark ${tool}`]));
+    for (const r of records) expect(r.source).toMatchObject({ format: 'github-action-benchmark', tool });
+    // Records are stored as JSON: round-trip through their stored bytes, then back to GAB.
+    const stored = records.map((r) => parseRecord(recordPath(r), serializeRecord(r)));
+    const back = exportGabData(stored);
+    expect(back.entries).toStrictEqual(original.entries);
+    expect(back.repoUrl).toBe(original.repoUrl);
+    expect(parseGab('back.js', renderGabDataJs(back)).entries).toStrictEqual(original.entries);
+  });
+
+  it("Go's old-style combined unit: the time from ns/op, B/op and allocs/op kept as metrics", () => {
+    const { records, skipped } = importGab('mojito-go.data.js', fixture('mojito-go.data.js'));
+    expect(skipped).toEqual([]);
+    const first = records[0]!.cases[0]!;
+    expect(first.gab).toEqual({ name: 'Benchmark_Router_Handler', value: 260827, unit: 'ns/op\t   23762 B/op\t     176 allocs/op', extra: '4016 times\n2 procs' });
+    expect(first).toMatchObject({ id: 'gab.benchmark-router-handler', status: 'ok', median_ns: 260827, metrics: { 'B/op': 23762, 'allocs/op': 176 } });
+  });
+
+  it('benches without a time are stored, exported back and listed with the reason', () => {
+    const { skipped } = importGab('socks-forwarder-go.data.js', fixture('socks-forwarder-go.data.js'));
+    expect(skipped.length).toBe(90);
+    expect(skipped[0]).toEqual({ where: 'entries["Benchmark"][0].benches[2]', name: 'BenchmarkMatchHostname/exact-match - B/op', reason: 'unit "B/op" is not a time or a rate' });
+    expect(new Set(skipped.map((s) => s.reason))).toEqual(new Set(['unit "B/op" is not a time or a rate', 'unit "allocs/op" is not a time or a rate']));
+  });
+});
+
+describe('imported points on the site', () => {
+  it('carry the tool and the original bench name, so the site does not call Rust or Go data bee-js', () => {
+    const { records } = importGab('agatedb-cargo.data.js', fixture('agatedb-cargo.data.js'));
+    const files = derive({ records: records.map((record) => ({ path: recordPath(record), record })), invalid: [] });
+    const name = records[0]!.cases[0]!.gab!.name;
+    const series = JSON.parse(files.get(`series/${records[0]!.cases[0]!.id}.json`)!);
+    expect(series.series[0].runner).toBe('rs');
+    expect(series.series[0].points[0].imported).toBe(`github-action-benchmark cargo: ${name}`);
   });
 });

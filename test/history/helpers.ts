@@ -102,3 +102,21 @@ export function smallResult(runner: Runner, i: number, factor = 1): Result {
 export function smallRecord(runner: Runner, i: number, branch = 'main', factor = 1): HistoryRecord {
   return toRecord(smallResult(runner, i, factor), context(i, branch));
 }
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI as a user runs it: its own process (tsx from the sources), exit code and output. */
+export async function runCli(args: readonly string[], cwd = process.cwd()): Promise<CliRun> {
+  const cli = join(import.meta.dirname, '../../src/cli.ts');
+  try {
+    const { stdout, stderr } = await exec(process.execPath, ['--import', 'tsx', cli, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
+  }
+}

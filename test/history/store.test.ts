@@ -1,5 +1,5 @@
 // The gh-pages store against real git and local bare repositories.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordPath, serializeRecord } from '../../src/history/record.js';
@@ -119,6 +119,27 @@ describe('writeHistory', () => {
     const remote = join(tempDir('missing', dirs), 'nope.git');
     await expect(writeHistory([smallRecord('js', 40)], opts(remote))).rejects.toThrow(/history: cannot fetch gh-pages: .*does not appear to be a git repository/);
     expect(redact("fatal: unable to access 'https://x-access-token:ghs_secret@github.com/o/r.git/': 403")).toBe("fatal: unable to access 'https://***@github.com/o/r.git/': 403");
+  });
+
+  it('twelve writers sharing one workdir take turns: no record lost, no git error', async () => {
+    const remote = await bareRemote(dirs);
+    const workdir = join(tempDir('shared', dirs), 'history');
+    const records = Array.from({ length: 12 }, (_, i) => smallRecord((['js', 'go', 'rs'] as const)[i % 3]!, 60 + i));
+    const reports = await Promise.all(records.map((r) => writeHistory([r], opts(remote, { workdir }))));
+    expect(reports.every((r) => r.commit !== null && r.added.length === 1)).toBe(true);
+    const paths = (await lsTree(remote)).filter((p) => p.startsWith('bench/runs/'));
+    expect(paths).toEqual(records.map((r) => `bench/${recordPath(r)}`).sort());
+    await expectConsistent(remote);
+  });
+
+  it('a lock left by a writer that died does not block the next one', async () => {
+    const remote = await bareRemote(dirs);
+    const workdir = join(tempDir('stale', dirs), 'history');
+    mkdirSync(`${workdir}.lock`, { recursive: true });
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(`${workdir}.lock`, old, old);
+    const rep = await writeHistory([smallRecord('js', 75)], opts(remote, { workdir }));
+    expect(rep.added).toHaveLength(1);
   });
 
   it('twelve writers pushing at once to an empty remote lose no record; derived files equal a fresh derivation', async () => {

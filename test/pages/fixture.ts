@@ -156,6 +156,8 @@ export function buildHistory(runs: FixtureRun[], cases: FixtureCase[], groups: H
     schema: 'bee-bench/history-index@1',
     generated_from: runs.length * 3,
     branches,
+    default_branch: branches.includes('main') ? 'main' : (branches[0] ?? ''),
+    expired_branches: 0,
     runners: ['js', 'go', 'rs'],
     groups,
     cases: indexCases,

@@ -43,7 +43,7 @@ async function charts(page: Page, selector: string): Promise<ChartView[]> {
         visible: ds.map((_d, i) => ch.isDatasetVisible(i)),
         xs: ds.map((d) => d.data.map((p) => p.x)),
         ys: ds.map((d) => d.data.map((p) => p.y)),
-        styles: ds.map((d) => (Array.isArray(d.pointStyle) ? d.pointStyle : [])),
+        styles: ds.map((_d, i) => ch.getDatasetMeta(i).data.map((e) => (e as unknown as { options: { pointStyle: unknown } }).options.pointStyle)),
         xMin: ch.scales.x!.min,
         xMax: ch.scales.x!.max,
         yType: ch.scales.y!.type,
@@ -54,6 +54,9 @@ async function charts(page: Page, selector: string): Promise<ChartView[]> {
 
 const caseCharts = (page: Page) => charts(page, 'figure.chart-card canvas');
 const scoreChart = async (page: Page) => (await charts(page, '.scoreboard canvas'))[0]!;
+
+/** The overview's link to a case (its text is split into segments that wrap at dots). */
+const caseLink = (page: Page, id: string) => page.getByRole('link', { name: id, exact: true });
 
 async function renderCount(page: Page): Promise<number> {
   return page.evaluate(() => Number(document.body.dataset.render ?? 0));
@@ -176,7 +179,7 @@ describe('trend site', () => {
     expect(await row.locator('svg.spark').count()).toBe(2);
 
     n = await renderCount(page);
-    await page.click(`a.case-link:text-is("${CASE}")`);
+    await caseLink(page, CASE).click();
     await rendered(page, n);
     expect(await page.evaluate(() => location.hash)).toContain(`branch=${encodeURIComponent(FEATURE_BRANCH)}`);
     const cs = await caseCharts(page);
@@ -416,13 +419,48 @@ describe('trend site', () => {
       await rendered(page, n);
       await page.screenshot({ path: join(OUT, `site-overview-${scheme}.png`), fullPage: true });
       const m = await renderCount(page);
-      await page.click(`a.case-link:text-is("${CASE}")`);
+      await caseLink(page, CASE).click();
       await rendered(page, m);
       const at = await pointOnPage(page, XSS_RUN);
       await page.mouse.click(at.x, at.y);
       await page.screenshot({ path: join(OUT, `site-case-${scheme}.png`), fullPage: true });
       await page.close();
     }
+  });
+
+  it('has a favicon the server serves (no 404 on every load)', async () => {
+    const page = await open();
+    const href = await page.evaluate(() => document.querySelector<HTMLLinkElement>('link[rel~="icon"]')?.href ?? null);
+    expect(href).not.toBeNull();
+    const res = await page.request.get(href!);
+    expect(res.status()).toBe(200);
+    expect(res.headers()['content-type']).toMatch(/^image\//);
+    await page.close();
+  });
+
+  it('case ids in the overview wrap at dots, never inside a word', async () => {
+    const page = await open();
+    // A case column narrower than the ids, as the longest real ids (cpu.bmt.encrypted-file-root) get.
+    await page.evaluate(() => document.querySelectorAll<HTMLElement>('table.cases col.col-case').forEach((c) => (c.style.width = '7rem')));
+    const breaks = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('a.case-link')).flatMap((a) => {
+        // Characters whose box starts a new line: the character before each must be a dot.
+        const chars: Array<{ ch: string; top: number }> = [];
+        const walker = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          for (let i = 0; i < n.textContent!.length; i++) {
+            const r = document.createRange();
+            r.setStart(n, i);
+            r.setEnd(n, i + 1);
+            chars.push({ ch: n.textContent![i]!, top: Math.round(r.getBoundingClientRect().top) });
+          }
+        }
+        return chars.flatMap((c, i) => (i > 0 && c.top > chars[i - 1]!.top ? [`${a.textContent}: after "${chars[i - 1]!.ch}"`] : []));
+      }),
+    );
+    expect(breaks.length).toBeGreaterThan(0); // the narrow page does wrap them
+    expect(breaks.filter((b) => !b.endsWith('after "."'))).toEqual([]);
+    await page.close();
   });
 
   it('no request left 127.0.0.1 and the pages logged no error (CSP included)', () => {

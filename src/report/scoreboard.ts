@@ -1,0 +1,45 @@
+// The cross-client scoreboard, one implementation for the report (aggregate.ts) and the trend site
+// (src/history/scoreboard.ts): a row is one (case, param) where two or more runners have a time per
+// work unit; each runner's ratio to the row's fastest goes into its geometric mean, and wins count
+// the rows where it is the fastest (ties win for each). Rows of the harness group never score: they
+// time the runners themselves (process, timer, loop), not the clients.
+import type { Runner } from '../spec/schema.js';
+import { geomean } from '../stats/index.js';
+import type { ScoreEntry } from './model.js';
+
+export const UNSCORED_GROUPS: ReadonlySet<string> = new Set(['harness']);
+
+export interface ScoreRow {
+  group: string;
+  /** Time per work unit of each runner with an ok figure (> 0). */
+  costs: ReadonlyArray<{ runner: Runner; unitCost: number }>;
+}
+
+/** Whether a row counts: not an unscored group, and at least two runners to compare. */
+export function scores(row: ScoreRow): boolean {
+  return !UNSCORED_GROUPS.has(row.group) && row.costs.length >= 2;
+}
+
+/**
+ * One entry per runner, in the given order. byGroup has the given groups (default: those of the
+ * counted rows) less the unscored ones, null where the runner has no figure.
+ */
+export function scoreRows(rows: readonly ScoreRow[], runners: readonly Runner[], groupIds?: readonly string[]): ScoreEntry[] {
+  const counted = rows.filter(scores);
+  const groups = (groupIds ?? [...new Set(counted.map((r) => r.group))]).filter((g) => !UNSCORED_GROUPS.has(g));
+  return runners.map((runner) => {
+    const byGroupRatios = new Map<string, number[]>(groups.map((g) => [g, []]));
+    const all: number[] = [];
+    let wins = 0;
+    for (const row of counted) {
+      const mine = row.costs.find((c) => c.runner === runner);
+      if (!mine) continue;
+      const ratio = mine.unitCost / Math.min(...row.costs.map((c) => c.unitCost));
+      byGroupRatios.get(row.group)?.push(ratio);
+      all.push(ratio);
+      if (ratio === 1) wins++;
+    }
+    const byGroup = Object.fromEntries([...byGroupRatios].map(([g, rs]) => [g, rs.length > 0 ? geomean(rs) : null]));
+    return { runner, wins, rows: all.length, geomean: all.length > 0 ? geomean(all) : null, byGroup };
+  });
+}
