@@ -10,6 +10,7 @@ import { defaultSpecPath } from './build/paths.js';
 import { exportGab, headCommit, importGab, publishRecords, publishResults, type RunContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
+import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
 import { AB_DEFAULTS } from './run/defaults.js';
@@ -154,8 +155,8 @@ async function cmdRun(v: Values): Promise<number> {
   }
   const out = await singleJob({ ...c, runners });
   log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
-  const failed = out.results.flatMap((r) => r.cases.filter((c) => c.status === 'failed').map((c) => `${r.runner} ${c.id}`));
-  if (failed.length > 0) log(`${failed.length} case(s) failed: ${failed.join(', ')} (see the report)`);
+  const failed = failuresOf(out.model);
+  if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
 }
 

@@ -19,20 +19,19 @@ import (
 )
 
 // Calls to the node are bounded and their failures worded as in the other runners:
-// "no answer in 60 s to GET /stamps", "Bee answered 404 to POST /bytes: <Bee's own message>",
-// "cannot connect to the Bee node (ECONNREFUSED) for GET /stamps".
+// "no answer in 60 s to /stamps", "Bee answered 404 to POST /bytes: <Bee's own message>",
+// "cannot connect to the Bee node (ECONNREFUSED) for /stamps" (transport errors name the path
+// only: bee-rs's do not carry the method).
 
 // noAnswer is a call the node did not answer within the call timeout.
 type noAnswer struct {
 	after time.Duration
-	call  string
+	path  string
 }
 
 func (e *noAnswer) Error() string {
-	return fmt.Sprintf("no answer in %g s to %s", e.after.Seconds(), e.call)
+	return fmt.Sprintf("no answer in %g s to %s", e.after.Seconds(), e.path)
 }
-
-func callOf(req *http.Request) string { return req.Method + " " + req.URL.Path }
 
 // callTransport gives every request `limit` to be answered and its body read; the request's own
 // context (the case timeout) still applies.
@@ -47,7 +46,7 @@ func (t callTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		cancel()
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && req.Context().Err() == nil {
-			return nil, &noAnswer{after: t.limit, call: callOf(req)}
+			return nil, &noAnswer{after: t.limit, path: req.URL.Path}
 		}
 		return nil, err
 	}
@@ -85,7 +84,7 @@ func describe(err error) error {
 			uniform += ": " + m
 		}
 	} else if errors.As(err, &ue) && errors.Is(err, syscall.ECONNREFUSED) {
-		inner, uniform = ue, fmt.Sprintf("cannot connect to the Bee node (ECONNREFUSED) for %s %s", strings.ToUpper(ue.Op), pathOf(ue.URL))
+		inner, uniform = ue, "cannot connect to the Bee node (ECONNREFUSED) for "+pathOf(ue.URL)
 	} else {
 		return err
 	}

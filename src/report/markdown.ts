@@ -3,6 +3,7 @@
 import type { Runner } from '../spec/schema.js';
 import { cellView, scaledParams } from './cell.js';
 import { mdCode, mdProse, mdText } from './escape.js';
+import { failureSummary, failuresOf } from './failures.js';
 import { mdBlocks, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type CaseModel, type Row } from './model.js';
 import { RUNNER_COLORS, bars, sparkline } from './svg.js';
@@ -19,6 +20,7 @@ export function renderMarkdown(model: AggregateModel, opts: MarkdownOptions = {}
     header(model),
     model.hasNet ? scopeCaveat() : null,
     model.warnings.length > 0 ? mdQuote(model.warnings.map((w) => `⚠ ${mdText(w)}`)) : null,
+    failureSummary(failuresOf(model)),
     '## Runners',
     runnersTable(model),
     '## Scoreboard',

@@ -75,9 +75,12 @@ export function storingNode(o: NodeOptions = {}): Promise<FakeNode> {
           return json(res, 201, { reference: ref });
         }
         if ((root === 'bytes' || root === 'bzz') && (req.method === 'GET' || req.method === 'HEAD') && id && store.has(id)) {
-          const data = Buffer.from(store.get(id)!);
+          let data = Buffer.from(store.get(id)!);
           if (o.corrupt) data[0]! ^= 0xff;
-          res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': data.length });
+          const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+          if (range) data = data.subarray(Number(range[1]), Number(range[2]) + 1);
+          const headers = { 'content-type': 'application/octet-stream', 'content-length': data.length, 'content-disposition': 'inline; filename="bench.bin"' };
+          res.writeHead(range ? 206 : 200, headers);
           return res.end(req.method === 'HEAD' ? undefined : data);
         }
         json(res, 404, { code: 404, message: 'Not Found' });

@@ -20,25 +20,26 @@ export class Skip extends Error {
 /**
  * One line describing an error. Errors from the Bee node read the same in every runner:
  * "Bee answered 404 to POST /bytes: batch with id not found" (Bee's own message), "no answer in
- * 60 s to GET /stamps" (the call timeout), "cannot connect to the Bee node (ECONNREFUSED) for
- * GET /health".
+ * 60 s to /stamps" (the call timeout), "cannot connect to the Bee node (ECONNREFUSED) for
+ * /health". Transport errors name the path only: bee-rs's do not carry the method.
  */
 export function describeError(err) {
   if (!(err instanceof Error)) return `non-Error thrown: ${String(err)}`;
-  if (err.name === 'BeeResponseError') return describeBeeError(err);
+  // bee-js's BeeResponseError keeps the name "Error": recognise it by its fields.
+  if ('responseBody' in err && 'method' in err) return describeBeeError(err);
   return `${err.name && err.name !== 'Error' ? `${err.name}: ` : ''}${err.message}`;
 }
 
 function describeBeeError(err) {
-  const call = `${String(err.method ?? 'get').toUpperCase()} /${String(err.url ?? '').replace(/^(https?:\/\/[^/]+)?\/*/, '')}`;
+  const path = `/${String(err.url ?? '').replace(/^(https?:\/\/[^/]+)?\/*/, '')}`;
   const timeout = /^timeout of (\d+)ms exceeded/.exec(err.message);
-  if (timeout) return `no answer in ${Number(timeout[1]) / 1000} s to ${call}`;
+  if (timeout) return `no answer in ${Number(timeout[1]) / 1000} s to ${path}`;
   if (err.status === undefined) {
     const code = /\b(E[A-Z]+)\b/.exec(err.message)?.[1] ?? err.message;
-    return `cannot connect to the Bee node (${code}) for ${call}`;
+    return `cannot connect to the Bee node (${code}) for ${path}`;
   }
   const body = beeMessage(err.responseBody);
-  return `Bee answered ${err.status} to ${call}${body ? `: ${body}` : ''}`;
+  return `Bee answered ${err.status} to ${String(err.method ?? 'get').toUpperCase()} ${path}${body ? `: ${body}` : ''}`;
 }
 
 /** Bee's own message from an error body ({"code":404,"message":"..."}), else the body's start. */
