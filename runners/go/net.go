@@ -274,33 +274,47 @@ func feedWarm(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Be
 	}}, nil
 }
 
-const uploadName = "bee-bench.bin"
+// uploadName is the file name of every /bzz upload, as in the other runners (it is part of the
+// manifest, so of the reference the digest compares).
+const uploadName = "bench.bin"
 
-func bzzUploadWith(env *harness.Env, p spec.Params, encrypt bool) (*harness.Bench, error) {
+func bzzUploadWith(ctx context.Context, env *harness.Env, p spec.Params, encrypt bool) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
 	}
-	body := newSalted(env, p.Int("bytes"))
+	n := p.Int("bytes")
+	body := newSalted(env, n)
 	opts := &api.FileUploadOptions{UploadOptions: deferred()}
 	if encrypt {
 		opts.Encrypt = &encrypt
 	}
-	return &harness.Bench{
+	bench := &harness.Bench{
 		Before: func(context.Context) error { body.resalt(env); return nil },
 		Op: func(ctx context.Context) error {
 			_, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(body.buf), uploadName, "application/octet-stream", opts)
 			return err
 		},
-	}, nil
+	}
+	// Encrypted references are random: only the plain upload has a digest (see bytesUpload).
+	if !encrypt {
+		bench.Output = func() ([]byte, error) {
+			res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(env.Fixtures.Data(n)), uploadName, "application/octet-stream", opts)
+			if err != nil {
+				return nil, fmt.Errorf("unsalted upload: %w", err)
+			}
+			return res.Reference.Raw(), nil
+		}
+	}
+	return bench, nil
 }
 
-func bzzUpload(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
-	return bzzUploadWith(env, p, false)
+func bzzUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	return bzzUploadWith(ctx, env, p, false)
 }
 
-func bzzUploadEncrypted(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
-	return bzzUploadWith(env, p, true)
+func bzzUploadEncrypted(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	return bzzUploadWith(ctx, env, p, true)
 }
 
 // diskFixture returns the path of salt-placeholder || data[:n] under the fixtures folder,
@@ -427,27 +441,41 @@ func bytesUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness
 	}, nil
 }
 
-// tagsUploadWithTag: CreateTag, UploadData with the tag, GetTag.
-func tagsUploadWithTag(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+// tagsUploadWithTag: CreateTag, UploadData with the tag, GetTag. Its digest is the reference of
+// the unsalted fixture uploaded under a fresh tag (the BMT root, as bytesUpload).
+func tagsUploadWithTag(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
 	}
-	body := newSalted(env, p.Int("bytes"))
+	n := p.Int("bytes")
+	body := newSalted(env, n)
+	tagged := func(ctx context.Context, data []byte) (swarm.Reference, error) {
+		tag, err := b.client.API.CreateTag(ctx)
+		if err != nil {
+			return swarm.Reference{}, err
+		}
+		opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
+		opts.Tag = tag.UID
+		res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(data), opts)
+		if err != nil {
+			return swarm.Reference{}, err
+		}
+		_, err = b.client.API.GetTag(ctx, tag.UID)
+		return res.Reference, err
+	}
 	return &harness.Bench{
 		Before: func(context.Context) error { body.resalt(env); return nil },
 		Op: func(ctx context.Context) error {
-			tag, err := b.client.API.CreateTag(ctx)
-			if err != nil {
-				return err
-			}
-			opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
-			opts.Tag = tag.UID
-			if _, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(body.buf), opts); err != nil {
-				return err
-			}
-			_, err = b.client.API.GetTag(ctx, tag.UID)
+			_, err := tagged(ctx, body.buf)
 			return err
+		},
+		Output: func() ([]byte, error) {
+			ref, err := tagged(ctx, env.Fixtures.Data(n))
+			if err != nil {
+				return nil, fmt.Errorf("unsalted upload: %w", err)
+			}
+			return ref.Raw(), nil
 		},
 	}, nil
 }

@@ -5,7 +5,7 @@
 use anyhow::{Context as _, anyhow, ensure};
 use bee::api::{CollectionUploadOptions, FileUploadOptions, RedundantUploadOptions, UploadOptions};
 use bee::file::CollectionEntry;
-use bee::swarm::{Identifier, PrivateKey, Reference, Topic, make_content_addressed_chunk};
+use bee::swarm::{BatchId, Identifier, PrivateKey, Reference, Topic, make_content_addressed_chunk};
 use bytes::Bytes;
 use futures_util::future::try_join_all;
 use sha2::{Digest, Sha256};
@@ -287,8 +287,9 @@ pub async fn bzz_upload(cx: &Context, p: &Param, encrypt: bool) -> anyhow::Resul
         },
         ..Default::default()
     };
+    let (out_client, out_options, out_body) = (client.clone(), options.clone(), fixture.clone());
     let cx = cx.clone();
-    Bench::net(move || {
+    let bench = Bench::net(move || {
         let (client, options, body) =
             (client.clone(), options.clone(), salted(cx.salt(), &fixture));
         async move {
@@ -297,6 +298,21 @@ pub async fn bzz_upload(cx: &Context, p: &Param, encrypt: bool) -> anyhow::Resul
                 .upload_file(&batch, body, FILE_NAME, CONTENT_TYPE, Some(&options))
                 .await?;
             Ok(())
+        }
+    })?;
+    // Encrypted references are random: only the plain upload has a digest (see bytes_upload).
+    if encrypt {
+        return Ok(bench);
+    }
+    bench.with_output(move || {
+        let (client, options, body) = (out_client.clone(), out_options.clone(), out_body.clone());
+        async move {
+            let uploaded = client
+                .file()
+                .upload_file(&batch, body, FILE_NAME, CONTENT_TYPE, Some(&options))
+                .await
+                .context("unsalted upload")?;
+            Ok(uploaded.reference.as_bytes().to_vec())
         }
     })
 }
@@ -337,26 +353,48 @@ pub async fn bytes_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     })
 }
 
+/// POST /tags, POST /bytes under the tag, GET /tags/{uid}; the reference.
+async fn tagged_upload(
+    client: &bee::Client,
+    batch: &BatchId,
+    body: Bytes,
+) -> anyhow::Result<Reference> {
+    let api = client.api();
+    let tag = api.create_tag().await?;
+    let options = RedundantUploadOptions {
+        base: tagged(tag.uid),
+        ..Default::default()
+    };
+    let uploaded = client
+        .file()
+        .upload_data(batch, body, Some(&options))
+        .await?;
+    api.get_tag(tag.uid).await?;
+    Ok(uploaded.reference)
+}
+
+/// Its digest is the reference of the unsalted fixture uploaded under a fresh tag (the BMT
+/// root, as bytes_upload).
 pub async fn tags_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let node = node(cx)?;
     let (client, batch) = (node.client.clone(), node.batch);
     let fixture = data(cx, uint(p, "bytes")?).await?;
+    let (out_client, out_body) = (client.clone(), fixture.clone());
     let cx = cx.clone();
     Bench::net(move || {
         let (client, body) = (client.clone(), salted(cx.salt(), &fixture));
         async move {
-            let api = client.api();
-            let tag = api.create_tag().await?;
-            let options = RedundantUploadOptions {
-                base: tagged(tag.uid),
-                ..Default::default()
-            };
-            client
-                .file()
-                .upload_data(&batch, body, Some(&options))
-                .await?;
-            api.get_tag(tag.uid).await?;
+            tagged_upload(&client, &batch, body).await?;
             Ok(())
+        }
+    })?
+    .with_output(move || {
+        let (client, body) = (out_client.clone(), out_body.clone());
+        async move {
+            let reference = tagged_upload(&client, &batch, body)
+                .await
+                .context("unsalted upload")?;
+            Ok(reference.as_bytes().to_vec())
         }
     })
 }
