@@ -25,6 +25,19 @@ async function listen(server: Server): Promise<FakeNode> {
   };
 }
 
+/** Nodes started by a test file, closed together by its after-hook. */
+export function nodeTracker() {
+  const open: FakeNode[] = [];
+  return {
+    async start(n: Promise<FakeNode>): Promise<FakeNode> {
+      const node = await n;
+      open.push(node);
+      return node;
+    },
+    closeAll: () => Promise.all(open.splice(0).map((n) => n.close())).then(() => undefined),
+  };
+}
+
 /** Accepts every connection, reads nothing, answers nothing. */
 export function silentNode(): Promise<FakeNode> {
   return listen(createServer(() => undefined));

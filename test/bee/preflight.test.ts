@@ -1,17 +1,10 @@
 // The engine's node check against real loopback servers: each failure is one clear, fast message.
 import { afterEach, describe, expect, it } from 'vitest';
 import { BeeArgumentError, BeeNodeError, parseBeeTarget, preflight, probe } from '../../src/bee/preflight.js';
-import { BATCH, deadUrl, silentNode, storingNode, type FakeNode } from './fake-node.js';
+import { BATCH, deadUrl, nodeTracker, silentNode, storingNode } from './fake-node.js';
 
-const open: FakeNode[] = [];
-const node = async (n: Promise<FakeNode>) => {
-  const started = await n;
-  open.push(started);
-  return started;
-};
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((n) => n.close()));
-});
+const { start: node, closeAll } = nodeTracker();
+afterEach(closeAll);
 
 describe('parseBeeTarget', () => {
   it('normalises the URL and the batch id', () => {

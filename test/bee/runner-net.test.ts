@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunner, parseSource, type BuiltRunner } from '../../src/build/index.js';
 import { invokeRunner } from '../../src/run/invoke.js';
 import type { Runner } from '../../src/spec/schema.js';
-import { BATCH, silentNode, storingNode, type FakeNode } from './fake-node.js';
+import { BATCH, nodeTracker, silentNode, storingNode } from './fake-node.js';
 
 const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
 const CASE_TIMEOUT_S = 6;
@@ -19,19 +19,12 @@ const wanted: Array<{ runner: Runner; source: string }> = [
   ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
 ];
 const built = new Map<Runner, BuiltRunner>();
-const nodes: FakeNode[] = [];
-const start = async (n: Promise<FakeNode>) => {
-  const node = await n;
-  nodes.push(node);
-  return node;
-};
+const { start, closeAll } = nodeTracker();
 
 beforeAll(async () => {
   for (const w of wanted) built.set(w.runner, await buildRunner({ runner: w.runner, source: parseSource(w.source), log: () => {} }));
 }, 900_000);
-afterAll(async () => {
-  await Promise.all(nodes.map((n) => n.close()));
-});
+afterAll(closeAll);
 
 async function run(runner: Runner, url: string, cases: string[]) {
   const started = Date.now();
