@@ -68,7 +68,10 @@ async function body(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
-/** Health, one batch, and /bytes and /bzz uploads kept in memory and served back (altered if asked). */
+/**
+ * Health, one batch, and /bytes and /bzz uploads kept in memory and served back (altered if
+ * asked); 501 to SOC writes, as a dev node. A missing batch is refused with Bee's message.
+ */
 export function storingNode(o: NodeOptions = {}): Promise<FakeNode> {
   const store = new Map<string, Buffer>();
   return listen(
@@ -83,6 +86,7 @@ export function storingNode(o: NodeOptions = {}): Promise<FakeNode> {
         }
         if ((root === 'bytes' || root === 'bzz') && req.method === 'POST') {
           const data = await body(req);
+          if (o.batch === 'missing') return json(res, 404, { code: 404, message: 'batch with id not found' });
           const ref = (store.size + 1).toString(16).padStart(64, '0');
           store.set(ref, data);
           return json(res, 201, { reference: ref });
@@ -96,6 +100,8 @@ export function storingNode(o: NodeOptions = {}): Promise<FakeNode> {
           res.writeHead(range ? 206 : 200, headers);
           return res.end(req.method === 'HEAD' ? undefined : data);
         }
+        // As a dev node: no single-owner-chunk writes, so no feed has an update.
+        if (root === 'soc' && req.method === 'POST') return json(res, 501, { code: 501, message: 'Not Implemented' });
         json(res, 404, { code: 404, message: 'Not Found' });
       })();
     }),

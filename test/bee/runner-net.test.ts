@@ -69,4 +69,20 @@ describe.each(wanted.map((w) => w.runner))('runner %s against a misbehaving node
       ['net.bytes.download.range', 'ok', undefined],
     ]);
   }, 120_000);
+
+  it("carries Bee's own message when the node refuses an upload", async () => {
+    const node = await start(storingNode({ batch: 'missing' }));
+    const { inv } = await run(runner, node.url, ['net.bytes.upload']);
+    expect(inv.result!.cases[0]!.error).toMatch(/Bee answered 404 to POST \/bytes: batch with id not found/);
+  }, 120_000);
+
+  it('skips SOC and feed writes a dev node refuses with the same reason as the other runners', async () => {
+    const node = await start(storingNode());
+    const { inv } = await run(runner, node.url, ['net.feed.write-read.fresh', 'net.soc.upload']);
+    const reason = (what: string) => `the Bee node answers 501 Not Implemented to ${what} (POST /soc): a dev node (bee dev) has no single-owner-chunk (SOC) or feed writes`;
+    expect(inv.result!.cases.map((c) => [c.id, c.status, c.skip_reason ?? c.error])).toEqual([
+      ['net.feed.write-read.fresh', 'skipped', reason('feed writes')],
+      ['net.soc.upload', 'skipped', reason('SOC writes')],
+    ]);
+  }, 120_000);
 });
