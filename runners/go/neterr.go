@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +11,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"encoding/json"
 
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
