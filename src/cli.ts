@@ -4,11 +4,13 @@ import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'n
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { BeeArgumentError, parseBeeTarget } from './bee/preflight.js';
 import { goProxyProblem, parseSource, type ClientSource } from './build/index.js';
 import { defaultSpecPath } from './build/paths.js';
 import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord, publishRecords, publishResults, readRecords, RECORD_SCHEMA_ID, renderGabDataJs, type HistoryRecord, type RunContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
+import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
 import { AB_DEFAULTS } from './verdict/index.js';
@@ -46,8 +48,8 @@ History: --workdir DIR is the local clone of the history branch (default .bee-be
 publishes sharing one wait for each other. --commit-url (or --repo-url, which gives
 <URL>/commit/<sha>) lets the site link the measured commit.
 
-Exit codes: 0 done; 1 a runner failed or (with --fail-on-regression) a regression was found;
-2 bad arguments.`;
+Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
+unusable, or (with --fail-on-regression) a regression was found; 2 bad arguments.`;
 
 class UsageError extends Error {}
 
@@ -119,6 +121,15 @@ function envPairs(list: string[] | undefined, flag: string): Record<string, stri
   return env;
 }
 
+function beeTarget(url: string, batchId: string) {
+  try {
+    return parseBeeTarget(url, batchId);
+  } catch (e) {
+    if (e instanceof BeeArgumentError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 function common(v: Values) {
   const profile = ProfileSchema.safeParse(v.profile);
   if (!profile.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
@@ -128,7 +139,7 @@ function common(v: Values) {
     profile: profile.data,
     cases: v.case ?? [],
     large: v.large,
-    bee: v['bee-url'] ? { url: v['bee-url'], batchId: v['batch-id']! } : undefined,
+    bee: v['bee-url'] ? beeTarget(v['bee-url'], v['batch-id']!) : undefined,
     outDir: resolve(v.out ?? 'out'),
     cacheDir: v.cache ? resolve(v.cache) : undefined,
     log,
@@ -157,7 +168,9 @@ async function cmdRun(v: Values): Promise<number> {
   }
   const out = await singleJob({ ...c, runners });
   log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
-  return out.problems.length > 0 || out.results.length === 0 ? 1 : 0;
+  const failed = failuresOf(out.model);
+  if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
+  return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
 }
 
 async function cmdAb(v: Values): Promise<number> {

@@ -3,9 +3,9 @@
 // params scale per runner (js may hash 200 chunks where rs hashes 2000):
 //   per byte when every runner's row has work.bytes, else per op when every row has work.ops, else
 //   per iteration when the rows did identical work; other rows are not comparable and left out.
-// Scoring is the report's (src/report/scoreboard.ts): ratios to the row's fastest into a geometric
+// Scoring is the report's (src/stats/scoreboard.ts): ratios to the row's fastest into a geometric
 // mean, wins, and no score for the harness group (groupOf names each case's group).
-import { scoreRows, scores, type ScoreRow } from '../report/scoreboard.js';
+import { scoreRows, scores, type ScoreRow } from '../stats/scoreboard.js';
 import type { Runner } from '../spec/schema.js';
 import type { LoadedRecord } from './record.js';
 import type { RecordCase, ScoreboardEntry } from './schema.js';

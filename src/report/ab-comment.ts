@@ -6,6 +6,7 @@ import type { Verdict } from '../stats/index.js';
 import { countRows, type AbCounts, type AbRow } from '../verdict/index.js';
 import type { Host, Profile, Runner } from '../spec/schema.js';
 import { clip, mdCode, mdText, preText, safeUrl } from './escape.js';
+import { failureSummary } from './failures.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
 import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
@@ -230,6 +231,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     `${mdText(RUNNER_LABEL[input.runner])}: ${design} · profile ${mdText(input.profile)} · verdicts at BH q < ${input.alpha} and a change beyond ±${Math.round(input.threshold * 1000) / 10}%`,
     b ? mdQuote(['⚠ Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict.']) : null,
     headline(counts),
+    failureSummary(input.rows.filter((r) => r.status === 'failed').map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? 'no reason recorded' }))),
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input.env.stoppedEarly ? mdQuote([`⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`]) : null,
   ].filter((s): s is string => s !== null);

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Runner } from '../spec/schema.js';
 import { cellView, scaledParams } from './cell.js';
 import { htmlText, jsonForScript } from './escape.js';
+import { failureHeadline, failureLine, failuresOf } from './failures.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type CaseModel, type Row } from './model.js';
 import { RUNNER_COLORS, bars, sparkline } from './svg.js';
 import { THROUGHPUT_FOOTNOTE, durationAxisUnit, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
@@ -58,6 +59,7 @@ export function renderHtml(model: AggregateModel, opts: HtmlOptions = {}): strin
 <p class="meta">${meta(model)}</p>
 ${model.hasNet ? `<div class="caveat"><strong>⚠ Scope of network figures.</strong> ${htmlText(NET_SCOPE_CAVEAT)}</div>` : ''}
 ${model.warnings.map((w) => `<div class="warn">⚠ ${htmlText(w)}</div>`).join('\n')}
+${failedBlock(model)}
 <h2>Runners</h2>
 ${runnersTable(model)}
 <h2>Scoreboard</h2>
@@ -132,7 +134,7 @@ function caseHtml(c: CaseModel, runners: readonly Runner[], charts: ChartSpec[])
     if (!row.digestMismatch) continue;
     parts.push(
       `<div class="warn">⚠ <strong>Digest disagreement</strong> (${htmlText(row.label)}): the clients computed different outputs for the same input.<ul>${row.digestMismatch
-        .map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}: <code>${htmlText(d.digest)}</code></li>`)
+        .map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (<code>${htmlText(d.caseId)}</code>)` : ''}: <code>${htmlText(d.digest)}</code></li>`)
         .join('')}</ul></div>`,
     );
   }
@@ -284,3 +286,10 @@ const PAGE_SCRIPT = `(function () {
   box.addEventListener('change', function () { draw(box.checked); });
   draw(false);
 })();`;
+
+/** The failed cases, counted and listed with their reasons above the tables. */
+function failedBlock(model: AggregateModel): string {
+  const failures = failuresOf(model);
+  if (failures.length === 0) return '';
+  return `<div class="warn">❌ <strong>${htmlText(failureHeadline(failures.length))}</strong>:<ul>${failures.map((f) => `<li>${htmlText(failureLine(f))}</li>`).join('')}</ul></div>`;
+}

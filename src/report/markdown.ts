@@ -3,6 +3,7 @@
 import type { Runner } from '../spec/schema.js';
 import { cellView, scaledParams } from './cell.js';
 import { mdCode, mdProse, mdText } from './escape.js';
+import { failureSummary, failuresOf } from './failures.js';
 import { mdBlocks, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type CaseModel, type Row } from './model.js';
 import { textBars, textSparkline } from './text-charts.js';
@@ -19,6 +20,7 @@ export function renderMarkdown(model: AggregateModel, opts: MarkdownOptions = {}
     header(model),
     model.hasNet ? scopeCaveat() : null,
     model.warnings.length > 0 ? mdQuote(model.warnings.map((w) => `⚠ ${mdText(w)}`)) : null,
+    failureSummary(failuresOf(model)),
     '## Runners',
     runnersTable(model),
     '## Scoreboard',
@@ -85,7 +87,7 @@ function caseSection(c: CaseModel, runners: readonly Runner[]): string {
       blocks.push(
         mdQuote([
           `⚠ **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input.`,
-          ...row.digestMismatch.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}: ${mdCode(d.digest)}`),
+          ...row.digestMismatch.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (${mdCode(d.caseId)})` : ''}: ${mdCode(d.digest)}`),
         ]),
       );
     }

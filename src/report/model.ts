@@ -68,6 +68,8 @@ export interface Cell {
 export interface DigestValue {
   runner: Runner;
   digest: string;
+  /** Set when the value comes from a case checked against another one (spec `digest.same_as`). */
+  caseId?: string;
 }
 
 export interface Row {
@@ -118,16 +120,8 @@ export interface GroupModel {
   cases: CaseModel[];
 }
 
-export interface ScoreEntry {
-  runner: Runner;
-  /** Contested rows where this runner was fastest (ties count for each). */
-  wins: number;
-  /** Contested rows where this runner has an ok cell. */
-  rows: number;
-  /** Geometric mean of ratio-to-fastest over those rows; null without any. */
-  geomean: number | null;
-  byGroup: Record<string, number | null>;
-}
+import type { ScoreEntry } from '../stats/scoreboard.js';
+export type { ScoreEntry };
 
 export interface AggregateModel {
   schema: typeof AGGREGATE_SCHEMA_ID;

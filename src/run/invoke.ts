@@ -5,13 +5,11 @@ import { dirname } from 'node:path';
 import { InputError } from '../spec/errors.js';
 import { loadResult } from '../spec/load.js';
 import type { Profile, Result } from '../spec/schema.js';
+import type { BeeTarget } from '../bee/preflight.js';
 import type { RunnerCommand } from '../build/builder.js';
 import { describeExit, runProcess, type ProcessOutcome, type SpawnOptions } from './process.js';
 
-export interface BeeTarget {
-  url: string;
-  batchId: string;
-}
+export type { BeeTarget } from '../bee/preflight.js';
 
 export interface InvokeOptions {
   spec: string;

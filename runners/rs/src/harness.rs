@@ -38,6 +38,13 @@ pub struct Plan<'a> {
     pub out: PathBuf,
 }
 
+/// The budget of one case and param: the hook's override or the profile's case_timeout_s.
+pub fn case_timeout(hooks: &Hooks, spec: &Spec, profile: Profile) -> Duration {
+    hooks
+        .case_timeout
+        .unwrap_or_else(|| Duration::from_secs_f64(spec.profiles.get(profile).case_timeout_s))
+}
+
 /// Run every selected case and param in spec order, writing `result` after each one.
 pub async fn run(plan: &Plan<'_>, cx: &Context, result: &mut RunResult) -> std::io::Result<()> {
     let entries: Vec<(&Case, &Param)> = plan
@@ -88,10 +95,7 @@ async fn run_case(
     }
 
     let profile = plan.spec.profiles.get(plan.profile);
-    let timeout = plan
-        .hooks
-        .case_timeout
-        .unwrap_or_else(|| Duration::from_secs_f64(profile.case_timeout_s));
+    let timeout = case_timeout(&plan.hooks, plan.spec, plan.profile);
     let steps = Steps {
         case,
         spec_param,
@@ -218,9 +222,14 @@ async fn digest(
     param: &Param,
     bench: &mut Bench,
 ) -> anyhow::Result<Option<String>> {
-    let (Some(spec), Bench::Cpu(_)) = (&case.digest, &*bench) else {
+    let Some(spec) = &case.digest else {
         return Ok(None);
     };
+    if let Bench::Net(net) = &*bench
+        && net.output.is_none()
+    {
+        return Ok(None);
+    }
     let input = digest_param(spec_param);
     let output = if &input == param {
         run_collecting(bench).await?
@@ -249,8 +258,14 @@ fn detached_panic() -> anyhow::Result<()> {
     }
 }
 
-/// The operation once, untimed, with its outputs collected for the digest.
+/// The operation once, untimed, with its outputs collected for the digest; a net case's output
+/// is its own untimed evaluation (e.g. the reference of an unsalted upload).
 async fn run_collecting(bench: &mut Bench) -> anyhow::Result<Vec<u8>> {
+    if let Bench::Net(net) = bench
+        && let Some(output) = &mut net.output
+    {
+        return contained(output()).await;
+    }
     let (_, sink) = iterate(bench, Sink::collect(), 0.0).await?;
     sink.into_output()
         .ok_or_else(|| anyhow!("the operation collected no output"))
@@ -272,8 +287,8 @@ async fn iterate(bench: &mut Bench, sink: Sink, slowdown: f64) -> anyhow::Result
             .await
             .map_err(crate::panics::join_error)?
         }
-        Bench::Net(prepare) => {
-            let operation = prepare();
+        Bench::Net(net) => {
+            let operation = (net.op)();
             let clock = Stopwatch::start();
             contained(operation).await?;
             slow_down(&clock, slowdown);

@@ -137,8 +137,11 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         std::fs::create_dir_all(dir)
             .map_err(|e| Usage(format!("--fixtures {}: {e}", dir.display())))?;
     }
+    let call_timeout = harness::case_timeout(&hooks, &loaded.spec, args.profile) / 2;
     let node = match &args.node {
-        Some((url, batch)) => Some(Node::new(url, batch).map_err(|e| Usage(format!("{e:#}")))?),
+        Some((url, batch)) => {
+            Some(Node::new(url, batch, call_timeout).map_err(|e| Usage(format!("{e:#}")))?)
+        }
         None => None,
     };
 

@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureDataFile, writeSalt } from '../fixtures.mjs';
-import { nodeApi, UPLOAD } from './util.mjs';
+import { nodeApi, raw, UPLOAD } from './util.mjs';
 
 const FILE = { ...UPLOAD, contentType: 'application/octet-stream' };
 
@@ -14,11 +14,16 @@ function saltedBuffer(env, bytes) {
   return { buf, renew: () => buf.set(env.fixtures.salt(), 0) };
 }
 
+/** data[0, bytes) as a plain copy: bee-js sends other bytes for a view over the fixtures' SharedArrayBuffer. */
+const unsalted = (env, bytes) => env.fixtures.data(bytes).slice();
+
 function bzzUploadWith(options) {
   return (env, p) => {
     const { batchId, uploadFile } = nodeApi(env, 'uploadFile');
     const { buf, renew } = saltedBuffer(env, p.bytes);
-    return { before: renew, op: () => uploadFile(batchId, buf, 'bench.bin', options) };
+    // Encrypted references are random: only the plain upload has a digest (unsalted, see bytesUpload).
+    const output = options.encrypt ? undefined : async () => raw((await uploadFile(batchId, unsalted(env, p.bytes), 'bench.bin', options)).reference);
+    return { before: renew, op: () => uploadFile(batchId, buf, 'bench.bin', options), output };
   };
 }
 
@@ -40,23 +45,37 @@ export async function bzzUploadFromDisk(env, p) {
   };
 }
 
-/** net.bytes.upload */
+/**
+ * net.bytes.upload. Its digest is the reference Bee returns for data[0, bytes) uploaded
+ * unsalted, once and untimed: the same bytes in every runner, so it is comparable across clients
+ * and with the offline BMT root of cpu.bmt.file-root.
+ */
 export function bytesUpload(env, p) {
   const { batchId, uploadData } = nodeApi(env, 'uploadData');
   const { buf, renew } = saltedBuffer(env, p.bytes);
-  return { before: renew, op: () => uploadData(batchId, buf, UPLOAD) };
+  return {
+    before: renew,
+    op: () => uploadData(batchId, buf, UPLOAD),
+    output: async () => raw((await uploadData(batchId, unsalted(env, p.bytes), UPLOAD)).reference),
+  };
 }
 
-/** net.tags.upload-with-tag: POST /tags, POST /bytes with Swarm-Tag, GET /tags/{uid}. */
+/**
+ * net.tags.upload-with-tag: POST /tags, POST /bytes with Swarm-Tag, GET /tags/{uid}. Its digest is
+ * the reference of the unsalted fixture uploaded under a fresh tag (the BMT root, as bytesUpload).
+ */
 export function tagsUploadWithTag(env, p) {
   const { batchId, createTag, uploadData, retrieveTag } = nodeApi(env, 'createTag', 'uploadData', 'retrieveTag');
   const { buf, renew } = saltedBuffer(env, p.bytes);
+  const tagged = async (body) => {
+    const { uid } = await createTag();
+    const { reference } = await uploadData(batchId, body, { ...UPLOAD, tag: uid });
+    await retrieveTag(uid);
+    return reference;
+  };
   return {
     before: renew,
-    async op() {
-      const { uid } = await createTag();
-      await uploadData(batchId, buf, { ...UPLOAD, tag: uid });
-      await retrieveTag(uid);
-    },
+    op: () => tagged(buf),
+    output: async () => raw(await tagged(unsalted(env, p.bytes))),
   };
 }

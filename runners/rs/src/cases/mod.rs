@@ -7,8 +7,9 @@ mod net;
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use anyhow::anyhow;
 use bee::swarm::BatchId;
@@ -19,6 +20,15 @@ use crate::spec::Param;
 
 /// Set a case up for `param`; the harness times what it returns.
 pub async fn setup(id: &str, cx: &Context, p: &Param) -> anyhow::Result<Bench> {
+    let bench = setup_case(id, cx, p).await;
+    if id.starts_with("net.") {
+        bench.map_err(net::describe)
+    } else {
+        bench
+    }
+}
+
+async fn setup_case(id: &str, cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     match id {
         "cpu.harness.noop" => blocking(cx, p, cpu::noop).await,
         "cpu.keccak.chunk-hash" => blocking(cx, p, cpu::chunk_hash).await,
@@ -63,10 +73,20 @@ pub type CpuOp = Arc<dyn Fn(&mut Sink) -> anyhow::Result<()> + Send + Sync>;
 pub type NetOp =
     Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<()>> + Send>> + Send>;
 
+/// The untimed evaluation of a net case's digest output.
+pub type NetOutput =
+    Box<dyn FnMut() -> Pin<Box<dyn Future<Output = anyhow::Result<Vec<u8>>> + Send>> + Send>;
+
+/// A net case's operation and, when the spec gives it a digest, how to evaluate its output.
+pub struct NetBench {
+    pub op: NetOp,
+    pub output: Option<NetOutput>,
+}
+
 /// What a case's setup hands the harness.
 pub enum Bench {
     Cpu(CpuOp),
-    Net(NetOp),
+    Net(NetBench),
 }
 
 impl Bench {
@@ -76,12 +96,36 @@ impl Bench {
         Ok(Self::Cpu(Arc::new(op)))
     }
 
+    /// A net operation; its errors are worded as in the other runners (net::describe).
     fn net<F, Fut>(mut prepare: F) -> anyhow::Result<Self>
     where
         F: FnMut() -> Fut + Send + 'static,
         Fut: Future<Output = anyhow::Result<()>> + Send + 'static,
     {
-        Ok(Self::Net(Box::new(move || Box::pin(prepare()))))
+        let op: NetOp = Box::new(move || {
+            let operation = prepare();
+            Box::pin(async move { operation.await.map_err(net::describe) })
+        });
+        Ok(Self::Net(NetBench { op, output: None }))
+    }
+
+    /// Adds the digest output evaluation to a net bench.
+    fn with_output<F, Fut>(self, mut output: F) -> anyhow::Result<Self>
+    where
+        F: FnMut() -> Fut + Send + 'static,
+        Fut: Future<Output = anyhow::Result<Vec<u8>>> + Send + 'static,
+    {
+        let Self::Net(net) = self else {
+            return Err(anyhow!("only a net bench takes a digest output"));
+        };
+        let output: NetOutput = Box::new(move || {
+            let evaluation = output();
+            Box::pin(async move { evaluation.await.map_err(net::describe) })
+        });
+        Ok(Self::Net(NetBench {
+            output: Some(output),
+            ..net
+        }))
     }
 }
 
@@ -149,19 +193,33 @@ pub struct Node {
     pub url: String,
     pub client: bee::Client,
     pub batch: BatchId,
+    /// Each call to the node may take this long (half the case timeout), so a frozen node fails
+    /// a case with "no answer in N s" before the case timeout cuts it off.
+    call_timeout: Duration,
+}
+
+/// The run's call timeout, for error messages (reqwest's timeout error does not carry it).
+static CALL_TIMEOUT: OnceLock<Duration> = OnceLock::new();
+
+pub fn call_timeout() -> Option<Duration> {
+    CALL_TIMEOUT.get().copied()
 }
 
 impl Node {
-    pub fn new(url: &str, batch_hex: &str) -> anyhow::Result<Self> {
+    pub fn new(url: &str, batch_hex: &str, call_timeout: Duration) -> anyhow::Result<Self> {
+        CALL_TIMEOUT.get_or_init(|| call_timeout);
         let batch =
             BatchId::from_hex(batch_hex).map_err(|e| anyhow!("--batch-id {batch_hex}: {e}"))?;
-        let client =
-            bee::Client::with_http_client(url, http_client(reqwest::header::HeaderMap::new())?)
-                .map_err(|e| anyhow!("--bee-url {url}: {e}"))?;
+        let client = bee::Client::with_http_client(
+            url,
+            http_client(reqwest::header::HeaderMap::new(), call_timeout)?,
+        )
+        .map_err(|e| anyhow!("--bee-url {url}: {e}"))?;
         Ok(Self {
             url: url.to_string(),
             client,
             batch,
+            call_timeout,
         })
     }
 
@@ -169,7 +227,7 @@ impl Node {
     fn client_with(&self, headers: reqwest::header::HeaderMap) -> anyhow::Result<bee::Client> {
         Ok(bee::Client::with_http_client(
             &self.url,
-            http_client(headers)?,
+            http_client(headers, self.call_timeout)?,
         )?)
     }
 
@@ -179,12 +237,16 @@ impl Node {
     }
 }
 
-/// bee-rs's default HTTP client, minus proxies from the environment: the figures are client
-/// <-> Bee, never through a proxy.
-fn http_client(headers: reqwest::header::HeaderMap) -> anyhow::Result<reqwest::Client> {
+/// bee-rs's default HTTP client, minus proxies from the environment (the figures are client
+/// <-> Bee, never through a proxy), with each call bounded by `timeout`.
+fn http_client(
+    headers: reqwest::header::HeaderMap,
+    timeout: Duration,
+) -> anyhow::Result<reqwest::Client> {
     Ok(reqwest::Client::builder()
         .no_proxy()
         .default_headers(headers)
+        .timeout(timeout)
         .build()?)
 }
 

@@ -5,7 +5,7 @@
 use anyhow::{Context as _, anyhow, ensure};
 use bee::api::{CollectionUploadOptions, FileUploadOptions, RedundantUploadOptions, UploadOptions};
 use bee::file::CollectionEntry;
-use bee::swarm::{Identifier, PrivateKey, Reference, Topic, make_content_addressed_chunk};
+use bee::swarm::{BatchId, Identifier, PrivateKey, Reference, Topic, make_content_addressed_chunk};
 use bytes::Bytes;
 use futures_util::future::try_join_all;
 use sha2::{Digest, Sha256};
@@ -51,14 +51,105 @@ fn salted_write(cx: &Context, fixture: &[u8], len: usize) -> ([u8; 32], Bytes) {
 /// A feed update's payload: the salt then data[0, 24).
 const FEED_PAYLOAD_BYTES: usize = 32;
 
-/// A known limitation of the node (a dev node answers 501 to SOC and feed writes) as a skip.
+/// A known limitation of the node (a dev node answers 501 to SOC and feed writes) as a skip,
+/// worded as in the other runners.
 fn node_limitation(e: bee::Error, what: &str) -> anyhow::Error {
     match e.status() {
         Some(501) => skip(format!(
-            "the Bee node answers 501 Not Implemented to {what} (a `bee dev` node has no SOC/feed writes)"
+            "the Bee node answers 501 Not Implemented to {what}: a dev node (bee dev) has no single-owner-chunk (SOC) or feed writes"
         )),
         _ => anyhow::Error::new(e).context(format!("setup: {what}")),
     }
+}
+
+/// A node error worded as in the other runners, keeping the context the case added around it:
+/// "Bee answered 404 to POST /bytes: <Bee's own message>", "no answer in 60 s to /stamps",
+/// "cannot connect to the Bee node (ECONNREFUSED) for /stamps".
+pub fn describe(e: anyhow::Error) -> anyhow::Error {
+    if e.downcast_ref::<super::Skip>().is_some() {
+        return e;
+    }
+    let mut parts = Vec::new();
+    let mut reworded = false;
+    for cause in e.chain() {
+        let uniform = match (
+            cause.downcast_ref::<bee::Error>(),
+            cause.downcast_ref::<reqwest::Error>(),
+        ) {
+            (
+                Some(bee::Error::Response {
+                    method,
+                    url,
+                    status,
+                    body,
+                    ..
+                }),
+                _,
+            ) => {
+                let message = bee_message(body);
+                Some(format!(
+                    "Bee answered {status} to {method} {}{}",
+                    path_of(url),
+                    if message.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {message}")
+                    }
+                ))
+            }
+            (Some(bee::Error::Transport(r)), _) | (None, Some(r)) => transport(r),
+            _ => None,
+        };
+        match uniform {
+            Some(u) => {
+                parts.push(u);
+                reworded = true;
+                break;
+            }
+            None => parts.push(cause.to_string()),
+        }
+    }
+    if !reworded {
+        return e;
+    }
+    // As anyhow's alternate form, the chain joined with ": ", ending at the node error.
+    anyhow!(parts.join(": "))
+}
+
+fn transport(r: &reqwest::Error) -> Option<String> {
+    let path = r.url().map(|u| u.path().to_string()).unwrap_or_default();
+    if r.is_timeout() {
+        let secs = super::call_timeout().map_or(0.0, |d| d.as_secs_f64());
+        return Some(format!("no answer in {secs} s to {path}"));
+    }
+    if r.is_connect() {
+        let refused = std::iter::successors(std::error::Error::source(r), |e| e.source())
+            .filter_map(|e| e.downcast_ref::<std::io::Error>())
+            .any(|e| e.kind() == std::io::ErrorKind::ConnectionRefused);
+        let why = if refused {
+            "ECONNREFUSED"
+        } else {
+            "connect error"
+        };
+        return Some(format!("cannot connect to the Bee node ({why}) for {path}"));
+    }
+    None
+}
+
+fn path_of(url: &str) -> String {
+    reqwest::Url::parse(url).map_or_else(|_| url.to_string(), |u| u.path().to_string())
+}
+
+/// Bee's own message from an error body ({"code":404,"message":"..."}), else the body's start.
+fn bee_message(body: &[u8]) -> String {
+    if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice(body)
+        && let Some(serde_json::Value::String(message)) = m.get("message")
+    {
+        return message.clone();
+    }
+    String::from_utf8_lossy(&body[..body.len().min(200)])
+        .trim()
+        .to_string()
 }
 
 /// Every upload is deferred (the Bee default, sent explicitly as the other runners do).
@@ -106,37 +197,59 @@ fn feed_signer(cx: &Context) -> anyhow::Result<PrivateKey> {
     Ok(PrivateKey::new(&cx.fixtures().private_key(0))?)
 }
 
-/// Write one update under a fresh topic and read the latest back.
-async fn feed_write_read(
+/// Write one update under a fresh topic.
+async fn feed_write(
     node: &Node,
     signer: &PrivateKey,
     topic: Topic,
     payload: &[u8],
 ) -> Result<(), bee::Error> {
-    let file = node.client.file();
-    file.make_feed_writer(signer.clone(), topic)?
+    node.client
+        .file()
+        .make_feed_writer(signer.clone(), topic)?
         .upload_payload(&node.batch, payload)
         .await?;
-    file.make_feed_reader(signer.public_key()?.address(), topic)
+    Ok(())
+}
+
+/// Read the latest update of a feed.
+async fn feed_read(node: &Node, signer: &PrivateKey, topic: Topic) -> Result<(), bee::Error> {
+    node.client
+        .file()
+        .make_feed_reader(signer.public_key()?.address(), topic)
         .download()
         .await?;
     Ok(())
+}
+
+/// The first write and read of a feed case: a 501 to the write is the node's limitation.
+async fn first_feed_write_read(
+    node: &Node,
+    signer: &PrivateKey,
+    topic: Topic,
+    payload: &[u8],
+) -> anyhow::Result<()> {
+    feed_write(node, signer, topic, payload)
+        .await
+        .map_err(|e| node_limitation(e, "feed writes (POST /soc)"))?;
+    feed_read(node, signer, topic)
+        .await
+        .context("setup: feed read (GET /feeds)")
 }
 
 pub async fn feed_fresh(cx: &Context, _: &Param) -> anyhow::Result<Bench> {
     let signer = feed_signer(cx)?;
     let fixture = data(cx, FEED_PAYLOAD_BYTES).await?;
     let (topic, payload) = salted_write(cx, &fixture, FEED_PAYLOAD_BYTES);
-    feed_write_read(node(cx)?, &signer, Topic::new(&topic)?, &payload)
-        .await
-        .map_err(|e| node_limitation(e, "feed writes (POST /soc)"))?;
+    first_feed_write_read(node(cx)?, &signer, Topic::new(&topic)?, &payload).await?;
     let cx = cx.clone();
     Bench::net(move || {
         let (topic, payload) = salted_write(&cx, &fixture, FEED_PAYLOAD_BYTES);
         let (cx, signer) = (cx.clone(), signer.clone());
         async move {
-            let topic = Topic::new(&topic)?;
-            Ok(feed_write_read(node(&cx)?, &signer, topic, &payload).await?)
+            let (node, topic) = (node(&cx)?, Topic::new(&topic)?);
+            feed_write(node, &signer, topic, &payload).await?;
+            Ok(feed_read(node, &signer, topic).await?)
         }
     })
 }
@@ -147,9 +260,7 @@ pub async fn feed_warm(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let fixture = data(cx, FEED_PAYLOAD_BYTES).await?;
     let (topic, payload) = salted_write(cx, &fixture, FEED_PAYLOAD_BYTES);
     let topic = Topic::new(&topic)?;
-    feed_write_read(node, &signer, topic, &payload)
-        .await
-        .map_err(|e| node_limitation(e, "feed writes (POST /soc)"))?;
+    first_feed_write_read(node, &signer, topic, &payload).await?;
     let reader = node
         .client
         .file()
@@ -176,8 +287,9 @@ pub async fn bzz_upload(cx: &Context, p: &Param, encrypt: bool) -> anyhow::Resul
         },
         ..Default::default()
     };
+    let (out_client, out_options, out_body) = (client.clone(), options.clone(), fixture.clone());
     let cx = cx.clone();
-    Bench::net(move || {
+    let bench = Bench::net(move || {
         let (client, options, body) =
             (client.clone(), options.clone(), salted(cx.salt(), &fixture));
         async move {
@@ -187,9 +299,26 @@ pub async fn bzz_upload(cx: &Context, p: &Param, encrypt: bool) -> anyhow::Resul
                 .await?;
             Ok(())
         }
+    })?;
+    // Encrypted references are random: only the plain upload has a digest (see bytes_upload).
+    if encrypt {
+        return Ok(bench);
+    }
+    bench.with_output(move || {
+        let (client, options, body) = (out_client.clone(), out_options.clone(), out_body.clone());
+        async move {
+            let uploaded = client
+                .file()
+                .upload_file(&batch, body, FILE_NAME, CONTENT_TYPE, Some(&options))
+                .await
+                .context("unsalted upload")?;
+            Ok(uploaded.reference.as_bytes().to_vec())
+        }
     })
 }
 
+/// Its digest is the reference Bee returns for data[0, bytes) uploaded unsalted, once and
+/// untimed: comparable across clients and with cpu.bmt.file-root's offline root of the same bytes.
 pub async fn bytes_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let node = node(cx)?;
     let (client, batch) = (node.client.clone(), node.batch);
@@ -198,6 +327,7 @@ pub async fn bytes_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
         base: deferred(),
         ..Default::default()
     };
+    let (out_client, out_options, out_body) = (client.clone(), options.clone(), fixture.clone());
     let cx = cx.clone();
     Bench::net(move || {
         let (client, options, body) =
@@ -209,46 +339,106 @@ pub async fn bytes_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
                 .await?;
             Ok(())
         }
-    })
-}
-
-pub async fn tags_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
-    let node = node(cx)?;
-    let (client, batch) = (node.client.clone(), node.batch);
-    let fixture = data(cx, uint(p, "bytes")?).await?;
-    let cx = cx.clone();
-    Bench::net(move || {
-        let (client, body) = (client.clone(), salted(cx.salt(), &fixture));
+    })?
+    .with_output(move || {
+        let (client, options, body) = (out_client.clone(), out_options.clone(), out_body.clone());
         async move {
-            let api = client.api();
-            let tag = api.create_tag().await?;
-            let options = RedundantUploadOptions {
-                base: tagged(tag.uid),
-                ..Default::default()
-            };
-            client
+            let uploaded = client
                 .file()
                 .upload_data(&batch, body, Some(&options))
-                .await?;
-            api.get_tag(tag.uid).await?;
-            Ok(())
+                .await
+                .context("unsalted upload")?;
+            Ok(uploaded.reference.as_bytes().to_vec())
         }
     })
 }
 
-/// Read a response body to its end, counting bytes and never holding more than one chunk.
-async fn drain(mut response: reqwest::Response) -> anyhow::Result<u64> {
-    let mut total = 0u64;
-    while let Some(chunk) = response.chunk().await? {
-        total += chunk.len() as u64;
+/// POST /tags, POST /bytes under the tag, GET /tags/{uid}; the reference.
+async fn tagged_upload(
+    client: &bee::Client,
+    batch: &BatchId,
+    body: Bytes,
+) -> anyhow::Result<Reference> {
+    let api = client.api();
+    let tag = api.create_tag().await?;
+    let options = RedundantUploadOptions {
+        base: tagged(tag.uid),
+        ..Default::default()
+    };
+    let uploaded = client
+        .file()
+        .upload_data(batch, body, Some(&options))
+        .await?;
+    api.get_tag(tag.uid).await?;
+    Ok(uploaded.reference)
+}
+
+/// Its digest is the reference of the unsalted fixture uploaded under a fresh tag (the BMT
+/// root, as bytes_upload).
+pub async fn tags_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
+    let node = node(cx)?;
+    let (client, batch) = (node.client.clone(), node.batch);
+    let fixture = data(cx, uint(p, "bytes")?).await?;
+    let (out_client, out_body) = (client.clone(), fixture.clone());
+    let cx = cx.clone();
+    Bench::net(move || {
+        let (client, body) = (client.clone(), salted(cx.salt(), &fixture));
+        async move {
+            tagged_upload(&client, &batch, body).await?;
+            Ok(())
+        }
+    })?
+    .with_output(move || {
+        let (client, body) = (out_client.clone(), out_body.clone());
+        async move {
+            let reference = tagged_upload(&client, &batch, body)
+                .await
+                .context("unsalted upload")?;
+            Ok(reference.as_bytes().to_vec())
+        }
+    })
+}
+
+/// A download's expected content: its length and SHA-256.
+#[derive(Clone, Copy)]
+struct Content {
+    len: u64,
+    sha256: [u8; 32],
+}
+
+impl Content {
+    fn of(bytes: &[u8]) -> Self {
+        Self {
+            len: bytes.len() as u64,
+            sha256: Sha256::digest(bytes).into(),
+        }
     }
-    Ok(total)
+}
+
+/// Read a response body to its end into a SHA-256 (never holding more than one chunk) and
+/// check it against the upload, worded as in the other runners.
+async fn drain(mut response: reqwest::Response, call: &str, want: Content) -> anyhow::Result<()> {
+    let mut hash = Sha256::new();
+    let mut len = 0u64;
+    while let Some(chunk) = response.chunk().await? {
+        len += chunk.len() as u64;
+        hash.update(&chunk);
+    }
+    let got: [u8; 32] = hash.finalize().into();
+    ensure!(
+        len == want.len && got == want.sha256,
+        "content mismatch on {call}: got {len} bytes (sha256 {}), the upload was {} bytes (sha256 {})",
+        hex::encode(&got[..8]),
+        want.len,
+        hex::encode(&want.sha256[..8])
+    );
+    Ok(())
 }
 
 pub async fn bzz_download(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let node = node(cx)?;
     let body = salted(cx.salt(), &data(cx, uint(p, "bytes")?).await?);
-    let expected = body.len() as u64;
+    let want = Content::of(&body);
     let options = FileUploadOptions {
         base: deferred(),
         ..Default::default()
@@ -263,41 +453,39 @@ pub async fn bzz_download(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     Bench::net(move || {
         let (client, reference) = (client.clone(), reference.clone());
         async move {
-            let received = drain(
-                client
-                    .file()
-                    .download_file_response(&reference, None)
-                    .await?,
-            )
-            .await?;
-            ensure!(
-                received == expected,
-                "GET /bzz returned {received} bytes, expected {expected}"
-            );
-            Ok(())
+            let response = client
+                .file()
+                .download_file_response(&reference, None)
+                .await?;
+            drain(response, "GET /bzz", want).await
         }
     })
 }
 
-/// One /bytes upload of salt || data[0, len) made outside timing.
-async fn uploaded_bytes(cx: &Context, node: &Node, len: usize) -> anyhow::Result<Reference> {
+/// One /bytes upload of salt || data[0, len) made outside timing: its reference and body.
+async fn uploaded_bytes(
+    cx: &Context,
+    node: &Node,
+    len: usize,
+) -> anyhow::Result<(Reference, Bytes)> {
     let body = salted(cx.salt(), &data(cx, len).await?);
     let options = RedundantUploadOptions {
         base: deferred(),
         ..Default::default()
     };
-    Ok(node
+    let reference = node
         .client
         .file()
-        .upload_data(&node.batch, body, Some(&options))
+        .upload_data(&node.batch, body.clone(), Some(&options))
         .await
         .context("setup: upload")?
-        .reference)
+        .reference;
+    Ok((reference, body))
 }
 
 pub async fn bytes_head(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let (node, count) = (node(cx)?, uint(p, "count")?);
-    let reference = uploaded_bytes(cx, node, 1 << 20).await?;
+    let (reference, _) = uploaded_bytes(cx, node, 1 << 20).await?;
     let client = node.client.clone();
     Bench::net(move || {
         let (client, reference) = (client.clone(), reference.clone());
@@ -314,7 +502,8 @@ pub async fn bytes_head(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
 /// whose HTTP layer adds the Range header to every request (Client::with_http_client).
 pub async fn bytes_range(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let (node, ranges) = (node(cx)?, uint(p, "ranges")?);
-    let reference = uploaded_bytes(cx, node, uint(p, "bytes")?).await?;
+    let (reference, body) = uploaded_bytes(cx, node, uint(p, "bytes")?).await?;
+    let want = Content::of(&body[..body.len().min(RANGE_BYTES as usize)]);
     let mut headers = reqwest::header::HeaderMap::new();
     headers.insert(
         reqwest::header::RANGE,
@@ -329,12 +518,7 @@ pub async fn bytes_range(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
                     .file()
                     .download_data_response(&reference, None)
                     .await?;
-                let status = response.status();
-                let received = drain(response).await?;
-                ensure!(
-                    status.as_u16() == 206 && received == RANGE_BYTES,
-                    "ranged GET /bytes answered {status} with {received} bytes"
-                );
+                drain(response, "ranged GET /bytes", want).await?;
             }
             Ok(())
         }
@@ -347,7 +531,7 @@ pub async fn pin_add_list(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let payload = cx.fixtures().payload_bytes() - 8;
     let mut references = Vec::with_capacity(count);
     for _ in 0..count {
-        references.push(uploaded_bytes(cx, node, payload).await?);
+        references.push(uploaded_bytes(cx, node, payload).await?.0);
     }
     let client = node.client.clone();
     Bench::net(move || {

@@ -1,11 +1,22 @@
-// The cross-client scoreboard, one implementation for the report (aggregate.ts) and the trend site
-// (src/history/scoreboard.ts): a row is one (case, param) where two or more runners have a time per
+// The cross-client scoreboard, one implementation for the report (src/report/aggregate.ts) and the
+// trend site (src/history/scoreboard.ts): a row is one (case, param) where two or more runners have a time per
 // work unit; each runner's ratio to the row's fastest goes into its geometric mean, and wins count
 // the rows where it is the fastest (ties win for each). Rows of the harness group never score: they
 // time the runners themselves (process, timer, loop), not the clients.
 import type { Runner } from '../spec/schema.js';
-import { geomean } from '../stats/index.js';
-import type { ScoreEntry } from './model.js';
+import { geomean } from './summary.js';
+
+/** One runner's standing on the scoreboard. */
+export interface ScoreEntry {
+  runner: Runner;
+  /** Contested rows where this runner was fastest (ties count for each). */
+  wins: number;
+  /** Contested rows where this runner has an ok cell. */
+  rows: number;
+  /** Geometric mean of ratio-to-fastest over those rows; null without any. */
+  geomean: number | null;
+  byGroup: Record<string, number | null>;
+}
 
 export const UNSCORED_GROUPS: ReadonlySet<string> = new Set(['harness']);
 

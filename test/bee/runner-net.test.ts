@@ -1,0 +1,88 @@
+// Every runner this machine can build, with real processes against loopback stand-ins for a Bee
+// node: a node that accepts and never answers must cost each case at most its budget, leave a
+// result file and fail every case with "no answer in N s"; a node that serves altered bytes must
+// fail the download cases with a content mismatch, and serve the same bytes back must pass them.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRunner, parseSource, type BuiltRunner } from '../../src/build/index.js';
+import { invokeRunner } from '../../src/run/invoke.js';
+import type { Runner } from '../../src/spec/schema.js';
+import { BATCH, nodeTracker, silentNode, storingNode } from './fake-node.js';
+
+const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
+const CASE_TIMEOUT_S = 6;
+const wanted: Array<{ runner: Runner; source: string }> = [
+  { runner: 'js', source: 'registry' },
+  { runner: 'rs', source: 'registry' },
+  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
+];
+const built = new Map<Runner, BuiltRunner>();
+const { start, closeAll } = nodeTracker();
+
+beforeAll(async () => {
+  for (const w of wanted) built.set(w.runner, await buildRunner({ runner: w.runner, source: parseSource(w.source), log: () => {} }));
+}, 900_000);
+afterAll(closeAll);
+
+async function run(runner: Runner, url: string, cases: string[]) {
+  const started = Date.now();
+  const inv = await invokeRunner(built.get(runner)!.command, {
+    spec: SPEC, profile: 'quick', cases, out: join(mkdtempSync(join(tmpdir(), 'bee-bench-net-')), `${runner}.json`),
+    timeoutMs: 120_000, bee: { url, batchId: BATCH },
+    env: { BEE_BENCH_ITERS: '1', BEE_BENCH_CASE_TIMEOUT_S: String(CASE_TIMEOUT_S) },
+  });
+  return { inv, seconds: (Date.now() - started) / 1000 };
+}
+
+describe.each(wanted.map((w) => w.runner))('runner %s against a misbehaving node', (runner) => {
+  it('fails every case with "no answer" within its budget when the node never answers', async () => {
+    const node = await start(silentNode());
+    const cases = ['net.stamps.list', 'net.bytes.upload', 'net.bzz.download'];
+    const { inv, seconds } = await run(runner, node.url, cases);
+    expect(inv.result, inv.problem).not.toBeNull();
+    expect(inv.result!.cases.map((c) => c.id).sort()).toEqual([...cases].sort());
+    for (const c of inv.result!.cases) {
+      expect(c.status, c.id).toBe('failed');
+      expect(c.error, c.id).toMatch(new RegExp(`no answer in ${CASE_TIMEOUT_S / 2} s to /`));
+    }
+    // Each case within its budget, plus start-up and the bounded version check.
+    expect(seconds).toBeLessThan(cases.length * CASE_TIMEOUT_S + 15);
+  }, 120_000);
+
+  it('fails the download cases with a content mismatch when the node serves other bytes', async () => {
+    const node = await start(storingNode({ corrupt: true }));
+    const { inv } = await run(runner, node.url, ['net.bzz.download', 'net.bytes.download.range']);
+    expect(inv.result, inv.problem).not.toBeNull();
+    for (const c of inv.result!.cases) {
+      expect(c.status, c.id).toBe('failed');
+      expect(c.error, c.id).toMatch(/content mismatch on (GET \/bzz|ranged GET \/bytes): got \d+ bytes \(sha256 [0-9a-f]{16}\), the upload was \d+ bytes/);
+    }
+  }, 120_000);
+
+  it('passes the download cases when the node serves the uploaded bytes back', async () => {
+    const node = await start(storingNode());
+    const { inv } = await run(runner, node.url, ['net.bzz.download', 'net.bytes.download.range']);
+    expect(inv.result!.cases.map((c) => [c.id, c.status, c.error])).toEqual([
+      ['net.bzz.download', 'ok', undefined],
+      ['net.bytes.download.range', 'ok', undefined],
+    ]);
+  }, 120_000);
+
+  it("carries Bee's own message when the node refuses an upload", async () => {
+    const node = await start(storingNode({ batch: 'missing' }));
+    const { inv } = await run(runner, node.url, ['net.bytes.upload']);
+    expect(inv.result!.cases[0]!.error).toMatch(/Bee answered 404 to POST \/bytes: batch with id not found/);
+  }, 120_000);
+
+  it('skips SOC and feed writes a dev node refuses with the same reason as the other runners', async () => {
+    const node = await start(storingNode());
+    const { inv } = await run(runner, node.url, ['net.feed.write-read.fresh', 'net.soc.upload']);
+    const reason = (what: string) => `the Bee node answers 501 Not Implemented to ${what} (POST /soc): a dev node (bee dev) has no single-owner-chunk (SOC) or feed writes`;
+    expect(inv.result!.cases.map((c) => [c.id, c.status, c.skip_reason ?? c.error])).toEqual([
+      ['net.feed.write-read.fresh', 'skipped', reason('feed writes')],
+      ['net.soc.upload', 'skipped', reason('SOC writes')],
+    ]);
+  }, 120_000);
+});
