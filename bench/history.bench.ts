@@ -22,7 +22,7 @@ const BAR_MS = 5_000;
 const args = process.argv.slice(2);
 const flag = args.indexOf('--max-runs');
 const maxRuns = flag >= 0 ? Number(args[flag + 1]) : DEFAULT_MAX_RUNS;
-const outDir = args.find((a, i) => !a.startsWith('--') && i !== flag + 1) ?? join(dirname(fileURLToPath(import.meta.url)), 'out', 'history-10k');
+const outDir = args.find((a, i) => !a.startsWith('--') && !(flag >= 0 && i === flag + 1)) ?? join(dirname(fileURLToPath(import.meta.url)), 'out', 'history-10k');
 
 const time = <T>(f: () => T): [T, number] => {
   const t = performance.now();
