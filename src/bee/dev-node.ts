@@ -1,0 +1,187 @@
+// A Bee dev node for the net cases, started on demand: in Docker (ethersphere/bee:2.8.0) or from a
+// local `bee` executable, on the host's loopback only. Start = launch, wait for /health, buy a
+// postage batch. Every launcher registers how to undo itself before it starts anything, so a
+// failure or a cancellation at any point leaves no container or process behind.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeExit, runProcess } from '../run/process.js';
+import { buyBatch, waitForHealth } from './api.js';
+import { containerName, dockerLogsArgs, dockerRemoveArgs, dockerRunArgs } from './docker.js';
+
+export type DevNodeHow = { kind: 'docker'; docker?: string } | { kind: 'binary'; path: string };
+
+export interface DevNodeOptions {
+  how: DevNodeHow;
+  /** Host port of the API; default: a free loopback port. */
+  port?: number;
+  healthTimeoutMs?: number;
+  batchTimeoutMs?: number;
+  log: (line: string) => void;
+  /** Called with the container's name before `docker run` (the action's post step removes it by name). */
+  onContainer?: (name: string) => void;
+}
+
+export interface DevNode {
+  url: string;
+  batchId: string;
+  version: string;
+  /** "container NAME" or "process PID", for log lines. */
+  what: string;
+}
+
+export const DEV_NODE_DEFAULTS = {
+  /** Covers Bee's start-up, not the image pull (docker run returns after the pull). */
+  healthTimeoutMs: 60_000,
+  batchTimeoutMs: 60_000,
+  /** Image pull and container creation. */
+  dockerRunTimeoutMs: 600_000,
+  /** SIGTERM, then this long for Bee's graceful shutdown, then SIGKILL. */
+  stopGraceMs: 10_000,
+  /** The batch the nightly has always bought: ample for the spec's largest uploads. */
+  batchAmount: 10_000_000_000n,
+  batchDepth: 24,
+} as const;
+
+/** Undo steps, run once, latest first; run() may be called from a signal handler and a finally. */
+export class Cleanup {
+  private readonly steps: Array<() => Promise<void>> = [];
+  private done?: Promise<void>;
+  add(step: () => Promise<void>): void {
+    this.steps.push(step);
+  }
+  run(): Promise<void> {
+    this.done ??= (async () => {
+      for (const step of this.steps.reverse()) await step();
+    })();
+    return this.done;
+  }
+}
+
+interface Launched {
+  url: string;
+  what: string;
+  /** Why the node can no longer come up (its process exited), or undefined. */
+  gone: () => string | undefined;
+  logTail: () => Promise<string>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no free port'))));
+    });
+  });
+}
+
+/**
+ * Bee reads ~/.bee.yaml and BEE_* variables as configuration; a dev node started for a benchmark
+ * must not pick up a user's node settings, so it gets its own HOME and no BEE_* variables.
+ */
+export function devNodeEnv(home: string, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(from)) if (v !== undefined && !/^BEE_/i.test(k)) env[k] = v;
+  env.HOME = home;
+  return env;
+}
+
+const lastLines = (text: string, n = 30) => text.trimEnd().split('\n').slice(-n).join('\n');
+
+async function launchBinary(path: string, port: number, cleanup: Cleanup, log: (l: string) => void): Promise<Launched> {
+  if (!existsSync(path)) throw new Error(`--bee-binary ${path}: no such file`);
+  const home = mkdtempSync(join(tmpdir(), 'bee-bench-dev-'));
+  const logFile = join(home, 'bee.log');
+  const fd = openSync(logFile, 'a');
+  // Its own process group: the stop signal reaches whatever the executable started.
+  const child = spawn(path, ['dev', `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ['ignore', fd, fd], detached: true });
+  closeSync(fd);
+  let ended: string | undefined;
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
+      resolve();
+    });
+    child.once('error', (e) => {
+      ended = `cannot start ${path}: ${e.message}`;
+      resolve();
+    });
+  });
+  cleanup.add(async () => {
+    if (ended === undefined && child.pid) {
+      const signalGroup = (s: NodeJS.Signals) => {
+        try {
+          process.kill(-child.pid!, s);
+        } catch {
+          // already gone
+        }
+      };
+      signalGroup('SIGTERM');
+      const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), DEV_NODE_DEFAULTS.stopGraceMs).unref());
+      if ((await Promise.race([exited, timer])) === 'late') {
+        log(`bee: process ${child.pid} ignored SIGTERM for ${DEV_NODE_DEFAULTS.stopGraceMs / 1000} s; killing it`);
+        signalGroup('SIGKILL');
+        await exited;
+      }
+      log(`bee: stopped process ${child.pid}`);
+    }
+    rmSync(home, { recursive: true, force: true });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    what: `process ${child.pid ?? '(not started)'} (${path})`,
+    gone: () => ended,
+    logTail: async () => lastLines(readFileSync(logFile, 'utf8')),
+  };
+}
+
+async function launchDocker(docker: string, port: number, cleanup: Cleanup, o: DevNodeOptions): Promise<Launched> {
+  const name = containerName();
+  o.onContainer?.(name);
+  const cmd = { argv: [docker] };
+  cleanup.add(async () => {
+    const rm = await runProcess(cmd, dockerRemoveArgs(name), { timeoutMs: 60_000 });
+    if (rm.code === 0) o.log(`bee: removed container ${name}`);
+    else if (!rm.stderrTail.some((l) => /no such container/i.test(l))) o.log(`bee: could not remove container ${name} (${describeExit(rm)}: ${rm.stderrTail.join(' | ')}); remove it with: docker rm --force ${name}`);
+  });
+  o.log(`bee: ${docker} ${dockerRunArgs({ name, hostPort: port }).join(' ')}`);
+  const run = await runProcess(cmd, dockerRunArgs({ name, hostPort: port }), { timeoutMs: DEV_NODE_DEFAULTS.dockerRunTimeoutMs });
+  if (run.code !== 0) throw new Error(`docker run of the Bee dev node failed (${describeExit(run)}): ${run.stderrTail.filter((l) => l.trim()).join(' | ')}`);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    what: `container ${name}`,
+    gone: () => undefined,
+    logTail: async () => {
+      const logs = await runProcess(cmd, dockerLogsArgs(name), { timeoutMs: 30_000 });
+      return lastLines(`${logs.stdout}\n${logs.stderrTail.join('\n')}`);
+    },
+  };
+}
+
+/**
+ * Launches a dev node, waits for /health and buys a usable batch. Undo steps go into cleanup, which
+ * the caller runs (withDevNode does, on every path); a start-up failure carries the node's log tail.
+ */
+export async function startDevNode(o: DevNodeOptions, cleanup: Cleanup): Promise<DevNode> {
+  const port = o.port ?? (await freePort());
+  const launched = o.how.kind === 'docker'
+    ? await launchDocker(o.how.docker ?? 'docker', port, cleanup, o)
+    : await launchBinary(o.how.path, port, cleanup, o.log);
+  try {
+    const version = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
+    const batchId = await buyBatch(launched.url, {
+      amount: DEV_NODE_DEFAULTS.batchAmount,
+      depth: DEV_NODE_DEFAULTS.batchDepth,
+      timeoutMs: o.batchTimeoutMs ?? DEV_NODE_DEFAULTS.batchTimeoutMs,
+    });
+    o.log(`bee: dev node ${version} at ${launched.url} (${launched.what}), batch ${batchId}`);
+    return { url: launched.url, batchId, version, what: launched.what };
+  } catch (e) {
+    const tail = await launched.logTail().catch(() => '');
+    throw new Error(`${e instanceof Error ? e.message : String(e)}${tail ? `\nlast lines of the Bee log (${launched.what}):\n${tail}` : ''}`);
+  }
+}
