@@ -6,6 +6,7 @@ import type { Verdict } from '../stats/index.js';
 import type { Host, Kind, Profile, Runner } from '../spec/schema.js';
 import { mdCode, mdText, safeUrl } from './escape.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
+import { foldSkipped } from './skipped.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
 import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
 
@@ -253,7 +254,7 @@ function assemble(p: Parts): string {
 
 export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {}): string {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const ordered = orderRows(input.rows);
+  const { kept: ordered, lines: skippedLines } = foldSkipped(orderRows(input.rows));
   const counts = countRows(input.rows);
   const trend = input.trendUrl ? safeUrl(input.trendUrl) : null;
   const b = input.baseline;
@@ -272,7 +273,7 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
   ].filter((s): s is string => s !== null);
   const cross = crossClientSection(input, ordered);
   const tailWith = (withCross: boolean) =>
-    [withCross ? cross : null, environmentSection(input), trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input.runner])}](${trend})` : null].filter((s): s is string => s !== null);
+    [skippedLines.length > 0 ? skippedLines.join('  \n') : null, withCross ? cross : null, environmentSection(input), trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input.runner])}](${trend})` : null].filter((s): s is string => s !== null);
 
   const fits = (p: Parts) => assemble(p).length <= max;
   const unchanged = ordered.filter(isUnchanged);
