@@ -12,6 +12,7 @@ const chartJs = readFileSync(join(dirname(createRequire(import.meta.url).resolve
 const entries = [
   { in: 'src/cli.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node' },
   { in: 'src/action.ts', out: 'dist/index.js' },
+  { in: 'src/action-post.ts', out: 'dist/post.js' },
 ].filter((e) => existsSync(e.in));
 
 for (const e of entries) {

@@ -139,15 +139,19 @@ async function launchBinary(path: string, port: number, cleanup: Cleanup, log: (
   };
 }
 
+/** docker rm --force NAME; a container already gone is fine, any other failure says how to clean up by hand. */
+export async function removeContainer(name: string, log: (l: string) => void, docker = 'docker'): Promise<void> {
+  const rm = await runProcess({ argv: [docker] }, dockerRemoveArgs(name), { timeoutMs: 60_000 });
+  if (rm.code === 0) log(`bee: removed container ${name}`);
+  else if (rm.stderrTail.some((l) => /no such container/i.test(l))) log(`bee: container ${name} already removed`);
+  else log(`bee: could not remove container ${name} (${describeExit(rm)}: ${rm.stderrTail.join(' | ')}); remove it with: docker rm --force ${name}`);
+}
+
 async function launchDocker(docker: string, port: number, cleanup: Cleanup, o: DevNodeOptions): Promise<Launched> {
   const name = containerName();
   o.onContainer?.(name);
   const cmd = { argv: [docker] };
-  cleanup.add(async () => {
-    const rm = await runProcess(cmd, dockerRemoveArgs(name), { timeoutMs: 60_000 });
-    if (rm.code === 0) o.log(`bee: removed container ${name}`);
-    else if (!rm.stderrTail.some((l) => /no such container/i.test(l))) o.log(`bee: could not remove container ${name} (${describeExit(rm)}: ${rm.stderrTail.join(' | ')}); remove it with: docker rm --force ${name}`);
-  });
+  cleanup.add(() => removeContainer(name, o.log, docker));
   o.log(`bee: ${docker} ${dockerRunArgs({ name, hostPort: port }).join(' ')}`);
   const run = await runProcess(cmd, dockerRunArgs({ name, hostPort: port }), { timeoutMs: DEV_NODE_DEFAULTS.dockerRunTimeoutMs });
   if (run.code !== 0) throw new Error(`docker run of the Bee dev node failed (${describeExit(run)}): ${run.stderrTail.filter((l) => l.trim()).join(' | ')}`);

@@ -82,3 +82,10 @@ export function beePid(f: Fake): number {
   if (!start) throw new Error(`the fake bee in ${f.dir} never started`);
   return start.pid;
 }
+
+/** Waits for the fake bee's start record (a detached start reports nothing back). */
+export async function startedBee(f: Fake, timeoutMs = 10_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  while (!f.events().some((e) => e.event === 'start') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return beePid(f);
+}
