@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } fr
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { childEnv } from '../child/env.js';
 import { describeExit, runProcess } from '../run/process.js';
 import { buyBatch, waitForHealth } from './api.js';
 import { containerName, dockerLogsArgs, dockerRemoveArgs, dockerRunArgs } from './docker.js';
@@ -80,13 +81,13 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Bee reads ~/.bee.yaml and BEE_* variables as configuration; a dev node started for a benchmark
- * must not pick up a user's node settings, so it gets its own HOME and no BEE_* variables.
+ * The child environment without credentials (childEnv), and more: Bee reads ~/.bee.yaml and BEE_*
+ * variables as configuration, and a dev node started for a benchmark must not pick up a user's
+ * node settings, so it gets its own HOME and no BEE_* variables.
  */
 export function devNodeEnv(home: string, from: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(from)) if (v !== undefined && !/^BEE_/i.test(k)) env[k] = v;
-  env.HOME = home;
+  const env = childEnv({ HOME: home }, from);
+  for (const k of Object.keys(env)) if (/^BEE_/i.test(k)) delete env[k];
   return env;
 }
 

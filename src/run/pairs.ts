@@ -2,25 +2,9 @@
 // side's timed iterations (what the report shows) and the round's log-ratio from its lock-step
 // iteration pairs (what the test uses); a round counts only when both sides are ok in it.
 import { median, roundLogRatio } from '../stats/index.js';
-import type { CaseResult, Kind } from '../spec/schema.js';
+import type { CaseResult } from '../spec/schema.js';
+import type { PairedRow } from '../verdict/index.js';
 import type { AbOutcome, Side } from './ab.js';
-
-export type RowStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
-
-export interface PairedRow {
-  caseId: string;
-  label: string;
-  kind: Kind;
-  status: RowStatus;
-  note?: string;
-  /** Per paired round, in round order: each side's median iteration (ns). */
-  base: number[];
-  head: number[];
-  /** Per paired round: ln(head / base) from the round's iteration pairs (roundLogRatio). */
-  logRatios: number[];
-  work: CaseResult['work'];
-  param: CaseResult['param'];
-}
 
 interface SideView {
   byRound: Map<number, CaseResult>;

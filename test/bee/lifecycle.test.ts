@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { withDevNode } from '../../src/bee/session.js';
 import { BEE_IMAGE } from '../../src/bee/docker.js';
-import type { DevNodeOptions } from '../../src/bee/dev-node.js';
+import { devNodeEnv, type DevNodeOptions } from '../../src/bee/dev-node.js';
 import { alive, beePid, fakeBee, fakeDocker, type Fake } from './fakes.js';
 
 const quiet: DevNodeOptions['log'] = () => undefined;
@@ -80,6 +80,13 @@ describe('dev node from a bee executable (--bee-binary)', () => {
 
   it('names a missing executable', async () => {
     await expect(withDevNode(binary({ ...fakeBee(), exe: '/nonexistent/bee' }), async () => 'unreached')).rejects.toThrow(/--bee-binary \/nonexistent\/bee: no such file/);
+  });
+});
+
+describe('dev node environment', () => {
+  it('gives the node its own HOME, no BEE_* settings and no credentials', () => {
+    expect(devNodeEnv('/tmp/node-home', { PATH: '/usr/bin', HOME: '/root', BEE_API_ADDR: '0.0.0.0:1633', bee_verbosity: '5', GITHUB_TOKEN: 'ghs_0123456789abcdef', INPUT_CASES: 'cpu.*' }))
+      .toEqual({ PATH: '/usr/bin', HOME: '/tmp/node-home' });
   });
 });
 

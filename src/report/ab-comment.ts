@@ -1,40 +1,15 @@
-// The PR regression comment (DESIGN.md section 6): hidden marker, headline counts, a table whose
-// verdicts come from the paired test (computed upstream with src/stats), collapsed context. The same
-// markdown serves the job summary. GitHub caps a comment at 65536 characters, so unchanged rows
-// are dropped first when the table is too long, with a note saying how many.
+// The A/B comment (DESIGN.md section 6), posted on the PR and written as the job summary: hidden
+// marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
+// GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
+// is too long, with a note saying how many.
 import type { Verdict } from '../stats/index.js';
-import type { Host, Kind, Profile, Runner } from '../spec/schema.js';
+import { countRows, type AbCounts, type AbRow } from '../verdict/index.js';
+import type { Host, Profile, Runner } from '../spec/schema.js';
 import { mdCode, mdText, safeUrl } from './escape.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { foldSkipped } from './skipped.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
 import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
-
-export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
-
-export interface AbRow {
-  caseId: string;
-  label: string;
-  group: string;
-  kind: Kind;
-  status: AbStatus;
-  /** Skip reason, error, or a statistical note such as "too few rounds". */
-  note?: string;
-  /** Median over rounds of the per-round medians, ns per iteration. */
-  baseMedianNs?: number;
-  headMedianNs?: number;
-  /** Work per iteration (the same on both sides). */
-  work: { ops?: number; bytes?: number };
-  /** head / base time (Hodges–Lehmann estimate). */
-  ratio?: number;
-  /** 95% interval of ratio. */
-  ci?: [number, number];
-  p?: number;
-  /** Benjamini–Hochberg q across the rows of this report. */
-  q?: number;
-  verdict?: Verdict;
-  rounds: number;
-}
 
 export interface AbReportInput {
   title: string;
@@ -81,31 +56,6 @@ export function markerComment(marker: string): string {
     return m;
   }
   return `<!-- ${m.replace(/-{2,}/g, '-').replace(/>/g, '')} -->`;
-}
-
-export interface AbCounts {
-  regressions: number;
-  improvements: number;
-  unchanged: number;
-  skipped: number;
-  new: number;
-  failed: number;
-  missing: number;
-}
-
-export function countRows(rows: readonly AbRow[]): AbCounts {
-  const c: AbCounts = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
-  for (const r of rows) {
-    if (r.status === 'ok') {
-      if (r.verdict === 'regression') c.regressions++;
-      else if (r.verdict === 'improvement') c.improvements++;
-      else c.unchanged++;
-    } else if (r.status === 'skipped') c.skipped++;
-    else if (r.status === 'new') c.new++;
-    else if (r.status === 'failed') c.failed++;
-    else c.missing++;
-  }
-  return c;
 }
 
 const isRegression = (r: AbRow) => r.status === 'ok' && r.verdict === 'regression';
@@ -252,7 +202,7 @@ function assemble(p: Parts): string {
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
 }
 
-export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {}): string {
+export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}): string {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const { kept: ordered, lines: skippedLines } = foldSkipped(orderRows(input.rows));
   const counts = countRows(input.rows);

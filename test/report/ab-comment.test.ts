@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countRows, GITHUB_COMMENT_LIMIT, humanFigure, markerComment, orderRows, renderAbMarkdown, type AbReportInput, type AbRow } from '../../src/report/ab.js';
+import { GITHUB_COMMENT_LIMIT, humanFigure, markerComment, orderRows, renderAbComment, type AbReportInput } from '../../src/report/ab-comment.js';
+import { countRows, type AbRow } from '../../src/verdict/index.js';
 import { aggregate } from '../../src/report/aggregate.js';
 import { benjaminiHochberg } from '../../src/stats/index.js';
 import { HOSTILE, realSpec, syntheticResult } from './fixtures.js';
@@ -77,7 +78,7 @@ describe('A/B PR comment', () => {
   });
 
   it('renders marker first, headline, table and collapsed sections', () => {
-    const md = renderAbMarkdown(input(ROWS, { trendUrl: 'https://example.github.io/bee-js/bench/' }));
+    const md = renderAbComment(input(ROWS, { trendUrl: 'https://example.github.io/bee-js/bench/' }));
     expect(md.startsWith('<!-- bee-bench:pr-comment:bench.yml:js -->\n')).toBe(true);
     expect(md).toContain('🔴 **2** regressions · 🟢 **2** improvements · ⚪ **2** unchanged · ⏭ **1** skipped · 🆕 **1** new · ❌ **1** failed · ❓ **1** missing');
     expect(md).toContain('| case | param | base | head | change | 95% interval | q | verdict |');
@@ -104,7 +105,7 @@ describe('A/B PR comment', () => {
     }));
     const lacking: AbRow = { caseId: 'cpu.soc.sign', label: 'quick', group: 'cpu', kind: 'cpu', status: 'skipped', note: 'the client has no SOC API', work: {}, rounds: 0 };
     const measured = Array.from({ length: 10 }, (_, i) => okRow(`cpu.measured${i}`, 1.0, 0.5, '~'));
-    const md = renderAbMarkdown(input([...measured, ...net, lacking]));
+    const md = renderAbComment(input([...measured, ...net, lacking]));
     const table = md.split('\n').filter((l) => l.startsWith('| `'));
     expect(table).toHaveLength(10);
     const folded = md.split('\n').filter((l) => l.startsWith('⏭ '));
@@ -117,7 +118,7 @@ describe('A/B PR comment', () => {
 
   it('escapes user-controlled text and refuses non-http trend links', () => {
     const hostile = HOSTILE.map((h, i) => ({ ...okRow(`cpu.h${i}`, 1, 0.5, '~' as const), caseId: h, label: h, note: h }));
-    const md = renderAbMarkdown(
+    const md = renderAbComment(
       input(hostile, { title: HOSTILE[0]!, baseLabel: HOSTILE[3]!, headLabel: HOSTILE[1]!, trendUrl: 'javascript:alert(1)', env: { ...input([]).env, clientBase: HOSTILE[4]!, clientHead: HOSTILE[7]!, host: HOSTILE[6]! } }),
     );
     // code spans are inert (no HTML, no mention, no link inside them); check everything else
@@ -133,9 +134,9 @@ describe('A/B PR comment', () => {
       (['go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash)),
       spec,
     );
-    const md = renderAbMarkdown(input([okRow('cpu.identity.create', 1.01, 0.5, '~')]));
+    const md = renderAbComment(input([okRow('cpu.identity.create', 1.01, 0.5, '~')]));
     expect(md).not.toContain('Cross-client context');
-    const withCross = renderAbMarkdown(input([okRow('cpu.identity.create', 1.01, 0.5, '~')], { crossClient: model }));
+    const withCross = renderAbComment(input([okRow('cpu.identity.create', 1.01, 0.5, '~')], { crossClient: model }));
     expect(withCross).toContain('<details><summary>Cross-client context</summary>');
     expect(withCross).toMatch(/\| `cpu.identity.create` \| quick \| 1.01 µs\/op \| [0-9.]+ ns\/op \| [0-9.]+ ns\/op \|/);
   });
@@ -143,7 +144,7 @@ describe('A/B PR comment', () => {
   it('drops unchanged rows first, with a note, to fit the comment limit', () => {
     const many: AbRow[] = Array.from({ length: 2000 }, (_, i) => okRow(`cpu.case-${String(i).padStart(4, '0')}`, 1.001, 0.8, '~'));
     many.push(okRow('cpu.slow', 1.5, 0.001, 'regression'), okRow('cpu.fast', 0.5, 0.001, 'improvement'));
-    const md = renderAbMarkdown(input(many));
+    const md = renderAbComment(input(many));
     expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
     expect(md).toContain('`cpu.slow`');
     expect(md).toContain('`cpu.fast`');
@@ -153,7 +154,7 @@ describe('A/B PR comment', () => {
     expect(omitted + shown).toBe(2000);
     expect(shown).toBeGreaterThan(100); // as many as fit, not none
     // a tighter limit cuts further, regressions last
-    const tight = renderAbMarkdown(input(many), { maxChars: 3000 });
+    const tight = renderAbComment(input(many), { maxChars: 3000 });
     expect(tight.length).toBeLessThanOrEqual(3000);
     expect(tight).toContain('`cpu.slow`');
   });

@@ -1,0 +1,48 @@
+// Paired rows -> verdict rows: the paired-rounds design per row, then Benjamini–Hochberg across
+// every compared row of the report (DESIGN.md section 4). applyVerdicts is the write-back both
+// designs share.
+import type { Spec } from '../spec/schema.js';
+import { median, pairedRounds, verdicts, type Comparison, type VerdictOptions } from '../stats/index.js';
+import type { AbRow, PairedRow } from './row.js';
+
+export type JudgeOptions = VerdictOptions;
+
+/** What a design computed for one row, by its index in the report's rows. */
+export type Compared = { index: number } & Pick<Comparison, 'p' | 'ratio' | 'minP' | 'ci'> & Partial<Pick<Comparison, 'design'>>;
+
+/** BH across the compared rows, then each row gets its ratio, interval, p, q, verdict (and note). */
+export function applyVerdicts(rows: AbRow[], compared: readonly Compared[], o: JudgeOptions): AbRow[] {
+  for (const j of verdicts(compared, o)) {
+    const row = rows[j.index]!;
+    Object.assign(row, { ratio: j.ratio, ci: j.ci, p: j.p, q: j.q, verdict: j.verdict });
+    if (j.note) row.note = j.note;
+  }
+  return rows;
+}
+
+export const groupsOf = (spec: Spec) => new Map(spec.cases.map((c) => [c.id, c.group]));
+
+/** The same-job A/B: Wilcoxon signed-rank and Hodges–Lehmann on each row's round log-ratios. */
+export function judgePaired(rows: readonly PairedRow[], spec: Spec, o: JudgeOptions): AbRow[] {
+  const groupOf = groupsOf(spec);
+  const compared: Compared[] = [];
+  const out: AbRow[] = rows.map((r, index) => {
+    const row: AbRow = {
+      caseId: r.caseId,
+      label: r.label,
+      group: groupOf.get(r.caseId) ?? 'unknown',
+      kind: r.kind,
+      status: r.status,
+      work: r.work,
+      rounds: r.base.length,
+    };
+    if (r.note) row.note = r.note;
+    if (r.status !== 'ok') return row;
+    row.baseMedianNs = median(r.base);
+    row.headMedianNs = median(r.head);
+    const c = pairedRounds.compareLogRatios(r.logRatios);
+    compared.push({ index, p: c.p, ratio: c.ratio, minP: c.minP, ci: c.ci });
+    return row;
+  });
+  return applyVerdicts(out, compared, o);
+}
