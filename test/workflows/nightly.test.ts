@@ -74,7 +74,8 @@ describe('nightly workflow', () => {
     const publish = runStep('history publish');
     expect(publish.env?.HISTORY_TOKEN).toBe('${{ github.token }}');
     const token = 'ghs_secret_token_value';
-    const r = runScript(publish, { HISTORY_TOKEN: token, EVENT: 'schedule', RUN_ID: '77', REF: 'main' });
+    for (const s of steps.filter((st) => st.uses?.startsWith('actions/checkout@'))) expect(s.with?.['persist-credentials']).toBe(false);
+    const r = runScript(publish, { HISTORY_TOKEN: token, HISTORY_USER: 'x-access-token', EVENT: 'schedule', RUN_ID: '77', REF: 'main' });
     expect(r.argv.join(' ')).not.toContain(token);
     expect(r.argv).toEqual(['dist/cli.js', 'history', 'publish', '--remote', 'https://github.com/bee-bench/bee-bench.git', '--event', 'schedule', '--run-id', '77', '--ref', 'main', 'out/results']);
     const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
