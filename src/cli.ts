@@ -4,6 +4,7 @@ import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'n
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { BeeArgumentError, parseBeeTarget } from './bee/preflight.js';
 import { parseSource, type ClientSource } from './build/index.js';
 import { defaultSpecPath } from './build/paths.js';
 import type { DevNodeOptions } from './bee/dev-node.js';
@@ -47,8 +48,8 @@ bee-go is not on this workplace's module proxy: give --go-client PATH (or BEE_GO
 Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).
 
-Exit codes: 0 done; 1 a runner failed or (with --fail-on-regression) a regression was found;
-2 bad arguments.`;
+Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
+unusable, or (with --fail-on-regression) a regression was found; 2 bad arguments.`;
 
 class UsageError extends Error {}
 
@@ -137,6 +138,15 @@ function devNodeOptions(v: Values): DevNodeOptions | undefined {
   };
 }
 
+function beeTarget(url: string, batchId: string) {
+  try {
+    return parseBeeTarget(url, batchId);
+  } catch (e) {
+    if (e instanceof BeeArgumentError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+
 function common(v: Values) {
   const profile = ProfileSchema.safeParse(v.profile);
   if (!profile.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
@@ -147,7 +157,7 @@ function common(v: Values) {
     profile: profile.data,
     cases: v.case ?? [],
     large: v.large,
-    bee: v['bee-url'] ? { url: v['bee-url'], batchId: v['batch-id']! } : undefined,
+    bee: v['bee-url'] ? beeTarget(v['bee-url'], v['batch-id']!) : undefined,
     outDir: resolve(v.out ?? 'out'),
     cacheDir: v.cache ? resolve(v.cache) : undefined,
     log,
@@ -179,7 +189,9 @@ async function cmdRun(v: Values): Promise<number> {
   }
   const out = await withBee(c, (c) => singleJob({ ...c, runners }));
   log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
-  return out.problems.length > 0 || out.results.length === 0 ? 1 : 0;
+  const failed = out.results.flatMap((r) => r.cases.filter((c) => c.status === 'failed').map((c) => `${r.runner} ${c.id}`));
+  if (failed.length > 0) log(`${failed.length} case(s) failed: ${failed.join(', ')} (see the report)`);
+  return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
 }
 
 async function cmdAb(v: Values): Promise<number> {

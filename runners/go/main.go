@@ -59,7 +59,7 @@ func main() {
 	os.Exit(harness.Main(os.Args[1:], harness.Config{
 		Runner:     "go",
 		Client:     clientIdentity(),
-		Cases:      func(*harness.Node) (harness.Registry, error) { return cases, nil },
+		Cases:      func(*harness.Node) (harness.Registry, error) { return describedNet(cases), nil },
 		BeeVersion: beeVersion,
 	}))
 }

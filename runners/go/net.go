@@ -40,8 +40,8 @@ var (
 
 // nodeFor returns the (cached) clients for a node. NewClient's default *http.Client bounds
 // every request to 60 s (bee.DefaultHTTPTimeout), too short for 100 MiB-1 GiB bodies; the runner
-// passes a client with Go's default transport and no whole-request timeout instead: the case
-// timeout (a context) bounds each request.
+// passes a client whose transport bounds each call by the node's CallTimeout (half the case
+// timeout) instead, and the case timeout (a context) bounds the case.
 func nodeFor(n *harness.Node) (*beeNode, error) {
 	nodesMu.Lock()
 	defer nodesMu.Unlock()
@@ -52,11 +52,12 @@ func nodeFor(n *harness.Node) (*beeNode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--batch-id: %w", err)
 	}
-	client, err := bee.NewClient(n.URL, bee.WithHTTPClient(&http.Client{Transport: http.DefaultTransport}))
+	bounded := callTransport{base: http.DefaultTransport, limit: n.CallTimeout}
+	client, err := bee.NewClient(n.URL, bee.WithHTTPClient(&http.Client{Transport: bounded}))
 	if err != nil {
 		return nil, err
 	}
-	ranged, err := bee.NewClient(n.URL, bee.WithHTTPClient(&http.Client{Transport: rangeTransport{http.DefaultTransport}}))
+	ranged, err := bee.NewClient(n.URL, bee.WithHTTPClient(&http.Client{Transport: rangeTransport{bounded}}))
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,10 @@ func notOnThisNode(err error) bool {
 	return ok && rerr.Status == http.StatusNotImplemented
 }
 
-const socSkip = "the Bee node answers 501 Not Implemented to SOC writes (POST /soc): a dev node has no single-owner-chunk or feed writes"
+// nodeLimitation is the skip reason of a 501 to a write, worded as in the other runners.
+func nodeLimitation(what string) string {
+	return "the Bee node answers 501 Not Implemented to " + what + ": a dev node (bee dev) has no single-owner-chunk (SOC) or feed writes"
+}
 
 // salted is an upload buffer: an 8-byte salt, refreshed before every upload, then the fixture.
 type salted struct{ buf []byte }
@@ -116,16 +120,17 @@ func nextSaltedWrite(env *harness.Env, n int) saltedWrite {
 	return saltedWrite{name: sha256.Sum256(salt[:]), payload: fixture.Salted(salt, env.Fixtures.Data(n-8))}
 }
 
-// uploadSalted uploads salt || data[0, n) via /bytes, untimed.
-func uploadSalted(ctx context.Context, env *harness.Env, b *beeNode, n int) (swarm.Reference, error) {
+// uploadSalted uploads salt || data[0, n) via /bytes, untimed; it returns the reference and
+// the bytes uploaded.
+func uploadSalted(ctx context.Context, env *harness.Env, b *beeNode, n int) (swarm.Reference, []byte, error) {
 	s := newSalted(env, n)
 	s.resalt(env)
 	opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
 	res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(s.buf), opts)
 	if err != nil {
-		return swarm.Reference{}, fmt.Errorf("pre-upload: %w", err)
+		return swarm.Reference{}, nil, fmt.Errorf("pre-upload: %w", err)
 	}
-	return res.Reference, nil
+	return res.Reference, s.buf, nil
 }
 
 func stampsList(_ context.Context, env *harness.Env, _ spec.Params) (*harness.Bench, error) {
@@ -204,7 +209,7 @@ func writeFirstFeed(ctx context.Context, env *harness.Env, b *beeNode, key swarm
 	w := u.w
 	if _, err := w.Upload(ctx, b.batch, u.payload); err != nil {
 		if notOnThisNode(err) {
-			return nil, harness.Skip(socSkip)
+			return nil, harness.Skip(nodeLimitation("feed writes (POST /soc)"))
 		}
 		return nil, fmt.Errorf("feed write: %w", err)
 	}
@@ -395,18 +400,29 @@ func bzzUploadFromDisk(_ context.Context, env *harness.Env, p spec.Params) (*har
 	}, nil
 }
 
-func bytesUpload(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+// bytesUpload: UploadData of a salted buffer. Its digest is the reference Bee returns for
+// data[0, bytes) uploaded unsalted, once and untimed under the case's context: comparable across
+// clients and with cpu.bmt.file-root's offline root of the same bytes.
+func bytesUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
 	}
-	body := newSalted(env, p.Int("bytes"))
+	n := p.Int("bytes")
+	body := newSalted(env, n)
 	opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
 	return &harness.Bench{
 		Before: func(context.Context) error { body.resalt(env); return nil },
 		Op: func(ctx context.Context) error {
 			_, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(body.buf), opts)
 			return err
+		},
+		Output: func() ([]byte, error) {
+			res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(env.Fixtures.Data(n)), opts)
+			if err != nil {
+				return nil, fmt.Errorf("unsalted upload: %w", err)
+			}
+			return res.Reference.Raw(), nil
 		},
 	}, nil
 }
@@ -436,15 +452,27 @@ func tagsUploadWithTag(_ context.Context, env *harness.Env, p spec.Params) (*har
 	}, nil
 }
 
-// drain reads a body to its end into a counting sink and checks the count.
-func drain(rc io.ReadCloser, want int64) error {
+// content is a download's expected length and SHA-256.
+type content struct {
+	n   int64
+	sum [32]byte
+}
+
+func contentOf(b []byte) content { return content{int64(len(b)), sha256.Sum256(b)} }
+
+// drain reads a body to its end into a SHA-256 and checks it against the upload, worded as in
+// the other runners.
+func drain(rc io.ReadCloser, call string, want content) error {
 	defer rc.Close()
-	n, err := io.Copy(io.Discard, rc)
+	h := sha256.New()
+	n, err := io.Copy(h, rc)
 	if err != nil {
 		return err
 	}
-	if n != want {
-		return fmt.Errorf("got %d bytes, want %d", n, want)
+	var got [32]byte
+	h.Sum(got[:0])
+	if n != want.n || got != want.sum {
+		return fmt.Errorf("content mismatch on %s: got %d bytes (sha256 %x), the upload was %d bytes (sha256 %x)", call, n, got[:8], want.n, want.sum[:8])
 	}
 	return nil
 }
@@ -457,7 +485,7 @@ func bzzDownload(ctx context.Context, env *harness.Env, p spec.Params) (*harness
 	}
 	body := newSalted(env, p.Int("bytes"))
 	body.resalt(env)
-	size := int64(len(body.buf))
+	want := contentOf(body.buf)
 	res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(body.buf), uploadName, "application/octet-stream", &api.FileUploadOptions{UploadOptions: deferred()})
 	if err != nil {
 		return nil, fmt.Errorf("pre-upload: %w", err)
@@ -469,7 +497,7 @@ func bzzDownload(ctx context.Context, env *harness.Env, p spec.Params) (*harness
 		if err != nil {
 			return err
 		}
-		return drain(rc, size)
+		return drain(rc, "GET /bzz", want)
 	}}, nil
 }
 
@@ -479,7 +507,7 @@ func bytesHead(ctx context.Context, env *harness.Env, p spec.Params) (*harness.B
 	if err != nil {
 		return nil, err
 	}
-	ref, err := uploadSalted(ctx, env, b, 1<<20)
+	ref, _, err := uploadSalted(ctx, env, b, 1<<20)
 	if err != nil {
 		return nil, err
 	}
@@ -503,10 +531,11 @@ func bytesDownloadRange(ctx context.Context, env *harness.Env, p spec.Params) (*
 	if err != nil {
 		return nil, err
 	}
-	ref, err := uploadSalted(ctx, env, b, p.Int("bytes"))
+	ref, uploaded, err := uploadSalted(ctx, env, b, p.Int("bytes"))
 	if err != nil {
 		return nil, err
 	}
+	want := contentOf(uploaded[:min(rangeBytes, len(uploaded))])
 	ranges := p.Int("ranges")
 	header := fmt.Sprintf("bytes=0-%d", rangeBytes-1)
 	return &harness.Bench{Op: func(ctx context.Context) error {
@@ -516,8 +545,8 @@ func bytesDownloadRange(ctx context.Context, env *harness.Env, p spec.Params) (*
 			if err != nil {
 				return err
 			}
-			if err := drain(rc, rangeBytes); err != nil {
-				return fmt.Errorf("range %d: %w", i, err)
+			if err := drain(rc, "ranged GET /bytes", want); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -533,7 +562,7 @@ func pinAddList(ctx context.Context, env *harness.Env, p spec.Params) (*harness.
 	}
 	refs := make([]swarm.Reference, p.Int("count"))
 	for i := range refs {
-		if refs[i], err = uploadSalted(ctx, env, b, env.ChunkPayloadBytes-8); err != nil {
+		if refs[i], _, err = uploadSalted(ctx, env, b, env.ChunkPayloadBytes-8); err != nil {
 			return nil, err
 		}
 	}
@@ -664,7 +693,7 @@ func socUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.B
 	}
 	if _, err := w.Upload(ctx, b.batch, socs[0].id, socs[0].payload, nil); err != nil {
 		if notOnThisNode(err) {
-			return nil, harness.Skip(socSkip)
+			return nil, harness.Skip(nodeLimitation("SOC writes (POST /soc)"))
 		}
 		return nil, fmt.Errorf("probe SOC write: %w", err)
 	}

@@ -1,28 +1,13 @@
-// The few Bee API calls a dev node's lifecycle needs (wait for /health, buy a postage batch, wait
-// until it is usable), each with a bounded timeout. Kept in one module so that the node pre-flight
-// check and this lifecycle share one HTTP probe. Responses cross a process boundary: zod checks them.
+// The Bee API calls of a dev node's start-up: wait for /health, buy a postage batch, wait until it
+// is usable. Built on the pre-flight check's bounded-timeout probe (preflight.ts), polled until a
+// deadline; only the purchase, a POST, is a request of its own. Responses are checked with zod.
 import { z } from 'zod';
-
-/** One request never waits longer than this (a node that accepts but never answers). */
-export const REQUEST_TIMEOUT_MS = 5_000;
+import { PROBE_TIMEOUT_MS, beeMessage, preflight, probe } from './preflight.js';
 
 const HealthSchema = z.object({ status: z.string(), version: z.string().optional() });
 const CreatedBatchSchema = z.object({ batchID: z.string().regex(/^[0-9a-f]{64}$/i, 'expected 64 hex digits') });
-const StampSchema = z.object({ usable: z.boolean() });
 
-async function request(method: 'GET' | 'POST', url: URL, timeoutMs: number): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(url, { method, signal: AbortSignal.timeout(timeoutMs) });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: the text itself is the best description of what came back
-  }
-  return { status: res.status, body };
-}
-
-const describe = (e: unknown) => (e instanceof Error ? (e.cause instanceof Error ? `${e.message}: ${e.cause.message}` : e.message) : String(e));
+const describe = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export interface WaitOptions {
@@ -54,9 +39,14 @@ async function poll<T>(what: string, o: WaitOptions, fn: () => Promise<T | undef
 /** Waits until GET /health answers 200 with status "ok"; returns the node's version. */
 export function waitForHealth(baseUrl: string, o: WaitOptions): Promise<string> {
   return poll(`Bee at ${baseUrl} not healthy`, o, async () => {
-    const r = await request('GET', new URL('/health', baseUrl), Math.min(REQUEST_TIMEOUT_MS, o.timeoutMs));
-    const h = HealthSchema.safeParse(r.body);
-    if (r.status !== 200 || !h.success) throw new Error(`GET /health: HTTP ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+    const r = await probe(`${baseUrl}/health`, Math.min(PROBE_TIMEOUT_MS, o.timeoutMs));
+    let h;
+    try {
+      h = HealthSchema.safeParse(JSON.parse(r.body));
+    } catch {
+      h = undefined;
+    }
+    if (r.status !== 200 || !h?.success) throw new Error(`GET /health: HTTP ${r.status} ${beeMessage(r.body)}`);
     if (h.data.status !== 'ok') throw new Error(`GET /health: status "${h.data.status}"`);
     return h.data.version ?? 'unknown version';
   });
@@ -70,21 +60,29 @@ export interface BatchOptions {
   timeoutMs: number;
 }
 
-/** Buys a postage batch (POST /stamps/{amount}/{depth}) and waits until the node calls it usable. */
+/** Buys a postage batch (POST /stamps/{amount}/{depth}), then waits until the pre-flight check passes. */
 export async function buyBatch(baseUrl: string, o: BatchOptions): Promise<string> {
-  const created = await request('POST', new URL(`/stamps/${o.amount}/${o.depth}`, baseUrl), Math.min(REQUEST_TIMEOUT_MS * 6, o.timeoutMs)).catch((e: unknown) => {
-    throw new Error(`buying a postage batch on ${baseUrl}: ${describe(e)}`);
-  });
-  const parsed = CreatedBatchSchema.safeParse(created.body);
-  if (created.status !== 201 || !parsed.success) {
-    throw new Error(`buying a postage batch on ${baseUrl}: POST /stamps/${o.amount}/${o.depth} answered HTTP ${created.status} ${JSON.stringify(created.body).slice(0, 300)}`);
+  const path = `/stamps/${o.amount}/${o.depth}`;
+  let status: number;
+  let body: string;
+  try {
+    const res = await fetch(`${baseUrl}${path}`, { method: 'POST', signal: AbortSignal.timeout(Math.min(6 * PROBE_TIMEOUT_MS, o.timeoutMs)) });
+    status = res.status;
+    body = await res.text();
+  } catch (e) {
+    throw new Error(`buying a postage batch on ${baseUrl}: POST ${path}: ${describe(e)}`);
   }
+  let parsed;
+  try {
+    parsed = CreatedBatchSchema.safeParse(JSON.parse(body));
+  } catch {
+    parsed = undefined;
+  }
+  if (status !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status} ${beeMessage(body)}`);
   const batchId = parsed.data.batchID.toLowerCase();
   await poll(`postage batch ${batchId} on ${baseUrl} not usable`, { timeoutMs: o.timeoutMs }, async () => {
-    const r = await request('GET', new URL(`/stamps/${batchId}`, baseUrl), REQUEST_TIMEOUT_MS);
-    const s = StampSchema.safeParse(r.body);
-    if (r.status !== 200 || !s.success) throw new Error(`GET /stamps/${batchId}: HTTP ${r.status}`);
-    return s.data.usable ? true : undefined;
+    await preflight({ url: baseUrl, batchId });
+    return true;
   });
   return batchId;
 }

@@ -67,6 +67,7 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
     if (!byLabel) continue;
     caseModels.push(buildCase(sc, byLabel, runners));
   }
+  checkSameAs(spec, caseModels, runners);
   const unknown = [...found.keys()].filter((id) => !spec.cases.some((c) => c.id === id));
   if (unknown.length > 0) warnings.push(`Results hold cases the spec does not declare (not reported): ${unknown.sort().join(', ')}.`);
 
@@ -88,6 +89,41 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
     startedAt: starts[0] ?? null,
     finishedAt: ends.at(-1) ?? null,
   };
+}
+
+/**
+ * A case whose digest must equal another case's digest of the same input (`digest.same_as`: a
+ * net reference and the offline BMT root): every digest of both rows for one input must agree,
+ * else the row is flagged like a cross-client disagreement.
+ */
+function checkSameAs(spec: Spec, models: readonly CaseModel[], runners: readonly Runner[]): void {
+  for (const sc of spec.cases) {
+    const other = sc.digest?.same_as;
+    const model = models.find((m) => m.id === sc.id);
+    const otherModel = models.find((m) => m.id === other);
+    const otherSpec = spec.cases.find((c) => c.id === other);
+    if (!other || !model || !otherModel || !otherSpec) continue;
+    for (const row of model.rows) {
+      const values = (m: CaseModel, c: SpecCase, r: Row): Array<DigestValue & { input: string }> =>
+        runners.flatMap((runner) => {
+          const d = r.cells[runner]?.digest;
+          return d ? [{ runner, digest: d, caseId: m.id, input: digestInput(c, r.label, runner) }] : [];
+        });
+      const mine = values(model, sc, row);
+      const inputs = new Set(mine.map((v) => v.input));
+      const theirs = otherModel.rows.flatMap((r) => values(otherModel, otherSpec, r)).filter((v) => inputs.has(v.input));
+      const all = [...mine, ...theirs];
+      if (theirs.length > 0 && new Set(all.map((v) => v.digest)).size > 1) row.digestMismatch = all.map(({ runner, digest, caseId }) => ({ runner, digest, caseId }));
+    }
+  }
+}
+
+/** The digest input of a row for one runner: its effective param with digest_with over it. */
+function digestInput(sc: SpecCase, label: string, runner: Runner): string {
+  const p = [...sc.params.full, ...sc.params.quick].find((q) => q.label === label);
+  if (!p) return `?${label}`;
+  const values: ParamValues = { ...effectiveParam(p, runner), ...(p.digest_with ?? {}) };
+  return JSON.stringify(Object.entries(values).filter(([k]) => k !== 'label').sort(([a], [b]) => a.localeCompare(b)));
 }
 
 /** Results per runner, oldest first (a later file's cases override an earlier one's). */

@@ -132,7 +132,7 @@ function caseHtml(c: CaseModel, runners: readonly Runner[], charts: ChartSpec[])
     if (!row.digestMismatch) continue;
     parts.push(
       `<div class="warn">⚠ <strong>Digest disagreement</strong> (${htmlText(row.label)}): the clients computed different outputs for the same input.<ul>${row.digestMismatch
-        .map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}: <code>${htmlText(d.digest)}</code></li>`)
+        .map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (<code>${htmlText(d.caseId)}</code>)` : ''}: <code>${htmlText(d.digest)}</code></li>`)
         .join('')}</ul></div>`,
     );
   }

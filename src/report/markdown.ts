@@ -85,7 +85,7 @@ function caseSection(c: CaseModel, runners: readonly Runner[]): string {
       blocks.push(
         mdQuote([
           `⚠ **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input.`,
-          ...row.digestMismatch.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}: ${mdCode(d.digest)}`),
+          ...row.digestMismatch.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (${mdCode(d.caseId)})` : ''}: ${mdCode(d.digest)}`),
         ]),
       );
     }

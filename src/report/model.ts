@@ -68,6 +68,8 @@ export interface Cell {
 export interface DigestValue {
   runner: Runner;
   digest: string;
+  /** Set when the value comes from a case checked against another one (spec `digest.same_as`). */
+  caseId?: string;
 }
 
 export interface Row {

@@ -6,12 +6,10 @@ import { InputError } from '../spec/errors.js';
 import { loadResult } from '../spec/load.js';
 import type { Profile, Result } from '../spec/schema.js';
 import type { RunnerCommand } from '../build/builder.js';
+import type { BeeTarget } from '../bee/preflight.js';
 import { describeExit, runProcess, type ProcessOutcome, type SpawnOptions } from './process.js';
 
-export interface BeeTarget {
-  url: string;
-  batchId: string;
-}
+export type { BeeTarget } from '../bee/preflight.js';
 
 export interface InvokeOptions {
   spec: string;

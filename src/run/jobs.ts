@@ -1,6 +1,7 @@
 // The two pipelines the CLI and the action share: a single run of several runners into an
 // aggregate report, and a same-job A/B of one runner built on two client sources.
 import { join, resolve } from 'node:path';
+import { preflight } from '../bee/preflight.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { renderAbComment, type AbReportInput } from '../report/ab-comment.js';
 import { aggregate } from '../report/aggregate.js';
@@ -29,6 +30,13 @@ export interface Common {
 /** Extra allowance per runner process on top of the spec's case timeouts: start-up and fixtures. */
 const PROCESS_SLACK_MS = 90_000;
 
+/** The node check before any net case: a dead node or unusable batch fails the run at once. */
+async function checkNode(o: Common, selected: readonly SpecCase[]): Promise<void> {
+  if (!o.bee || !selected.some((c) => c.kind === 'net')) return;
+  const { version } = await preflight(o.bee);
+  o.log(`Bee node ${o.bee.url} (version ${version}) answers; batch ${o.bee.batchId} is usable`);
+}
+
 /** Time one runner process may take for these cases: the spec's per-case timeouts plus slack. */
 export function processBudgetMs(cases: readonly SpecCase[], timeoutS: number, profile: Profile, large = false): number {
   const params = cases.reduce((n, c) => n + profileParams(c, profile, large).length, 0);
@@ -51,6 +59,7 @@ export interface SingleJobOutcome {
 export async function singleJob(o: SingleJobOptions): Promise<SingleJobOutcome> {
   const { spec, hash } = loadSpec(o.specFile);
   const selected = selectCases(spec, o.cases);
+  await checkNode(o, selected);
   const budget = processBudgetMs(selected, spec.profiles[o.profile].case_timeout_s, o.profile, o.large);
   const results: Result[] = [];
   const builds: BuiltRunner[] = [];
@@ -110,6 +119,7 @@ export interface AbJobOutcome {
 export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
   const { spec, hash } = loadSpec(o.specFile);
   const selected = selectCases(spec, o.cases);
+  await checkNode(o, selected);
   const build = (source: ClientSource) =>
     buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
   const builds = { base: await build(o.base), head: await build(o.head) };

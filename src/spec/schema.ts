@@ -40,7 +40,14 @@ export const SpecCaseSchema = z
     group: z.string().min(1),
     doc: z.string().min(1),
     work: z.object({ ops: z.array(z.string()), bytes: z.array(z.string()).optional() }),
-    digest: z.object({ doc: z.string().min(1), form: z.enum(['value', 'sha256-concat']) }).nullable(),
+    digest: z
+      .object({
+        doc: z.string().min(1),
+        form: z.enum(['value', 'sha256-concat']),
+        /** Another case whose digest of the same input must be equal (a net reference and the offline root). */
+        same_as: z.string().optional(),
+      })
+      .nullable(),
     iters: z.partialRecord(ProfileSchema, z.number().int().positive()).optional(),
     /** Its work spreads over every CPU: A/B rounds must not pin it to one (src/run/pin.ts). */
     parallel: z.boolean().optional(),
@@ -102,6 +109,12 @@ export const SpecSchema = z
       if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `duplicate case id ${c.id}` });
       seen.add(c.id);
       if (!groups.has(c.group)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'group'], message: `unknown group "${c.group}"` });
+    });
+    s.cases.forEach((c, i) => {
+      const other = c.digest?.same_as;
+      if (other !== undefined && !s.cases.some((o) => o.id === other && o.digest)) {
+        ctx.addIssue({ code: 'custom', path: ['cases', i, 'digest', 'same_as'], message: `"${other}" is not a case with a digest` });
+      }
     });
   });
 export type Spec = z.infer<typeof SpecSchema>;

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
@@ -57,6 +58,9 @@ func SkipReason(err error) (string, bool) {
 type Node struct {
 	URL     string
 	BatchID string // 64 lowercase hex digits
+	// CallTimeout bounds each call to the node (half the case timeout), so a frozen node fails a
+	// case with "no answer in N s" naming the call before the case timeout cuts it off.
+	CallTimeout time.Duration
 }
 
 // Env is what a case may use besides its param. One Env exists per case and param.

@@ -193,7 +193,11 @@ func run(args []string, cfg Config, prog string) error {
 
 	var node *Node
 	if o.beeURL != "" {
-		node = &Node{URL: strings.TrimRight(o.beeURL, "/"), BatchID: strings.ToLower(strings.TrimPrefix(o.batchID, "0x"))}
+		node = &Node{
+			URL:         strings.TrimRight(o.beeURL, "/"),
+			BatchID:     strings.ToLower(strings.TrimPrefix(o.batchID, "0x")),
+			CallTimeout: caseTimeout(hooks, sp, o.profile) / 2,
+		}
 	}
 	registry, err := cfg.Cases(node)
 	if err != nil {

@@ -128,11 +128,14 @@ func (r *recorder) seal() (wall, cpu []int64, digest string) {
 	return append([]int64{}, r.wall...), append([]int64{}, r.cpu...), r.digest
 }
 
-func (s *session) timeout() time.Duration {
-	if s.hooks.CaseTimeout > 0 {
-		return s.hooks.CaseTimeout
+func (s *session) timeout() time.Duration { return caseTimeout(s.hooks, s.spec, s.profile) }
+
+// caseTimeout is the budget of one case and param: the hook's override or the profile's.
+func caseTimeout(h Hooks, sp *spec.Spec, profile string) time.Duration {
+	if h.CaseTimeout > 0 {
+		return h.CaseTimeout
 	}
-	return time.Duration(s.spec.Profiles[s.profile].CaseTimeoutS * float64(time.Second))
+	return time.Duration(sp.Profiles[profile].CaseTimeoutS * float64(time.Second))
 }
 
 func (s *session) iters(c *spec.Case) int {

@@ -17,6 +17,15 @@ const USAGE = `usage:
                    [--fixtures DIR] [--bee-url URL --batch-id HEX] --out FILE
   bee-bench-js info`;
 
+/** The version check must not hold up the run: a frozen node still gets a result file. */
+const VERSION_TIMEOUT_S = 10;
+
+/**
+ * Each call to the node may wait half the case budget for an answer, so a frozen node fails the
+ * case with "no answer in N s" (naming the call) before the case timeout cuts it off.
+ */
+const callTimeoutS = (caseTimeoutS) => caseTimeoutS / 2;
+
 const FLAGS = {
   '--spec': 'value',
   '--case': 'list',
@@ -74,12 +83,13 @@ function info() {
   process.stdout.write(`${JSON.stringify({ runner: RUNNER, client, runtime: runtime(), host: hostInfo() }, null, 2)}\n`);
 }
 
-/** The node block of the result: its URL and version (GET /health through bee-js). */
+/** The node block of the result: its URL and version (GET /health through bee-js, bounded). */
 async function beeInfo(node) {
   if (!node) return null;
   try {
     const { lib } = await loadClient();
-    const health = await operation(new lib.Bee(node.url), 'getHealth')();
+    const timeout = Math.min(VERSION_TIMEOUT_S, node.callTimeoutS) * 1000;
+    const health = await operation(new lib.Bee(node.url, { timeout }), 'getHealth')();
     return { url: node.url, version: String(health.version) };
   } catch (err) {
     process.stderr.write(`warning: cannot read the Bee node version from ${node.url}: ${describeError(err)}\n`);
@@ -92,14 +102,15 @@ async function run(args) {
   const hooks = parseHooks();
   const { spec, hash } = loadSpec(opts.spec);
   const items = plan(spec, { profile: opts.profile, caseGlobs: opts.case, large: opts.large });
-  const node = opts['bee-url'] ? { url: opts['bee-url'].replace(/\/+$/, ''), batchId: opts['batch-id'] } : null;
+  const timeoutS = hooks.caseTimeoutS ?? spec.profiles[opts.profile].case_timeout_s;
+  const node = opts['bee-url'] ? { url: opts['bee-url'].replace(/\/+$/, ''), batchId: opts['batch-id'], callTimeoutS: callTimeoutS(timeoutS) } : null;
   const tempFixtures = opts.fixtures ? null : mkdtempSync(join(os.tmpdir(), 'bee-bench-js-'));
   const { info: client } = locateClient();
   const result = newResult({ client, bee: await beeInfo(node), specHash: hash, profile: opts.profile, host: hostInfo() });
   try {
     await runPlan(items, result, resolve(opts.out), {
       hooks,
-      timeoutS: hooks.caseTimeoutS ?? spec.profiles[opts.profile].case_timeout_s,
+      timeoutS,
       shared: createFixtureStore(spec.fixtures),
       node,
       fixturesDir: resolve(opts.fixtures ?? tempFixtures),

@@ -17,21 +17,41 @@ export class Skip extends Error {
   }
 }
 
-/** One line describing an error, with the HTTP status and body when bee-js attached them. */
+/**
+ * One line describing an error. Errors from the Bee node read the same in every runner:
+ * "Bee answered 404 to POST /bytes: batch with id not found" (Bee's own message), "no answer in
+ * 60 s to GET /stamps" (the call timeout), "cannot connect to the Bee node (ECONNREFUSED) for
+ * GET /health".
+ */
 export function describeError(err) {
   if (!(err instanceof Error)) return `non-Error thrown: ${String(err)}`;
-  let msg = `${err.name && err.name !== 'Error' ? `${err.name}: ` : ''}${err.message}`;
-  if (err.status !== undefined) {
-    const method = err.method ? String(err.method).toUpperCase() : '';
-    const body = bodyText(err.responseBody);
-    msg += ` (${[method, err.url, err.status].filter(Boolean).join(' ')}${body ? `: ${body.slice(0, 200)}` : ''})`;
-  }
-  return msg;
+  if (err.name === 'BeeResponseError') return describeBeeError(err);
+  return `${err.name && err.name !== 'Error' ? `${err.name}: ` : ''}${err.message}`;
 }
 
-function bodyText(body) {
-  if (typeof body === 'string') return body;
-  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return new TextDecoder().decode(body);
-  if (body && Object.getPrototypeOf(body) === Object.prototype) return JSON.stringify(body);
-  return ''; // a stream or anything else: not worth reading here
+function describeBeeError(err) {
+  const call = `${String(err.method ?? 'get').toUpperCase()} /${String(err.url ?? '').replace(/^(https?:\/\/[^/]+)?\/*/, '')}`;
+  const timeout = /^timeout of (\d+)ms exceeded/.exec(err.message);
+  if (timeout) return `no answer in ${Number(timeout[1]) / 1000} s to ${call}`;
+  if (err.status === undefined) {
+    const code = /\b(E[A-Z]+)\b/.exec(err.message)?.[1] ?? err.message;
+    return `cannot connect to the Bee node (${code}) for ${call}`;
+  }
+  const body = beeMessage(err.responseBody);
+  return `Bee answered ${err.status} to ${call}${body ? `: ${body}` : ''}`;
+}
+
+/** Bee's own message from an error body ({"code":404,"message":"..."}), else the body's start. */
+function beeMessage(body) {
+  if (body && typeof body.message === 'string') return body.message;
+  let text = '';
+  if (typeof body === 'string') text = body;
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) text = new TextDecoder().decode(body);
+  try {
+    const parsed = JSON.parse(text);
+    if (typeof parsed?.message === 'string') return parsed.message;
+  } catch {
+    // not JSON
+  }
+  return text.trim().slice(0, 200);
 }

@@ -26,7 +26,9 @@ export async function feedFresh(env) {
     await makeFeedWriter(topic, signer).uploadPayload(batchId, payload);
     await makeFeedReader(topic, owner).download();
   };
-  await probeWrite('feed writes (POST /soc)', () => writeRead(freshUpdate()));
+  const probe = freshUpdate();
+  await probeWrite('feed writes (POST /soc)', () => makeFeedWriter(probe.topic, signer).uploadPayload(batchId, probe.payload));
+  await makeFeedReader(probe.topic, owner).download();
   let update;
   return {
     before() {

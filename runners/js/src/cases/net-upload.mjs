@@ -4,7 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureDataFile, writeSalt } from '../fixtures.mjs';
-import { nodeApi, UPLOAD } from './util.mjs';
+import { nodeApi, raw, UPLOAD } from './util.mjs';
 
 const FILE = { ...UPLOAD, contentType: 'application/octet-stream' };
 
@@ -40,11 +40,20 @@ export async function bzzUploadFromDisk(env, p) {
   };
 }
 
-/** net.bytes.upload */
+/**
+ * net.bytes.upload. Its digest is the reference Bee returns for data[0, bytes) uploaded
+ * unsalted, once and untimed: the same bytes in every runner, so it is comparable across clients
+ * and with the offline BMT root of cpu.bmt.file-root.
+ */
 export function bytesUpload(env, p) {
   const { batchId, uploadData } = nodeApi(env, 'uploadData');
   const { buf, renew } = saltedBuffer(env, p.bytes);
-  return { before: renew, op: () => uploadData(batchId, buf, UPLOAD) };
+  return {
+    before: renew,
+    op: () => uploadData(batchId, buf, UPLOAD),
+    // A copy: bee-js sends other bytes for a view over the fixtures' SharedArrayBuffer.
+    output: async () => raw((await uploadData(batchId, env.fixtures.data(p.bytes).slice(), UPLOAD)).reference),
+  };
 }
 
 /** net.tags.upload-with-tag: POST /tags, POST /bytes with Swarm-Tag, GET /tags/{uid}. */

@@ -28,7 +28,8 @@ export const raw = (b) => (b instanceof Uint8Array ? b : b.toUint8Array());
  */
 export function beeClient(env) {
   const Bee = env.client.export('Bee');
-  return new Bee(env.node?.url ?? 'http://127.0.0.1:1633');
+  if (!env.node) return new Bee('http://127.0.0.1:1633');
+  return new Bee(env.node.url, { timeout: env.node.callTimeoutS * 1000 });
 }
 
 /** The node, its batch and the operations a net case uses, resolved up front (Skip if absent). */
@@ -38,24 +39,43 @@ export function nodeApi(env, ...names) {
   return { bee, batchId: env.node.batchId, ...ops };
 }
 
-/** Reads a download body to the end, counting bytes, never holding it whole. */
+/** Reads a download body to the end into a SHA-256 and a byte count, never holding it whole. */
 export async function drain(body) {
+  const hash = createHash('sha256');
   let n = 0;
+  const take = (chunk) => {
+    hash.update(chunk);
+    n += chunk.byteLength;
+  };
   if (typeof body?.getReader === 'function') {
     const reader = body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      n += value.byteLength;
+      take(value);
     }
   } else {
-    for await (const chunk of body) n += chunk.length;
+    for await (const chunk of body) take(chunk);
   }
-  return n;
+  return { bytes: n, sha256: hash.digest('hex') };
+}
+
+/** A download's expected content: its length and SHA-256. */
+export const contentOf = (bytes) => ({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+
+/** Fails unless a drained body is exactly the expected content; the same wording in every runner. */
+export function expectContent(call, got, want) {
+  if (got.bytes !== want.bytes || got.sha256 !== want.sha256) {
+    throw new Error(`content mismatch on ${call}: got ${got.bytes} bytes (sha256 ${got.sha256.slice(0, 16)}), the upload was ${want.bytes} bytes (sha256 ${want.sha256.slice(0, 16)})`);
+  }
 }
 
 /** HTTP status of a bee-js response error, if it is one. */
 export const statusOf = (err) => (typeof err?.status === 'number' ? err.status : undefined);
+
+/** The skip reason of a 501 to a write, worded the same in every runner. */
+export const nodeLimitation = (what) =>
+  `the Bee node answers 501 Not Implemented to ${what}: a dev node (bee dev) has no single-owner-chunk (SOC) or feed writes`;
 
 /**
  * Runs a write the node may not support. A dev node (bee dev) answers 501 Not Implemented to
@@ -66,7 +86,7 @@ export async function probeWrite(what, write) {
     return await write();
   } catch (err) {
     if (statusOf(err) === 501) {
-      throw new Skip(`the Bee node answers 501 Not Implemented to ${what}: a dev node (bee dev) does not support single-owner-chunk (SOC) and feed writes`);
+      throw new Skip(nodeLimitation(what));
     }
     throw err;
   }
