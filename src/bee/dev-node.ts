@@ -2,13 +2,12 @@
 // local `bee` executable, on the host's loopback only. Start = launch, wait for /health, buy a
 // postage batch. Every launcher registers how to undo itself before it starts anything, so a
 // failure or a cancellation at any point leaves no container or process behind.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { childEnv } from '../child/env.js';
-import { describeExit, runProcess } from '../run/process.js';
 import { buyBatch, waitForHealth } from './api.js';
 import { containerName, dockerLogsArgs, dockerRemoveArgs, dockerRunArgs } from './docker.js';
 
@@ -140,29 +139,47 @@ async function launchBinary(path: string, port: number, cleanup: Cleanup, log: (
   };
 }
 
+interface DockerOutcome {
+  ok: boolean;
+  stdout: string;
+  /** stderr, or why docker could not run or was killed. */
+  problem: string;
+}
+
+/** One short docker CLI command (run -d, rm, logs) within a time limit. */
+function dockerCommand(docker: string, args: readonly string[], timeoutMs: number): Promise<DockerOutcome> {
+  return new Promise((resolve) => {
+    execFile(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      const why = err ? (err.killed ? `killed after ${timeoutMs / 1000} s` : typeof err.code === 'number' ? `exit code ${err.code}` : err.message) : '';
+      resolve({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(': ') });
+    });
+  });
+}
+
 /** docker rm --force NAME; a container already gone is fine, any other failure says how to clean up by hand. */
 export async function removeContainer(name: string, log: (l: string) => void, docker = 'docker'): Promise<void> {
-  const rm = await runProcess({ argv: [docker] }, dockerRemoveArgs(name), { timeoutMs: 60_000 });
-  if (rm.code === 0) log(`bee: removed container ${name}`);
-  else if (rm.stderrTail.some((l) => /no such container/i.test(l))) log(`bee: container ${name} already removed`);
-  else log(`bee: could not remove container ${name} (${describeExit(rm)}: ${rm.stderrTail.join(' | ')}); remove it with: docker rm --force ${name}`);
+  const rm = await dockerCommand(docker, dockerRemoveArgs(name), 60_000);
+  if (rm.ok) log(`bee: removed container ${name}`);
+  else if (/no such container/i.test(rm.problem)) log(`bee: container ${name} already removed`);
+  else log(`bee: could not remove container ${name} (${rm.problem}); remove it with: docker rm --force ${name}`);
 }
 
 async function launchDocker(docker: string, port: number, cleanup: Cleanup, o: DevNodeOptions): Promise<Launched> {
   const name = containerName();
   o.onContainer?.(name);
-  const cmd = { argv: [docker] };
   cleanup.add(() => removeContainer(name, o.log, docker));
-  o.log(`bee: ${docker} ${dockerRunArgs({ name, hostPort: port }).join(' ')}`);
-  const run = await runProcess(cmd, dockerRunArgs({ name, hostPort: port }), { timeoutMs: DEV_NODE_DEFAULTS.dockerRunTimeoutMs });
-  if (run.code !== 0) throw new Error(`docker run of the Bee dev node failed (${describeExit(run)}): ${run.stderrTail.filter((l) => l.trim()).join(' | ')}`);
+  const args = dockerRunArgs({ name, hostPort: port });
+  o.log(`bee: ${docker} ${args.join(' ')}`);
+  const run = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
+  if (!run.ok) throw new Error(`docker run of the Bee dev node failed (${run.problem})`);
   return {
     url: `http://127.0.0.1:${port}`,
     what: `container ${name}`,
     gone: () => undefined,
     logTail: async () => {
-      const logs = await runProcess(cmd, dockerLogsArgs(name), { timeoutMs: 30_000 });
-      return lastLines(`${logs.stdout}\n${logs.stderrTail.join('\n')}`);
+      // Bee logs to stderr; docker logs replays the container's stderr on its own stderr.
+      const logs = await dockerCommand(docker, dockerLogsArgs(name), 30_000);
+      return lastLines(`${logs.stdout}\n${logs.problem}`);
     },
   };
 }
