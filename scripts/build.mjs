@@ -13,6 +13,7 @@ const entries = [
   // The CLI is package.json's bin: executable, so `bee-bench` and `./dist/cli.js` run it directly.
   { in: 'src/cli.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node', mode: 0o755 },
   { in: 'src/action.ts', out: 'dist/index.js' },
+  { in: 'src/action-post.ts', out: 'dist/post.js' },
 ].filter((e) => existsSync(e.in));
 
 for (const e of entries) {

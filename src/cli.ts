@@ -7,6 +7,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BeeArgumentError, parseBeeTarget } from './bee/preflight.js';
 import { goProxyProblem, parseSource, type ClientSource } from './build/index.js';
 import { defaultSpecPath } from './build/paths.js';
+import type { DevNodeOptions } from './bee/dev-node.js';
+import { withDevNode } from './bee/session.js';
 import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord, publishRecords, publishResults, readRecords, RECORD_SCHEMA_ID, renderGabDataJs, type HistoryRecord, type RunContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
@@ -25,11 +27,10 @@ const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
 
 Usage:
   bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]
-                    [--profile quick|full] [--case GLOB]... [--large] [--bee-url URL --batch-id HEX]
-                    [--out DIR]
+                    [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]
   bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]
                     [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
-                    [--base-env K=V]... [--head-env K=V]...
+                    [--base-env K=V]... [--head-env K=V]... [BEE]
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
@@ -40,6 +41,12 @@ Usage:
   bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]
 
 SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
+BEE is the node the net.* cases run against (without one they are skipped):
+  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
+  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
+  --bee-binary PATH              the same from a local bee executable, without Docker
+  --bee-port N                   host port of the dev node (default: a free one)
+  A dev node gets a fresh postage batch and is stopped and removed when the command ends.
 bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
 serve it, run skips bee-go unless a checkout is given: --go-client PATH (or BEE_GO_PATH).
 Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
@@ -69,6 +76,9 @@ const options = {
   large: { type: 'boolean', default: false },
   'bee-url': { type: 'string' },
   'batch-id': { type: 'string' },
+  bee: { type: 'string' },
+  'bee-binary': { type: 'string' },
+  'bee-port': { type: 'string' },
   rounds: { type: 'string' },
   alpha: { type: 'string' },
   threshold: { type: 'string' },
@@ -121,6 +131,23 @@ function envPairs(list: string[] | undefined, flag: string): Record<string, stri
   return env;
 }
 
+/** --bee dev / --bee-binary: how to start a dev node; undefined for --bee url (today's external node, or none). */
+function devNodeOptions(v: Values): DevNodeOptions | undefined {
+  const mode = v.bee ?? (v['bee-binary'] ? 'dev' : 'url');
+  if (mode !== 'dev' && mode !== 'url') throw new UsageError(`--bee ${v.bee}: use dev (start a Bee dev node for the net cases) or url (the node given by --bee-url and --batch-id)`);
+  if (mode === 'url') {
+    if (v['bee-binary'] || v['bee-port']) throw new UsageError('--bee-binary and --bee-port start a dev node: drop --bee url');
+    return undefined;
+  }
+  if (v['bee-url'] || v['batch-id']) throw new UsageError('--bee dev starts its own node and batch: drop --bee-url and --batch-id');
+  const port = v['bee-port'] === undefined ? undefined : num(v['bee-port'], 'bee-port', 0, (n) => Number.isInteger(n) && n >= 1 && n <= 65535, 'a TCP port from 1 to 65535');
+  return {
+    how: v['bee-binary'] ? { kind: 'binary', path: resolve(v['bee-binary']) } : { kind: 'docker' },
+    ...(port ? { port } : {}),
+    log,
+  };
+}
+
 function beeTarget(url: string, batchId: string) {
   try {
     return parseBeeTarget(url, batchId);
@@ -135,6 +162,7 @@ function common(v: Values) {
   if (!profile.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
   if (Boolean(v['bee-url']) !== Boolean(v['batch-id'])) throw new UsageError('--bee-url and --batch-id go together');
   return {
+    devNode: devNodeOptions(v),
     specFile: resolve(v.spec ?? defaultSpecPath()),
     profile: profile.data,
     cases: v.case ?? [],
@@ -144,6 +172,12 @@ function common(v: Values) {
     cacheDir: v.cache ? resolve(v.cache) : undefined,
     log,
   };
+}
+
+/** Runs a job with the net cases' node: the given one, or a dev node started for it and always removed. */
+function withBee<T>(c: ReturnType<typeof common>, job: (c: ReturnType<typeof common>) => Promise<T>): Promise<T> {
+  if (!c.devNode) return job(c);
+  return withDevNode(c.devNode, (node) => job({ ...c, bee: { url: node.url, batchId: node.batchId } }));
 }
 
 function runnerList(v: Values): Runner[] {
@@ -166,7 +200,7 @@ async function cmdRun(v: Values): Promise<number> {
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  const out = await singleJob({ ...c, runners });
+  const out = await withBee(c, (c) => singleJob({ ...c, runners }));
   log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
@@ -181,12 +215,14 @@ async function cmdAb(v: Values): Promise<number> {
   const rounds = num(v.rounds, 'rounds', AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200');
   const alpha = num(v.alpha, 'alpha', AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, 'a probability between 0 and 1, e.g. 0.05');
   const threshold = num(v.threshold, 'threshold', AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, 'a fraction, e.g. 0.03 for 3%');
-  const out = await abJob({
-    ...c, runner: runner.data, base: source(v.base, 'base'), head: source(v.head, 'head'),
-    baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head, buildCommand: v['build-command'],
-    rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
+  // Every argument is checked before a dev node is started for the job.
+  const sides = {
+    base: source(v.base, 'base'), head: source(v.head, 'head'), baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head,
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
-  });
+  };
+  const out = await withBee(c, (c) => abJob({
+    ...c, ...sides, runner: runner.data, buildCommand: v['build-command'], rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
+  }));
   process.stdout.write(out.markdown);
   log(`wrote ${out.markdownFile}`);
   const regressions = out.rows.filter((r) => r.verdict === 'regression').length;

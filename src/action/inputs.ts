@@ -26,6 +26,7 @@ export const INPUT_DEFAULTS = {
   comment: 'always',
   'fail-on-regression': 'false',
   'github-token': '${{ github.token }}',
+  bee: 'url',
   'bee-url': '',
   'batch-id': '',
   history: 'off',
@@ -77,6 +78,8 @@ export interface ActionInputs {
   comment: 'always' | 'on-change' | 'never';
   failOnRegression: boolean;
   token: string;
+  /** dev: start a Bee dev node in Docker for the net cases; url: the node in bee-url (or none). */
+  beeSource: 'dev' | 'url';
   bee?: BeeInput;
   history: 'off' | 'gh-pages';
   historyBranch: string;
@@ -135,6 +138,7 @@ const FIELDS = {
   'history-runs': { schema: number((n) => Number.isInteger(n) && n >= 2 && n <= 1000, 'a whole number from 2 to 1000'), fix: 'how many of the base branch\'s latest runs form the baseline, e.g. 10' },
   'base-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
   'head-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
+  bee: { schema: z.enum(['dev', 'url'], { error: 'expected dev or url' }), fix: 'dev (start a Bee 2.8.0 dev node in Docker for the net cases) or url (the node in bee-url and batch-id, if any)' },
   'bee-url': { schema: z.literal('').or(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })), fix: 'the API URL of a Bee node, e.g. http://localhost:1633' },
   'batch-id': { schema: z.literal('').or(z.string().trim().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected a 64-digit hex postage batch id')), fix: 'the id of a usable postage batch on that node (64 hex digits)' },
 } satisfies Record<string, Field<unknown>>;
@@ -152,6 +156,8 @@ export function splitCases(text: string): string[] {
 export interface ReadOptions {
   workspace: string;
   specFile?: string;
+  /** Where the action runs (bee: dev needs Docker on Linux); default: this process's platform. */
+  platform?: NodeJS.Platform;
 }
 
 /** Reads and validates every input; throws ActionInputError listing all problems. */
@@ -217,6 +223,11 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     problems.push({ input: beeUrl ? 'batch-id' : 'bee-url', problem: 'bee-url and batch-id go together', fix: 'give both (net cases run against that node) or neither (net cases are skipped)' });
   }
 
+  if (p.bee === 'dev' && mode === 'run') {
+    if (beeUrl || batchId) problems.push({ input: 'bee', problem: 'dev starts its own node and batch, but bee-url or batch-id is set too', fix: 'drop bee-url and batch-id, or use bee: url to run against that node' });
+    if ((o.platform ?? process.platform) !== 'linux') problems.push({ input: 'bee', problem: `dev needs Docker on a Linux runner, and this one runs ${o.platform ?? process.platform}`, fix: 'run the job on ubuntu-latest, or give bee-url and batch-id of a node you run' });
+  }
+
   const goClientPath = raw('go-client-path');
   let goPath: string | undefined;
   if (goClientPath) {
@@ -251,6 +262,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     comment: p.comment,
     failOnRegression: p['fail-on-regression'],
     token: raw('github-token'),
+    beeSource: p.bee,
     ...(beeUrl ? { bee: { url: beeUrl, batchId } } : {}),
     history: p.history,
     historyBranch: p['history-branch'],

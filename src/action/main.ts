@@ -2,6 +2,7 @@
 // artifact) before the step can fail, so fail-on-regression never hides the report.
 import * as core from '@actions/core';
 import { join } from 'node:path';
+import { withDevNode } from '../bee/session.js';
 import { registerSecret } from '../child/env.js';
 import { cachePlan, restoreCaches, saveCaches } from '../github/cache.js';
 import { commentFlow } from './comment-mode.js';
@@ -10,6 +11,7 @@ import { ActionInputError, readInputs, type ActionInputs } from './inputs.js';
 import { crossClientRunners, freshOutDir, log, type FlowEnv, type FlowResult } from './pipeline.js';
 import { trendUrl } from './history.js';
 import { headSha } from './git.js';
+import { BEE_CONTAINER_STATE } from './post.js';
 import { pullRequestFlow } from './pull-request.js';
 import { refsFlow } from './refs.js';
 
@@ -51,8 +53,13 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
   const states = await core.group('cache: restore', async () =>
     restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
   );
+  const flow = (env: FlowEnv) => (ctx.eventName === 'pull_request' ? pullRequestFlow(env) : refsFlow(env));
   try {
-    return ctx.eventName === 'pull_request' ? await pullRequestFlow(env) : await refsFlow(env);
+    if (inputs.beeSource === 'url') return await flow(env);
+    // bee: dev — the node lives exactly as long as the flow; the post step removes the container
+    // by name should this process be killed before its own clean-up.
+    const dev = { how: { kind: 'docker' as const }, log, onContainer: (name: string) => core.saveState(BEE_CONTAINER_STATE, name) };
+    return await withDevNode(dev, (node) => flow({ ...env, inputs: { ...env.inputs, bee: { url: node.url, batchId: node.batchId } } }));
   } finally {
     if (states.length > 0) await core.group('cache: save', () => saveCaches(states, log));
   }

@@ -8,6 +8,7 @@ import type { Host, Profile, Runner } from '../spec/schema.js';
 import { clip, mdCode, mdText, preText, safeUrl } from './escape.js';
 import { failureSummary } from './failures.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
+import { foldSkipped } from './skipped.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
 import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
 
@@ -217,7 +218,7 @@ function pairedRoundsText(input: AbReportInput): string {
 
 export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}): string {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const ordered = orderRows(input.rows);
+  const { kept: ordered, lines: skippedLines } = foldSkipped(orderRows(input.rows));
   const counts = countRows(input.rows);
   const trend = input.trendUrl ? safeUrl(input.trendUrl) : null;
   const b = input.baseline;
@@ -237,7 +238,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   ].filter((s): s is string => s !== null);
   const cross = crossClientSection(input, ordered);
   const tailWith = (withCross: boolean) =>
-    [withCross ? cross : null, environmentSection(input), trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input.runner])}](${trend})` : null].filter((s): s is string => s !== null);
+    [skippedLines.length > 0 ? skippedLines.join('  \n') : null, withCross ? cross : null, environmentSection(input), trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input.runner])}](${trend})` : null].filter((s): s is string => s !== null);
 
   const fits = (p: Parts) => assemble(p).length <= max;
   const unchanged = ordered.filter(isUnchanged);

@@ -102,17 +102,31 @@ describe('readInputs', () => {
   });
 });
 
+describe('input bee', () => {
+  it('is url by default (the node in bee-url, or none) and dev starts one on Linux', () => {
+    expect(read({}).beeSource).toBe('url');
+    expect(read({ bee: 'dev' }, clients.rs)).toMatchObject({ beeSource: 'dev' });
+    expect(read({ bee: 'dev' }).bee).toBeUndefined();
+  });
+
+  it('rejects an unknown value, dev together with bee-url, and dev off Linux, naming the fix', () => {
+    expect(problemOf({ bee: 'docker' })).toMatch(/input "bee": "docker": expected dev or url \(fix: dev \(start a Bee 2\.8\.0 dev node in Docker/);
+    expect(problemOf({ bee: 'dev', 'bee-url': 'http://127.0.0.1:1633', 'batch-id': 'a'.repeat(64) })).toMatch(/input "bee": dev starts its own node and batch.*fix: drop bee-url and batch-id/);
+    expect(() => readInputs((n) => (n === 'bee' ? 'dev' : ''), { workspace: clients.rs, platform: 'darwin' })).toThrow(/input "bee": dev needs Docker on a Linux runner, and this one runs darwin/);
+  });
+});
+
 describe('action.yml and docs/action.md', () => {
   const yml = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
-    runs: { using: string; main: string };
+    runs: { using: string; main: string; post?: string };
     branding: unknown;
     inputs: Record<string, { default?: string; description: string }>;
     outputs: Record<string, unknown>;
   };
   const docs = readFileSync(join(ROOT, 'docs', 'action.md'), 'utf8');
 
-  it('runs dist/index.js on node24 with branding', () => {
-    expect(yml.runs).toEqual({ using: 'node24', main: 'dist/index.js' });
+  it('runs dist/index.js on node24 with branding, and dist/post.js after it (the dev node\'s clean-up)', () => {
+    expect(yml.runs).toEqual({ using: 'node24', main: 'dist/index.js', post: 'dist/post.js' });
     expect(yml.branding).toBeTruthy();
   });
 

@@ -106,12 +106,31 @@ describe('A/B PR comment', () => {
     expect(md).toContain('| `cpu.ecdsa.sign-1000` | quick | 1.00 µs/op | 800 ns/op | -20.0% |');
     expect(md).toContain('⚠ too few rounds to judge (needs ≥ 7) |');
     expect(md).not.toContain('⚪ ~ (too few');
-    expect(md).toContain('⏭ skipped: no Bee node given (--bee-url and --batch-id)');
+    expect(md).toContain('⏭ 1 row skipped: no Bee node given (--bee-url and --batch-id): `net.stamps.list`. To measure them, give a Bee node: action input `bee: dev`');
+    expect(table.some((l) => l.includes('net.stamps.list'))).toBe(false);
     expect(md).toContain('❓ missing in head');
     expect(md).toContain('<details><summary>Environment</summary>');
     expect(md).toContain('[Trend charts for bee-js](https://example.github.io/bee-js/bench/)');
     expect(md).toContain('not Swarm-network throughput'); // a net row is present
     expect(md).toContain('| wall time | 5.2 min |');
+  });
+
+  it('folds skipped rows out of the table into one line per reason', () => {
+    const net = Array.from({ length: 17 }, (_, i): AbRow => ({
+      caseId: `net.case${String(i).padStart(2, '0')}`, label: i % 2 ? '1 MiB' : '10 KiB', group: 'net', kind: 'net', status: 'skipped',
+      note: 'no Bee node given (--bee-url and --batch-id)', work: { bytes: 1024 }, rounds: 0,
+    }));
+    const lacking: AbRow = { caseId: 'cpu.soc.sign', label: 'quick', group: 'cpu', kind: 'cpu', status: 'skipped', note: 'the client has no SOC API', work: {}, rounds: 0 };
+    const measured = Array.from({ length: 10 }, (_, i) => okRow(`cpu.measured${i}`, 1.0, 0.5, '~'));
+    const md = renderAbComment(input([...measured, ...net, lacking]));
+    const table = md.split('\n').filter((l) => l.startsWith('| `'));
+    expect(table).toHaveLength(10);
+    const folded = md.split('\n').filter((l) => l.startsWith('⏭ '));
+    expect(folded).toEqual([
+      '⏭ 17 rows skipped: no Bee node given (--bee-url and --batch-id): `net.case00`, `net.case01`, `net.case02`, `net.case03`, `net.case04`, `net.case05` and 11 more. To measure them, give a Bee node: action input `bee: dev` (or `bee-url` and `batch-id`), CLI `--bee dev`.  ',
+      '⏭ 1 row skipped: the client has no SOC API: `cpu.soc.sign`',
+    ]);
+    expect(md).toContain('⏭ **18** skipped');
   });
 
   it('escapes user-controlled text and refuses non-http trend links', () => {

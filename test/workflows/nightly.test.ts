@@ -1,0 +1,113 @@
+// The nightly workflow: parsed with the yaml package and its scripts run by bash with a recording
+// `node`, to check what GitHub would run: the Bee comes from `bee-bench run --bee dev` (no service
+// container), whose docker invocation is recorded by the fake docker CLI in argv form; inputs and
+// the token reach the scripts only through env:, and the token never on a command line.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { BEE_IMAGE } from '../../src/bee/docker.js';
+import { fakeDocker } from '../bee/fakes.js';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const text = readFileSync(join(ROOT, '.github', 'workflows', 'nightly.yml'), 'utf8');
+
+interface Step { name?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, unknown>; if?: string }
+interface Job { 'runs-on': string; services?: unknown; steps: Step[] }
+const wf = parse(text) as { jobs: Record<string, Job> };
+const jobs = Object.values(wf.jobs);
+const steps = jobs.flatMap((j) => j.steps);
+const runStep = (needle: string) => {
+  const s = steps.find((st) => st.run?.includes(needle));
+  if (!s) throw new Error(`no step runs ${needle}`);
+  return s;
+};
+
+/** Runs a step's script under bash -e (as GitHub does) with `node` replaced by a recorder of argv and env. */
+function runScript(step: Step, env: Record<string, string>): { argv: string[]; env: Record<string, string>; stdout: string; cwd: string } {
+  const cwd = mkdtempSync(join(tmpdir(), 'bee-bench-nightly-'));
+  const bin = join(cwd, 'bin');
+  mkdirSync(bin);
+  // Files named like the globs: an unquoted, unguarded glob would expand to them.
+  for (const f of ['cpu.x', 'net.bzz.x']) writeFileSync(join(cwd, f), '');
+  writeFileSync(join(bin, 'node'), `#!/bin/sh\nprintf '%s\\0' "$@" > "${cwd}/argv"\nenv -0 > "${cwd}/env"\n`);
+  chmodSync(join(bin, 'node'), 0o755);
+  const stdout = execFileSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], {
+    cwd, encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'bee-bench/bee-bench', GITHUB_STEP_SUMMARY: join(cwd, 'summary'), ...env },
+  });
+  const split = (f: string) => readFileSync(join(cwd, f), 'utf8').split('\0').slice(0, -1);
+  return { argv: split('argv'), env: Object.fromEntries(split('env').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])), stdout, cwd };
+}
+
+describe('nightly workflow', () => {
+  it('has no service container and no --entrypoint: the CLI starts the Bee', () => {
+    for (const j of jobs) expect(j.services).toBeUndefined();
+    expect(JSON.stringify(wf)).not.toMatch(/--entrypoint/);
+  });
+
+  it('runs all three clients in one job on one machine', () => {
+    expect(jobs).toHaveLength(1);
+    const { argv } = runScript(runStep('dist/cli.js run'), { PROFILE: 'full', CASES: '*' });
+    expect(argv.slice(0, 2)).toEqual(['dist/cli.js', 'run']);
+    expect(argv[argv.indexOf('--runner') + 1]).toBe('js,go,rs');
+  });
+
+  it('passes inputs to scripts only through env:, never as ${{ }} inside a script', () => {
+    for (const s of steps.filter((st) => st.run)) expect(s.run, s.name ?? s.run).not.toContain('${{');
+    const bench = runStep('dist/cli.js run');
+    expect(bench.env).toMatchObject({ PROFILE: "${{ inputs.profile || 'full' }}", CASES: "${{ inputs.cases || '*' }}" });
+    // Globs arrive as separate --case arguments, unexpanded; a hostile input stays one argument.
+    const { argv } = runScript(bench, { PROFILE: 'quick', CASES: 'cpu.* net.bzz.*' });
+    expect(argv).toEqual(expect.arrayContaining(['--profile', 'quick']));
+    expect(argv.filter((_, i) => argv[i - 1] === '--case')).toEqual(['cpu.*', 'net.bzz.*']);
+    const hostile = runScript(bench, { PROFILE: '"; touch pwned; "', CASES: '$(touch pwned2)' });
+    expect(hostile.argv[hostile.argv.indexOf('--profile') + 1]).toBe('"; touch pwned; "');
+    expect(hostile.argv.filter((_, i) => hostile.argv[i - 1] === '--case')).toEqual(['$(touch', 'pwned2)']);
+    expect(existsSync(join(hostile.cwd, 'pwned'))).toBe(false);
+    expect(existsSync(join(hostile.cwd, 'pwned2'))).toBe(false);
+  });
+
+  it('keeps the history token off every command line: git reads it from GIT_CONFIG_* variables', () => {
+    const publish = runStep('history publish');
+    expect(publish.env?.HISTORY_TOKEN).toBe('${{ github.token }}');
+    const token = 'ghs_secret_token_value';
+    for (const s of steps.filter((st) => st.uses?.startsWith('actions/checkout@'))) expect(s.with?.['persist-credentials']).toBe(false);
+    const r = runScript(publish, { HISTORY_TOKEN: token, HISTORY_USER: 'x-access-token', EVENT: 'schedule', RUN_ID: '77', REF: 'main' });
+    expect(r.argv.join(' ')).not.toContain(token);
+    expect(r.argv).toEqual(['dist/cli.js', 'history', 'publish', '--remote', 'https://github.com/bee-bench/bee-bench.git', '--event', 'schedule', '--run-id', '77', '--ref', 'main', 'out/results']);
+    const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
+    expect(r.env).toMatchObject({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` });
+    expect(r.stdout).toContain(`::add-mask::${basic}`);
+  });
+
+  it('caches the client builds between nights', () => {
+    const cache = steps.find((s) => s.uses?.startsWith('actions/cache@'));
+    expect(String(cache?.with?.path)).toContain('.bee-bench/cache');
+    const { argv } = runScript(runStep('dist/cli.js run'), { PROFILE: 'full', CASES: '*' });
+    expect(argv[argv.indexOf('--cache') + 1]).toBe('.bee-bench/cache');
+  });
+
+  it('starts the Bee with docker run in argv form, on loopback, and removes it', () => {
+    // The bench step's own command line, run through the CLI with a fake docker on PATH. The client
+    // checkouts are empty and a failing build command is appended, so no client is built: every
+    // runner fails, and the node must be removed all the same.
+    const { argv, cwd } = runScript(runStep('dist/cli.js run'), { PROFILE: 'quick', CASES: 'net.bytes.upload' });
+    for (const c of ['bee-js', 'bee-go', 'bee-rs']) mkdirSync(join(cwd, 'clients', c), { recursive: true });
+    const d = fakeDocker();
+    const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'cli.ts'), ...argv.slice(1), '--build-command', 'false'], {
+      cwd, encoding: 'utf8', env: { ...process.env, PATH: `${d.dir}:${process.env.PATH}` },
+    });
+    expect(r.stderr).toMatch(/bee: dev node 2\.8\.0-fake at http:\/\/127\.0\.0\.1:[0-9]+/);
+    const [run, rm] = d.dockerCalls();
+    const image = run!.indexOf(BEE_IMAGE);
+    expect(run!.slice(0, 2)).toEqual(['run', '-d']);
+    expect(run!.slice(image + 1)).toEqual(['dev', '--api-addr=:1633']);
+    expect(run![run!.indexOf('--publish') + 1]).toMatch(/^127\.0\.0\.1:[0-9]+:1633$/);
+    for (const word of run!) expect(word).not.toMatch(/\s/);
+    expect(rm).toEqual(['rm', '--force', run![run!.indexOf('--name') + 1]]);
+    expect(r.stderr).toMatch(/build failed[\s\S]*bee: removed container/);
+  });
+});
