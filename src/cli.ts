@@ -11,7 +11,10 @@ import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
+import { MeasureSchema, type Measure } from './count/measure.js';
+import { FailOnSchema, failsOn } from './count/fail-on.js';
 import { AB_DEFAULTS } from './run/defaults.js';
+import { INSTRUCTION_DEFAULTS } from './verdict/instructions.js';
 import { abJob, singleJob } from './run/jobs.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
@@ -23,10 +26,11 @@ const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
 Usage:
   bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]
                     [--profile quick|full] [--case GLOB]... [--large] [--bee-url URL --batch-id HEX]
-                    [--out DIR]
+                    [--out DIR] [--measure wall|instructions|both]
   bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]
                     [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
-                    [--base-env K=V]... [--head-env K=V]...
+                    [--base-env K=V]... [--head-env K=V]... [--measure wall|instructions|both]
+                    [--instructions-threshold T] [--fail-on wall|instructions|any]
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
@@ -38,6 +42,9 @@ SRC is "registry" (the runner's pinned client version) or a path to a client che
 bee-go is not on this workplace's module proxy: give --go-client PATH (or BEE_GO_PATH).
 Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).
+
+--measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
+or both; net cases are never counted. --fail-on: which evidence --fail-on-regression acts on.
 
 Exit codes: 0 done; 1 a runner failed or (with --fail-on-regression) a regression was found;
 2 bad arguments.`;
@@ -64,6 +71,9 @@ const options = {
   alpha: { type: 'string' },
   threshold: { type: 'string' },
   'fail-on-regression': { type: 'boolean', default: false },
+  'fail-on': { type: 'string', default: 'any' },
+  measure: { type: 'string', default: 'wall' },
+  'instructions-threshold': { type: 'string' },
   out: { type: 'string' },
   spec: { type: 'string' },
   cache: { type: 'string' },
@@ -125,6 +135,12 @@ function common(v: Values) {
   };
 }
 
+function measureOf(v: Values): Measure {
+  const m = MeasureSchema.safeParse(v.measure);
+  if (!m.success) throw new UsageError(`--measure ${v.measure}: use wall, instructions or both`);
+  return m.data;
+}
+
 function runnerList(v: Values): Runner[] {
   const list = (v.runner ?? []).flatMap((r) => r.split(','));
   for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
@@ -142,7 +158,7 @@ async function cmdRun(v: Values): Promise<number> {
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  const out = await singleJob({ ...c, runners });
+  const out = await singleJob({ ...c, runners, measure: measureOf(v) });
   log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
   return out.problems.length > 0 || out.results.length === 0 ? 1 : 0;
 }
@@ -155,15 +171,18 @@ async function cmdAb(v: Values): Promise<number> {
   const rounds = num(v.rounds, 'rounds', AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200');
   const alpha = num(v.alpha, 'alpha', AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, 'a probability between 0 and 1, e.g. 0.05');
   const threshold = num(v.threshold, 'threshold', AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, 'a fraction, e.g. 0.03 for 3%');
+  const instructionThreshold = num(v['instructions-threshold'], 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
+  const failOn = FailOnSchema.safeParse(v['fail-on']);
+  if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions or any`);
   const out = await abJob({
     ...c, runner: runner.data, base: source(v.base, 'base'), head: source(v.head, 'head'),
     baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head, buildCommand: v['build-command'],
-    rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
+    rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: measureOf(v), instructionThreshold,
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
   });
   process.stdout.write(out.markdown);
   log(`wrote ${out.markdownFile}`);
-  const regressions = out.rows.filter((r) => r.verdict === 'regression').length;
+  const regressions = out.rows.filter((r) => failsOn(r, failOn.data)).length;
   return v['fail-on-regression'] && regressions > 0 ? 1 : 0;
 }
 

@@ -3,6 +3,7 @@
 // markdown serves the job summary. GitHub caps a comment at 65536 characters, so unchanged rows
 // are dropped first when the table is too long, with a note saying how many.
 import type { Verdict } from '../stats/index.js';
+import type { InstructionVerdict } from '../verdict/instructions.js';
 import type { Host, Kind, Profile, Runner } from '../spec/schema.js';
 import { mdCode, mdText, safeUrl } from './escape.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
@@ -33,6 +34,10 @@ export interface AbRow {
   q?: number;
   verdict?: Verdict;
   rounds: number;
+  /** The instruction-count verdict of a CPU row (measure instructions or both). */
+  instructions?: InstructionVerdict;
+  /** Why a CPU row has no count verdict when counts were asked for. */
+  instructionsNote?: string;
 }
 
 export interface AbReportInput {
@@ -55,6 +60,8 @@ export interface AbReportInput {
     specHash: string;
     wallTimeMs: number;
     stoppedEarly?: boolean | string;
+    /** Set when instructions were asked for: the split of the run's time, the counter or why none. */
+    measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
   };
   /** Aggregate of the other runners (released versions) for context. */
   crossClient?: AggregateModel;
@@ -92,12 +99,25 @@ export interface AbCounts {
   missing: number;
 }
 
+/** Which evidence flagged a row: wall time (paired rounds), instruction counts, or both. */
+export function flaggedBy(r: AbRow, verdict: Verdict): Array<'wall time' | 'instructions'> {
+  if (r.status !== 'ok') return [];
+  return [...(r.verdict === verdict ? (['wall time'] as const) : []), ...(r.instructions?.verdict === verdict ? (['instructions'] as const) : [])];
+}
+
+/** A row's verdict on all its evidence: a regression in either is a regression, never hidden by the other. */
+export function rowVerdict(r: AbRow): Verdict {
+  if (flaggedBy(r, 'regression').length > 0) return 'regression';
+  if (flaggedBy(r, 'improvement').length > 0) return 'improvement';
+  return '~';
+}
+
 export function countRows(rows: readonly AbRow[]): AbCounts {
   const c: AbCounts = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
   for (const r of rows) {
     if (r.status === 'ok') {
-      if (r.verdict === 'regression') c.regressions++;
-      else if (r.verdict === 'improvement') c.improvements++;
+      if (rowVerdict(r) === 'regression') c.regressions++;
+      else if (rowVerdict(r) === 'improvement') c.improvements++;
       else c.unchanged++;
     } else if (r.status === 'skipped') c.skipped++;
     else if (r.status === 'new') c.new++;
@@ -107,8 +127,8 @@ export function countRows(rows: readonly AbRow[]): AbCounts {
   return c;
 }
 
-const isRegression = (r: AbRow) => r.status === 'ok' && r.verdict === 'regression';
-const isImprovement = (r: AbRow) => r.status === 'ok' && r.verdict === 'improvement';
+const isRegression = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'regression';
+const isImprovement = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'improvement';
 const isUnchanged = (r: AbRow) => r.status === 'ok' && !isRegression(r) && !isImprovement(r);
 
 /** Regressions (largest first), improvements (largest first), then the rest in input order. */
@@ -131,7 +151,7 @@ function verdictCell(r: AbRow): string {
   const note = r.note ? `: ${mdText(r.note)}` : '';
   switch (r.status) {
     case 'ok':
-      return `${GLYPH[r.verdict ?? '~']}${r.note ? ` (${mdText(r.note)})` : ''}`;
+      return `${GLYPH[rowVerdict(r)]}${r.note ? ` (${mdText(r.note)})` : ''}`;
     case 'skipped':
       return `⏭ skipped${note}`;
     case 'failed':
@@ -143,7 +163,19 @@ function verdictCell(r: AbRow): string {
   }
 }
 
-function tableRow(r: AbRow): string[] {
+/** The instruction-count cell: head/base change and its verdict, or why the row has none. */
+function instructionCell(r: AbRow): string {
+  const v = r.instructions;
+  if (!v) return r.kind === 'net' ? 'not counted (net)' : r.instructionsNote ? `— (${mdText(r.instructionsNote)})` : '—';
+  return `${formatChange(v.ratio)} ${GLYPH[v.verdict].split(' ')[0]}`;
+}
+
+function evidenceCell(r: AbRow): string {
+  const by = [...flaggedBy(r, 'regression'), ...flaggedBy(r, 'improvement')];
+  return by.length > 0 ? [...new Set(by)].join(' + ') : '—';
+}
+
+function tableRow(r: AbRow, counted: boolean): string[] {
   const ok = r.status === 'ok';
   return [
     mdCode(r.caseId),
@@ -153,6 +185,7 @@ function tableRow(r: AbRow): string[] {
     ok && r.ratio !== undefined ? formatChange(r.ratio) : '—',
     ok && r.ci ? formatInterval(r.ci) : '—',
     ok && r.q !== undefined ? formatP(r.q) : '—',
+    ...(counted ? [instructionCell(r), evidenceCell(r)] : []),
     verdictCell(r),
   ];
 }
@@ -225,6 +258,7 @@ function environmentSection(input: AbReportInput): string {
       ['alpha (BH q)', String(input.alpha)],
       ['threshold', `${formatChange(1 + input.threshold).replace('+', '±')}`],
       ['wall time', formatDuration(e.wallTimeMs * 1e6)],
+      ...(e.measure ? [['of which counting', formatDuration(e.measure.countMs * 1e6)]] : []),
       ...(stopped ? [['stopped early', stopped]] : []),
     ],
   );
@@ -232,6 +266,8 @@ function environmentSection(input: AbReportInput): string {
 }
 
 interface Parts {
+  /** Instruction counts were asked for: two more columns and their note. */
+  counted: boolean;
   top: string[];
   shown: AbRow[];
   omittedUnchanged: number;
@@ -243,9 +279,13 @@ interface Parts {
 const PAIRED_NOTE = 'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 
+const COUNT_NOTE = 'instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only; net rows are the node\'s time). A row is flagged by counts when the change passes the threshold and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.';
+
 function assemble(p: Parts): string {
-  const table = mdTable(['case', 'param', p.history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', 'verdict'], p.shown.map(tableRow));
+  const head = ['case', 'param', p.history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', ...(p.counted ? ['instructions', 'flagged by'] : []), 'verdict'];
+  const table = mdTable(head, p.shown.map((r) => tableRow(r, p.counted)));
   const notes: string[] = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
+  if (p.counted) notes.push(COUNT_NOTE);
   if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
@@ -258,6 +298,8 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
   const trend = input.trendUrl ? safeUrl(input.trendUrl) : null;
   const b = input.baseline;
   const history = Boolean(b);
+  const m = input.env.measure;
+  const counted = Boolean(m) || input.rows.some((r) => r.instructions || r.instructionsNote);
   const design = b
     ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
     : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${input.rounds} paired rounds`;
@@ -267,6 +309,8 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
     `${mdText(RUNNER_LABEL[input.runner])}: ${design} · profile ${mdText(input.profile)} · verdicts at BH q < ${input.alpha} and a change beyond ±${Math.round(input.threshold * 1000) / 10}%`,
     b ? mdQuote(['⚠ Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict.']) : null,
     headline(counts),
+    m?.unavailable ? mdQuote([`⚠ Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
+    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a change beyond ±${Math.round((m?.threshold ?? 0.01) * 1000) / 10}% and ten times the row's A/A spread flags a row.` : null,
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input.env.stoppedEarly ? mdQuote([`⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`]) : null,
   ].filter((s): s is string => s !== null);
@@ -280,11 +324,11 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
     const dropped = new Set(unchanged.slice(nUnchanged));
     return rows.filter((r) => !dropped.has(r));
   };
-  let parts: Parts = { top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
+  let parts: Parts = { counted, top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
   if (fits(parts)) return assemble(parts);
 
   // 1. Drop unchanged rows from the end, keeping as many as fit (binary search on the count).
-  const withUnchanged = (k: number, tail: string[]): Parts => ({ top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
+  const withUnchanged = (k: number, tail: string[]): Parts => ({ counted, top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
   for (const tail of [tailWith(true), tailWith(false)]) {
     if (fits(withUnchanged(0, tail))) {
       let lo = 0;
@@ -302,7 +346,7 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
   const rest = keep(0, ordered);
   let lo = 0;
   let hi = rest.length;
-  const cut = (k: number): Parts => ({ top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
+  const cut = (k: number): Parts => ({ counted, top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits(cut(mid))) lo = mid;
