@@ -109,5 +109,5 @@ export async function historyBaselinePipeline(env: FlowEnv, head: Side, baseBran
   });
   const markdownFile = join(env.outDir, 'ab.md');
   writeFileSync(markdownFile, markdown);
-  return { markdown, counts: announce(rows, markdownFile, env.outDir), marker };
+  return { markdown, rows, counts: announce(rows, markdownFile, env.outDir), marker };
 }

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { buildRunner, type ClientSource } from '../build/index.js';
 import { uploadFolder } from '../github/artifacts.js';
 import { writeSummary } from '../github/summary.js';
+import { failsOn, type FailOn } from '../count/fail-on.js';
+import { ensureValgrind } from '../count/install.js';
 import { countRows, type AbCounts, type AbRow } from '../report/ab.js';
 import type { AggregateModel } from '../report/model.js';
 import { AB_DEFAULTS } from '../run/defaults.js';
@@ -33,6 +35,11 @@ export interface FlowEnv {
 export interface FlowResult {
   regressions: number;
   improvements: number;
+}
+
+/** The flow's result; `regressions` counts the rows that fail the step under the fail-on input. */
+export function flowResult(rows: readonly AbRow[], counts: AbCounts, failOn: FailOn): FlowResult {
+  return { regressions: rows.filter((r) => failsOn(r, failOn)).length, improvements: counts.improvements };
 }
 
 export interface Side {
@@ -88,6 +95,7 @@ async function crossClientModel(env: FlowEnv): Promise<AggregateModel | undefine
 /** What a PR flow posts: the verdict table, its counts and the sticky comment's marker. */
 export interface Verdicts {
   markdown: string;
+  rows: AbRow[];
   counts: AbCounts;
   marker: string;
 }
@@ -114,6 +122,7 @@ export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promi
   await prebuild(env, 'base', i.client, base.source, i.buildCommand);
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
   const crossClient = await crossClientModel(env);
+  await ensureValgrind(i.measure, log);
   const n = selectCases(loadSpec(i.specFile).spec, i.cases).length;
   const marker = markerFor(env.ctx.workflow, i.client);
   const job = await core.group(`A/B: ${n} case${n === 1 ? '' : 's'} x ${i.rounds} rounds, base and head interleaved`, () =>
@@ -130,12 +139,14 @@ export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promi
       threshold: i.threshold,
       runBudgetMs: AB_DEFAULTS.runBudgetMs,
       marker,
+      measure: i.measure,
+      instructionThreshold: i.instructionThreshold,
       ...(crossClient ? { crossClient } : {}),
       ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
     }),
   );
   const counts = announce(job.rows, job.markdownFile, env.outDir);
-  return { job, markdown: job.markdown, counts, marker };
+  return { job, markdown: job.markdown, rows: job.rows, counts, marker };
 }
 
 /** Builds the client under test (and the cross-client runners), then singleJob: `bee-bench run`. */

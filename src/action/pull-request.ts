@@ -9,7 +9,7 @@ import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
 import { headSha, mergeBase, worktree, worktreeDir } from './git.js';
 import { ActionInputError } from './inputs.js';
 import { historyBaselinePipeline } from './history.js';
-import { log, publish, runAbPipeline, type FlowEnv, type FlowResult } from './pipeline.js';
+import { flowResult, log, publish, runAbPipeline, type FlowEnv, type FlowResult } from './pipeline.js';
 
 export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const { inputs, ctx } = env;
@@ -59,5 +59,5 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
       core.warning(`comment not posted: ${e instanceof Error ? e.message : String(e)}${hint}`);
     }
   }
-  return { regressions: run.counts.regressions, improvements: run.counts.improvements };
+  return flowResult(run.rows, run.counts, env.inputs.failOn);
 }

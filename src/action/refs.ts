@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
 import { appendHistory, trendUrl } from './history.js';
-import { log, publish, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
+import { flowResult, log, publish, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
 
 async function sideAt(env: FlowEnv, ref: string): Promise<Side> {
   const sha = await resolveRef(env.inputs.path, ref, log);
@@ -29,7 +29,7 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
   if (base) {
     const run = await runAbPipeline(env, base, head);
     await publish(env, run.job.markdown);
-    return { regressions: run.counts.regressions, improvements: run.counts.improvements };
+    return flowResult(run.rows, run.counts, env.inputs.failOn);
   }
   const out = await runSinglePipeline(env, head);
   let summary = readFileSync(out.reports.markdown, 'utf8');

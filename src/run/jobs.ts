@@ -159,7 +159,12 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
     buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
   const builds = { base: await build(o.base), head: await build(o.head) };
   const caseBudgetMs = selected.reduce((m, c) => Math.max(m, processBudgetMs([c], spec.profiles[o.profile].case_timeout_s, o.profile, o.large)), 0);
-  const measure = o.measure ?? 'wall';
+  const asked = o.measure ?? 'wall';
+  const found = measuresInstructions(asked) ? await findCounter() : null;
+  const countsUnavailable = found && !found.counter ? found.reason : undefined;
+  if (countsUnavailable) o.log(`instruction counts unavailable: ${countsUnavailable}; the verdicts are wall time only`);
+  // Counts asked for alone but impossible here: wall time rather than nothing.
+  const measure: Measure = countsUnavailable ? 'wall' : asked;
   const sides = { base: builds.base.command, head: builds.head.command };
   const wallStarted = performance.now();
   const outcome: AbOutcome = measuresWall(measure)
@@ -171,10 +176,8 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
   const wallMs = performance.now() - wallStarted;
   let rows = measuresWall(measure) ? judgeRows(pairRows(outcome), spec, { alpha: o.alpha, threshold: o.threshold }) : [];
   let counts: InstructionAbOutcome | undefined;
-  let countsUnavailable: string | undefined;
-  if (measuresInstructions(measure)) {
-    const found = await findCounter();
-    if (found.counter) {
+  if (found?.counter && measuresInstructions(measure)) {
+    {
       counts = await instructionAb(sides, {
         runner: o.runner, spec: resolve(o.specFile), profile: o.profile, cases: selected.filter(isCounted), outDir: resolve(o.outDir),
         counter: found.counter, caseTimeoutS: spec.profiles[o.profile].case_timeout_s, timeoutMs: processBudgetMs(selected.filter(isCounted), spec.profiles[o.profile].case_timeout_s, o.profile, o.large),
@@ -183,9 +186,6 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
       });
       for (const p of counts.problems) o.log(`instruction counts: ${p}`);
       rows = measuresWall(measure) ? attachInstructionRows(rows, counts) : rowsFromCounts(counts, spec);
-    } else {
-      countsUnavailable = found.reason;
-      o.log(`instruction counts unavailable: ${found.reason}; the wall-time verdicts stand`);
     }
   }
   const firstResult = (side: 'base' | 'head') =>
@@ -210,7 +210,7 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
       clientHead: clientText(head, 'head'),
       specHash: hash,
       wallTimeMs: outcome.elapsedMs + (counts?.elapsedMs ?? 0),
-      ...(measuresInstructions(measure) ? { measure: { wallMs, countMs: counts?.elapsedMs ?? 0, counter: counts ? `callgrind (${counts.counter})` : null, unavailable: countsUnavailable, threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold } } : {}),
+      ...(measuresInstructions(asked) ? { measure: { wallMs, countMs: counts?.elapsedMs ?? 0, counter: counts ? `callgrind (${counts.counter})` : null, unavailable: countsUnavailable, threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold } } : {}),
       ...(outcome.stoppedEarly ? { stoppedEarly: outcome.stoppedEarly } : {}),
     },
     ...(o.crossClient ? { crossClient: o.crossClient } : {}),
