@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { buildRunner, parseSource } from '../src/build/index.js';
 import { defaultSpecPath } from '../src/build/paths.js';
 import { findCounter } from '../src/count/callgrind.js';
-import { COUNT_ITERATIONS, countRunner, isCounted } from '../src/count/run.js';
+import { COUNT_ITERATIONS, countRunner, isCounted } from '../src/run/count.js';
 import { processBudgetMs } from '../src/run/jobs.js';
 import { loadSpec } from '../src/spec/load.js';
 import { RunnerSchema, type Result } from '../src/spec/schema.js';

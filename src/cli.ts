@@ -13,13 +13,13 @@ import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
 import { MeasureSchema, type Measure } from './count/measure.js';
 import { FailOnSchema, failsOn } from './count/fail-on.js';
-import { AB_DEFAULTS } from './run/defaults.js';
-import { INSTRUCTION_DEFAULTS } from './verdict/instructions.js';
+import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from './verdict/index.js';
 import { abJob, singleJob } from './run/jobs.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from './spec/schema.js';
 import { SelectionError } from './spec/select.js';
+import { childEnv } from './child/env.js';
 
 const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
 
@@ -235,7 +235,7 @@ function headContext(v: Values): RunContext {
   }
   return {
     commit,
-    branch: v.ref ?? execFileSync('git', ['-C', resolve(v.repo), 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).trim(),
+    branch: v.ref ?? execFileSync('git', ['-C', resolve(v.repo), 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8', env: childEnv() }).trim(),
     event: v.event,
     run: { id: v['run-id'] ?? `local-${Date.now()}` },
   };

@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
 import { appendHistory, trendUrl } from './history.js';
-import { flowResult, log, publish, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
+import { BuildFailure, flowResult, log, NOTHING, publish, reportBuildFailure, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
 
 async function sideAt(env: FlowEnv, ref: string): Promise<Side> {
   const sha = await resolveRef(env.inputs.path, ref, log);
@@ -26,12 +26,28 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
     log(base ? `A/B: base ${base.label}, head ${head.label}` : `single run of ${head.label}`);
     return { head, base };
   });
+  const title = `bee-bench: ${inputs.client} ${base ? `${base.label} → ` : ''}${head.label}`;
+  const failedBuild = async (e: unknown): Promise<FlowResult> => {
+    if (!(e instanceof BuildFailure)) throw e;
+    const f = reportBuildFailure(env, e, title);
+    await publish(env, f.markdown);
+    return f.result;
+  };
   if (base) {
-    const run = await runAbPipeline(env, base, head);
-    await publish(env, run.job.markdown);
-    return flowResult(run.rows, run.counts, env.inputs.failOn);
+    try {
+      const run = await runAbPipeline(env, base, head);
+      await publish(env, run.job.markdown);
+      return flowResult(run, env.inputs.failOn);
+    } catch (e) {
+      return failedBuild(e);
+    }
   }
-  const out = await runSinglePipeline(env, head);
+  let out;
+  try {
+    out = await runSinglePipeline(env, head);
+  } catch (e) {
+    return failedBuild(e);
+  }
   let summary = readFileSync(out.reports.markdown, 'utf8');
   if (inputs.history === 'gh-pages') {
     if (inputs.headRef) log('history: not appended: head-ref measures another commit than the checkout the history would name');
@@ -42,5 +58,6 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
     }
   }
   await publish(env, summary);
-  return { regressions: 0, improvements: 0 };
+  const own = out.results.find((r) => r.runner === inputs.client);
+  return { ...NOTHING, failed: own?.cases.filter((c) => c.status === 'failed').length ?? 0 };
 }

@@ -1,13 +1,21 @@
 import { spawn } from 'node:child_process';
+import { childEnv } from '../child/env.js';
 
 export class BuildError extends Error {
   override name = 'BuildError';
+  constructor(
+    message: string,
+    /** The last lines the failing step printed. */
+    readonly logTail: readonly string[] = [],
+  ) {
+    super(message);
+  }
 }
 
 /** Runs a build step, streaming its output to `log`; throws BuildError naming the step on failure. */
 export function step(label: string, cmd: string, args: readonly string[], opts: { cwd: string; env?: Record<string, string>; log: (l: string) => void; shell?: boolean }): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], shell: opts.shell ?? false });
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'], shell: opts.shell ?? false });
     const tail: string[] = [];
     const onData = (d: Buffer) => {
       for (const line of d.toString('utf8').split('\n')) {
@@ -22,7 +30,7 @@ export function step(label: string, cmd: string, args: readonly string[], opts: 
     child.on('error', (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
     child.on('close', (code) => {
       if (code === 0) resolve();
-      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:\n${tail.slice(-15).join('\n')}`));
+      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:\n${tail.slice(-15).join('\n')}`, tail.slice(-30)));
     });
   });
 }
@@ -30,7 +38,7 @@ export function step(label: string, cmd: string, args: readonly string[], opts: 
 /** First line of `cmd --version`-like output, or 'missing' when the tool is absent. */
 export function toolVersion(cmd: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(cmd, args, { env: childEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     child.on('error', () => resolve('missing'));

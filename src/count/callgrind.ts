@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolVersion } from '../build/exec.js';
-import type { RunnerCommand } from '../run/process.js';
+import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Runner } from '../spec/schema.js';
 
 /**

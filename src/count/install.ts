@@ -2,12 +2,13 @@
 // sudo works without a password (GitHub's hosted runners), it is installed with apt-get; anywhere
 // else the run goes on with wall time and the log says why (the report says it again).
 import { spawn } from 'node:child_process';
+import { childEnv } from '../child/env.js';
 import { findCounter } from './callgrind.js';
 import { measuresInstructions, type Measure } from './measure.js';
 
 function run(cmd: string, args: readonly string[], log: (l: string) => void): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     const relay = (d: Buffer) => d.toString('utf8').split('\n').filter((l) => l.trim()).forEach((l) => log(`  ${l}`));
     child.stdout.on('data', relay);
     child.stderr.on('data', relay);

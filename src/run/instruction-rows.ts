@@ -1,7 +1,7 @@
 // The count verdicts joined onto the A/B report's rows (one row per case x param label), and,
 // when only instructions were measured, the rows made from the counts alone.
-import type { InstructionAbOutcome, InstructionRow } from '../count/ab.js';
-import type { AbRow } from '../report/ab.js';
+import type { AbRow } from '../verdict/index.js';
+import type { InstructionAbOutcome, InstructionRow } from './count-ab.js';
 import type { Spec } from '../spec/schema.js';
 
 const key = (caseId: string, label: string) => `${caseId}\u0000${label}`;

@@ -3,23 +3,22 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
-import { renderAbMarkdown, type AbReportInput, type AbRow } from '../report/ab.js';
+import { renderAbComment, type AbReportInput } from '../report/ab-comment.js';
 import { aggregate } from '../report/aggregate.js';
 import type { AggregateModel } from '../report/model.js';
 import { writeReports, writeText, type WrittenReports } from '../report/write.js';
 import { loadSpec } from '../spec/load.js';
+import { judgePaired, type AbRow } from '../verdict/index.js';
 import type { Profile, Result, Runner, SpecCase } from '../spec/schema.js';
 import { profileParams, selectCases } from '../spec/select.js';
-import { instructionAb, type InstructionAbOutcome } from '../count/ab.js';
 import { findCounter } from '../count/callgrind.js';
 import { measuresInstructions, measuresWall, type Measure } from '../count/measure.js';
-import { attachCounts, countRunner, isCounted } from '../count/run.js';
-import { INSTRUCTION_DEFAULTS } from '../verdict/instructions.js';
+import { INSTRUCTION_DEFAULTS } from '../verdict/index.js';
+import { attachCounts, countRunner, isCounted } from './count.js';
+import { instructionAb, type InstructionAbOutcome } from './count-ab.js';
 import { attachInstructionRows, rowsFromCounts } from './instruction-rows.js';
 import { runAb, type AbOutcome } from './ab.js';
-import { PROCESS_SLACK_MS } from './defaults.js';
 import { invokeRunner, type BeeTarget } from './invoke.js';
-import { judgeRows } from './judge.js';
 import { pairRows } from './pairs.js';
 
 export interface Common {
@@ -33,6 +32,9 @@ export interface Common {
   cacheDir?: string;
   log: (line: string) => void;
 }
+
+/** Extra allowance per runner process on top of the spec's case timeouts: start-up and fixtures. */
+const PROCESS_SLACK_MS = 90_000;
 
 /** Time one runner process may take for these cases: the spec's per-case timeouts plus slack. */
 export function processBudgetMs(cases: readonly SpecCase[], timeoutS: number, profile: Profile, large = false): number {
@@ -174,10 +176,9 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
       })
     : { cases: [], roundsDone: 0, elapsedMs: 0 };
   const wallMs = performance.now() - wallStarted;
-  let rows = measuresWall(measure) ? judgeRows(pairRows(outcome), spec, { alpha: o.alpha, threshold: o.threshold }) : [];
+  let rows = measuresWall(measure) ? judgePaired(pairRows(outcome), spec, { alpha: o.alpha, threshold: o.threshold }) : [];
   let counts: InstructionAbOutcome | undefined;
   if (found?.counter && measuresInstructions(measure)) {
-    {
       counts = await instructionAb(sides, {
         runner: o.runner, spec: resolve(o.specFile), profile: o.profile, cases: selected.filter(isCounted), outDir: resolve(o.outDir),
         counter: found.counter, caseTimeoutS: spec.profiles[o.profile].case_timeout_s, timeoutMs: processBudgetMs(selected.filter(isCounted), spec.profiles[o.profile].case_timeout_s, o.profile, o.large),
@@ -186,7 +187,6 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
       });
       for (const p of counts.problems) o.log(`instruction counts: ${p}`);
       rows = measuresWall(measure) ? attachInstructionRows(rows, counts) : rowsFromCounts(counts, spec);
-    }
   }
   const firstResult = (side: 'base' | 'head') =>
     outcome.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? null;
@@ -216,7 +216,7 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
     ...(o.crossClient ? { crossClient: o.crossClient } : {}),
     ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),
   };
-  const markdown = renderAbMarkdown(input);
+  const markdown = renderAbComment(input);
   const markdownFile = join(o.outDir, 'ab.md');
   writeText(markdownFile, markdown);
   writeText(join(o.outDir, 'ab.json'), `${JSON.stringify({ rows, roundsDone: outcome.roundsDone, stoppedEarly: outcome.stoppedEarly ?? null, elapsedMs: outcome.elapsedMs, ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}) }, null, 2)}\n`);

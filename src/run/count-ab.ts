@@ -3,10 +3,10 @@
 // verdict per CPU row (src/verdict/instructions.ts). The second base run is what measures the
 // row's A/A spread. `bee-bench ab --measure instructions|both` and bisect call this.
 import { join } from 'node:path';
-import type { RunnerCommand } from '../run/process.js';
+import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Profile, Result, Runner, SpecCase } from '../spec/schema.js';
 import { judgeInstructions, type InstructionOptions, type InstructionVerdict } from '../verdict/instructions.js';
-import { countRunner, type CountRun } from './run.js';
+import { countRunner, type CountRun } from './count.js';
 
 export interface InstructionAbOptions {
   runner: Runner;

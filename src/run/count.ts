@@ -4,10 +4,10 @@
 // mean nothing, so attachCounts copies only the counts onto a wall-time result.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { invokeRunner, type InvokeOptions } from '../run/invoke.js';
-import type { RunnerCommand } from '../run/process.js';
+import type { RunnerCommand } from '../build/builder.js';
+import { countingCommand, readDumps } from '../count/callgrind.js';
+import { invokeRunner, type InvokeOptions } from './invoke.js';
 import type { Counter, Result, Runner, SpecCase } from '../spec/schema.js';
-import { countingCommand, readDumps } from './callgrind.js';
 
 /** Timed iterations of a counting run: enough to compare step by step, few since each is ~50x slower. */
 export const COUNT_ITERATIONS = 3;

@@ -1,44 +1,14 @@
-// The PR regression comment (DESIGN.md section 6): hidden marker, headline counts, a table whose
-// verdicts come from the paired test (computed upstream with src/stats), collapsed context. The same
-// markdown serves the job summary. GitHub caps a comment at 65536 characters, so unchanged rows
-// are dropped first when the table is too long, with a note saying how many.
+// The A/B comment (DESIGN.md section 6), posted on the PR and written as the job summary: hidden
+// marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
+// GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
+// is too long, with a note saying how many.
 import type { Verdict } from '../stats/index.js';
-import type { InstructionVerdict } from '../verdict/instructions.js';
-import type { Host, Kind, Profile, Runner } from '../spec/schema.js';
-import { mdCode, mdText, safeUrl } from './escape.js';
+import { countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow } from '../verdict/index.js';
+import type { Host, Profile, Runner } from '../spec/schema.js';
+import { clip, mdCode, mdText, preText, safeUrl } from './escape.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
 import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
-
-export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
-
-export interface AbRow {
-  caseId: string;
-  label: string;
-  group: string;
-  kind: Kind;
-  status: AbStatus;
-  /** Skip reason, error, or a statistical note such as "too few rounds". */
-  note?: string;
-  /** Median over rounds of the per-round medians, ns per iteration. */
-  baseMedianNs?: number;
-  headMedianNs?: number;
-  /** Work per iteration (the same on both sides). */
-  work: { ops?: number; bytes?: number };
-  /** head / base time (Hodges–Lehmann estimate). */
-  ratio?: number;
-  /** 95% interval of ratio. */
-  ci?: [number, number];
-  p?: number;
-  /** Benjamini–Hochberg q across the rows of this report. */
-  q?: number;
-  verdict?: Verdict;
-  rounds: number;
-  /** The instruction-count verdict of a CPU row (measure instructions or both). */
-  instructions?: InstructionVerdict;
-  /** Why a CPU row has no count verdict when counts were asked for. */
-  instructionsNote?: string;
-}
 
 export interface AbReportInput {
   title: string;
@@ -89,44 +59,6 @@ export function markerComment(marker: string): string {
   return `<!-- ${m.replace(/-{2,}/g, '-').replace(/>/g, '')} -->`;
 }
 
-export interface AbCounts {
-  regressions: number;
-  improvements: number;
-  unchanged: number;
-  skipped: number;
-  new: number;
-  failed: number;
-  missing: number;
-}
-
-/** Which evidence flagged a row: wall time (paired rounds), instruction counts, or both. */
-export function flaggedBy(r: AbRow, verdict: Verdict): Array<'wall time' | 'instructions'> {
-  if (r.status !== 'ok') return [];
-  return [...(r.verdict === verdict ? (['wall time'] as const) : []), ...(r.instructions?.verdict === verdict ? (['instructions'] as const) : [])];
-}
-
-/** A row's verdict on all its evidence: a regression in either is a regression, never hidden by the other. */
-export function rowVerdict(r: AbRow): Verdict {
-  if (flaggedBy(r, 'regression').length > 0) return 'regression';
-  if (flaggedBy(r, 'improvement').length > 0) return 'improvement';
-  return '~';
-}
-
-export function countRows(rows: readonly AbRow[]): AbCounts {
-  const c: AbCounts = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
-  for (const r of rows) {
-    if (r.status === 'ok') {
-      if (rowVerdict(r) === 'regression') c.regressions++;
-      else if (rowVerdict(r) === 'improvement') c.improvements++;
-      else c.unchanged++;
-    } else if (r.status === 'skipped') c.skipped++;
-    else if (r.status === 'new') c.new++;
-    else if (r.status === 'failed') c.failed++;
-    else c.missing++;
-  }
-  return c;
-}
-
 const isRegression = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'regression';
 const isImprovement = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'improvement';
 const isUnchanged = (r: AbRow) => r.status === 'ok' && !isRegression(r) && !isImprovement(r);
@@ -147,11 +79,17 @@ export function humanFigure(medianNs: number | undefined, work: AbRow['work']): 
   return formatDuration(medianNs);
 }
 
+/** Notes are free text from runners (errors) as well as ours: one line each, clipped. */
+const NOTE_CHARS = 300;
+
 function verdictCell(r: AbRow): string {
-  const note = r.note ? `: ${mdText(r.note)}` : '';
+  const text = r.note ? mdText(clip(r.note, NOTE_CHARS)) : '';
+  const note = text ? `: ${text}` : '';
   switch (r.status) {
     case 'ok':
-      return `${GLYPH[rowVerdict(r)]}${r.note ? ` (${mdText(r.note)})` : ''}`;
+      // A row no data could flag has no verdict to show: say why instead of "~".
+      if (r.note?.startsWith('too few')) return `⚠ ${text}`;
+      return `${GLYPH[rowVerdict(r)]}${text ? ` (${text})` : ''}`;
     case 'skipped':
       return `⏭ skipped${note}`;
     case 'failed':
@@ -166,7 +104,7 @@ function verdictCell(r: AbRow): string {
 /** The instruction-count cell: head/base change and its verdict, or why the row has none. */
 function instructionCell(r: AbRow): string {
   const v = r.instructions;
-  if (!v) return r.kind === 'net' ? 'not counted (net)' : r.instructionsNote ? `— (${mdText(r.instructionsNote)})` : '—';
+  if (!v) return r.kind === 'net' ? 'not counted (net)' : r.instructionsNote ? `— (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : '—';
   return `${formatChange(v.ratio)} ${GLYPH[v.verdict].split(' ')[0]}`;
 }
 
@@ -258,7 +196,7 @@ function environmentSection(input: AbReportInput): string {
       ['alpha (BH q)', String(input.alpha)],
       ['threshold', `${formatChange(1 + input.threshold).replace('+', '±')}`],
       ['wall time', formatDuration(e.wallTimeMs * 1e6)],
-      ...(e.measure ? [['of which counting', formatDuration(e.measure.countMs * 1e6)]] : []),
+      ...(e.measure ? [['of which counting instructions', formatDuration(e.measure.countMs * 1e6)]] : []),
       ...(stopped ? [['stopped early', stopped]] : []),
     ],
   );
@@ -279,7 +217,7 @@ interface Parts {
 const PAIRED_NOTE = 'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 
-const COUNT_NOTE = 'instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only; net rows are the node\'s time). A row is flagged by counts when the change passes the threshold and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.';
+const COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change passes the threshold and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 
 function assemble(p: Parts): string {
   const head = ['case', 'param', p.history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', ...(p.counted ? ['instructions', 'flagged by'] : []), 'verdict'];
@@ -291,7 +229,14 @@ function assemble(p: Parts): string {
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
 }
 
-export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {}): string {
+/** "12 paired rounds", or, when some row could not use every round, how many it used at least. */
+function pairedRoundsText(input: AbReportInput): string {
+  const used = input.rows.filter((r) => r.status === 'ok').map((r) => r.rounds);
+  const fewest = Math.min(input.rounds, ...used);
+  return fewest < input.rounds ? `${input.rounds} rounds run, ${fewest} to ${input.rounds} paired per row (see the rows' notes)` : `${input.rounds} paired rounds`;
+}
+
+export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}): string {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const ordered = orderRows(input.rows);
   const counts = countRows(input.rows);
@@ -302,7 +247,7 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
   const counted = Boolean(m) || input.rows.some((r) => r.instructions || r.instructionsNote);
   const design = b
     ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
-    : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${input.rounds} paired rounds`;
+    : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${pairedRoundsText(input)}`;
   const top = [
     markerComment(input.marker),
     `## ${mdText(input.title)}`,
@@ -354,4 +299,25 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
   }
   parts = cut(lo);
   return assemble(parts);
+}
+
+/** A build that failed before anything was measured: which one, and the end of its log. */
+export interface BuildFailureInput {
+  title: string;
+  marker: string;
+  runner: Runner;
+  side: 'base' | 'head';
+  /** What was built: "path <dir>", "registry", a ref. */
+  source: string;
+  logTail: readonly string[];
+}
+
+export function renderBuildFailure(f: BuildFailureInput): string {
+  const log = f.logTail.length > 0 ? `<pre>${f.logTail.map((l) => preText(clip(l, 500))).join('\n')}</pre>` : '*(no output)*';
+  return mdBlocks([
+    markerComment(f.marker),
+    `## ${mdText(f.title)}`,
+    `❌ **The ${f.side} build failed** (${mdText(RUNNER_LABEL[f.runner])}, ${mdText(f.source)}): nothing was measured, so there are no verdicts.`,
+    `<details open><summary>End of the ${f.side} build log</summary>\n\n${log}\n\n</details>`,
+  ]);
 }

@@ -1,0 +1,127 @@
+// The row every A/B report is made of, whichever design judged it, and its headline counts.
+import { z } from 'zod';
+import type { Verdict } from '../stats/index.js';
+import { KindSchema, type CaseResult, type Kind } from '../spec/schema.js';
+import type { InstructionVerdict } from './instructions.js';
+
+export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
+
+export interface AbRow {
+  caseId: string;
+  label: string;
+  group: string;
+  kind: Kind;
+  status: AbStatus;
+  /** Skip reason, error, or a statistical note such as "too few rounds". */
+  note?: string;
+  /** Median over rounds of the per-round medians, ns per iteration. */
+  baseMedianNs?: number;
+  headMedianNs?: number;
+  /** Work per iteration (the same on both sides). */
+  work: { ops?: number; bytes?: number };
+  /** head / base time (Hodges–Lehmann estimate). */
+  ratio?: number;
+  /** 95% interval of ratio. */
+  ci?: [number, number];
+  p?: number;
+  /** Benjamini–Hochberg q across the rows of this report. */
+  q?: number;
+  verdict?: Verdict;
+  /** Rounds (paired) or history runs the verdict used. */
+  rounds: number;
+  /** Paired design: rounds the case was run in, when some of them could not be used (see note). */
+  roundsRun?: number;
+  /** The instruction-count verdict of a CPU row (measure instructions or both). */
+  instructions?: InstructionVerdict;
+  /** Why a CPU row has no count verdict when counts were asked for. */
+  instructionsNote?: string;
+}
+
+/** One row of a same-job A/B before judging: the paired rounds of both sides (src/run/pairs.ts). */
+export interface PairedRow {
+  caseId: string;
+  label: string;
+  kind: Kind;
+  status: AbStatus;
+  note?: string;
+  /** Per paired round, in round order: each side's median iteration (ns). */
+  base: number[];
+  head: number[];
+  /** Per paired round: ln(head / base) from the round's iteration pairs (roundLogRatio). */
+  logRatios: number[];
+  /** Rounds this row's case was run in; logRatios.length of them were used. */
+  roundsRun: number;
+  /** One line per round run but not used: "round 3: head killed after its budget of 60 s". */
+  unused: string[];
+  work: CaseResult['work'];
+  param: CaseResult['param'];
+}
+
+export interface AbCounts {
+  regressions: number;
+  improvements: number;
+  unchanged: number;
+  skipped: number;
+  new: number;
+  failed: number;
+  missing: number;
+}
+
+/** Which evidence flagged a row: wall time (paired rounds or history), instruction counts, or both. */
+export function flaggedBy(r: AbRow, verdict: Verdict): Array<'wall time' | 'instructions'> {
+  if (r.status !== 'ok') return [];
+  return [...(r.verdict === verdict ? (['wall time'] as const) : []), ...(r.instructions?.verdict === verdict ? (['instructions'] as const) : [])];
+}
+
+/** A row's verdict on all its evidence: a regression in either is a regression, never hidden by the other. */
+export function rowVerdict(r: AbRow): Verdict {
+  if (flaggedBy(r, 'regression').length > 0) return 'regression';
+  if (flaggedBy(r, 'improvement').length > 0) return 'improvement';
+  return '~';
+}
+
+export function countRows(rows: readonly AbRow[]): AbCounts {
+  const c: AbCounts = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
+  for (const r of rows) {
+    if (r.status === 'ok') {
+      if (rowVerdict(r) === 'regression') c.regressions++;
+      else if (rowVerdict(r) === 'improvement') c.improvements++;
+      else c.unchanged++;
+    } else if (r.status === 'skipped') c.skipped++;
+    else if (r.status === 'new') c.new++;
+    else if (r.status === 'failed') c.failed++;
+    else c.missing++;
+  }
+  return c;
+}
+
+const text = (max: number) => z.string().max(max);
+const positive = z.number().finite().positive();
+const VerdictSchema = z.enum(['regression', 'improvement', '~']);
+
+/**
+ * An AbRow read back from a file another job wrote (the fork-safe comment job reads the rows a PR's
+ * run left in its artifact): every field typed and every string bounded.
+ */
+export const AbRowSchema = z.strictObject({
+  caseId: text(200),
+  label: text(200),
+  group: text(100),
+  kind: KindSchema,
+  status: z.enum(['ok', 'skipped', 'failed', 'new', 'missing']),
+  note: text(2000).optional(),
+  baseMedianNs: z.number().finite().nonnegative().optional(),
+  headMedianNs: z.number().finite().nonnegative().optional(),
+  work: z.strictObject({ ops: z.number().finite().nonnegative().optional(), bytes: z.number().finite().nonnegative().optional() }),
+  ratio: positive.optional(),
+  ci: z.tuple([positive, positive]).optional(),
+  p: z.number().min(0).max(1).optional(),
+  q: z.number().min(0).max(1).optional(),
+  verdict: VerdictSchema.optional(),
+  rounds: z.number().int().nonnegative().max(10_000),
+  roundsRun: z.number().int().nonnegative().max(10_000).optional(),
+  instructions: z
+    .strictObject({ base: positive, head: positive, ratio: positive, spread: z.number().finite().nonnegative(), bar: z.number().finite().nonnegative(), verdict: VerdictSchema })
+    .optional(),
+  instructionsNote: text(2000).optional(),
+}) satisfies z.ZodType<AbRow>;
