@@ -2,7 +2,7 @@
 // node's time, never counted), with few iterations since counts barely move. Its result keeps the
 // runner's record of each case with `instructions` added; its wall samples are valgrind's and
 // mean nothing, so attachCounts copies only the counts onto a wall-time result.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RunnerCommand } from '../build/builder.js';
 import { countingCommand, readDumps } from '../count/callgrind.js';
@@ -65,6 +65,8 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
       }
       result.cases.push({ ...c, instructions: got });
     }
+    // The runner's file gains the counts, so the run's artifacts carry them.
+    writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);
     return { result, problems };
   } finally {
     rmSync(dumpDir, { recursive: true, force: true });
