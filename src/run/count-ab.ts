@@ -48,6 +48,7 @@ export interface InstructionAbOutcome {
 
 const RUNS = ['base', 'baseAgain', 'head'] as const;
 type RunName = (typeof RUNS)[number];
+const RUN_TEXT: Record<RunName, string> = { base: 'base', baseAgain: 'base (second run)', head: 'head' };
 
 function countsOf(result: Result | null): Map<string, number[]> {
   return new Map((result?.cases ?? []).filter((c) => c.instructions).map((c) => [`${c.id}\u0000${String(c.param.label)}`, c.instructions!]));
@@ -79,7 +80,8 @@ export async function instructionAb(sides: Record<'base' | 'head', RunnerCommand
         base: byRun.base.get(key) ?? null, baseAgain: byRun.baseAgain.get(key) ?? null, head: byRun.head.get(key) ?? null,
       };
       if (row.base && row.baseAgain && row.head) row.verdict = judgeInstructions(row.base, row.baseAgain, row.head, o.verdict);
-      else row.note = `not counted in ${RUNS.filter((n) => !row[n]).join(', ')}`;
+      else if (c.status === 'skipped') row.note = `skipped: ${c.skip_reason ?? 'no reason given'}`;
+      else row.note = `not counted in ${RUNS.filter((n) => !row[n]).map((n) => RUN_TEXT[n]).join(', ')}`;
       rows.push(row);
     }
   }
