@@ -75,6 +75,9 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
     for (let i = 0; i < iters; i++) {
       waitTurn(pace.unit, warmup + i);
       await bench.before?.();
+      // Counting: each counted iteration starts from a collected heap, so whether a collection
+      // falls inside its region does not depend on what earlier iterations left behind.
+      if (counter) settleGc();
       counter?.start();
       let sample;
       try {
