@@ -15,7 +15,9 @@ import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
-import { AB_DEFAULTS } from './verdict/index.js';
+import { MeasureSchema, type Measure } from './count/measure.js';
+import { FailOnSchema, failsOn } from './count/fail-on.js';
+import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from './verdict/index.js';
 import { abJob, singleJob } from './run/jobs.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
@@ -28,9 +30,11 @@ const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
 Usage:
   bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]
                     [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]
+                    [--measure wall|instructions|both]
   bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]
                     [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
-                    [--base-env K=V]... [--head-env K=V]... [BEE]
+                    [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]
+                    [--instructions-threshold T] [--fail-on wall|instructions|any]
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
@@ -55,8 +59,12 @@ History: --workdir DIR is the local clone of the history branch (default .bee-be
 publishes sharing one wait for each other. --commit-url (or --repo-url, which gives
 <URL>/commit/<sha>) lets the site link the measured commit.
 
+--measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
+or both; net cases are never counted. --fail-on: which evidence --fail-on-regression acts on.
+
 Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
-unusable, or (with --fail-on-regression) a regression was found; 2 bad arguments.`;
+unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
+head; 2 bad arguments.`;
 
 class UsageError extends Error {}
 
@@ -83,6 +91,9 @@ const options = {
   alpha: { type: 'string' },
   threshold: { type: 'string' },
   'fail-on-regression': { type: 'boolean', default: false },
+  'fail-on': { type: 'string', default: 'any' },
+  measure: { type: 'string', default: 'wall' },
+  'instructions-threshold': { type: 'string' },
   out: { type: 'string' },
   spec: { type: 'string' },
   cache: { type: 'string' },
@@ -180,6 +191,12 @@ function withBee<T>(c: ReturnType<typeof common>, job: (c: ReturnType<typeof com
   return withDevNode(c.devNode, (node) => job({ ...c, bee: { url: node.url, batchId: node.batchId } }));
 }
 
+function measureOf(v: Values): Measure {
+  const m = MeasureSchema.safeParse(v.measure);
+  if (!m.success) throw new UsageError(`--measure ${v.measure}: use wall, instructions or both`);
+  return m.data;
+}
+
 function runnerList(v: Values): Runner[] {
   const list = (v.runner ?? []).flatMap((r) => r.split(','));
   for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
@@ -200,7 +217,7 @@ async function cmdRun(v: Values): Promise<number> {
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  const out = await withBee(c, (c) => singleJob({ ...c, runners }));
+  const out = await withBee(c, (c) => singleJob({ ...c, runners, measure: measureOf(v) }));
   log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
@@ -215,6 +232,10 @@ async function cmdAb(v: Values): Promise<number> {
   const rounds = num(v.rounds, 'rounds', AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200');
   const alpha = num(v.alpha, 'alpha', AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, 'a probability between 0 and 1, e.g. 0.05');
   const threshold = num(v.threshold, 'threshold', AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, 'a fraction, e.g. 0.03 for 3%');
+  const instructionThreshold = num(v['instructions-threshold'], 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
+  const failOn = FailOnSchema.safeParse(v['fail-on']);
+  if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions or any`);
+  const measure = measureOf(v);
   // Every argument is checked before a dev node is started for the job.
   const sides = {
     base: source(v.base, 'base'), head: source(v.head, 'head'), baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head,
@@ -222,11 +243,13 @@ async function cmdAb(v: Values): Promise<number> {
   };
   const out = await withBee(c, (c) => abJob({
     ...c, ...sides, runner: runner.data, buildCommand: v['build-command'], rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
+    measure, instructionThreshold,
   }));
   process.stdout.write(out.markdown);
   log(`wrote ${out.markdownFile}`);
-  const regressions = out.rows.filter((r) => r.verdict === 'regression').length;
-  return v['fail-on-regression'] && regressions > 0 ? 1 : 0;
+  // As in the action: a head that failed or lost a row fails the run like a regression does.
+  const failing = out.rows.filter((r) => failsOn(r, failOn.data) || r.status === 'failed' || r.status === 'missing').length;
+  return v['fail-on-regression'] && failing > 0 ? 1 : 0;
 }
 
 /** Result files named directly or found (*.json, recursively) under a folder; report outputs are not results. */

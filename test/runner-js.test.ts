@@ -144,10 +144,13 @@ describe('runner-js command line', () => {
     expect(stderr).toMatch(/bad spec .*schema/);
   });
 
-  it('exits 2 on a malformed hook, naming the variable', async () => {
-    const { code, stderr } = await runner(['run', '--spec', SPEC, '--out', out()], { BEE_BENCH_FAULT: 'cpu.*:explode' });
+  it.each([
+    ['BEE_BENCH_FAULT', 'cpu.*:explode'],
+    ['BEE_BENCH_COUNT', 'yes'],
+  ])('exits 2 on a malformed hook %s, naming the variable', async (name, value) => {
+    const { code, stderr } = await runner(['run', '--spec', SPEC, '--out', out()], { [name]: value });
     expect(code).toBe(2);
-    expect(stderr).toMatch(/BEE_BENCH_FAULT/);
+    expect(stderr).toMatch(new RegExp(name));
   });
 
   it('skips net cases without a node, with the documented reason and no network', async () => {

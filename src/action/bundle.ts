@@ -35,6 +35,9 @@ const ReportSchema = z.strictObject({
     specHash: text(100),
     wallTimeMs: z.number().finite().nonnegative(),
     stoppedEarly: z.union([z.boolean(), text(300)]).optional(),
+    measure: z
+      .strictObject({ wallMs: z.number().finite().nonnegative(), countMs: z.number().finite().nonnegative(), counter: text(300).nullable(), unavailable: text(300).optional(), threshold: z.number().gt(0).max(10) })
+      .optional(),
   }),
   baseline: z.strictObject({ kind: z.literal('history'), branch: text(300), runs: z.number().int().nonnegative() }).optional(),
 });

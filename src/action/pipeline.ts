@@ -8,6 +8,8 @@ import { buildRunner, type ClientSource } from '../build/index.js';
 import { BuildError } from '../build/exec.js';
 import { uploadFolder } from '../github/artifacts.js';
 import { writeSummary } from '../github/summary.js';
+import { failsOn, type FailOn } from '../count/fail-on.js';
+import { ensureValgrind } from '../count/install.js';
 import { renderBuildFailure, type AbReportInput, type BuildFailureInput } from '../report/ab-comment.js';
 import type { AggregateModel } from '../report/model.js';
 import { AB_DEFAULTS, countRows, type AbCounts, type AbRow } from '../verdict/index.js';
@@ -56,6 +58,12 @@ export class BuildFailure extends Error {
   ) {
     super(message);
   }
+}
+
+/** The flow's result from its verdicts; `regressions` counts the rows that fail the step under the fail-on input. */
+export function flowResult(v: Pick<Verdicts, 'report' | 'counts'>, failOn: FailOn): FlowResult {
+  const { improvements, failed, missing } = v.counts;
+  return { regressions: v.report.rows.filter((r) => failsOn(r, failOn)).length, improvements, failed, missing };
 }
 
 export interface Side {
@@ -166,6 +174,7 @@ export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promi
   await prebuild(env, 'base', i.client, base.source, i.buildCommand);
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
   const crossClient = await crossClientModel(env);
+  await ensureValgrind(i.measure, log);
   const n = selectCases(loadSpec(i.specFile).spec, i.cases).length;
   const marker = markerFor(env.ctx.workflow, i.client);
   const job = await core.group(`A/B: ${n} case${n === 1 ? '' : 's'} x ${i.rounds} rounds, base and head interleaved`, () =>
@@ -182,6 +191,8 @@ export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promi
       threshold: i.threshold,
       runBudgetMs: AB_DEFAULTS.runBudgetMs,
       marker,
+      measure: i.measure,
+      instructionThreshold: i.instructionThreshold,
       ...(crossClient ? { crossClient } : {}),
       ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
     }),

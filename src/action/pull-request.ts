@@ -10,7 +10,7 @@ import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
 import { headSha, mergeBase, worktree, worktreeDir } from './git.js';
 import { ActionInputError } from './inputs.js';
 import { historyBaselinePipeline } from './history.js';
-import { BuildFailure, log, publish, reportBuildFailure, runAbPipeline, type FlowEnv, type FlowResult } from './pipeline.js';
+import { BuildFailure, flowResult, log, publish, reportBuildFailure, runAbPipeline, type FlowEnv, type FlowResult } from './pipeline.js';
 
 export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const { inputs, ctx } = env;
@@ -39,8 +39,7 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
     const v = inputs.baseline === 'history'
       ? await historyBaselinePipeline(env, head, pr.base.ref)
       : await runAbPipeline(env, { source: { kind: 'path', path: base! }, label: `${pr.base.ref}@${mb.slice(0, 7)}` }, head);
-    const { regressions, improvements, failed, missing } = v.counts;
-    run = { ...v, outcome: { kind: 'report', report: v.report }, result: { regressions, improvements, failed, missing } };
+    run = { ...v, outcome: { kind: 'report', report: v.report }, result: flowResult(v, inputs.failOn) };
   } catch (e) {
     if (!(e instanceof BuildFailure)) throw e;
     const f = reportBuildFailure(env, e, `bee-bench: ${inputs.client} ${pr.base.ref} → ${head.label}`);

@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
 import { appendHistory, trendUrl } from './history.js';
-import { BuildFailure, log, NOTHING, publish, reportBuildFailure, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
+import { BuildFailure, flowResult, log, NOTHING, publish, reportBuildFailure, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
 
 async function sideAt(env: FlowEnv, ref: string): Promise<Side> {
   const sha = await resolveRef(env.inputs.path, ref, log);
@@ -37,8 +37,7 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
     try {
       const run = await runAbPipeline(env, base, head);
       await publish(env, run.job.markdown);
-      const { regressions, improvements, failed, missing } = run.counts;
-      return { regressions, improvements, failed, missing };
+      return flowResult(run, env.inputs.failOn);
     } catch (e) {
       return failedBuild(e);
     }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { Verdict } from '../stats/index.js';
 import { KindSchema, type CaseResult, type Kind } from '../spec/schema.js';
+import type { InstructionVerdict } from './instructions.js';
 
 export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
 
@@ -30,6 +31,10 @@ export interface AbRow {
   rounds: number;
   /** Paired design: rounds the case was run in, when some of them could not be used (see note). */
   roundsRun?: number;
+  /** The instruction-count verdict of a CPU row (measure instructions or both). */
+  instructions?: InstructionVerdict;
+  /** Why a CPU row has no count verdict when counts were asked for. */
+  instructionsNote?: string;
 }
 
 /** One row of a same-job A/B before judging: the paired rounds of both sides (src/run/pairs.ts). */
@@ -62,12 +67,25 @@ export interface AbCounts {
   missing: number;
 }
 
+/** Which evidence flagged a row: wall time (paired rounds or history), instruction counts, or both. */
+export function flaggedBy(r: AbRow, verdict: Verdict): Array<'wall time' | 'instructions'> {
+  if (r.status !== 'ok') return [];
+  return [...(r.verdict === verdict ? (['wall time'] as const) : []), ...(r.instructions?.verdict === verdict ? (['instructions'] as const) : [])];
+}
+
+/** A row's verdict on all its evidence: a regression in either is a regression, never hidden by the other. */
+export function rowVerdict(r: AbRow): Verdict {
+  if (flaggedBy(r, 'regression').length > 0) return 'regression';
+  if (flaggedBy(r, 'improvement').length > 0) return 'improvement';
+  return '~';
+}
+
 export function countRows(rows: readonly AbRow[]): AbCounts {
   const c: AbCounts = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
   for (const r of rows) {
     if (r.status === 'ok') {
-      if (r.verdict === 'regression') c.regressions++;
-      else if (r.verdict === 'improvement') c.improvements++;
+      if (rowVerdict(r) === 'regression') c.regressions++;
+      else if (rowVerdict(r) === 'improvement') c.improvements++;
       else c.unchanged++;
     } else if (r.status === 'skipped') c.skipped++;
     else if (r.status === 'new') c.new++;
@@ -102,4 +120,8 @@ export const AbRowSchema = z.strictObject({
   verdict: VerdictSchema.optional(),
   rounds: z.number().int().nonnegative().max(10_000),
   roundsRun: z.number().int().nonnegative().max(10_000).optional(),
+  instructions: z
+    .strictObject({ base: positive, head: positive, ratio: positive, spread: z.number().finite().nonnegative(), bar: z.number().finite().nonnegative(), verdict: VerdictSchema })
+    .optional(),
+  instructionsNote: text(2000).optional(),
 }) satisfies z.ZodType<AbRow>;

@@ -477,3 +477,17 @@ func TestParallelRecoversPanics(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestCountHook(t *testing.T) {
+	for v, want := range map[string]bool{"": false, "0": false, "1": true} {
+		h, err := ParseHooks(func(k string) string { return map[string]string{"BEE_BENCH_COUNT": v}[k] })
+		if err != nil || h.Count != want {
+			t.Errorf("BEE_BENCH_COUNT=%q: %+v, %v", v, h, err)
+		}
+	}
+	_, err := ParseHooks(func(k string) string { return map[string]string{"BEE_BENCH_COUNT": "yes"}[k] })
+	var ue *spec.UsageError
+	if !errors.As(err, &ue) || ue.Flag != "BEE_BENCH_COUNT" {
+		t.Errorf("BEE_BENCH_COUNT=yes: %v, want a usage error naming the variable", err)
+	}
+}

@@ -1,0 +1,61 @@
+// The comment with instruction counts beside wall time: both columns, which evidence flagged a
+// row, a wall-time regression never hidden by counts, and fail-on picking the evidence.
+import { describe, expect, it } from 'vitest';
+import { failsOn } from '../../src/count/fail-on.js';
+import { renderAbComment, type AbReportInput } from '../../src/report/ab-comment.js';
+import { AbRowSchema, countRows, type AbRow } from '../../src/verdict/index.js';
+
+const counts = (ratio: number, verdict: 'regression' | 'improvement' | '~') => ({ base: 1e9, head: 1e9 * ratio, ratio, spread: 0.0001, bar: 0.01, verdict });
+const row = (caseId: string, wall: AbRow['verdict'], instructions?: AbRow['instructions'], extra: Partial<AbRow> = {}): AbRow => ({
+  caseId, label: 'quick', group: 'keccak', kind: 'cpu', status: 'ok', work: {}, rounds: 12,
+  baseMedianNs: 1e6, headMedianNs: 1e6, ratio: wall === 'regression' ? 1.05 : 1.001, ci: [0.99, 1.01], p: 0.5, q: wall === 'regression' ? 0.001 : 0.6, verdict: wall,
+  ...(instructions ? { instructions } : {}), ...extra,
+});
+
+const rows = [
+  row('cpu.keccak.bulk', '~', counts(1.012, 'regression')),
+  row('cpu.bmt.file-root', 'regression', counts(1.0001, '~')),
+  row('cpu.ecdsa.sign-1000', '~', counts(1.0001, '~')),
+  row('cpu.identity.create', '~', undefined, { instructionsNote: 'not counted in head' }),
+  { caseId: 'net.stamps.list', label: '1 call', group: 'stamps', kind: 'net' as const, status: 'ok' as const, work: {}, rounds: 12, verdict: '~' as const },
+];
+
+const input: AbReportInput = {
+  title: 'bee-bench: rs base → head', marker: 'bee-bench:rs', runner: 'rs', baseLabel: 'main', headLabel: 'pr', rows,
+  alpha: 0.02, threshold: 0.02, rounds: 12, profile: 'quick',
+  env: { host: 'h', clientBase: 'b', clientHead: 'h', specHash: 'ab', wallTimeMs: 300_000, measure: { wallMs: 120_000, countMs: 180_000, counter: 'callgrind (valgrind-3.19.0)', threshold: 0.01 } },
+};
+
+describe('instruction counts in the A/B comment', () => {
+  const md = renderAbComment(input);
+
+  it('shows both columns and says which evidence flagged each row', () => {
+    expect(md).toContain('| instructions | flagged by |');
+    expect(md).toMatch(/`cpu\.keccak\.bulk`.*\+1\.2% 🔴 \| instructions \| 🔴 regression/);
+    expect(md).toMatch(/`cpu\.bmt\.file-root`.*\+0\.0% ⚪ \| wall time \| 🔴 regression/);
+    expect(md).toMatch(/`cpu\.identity\.create`.*— \(not counted in head\)/);
+    expect(md).toMatch(/`net\.stamps\.list`.*not counted \(net\)/);
+    expect(md).toContain('Counts do not see memory, cache or I/O effects');
+    expect(md).toContain('of which counting instructions');
+  });
+
+  it('counts a regression in either evidence: counts never hide a wall-time regression', () => {
+    expect(countRows(rows)).toMatchObject({ regressions: 2, unchanged: 3 });
+  });
+
+  it('says so when counts were asked for and could not be taken', () => {
+    const off = renderAbComment({ ...input, rows: rows.map(({ instructions: _i, ...r }) => r), env: { ...input.env, measure: { wallMs: 1, countMs: 0, counter: null, unavailable: 'valgrind is not installed', threshold: 0.01 } } });
+    expect(off).toContain('Instruction counts were asked for but not taken: valgrind is not installed');
+  });
+
+  it('lets fail-on pick the evidence', () => {
+    const [byCounts, byWall] = rows;
+    expect([failsOn(byCounts!, 'any'), failsOn(byCounts!, 'wall'), failsOn(byCounts!, 'instructions')]).toEqual([true, false, true]);
+    expect([failsOn(byWall!, 'any'), failsOn(byWall!, 'wall'), failsOn(byWall!, 'instructions')]).toEqual([true, true, false]);
+  });
+
+  it('validates rows with counts read back from an artifact', () => {
+    expect(AbRowSchema.parse(rows[0])).toEqual(rows[0]);
+    expect(() => AbRowSchema.parse({ ...rows[0], instructions: { ...counts(1, '~'), extra: 1 } })).toThrow();
+  });
+});
