@@ -13,6 +13,9 @@ import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
 import { AB_DEFAULTS } from './run/defaults.js';
 import { abJob, singleJob } from './run/jobs.js';
+import { abStepComparator } from './bisect/compare.js';
+import { renderBisectMarkdown } from './bisect/report.js';
+import { bisect } from './bisect/run.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from './spec/schema.js';
@@ -27,6 +30,8 @@ Usage:
   bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]
                     [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
                     [--base-env K=V]... [--head-env K=V]...
+  bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]
+                    [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
@@ -34,6 +39,9 @@ Usage:
   bee-bench history import-gab --remote URL|PATH [--runner js] [--ref BRANCH] DATA.js|JSON
   bee-bench history export-gab RESULT.json [--out FILE]
 
+"bisect" walks the first-parent commits of the client checkout at --path (default .) from
+--good (excluded) to --bad, each step a paired A/B against --good, and names the first commit
+whose change exceeds the threshold (or says "no change found").
 SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
 bee-go is not on this workplace's module proxy: give --go-client PATH (or BEE_GO_PATH).
 Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
@@ -55,6 +63,9 @@ const options = {
   'head-label': { type: 'string' },
   'base-env': { type: 'string', multiple: true },
   'head-env': { type: 'string', multiple: true },
+  good: { type: 'string' },
+  bad: { type: 'string' },
+  path: { type: 'string', default: '.' },
   profile: { type: 'string', default: 'quick' },
   case: { type: 'string', multiple: true },
   large: { type: 'boolean', default: false },
@@ -147,16 +158,27 @@ async function cmdRun(v: Values): Promise<number> {
   return out.problems.length > 0 || out.results.length === 0 ? 1 : 0;
 }
 
+function oneRunner(v: Values, command: string): Runner {
+  const runner = RunnerSchema.safeParse(v.runner?.[0]);
+  if (!runner.success || (v.runner?.length ?? 0) !== 1) throw new UsageError(`${command} needs exactly one --runner js|go|rs`);
+  return runner.data;
+}
+
+function verdictOptions(v: Values) {
+  return {
+    rounds: num(v.rounds, 'rounds', AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200'),
+    alpha: num(v.alpha, 'alpha', AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, 'a probability between 0 and 1, e.g. 0.05'),
+    threshold: num(v.threshold, 'threshold', AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, 'a fraction, e.g. 0.03 for 3%'),
+  };
+}
+
 async function cmdAb(v: Values): Promise<number> {
   const c = common(v);
-  const runner = RunnerSchema.safeParse(v.runner?.[0]);
-  if (!runner.success || (v.runner?.length ?? 0) !== 1) throw new UsageError('ab needs exactly one --runner js|go|rs');
+  const runner = oneRunner(v, 'ab');
   if (!v.base || !v.head) throw new UsageError('ab needs --base SRC and --head SRC');
-  const rounds = num(v.rounds, 'rounds', AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200');
-  const alpha = num(v.alpha, 'alpha', AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, 'a probability between 0 and 1, e.g. 0.05');
-  const threshold = num(v.threshold, 'threshold', AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, 'a fraction, e.g. 0.03 for 3%');
+  const { rounds, alpha, threshold } = verdictOptions(v);
   const out = await abJob({
-    ...c, runner: runner.data, base: source(v.base, 'base'), head: source(v.head, 'head'),
+    ...c, runner, base: source(v.base, 'base'), head: source(v.head, 'head'),
     baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head, buildCommand: v['build-command'],
     rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
@@ -165,6 +187,24 @@ async function cmdAb(v: Values): Promise<number> {
   log(`wrote ${out.markdownFile}`);
   const regressions = out.rows.filter((r) => r.verdict === 'regression').length;
   return v['fail-on-regression'] && regressions > 0 ? 1 : 0;
+}
+
+async function cmdBisect(v: Values): Promise<number> {
+  const c = common(v);
+  const runner = oneRunner(v, 'bisect');
+  if (!v.good || !v.bad) throw new UsageError('bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)');
+  if (c.cases.length === 0) throw new UsageError('bisect needs --case ID (the case that got slower)');
+  const repo = resolve(v.path);
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  const verdict = verdictOptions(v);
+  const outcome = await bisect({
+    repo, good: v.good, bad: v.bad, log,
+    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs }),
+  });
+  const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: 'wall time' });
+  writeText(join(c.outDir, 'bisect.md'), md);
+  process.stdout.write(md);
+  return 0;
 }
 
 /** Result files named directly or found (*.json, recursively) under a folder; report outputs are not results. */
@@ -287,6 +327,7 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'run': return await cmdRun(values);
       case 'ab': return await cmdAb(values);
+      case 'bisect': return await cmdBisect(values);
       case 'report': return cmdReport(values, rest);
       case 'compare': return cmdCompare(values, rest);
       case 'history': return await cmdHistory(values, rest);
