@@ -240,11 +240,16 @@ interface Parts {
   history: boolean;
 }
 
+/** The verdict table (also the body of a default-branch alert issue); `history` names the base column. */
+export function verdictTable(rows: readonly AbRow[], history: boolean): string {
+  return mdTable(['case', 'param', history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', 'verdict'], rows.map(tableRow));
+}
+
 const PAIRED_NOTE = 'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
-const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
+export const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 
 function assemble(p: Parts): string {
-  const table = mdTable(['case', 'param', p.history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', 'verdict'], p.shown.map(tableRow));
+  const table = verdictTable(p.shown, p.history);
   const notes: string[] = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
   if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
