@@ -1,36 +1,24 @@
 // bee-bench bisect for real: a git repository made from the published bee-rs crate source, nine
 // commits (the import and eight changes), one of which makes the BMT chunk address compute its
 // root twice. The rs runner is built against each probed commit (--rs-client's path build) and
-// every step is a paired A/B against the good commit. Bisect names that commit within 4 steps,
+// every step is a paired A/B against the good commit. Commit dates are fixed (client-repo.ts), so
+// the shas, and the build cache keys, repeat across runs. Bisect names that commit within 4 steps,
 // and a range before it ends in "no change found".
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { abStepComparator } from '../../src/bisect/compare.js';
 import { renderBisectMarkdown } from '../../src/bisect/report.js';
 import { bisect } from '../../src/bisect/run.js';
 import { main } from '../../src/cli.js';
+import { beeRsCrateDir, git, slowDownBmt } from '../action/client-repo.js';
 
 const ROOT = process.cwd();
 const SPEC = join(ROOT, 'spec', 'bench-spec.json');
 const CASE = 'cpu.keccak.chunk-hash';
 const ROUNDS = 6;
 const THRESHOLD = 0.1;
-
-/** The bee-rs version the runner's lockfile pins, and its unpacked source in cargo's registry. */
-function crateSource(): string {
-  const lock = readFileSync(join(ROOT, 'runners', 'rs', 'Cargo.lock'), 'utf8');
-  const version = /name = "bee-rs"\nversion = "([^"]+)"/.exec(lock)![1]!;
-  const registry = join(process.env.CARGO_HOME ?? join(homedir(), '.cargo'), 'registry', 'src');
-  const find = () => (existsSync(registry) ? readdirSync(registry).map((d) => join(registry, d, `bee-rs-${version}`)).find(existsSync) : undefined);
-  if (!find()) execFileSync('cargo', ['fetch', '--locked'], { cwd: join(ROOT, 'runners', 'rs'), stdio: 'ignore' });
-  return find()!;
-}
-
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8' }).trim();
 
 const SLOW_FROM = 6;
 let repo: string;
@@ -44,17 +32,13 @@ function commit(message: string): void {
 
 beforeAll(() => {
   repo = join(mkdtempSync(join(tmpdir(), 'bee-bench-bisect-repo-')), 'bee-rs');
-  cpSync(crateSource(), repo, { recursive: true });
-  git(repo, 'init', '-q', '-b', 'main');
-  commit('import the published bee-rs crate');
+  cpSync(beeRsCrateDir(), repo, { recursive: true, filter: (src) => !src.endsWith('.cargo-ok') });
+  git(repo, 'init', '-q');
+  commit('bee-rs as published on crates.io');
   for (let i = 1; i <= 8; i++) {
     if (i === SLOW_FROM) {
-      const file = join(repo, 'src', 'swarm', 'bmt.rs');
-      const text = readFileSync(file, 'utf8');
-      const slowed = text.replace('let root = bmt_root(&padded);', 'let root = bmt_root(&padded);\n    std::hint::black_box(bmt_root(std::hint::black_box(&padded)));');
-      expect(slowed).not.toBe(text);
-      writeFileSync(file, slowed);
-      commit('bmt: check the chunk root once more (the slowdown)');
+      slowDownBmt(repo);
+      commit('bmt: hash each chunk twice (the slowdown)');
     } else {
       appendFileSync(join(repo, 'src', 'lib.rs'), `\n// change ${i}: harmless\n`);
       writeFileSync(join(repo, `NOTES-${i}.md`), `note ${i}\n`);
