@@ -22,9 +22,8 @@ import { parseArgs } from 'node:util';
 import { buildRunner, parseSource } from '../src/build/index.js';
 import { defaultSpecPath } from '../src/build/paths.js';
 import { runAb } from '../src/run/ab.js';
-import { AB_DEFAULTS } from '../src/run/defaults.js';
-import { judgeRows } from '../src/run/judge.js';
-import { pairRows, type PairedRow } from '../src/run/pairs.js';
+import { pairRows } from '../src/run/pairs.js';
+import { AB_DEFAULTS, judgePaired, type PairedRow } from '../src/verdict/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { RunnerSchema } from '../src/spec/schema.js';
 import { selectCases } from '../src/spec/select.js';
@@ -114,7 +113,7 @@ let runsWithAlarm = 0;
 const alarmsPerRow = new Map<string, number>();
 for (let d = 0; d < draws; d++) {
   const at = pick(P, R);
-  const judged = judgeRows(aa.rows.map((r) => sub(r, at)), spec, judge);
+  const judged = judgePaired(aa.rows.map((r) => sub(r, at)), spec, judge);
   const flagged = judged.filter((r) => r.verdict === 'regression' || r.verdict === 'improvement');
   if (flagged.length > 0) runsWithAlarm++;
   for (const r of flagged) alarmsPerRow.set(r.caseId, (alarmsPerRow.get(r.caseId) ?? 0) + 1);
@@ -130,7 +129,7 @@ for (const [f, rows] of injected) {
     for (let d = 0; d < Math.min(draws, 500); d++) {
       const at = pick(P, R);
       const mixed = aa.rows.map((r) => sub(r.caseId === target.caseId && r.label === target.label ? target : r, at));
-      const judged = judgeRows(mixed, spec, judge);
+      const judged = judgePaired(mixed, spec, judge);
       const t = judged.find((r) => r.caseId === target.caseId && r.label === target.label)!;
       if (t.verdict === 'regression') hit++;
       if (t.ratio) ratios.push(t.ratio);
@@ -157,7 +156,7 @@ if (built && !values['skip-real']) {
     spec: specFile, profile: 'quick', cases, rounds: R, outDir: join(outDir, 'real-10pct'), caseBudgetMs,
     runBudgetMs: AB_DEFAULTS.runBudgetMs, env: { head: { BEE_BENCH_SLOWDOWN: `${target}:0.1` } }, log,
   });
-  const judged = judgeRows(pairRows(outcome), spec, judge);
+  const judged = judgePaired(pairRows(outcome), spec, judge);
   real = { target, flagged: judged.filter((r) => r.verdict === 'regression' || r.verdict === 'improvement').map((r) => `${r.caseId} ${r.verdict} x${r.ratio?.toFixed(3)}`), wallSeconds: outcome.elapsedMs / 1000 };
 }
 

@@ -11,7 +11,7 @@ import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
-import { AB_DEFAULTS } from './run/defaults.js';
+import { AB_DEFAULTS } from './verdict/index.js';
 import { abJob, singleJob } from './run/jobs.js';
 import { abStepComparator } from './bisect/compare.js';
 import { renderBisectMarkdown } from './bisect/report.js';
@@ -20,6 +20,7 @@ import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from './spec/schema.js';
 import { SelectionError } from './spec/select.js';
+import { childEnv } from './child/env.js';
 
 const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
 
@@ -256,7 +257,7 @@ function headContext(v: Values): RunContext {
   }
   return {
     commit,
-    branch: v.ref ?? execFileSync('git', ['-C', resolve(v.repo), 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).trim(),
+    branch: v.ref ?? execFileSync('git', ['-C', resolve(v.repo), 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8', env: childEnv() }).trim(),
     event: v.event,
     run: { id: v['run-id'] ?? `local-${Date.now()}` },
   };

@@ -5,7 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { GITHUB_COMMENT_LIMIT, type AbCounts } from '../report/ab.js';
+import { GITHUB_COMMENT_LIMIT } from '../report/ab-comment.js';
+import type { AbCounts } from '../verdict/index.js';
 import { RunnerSchema, type Runner } from '../spec/schema.js';
 
 export const BUNDLE_SCHEMA = 'bee-bench/action-comment@1';

@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { childEnv } from '../child/env.js';
 
 const exec = promisify(execFile);
 
@@ -13,7 +14,7 @@ export class GitError extends Error {
 
 export async function git(cwd: string, args: readonly string[]): Promise<string> {
   try {
-    const { stdout } = await exec('git', ['-C', cwd, ...args], { maxBuffer: 64 << 20, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } });
+    const { stdout } = await exec('git', ['-C', cwd, ...args], { maxBuffer: 64 << 20, env: childEnv({ GIT_TERMINAL_PROMPT: '0' }) });
     return stdout.trim();
   } catch (e) {
     const err = e as { stderr?: string; message: string };

@@ -7,12 +7,13 @@ import { promisify } from 'node:util';
 import * as core from '@actions/core';
 import { writeFileSync } from 'node:fs';
 import { headCommit, publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
-import { renderAbMarkdown } from '../report/ab.js';
-import { historyBaselineRows } from '../run/baseline.js';
+import { renderAbComment } from '../report/ab-comment.js';
+import { judgeHistory } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { markerFor } from './bundle.js';
 import { announce, log, runSinglePipeline, type FlowEnv, type Side, type Verdicts } from './pipeline.js';
+import { childEnv } from '../child/env.js';
 
 const exec = promisify(execFile);
 
@@ -73,7 +74,7 @@ export async function appendHistory(env: FlowEnv, results: readonly Result[], lo
 export async function readHistory(env: FlowEnv, log: (l: string) => void): Promise<HistoryRecord[]> {
   const dir = mkdtempSync(join(env.ctx.temp, 'bee-bench-history-read-'));
   try {
-    await exec('git', ['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', historyRemote(env), dir]);
+    await exec('git', ['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', historyRemote(env), dir], { env: childEnv({ GIT_TERMINAL_PROMPT: '0' }) });
   } catch {
     log(`history: no ${env.inputs.historyBranch} branch to read a baseline from`);
     return [];
@@ -90,9 +91,9 @@ export async function historyBaselinePipeline(env: FlowEnv, head: Side, baseBran
   const result = out.results.find((r) => r.runner === i.client)!;
   const records = await core.group(`history: the last ${i.historyRuns} runs of ${baseBranch}`, () => readHistory(env, log));
   const { spec, hash } = loadSpec(i.specFile);
-  const { rows, runs } = historyBaselineRows(result, records, spec, { branch: baseBranch, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
+  const { rows, runs } = judgeHistory(result, records, spec, { branch: baseBranch, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
   const marker = markerFor(env.ctx.workflow, i.client);
-  const markdown = renderAbMarkdown({
+  const markdown = renderAbComment({
     title: `bee-bench: ${i.client} ${baseBranch} history → ${head.label}`,
     marker,
     runner: i.client,

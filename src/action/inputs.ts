@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultSpecPath } from '../build/paths.js';
-import { AB_DEFAULTS } from '../run/defaults.js';
+import { AB_DEFAULTS } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import { PROFILES, RunnerSchema, type Profile, type Runner } from '../spec/schema.js';
 import { SelectionError, selectCases } from '../spec/select.js';

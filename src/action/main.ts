@@ -2,6 +2,7 @@
 // artifact) before the step can fail, so fail-on-regression never hides the report.
 import * as core from '@actions/core';
 import { join } from 'node:path';
+import { registerSecret } from '../child/env.js';
 import { cachePlan, restoreCaches, saveCaches } from '../github/cache.js';
 import { commentFlow } from './comment-mode.js';
 import { readContext, type RunContext } from './context.js';
@@ -40,6 +41,9 @@ export async function main(): Promise<void> {
   try {
     const ctx = readContext();
     const inputs = readInputs((name) => core.getInput(name), { workspace: ctx.workspace });
+    // Masked in the log, and kept from every child process (builds and runners run others' code).
+    if (inputs.token) core.setSecret(inputs.token);
+    registerSecret(inputs.token);
     const result = inputs.mode === 'comment' ? await commentFlow(inputs, ctx) : await runFlow(inputs, ctx);
     if (inputs.failOnRegression && result.regressions > 0) {
       core.setFailed(`${result.regressions} regression${result.regressions === 1 ? '' : 's'} found (fail-on-regression: true); see the job summary`);

@@ -5,7 +5,7 @@
 // own issue is newer closes it as a duplicate of that one. Each job's re-list follows its own
 // create, so the later creator always sees the earlier issue: exactly one stays open.
 import type { Octokit, RepoRef } from '../github/octokit.js';
-import type { AbRow } from '../report/ab.js';
+import type { AbRow } from '../verdict/index.js';
 import type { Runner } from '../spec/schema.js';
 import { alertBody, alertMarker, alertTitle, keyOf, readState, recoveredComment, type AlertLinks, type AlertState } from './body.js';
 

@@ -4,8 +4,7 @@
 // never compared with itself; the newest other run is the last one before this, the start of the
 // commit range an alert names.
 import type { HistoryRecord } from '../history/schema.js';
-import type { AbRow } from '../report/ab.js';
-import { historyBaselineRows } from '../run/baseline.js';
+import { judgeHistory, type AbRow } from '../verdict/index.js';
 import type { Result, Spec } from '../spec/schema.js';
 
 export interface BranchJudgeOptions {
@@ -32,7 +31,7 @@ export interface BranchJudgement {
 
 export function judgeAgainstBranch(result: Result, records: readonly HistoryRecord[], spec: Spec, o: BranchJudgeOptions): BranchJudgement {
   const past = records.filter((r) => r.commit.sha !== o.sha);
-  const { rows, runs } = historyBaselineRows(result, past, spec, { branch: o.branch, lastRuns: o.lastRuns, alpha: o.alpha, threshold: o.threshold });
+  const { rows, runs } = judgeHistory(result, past, spec, { branch: o.branch, lastRuns: o.lastRuns, alpha: o.alpha, threshold: o.threshold });
   const newest = past
     .filter((r) => r.runner === result.runner && r.branch === o.branch && r.spec.profile === result.spec.profile)
     .sort((a, b) => Date.parse(b.commit.timestamp) - Date.parse(a.commit.timestamp))[0];

@@ -3,7 +3,7 @@
 // whether the change exceeds the threshold. Any engine option (rounds, cases, and a measure such
 // as instruction counts once the engine has one) passes through AbStepOptions to abJob untouched.
 import { join } from 'node:path';
-import type { AbRow } from '../report/ab.js';
+import type { AbRow } from '../verdict/index.js';
 import { abJob, type AbJobOptions } from '../run/jobs.js';
 import type { Probe } from './search.js';
 import type { Commit } from './walk.js';

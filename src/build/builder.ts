@@ -1,6 +1,13 @@
-import type { RunnerCommand } from '../run/process.js';
 import type { Runner } from '../spec/schema.js';
 import type { ClientSource } from './source.js';
+
+/** What a build yields: how to start the runner (src/run spawns it). */
+export interface RunnerCommand {
+  /** argv prefix that starts the runner, e.g. ['node', '.../bee-bench-js.mjs'] or ['.../bee-bench-rs']. */
+  argv: readonly string[];
+  cwd?: string;
+  env?: Readonly<Record<string, string>>;
+}
 
 export interface BuildContext {
   /** The bee-bench package root; the runner's sources are at runners/<runner>. */

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { childEnv } from '../child/env.js';
 
 export class BuildError extends Error {
   override name = 'BuildError';
@@ -7,7 +8,7 @@ export class BuildError extends Error {
 /** Runs a build step, streaming its output to `log`; throws BuildError naming the step on failure. */
 export function step(label: string, cmd: string, args: readonly string[], opts: { cwd: string; env?: Record<string, string>; log: (l: string) => void; shell?: boolean }): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], shell: opts.shell ?? false });
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'], shell: opts.shell ?? false });
     const tail: string[] = [];
     const onData = (d: Buffer) => {
       for (const line of d.toString('utf8').split('\n')) {
@@ -30,7 +31,7 @@ export function step(label: string, cmd: string, args: readonly string[], opts: 
 /** First line of `cmd --version`-like output, or 'missing' when the tool is absent. */
 export function toolVersion(cmd: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(cmd, args, { env: childEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     child.on('error', () => resolve('missing'));

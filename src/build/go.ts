@@ -5,12 +5,13 @@ import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunnerBuilder } from './builder.js';
 import { step, toolVersion } from './exec.js';
+import { childEnv } from '../child/env.js';
 
 const MODULE = 'github.com/ethswarm-tools/bee-go';
 
 function gitOut(dir: string, args: string[]): string {
   try {
-    return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: childEnv(), stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
     return '';
   }

@@ -2,9 +2,8 @@
 // toolchain, build command): a second build of the same inputs is a lookup.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RunnerCommand } from '../run/process.js';
 import type { Runner } from '../spec/schema.js';
-import type { RunnerBuilder } from './builder.js';
+import type { RunnerBuilder, RunnerCommand } from './builder.js';
 import { BuildError } from './exec.js';
 import { hashParts, treeHash } from './hash.js';
 import { goBuilder } from './go.js';

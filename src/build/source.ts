@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { hashParts, treeHash } from './hash.js';
+import { childEnv } from '../child/env.js';
 
 export type ClientSource = { kind: 'registry' } | { kind: 'path'; path: string };
 
@@ -19,7 +20,7 @@ export function parseSource(text: string): ClientSource {
 
 function git(dir: string, args: string[]): string | undefined {
   try {
-    return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 << 20 }).trim();
+    return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', env: childEnv(), stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 << 20 }).trim();
   } catch {
     return undefined;
   }

@@ -14,6 +14,7 @@ import { builderFor } from '../build/index.js';
 import { treeHash } from '../build/hash.js';
 import { packageRoot } from '../build/paths.js';
 import type { Runner } from '../spec/schema.js';
+import { childEnv } from '../child/env.js';
 
 const LOCKFILES: Record<Runner, string[]> = {
   js: ['package-lock.json'],
@@ -36,7 +37,7 @@ export interface CacheState {
 
 function cmdOut(cmd: string, args: string[]): string | undefined {
   try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
+    return execFileSync(cmd, args, { encoding: 'utf8', env: childEnv(), stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
   } catch {
     return undefined;
   }

@@ -1,7 +1,7 @@
 // The sticky PR comment (DESIGN.md section 6): one comment per (workflow, client), found again by
 // its hidden marker and edited in place. All of the comments are searched (paginated), the
 // oldest match is the sticky one, and a comment is created only when none exists.
-import { markerComment } from '../report/ab.js';
+import { markerComment } from '../report/ab-comment.js';
 import type { Octokit, RepoRef } from './octokit.js';
 
 export type CommentPolicy = 'always' | 'on-change' | 'never';

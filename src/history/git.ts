@@ -2,6 +2,7 @@
 // and settings that make it independent of the machine's git config (no signing, no hooks, no
 // prompts). The remote URL may carry a token, so errors name the command but never the URL.
 import { execFile } from 'node:child_process';
+import { childEnv } from '../child/env.js';
 
 export interface Identity {
   name: string;
@@ -43,7 +44,7 @@ export function gitIn(cwd: string, identity: Identity = DEFAULT_IDENTITY): Git {
     '-c', 'core.autocrlf=false',
     '-c', 'advice.detachedHead=false',
   ];
-  const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', LC_ALL: 'C' };
+  const env = childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', LC_ALL: 'C' });
   type Outcome = string | { ok: boolean; stdout: string; stderr: string };
   const run = (args: readonly string[], opts: { input?: string; allowFail?: boolean } = {}): Promise<Outcome> =>
     new Promise((resolve, reject) => {

@@ -9,6 +9,7 @@ import { catalogFromSpec } from './derive.js';
 import { toRecord, type RunContext } from './record.js';
 import type { HistoryRecord } from './schema.js';
 import { writeHistory, type WriteReport } from './store.js';
+import { childEnv } from '../child/env.js';
 
 export interface PublishOptions {
   remote: string;
@@ -23,7 +24,7 @@ export interface PublishOptions {
 
 /** HEAD of a git checkout as a history record names it (throws when dir has no commit). */
 export function headCommit(dir: string): RunContext['commit'] {
-  const out = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%H%x00%an%x00%cI%x00%B'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%H%x00%an%x00%cI%x00%B'], { encoding: 'utf8', env: childEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
   const [sha, author, timestamp, message] = out.split('\0') as [string, string, string, string];
   return { sha, author, timestamp, message: message.trim() };
 }

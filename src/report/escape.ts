@@ -18,14 +18,24 @@ const MD_ENTITIES: Record<string, string> = {
   '!': '&#33;',
 };
 
+/** Zero-width space: invisible, but it breaks GitHub's mention and autolink patterns. */
+const ZWSP = '\u200b';
+
 /**
  * Text safe anywhere in GitHub-flavoured markdown, table cells included: no raw HTML, no cell
  * breaks, no code spans, links, images or emphasis, no heading or list at the start, no @-mention
- * (a zero-width space after "@", as Dependabot does), no newline.
+ * (a zero-width space after "@", as Dependabot does), no issue reference or bare URL that GitHub
+ * would link, no newline.
  */
 export function mdText(value: unknown): string {
   const s = String(value ?? '')
     .replace(/\r\n?|\n|\u2028|\u2029/g, ' ')
+    // No autolinks: issue references (#12, owner/repo#5, GH-12) and bare URLs (scheme:// or www.)
+    // get a zero-width space where GitHub's patterns would match.
+    .replace(/#(?=\d)/g, `#${ZWSP}`)
+    .replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`)
+    .replace(/:\/\//g, `:${ZWSP}//`)
+    .replace(/\b(www)\./gi, `$1${ZWSP}.`)
     .replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c)
     .replace(/@/g, '@&#8203;');
   // At the start of a line "# ", "- ", "+ ", "1. " or "===" would start a heading, list or setext underline.

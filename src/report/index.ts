@@ -6,18 +6,14 @@ export { renderHtml, type HtmlOptions, type ChartSpec } from './html.js';
 export { renderCsv, CSV_COLUMNS } from './csv.js';
 export { compareModels, renderCompareMarkdown, type CompareModel, type CompareOptions, type CompareRow, type CompareCell, type CompareSummary, type CompareMarkdownOptions } from './compare.js';
 export {
-  renderAbMarkdown,
-  countRows,
+  renderAbComment,
   orderRows,
   humanFigure,
   markerComment,
   GITHUB_COMMENT_LIMIT,
-  type AbRow,
-  type AbStatus,
   type AbReportInput,
   type AbRenderOptions,
-  type AbCounts,
-} from './ab.js';
+} from './ab-comment.js';
 export { writeReports, writeText, chartJsSource, type WriteOptions, type WrittenReports } from './write.js';
 export * as units from './units.js';
 export * as escape from './escape.js';

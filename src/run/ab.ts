@@ -9,7 +9,7 @@ import type { Profile, Result, SpecCase } from '../spec/schema.js';
 import { invokeRunner, type BeeTarget } from './invoke.js';
 import { cpuFor, pinnableCpus, pinProcess } from './pin.js';
 import { Turns } from './turns.js';
-import type { RunnerCommand } from './process.js';
+import type { RunnerCommand } from '../build/builder.js';
 
 export type Side = 'base' | 'head';
 

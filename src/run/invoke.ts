@@ -5,7 +5,8 @@ import { dirname } from 'node:path';
 import { InputError } from '../spec/errors.js';
 import { loadResult } from '../spec/load.js';
 import type { Profile, Result } from '../spec/schema.js';
-import { describeExit, runProcess, type ProcessOutcome, type RunnerCommand, type SpawnOptions } from './process.js';
+import type { RunnerCommand } from '../build/builder.js';
+import { describeExit, runProcess, type ProcessOutcome, type SpawnOptions } from './process.js';
 
 export interface BeeTarget {
   url: string;

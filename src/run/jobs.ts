@@ -2,17 +2,16 @@
 // aggregate report, and a same-job A/B of one runner built on two client sources.
 import { join, resolve } from 'node:path';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
-import { renderAbMarkdown, type AbReportInput, type AbRow } from '../report/ab.js';
+import { renderAbComment, type AbReportInput } from '../report/ab-comment.js';
 import { aggregate } from '../report/aggregate.js';
 import type { AggregateModel } from '../report/model.js';
 import { writeReports, writeText, type WrittenReports } from '../report/write.js';
 import { loadSpec } from '../spec/load.js';
+import { judgePaired, type AbRow } from '../verdict/index.js';
 import type { Profile, Result, Runner, SpecCase } from '../spec/schema.js';
 import { profileParams, selectCases } from '../spec/select.js';
 import { runAb, type AbOutcome } from './ab.js';
-import { PROCESS_SLACK_MS } from './defaults.js';
 import { invokeRunner, type BeeTarget } from './invoke.js';
-import { judgeRows } from './judge.js';
 import { pairRows } from './pairs.js';
 
 export interface Common {
@@ -26,6 +25,9 @@ export interface Common {
   cacheDir?: string;
   log: (line: string) => void;
 }
+
+/** Extra allowance per runner process on top of the spec's case timeouts: start-up and fixtures. */
+const PROCESS_SLACK_MS = 90_000;
 
 /** Time one runner process may take for these cases: the spec's per-case timeouts plus slack. */
 export function processBudgetMs(cases: readonly SpecCase[], timeoutS: number, profile: Profile, large = false): number {
@@ -119,7 +121,7 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
       caseBudgetMs, runBudgetMs: o.runBudgetMs, large: o.large, fixtures: o.fixtures, bee: o.bee, env: o.env, log: o.log,
     },
   );
-  const rows = judgeRows(pairRows(outcome), spec, { alpha: o.alpha, threshold: o.threshold });
+  const rows = judgePaired(pairRows(outcome), spec, { alpha: o.alpha, threshold: o.threshold });
   const firstResult = (side: 'base' | 'head') =>
     outcome.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? null;
   const clientText = (r: Result | null, label: string) =>
@@ -147,7 +149,7 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
     ...(o.crossClient ? { crossClient: o.crossClient } : {}),
     ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),
   };
-  const markdown = renderAbMarkdown(input);
+  const markdown = renderAbComment(input);
   const markdownFile = join(o.outDir, 'ab.md');
   writeText(markdownFile, markdown);
   writeText(join(o.outDir, 'ab.json'), `${JSON.stringify({ rows, roundsDone: outcome.roundsDone, stoppedEarly: outcome.stoppedEarly ?? null, elapsedMs: outcome.elapsedMs }, null, 2)}\n`);

@@ -1,26 +1,11 @@
 // Turning A/B runs into paired rounds per row (case x param label): per round the median of each
 // side's timed iterations (what the report shows) and the round's log-ratio from its lock-step
-// iteration pairs (what the test uses); a round counts only when both sides are ok in it.
+// iteration pairs (what the test uses); a round counts only when both sides are ok in it, and each
+// round left out is named with its reason (the report says "n of R rounds used").
 import { median, roundLogRatio } from '../stats/index.js';
-import type { CaseResult, Kind } from '../spec/schema.js';
+import type { CaseResult } from '../spec/schema.js';
+import type { PairedRow } from '../verdict/index.js';
 import type { AbOutcome, Side } from './ab.js';
-
-export type RowStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
-
-export interface PairedRow {
-  caseId: string;
-  label: string;
-  kind: Kind;
-  status: RowStatus;
-  note?: string;
-  /** Per paired round, in round order: each side's median iteration (ns). */
-  base: number[];
-  head: number[];
-  /** Per paired round: ln(head / base) from the round's iteration pairs (roundLogRatio). */
-  logRatios: number[];
-  work: CaseResult['work'];
-  param: CaseResult['param'];
-}
 
 interface SideView {
   byRound: Map<number, CaseResult>;
@@ -40,9 +25,10 @@ export function pairRows(outcome: AbOutcome): PairedRow[] {
     // label -> side -> view
     const views = new Map<string, Record<Side, SideView>>();
     const order: string[] = [];
-    const runProblems: Record<Side, string[]> = { base: [], head: [] };
+    const runProblems: Record<Side, Map<number, string>> = { base: new Map(), head: new Map() };
+    const roundsRun = [...new Set(c.runs.map((r) => r.round))].sort((x, y) => x - y);
     for (const run of c.runs) {
-      if (run.problem) runProblems[run.side].push(`round ${run.round + 1}: ${run.problem}`);
+      if (run.problem) runProblems[run.side].set(run.round, run.problem);
       for (const entry of run.result?.cases ?? []) {
         if (entry.id !== c.caseId) continue;
         const key = rowKey(entry.id, entry.param.label);
@@ -54,44 +40,65 @@ export function pairRows(outcome: AbOutcome): PairedRow[] {
       }
     }
     if (order.length === 0) {
-      const why = [...runProblems.head, ...runProblems.base][0] ?? 'no runner produced this case';
-      rows.push({ caseId: c.caseId, label: '', kind: c.caseId.startsWith('net.') ? 'net' : 'cpu', status: 'failed', note: why, base: [], head: [], logRatios: [], work: {}, param: {} });
+      const problem = (side: Side) => [...runProblems[side]].map(([r, p]) => `${side} round ${r + 1}: ${p}`)[0];
+      const why = problem('head') ?? problem('base') ?? 'no runner produced this case';
+      rows.push({ caseId: c.caseId, label: '', kind: c.caseId.startsWith('net.') ? 'net' : 'cpu', status: 'failed', note: why, base: [], head: [], logRatios: [], roundsRun: roundsRun.length, unused: [], work: {}, param: {} });
       continue;
     }
-    for (const key of order) rows.push(pairOne(views.get(key)!, runProblems));
+    for (const key of order) rows.push(pairOne(views.get(key)!, runProblems, roundsRun));
   }
   return rows;
 }
 
-function pairOne(v: Record<Side, SideView>, runProblems: Record<Side, string[]>): PairedRow {
+/** Why round r of a row gave no pair: the first side (head first) that was not ok in it. */
+function unusedWhy(v: Record<Side, SideView>, runProblems: Record<Side, Map<number, string>>, r: number): string {
+  for (const side of ['head', 'base'] as const) {
+    const e = v[side].byRound.get(r);
+    if (e?.status === 'ok' && e.samples_ns.length > 0) continue;
+    const why = e?.status === 'failed' ? e.error : e?.status === 'skipped' ? `skipped: ${e.skip_reason}` : runProblems[side].get(r);
+    return `${side} ${why ?? 'gave no samples'}`;
+  }
+  return 'no iteration above 0 ns on both sides (below the clock resolution)';
+}
+
+function pairOne(v: Record<Side, SideView>, runProblems: Record<Side, Map<number, string>>, roundsRun: readonly number[]): PairedRow {
   const any = v.head.byRound.values().next().value ?? v.base.byRound.values().next().value!;
   const row: PairedRow = {
     caseId: any.id, label: String(any.param.label ?? ''), kind: any.kind, status: 'ok',
-    base: [], head: [], logRatios: [], work: any.work, param: any.param,
+    base: [], head: [], logRatios: [], roundsRun: roundsRun.length, unused: [], work: any.work, param: any.param,
   };
-  const rounds = [...new Set([...v.base.byRound.keys(), ...v.head.byRound.keys()])].sort((a, b) => a - b);
-  for (const r of rounds) {
+  for (const r of roundsRun) {
     const b = v.base.byRound.get(r);
     const h = v.head.byRound.get(r);
-    if (b?.status === 'ok' && h?.status === 'ok' && b.samples_ns.length > 0 && h.samples_ns.length > 0) {
-      row.base.push(median(b.samples_ns));
-      row.head.push(median(h.samples_ns));
-      row.logRatios.push(roundLogRatio(b.samples_ns, h.samples_ns));
+    const ratio = b?.status === 'ok' && h?.status === 'ok' && b.samples_ns.length > 0 && h.samples_ns.length > 0 ? roundLogRatio(b.samples_ns, h.samples_ns) : null;
+    if (ratio === null) {
+      row.unused.push(`round ${r + 1}: ${unusedWhy(v, runProblems, r)}`);
+      continue;
     }
+    row.base.push(median(b!.samples_ns));
+    row.head.push(median(h!.samples_ns));
+    row.logRatios.push(ratio);
   }
   if (row.base.length > 0) return row;
   const headOk = [...v.head.byRound.values()].some((e) => e.status === 'ok');
   const baseOk = [...v.base.byRound.values()].some((e) => e.status === 'ok');
+  const headFailed = firstReason(v.head.byRound.values(), 'failed') ?? first(runProblems.head);
   if (headOk && !baseOk) {
-    const why = firstReason(v.base.byRound.values(), 'skipped') ?? firstReason(v.base.byRound.values(), 'failed') ?? runProblems.base[0];
+    const why = firstReason(v.base.byRound.values(), 'skipped') ?? firstReason(v.base.byRound.values(), 'failed') ?? first(runProblems.base);
     return { ...row, status: 'new', note: why ? `base: ${why}` : 'not in base' };
   }
+  // The head failed (crash, timeout, bad output) where the base succeeded: a failure of the PR.
+  if (baseOk && !headOk && headFailed) return { ...row, status: 'failed', note: `head failed where base succeeded: ${headFailed}` };
   if (baseOk && !headOk) {
-    const why = firstReason(v.head.byRound.values(), 'failed') ?? firstReason(v.head.byRound.values(), 'skipped') ?? runProblems.head[0];
+    const why = firstReason(v.head.byRound.values(), 'skipped');
     return { ...row, status: 'missing', note: why ? `head: ${why}` : 'not in head' };
   }
   const failed = firstReason(v.head.byRound.values(), 'failed') ?? firstReason(v.base.byRound.values(), 'failed');
   if (failed) return { ...row, status: 'failed', note: failed };
   const skipped = firstReason(v.head.byRound.values(), 'skipped') ?? firstReason(v.base.byRound.values(), 'skipped');
-  return { ...row, status: 'skipped', note: skipped ?? runProblems.head[0] ?? 'no paired round' };
+  if (skipped) return { ...row, status: 'skipped', note: skipped };
+  // Both sides ran but no round had an iteration above 0 ns on both sides.
+  return { ...row, status: 'failed', note: row.unused[0] ?? first(runProblems.head) ?? 'no paired round' };
 }
+
+const first = (m: Map<number, string>) => m.values().next().value;

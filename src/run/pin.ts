@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { SpecCase } from '../spec/schema.js';
+import { childEnv } from '../child/env.js';
 
 /** Parses a kernel CPU list such as `0-3,6` (Cpus_allowed_list) into CPU numbers. */
 export function parseCpuList(list: string): number[] {
@@ -32,7 +33,7 @@ export function pinnableCpus(): number[] {
   }
   const list = /^Cpus_allowed_list:\s*(.+)$/m.exec(status)?.[1];
   if (!list) return [];
-  if (spawnSync('taskset', ['--version']).status !== 0) return [];
+  if (spawnSync('taskset', ['--version'], { env: childEnv() }).status !== 0) return [];
   return parseCpuList(list);
 }
 
@@ -44,5 +45,5 @@ export function cpuFor(c: Pick<SpecCase, 'kind' | 'parallel'>, round: number, cp
 
 /** Moves every thread of a running process onto `cpu`; false when that did not work. */
 export function pinProcess(pid: number, cpu: number): boolean {
-  return spawnSync('taskset', ['--all-tasks', '--pid', '--cpu-list', String(cpu), String(pid)], { stdio: 'ignore' }).status === 0;
+  return spawnSync('taskset', ['--all-tasks', '--pid', '--cpu-list', String(cpu), String(pid)], { env: childEnv(), stdio: 'ignore' }).status === 0;
 }

@@ -2,13 +2,8 @@
 // process group (Node workers, cargo children) so a stuck case costs its budget, not the run.
 import { spawn } from 'node:child_process';
 import type { Duplex } from 'node:stream';
-
-export interface RunnerCommand {
-  /** argv prefix that starts the runner, e.g. ['node', '.../bee-bench-js.mjs'] or ['.../bee-bench-rs']. */
-  argv: readonly string[];
-  cwd?: string;
-  env?: Readonly<Record<string, string>>;
-}
+import type { RunnerCommand } from '../build/builder.js';
+import { childEnv } from '../child/env.js';
 
 export interface ProcessOutcome {
   code: number | null;
@@ -41,7 +36,7 @@ export function runProcess(cmd: RunnerCommand, args: readonly string[], opts: Sp
   return new Promise((resolve) => {
     const child = spawn(exe, [...prefix, ...args], {
       cwd: cmd.cwd,
-      env: { ...process.env, ...cmd.env, ...opts.extraEnv, ...(opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {}) },
+      env: childEnv({ ...cmd.env, ...opts.extraEnv, ...(opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {}) }),
       // Node makes an extra 'pipe' a socket pair: one duplex channel for both directions.
       stdio: opts.pace ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       detached: true,

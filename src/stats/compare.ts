@@ -20,6 +20,13 @@ export interface Comparison {
   confLevel: number;
   /** Actual coverage of the interval (exact intervals are discrete). */
   achievedConfLevel: number;
+  /**
+   * The interval reaches the requested coverage and contains the estimate. When false (too few
+   * rounds for a 95% interval, or tied values) it must not be shown as a 95% interval.
+   */
+  intervalHolds: boolean;
+  /** Every difference is zero: base and head measured the same (p = 1, ratio 1). */
+  identical: boolean;
   /** Two-sided p of the rank test. */
   p: number;
   /** The smallest p this comparison could have produced with its n: if >= alpha, no data could flag it. */
@@ -66,8 +73,12 @@ export const pairedRounds: Design & {
   compareLogRatios(d, opts = {}) {
     if (!d.every(Number.isFinite)) throw new RangeError(`round log-ratios must be finite, got ${d.join(', ')}`);
     const test = signedRank(d);
-    const hl = hodgesLehmann(d, { confLevel: opts.confLevel ?? 0.95 });
-    return result('paired-rounds', false, test.p, test.minP, test.method, hl, d.length, d.length);
+    const confLevel = opts.confLevel ?? 0.95;
+    const hl = hodgesLehmann(d, { confLevel });
+    // minP is the design's floor: the smallest p R rounds can give is 2/2^R (all signs agree, no
+    // zeros), so "too few rounds" depends on R alone; zero differences only make p larger.
+    const c = result('paired-rounds', false, test.p, signedRankMinP(d.length), test.method, hl, d.length, d.length, confLevel);
+    return { ...c, identical: d.length > 0 && d.every((v) => v === 0) };
   },
 };
 
@@ -76,14 +87,20 @@ export const pairedRounds: Design & {
  * step (src/run/turns.ts), iteration i of each side moments apart, so iteration i is a pair: the
  * median of the pairs' log-ratios follows what both sides met at the same moment, where the ratio
  * of the two medians would mix moments of different machine speed. Unequal counts cannot be
- * paired: then the ratio of medians.
+ * paired: then the ratio of medians. An iteration timed at 0 ns (below the clock's resolution,
+ * valid in a result) has no ratio: its pair (or, unpaired, the value) is left out; null when no
+ * usable pair is left, and the round is then not used.
  */
-export function roundLogRatio(base: readonly number[], head: readonly number[]): number {
-  const lb = logs(base, 'base');
-  const lh = logs(head, 'head');
-  if (lb.length === 0 || lh.length === 0) throw new RangeError('a round needs iterations on both sides');
-  if (lb.length !== lh.length) return Math.log(median(head) / median(base));
-  return median(lh.map((v, i) => v - lb[i]!));
+export function roundLogRatio(base: readonly number[], head: readonly number[]): number | null {
+  if (base.length === 0 || head.length === 0) throw new RangeError('a round needs iterations on both sides');
+  const usable = (v: number) => v > 0 && Number.isFinite(v);
+  if (base.length !== head.length) {
+    const b = base.filter(usable);
+    const h = head.filter(usable);
+    return b.length > 0 && h.length > 0 ? Math.log(median(h) / median(b)) : null;
+  }
+  const pairs = base.flatMap((b, i) => (usable(b) && usable(head[i]!) ? [Math.log(head[i]!) - Math.log(b)] : []));
+  return pairs.length > 0 ? median(pairs) : null;
 }
 
 /**
@@ -97,8 +114,9 @@ export const unpairedHistory: Design = {
     const lb = logs(base, 'history');
     const lh = logs(head, 'head');
     const test = mannWhitney(lh, lb);
-    const hl = hodgesLehmannTwoSample(lh, lb, { confLevel: opts.confLevel ?? 0.95 });
-    return result('unpaired-history', true, test.p, test.minP, test.method, hl, head.length, base.length);
+    const confLevel = opts.confLevel ?? 0.95;
+    const hl = hodgesLehmannTwoSample(lh, lb, { confLevel });
+    return result('unpaired-history', true, test.p, test.minP, test.method, hl, head.length, base.length, confLevel);
   },
 };
 
@@ -111,6 +129,7 @@ function result(
   hl: LocationEstimate,
   n: number,
   nBase: number,
+  requestedConfLevel: number,
 ): Comparison {
   return {
     design,
@@ -118,6 +137,8 @@ function result(
     ci: [Math.exp(hl.lo), Math.exp(hl.hi)],
     confLevel: hl.confLevel,
     achievedConfLevel: hl.achievedConfLevel,
+    intervalHolds: hl.achievedConfLevel >= requestedConfLevel - 1e-9 && hl.lo <= hl.estimate && hl.estimate <= hl.hi,
+    identical: false,
     p,
     minP,
     n,
@@ -146,11 +167,14 @@ export interface VerdictOptions {
 export type Judged<T> = T & {
   q: number;
   verdict: Verdict;
-  /** Set when the row could never reach q < alpha, whatever its data. */
-  note?: 'too few rounds' | 'too few samples';
+  /**
+   * Why the verdict says nothing: "no difference" when every difference is zero, "too few rounds
+   * to judge (needs ≥ N)" (or samples, history design) when no data could reach q < alpha.
+   */
+  note?: string;
 };
 
-type Row = Pick<Comparison, 'p' | 'ratio' | 'minP'> & { design?: DesignName };
+type Row = Pick<Comparison, 'p' | 'ratio' | 'minP'> & { design?: DesignName; identical?: boolean };
 
 /**
  * BH across all rows of one report, then: regression when q < alpha and
@@ -167,7 +191,10 @@ export function verdicts<T extends Row>(rows: readonly T[], opts: VerdictOptions
     else if (qi < opts.alpha && row.ratio < 1 / up) verdict = 'improvement';
     const out: Judged<T> = { ...row, q: qi, verdict };
     // q >= p >= minP, so a row whose best case misses alpha is structurally blind.
-    if (row.minP >= opts.alpha) out.note = row.design === 'unpaired-history' ? 'too few samples' : 'too few rounds';
+    if (row.identical) out.note = 'no difference';
+    else if (row.minP >= opts.alpha) {
+      out.note = row.design === 'unpaired-history' ? 'too few samples to judge' : `too few rounds to judge (needs ≥ ${minRounds(opts.alpha)})`;
+    }
     return out;
   });
 }

@@ -1,9 +1,11 @@
-// Wilcoxon signed-rank test, following R's wilcox.test(x, mu = 0) (R <= 4.5
-// semantics, which SciPy's wilcoxon(zero_method='wilcox') shares):
-// zero differences are dropped before ranking; the p-value is exact (null
-// distribution of V = W+) when n < 50 and there are no ties or zeros, and
-// otherwise a normal approximation with tie-corrected variance and, by
-// default, a continuity correction.
+// Wilcoxon signed-rank test, following R's wilcox.test(x, mu = 0) and SciPy's
+// wilcoxon(zero_method='wilcox'): zero differences are dropped before ranking. Below 50 non-zero
+// differences the p-value is exact: the null distribution of V = W+ (psignrank) without ties, and
+// with tied ranks the exact permutation distribution of the signs over the mid-ranks (what SciPy's
+// method='auto' does for n <= 13 and PermutationMethod gives for any n; R falls back to the
+// normal approximation there, which at small n goes below what any sign pattern can reach, e.g.
+// p = 0.0197 for six zeros and six equal differences whose exact p is 2/2^6 = 0.031). From 50 on,
+// a normal approximation with tie-corrected variance and, by default, a continuity correction.
 import psignrank from '@stdlib/stats-base-dists-signrank-cdf';
 import { pnorm } from './normal.js';
 import { rank, tieSum } from './rank.js';
@@ -12,7 +14,7 @@ export type Alternative = 'two.sided' | 'less' | 'greater';
 
 export interface RankTestOptions {
   alternative?: Alternative;
-  /** Force (true) or forbid (false) the exact distribution; default: exact below 50 observations. Ties always fall back to normal. */
+  /** Force (true) or forbid (false) the exact distribution; default: exact below 50 non-zero differences (with ties: the exact permutation distribution). */
   exact?: boolean;
   /** Continuity correction in the normal approximation (default true). */
   correct?: boolean;
@@ -53,11 +55,14 @@ export function signedRank(d: readonly number[], opts: RankTestOptions = {}): Si
   for (let i = 0; i < n; i++) if ((x[i] as number) > 0) v += ranks[i] as number;
   const total = (n * (n + 1)) / 2;
 
-  const exact = (opts.exact ?? n < EXACT_BELOW) && ties.length === 0 && zeros === 0;
-  if (exact) {
-    const p = exactP(v, n, alternative);
-    const minP = exactP(alternative === 'less' ? 0 : total, n, alternative);
-    return { statistic: v, p, minP, n, zeros, ties: false, method: 'exact' };
+  if (opts.exact ?? n < EXACT_BELOW) {
+    if (ties.length === 0) {
+      const p = exactP(v, n, alternative);
+      const minP = exactP(alternative === 'less' ? 0 : total, n, alternative);
+      return { statistic: v, p, minP, n, zeros, ties: false, method: 'exact' };
+    }
+    const perm = permutationP(ranks, v, alternative);
+    return { statistic: v, p: perm.p, minP: perm.minP, n, zeros, ties: true, method: 'exact' };
   }
   const sigma = Math.sqrt((n * (n + 1) * (2 * n + 1)) / 24 - tieSum(ties) / 48);
   const norm = (stat: number) => normalP(stat - total / 2, sigma, alternative, correct);
@@ -95,6 +100,37 @@ function exactP(v: number, n: number, alternative: Alternative): number {
     default:
       return Math.min(1, 2 * (v > total / 2 ? upper(v) : lower(v)));
   }
+}
+
+/**
+ * Exact p of V over all 2^n sign patterns of the given (mid-)ranks, each equally likely under the
+ * null: the distribution of the sum of doubled ranks (whole numbers, so sums compare exactly)
+ * by dynamic programming, O(n * n(n+1)). Counts stay below 2^53 for n < 53.
+ */
+function permutationP(ranks: Float64Array, v: number, alternative: Alternative): { p: number; minP: number } {
+  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
+  const top = doubled.reduce((a, b) => a + b, 0);
+  let counts = new Float64Array(top + 1);
+  counts[0] = 1;
+  for (const r of doubled) {
+    const next = Float64Array.from(counts);
+    for (let s = r; s <= top; s++) next[s]! += counts[s - r]!;
+    counts = next;
+  }
+  const patterns = 2 ** doubled.length;
+  const atMost = (s: number) => counts.subarray(0, s + 1).reduce((a, b) => a + b, 0) / patterns;
+  const atLeast = (s: number) => counts.subarray(s).reduce((a, b) => a + b, 0) / patterns;
+  const tailP = (s: number) => {
+    switch (alternative) {
+      case 'less':
+        return atMost(s);
+      case 'greater':
+        return atLeast(s);
+      default:
+        return Math.min(1, 2 * Math.min(atMost(s), atLeast(s)));
+    }
+  };
+  return { p: tailP(Math.round(2 * v)), minP: tailP(alternative === 'less' ? 0 : top) };
 }
 
 /**

@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AbRow } from '../../src/report/ab.js';
-import { markerComment } from '../../src/report/ab.js';
-import { AB_DEFAULTS } from '../../src/run/defaults.js';
+import type { AbRow } from '../../src/verdict/index.js';
+import { markerComment } from '../../src/report/ab-comment.js';
+import { AB_DEFAULTS } from '../../src/verdict/index.js';
 import { GitHubApiServer } from '../github/api-server.js';
 import { makeBeeRsRepo, shallowCheckout, type ClientRepo } from './client-repo.js';
 import { pullRequestEvent, pushEvent, workflowDispatchEvent, workflowRunEvent } from './events.js';
@@ -54,7 +54,9 @@ const rowsOf = (r: ActionRun): AbRow[] => {
   return rows;
 };
 const regressions = (rows: AbRow[]) => rows.filter((x) => x.status === 'ok' && x.verdict === 'regression').map((x) => x.caseId).sort();
-const falseAlarms = (rows: AbRow[]) => regressions(rows).filter((id) => !SLOWED.test(id));
+const improvements = (rows: AbRow[]) => rows.filter((x) => x.status === 'ok' && x.verdict === 'improvement').map((x) => x.caseId).sort();
+/** Rows flagged either way that the PR did not change: nothing was sped up, only BMT slowed. */
+const falseAlarms = (rows: AbRow[]) => [...regressions(rows).filter((id) => !SLOWED.test(id)), ...improvements(rows)];
 const stickyOn = (pr: number) => server.commentsOn(pr).filter((c) => c.body.includes(MARKER));
 /** The verdict cell of a case's row in a comment's table. */
 const verdictIn = (body: string, caseId: string) => body.split('\n').find((l) => l.startsWith(`| \`${caseId}\``))?.split('|').at(-2)?.trim();
@@ -96,7 +98,7 @@ describe('pull_request on a bee-rs checkout', () => {
     for (const id of CASES.split(',')) {
       const verdict = verdictIn(sticky[0]!.body, id);
       if (SLOWED.test(id)) expect(verdict, id).toMatch(/regression/);
-      else if (!firstAlarms.includes(id)) expect(verdict, id).not.toMatch(/regression/);
+      else if (!firstAlarms.includes(id)) expect(verdict, id).not.toMatch(/regression|improvement/);
     }
     // The base is the merge base (the fork point), not the base branch's tip; both came from a shallow checkout.
     expect(first.stdout).toContain(`base: merge base ${repo.forkPoint.slice(0, 12)}`);
@@ -134,8 +136,8 @@ describe('pull_request on a bee-rs checkout', () => {
     // The comment now shows run 2's table.
     for (const id of CASES.split(',')) {
       const verdict = verdictIn(sticky[0]!.body, id);
-      if (SLOWED.test(id) || alarms.includes(id)) expect(verdict, id).toMatch(/regression/);
-      else expect(verdict, id).not.toMatch(/regression/);
+      if (SLOWED.test(id)) expect(verdict, id).toMatch(/regression/);
+      else if (!alarms.includes(id)) expect(verdict, id).not.toMatch(/regression|improvement/);
     }
     expect(server.violations).toEqual([]);
   }, 30 * MINUTES);

@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cargoPackageName, detectClients } from '../../src/action/detect.js';
 import { ActionInputError, INPUT_DEFAULTS, INPUT_NAMES, readInputs, splitCases, type InputName } from '../../src/action/inputs.js';
-import { AB_DEFAULTS } from '../../src/run/defaults.js';
+import { AB_DEFAULTS } from '../../src/verdict/index.js';
 import { GitHubApiServer } from '../github/api-server.js';
 import { pullRequestEvent, pushEvent } from './events.js';
 import { ROOT, runAction, tmp } from './harness.js';

@@ -10,7 +10,7 @@ import { judgeAgainstBranch } from '../../src/alert/judge.js';
 import { makeOctokit } from '../../src/github/octokit.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { GitHubApiServer } from '../github/api-server.js';
-import { branchHistory, run } from '../run/history-fixtures.js';
+import { branchHistory, run } from '../verdict/history-fixtures.js';
 
 const { spec } = loadSpec('spec/bench-spec.json');
 const repo = { owner: 'ethersphere', repo: 'bee-rs' };

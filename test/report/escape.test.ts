@@ -17,6 +17,11 @@ describe('mdText', () => {
     expect(mdText('a|b')).toBe('a&#124;b');
     expect(mdText('<img src=x onerror=alert(1)>')).toBe('&lt;img src=x onerror=alert(1)&gt;');
   });
+  it('leaves nothing GitHub would link or notify: #123, owner/repo#5, GH-7, bare URLs', () => {
+    const out = mdText('fixes #123 and ethersphere/bee-js#5 and GH-7, see https://evil.example/x or www.evil.example');
+    for (const live of [/#\d/, /GH-\d/, /https:\/\//, /www\./]) expect(out).not.toMatch(live);
+    expect(out.replace(/\u200b/g, '')).toBe('fixes #123 and ethersphere/bee-js#5 and GH-7, see https://evil.example/x or www.evil.example');
+  });
   it('uses code spans only for plain identifiers', () => {
     expect(mdCode('cpu.keccak.chunk-hash')).toBe('`cpu.keccak.chunk-hash`');
     expect(mdCode('a`b')).toBe('a&#96;b');

@@ -136,10 +136,36 @@ describe('verdicts', () => {
     expect(five.p).toBe(0.0625);
     expect(five.minP).toBe(0.0625);
     const [v] = verdicts([five], { alpha: 0.05, threshold: 0.05 });
-    expect(v).toMatchObject({ verdict: '~', note: 'too few rounds' });
+    expect(v).toMatchObject({ verdict: '~', note: 'too few rounds to judge (needs ≥ 6)' });
     const six = pairedRounds.compare([1, 1, 1, 1, 1, 1], [2, 2.1, 2.2, 2.3, 2.4, 2.5]);
     expect(verdicts([six], { alpha: 0.05, threshold: 0.05 })[0]).toMatchObject({ verdict: 'regression' });
     expect(verdicts([six], { alpha: 0.05, threshold: 0.05 })[0]?.note).toBeUndefined();
+  });
+
+  it('twelve identical rounds say "no difference", not "too few rounds"', () => {
+    const c = pairedRounds.compareLogRatios(Array<number>(12).fill(0));
+    expect(c).toMatchObject({ p: 1, ratio: 1, identical: true, minP: signedRankMinP(12) });
+    expect(verdicts([c], { alpha: 0.02, threshold: 0.02 })[0]).toMatchObject({ verdict: '~', note: 'no difference' });
+  });
+
+  it('zero differences make p larger, not the floor: 12 rounds with 8 zeros are not "too few rounds"', () => {
+    const c = pairedRounds.compareLogRatios([0, 0, 0, 0, 0, 0, 0, 0, 0.1, 0.1, 0.1, 0.1]);
+    expect(c.minP).toBe(2 / 2 ** 12);
+    expect(c.p).toBe(0.125); // scipy 1.17.1 wilcoxon(d) (permutation, zeros dropped): 0.125
+    expect(verdicts([c], { alpha: 0.02, threshold: 0.02 })[0]!.note).toBeUndefined();
+  });
+
+  it('an interval that misses its estimate or its coverage is not a 95% interval', () => {
+    // Issue 10: [0.05, 0.08, 0.05] -> estimate 0.0575, interval [0.05, 0.05].
+    const three = pairedRounds.compareLogRatios([0.05, 0.08, 0.05]);
+    expectClose(Math.log(three.ratio), 0.0575, 1e-12);
+    expect(three.intervalHolds).toBe(false);
+    // Two rounds of a 2x change: a tight interval, but only 50% coverage.
+    const two = pairedRounds.compareLogRatios([Math.log(2) - 0.01, Math.log(2) + 0.01]);
+    expect(two.achievedConfLevel).toBeLessThan(0.95);
+    expect(two.intervalHolds).toBe(false);
+    expect(verdicts([two], { alpha: 0.02, threshold: 0.02 })[0]).toMatchObject({ verdict: '~', note: 'too few rounds to judge (needs ≥ 7)' });
+    expect(pairedRounds.compare(...pair(rounds(21, 12, 1.1))).intervalHolds).toBe(true);
   });
 
   it('minimum-p helpers: 2 / 2^n and the fewest rounds for a given alpha', () => {
@@ -147,7 +173,7 @@ describe('verdicts', () => {
     expect(minRounds(0.05)).toBe(6);
     expect(minRounds(0.01)).toBe(8);
     const unpaired = unpairedHistory.compare([1, 2], [3, 4]);
-    expect(verdicts([{ ...unpaired }], { alpha: 0.05, threshold: 0.05 })[0]?.note).toBe('too few samples');
+    expect(verdicts([{ ...unpaired }], { alpha: 0.05, threshold: 0.05 })[0]?.note).toBe('too few samples to judge');
   });
 });
 
@@ -157,7 +183,7 @@ describe('roundLogRatio', () => {
     const speed = [1, 1, 2, 2, 2];
     const base = speed.map((s) => 100 * s);
     const head = speed.map((s) => 105 * s);
-    expectClose(roundLogRatio(base, head), Math.log(1.05), 1e-12);
+    expectClose(roundLogRatio(base, head)!, Math.log(1.05), 1e-12);
     // The ratio of the medians would have compared a slow base with a fast head here.
     const shifted = [1, 2, 2, 2, 2].map((s) => 105 * s);
     expect(Math.log(median(shifted) / median(base))).toBeCloseTo(Math.log(1.05), 6);
@@ -165,12 +191,26 @@ describe('roundLogRatio', () => {
   });
 
   it('takes the ratio of the medians when the counts differ (no pairing possible)', () => {
-    expectClose(roundLogRatio([100, 300, 200], [220, 210]), Math.log(215 / 200), 1e-12);
+    expectClose(roundLogRatio([100, 300, 200], [220, 210])!, Math.log(215 / 200), 1e-12);
   });
 
-  it('refuses an empty side or a non-positive time', () => {
+  it('refuses an empty side', () => {
     expect(() => roundLogRatio([], [1])).toThrow(/both sides/);
-    expect(() => roundLogRatio([0], [1])).toThrow(/> 0/);
+  });
+
+  it('leaves out a pair with a 0 ns iteration (valid in a result); null when no pair is left', () => {
+    expectClose(roundLogRatio([0, 100, 200, 100], [105, 105, 0, 105])!, Math.log(1.05), 1e-12);
+    expect(roundLogRatio([0, 0], [1, 2])).toBeNull();
+    expect(roundLogRatio([0, 0, 0], [1, 2])).toBeNull();
+    expectClose(roundLogRatio([0, 100, 300], [210, 0])!, Math.log(210 / 200), 1e-12);
+  });
+
+  it('is the median of the pair ratios, not the ratio of the medians (they differ here)', () => {
+    // Pairs 1 and 2: head 5% slower; pair 3 met a fast spell on the head side only.
+    const base = [100, 300, 300];
+    const head = [105, 315, 100];
+    expectClose(roundLogRatio(base, head)!, Math.log(1.05), 1e-12);
+    expect(Math.log(median(head) / median(base))).toBeCloseTo(Math.log(0.35), 12);
   });
 
   it('compareLogRatios is compare on ln(head/base)', () => {

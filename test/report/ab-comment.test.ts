@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countRows, GITHUB_COMMENT_LIMIT, humanFigure, markerComment, orderRows, renderAbMarkdown, type AbReportInput, type AbRow } from '../../src/report/ab.js';
+import { GITHUB_COMMENT_LIMIT, humanFigure, markerComment, orderRows, renderAbComment, type AbReportInput } from '../../src/report/ab-comment.js';
+import { countRows, type AbRow } from '../../src/verdict/index.js';
 import { aggregate } from '../../src/report/aggregate.js';
 import { benjaminiHochberg } from '../../src/stats/index.js';
 import { HOSTILE, realSpec, syntheticResult } from './fixtures.js';
@@ -51,12 +52,28 @@ const ROWS: AbRow[] = [
   okRow('cpu.bmt.file-root', 1.3, 0.002, 'regression', { work: { bytes: 4194304 } }),
   { caseId: 'cpu.new.case', label: 'quick', group: 'cpu', kind: 'cpu', status: 'new', headMedianNs: 5e5, work: {}, rounds: 10 },
   okRow('cpu.manifest.lookup-large', 0.7, 0.002, 'improvement'),
-  okRow('cpu.keccak.bulk', 1.2, 0.07, '~', { note: 'too few rounds', work: { bytes: 33554432 } }),
+  okRow('cpu.keccak.bulk', 1.2, 0.07, '~', { note: 'too few rounds to judge (needs ≥ 7)', work: { bytes: 33554432 } }),
   { caseId: 'cpu.gone', label: 'quick', group: 'cpu', kind: 'cpu', status: 'missing', baseMedianNs: 5e5, work: {}, rounds: 10 },
   { caseId: 'cpu.broken', label: 'quick', group: 'cpu', kind: 'cpu', status: 'failed', note: 'panic: index out of range', work: {}, rounds: 3 },
 ];
 
 describe('A/B PR comment', () => {
+  it('says how many rounds were paired when rows lost some, instead of claiming all of them', () => {
+    const lost = okRow('cpu.identity.create', 1.12, 0.002, 'regression', { rounds: 9, roundsRun: 10, note: '9 of 10 rounds used (round 4: head killed after its budget of 60 s)' });
+    const md = renderAbComment(input([okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~'), lost]));
+    expect(md).toContain('10 rounds run, 9 to 10 paired per row');
+    expect(md).not.toContain('10 paired rounds');
+    expect(md).toContain('9 of 10 rounds used (round 4: head killed after its budget of 60 s)');
+    expect(renderAbComment(input([okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~')]))).toContain('10 paired rounds');
+  });
+
+  it('clips a runner\'s error note to one short line', () => {
+    const md = renderAbComment(input([{ caseId: 'cpu.broken', label: 'quick', group: 'cpu', kind: 'cpu', status: 'failed', note: `panic: ${'x'.repeat(5000)}\nat line 2`, work: {}, rounds: 0 }]));
+    const line = md.split('\n').find((l) => l.startsWith('| `cpu.broken`'))!;
+    expect(line.length).toBeLessThan(500);
+    expect(line).toContain('…');
+  });
+
   it('counts rows for the headline', () => {
     expect(countRows(ROWS)).toEqual({ regressions: 2, improvements: 2, unchanged: 2, skipped: 1, new: 1, failed: 1, missing: 1 });
   });
@@ -77,7 +94,7 @@ describe('A/B PR comment', () => {
   });
 
   it('renders marker first, headline, table and collapsed sections', () => {
-    const md = renderAbMarkdown(input(ROWS, { trendUrl: 'https://example.github.io/bee-js/bench/' }));
+    const md = renderAbComment(input(ROWS, { trendUrl: 'https://example.github.io/bee-js/bench/' }));
     expect(md.startsWith('<!-- bee-bench:pr-comment:bench.yml:js -->\n')).toBe(true);
     expect(md).toContain('🔴 **2** regressions · 🟢 **2** improvements · ⚪ **2** unchanged · ⏭ **1** skipped · 🆕 **1** new · ❌ **1** failed · ❓ **1** missing');
     expect(md).toContain('| case | param | base | head | change | 95% interval | q | verdict |');
@@ -87,7 +104,8 @@ describe('A/B PR comment', () => {
     // units per row: MB/s with bytes, per-op time with ops
     expect(table[0]).toContain('| 4.19 GB/s | 3.23 GB/s |');
     expect(md).toContain('| `cpu.ecdsa.sign-1000` | quick | 1.00 µs/op | 800 ns/op | -20.0% |');
-    expect(md).toContain('⚪ ~ (too few rounds)');
+    expect(md).toContain('⚠ too few rounds to judge (needs ≥ 7) |');
+    expect(md).not.toContain('⚪ ~ (too few');
     expect(md).toContain('⏭ skipped: no Bee node given (--bee-url and --batch-id)');
     expect(md).toContain('❓ missing in head');
     expect(md).toContain('<details><summary>Environment</summary>');
@@ -98,7 +116,7 @@ describe('A/B PR comment', () => {
 
   it('escapes user-controlled text and refuses non-http trend links', () => {
     const hostile = HOSTILE.map((h, i) => ({ ...okRow(`cpu.h${i}`, 1, 0.5, '~' as const), caseId: h, label: h, note: h }));
-    const md = renderAbMarkdown(
+    const md = renderAbComment(
       input(hostile, { title: HOSTILE[0]!, baseLabel: HOSTILE[3]!, headLabel: HOSTILE[1]!, trendUrl: 'javascript:alert(1)', env: { ...input([]).env, clientBase: HOSTILE[4]!, clientHead: HOSTILE[7]!, host: HOSTILE[6]! } }),
     );
     // code spans are inert (no HTML, no mention, no link inside them); check everything else
@@ -114,9 +132,9 @@ describe('A/B PR comment', () => {
       (['go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash)),
       spec,
     );
-    const md = renderAbMarkdown(input([okRow('cpu.identity.create', 1.01, 0.5, '~')]));
+    const md = renderAbComment(input([okRow('cpu.identity.create', 1.01, 0.5, '~')]));
     expect(md).not.toContain('Cross-client context');
-    const withCross = renderAbMarkdown(input([okRow('cpu.identity.create', 1.01, 0.5, '~')], { crossClient: model }));
+    const withCross = renderAbComment(input([okRow('cpu.identity.create', 1.01, 0.5, '~')], { crossClient: model }));
     expect(withCross).toContain('<details><summary>Cross-client context</summary>');
     expect(withCross).toMatch(/\| `cpu.identity.create` \| quick \| 1.01 µs\/op \| [0-9.]+ ns\/op \| [0-9.]+ ns\/op \|/);
   });
@@ -124,7 +142,7 @@ describe('A/B PR comment', () => {
   it('drops unchanged rows first, with a note, to fit the comment limit', () => {
     const many: AbRow[] = Array.from({ length: 2000 }, (_, i) => okRow(`cpu.case-${String(i).padStart(4, '0')}`, 1.001, 0.8, '~'));
     many.push(okRow('cpu.slow', 1.5, 0.001, 'regression'), okRow('cpu.fast', 0.5, 0.001, 'improvement'));
-    const md = renderAbMarkdown(input(many));
+    const md = renderAbComment(input(many));
     expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
     expect(md).toContain('`cpu.slow`');
     expect(md).toContain('`cpu.fast`');
@@ -134,7 +152,7 @@ describe('A/B PR comment', () => {
     expect(omitted + shown).toBe(2000);
     expect(shown).toBeGreaterThan(100); // as many as fit, not none
     // a tighter limit cuts further, regressions last
-    const tight = renderAbMarkdown(input(many), { maxChars: 3000 });
+    const tight = renderAbComment(input(many), { maxChars: 3000 });
     expect(tight.length).toBeLessThanOrEqual(3000);
     expect(tight).toContain('`cpu.slow`');
   });

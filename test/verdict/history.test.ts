@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderAbMarkdown } from '../../src/report/ab.js';
-import { historyBaselineRows } from '../../src/run/baseline.js';
+import { renderAbComment } from '../../src/report/ab-comment.js';
+import { judgeHistory } from '../../src/verdict/index.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { branchHistory, run } from './history-fixtures.js';
 
@@ -12,7 +12,7 @@ describe('history baseline (unpaired, cross-machine)', () => {
 
   it('flags the row whose head is 15% slower than the branch history and no other', () => {
     const head = run({ 'cpu.ecdsa.sign-1000': 1.15e6, 'cpu.identity.create': 2e6 }, 99, '2026-11-20T10:00:00Z');
-    const { rows, runs } = historyBaselineRows(head, history, spec, opts);
+    const { rows, runs } = judgeHistory(head, history, spec, opts);
     expect(runs).toBe(8);
     const byId = Object.fromEntries(rows.map((r) => [r.caseId, r]));
     expect(byId['cpu.ecdsa.sign-1000']).toMatchObject({ verdict: 'regression', rounds: 8 });
@@ -22,9 +22,9 @@ describe('history baseline (unpaired, cross-machine)', () => {
 
   it('marks rows the history lacks as new, and says the comparison is cross-machine', () => {
     const head = run({ 'cpu.ecdsa.sign-1000': 1e6, 'cpu.keccak.bulk': 5e6 }, 5, '2026-11-20T10:00:00Z');
-    const { rows } = historyBaselineRows(head, history, spec, { ...opts, branch: 'main' });
+    const { rows } = judgeHistory(head, history, spec, { ...opts, branch: 'main' });
     expect(rows.find((r) => r.caseId === 'cpu.keccak.bulk')).toMatchObject({ status: 'new' });
-    const md = renderAbMarkdown({
+    const md = renderAbComment({
       title: 't', marker: 'bee-bench:rs', runner: 'rs', baseLabel: 'main', headLabel: 'abc', rows, alpha: 0.05, threshold: 0.03,
       rounds: 0, profile: 'quick', env: { host: 'h', clientBase: 'history', clientHead: 'bee-rs 1.7.0', specHash: 'ab', wallTimeMs: 1 },
       baseline: { kind: 'history', branch: 'main', runs: 8 },
@@ -35,7 +35,7 @@ describe('history baseline (unpaired, cross-machine)', () => {
 
   it('ignores other branches and other runners', () => {
     const head = run({ 'cpu.ecdsa.sign-1000': 1e6 }, 3, '2026-11-20T10:00:00Z');
-    expect(historyBaselineRows(head, history, spec, { ...opts, branch: 'dev' }).rows[0]!.status).toBe('new');
-    expect(historyBaselineRows({ ...head, runner: 'go' }, history, spec, opts).rows[0]!.status).toBe('new');
+    expect(judgeHistory(head, history, spec, { ...opts, branch: 'dev' }).rows[0]!.status).toBe('new');
+    expect(judgeHistory({ ...head, runner: 'go' }, history, spec, opts).rows[0]!.status).toBe('new');
   });
 });

@@ -3,19 +3,19 @@
 // of the base branch for the same runner, unpaired (Mann–Whitney, two-sample Hodges–Lehmann), then
 // Benjamini–Hochberg across rows. Cross-machine: the report says so.
 import type { HistoryRecord } from '../history/schema.js';
-import type { AbRow } from '../report/ab.js';
 import type { Result, Spec } from '../spec/schema.js';
-import { median, unpairedHistory, verdicts, type Comparison } from '../stats/index.js';
-import type { JudgeOptions } from './judge.js';
+import { median, unpairedHistory } from '../stats/index.js';
+import { applyVerdicts, comparedFields, groupsOf, type Compared, type JudgeOptions } from './judge.js';
+import type { AbRow } from './row.js';
 
-export interface BaselineOptions extends JudgeOptions {
+export interface HistoryOptions extends JudgeOptions {
   branch: string;
   /** How many of the branch's most recent runs form the baseline. */
   lastRuns: number;
 }
 
 /** The medians of (case, label) in the branch's last N runs of this runner, newest first. */
-function historyValues(records: readonly HistoryRecord[], head: Result, caseId: string, label: string, o: BaselineOptions): number[] {
+function historyValues(records: readonly HistoryRecord[], head: Result, caseId: string, label: string, o: HistoryOptions): number[] {
   return records
     .filter((r) => r.runner === head.runner && r.branch === o.branch && r.spec.profile === head.spec.profile)
     .sort((a, b) => Date.parse(b.commit.timestamp) - Date.parse(a.commit.timestamp))
@@ -24,9 +24,10 @@ function historyValues(records: readonly HistoryRecord[], head: Result, caseId: 
     .map((c) => c.median_ns!);
 }
 
-export function historyBaselineRows(head: Result, records: readonly HistoryRecord[], spec: Spec, o: BaselineOptions): { rows: AbRow[]; runs: number } {
-  const groupOf = new Map(spec.cases.map((c) => [c.id, c.group]));
-  const compared: Array<{ index: number } & Pick<Comparison, 'p' | 'ratio' | 'minP' | 'ci' | 'design'>> = [];
+/** The head run against the branch's history; `runs` is the most history runs any row had. */
+export function judgeHistory(head: Result, records: readonly HistoryRecord[], spec: Spec, o: HistoryOptions): { rows: AbRow[]; runs: number } {
+  const groupOf = groupsOf(spec);
+  const compared: Compared[] = [];
   let runs = 0;
   const rows = head.cases.map((c, index): AbRow => {
     const label = String(c.param.label ?? '');
@@ -34,18 +35,15 @@ export function historyBaselineRows(head: Result, records: readonly HistoryRecor
     if (c.status !== 'ok') return { ...row, status: c.status, note: c.skip_reason ?? c.error ?? c.status };
     const base = historyValues(records, head, c.id, label, o);
     if (base.length === 0) return { ...row, status: 'new', note: `no history on ${o.branch} for this row` };
+    // A 0 ns iteration (below the clock's resolution) has no log: it is left out, as in a round.
+    const samples = c.samples_ns.filter((v) => v > 0 && Number.isFinite(v));
+    if (samples.length === 0) return { ...row, status: 'failed', note: 'no iteration above 0 ns (below the clock resolution)' };
     runs = Math.max(runs, base.length);
     row.rounds = base.length;
     row.baseMedianNs = median(base);
-    row.headMedianNs = median(c.samples_ns);
-    const cmp = unpairedHistory.compare(base, c.samples_ns);
-    compared.push({ index, p: cmp.p, ratio: cmp.ratio, minP: cmp.minP, ci: cmp.ci, design: cmp.design });
+    row.headMedianNs = median(samples);
+    compared.push({ index, ...comparedFields(unpairedHistory.compare(base, samples)) });
     return row;
   });
-  for (const j of verdicts(compared, o)) {
-    const row = rows[j.index]!;
-    Object.assign(row, { ratio: j.ratio, ci: j.ci, p: j.p, q: j.q, verdict: j.verdict });
-    if (j.note) row.note = j.note;
-  }
-  return { rows, runs };
+  return { rows: applyVerdicts(rows, compared, o), runs };
 }

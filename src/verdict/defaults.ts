@@ -7,6 +7,3 @@ export const AB_DEFAULTS = {
   /** Whole A/B run; when spent, no new round starts and the rounds done so far are judged. */
   runBudgetMs: 30 * 60_000,
 } as const;
-
-/** Extra allowance per runner process on top of the spec's case timeouts: start-up and fixtures. */
-export const PROCESS_SLACK_MS = 90_000;

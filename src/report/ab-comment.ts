@@ -1,39 +1,14 @@
-// The PR regression comment (DESIGN.md section 6): hidden marker, headline counts, a table whose
-// verdicts come from the paired test (computed upstream with src/stats), collapsed context. The same
-// markdown serves the job summary. GitHub caps a comment at 65536 characters, so unchanged rows
-// are dropped first when the table is too long, with a note saying how many.
+// The A/B comment (DESIGN.md section 6), posted on the PR and written as the job summary: hidden
+// marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
+// GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
+// is too long, with a note saying how many.
 import type { Verdict } from '../stats/index.js';
-import type { Host, Kind, Profile, Runner } from '../spec/schema.js';
-import { mdCode, mdText, safeUrl } from './escape.js';
+import { countRows, type AbCounts, type AbRow } from '../verdict/index.js';
+import type { Host, Profile, Runner } from '../spec/schema.js';
+import { clip, mdCode, mdText, safeUrl } from './escape.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
 import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
-
-export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
-
-export interface AbRow {
-  caseId: string;
-  label: string;
-  group: string;
-  kind: Kind;
-  status: AbStatus;
-  /** Skip reason, error, or a statistical note such as "too few rounds". */
-  note?: string;
-  /** Median over rounds of the per-round medians, ns per iteration. */
-  baseMedianNs?: number;
-  headMedianNs?: number;
-  /** Work per iteration (the same on both sides). */
-  work: { ops?: number; bytes?: number };
-  /** head / base time (Hodges–Lehmann estimate). */
-  ratio?: number;
-  /** 95% interval of ratio. */
-  ci?: [number, number];
-  p?: number;
-  /** Benjamini–Hochberg q across the rows of this report. */
-  q?: number;
-  verdict?: Verdict;
-  rounds: number;
-}
 
 export interface AbReportInput {
   title: string;
@@ -82,31 +57,6 @@ export function markerComment(marker: string): string {
   return `<!-- ${m.replace(/-{2,}/g, '-').replace(/>/g, '')} -->`;
 }
 
-export interface AbCounts {
-  regressions: number;
-  improvements: number;
-  unchanged: number;
-  skipped: number;
-  new: number;
-  failed: number;
-  missing: number;
-}
-
-export function countRows(rows: readonly AbRow[]): AbCounts {
-  const c: AbCounts = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
-  for (const r of rows) {
-    if (r.status === 'ok') {
-      if (r.verdict === 'regression') c.regressions++;
-      else if (r.verdict === 'improvement') c.improvements++;
-      else c.unchanged++;
-    } else if (r.status === 'skipped') c.skipped++;
-    else if (r.status === 'new') c.new++;
-    else if (r.status === 'failed') c.failed++;
-    else c.missing++;
-  }
-  return c;
-}
-
 const isRegression = (r: AbRow) => r.status === 'ok' && r.verdict === 'regression';
 const isImprovement = (r: AbRow) => r.status === 'ok' && r.verdict === 'improvement';
 const isUnchanged = (r: AbRow) => r.status === 'ok' && !isRegression(r) && !isImprovement(r);
@@ -127,11 +77,17 @@ export function humanFigure(medianNs: number | undefined, work: AbRow['work']): 
   return formatDuration(medianNs);
 }
 
+/** Notes are free text from runners (errors) as well as ours: one line each, clipped. */
+const NOTE_CHARS = 300;
+
 function verdictCell(r: AbRow): string {
-  const note = r.note ? `: ${mdText(r.note)}` : '';
+  const text = r.note ? mdText(clip(r.note, NOTE_CHARS)) : '';
+  const note = text ? `: ${text}` : '';
   switch (r.status) {
     case 'ok':
-      return `${GLYPH[r.verdict ?? '~']}${r.note ? ` (${mdText(r.note)})` : ''}`;
+      // A row no data could flag has no verdict to show: say why instead of "~".
+      if (r.note?.startsWith('too few')) return `⚠ ${text}`;
+      return `${GLYPH[r.verdict ?? '~']}${text ? ` (${text})` : ''}`;
     case 'skipped':
       return `⏭ skipped${note}`;
     case 'failed':
@@ -256,7 +212,14 @@ function assemble(p: Parts): string {
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
 }
 
-export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {}): string {
+/** "12 paired rounds", or, when some row could not use every round, how many it used at least. */
+function pairedRoundsText(input: AbReportInput): string {
+  const used = input.rows.filter((r) => r.status === 'ok').map((r) => r.rounds);
+  const fewest = Math.min(input.rounds, ...used);
+  return fewest < input.rounds ? `${input.rounds} rounds run, ${fewest} to ${input.rounds} paired per row (see the rows' notes)` : `${input.rounds} paired rounds`;
+}
+
+export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}): string {
   const max = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
   const ordered = orderRows(input.rows);
   const counts = countRows(input.rows);
@@ -265,7 +228,7 @@ export function renderAbMarkdown(input: AbReportInput, opts: AbRenderOptions = {
   const history = Boolean(b);
   const design = b
     ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
-    : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${input.rounds} paired rounds`;
+    : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${pairedRoundsText(input)}`;
   const top = [
     markerComment(input.marker),
     `## ${mdText(input.title)}`,

@@ -1,0 +1,65 @@
+// Paired rows -> verdict rows: the paired-rounds design per row, then Benjamini–Hochberg across
+// every compared row of the report (DESIGN.md section 4). applyVerdicts is the write-back both
+// designs share.
+import type { Spec } from '../spec/schema.js';
+import { median, pairedRounds, verdicts, type Comparison, type VerdictOptions } from '../stats/index.js';
+import type { AbRow, PairedRow } from './row.js';
+
+export type JudgeOptions = VerdictOptions;
+
+/** What a design computed for one row, by its index in the report's rows. */
+export type Compared = { index: number } & Pick<Comparison, 'p' | 'ratio' | 'minP' | 'ci' | 'intervalHolds' | 'identical' | 'design'>;
+
+/** The fields of a comparison the verdict uses. */
+export const comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }: Comparison) => ({ p, ratio, minP, ci, intervalHolds, identical, design });
+
+/**
+ * BH across the compared rows, then each row gets its ratio, p, q, verdict, its interval when it
+ * is a true 95% interval (else none is shown), and the verdict's note before any note it had.
+ */
+export function applyVerdicts(rows: AbRow[], compared: readonly Compared[], o: JudgeOptions): AbRow[] {
+  for (const j of verdicts(compared, o)) {
+    const row = rows[j.index]!;
+    Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
+    if (j.intervalHolds) row.ci = j.ci;
+    if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
+  }
+  return rows;
+}
+
+/** "10 of 12 rounds used (round 3: head killed ...; round 7: ...)", clipped to the first few reasons. */
+function unusedNote(r: PairedRow): string {
+  const shown = r.unused.slice(0, 3).join('; ');
+  const more = r.unused.length > 3 ? `; ${r.unused.length - 3} more` : '';
+  return `${r.logRatios.length} of ${r.roundsRun} rounds used (${shown}${more})`;
+}
+
+export const groupsOf = (spec: Spec) => new Map(spec.cases.map((c) => [c.id, c.group]));
+
+/** The same-job A/B: Wilcoxon signed-rank and Hodges–Lehmann on each row's round log-ratios. */
+export function judgePaired(rows: readonly PairedRow[], spec: Spec, o: JudgeOptions): AbRow[] {
+  const groupOf = groupsOf(spec);
+  const compared: Compared[] = [];
+  const out: AbRow[] = rows.map((r, index) => {
+    const row: AbRow = {
+      caseId: r.caseId,
+      label: r.label,
+      group: groupOf.get(r.caseId) ?? 'unknown',
+      kind: r.kind,
+      status: r.status,
+      work: r.work,
+      rounds: r.base.length,
+    };
+    if (r.note) row.note = r.note;
+    if (r.status !== 'ok') return row;
+    if (r.unused.length > 0) {
+      row.roundsRun = r.roundsRun;
+      row.note = unusedNote(r);
+    }
+    row.baseMedianNs = median(r.base);
+    row.headMedianNs = median(r.head);
+    compared.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
+    return row;
+  });
+  return applyVerdicts(out, compared, o);
+}
