@@ -4,6 +4,7 @@ import * as core from '@actions/core';
 import { join } from 'node:path';
 import { registerSecret } from '../child/env.js';
 import { cachePlan, restoreCaches, saveCaches } from '../github/cache.js';
+import { bisectFlow } from './bisect-mode.js';
 import { commentFlow } from './comment-mode.js';
 import { readContext, type RunContext } from './context.js';
 import { ActionInputError, readInputs, type ActionInputs } from './inputs.js';
@@ -31,6 +32,10 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
     restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
   );
   try {
+    if (inputs.mode === 'bisect') {
+      if (ctx.eventName === 'pull_request') throw ActionInputError.one('mode', 'bisect walks a range of commits and runs on workflow_dispatch, not on pull_request', 'run mode: bisect from a workflow_dispatch workflow (docs/action.md, "Bisect")');
+      return await bisectFlow(env);
+    }
     return ctx.eventName === 'pull_request' ? await pullRequestFlow(env) : await refsFlow(env);
   } finally {
     if (states.length > 0) await core.group('cache: save', () => saveCaches(states, log));
