@@ -11,9 +11,11 @@ import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
-import { AB_DEFAULTS } from './verdict/index.js';
+import { MeasureSchema, type Measure } from './count/measure.js';
+import { FailOnSchema, failsOn } from './count/fail-on.js';
+import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from './verdict/index.js';
 import { abJob, singleJob } from './run/jobs.js';
-import { abStepComparator } from './bisect/compare.js';
+import { MEASURE_TEXT, abStepComparator, bisectMeasure } from './bisect/compare.js';
 import { renderBisectMarkdown } from './bisect/report.js';
 import { bisect } from './bisect/run.js';
 import { InputError } from './spec/errors.js';
@@ -27,12 +29,14 @@ const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
 Usage:
   bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]
                     [--profile quick|full] [--case GLOB]... [--large] [--bee-url URL --batch-id HEX]
-                    [--out DIR]
+                    [--out DIR] [--measure wall|instructions|both]
   bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]
                     [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
-                    [--base-env K=V]... [--head-env K=V]...
+                    [--base-env K=V]... [--head-env K=V]... [--measure wall|instructions|both]
+                    [--instructions-threshold T] [--fail-on wall|instructions|any]
   bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]
                     [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]
+                    [--measure wall|instructions]
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
@@ -41,12 +45,16 @@ Usage:
   bee-bench history export-gab RESULT.json [--out FILE]
 
 "bisect" walks the first-parent commits of the client checkout at --path (default .) from
---good (excluded) to --bad, each step a paired A/B against --good, and names the first commit
-whose change exceeds the threshold (or says "no change found").
+--good (excluded) to --bad, each step an A/B against --good, and names the first commit whose
+change exceeds the threshold (or says "no change found"). Steps count instructions where
+valgrind is installed, else time paired rounds (--measure wall forces wall time).
 SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
 bee-go is not on this workplace's module proxy: give --go-client PATH (or BEE_GO_PATH).
 Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).
+
+--measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
+or both; net cases are never counted. --fail-on: which evidence --fail-on-regression acts on.
 
 Exit codes: 0 done; 1 a runner failed or (with --fail-on-regression) a regression was found;
 2 bad arguments.`;
@@ -76,6 +84,9 @@ const options = {
   alpha: { type: 'string' },
   threshold: { type: 'string' },
   'fail-on-regression': { type: 'boolean', default: false },
+  'fail-on': { type: 'string', default: 'any' },
+  measure: { type: 'string' },
+  'instructions-threshold': { type: 'string' },
   out: { type: 'string' },
   spec: { type: 'string' },
   cache: { type: 'string' },
@@ -137,6 +148,12 @@ function common(v: Values) {
   };
 }
 
+function measureOf(v: Values): Measure {
+  const m = MeasureSchema.safeParse(v.measure ?? 'wall');
+  if (!m.success) throw new UsageError(`--measure ${v.measure}: use wall, instructions or both`);
+  return m.data;
+}
+
 function runnerList(v: Values): Runner[] {
   const list = (v.runner ?? []).flatMap((r) => r.split(','));
   for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
@@ -154,7 +171,7 @@ async function cmdRun(v: Values): Promise<number> {
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  const out = await singleJob({ ...c, runners });
+  const out = await singleJob({ ...c, runners, measure: measureOf(v) });
   log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
   return out.problems.length > 0 || out.results.length === 0 ? 1 : 0;
 }
@@ -178,15 +195,18 @@ async function cmdAb(v: Values): Promise<number> {
   const runner = oneRunner(v, 'ab');
   if (!v.base || !v.head) throw new UsageError('ab needs --base SRC and --head SRC');
   const { rounds, alpha, threshold } = verdictOptions(v);
+  const instructionThreshold = num(v['instructions-threshold'], 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
+  const failOn = FailOnSchema.safeParse(v['fail-on']);
+  if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions or any`);
   const out = await abJob({
     ...c, runner, base: source(v.base, 'base'), head: source(v.head, 'head'),
     baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head, buildCommand: v['build-command'],
-    rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
+    rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: measureOf(v), instructionThreshold,
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
   });
   process.stdout.write(out.markdown);
   log(`wrote ${out.markdownFile}`);
-  const regressions = out.rows.filter((r) => r.verdict === 'regression').length;
+  const regressions = out.rows.filter((r) => failsOn(r, failOn.data)).length;
   return v['fail-on-regression'] && regressions > 0 ? 1 : 0;
 }
 
@@ -198,11 +218,12 @@ async function cmdBisect(v: Values): Promise<number> {
   const repo = resolve(v.path);
   if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
+  const measure = await bisectMeasure(v.measure === undefined ? undefined : measureOf(v), log);
   const outcome = await bisect({
     repo, good: v.good, bad: v.bad, log,
-    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs }),
+    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure }),
   });
-  const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: 'wall time' });
+  const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
   writeText(join(c.outDir, 'bisect.md'), md);
   process.stdout.write(md);
   return 0;

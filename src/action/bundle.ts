@@ -1,67 +1,110 @@
-// What a pull_request run leaves for the fork-safe comment job: the rendered comment and a small
-// meta file, next to the A/B results in the artifact. The comment job treats both as untrusted
-// (the PR's code ran in the job that wrote them): meta is validated, the PR is checked against the
-// triggering run's head sha, and the marker is set by the comment job, not taken from the file.
+// What a pull_request run leaves for the fork-safe comment job: data, never markdown. The comment
+// job runs with a write token on output of a job that ran the PR's code, so it renders the comment
+// itself from this file after validating it (zod, every string and list bounded): the report's
+// rows and header fields, or the build that failed. Its outputs come from the same validated rows;
+// the marker is set by the comment job, not taken from the file.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { GITHUB_COMMENT_LIMIT } from '../report/ab-comment.js';
-import type { AbCounts } from '../verdict/index.js';
-import { RunnerSchema, type Runner } from '../spec/schema.js';
+import type { AbReportInput, BuildFailureInput } from '../report/ab-comment.js';
+import { AbRowSchema, countRows, type AbCounts } from '../verdict/index.js';
+import { HostSchema, ProfileSchema, RunnerSchema, type Runner } from '../spec/schema.js';
 
-export const BUNDLE_SCHEMA = 'bee-bench/action-comment@1';
-export const COMMENT_FILE = 'comment.md';
-export const META_FILE = 'meta.json';
+export const BUNDLE_SCHEMA = 'bee-bench/action-comment@2';
+export const BUNDLE_FILE = 'comment.json';
+/** Beyond this size the file is refused unread (a report of 1000 rows is about 500 KB). */
+const MAX_BYTES = 4 << 20;
 
-const count = z.number().int().min(0);
-export const BundleMetaSchema = z.object({
+const text = (max: number) => z.string().max(max);
+const sha = z.string().regex(/^[0-9a-f]{40}$/);
+
+const ReportSchema = z.strictObject({
+  title: text(300),
+  runner: RunnerSchema,
+  baseLabel: text(300),
+  headLabel: text(300),
+  rows: z.array(AbRowSchema).max(1000),
+  alpha: z.number().gt(0).lt(1),
+  threshold: z.number().min(0).max(10),
+  rounds: z.number().int().min(0).max(10_000),
+  profile: ProfileSchema,
+  env: z.strictObject({
+    host: z.union([HostSchema, text(300)]),
+    clientBase: text(300),
+    clientHead: text(300),
+    specHash: text(100),
+    wallTimeMs: z.number().finite().nonnegative(),
+    stoppedEarly: z.union([z.boolean(), text(300)]).optional(),
+    measure: z
+      .strictObject({ wallMs: z.number().finite().nonnegative(), countMs: z.number().finite().nonnegative(), counter: text(300).nullable(), unavailable: text(300).optional(), threshold: z.number().gt(0).max(10) })
+      .optional(),
+  }),
+  baseline: z.strictObject({ kind: z.literal('history'), branch: text(300), runs: z.number().int().nonnegative() }).optional(),
+});
+
+const BuildFailureSchema = z.strictObject({
+  title: text(300),
+  runner: RunnerSchema,
+  side: z.enum(['base', 'head']),
+  source: text(500),
+  logTail: z.array(text(2000)).max(50),
+});
+
+export const BundleSchema = z.strictObject({
   schema: z.literal(BUNDLE_SCHEMA),
   client: RunnerSchema,
   pr: z.number().int().positive(),
-  head_sha: z.string().regex(/^[0-9a-f]{40}$/),
-  base_sha: z.string().regex(/^[0-9a-f]{40}$/),
-  workflow: z.string().max(200),
-  counts: z.object({ regressions: count, improvements: count, unchanged: count, skipped: count, new: count, failed: count, missing: count }),
-  changed: z.boolean(),
+  head_sha: sha,
+  base_sha: sha.optional(),
+  workflow: text(200),
+  outcome: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('report'), report: ReportSchema }),
+    z.strictObject({ kind: z.literal('build-failed'), failure: BuildFailureSchema }),
+  ]),
 });
-export type BundleMeta = z.infer<typeof BundleMetaSchema>;
+export type Bundle = z.infer<typeof BundleSchema>;
+
+/** What a report or a failed build renders from: the PR comment's input without the marker. */
+export type BundleOutcome =
+  | { kind: 'report'; report: Omit<AbReportInput, 'marker' | 'crossClient' | 'trendUrl'> }
+  | { kind: 'build-failed'; failure: Omit<BuildFailureInput, 'marker'> };
 
 /** Something worth a comment under `comment: on-change`. */
-export const hasChange = (c: AbCounts) => c.regressions + c.improvements + c.new + c.missing > 0;
+export const hasChange = (c: AbCounts) => c.regressions + c.improvements + c.new + c.missing + c.failed > 0;
 
-export function writeBundle(dir: string, meta: Omit<BundleMeta, 'schema' | 'changed'>, markdown: string): void {
-  const full: BundleMeta = { schema: BUNDLE_SCHEMA, ...meta, changed: hasChange(meta.counts) };
-  writeFileSync(join(dir, META_FILE), `${JSON.stringify(full, null, 2)}\n`);
-  writeFileSync(join(dir, COMMENT_FILE), markdown);
+/** The counts the outputs report: a failed build counts as one failed row. */
+export function outcomeCounts(o: BundleOutcome): AbCounts {
+  if (o.kind === 'report') return countRows(o.report.rows);
+  return { ...countRows([]), failed: 1 };
 }
 
-export interface ReadBundle {
-  meta: BundleMeta;
-  body: string;
+export function writeBundle(dir: string, meta: Omit<Bundle, 'schema' | 'outcome'>, outcome: BundleOutcome): void {
+  // Only the fields the schema knows: the comment job refuses anything else.
+  const data = outcome.kind === 'report'
+    ? { kind: 'report', report: pickReport(outcome.report) }
+    : { kind: 'build-failed', failure: { title: outcome.failure.title, runner: outcome.failure.runner, side: outcome.failure.side, source: outcome.failure.source, logTail: outcome.failure.logTail.slice(-50) } };
+  writeFileSync(join(dir, BUNDLE_FILE), `${JSON.stringify({ schema: BUNDLE_SCHEMA, ...meta, outcome: data }, null, 2)}\n`);
+}
+
+function pickReport(r: Extract<BundleOutcome, { kind: 'report' }>['report']) {
+  const { title, runner, baseLabel, headLabel, rows, alpha, threshold, rounds, profile, env, baseline } = r;
+  return { title, runner, baseLabel, headLabel, rows, alpha, threshold, rounds, profile, env, ...(baseline ? { baseline } : {}) };
 }
 
 /** Reads a downloaded bundle; throws naming the file and field when it is not one. */
-export function readBundle(dir: string): ReadBundle {
+export function readBundle(dir: string): Bundle {
+  const file = join(dir, BUNDLE_FILE);
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(join(dir, META_FILE), 'utf8'));
+    const bytes = readFileSync(file);
+    if (bytes.length > MAX_BYTES) throw new Error(`${bytes.length} bytes, more than the ${MAX_BYTES} a report can take`);
+    raw = JSON.parse(bytes.toString('utf8'));
   } catch (e) {
-    throw new Error(`${META_FILE}: unreadable: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(`${BUNDLE_FILE}: unreadable: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const meta = BundleMetaSchema.safeParse(raw);
-  if (!meta.success) throw new Error(`${META_FILE}: ${meta.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  const body = readFileSync(join(dir, COMMENT_FILE), 'utf8');
-  return { meta: meta.data, body };
-}
-
-/**
- * An untrusted comment body made safe to post under our marker: every bee-bench marker in it is
- * removed (a body must not claim another workflow's sticky comment) and it is cut to GitHub's limit.
- */
-export function sanitizeBody(body: string, marker: string): string {
-  const cleaned = body.replace(/<!--\s*bee-bench[\s\S]*?-->/g, '');
-  const room = GITHUB_COMMENT_LIMIT - marker.length - 200;
-  return cleaned.length > room ? `${cleaned.slice(0, room)}\n\n*(cut to GitHub's comment size limit)*\n` : cleaned;
+  const parsed = BundleSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${BUNDLE_FILE}: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
 }
 
 export const markerFor = (workflow: string, client: Runner) => `bee-bench:${workflow}:${client}`;

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import * as core from '@actions/core';
 import { writeFileSync } from 'node:fs';
 import { headCommit, publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
-import { renderAbComment } from '../report/ab-comment.js';
+import { renderAbComment, type AbReportInput } from '../report/ab-comment.js';
 import { judgeHistory } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
@@ -93,7 +93,7 @@ export async function historyBaselinePipeline(env: FlowEnv, head: Side, baseBran
   const { spec, hash } = loadSpec(i.specFile);
   const { rows, runs } = judgeHistory(result, records, spec, { branch: baseBranch, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
   const marker = markerFor(env.ctx.workflow, i.client);
-  const markdown = renderAbComment({
+  const report: AbReportInput = {
     title: `bee-bench: ${i.client} ${baseBranch} history → ${head.label}`,
     marker,
     runner: i.client,
@@ -107,8 +107,9 @@ export async function historyBaselinePipeline(env: FlowEnv, head: Side, baseBran
     env: { host: result.host, clientBase: `${baseBranch} history (${runs} run${runs === 1 ? '' : 's'})`, clientHead: `${result.client.name} ${result.client.version} (${result.client.source})`, specHash: hash, wallTimeMs: 0 },
     baseline: { kind: 'history', branch: baseBranch, runs },
     ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
-  });
+  };
+  const markdown = renderAbComment(report);
   const markdownFile = join(env.outDir, 'ab.md');
   writeFileSync(markdownFile, markdown);
-  return { markdown, counts: announce(rows, markdownFile, env.outDir), marker };
+  return { report, markdown, counts: announce(rows, markdownFile, env.outDir), marker };
 }

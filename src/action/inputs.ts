@@ -6,7 +6,9 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultSpecPath } from '../build/paths.js';
-import { AB_DEFAULTS } from '../verdict/index.js';
+import { FailOnSchema, type FailOn } from '../count/fail-on.js';
+import { MeasureSchema, type Measure } from '../count/measure.js';
+import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import { PROFILES, RunnerSchema, type Profile, type Runner } from '../spec/schema.js';
 import { SelectionError, selectCases } from '../spec/select.js';
@@ -25,6 +27,9 @@ export const INPUT_DEFAULTS = {
   'build-command': '',
   comment: 'always',
   'fail-on-regression': 'false',
+  'fail-on': 'any',
+  measure: 'both',
+  'instructions-threshold': String(INSTRUCTION_DEFAULTS.threshold),
   'github-token': '${{ github.token }}',
   'bee-url': '',
   'batch-id': '',
@@ -77,6 +82,11 @@ export interface ActionInputs {
   buildCommand?: string;
   comment: 'always' | 'on-change' | 'never';
   failOnRegression: boolean;
+  /** Which evidence fail-on-regression acts on. */
+  failOn: FailOn;
+  /** What the A/B measures; instructions need valgrind on Linux x86-64 (elsewhere wall time, said in the report). */
+  measure: Measure;
+  instructionThreshold: number;
   token: string;
   bee?: BeeInput;
   history: 'off' | 'gh-pages';
@@ -130,6 +140,9 @@ const FIELDS = {
   'compare-clients': { schema: bool, fix: 'use true or false' },
   comment: { schema: z.enum(['always', 'on-change', 'never'], { error: 'expected always, on-change or never' }), fix: 'use always, on-change or never' },
   'fail-on-regression': { schema: bool, fix: 'use true or false' },
+  'fail-on': { schema: FailOnSchema, fix: 'any (a regression in wall time or in instruction counts), wall or instructions' },
+  measure: { schema: MeasureSchema, fix: 'both (wall time and instruction counts), wall or instructions' },
+  'instructions-threshold': { schema: number((n) => n > 0 && n < 10, 'a fraction above 0'), fix: `the smallest change in instruction counts to flag, e.g. ${INSTRUCTION_DEFAULTS.threshold} for ${INSTRUCTION_DEFAULTS.threshold * 100}%` },
   history: { schema: z.enum(['off', 'gh-pages'], { error: 'expected off or gh-pages' }), fix: 'gh-pages (append push and dispatch runs to the history branch) or off' },
   'history-branch': { schema: gitRef, fix: 'the branch that holds the history, e.g. gh-pages' },
   'history-folder': { schema: z.string().trim().regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'expected a relative folder such as bench').refine((f) => !f.split('/').includes('..'), 'must not climb out of the branch'), fix: 'a relative folder inside the history branch, e.g. bench' },
@@ -261,6 +274,9 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     ...(buildCommand ? { buildCommand } : {}),
     comment: p.comment,
     failOnRegression: p['fail-on-regression'],
+    failOn: p['fail-on'],
+    measure: p.measure,
+    instructionThreshold: p['instructions-threshold'],
     token: raw('github-token'),
     ...(beeUrl ? { bee: { url: beeUrl, batchId } } : {}),
     history: p.history,

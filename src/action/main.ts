@@ -42,6 +42,18 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
   }
 }
 
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
+/** "1 regression found, 2 failed rows, 1 row missing in head". */
+function failureText(r: FlowResult): string {
+  const parts = [
+    r.regressions > 0 ? `${plural(r.regressions, 'regression')} found` : null,
+    r.failed > 0 ? `${plural(r.failed, 'failed row')} (the head failed: crash, timeout or bad output)` : null,
+    r.missing > 0 ? `${plural(r.missing, 'row')} missing in head` : null,
+  ];
+  return parts.filter((p) => p !== null).join(', ');
+}
+
 export async function main(): Promise<void> {
   try {
     const ctx = readContext();
@@ -50,9 +62,8 @@ export async function main(): Promise<void> {
     if (inputs.token) core.setSecret(inputs.token);
     registerSecret(inputs.token);
     const result = inputs.mode === 'comment' ? await commentFlow(inputs, ctx) : await runFlow(inputs, ctx);
-    if (inputs.failOnRegression && result.regressions > 0) {
-      core.setFailed(`${result.regressions} regression${result.regressions === 1 ? '' : 's'} found (fail-on-regression: true); see the job summary`);
-    }
+    if (result.buildFailed) core.setFailed(`${result.buildFailed} (the job summary and the comment show the end of the build log)`);
+    else if (inputs.failOnRegression && result.regressions + result.failed + result.missing > 0) core.setFailed(`${failureText(result)} (fail-on-regression: true); see the job summary`);
   } catch (e) {
     if (e instanceof ActionInputError) core.setFailed(e.message);
     else core.setFailed(e instanceof Error ? e.message : String(e));

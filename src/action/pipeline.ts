@@ -2,11 +2,15 @@
 // their own log groups, then abJob or singleJob exactly as the CLI calls them, and the publishing
 // every flow shares (outputs, job summary, artifact).
 import * as core from '@actions/core';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildRunner, type ClientSource } from '../build/index.js';
+import { BuildError } from '../build/exec.js';
 import { uploadFolder } from '../github/artifacts.js';
 import { writeSummary } from '../github/summary.js';
+import { failsOn, type FailOn } from '../count/fail-on.js';
+import { ensureValgrind } from '../count/install.js';
+import { renderBuildFailure, type AbReportInput, type BuildFailureInput } from '../report/ab-comment.js';
 import type { AggregateModel } from '../report/model.js';
 import { AB_DEFAULTS, countRows, type AbCounts, type AbRow } from '../verdict/index.js';
 import { abJob, singleJob, type AbJobOutcome, type Common, type SingleJobOutcome } from '../run/jobs.js';
@@ -32,6 +36,34 @@ export interface FlowEnv {
 export interface FlowResult {
   regressions: number;
   improvements: number;
+  /** Rows whose head failed (crash, timeout, bad output); a failed build counts as one. */
+  failed: number;
+  /** Rows the base had and the head did not. */
+  missing: number;
+  /** Set when a build failed: the step fails whatever fail-on-regression says. */
+  buildFailed?: string;
+}
+
+export const NOTHING: FlowResult = { regressions: 0, improvements: 0, failed: 0, missing: 0 };
+
+/** A runner build that failed: which side, what was built, and the end of its log. */
+export class BuildFailure extends Error {
+  override name = 'BuildFailure';
+  constructor(
+    message: string,
+    readonly side: 'base' | 'head',
+    readonly runner: Runner,
+    readonly source: string,
+    readonly logTail: readonly string[],
+  ) {
+    super(message);
+  }
+}
+
+/** The flow's result from its verdicts; `regressions` counts the rows that fail the step under the fail-on input. */
+export function flowResult(v: Pick<Verdicts, 'report' | 'counts'>, failOn: FailOn): FlowResult {
+  const { improvements, failed, missing } = v.counts;
+  return { regressions: v.report.rows.filter((r) => failsOn(r, failOn)).length, improvements, failed, missing };
 }
 
 export interface Side {
@@ -65,12 +97,14 @@ export function common(env: FlowEnv, outDir = env.outDir): Common {
   return { specFile: i.specFile, profile: i.profile, cases: i.cases, ...(i.bee ? { bee: i.bee } : {}), outDir, cacheDir: env.cacheDir, log };
 }
 
-async function prebuild(env: FlowEnv, what: string, runner: Runner, source: ClientSource, buildCommand?: string): Promise<void> {
+async function prebuild(env: FlowEnv, what: 'base' | 'head', runner: Runner, source: ClientSource, buildCommand?: string): Promise<void> {
   await core.group(`build ${what}: ${runner} (${SRC_TEXT(source)})`, async () => {
     const b = await buildRunner({ runner, source, cacheDir: env.cacheDir, ...(buildCommand ? { buildCommand } : {}), log });
     log(`${what}: ${b.cached ? 'cached build' : 'built'} in ${(b.buildMs / 1000).toFixed(1)} s`);
   }).catch((e: unknown) => {
-    throw new Error(`building the ${what} runner (${runner}, ${SRC_TEXT(source)}) failed: ${e instanceof Error ? e.message : String(e)}`);
+    const message = `building the ${what} runner (${runner}, ${SRC_TEXT(source)}) failed: ${e instanceof Error ? e.message : String(e)}`;
+    const tail = e instanceof BuildError ? e.logTail : (e instanceof Error ? e.message : String(e)).split('\n').slice(-30);
+    throw new BuildFailure(message, what, runner, SRC_TEXT(source), tail);
   });
 }
 
@@ -86,6 +120,8 @@ async function crossClientModel(env: FlowEnv): Promise<AggregateModel | undefine
 
 /** What a PR flow posts: the verdict table, its counts and the sticky comment's marker. */
 export interface Verdicts {
+  /** What the markdown was rendered from (the fork-safe comment job renders it again). */
+  report: AbReportInput;
   markdown: string;
   counts: AbCounts;
   marker: string;
@@ -100,11 +136,36 @@ export function announce(rows: readonly AbRow[], markdownFile: string, outDir: s
   const counts = countRows(rows);
   log(`verdict: ${counts.regressions} regression(s), ${counts.improvements} improvement(s), ${counts.unchanged} unchanged, ${counts.skipped} skipped, ${counts.new} new, ${counts.failed} failed, ${counts.missing} missing`);
   for (const r of rows) if (r.status === 'ok' && r.verdict === 'regression') core.warning(`regression: ${r.caseId} [${r.label}] ${(((r.ratio ?? 1) - 1) * 100).toFixed(1)}% slower (q ${r.q?.toPrecision(2)})`);
-  core.setOutput('regressions', String(counts.regressions));
-  core.setOutput('improvements', String(counts.improvements));
+  setCountOutputs(counts);
   core.setOutput('report-path', markdownFile);
   core.setOutput('results-path', outDir);
   return counts;
+}
+
+/** The count outputs of every flow: regressions, improvements, failed, missing. */
+export function setCountOutputs(c: Pick<AbCounts, 'regressions' | 'improvements' | 'failed' | 'missing'>): void {
+  core.setOutput('regressions', String(c.regressions));
+  core.setOutput('improvements', String(c.improvements));
+  core.setOutput('failed', String(c.failed));
+  core.setOutput('missing', String(c.missing));
+}
+
+/**
+ * A failed build still reports: the comment-shaped markdown naming the build and the end of its
+ * log is the job summary (and, on a PR, the comment), the outputs say failed 1, the artifact is
+ * uploaded by the caller's publish.
+ */
+export function reportBuildFailure(env: FlowEnv, f: BuildFailure, title: string): { markdown: string; failure: Omit<BuildFailureInput, 'marker'>; result: FlowResult } {
+  core.error(f.message);
+  const failure = { title, runner: f.runner, side: f.side, source: f.source, logTail: [...f.logTail] };
+  const markdown = renderBuildFailure({ ...failure, marker: markerFor(env.ctx.workflow, f.runner) });
+  mkdirSync(env.outDir, { recursive: true });
+  const markdownFile = join(env.outDir, 'ab.md');
+  writeFileSync(markdownFile, markdown);
+  setCountOutputs({ regressions: 0, improvements: 0, failed: 1, missing: 0 });
+  core.setOutput('report-path', markdownFile);
+  core.setOutput('results-path', env.outDir);
+  return { markdown, failure, result: { ...NOTHING, failed: 1, buildFailed: f.message } };
 }
 
 /** Builds both sides (and the cross-client runners), then abJob: the same pipeline as `bee-bench ab`. */
@@ -113,6 +174,7 @@ export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promi
   await prebuild(env, 'base', i.client, base.source, i.buildCommand);
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
   const crossClient = await crossClientModel(env);
+  await ensureValgrind(i.measure, log);
   const n = selectCases(loadSpec(i.specFile).spec, i.cases).length;
   const marker = markerFor(env.ctx.workflow, i.client);
   const job = await core.group(`A/B: ${n} case${n === 1 ? '' : 's'} x ${i.rounds} rounds, base and head interleaved`, () =>
@@ -129,12 +191,14 @@ export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promi
       threshold: i.threshold,
       runBudgetMs: AB_DEFAULTS.runBudgetMs,
       marker,
+      measure: i.measure,
+      instructionThreshold: i.instructionThreshold,
       ...(crossClient ? { crossClient } : {}),
       ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
     }),
   );
   const counts = announce(job.rows, job.markdownFile, env.outDir);
-  return { job, markdown: job.markdown, counts, marker };
+  return { job, report: job.input, markdown: job.markdown, counts, marker };
 }
 
 /** Builds the client under test (and the cross-client runners), then singleJob: `bee-bench run`. */
@@ -147,11 +211,11 @@ export async function runSinglePipeline(env: FlowEnv, head: Side): Promise<Singl
   ];
   const n = selectCases(loadSpec(i.specFile).spec, i.cases).length;
   const out = await core.group(`run: ${n} case${n === 1 ? '' : 's'} on ${runners.map((r) => r.runner).join(', ')}`, () => singleJob({ ...common(env), runners }));
-  const own = out.problems.filter((p) => p.startsWith(`${i.client}:`));
+  const problems = out.problems.filter((p) => p.startsWith(`${i.client}:`));
   for (const p of out.problems) core.warning(p);
-  if (!out.results.some((r) => r.runner === i.client)) throw new Error(`the ${i.client} runner produced no result: ${own.join('; ') || 'unknown problem'}`);
-  core.setOutput('regressions', '0');
-  core.setOutput('improvements', '0');
+  if (!out.results.some((r) => r.runner === i.client)) throw new Error(`the ${i.client} runner produced no result: ${problems.join('; ') || 'unknown problem'}`);
+  const own = out.results.find((r) => r.runner === i.client)!;
+  setCountOutputs({ regressions: 0, improvements: 0, failed: own.cases.filter((c) => c.status === 'failed').length, missing: 0 });
   core.setOutput('report-path', out.reports.markdown);
   core.setOutput('results-path', join(env.outDir, 'results'));
   return out;

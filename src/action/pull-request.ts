@@ -4,12 +4,13 @@
 import * as core from '@actions/core';
 import { upsertSticky } from '../github/comment.js';
 import { makeOctokit, httpStatus } from '../github/octokit.js';
-import { hasChange, writeBundle } from './bundle.js';
+import type { AbCounts } from '../verdict/index.js';
+import { hasChange, markerFor, outcomeCounts, writeBundle, type BundleOutcome } from './bundle.js';
 import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
 import { headSha, mergeBase, worktree, worktreeDir } from './git.js';
 import { ActionInputError } from './inputs.js';
 import { historyBaselinePipeline } from './history.js';
-import { log, publish, runAbPipeline, type FlowEnv, type FlowResult } from './pipeline.js';
+import { BuildFailure, flowResult, log, publish, reportBuildFailure, runAbPipeline, type FlowEnv, type FlowResult } from './pipeline.js';
 
 export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const { inputs, ctx } = env;
@@ -33,10 +34,19 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   });
 
   const head = { source: { kind: 'path' as const, path: inputs.path }, label: `${pr.head.ref}@${checkout.slice(0, 7)}` };
-  const run = inputs.baseline === 'history'
-    ? await historyBaselinePipeline(env, head, pr.base.ref)
-    : await runAbPipeline(env, { source: { kind: 'path', path: base! }, label: `${pr.base.ref}@${mb.slice(0, 7)}` }, head);
-  writeBundle(env.outDir, { client: inputs.client, pr: pr.number, head_sha: pr.head.sha, base_sha: mb, workflow: ctx.workflow, counts: run.counts }, run.markdown);
+  let run: { markdown: string; counts: AbCounts; marker: string; outcome: BundleOutcome; result: FlowResult };
+  try {
+    const v = inputs.baseline === 'history'
+      ? await historyBaselinePipeline(env, head, pr.base.ref)
+      : await runAbPipeline(env, { source: { kind: 'path', path: base! }, label: `${pr.base.ref}@${mb.slice(0, 7)}` }, head);
+    run = { ...v, outcome: { kind: 'report', report: v.report }, result: flowResult(v, inputs.failOn) };
+  } catch (e) {
+    if (!(e instanceof BuildFailure)) throw e;
+    const f = reportBuildFailure(env, e, `bee-bench: ${inputs.client} ${pr.base.ref} → ${head.label}`);
+    const outcome: BundleOutcome = { kind: 'build-failed', failure: f.failure };
+    run = { markdown: f.markdown, counts: outcomeCounts(outcome), marker: markerFor(ctx.workflow, inputs.client), outcome, result: f.result };
+  }
+  writeBundle(env.outDir, { client: inputs.client, pr: pr.number, head_sha: pr.head.sha, base_sha: mb, workflow: ctx.workflow }, run.outcome);
 
   const note = fork && inputs.comment !== 'never'
     ? '\n\n> This pull request comes from a fork: its token is read-only, so the comment is posted by the workflow_run job (`mode: comment`) from this run\'s artifact.\n'
@@ -59,5 +69,5 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
       core.warning(`comment not posted: ${e instanceof Error ? e.message : String(e)}${hint}`);
     }
   }
-  return { regressions: run.counts.regressions, improvements: run.counts.improvements };
+  return run.result;
 }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
 import { alertsApply, raiseAlerts, recordsBeforeAppend } from './alerts.js';
 import { appendHistory, trendUrl } from './history.js';
-import { log, publish, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
+import { BuildFailure, flowResult, log, NOTHING, publish, reportBuildFailure, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
 
 async function sideAt(env: FlowEnv, ref: string): Promise<Side> {
   const sha = await resolveRef(env.inputs.path, ref, log);
@@ -27,12 +27,28 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
     log(base ? `A/B: base ${base.label}, head ${head.label}` : `single run of ${head.label}`);
     return { head, base };
   });
+  const title = `bee-bench: ${inputs.client} ${base ? `${base.label} → ` : ''}${head.label}`;
+  const failedBuild = async (e: unknown): Promise<FlowResult> => {
+    if (!(e instanceof BuildFailure)) throw e;
+    const f = reportBuildFailure(env, e, title);
+    await publish(env, f.markdown);
+    return f.result;
+  };
   if (base) {
-    const run = await runAbPipeline(env, base, head);
-    await publish(env, run.job.markdown);
-    return { regressions: run.counts.regressions, improvements: run.counts.improvements };
+    try {
+      const run = await runAbPipeline(env, base, head);
+      await publish(env, run.job.markdown);
+      return flowResult(run, env.inputs.failOn);
+    } catch (e) {
+      return failedBuild(e);
+    }
   }
-  const out = await runSinglePipeline(env, head);
+  let out;
+  try {
+    out = await runSinglePipeline(env, head);
+  } catch (e) {
+    return failedBuild(e);
+  }
   let summary = readFileSync(out.reports.markdown, 'utf8');
   let regressions = 0;
   let alertFailure: unknown;
@@ -60,5 +76,6 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
   }
   await publish(env, summary);
   if (alertFailure) throw alertFailure;
-  return { regressions, improvements: 0 };
+  const own = out.results.find((r) => r.runner === inputs.client);
+  return { ...NOTHING, regressions, failed: own?.cases.filter((c) => c.status === 'failed').length ?? 0 };
 }

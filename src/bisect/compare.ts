@@ -1,8 +1,11 @@
-// The step comparator bisect uses by default: one paired A/B (the same engine as `bee-bench ab`,
+// The step comparator bisect uses by default: one A/B (the same engine as `bee-bench ab`,
 // src/run/jobs.ts) of the good ref against the candidate commit. The engine's judge decides
-// whether the change exceeds the threshold. Any engine option (rounds, cases, and a measure such
-// as instruction counts once the engine has one) passes through AbStepOptions to abJob untouched.
+// whether the change exceeds the threshold. Every engine option (rounds, cases, measure) passes
+// through AbStepOptions to abJob untouched. Instruction counts are preferred where callgrind is
+// there (deterministic, so a step needs no rounds); wall time otherwise.
 import { join } from 'node:path';
+import { findCounter } from '../count/callgrind.js';
+import type { Measure } from '../count/measure.js';
 import type { AbRow } from '../verdict/index.js';
 import { abJob, type AbJobOptions } from '../run/jobs.js';
 import type { Probe } from './search.js';
@@ -18,21 +21,38 @@ export type StepComparator = (good: Checkout, candidate: Checkout, step: number)
 
 export type AbStepOptions = Omit<AbJobOptions, 'base' | 'head' | 'baseLabel' | 'headLabel' | 'marker' | 'trendUrl' | 'crossClient'>;
 
+export const MEASURE_TEXT = { wall: 'wall time, paired rounds', instructions: 'instruction counts under callgrind' } as const;
+
+/** What a step measures: instruction counts unless wall time was asked for or callgrind is missing. */
+export async function bisectMeasure(requested: Measure | undefined, log: (line: string) => void): Promise<'wall' | 'instructions'> {
+  if (requested === 'wall') return 'wall';
+  const found = await findCounter();
+  if (found.counter) return 'instructions';
+  log(`bisect: steps measure wall time: ${found.reason}`);
+  return 'wall';
+}
+
+/** A row's figure: its instruction-count verdict when it has one, else its wall-time verdict. */
+function figureOf(r: AbRow): { ratio?: number; ci?: [number, number]; verdict?: string } {
+  if (r.instructions) return { ratio: r.instructions.ratio, verdict: r.instructions.verdict };
+  return { ...(r.ratio !== undefined ? { ratio: r.ratio } : {}), ...(r.ci ? { ci: r.ci } : {}), ...(r.verdict ? { verdict: r.verdict } : {}) };
+}
+
 /** A step's probe from the judged rows: the slowest regressed row, else the slowest compared row. */
 export function probeOf(rows: readonly AbRow[], sha: string): Probe {
-  const compared = rows.filter((r) => r.status === 'ok' && r.ratio !== undefined);
+  const compared = rows.filter((r) => r.status === 'ok' && figureOf(r).ratio !== undefined).map((r) => ({ r, f: figureOf(r) }));
   if (compared.length === 0) {
-    const why = rows.map((r) => `${r.caseId} [${r.label}]: ${r.note ?? r.status}`).join('; ') || 'no rows';
+    const why = rows.map((r) => `${r.caseId} [${r.label}]: ${r.note ?? r.instructionsNote ?? r.status}`).join('; ') || 'no rows';
     throw new Error(`bisect: the step at ${sha.slice(0, 12)} compared nothing (${why}); pick a case both commits can run`);
   }
-  const regressed = compared.filter((r) => r.verdict === 'regression');
-  const pick = (regressed.length ? regressed : compared).reduce((a, b) => (b.ratio! > a.ratio! ? b : a));
+  const regressed = compared.filter((c) => c.f.verdict === 'regression');
+  const pick = (regressed.length ? regressed : compared).reduce((a, b) => (b.f.ratio! > a.f.ratio! ? b : a));
   return {
-    ratio: pick.ratio!,
-    ...(pick.ci ? { ci: pick.ci } : {}),
+    ratio: pick.f.ratio!,
+    ...(pick.f.ci ? { ci: pick.f.ci } : {}),
     exceeds: regressed.length > 0,
-    verdict: pick.verdict ?? '~',
-    ...(compared.length > 1 ? { note: `${pick.caseId} [${pick.label}], slowest of ${compared.length} rows` } : {}),
+    verdict: pick.f.verdict ?? '~',
+    ...(compared.length > 1 ? { note: `${pick.r.caseId} [${pick.r.label}], slowest of ${compared.length} rows` } : {}),
   };
 }
 

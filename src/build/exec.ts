@@ -3,6 +3,13 @@ import { childEnv } from '../child/env.js';
 
 export class BuildError extends Error {
   override name = 'BuildError';
+  constructor(
+    message: string,
+    /** The last lines the failing step printed. */
+    readonly logTail: readonly string[] = [],
+  ) {
+    super(message);
+  }
 }
 
 /** Runs a build step, streaming its output to `log`; throws BuildError naming the step on failure. */
@@ -23,7 +30,7 @@ export function step(label: string, cmd: string, args: readonly string[], opts: 
     child.on('error', (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
     child.on('close', (code) => {
       if (code === 0) resolve();
-      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:\n${tail.slice(-15).join('\n')}`));
+      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:\n${tail.slice(-15).join('\n')}`, tail.slice(-30)));
     });
   });
 }

@@ -3,9 +3,9 @@
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.
 import type { Verdict } from '../stats/index.js';
-import { countRows, type AbCounts, type AbRow } from '../verdict/index.js';
+import { countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow } from '../verdict/index.js';
 import type { Host, Profile, Runner } from '../spec/schema.js';
-import { clip, mdCode, mdText, safeUrl } from './escape.js';
+import { clip, mdCode, mdText, preText, safeUrl } from './escape.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
 import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
@@ -30,6 +30,8 @@ export interface AbReportInput {
     specHash: string;
     wallTimeMs: number;
     stoppedEarly?: boolean | string;
+    /** Set when instructions were asked for: the split of the run's time, the counter or why none. */
+    measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
   };
   /** Aggregate of the other runners (released versions) for context. */
   crossClient?: AggregateModel;
@@ -57,8 +59,8 @@ export function markerComment(marker: string): string {
   return `<!-- ${m.replace(/-{2,}/g, '-').replace(/>/g, '')} -->`;
 }
 
-const isRegression = (r: AbRow) => r.status === 'ok' && r.verdict === 'regression';
-const isImprovement = (r: AbRow) => r.status === 'ok' && r.verdict === 'improvement';
+const isRegression = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'regression';
+const isImprovement = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'improvement';
 const isUnchanged = (r: AbRow) => r.status === 'ok' && !isRegression(r) && !isImprovement(r);
 
 /** Regressions (largest first), improvements (largest first), then the rest in input order. */
@@ -87,7 +89,7 @@ function verdictCell(r: AbRow): string {
     case 'ok':
       // A row no data could flag has no verdict to show: say why instead of "~".
       if (r.note?.startsWith('too few')) return `⚠ ${text}`;
-      return `${GLYPH[r.verdict ?? '~']}${text ? ` (${text})` : ''}`;
+      return `${GLYPH[rowVerdict(r)]}${text ? ` (${text})` : ''}`;
     case 'skipped':
       return `⏭ skipped${note}`;
     case 'failed':
@@ -99,7 +101,19 @@ function verdictCell(r: AbRow): string {
   }
 }
 
-function tableRow(r: AbRow): string[] {
+/** The instruction-count cell: head/base change and its verdict, or why the row has none. */
+function instructionCell(r: AbRow): string {
+  const v = r.instructions;
+  if (!v) return r.kind === 'net' ? 'not counted (net)' : r.instructionsNote ? `— (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : '—';
+  return `${formatChange(v.ratio)} ${GLYPH[v.verdict].split(' ')[0]}`;
+}
+
+function evidenceCell(r: AbRow): string {
+  const by = [...flaggedBy(r, 'regression'), ...flaggedBy(r, 'improvement')];
+  return by.length > 0 ? [...new Set(by)].join(' + ') : '—';
+}
+
+function tableRow(r: AbRow, counted: boolean): string[] {
   const ok = r.status === 'ok';
   return [
     mdCode(r.caseId),
@@ -109,6 +123,7 @@ function tableRow(r: AbRow): string[] {
     ok && r.ratio !== undefined ? formatChange(r.ratio) : '—',
     ok && r.ci ? formatInterval(r.ci) : '—',
     ok && r.q !== undefined ? formatP(r.q) : '—',
+    ...(counted ? [instructionCell(r), evidenceCell(r)] : []),
     verdictCell(r),
   ];
 }
@@ -181,6 +196,7 @@ function environmentSection(input: AbReportInput): string {
       ['alpha (BH q)', String(input.alpha)],
       ['threshold', `${formatChange(1 + input.threshold).replace('+', '±')}`],
       ['wall time', formatDuration(e.wallTimeMs * 1e6)],
+      ...(e.measure ? [['of which counting instructions', formatDuration(e.measure.countMs * 1e6)]] : []),
       ...(stopped ? [['stopped early', stopped]] : []),
     ],
   );
@@ -188,6 +204,8 @@ function environmentSection(input: AbReportInput): string {
 }
 
 interface Parts {
+  /** Instruction counts were asked for: two more columns and their note. */
+  counted: boolean;
   top: string[];
   shown: AbRow[];
   omittedUnchanged: number;
@@ -197,16 +215,20 @@ interface Parts {
 }
 
 /** The verdict table (also the body of a default-branch alert issue); `history` names the base column. */
-export function verdictTable(rows: readonly AbRow[], history: boolean): string {
-  return mdTable(['case', 'param', history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', 'verdict'], rows.map(tableRow));
+export function verdictTable(rows: readonly AbRow[], history: boolean, counted = false): string {
+  const head = ['case', 'param', history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', ...(counted ? ['instructions', 'flagged by'] : []), 'verdict'];
+  return mdTable(head, rows.map((r) => tableRow(r, counted)));
 }
 
 const PAIRED_NOTE = 'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 export const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 
+const COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change passes the threshold and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
+
 function assemble(p: Parts): string {
-  const table = verdictTable(p.shown, p.history);
+  const table = verdictTable(p.shown, p.history, p.counted);
   const notes: string[] = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
+  if (p.counted) notes.push(COUNT_NOTE);
   if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
@@ -226,6 +248,8 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const trend = input.trendUrl ? safeUrl(input.trendUrl) : null;
   const b = input.baseline;
   const history = Boolean(b);
+  const m = input.env.measure;
+  const counted = Boolean(m) || input.rows.some((r) => r.instructions || r.instructionsNote);
   const design = b
     ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
     : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${pairedRoundsText(input)}`;
@@ -235,6 +259,8 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     `${mdText(RUNNER_LABEL[input.runner])}: ${design} · profile ${mdText(input.profile)} · verdicts at BH q < ${input.alpha} and a change beyond ±${Math.round(input.threshold * 1000) / 10}%`,
     b ? mdQuote(['⚠ Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict.']) : null,
     headline(counts),
+    m?.unavailable ? mdQuote([`⚠ Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
+    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a change beyond ±${Math.round((m?.threshold ?? 0.01) * 1000) / 10}% and ten times the row's A/A spread flags a row.` : null,
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input.env.stoppedEarly ? mdQuote([`⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`]) : null,
   ].filter((s): s is string => s !== null);
@@ -248,11 +274,11 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     const dropped = new Set(unchanged.slice(nUnchanged));
     return rows.filter((r) => !dropped.has(r));
   };
-  let parts: Parts = { top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
+  let parts: Parts = { counted, top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
   if (fits(parts)) return assemble(parts);
 
   // 1. Drop unchanged rows from the end, keeping as many as fit (binary search on the count).
-  const withUnchanged = (k: number, tail: string[]): Parts => ({ top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
+  const withUnchanged = (k: number, tail: string[]): Parts => ({ counted, top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
   for (const tail of [tailWith(true), tailWith(false)]) {
     if (fits(withUnchanged(0, tail))) {
       let lo = 0;
@@ -270,7 +296,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const rest = keep(0, ordered);
   let lo = 0;
   let hi = rest.length;
-  const cut = (k: number): Parts => ({ top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
+  const cut = (k: number): Parts => ({ counted, top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits(cut(mid))) lo = mid;
@@ -278,4 +304,25 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   }
   parts = cut(lo);
   return assemble(parts);
+}
+
+/** A build that failed before anything was measured: which one, and the end of its log. */
+export interface BuildFailureInput {
+  title: string;
+  marker: string;
+  runner: Runner;
+  side: 'base' | 'head';
+  /** What was built: "path <dir>", "registry", a ref. */
+  source: string;
+  logTail: readonly string[];
+}
+
+export function renderBuildFailure(f: BuildFailureInput): string {
+  const log = f.logTail.length > 0 ? `<pre>${f.logTail.map((l) => preText(clip(l, 500))).join('\n')}</pre>` : '*(no output)*';
+  return mdBlocks([
+    markerComment(f.marker),
+    `## ${mdText(f.title)}`,
+    `❌ **The ${f.side} build failed** (${mdText(RUNNER_LABEL[f.runner])}, ${mdText(f.source)}): nothing was measured, so there are no verdicts.`,
+    `<details open><summary>End of the ${f.side} build log</summary>\n\n${log}\n\n</details>`,
+  ]);
 }

@@ -28,18 +28,28 @@ const ZWSP = '\u200b';
  * would link, no newline.
  */
 export function mdText(value: unknown): string {
-  const s = String(value ?? '')
-    .replace(/\r\n?|\n|\u2028|\u2029/g, ' ')
-    // No autolinks: issue references (#12, owner/repo#5, GH-12) and bare URLs (scheme:// or www.)
-    // get a zero-width space where GitHub's patterns would match.
-    .replace(/#(?=\d)/g, `#${ZWSP}`)
-    .replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`)
-    .replace(/:\/\//g, `:${ZWSP}//`)
-    .replace(/\b(www)\./gi, `$1${ZWSP}.`)
+  const s = unlinked(String(value ?? '').replace(/\r\n?|\n|\u2028|\u2029/g, ' '))
     .replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c)
     .replace(/@/g, '@&#8203;');
   // At the start of a line "# ", "- ", "+ ", "1. " or "===" would start a heading, list or setext underline.
   return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws: string, lead: string) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
+}
+
+/**
+ * No autolinks: issue references (#12, owner/repo#5, GH-12) and bare URLs (scheme:// or www.) get
+ * a zero-width space where GitHub's patterns would match.
+ */
+function unlinked(s: string): string {
+  return s
+    .replace(/#(?=\d)/g, `#${ZWSP}`)
+    .replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`)
+    .replace(/:\/\//g, `:${ZWSP}//`)
+    .replace(/\b(www)\./gi, `$1${ZWSP}.`);
+}
+
+/** Lines of a log for a <pre> block: HTML-escaped, no mention, issue reference or bare URL. */
+export function preText(value: string): string {
+  return htmlText(unlinked(value).replace(/@/g, `@${ZWSP}`));
 }
 
 const PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()@#-]*$/;

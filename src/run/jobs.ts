@@ -1,6 +1,7 @@
 // The two pipelines the CLI and the action share: a single run of several runners into an
 // aggregate report, and a same-job A/B of one runner built on two client sources.
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { renderAbComment, type AbReportInput } from '../report/ab-comment.js';
 import { aggregate } from '../report/aggregate.js';
@@ -10,6 +11,12 @@ import { loadSpec } from '../spec/load.js';
 import { judgePaired, type AbRow } from '../verdict/index.js';
 import type { Profile, Result, Runner, SpecCase } from '../spec/schema.js';
 import { profileParams, selectCases } from '../spec/select.js';
+import { findCounter } from '../count/callgrind.js';
+import { measuresInstructions, measuresWall, type Measure } from '../count/measure.js';
+import { INSTRUCTION_DEFAULTS } from '../verdict/index.js';
+import { attachCounts, countRunner, isCounted } from './count.js';
+import { instructionAb, type InstructionAbOutcome } from './count-ab.js';
+import { attachInstructionRows, rowsFromCounts } from './instruction-rows.js';
 import { runAb, type AbOutcome } from './ab.js';
 import { invokeRunner, type BeeTarget } from './invoke.js';
 import { pairRows } from './pairs.js';
@@ -37,6 +44,8 @@ export function processBudgetMs(cases: readonly SpecCase[], timeoutS: number, pr
 
 export interface SingleJobOptions extends Common {
   runners: ReadonlyArray<{ runner: Runner; source: ClientSource; buildCommand?: string }>;
+  /** Default 'wall'. With instructions, the CPU cases also run under callgrind and the result carries their counts. */
+  measure?: Measure;
 }
 
 export interface SingleJobOutcome {
@@ -48,7 +57,24 @@ export interface SingleJobOutcome {
   reports: WrittenReports;
 }
 
+/** The CPU cases of one built runner counted under callgrind; a missing valgrind is a logged skip. */
+async function countCases(built: BuiltRunner, selected: readonly SpecCase[], o: SingleJobOptions, caseTimeoutS: number, budget: number) {
+  const found = await findCounter();
+  if (!found.counter) {
+    o.log(`${built.runner}: instruction counts skipped: ${found.reason}; the wall-time results stand`);
+    return { result: null, problems: [] };
+  }
+  const run = await countRunner(built.command, {
+    runner: built.runner, spec: resolve(o.specFile), profile: o.profile, cases: selected, counter: found.counter,
+    out: join(resolve(o.outDir), 'counts', `${built.runner}.json`), timeoutMs: budget, caseTimeoutS,
+    large: o.large, fixtures: o.fixtures, onLine: (l) => o.log(`[${built.runner} count] ${l}`),
+  });
+  for (const p of run.problems) o.log(`${built.runner}: instruction counts: ${p}`);
+  return { result: run.result, problems: run.problems.map((p) => `${built.runner}: instruction counts: ${p}`) };
+}
+
 export async function singleJob(o: SingleJobOptions): Promise<SingleJobOutcome> {
+  const measure = o.measure ?? 'wall';
   const { spec, hash } = loadSpec(o.specFile);
   const selected = selectCases(spec, o.cases);
   const budget = processBudgetMs(selected, spec.profiles[o.profile].case_timeout_s, o.profile, o.large);
@@ -65,15 +91,28 @@ export async function singleJob(o: SingleJobOptions): Promise<SingleJobOutcome> 
       o.log(problems.at(-1)!);
       continue;
     }
-    const inv = await invokeRunner(built.command, {
-      spec: resolve(o.specFile), profile: o.profile, cases: o.cases, out: join(resolve(o.outDir), 'results', `${r.runner}.json`),
-      timeoutMs: budget, large: o.large, fixtures: o.fixtures, bee: o.bee, onLine: (l) => o.log(`[${r.runner}] ${l}`),
-    });
-    if (inv.result) results.push(inv.result);
-    if (inv.problem) {
-      problems.push(`${r.runner}: ${inv.problem}`);
-      o.log(problems.at(-1)!);
+    const out = join(resolve(o.outDir), 'results', `${r.runner}.json`);
+    let result: Result | null = null;
+    if (measuresWall(measure)) {
+      const inv = await invokeRunner(built.command, {
+        spec: resolve(o.specFile), profile: o.profile, cases: o.cases, out,
+        timeoutMs: budget, large: o.large, fixtures: o.fixtures, bee: o.bee, onLine: (l) => o.log(`[${r.runner}] ${l}`),
+      });
+      result = inv.result;
+      if (inv.problem) {
+        problems.push(`${r.runner}: ${inv.problem}`);
+        o.log(problems.at(-1)!);
+      }
     }
+    if (measuresInstructions(measure) && (result || !measuresWall(measure))) {
+      const counted = await countCases(built, selected, o, spec.profiles[o.profile].case_timeout_s, budget);
+      problems.push(...counted.problems);
+      // Instructions only: the counting run's own result (its times are valgrind's, its counts are the point).
+      if (counted.result) result = result ? attachCounts(result, counted.result) : counted.result;
+      if (result) mkdirSync(dirname(out), { recursive: true });
+      if (result) writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    }
+    if (result) results.push(result);
   }
   const model = aggregate(results, spec, { specHash: hash });
   const reports = writeReports(o.outDir, model);
@@ -96,6 +135,10 @@ export interface AbJobOptions extends Common {
   marker?: string;
   trendUrl?: string;
   crossClient?: AggregateModel;
+  /** Default 'wall'. Instructions: the CPU rows also get a count verdict (base twice, head once under callgrind). */
+  measure?: Measure;
+  /** The count verdict's threshold (default INSTRUCTION_DEFAULTS.threshold). */
+  instructionThreshold?: number;
 }
 
 export interface AbJobOutcome {
@@ -105,6 +148,10 @@ export interface AbJobOutcome {
   markdown: string;
   markdownFile: string;
   builds: { base: BuiltRunner; head: BuiltRunner };
+  /** The count A/B when instructions were measured and valgrind was there. */
+  counts?: InstructionAbOutcome;
+  /** Why instructions were asked for but not counted. */
+  countsUnavailable?: string;
 }
 
 export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
@@ -114,14 +161,33 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
     buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
   const builds = { base: await build(o.base), head: await build(o.head) };
   const caseBudgetMs = selected.reduce((m, c) => Math.max(m, processBudgetMs([c], spec.profiles[o.profile].case_timeout_s, o.profile, o.large)), 0);
-  const outcome = await runAb(
-    { base: builds.base.command, head: builds.head.command },
-    {
-      spec: resolve(o.specFile), profile: o.profile, cases: selected, rounds: o.rounds, outDir: resolve(o.outDir),
-      caseBudgetMs, runBudgetMs: o.runBudgetMs, large: o.large, fixtures: o.fixtures, bee: o.bee, env: o.env, log: o.log,
-    },
-  );
-  const rows = judgePaired(pairRows(outcome), spec, { alpha: o.alpha, threshold: o.threshold });
+  const asked = o.measure ?? 'wall';
+  const found = measuresInstructions(asked) ? await findCounter() : null;
+  const countsUnavailable = found && !found.counter ? found.reason : undefined;
+  if (countsUnavailable) o.log(`instruction counts unavailable: ${countsUnavailable}; the verdicts are wall time only`);
+  // Counts asked for alone but impossible here: wall time rather than nothing.
+  const measure: Measure = countsUnavailable ? 'wall' : asked;
+  const sides = { base: builds.base.command, head: builds.head.command };
+  const wallStarted = performance.now();
+  const outcome: AbOutcome = measuresWall(measure)
+    ? await runAb(sides, {
+        spec: resolve(o.specFile), profile: o.profile, cases: selected, rounds: o.rounds, outDir: resolve(o.outDir),
+        caseBudgetMs, runBudgetMs: o.runBudgetMs, large: o.large, fixtures: o.fixtures, bee: o.bee, env: o.env, log: o.log,
+      })
+    : { cases: [], roundsDone: 0, elapsedMs: 0 };
+  const wallMs = performance.now() - wallStarted;
+  let rows = measuresWall(measure) ? judgePaired(pairRows(outcome), spec, { alpha: o.alpha, threshold: o.threshold }) : [];
+  let counts: InstructionAbOutcome | undefined;
+  if (found?.counter && measuresInstructions(measure)) {
+      counts = await instructionAb(sides, {
+        runner: o.runner, spec: resolve(o.specFile), profile: o.profile, cases: selected.filter(isCounted), outDir: resolve(o.outDir),
+        counter: found.counter, caseTimeoutS: spec.profiles[o.profile].case_timeout_s, timeoutMs: processBudgetMs(selected.filter(isCounted), spec.profiles[o.profile].case_timeout_s, o.profile, o.large),
+        large: o.large, fixtures: o.fixtures, env: o.env, log: o.log,
+        verdict: { threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold },
+      });
+      for (const p of counts.problems) o.log(`instruction counts: ${p}`);
+      rows = measuresWall(measure) ? attachInstructionRows(rows, counts) : rowsFromCounts(counts, spec);
+  }
   const firstResult = (side: 'base' | 'head') =>
     outcome.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? null;
   const clientText = (r: Result | null, label: string) =>
@@ -143,7 +209,8 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
       clientBase: clientText(firstResult('base'), 'base'),
       clientHead: clientText(head, 'head'),
       specHash: hash,
-      wallTimeMs: outcome.elapsedMs,
+      wallTimeMs: outcome.elapsedMs + (counts?.elapsedMs ?? 0),
+      ...(measuresInstructions(asked) ? { measure: { wallMs, countMs: counts?.elapsedMs ?? 0, counter: counts ? `callgrind (${counts.counter})` : null, unavailable: countsUnavailable, threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold } } : {}),
       ...(outcome.stoppedEarly ? { stoppedEarly: outcome.stoppedEarly } : {}),
     },
     ...(o.crossClient ? { crossClient: o.crossClient } : {}),
@@ -152,6 +219,6 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
   const markdown = renderAbComment(input);
   const markdownFile = join(o.outDir, 'ab.md');
   writeText(markdownFile, markdown);
-  writeText(join(o.outDir, 'ab.json'), `${JSON.stringify({ rows, roundsDone: outcome.roundsDone, stoppedEarly: outcome.stoppedEarly ?? null, elapsedMs: outcome.elapsedMs }, null, 2)}\n`);
-  return { rows, outcome, input, markdown, markdownFile, builds };
+  writeText(join(o.outDir, 'ab.json'), `${JSON.stringify({ rows, roundsDone: outcome.roundsDone, stoppedEarly: outcome.stoppedEarly ?? null, elapsedMs: outcome.elapsedMs, ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}) }, null, 2)}\n`);
+  return { rows, outcome, input, markdown, markdownFile, builds, ...(counts ? { counts } : {}), ...(countsUnavailable ? { countsUnavailable } : {}) };
 }

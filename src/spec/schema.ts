@@ -140,6 +140,8 @@ export const CaseResultSchema = z
     peak_rss_bytes: z.number().int().nonnegative().nullable(),
     work: z.object({ bytes: z.number().nonnegative().optional(), ops: z.number().nonnegative().optional() }),
     digest: hex().optional(),
+    /** Instructions executed by each timed iteration, counted under a CPU simulator (result.counter). */
+    instructions: z.array(z.number().int().positive()).optional(),
   })
   .superRefine((c, ctx) => {
     if (c.status === 'ok' && c.samples_ns.length === 0) ctx.addIssue({ code: 'custom', path: ['samples_ns'], message: 'an ok case needs at least one sample' });
@@ -151,6 +153,10 @@ export type CaseResult = z.infer<typeof CaseResultSchema>;
 
 export const RESULT_SCHEMA_ID = 'bee-bench/result@1';
 
+/** What counted the instructions of a result's cases: the tool and its version. */
+export const CounterSchema = z.object({ tool: z.literal('callgrind'), version: z.string().min(1) });
+export type Counter = z.infer<typeof CounterSchema>;
+
 export const ResultSchema = z.object({
   schema: z.literal(RESULT_SCHEMA_ID),
   runner: RunnerSchema,
@@ -161,6 +167,8 @@ export const ResultSchema = z.object({
   started_at: z.iso.datetime({ offset: true }),
   finished_at: z.iso.datetime({ offset: true }).nullable(),
   cases: z.array(CaseResultSchema),
+  /** Present when some case carries `instructions`. */
+  counter: CounterSchema.optional(),
 });
 export type Result = z.infer<typeof ResultSchema>;
 

@@ -5,10 +5,14 @@
 //   Hodges–Lehmann, BH across rows).
 // - judgeHistory(head, records, spec, {alpha, threshold, branch, lastRuns}): head run against the
 //   branch's history (Mann–Whitney, two-sample Hodges–Lehmann, BH), cross-machine.
-// - countRows(rows): the headline counts (and the action's outputs).
+// - countRows(rows): the headline counts (and the action's outputs); AbRowSchema validates rows
+//   read back from a file (the fork-safe comment job).
+// - judgeInstructions(base, baseAgain, head, {threshold}): the instruction-count verdict of a CPU row
+//   (threshold and ten times the A/A spread); flaggedBy/rowVerdict combine it with wall time.
 // - AB_DEFAULTS: rounds, alpha, threshold and run budget shared by the CLI and the action.
 // Statistics live in src/stats; rendering rows lives in src/report; this folder only decides.
 export { AB_DEFAULTS } from './defaults.js';
-export { countRows, type AbCounts, type AbRow, type AbStatus, type PairedRow } from './row.js';
+export { AbRowSchema, countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow, type AbStatus, type PairedRow } from './row.js';
+export { INSTRUCTION_DEFAULTS, judgeInstructions, type InstructionVerdict } from './instructions.js';
 export { judgePaired, type JudgeOptions } from './judge.js';
 export { judgeHistory, type HistoryOptions } from './history.js';

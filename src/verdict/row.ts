@@ -1,6 +1,8 @@
 // The row every A/B report is made of, whichever design judged it, and its headline counts.
+import { z } from 'zod';
 import type { Verdict } from '../stats/index.js';
-import type { CaseResult, Kind } from '../spec/schema.js';
+import { KindSchema, type CaseResult, type Kind } from '../spec/schema.js';
+import type { InstructionVerdict } from './instructions.js';
 
 export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
 
@@ -29,6 +31,10 @@ export interface AbRow {
   rounds: number;
   /** Paired design: rounds the case was run in, when some of them could not be used (see note). */
   roundsRun?: number;
+  /** The instruction-count verdict of a CPU row (measure instructions or both). */
+  instructions?: InstructionVerdict;
+  /** Why a CPU row has no count verdict when counts were asked for. */
+  instructionsNote?: string;
 }
 
 /** One row of a same-job A/B before judging: the paired rounds of both sides (src/run/pairs.ts). */
@@ -61,12 +67,25 @@ export interface AbCounts {
   missing: number;
 }
 
+/** Which evidence flagged a row: wall time (paired rounds or history), instruction counts, or both. */
+export function flaggedBy(r: AbRow, verdict: Verdict): Array<'wall time' | 'instructions'> {
+  if (r.status !== 'ok') return [];
+  return [...(r.verdict === verdict ? (['wall time'] as const) : []), ...(r.instructions?.verdict === verdict ? (['instructions'] as const) : [])];
+}
+
+/** A row's verdict on all its evidence: a regression in either is a regression, never hidden by the other. */
+export function rowVerdict(r: AbRow): Verdict {
+  if (flaggedBy(r, 'regression').length > 0) return 'regression';
+  if (flaggedBy(r, 'improvement').length > 0) return 'improvement';
+  return '~';
+}
+
 export function countRows(rows: readonly AbRow[]): AbCounts {
   const c: AbCounts = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
   for (const r of rows) {
     if (r.status === 'ok') {
-      if (r.verdict === 'regression') c.regressions++;
-      else if (r.verdict === 'improvement') c.improvements++;
+      if (rowVerdict(r) === 'regression') c.regressions++;
+      else if (rowVerdict(r) === 'improvement') c.improvements++;
       else c.unchanged++;
     } else if (r.status === 'skipped') c.skipped++;
     else if (r.status === 'new') c.new++;
@@ -75,3 +94,34 @@ export function countRows(rows: readonly AbRow[]): AbCounts {
   }
   return c;
 }
+
+const text = (max: number) => z.string().max(max);
+const positive = z.number().finite().positive();
+const VerdictSchema = z.enum(['regression', 'improvement', '~']);
+
+/**
+ * An AbRow read back from a file another job wrote (the fork-safe comment job reads the rows a PR's
+ * run left in its artifact): every field typed and every string bounded.
+ */
+export const AbRowSchema = z.strictObject({
+  caseId: text(200),
+  label: text(200),
+  group: text(100),
+  kind: KindSchema,
+  status: z.enum(['ok', 'skipped', 'failed', 'new', 'missing']),
+  note: text(2000).optional(),
+  baseMedianNs: z.number().finite().nonnegative().optional(),
+  headMedianNs: z.number().finite().nonnegative().optional(),
+  work: z.strictObject({ ops: z.number().finite().nonnegative().optional(), bytes: z.number().finite().nonnegative().optional() }),
+  ratio: positive.optional(),
+  ci: z.tuple([positive, positive]).optional(),
+  p: z.number().min(0).max(1).optional(),
+  q: z.number().min(0).max(1).optional(),
+  verdict: VerdictSchema.optional(),
+  rounds: z.number().int().nonnegative().max(10_000),
+  roundsRun: z.number().int().nonnegative().max(10_000).optional(),
+  instructions: z
+    .strictObject({ base: positive, head: positive, ratio: positive, spread: z.number().finite().nonnegative(), bar: z.number().finite().nonnegative(), verdict: VerdictSchema })
+    .optional(),
+  instructionsNote: text(2000).optional(),
+}) satisfies z.ZodType<AbRow>;

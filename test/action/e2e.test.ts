@@ -182,8 +182,8 @@ describe('pull requests from forks: the two-workflow pair', () => {
     expect(server.commentsOn(9)).toEqual([]);
     expect(r.summary).toMatch(/comes from a fork/);
     bundleDir = r.outputs['results-path']!;
-    expect(existsSync(join(bundleDir, 'comment.md')) && existsSync(join(bundleDir, 'meta.json'))).toBe(true);
-    expect(JSON.parse(readFileSync(join(bundleDir, 'meta.json'), 'utf8'))).toMatchObject({ pr: 9, head_sha: repo.slow, client: 'rs', workflow: 'bench' });
+    // Data for the comment job, never markdown: it renders the comment itself.
+    expect(JSON.parse(readFileSync(join(bundleDir, 'comment.json'), 'utf8'))).toMatchObject({ pr: 9, head_sha: repo.slow, client: 'rs', workflow: 'bench', outcome: { kind: 'report' } });
   }, 20 * MINUTES);
 
   const zip = (from: string, name: string) => {
@@ -227,9 +227,8 @@ describe('pull requests from forks: the two-workflow pair', () => {
 
   it('an artifact naming another PR is not posted there', async () => {
     server.pulls.set(10, { number: 10, head: { sha: repo.docs, ref: 'other', repo: 'someone/bee-rs' }, base: { sha: repo.main, ref: 'main' } });
-    const meta = JSON.parse(readFileSync(join(bundleDir, 'meta.json'), 'utf8'));
-    writeFileSync(join(bundleDir, 'meta.json'), JSON.stringify({ ...meta, pr: 10 }));
-    writeFileSync(join(bundleDir, 'comment.md'), `${markerComment('bee-bench:nightly:rs')}\nnot a real table`);
+    const data = JSON.parse(readFileSync(join(bundleDir, 'comment.json'), 'utf8'));
+    writeFileSync(join(bundleDir, 'comment.json'), JSON.stringify({ ...data, pr: 10 }));
     server.addArtifact(RUN_ID + 1, 'bee-bench-rs', zip(bundleDir, 'tampered'), repo.slow);
     const r = await commentJob(RUN_ID + 1, repo.slow);
     expect(r.code).toBe(0);

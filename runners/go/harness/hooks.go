@@ -30,6 +30,8 @@ type Hooks struct {
 	// BEE_BENCH_PACE_FD=<n>: take turns with another runner over file descriptor PaceFD (pace.go).
 	Pace   bool
 	PaceFD int
+	// BEE_BENCH_COUNT=1: callgrind requests around each timed CPU iteration (package count).
+	Count bool
 }
 
 // ParseHooks reads the hooks through getenv; a malformed value is a *spec.UsageError naming
@@ -81,6 +83,13 @@ func ParseHooks(getenv func(string) string) (Hooks, error) {
 			return h, bad("BEE_BENCH_PACE_FD", "must be a non-negative integer (a file descriptor), got "+strconv.Quote(v))
 		}
 		h.Pace, h.PaceFD = true, int(n)
+	}
+	switch v := getenv("BEE_BENCH_COUNT"); v {
+	case "", "0":
+	case "1":
+		h.Count = true
+	default:
+		return h, bad("BEE_BENCH_COUNT", "must be 1 or 0, got "+strconv.Quote(v))
 	}
 	return h, nil
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/count"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/measure"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/result"
@@ -275,6 +276,7 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 
 	fault := s.hooks.faultFor(u.c.ID)
 	slow := s.hooks.slowdownFor(u.c.ID)
+	counted := s.hooks.Count && u.c.Kind == "cpu"
 	n := s.iters(u.c)
 	for i := 0; i < n; i++ {
 		if err := s.pace.wait(ctx, u.index, warmup+i); err != nil {
@@ -284,6 +286,9 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 			if err := b.Before(ctx); err != nil {
 				return fmt.Errorf("iteration %d: before: %w", i+1, err)
 			}
+		}
+		if counted {
+			count.Start()
 		}
 		c0 := measure.CPUTime()
 		t0 := time.Now()
@@ -296,6 +301,9 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 		}
 		wall := time.Since(t0)
 		c1 := measure.CPUTime()
+		if counted {
+			count.Stop(u.index, warmup+i)
+		}
 		if err != nil {
 			return fmt.Errorf("iteration %d: %w", i+1, err)
 		}

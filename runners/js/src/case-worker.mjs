@@ -12,6 +12,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CASES } from './cases/index.mjs';
 import { loadClient } from './client.mjs';
 import { describeError, Skip } from './errors.mjs';
+import { loadCounter } from './count.mjs';
 import { fixtureView } from './fixtures.mjs';
 import { settleGc } from './gc.mjs';
 import { timeIteration, withFault } from './measure.mjs';
@@ -26,7 +27,7 @@ process.on('unhandledRejection', (reason) => {
 
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
-async function runCase({ id, param, digestParam, digestForm, warmup, iters, fault, slowdown, pace, shared, options }) {
+async function runCase({ id, param, digestParam, digestForm, warmup, iters, fault, slowdown, pace, count, shared, options }) {
   const setupCase = CASES[id];
   const client = await loadClient();
   const env = {
@@ -70,11 +71,18 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
 
     post({ t: 'phase', phase: 'iterations' });
     const timed = withFault(bench.op, fault);
+    const counter = count ? await loadCounter() : null;
     for (let i = 0; i < iters; i++) {
       waitTurn(pace.unit, warmup + i);
       await bench.before?.();
-      const { wall, cpu } = await timeIteration(timed, slowdown);
-      post({ t: 'sample', wall, cpu });
+      counter?.start();
+      let sample;
+      try {
+        sample = await timeIteration(timed, slowdown);
+      } finally {
+        counter?.stop(pace.unit, warmup + i);
+      }
+      post({ t: 'sample', wall: sample.wall, cpu: sample.cpu });
     }
     // Give a rejection leaked by the last iteration its turn before reporting success.
     await new Promise((resolve) => setImmediate(resolve));

@@ -59,6 +59,7 @@ function runCase(item, unit, options) {
         fault,
         slowdown,
         pace: { fd: options.hooks.paceFd, unit },
+        count: options.hooks.count && item.case.kind === 'cpu',
         shared: options.shared,
         options: { node: options.node, fixturesDir: options.fixturesDir, cpus: options.cpus },
       },

@@ -6,7 +6,7 @@ import { globMatches } from './glob.mjs';
 export const FAULTS = ['throw', 'hang', 'reject'];
 
 export function parseHooks(env = process.env) {
-  const hooks = { fault: null, slowdown: null, iters: null, caseTimeoutS: null, paceFd: null };
+  const hooks = { fault: null, slowdown: null, iters: null, caseTimeoutS: null, paceFd: null, count: false };
   const splitLast = (name, v) => {
     const i = v.lastIndexOf(':');
     if (i <= 0) throw new UsageError(`${name}: want <glob>:<value>, got ${JSON.stringify(v)}`);
@@ -37,6 +37,11 @@ export function parseHooks(env = process.env) {
     const v = env.BEE_BENCH_PACE_FD;
     if (!/^\d+$/.test(v)) throw new UsageError(`BEE_BENCH_PACE_FD: must be a file descriptor number, got ${JSON.stringify(v)}`);
     hooks.paceFd = Number(v);
+  }
+  if (env.BEE_BENCH_COUNT) {
+    const v = env.BEE_BENCH_COUNT;
+    if (v !== '0' && v !== '1') throw new UsageError(`BEE_BENCH_COUNT: must be 1 or 0, got ${JSON.stringify(v)}`);
+    hooks.count = v === '1';
   }
   return hooks;
 }

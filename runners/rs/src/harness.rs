@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
 use crate::cases::{self, Bench, Context, Sink, Skip};
+use crate::count;
 use crate::hooks::{Fault, Hooks};
 use crate::measure::{self, PeakRss, Sample, Stopwatch};
 use crate::pace::Pacer;
@@ -107,6 +108,7 @@ async fn run_case(
             .unwrap_or_else(|| case.iters(plan.spec, plan.profile)),
         fault: plan.hooks.fault(&case.id),
         slowdown: plan.hooks.slowdown(&case.id),
+        count: plan.hooks.count && case.kind == Kind::Cpu,
     };
 
     crate::panics::take();
@@ -159,6 +161,8 @@ struct Steps<'a> {
     iters: u32,
     fault: Option<Fault>,
     slowdown: f64,
+    /// BEE_BENCH_COUNT: bracket each timed iteration of a CPU case with callgrind requests.
+    count: bool,
 }
 
 impl Steps<'_> {
@@ -177,7 +181,7 @@ impl Steps<'_> {
 
         for w in 0..self.warmup {
             self.pace.wait(self.unit, w);
-            iterate(&mut bench, Sink::discard(), 0.0).await?;
+            iterate(&mut bench, Sink::discard(), 0.0, None).await?;
             detached_panic()?;
             r.warmup += 1;
         }
@@ -187,7 +191,9 @@ impl Steps<'_> {
             if i == 0 {
                 self.inject_fault().await?;
             }
-            let (sample, _) = iterate(&mut bench, Sink::discard(), self.slowdown).await?;
+            let counted = self.count.then_some((self.unit, self.warmup + i));
+            let (sample, _) =
+                iterate(&mut bench, Sink::discard(), self.slowdown, counted).await?;
             r.samples_ns.push(sample.wall_ns);
             r.cpu_ns.push(sample.cpu_ns);
             detached_panic()?;
@@ -251,23 +257,37 @@ fn detached_panic() -> anyhow::Result<()> {
 
 /// The operation once, untimed, with its outputs collected for the digest.
 async fn run_collecting(bench: &mut Bench) -> anyhow::Result<Vec<u8>> {
-    let (_, sink) = iterate(bench, Sink::collect(), 0.0).await?;
+    let (_, sink) = iterate(bench, Sink::collect(), 0.0, None).await?;
     sink.into_output()
         .ok_or_else(|| anyhow!("the operation collected no output"))
 }
 
 /// One iteration: the clocks are read immediately around the operation (and the slowdown
-/// spin, which the hook places inside the timed region).
-async fn iterate(bench: &mut Bench, sink: Sink, slowdown: f64) -> anyhow::Result<(Sample, Sink)> {
+/// spin, which the hook places inside the timed region). `counted`: the (unit, step) under
+/// which callgrind dumps the instructions of exactly that region.
+async fn iterate(
+    bench: &mut Bench,
+    sink: Sink,
+    slowdown: f64,
+    counted: Option<(usize, u32)>,
+) -> anyhow::Result<(Sample, Sink)> {
     match bench {
         Bench::Cpu(op) => {
             let op = op.clone();
             tokio::task::spawn_blocking(move || {
                 let mut sink = sink;
+                if counted.is_some() {
+                    count::start();
+                }
                 let clock = Stopwatch::start();
-                op(&mut sink)?;
+                let done = op(&mut sink);
                 slow_down(&clock, slowdown);
-                Ok((clock.stop(), sink))
+                let sample = clock.stop();
+                if let Some((unit, step)) = counted {
+                    count::stop(unit, step);
+                }
+                done?;
+                Ok((sample, sink))
             })
             .await
             .map_err(crate::panics::join_error)?

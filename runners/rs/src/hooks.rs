@@ -25,6 +25,8 @@ pub struct Hooks {
     pub case_timeout: Option<Duration>,
     /// The inherited descriptor to take turns on.
     pub pace_fd: Option<RawFd>,
+    /// BEE_BENCH_COUNT=1: callgrind requests around each timed CPU iteration (count.rs).
+    pub count: bool,
 }
 
 impl Hooks {
@@ -82,6 +84,13 @@ impl Hooks {
                 format!("BEE_BENCH_PACE_FD={v}: must be a non-negative integer (a file descriptor)")
             })?);
         }
+        if let Some(v) = var("BEE_BENCH_COUNT") {
+            hooks.count = match v.as_str() {
+                "1" => true,
+                "0" => false,
+                _ => return Err(format!("BEE_BENCH_COUNT={v}: must be 1 or 0")),
+            };
+        }
         Ok(hooks)
     }
 
@@ -126,6 +135,7 @@ mod tests {
             ("BEE_BENCH_ITERS", "3"),
             ("BEE_BENCH_CASE_TIMEOUT_S", "1.5"),
             ("BEE_BENCH_PACE_FD", "3"),
+            ("BEE_BENCH_COUNT", "1"),
         ])
         .unwrap();
         assert_eq!(h.fault("cpu.keccak.bulk"), Some(Fault::Hang));
@@ -135,6 +145,8 @@ mod tests {
         assert_eq!(h.iters, Some(3));
         assert_eq!(h.case_timeout, Some(Duration::from_millis(1500)));
         assert_eq!(h.pace_fd, Some(3));
+        assert!(h.count);
+        assert!(!hooks(&[]).unwrap().count);
         assert_eq!(
             hooks(&[("BEE_BENCH_PACE_FD", "0")]).unwrap().pace_fd,
             Some(0)
@@ -144,6 +156,11 @@ mod tests {
 
     #[test]
     fn rejects_malformed_values_naming_the_variable() {
+        assert!(
+            hooks(&[("BEE_BENCH_COUNT", "yes")])
+                .unwrap_err()
+                .starts_with("BEE_BENCH_COUNT")
+        );
         assert!(
             hooks(&[("BEE_BENCH_FAULT", "cpu.*:explode")])
                 .unwrap_err()

@@ -2,6 +2,7 @@
 //! is runners/README.md, shared with runners/js and runners/go.
 
 mod cases;
+mod count;
 mod fixtures;
 mod harness;
 mod hooks;
@@ -143,8 +144,13 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     };
 
     panics::install_hook();
+    // CPU iterations run on the blocking pool; its idle threads are kept rather than retired
+    // after tokio's default 10 s, so that no thread exits or starts while an iteration is being
+    // counted (under valgrind an iteration can take that long, and a thread's teardown in the
+    // timed region moved its count by 0.05%).
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_keep_alive(Duration::from_secs(24 * 3600))
         .build()
         .expect("tokio runtime");
     let plan = Plan {

@@ -1,0 +1,82 @@
+// Counting instructions under callgrind. The runners bracket each timed iteration of a CPU case
+// with callgrind client requests when BEE_BENCH_COUNT=1 (runners/README.md), and this module
+// starts them with instrumentation off (`--instr-atstart=no`), so only the timed region is
+// simulated and counted; each iteration's count is dumped to a file of its own, named inside by
+// the trigger `bee-bench <unit> <step>`, which readDumps turns back into counts per case.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { toolVersion } from '../build/exec.js';
+import type { RunnerCommand } from '../build/builder.js';
+import type { Counter, Runner } from '../spec/schema.js';
+
+/**
+ * V8 made as deterministic as it goes for counting (bench/count-calibrate.ts measured the spread
+ * they give): no background compiler or GC threads (`--single-threaded`, whose timing under
+ * valgrind's serialised threads would move work in and out of the timed region), fixed hash and
+ * random seeds, and a GC schedule that depends on allocation only.
+ */
+export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1'] as const;
+
+/**
+ * Go under callgrind: asynchronous preemption's signals trip an assertion in callgrind's signal
+ * handling (threads.c: sigNum == current_state.sig) and kill the run; and the concurrent GC's
+ * share of a timed region depends on how valgrind serialises its worker threads, which moved a
+ * count by 0.5% between iterations. So counting runs without either: Go counts measure the code,
+ * the GC's cost shows in wall time only.
+ */
+export const GO_COUNT_ENV = { GODEBUG: 'asyncpreemptoff=1', GOGC: 'off' } as const;
+
+/** The installed valgrind as a counter, or null with the reason counting is unavailable. */
+export async function findCounter(): Promise<{ counter: Counter } | { counter: null; reason: string }> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') {
+    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
+  }
+  const line = await toolVersion('valgrind', ['--version']);
+  if (line === 'missing') return { counter: null, reason: 'valgrind is not installed (apt-get install valgrind)' };
+  return { counter: { tool: 'callgrind', version: line } };
+}
+
+/** The runner's command wrapped in callgrind, with its dumps going to `dumpDir`. */
+export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: string): RunnerCommand {
+  const [exe, ...rest] = cmd.argv;
+  if (!exe) throw new Error('empty runner command');
+  const inner = runner === 'js' ? [exe, ...JS_COUNT_FLAGS, ...rest] : [exe, ...rest];
+  return {
+    ...cmd,
+    argv: [
+      'valgrind', '--tool=callgrind', '--instr-atstart=no', '--dump-line=no', '--compress-strings=yes',
+      `--callgrind-out-file=${join(dumpDir, 'callgrind.out.%p')}`, '--quiet', ...inner,
+    ],
+    env: { ...cmd.env, ...(runner === 'go' ? GO_COUNT_ENV : {}), BEE_BENCH_COUNT: '1' },
+  };
+}
+
+/** One dumped count: the case/param's index in the run's plan, the iteration's step, Ir. */
+export interface Dump {
+  unit: number;
+  step: number;
+  instructions: number;
+}
+
+const TRIGGER = /^desc: Trigger: Client Request: bee-bench (\d+) (\d+)$/m;
+const TOTALS = /^totals: (\d+)/m;
+
+/** Parses one callgrind output file; null for files that are not an iteration's dump. */
+export function parseDump(text: string): Dump | null {
+  const trigger = TRIGGER.exec(text);
+  if (!trigger) return null;
+  const totals = TOTALS.exec(text);
+  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions: totals ? Number(totals[1]) : 0 };
+}
+
+/** Every iteration dump under `dir`, by unit, each unit's counts in step order. */
+export function readDumps(dir: string): Map<number, number[]> {
+  const dumps = readdirSync(dir)
+    .filter((f) => f.startsWith('callgrind.out.'))
+    .map((f) => parseDump(readFileSync(join(dir, f), 'utf8')))
+    .filter((d): d is Dump => d !== null)
+    .sort((a, b) => a.unit - b.unit || a.step - b.step);
+  const byUnit = new Map<number, number[]>();
+  for (const d of dumps) byUnit.set(d.unit, [...(byUnit.get(d.unit) ?? []), d.instructions]);
+  return byUnit;
+}

@@ -1,0 +1,86 @@
+// A counting run: one runner process under callgrind over the CPU cases only (net cases are the
+// node's time, never counted), with few iterations since counts barely move. Its result keeps the
+// runner's record of each case with `instructions` added; its wall samples are valgrind's and
+// mean nothing, so attachCounts copies only the counts onto a wall-time result.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { RunnerCommand } from '../build/builder.js';
+import { countingCommand, readDumps } from '../count/callgrind.js';
+import { invokeRunner, type InvokeOptions } from './invoke.js';
+import type { Counter, Result, Runner, SpecCase } from '../spec/schema.js';
+
+/** Timed iterations of a counting run: enough to compare step by step, few since each is ~50x slower. */
+export const COUNT_ITERATIONS = 3;
+/** Callgrind runs a case this many times slower than natively: the case timeout grows by it. */
+export const COUNT_SLOWDOWN = 10;
+
+export interface CountOptions extends Omit<InvokeOptions, 'cases' | 'bee' | 'pace'> {
+  runner: Runner;
+  cases: readonly SpecCase[];
+  counter: Counter;
+  /** The profile's case timeout, s (multiplied by COUNT_SLOWDOWN for the counting run). */
+  caseTimeoutS: number;
+  iterations?: number;
+}
+
+export interface CountRun {
+  /** The counting run's result with `instructions` on every counted case; null when it wrote none. */
+  result: Result | null;
+  /** Each case or process that gave no usable count, named; the run's other counts stand. */
+  problems: string[];
+}
+
+export const isCounted = (c: SpecCase) => c.kind === 'cpu';
+
+export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<CountRun> {
+  const cases = o.cases.filter(isCounted);
+  if (cases.length === 0) return { result: null, problems: [] };
+  mkdirSync(dirname(o.out), { recursive: true });
+  const dumpDir = mkdtempSync(join(dirname(o.out), 'callgrind-'));
+  try {
+    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir), {
+      ...o,
+      cases: cases.map((c) => c.id),
+      timeoutMs: o.timeoutMs * COUNT_SLOWDOWN,
+      env: {
+        ...o.env,
+        BEE_BENCH_ITERS: String(o.iterations ?? COUNT_ITERATIONS),
+        BEE_BENCH_CASE_TIMEOUT_S: String(o.caseTimeoutS * COUNT_SLOWDOWN),
+      },
+    });
+    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem}`] : [];
+    if (!inv.result) return { result: null, problems };
+    const counts = readDumps(dumpDir);
+    const result: Result = { ...inv.result, counter: o.counter, cases: [] };
+    for (const [unit, c] of inv.result.cases.entries()) {
+      const got = counts.get(unit) ?? [];
+      if (c.status !== 'ok') {
+        result.cases.push(c);
+        continue;
+      }
+      if (got.length !== c.samples_ns.length || got.some((n) => n === 0)) {
+        problems.push(`${c.id} ${c.param.label}: ${got.length === 0 ? 'no instruction count was dumped' : `counts ${got.join(', ')} for ${c.samples_ns.length} iterations`} (does the ${o.runner} runner bracket its timed region when BEE_BENCH_COUNT=1?)`);
+        result.cases.push(c);
+        continue;
+      }
+      result.cases.push({ ...c, instructions: got });
+    }
+    return { result, problems };
+  } finally {
+    rmSync(dumpDir, { recursive: true, force: true });
+  }
+}
+
+/** The wall-time result with each case's counts from the counting run (matched by id and label). */
+export function attachCounts(wall: Result, counted: Result): Result {
+  const byKey = new Map(counted.cases.filter((c) => c.instructions).map((c) => [`${c.id}\u0000${c.param.label}`, c.instructions!]));
+  if (byKey.size === 0) return wall;
+  return {
+    ...wall,
+    ...(counted.counter ? { counter: counted.counter } : {}),
+    cases: wall.cases.map((c) => {
+      const instructions = byKey.get(`${c.id}\u0000${c.param.label}`);
+      return instructions ? { ...c, instructions } : c;
+    }),
+  };
+}

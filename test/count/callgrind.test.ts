@@ -1,0 +1,101 @@
+// Counting under real valgrind: the js runner (runners/js, set up by `npm run test:setup`) run
+// by countRunner exactly as the engine runs it, on the cheapest real case, with two iterations.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { countingCommand, findCounter, parseDump } from '../../src/count/callgrind.js';
+import type { RunnerCommand } from '../../src/build/builder.js';
+import { attachCounts, countRunner } from '../../src/run/count.js';
+import { loadSpec } from '../../src/spec/load.js';
+import { ResultSchema, type Counter } from '../../src/spec/schema.js';
+import { selectCases } from '../../src/spec/select.js';
+import { caseResult, result } from '../report/fixtures.js';
+
+const SPEC = resolve('spec/bench-spec.json');
+const JS: RunnerCommand = { argv: [process.execPath, resolve('runners/js/bin/bee-bench-js.mjs')] };
+const { spec } = loadSpec(SPEC);
+const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-count-'));
+
+async function counter(): Promise<Counter> {
+  const found = await findCounter();
+  if (!found.counter) throw new Error(`these tests need valgrind: ${found.reason}`);
+  return found.counter;
+}
+
+function count(cases: string[], extra: { env?: Record<string, string>; timeoutMs?: number } = {}) {
+  return counter().then((c) =>
+    countRunner(JS, {
+      runner: 'js', spec: SPEC, profile: 'quick', cases: selectCases(spec, cases), counter: c, out: join(tmp(), 'count.json'),
+      timeoutMs: extra.timeoutMs ?? 60_000, caseTimeoutS: 30, iterations: 2, ...(extra.env ? { env: extra.env } : {}),
+    }),
+  );
+}
+
+describe('parseDump', () => {
+  it('reads the iteration named by the trigger and its total', () => {
+    expect(parseDump('version: 1\ndesc: Trigger: Client Request: bee-bench 4 2\nevents: Ir\nsummary: 0\ntotals: 123456\n')).toEqual({ unit: 4, step: 2, instructions: 123456 });
+    expect(parseDump('desc: Trigger: Program termination\ntotals: 99\n')).toBeNull();
+  });
+});
+
+describe('countingCommand', () => {
+  it('wraps the runner in callgrind with instrumentation off until the runner asks, and V8 made deterministic for js', () => {
+    const cmd = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/dumps');
+    expect(cmd.argv.slice(0, 3)).toEqual(['valgrind', '--tool=callgrind', '--instr-atstart=no']);
+    expect(cmd.argv).toContain('--callgrind-out-file=/dumps/callgrind.out.%p');
+    expect(cmd.argv.slice(cmd.argv.indexOf('node'))).toEqual(['node', '--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1', 'bee-bench-js.mjs']);
+    expect(cmd.env?.BEE_BENCH_COUNT).toBe('1');
+    expect(countingCommand({ argv: ['bee-bench-go'] }, 'go', '/d').env).toMatchObject({ GODEBUG: 'asyncpreemptoff=1', GOGC: 'off' });
+  });
+});
+
+describe('countRunner under valgrind', { timeout: 240_000 }, () => {
+  it('counts the timed region of each CPU iteration and never a net case', async () => {
+    const run = await count(['cpu.harness.noop', 'net.stamps.list']);
+    expect(run.problems).toEqual([]);
+    const result = ResultSchema.parse(run.result);
+    expect(result.counter).toMatchObject({ tool: 'callgrind', version: expect.stringMatching(/^valgrind-3\./) });
+    expect(result.cases.map((c) => c.id)).toEqual(['cpu.harness.noop']);
+    const noop = result.cases[0]!;
+    expect(noop.instructions).toHaveLength(2);
+    // An empty operation: the clock reads and the hooks' own calls, far below a whole process
+    // (node's start-up alone is hundreds of millions of instructions).
+    for (const n of noop.instructions!) expect(n).toBeGreaterThan(0);
+    for (const n of noop.instructions!) expect(n).toBeLessThan(5_000_000);
+  });
+
+  it('names the case when the runner dumped no count, and the process when it was killed', async () => {
+    const unbracketed = await count(['cpu.harness.noop'], { env: { BEE_BENCH_COUNT: '0' } });
+    expect(unbracketed.problems).toEqual([expect.stringMatching(/^cpu\.harness\.noop empty: no instruction count was dumped/)]);
+    expect(unbracketed.result?.cases[0]?.instructions).toBeUndefined();
+    const killed = await count(['cpu.harness.noop'], { timeoutMs: 50 });
+    expect(killed.problems).toEqual([expect.stringMatching(/^js under callgrind: runner killed after its budget/)]);
+  });
+});
+
+describe('findCounter', () => {
+  const path = process.env.PATH;
+  afterEach(() => {
+    process.env.PATH = path;
+  });
+  it('says why counting is unavailable when valgrind is missing', async () => {
+    process.env.PATH = tmp();
+    const found = await findCounter();
+    expect(found.counter).toBeNull();
+    expect(found).toMatchObject({ reason: expect.stringMatching(/valgrind is not installed/) });
+  });
+});
+
+describe('attachCounts', () => {
+  it('copies counts onto the wall-time result by case and label, keeping its samples', () => {
+    const param = { label: 'quick' };
+    const wall = result('js', [caseResult({ id: 'cpu.keccak.bulk', param, samples_ns: [5, 6] }), caseResult({ id: 'net.stamps.list', param, samples_ns: [7] })]);
+    const counted = result('js', [caseResult({ id: 'cpu.keccak.bulk', param, samples_ns: [9e9, 9e9], instructions: [1000, 1001] })], undefined, { counter: { tool: 'callgrind', version: 'valgrind-3.19.0' } });
+    const merged = ResultSchema.parse(attachCounts(wall, counted));
+    expect(merged.counter?.version).toBe('valgrind-3.19.0');
+    expect(merged.cases[0]!.samples_ns).toEqual([5, 6]);
+    expect(merged.cases[0]!.instructions).toEqual([1000, 1001]);
+    expect(merged.cases[1]!.instructions).toBeUndefined();
+  });
+});
