@@ -37,7 +37,7 @@ export function renderBisectMarkdown(b: BisectOutcome, i: BisectReportInput): st
   );
   return mdBlocks([
     `## bee-bench bisect: ${mdText(i.runner)} ${i.cases.map(mdCode).join(', ')}`,
-    `Good ${mdCode(short(b.good.sha))} → bad ${mdCode(short(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is a paired A/B against the good commit (${mdText(i.measure)}).`,
+    `Good ${mdCode(short(b.good.sha))} → bad ${mdCode(short(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is an A/B against the good commit (${mdText(i.measure)}).`,
     answer,
     table,
     `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`,
