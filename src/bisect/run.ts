@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, worktree } from '../action/git.js';
+import { gitIn } from '../history/git.js';
 import type { StepComparator, Checkout } from './compare.js';
 import { firstExceeding, type SearchOutcome } from './search.js';
 import { firstParentRange, type Commit } from './walk.js';
@@ -32,10 +32,16 @@ export async function bisect(o: BisectOptions): Promise<BisectOutcome> {
   const { good, bad, commits } = await firstParentRange(o.repo, o.good, o.bad);
   o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad.sha.slice(0, 12)}`);
   const workDir = o.workDir ?? mkdtempSync(join(tmpdir(), 'bee-bench-bisect-'));
+  const git = gitIn(o.repo);
   const made: string[] = [];
+  const removeWorktree = (dir: string) => git(['worktree', 'remove', '--force', dir], { allowFail: true });
   const checkout = async (c: Commit): Promise<Checkout> => {
     const dir = join(workDir, c.sha.slice(0, 16));
-    made.push(await worktree(o.repo, c.sha, dir, o.log));
+    await removeWorktree(dir);
+    await git(['worktree', 'prune']);
+    await git(['worktree', 'add', '--detach', dir, c.sha]);
+    made.push(dir);
+    o.log(`git: worktree ${dir} at ${c.sha.slice(0, 12)}`);
     return { commit: c, path: dir };
   };
   try {
@@ -51,16 +57,12 @@ export async function bisect(o: BisectOptions): Promise<BisectOutcome> {
         o.log(`bisect: step ${step}: ${p.exceeds ? 'exceeds the threshold' : 'within the threshold'} (${p.verdict})`);
         return p;
       } finally {
-        await removeWorktree(o.repo, candidate.path);
+        await removeWorktree(candidate.path);
       }
     });
     return { ...outcome, good, bad, range: commits, elapsedMs: performance.now() - started };
   } finally {
-    for (const dir of made) await removeWorktree(o.repo, dir);
+    for (const dir of made) await removeWorktree(dir);
     if (!o.workDir) rmSync(workDir, { recursive: true, force: true });
   }
-}
-
-async function removeWorktree(repo: string, dir: string): Promise<void> {
-  await git(repo, ['worktree', 'remove', '--force', dir]).catch(() => undefined);
 }
