@@ -19,6 +19,9 @@ import { MeasureSchema, type Measure } from './count/measure.js';
 import { FailOnSchema, failsOn } from './count/fail-on.js';
 import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from './verdict/index.js';
 import { abJob, singleJob } from './run/jobs.js';
+import { MEASURE_TEXT, abStepComparator, bisectMeasure } from './bisect/compare.js';
+import { renderBisectMarkdown } from './bisect/report.js';
+import { bisect } from './bisect/run.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Result, type Runner } from './spec/schema.js';
@@ -35,6 +38,9 @@ Usage:
                     [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
                     [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]
                     [--instructions-threshold T] [--fail-on wall|instructions|any]
+  bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]
+                    [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]
+                    [--measure wall|instructions]
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
@@ -44,6 +50,10 @@ Usage:
   bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]
   bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]
 
+"bisect" walks the first-parent commits of the client checkout at --path (default .) from
+--good (excluded) to --bad, each step an A/B against --good, and names the first commit whose
+change exceeds the threshold (or says "no change found"). Steps count instructions where
+valgrind is installed, else time paired rounds (--measure wall forces wall time).
 SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
 BEE is the node the net.* cases run against (without one they are skipped):
   --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
@@ -79,6 +89,9 @@ const options = {
   'head-label': { type: 'string' },
   'base-env': { type: 'string', multiple: true },
   'head-env': { type: 'string', multiple: true },
+  good: { type: 'string' },
+  bad: { type: 'string' },
+  path: { type: 'string', default: '.' },
   profile: { type: 'string', default: 'quick' },
   case: { type: 'string', multiple: true },
   large: { type: 'boolean', default: false },
@@ -92,7 +105,7 @@ const options = {
   threshold: { type: 'string' },
   'fail-on-regression': { type: 'boolean', default: false },
   'fail-on': { type: 'string', default: 'any' },
-  measure: { type: 'string', default: 'wall' },
+  measure: { type: 'string' },
   'instructions-threshold': { type: 'string' },
   out: { type: 'string' },
   spec: { type: 'string' },
@@ -192,7 +205,7 @@ function withBee<T>(c: ReturnType<typeof common>, job: (c: ReturnType<typeof com
 }
 
 function measureOf(v: Values): Measure {
-  const m = MeasureSchema.safeParse(v.measure);
+  const m = MeasureSchema.safeParse(v.measure ?? 'wall');
   if (!m.success) throw new UsageError(`--measure ${v.measure}: use wall, instructions or both`);
   return m.data;
 }
@@ -224,14 +237,25 @@ async function cmdRun(v: Values): Promise<number> {
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
 }
 
+function oneRunner(v: Values, command: string): Runner {
+  const runner = RunnerSchema.safeParse(v.runner?.[0]);
+  if (!runner.success || (v.runner?.length ?? 0) !== 1) throw new UsageError(`${command} needs exactly one --runner js|go|rs`);
+  return runner.data;
+}
+
+function verdictOptions(v: Values) {
+  return {
+    rounds: num(v.rounds, 'rounds', AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200'),
+    alpha: num(v.alpha, 'alpha', AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, 'a probability between 0 and 1, e.g. 0.05'),
+    threshold: num(v.threshold, 'threshold', AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, 'a fraction, e.g. 0.03 for 3%'),
+  };
+}
+
 async function cmdAb(v: Values): Promise<number> {
   const c = common(v);
-  const runner = RunnerSchema.safeParse(v.runner?.[0]);
-  if (!runner.success || (v.runner?.length ?? 0) !== 1) throw new UsageError('ab needs exactly one --runner js|go|rs');
+  const runner = oneRunner(v, 'ab');
   if (!v.base || !v.head) throw new UsageError('ab needs --base SRC and --head SRC');
-  const rounds = num(v.rounds, 'rounds', AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200');
-  const alpha = num(v.alpha, 'alpha', AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, 'a probability between 0 and 1, e.g. 0.05');
-  const threshold = num(v.threshold, 'threshold', AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, 'a fraction, e.g. 0.03 for 3%');
+  const { rounds, alpha, threshold } = verdictOptions(v);
   const instructionThreshold = num(v['instructions-threshold'], 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
   const failOn = FailOnSchema.safeParse(v['fail-on']);
   if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions or any`);
@@ -242,7 +266,7 @@ async function cmdAb(v: Values): Promise<number> {
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
   };
   const out = await withBee(c, (c) => abJob({
-    ...c, ...sides, runner: runner.data, buildCommand: v['build-command'], rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
+    ...c, ...sides, runner, buildCommand: v['build-command'], rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
     measure, instructionThreshold,
   }));
   process.stdout.write(out.markdown);
@@ -250,6 +274,25 @@ async function cmdAb(v: Values): Promise<number> {
   // As in the action: a head that failed or lost a row fails the run like a regression does.
   const failing = out.rows.filter((r) => failsOn(r, failOn.data) || r.status === 'failed' || r.status === 'missing').length;
   return v['fail-on-regression'] && failing > 0 ? 1 : 0;
+}
+
+async function cmdBisect(v: Values): Promise<number> {
+  const c = common(v);
+  const runner = oneRunner(v, 'bisect');
+  if (!v.good || !v.bad) throw new UsageError('bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)');
+  if (c.cases.length === 0) throw new UsageError('bisect needs --case ID (the case that got slower)');
+  const repo = resolve(v.path);
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  const verdict = verdictOptions(v);
+  const measure = await bisectMeasure(v.measure === undefined ? undefined : measureOf(v), log);
+  const outcome = await bisect({
+    repo, good: v.good, bad: v.bad, log,
+    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure }),
+  });
+  const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
+  writeText(join(c.outDir, 'bisect.md'), md);
+  process.stdout.write(md);
+  return 0;
 }
 
 /** Result files named directly or found (*.json, recursively) under a folder; report outputs are not results. */
@@ -413,6 +456,7 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'run': return await cmdRun(values);
       case 'ab': return await cmdAb(values);
+      case 'bisect': return await cmdBisect(values);
       case 'report': return cmdReport(values, rest);
       case 'compare': return cmdCompare(values, rest);
       case 'history': return await cmdHistory(values, rest);

@@ -37,7 +37,7 @@ export function trendUrl(env: FlowEnv): string | undefined {
 }
 
 /** The branch a push or dispatch measured: GITHUB_REF_NAME, else the payload's ref. */
-function refName(env: FlowEnv): string {
+export function refName(env: FlowEnv): string {
   const fromEnv = process.env.GITHUB_REF_NAME;
   if (fromEnv) return fromEnv;
   const ref = (env.ctx.payload as { ref?: unknown }).ref;

@@ -41,6 +41,7 @@ export const INPUT_DEFAULTS = {
   'history-remote': '',
   baseline: 'build',
   'history-runs': '10',
+  alert: 'off',
   mode: 'run',
   'base-ref': '',
   'head-ref': '',
@@ -66,7 +67,7 @@ export interface BeeInput {
 }
 
 export interface ActionInputs {
-  mode: 'run' | 'comment';
+  mode: 'run' | 'comment' | 'bisect';
   /** undefined only in mode comment without an explicit client (every bee-bench artifact is posted). */
   client?: Runner;
   clientDetected: boolean;
@@ -100,6 +101,8 @@ export interface ActionInputs {
   /** PRs: build the base in this job (paired) or judge against the base branch's history (unpaired). */
   baseline: 'build' | 'history';
   historyRuns: number;
+  /** Pushes to the default branch: open/update/close one issue per regressed row against the branch's history. */
+  alert: 'off' | 'issue';
   baseRef?: string;
   headRef?: string;
   specFile: string;
@@ -131,7 +134,7 @@ interface Field<T> {
 }
 
 const FIELDS = {
-  mode: { schema: z.enum(['run', 'comment'], { error: 'expected run or comment' }), fix: 'use run (benchmark) or comment (post the artifact of a pull_request run from a workflow_run job)' },
+  mode: { schema: z.enum(['run', 'comment', 'bisect'], { error: 'expected run, comment or bisect' }), fix: 'use run (benchmark), comment (post the artifact of a pull_request run from a workflow_run job) or bisect (find the commit between base-ref and head-ref that made the cases slower)' },
   client: { schema: z.union([z.literal(''), RunnerSchema], { error: 'expected js, go or rs' }), fix: 'use js, go or rs, or leave it empty to detect the client from the checkout at path' },
   profile: { schema: z.enum(PROFILES, { error: 'expected quick or full' }), fix: 'use quick (PRs) or full' },
   rounds: { schema: number((n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200'), fix: `a whole number of paired rounds, default ${AB_DEFAULTS.rounds}` },
@@ -149,6 +152,7 @@ const FIELDS = {
   'history-max-runs': { schema: number((n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1'), fix: 'points kept per series in the derived files (records are all kept), e.g. 200' },
   baseline: { schema: z.enum(['build', 'history'], { error: 'expected build or history' }), fix: 'build (build the PR\'s merge base in this job: paired verdicts) or history (compare with the base branch\'s recorded runs: unpaired, cross-machine)' },
   'history-runs': { schema: number((n) => Number.isInteger(n) && n >= 2 && n <= 1000, 'a whole number from 2 to 1000'), fix: 'how many of the base branch\'s latest runs form the baseline, e.g. 10' },
+  alert: { schema: z.enum(['off', 'issue'], { error: 'expected off or issue' }), fix: 'issue (on pushes to the default branch, keep one GitHub issue per regressed row) or off' },
   'base-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
   'head-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
   bee: { schema: z.enum(['dev', 'url'], { error: 'expected dev or url' }), fix: 'dev (start a Bee 2.8.0 dev node in Docker for the net cases) or url (the node in bee-url and batch-id, if any)' },
@@ -192,14 +196,14 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
 
   const path = resolve(o.workspace, raw('path'));
   const pathOk = existsSync(path) && statSync(path).isDirectory();
-  if (mode === 'run' && !pathOk) {
+  if (mode !== 'comment' && !pathOk) {
     problems.push({ input: 'path', problem: `${JSON.stringify(raw('path'))} is not a folder (resolved to ${path})`, fix: 'the folder of the client checkout, relative to the workspace' });
   }
 
   // Client: given, or detected from the checkout.
   let client: Runner | undefined = p.client ? p.client : undefined;
   let clientDetected = false;
-  if (mode === 'run' && p.client === '' && pathOk) {
+  if (mode !== 'comment' && p.client === '' && pathOk) {
     const found = detectClients(path);
     if (found.length === 1) {
       client = found[0];
@@ -220,7 +224,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   const cases = splitCases(raw('cases'));
   if (cases.length === 0) {
     problems.push({ input: 'cases', problem: 'the selection is empty', fix: 'one or more case globs, comma- or newline-separated, e.g. cpu.*' });
-  } else if (mode === 'run') {
+  } else if (mode !== 'comment') {
     try {
       selectCases(loadSpec(specFile).spec, cases);
     } catch (e) {
@@ -252,6 +256,13 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
 
   if (p.baseline === 'history' && p.history !== 'gh-pages') {
     problems.push({ input: 'baseline', problem: 'history needs the history store', fix: 'set history: gh-pages as well, or baseline: build' });
+  }
+
+  if (p.alert === 'issue' && p.history !== 'gh-pages') {
+    problems.push({ input: 'alert', problem: 'issue judges each run against the branch\'s history, which is off', fix: 'set history: gh-pages as well, or alert: off' });
+  }
+  if (mode === 'bisect' && p['base-ref'] === '') {
+    problems.push({ input: 'base-ref', problem: 'mode bisect needs the good ref to walk from', fix: 'a branch, tag or sha without the slowdown (head-ref, or the checkout, is the bad one)' });
   }
 
   if (problems.length > 0) throw new ActionInputError(problems);
@@ -287,6 +298,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     ...(historyRemote ? { historyRemote } : {}),
     baseline: p.baseline,
     historyRuns: p['history-runs'],
+    alert: p.alert,
     ...(baseRef ? { baseRef } : {}),
     ...(headRef ? { headRef } : {}),
     specFile,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { withDevNode } from '../bee/session.js';
 import { registerSecret } from '../child/env.js';
 import { cachePlan, restoreCaches, saveCaches } from '../github/cache.js';
+import { bisectFlow } from './bisect-mode.js';
 import { commentFlow } from './comment-mode.js';
 import { readContext, type RunContext } from './context.js';
 import { ActionInputError, readInputs, type ActionInputs } from './inputs.js';
@@ -55,6 +56,10 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
   );
   const flow = (env: FlowEnv) => (ctx.eventName === 'pull_request' ? pullRequestFlow(env) : refsFlow(env));
   try {
+    if (inputs.mode === 'bisect') {
+      if (ctx.eventName === 'pull_request') throw ActionInputError.one('mode', 'bisect walks a range of commits and runs on workflow_dispatch, not on pull_request', 'run mode: bisect from a workflow_dispatch workflow (docs/action.md, "Bisect")');
+      return await bisectFlow(env);
+    }
     if (inputs.beeSource === 'url') return await flow(env);
     // bee: dev — the node lives exactly as long as the flow; the post step removes the container
     // by name should this process be killed before its own clean-up.

@@ -92,7 +92,7 @@ export function crossClientRunners(inputs: ActionInputs, client: Runner): Array<
   });
 }
 
-function common(env: FlowEnv, outDir = env.outDir): Common {
+export function common(env: FlowEnv, outDir = env.outDir): Common {
   const i = env.inputs;
   return { specFile: i.specFile, profile: i.profile, cases: i.cases, ...(i.bee ? { bee: i.bee } : {}), outDir, cacheDir: env.cacheDir, log };
 }

@@ -4,6 +4,7 @@
 import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
+import { alertsApply, raiseAlerts, recordsBeforeAppend } from './alerts.js';
 import { appendHistory, trendUrl } from './history.js';
 import { BuildFailure, flowResult, log, NOTHING, publish, reportBuildFailure, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
 
@@ -49,15 +50,32 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
     return failedBuild(e);
   }
   let summary = readFileSync(out.reports.markdown, 'utf8');
+  let regressions = 0;
+  let alertFailure: unknown;
   if (inputs.history === 'gh-pages') {
     if (inputs.headRef) log('history: not appended: head-ref measures another commit than the checkout the history would name');
     else {
+      const alerting = alertsApply(env);
+      const before = alerting ? await recordsBeforeAppend(env) : [];
       await core.group('history: append', () => appendHistory(env, out.results, log));
       const url = trendUrl(env);
       if (url) summary += `\n[Trend charts](${url})\n`;
+      const result = out.results.find((r) => r.runner === inputs.client);
+      if (alerting && result) {
+        // An API failure must not cost the summary and the artifact: they are written first.
+        try {
+          const alerts = await raiseAlerts(env, result, before);
+          regressions = alerts.regressions;
+          summary += `\n${alerts.summary}\n`;
+        } catch (e) {
+          alertFailure = e;
+          summary += `\n**Alerts failed**: ${e instanceof Error ? e.message : String(e)}\n`;
+        }
+      }
     }
   }
   await publish(env, summary);
+  if (alertFailure) throw alertFailure;
   const own = out.results.find((r) => r.runner === inputs.client);
-  return { ...NOTHING, failed: own?.cases.filter((c) => c.status === 'failed').length ?? 0 };
+  return { ...NOTHING, regressions, failed: own?.cases.filter((c) => c.status === 'failed').length ?? 0 };
 }

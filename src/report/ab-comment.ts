@@ -216,14 +216,19 @@ interface Parts {
   history: boolean;
 }
 
+/** The verdict table (also the body of a default-branch alert issue); `history` names the base column. */
+export function verdictTable(rows: readonly AbRow[], history: boolean, counted = false): string {
+  const head = ['case', 'param', history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', ...(counted ? ['instructions', 'flagged by'] : []), 'verdict'];
+  return mdTable(head, rows.map((r) => tableRow(r, counted)));
+}
+
 const PAIRED_NOTE = 'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
-const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
+export const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 
 const COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change passes the threshold and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 
 function assemble(p: Parts): string {
-  const head = ['case', 'param', p.history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', ...(p.counted ? ['instructions', 'flagged by'] : []), 'verdict'];
-  const table = mdTable(head, p.shown.map((r) => tableRow(r, p.counted)));
+  const table = verdictTable(p.shown, p.history, p.counted);
   const notes: string[] = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
   if (p.counted) notes.push(COUNT_NOTE);
   if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);

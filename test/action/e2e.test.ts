@@ -321,4 +321,37 @@ describe('history on gh-pages', () => {
     // Pull requests never write to the history.
     expect(pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n').filter((f) => f.includes('/runs/'))).toHaveLength(5);
   }, 20 * MINUTES);
+
+  it('alert: issue: the slowed commit pushed to main opens one labelled issue, a rerun keeps it single, a later clean push closes it', async () => {
+    const alertRun = (sha: string, runId: number, ws: string) =>
+      run({
+        eventName: 'push', payload: pushEvent(REPO, 'refs/heads/main', repo.main, sha), workspace: ws, sha, runId,
+        inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, 'history-runs': '5', alert: 'issue', 'github-token': 'ghs_write' },
+      });
+    const alertIssues = () => server.issues.filter((i) => i.labels.includes('bee-bench-regression'));
+    const wsSlow = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-alert-slow'));
+    const first = await alertRun(repo.slow, 106, wsSlow);
+    log('push of the slowed commit with alert: issue', first);
+    expect(first.code, first.stdout.slice(-3000)).toBe(0);
+    expect(first.outputs.regressions).toBe('1');
+    expect(alertIssues()).toHaveLength(1);
+    const issue = alertIssues()[0]!;
+    expect(issue).toMatchObject({ state: 'open', labels: ['bee-bench-regression', 'bee-bench:rs'] });
+    expect(issue.body).toContain('cpu.keccak.chunk-hash');
+    expect(issue.body).toContain(`...${repo.slow})`);
+    expect(first.summary).toMatch(new RegExp(`\\*\\*Alerts\\*\\* .*opened #${issue.number}`));
+
+    const rerun = await alertRun(repo.slow, 106, wsSlow);
+    expect(rerun.code, rerun.stdout.slice(-3000)).toBe(0);
+    expect(alertIssues()).toHaveLength(1);
+    expect(issue.state).toBe('open');
+
+    const clean = await alertRun(repo.docs, 107, shallowCheckout(repo.origin, repo.docs, join(dir, 'ws-alert-docs')));
+    log('clean push with alert: issue', clean);
+    expect(clean.code, clean.stdout.slice(-3000)).toBe(0);
+    expect(issue.state).toBe('closed');
+    expect(server.commentsOn(issue.number).at(-1)!.body).toMatch(/^✅ Recovered/);
+    expect(alertIssues()).toHaveLength(1);
+    expect(server.violations).toEqual([]);
+  }, 20 * MINUTES);
 });

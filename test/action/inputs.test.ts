@@ -65,6 +65,12 @@ describe('readInputs', () => {
     expect(read({ cases: 'cpu.bmt.*\ncpu.ecdsa.*' }).cases).toEqual(['cpu.bmt.*', 'cpu.ecdsa.*']);
   });
 
+  it('takes alert: issue with the history, and mode bisect with its good ref (the client detected as for a run)', () => {
+    expect(read({}).alert).toBe('off');
+    expect(read({ alert: 'issue', history: 'gh-pages' })).toMatchObject({ alert: 'issue', history: 'gh-pages' });
+    expect(read({ mode: 'bisect', 'base-ref': 'v1.7.0', cases: 'cpu.bmt.file-root' })).toMatchObject({ mode: 'bisect', client: 'rs', baseRef: 'v1.7.0', cases: ['cpu.bmt.file-root'] });
+  });
+
   it('takes bee-url with batch-id', () => {
     const id = 'AB'.repeat(32);
     expect(read({ 'bee-url': 'http://localhost:1633', 'batch-id': `0x${id}` }).bee).toEqual({ url: 'http://localhost:1633', batchId: id.toLowerCase() });
@@ -86,7 +92,10 @@ describe('readInputs', () => {
     ['an unknown history store', { history: 'gist' }, /input "history": "gist": expected off or gh-pages \(fix: gh-pages/],
     ['a history baseline without the history', { baseline: 'history' }, /input "baseline": history needs the history store \(fix: set history: gh-pages/],
     ['a history folder that climbs out', { 'history-folder': '../x' }, /input "history-folder"/],
-    ['an unknown mode', { mode: 'post' }, /input "mode": "post": expected run or comment/],
+    ['an unknown mode', { mode: 'post' }, /input "mode": "post": expected run, comment or bisect/],
+    ['an unknown alert', { alert: 'email', history: 'gh-pages' }, /input "alert": "email": expected off or issue/],
+    ['alerts without the history', { alert: 'issue' }, /input "alert": issue judges each run against the branch's history, which is off \(fix: set history: gh-pages/],
+    ['bisect without a good ref', { mode: 'bisect' }, /input "base-ref": mode bisect needs the good ref/],
     ['bee-url without batch-id', { 'bee-url': 'http://localhost:1633' }, /input "batch-id": bee-url and batch-id go together/],
     ['a short batch id', { 'bee-url': 'http://localhost:1633', 'batch-id': 'abc' }, /input "batch-id": "abc": expected a 64-digit hex postage batch id/],
     ['a non-http bee-url', { 'bee-url': 'ftp://x', 'batch-id': 'a'.repeat(64) }, /input "bee-url"/],

@@ -33,6 +33,20 @@ export interface StoredPull {
   base: { sha: string; ref: string };
 }
 
+export interface StoredIssue {
+  id: number;
+  number: number;
+  title: string;
+  body: string;
+  labels: string[];
+  state: 'open' | 'closed';
+  state_reason: 'completed' | 'not_planned' | 'duplicate' | 'reopened' | null;
+  user: string;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+}
+
 export interface StoredArtifact {
   id: number;
   runId: number;
@@ -62,24 +76,35 @@ export class GitHubApiServer {
   readonly violations: string[] = [];
   readonly comments: StoredComment[] = [];
   readonly pulls = new Map<number, StoredPull>();
+  readonly issues: StoredIssue[] = [];
   readonly artifacts: StoredArtifact[] = [];
   readonly checker: OpenApiChecker;
   baseUrl = '';
   private blobUrl = '';
   private nextId = 1000;
+  private nextNumber = 1;
   private readonly api: Server;
   private readonly blob: Server;
   private readonly handlers: Record<string, Handler>;
 
   constructor(readonly o: ServerOptions) {
     this.checker = o.checker ?? checker();
-    this.api = createServer((req, res) => void this.serveApi(req, res));
+    // A handler that throws answers 500 and is recorded, so a test fails instead of hanging.
+    this.api = createServer((req, res) =>
+      void this.serveApi(req, res).catch((e: unknown) => {
+        this.violations.push(`server error on ${req.method} ${req.url}: ${e instanceof Error ? e.stack : String(e)}`);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"Server Error"}');
+      }),
+    );
     this.blob = createServer((req, res) => this.serveBlob(req, res));
     this.handlers = {
       'get /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, q) => this.listComments(Number(m.pathParams.issue_number), q),
       'post /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, _q, b, token) => this.createComment(Number(m.pathParams.issue_number), String(b?.body), token),
       'patch /repos/{owner}/{repo}/issues/comments/{comment_id}': (m, _q, b) => this.updateComment(Number(m.pathParams.comment_id), String(b?.body)),
       'get /repos/{owner}/{repo}/pulls/{pull_number}': (m) => this.getPull(Number(m.pathParams.pull_number)),
+      'get /repos/{owner}/{repo}/issues': (_m, q) => this.listIssues(q),
+      'post /repos/{owner}/{repo}/issues': (_m, _q, b) => this.createIssue(b ?? {}),
+      'patch /repos/{owner}/{repo}/issues/{issue_number}': (m, _q, b) => this.updateIssue(Number(m.pathParams.issue_number), b ?? {}),
       'get /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts': (m, q) => this.listArtifacts(Number(m.pathParams.run_id), q),
       'get /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}': (m) => this.downloadArtifact(Number(m.pathParams.artifact_id), m.pathParams.archive_format!),
     };
@@ -106,6 +131,18 @@ export class GitHubApiServer {
     const c: StoredComment = { id: this.nextId++, issue, body, user, created_at: now, updated_at: now };
     this.comments.push(c);
     return c;
+  }
+
+  /** An issue as a person (or an earlier run) opened it; numbers are shared with pull requests. */
+  seedIssue(o: { title: string; body: string; labels?: string[]; state?: 'open' | 'closed'; user?: string }): StoredIssue {
+    while (this.pulls.has(this.nextNumber)) this.nextNumber++;
+    const now = iso();
+    const issue: StoredIssue = {
+      id: this.nextId++, number: this.nextNumber++, title: o.title, body: o.body, labels: o.labels ?? [], state: o.state ?? 'open',
+      state_reason: null, user: o.user ?? 'octocat', created_at: now, updated_at: now, closed_at: o.state === 'closed' ? now : null,
+    };
+    this.issues.push(issue);
+    return issue;
   }
 
   addArtifact(runId: number, name: string, zip: Buffer, headSha: string): StoredArtifact {
@@ -141,17 +178,26 @@ export class GitHubApiServer {
   }
 
   private listComments(issue: number, q: URLSearchParams) {
+    const { slice, headers } = this.paged(this.commentsOn(issue), q, `/issues/${issue}/comments`);
+    return { status: 200, body: slice.map((c) => this.commentJson(c)), headers };
+  }
+
+  /** One page of a list (per_page, page) and GitHub's Link header to the others, the query kept. */
+  private paged<T>(all: readonly T[], q: URLSearchParams, path: string): { slice: T[]; headers: Record<string, string> } {
     const perPage = Math.min(Number(q.get('per_page') ?? 30), 100);
     const page = Number(q.get('page') ?? 1);
-    const all = this.commentsOn(issue);
     const last = Math.max(1, Math.ceil(all.length / perPage));
-    const slice = all.slice((page - 1) * perPage, page * perPage);
-    const link = (p: number, rel: string) => `<${this.repoApi()}/issues/${issue}/comments?per_page=${perPage}&page=${p}>; rel="${rel}"`;
+    const keep = new URLSearchParams([...q].filter(([k]) => k !== 'page' && k !== 'per_page'));
+    const link = (p: number, rel: string) => {
+      const query = new URLSearchParams(keep);
+      query.set('per_page', String(perPage));
+      query.set('page', String(p));
+      return `<${this.repoApi()}${path}?${query}>; rel="${rel}"`;
+    };
     const links: string[] = [];
     if (page > 1) links.push(link(page - 1, 'prev'), link(1, 'first'));
     if (page < last) links.push(link(page + 1, 'next'), link(last, 'last'));
-    const headers: Record<string, string> = links.length ? { link: links.join(', ') } : {};
-    return { status: 200, body: slice.map((c) => this.commentJson(c)), headers };
+    return { slice: all.slice((page - 1) * perPage, page * perPage), headers: links.length ? { link: links.join(', ') } : {} };
   }
 
   private createComment(issue: number, body: string, _token: string) {
@@ -165,6 +211,72 @@ export class GitHubApiServer {
     c.body = body;
     c.updated_at = iso(new Date(Date.now() + 1000));
     return { status: 200, body: this.commentJson(c) };
+  }
+
+  private issueJson(i: StoredIssue): Json {
+    const ex = this.checker.example('post', '/repos/{owner}/{repo}/issues', 201) as Record<string, any>;
+    const label = ex.labels[0] as Record<string, unknown>;
+    const { pull_request: _notAPull, ...rest } = ex;
+    return {
+      ...rest,
+      id: i.id,
+      node_id: Buffer.from(`Issue${i.id}`).toString('base64'),
+      number: i.number,
+      url: `${this.repoApi()}/issues/${i.number}`,
+      repository_url: this.repoApi(),
+      labels_url: `${this.repoApi()}/issues/${i.number}/labels{/name}`,
+      comments_url: `${this.repoApi()}/issues/${i.number}/comments`,
+      events_url: `${this.repoApi()}/issues/${i.number}/events`,
+      html_url: `${this.repoHtml()}/issues/${i.number}`,
+      title: i.title,
+      body: i.body,
+      state: i.state,
+      state_reason: i.state_reason,
+      user: { ...ex.user, login: i.user, type: i.user.endsWith('[bot]') ? 'Bot' : 'User' },
+      labels: i.labels.map((name, n) => ({ ...label, id: 5000 + n, name, url: `${this.repoApi()}/labels/${encodeURIComponent(name)}`, default: false, description: null })),
+      assignee: null,
+      assignees: [],
+      milestone: null,
+      comments: this.commentsOn(i.number).length,
+      created_at: i.created_at,
+      updated_at: i.updated_at,
+      closed_at: i.closed_at,
+      closed_by: null,
+      locked: false,
+    };
+  }
+
+  /** GET /issues: state and labels filters (every label must match), oldest first when asked, paged. */
+  private listIssues(q: URLSearchParams) {
+    const state = q.get('state') ?? 'open';
+    const labels = (q.get('labels') ?? '').split(',').map((l) => l.trim()).filter(Boolean);
+    const asc = q.get('direction') === 'asc';
+    const all = this.issues
+      .filter((i) => (state === 'all' || i.state === state) && labels.every((l) => i.labels.includes(l)))
+      .sort((a, b) => (asc ? a.number - b.number : b.number - a.number));
+    const { slice, headers } = this.paged(all, q, '/issues');
+    return { status: 200, body: slice.map((i) => this.issueJson(i)), headers };
+  }
+
+  private createIssue(b: Record<string, unknown>) {
+    const labels = ((b.labels as unknown[] | undefined) ?? []).map((l) => (typeof l === 'string' ? l : String((l as { name?: unknown }).name)));
+    const i = this.seedIssue({ title: String(b.title), body: String(b.body ?? ''), labels, user: 'github-actions[bot]' });
+    return { status: 201, body: this.issueJson(i), headers: { location: `${this.repoApi()}/issues/${i.number}` } };
+  }
+
+  private updateIssue(n: number, b: Record<string, unknown>) {
+    const i = this.issues.find((x) => x.number === n);
+    if (!i) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/issues#update-an-issue', status: '404' } };
+    const now = iso(new Date(Date.now() + 1000));
+    if (typeof b.title === 'string') i.title = b.title;
+    if (typeof b.body === 'string') i.body = b.body;
+    if ((b.state === 'open' || b.state === 'closed') && b.state !== i.state) {
+      i.state = b.state;
+      i.closed_at = b.state === 'closed' ? now : null;
+      i.state_reason = b.state === 'closed' ? ((b.state_reason as StoredIssue['state_reason']) ?? 'completed') : 'reopened';
+    }
+    i.updated_at = now;
+    return { status: 200, body: this.issueJson(i) };
   }
 
   private getPull(n: number) {

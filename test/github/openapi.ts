@@ -54,6 +54,22 @@ export interface CheckedRequest {
 const DESCRIPTION = createRequire(import.meta.url).resolve('@octokit/openapi/generated/api.github.com.json');
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
+/**
+ * OpenAPI 3.0's `nullable: true` means "this, or null", also beside `allOf`/`anyOf` without a
+ * `type` (the issue schema's milestone) and beside an `enum` (its state_reason). ajv refuses the
+ * first and rejects null in the second, so both are rewritten to say null explicitly.
+ */
+function explicitNullable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(explicitNullable);
+  if (!node || typeof node !== 'object') return node;
+  const o = Object.fromEntries(Object.entries(node as Obj).map(([k, v]) => [k, explicitNullable(v)]));
+  if (o.nullable !== true) return o;
+  if (Array.isArray(o.enum) && !o.enum.includes(null)) o.enum = [...o.enum, null];
+  if ('type' in o) return o;
+  const { nullable: _nullable, ...rest } = o;
+  return { anyOf: [rest, { type: 'null' }] };
+}
+
 export class OpenApiChecker {
   readonly doc: { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>>; components: Obj };
   private readonly ajv: Ajv;
@@ -61,7 +77,7 @@ export class OpenApiChecker {
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(file = DESCRIPTION) {
-    this.doc = JSON.parse(readFileSync(file, 'utf8'));
+    this.doc = explicitNullable(JSON.parse(readFileSync(file, 'utf8'))) as OpenApiChecker['doc'];
     // OpenAPI 3.0 schemas: `nullable` is understood by ajv; `example`, `x-*` and friends are not
     // JSON Schema keywords, so strict mode is off. The description is not re-validated.
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false, discriminator: false });

@@ -1,35 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { toRecord } from '../../src/history/record.js';
 import { renderAbComment } from '../../src/report/ab-comment.js';
 import { judgeHistory } from '../../src/verdict/index.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { ResultSchema, type CaseResult, type Result } from '../../src/spec/schema.js';
+import { branchHistory, run } from './history-fixtures.js';
 
 const { spec } = loadSpec('spec/bench-spec.json');
-
-/** Deterministic jitter around m: ±2%. */
-const around = (m: number, n: number, seed: number) => Array.from({ length: n }, (_, i) => Math.round(m * (1 + 0.02 * Math.sin(seed * 7.1 + i * 2.3))));
-
-function run(medians: Record<string, number>, seed: number, started: string): Result {
-  const cases: CaseResult[] = Object.entries(medians).map(([id, m]) => ({
-    id, kind: 'cpu', param: { label: 'quick', count: 10 }, status: 'ok', warmup: 1,
-    samples_ns: around(m, 7, seed), cpu_ns: around(m, 7, seed), peak_rss_bytes: 1 << 20, work: { ops: 10 },
-  }));
-  return ResultSchema.parse({
-    schema: 'bee-bench/result@1', runner: 'rs', client: { name: 'bee-rs', version: '1.7.0', source: 'registry' }, bee: null,
-    spec: { hash: 'ab'.repeat(32), profile: 'quick' },
-    host: { os: 'linux', arch: 'x86_64', cpu_model: 'x', cpus: 2, mem_mb: 1024, runtime: 'rustc' },
-    started_at: started, finished_at: started, cases,
-  });
-}
-
-const history = Array.from({ length: 8 }, (_, i) => {
-  const ts = `2026-11-${String(10 + i).padStart(2, '0')}T10:00:00Z`;
-  return toRecord(run({ 'cpu.ecdsa.sign-1000': 1e6, 'cpu.identity.create': 2e6 }, i + 1, ts), {
-    commit: { sha: `${i}`.repeat(40), message: `commit ${i}`, author: 'a', timestamp: ts },
-    branch: 'main', event: 'push', run: { id: String(i) },
-  });
-});
+const history = branchHistory({ 'cpu.ecdsa.sign-1000': 1e6, 'cpu.identity.create': 2e6 });
 
 describe('history baseline (unpaired, cross-machine)', () => {
   const opts = { branch: 'main', lastRuns: 8, alpha: 0.05, threshold: 0.03 };

@@ -1,0 +1,59 @@
+// alert: issue on the action's side: which runs alert (a push to the repository's default branch
+// with the history on), the branch's records read before this run is appended, the judgement
+// (src/alert/judge.ts) and the issue sync (src/alert/issues.ts) with the job's token.
+import * as core from '@actions/core';
+import { z } from 'zod';
+import { syncAlerts, type AlertOutcome } from '../alert/issues.js';
+import { judgeAgainstBranch } from '../alert/judge.js';
+import { makeOctokit } from '../github/octokit.js';
+import type { HistoryRecord } from '../history/schema.js';
+import { loadSpec } from '../spec/load.js';
+import type { Result } from '../spec/schema.js';
+import { countRows } from '../verdict/index.js';
+import { headSha } from './git.js';
+import { readHistory, refName, trendUrl } from './history.js';
+import { log, type FlowEnv } from './pipeline.js';
+
+const DefaultBranch = z.object({ repository: z.object({ default_branch: z.string().min(1) }) });
+
+/** Whether this run alerts; says why not when alert: issue is set but the run is not a default-branch push. */
+export function alertsApply(env: FlowEnv): boolean {
+  if (env.inputs.alert !== 'issue') return false;
+  const branch = refName(env);
+  const payload = DefaultBranch.safeParse(env.ctx.payload);
+  if (env.ctx.eventName !== 'push' || !payload.success || payload.data.repository.default_branch !== branch) {
+    log(`alert: issue acts on pushes to the default branch only; this is a ${env.ctx.eventName || 'local'} run of ${branch}`);
+    return false;
+  }
+  return true;
+}
+
+/** The branch's records before this run is appended (read first, so the run is not its own baseline). */
+export const recordsBeforeAppend = (env: FlowEnv) => core.group('alert: the branch history', () => readHistory(env, log));
+
+/** Judges the run against the records and syncs the issues; returns the regressions and a summary line. */
+export async function raiseAlerts(env: FlowEnv, result: Result, records: readonly HistoryRecord[]): Promise<{ regressions: number; summary: string }> {
+  const i = env.inputs;
+  const branch = refName(env);
+  const sha = await headSha(i.path);
+  const judged = judgeAgainstBranch(result, records, loadSpec(i.specFile).spec, { branch, sha, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
+  const counts = countRows(judged.rows);
+  log(`alert: against the last ${judged.runs} run(s) of ${branch}: ${counts.regressions} regression(s), ${counts.unchanged} unchanged, ${counts.new} new`);
+  if (!i.token) throw new Error('input "github-token" is empty, but alert: issue opens issues (fix: leave it at its default with permissions: issues: write)');
+  const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const trend = trendUrl(env);
+  const out: AlertOutcome = await core.group('alert: issues', () =>
+    syncAlerts(makeOctokit(i.token), {
+      ...env.ctx.repo, client: i.client, sha, branch, historyRuns: judged.runs,
+      repoUrl: `${server}/${env.ctx.repo.owner}/${env.ctx.repo.repo}`,
+      ...(judged.previous ? { previousSha: judged.previous.sha } : {}),
+      ...(env.ctx.runUrl ? { runUrl: env.ctx.runUrl } : {}),
+      ...(trend ? { trendUrl: trend } : {}),
+    }, judged.rows, log),
+  );
+  const list = (what: string, ns: number[]) => (ns.length ? `${what} ${ns.map((n) => `#${n}`).join(', ')}` : '');
+  const done = [list('opened', out.opened), list('updated', out.updated), list('closed', out.closed)].filter(Boolean).join('; ');
+  core.setOutput('regressions', String(counts.regressions));
+  core.setOutput('improvements', String(counts.improvements));
+  return { regressions: counts.regressions, summary: `**Alerts** (against the last ${judged.runs} run(s) of \`${branch}\`): ${counts.regressions} regression(s); ${done || 'no issue changed'}.` };
+}

@@ -1,0 +1,89 @@
+// What an alert issue says, and what it remembers. Each issue carries two hidden comments: a
+// marker naming its (client, case, param), by which every run finds it again, and its state (the
+// last good commit, the first and latest flagged ones, how many runs flagged it), read back with
+// zod on the next run so the commit range stays anchored at the last good run.
+import { z } from 'zod';
+import { HISTORY_NOTE, markerComment, verdictTable } from '../report/ab-comment.js';
+import type { AbRow } from '../verdict/index.js';
+import { mdCode, mdText, safeUrl } from '../report/escape.js';
+import { mdBlocks } from '../report/md.js';
+import { formatChange, formatInterval } from '../report/units.js';
+import type { Runner } from '../spec/schema.js';
+
+export interface AlertKey {
+  client: Runner;
+  caseId: string;
+  label: string;
+}
+
+export const keyOf = (client: Runner, row: Pick<AbRow, 'caseId' | 'label'>): AlertKey => ({ client, caseId: row.caseId, label: row.label });
+
+/** The hidden marker of one (client, case, param); "--" cannot occur inside an HTML comment. */
+export function alertMarker(k: AlertKey): string {
+  const part = (s: string) => encodeURIComponent(s).replaceAll('-', '%2D');
+  return markerComment(`bee-bench-alert client=${k.client} case=${part(k.caseId)} param=${part(k.label)}`);
+}
+
+const STATE_TAG = 'bee-bench-alert-state';
+const Sha = z.string().regex(/^[0-9a-f]{7,64}$/);
+export const AlertStateSchema = z.object({
+  /** The newest run before the regression was first seen (none when the branch had no earlier run). */
+  since: Sha.nullable(),
+  first: Sha,
+  latest: Sha,
+  runs: z.number().int().positive(),
+});
+export type AlertState = z.infer<typeof AlertStateSchema>;
+
+/** The state an issue body carries; undefined when it has none or it does not parse (a hand-edited body). */
+export function readState(body: string): AlertState | undefined {
+  const m = new RegExp(`<!-- ${STATE_TAG} (\\{[^<>]*\\}) -->`).exec(body);
+  if (!m) return undefined;
+  try {
+    const parsed = AlertStateSchema.safeParse(JSON.parse(m[1]!));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface AlertLinks {
+  /** https://github.com/owner/repo */
+  repoUrl: string;
+  branch: string;
+  runUrl?: string;
+  /** The trend site's root (…/bench/); the issue links the case's permalink on it. */
+  trendUrl?: string;
+  /** How many past runs the history baseline used. */
+  historyRuns: number;
+}
+
+export const alertTitle = (k: AlertKey, branch: string) => `bee-bench: ${k.caseId} [${k.label}] got slower on ${branch} (${k.client})`;
+
+/** The case chart on the trend site: the site's own permalink form (pages/src/permalink.ts). */
+export function casePermalink(trendUrl: string, caseId: string, branch: string): string {
+  return `${trendUrl.replace(/#.*$/, '')}#${new URLSearchParams({ view: 'case', case: caseId, branch })}`;
+}
+
+const short = (sha: string) => sha.slice(0, 7);
+
+export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLinks): string {
+  const link = (text: string, url: string | undefined) => (url && safeUrl(url) ? `[${text}](${safeUrl(url)})` : text);
+  const range = state.since
+    ? `${link(`${short(state.since)}…${short(state.latest)}`, `${l.repoUrl}/compare/${state.since}...${state.latest}`)} (from the last good run to the latest flagged one)`
+    : `up to ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} (no earlier run of ${mdCode(l.branch)} on record)`;
+  return mdBlocks([
+    alertMarker(k),
+    `<!-- ${STATE_TAG} ${JSON.stringify(state)} -->`,
+    `## 🔴 ${mdCode(k.caseId)} [${mdText(k.label)}] is ${formatChange(row.ratio)} slower on ${mdCode(l.branch)} (${mdText(k.client)})`,
+    `The run of ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} was judged against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)} and flagged (interval ${formatInterval(row.ci)}).`,
+    verdictTable([row], true),
+    `<sub>${HISTORY_NOTE} History runs can come from different machines.</sub>`,
+    `- **Commits since the last good run:** ${range}\n- **First flagged:** ${mdCode(short(state.first))}; flagged in ${state.runs} run(s) so far; latest ${l.runUrl ? link('run', l.runUrl) : mdCode(short(state.latest))}\n- **Trend:** ${l.trendUrl ? link('case chart', casePermalink(l.trendUrl, k.caseId, l.branch)) : 'no trend site (history-remote is set)'}`,
+    `bee-bench updates this issue while the regression holds and closes it when a later run of ${mdCode(l.branch)} is back within the threshold.`,
+  ]);
+}
+
+export function recoveredComment(row: AbRow, sha: string, l: AlertLinks): string {
+  return `✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the threshold against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)}: change ${formatChange(row.ratio)} (${formatInterval(row.ci)}), verdict ${mdText(row.verdict ?? '~')}. Closing.`;
+}

@@ -1,0 +1,92 @@
+// Alert issues on GitHub: one open issue per (client, case, param) regression, found again by its
+// hidden marker among the open issues with the alert label. Two jobs can race (a rerun next to the
+// original, two pushes close together): both may find nothing and both create. So after creating,
+// a job lists again; the oldest open issue with the marker is the one that stays, and a job whose
+// own issue is newer closes it as a duplicate of that one. Each job's re-list follows its own
+// create, so the later creator always sees the earlier issue: exactly one stays open.
+import type { Octokit, RepoRef } from '../github/octokit.js';
+import type { AbRow } from '../verdict/index.js';
+import type { Runner } from '../spec/schema.js';
+import { alertBody, alertMarker, alertTitle, keyOf, readState, recoveredComment, type AlertLinks, type AlertState } from './body.js';
+
+export const ALERT_LABEL = 'bee-bench-regression';
+
+export interface AlertRun extends RepoRef, AlertLinks {
+  client: Runner;
+  /** The commit this run measured. */
+  sha: string;
+  /** The branch's run before this one: the last good run for rows flagged now for the first time. */
+  previousSha?: string;
+}
+
+export interface AlertOutcome {
+  opened: number[];
+  updated: number[];
+  closed: number[];
+  /** Issues this job created and then closed because an older one for the same row was open. */
+  duplicates: number[];
+}
+
+interface OpenIssue {
+  number: number;
+  body: string;
+}
+
+async function openAlerts(gh: Octokit, ref: RepoRef): Promise<OpenIssue[]> {
+  const all = await gh.paginate(gh.rest.issues.listForRepo, { owner: ref.owner, repo: ref.repo, state: 'open', labels: ALERT_LABEL, sort: 'created', direction: 'asc', per_page: 100 });
+  return all.filter((i) => !i.pull_request).map((i) => ({ number: i.number, body: i.body ?? '' })).sort((a, b) => a.number - b.number);
+}
+
+export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRow[], log: (line: string) => void = () => {}): Promise<AlertOutcome> {
+  const out: AlertOutcome = { opened: [], updated: [], closed: [], duplicates: [] };
+  const ref = { owner: run.owner, repo: run.repo };
+  const open = await openAlerts(gh, ref);
+  const closeAs = async (issue: number, reason: 'completed' | 'duplicate', comment: string) => {
+    await gh.rest.issues.createComment({ ...ref, issue_number: issue, body: comment });
+    await gh.rest.issues.update({ ...ref, issue_number: issue, state: 'closed', state_reason: reason });
+  };
+  for (const row of rows) {
+    const key = keyOf(run.client, row);
+    const marker = alertMarker(key);
+    const mine = open.filter((i) => i.body.includes(marker));
+    if (row.status === 'ok' && row.verdict === 'regression') {
+      const [keep, ...extra] = mine;
+      if (!keep) {
+        const state: AlertState = { since: run.previousSha ?? null, first: run.sha, latest: run.sha, runs: 1 };
+        const { data } = await gh.rest.issues.create({ ...ref, title: alertTitle(key, run.branch), body: alertBody(key, row, state, run), labels: [ALERT_LABEL, `bee-bench:${run.client}`] });
+        const oldest = (await openAlerts(gh, ref)).find((i) => i.body.includes(marker));
+        if (oldest && oldest.number !== data.number) {
+          await closeAs(data.number, 'duplicate', `Duplicate of #${oldest.number}: another bee-bench job opened it first for the same row.`);
+          out.duplicates.push(data.number);
+          log(`alert: ${row.caseId} [${row.label}]: #${oldest.number} was opened by a concurrent job; closed #${data.number} as its duplicate`);
+        } else {
+          out.opened.push(data.number);
+          log(`alert: ${row.caseId} [${row.label}]: opened #${data.number}`);
+        }
+        continue;
+      }
+      for (const d of extra) {
+        await closeAs(d.number, 'duplicate', `Duplicate of #${keep.number}.`);
+        out.duplicates.push(d.number);
+      }
+      const before = readState(keep.body);
+      const state: AlertState = before
+        ? { ...before, latest: run.sha, runs: before.latest === run.sha ? before.runs : before.runs + 1 }
+        : { since: run.previousSha ?? null, first: run.sha, latest: run.sha, runs: 1 };
+      const body = alertBody(key, row, state, run);
+      if (body !== keep.body) {
+        await gh.rest.issues.update({ ...ref, issue_number: keep.number, body });
+        out.updated.push(keep.number);
+        log(`alert: ${row.caseId} [${row.label}]: still slower, updated #${keep.number}`);
+      }
+    } else if (row.status === 'ok' && row.verdict !== undefined) {
+      for (const i of mine) {
+        await closeAs(i.number, 'completed', recoveredComment(row, run.sha, run));
+        out.closed.push(i.number);
+        log(`alert: ${row.caseId} [${row.label}]: recovered, closed #${i.number}`);
+      }
+    }
+    // Skipped, failed, new and missing rows say nothing about a regression: their issues stay as they are.
+  }
+  return out;
+}

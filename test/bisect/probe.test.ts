@@ -1,0 +1,29 @@
+// A step's probe from the engine's rows: the instruction-count verdict when the row has one, the
+// wall-time verdict otherwise; the slowest regressed row speaks for the step; a step that compared
+// nothing stops the bisect with the rows' reasons instead of passing for "no change".
+import { describe, expect, it } from 'vitest';
+import { probeOf } from '../../src/bisect/compare.js';
+import type { AbRow } from '../../src/verdict/index.js';
+
+const row = (o: Partial<AbRow>): AbRow => ({ caseId: 'cpu.keccak.chunk-hash', label: 'quick', group: 'keccak', kind: 'cpu', status: 'ok', work: {}, rounds: 6, ...o });
+const counted = (ratio: number, verdict: '~' | 'regression' | 'improvement') => ({ base: 1e6, head: 1e6 * ratio, ratio, spread: 0.001, bar: 0.01, verdict });
+
+describe('probeOf', () => {
+  it('takes the wall-time verdict and interval of a timed row', () => {
+    expect(probeOf([row({ ratio: 1.93, ci: [1.84, 2.04], verdict: 'regression' })], 'a'.repeat(40))).toEqual({ ratio: 1.93, ci: [1.84, 2.04], exceeds: true, verdict: 'regression' });
+  });
+
+  it('prefers the instruction-count verdict of a counted row', () => {
+    const p = probeOf([row({ rounds: 0, instructions: counted(1.004, '~') })], 'a'.repeat(40));
+    expect(p).toEqual({ ratio: 1.004, exceeds: false, verdict: '~' });
+  });
+
+  it('a regressed row wins over a slower unflagged one, and the note names it', () => {
+    const p = probeOf([row({ label: 'a', ratio: 1.3, verdict: '~' }), row({ label: 'b', ratio: 1.12, verdict: 'regression' })], 'a'.repeat(40));
+    expect(p).toMatchObject({ ratio: 1.12, exceeds: true, note: 'cpu.keccak.chunk-hash [b], slowest of 2 rows' });
+  });
+
+  it('a step that compared nothing is an error naming the rows', () => {
+    expect(() => probeOf([row({ status: 'failed', note: 'build failed' })], 'abcdef1234567890')).toThrow(/abcdef123456 compared nothing \(cpu\.keccak\.chunk-hash \[quick\]: build failed\)/);
+  });
+});
