@@ -10,10 +10,10 @@ const { spec } = loadSpec('spec/bench-spec.json');
 /** Deterministic jitter around m: ±2%. */
 const around = (m: number, n: number, seed: number) => Array.from({ length: n }, (_, i) => Math.round(m * (1 + 0.02 * Math.sin(seed * 7.1 + i * 2.3))));
 
-function run(medians: Record<string, number>, seed: number, started: string): Result {
+function run(medians: Record<string, number>, seed: number, started: string, samples = (m: number) => around(m, 7, seed)): Result {
   const cases: CaseResult[] = Object.entries(medians).map(([id, m]) => ({
     id, kind: 'cpu', param: { label: 'quick', count: 10 }, status: 'ok', warmup: 1,
-    samples_ns: around(m, 7, seed), cpu_ns: around(m, 7, seed), peak_rss_bytes: 1 << 20, work: { ops: 10 },
+    samples_ns: samples(m), cpu_ns: samples(m), peak_rss_bytes: 1 << 20, work: { ops: 10 },
   }));
   return ResultSchema.parse({
     schema: 'bee-bench/result@1', runner: 'rs', client: { name: 'bee-rs', version: '1.7.0', source: 'registry' }, bee: null,
@@ -23,13 +23,14 @@ function run(medians: Record<string, number>, seed: number, started: string): Re
   });
 }
 
-const history = Array.from({ length: 8 }, (_, i) => {
+const historyOf = (runs: number, medians: Record<string, number>, samples?: (m: number) => number[]) => Array.from({ length: runs }, (_, i) => {
   const ts = `2026-11-${String(10 + i).padStart(2, '0')}T10:00:00Z`;
-  return toRecord(run({ 'cpu.ecdsa.sign-1000': 1e6, 'cpu.identity.create': 2e6 }, i + 1, ts), {
+  return toRecord(run(medians, i + 1, ts, samples), {
     commit: { sha: `${i}`.repeat(40), message: `commit ${i}`, author: 'a', timestamp: ts },
     branch: 'main', event: 'push', run: { id: String(i) },
   });
 });
+const history = historyOf(8, { 'cpu.ecdsa.sign-1000': 1e6, 'cpu.identity.create': 2e6 });
 
 describe('history baseline (unpaired, cross-machine)', () => {
   const opts = { branch: 'main', lastRuns: 8, alpha: 0.05, threshold: 0.03 };
@@ -61,5 +62,16 @@ describe('history baseline (unpaired, cross-machine)', () => {
     const head = run({ 'cpu.ecdsa.sign-1000': 1e6 }, 3, '2026-11-20T10:00:00Z');
     expect(judgeHistory(head, history, spec, { ...opts, branch: 'dev' }).rows[0]!.status).toBe('new');
     expect(judgeHistory({ ...head, runner: 'go' }, history, spec, opts).rows[0]!.status).toBe('new');
+  });
+
+  it('three tied runs against three tied samples cannot reach alpha 0.05: too few samples, no verdict', () => {
+    // Every run's median 1.00 ms and every head iteration 1.15 ms: the normal approximation put p
+    // at 0.047 and called a regression; no split of 3 + 3 values reaches below 2/20 = 0.1.
+    const flat = (m: number) => [m, m, m];
+    const tied = historyOf(3, { 'cpu.ecdsa.sign-1000': 1e6 }, flat);
+    const head = run({ 'cpu.ecdsa.sign-1000': 1.15e6 }, 1, '2026-11-20T10:00:00Z', flat);
+    const [row] = judgeHistory(head, tied, spec, { ...opts, lastRuns: 3 }).rows;
+    expect(row).toMatchObject({ verdict: '~', note: 'too few samples to judge', rounds: 3 });
+    expect(row!.p).toBeCloseTo(0.1, 12);
   });
 });
