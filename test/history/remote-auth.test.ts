@@ -6,11 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { historyRemote, readHistory } from '../../src/action/history.js';
+import { appendHistory, historyRemote, readHistory } from '../../src/action/history.js';
 import type { FlowEnv } from '../../src/action/pipeline.js';
 import { gitIn } from '../../src/history/git.js';
 import { writeHistory } from '../../src/history/store.js';
-import { git, removeAll, smallRecord, tempDir, tip } from './helpers.js';
+import { git, removeAll, smallRecord, smallResult, tempDir, tip } from './helpers.js';
 import { serveGit, type HttpGitServer } from './http-git-server.js';
 
 const TOKEN = 'ghs_historyTokenForTheTest0123';
@@ -79,23 +79,33 @@ describe('history token as an HTTP header', () => {
     loggedArgv();
   });
 
-  it("the action's baseline read and publish target this repository with the token in the environment only", async () => {
-    const savedServer = process.env.GITHUB_SERVER_URL;
+  it("the action's publish and baseline read reach this repository with the token in the environment only", async () => {
+    const saved = { server: process.env.GITHUB_SERVER_URL, ref: process.env.GITHUB_REF_NAME };
     process.env.GITHUB_SERVER_URL = server.base;
+    process.env.GITHUB_REF_NAME = 'main';
     try {
+      const checkout = tempDir('checkout', dirs);
+      await git(checkout, 'init', '-q');
+      await git(checkout, 'commit', '-q', '--allow-empty', '-m', 'measured commit');
       const env = {
-        inputs: { token: TOKEN, historyBranch: 'gh-pages', historyFolder: 'bench' },
-        ctx: { repo: { owner: 'owner', repo: 'pages' }, temp: tempDir('temp', dirs) },
+        inputs: { token: TOKEN, path: checkout, specFile: 'spec/bench-spec.json', historyBranch: 'gh-pages', historyFolder: 'bench', historyMaxRuns: 50 },
+        ctx: { repo: { owner: 'owner', repo: 'pages' }, temp: tempDir('temp', dirs), eventName: 'push', runId: '77' },
       } as unknown as FlowEnv;
       expect(historyRemote(env)).toEqual({ remote: `${server.base}/owner/pages.git`, token: TOKEN });
       const lines: string[] = [];
+      const report = await appendHistory(env, [smallResult('go', 3)], (l) => lines.push(l));
+      expect(report.added).toHaveLength(1);
       const records = await readHistory(env, (l) => lines.push(l));
-      expect(lines).toEqual([]);
-      expect(records.map((r) => r.runner)).toEqual(['js']);
-      expect(loggedArgv().some((l) => l.includes(`clone --quiet --depth 1 --branch gh-pages -- ${server.base}/owner/pages.git`))).toBe(true);
+      expect(records.filter((r) => r.runner === 'go' && r.run.id === '77')).toHaveLength(1);
+      expect(lines.join('\n')).not.toMatch(/no gh-pages branch|invalid/);
+      const argv = loggedArgv();
+      expect(argv.some((l) => l.includes(`clone --quiet --depth 1 --branch gh-pages -- ${server.base}/owner/pages.git`))).toBe(true);
+      expect(argv.some((l) => /\bpush\b/.test(l))).toBe(true);
     } finally {
-      if (savedServer === undefined) delete process.env.GITHUB_SERVER_URL;
-      else process.env.GITHUB_SERVER_URL = savedServer;
+      for (const [name, value] of [['GITHUB_SERVER_URL', saved.server], ['GITHUB_REF_NAME', saved.ref]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 });
