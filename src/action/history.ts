@@ -1,31 +1,25 @@
 // The action's use of the gh-pages history store (src/history): appending push and dispatch runs,
 // reading the base branch's runs as a PR baseline, and the trend-site link for comments.
-import { execFile } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import * as core from '@actions/core';
 import { writeFileSync } from 'node:fs';
-import { headCommit, publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
+import { DEFAULT_IDENTITY, gitIn, headCommit, publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
 import { renderAbComment, type AbReportInput } from '../report/ab-comment.js';
 import { judgeHistory } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { markerFor } from './bundle.js';
 import { announce, log, runSinglePipeline, type FlowEnv, type Side, type Verdicts } from './pipeline.js';
-import { childEnv } from '../child/env.js';
 
-const exec = promisify(execFile);
-
-/** The history repository: history-remote, else this repository over HTTPS with the job token. */
-export function historyRemote(env: FlowEnv): string {
-  if (env.inputs.historyRemote) return env.inputs.historyRemote;
-  const url = new URL(`${process.env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.ctx.repo.owner}/${env.ctx.repo.repo}.git`);
-  if (env.inputs.token) {
-    url.username = 'x-access-token';
-    url.password = env.inputs.token;
-  }
-  return url.toString();
+/**
+ * The history repository: history-remote as given, else this repository over HTTPS with the job
+ * token, which git gets as a header for that URL (src/history/git.ts), never inside the URL.
+ */
+export function historyRemote(env: FlowEnv): { remote: string; token?: string } {
+  if (env.inputs.historyRemote) return { remote: env.inputs.historyRemote };
+  const remote = `${process.env.GITHUB_SERVER_URL ?? 'https://github.com'}/${env.ctx.repo.owner}/${env.ctx.repo.repo}.git`;
+  return { remote, ...(env.inputs.token ? { token: env.inputs.token } : {}) };
 }
 
 /** Where GitHub Pages serves the trend site when the history branch is published. */
@@ -56,7 +50,7 @@ export async function appendHistory(env: FlowEnv, results: readonly Result[], lo
       run: { id: env.ctx.runId || `local-${Date.now()}`, ...(env.ctx.runUrl ? { url: env.ctx.runUrl } : {}) },
     },
     {
-      remote: historyRemote(env),
+      ...historyRemote(env),
       workdir: join(env.ctx.temp, 'bee-bench', 'history'),
       branch: env.inputs.historyBranch,
       folder: env.inputs.historyFolder,
@@ -73,8 +67,9 @@ export async function appendHistory(env: FlowEnv, results: readonly Result[], lo
 /** Every valid record of the history branch (a shallow, read-only clone); none when the branch is absent. */
 export async function readHistory(env: FlowEnv, log: (l: string) => void): Promise<HistoryRecord[]> {
   const dir = mkdtempSync(join(env.ctx.temp, 'bee-bench-history-read-'));
+  const { remote, token } = historyRemote(env);
   try {
-    await exec('git', ['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', historyRemote(env), dir], { env: childEnv({ GIT_TERMINAL_PROMPT: '0' }) });
+    await gitIn(dir, DEFAULT_IDENTITY, token ? { url: remote, token } : undefined)(['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', remote, '.']);
   } catch {
     log(`history: no ${env.inputs.historyBranch} branch to read a baseline from`);
     return [];

@@ -46,11 +46,12 @@ async function refusePrCodeWithWriteToken(inputs: ActionInputs, ctx: RunContext)
 async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
   await refusePrCodeWithWriteToken(inputs, ctx);
   const client = inputs.client!;
-  const env: FlowEnv = { inputs: { ...inputs, client }, ctx, outDir: freshOutDir(ctx, client), cacheDir: cacheDirFor(ctx) };
+  log(`bee-bench: ${client}${inputs.clientDetected ? ' (detected)' : ''} at ${inputs.path}, ${ctx.eventName || 'local'} event, profile ${inputs.profile}, cases ${inputs.cases.join(', ')}`);
+  const crossClients = await crossClientRunners(inputs, client);
+  const env: FlowEnv = { inputs: { ...inputs, client }, ctx, crossClients, outDir: freshOutDir(ctx, client), cacheDir: cacheDirFor(ctx) };
   const trend = trendUrl(env);
   if (trend) env.trendUrl = trend;
-  log(`bee-bench: ${client}${inputs.clientDetected ? ' (detected)' : ''} at ${inputs.path}, ${ctx.eventName || 'local'} event, profile ${inputs.profile}, cases ${inputs.cases.join(', ')}`);
-  const runners = [client, ...crossClientRunners(inputs, client).map((r) => r.runner)];
+  const runners = [client, ...crossClients.map((r) => r.runner)];
   const states = await core.group('cache: restore', async () =>
     restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
   );

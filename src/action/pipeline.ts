@@ -4,7 +4,7 @@
 import * as core from '@actions/core';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildRunner, type ClientSource } from '../build/index.js';
+import { buildRunner, goProxyProblem, type ClientSource } from '../build/index.js';
 import { BuildError } from '../build/exec.js';
 import { uploadFolder } from '../github/artifacts.js';
 import { writeSummary } from '../github/summary.js';
@@ -24,9 +24,13 @@ import { ARTIFACT_PREFIX } from '../github/artifacts.js';
 
 export const log = (line: string) => core.info(line);
 
+export type CrossClient = { runner: Runner; source: ClientSource };
+
 export interface FlowEnv {
   inputs: ActionInputs & { client: Runner };
   ctx: RunContext;
+  /** compare-clients' other runners (crossClientRunners), decided once per flow. */
+  crossClients: CrossClient[];
   outDir: string;
   cacheDir: string;
   /** The trend site, linked from comments when the history is on. */
@@ -81,15 +85,24 @@ export function freshOutDir(ctx: RunContext, client: Runner): string {
   return dir;
 }
 
-/** The other two clients from their released versions; bee-go only from a checkout (go-client-path). */
-export function crossClientRunners(inputs: ActionInputs, client: Runner): Array<{ runner: Runner; source: ClientSource }> {
+/**
+ * compare-clients' other two clients from their released versions: bee-js and bee-rs from their
+ * registries; bee-go from go-client-path, else from the Go module proxy when it serves bee-go's
+ * pinned version (as `bee-bench run` does), else left out in one line quoting the proxy's error.
+ */
+export async function crossClientRunners(inputs: ActionInputs, client: Runner): Promise<CrossClient[]> {
   if (!inputs.compareClients) return [];
-  return RUNNERS.filter((r) => r !== client).flatMap((r): Array<{ runner: Runner; source: ClientSource }> => {
-    if (r !== 'go') return [{ runner: r, source: { kind: 'registry' } }];
-    if (inputs.goClientPath) return [{ runner: r, source: { kind: 'path', path: inputs.goClientPath } }];
-    log('compare-clients: bee-go left out: set go-client-path to a bee-go checkout (its module is not served by every Go proxy)');
-    return [];
-  });
+  const runners: CrossClient[] = [];
+  for (const runner of RUNNERS.filter((r) => r !== client)) {
+    if (runner === 'go' && inputs.goClientPath) {
+      runners.push({ runner, source: { kind: 'path', path: inputs.goClientPath } });
+      continue;
+    }
+    const problem = runner === 'go' ? await goProxyProblem() : undefined;
+    if (problem) log(`compare-clients: bee-go skipped: ${problem} (fix: set go-client-path to a bee-go checkout)`);
+    else runners.push({ runner, source: { kind: 'registry' } });
+  }
+  return runners;
 }
 
 export function common(env: FlowEnv, outDir = env.outDir): Common {
@@ -109,7 +122,7 @@ async function prebuild(env: FlowEnv, what: 'base' | 'head', runner: Runner, sou
 }
 
 async function crossClientModel(env: FlowEnv): Promise<AggregateModel | undefined> {
-  const runners = crossClientRunners(env.inputs, env.inputs.client);
+  const runners = env.crossClients;
   if (runners.length === 0) return undefined;
   return core.group(`cross-client context: ${runners.map((r) => r.runner).join(', ')}`, async () => {
     const out = await singleJob({ ...common(env, join(env.outDir, 'cross-client')), runners });
@@ -207,7 +220,7 @@ export async function runSinglePipeline(env: FlowEnv, head: Side): Promise<Singl
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
   const runners = [
     { runner: i.client, source: head.source, ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}) },
-    ...crossClientRunners(i, i.client),
+    ...env.crossClients,
   ];
   const n = selectCases(loadSpec(i.specFile).spec, i.cases).length;
   const out = await core.group(`run: ${n} case${n === 1 ? '' : 's'} on ${runners.map((r) => r.runner).join(', ')}`, () => singleJob({ ...common(env), runners }));

@@ -1,8 +1,11 @@
 // Real git through child_process.execFile (no shell): every command gets the committer identity
 // and settings that make it independent of the machine's git config (no signing, no hooks, no
-// prompts). The remote URL may carry a token, so errors name the command but never the URL.
+// prompts). A token for the remote reaches git as an `http.<url>.extraheader` through GIT_CONFIG_*
+// variables of that git process only (remoteAuthEnv), never in argv or a remote URL, which the
+// process list and git's own messages show. A URL given with credentials in it is still redacted
+// from errors.
 import { execFile } from 'node:child_process';
-import { childEnv } from '../child/env.js';
+import { childEnv, registerSecret } from '../child/env.js';
 
 export interface Identity {
   name: string;
@@ -34,8 +37,31 @@ export interface Git {
   readonly cwd: string;
 }
 
-/** A git bound to one working directory and identity. */
-export function gitIn(cwd: string, identity: Identity = DEFAULT_IDENTITY): Git {
+/** Credentials for one HTTP(S) remote: sent as basic auth (user x-access-token, as GitHub expects) to that URL only. */
+export interface RemoteAuth {
+  url: string;
+  token: string;
+}
+
+/**
+ * GIT_CONFIG_* variables that make git send `AUTHORIZATION: basic <user:token>` to auth.url and
+ * nothing under any other URL (http.<url>.extraheader), appended after the GIT_CONFIG_* entries
+ * `base` already has. The encoded value is registered as a secret, so no other child sees it.
+ */
+export function remoteAuthEnv(auth: RemoteAuth, base: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const basic = Buffer.from(`x-access-token:${auth.token}`).toString('base64');
+  registerSecret(basic);
+  const count = Number(base.GIT_CONFIG_COUNT ?? 0);
+  const n = Number.isInteger(count) && count > 0 ? count : 0;
+  return {
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: `http.${auth.url}.extraheader`,
+    [`GIT_CONFIG_VALUE_${n}`]: `AUTHORIZATION: basic ${basic}`,
+  };
+}
+
+/** A git bound to one working directory and identity; with auth, it authenticates to that remote. */
+export function gitIn(cwd: string, identity: Identity = DEFAULT_IDENTITY, auth?: RemoteAuth): Git {
   const config = [
     '-c', `user.name=${identity.name}`,
     '-c', `user.email=${identity.email}`,
@@ -44,7 +70,8 @@ export function gitIn(cwd: string, identity: Identity = DEFAULT_IDENTITY): Git {
     '-c', 'core.autocrlf=false',
     '-c', 'advice.detachedHead=false',
   ];
-  const env = childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', LC_ALL: 'C' });
+  // After childEnv: it would drop the header variable, whose value is a registered secret.
+  const env = { ...childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', LC_ALL: 'C' }), ...(auth ? remoteAuthEnv(auth) : {}) };
   type Outcome = string | { ok: boolean; stdout: string; stderr: string };
   const run = (args: readonly string[], opts: { input?: string; allowFail?: boolean } = {}): Promise<Outcome> =>
     new Promise((resolve, reject) => {

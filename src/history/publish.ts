@@ -13,6 +13,8 @@ import { childEnv } from '../child/env.js';
 
 export interface PublishOptions {
   remote: string;
+  /** Token for an HTTP(S) remote (see WriteOptions.token). */
+  token?: string;
   workdir: string;
   branch?: string;
   folder?: string;
@@ -57,6 +59,7 @@ export function siteDir(): string | undefined {
 export function publishRecords(records: HistoryRecord[], o: PublishOptions): Promise<WriteReport> {
   return writeHistory(records, {
     remote: o.remote,
+    ...(o.token ? { token: o.token } : {}),
     workdir: o.workdir,
     branch: o.branch,
     folder: o.folder,

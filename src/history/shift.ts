@@ -1,7 +1,7 @@
 // Shift markers on a series (one branch, in time order). Point i is a candidate when the W values
 // from i on differ from the W values before it:
 //   - the rank-sum test of after vs before, two-sided p < alpha, its p exact under ties too
-//     (src/stats rankSumPermutationP: equal timings are common, and a normal approximation's p
+//     (src/stats mannWhitney, exact: equal timings are common, and a normal approximation's p
 //     never reaches alpha with 5 + 5 values), and
 //   - the ratio after/before, the back-transformed two-sample Hodges–Lehmann shift of log values,
 //     is off 1 by more than threshold.
@@ -16,7 +16,7 @@
 // points it keeps (plus a margin) and still mark exactly what a full-history pass would.
 // With W = 5 the exact test's smallest two-sided p is 2/252 = 0.0079: at alpha 0.01 a candidate
 // needs the five values after it all on one side of the five before it.
-import { hodgesLehmannTwoSample, rankSumPermutationP } from '../stats/index.js';
+import { hodgesLehmannTwoSample, mannWhitney } from '../stats/index.js';
 
 export interface ShiftOptions {
   /** Points on each side; default 5. */
@@ -62,7 +62,7 @@ export function detectShifts(values: readonly number[], opts: ShiftOptions = DEF
   for (let i = lo; i + w <= n; i++) {
     const before = logs.slice(i - w, i);
     const after = logs.slice(i, i + w);
-    const p = rankSumPermutationP(after, before);
+    const p = mannWhitney(after, before, { exact: true }).p;
     if (!(p < opts.alpha)) continue;
     const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
     if (Math.abs(ratio - 1) > opts.threshold) candidates.push({ index: i, ratio, p, step: Math.abs(mean(after) - mean(before)) });

@@ -27,8 +27,10 @@ import { recordPath, serializeRecord, type InvalidRecord } from './record.js';
 import type { HistoryRecord } from './schema.js';
 
 export interface WriteOptions {
-  /** Remote URL or path (may carry a token; it is never logged). */
+  /** Remote URL or path (credentials in it are never logged; prefer token). */
   remote: string;
+  /** Token for an HTTP(S) remote, handed to git as a header for that URL only (never in argv or the URL). */
+  token?: string;
   /** Local clone: created when absent, fetched into and reused when present; writers sharing it take turns. */
   workdir: string;
   /** How long to wait for another writer's hold on the workdir; default 15 minutes. */
@@ -85,7 +87,7 @@ export async function writeHistory(records: readonly HistoryRecord[], opts: Writ
   const maxAttempts = opts.maxAttempts ?? 10;
   const backoff = opts.backoff ?? { baseMs: 500, maxMs: 20_000 };
   const log = opts.log ?? (() => {});
-  const git = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY);
+  const git = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY, opts.token ? { url: opts.remote, token: opts.token } : undefined);
 
   const files = new Map<string, string>();
   for (const r of records) {

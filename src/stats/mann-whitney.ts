@@ -1,9 +1,13 @@
-// Mann–Whitney U (Wilcoxon rank-sum) test, following R's wilcox.test(x, y)
-// (R <= 4.5 semantics, shared by SciPy's mannwhitneyu): exact when both
-// samples have fewer than 50 values and there are no ties, otherwise a normal
-// approximation with tie-corrected variance and, by default, continuity correction.
+// Mann–Whitney U (Wilcoxon rank-sum) test, following R's wilcox.test(x, y) and SciPy's
+// mannwhitneyu: exact when both samples have fewer than 50 values, otherwise a normal
+// approximation with tie-corrected variance and, by default, continuity correction. The same
+// rule as the signed-rank test (wilcoxon.ts): with ties below that size the p is the exact
+// permutation distribution over the mid-ranks (rank-sum-permutation.ts; SciPy's
+// PermutationMethod), where R falls back to the normal approximation, whose p at small sizes can
+// go below what any split of the values reaches.
 import { rank, tieSum } from './rank.js';
 import { pwilcox } from './rank-sum-dist.js';
+import { rankSumPermutation } from './rank-sum-permutation.js';
 import { EXACT_BELOW, normalP, type Alternative, type Method, type RankTestOptions } from './wilcoxon.js';
 
 export interface RankSumResult {
@@ -39,10 +43,12 @@ export function mannWhitney(
   const mn = nx * ny;
   const extreme = alternative === 'less' ? 0 : mn;
 
-  const exact = (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) && ties.length === 0;
-  if (exact) {
-    const p = exactP(w, nx, ny, alternative);
-    return { statistic: w, p, minP: exactP(extreme, nx, ny, alternative), nx, ny, ties: false, method: 'exact' };
+  if (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) {
+    if (ties.length === 0) {
+      const p = exactP(w, nx, ny, alternative);
+      return { statistic: w, p, minP: exactP(extreme, nx, ny, alternative), nx, ny, ties: false, method: 'exact' };
+    }
+    return { statistic: w, ...rankSumPermutation(ranks, nx, alternative), nx, ny, ties: true, method: 'exact' };
   }
   const N = nx + ny;
   const sigma = Math.sqrt((mn / 12) * (N + 1 - tieSum(ties) / (N * (N - 1))));

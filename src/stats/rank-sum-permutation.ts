@@ -1,42 +1,37 @@
-// Exact (permutation) p of the Wilcoxon rank-sum statistic that stays exact under ties: the null
-// distribution of x's mid-rank sum over all C(nx + ny, nx) ways to split the pooled values, counted
-// by dynamic programming on doubled mid-ranks (integers). This is the conditional exact test of
-// coin::wilcox_test(distribution = "exact"); without ties it equals R's exact wilcox.test p.
-// Cost O(N * nx * N^2) time: meant for small windows (shift markers use 5 + 5). Without ties the
-// exact Mann–Whitney p (the same value) is used, which is far cheaper.
-import { mannWhitney } from './mann-whitney.js';
-import { rank } from './rank.js';
+// Exact (permutation) distribution of the Wilcoxon rank-sum statistic that stays exact under ties:
+// x's mid-rank sum over all C(nx + ny, nx) ways to split the pooled values, counted by dynamic
+// programming on doubled mid-ranks (integers, so sums compare exactly). This is the conditional
+// exact test of coin::wilcox_test(distribution = "exact") and SciPy's mannwhitneyu with
+// PermutationMethod(n_resamples=inf). mannWhitney uses it for tied samples below its exact
+// threshold; without ties its exact p (pwilcox) is the same value, far cheaper.
+// Cost O(N * nx * N^2) time for N pooled values.
+import { sidedP, type Alternative } from './wilcoxon.js';
 
-/** Two-sided p = min(1, 2 * min(P(S <= s), P(S >= s))), S = x's rank sum under random splits. */
-export function rankSumPermutationP(x: readonly number[], y: readonly number[]): number {
-  const nx = x.length;
-  const n = nx + y.length;
-  if (nx === 0 || y.length === 0) return 1;
-  const ranked = rank([...x, ...y]);
-  if (ranked.ties.length === 0) return mannWhitney(x, y, { exact: true }).p;
-  const doubled = Array.from(ranked.ranks, (r) => Math.round(2 * r));
+/** p and the smallest reachable p (x taking the lowest or highest ranks) of x's rank sum, x = the first nx of ranks. */
+export function rankSumPermutation(ranks: ArrayLike<number>, nx: number, alternative: Alternative): { p: number; minP: number } {
+  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
   let observed = 0;
-  for (let i = 0; i < nx; i++) observed += doubled[i] as number;
-  const maxSum = 2 * n * n;
+  for (let i = 0; i < nx; i++) observed += doubled[i]!;
+  const maxSum = doubled.reduce((a, b) => a + b, 0);
   // ways[k][s]: subsets of the values seen so far with k members and doubled rank sum s.
   const ways = Array.from({ length: nx + 1 }, () => new Float64Array(maxSum + 1));
   ways[0]![0] = 1;
-  for (const r of doubled) {
-    for (let k = nx; k >= 1; k--) {
+  let reach = 0;
+  doubled.forEach((r, seen) => {
+    reach += r;
+    for (let k = Math.min(nx, seen + 1); k >= 1; k--) {
       const to = ways[k]!;
       const from = ways[k - 1]!;
-      for (let s = maxSum - r; s >= 0; s--) if (from[s]) to[s + r]! += from[s]!;
+      for (let s = reach - r; s >= 0; s--) if (from[s]) to[s + r]! += from[s]!;
     }
-  }
+  });
   const dist = ways[nx]!;
-  let total = 0;
-  let below = 0;
-  let above = 0;
-  for (let s = 0; s <= maxSum; s++) {
-    const w = dist[s]!;
-    total += w;
-    if (s <= observed) below += w;
-    if (s >= observed) above += w;
-  }
-  return Math.min(1, (2 * Math.min(below, above)) / total);
+  const total = dist.reduce((a, b) => a + b, 0);
+  const below = (s: number) => dist.subarray(0, s + 1).reduce((a, b) => a + b, 0) / total;
+  const above = (s: number) => dist.subarray(s).reduce((a, b) => a + b, 0) / total;
+  const tailP = (s: number) => sidedP(alternative, () => below(s), () => above(s));
+  const lowest = dist.findIndex((w) => w > 0);
+  let highest = maxSum;
+  while (highest > 0 && !dist[highest]) highest--;
+  return { p: tailP(observed), minP: Math.min(tailP(lowest), tailP(highest)) };
 }

@@ -88,7 +88,7 @@ export function wilcoxonPaired(
 }
 
 /** The p of an alternative from the statistic's two tails, P(T <= t) and P(T >= t) (lazily). */
-function sidedP(alternative: Alternative, lower: () => number, upper: () => number): number {
+export function sidedP(alternative: Alternative, lower: () => number, upper: () => number): number {
   if (alternative === 'less') return lower();
   if (alternative === 'greater') return upper();
   return Math.min(1, 2 * Math.min(lower(), upper()));

@@ -4,17 +4,14 @@
 // an unreachable loopback port, an empty file:// folder, and file:// folders laid out by
 // test/build/gomodproxy (Go's own archive/zip) from a tiny module or from a bee-go checkout.
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { goProxyProblem, pinnedGoClient } from '../../src/build/go.js';
+import { goProxyProblem } from '../../src/build/go.js';
+import { cleanModuleCaches, fakeBeeGo, fileProxy, MODULE, tmp, VERSION } from './go-proxy-fixture.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const MODULE = 'github.com/ethswarm-tools/bee-go';
-const VERSION = pinnedGoClient(join(ROOT, 'runners', 'go', 'go.mod'));
-const tmp = (what: string) => mkdtempSync(join(tmpdir(), `bee-bench-${what}-`));
 
 /** A fresh module cache, so nothing downloaded before (or by another test) can answer for the proxy. */
 function moduleCache(): string {
@@ -25,16 +22,8 @@ function moduleCache(): string {
 const caches: string[] = [];
 afterEach(() => {
   vi.unstubAllEnvs();
-  // Go leaves its module cache read-only; `go clean -modcache` is how it is removed.
-  for (const dir of caches.splice(0)) execFileSync('go', ['clean', '-modcache'], { env: { ...process.env, GOMODCACHE: dir } });
+  cleanModuleCaches(caches);
 });
-
-/** Lays out MODULE@VERSION from `dir` as a GOPROXY file tree; returns its file:// URL. */
-function fileProxy(dir: string): string {
-  const out = tmp('goproxy');
-  execFileSync('go', ['run', '.', '-module', MODULE, '-version', VERSION, '-dir', dir, '-out', out], { cwd: join(import.meta.dirname, 'gomodproxy'), stdio: 'pipe' });
-  return `file://${out}`;
-}
 
 /** The CLI as a user runs it: its own process, its stderr as written. */
 async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
@@ -73,11 +62,8 @@ describe('bee-go through the Go module proxy', () => {
   });
 
   it('a proxy that serves the pinned version: the check passes and leaves the module in the module cache', async () => {
-    const fake = tmp('fake-bee-go');
-    writeFileSync(join(fake, 'go.mod'), `module ${MODULE}\n\ngo 1.22\n`);
-    writeFileSync(join(fake, 'bee.go'), 'package bee\n\nconst Fake = true\n');
     const cache = moduleCache();
-    vi.stubEnv('GOPROXY', fileProxy(fake));
+    vi.stubEnv('GOPROXY', fileProxy(fakeBeeGo()));
     vi.stubEnv('GOMODCACHE', cache);
     vi.stubEnv('GONOSUMDB', MODULE);
     expect(await goProxyProblem()).toBeUndefined();

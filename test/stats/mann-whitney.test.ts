@@ -46,21 +46,22 @@ describe('Mann–Whitney U, normal approximation', () => {
     expectClose(r.p, 0.1103, 5e-4);
   });
 
+  // R's wilcox.test falls back to this with ties at any size; here it needs exact: false below 50.
   it('ties: published R output W = 51.5, p = 0.5966 (endmemo.com/r/wilcoxon.php)', () => {
-    const r = mannWhitney([1, 5, 9, 24, 56, 21, 3, 7, 21, 4], [12, 15, 5, 9, 9, 14, 56, 22, 3, 7, 32, 5]);
+    const r = mannWhitney([1, 5, 9, 24, 56, 21, 3, 7, 21, 4], [12, 15, 5, 9, 9, 14, 56, 22, 3, 7, 32, 5], { exact: false });
     expect(r.method).toBe('normal');
     expect(r.statistic).toBe(51.5);
     expectClose(r.p, 0.5965969026279817); // scipy 1.17.1 asymptotic, use_continuity=True
   });
 
   it('ties: published R output W = 0, p = 0.001364 (endmemo.com/r/wilcoxon.php)', () => {
-    const r = mannWhitney([1, 5, 9, 24, 56, 21, 3, 7, 21, 4], [1233, 4356, 987, 39999, 1111, 200000]);
+    const r = mannWhitney([1, 5, 9, 24, 56, 21, 3, 7, 21, 4], [1233, 4356, 987, 39999, 1111, 200000], { exact: false });
     expect(r.statistic).toBe(0);
     expectClose(r.p, 0.0013643929543816092); // scipy 1.17.1
   });
 
   it('ties: published R output W = 4, p = 0.01778 (pastebin.com/1J1nivKv)', () => {
-    const r = mannWhitney([1, 2, 2, 4, 5, 3, 0], [4, 6, 3, 8, 11, 11]);
+    const r = mannWhitney([1, 2, 2, 4, 5, 3, 0], [4, 6, 3, 8, 11, 11], { exact: false });
     expect(r.statistic).toBe(4);
     expectClose(r.p, 0.017778372968701422); // scipy 1.17.1
   });
@@ -74,5 +75,53 @@ describe('Mann–Whitney U, normal approximation', () => {
 
   it('all values tied: p = 1 (R would return NaN)', () => {
     expect(mannWhitney([2, 2, 2], [2, 2]).p).toBe(1);
+  });
+});
+
+// References: scipy 1.17.1 mannwhitneyu(x, y, alternative=..., method=PermutationMethod(n_resamples=np.inf)),
+// the exact permutation distribution under ties (its method='exact' ignores ties).
+describe('Mann–Whitney U with ties, below 50 per sample: exact permutation p', () => {
+  const a = [1, 5, 9, 24, 56, 21, 3, 7, 21, 4];
+  it('matches SciPy PermutationMethod on the published tie examples, all three alternatives', () => {
+    const cases: Array<[number[], number[], Record<'two.sided' | 'greater' | 'less', number>]> = [
+      [a, [12, 15, 5, 9, 9, 14, 56, 22, 3, 7, 32, 5], { 'two.sided': 0.5930694692304599, greater: 0.7151439891377972, less: 0.29653473461522994 }],
+      [a, [1233, 4356, 987, 39999, 1111, 200000], { 'two.sided': 0.00024975024975024975, greater: 1, less: 0.00012487512487512488 }],
+      [[1, 2, 2, 4, 5, 3, 0], [4, 6, 3, 8, 11, 11], { 'two.sided': 0.01282051282051282, greater: 0.9965034965034965, less: 0.00641025641025641 }],
+      [[10, 10, 11, 12, 12, 13], [9, 10, 10, 11, 8, 12], { 'two.sided': 0.16883116883116883, greater: 0.08441558441558442, less: 0.9588744588744589 }],
+      [[12, 10, 11, 12, 14, 10, 13, 12, 11, 15, 10, 12], [9, 10, 11, 8, 10, 9, 12, 9, 10, 11], { 'two.sided': 0.0068692916990130614, greater: 0.0034346458495065307, less: 0.9978643647374298 }],
+    ];
+    for (const [x, y, ref] of cases) {
+      for (const alternative of ['two.sided', 'greater', 'less'] as const) {
+        const r = mannWhitney(x, y, { alternative });
+        expect(r).toMatchObject({ method: 'exact', ties: true });
+        expectClose(r.p, ref[alternative], 1e-12);
+        expect(r.p).toBeGreaterThanOrEqual(r.minP);
+      }
+    }
+  });
+
+  it('three tied values against three: p = minP = 2/20, where the normal approximation claims 0.047', () => {
+    const r = mannWhitney([3, 3, 3], [1, 1, 1]);
+    expectClose(r.p, 0.1, 1e-12); // scipy PermutationMethod: 0.1; asymptotic: 0.04685417760387376
+    expectClose(r.minP, 0.1, 1e-12);
+    expectClose(mannWhitney([3, 3, 3], [1, 1, 1], { exact: false }).p, 0.04685417760387376);
+  });
+
+  it('switches to the normal approximation at 50 values in a sample', () => {
+    // 49 + 49, ties in both: exact. Complete separation: one split of C(98, 49) per tail.
+    const sep = mannWhitney(Array(49).fill(2), Array(49).fill(1));
+    expect(sep.method).toBe('exact');
+    expect(sep.p / 7.850029192963324e-29).toBeCloseTo(1, 10); // 2 / math.comb(98, 49)
+    expect(sep.minP).toBe(sep.p);
+    const fifty = mannWhitney(Array(50).fill(2), Array(49).fill(1));
+    expect(fifty.method).toBe('normal');
+    expectClose(fifty.p, 4.3562787255415573e-23); // scipy method='asymptotic'
+    // Threes of equal values, 49 + 49: exact at the largest size; SciPy cannot enumerate C(98, 49)
+    // splits, so its Monte Carlo PermutationMethod(n_resamples=200000, rng=1): 0.05040 (SE 0.0005).
+    const x = Array.from({ length: 49 }, (_, i) => Math.floor(i / 3));
+    const y = x.map((v) => v + 2);
+    const r = mannWhitney(x, y);
+    expect(r.method).toBe('exact');
+    expect(Math.abs(r.p - 0.05039974800125999)).toBeLessThan(0.002);
   });
 });

@@ -7,11 +7,14 @@ import { ResultSchema, type CaseResult, type Result } from '../../src/spec/schem
 /** Deterministic jitter around m: ±2%. */
 const around = (m: number, n: number, seed: number) => Array.from({ length: n }, (_, i) => Math.round(m * (1 + 0.02 * Math.sin(seed * 7.1 + i * 2.3))));
 
-/** An rs result with one 'quick' row per case id, 7 samples around the given median (ns). */
-export function run(medians: Record<string, number>, seed: number, started: string): Result {
+/** Samples of one case from its median: by default 7 around it. */
+export type Samples = (median: number) => number[];
+
+/** An rs result with one 'quick' row per case id, 7 samples around the given median (ns) unless `samples` says otherwise. */
+export function run(medians: Record<string, number>, seed: number, started: string, samples: Samples = (m) => around(m, 7, seed)): Result {
   const cases: CaseResult[] = Object.entries(medians).map(([id, m]) => ({
     id, kind: 'cpu', param: { label: 'quick', count: 10 }, status: 'ok', warmup: 1,
-    samples_ns: around(m, 7, seed), cpu_ns: around(m, 7, seed), peak_rss_bytes: 1 << 20, work: { ops: 10 },
+    samples_ns: samples(m), cpu_ns: samples(m), peak_rss_bytes: 1 << 20, work: { ops: 10 },
   }));
   return ResultSchema.parse({
     schema: 'bee-bench/result@1', runner: 'rs', client: { name: 'bee-rs', version: '1.7.0', source: 'registry' }, bee: null,
@@ -22,10 +25,10 @@ export function run(medians: Record<string, number>, seed: number, started: stri
 }
 
 /** `count` runs on main, one a day from 2026-11-10, commit i's sha is the digit i forty times. */
-export function branchHistory(medians: Record<string, number>, count = 8, branch = 'main'): HistoryRecord[] {
+export function branchHistory(medians: Record<string, number>, count = 8, branch = 'main', samples?: Samples): HistoryRecord[] {
   return Array.from({ length: count }, (_, i) => {
     const ts = `2026-11-${String(10 + i).padStart(2, '0')}T10:00:00Z`;
-    return toRecord(run(medians, i + 1, ts), {
+    return toRecord(run(medians, i + 1, ts, samples), {
       commit: { sha: `${i}`.repeat(40), message: `commit ${i}`, author: 'a', timestamp: ts },
       branch, event: 'push', run: { id: String(i), url: `https://github.com/o/r/actions/runs/${i}` },
     });

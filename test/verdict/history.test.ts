@@ -38,4 +38,15 @@ describe('history baseline (unpaired, cross-machine)', () => {
     expect(judgeHistory(head, history, spec, { ...opts, branch: 'dev' }).rows[0]!.status).toBe('new');
     expect(judgeHistory({ ...head, runner: 'go' }, history, spec, opts).rows[0]!.status).toBe('new');
   });
+
+  it('three tied runs against three tied samples cannot reach alpha 0.05: too few samples, no verdict', () => {
+    // Every run's median 1.00 ms and every head iteration 1.15 ms: the normal approximation put p
+    // at 0.047 and called a regression; no split of 3 + 3 values reaches below 2/20 = 0.1.
+    const flat = (m: number) => [m, m, m];
+    const tied = branchHistory({ 'cpu.ecdsa.sign-1000': 1e6 }, 3, 'main', flat);
+    const head = run({ 'cpu.ecdsa.sign-1000': 1.15e6 }, 1, '2026-11-20T10:00:00Z', flat);
+    const [row] = judgeHistory(head, tied, spec, { ...opts, lastRuns: 3 }).rows;
+    expect(row).toMatchObject({ verdict: '~', note: 'too few samples to judge', rounds: 3 });
+    expect(row!.p).toBeCloseTo(0.1, 12);
+  });
 });
