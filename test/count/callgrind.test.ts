@@ -1,14 +1,15 @@
 // Counting under real valgrind: the js runner (runners/js, set up by `npm run test:setup`) run
 // by countRunner exactly as the engine runs it, on the cheapest real case, with two iterations.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countingCommand, findCounter, parseDump } from '../../src/count/callgrind.js';
+import { buildRunner, parseSource } from '../../src/build/index.js';
+import { countingCommand, findCounter, parseDump, readDumps } from '../../src/count/callgrind.js';
 import type { RunnerCommand } from '../../src/build/builder.js';
 import { attachCounts, countRunner } from '../../src/run/count.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { ResultSchema, type Counter } from '../../src/spec/schema.js';
+import { ResultSchema, type Counter, type Runner } from '../../src/spec/schema.js';
 import { selectCases } from '../../src/spec/select.js';
 import { caseResult, result } from '../report/fixtures.js';
 
@@ -23,10 +24,10 @@ async function counter(): Promise<Counter> {
   return found.counter;
 }
 
-function count(cases: string[], extra: { env?: Record<string, string>; timeoutMs?: number } = {}) {
+function count(cases: string[], extra: { env?: Record<string, string>; timeoutMs?: number; runner?: Runner; command?: RunnerCommand } = {}) {
   return counter().then((c) =>
-    countRunner(JS, {
-      runner: 'js', spec: SPEC, profile: 'quick', cases: selectCases(spec, cases), counter: c, out: join(tmp(), 'count.json'),
+    countRunner(extra.command ?? JS, {
+      runner: extra.runner ?? 'js', spec: SPEC, profile: 'quick', cases: selectCases(spec, cases), counter: c, out: join(tmp(), 'count.json'),
       timeoutMs: extra.timeoutMs ?? 60_000, caseTimeoutS: 30, iterations: 2, ...(extra.env ? { env: extra.env } : {}),
     }),
   );
@@ -36,6 +37,21 @@ describe('parseDump', () => {
   it('reads the iteration named by the trigger and its total', () => {
     expect(parseDump('version: 1\ndesc: Trigger: Client Request: bee-bench 4 2\nevents: Ir\nsummary: 0\ntotals: 123456\n')).toEqual({ unit: 4, step: 2, instructions: 123456 });
     expect(parseDump('desc: Trigger: Program termination\ntotals: 99\n')).toBeNull();
+    expect(parseDump('desc: Trigger: Client Request: bee-bench-calibrate 100000\ntotals: 99\n')).toBeNull();
+  });
+});
+
+describe('readDumps', () => {
+  it("adds a step's count-mode slowdown spin to its iteration and orders steps", () => {
+    const dir = tmp();
+    const dump = (name: string, trigger: string, total: number) =>
+      writeFileSync(join(dir, name), `desc: Trigger: Client Request: ${trigger}\ntotals: ${total}\n`);
+    dump('callgrind.out.7.1', 'bee-bench 0 3', 1000);
+    dump('callgrind.out.7.2', 'bee-bench-calibrate 0', 50);
+    dump('callgrind.out.7.3', 'bee-bench-spin 0 3', 10);
+    dump('callgrind.out.7.4', 'bee-bench 0 2', 900);
+    dump('callgrind.out.7.5', 'bee-bench 1 2', 5);
+    expect(readDumps(dir)).toEqual(new Map([[0, [900, 1010]], [1, [5]]]));
   });
 });
 
@@ -46,6 +62,7 @@ describe('countingCommand', () => {
     expect(cmd.argv).toContain('--callgrind-out-file=/dumps/callgrind.out.%p');
     expect(cmd.argv.slice(cmd.argv.indexOf('node'))).toEqual(['node', '--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1', 'bee-bench-js.mjs']);
     expect(cmd.env?.BEE_BENCH_COUNT).toBe('1');
+    expect(cmd.env?.BEE_BENCH_COUNT_DIR).toBe('/dumps');
     expect(countingCommand({ argv: ['bee-bench-go'] }, 'go', '/d').env).toMatchObject({ GODEBUG: 'asyncpreemptoff=1', GOGC: 'off' });
   });
 });
@@ -71,6 +88,32 @@ describe('countRunner under valgrind', { timeout: 240_000 }, () => {
     expect(unbracketed.result?.cases[0]?.instructions).toBeUndefined();
     const killed = await count(['cpu.harness.noop'], { timeoutMs: 50 });
     expect(killed.problems).toEqual([expect.stringMatching(/^js under callgrind: runner killed after its budget/)]);
+  });
+});
+
+// BEE_BENCH_SLOWDOWN while counting: each step's count grows by the fraction of its own count
+// (runners/README.md), in every runner. bee-go joins when BEE_GO_PATH names a checkout.
+const slowed: Array<{ runner: Runner; source: string }> = [
+  { runner: 'js', source: 'registry' },
+  { runner: 'rs', source: 'registry' },
+  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
+];
+
+describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_000 }, ({ runner, source }) => {
+  it("adds 1.00-1.10% to every step's count of a cheap case", async () => {
+    const { command } = await buildRunner({ runner, source: parseSource(source), log: () => {} });
+    const counts = async (env: Record<string, string>) => {
+      const run = await count(['cpu.keccak.chunk-hash'], { runner, command, env, timeoutMs: 240_000 });
+      expect(run.problems).toEqual([]);
+      return run.result!.cases[0]!.instructions!;
+    };
+    const base = await counts({});
+    const head = await counts({ BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.01' });
+    expect(head).toHaveLength(base.length);
+    for (const [i, n] of head.entries()) {
+      expect(n / base[i]!).toBeGreaterThanOrEqual(1.01);
+      expect(n / base[i]!).toBeLessThanOrEqual(1.011);
+    }
   });
 });
 

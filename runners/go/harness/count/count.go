@@ -8,8 +8,15 @@
 package count
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
+	"sync"
 	"unsafe"
 )
 
@@ -30,10 +37,115 @@ func Start() {
 
 // Stop switches instrumentation off and dumps the count as "bee-bench <unit> <step>".
 func Stop(unit, step int) {
+	stopAs(fmt.Sprintf("bee-bench %d %d", unit, step))
+}
+
+func stopAs(name string) {
 	request(stopInstrumentation, 0)
-	name := []byte(fmt.Sprintf("bee-bench %d %d\x00", unit, step))
-	request(dumpStatsAt, uintptr(unsafe.Pointer(&name[0])))
-	runtime.KeepAlive(name)
+	b := []byte(name + "\x00")
+	request(dumpStatsAt, uintptr(unsafe.Pointer(&b[0])))
+	runtime.KeepAlive(b)
+}
+
+// SlowDown is BEE_BENCH_SLOWDOWN while counting: right after Stop, a counted spin of fraction x
+// that step's own instruction count, dumped as "bee-bench-spin <unit> <step>" (the engine adds
+// the two), so the injected share of the count is the fraction, as it is of the wall time
+// natively. Reading dumps and calibrating happen outside the counted regions.
+func SlowDown(fraction float64, unit, step int) error {
+	dir := os.Getenv("BEE_BENCH_COUNT_DIR")
+	if dir == "" {
+		return errors.New("BEE_BENCH_SLOWDOWN with BEE_BENCH_COUNT=1 needs BEE_BENCH_COUNT_DIR, callgrind's dump folder (the engine sets it)")
+	}
+	body, err := lastDump(dir)
+	if err != nil {
+		return err
+	}
+	once.Do(func() { spin, spinErr = calibrate(dir) })
+	if spinErr != nil {
+		return spinErr
+	}
+	passes := math.Max(0, math.Ceil((fraction*float64(body)-spin.overhead)/spin.perPass))
+	Start()
+	spinPasses(uint64(passes))
+	stopAs(fmt.Sprintf("bee-bench-spin %d %d", unit, step))
+	return nil
+}
+
+// calibration: a counted spin costs overhead + passes x perPass instructions.
+type calibration struct{ overhead, perPass float64 }
+
+var (
+	once    sync.Once
+	spin    calibration
+	spinErr error
+	sink    uint64
+)
+
+// calibrate counts a spin of none and of calibratePasses passes ("bee-bench-calibrate" dumps,
+// which the engine ignores).
+func calibrate(dir string) (calibration, error) {
+	const calibratePasses = 100_000
+	counted := func(passes uint64) (float64, error) {
+		Start()
+		spinPasses(passes)
+		stopAs(fmt.Sprintf("bee-bench-calibrate %d", passes))
+		n, err := lastDump(dir)
+		return float64(n), err
+	}
+	overhead, err := counted(0)
+	if err != nil {
+		return calibration{}, err
+	}
+	total, err := counted(calibratePasses)
+	if err != nil {
+		return calibration{}, err
+	}
+	perPass := (total - overhead) / calibratePasses
+	if perPass <= 0 {
+		return calibration{}, errors.New("BEE_BENCH_SLOWDOWN: the calibration spin counted no instructions (not under callgrind?)")
+	}
+	return calibration{overhead, perPass}, nil
+}
+
+// spinPasses runs a fixed number of passes of a simple loop the compiler cannot drop.
+//
+//go:noinline
+func spinPasses(passes uint64) {
+	x := uint64(1)
+	for i := uint64(0); i < passes; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	sink = x
+}
+
+// lastDump is the total of this process's newest dump: callgrind writes
+// callgrind.out.<pid>.<n>, n counting up from 1.
+func lastDump(dir string) (uint64, error) {
+	prefix := fmt.Sprintf("callgrind.out.%d.", os.Getpid())
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("BEE_BENCH_COUNT_DIR: %w", err)
+	}
+	newest := 0
+	for _, e := range entries {
+		if n, err := strconv.Atoi(strings.TrimPrefix(e.Name(), prefix)); err == nil && strings.HasPrefix(e.Name(), prefix) && n > newest {
+			newest = n
+		}
+	}
+	if newest == 0 {
+		return 0, fmt.Errorf("no callgrind dump of this process in %s", dir)
+	}
+	path := filepath.Join(dir, prefix+strconv.Itoa(newest))
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(text), "\n") {
+		if rest, ok := strings.CutPrefix(line, "totals: "); ok {
+			return strconv.ParseUint(strings.TrimSpace(rest), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("%s: no \"totals:\" line", path)
 }
 
 func request(code, arg uintptr) uintptr {
