@@ -4,7 +4,7 @@
 // simulated and counted; each iteration's count is dumped to a file of its own, named inside by
 // the trigger `bee-bench <unit> <step>`, which readDumps turns back into counts per case. A
 // count-mode slowdown (BEE_BENCH_SLOWDOWN with BEE_BENCH_COUNT) adds the step's injected spin as
-// a second dump, `bee-bench-spin <unit> <step>`, which readDumps adds to the step's count; the
+// more dumps, `bee-bench-spin <unit> <step>`, which readDumps adds to the step's count; the
 // runner finds its own dumps through BEE_BENCH_COUNT_DIR.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,7 +62,7 @@ export interface Dump {
 }
 
 // `bee-bench <unit> <step>` (the iteration) or `bee-bench-spin <unit> <step>` (its count-mode
-// slowdown); the runner's other dumps (`bee-bench-calibrate ...`) are not iterations.
+// slowdown); any other dump is not an iteration's.
 const TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
 const TOTALS = /^totals: (\d+)/m;
 

@@ -1,6 +1,6 @@
 // Counting under real valgrind: the js runner (runners/js, set up by `npm run test:setup`) run
 // by countRunner exactly as the engine runs it, on the cheapest real case, with two iterations.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { buildRunner, parseSource } from '../../src/build/index.js';
 import { countingCommand, findCounter, parseDump, readDumps } from '../../src/count/callgrind.js';
 import type { RunnerCommand } from '../../src/build/builder.js';
 import { attachCounts, countRunner } from '../../src/run/count.js';
+import { invokeRunner } from '../../src/run/invoke.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { ResultSchema, type Counter, type Runner } from '../../src/spec/schema.js';
 import { selectCases } from '../../src/spec/select.js';
@@ -24,10 +25,10 @@ async function counter(): Promise<Counter> {
   return found.counter;
 }
 
-function count(cases: string[], extra: { env?: Record<string, string>; timeoutMs?: number; runner?: Runner; command?: RunnerCommand } = {}) {
+function count(cases: string[], extra: { env?: Record<string, string>; timeoutMs?: number } = {}) {
   return counter().then((c) =>
-    countRunner(extra.command ?? JS, {
-      runner: extra.runner ?? 'js', spec: SPEC, profile: 'quick', cases: selectCases(spec, cases), counter: c, out: join(tmp(), 'count.json'),
+    countRunner(JS, {
+      runner: 'js', spec: SPEC, profile: 'quick', cases: selectCases(spec, cases), counter: c, out: join(tmp(), 'count.json'),
       timeoutMs: extra.timeoutMs ?? 60_000, caseTimeoutS: 30, iterations: 2, ...(extra.env ? { env: extra.env } : {}),
     }),
   );
@@ -37,7 +38,6 @@ describe('parseDump', () => {
   it('reads the iteration named by the trigger and its total', () => {
     expect(parseDump('version: 1\ndesc: Trigger: Client Request: bee-bench 4 2\nevents: Ir\nsummary: 0\ntotals: 123456\n')).toEqual({ unit: 4, step: 2, instructions: 123456 });
     expect(parseDump('desc: Trigger: Program termination\ntotals: 99\n')).toBeNull();
-    expect(parseDump('desc: Trigger: Client Request: bee-bench-calibrate 100000\ntotals: 99\n')).toBeNull();
   });
 });
 
@@ -47,8 +47,8 @@ describe('readDumps', () => {
     const dump = (name: string, trigger: string, total: number) =>
       writeFileSync(join(dir, name), `desc: Trigger: Client Request: ${trigger}\ntotals: ${total}\n`);
     dump('callgrind.out.7.1', 'bee-bench 0 3', 1000);
-    dump('callgrind.out.7.2', 'bee-bench-calibrate 0', 50);
-    dump('callgrind.out.7.3', 'bee-bench-spin 0 3', 10);
+    dump('callgrind.out.7.2', 'bee-bench-spin 0 3', 6);
+    dump('callgrind.out.7.3', 'bee-bench-spin 0 3', 4);
     dump('callgrind.out.7.4', 'bee-bench 0 2', 900);
     dump('callgrind.out.7.5', 'bee-bench 1 2', 5);
     expect(readDumps(dir)).toEqual(new Map([[0, [900, 1010]], [1, [5]]]));
@@ -92,7 +92,9 @@ describe('countRunner under valgrind', { timeout: 240_000 }, () => {
 });
 
 // BEE_BENCH_SLOWDOWN while counting: each step's count grows by the fraction of its own count
-// (runners/README.md), in every runner. bee-go joins when BEE_GO_PATH names a checkout.
+// (runners/README.md), in every runner. Checked inside one process (its iteration dump against
+// its spin dump), since the case's count itself moves a little between processes (README's A/A
+// spreads). bee-go joins when BEE_GO_PATH names a checkout.
 const slowed: Array<{ runner: Runner; source: string }> = [
   { runner: 'js', source: 'registry' },
   { runner: 'rs', source: 'registry' },
@@ -100,20 +102,29 @@ const slowed: Array<{ runner: Runner; source: string }> = [
 ];
 
 describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_000 }, ({ runner, source }) => {
-  it("adds 1.00-1.10% to every step's count of a cheap case", async () => {
+  it("adds 1.00-1.10% of each step's own count, which the engine adds to the step", async () => {
     const { command } = await buildRunner({ runner, source: parseSource(source), log: () => {} });
-    const counts = async (env: Record<string, string>) => {
-      const run = await count(['cpu.keccak.chunk-hash'], { runner, command, env, timeoutMs: 240_000 });
-      expect(run.problems).toEqual([]);
-      return run.result!.cases[0]!.instructions!;
+    const dir = tmp();
+    const inv = await invokeRunner(countingCommand(command, runner, dir), {
+      spec: SPEC, profile: 'quick', cases: ['cpu.keccak.chunk-hash'], out: join(dir, 'result.json'), timeoutMs: 600_000,
+      env: { BEE_BENCH_ITERS: '2', BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.01' },
+    });
+    expect(inv.problem).toBeUndefined();
+    const dumps = readdirSync(dir).filter((f) => f.startsWith('callgrind.out.')).map((f) => readFileSync(join(dir, f), 'utf8'));
+    // A step's spin may be several dumps (each topping up the last): their sum is the spin.
+    const total = (trigger: string) => {
+      const found = dumps.filter((d) => d.includes(`desc: Trigger: Client Request: ${trigger}\n`));
+      expect(found.length, trigger).toBeGreaterThan(0);
+      return found.reduce((sum, d) => sum + Number(/^totals: (\d+)$/m.exec(d)![1]), 0);
     };
-    const base = await counts({});
-    const head = await counts({ BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.01' });
-    expect(head).toHaveLength(base.length);
-    for (const [i, n] of head.entries()) {
-      expect(n / base[i]!).toBeGreaterThanOrEqual(1.01);
-      expect(n / base[i]!).toBeLessThanOrEqual(1.011);
+    const warmup = spec.profiles.quick.warmup.cpu;
+    const steps = [warmup, warmup + 1];
+    for (const step of steps) {
+      const share = total(`bee-bench-spin 0 ${step}`) / total(`bee-bench 0 ${step}`);
+      expect(share).toBeGreaterThanOrEqual(0.01);
+      expect(share).toBeLessThanOrEqual(0.011);
     }
+    expect(readDumps(dir).get(0)).toEqual(steps.map((s) => total(`bee-bench 0 ${s}`) + total(`bee-bench-spin 0 ${s}`)));
   });
 });
 

@@ -19,50 +19,46 @@ export async function loadCounter() {
     hooks.stopBenchmark();
     hooks.setExecutedBenchmark(process.pid, name);
   };
-  let spin = null;
   return {
     start,
     stop: (unit, step) => stopAs(`bee-bench ${unit} ${step}`),
     /**
-     * BEE_BENCH_SLOWDOWN while counting: right after `stop`, a counted spin of `fraction` x that
-     * step's own instruction count, dumped as `bee-bench-spin <unit> <step>` (the engine adds the
-     * two), so the injected share of the count is the fraction, as it is of the wall time
-     * natively. Reading dumps and calibrating happen outside the counted regions.
+     * BEE_BENCH_SLOWDOWN while counting: right after `stop`, counted spins adding up to
+     * `fraction` x that step's own instruction count, each dumped as `bee-bench-spin <unit> <step>`
+     * (the engine adds a step's dumps), so the injected share of the count is the fraction, as it
+     * is of the wall time natively. Each spin's size comes from the instructions per pass the
+     * last one measured, and the spins go on until the target is reached (a few hundred
+     * instructions over at most). Reading dumps happens outside the counted regions.
      */
     slowDown: (fraction, unit, step) => {
       const dir = process.env.BEE_BENCH_COUNT_DIR;
       if (!dir) throw new Error("BEE_BENCH_SLOWDOWN with BEE_BENCH_COUNT=1 needs BEE_BENCH_COUNT_DIR, callgrind's dump folder (the engine sets it)");
-      const body = lastDump(dir);
-      spin ??= calibrate(dir, start, stopAs);
-      const passes = Math.max(0, Math.ceil((fraction * body - spin.overhead) / spin.perPass));
-      start();
-      spinPasses(passes);
-      stopAs(`bee-bench-spin ${unit} ${step}`);
+      const target = fraction * lastDump(dir);
+      if (!warm) {
+        // Uncounted, so V8's tier-ups of the spin fall outside every count.
+        for (let i = 0; i < 200; i++) spinPasses(100_000);
+        warm = true;
+      }
+      let spun = 0;
+      let passes = FIRST_SPIN_PASSES;
+      for (let i = 0; i < MAX_SPINS && spun < target; i++) {
+        start();
+        spinPasses(passes);
+        stopAs(`bee-bench-spin ${unit} ${step}`);
+        const got = lastDump(dir);
+        if (got === 0) throw new Error('BEE_BENCH_SLOWDOWN: a spin counted no instructions (not under callgrind?)');
+        spun += got;
+        passes = Math.max(1, Math.ceil((target - spun) / (got / passes)));
+      }
     },
   };
 }
 
-const CALIBRATE_PASSES = 100_000;
-
-/**
- * What a counted spin costs (`overhead + passes x perPass`): spins of none and of
- * CALIBRATE_PASSES passes, dumped as `bee-bench-calibrate` (ignored by the engine), after the
- * spin has been run uncounted until V8 has optimised it, so no tier-up falls inside a count.
- */
-function calibrate(dir, start, stopAs) {
-  for (let i = 0; i < 200; i++) spinPasses(CALIBRATE_PASSES);
-  const counted = (passes) => {
-    start();
-    spinPasses(passes);
-    stopAs(`bee-bench-calibrate ${passes}`);
-    return lastDump(dir);
-  };
-  const overhead = counted(0);
-  const perPass = (counted(CALIBRATE_PASSES) - overhead) / CALIBRATE_PASSES;
-  if (!(perPass > 0)) throw new Error('BEE_BENCH_SLOWDOWN: the calibration spin counted no instructions (not under callgrind?)');
-  return { overhead, perPass };
-}
-
+/** The first spin's passes: small, so a cheap step is not overshot by much. */
+const FIRST_SPIN_PASSES = 1000;
+/** Spins per step at most (it takes about four: each one's overhead is topped up by the next). */
+const MAX_SPINS = 8;
+let warm = false;
 let sink = 0;
 
 /** A fixed number of passes of a simple integer loop. */

@@ -61,48 +61,38 @@ fn stop_as(name: &str) {
     client_request(DUMP_STATS_AT, name.as_ptr() as usize);
 }
 
-/// BEE_BENCH_SLOWDOWN while counting: right after the step's dump, a counted spin of
-/// `fraction` x that step's own instruction count, dumped as `bee-bench-spin <unit> <step>`
-/// (the engine adds the two), so the injected share of the count is the fraction, as it is of
-/// the wall time natively. Reading dumps and calibrating happen outside the counted regions.
+/// BEE_BENCH_SLOWDOWN while counting: right after the step's dump, counted spins adding up to
+/// `fraction` x that step's own instruction count, each dumped as `bee-bench-spin <unit> <step>`
+/// (the engine adds a step's dumps), so the injected share of the count is the fraction, as it
+/// is of the wall time natively. Each spin's size comes from the instructions per pass the last
+/// one measured, and the spins go on until the target is reached (a few hundred instructions
+/// over at most). Reading dumps happens outside the counted regions.
 pub fn slow_down(fraction: f64, unit: usize, step: u32) -> anyhow::Result<()> {
     let dir = dump_dir()?;
-    let body = last_dump(dir)? as f64;
-    let spin = calibration(dir)?;
-    let passes = ((fraction * body - spin.overhead) / spin.per_pass).ceil().max(0.0) as u64;
-    start();
-    spin_passes(passes);
-    stop_as(&format!("bee-bench-spin {unit} {step}"));
+    let target = fraction * last_dump(dir)? as f64;
+    let name = format!("bee-bench-spin {unit} {step}");
+    let (mut spun, mut passes) = (0.0, FIRST_SPIN_PASSES);
+    for _ in 0..MAX_SPINS {
+        if spun >= target {
+            break;
+        }
+        start();
+        spin_passes(passes);
+        stop_as(&name);
+        let got = last_dump(dir)? as f64;
+        if got == 0.0 {
+            anyhow::bail!("BEE_BENCH_SLOWDOWN: a spin counted no instructions (not under callgrind?)");
+        }
+        spun += got;
+        passes = ((target - spun) / (got / passes as f64)).ceil().max(1.0) as u64;
+    }
     Ok(())
 }
 
-/// What a counted spin costs: `overhead + passes x per_pass` instructions.
-struct Calibration {
-    overhead: f64,
-    per_pass: f64,
-}
-
-/// Counts a spin of none and of `PASSES` passes once per process (`bee-bench-calibrate`
-/// dumps, which the engine ignores).
-fn calibration(dir: &Path) -> anyhow::Result<&'static Calibration> {
-    const PASSES: u64 = 100_000;
-    static CALIBRATION: OnceLock<Calibration> = OnceLock::new();
-    if let Some(c) = CALIBRATION.get() {
-        return Ok(c);
-    }
-    let counted = |passes: u64| {
-        start();
-        spin_passes(passes);
-        stop_as(&format!("bee-bench-calibrate {passes}"));
-        last_dump(dir).map(|n| n as f64)
-    };
-    let overhead = counted(0)?;
-    let per_pass = (counted(PASSES)? - overhead) / PASSES as f64;
-    if per_pass <= 0.0 {
-        anyhow::bail!("BEE_BENCH_SLOWDOWN: the calibration spin counted no instructions (not under callgrind?)");
-    }
-    Ok(CALIBRATION.get_or_init(|| Calibration { overhead, per_pass }))
-}
+/// The first spin's passes: small, so a cheap step is not overshot by much.
+const FIRST_SPIN_PASSES: u64 = 1000;
+/// Spins per step at most (it takes about four: each one's overhead is topped up by the next).
+const MAX_SPINS: usize = 8;
 
 /// A fixed number of passes of a simple loop the optimiser cannot drop.
 #[inline(never)]

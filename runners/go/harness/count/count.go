@@ -16,7 +16,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"unsafe"
 )
 
@@ -47,10 +46,12 @@ func stopAs(name string) {
 	runtime.KeepAlive(b)
 }
 
-// SlowDown is BEE_BENCH_SLOWDOWN while counting: right after Stop, a counted spin of fraction x
-// that step's own instruction count, dumped as "bee-bench-spin <unit> <step>" (the engine adds
-// the two), so the injected share of the count is the fraction, as it is of the wall time
-// natively. Reading dumps and calibrating happen outside the counted regions.
+// SlowDown is BEE_BENCH_SLOWDOWN while counting: right after Stop, counted spins adding up to
+// fraction x that step's own instruction count, each dumped as "bee-bench-spin <unit> <step>"
+// (the engine adds a step's dumps), so the injected share of the count is the fraction, as it
+// is of the wall time natively. Each spin's size comes from the instructions per pass the last
+// one measured, and the spins go on until the target is reached (a few hundred instructions
+// over at most). Reading dumps happens outside the counted regions.
 func SlowDown(fraction float64, unit, step int) error {
 	dir := os.Getenv("BEE_BENCH_COUNT_DIR")
 	if dir == "" {
@@ -60,52 +61,35 @@ func SlowDown(fraction float64, unit, step int) error {
 	if err != nil {
 		return err
 	}
-	once.Do(func() { spin, spinErr = calibrate(dir) })
-	if spinErr != nil {
-		return spinErr
+	target := fraction * float64(body)
+	name := fmt.Sprintf("bee-bench-spin %d %d", unit, step)
+	spun, passes := 0.0, uint64(firstSpinPasses)
+	for i := 0; i < maxSpins && spun < target; i++ {
+		Start()
+		spinPasses(passes)
+		stopAs(name)
+		got, err := lastDump(dir)
+		if err != nil {
+			return err
+		}
+		if got == 0 {
+			return errors.New("BEE_BENCH_SLOWDOWN: a spin counted no instructions (not under callgrind?)")
+		}
+		spun += float64(got)
+		passes = uint64(math.Max(1, math.Ceil((target-spun)/(float64(got)/float64(passes)))))
 	}
-	passes := math.Max(0, math.Ceil((fraction*float64(body)-spin.overhead)/spin.perPass))
-	Start()
-	spinPasses(uint64(passes))
-	stopAs(fmt.Sprintf("bee-bench-spin %d %d", unit, step))
 	return nil
 }
 
-// calibration: a counted spin costs overhead + passes x perPass instructions.
-type calibration struct{ overhead, perPass float64 }
-
-var (
-	once    sync.Once
-	spin    calibration
-	spinErr error
-	sink    uint64
+const (
+	// firstSpinPasses is small, so a cheap step is not overshot by much.
+	firstSpinPasses = 1000
+	// maxSpins bounds the spins per step (it takes about four: each one's overhead is topped up
+	// by the next).
+	maxSpins = 8
 )
 
-// calibrate counts a spin of none and of calibratePasses passes ("bee-bench-calibrate" dumps,
-// which the engine ignores).
-func calibrate(dir string) (calibration, error) {
-	const calibratePasses = 100_000
-	counted := func(passes uint64) (float64, error) {
-		Start()
-		spinPasses(passes)
-		stopAs(fmt.Sprintf("bee-bench-calibrate %d", passes))
-		n, err := lastDump(dir)
-		return float64(n), err
-	}
-	overhead, err := counted(0)
-	if err != nil {
-		return calibration{}, err
-	}
-	total, err := counted(calibratePasses)
-	if err != nil {
-		return calibration{}, err
-	}
-	perPass := (total - overhead) / calibratePasses
-	if perPass <= 0 {
-		return calibration{}, errors.New("BEE_BENCH_SLOWDOWN: the calibration spin counted no instructions (not under callgrind?)")
-	}
-	return calibration{overhead, perPass}, nil
-}
+var sink uint64
 
 // spinPasses runs a fixed number of passes of a simple loop the compiler cannot drop.
 //
