@@ -81,7 +81,9 @@ pub fn slow_down(fraction: f64, unit: usize, step: u32) -> anyhow::Result<()> {
         stop_as(&name);
         let got = last_dump(dir)? as f64;
         if got == 0.0 {
-            anyhow::bail!("BEE_BENCH_SLOWDOWN: a spin counted no instructions (not under callgrind?)");
+            anyhow::bail!(
+                "BEE_BENCH_SLOWDOWN: a spin counted no instructions (not under callgrind?)"
+            );
         }
         spun += got;
         passes = ((target - spun) / (got / passes as f64)).ceil().max(1.0) as u64;
@@ -99,7 +101,10 @@ const MAX_SPINS: usize = 8;
 fn spin_passes(passes: u64) {
     let mut x = 1u64;
     for _ in 0..std::hint::black_box(passes) {
-        x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407));
+        x = std::hint::black_box(
+            x.wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407),
+        );
     }
     std::hint::black_box(x);
 }
@@ -118,7 +123,14 @@ fn last_dump(dir: &Path) -> anyhow::Result<u64> {
     let prefix = format!("callgrind.out.{}.", std::process::id());
     let newest = std::fs::read_dir(dir)
         .with_context(|| format!("BEE_BENCH_COUNT_DIR {}", dir.display()))?
-        .filter_map(|e| e.ok()?.file_name().to_str()?.strip_prefix(&prefix)?.parse::<u64>().ok())
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_prefix(&prefix)?
+                .parse::<u64>()
+                .ok()
+        })
         .max()
         .ok_or_else(|| anyhow!("no callgrind dump of this process in {}", dir.display()))?;
     let path = dir.join(format!("{prefix}{newest}"));
@@ -141,7 +153,11 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let pid = std::process::id();
         let write = |name: String, totals: u64| {
-            std::fs::write(dir.join(name), format!("desc: Trigger: Client Request: x\ntotals: {totals}\n")).unwrap();
+            std::fs::write(
+                dir.join(name),
+                format!("desc: Trigger: Client Request: x\ntotals: {totals}\n"),
+            )
+            .unwrap();
         };
         write(format!("callgrind.out.{pid}.2"), 200);
         write(format!("callgrind.out.{pid}.10"), 1000);
