@@ -2,7 +2,10 @@
 // with callgrind client requests when BEE_BENCH_COUNT=1 (runners/README.md), and this module
 // starts them with instrumentation off (`--instr-atstart=no`), so only the timed region is
 // simulated and counted; each iteration's count is dumped to a file of its own, named inside by
-// the trigger `bee-bench <unit> <step>`, which readDumps turns back into counts per case.
+// the trigger `bee-bench <unit> <step>`, which readDumps turns back into counts per case. A
+// count-mode slowdown (BEE_BENCH_SLOWDOWN with BEE_BENCH_COUNT) adds the step's injected spin as
+// more dumps, `bee-bench-spin <unit> <step>`, which readDumps adds to the step's count; the
+// runner finds its own dumps through BEE_BENCH_COUNT_DIR.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolVersion } from '../build/exec.js';
@@ -47,7 +50,7 @@ export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: str
       'valgrind', '--tool=callgrind', '--instr-atstart=no', '--dump-line=no', '--compress-strings=yes',
       `--callgrind-out-file=${join(dumpDir, 'callgrind.out.%p')}`, '--quiet', ...inner,
     ],
-    env: { ...cmd.env, ...(runner === 'go' ? GO_COUNT_ENV : {}), BEE_BENCH_COUNT: '1' },
+    env: { ...cmd.env, ...(runner === 'go' ? GO_COUNT_ENV : {}), BEE_BENCH_COUNT: '1', BEE_BENCH_COUNT_DIR: dumpDir },
   };
 }
 
@@ -58,7 +61,9 @@ export interface Dump {
   instructions: number;
 }
 
-const TRIGGER = /^desc: Trigger: Client Request: bee-bench (\d+) (\d+)$/m;
+// `bee-bench <unit> <step>` (the iteration) or `bee-bench-spin <unit> <step>` (its count-mode
+// slowdown); any other dump is not an iteration's.
+const TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
 const TOTALS = /^totals: (\d+)/m;
 
 /** Parses one callgrind output file; null for files that are not an iteration's dump. */
@@ -69,14 +74,19 @@ export function parseDump(text: string): Dump | null {
   return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions: totals ? Number(totals[1]) : 0 };
 }
 
-/** Every iteration dump under `dir`, by unit, each unit's counts in step order. */
+/** Every iteration's count under `dir` (its dumps added up), by unit, in step order. */
 export function readDumps(dir: string): Map<number, number[]> {
-  const dumps = readdirSync(dir)
-    .filter((f) => f.startsWith('callgrind.out.'))
-    .map((f) => parseDump(readFileSync(join(dir, f), 'utf8')))
-    .filter((d): d is Dump => d !== null)
-    .sort((a, b) => a.unit - b.unit || a.step - b.step);
+  const steps = new Map<string, Dump>();
+  for (const f of readdirSync(dir).filter((name) => name.startsWith('callgrind.out.'))) {
+    const d = parseDump(readFileSync(join(dir, f), 'utf8'));
+    if (!d) continue;
+    const key = `${d.unit} ${d.step}`;
+    const seen = steps.get(key);
+    steps.set(key, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+  }
   const byUnit = new Map<number, number[]>();
-  for (const d of dumps) byUnit.set(d.unit, [...(byUnit.get(d.unit) ?? []), d.instructions]);
+  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
+    byUnit.set(d.unit, [...(byUnit.get(d.unit) ?? []), d.instructions]);
+  }
   return byUnit;
 }

@@ -1,14 +1,16 @@
 // Counting under real valgrind: the js runner (runners/js, set up by `npm run test:setup`) run
 // by countRunner exactly as the engine runs it, on the cheapest real case, with two iterations.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { countingCommand, findCounter, parseDump } from '../../src/count/callgrind.js';
+import { buildRunner, parseSource } from '../../src/build/index.js';
+import { countingCommand, findCounter, parseDump, readDumps } from '../../src/count/callgrind.js';
 import type { RunnerCommand } from '../../src/build/builder.js';
 import { attachCounts, countRunner } from '../../src/run/count.js';
+import { invokeRunner } from '../../src/run/invoke.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { ResultSchema, type Counter } from '../../src/spec/schema.js';
+import { ResultSchema, type Counter, type Runner } from '../../src/spec/schema.js';
 import { selectCases } from '../../src/spec/select.js';
 import { caseResult, result } from '../report/fixtures.js';
 
@@ -39,6 +41,20 @@ describe('parseDump', () => {
   });
 });
 
+describe('readDumps', () => {
+  it("adds a step's count-mode slowdown spin to its iteration and orders steps", () => {
+    const dir = tmp();
+    const dump = (name: string, trigger: string, total: number) =>
+      writeFileSync(join(dir, name), `desc: Trigger: Client Request: ${trigger}\ntotals: ${total}\n`);
+    dump('callgrind.out.7.1', 'bee-bench 0 3', 1000);
+    dump('callgrind.out.7.2', 'bee-bench-spin 0 3', 6);
+    dump('callgrind.out.7.3', 'bee-bench-spin 0 3', 4);
+    dump('callgrind.out.7.4', 'bee-bench 0 2', 900);
+    dump('callgrind.out.7.5', 'bee-bench 1 2', 5);
+    expect(readDumps(dir)).toEqual(new Map([[0, [900, 1010]], [1, [5]]]));
+  });
+});
+
 describe('countingCommand', () => {
   it('wraps the runner in callgrind with instrumentation off until the runner asks, and V8 made deterministic for js', () => {
     const cmd = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/dumps');
@@ -46,6 +62,7 @@ describe('countingCommand', () => {
     expect(cmd.argv).toContain('--callgrind-out-file=/dumps/callgrind.out.%p');
     expect(cmd.argv.slice(cmd.argv.indexOf('node'))).toEqual(['node', '--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1', 'bee-bench-js.mjs']);
     expect(cmd.env?.BEE_BENCH_COUNT).toBe('1');
+    expect(cmd.env?.BEE_BENCH_COUNT_DIR).toBe('/dumps');
     expect(countingCommand({ argv: ['bee-bench-go'] }, 'go', '/d').env).toMatchObject({ GODEBUG: 'asyncpreemptoff=1', GOGC: 'off' });
   });
 });
@@ -71,6 +88,43 @@ describe('countRunner under valgrind', { timeout: 240_000 }, () => {
     expect(unbracketed.result?.cases[0]?.instructions).toBeUndefined();
     const killed = await count(['cpu.harness.noop'], { timeoutMs: 50 });
     expect(killed.problems).toEqual([expect.stringMatching(/^js under callgrind: runner killed after its budget/)]);
+  });
+});
+
+// BEE_BENCH_SLOWDOWN while counting: each step's count grows by the fraction of its own count
+// (runners/README.md), in every runner. Checked inside one process (its iteration dump against
+// its spin dump), since the case's count itself moves a little between processes (README's A/A
+// spreads). bee-go joins when BEE_GO_PATH names a checkout.
+const slowed: Array<{ runner: Runner; source: string }> = [
+  { runner: 'js', source: 'registry' },
+  { runner: 'rs', source: 'registry' },
+  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
+];
+
+describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_000 }, ({ runner, source }) => {
+  it("adds 1.00-1.10% of each step's own count, which the engine adds to the step", async () => {
+    const { command } = await buildRunner({ runner, source: parseSource(source), log: () => {} });
+    const dir = tmp();
+    const inv = await invokeRunner(countingCommand(command, runner, dir), {
+      spec: SPEC, profile: 'quick', cases: ['cpu.keccak.chunk-hash'], out: join(dir, 'result.json'), timeoutMs: 600_000,
+      env: { BEE_BENCH_ITERS: '2', BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.01' },
+    });
+    expect(inv.problem).toBeUndefined();
+    const dumps = readdirSync(dir).filter((f) => f.startsWith('callgrind.out.')).map((f) => readFileSync(join(dir, f), 'utf8'));
+    // A step's spin may be several dumps (each topping up the last): their sum is the spin.
+    const total = (trigger: string) => {
+      const found = dumps.filter((d) => d.includes(`desc: Trigger: Client Request: ${trigger}\n`));
+      expect(found.length, trigger).toBeGreaterThan(0);
+      return found.reduce((sum, d) => sum + Number(/^totals: (\d+)$/m.exec(d)![1]), 0);
+    };
+    const warmup = spec.profiles.quick.warmup.cpu;
+    const steps = [warmup, warmup + 1];
+    for (const step of steps) {
+      const share = total(`bee-bench-spin 0 ${step}`) / total(`bee-bench 0 ${step}`);
+      expect(share).toBeGreaterThanOrEqual(0.01);
+      expect(share).toBeLessThanOrEqual(0.011);
+    }
+    expect(readDumps(dir).get(0)).toEqual(steps.map((s) => total(`bee-bench 0 ${s}`) + total(`bee-bench-spin 0 ${s}`)));
   });
 });
 

@@ -296,7 +296,7 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 		c0 := measure.CPUTime()
 		t0 := time.Now()
 		err := b.Op(ctx)
-		if slow > 0 {
+		if slow > 0 && !counted {
 			measure.Spin(time.Duration(slow * float64(time.Since(t0))))
 		}
 		if fault != "" && err == nil {
@@ -306,6 +306,9 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 		c1 := measure.CPUTime()
 		if counted {
 			count.Stop(u.index, warmup+i)
+			if slow > 0 && err == nil {
+				err = count.SlowDown(slow, u.index, warmup+i)
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("iteration %d: %w", i+1, err)

@@ -81,10 +81,12 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
       counter?.start();
       let sample;
       try {
-        sample = await timeIteration(timed, slowdown);
+        // Counting injects the slowdown in instructions (slowDown below), not in time.
+        sample = await timeIteration(timed, counter ? 0 : slowdown);
       } finally {
         counter?.stop(pace.unit, warmup + i);
       }
+      if (counter && slowdown > 0) counter.slowDown(slowdown, pace.unit, warmup + i);
       post({ t: 'sample', wall: sample.wall, cpu: sample.cpu });
     }
     // Give a rejection leaked by the last iteration its turn before reporting success.

@@ -4,6 +4,8 @@
 // instrumentation on (startBenchmark), switch it off (stopBenchmark) and dump the count under a
 // name (setExecutedBenchmark), which the engine reads back: `bee-bench <unit> <step>`. Natively
 // they do nothing.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Loads the hooks; fails the case with a clear error when the addon cannot be bound here. */
 export async function loadCounter() {
@@ -12,11 +14,67 @@ export async function loadCounter() {
   if (!(core.isBound ?? core.default?.isBound)) {
     throw new Error(`BEE_BENCH_COUNT=1 but @codspeed/core's native addon does not load on ${process.platform}-${process.arch}`);
   }
+  const start = () => hooks.startBenchmark();
+  const stopAs = (name) => {
+    hooks.stopBenchmark();
+    hooks.setExecutedBenchmark(process.pid, name);
+  };
   return {
-    start: () => hooks.startBenchmark(),
-    stop: (unit, step) => {
-      hooks.stopBenchmark();
-      hooks.setExecutedBenchmark(process.pid, `bee-bench ${unit} ${step}`);
+    start,
+    stop: (unit, step) => stopAs(`bee-bench ${unit} ${step}`),
+    /**
+     * BEE_BENCH_SLOWDOWN while counting: right after `stop`, counted spins adding up to
+     * `fraction` x that step's own instruction count, each dumped as `bee-bench-spin <unit> <step>`
+     * (the engine adds a step's dumps), so the injected share of the count is the fraction, as it
+     * is of the wall time natively. Each spin's size comes from the instructions per pass the
+     * last one measured, and the spins go on until the target is reached (a few hundred
+     * instructions over at most). Reading dumps happens outside the counted regions.
+     */
+    slowDown: (fraction, unit, step) => {
+      const dir = process.env.BEE_BENCH_COUNT_DIR;
+      if (!dir) throw new Error("BEE_BENCH_SLOWDOWN with BEE_BENCH_COUNT=1 needs BEE_BENCH_COUNT_DIR, callgrind's dump folder (the engine sets it)");
+      const target = fraction * lastDump(dir);
+      if (!warm) {
+        // Uncounted, so V8's tier-ups of the spin fall outside every count.
+        for (let i = 0; i < 200; i++) spinPasses(100_000);
+        warm = true;
+      }
+      let spun = 0;
+      let passes = FIRST_SPIN_PASSES;
+      for (let i = 0; i < MAX_SPINS && spun < target; i++) {
+        start();
+        spinPasses(passes);
+        stopAs(`bee-bench-spin ${unit} ${step}`);
+        const got = lastDump(dir);
+        if (got === 0) throw new Error('BEE_BENCH_SLOWDOWN: a spin counted no instructions (not under callgrind?)');
+        spun += got;
+        passes = Math.max(1, Math.ceil((target - spun) / (got / passes)));
+      }
     },
   };
+}
+
+/** The first spin's passes: small, so a cheap step is not overshot by much. */
+const FIRST_SPIN_PASSES = 1000;
+/** Spins per step at most (it takes about four: each one's overhead is topped up by the next). */
+const MAX_SPINS = 8;
+let warm = false;
+let sink = 0;
+
+/** A fixed number of passes of a simple integer loop. */
+function spinPasses(passes) {
+  let x = 1;
+  for (let i = 0; i < passes; i++) x = (Math.imul(x, 1103515245) + 12345) | 0;
+  sink ^= x;
+}
+
+/** The total of this process's newest dump: callgrind writes `callgrind.out.<pid>.<n>`, n from 1. */
+function lastDump(dir) {
+  const prefix = `callgrind.out.${process.pid}.`;
+  const newest = Math.max(0, ...readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => Number(f.slice(prefix.length))).filter(Number.isInteger));
+  if (newest === 0) throw new Error(`no callgrind dump of this process in ${dir}`);
+  const path = join(dir, `${prefix}${newest}`);
+  const totals = /^totals: (\d+)$/m.exec(readFileSync(path, 'utf8'));
+  if (!totals) throw new Error(`${path}: no "totals:" line`);
+  return Number(totals[1]);
 }

@@ -9,6 +9,10 @@
 //! building this runner need valgrind's headers everywhere. Elsewhere counting is unavailable.
 
 use std::ffi::CString;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use anyhow::{Context, anyhow};
 
 /// Callgrind's requests: VG_USERREQ_TOOL_BASE('C', 'T') + n (callgrind.h).
 const CALLGRIND_BASE: usize = (b'C' as usize) << 24 | (b'T' as usize) << 16;
@@ -48,7 +52,119 @@ pub fn start() {
 
 /// Stop counting and dump this iteration's count as `bee-bench <unit> <step>`.
 pub fn stop(unit: usize, step: u32) {
+    stop_as(&format!("bee-bench {unit} {step}"));
+}
+
+fn stop_as(name: &str) {
     client_request(STOP_INSTRUMENTATION, 0);
-    let name = CString::new(format!("bee-bench {unit} {step}")).expect("no NUL in the name");
+    let name = CString::new(name).expect("no NUL in the name");
     client_request(DUMP_STATS_AT, name.as_ptr() as usize);
+}
+
+/// BEE_BENCH_SLOWDOWN while counting: right after the step's dump, counted spins adding up to
+/// `fraction` x that step's own instruction count, each dumped as `bee-bench-spin <unit> <step>`
+/// (the engine adds a step's dumps), so the injected share of the count is the fraction, as it
+/// is of the wall time natively. Each spin's size comes from the instructions per pass the last
+/// one measured, and the spins go on until the target is reached (a few hundred instructions
+/// over at most). Reading dumps happens outside the counted regions.
+pub fn slow_down(fraction: f64, unit: usize, step: u32) -> anyhow::Result<()> {
+    let dir = dump_dir()?;
+    let target = fraction * last_dump(dir)? as f64;
+    let name = format!("bee-bench-spin {unit} {step}");
+    let (mut spun, mut passes) = (0.0, FIRST_SPIN_PASSES);
+    for _ in 0..MAX_SPINS {
+        if spun >= target {
+            break;
+        }
+        start();
+        spin_passes(passes);
+        stop_as(&name);
+        let got = last_dump(dir)? as f64;
+        if got == 0.0 {
+            anyhow::bail!(
+                "BEE_BENCH_SLOWDOWN: a spin counted no instructions (not under callgrind?)"
+            );
+        }
+        spun += got;
+        passes = ((target - spun) / (got / passes as f64)).ceil().max(1.0) as u64;
+    }
+    Ok(())
+}
+
+/// The first spin's passes: small, so a cheap step is not overshot by much.
+const FIRST_SPIN_PASSES: u64 = 1000;
+/// Spins per step at most (it takes about four: each one's overhead is topped up by the next).
+const MAX_SPINS: usize = 8;
+
+/// A fixed number of passes of a simple loop the optimiser cannot drop.
+#[inline(never)]
+fn spin_passes(passes: u64) {
+    let mut x = 1u64;
+    for _ in 0..std::hint::black_box(passes) {
+        x = std::hint::black_box(
+            x.wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407),
+        );
+    }
+    std::hint::black_box(x);
+}
+
+/// Callgrind's dump folder (the engine passes it, runners/README.md).
+fn dump_dir() -> anyhow::Result<&'static Path> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    DIR.get_or_init(|| std::env::var_os("BEE_BENCH_COUNT_DIR").map(PathBuf::from))
+        .as_deref()
+        .ok_or_else(|| anyhow!("BEE_BENCH_SLOWDOWN with BEE_BENCH_COUNT=1 needs BEE_BENCH_COUNT_DIR, callgrind's dump folder (the engine sets it)"))
+}
+
+/// The total of this process's newest dump: callgrind writes `callgrind.out.<pid>.<n>`, n
+/// counting up from 1.
+fn last_dump(dir: &Path) -> anyhow::Result<u64> {
+    let prefix = format!("callgrind.out.{}.", std::process::id());
+    let newest = std::fs::read_dir(dir)
+        .with_context(|| format!("BEE_BENCH_COUNT_DIR {}", dir.display()))?
+        .filter_map(|e| {
+            e.ok()?
+                .file_name()
+                .to_str()?
+                .strip_prefix(&prefix)?
+                .parse::<u64>()
+                .ok()
+        })
+        .max()
+        .ok_or_else(|| anyhow!("no callgrind dump of this process in {}", dir.display()))?;
+    let path = dir.join(format!("{prefix}{newest}"));
+    let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
+    text.lines()
+        .find_map(|l| l.strip_prefix("totals: "))
+        .and_then(|n| n.trim().parse().ok())
+        .ok_or_else(|| anyhow!("{}: no `totals:` line", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The counted slowdown reads the step's count from this process's newest dump: the highest
+    /// n of callgrind.out.<pid>.<n>, never another process's dump nor the final unnumbered file.
+    #[test]
+    fn last_dump_reads_this_process_newest_dump() {
+        let dir = std::env::temp_dir().join(format!("bee-bench-count-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pid = std::process::id();
+        let write = |name: String, totals: u64| {
+            std::fs::write(
+                dir.join(name),
+                format!("desc: Trigger: Client Request: x\ntotals: {totals}\n"),
+            )
+            .unwrap();
+        };
+        write(format!("callgrind.out.{pid}.2"), 200);
+        write(format!("callgrind.out.{pid}.10"), 1000);
+        write(format!("callgrind.out.{pid}"), 5);
+        write(format!("callgrind.out.{}.99", pid + 1), 9900);
+        let got = last_dump(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(got.unwrap(), 1000);
+    }
 }

@@ -296,10 +296,15 @@ async fn iterate(
                 }
                 let clock = Stopwatch::start();
                 let done = op(&mut sink);
-                slow_down(&clock, slowdown);
+                if counted.is_none() {
+                    slow_down(&clock, slowdown);
+                }
                 let sample = clock.stop();
                 if let Some((unit, step)) = counted {
                     count::stop(unit, step);
+                    if slowdown > 0.0 {
+                        count::slow_down(slowdown, unit, step)?;
+                    }
                 }
                 done?;
                 Ok((sample, sink))

@@ -8,8 +8,14 @@
 package count
 
 import (
+	"errors"
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -30,10 +36,100 @@ func Start() {
 
 // Stop switches instrumentation off and dumps the count as "bee-bench <unit> <step>".
 func Stop(unit, step int) {
+	stopAs(fmt.Sprintf("bee-bench %d %d", unit, step))
+}
+
+func stopAs(name string) {
 	request(stopInstrumentation, 0)
-	name := []byte(fmt.Sprintf("bee-bench %d %d\x00", unit, step))
-	request(dumpStatsAt, uintptr(unsafe.Pointer(&name[0])))
-	runtime.KeepAlive(name)
+	b := []byte(name + "\x00")
+	request(dumpStatsAt, uintptr(unsafe.Pointer(&b[0])))
+	runtime.KeepAlive(b)
+}
+
+// SlowDown is BEE_BENCH_SLOWDOWN while counting: right after Stop, counted spins adding up to
+// fraction x that step's own instruction count, each dumped as "bee-bench-spin <unit> <step>"
+// (the engine adds a step's dumps), so the injected share of the count is the fraction, as it
+// is of the wall time natively. Each spin's size comes from the instructions per pass the last
+// one measured, and the spins go on until the target is reached (a few hundred instructions
+// over at most). Reading dumps happens outside the counted regions.
+func SlowDown(fraction float64, unit, step int) error {
+	dir := os.Getenv("BEE_BENCH_COUNT_DIR")
+	if dir == "" {
+		return errors.New("BEE_BENCH_SLOWDOWN with BEE_BENCH_COUNT=1 needs BEE_BENCH_COUNT_DIR, callgrind's dump folder (the engine sets it)")
+	}
+	body, err := lastDump(dir)
+	if err != nil {
+		return err
+	}
+	target := fraction * float64(body)
+	name := fmt.Sprintf("bee-bench-spin %d %d", unit, step)
+	spun, passes := 0.0, uint64(firstSpinPasses)
+	for i := 0; i < maxSpins && spun < target; i++ {
+		Start()
+		spinPasses(passes)
+		stopAs(name)
+		got, err := lastDump(dir)
+		if err != nil {
+			return err
+		}
+		if got == 0 {
+			return errors.New("BEE_BENCH_SLOWDOWN: a spin counted no instructions (not under callgrind?)")
+		}
+		spun += float64(got)
+		passes = uint64(math.Max(1, math.Ceil((target-spun)/(float64(got)/float64(passes)))))
+	}
+	return nil
+}
+
+const (
+	// firstSpinPasses is small, so a cheap step is not overshot by much.
+	firstSpinPasses = 1000
+	// maxSpins bounds the spins per step (it takes about four: each one's overhead is topped up
+	// by the next).
+	maxSpins = 8
+)
+
+var sink uint64
+
+// spinPasses runs a fixed number of passes of a simple loop the compiler cannot drop.
+//
+//go:noinline
+func spinPasses(passes uint64) {
+	x := uint64(1)
+	for i := uint64(0); i < passes; i++ {
+		x = x*6364136223846793005 + 1442695040888963407
+	}
+	sink = x
+}
+
+// lastDump is the total of this process's newest dump: callgrind writes
+// callgrind.out.<pid>.<n>, n counting up from 1.
+func lastDump(dir string) (uint64, error) {
+	prefix := fmt.Sprintf("callgrind.out.%d.", os.Getpid())
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, fmt.Errorf("BEE_BENCH_COUNT_DIR: %w", err)
+	}
+	newest := 0
+	for _, e := range entries {
+		if n, err := strconv.Atoi(strings.TrimPrefix(e.Name(), prefix)); err == nil && strings.HasPrefix(e.Name(), prefix) && n > newest {
+			newest = n
+		}
+	}
+	if newest == 0 {
+		return 0, fmt.Errorf("no callgrind dump of this process in %s", dir)
+	}
+	path := filepath.Join(dir, prefix+strconv.Itoa(newest))
+	text, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(text), "\n") {
+		if rest, ok := strings.CutPrefix(line, "totals: "); ok {
+			return strconv.ParseUint(strings.TrimSpace(rest), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("%s: no \"totals:\" line", path)
 }
 
 func request(code, arg uintptr) uintptr {
