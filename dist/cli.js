@@ -25232,6 +25232,9 @@ var DROPPED_NAMES = /* @__PURE__ */ new Set(["ACTIONS_CACHE_URL", "ACTIONS_RESUL
 var TOKEN_NAMES = ["INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
 var MIN_SECRET_LENGTH = 8;
 var registered = /* @__PURE__ */ new Set();
+function registerSecret(value) {
+  if (value && value.length >= MIN_SECRET_LENGTH) registered.add(value);
+}
 var isDroppedName = (name) => DROPPED_NAMES.has(name.toUpperCase()) || DROPPED_PREFIXES.some((p) => name.toUpperCase().startsWith(p));
 function childEnv(extra = {}, base = process.env) {
   const secrets = [...registered];
@@ -26248,6 +26251,34 @@ function qwilcox(p, m, n) {
   return m * n;
 }
 
+// src/stats/rank-sum-permutation.ts
+function rankSumPermutation(ranks, nx, alternative) {
+  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
+  let observed = 0;
+  for (let i = 0; i < nx; i++) observed += doubled[i];
+  const maxSum = doubled.reduce((a, b) => a + b, 0);
+  const ways = Array.from({ length: nx + 1 }, () => new Float64Array(maxSum + 1));
+  ways[0][0] = 1;
+  let reach = 0;
+  doubled.forEach((r, seen) => {
+    reach += r;
+    for (let k = Math.min(nx, seen + 1); k >= 1; k--) {
+      const to = ways[k];
+      const from = ways[k - 1];
+      for (let s = reach - r; s >= 0; s--) if (from[s]) to[s + r] += from[s];
+    }
+  });
+  const dist = ways[nx];
+  const total = dist.reduce((a, b) => a + b, 0);
+  const below = (s) => dist.subarray(0, s + 1).reduce((a, b) => a + b, 0) / total;
+  const above = (s) => dist.subarray(s).reduce((a, b) => a + b, 0) / total;
+  const tailP = (s) => sidedP(alternative, () => below(s), () => above(s));
+  const lowest = dist.findIndex((w) => w > 0);
+  let highest = maxSum;
+  while (highest > 0 && !dist[highest]) highest--;
+  return { p: tailP(observed), minP: Math.min(tailP(lowest), tailP(highest)) };
+}
+
 // src/stats/mann-whitney.ts
 function mannWhitney(xIn, yIn, opts = {}) {
   const alternative = opts.alternative ?? "two.sided";
@@ -26265,10 +26296,12 @@ function mannWhitney(xIn, yIn, opts = {}) {
   const w = rx - nx * (nx + 1) / 2;
   const mn = nx * ny;
   const extreme = alternative === "less" ? 0 : mn;
-  const exact = (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) && ties.length === 0;
-  if (exact) {
-    const p = exactP2(w, nx, ny, alternative);
-    return { statistic: w, p, minP: exactP2(extreme, nx, ny, alternative), nx, ny, ties: false, method: "exact" };
+  if (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) {
+    if (ties.length === 0) {
+      const p = exactP2(w, nx, ny, alternative);
+      return { statistic: w, p, minP: exactP2(extreme, nx, ny, alternative), nx, ny, ties: false, method: "exact" };
+    }
+    return { statistic: w, ...rankSumPermutation(ranks, nx, alternative), nx, ny, ties: true, method: "exact" };
   }
   const N = nx + ny;
   const sigma = Math.sqrt(mn / 12 * (N + 1 - tieSum(ties) / (N * (N - 1))));
@@ -26570,39 +26603,6 @@ function minRounds(alpha) {
   let n = 1;
   while (signedRankMinP(n) >= alpha) n++;
   return n;
-}
-
-// src/stats/rank-sum-permutation.ts
-function rankSumPermutationP(x, y) {
-  const nx = x.length;
-  const n = nx + y.length;
-  if (nx === 0 || y.length === 0) return 1;
-  const ranked = rank([...x, ...y]);
-  if (ranked.ties.length === 0) return mannWhitney(x, y, { exact: true }).p;
-  const doubled = Array.from(ranked.ranks, (r) => Math.round(2 * r));
-  let observed = 0;
-  for (let i = 0; i < nx; i++) observed += doubled[i];
-  const maxSum = 2 * n * n;
-  const ways = Array.from({ length: nx + 1 }, () => new Float64Array(maxSum + 1));
-  ways[0][0] = 1;
-  for (const r of doubled) {
-    for (let k = nx; k >= 1; k--) {
-      const to = ways[k];
-      const from = ways[k - 1];
-      for (let s = maxSum - r; s >= 0; s--) if (from[s]) to[s + r] += from[s];
-    }
-  }
-  const dist = ways[nx];
-  let total = 0;
-  let below = 0;
-  let above = 0;
-  for (let s = 0; s <= maxSum; s++) {
-    const w = dist[s];
-    total += w;
-    if (s <= observed) below += w;
-    if (s >= observed) above += w;
-  }
-  return Math.min(1, 2 * Math.min(below, above) / total);
 }
 
 // src/history/json.ts
@@ -26907,7 +26907,7 @@ function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
   for (let i = lo; i + w <= n; i++) {
     const before = logs2.slice(i - w, i);
     const after = logs2.slice(i, i + w);
-    const p = rankSumPermutationP(after, before);
+    const p = mannWhitney(after, before, { exact: true }).p;
     if (!(p < opts.alpha)) continue;
     const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
     if (Math.abs(ratio - 1) > opts.threshold) candidates.push({ index: i, ratio, p, step: Math.abs(mean2(after) - mean2(before)) });
@@ -27135,7 +27135,18 @@ var GitError = class extends Error {
   code;
   stderr;
 };
-function gitIn(cwd, identity = DEFAULT_IDENTITY) {
+function remoteAuthEnv(auth, base = process.env) {
+  const basic = Buffer.from(`x-access-token:${auth.token}`).toString("base64");
+  registerSecret(basic);
+  const count = Number(base.GIT_CONFIG_COUNT ?? 0);
+  const n = Number.isInteger(count) && count > 0 ? count : 0;
+  return {
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: `http.${auth.url}.extraheader`,
+    [`GIT_CONFIG_VALUE_${n}`]: `AUTHORIZATION: basic ${basic}`
+  };
+}
+function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
   const config2 = [
     "-c",
     `user.name=${identity.name}`,
@@ -27150,7 +27161,7 @@ function gitIn(cwd, identity = DEFAULT_IDENTITY) {
     "-c",
     "advice.detachedHead=false"
   ];
-  const env = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
+  const env = { ...childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" }), ...auth ? remoteAuthEnv(auth) : {} };
   const run = (args, opts = {}) => new Promise((resolve6, reject) => {
     const child = execFile3("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
       if (opts.allowFail) return resolve6({ ok: !err, stdout, stderr });
@@ -27184,7 +27195,7 @@ async function writeHistory(records, opts) {
   const backoff = opts.backoff ?? { baseMs: 500, maxMs: 2e4 };
   const log2 = opts.log ?? (() => {
   });
-  const git2 = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY);
+  const git2 = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY, opts.token ? { url: opts.remote, token: opts.token } : void 0);
   const files = /* @__PURE__ */ new Map();
   for (const r of records) {
     const path = recordPath(r);
@@ -27648,6 +27659,7 @@ function siteDir() {
 function publishRecords(records, o) {
   return writeHistory(records, {
     remote: o.remote,
+    ...o.token ? { token: o.token } : {},
     workdir: o.workdir,
     branch: o.branch,
     folder: o.folder,
@@ -29300,10 +29312,10 @@ function countingCommand(cmd, runner, dumpDir) {
       "--quiet",
       ...inner
     ],
-    env: { ...cmd.env, ...runner === "go" ? GO_COUNT_ENV : {}, BEE_BENCH_COUNT: "1" }
+    env: { ...cmd.env, ...runner === "go" ? GO_COUNT_ENV : {}, BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
   };
 }
-var TRIGGER = /^desc: Trigger: Client Request: bee-bench (\d+) (\d+)$/m;
+var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
 var TOTALS = /^totals: (\d+)/m;
 function parseDump(text2) {
   const trigger = TRIGGER.exec(text2);
@@ -29312,9 +29324,18 @@ function parseDump(text2) {
   return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions: totals ? Number(totals[1]) : 0 };
 }
 function readDumps(dir) {
-  const dumps = readdirSync3(dir).filter((f) => f.startsWith("callgrind.out.")).map((f) => parseDump(readFileSync9(join12(dir, f), "utf8"))).filter((d) => d !== null).sort((a, b) => a.unit - b.unit || a.step - b.step);
+  const steps = /* @__PURE__ */ new Map();
+  for (const f of readdirSync3(dir).filter((name) => name.startsWith("callgrind.out."))) {
+    const d = parseDump(readFileSync9(join12(dir, f), "utf8"));
+    if (!d) continue;
+    const key2 = `${d.unit} ${d.step}`;
+    const seen = steps.get(key2);
+    steps.set(key2, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+  }
   const byUnit = /* @__PURE__ */ new Map();
-  for (const d of dumps) byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
+  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
+  }
   return byUnit;
 }
 
