@@ -85,8 +85,8 @@ describe('dev node from a bee executable (--bee-binary)', () => {
 
 describe('dev node environment', () => {
   it('gives the node its own HOME, no BEE_* settings and no credentials', () => {
-    expect(devNodeEnv('/tmp/node-home', { PATH: '/usr/bin', HOME: '/root', BEE_API_ADDR: '0.0.0.0:1633', bee_verbosity: '5', GITHUB_TOKEN: 'ghs_0123456789abcdef', INPUT_CASES: 'cpu.*' }))
-      .toEqual({ PATH: '/usr/bin', HOME: '/tmp/node-home' });
+    expect(devNodeEnv('/var/lib/bee-bench-home', { PATH: '/usr/bin', HOME: '/root', BEE_API_ADDR: '0.0.0.0:1633', bee_verbosity: '5', GITHUB_TOKEN: 'ghs_0123456789abcdef', INPUT_CASES: 'cpu.*' }))
+      .toEqual({ PATH: '/usr/bin', HOME: '/var/lib/bee-bench-home' });
   });
 });
 
