@@ -370,12 +370,14 @@ func fileHolds(path string, env *harness.Env, n int) bool {
 }
 
 // bzzUploadFromDisk: UploadFile with an *os.File as the body (streamed by net/http, chunked).
-func bzzUploadFromDisk(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+// Its digest is the reference of data[:n] streamed unsalted from the same file, once, untimed.
+func bzzUploadFromDisk(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
 	}
-	path, err := diskFixture(env, p.Int("bytes"))
+	n := p.Int("bytes")
+	path, err := diskFixture(env, n)
 	if err != nil {
 		return nil, fmt.Errorf("disk fixture: %w", err)
 	}
@@ -409,6 +411,19 @@ func bzzUploadFromDisk(_ context.Context, env *harness.Env, p spec.Params) (*har
 		Op: func(ctx context.Context) error {
 			_, err := b.client.File.UploadFile(ctx, b.batch, f, uploadName, "application/octet-stream", opts)
 			return err
+		},
+		// The same file streamed past its salt: data[:n] unsalted, as net.bzz.upload's digest.
+		Output: func() ([]byte, error) {
+			plain, err := os.Open(path)
+			if err != nil {
+				return nil, err
+			}
+			defer plain.Close()
+			res, err := b.client.File.UploadFile(ctx, b.batch, io.NewSectionReader(plain, 8, int64(n)), uploadName, "application/octet-stream", opts)
+			if err != nil {
+				return nil, fmt.Errorf("unsalted upload: %w", err)
+			}
+			return res.Reference.Raw(), nil
 		},
 		Close: closeFile,
 	}, nil
@@ -613,7 +628,8 @@ func pinAddList(ctx context.Context, env *harness.Env, p spec.Params) (*harness.
 }
 
 // chunksUpload: UploadChunk of `count` content-addressed chunks built before each iteration
-// (payload j = salt || the first 4088 bytes of chunk payload j), all under one tag.
+// (payload j = salt || the first 4088 bytes of chunk payload j), all under one tag. Its digest
+// is sha256 of the addresses Bee returns for the unsalted chunks (payload j whole), once, untimed.
 func chunksUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
@@ -646,12 +662,28 @@ func chunksUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harnes
 			}
 			return nil
 		},
+		Output: func() ([]byte, error) {
+			refs := make([]swarm.Reference, len(payloads))
+			for j, payload := range payloads {
+				c, err := swarm.MakeContentAddressedChunk(payload)
+				if err != nil {
+					return nil, err
+				}
+				res, err := b.client.File.UploadChunk(ctx, b.batch, c.Data(), opts)
+				if err != nil {
+					return nil, fmt.Errorf("unsalted upload: %w", err)
+				}
+				refs[j] = res.Reference
+			}
+			return concat(refs, refBytes), nil
+		},
 	}, nil
 }
 
 // streamDirUpload: StreamCollectionEntries (chunk by chunk over POST /chunks, then the manifest)
 // of `files` files f%04d.bin of file_bytes each = its own salt || data[file_bytes*i,
-// file_bytes*(i+1) - 8), under one tag.
+// file_bytes*(i+1) - 8), under one tag. Its digest is the manifest reference of the unsalted
+// files data[file_bytes*i, file_bytes*(i+1)), once, untimed: the client builds that manifest.
 func streamDirUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
@@ -676,6 +708,17 @@ func streamDirUpload(ctx context.Context, env *harness.Env, p spec.Params) (*har
 		Op: func(ctx context.Context) error {
 			_, err := b.client.File.StreamCollectionEntries(ctx, b.batch, entries, opts)
 			return err
+		},
+		Output: func() ([]byte, error) {
+			plain := make([]file.CollectionEntry, files)
+			for i := range plain {
+				plain[i] = file.CollectionEntry{Path: fmt.Sprintf("f%04d.bin", i), Data: data[i*size : (i+1)*size]}
+			}
+			res, err := b.client.File.StreamCollectionEntries(ctx, b.batch, plain, opts)
+			if err != nil {
+				return nil, fmt.Errorf("unsalted upload: %w", err)
+			}
+			return res.Reference.Raw(), nil
 		},
 	}, nil
 }

@@ -1,7 +1,8 @@
 // Loopback stand-ins for a Bee node, for tests that need a node misbehaving in a known way: one
 // that accepts connections and never answers (a node stopped with SIGSTOP), and one that stores
-// uploads but serves altered bytes back. Nothing here is a Bee: only what the probes and the
-// download cases touch is answered.
+// uploads but serves altered bytes back. Nothing here is a Bee: only what the probes, the
+// download cases and the upload digests touch is answered.
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -68,9 +69,13 @@ async function body(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(parts);
 }
 
+/** What the node answers as the reference of an upload: sha256(body), so a test can predict it. */
+export const referenceOf = (body: Uint8Array) => createHash('sha256').update(body).digest('hex');
+
 /**
- * Health, one batch, and /bytes and /bzz uploads kept in memory and served back (altered if
- * asked); 501 to SOC writes, as a dev node. A missing batch is refused with Bee's message.
+ * Health, one batch, tags, and /bytes, /bzz and /chunks uploads kept in memory under
+ * sha256(body) and served back (altered if asked); 501 to SOC writes, as a dev node. A missing
+ * batch is refused with Bee's message.
  */
 export function storingNode(o: NodeOptions = {}): Promise<FakeNode> {
   const store = new Map<string, Buffer>();
@@ -84,10 +89,11 @@ export function storingNode(o: NodeOptions = {}): Promise<FakeNode> {
           if (id !== BATCH || o.batch === 'missing') return json(res, 404, { code: 404, message: 'batch with id not found' });
           return json(res, 200, { batchID: id, usable: o.batch !== 'unusable', exists: true, depth: 20, batchTTL: 1e6 });
         }
-        if ((root === 'bytes' || root === 'bzz') && req.method === 'POST') {
+        if (root === 'tags') return json(res, 201, { uid: 1, address: '', split: 0, seen: 0, stored: 0, sent: 0, synced: 0, startedAt: new Date(0).toISOString() });
+        if ((root === 'bytes' || root === 'bzz' || root === 'chunks') && req.method === 'POST') {
           const data = await body(req);
           if (o.batch === 'missing') return json(res, 404, { code: 404, message: 'batch with id not found' });
-          const ref = (store.size + 1).toString(16).padStart(64, '0');
+          const ref = referenceOf(data);
           store.set(ref, data);
           return json(res, 201, { reference: ref });
         }

@@ -1,15 +1,17 @@
 // Every runner this machine can build, with real processes against loopback stand-ins for a Bee
 // node: a node that accepts and never answers must cost each case at most its budget, leave a
 // result file and fail every case with "no answer in N s"; a node that serves altered bytes must
-// fail the download cases with a content mismatch, and serve the same bytes back must pass them.
-import { mkdtempSync } from 'node:fs';
+// fail the download cases with a content mismatch, and serve the same bytes back must pass them;
+// the upload cases record, as their digest, what the node returned for the unsalted fixture.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunner, parseSource, type BuiltRunner } from '../../src/build/index.js';
 import { invokeRunner } from '../../src/run/invoke.js';
 import type { Runner } from '../../src/spec/schema.js';
-import { BATCH, nodeTracker, silentNode, storingNode } from './fake-node.js';
+import { BATCH, nodeTracker, referenceOf, silentNode, storingNode } from './fake-node.js';
 
 const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
 const CASE_TIMEOUT_S = 6;
@@ -85,4 +87,65 @@ describe.each(wanted.map((w) => w.runner))('runner %s against a misbehaving node
       ['net.soc.upload', 'skipped', reason('SOC writes')],
     ]);
   }, 120_000);
+});
+
+/** data[0, n): SHA-256(data_label || u64le(i)) blocks, as the spec's fixtures define it. */
+function fixtureData(n: number): Buffer {
+  const { data_label } = (JSON.parse(readFileSync(SPEC, 'utf8')) as { fixtures: { data_label: string } }).fixtures;
+  const blocks: Buffer[] = [];
+  for (let i = 0; i * 32 < n; i++) {
+    const index = Buffer.alloc(8);
+    index.writeBigUInt64LE(BigInt(i));
+    blocks.push(createHash('sha256').update(data_label).update(index).digest());
+  }
+  return Buffer.concat(blocks).subarray(0, n);
+}
+
+describe('upload digests: what the node returned for one unsalted upload, in every runner', () => {
+  const digests = new Map<Runner, Map<string, { status: string; digest?: string; skip_reason?: string; error?: string }>>();
+  const streamAgain = new Map<Runner, string | undefined>();
+  beforeAll(async () => {
+    const node = await start(storingNode());
+    for (const { runner } of wanted) {
+      const { inv } = await run(runner, node.url, ['net.chunks.upload', 'net.bzz.upload-from-disk', 'net.stream-dir.upload']);
+      expect(inv.result, inv.problem).not.toBeNull();
+      digests.set(runner, new Map(inv.result!.cases.map((c) => [c.id, c])));
+      // A second run (another salt sequence) must record the same manifest: the digest upload is unsalted.
+      const again = await run(runner, node.url, ['net.stream-dir.upload']);
+      streamAgain.set(runner, again.inv.result?.cases[0]?.digest);
+    }
+  }, 300_000);
+
+  it('net.chunks.upload: sha256 of the addresses the node returned for the unsalted chunks', () => {
+    // The fake node's reference of a body is its sha256; chunk j = u64le(4096) || payload j.
+    const data = fixtureData(10 * 4096);
+    const span = Buffer.alloc(8);
+    span.writeBigUInt64LE(4096n);
+    const addresses = Array.from({ length: 10 }, (_, j) => Buffer.from(referenceOf(Buffer.concat([span, data.subarray(4096 * j, 4096 * (j + 1))])), 'hex'));
+    const want = referenceOf(Buffer.concat(addresses));
+    for (const [runner, cases] of digests) {
+      const c = cases.get('net.chunks.upload');
+      expect(c, `${runner}: ${c?.error}`).toMatchObject({ status: 'ok', digest: want });
+    }
+  });
+
+  it('net.bzz.upload-from-disk: the reference of data[0, bytes) streamed unsalted (bee-rs skips: no streaming body)', () => {
+    const want = referenceOf(fixtureData(10 * 1024 * 1024));
+    for (const [runner, cases] of digests) {
+      const c = cases.get('net.bzz.upload-from-disk');
+      if (runner === 'rs') expect(c, runner).toMatchObject({ status: 'skipped', skip_reason: expect.stringMatching(/no streaming upload body/) });
+      else expect(c, `${runner}: ${c?.error}`).toMatchObject({ status: 'ok', digest: want });
+    }
+  });
+
+  // The client builds this manifest from the references the node returns, and this node's are
+  // sha256 rather than BMT addresses, so the clients' values are only comparable against a real
+  // Bee (FINDINGS.md B4a); here each must be the manifest of the unsalted files, run after run.
+  it('net.stream-dir.upload: the manifest reference of the unsalted files, the same in a second run', () => {
+    for (const [runner, cases] of digests) {
+      const c = cases.get('net.stream-dir.upload');
+      expect(c, `${runner}: ${c?.error}`).toMatchObject({ status: 'ok', digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(streamAgain.get(runner), runner).toBe(c!.digest);
+    }
+  });
 });

@@ -550,6 +550,8 @@ pub async fn pin_add_list(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     })
 }
 
+/// Its digest is sha256 of the addresses Bee returns for the unsalted chunks (payload j whole),
+/// uploaded once, untimed.
 pub async fn chunks_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let (node, count) = (node(cx)?, uint(p, "count")?);
     let (client, batch) = (node.client.clone(), node.batch);
@@ -564,6 +566,7 @@ pub async fn chunks_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
             .context("setup: POST /tags")?
             .uid,
     );
+    let (out_client, out_options, out_fixture) = (client.clone(), options.clone(), fixture.clone());
     let cx = cx.clone();
     Bench::net(move || {
         // Chunk j: salt || the first payload_bytes - 8 bytes of chunk payload j, one full chunk.
@@ -587,10 +590,29 @@ pub async fn chunks_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
             }
             Ok(())
         }
+    })?
+    .with_output(move || {
+        let (client, options, fixture) =
+            (out_client.clone(), out_options.clone(), out_fixture.clone());
+        async move {
+            let mut addresses = Vec::with_capacity(32 * count);
+            for payload in fixture.chunks(size) {
+                let chunk: Bytes = make_content_addressed_chunk(payload)?.data().into();
+                let uploaded = client
+                    .file()
+                    .upload_chunk(&batch, chunk, Some(&options))
+                    .await
+                    .context("unsalted upload")?;
+                addresses.extend_from_slice(uploaded.reference.as_bytes());
+            }
+            Ok(addresses)
+        }
     })
 }
 
-/// File i: `file_bytes` bytes, its own salt || data[file_bytes i, file_bytes (i+1) - 8).
+/// File i: `file_bytes` bytes, its own salt || data[file_bytes i, file_bytes (i+1) - 8). Its
+/// digest is the manifest reference of the unsalted files data[file_bytes i, file_bytes (i+1)),
+/// once, untimed: the client builds that manifest.
 pub async fn stream_dir_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let node = node(cx)?;
     let (client, batch) = (node.client.clone(), node.batch);
@@ -607,6 +629,15 @@ pub async fn stream_dir_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench>
         base: tagged(tag),
         ..Default::default()
     };
+    let plain: Vec<CollectionEntry> = (0..files)
+        .map(|i| {
+            CollectionEntry::new(
+                format!("f{i:04}.bin"),
+                fixture.slice(i * size..(i + 1) * size),
+            )
+        })
+        .collect();
+    let (out_client, out_options) = (client.clone(), options.clone());
     let cx = cx.clone();
     Bench::net(move || {
         let entries: Vec<CollectionEntry> = (0..files)
@@ -624,6 +655,17 @@ pub async fn stream_dir_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench>
                 .stream_collection_entries(&batch, &entries, Some(&options), None)
                 .await?;
             Ok(())
+        }
+    })?
+    .with_output(move || {
+        let (client, options, entries) = (out_client.clone(), out_options.clone(), plain.clone());
+        async move {
+            let uploaded = client
+                .file()
+                .stream_collection_entries(&batch, &entries, Some(&options), None)
+                .await
+                .context("unsalted upload")?;
+            Ok(uploaded.reference.as_bytes().to_vec())
         }
     })
 }
