@@ -375,7 +375,8 @@ describe('trend site', () => {
     // The run whose url is javascript: gets no link at all.
     const at3 = await pointOnPage(page, JS_URL_RUN);
     await page.mouse.click(at3.x, at3.y);
-    await expect.poll(() => tip.locator('.sha').count()).toBe(1);
+    // Wait for this run's tooltip (its sha is plain text), not the previous one still in the DOM.
+    await expect.poll(() => tip.locator('span.sha').count()).toBe(1);
     expect(await tip.locator('a').count()).toBe(0);
     await page.keyboard.press('Escape');
 
