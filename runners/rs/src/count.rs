@@ -44,6 +44,14 @@ fn client_request(_request: usize, _arg1: usize) -> usize {
     0
 }
 
+/// Right before a counted iteration, outside its region: a short sleep, so that the runtime
+/// worker which handed this iteration to the blocking thread has gone back to sleep before the
+/// count starts. Otherwise its last few hundred instructions landed inside the region of some
+/// iterations and not others (the noop case read 918 or 1395 instructions).
+pub fn settle() {
+    std::thread::sleep(std::time::Duration::from_millis(5));
+}
+
 /// Start counting: zero the counters, switch instrumentation on.
 pub fn start() {
     client_request(ZERO_STATS, 0);

@@ -196,8 +196,7 @@ impl Steps<'_> {
                 self.inject_fault().await?;
             }
             let counted = self.count.then_some((self.unit, self.warmup + i));
-            let (sample, _) =
-                iterate(&mut bench, Sink::discard(), self.slowdown, counted).await?;
+            let (sample, _) = iterate(&mut bench, Sink::discard(), self.slowdown, counted).await?;
             r.samples_ns.push(sample.wall_ns);
             r.cpu_ns.push(sample.cpu_ns);
             detached_panic()?;
@@ -292,6 +291,7 @@ async fn iterate(
             tokio::task::spawn_blocking(move || {
                 let mut sink = sink;
                 if counted.is_some() {
+                    count::settle();
                     count::start();
                 }
                 let clock = Stopwatch::start();

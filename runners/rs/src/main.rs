@@ -151,11 +151,17 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     // after tokio's default 10 s, so that no thread exits or starts while an iteration is being
     // counted (under valgrind an iteration can take that long, and a thread's teardown in the
     // timed region moved its count by 0.05%).
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // While counting, one blocking thread runs every setup and iteration: each thread has its
+    // own malloc arena and cache, and an iteration landing on another thread than the last one
+    // moved its count by up to 2% (bee-rs `manifest.lookup-large`).
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder
         .enable_all()
-        .thread_keep_alive(Duration::from_secs(24 * 3600))
-        .build()
-        .expect("tokio runtime");
+        .thread_keep_alive(Duration::from_secs(24 * 3600));
+    if hooks.count {
+        builder.max_blocking_threads(1);
+    }
+    let runtime = builder.build().expect("tokio runtime");
     let plan = Plan {
         spec: &loaded.spec,
         cases: selected,
