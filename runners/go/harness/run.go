@@ -291,6 +291,7 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 			}
 		}
 		if counted {
+			count.Settle()
 			count.Start()
 		}
 		c0 := measure.CPUTime()
