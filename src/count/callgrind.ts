@@ -29,6 +29,16 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
  */
 export const GO_COUNT_ENV = { GODEBUG: 'asyncpreemptoff=1', GOGC: 'off' } as const;
 
+/**
+ * bee-rs under callgrind: one malloc arena for every thread. glibc gives threads arenas of their
+ * own as they first allocate, in an order that races with tokio's start-up; in one process of
+ * five the blocking thread's arena made every `manifest.lookup-large` iteration 2.06% dearer
+ * (the runner also keeps all counted work on one thread, runners/rs/README.md).
+ */
+export const RS_COUNT_ENV = { GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' } as const;
+
+const COUNT_ENV: Record<Runner, Readonly<Record<string, string>>> = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
+
 /** The installed valgrind as a counter, or null with the reason counting is unavailable. */
 export async function findCounter(): Promise<{ counter: Counter } | { counter: null; reason: string }> {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
@@ -50,7 +60,7 @@ export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: str
       'valgrind', '--tool=callgrind', '--instr-atstart=no', '--dump-line=no', '--compress-strings=yes',
       `--callgrind-out-file=${join(dumpDir, 'callgrind.out.%p')}`, '--quiet', ...inner,
     ],
-    env: { ...cmd.env, ...(runner === 'go' ? GO_COUNT_ENV : {}), BEE_BENCH_COUNT: '1', BEE_BENCH_COUNT_DIR: dumpDir },
+    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: '1', BEE_BENCH_COUNT_DIR: dumpDir },
   };
 }
 
@@ -66,12 +76,60 @@ export interface Dump {
 const TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
 const TOTALS = /^totals: (\d+)/m;
 
+/**
+ * Functions whose instructions are not the timed code's: they run on a wall clock, which
+ * callgrind stretches ~50x, so their share of a region depends on how long it took. Go's
+ * `runtime.sysmon` is a monitor thread that wakes every 20 us to 10 ms (preemption, cgroup
+ * re-reads, netpoll); counted, it moved bee-go's rows by up to 0.02% between processes.
+ */
+export const WALL_CLOCK_FUNCTIONS = ['runtime.sysmon'] as const;
+
 /** Parses one callgrind output file; null for files that are not an iteration's dump. */
 export function parseDump(text: string): Dump | null {
   const trigger = TRIGGER.exec(text);
   if (!trigger) return null;
   const totals = TOTALS.exec(text);
-  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions: totals ? Number(totals[1]) : 0 };
+  const instructions = totals ? Number(totals[1]) - wallClockCost(text) : 0;
+  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
+}
+
+/** callgrind marks a function's recursion levels as `name'2`, `name'3`. */
+const isWallClock = (fn: string) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
+
+/**
+ * The instructions of WALL_CLOCK_FUNCTIONS in a dump, callees included: their own cost lines
+ * plus the inclusive cost of each call they make out of the set. Callgrind's format: `fn=` and
+ * `cfn=` name a function as `(id) name` the first time, `(id)` after; a `calls=` line is followed
+ * by the call's inclusive cost; any other line starting with a position is a cost line of `fn`.
+ */
+function wallClockCost(text: string): number {
+  if (!WALL_CLOCK_FUNCTIONS.some((w) => text.includes(w))) return 0;
+  const names = new Map<string, string>();
+  const nameOf = (spec: string): string => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== undefined) names.set(m[1]!, m[2]);
+    return names.get(m[1]!) ?? '';
+  };
+  let fn = '';
+  let callee = '';
+  let callCost = false;
+  let cost = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('fn=')) {
+      fn = nameOf(line.slice(3));
+      callCost = false;
+    } else if (line.startsWith('cfn=')) {
+      callee = nameOf(line.slice(4));
+    } else if (line.startsWith('calls=')) {
+      callCost = true;
+    } else if (/^[\d+*-]/.test(line)) {
+      const ir = Number(line.split(' ')[1] ?? 0);
+      if (isWallClock(fn) && !(callCost && isWallClock(callee))) cost += ir;
+      callCost = false;
+    }
+  }
+  return cost;
 }
 
 /** Every iteration's count under `dir` (its dumps added up), by unit, in step order. */

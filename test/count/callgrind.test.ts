@@ -41,6 +41,26 @@ describe('parseDump', () => {
   });
 });
 
+describe('parseDump: wall-clock functions', () => {
+  // Shaped as callgrind writes it with --compress-strings: a name in full the first time, (id) after.
+  const dump = [
+    'desc: Trigger: Client Request: bee-bench 2 5', 'positions: line', 'events: Ir', '',
+    'fn=(1) main.work', '10 700', 'cfn=(2) runtime.mallocgc', 'calls=1 20', '20 100',
+    'fn=(2)', '30 100',
+    'fn=(3) runtime.sysmon', '40 50', '+1 7', 'cfn=(4) runtime.retake', 'calls=3 50', '* 30', 'cfn=(5) runtime.sysmon\'2', 'calls=1 40', '* 11',
+    'fn=(4)', '50 30',
+    'fn=(5)', '40 11',
+    'totals: 898', '',
+  ].join('\n');
+
+  it("takes Go's monitor thread out of the count, callees included, and nothing else", () => {
+    // Self costs: main.work 700, mallocgc 100, sysmon 57, retake 30, sysmon'2 11 (898 in all).
+    // Out: everything under sysmon (57 + its call into retake 30 + sysmon'2's own 11; the call
+    // from sysmon into sysmon'2 is not taken twice); in: main.work and the mallocgc it called.
+    expect(parseDump(dump)).toEqual({ unit: 2, step: 5, instructions: 800 });
+  });
+});
+
 describe('readDumps', () => {
   it("adds a step's count-mode slowdown spin to its iteration and orders steps", () => {
     const dir = tmp();
@@ -64,6 +84,8 @@ describe('countingCommand', () => {
     expect(cmd.env?.BEE_BENCH_COUNT).toBe('1');
     expect(cmd.env?.BEE_BENCH_COUNT_DIR).toBe('/dumps');
     expect(countingCommand({ argv: ['bee-bench-go'] }, 'go', '/d').env).toMatchObject({ GODEBUG: 'asyncpreemptoff=1', GOGC: 'off' });
+    expect(countingCommand({ argv: ['bee-bench-rs'] }, 'rs', '/d').env).toMatchObject({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' });
+    expect(cmd.env?.GLIBC_TUNABLES).toBeUndefined();
   });
 });
 
@@ -115,7 +137,7 @@ describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_0
     const total = (trigger: string) => {
       const found = dumps.filter((d) => d.includes(`desc: Trigger: Client Request: ${trigger}\n`));
       expect(found.length, trigger).toBeGreaterThan(0);
-      return found.reduce((sum, d) => sum + Number(/^totals: (\d+)$/m.exec(d)![1]), 0);
+      return found.reduce((sum, d) => sum + parseDump(d)!.instructions, 0);
     };
     const warmup = spec.profiles.quick.warmup.cpu;
     const steps = [warmup, warmup + 1];
@@ -125,6 +147,31 @@ describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_0
       expect(share).toBeLessThanOrEqual(0.011);
     }
     expect(readDumps(dir).get(0)).toEqual(steps.map((s) => total(`bee-bench 0 ${s}`) + total(`bee-bench-spin 0 ${s}`)));
+  });
+});
+
+// Two processes count an empty operation to the instruction: nothing outside the timed code
+// (a runtime thread waking, an allocator arena of another thread) lands in a region.
+const settled: Array<{ runner: Runner; source: string }> = [
+  { runner: 'rs', source: 'registry' },
+  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
+];
+
+describe.each(settled)('counts that repeat ($runner)', { timeout: 900_000 }, ({ runner, source }) => {
+  it('gives the same count of the noop case at every step of two processes', async () => {
+    const { command } = await buildRunner({ runner, source: parseSource(source), log: () => {} });
+    const c = await counter();
+    const once = () =>
+      countRunner(command, {
+        runner, spec: SPEC, profile: 'quick', cases: selectCases(spec, ['cpu.harness.noop']), counter: c, out: join(tmp(), 'count.json'),
+        timeoutMs: 120_000, caseTimeoutS: 30, iterations: 6,
+      });
+    const [a, b] = await Promise.all([once(), once()]);
+    const counts = [a, b].map((r) => r.result!.cases[0]!.instructions!);
+    expect(counts[0]).toHaveLength(6);
+    // The last step may differ from the others (the harness's end of case), the same way in both.
+    expect(new Set(counts[0]!.slice(0, 5)).size).toBe(1);
+    expect(counts[1]).toEqual(counts[0]);
   });
 });
 
