@@ -225,7 +225,7 @@ export function verdictTable(rows: readonly AbRow[], history: boolean, counted =
 const PAIRED_NOTE = 'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 export const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 
-const COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change passes the threshold and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
+const COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 
 function assemble(p: Parts): string {
   const table = verdictTable(p.shown, p.history, p.counted);
@@ -263,7 +263,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     headline(counts),
     failureSummary(input.rows.filter((r) => r.status === 'failed').map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? 'no reason recorded' }))),
     m?.unavailable ? mdQuote([`⚠ Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
-    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a change beyond ±${Math.round((m?.threshold ?? 0.01) * 1000) / 10}% and ten times the row's A/A spread flags a row.` : null,
+    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a change reaching ±${Math.round((m?.threshold ?? 0.01) * 1000) / 10}% and ten times the row's A/A spread flags a row.` : null,
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input.env.stoppedEarly ? mdQuote([`⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`]) : null,
   ].filter((s): s is string => s !== null);

@@ -8,7 +8,7 @@
 // - countRows(rows): the headline counts (and the action's outputs); AbRowSchema validates rows
 //   read back from a file (the fork-safe comment job).
 // - judgeInstructions(base, baseAgain, head, {threshold}): the instruction-count verdict of a CPU row
-//   (threshold and ten times the A/A spread); flaggedBy/rowVerdict combine it with wall time.
+//   (reaching the threshold, within the row's noise, and ten times the A/A spread); flaggedBy/rowVerdict combine it with wall time.
 // - AB_DEFAULTS: rounds, alpha, threshold and run budget shared by the CLI and the action.
 // Statistics live in src/stats; rendering rows lives in src/report; this folder only decides.
 export { AB_DEFAULTS } from './defaults.js';
