@@ -6,13 +6,14 @@
 // (head only, every CPU case), two at a time. Processes are independent, so the A/A runs are
 // drawn from the pool: every triple (base, base again, head) of distinct plain processes is one
 // A/A run judged with the shipped verdict, and every slowed process against every pair of plain
-// ones is one injected run. Reported: each row's A/A spread (largest step-by-step distance
-// between any two plain processes), A/A runs with any flag, and per row how many injected runs
+// ones is one injected run. Reported: each row's A/A spread (the largest the verdict's
+// statistic puts any two plain processes apart), A/A runs with any flag, and per row how many injected runs
 // flagged it, with the measured ratio.
 //
 //   npx tsx bench/count-calibrate.ts --runner rs [--source registry|PATH] [--pool 6]
 //                                    [--slowed 2] [--fraction 0.01] [--case 'cpu.*'] [--out bench/out]
-import { mkdirSync, writeFileSync } from 'node:fs';
+//                                    [--reuse]   (judge the processes a previous run left in --out again)
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildRunner, parseSource } from '../src/build/index.js';
@@ -21,9 +22,9 @@ import { findCounter } from '../src/count/callgrind.js';
 import { COUNT_ITERATIONS, countRunner, isCounted } from '../src/run/count.js';
 import { processBudgetMs } from '../src/run/jobs.js';
 import { loadSpec } from '../src/spec/load.js';
-import { RunnerSchema, type Result } from '../src/spec/schema.js';
+import { ResultSchema, RunnerSchema, type Result } from '../src/spec/schema.js';
 import { selectCases } from '../src/spec/select.js';
-import { INSTRUCTION_DEFAULTS, judgeInstructions, stepSpread } from '../src/verdict/instructions.js';
+import { INSTRUCTION_DEFAULTS, judgeInstructions, aaSpread } from '../src/verdict/instructions.js';
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     threshold: { type: 'string', default: String(INSTRUCTION_DEFAULTS.threshold) },
     case: { type: 'string', multiple: true, default: ['cpu.*'] },
     out: { type: 'string', default: 'bench/out' },
+    reuse: { type: 'boolean', default: false },
   },
 });
 
@@ -53,12 +55,13 @@ const log = (l: string) => process.stderr.write(`${l}\n`);
 const found = await findCounter();
 if (!found.counter) throw new Error(found.reason);
 const counter = found.counter;
-const built = await buildRunner({ runner, source: parseSource(values.source), log });
+const built = values.reuse ? null : await buildRunner({ runner, source: parseSource(values.source), log });
 const timeoutS = spec.profiles.quick.case_timeout_s;
 
 async function one(name: string, env: Record<string, string>): Promise<Result> {
+  if (values.reuse) return ResultSchema.parse(JSON.parse(readFileSync(join(outDir, `${name}.json`), 'utf8')));
   const started = performance.now();
-  const run = await countRunner(built.command, {
+  const run = await countRunner(built!.command, {
     runner, spec: specFile, profile: 'quick', cases, counter, out: join(outDir, `${name}.json`),
     timeoutMs: processBudgetMs(cases, timeoutS, 'quick'), caseTimeoutS: timeoutS, env,
   });
@@ -92,7 +95,7 @@ let aaRuns = 0;
 let aaRunsFlagged = 0;
 const perRow = rows.map((row) => {
   const got = (m: Counts) => m.get(row);
-  const spread = Math.max(0, ...pairs.map(([a, b]) => (got(plainCounts[a]!) && got(plainCounts[b]!) ? stepSpread(got(plainCounts[a]!)!, got(plainCounts[b]!)!) : 0)));
+  const spread = Math.max(0, ...pairs.map(([a, b]) => (got(plainCounts[a]!) && got(plainCounts[b]!) ? aaSpread(got(plainCounts[a]!)!, got(plainCounts[b]!)!) : 0)));
   let slowFlagged = 0;
   let slowRuns = 0;
   const slowRatios: number[] = [];
