@@ -28944,21 +28944,26 @@ var AbRowSchema = external_exports.strictObject({
 
 // src/verdict/instructions.ts
 var SPREAD_FACTOR = 10;
+var NOISE_FLOOR = 5e-4;
+var TOLERANCE_SPREADS = 3;
 var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
-function stepSpread(a, b) {
-  let spread = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) spread = Math.max(spread, Math.max(a[i], b[i]) / Math.min(a[i], b[i]) - 1);
-  return spread;
+function stepRatio(a, b) {
+  const steps = Math.min(a.length, b.length);
+  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
+}
+function aaSpread(a, b) {
+  const r = stepRatio(a, b);
+  return Math.max(r, 1 / r) - 1;
 }
 function judgeInstructions(base, baseAgain, head, o) {
   const steps = Math.min(base.length, baseAgain.length, head.length);
   if (steps === 0) throw new Error("judgeInstructions needs counts of two base runs and a head run");
   if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error("judgeInstructions: a count of zero means nothing was counted");
-  const ratios = Array.from({ length: steps }, (_, i) => head[i] / ((base[i] + baseAgain[i]) / 2));
-  const ratio = median(ratios);
-  const spread = stepSpread(base, baseAgain);
-  const bar = Math.max(o.threshold, SPREAD_FACTOR * spread);
-  const verdict = ratio > 1 + bar ? "regression" : ratio < 1 / (1 + bar) ? "improvement" : "~";
+  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
+  const ratio = stepRatio(head, baseMean);
+  const spread = aaSpread(base, baseAgain);
+  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
+  const verdict = ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~";
   return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
 }
 
@@ -29181,7 +29186,7 @@ function verdictTable(rows, history, counted = false) {
 }
 var PAIRED_NOTE = "change = head/base time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
 var HISTORY_NOTE = "change = head/history time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
-var COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change passes the threshold and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
+var COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 function assemble(p) {
   const table2 = verdictTable(p.shown, p.history, p.counted);
   const notes = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
@@ -29213,7 +29218,7 @@ function renderAbComment(input2, opts = {}) {
     headline(counts),
     failureSummary(input2.rows.filter((r) => r.status === "failed").map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? "no reason recorded" }))),
     m?.unavailable ? mdQuote([`\u26A0 Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
-    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? "callgrind")}): a change beyond \xB1${Math.round((m?.threshold ?? 0.01) * 1e3) / 10}% and ten times the row's A/A spread flags a row.` : null,
+    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? "callgrind")}): a change reaching \xB1${Math.round((m?.threshold ?? 0.01) * 1e3) / 10}% and ten times the row's A/A spread flags a row.` : null,
     input2.rows.some((r) => r.kind === "net") ? mdQuote([`\u26A0 ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input2.env.stoppedEarly ? mdQuote([`\u26A0 The run stopped early${typeof input2.env.stoppedEarly === "string" ? `: ${mdText(input2.env.stoppedEarly)}` : ""}; rows have fewer rounds than planned.`]) : null
   ].filter((s) => s !== null);
@@ -29288,6 +29293,8 @@ import { readdirSync as readdirSync3, readFileSync as readFileSync9 } from "node
 import { join as join12 } from "node:path";
 var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
 var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off" };
+var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
+var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
 async function findCounter() {
   if (process.platform !== "linux" || process.arch !== "x64") {
     return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
@@ -29312,16 +29319,48 @@ function countingCommand(cmd, runner, dumpDir) {
       "--quiet",
       ...inner
     ],
-    env: { ...cmd.env, ...runner === "go" ? GO_COUNT_ENV : {}, BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
+    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
   };
 }
 var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
 var TOTALS = /^totals: (\d+)/m;
+var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon"];
 function parseDump(text2) {
   const trigger = TRIGGER.exec(text2);
   if (!trigger) return null;
   const totals = TOTALS.exec(text2);
-  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions: totals ? Number(totals[1]) : 0 };
+  const instructions = totals ? Number(totals[1]) - wallClockCost(text2) : 0;
+  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
+}
+var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
+function wallClockCost(text2) {
+  if (!WALL_CLOCK_FUNCTIONS.some((w) => text2.includes(w))) return 0;
+  const names = /* @__PURE__ */ new Map();
+  const nameOf = (spec) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== void 0) names.set(m[1], m[2]);
+    return names.get(m[1]) ?? "";
+  };
+  let fn = "";
+  let callee = "";
+  let callCost = false;
+  let cost = 0;
+  for (const line of text2.split("\n")) {
+    if (line.startsWith("fn=")) {
+      fn = nameOf(line.slice(3));
+      callCost = false;
+    } else if (line.startsWith("cfn=")) {
+      callee = nameOf(line.slice(4));
+    } else if (line.startsWith("calls=")) {
+      callCost = true;
+    } else if (/^[\d+*-]/.test(line)) {
+      const ir = Number(line.split(" ")[1] ?? 0);
+      if (isWallClock(fn) && !(callCost && isWallClock(callee))) cost += ir;
+      callCost = false;
+    }
+  }
+  return cost;
 }
 function readDumps(dir) {
   const steps = /* @__PURE__ */ new Map();
