@@ -84,6 +84,9 @@ export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLi
   ]);
 }
 
+/** Opens every recovery comment, so a job can tell whether another one already announced it. */
+export const RECOVERED_MARKER = markerComment('bee-bench-alert-recovered');
+
 export function recoveredComment(row: AbRow, sha: string, l: AlertLinks): string {
-  return `✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the threshold against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)}: change ${formatChange(row.ratio)} (${formatInterval(row.ci)}), verdict ${mdText(row.verdict ?? '~')}. Closing.`;
+  return `${RECOVERED_MARKER}\n✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the threshold against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)}: change ${formatChange(row.ratio)} (${formatInterval(row.ci)}), verdict ${mdText(row.verdict ?? '~')}. Closing.`;
 }

@@ -3,11 +3,13 @@
 // original, two pushes close together): both may find nothing and both create. So after creating,
 // a job lists again; the oldest open issue with the marker is the one that stays, and a job whose
 // own issue is newer closes it as a duplicate of that one. Each job's re-list follows its own
-// create, so the later creator always sees the earlier issue: exactly one stays open.
+// create, so the later creator always sees the earlier issue: exactly one stays open. A recovery
+// seen by two jobs is settled the same way: each posts its comment, lists the issue's comments,
+// and deletes its own if an older recovery comment is there; both close the issue.
 import type { Octokit, RepoRef } from '../github/octokit.js';
 import type { AbRow } from '../verdict/index.js';
 import type { Runner } from '../spec/schema.js';
-import { alertBody, alertMarker, alertTitle, keyOf, readState, recoveredComment, type AlertLinks, type AlertState } from './body.js';
+import { alertBody, alertMarker, alertTitle, keyOf, readState, RECOVERED_MARKER, recoveredComment, type AlertLinks, type AlertState } from './body.js';
 
 export const ALERT_LABEL = 'bee-bench-regression';
 
@@ -25,6 +27,8 @@ export interface AlertOutcome {
   closed: number[];
   /** Issues this job created and then closed because an older one for the same row was open. */
   duplicates: number[];
+  /** Issues whose recovery a concurrent job had announced first (this job's comment deleted). */
+  announcedByOthers: number[];
 }
 
 interface OpenIssue {
@@ -38,12 +42,21 @@ async function openAlerts(gh: Octokit, ref: RepoRef): Promise<OpenIssue[]> {
 }
 
 export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRow[], log: (line: string) => void = () => {}): Promise<AlertOutcome> {
-  const out: AlertOutcome = { opened: [], updated: [], closed: [], duplicates: [] };
+  const out: AlertOutcome = { opened: [], updated: [], closed: [], duplicates: [], announcedByOthers: [] };
   const ref = { owner: run.owner, repo: run.repo };
   const open = await openAlerts(gh, ref);
-  const closeAs = async (issue: number, reason: 'completed' | 'duplicate', comment: string) => {
+  const closeAsDuplicate = async (issue: number, comment: string) => {
     await gh.rest.issues.createComment({ ...ref, issue_number: issue, body: comment });
-    await gh.rest.issues.update({ ...ref, issue_number: issue, state: 'closed', state_reason: reason });
+    await gh.rest.issues.update({ ...ref, issue_number: issue, state: 'closed', state_reason: 'duplicate' });
+  };
+  /** Announces a recovery once however many jobs see it; false when another job's comment came first. */
+  const recover = async (issue: number, comment: string): Promise<boolean> => {
+    const { data: posted } = await gh.rest.issues.createComment({ ...ref, issue_number: issue, body: comment });
+    const comments = await gh.paginate(gh.rest.issues.listComments, { ...ref, issue_number: issue, per_page: 100 });
+    const first = Math.min(...comments.filter((c) => c.body?.startsWith(RECOVERED_MARKER)).map((c) => c.id), posted.id);
+    if (first !== posted.id) await gh.rest.issues.deleteComment({ ...ref, comment_id: posted.id });
+    await gh.rest.issues.update({ ...ref, issue_number: issue, state: 'closed', state_reason: 'completed' });
+    return first === posted.id;
   };
   for (const row of rows) {
     const key = keyOf(run.client, row);
@@ -56,7 +69,7 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
         const { data } = await gh.rest.issues.create({ ...ref, title: alertTitle(key, run.branch), body: alertBody(key, row, state, run), labels: [ALERT_LABEL, `bee-bench:${run.client}`] });
         const oldest = (await openAlerts(gh, ref)).find((i) => i.body.includes(marker));
         if (oldest && oldest.number !== data.number) {
-          await closeAs(data.number, 'duplicate', `Duplicate of #${oldest.number}: another bee-bench job opened it first for the same row.`);
+          await closeAsDuplicate(data.number, `Duplicate of #${oldest.number}: another bee-bench job opened it first for the same row.`);
           out.duplicates.push(data.number);
           log(`alert: ${row.caseId} [${row.label}]: #${oldest.number} was opened by a concurrent job; closed #${data.number} as its duplicate`);
         } else {
@@ -66,7 +79,7 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
         continue;
       }
       for (const d of extra) {
-        await closeAs(d.number, 'duplicate', `Duplicate of #${keep.number}.`);
+        await closeAsDuplicate(d.number, `Duplicate of #${keep.number}.`);
         out.duplicates.push(d.number);
       }
       const before = readState(keep.body);
@@ -81,9 +94,13 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
       }
     } else if (row.status === 'ok' && row.verdict !== undefined) {
       for (const i of mine) {
-        await closeAs(i.number, 'completed', recoveredComment(row, run.sha, run));
-        out.closed.push(i.number);
-        log(`alert: ${row.caseId} [${row.label}]: recovered, closed #${i.number}`);
+        if (await recover(i.number, recoveredComment(row, run.sha, run))) {
+          out.closed.push(i.number);
+          log(`alert: ${row.caseId} [${row.label}]: recovered, closed #${i.number}`);
+        } else {
+          out.announcedByOthers.push(i.number);
+          log(`alert: ${row.caseId} [${row.label}]: recovered; a concurrent job announced it on #${i.number} first`);
+        }
       }
     }
     // Skipped, failed, new and missing rows say nothing about a regression: their issues stay as they are.

@@ -75,14 +75,14 @@ describe('default-branch alert issues', () => {
     // A rerun of the same commit with the same figures: nothing to write.
     const writes = server.writes().length;
     const rerun = await pushRun(b, 1.2e6, 21);
-    expect(rerun).toEqual({ opened: [], updated: [], closed: [], duplicates: [] });
+    expect(rerun).toEqual({ opened: [], updated: [], closed: [], duplicates: [], announcedByOthers: [] });
     expect(server.writes()).toHaveLength(writes);
 
     const c = 'c'.repeat(40);
     const recovered = await pushRun(c, 1e6, 22);
     expect(recovered.closed).toEqual([issue.number]);
     expect(issue).toMatchObject({ state: 'closed', state_reason: 'completed' });
-    expect(server.commentsOn(issue.number).at(-1)!.body).toMatch(/^✅ Recovered: the run of `ccccccc`/);
+    expect(server.commentsOn(issue.number).at(-1)!.body).toMatch(/^<!-- bee-bench-alert-recovered -->\n✅ Recovered: the run of `ccccccc`/);
     expect(server.violations).toEqual([]);
   });
 
@@ -111,6 +111,20 @@ describe('default-branch alert issues', () => {
     const next = await pushRun('1'.repeat(39) + '2', 1.15e6, 21);
     expect(next).toMatchObject({ opened: [], updated: [kept.number], duplicates: [] });
     expect(openWithMarker()).toHaveLength(1);
+    expect(server.violations).toEqual([]);
+  });
+
+  it('two jobs seeing the same recovery leave one "Recovered" comment and the issue closed', async () => {
+    await pushRun('4'.repeat(40), 1.15e6);
+    const issue = openWithMarker()[0]!;
+    const sha = '5'.repeat(40);
+    const [one, two] = await Promise.all([pushRun(sha, 1e6, 21), pushRun(sha, 1e6, 21)]);
+    // Both found the issue open and both posted: the race really happened.
+    expect(server.requests.filter((r) => r.method === 'POST' && r.template === '/repos/{owner}/{repo}/issues/{issue_number}/comments')).toHaveLength(2);
+    expect(server.commentsOn(issue.number).filter((c) => c.body.includes('✅ Recovered'))).toHaveLength(1);
+    expect([...one.closed, ...two.closed]).toEqual([issue.number]);
+    expect([...one.announcedByOthers, ...two.announcedByOthers]).toEqual([issue.number]);
+    expect(issue).toMatchObject({ state: 'closed', state_reason: 'completed' });
     expect(server.violations).toEqual([]);
   });
 

@@ -101,6 +101,7 @@ export class GitHubApiServer {
       'get /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, q) => this.listComments(Number(m.pathParams.issue_number), q),
       'post /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, _q, b, token) => this.createComment(Number(m.pathParams.issue_number), String(b?.body), token),
       'patch /repos/{owner}/{repo}/issues/comments/{comment_id}': (m, _q, b) => this.updateComment(Number(m.pathParams.comment_id), String(b?.body)),
+      'delete /repos/{owner}/{repo}/issues/comments/{comment_id}': (m) => this.deleteComment(Number(m.pathParams.comment_id)),
       'get /repos/{owner}/{repo}/pulls/{pull_number}': (m) => this.getPull(Number(m.pathParams.pull_number)),
       'get /repos/{owner}/{repo}/issues': (_m, q) => this.listIssues(q),
       'post /repos/{owner}/{repo}/issues': (_m, _q, b) => this.createIssue(b ?? {}),
@@ -211,6 +212,13 @@ export class GitHubApiServer {
     c.body = body;
     c.updated_at = iso(new Date(Date.now() + 1000));
     return { status: 200, body: this.commentJson(c) };
+  }
+
+  private deleteComment(id: number) {
+    const at = this.comments.findIndex((x) => x.id === id);
+    if (at < 0) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment', status: '404' } };
+    this.comments.splice(at, 1);
+    return { status: 204 };
   }
 
   private issueJson(i: StoredIssue): Json {
