@@ -44,9 +44,9 @@ Usage:
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
-                               [--max-runs N] [--repo DIR] [--event E] [--run-id ID]
+                               [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]
                                [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR...
-  bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--workdir DIR] DATA.js|JSON
+  bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON
   bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]
   bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]
 
@@ -67,7 +67,9 @@ Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (bu
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).
 History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
 publishes sharing one wait for each other. --commit-url (or --repo-url, which gives
-<URL>/commit/<sha>) lets the site link the measured commit.
+<URL>/commit/<sha>) lets the site link the measured commit. --default-branch NAME is the branch
+the site's files always keep (default: the branch with the most records; others are kept while
+recently active).
 
 --measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
 or both; net cases are never counted. --fail-on: which evidence --fail-on-regression acts on.
@@ -115,6 +117,7 @@ const options = {
   'history-branch': { type: 'string', default: 'gh-pages' },
   folder: { type: 'string', default: 'bench' },
   'max-runs': { type: 'string' },
+  'default-branch': { type: 'string' },
   repo: { type: 'string', default: '.' },
   ref: { type: 'string' },
   event: { type: 'string', default: 'local' },
@@ -366,6 +369,7 @@ function historyTarget(v: Values) {
     branch: v['history-branch'],
     folder: v.folder,
     maxRuns,
+    ...(v['default-branch'] ? { defaultBranch: v['default-branch'] } : {}),
     spec: loadSpec(resolve(v.spec ?? defaultSpecPath())).spec,
     log,
   };

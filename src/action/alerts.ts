@@ -2,7 +2,6 @@
 // with the history on), the branch's records read before this run is appended, the judgement
 // (src/alert/judge.ts) and the issue sync (src/alert/issues.ts) with the job's token.
 import * as core from '@actions/core';
-import { z } from 'zod';
 import { syncAlerts, type AlertOutcome } from '../alert/issues.js';
 import { judgeAgainstBranch } from '../alert/judge.js';
 import { makeOctokit } from '../github/octokit.js';
@@ -10,18 +9,16 @@ import type { HistoryRecord } from '../history/schema.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { countRows } from '../verdict/index.js';
+import { defaultBranchOf } from './context.js';
 import { headSha } from './git.js';
 import { readHistory, refName, trendUrl } from './history.js';
 import { log, type FlowEnv } from './pipeline.js';
-
-const DefaultBranch = z.object({ repository: z.object({ default_branch: z.string().min(1) }) });
 
 /** Whether this run alerts; says why not when alert: issue is set but the run is not a default-branch push. */
 export function alertsApply(env: FlowEnv): boolean {
   if (env.inputs.alert !== 'issue') return false;
   const branch = refName(env);
-  const payload = DefaultBranch.safeParse(env.ctx.payload);
-  if (env.ctx.eventName !== 'push' || !payload.success || payload.data.repository.default_branch !== branch) {
+  if (env.ctx.eventName !== 'push' || defaultBranchOf(env.ctx) !== branch) {
     log(`alert: issue acts on pushes to the default branch only; this is a ${env.ctx.eventName || 'local'} run of ${branch}`);
     return false;
   }

@@ -88,3 +88,11 @@ export function parsePayload<T>(schema: z.ZodType<T>, ctx: RunContext): T {
 export function isForkPr(e: PullRequestEvent): boolean {
   return e.pull_request.head.repo?.full_name !== e.pull_request.base.repo.full_name;
 }
+
+const WithDefaultBranch = z.object({ repository: z.object({ default_branch: z.string().min(1) }) });
+
+/** The repository's default branch as the event payload names it (push, pull_request, ... all carry it). */
+export function defaultBranchOf(ctx: Pick<RunContext, 'payload'>): string | undefined {
+  const p = WithDefaultBranch.safeParse(ctx.payload);
+  return p.success ? p.data.repository.default_branch : undefined;
+}

@@ -10,6 +10,7 @@ import { judgeHistory } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { markerFor } from './bundle.js';
+import { defaultBranchOf } from './context.js';
 import { announce, log, runSinglePipeline, type FlowEnv, type Side, type Verdicts } from './pipeline.js';
 
 /**
@@ -55,6 +56,7 @@ export async function appendHistory(env: FlowEnv, results: readonly Result[], lo
       branch: env.inputs.historyBranch,
       folder: env.inputs.historyFolder,
       maxRuns: env.inputs.historyMaxRuns,
+      ...(defaultBranchOf(env.ctx) ? { defaultBranch: defaultBranchOf(env.ctx) } : {}),
       spec: loadSpec(env.inputs.specFile).spec,
       log,
     },

@@ -20,6 +20,8 @@ export interface PublishOptions {
   folder?: string;
   /** Points kept per series in the derived files (records are all kept). */
   maxRuns?: number;
+  /** The branch the derived files always keep; default: the branch with the most records. */
+  defaultBranch?: string;
   spec: Spec;
   log?: (line: string) => void;
 }
@@ -64,7 +66,7 @@ export function publishRecords(records: HistoryRecord[], o: PublishOptions): Pro
     branch: o.branch,
     folder: o.folder,
     siteDir: siteDir(),
-    derive: { catalog: catalogFromSpec(o.spec), ...(o.maxRuns ? { maxRuns: o.maxRuns } : {}) },
+    derive: { catalog: catalogFromSpec(o.spec), ...(o.maxRuns ? { maxRuns: o.maxRuns } : {}), ...(o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}) },
     log: o.log,
   });
 }

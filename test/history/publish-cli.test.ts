@@ -44,6 +44,21 @@ describe('history publish (CLI)', () => {
     expect(series.series[0].points[0].url).toBe(`https://github.com/ethersphere/bee-js/commit/${sha}`);
   });
 
+  it('--default-branch names the branch the site keeps first, however few records it has', async () => {
+    const { repo } = await checkout();
+    const remote = await bareRemote(dirs);
+    const wd = join(tempDir('wd', dirs), 'h');
+    let run = 0;
+    const publish = (ref: string, extra: string[] = []) =>
+      runCli(['history', 'publish', '--remote', remote, '--repo', repo, '--ref', ref, '--workdir', wd, '--run-id', String(++run), ...extra, resultsDir()]);
+    for (const ref of ['feature', 'feature', 'main']) expect((await publish(ref)).code).toBe(0);
+    // Without the flag the branch with the most records is taken for the default one.
+    expect(JSON.parse(await show(remote, 'bench/index.json')).default_branch).toBe('feature');
+    const r = await publish('main', ['--default-branch', 'main']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(await show(remote, 'bench/index.json')).default_branch).toBe('main');
+  });
+
   it('refuses a commit URL that is not http(s), naming the flag', async () => {
     const { repo } = await checkout();
     const r = await runCli(['history', 'publish', '--remote', await bareRemote(dirs), '--repo', repo, '--commit-url', 'javascript:alert(1)', resultsDir()]);
