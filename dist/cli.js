@@ -29018,6 +29018,10 @@ function failsOn(row, on) {
   if (on === "any") return by.length > 0;
   return by.includes(on === "wall" ? "wall time" : "instructions");
 }
+function failingRows(rows, on) {
+  const { failed, missing } = countRows(rows);
+  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed, missing };
+}
 
 // src/run/jobs.ts
 import { mkdirSync as mkdirSync5, writeFileSync as writeFileSync4 } from "node:fs";
@@ -30453,8 +30457,8 @@ async function cmdAb(v) {
   }));
   process.stdout.write(out.markdown);
   log(`wrote ${out.markdownFile}`);
-  const failing = out.rows.filter((r) => failsOn(r, failOn.data) || r.status === "failed" || r.status === "missing").length;
-  return v["fail-on-regression"] && failing > 0 ? 1 : 0;
+  const f = failingRows(out.rows, failOn.data);
+  return v["fail-on-regression"] && f.regressions + f.failed + f.missing > 0 ? 1 : 0;
 }
 async function cmdBisect(v) {
   const c = common(v);

@@ -16,7 +16,7 @@ import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
 import { MeasureSchema, type Measure } from './count/measure.js';
-import { FailOnSchema, failsOn } from './count/fail-on.js';
+import { FailOnSchema, failingRows } from './count/fail-on.js';
 import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from './verdict/index.js';
 import { abJob, singleJob } from './run/jobs.js';
 import { MEASURE_TEXT, abStepComparator, bisectMeasure } from './bisect/compare.js';
@@ -275,8 +275,8 @@ async function cmdAb(v: Values): Promise<number> {
   process.stdout.write(out.markdown);
   log(`wrote ${out.markdownFile}`);
   // As in the action: a head that failed or lost a row fails the run like a regression does.
-  const failing = out.rows.filter((r) => failsOn(r, failOn.data) || r.status === 'failed' || r.status === 'missing').length;
-  return v['fail-on-regression'] && failing > 0 ? 1 : 0;
+  const f = failingRows(out.rows, failOn.data);
+  return v['fail-on-regression'] && f.regressions + f.failed + f.missing > 0 ? 1 : 0;
 }
 
 async function cmdBisect(v: Values): Promise<number> {

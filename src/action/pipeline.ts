@@ -8,7 +8,7 @@ import { buildRunner, goProxyProblem, type ClientSource } from '../build/index.j
 import { BuildError } from '../build/exec.js';
 import { uploadFolder } from '../github/artifacts.js';
 import { writeSummary } from '../github/summary.js';
-import { failsOn, type FailOn } from '../count/fail-on.js';
+import { failingRows, type FailOn } from '../count/fail-on.js';
 import { ensureValgrind } from '../count/install.js';
 import { renderBuildFailure, type AbReportInput, type BuildFailureInput } from '../report/ab-comment.js';
 import type { AggregateModel } from '../report/model.js';
@@ -66,8 +66,9 @@ export class BuildFailure extends Error {
 
 /** The flow's result from its verdicts; `regressions` counts the rows that fail the step under the fail-on input. */
 export function flowResult(v: Pick<Verdicts, 'report' | 'counts'>, failOn: FailOn): FlowResult {
+  // failed and missing from the counts, which also carry a failed build (a row of its own).
   const { improvements, failed, missing } = v.counts;
-  return { regressions: v.report.rows.filter((r) => failsOn(r, failOn)).length, improvements, failed, missing };
+  return { regressions: failingRows(v.report.rows, failOn).regressions, improvements, failed, missing };
 }
 
 export interface Side {

@@ -1,6 +1,6 @@
 // Which evidence fails a run with fail-on-regression: wall time, instruction counts, or any.
 import { z } from 'zod';
-import { flaggedBy, type AbRow } from '../verdict/index.js';
+import { countRows, flaggedBy, type AbRow } from '../verdict/index.js';
 
 export const FailOnSchema = z.enum(['any', 'wall', 'instructions']);
 export type FailOn = z.infer<typeof FailOnSchema>;
@@ -9,4 +9,10 @@ export function failsOn(row: AbRow, on: FailOn): boolean {
   const by = flaggedBy(row, 'regression');
   if (on === 'any') return by.length > 0;
   return by.includes(on === 'wall' ? 'wall time' : 'instructions');
+}
+
+/** What fail-on-regression fails on, in the action and the CLI alike: regressions by the chosen evidence, and rows the head failed or lost. */
+export function failingRows(rows: readonly AbRow[], on: FailOn): { regressions: number; failed: number; missing: number } {
+  const { failed, missing } = countRows(rows);
+  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed, missing };
 }
