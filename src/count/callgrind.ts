@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { toolVersion } from '../build/exec.js';
 import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Runner } from '../spec/schema.js';
+import { dumpTotal, sumCosts, v8HeapCost } from '../../runners/js/src/callgrind-costs.mjs';
 
 /**
  * V8 made as deterministic as it goes for counting (bench/count-calibrate.ts measured the spread
@@ -74,62 +75,38 @@ export interface Dump {
 // `bee-bench <unit> <step>` (the iteration) or `bee-bench-spin <unit> <step>` (its count-mode
 // slowdown); any other dump is not an iteration's.
 const TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
-const TOTALS = /^totals: (\d+)/m;
 
 /**
  * Functions whose instructions are not the timed code's: they run on a wall clock, which
  * callgrind stretches ~50x, so their share of a region depends on how long it took. Go's
  * `runtime.sysmon` is a monitor thread that wakes every 20 us to 10 ms (preemption, cgroup
- * re-reads, netpoll); counted, it moved bee-go's rows by up to 0.02% between processes.
+ * re-reads, netpoll); counted, it moved bee-go's rows by up to 0.02% between processes. Go's
+ * `runtime.findRunnable` is an idle thread looking for work (spinning, stealing, then parking)
+ * while the region runs on another: up to 0.05% of `manifest.lookup-large`, more or less by
+ * how the threads were scheduled. The work it finds runs outside it, so it is still counted.
  */
-export const WALL_CLOCK_FUNCTIONS = ['runtime.sysmon'] as const;
+export const WALL_CLOCK_FUNCTIONS = ['runtime.sysmon', 'runtime.findRunnable'] as const;
 
-/** Parses one callgrind output file; null for files that are not an iteration's dump. */
+/**
+ * Parses one callgrind output file; null for files that are not an iteration's dump. The count
+ * leaves out WALL_CLOCK_FUNCTIONS (Go) and V8's heap management (bee-js; the runner sizes its
+ * count-mode slowdown from the same count).
+ */
 export function parseDump(text: string): Dump | null {
   const trigger = TRIGGER.exec(text);
   if (!trigger) return null;
-  const totals = TOTALS.exec(text);
-  const instructions = totals ? Number(totals[1]) - wallClockCost(text) : 0;
+  const total = dumpTotal(text);
+  const instructions = total === null ? 0 : total - wallClockCost(text) - v8HeapCost(text);
   return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
 }
 
 /** callgrind marks a function's recursion levels as `name'2`, `name'3`. */
 const isWallClock = (fn: string) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
 
-/**
- * The instructions of WALL_CLOCK_FUNCTIONS in a dump, callees included: their own cost lines
- * plus the inclusive cost of each call they make out of the set. Callgrind's format: `fn=` and
- * `cfn=` name a function as `(id) name` the first time, `(id)` after; a `calls=` line is followed
- * by the call's inclusive cost; any other line starting with a position is a cost line of `fn`.
- */
+/** WALL_CLOCK_FUNCTIONS with their callees: own cost lines plus each call out of the set. */
 function wallClockCost(text: string): number {
   if (!WALL_CLOCK_FUNCTIONS.some((w) => text.includes(w))) return 0;
-  const names = new Map<string, string>();
-  const nameOf = (spec: string): string => {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== undefined) names.set(m[1]!, m[2]);
-    return names.get(m[1]!) ?? '';
-  };
-  let fn = '';
-  let callee = '';
-  let callCost = false;
-  let cost = 0;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('fn=')) {
-      fn = nameOf(line.slice(3));
-      callCost = false;
-    } else if (line.startsWith('cfn=')) {
-      callee = nameOf(line.slice(4));
-    } else if (line.startsWith('calls=')) {
-      callCost = true;
-    } else if (/^[\d+*-]/.test(line)) {
-      const ir = Number(line.split(' ')[1] ?? 0);
-      if (isWallClock(fn) && !(callCost && isWallClock(callee))) cost += ir;
-      callCost = false;
-    }
-  }
-  return cost;
+  return sumCosts(text, (fn, callee) => isWallClock(fn) && !(callee !== null && isWallClock(callee)));
 }
 
 /** Every iteration's count under `dir` (its dumps added up), by unit, in step order. */

@@ -6,6 +6,7 @@
 // they do nothing.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { dumpTotal, v8HeapCost } from './callgrind-costs.mjs';
 
 /** Loads the hooks; fails the case with a clear error when the addon cannot be bound here. */
 export async function loadCounter() {
@@ -68,13 +69,17 @@ function spinPasses(passes) {
   sink ^= x;
 }
 
-/** The total of this process's newest dump: callgrind writes `callgrind.out.<pid>.<n>`, n from 1. */
+/**
+ * The count of this process's newest dump as the engine reads it (V8's heap management left out,
+ * callgrind-costs.mjs): callgrind writes `callgrind.out.<pid>.<n>`, n from 1.
+ */
 function lastDump(dir) {
   const prefix = `callgrind.out.${process.pid}.`;
   const newest = Math.max(0, ...readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => Number(f.slice(prefix.length))).filter(Number.isInteger));
   if (newest === 0) throw new Error(`no callgrind dump of this process in ${dir}`);
   const path = join(dir, `${prefix}${newest}`);
-  const totals = /^totals: (\d+)$/m.exec(readFileSync(path, 'utf8'));
-  if (!totals) throw new Error(`${path}: no "totals:" line`);
-  return Number(totals[1]);
+  const text = readFileSync(path, 'utf8');
+  const total = dumpTotal(text);
+  if (total === null) throw new Error(`${path}: no "totals:" line`);
+  return total - v8HeapCost(text);
 }
