@@ -25,6 +25,8 @@ export interface BuildContext {
 /** How one runner is built against a client source. One per language, in src/build/<runner>.ts. */
 export interface RunnerBuilder {
   runner: Runner;
+  /** Bumped when the way this runner is built changes (part of the cache key: old builds are not reused). */
+  recipe: number;
   /** The toolchain's version line (part of the cache key); 'missing' when it is not installed. */
   toolchain(): Promise<string>;
   /** Builds into ctx.dir and returns the command that starts the runner. */

@@ -1,5 +1,6 @@
 // bee-go runner: go builds a copy of runners/go; a checkout is wired in with a replace in the
-// copy's go.mod, and the client identity is stamped with -ldflags (runners/go/README.md).
+// copy's go.mod, the client identity is stamped with -ldflags (runners/go/README.md), and
+// per-map hash seeds are off (go-map-seed.ts).
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { join } from 'node:path';
 import type { RunnerBuilder } from './builder.js';
 import { BuildError, step, toolVersion } from './exec.js';
 import { packageRoot } from './paths.js';
+import { mapSeedOverlay } from './go-map-seed.js';
 import { childEnv } from '../child/env.js';
 
 const MODULE = 'github.com/ethswarm-tools/bee-go';
@@ -52,6 +54,8 @@ function gitOut(dir: string, args: string[]): string {
 
 export const goBuilder: RunnerBuilder = {
   runner: 'go',
+  // 2: per-map hash seeds off (go-map-seed.ts).
+  recipe: 2,
   toolchain: () => toolVersion('go', ['version']),
   async build(ctx) {
     cpSync(join(ctx.root, 'runners', 'go'), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
@@ -67,8 +71,12 @@ export const goBuilder: RunnerBuilder = {
       ldflags = `-X main.clientVersion=${pinnedGoClient(join(ctx.dir, 'go.mod'))} -X main.clientSource=registry`;
     }
     const binary = join(ctx.dir, 'bee-bench-go');
+    // A dot folder: go's package patterns never look inside it.
+    const seeds = mapSeedOverlay(join(ctx.dir, '.map-seed-overlay'));
+    if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
+    const overlay = seeds.overlay === null ? [] : ['-overlay', seeds.overlay];
     // -mod=mod: a registry build adds bee-go's go.sum lines, a checkout may change requirements.
-    await step('go build (runners/go)', 'go', ['build', '-mod=mod', '-trimpath', '-ldflags', ldflags, '-o', binary, '.'], { cwd: ctx.dir, log: ctx.log });
+    await step('go build (runners/go)', 'go', ['build', '-mod=mod', '-trimpath', ...overlay, '-ldflags', ldflags, '-o', binary, '.'], { cwd: ctx.dir, log: ctx.log });
     return { argv: [binary] };
   },
 };

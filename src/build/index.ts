@@ -49,7 +49,7 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
   if (toolchain === 'missing') throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
   const root = packageRoot();
   const identity = sourceIdentity(req.source);
-  const key = hashParts([req.runner, treeHash(join(root, 'runners', req.runner)), identity.key, toolchain, req.buildCommand ?? '']);
+  const key = hashParts([req.runner, `recipe ${builder.recipe}`, treeHash(join(root, 'runners', req.runner)), identity.key, toolchain, req.buildCommand ?? '']);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
   const dir = join(cacheDir, `${req.runner}-${key}`);
   const marker = join(dir, 'bee-bench-build.json');

@@ -10,6 +10,7 @@ export const JS_CHECKOUT_BUILD = 'npm ci --no-audit --no-fund && npm run build:n
 
 export const jsBuilder: RunnerBuilder = {
   runner: 'js',
+  recipe: 1,
   toolchain: () => toolVersion('node', ['--version']),
   async build(ctx) {
     cpSync(join(ctx.root, 'runners', 'js'), ctx.dir, { recursive: true, filter: (src) => !src.includes('node_modules') });

@@ -8,6 +8,7 @@ import { step, toolVersion } from './exec.js';
 
 export const rsBuilder: RunnerBuilder = {
   runner: 'rs',
+  recipe: 1,
   toolchain: async () => {
     const [rustc, cargo] = await Promise.all([toolVersion('rustc', ['--version']), toolVersion('cargo', ['--version'])]);
     return rustc === 'missing' || cargo === 'missing' ? 'missing' : rustc;
