@@ -26,9 +26,12 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
  * handling (threads.c: sigNum == current_state.sig) and kill the run; and the concurrent GC's
  * share of a timed region depends on how valgrind serialises its worker threads, which moved a
  * count by 0.5% between iterations. So counting runs without either: Go counts measure the code,
- * the GC's cost shows in wall time only.
+ * the GC's cost shows in wall time only. And with one P (valgrind runs one thread at a time
+ * anyway): a case's goroutines then always meet the same per-P caches and pools, where
+ * go-ethereum's pooled keccak state sat above or below the input by which P a goroutine ran on
+ * (`keccak.bulk` 0.13% apart), and no idle P spins looking for work while a region runs.
  */
-export const GO_COUNT_ENV = { GODEBUG: 'asyncpreemptoff=1', GOGC: 'off' } as const;
+export const GO_COUNT_ENV = { GODEBUG: 'asyncpreemptoff=1', GOGC: 'off', GOMAXPROCS: '1' } as const;
 
 /**
  * bee-rs under callgrind: one malloc arena for every thread. glibc gives threads arenas of their

@@ -110,7 +110,7 @@ describe('countingCommand', () => {
     expect(cmd.argv.slice(cmd.argv.indexOf('node'))).toEqual(['node', '--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1', 'bee-bench-js.mjs']);
     expect(cmd.env?.BEE_BENCH_COUNT).toBe('1');
     expect(cmd.env?.BEE_BENCH_COUNT_DIR).toBe('/dumps');
-    expect(countingCommand({ argv: ['bee-bench-go'] }, 'go', '/d').env).toMatchObject({ GODEBUG: 'asyncpreemptoff=1', GOGC: 'off' });
+    expect(countingCommand({ argv: ['bee-bench-go'] }, 'go', '/d').env).toMatchObject({ GODEBUG: 'asyncpreemptoff=1', GOGC: 'off', GOMAXPROCS: '1' });
     expect(countingCommand({ argv: ['bee-bench-rs'] }, 'rs', '/d').env).toMatchObject({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' });
     expect(cmd.env?.GLIBC_TUNABLES).toBeUndefined();
   });

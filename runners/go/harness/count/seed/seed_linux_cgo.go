@@ -27,8 +27,23 @@ __attribute__((constructor)) static void bee_bench_fix_seed(void) {
 }
 
 static int bee_bench_seed_was_fixed(void) { return bee_bench_seed_fixed; }
+
+static void bee_bench_startup_bytes(unsigned char *out) {
+	unsigned char *bytes = (unsigned char *)getauxval(AT_RANDOM);
+	for (int i = 0; i < 16; i++) out[i] = bytes == NULL ? 0 : bytes[i];
+}
 */
 import "C"
 
+import "unsafe"
+
 // Fixed reports whether this process's start-up randomness was fixed for counting.
 func Fixed() bool { return C.bee_bench_seed_was_fixed() != 0 }
+
+// startupBytes reads the 16 start-up bytes now. Once the runtime has seeded its generator from
+// them it overwrites them with the generator's first output, so they show how it was seeded.
+func startupBytes() []byte {
+	var b [16]byte
+	C.bee_bench_startup_bytes((*C.uchar)(unsafe.Pointer(&b[0])))
+	return b[:]
+}

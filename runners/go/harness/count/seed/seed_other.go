@@ -6,3 +6,5 @@ package seed
 
 // Fixed: without cgo the runtime's start-up randomness cannot be reached before it is read.
 func Fixed() bool { return false }
+
+func startupBytes() []byte { return nil }
