@@ -12,12 +12,14 @@
 //
 //   npx tsx bench/count-calibrate.ts --runner rs [--source registry|PATH] [--pool 6]
 //                                    [--slowed 2] [--fraction 0.01] [--case 'cpu.*'] [--out bench/out]
-//                                    [--reuse]   (judge the processes a previous run left in --out again)
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+//                                    [--reuse]   (judge the processes a previous run left in --out again,
+//                                                 counting only the ones it lacks)
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildRunner, parseSource } from '../src/build/index.js';
 import { defaultSpecPath } from '../src/build/paths.js';
+import type { RunnerCommand } from '../src/build/builder.js';
 import { findCounter } from '../src/count/callgrind.js';
 import { COUNT_ITERATIONS, countRunner, isCounted } from '../src/run/count.js';
 import { processBudgetMs } from '../src/run/jobs.js';
@@ -55,13 +57,16 @@ const log = (l: string) => process.stderr.write(`${l}\n`);
 const found = await findCounter();
 if (!found.counter) throw new Error(found.reason);
 const counter = found.counter;
-const built = values.reuse ? null : await buildRunner({ runner, source: parseSource(values.source), log });
+// Built once, on first need (a --reuse run that lacks no process builds nothing).
+let building: Promise<RunnerCommand> | undefined;
+const runnerCommand = () => (building ??= buildRunner({ runner, source: parseSource(values.source), log }).then((b) => b.command));
 const timeoutS = spec.profiles.quick.case_timeout_s;
 
 async function one(name: string, env: Record<string, string>): Promise<Result> {
-  if (values.reuse) return ResultSchema.parse(JSON.parse(readFileSync(join(outDir, `${name}.json`), 'utf8')));
+  const saved = join(outDir, `${name}.json`);
+  if (values.reuse && existsSync(saved)) return ResultSchema.parse(JSON.parse(readFileSync(saved, 'utf8')));
   const started = performance.now();
-  const run = await countRunner(built!.command, {
+  const run = await countRunner(await runnerCommand(), {
     runner, spec: specFile, profile: 'quick', cases, counter, out: join(outDir, `${name}.json`),
     timeoutMs: processBudgetMs(cases, timeoutS, 'quick'), caseTimeoutS: timeoutS, env,
   });
