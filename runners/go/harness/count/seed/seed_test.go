@@ -1,7 +1,6 @@
 package seed
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -51,9 +50,9 @@ func TestOtherProcessesKeepTheirRandomSeed(t *testing.T) {
 
 // fixedBytes are the bytes the constructor writes (seed_linux_cgo.go).
 func fixedBytes() []byte {
-	var b bytes.Buffer
-	for i := 0; i < 16; i++ {
-		b.WriteByte(byte(0xb5 ^ (i * 29)))
+	b := make([]byte, 16)
+	for i := range b {
+		b[i] = byte(0xb5 ^ (i * 29))
 	}
-	return b.Bytes()
+	return b
 }
