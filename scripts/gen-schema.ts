@@ -1,8 +1,8 @@
-// Writes spec/result.schema.json from the zod source (src/spec/schema.ts). CI runs the test that
-// compares the committed file with a fresh generation, so the two cannot drift.
+// Writes spec/result.schema.json and spec/plan.schema.json from the zod sources (src/spec). CI
+// runs the test that compares the committed files with a fresh generation, so they cannot drift.
 import { writeFileSync } from 'node:fs';
-import { resultJsonSchemaText } from '../src/spec/json-schema.js';
+import { planJsonSchemaText, resultJsonSchemaText } from '../src/spec/json-schema.js';
 
-const out = new URL('../spec/result.schema.json', import.meta.url);
-writeFileSync(out, resultJsonSchemaText());
-console.error('wrote spec/result.schema.json');
+writeFileSync(new URL('../spec/result.schema.json', import.meta.url), resultJsonSchemaText());
+writeFileSync(new URL('../spec/plan.schema.json', import.meta.url), planJsonSchemaText());
+console.error('wrote spec/result.schema.json and spec/plan.schema.json');

@@ -26,6 +26,8 @@ import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Result, type Runner } from './spec/schema.js';
 import { SelectionError } from './spec/select.js';
+import { resolvePlan } from './spec/plan.js';
+import { hooksFromEnv } from './spec/hooks.js';
 import { childEnv } from './child/env.js';
 
 const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
@@ -41,6 +43,7 @@ Usage:
   bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]
                     [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]
                     [--measure wall|instructions]
+  bee-bench plan    --runner js|go|rs [--profile quick|full] [--case GLOB]... [--large]
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
@@ -217,6 +220,16 @@ function runnerList(v: Values): Runner[] {
   const list = (v.runner ?? []).flatMap((r) => r.split(','));
   for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
   return list.length ? (list as Runner[]) : [...RUNNERS];
+}
+
+/** `plan`: the resolved plan one runner would execute, as JSON on stdout (runners/README.md). */
+function cmdPlan(v: Values): number {
+  const c = common(v);
+  const runner = oneRunner(v, 'plan');
+  const { spec, hash } = loadSpec(c.specFile);
+  const plan = resolvePlan({ spec, specHash: hash, runner, profile: c.profile, cases: c.cases, large: c.large, hooks: hooksFromEnv(process.env) });
+  process.stdout.write(`${JSON.stringify(plan, null, 2)}\n`);
+  return 0;
 }
 
 async function cmdRun(v: Values): Promise<number> {
@@ -459,6 +472,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'run': return await cmdRun(values);
+      case 'plan': return cmdPlan(values);
       case 'ab': return await cmdAb(values);
       case 'bisect': return await cmdBisect(values);
       case 'report': return cmdReport(values, rest);

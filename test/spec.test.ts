@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/spec/errors.js';
-import { resultJsonSchemaText } from '../src/spec/json-schema.js';
+import { planJsonSchemaText, resultJsonSchemaText } from '../src/spec/json-schema.js';
 import { loadResult, loadSpec, parseResult } from '../src/spec/load.js';
 import { ResultSchema, type Result } from '../src/spec/schema.js';
 import { caseIters, effectiveParam, profileParams, selectCases, workOf } from '../src/spec/select.js';
@@ -131,5 +131,6 @@ describe('result schema', () => {
 
   it('keeps spec/result.schema.json in step with the zod source (run npm run gen:schema)', () => {
     expect(readFileSync('spec/result.schema.json', 'utf8')).toBe(resultJsonSchemaText());
+    expect(readFileSync('spec/plan.schema.json', 'utf8')).toBe(planJsonSchemaText());
   });
 });

@@ -1,8 +1,16 @@
 import { z } from 'zod';
+import { PlanSchema } from './plan.js';
 import { ResultSchema } from './schema.js';
 
+const jsonSchemaText = (schema: z.ZodType, name: string) =>
+  JSON.stringify(
+    { $id: `https://bee-bench.dev/schema/${name}.json`, title: `bee-bench/${name}`, ...z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) },
+    null,
+    2,
+  ) + '\n';
+
 /** The JSON Schema text of bee-bench/result@1, as committed in spec/result.schema.json. */
-export function resultJsonSchemaText(): string {
-  const schema = z.toJSONSchema(ResultSchema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' });
-  return JSON.stringify({ $id: 'https://bee-bench.dev/schema/result@1.json', title: 'bee-bench/result@1', ...schema }, null, 2) + '\n';
-}
+export const resultJsonSchemaText = (): string => jsonSchemaText(ResultSchema, 'result@1');
+
+/** The JSON Schema text of bee-bench/plan@1, as committed in spec/plan.schema.json. */
+export const planJsonSchemaText = (): string => jsonSchemaText(PlanSchema, 'plan@1');

@@ -155,12 +155,20 @@ export const CaseResultSchema = z
     digest: hex().optional(),
     /** Instructions executed by each timed iteration, counted under a CPU simulator (result.counter). */
     instructions: z.array(z.number().int().positive()).optional(),
+    /** Heap allocations made inside each timed iteration, by the runtime's own accounting (result.alloc_counter); absent where the runtime cannot count them (bee-js counts bytes only). */
+    allocs: z.array(z.number().int().nonnegative()).optional(),
+    /** Bytes those allocations requested, per timed iteration. */
+    alloc_bytes: z.array(z.number().int().nonnegative()).optional(),
   })
   .superRefine((c, ctx) => {
     if (c.status === 'ok' && c.samples_ns.length === 0) ctx.addIssue({ code: 'custom', path: ['samples_ns'], message: 'an ok case needs at least one sample' });
     if (c.status === 'skipped' && !c.skip_reason) ctx.addIssue({ code: 'custom', path: ['skip_reason'], message: 'a skipped case needs skip_reason' });
     if (c.status === 'failed' && !c.error) ctx.addIssue({ code: 'custom', path: ['error'], message: 'a failed case needs error' });
     if (c.cpu_ns.length !== c.samples_ns.length) ctx.addIssue({ code: 'custom', path: ['cpu_ns'], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
+    for (const key of ['allocs', 'alloc_bytes'] as const) {
+      const got = c[key];
+      if (got && got.length !== c.samples_ns.length) ctx.addIssue({ code: 'custom', path: [key], message: `${key} has ${got.length} entries, samples_ns ${c.samples_ns.length}` });
+    }
   });
 export type CaseResult = z.infer<typeof CaseResultSchema>;
 
@@ -169,6 +177,10 @@ export const RESULT_SCHEMA_ID = 'bee-bench/result@1';
 /** What counted the instructions of a result's cases: the tool and its version. */
 export const CounterSchema = z.object({ tool: z.literal('callgrind'), version: z.string().min(1) });
 export type Counter = z.infer<typeof CounterSchema>;
+
+/** What counted a result's allocations: the runtime's accounting, named (e.g. "go runtime/metrics /gc/heap/allocs"). */
+export const AllocCounterSchema = z.object({ method: z.string().min(1) });
+export type AllocCounter = z.infer<typeof AllocCounterSchema>;
 
 export const ResultSchema = z.object({
   schema: z.literal(RESULT_SCHEMA_ID),
@@ -182,6 +194,8 @@ export const ResultSchema = z.object({
   cases: z.array(CaseResultSchema),
   /** Present when some case carries `instructions`. */
   counter: CounterSchema.optional(),
+  /** Present when some case carries `alloc_bytes`: how the runner counted (runners/README.md "Allocations"). */
+  alloc_counter: AllocCounterSchema.optional(),
 });
 export type Result = z.infer<typeof ResultSchema>;
 
