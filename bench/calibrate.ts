@@ -26,7 +26,7 @@ import { pairRows } from '../src/run/pairs.js';
 import { AB_DEFAULTS, judgePaired, type PairedRow } from '../src/verdict/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { RunnerSchema } from '../src/spec/schema.js';
-import { selectCases } from '../src/spec/select.js';
+import { planOf, resolvePlan } from '../src/spec/plan.js';
 import { rng } from '../test/stats/random.js';
 
 const { values } = parseArgs({
@@ -58,8 +58,9 @@ const fractions = values.fractions.split(',').filter((f) => f.trim() !== '').map
 const draws = Number(values.draws);
 const judge = { alpha: Number(values.alpha), threshold: Number(values.threshold) };
 const specFile = defaultSpecPath();
-const { spec } = loadSpec(specFile);
-const cases = selectCases(spec, values.case).filter((c) => c.kind === 'cpu');
+const { spec, hash } = loadSpec(specFile);
+const plan = planOf(resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases: values.case }), (u) => u.kind === 'cpu');
+const caseCount = new Set(plan.units.map((u) => u.id)).size;
 const outDir = resolve(values.out, values.label ?? `calibration-${runner}`);
 mkdirSync(outDir, { recursive: true });
 const log = (l: string) => process.stderr.write(`${l}\n`);
@@ -91,10 +92,10 @@ async function pool(name: string, headEnv: Record<string, string>): Promise<Pool
     if (stored.rows.some((r) => r.base.length < P)) throw new Error(`${file}: pools hold fewer than --pool ${P} rounds`);
     return stored;
   }
-  log(`pool ${name}: ${P} rounds x ${cases.length} cases x 2 sides`);
+  log(`pool ${name}: ${P} rounds x ${caseCount} cases x 2 sides`);
   const cmd = built.command;
   const outcome = await runAb({ base: cmd, head: cmd }, {
-    spec: specFile, profile: 'quick', cases, rounds: P, outDir: join(outDir, name), caseBudgetMs,
+    plan, rounds: P, outDir: join(outDir, name), caseBudgetMs,
     runBudgetMs: Number.POSITIVE_INFINITY, env: { head: headEnv },
   });
   const rows = pairRows(outcome).filter((r) => r.status === 'ok' && r.base.length === P);
@@ -153,7 +154,7 @@ if (built && !values['skip-real']) {
   const cmd = built.command;
   const target = values['single-case'];
   const outcome = await runAb({ base: cmd, head: cmd }, {
-    spec: specFile, profile: 'quick', cases, rounds: R, outDir: join(outDir, 'real-10pct'), caseBudgetMs,
+    plan, rounds: R, outDir: join(outDir, 'real-10pct'), caseBudgetMs,
     runBudgetMs: AB_DEFAULTS.runBudgetMs, env: { head: { BEE_BENCH_SLOWDOWN: `${target}:0.1` } }, log,
   });
   const judged = judgePaired(pairRows(outcome), spec, judge);

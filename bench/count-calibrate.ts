@@ -25,7 +25,7 @@ import { COUNT_ITERATIONS, countRunner, isCounted } from '../src/run/count.js';
 import { processBudgetMs } from '../src/run/jobs.js';
 import { loadSpec } from '../src/spec/load.js';
 import { ResultSchema, RunnerSchema, type Result } from '../src/spec/schema.js';
-import { selectCases } from '../src/spec/select.js';
+import { planOf, resolvePlan } from '../src/spec/plan.js';
 import { INSTRUCTION_DEFAULTS, judgeInstructions, aaSpread } from '../src/verdict/instructions.js';
 
 const { values } = parseArgs({
@@ -48,8 +48,8 @@ const S = Number(values.slowed);
 const fraction = Number(values.fraction);
 const verdict = { threshold: Number(values.threshold) };
 const specFile = defaultSpecPath();
-const { spec } = loadSpec(specFile);
-const cases = selectCases(spec, values.case).filter(isCounted);
+const { spec, hash } = loadSpec(specFile);
+const plan = planOf(resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases: values.case }), isCounted);
 const outDir = resolve(values.out, `count-calibration-${runner}`);
 mkdirSync(outDir, { recursive: true });
 const log = (l: string) => process.stderr.write(`${l}\n`);
@@ -60,15 +60,13 @@ const counter = found.counter;
 // Built once, on first need (a --reuse run that lacks no process builds nothing).
 let building: Promise<RunnerCommand> | undefined;
 const runnerCommand = () => (building ??= buildRunner({ runner, source: parseSource(values.source), log }).then((b) => b.command));
-const timeoutS = spec.profiles.quick.case_timeout_s;
 
 async function one(name: string, env: Record<string, string>): Promise<Result> {
   const saved = join(outDir, `${name}.json`);
   if (values.reuse && existsSync(saved)) return ResultSchema.parse(JSON.parse(readFileSync(saved, 'utf8')));
   const started = performance.now();
   const run = await countRunner(await runnerCommand(), {
-    runner, spec: specFile, profile: 'quick', cases, counter, out: join(outDir, `${name}.json`),
-    timeoutMs: processBudgetMs(cases, timeoutS, 'quick'), caseTimeoutS: timeoutS, env,
+    runner, plan, counter, out: join(outDir, `${name}.json`), timeoutMs: processBudgetMs(plan), env,
   });
   for (const p of run.problems) log(`${name}: ${p}`);
   if (!run.result) throw new Error(`${name}: no result`);

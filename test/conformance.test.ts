@@ -3,7 +3,7 @@
 // digest. bee-go joins when BEE_GO_PATH names a checkout (the test does not depend on which
 // modules the Go module proxy serves).
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRunner, parseSource, type BuiltRunner } from '../src/build/index.js';
 import { invokeRunner } from '../src/run/invoke.js';
 import { loadSpec } from '../src/spec/load.js';
+import { resolvePlan, type Plan } from '../src/spec/plan.js';
 import { InfoSchema, type Result, type Runner } from '../src/spec/schema.js';
 
 const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
@@ -27,8 +28,21 @@ const wanted: Array<{ runner: Runner; source: string }> = [
   ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
 ];
 
+const planFor = (runner: Runner, cases: string[], iters?: number): Plan =>
+  resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases, ...(iters ? { hooks: { iters } } : {}) });
+
 const built = new Map<Runner, BuiltRunner>();
 const results = new Map<Runner, Result>();
+
+const writePlan = (plan: unknown): string => {
+  const file = join(tmp(), 'plan.json');
+  writeFileSync(file, JSON.stringify(plan));
+  return file;
+};
+const otherRunner = (r: Runner): Runner => (r === 'js' ? 'rs' : 'js');
+const badIters = (p: Plan) => ({ ...p, units: p.units.map((u) => ({ ...u, iters: 0 })) });
+const UNIT_NUMBERS = [7, 19];
+const renumbered = (p: Plan): Plan => ({ ...p, units: p.units.map((u, i) => ({ ...u, unit: UNIT_NUMBERS[i]! })) });
 
 async function call(b: BuiltRunner, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const [exe, ...prefix] = b.command.argv;
@@ -46,9 +60,8 @@ beforeAll(async () => {
     const b = await buildRunner({ runner: w.runner, source: parseSource(w.source), log: () => {} });
     built.set(w.runner, b);
     const inv = await invokeRunner(b.command, {
-      spec: SPEC, profile: 'quick', cases: ['cpu.*'], out: join(tmp(), `${w.runner}.json`), timeoutMs: 600_000,
       // Digests and statuses do not depend on iteration counts; keep the suite short.
-      env: { BEE_BENCH_ITERS: '1' },
+      plan: planFor(w.runner, ['cpu.*'], 1), out: join(tmp(), `${w.runner}.json`), timeoutMs: 600_000,
     });
     expect(inv.problem, `${w.runner}: ${inv.problem}`).toBeUndefined();
     results.set(w.runner, inv.result!);
@@ -85,21 +98,22 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
   });
 
   it.each([
-    [['run', '--spec', SPEC, '--out', OUT_UNUSED, '--case', 'cpu.no-such-case'], /no-such-case/],
-    [['run', '--spec', SPEC, '--out', OUT_UNUSED, '--profile', 'medium'], /profile/],
-    [['run', '--spec', SPEC], /--out/],
-    [['run', '--spec', SPEC, '--out', OUT_UNUSED, '--bogus'], /bogus/],
-    [['run', '--spec', SPEC, '--out', OUT_UNUSED, '--bee-url', 'http://127.0.0.1:1633'], /batch-id/],
-    [['run', '--spec', '/nonexistent/spec.json', '--out', OUT_UNUSED], /spec/],
-  ])('exits 2 naming the problem for %j', async (args, message) => {
-    const out = await call(built.get(runner)!, args);
+    [(p: string) => ['run', '--spec', SPEC, '--out', OUT_UNUSED], /--plan/],
+    [(p: string) => ['run', '--plan', p], /--out/],
+    [(p: string) => ['run', '--plan', p, '--out', OUT_UNUSED, '--bogus'], /bogus/],
+    [(p: string) => ['run', '--plan', p, '--out', OUT_UNUSED, '--bee-url', 'http://127.0.0.1:1633'], /batch-id/],
+    [(_: string) => ['run', '--plan', '/nonexistent/plan.json', '--out', OUT_UNUSED], /plan/],
+    [(_: string) => ['run', '--plan', writePlan({ ...planFor(runner, ['cpu.harness.noop']), runner: otherRunner(runner) }), '--out', OUT_UNUSED], /runner/],
+    [(_: string) => ['run', '--plan', writePlan(badIters(planFor(runner, ['cpu.harness.noop']))), '--out', OUT_UNUSED], /units\[0\]\.iters/],
+  ])('exits 2 naming the problem for %s', async (args, message) => {
+    const out = await call(built.get(runner)!, args(writePlan(planFor(runner, ['cpu.harness.noop']))));
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(message);
   });
 
   it('skips net cases without a Bee node, naming why', async () => {
     const inv = await invokeRunner(built.get(runner)!.command, {
-      spec: SPEC, profile: 'quick', cases: ['net.stamps.*'], out: join(tmp(), 'net.json'), timeoutMs: 120_000,
+      plan: planFor(runner, ['net.stamps.*']), out: join(tmp(), 'net.json'), timeoutMs: 120_000,
     });
     expect(inv.problem).toBeUndefined();
     for (const c of inv.result!.cases) {
@@ -118,8 +132,8 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
     async function paced(letGoAfter = Infinity) {
       const lines: string[] = [];
       const inv = await invokeRunner(built.get(runner)!.command, {
-        spec: SPEC, profile: 'quick', cases: UNITS, out: join(tmp(), 'paced.json'), timeoutMs: 120_000,
-        env: { BEE_BENCH_ITERS: String(ITERS) },
+        // Unit numbers as a shard's plan has them (neither from 0 nor contiguous): the lines name them.
+        plan: renumbered(planFor(runner, UNITS, ITERS)), out: join(tmp(), 'paced.json'), timeoutMs: 120_000,
         pace: (channel) => {
           createInterface({ input: channel, crlfDelay: Infinity }).on('line', (line) => {
             lines.push(line);
@@ -134,7 +148,7 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
 
     it('announces every warmup and timed iteration, then waits for its byte', async () => {
       const { lines, inv } = await paced();
-      const want = UNITS.flatMap((_, unit) => Array.from({ length: steps }, (_, step) => `ready ${unit} ${step}`));
+      const want = UNITS.flatMap((_, i) => Array.from({ length: steps }, (_, step) => `ready ${UNIT_NUMBERS[i]} ${step}`));
       expect(lines).toEqual(want);
       // It waited HOLD_MS for each of its turns: the waits are real.
       expect(inv.outcome.elapsedMs).toBeGreaterThan(want.length * HOLD_MS);
@@ -144,7 +158,7 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
 
     it('runs on by itself once the engine lets go', async () => {
       const { lines, inv } = await paced(2);
-      expect(lines.slice(0, 2)).toEqual(['ready 0 0', 'ready 0 1']);
+      expect(lines.slice(0, 2)).toEqual([`ready ${UNIT_NUMBERS[0]} 0`, `ready ${UNIT_NUMBERS[0]} 1`]);
       expect(inv.result!.cases.map((c) => [c.status, c.samples_ns.length])).toEqual([['ok', ITERS], ['ok', ITERS]]);
     });
   });

@@ -5,7 +5,8 @@
 // the outer loop, so a burst of noise spoils one round of many cases rather than every round of
 // one case.
 import { join } from 'node:path';
-import type { Profile, Result, SpecCase } from '../spec/schema.js';
+import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
+import type { Result } from '../spec/schema.js';
 import { invokeRunner, type BeeTarget } from './invoke.js';
 import { cpuFor, pinnableCpus, pinProcess } from './pin.js';
 import { Turns } from './turns.js';
@@ -14,16 +15,14 @@ import type { RunnerCommand } from '../build/builder.js';
 export type Side = 'base' | 'head';
 
 export interface AbOptions {
-  spec: string;
-  profile: Profile;
-  cases: readonly SpecCase[];
+  /** Both sides run this plan, one case (all its units) per round and process. */
+  plan: Plan;
   rounds: number;
   outDir: string;
   /** Budget of one case on one side in one round (its process gets twice that: it waits its turns). */
   caseBudgetMs: number;
   /** Budget of the whole A/B run; when spent, no new round starts. */
   runBudgetMs: number;
-  large?: boolean;
   fixtures?: string;
   bee?: BeeTarget;
   env?: Partial<Record<Side, Readonly<Record<string, string>>>>;
@@ -65,7 +64,8 @@ function skippedEverywhere(runs: readonly AbRun[]): boolean {
 
 export async function runAb(sides: Record<Side, RunnerCommand>, o: AbOptions): Promise<AbOutcome> {
   const started = performance.now();
-  const byCase = new Map<string, AbRun[]>(o.cases.map((c) => [c.id, []]));
+  const cases = caseUnits(o.plan);
+  const byCase = new Map<string, AbRun[]>(cases.map((c) => [c.id, []]));
   let roundsDone = 0;
   let stoppedEarly: string | undefined;
   const cpus = pinnableCpus();
@@ -76,7 +76,7 @@ export async function runAb(sides: Record<Side, RunnerCommand>, o: AbOptions): P
       stoppedEarly = `run budget of ${Math.round(o.runBudgetMs / 1000)} s reached after ${round} round(s)`;
       break;
     }
-    for (const c of o.cases) {
+    for (const c of cases) {
       if (skippedEverywhere(byCase.get(c.id)!)) continue;
       const caseStarted = performance.now();
       const runs = await runCaseRound(sides, o, c, round, cpuFor(c, round, cpus));
@@ -95,8 +95,17 @@ export async function runAb(sides: Record<Side, RunnerCommand>, o: AbOptions): P
   };
 }
 
+/** A case of the plan: its id and whether its work spreads over every CPU (all its units alike). */
+type PlanCase = Pick<PlanUnit, 'id' | 'kind' | 'parallel'>;
+
+function caseUnits(plan: Plan): PlanCase[] {
+  const seen = new Map<string, PlanCase>();
+  for (const u of plan.units) if (!seen.has(u.id)) seen.set(u.id, u);
+  return [...seen.values()];
+}
+
 /** One case in one round: base and head started together, in lock step, pinned at the first turn. */
-async function runCaseRound(sides: Record<Side, RunnerCommand>, o: AbOptions, c: SpecCase, round: number, cpu: number | null): Promise<AbRun[]> {
+async function runCaseRound(sides: Record<Side, RunnerCommand>, o: AbOptions, c: PlanCase, round: number, cpu: number | null): Promise<AbRun[]> {
   const order = roundOrder(round);
   const pids = new Map<Side, number>();
   const turns = new Turns(order, () => {
@@ -106,12 +115,9 @@ async function runCaseRound(sides: Record<Side, RunnerCommand>, o: AbOptions, c:
   return Promise.all(
     order.map(async (side): Promise<AbRun> => {
       const inv = await invokeRunner(sides[side], {
-        spec: o.spec,
-        profile: o.profile,
-        cases: [c.id],
+        plan: planOf(o.plan, (u) => u.id === c.id),
         out: join(o.outDir, 'rounds', c.id, `r${String(round).padStart(2, '0')}-${side}.json`),
         timeoutMs: 2 * o.caseBudgetMs,
-        large: o.large,
         fixtures: o.fixtures,
         bee: o.bee,
         env: o.env?.[side],

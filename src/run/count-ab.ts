@@ -4,21 +4,18 @@
 // row's A/A spread. `bee-bench ab --measure instructions|both` and bisect call this.
 import { join } from 'node:path';
 import type { RunnerCommand } from '../build/builder.js';
-import type { Counter, Profile, Result, Runner, SpecCase } from '../spec/schema.js';
+import type { Plan } from '../spec/plan.js';
+import type { Counter, Result, Runner } from '../spec/schema.js';
 import { judgeInstructions, type InstructionOptions, type InstructionVerdict } from '../verdict/instructions.js';
 import { countRunner, type CountRun } from './count.js';
 
 export interface InstructionAbOptions {
   runner: Runner;
-  spec: string;
-  profile: Profile;
-  cases: readonly SpecCase[];
+  plan: Plan;
   outDir: string;
   counter: Counter;
-  caseTimeoutS: number;
   /** Budget of one counting process before the callgrind slowdown (countRunner multiplies it). */
   timeoutMs: number;
-  large?: boolean;
   fixtures?: string;
   env?: { base?: Readonly<Record<string, string>>; head?: Readonly<Record<string, string>> };
   iterations?: number;
@@ -60,9 +57,8 @@ export async function instructionAb(sides: Record<'base' | 'head', RunnerCommand
     RUNS.map((name): Promise<CountRun> => {
       const side = name === 'head' ? 'head' : 'base';
       return countRunner(sides[side], {
-        runner: o.runner, spec: o.spec, profile: o.profile, cases: o.cases, counter: o.counter,
-        out: join(o.outDir, 'counts', `${name}.json`), timeoutMs: o.timeoutMs, caseTimeoutS: o.caseTimeoutS,
-        large: o.large, fixtures: o.fixtures, env: o.env?.[side], iterations: o.iterations,
+        runner: o.runner, plan: o.plan, counter: o.counter,
+        out: join(o.outDir, 'counts', `${name}.json`), timeoutMs: o.timeoutMs, fixtures: o.fixtures, env: o.env?.[side], iterations: o.iterations,
         onLine: (l) => o.log?.(`[count ${name}] ${l}`),
       });
     }),

@@ -7,19 +7,17 @@ import { dirname, join } from 'node:path';
 import type { RunnerCommand } from '../build/builder.js';
 import { countingCommand, readDumps } from '../count/callgrind.js';
 import { invokeRunner, type InvokeOptions } from './invoke.js';
-import type { Counter, Result, Runner, SpecCase } from '../spec/schema.js';
+import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
+import type { Counter, Result, Runner } from '../spec/schema.js';
 
 /** Timed iterations of a counting run: enough to compare step by step, few since each is ~50x slower. */
 export const COUNT_ITERATIONS = 3;
 /** Callgrind runs a case this many times slower than natively: the case timeout grows by it. */
 export const COUNT_SLOWDOWN = 10;
 
-export interface CountOptions extends Omit<InvokeOptions, 'cases' | 'bee' | 'pace'> {
+export interface CountOptions extends Omit<InvokeOptions, 'bee' | 'pace'> {
   runner: Runner;
-  cases: readonly SpecCase[];
   counter: Counter;
-  /** The profile's case timeout, s (multiplied by COUNT_SLOWDOWN for the counting run). */
-  caseTimeoutS: number;
   iterations?: number;
 }
 
@@ -30,30 +28,31 @@ export interface CountRun {
   problems: string[];
 }
 
-export const isCounted = (c: SpecCase) => c.kind === 'cpu';
+export const isCounted = (u: Pick<PlanUnit, 'kind'>) => u.kind === 'cpu';
+
+/** The counting run's plan: the CPU units, few iterations, budgets stretched by the simulator. */
+export function countingPlan(plan: Plan, iterations = COUNT_ITERATIONS): Plan {
+  const cpu = planOf(plan, isCounted);
+  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations, timeout_s: u.timeout_s * COUNT_SLOWDOWN })) };
+}
 
 export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<CountRun> {
-  const cases = o.cases.filter(isCounted);
-  if (cases.length === 0) return { result: null, problems: [] };
+  const plan = countingPlan(o.plan, o.iterations);
+  if (plan.units.length === 0) return { result: null, problems: [] };
   mkdirSync(dirname(o.out), { recursive: true });
   const dumpDir = mkdtempSync(join(dirname(o.out), 'callgrind-'));
   try {
     const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir), {
       ...o,
-      cases: cases.map((c) => c.id),
+      plan,
       timeoutMs: o.timeoutMs * COUNT_SLOWDOWN,
-      env: {
-        ...o.env,
-        BEE_BENCH_ITERS: String(o.iterations ?? COUNT_ITERATIONS),
-        BEE_BENCH_CASE_TIMEOUT_S: String(o.caseTimeoutS * COUNT_SLOWDOWN),
-      },
     });
     const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem}`] : [];
     if (!inv.result) return { result: null, problems };
     const counts = readDumps(dumpDir);
     const result: Result = { ...inv.result, counter: o.counter, cases: [] };
-    for (const [unit, c] of inv.result.cases.entries()) {
-      const got = counts.get(unit) ?? [];
+    for (const [i, c] of inv.result.cases.entries()) {
+      const got = counts.get(plan.units[i]?.unit ?? -1) ?? [];
       if (c.status !== 'ok') {
         result.cases.push(c);
         continue;

@@ -10,8 +10,9 @@ import type { AggregateModel } from '../report/model.js';
 import { writeReports, writeText, type WrittenReports } from '../report/write.js';
 import { loadSpec } from '../spec/load.js';
 import { judgePaired, type AbRow } from '../verdict/index.js';
-import type { Profile, Result, Runner, SpecCase } from '../spec/schema.js';
-import { profileParams, selectCases } from '../spec/select.js';
+import type { Profile, Result, Runner, Spec } from '../spec/schema.js';
+import { selectCases } from '../spec/select.js';
+import { planBudgetMs, planOf, resolvePlan, type Plan, type PlanUnit } from '../spec/plan.js';
 import { findCounter } from '../count/callgrind.js';
 import { measuresInstructions, measuresWall, type Measure } from '../count/measure.js';
 import { INSTRUCTION_DEFAULTS } from '../verdict/index.js';
@@ -38,16 +39,18 @@ export interface Common {
 const PROCESS_SLACK_MS = 90_000;
 
 /** The node check before any net case: a dead node or unusable batch fails the run at once. */
-async function checkNode(o: Common, selected: readonly SpecCase[]): Promise<void> {
-  if (!o.bee || !selected.some((c) => c.kind === 'net')) return;
+async function checkNode(o: Common, units: ReadonlyArray<{ kind: string }>): Promise<void> {
+  if (!o.bee || !units.some((u) => u.kind === 'net')) return;
   const { version } = await preflight(o.bee);
   o.log(`Bee node ${o.bee.url} (version ${version}) answers; batch ${o.bee.batchId} is usable`);
 }
 
-/** Time one runner process may take for these cases: the spec's per-case timeouts plus slack. */
-export function processBudgetMs(cases: readonly SpecCase[], timeoutS: number, profile: Profile, large = false): number {
-  const params = cases.reduce((n, c) => n + profileParams(c, profile, large).length, 0);
-  return params * timeoutS * 1000 + PROCESS_SLACK_MS;
+/** Time one runner process may take for a plan: its units' budgets plus slack. */
+export const processBudgetMs = (plan: Plan): number => planBudgetMs(plan, PROCESS_SLACK_MS);
+
+/** The plan of one runner for the job's selection (the hooks are applied at each invocation). */
+export function planFor(o: Pick<Common, 'profile' | 'cases' | 'large'>, spec: Spec, specHash: string, runner: Runner): Plan {
+  return resolvePlan({ spec, specHash, runner, profile: o.profile, cases: o.cases, large: o.large });
 }
 
 export interface SingleJobOptions extends Common {
@@ -66,16 +69,15 @@ export interface SingleJobOutcome {
 }
 
 /** The CPU cases of one built runner counted under callgrind; a missing valgrind is a logged skip. */
-async function countCases(built: BuiltRunner, selected: readonly SpecCase[], o: SingleJobOptions, caseTimeoutS: number, budget: number) {
+async function countCases(built: BuiltRunner, plan: Plan, o: SingleJobOptions) {
   const found = await findCounter();
   if (!found.counter) {
     o.log(`${built.runner}: instruction counts skipped: ${found.reason}; the wall-time results stand`);
     return { result: null, problems: [] };
   }
   const run = await countRunner(built.command, {
-    runner: built.runner, spec: resolve(o.specFile), profile: o.profile, cases: selected, counter: found.counter,
-    out: join(resolve(o.outDir), 'counts', `${built.runner}.json`), timeoutMs: budget, caseTimeoutS,
-    large: o.large, fixtures: o.fixtures, onLine: (l) => o.log(`[${built.runner} count] ${l}`),
+    runner: built.runner, plan, counter: found.counter,
+    out: join(resolve(o.outDir), 'counts', `${built.runner}.json`), timeoutMs: processBudgetMs(plan), fixtures: o.fixtures, onLine: (l) => o.log(`[${built.runner} count] ${l}`),
   });
   for (const p of run.problems) o.log(`${built.runner}: instruction counts: ${p}`);
   return { result: run.result, problems: run.problems.map((p) => `${built.runner}: instruction counts: ${p}`) };
@@ -84,9 +86,7 @@ async function countCases(built: BuiltRunner, selected: readonly SpecCase[], o: 
 export async function singleJob(o: SingleJobOptions): Promise<SingleJobOutcome> {
   const measure = o.measure ?? 'wall';
   const { spec, hash } = loadSpec(o.specFile);
-  const selected = selectCases(spec, o.cases);
-  await checkNode(o, selected);
-  const budget = processBudgetMs(selected, spec.profiles[o.profile].case_timeout_s, o.profile, o.large);
+  await checkNode(o, selectCases(spec, o.cases));
   const results: Result[] = [];
   const builds: BuiltRunner[] = [];
   const problems: string[] = [];
@@ -101,11 +101,11 @@ export async function singleJob(o: SingleJobOptions): Promise<SingleJobOutcome> 
       continue;
     }
     const out = join(resolve(o.outDir), 'results', `${r.runner}.json`);
+    const plan = planFor(o, spec, hash, r.runner);
     let result: Result | null = null;
     if (measuresWall(measure)) {
       const inv = await invokeRunner(built.command, {
-        spec: resolve(o.specFile), profile: o.profile, cases: o.cases, out,
-        timeoutMs: budget, large: o.large, fixtures: o.fixtures, bee: o.bee, onLine: (l) => o.log(`[${r.runner}] ${l}`),
+        plan, out, timeoutMs: processBudgetMs(plan), fixtures: o.fixtures, bee: o.bee, onLine: (l) => o.log(`[${r.runner}] ${l}`),
       });
       result = inv.result;
       if (inv.problem) {
@@ -114,7 +114,7 @@ export async function singleJob(o: SingleJobOptions): Promise<SingleJobOutcome> 
       }
     }
     if (measuresInstructions(measure) && (result || !measuresWall(measure))) {
-      const counted = await countCases(built, selected, o, spec.profiles[o.profile].case_timeout_s, budget);
+      const counted = await countCases(built, plan, o);
       problems.push(...counted.problems);
       // Instructions only: the counting run's own result (its times are valgrind's, its counts are the point).
       if (counted.result) result = result ? attachCounts(result, counted.result) : counted.result;
@@ -165,12 +165,12 @@ export interface AbJobOutcome {
 
 export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
   const { spec, hash } = loadSpec(o.specFile);
-  const selected = selectCases(spec, o.cases);
-  await checkNode(o, selected);
+  const plan = planFor(o, spec, hash, o.runner);
+  await checkNode(o, plan.units);
   const build = (source: ClientSource) =>
     buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
   const builds = { base: await build(o.base), head: await build(o.head) };
-  const caseBudgetMs = selected.reduce((m, c) => Math.max(m, processBudgetMs([c], spec.profiles[o.profile].case_timeout_s, o.profile, o.large)), 0);
+  const caseBudgetMs = Math.max(0, ...[...new Set(plan.units.map((u) => u.id))].map((id) => processBudgetMs(planOf(plan, (u: PlanUnit) => u.id === id))));
   const asked = o.measure ?? 'wall';
   const found = measuresInstructions(asked) ? await findCounter() : null;
   const countsUnavailable = found && !found.counter ? found.reason : undefined;
@@ -181,8 +181,8 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
   const wallStarted = performance.now();
   const outcome: AbOutcome = measuresWall(measure)
     ? await runAb(sides, {
-        spec: resolve(o.specFile), profile: o.profile, cases: selected, rounds: o.rounds, outDir: resolve(o.outDir),
-        caseBudgetMs, runBudgetMs: o.runBudgetMs, large: o.large, fixtures: o.fixtures, bee: o.bee, env: o.env, log: o.log,
+        plan, rounds: o.rounds, outDir: resolve(o.outDir),
+        caseBudgetMs, runBudgetMs: o.runBudgetMs, fixtures: o.fixtures, bee: o.bee, env: o.env, log: o.log,
       })
     : { cases: [], roundsDone: 0, elapsedMs: 0 };
   const wallMs = performance.now() - wallStarted;
@@ -190,9 +190,8 @@ export async function abJob(o: AbJobOptions): Promise<AbJobOutcome> {
   let counts: InstructionAbOutcome | undefined;
   if (found?.counter && measuresInstructions(measure)) {
       counts = await instructionAb(sides, {
-        runner: o.runner, spec: resolve(o.specFile), profile: o.profile, cases: selected.filter(isCounted), outDir: resolve(o.outDir),
-        counter: found.counter, caseTimeoutS: spec.profiles[o.profile].case_timeout_s, timeoutMs: processBudgetMs(selected.filter(isCounted), spec.profiles[o.profile].case_timeout_s, o.profile, o.large),
-        large: o.large, fixtures: o.fixtures, env: o.env, log: o.log,
+        runner: o.runner, plan, outDir: resolve(o.outDir),
+        counter: found.counter, timeoutMs: processBudgetMs(planOf(plan, isCounted)), fixtures: o.fixtures, env: o.env, log: o.log,
         verdict: { threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold },
       });
       for (const p of counts.problems) o.log(`instruction counts: ${p}`);

@@ -7,7 +7,6 @@
 // Linux only (`taskset` from util-linux); elsewhere rounds run unpinned and the A/B log says so.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { SpecCase } from '../spec/schema.js';
 import { childEnv } from '../child/env.js';
 
 /** Parses a kernel CPU list such as `0-3,6` (Cpus_allowed_list) into CPU numbers. */
@@ -38,7 +37,7 @@ export function pinnableCpus(): number[] {
 }
 
 /** The CPU a case's round pins both sides to, or null for none. Rounds walk the CPUs in turn. */
-export function cpuFor(c: Pick<SpecCase, 'kind' | 'parallel'>, round: number, cpus: readonly number[]): number | null {
+export function cpuFor(c: { kind: string; parallel?: boolean }, round: number, cpus: readonly number[]): number | null {
   if (c.kind !== 'cpu' || c.parallel || cpus.length < 2) return null;
   return cpus[round % cpus.length]!;
 }

@@ -19,7 +19,8 @@ export interface SpawnOptions {
   timeoutMs: number;
   /** Called with each stderr line as it arrives (runner progress). */
   onLine?: (line: string) => void;
-  extraEnv?: Readonly<Record<string, string>>;
+  /** Merged over the runner's environment; undefined removes a variable. */
+  extraEnv?: Readonly<Record<string, string | undefined>>;
   /** Gives the runner a pacing channel as fd 3 (BEE_BENCH_PACE_FD) and hands our end over. */
   pace?: (channel: Duplex, pid: number) => void;
 }

@@ -85,16 +85,15 @@ export interface PlanRequest {
   hooks?: PlanHooks;
 }
 
-/** Every selected case with every param of the profile, in spec order, numbered from 0. */
+/** Every selected case with every param of the profile, in spec order, numbered from 0, hooks applied. */
 export function resolvePlan(r: PlanRequest): Plan {
-  const { spec, runner, profile, hooks = {} } = r;
+  const { spec, runner, profile } = r;
   const profileDef = spec.profiles[profile];
-  const matches = (hook: { glob: string } | undefined, id: string) => hook !== undefined && globToRegExp(hook.glob).test(id);
   const units: PlanUnit[] = [];
   for (const c of selectCases(spec, r.cases ?? [])) {
     for (const p of profileParams(c, profile, r.large)) {
       const param = effectiveParam(p, runner);
-      const unit: PlanUnit = {
+      units.push({
         unit: units.length,
         id: c.id,
         kind: c.kind,
@@ -102,17 +101,37 @@ export function resolvePlan(r: PlanRequest): Plan {
         digest: c.digest ? { form: c.digest.form, param: { ...param, ...(p.digest_with ?? {}) } as ParamValues } : null,
         work: workOf(c, param),
         warmup: profileDef.warmup[c.kind],
-        iters: hooks.iters ?? caseIters(spec, c, profile),
-        timeout_s: hooks.timeoutS ?? profileDef.case_timeout_s,
-      };
-      if (c.parallel) unit.parallel = true;
-      if (matches(hooks.fault, c.id)) unit.fault = hooks.fault!.mode;
-      if (matches(hooks.slowdown, c.id)) unit.slowdown = hooks.slowdown!.fraction;
-      if (matches(hooks.allocExtra, c.id)) unit.alloc_extra = hooks.allocExtra!.fraction;
-      units.push(unit);
+        iters: caseIters(spec, c, profile),
+        timeout_s: profileDef.case_timeout_s,
+        ...(c.parallel ? { parallel: true } : {}),
+      });
     }
   }
-  return { schema: PLAN_SCHEMA_ID, runner, profile, spec_hash: r.specHash, fixtures: pickFixtures(spec), units };
+  return applyHooks({ schema: PLAN_SCHEMA_ID, runner, profile, spec_hash: r.specHash, fixtures: pickFixtures(spec), units }, r.hooks ?? {});
+}
+
+/** The plan with the test and calibration hooks set on the units they match. */
+export function applyHooks(plan: Plan, hooks: PlanHooks): Plan {
+  const matches = (hook: { glob: string } | undefined, id: string) => hook !== undefined && globToRegExp(hook.glob).test(id);
+  const units = plan.units.map((u): PlanUnit => ({
+    ...u,
+    ...(hooks.iters ? { iters: hooks.iters } : {}),
+    ...(hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {}),
+    ...(matches(hooks.fault, u.id) ? { fault: hooks.fault!.mode } : {}),
+    ...(matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown!.fraction } : {}),
+    ...(matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra!.fraction } : {}),
+  }));
+  return { ...plan, units };
+}
+
+/** The units of the given cases (unit numbers kept, so pacing and dumps still name them). */
+export function planOf(plan: Plan, keep: (u: PlanUnit) => boolean): Plan {
+  return { ...plan, units: plan.units.filter(keep) };
+}
+
+/** Budget of one runner process for a plan: its units' budgets plus start-up slack. */
+export function planBudgetMs(plan: Plan, slackMs: number): number {
+  return plan.units.reduce((ms, u) => ms + u.timeout_s * 1000, slackMs);
 }
 
 function pickFixtures(spec: Spec): Plan['fixtures'] {

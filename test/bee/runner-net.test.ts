@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRunner, parseSource, type BuiltRunner } from '../../src/build/index.js';
 import { invokeRunner } from '../../src/run/invoke.js';
+import { loadSpec } from '../../src/spec/load.js';
+import { resolvePlan } from '../../src/spec/plan.js';
 import type { Runner } from '../../src/spec/schema.js';
 import { BATCH, nodeTracker, referenceOf, silentNode, storingNode } from './fake-node.js';
 
-const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
+const { spec, hash } = loadSpec(join(process.cwd(), 'spec', 'bench-spec.json'));
 const CASE_TIMEOUT_S = 6;
 const wanted: Array<{ runner: Runner; source: string }> = [
   { runner: 'js', source: 'registry' },
@@ -31,7 +33,7 @@ afterAll(closeAll);
 async function run(runner: Runner, url: string, cases: string[]) {
   const started = Date.now();
   const inv = await invokeRunner(built.get(runner)!.command, {
-    spec: SPEC, profile: 'quick', cases, out: join(mkdtempSync(join(tmpdir(), 'bee-bench-net-')), `${runner}.json`),
+    plan: resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases }), out: join(mkdtempSync(join(tmpdir(), 'bee-bench-net-')), `${runner}.json`),
     timeoutMs: 120_000, bee: { url, batchId: BATCH },
     env: { BEE_BENCH_ITERS: '1', BEE_BENCH_CASE_TIMEOUT_S: String(CASE_TIMEOUT_S) },
   });
@@ -91,7 +93,7 @@ describe.each(wanted.map((w) => w.runner))('runner %s against a misbehaving node
 
 /** data[0, n): SHA-256(data_label || u64le(i)) blocks, as the spec's fixtures define it. */
 function fixtureData(n: number): Buffer {
-  const { data_label } = (JSON.parse(readFileSync(SPEC, 'utf8')) as { fixtures: { data_label: string } }).fixtures;
+  const { data_label } = (JSON.parse(readFileSync(join(process.cwd(), 'spec', 'bench-spec.json'), 'utf8')) as { fixtures: { data_label: string } }).fixtures;
   const blocks: Buffer[] = [];
   for (let i = 0; i * 32 < n; i++) {
     const index = Buffer.alloc(8);

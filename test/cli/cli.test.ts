@@ -29,10 +29,9 @@ describe('bee-bench CLI', () => {
   const results = join(work, 'results');
   beforeAll(() => {
     mkdirSync(results);
-    execFileSync(process.execPath, ['runners/js/bin/bee-bench-js.mjs', 'run', '--spec', 'spec/bench-spec.json', '--case', 'cpu.keccak.chunk-hash', '--case', 'cpu.identity.create', '--out', join(results, 'js.json')], {
-      env: { ...process.env, BEE_BENCH_ITERS: '2' },
-      stdio: 'ignore',
-    });
+    const plan = join(work, 'plan.json');
+    writeFileSync(plan, execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'plan', '--runner', 'js', '--case', 'cpu.keccak.chunk-hash', '--case', 'cpu.identity.create'], { env: { ...process.env, BEE_BENCH_ITERS: '2' } }));
+    execFileSync(process.execPath, ['runners/js/bin/bee-bench-js.mjs', 'run', '--plan', plan, '--out', join(results, 'js.json')], { stdio: 'ignore' });
   });
 
   it('reports usage errors with exit 2 and names the flag', async () => {

@@ -12,12 +12,13 @@ import { v8HeapCost } from '../../runners/js/src/callgrind-costs.mjs';
 import { invokeRunner } from '../../src/run/invoke.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { ResultSchema, type Counter, type Runner } from '../../src/spec/schema.js';
-import { selectCases } from '../../src/spec/select.js';
+import { resolvePlan } from '../../src/spec/plan.js';
 import { caseResult, result } from '../report/fixtures.js';
 
 const SPEC = resolve('spec/bench-spec.json');
 const JS: RunnerCommand = { argv: [process.execPath, resolve('runners/js/bin/bee-bench-js.mjs')] };
-const { spec } = loadSpec(SPEC);
+const { spec, hash } = loadSpec(SPEC);
+const planFor = (runner: Runner, cases: string[]) => resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases });
 const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-count-'));
 
 async function counter(): Promise<Counter> {
@@ -29,8 +30,8 @@ async function counter(): Promise<Counter> {
 function count(cases: string[], extra: { env?: Record<string, string>; timeoutMs?: number } = {}) {
   return counter().then((c) =>
     countRunner(JS, {
-      runner: 'js', spec: SPEC, profile: 'quick', cases: selectCases(spec, cases), counter: c, out: join(tmp(), 'count.json'),
-      timeoutMs: extra.timeoutMs ?? 60_000, caseTimeoutS: 30, iterations: 2, ...(extra.env ? { env: extra.env } : {}),
+      runner: 'js', plan: planFor('js', cases), counter: c, out: join(tmp(), 'count.json'),
+      timeoutMs: extra.timeoutMs ?? 60_000, iterations: 2, ...(extra.env ? { env: extra.env } : {}),
     }),
   );
 }
@@ -155,7 +156,7 @@ describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_0
     const { command } = await buildRunner({ runner, source: parseSource(source), log: () => {} });
     const dir = tmp();
     const inv = await invokeRunner(countingCommand(command, runner, dir), {
-      spec: SPEC, profile: 'quick', cases: ['cpu.keccak.chunk-hash'], out: join(dir, 'result.json'), timeoutMs: 600_000,
+      plan: planFor(runner, ['cpu.keccak.chunk-hash']), out: join(dir, 'result.json'), timeoutMs: 600_000,
       env: { BEE_BENCH_ITERS: '2', BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.01' },
     });
     expect(inv.problem).toBeUndefined();
@@ -195,8 +196,8 @@ describe.each(settled)('counts that repeat ($runner)', { timeout: 900_000 }, ({ 
     const c = await counter();
     const once = () =>
       countRunner(command, {
-        runner, spec: SPEC, profile: 'quick', cases: selectCases(spec, ['cpu.harness.noop']), counter: c, out: join(tmp(), 'count.json'),
-        timeoutMs: 120_000, caseTimeoutS: 30, iterations: 6,
+        runner, plan: planFor(runner, ['cpu.harness.noop']), counter: c, out: join(tmp(), 'count.json'),
+        timeoutMs: 120_000, iterations: 6,
       });
     const [a, b] = await Promise.all([once(), once()]);
     const counts = [a, b].map((r) => r.result!.cases[0]!.instructions!);

@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { roundOrder, runAb } from '../../src/run/ab.js';
 import { pairRows } from '../../src/run/pairs.js';
 import { loadSpec } from '../../src/spec/load.js';
-import { selectCases } from '../../src/spec/select.js';
+import { resolvePlan } from '../../src/spec/plan.js';
 
 const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
-const { spec } = loadSpec(SPEC);
+const { spec, hash } = loadSpec(SPEC);
 const js = { argv: [process.execPath, join(process.cwd(), 'runners', 'js', 'bin', 'bee-bench-js.mjs')] };
 
 describe('runAb', () => {
@@ -20,7 +20,7 @@ describe('runAb', () => {
   it('pairs rounds per row and runs a case skipped on both sides only once', async () => {
     const lines: string[] = [];
     const outcome = await runAb({ base: js, head: js }, {
-      spec: SPEC, profile: 'quick', cases: selectCases(spec, ['cpu.harness.noop', 'cpu.bmt.encrypted-file-root']), rounds: 3,
+      plan: resolvePlan({ spec, specHash: hash, runner: 'js', profile: 'quick', cases: ['cpu.harness.noop', 'cpu.bmt.encrypted-file-root'] }), rounds: 3,
       outDir: mkdtempSync(join(tmpdir(), 'bee-bench-ab-')), caseBudgetMs: 120_000, runBudgetMs: 600_000,
       env: { base: { BEE_BENCH_ITERS: '3' }, head: { BEE_BENCH_ITERS: '3' } }, log: (l) => lines.push(l),
     });
