@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BeeArgumentError, parseBeeTarget } from './bee/preflight.js';
-import { goProxyProblem, parseSource, type ClientSource } from './build/index.js';
+import { buildRunner, goProxyProblem, parseSource, type ClientSource } from './build/index.js';
 import { defaultSpecPath } from './build/paths.js';
 import type { DevNodeOptions } from './bee/dev-node.js';
 import { withDevNode } from './bee/session.js';
@@ -15,7 +15,7 @@ import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
-import { MeasureSchema, type Measure } from './count/measure.js';
+import { MeasureSchema, measuresInstructions, measuresWall, type Measure } from './count/measure.js';
 import { FailOnSchema, failingRows } from './count/fail-on.js';
 import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from './verdict/index.js';
 import { abJob, singleJob } from './run/jobs.js';
@@ -28,6 +28,9 @@ import { ProfileSchema, RUNNERS, RunnerSchema, type Result, type Runner } from '
 import { SelectionError } from './spec/select.js';
 import { resolvePlan } from './spec/plan.js';
 import { hooksFromEnv } from './spec/hooks.js';
+import { parseShardRef } from './shard/assignment.js';
+import { matrixOf, mergeCommand, planShards, shardCommand, type SelectionRequest } from './shard/commands.js';
+import type { Evidence } from './shard/cost.js';
 import { childEnv } from './child/env.js';
 
 const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
@@ -44,6 +47,11 @@ Usage:
                     [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]
                     [--measure wall|instructions]
   bee-bench plan    --runner js|go|rs [--profile quick|full] [--case GLOB]... [--large]
+  bee-bench plan    --shards N [--runner js,go,rs] [--profile P] [--case GLOB]... [--large] [--measure M]
+                    [--history DIR] [--assignment FILE]
+  bee-bench run     --shard K/N [same selection as plan --shards] [--assignment FILE] [--prebuilt] [--out DIR]
+  bee-bench merge   --out DIR SHARD_DIR...
+  bee-bench build   [--runner js|go|rs]... [--cache DIR]
   bee-bench report  --out DIR RESULT.json|DIR...
   bee-bench compare OLD_DIR NEW_DIR [--out FILE]
   bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
@@ -129,6 +137,11 @@ const options = {
   'commit-url': { type: 'string' },
   'repo-url': { type: 'string' },
   'data-js': { type: 'boolean', default: false },
+  shards: { type: 'string' },
+  shard: { type: 'string' },
+  assignment: { type: 'string' },
+  history: { type: 'string' },
+  prebuilt: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } satisfies ParseArgsConfig['options'];
 
@@ -222,8 +235,28 @@ function runnerList(v: Values): Runner[] {
   return list.length ? (list as Runner[]) : [...RUNNERS];
 }
 
-/** `plan`: the resolved plan one runner would execute, as JSON on stdout (runners/README.md). */
+function selectionOf(v: Values): SelectionRequest {
+  const c = common(v);
+  const m = measureOf(v);
+  const evidences: Evidence[] = [...(measuresWall(m) ? ['wall' as const] : []), ...(measuresInstructions(m) ? ['instructions' as const] : [])];
+  return { specFile: c.specFile, runners: runnerList(v), profile: c.profile, cases: c.cases, large: c.large ?? false, evidences };
+}
+
+function shardCount(v: Values): number {
+  return num(v.shards, 'shards', 1, (n) => Number.isInteger(n) && n >= 1 && n <= 256, 'a whole number from 1 to 256 (a GitHub matrix holds 256 jobs)');
+}
+
+/**
+ * `plan`: the resolved plan one runner would execute, as JSON on stdout (runners/README.md); with
+ * --shards N the matrix of a sharded run (and, with --assignment FILE, the assignment for the shards).
+ */
 function cmdPlan(v: Values): number {
+  if (v.shards !== undefined) {
+    const assignment = planShards(selectionOf(v), shardCount(v), v.history);
+    if (v.assignment) writeText(resolve(v.assignment), `${JSON.stringify(assignment, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(matrixOf(assignment))}\n`);
+    return 0;
+  }
   const c = common(v);
   const runner = oneRunner(v, 'plan');
   const { spec, hash } = loadSpec(c.specFile);
@@ -232,7 +265,45 @@ function cmdPlan(v: Values): number {
   return 0;
 }
 
+/** `run --shard K/N`: one shard of a sharded run, into --out (default out/shard-K-of-N). */
+async function cmdRunShard(v: Values): Promise<number> {
+  const ref = parseShardRef(v.shard!);
+  if (!ref) throw new UsageError(`--shard ${v.shard}: use K/N with 1 <= K <= N, e.g. 2/8`);
+  const c = common(v);
+  const selection = selectionOf(v);
+  const sources = new Map(selection.runners.map((r) => [r, source(v[`${r}-client`] ?? (r === 'go' ? process.env.BEE_GO_PATH : undefined) ?? 'registry', `${r}-client`)]));
+  const outDir = resolve(v.out ?? join('out', `shard-${ref.index}-of-${ref.total}`));
+  const run = await withBee(c, (c) =>
+    shardCommand({ ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history, sources, outDir, cacheDir: c.cacheDir, reuseBuilds: v.prebuilt, bee: c.bee, log }),
+  );
+  log(`shard ${ref.index}/${ref.total}: ${run.files.length} result file(s) in ${outDir}, ${run.problems.length} problem(s), ${Math.round(run.elapsed_s)} s`);
+  return run.problems.length > 0 ? 1 : 0;
+}
+
+/** `merge --out DIR SHARD_DIR...`: the shards joined as one run's results and report. */
+function cmdMerge(v: Values, dirs: string[]): number {
+  if (dirs.length === 0) throw new UsageError('merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...');
+  const { merged, reports } = mergeCommand(resolve(v.spec ?? defaultSpecPath()), dirs, resolve(v.out ?? 'out'));
+  for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
+  for (const r of merged.missingRows) log(`merge: missing ${r}`);
+  for (const p of merged.problems) log(`merge: ${p}`);
+  log(`wrote ${reports.markdown}, ${reports.html}, ${reports.csv}`);
+  return merged.missingShards.length + merged.missingRows.length + merged.problems.length > 0 ? 1 : 0;
+}
+
+/** `build --runner R...`: the runner builds into the cache (the nightly's build job; shards reuse them with --prebuilt). */
+async function cmdBuild(v: Values): Promise<number> {
+  const c = common(v);
+  for (const runner of runnerList(v)) {
+    const given = v[`${runner}-client`] ?? (runner === 'go' ? process.env.BEE_GO_PATH : undefined);
+    const built = await buildRunner({ runner, source: source(given ?? 'registry', `${runner}-client`), cacheDir: c.cacheDir, buildCommand: v['build-command'], log });
+    log(`${runner}: ${built.cached ? 'cached' : 'built'} ${runner}-${built.key}`);
+  }
+  return 0;
+}
+
 async function cmdRun(v: Values): Promise<number> {
+  if (v.shard !== undefined) return cmdRunShard(v);
   const c = common(v);
   const runners: Array<{ runner: Runner; source: ClientSource; buildCommand?: string }> = [];
   for (const runner of runnerList(v)) {
@@ -473,6 +544,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'run': return await cmdRun(values);
       case 'plan': return cmdPlan(values);
+      case 'merge': return cmdMerge(values, rest);
+      case 'build': return await cmdBuild(values);
       case 'ab': return await cmdAb(values);
       case 'bisect': return await cmdBisect(values);
       case 'report': return cmdReport(values, rest);

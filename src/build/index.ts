@@ -1,6 +1,6 @@
 // Building a runner against a client source, cached by (runner sources, client identity,
 // toolchain, build command): a second build of the same inputs is a lookup.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Runner } from '../spec/schema.js';
 import type { RunnerBuilder, RunnerCommand } from './builder.js';
@@ -24,6 +24,8 @@ export interface BuildRequest {
   cacheDir?: string;
   buildCommand?: string;
   log?: (line: string) => void;
+  /** Use a build already in the cache or fail, naming the key wanted and the builds there (shards never rebuild). */
+  reuseOnly?: boolean;
 }
 
 export interface BuiltRunner {
@@ -57,6 +59,12 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
     const command = (JSON.parse(readFileSync(marker, 'utf8')) as { command: RunnerCommand }).command;
     log(`${req.runner}: build cache hit ${key} (${identity.key})`);
     return { runner: req.runner, source: req.source, command, key, cached: true, buildMs: performance.now() - started };
+  }
+  if (req.reuseOnly) {
+    const there = existsSync(cacheDir) ? readdirSync(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith('-shared')) : [];
+    throw new BuildError(
+      `runner ${req.runner}: no build ${req.runner}-${key} in ${cacheDir} (found: ${there.join(', ') || 'none'}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`,
+    );
   }
   log(`${req.runner}: build cache miss ${key} (${identity.key}), building`);
   rmSync(dir, { recursive: true, force: true });

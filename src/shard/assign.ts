@@ -1,0 +1,63 @@
+// Splitting a run into N shards (issue: the nightly as a matrix). A piece of wall-time work is
+// one case with all its params and every runner (cross-client ratios need one host); counts and
+// allocations, which do not depend on the host, split down to one unit of one runner. Pieces go to
+// the least loaded shard, largest first (LPT), ties broken by shard number: the same inputs give
+// the same shards.
+import type { Plan, PlanUnit } from '../spec/plan.js';
+import type { Runner } from '../spec/schema.js';
+import { unitCostS, type CostModel, type Evidence } from './cost.js';
+
+export interface Piece {
+  evidence: Evidence;
+  case: string;
+  runners: Runner[];
+  /** The one plan unit of a count or allocation piece; absent: every unit of the case. */
+  unit?: number;
+  /** Expected seconds. */
+  cost: number;
+}
+
+export interface Shard {
+  /** 1-based. */
+  index: number;
+  pieces: Piece[];
+  cost: number;
+}
+
+/** Counts and allocations are taken of CPU units only; net units are the node's time. */
+const measuredBy = (evidence: Evidence, kind: string) => evidence === 'wall' || kind === 'cpu';
+
+export function piecesOf(plans: readonly Plan[], evidences: readonly Evidence[], model: CostModel): Piece[] {
+  const cases = [...new Set(plans.flatMap((p) => p.units.map((u) => u.id)))];
+  const pieces: Piece[] = [];
+  for (const evidence of evidences) {
+    for (const id of cases) {
+      const units = (plan: Plan) => plan.units.filter((u) => u.id === id && measuredBy(evidence, u.kind));
+      if (evidence === 'wall') {
+        const having = plans.filter((p) => units(p).length > 0);
+        const cost = having.reduce((s, p) => s + units(p).reduce((t, u) => t + unitCostS(model, p, u, evidence), 0), 0);
+        if (having.length > 0) pieces.push({ evidence, case: id, runners: having.map((p) => p.runner), cost });
+        continue;
+      }
+      for (const p of plans) for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
+    }
+  }
+  return pieces;
+}
+
+export function balance(pieces: readonly Piece[], n: number): Shard[] {
+  const shards: Shard[] = Array.from({ length: n }, (_, i) => ({ index: i + 1, pieces: [], cost: 0 }));
+  const order = [...pieces].sort((a, b) => b.cost - a.cost || pieceKey(a).localeCompare(pieceKey(b)));
+  for (const piece of order) {
+    const target = shards.reduce((best, s) => (s.cost < best.cost ? s : best));
+    target.pieces.push(piece);
+    target.cost += piece.cost;
+  }
+  return shards;
+}
+
+export const pieceKey = (p: Pick<Piece, 'evidence' | 'case' | 'runners' | 'unit'>) => `${p.evidence} ${p.case} ${p.runners.join(',')} ${p.unit ?? ''}`;
+
+/** The shard's piece holding the `evidence` of a unit for `runner`, if any. */
+export const pieceOf = (shard: Pick<Shard, 'pieces'>, evidence: Evidence, unit: Pick<PlanUnit, 'id' | 'unit'>, runner: Runner) =>
+  shard.pieces.find((p) => p.evidence === evidence && p.case === unit.id && p.runners.includes(runner) && (p.unit === undefined || p.unit === unit.unit));

@@ -1,0 +1,83 @@
+// The sharded run's three commands, shared by the CLI and the nightly workflow: `plan --shards N`
+// (the matrix, and the assignment for the shard jobs), `run --shard K/N` and `merge`.
+import { appendFileSync } from 'node:fs';
+import { InputError } from '../spec/errors.js';
+import { join, resolve } from 'node:path';
+import type { ClientSource } from '../build/index.js';
+import { readRecords } from '../history/read.js';
+import { aggregate } from '../report/aggregate.js';
+import { writeReports, writeText, type WrittenReports } from '../report/write.js';
+import { loadSpec } from '../spec/load.js';
+import { resolvePlan, type Plan } from '../spec/plan.js';
+import type { Profile, Runner } from '../spec/schema.js';
+import type { BeeTarget } from '../run/invoke.js';
+import { assign, loadAssignment, matrixOf, selectionKey, type Assignment, type Selection } from './assignment.js';
+import { historyModel, staticModel, type CostModel, type Evidence } from './cost.js';
+import { loadShard, mergeShards, renderShardsMarkdown, type MergeOutcome } from './merge.js';
+import { runShard, type ShardRun } from './run.js';
+
+export interface SelectionRequest {
+  specFile: string;
+  runners: readonly Runner[];
+  profile: Profile;
+  cases: readonly string[];
+  large: boolean;
+  evidences: readonly Evidence[];
+}
+
+/** The full plan of every runner of the selection, and the selection as the shards record it. */
+export function resolveSelection(r: SelectionRequest): { selection: Selection; plans: Map<Runner, Plan> } {
+  const { spec, hash } = loadSpec(r.specFile);
+  const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash, runner, profile: r.profile, cases: r.cases, large: r.large })]));
+  return { selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash }, plans };
+}
+
+function costModel(r: SelectionRequest, historyDir?: string): CostModel {
+  const quick = resolveSelection({ ...r, profile: 'quick', large: false, cases: [] }).plans;
+  const fallback = staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
+  return historyDir ? historyModel(readRecords(resolve(historyDir)).records.map((l) => l.record), fallback) : fallback;
+}
+
+export function planShards(r: SelectionRequest, n: number, historyDir?: string): Assignment {
+  const { selection, plans } = resolveSelection(r);
+  return assign(selection, [...plans.values()], costModel(r, historyDir), n);
+}
+
+export interface ShardCommand extends SelectionRequest {
+  index: number;
+  total: number;
+  /** The plan job's assignment; without it the shard works it out again (same inputs, same shards). */
+  assignmentFile?: string;
+  historyDir?: string;
+  sources: ReadonlyMap<Runner, ClientSource>;
+  outDir: string;
+  cacheDir?: string;
+  reuseBuilds?: boolean;
+  bee?: BeeTarget;
+  log: (line: string) => void;
+}
+
+export async function shardCommand(o: ShardCommand): Promise<ShardRun> {
+  const { selection, plans } = resolveSelection(o);
+  const assignment = o.assignmentFile ? loadAssignment(o.assignmentFile) : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total);
+  if (selectionKey(assignment.selection) !== selectionKey(selection) || assignment.shards.length !== o.total) {
+    throw new Error(`${o.assignmentFile}: the assignment is for another selection or shard count than this run's (--runner, --profile, --case, --large, --measure, spec, --shard ${o.index}/${o.total})`);
+  }
+  return runShard({ assignment, index: o.index, plans, sources: o.sources, outDir: o.outDir, cacheDir: o.cacheDir, reuseBuilds: o.reuseBuilds, bee: o.bee, log: o.log });
+}
+
+export function mergeCommand(specFile: string, shardDirs: readonly string[], outDir: string): { merged: MergeOutcome; reports: WrittenReports } {
+  const shards = shardDirs.map((d) => loadShard(resolve(d)));
+  const sel = shards[0]?.run.assignment.selection;
+  const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: new Map() };
+  const { spec, hash } = loadSpec(specFile);
+  if (sel && sel.spec_hash !== hash) throw new InputError(specFile, [`the shards ran spec ${sel.spec_hash.slice(0, 12)}, this is ${hash.slice(0, 12)}`], 'merge with the spec the shards ran (--spec)');
+  const merged = mergeShards(shards, plans);
+  for (const r of merged.results) writeText(join(resolve(outDir), 'results', `${r.runner}.json`), `${JSON.stringify(r, null, 2)}\n`);
+  const reports = writeReports(outDir, aggregate(merged.results, spec, { specHash: hash }));
+  // The report names every shard and what is missing, as the exit code does.
+  appendFileSync(reports.markdown, `\n${renderShardsMarkdown(merged)}`);
+  return { merged, reports };
+}
+
+export { matrixOf };
