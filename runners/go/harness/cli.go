@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/alloc"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/count/seed"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
@@ -206,6 +207,9 @@ func run(args []string, cfg Config, prog string) error {
 	pl, err := plan.Parse(o.planPath, data, cfg.Runner)
 	if err != nil {
 		return err
+	}
+	if modes.Allocs {
+		alloc.Configure()
 	}
 
 	var node *Node

@@ -214,7 +214,7 @@ func TestBrokenCasesDoNotLoseTheOthers(t *testing.T) {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	res := r.res
-	if res.Schema != result.SchemaID || res.Runner != "go" || res.FinishedAt == nil || res.Bee != nil {
+	if res.Schema != result.SchemaID || res.Runner != "go" || res.FinishedAt == nil || res.Bee != nil || res.AllocCounter != nil {
 		t.Fatalf("top level: %+v", res)
 	}
 	if res.Spec.Hash != strings.Repeat("5e", 32) || res.Spec.Profile != "quick" {
@@ -224,8 +224,8 @@ func TestBrokenCasesDoNotLoseTheOthers(t *testing.T) {
 		t.Fatalf("%d case results, want 11", len(res.Cases))
 	}
 	for i, c := range res.Cases {
-		if want := testUnits()[i]["id"]; c.ID != want {
-			t.Errorf("case %d: %s, want %s in plan order", i, c.ID, want)
+		if want := testUnits()[i]["id"]; c.ID != want || c.Allocs != nil || c.AllocBytes != nil {
+			t.Errorf("case %d: %s (allocs %v), want %s in plan order, no allocs", i, c.ID, c.Allocs, want)
 		}
 	}
 	want := map[string]struct {
@@ -401,6 +401,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"plan for another runner", []string{"run", "--plan", jsPlan, "--out", out}, nil, "runner: the plan is for the js runner"},
 		{"bad pace mode", run(), map[string]string{"BEE_BENCH_PACE_FD": "-1"}, "BEE_BENCH_PACE_FD"},
 		{"bad count mode", run(), map[string]string{"BEE_BENCH_COUNT": "yes"}, "BEE_BENCH_COUNT: must be 1 or 0"},
+		{"bad allocs mode", run(), map[string]string{"BEE_BENCH_ALLOCS": "on"}, "BEE_BENCH_ALLOCS: must be 1 or 0"},
+		{"count and allocs", run(), map[string]string{"BEE_BENCH_COUNT": "1", "BEE_BENCH_ALLOCS": "1"}, "BEE_BENCH_ALLOCS: not together with BEE_BENCH_COUNT=1"},
 	}
 	for _, c := range cases {
 		var stderr bytes.Buffer

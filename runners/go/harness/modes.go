@@ -10,6 +10,8 @@ type Modes struct {
 	PaceFD int
 	// BEE_BENCH_COUNT=1: callgrind requests around each timed CPU iteration (package count).
 	Count bool
+	// BEE_BENCH_ALLOCS=1: heap allocations of each timed CPU iteration (package alloc).
+	Allocs bool
 }
 
 // ParseModes reads the modes through getenv; a malformed value is a *UsageError naming the
@@ -25,12 +27,21 @@ func ParseModes(getenv func(string) string) (Modes, error) {
 		}
 		m.Pace, m.PaceFD = true, int(n)
 	}
-	switch v := getenv("BEE_BENCH_COUNT"); v {
-	case "", "0":
-	case "1":
-		m.Count = true
-	default:
-		return m, bad("BEE_BENCH_COUNT", "must be 1 or 0, got "+strconv.Quote(v))
+	for _, f := range []struct {
+		name string
+		on   *bool
+	}{{"BEE_BENCH_COUNT", &m.Count}, {"BEE_BENCH_ALLOCS", &m.Allocs}} {
+		switch v := getenv(f.name); v {
+		case "", "0":
+		case "1":
+			*f.on = true
+		default:
+			return m, bad(f.name, "must be 1 or 0, got "+strconv.Quote(v))
+		}
+	}
+	if m.Count && m.Allocs {
+		// The engine never combines them: each reading would land in the other's region.
+		return m, bad("BEE_BENCH_ALLOCS", "not together with BEE_BENCH_COUNT=1: count allocations in a process of their own")
 	}
 	return m, nil
 }

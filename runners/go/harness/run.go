@@ -7,12 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/alloc"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/count"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/measure"
@@ -51,6 +53,9 @@ func (s *session) runAll(us []plan.Unit) error {
 		cr := s.runUnit(u, prefix)
 		fmt.Fprintf(s.log, "%s -> %s\n", prefix, outcome(cr))
 		s.res.Cases = append(s.res.Cases, cr)
+		if cr.AllocBytes != nil {
+			s.res.AllocCounter = &result.AllocCounter{Method: alloc.Method}
+		}
 		if err := result.Write(s.out, s.res); err != nil {
 			return err
 		}
@@ -64,7 +69,11 @@ func (s *session) runAll(us []plan.Unit) error {
 }
 
 // sample is what one timed iteration measured.
-type sample struct{ wall, cpu int64 }
+type sample struct {
+	wall, cpu int64
+	counted   bool // allocation mode: allocs holds the region's allocations
+	allocs    alloc.Counts
+}
 
 // recorder holds what a case produced so far; after a timeout the abandoned goroutine may
 // still call it, so it is locked and sealed when read.
@@ -100,6 +109,10 @@ func (r *recorder) seal(cr *result.Case) {
 	for _, x := range r.samples {
 		cr.SamplesNS = append(cr.SamplesNS, x.wall)
 		cr.CPUNS = append(cr.CPUNS, x.cpu)
+		if x.counted {
+			cr.Allocs = append(cr.Allocs, x.allocs.Objects)
+			cr.AllocBytes = append(cr.AllocBytes, x.allocs.Bytes)
+		}
 	}
 }
 
@@ -172,7 +185,7 @@ func (s *session) runUnit(u plan.Unit, prefix string) *result.Case {
 	switch reason, skipped := SkipReason(err); {
 	case skipped:
 		cr.Status, cr.SkipReason = result.StatusSkipped, reason
-		cr.SamplesNS, cr.CPUNS, cr.Digest = []int64{}, []int64{}, ""
+		cr.SamplesNS, cr.CPUNS, cr.Digest, cr.Allocs, cr.AllocBytes = []int64{}, []int64{}, "", nil, nil
 	case err != nil:
 		cr.Status, cr.Error = result.StatusFailed, clip(err.Error(), maxErrorLen)
 	default:
@@ -272,12 +285,19 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u plan.Unit,
 }
 
 // timed runs one timed iteration: the operation and the unit's hooks inside the clocks, and, for
-// a CPU unit, inside the instruction-counting region while counting.
+// a CPU unit, inside the instruction-counting or allocation-counting region of those modes.
 func (s *session) timed(ctx context.Context, env *Env, b *Bench, u plan.Unit, step int) (sample, error) {
 	counted := s.modes.Count && u.Kind == "cpu"
-	if counted {
+	allocs := s.modes.Allocs && u.Kind == "cpu"
+	if counted || allocs {
 		measure.Settle()
+	}
+	if counted {
 		count.Start()
+	}
+	var a0 alloc.Counts
+	if allocs {
+		a0 = alloc.Read()
 	}
 	c0 := measure.CPUTime()
 	t0 := time.Now()
@@ -285,11 +305,19 @@ func (s *session) timed(ctx context.Context, env *Env, b *Bench, u plan.Unit, st
 	if u.Slowdown > 0 && !counted {
 		measure.Spin(time.Duration(u.Slowdown * float64(time.Since(t0))))
 	}
+	var extra []byte
+	if allocs && u.AllocExtra > 0 && err == nil {
+		extra = alloc.Extra(u.AllocExtra, a0)
+	}
 	if u.Fault != "" && err == nil {
 		err = inject(u.Fault, env)
 	}
 	x := sample{wall: time.Since(t0).Nanoseconds()}
 	x.cpu = max(measure.CPUTime()-c0, 0)
+	if allocs {
+		x.counted, x.allocs = true, alloc.Since(a0)
+		runtime.KeepAlive(extra)
+	}
 	if counted {
 		count.Stop(u.Unit, step)
 		if u.Slowdown > 0 && err == nil {
@@ -379,6 +407,9 @@ func outcome(c *result.Case) string {
 	}
 	if c.Digest != "" {
 		s += ", digest " + c.Digest
+	}
+	if len(c.Allocs) > 0 {
+		s += fmt.Sprintf(", %d allocs (%d B) in iteration 1", c.Allocs[0], c.AllocBytes[0])
 	}
 	return s
 }

@@ -32,6 +32,13 @@ type Result struct {
 	StartedAt  string  `json:"started_at"`
 	FinishedAt *string `json:"finished_at"`
 	Cases      []*Case `json:"cases"`
+	// AllocCounter names how allocations were counted, once some case carries them.
+	AllocCounter *AllocCounter `json:"alloc_counter,omitempty"`
+}
+
+// AllocCounter is what counted the allocations (runners/README.md "Allocations").
+type AllocCounter struct {
+	Method string `json:"method"`
 }
 
 // Client identifies the client library the runner was built against.
@@ -68,6 +75,9 @@ type Case struct {
 	PeakRSSBytes *int64      `json:"peak_rss_bytes"`
 	Work         plan.Work   `json:"work"`
 	Digest       string      `json:"digest,omitempty"`
+	// Allocation mode: heap allocations and their bytes per timed iteration.
+	Allocs     []uint64 `json:"allocs,omitempty"`
+	AllocBytes []uint64 `json:"alloc_bytes,omitempty"`
 }
 
 // Timestamp formats t as the result file's ISO-8601 times (UTC, milliseconds).
