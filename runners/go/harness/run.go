@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime"
 	"runtime/debug"
 	"sort"
@@ -340,7 +341,7 @@ func once(ctx context.Context, b *Bench) error {
 // digest evaluates the operation once, untimed, on the digest param and fingerprints its output.
 // When the digest param is the effective param the prepared bench is reused.
 func (s *session) digest(ctx context.Context, env *Env, impl Case, b *Bench, eff plan.Params, d *plan.Digest) (string, error) {
-	if !d.Param.Equal(eff) {
+	if !maps.Equal(d.Param, eff) {
 		db, err := impl(ctx, env, d.Param)
 		if err != nil {
 			if _, skip := SkipReason(err); skip {

@@ -49,17 +49,3 @@ func (p Params) Int(name string) int {
 	}
 	return int(i)
 }
-
-// Equal reports whether two params hold the same keys and values.
-func (p Params) Equal(q Params) bool {
-	if len(p) != len(q) {
-		return false
-	}
-	for k, v := range p {
-		w, ok := q[k]
-		if !ok || v != w {
-			return false
-		}
-	}
-	return true
-}

@@ -3,6 +3,7 @@ package plan
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -39,7 +40,7 @@ func TestReadsAGoodPlan(t *testing.T) {
 	if a.Unit != 3 || a.ID != "cpu.a.one" || a.Kind != "cpu" || a.Param.Label() != "q" || a.Param.Int("count") != 20 {
 		t.Fatalf("unit 0: %+v", a)
 	}
-	if a.Digest == nil || a.Digest.Form != FormSHA256Concat || a.Digest.Param.Int("count") != 4 || a.Digest.Param.Equal(a.Param) {
+	if a.Digest == nil || a.Digest.Form != FormSHA256Concat || a.Digest.Param.Int("count") != 4 || maps.Equal(a.Digest.Param, a.Param) {
 		t.Fatalf("digest: %+v", a.Digest)
 	}
 	if *a.Work.Ops != 20 || *a.Work.Bytes != 81920 || a.Warmup != 1 || a.Iters != 7 || a.Timeout != 2500*time.Millisecond {
