@@ -4,26 +4,44 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/result"
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
 )
 
-const specPath = "../../spec/bench-spec.json"
+// enginePlan has the engine resolve a plan for this runner (`bee-bench plan`, run from the
+// repository's sources; needs `npm ci` there), so these tests run what a real run would.
+func enginePlan(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("npx", append([]string{"tsx", "src/cli.ts", "plan", "--runner", "go"}, args...)...)
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), env...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bee-bench plan (fix: npm ci in the repository): %v\n%s", err, stderr.String())
+	}
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
 
 func TestEverySpecCaseIsDispatched(t *testing.T) {
-	s, err := spec.Load(specPath)
-	if err != nil {
+	var p struct{ Units []struct{ ID string } }
+	if err := json.Unmarshal([]byte(readFile(t, enginePlan(t, nil))), &p); err != nil {
 		t.Fatal(err)
 	}
 	ids := map[string]bool{}
-	for _, c := range s.Cases {
-		ids[c.ID] = true
-		if cases[c.ID] == nil {
-			t.Errorf("%s: no function in the dispatch table", c.ID)
+	for _, u := range p.Units {
+		ids[u.ID] = true
+		if cases[u.ID] == nil {
+			t.Errorf("%s: no function in the dispatch table", u.ID)
 		}
 	}
 	for id := range cases {
@@ -31,6 +49,15 @@ func TestEverySpecCaseIsDispatched(t *testing.T) {
 			t.Errorf("%s: dispatched but not in the spec", id)
 		}
 	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }
 
 // Quick-profile digests. The Keccak, BMT, file-root and address digests were reproduced by an
@@ -54,22 +81,19 @@ func TestQuickCPUDigests(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "result.json")
 	var stderr bytes.Buffer
-	code := harness.Main([]string{"run", "--spec", specPath, "--case", "cpu.*", "--out", out}, harness.Config{
+	plan := enginePlan(t, []string{"BEE_BENCH_ITERS=1"}, "--case", "cpu.*")
+	code := harness.Main([]string{"run", "--plan", plan, "--out", out}, harness.Config{
 		Runner: "go",
 		Client: clientIdentity(),
 		Cases:  func(*harness.Node) (harness.Registry, error) { return cases, nil },
 		Stderr: &stderr,
-		Getenv: func(k string) string { return map[string]string{"BEE_BENCH_ITERS": "1"}[k] },
+		Getenv: func(string) string { return "" },
 	})
 	if code != harness.ExitOK {
 		t.Fatalf("exit %d:\n%s", code, stderr.String())
 	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var r result.Result
-	if err := json.Unmarshal(data, &r); err != nil {
+	if err := json.Unmarshal([]byte(readFile(t, out)), &r); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range r.Cases {

@@ -6,7 +6,7 @@ import (
 	"runtime"
 
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness"
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 	"github.com/ethswarm-tools/bee-go/pkg/file"
 	"github.com/ethswarm-tools/bee-go/pkg/manifest"
 	"github.com/ethswarm-tools/bee-go/pkg/swarm"
@@ -15,7 +15,7 @@ import (
 // CPU cases: pure client work, no Bee node. Each builds its inputs from the shared fixtures,
 // times exactly the client call(s) the spec names, and exposes its output for the digest.
 
-func noop(context.Context, *harness.Env, spec.Params) (*harness.Bench, error) {
+func noop(context.Context, *harness.Env, plan.Params) (*harness.Bench, error) {
 	return &harness.Bench{Op: func(context.Context) error { return nil }}, nil
 }
 
@@ -55,7 +55,7 @@ func addressRange(payloads [][]byte, addrs []swarm.Reference, lo, hi int) error 
 }
 
 // chunkHash: MakeContentAddressedChunk (span || payload through the BMT) for each payload.
-func chunkHash(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func chunkHash(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	payloads := chunkPayloads(env, p.Int("count"), p.Int("chunk_bytes"))
 	addrs := make([]swarm.Reference, len(payloads))
 	return &harness.Bench{
@@ -65,7 +65,7 @@ func chunkHash(_ context.Context, env *harness.Env, p spec.Params) (*harness.Ben
 }
 
 // chunkHashParallel: the chunk-hash work split into contiguous slices, one goroutine per CPU.
-func chunkHashParallel(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func chunkHashParallel(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	payloads := chunkPayloads(env, p.Int("count"), p.Int("chunk_bytes"))
 	addrs := make([]swarm.Reference, len(payloads))
 	workers := runtime.NumCPU()
@@ -80,7 +80,7 @@ func chunkHashParallel(_ context.Context, env *harness.Env, p spec.Params) (*har
 }
 
 // keccakBulk: one Keccak-256 over the first `bytes` of the data fixture.
-func keccakBulk(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func keccakBulk(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	data := env.Fixtures.Data(p.Int("bytes"))
 	var sum []byte
 	return &harness.Bench{
@@ -94,7 +94,7 @@ func keccakBulk(_ context.Context, env *harness.Env, p spec.Params) (*harness.Be
 
 // fileRoot: the offline file chunker (no upload callback) over the first `bytes`; its root
 // chunk address is the /bytes reference.
-func fileRoot(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func fileRoot(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	data := env.Fixtures.Data(p.Int("bytes"))
 	var root swarm.Reference
 	return &harness.Bench{
@@ -114,7 +114,7 @@ func fileRoot(_ context.Context, env *harness.Env, p spec.Params) (*harness.Benc
 	}, nil
 }
 
-func encryptedFileRoot(context.Context, *harness.Env, spec.Params) (*harness.Bench, error) {
+func encryptedFileRoot(context.Context, *harness.Env, plan.Params) (*harness.Bench, error) {
 	return nil, harness.Skip("no offline encrypting chunker in bee-go (encryption lives in the upload path)")
 }
 
@@ -156,7 +156,7 @@ func recoverSigners(msgs [][]byte, sigs []swarm.Signature, addrs []swarm.EthAddr
 }
 
 // sign: PrivateKey.Sign (Ethereum signed-message envelope) of message j with key j mod 4.
-func sign(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func sign(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	keys, err := signingKeys(env)
 	if err != nil {
 		return nil, err
@@ -186,7 +186,7 @@ func sign(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, e
 }
 
 // verify: Signature.RecoverPublicKey then the address, for pairs signed during setup.
-func verify(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func verify(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	keys, err := signingKeys(env)
 	if err != nil {
 		return nil, err
@@ -206,7 +206,7 @@ func verify(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench,
 }
 
 // identity: private key j from its 32 bytes -> public key -> Ethereum address.
-func identity(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func identity(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	seeds := make([][32]byte, p.Int("count"))
 	for j := range seeds {
 		seeds[j] = env.Fixtures.Key(uint64(j))
@@ -229,7 +229,7 @@ func identity(_ context.Context, env *harness.Env, p spec.Params) (*harness.Benc
 
 // manifestHash: file.HashCollectionEntries (chunk each file, build the Mantaray, hash it) over
 // `files` files of `file_bytes`, with the client's default metadata.
-func manifestHash(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func manifestHash(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	files, size := p.Int("files"), p.Int("file_bytes")
 	data := env.Fixtures.Data(files * size)
 	entries := make([]file.CollectionEntry, files)
@@ -248,7 +248,7 @@ func manifestHash(_ context.Context, env *harness.Env, p spec.Params) (*harness.
 }
 
 // manifestLookup: MantarayNode.Find over a prebuilt trie of `entries` paths.
-func manifestLookup(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func manifestLookup(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	entries, lookups := p.Int("entries"), p.Int("lookups")
 	targets := env.Fixtures.Data(32 * entries)
 	root := manifest.New()

@@ -1,4 +1,4 @@
-// Command bee-bench-go is the Go runner of bee-bench: it runs the shared case spec against
+// Command bee-bench-go is the Go runner of bee-bench: it runs the engine's resolved plans against
 // github.com/ethswarm-tools/bee-go under the runner contract (runners/README.md). The harness
 // (timing, results, command line) lives in the harness module; this package holds the cases.
 package main

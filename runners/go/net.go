@@ -14,7 +14,7 @@ import (
 
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 	bee "github.com/ethswarm-tools/bee-go"
 	"github.com/ethswarm-tools/bee-go/pkg/api"
 	"github.com/ethswarm-tools/bee-go/pkg/file"
@@ -133,7 +133,7 @@ func uploadSalted(ctx context.Context, env *harness.Env, b *beeNode, n int) (swa
 	return res.Reference, s.buf, nil
 }
 
-func stampsList(_ context.Context, env *harness.Env, _ spec.Params) (*harness.Bench, error) {
+func stampsList(_ context.Context, env *harness.Env, _ plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func stampsList(_ context.Context, env *harness.Env, _ spec.Params) (*harness.Be
 	}}, nil
 }
 
-func stampsConcurrent(_ context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func stampsConcurrent(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -221,7 +221,7 @@ func writeFirstFeed(ctx context.Context, env *harness.Env, b *beeNode, key swarm
 
 // feedFresh: FeedWriter.Upload (next index lookup, sign, POST /soc) under a fresh topic, then
 // FeedReader.Download (GET /feeds).
-func feedFresh(ctx context.Context, env *harness.Env, _ spec.Params) (*harness.Bench, error) {
+func feedFresh(ctx context.Context, env *harness.Env, _ plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -250,7 +250,7 @@ func feedFresh(ctx context.Context, env *harness.Env, _ spec.Params) (*harness.B
 }
 
 // feedWarm: `reads` FeedReader.Download of a feed written and read once during setup.
-func feedWarm(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func feedWarm(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -278,7 +278,7 @@ func feedWarm(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Be
 // manifest, so of the reference the digest compares).
 const uploadName = "bench.bin"
 
-func bzzUploadWith(ctx context.Context, env *harness.Env, p spec.Params, encrypt bool) (*harness.Bench, error) {
+func bzzUploadWith(ctx context.Context, env *harness.Env, p plan.Params, encrypt bool) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -309,11 +309,11 @@ func bzzUploadWith(ctx context.Context, env *harness.Env, p spec.Params, encrypt
 	return bench, nil
 }
 
-func bzzUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func bzzUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	return bzzUploadWith(ctx, env, p, false)
 }
 
-func bzzUploadEncrypted(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func bzzUploadEncrypted(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	return bzzUploadWith(ctx, env, p, true)
 }
 
@@ -371,7 +371,7 @@ func fileHolds(path string, env *harness.Env, n int) bool {
 
 // bzzUploadFromDisk: UploadFile with an *os.File as the body (streamed by net/http, chunked).
 // Its digest is the reference of data[:n] streamed unsalted from the same file, once, untimed.
-func bzzUploadFromDisk(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func bzzUploadFromDisk(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -432,7 +432,7 @@ func bzzUploadFromDisk(ctx context.Context, env *harness.Env, p spec.Params) (*h
 // bytesUpload: UploadData of a salted buffer. Its digest is the reference Bee returns for
 // data[0, bytes) uploaded unsalted, once and untimed under the case's context: comparable across
 // clients and with cpu.bmt.file-root's offline root of the same bytes.
-func bytesUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func bytesUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -458,7 +458,7 @@ func bytesUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness
 
 // tagsUploadWithTag: CreateTag, UploadData with the tag, GetTag. Its digest is the reference of
 // the unsalted fixture uploaded under a fresh tag (the BMT root, as bytesUpload).
-func tagsUploadWithTag(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func tagsUploadWithTag(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -521,7 +521,7 @@ func drain(rc io.ReadCloser, call string, want content) error {
 }
 
 // bzzDownload: DownloadFile of a salted upload made during setup, body drained.
-func bzzDownload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func bzzDownload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -545,7 +545,7 @@ func bzzDownload(ctx context.Context, env *harness.Env, p spec.Params) (*harness
 }
 
 // bytesHead: ProbeData (HEAD /bytes/{ref}) of a 1 MiB upload made during setup.
-func bytesHead(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func bytesHead(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -569,7 +569,7 @@ const rangeBytes = 65536
 
 // bytesDownloadRange: DownloadData with Range: bytes=0-65535 (added by the ranged client's
 // transport), body drained and its length checked.
-func bytesDownloadRange(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func bytesDownloadRange(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -598,7 +598,7 @@ func bytesDownloadRange(ctx context.Context, env *harness.Env, p spec.Params) (*
 
 // pinAddList: Pin each of `count` uploads made during setup (4096 bytes each: salt ||
 // data[0, 4088)), ListPins, Unpin each.
-func pinAddList(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func pinAddList(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -630,7 +630,7 @@ func pinAddList(ctx context.Context, env *harness.Env, p spec.Params) (*harness.
 // chunksUpload: UploadChunk of `count` content-addressed chunks built before each iteration
 // (payload j = salt || the first 4088 bytes of chunk payload j), all under one tag. Its digest
 // is sha256 of the addresses Bee returns for the unsalted chunks (payload j whole), once, untimed.
-func chunksUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func chunksUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -684,7 +684,7 @@ func chunksUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harnes
 // of `files` files f%04d.bin of file_bytes each = its own salt || data[file_bytes*i,
 // file_bytes*(i+1) - 8), under one tag. Its digest is the manifest reference of the unsalted
 // files data[file_bytes*i, file_bytes*(i+1)), once, untimed: the client builds that manifest.
-func streamDirUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func streamDirUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err
@@ -725,7 +725,7 @@ func streamDirUpload(ctx context.Context, env *harness.Env, p spec.Params) (*har
 
 // socUpload: `count` SOCWriter.Upload (sign, POST /soc), key 0, each from its own salt:
 // identifier = SHA-256(salt), payload = salt || data[0, 4088).
-func socUpload(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+func socUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 	b, err := nodeFor(env.Node)
 	if err != nil {
 		return nil, err

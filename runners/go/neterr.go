@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness"
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 	"github.com/ethswarm-tools/bee-go/pkg/swarm"
 )
 
@@ -114,7 +114,7 @@ func beeMessage(body []byte) string {
 
 // described wraps a net case so that its setup and every step report node errors the common way.
 func described(c harness.Case) harness.Case {
-	return func(ctx context.Context, env *harness.Env, p spec.Params) (*harness.Bench, error) {
+	return func(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
 		b, err := c(ctx, env, p)
 		if err != nil || b == nil {
 			return b, describe(err)

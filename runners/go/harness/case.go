@@ -1,6 +1,6 @@
 // Package harness runs bee-bench cases under the runner contract (runners/README.md): it reads
-// the spec, selects cases and params, times each case's operation, and keeps the result file
-// current after every case. It knows nothing of bee-go; the runner's main package supplies the
+// a resolved plan, times each unit's operation, and keeps the result file current after every
+// unit. It knows nothing of bee-go; the runner's main package supplies the
 // cases as a Registry.
 package harness
 
@@ -13,13 +13,13 @@ import (
 	"time"
 
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 )
 
-// Case prepares one spec case for one param, untimed: it builds inputs (fixtures, keys,
+// Case prepares one case for one param, untimed: it builds inputs (fixtures, keys,
 // pre-uploads) and returns the Bench that performs the operation. Returning Skip(reason) marks
 // the case skipped (the client lacks the API, or the node refuses with a known limitation).
-type Case func(ctx context.Context, env *Env, p spec.Params) (*Bench, error)
+type Case func(ctx context.Context, env *Env, p plan.Params) (*Bench, error)
 
 // Registry maps case ids to their implementation: the dispatch table.
 type Registry map[string]Case
@@ -71,7 +71,7 @@ type Env struct {
 	FixturesDir string
 	// Node is the Bee node, nil without --bee-url.
 	Node *Node
-	// ChunkPayloadBytes is the spec's chunk payload size (4096).
+	// ChunkPayloadBytes is the plan's chunk payload size (4096).
 	ChunkPayloadBytes int
 
 	salts    *fixture.Salts

@@ -13,21 +13,31 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/alloc"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/count/seed"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/result"
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
 )
 
 // Exit codes of the runner contract.
 const (
 	ExitOK     = 0 // the result file is written
 	ExitBroken = 1 // the harness itself broke
-	ExitUsage  = 2 // bad arguments or a bad spec
+	ExitUsage  = 2 // bad arguments or a bad plan
 )
+
+// UsageError is a command-line problem (exit 2), naming the flag or variable.
+type UsageError struct {
+	Flag string
+	Msg  string
+}
+
+func (e *UsageError) Error() string { return fmt.Sprintf("%s: %s", e.Flag, e.Msg) }
 
 // Config is what the runner's main package supplies.
 type Config struct {
@@ -43,9 +53,9 @@ type Config struct {
 }
 
 const usage = `usage:
-  %[1]s run --spec FILE [--case GLOB]... [--profile quick|full] [--large]
-         [--fixtures DIR] [--bee-url URL --batch-id HEX] --out FILE
+  %[1]s run --plan FILE --out FILE [--fixtures DIR] [--bee-url URL --batch-id HEX]
   %[1]s info
+(make the plan with: bee-bench plan --runner go [--profile P] [--case GLOB]... [--large])
 `
 
 // Main runs the command line (without the program name) and returns the exit code.
@@ -69,14 +79,14 @@ func Main(args []string, cfg Config) int {
 		return info(cfg)
 	case "run":
 		err := run(args[1:], cfg, prog)
-		var ue *spec.UsageError
-		var se *spec.Error
+		var ue *UsageError
+		var pe *plan.Error
 		switch {
 		case err == nil:
 			return ExitOK
 		case errors.Is(err, flag.ErrHelp):
 			return ExitUsage
-		case errors.As(err, &ue), errors.As(err, &se):
+		case errors.As(err, &ue), errors.As(err, &pe):
 			fmt.Fprintf(cfg.Stderr, "%s: %v\n", prog, err)
 			return ExitUsage
 		default:
@@ -112,27 +122,38 @@ func info(cfg Config) int {
 
 // options are the parsed flags of `run`.
 type options struct {
-	specPath, profile, fixtures, beeURL, batchID, out string
-	cases                                             multi
-	large                                             bool
+	planPath, fixtures, beeURL, batchID, out string
 }
-
-type multi []string
-
-func (m *multi) String() string     { return strings.Join(*m, ",") }
-func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
 
 var hex64 = regexp.MustCompile(`^[0-9a-fA-F]{64}$`)
 
+// retired are the flags of the runner that read the spec itself; the engine now resolves them
+// into the plan.
+var retired = []string{"spec", "case", "profile", "large"}
+
+// retiredFlag names the first retired flag in args (-x, --x or --x=v), "" for none.
+func retiredFlag(args []string) string {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if strings.HasPrefix(a, "-") && slices.Contains(retired, name) {
+			return "--" + name
+		}
+	}
+	return ""
+}
+
 func parseRun(args []string, stderr io.Writer, prog string) (*options, error) {
+	if f := retiredFlag(args); f != "" {
+		return nil, &UsageError{Flag: f, Msg: "the runner no longer reads the spec: pass --plan FILE, made by `bee-bench plan --runner go` (which takes --profile, --case and --large)"}
+	}
 	var o options
 	fs := flag.NewFlagSet(prog+" run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprintf(stderr, usage, prog) }
-	fs.StringVar(&o.specPath, "spec", "", "the case spec (spec/bench-spec.json)")
-	fs.Var(&o.cases, "case", "select cases by glob (* any run, ? one char); repeatable")
-	fs.StringVar(&o.profile, "profile", "quick", "quick or full")
-	fs.BoolVar(&o.large, "large", false, `also run params marked "large": true`)
+	fs.StringVar(&o.planPath, "plan", "", "the resolved plan (bee-bench plan --runner go)")
 	fs.StringVar(&o.fixtures, "fixtures", "", "folder for on-disk fixtures (default: a temporary folder)")
 	fs.StringVar(&o.beeURL, "bee-url", "", "Bee API URL for net.* cases")
 	fs.StringVar(&o.batchID, "batch-id", "", "postage batch id (64 hex) for net.* cases")
@@ -141,30 +162,27 @@ func parseRun(args []string, stderr io.Writer, prog string) (*options, error) {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil, err
 		}
-		return nil, &spec.UsageError{Flag: "arguments", Msg: err.Error()}
+		return nil, &UsageError{Flag: "arguments", Msg: err.Error()}
 	}
 	if fs.NArg() > 0 {
-		return nil, &spec.UsageError{Flag: "arguments", Msg: fmt.Sprintf("unexpected %q", fs.Arg(0))}
+		return nil, &UsageError{Flag: "arguments", Msg: fmt.Sprintf("unexpected %q", fs.Arg(0))}
 	}
-	if o.specPath == "" {
-		return nil, &spec.UsageError{Flag: "--spec", Msg: "required"}
+	if o.planPath == "" {
+		return nil, &UsageError{Flag: "--plan", Msg: "required (make one with bee-bench plan --runner go)"}
 	}
 	if o.out == "" {
-		return nil, &spec.UsageError{Flag: "--out", Msg: "required"}
-	}
-	if o.profile != "quick" && o.profile != "full" {
-		return nil, &spec.UsageError{Flag: "--profile", Msg: fmt.Sprintf("must be quick or full, got %q", o.profile)}
+		return nil, &UsageError{Flag: "--out", Msg: "required"}
 	}
 	if (o.beeURL == "") != (o.batchID == "") {
-		return nil, &spec.UsageError{Flag: "--bee-url/--batch-id", Msg: "give both or neither"}
+		return nil, &UsageError{Flag: "--bee-url/--batch-id", Msg: "give both or neither"}
 	}
 	if o.beeURL != "" {
 		u, err := url.Parse(o.beeURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, &spec.UsageError{Flag: "--bee-url", Msg: fmt.Sprintf("want an http(s) URL, got %q", o.beeURL)}
+			return nil, &UsageError{Flag: "--bee-url", Msg: fmt.Sprintf("want an http(s) URL, got %q", o.beeURL)}
 		}
 		if !hex64.MatchString(strings.TrimPrefix(o.batchID, "0x")) {
-			return nil, &spec.UsageError{Flag: "--batch-id", Msg: "want 64 hex digits"}
+			return nil, &UsageError{Flag: "--batch-id", Msg: "want 64 hex digits"}
 		}
 	}
 	return &o, nil
@@ -175,24 +193,23 @@ func run(args []string, cfg Config, prog string) error {
 	if err != nil {
 		return err
 	}
-	hooks, err := ParseHooks(cfg.Getenv)
+	modes, err := ParseModes(cfg.Getenv)
 	if err != nil {
 		return err
 	}
-	if hooks.Count && !seed.Fixed() {
+	if modes.Count && !seed.Fixed() {
 		fmt.Fprintf(cfg.Stderr, "warning: counting in a build without cgo, so Go's hash key differs between processes and map-heavy counts move by up to 0.4%% (fix: build with CGO_ENABLED=1 and a C compiler)\n")
 	}
-	sp, err := spec.Load(o.specPath)
+	data, err := os.ReadFile(o.planPath)
 	if err != nil {
-		var se *spec.Error
-		if errors.As(err, &se) {
-			return err
-		}
-		return &spec.UsageError{Flag: "--spec", Msg: err.Error()}
+		return &UsageError{Flag: "--plan", Msg: err.Error()}
 	}
-	cases, err := sp.Select(o.cases)
+	pl, err := plan.Parse(o.planPath, data, cfg.Runner)
 	if err != nil {
 		return err
+	}
+	if modes.Allocs {
+		alloc.Configure()
 	}
 
 	var node *Node
@@ -200,7 +217,7 @@ func run(args []string, cfg Config, prog string) error {
 		node = &Node{
 			URL:         strings.TrimRight(o.beeURL, "/"),
 			BatchID:     strings.ToLower(strings.TrimPrefix(o.batchID, "0x")),
-			CallTimeout: caseTimeout(hooks, sp, o.profile) / 2,
+			CallTimeout: shortestTimeout(pl.Units) / 2,
 		}
 	}
 	registry, err := cfg.Cases(node)
@@ -217,11 +234,11 @@ func run(args []string, cfg Config, prog string) error {
 		defer os.RemoveAll(dir)
 		fixturesDir = dir
 	} else if err := os.MkdirAll(fixturesDir, 0o755); err != nil {
-		return &spec.UsageError{Flag: "--fixtures", Msg: err.Error()}
+		return &UsageError{Flag: "--fixtures", Msg: err.Error()}
 	}
 	if dir := filepath.Dir(o.out); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return &spec.UsageError{Flag: "--out", Msg: err.Error()}
+			return &UsageError{Flag: "--out", Msg: err.Error()}
 		}
 	}
 
@@ -233,7 +250,7 @@ func run(args []string, cfg Config, prog string) error {
 		Schema:    result.SchemaID,
 		Runner:    cfg.Runner,
 		Client:    cfg.Client,
-		Spec:      result.SpecRef{Hash: sp.Hash, Profile: o.profile},
+		Spec:      result.SpecRef{Hash: pl.SpecHash, Profile: pl.Profile},
 		Host:      result.ThisHost(),
 		StartedAt: result.Timestamp(time.Now()),
 		Cases:     []*result.Case{},
@@ -242,17 +259,17 @@ func run(args []string, cfg Config, prog string) error {
 		res.Bee = &result.Bee{URL: node.URL, Version: beeVersion(cfg, node)}
 	}
 	var pace *pacer
-	if hooks.Pace {
-		pace = newPacer(hooks.PaceFD)
+	if modes.Pace {
+		pace = newPacer(modes.PaceFD)
 	}
+	fx := pl.Fixtures
 	s := &session{
 		runner:      cfg.Runner,
-		spec:        sp,
-		profile:     o.profile,
-		hooks:       hooks,
+		modes:       modes,
 		node:        node,
 		registry:    registry,
-		fixtures:    fixture.New(sp.Fixtures.DataLabel, sp.Fixtures.KeyLabel, sp.Fixtures.DigestLabel),
+		fixtures:    fixture.New(fx.DataLabel, fx.KeyLabel, fx.DigestLabel),
+		chunkBytes:  fx.ChunkPayloadBytes,
 		fixturesDir: fixturesDir,
 		salts:       fixture.NewSalts(binary.LittleEndian.Uint64(nonce[:])),
 		pace:        pace,
@@ -260,11 +277,23 @@ func run(args []string, cfg Config, prog string) error {
 		out:         o.out,
 		log:         cfg.Stderr,
 	}
-	if err := s.runAll(s.units(cases, o.large)); err != nil {
+	if err := s.runAll(pl.Units); err != nil {
 		return fmt.Errorf("writing %s: %w", o.out, err)
 	}
 	fmt.Fprintf(cfg.Stderr, "wrote %s\n", o.out)
 	return nil
+}
+
+// shortestTimeout is the smallest unit budget: the node-version check before the first unit
+// waits at most half of it.
+func shortestTimeout(units []plan.Unit) time.Duration {
+	d := 20 * time.Second // no units: the version check's own 10 s bound
+	for i, u := range units {
+		if i == 0 || u.Timeout < d {
+			d = u.Timeout
+		}
+	}
+	return d
 }
 
 func beeVersion(cfg Config, node *Node) string {

@@ -7,108 +7,96 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/result"
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
 )
 
-// The real spec, relative to this package (runners/go/harness).
-const realSpec = "../../../spec/bench-spec.json"
+// unit is one unit of a test plan, as its JSON fields.
+type unit map[string]any
 
-func TestLoadsTheRealSpec(t *testing.T) {
-	s, err := spec.Load(realSpec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(s.Cases) != 27 {
-		t.Fatalf("%d cases, want 27", len(s.Cases))
-	}
-	for i := range s.Cases {
-		c := &s.Cases[i]
-		for _, prof := range spec.Profiles {
-			for _, raw := range c.Params[prof] {
-				eff := raw.Effective("go")
-				if eff.Label() == "" {
-					t.Errorf("%s %s: no label", c.ID, prof)
-				}
-				if len(c.Work.Ops) > 0 {
-					if _, ok := eff.Product(c.Work.Ops); !ok {
-						t.Errorf("%s %s %s: no work.ops", c.ID, prof, eff.Label())
-					}
-				}
-				if c.Digest != nil {
-					raw.Digest("go") // must resolve
-				}
+// writePlan writes a go plan of units, filling in what a unit leaves out: numbered from 0, kind
+// from the id, no digest, work.ops = param count, one warmup, three iterations, 60 s.
+func writePlan(t *testing.T, units ...unit) string {
+	t.Helper()
+	for i, u := range units {
+		id := u["id"].(string)
+		param, _ := u["param"].(map[string]any)
+		defaults := unit{"unit": i, "kind": id[:3], "digest": nil, "work": map[string]any{"ops": param["count"]},
+			"warmup": 1, "iters": 3, "timeout_s": 60}
+		for k, v := range defaults {
+			if _, ok := u[k]; !ok {
+				u[k] = v
 			}
 		}
 	}
-}
-
-func TestSelectsFromTheRealSpec(t *testing.T) {
-	s, err := spec.Load(realSpec)
+	data, err := json.Marshal(map[string]any{
+		"schema": "bee-bench/plan@1", "runner": "go", "profile": "quick", "spec_hash": strings.Repeat("5e", 32),
+		"fixtures": map[string]any{"data_label": "bee-bench/fixture", "key_label": "bee-bench/key", "digest_label": "bee-bench/digest", "chunk_payload_bytes": 4096},
+		"units":    units,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sel, err := s.Select([]string{"cpu.*"})
-	if err != nil || len(sel) != 11 {
-		t.Fatalf("cpu.* selects %d cases (%v), want 11", len(sel), err)
-	}
-}
-
-// testCases are the cases of the test spec: id, digest, and the param list of both profiles.
-var testCases = [][3]string{
-	{"cpu.t.ok", `{"doc": "x", "form": "sha256-concat"}`, `{"label": "ok", "count": 10, "per_runner": {"go": {"count": 6}}, "digest_with": {"count": 4}}`},
-	{"cpu.t.value", `{"doc": "x", "form": "value"}`, `{"label": "v", "count": 1}, {"label": "huge", "count": 2, "large": true}`},
-	{"cpu.t.panic", `null`, `{"label": "p", "count": 1}`},
-	{"cpu.t.error", `null`, `{"label": "e", "count": 1}`},
-	{"cpu.t.hang", `null`, `{"label": "h", "count": 1}`},
-	{"cpu.t.detached", `null`, `{"label": "d", "count": 1}`},
-	{"cpu.t.skip", `null`, `{"label": "s", "count": 1}`},
-	{"cpu.t.missing", `null`, `{"label": "m", "count": 1}`},
-	{"cpu.t.param", `null`, `{"label": "noparam", "count": 1}`},
-	{"net.t.one", `null`, `{"label": "n", "count": 1}`},
-	{"cpu.t.peek", `null`, `{"label": "k", "count": 1}`},
-}
-
-func writeTestSpec(t *testing.T) string {
-	t.Helper()
-	var cases []string
-	for _, c := range testCases {
-		cases = append(cases, `{"id": "`+c[0]+`", "kind": "`+c[0][:3]+`", "group": "g", "doc": "test case", "work": {"ops": ["count"]}, "digest": `+
-			c[1]+`, "params": {"quick": [`+c[2]+`], "full": [`+c[2]+`]}}`)
-	}
-	text := `{
-  "schema": "bee-bench/spec@1",
-  "profiles": {
-    "quick": {"iters": 3, "warmup": {"cpu": 1, "net": 1}, "case_timeout_s": 60},
-    "full": {"iters": 4, "warmup": {"cpu": 0, "net": 0}, "case_timeout_s": 60}
-  },
-  "fixtures": {"data_label": "bee-bench/fixture", "key_label": "bee-bench/key", "digest_label": "bee-bench/digest", "chunk_payload_bytes": 4096},
-  "groups": [{"id": "g", "title": "G", "note": ""}],
-  "cases": [` + strings.Join(cases, ",\n") + `]
-}`
-	path := filepath.Join(t.TempDir(), "spec.json")
-	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+	path := filepath.Join(t.TempDir(), "plan.json")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
 }
 
+func param(label string, count int) map[string]any {
+	return map[string]any{"label": label, "count": count}
+}
+
+// testUnits are the units of the fake registry, one per case.
+func testUnits() []unit {
+	us := []unit{
+		{"id": "cpu.t.ok", "param": param("ok", 6), "digest": map[string]any{"form": "sha256-concat", "param": param("ok", 4)}},
+		{"id": "cpu.t.value", "param": param("v", 1), "digest": map[string]any{"form": "value", "param": param("v", 1)}},
+	}
+	for _, id := range []string{"panic", "error", "hang", "detached", "skip", "missing", "param"} {
+		us = append(us, unit{"id": "cpu.t." + id, "param": param(id[:1], 1)})
+	}
+	return append(us, unit{"id": "net.t.one", "param": param("n", 1)}, unit{"id": "cpu.t.peek", "param": param("k", 1)})
+}
+
+// only picks the test units with the given ids, renumbered from 0.
+func only(ids ...string) []unit {
+	var out []unit
+	for _, u := range testUnits() {
+		if slices.Contains(ids, u["id"].(string)) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// with sets field k to v in every unit.
+func with(us []unit, k string, v any) []unit {
+	for _, u := range us {
+		u[k] = v
+	}
+	return us
+}
+
 // fakeCases is a registry of well- and badly-behaved cases.
 func fakeCases(t *testing.T, out string) Registry {
 	iter := func(fail func(i int) error) Case {
-		return func(context.Context, *Env, spec.Params) (*Bench, error) {
+		return func(context.Context, *Env, plan.Params) (*Bench, error) {
 			i := 0
 			return &Bench{Op: func(context.Context) error { i++; return fail(i) }}, nil
 		}
 	}
 	return Registry{
-		"cpu.t.ok": func(_ context.Context, env *Env, p spec.Params) (*Bench, error) {
+		"cpu.t.ok": func(_ context.Context, env *Env, p plan.Params) (*Bench, error) {
 			n := p.Int("count")
 			out := make([]byte, n)
 			return &Bench{
@@ -121,10 +109,10 @@ func fakeCases(t *testing.T, out string) Registry {
 				Output: func() ([]byte, error) { return out, nil },
 			}, nil
 		},
-		"cpu.t.value": func(context.Context, *Env, spec.Params) (*Bench, error) {
+		"cpu.t.value": func(context.Context, *Env, plan.Params) (*Bench, error) {
 			return &Bench{Op: func(context.Context) error { return nil }, Output: func() ([]byte, error) { return []byte{0xab, 0xcd}, nil }}, nil
 		},
-		"cpu.t.panic": func(context.Context, *Env, spec.Params) (*Bench, error) { panic("boom in setup") },
+		"cpu.t.panic": func(context.Context, *Env, plan.Params) (*Bench, error) { panic("boom in setup") },
 		// warmup is i=1; timed iterations are 2..: the second timed iteration fails.
 		"cpu.t.error": iter(func(i int) error {
 			if i == 3 {
@@ -138,25 +126,25 @@ func fakeCases(t *testing.T, out string) Registry {
 			}
 			return nil
 		}),
-		"cpu.t.detached": func(_ context.Context, env *Env, _ spec.Params) (*Bench, error) {
+		"cpu.t.detached": func(_ context.Context, env *Env, _ plan.Params) (*Bench, error) {
 			return &Bench{Op: func(context.Context) error {
 				env.Go(func() { panic("boom in a detached goroutine") })
 				return nil
 			}}, nil
 		},
-		"cpu.t.skip": func(context.Context, *Env, spec.Params) (*Bench, error) {
+		"cpu.t.skip": func(context.Context, *Env, plan.Params) (*Bench, error) {
 			return nil, Skip("the client lacks this")
 		},
-		"cpu.t.param": func(_ context.Context, _ *Env, p spec.Params) (*Bench, error) {
+		"cpu.t.param": func(_ context.Context, _ *Env, p plan.Params) (*Bench, error) {
 			p.Int("absent")
 			return nil, nil
 		},
-		"net.t.one": func(context.Context, *Env, spec.Params) (*Bench, error) {
+		"net.t.one": func(context.Context, *Env, plan.Params) (*Bench, error) {
 			t.Error("a net case ran without a node")
 			return nil, nil
 		},
 		// peek checks, during its setup, the result file written after the previous cases.
-		"cpu.t.peek": func(context.Context, *Env, spec.Params) (*Bench, error) {
+		"cpu.t.peek": func(context.Context, *Env, plan.Params) (*Bench, error) {
 			r := readResult(t, out)
 			if r.FinishedAt != nil {
 				return nil, errors.New("finished_at set before the run ended")
@@ -188,15 +176,12 @@ type harnessRun struct {
 	res            *result.Result
 }
 
-func runMain(t *testing.T, env map[string]string, args ...string) harnessRun {
+// runMain runs a plan of units against the fake registry.
+func runMain(t *testing.T, env map[string]string, units []unit) harnessRun {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "res", "result.json")
 	var stdout, stderr bytes.Buffer
-	full := append([]string{"run", "--spec", writeTestSpec(t), "--out", out}, args...)
-	if len(args) > 0 && args[0] == "raw" {
-		full = args[1:]
-	}
-	code := Main(full, Config{
+	code := Main([]string{"run", "--plan", writePlan(t, units...), "--out", out}, Config{
 		Runner: "go",
 		Client: result.Client{Name: "fake", Version: "v0", Source: "path"},
 		Cases:  func(*Node) (Registry, error) { return fakeCases(t, out), nil },
@@ -224,16 +209,24 @@ func byID(r *result.Result, id string) *result.Case {
 }
 
 func TestBrokenCasesDoNotLoseTheOthers(t *testing.T) {
-	r := runMain(t, map[string]string{"BEE_BENCH_CASE_TIMEOUT_S": "0.5"})
+	r := runMain(t, nil, with(testUnits(), "timeout_s", 0.5))
 	if r.code != ExitOK {
 		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	res := r.res
-	if res.Schema != result.SchemaID || res.Runner != "go" || res.FinishedAt == nil || res.Bee != nil {
+	if res.Schema != result.SchemaID || res.Runner != "go" || res.FinishedAt == nil || res.Bee != nil || res.AllocCounter != nil {
 		t.Fatalf("top level: %+v", res)
 	}
-	if len(res.Cases) != 11 { // the large param is not run without --large
+	if res.Spec.Hash != strings.Repeat("5e", 32) || res.Spec.Profile != "quick" {
+		t.Fatalf("spec ref: %+v", res.Spec)
+	}
+	if len(res.Cases) != 11 {
 		t.Fatalf("%d case results, want 11", len(res.Cases))
+	}
+	for i, c := range res.Cases {
+		if want := testUnits()[i]["id"]; c.ID != want || c.Allocs != nil || c.AllocBytes != nil {
+			t.Errorf("case %d: %s (allocs %v), want %s in plan order, no allocs", i, c.ID, c.Allocs, want)
+		}
 	}
 	want := map[string]struct {
 		status  string
@@ -268,7 +261,7 @@ func TestBrokenCasesDoNotLoseTheOthers(t *testing.T) {
 		}
 	}
 	ok := byID(res, "cpu.t.ok")
-	sum := sha256.Sum256([]byte{0, 1, 2, 3}) // the digest param has count 4, the go param 6
+	sum := sha256.Sum256([]byte{0, 1, 2, 3}) // the digest param has count 4, the unit's 6
 	if ok.Digest != hex.EncodeToString(sum[:]) {
 		t.Errorf("sha256-concat digest = %s", ok.Digest)
 	}
@@ -286,16 +279,6 @@ func TestBrokenCasesDoNotLoseTheOthers(t *testing.T) {
 	}
 }
 
-func TestLargeParamsRunOnlyWithLarge(t *testing.T) {
-	r := runMain(t, nil, "--case", "cpu.t.value", "--large", "--profile", "full")
-	if r.code != ExitOK || len(r.res.Cases) != 2 || r.res.Cases[1].Param.Label() != "huge" {
-		t.Fatalf("exit %d, %d cases\n%s", r.code, len(r.res.Cases), r.stderr)
-	}
-	if r.res.Spec.Profile != "full" || len(r.res.Cases[0].SamplesNS) != 4 || r.res.Cases[0].Warmup != 0 {
-		t.Fatalf("full profile: %+v", r.res.Cases[0])
-	}
-}
-
 func TestFaultHooks(t *testing.T) {
 	for mode, msg := range map[string]string{
 		"throw":  "injected error",
@@ -303,8 +286,9 @@ func TestFaultHooks(t *testing.T) {
 		"reject": "injected panic in a detached goroutine",
 	} {
 		t.Run(mode, func(t *testing.T) {
-			r := runMain(t, map[string]string{"BEE_BENCH_FAULT": "cpu.t.o*:" + mode, "BEE_BENCH_CASE_TIMEOUT_S": "0.5"},
-				"--case", "cpu.t.ok", "--case", "cpu.t.value")
+			us := with(only("cpu.t.ok", "cpu.t.value"), "timeout_s", 0.5)
+			us[0]["fault"] = mode
+			r := runMain(t, nil, us)
 			if r.code != ExitOK {
 				t.Fatalf("exit %d\n%s", r.code, r.stderr)
 			}
@@ -319,25 +303,26 @@ func TestFaultHooks(t *testing.T) {
 	}
 }
 
-func TestItersAndSlowdownHooks(t *testing.T) {
-	// cpu.t.ok's op takes well under a microsecond; a slowdown of 0 must leave it alone and
-	// BEE_BENCH_ITERS must set the count.
-	r := runMain(t, map[string]string{"BEE_BENCH_ITERS": "7", "BEE_BENCH_SLOWDOWN": "cpu.t.ok:0"}, "--case", "cpu.t.ok")
-	if r.code != ExitOK || len(r.res.Cases[0].SamplesNS) != 7 {
+func TestItersWarmupAndSlowdownFromThePlan(t *testing.T) {
+	// cpu.t.ok's op takes well under a microsecond; a slowdown of 0 must leave it alone.
+	us := only("cpu.t.ok")
+	us[0]["iters"], us[0]["warmup"], us[0]["slowdown"] = 7, 2, 0
+	r := runMain(t, nil, us)
+	if r.code != ExitOK || len(r.res.Cases[0].SamplesNS) != 7 || r.res.Cases[0].Warmup != 2 {
 		t.Fatalf("exit %d, %+v", r.code, r.res)
 	}
 }
 
-func TestPaceHook(t *testing.T) {
+func TestPaceMode(t *testing.T) {
 	for v, fd := range map[string]int{"": -1, "0": 0, "3": 3, "017": 17} {
-		h, err := ParseHooks(func(k string) string { return map[string]string{"BEE_BENCH_PACE_FD": v}[k] })
-		if err != nil || h.Pace != (fd >= 0) || (h.Pace && h.PaceFD != fd) {
-			t.Errorf("BEE_BENCH_PACE_FD=%q: %+v, %v", v, h, err)
+		m, err := ParseModes(func(k string) string { return map[string]string{"BEE_BENCH_PACE_FD": v}[k] })
+		if err != nil || m.Pace != (fd >= 0) || (m.Pace && m.PaceFD != fd) {
+			t.Errorf("BEE_BENCH_PACE_FD=%q: %+v, %v", v, m, err)
 		}
 	}
 	for _, v := range []string{"-1", "+3", " 3", "3.0", "fd3", "99999999999"} {
-		_, err := ParseHooks(func(k string) string { return map[string]string{"BEE_BENCH_PACE_FD": v}[k] })
-		var ue *spec.UsageError
+		_, err := ParseModes(func(k string) string { return map[string]string{"BEE_BENCH_PACE_FD": v}[k] })
+		var ue *UsageError
 		if !errors.As(err, &ue) || ue.Flag != "BEE_BENCH_PACE_FD" || !strings.Contains(err.Error(), "BEE_BENCH_PACE_FD") {
 			t.Errorf("BEE_BENCH_PACE_FD=%q: %v, want a usage error naming the variable", v, err)
 		}
@@ -348,10 +333,12 @@ func TestSlowdownSpinsInsideTheTimedRegion(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	var stderr bytes.Buffer
 	op := 2 * time.Millisecond
-	code := Main([]string{"run", "--spec", writeTestSpec(t), "--case", "cpu.t.value", "--out", out}, Config{
+	us := only("cpu.t.value")
+	us[0]["slowdown"] = 1.5
+	code := Main([]string{"run", "--plan", writePlan(t, us...), "--out", out}, Config{
 		Runner: "go",
 		Cases: func(*Node) (Registry, error) {
-			return Registry{"cpu.t.value": func(context.Context, *Env, spec.Params) (*Bench, error) {
+			return Registry{"cpu.t.value": func(context.Context, *Env, plan.Params) (*Bench, error) {
 				return &Bench{
 					Op:     func(context.Context) error { time.Sleep(op); return nil },
 					Output: func() ([]byte, error) { return []byte{1}, nil },
@@ -359,7 +346,7 @@ func TestSlowdownSpinsInsideTheTimedRegion(t *testing.T) {
 			}}, nil
 		},
 		Stderr: &stderr,
-		Getenv: func(k string) string { return map[string]string{"BEE_BENCH_SLOWDOWN": "cpu.t.*:1.5"}[k] },
+		Getenv: func(string) string { return "" },
 	})
 	if code != ExitOK {
 		t.Fatalf("exit %d\n%s", code, stderr.String())
@@ -379,10 +366,17 @@ func TestSlowdownSpinsInsideTheTimedRegion(t *testing.T) {
 }
 
 func TestUsageErrorsExit2(t *testing.T) {
-	specPath := writeTestSpec(t)
-	badSpec := filepath.Join(t.TempDir(), "bad.json")
-	os.WriteFile(badSpec, []byte(`{"schema": "bee-bench/spec@1", "profiles": {}}`), 0o644)
-	out := filepath.Join(t.TempDir(), "r.json")
+	planPath := writePlan(t, only("cpu.t.ok")...)
+	dir := t.TempDir()
+	badPlan := filepath.Join(dir, "bad.json")
+	os.WriteFile(badPlan, []byte(strings.Replace(readText(t, planPath), `"iters":3`, `"iters":0`, 1)), 0o644)
+	jsPlan := filepath.Join(dir, "js.json")
+	os.WriteFile(jsPlan, []byte(strings.Replace(readText(t, planPath), `"runner":"go"`, `"runner":"js"`, 1)), 0o644)
+	out := filepath.Join(dir, "r.json")
+	run := func(args ...string) []string {
+		return append([]string{"run", "--plan", planPath, "--out", out}, args...)
+	}
+	const usePlan = "pass --plan FILE, made by `bee-bench plan --runner go`"
 	cases := []struct {
 		name string
 		args []string
@@ -391,20 +385,24 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}{
 		{"no command", nil, nil, "usage"},
 		{"unknown command", []string{"walk"}, nil, "unknown command"},
-		{"no out", []string{"run", "--spec", specPath}, nil, "--out"},
-		{"no spec", []string{"run", "--out", out}, nil, "--spec"},
-		{"bad profile", []string{"run", "--spec", specPath, "--out", out, "--profile", "slow"}, nil, "--profile"},
-		{"unknown flag", []string{"run", "--spec", specPath, "--out", out, "--fast"}, nil, "fast"},
-		{"glob matches nothing", []string{"run", "--spec", specPath, "--out", out, "--case", "cpu.nope.*"}, nil, "--case"},
-		{"url without batch", []string{"run", "--spec", specPath, "--out", out, "--bee-url", "http://127.0.0.1:1633"}, nil, "--bee-url/--batch-id"},
-		{"bad batch", []string{"run", "--spec", specPath, "--out", out, "--bee-url", "http://127.0.0.1:1633", "--batch-id", "xyz"}, nil, "--batch-id"},
-		{"bad url", []string{"run", "--spec", specPath, "--out", out, "--bee-url", "localhost:1633", "--batch-id", strings.Repeat("ab", 32)}, nil, "--bee-url"},
-		{"missing spec file", []string{"run", "--spec", specPath + ".nope", "--out", out}, nil, "--spec"},
-		{"bad spec", []string{"run", "--spec", badSpec, "--out", out}, nil, "profiles.quick"},
-		{"bad fault hook", []string{"run", "--spec", specPath, "--out", out}, map[string]string{"BEE_BENCH_FAULT": "cpu.*:explode"}, "BEE_BENCH_FAULT"},
-		{"bad iters hook", []string{"run", "--spec", specPath, "--out", out}, map[string]string{"BEE_BENCH_ITERS": "0"}, "BEE_BENCH_ITERS"},
-		{"bad timeout hook", []string{"run", "--spec", specPath, "--out", out}, map[string]string{"BEE_BENCH_CASE_TIMEOUT_S": "soon"}, "BEE_BENCH_CASE_TIMEOUT_S"},
-		{"bad pace hook", []string{"run", "--spec", specPath, "--out", out}, map[string]string{"BEE_BENCH_PACE_FD": "-1"}, "BEE_BENCH_PACE_FD"},
+		{"no out", []string{"run", "--plan", planPath}, nil, "--out"},
+		{"no plan", []string{"run", "--out", out}, nil, "--plan: required"},
+		{"spec", []string{"run", "--spec", "spec/bench-spec.json", "--out", out}, nil, "--spec: the runner no longer reads the spec: " + usePlan},
+		{"spec=", run("--spec=spec/bench-spec.json"), nil, "--spec: " + "the runner no longer reads the spec"},
+		{"case", run("--case", "cpu.*"), nil, "--case: the runner no longer reads the spec"},
+		{"profile", run("-profile", "full"), nil, "--profile: the runner no longer reads the spec"},
+		{"large", run("--large"), nil, "--large: the runner no longer reads the spec"},
+		{"unknown flag", run("--fast"), nil, "fast"},
+		{"url without batch", run("--bee-url", "http://127.0.0.1:1633"), nil, "--bee-url/--batch-id"},
+		{"bad batch", run("--bee-url", "http://127.0.0.1:1633", "--batch-id", "xyz"), nil, "--batch-id"},
+		{"bad url", run("--bee-url", "localhost:1633", "--batch-id", strings.Repeat("ab", 32)), nil, "--bee-url"},
+		{"missing plan file", []string{"run", "--plan", planPath + ".nope", "--out", out}, nil, "--plan: open"},
+		{"bad plan", []string{"run", "--plan", badPlan, "--out", out}, nil, "bad plan " + badPlan + ": units[0].iters: must be a positive integer"},
+		{"plan for another runner", []string{"run", "--plan", jsPlan, "--out", out}, nil, "runner: the plan is for the js runner"},
+		{"bad pace mode", run(), map[string]string{"BEE_BENCH_PACE_FD": "-1"}, "BEE_BENCH_PACE_FD"},
+		{"bad count mode", run(), map[string]string{"BEE_BENCH_COUNT": "yes"}, "BEE_BENCH_COUNT: must be 1 or 0"},
+		{"bad allocs mode", run(), map[string]string{"BEE_BENCH_ALLOCS": "on"}, "BEE_BENCH_ALLOCS: must be 1 or 0"},
+		{"count and allocs", run(), map[string]string{"BEE_BENCH_COUNT": "1", "BEE_BENCH_ALLOCS": "1"}, "BEE_BENCH_ALLOCS: not together with BEE_BENCH_COUNT=1"},
 	}
 	for _, c := range cases {
 		var stderr bytes.Buffer
@@ -423,17 +421,29 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}
 }
 
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
 func TestNodeIsPassedAndNetCasesRun(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	var got *Node
-	code := Main([]string{"run", "--spec", writeTestSpec(t), "--case", "net.*", "--out", out,
+	code := Main([]string{"run", "--plan", writePlan(t, with(only("net.t.one"), "timeout_s", 30)...), "--out", out,
 		"--bee-url", "http://127.0.0.1:1633/", "--batch-id", "0x" + strings.Repeat("AB", 32)}, Config{
 		Runner: "go",
 		Cases: func(n *Node) (Registry, error) {
 			got = n
-			return Registry{"net.t.one": func(_ context.Context, env *Env, _ spec.Params) (*Bench, error) {
+			return Registry{"net.t.one": func(_ context.Context, env *Env, _ plan.Params) (*Bench, error) {
 				if env.Node == nil || env.Salt() == env.Salt() {
 					return nil, errors.New("no node, or salts repeat")
+				}
+				if env.Node.CallTimeout != 15*time.Second {
+					return nil, fmt.Errorf("calls bounded by %s, want half the unit's 30 s", env.Node.CallTimeout)
 				}
 				return &Bench{Op: func(context.Context) error { return nil }}, nil
 			}}, nil
@@ -478,16 +488,11 @@ func TestParallelRecoversPanics(t *testing.T) {
 	}
 }
 
-func TestCountHook(t *testing.T) {
+func TestCountMode(t *testing.T) {
 	for v, want := range map[string]bool{"": false, "0": false, "1": true} {
-		h, err := ParseHooks(func(k string) string { return map[string]string{"BEE_BENCH_COUNT": v}[k] })
-		if err != nil || h.Count != want {
-			t.Errorf("BEE_BENCH_COUNT=%q: %+v, %v", v, h, err)
+		m, err := ParseModes(func(k string) string { return map[string]string{"BEE_BENCH_COUNT": v}[k] })
+		if err != nil || m.Count != want {
+			t.Errorf("BEE_BENCH_COUNT=%q: %+v, %v", v, m, err)
 		}
-	}
-	_, err := ParseHooks(func(k string) string { return map[string]string{"BEE_BENCH_COUNT": "yes"}[k] })
-	var ue *spec.UsageError
-	if !errors.As(err, &ue) || ue.Flag != "BEE_BENCH_COUNT" {
-		t.Errorf("BEE_BENCH_COUNT=yes: %v, want a usage error naming the variable", err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 )
 
 // socketPair returns the runner's end of a socket pair as a bare descriptor (the pacer takes it
@@ -150,32 +150,36 @@ func TestPacerNeedsAnOpenDescriptor(t *testing.T) {
 	}
 }
 
-// pacedRun runs the real spec's cpu.harness.noop, an unimplemented case and cpu.identity.create
-// (all three with the same fake op) with BEE_BENCH_PACE_FD set to fd; note records the order of
-// events.
-func pacedRun(t *testing.T, fd int, env map[string]string, note func(string)) harnessRun {
+// pacedUnits are a shard's units: numbered as in the full plan, so neither from 0 nor contiguous.
+var pacedUnits = []int{4, 7, 9}
+
+// pacedRun runs a plan of cpu.harness.noop, an unimplemented case and cpu.identity.create (with
+// a digest), numbered pacedUnits, all three with the same fake op, iters timed iterations each,
+// with BEE_BENCH_PACE_FD set to fd; note records the order of events.
+func pacedRun(t *testing.T, fd int, iters int, timeoutS float64, note func(string)) harnessRun {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r.json")
 	var stderr bytes.Buffer
-	noop := func(context.Context, *Env, spec.Params) (*Bench, error) {
+	noop := func(context.Context, *Env, plan.Params) (*Bench, error) {
 		return &Bench{
 			Before: func(context.Context) error { note("before"); return nil },
 			Op:     func(context.Context) error { note("op"); return nil },
 			Output: func() ([]byte, error) { return nil, nil },
 		}, nil
 	}
-	all := map[string]string{"BEE_BENCH_PACE_FD": strconv.Itoa(fd)}
-	for k, v := range env {
-		all[k] = v
+	p := param("one", 1)
+	us := []unit{
+		{"unit": pacedUnits[0], "id": "cpu.harness.noop", "param": p},
+		{"unit": pacedUnits[1], "id": "cpu.ecdsa.sign-1000", "param": p},
+		{"unit": pacedUnits[2], "id": "cpu.identity.create", "param": p, "digest": map[string]any{"form": "sha256-concat", "param": p}},
 	}
-	code := Main([]string{"run", "--spec", realSpec, "--out", out,
-		"--case", "cpu.harness.noop", "--case", "cpu.ecdsa.sign-1000", "--case", "cpu.identity.create"}, Config{
+	code := Main([]string{"run", "--plan", writePlan(t, with(with(us, "iters", iters), "timeout_s", timeoutS)...), "--out", out}, Config{
 		Runner: "go",
 		Cases: func(*Node) (Registry, error) {
 			return Registry{"cpu.harness.noop": noop, "cpu.identity.create": noop}, nil
 		},
 		Stderr: &stderr,
-		Getenv: func(k string) string { return all[k] },
+		Getenv: func(k string) string { return map[string]string{"BEE_BENCH_PACE_FD": strconv.Itoa(fd)}[k] },
 	})
 	r := harnessRun{code: code, stderr: stderr.String()}
 	if code != ExitOK {
@@ -238,26 +242,21 @@ func (l *engineLog) serve(engine net.Conn, hold func(n int) time.Duration) (stop
 }
 
 func TestPacedRun(t *testing.T) {
-	sp, err := spec.Load(realSpec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const iters = 3
-	warmup := sp.Profiles["quick"].Warmup.For("cpu")
+	const iters, warmup = 3, 1
 	const hold = 20 * time.Millisecond
 
 	fd, engine := socketPair(t)
 	var log engineLog
 	stop := log.serve(engine, func(int) time.Duration { return hold })
-	r := pacedRun(t, fd, map[string]string{"BEE_BENCH_ITERS": strconv.Itoa(iters)}, log.note)
+	r := pacedRun(t, fd, iters, 60, log.note)
 	stop()
 
-	// Plan: noop is unit 0, the unimplemented case unit 1 (skipped, never paced), identity unit
-	// 2. Each turn is announced before the iteration's Before, warmups first; identity's untimed
-	// digest evaluation is no iteration and is not paced.
+	// The lines name the plan's unit numbers: noop 4, the unimplemented case 7 (skipped, never
+	// paced), identity 9. Each turn is announced before the iteration's Before, warmups first;
+	// identity's untimed digest evaluation is no iteration and is not paced.
 	var want []string
-	for _, unit := range []int{0, 2} {
-		if unit == 2 {
+	for _, unit := range []int{pacedUnits[0], pacedUnits[2]} {
+		if unit == pacedUnits[2] {
 			want = append(want, "before", "op")
 		}
 		for step := 0; step < warmup+iters; step++ {
@@ -315,7 +314,7 @@ func TestPacedRunGoesOnWhenTheEngineLetsGo(t *testing.T) {
 			}
 		}
 	}()
-	r := pacedRun(t, fd, map[string]string{"BEE_BENCH_ITERS": "3"}, func(string) {})
+	r := pacedRun(t, fd, 3, 60, func(string) {})
 	engine.SetReadDeadline(time.Now().Add(5 * time.Second))
 	for _, c := range r.res.Cases {
 		if c.Status != "skipped" && (c.Status != "ok" || len(c.SamplesNS) != 3) {
@@ -325,7 +324,7 @@ func TestPacedRunGoesOnWhenTheEngineLetsGo(t *testing.T) {
 	// End of file, not the deadline: the runner closed its end when pacing ended, having written
 	// nothing after the turn it did not get.
 	e := <-got
-	if strings.Join(e.lines, "") != "ready 0 0\nready 0 1\n" || e.err != io.EOF {
+	if strings.Join(e.lines, "") != "ready 4 0\nready 4 1\n" || e.err != io.EOF {
 		t.Fatalf("engine read %q, then %v", e.lines, e.err)
 	}
 }
@@ -342,7 +341,7 @@ func TestCaseAbandonedWhileWaitingForItsTurn(t *testing.T) {
 		}
 		return 0
 	})
-	r := pacedRun(t, fd, map[string]string{"BEE_BENCH_ITERS": "3", "BEE_BENCH_CASE_TIMEOUT_S": "1"}, func(string) {})
+	r := pacedRun(t, fd, 3, 1, func(string) {})
 	stop()
 
 	if c := r.res.Cases[0]; c.Status != "failed" || !strings.Contains(c.Error, "timed out") {
@@ -351,9 +350,9 @@ func TestCaseAbandonedWhileWaitingForItsTurn(t *testing.T) {
 	if c := r.res.Cases[2]; c.Status != "ok" || len(c.SamplesNS) != 3 {
 		t.Errorf("identity: %s with %d samples (%s)", c.Status, len(c.SamplesNS), c.Error)
 	}
-	want := []string{"ready 0 0"}
+	want := []string{"ready 4 0"}
 	for step := 0; step < r.res.Cases[2].Warmup+3; step++ {
-		want = append(want, fmt.Sprintf("ready 2 %d", step))
+		want = append(want, fmt.Sprintf("ready 9 %d", step))
 	}
 	if got := log.get(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("engine read:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

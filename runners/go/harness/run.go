@@ -7,38 +7,33 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/alloc"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/count"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/measure"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/result"
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
 )
 
 // NoNodeReason is the skip reason of every net case when no node is given.
 const NoNodeReason = "no Bee node given (--bee-url and --batch-id)"
 
-// unit is one case under one param: the grain of timing, progress and results.
-type unit struct {
-	c     *spec.Case
-	raw   spec.RawParam
-	index int // 0-based position in the run's plan (the <unit> of BEE_BENCH_PACE_FD)
-}
-
-// session is one `run`: the selected units, what they share, and the result file.
+// session is one `run`: what the plan's units share, and the result file.
 type session struct {
 	runner      string
-	spec        *spec.Spec
-	profile     string
-	hooks       Hooks
+	modes       Modes
 	node        *Node
 	registry    Registry
 	fixtures    *fixture.Set
+	chunkBytes  int
 	fixturesDir string
 	salts       *fixture.Salts
 	pace        *pacer // nil: no pacing
@@ -47,31 +42,21 @@ type session struct {
 	log         io.Writer
 }
 
-func (s *session) units(cases []*spec.Case, large bool) []unit {
-	var us []unit
-	for _, c := range cases {
-		for _, p := range c.Params[s.profile] {
-			if p.Large() && !large {
-				continue
-			}
-			us = append(us, unit{c: c, raw: p, index: len(us)})
-		}
-	}
-	return us
-}
-
 // runAll runs every unit in order, rewriting the result file after each; a write error means
 // the harness itself broke.
-func (s *session) runAll(us []unit) error {
+func (s *session) runAll(us []plan.Unit) error {
 	if err := result.Write(s.out, s.res); err != nil {
 		return err
 	}
 	for k, u := range us {
-		prefix := fmt.Sprintf("[%d/%d] %s %s", k+1, len(us), u.c.ID, u.raw.Effective(s.runner).Label())
+		prefix := fmt.Sprintf("[%d/%d] %s %s", k+1, len(us), u.ID, u.Param.Label())
 		fmt.Fprintf(s.log, "%s ...\n", prefix)
 		cr := s.runUnit(u, prefix)
 		fmt.Fprintf(s.log, "%s -> %s\n", prefix, outcome(cr))
 		s.res.Cases = append(s.res.Cases, cr)
+		if cr.AllocBytes != nil {
+			s.res.AllocCounter = &result.AllocCounter{Method: alloc.Method}
+		}
 		if err := result.Write(s.out, s.res); err != nil {
 			return err
 		}
@@ -84,33 +69,27 @@ func (s *session) runAll(us []unit) error {
 	return result.Write(s.out, s.res)
 }
 
-func work(c *spec.Case, p spec.Params) result.Work {
-	var w result.Work
-	if v, ok := p.Product(c.Work.Ops); ok {
-		w.Ops = &v
-	}
-	if v, ok := p.Product(c.Work.Bytes); ok {
-		w.Bytes = &v
-	}
-	return w
+// sample is what one timed iteration measured.
+type sample struct {
+	wall, cpu int64
+	counted   bool // allocation mode: allocs holds the region's allocations
+	allocs    alloc.Counts
 }
 
 // recorder holds what a case produced so far; after a timeout the abandoned goroutine may
 // still call it, so it is locked and sealed when read.
 type recorder struct {
-	mu     sync.Mutex
-	sealed bool
-	wall   []int64
-	cpu    []int64
-	digest string
+	mu      sync.Mutex
+	sealed  bool
+	samples []sample
+	digest  string
 }
 
-func (r *recorder) add(wall, cpu int64) {
+func (r *recorder) add(x sample) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.sealed {
-		r.wall = append(r.wall, wall)
-		r.cpu = append(r.cpu, cpu)
+		r.samples = append(r.samples, x)
 	}
 }
 
@@ -122,48 +101,39 @@ func (r *recorder) setDigest(d string) {
 	}
 }
 
-func (r *recorder) seal() (wall, cpu []int64, digest string) {
+// seal stops recording and writes the samples and digest into cr.
+func (r *recorder) seal(cr *result.Case) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.sealed = true
-	return append([]int64{}, r.wall...), append([]int64{}, r.cpu...), r.digest
-}
-
-func (s *session) timeout() time.Duration { return caseTimeout(s.hooks, s.spec, s.profile) }
-
-// caseTimeout is the budget of one case and param: the hook's override or the profile's.
-func caseTimeout(h Hooks, sp *spec.Spec, profile string) time.Duration {
-	if h.CaseTimeout > 0 {
-		return h.CaseTimeout
+	cr.SamplesNS, cr.CPUNS, cr.Digest = []int64{}, []int64{}, r.digest
+	for _, x := range r.samples {
+		cr.SamplesNS = append(cr.SamplesNS, x.wall)
+		cr.CPUNS = append(cr.CPUNS, x.cpu)
+		if x.counted {
+			cr.Allocs = append(cr.Allocs, x.allocs.Objects)
+			cr.AllocBytes = append(cr.AllocBytes, x.allocs.Bytes)
+		}
 	}
-	return time.Duration(sp.Profiles[profile].CaseTimeoutS * float64(time.Second))
-}
-
-func (s *session) iters(c *spec.Case) int {
-	if s.hooks.Iters > 0 {
-		return s.hooks.Iters
-	}
-	return s.spec.ItersFor(c, s.profile)
 }
 
 // runUnit runs one case under one param to a result; it never panics and never blocks past the
 // case timeout (a hung case goroutine is abandoned and the run goes on).
-func (s *session) runUnit(u unit, prefix string) *result.Case {
-	eff := u.raw.Effective(s.runner)
+func (s *session) runUnit(u plan.Unit, prefix string) *result.Case {
 	cr := &result.Case{
-		ID:        u.c.ID,
-		Kind:      u.c.Kind,
-		Param:     eff,
-		Warmup:    s.spec.Profiles[s.profile].Warmup.For(u.c.Kind),
+		ID:        u.ID,
+		Kind:      u.Kind,
+		Param:     u.Param,
+		Warmup:    u.Warmup,
 		SamplesNS: []int64{},
 		CPUNS:     []int64{},
-		Work:      work(u.c, eff),
+		Work:      u.Work,
 	}
-	if u.c.Kind == "net" && s.node == nil {
+	if u.Kind == "net" && s.node == nil {
 		cr.Status, cr.SkipReason = result.StatusSkipped, NoNodeReason
 		return cr
 	}
-	impl := s.registry[u.c.ID]
+	impl := s.registry[u.ID]
 	if impl == nil {
 		cr.Status, cr.SkipReason = result.StatusSkipped, "not implemented by the "+s.runner+" runner"
 		return cr
@@ -172,13 +142,17 @@ func (s *session) runUnit(u unit, prefix string) *result.Case {
 	env := &Env{
 		Fixtures:          s.fixtures,
 		FixturesDir:       s.fixturesDir,
-		Node:              s.node,
-		ChunkPayloadBytes: s.spec.Fixtures.ChunkPayloadBytes,
+		ChunkPayloadBytes: s.chunkBytes,
 		salts:             s.salts,
 		detached:          newDetached(),
 	}
+	if s.node != nil {
+		n := *s.node
+		n.CallTimeout = u.Timeout / 2
+		env.Node = &n
+	}
 	rec := &recorder{}
-	timeout := s.timeout()
+	timeout := u.Timeout
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 
@@ -192,7 +166,7 @@ func (s *session) runUnit(u unit, prefix string) *result.Case {
 			}
 			done <- err
 		}()
-		err = s.execute(ctx, env, impl, u, eff, rec, prefix)
+		err = s.execute(ctx, env, impl, u, rec, prefix)
 	}()
 	timedOut := fmt.Errorf("timed out after %s (the case timeout covers setup to the last iteration); the case's goroutine was abandoned", timeout)
 	var err error
@@ -207,12 +181,12 @@ func (s *session) runUnit(u unit, prefix string) *result.Case {
 	if rss, ok := peak.Stop(); ok {
 		cr.PeakRSSBytes = &rss
 	}
-	cr.SamplesNS, cr.CPUNS, cr.Digest = rec.seal()
+	rec.seal(cr)
 
 	switch reason, skipped := SkipReason(err); {
 	case skipped:
 		cr.Status, cr.SkipReason = result.StatusSkipped, reason
-		cr.SamplesNS, cr.CPUNS, cr.Digest = []int64{}, []int64{}, ""
+		cr.SamplesNS, cr.CPUNS, cr.Digest, cr.Allocs, cr.AllocBytes = []int64{}, []int64{}, "", nil, nil
 	case err != nil:
 		cr.Status, cr.Error = result.StatusFailed, clip(err.Error(), maxErrorLen)
 	default:
@@ -232,15 +206,15 @@ func clip(s string, n int) string {
 }
 
 func panicError(p any) error {
-	if pe, ok := p.(*spec.ParamError); ok {
+	if pe, ok := p.(*plan.ParamError); ok {
 		return pe
 	}
 	return fmt.Errorf("panic: %v\n%s", p, debug.Stack())
 }
 
 // execute is the body of one unit on its own goroutine: setup, digest, warmup, timed iterations.
-func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff spec.Params, rec *recorder, prefix string) error {
-	b, err := impl(ctx, env, eff)
+func (s *session) execute(ctx context.Context, env *Env, impl Case, u plan.Unit, rec *recorder, prefix string) error {
+	b, err := impl(ctx, env, u.Param)
 	if err != nil {
 		if _, skip := SkipReason(err); skip {
 			return err
@@ -254,8 +228,8 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 		defer b.Close()
 	}
 
-	if u.c.Digest != nil {
-		d, err := s.digest(ctx, env, impl, b, eff, u.raw.Digest(s.runner), u.c.Digest.Form)
+	if u.Digest != nil {
+		d, err := s.digest(ctx, env, impl, b, u.Param, u.Digest)
 		if err != nil {
 			return err
 		}
@@ -264,9 +238,8 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 
 	// Pacing waits come before each iteration's untimed Before, outside the timed region; steps
 	// count the warmups first.
-	warmup := s.spec.Profiles[s.profile].Warmup.For(u.c.Kind)
-	for i := 0; i < warmup; i++ {
-		if err := s.pace.wait(ctx, u.index, i); err != nil {
+	for i := 0; i < u.Warmup; i++ {
+		if err := s.pace.wait(ctx, u.Unit, i); err != nil {
 			return err
 		}
 		if err := once(ctx, b); err != nil {
@@ -277,12 +250,9 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 		}
 	}
 
-	fault := s.hooks.faultFor(u.c.ID)
-	slow := s.hooks.slowdownFor(u.c.ID)
-	counted := s.hooks.Count && u.c.Kind == "cpu"
-	n := s.iters(u.c)
-	for i := 0; i < n; i++ {
-		if err := s.pace.wait(ctx, u.index, warmup+i); err != nil {
+	for i := 0; i < u.Iters; i++ {
+		step := u.Warmup + i
+		if err := s.pace.wait(ctx, u.Unit, step); err != nil {
 			return err
 		}
 		if b.Before != nil {
@@ -290,33 +260,13 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 				return fmt.Errorf("iteration %d: before: %w", i+1, err)
 			}
 		}
-		if counted {
-			count.Settle()
-			count.Start()
-		}
-		c0 := measure.CPUTime()
-		t0 := time.Now()
-		err := b.Op(ctx)
-		if slow > 0 && !counted {
-			measure.Spin(time.Duration(slow * float64(time.Since(t0))))
-		}
-		if fault != "" && err == nil {
-			err = inject(fault, env)
-		}
-		wall := time.Since(t0)
-		c1 := measure.CPUTime()
-		if counted {
-			count.Stop(u.index, warmup+i)
-			if slow > 0 && err == nil {
-				err = count.SlowDown(slow, u.index, warmup+i)
-			}
-		}
+		x, err := s.timed(ctx, env, b, u, step)
 		if err != nil {
 			return fmt.Errorf("iteration %d: %w", i+1, err)
 		}
-		rec.add(wall.Nanoseconds(), max(c1-c0, 0))
-		if wall > time.Second {
-			fmt.Fprintf(s.log, "%s   iteration %d/%d: %s\n", prefix, i+1, n, wall.Round(time.Millisecond))
+		rec.add(x)
+		if wall := time.Duration(x.wall); wall > time.Second {
+			fmt.Fprintf(s.log, "%s   iteration %d/%d: %s\n", prefix, i+1, u.Iters, wall.Round(time.Millisecond))
 		}
 		if err := env.detached.failure(); err != nil {
 			return err
@@ -335,6 +285,49 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u unit, eff 
 	return env.detached.failure()
 }
 
+// timed runs one timed iteration: the operation and the unit's hooks inside the clocks, and, for
+// a CPU unit, inside the instruction-counting or allocation-counting region of those modes.
+func (s *session) timed(ctx context.Context, env *Env, b *Bench, u plan.Unit, step int) (sample, error) {
+	counted := s.modes.Count && u.Kind == "cpu"
+	allocs := s.modes.Allocs && u.Kind == "cpu"
+	if counted || allocs {
+		measure.Settle()
+	}
+	if counted {
+		count.Start()
+	}
+	var a0 alloc.Counts
+	if allocs {
+		a0 = alloc.Read()
+	}
+	c0 := measure.CPUTime()
+	t0 := time.Now()
+	err := b.Op(ctx)
+	if u.Slowdown > 0 && !counted {
+		measure.Spin(time.Duration(u.Slowdown * float64(time.Since(t0))))
+	}
+	var extra []byte
+	if allocs && u.AllocExtra > 0 && err == nil {
+		extra = alloc.Extra(u.AllocExtra, a0)
+	}
+	if u.Fault != "" && err == nil {
+		err = inject(u.Fault, env)
+	}
+	x := sample{wall: time.Since(t0).Nanoseconds()}
+	x.cpu = max(measure.CPUTime()-c0, 0)
+	if allocs {
+		x.counted, x.allocs = true, alloc.Since(a0)
+		runtime.KeepAlive(extra)
+	}
+	if counted {
+		count.Stop(u.Unit, step)
+		if u.Slowdown > 0 && err == nil {
+			err = count.SlowDown(u.Slowdown, u.Unit, step)
+		}
+	}
+	return x, err
+}
+
 // once runs one untimed iteration: Before then Op.
 func once(ctx context.Context, b *Bench) error {
 	if b.Before != nil {
@@ -347,9 +340,9 @@ func once(ctx context.Context, b *Bench) error {
 
 // digest evaluates the operation once, untimed, on the digest param and fingerprints its output.
 // When the digest param is the effective param the prepared bench is reused.
-func (s *session) digest(ctx context.Context, env *Env, impl Case, b *Bench, eff, dp spec.Params, form string) (string, error) {
-	if !dp.Equal(eff) {
-		db, err := impl(ctx, env, dp)
+func (s *session) digest(ctx context.Context, env *Env, impl Case, b *Bench, eff plan.Params, d *plan.Digest) (string, error) {
+	if !maps.Equal(d.Param, eff) {
+		db, err := impl(ctx, env, d.Param)
 		if err != nil {
 			if _, skip := SkipReason(err); skip {
 				return "", err
@@ -374,7 +367,7 @@ func (s *session) digest(ctx context.Context, env *Env, impl Case, b *Bench, eff
 	if err != nil {
 		return "", fmt.Errorf("digest output: %w", err)
 	}
-	if form == spec.FormSHA256Concat {
+	if d.Form == plan.FormSHA256Concat {
 		sum := sha256.Sum256(out)
 		out = sum[:]
 	}
@@ -383,15 +376,18 @@ func (s *session) digest(ctx context.Context, env *Env, impl Case, b *Bench, eff
 
 func inject(mode string, env *Env) error {
 	switch mode {
-	case FaultThrow:
+	case plan.FaultThrow:
 		return errInjected
-	case FaultHang:
+	case plan.FaultHang:
 		<-make(chan struct{}) // forever: only the case timeout ends this case
-	case FaultReject:
+	case plan.FaultReject:
 		env.Go(func() { panic("BEE_BENCH_FAULT: injected panic in a detached goroutine") })
 	}
 	return nil
 }
+
+// errInjected is the error of the `throw` fault.
+var errInjected = errors.New("BEE_BENCH_FAULT: injected error in the timed iteration")
 
 // outcome renders a case result for the progress line.
 func outcome(c *result.Case) string {
@@ -412,6 +408,9 @@ func outcome(c *result.Case) string {
 	}
 	if c.Digest != "" {
 		s += ", digest " + c.Digest
+	}
+	if len(c.Allocs) > 0 {
+		s += fmt.Sprintf(", %d allocs (%d B) in iteration 1", c.Allocs[0], c.AllocBytes[0])
 	}
 	return s
 }

@@ -16,7 +16,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 	"unsafe"
 )
 
@@ -28,13 +27,6 @@ const (
 	startInstrumentation = callgrindBase + 4
 	stopInstrumentation  = callgrindBase + 5
 )
-
-// Settle runs right before each counted iteration, outside its region: a short sleep, so that
-// the scheduler threads woken by the last step (spinning in search of work) have parked again
-// before the count starts, rather than landing inside the region in some iterations only.
-func Settle() {
-	time.Sleep(5 * time.Millisecond)
-}
 
 // Start zeroes callgrind's counters and switches instrumentation on.
 func Start() {

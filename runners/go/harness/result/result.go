@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ethswarm-tools/bee-bench/runners/go/harness/spec"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 )
 
 // SchemaID identifies the result format.
@@ -32,6 +32,13 @@ type Result struct {
 	StartedAt  string  `json:"started_at"`
 	FinishedAt *string `json:"finished_at"`
 	Cases      []*Case `json:"cases"`
+	// AllocCounter names how allocations were counted, once some case carries them.
+	AllocCounter *AllocCounter `json:"alloc_counter,omitempty"`
+}
+
+// AllocCounter is what counted the allocations (runners/README.md "Allocations").
+type AllocCounter struct {
+	Method string `json:"method"`
 }
 
 // Client identifies the client library the runner was built against.
@@ -58,7 +65,7 @@ type SpecRef struct {
 type Case struct {
 	ID           string      `json:"id"`
 	Kind         string      `json:"kind"`
-	Param        spec.Params `json:"param"`
+	Param        plan.Params `json:"param"`
 	Status       string      `json:"status"`
 	SkipReason   string      `json:"skip_reason,omitempty"`
 	Error        string      `json:"error,omitempty"`
@@ -66,14 +73,11 @@ type Case struct {
 	SamplesNS    []int64     `json:"samples_ns"`
 	CPUNS        []int64     `json:"cpu_ns"`
 	PeakRSSBytes *int64      `json:"peak_rss_bytes"`
-	Work         Work        `json:"work"`
+	Work         plan.Work   `json:"work"`
 	Digest       string      `json:"digest,omitempty"`
-}
-
-// Work is the work of one iteration, for throughput and per-op figures.
-type Work struct {
-	Bytes *float64 `json:"bytes,omitempty"`
-	Ops   *float64 `json:"ops,omitempty"`
+	// Allocation mode: heap allocations and their bytes per timed iteration.
+	Allocs     []uint64 `json:"allocs,omitempty"`
+	AllocBytes []uint64 `json:"alloc_bytes,omitempty"`
 }
 
 // Timestamp formats t as the result file's ISO-8601 times (UTC, milliseconds).

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 )
 
 func sample(n int) *Result {
@@ -21,7 +23,7 @@ func sample(n int) *Result {
 		Cases:     []*Case{},
 	}
 	for i := 0; i < n; i++ {
-		r.Cases = append(r.Cases, &Case{ID: "cpu.x", Kind: "cpu", Status: StatusOK, SamplesNS: make([]int64, 200), CPUNS: make([]int64, 200), Work: Work{Ops: &ops}})
+		r.Cases = append(r.Cases, &Case{ID: "cpu.x", Kind: "cpu", Status: StatusOK, SamplesNS: make([]int64, 200), CPUNS: make([]int64, 200), Work: plan.Work{Ops: &ops}})
 	}
 	return r
 }
