@@ -29,7 +29,7 @@ import { SelectionError } from './spec/select.js';
 import { resolvePlan } from './spec/plan.js';
 import { hooksFromEnv } from './spec/hooks.js';
 import { parseShardRef } from './shard/assignment.js';
-import { matrixOf, mergeCommand, planShards, shardCommand, type SelectionRequest } from './shard/commands.js';
+import { matrixOf, mergeCommand, planShards, shardCommand, shardPlan, type SelectionRequest } from './shard/commands.js';
 import type { Evidence } from './shard/cost.js';
 import { childEnv } from './child/env.js';
 
@@ -273,8 +273,11 @@ async function cmdRunShard(v: Values): Promise<number> {
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(v[`${r}-client`] ?? (r === 'go' ? process.env.BEE_GO_PATH : undefined) ?? 'registry', `${r}-client`)]));
   const outDir = resolve(v.out ?? join('out', `shard-${ref.index}-of-${ref.total}`));
-  const run = await withBee(c, (c) =>
-    shardCommand({ ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history, sources, outDir, cacheDir: c.cacheDir, reuseBuilds: v.prebuilt, bee: c.bee, log }),
+  const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
+  const planned = shardPlan(request);
+  // A dev node is started only for a shard that has net cases.
+  const run = await withBee(planned.hasNet ? c : { ...c, devNode: undefined }, (c) =>
+    shardCommand({ ...request, sources, outDir, cacheDir: c.cacheDir, reuseBuilds: v.prebuilt, bee: c.bee, log }, planned),
   );
   log(`shard ${ref.index}/${ref.total}: ${run.files.length} result file(s) in ${outDir}, ${run.problems.length} problem(s), ${Math.round(run.elapsed_s)} s`);
   return run.problems.length > 0 ? 1 : 0;

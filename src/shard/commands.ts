@@ -3,18 +3,17 @@
 import { appendFileSync } from 'node:fs';
 import { InputError } from '../spec/errors.js';
 import { join, resolve } from 'node:path';
-import type { ClientSource } from '../build/index.js';
 import { readRecords } from '../history/read.js';
 import { aggregate } from '../report/aggregate.js';
 import { writeReports, writeText, type WrittenReports } from '../report/write.js';
 import { loadSpec } from '../spec/load.js';
 import { resolvePlan, type Plan } from '../spec/plan.js';
 import type { Profile, Runner } from '../spec/schema.js';
-import type { BeeTarget } from '../run/invoke.js';
 import { assign, loadAssignment, matrixOf, selectionKey, type Assignment, type Selection } from './assignment.js';
 import { historyModel, staticModel, type CostModel, type Evidence } from './cost.js';
 import { loadShard, mergeShards, renderShardsMarkdown, type MergeOutcome } from './merge.js';
-import { runShard, type ShardRun } from './run.js';
+import { runShard, type ShardOptions, type ShardRun } from './run.js';
+import { pieceOf } from './assign.js';
 
 export interface SelectionRequest {
   specFile: string;
@@ -43,27 +42,23 @@ export function planShards(r: SelectionRequest, n: number, historyDir?: string):
   return assign(selection, [...plans.values()], costModel(r, historyDir), n);
 }
 
-export interface ShardCommand extends SelectionRequest {
-  index: number;
-  total: number;
-  /** The plan job's assignment; without it the shard works it out again (same inputs, same shards). */
-  assignmentFile?: string;
-  historyDir?: string;
-  sources: ReadonlyMap<Runner, ClientSource>;
-  outDir: string;
-  cacheDir?: string;
-  reuseBuilds?: boolean;
-  bee?: BeeTarget;
-  log: (line: string) => void;
-}
+export type ShardCommand = ShardRequest & Omit<ShardOptions, 'assignment' | 'index' | 'plans'>;
+type ShardRequest = SelectionRequest & { index: number; total: number; assignmentFile?: string; historyDir?: string };
 
-export async function shardCommand(o: ShardCommand): Promise<ShardRun> {
+/** The shard's assignment (the plan job's file, or worked out again) and plans; `hasNet`: it needs a Bee node. */
+export function shardPlan(o: ShardRequest): { assignment: Assignment; plans: Map<Runner, Plan>; hasNet: boolean } {
   const { selection, plans } = resolveSelection(o);
   const assignment = o.assignmentFile ? loadAssignment(o.assignmentFile) : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total);
   if (selectionKey(assignment.selection) !== selectionKey(selection) || assignment.shards.length !== o.total) {
-    throw new Error(`${o.assignmentFile}: the assignment is for another selection or shard count than this run's (--runner, --profile, --case, --large, --measure, spec, --shard ${o.index}/${o.total})`);
+    throw new InputError(o.assignmentFile ?? 'the assignment', [`for another selection or shard count than this run's`], `pass the same --runner, --profile, --case, --large, --measure and spec as the plan, and --shard K/${assignment.shards.length}`);
   }
-  return runShard({ assignment, index: o.index, plans, sources: o.sources, outDir: o.outDir, cacheDir: o.cacheDir, reuseBuilds: o.reuseBuilds, bee: o.bee, log: o.log });
+  const mine = assignment.shards.find((s) => s.index === o.index)!;
+  const hasNet = [...plans].some(([runner, plan]) => plan.units.some((u) => u.kind === 'net' && pieceOf(mine, 'wall', u, runner)));
+  return { assignment, plans, hasNet };
+}
+
+export function shardCommand(o: ShardCommand, planned = shardPlan(o)): Promise<ShardRun> {
+  return runShard({ ...o, assignment: planned.assignment, plans: planned.plans });
 }
 
 export function mergeCommand(specFile: string, shardDirs: readonly string[], outDir: string): { merged: MergeOutcome; reports: WrittenReports } {
