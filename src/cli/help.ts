@@ -1,0 +1,158 @@
+// The CLI's help: one entry per command in COMMANDS (usage lines, a summary, the details shown by
+// `bee-bench COMMAND --help` and `bee-bench help COMMAND`). A new command is one more entry; the
+// global help and README's CLI block (test/cli/help.test.ts) are built from the same lines.
+
+export interface CommandHelp {
+  /** What is typed after `bee-bench`: "run", "history publish". */
+  name: string;
+  /** Synopsis lines; the first starts with `bee-bench NAME`, continuation lines are indented. */
+  usage: string[];
+  summary: string;
+  /** Shown by the command's own help, after the usage. */
+  details: string;
+}
+
+const SRC = 'SRC is "registry" (the runner\'s pinned client version) or a path to a client checkout.';
+const BEE = `BEE is the node the net.* cases run against (without one they are skipped):
+  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
+  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
+  --bee-binary PATH              the same from a local bee executable, without Docker
+  --bee-port N                   host port of the dev node (default: a free one)
+  A dev node gets a fresh postage batch and is stopped and removed when the command ends.`;
+const COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
+default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
+const MEASURE = `--measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
+or both; net cases are never counted.`;
+const HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
+publishes sharing one wait for each other.`;
+
+export const COMMANDS: readonly CommandHelp[] = [
+  {
+    name: 'run',
+    usage: [
+      'bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]',
+      '                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]',
+      '                  [--measure wall|instructions|both]',
+    ],
+    summary: 'build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)',
+    details: `${SRC}
+--case takes an id or a glob (* matches any run of characters): --case 'cpu.keccak.*'.
+bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
+serve it, run skips bee-go (the report says so) unless a checkout is given: --go-client PATH (or
+BEE_GO_PATH). Build output goes to OUT/build/<runner>.log, one console line per build.
+${BEE}
+${MEASURE}
+${COMMON}`,
+  },
+  {
+    name: 'ab',
+    usage: [
+      'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
+      '                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
+      '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]',
+      '                  [--instructions-threshold T] [--fail-on wall|instructions|any]',
+    ],
+    summary: 'one runner built on two client sources, interleaved rounds, a verdict per row',
+    details: `${SRC}
+--fail-on: which evidence --fail-on-regression acts on.
+${BEE}
+${MEASURE}
+${COMMON}`,
+  },
+  {
+    name: 'bisect',
+    usage: [
+      'bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]',
+      '                  [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]',
+      '                  [--measure wall|instructions]',
+    ],
+    summary: 'find the first commit of a client checkout that made a case slower',
+    details: `Walks the first-parent commits of the client checkout at --path (default .) from --good
+(excluded) to --bad, each step an A/B against --good, and names the first commit whose change
+exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
+installed, else time paired rounds (--measure wall forces wall time).
+${COMMON}`,
+  },
+  {
+    name: 'report',
+    usage: ['bee-bench report  --out DIR RESULT.json|DIR...'],
+    summary: 'the aggregate report (md, html, csv) from result files',
+    details: 'Result files are named directly or found (*.json, recursively) under the folders given.',
+  },
+  {
+    name: 'compare',
+    usage: ['bee-bench compare OLD_DIR NEW_DIR [--out FILE]'],
+    summary: 'what changed between two folders of results',
+    details: 'Prints the comparison as markdown; --out also writes it to FILE.',
+  },
+  {
+    name: 'history publish',
+    usage: [
+      'bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]',
+      '                             [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]',
+      '                             [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR...',
+    ],
+    summary: 'add results to the gh-pages history and the trend site',
+    details: `${HISTORY}
+--commit-url (or --repo-url, which gives <URL>/commit/<sha>) lets the site link the measured
+commit. --default-branch NAME is the branch the site's files always keep (default: the
+branch with the most records; others are kept while recently active).`,
+  },
+  {
+    name: 'history import-gab',
+    usage: ['bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON'],
+    summary: "import a github-action-benchmark data.js into the history",
+    details: HISTORY,
+  },
+  {
+    name: 'history export-gab',
+    usage: [
+      'bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]',
+      'bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]',
+    ],
+    summary: 'benches for github-action-benchmark, or a whole data.js back',
+    details: 'Prints to stdout unless --out FILE is given.',
+  },
+];
+
+export const EXIT_CODES = `Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
+unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
+head; 2 bad arguments.`;
+
+/** The commands whose name starts with `words` (["history"] gives its three subcommands). */
+export function commandsFor(words: readonly string[]): CommandHelp[] {
+  for (let n = Math.min(words.length, 2); n >= 1; n--) {
+    const name = words.slice(0, n).join(' ');
+    const exact = COMMANDS.filter((c) => c.name === name);
+    if (exact.length > 0) return exact;
+    const group = COMMANDS.filter((c) => c.name.startsWith(`${name} `));
+    if (group.length > 0) return group;
+  }
+  return [];
+}
+
+/** Every command's usage lines and summary, pointing at the per-command help. */
+export function globalHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'bee-bench: continuous benchmarks for the Swarm Bee API clients',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Usage:',
+    ...COMMANDS.flatMap((c) => c.usage.map((l) => `  ${l}`)),
+    '',
+    'More on one command: bee-bench help COMMAND (or bee-bench COMMAND --help). --version prints the version.',
+    '',
+    EXIT_CODES,
+  ].join('\n');
+}
+
+/** The help of one command (or of a group such as "history"). */
+export function commandHelp(list: readonly CommandHelp[]): string {
+  return [
+    ...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, '', 'Usage:', ...c.usage.map((l) => `  ${l}`), '', c.details, '']),
+    EXIT_CODES,
+  ].join('\n');
+}
