@@ -15,7 +15,7 @@ import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
-import type { AggregateModel } from './report/model.js';
+import type { AggregateModel, NotRun } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
 import { MeasureSchema, type Measure } from './count/measure.js';
 import { FailOnSchema, failingRows } from './count/fail-on.js';
@@ -176,18 +176,21 @@ async function cmdRun(v: Values): Promise<number> {
   const c = common(v);
   selectCases(loadSpec(c.specFile).spec, c.cases); // a mistyped --case stops here, before any build
   const runners: Array<{ runner: Runner; source: ClientSource; buildCommand?: string }> = [];
+  const notRun: NotRun[] = [];
   for (const runner of runnerList(v)) {
     const given = v[`${runner}-client`] ?? (runner === 'go' ? process.env.BEE_GO_PATH : undefined);
     if (runner === 'go' && !given) {
       const problem = await goProxyProblem();
       if (problem) {
-        log(`go: skipped: ${problem} (fix: give a bee-go checkout with --go-client PATH or BEE_GO_PATH)`);
+        const fix = 'give a bee-go checkout with --go-client PATH or BEE_GO_PATH';
+        notRun.push({ runner, status: 'skipped', reason: `the Go module proxy does not serve bee-go: ${problem}`, fix });
+        log(`go: skipped: ${problem} (fix: ${fix}; the report says so too)`);
         continue;
       }
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  const out = await withBee(c, (c) => singleJob({ ...c, runners, measure: measureOf(v) }));
+  const out = await withBee(c, (c) => singleJob({ ...c, runners, notRun, measure: measureOf(v) }));
   log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
