@@ -139,7 +139,7 @@ function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[
   const chart = chartOf(g, runners, charts.length);
   if (chart) {
     charts.push(chart);
-    const height = 40 + chart.labels.length * (runners.length * 14 + 10);
+    const height = 110 + chart.labels.length * (runners.length * 14 + 12); // title, legend and axis, then the bars
     parts.push(`<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`);
   }
   for (const c of g.cases) for (const row of c.rows) parts.push(digestNote(row));
@@ -328,7 +328,10 @@ const PAGE_SCRIPT = `(function () {
             return d.label + ': ' + d.display[ctx.dataIndex];
           } } }
         },
-        scales: { x: { type: spec.log ? 'logarithmic' : 'linear', min: spec.min, title: { display: true, text: spec.axis } } }
+        scales: { x: { type: spec.log ? 'logarithmic' : 'linear', min: spec.min, title: { display: true, text: spec.axis }, ticks: { callback: function (v) {
+          var l = Math.log10(v);
+          return !spec.log || Math.abs(l - Math.round(l)) < 1e-9 ? v + 'x' : '';
+        } } } }
       }
     });
   });
