@@ -1,7 +1,7 @@
 // bee-bench: the local CLI. The same pipelines as the action (src/run/jobs.ts), on a laptop.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BeeArgumentError, parseBeeTarget } from './bee/preflight.js';
@@ -27,7 +27,8 @@ import { bisect } from './bisect/run.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Result, type Runner } from './spec/schema.js';
-import { SelectionError, selectCases } from './spec/select.js';
+import { SelectionError, profileParams, selectCases } from './spec/select.js';
+import { runProgress } from './cli/progress.js';
 import { childEnv } from './child/env.js';
 
 class UsageError extends Error {}
@@ -84,7 +85,9 @@ const options = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
 
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
 
 function num(v: string | undefined, name: string, fallback: number, check: (n: number) => boolean, hint: string): number {
   if (v === undefined) return fallback;
@@ -190,11 +193,21 @@ async function cmdRun(v: Values): Promise<number> {
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  const out = await withBee(c, (c) => singleJob({ ...c, runners, notRun, measure: measureOf(v) }));
-  log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
+  // One line per finished case, done/total over every runner, with an ETA.
+  const spec = loadSpec(c.specFile).spec;
+  const units = selectCases(spec, c.cases).reduce((n, sc) => n + profileParams(sc, c.profile, c.large).length, 0);
+  const progress = runProgress(units * runners.length, log);
+  const out = await withBee({ ...c, log: progress.log }, (c) => singleJob({ ...c, runners, notRun, measure: measureOf(v) }));
+  log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(', ')}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
+}
+
+/** A path as typed relative to the working folder when it is under it. */
+function shortPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r.startsWith('..') || r === '' ? p : r;
 }
 
 function oneRunner(v: Values, command: string): Runner {
