@@ -39,7 +39,8 @@ export const COMMANDS: readonly CommandHelp[] = [
 --case takes an id or a glob (* matches any run of characters): --case 'cpu.keccak.*'.
 bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
 serve it, run skips bee-go (the report says so) unless a checkout is given: --go-client PATH (or
-BEE_GO_PATH). Build output goes to OUT/build/<runner>.log, one console line per build.
+BEE_GO_PATH). A build's tool output goes to build.log in its cache folder (one console line
+per build names it); each finished case is one line with done/total and an ETA.
 ${BEE}
 ${MEASURE}
 ${COMMON}`,
