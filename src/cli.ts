@@ -1,19 +1,21 @@
 // bee-bench: the local CLI. The same pipelines as the action (src/run/jobs.ts), on a laptop.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BeeArgumentError, parseBeeTarget } from './bee/preflight.js';
 import { buildRunner, goProxyProblem, parseSource, type ClientSource } from './build/index.js';
-import { defaultSpecPath } from './build/paths.js';
+import { defaultSpecPath, packageRoot } from './build/paths.js';
+import { COMMANDS, commandHelp, commandsFor, globalHelp } from './cli/help.js';
+import { closest } from './cli/suggest.js';
 import type { DevNodeOptions } from './bee/dev-node.js';
 import { withDevNode } from './bee/session.js';
 import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord, publishRecords, publishResults, readRecords, RECORD_SCHEMA_ID, renderGabDataJs, type HistoryRecord, type RunContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
-import type { AggregateModel } from './report/model.js';
+import type { AggregateModel, NotRun } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
 import { MeasureSchema, measuresInstructions, measuresWall, type Measure } from './count/measure.js';
 import { FailOnSchema, failingRows } from './count/fail-on.js';
@@ -25,69 +27,14 @@ import { bisect } from './bisect/run.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Result, type Runner } from './spec/schema.js';
-import { SelectionError } from './spec/select.js';
+import { SelectionError, profileParams, selectCases } from './spec/select.js';
 import { resolvePlan } from './spec/plan.js';
 import { hooksFromEnv } from './spec/hooks.js';
 import { parseShardRef } from './shard/assignment.js';
 import { matrixOf, mergeCommand, planShards, shardCommand, shardPlan, type SelectionRequest } from './shard/commands.js';
 import type { Evidence } from './shard/cost.js';
+import { runProgress } from './cli/progress.js';
 import { childEnv } from './child/env.js';
-
-const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
-
-Usage:
-  bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]
-                    [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]
-                    [--measure wall|instructions|both]
-  bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]
-                    [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
-                    [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]
-                    [--instructions-threshold T] [--fail-on wall|instructions|any]
-  bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]
-                    [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]
-                    [--measure wall|instructions]
-  bee-bench plan    --runner js|go|rs [--profile quick|full] [--case GLOB]... [--large]
-  bee-bench plan    --shards N [--runner js,go,rs] [--profile P] [--case GLOB]... [--large] [--measure M]
-                    [--history DIR] [--assignment FILE]
-  bee-bench run     --shard K/N [same selection as plan --shards] [--assignment FILE] [--prebuilt] [--out DIR]
-  bee-bench merge   --out DIR SHARD_DIR...
-  bee-bench build   [--runner js|go|rs]... [--cache DIR]
-  bee-bench report  --out DIR RESULT.json|DIR...
-  bee-bench compare OLD_DIR NEW_DIR [--out FILE]
-  bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
-                               [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]
-                               [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR...
-  bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON
-  bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]
-  bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]
-
-"bisect" walks the first-parent commits of the client checkout at --path (default .) from
---good (excluded) to --bad, each step an A/B against --good, and names the first commit whose
-change exceeds the threshold (or says "no change found"). Steps count instructions where
-valgrind is installed, else time paired rounds (--measure wall forces wall time).
-SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
-BEE is the node the net.* cases run against (without one they are skipped):
-  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
-  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
-  --bee-binary PATH              the same from a local bee executable, without Docker
-  --bee-port N                   host port of the dev node (default: a free one)
-  A dev node gets a fresh postage batch and is stopped and removed when the command ends.
-bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
-serve it, run skips bee-go unless a checkout is given: --go-client PATH (or BEE_GO_PATH).
-Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
-default .bee-bench/cache), --build-command CMD (how to build a client checkout).
-History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
-publishes sharing one wait for each other. --commit-url (or --repo-url, which gives
-<URL>/commit/<sha>) lets the site link the measured commit. --default-branch NAME is the branch
-the site's files always keep (default: the branch with the most records; others are kept while
-recently active).
-
---measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
-or both; net cases are never counted. --fail-on: which evidence --fail-on-regression acts on.
-
-Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
-unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
-head; 2 bad arguments.`;
 
 class UsageError extends Error {}
 
@@ -143,11 +90,14 @@ const options = {
   history: { type: 'string' },
   prebuilt: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'V', default: false },
 } satisfies ParseArgsConfig['options'];
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
 
-const log = (line: string) => process.stderr.write(`${line}\n`);
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
 
 function num(v: string | undefined, name: string, fallback: number, check: (n: number) => boolean, hint: string): number {
   if (v === undefined) return fallback;
@@ -308,23 +258,37 @@ async function cmdBuild(v: Values): Promise<number> {
 async function cmdRun(v: Values): Promise<number> {
   if (v.shard !== undefined) return cmdRunShard(v);
   const c = common(v);
+  selectCases(loadSpec(c.specFile).spec, c.cases); // a mistyped --case stops here, before any build
   const runners: Array<{ runner: Runner; source: ClientSource; buildCommand?: string }> = [];
+  const notRun: NotRun[] = [];
   for (const runner of runnerList(v)) {
     const given = v[`${runner}-client`] ?? (runner === 'go' ? process.env.BEE_GO_PATH : undefined);
     if (runner === 'go' && !given) {
       const problem = await goProxyProblem();
       if (problem) {
-        log(`go: skipped: ${problem} (fix: give a bee-go checkout with --go-client PATH or BEE_GO_PATH)`);
+        const fix = 'give a bee-go checkout with --go-client PATH or BEE_GO_PATH';
+        notRun.push({ runner, status: 'skipped', reason: `the Go module proxy does not serve bee-go: ${problem}`, fix });
+        log(`go: skipped: ${problem} (fix: ${fix}; the report says so too)`);
         continue;
       }
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  const out = await withBee(c, (c) => singleJob({ ...c, runners, measure: measureOf(v) }));
-  log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
+  // One line per finished case, done/total over every runner, with an ETA.
+  const spec = loadSpec(c.specFile).spec;
+  const units = selectCases(spec, c.cases).reduce((n, sc) => n + profileParams(sc, c.profile, c.large).length, 0);
+  const progress = runProgress(units * runners.length, log);
+  const out = await withBee({ ...c, log: progress.log }, (c) => singleJob({ ...c, runners, notRun, measure: measureOf(v) }));
+  log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(', ')}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
+}
+
+/** A path as typed relative to the working folder when it is under it. */
+function shortPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r.startsWith('..') || r === '' ? p : r;
 }
 
 function oneRunner(v: Values, command: string): Runner {
@@ -529,19 +493,68 @@ async function cmdHistory(v: Values, positionals: string[]): Promise<number> {
   }
 }
 
+/** The command words typed (before any flag's value could be mistaken for one): "run", "history publish". */
+function commandWords(positionals: readonly string[]): string[] {
+  return positionals[0] === 'history' ? positionals.slice(0, 2) : positionals.slice(0, 1);
+}
+
+/** One line for a flag the parser does not know, with the closest valid flag. */
+function unknownFlag(raw: string, words: readonly string[]): string {
+  const typed = raw.replace(/^-+/, '').split('=')[0]!;
+  const near = closest(typed, Object.keys(options));
+  const help = words.length > 0 && commandsFor(words).length > 0 ? `bee-bench ${words.join(' ')} --help` : 'bee-bench --help';
+  return `bee-bench: unknown flag ${raw.split('=')[0]}${near ? ` (did you mean --${near}?)` : ''}; see ${help}`;
+}
+
+/** Node's parser messages, for the errors left once unknown flags are caught, in one line each. */
+function parserMessage(e: Error & { code?: string }, words: readonly string[]): string {
+  const help = words.length > 0 ? `bee-bench ${words.join(' ')} --help` : 'bee-bench --help';
+  const missing = /Option '(-\w, )?(--[\w-]+) <value>' argument missing/.exec(e.message);
+  if (missing) return `bee-bench: ${missing[2]} needs a value; see ${help}`;
+  const noValue = /Option '(--[\w-]+)' does not take an argument/.exec(e.message);
+  if (noValue) return `bee-bench: ${noValue[1]} takes no value; see ${help}`;
+  return `bee-bench: ${e.message.split('\n')[0]}; see ${help}`;
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 export async function main(argv: string[]): Promise<number> {
+  // A lenient pass first: unknown flags are answered in one line naming the closest known one.
+  const loose = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  const words = commandWords(loose.positionals);
+  const unknown = loose.tokens.find((t) => t.kind === 'option' && !(t.name in options));
+  if (unknown?.kind === 'option') {
+    log(unknownFlag(unknown.rawName, words));
+    return 2;
+  }
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    log(`bee-bench: ${(e as Error).message}\n\n${USAGE}`);
+    log(parserMessage(e as Error, words));
     return 2;
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(`${USAGE}\n`);
-    return values.help ? 0 : 2;
+  if (values.version) {
+    process.stdout.write(`bee-bench ${version()}\n`);
+    return 0;
+  }
+  if (command === 'help' || values.help || !command) {
+    const about = command === 'help' ? rest : values.help ? positionals : [];
+    if (about.length === 0) {
+      process.stdout.write(`${globalHelp()}\n`);
+      return command || values.help ? 0 : 2;
+    }
+    const list = commandsFor(about);
+    if (list.length === 0) {
+      log(unknownCommand(about.join(' ')));
+      return 2;
+    }
+    process.stdout.write(`${commandHelp(list)}\n`);
+    return 0;
   }
   try {
     switch (command) {
@@ -554,11 +567,14 @@ export async function main(argv: string[]): Promise<number> {
       case 'report': return cmdReport(values, rest);
       case 'compare': return cmdCompare(values, rest);
       case 'history': return await cmdHistory(values, rest);
-      default: throw new UsageError(`unknown command "${command}"`);
+      default:
+        log(unknownCommand(command));
+        return 2;
     }
   } catch (e) {
+    const help = commandsFor(commandWords(positionals)).length > 0 ? `bee-bench ${commandWords(positionals).join(' ')} --help` : 'bee-bench --help';
     if (e instanceof UsageError || e instanceof SelectionError) {
-      log(`bee-bench: ${e.message}\n(see bee-bench --help)`);
+      log(`bee-bench: ${e.message}; see ${help}`);
       return 2;
     }
     if (e instanceof InputError) {
@@ -568,6 +584,12 @@ export async function main(argv: string[]): Promise<number> {
     log(`bee-bench: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
+}
+
+function unknownCommand(typed: string): string {
+  const names = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]!)), 'help'];
+  const near = closest(typed.split(' ')[0]!, names);
+  return `bee-bench: unknown command "${typed}"${near ? ` (did you mean "${near}"?)` : ''}; see bee-bench --help`;
 }
 
 // Run when executed (node dist/cli.js, tsx src/cli.ts), not when imported by tests.

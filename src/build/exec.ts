@@ -17,18 +17,32 @@ export function step(label: string, cmd: string, args: readonly string[], opts: 
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'], shell: opts.shell ?? false });
     const tail: string[] = [];
-    const onData = (d: Buffer) => {
-      for (const line of d.toString('utf8').split('\n')) {
-        if (!line.trim()) continue;
-        tail.push(line);
-        if (tail.length > 30) tail.shift();
-        opts.log(`  ${line}`);
-      }
+    const emit = (line: string) => {
+      if (!line.trim()) return;
+      tail.push(line);
+      if (tail.length > 30) tail.shift();
+      opts.log(`  ${line}`);
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    // Whole lines only: a chunk may end mid-line (cargo's "Downloaded" split in two before).
+    const lines = () => {
+      let partial = '';
+      return {
+        data: (d: Buffer) => {
+          const parts = (partial + d.toString('utf8')).split(/\r?\n/);
+          partial = parts.pop() ?? '';
+          parts.forEach(emit);
+        },
+        end: () => emit(partial),
+      };
+    };
+    const out = lines();
+    const err = lines();
+    child.stdout.on('data', out.data);
+    child.stderr.on('data', err.data);
     child.on('error', (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
     child.on('close', (code) => {
+      out.end();
+      err.end();
       if (code === 0) resolve();
       else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:\n${tail.slice(-15).join('\n')}`, tail.slice(-30)));
     });

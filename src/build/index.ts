@@ -1,7 +1,7 @@
 // Building a runner against a client source, cached by (runner sources, client identity,
 // toolchain, build command): a second build of the same inputs is a lookup.
-import { existsSync, readdirSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import type { Runner } from '../spec/schema.js';
 import type { RunnerBuilder, RunnerCommand } from './builder.js';
 import { BuildError } from './exec.js';
@@ -66,12 +66,23 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
       `runner ${req.runner}: no build ${req.runner}-${key} in ${cacheDir} (found: ${there.join(', ') || 'none'}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`,
     );
   }
-  log(`${req.runner}: build cache miss ${key} (${identity.key}), building`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const sharedDir = join(cacheDir, `${req.runner}-shared`);
   mkdirSync(sharedDir, { recursive: true });
-  const command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log });
+  // The tools' own output (148 cargo lines on a cold build, npm's warnings) goes to a log file;
+  // the console gets one line per build: what, cache miss and time taken, where the log is.
+  const logFile = join(dir, 'build.log');
+  const shown = relative(process.cwd(), logFile).startsWith('..') ? logFile : relative(process.cwd(), logFile);
+  const toFile = (line: string) => appendFileSync(logFile, `${line}\n`);
+  let command: RunnerCommand;
+  try {
+    command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log: toFile });
+  } catch (e) {
+    if (e instanceof BuildError) throw new BuildError(`${e.message}\n(full output: ${shown})`, e.logTail);
+    throw e;
+  }
+  log(`${req.runner}: built ${identity.key} in ${Math.round((performance.now() - started) / 1000)} s (cache miss ${key}); output in ${shown}`);
   // The marker is written last: a build that died half-way has none and is redone.
   writeFileSync(marker, JSON.stringify({ key, source: identity, toolchain, command }, null, 2));
   return { runner: req.runner, source: req.source, command, key, cached: false, buildMs: performance.now() - started };

@@ -12,6 +12,8 @@ import {
   type CaseModel,
   type Cell,
   type DigestValue,
+  type Environment,
+  type NotRun,
   type Fit,
   type GroupModel,
   type Row,
@@ -24,6 +26,9 @@ import { opLabelOf } from './units.js';
 export interface AggregateOptions {
   /** SHA-256 of the spec file the report is built against; results with another hash are flagged. */
   specHash?: string;
+  /** Runners the run was asked for that produced no result, and why (every report names them). */
+  notRun?: readonly NotRun[];
+  environment?: Environment;
 }
 
 /** Build the aggregate model. Pure: same inputs, same model (no clock, no environment). */
@@ -69,6 +74,7 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
     caseModels.push(buildCase(sc, byLabel, runners));
   }
   checkSameAs(spec, caseModels, runners);
+  markKnown(spec, caseModels);
   const unknown = [...found.keys()].filter((id) => !spec.cases.some((c) => c.id === id));
   if (unknown.length > 0) warnings.push(`Results hold cases the spec does not declare (not reported): ${unknown.sort().join(', ')}.`);
 
@@ -81,6 +87,8 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
   return {
     schema: AGGREGATE_SCHEMA_ID,
     runners: runners.map((r) => runnerInfo(byRunner.get(r)!.at(-1)!)),
+    notRun: (opts.notRun ?? []).filter((n) => !byRunner.has(n.runner)).map((n) => ({ ...n })),
+    ...(opts.environment ? { environment: opts.environment } : {}),
     specHashes,
     profiles,
     warnings,
@@ -115,6 +123,26 @@ function checkSameAs(spec: Spec, models: readonly CaseModel[], runners: readonly
       const theirs = otherModel.rows.flatMap((r) => values(otherModel, otherSpec, r)).filter((v) => inputs.has(v.input));
       const all = [...mine, ...theirs];
       if (theirs.length > 0 && new Set(all.map((v) => v.digest)).size > 1) row.digestMismatch = all.map(({ runner, digest, caseId }) => ({ runner, digest, caseId }));
+    }
+  }
+}
+
+/**
+ * A disagreement is known when the spec lists it (case `known`): the runners outside the entry
+ * agree among themselves and only the entry's runners differ. Anything else stays a new finding.
+ */
+function markKnown(spec: Spec, models: readonly CaseModel[]): void {
+  for (const m of models) {
+    const known = spec.cases.find((c) => c.id === m.id)?.known ?? [];
+    for (const row of m.rows) {
+      if (!row.digestMismatch) continue;
+      const entry = known.find((k) => {
+        const others = row.digestMismatch!.filter((d) => !k.runners.includes(d.runner));
+        const odd = row.digestMismatch!.filter((d) => k.runners.includes(d.runner));
+        const agreed = new Set(others.map((d) => d.digest));
+        return odd.length > 0 && agreed.size === 1 && odd.every((d) => !agreed.has(d.digest));
+      });
+      if (entry) row.digestKnown = { finding: entry.finding, runners: [...entry.runners], doc: entry.doc, url: entry.url };
     }
   }
 }

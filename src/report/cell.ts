@@ -1,49 +1,108 @@
 // What one (row, runner) cell says, as plain text pieces; markdown.ts and html.ts only decide the
 // markup. The pieces are built from units.ts output (no user text) except `reason`, which the
-// renderers escape.
+// renderers escape. A cell leads with the figure rows compare (MB/s, time per op), so the best
+// cell never shows the larger number of a scaled row; the raw median and the work sit below it.
 import type { Runner } from '../spec/schema.js';
-import type { Cell, Row } from './model.js';
-import { formatBytes, formatDuration, formatPercent, formatPerOp, formatRatio, formatThroughput } from './units.js';
+import { RUNNER_LABEL, type Cell, type Row } from './model.js';
+import { formatBytes, formatCount, formatDuration, formatPercent, formatPerOp, formatRatio, formatThroughput } from './units.js';
 
-/** Spread above this (half-range / median) marks the measurement as flaky. */
+/** Spread above this (half-range / median, as printed) marks the measurement as flaky. */
 export const FLAKY_SPREAD = 0.5;
+
+/** Below this median per iteration the clock and the timer calls dominate what is measured. */
+export const TIMER_BOUND_NS = 1_000;
+
+/** Marks tying a figure to its caveat under the table. */
+export const TIMER_MARK = '‡';
+export const WAIT_MARK = '†';
+
+export const CAVEATS = {
+  [TIMER_MARK]: `${TIMER_MARK} Below 1 µs per iteration: the clock's resolution and the timer calls themselves dominate, so spread and cpu/wall (CPU time is read at a coarser grain than wall time) say nothing about the operation; only the median is a figure.`,
+  [WAIT_MARK]: `${WAIT_MARK} cpu/wall below 1 on a CPU-bound row: the process waited for a CPU (other load on the machine, see the load average), not on I/O.`,
+} as const;
 
 export interface CellView {
   status: 'absent' | 'ok' | 'skipped' | 'failed';
   reason?: string;
-  /** Line 1: median (and the ratio in a contested row). */
-  median?: string;
+  /** Line 1: the comparable figure (MB/s, time per op, or time per iteration)... */
+  lead?: string;
+  /** ...with its ratio to the fastest in a contested row: "best" or "8.63x slower". */
   ratio?: string;
   best?: boolean;
-  /** Line 2: throughput, per-op time. */
-  rates: string[];
+  /** Line 2: the raw median and the work it did, then other rates. */
+  raw?: string;
   /** Line 3: spread, cv, p95, peak RSS, cpu/wall. */
   spread: string[];
   flaky: boolean;
+  /** Caveat marks used in this cell (CAVEATS keys). */
+  marks: string[];
+}
+
+/** The work one runner did per iteration: "2,000 ops", "25 files, 25.0 KiB", "32.0 MiB". */
+export function workText(row: Row, cell: Cell): string {
+  const parts: string[] = [];
+  const ops = cell.work.ops;
+  const bytes = cell.work.bytes;
+  if (ops !== undefined && !(row.basis === 'bytes' && ops === 1 && bytes !== undefined)) parts.push(`${formatCount(ops)} ${ops === 1 ? row.opLabel : plural(row.opLabel)}`);
+  if (bytes !== undefined) parts.push(formatBytes(bytes));
+  return parts.join(', ');
+}
+
+function plural(label: string): string {
+  return label.endsWith('s') ? label : `${label}s`;
+}
+
+/** The figure a row compares, formatted: MB/s for byte rows, time per op, else time per iteration. */
+export function leadFigure(row: Row, cell: Cell): string | undefined {
+  if (cell.medianNs === undefined) return undefined;
+  if (row.basis === 'bytes' && cell.bytesPerNs !== undefined) return formatThroughput(cell.bytesPerNs);
+  if (row.basis === 'ops' && cell.perOpNs !== undefined) return formatPerOp(cell.perOpNs, row.opLabel);
+  return `${formatDuration(cell.medianNs)}/iteration`;
 }
 
 export function cellView(row: Row, cell: Cell | undefined): CellView {
-  if (!cell) return { status: 'absent', rates: [], spread: [], flaky: false };
+  if (!cell) return { status: 'absent', spread: [], flaky: false, marks: [] };
   if (cell.status !== 'ok' || cell.medianNs === undefined) {
-    return { status: cell.status === 'ok' ? 'failed' : cell.status, reason: cell.reason ?? 'no samples', rates: [], spread: [], flaky: false };
+    return { status: cell.status === 'ok' ? 'failed' : cell.status, reason: cell.reason ?? 'no samples', spread: [], flaky: false, marks: [] };
   }
-  const rates: string[] = [];
-  if (cell.bytesPerNs !== undefined) rates.push(formatThroughput(cell.bytesPerNs));
-  if (cell.perOpNs !== undefined && (cell.work.ops ?? 0) > 1) rates.push(formatPerOp(cell.perOpNs, row.opLabel));
+  const timerBound = cell.medianNs < TIMER_BOUND_NS;
+  const marks: string[] = [];
+  if (timerBound) marks.push(TIMER_MARK);
+  const work = workText(row, cell);
+  const raw = [`median ${formatDuration(cell.medianNs)}${work ? ` for ${work}` : ''}`];
+  if (row.basis === 'bytes' && cell.perOpNs !== undefined && (cell.work.ops ?? 0) > 1) raw.push(formatPerOp(cell.perOpNs, row.opLabel));
   const spread: string[] = [];
-  const flaky = (cell.spread ?? 0) > FLAKY_SPREAD;
-  if (cell.spread !== undefined && cell.n >= 2) spread.push(`${flaky ? '⚠ ' : ''}±${formatPercent(cell.spread)}`);
+  // Flaky as printed: a spread shown as ±50.0% is not "above 50%".
+  const shown = cell.spread === undefined ? undefined : formatPercent(cell.spread);
+  const flaky = !timerBound && shown !== undefined && Number.parseFloat(shown) > FLAKY_SPREAD * 100;
+  if (shown !== undefined && cell.n >= 2) spread.push(`${flaky ? '⚠ ' : ''}±${shown}${timerBound ? ` ${TIMER_MARK}` : ''}`);
   if (cell.cv !== undefined) spread.push(`cv ${formatPercent(cell.cv)}`);
   if (cell.p95Ns !== undefined) spread.push(`p95 ${formatDuration(cell.p95Ns)}`);
   spread.push(`n ${cell.n}`);
   if (cell.peakRssBytes !== null) spread.push(`rss ${formatBytes(cell.peakRssBytes)}`);
-  if (cell.cpuWallRatio !== undefined) spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}`);
-  const view: CellView = { status: 'ok', median: formatDuration(cell.medianNs), rates, spread, flaky };
+  if (cell.cpuWallRatio !== undefined) {
+    const waited = !timerBound && row.kind === 'cpu' && cell.cpuWallRatio < 0.9;
+    if (waited) marks.push(WAIT_MARK);
+    spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}${timerBound ? ` ${TIMER_MARK}` : waited ? ` ${WAIT_MARK}` : ''}`);
+  }
+  const view: CellView = { status: 'ok', lead: leadFigure(row, cell), raw: raw.join(' · '), spread, flaky, marks };
   if (cell.ratio !== undefined) {
-    view.ratio = cell.fastest ? 'best' : formatRatio(cell.ratio);
+    view.ratio = cell.fastest ? 'best' : `${formatRatio(cell.ratio)} slower`;
     view.best = cell.fastest === true;
   }
   return view;
+}
+
+/** The caveats a set of rows needs under its table, in a fixed order. */
+export function caveatsOf(rows: readonly Row[], runners: readonly Runner[]): string[] {
+  const used = new Set(rows.flatMap((row) => runners.flatMap((r) => cellView(row, row.cells[r]).marks)));
+  return Object.entries(CAVEATS).filter(([mark]) => used.has(mark)).map(([, text]) => text);
+}
+
+/** The work per runner where runners ran different work (per_runner scaling): "bee-js 5 ops". */
+export function scaledWork(row: Row): Array<{ runner: Runner; work: string }> {
+  if (!row.scaled) return [];
+  return Object.values(row.cells).map((c) => ({ runner: c.runner, work: workText(row, c) }));
 }
 
 /** Param values that differ between the runners of a scaled row, e.g. "bee-js: count=200". */
@@ -53,4 +112,23 @@ export function scaledParams(row: Row): Array<{ runner: Runner; values: string }
   const varying = [...keys].filter((k) => new Set(cells.map((c) => String(c.param[k]))).size > 1).sort();
   if (varying.length === 0) return [];
   return cells.map((c) => ({ runner: c.runner, values: varying.map((k) => `${k}=${String(c.param[k])}`).join(', ') }));
+}
+
+/** "bee-js 5 ops · bee-rs 2,000 ops": the param column's second line in a scaled row. */
+export function scaledWorkLine(row: Row): string {
+  return scaledWork(row).map((s) => `${RUNNER_LABEL[s.runner]} ${s.work}`).join(' · ');
+}
+
+/**
+ * Bar lengths in [0, 1] for values where lower is better (ratios to the fastest): linear from 0
+ * while the spread is within 10x, else logarithmic from half the smallest, so the fastest client
+ * keeps a visible bar beside one 1000x slower.
+ */
+export function barScale(values: readonly number[]): { log: boolean; length: (v: number) => number } {
+  const valid = values.filter((v) => Number.isFinite(v) && v > 0);
+  const max = Math.max(...valid);
+  const min = Math.min(...valid);
+  if (!(max / min > 10)) return { log: false, length: (v) => v / max };
+  const lo = Math.log(min / 2);
+  return { log: true, length: (v) => (Math.log(v) - lo) / (Math.log(max) - lo) };
 }

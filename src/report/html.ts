@@ -4,12 +4,13 @@
 // hashes of the two inline scripts blocks anything else from running even if escaping failed.
 import { createHash } from 'node:crypto';
 import type { Runner } from '../spec/schema.js';
-import { cellView, scaledParams } from './cell.js';
+import { caveatsOf, cellView, leadFigure, scaledWorkLine } from './cell.js';
 import { htmlText, jsonForScript } from './escape.js';
 import { failureHeadline, failureLine, failuresOf } from './failures.js';
-import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type CaseModel, type Row } from './model.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type CaseModel, type GroupModel, type Row } from './model.js';
+import { environmentLine, notRunLine, notRunOf } from './runners.js';
 import { RUNNER_COLORS, bars, sparkline } from './svg.js';
-import { THROUGHPUT_FOOTNOTE, durationAxisUnit, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
+import { THROUGHPUT_FOOTNOTE, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
 
 export interface HtmlOptions {
   title?: string;
@@ -21,7 +22,12 @@ export interface ChartSpec {
   canvasId: string;
   title: string;
   axis: string;
+  /** Logarithmic where the chart's values span more than 10x, so the fastest client's bars show. */
+  log: boolean;
+  /** Axis start: 0 on a linear axis, half the smallest value on a log one. */
+  min: number;
   labels: string[];
+  /** Values are time per unit of work as a multiple of the row's fastest (1 = fastest). */
   datasets: Array<{ label: string; color: string; values: Array<number | null>; display: string[] }>;
 }
 
@@ -29,12 +35,7 @@ export function renderHtml(model: AggregateModel, opts: HtmlOptions = {}): strin
   const title = opts.title ?? 'bee-bench report';
   const runners = runnersOf(model);
   const charts: ChartSpec[] = [];
-  const sections = model.groups
-    .map((g) => {
-      const cases = g.cases.map((c) => caseHtml(c, runners, charts)).join('\n');
-      return `<section class="group"><h2>${htmlText(g.title)}</h2><p class="note">${prose(g.note)}</p>\n${cases}</section>`;
-    })
-    .join('\n');
+  const sections = model.groups.map((g) => groupHtml(g, runners, charts)).join('\n');
   const data = jsonForScript({ charts });
   const chartJs = opts.chartJs ? opts.chartJs.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--') : null;
   const scripts = [chartJs, PAGE_SCRIPT].filter((s): s is string => s !== null);
@@ -62,11 +63,13 @@ ${model.warnings.map((w) => `<div class="warn">⚠ ${htmlText(w)}</div>`).join('
 ${failedBlock(model)}
 <h2>Runners</h2>
 ${runnersTable(model)}
+${environmentLine(model, htmlText) ? `<p class="env">${environmentLine(model, htmlText)}</p>` : ''}
 <h2>Scoreboard</h2>
 ${runners.length > 1 ? scoreboard(model) : '<p>One runner only: nothing to rank.</p>'}
-<p class="controls"><label><input type="checkbox" id="log-scale"> logarithmic time axis</label> <span id="chart-status" class="sub"></span></p>
+${notRunOf(model).map((n) => `<p class="sub">Not ranked: ${htmlText(notRunLine(n))}.</p>`).join('\n')}
+<p class="controls"><span id="chart-status" class="sub"></span></p>
 ${sections}
-<footer><p>Cells: median (ratio to the fastest runner in the row, <strong>best</strong> in bold); throughput · time per op; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, &lt;1 waiting on I/O, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars: time per byte or per op, shortest green.</p><p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
+<footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p><p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
 <script type="application/json" id="bee-bench-data">${data}</script>
 ${scripts.map((s) => `<script>${s}</script>`).join('\n')}
 </body>
@@ -98,9 +101,10 @@ function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]
 
 function runnersTable(model: AggregateModel): string {
   return table(
-    ['Runner', 'Client', 'Version', 'Source', 'Runtime', 'Host', 'Bee', 'Started'],
-    model.runners.map((r) => [
+    ['Runner', 'Status', 'Client', 'Version', 'Source', 'Runtime', 'Host', 'Bee', 'Started'],
+    [...model.runners.map((r) => [
       htmlText(r.label),
+      'ran',
       `<code>${htmlText(r.client.name)}</code>`,
       `${htmlText(r.client.version)}${r.client.commit ? ` (<code>${htmlText(r.client.commit.slice(0, 12))}</code>)` : ''}`,
       htmlText(r.client.source),
@@ -109,6 +113,7 @@ function runnersTable(model: AggregateModel): string {
       r.bee ? htmlText(r.bee.version) : 'none',
       htmlText(r.startedAt),
     ]),
+    ...notRunOf(model).map((n) => [htmlText(RUNNER_LABEL[n.runner]), `<span class="${n.status === 'failed' ? 'fail' : 'skip'}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ''}</span>`, '—', '—', '—', '—', '—', '—', '—'])],
   );
 }
 
@@ -128,45 +133,59 @@ function scoreboard(model: AggregateModel): string {
   )}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
 }
 
-function caseHtml(c: CaseModel, runners: readonly Runner[], charts: ChartSpec[]): string {
-  const parts: string[] = [`<div class="case"><h3><code>${htmlText(c.id)}</code></h3><p class="doc">${prose(c.doc)}</p>`];
-  for (const row of c.rows) {
-    if (!row.digestMismatch) continue;
-    parts.push(
-      `<div class="warn">⚠ <strong>Digest disagreement</strong> (${htmlText(row.label)}): the clients computed different outputs for the same input.<ul>${row.digestMismatch
-        .map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (<code>${htmlText(d.caseId)}</code>)` : ''}: <code>${htmlText(d.digest)}</code></li>`)
-        .join('')}</ul></div>`,
-    );
+/** One group: a chart of every row, then one table whose rows are the group's (case, param) pairs. */
+function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[]): string {
+  const parts: string[] = [`<section class="group"><h2>${htmlText(g.title)}</h2><p class="note">${prose(g.note)}</p>`];
+  const chart = chartOf(g, runners, charts.length);
+  if (chart) {
+    charts.push(chart);
+    const height = 110 + chart.labels.length * (runners.length * 14 + 12); // title, legend and axis, then the bars
+    parts.push(`<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`);
   }
+  for (const c of g.cases) for (const row of c.rows) parts.push(digestNote(row));
   parts.push(
     table(
-      ['param', ...runners.map((r) => htmlText(RUNNER_LABEL[r])), 'bars'],
-      c.rows.map((row) => [htmlText(row.label), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : '']),
+      ['case · param', ...runners.map((r) => htmlText(RUNNER_LABEL[r])), 'bars'],
+      g.cases.flatMap((c) => c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : ''])),
+      'cases',
     ),
   );
-  for (const row of c.rows) {
-    const scaled = row.scaled ? scaledParams(row) : [];
-    if (scaled.length === 0) continue;
-    const what = row.basis === 'bytes' ? 'time per byte' : row.basis === 'ops' ? `time per ${row.opLabel}` : 'time per iteration';
-    parts.push(`<p class="sub">${htmlText(row.label)}: runners ran scaled work (${scaled.map((s) => `${htmlText(RUNNER_LABEL[s.runner])} ${htmlText(s.values)}`).join('; ')}); ratios and bars compare ${htmlText(what)}.</p>`);
-  }
-  if (c.kind === 'net') parts.push('<p class="sub scope">Scope: client ↔ local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
-  if (c.fits.length > 0) {
+  const caveats = caveatsOf(g.cases.flatMap((c) => c.rows), runners);
+  for (const text of caveats) parts.push(`<p class="sub">${htmlText(text)}</p>`);
+  if (g.cases.some((c) => c.kind === 'net')) parts.push('<p class="sub scope">Scope: client ↔ local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
+  for (const c of g.cases) {
+    if (c.fits.length === 0) continue;
     parts.push(
-      `<div class="fit"><strong>Latency vs size</strong> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(
+      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(
         ['Runner', 'fixed overhead', 'peak throughput', 'r²', 'points'],
         c.fits.map((f) => [htmlText(RUNNER_LABEL[f.runner]), formatDuration(f.overheadNs), formatThroughput(f.bytesPerNs), Number.isFinite(f.r2) ? f.r2.toFixed(3) : '—', String(f.points)]),
         'num',
       )}</div>`,
     );
   }
-  const chart = chartOf(c, runners, charts.length);
-  if (chart) {
-    charts.push(chart);
-    parts.push(`<div class="chart-wrap"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`);
-  }
-  parts.push('</div>');
+  parts.push('</section>');
   return parts.join('\n');
+}
+
+/** The first column: the case id and doc (first row of a case only), the param, the work per runner where it differs. */
+function caseCell(c: CaseModel, row: Row, first: boolean): string {
+  const head = first ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : '';
+  const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : '';
+  return `${head}<span class="param">${htmlText(row.label)}</span>${work}`;
+}
+
+/** A new digest disagreement stands out; a known one (spec `known`) says so and links its finding. */
+function digestNote(row: Row): string {
+  if (!row.digestMismatch) return '';
+  const values = `<ul>${row.digestMismatch
+    .map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (<code>${htmlText(d.caseId)}</code>)` : ''}: <code>${htmlText(d.digest)}</code></li>`)
+    .join('')}</ul>`;
+  const k = row.digestKnown;
+  if (k) {
+    const who = k.runners.map((r) => RUNNER_LABEL[r]).join(', ');
+    return `<div class="known">ℹ Known digest disagreement, <code>${htmlText(row.caseId)}</code> (${htmlText(row.label)}): ${htmlText(who)} differs, as <a href="${htmlText(k.url)}">FINDINGS ${htmlText(k.finding)}</a> records: ${htmlText(k.doc)}.${values}</div>`;
+  }
+  return `<div class="warn">⚠ <strong>Digest disagreement</strong>, <code>${htmlText(row.caseId)}</code> (${htmlText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.${values}</div>`;
 }
 
 function cellHtml(row: Row, runner: Runner): string {
@@ -179,48 +198,48 @@ function cellHtml(row: Row, runner: Runner): string {
     case 'failed':
       return `<span class="fail">failed: ${htmlText(v.reason)}</span>`;
     case 'ok': {
-      const line1 = v.best ? `<strong class="best">${v.median}</strong> (best)` : v.ratio ? `${v.median} (${v.ratio})` : `${v.median}`;
-      const lines = [line1, htmlText(v.rates.join(' · ')), `<span class="sub${v.flaky ? ' flaky' : ''}">${htmlText(v.spread.join(' · '))}</span>`, sparkline(row.cells[runner]!.samplesNs, RUNNER_COLORS[runner])];
-      return lines.filter((l) => l.length > 0).join('<br>');
+      const line1 = v.best ? `<strong class="best">${htmlText(v.lead)}</strong> (best)` : v.ratio ? `<span class="lead">${htmlText(v.lead)}</span> (${htmlText(v.ratio)})` : `<span class="lead">${htmlText(v.lead)}</span>`;
+      const lines = [line1, `<span class="raw">${htmlText(v.raw)}</span>`, `<span class="sub${v.flaky ? ' flaky' : ''}">${htmlText(v.spread.join(' · '))} ${sparkline(row.cells[runner]!.samplesNs, RUNNER_COLORS[runner])}</span>`];
+      return lines.join('<br>');
     }
   }
 }
 
 function rowBars(row: Row, runners: readonly Runner[]): string {
-  return bars(runners.map((r) => ({ runner: r, value: row.cells[r]?.status === 'ok' ? (row.cells[r]?.unitCostNs ?? null) : null })));
+  return bars(runners.map((r) => ({ runner: r, value: row.cells[r]?.ratio ?? null, text: row.cells[r]?.ratio !== undefined ? formatRatio(row.cells[r]!.ratio) : undefined })));
 }
 
-/** Bar chart per case: median per runner per param (time per op / per MiB when runners ran scaled work). */
-function chartOf(c: CaseModel, runners: readonly Runner[], index: number): ChartSpec | null {
-  const scaled = c.rows.some((r) => r.scaled);
-  const metric = (row: Row, r: Runner): number | null => {
+/**
+ * One horizontal bar chart per group: a category per (case, param), a bar per runner, the value
+ * its time per unit of work as a multiple of the row's fastest. One scale serves every row that
+ * way (the rows' own units differ), and a log axis beyond 10x keeps a 1000x faster client visible.
+ */
+function chartOf(g: GroupModel, runners: readonly Runner[], index: number): ChartSpec | null {
+  const rows = g.cases.flatMap((c) => c.rows).filter((row) => runners.some((r) => row.cells[r]?.status === 'ok' && row.cells[r]?.unitCostNs !== undefined));
+  if (rows.length === 0) return null;
+  const value = (row: Row, r: Runner): number | null => {
     const cell = row.cells[r];
-    if (cell?.status !== 'ok' || cell.medianNs === undefined) return null;
-    if (!scaled) return cell.medianNs;
-    if (cell.unitCostNs === undefined) return null;
-    return row.basis === 'bytes' ? cell.unitCostNs * 2 ** 20 : cell.unitCostNs;
+    if (cell?.status !== 'ok' || cell.unitCostNs === undefined) return null;
+    return cell.ratio ?? 1;
   };
-  const all = c.rows.flatMap((row) => runners.map((r) => metric(row, r))).filter((v): v is number => v !== null);
-  if (all.length === 0) return null;
-  const unit = durationAxisUnit(all);
-  const what = !scaled ? 'median time' : c.rows[0]?.basis === 'bytes' ? 'time per MiB' : c.rows[0]?.basis === 'ops' ? `time per ${c.opLabel}` : 'median time';
+  const all = rows.flatMap((row) => runners.map((r) => value(row, r))).filter((v): v is number => v !== null);
+  const max = Math.max(...all);
+  const log = max / Math.min(...all) > 10;
   return {
     canvasId: `chart-${index}`,
-    title: `${c.id}: ${what}`,
-    axis: `${what} (${unit.unit})`,
-    labels: c.rows.map((r) => r.label),
+    title: `${g.title}: time per unit of work, × the fastest client${log ? ' (log scale)' : ''}`,
+    axis: `× the fastest (1 = fastest)${log ? ', log scale' : ''}`,
+    log,
+    min: log ? 0.5 : 0,
+    labels: rows.map((row) => `${row.caseId.replace(/^(cpu|net)\./, '')} · ${row.label}`),
     datasets: runners.map((r) => ({
       label: RUNNER_LABEL[r],
       color: RUNNER_COLORS[r],
-      values: c.rows.map((row) => {
-        const v = metric(row, r);
-        return v === null ? null : v / unit.ns;
-      }),
-      display: c.rows.map((row) => {
-        const v = metric(row, r);
+      values: rows.map((row) => value(row, r)),
+      display: rows.map((row) => {
         const cell = row.cells[r];
-        if (v === null) return cell ? `${cell.status}${cell.reason ? `: ${cell.reason}` : ''}` : 'not run';
-        return formatDuration(v);
+        if (cell?.status !== 'ok' || cell.unitCostNs === undefined) return cell ? `${cell.status}${cell.reason ? `: ${cell.reason}` : ''}` : 'not run';
+        return `${leadFigure(row, cell) ?? ''}${cell.ratio !== undefined ? ` (${formatRatio(cell.ratio)})` : ''}`;
       }),
     })),
   };
@@ -228,7 +247,7 @@ function chartOf(c: CaseModel, runners: readonly Runner[], index: number): Chart
 
 const CSS = `
 body{font:14px/1.5 system-ui,-apple-system,sans-serif;max-width:1400px;margin:2rem auto;padding:0 1rem;color:#1e293b}
-h2{margin-top:2.5rem;padding-top:.5rem;border-top:1px solid #e2e8f0}
+h2{margin-top:1.5rem;padding-top:.5rem;border-top:1px solid #e2e8f0}
 h3{margin:0 0 .25rem;font-size:1rem}
 table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
 th,td{padding:4px 10px;border-bottom:1px solid #e2e8f0;text-align:left;vertical-align:top}
@@ -236,7 +255,13 @@ th{background:#f8fafc}
 table.num td:not(:first-child){text-align:right}
 .meta,.sub{color:#64748b;font-size:.85rem}
 .note,.doc{color:#475569}
-.case{margin:1.5rem 0;padding:1rem 1.25rem;border:1px solid #e2e8f0;border-radius:8px}
+.cases .doc{color:#64748b;font-size:.75rem;max-width:26rem;line-height:1.3;margin:.1rem 0 .2rem}
+.cases td{font-size:.85rem;line-height:1.35}
+.param{font-weight:600}
+.lead{font-weight:600}
+.raw{color:#334155}
+.env{color:#475569;font-size:.85rem}
+.known{background:#e0f2fe;padding:.5rem .75rem;border-radius:6px;margin:.5rem 0}
 .caveat{background:#fff7ed;border:2px solid #f97316;padding:.75rem 1rem;border-radius:8px;margin:1rem 0}
 .warn{background:#fef3c7;padding:.5rem .75rem;border-radius:6px;margin:.5rem 0}
 .skip,.fail{color:#64748b;font-style:italic}
@@ -244,10 +269,14 @@ table.num td:not(:first-child){text-align:right}
 .best{color:#047857}
 .flaky{color:#b45309}
 .fit{margin-top:.5rem;padding:.5rem .75rem;background:#f8fafc;border-radius:6px}
-.chart-wrap{position:relative;height:300px;margin-top:.75rem}
+.chart-wrap{position:relative;margin:.5rem 0 .75rem;max-width:1100px}
+.known ul,.warn ul{margin:.25rem 0}
 `;
 
-/** Runs in the page: reads the JSON block, draws one bar chart per case, toggles a log axis. */
+/**
+ * Runs in the page: reads the JSON block and draws one horizontal bar chart per group, each bar
+ * labelled with its figure (a small inline plugin; no plugin download), text set via the canvas only.
+ */
 const PAGE_SCRIPT = `(function () {
   'use strict';
   var status = document.getElementById('chart-status');
@@ -256,35 +285,56 @@ const PAGE_SCRIPT = `(function () {
     status.textContent = 'Charts unavailable: Chart.js was not embedded in this file.';
     return;
   }
-  var charts = [];
-  function draw(log) {
-    charts.forEach(function (c) { c.destroy(); });
-    charts = data.charts.map(function (spec) {
-      return new Chart(document.getElementById(spec.canvasId), {
-        type: 'bar',
-        data: {
-          labels: spec.labels,
-          datasets: spec.datasets.map(function (d) { return { label: d.label, data: d.values, backgroundColor: d.color }; })
-        },
-        options: {
-          animation: false,
-          responsive: true,
-          maintainAspectRatio: false,
-          plugins: {
-            title: { display: true, text: spec.title },
-            tooltip: { callbacks: { label: function (ctx) {
-              var d = spec.datasets[ctx.datasetIndex];
-              return d.label + ': ' + d.display[ctx.dataIndex];
-            } } }
-          },
-          scales: { y: { type: log ? 'logarithmic' : 'linear', title: { display: true, text: spec.axis } } }
-        }
+  var barLabels = {
+    id: 'beeBenchBarLabels',
+    afterDatasetsDraw: function (chart) {
+      var ctx = chart.ctx;
+      var spec = chart.options.plugins.beeBenchBarLabels.spec;
+      ctx.save();
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.textBaseline = 'middle';
+      chart.data.datasets.forEach(function (ds, i) {
+        chart.getDatasetMeta(i).data.forEach(function (bar, j) {
+          var text = spec.datasets[i].display[j];
+          var missing = ds.data[j] === null;
+          ctx.fillStyle = missing ? '#94a3b8' : '#1e293b';
+          var x = missing ? chart.scales.x.left + 4 : bar.x + 4;
+          ctx.fillText(missing ? (spec.datasets[i].label + ': ' + text) : text, x, bar.y);
+        });
       });
+      ctx.restore();
+    }
+  };
+  window.beeBenchCharts = data.charts.map(function (spec) {
+    return new Chart(document.getElementById(spec.canvasId), {
+      type: 'bar',
+      data: {
+        labels: spec.labels,
+        datasets: spec.datasets.map(function (d) { return { label: d.label, data: d.values, backgroundColor: d.color, borderColor: d.color, minBarLength: 2 }; })
+      },
+      plugins: [barLabels],
+      options: {
+        indexAxis: 'y',
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        layout: { padding: { right: 140 } },
+        plugins: {
+          title: { display: true, text: spec.title },
+          legend: { position: 'top' },
+          beeBenchBarLabels: { spec: spec },
+          tooltip: { callbacks: { label: function (ctx) {
+            var d = spec.datasets[ctx.datasetIndex];
+            return d.label + ': ' + d.display[ctx.dataIndex];
+          } } }
+        },
+        scales: { x: { type: spec.log ? 'logarithmic' : 'linear', min: spec.min, title: { display: true, text: spec.axis }, ticks: { callback: function (v) {
+          var l = Math.log10(v);
+          return !spec.log || Math.abs(l - Math.round(l)) < 1e-9 ? v + 'x' : '';
+        } } } }
+      }
     });
-  }
-  var box = document.getElementById('log-scale');
-  box.addEventListener('change', function () { draw(box.checked); });
-  draw(false);
+  });
 })();`;
 
 /** The failed cases, counted and listed with their reasons above the tables. */

@@ -1,11 +1,12 @@
 // report.md: the aggregate report as GitHub-flavoured markdown. Charts are text (text-charts.ts):
 // GitHub strips inline SVG from markdown. Deterministic: the only timestamps are the results' own.
 import type { Runner } from '../spec/schema.js';
-import { cellView, scaledParams } from './cell.js';
+import { caveatsOf, cellView, scaledWorkLine } from './cell.js';
 import { mdCode, mdProse, mdText } from './escape.js';
 import { failureSummary, failuresOf } from './failures.js';
 import { mdBlocks, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type CaseModel, type Row } from './model.js';
+import { environmentLine, notRunLine, notRunOf } from './runners.js';
 import { textBars, textSparkline } from './text-charts.js';
 import { THROUGHPUT_FOOTNOTE, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
 
@@ -23,8 +24,10 @@ export function renderMarkdown(model: AggregateModel, opts: MarkdownOptions = {}
     failureSummary(failuresOf(model)),
     '## Runners',
     runnersTable(model),
+    environmentLine(model, mdText),
     '## Scoreboard',
     runners.length > 1 ? scoreboard(model) : 'One runner only: nothing to rank.',
+    notRunOf(model).length > 0 ? notRunOf(model).map((n) => `Not ranked: ${mdText(notRunLine(n))}.`).join('  \n') : null,
     ...model.groups.flatMap((g) => [
       `## ${mdText(g.title)}`,
       mdQuote([mdProse(g.note)]),
@@ -49,9 +52,10 @@ export function scopeCaveat(): string {
 
 function runnersTable(model: AggregateModel): string {
   return mdTable(
-    ['Runner', 'Client', 'Version', 'Source', 'Runtime', 'Host', 'Bee', 'Started'],
-    model.runners.map((r) => [
+    ['Runner', 'Status', 'Client', 'Version', 'Source', 'Runtime', 'Host', 'Bee', 'Started'],
+    [...model.runners.map((r) => [
       mdText(r.label),
+      'ran',
       mdCode(r.client.name),
       `${mdText(r.client.version)}${r.client.commit ? ` (${mdCode(r.client.commit.slice(0, 12))})` : ''}`,
       mdText(r.client.source),
@@ -60,6 +64,7 @@ function runnersTable(model: AggregateModel): string {
       r.bee ? mdText(r.bee.version) : 'none',
       mdText(r.startedAt),
     ]),
+    ...notRunOf(model).map((n) => [mdText(RUNNER_LABEL[n.runner]), `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ''}`, '—', '—', '—', '—', '—', '—', '—'])],
   );
 }
 
@@ -82,32 +87,35 @@ function scoreboard(model: AggregateModel): string {
 
 function caseSection(c: CaseModel, runners: readonly Runner[]): string {
   const blocks: Array<string | null> = [`### ${mdCode(c.id)}`, mdQuote([mdProse(c.doc)])];
-  for (const row of c.rows) {
-    if (row.digestMismatch) {
-      blocks.push(
-        mdQuote([
-          `⚠ **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input.`,
-          ...row.digestMismatch.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (${mdCode(d.caseId)})` : ''}: ${mdCode(d.digest)}`),
-        ]),
-      );
-    }
-  }
+  for (const row of c.rows) blocks.push(digestNote(row));
   blocks.push(
     mdTable(
       ['param', ...runners.map((r) => mdText(RUNNER_LABEL[r])), 'bars'],
-      c.rows.map((row) => [mdText(row.label), ...runners.map((r) => cellMd(row, r)), rowBars(row, runners)]),
+      c.rows.map((row) => [paramMd(row), ...runners.map((r) => cellMd(row, r)), rowBars(row, runners)]),
     ),
   );
-  const notes = c.rows.flatMap((row) => {
-    const scaled = row.scaled ? scaledParams(row) : [];
-    if (scaled.length === 0) return [];
-    const what = row.basis === 'bytes' ? 'time per byte' : row.basis === 'ops' ? `time per ${row.opLabel}` : 'time per iteration';
-    return [`${mdText(row.label)}: runners ran scaled work (${scaled.map((s) => `${mdText(RUNNER_LABEL[s.runner])} ${mdText(s.values)}`).join('; ')}); ratios and bars compare ${what}.`];
-  });
-  if (notes.length > 0) blocks.push(notes.join('  \n'));
+  const caveats = caveatsOf(c.rows, runners);
+  if (caveats.length > 0) blocks.push(caveats.map(mdText).join('  \n'));
   if (c.kind === 'net') blocks.push(`*Scope: client ↔ local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.*`);
   if (c.fits.length > 0) blocks.push(fitTable(c));
   return mdBlocks(blocks).trimEnd();
+}
+
+/** A new digest disagreement stands out (⚠); a known one (spec `known`) says so and links its finding. */
+function digestNote(row: Row): string | null {
+  if (!row.digestMismatch) return null;
+  const values = row.digestMismatch.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (${mdCode(d.caseId)})` : ''}: ${mdCode(d.digest)}`);
+  const k = row.digestKnown;
+  if (k) {
+    const who = k.runners.map((r) => RUNNER_LABEL[r]).join(', ');
+    return mdQuote([`ℹ Known digest disagreement (${mdText(row.label)}): ${mdText(who)} differs, as [FINDINGS ${mdText(k.finding)}](${k.url}) records: ${mdText(k.doc)}.`, ...values]);
+  }
+  return mdQuote([`⚠ **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.`, ...values]);
+}
+
+/** The param label, and the work each runner did where it differs (per_runner scaling). */
+function paramMd(row: Row): string {
+  return row.scaled ? `${mdText(row.label)}<br>${mdText(scaledWorkLine(row))}` : mdText(row.label);
 }
 
 function cellMd(row: Row, runner: Runner): string {
@@ -120,9 +128,9 @@ function cellMd(row: Row, runner: Runner): string {
     case 'failed':
       return `*failed: ${mdText(v.reason)}*`;
     case 'ok': {
-      const line1 = v.best ? `**${v.median}** (best)` : v.ratio ? `${v.median} (${v.ratio})` : `${v.median}`;
+      const line1 = v.best ? `**${v.lead}** (best)` : v.ratio ? `${v.lead} (${v.ratio})` : `${v.lead}`;
       const cell = row.cells[runner]!;
-      return [line1, v.rates.join(' · '), v.spread.join(' · '), textSparkline(cell.samplesNs)]
+      return [line1, v.raw ?? '', v.spread.join(' · '), textSparkline(cell.samplesNs)]
         .filter((l) => l.length > 0)
         .join('<br>');
     }
@@ -131,7 +139,7 @@ function cellMd(row: Row, runner: Runner): string {
 
 function rowBars(row: Row, runners: readonly Runner[]): string {
   if (!row.contested) return '';
-  const items = runners.map((r) => ({ runner: r, label: mdText(RUNNER_LABEL[r]), value: row.cells[r]?.status === 'ok' ? (row.cells[r]?.unitCostNs ?? null) : null }));
+  const items = runners.map((r) => ({ label: mdText(RUNNER_LABEL[r]), value: row.cells[r]?.ratio ?? null, text: row.cells[r]?.ratio !== undefined ? formatRatio(row.cells[r]!.ratio) : undefined }));
   return textBars(items).join('<br>');
 }
 
@@ -146,7 +154,7 @@ function fitTable(c: CaseModel): string {
 
 function legend(): string {
   return [
-    'Cells: median (ratio to the fastest runner in the row, **best** in bold); throughput · time per op; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, <1 waiting on I/O, >1 multi-threaded); a sparkline of the iterations in order (▁ fastest, █ slowest iteration). Bars: time per byte or per op, longest = slowest; the shortest is marked fastest.',
+    'Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, **best** in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, <1 waiting, >1 multi-threaded); a sparkline of the iterations in order (▁ fastest, █ slowest iteration). Bars: time per unit of work as a multiple of the fastest (1.00x), longest = slowest; logarithmic where the row spans more than 10x.',
     `${THROUGHPUT_FOOTNOTE}`,
   ].join('\n\n');
 }

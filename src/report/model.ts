@@ -23,6 +23,30 @@ export interface RunnerInfo {
   finishedAt: string | null;
 }
 
+/** A runner the run was asked for that has no result: skipped before it ran, or failed to build or run. */
+export interface NotRun {
+  runner: Runner;
+  status: 'skipped' | 'failed';
+  reason: string;
+  /** What brings it back, when known (a checkout for bee-go where the proxy refuses it). */
+  fix?: string;
+}
+
+/** The machine while the run ran, as the engine saw it (not the runners: their host block has no load). */
+export interface Environment {
+  /** 1, 5 and 15 minute load averages at the end of the run. */
+  loadAverage: [number, number, number];
+  cpus: number;
+}
+
+/** A digest disagreement the spec lists as known (spec case `known`, by FINDINGS.md id). */
+export interface KnownDisagreement {
+  finding: string;
+  runners: Runner[];
+  doc: string;
+  url: string;
+}
+
 export type CellStatus = 'ok' | 'skipped' | 'failed';
 
 /** What a row's ratios compare: time per byte, per op, or per iteration when no work is declared. */
@@ -87,6 +111,8 @@ export interface Row {
   fastest: Runner[];
   /** Present when runners that reported a digest disagree; lists every runner's value. */
   digestMismatch?: DigestValue[];
+  /** The mismatch is one the spec lists as known: exactly these runners differ from the rest. */
+  digestKnown?: KnownDisagreement;
   /** The net-scope caveat on net.* rows. */
   caveat?: string;
 }
@@ -126,6 +152,9 @@ export type { ScoreEntry };
 export interface AggregateModel {
   schema: typeof AGGREGATE_SCHEMA_ID;
   runners: RunnerInfo[];
+  /** Runners asked for that have no result, with why; absent in models from before this field. */
+  notRun?: NotRun[];
+  environment?: Environment;
   /** Distinct spec hashes across the results (one when consistent). */
   specHashes: string[];
   profiles: Profile[];

@@ -1,7 +1,7 @@
 // Text charts for markdown read on GitHub (report.md, the job summary): GitHub's sanitiser strips
 // inline SVG from rendered markdown, so these draw with Unicode block characters, which survive
 // any renderer. The HTML report keeps its SVG (svg.ts). Pure functions of the numbers.
-import type { Bar } from './svg.js';
+import { barScale } from './cell.js';
 
 const LEVELS = '▁▂▃▄▅▆▇█';
 /** Left-aligned eighths of a cell: index k draws k/8 of a full block. */
@@ -26,19 +26,20 @@ export function textSparkline(samples: readonly number[], maxWidth = 30): string
 }
 
 /**
- * One line per item: its label and a bar of up to `width` cells scaled to the largest value, in
- * eighths of a cell; the smallest value (lower is better) is marked fastest, a missing one is —.
- * Empty when no item has a value.
+ * One line per item: its label, a bar of up to `width` cells (eighths of a cell) and its figure.
+ * Values are ratios to the fastest (lower is better): the scale is linear while they are within 10x
+ * of each other and logarithmic beyond (barScale), so the fastest keeps a visible bar; it is
+ * marked fastest, a missing value is —. Empty when no item has a value.
  */
-export function textBars(items: ReadonlyArray<Bar & { label: string }>, width = 12): string[] {
+export function textBars(items: ReadonlyArray<{ label: string; value: number | null; text?: string }>, width = 12): string[] {
   const valid = items.map((b) => b.value).filter((v): v is number => v != null && Number.isFinite(v) && v > 0);
   if (valid.length === 0) return [];
-  const max = Math.max(...valid);
+  const scale = barScale(valid);
   const min = Math.min(...valid);
   return items.map((b) => {
     if (b.value == null || !Number.isFinite(b.value) || b.value <= 0) return `${b.label} —`;
-    const eighths = Math.max(1, Math.round((b.value / max) * width * 8));
+    const eighths = Math.max(1, Math.round(scale.length(b.value) * width * 8));
     const bar = '█'.repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
-    return `${b.label} ${bar}${b.value === min && valid.length > 1 ? ' fastest' : ''}`;
+    return `${b.label} ${bar}${b.text ? ` ${b.text}` : ''}${b.value === min && valid.length > 1 ? ' fastest' : ''}`;
   });
 }

@@ -6,7 +6,8 @@ import { preflight } from '../bee/preflight.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { renderAbComment, type AbReportInput } from '../report/ab-comment.js';
 import { aggregate } from '../report/aggregate.js';
-import type { AggregateModel } from '../report/model.js';
+import type { AggregateModel, NotRun } from '../report/model.js';
+import { availableParallelism, loadavg } from 'node:os';
 import { writeReports, writeText, type WrittenReports } from '../report/write.js';
 import { loadSpec } from '../spec/load.js';
 import { judgePaired, type AbRow } from '../verdict/index.js';
@@ -57,6 +58,8 @@ export interface SingleJobOptions extends Common {
   runners: ReadonlyArray<{ runner: Runner; source: ClientSource; buildCommand?: string }>;
   /** Default 'wall'. With instructions, the CPU cases also run under callgrind and the result carries their counts. */
   measure?: Measure;
+  /** Runners asked for but left out before the job (bee-go without its module): the report names them. */
+  notRun?: readonly NotRun[];
 }
 
 export interface SingleJobOutcome {
@@ -90,6 +93,7 @@ export async function singleJob(o: SingleJobOptions): Promise<SingleJobOutcome> 
   const results: Result[] = [];
   const builds: BuiltRunner[] = [];
   const problems: string[] = [];
+  const notRun: NotRun[] = [...(o.notRun ?? [])];
   for (const r of o.runners) {
     let built: BuiltRunner;
     try {
@@ -98,6 +102,7 @@ export async function singleJob(o: SingleJobOptions): Promise<SingleJobOutcome> 
     } catch (e) {
       problems.push(`${r.runner}: build failed: ${e instanceof Error ? e.message : String(e)}`);
       o.log(problems.at(-1)!);
+      notRun.push({ runner: r.runner, status: 'failed', reason: problems.at(-1)!.split('\n')[0]! });
       continue;
     }
     const out = join(resolve(o.outDir), 'results', `${r.runner}.json`);
@@ -122,8 +127,10 @@ export async function singleJob(o: SingleJobOptions): Promise<SingleJobOutcome> 
       if (result) writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
     }
     if (result) results.push(result);
+    else notRun.push({ runner: r.runner, status: 'failed', reason: problems.filter((p) => p.startsWith(`${r.runner}:`)).at(-1) ?? 'no result' });
   }
-  const model = aggregate(results, spec, { specHash: hash });
+  const environment = { loadAverage: loadavg() as [number, number, number], cpus: availableParallelism() };
+  const model = aggregate(results, spec, { specHash: hash, notRun, environment });
   const reports = writeReports(o.outDir, model);
   return { results, builds, problems, model, reports };
 }

@@ -49,6 +49,20 @@ export const SpecCaseSchema = z
       })
       .nullable(),
     iters: z.partialRecord(ProfileSchema, z.number().int().positive()).optional(),
+    /**
+     * Known digest disagreements of this case, one per FINDINGS.md entry: the report shows a
+     * disagreement of exactly these runners as known, with the link; any other still stands out.
+     */
+    known: z
+      .array(
+        z.object({
+          finding: z.string().regex(/^B\d+[a-z]?$/, 'a FINDINGS.md id such as B1'),
+          runners: z.array(RunnerSchema).min(1),
+          doc: z.string().min(1),
+          url: z.string().url(),
+        }),
+      )
+      .optional(),
     /** Its work spreads over every CPU: A/B rounds must not pin it to one (src/run/pin.ts). */
     parallel: z.boolean().optional(),
     params: perProfile(z.array(SpecParamSchema).min(1)),

@@ -19,11 +19,23 @@ export function selectCases(spec: Spec, globs: readonly string[]): SpecCase[] {
   if (globs.length === 0) return [...spec.cases];
   const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
   for (const p of patterns) {
-    if (!spec.cases.some((c) => p.re.test(c.id))) {
-      throw new SelectionError(`case glob "${p.glob}" matches no case in the spec (ids look like cpu.bmt.file-root)`);
-    }
+    if (!spec.cases.some((c) => p.re.test(c.id))) throw new SelectionError(noMatch(spec, p.glob));
   }
   return spec.cases.filter((c) => patterns.some((p) => p.re.test(c.id)));
+}
+
+/** Why a glob matched nothing, with the glob it was likely meant as. */
+function noMatch(spec: Spec, glob: string): string {
+  const head = `case glob "${glob}" matches no case in the spec`;
+  if (!/[*?]/.test(glob)) {
+    // An id prefix without a wildcard (--case cpu.keccak): the glob of that group.
+    const prefix = glob.endsWith('.') ? glob : `${glob}.`;
+    const under = spec.cases.filter((c) => c.id.startsWith(prefix));
+    if (under.length > 0) return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? '' : 's'}: ${under.map((c) => c.id).join(', ')})?`;
+  }
+  const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, '')) && glob.replace(/[*?]/g, '').length >= 3);
+  if (near.length > 0) return `${head}; ids containing it: ${near.slice(0, 5).join(', ')}${near.length > 5 ? ', …' : ''}`;
+  return `${head} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
 }
 
 /** The param a runner runs: declared values with its per_runner override merged over them. */

@@ -23,7 +23,7 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-count-'));
 
 async function counter(): Promise<Counter> {
   const found = await findCounter();
-  if (!found.counter) throw new Error(`these tests need valgrind: ${found.reason}`);
+  if (!found.counter) throw new Error(`these tests need valgrind: ${found.reason}; install it with 'npm run test:tools' (as root) or 'sudo apt-get install -y valgrind'`);
   return found.counter;
 }
 

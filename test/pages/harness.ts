@@ -1,7 +1,7 @@
 // Serves the built trend site and a history folder from one origin on 127.0.0.1 (port 0), and
 // launches the system Chromium through playwright-core (no browser download) with a fresh profile.
 // Shared by test/pages/*.test.ts and bench/site.bench.ts.
-import { createReadStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -82,6 +82,7 @@ function hostOf(url: string): string {
 }
 
 export async function launch(opts: { colorScheme?: 'light' | 'dark'; viewport?: { width: number; height: number } } = {}): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install it with 'npm run test:tools' (as root) or 'sudo apt-get install -y chromium'`);
   const profile = mkdtempSync(join(tmpdir(), 'bee-bench-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -105,12 +105,18 @@ describe('text charts', () => {
     expect(textSparkline(Array.from({ length: 100 }, (_, i) => i))).toHaveLength(30);
   });
 
-  it('bars: scaled to the slowest in eighths of a cell, fastest marked, missing as a dash', () => {
+  it('bars: scaled to the slowest in eighths of a cell, labelled, fastest marked, missing as a dash', () => {
     expect(textBars([
-      { runner: 'js', label: 'bee-js', value: 8 },
-      { runner: 'go', label: 'bee-go', value: 1 },
-      { runner: 'rs', label: 'bee-rs', value: null },
-    ], 4)).toEqual(['bee-js ████', 'bee-go ▌ fastest', 'bee-rs —']);
-    expect(textBars([{ runner: 'js', label: 'bee-js', value: null }])).toEqual([]);
+      { label: 'bee-js', value: 8, text: '8.00x' },
+      { label: 'bee-go', value: 1, text: '1.00x' },
+      { label: 'bee-rs', value: null },
+    ], 4)).toEqual(['bee-js ████ 8.00x', 'bee-go ▌ 1.00x fastest', 'bee-rs —']);
+    expect(textBars([{ label: 'bee-js', value: null }])).toEqual([]);
+  });
+
+  it('bars: logarithmic beyond 10x, so the fastest of a 1000x row keeps a bar', () => {
+    const [slow, fast] = textBars([{ label: 'js', value: 1000 }, { label: 'rs', value: 1 }], 4);
+    expect(slow).toBe('js ████');
+    expect(fast).toBe('rs ▍ fastest');
   });
 });

@@ -80,7 +80,7 @@ describe('report.md', () => {
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
     expect(md).toContain('*skip: no offline encrypting chunker in go*');
-    expect(md).toMatch(/\*\*[0-9.]+ [µm]?s\*\* \(best\)/);
+    expect(md).toMatch(/\*\*[0-9.]+ ([µmn]?s\/[a-z]+|[kMG]B\/s)\*\* \(best\)/);
     expect(md).not.toContain('<svg');
     expect(md).toContain('MB/s');
     expect(md).toContain('decimal: 1 MB = 10^6 bytes');
@@ -95,17 +95,39 @@ describe('report.md', () => {
     expect(callout).toContain(`bee-rs: \`${'ab'.repeat(32)}\``);
   });
 
-  it('marks spread above 50% and shows p95 only from n >= 10', () => {
+  it('marks spread above 50% as printed and shows p95 only from n >= 10', () => {
     const noisy = (runner: 'go' | 'rs', samples: number[]) =>
       result(runner, [caseResult({ id: 'cpu.identity.create', param: { label: 'quick', count: 10 }, work: { ops: 10 }, samples_ns: samples })]);
-    const out = renderMarkdown(aggregate([noisy('go', [100, 100, 100, 100, 300]), noisy('rs', Array.from({ length: 10 }, (_, i) => 1000 + i))], spec));
-    const line = out.split('\n').find((l) => l.startsWith('| quick |'))!;
-    const [, go, rs] = line.split(' | ');
+    const cells = (go: number[], rs: number[]) => {
+      const out = renderMarkdown(aggregate([noisy('go', go), noisy('rs', rs)], spec));
+      const line = out.split('\n').find((l) => l.startsWith('| quick |'))!;
+      return line.split(' | ').slice(1, 3);
+    };
+    const [go, rs] = cells([1e4, 1e4, 1e4, 1e4, 3e4], Array.from({ length: 10 }, (_, i) => 1e5 + 100 * i));
     expect(go).toContain('⚠ ±200%');
     expect(go).not.toContain('p95');
-    expect(go).toContain('**100 ns** (best)');
-    expect(rs).toContain('1.00 µs (10.0x)');
-    expect(rs).toMatch(/±0.4% · cv [0-9.]+% · p95 1.01 µs · n 10/);
+    expect(go).toContain('**1.00 µs/op** (best)<br>median 10.0 µs for 10 ops');
+    expect(rs).toContain('10.0 µs/op (10.0x slower)<br>median 100 µs for 10 ops');
+    expect(rs).toMatch(/±0.4% · cv [0-9.]+% · p95 101 µs · n 10/);
+    // ±50.0% is not "above 50%": no ⚠ on a spread that prints as exactly 50.0%.
+    const [half] = cells([1e5, 1e5, 150_004], [1e5, 1e5, 1e5]);
+    expect(half).toContain('±50.0%');
+    expect(half).not.toContain('⚠');
+  });
+
+  it('puts a caveat, not a warning, on sub-microsecond rows and on cpu/wall below 1 in CPU rows', () => {
+    const r = (runner: 'go' | 'rs', samples: number[], cpu: number[]) =>
+      result(runner, [caseResult({ id: 'cpu.harness.noop', param: { label: 'empty', count: 1 }, work: { ops: 1 }, samples_ns: samples, cpu_ns: cpu }),
+        caseResult({ id: 'cpu.identity.create', param: { label: 'quick', count: 10 }, work: { ops: 10 }, samples_ns: [1e6, 1e6, 1e6], cpu_ns: [5e5, 5e5, 5e5] })]);
+    const out = renderMarkdown(aggregate([r('go', [50, 60, 9000], [1000, 1000, 1000]), r('rs', [40, 41, 42], [40, 41, 42])], spec));
+    const noop = out.split('\n').find((l) => l.startsWith('| empty |'))!;
+    expect(noop).not.toContain('⚠');
+    expect(noop).toMatch(/±[0-9.]+% ‡/);
+    expect(noop).toMatch(/cpu\/wall [0-9.]+x ‡/);
+    expect(out).toContain('‡ Below 1 µs per iteration');
+    const identity = out.split('\n').find((l) => l.startsWith('| quick |'))!;
+    expect(identity).toContain('cpu/wall 0.500x †');
+    expect(out).toContain('† cpu/wall below 1 on a CPU-bound row: the process waited for a CPU');
   });
 
   it('is deterministic and omits the net caveat without net rows', () => {
@@ -148,37 +170,46 @@ describe('report.html', () => {
     for (const s of inline) expect(csp).toContain(`'sha256-${createHash('sha256').update(s).digest('base64')}'`);
     const json = /<script type="application\/json" id="bee-bench-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
     const data = JSON.parse(json) as { charts: Array<{ labels: string[] }> };
-    expect(data.charts.flatMap((c) => c.labels)).toContain('</script><script>alert(1)</script>');
+    expect(data.charts.flatMap((c) => c.labels).some((l) => l.endsWith('· </script><script>alert(1)</script>'))).toBe(true);
   });
 
-  it('draws one chart per case through textContent-only page code', () => {
+  it('draws one chart per group through textContent-only page code', () => {
     const pageScript = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)][1]![1]!;
     const json = /<script type="application\/json" id="bee-bench-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
-    const made: Array<{ type: string; options: { scales: { y: { type: string } } } }> = [];
-    let onChange: (() => void) | undefined;
-    const box = { checked: false, addEventListener: (_: string, f: () => void) => (onChange = f) };
+    const made: Array<{ type: string; options: { indexAxis: string; scales: { x: { type: string; min: number } } } }> = [];
     const status = { textContent: '' };
     const document = {
-      getElementById: (id: string) => (id === 'bee-bench-data' ? { textContent: json } : id === 'log-scale' ? box : id === 'chart-status' ? status : { id }),
+      getElementById: (id: string) => (id === 'bee-bench-data' ? { textContent: json } : id === 'chart-status' ? status : { id }),
     };
     class Chart {
       constructor(_el: unknown, cfg: (typeof made)[number]) {
         made.push(cfg);
       }
-      destroy() {}
     }
-    runInNewContext(pageScript, { document, Chart, JSON });
-    const n = (JSON.parse(json) as { charts: unknown[] }).charts.length;
-    expect(n).toBeGreaterThan(0);
-    expect(made).toHaveLength(n);
-    expect(made[0]!.options.scales.y.type).toBe('linear');
-    box.checked = true;
-    onChange!();
-    expect(made.at(-1)!.options.scales.y.type).toBe('logarithmic');
+    const window: Record<string, unknown> = {};
+    runInNewContext(pageScript, { document, Chart, JSON, window });
+    const charts = (JSON.parse(json) as { charts: Array<{ log: boolean }> }).charts;
+    expect(charts.length).toBe(model.groups.length);
+    expect(made).toHaveLength(charts.length);
+    made.forEach((m, i) => {
+      expect(m.options.indexAxis).toBe('y');
+      expect(m.options.scales.x.type).toBe(charts[i]!.log ? 'logarithmic' : 'linear');
+    });
     expect(pageScript).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write/);
     // Without Chart.js the page says so (as text).
-    runInNewContext(pageScript, { document, JSON });
+    runInNewContext(pageScript, { document, JSON, window });
     expect(status.textContent).toMatch(/Chart\.js was not embedded/);
+  });
+
+  it('charts on a log axis where a group spans more than 10x, linear within it', () => {
+    const full = (['js', 'go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash, { unitCost: (_c, rr) => ({ js: 1000, go: 2, rs: 1 })[rr] }));
+    const wide = /<script type="application\/json" id="bee-bench-data">([\s\S]*?)<\/script>/.exec(renderHtml(aggregate(full, spec), { chartJs: null }))![1]!;
+    const charts = (JSON.parse(wide) as { charts: Array<{ log: boolean; min: number; title: string }> }).charts;
+    const cpu = charts.find((c) => c.title.startsWith('CPU'))!;
+    expect(cpu).toMatchObject({ log: true, min: 0.5 });
+    const near = (['go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash, { unitCost: (_c, rr) => ({ js: 1, go: 2, rs: 1 })[rr] }));
+    const narrow = /<script type="application\/json" id="bee-bench-data">([\s\S]*?)<\/script>/.exec(renderHtml(aggregate(near, spec), { chartJs: null }))![1]!;
+    expect((JSON.parse(narrow) as { charts: Array<{ log: boolean; min: number; title: string }> }).charts.find((c) => c.title.startsWith('CPU'))).toMatchObject({ log: false, min: 0 });
   });
 });
 

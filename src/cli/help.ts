@@ -1,0 +1,199 @@
+// The CLI's help: one entry per command in COMMANDS (usage lines, a summary, the details shown by
+// `bee-bench COMMAND --help` and `bee-bench help COMMAND`). A new command is one more entry; the
+// global help and README's CLI block (test/cli/help.test.ts) are built from the same lines.
+
+export interface CommandHelp {
+  /** What is typed after `bee-bench`: "run", "history publish". */
+  name: string;
+  /** Synopsis lines; the first starts with `bee-bench NAME`, continuation lines are indented. */
+  usage: string[];
+  summary: string;
+  /** Shown by the command's own help, after the usage. */
+  details: string;
+}
+
+const SRC = 'SRC is "registry" (the runner\'s pinned client version) or a path to a client checkout.';
+const BEE = `BEE is the node the net.* cases run against (without one they are skipped):
+  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
+  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
+  --bee-binary PATH              the same from a local bee executable, without Docker
+  --bee-port N                   host port of the dev node (default: a free one)
+  A dev node gets a fresh postage batch and is stopped and removed when the command ends.`;
+const COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
+default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
+const MEASURE = `--measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
+or both; net cases are never counted.`;
+const HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
+publishes sharing one wait for each other.`;
+
+export const COMMANDS: readonly CommandHelp[] = [
+  {
+    name: 'run',
+    usage: [
+      'bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]',
+      '                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]',
+      '                  [--measure wall|instructions|both]',
+      'bee-bench run     --shard K/N [the selection of plan --shards] [--assignment FILE] [--prebuilt] [BEE] [--out DIR]',
+    ],
+    summary: 'build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)',
+    details: `${SRC}
+--shard K/N runs exactly shard K's part of a sharded run (the --assignment file of plan --shards,
+else worked out again from the same selection flags) into OUT (default out/shard-K-of-N);
+--prebuilt uses the builds in --cache (from \`bee-bench build\`) and never builds: a build of other
+inputs is refused by name. A dev node (--bee dev) is started only when the shard has net cases.
+--case takes an id or a glob (* matches any run of characters): --case 'cpu.keccak.*'.
+bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
+serve it, run skips bee-go (the report says so) unless a checkout is given: --go-client PATH (or
+BEE_GO_PATH). A build's tool output goes to build.log in its cache folder (one console line
+per build names it); each finished case is one line with done/total and an ETA.
+${BEE}
+${MEASURE}
+${COMMON}`,
+  },
+  {
+    name: 'ab',
+    usage: [
+      'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
+      '                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
+      '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]',
+      '                  [--instructions-threshold T] [--fail-on wall|instructions|any]',
+    ],
+    summary: 'one runner built on two client sources, interleaved rounds, a verdict per row',
+    details: `${SRC}
+--fail-on: which evidence --fail-on-regression acts on.
+${BEE}
+${MEASURE}
+${COMMON}`,
+  },
+  {
+    name: 'bisect',
+    usage: [
+      'bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]',
+      '                  [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]',
+      '                  [--measure wall|instructions]',
+    ],
+    summary: 'find the first commit of a client checkout that made a case slower',
+    details: `Walks the first-parent commits of the client checkout at --path (default .) from --good
+(excluded) to --bad, each step an A/B against --good, and names the first commit whose change
+exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
+installed, else time paired rounds (--measure wall forces wall time).
+${COMMON}`,
+  },
+  {
+    name: 'plan',
+    usage: [
+      'bee-bench plan    --runner js|go|rs [--profile quick|full] [--case GLOB]... [--large]',
+      'bee-bench plan    --shards N [--runner js,go,rs] [--profile quick|full] [--case GLOB]... [--large]',
+      '                  [--measure M] [--history DIR] [--assignment FILE]',
+    ],
+    summary: 'the resolved plan a runner executes, or the matrix of a sharded run',
+    details: `With --runner: the plan (bee-bench/plan@1, spec/plan.schema.json) as JSON on stdout; a runner
+runs it with \`run --plan FILE --out FILE\` (runners/README.md). The test hooks (BEE_BENCH_FAULT,
+BEE_BENCH_SLOWDOWN, BEE_BENCH_ALLOC, BEE_BENCH_ITERS, BEE_BENCH_CASE_TIMEOUT_S) are resolved into it.
+With --shards N: a matrix for GitHub's strategy.matrix ({"include": [{"shard": "1/N", ...}]}),
+shards balanced by expected cost (--history DIR: a history folder's last recorded times, else
+an estimate from the spec). Wall time keeps every client of a case on one shard; counts split
+per runner and unit. --assignment FILE also writes which shard runs what, for the shard jobs.
+${COMMON}`,
+  },
+  {
+    name: 'merge',
+    usage: ['bee-bench merge   --out DIR SHARD_DIR...'],
+    summary: "the shards' outputs joined as one run's results and report",
+    details: `Writes DIR/results/<runner>.json and the report, as run --out DIR does, with a Shards section
+(each shard's machine and time). Every planned row is accounted for: a shard with no output or a
+row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
+differs between shards.`,
+  },
+  {
+    name: 'build',
+    usage: ['bee-bench build   [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC] [--cache DIR]'],
+    summary: 'build the runners into the cache, run nothing (the build job of a sharded run)',
+    details: `${SRC}
+Each build sits in the cache under its inputs' hash (runner sources, client, toolchain); shards
+given the same cache with --prebuilt run it without building.
+${COMMON}`,
+  },
+  {
+    name: 'report',
+    usage: ['bee-bench report  --out DIR RESULT.json|DIR...'],
+    summary: 'the aggregate report (md, html, csv) from result files',
+    details: 'Result files are named directly or found (*.json, recursively) under the folders given.',
+  },
+  {
+    name: 'compare',
+    usage: ['bee-bench compare OLD_DIR NEW_DIR [--out FILE]'],
+    summary: 'what changed between two folders of results',
+    details: 'Prints the comparison as markdown; --out also writes it to FILE.',
+  },
+  {
+    name: 'history publish',
+    usage: [
+      'bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]',
+      '                             [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]',
+      '                             [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR...',
+    ],
+    summary: 'add results to the gh-pages history and the trend site',
+    details: `${HISTORY}
+--commit-url (or --repo-url, which gives <URL>/commit/<sha>) lets the site link the measured
+commit. --default-branch NAME is the branch the site's files always keep (default: the
+branch with the most records; others are kept while recently active).`,
+  },
+  {
+    name: 'history import-gab',
+    usage: ['bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON'],
+    summary: "import a github-action-benchmark data.js into the history",
+    details: HISTORY,
+  },
+  {
+    name: 'history export-gab',
+    usage: [
+      'bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]',
+      'bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]',
+    ],
+    summary: 'benches for github-action-benchmark, or a whole data.js back',
+    details: 'Prints to stdout unless --out FILE is given.',
+  },
+];
+
+export const EXIT_CODES = `Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
+unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
+head; 2 bad arguments.`;
+
+/** The commands whose name starts with `words` (["history"] gives its three subcommands). */
+export function commandsFor(words: readonly string[]): CommandHelp[] {
+  for (let n = Math.min(words.length, 2); n >= 1; n--) {
+    const name = words.slice(0, n).join(' ');
+    const exact = COMMANDS.filter((c) => c.name === name);
+    if (exact.length > 0) return exact;
+    const group = COMMANDS.filter((c) => c.name.startsWith(`${name} `));
+    if (group.length > 0) return group;
+  }
+  return [];
+}
+
+/** Every command's usage lines and summary, pointing at the per-command help. */
+export function globalHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'bee-bench: continuous benchmarks for the Swarm Bee API clients',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Usage:',
+    ...COMMANDS.flatMap((c) => c.usage.map((l) => `  ${l}`)),
+    '',
+    'More on one command: bee-bench help COMMAND (or bee-bench COMMAND --help). --version prints the version.',
+    '',
+    EXIT_CODES,
+  ].join('\n');
+}
+
+/** The help of one command (or of a group such as "history"). */
+export function commandHelp(list: readonly CommandHelp[]): string {
+  return [
+    ...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, '', 'Usage:', ...c.usage.map((l) => `  ${l}`), '', c.details, '']),
+    EXIT_CODES,
+  ].join('\n');
+}

@@ -1,0 +1,116 @@
+// The CLI's messages as a new user meets them: per-command help, --version, a mistyped flag or
+// command answered in one line with the closest valid one, a case prefix answered with its glob,
+// and README's CLI block kept equal to the usage lines --help prints.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli.js';
+import { COMMANDS } from '../../src/cli/help.js';
+import { closest, editDistance } from '../../src/cli/suggest.js';
+
+async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  let stderr = '';
+  let stdout = '';
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
+  try {
+    return { code: await main(args), stderr, stdout };
+  } finally {
+    e.mockRestore();
+    o.mockRestore();
+  }
+}
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const lines = (s: string) => s.trimEnd().split('\n');
+
+describe('CLI help', () => {
+  it('`run --help` and `help run` print the run command only, exit 0', async () => {
+    for (const args of [['run', '--help'], ['help', 'run'], ['run', '-h']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout).toMatch(/^bee-bench run: /);
+      expect(r.stdout).toContain('--case takes an id or a glob');
+      expect(r.stdout).not.toContain('bee-bench ab ');
+    }
+  });
+
+  it('`help history` and `history --help` print the three history commands', async () => {
+    for (const args of [['help', 'history'], ['history', '--help']]) {
+      const r = await cli(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout.match(/^bee-bench history \S+: /gm)).toEqual(['bee-bench history publish: ', 'bee-bench history import-gab: ', 'bee-bench history export-gab: ']);
+    }
+    expect((await cli(['history', 'publish', '--help'])).stdout).not.toContain('import-gab');
+  });
+
+  it('the global help lists every command of the table, each with its usage', async () => {
+    const r = await cli(['--help']);
+    expect(r.code).toBe(0);
+    for (const c of COMMANDS) {
+      expect(r.stdout).toContain(c.summary);
+      for (const l of c.usage) expect(r.stdout).toContain(l);
+    }
+    expect(r.stdout).toContain('bee-bench help COMMAND');
+  });
+
+  it('--version prints the package version, exit 0', async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const r = await cli(['--version']);
+    expect(r).toMatchObject({ code: 0, stdout: `bee-bench ${pkg.version}\n`, stderr: '' });
+  });
+});
+
+describe('CLI errors in one line', () => {
+  it('a mistyped flag names the closest valid flag and the command help', async () => {
+    const r = await cli(['run', '--runners', 'js']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual(['bee-bench: unknown flag --runners (did you mean --runner?); see bee-bench run --help']);
+    expect(r.stdout).toBe('');
+    expect(lines((await cli(['ab', '--thresold', '0.1'])).stderr)).toEqual(['bee-bench: unknown flag --thresold (did you mean --threshold?); see bee-bench ab --help']);
+  });
+
+  it('an unknown flag with nothing close says so without Node\'s parser advice', async () => {
+    const r = await cli(['--bogus']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual(['bee-bench: unknown flag --bogus; see bee-bench --help']);
+  });
+
+  it('a flag without its value is one line', async () => {
+    const r = await cli(['run', '--runner']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual(['bee-bench: --runner needs a value; see bee-bench run --help']);
+  });
+
+  it('a mistyped command names the closest command', async () => {
+    const r = await cli(['rnu']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual(['bee-bench: unknown command "rnu" (did you mean "run"?); see bee-bench --help']);
+    expect(lines((await cli(['help', 'nope'])).stderr)).toEqual(['bee-bench: unknown command "nope"; see bee-bench --help']);
+  });
+
+  it('a case id prefix without a wildcard suggests the glob, before anything is built', async () => {
+    const r = await cli(['run', '--runner', 'rs', '--case', 'cpu.keccak']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual([
+      'bee-bench: case glob "cpu.keccak" matches no case in the spec; did you mean "cpu.keccak.*" (3 cases: cpu.keccak.chunk-hash, cpu.keccak.parallel, cpu.keccak.bulk)?; see bee-bench run --help',
+    ]);
+  });
+
+  it('closest() prefers a prefix, else the nearest name within reach', () => {
+    expect(closest('runners', ['runner', 'rounds'])).toBe('runner');
+    expect(closest('treshold', ['threshold', 'alpha'])).toBe('threshold');
+    expect(closest('zzzzzz', ['threshold', 'alpha'])).toBeUndefined();
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+  });
+});
+
+describe('README and --help agree', () => {
+  it('README\'s CLI block holds every usage line, prefixed `npx `', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const missing = COMMANDS.flatMap((c) => c.usage).filter((l) => !readme.includes(l.startsWith('bee-bench ') ? `npx ${l}` : `    ${l}`));
+    expect(missing).toEqual([]);
+    // Commands in README's prose are what a clone can type.
+    expect(readme.match(/^bee-bench \w/gm) ?? []).toEqual([]);
+  });
+});
