@@ -1,4 +1,4 @@
-// bee-bench: the local CLI. The same pipelines as the action (src/run/jobs.ts), on a laptop.
+// bee-bench: the local CLI. The same pipelines as the action (src/pipeline), on a laptop.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,16 +9,16 @@ import { goProxyProblem, parseSource, type ClientSource } from './build/index.js
 import { defaultSpecPath } from './build/paths.js';
 import type { DevNodeOptions } from './bee/dev-node.js';
 import { withDevNode } from './bee/session.js';
-import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord, publishRecords, publishResults, readRecords, RECORD_SCHEMA_ID, renderGabDataJs, type HistoryRecord, type RunContext } from './history/index.js';
+import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord, publishRecords, publishResults, readRecords, RECORD_SCHEMA_ID, renderGabDataJs, type HistoryRecord, type RecordContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
 import { MeasureSchema, type Measure } from './count/measure.js';
-import { FailOnSchema, failingRows } from './count/fail-on.js';
-import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from './verdict/index.js';
-import { abJob, singleJob } from './run/jobs.js';
+import { AB_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from './verdict/index.js';
+import { abPipeline } from './pipeline/ab.js';
+import { singlePipeline } from './pipeline/single.js';
 import { MEASURE_TEXT, abStepComparator, bisectMeasure } from './bisect/compare.js';
 import { renderBisectMarkdown } from './bisect/report.js';
 import { bisect } from './bisect/run.js';
@@ -246,7 +246,7 @@ async function cmdRun(v: Values): Promise<number> {
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  const out = await withBee(c, (c) => singleJob({ ...c, runners, measure: measureOf(v) }));
+  const out = await withBee(c, (c) => singlePipeline({ ...c, runners, measure: measureOf(v) }));
   log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
@@ -281,14 +281,14 @@ async function cmdAb(v: Values): Promise<number> {
     base: source(v.base, 'base'), head: source(v.head, 'head'), baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head,
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
   };
-  const out = await withBee(c, (c) => abJob({
+  const out = await withBee(c, (c) => abPipeline({
     ...c, ...sides, runner, buildCommand: v['build-command'], rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
     measure, instructionThreshold,
   }));
-  process.stdout.write(out.markdown);
-  log(`wrote ${out.markdownFile}`);
+  process.stdout.write(out.report.markdown);
+  log(`wrote ${out.report.markdownFile}`);
   // As in the action: a head that failed or lost a row fails the run like a regression does.
-  const f = failingRows(out.rows, failOn.data);
+  const f = failingRows(out.report.input.rows, failOn.data);
   return v['fail-on-regression'] && f.regressions + f.failed + f.missing > 0 ? 1 : 0;
 }
 
@@ -351,8 +351,8 @@ function cmdCompare(v: Values, positionals: string[]): number {
 }
 
 /** The commit a local history write is about: HEAD of --repo, read with git. */
-function headContext(v: Values): RunContext {
-  let commit: RunContext['commit'];
+function headContext(v: Values): RecordContext {
+  let commit: RecordContext['commit'];
   try {
     commit = headCommit(resolve(v.repo));
   } catch {

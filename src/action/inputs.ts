@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultSpecPath } from '../build/paths.js';
-import { FailOnSchema, type FailOn } from '../count/fail-on.js';
+import { FailOnSchema, type FailOn } from '../verdict/index.js';
 import { MeasureSchema, type Measure } from '../count/measure.js';
 import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';

@@ -2,8 +2,7 @@
 // marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.
-import type { Verdict } from '../stats/index.js';
-import { countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow } from '../verdict/index.js';
+import { countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow, type Verdict } from '../verdict/index.js';
 import type { Host, Profile, Runner } from '../spec/schema.js';
 import { clip, mdCode, mdText, preText, safeUrl } from './escape.js';
 import { failureSummary } from './failures.js';

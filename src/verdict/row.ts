@@ -1,6 +1,6 @@
 // The row every A/B report is made of, whichever design judged it, and its headline counts.
 import { z } from 'zod';
-import type { Verdict } from '../stats/index.js';
+import { VERDICTS, type Verdict } from './change.js';
 import { KindSchema, type CaseResult, type Kind } from '../spec/schema.js';
 import type { InstructionVerdict } from './instructions.js';
 
@@ -68,9 +68,19 @@ export interface AbCounts {
 }
 
 /** Which evidence flagged a row: wall time (paired rounds or history), instruction counts, or both. */
-export function flaggedBy(r: AbRow, verdict: Verdict): Array<'wall time' | 'instructions'> {
+export type Evidence = 'wall time' | 'instructions';
+
+export function flaggedBy(r: AbRow, verdict: Verdict): Evidence[] {
   if (r.status !== 'ok') return [];
   return [...(r.verdict === verdict ? (['wall time'] as const) : []), ...(r.instructions?.verdict === verdict ? (['instructions'] as const) : [])];
+}
+
+/** The rows a verdict holds for on some evidence, each with the evidence (annotations, fail-on). */
+export function flaggedRows(rows: readonly AbRow[], verdict: Verdict): Array<{ row: AbRow; by: Evidence[] }> {
+  return rows.flatMap((row) => {
+    const by = flaggedBy(row, verdict);
+    return by.length > 0 ? [{ row, by }] : [];
+  });
 }
 
 /** A row's verdict on all its evidence: a regression in either is a regression, never hidden by the other. */
@@ -97,7 +107,7 @@ export function countRows(rows: readonly AbRow[]): AbCounts {
 
 const text = (max: number) => z.string().max(max);
 const positive = z.number().finite().positive();
-const VerdictSchema = z.enum(['regression', 'improvement', '~']);
+const VerdictSchema = z.enum(VERDICTS);
 
 /**
  * An AbRow read back from a file another job wrote (the fork-safe comment job reads the rows a PR's

@@ -1,6 +1,6 @@
 // Which evidence fails a run with fail-on-regression: wall time, instruction counts, or any.
 import { z } from 'zod';
-import { countRows, flaggedBy, type AbRow } from '../verdict/index.js';
+import { countRows, flaggedBy, type AbRow } from './row.js';
 
 export const FailOnSchema = z.enum(['any', 'wall', 'instructions']);
 export type FailOn = z.infer<typeof FailOnSchema>;
