@@ -15,8 +15,8 @@ import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
 import type { AggregateModel } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
-import { MeasureSchema, type Measure } from './count/measure.js';
-import { AB_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from './verdict/index.js';
+import { MeasureSchema, type Measure } from './spec/measure.js';
+import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from './verdict/index.js';
 import { abPipeline } from './pipeline/ab.js';
 import { singlePipeline } from './pipeline/single.js';
 import { MEASURE_TEXT, abStepComparator, bisectMeasure } from './bisect/compare.js';
@@ -35,11 +35,12 @@ const USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
 Usage:
   bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]
                     [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]
-                    [--measure wall|instructions|both]
+                    [--measure wall,instructions,allocations|both]
   bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]
                     [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
-                    [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]
-                    [--instructions-threshold T] [--fail-on wall|instructions|any]
+                    [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]
+                    [--instructions-threshold T] [--allocations-threshold T]
+                    [--fail-on wall|instructions|allocations|any]
   bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]
                     [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]
                     [--measure wall|instructions]
@@ -74,8 +75,10 @@ publishes sharing one wait for each other. --commit-url (or --repo-url, which gi
 the site's files always keep (default: the branch with the most records; others are kept while
 recently active).
 
---measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
-or both; net cases are never counted. --fail-on: which evidence --fail-on-regression acts on.
+--measure: a comma list of wall (default), instructions (counts of the CPU cases under
+valgrind's callgrind) and allocations (heap allocations and bytes per iteration of the CPU cases,
+the runtime's own accounting, in separate runs); both = wall,instructions; net cases are never
+counted. --fail-on: which evidence --fail-on-regression acts on.
 
 Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
 unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
@@ -112,6 +115,7 @@ const options = {
   'fail-on': { type: 'string', default: 'any' },
   measure: { type: 'string' },
   'instructions-threshold': { type: 'string' },
+  'allocations-threshold': { type: 'string' },
   out: { type: 'string' },
   spec: { type: 'string' },
   cache: { type: 'string' },
@@ -212,7 +216,7 @@ function withBee<T>(c: ReturnType<typeof common>, job: (c: ReturnType<typeof com
 
 function measureOf(v: Values): Measure {
   const m = MeasureSchema.safeParse(v.measure ?? 'wall');
-  if (!m.success) throw new UsageError(`--measure ${v.measure}: use wall, instructions or both`);
+  if (!m.success) throw new UsageError(`--measure ${v.measure}: a comma list of wall, instructions, allocations (both = wall,instructions)`);
   return m.data;
 }
 
@@ -273,8 +277,9 @@ async function cmdAb(v: Values): Promise<number> {
   if (!v.base || !v.head) throw new UsageError('ab needs --base SRC and --head SRC');
   const { rounds, alpha, threshold } = verdictOptions(v);
   const instructionThreshold = num(v['instructions-threshold'], 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
+  const allocationThreshold = num(v['allocations-threshold'], 'allocations-threshold', ALLOCATION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
   const failOn = FailOnSchema.safeParse(v['fail-on']);
-  if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions or any`);
+  if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
   // Every argument is checked before a dev node is started for the job.
   const sides = {
@@ -283,7 +288,7 @@ async function cmdAb(v: Values): Promise<number> {
   };
   const out = await withBee(c, (c) => abPipeline({
     ...c, ...sides, runner, buildCommand: v['build-command'], rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
-    measure, instructionThreshold,
+    measure, instructionThreshold, allocationThreshold,
   }));
   process.stdout.write(out.report.markdown);
   log(`wrote ${out.report.markdownFile}`);
@@ -303,7 +308,7 @@ async function cmdBisect(v: Values): Promise<number> {
   const measure = await bisectMeasure(v.measure === undefined ? undefined : measureOf(v), log);
   const outcome = await bisect({
     repo, good: v.good, bad: v.bad, log,
-    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure }),
+    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] }),
   });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
   writeText(join(c.outDir, 'bisect.md'), md);

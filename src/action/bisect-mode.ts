@@ -25,7 +25,7 @@ export async function bisectFlow(env: FlowEnv): Promise<FlowResult> {
     bisect({
       repo: i.path, good, bad, log, workDir: join(env.ctx.temp, 'bee-bench', 'bisect'),
       compare: abStepComparator({
-        ...pipelineOptions(env), runner: i.client, rounds: i.rounds, alpha: i.alpha, threshold: i.threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs, measure,
+        ...pipelineOptions(env), runner: i.client, rounds: i.rounds, alpha: i.alpha, threshold: i.threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure],
         ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}),
       }),
     }),

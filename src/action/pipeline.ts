@@ -193,6 +193,7 @@ export async function runAbPipeline(env: FlowEnv, base: SideSource, head: SideSo
       marker,
       measure: i.measure,
       instructionThreshold: i.instructionThreshold,
+      allocationThreshold: i.allocationThreshold,
       ...(crossClient ? { crossClient } : {}),
       ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
     }),

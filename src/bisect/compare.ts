@@ -5,7 +5,7 @@
 // there (deterministic, so a step needs no rounds); wall time otherwise.
 import { join } from 'node:path';
 import { findCounter } from '../count/callgrind.js';
-import type { Measure } from '../count/measure.js';
+import { measuresInstructions, type Measure } from '../spec/measure.js';
 import type { AbRow } from '../verdict/index.js';
 import { abPipeline, type AbPipelineOptions } from '../pipeline/ab.js';
 import type { Probe } from './search.js';
@@ -25,7 +25,7 @@ export const MEASURE_TEXT = { wall: 'wall time, paired rounds', instructions: 'i
 
 /** What a step measures: instruction counts unless wall time was asked for or callgrind is missing. */
 export async function bisectMeasure(requested: Measure | undefined, log: (line: string) => void): Promise<'wall' | 'instructions'> {
-  if (requested === 'wall') return 'wall';
+  if (requested && !measuresInstructions(requested)) return 'wall';
   const found = await findCounter();
   if (found.counter) return 'instructions';
   log(`bisect: steps measure wall time: ${found.reason}`);

@@ -1,12 +1,14 @@
 // A same-job A/B of one runner built on two client sources (`bee-bench ab`, the action's pull
 // requests and base-ref runs, each bisect step): build -> plan -> lock-step rounds (src/run) ->
-// counting runs -> verdicts (src/verdict) -> ab.md, ab.json, counts and annotations (ab-report.ts).
+// counting runs -> allocation runs -> verdicts (src/verdict) -> ab.md, ab.json, counts and
+// annotations (ab-report.ts).
 import { resolve } from 'node:path';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { findCounter } from '../count/callgrind.js';
-import { measuresInstructions, measuresWall, type Measure } from '../count/measure.js';
+import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
 import type { AbReportInput } from '../report/ab-comment.js';
 import type { AggregateModel } from '../report/model.js';
+import { allocationAb, type AllocationAbOutcome } from '../run/alloc-ab.js';
 import { isCounted } from '../run/count.js';
 import { instructionAb, type InstructionAbOutcome } from '../run/count-ab.js';
 import { pairRows } from '../run/pairs.js';
@@ -14,7 +16,7 @@ import { runRounds, type RoundsOutcome, type Side } from '../run/rounds.js';
 import { loadSpec } from '../spec/load.js';
 import { planOf, type PlanUnit } from '../spec/plan.js';
 import type { Runner } from '../spec/schema.js';
-import { attachInstructionRows, INSTRUCTION_DEFAULTS, judgePaired, rowsFromCounts } from '../verdict/index.js';
+import { ALLOCATION_DEFAULTS, attachAllocationRows, attachInstructionRows, INSTRUCTION_DEFAULTS, judgePaired, rowsFromCounts } from '../verdict/index.js';
 import { clientText, writeAbReport, type AbReport } from './ab-report.js';
 import { checkNode, planFor, processBudgetMs, type PipelineOptions } from './options.js';
 
@@ -34,10 +36,12 @@ export interface AbPipelineOptions extends PipelineOptions {
   marker?: string;
   trendUrl?: string;
   crossClient?: AggregateModel;
-  /** Default 'wall'. Instructions: the CPU rows also get a count verdict (base twice, head once under callgrind). */
+  /** Default wall. Instructions, allocations: the CPU rows also get that verdict (base twice, head once). */
   measure?: Measure;
   /** The count verdict's threshold (default INSTRUCTION_DEFAULTS.threshold). */
   instructionThreshold?: number;
+  /** The allocation verdict's threshold (default ALLOCATION_DEFAULTS.threshold). */
+  allocationThreshold?: number;
 }
 
 export interface AbPipelineOutcome {
@@ -48,6 +52,8 @@ export interface AbPipelineOutcome {
   counts?: InstructionAbOutcome;
   /** Why instructions were asked for but not counted. */
   countsUnavailable?: string;
+  /** The allocation A/B when allocations were measured. */
+  allocations?: AllocationAbOutcome;
 }
 
 export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcome> {
@@ -58,12 +64,12 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
     buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
   const builds = { base: await build(o.base), head: await build(o.head) };
   const caseBudgetMs = Math.max(0, ...[...new Set(plan.units.map((u) => u.id))].map((id) => processBudgetMs(planOf(plan, (u: PlanUnit) => u.id === id))));
-  const asked = o.measure ?? 'wall';
+  const asked = o.measure ?? ['wall'];
   const found = measuresInstructions(asked) ? await findCounter() : null;
   const countsUnavailable = found && !found.counter ? found.reason : undefined;
   if (countsUnavailable) o.log(`instruction counts unavailable: ${countsUnavailable}; the verdicts are wall time only`);
-  // Counts asked for alone but impossible here: wall time rather than nothing.
-  const measure: Measure = countsUnavailable ? 'wall' : asked;
+  // Counts impossible here: without them, and wall time rather than nothing.
+  const measure: Measure = countsUnavailable ? ['wall', ...asked.filter((k) => k === 'allocations')] : asked;
   const sides = { base: builds.base.command, head: builds.head.command };
   const wallStarted = performance.now();
   const rounds: RoundsOutcome = measuresWall(measure)
@@ -84,6 +90,15 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
     for (const p of counts.problems) o.log(`instruction counts: ${p}`);
     rows = measuresWall(measure) ? attachInstructionRows(rows, counts.rows, countRule) : rowsFromCounts(counts.rows, spec, countRule);
   }
+  const allocRule = { threshold: o.allocationThreshold ?? ALLOCATION_DEFAULTS.threshold };
+  let allocations: AllocationAbOutcome | undefined;
+  if (measuresAllocations(measure)) {
+    allocations = await allocationAb(sides, {
+      plan, outDir: resolve(o.outDir), timeoutMs: processBudgetMs(planOf(plan, isCounted)), fixtures: o.fixtures, env: o.env, log: o.log,
+    });
+    for (const p of allocations.problems) o.log(`allocations: ${p}`);
+    rows = attachAllocationRows(rows, allocations.rows, spec, allocRule);
+  }
   const firstResult = (side: Side) => rounds.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? null;
   const head = firstResult('head');
   const input: AbReportInput = {
@@ -102,8 +117,9 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
       clientBase: clientText(firstResult('base'), 'base'),
       clientHead: clientText(head, 'head'),
       specHash: hash,
-      wallTimeMs: rounds.elapsedMs + (counts?.elapsedMs ?? 0),
+      wallTimeMs: rounds.elapsedMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
       ...(measuresInstructions(asked) ? { measure: { wallMs, countMs: counts?.elapsedMs ?? 0, counter: counts ? `callgrind (${counts.counter})` : null, unavailable: countsUnavailable, threshold: countRule.threshold } } : {}),
+      ...(allocations ? { allocations: { threshold: allocRule.threshold, counter: allocations.counter, ms: allocations.elapsedMs } } : {}),
       ...(rounds.stoppedEarly ? { stoppedEarly: rounds.stoppedEarly } : {}),
     },
     ...(o.crossClient ? { crossClient: o.crossClient } : {}),
@@ -112,6 +128,7 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
   const report = writeAbReport(o.outDir, input, {
     roundsDone: rounds.roundsDone, stoppedEarly: rounds.stoppedEarly ?? null, elapsedMs: rounds.elapsedMs,
     ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}),
+    ...(allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}),
   });
-  return { report, rounds, builds, ...(counts ? { counts } : {}), ...(countsUnavailable ? { countsUnavailable } : {}) };
+  return { report, rounds, builds, ...(counts ? { counts } : {}), ...(countsUnavailable ? { countsUnavailable } : {}), ...(allocations ? { allocations } : {}) };
 }

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { findCounter } from '../count/callgrind.js';
-import { measuresInstructions, measuresWall, type Measure } from '../count/measure.js';
+import { measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
 import { aggregate } from '../report/aggregate.js';
 import type { AggregateModel } from '../report/model.js';
 import { writeReports, type WrittenReports } from '../report/write.js';
@@ -18,7 +18,7 @@ import { checkNode, planFor, processBudgetMs, type PipelineOptions } from './opt
 
 export interface SinglePipelineOptions extends PipelineOptions {
   runners: ReadonlyArray<{ runner: Runner; source: ClientSource; buildCommand?: string }>;
-  /** Default 'wall'. With instructions, the CPU cases also run under callgrind and the result carries their counts. */
+  /** Default wall. With instructions, the CPU cases also run under callgrind and the result carries their counts. */
   measure?: Measure;
 }
 
@@ -47,7 +47,7 @@ async function countCases(built: BuiltRunner, plan: Plan, o: SinglePipelineOptio
 }
 
 export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePipelineOutcome> {
-  const measure = o.measure ?? 'wall';
+  const measure = o.measure ?? ['wall'];
   const { spec, hash } = loadSpec(o.specFile);
   await checkNode(o, selectCases(spec, o.cases));
   const results: Result[] = [];

@@ -5,18 +5,22 @@
 //   history) compute the statistics (src/stats) and apply it.
 // - instruction counts: judgeInstructions (reaching the threshold and ten times the A/A spread);
 //   attachInstructionRows / rowsFromCounts put it on the report's rows.
+// - allocations: judgeAllocations (the count rule's shape on bytes, and allocation counts where
+//   the runtime gives them); attachAllocationRows puts it on the report's rows.
 // - the row: flaggedBy (which evidence flagged it), rowVerdict (any regression is a regression),
 //   flaggedRows (the rows to annotate).
-// - the policy: failingRows / failsOn (fail-on: wall, instructions, any).
+// - the policy: failingRows / failsOn (fail-on: wall, instructions, allocations, any).
 // - the counts of outputs, comment and annotations: countRows.
 // AbRow is the row every report is made of; AbRowSchema validates rows read back from a file.
-// AB_DEFAULTS / INSTRUCTION_DEFAULTS: the defaults shared by the CLI and the action.
+// AB_DEFAULTS / INSTRUCTION_DEFAULTS / ALLOCATION_DEFAULTS: the defaults shared by the CLI and the action.
 export { AB_DEFAULTS } from './defaults.js';
 export { VERDICTS, type Verdict } from './change.js';
 export { judgeWall, wallVerdict, type WallOptions } from './wall.js';
 export { AbRowSchema, countRows, flaggedBy, flaggedRows, rowVerdict, type AbCounts, type AbRow, type AbStatus, type Evidence, type PairedRow } from './row.js';
 export { INSTRUCTION_DEFAULTS, judgeInstructions, type InstructionOptions, type InstructionVerdict } from './instructions.js';
 export { attachInstructionRows, rowsFromCounts, type CountedRow } from './instruction-rows.js';
+export { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures, type AllocationOptions, type AllocationVerdict } from './allocations.js';
+export { attachAllocationRows, type AllocatedRow } from './allocation-rows.js';
 export { FailOnSchema, failingRows, failsOn, type FailOn } from './fail-on.js';
 export { judgePaired, type JudgeOptions } from './judge.js';
 export { judgeHistory, type HistoryOptions } from './history.js';
