@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildRunner, parseSource } from '../src/build/index.js';
 import { defaultSpecPath } from '../src/build/paths.js';
-import { runAb } from '../src/run/ab.js';
+import { runRounds } from '../src/run/rounds.js';
 import { pairRows } from '../src/run/pairs.js';
 import { AB_DEFAULTS, judgePaired, type PairedRow } from '../src/verdict/index.js';
 import { loadSpec } from '../src/spec/load.js';
@@ -94,7 +94,7 @@ async function pool(name: string, headEnv: Record<string, string>): Promise<Pool
   }
   log(`pool ${name}: ${P} rounds x ${caseCount} cases x 2 sides`);
   const cmd = built.command;
-  const outcome = await runAb({ base: cmd, head: cmd }, {
+  const outcome = await runRounds({ base: cmd, head: cmd }, {
     plan, rounds: P, outDir: join(outDir, name), caseBudgetMs,
     runBudgetMs: Number.POSITIVE_INFINITY, env: { head: headEnv },
   });
@@ -153,7 +153,7 @@ let real: { flagged: string[]; target: string; wallSeconds: number } | null = nu
 if (built && !values['skip-real']) {
   const cmd = built.command;
   const target = values['single-case'];
-  const outcome = await runAb({ base: cmd, head: cmd }, {
+  const outcome = await runRounds({ base: cmd, head: cmd }, {
     plan, rounds: R, outDir: join(outDir, 'real-10pct'), caseBudgetMs,
     runBudgetMs: AB_DEFAULTS.runBudgetMs, env: { head: { BEE_BENCH_SLOWDOWN: `${target}:0.1` } }, log,
   });

@@ -22,7 +22,7 @@ import { defaultSpecPath } from '../src/build/paths.js';
 import type { RunnerCommand } from '../src/build/builder.js';
 import { findCounter } from '../src/count/callgrind.js';
 import { COUNT_ITERATIONS, countRunner, isCounted } from '../src/run/count.js';
-import { processBudgetMs } from '../src/run/jobs.js';
+import { processBudgetMs } from '../src/pipeline/options.js';
 import { loadSpec } from '../src/spec/load.js';
 import { ResultSchema, RunnerSchema, type Result } from '../src/spec/schema.js';
 import { planOf, resolvePlan } from '../src/spec/plan.js';

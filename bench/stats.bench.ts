@@ -1,8 +1,9 @@
 // Benchmark of the PR verdict path: 100 rows x 20 paired rounds through
-// pairedRounds.compare (signed-rank p, HL ratio and interval) and verdicts
+// pairedRounds.compare (signed-rank p, HL ratio and interval) and judgeWall
 // (BH + thresholds). Bar: < 50 ms per table. Run: npx tsx bench/stats.bench.ts
 import { performance } from 'node:perf_hooks';
-import { pairedRounds, verdicts } from '../src/stats/index.js';
+import { pairedRounds } from '../src/stats/index.js';
+import { judgeWall } from '../src/verdict/index.js';
 
 const ROWS = 100;
 const ROUNDS = 20;
@@ -34,7 +35,7 @@ const table = Array.from({ length: ROWS }, (_, r) => {
 function run(): number {
   const t0 = performance.now();
   const rows = table.map((t) => ({ id: t.id, ...pairedRounds.compare(t.base, t.head) }));
-  const out = verdicts(rows, { alpha: 0.05, threshold: 0.05 });
+  const out = judgeWall(rows, { alpha: 0.05, threshold: 0.05 });
   const ms = performance.now() - t0;
   if (out.length !== ROWS) throw new Error('lost rows');
   return ms;
@@ -44,7 +45,7 @@ const cold = run();
 const times = Array.from({ length: REPEATS }, run).sort((a, b) => a - b);
 const median = times[Math.floor(REPEATS / 2)] as number;
 const worst = times[REPEATS - 1] as number;
-const flagged = verdicts(
+const flagged = judgeWall(
   table.map((t) => pairedRounds.compare(t.base, t.head)),
   { alpha: 0.05, threshold: 0.05 },
 ).filter((v) => v.verdict !== '~').length;

@@ -1,4 +1,4 @@
-// bee-bench: the local CLI. The same pipelines as the action (src/run/jobs.ts), on a laptop.
+// bee-bench: the local CLI. The same pipelines as the action (src/pipeline), on a laptop.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -11,16 +11,16 @@ import { COMMANDS, commandHelp, commandsFor, globalHelp } from './cli/help.js';
 import { closest } from './cli/suggest.js';
 import type { DevNodeOptions } from './bee/dev-node.js';
 import { withDevNode } from './bee/session.js';
-import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord, publishRecords, publishResults, readRecords, RECORD_SCHEMA_ID, renderGabDataJs, type HistoryRecord, type RunContext } from './history/index.js';
+import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord, publishRecords, publishResults, readRecords, RECORD_SCHEMA_ID, renderGabDataJs, type HistoryRecord, type RecordContext } from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
 import type { AggregateModel, NotRun } from './report/model.js';
 import { writeReports, writeText } from './report/write.js';
-import { MeasureSchema, measuresInstructions, measuresWall, type Measure } from './count/measure.js';
-import { FailOnSchema, failingRows } from './count/fail-on.js';
-import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from './verdict/index.js';
-import { abJob, singleJob } from './run/jobs.js';
+import { MeasureSchema, type Measure } from './spec/measure.js';
+import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from './verdict/index.js';
+import { abPipeline } from './pipeline/ab.js';
+import { singlePipeline } from './pipeline/single.js';
 import { MEASURE_TEXT, abStepComparator, bisectMeasure } from './bisect/compare.js';
 import { renderBisectMarkdown } from './bisect/report.js';
 import { bisect } from './bisect/run.js';
@@ -67,6 +67,7 @@ const options = {
   'fail-on': { type: 'string', default: 'any' },
   measure: { type: 'string' },
   'instructions-threshold': { type: 'string' },
+  'allocations-threshold': { type: 'string' },
   out: { type: 'string' },
   spec: { type: 'string' },
   cache: { type: 'string' },
@@ -175,7 +176,7 @@ function withBee<T>(c: ReturnType<typeof common>, job: (c: ReturnType<typeof com
 
 function measureOf(v: Values): Measure {
   const m = MeasureSchema.safeParse(v.measure ?? 'wall');
-  if (!m.success) throw new UsageError(`--measure ${v.measure}: use wall, instructions or both`);
+  if (!m.success) throw new UsageError(`--measure ${v.measure}: a comma list of wall, instructions, allocations (both = wall,instructions)`);
   return m.data;
 }
 
@@ -188,7 +189,7 @@ function runnerList(v: Values): Runner[] {
 function selectionOf(v: Values): SelectionRequest {
   const c = common(v);
   const m = measureOf(v);
-  const evidences: Evidence[] = [...(measuresWall(m) ? ['wall' as const] : []), ...(measuresInstructions(m) ? ['instructions' as const] : [])];
+  const evidences: Evidence[] = [...m];
   return { specFile: c.specFile, runners: runnerList(v), profile: c.profile, cases: c.cases, large: c.large ?? false, evidences };
 }
 
@@ -278,7 +279,7 @@ async function cmdRun(v: Values): Promise<number> {
   const spec = loadSpec(c.specFile).spec;
   const units = selectCases(spec, c.cases).reduce((n, sc) => n + profileParams(sc, c.profile, c.large).length, 0);
   const progress = runProgress(units * runners.length, log);
-  const out = await withBee({ ...c, log: progress.log }, (c) => singleJob({ ...c, runners, notRun, measure: measureOf(v) }));
+  const out = await withBee({ ...c, log: progress.log }, (c) => singlePipeline({ ...c, runners, notRun, measure: measureOf(v) }));
   log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(', ')}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
@@ -311,22 +312,23 @@ async function cmdAb(v: Values): Promise<number> {
   if (!v.base || !v.head) throw new UsageError('ab needs --base SRC and --head SRC');
   const { rounds, alpha, threshold } = verdictOptions(v);
   const instructionThreshold = num(v['instructions-threshold'], 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
+  const allocationThreshold = num(v['allocations-threshold'], 'allocations-threshold', ALLOCATION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
   const failOn = FailOnSchema.safeParse(v['fail-on']);
-  if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions or any`);
+  if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
   // Every argument is checked before a dev node is started for the job.
   const sides = {
     base: source(v.base, 'base'), head: source(v.head, 'head'), baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head,
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
   };
-  const out = await withBee(c, (c) => abJob({
+  const out = await withBee(c, (c) => abPipeline({
     ...c, ...sides, runner, buildCommand: v['build-command'], rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
-    measure, instructionThreshold,
+    measure, instructionThreshold, allocationThreshold,
   }));
-  process.stdout.write(out.markdown);
-  log(`wrote ${out.markdownFile}`);
+  process.stdout.write(out.report.markdown);
+  log(`wrote ${out.report.markdownFile}`);
   // As in the action: a head that failed or lost a row fails the run like a regression does.
-  const f = failingRows(out.rows, failOn.data);
+  const f = failingRows(out.report.input.rows, failOn.data);
   return v['fail-on-regression'] && f.regressions + f.failed + f.missing > 0 ? 1 : 0;
 }
 
@@ -341,7 +343,7 @@ async function cmdBisect(v: Values): Promise<number> {
   const measure = await bisectMeasure(v.measure === undefined ? undefined : measureOf(v), log);
   const outcome = await bisect({
     repo, good: v.good, bad: v.bad, log,
-    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure }),
+    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] }),
   });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
   writeText(join(c.outDir, 'bisect.md'), md);
@@ -389,8 +391,8 @@ function cmdCompare(v: Values, positionals: string[]): number {
 }
 
 /** The commit a local history write is about: HEAD of --repo, read with git. */
-function headContext(v: Values): RunContext {
-  let commit: RunContext['commit'];
+function headContext(v: Values): RecordContext {
+  let commit: RecordContext['commit'];
   try {
     commit = headCommit(resolve(v.repo));
   } catch {

@@ -1,5 +1,6 @@
-// Folders of src/ import each other without cycles (one concern per folder, layered), and the
-// verdict lives in src/verdict only: src/report renders, src/run measures.
+// Folders of src/ import each other without cycles (one concern per folder, layered), and every
+// decision lives in src/verdict only: src/stats computes, src/run measures, src/pipeline
+// orchestrates, src/report renders.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +41,23 @@ function cycles(g: Map<string, Set<string>>): string[] {
   return found;
 }
 
+/** Lines that decide: p or q against alpha, a ratio against a threshold (or bar, flag), a verdict string set. */
+const DECISIONS = [
+  /\b(p|q|qi|pValue|qValue)!?\s*(<|<=|>|>=)\s*[\w.]*alpha\b/,
+  /\balpha\s*(<|<=|>|>=)\s*[\w.!]*\b(p|q)\b/,
+  /ratio\b[^;\n]{0,40}?\s(<|<=|>|>=)\s[^;\n]{0,40}?\b(threshold|bar|flag|up)\b/,
+  /\b(threshold|bar|flag)\b[^;\n]{0,40}?\s(<|<=|>|>=)\s[^;\n]{0,40}?ratio\b/,
+  /(?<![=!<>])=\s*'(regression|improvement)'|[?:]\s*'(regression|improvement)'|\breturn\s+'(regression|improvement)'/,
+];
+
+function decisionLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => !l.startsWith('//') && !l.startsWith('*') && !l.startsWith('/*'))
+    .filter((l) => DECISIONS.some((r) => r.test(l)));
+}
+
 describe('src layering', () => {
   it('has no import cycle between folders', () => {
     expect(cycles(folderGraph())).toEqual([]);
@@ -47,10 +65,30 @@ describe('src layering', () => {
 
   it('keeps verdicts out of report and run: report renders, run measures', () => {
     const g = folderGraph();
-    expect([...(g.get('verdict') ?? [])].filter((f) => f === 'report' || f === 'run' || f === 'action')).toEqual([]);
-    for (const f of files(join(SRC, 'report'))) expect(readFileSync(f, 'utf8')).not.toMatch(/\bverdicts\(|compareLogRatios|unpairedHistory/);
+    expect([...(g.get('verdict') ?? [])].filter((f) => f === 'report' || f === 'run' || f === 'action' || f === 'pipeline')).toEqual([]);
+    for (const f of files(join(SRC, 'report'))) expect(readFileSync(f, 'utf8')).not.toMatch(/\bjudgeWall\(|compareLogRatios|unpairedHistory/);
   });
 
+  it('decides in src/verdict only: no other file compares a p or q with alpha, a ratio with a threshold, or sets a verdict', () => {
+    const outside = files(SRC).filter((f) => folderOf(f) !== 'verdict');
+    // The check reads src/run, src/pipeline, src/stats, src/report and src/action, not a subset.
+    for (const folder of ['run', 'pipeline', 'stats', 'report', 'action', 'history']) expect(outside.some((f) => folderOf(f) === folder), folder).toBe(true);
+    const found = outside.flatMap((f) => decisionLines(readFileSync(f, 'utf8')).map((l) => `${relative(SRC, f)}: ${l}`));
+    expect(found).toEqual([]);
+    expect(files(join(SRC, 'verdict')).flatMap((f) => decisionLines(readFileSync(f, 'utf8'))).length).toBeGreaterThan(3);
+  });
+
+  it('catches a decision put into src/run', () => {
+    for (const line of [
+      "if (q < o.alpha && ratio > 1 + o.threshold) row.verdict = 'regression';",
+      'const slower = r.q! <= alpha;',
+      'const changed = Math.abs(counts.ratio - 1) >= threshold;',
+      "const v: Verdict = ratio >= 1 + bar ? 'regression' : '~';",
+      "return { ...row, verdict: 'improvement' };",
+      "if (spread === 0) return 'regression';",
+    ]) expect(decisionLines(`// src/run/example.ts\n${line}\n`), line).toEqual([line]);
+    expect(decisionLines("if (rowVerdict(r) === 'regression') n++;\nconst by = flaggedBy(r, 'regression');\n// q < alpha decides\n")).toEqual([]);
+  });
   it('starts every child process with childEnv (no credentials reach builds, runners or git)', () => {
     const spawning = files(SRC).filter((f) => readFileSync(f, 'utf8').includes("from 'node:child_process'"));
     expect(spawning.length).toBeGreaterThan(5);

@@ -9,7 +9,7 @@ import { bisect } from '../bisect/run.js';
 import { writeText } from '../report/write.js';
 import { AB_DEFAULTS } from '../verdict/index.js';
 import { git, headSha, isShallow, resolveRef } from './git.js';
-import { common, log, NOTHING, publish, type FlowEnv, type FlowResult } from './pipeline.js';
+import { log, NOTHING, pipelineOptions, summarizeAndUpload, type FlowEnv, type FlowResult } from './pipeline.js';
 
 export async function bisectFlow(env: FlowEnv): Promise<FlowResult> {
   const i = env.inputs;
@@ -25,7 +25,7 @@ export async function bisectFlow(env: FlowEnv): Promise<FlowResult> {
     bisect({
       repo: i.path, good, bad, log, workDir: join(env.ctx.temp, 'bee-bench', 'bisect'),
       compare: abStepComparator({
-        ...common(env), runner: i.client, rounds: i.rounds, alpha: i.alpha, threshold: i.threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs, measure,
+        ...pipelineOptions(env), runner: i.client, rounds: i.rounds, alpha: i.alpha, threshold: i.threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure],
         ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}),
       }),
     }),
@@ -37,6 +37,6 @@ export async function bisectFlow(env: FlowEnv): Promise<FlowResult> {
   core.setOutput('results-path', env.outDir);
   core.setOutput('regressions', outcome.first ? '1' : '0');
   core.setOutput('improvements', '0');
-  await publish(env, markdown);
+  await summarizeAndUpload(env, markdown);
   return NOTHING;
 }

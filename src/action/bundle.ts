@@ -38,6 +38,7 @@ const ReportSchema = z.strictObject({
     measure: z
       .strictObject({ wallMs: z.number().finite().nonnegative(), countMs: z.number().finite().nonnegative(), counter: text(300).nullable(), unavailable: text(300).optional(), threshold: z.number().gt(0).max(10) })
       .optional(),
+    allocations: z.strictObject({ threshold: z.number().gt(0).max(10), counter: text(300).nullable(), ms: z.number().finite().nonnegative() }).optional(),
   }),
   baseline: z.strictObject({ kind: z.literal('history'), branch: text(300), runs: z.number().int().nonnegative() }).optional(),
 });

@@ -3,15 +3,14 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
-import { writeFileSync } from 'node:fs';
 import { DEFAULT_IDENTITY, gitIn, headCommit, publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
-import { renderAbComment, type AbReportInput } from '../report/ab-comment.js';
-import { judgeHistory } from '../verdict/index.js';
+import { historyAbReport } from '../pipeline/history-baseline.js';
+import type { AbReport } from '../pipeline/ab-report.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { markerFor } from './bundle.js';
 import { defaultBranchOf } from './context.js';
-import { announce, log, runSinglePipeline, type FlowEnv, type Side, type Verdicts } from './pipeline.js';
+import { announce, log, runSinglePipeline, type FlowEnv, type SideSource } from './pipeline.js';
 
 /**
  * The history repository: history-remote as given, else this repository over HTTPS with the job
@@ -82,31 +81,15 @@ export async function readHistory(env: FlowEnv, log: (l: string) => void): Promi
 }
 
 /** baseline: history — a single run of the head judged against the base branch's recorded runs. */
-export async function historyBaselinePipeline(env: FlowEnv, head: Side, baseBranch: string): Promise<Verdicts> {
+export async function historyBaselinePipeline(env: FlowEnv, head: SideSource, baseBranch: string): Promise<AbReport> {
   const i = env.inputs;
   const out = await runSinglePipeline(env, head);
   const result = out.results.find((r) => r.runner === i.client)!;
   const records = await core.group(`history: the last ${i.historyRuns} runs of ${baseBranch}`, () => readHistory(env, log));
-  const { spec, hash } = loadSpec(i.specFile);
-  const { rows, runs } = judgeHistory(result, records, spec, { branch: baseBranch, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
-  const marker = markerFor(env.ctx.workflow, i.client);
-  const report: AbReportInput = {
-    title: `bee-bench: ${i.client} ${baseBranch} history → ${head.label}`,
-    marker,
-    runner: i.client,
-    baseLabel: baseBranch,
-    headLabel: head.label,
-    rows,
-    alpha: i.alpha,
-    threshold: i.threshold,
-    rounds: 0,
-    profile: i.profile,
-    env: { host: result.host, clientBase: `${baseBranch} history (${runs} run${runs === 1 ? '' : 's'})`, clientHead: `${result.client.name} ${result.client.version} (${result.client.source})`, specHash: hash, wallTimeMs: 0 },
-    baseline: { kind: 'history', branch: baseBranch, runs },
-    ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
-  };
-  const markdown = renderAbComment(report);
-  const markdownFile = join(env.outDir, 'ab.md');
-  writeFileSync(markdownFile, markdown);
-  return { report, markdown, counts: announce(rows, markdownFile, env.outDir), marker };
+  const report = historyAbReport(result, records, {
+    specFile: i.specFile, profile: i.profile, outDir: env.outDir, branch: baseBranch, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold,
+    headLabel: head.label, marker: markerFor(env.ctx.workflow, i.client), ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
+  });
+  announce(report, env.outDir);
+  return report;
 }

@@ -6,9 +6,9 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultSpecPath } from '../build/paths.js';
-import { FailOnSchema, type FailOn } from '../count/fail-on.js';
-import { MeasureSchema, type Measure } from '../count/measure.js';
-import { AB_DEFAULTS, INSTRUCTION_DEFAULTS } from '../verdict/index.js';
+import { FailOnSchema, type FailOn } from '../verdict/index.js';
+import { MeasureSchema, type Measure } from '../spec/measure.js';
+import { AB_DEFAULTS, ALLOCATION_DEFAULTS, INSTRUCTION_DEFAULTS } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import { PROFILES, RunnerSchema, type Profile, type Runner } from '../spec/schema.js';
 import { SelectionError, selectCases } from '../spec/select.js';
@@ -30,6 +30,7 @@ export const INPUT_DEFAULTS = {
   'fail-on': 'any',
   measure: 'both',
   'instructions-threshold': String(INSTRUCTION_DEFAULTS.threshold),
+  'allocations-threshold': String(ALLOCATION_DEFAULTS.threshold),
   'github-token': '${{ github.token }}',
   bee: 'url',
   'bee-url': '',
@@ -88,6 +89,8 @@ export interface ActionInputs {
   /** What the A/B measures; instructions need valgrind on Linux x86-64 (elsewhere wall time, said in the report). */
   measure: Measure;
   instructionThreshold: number;
+  /** The allocation verdict's threshold (measure allocations). */
+  allocationThreshold: number;
   token: string;
   /** dev: start a Bee dev node in Docker for the net cases; url: the node in bee-url (or none). */
   beeSource: 'dev' | 'url';
@@ -143,9 +146,10 @@ const FIELDS = {
   'compare-clients': { schema: bool, fix: 'use true or false' },
   comment: { schema: z.enum(['always', 'on-change', 'never'], { error: 'expected always, on-change or never' }), fix: 'use always, on-change or never' },
   'fail-on-regression': { schema: bool, fix: 'use true or false' },
-  'fail-on': { schema: FailOnSchema, fix: 'any (a regression in wall time or in instruction counts), wall or instructions' },
-  measure: { schema: MeasureSchema, fix: 'both (wall time and instruction counts), wall or instructions' },
+  'fail-on': { schema: FailOnSchema, fix: 'any (a regression in any evidence), wall, instructions or allocations' },
+  measure: { schema: MeasureSchema, fix: 'a comma list of wall, instructions, allocations; both = wall,instructions' },
   'instructions-threshold': { schema: number((n) => n > 0 && n < 10, 'a fraction above 0'), fix: `the smallest change in instruction counts to flag, e.g. ${INSTRUCTION_DEFAULTS.threshold} for ${INSTRUCTION_DEFAULTS.threshold * 100}%` },
+  'allocations-threshold': { schema: number((n) => n > 0 && n < 10, 'a fraction above 0'), fix: `the smallest change in bytes (or allocations) per iteration to flag, e.g. ${ALLOCATION_DEFAULTS.threshold} for ${ALLOCATION_DEFAULTS.threshold * 100}%` },
   history: { schema: z.enum(['off', 'gh-pages'], { error: 'expected off or gh-pages' }), fix: 'gh-pages (append push and dispatch runs to the history branch) or off' },
   'history-branch': { schema: gitRef, fix: 'the branch that holds the history, e.g. gh-pages' },
   'history-folder': { schema: z.string().trim().regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'expected a relative folder such as bench').refine((f) => !f.split('/').includes('..'), 'must not climb out of the branch'), fix: 'a relative folder inside the history branch, e.g. bench' },
@@ -288,6 +292,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     failOn: p['fail-on'],
     measure: p.measure,
     instructionThreshold: p['instructions-threshold'],
+    allocationThreshold: p['allocations-threshold'],
     token: raw('github-token'),
     beeSource: p.bee,
     ...(beeUrl ? { bee: { url: beeUrl, batchId } } : {}),

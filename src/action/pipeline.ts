@@ -1,19 +1,21 @@
-// The action's side of the shared pipelines (src/run/jobs.ts): which runners to build, builds in
-// their own log groups, then abJob or singleJob exactly as the CLI calls them, and the publishing
-// every flow shares (outputs, job summary, artifact).
+// The action's side of the shared pipelines (src/pipeline): which runners to build, builds in
+// their own log groups, then abPipeline or singlePipeline exactly as the CLI calls them, and what
+// every flow ends with (outputs, annotations, job summary, artifact).
 import * as core from '@actions/core';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildRunner, goProxyProblem, type ClientSource } from '../build/index.js';
 import { BuildError } from '../build/exec.js';
 import { uploadFolder } from '../github/artifacts.js';
 import { writeSummary } from '../github/summary.js';
-import { failingRows, type FailOn } from '../count/fail-on.js';
 import { ensureValgrind } from '../count/install.js';
-import { renderBuildFailure, type AbReportInput, type BuildFailureInput } from '../report/ab-comment.js';
+import type { BuildFailureInput } from '../report/ab-comment.js';
 import type { AggregateModel } from '../report/model.js';
-import { AB_DEFAULTS, countRows, type AbCounts, type AbRow } from '../verdict/index.js';
-import { abJob, singleJob, type AbJobOutcome, type Common, type SingleJobOutcome } from '../run/jobs.js';
+import { AB_DEFAULTS, failingRows, type AbCounts, type FailOn } from '../verdict/index.js';
+import { abPipeline } from '../pipeline/ab.js';
+import { writeBuildFailureReport, type AbReport } from '../pipeline/ab-report.js';
+import type { PipelineOptions } from '../pipeline/options.js';
+import { singlePipeline, type SinglePipelineOutcome } from '../pipeline/single.js';
 import { RUNNERS, type Runner } from '../spec/schema.js';
 import { loadSpec } from '../spec/load.js';
 import { selectCases } from '../spec/select.js';
@@ -65,13 +67,14 @@ export class BuildFailure extends Error {
 }
 
 /** The flow's result from its verdicts; `regressions` counts the rows that fail the step under the fail-on input. */
-export function flowResult(v: Pick<Verdicts, 'report' | 'counts'>, failOn: FailOn): FlowResult {
+export function flowResult(v: Pick<AbReport, 'input' | 'counts'>, failOn: FailOn): FlowResult {
   // failed and missing from the counts, which also carry a failed build (a row of its own).
   const { improvements, failed, missing } = v.counts;
-  return { regressions: failingRows(v.report.rows, failOn).regressions, improvements, failed, missing };
+  return { regressions: failingRows(v.input.rows, failOn).regressions, improvements, failed, missing };
 }
 
-export interface Side {
+/** One side of a comparison as the action builds it: the client source and how the report names it. */
+export interface SideSource {
   source: ClientSource;
   label: string;
 }
@@ -106,7 +109,7 @@ export async function crossClientRunners(inputs: ActionInputs, client: Runner): 
   return runners;
 }
 
-export function common(env: FlowEnv, outDir = env.outDir): Common {
+export function pipelineOptions(env: FlowEnv, outDir = env.outDir): PipelineOptions {
   const i = env.inputs;
   return { specFile: i.specFile, profile: i.profile, cases: i.cases, ...(i.bee ? { bee: i.bee } : {}), outDir, cacheDir: env.cacheDir, log };
 }
@@ -126,34 +129,20 @@ async function crossClientModel(env: FlowEnv): Promise<AggregateModel | undefine
   const runners = env.crossClients;
   if (runners.length === 0) return undefined;
   return core.group(`cross-client context: ${runners.map((r) => r.runner).join(', ')}`, async () => {
-    const out = await singleJob({ ...common(env, join(env.outDir, 'cross-client')), runners });
+    const out = await singlePipeline({ ...pipelineOptions(env, join(env.outDir, 'cross-client')), runners });
     for (const p of out.problems) core.warning(`cross-client context: ${p}`);
     return out.results.length > 0 ? out.model : undefined;
   });
 }
 
-/** What a PR flow posts: the verdict table, its counts and the sticky comment's marker. */
-export interface Verdicts {
-  /** What the markdown was rendered from (the fork-safe comment job renders it again). */
-  report: AbReportInput;
-  markdown: string;
-  counts: AbCounts;
-  marker: string;
-}
-
-export interface AbRun extends Verdicts {
-  job: AbJobOutcome;
-}
-
-/** The outputs every comparison sets, and a warning per regression. */
-export function announce(rows: readonly AbRow[], markdownFile: string, outDir: string): AbCounts {
-  const counts = countRows(rows);
-  log(`verdict: ${counts.regressions} regression(s), ${counts.improvements} improvement(s), ${counts.unchanged} unchanged, ${counts.skipped} skipped, ${counts.new} new, ${counts.failed} failed, ${counts.missing} missing`);
-  for (const r of rows) if (r.status === 'ok' && r.verdict === 'regression') core.warning(`regression: ${r.caseId} [${r.label}] ${(((r.ratio ?? 1) - 1) * 100).toFixed(1)}% slower (q ${r.q?.toPrecision(2)})`);
-  setCountOutputs(counts);
-  core.setOutput('report-path', markdownFile);
+/** The outputs every comparison sets and its annotations, all from the pipeline's one report. */
+export function announce(report: AbReport, outDir: string): void {
+  const c = report.counts;
+  log(`verdict: ${c.regressions} regression(s), ${c.improvements} improvement(s), ${c.unchanged} unchanged, ${c.skipped} skipped, ${c.new} new, ${c.failed} failed, ${c.missing} missing`);
+  for (const line of report.annotations) core.warning(line);
+  setCountOutputs(c);
+  core.setOutput('report-path', report.markdownFile);
   core.setOutput('results-path', outDir);
-  return counts;
 }
 
 /** The count outputs of every flow: regressions, improvements, failed, missing. */
@@ -172,18 +161,15 @@ export function setCountOutputs(c: Pick<AbCounts, 'regressions' | 'improvements'
 export function reportBuildFailure(env: FlowEnv, f: BuildFailure, title: string): { markdown: string; failure: Omit<BuildFailureInput, 'marker'>; result: FlowResult } {
   core.error(f.message);
   const failure = { title, runner: f.runner, side: f.side, source: f.source, logTail: [...f.logTail] };
-  const markdown = renderBuildFailure({ ...failure, marker: markerFor(env.ctx.workflow, f.runner) });
-  mkdirSync(env.outDir, { recursive: true });
-  const markdownFile = join(env.outDir, 'ab.md');
-  writeFileSync(markdownFile, markdown);
-  setCountOutputs({ regressions: 0, improvements: 0, failed: 1, missing: 0 });
+  const { markdown, markdownFile, counts } = writeBuildFailureReport(env.outDir, { ...failure, marker: markerFor(env.ctx.workflow, f.runner) });
+  setCountOutputs(counts);
   core.setOutput('report-path', markdownFile);
   core.setOutput('results-path', env.outDir);
   return { markdown, failure, result: { ...NOTHING, failed: 1, buildFailed: f.message } };
 }
 
-/** Builds both sides (and the cross-client runners), then abJob: the same pipeline as `bee-bench ab`. */
-export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promise<AbRun> {
+/** Builds both sides (and the cross-client runners), then abPipeline: the same pipeline as `bee-bench ab`. */
+export async function runAbPipeline(env: FlowEnv, base: SideSource, head: SideSource): Promise<AbReport> {
   const i = env.inputs;
   await prebuild(env, 'base', i.client, base.source, i.buildCommand);
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
@@ -192,8 +178,8 @@ export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promi
   const n = selectCases(loadSpec(i.specFile).spec, i.cases).length;
   const marker = markerFor(env.ctx.workflow, i.client);
   const job = await core.group(`A/B: ${n} case${n === 1 ? '' : 's'} x ${i.rounds} rounds, base and head interleaved`, () =>
-    abJob({
-      ...common(env),
+    abPipeline({
+      ...pipelineOptions(env),
       runner: i.client,
       base: base.source,
       head: head.source,
@@ -207,16 +193,17 @@ export async function runAbPipeline(env: FlowEnv, base: Side, head: Side): Promi
       marker,
       measure: i.measure,
       instructionThreshold: i.instructionThreshold,
+      allocationThreshold: i.allocationThreshold,
       ...(crossClient ? { crossClient } : {}),
       ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
     }),
   );
-  const counts = announce(job.rows, job.markdownFile, env.outDir);
-  return { job, report: job.input, markdown: job.markdown, counts, marker };
+  announce(job.report, env.outDir);
+  return job.report;
 }
 
-/** Builds the client under test (and the cross-client runners), then singleJob: `bee-bench run`. */
-export async function runSinglePipeline(env: FlowEnv, head: Side): Promise<SingleJobOutcome> {
+/** Builds the client under test (and the cross-client runners), then singlePipeline: `bee-bench run`. */
+export async function runSinglePipeline(env: FlowEnv, head: SideSource): Promise<SinglePipelineOutcome> {
   const i = env.inputs;
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
   const runners = [
@@ -224,7 +211,7 @@ export async function runSinglePipeline(env: FlowEnv, head: Side): Promise<Singl
     ...env.crossClients,
   ];
   const n = selectCases(loadSpec(i.specFile).spec, i.cases).length;
-  const out = await core.group(`run: ${n} case${n === 1 ? '' : 's'} on ${runners.map((r) => r.runner).join(', ')}`, () => singleJob({ ...common(env), runners }));
+  const out = await core.group(`run: ${n} case${n === 1 ? '' : 's'} on ${runners.map((r) => r.runner).join(', ')}`, () => singlePipeline({ ...pipelineOptions(env), runners }));
   const problems = out.problems.filter((p) => p.startsWith(`${i.client}:`));
   for (const p of out.problems) core.warning(p);
   if (!out.results.some((r) => r.runner === i.client)) throw new Error(`the ${i.client} runner produced no result: ${problems.join('; ') || 'unknown problem'}`);
@@ -236,7 +223,7 @@ export async function runSinglePipeline(env: FlowEnv, head: Side): Promise<Singl
 }
 
 /** Job summary and artifact: every flow ends with both, before any step failure. */
-export async function publish(env: FlowEnv, summary: string): Promise<void> {
+export async function summarizeAndUpload(env: FlowEnv, summary: string): Promise<void> {
   await writeSummary(summary, log);
   try {
     await uploadFolder(`${ARTIFACT_PREFIX}${env.inputs.client}`, env.outDir, log);

@@ -1,5 +1,5 @@
 // pull_request: base = merge base of the PR head with its base branch, built in a worktree; head =
-// the checkout at `path`; paired A/B (abJob); then job summary, artifact (with the rendered comment
+// the checkout at `path`; paired A/B (abPipeline); then job summary, artifact (with the rendered comment
 // for the fork-safe comment job) and, when the token can write, the sticky comment.
 import * as core from '@actions/core';
 import { upsertSticky } from '../github/comment.js';
@@ -10,7 +10,7 @@ import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
 import { headSha, mergeBase, worktree, worktreeDir } from './git.js';
 import { ActionInputError } from './inputs.js';
 import { historyBaselinePipeline } from './history.js';
-import { BuildFailure, flowResult, log, publish, reportBuildFailure, runAbPipeline, type FlowEnv, type FlowResult } from './pipeline.js';
+import { BuildFailure, flowResult, log, reportBuildFailure, runAbPipeline, summarizeAndUpload, type FlowEnv, type FlowResult } from './pipeline.js';
 
 export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const { inputs, ctx } = env;
@@ -39,7 +39,7 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
     const v = inputs.baseline === 'history'
       ? await historyBaselinePipeline(env, head, pr.base.ref)
       : await runAbPipeline(env, { source: { kind: 'path', path: base! }, label: `${pr.base.ref}@${mb.slice(0, 7)}` }, head);
-    run = { ...v, outcome: { kind: 'report', report: v.report }, result: flowResult(v, inputs.failOn) };
+    run = { markdown: v.markdown, counts: v.counts, marker: v.input.marker, outcome: { kind: 'report', report: v.input }, result: flowResult(v, inputs.failOn) };
   } catch (e) {
     if (!(e instanceof BuildFailure)) throw e;
     const f = reportBuildFailure(env, e, `bee-bench: ${inputs.client} ${pr.base.ref} → ${head.label}`);
@@ -51,7 +51,7 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const note = fork && inputs.comment !== 'never'
     ? '\n\n> This pull request comes from a fork: its token is read-only, so the comment is posted by the workflow_run job (`mode: comment`) from this run\'s artifact.\n'
     : '';
-  await publish(env, run.markdown + note);
+  await summarizeAndUpload(env, run.markdown + note);
 
   if (inputs.comment === 'never') log('comment: never');
   else if (fork) log('comment: fork pull request; the workflow_run job with mode: comment posts it from the artifact (docs/action.md)');

@@ -6,9 +6,9 @@ import { readFileSync } from 'node:fs';
 import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
 import { alertsApply, raiseAlerts, recordsBeforeAppend } from './alerts.js';
 import { appendHistory, trendUrl } from './history.js';
-import { BuildFailure, flowResult, log, NOTHING, publish, reportBuildFailure, runAbPipeline, runSinglePipeline, type FlowEnv, type FlowResult, type Side } from './pipeline.js';
+import { BuildFailure, flowResult, log, NOTHING, reportBuildFailure, runAbPipeline, runSinglePipeline, summarizeAndUpload, type FlowEnv, type FlowResult, type SideSource } from './pipeline.js';
 
-async function sideAt(env: FlowEnv, ref: string): Promise<Side> {
+async function sideAt(env: FlowEnv, ref: string): Promise<SideSource> {
   const sha = await resolveRef(env.inputs.path, ref, log);
   const dir = await worktree(env.inputs.path, sha, worktreeDir(env.ctx.temp, sha), log);
   // A sha names itself; a branch or tag is shown with the commit it resolved to.
@@ -20,7 +20,7 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
   const { inputs, ctx } = env;
   if (inputs.comment !== 'never') log(`comment: a ${ctx.eventName || 'local'} run has no pull request to comment on; see the job summary`);
   const { head, base } = await core.group('git: refs', async () => {
-    const head: Side = inputs.headRef
+    const head: SideSource = inputs.headRef
       ? await sideAt(env, inputs.headRef)
       : { source: { kind: 'path', path: inputs.path }, label: `${ctx.eventName || 'checkout'}@${(await headSha(inputs.path)).slice(0, 7)}` };
     const base = inputs.baseRef ? await sideAt(env, inputs.baseRef) : undefined;
@@ -31,13 +31,13 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
   const failedBuild = async (e: unknown): Promise<FlowResult> => {
     if (!(e instanceof BuildFailure)) throw e;
     const f = reportBuildFailure(env, e, title);
-    await publish(env, f.markdown);
+    await summarizeAndUpload(env, f.markdown);
     return f.result;
   };
   if (base) {
     try {
       const run = await runAbPipeline(env, base, head);
-      await publish(env, run.job.markdown);
+      await summarizeAndUpload(env, run.markdown);
       return flowResult(run, env.inputs.failOn);
     } catch (e) {
       return failedBuild(e);
@@ -74,7 +74,7 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
       }
     }
   }
-  await publish(env, summary);
+  await summarizeAndUpload(env, summary);
   if (alertFailure) throw alertFailure;
   const own = out.results.find((r) => r.runner === inputs.client);
   return { ...NOTHING, regressions, failed: own?.cases.filter((c) => c.status === 'failed').length ?? 0 };

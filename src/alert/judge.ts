@@ -3,6 +3,7 @@
 // Benjamini–Hochberg across rows). Records of the commit being judged are left out, so a rerun is
 // never compared with itself; the newest other run is the last one before this, the start of the
 // commit range an alert names.
+import { branchBaseline } from '../history/baseline.js';
 import type { HistoryRecord } from '../history/schema.js';
 import { judgeHistory, type AbRow } from '../verdict/index.js';
 import type { Result, Spec } from '../spec/schema.js';
@@ -31,7 +32,8 @@ export interface BranchJudgement {
 
 export function judgeAgainstBranch(result: Result, records: readonly HistoryRecord[], spec: Spec, o: BranchJudgeOptions): BranchJudgement {
   const past = records.filter((r) => r.commit.sha !== o.sha);
-  const { rows, runs } = judgeHistory(result, past, spec, { branch: o.branch, lastRuns: o.lastRuns, alpha: o.alpha, threshold: o.threshold });
+  const baseline = branchBaseline(past, result, { branch: o.branch, lastRuns: o.lastRuns });
+  const { rows, runs } = judgeHistory(result, baseline, spec, { branch: o.branch, alpha: o.alpha, threshold: o.threshold });
   const newest = past
     .filter((r) => r.runner === result.runner && r.branch === o.branch && r.spec.profile === result.spec.profile)
     .sort((a, b) => Date.parse(b.commit.timestamp) - Date.parse(a.commit.timestamp))[0];

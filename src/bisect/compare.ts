@@ -1,13 +1,13 @@
-// The step comparator bisect uses by default: one A/B (the same engine as `bee-bench ab`,
-// src/run/jobs.ts) of the good ref against the candidate commit. The engine's judge decides
+// The step comparator bisect uses by default: one A/B (the same pipeline as `bee-bench ab`,
+// src/pipeline/ab.ts) of the good ref against the candidate commit. The engine's judge decides
 // whether the change exceeds the threshold. Every engine option (rounds, cases, measure) passes
-// through AbStepOptions to abJob untouched. Instruction counts are preferred where callgrind is
+// through AbStepOptions to abPipeline untouched. Instruction counts are preferred where callgrind is
 // there (deterministic, so a step needs no rounds); wall time otherwise.
 import { join } from 'node:path';
 import { findCounter } from '../count/callgrind.js';
-import type { Measure } from '../count/measure.js';
+import { measuresInstructions, type Measure } from '../spec/measure.js';
 import type { AbRow } from '../verdict/index.js';
-import { abJob, type AbJobOptions } from '../run/jobs.js';
+import { abPipeline, type AbPipelineOptions } from '../pipeline/ab.js';
 import type { Probe } from './search.js';
 import type { Commit } from './walk.js';
 
@@ -19,13 +19,13 @@ export interface Checkout {
 /** Measures a candidate checkout against the good one; `step` numbers the output folder. */
 export type StepComparator = (good: Checkout, candidate: Checkout, step: number) => Promise<Probe>;
 
-export type AbStepOptions = Omit<AbJobOptions, 'base' | 'head' | 'baseLabel' | 'headLabel' | 'marker' | 'trendUrl' | 'crossClient'>;
+export type AbStepOptions = Omit<AbPipelineOptions, 'base' | 'head' | 'baseLabel' | 'headLabel' | 'marker' | 'trendUrl' | 'crossClient'>;
 
 export const MEASURE_TEXT = { wall: 'wall time, paired rounds', instructions: 'instruction counts under callgrind' } as const;
 
 /** What a step measures: instruction counts unless wall time was asked for or callgrind is missing. */
 export async function bisectMeasure(requested: Measure | undefined, log: (line: string) => void): Promise<'wall' | 'instructions'> {
-  if (requested === 'wall') return 'wall';
+  if (requested && !measuresInstructions(requested)) return 'wall';
   const found = await findCounter();
   if (found.counter) return 'instructions';
   log(`bisect: steps measure wall time: ${found.reason}`);
@@ -58,7 +58,7 @@ export function probeOf(rows: readonly AbRow[], sha: string): Probe {
 
 export function abStepComparator(o: AbStepOptions): StepComparator {
   return async (good, candidate, step) => {
-    const out = await abJob({
+    const out = await abPipeline({
       ...o,
       outDir: join(o.outDir, `step-${String(step).padStart(2, '0')}-${candidate.commit.sha.slice(0, 12)}`),
       base: { kind: 'path', path: good.path },
@@ -66,6 +66,6 @@ export function abStepComparator(o: AbStepOptions): StepComparator {
       baseLabel: good.commit.sha.slice(0, 12),
       headLabel: candidate.commit.sha.slice(0, 12),
     });
-    return probeOf(out.rows, candidate.commit.sha);
+    return probeOf(out.report.input.rows, candidate.commit.sha);
   };
 }

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { childEnv } from '../child/env.js';
 import { findCounter } from './callgrind.js';
-import { measuresInstructions, type Measure } from './measure.js';
+import { measuresInstructions, type Measure } from '../spec/measure.js';
 
 function run(cmd: string, args: readonly string[], log: (l: string) => void): Promise<boolean> {
   return new Promise((resolve) => {

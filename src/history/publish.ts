@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../build/paths.js';
 import type { Result, Spec } from '../spec/schema.js';
 import { catalogFromSpec } from './derive.js';
-import { toRecord, type RunContext } from './record.js';
+import { toRecord, type RecordContext } from './record.js';
 import type { HistoryRecord } from './schema.js';
 import { writeHistory, type WriteReport } from './store.js';
 import { childEnv } from '../child/env.js';
@@ -27,7 +27,7 @@ export interface PublishOptions {
 }
 
 /** HEAD of a git checkout as a history record names it (throws when dir has no commit). */
-export function headCommit(dir: string): RunContext['commit'] {
+export function headCommit(dir: string): RecordContext['commit'] {
   const out = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%H%x00%an%x00%cI%x00%B'], { encoding: 'utf8', env: childEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
   const [sha, author, timestamp, message] = out.split('\0') as [string, string, string, string];
   return { sha, author, timestamp, message: message.trim() };
@@ -71,6 +71,6 @@ export function publishRecords(records: HistoryRecord[], o: PublishOptions): Pro
   });
 }
 
-export function publishResults(results: readonly Result[], ctx: RunContext, o: PublishOptions): Promise<WriteReport> {
+export function publishResults(results: readonly Result[], ctx: RecordContext, o: PublishOptions): Promise<WriteReport> {
   return publishRecords(results.map((r) => toRecord(r, ctx)), o);
 }

@@ -8,7 +8,7 @@ import { stableJsonPretty } from './json.js';
 import { HistoryRecordSchema, RECORD_SCHEMA_ID, type HistoryRecord, type RecordCase } from './schema.js';
 
 /** What the result file does not know: the commit measured and the CI run that measured it. */
-export interface RunContext {
+export interface RecordContext {
   commit: { sha: string; message: string; author: string; timestamp: string; url?: string };
   branch: string;
   /** GitHub event name (push, schedule, workflow_dispatch, ...) or e.g. "local". */
@@ -65,7 +65,7 @@ export function recordCase(c: CaseResult): RecordCase {
 }
 
 /** Result + run context -> record, validated (a bad context is named field by field). */
-export function toRecord(result: Result, ctx: RunContext): HistoryRecord {
+export function toRecord(result: Result, ctx: RecordContext): HistoryRecord {
   const candidate: HistoryRecord = {
     schema: RECORD_SCHEMA_ID,
     commit: { ...ctx.commit, sha: ctx.commit.sha.toLowerCase() },

@@ -17,14 +17,11 @@
 // With W = 5 the exact test's smallest two-sided p is 2/252 = 0.0079: at alpha 0.01 a candidate
 // needs the five values after it all on one side of the five before it.
 import { hodgesLehmannTwoSample, mannWhitney } from '../stats/index.js';
+import { isShift, type ShiftRule } from '../verdict/descriptive.js';
 
-export interface ShiftOptions {
+export interface ShiftOptions extends ShiftRule {
   /** Points on each side; default 5. */
   window: number;
-  /** Default 0.01. */
-  alpha: number;
-  /** Smallest |ratio - 1| marked; default 0.05. */
-  threshold: number;
 }
 
 export const DEFAULT_SHIFT: ShiftOptions = { window: 5, alpha: 0.01, threshold: 0.05 };
@@ -63,9 +60,8 @@ export function detectShifts(values: readonly number[], opts: ShiftOptions = DEF
     const before = logs.slice(i - w, i);
     const after = logs.slice(i, i + w);
     const p = mannWhitney(after, before, { exact: true }).p;
-    if (!(p < opts.alpha)) continue;
     const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
-    if (Math.abs(ratio - 1) > opts.threshold) candidates.push({ index: i, ratio, p, step: Math.abs(mean(after) - mean(before)) });
+    if (isShift(p, ratio, opts)) candidates.push({ index: i, ratio, p, step: Math.abs(mean(after) - mean(before)) });
   }
   const beats = (o: Candidate, c: Candidate) => o.p < c.p || (o.p === c.p && (o.step > c.step || (o.step === c.step && o.index < c.index)));
   const marked: Shift[] = [];

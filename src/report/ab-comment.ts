@@ -2,8 +2,7 @@
 // marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.
-import type { Verdict } from '../stats/index.js';
-import { countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow } from '../verdict/index.js';
+import { countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow, type Verdict } from '../verdict/index.js';
 import type { Host, Profile, Runner } from '../spec/schema.js';
 import { clip, mdCode, mdText, preText, safeUrl } from './escape.js';
 import { failureSummary } from './failures.js';
@@ -34,6 +33,8 @@ export interface AbReportInput {
     stoppedEarly?: boolean | string;
     /** Set when instructions were asked for: the split of the run's time, the counter or why none. */
     measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
+    /** Set when allocations were measured: their threshold, how the runner counted, the time the runs took. */
+    allocations?: { threshold: number; counter: string | null; ms: number };
   };
   /** Aggregate of the other runners (released versions) for context. */
   crossClient?: AggregateModel;
@@ -110,12 +111,26 @@ function instructionCell(r: AbRow): string {
   return `${formatChange(v.ratio)} ${GLYPH[v.verdict].split(' ')[0]}`;
 }
 
+/** The allocation cell: head/base bytes per iteration (and allocations where counted) and the verdict. */
+function allocationCell(r: AbRow): string {
+  const v = r.allocations;
+  if (!v) return r.kind === 'net' ? 'not measured (net)' : r.allocationsNote ? `— (${mdText(clip(r.allocationsNote, NOTE_CHARS))})` : '—';
+  const allocs = v.allocs ? `, ${formatChange(v.allocs.ratio)} allocs` : '';
+  return `${formatChange(v.bytes.ratio)} bytes${allocs} ${GLYPH[v.verdict].split(' ')[0]}`;
+}
+
 function evidenceCell(r: AbRow): string {
   const by = [...flaggedBy(r, 'regression'), ...flaggedBy(r, 'improvement')];
   return by.length > 0 ? [...new Set(by)].join(' + ') : '—';
 }
 
-function tableRow(r: AbRow, counted: boolean): string[] {
+/** The extra evidence columns a table shows. */
+interface Evidence {
+  counted: boolean;
+  allocated: boolean;
+}
+
+function tableRow(r: AbRow, e: Evidence): string[] {
   const ok = r.status === 'ok';
   return [
     mdCode(r.caseId),
@@ -125,7 +140,9 @@ function tableRow(r: AbRow, counted: boolean): string[] {
     ok && r.ratio !== undefined ? formatChange(r.ratio) : '—',
     ok && r.ci ? formatInterval(r.ci) : '—',
     ok && r.q !== undefined ? formatP(r.q) : '—',
-    ...(counted ? [instructionCell(r), evidenceCell(r)] : []),
+    ...(e.counted ? [instructionCell(r)] : []),
+    ...(e.allocated ? [allocationCell(r)] : []),
+    ...(e.counted || e.allocated ? [evidenceCell(r)] : []),
     verdictCell(r),
   ];
 }
@@ -206,8 +223,8 @@ function environmentSection(input: AbReportInput): string {
 }
 
 interface Parts {
-  /** Instruction counts were asked for: two more columns and their note. */
-  counted: boolean;
+  /** Instruction counts, allocations were asked for: their columns, "flagged by" and their notes. */
+  evidence: Evidence;
   top: string[];
   shown: AbRow[];
   omittedUnchanged: number;
@@ -217,9 +234,13 @@ interface Parts {
 }
 
 /** The verdict table (also the body of a default-branch alert issue); `history` names the base column. */
-export function verdictTable(rows: readonly AbRow[], history: boolean, counted = false): string {
-  const head = ['case', 'param', history ? 'history' : 'base', 'head', 'change', '95% interval', 'q', ...(counted ? ['instructions', 'flagged by'] : []), 'verdict'];
-  return mdTable(head, rows.map((r) => tableRow(r, counted)));
+export function verdictTable(rows: readonly AbRow[], history: boolean, evidence: Evidence = { counted: false, allocated: false }): string {
+  const head = [
+    'case', 'param', history ? 'history' : 'base', 'head', 'change', '95% interval', 'q',
+    ...(evidence.counted ? ['instructions'] : []), ...(evidence.allocated ? ['allocations'] : []), ...(evidence.counted || evidence.allocated ? ['flagged by'] : []),
+    'verdict',
+  ];
+  return mdTable(head, rows.map((r) => tableRow(r, evidence)));
 }
 
 const PAIRED_NOTE = 'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
@@ -227,10 +248,13 @@ export const HISTORY_NOTE = 'change = head/history time per iteration (two-sampl
 
 const COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 
+const ALLOCATION_NOTE = "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
+
 function assemble(p: Parts): string {
-  const table = verdictTable(p.shown, p.history, p.counted);
+  const table = verdictTable(p.shown, p.history, p.evidence);
   const notes: string[] = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
-  if (p.counted) notes.push(COUNT_NOTE);
+  if (p.evidence.counted) notes.push(COUNT_NOTE);
+  if (p.evidence.allocated) notes.push(ALLOCATION_NOTE);
   if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
@@ -252,6 +276,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const history = Boolean(b);
   const m = input.env.measure;
   const counted = Boolean(m) || input.rows.some((r) => r.instructions || r.instructionsNote);
+  const evidence: Evidence = { counted, allocated: Boolean(input.env.allocations) || input.rows.some((r) => r.allocations || r.allocationsNote) };
   const design = b
     ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
     : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${pairedRoundsText(input)}`;
@@ -264,6 +289,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     failureSummary(input.rows.filter((r) => r.status === 'failed').map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? 'no reason recorded' }))),
     m?.unavailable ? mdQuote([`⚠ Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
     counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a change reaching ±${Math.round((m?.threshold ?? 0.01) * 1000) / 10}% and ten times the row's A/A spread flags a row.` : null,
+    input.env.allocations ? `Allocations (${mdText(input.env.allocations.counter ?? 'runtime accounting')}): a change reaching ±${Math.round(input.env.allocations.threshold * 1000) / 10}% and ten times the row's A/A spread flags a row.` : null,
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input.env.stoppedEarly ? mdQuote([`⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`]) : null,
   ].filter((s): s is string => s !== null);
@@ -277,11 +303,11 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     const dropped = new Set(unchanged.slice(nUnchanged));
     return rows.filter((r) => !dropped.has(r));
   };
-  let parts: Parts = { counted, top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
+  let parts: Parts = { evidence, top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
   if (fits(parts)) return assemble(parts);
 
   // 1. Drop unchanged rows from the end, keeping as many as fit (binary search on the count).
-  const withUnchanged = (k: number, tail: string[]): Parts => ({ counted, top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
+  const withUnchanged = (k: number, tail: string[]): Parts => ({ evidence, top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
   for (const tail of [tailWith(true), tailWith(false)]) {
     if (fits(withUnchanged(0, tail))) {
       let lo = 0;
@@ -299,7 +325,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const rest = keep(0, ordered);
   let lo = 0;
   let hi = rest.length;
-  const cut = (k: number): Parts => ({ counted, top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
+  const cut = (k: number): Parts => ({ evidence, top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits(cut(mid))) lo = mid;

@@ -2,6 +2,7 @@
 // of the row ratios new/old, per row the change with a flag beyond ±20%, and the rows only one side
 // has. Descriptive only (one run set each, no test): PR verdicts are ab.ts's job.
 import { geomean } from '../stats/index.js';
+import { isFlaggedDelta } from '../verdict/descriptive.js';
 import { RUNNERS, type Runner } from '../spec/schema.js';
 import { mdCode, mdText } from './escape.js';
 import { mdBlocks, mdTable } from './md.js';
@@ -102,7 +103,7 @@ function compareRow(o: Row, n: Row, runners: readonly Runner[], flag: number, ra
     const b = okCost(nc);
     if (a !== undefined && b !== undefined && a > 0 && b > 0) {
       cell.ratio = b / a;
-      cell.flagged = Math.abs(cell.ratio - 1) > flag;
+      cell.flagged = isFlaggedDelta(cell.ratio, flag);
       ratios.get(r)!.push(cell.ratio);
     }
     cells[r] = cell;

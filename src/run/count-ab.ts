@@ -1,12 +1,12 @@
 // The instruction-count A/B: base twice and head once under callgrind, all at the same time
-// (counts do not depend on the machine's load, so the two cores are both used), then the count
-// verdict per CPU row (src/verdict/instructions.ts). The second base run is what measures the
-// row's A/A spread. `bee-bench ab --measure instructions|both` and bisect call this.
+// (counts do not depend on the machine's load, so the two cores are both used), giving each CPU
+// row's counts per run; src/verdict judges them. The second base run is what measures the row's
+// A/A spread.
 import { join } from 'node:path';
 import type { RunnerCommand } from '../build/builder.js';
 import type { Plan } from '../spec/plan.js';
 import type { Counter, Result, Runner } from '../spec/schema.js';
-import { judgeInstructions, type InstructionOptions, type InstructionVerdict } from '../verdict/instructions.js';
+import type { CountedRow } from '../verdict/instruction-rows.js';
 import { countRunner, type CountRun } from './count.js';
 
 export interface InstructionAbOptions {
@@ -20,25 +20,12 @@ export interface InstructionAbOptions {
   env?: { base?: Readonly<Record<string, string>>; head?: Readonly<Record<string, string>> };
   iterations?: number;
   log?: (line: string) => void;
-  verdict: InstructionOptions;
-}
-
-/** One CPU row: the counts of each run and, when all three counted it, the verdict. */
-export interface InstructionRow {
-  caseId: string;
-  label: string;
-  base: number[] | null;
-  baseAgain: number[] | null;
-  head: number[] | null;
-  verdict?: InstructionVerdict;
-  /** Why the row has no verdict. */
-  note?: string;
 }
 
 export interface InstructionAbOutcome {
   /** The tool and version that counted, e.g. "valgrind-3.19.0". */
   counter: string;
-  rows: InstructionRow[];
+  rows: CountedRow[];
   problems: string[];
   elapsedMs: number;
 }
@@ -64,20 +51,19 @@ export async function instructionAb(sides: Record<'base' | 'head', RunnerCommand
     }),
   );
   const byRun = Object.fromEntries(RUNS.map((name, i) => [name, countsOf(runs[i]!.result)])) as Record<RunName, Map<string, number[]>>;
-  const rows: InstructionRow[] = [];
+  const rows: CountedRow[] = [];
   const seen = new Set<string>();
   for (const run of runs) {
     for (const c of run.result?.cases ?? []) {
       const key = `${c.id}\u0000${String(c.param.label)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const row: InstructionRow = {
+      const row: CountedRow = {
         caseId: c.id, label: String(c.param.label),
         base: byRun.base.get(key) ?? null, baseAgain: byRun.baseAgain.get(key) ?? null, head: byRun.head.get(key) ?? null,
       };
-      if (row.base && row.baseAgain && row.head) row.verdict = judgeInstructions(row.base, row.baseAgain, row.head, o.verdict);
-      else if (c.status === 'skipped') row.note = `skipped: ${c.skip_reason ?? 'no reason given'}`;
-      else row.note = `not counted in ${RUNS.filter((n) => !row[n]).map((n) => RUN_TEXT[n]).join(', ')}`;
+      const missing = RUNS.filter((n) => !row[n]);
+      if (missing.length > 0) row.note = c.status === 'skipped' ? `skipped: ${c.skip_reason ?? 'no reason given'}` : `not counted in ${missing.map((n) => RUN_TEXT[n]).join(', ')}`;
       rows.push(row);
     }
   }

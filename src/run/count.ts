@@ -8,7 +8,7 @@ import type { RunnerCommand } from '../build/builder.js';
 import { countingCommand, readDumps } from '../count/callgrind.js';
 import { invokeRunner, type InvokeOptions } from './invoke.js';
 import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
-import type { Counter, Result, Runner } from '../spec/schema.js';
+import type { CaseResult, Counter, Result, Runner } from '../spec/schema.js';
 
 /** Timed iterations of a counting run: enough to compare step by step, few since each is ~50x slower. */
 export const COUNT_ITERATIONS = 3;
@@ -72,16 +72,22 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
   }
 }
 
-/** The wall-time result with each case's counts from the counting run (matched by id and label). */
-export function attachCounts(wall: Result, counted: Result): Result {
-  const byKey = new Map(counted.cases.filter((c) => c.instructions).map((c) => [`${c.id}\u0000${c.param.label}`, c.instructions!]));
-  if (byKey.size === 0) return wall;
-  return {
-    ...wall,
-    ...(counted.counter ? { counter: counted.counter } : {}),
-    cases: wall.cases.map((c) => {
-      const instructions = byKey.get(`${c.id}\u0000${c.param.label}`);
-      return instructions ? { ...c, instructions } : c;
-    }),
-  };
+const rowKey = (c: CaseResult) => `${c.id}\u0000${String(c.param.label)}`;
+
+/** `into` with the figures `pick` takes from the matching case (by id and label) of `from`, and `meta` when any matched. */
+function attach(into: Result, from: Result, pick: (c: CaseResult) => Partial<CaseResult> | null, meta: Partial<Result>): Result {
+  const byKey = new Map(from.cases.flatMap((c) => {
+    const figures = pick(c);
+    return figures ? [[rowKey(c), figures] as const] : [];
+  }));
+  if (byKey.size === 0) return into;
+  return { ...into, ...meta, cases: into.cases.map((c) => ({ ...c, ...byKey.get(rowKey(c)) })) };
 }
+
+/** The wall-time result with each case's counts from the counting run (matched by id and label). */
+export const attachCounts = (wall: Result, counted: Result): Result =>
+  attach(wall, counted, (c) => (c.instructions ? { instructions: c.instructions } : null), counted.counter ? { counter: counted.counter } : {});
+
+/** The result with each case's allocation figures from the allocation run (matched by id and label). */
+export const attachAllocations = (into: Result, allocated: Result): Result =>
+  attach(into, allocated, (c) => (c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...(c.allocs ? { allocs: c.allocs } : {}) } : null), allocated.alloc_counter ? { alloc_counter: allocated.alloc_counter } : {});

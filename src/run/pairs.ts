@@ -5,7 +5,7 @@
 import { median, roundLogRatio } from '../stats/index.js';
 import type { CaseResult } from '../spec/schema.js';
 import type { PairedRow } from '../verdict/index.js';
-import type { AbOutcome, Side } from './ab.js';
+import type { RoundsOutcome, Side } from './rounds.js';
 
 interface SideView {
   byRound: Map<number, CaseResult>;
@@ -19,7 +19,7 @@ function firstReason(entries: Iterable<CaseResult>, status: 'skipped' | 'failed'
   return undefined;
 }
 
-export function pairRows(outcome: AbOutcome): PairedRow[] {
+export function pairRows(outcome: RoundsOutcome): PairedRow[] {
   const rows: PairedRow[] = [];
   for (const c of outcome.cases) {
     // label -> side -> view

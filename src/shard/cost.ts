@@ -6,6 +6,7 @@
 // its work over the same case's quick work. Counting under callgrind is ~50x slower.
 import type { HistoryRecord } from '../history/schema.js';
 import type { Plan, PlanUnit } from '../spec/plan.js';
+import { ALLOC_ITERATIONS } from '../run/alloc-ab.js';
 import { COUNT_ITERATIONS } from '../run/count.js';
 
 /** The quick profile's design target per iteration (50-300 ms in every client). */
@@ -65,6 +66,6 @@ export function unitCostS(model: CostModel, plan: Plan, unit: PlanUnit, evidence
     case 'instructions':
       return UNIT_OVERHEAD_S * UNINSTRUMENTED_SLOWDOWN + unit.warmup * it * UNINSTRUMENTED_SLOWDOWN + COUNT_ITERATIONS * it * INSTRUMENTED_SLOWDOWN;
     case 'allocations':
-      return UNIT_OVERHEAD_S + (unit.warmup + COUNT_ITERATIONS) * it;
+      return UNIT_OVERHEAD_S + (unit.warmup + ALLOC_ITERATIONS) * it;
   }
 }

@@ -8,7 +8,7 @@ import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import { loadResult } from '../spec/load.js';
 import type { Plan } from '../spec/plan.js';
 import type { CaseResult, Result, Runner } from '../spec/schema.js';
-import { attachCounts, isCounted } from '../run/count.js';
+import { attachAllocations, attachCounts, isCounted } from '../run/count.js';
 import { pieceOf } from './assign.js';
 import { selectionKey, type Assignment } from './assignment.js';
 import type { Evidence } from './cost.js';
@@ -90,7 +90,8 @@ function mergeRunner(runner: Runner, plan: Plan, delivered: Map<Evidence, Map<st
   const pick = (evidence: Evidence) => plan.units.map((u) => delivered.get(evidence)!.get(rowKey(runner, u.id, u.param.label))).filter((d) => d !== undefined);
   const wall = pick('wall');
   const counted = pick('instructions');
-  const sources = [...wall, ...counted].map((d) => d.result);
+  const allocated = pick('allocations');
+  const sources = [...wall, ...counted, ...allocated].map((d) => d.result);
   if (sources.length === 0) return null;
   const finished = sources.map((r) => r.finished_at);
   const joined = (records: typeof wall): Result => ({
@@ -99,8 +100,12 @@ function mergeRunner(runner: Runner, plan: Plan, delivered: Map<Evidence, Map<st
     finished_at: finished.includes(null) ? null : finished.sort().at(-1)!,
     cases: records.map((d) => d.c),
   });
-  if (wall.length === 0) return joined(counted);
-  return counted.length > 0 ? attachCounts(joined(wall), joined(counted)) : joined(wall);
+  // Wall-time records carry the figures of the other evidences; without wall time, the first evidence's records do.
+  const [first] = [wall, counted, allocated].filter((records) => records.length > 0) as Array<typeof wall>;
+  let merged = joined(first!);
+  if (counted.length > 0 && first !== counted) merged = attachCounts(merged, joined(counted));
+  if (allocated.length > 0 && first !== allocated) merged = attachAllocations(merged, joined(allocated));
+  return merged;
 }
 
 /** The same row's digest must be the same wherever it was computed (wall run, counting run, any shard). */

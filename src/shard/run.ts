@@ -1,5 +1,5 @@
-// One shard of a sharded run: for each runner, its wall-time units in one process and its counted
-// units under callgrind in another, written as results/<runner>.<evidence>.json beside shard.json
+// One shard of a sharded run: for each runner, its wall-time units in one process, its counted
+// units under callgrind in another and its allocation units in a third, written as results/<runner>.<evidence>.json beside shard.json
 // (what the shard was, where it ran, what went wrong). `merge` joins the shards.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -7,9 +7,10 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { buildRunner, type ClientSource } from '../build/index.js';
 import { findCounter } from '../count/callgrind.js';
+import { allocationRun } from '../run/alloc-ab.js';
 import { countRunner, isCounted } from '../run/count.js';
 import { invokeRunner, type BeeTarget } from '../run/invoke.js';
-import { processBudgetMs } from '../run/jobs.js';
+import { processBudgetMs } from '../pipeline/options.js';
 import { planOf, type Plan } from '../spec/plan.js';
 import { HostSchema, RunnerSchema, type Runner } from '../spec/schema.js';
 import { pieceOf } from './assign.js';
@@ -69,7 +70,8 @@ export async function runShard(o: ShardOptions): Promise<ShardRun> {
     const mine = (evidence: Evidence) => planOf(plan, (u) => pieceOf(shard, evidence, u, runner) !== undefined && (evidence === 'wall' || isCounted(u)));
     const wall = mine('wall');
     const counted = mine('instructions');
-    if (wall.units.length + counted.units.length === 0) continue;
+    const allocated = mine('allocations');
+    if (wall.units.length + counted.units.length + allocated.units.length === 0) continue;
     let command;
     try {
       command = (await buildRunner({ runner, source: o.sources.get(runner)!, cacheDir: o.cacheDir, reuseOnly: o.reuseBuilds, log: o.log })).command;
@@ -86,16 +88,20 @@ export async function runShard(o: ShardOptions): Promise<ShardRun> {
         run.machine.host ??= inv.result.host;
       }
     }
-    if (counted.units.length > 0) {
-      const found = await findCounter();
-      if (!found.counter) {
-        problem(`${runner} instructions: ${found.reason}`);
-        continue;
-      }
+    const found = counted.units.length > 0 ? await findCounter() : null;
+    if (found && !found.counter) problem(`${runner} instructions: ${found.reason}`);
+    if (found?.counter) {
+      const counter = found.counter;
       const file = shardResultFile(runner, 'instructions');
-      const counts = await countRunner(command, { runner, plan: counted, counter: found.counter, out: join(outDir, file), timeoutMs: processBudgetMs(counted), onLine: (l) => o.log(`[${runner} count] ${l}`) });
+      const counts = await countRunner(command, { runner, plan: counted, counter, out: join(outDir, file), timeoutMs: processBudgetMs(counted), onLine: (l) => o.log(`[${runner} count] ${l}`) });
       for (const p of counts.problems) problem(`${runner} instructions: ${p}`);
       if (counts.result) run.files.push({ runner, evidence: 'instructions', file });
+    }
+    if (allocated.units.length > 0) {
+      const file = shardResultFile(runner, 'allocations');
+      const allocs = await allocationRun(command, { plan: allocated, out: join(outDir, file), timeoutMs: processBudgetMs(allocated), onLine: (l) => o.log(`[${runner} allocations] ${l}`) });
+      for (const p of allocs.problems) problem(`${runner} allocations: ${p}`);
+      if (allocs.result) run.files.push({ runner, evidence: 'allocations', file });
     }
   }
   run.elapsed_s = (performance.now() - started) / 1000;

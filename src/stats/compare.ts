@@ -1,9 +1,8 @@
 // The two comparison designs of docs/design.md ("Statistics and verdicts") behind one small
-// interface (modelled on benchstat's benchmath "assumption"), and the verdict
-// step that turns a table of comparisons into regression / improvement / ~.
+// interface (modelled on benchstat's benchmath "assumption"). Turning comparisons into
+// regression / improvement / ~ is src/verdict's (wall.ts): this file only estimates and tests.
 // Everything is computed on log times, so effects are ratios (head / base)
 // and a 10% slowdown weighs the same on a 1 µs case as on a 1 s case.
-import { benjaminiHochberg } from './fdr.js';
 import { hodgesLehmann, hodgesLehmannTwoSample, type LocationEstimate } from './hodges-lehmann.js';
 import { mannWhitney } from './mann-whitney.js';
 import { median } from './summary.js';
@@ -152,50 +151,6 @@ function logs(xs: readonly number[], what: string): number[] {
   return xs.map((v) => {
     if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${what} values must be finite and > 0, got ${v}`);
     return Math.log(v);
-  });
-}
-
-export type Verdict = 'regression' | 'improvement' | '~';
-
-export interface VerdictOptions {
-  /** FDR level for BH q-values, e.g. 0.05. */
-  alpha: number;
-  /** Smallest relative change worth reporting, e.g. 0.05 for 5%. */
-  threshold: number;
-}
-
-export type Judged<T> = T & {
-  q: number;
-  verdict: Verdict;
-  /**
-   * Why the verdict says nothing: "no difference" when every difference is zero, "too few rounds
-   * to judge (needs ≥ N)" (or samples, history design) when no data could reach q < alpha.
-   */
-  note?: string;
-};
-
-type Row = Pick<Comparison, 'p' | 'ratio' | 'minP'> & { design?: DesignName; identical?: boolean };
-
-/**
- * BH across all rows of one report, then: regression when q < alpha and
- * ratio > 1 + threshold; improvement when q < alpha and ratio < 1 / (1 + threshold);
- * otherwise "~". Extra fields of each row are kept.
- */
-export function verdicts<T extends Row>(rows: readonly T[], opts: VerdictOptions): Judged<T>[] {
-  const q = benjaminiHochberg(rows.map((r) => r.p));
-  const up = 1 + opts.threshold;
-  return rows.map((row, i) => {
-    const qi = q[i] as number;
-    let verdict: Verdict = '~';
-    if (qi < opts.alpha && row.ratio > up) verdict = 'regression';
-    else if (qi < opts.alpha && row.ratio < 1 / up) verdict = 'improvement';
-    const out: Judged<T> = { ...row, q: qi, verdict };
-    // q >= p >= minP, so a row whose best case misses alpha is structurally blind.
-    if (row.identical) out.note = 'no difference';
-    else if (row.minP >= opts.alpha) {
-      out.note = row.design === 'unpaired-history' ? 'too few samples to judge' : `too few rounds to judge (needs ≥ ${minRounds(opts.alpha)})`;
-    }
-    return out;
   });
 }
 

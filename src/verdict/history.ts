@@ -2,30 +2,21 @@
 // (docs/design.md, "Against the branch history"): per row, the head run's iterations against the medians of the last N runs
 // of the base branch for the same runner, unpaired (Mann–Whitney, two-sample Hodges–Lehmann), then
 // Benjamini–Hochberg across rows. Cross-machine: the report says so.
-import type { HistoryRecord } from '../history/schema.js';
 import type { Result, Spec } from '../spec/schema.js';
 import { median, unpairedHistory } from '../stats/index.js';
 import { applyVerdicts, comparedFields, groupsOf, type Compared, type JudgeOptions } from './judge.js';
 import type { AbRow } from './row.js';
 
 export interface HistoryOptions extends JudgeOptions {
+  /** The branch the baseline comes from (named when a row has none). */
   branch: string;
-  /** How many of the branch's most recent runs form the baseline. */
-  lastRuns: number;
 }
 
-/** The medians of (case, label) in the branch's last N runs of this runner, newest first. */
-function historyValues(records: readonly HistoryRecord[], head: Result, caseId: string, label: string, o: HistoryOptions): number[] {
-  return records
-    .filter((r) => r.runner === head.runner && r.branch === o.branch && r.spec.profile === head.spec.profile)
-    .sort((a, b) => Date.parse(b.commit.timestamp) - Date.parse(a.commit.timestamp))
-    .flatMap((r) => r.cases.filter((c) => c.id === caseId && c.label === label && c.status === 'ok' && c.median_ns))
-    .slice(0, o.lastRuns)
-    .map((c) => c.median_ns!);
-}
+/** Per row, the medians of the branch's last runs (src/history/baseline.ts branchBaseline). */
+export type BaselineValues = (caseId: string, label: string) => number[];
 
 /** The head run against the branch's history; `runs` is the most history runs any row had. */
-export function judgeHistory(head: Result, records: readonly HistoryRecord[], spec: Spec, o: HistoryOptions): { rows: AbRow[]; runs: number } {
+export function judgeHistory(head: Result, baseline: BaselineValues, spec: Spec, o: HistoryOptions): { rows: AbRow[]; runs: number } {
   const groupOf = groupsOf(spec);
   const compared: Compared[] = [];
   let runs = 0;
@@ -33,7 +24,7 @@ export function judgeHistory(head: Result, records: readonly HistoryRecord[], sp
     const label = String(c.param.label ?? '');
     const row: AbRow = { caseId: c.id, label, group: groupOf.get(c.id) ?? 'unknown', kind: c.kind, status: 'ok', work: c.work, rounds: 0 };
     if (c.status !== 'ok') return { ...row, status: c.status, note: c.skip_reason ?? c.error ?? c.status };
-    const base = historyValues(records, head, c.id, label, o);
+    const base = baseline(c.id, label);
     if (base.length === 0) return { ...row, status: 'new', note: `no history on ${o.branch} for this row` };
     // A 0 ns iteration (below the clock's resolution) has no log: it is left out, as in a round.
     const samples = c.samples_ns.filter((v) => v > 0 && Number.isFinite(v));

@@ -1,18 +1,26 @@
-// src/verdict: the A/B verdict of each report row, whichever design measured it. The API:
-// - AbRow: one report row (case x param label) with its status, medians, ratio, interval, q and
-//   verdict; PairedRow: a same-job row before judging (src/run/pairs.ts makes them).
-// - judgePaired(rows, spec, {alpha, threshold}): same-job paired rounds (Wilcoxon signed-rank,
-//   Hodges–Lehmann, BH across rows).
-// - judgeHistory(head, records, spec, {alpha, threshold, branch, lastRuns}): head run against the
-//   branch's history (Mann–Whitney, two-sample Hodges–Lehmann, BH), cross-machine.
-// - countRows(rows): the headline counts (and the action's outputs); AbRowSchema validates rows
-//   read back from a file (the fork-safe comment job).
-// - judgeInstructions(base, baseAgain, head, {threshold}): the instruction-count verdict of a CPU row
-//   (reaching the threshold, within the row's noise, and ten times the A/A spread); flaggedBy/rowVerdict combine it with wall time.
-// - AB_DEFAULTS: rounds, alpha, threshold and run budget shared by the CLI and the action.
-// Statistics live in src/stats; rendering rows lives in src/report; this folder only decides.
+// src/verdict: every decision about a row, and nowhere else (test/structure.test.ts checks). One
+// function per decision:
+// - wall time: wallVerdict (q < alpha and a ratio beyond the threshold), applied after BH by
+//   judgeWall; judgePaired (same-job paired rounds) and judgeHistory (against the branch's
+//   history) compute the statistics (src/stats) and apply it.
+// - instruction counts: judgeInstructions (reaching the threshold and ten times the A/A spread);
+//   attachInstructionRows / rowsFromCounts put it on the report's rows.
+// - allocations: judgeAllocations (the count rule's shape on bytes, and allocation counts where
+//   the runtime gives them); attachAllocationRows puts it on the report's rows.
+// - the row: flaggedBy (which evidence flagged it), rowVerdict (any regression is a regression),
+//   flaggedRows (the rows to annotate).
+// - the policy: failingRows / failsOn (fail-on: wall, instructions, allocations, any).
+// - the counts of outputs, comment and annotations: countRows.
+// AbRow is the row every report is made of; AbRowSchema validates rows read back from a file.
+// AB_DEFAULTS / INSTRUCTION_DEFAULTS / ALLOCATION_DEFAULTS: the defaults shared by the CLI and the action.
 export { AB_DEFAULTS } from './defaults.js';
-export { AbRowSchema, countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow, type AbStatus, type PairedRow } from './row.js';
-export { INSTRUCTION_DEFAULTS, judgeInstructions, type InstructionVerdict } from './instructions.js';
+export { VERDICTS, type Verdict } from './change.js';
+export { judgeWall, wallVerdict, type WallOptions } from './wall.js';
+export { AbRowSchema, countRows, flaggedBy, flaggedRows, rowVerdict, type AbCounts, type AbRow, type AbStatus, type Evidence, type PairedRow } from './row.js';
+export { INSTRUCTION_DEFAULTS, judgeInstructions, type InstructionOptions, type InstructionVerdict } from './instructions.js';
+export { attachInstructionRows, rowsFromCounts, type CountedRow } from './instruction-rows.js';
+export { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures, type AllocationOptions, type AllocationVerdict } from './allocations.js';
+export { attachAllocationRows, type AllocatedRow } from './allocation-rows.js';
+export { FailOnSchema, failingRows, failsOn, type FailOn } from './fail-on.js';
 export { judgePaired, type JudgeOptions } from './judge.js';
 export { judgeHistory, type HistoryOptions } from './history.js';

@@ -2,7 +2,8 @@
 // so a rank test is the wrong tool: a row changed when head/base reached the threshold and moved
 // by at least ten times the spread base shows against itself (two base processes compared the
 // way head is compared with base), so that a row whose counts wander cannot cry wolf.
-import { median, type Verdict } from '../stats/index.js';
+import { median } from '../stats/index.js';
+import type { Verdict } from './change.js';
 
 export interface InstructionOptions {
   /** Smallest change called a change: 0.01 is 1%. */

@@ -2,10 +2,11 @@
 // every compared row of the report (docs/design.md, "Statistics and verdicts"). applyVerdicts is the write-back both
 // designs share.
 import type { Spec } from '../spec/schema.js';
-import { median, pairedRounds, verdicts, type Comparison, type VerdictOptions } from '../stats/index.js';
+import { median, pairedRounds, type Comparison } from '../stats/index.js';
 import type { AbRow, PairedRow } from './row.js';
+import { judgeWall, type WallOptions } from './wall.js';
 
-export type JudgeOptions = VerdictOptions;
+export type JudgeOptions = WallOptions;
 
 /** What a design computed for one row, by its index in the report's rows. */
 export type Compared = { index: number } & Pick<Comparison, 'p' | 'ratio' | 'minP' | 'ci' | 'intervalHolds' | 'identical' | 'design'>;
@@ -18,7 +19,7 @@ export const comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, d
  * is a true 95% interval (else none is shown), and the verdict's note before any note it had.
  */
 export function applyVerdicts(rows: AbRow[], compared: readonly Compared[], o: JudgeOptions): AbRow[] {
-  for (const j of verdicts(compared, o)) {
+  for (const j of judgeWall(compared, o)) {
     const row = rows[j.index]!;
     Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
     if (j.intervalHolds) row.ci = j.ci;

@@ -1,7 +1,8 @@
 // The row every A/B report is made of, whichever design judged it, and its headline counts.
 import { z } from 'zod';
-import type { Verdict } from '../stats/index.js';
+import { VERDICTS, type Verdict } from './change.js';
 import { KindSchema, type CaseResult, type Kind } from '../spec/schema.js';
+import type { AllocationVerdict } from './allocations.js';
 import type { InstructionVerdict } from './instructions.js';
 
 export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
@@ -35,6 +36,10 @@ export interface AbRow {
   instructions?: InstructionVerdict;
   /** Why a CPU row has no count verdict when counts were asked for. */
   instructionsNote?: string;
+  /** The allocation verdict of a CPU row (measure allocations). */
+  allocations?: AllocationVerdict;
+  /** Why a CPU row has no allocation verdict when allocations were asked for. */
+  allocationsNote?: string;
 }
 
 /** One row of a same-job A/B before judging: the paired rounds of both sides (src/run/pairs.ts). */
@@ -67,10 +72,21 @@ export interface AbCounts {
   missing: number;
 }
 
-/** Which evidence flagged a row: wall time (paired rounds or history), instruction counts, or both. */
-export function flaggedBy(r: AbRow, verdict: Verdict): Array<'wall time' | 'instructions'> {
+/** Which evidence flagged a row: wall time (paired rounds or history), instruction counts, allocations. */
+export type Evidence = 'wall time' | 'instructions' | 'allocations';
+
+export function flaggedBy(r: AbRow, verdict: Verdict): Evidence[] {
   if (r.status !== 'ok') return [];
-  return [...(r.verdict === verdict ? (['wall time'] as const) : []), ...(r.instructions?.verdict === verdict ? (['instructions'] as const) : [])];
+  const by: Array<[Evidence, Verdict | undefined]> = [['wall time', r.verdict], ['instructions', r.instructions?.verdict], ['allocations', r.allocations?.verdict]];
+  return by.filter(([, v]) => v === verdict).map(([e]) => e);
+}
+
+/** The rows a verdict holds for on some evidence, each with the evidence (annotations, fail-on). */
+export function flaggedRows(rows: readonly AbRow[], verdict: Verdict): Array<{ row: AbRow; by: Evidence[] }> {
+  return rows.flatMap((row) => {
+    const by = flaggedBy(row, verdict);
+    return by.length > 0 ? [{ row, by }] : [];
+  });
 }
 
 /** A row's verdict on all its evidence: a regression in either is a regression, never hidden by the other. */
@@ -97,7 +113,11 @@ export function countRows(rows: readonly AbRow[]): AbCounts {
 
 const text = (max: number) => z.string().max(max);
 const positive = z.number().finite().positive();
-const VerdictSchema = z.enum(['regression', 'improvement', '~']);
+const nonnegative = z.number().finite().nonnegative();
+const VerdictSchema = z.enum(VERDICTS);
+/** A step-rule verdict (instructions.ts); allocation medians may be 0. */
+const StepVerdictSchema = (median: z.ZodNumber) =>
+  z.strictObject({ base: median, head: median, ratio: positive, spread: nonnegative, bar: nonnegative, verdict: VerdictSchema });
 
 /**
  * An AbRow read back from a file another job wrote (the fork-safe comment job reads the rows a PR's
@@ -120,8 +140,10 @@ export const AbRowSchema = z.strictObject({
   verdict: VerdictSchema.optional(),
   rounds: z.number().int().nonnegative().max(10_000),
   roundsRun: z.number().int().nonnegative().max(10_000).optional(),
-  instructions: z
-    .strictObject({ base: positive, head: positive, ratio: positive, spread: z.number().finite().nonnegative(), bar: z.number().finite().nonnegative(), verdict: VerdictSchema })
-    .optional(),
+  instructions: StepVerdictSchema(positive).optional(),
   instructionsNote: text(2000).optional(),
+  allocations: z
+    .strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema })
+    .optional(),
+  allocationsNote: text(2000).optional(),
 }) satisfies z.ZodType<AbRow>;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { toRecord, type RunContext } from '../../src/history/record.js';
+import { toRecord, type RecordContext } from '../../src/history/record.js';
 import type { HistoryRecord } from '../../src/history/schema.js';
 import type { CaseResult, Result, Runner } from '../../src/spec/schema.js';
 import { caseResult, result } from '../report/fixtures.js';
@@ -74,7 +74,7 @@ export async function commitRaw(remote: string, files: Record<string, string>, d
 export const SHAS = Array.from({ length: 64 }, (_, i) => (i + 1).toString(16).padStart(2, '0').repeat(20));
 
 /** Run context number i: commit i at 2026-11-20 + i hours, run id 1000 + i. */
-export function context(i: number, branch = 'main'): RunContext {
+export function context(i: number, branch = 'main'): RecordContext {
   const t = new Date(Date.UTC(2026, 10, 20, 0, 0, 0) + i * 3_600_000).toISOString();
   return {
     commit: { sha: SHAS[i % SHAS.length] as string, message: `commit ${i}\n\nbody`, author: 'Ada', timestamp: t, url: `https://example.com/c/${i}` },

@@ -1,7 +1,7 @@
 // The comment with instruction counts beside wall time: both columns, which evidence flagged a
 // row, a wall-time regression never hidden by counts, and fail-on picking the evidence.
 import { describe, expect, it } from 'vitest';
-import { failsOn } from '../../src/count/fail-on.js';
+import { failsOn } from '../../src/verdict/index.js';
 import { renderAbComment, type AbReportInput } from '../../src/report/ab-comment.js';
 import { AbRowSchema, countRows, type AbRow } from '../../src/verdict/index.js';
 

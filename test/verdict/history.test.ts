@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { renderAbComment } from '../../src/report/ab-comment.js';
-import { judgeHistory } from '../../src/verdict/index.js';
+import { branchBaseline } from '../../src/history/baseline.js';
+import type { HistoryRecord } from '../../src/history/schema.js';
+import { judgeHistory as judgeRows, type HistoryOptions } from '../../src/verdict/index.js';
 import { loadSpec } from '../../src/spec/load.js';
+import type { Result, Spec } from '../../src/spec/schema.js';
 import { branchHistory, run } from './history-fixtures.js';
 
 const { spec } = loadSpec('spec/bench-spec.json');
+/** The head against the branch's last runs, as the action and the alerts call it. */
+const judgeHistory = (head: Result, records: readonly HistoryRecord[], s: Spec, o: HistoryOptions & { lastRuns: number }) => judgeRows(head, branchBaseline(records, head, o), s, o);
 const history = branchHistory({ 'cpu.ecdsa.sign-1000': 1e6, 'cpu.identity.create': 2e6 });
 
 describe('history baseline (unpaired, cross-machine)', () => {

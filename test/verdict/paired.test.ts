@@ -1,7 +1,7 @@
 // The paired design from A/B runs to verdict rows (pairRows + judgePaired), on results shaped as
 // the runners write them: 0 ns samples, rounds a side lost, a head that fails where base works.
 import { describe, expect, it } from 'vitest';
-import type { AbOutcome, AbRun, Side } from '../../src/run/ab.js';
+import type { RoundsOutcome, RoundRun, Side } from '../../src/run/rounds.js';
 import { pairRows } from '../../src/run/pairs.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { ResultSchema, type CaseResult, type Result } from '../../src/spec/schema.js';
@@ -23,8 +23,8 @@ function result(entry: Partial<CaseResult>): Result {
 }
 
 /** R rounds; `side(round, side)` gives that run's samples, a failed entry, or a process problem. */
-function outcome(R: number, side: (round: number, s: Side) => number[] | { error: string } | { problem: string }): AbOutcome {
-  const runs: AbRun[] = [];
+function outcome(R: number, side: (round: number, s: Side) => number[] | { error: string } | { problem: string }): RoundsOutcome {
+  const runs: RoundRun[] = [];
   for (let round = 0; round < R; round++) {
     for (const s of ['base', 'head'] as const) {
       const v = side(round, s);

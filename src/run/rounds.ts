@@ -14,7 +14,7 @@ import type { RunnerCommand } from '../build/builder.js';
 
 export type Side = 'base' | 'head';
 
-export interface AbOptions {
+export interface RoundsOptions {
   /** Both sides run this plan, one case (all its units) per round and process. */
   plan: Plan;
   rounds: number;
@@ -29,20 +29,20 @@ export interface AbOptions {
   log?: (line: string) => void;
 }
 
-export interface AbRun {
+export interface RoundRun {
   round: number;
   side: Side;
   result: Result | null;
   problem?: string;
 }
 
-export interface AbCaseRuns {
+export interface CaseRounds {
   caseId: string;
-  runs: AbRun[];
+  runs: RoundRun[];
 }
 
-export interface AbOutcome {
-  cases: AbCaseRuns[];
+export interface RoundsOutcome {
+  cases: CaseRounds[];
   roundsDone: number;
   /** Set when the run budget stopped the run before all rounds. */
   stoppedEarly?: string;
@@ -57,15 +57,15 @@ export function roundOrder(round: number): [Side, Side] {
  * A case both sides skipped in the first round (no Bee node, an API the client lacks) is skipped
  * for a reason that does not change between rounds: its processes are not started again.
  */
-function skippedEverywhere(runs: readonly AbRun[]): boolean {
+function skippedEverywhere(runs: readonly RoundRun[]): boolean {
   const first = runs.filter((r) => r.round === 0);
   return first.length === 2 && first.every((r) => !r.problem && r.result && r.result.cases.length > 0 && r.result.cases.every((c) => c.status === 'skipped'));
 }
 
-export async function runAb(sides: Record<Side, RunnerCommand>, o: AbOptions): Promise<AbOutcome> {
+export async function runRounds(sides: Record<Side, RunnerCommand>, o: RoundsOptions): Promise<RoundsOutcome> {
   const started = performance.now();
   const cases = caseUnits(o.plan);
-  const byCase = new Map<string, AbRun[]>(cases.map((c) => [c.id, []]));
+  const byCase = new Map<string, RoundRun[]>(cases.map((c) => [c.id, []]));
   let roundsDone = 0;
   let stoppedEarly: string | undefined;
   const cpus = pinnableCpus();
@@ -105,7 +105,7 @@ function caseUnits(plan: Plan): PlanCase[] {
 }
 
 /** One case in one round: base and head started together, in lock step, pinned at the first turn. */
-async function runCaseRound(sides: Record<Side, RunnerCommand>, o: AbOptions, c: PlanCase, round: number, cpu: number | null): Promise<AbRun[]> {
+async function runCaseRound(sides: Record<Side, RunnerCommand>, o: RoundsOptions, c: PlanCase, round: number, cpu: number | null): Promise<RoundRun[]> {
   const order = roundOrder(round);
   const pids = new Map<Side, number>();
   const turns = new Turns(order, () => {
@@ -113,7 +113,7 @@ async function runCaseRound(sides: Record<Side, RunnerCommand>, o: AbOptions, c:
     for (const [side, pid] of pids) if (!pinProcess(pid, cpu)) o.log?.(`round ${round + 1} ${c.id}: could not pin ${side} to CPU ${cpu}`);
   });
   return Promise.all(
-    order.map(async (side): Promise<AbRun> => {
+    order.map(async (side): Promise<RoundRun> => {
       const inv = await invokeRunner(sides[side], {
         plan: planOf(o.plan, (u) => u.id === c.id),
         out: join(o.outDir, 'rounds', c.id, `r${String(round).padStart(2, '0')}-${side}.json`),

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { roundOrder, runAb } from '../../src/run/ab.js';
+import { roundOrder, runRounds } from '../../src/run/rounds.js';
 import { pairRows } from '../../src/run/pairs.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { resolvePlan } from '../../src/spec/plan.js';
@@ -12,14 +12,14 @@ const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
 const { spec, hash } = loadSpec(SPEC);
 const js = { argv: [process.execPath, join(process.cwd(), 'runners', 'js', 'bin', 'bee-bench-js.mjs')] };
 
-describe('runAb', () => {
+describe('runRounds', () => {
   it('alternates the order AB, BA, AB, ...', () => {
     expect([0, 1, 2, 3].map(roundOrder)).toEqual([['base', 'head'], ['head', 'base'], ['base', 'head'], ['head', 'base']]);
   });
 
   it('pairs rounds per row and runs a case skipped on both sides only once', async () => {
     const lines: string[] = [];
-    const outcome = await runAb({ base: js, head: js }, {
+    const outcome = await runRounds({ base: js, head: js }, {
       plan: resolvePlan({ spec, specHash: hash, runner: 'js', profile: 'quick', cases: ['cpu.harness.noop', 'cpu.bmt.encrypted-file-root'] }), rounds: 3,
       outDir: mkdtempSync(join(tmpdir(), 'bee-bench-ab-')), caseBudgetMs: 120_000, runBudgetMs: 600_000,
       env: { base: { BEE_BENCH_ITERS: '3' }, head: { BEE_BENCH_ITERS: '3' } }, log: (l) => lines.push(l),

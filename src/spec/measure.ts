@@ -1,0 +1,20 @@
+// What a run measures: a comma list of wall (the paired rounds), instructions (callgrind) and
+// allocations (the runtime's own accounting, BEE_BENCH_ALLOCS=1); `both` is wall,instructions.
+import { z } from 'zod';
+
+export const MEASURES = ['wall', 'instructions', 'allocations'] as const;
+export type MeasureKind = (typeof MEASURES)[number];
+/** The kinds asked for, each once, in MEASURES order. */
+export type Measure = readonly MeasureKind[];
+
+const KindSchema = z.enum(MEASURES);
+
+export const MeasureSchema = z
+  .string()
+  .transform((text) => text.split(',').map((s) => s.trim()).flatMap((s) => (s === 'both' ? ['wall', 'instructions'] : [s])))
+  .pipe(z.array(KindSchema).min(1))
+  .transform((kinds): Measure => MEASURES.filter((k) => kinds.includes(k)));
+
+export const measuresWall = (m: Measure) => m.includes('wall');
+export const measuresInstructions = (m: Measure) => m.includes('instructions');
+export const measuresAllocations = (m: Measure) => m.includes('allocations');

@@ -1,0 +1,41 @@
+// The one A/B report: ab.md, the counts behind the outputs and the annotations come from the same
+// rows, so a regression seen in instruction counts alone is counted and annotated (issue 20).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeAbReport } from '../../src/pipeline/ab-report.js';
+import type { AbReportInput } from '../../src/report/ab-comment.js';
+import type { AbRow } from '../../src/verdict/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'bee-bench-ab-report-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const base: AbRow = { caseId: 'cpu.keccak.bulk', label: 'quick', group: 'keccak', kind: 'cpu', status: 'ok', work: {}, rounds: 12, ratio: 1.001, q: 0.6, verdict: '~' };
+const rows: AbRow[] = [
+  { ...base, instructions: { base: 1e9, head: 1.012e9, ratio: 1.012, spread: 0.0001, bar: 0.01, verdict: 'regression' } },
+  { ...base, caseId: 'cpu.bmt.file-root', ratio: 1.05, q: 0.001, verdict: 'regression' },
+  { ...base, caseId: 'cpu.ecdsa.sign-1000' },
+];
+const input: AbReportInput = {
+  title: 't', marker: 'bee-bench:js', runner: 'js', baseLabel: 'main', headLabel: 'pr', rows, alpha: 0.02, threshold: 0.02, rounds: 12, profile: 'quick',
+  env: { host: 'h', clientBase: 'b', clientHead: 'h', specHash: 'ab', wallTimeMs: 1 },
+};
+
+describe('writeAbReport', () => {
+  const report = writeAbReport(dir, input, { roundsDone: 12 });
+
+  it('annotates an instruction-only regression, naming the evidence', () => {
+    expect(report.annotations).toEqual([
+      'regression: cpu.keccak.bulk [quick]: instructions +1.2% (A/A spread 0.010%)',
+      'regression: cpu.bmt.file-root [quick]: wall time +5.0% (q 0.001)',
+    ]);
+  });
+
+  it('counts what it annotates, and writes the comment it counted', () => {
+    expect(report.counts).toMatchObject({ regressions: 2, unchanged: 1 });
+    expect(readFileSync(report.markdownFile, 'utf8')).toBe(report.markdown);
+    expect(report.markdown).toContain('🔴 **2** regressions');
+    expect(JSON.parse(readFileSync(join(dir, 'ab.json'), 'utf8'))).toMatchObject({ rows: rows.map((r) => ({ caseId: r.caseId })), roundsDone: 12 });
+  });
+});
