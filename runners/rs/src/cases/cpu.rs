@@ -7,7 +7,7 @@ use bee::manifest::MantarayNode;
 use bee::swarm::{FileChunker, PrivateKey, Reference, calculate_chunk_address, keccak256};
 
 use super::{Bench, Context, uint};
-use crate::spec::Param;
+use crate::plan::Param;
 
 pub fn noop(_: &Context, _: &Param) -> anyhow::Result<Bench> {
     Bench::cpu(|_| Ok(()))
@@ -228,7 +228,7 @@ mod tests {
     use super::*;
     use crate::cases::Sink;
     use crate::fixtures::Fixtures;
-    use crate::spec::FixtureLabels;
+    use crate::plan::FixtureLabels;
     use serde_json::json;
 
     fn cx() -> Context {
