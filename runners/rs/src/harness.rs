@@ -13,6 +13,7 @@ use futures_util::FutureExt as _;
 use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
+use crate::alloc::{Allocs, Region};
 use crate::cases::{self, Bench, Context, Sink, Skip};
 use crate::count;
 use crate::measure::{self, PeakRss, Sample, Stopwatch};
@@ -38,16 +39,17 @@ pub struct Run {
 /// The runtime the units run on. CPU iterations run on the blocking pool; its idle threads are
 /// kept rather than retired after tokio's default 10 s, so that no thread exits or starts while
 /// an iteration is being counted (under valgrind an iteration can take that long, and a thread's
-/// teardown in the timed region moved its count by 0.05%). While counting, one blocking thread
-/// runs every setup and iteration: each thread has its own malloc arena and cache, and an
-/// iteration landing on another thread than the last one moved its count by up to 2% (bee-rs
-/// `manifest.lookup-large`).
+/// teardown in the timed region moved its count by 0.05%). While counting instructions or
+/// allocations, one blocking thread runs every setup and iteration: each thread has its own
+/// malloc arena and cache, and an iteration landing on another thread than the last one moved
+/// its instruction count by up to 2% (bee-rs `manifest.lookup-large`); a thread's first use of
+/// a lazily allocated thread-local would likewise land in some iteration instead of the warmup.
 pub fn runtime(modes: &Modes) -> std::io::Result<tokio::runtime::Runtime> {
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     builder
         .enable_all()
         .thread_keep_alive(Duration::from_secs(24 * 3600));
-    if modes.count {
+    if modes.count || modes.allocs {
         builder.max_blocking_threads(1);
     }
     builder.build()
@@ -70,6 +72,7 @@ pub async fn run(run: &Run, cx: &Context, result: &mut RunResult) -> std::io::Re
 }
 
 async fn run_unit(run: &Run, cx: &Context, unit: &Unit, progress: &mut Progress) -> CaseResult {
+    let counting_allocs = run.modes.allocs && unit.kind == Kind::Cpu;
     let mut r = CaseResult {
         id: unit.id.clone(),
         kind: unit.kind,
@@ -83,6 +86,8 @@ async fn run_unit(run: &Run, cx: &Context, unit: &Unit, progress: &mut Progress)
         peak_rss_bytes: None,
         work: unit.work.clone(),
         digest: None,
+        allocs: counting_allocs.then(Vec::new),
+        alloc_bytes: counting_allocs.then(Vec::new),
     };
     if unit.kind == Kind::Net && cx.node().is_none() {
         r.status = Status::Skipped;
@@ -94,6 +99,7 @@ async fn run_unit(run: &Run, cx: &Context, unit: &Unit, progress: &mut Progress)
         unit,
         pace: &run.pace,
         count: run.modes.count && unit.kind == Kind::Cpu,
+        allocs: counting_allocs,
     };
     crate::panics::take();
     let rss = PeakRss::start();
@@ -108,6 +114,8 @@ async fn run_unit(run: &Run, cx: &Context, unit: &Unit, progress: &mut Progress)
                 r.status = Status::Skipped;
                 r.skip_reason = Some(skip.0.clone());
                 r.peak_rss_bytes = None;
+                r.allocs = None;
+                r.alloc_bytes = None;
             }
             None => fail(&mut r, format!("{e:#}")),
         },
@@ -141,6 +149,8 @@ struct Steps<'a> {
     pace: &'a Pacer,
     /// BEE_BENCH_COUNT: bracket each timed iteration of a CPU unit with callgrind requests.
     count: bool,
+    /// BEE_BENCH_ALLOCS: count the allocations of each timed iteration of a CPU unit.
+    allocs: bool,
 }
 
 impl Steps<'_> {
@@ -173,11 +183,18 @@ impl Steps<'_> {
             let timing = Timing {
                 slowdown: u.slowdown,
                 counted: self.count.then_some((u.unit, step)),
+                alloc_extra: self.allocs.then_some(u.alloc_extra),
             };
             let done = iterate(&mut bench, Sink::discard(), timing).await?;
             let sample = done.sample;
             r.samples_ns.push(sample.wall_ns);
             r.cpu_ns.push(sample.cpu_ns);
+            if let (Some(a), Some(allocs), Some(bytes)) =
+                (done.allocs, &mut r.allocs, &mut r.alloc_bytes)
+            {
+                allocs.push(a.count);
+                bytes.push(a.bytes);
+            }
             detached_panic()?;
             if sample.wall_ns >= SLOW_ITERATION.as_nanos() as u64 {
                 progress.iteration(i + 1, u.iters, sample);
@@ -256,15 +273,19 @@ struct Timing {
     slowdown: f64,
     /// BEE_BENCH_COUNT: the (unit, step) under which callgrind dumps exactly this region.
     counted: Option<(usize, u32)>,
+    /// BEE_BENCH_ALLOCS: count the region's allocations, padded by this fraction (`alloc_extra`).
+    alloc_extra: Option<f64>,
 }
 
 struct Iteration {
     sample: Sample,
+    allocs: Option<Allocs>,
     sink: Sink,
 }
 
 /// One iteration: the clocks are read immediately around the operation (and the slowdown
-/// spin, which the hook places inside the timed region).
+/// spin, which the hook places inside the timed region); allocations are counted over the same
+/// region. Net units are only timed.
 async fn iterate(bench: &mut Bench, sink: Sink, t: Timing) -> anyhow::Result<Iteration> {
     match bench {
         Bench::Cpu(op) => {
@@ -275,12 +296,16 @@ async fn iterate(bench: &mut Bench, sink: Sink, t: Timing) -> anyhow::Result<Ite
                     count::settle();
                     count::start();
                 }
+                let region = t.alloc_extra.map(|_| Region::open());
                 let clock = Stopwatch::start();
                 let done = op(&mut sink);
+                let extra = region.as_ref().zip(t.alloc_extra).map(|(r, f)| r.extra(f));
                 if t.counted.is_none() {
                     slow_down(&clock, t.slowdown);
                 }
                 let sample = clock.stop();
+                let allocs = region.map(Region::close);
+                drop(extra);
                 if let Some((unit, step)) = t.counted {
                     count::stop(unit, step);
                     if t.slowdown > 0.0 {
@@ -288,7 +313,11 @@ async fn iterate(bench: &mut Bench, sink: Sink, t: Timing) -> anyhow::Result<Ite
                     }
                 }
                 done?;
-                Ok(Iteration { sample, sink })
+                Ok(Iteration {
+                    sample,
+                    allocs,
+                    sink,
+                })
             })
             .await
             .map_err(crate::panics::join_error)?
@@ -300,6 +329,7 @@ async fn iterate(bench: &mut Bench, sink: Sink, t: Timing) -> anyhow::Result<Ite
             slow_down(&clock, t.slowdown);
             Ok(Iteration {
                 sample: clock.stop(),
+                allocs: None,
                 sink,
             })
         }
@@ -366,6 +396,9 @@ mod tests {
     use crate::fixtures::Fixtures;
     use crate::plan::FixtureLabels;
     use serde_json::{Value, json};
+    use std::hint::black_box;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     fn cx() -> Context {
         let labels = FixtureLabels {
@@ -447,5 +480,98 @@ mod tests {
             let got = digest(&unit, &cx, &mut bench).await.unwrap();
             assert_eq!(got.as_deref(), Some(want), "{id}");
         }
+    }
+
+    fn cpu(op: impl Fn() + Send + Sync + 'static) -> Bench {
+        Bench::Cpu(Arc::new(move |_: &mut Sink| {
+            op();
+            Ok(())
+        }))
+    }
+
+    /// The allocations of a timed iteration of `bench`, counted as the runner counts them.
+    fn counted(rt: &tokio::runtime::Runtime, bench: &mut Bench, alloc_extra: f64) -> Allocs {
+        let timing = Timing {
+            alloc_extra: Some(alloc_extra),
+            ..Timing::default()
+        };
+        rt.block_on(iterate(bench, Sink::discard(), timing))
+            .unwrap()
+            .allocs
+            .unwrap()
+    }
+
+    /// One test, as regions are process-wide: known allocations read back exactly, through the
+    /// runner's own runtime, iteration and global allocator.
+    #[test]
+    fn allocation_counting_reads_back_what_the_operation_allocated() {
+        let modes = Modes {
+            allocs: true,
+            ..Modes::default()
+        };
+        let rt = runtime(&modes).unwrap();
+        let vectors = |n: usize, size: usize| {
+            for _ in 0..n {
+                black_box(vec![1u8; black_box(size)]);
+            }
+        };
+        let mut hundred = cpu(move || vectors(100, 3000));
+        let want = Allocs {
+            count: 100,
+            bytes: 300_000,
+        };
+        assert_eq!(counted(&rt, &mut hundred, 0.0), want);
+        assert_eq!(counted(&rt, &mut hundred, 0.0), want, "the same again");
+        // alloc_extra: one more allocation of that fraction of the bytes.
+        let padded = Allocs {
+            count: 101,
+            bytes: 330_000,
+        };
+        assert_eq!(counted(&rt, &mut hundred, 0.1), padded);
+        assert_eq!(
+            counted(&rt, &mut cpu(|| ()), 0.5).count,
+            0,
+            "nothing to pad"
+        );
+
+        // A realloc is one allocation of the bytes it adds, of none when it shrinks.
+        let (steps, capacity) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let (s, c) = (steps.clone(), capacity.clone());
+        let mut growing = cpu(move || {
+            let (mut v, mut changes, mut last) = (Vec::<u64>::new(), 0, 0);
+            for i in 0..1000 {
+                v.push(i);
+                changes += usize::from(v.capacity() != last);
+                last = v.capacity();
+            }
+            c.store(v.capacity(), Ordering::Relaxed);
+            v.truncate(10);
+            v.shrink_to_fit();
+            s.store(changes + 1, Ordering::Relaxed);
+            black_box(v);
+        });
+        let got = counted(&rt, &mut growing, 0.0);
+        let capacity = capacity.load(Ordering::Relaxed) as u64;
+        assert_eq!(got.count, steps.load(Ordering::Relaxed) as u64);
+        assert_eq!(got.bytes, capacity * 8);
+
+        // Threads the operation starts count through alloc::inherit; other threads never do.
+        let threaded = |per_thread: usize| {
+            cpu(move || {
+                std::thread::scope(|s| {
+                    for _ in 0..2 {
+                        s.spawn(crate::alloc::inherit(move || vectors(per_thread, 500)));
+                    }
+                    s.spawn(move || vectors(per_thread, 70));
+                });
+            })
+        };
+        let (without, with) = (
+            counted(&rt, &mut threaded(0), 0.0),
+            counted(&rt, &mut threaded(40), 0.0),
+        );
+        assert_eq!(with.count - without.count, 80);
+        assert_eq!(with.bytes - without.bytes, 80 * 500);
+        assert_eq!(counted(&rt, &mut threaded(40), 0.0), with);
     }
 }

@@ -1,6 +1,7 @@
 //! bee-bench runner for bee-rs. The contract (command line, result file, timing rules, hooks)
 //! is runners/README.md, shared with runners/js and runners/go.
 
+mod alloc;
 mod cases;
 mod count;
 mod fixtures;
@@ -21,7 +22,11 @@ use crate::fixtures::Fixtures;
 use crate::harness::Run;
 use crate::modes::Modes;
 use crate::pace::Pacer;
-use crate::result::{BeeInfo, ClientInfo, Host, RunResult, SpecRef};
+use crate::result::{AllocCounter, BeeInfo, ClientInfo, Host, RunResult, SpecRef};
+
+// Counts only inside a region of allocation mode; otherwise the system allocator (alloc.rs).
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 const USAGE: &str = "\
 usage: bee-bench-rs run --plan FILE --out FILE [--fixtures DIR] [--bee-url URL --batch-id HEX]
@@ -144,6 +149,9 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         started_at: result::now_rfc3339(),
         finished_at: None,
         cases: Vec::new(),
+        alloc_counter: modes.allocs.then_some(AllocCounter {
+            method: alloc::METHOD,
+        }),
     };
     let run = Run {
         plan,

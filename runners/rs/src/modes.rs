@@ -1,5 +1,5 @@
-//! Modes and channels from the environment (runners/README.md "Hooks"): BEE_BENCH_PACE_FD and
-//! BEE_BENCH_COUNT. The test and calibration hooks are plan fields.
+//! Modes and channels from the environment (runners/README.md "Hooks"): BEE_BENCH_PACE_FD,
+//! BEE_BENCH_COUNT and BEE_BENCH_ALLOCS. The test and calibration hooks are plan fields.
 
 use std::os::fd::RawFd;
 
@@ -9,6 +9,8 @@ pub struct Modes {
     pub pace_fd: Option<RawFd>,
     /// BEE_BENCH_COUNT=1: callgrind requests around each timed CPU iteration (count.rs).
     pub count: bool,
+    /// BEE_BENCH_ALLOCS=1: allocations counted in each timed CPU iteration (alloc.rs).
+    pub allocs: bool,
 }
 
 impl Modes {
@@ -24,8 +26,14 @@ impl Modes {
         };
         let mut modes = Self {
             count: switch("BEE_BENCH_COUNT")?,
+            allocs: switch("BEE_BENCH_ALLOCS")?,
             ..Self::default()
         };
+        if modes.count && modes.allocs {
+            return Err(
+                "BEE_BENCH_COUNT=1 and BEE_BENCH_ALLOCS=1: one measuring mode per process".into(),
+            );
+        }
         if let Some(v) = var("BEE_BENCH_PACE_FD") {
             let fd = Some(&v)
                 .filter(|v| v.bytes().all(|b| b.is_ascii_digit()))
@@ -54,10 +62,11 @@ mod tests {
     fn parses_every_mode() {
         let m = modes(&[("BEE_BENCH_PACE_FD", "3"), ("BEE_BENCH_COUNT", "1")]).unwrap();
         assert_eq!(m.pace_fd, Some(3));
-        assert!(m.count);
-        assert!(!modes(&[("BEE_BENCH_COUNT", "0")]).unwrap().count);
+        assert!(m.count && !m.allocs);
+        let m = modes(&[("BEE_BENCH_ALLOCS", "1"), ("BEE_BENCH_COUNT", "0")]).unwrap();
+        assert!(m.allocs && !m.count);
         let none = modes(&[]).unwrap();
-        assert!(!none.count && none.pace_fd.is_none());
+        assert!(!none.count && !none.allocs && none.pace_fd.is_none());
         assert_eq!(
             modes(&[("BEE_BENCH_PACE_FD", "0")]).unwrap().pace_fd,
             Some(0)
@@ -66,9 +75,11 @@ mod tests {
 
     #[test]
     fn rejects_malformed_values_naming_the_variable() {
-        for (name, bad) in [("BEE_BENCH_COUNT", "yes"), ("BEE_BENCH_COUNT", "2")] {
+        for (name, bad) in [("BEE_BENCH_COUNT", "yes"), ("BEE_BENCH_ALLOCS", "2")] {
             assert!(modes(&[(name, bad)]).unwrap_err().starts_with(name));
         }
+        let both = modes(&[("BEE_BENCH_COUNT", "1"), ("BEE_BENCH_ALLOCS", "1")]);
+        assert!(both.unwrap_err().contains("one measuring mode"));
         for bad in ["-1", "+3", "3.0", " 3", "fd3", "99999999999"] {
             assert!(
                 modes(&[("BEE_BENCH_PACE_FD", bad)])

@@ -22,6 +22,14 @@ pub struct RunResult {
     pub started_at: String,
     pub finished_at: Option<String>,
     pub cases: Vec<CaseResult>,
+    /// Set in allocation mode (BEE_BENCH_ALLOCS=1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alloc_counter: Option<AllocCounter>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AllocCounter {
+    pub method: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -125,6 +133,11 @@ pub struct CaseResult {
     pub work: Work,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
+    /// Per timed iteration, in allocation mode (CPU units).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allocs: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alloc_bytes: Option<Vec<u64>>,
 }
 
 /// Replace `path` with the serialized result in one rename, so readers never see half a file.

@@ -101,6 +101,7 @@ fn command(dir: &Dir, plan: &Value, args: &[&str], env: &[(&str, &str)]) -> Comm
         "BEE_BENCH_PACE_FD",
         "BEE_BENCH_COUNT",
         "BEE_BENCH_COUNT_DIR",
+        "BEE_BENCH_ALLOCS",
     ] {
         cmd.env_remove(var);
     }
@@ -185,6 +186,7 @@ fn a_plan_runs_into_the_result_contract() {
         json!({ "hash": mini_plan()["spec_hash"], "profile": "quick" })
     );
     assert!(r["finished_at"].is_string());
+    assert!(r.get("alloc_counter").is_none(), "not in allocation mode");
     let ids: Vec<_> = r["cases"]
         .as_array()
         .unwrap()
@@ -209,6 +211,7 @@ fn a_plan_runs_into_the_result_contract() {
     assert_eq!(bulk["warmup"], 1);
     assert_eq!(len(bulk, "samples_ns"), 3);
     assert_eq!(len(bulk, "cpu_ns"), 3);
+    assert!(bulk.get("allocs").is_none() && bulk.get("alloc_bytes").is_none());
     assert!(bulk["peak_rss_bytes"].as_u64().unwrap() > 0);
     // Keccak-256 of the first 1 MiB of the data fixture (the digest param), whatever the timed size.
     assert_eq!(
@@ -382,6 +385,87 @@ fn counting_dumps_name_the_plan_unit_numbers() {
     assert_eq!(triggers, want);
 }
 
+#[test]
+fn allocation_mode_counts_cpu_iterations_repeatably() {
+    let mut plan = only(mini_plan(), |id| id != "cpu.keccak.bulk");
+    let file_root = json!({ "unit": 9, "id": "cpu.bmt.file-root", "kind": "cpu",
+        "param": { "label": "40 KiB", "bytes": 40960 }, "digest": null, "work": { "bytes": 40960 },
+        "warmup": 1, "iters": 3, "timeout_s": 60 });
+    plan["units"].as_array_mut().unwrap().insert(2, file_root);
+    let counted = |plan: &Value| {
+        let dir = Dir::new("allocs");
+        ok(&run(&dir, plan, &[], &[("BEE_BENCH_ALLOCS", "1")]));
+        result(&dir.out())
+    };
+    let r = counted(&plan);
+    assert!(
+        r["alloc_counter"]["method"]
+            .as_str()
+            .unwrap()
+            .contains("global_allocator")
+    );
+    for id in [
+        "cpu.harness.noop",
+        "cpu.identity.create",
+        "cpu.bmt.file-root",
+    ] {
+        let c = case(&r, id);
+        assert_eq!(len(c, "allocs"), len(c, "samples_ns"), "{id}");
+        assert_eq!(len(c, "alloc_bytes"), len(c, "samples_ns"), "{id}");
+    }
+    assert_eq!(case(&r, "cpu.harness.noop")["allocs"][0], 0);
+    let net = case(&r, "net.stamps.list");
+    assert!(net.get("allocs").is_none(), "net units are never counted");
+
+    let root = case(&r, "cpu.bmt.file-root");
+    let (allocs, bytes) = (
+        root["allocs"][0].as_u64().unwrap(),
+        root["alloc_bytes"][0].as_u64().unwrap(),
+    );
+    assert!(
+        allocs > 0 && bytes > 40960,
+        "a chunk tree is built: {allocs} / {bytes}"
+    );
+    for i in 0..3 {
+        assert_eq!(root["allocs"][i], allocs, "iteration {i}");
+        assert_eq!(root["alloc_bytes"][i], bytes, "iteration {i}");
+    }
+    let again = counted(&plan);
+    for id in ["cpu.identity.create", "cpu.bmt.file-root"] {
+        assert_eq!(case(&again, id)["allocs"], case(&r, id)["allocs"], "{id}");
+        assert_eq!(
+            case(&again, id)["alloc_bytes"],
+            case(&r, id)["alloc_bytes"],
+            "{id}"
+        );
+    }
+
+    unit(&mut plan, "cpu.bmt.file-root")["alloc_extra"] = json!(0.25);
+    let padded = counted(&plan);
+    let padded_root = case(&padded, "cpu.bmt.file-root");
+    assert_eq!(padded_root["allocs"][0], allocs + 1);
+    assert_eq!(
+        padded_root["alloc_bytes"][0],
+        bytes + (bytes as f64 * 0.25).round() as u64
+    );
+    assert_eq!(
+        case(&padded, "cpu.identity.create")["alloc_bytes"],
+        case(&r, "cpu.identity.create")["alloc_bytes"],
+        "alloc_extra pads its own unit only"
+    );
+}
+
+#[test]
+fn alloc_extra_does_nothing_outside_allocation_mode() {
+    let dir = Dir::new("alloc-extra-off");
+    let mut plan = only(mini_plan(), |id| id == "cpu.identity.create");
+    unit(&mut plan, "cpu.identity.create")["alloc_extra"] = json!(0.5);
+    ok(&run(&dir, &plan, &[], &[]));
+    let r = result(&dir.out());
+    assert!(r.get("alloc_counter").is_none());
+    assert!(case(&r, "cpu.identity.create").get("allocs").is_none());
+}
+
 /// Each kind of plan the runner cannot read: exit 2, the file and the field named.
 #[test]
 fn a_bad_plan_exits_2_naming_the_field() {
@@ -544,7 +628,7 @@ fn bad_arguments_exit_2_naming_the_flag() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--plan is required"));
-    for (var, value) in [("BEE_BENCH_PACE_FD", "-1"), ("BEE_BENCH_COUNT", "yes")] {
+    for (var, value) in [("BEE_BENCH_PACE_FD", "-1"), ("BEE_BENCH_ALLOCS", "yes")] {
         let out = run(&dir, &plan, &[], &[(var, value)]);
         assert_eq!(out.status.code(), Some(2), "{var}");
         assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("{var}={value}")));

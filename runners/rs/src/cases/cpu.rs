@@ -70,18 +70,21 @@ pub fn chunk_hash_parallel(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
                 .step_by(per_worker)
                 .map(|start| {
                     let slice = chunks.range(start, (start + per_worker).min(chunks.len()));
-                    s.spawn(move || -> anyhow::Result<Vec<[u8; 32]>> {
-                        let mut addresses = Vec::new();
-                        for chunk in slice {
-                            let address = calculate_chunk_address(chunk)?;
-                            if collect {
-                                addresses.push(address);
-                            } else {
-                                std::hint::black_box(address);
+                    // Part of the operation: counted with it in allocation mode.
+                    s.spawn(crate::alloc::inherit(
+                        move || -> anyhow::Result<Vec<[u8; 32]>> {
+                            let mut addresses = Vec::new();
+                            for chunk in slice {
+                                let address = calculate_chunk_address(chunk)?;
+                                if collect {
+                                    addresses.push(address);
+                                } else {
+                                    std::hint::black_box(address);
+                                }
                             }
-                        }
-                        Ok(addresses)
-                    })
+                            Ok(addresses)
+                        },
+                    ))
                 })
                 .collect();
             handles
