@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use bytes::Bytes;
 use sha2::{Digest, Sha256};
 
-use crate::spec::FixtureLabels;
+use crate::plan::FixtureLabels;
 
 /// `SHA-256(label || u64le(index))`.
 pub fn block(label: &str, index: u64) -> [u8; 32] {

@@ -1,4 +1,4 @@
-//! The timing rules of runners/README.md: per case and param, untimed setup and digest, warmup,
+//! The timing rules of runners/README.md: per plan unit, untimed setup and digest, warmup,
 //! timed iterations (wall and process CPU time read right around the operation), peak RSS, one
 //! timeout over all of it, failures contained to the case, and the result file rewritten
 //! atomically after every case. With BEE_BENCH_PACE_FD each iteration first waits its turn.
@@ -13,73 +13,70 @@ use futures_util::FutureExt as _;
 use sha2::{Digest, Sha256};
 use tokio::time::Instant;
 
+use crate::alloc::{Allocs, Region};
 use crate::cases::{self, Bench, Context, Sink, Skip};
 use crate::count;
-use crate::hooks::{Fault, Hooks};
 use crate::measure::{self, PeakRss, Sample, Stopwatch};
+use crate::modes::Modes;
 use crate::pace::Pacer;
+use crate::plan::{DigestForm, Fault, Kind, Plan, Unit};
 use crate::result::{CaseResult, RunResult, Status, now_rfc3339, write_atomic};
-use crate::spec::{
-    Case, DigestForm, Kind, Param, Profile, Spec, digest_param, effective_param, label,
-};
 
 pub const NO_NODE: &str = "no Bee node given (--bee-url and --batch-id)";
 
 /// Iterations slower than this get their own progress line.
 const SLOW_ITERATION: Duration = Duration::from_secs(1);
 
-pub struct Plan<'a> {
-    pub spec: &'a Spec,
-    pub cases: Vec<&'a Case>,
-    pub profile: Profile,
-    pub large: bool,
-    pub hooks: Hooks,
-    /// BEE_BENCH_PACE_FD; idle when the hook is not set.
+/// A plan and how this process runs it.
+pub struct Run {
+    pub plan: Plan,
+    pub modes: Modes,
+    /// BEE_BENCH_PACE_FD; idle when the mode is not set.
     pub pace: Pacer,
     pub out: PathBuf,
 }
 
-/// The budget of one case and param: the hook's override or the profile's case_timeout_s.
-pub fn case_timeout(hooks: &Hooks, spec: &Spec, profile: Profile) -> Duration {
-    hooks
-        .case_timeout
-        .unwrap_or_else(|| Duration::from_secs_f64(spec.profiles.get(profile).case_timeout_s))
+/// The runtime the units run on. CPU iterations run on the blocking pool; its idle threads are
+/// kept rather than retired after tokio's default 10 s, so that no thread exits or starts while
+/// an iteration is being counted (under valgrind an iteration can take that long, and a thread's
+/// teardown in the timed region moved its count by 0.05%). While counting instructions or
+/// allocations, one blocking thread runs every setup and iteration: each thread has its own
+/// malloc arena and cache, and an iteration landing on another thread than the last one moved
+/// its instruction count by up to 2% (bee-rs `manifest.lookup-large`); a thread's first use of
+/// a lazily allocated thread-local would likewise land in some iteration instead of the warmup.
+pub fn runtime(modes: &Modes) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder
+        .enable_all()
+        .thread_keep_alive(Duration::from_secs(24 * 3600));
+    if modes.count || modes.allocs {
+        builder.max_blocking_threads(1);
+    }
+    builder.build()
 }
 
-/// Run every selected case and param in spec order, writing `result` after each one.
-pub async fn run(plan: &Plan<'_>, cx: &Context, result: &mut RunResult) -> std::io::Result<()> {
-    let entries: Vec<(&Case, &Param)> = plan
-        .cases
-        .iter()
-        .flat_map(|c| c.params(plan.profile, plan.large).map(move |p| (*c, p)))
-        .collect();
-    write_atomic(&plan.out, result)?;
-    for (k, (case, param)) in entries.iter().enumerate() {
-        let mut progress = Progress::start(k + 1, entries.len(), case, param);
-        let outcome = run_case(plan, cx, k, case, param, &mut progress).await;
+/// Run every unit in plan order, writing `result` after each one.
+pub async fn run(run: &Run, cx: &Context, result: &mut RunResult) -> std::io::Result<()> {
+    write_atomic(&run.out, result)?;
+    let n = run.plan.units.len();
+    for (k, unit) in run.plan.units.iter().enumerate() {
+        let mut progress = Progress::start(k + 1, n, unit);
+        let outcome = run_unit(run, cx, unit, &mut progress).await;
         progress.finish(&outcome);
         result.cases.push(outcome);
         measure::release_memory();
-        write_atomic(&plan.out, result)?;
+        write_atomic(&run.out, result)?;
     }
     result.finished_at = Some(now_rfc3339());
-    write_atomic(&plan.out, result)
+    write_atomic(&run.out, result)
 }
 
-async fn run_case(
-    plan: &Plan<'_>,
-    cx: &Context,
-    unit: usize,
-    case: &Case,
-    spec_param: &Param,
-    progress: &mut Progress,
-) -> CaseResult {
-    let param = effective_param(spec_param);
+async fn run_unit(run: &Run, cx: &Context, unit: &Unit, progress: &mut Progress) -> CaseResult {
+    let counting_allocs = run.modes.allocs && unit.kind == Kind::Cpu;
     let mut r = CaseResult {
-        id: case.id.clone(),
-        kind: case.kind,
-        work: case.work(&param).into(),
-        param,
+        id: unit.id.clone(),
+        kind: unit.kind,
+        param: unit.param.clone(),
         status: Status::Ok,
         skip_reason: None,
         error: None,
@@ -87,36 +84,26 @@ async fn run_case(
         samples_ns: Vec::new(),
         cpu_ns: Vec::new(),
         peak_rss_bytes: None,
+        work: unit.work.clone(),
         digest: None,
+        allocs: counting_allocs.then(Vec::new),
+        alloc_bytes: counting_allocs.then(Vec::new),
     };
-    if case.kind == Kind::Net && cx.node().is_none() {
+    if unit.kind == Kind::Net && cx.node().is_none() {
         r.status = Status::Skipped;
         r.skip_reason = Some(NO_NODE.into());
         return r;
     }
 
-    let profile = plan.spec.profiles.get(plan.profile);
-    let timeout = case_timeout(&plan.hooks, plan.spec, plan.profile);
     let steps = Steps {
-        case,
-        spec_param,
         unit,
-        pace: &plan.pace,
-        warmup: match case.kind {
-            Kind::Cpu => profile.warmup.cpu,
-            Kind::Net => profile.warmup.net,
-        },
-        iters: plan
-            .hooks
-            .iters
-            .unwrap_or_else(|| case.iters(plan.spec, plan.profile)),
-        fault: plan.hooks.fault(&case.id),
-        slowdown: plan.hooks.slowdown(&case.id),
-        count: plan.hooks.count && case.kind == Kind::Cpu,
+        pace: &run.pace,
+        count: run.modes.count && unit.kind == Kind::Cpu,
+        allocs: counting_allocs,
     };
-
     crate::panics::take();
     let rss = PeakRss::start();
+    let timeout = unit.timeout();
     let outcome =
         tokio::time::timeout_at(Instant::now() + timeout, steps.run(cx, &mut r, progress)).await;
     r.peak_rss_bytes = rss.finish();
@@ -127,6 +114,8 @@ async fn run_case(
                 r.status = Status::Skipped;
                 r.skip_reason = Some(skip.0.clone());
                 r.peak_rss_bytes = None;
+                r.allocs = None;
+                r.alloc_bytes = None;
             }
             None => fail(&mut r, format!("{e:#}")),
         },
@@ -134,7 +123,7 @@ async fn run_case(
             let done = format!(
                 "{} of {} timed iterations done",
                 r.samples_ns.len(),
-                steps.iters
+                unit.iters
             );
             fail(
                 &mut r,
@@ -154,19 +143,14 @@ fn fail(r: &mut CaseResult, error: String) {
     });
 }
 
-/// What one case and param runs, in order.
+/// What one unit runs, in order.
 struct Steps<'a> {
-    case: &'a Case,
-    spec_param: &'a Param,
-    /// This case/param's index in the plan, for pacing.
-    unit: usize,
+    unit: &'a Unit,
     pace: &'a Pacer,
-    warmup: u32,
-    iters: u32,
-    fault: Option<Fault>,
-    slowdown: f64,
-    /// BEE_BENCH_COUNT: bracket each timed iteration of a CPU case with callgrind requests.
+    /// BEE_BENCH_COUNT: bracket each timed iteration of a CPU unit with callgrind requests.
     count: bool,
+    /// BEE_BENCH_ALLOCS: count the allocations of each timed iteration of a CPU unit.
+    allocs: bool,
 }
 
 impl Steps<'_> {
@@ -178,56 +162,62 @@ impl Steps<'_> {
         r: &mut CaseResult,
         progress: &mut Progress,
     ) -> anyhow::Result<()> {
-        let id = self.case.id.as_str();
-        let mut bench = contained(cases::setup(id, cx, &r.param)).await?;
+        let u = self.unit;
+        let mut bench = contained(cases::setup(&u.id, cx, &u.param)).await?;
 
-        r.digest = digest(self.case, self.spec_param, cx, &r.param, &mut bench).await?;
+        r.digest = digest(u, cx, &mut bench).await?;
 
-        for w in 0..self.warmup {
-            self.pace.wait(self.unit, w);
-            iterate(&mut bench, Sink::discard(), 0.0, None).await?;
+        for w in 0..u.warmup {
+            self.pace.wait(u.unit, w);
+            iterate(&mut bench, Sink::discard(), Timing::default()).await?;
             detached_panic()?;
             r.warmup += 1;
         }
 
-        for i in 0..self.iters {
-            self.pace.wait(self.unit, self.warmup + i);
+        for i in 0..u.iters {
+            let step = u.warmup + i;
+            self.pace.wait(u.unit, step);
             if i == 0 {
-                self.inject_fault().await?;
+                inject_fault(u.fault).await?;
             }
-            let counted = self.count.then_some((self.unit, self.warmup + i));
-            let (sample, _) = iterate(&mut bench, Sink::discard(), self.slowdown, counted).await?;
+            let timing = Timing {
+                slowdown: u.slowdown,
+                counted: self.count.then_some((u.unit, step)),
+                alloc_extra: self.allocs.then_some(u.alloc_extra),
+            };
+            let done = iterate(&mut bench, Sink::discard(), timing).await?;
+            let sample = done.sample;
             r.samples_ns.push(sample.wall_ns);
             r.cpu_ns.push(sample.cpu_ns);
+            if let (Some(a), Some(allocs), Some(bytes)) =
+                (done.allocs, &mut r.allocs, &mut r.alloc_bytes)
+            {
+                allocs.push(a.count);
+                bytes.push(a.bytes);
+            }
             detached_panic()?;
             if sample.wall_ns >= SLOW_ITERATION.as_nanos() as u64 {
-                progress.iteration(i + 1, self.iters, sample);
+                progress.iteration(i + 1, u.iters, sample);
             }
-        }
-        Ok(())
-    }
-
-    async fn inject_fault(&self) -> anyhow::Result<()> {
-        match self.fault {
-            None => {}
-            Some(Fault::Throw) => bail!("BEE_BENCH_FAULT: injected error in the timed iteration"),
-            Some(Fault::Hang) => std::future::pending::<()>().await,
-            Some(Fault::Reject) => crate::panics::leak_from_detached_task().await,
         }
         Ok(())
     }
 }
 
-/// The case's digest: one untimed evaluation on the digest param (the effective param with
-/// `digest_with` over it), reusing the case's own setup when the two params are the same.
-async fn digest(
-    case: &Case,
-    spec_param: &Param,
-    cx: &Context,
-    param: &Param,
-    bench: &mut Bench,
-) -> anyhow::Result<Option<String>> {
-    let Some(spec) = &case.digest else {
+async fn inject_fault(fault: Option<Fault>) -> anyhow::Result<()> {
+    match fault {
+        None => {}
+        Some(Fault::Throw) => bail!("BEE_BENCH_FAULT: injected error in the timed iteration"),
+        Some(Fault::Hang) => std::future::pending::<()>().await,
+        Some(Fault::Reject) => crate::panics::leak_from_detached_task().await,
+    }
+    Ok(())
+}
+
+/// The unit's digest: one untimed evaluation on the plan's digest param, reusing the unit's own
+/// setup when the two params are the same.
+async fn digest(unit: &Unit, cx: &Context, bench: &mut Bench) -> anyhow::Result<Option<String>> {
+    let Some(plan) = &unit.digest else {
         return Ok(None);
     };
     if let Bench::Net(net) = &*bench
@@ -235,13 +225,12 @@ async fn digest(
     {
         return Ok(None);
     }
-    let input = digest_param(spec_param);
-    let output = if &input == param {
+    let output = if plan.param == unit.param {
         run_collecting(bench).await?
     } else {
-        run_collecting(&mut contained(cases::setup(&case.id, cx, &input)).await?).await?
+        run_collecting(&mut contained(cases::setup(&unit.id, cx, &plan.param)).await?).await?
     };
-    Ok(Some(match spec.form {
+    Ok(Some(match plan.form {
         DigestForm::Value => hex::encode(output),
         DigestForm::Sha256Concat => hex::encode(Sha256::digest(&output)),
     }))
@@ -271,43 +260,64 @@ async fn run_collecting(bench: &mut Bench) -> anyhow::Result<Vec<u8>> {
     {
         return contained(output()).await;
     }
-    let (_, sink) = iterate(bench, Sink::collect(), 0.0, None).await?;
-    sink.into_output()
+    let done = iterate(bench, Sink::collect(), Timing::default()).await?;
+    done.sink
+        .into_output()
         .ok_or_else(|| anyhow!("the operation collected no output"))
 }
 
-/// One iteration: the clocks are read immediately around the operation (and the slowdown
-/// spin, which the hook places inside the timed region). `counted`: the (unit, step) under
-/// which callgrind dumps the instructions of exactly that region.
-async fn iterate(
-    bench: &mut Bench,
-    sink: Sink,
+/// What a timed iteration adds around the operation; the default (warmups, digests) adds nothing.
+#[derive(Clone, Copy, Debug, Default)]
+struct Timing {
+    /// `slowdown`: spin this fraction of the operation's own time (or count) inside the region.
     slowdown: f64,
+    /// BEE_BENCH_COUNT: the (unit, step) under which callgrind dumps exactly this region.
     counted: Option<(usize, u32)>,
-) -> anyhow::Result<(Sample, Sink)> {
+    /// BEE_BENCH_ALLOCS: count the region's allocations, padded by this fraction (`alloc_extra`).
+    alloc_extra: Option<f64>,
+}
+
+struct Iteration {
+    sample: Sample,
+    allocs: Option<Allocs>,
+    sink: Sink,
+}
+
+/// One iteration: the clocks are read immediately around the operation (and the slowdown
+/// spin, which the hook places inside the timed region); allocations are counted over the same
+/// region. Net units are only timed.
+async fn iterate(bench: &mut Bench, sink: Sink, t: Timing) -> anyhow::Result<Iteration> {
     match bench {
         Bench::Cpu(op) => {
             let op = op.clone();
             tokio::task::spawn_blocking(move || {
                 let mut sink = sink;
-                if counted.is_some() {
+                if t.counted.is_some() {
                     count::settle();
                     count::start();
                 }
+                let region = t.alloc_extra.map(|_| Region::open());
                 let clock = Stopwatch::start();
                 let done = op(&mut sink);
-                if counted.is_none() {
-                    slow_down(&clock, slowdown);
+                let extra = region.as_ref().zip(t.alloc_extra).map(|(r, f)| r.extra(f));
+                if t.counted.is_none() {
+                    slow_down(&clock, t.slowdown);
                 }
                 let sample = clock.stop();
-                if let Some((unit, step)) = counted {
+                let allocs = region.map(Region::close);
+                drop(extra);
+                if let Some((unit, step)) = t.counted {
                     count::stop(unit, step);
-                    if slowdown > 0.0 {
-                        count::slow_down(slowdown, unit, step)?;
+                    if t.slowdown > 0.0 {
+                        count::slow_down(t.slowdown, unit, step)?;
                     }
                 }
                 done?;
-                Ok((sample, sink))
+                Ok(Iteration {
+                    sample,
+                    allocs,
+                    sink,
+                })
             })
             .await
             .map_err(crate::panics::join_error)?
@@ -316,8 +326,12 @@ async fn iterate(
             let operation = (net.op)();
             let clock = Stopwatch::start();
             contained(operation).await?;
-            slow_down(&clock, slowdown);
-            Ok((clock.stop(), sink))
+            slow_down(&clock, t.slowdown);
+            Ok(Iteration {
+                sample: clock.stop(),
+                allocs: None,
+                sink,
+            })
         }
     }
 }
@@ -336,8 +350,8 @@ struct Progress {
 }
 
 impl Progress {
-    fn start(k: usize, n: usize, case: &Case, param: &Param) -> Self {
-        let head = format!("[{k}/{n}] {} {}", case.id, label(param));
+    fn start(k: usize, n: usize, unit: &Unit) -> Self {
+        let head = format!("[{k}/{n}] {} {}", unit.id, unit.label());
         eprint!("{head} ...");
         let _ = std::io::stderr().flush();
         Self { head, open: true }
@@ -380,78 +394,184 @@ fn ms(ns: u64) -> String {
 mod tests {
     use super::*;
     use crate::fixtures::Fixtures;
-    use crate::spec::Kind;
+    use crate::plan::FixtureLabels;
+    use serde_json::{Value, json};
+    use std::hint::black_box;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
-    /// The quick-profile digests. Keccak, chunk addresses, the BMT root and the signer
-    /// addresses equal runners/go's, whose values were reproduced by an independent Python
-    /// implementation; the manifest root is bee-rs's own (bee-rs's offline manifest carries no
-    /// per-file metadata, bee-go's carries Content-Type and Filename).
-    const QUICK_DIGESTS: [(&str, &str); 9] = [
-        (
-            "cpu.keccak.chunk-hash",
-            "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d",
-        ),
-        (
-            "cpu.keccak.parallel",
-            "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d",
-        ),
-        (
-            "cpu.keccak.bulk",
-            "89f6e8a44741ac138d37f0f6ccf6a684831fef105455c88603008f8fbc72ea6c",
-        ),
-        (
-            "cpu.bmt.file-root",
-            "4dd8436c25ddfaf5074f5364b7698a3c080350a14ec52840e8ba6fe777c54363",
-        ),
-        (
-            "cpu.ecdsa.sign-1000",
-            "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
-        ),
-        (
-            "cpu.ecdsa.verify-1000",
-            "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
-        ),
-        (
-            "cpu.identity.create",
-            "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
-        ),
-        (
-            "cpu.manifest.hash-50files",
-            "0b94b65ea96d381135c3c2604fc33bcc75ea8d366427d28080a20c8839adc550",
-        ),
-        (
-            "cpu.manifest.lookup-large",
-            "4c84884022e699851abfbf93b321433aa298a4f5d10a0eac20c23e058e317226",
-        ),
-    ];
+    fn cx() -> Context {
+        let labels = FixtureLabels {
+            data_label: "bee-bench/fixture".into(),
+            key_label: "bee-bench/key".into(),
+            digest_label: "bee-bench/digest".into(),
+            chunk_payload_bytes: 4096,
+        };
+        Context::new(Fixtures::new(labels), None)
+    }
 
+    /// A CPU unit through the plan reader, run on its digest param.
+    fn unit(id: &str, form: &str, param: Value) -> Unit {
+        serde_json::from_value(json!({
+            "unit": 0, "id": id, "kind": "cpu", "param": param,
+            "digest": { "form": form, "param": param }, "work": {},
+            "warmup": 0, "iters": 1, "timeout_s": 60
+        }))
+        .unwrap()
+    }
+
+    /// The quick-profile digests, on the quick plan's digest params. Keccak, chunk addresses,
+    /// the BMT root and the signer addresses equal runners/go's, whose values were reproduced
+    /// by an independent Python implementation; the manifest root is bee-rs's own (bee-rs's
+    /// offline manifest carries no per-file metadata, bee-go's carries Content-Type and
+    /// Filename).
     #[tokio::test(flavor = "multi_thread")]
     async fn quick_profile_digests() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../spec/bench-spec.json");
-        let spec = crate::spec::load(&path).unwrap().spec;
-        let cx = Context::new(Fixtures::new(spec.fixtures.clone()), None);
-        let mut seen = 0;
-        for case in spec
-            .cases
-            .iter()
-            .filter(|c| c.kind == Kind::Cpu && c.digest.is_some())
-        {
-            let Some((_, want)) = QUICK_DIGESTS.iter().find(|(id, _)| *id == case.id) else {
-                // The one digest case every runner skips.
-                assert_eq!(case.id, "cpu.bmt.encrypted-file-root");
-                continue;
-            };
-            let spec_param = &case.params.quick[0];
-            let input = digest_param(spec_param);
-            // Set up on the digest param itself: the quick counts are slow in a debug build.
-            let mut bench = cases::setup(&case.id, &cx, &input).await.unwrap();
-            let got = digest(case, spec_param, &cx, &input, &mut bench)
-                .await
-                .unwrap();
-            assert_eq!(got.as_deref(), Some(*want), "{}", case.id);
-            seen += 1;
+        let chunks = json!({ "label": "quick", "count": 4, "chunk_bytes": 4096 });
+        let mib = json!({ "label": "quick", "bytes": 1048576 });
+        let four = json!({ "label": "quick", "count": 4 });
+        let signers = "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c";
+        let chunk_addresses = "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d";
+        let cases = [
+            (
+                "cpu.keccak.chunk-hash",
+                "sha256-concat",
+                &chunks,
+                chunk_addresses,
+            ),
+            (
+                "cpu.keccak.parallel",
+                "sha256-concat",
+                &chunks,
+                chunk_addresses,
+            ),
+            (
+                "cpu.keccak.bulk",
+                "value",
+                &mib,
+                "89f6e8a44741ac138d37f0f6ccf6a684831fef105455c88603008f8fbc72ea6c",
+            ),
+            (
+                "cpu.bmt.file-root",
+                "value",
+                &mib,
+                "4dd8436c25ddfaf5074f5364b7698a3c080350a14ec52840e8ba6fe777c54363",
+            ),
+            ("cpu.ecdsa.sign-1000", "sha256-concat", &four, signers),
+            ("cpu.ecdsa.verify-1000", "sha256-concat", &four, signers),
+            ("cpu.identity.create", "sha256-concat", &four, signers),
+            (
+                "cpu.manifest.hash-50files",
+                "value",
+                &json!({ "label": "quick", "files": 50, "file_bytes": 1024 }),
+                "0b94b65ea96d381135c3c2604fc33bcc75ea8d366427d28080a20c8839adc550",
+            ),
+            (
+                "cpu.manifest.lookup-large",
+                "sha256-concat",
+                &json!({ "label": "quick", "entries": 5000, "lookups": 1000 }),
+                "4c84884022e699851abfbf93b321433aa298a4f5d10a0eac20c23e058e317226",
+            ),
+        ];
+        let cx = cx();
+        for (id, form, param, want) in cases {
+            let unit = unit(id, form, param.clone());
+            let mut bench = cases::setup(id, &cx, &unit.param).await.unwrap();
+            let got = digest(&unit, &cx, &mut bench).await.unwrap();
+            assert_eq!(got.as_deref(), Some(want), "{id}");
         }
-        assert_eq!(seen, QUICK_DIGESTS.len());
+    }
+
+    fn cpu(op: impl Fn() + Send + Sync + 'static) -> Bench {
+        Bench::Cpu(Arc::new(move |_: &mut Sink| {
+            op();
+            Ok(())
+        }))
+    }
+
+    /// The allocations of a timed iteration of `bench`, counted as the runner counts them.
+    fn counted(rt: &tokio::runtime::Runtime, bench: &mut Bench, alloc_extra: f64) -> Allocs {
+        let timing = Timing {
+            alloc_extra: Some(alloc_extra),
+            ..Timing::default()
+        };
+        rt.block_on(iterate(bench, Sink::discard(), timing))
+            .unwrap()
+            .allocs
+            .unwrap()
+    }
+
+    /// One test, as regions are process-wide: known allocations read back exactly, through the
+    /// runner's own runtime, iteration and global allocator.
+    #[test]
+    fn allocation_counting_reads_back_what_the_operation_allocated() {
+        let modes = Modes {
+            allocs: true,
+            ..Modes::default()
+        };
+        let rt = runtime(&modes).unwrap();
+        let vectors = |n: usize, size: usize| {
+            for _ in 0..n {
+                black_box(vec![1u8; black_box(size)]);
+            }
+        };
+        let mut hundred = cpu(move || vectors(100, 3000));
+        let want = Allocs {
+            count: 100,
+            bytes: 300_000,
+        };
+        assert_eq!(counted(&rt, &mut hundred, 0.0), want);
+        assert_eq!(counted(&rt, &mut hundred, 0.0), want, "the same again");
+        // alloc_extra: one more allocation of that fraction of the bytes.
+        let padded = Allocs {
+            count: 101,
+            bytes: 330_000,
+        };
+        assert_eq!(counted(&rt, &mut hundred, 0.1), padded);
+        assert_eq!(
+            counted(&rt, &mut cpu(|| ()), 0.5).count,
+            0,
+            "nothing to pad"
+        );
+
+        // A realloc is one allocation of the bytes it adds, of none when it shrinks.
+        let (steps, capacity) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let (s, c) = (steps.clone(), capacity.clone());
+        let mut growing = cpu(move || {
+            let (mut v, mut changes, mut last) = (Vec::<u64>::new(), 0, 0);
+            for i in 0..1000 {
+                v.push(i);
+                changes += usize::from(v.capacity() != last);
+                last = v.capacity();
+            }
+            c.store(v.capacity(), Ordering::Relaxed);
+            v.truncate(10);
+            v.shrink_to_fit();
+            s.store(changes + 1, Ordering::Relaxed);
+            black_box(v);
+        });
+        let got = counted(&rt, &mut growing, 0.0);
+        let capacity = capacity.load(Ordering::Relaxed) as u64;
+        assert_eq!(got.count, steps.load(Ordering::Relaxed) as u64);
+        assert_eq!(got.bytes, capacity * 8);
+
+        // Threads the operation starts count through alloc::inherit; other threads never do.
+        let threaded = |per_thread: usize| {
+            cpu(move || {
+                std::thread::scope(|s| {
+                    for _ in 0..2 {
+                        s.spawn(crate::alloc::inherit(move || vectors(per_thread, 500)));
+                    }
+                    s.spawn(move || vectors(per_thread, 70));
+                });
+            })
+        };
+        let (without, with) = (
+            counted(&rt, &mut threaded(0), 0.0),
+            counted(&rt, &mut threaded(40), 0.0),
+        );
+        assert_eq!(with.count - without.count, 80);
+        assert_eq!(with.bytes - without.bytes, 80 * 500);
+        assert_eq!(counted(&rt, &mut threaded(40), 0.0), with);
     }
 }

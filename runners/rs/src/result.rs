@@ -5,9 +5,8 @@ use std::io::Write;
 use std::path::Path;
 
 use serde::Serialize;
-use serde_json::Number;
 
-use crate::spec::{Kind, Param, Work};
+use crate::plan::{Kind, Param, Profile, Work};
 
 pub const SCHEMA: &str = "bee-bench/result@1";
 pub const CLIENT_NAME: &str = "bee-rs";
@@ -23,6 +22,14 @@ pub struct RunResult {
     pub started_at: String,
     pub finished_at: Option<String>,
     pub cases: Vec<CaseResult>,
+    /// Set in allocation mode (BEE_BENCH_ALLOCS=1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alloc_counter: Option<AllocCounter>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct AllocCounter {
+    pub method: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -56,7 +63,7 @@ pub struct BeeInfo {
 #[derive(Debug, Serialize)]
 pub struct SpecRef {
     pub hash: String,
-    pub profile: &'static str,
+    pub profile: Profile,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -123,35 +130,14 @@ pub struct CaseResult {
     pub samples_ns: Vec<u64>,
     pub cpu_ns: Vec<u64>,
     pub peak_rss_bytes: Option<u64>,
-    pub work: WorkOut,
+    pub work: Work,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
-}
-
-#[derive(Debug, Default, Serialize)]
-pub struct WorkOut {
+    /// Per timed iteration, in allocation mode (CPU units).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub bytes: Option<Number>,
+    pub allocs: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ops: Option<Number>,
-}
-
-impl From<Work> for WorkOut {
-    fn from(w: Work) -> Self {
-        Self {
-            bytes: w.bytes.and_then(number),
-            ops: w.ops.and_then(number),
-        }
-    }
-}
-
-/// Integral values as JSON integers, others as floats.
-fn number(v: f64) -> Option<Number> {
-    if v.fract() == 0.0 && v >= 0.0 && v < u64::MAX as f64 {
-        Some(Number::from(v as u64))
-    } else {
-        Number::from_f64(v)
-    }
+    pub alloc_bytes: Option<Vec<u64>>,
 }
 
 /// Replace `path` with the serialized result in one rename, so readers never see half a file.

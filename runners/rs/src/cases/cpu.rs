@@ -7,7 +7,7 @@ use bee::manifest::MantarayNode;
 use bee::swarm::{FileChunker, PrivateKey, Reference, calculate_chunk_address, keccak256};
 
 use super::{Bench, Context, uint};
-use crate::spec::Param;
+use crate::plan::Param;
 
 pub fn noop(_: &Context, _: &Param) -> anyhow::Result<Bench> {
     Bench::cpu(|_| Ok(()))
@@ -70,18 +70,21 @@ pub fn chunk_hash_parallel(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
                 .step_by(per_worker)
                 .map(|start| {
                     let slice = chunks.range(start, (start + per_worker).min(chunks.len()));
-                    s.spawn(move || -> anyhow::Result<Vec<[u8; 32]>> {
-                        let mut addresses = Vec::new();
-                        for chunk in slice {
-                            let address = calculate_chunk_address(chunk)?;
-                            if collect {
-                                addresses.push(address);
-                            } else {
-                                std::hint::black_box(address);
+                    // Part of the operation: counted with it in allocation mode.
+                    s.spawn(crate::alloc::inherit(
+                        move || -> anyhow::Result<Vec<[u8; 32]>> {
+                            let mut addresses = Vec::new();
+                            for chunk in slice {
+                                let address = calculate_chunk_address(chunk)?;
+                                if collect {
+                                    addresses.push(address);
+                                } else {
+                                    std::hint::black_box(address);
+                                }
                             }
-                        }
-                        Ok(addresses)
-                    })
+                            Ok(addresses)
+                        },
+                    ))
                 })
                 .collect();
             handles
@@ -228,7 +231,7 @@ mod tests {
     use super::*;
     use crate::cases::Sink;
     use crate::fixtures::Fixtures;
-    use crate::spec::FixtureLabels;
+    use crate::plan::FixtureLabels;
     use serde_json::json;
 
     fn cx() -> Context {

@@ -16,7 +16,7 @@ use bee::swarm::BatchId;
 use serde_json::Value;
 
 use crate::fixtures::Fixtures;
-use crate::spec::Param;
+use crate::plan::Param;
 
 /// Set a case up for `param`; the harness times what it returns.
 pub async fn setup(id: &str, cx: &Context, p: &Param) -> anyhow::Result<Bench> {

@@ -11,7 +11,7 @@ use futures_util::future::try_join_all;
 use sha2::{Digest, Sha256};
 
 use super::{Bench, Context, Node, skip, uint};
-use crate::spec::Param;
+use crate::plan::Param;
 
 const FILE_NAME: &str = "bench.bin";
 const CONTENT_TYPE: &str = "application/octet-stream";
