@@ -15,6 +15,8 @@ import { headSha } from './git.js';
 import { BEE_CONTAINER_STATE } from './post.js';
 import { pullRequestFlow } from './pull-request.js';
 import { refsFlow } from './refs.js';
+import { refuseGitCredentials } from './git-credentials.js';
+import { holdsWriteToken, refuseUntrustedRefs } from './trust.js';
 
 /** The build cache folder: BEE_BENCH_CACHE, else a folder in RUNNER_TEMP (restored by @actions/cache). */
 export function cacheDirFor(ctx: RunContext): string {
@@ -45,6 +47,10 @@ async function refusePrCodeWithWriteToken(inputs: ActionInputs, ctx: RunContext)
 
 async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
   await refusePrCodeWithWriteToken(inputs, ctx);
+  await refuseGitCredentials(inputs.path, `the checkout at ${inputs.path}`);
+  if (inputs.goClientPath) await refuseGitCredentials(inputs.goClientPath, `go-client-path ${inputs.goClientPath}`);
+  // A job that can write builds only the repository's own commits (src/action/trust.ts).
+  if (holdsWriteToken(inputs, ctx)) await core.group('trust: the commits this job builds', () => refuseUntrustedRefs(inputs, log));
   const client = inputs.client!;
   log(`bee-bench: ${client}${inputs.clientDetected ? ' (detected)' : ''} at ${inputs.path}, ${ctx.eventName || 'local'} event, profile ${inputs.profile}, cases ${inputs.cases.join(', ')}`);
   const crossClients = await crossClientRunners(inputs, client);
