@@ -53,6 +53,10 @@ export interface StoredArtifact {
   name: string;
   zip: Buffer;
   headSha: string;
+  /** Serve this many bytes (zip repeated) as a chunked stream without a length, as a huge upload would be. */
+  streamBytes?: number;
+  /** Bytes the blob server managed to send of a streamed artifact before the client hung up. */
+  sent?: number;
 }
 
 export interface ServerOptions {
@@ -414,7 +418,27 @@ export class GitHubApiServer {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(a.zip.length) });
-    res.end(a.zip);
+    if (a.streamBytes === undefined) {
+      res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(a.zip.length) });
+      res.end(a.zip);
+      return;
+    }
+    // Chunked, no length: the client learns the size only by counting.
+    res.writeHead(200, { 'content-type': 'application/zip' });
+    a.sent = 0;
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const pump = () => {
+      while (!closed && a.sent! < a.streamBytes!) {
+        const chunk = a.zip.subarray(0, Math.min(a.zip.length, a.streamBytes! - a.sent!));
+        a.sent! += chunk.length;
+        if (!res.write(chunk)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      if (!closed) res.end();
+    };
+    pump();
   }
 }
