@@ -6,7 +6,7 @@ import { withDevNode } from '../bee/session.js';
 import { registerSecret } from '../child/env.js';
 import { cachePlan, restoreCaches, saveCaches } from '../github/cache.js';
 import { bisectFlow } from './bisect-mode.js';
-import { commentFlow } from './comment-mode.js';
+import { publishFlow } from './publish-mode.js';
 import { readContext, type RunContext } from './context.js';
 import { ActionInputError, readInputs, type ActionInputs } from './inputs.js';
 import { crossClientRunners, freshOutDir, log, type FlowEnv, type FlowResult } from './pipeline.js';
@@ -96,7 +96,7 @@ export async function main(): Promise<void> {
     // Masked in the log, and kept from every child process (builds and runners run others' code).
     if (inputs.token) core.setSecret(inputs.token);
     registerSecret(inputs.token);
-    const result = inputs.mode === 'comment' ? await commentFlow(inputs, ctx) : await runFlow(inputs, ctx);
+    const result = inputs.mode === 'comment' || inputs.mode === 'publish' ? await publishFlow(inputs, ctx) : await runFlow(inputs, ctx);
     if (result.buildFailed) core.setFailed(`${result.buildFailed} (the job summary and the comment show the end of the build log)`);
     else if (inputs.failOnRegression && result.regressions + result.failed + result.missing > 0) core.setFailed(`${failureText(result)} (fail-on-regression: true); see the job summary`);
   } catch (e) {
