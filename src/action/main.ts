@@ -49,8 +49,10 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
   await refusePrCodeWithWriteToken(inputs, ctx);
   await refuseGitCredentials(inputs.path, `the checkout at ${inputs.path}`);
   if (inputs.goClientPath) await refuseGitCredentials(inputs.goClientPath, `go-client-path ${inputs.goClientPath}`);
-  // A job that can write builds only the repository's own commits (src/action/trust.ts).
-  if (holdsWriteToken(inputs, ctx)) await core.group('trust: the commits this job builds', () => refuseUntrustedRefs(inputs, log));
+  // A job that can write builds only the repository's own commits (src/action/trust.ts), and
+  // restores no cache: a cache may have been saved by a job that built any other code.
+  const privileged = holdsWriteToken(inputs, ctx);
+  if (privileged) await core.group('trust: the commits this job builds', () => refuseUntrustedRefs(inputs, log));
   const client = inputs.client!;
   log(`bee-bench: ${client}${inputs.clientDetected ? ' (detected)' : ''} at ${inputs.path}, ${ctx.eventName || 'local'} event, profile ${inputs.profile}, cases ${inputs.cases.join(', ')}`);
   const crossClients = await crossClientRunners(inputs, client);
@@ -58,9 +60,11 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
   const trend = trendUrl(env);
   if (trend) env.trendUrl = trend;
   const runners = [client, ...crossClients.map((r) => r.runner)];
-  const states = await core.group('cache: restore', async () =>
-    restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
-  );
+  const states = privileged
+    ? (log('cache: not restored or saved: this job holds a write token, and a cache may come from a job that built other code (measure in a job without one to use the cache)'), [])
+    : await core.group('cache: restore', async () =>
+      restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
+    );
   const flow = (env: FlowEnv) => (ctx.eventName === 'pull_request' ? pullRequestFlow(env) : refsFlow(env));
   try {
     if (inputs.mode === 'bisect') {

@@ -134,6 +134,18 @@ describe('the bundled action refuses before building', () => {
     expect(existsSync(pwned())).toBe(false);
   });
 
+  it('a job with a write token on its own branch builds, but restores no cache; without a token the cache is used', { timeout: 300_000 }, async () => {
+    const ws = checkoutOf(main);
+    const cacheEnv = { ACTIONS_CACHE_URL: 'http://127.0.0.1:9/', ACTIONS_RESULTS_URL: 'http://127.0.0.1:9/', ACTIONS_RUNTIME_TOKEN: 'runtime-token-abcdef0123' };
+    const inputs = { 'build-command': 'exit 3' };
+    const priv = await runAction({ eventName: 'push', payload: pushEvent(REPO, 'refs/heads/main', older, main), workspace: ws, temp: join(dir, 'runner-temp'), repository: REPO, sha: main, env: cacheEnv, inputs: { client: 'js', cases: 'cpu.harness.noop', 'github-token': 'ghs_write_token_123', ...inputs } });
+    expect(priv.stdout).toMatch(/trust: the checkout at .* is on a branch or tag of the repository/);
+    expect(priv.stdout).toMatch(/cache: not restored or saved: this job holds a write token/);
+    const plain = await runAction({ eventName: 'push', payload: pushEvent(REPO, 'refs/heads/main', older, main), workspace: ws, temp: join(dir, 'runner-temp'), repository: REPO, sha: main, env: cacheEnv, inputs: { client: 'js', cases: 'cpu.harness.noop', 'github-token': '', ...inputs } });
+    expect(plain.stdout).not.toMatch(/cache: not restored or saved/);
+    expect(plain.stdout).toMatch(/::group::cache: restore/);
+  });
+
   it('a checkout that kept its credentials (persist-credentials unset) is refused, even without a token', { timeout: 120_000 }, async () => {
     const ws = checkoutOf(main);
     git(ws, 'config', 'http.https://github.com/.extraheader', 'AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hzX3h4eA==');
