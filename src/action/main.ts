@@ -23,7 +23,7 @@ export function cacheDirFor(ctx: RunContext): string {
   return process.env.BEE_BENCH_CACHE ?? join(ctx.temp, 'bee-bench', 'cache');
 }
 
-const FORK_SAFE_FIX = 'Run the benchmark on pull_request and post the comment from a workflow_run job with mode: comment (docs/action.md, "Pull requests from forks")';
+const FORK_SAFE_FIX = 'Measure on pull_request in a job without a write token and post the comment from a publish job (mode: publish; on workflow_run for forks) (docs/action.md, "Two jobs: measure, then publish")';
 
 /**
  * Events whose token can write, where a workflow may have checked out a pull request's code:
