@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { BEE_IMAGE } from '../../src/bee/docker.js';
+import { parsePublishBundle } from '../../src/action/publish-bundle.js';
+import { smallResult } from '../history/helpers.js';
 import { fakeDocker } from '../bee/fakes.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -77,6 +79,18 @@ describe('nightly workflow', () => {
     const upload = wf.jobs.measure!.steps.find((st) => st.uses?.startsWith('actions/upload-artifact@'));
     expect(upload?.with).toMatchObject({ name: 'bee-bench-nightly', path: 'out' });
     expect(runStep('scripts/publish-bundle.mjs').run).toContain('node scripts/publish-bundle.mjs out/results out/publish.json');
+    // The script's bundle is one the publish job accepts, naming this checkout's commit.
+    const repo = mkdtempSync(join(tmpdir(), 'bee-bench-bundle-'));
+    const g = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...a], { cwd: repo, encoding: 'utf8' }).trim();
+    g('init', '-q');
+    g('commit', '-q', '--allow-empty', '-m', 'nightly commit');
+    mkdirSync(join(repo, 'results'));
+    for (const r of ['js', 'go', 'rs'] as const) writeFileSync(join(repo, 'results', `${r}.json`), JSON.stringify(smallResult(r, 2)));
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'publish-bundle.mjs'), 'results', 'publish.json'], { cwd: repo, env: { ...process.env, GITHUB_EVENT_NAME: 'schedule', GITHUB_REF_NAME: 'main' } });
+    const bundle = parsePublishBundle(readFileSync(join(repo, 'publish.json')));
+    expect(bundle.head_sha).toBe(g('rev-parse', 'HEAD'));
+    expect(bundle.commit.message).toBe('nightly commit');
+    expect(bundle.results.map((r) => r.runner)).toEqual(['go', 'js', 'rs']);
   });
 
   it('passes inputs to scripts only through env:, never as ${{ }} inside a script', () => {
