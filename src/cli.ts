@@ -34,7 +34,7 @@ import { parseShardRef } from './shard/assignment.js';
 import { matrixOf, mergeCommand, planShards, shardCommand, shardPlan, type SelectionRequest } from './shard/commands.js';
 import type { Evidence } from './shard/cost.js';
 import { runProgress } from './cli/progress.js';
-import { childEnv } from './child/env.js';
+import { childEnv, registerSecret } from './child/env.js';
 
 class UsageError extends Error {}
 
@@ -416,8 +416,13 @@ function headContext(v: Values): RecordContext {
 function historyTarget(v: Values) {
   if (!v.remote) throw new UsageError('history needs --remote URL|PATH (the repository holding the history branch)');
   const maxRuns = v['max-runs'] === undefined ? undefined : num(v['max-runs'], 'max-runs', 0, (n) => Number.isInteger(n) && n > 0, 'a whole number of points per series');
+  // A token for an https remote comes from the environment (git gets it as a header, never argv);
+  // children drop inherited GIT_CONFIG_* entries, so that route no longer reaches git.
+  const token = process.env.BEE_BENCH_HISTORY_TOKEN || undefined;
+  registerSecret(token);
   return {
     remote: v.remote,
+    ...(token ? { token } : {}),
     workdir: resolve(v.workdir ?? join('.bee-bench', 'history')),
     branch: v['history-branch'],
     folder: v.folder,

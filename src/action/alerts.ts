@@ -29,10 +29,11 @@ export function alertsApply(env: FlowEnv): boolean {
 export const recordsBeforeAppend = (env: FlowEnv) => core.group('alert: the branch history', () => readHistory(env, log));
 
 /** Judges the run against the records and syncs the issues; returns the regressions and a summary line. */
-export async function raiseAlerts(env: FlowEnv, result: Result, records: readonly HistoryRecord[]): Promise<{ regressions: number; summary: string }> {
+export async function raiseAlerts(env: FlowEnv, result: Result, records: readonly HistoryRecord[], at?: { sha: string; branch: string }): Promise<{ regressions: number; summary: string }> {
   const i = env.inputs;
-  const branch = refName(env);
-  const sha = await headSha(i.path);
+  // The publish job names the commit and branch from the event it trusts; a run job from its checkout.
+  const branch = at?.branch ?? refName(env);
+  const sha = at?.sha ?? (await headSha(i.path));
   const judged = judgeAgainstBranch(result, records, loadSpec(i.specFile).spec, { branch, sha, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
   const counts = countRows(judged.rows);
   log(`alert: against the last ${judged.runs} run(s) of ${branch}: ${counts.regressions} regression(s), ${counts.unchanged} unchanged, ${counts.new} new`);

@@ -94,10 +94,19 @@ function pickReport(r: Extract<BundleOutcome, { kind: 'report' }>['report']) {
 
 /** Reads a downloaded bundle; throws naming the file and field when it is not one. */
 export function readBundle(dir: string): Bundle {
-  const file = join(dir, BUNDLE_FILE);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(dir, BUNDLE_FILE));
+  } catch (e) {
+    throw new Error(`${BUNDLE_FILE}: unreadable: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return parseBundle(bytes);
+}
+
+/** Parses comment.json's bytes (size checked first); throws naming the file and field when it is not a bundle. */
+export function parseBundle(bytes: Buffer): Bundle {
   let raw: unknown;
   try {
-    const bytes = readFileSync(file);
     if (bytes.length > MAX_BYTES) throw new Error(`${bytes.length} bytes, more than the ${MAX_BYTES} a report can take`);
     raw = JSON.parse(bytes.toString('utf8'));
   } catch (e) {

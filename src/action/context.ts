@@ -68,6 +68,8 @@ export const WorkflowRunEventSchema = z.object({
     name: z.string(),
     event: z.string(),
     head_sha: sha,
+    head_branch: z.string().nullable().optional(),
+    head_repository: z.object({ full_name: z.string() }).nullable().optional(),
     conclusion: z.string().nullable().optional(),
     pull_requests: z.array(z.object({ number: z.number().int().positive(), head: z.object({ sha }) })).optional(),
   }),

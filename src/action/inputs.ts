@@ -68,8 +68,9 @@ export interface BeeInput {
 }
 
 export interface ActionInputs {
-  mode: 'run' | 'comment' | 'bisect';
-  /** undefined only in mode comment without an explicit client (every bee-bench artifact is posted). */
+  /** publish (and its older name, comment): the writing job of the two-job setup; it runs no client code. */
+  mode: 'run' | 'publish' | 'comment' | 'bisect';
+  /** undefined only in mode publish/comment without an explicit client (every bee-bench artifact is published). */
   client?: Runner;
   clientDetected: boolean;
   /** Absolute path of the client checkout (the head of a PR). */
@@ -137,7 +138,7 @@ interface Field<T> {
 }
 
 const FIELDS = {
-  mode: { schema: z.enum(['run', 'comment', 'bisect'], { error: 'expected run, comment or bisect' }), fix: 'use run (benchmark), comment (post the artifact of a pull_request run from a workflow_run job) or bisect (find the commit between base-ref and head-ref that made the cases slower)' },
+  mode: { schema: z.enum(['run', 'publish', 'comment', 'bisect'], { error: 'expected run, publish, comment or bisect' }), fix: 'use run (measure), publish (the second job: comment, history and alerts from the measuring run\'s artifact; comment is its older name) or bisect (find the commit between base-ref and head-ref that made the cases slower)' },
   client: { schema: z.union([z.literal(''), RunnerSchema], { error: 'expected js, go or rs' }), fix: 'use js, go or rs, or leave it empty to detect the client from the checkout at path' },
   profile: { schema: z.enum(PROFILES, { error: 'expected quick or full' }), fix: 'use quick (PRs) or full' },
   rounds: { schema: number((n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200'), fix: `a whole number of paired rounds, default ${AB_DEFAULTS.rounds}` },
@@ -197,17 +198,19 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   }
   const p = parsed as Parsed;
   const mode = p.mode ?? 'run';
+  // The publishing job checks nothing out and builds nothing: path, client and cases are not its business.
+  const publishing = mode === 'comment' || mode === 'publish';
 
   const path = resolve(o.workspace, raw('path'));
   const pathOk = existsSync(path) && statSync(path).isDirectory();
-  if (mode !== 'comment' && !pathOk) {
+  if (!publishing && !pathOk) {
     problems.push({ input: 'path', problem: `${JSON.stringify(raw('path'))} is not a folder (resolved to ${path})`, fix: 'the folder of the client checkout, relative to the workspace' });
   }
 
   // Client: given, or detected from the checkout.
   let client: Runner | undefined = p.client ? p.client : undefined;
   let clientDetected = false;
-  if (mode !== 'comment' && p.client === '' && pathOk) {
+  if (!publishing && p.client === '' && pathOk) {
     const found = detectClients(path);
     if (found.length === 1) {
       client = found[0];
@@ -228,7 +231,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   const cases = splitCases(raw('cases'));
   if (cases.length === 0) {
     problems.push({ input: 'cases', problem: 'the selection is empty', fix: 'one or more case globs, comma- or newline-separated, e.g. cpu.*' });
-  } else if (mode !== 'comment') {
+  } else if (!publishing) {
     try {
       selectCases(loadSpec(specFile).spec, cases);
     } catch (e) {

@@ -6,7 +6,7 @@ import { withDevNode } from '../bee/session.js';
 import { registerSecret } from '../child/env.js';
 import { cachePlan, restoreCaches, saveCaches } from '../github/cache.js';
 import { bisectFlow } from './bisect-mode.js';
-import { commentFlow } from './comment-mode.js';
+import { publishFlow } from './publish-mode.js';
 import { readContext, type RunContext } from './context.js';
 import { ActionInputError, readInputs, type ActionInputs } from './inputs.js';
 import { crossClientRunners, freshOutDir, log, type FlowEnv, type FlowResult } from './pipeline.js';
@@ -15,13 +15,15 @@ import { headSha } from './git.js';
 import { BEE_CONTAINER_STATE } from './post.js';
 import { pullRequestFlow } from './pull-request.js';
 import { refsFlow } from './refs.js';
+import { refuseGitCredentials } from './git-credentials.js';
+import { holdsWriteToken, refuseUntrustedRefs } from './trust.js';
 
 /** The build cache folder: BEE_BENCH_CACHE, else a folder in RUNNER_TEMP (restored by @actions/cache). */
 export function cacheDirFor(ctx: RunContext): string {
   return process.env.BEE_BENCH_CACHE ?? join(ctx.temp, 'bee-bench', 'cache');
 }
 
-const FORK_SAFE_FIX = 'Run the benchmark on pull_request and post the comment from a workflow_run job with mode: comment (docs/action.md, "Pull requests from forks")';
+const FORK_SAFE_FIX = 'Measure on pull_request in a job without a write token and post the comment from a publish job (mode: publish; on workflow_run for forks) (docs/action.md, "Two jobs: measure, then publish")';
 
 /**
  * Events whose token can write, where a workflow may have checked out a pull request's code:
@@ -45,6 +47,12 @@ async function refusePrCodeWithWriteToken(inputs: ActionInputs, ctx: RunContext)
 
 async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
   await refusePrCodeWithWriteToken(inputs, ctx);
+  await refuseGitCredentials(inputs.path, `the checkout at ${inputs.path}`);
+  if (inputs.goClientPath) await refuseGitCredentials(inputs.goClientPath, `go-client-path ${inputs.goClientPath}`);
+  // A job that can write builds only the repository's own commits (src/action/trust.ts), and
+  // restores no cache: a cache may have been saved by a job that built any other code.
+  const privileged = holdsWriteToken(inputs, ctx);
+  if (privileged) await core.group('trust: the commits this job builds', () => refuseUntrustedRefs(inputs, log));
   const client = inputs.client!;
   log(`bee-bench: ${client}${inputs.clientDetected ? ' (detected)' : ''} at ${inputs.path}, ${ctx.eventName || 'local'} event, profile ${inputs.profile}, cases ${inputs.cases.join(', ')}`);
   const crossClients = await crossClientRunners(inputs, client);
@@ -52,9 +60,11 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
   const trend = trendUrl(env);
   if (trend) env.trendUrl = trend;
   const runners = [client, ...crossClients.map((r) => r.runner)];
-  const states = await core.group('cache: restore', async () =>
-    restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
-  );
+  const states = privileged
+    ? (log('cache: not restored or saved: this job holds a write token, and a cache may come from a job that built other code (measure in a job without one to use the cache)'), [])
+    : await core.group('cache: restore', async () =>
+      restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
+    );
   const flow = (env: FlowEnv) => (ctx.eventName === 'pull_request' ? pullRequestFlow(env) : refsFlow(env));
   try {
     if (inputs.mode === 'bisect') {
@@ -90,7 +100,7 @@ export async function main(): Promise<void> {
     // Masked in the log, and kept from every child process (builds and runners run others' code).
     if (inputs.token) core.setSecret(inputs.token);
     registerSecret(inputs.token);
-    const result = inputs.mode === 'comment' ? await commentFlow(inputs, ctx) : await runFlow(inputs, ctx);
+    const result = inputs.mode === 'comment' || inputs.mode === 'publish' ? await publishFlow(inputs, ctx) : await runFlow(inputs, ctx);
     if (result.buildFailed) core.setFailed(`${result.buildFailed} (the job summary and the comment show the end of the build log)`);
     else if (inputs.failOnRegression && result.regressions + result.failed + result.missing > 0) core.setFailed(`${failureText(result)} (fail-on-regression: true); see the job summary`);
   } catch (e) {

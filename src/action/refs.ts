@@ -5,7 +5,9 @@ import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
 import { alertsApply, raiseAlerts, recordsBeforeAppend } from './alerts.js';
-import { appendHistory, trendUrl } from './history.js';
+import { appendHistory, refName, trendUrl } from './history.js';
+import { headCommit } from '../history/index.js';
+import { writePublishBundle } from './publish-bundle.js';
 import { BuildFailure, flowResult, log, NOTHING, reportBuildFailure, runAbPipeline, runSinglePipeline, summarizeAndUpload, type FlowEnv, type FlowResult, type SideSource } from './pipeline.js';
 
 async function sideAt(env: FlowEnv, ref: string): Promise<SideSource> {
@@ -49,6 +51,8 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
   } catch (e) {
     return failedBuild(e);
   }
+  // The records for the publish job (mode: publish) travel in the artifact as data.
+  if (!inputs.headRef) writePublishBundle(env.outDir, { client: inputs.client, event: ctx.eventName || 'local', ref: refName(env), commit: headCommit(inputs.path), results: out.results });
   let summary = readFileSync(out.reports.markdown, 'utf8');
   let regressions = 0;
   let alertFailure: unknown;

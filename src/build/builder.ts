@@ -29,6 +29,11 @@ export interface RunnerBuilder {
   recipe: number;
   /** The toolchain's version line (part of the cache key); 'missing' when it is not installed. */
   toolchain(): Promise<string>;
-  /** Builds into ctx.dir and returns the command that starts the runner. */
+  /** Builds into ctx.dir and returns the command that starts the runner (always command(ctx.dir)). */
   build(ctx: BuildContext): Promise<RunnerCommand>;
+  /**
+   * The command that starts a runner built into dir. Derived from code, never read from the build
+   * folder: a cache restored from another job could hold any marker file, and its argv would run.
+   */
+  command(dir: string): RunnerCommand;
 }

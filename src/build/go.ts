@@ -77,6 +77,7 @@ export const goBuilder: RunnerBuilder = {
     const overlay = seeds.overlay === null ? [] : ['-overlay', seeds.overlay];
     // -mod=mod: a registry build adds bee-go's go.sum lines, a checkout may change requirements.
     await step('go build (runners/go)', 'go', ['build', '-mod=mod', '-trimpath', ...overlay, '-ldflags', ldflags, '-o', binary, '.'], { cwd: ctx.dir, log: ctx.log });
-    return { argv: [binary] };
+    return goBuilder.command(ctx.dir);
   },
+  command: (dir) => ({ argv: [join(dir, 'bee-bench-go')] }),
 };

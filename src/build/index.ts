@@ -43,22 +43,41 @@ export function builderFor(runner: Runner): RunnerBuilder {
   return BUILDERS[runner];
 }
 
+/** A finished build's marker, naming this key (a marker of another key, or no JSON, is a miss). */
+function markerMatches(marker: string, key: string): boolean {
+  if (!existsSync(marker)) return false;
+  try {
+    return (JSON.parse(readFileSync(marker, 'utf8')) as { key?: unknown } | null)?.key === key;
+  } catch {
+    return false;
+  }
+}
+
+/** Where a build of these inputs lives in the cache, and the key that names it. */
+export async function buildFolder(req: Pick<BuildRequest, 'runner' | 'source' | 'cacheDir' | 'buildCommand'>): Promise<{ key: string; dir: string; toolchain: string }> {
+  const builder = builderFor(req.runner);
+  const toolchain = await builder.toolchain();
+  if (toolchain === 'missing') throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
+  const identity = sourceIdentity(req.source);
+  const key = hashParts([req.runner, `recipe ${builder.recipe}`, treeHash(join(packageRoot(), 'runners', req.runner)), identity.key, toolchain, req.buildCommand ?? '']);
+  return { key, dir: join(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key}`), toolchain };
+}
+
+export const BUILD_MARKER = 'bee-bench-build.json';
+
 export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
   const started = performance.now();
   const log = req.log ?? (() => {});
   const builder = builderFor(req.runner);
-  const toolchain = await builder.toolchain();
-  if (toolchain === 'missing') throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
+  const { key, dir, toolchain } = await buildFolder(req);
   const root = packageRoot();
   const identity = sourceIdentity(req.source);
-  const key = hashParts([req.runner, `recipe ${builder.recipe}`, treeHash(join(root, 'runners', req.runner)), identity.key, toolchain, req.buildCommand ?? '']);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
-  const dir = join(cacheDir, `${req.runner}-${key}`);
-  const marker = join(dir, 'bee-bench-build.json');
-  if (existsSync(marker)) {
-    const command = (JSON.parse(readFileSync(marker, 'utf8')) as { command: RunnerCommand }).command;
+  const marker = join(dir, BUILD_MARKER);
+  if (markerMatches(marker, key)) {
+    // The marker only says the build finished; the command comes from the builder, not the file.
     log(`${req.runner}: build cache hit ${key} (${identity.key})`);
-    return { runner: req.runner, source: req.source, command, key, cached: true, buildMs: performance.now() - started };
+    return { runner: req.runner, source: req.source, command: builder.command(dir), key, cached: true, buildMs: performance.now() - started };
   }
   if (req.reuseOnly) {
     const there = existsSync(cacheDir) ? readdirSync(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith('-shared')) : [];
@@ -84,6 +103,6 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
   }
   log(`${req.runner}: built ${identity.key} in ${Math.round((performance.now() - started) / 1000)} s (cache miss ${key}); output in ${shown}`);
   // The marker is written last: a build that died half-way has none and is redone.
-  writeFileSync(marker, JSON.stringify({ key, source: identity, toolchain, command }, null, 2));
+  writeFileSync(marker, JSON.stringify({ key, source: identity, toolchain }, null, 2));
   return { runner: req.runner, source: req.source, command, key, cached: false, buildMs: performance.now() - started };
 }

@@ -22,6 +22,7 @@ export const jsBuilder: RunnerBuilder = {
       rmSync(linked, { recursive: true, force: true });
       symlinkSync(checkout, linked, 'dir');
     }
-    return { argv: ['node', join(ctx.dir, 'bin', 'bee-bench-js.mjs')] };
+    return jsBuilder.command(ctx.dir);
   },
+  command: (dir) => ({ argv: ['node', join(dir, 'bin', 'bee-bench-js.mjs')] }),
 };

@@ -29,6 +29,7 @@ export const rsBuilder: RunnerBuilder = {
     await step('cargo build (runners/rs)', 'cargo', args, { cwd: ctx.dir, log: ctx.log });
     const binary = join(ctx.dir, 'bee-bench-rs');
     copyFileSync(join(targetDir, 'release', 'bee-bench-rs'), binary);
-    return { argv: [binary] };
+    return rsBuilder.command(ctx.dir);
   },
+  command: (dir) => ({ argv: [join(dir, 'bee-bench-rs')] }),
 };

@@ -98,10 +98,16 @@ export interface Derived {
   series: CaseSeriesFile[];
 }
 
-/** series/<file>: the case id when it is a safe file name, else a sanitized name plus a hash of the id. */
+/**
+ * series/<file>: the case id itself when it is a plain lower-case name (as every spec id is), else a
+ * sanitized name and "~" plus 16 hex digits of the id's SHA-256. "~" never occurs in a plain name,
+ * and upper case never in a file name, so no two case ids share a file, on case-insensitive
+ * file systems either.
+ */
 export function seriesFile(caseId: string): string {
-  const safe = caseId.replace(/[^A-Za-z0-9._-]/g, '_');
-  const name = safe === caseId && !/^\.+$/.test(caseId) ? caseId : `${safe}-${createHash('sha256').update(caseId).digest('hex').slice(0, 8)}`;
+  const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
+  const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, '_').replace(/^\./, '_').slice(0, 100);
+  const name = plain ? caseId : `${sanitized}~${createHash('sha256').update(caseId).digest('hex').slice(0, 16)}`;
   return `${SERIES_DIR}/${name}.json`;
 }
 
@@ -283,7 +289,11 @@ export function renderDerived(d: Derived): Map<string, string> {
   const out = new Map<string, string>();
   out.set(INDEX_FILE, stableJson(d.index));
   const files = d.series.map((s) => [seriesFile(s.case), stableJson(s)] as const).sort((a, b) => byString(a[0], b[0]));
-  for (const [path, text] of files) out.set(path, text);
+  for (const [path, text] of files) {
+    // Never two cases in one file (seriesFile rules it out; this keeps it so).
+    if (out.has(path)) throw new Error(`history: two case ids map to the series file ${path}; nothing derived`);
+    out.set(path, text);
+  }
   return out;
 }
 

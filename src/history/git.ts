@@ -71,7 +71,9 @@ export function gitIn(cwd: string, identity: Identity = DEFAULT_IDENTITY, auth?:
     '-c', 'advice.detachedHead=false',
   ];
   // After childEnv: it would drop the header variable, whose value is a registered secret.
-  const env = { ...childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', LC_ALL: 'C' }), ...(auth ? remoteAuthEnv(auth) : {}) };
+  // childEnv drops inherited GIT_CONFIG_* entries, so the header is numbered from that base.
+  const base = childEnv({ GIT_TERMINAL_PROMPT: '0', GIT_EDITOR: 'true', LC_ALL: 'C' });
+  const env = { ...base, ...(auth ? remoteAuthEnv(auth, base) : {}) };
   type Outcome = string | { ok: boolean; stdout: string; stderr: string };
   const run = (args: readonly string[], opts: { input?: string; allowFail?: boolean } = {}): Promise<Outcome> =>
     new Promise((resolve, reject) => {

@@ -17,13 +17,14 @@
 // `history publish` run from one directory) queue on a lock directory beside it, <workdir>.lock
 // (proper-lockfile: atomic mkdir, refreshed while held, taken over when its holder died).
 import { existsSync } from 'node:fs';
-import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { INDEX_FILE, SERIES_DIR, derive, type DeriveOptions } from './derive.js';
 import { DEFAULT_IDENTITY, gitIn, redact, type Git, type Identity } from './git.js';
 import { RUNS_DIR, readRecords } from './read.js';
 import { recordPath, serializeRecord, type InvalidRecord } from './record.js';
+import type { RecordSet } from './read.js';
 import type { HistoryRecord } from './schema.js';
 
 export interface WriteOptions {
@@ -50,7 +51,12 @@ export interface WriteOptions {
   /** Backoff before attempt k+1: min(maxMs, baseMs * 2^(k-1)) * uniform(0.5, 1.5); default 500 / 20000 ms. */
   backoff?: { baseMs: number; maxMs: number };
   log?: (line: string) => void;
+  /** The present, for refusing records dated after it (plus FUTURE_SKEW_MS); default Date.now(). */
+  now?: () => number;
 }
+
+/** How far past the present a record's times may lie (clocks of runners and git hosts differ a little). */
+export const FUTURE_SKEW_MS = 10 * 60_000;
 
 export interface WriteReport {
   /** The pushed commit, or null when the branch already held exactly these records and derived files. */
@@ -89,6 +95,11 @@ export async function writeHistory(records: readonly HistoryRecord[], opts: Writ
   const log = opts.log ?? (() => {});
   const git = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY, opts.token ? { url: opts.remote, token: opts.token } : undefined);
 
+  const notAfter = (opts.now ?? Date.now)() + FUTURE_SKEW_MS;
+  for (const r of records) {
+    const late = futureField(r, notAfter);
+    if (late) throw new RangeError(`history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(' ')[0]}`);
+  }
   const files = new Map<string, string>();
   for (const r of records) {
     const path = recordPath(r);
@@ -134,9 +145,11 @@ async function pushAttempts(git: Git, files: ReadonlyMap<string, string>, opts: 
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git, branch);
     const folderAbs = join(opts.workdir, folder);
+    // Before anything is read or written: the branch's own tree may not lead outside the clone.
+    await refuseLinks(opts.workdir, folder);
     const { added, present } = await addRecords(folderAbs, files);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
-    const set = readRecords(folderAbs);
+    const set = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
     await writeDerived(folderAbs, derive(set, opts.derive));
     await git(['add', '--all', '--', folder]);
     const staged = await stagedChanges(git, folder);
@@ -158,6 +171,56 @@ async function pushAttempts(git: Git, files: ReadonlyMap<string, string>, opts: 
     log(`history: push rejected (${why}); replaying on the new tip in ${delay} ms`);
     await new Promise((r) => setTimeout(r, delay));
   }
+}
+
+/** The first of a record's times after notAfter, as "<field> <value>", or undefined. */
+function futureField(r: Pick<HistoryRecord, 'started_at' | 'finished_at' | 'commit'>, notAfter: number): string | undefined {
+  const fields: Array<[string, string | null | undefined]> = [['started_at', r.started_at], ['finished_at', r.finished_at], ['commit.timestamp', r.commit.timestamp]];
+  for (const [name, value] of fields) if (value && Date.parse(value) > notAfter) return `${name} ${value}`;
+  return undefined;
+}
+
+/**
+ * Records already in the branch dated in the future are reported as invalid and left out of the
+ * derived files (their files stay as they are): retention counts from the newest record, so one
+ * dated 9999 would expire every other branch.
+ */
+function setAsideFuture(set: RecordSet, notAfter: number): RecordSet {
+  const records = [];
+  const invalid = [...set.invalid];
+  for (const loaded of set.records) {
+    const late = futureField(loaded.record, notAfter);
+    if (late) invalid.push({ file: loaded.path, problem: `dated in the future (${late}); left out of the derived files` });
+    else records.push(loaded);
+  }
+  return { records, invalid: invalid.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
+}
+
+/** A symlink error: the branch's tree would lead a write or a read outside the clone. */
+export class HistoryLinkError extends Error {
+  constructor(readonly path: string) {
+    super(`history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`);
+    this.name = 'HistoryLinkError';
+  }
+}
+
+/** Throws HistoryLinkError when the folder, a folder above it in the clone, or anything under it is a symlink. */
+async function refuseLinks(workdir: string, folder: string): Promise<void> {
+  const parts = folder === '.' ? [] : folder.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const rel = parts.slice(0, i).join('/');
+    const st = await lstat(join(workdir, rel)).catch(() => undefined);
+    if (!st) return; // not there yet: created fresh by this write
+    if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
+  }
+  const walk = async (rel: string): Promise<void> => {
+    for (const e of await readdir(join(workdir, rel), { withFileTypes: true })) {
+      const child = rel === '.' ? e.name : `${rel}/${e.name}`;
+      if (e.isSymbolicLink()) throw new HistoryLinkError(child);
+      if (e.isDirectory() && child !== '.git') await walk(child);
+    }
+  };
+  await walk(folder);
 }
 
 function lastLines(s: string): string {

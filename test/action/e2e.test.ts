@@ -235,7 +235,7 @@ describe('pull requests from forks: the two-workflow pair', () => {
     server.addArtifact(RUN_ID + 1, 'bee-bench-rs', zip(bundleDir, 'tampered'), repo.slow);
     const r = await commentJob(RUN_ID + 1, repo.slow);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/::warning::comment: pull request #10 has head .*not posted/);
+    expect(r.stdout).toMatch(/::warning::publish: pull request #10 has head .*not posted/);
     expect(server.commentsOn(10)).toEqual([]);
     expect(server.violations).toEqual([]);
   }, 10 * MINUTES);

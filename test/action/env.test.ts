@@ -47,6 +47,16 @@ describe('child processes get no credentials', () => {
     expect(env).toEqual({ PATH: '/usr/bin', HOME: '/home/runner', GITHUB_SHA: 'abc', EXTRA: '1' });
   });
 
+  it('childEnv drops what steers the job: file commands, and git configuration or askpass from the environment', () => {
+    const steering = {
+      GITHUB_ENV: '/runner/_temp/_runner_file_commands/set_env_1', GITHUB_PATH: '/runner/_temp/add_path_1', GITHUB_OUTPUT: '/runner/_temp/set_output_1',
+      GITHUB_STATE: '/runner/_temp/save_state_1', GITHUB_STEP_SUMMARY: '/runner/_temp/step_summary_1',
+      GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: 'AUTHORIZATION: basic eA==',
+      GIT_CONFIG_PARAMETERS: "'credential.helper'='store'", GIT_ASKPASS: '/usr/bin/askpass',
+    };
+    expect(childEnv({}, { PATH: '/usr/bin', GITHUB_WORKSPACE: '/w', ...steering })).toEqual({ PATH: '/usr/bin', GITHUB_WORKSPACE: '/w' });
+  });
+
   it('a client build script and the runner importing the client see none of them (bundled action, push run)', { timeout: 600_000 }, async () => {
     const { checkout, buildDump, runDump } = dumpingBeeJs();
     const head = git(checkout, 'rev-parse', 'HEAD');

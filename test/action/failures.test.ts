@@ -87,7 +87,7 @@ describe('failures are never silent', () => {
       inputs: { 'github-token': 'ghs_write', cases: 'cpu.harness.noop' },
     });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/::error::mode: run on workflow_run with the pull request's head .* write token .* mode: comment/);
+    expect(r.stdout).toMatch(/::error::mode: run on workflow_run with the pull request's head .* write token .*mode: publish/);
     expect(r.stdout).not.toMatch(/build head/);
   });
 

@@ -92,7 +92,7 @@ describe('readInputs', () => {
     ['an unknown history store', { history: 'gist' }, /input "history": "gist": expected off or gh-pages \(fix: gh-pages/],
     ['a history baseline without the history', { baseline: 'history' }, /input "baseline": history needs the history store \(fix: set history: gh-pages/],
     ['a history folder that climbs out', { 'history-folder': '../x' }, /input "history-folder"/],
-    ['an unknown mode', { mode: 'post' }, /input "mode": "post": expected run, comment or bisect/],
+    ['an unknown mode', { mode: 'post' }, /input "mode": "post": expected run, publish, comment or bisect/],
     ['an unknown alert', { alert: 'email', history: 'gh-pages' }, /input "alert": "email": expected off or issue/],
     ['alerts without the history', { alert: 'issue' }, /input "alert": issue judges each run against the branch's history, which is off \(fix: set history: gh-pages/],
     ['bisect without a good ref', { mode: 'bisect' }, /input "base-ref": mode bisect needs the good ref/],
@@ -183,7 +183,7 @@ describe('the bundled action rejects bad inputs before any work', () => {
     ['a bad alpha', 'pull_request', pr, { alpha: '0', 'github-token': 'ghs_write' }, /input "alpha": "0"/],
     ['a missing token when commenting', 'pull_request', pr, { 'github-token': '' }, /input "github-token": empty, but the action comments on this pull request/],
     ['history', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { history: 'on', 'github-token': 'ghs_write' }, /input "history": .*expected off or gh-pages/],
-    ['mode comment outside workflow_run', 'pull_request', pr, { mode: 'comment', 'github-token': 'ghs_write' }, /input "mode": comment runs in a workflow_run job/],
+    ['mode publish without a token', 'pull_request', pr, { mode: 'publish', 'github-token': '' }, /input "github-token": empty, but mode: publish reads artifacts/],
   ])('%s', async (_what, eventName, payload, inputs, message) => {
     const r = await run(eventName, payload, inputs);
     expect(r.code, r.stdout + r.stderr).toBe(1);

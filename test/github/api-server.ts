@@ -53,6 +53,10 @@ export interface StoredArtifact {
   name: string;
   zip: Buffer;
   headSha: string;
+  /** Serve this many bytes (zip repeated) as a chunked stream without a length, as a huge upload would be. */
+  streamBytes?: number;
+  /** Bytes the blob server managed to send of a streamed artifact before the client hung up. */
+  sent?: number;
 }
 
 export interface ServerOptions {
@@ -60,6 +64,8 @@ export interface ServerOptions {
   repo: string;
   /** Tokens that may write (comment); `readOnly` tokens may only read, as a fork PR's token. */
   tokens: { write: string[]; readOnly?: string[] };
+  /** Tokens of users (token -> login): GET /user answers, and their comments are theirs. Others are installation tokens (github-actions[bot]). */
+  users?: Record<string, string>;
   checker?: OpenApiChecker;
 }
 
@@ -78,6 +84,8 @@ export class GitHubApiServer {
   readonly pulls = new Map<number, StoredPull>();
   readonly issues: StoredIssue[] = [];
   readonly artifacts: StoredArtifact[] = [];
+  /** Comment ids whose edit answers 403 (locked, or not the caller's). */
+  readonly forbidEdit = new Set<number>();
   readonly checker: OpenApiChecker;
   baseUrl = '';
   private blobUrl = '';
@@ -101,6 +109,7 @@ export class GitHubApiServer {
       'get /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, q) => this.listComments(Number(m.pathParams.issue_number), q),
       'post /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, _q, b, token) => this.createComment(Number(m.pathParams.issue_number), String(b?.body), token),
       'patch /repos/{owner}/{repo}/issues/comments/{comment_id}': (m, _q, b) => this.updateComment(Number(m.pathParams.comment_id), String(b?.body)),
+      'get /user': (_m, _q, _b, token) => this.authenticatedUser(token),
       'delete /repos/{owner}/{repo}/issues/comments/{comment_id}': (m) => this.deleteComment(Number(m.pathParams.comment_id)),
       'get /repos/{owner}/{repo}/pulls/{pull_number}': (m) => this.getPull(Number(m.pathParams.pull_number)),
       'get /repos/{owner}/{repo}/issues': (_m, q) => this.listIssues(q),
@@ -201,12 +210,21 @@ export class GitHubApiServer {
     return { slice: all.slice((page - 1) * perPage, page * perPage), headers: links.length ? { link: links.join(', ') } : {} };
   }
 
-  private createComment(issue: number, body: string, _token: string) {
-    const c = this.seedComment(issue, body, 'github-actions[bot]');
+  private createComment(issue: number, body: string, token: string) {
+    const c = this.seedComment(issue, body, this.o.users?.[token] ?? 'github-actions[bot]');
     return { status: 201, body: this.commentJson(c), headers: { location: `${this.repoApi()}/issues/comments/${c.id}` } };
   }
 
+  /** GET /user: a user's token answers with its login; an installation token may not read it. */
+  private authenticatedUser(token: string) {
+    const login = this.o.users?.[token];
+    if (!login) return { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user', status: '403' } };
+    const ex = this.checker.example('get', '/user', 200, 'response-with-public-profile-information') as Record<string, unknown>;
+    return { status: 200, body: { ...ex, login, id: 4242, type: 'User' } };
+  }
+
   private updateComment(id: number, body: string) {
+    if (this.forbidEdit.has(id)) return { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment', status: '403' } };
     const c = this.comments.find((x) => x.id === id);
     if (!c) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment', status: '404' } };
     c.body = body;
@@ -369,7 +387,8 @@ export class GitHubApiServer {
     rec.template = m.template;
     const handler = this.handlers[`${m.method} ${m.template}`];
     const rp = /^\/repos\/([^/]+)\/([^/]+)/.exec(path);
-    if (!handler || !rp || rp[1] !== this.o.owner || rp[2] !== this.o.repo) {
+    const outsideRepos = m.template === '/user';
+    if (!handler || (!outsideRepos && (!rp || rp[1] !== this.o.owner || rp[2] !== this.o.repo))) {
       this.violations.push(`${method} ${m.template}: not a route the action is expected to use (or another repository)`);
       send(404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest', status: '404' });
       return;
@@ -399,7 +418,27 @@ export class GitHubApiServer {
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(a.zip.length) });
-    res.end(a.zip);
+    if (a.streamBytes === undefined) {
+      res.writeHead(200, { 'content-type': 'application/zip', 'content-length': String(a.zip.length) });
+      res.end(a.zip);
+      return;
+    }
+    // Chunked, no length: the client learns the size only by counting.
+    res.writeHead(200, { 'content-type': 'application/zip' });
+    a.sent = 0;
+    let closed = false;
+    res.on('close', () => (closed = true));
+    const pump = () => {
+      while (!closed && a.sent! < a.streamBytes!) {
+        const chunk = a.zip.subarray(0, Math.min(a.zip.length, a.streamBytes! - a.sent!));
+        a.sent! += chunk.length;
+        if (!res.write(chunk)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      if (!closed) res.end();
+    };
+    pump();
   }
 }

@@ -12,7 +12,7 @@ let server: GitHubApiServer;
 let base: string;
 
 beforeAll(async () => {
-  server = new GitHubApiServer({ ...repo, tokens: { write: ['ghs_write'], readOnly: ['ghs_read'] } });
+  server = new GitHubApiServer({ ...repo, tokens: { write: ['ghs_write', 'ghp_maintainer'], readOnly: ['ghs_read'] }, users: { ghp_maintainer: 'octo-maintainer' } });
   base = await server.start();
 });
 afterAll(() => server.close());
@@ -26,6 +26,41 @@ const gh = () => makeOctokit('ghs_write', base);
 const req = (body: string, extra: Partial<Parameters<typeof upsertSticky>[1]> = {}) => ({ ...repo, issue: 12, marker: MARKER, body: withMarker(body, MARKER), policy: 'always' as const, changed: true, ...extra });
 
 describe('sticky comment', () => {
+  it('never edits a marker comment by another author: a seeded one is left as it is and ours is created', async () => {
+    const seeded = server.seedComment(12, `${markerComment(MARKER)}\nmallory's comment, waiting for the report`, 'mallory');
+    const res = await upsertSticky(gh(), req('the report'));
+    expect(res.action).toBe('created');
+    expect(res.id).not.toBe(seeded.id);
+    expect(server.comments.find((c) => c.id === seeded.id)!.body).toBe(`${markerComment(MARKER)}\nmallory's comment, waiting for the report`);
+    expect(server.comments.find((c) => c.id === res.id)!.user).toBe('github-actions[bot]');
+    expect(server.requests.filter((r) => r.method === 'PATCH')).toEqual([]);
+    // The next run edits its own comment, still not mallory's (which is older).
+    const again = await upsertSticky(gh(), req('the report, run 2'));
+    expect(again).toMatchObject({ action: 'updated', id: res.id });
+    expect(server.violations).toEqual([]);
+  });
+
+  it('with a user\'s token, its own login decides: the bot\'s marker comment is someone else\'s', async () => {
+    const bot = server.seedComment(12, `${markerComment(MARKER)}\nold`, 'github-actions[bot]');
+    const mine = server.seedComment(12, `${markerComment(MARKER)}\nmine`, 'octo-maintainer');
+    const res = await upsertSticky(makeOctokit('ghp_maintainer', base), req('new'));
+    expect(res).toMatchObject({ action: 'updated', id: mine.id });
+    expect(server.comments.find((c) => c.id === bot.id)!.body).toContain('old');
+    expect(server.violations).toEqual([]);
+  });
+
+  it('an edit refused with 403 posts a new comment instead of failing', async () => {
+    const own = server.seedComment(12, `${markerComment(MARKER)}\nlocked`, 'github-actions[bot]');
+    server.forbidEdit.add(own.id);
+    const lines: string[] = [];
+    const res = await upsertSticky(gh(), req('after the lock'), (l) => lines.push(l));
+    expect(res.action).toBe('created');
+    expect(res.id).not.toBe(own.id);
+    expect(lines.join('\n')).toMatch(/refused \(403\)/);
+    expect(server.requests.filter((r) => r.method === 'PATCH').map((r) => r.status)).toEqual([403]);
+    expect(server.violations).toEqual([]);
+  });
+
   it('creates one comment, then edits it in place on every later run', async () => {
     const first = await upsertSticky(gh(), req('run 1'));
     expect(first.action).toBe('created');
@@ -50,7 +85,7 @@ describe('sticky comment', () => {
     const res = await upsertSticky(gh(), req('new table'));
     expect(res).toMatchObject({ action: 'updated', id: own.id });
     expect(server.comments.find((c) => c.body.includes('bee-bench:bench:rs'))!.body).toContain("the rs client's comment");
-    const pages = server.requests.filter((r) => r.method === 'GET').map((r) => new URL(r.url, base).searchParams.get('page') ?? '1');
+    const pages = server.requests.filter((r) => r.method === 'GET' && r.template?.endsWith('/comments')).map((r) => new URL(r.url, base).searchParams.get('page') ?? '1');
     // Each lookup (findMarked, then upsertSticky's own) read both pages of 100.
     expect(pages).toEqual(['1', '2', '1', '2']);
     expect(server.violations).toEqual([]);

@@ -205,9 +205,10 @@ export class OpenApiChecker {
   }
 
   /** The description's own example response of an operation, as a fresh copy. */
-  example(method: string, template: string, status: number): Json {
+  /** The description's example response; `name` picks one of several (default: "default"). */
+  example(method: string, template: string, status: number, name = 'default'): Json {
     const op = this.doc.paths[template]?.[method.toLowerCase()];
-    const ex = op?.responses[String(status)]?.content?.['application/json']?.examples?.default;
+    const ex = op?.responses[String(status)]?.content?.['application/json']?.examples?.[name];
     if (!ex) throw new Error(`no example for ${method} ${template} ${status}`);
     const value = ex.$ref ? this.resolve<{ value: Json }>(ex.$ref).value : (ex.value as Json);
     return structuredClone(value);

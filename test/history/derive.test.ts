@@ -146,8 +146,18 @@ describe('derive', () => {
 
   it('gives unsafe case ids a safe, distinct series file', () => {
     expect(seriesFile('cpu.a-b.c_1')).toBe('series/cpu.a-b.c_1.json');
-    expect(seriesFile('../x')).toMatch(/^series\/.._x-[0-9a-f]{8}\.json$/);
+    expect(seriesFile('../x')).toMatch(/^series\/_._x~[0-9a-f]{16}\.json$/);
     expect(seriesFile('a/b')).not.toBe(seriesFile('a_b'));
+  });
+
+  it('never maps two case ids to one series file, case-insensitively either', () => {
+    // A plain id that imitates another id's hashed name, ids equal but for case, ids equal once sanitized.
+    const hashedName = seriesFile('a/b').slice('series/'.length, -'.json'.length);
+    const ids = ['a_b', 'a/b', 'a b', 'a:b', 'A_b', 'a_B', 'A/B', hashedName, hashedName.toUpperCase(), '.', '..', '...', 'x'.repeat(300), `${'x'.repeat(300)}y`];
+    const files = ids.map((id) => seriesFile(id).toLowerCase());
+    expect(new Set(files).size).toBe(ids.length);
+    for (const f of files) expect(f).toMatch(/^series\/[a-z0-9._~-]+\.json$/);
+    expect(files.every((f) => !f.includes('/..') && f.length < 150)).toBe(true);
   });
 });
 

@@ -10,14 +10,16 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { BEE_IMAGE } from '../../src/bee/docker.js';
+import { parsePublishBundle } from '../../src/action/publish-bundle.js';
+import { smallResult } from '../history/helpers.js';
 import { fakeDocker } from '../bee/fakes.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const text = readFileSync(join(ROOT, '.github', 'workflows', 'nightly.yml'), 'utf8');
 
 interface Step { name?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, unknown>; if?: string }
-interface Job { 'runs-on': string; services?: unknown; steps: Step[] }
-const wf = parse(text) as { jobs: Record<string, Job> };
+interface Job { 'runs-on': string; services?: unknown; steps: Step[]; permissions?: Record<string, string>; needs?: string | string[] }
+const wf = parse(text) as { jobs: Record<string, Job>; permissions?: unknown };
 const jobs = Object.values(wf.jobs);
 const steps = jobs.flatMap((j) => j.steps);
 const runStep = (needle: string) => {
@@ -49,10 +51,46 @@ describe('nightly workflow', () => {
   });
 
   it('runs all three clients in one job on one machine', () => {
-    expect(jobs).toHaveLength(1);
+    const measure = wf.jobs.measure!;
+    expect(measure.steps.filter((st) => st.run?.includes('dist/cli.js run'))).toHaveLength(1);
     const { argv } = runScript(runStep('dist/cli.js run'), { PROFILE: 'full', CASES: '*' });
     expect(argv.slice(0, 2)).toEqual(['dist/cli.js', 'run']);
     expect(argv[argv.indexOf('--runner') + 1]).toBe('js,go,rs');
+  });
+
+  it('no job that checks out a client or runs client code can write; the publish job runs none', () => {
+    const writes = (j: Job) => Object.entries(j.permissions ?? {}).filter(([, v]) => v === 'write').map(([k]) => k);
+    expect(wf.permissions).toEqual({});
+    for (const [name, j] of Object.entries(wf.jobs)) {
+      const clientCode = j.steps.some((st) => (st.uses?.startsWith('actions/checkout@') && st.with?.repository) || /npm ci|dist\/cli\.js run/.test(st.run ?? ''));
+      if (clientCode) expect(writes(j), name).toEqual([]);
+    }
+    const publish = wf.jobs.publish!;
+    expect(writes(publish)).toEqual(['contents']);
+    expect(publish.needs).toBe('measure');
+    // It checks out only this repository, runs no script, restores no cache, and publishes through the action.
+    expect(publish.steps.filter((st) => st.run)).toEqual([]);
+    expect(publish.steps.filter((st) => st.uses?.startsWith('actions/cache@'))).toEqual([]);
+    expect(publish.steps.filter((st) => st.uses?.startsWith('actions/checkout@')).map((st) => st.with?.repository)).toEqual([undefined]);
+    expect(publish.steps.find((st) => st.uses?.startsWith('./'))?.with).toEqual({ mode: 'publish', history: 'gh-pages' });
+  });
+
+  it('hands the records on as data: publish.json and the results in the bee-bench-nightly artifact', () => {
+    const upload = wf.jobs.measure!.steps.find((st) => st.uses?.startsWith('actions/upload-artifact@'));
+    expect(upload?.with).toMatchObject({ name: 'bee-bench-nightly', path: 'out' });
+    expect(runStep('scripts/publish-bundle.mjs').run).toContain('node scripts/publish-bundle.mjs out/results out/publish.json');
+    // The script's bundle is one the publish job accepts, naming this checkout's commit.
+    const repo = mkdtempSync(join(tmpdir(), 'bee-bench-bundle-'));
+    const g = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...a], { cwd: repo, encoding: 'utf8' }).trim();
+    g('init', '-q');
+    g('commit', '-q', '--allow-empty', '-m', 'nightly commit');
+    mkdirSync(join(repo, 'results'));
+    for (const r of ['js', 'go', 'rs'] as const) writeFileSync(join(repo, 'results', `${r}.json`), JSON.stringify(smallResult(r, 2)));
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'publish-bundle.mjs'), 'results', 'publish.json'], { cwd: repo, env: { ...process.env, GITHUB_EVENT_NAME: 'schedule', GITHUB_REF_NAME: 'main' } });
+    const bundle = parsePublishBundle(readFileSync(join(repo, 'publish.json')));
+    expect(bundle.head_sha).toBe(g('rev-parse', 'HEAD'));
+    expect(bundle.commit.message).toBe('nightly commit');
+    expect(bundle.results.map((r) => r.runner)).toEqual(['go', 'js', 'rs']);
   });
 
   it('passes inputs to scripts only through env:, never as ${{ }} inside a script', () => {
@@ -68,19 +106,6 @@ describe('nightly workflow', () => {
     expect(hostile.argv.filter((_, i) => hostile.argv[i - 1] === '--case')).toEqual(['$(touch', 'pwned2)']);
     expect(existsSync(join(hostile.cwd, 'pwned'))).toBe(false);
     expect(existsSync(join(hostile.cwd, 'pwned2'))).toBe(false);
-  });
-
-  it('keeps the history token off every command line: git reads it from GIT_CONFIG_* variables', () => {
-    const publish = runStep('history publish');
-    expect(publish.env?.HISTORY_TOKEN).toBe('${{ github.token }}');
-    const token = 'ghs_secret_token_value';
-    for (const s of steps.filter((st) => st.uses?.startsWith('actions/checkout@'))) expect(s.with?.['persist-credentials']).toBe(false);
-    const r = runScript(publish, { HISTORY_TOKEN: token, HISTORY_USER: 'x-access-token', EVENT: 'schedule', RUN_ID: '77', REF: 'main' });
-    expect(r.argv.join(' ')).not.toContain(token);
-    expect(r.argv).toEqual(['dist/cli.js', 'history', 'publish', '--remote', 'https://github.com/bee-bench/bee-bench.git', '--event', 'schedule', '--run-id', '77', '--ref', 'main', 'out/results']);
-    const basic = Buffer.from(`x-access-token:${token}`).toString('base64');
-    expect(r.env).toMatchObject({ GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${basic}` });
-    expect(r.stdout).toContain(`::add-mask::${basic}`);
   });
 
   it('caches the client builds between nights', () => {

@@ -1,0 +1,43 @@
+// What a push, schedule or dispatch run leaves for the publish job (mode: publish): its result files
+// and the commit they measured, as data. The publish job holds the write token and runs no client
+// code, so it appends these to the history and judges alerts only after validating them (zod, sizes
+// bounded; the artifact was read under limits by src/github/artifact-download.ts) and after checking
+// that they name the commit of the event it trusts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ResultSchema, RunnerSchema, type Result, type Runner } from '../spec/schema.js';
+
+export const PUBLISH_SCHEMA = 'bee-bench/action-publish@1';
+export const PUBLISH_FILE = 'publish.json';
+
+const sha = z.string().regex(/^[0-9a-f]{40}$/, 'a full commit sha');
+
+export const PublishBundleSchema = z.strictObject({
+  schema: z.literal(PUBLISH_SCHEMA),
+  client: RunnerSchema,
+  event: z.string().max(100),
+  ref: z.string().max(300),
+  head_sha: sha,
+  commit: z.strictObject({ sha, message: z.string().max(20_000), author: z.string().max(300), timestamp: z.iso.datetime({ offset: true }) }),
+  results: z.array(ResultSchema).min(1).max(3),
+});
+export type PublishBundle = z.infer<typeof PublishBundleSchema>;
+
+export function writePublishBundle(dir: string, b: { client: Runner; event: string; ref: string; commit: PublishBundle['commit']; results: readonly Result[] }): void {
+  const bundle: PublishBundle = { schema: PUBLISH_SCHEMA, client: b.client, event: b.event, ref: b.ref, head_sha: b.commit.sha, commit: b.commit, results: [...b.results] };
+  writeFileSync(join(dir, PUBLISH_FILE), `${JSON.stringify(bundle)}\n`);
+}
+
+/** Parses publish.json's bytes; throws naming the field when it is not a valid bundle. */
+export function parsePublishBundle(bytes: Buffer): PublishBundle {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(bytes.toString('utf8'));
+  } catch (e) {
+    throw new Error(`${PUBLISH_FILE}: not JSON: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const parsed = PublishBundleSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${PUBLISH_FILE}: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
