@@ -1,4 +1,4 @@
-// Runs one case/param inside a worker thread, so that a case that hangs (even in a synchronous
+// Runs one plan unit inside a worker thread, so that a case that hangs (even in a synchronous
 // loop), throws or leaks a rejection costs only this thread: the main thread owns the timeout
 // and the result file, and terminates the worker. Steps as in runners/README.md "Timing rules":
 // setup, digest, warmup, timed iterations. Each sample is posted as soon as it is taken, so a
@@ -27,7 +27,8 @@ process.on('unhandledRejection', (reason) => {
 
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
-async function runCase({ id, param, digestParam, digestForm, warmup, iters, fault, slowdown, pace, count, shared, options }) {
+async function runCase({ unit, paceFd, count, shared, options }) {
+  const { id, param, digest, warmup, iters, fault, slowdown = 0 } = unit;
   const setupCase = CASES[id];
   const client = await loadClient();
   const env = {
@@ -43,16 +44,16 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
   const bench = await setupCase(env, param);
   const closers = [bench];
   try {
-    if (digestParam) {
+    if (digest) {
       post({ t: 'phase', phase: 'digest' });
-      const same = isDeepStrictEqual(digestParam, param);
-      const digestBench = same ? bench : await setupCase(env, digestParam);
+      const same = isDeepStrictEqual(digest.param, param);
+      const digestBench = same ? bench : await setupCase(env, digest.param);
       if (!same) closers.push(digestBench);
-      if (!digestBench.output) throw new Error(`case ${id} has a digest in the spec but no output`);
+      if (!digestBench.output) throw new Error(`case ${id} has a digest in the plan but no output`);
       await digestBench.before?.();
       await digestBench.op();
       const raw = await digestBench.output();
-      post({ t: 'digest', hex: digestForm === 'value' ? hex(raw) : createHash('sha256').update(raw).digest('hex') });
+      post({ t: 'digest', hex: digest.form === 'value' ? hex(raw) : createHash('sha256').update(raw).digest('hex') });
       if (!same) {
         await digestBench.close?.();
         closers.pop();
@@ -61,9 +62,9 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
 
     settleGc();
     post({ t: 'phase', phase: 'warmup' });
-    const waitTurn = pacer(pace.fd);
+    const waitTurn = pacer(paceFd);
     for (let w = 0; w < warmup; w++) {
-      waitTurn(pace.unit, w);
+      waitTurn(unit.unit, w);
       await bench.before?.();
       await bench.op();
       post({ t: 'warmup', n: w + 1 });
@@ -73,7 +74,7 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
     const timed = withFault(bench.op, fault);
     const counter = count ? await loadCounter() : null;
     for (let i = 0; i < iters; i++) {
-      waitTurn(pace.unit, warmup + i);
+      waitTurn(unit.unit, warmup + i);
       await bench.before?.();
       // Counting: each counted iteration starts from a collected heap, so whether a collection
       // falls inside its region does not depend on what earlier iterations left behind.
@@ -84,9 +85,9 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
         // Counting injects the slowdown in instructions (slowDown below), not in time.
         sample = await timeIteration(timed, counter ? 0 : slowdown);
       } finally {
-        counter?.stop(pace.unit, warmup + i);
+        counter?.stop(unit.unit, warmup + i);
       }
-      if (counter && slowdown > 0) counter.slowDown(slowdown, pace.unit, warmup + i);
+      if (counter && slowdown > 0) counter.slowDown(slowdown, unit.unit, warmup + i);
       post({ t: 'sample', wall: sample.wall, cpu: sample.cpu });
     }
     // Give a rejection leaked by the last iteration its turn before reporting success.

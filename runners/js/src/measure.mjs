@@ -1,6 +1,6 @@
 // One timed iteration: wall time from the monotonic clock (ns) and process CPU time (user+sys of
 // the whole process, converted from us to ns), read immediately around the operation. The
-// BEE_BENCH_SLOWDOWN spin and BEE_BENCH_FAULT injections live here, inside the timed region.
+// plan's slowdown spin and fault injections live here, inside the timed region.
 
 /** Busy-spins (CPU work, not sleep) until the monotonic clock reaches `until` (ns). */
 function spinUntil(until) {
@@ -11,7 +11,7 @@ function spinUntil(until) {
 
 /**
  * Times `op()` once. A sync op is not awaited, so an empty op costs only the clock reads.
- * `slowdown` is the BEE_BENCH_SLOWDOWN fraction for this case (0: none).
+ * `slowdown` is the unit's slowdown fraction (0: none).
  */
 export async function timeIteration(op, slowdown = 0) {
   const cpu0 = process.cpuUsage();
@@ -24,10 +24,9 @@ export async function timeIteration(op, slowdown = 0) {
   return { wall: Number(t1 - t0), cpu: (cpu.user + cpu.system) * 1000 };
 }
 
-/** The timed operation with the BEE_BENCH_FAULT mode for this case applied (null: unchanged). */
+/** The timed operation with the unit's fault mode applied (undefined: unchanged). */
 export function withFault(op, mode) {
   switch (mode) {
-    case null:
     case undefined:
       return op;
     case 'throw':
