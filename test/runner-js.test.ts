@@ -4,9 +4,10 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Duplex } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSpec } from '../src/spec/load.js';
@@ -193,12 +194,14 @@ describe('runner-js command line', () => {
   });
 
   it.each([
-    ['BEE_BENCH_COUNT', 'yes'],
-    ['BEE_BENCH_PACE_FD', 'three'],
-  ])('exits 2 on a malformed mode %s, naming the variable', async (name, value) => {
-    const { code, stderr } = await runner(['run', '--plan', good(), '--out', out()], { [name]: value });
+    [{ BEE_BENCH_COUNT: 'yes' }, /BEE_BENCH_COUNT: must be 1 or 0/],
+    [{ BEE_BENCH_ALLOCS: 'on' }, /BEE_BENCH_ALLOCS: must be 1 or 0/],
+    [{ BEE_BENCH_PACE_FD: 'three' }, /BEE_BENCH_PACE_FD: must be a file descriptor number/],
+    [{ BEE_BENCH_COUNT: '1', BEE_BENCH_ALLOCS: '1' }, /each measurement runs in its own process/],
+  ])('exits 2 on malformed modes %j, naming the variable', async (env, message) => {
+    const { code, stderr } = await runner(['run', '--plan', good(), '--out', out()], env);
     expect(code).toBe(2);
-    expect(stderr).toMatch(new RegExp(name));
+    expect(stderr).toMatch(message);
   });
 
   it('skips net cases without a node, with the documented reason and no network', async () => {
@@ -290,5 +293,90 @@ describe('runner-js hooks', () => {
     // 10x by construction; 3x leaves room for a CPU whose speed swings 2x between the two runs
     // (seen on CI's shared VMs), while a spin outside the timed region would give ~1x.
     expect(min(slowed.result)).toBeGreaterThan(3 * min(plain.result));
+  });
+});
+
+describe('runner-js allocation counting (BEE_BENCH_ALLOCS=1)', () => {
+  const ALLOCS = { BEE_BENCH_ALLOCS: '1' };
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!;
+  const bytesOf = (r: Result, id: string) => median(byId(r).get(id)!.alloc_bytes!);
+
+  it('meters known allocations in a case worker under the run\'s flags, within 1% above their bytes', async () => {
+    // The runner's own path: the process starts itself again under the allocation flags, the
+    // meter runs in a worker thread with the case workers' limits, each region from a settled heap.
+    const src = (file: string) => pathToFileURL(resolve('runners/js/src', file)).href;
+    const script = join(tmp(), 'probe.mjs');
+    writeFileSync(
+      script,
+      `import { isMainThread, parentPort, Worker } from 'node:worker_threads';
+import { ALLOC_WORKER_LIMITS, allocMeter, rerunWithAllocFlags } from '${src('alloc.mjs')}';
+import { settleGc } from '${src('gc.mjs')}';
+const N = 200;
+// Bytes per Uint8Array, and per array of K / 8 numbers: large objects, which V8 accounts at
+// their size (smaller young ones also count the tail of a page they did not fit in).
+const K = 160_000;
+if (isMainThread) {
+  const code = await rerunWithAllocFlags(null);
+  if (code !== null) process.exit(code);
+  new Worker(new URL(import.meta.url), { resourceLimits: ALLOC_WORKER_LIMITS }).on('message', (m) => console.log(JSON.stringify(m)));
+} else {
+  const meter = await allocMeter();
+  const keep = [];
+  const measure = (make) => {
+    settleGc();
+    const bytes = meter.measure(() => { for (let i = 0; i < N; i++) keep.push(make()); });
+    keep.length = 0;
+    return bytes;
+  };
+  parentPort.postMessage({
+    want: N * K,
+    typed: measure(() => new Uint8Array(K)),
+    arrays: measure(() => new Array(K / 8).fill(0)),
+    nothing: measure(() => undefined),
+  });
+}
+`,
+    );
+    const { stdout } = await run(process.execPath, [script]);
+    const got = JSON.parse(stdout) as { want: number; typed: number; arrays: number; nothing: number };
+    for (const key of ['typed', 'arrays'] as const) {
+      expect(got[key], key).toBeGreaterThanOrEqual(got.want);
+      expect(got[key], key).toBeLessThanOrEqual(got.want * 1.01);
+    }
+    // 200 pushes into the keeping array: its backing store grows, at most a few KiB.
+    expect(got.nothing).toBeLessThan(8192);
+  });
+
+  describe('on a plan', () => {
+    const CASES = ['cpu.harness.noop', 'cpu.keccak.bulk', 'net.stamps.list'];
+    const BULK = 'cpu.keccak.bulk';
+    let plain: Result;
+    let again: Result;
+    let extra: Result;
+    beforeAll(async () => {
+      plain = (await runPlan(planOf(CASES, { iters: 3 }), ALLOCS)).result;
+      again = (await runPlan(planOf(CASES, { iters: 3 }), ALLOCS)).result;
+      extra = (await runPlan(planOf(CASES, { iters: 3, allocExtra: { glob: BULK, fraction: 1 } }), ALLOCS)).result;
+    });
+
+    it('records one alloc_bytes per timed iteration of each CPU unit, and how it counted', () => {
+      expect(plain.alloc_counter?.method).toMatch(/used_heap_size.*external_memory/);
+      for (const c of plain.cases.filter((c) => c.kind === 'cpu')) {
+        expect(c.status, c.error).toBe('ok');
+        expect(c.alloc_bytes).toHaveLength(c.samples_ns.length);
+        expect(c.allocs).toBeUndefined(); // V8 counts no allocations
+      }
+      expect(byId(plain).get('net.stamps.list')!.alloc_bytes).toBeUndefined();
+      // The meter takes its own share off: an empty operation allocates (almost) nothing.
+      expect(bytesOf(plain, 'cpu.harness.noop')).toBeLessThan(256);
+      expect(bytesOf(extra, 'cpu.harness.noop')).toBeLessThan(256);
+      // Keccak over 12.5 MiB of fixture allocates, and the same plan twice gives the same bytes.
+      expect(bytesOf(plain, BULK)).toBeGreaterThan(1e6);
+      expect(Math.abs(bytesOf(again, BULK) / bytesOf(plain, BULK) - 1)).toBeLessThan(0.005);
+    });
+
+    it('alloc_extra adds that fraction of the operation\'s bytes', () => {
+      expect(bytesOf(extra, BULK) / bytesOf(plain, BULK)).toBeCloseTo(2, 3);
+    });
   });
 });

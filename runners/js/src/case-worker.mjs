@@ -5,10 +5,11 @@
 // case that fails half-way keeps the samples it had.
 //
 // Messages to the main thread: {t:'phase', phase}, {t:'digest', hex}, {t:'warmup', n},
-// {t:'sample', wall, cpu}, then one of {t:'done'}, {t:'skip', reason}, {t:'error', message}.
+// {t:'sample', wall, cpu, bytes?}, then one of {t:'done'}, {t:'skip', reason}, {t:'error', message}.
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
+import { allocMeter } from './alloc.mjs';
 import { CASES } from './cases/index.mjs';
 import { loadClient } from './client.mjs';
 import { describeError, Skip } from './errors.mjs';
@@ -27,7 +28,7 @@ process.on('unhandledRejection', (reason) => {
 
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
-async function runCase({ unit, paceFd, count, shared, options }) {
+async function runCase({ unit, paceFd, count, allocs, shared, options }) {
   const { id, param, digest, warmup, iters, fault, slowdown = 0 } = unit;
   const setupCase = CASES[id];
   const client = await loadClient();
@@ -38,6 +39,7 @@ async function runCase({ unit, paceFd, count, shared, options }) {
     fixturesDir: options.fixturesDir,
     node: options.node,
     cpus: options.cpus,
+    allocs,
   };
 
   post({ t: 'phase', phase: 'setup' });
@@ -73,22 +75,26 @@ async function runCase({ unit, paceFd, count, shared, options }) {
     post({ t: 'phase', phase: 'iterations' });
     const timed = withFault(bench.op, fault);
     const counter = count ? await loadCounter() : null;
+    const meter = allocs ? await allocMeter(unit.alloc_extra) : null;
+    // Measuring allocations, the region is the meter's; the clocks around it still run so the
+    // case has its samples, but a slowdown spin would only measure the clock's own allocations.
+    const region = meter ? () => meter.measure(timed) : timed;
     for (let i = 0; i < iters; i++) {
       waitTurn(unit.unit, warmup + i);
       await bench.before?.();
-      // Counting: each counted iteration starts from a collected heap, so whether a collection
-      // falls inside its region does not depend on what earlier iterations left behind.
-      if (counter) settleGc();
+      // Counting or metering: each region starts from a collected heap, so whether a collection
+      // falls inside it does not depend on what earlier iterations left behind.
+      if (counter || meter) settleGc();
       counter?.start();
       let sample;
       try {
         // Counting injects the slowdown in instructions (slowDown below), not in time.
-        sample = await timeIteration(timed, counter ? 0 : slowdown);
+        sample = await timeIteration(region, counter || meter ? 0 : slowdown);
       } finally {
         counter?.stop(unit.unit, warmup + i);
       }
       if (counter && slowdown > 0) counter.slowDown(slowdown, unit.unit, warmup + i);
-      post({ t: 'sample', wall: sample.wall, cpu: sample.cpu });
+      post({ t: 'sample', wall: sample.wall, cpu: sample.cpu, bytes: sample.value });
     }
     // Give a rejection leaked by the last iteration its turn before reporting success.
     await new Promise((resolve) => setImmediate(resolve));

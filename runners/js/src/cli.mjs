@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadClient, locateClient, operation } from './client.mjs';
+import { ALLOC_METHOD, rerunWithAllocFlags } from './alloc.mjs';
 import { describeError, UsageError } from './errors.mjs';
 import { createFixtureStore } from './fixtures.mjs';
 import { callTimeoutS, runPlan } from './harness.mjs';
@@ -75,16 +76,22 @@ async function beeInfo(node, callTimeoutS) {
   }
 }
 
+/** Runs a plan; returns the exit code. */
 async function run(args) {
   const opts = parseRunArgs(args);
   const modes = parseModes();
   const plan = loadPlan(opts.plan);
+  if (modes.allocs) {
+    const code = await rerunWithAllocFlags(modes.paceFd);
+    if (code !== null) return code;
+  }
   const node = opts['bee-url'] ? { url: opts['bee-url'].replace(/\/+$/, ''), batchId: opts['batch-id'] } : null;
   const tempFixtures = opts.fixtures ? null : mkdtempSync(join(os.tmpdir(), 'bee-bench-js-'));
   const { info: client } = locateClient();
   // The version check waits no longer than the shortest call budget of the plan.
   const bee = await beeInfo(node, Math.min(...plan.units.map((u) => callTimeoutS(u.timeout_s))));
   const result = newResult({ client, bee, specHash: plan.spec_hash, profile: plan.profile, host: hostInfo() });
+  if (modes.allocs) result.alloc_counter = { method: ALLOC_METHOD };
   try {
     await runPlan(plan.units, result, resolve(opts.out), {
       modes,
@@ -97,14 +104,15 @@ async function run(args) {
   } finally {
     if (tempFixtures) rmSync(tempFixtures, { recursive: true, force: true });
   }
+  return 0;
 }
 
 /** Runs the CLI; returns the exit code. */
 export async function main(argv) {
   const [command, ...args] = argv;
   try {
-    if (command === 'run') await run(args);
-    else if (command === 'info' && args.length === 0) info();
+    if (command === 'run') return await run(args);
+    if (command === 'info' && args.length === 0) info();
     else if (command === '--help' || command === '-h' || command === 'help') process.stdout.write(`${USAGE}\n`);
     else throw new UsageError(command === 'info' ? `info takes no arguments, got ${args.join(' ')}` : `unknown command ${JSON.stringify(command ?? '')}`);
     return 0;

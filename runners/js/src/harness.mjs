@@ -3,6 +3,7 @@
 // file after every case. A case that hangs, throws or leaks a rejection is recorded as failed
 // with the samples it had; the next case still runs.
 import { Worker } from 'node:worker_threads';
+import { ALLOC_WORKER_LIMITS } from './alloc.mjs';
 import { CASES } from './cases/index.mjs';
 import { describeError } from './errors.mjs';
 import { settleGc } from './gc.mjs';
@@ -44,6 +45,8 @@ export async function runPlan(units, result, out, options) {
 function runCase(unit, options) {
   const { iters, timeout_s: timeoutS } = unit;
   const record = caseRecord(unit);
+  const allocs = options.modes.allocs && unit.kind === 'cpu';
+  if (allocs) record.alloc_bytes = [];
   let phase = 'start';
   let digest;
 
@@ -54,6 +57,7 @@ function runCase(unit, options) {
         unit,
         paceFd: options.modes.paceFd,
         count: options.modes.count && unit.kind === 'cpu',
+        allocs,
         shared: options.shared,
         options: {
           node: options.node && { ...options.node, callTimeoutS: callTimeoutS(timeoutS) },
@@ -61,6 +65,7 @@ function runCase(unit, options) {
           cpus: options.cpus,
         },
       },
+      ...(options.modes.allocs ? { resourceLimits: ALLOC_WORKER_LIMITS } : {}),
     });
     let finished = false;
     const finish = async (status, detail) => {
@@ -88,6 +93,7 @@ function runCase(unit, options) {
         case 'sample':
           record.samples_ns.push(m.wall);
           record.cpu_ns.push(m.cpu);
+          record.alloc_bytes?.push(m.bytes);
           if (m.wall > SLOW_ITERATION_NS) options.log(`    iteration ${record.samples_ns.length}/${iters}: ${(m.wall / 1e9).toFixed(2)} s`);
           break;
         case 'done':
@@ -126,6 +132,7 @@ function withStatus(r, status, detail) {
     warmup: skippedCase ? 0 : r.warmup,
     samples_ns: skippedCase ? [] : r.samples_ns,
     cpu_ns: skippedCase ? [] : r.cpu_ns,
+    ...(!skippedCase && r.alloc_bytes ? { alloc_bytes: r.alloc_bytes } : {}),
     peak_rss_bytes: r.peak_rss_bytes,
     work: r.work,
     ...(!skippedCase && r.digest !== undefined ? { digest: r.digest } : {}),

@@ -10,18 +10,19 @@ function spinUntil(until) {
 }
 
 /**
- * Times `op()` once. A sync op is not awaited, so an empty op costs only the clock reads.
+ * Times `op()` once; `value` is what it returned (awaited). A sync op is not awaited, so an empty
+ * op costs only the clock reads.
  * `slowdown` is the unit's slowdown fraction (0: none).
  */
 export async function timeIteration(op, slowdown = 0) {
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const pending = op();
-  if (pending && typeof pending.then === 'function') await pending;
+  const value = pending && typeof pending.then === 'function' ? await pending : pending;
   let t1 = process.hrtime.bigint();
   if (slowdown > 0) t1 = spinUntil(t1 + BigInt(Math.round(Number(t1 - t0) * slowdown)));
   const cpu = process.cpuUsage(cpu0);
-  return { wall: Number(t1 - t0), cpu: (cpu.user + cpu.system) * 1000 };
+  return { wall: Number(t1 - t0), cpu: (cpu.user + cpu.system) * 1000, value };
 }
 
 /** The timed operation with the unit's fault mode applied (undefined: unchanged). */
