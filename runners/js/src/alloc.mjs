@@ -4,7 +4,8 @@
 // is the growth of the heap's used bytes (machine code left out) plus its external (ArrayBuffer
 // backing store) bytes, plus what each collection inside the region freed, as v8.GCProfiler
 // reports it from V8's own before/after statistics. The run's V8 flags (ALLOC_V8_FLAGS) make
-// such a collection rare and the figures repeatable. V8 has no count of allocations, so only bytes are recorded.
+// such a collection rare and the figures repeatable. V8 has no count of allocations, so only
+// bytes are recorded.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import v8 from 'node:v8';
@@ -71,11 +72,11 @@ const CALIBRATION_ROUNDS = 20;
  * A meter for one case worker. `measure(op)` runs op once in a region and gives the bytes
  * allocated in it, less the meter's own share (a promise when op returns one: the region ends
  * when it settles), plus what other isolates reported for it (allocatedElsewhere). With `extra`
- * > 0 the region then allocates `extra` x the operation's bytes (in this isolate) as one
- * ArrayBuffer, kept until the region ends (the calibration hook `alloc_extra`).
+ * > 0 the region then allocates `extra` x those bytes as one ArrayBuffer, kept until the region
+ * ends (the calibration hook `alloc_extra`).
  */
 export async function allocMeter(extra = 0) {
-  if (v8.getHeapStatistics().external_memory === undefined) throw new Error(`BEE_BENCH_ALLOCS=1 needs v8.getHeapStatistics().external_memory (Node >= 20.10), this is ${process.version}`);
+  if (v8.getHeapStatistics().external_memory === undefined) throw new Error(`BEE_BENCH_ALLOCS=1 needs a Node whose v8.getHeapStatistics() reports external_memory; ${process.version} does not`);
   let profiler;
   let start;
   const open = () => {
