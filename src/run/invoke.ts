@@ -1,4 +1,4 @@
-// One runner invocation under the runner command line (docs/design.md, "Runner command line"), returning whatever
+// One runner invocation under the runner command line (docs/design.md, "Runner command line and the resolved plan"), returning whatever
 // valid result it left behind: a crash or a kill after case k still yields cases 1..k-1.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
