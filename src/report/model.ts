@@ -83,10 +83,26 @@ export interface Cell {
   /** median / work.ops. */
   perOpNs?: number;
   peakRssBytes: number | null;
+  /** Heap allocations from the allocation run (--measure allocations), when it ran for this cell. */
+  alloc?: CellAllocations;
   /** sum(cpu_ns) / sum(samples_ns): ~1 single-thread CPU-bound, < 1 waiting, > 1 multi-threaded. */
   cpuWallRatio?: number;
   samplesNs: number[];
   digest?: string;
+}
+
+/** What bytes allocated and peak RSS growth say together (src/report/memory.ts, memoryStory). */
+export type MemoryStory = 'transient' | 'retained';
+
+export interface CellAllocations {
+  /** Median over the allocation run's timed iterations. */
+  bytes: number;
+  /** Absent where the runtime counts bytes only (bee-js). */
+  allocs?: number;
+  /** Per op of work (work.ops; per iteration where the case declares none). */
+  bytesPerOp: number;
+  allocsPerOp?: number;
+  story?: MemoryStory;
 }
 
 export interface DigestValue {
@@ -149,6 +165,11 @@ export interface GroupModel {
 import type { ScoreEntry } from '../stats/scoreboard.js';
 export type { ScoreEntry };
 
+export interface AllocScoreEntry extends ScoreEntry {
+  /** Compared rows where this runner allocated nothing in the timed region: no ratio to zero, so out of the mean. */
+  zeroRows: number;
+}
+
 export interface AggregateModel {
   schema: typeof AGGREGATE_SCHEMA_ID;
   runners: RunnerInfo[];
@@ -162,6 +183,8 @@ export interface AggregateModel {
   warnings: string[];
   groups: GroupModel[];
   scoreboard: ScoreEntry[];
+  /** The scoreboard of heap bytes per unit of work; present when some cell has allocation figures. */
+  allocScoreboard?: AllocScoreEntry[];
   hasNet: boolean;
   /** Earliest start and latest finish across the results (the only timestamps a report shows). */
   startedAt: string | null;
