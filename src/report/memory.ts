@@ -3,7 +3,7 @@
 // and what they say beside the peak RSS the wall run sampled: bytes allocated are not memory kept.
 import type { CaseResult, Runner } from '../spec/schema.js';
 import { RUNNER_LABEL, type AggregateModel, type AllocScoreEntry, type CellAllocations, type CaseModel, type MemoryStory } from './model.js';
-import { median } from '../stats/index.js';
+import { allocationMedians } from '../verdict/allocations.js';
 import { formatBytes, formatRatio } from './units.js';
 
 /** The case whose peak RSS is a runner process with nothing allocated: the floor growth is read from. */
@@ -17,13 +17,7 @@ export const STORY_MIN_BYTES = 2 ** 20;
 export const TRANSIENT_BELOW = 0.25;
 
 /** A case result's allocation figures, per iteration and per op of work; undefined without any. */
-export function cellAllocations(c: CaseResult): CellAllocations | undefined {
-  if (!c.alloc_bytes || c.alloc_bytes.length === 0) return undefined;
-  const ops = c.work.ops && c.work.ops > 0 ? c.work.ops : 1;
-  const bytes = median(c.alloc_bytes);
-  const allocs = c.allocs && c.allocs.length > 0 ? median(c.allocs) : undefined;
-  return { bytes, bytesPerOp: bytes / ops, ...(allocs !== undefined ? { allocs, allocsPerOp: allocs / ops } : {}) };
-}
+export const cellAllocations = (c: CaseResult): CellAllocations | undefined => allocationMedians(c);
 
 /**
  * What a row's bytes allocated and its peak RSS growth (over the same runner's RSS baseline case)

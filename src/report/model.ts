@@ -2,6 +2,7 @@
 // data (no Maps, no classes) so it round-trips through a file and can be compared across runs.
 import type { Client, Host, Kind, Profile, Runner } from '../spec/schema.js';
 import type { ParamValues } from '../spec/select.js';
+import type { AllocationMedians } from '../verdict/allocations.js';
 
 export const AGGREGATE_SCHEMA_ID = 'bee-bench/aggregate@1';
 
@@ -94,14 +95,8 @@ export interface Cell {
 /** What bytes allocated and peak RSS growth say together (src/report/memory.ts, memoryStory). */
 export type MemoryStory = 'transient' | 'retained';
 
-export interface CellAllocations {
-  /** Median over the allocation run's timed iterations. */
-  bytes: number;
-  /** Absent where the runtime counts bytes only (bee-js). */
-  allocs?: number;
-  /** Per op of work (work.ops; per iteration where the case declares none). */
-  bytesPerOp: number;
-  allocsPerOp?: number;
+/** The medians of the allocation run's timed iterations (src/verdict/allocations.ts), and their story. */
+export interface CellAllocations extends AllocationMedians {
   story?: MemoryStory;
 }
 
