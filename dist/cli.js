@@ -25,9 +25,9 @@ var __export = (target, all) => {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key2 of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key2) && key2 !== except)
-        __defProp(to, key2, { get: () => from[key2], enumerable: !(desc = __getOwnPropDesc(from, key2)) || desc.enumerable });
+    for (let key3 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key3) && key3 !== except)
+        __defProp(to, key3, { get: () => from[key3], enumerable: !(desc = __getOwnPropDesc(from, key3)) || desc.enumerable });
   }
   return to;
 };
@@ -1578,8 +1578,8 @@ var require_lib41 = __commonJS({
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main29();
-    var assign = require_assign();
-    setReadOnly(main2, "assign", assign);
+    var assign2 = require_assign();
+    setReadOnly(main2, "assign", assign2);
     module.exports = main2;
   }
 });
@@ -1786,8 +1786,8 @@ var require_lib47 = __commonJS({
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main34();
-    var assign = require_assign2();
-    setReadOnly(main2, "assign", assign);
+    var assign2 = require_assign2();
+    setReadOnly(main2, "assign", assign2);
     module.exports = main2;
   }
 });
@@ -3569,18 +3569,18 @@ var require_main64 = __commonJS({
       function memoized() {
         var args;
         var out;
-        var key2;
+        var key3;
         var i;
         args = new Array(arguments.length);
         for (i = 0; i < arguments.length; i++) {
           args[i] = arguments[i];
         }
-        key2 = toKey(args).toString();
-        if (hasOwnProp(cache2, key2)) {
-          return cache2[key2];
+        key3 = toKey(args).toString();
+        if (hasOwnProp(cache2, key3)) {
+          return cache2[key3];
         }
         out = fcn.apply(null, args);
-        cache2[key2] = out;
+        cache2[key3] = out;
         return out;
       }
     }
@@ -4148,8 +4148,8 @@ var require_legacy_streams = __commonJS({
         options2 = options2 || {};
         var keys = Object.keys(options2);
         for (var index = 0, length = keys.length; index < length; index++) {
-          var key2 = keys[index];
-          this[key2] = options2[key2];
+          var key3 = keys[index];
+          this[key3] = options2[key3];
         }
         if (this.encoding) this.setEncoding(this.encoding);
         if (this.start !== void 0) {
@@ -4196,8 +4196,8 @@ var require_legacy_streams = __commonJS({
         options2 = options2 || {};
         var keys = Object.keys(options2);
         for (var index = 0, length = keys.length; index < length; index++) {
-          var key2 = keys[index];
-          this[key2] = options2[key2];
+          var key3 = keys[index];
+          this[key3] = options2[key3];
         }
         if (this.start !== void 0) {
           if ("number" !== typeof this.start) {
@@ -4235,8 +4235,8 @@ var require_clone = __commonJS({
         var copy = { __proto__: getPrototypeOf(obj) };
       else
         var copy = /* @__PURE__ */ Object.create(null);
-      Object.getOwnPropertyNames(obj).forEach(function(key2) {
-        Object.defineProperty(copy, key2, Object.getOwnPropertyDescriptor(obj, key2));
+      Object.getOwnPropertyNames(obj).forEach(function(key3) {
+        Object.defineProperty(copy, key3, Object.getOwnPropertyDescriptor(obj, key3));
       });
       return copy;
     }
@@ -4767,8 +4767,8 @@ var require_retry = __commonJS({
         maxTimeout: Infinity,
         randomize: false
       };
-      for (var key2 in options2) {
-        opts[key2] = options2[key2];
+      for (var key3 in options2) {
+        opts[key3] = options2[key3];
       }
       if (opts.minTimeout > opts.maxTimeout) {
         throw new Error("minTimeout is greater than maxTimeout");
@@ -4798,9 +4798,9 @@ var require_retry = __commonJS({
       }
       if (!methods) {
         methods = [];
-        for (var key2 in obj) {
-          if (typeof obj[key2] === "function") {
-            methods.push(key2);
+        for (var key3 in obj) {
+          if (typeof obj[key3] === "function") {
+            methods.push(key3);
           }
         }
       }
@@ -4911,7 +4911,7 @@ var require_signal_exit = __commonJS({
           };
         }
         assert2.equal(typeof cb, "function", "a callback must be provided for exit handler");
-        if (loaded === false) {
+        if (loaded2 === false) {
           load();
         }
         var ev = "exit";
@@ -4928,10 +4928,10 @@ var require_signal_exit = __commonJS({
         return remove;
       };
       unload = function unload2() {
-        if (!loaded || !processOk(global.process)) {
+        if (!loaded2 || !processOk(global.process)) {
           return;
         }
-        loaded = false;
+        loaded2 = false;
         signals.forEach(function(sig) {
           try {
             process2.removeListener(sig, sigListeners[sig]);
@@ -4971,12 +4971,12 @@ var require_signal_exit = __commonJS({
       module.exports.signals = function() {
         return signals;
       };
-      loaded = false;
+      loaded2 = false;
       load = function load2() {
-        if (loaded || !processOk(global.process)) {
+        if (loaded2 || !processOk(global.process)) {
           return;
         }
-        loaded = true;
+        loaded2 = true;
         emitter.count += 1;
         signals = signals.filter(function(sig) {
           try {
@@ -5024,7 +5024,7 @@ var require_signal_exit = __commonJS({
     var unload;
     var emit;
     var sigListeners;
-    var loaded;
+    var loaded2;
     var load;
     var originalProcessReallyExit;
     var processReallyExit;
@@ -5335,12 +5335,12 @@ var require_adapter = __commonJS({
       return newFs;
     }
     function toPromise(method) {
-      return (...args) => new Promise((resolve6, reject) => {
+      return (...args) => new Promise((resolve9, reject) => {
         args.push((err, result2) => {
           if (err) {
             reject(err);
           } else {
-            resolve6(result2);
+            resolve9(result2);
           }
         });
         method(...args);
@@ -5415,8 +5415,8 @@ var require_proper_lockfile = __commonJS({
 
 // src/cli.ts
 import { execFileSync as execFileSync5 } from "node:child_process";
-import { existsSync as existsSync9, readFileSync as readFileSync12, readdirSync as readdirSync4, realpathSync, statSync as statSync2 } from "node:fs";
-import { join as join20, resolve as resolve5 } from "node:path";
+import { existsSync as existsSync10, readFileSync as readFileSync14, readdirSync as readdirSync5, realpathSync, statSync as statSync2 } from "node:fs";
+import { join as join26, relative as relative3, resolve as resolve8 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -6143,9 +6143,9 @@ function floatSafeRemainder(val, step2) {
   return ratio - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
-function defineLazy(object2, key2, getter) {
+function defineLazy(object2, key3, getter) {
   let value = void 0;
-  Object.defineProperty(object2, key2, {
+  Object.defineProperty(object2, key3, {
     get() {
       if (value === EVALUATING) {
         return void 0;
@@ -6157,7 +6157,7 @@ function defineLazy(object2, key2, getter) {
       return value;
     },
     set(v) {
-      Object.defineProperty(object2, key2, {
+      Object.defineProperty(object2, key3, {
         value: v
         // configurable: true,
       });
@@ -6183,47 +6183,47 @@ function rawShape(def) {
 function sourceShape(schema) {
   return rawShape(schema._zod.def) ?? schema._zod.def.shape;
 }
-function deferProp(target, key2, getter) {
-  Object.defineProperty(target, key2, {
+function deferProp(target, key3, getter) {
+  Object.defineProperty(target, key3, {
     get() {
       const value = getter();
-      assignProp(this, key2, value);
+      assignProp(this, key3, value);
       return value;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key2, value) {
-  if (key2 in target)
-    assignProp(target, key2, value);
+function putProp(target, key3, value) {
+  if (key3 in target)
+    assignProp(target, key3, value);
   else
-    target[key2] = value;
+    target[key3] = value;
 }
 function mirrorShape(target, source2, keys, wrap) {
   const raw = sourceShape(source2);
-  for (const key2 of keys) {
-    const desc = Object.getOwnPropertyDescriptor(raw, key2);
+  for (const key3 of keys) {
+    const desc = Object.getOwnPropertyDescriptor(raw, key3);
     if (!desc.enumerable)
       continue;
     if (desc.get) {
-      deferProp(target, key2, () => {
-        const value = source2._zod.def.shape[key2];
-        return wrap ? wrap(value, key2) : value;
+      deferProp(target, key3, () => {
+        const value = source2._zod.def.shape[key3];
+        return wrap ? wrap(value, key3) : value;
       });
     } else
-      putProp(target, key2, wrap ? wrap(desc.value, key2) : desc.value);
+      putProp(target, key3, wrap ? wrap(desc.value, key3) : desc.value);
   }
 }
 function mirrorProps(target, source2) {
-  for (const key2 of Reflect.ownKeys(source2)) {
-    const desc = Object.getOwnPropertyDescriptor(source2, key2);
+  for (const key3 of Reflect.ownKeys(source2)) {
+    const desc = Object.getOwnPropertyDescriptor(source2, key3);
     if (!desc.enumerable)
       continue;
     if (desc.get)
-      deferProp(target, key2, () => source2[key2]);
+      deferProp(target, key3, () => source2[key3]);
     else
-      putProp(target, key2, desc.value);
+      putProp(target, key3, desc.value);
   }
 }
 function mergeDefs(...defs) {
@@ -6240,11 +6240,11 @@ function cloneDef(schema) {
 function getElementAtPath(obj, path) {
   if (!path)
     return obj;
-  return path.reduce((acc, key2) => acc?.[key2], obj);
+  return path.reduce((acc, key3) => acc?.[key3], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
-  const promises = keys.map((key2) => promisesObj[key2]);
+  const promises = keys.map((key3) => promisesObj[key3]);
   return Promise.all(promises).then((results) => {
     const resolvedObj = {};
     for (let i = 0; i < keys.length; i++) {
@@ -6316,8 +6316,8 @@ function shallowClone(o) {
 }
 function numKeys(data) {
   let keyCount = 0;
-  for (const key2 in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key2)) {
+  for (const key3 in data) {
+    if (Object.prototype.hasOwnProperty.call(data, key3)) {
       keyCount++;
     }
   }
@@ -6471,12 +6471,12 @@ function pick(schema, mask) {
 function maskedKeys(schema, mask) {
   const raw = sourceShape(schema);
   const keys = [];
-  for (const key2 of Reflect.ownKeys(mask)) {
-    if (!Object.getOwnPropertyDescriptor(raw, key2)?.enumerable) {
-      throw new Error(`Unrecognized key: "${String(key2)}"`);
+  for (const key3 of Reflect.ownKeys(mask)) {
+    if (!Object.getOwnPropertyDescriptor(raw, key3)?.enumerable) {
+      throw new Error(`Unrecognized key: "${String(key3)}"`);
     }
-    if (mask[key2])
-      keys.push(key2);
+    if (mask[key3])
+      keys.push(key3);
   }
   return keys;
 }
@@ -6489,7 +6489,7 @@ function omit(schema, mask) {
   }
   const omitted = new Set(maskedKeys(schema, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key2) => !omitted.has(key2)));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key3) => !omitted.has(key3)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
@@ -6500,8 +6500,8 @@ function extend(schema, shape) {
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     const existingShape = sourceShape(schema);
-    for (const key2 of Reflect.ownKeys(shape)) {
-      if (Object.getOwnPropertyDescriptor(existingShape, key2) !== void 0) {
+    for (const key3 of Reflect.ownKeys(shape)) {
+      if (Object.getOwnPropertyDescriptor(existingShape, key3) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
@@ -6548,15 +6548,15 @@ function partial(Class2, schema, mask, name = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key2) => selected && !selected.has(key2) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key3) => selected && !selected.has(key3) ? value : new Class2({ type: "optional", innerType: value })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key2) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key3) => (
     // overwrite with non-optional
-    selected && !selected.has(key2) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key3) ? value : new Class2({ type: "nonoptional", innerType: value })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -6743,46 +6743,46 @@ var Class = class {
   }
 };
 function members(proto, table2) {
-  for (const key2 in table2) {
-    const desc = Object.getOwnPropertyDescriptor(table2, key2);
+  for (const key3 in table2) {
+    const desc = Object.getOwnPropertyDescriptor(table2, key3);
     if (desc.get)
-      Object.defineProperty(proto, key2, { ...desc, enumerable: false });
+      Object.defineProperty(proto, key3, { ...desc, enumerable: false });
     else
-      defineBound(proto, key2, desc.value);
+      defineBound(proto, key3, desc.value);
   }
 }
-function own(inst, key2, value, enumerable = true) {
-  Object.defineProperty(inst, key2, { configurable: true, writable: true, enumerable, value });
+function own(inst, key3, value, enumerable = true) {
+  Object.defineProperty(inst, key3, { configurable: true, writable: true, enumerable, value });
   return value;
 }
-function hide(inst, key2, value) {
-  return own(inst, key2, value, false);
+function hide(inst, key3, value) {
+  return own(inst, key3, value, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table2) {
-  for (const key2 in computes) {
-    const compute = computes[key2];
-    Object.defineProperty(table2, key2, {
+  for (const key3 in computes) {
+    const compute = computes[key3];
+    Object.defineProperty(table2, key3, {
       configurable: true,
       enumerable: true,
       get() {
-        return own(this, key2, compute(this));
+        return own(this, key3, compute(this));
       },
       set(value) {
-        own(this, key2, value);
+        own(this, key3, value);
       }
     });
   }
   return table2;
 }
-function defineBound(proto, key2, fn) {
-  Object.defineProperty(proto, key2, {
+function defineBound(proto, key3, fn) {
+  Object.defineProperty(proto, key3, {
     configurable: true,
     get() {
-      return this == null ? fn : own(this, key2, fn.bind(this));
+      return this == null ? fn : own(this, key3, fn.bind(this));
     },
     set(value) {
-      own(this, key2, value);
+      own(this, key3, value);
     }
   });
 }
@@ -6799,53 +6799,53 @@ var breaker = {
     return void 0;
   }
 };
-function defineLazyInternal(inst, key2, compute) {
+function defineLazyInternal(inst, key3, compute) {
   const proto = Object.getPrototypeOf(inst._zod);
-  if (key2 in proto && installing !== inst._zod) {
+  if (key3 in proto && installing !== inst._zod) {
     installing = void 0;
     return;
   }
   installing = inst._zod;
-  Object.defineProperty(proto, key2, {
+  Object.defineProperty(proto, key3, {
     configurable: true,
     get() {
-      Object.defineProperty(this, key2, breaker);
+      Object.defineProperty(this, key3, breaker);
       const outer = broke;
       broke = false;
       try {
         const value = compute(this);
         if (broke)
-          delete this[key2];
+          delete this[key3];
         else
-          Object.defineProperty(this, key2, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key3, { configurable: true, writable: true, value });
         broke = broke || outer;
         return value;
       } catch (err) {
-        delete this[key2];
+        delete this[key3];
         broke = broke || outer;
         throw err;
       }
     },
     set(value) {
-      Object.defineProperty(this, key2, { configurable: true, writable: true, value });
+      Object.defineProperty(this, key3, { configurable: true, writable: true, value });
     }
   });
 }
-function installLazyProp(inst, key2, make, enumerable) {
-  const proto = claim(inst, key2);
+function installLazyProp(inst, key3, make, enumerable) {
+  const proto = claim(inst, key3);
   if (!proto)
     return;
-  Object.defineProperty(proto, key2, {
+  Object.defineProperty(proto, key3, {
     configurable: true,
     get() {
       const desc = { configurable: true, writable: true, enumerable, value: void 0 };
-      Object.defineProperty(this, key2, desc);
+      Object.defineProperty(this, key3, desc);
       desc.value = make(this);
-      Object.defineProperty(this, key2, desc);
+      Object.defineProperty(this, key3, desc);
       return desc.value;
     },
     set(value) {
-      Object.defineProperty(this, key2, { configurable: true, writable: true, enumerable, value });
+      Object.defineProperty(this, key3, { configurable: true, writable: true, enumerable, value });
     }
   });
 }
@@ -7022,15 +7022,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj, key2, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj, key2)) {
-    if (key2 === "__proto__") {
-      Object.defineProperty(obj, key2, { value: make(), writable: true, enumerable: true, configurable: true });
+function node(obj, key3, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj, key3)) {
+    if (key3 === "__proto__") {
+      Object.defineProperty(obj, key3, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj[key2] = make();
+      obj[key3] = make();
     }
   }
-  return obj[key2];
+  return obj[key3];
 }
 function flattenError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
@@ -7410,10 +7410,10 @@ function nanoidOfLength(length) {
 var duration = /^P(?:(\d+W)|(?!.*W)(?=\d|T\d)(\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+([.,]\d+)?S)?)?)$/;
 var extendedDuration = /^[-+]?P(?!$)(?:(?:[-+]?\d+Y)|(?:[-+]?\d+[.,]\d+Y$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:(?:[-+]?\d+W)|(?:[-+]?\d+[.,]\d+W$))?(?:(?:[-+]?\d+D)|(?:[-+]?\d+[.,]\d+D$))?(?:T(?=[\d+-])(?:(?:[-+]?\d+H)|(?:[-+]?\d+[.,]\d+H$))?(?:(?:[-+]?\d+M)|(?:[-+]?\d+[.,]\d+M$))?(?:[-+]?\d+(?:[.,]\d+)?S)?)??$/;
 var guid = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
-var uuid = (version2) => {
-  if (!version2)
+var uuid = (version3) => {
+  if (!version3)
     return /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-  return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version2}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
+  return new RegExp(`^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-${version3}[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$`);
 };
 var uuid4 = /* @__PURE__ */ uuid(4);
 var uuid6 = /* @__PURE__ */ uuid(6);
@@ -7939,16 +7939,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries ?? (entries = Reflect.ownKeys(def.shape).map((key2) => [key2, def.shape[key2]]));
+    entries ?? (entries = Reflect.ownKeys(def.shape).map((key3) => [key3, def.shape[key3]]));
     const input2 = payload.value;
     let proms;
-    for (const [key2, schema] of entries) {
-      const result2 = schema._zod.run({ value: input2[key2], issues: [] }, {});
+    for (const [key3, schema] of entries) {
+      const result2 = schema._zod.run({ value: input2[key3], issues: [] }, {});
       if (result2 instanceof Promise) {
         proms ?? (proms = []);
-        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key2)));
+        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key3)));
       } else {
-        handleCheckPropertyResult(result2, payload, key2);
+        handleCheckPropertyResult(result2, payload, key3);
       }
     }
     if (proms)
@@ -8246,9 +8246,9 @@ var asciiTabOrNewline = /[\t\n\r]/g;
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url2, hostname3) {
-  hostname3.lastIndex = 0;
-  return hostname3.test(url2.hostname);
+function urlHostnameOk(url2, hostname4) {
+  hostname4.lastIndex = 0;
+  return hostname4.test(url2.hostname);
 }
 function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
@@ -8849,8 +8849,8 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   };
   capSize(inst, arraySize);
 });
-function handlePropertyResult(result2, final, key2, input2, optin, optout) {
-  const isPresent = key2 in input2;
+function handlePropertyResult(result2, final, key3, input2, optin, optout) {
+  const isPresent = key3 in input2;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -8859,7 +8859,7 @@ function handlePropertyResult(result2, final, key2, input2, optin, optout) {
     if (optin !== void 0 && isOptionalOut && !isPresent) {
       return;
     }
-    final.issues.push(...prefixIssues(key2, result2.issues));
+    final.issues.push(...prefixIssues(key3, result2.issues));
   }
   if (!isPresent && optin === void 0) {
     if (!result2.issues.length) {
@@ -8867,17 +8867,17 @@ function handlePropertyResult(result2, final, key2, input2, optin, optout) {
         code: "invalid_type",
         expected: "nonoptional",
         input: void 0,
-        path: [key2]
+        path: [key3]
       });
     }
     return;
   }
   if (result2.value === void 0) {
     if (isPresent || optin === "defaulted" && !isOptionalOut) {
-      final.value[key2] = void 0;
+      final.value[key3] = void 0;
     }
   } else {
-    final.value[key2] = result2.value;
+    final.value[key3] = result2.value;
   }
 }
 var NO_SYMBOL_KEYS = [];
@@ -8910,28 +8910,28 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key2 in input2) {
+  for (const key3 in input2) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
       seen = payload.issues.length;
     }
-    if (keySet.has(key2))
+    if (keySet.has(key3))
       continue;
-    if (key2 === "__proto__") {
+    if (key3 === "__proto__") {
       if (t === "never")
-        unrecognized.push(key2);
+        unrecognized.push(key3);
       continue;
     }
     if (t === "never") {
-      unrecognized.push(key2);
+      unrecognized.push(key3);
       continue;
     }
-    const r = _catchall.run({ value: input2[key2], issues: [] }, ctx);
+    const r = _catchall.run({ value: input2[key3], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key2, input2, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key3, input2, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key2, input2, optin, optout);
+      handlePropertyResult(r, payload, key3, input2, optin, optout);
     }
   }
   if (unrecognized.length) {
@@ -8968,16 +8968,16 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   defineLazyInternal(inst, "propValues", (zod) => {
     const shape = zod.def.shape;
     const propValues = {};
-    for (const key2 in shape) {
-      const field = shape[key2]._zod;
+    for (const key3 in shape) {
+      const field = shape[key3]._zod;
       if (field.values) {
-        if (!Object.prototype.hasOwnProperty.call(propValues, key2)) {
-          assignProp(propValues, key2, /* @__PURE__ */ new Set());
+        if (!Object.prototype.hasOwnProperty.call(propValues, key3)) {
+          assignProp(propValues, key3, /* @__PURE__ */ new Set());
         }
         for (const v of field.values)
-          propValues[key2].add(v);
+          propValues[key3].add(v);
         if (field.optin !== void 0)
-          propValues[key2].add(void 0);
+          propValues[key3].add(void 0);
       }
     }
     return propValues;
@@ -9004,22 +9004,22 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = value.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key2 of value.allKeys) {
+    for (const key3 of value.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      if (key2 === "__proto__")
+      if (key3 === "__proto__")
         continue;
-      const el = shape[key2];
+      const el = shape[key3];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
-      const r = el._zod.run({ value: input2[key2], issues: [] }, ctx);
+      const r = el._zod.run({ value: input2[key3], issues: [] }, ctx);
       if (r instanceof Promise) {
-        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key2, input2, optin, optout)));
+        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key3, input2, optin, optout)));
       } else {
-        handlePropertyResult(r, payload, key2, input2, optin, optout);
+        handlePropertyResult(r, payload, key3, input2, optin, optout);
       }
     }
     if (!catchall) {
@@ -9053,30 +9053,30 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     doc.write(`const input = payload.value;`);
     const ids = /* @__PURE__ */ Object.create(null);
     let counter = 0;
-    for (const key2 of normalized.allKeys) {
-      ids[key2] = `key_${counter++}`;
+    for (const key3 of normalized.allKeys) {
+      ids[key3] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-    for (const key2 of normalized.allKeys) {
-      if (key2 === "__proto__")
+    for (const key3 of normalized.allKeys) {
+      if (key3 === "__proto__")
         continue;
-      const id = ids[key2];
-      const k = typeof key2 === "symbol" ? `syms[${syms.indexOf(key2)}]` : esc(key2);
+      const id = ids[key3];
+      const k = typeof key3 === "symbol" ? `syms[${syms.indexOf(key3)}]` : esc(key3);
       const isPresent = `${k} in input`;
-      const schema = shape[key2];
+      const schema = shape[key3];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
       doc.write(`const ${id} = ${parseStr(k)};`);
       if (isOptionalIn && isOptionalOut) {
-        const assign = optin === "optional" ? `${id}_present` : `${id}.value !== undefined || ${id}_present`;
+        const assign2 = optin === "optional" ? `${id}_present` : `${id}.value !== undefined || ${id}_present`;
         doc.write(`
         const ${id}_present = ${isPresent};
         if (!${id}.issues.length || ${id}_present) {
           if (${id}.issues.length) {${prefixStr(id, k)}
           }
 
-          if (${assign}) {
+          if (${assign2}) {
             newResult[${k}] = ${id}.value;
           }
         }
@@ -9397,21 +9397,21 @@ function mergeValues(a, b) {
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const bKeys = Object.keys(b);
-    const sharedKeys = Object.keys(a).filter((key2) => bKeys.indexOf(key2) !== -1);
+    const sharedKeys = Object.keys(a).filter((key3) => bKeys.indexOf(key3) !== -1);
     const newObj = { ...a, ...b };
     if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
       delete newObj.__proto__;
-    for (const key2 of sharedKeys) {
-      if (key2 === "__proto__")
+    for (const key3 of sharedKeys) {
+      if (key3 === "__proto__")
         continue;
-      const sharedValue = mergeValues(a[key2], b[key2]);
+      const sharedValue = mergeValues(a[key3], b[key3]);
       if (!sharedValue.valid) {
         return {
           valid: false,
-          mergeErrorPath: [key2, ...sharedValue.mergeErrorPath]
+          mergeErrorPath: [key3, ...sharedValue.mergeErrorPath]
         };
       }
-      newObj[key2] = sharedValue.data;
+      newObj[key3] = sharedValue.data;
     }
     return { valid: true, data: newObj };
   }
@@ -9570,9 +9570,9 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     return handleTupleResults(itemResults, payload, items, input2, optoutStart);
   };
 });
-function getTupleOptStart(items, key2) {
+function getTupleOptStart(items, key3) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key2 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key3 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -9630,12 +9630,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     if (values && !def.partial) {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       const recordKeys = /* @__PURE__ */ new Set();
-      for (const key2 of values) {
-        if (typeof key2 === "string" || typeof key2 === "number" || typeof key2 === "symbol") {
-          recordKeys.add(typeof key2 === "number" ? key2.toString() : key2);
-          if (key2 === "__proto__")
+      for (const key3 of values) {
+        if (typeof key3 === "string" || typeof key3 === "number" || typeof key3 === "symbol") {
+          recordKeys.add(typeof key3 === "number" ? key3.toString() : key3);
+          if (key3 === "__proto__")
             continue;
-          const keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
+          const keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
           if (keyResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -9644,8 +9644,8 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key2,
-              path: [key2],
+              input: key3,
+              path: [key3],
               inst
             });
             continue;
@@ -9653,32 +9653,32 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
           const outKey = keyResult.value;
           if (outKey === "__proto__")
             continue;
-          const result2 = def.valueType._zod.run({ value: input2[key2], issues: [] }, ctx);
+          const result2 = def.valueType._zod.run({ value: input2[key3], issues: [] }, ctx);
           if (result2 instanceof Promise) {
             proms.push(result2.then((result3) => {
               if (result3.issues.length) {
-                payload.issues.push(...prefixIssues(key2, result3.issues));
+                payload.issues.push(...prefixIssues(key3, result3.issues));
               }
               payload.value[outKey] = result3.value;
             }));
           } else {
             if (result2.issues.length) {
-              payload.issues.push(...prefixIssues(key2, result2.issues));
+              payload.issues.push(...prefixIssues(key3, result2.issues));
             }
             payload.value[outKey] = result2.value;
           }
         }
       }
       let unrecognized;
-      for (const key2 in input2) {
-        if (!recordKeys.has(key2)) {
+      for (const key3 in input2) {
+        if (!recordKeys.has(key3)) {
           if (def.mode === "loose") {
-            if (key2 === "__proto__")
+            if (key3 === "__proto__")
               continue;
-            payload.value[key2] = input2[key2];
+            payload.value[key3] = input2[key3];
           } else {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key2);
+            unrecognized.push(key3);
           }
         }
       }
@@ -9694,18 +9694,18 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     } else {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       let unrecognized;
-      for (const key2 of Reflect.ownKeys(input2)) {
-        if (key2 === "__proto__")
+      for (const key3 of Reflect.ownKeys(input2)) {
+        if (key3 === "__proto__")
           continue;
-        if (!Object.prototype.propertyIsEnumerable.call(input2, key2))
+        if (!Object.prototype.propertyIsEnumerable.call(input2, key3))
           continue;
-        let keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
+        let keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key2 === "string" && number.test(key2) && keyResult.issues.length;
+        const checkNumericKey = typeof key3 === "string" && number.test(key3) && keyResult.issues.length;
         if (checkNumericKey) {
-          const retryResult = def.keyType._zod.run({ value: Number(key2), issues: [] }, ctx);
+          const retryResult = def.keyType._zod.run({ value: Number(key3), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -9715,17 +9715,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
         if (keyResult.issues.length) {
           if (def.mode === "loose") {
-            payload.value[key2] = input2[key2];
+            payload.value[key3] = input2[key3];
           } else if (values) {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key2);
+            unrecognized.push(key3);
           } else {
             payload.issues.push({
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key2,
-              path: [key2],
+              input: key3,
+              path: [key3],
               inst
             });
           }
@@ -9734,17 +9734,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         const outKey = keyResult.value;
         if (outKey === "__proto__")
           continue;
-        const result2 = def.valueType._zod.run({ value: input2[key2], issues: [] }, ctx);
+        const result2 = def.valueType._zod.run({ value: input2[key3], issues: [] }, ctx);
         if (result2 instanceof Promise) {
           proms.push(result2.then((result3) => {
             if (result3.issues.length) {
-              payload.issues.push(...prefixIssues(key2, result3.issues));
+              payload.issues.push(...prefixIssues(key3, result3.issues));
             }
             payload.value[outKey] = result3.value;
           }));
         } else {
           if (result2.issues.length) {
-            payload.issues.push(...prefixIssues(key2, result2.issues));
+            payload.issues.push(...prefixIssues(key3, result2.issues));
           }
           payload.value[outKey] = result2.value;
         }
@@ -9784,20 +9784,20 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key2, value] of input2) {
+    for (const [key3, value] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      const keyResult = def.keyType._zod.run({ value: key2, issues: [] }, ctx);
+      const keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
       const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-          handleMapResult(keyResult2, valueResult2, payload, key2, input2, inst, ctx);
+          handleMapResult(keyResult2, valueResult2, payload, key3, input2, inst, ctx);
         }));
       } else {
-        handleMapResult(keyResult, valueResult, payload, key2, input2, inst, ctx);
+        handleMapResult(keyResult, valueResult, payload, key3, input2, inst, ctx);
       }
     }
     if (proms.length)
@@ -9806,10 +9806,10 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   };
   capSize(inst, mapSize);
 });
-function handleMapResult(keyResult, valueResult, final, key2, input2, inst, ctx) {
+function handleMapResult(keyResult, valueResult, final, key3, input2, inst, ctx) {
   if (keyResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key2)) {
-      final.issues.push(...prefixIssues(key2, keyResult.issues));
+    if (propertyKeyTypes.has(typeof key3)) {
+      final.issues.push(...prefixIssues(key3, keyResult.issues));
     } else {
       final.issues.push({
         code: "invalid_key",
@@ -9821,15 +9821,15 @@ function handleMapResult(keyResult, valueResult, final, key2, input2, inst, ctx)
     }
   }
   if (valueResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key2)) {
-      final.issues.push(...prefixIssues(key2, valueResult.issues));
+    if (propertyKeyTypes.has(typeof key3)) {
+      final.issues.push(...prefixIssues(key3, valueResult.issues));
     } else {
       final.issues.push({
         origin: "map",
         code: "invalid_element",
         input: input2,
         inst,
-        key: key2,
+        key: key3,
         issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
       });
     }
@@ -10487,7 +10487,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve6) {
+function isRecursive(inst, stack, resolve9) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -10497,18 +10497,18 @@ function isRecursive(inst, stack, resolve6) {
   let result2 = NONE;
   const check2 = (child) => {
     if (result2 !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve6);
+      const answer = isRecursive(child, stack, resolve9);
       if (answer > result2)
         result2 = answer;
     }
   };
   const shape = (sh, spread) => {
     let answer = NONE;
-    for (const key2 of Reflect.ownKeys(sh)) {
-      const desc = Object.getOwnPropertyDescriptor(sh, key2);
+    for (const key3 of Reflect.ownKeys(sh)) {
+      const desc = Object.getOwnPropertyDescriptor(sh, key3);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve6) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve9) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -10572,7 +10572,7 @@ function isRecursive(inst, stack, resolve6) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve6 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve9 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -10601,8 +10601,8 @@ function isRecursive(inst, stack, resolve6) {
       break;
     default: {
       kind;
-      for (const key2 in def) {
-        const desc = Object.getOwnPropertyDescriptor(def, key2);
+      for (const key3 in def) {
+        const desc = Object.getOwnPropertyDescriptor(def, key3);
         if (!desc || desc.get)
           continue;
         const value = desc.value;
@@ -16131,8 +16131,8 @@ var error43 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue2.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+        const plural3 = issue2.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -16276,8 +16276,8 @@ var error44 = () => {
       case "not_multiple_of":
         return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
       case "unrecognized_keys": {
-        const plural2 = issue2.keys.length > 1 ? "s" : "";
-        return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+        const plural3 = issue2.keys.length > 1 ? "s" : "";
+        return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
       }
       case "invalid_key":
         return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -18735,11 +18735,11 @@ function generatePropertiesChecks(doc, ctx, def, accessor) {
   }
   doc.write(`if (${accessor} == null) return INVALID;`);
   const shape = def.shape;
-  for (const key2 of Reflect.ownKeys(shape)) {
-    const keyExpr = typeof key2 === "symbol" ? addConstant(ctx, key2) : esc(key2);
+  for (const key3 of Reflect.ownKeys(shape)) {
+    const keyExpr = typeof key3 === "symbol" ? addConstant(ctx, key3) : esc(key3);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key2], inputVar, false);
+    compileChild(doc, ctx, shape[key3], inputVar, false);
   }
 }
 function generatePropertyCheck(doc, ctx, def, accessor) {
@@ -19132,9 +19132,9 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
     throw new ZodCompileUnsupportedError('object shape key "__proto__"');
   }
   const propOutputs = /* @__PURE__ */ new Map();
-  for (const key2 of allKeys) {
-    const propSchema = propShape[key2];
-    const kx = keyExpr(key2);
+  for (const key3 of allKeys) {
+    const propSchema = propShape[key3];
+    const kx = keyExpr(key3);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${kx}];`);
     if (propSchema._zod.optin !== void 0) {
@@ -19155,14 +19155,14 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
       } else {
         doc.write(`if (${outputVar2} === INVALID) return INVALID;`);
       }
-      propOutputs.set(key2, outputVar2);
+      propOutputs.set(key3, outputVar2);
     } else {
       if (requiresPresenceCheck(propSchema)) {
         doc.write(`if (!(${kx} in ${accessor})) return INVALID;`);
       }
       const outputAccessor = compileChild(doc, ctx, propSchema, inputVar, buildsValue);
       if (outputAccessor !== null)
-        propOutputs.set(key2, outputAccessor);
+        propOutputs.set(key3, outputAccessor);
     }
   }
   const catchall = def.catchall;
@@ -19583,9 +19583,9 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   }
   return outputVar;
 }
-function getTupleOptStart2(items, key2) {
+function getTupleOptStart2(items, key3) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key2 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key3 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -19715,16 +19715,16 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
   const keyValues = recordDef.partial ? void 0 : def.keyType._zod.values;
   if (keyValues) {
     const inputKeys = [];
-    for (const key2 of keyValues) {
-      if (!(typeof key2 === "string" || typeof key2 === "number" || typeof key2 === "symbol")) {
-        throw new ZodCompileUnsupportedError(`record key value ${String(key2)}`);
+    for (const key3 of keyValues) {
+      if (!(typeof key3 === "string" || typeof key3 === "number" || typeof key3 === "symbol")) {
+        throw new ZodCompileUnsupportedError(`record key value ${String(key3)}`);
       }
-      const inputKey = typeof key2 === "number" ? key2.toString() : key2;
+      const inputKey = typeof key3 === "number" ? key3.toString() : key3;
       if (inputKey === "__proto__") {
         throw new ZodCompileUnsupportedError('record key "__proto__"');
       }
       inputKeys.push(inputKey);
-      const keyConst = addConstant(ctx, key2);
+      const keyConst = addConstant(ctx, key3);
       const outKey = generateCheck(doc, ctx, def.keyType, keyConst);
       const valueVar = newVar(ctx);
       doc.write(`const ${valueVar} = ${accessor}[${literalPropertyKey(ctx, inputKey)}];`);
@@ -19802,10 +19802,10 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   });
   doc.write(`}`);
 }
-function literalPropertyKey(ctx, key2) {
-  if (typeof key2 === "string")
-    return esc(key2);
-  return addConstant(ctx, key2);
+function literalPropertyKey(ctx, key3) {
+  if (typeof key3 === "string")
+    return esc(key3);
+  return addConstant(ctx, key3);
 }
 function generateMapCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -21034,9 +21034,9 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
 // node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source2 of sources) {
-    for (const key2 of Reflect.ownKeys(source2)) {
-      if (Object.prototype.propertyIsEnumerable.call(source2, key2)) {
-        assignProp(target, key2, source2[key2]);
+    for (const key3 of Reflect.ownKeys(source2)) {
+      if (Object.prototype.propertyIsEnumerable.call(source2, key3)) {
+        assignProp(target, key3, source2[key3]);
       }
     }
   }
@@ -21182,8 +21182,8 @@ function extractDefs(ctx, schema) {
     if (defId)
       seen.defId = defId;
     const schema2 = seen.schema;
-    for (const key2 in schema2) {
-      delete schema2[key2];
+    for (const key3 in schema2) {
+      delete schema2[key3];
     }
     schema2.$ref = ref;
   };
@@ -21264,8 +21264,8 @@ function foldObjects(members2) {
   for (const member of members2) {
     if (typeof member !== "object" || member.type !== "object")
       return null;
-    for (const key2 in member) {
-      if (!FOLDABLE_KEYS.has(key2))
+    for (const key3 in member) {
+      if (!FOLDABLE_KEYS.has(key3))
         return null;
     }
     objects.push(member);
@@ -21273,22 +21273,22 @@ function foldObjects(members2) {
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
   for (const object2 of objects) {
-    for (const key2 in object2.properties) {
-      if (Object.prototype.hasOwnProperty.call(properties, key2))
+    for (const key3 in object2.properties) {
+      if (Object.prototype.hasOwnProperty.call(properties, key3))
         continue;
       const parts = [];
       for (const other of objects) {
-        const part = other.properties?.[key2] ?? undeclaredConstraint(other);
+        const part = other.properties?.[key3] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
         if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
           parts.push(part);
       }
       const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
-      assignProp(properties, key2, merged);
+      assignProp(properties, key3, merged);
     }
-    for (const key2 of object2.required ?? [])
-      required2.add(key2);
+    for (const key3 of object2.required ?? [])
+      required2.add(key3);
   }
   const folded = { type: "object", properties };
   if (required2.size)
@@ -21313,8 +21313,8 @@ function foldIntersection(json3) {
   const allOf = json3.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
-  for (const key2 of FOLDABLE_KEYS)
-    if (key2 in json3)
+  for (const key3 of FOLDABLE_KEYS)
+    if (key3 in json3)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -21361,20 +21361,20 @@ function finalize(ctx, schema) {
       assignProps(schema2, _cached);
       const isParentRef = zodSchema._zod.parent === ref;
       if (isParentRef) {
-        for (const key2 in schema2) {
-          if (key2 === "$ref" || key2 === "allOf")
+        for (const key3 in schema2) {
+          if (key3 === "$ref" || key3 === "allOf")
             continue;
-          if (!(key2 in _cached)) {
-            delete schema2[key2];
+          if (!(key3 in _cached)) {
+            delete schema2[key3];
           }
         }
       }
       if (refSchema.$ref && refSeen.def) {
-        for (const key2 in schema2) {
-          if (key2 === "$ref" || key2 === "allOf")
+        for (const key3 in schema2) {
+          if (key3 === "$ref" || key3 === "allOf")
             continue;
-          if (key2 in refSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(refSeen.def[key2])) {
-            delete schema2[key2];
+          if (key3 in refSeen.def && JSON.stringify(schema2[key3]) === JSON.stringify(refSeen.def[key3])) {
+            delete schema2[key3];
           }
         }
       }
@@ -21386,11 +21386,11 @@ function finalize(ctx, schema) {
       if (parentSeen?.schema.$ref) {
         schema2.$ref = parentSeen.schema.$ref;
         if (parentSeen.def) {
-          for (const key2 in schema2) {
-            if (key2 === "$ref" || key2 === "allOf")
+          for (const key3 in schema2) {
+            if (key3 === "$ref" || key3 === "allOf")
               continue;
-            if (key2 in parentSeen.def && JSON.stringify(schema2[key2]) === JSON.stringify(parentSeen.def[key2])) {
-              delete schema2[key2];
+            if (key3 in parentSeen.def && JSON.stringify(schema2[key3]) === JSON.stringify(parentSeen.def[key3])) {
+              delete schema2[key3];
             }
           }
         }
@@ -21523,8 +21523,8 @@ function isTransforming(_schema, _ctx) {
     return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
   }
   if (def.type === "object") {
-    for (const key2 in def.shape) {
-      if (isTransforming(def.shape[key2], ctx))
+    for (const key3 in def.shape) {
+      if (isTransforming(def.shape[key3], ctx))
         return true;
     }
     return false;
@@ -21562,13 +21562,13 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key2, value) => {
-  if (agg[key2] === void 0 || value > agg[key2])
-    agg[key2] = value;
+var narrowMin = (agg, key3, value) => {
+  if (agg[key3] === void 0 || value > agg[key3])
+    agg[key3] = value;
 };
-var narrowMax = (agg, key2, value) => {
-  if (agg[key2] === void 0 || value < agg[key2])
-    agg[key2] = value;
+var narrowMax = (agg, key3, value) => {
+  if (agg[key3] === void 0 || value < agg[key3])
+    agg[key3] = value;
 };
 var narrowBoth = (agg, value) => {
   narrowMin(agg, "minimum", value);
@@ -21906,17 +21906,17 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   json3.type = "object";
   json3.properties = {};
-  for (const key2 in shape) {
-    assignProp(json3.properties, key2, processSchema(shape[key2], ctx, {
+  for (const key3 in shape) {
+    assignProp(json3.properties, key3, processSchema(shape[key3], ctx, {
       ...params,
-      path: [...params.path, "properties", key2]
+      path: [...params.path, "properties", key3]
     }));
   }
   const requiredKeys = [];
-  for (const key2 of Object.keys(shape)) {
-    const field = def.shape[key2];
+  for (const key3 of Object.keys(shape)) {
+    const field = def.shape[key3];
     if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
-      requiredKeys.push(key2);
+      requiredKeys.push(key3);
     }
   }
   if (requiredKeys.length > 0) {
@@ -22291,9 +22291,9 @@ function toJSONSchema(input2, params) {
     };
     ctx2.external = external;
     for (const entry of registry2._idmap.entries()) {
-      const [key2, schema] = entry;
+      const [key3, schema] = entry;
       extractDefs(ctx2, schema);
-      assignProp(schemas, key2, finalize(ctx2, schema));
+      assignProp(schemas, key3, finalize(ctx2, schema));
     }
     if (Object.keys(defs).length > 0) {
       const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
@@ -22608,17 +22608,17 @@ __export(checks_exports2, {
 
 // node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-function _lazyMethod(proto, key2, make) {
-  Object.defineProperty(proto, key2, {
+function _lazyMethod(proto, key3, make) {
+  Object.defineProperty(proto, key3, {
     configurable: true,
     enumerable: false,
     get() {
       const value = make(this);
-      Object.defineProperty(this, key2, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key3, { value, configurable: true, writable: true });
       return value;
     },
     set(value) {
-      Object.defineProperty(this, key2, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key3, { value, configurable: true, writable: true });
     }
   });
 }
@@ -24288,11 +24288,11 @@ function resolveRef(ref, ctx) {
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
   if (path[0] === defsKey) {
-    const key2 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
-    if (!key2 || !ctx.defs[key2]) {
+    const key3 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+    if (!key3 || !ctx.defs[key3]) {
       throw new Error(`Reference not found: ${ref}`);
     }
-    return ctx.defs[key2];
+    return ctx.defs[key3];
   }
   throw new Error(`Reference not found: ${ref}`);
 }
@@ -24327,16 +24327,16 @@ function checkObjectGuards(objectSchema, guards) {
       });
     }
     if (guards.keySchema) {
-      for (const key2 of keys) {
-        const result2 = guards.keySchema.safeParse(key2);
+      for (const key3 of keys) {
+        const result2 = guards.keySchema.safeParse(key3);
         if (result2.success)
           continue;
         payload.issues.push({
           code: "invalid_key",
           origin: "record",
           issues: result2.error.issues,
-          input: key2,
-          path: [key2],
+          input: key3,
+          path: [key3],
           continue: true
         });
       }
@@ -24361,20 +24361,20 @@ function canonicalKey(value, seen) {
     if (Array.isArray(value)) {
       const parts2 = [];
       for (const item of value) {
-        const key2 = canonicalKey(item, seen);
-        if (key2 === null)
+        const key3 = canonicalKey(item, seen);
+        if (key3 === null)
           return null;
-        parts2.push(key2);
+        parts2.push(key3);
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
     const keys = Object.keys(value).sort();
     const parts = [];
     for (const k of keys) {
-      const key2 = canonicalKey(value[k], seen);
-      if (key2 === null)
+      const key3 = canonicalKey(value[k], seen);
+      if (key3 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key2}`);
+      parts.push(`${k.length}:${k}=${key3}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
@@ -24414,10 +24414,10 @@ function containsRef(value) {
     return value.some(containsRef);
   if (typeof value.$ref === "string")
     return true;
-  return Object.entries(value).some(([key2, sub]) => {
-    if (SCHEMA_KEYWORDS.has(key2))
+  return Object.entries(value).some(([key3, sub]) => {
+    if (SCHEMA_KEYWORDS.has(key3))
       return containsRef(sub);
-    if (!SCHEMA_MAP_KEYWORDS.has(key2) || typeof sub !== "object" || sub === null)
+    if (!SCHEMA_MAP_KEYWORDS.has(key3) || typeof sub !== "object" || sub === null)
       return false;
     return Object.values(sub).some(containsRef);
   });
@@ -24433,12 +24433,12 @@ function checkArrayGuards(arraySchema, guards) {
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
       for (let i = 0; i < items.length; i++) {
-        const key2 = canonicalKey(items[i], /* @__PURE__ */ new Set());
-        if (key2 === null)
+        const key3 = canonicalKey(items[i], /* @__PURE__ */ new Set());
+        if (key3 === null)
           continue;
-        const first2 = firstSeen.get(key2);
+        const first2 = firstSeen.get(key3);
         if (first2 === void 0) {
-          firstSeen.set(key2, i);
+          firstSeen.set(key3, i);
           continue;
         }
         payload.issues.push({
@@ -24677,9 +24677,9 @@ function convertBaseSchema(schema, ctx) {
       const properties = schema.properties || {};
       const requiredSet = new Set(schema.required || []);
       const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
-      for (const [key2, propSchema] of Object.entries(properties)) {
+      for (const [key3, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key2, requiredSet.has(key2) ? propZodSchema : propZodSchema.optional());
+        assignProp(shape, key3, requiredSet.has(key3) ? propZodSchema : propZodSchema.optional());
       }
       if (schema.patternProperties) {
         const patternProps = schema.patternProperties;
@@ -24714,12 +24714,12 @@ function convertBaseSchema(schema, ctx) {
             if (!isPlainObject(payload.value))
               return;
             const unrecognized = [];
-            for (const key2 of Object.keys(payload.value)) {
-              if (propertyKeys.includes(key2))
+            for (const key3 of Object.keys(payload.value)) {
+              if (propertyKeys.includes(key3))
                 continue;
-              if (patterns.some((regex) => regex.test(key2)))
+              if (patterns.some((regex) => regex.test(key3)))
                 continue;
-              unrecognized.push(key2);
+              unrecognized.push(key3);
             }
             if (unrecognized.length) {
               payload.issues.push({
@@ -24850,38 +24850,38 @@ function convertSchema(schema, ctx) {
   }
   const extraMeta = {};
   const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
-  for (const key2 of coreMetadataKeys) {
-    if (key2 in schema) {
-      extraMeta[key2] = schema[key2];
+  for (const key3 of coreMetadataKeys) {
+    if (key3 in schema) {
+      extraMeta[key3] = schema[key3];
     }
   }
   const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
-  for (const key2 of contentMetadataKeys) {
-    if (key2 in schema) {
-      extraMeta[key2] = schema[key2];
+  for (const key3 of contentMetadataKeys) {
+    if (key3 in schema) {
+      extraMeta[key3] = schema[key3];
     }
   }
   if (schema.type === "object" && schema.$ref === void 0) {
     if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
       extraMeta.propertyNames = schema.propertyNames;
     }
-    for (const key2 of ["minProperties", "maxProperties"]) {
-      if (schema[key2] !== void 0)
-        extraMeta[key2] = schema[key2];
+    for (const key3 of ["minProperties", "maxProperties"]) {
+      if (schema[key3] !== void 0)
+        extraMeta[key3] = schema[key3];
     }
   }
   if (schema.type === "array" && schema.$ref === void 0) {
     if (schema.contains !== void 0 && !containsRef(schema.contains)) {
       extraMeta.contains = schema.contains;
     }
-    for (const key2 of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key2] !== void 0)
-        extraMeta[key2] = schema[key2];
+    for (const key3 of ["uniqueItems", "minContains", "maxContains"]) {
+      if (schema[key3] !== void 0)
+        extraMeta[key3] = schema[key3];
     }
   }
-  for (const key2 of Object.keys(schema)) {
-    if (!RECOGNIZED_KEYS.has(key2)) {
-      assignProp(extraMeta, key2, schema[key2]);
+  for (const key3 of Object.keys(schema)) {
+    if (!RECOGNIZED_KEYS.has(key3)) {
+      assignProp(extraMeta, key3, schema[key3]);
     }
   }
   if (Object.keys(extraMeta).length > 0) {
@@ -24902,10 +24902,10 @@ function fromJSONSchema(schema, params) {
   } catch {
     throw new Error("fromJSONSchema input is not valid JSON (possibly cyclic); use $defs/$ref for recursive schemas");
   }
-  const version2 = detectVersion(normalized, params?.defaultTarget);
+  const version3 = detectVersion(normalized, params?.defaultTarget);
   const defs = normalized.$defs || normalized.definitions || {};
   const ctx = {
-    version: version2,
+    version: version3,
     defs,
     refs: /* @__PURE__ */ new Map(),
     processing: /* @__PURE__ */ new Set(),
@@ -25220,22 +25220,42 @@ async function preflight(target, timeoutMs = PROBE_TIMEOUT_MS) {
 }
 
 // src/build/index.ts
-import { existsSync as existsSync4, mkdirSync as mkdirSync2, readFileSync as readFileSync5, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join7, resolve as resolve2 } from "node:path";
+import { appendFileSync, existsSync as existsSync4, mkdirSync as mkdirSync2, readdirSync as readdirSync2, readFileSync as readFileSync5, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join7, relative as relative2, resolve as resolve2 } from "node:path";
 
 // src/build/exec.ts
 import { spawn } from "node:child_process";
 
 // src/child/env.ts
 var DROPPED_PREFIXES = ["INPUT_", "ACTIONS_RUNTIME_", "ACTIONS_ID_TOKEN_REQUEST_"];
-var DROPPED_NAMES = /* @__PURE__ */ new Set(["ACTIONS_CACHE_URL", "ACTIONS_RESULTS_URL", "GITHUB_TOKEN", "GH_TOKEN"]);
+var DROPPED_NAMES = /* @__PURE__ */ new Set([
+  "ACTIONS_CACHE_URL",
+  "ACTIONS_RESULTS_URL",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  // File commands: whoever can write these files steers the steps after this one.
+  "GITHUB_ENV",
+  "GITHUB_PATH",
+  "GITHUB_OUTPUT",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY",
+  // Git configuration and credentials handed down through the environment.
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS"
+]);
+var GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
 var TOKEN_NAMES = ["INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
 var MIN_SECRET_LENGTH = 8;
 var registered = /* @__PURE__ */ new Set();
 function registerSecret(value) {
   if (value && value.length >= MIN_SECRET_LENGTH) registered.add(value);
 }
-var isDroppedName = (name) => DROPPED_NAMES.has(name.toUpperCase()) || DROPPED_PREFIXES.some((p) => name.toUpperCase().startsWith(p));
+var isDroppedName = (name) => {
+  const upper = name.toUpperCase();
+  return DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p)) || GIT_CONFIG_ENTRY.test(upper);
+};
 function childEnv(extra = {}, base = process.env) {
   const secrets = [...registered];
   for (const name of TOKEN_NAMES) {
@@ -25261,34 +25281,47 @@ var BuildError = class extends Error {
   name = "BuildError";
 };
 function step(label, cmd, args, opts) {
-  return new Promise((resolve6, reject) => {
+  return new Promise((resolve9, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
     const tail = [];
-    const onData = (d) => {
-      for (const line of d.toString("utf8").split("\n")) {
-        if (!line.trim()) continue;
-        tail.push(line);
-        if (tail.length > 30) tail.shift();
-        opts.log(`  ${line}`);
-      }
+    const emit = (line) => {
+      if (!line.trim()) return;
+      tail.push(line);
+      if (tail.length > 30) tail.shift();
+      opts.log(`  ${line}`);
     };
-    child.stdout.on("data", onData);
-    child.stderr.on("data", onData);
+    const lines = () => {
+      let partial2 = "";
+      return {
+        data: (d) => {
+          const parts = (partial2 + d.toString("utf8")).split(/\r?\n/);
+          partial2 = parts.pop() ?? "";
+          parts.forEach(emit);
+        },
+        end: () => emit(partial2)
+      };
+    };
+    const out = lines();
+    const err = lines();
+    child.stdout.on("data", out.data);
+    child.stderr.on("data", err.data);
     child.on("error", (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
     child.on("close", (code) => {
-      if (code === 0) resolve6();
+      out.end();
+      err.end();
+      if (code === 0) resolve9();
       else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
 ${tail.slice(-15).join("\n")}`, tail.slice(-30)));
     });
   });
 }
 function toolVersion(cmd, args) {
-  return new Promise((resolve6) => {
+  return new Promise((resolve9) => {
     const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
     let out = "";
     child.stdout.on("data", (d) => out += d.toString("utf8"));
-    child.on("error", () => resolve6("missing"));
-    child.on("close", (code) => resolve6(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
+    child.on("error", () => resolve9("missing"));
+    child.on("close", (code) => resolve9(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
   });
 }
 
@@ -25366,14 +25399,14 @@ function mapSeedOverlay(dir, source2 = goMapSource()) {
 // src/build/go.ts
 var MODULE = "github.com/ethswarm-tools/bee-go";
 function pinnedGoClient(goModFile) {
-  const version2 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync4(goModFile, "utf8"))?.[1];
-  if (!version2) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
-  return version2;
+  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync4(goModFile, "utf8"))?.[1];
+  if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
+  return version3;
 }
 function goProxyProblem(goModFile = join4(packageRoot(), "runners", "go", "go.mod")) {
   const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
   const cwd = mkdtempSync(join4(tmpdir(), "bee-bench-goproxy-"));
-  return new Promise((resolve6) => {
+  return new Promise((resolve9) => {
     execFile("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
       rmSync(cwd, { recursive: true, force: true });
       let reported;
@@ -25382,7 +25415,7 @@ function goProxyProblem(goModFile = join4(packageRoot(), "runners", "go", "go.mo
       } catch {
       }
       const problem = reported ?? (err ? stderr.trim() || err.message : void 0);
-      resolve6(problem?.replace(/\s*\n\s*/g, "; "));
+      resolve9(problem?.replace(/\s*\n\s*/g, "; "));
     });
   });
 }
@@ -25405,9 +25438,9 @@ var goBuilder = {
       const checkout = ctx.source.path;
       if (ctx.buildCommand) await step("bee-go checkout build", ctx.buildCommand, [], { cwd: checkout, log: ctx.log, shell: true });
       await step("go mod edit -replace", "go", ["mod", "edit", `-replace=${MODULE}=${checkout}`], { cwd: ctx.dir, log: ctx.log });
-      const version2 = gitOut(checkout, ["describe", "--tags", "--always", "--dirty"]) || "unknown";
+      const version3 = gitOut(checkout, ["describe", "--tags", "--always", "--dirty"]) || "unknown";
       const commit = gitOut(checkout, ["rev-parse", "HEAD"]);
-      ldflags = `-X main.clientVersion=${version2} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
+      ldflags = `-X main.clientVersion=${version3} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
     } else {
       ldflags = `-X main.clientVersion=${pinnedGoClient(join4(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
     }
@@ -25416,8 +25449,9 @@ var goBuilder = {
     if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
     const overlay = seeds.overlay === null ? [] : ["-overlay", seeds.overlay];
     await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], { cwd: ctx.dir, log: ctx.log });
-    return { argv: [binary] };
-  }
+    return goBuilder.command(ctx.dir);
+  },
+  command: (dir) => ({ argv: [join4(dir, "bee-bench-go")] })
 };
 
 // src/build/js.ts
@@ -25438,8 +25472,9 @@ var jsBuilder = {
       rmSync2(linked, { recursive: true, force: true });
       symlinkSync(checkout, linked, "dir");
     }
-    return { argv: ["node", join5(ctx.dir, "bin", "bee-bench-js.mjs")] };
-  }
+    return jsBuilder.command(ctx.dir);
+  },
+  command: (dir) => ({ argv: ["node", join5(dir, "bin", "bee-bench-js.mjs")] })
 };
 
 // src/build/rs.ts
@@ -25467,8 +25502,9 @@ var rsBuilder = {
     await step("cargo build (runners/rs)", "cargo", args, { cwd: ctx.dir, log: ctx.log });
     const binary = join6(ctx.dir, "bee-bench-rs");
     copyFileSync(join6(targetDir, "release", "bee-bench-rs"), binary);
-    return { argv: [binary] };
-  }
+    return rsBuilder.command(ctx.dir);
+  },
+  command: (dir) => ({ argv: [join6(dir, "bee-bench-rs")] })
 };
 
 // src/build/source.ts
@@ -25505,32 +25541,262 @@ var defaultCacheDir = () => resolve2(process.env.BEE_BENCH_CACHE ?? join7(".bee-
 function builderFor(runner) {
   return BUILDERS[runner];
 }
+function markerMatches(marker, key3) {
+  if (!existsSync4(marker)) return false;
+  try {
+    return JSON.parse(readFileSync5(marker, "utf8"))?.key === key3;
+  } catch {
+    return false;
+  }
+}
+async function buildFolder(req) {
+  const builder = builderFor(req.runner);
+  const toolchain = await builder.toolchain();
+  if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
+  const identity = sourceIdentity(req.source);
+  const key3 = hashParts([req.runner, `recipe ${builder.recipe}`, treeHash(join7(packageRoot(), "runners", req.runner)), identity.key, toolchain, req.buildCommand ?? ""]);
+  return { key: key3, dir: join7(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key3}`), toolchain };
+}
+var BUILD_MARKER = "bee-bench-build.json";
 async function buildRunner(req) {
   const started = performance.now();
   const log2 = req.log ?? (() => {
   });
   const builder = builderFor(req.runner);
-  const toolchain = await builder.toolchain();
-  if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
+  const { key: key3, dir, toolchain } = await buildFolder(req);
   const root = packageRoot();
   const identity = sourceIdentity(req.source);
-  const key2 = hashParts([req.runner, `recipe ${builder.recipe}`, treeHash(join7(root, "runners", req.runner)), identity.key, toolchain, req.buildCommand ?? ""]);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
-  const dir = join7(cacheDir, `${req.runner}-${key2}`);
-  const marker = join7(dir, "bee-bench-build.json");
-  if (existsSync4(marker)) {
-    const command2 = JSON.parse(readFileSync5(marker, "utf8")).command;
-    log2(`${req.runner}: build cache hit ${key2} (${identity.key})`);
-    return { runner: req.runner, source: req.source, command: command2, key: key2, cached: true, buildMs: performance.now() - started };
+  const marker = join7(dir, BUILD_MARKER);
+  if (markerMatches(marker, key3)) {
+    log2(`${req.runner}: build cache hit ${key3} (${identity.key})`);
+    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key3, cached: true, buildMs: performance.now() - started };
   }
-  log2(`${req.runner}: build cache miss ${key2} (${identity.key}), building`);
+  if (req.reuseOnly) {
+    const there = existsSync4(cacheDir) ? readdirSync2(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared")) : [];
+    throw new BuildError(
+      `runner ${req.runner}: no build ${req.runner}-${key3} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
+    );
+  }
   rmSync3(dir, { recursive: true, force: true });
   mkdirSync2(dir, { recursive: true });
   const sharedDir = join7(cacheDir, `${req.runner}-shared`);
   mkdirSync2(sharedDir, { recursive: true });
-  const command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log: log2 });
-  writeFileSync2(marker, JSON.stringify({ key: key2, source: identity, toolchain, command }, null, 2));
-  return { runner: req.runner, source: req.source, command, key: key2, cached: false, buildMs: performance.now() - started };
+  const logFile = join7(dir, "build.log");
+  const shown = relative2(process.cwd(), logFile).startsWith("..") ? logFile : relative2(process.cwd(), logFile);
+  const toFile = (line) => appendFileSync(logFile, `${line}
+`);
+  let command;
+  try {
+    command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log: toFile });
+  } catch (e) {
+    if (e instanceof BuildError) throw new BuildError(`${e.message}
+(full output: ${shown})`, e.logTail);
+    throw e;
+  }
+  log2(`${req.runner}: built ${identity.key} in ${Math.round((performance.now() - started) / 1e3)} s (cache miss ${key3}); output in ${shown}`);
+  writeFileSync2(marker, JSON.stringify({ key: key3, source: identity, toolchain }, null, 2));
+  return { runner: req.runner, source: req.source, command, key: key3, cached: false, buildMs: performance.now() - started };
+}
+
+// src/cli/help.ts
+var SRC = `SRC is "registry" (the runner's pinned client version) or a path to a client checkout.`;
+var BEE = `BEE is the node the net.* cases run against (without one they are skipped):
+  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
+  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
+  --bee-binary PATH              the same from a local bee executable, without Docker
+  --bee-port N                   host port of the dev node (default: a free one)
+  A dev node gets a fresh postage batch and is stopped and removed when the command ends.`;
+var COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
+default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
+var MEASURE = `--measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
+or both; net cases are never counted.`;
+var HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
+publishes sharing one wait for each other.`;
+var COMMANDS = [
+  {
+    name: "run",
+    usage: [
+      "bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]",
+      "                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]",
+      "                  [--measure wall|instructions|both]",
+      "bee-bench run     --shard K/N [the selection of plan --shards] [--assignment FILE] [--prebuilt] [BEE] [--out DIR]"
+    ],
+    summary: "build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)",
+    details: `${SRC}
+--shard K/N runs exactly shard K's part of a sharded run (the --assignment file of plan --shards,
+else worked out again from the same selection flags) into OUT (default out/shard-K-of-N);
+--prebuilt uses the builds in --cache (from \`bee-bench build\`) and never builds: a build of other
+inputs is refused by name. A dev node (--bee dev) is started only when the shard has net cases.
+--case takes an id or a glob (* matches any run of characters): --case 'cpu.keccak.*'.
+bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
+serve it, run skips bee-go (the report says so) unless a checkout is given: --go-client PATH (or
+BEE_GO_PATH). A build's tool output goes to build.log in its cache folder (one console line
+per build names it); each finished case is one line with done/total and an ETA.
+${BEE}
+${MEASURE}
+${COMMON}`
+  },
+  {
+    name: "ab",
+    usage: [
+      "bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]",
+      "                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]",
+      "                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]",
+      "                  [--instructions-threshold T] [--fail-on wall|instructions|any]"
+    ],
+    summary: "one runner built on two client sources, interleaved rounds, a verdict per row",
+    details: `${SRC}
+--fail-on: which evidence --fail-on-regression acts on.
+${BEE}
+${MEASURE}
+${COMMON}`
+  },
+  {
+    name: "bisect",
+    usage: [
+      "bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]",
+      "                  [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]",
+      "                  [--measure wall|instructions]"
+    ],
+    summary: "find the first commit of a client checkout that made a case slower",
+    details: `Walks the first-parent commits of the client checkout at --path (default .) from --good
+(excluded) to --bad, each step an A/B against --good, and names the first commit whose change
+exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
+installed, else time paired rounds (--measure wall forces wall time).
+${COMMON}`
+  },
+  {
+    name: "plan",
+    usage: [
+      "bee-bench plan    --runner js|go|rs [--profile quick|full] [--case GLOB]... [--large]",
+      "bee-bench plan    --shards N [--runner js,go,rs] [--profile quick|full] [--case GLOB]... [--large]",
+      "                  [--measure M] [--history DIR] [--assignment FILE]"
+    ],
+    summary: "the resolved plan a runner executes, or the matrix of a sharded run",
+    details: `With --runner: the plan (bee-bench/plan@1, spec/plan.schema.json) as JSON on stdout; a runner
+runs it with \`run --plan FILE --out FILE\` (runners/README.md). The test hooks (BEE_BENCH_FAULT,
+BEE_BENCH_SLOWDOWN, BEE_BENCH_ALLOC, BEE_BENCH_ITERS, BEE_BENCH_CASE_TIMEOUT_S) are resolved into it.
+With --shards N: a matrix for GitHub's strategy.matrix ({"include": [{"shard": "1/N", ...}]}),
+shards balanced by expected cost (--history DIR: a history folder's last recorded times, else
+an estimate from the spec). Wall time keeps every client of a case on one shard; counts split
+per runner and unit. --assignment FILE also writes which shard runs what, for the shard jobs.
+${COMMON}`
+  },
+  {
+    name: "merge",
+    usage: ["bee-bench merge   --out DIR SHARD_DIR..."],
+    summary: "the shards' outputs joined as one run's results and report",
+    details: `Writes DIR/results/<runner>.json and the report, as run --out DIR does, with a Shards section
+(each shard's machine and time). Every planned row is accounted for: a shard with no output or a
+row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
+differs between shards.`
+  },
+  {
+    name: "build",
+    usage: ["bee-bench build   [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC] [--cache DIR]"],
+    summary: "build the runners into the cache, run nothing (the build job of a sharded run)",
+    details: `${SRC}
+Each build sits in the cache under its inputs' hash (runner sources, client, toolchain); shards
+given the same cache with --prebuilt run it without building.
+${COMMON}`
+  },
+  {
+    name: "report",
+    usage: ["bee-bench report  --out DIR RESULT.json|DIR..."],
+    summary: "the aggregate report (md, html, csv) from result files",
+    details: "Result files are named directly or found (*.json, recursively) under the folders given."
+  },
+  {
+    name: "compare",
+    usage: ["bee-bench compare OLD_DIR NEW_DIR [--out FILE]"],
+    summary: "what changed between two folders of results",
+    details: "Prints the comparison as markdown; --out also writes it to FILE."
+  },
+  {
+    name: "history publish",
+    usage: [
+      "bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]",
+      "                             [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]",
+      "                             [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR..."
+    ],
+    summary: "add results to the gh-pages history and the trend site",
+    details: `${HISTORY}
+--commit-url (or --repo-url, which gives <URL>/commit/<sha>) lets the site link the measured
+commit. --default-branch NAME is the branch the site's files always keep (default: the
+branch with the most records; others are kept while recently active).`
+  },
+  {
+    name: "history import-gab",
+    usage: ["bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON"],
+    summary: "import a github-action-benchmark data.js into the history",
+    details: HISTORY
+  },
+  {
+    name: "history export-gab",
+    usage: [
+      "bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]",
+      "bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]"
+    ],
+    summary: "benches for github-action-benchmark, or a whole data.js back",
+    details: "Prints to stdout unless --out FILE is given."
+  }
+];
+var EXIT_CODES = `Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
+unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
+head; 2 bad arguments.`;
+function commandsFor(words) {
+  for (let n = Math.min(words.length, 2); n >= 1; n--) {
+    const name = words.slice(0, n).join(" ");
+    const exact = COMMANDS.filter((c) => c.name === name);
+    if (exact.length > 0) return exact;
+    const group = COMMANDS.filter((c) => c.name.startsWith(`${name} `));
+    if (group.length > 0) return group;
+  }
+  return [];
+}
+function globalHelp() {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    "bee-bench: continuous benchmarks for the Swarm Bee API clients",
+    "",
+    "Commands:",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Usage:",
+    ...COMMANDS.flatMap((c) => c.usage.map((l) => `  ${l}`)),
+    "",
+    "More on one command: bee-bench help COMMAND (or bee-bench COMMAND --help). --version prints the version.",
+    "",
+    EXIT_CODES
+  ].join("\n");
+}
+function commandHelp(list) {
+  return [
+    ...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, "", "Usage:", ...c.usage.map((l) => `  ${l}`), "", c.details, ""]),
+    EXIT_CODES
+  ].join("\n");
+}
+
+// src/cli/suggest.ts
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+function closest(typed, candidates) {
+  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
+  if (prefix.length > 0 && typed.length >= 3) return prefix[0];
+  let best;
+  for (const c of candidates) {
+    const d = editDistance(typed, c);
+    if (!best || d < best.d) best = { name: c, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : void 0;
 }
 
 // src/bee/session.ts
@@ -25663,12 +25929,12 @@ var Cleanup = class {
   }
 };
 function freePort() {
-  return new Promise((resolve6, reject) => {
+  return new Promise((resolve9, reject) => {
     const srv = createServer();
     srv.once("error", reject);
     srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
-      srv.close(() => typeof addr === "object" && addr ? resolve6(addr.port) : reject(new Error("no free port")));
+      srv.close(() => typeof addr === "object" && addr ? resolve9(addr.port) : reject(new Error("no free port")));
     });
   });
 }
@@ -25686,14 +25952,14 @@ async function launchBinary(path, port, cleanup, log2) {
   const child = spawn2(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
   closeSync(fd);
   let ended;
-  const exited = new Promise((resolve6) => {
+  const exited = new Promise((resolve9) => {
     child.once("exit", (code, signal) => {
       ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
-      resolve6();
+      resolve9();
     });
     child.once("error", (e) => {
       ended = `cannot start ${path}: ${e.message}`;
-      resolve6();
+      resolve9();
     });
   });
   cleanup.add(async () => {
@@ -25723,10 +25989,10 @@ async function launchBinary(path, port, cleanup, log2) {
   };
 }
 function dockerCommand(docker, args, timeoutMs) {
-  return new Promise((resolve6) => {
+  return new Promise((resolve9) => {
     execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       const why = err ? err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message : "";
-      resolve6({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+      resolve9({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
     });
   });
 }
@@ -25759,14 +26025,14 @@ async function startDevNode(o, cleanup) {
   const port = o.port ?? await freePort();
   const launched = o.how.kind === "docker" ? await launchDocker(o.how.docker ?? "docker", port, cleanup, o) : await launchBinary(o.how.path, port, cleanup, o.log);
   try {
-    const version2 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
+    const version3 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
     const batchId = await buyBatch(launched.url, {
       amount: DEV_NODE_DEFAULTS.batchAmount,
       depth: DEV_NODE_DEFAULTS.batchDepth,
       timeoutMs: o.batchTimeoutMs ?? DEV_NODE_DEFAULTS.batchTimeoutMs
     });
-    o.log(`bee: dev node ${version2} at ${launched.url} (${launched.what}), batch ${batchId}`);
-    return { url: launched.url, batchId, version: version2, what: launched.what };
+    o.log(`bee: dev node ${version3} at ${launched.url} (${launched.what}), batch ${batchId}`);
+    return { url: launched.url, batchId, version: version3, what: launched.what };
   } catch (e) {
     const tail = await launched.logTail().catch(() => "");
     throw new Error(`${e instanceof Error ? e.message : String(e)}${tail ? `
@@ -25821,6 +26087,18 @@ var SpecCaseSchema = external_exports.object({
     same_as: external_exports.string().optional()
   }).nullable(),
   iters: external_exports.partialRecord(ProfileSchema, external_exports.number().int().positive()).optional(),
+  /**
+   * Known digest disagreements of this case, one per FINDINGS.md entry: the report shows a
+   * disagreement of exactly these runners as known, with the link; any other still stands out.
+   */
+  known: external_exports.array(
+    external_exports.object({
+      finding: external_exports.string().regex(/^B\d+[a-z]?$/, "a FINDINGS.md id such as B1"),
+      runners: external_exports.array(RunnerSchema).min(1),
+      doc: external_exports.string().min(1),
+      url: external_exports.string().url()
+    })
+  ).optional(),
   /** Its work spreads over every CPU: A/B rounds must not pin it to one (src/run/pin.ts). */
   parallel: external_exports.boolean().optional(),
   params: perProfile(external_exports.array(SpecParamSchema).min(1))
@@ -25831,12 +26109,12 @@ var SpecCaseSchema = external_exports.object({
   for (const profile of PROFILES) {
     c.params[profile].forEach((p, i) => {
       const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
-      for (const key2 of scaled) {
-        if (c.digest && !(key2 in (p.digest_with ?? {}))) {
+      for (const key3 of scaled) {
+        if (c.digest && !(key3 in (p.digest_with ?? {}))) {
           ctx.addIssue({
             code: "custom",
             path: ["params", profile, i, "digest_with"],
-            message: `per_runner scales "${key2}" but digest_with does not fix it`
+            message: `per_runner scales "${key3}" but digest_with does not fix it`
           });
         }
       }
@@ -25911,15 +26189,24 @@ var CaseResultSchema = external_exports.object({
   work: external_exports.object({ bytes: external_exports.number().nonnegative().optional(), ops: external_exports.number().nonnegative().optional() }),
   digest: hex3().optional(),
   /** Instructions executed by each timed iteration, counted under a CPU simulator (result.counter). */
-  instructions: external_exports.array(external_exports.number().int().positive()).optional()
+  instructions: external_exports.array(external_exports.number().int().positive()).optional(),
+  /** Heap allocations made inside each timed iteration, by the runtime's own accounting (result.alloc_counter); absent where the runtime cannot count them (bee-js counts bytes only). */
+  allocs: external_exports.array(external_exports.number().int().nonnegative()).optional(),
+  /** Bytes those allocations requested, per timed iteration. */
+  alloc_bytes: external_exports.array(external_exports.number().int().nonnegative()).optional()
 }).superRefine((c, ctx) => {
   if (c.status === "ok" && c.samples_ns.length === 0) ctx.addIssue({ code: "custom", path: ["samples_ns"], message: "an ok case needs at least one sample" });
   if (c.status === "skipped" && !c.skip_reason) ctx.addIssue({ code: "custom", path: ["skip_reason"], message: "a skipped case needs skip_reason" });
   if (c.status === "failed" && !c.error) ctx.addIssue({ code: "custom", path: ["error"], message: "a failed case needs error" });
   if (c.cpu_ns.length !== c.samples_ns.length) ctx.addIssue({ code: "custom", path: ["cpu_ns"], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
+  for (const key3 of ["allocs", "alloc_bytes"]) {
+    const got = c[key3];
+    if (got && got.length !== c.samples_ns.length) ctx.addIssue({ code: "custom", path: [key3], message: `${key3} has ${got.length} entries, samples_ns ${c.samples_ns.length}` });
+  }
 });
 var RESULT_SCHEMA_ID = "bee-bench/result@1";
 var CounterSchema = external_exports.object({ tool: external_exports.literal("callgrind"), version: external_exports.string().min(1) });
+var AllocCounterSchema = external_exports.object({ method: external_exports.string().min(1) });
 var ResultSchema = external_exports.object({
   schema: external_exports.literal(RESULT_SCHEMA_ID),
   runner: RunnerSchema,
@@ -25931,7 +26218,9 @@ var ResultSchema = external_exports.object({
   finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
   cases: external_exports.array(CaseResultSchema),
   /** Present when some case carries `instructions`. */
-  counter: CounterSchema.optional()
+  counter: CounterSchema.optional(),
+  /** Present when some case carries `alloc_bytes`: how the runner counted (runners/README.md "Allocations"). */
+  alloc_counter: AllocCounterSchema.optional()
 });
 var InfoSchema = external_exports.object({ runner: RunnerSchema, client: ClientSchema, runtime: external_exports.string(), host: HostSchema });
 
@@ -26241,8 +26530,8 @@ var cache = /* @__PURE__ */ new Map();
 function cumulative(m, n) {
   const a = Math.min(m, n);
   const b = Math.max(m, n);
-  const key2 = `${a},${b}`;
-  const hit = cache.get(key2);
+  const key3 = `${a},${b}`;
+  const hit = cache.get(key3);
   if (hit) return hit;
   let prev = Array.from({ length: b + 1 }, () => Float64Array.of(1));
   for (let i = 1; i <= a; i++) {
@@ -26264,7 +26553,7 @@ function cumulative(m, n) {
   let s = 0;
   for (let u = 0; u < dens.length; u++) cum[u] = s += dens[u];
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
-  cache.set(key2, cum);
+  cache.set(key3, cum);
   return cum;
 }
 function pwilcox(q, m, n) {
@@ -26609,22 +26898,6 @@ function logs(xs, what) {
     return Math.log(v);
   });
 }
-function verdicts(rows, opts) {
-  const q = benjaminiHochberg(rows.map((r) => r.p));
-  const up = 1 + opts.threshold;
-  return rows.map((row, i) => {
-    const qi = q[i];
-    let verdict = "~";
-    if (qi < opts.alpha && row.ratio > up) verdict = "regression";
-    else if (qi < opts.alpha && row.ratio < 1 / up) verdict = "improvement";
-    const out = { ...row, q: qi, verdict };
-    if (row.identical) out.note = "no difference";
-    else if (row.minP >= opts.alpha) {
-      out.note = row.design === "unpaired-history" ? "too few samples to judge" : `too few rounds to judge (needs \u2265 ${minRounds(opts.alpha)})`;
-    }
-    return out;
-  });
-}
 function signedRankMinP(n) {
   return Math.min(1, 2 ** (1 - n));
 }
@@ -26767,7 +27040,7 @@ function tryParseRecord(file2, text2) {
 }
 
 // src/history/read.ts
-import { readdirSync as readdirSync2, readFileSync as readFileSync7 } from "node:fs";
+import { readdirSync as readdirSync3, readFileSync as readFileSync7 } from "node:fs";
 import { join as join9 } from "node:path";
 var RUNS_DIR = "runs";
 function listRecordFiles(folder) {
@@ -26775,7 +27048,7 @@ function listRecordFiles(folder) {
   const walk2 = (rel) => {
     let entries;
     try {
-      entries = readdirSync2(join9(folder, rel), { withFileTypes: true });
+      entries = readdirSync3(join9(folder, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
@@ -26858,17 +27131,17 @@ function scoreRun(runId, records, groupOf) {
     if (!r) continue;
     const seen = /* @__PURE__ */ new Set();
     for (const c of r.record.cases) {
-      const key2 = `${c.id}\0${c.label}`;
-      if (seen.has(key2) || c.status !== "ok" || c.median_ns === null || !(c.median_ns > 0)) continue;
-      seen.add(key2);
-      const row = rows.get(key2) ?? [];
+      const key3 = `${c.id}\0${c.label}`;
+      if (seen.has(key3) || c.status !== "ok" || c.median_ns === null || !(c.median_ns > 0)) continue;
+      seen.add(key3);
+      const row = rows.get(key3) ?? [];
       row.push({ runner, c });
-      rows.set(key2, row);
+      rows.set(key3, row);
     }
   }
   const scored = [];
-  for (const key2 of [...rows.keys()].sort()) {
-    const cells = rows.get(key2);
+  for (const key3 of [...rows.keys()].sort()) {
+    const cells = rows.get(key3);
     const cost = unitCost(cells);
     if (!cost) continue;
     const first3 = cells[0];
@@ -26919,6 +27192,10 @@ function scoreboard(records, maxRuns, groupOf) {
   return kept.reverse();
 }
 
+// src/verdict/descriptive.ts
+var isShift = (p, ratio, o) => p < o.alpha && Math.abs(ratio - 1) > o.threshold;
+var isFlaggedDelta = (ratio, flag) => Math.abs(ratio - 1) > flag;
+
 // src/history/shift.ts
 var DEFAULT_SHIFT = { window: 5, alpha: 0.01, threshold: 0.05 };
 var mean2 = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -26937,9 +27214,8 @@ function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
     const before = logs2.slice(i - w, i);
     const after = logs2.slice(i, i + w);
     const p = mannWhitney(after, before, { exact: true }).p;
-    if (!(p < opts.alpha)) continue;
     const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
-    if (Math.abs(ratio - 1) > opts.threshold) candidates.push({ index: i, ratio, p, step: Math.abs(mean2(after) - mean2(before)) });
+    if (isShift(p, ratio, opts)) candidates.push({ index: i, ratio, p, step: Math.abs(mean2(after) - mean2(before)) });
   }
   const beats = (o, c) => o.p < c.p || o.p === c.p && (o.step > c.step || o.step === c.step && o.index < c.index);
   const marked = [];
@@ -26982,8 +27258,9 @@ function retainedBranches(records, opts = {}) {
 var DEFAULT_MAX_RUNS = 200;
 var MESSAGE_MAX = 200;
 function seriesFile(caseId) {
-  const safe = caseId.replace(/[^A-Za-z0-9._-]/g, "_");
-  const name = safe === caseId && !/^\.+$/.test(caseId) ? caseId : `${safe}-${createHash2("sha256").update(caseId).digest("hex").slice(0, 8)}`;
+  const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
+  const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 100);
+  const name = plain ? caseId : `${sanitized}~${createHash2("sha256").update(caseId).digest("hex").slice(0, 16)}`;
   return `${SERIES_DIR}/${name}.json`;
 }
 var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
@@ -26995,8 +27272,8 @@ function firstLine(message) {
   const line = message.split(/\r?\n/, 1)[0] ?? "";
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}\u2026` : line;
 }
-function point({ loaded }, c, shift) {
-  const { path, record: record2 } = loaded;
+function point({ loaded: loaded2 }, c, shift) {
+  const { path, record: record2 } = loaded2;
   return {
     author: record2.commit.author,
     branch: record2.branch,
@@ -27022,7 +27299,7 @@ function deriveHistory(set2, opts = {}) {
   if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a positive integer, got ${maxRuns}`);
   const shiftOpts = { ...DEFAULT_SHIFT, ...opts.shift };
   const trendLength = opts.trendLength ?? 20;
-  const all = set2.records.map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
+  const all = set2.records.map((loaded2) => ({ loaded: loaded2, t: timeOf(loaded2.record.commit.timestamp) }));
   const retained = retainedBranches(all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })), opts.branches);
   const keptBranches = new Set(retained.kept);
   const ordered = all.filter((o) => keptBranches.has(o.loaded.record.branch));
@@ -27034,10 +27311,10 @@ function deriveHistory(set2, opts = {}) {
     branches.add(record2.branch);
     for (const c of record2.cases) {
       if (c.status !== "ok" || c.median_ns === null) continue;
-      const key2 = `${c.id}\0${c.label}\0${record2.runner}`;
-      let acc = series.get(key2);
+      const key3 = `${c.id}\0${c.label}\0${record2.runner}`;
+      let acc = series.get(key3);
       if (!acc) {
-        series.set(key2, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
+        series.set(key3, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
         if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
       }
       if (acc.at[acc.at.length - 1] === k) continue;
@@ -27133,7 +27410,10 @@ function renderDerived(d) {
   const out = /* @__PURE__ */ new Map();
   out.set(INDEX_FILE, stableJson(d.index));
   const files = d.series.map((s) => [seriesFile(s.case), stableJson(s)]).sort((a, b) => byString(a[0], b[0]));
-  for (const [path, text2] of files) out.set(path, text2);
+  for (const [path, text2] of files) {
+    if (out.has(path)) throw new Error(`history: two case ids map to the series file ${path}; nothing derived`);
+    out.set(path, text2);
+  }
   return out;
 }
 function derive(set2, opts = {}) {
@@ -27143,7 +27423,7 @@ function derive(set2, opts = {}) {
 // src/history/store.ts
 var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
 import { existsSync as existsSync6 } from "node:fs";
-import { cp, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { dirname as dirname2, join as join10, normalize, resolve as resolve3, sep } from "node:path";
 
 // src/history/git.ts
@@ -27190,12 +27470,13 @@ function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
     "-c",
     "advice.detachedHead=false"
   ];
-  const env = { ...childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" }), ...auth ? remoteAuthEnv(auth) : {} };
-  const run = (args, opts = {}) => new Promise((resolve6, reject) => {
+  const base = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
+  const env = { ...base, ...auth ? remoteAuthEnv(auth, base) : {} };
+  const run = (args, opts = {}) => new Promise((resolve9, reject) => {
     const child = execFile3("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (opts.allowFail) return resolve6({ ok: !err, stdout, stderr });
+      if (opts.allowFail) return resolve9({ ok: !err, stdout, stderr });
       if (err) return reject(new GitError(args, err.code ?? null, stderr || err.message));
-      resolve6(stdout);
+      resolve9(stdout);
     });
     if (opts.input !== void 0) child.stdin?.end(opts.input);
   });
@@ -27203,6 +27484,7 @@ function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
 }
 
 // src/history/store.ts
+var FUTURE_SKEW_MS = 10 * 6e4;
 var RecordConflictError = class extends Error {
   constructor(file2) {
     super(`${file2}: a different record already exists at this path; records are immutable, refusing to overwrite it`);
@@ -27225,6 +27507,11 @@ async function writeHistory(records, opts) {
   const log2 = opts.log ?? (() => {
   });
   const git2 = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY, opts.token ? { url: opts.remote, token: opts.token } : void 0);
+  const notAfter = (opts.now ?? Date.now)() + FUTURE_SKEW_MS;
+  for (const r of records) {
+    const late = futureField(r, notAfter);
+    if (late) throw new RangeError(`history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(" ")[0]}`);
+  }
   const files = /* @__PURE__ */ new Map();
   for (const r of records) {
     const path = recordPath(r);
@@ -27265,9 +27552,10 @@ async function pushAttempts(git2, files, opts) {
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git2, branch);
     const folderAbs = join10(opts.workdir, folder);
+    await refuseLinks(opts.workdir, folder);
     const { added, present } = await addRecords(folderAbs, files);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
-    const set2 = readRecords(folderAbs);
+    const set2 = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
     await writeDerived(folderAbs, derive(set2, opts.derive));
     await git2(["add", "--all", "--", folder]);
     const staged = await stagedChanges(git2, folder);
@@ -27290,6 +27578,46 @@ ${push.stderr}`);
     log2(`history: push rejected (${why}); replaying on the new tip in ${delay} ms`);
     await new Promise((r) => setTimeout(r, delay));
   }
+}
+function futureField(r, notAfter) {
+  const fields = [["started_at", r.started_at], ["finished_at", r.finished_at], ["commit.timestamp", r.commit.timestamp]];
+  for (const [name, value] of fields) if (value && Date.parse(value) > notAfter) return `${name} ${value}`;
+  return void 0;
+}
+function setAsideFuture(set2, notAfter) {
+  const records = [];
+  const invalid = [...set2.invalid];
+  for (const loaded2 of set2.records) {
+    const late = futureField(loaded2.record, notAfter);
+    if (late) invalid.push({ file: loaded2.path, problem: `dated in the future (${late}); left out of the derived files` });
+    else records.push(loaded2);
+  }
+  return { records, invalid: invalid.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0) };
+}
+var HistoryLinkError = class extends Error {
+  constructor(path) {
+    super(`history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`);
+    this.path = path;
+    this.name = "HistoryLinkError";
+  }
+  path;
+};
+async function refuseLinks(workdir, folder) {
+  const parts = folder === "." ? [] : folder.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const rel = parts.slice(0, i).join("/");
+    const st = await lstat(join10(workdir, rel)).catch(() => void 0);
+    if (!st) return;
+    if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
+  }
+  const walk2 = async (rel) => {
+    for (const e of await readdir(join10(workdir, rel), { withFileTypes: true })) {
+      const child = rel === "." ? e.name : `${rel}/${e.name}`;
+      if (e.isSymbolicLink()) throw new HistoryLinkError(child);
+      if (e.isDirectory() && child !== ".git") await walk2(child);
+    }
+  };
+  await walk2(folder);
 }
 function lastLines2(s) {
   return redact(
@@ -27366,8 +27694,8 @@ async function stagedChanges(git2, folder) {
   const changes = [];
   for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
   const runs = folder === "." ? `${RUNS_DIR}/` : `${folder}/${RUNS_DIR}/`;
-  const bad = changes.filter(([status, path]) => path.startsWith(runs) && status !== "A");
-  if (bad.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad.map(([s, p]) => `${s} ${p}`).join(", ")}`);
+  const bad2 = changes.filter(([status, path]) => path.startsWith(runs) && status !== "A");
+  if (bad2.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad2.map(([s, p]) => `${s} ${p}`).join(", ")}`);
   return changes;
 }
 
@@ -27533,9 +27861,9 @@ function entryRecord(file2, where, origin, entry, runner, benches, branch, out) 
   const seen = /* @__PURE__ */ new Map();
   let client = null;
   for (const placed of benches) {
-    const key2 = `${placed.id}\0${placed.label}`;
-    const k = (seen.get(key2) ?? 0) + 1;
-    seen.set(key2, k);
+    const key3 = `${placed.id}\0${placed.label}`;
+    const k = (seen.get(key3) ?? 0) + 1;
+    seen.set(key3, k);
     const label = k === 1 ? placed.label : `${placed.label}#${k}`;
     cases.push(importedCase({ ...placed, label }, `${where}.benches[${placed.j}]`, out));
     const cl = parseExtra(placed.bench.extra).get("client");
@@ -27632,14 +27960,14 @@ function exportGabData(records) {
   for (const r of sorted2) {
     const suite = r.source?.suite ?? NATIVE_SUITE;
     repoUrl ??= r.source?.repo_url;
-    const key2 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
-    const e = open2.get(key2);
+    const key3 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
+    const e = open2.get(key3);
     if (e) {
       e.benches.push(...exportGab(r));
       continue;
     }
     const fresh = gabEntry(r);
-    open2.set(key2, fresh);
+    open2.set(key3, fresh);
     (entries[suite] ??= []).push(fresh);
   }
   const dates = sorted2.map(gabDate);
@@ -27713,11 +28041,20 @@ function selectCases(spec, globs) {
   if (globs.length === 0) return [...spec.cases];
   const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
   for (const p of patterns) {
-    if (!spec.cases.some((c) => p.re.test(c.id))) {
-      throw new SelectionError(`case glob "${p.glob}" matches no case in the spec (ids look like cpu.bmt.file-root)`);
-    }
+    if (!spec.cases.some((c) => p.re.test(c.id))) throw new SelectionError(noMatch(spec, p.glob));
   }
   return spec.cases.filter((c) => patterns.some((p) => p.re.test(c.id)));
+}
+function noMatch(spec, glob) {
+  const head = `case glob "${glob}" matches no case in the spec`;
+  if (!/[*?]/.test(glob)) {
+    const prefix = glob.endsWith(".") ? glob : `${glob}.`;
+    const under = spec.cases.filter((c) => c.id.startsWith(prefix));
+    if (under.length > 0) return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
+  }
+  const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
+  if (near.length > 0) return `${head}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
+  return `${head} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
 }
 function effectiveParam(param, runner) {
   const { per_runner, digest_with: _digest, ...base } = param;
@@ -27725,6 +28062,16 @@ function effectiveParam(param, runner) {
 }
 function profileParams(c, profile, large = false) {
   return c.params[profile].filter((p) => large || !p.large);
+}
+function caseIters(spec, c, profile) {
+  return c.iters?.[profile] ?? spec.profiles[profile].iters;
+}
+function workOf(c, param) {
+  const product = (names) => names.reduce((acc, n) => acc * Number(param[n]), 1);
+  const work = {};
+  if (c.work.ops.length > 0) work.ops = product(c.work.ops);
+  if (c.work.bytes && c.work.bytes.length > 0) work.bytes = product(c.work.bytes);
+  return work;
 }
 
 // src/report/model.ts
@@ -27824,15 +28171,19 @@ function formatShift(ratio) {
   if (ratio > 1) return `\u2191 ${pct((ratio - 1) * 100)}% slower`;
   return "= unchanged";
 }
-function formatPercent(fraction) {
-  if (fraction == null || !Number.isFinite(fraction)) return DASH;
-  return `${pct(fraction * 100)}%`;
+function formatPercent(fraction2) {
+  if (fraction2 == null || !Number.isFinite(fraction2)) return DASH;
+  return `${pct(fraction2 * 100)}%`;
 }
 function formatP(p) {
   if (p == null || !Number.isFinite(p)) return DASH;
   if (p < 1e-3) return "< 0.001";
   if (p < 0.01) return p.toFixed(3);
   return p.toFixed(2);
+}
+function formatCount(n) {
+  if (n == null || !Number.isFinite(n)) return DASH;
+  return Math.round(n).toLocaleString("en-US");
 }
 function formatInterval(ci) {
   if (!ci) return DASH;
@@ -27843,14 +28194,6 @@ function opLabelOf(opNames) {
   const name = opNames[0] ?? "op";
   if (name === "count") return "op";
   return name.endsWith("s") && name.length > 1 ? name.slice(0, -1) : name;
-}
-function durationAxisUnit(ns) {
-  const v = [...ns].filter((x) => Number.isFinite(x) && x > 0).sort((a, b) => a - b);
-  const mid = v[Math.floor(v.length / 2)];
-  if (mid === void 0) return { unit: "ms", ns: 1e6 };
-  let pick2 = { unit: "ns", ns: 1 };
-  for (const u of TIME_UNITS) if (mid >= u.ns) pick2 = u;
-  return { unit: pick2.unit, ns: pick2.ns };
 }
 
 // src/report/aggregate.ts
@@ -27892,6 +28235,7 @@ function aggregate(results, spec, opts = {}) {
     caseModels.push(buildCase(sc, byLabel, runners));
   }
   checkSameAs(spec, caseModels, runners);
+  markKnown(spec, caseModels);
   const unknown2 = [...found.keys()].filter((id) => !spec.cases.some((c) => c.id === id));
   if (unknown2.length > 0) warnings.push(`Results hold cases the spec does not declare (not reported): ${unknown2.sort().join(", ")}.`);
   const groups = spec.groups.map((g) => ({ id: g.id, title: g.title, note: g.note, cases: caseModels.filter((c) => c.group === g.id) })).filter((g) => g.cases.length > 0);
@@ -27900,6 +28244,8 @@ function aggregate(results, spec, opts = {}) {
   return {
     schema: AGGREGATE_SCHEMA_ID,
     runners: runners.map((r) => runnerInfo(byRunner2.get(r).at(-1))),
+    notRun: (opts.notRun ?? []).filter((n) => !byRunner2.has(n.runner)).map((n) => ({ ...n })),
+    ...opts.environment ? { environment: opts.environment } : {},
     specHashes,
     profiles,
     warnings,
@@ -27927,6 +28273,21 @@ function checkSameAs(spec, models, runners) {
       const theirs = otherModel.rows.flatMap((r) => values(otherModel, otherSpec, r)).filter((v) => inputs.has(v.input));
       const all = [...mine, ...theirs];
       if (theirs.length > 0 && new Set(all.map((v) => v.digest)).size > 1) row.digestMismatch = all.map(({ runner, digest, caseId }) => ({ runner, digest, caseId }));
+    }
+  }
+}
+function markKnown(spec, models) {
+  for (const m of models) {
+    const known = spec.cases.find((c) => c.id === m.id)?.known ?? [];
+    for (const row of m.rows) {
+      if (!row.digestMismatch) continue;
+      const entry = known.find((k) => {
+        const others = row.digestMismatch.filter((d) => !k.runners.includes(d.runner));
+        const odd = row.digestMismatch.filter((d) => k.runners.includes(d.runner));
+        const agreed = new Set(others.map((d) => d.digest));
+        return odd.length > 0 && agreed.size === 1 && odd.every((d) => !agreed.has(d.digest));
+      });
+      if (entry) row.digestKnown = { finding: entry.finding, runners: [...entry.runners], doc: entry.doc, url: entry.url };
     }
   }
 }
@@ -28219,23 +28580,23 @@ function compareModels(oldModel, newModel, opts = {}) {
     if (!o) continue;
     rows.push(compareRow(o, n, runners, flag, ratios));
   }
-  const keyOf = (r) => ({ caseId: r.caseId, label: r.label });
-  const version2 = (m, r) => m.runners.find((x) => x.runner === r)?.client.version;
+  const keyOf2 = (r) => ({ caseId: r.caseId, label: r.label });
+  const version3 = (m, r) => m.runners.find((x) => x.runner === r)?.client.version;
   return {
     flag,
     runners,
     summary: runners.map((r) => {
       const xs = ratios.get(r);
       const s = { runner: r, rows: xs.length, geomean: xs.length > 0 ? geomean(xs) : null };
-      const ov = version2(oldModel, r);
-      const nv = version2(newModel, r);
+      const ov = version3(oldModel, r);
+      const nv = version3(newModel, r);
       if (ov) s.oldVersion = ov;
       if (nv) s.newVersion = nv;
       return s;
     }),
     rows,
-    onlyOld: [...oldRows.values()].filter((r) => !newKeys.has(rowKey(r))).map(keyOf),
-    onlyNew: newRows.filter((r) => !oldRows.has(rowKey(r))).map(keyOf),
+    onlyOld: [...oldRows.values()].filter((r) => !newKeys.has(rowKey(r))).map(keyOf2),
+    onlyNew: newRows.filter((r) => !oldRows.has(rowKey(r))).map(keyOf2),
     old: { startedAt: oldModel.startedAt, specHashes: oldModel.specHashes },
     new: { startedAt: newModel.startedAt, specHashes: newModel.specHashes }
   };
@@ -28253,7 +28614,7 @@ function compareRow(o, n, runners, flag, ratios) {
     const b = okCost(nc);
     if (a !== void 0 && b !== void 0 && a > 0 && b > 0) {
       cell.ratio = b / a;
-      cell.flagged = Math.abs(cell.ratio - 1) > flag;
+      cell.flagged = isFlaggedDelta(cell.ratio, flag);
       ratios.get(r).push(cell.ratio);
     }
     cells[r] = cell;
@@ -28352,7 +28713,7 @@ var CSV_COLUMNS = [
 ];
 function renderCsv(model) {
   const runners = runnersOf(model);
-  const version2 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
+  const version3 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
   const lines = [CSV_COLUMNS.join(",")];
   for (const g of model.groups) {
     for (const c of g.cases) {
@@ -28362,7 +28723,7 @@ function renderCsv(model) {
           if (!cell) continue;
           const fields = [
             RUNNER_LABEL[runner],
-            version2.get(runner),
+            version3.get(runner),
             row.caseId,
             row.group,
             row.kind,
@@ -28398,40 +28759,102 @@ import { createHash as createHash3 } from "node:crypto";
 
 // src/report/cell.ts
 var FLAKY_SPREAD = 0.5;
+var TIMER_BOUND_NS = 1e3;
+var TIMER_MARK = "\u2021";
+var WAIT_MARK = "\u2020";
+var CAVEATS = {
+  [TIMER_MARK]: `${TIMER_MARK} Below 1 \xB5s per iteration: the clock's resolution and the timer calls themselves dominate, so spread and cpu/wall (CPU time is read at a coarser grain than wall time) say nothing about the operation; only the median is a figure.`,
+  [WAIT_MARK]: `${WAIT_MARK} cpu/wall below 1 on a CPU-bound row: the process waited for a CPU (other load on the machine, see the load average), not on I/O.`
+};
+function workText(row, cell) {
+  const parts = [];
+  const ops = cell.work.ops;
+  const bytes = cell.work.bytes;
+  if (ops !== void 0 && !(row.basis === "bytes" && ops === 1 && bytes !== void 0)) parts.push(`${formatCount(ops)} ${ops === 1 ? row.opLabel : plural2(row.opLabel)}`);
+  if (bytes !== void 0) parts.push(formatBytes(bytes));
+  return parts.join(", ");
+}
+function plural2(label) {
+  return label.endsWith("s") ? label : `${label}s`;
+}
+function leadFigure(row, cell) {
+  if (cell.medianNs === void 0) return void 0;
+  if (row.basis === "bytes" && cell.bytesPerNs !== void 0) return formatThroughput(cell.bytesPerNs);
+  if (row.basis === "ops" && cell.perOpNs !== void 0) return formatPerOp(cell.perOpNs, row.opLabel);
+  return `${formatDuration(cell.medianNs)}/iteration`;
+}
 function cellView(row, cell) {
-  if (!cell) return { status: "absent", rates: [], spread: [], flaky: false };
+  if (!cell) return { status: "absent", spread: [], flaky: false, marks: [] };
   if (cell.status !== "ok" || cell.medianNs === void 0) {
-    return { status: cell.status === "ok" ? "failed" : cell.status, reason: cell.reason ?? "no samples", rates: [], spread: [], flaky: false };
+    return { status: cell.status === "ok" ? "failed" : cell.status, reason: cell.reason ?? "no samples", spread: [], flaky: false, marks: [] };
   }
-  const rates = [];
-  if (cell.bytesPerNs !== void 0) rates.push(formatThroughput(cell.bytesPerNs));
-  if (cell.perOpNs !== void 0 && (cell.work.ops ?? 0) > 1) rates.push(formatPerOp(cell.perOpNs, row.opLabel));
+  const timerBound = cell.medianNs < TIMER_BOUND_NS;
+  const marks = [];
+  if (timerBound) marks.push(TIMER_MARK);
+  const work = workText(row, cell);
+  const raw = [`median ${formatDuration(cell.medianNs)}${work ? ` for ${work}` : ""}`];
+  if (row.basis === "bytes" && cell.perOpNs !== void 0 && (cell.work.ops ?? 0) > 1) raw.push(formatPerOp(cell.perOpNs, row.opLabel));
   const spread = [];
-  const flaky = (cell.spread ?? 0) > FLAKY_SPREAD;
-  if (cell.spread !== void 0 && cell.n >= 2) spread.push(`${flaky ? "\u26A0 " : ""}\xB1${formatPercent(cell.spread)}`);
+  const shown = cell.spread === void 0 ? void 0 : formatPercent(cell.spread);
+  const flaky = !timerBound && shown !== void 0 && Number.parseFloat(shown) > FLAKY_SPREAD * 100;
+  if (shown !== void 0 && cell.n >= 2) spread.push(`${flaky ? "\u26A0 " : ""}\xB1${shown}${timerBound ? ` ${TIMER_MARK}` : ""}`);
   if (cell.cv !== void 0) spread.push(`cv ${formatPercent(cell.cv)}`);
   if (cell.p95Ns !== void 0) spread.push(`p95 ${formatDuration(cell.p95Ns)}`);
   spread.push(`n ${cell.n}`);
   if (cell.peakRssBytes !== null) spread.push(`rss ${formatBytes(cell.peakRssBytes)}`);
-  if (cell.cpuWallRatio !== void 0) spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}`);
-  const view = { status: "ok", median: formatDuration(cell.medianNs), rates, spread, flaky };
+  if (cell.cpuWallRatio !== void 0) {
+    const waited = !timerBound && row.kind === "cpu" && cell.cpuWallRatio < 0.9;
+    if (waited) marks.push(WAIT_MARK);
+    spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}${timerBound ? ` ${TIMER_MARK}` : waited ? ` ${WAIT_MARK}` : ""}`);
+  }
+  const view = { status: "ok", lead: leadFigure(row, cell), raw: raw.join(" \xB7 "), spread, flaky, marks };
   if (cell.ratio !== void 0) {
-    view.ratio = cell.fastest ? "best" : formatRatio(cell.ratio);
+    view.ratio = cell.fastest ? "best" : `${formatRatio(cell.ratio)} slower`;
     view.best = cell.fastest === true;
   }
   return view;
 }
-function scaledParams(row) {
-  const cells = Object.values(row.cells);
-  const keys = new Set(cells.flatMap((c) => Object.keys(c.param)).filter((k) => k !== "label"));
-  const varying = [...keys].filter((k) => new Set(cells.map((c) => String(c.param[k]))).size > 1).sort();
-  if (varying.length === 0) return [];
-  return cells.map((c) => ({ runner: c.runner, values: varying.map((k) => `${k}=${String(c.param[k])}`).join(", ") }));
+function caveatsOf(rows, runners) {
+  const used = new Set(rows.flatMap((row) => runners.flatMap((r) => cellView(row, row.cells[r]).marks)));
+  return Object.entries(CAVEATS).filter(([mark]) => used.has(mark)).map(([, text2]) => text2);
+}
+function scaledWork(row) {
+  if (!row.scaled) return [];
+  return Object.values(row.cells).map((c) => ({ runner: c.runner, work: workText(row, c) }));
+}
+function scaledWorkLine(row) {
+  return scaledWork(row).map((s) => `${RUNNER_LABEL[s.runner]} ${s.work}`).join(" \xB7 ");
+}
+function barScale(values) {
+  const valid = values.filter((v) => Number.isFinite(v) && v > 0);
+  const max2 = Math.max(...valid);
+  const min2 = Math.min(...valid);
+  if (!(max2 / min2 > 10)) return { log: false, length: (v) => v / max2 };
+  const lo = Math.log(min2 / 2);
+  return { log: true, length: (v) => (Math.log(v) - lo) / (Math.log(max2) - lo) };
+}
+
+// src/report/runners.ts
+function notRunOf(model) {
+  return model.notRun ?? [];
+}
+function notRunLine(n) {
+  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${n.reason}${n.fix ? ` (fix: ${n.fix})` : ""}`;
+}
+function loaded(model) {
+  const e = model.environment;
+  return e !== void 0 && e.loadAverage[1] > e.cpus;
+}
+function environmentLine(model, esc2) {
+  const e = model.environment;
+  if (!e) return null;
+  const avg = e.loadAverage.map((v) => v.toFixed(2)).join(" / ");
+  const text2 = `Environment: load average ${avg} (1 / 5 / 15 min, at the end of the run) on ${e.cpus} CPUs.`;
+  return esc2(loaded(model) ? `\u26A0 ${text2} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.` : text2);
 }
 
 // src/report/svg.ts
 var RUNNER_COLORS = { js: "#d4a500", go: "#00add8", rs: "#b7410e" };
-var FASTEST_COLOR = "#22c55e";
 var MISSING_COLOR = "#cbd5e1";
 function sparkline(samples, color, width = 60, height = 14) {
   if (samples.length < 2) return "";
@@ -28447,23 +28870,24 @@ function sparkline(samples, color, width = 60, height = 14) {
   const points = samples.map((v, i) => `${(pad + i * step2).toFixed(1)},${(height - pad - (v - lo) / range * (height - 2 * pad)).toFixed(1)}`).join(" ");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" style="vertical-align:middle"><polyline points="${points}" fill="none" stroke="${color}" stroke-width="1"/></svg>`;
 }
-function bars(items, width = 140) {
+function bars(items, width = 90) {
   const valid = items.map((b) => b.value).filter((v) => v != null && Number.isFinite(v) && v > 0);
   if (valid.length === 0) return "";
-  const max2 = Math.max(...valid);
-  const min2 = Math.min(...valid);
-  const barH = 8;
-  const gap = 2;
-  const rects = items.map((b, i) => {
+  const scale = barScale(valid);
+  const barH = 10;
+  const gap = 3;
+  const nameW = 42;
+  const textW = 110;
+  const rows = items.map((b, i) => {
     const y = i * (barH + gap);
+    const name = `<text x="0" y="${y + barH - 1}" font-size="10" fill="#475569">${RUNNER_LABEL[b.runner]}</text>`;
     if (b.value == null || !Number.isFinite(b.value) || b.value <= 0) {
-      return `<rect x="0" y="${y}" width="2" height="${barH}" fill="${MISSING_COLOR}"/>`;
+      return `${name}<rect x="${nameW}" y="${y}" width="2" height="${barH}" fill="${MISSING_COLOR}"/><text x="${nameW + 6}" y="${y + barH - 1}" font-size="10" fill="#64748b">\u2014</text>`;
     }
-    const len = Math.max(2, Math.round(b.value / max2 * width));
-    const fill = b.value === min2 && valid.length > 1 ? FASTEST_COLOR : RUNNER_COLORS[b.runner];
-    return `<rect x="0" y="${y}" width="${len}" height="${barH}" fill="${fill}"/>`;
+    const len = Math.max(2, Math.round(scale.length(b.value) * width));
+    return `${name}<rect x="${nameW}" y="${y}" width="${len}" height="${barH}" fill="${RUNNER_COLORS[b.runner]}"/><text x="${nameW + len + 4}" y="${y + barH - 1}" font-size="10" fill="#1e293b">${b.text ?? ""}</text>`;
   });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${items.length * (barH + gap)}">${rects.join("")}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${nameW + width + textW}" height="${items.length * (barH + gap)}"${scale.log ? ' data-scale="log"' : ""}>${rows.join("")}</svg>`;
 }
 
 // src/report/html.ts
@@ -28471,11 +28895,7 @@ function renderHtml(model, opts = {}) {
   const title = opts.title ?? "bee-bench report";
   const runners = runnersOf(model);
   const charts = [];
-  const sections = model.groups.map((g) => {
-    const cases = g.cases.map((c) => caseHtml(c, runners, charts)).join("\n");
-    return `<section class="group"><h2>${htmlText(g.title)}</h2><p class="note">${prose(g.note)}</p>
-${cases}</section>`;
-  }).join("\n");
+  const sections = model.groups.map((g) => groupHtml(g, runners, charts)).join("\n");
   const data = jsonForScript({ charts });
   const chartJs = opts.chartJs ? opts.chartJs.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--") : null;
   const scripts = [chartJs, PAGE_SCRIPT].filter((s) => s !== null);
@@ -28502,11 +28922,13 @@ ${model.warnings.map((w) => `<div class="warn">\u26A0 ${htmlText(w)}</div>`).joi
 ${failedBlock(model)}
 <h2>Runners</h2>
 ${runnersTable(model)}
+${environmentLine(model, htmlText) ? `<p class="env">${environmentLine(model, htmlText)}</p>` : ""}
 <h2>Scoreboard</h2>
 ${runners.length > 1 ? scoreboard3(model) : "<p>One runner only: nothing to rank.</p>"}
-<p class="controls"><label><input type="checkbox" id="log-scale"> logarithmic time axis</label> <span id="chart-status" class="sub"></span></p>
+${notRunOf(model).map((n) => `<p class="sub">Not ranked: ${htmlText(notRunLine(n))}.</p>`).join("\n")}
+<p class="controls"><span id="chart-status" class="sub"></span></p>
 ${sections}
-<footer><p>Cells: median (ratio to the fastest runner in the row, <strong>best</strong> in bold); throughput \xB7 time per op; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, &lt;1 waiting on I/O, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars: time per byte or per op, shortest green.</p><p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
+<footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p><p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
 <script type="application/json" id="bee-bench-data">${data}</script>
 ${scripts.map((s) => `<script>${s}</script>`).join("\n")}
 </body>
@@ -28532,17 +28954,21 @@ ${body}
 }
 function runnersTable(model) {
   return table(
-    ["Runner", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"],
-    model.runners.map((r) => [
-      htmlText(r.label),
-      `<code>${htmlText(r.client.name)}</code>`,
-      `${htmlText(r.client.version)}${r.client.commit ? ` (<code>${htmlText(r.client.commit.slice(0, 12))}</code>)` : ""}`,
-      htmlText(r.client.source),
-      htmlText(r.host.runtime),
-      htmlText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
-      r.bee ? htmlText(r.bee.version) : "none",
-      htmlText(r.startedAt)
-    ])
+    ["Runner", "Status", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"],
+    [
+      ...model.runners.map((r) => [
+        htmlText(r.label),
+        "ran",
+        `<code>${htmlText(r.client.name)}</code>`,
+        `${htmlText(r.client.version)}${r.client.commit ? ` (<code>${htmlText(r.client.commit.slice(0, 12))}</code>)` : ""}`,
+        htmlText(r.client.source),
+        htmlText(r.host.runtime),
+        htmlText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
+        r.bee ? htmlText(r.bee.version) : "none",
+        htmlText(r.startedAt)
+      ]),
+      ...notRunOf(model).map((n) => [htmlText(RUNNER_LABEL[n.runner]), `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`, "\u2014", "\u2014", "\u2014", "\u2014", "\u2014", "\u2014", "\u2014"])
+    ]
   );
 }
 function scoreboard3(model) {
@@ -28560,43 +28986,52 @@ function scoreboard3(model) {
     "num"
   )}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
 }
-function caseHtml(c, runners, charts) {
-  const parts = [`<div class="case"><h3><code>${htmlText(c.id)}</code></h3><p class="doc">${prose(c.doc)}</p>`];
-  for (const row of c.rows) {
-    if (!row.digestMismatch) continue;
-    parts.push(
-      `<div class="warn">\u26A0 <strong>Digest disagreement</strong> (${htmlText(row.label)}): the clients computed different outputs for the same input.<ul>${row.digestMismatch.map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (<code>${htmlText(d.caseId)}</code>)` : ""}: <code>${htmlText(d.digest)}</code></li>`).join("")}</ul></div>`
-    );
+function groupHtml(g, runners, charts) {
+  const parts = [`<section class="group"><h2>${htmlText(g.title)}</h2><p class="note">${prose(g.note)}</p>`];
+  const chart = chartOf(g, runners, charts.length);
+  if (chart) {
+    charts.push(chart);
+    const height = 110 + chart.labels.length * (runners.length * 14 + 12);
+    parts.push(`<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`);
   }
+  for (const c of g.cases) for (const row of c.rows) parts.push(digestNote(row));
   parts.push(
     table(
-      ["param", ...runners.map((r) => htmlText(RUNNER_LABEL[r])), "bars"],
-      c.rows.map((row) => [htmlText(row.label), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : ""])
+      ["case \xB7 param", ...runners.map((r) => htmlText(RUNNER_LABEL[r])), "bars"],
+      g.cases.flatMap((c) => c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : ""])),
+      "cases"
     )
   );
-  for (const row of c.rows) {
-    const scaled = row.scaled ? scaledParams(row) : [];
-    if (scaled.length === 0) continue;
-    const what = row.basis === "bytes" ? "time per byte" : row.basis === "ops" ? `time per ${row.opLabel}` : "time per iteration";
-    parts.push(`<p class="sub">${htmlText(row.label)}: runners ran scaled work (${scaled.map((s) => `${htmlText(RUNNER_LABEL[s.runner])} ${htmlText(s.values)}`).join("; ")}); ratios and bars compare ${htmlText(what)}.</p>`);
-  }
-  if (c.kind === "net") parts.push('<p class="sub scope">Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
-  if (c.fits.length > 0) {
+  const caveats = caveatsOf(g.cases.flatMap((c) => c.rows), runners);
+  for (const text2 of caveats) parts.push(`<p class="sub">${htmlText(text2)}</p>`);
+  if (g.cases.some((c) => c.kind === "net")) parts.push('<p class="sub scope">Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
+  for (const c of g.cases) {
+    if (c.fits.length === 0) continue;
     parts.push(
-      `<div class="fit"><strong>Latency vs size</strong> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(
+      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(
         ["Runner", "fixed overhead", "peak throughput", "r\xB2", "points"],
         c.fits.map((f) => [htmlText(RUNNER_LABEL[f.runner]), formatDuration(f.overheadNs), formatThroughput(f.bytesPerNs), Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014", String(f.points)]),
         "num"
       )}</div>`
     );
   }
-  const chart = chartOf(c, runners, charts.length);
-  if (chart) {
-    charts.push(chart);
-    parts.push(`<div class="chart-wrap"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`);
-  }
-  parts.push("</div>");
+  parts.push("</section>");
   return parts.join("\n");
+}
+function caseCell(c, row, first2) {
+  const head = first2 ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : "";
+  const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : "";
+  return `${head}<span class="param">${htmlText(row.label)}</span>${work}`;
+}
+function digestNote(row) {
+  if (!row.digestMismatch) return "";
+  const values = `<ul>${row.digestMismatch.map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (<code>${htmlText(d.caseId)}</code>)` : ""}: <code>${htmlText(d.digest)}</code></li>`).join("")}</ul>`;
+  const k = row.digestKnown;
+  if (k) {
+    const who = k.runners.map((r) => RUNNER_LABEL[r]).join(", ");
+    return `<div class="known">\u2139 Known digest disagreement, <code>${htmlText(row.caseId)}</code> (${htmlText(row.label)}): ${htmlText(who)} differs, as <a href="${htmlText(k.url)}">FINDINGS ${htmlText(k.finding)}</a> records: ${htmlText(k.doc)}.${values}</div>`;
+  }
+  return `<div class="warn">\u26A0 <strong>Digest disagreement</strong>, <code>${htmlText(row.caseId)}</code> (${htmlText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.${values}</div>`;
 }
 function cellHtml(row, runner) {
   const v = cellView(row, row.cells[runner]);
@@ -28608,52 +29043,48 @@ function cellHtml(row, runner) {
     case "failed":
       return `<span class="fail">failed: ${htmlText(v.reason)}</span>`;
     case "ok": {
-      const line1 = v.best ? `<strong class="best">${v.median}</strong> (best)` : v.ratio ? `${v.median} (${v.ratio})` : `${v.median}`;
-      const lines = [line1, htmlText(v.rates.join(" \xB7 ")), `<span class="sub${v.flaky ? " flaky" : ""}">${htmlText(v.spread.join(" \xB7 "))}</span>`, sparkline(row.cells[runner].samplesNs, RUNNER_COLORS[runner])];
-      return lines.filter((l) => l.length > 0).join("<br>");
+      const line1 = v.best ? `<strong class="best">${htmlText(v.lead)}</strong> (best)` : v.ratio ? `<span class="lead">${htmlText(v.lead)}</span> (${htmlText(v.ratio)})` : `<span class="lead">${htmlText(v.lead)}</span>`;
+      const lines = [line1, `<span class="raw">${htmlText(v.raw)}</span>`, `<span class="sub${v.flaky ? " flaky" : ""}">${htmlText(v.spread.join(" \xB7 "))} ${sparkline(row.cells[runner].samplesNs, RUNNER_COLORS[runner])}</span>`];
+      return lines.join("<br>");
     }
   }
 }
 function rowBars(row, runners) {
-  return bars(runners.map((r) => ({ runner: r, value: row.cells[r]?.status === "ok" ? row.cells[r]?.unitCostNs ?? null : null })));
+  return bars(runners.map((r) => ({ runner: r, value: row.cells[r]?.ratio ?? null, text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0 })));
 }
-function chartOf(c, runners, index) {
-  const scaled = c.rows.some((r) => r.scaled);
-  const metric = (row, r) => {
+function chartOf(g, runners, index) {
+  const rows = g.cases.flatMap((c) => c.rows).filter((row) => runners.some((r) => row.cells[r]?.status === "ok" && row.cells[r]?.unitCostNs !== void 0));
+  if (rows.length === 0) return null;
+  const value = (row, r) => {
     const cell = row.cells[r];
-    if (cell?.status !== "ok" || cell.medianNs === void 0) return null;
-    if (!scaled) return cell.medianNs;
-    if (cell.unitCostNs === void 0) return null;
-    return row.basis === "bytes" ? cell.unitCostNs * 2 ** 20 : cell.unitCostNs;
+    if (cell?.status !== "ok" || cell.unitCostNs === void 0) return null;
+    return cell.ratio ?? 1;
   };
-  const all = c.rows.flatMap((row) => runners.map((r) => metric(row, r))).filter((v) => v !== null);
-  if (all.length === 0) return null;
-  const unit = durationAxisUnit(all);
-  const what = !scaled ? "median time" : c.rows[0]?.basis === "bytes" ? "time per MiB" : c.rows[0]?.basis === "ops" ? `time per ${c.opLabel}` : "median time";
+  const all = rows.flatMap((row) => runners.map((r) => value(row, r))).filter((v) => v !== null);
+  const max2 = Math.max(...all);
+  const log2 = max2 / Math.min(...all) > 10;
   return {
     canvasId: `chart-${index}`,
-    title: `${c.id}: ${what}`,
-    axis: `${what} (${unit.unit})`,
-    labels: c.rows.map((r) => r.label),
+    title: `${g.title}: time per unit of work, \xD7 the fastest client${log2 ? " (log scale)" : ""}`,
+    axis: `\xD7 the fastest (1 = fastest)${log2 ? ", log scale" : ""}`,
+    log: log2,
+    min: log2 ? 0.5 : 0,
+    labels: rows.map((row) => `${row.caseId.replace(/^(cpu|net)\./, "")} \xB7 ${row.label}`),
     datasets: runners.map((r) => ({
       label: RUNNER_LABEL[r],
       color: RUNNER_COLORS[r],
-      values: c.rows.map((row) => {
-        const v = metric(row, r);
-        return v === null ? null : v / unit.ns;
-      }),
-      display: c.rows.map((row) => {
-        const v = metric(row, r);
+      values: rows.map((row) => value(row, r)),
+      display: rows.map((row) => {
         const cell = row.cells[r];
-        if (v === null) return cell ? `${cell.status}${cell.reason ? `: ${cell.reason}` : ""}` : "not run";
-        return formatDuration(v);
+        if (cell?.status !== "ok" || cell.unitCostNs === void 0) return cell ? `${cell.status}${cell.reason ? `: ${cell.reason}` : ""}` : "not run";
+        return `${leadFigure(row, cell) ?? ""}${cell.ratio !== void 0 ? ` (${formatRatio(cell.ratio)})` : ""}`;
       })
     }))
   };
 }
 var CSS = `
 body{font:14px/1.5 system-ui,-apple-system,sans-serif;max-width:1400px;margin:2rem auto;padding:0 1rem;color:#1e293b}
-h2{margin-top:2.5rem;padding-top:.5rem;border-top:1px solid #e2e8f0}
+h2{margin-top:1.5rem;padding-top:.5rem;border-top:1px solid #e2e8f0}
 h3{margin:0 0 .25rem;font-size:1rem}
 table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
 th,td{padding:4px 10px;border-bottom:1px solid #e2e8f0;text-align:left;vertical-align:top}
@@ -28661,7 +29092,13 @@ th{background:#f8fafc}
 table.num td:not(:first-child){text-align:right}
 .meta,.sub{color:#64748b;font-size:.85rem}
 .note,.doc{color:#475569}
-.case{margin:1.5rem 0;padding:1rem 1.25rem;border:1px solid #e2e8f0;border-radius:8px}
+.cases .doc{color:#64748b;font-size:.75rem;max-width:26rem;line-height:1.3;margin:.1rem 0 .2rem}
+.cases td{font-size:.85rem;line-height:1.35}
+.param{font-weight:600}
+.lead{font-weight:600}
+.raw{color:#334155}
+.env{color:#475569;font-size:.85rem}
+.known{background:#e0f2fe;padding:.5rem .75rem;border-radius:6px;margin:.5rem 0}
 .caveat{background:#fff7ed;border:2px solid #f97316;padding:.75rem 1rem;border-radius:8px;margin:1rem 0}
 .warn{background:#fef3c7;padding:.5rem .75rem;border-radius:6px;margin:.5rem 0}
 .skip,.fail{color:#64748b;font-style:italic}
@@ -28669,7 +29106,8 @@ table.num td:not(:first-child){text-align:right}
 .best{color:#047857}
 .flaky{color:#b45309}
 .fit{margin-top:.5rem;padding:.5rem .75rem;background:#f8fafc;border-radius:6px}
-.chart-wrap{position:relative;height:300px;margin-top:.75rem}
+.chart-wrap{position:relative;margin:.5rem 0 .75rem;max-width:1100px}
+.known ul,.warn ul{margin:.25rem 0}
 `;
 var PAGE_SCRIPT = `(function () {
   'use strict';
@@ -28679,35 +29117,56 @@ var PAGE_SCRIPT = `(function () {
     status.textContent = 'Charts unavailable: Chart.js was not embedded in this file.';
     return;
   }
-  var charts = [];
-  function draw(log) {
-    charts.forEach(function (c) { c.destroy(); });
-    charts = data.charts.map(function (spec) {
-      return new Chart(document.getElementById(spec.canvasId), {
-        type: 'bar',
-        data: {
-          labels: spec.labels,
-          datasets: spec.datasets.map(function (d) { return { label: d.label, data: d.values, backgroundColor: d.color }; })
-        },
-        options: {
-          animation: false,
-          responsive: true,
-          maintainAspectRatio: false,
-          plugins: {
-            title: { display: true, text: spec.title },
-            tooltip: { callbacks: { label: function (ctx) {
-              var d = spec.datasets[ctx.datasetIndex];
-              return d.label + ': ' + d.display[ctx.dataIndex];
-            } } }
-          },
-          scales: { y: { type: log ? 'logarithmic' : 'linear', title: { display: true, text: spec.axis } } }
-        }
+  var barLabels = {
+    id: 'beeBenchBarLabels',
+    afterDatasetsDraw: function (chart) {
+      var ctx = chart.ctx;
+      var spec = chart.options.plugins.beeBenchBarLabels.spec;
+      ctx.save();
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.textBaseline = 'middle';
+      chart.data.datasets.forEach(function (ds, i) {
+        chart.getDatasetMeta(i).data.forEach(function (bar, j) {
+          var text = spec.datasets[i].display[j];
+          var missing = ds.data[j] === null;
+          ctx.fillStyle = missing ? '#94a3b8' : '#1e293b';
+          var x = missing ? chart.scales.x.left + 4 : bar.x + 4;
+          ctx.fillText(missing ? (spec.datasets[i].label + ': ' + text) : text, x, bar.y);
+        });
       });
+      ctx.restore();
+    }
+  };
+  window.beeBenchCharts = data.charts.map(function (spec) {
+    return new Chart(document.getElementById(spec.canvasId), {
+      type: 'bar',
+      data: {
+        labels: spec.labels,
+        datasets: spec.datasets.map(function (d) { return { label: d.label, data: d.values, backgroundColor: d.color, borderColor: d.color, minBarLength: 2 }; })
+      },
+      plugins: [barLabels],
+      options: {
+        indexAxis: 'y',
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        layout: { padding: { right: 140 } },
+        plugins: {
+          title: { display: true, text: spec.title },
+          legend: { position: 'top' },
+          beeBenchBarLabels: { spec: spec },
+          tooltip: { callbacks: { label: function (ctx) {
+            var d = spec.datasets[ctx.datasetIndex];
+            return d.label + ': ' + d.display[ctx.dataIndex];
+          } } }
+        },
+        scales: { x: { type: spec.log ? 'logarithmic' : 'linear', min: spec.min, title: { display: true, text: spec.axis }, ticks: { callback: function (v) {
+          var l = Math.log10(v);
+          return !spec.log || Math.abs(l - Math.round(l)) < 1e-9 ? v + 'x' : '';
+        } } } }
+      }
     });
-  }
-  var box = document.getElementById('log-scale');
-  box.addEventListener('change', function () { draw(box.checked); });
-  draw(false);
+  });
 })();`;
 function failedBlock(model) {
   const failures = failuresOf(model);
@@ -28734,13 +29193,13 @@ function textSparkline(samples, maxWidth = 30) {
 function textBars(items, width = 12) {
   const valid = items.map((b) => b.value).filter((v) => v != null && Number.isFinite(v) && v > 0);
   if (valid.length === 0) return [];
-  const max2 = Math.max(...valid);
+  const scale = barScale(valid);
   const min2 = Math.min(...valid);
   return items.map((b) => {
     if (b.value == null || !Number.isFinite(b.value) || b.value <= 0) return `${b.label} \u2014`;
-    const eighths = Math.max(1, Math.round(b.value / max2 * width * 8));
+    const eighths = Math.max(1, Math.round(scale.length(b.value) * width * 8));
     const bar = "\u2588".repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
-    return `${b.label} ${bar}${b.value === min2 && valid.length > 1 ? " fastest" : ""}`;
+    return `${b.label} ${bar}${b.text ? ` ${b.text}` : ""}${b.value === min2 && valid.length > 1 ? " fastest" : ""}`;
   });
 }
 
@@ -28755,8 +29214,10 @@ function renderMarkdown(model, opts = {}) {
     failureSummary(failuresOf(model)),
     "## Runners",
     runnersTable2(model),
+    environmentLine(model, mdText),
     "## Scoreboard",
     runners.length > 1 ? scoreboard4(model) : "One runner only: nothing to rank.",
+    notRunOf(model).length > 0 ? notRunOf(model).map((n) => `Not ranked: ${mdText(notRunLine(n))}.`).join("  \n") : null,
     ...model.groups.flatMap((g) => [
       `## ${mdText(g.title)}`,
       mdQuote([mdProse(g.note)]),
@@ -28778,17 +29239,21 @@ function scopeCaveat() {
 }
 function runnersTable2(model) {
   return mdTable(
-    ["Runner", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"],
-    model.runners.map((r) => [
-      mdText(r.label),
-      mdCode(r.client.name),
-      `${mdText(r.client.version)}${r.client.commit ? ` (${mdCode(r.client.commit.slice(0, 12))})` : ""}`,
-      mdText(r.client.source),
-      mdText(r.host.runtime),
-      mdText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
-      r.bee ? mdText(r.bee.version) : "none",
-      mdText(r.startedAt)
-    ])
+    ["Runner", "Status", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"],
+    [
+      ...model.runners.map((r) => [
+        mdText(r.label),
+        "ran",
+        mdCode(r.client.name),
+        `${mdText(r.client.version)}${r.client.commit ? ` (${mdCode(r.client.commit.slice(0, 12))})` : ""}`,
+        mdText(r.client.source),
+        mdText(r.host.runtime),
+        mdText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
+        r.bee ? mdText(r.bee.version) : "none",
+        mdText(r.startedAt)
+      ]),
+      ...notRunOf(model).map((n) => [mdText(RUNNER_LABEL[n.runner]), `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ""}`, "\u2014", "\u2014", "\u2014", "\u2014", "\u2014", "\u2014", "\u2014"])
+    ]
   );
 }
 function scoreboard4(model) {
@@ -28811,32 +29276,31 @@ Geometric mean over contested rows (two or more runners ok) of each runner's rat
 }
 function caseSection(c, runners) {
   const blocks = [`### ${mdCode(c.id)}`, mdQuote([mdProse(c.doc)])];
-  for (const row of c.rows) {
-    if (row.digestMismatch) {
-      blocks.push(
-        mdQuote([
-          `\u26A0 **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input.`,
-          ...row.digestMismatch.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (${mdCode(d.caseId)})` : ""}: ${mdCode(d.digest)}`)
-        ])
-      );
-    }
-  }
+  for (const row of c.rows) blocks.push(digestNote2(row));
   blocks.push(
     mdTable(
       ["param", ...runners.map((r) => mdText(RUNNER_LABEL[r])), "bars"],
-      c.rows.map((row) => [mdText(row.label), ...runners.map((r) => cellMd(row, r)), rowBars2(row, runners)])
+      c.rows.map((row) => [paramMd(row), ...runners.map((r) => cellMd(row, r)), rowBars2(row, runners)])
     )
   );
-  const notes = c.rows.flatMap((row) => {
-    const scaled = row.scaled ? scaledParams(row) : [];
-    if (scaled.length === 0) return [];
-    const what = row.basis === "bytes" ? "time per byte" : row.basis === "ops" ? `time per ${row.opLabel}` : "time per iteration";
-    return [`${mdText(row.label)}: runners ran scaled work (${scaled.map((s) => `${mdText(RUNNER_LABEL[s.runner])} ${mdText(s.values)}`).join("; ")}); ratios and bars compare ${what}.`];
-  });
-  if (notes.length > 0) blocks.push(notes.join("  \n"));
+  const caveats = caveatsOf(c.rows, runners);
+  if (caveats.length > 0) blocks.push(caveats.map(mdText).join("  \n"));
   if (c.kind === "net") blocks.push(`*Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.*`);
   if (c.fits.length > 0) blocks.push(fitTable(c));
   return mdBlocks(blocks).trimEnd();
+}
+function digestNote2(row) {
+  if (!row.digestMismatch) return null;
+  const values = row.digestMismatch.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (${mdCode(d.caseId)})` : ""}: ${mdCode(d.digest)}`);
+  const k = row.digestKnown;
+  if (k) {
+    const who = k.runners.map((r) => RUNNER_LABEL[r]).join(", ");
+    return mdQuote([`\u2139 Known digest disagreement (${mdText(row.label)}): ${mdText(who)} differs, as [FINDINGS ${mdText(k.finding)}](${k.url}) records: ${mdText(k.doc)}.`, ...values]);
+  }
+  return mdQuote([`\u26A0 **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.`, ...values]);
+}
+function paramMd(row) {
+  return row.scaled ? `${mdText(row.label)}<br>${mdText(scaledWorkLine(row))}` : mdText(row.label);
 }
 function cellMd(row, runner) {
   const v = cellView(row, row.cells[runner]);
@@ -28848,15 +29312,15 @@ function cellMd(row, runner) {
     case "failed":
       return `*failed: ${mdText(v.reason)}*`;
     case "ok": {
-      const line1 = v.best ? `**${v.median}** (best)` : v.ratio ? `${v.median} (${v.ratio})` : `${v.median}`;
+      const line1 = v.best ? `**${v.lead}** (best)` : v.ratio ? `${v.lead} (${v.ratio})` : `${v.lead}`;
       const cell = row.cells[runner];
-      return [line1, v.rates.join(" \xB7 "), v.spread.join(" \xB7 "), textSparkline(cell.samplesNs)].filter((l) => l.length > 0).join("<br>");
+      return [line1, v.raw ?? "", v.spread.join(" \xB7 "), textSparkline(cell.samplesNs)].filter((l) => l.length > 0).join("<br>");
     }
   }
 }
 function rowBars2(row, runners) {
   if (!row.contested) return "";
-  const items = runners.map((r) => ({ runner: r, label: mdText(RUNNER_LABEL[r]), value: row.cells[r]?.status === "ok" ? row.cells[r]?.unitCostNs ?? null : null }));
+  const items = runners.map((r) => ({ label: mdText(RUNNER_LABEL[r]), value: row.cells[r]?.ratio ?? null, text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0 }));
   return textBars(items).join("<br>");
 }
 function fitTable(c) {
@@ -28871,7 +29335,7 @@ ${table2}`;
 }
 function legend() {
   return [
-    "Cells: median (ratio to the fastest runner in the row, **best** in bold); throughput \xB7 time per op; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, <1 waiting on I/O, >1 multi-threaded); a sparkline of the iterations in order (\u2581 fastest, \u2588 slowest iteration). Bars: time per byte or per op, longest = slowest; the shortest is marked fastest.",
+    "Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, **best** in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, <1 waiting, >1 multi-threaded); a sparkline of the iterations in order (\u2581 fastest, \u2588 slowest iteration). Bars: time per unit of work as a multiple of the fastest (1.00x), longest = slowest; logarithmic where the row spans more than 10x.",
     `${THROUGHPUT_FOOTNOTE}`
   ].join("\n\n");
 }
@@ -28908,11 +29372,13 @@ function writeText(file2, text2) {
   writeFileSync3(file2, text2);
 }
 
-// src/count/measure.ts
-var MEASURES = ["wall", "instructions", "both"];
-var MeasureSchema = external_exports.enum(MEASURES);
-var measuresWall = (m) => m !== "instructions";
-var measuresInstructions = (m) => m !== "wall";
+// src/spec/measure.ts
+var MEASURES = ["wall", "instructions", "allocations"];
+var KindSchema2 = external_exports.enum(MEASURES);
+var MeasureSchema = external_exports.string().transform((text2) => text2.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])).pipe(external_exports.array(KindSchema2).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
+var measuresWall = (m) => m.includes("wall");
+var measuresInstructions = (m) => m.includes("instructions");
+var measuresAllocations = (m) => m.includes("allocations");
 
 // src/verdict/defaults.ts
 var AB_DEFAULTS = {
@@ -28923,10 +29389,40 @@ var AB_DEFAULTS = {
   runBudgetMs: 30 * 6e4
 };
 
+// src/verdict/change.ts
+var VERDICTS = ["regression", "improvement", "~"];
+
+// src/verdict/wall.ts
+function wallVerdict(q, ratio, o) {
+  const up = 1 + o.threshold;
+  if (q < o.alpha && ratio > up) return "regression";
+  if (q < o.alpha && ratio < 1 / up) return "improvement";
+  return "~";
+}
+function judgeWall(rows, o) {
+  const q = benjaminiHochberg(rows.map((r) => r.p));
+  return rows.map((row, i) => {
+    const qi = q[i];
+    const out = { ...row, q: qi, verdict: wallVerdict(qi, row.ratio, o) };
+    if (row.identical) out.note = "no difference";
+    else if (row.minP >= o.alpha) {
+      out.note = row.design === "unpaired-history" ? "too few samples to judge" : `too few rounds to judge (needs \u2265 ${minRounds(o.alpha)})`;
+    }
+    return out;
+  });
+}
+
 // src/verdict/row.ts
 function flaggedBy(r, verdict) {
   if (r.status !== "ok") return [];
-  return [...r.verdict === verdict ? ["wall time"] : [], ...r.instructions?.verdict === verdict ? ["instructions"] : []];
+  const by = [["wall time", r.verdict], ["instructions", r.instructions?.verdict], ["allocations", r.allocations?.verdict]];
+  return by.filter(([, v]) => v === verdict).map(([e]) => e);
+}
+function flaggedRows(rows, verdict) {
+  return rows.flatMap((row) => {
+    const by = flaggedBy(row, verdict);
+    return by.length > 0 ? [{ row, by }] : [];
+  });
 }
 function rowVerdict(r) {
   if (flaggedBy(r, "regression").length > 0) return "regression";
@@ -28949,7 +29445,9 @@ function countRows(rows) {
 }
 var text = (max2) => external_exports.string().max(max2);
 var positive2 = external_exports.number().finite().positive();
-var VerdictSchema = external_exports.enum(["regression", "improvement", "~"]);
+var nonnegative = external_exports.number().finite().nonnegative();
+var VerdictSchema = external_exports.enum(VERDICTS);
+var StepVerdictSchema = (median2) => external_exports.strictObject({ base: median2, head: median2, ratio: positive2, spread: nonnegative, bar: nonnegative, verdict: VerdictSchema });
 var AbRowSchema = external_exports.strictObject({
   caseId: text(200),
   label: text(200),
@@ -28967,8 +29465,10 @@ var AbRowSchema = external_exports.strictObject({
   verdict: VerdictSchema.optional(),
   rounds: external_exports.number().int().nonnegative().max(1e4),
   roundsRun: external_exports.number().int().nonnegative().max(1e4).optional(),
-  instructions: external_exports.strictObject({ base: positive2, head: positive2, ratio: positive2, spread: external_exports.number().finite().nonnegative(), bar: external_exports.number().finite().nonnegative(), verdict: VerdictSchema }).optional(),
-  instructionsNote: text(2e3).optional()
+  instructions: StepVerdictSchema(positive2).optional(),
+  instructionsNote: text(2e3).optional(),
+  allocations: external_exports.strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema }).optional(),
+  allocationsNote: text(2e3).optional()
 });
 
 // src/verdict/instructions.ts
@@ -28996,10 +29496,104 @@ function judgeInstructions(base, baseAgain, head, o) {
   return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
 }
 
+// src/verdict/instruction-rows.ts
+var key = (caseId, label) => `${caseId}\0${label}`;
+function instructionFields(r, o) {
+  if (r.base && r.baseAgain && r.head) return { instructions: judgeInstructions(r.base, r.baseAgain, r.head, o) };
+  return { instructionsNote: r.note ?? "not counted" };
+}
+function attachInstructionRows(rows, counted, o) {
+  const byKey = new Map(counted.map((r) => [key(r.caseId, r.label), r]));
+  return rows.map((row) => {
+    const c = byKey.get(key(row.caseId, row.label));
+    return c ? { ...row, ...instructionFields(c, o) } : row;
+  });
+}
+function rowsFromCounts(counted, spec, o) {
+  const caseOf = new Map(spec.cases.map((c) => [c.id, c]));
+  return counted.map((r) => {
+    const c = caseOf.get(r.caseId);
+    const fields = instructionFields(r, o);
+    return {
+      caseId: r.caseId,
+      label: r.label,
+      group: c?.group ?? "unknown",
+      kind: c?.kind ?? "cpu",
+      status: fields.instructions ? "ok" : "failed",
+      work: {},
+      rounds: 0,
+      ...fields.instructions ? {} : { note: fields.instructionsNote },
+      ...fields
+    };
+  });
+}
+
+// src/verdict/allocations.ts
+var ALLOCATION_DEFAULTS = { threshold: 0.01 };
+var plusOne = (xs) => xs.map((x) => x + 1);
+function judgeFigure(base, baseAgain, head, o) {
+  const v = judgeInstructions(plusOne(base), plusOne(baseAgain), plusOne(head), o);
+  return { ...v, base: v.base - 1, head: v.head - 1 };
+}
+function judgeAllocations(base, baseAgain, head, o) {
+  const bytes = judgeFigure(base.bytes, baseAgain.bytes, head.bytes, o);
+  const allocs = base.allocs && baseAgain.allocs && head.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head.allocs, o) : void 0;
+  const both = [bytes.verdict, ...allocs ? [allocs.verdict] : []];
+  const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
+  return { bytes, ...allocs ? { allocs } : {}, verdict };
+}
+
+// src/verdict/allocation-rows.ts
+var key2 = (caseId, label) => `${caseId}\0${label}`;
+function allocationFields(r, o) {
+  if (r.base && r.baseAgain && r.head) return { allocations: judgeAllocations(r.base, r.baseAgain, r.head, o) };
+  return { allocationsNote: r.note ?? "not measured" };
+}
+function attachAllocationRows(rows, measured, spec, o) {
+  const byKey = new Map(measured.map((r) => [key2(r.caseId, r.label), r]));
+  const known = new Set(rows.map((r) => key2(r.caseId, r.label)));
+  const caseOf = new Map(spec.cases.map((c) => [c.id, c]));
+  const added = measured.filter((r) => !known.has(key2(r.caseId, r.label))).map((r) => {
+    const c = caseOf.get(r.caseId);
+    const fields = allocationFields(r, o);
+    return {
+      caseId: r.caseId,
+      label: r.label,
+      group: c?.group ?? "unknown",
+      kind: c?.kind ?? "cpu",
+      status: fields.allocations ? "ok" : "failed",
+      work: r.work,
+      rounds: 0,
+      ...fields.allocations ? {} : { note: fields.allocationsNote },
+      ...fields
+    };
+  });
+  return [
+    ...rows.map((row) => {
+      const m = byKey.get(key2(row.caseId, row.label));
+      return m ? { ...row, ...allocationFields(m, o) } : row;
+    }),
+    ...added
+  ];
+}
+
+// src/verdict/fail-on.ts
+var FailOnSchema = external_exports.enum(["any", "wall", "instructions", "allocations"]);
+function failsOn(row, on) {
+  const by = flaggedBy(row, "regression");
+  if (on === "any") return by.length > 0;
+  const evidence = { wall: "wall time", instructions: "instructions", allocations: "allocations" };
+  return by.includes(evidence[on]);
+}
+function failingRows(rows, on) {
+  const { failed, missing } = countRows(rows);
+  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed, missing };
+}
+
 // src/verdict/judge.ts
 var comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }) => ({ p, ratio, minP, ci, intervalHolds, identical, design });
 function applyVerdicts(rows, compared, o) {
-  for (const j of verdicts(compared, o)) {
+  for (const j of judgeWall(compared, o)) {
     const row = rows[j.index];
     Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
     if (j.intervalHolds) row.ci = j.ci;
@@ -29040,289 +29634,11 @@ function judgePaired(rows, spec, o) {
   return applyVerdicts(out, compared, o);
 }
 
-// src/count/fail-on.ts
-var FailOnSchema = external_exports.enum(["any", "wall", "instructions"]);
-function failsOn(row, on) {
-  const by = flaggedBy(row, "regression");
-  if (on === "any") return by.length > 0;
-  return by.includes(on === "wall" ? "wall time" : "instructions");
-}
-function failingRows(rows, on) {
-  const { failed, missing } = countRows(rows);
-  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed, missing };
-}
-
-// src/run/jobs.ts
-import { mkdirSync as mkdirSync6, writeFileSync as writeFileSync5 } from "node:fs";
-import { dirname as dirname6, join as join17, resolve as resolve4 } from "node:path";
-
-// src/report/skipped.ts
-var NAMED = 6;
-var NO_NODE = /^no Bee node given\b/;
-var NO_NODE_HINT = "To measure them, give a Bee node: action input `bee: dev` (or `bee-url` and `batch-id`), CLI `--bee dev`.";
-function foldSkipped(rows) {
-  const byReason = /* @__PURE__ */ new Map();
-  for (const r of rows) {
-    if (r.status !== "skipped") continue;
-    const reason = r.note ?? "no reason given";
-    byReason.set(reason, [...byReason.get(reason) ?? [], r]);
-  }
-  const lines = [...byReason].map(([reason, skipped]) => {
-    const cases = [...new Set(skipped.map((r) => r.caseId))];
-    const named = cases.slice(0, NAMED).map(mdCode).join(", ") + (cases.length > NAMED ? ` and ${cases.length - NAMED} more` : "");
-    const hint = NO_NODE.test(reason) ? `. ${NO_NODE_HINT}` : "";
-    return `\u23ED ${skipped.length} row${skipped.length === 1 ? "" : "s"} skipped: ${mdText(reason)}: ${named}${hint}`;
-  });
-  return { kept: rows.filter((r) => r.status !== "skipped"), lines };
-}
-
-// src/report/ab-comment.ts
-var GITHUB_COMMENT_LIMIT = 65536;
-var GLYPH = { regression: "\u{1F534} regression", improvement: "\u{1F7E2} improvement", "~": "\u26AA ~" };
-function markerComment(marker) {
-  const m = marker.trim();
-  if (m.startsWith("<!--") && m.endsWith("-->")) {
-    if (m.slice(4, -3).includes("--")) throw new Error(`marker ${JSON.stringify(marker)} must not contain "--" inside the comment`);
-    return m;
-  }
-  return `<!-- ${m.replace(/-{2,}/g, "-").replace(/>/g, "")} -->`;
-}
-var isRegression = (r) => r.status === "ok" && rowVerdict(r) === "regression";
-var isImprovement = (r) => r.status === "ok" && rowVerdict(r) === "improvement";
-var isUnchanged = (r) => r.status === "ok" && !isRegression(r) && !isImprovement(r);
-function orderRows(rows) {
-  const regressions = rows.filter(isRegression).sort((a, b) => (b.ratio ?? 1) - (a.ratio ?? 1));
-  const improvements = rows.filter(isImprovement).sort((a, b) => (a.ratio ?? 1) - (b.ratio ?? 1));
-  const rest = rows.filter((r) => !isRegression(r) && !isImprovement(r));
-  return [...regressions, ...improvements, ...rest];
-}
-function humanFigure(medianNs, work) {
-  if (medianNs === void 0 || !(medianNs > 0)) return "\u2014";
-  if (work.bytes) return formatThroughput(work.bytes / medianNs);
-  if (work.ops && work.ops > 1) return formatPerOp(medianNs / work.ops);
-  return formatDuration(medianNs);
-}
-var NOTE_CHARS = 300;
-function verdictCell(r) {
-  const text2 = r.note ? mdText(clip(r.note, NOTE_CHARS)) : "";
-  const note = text2 ? `: ${text2}` : "";
-  switch (r.status) {
-    case "ok":
-      if (r.note?.startsWith("too few")) return `\u26A0 ${text2}`;
-      return `${GLYPH[rowVerdict(r)]}${text2 ? ` (${text2})` : ""}`;
-    case "skipped":
-      return `\u23ED skipped${note}`;
-    case "failed":
-      return `\u274C failed${note}`;
-    case "new":
-      return `\u{1F195} new${note}`;
-    case "missing":
-      return `\u2753 missing in head${note}`;
-  }
-}
-function instructionCell(r) {
-  const v = r.instructions;
-  if (!v) return r.kind === "net" ? "not counted (net)" : r.instructionsNote ? `\u2014 (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : "\u2014";
-  return `${formatChange(v.ratio)} ${GLYPH[v.verdict].split(" ")[0]}`;
-}
-function evidenceCell(r) {
-  const by = [...flaggedBy(r, "regression"), ...flaggedBy(r, "improvement")];
-  return by.length > 0 ? [...new Set(by)].join(" + ") : "\u2014";
-}
-function tableRow(r, counted) {
-  const ok = r.status === "ok";
-  return [
-    mdCode(r.caseId),
-    mdText(r.label),
-    humanFigure(r.baseMedianNs, r.work),
-    humanFigure(r.headMedianNs, r.work),
-    ok && r.ratio !== void 0 ? formatChange(r.ratio) : "\u2014",
-    ok && r.ci ? formatInterval(r.ci) : "\u2014",
-    ok && r.q !== void 0 ? formatP(r.q) : "\u2014",
-    ...counted ? [instructionCell(r), evidenceCell(r)] : [],
-    verdictCell(r)
-  ];
-}
-function headline(c) {
-  const parts = [
-    `\u{1F534} **${c.regressions}** regression${c.regressions === 1 ? "" : "s"}`,
-    `\u{1F7E2} **${c.improvements}** improvement${c.improvements === 1 ? "" : "s"}`,
-    `\u26AA **${c.unchanged}** unchanged`,
-    `\u23ED **${c.skipped}** skipped`,
-    `\u{1F195} **${c.new}** new`
-  ];
-  if (c.failed > 0) parts.push(`\u274C **${c.failed}** failed`);
-  if (c.missing > 0) parts.push(`\u2753 **${c.missing}** missing`);
-  return parts.join(" \xB7 ");
-}
-function hostText(h) {
-  if (typeof h === "string") return mdText(h);
-  return mdText(`${h.os}/${h.arch}, ${h.cpu_model}, ${h.cpus} CPUs, ${formatBytes(h.mem_mb * 2 ** 20)}, ${h.runtime}`);
-}
-function crossClientSection(input2, rows) {
-  const model = input2.crossClient;
-  if (!model) return null;
-  const byKey = new Map(allRows(model).map((r) => [rowKey(r), r]));
-  const others = model.runners.map((r) => r.runner).filter((r) => r !== input2.runner);
-  const lines = rows.flatMap((r) => {
-    const other = byKey.get(rowKey(r));
-    if (!other) return [];
-    return [
-      [
-        mdCode(r.caseId),
-        mdText(r.label),
-        humanFigure(r.headMedianNs, r.work),
-        ...others.map((o) => {
-          const c = other.cells[o];
-          if (!c) return "\u2014";
-          if (c.status !== "ok") return `*${c.status}*`;
-          return humanFigure(c.medianNs, c.work);
-        })
-      ]
-    ];
-  });
-  if (lines.length === 0) return null;
-  const versions = model.runners.filter((r) => others.includes(r.runner)).map((r) => `${mdText(r.label)} ${mdText(r.client.version)}`).join(", ");
-  const table2 = mdTable(["case", "param", `${mdText(RUNNER_LABEL[input2.runner])} (head)`, ...others.map((o) => mdText(RUNNER_LABEL[o]))], lines);
-  return mdDetails(
-    "Cross-client context",
-    `The same rows in the other clients (${versions}), in the units of the table above. Measured separately from the paired rounds: read orders of magnitude, not small differences.
-
-${table2}`
-  );
-}
-function environmentSection(input2) {
-  const e = input2.env;
-  const stopped = e.stoppedEarly ? typeof e.stoppedEarly === "string" ? mdText(e.stoppedEarly) : "yes" : null;
-  const table2 = mdTable(
-    ["", ""],
-    [
-      ["runner", mdText(RUNNER_LABEL[input2.runner])],
-      ["host", hostText(e.host)],
-      ["client (base)", mdText(e.clientBase)],
-      ["client (head)", mdText(e.clientHead)],
-      ["spec", mdCode(e.specHash)],
-      ["profile", mdText(input2.profile)],
-      ["rounds", String(input2.rounds)],
-      ["alpha (BH q)", String(input2.alpha)],
-      ["threshold", `${formatChange(1 + input2.threshold).replace("+", "\xB1")}`],
-      ["wall time", formatDuration(e.wallTimeMs * 1e6)],
-      ...e.measure ? [["of which counting instructions", formatDuration(e.measure.countMs * 1e6)]] : [],
-      ...stopped ? [["stopped early", stopped]] : []
-    ]
-  );
-  return mdDetails("Environment", table2);
-}
-function verdictTable(rows, history, counted = false) {
-  const head = ["case", "param", history ? "history" : "base", "head", "change", "95% interval", "q", ...counted ? ["instructions", "flagged by"] : [], "verdict"];
-  return mdTable(head, rows.map((r) => tableRow(r, counted)));
-}
-var PAIRED_NOTE = "change = head/base time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
-var HISTORY_NOTE = "change = head/history time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
-var COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
-function assemble(p) {
-  const table2 = verdictTable(p.shown, p.history, p.counted);
-  const notes = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
-  if (p.counted) notes.push(COUNT_NOTE);
-  if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (\u26AA ~) row${p.omittedUnchanged === 1 ? "" : "s"} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
-  if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? "" : "s"} omitted to fit GitHub's comment size limit.`);
-  return mdBlocks([...p.top, p.shown.length > 0 ? table2 : "*No rows.*", `<sub>${notes.join(" ")}</sub>`, ...p.tail]);
-}
-function pairedRoundsText(input2) {
-  const used = input2.rows.filter((r) => r.status === "ok").map((r) => r.rounds);
-  const fewest = Math.min(input2.rounds, ...used);
-  return fewest < input2.rounds ? `${input2.rounds} rounds run, ${fewest} to ${input2.rounds} paired per row (see the rows' notes)` : `${input2.rounds} paired rounds`;
-}
-function renderAbComment(input2, opts = {}) {
-  const max2 = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
-  const { kept: ordered, lines: skippedLines } = foldSkipped(orderRows(input2.rows));
-  const counts = countRows(input2.rows);
-  const trend = input2.trendUrl ? safeUrl(input2.trendUrl) : null;
-  const b = input2.baseline;
-  const history = Boolean(b);
-  const m = input2.env.measure;
-  const counted = Boolean(m) || input2.rows.some((r) => r.instructions || r.instructionsNote);
-  const design = b ? `history: last ${b.runs} run${b.runs === 1 ? "" : "s"} of ${mdCode(b.branch)} \u2192 head ${mdCode(input2.headLabel)}` : `base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 ${pairedRoundsText(input2)}`;
-  const top = [
-    markerComment(input2.marker),
-    `## ${mdText(input2.title)}`,
-    `${mdText(RUNNER_LABEL[input2.runner])}: ${design} \xB7 profile ${mdText(input2.profile)} \xB7 verdicts at BH q < ${input2.alpha} and a change beyond \xB1${Math.round(input2.threshold * 1e3) / 10}%`,
-    b ? mdQuote(["\u26A0 Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict."]) : null,
-    headline(counts),
-    failureSummary(input2.rows.filter((r) => r.status === "failed").map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? "no reason recorded" }))),
-    m?.unavailable ? mdQuote([`\u26A0 Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
-    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? "callgrind")}): a change reaching \xB1${Math.round((m?.threshold ?? 0.01) * 1e3) / 10}% and ten times the row's A/A spread flags a row.` : null,
-    input2.rows.some((r) => r.kind === "net") ? mdQuote([`\u26A0 ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
-    input2.env.stoppedEarly ? mdQuote([`\u26A0 The run stopped early${typeof input2.env.stoppedEarly === "string" ? `: ${mdText(input2.env.stoppedEarly)}` : ""}; rows have fewer rounds than planned.`]) : null
-  ].filter((s) => s !== null);
-  const cross = crossClientSection(input2, ordered);
-  const tailWith = (withCross) => [skippedLines.length > 0 ? skippedLines.join("  \n") : null, withCross ? cross : null, environmentSection(input2), trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input2.runner])}](${trend})` : null].filter((s) => s !== null);
-  const fits2 = (p) => assemble(p).length <= max2;
-  const unchanged = ordered.filter(isUnchanged);
-  const keep = (nUnchanged, rows) => {
-    const dropped = new Set(unchanged.slice(nUnchanged));
-    return rows.filter((r) => !dropped.has(r));
-  };
-  let parts = { counted, top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
-  if (fits2(parts)) return assemble(parts);
-  const withUnchanged = (k, tail) => ({ counted, top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
-  for (const tail of [tailWith(true), tailWith(false)]) {
-    if (fits2(withUnchanged(0, tail))) {
-      let lo2 = 0;
-      let hi2 = unchanged.length;
-      while (lo2 < hi2) {
-        const mid = Math.ceil((lo2 + hi2) / 2);
-        if (fits2(withUnchanged(mid, tail))) lo2 = mid;
-        else hi2 = mid - 1;
-      }
-      return assemble(withUnchanged(lo2, tail));
-    }
-  }
-  const rest = keep(0, ordered);
-  let lo = 0;
-  let hi = rest.length;
-  const cut = (k) => ({ counted, top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (fits2(cut(mid))) lo = mid;
-    else hi = mid - 1;
-  }
-  parts = cut(lo);
-  return assemble(parts);
-}
-
-// src/spec/load.ts
-import { createHash as createHash4 } from "node:crypto";
-import { readFileSync as readFileSync9 } from "node:fs";
-function readText(file2) {
-  try {
-    return readFileSync9(file2);
-  } catch (e) {
-    throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "check the path");
-  }
-}
-function validate2(schema, file2, value, fix) {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
-  return parsed.data;
-}
-function specHash(bytes) {
-  return createHash4("sha256").update(bytes).digest("hex");
-}
-function loadSpec(file2) {
-  const bytes = readText(file2);
-  const spec = validate2(SpecSchema, file2, parseJson(file2, bytes.toString("utf8")), "edit the spec to match src/spec/schema.ts");
-  return { spec, hash: specHash(bytes), file: file2 };
-}
-function parseResult(file2, text2) {
-  return validate2(ResultSchema, file2, parseJson(file2, text2), "the runner wrote a result that breaks bee-bench/result@1 (spec/result.schema.json)");
-}
-function loadResult(file2) {
-  return parseResult(file2, readText(file2).toString("utf8"));
-}
+// src/pipeline/ab.ts
+import { resolve as resolve4 } from "node:path";
 
 // src/count/callgrind.ts
-import { readdirSync as readdirSync3, readFileSync as readFileSync10 } from "node:fs";
+import { readdirSync as readdirSync4, readFileSync as readFileSync9 } from "node:fs";
 import { join as join13 } from "node:path";
 
 // runners/js/src/callgrind-costs.mjs
@@ -29416,12 +29732,12 @@ function wallClockCost(text2) {
 }
 function readDumps(dir) {
   const steps = /* @__PURE__ */ new Map();
-  for (const f of readdirSync3(dir).filter((name) => name.startsWith("callgrind.out."))) {
-    const d = parseDump(readFileSync10(join13(dir, f), "utf8"));
+  for (const f of readdirSync4(dir).filter((name) => name.startsWith("callgrind.out."))) {
+    const d = parseDump(readFileSync9(join13(dir, f), "utf8"));
     if (!d) continue;
-    const key2 = `${d.unit} ${d.step}`;
-    const seen = steps.get(key2);
-    steps.set(key2, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+    const key3 = `${d.unit} ${d.step}`;
+    const seen = steps.get(key3);
+    steps.set(key3, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
   }
   const byUnit = /* @__PURE__ */ new Map();
   for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
@@ -29430,13 +29746,177 @@ function readDumps(dir) {
   return byUnit;
 }
 
+// src/run/alloc-ab.ts
+import { join as join16 } from "node:path";
+
+// src/spec/plan.ts
+var PLAN_SCHEMA_ID = "bee-bench/plan@1";
+var ParamValuesSchema2 = external_exports.record(external_exports.string(), external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()]));
+var FAULTS = ["throw", "hang", "reject"];
+var FaultSchema = external_exports.enum(FAULTS);
+var PlanUnitSchema = external_exports.strictObject({
+  /** Position in the full (unsharded) plan; strictly increasing within a plan. */
+  unit: external_exports.number().int().nonnegative(),
+  id: external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/),
+  kind: KindSchema,
+  /** The effective param this runner runs (label included); the result records it as `param`. */
+  param: ParamValuesSchema2.refine((p) => typeof p.label === "string" && p.label !== "", 'needs a non-empty string "label"'),
+  /** The untimed digest evaluation: its output form and its input (null: the case has no digest). */
+  digest: external_exports.strictObject({ form: external_exports.enum(["value", "sha256-concat"]), param: ParamValuesSchema2 }).nullable(),
+  /** Work of one iteration, for per-op and per-byte figures. */
+  work: external_exports.strictObject({ ops: external_exports.number().nonnegative().optional(), bytes: external_exports.number().nonnegative().optional() }),
+  warmup: external_exports.number().int().nonnegative(),
+  iters: external_exports.number().int().positive(),
+  /** Budget of the unit from setup to its last iteration, s. */
+  timeout_s: external_exports.number().positive(),
+  /** Work spreads over every CPU (A/B rounds do not pin it). */
+  parallel: external_exports.boolean().optional(),
+  /** Test hook: the timed iteration throws, hangs or leaks a rejection/panic. */
+  fault: FaultSchema.optional(),
+  /** Calibration hook: extra CPU work inside the timed region, as a fraction of the operation's own. */
+  slowdown: external_exports.number().nonnegative().optional(),
+  /** Calibration hook: extra bytes allocated inside the timed region while measuring allocations, as a fraction of the region's own. */
+  alloc_extra: external_exports.number().nonnegative().optional()
+});
+var PlanSchema = external_exports.strictObject({
+  schema: external_exports.literal(PLAN_SCHEMA_ID),
+  runner: RunnerSchema,
+  profile: ProfileSchema,
+  /** Hex SHA-256 of the spec file the plan was resolved from; runners copy it into result.spec.hash. */
+  spec_hash: external_exports.string().regex(/^[0-9a-f]{64}$/, "lowercase hex SHA-256"),
+  fixtures: external_exports.strictObject({
+    data_label: external_exports.string(),
+    key_label: external_exports.string(),
+    digest_label: external_exports.string(),
+    chunk_payload_bytes: external_exports.number().int().positive()
+  }),
+  units: external_exports.array(PlanUnitSchema)
+}).superRefine((p, ctx) => {
+  p.units.forEach((u, i) => {
+    if (i > 0 && u.unit <= p.units[i - 1].unit) ctx.addIssue({ code: "custom", path: ["units", i, "unit"], message: `unit numbers must increase (${p.units[i - 1].unit} then ${u.unit})` });
+    if (!u.id.startsWith(`${u.kind}.`)) ctx.addIssue({ code: "custom", path: ["units", i, "kind"], message: `kind "${u.kind}" does not match ${u.id}` });
+  });
+});
+function resolvePlan(r) {
+  const { spec, runner, profile } = r;
+  const profileDef = spec.profiles[profile];
+  const units = [];
+  for (const c of selectCases(spec, r.cases ?? [])) {
+    for (const p of profileParams(c, profile, r.large)) {
+      const param = effectiveParam(p, runner);
+      units.push({
+        unit: units.length,
+        id: c.id,
+        kind: c.kind,
+        param,
+        digest: c.digest ? { form: c.digest.form, param: { ...param, ...p.digest_with ?? {} } } : null,
+        work: workOf(c, param),
+        warmup: profileDef.warmup[c.kind],
+        iters: caseIters(spec, c, profile),
+        timeout_s: profileDef.case_timeout_s,
+        ...c.parallel ? { parallel: true } : {}
+      });
+    }
+  }
+  return applyHooks({ schema: PLAN_SCHEMA_ID, runner, profile, spec_hash: r.specHash, fixtures: pickFixtures(spec), units }, r.hooks ?? {});
+}
+function applyHooks(plan, hooks) {
+  const matches = (hook, id) => hook !== void 0 && globToRegExp(hook.glob).test(id);
+  const units = plan.units.map((u) => ({
+    ...u,
+    ...hooks.iters ? { iters: hooks.iters } : {},
+    ...hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {},
+    ...matches(hooks.fault, u.id) ? { fault: hooks.fault.mode } : {},
+    ...matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown.fraction } : {},
+    ...matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra.fraction } : {}
+  }));
+  return { ...plan, units };
+}
+function planOf(plan, keep) {
+  return { ...plan, units: plan.units.filter(keep) };
+}
+function planBudgetMs(plan, slackMs) {
+  return plan.units.reduce((ms, u) => ms + u.timeout_s * 1e3, slackMs);
+}
+function pickFixtures(spec) {
+  const { data_label, key_label, digest_label, chunk_payload_bytes } = spec.fixtures;
+  return { data_label, key_label, digest_label, chunk_payload_bytes };
+}
+
 // src/run/count.ts
-import { mkdirSync as mkdirSync5, mkdtempSync as mkdtempSync3, rmSync as rmSync5, writeFileSync as writeFileSync4 } from "node:fs";
-import { dirname as dirname5, join as join14 } from "node:path";
+import { mkdirSync as mkdirSync5, mkdtempSync as mkdtempSync4, rmSync as rmSync6, writeFileSync as writeFileSync5 } from "node:fs";
+import { dirname as dirname5, join as join15 } from "node:path";
 
 // src/run/invoke.ts
-import { existsSync as existsSync8, mkdirSync as mkdirSync4 } from "node:fs";
-import { dirname as dirname4 } from "node:path";
+import { existsSync as existsSync8, mkdirSync as mkdirSync4, mkdtempSync as mkdtempSync3, rmSync as rmSync5, writeFileSync as writeFileSync4 } from "node:fs";
+import { tmpdir as tmpdir3 } from "node:os";
+import { dirname as dirname4, join as join14 } from "node:path";
+
+// src/spec/hooks.ts
+var bad = (name, why, fix) => new InputError(`environment variable ${name}`, [why], fix);
+function globAndValue(name, value) {
+  const i = value.lastIndexOf(":");
+  if (i <= 0) throw bad(name, `want <glob>:<value>, got ${JSON.stringify(value)}`, `e.g. ${name}='cpu.*:\u2026'`);
+  return [value.slice(0, i), value.slice(i + 1)];
+}
+function fraction(name, value) {
+  const [glob, f] = globAndValue(name, value);
+  const n = Number(f);
+  if (f === "" || !Number.isFinite(n) || n < 0) throw bad(name, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name}='cpu.*:0.01'`);
+  return { glob, fraction: n };
+}
+function positive3(name, value, integer2) {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || integer2 && !Number.isInteger(n)) {
+    throw bad(name, `must be a positive ${integer2 ? "integer" : "number"}, got ${JSON.stringify(value)}`, `unset it or give e.g. ${name}=3`);
+  }
+  return n;
+}
+function hooksFromEnv(env) {
+  const hooks = {};
+  if (env.BEE_BENCH_FAULT) {
+    const [glob, mode] = globAndValue("BEE_BENCH_FAULT", env.BEE_BENCH_FAULT);
+    const parsed = FaultSchema.safeParse(mode);
+    if (!parsed.success) throw bad("BEE_BENCH_FAULT", `mode must be ${FAULTS.join(", ")}; got ${JSON.stringify(mode)}`, "e.g. BEE_BENCH_FAULT='cpu.keccak.*:throw'");
+    hooks.fault = { glob, mode: parsed.data };
+  }
+  if (env.BEE_BENCH_SLOWDOWN) hooks.slowdown = fraction("BEE_BENCH_SLOWDOWN", env.BEE_BENCH_SLOWDOWN);
+  if (env.BEE_BENCH_ALLOC) hooks.allocExtra = fraction("BEE_BENCH_ALLOC", env.BEE_BENCH_ALLOC);
+  if (env.BEE_BENCH_ITERS) hooks.iters = positive3("BEE_BENCH_ITERS", env.BEE_BENCH_ITERS, true);
+  if (env.BEE_BENCH_CASE_TIMEOUT_S) hooks.timeoutS = positive3("BEE_BENCH_CASE_TIMEOUT_S", env.BEE_BENCH_CASE_TIMEOUT_S, false);
+  return hooks;
+}
+var HOOK_VARIABLES = ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ALLOC", "BEE_BENCH_ITERS", "BEE_BENCH_CASE_TIMEOUT_S"];
+
+// src/spec/load.ts
+import { createHash as createHash4 } from "node:crypto";
+import { readFileSync as readFileSync10 } from "node:fs";
+function readText(file2) {
+  try {
+    return readFileSync10(file2);
+  } catch (e) {
+    throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "check the path");
+  }
+}
+function validate2(schema, file2, value, fix) {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
+  return parsed.data;
+}
+function specHash(bytes) {
+  return createHash4("sha256").update(bytes).digest("hex");
+}
+function loadSpec(file2) {
+  const bytes = readText(file2);
+  const spec = validate2(SpecSchema, file2, parseJson(file2, bytes.toString("utf8")), "edit the spec to match src/spec/schema.ts");
+  return { spec, hash: specHash(bytes), file: file2 };
+}
+function parseResult(file2, text2) {
+  return validate2(ResultSchema, file2, parseJson(file2, text2), "the runner wrote a result that breaks bee-bench/result@1 (spec/result.schema.json)");
+}
+function loadResult(file2) {
+  return parseResult(file2, readText(file2).toString("utf8"));
+}
 
 // src/run/process.ts
 import { spawn as spawn3 } from "node:child_process";
@@ -29446,7 +29926,7 @@ function runProcess(cmd, args, opts) {
   const [exe, ...prefix] = cmd.argv;
   if (!exe) throw new Error("empty runner command");
   const started = performance.now();
-  return new Promise((resolve6) => {
+  return new Promise((resolve9) => {
     const child = spawn3(exe, [...prefix, ...args], {
       cwd: cmd.cwd,
       env: childEnv({ ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} }),
@@ -29484,7 +29964,7 @@ function runProcess(cmd, args, opts) {
     const finish = (code, signal) => {
       clearTimeout(timer);
       if (partial2) tail.push(partial2);
-      resolve6({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
+      resolve9({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
     };
     child.on("error", (e) => {
       tail.push(`cannot start ${exe}: ${e.message}`);
@@ -29500,10 +29980,8 @@ function describeExit(o) {
 }
 
 // src/run/invoke.ts
-function runnerArgs(o) {
-  const args = ["run", "--spec", o.spec, "--profile", o.profile, "--out", o.out];
-  for (const c of o.cases) args.push("--case", c);
-  if (o.large) args.push("--large");
+function runnerArgs(o, planFile) {
+  const args = ["run", "--plan", planFile, "--out", o.out];
   if (o.fixtures) args.push("--fixtures", o.fixtures);
   if (o.bee) args.push("--bee-url", o.bee.url, "--batch-id", o.bee.batchId);
   return args;
@@ -29516,9 +29994,20 @@ function readIfValid(file2) {
     return { result: null, problem: e instanceof InputError ? e.message : String(e) };
   }
 }
+var withoutHooks = (env) => ({
+  ...env,
+  ...Object.fromEntries(HOOK_VARIABLES.map((name) => [name, void 0]))
+});
 async function invokeRunner(cmd, o) {
   mkdirSync4(dirname4(o.out), { recursive: true });
-  const outcome = await runProcess(cmd, runnerArgs(o), { timeoutMs: o.timeoutMs, onLine: o.onLine, extraEnv: o.env, pace: o.pace });
+  const plan = applyHooks(o.plan, hooksFromEnv({ ...process.env, ...o.env }));
+  const planDir = mkdtempSync3(join14(tmpdir3(), "bee-bench-plan-"));
+  const planFile = join14(planDir, "plan.json");
+  writeFileSync4(planFile, `${JSON.stringify(plan)}
+`);
+  const outcome = await runProcess(cmd, runnerArgs(o, planFile), { timeoutMs: o.timeoutMs, onLine: o.onLine, extraEnv: withoutHooks(o.env), pace: o.pace }).finally(
+    () => rmSync5(planDir, { recursive: true, force: true })
+  );
   const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(" | ");
   if (outcome.code === 2 && !outcome.timedOut) {
     return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };
@@ -29536,29 +30025,28 @@ async function invokeRunner(cmd, o) {
 // src/run/count.ts
 var COUNT_ITERATIONS = 3;
 var COUNT_SLOWDOWN = 10;
-var isCounted = (c) => c.kind === "cpu";
+var isCounted = (u) => u.kind === "cpu";
+function countingPlan(plan, iterations = COUNT_ITERATIONS) {
+  const cpu = planOf(plan, isCounted);
+  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations, timeout_s: u.timeout_s * COUNT_SLOWDOWN })) };
+}
 async function countRunner(cmd, o) {
-  const cases = o.cases.filter(isCounted);
-  if (cases.length === 0) return { result: null, problems: [] };
+  const plan = countingPlan(o.plan, o.iterations);
+  if (plan.units.length === 0) return { result: null, problems: [] };
   mkdirSync5(dirname5(o.out), { recursive: true });
-  const dumpDir = mkdtempSync3(join14(dirname5(o.out), "callgrind-"));
+  const dumpDir = mkdtempSync4(join15(dirname5(o.out), "callgrind-"));
   try {
     const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir), {
       ...o,
-      cases: cases.map((c) => c.id),
-      timeoutMs: o.timeoutMs * COUNT_SLOWDOWN,
-      env: {
-        ...o.env,
-        BEE_BENCH_ITERS: String(o.iterations ?? COUNT_ITERATIONS),
-        BEE_BENCH_CASE_TIMEOUT_S: String(o.caseTimeoutS * COUNT_SLOWDOWN)
-      }
+      plan,
+      timeoutMs: o.timeoutMs * COUNT_SLOWDOWN
     });
     const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem}`] : [];
     if (!inv.result) return { result: null, problems };
     const counts = readDumps(dumpDir);
     const result2 = { ...inv.result, counter: o.counter, cases: [] };
-    for (const [unit, c] of inv.result.cases.entries()) {
-      const got = counts.get(unit) ?? [];
+    for (const [i, c] of inv.result.cases.entries()) {
+      const got = counts.get(plan.units[i]?.unit ?? -1) ?? [];
       if (c.status !== "ok") {
         result2.cases.push(c);
         continue;
@@ -29570,48 +30058,99 @@ async function countRunner(cmd, o) {
       }
       result2.cases.push({ ...c, instructions: got });
     }
-    writeFileSync4(o.out, `${JSON.stringify(result2, null, 2)}
+    writeFileSync5(o.out, `${JSON.stringify(result2, null, 2)}
 `);
     return { result: result2, problems };
   } finally {
-    rmSync5(dumpDir, { recursive: true, force: true });
+    rmSync6(dumpDir, { recursive: true, force: true });
   }
 }
-function attachCounts(wall, counted) {
-  const byKey = new Map(counted.cases.filter((c) => c.instructions).map((c) => [`${c.id}\0${c.param.label}`, c.instructions]));
-  if (byKey.size === 0) return wall;
-  return {
-    ...wall,
-    ...counted.counter ? { counter: counted.counter } : {},
-    cases: wall.cases.map((c) => {
-      const instructions = byKey.get(`${c.id}\0${c.param.label}`);
-      return instructions ? { ...c, instructions } : c;
+var rowKey2 = (c) => `${c.id}\0${String(c.param.label)}`;
+function attach(into, from, pick2, meta4) {
+  const byKey = new Map(from.cases.flatMap((c) => {
+    const figures = pick2(c);
+    return figures ? [[rowKey2(c), figures]] : [];
+  }));
+  if (byKey.size === 0) return into;
+  return { ...into, ...meta4, cases: into.cases.map((c) => ({ ...c, ...byKey.get(rowKey2(c)) })) };
+}
+var attachCounts = (wall, counted) => attach(wall, counted, (c) => c.instructions ? { instructions: c.instructions } : null, counted.counter ? { counter: counted.counter } : {});
+var attachAllocations = (into, allocated) => attach(into, allocated, (c) => c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null, allocated.alloc_counter ? { alloc_counter: allocated.alloc_counter } : {});
+
+// src/run/alloc-ab.ts
+var ALLOC_ITERATIONS = 3;
+function allocationPlan(plan, iterations = ALLOC_ITERATIONS) {
+  const cpu = planOf(plan, isCounted);
+  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations })) };
+}
+async function allocationRun(cmd, o) {
+  const plan = allocationPlan(o.plan);
+  if (plan.units.length === 0) return { result: null, problems: [] };
+  const inv = await invokeRunner(cmd, { ...o, plan, env: { ...o.env, BEE_BENCH_ALLOCS: "1" } });
+  const problems = inv.problem ? [inv.problem] : [];
+  for (const c of inv.result?.cases ?? []) {
+    if (c.status === "ok" && !c.alloc_bytes) problems.push(`${c.id} ${String(c.param.label)}: no alloc_bytes (does the runner honour BEE_BENCH_ALLOCS=1?)`);
+  }
+  return { result: inv.result, problems };
+}
+var RUNS = ["base", "baseAgain", "head"];
+var RUN_TEXT = { base: "base", baseAgain: "base (second run)", head: "head" };
+var keyOf = (c) => `${c.id}\0${String(c.param.label)}`;
+var figuresOf = (c) => c.alloc_bytes ? { bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null;
+async function allocationAb(sides, o) {
+  const started = performance.now();
+  const runs = await Promise.all(
+    RUNS.map((name) => {
+      const side = name === "head" ? "head" : "base";
+      return allocationRun(sides[side], {
+        plan: o.plan,
+        out: join16(o.outDir, "allocations", `${name}.json`),
+        timeoutMs: o.timeoutMs,
+        fixtures: o.fixtures,
+        env: o.env?.[side],
+        onLine: (l) => o.log?.(`[allocations ${name}] ${l}`)
+      });
     })
-  };
+  );
+  const byRun = Object.fromEntries(RUNS.map((name, i) => [name, new Map((runs[i].result?.cases ?? []).map((c) => [keyOf(c), c]))]));
+  const rows = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const run of runs) {
+    for (const c of run.result?.cases ?? []) {
+      if (seen.has(keyOf(c))) continue;
+      seen.add(keyOf(c));
+      const fig = (name) => {
+        const got = byRun[name].get(keyOf(c));
+        return got ? figuresOf(got) : null;
+      };
+      const row = { caseId: c.id, label: String(c.param.label), base: fig("base"), baseAgain: fig("baseAgain"), head: fig("head"), work: c.work };
+      const missing = RUNS.filter((n) => !row[n]);
+      if (missing.length > 0) row.note = c.status === "skipped" ? `skipped: ${c.skip_reason ?? "no reason given"}` : `not measured in ${missing.map((n) => RUN_TEXT[n]).join(", ")}`;
+      rows.push(row);
+    }
+  }
+  const counter = runs.map((r) => r.result?.alloc_counter?.method).find((m) => m !== void 0) ?? null;
+  return { counter, rows, problems: runs.flatMap((r, i) => r.problems.map((p) => `${RUN_TEXT[RUNS[i]]}: ${p}`)), elapsedMs: performance.now() - started };
 }
 
 // src/run/count-ab.ts
-import { join as join15 } from "node:path";
-var RUNS = ["base", "baseAgain", "head"];
-var RUN_TEXT = { base: "base", baseAgain: "base (second run)", head: "head" };
+import { join as join17 } from "node:path";
+var RUNS2 = ["base", "baseAgain", "head"];
+var RUN_TEXT2 = { base: "base", baseAgain: "base (second run)", head: "head" };
 function countsOf(result2) {
   return new Map((result2?.cases ?? []).filter((c) => c.instructions).map((c) => [`${c.id}\0${String(c.param.label)}`, c.instructions]));
 }
 async function instructionAb(sides, o) {
   const started = performance.now();
   const runs = await Promise.all(
-    RUNS.map((name) => {
+    RUNS2.map((name) => {
       const side = name === "head" ? "head" : "base";
       return countRunner(sides[side], {
         runner: o.runner,
-        spec: o.spec,
-        profile: o.profile,
-        cases: o.cases,
+        plan: o.plan,
         counter: o.counter,
-        out: join15(o.outDir, "counts", `${name}.json`),
+        out: join17(o.outDir, "counts", `${name}.json`),
         timeoutMs: o.timeoutMs,
-        caseTimeoutS: o.caseTimeoutS,
-        large: o.large,
         fixtures: o.fixtures,
         env: o.env?.[side],
         iterations: o.iterations,
@@ -29619,62 +30158,123 @@ async function instructionAb(sides, o) {
       });
     })
   );
-  const byRun = Object.fromEntries(RUNS.map((name, i) => [name, countsOf(runs[i].result)]));
+  const byRun = Object.fromEntries(RUNS2.map((name, i) => [name, countsOf(runs[i].result)]));
   const rows = [];
   const seen = /* @__PURE__ */ new Set();
   for (const run of runs) {
     for (const c of run.result?.cases ?? []) {
-      const key2 = `${c.id}\0${String(c.param.label)}`;
-      if (seen.has(key2)) continue;
-      seen.add(key2);
+      const key3 = `${c.id}\0${String(c.param.label)}`;
+      if (seen.has(key3)) continue;
+      seen.add(key3);
       const row = {
         caseId: c.id,
         label: String(c.param.label),
-        base: byRun.base.get(key2) ?? null,
-        baseAgain: byRun.baseAgain.get(key2) ?? null,
-        head: byRun.head.get(key2) ?? null
+        base: byRun.base.get(key3) ?? null,
+        baseAgain: byRun.baseAgain.get(key3) ?? null,
+        head: byRun.head.get(key3) ?? null
       };
-      if (row.base && row.baseAgain && row.head) row.verdict = judgeInstructions(row.base, row.baseAgain, row.head, o.verdict);
-      else if (c.status === "skipped") row.note = `skipped: ${c.skip_reason ?? "no reason given"}`;
-      else row.note = `not counted in ${RUNS.filter((n) => !row[n]).map((n) => RUN_TEXT[n]).join(", ")}`;
+      const missing = RUNS2.filter((n) => !row[n]);
+      if (missing.length > 0) row.note = c.status === "skipped" ? `skipped: ${c.skip_reason ?? "no reason given"}` : `not counted in ${missing.map((n) => RUN_TEXT2[n]).join(", ")}`;
       rows.push(row);
     }
   }
   return { counter: o.counter.version, rows, problems: runs.flatMap((r) => r.problems), elapsedMs: performance.now() - started };
 }
 
-// src/run/instruction-rows.ts
-var key = (caseId, label) => `${caseId}\0${label}`;
-function instructionFields(r) {
-  return r.verdict ? { instructions: r.verdict } : { instructionsNote: r.note ?? "not counted" };
+// src/run/pairs.ts
+var rowKey3 = (caseId, label) => `${caseId}\0${String(label)}`;
+function firstReason(entries, status) {
+  for (const e of entries) if (e.status === status) return status === "skipped" ? e.skip_reason : e.error;
+  return void 0;
 }
-function attachInstructionRows(rows, counts) {
-  const byKey = new Map(counts.rows.map((r) => [key(r.caseId, r.label), r]));
-  return rows.map((row) => {
-    const c = byKey.get(key(row.caseId, row.label));
-    return c ? { ...row, ...instructionFields(c) } : row;
-  });
+function pairRows(outcome) {
+  const rows = [];
+  for (const c of outcome.cases) {
+    const views = /* @__PURE__ */ new Map();
+    const order = [];
+    const runProblems = { base: /* @__PURE__ */ new Map(), head: /* @__PURE__ */ new Map() };
+    const roundsRun = [...new Set(c.runs.map((r) => r.round))].sort((x, y) => x - y);
+    for (const run of c.runs) {
+      if (run.problem) runProblems[run.side].set(run.round, run.problem);
+      for (const entry of run.result?.cases ?? []) {
+        if (entry.id !== c.caseId) continue;
+        const key3 = rowKey3(entry.id, entry.param.label);
+        if (!views.has(key3)) {
+          views.set(key3, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
+          order.push(key3);
+        }
+        views.get(key3)[run.side].byRound.set(run.round, entry);
+      }
+    }
+    if (order.length === 0) {
+      const problem = (side) => [...runProblems[side]].map(([r, p]) => `${side} round ${r + 1}: ${p}`)[0];
+      const why = problem("head") ?? problem("base") ?? "no runner produced this case";
+      rows.push({ caseId: c.caseId, label: "", kind: c.caseId.startsWith("net.") ? "net" : "cpu", status: "failed", note: why, base: [], head: [], logRatios: [], roundsRun: roundsRun.length, unused: [], work: {}, param: {} });
+      continue;
+    }
+    for (const key3 of order) rows.push(pairOne(views.get(key3), runProblems, roundsRun));
+  }
+  return rows;
 }
-function rowsFromCounts(counts, spec) {
-  const caseOf = new Map(spec.cases.map((c) => [c.id, c]));
-  return counts.rows.map((r) => {
-    const c = caseOf.get(r.caseId);
-    return {
-      caseId: r.caseId,
-      label: r.label,
-      group: c?.group ?? "unknown",
-      kind: c?.kind ?? "cpu",
-      status: r.verdict ? "ok" : "failed",
-      work: {},
-      rounds: 0,
-      ...r.verdict ? {} : { note: r.note },
-      ...instructionFields(r)
-    };
-  });
+function unusedWhy(v, runProblems, r) {
+  for (const side of ["head", "base"]) {
+    const e = v[side].byRound.get(r);
+    if (e?.status === "ok" && e.samples_ns.length > 0) continue;
+    const why = e?.status === "failed" ? e.error : e?.status === "skipped" ? `skipped: ${e.skip_reason}` : runProblems[side].get(r);
+    return `${side} ${why ?? "gave no samples"}`;
+  }
+  return "no iteration above 0 ns on both sides (below the clock resolution)";
 }
+function pairOne(v, runProblems, roundsRun) {
+  const any2 = v.head.byRound.values().next().value ?? v.base.byRound.values().next().value;
+  const row = {
+    caseId: any2.id,
+    label: String(any2.param.label ?? ""),
+    kind: any2.kind,
+    status: "ok",
+    base: [],
+    head: [],
+    logRatios: [],
+    roundsRun: roundsRun.length,
+    unused: [],
+    work: any2.work,
+    param: any2.param
+  };
+  for (const r of roundsRun) {
+    const b = v.base.byRound.get(r);
+    const h = v.head.byRound.get(r);
+    const ratio = b?.status === "ok" && h?.status === "ok" && b.samples_ns.length > 0 && h.samples_ns.length > 0 ? roundLogRatio(b.samples_ns, h.samples_ns) : null;
+    if (ratio === null) {
+      row.unused.push(`round ${r + 1}: ${unusedWhy(v, runProblems, r)}`);
+      continue;
+    }
+    row.base.push(median(b.samples_ns));
+    row.head.push(median(h.samples_ns));
+    row.logRatios.push(ratio);
+  }
+  if (row.base.length > 0) return row;
+  const headOk = [...v.head.byRound.values()].some((e) => e.status === "ok");
+  const baseOk = [...v.base.byRound.values()].some((e) => e.status === "ok");
+  const headFailed = firstReason(v.head.byRound.values(), "failed") ?? first(runProblems.head);
+  if (headOk && !baseOk) {
+    const why = firstReason(v.base.byRound.values(), "skipped") ?? firstReason(v.base.byRound.values(), "failed") ?? first(runProblems.base);
+    return { ...row, status: "new", note: why ? `base: ${why}` : "not in base" };
+  }
+  if (baseOk && !headOk && headFailed) return { ...row, status: "failed", note: `head failed where base succeeded: ${headFailed}` };
+  if (baseOk && !headOk) {
+    const why = firstReason(v.head.byRound.values(), "skipped");
+    return { ...row, status: "missing", note: why ? `head: ${why}` : "not in head" };
+  }
+  const failed = firstReason(v.head.byRound.values(), "failed") ?? firstReason(v.base.byRound.values(), "failed");
+  if (failed) return { ...row, status: "failed", note: failed };
+  const skipped = firstReason(v.head.byRound.values(), "skipped") ?? firstReason(v.base.byRound.values(), "skipped");
+  if (skipped) return { ...row, status: "skipped", note: skipped };
+  return { ...row, status: "failed", note: row.unused[0] ?? first(runProblems.head) ?? "no paired round" };
+}
+var first = (m) => m.values().next().value;
 
-// src/run/ab.ts
-import { join as join16 } from "node:path";
+// src/run/rounds.ts
+import { join as join18 } from "node:path";
 
 // src/run/pin.ts
 import { spawnSync } from "node:child_process";
@@ -29771,7 +30371,7 @@ var Turns = class {
   }
 };
 
-// src/run/ab.ts
+// src/run/rounds.ts
 function roundOrder(round) {
   return round % 2 === 0 ? ["base", "head"] : ["head", "base"];
 }
@@ -29779,9 +30379,10 @@ function skippedEverywhere(runs) {
   const first2 = runs.filter((r) => r.round === 0);
   return first2.length === 2 && first2.every((r) => !r.problem && r.result && r.result.cases.length > 0 && r.result.cases.every((c) => c.status === "skipped"));
 }
-async function runAb(sides, o) {
+async function runRounds(sides, o) {
   const started = performance.now();
-  const byCase = new Map(o.cases.map((c) => [c.id, []]));
+  const cases = caseUnits(o.plan);
+  const byCase = new Map(cases.map((c) => [c.id, []]));
   let roundsDone = 0;
   let stoppedEarly;
   const cpus = pinnableCpus();
@@ -29792,7 +30393,7 @@ async function runAb(sides, o) {
       stoppedEarly = `run budget of ${Math.round(o.runBudgetMs / 1e3)} s reached after ${round} round(s)`;
       break;
     }
-    for (const c of o.cases) {
+    for (const c of cases) {
       if (skippedEverywhere(byCase.get(c.id))) continue;
       const caseStarted = performance.now();
       const runs = await runCaseRound(sides, o, c, round, cpuFor(c, round, cpus));
@@ -29810,6 +30411,11 @@ async function runAb(sides, o) {
     elapsedMs: performance.now() - started
   };
 }
+function caseUnits(plan) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const u of plan.units) if (!seen.has(u.id)) seen.set(u.id, u);
+  return [...seen.values()];
+}
 async function runCaseRound(sides, o, c, round, cpu) {
   const order = roundOrder(round);
   const pids = /* @__PURE__ */ new Map();
@@ -29820,12 +30426,9 @@ async function runCaseRound(sides, o, c, round, cpu) {
   return Promise.all(
     order.map(async (side) => {
       const inv = await invokeRunner(sides[side], {
-        spec: o.spec,
-        profile: o.profile,
-        cases: [c.id],
-        out: join16(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
+        plan: planOf(o.plan, (u) => u.id === c.id),
+        out: join18(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
         timeoutMs: 2 * o.caseBudgetMs,
-        large: o.large,
         fixtures: o.fixtures,
         bee: o.bee,
         env: o.env?.[side],
@@ -29839,110 +30442,402 @@ async function runCaseRound(sides, o, c, round, cpu) {
   );
 }
 
-// src/run/pairs.ts
-var rowKey2 = (caseId, label) => `${caseId}\0${String(label)}`;
-function firstReason(entries, status) {
-  for (const e of entries) if (e.status === status) return status === "skipped" ? e.skip_reason : e.error;
-  return void 0;
-}
-function pairRows(outcome) {
-  const rows = [];
-  for (const c of outcome.cases) {
-    const views = /* @__PURE__ */ new Map();
-    const order = [];
-    const runProblems = { base: /* @__PURE__ */ new Map(), head: /* @__PURE__ */ new Map() };
-    const roundsRun = [...new Set(c.runs.map((r) => r.round))].sort((x, y) => x - y);
-    for (const run of c.runs) {
-      if (run.problem) runProblems[run.side].set(run.round, run.problem);
-      for (const entry of run.result?.cases ?? []) {
-        if (entry.id !== c.caseId) continue;
-        const key2 = rowKey2(entry.id, entry.param.label);
-        if (!views.has(key2)) {
-          views.set(key2, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
-          order.push(key2);
-        }
-        views.get(key2)[run.side].byRound.set(run.round, entry);
-      }
-    }
-    if (order.length === 0) {
-      const problem = (side) => [...runProblems[side]].map(([r, p]) => `${side} round ${r + 1}: ${p}`)[0];
-      const why = problem("head") ?? problem("base") ?? "no runner produced this case";
-      rows.push({ caseId: c.caseId, label: "", kind: c.caseId.startsWith("net.") ? "net" : "cpu", status: "failed", note: why, base: [], head: [], logRatios: [], roundsRun: roundsRun.length, unused: [], work: {}, param: {} });
-      continue;
-    }
-    for (const key2 of order) rows.push(pairOne(views.get(key2), runProblems, roundsRun));
-  }
-  return rows;
-}
-function unusedWhy(v, runProblems, r) {
-  for (const side of ["head", "base"]) {
-    const e = v[side].byRound.get(r);
-    if (e?.status === "ok" && e.samples_ns.length > 0) continue;
-    const why = e?.status === "failed" ? e.error : e?.status === "skipped" ? `skipped: ${e.skip_reason}` : runProblems[side].get(r);
-    return `${side} ${why ?? "gave no samples"}`;
-  }
-  return "no iteration above 0 ns on both sides (below the clock resolution)";
-}
-function pairOne(v, runProblems, roundsRun) {
-  const any2 = v.head.byRound.values().next().value ?? v.base.byRound.values().next().value;
-  const row = {
-    caseId: any2.id,
-    label: String(any2.param.label ?? ""),
-    kind: any2.kind,
-    status: "ok",
-    base: [],
-    head: [],
-    logRatios: [],
-    roundsRun: roundsRun.length,
-    unused: [],
-    work: any2.work,
-    param: any2.param
-  };
-  for (const r of roundsRun) {
-    const b = v.base.byRound.get(r);
-    const h = v.head.byRound.get(r);
-    const ratio = b?.status === "ok" && h?.status === "ok" && b.samples_ns.length > 0 && h.samples_ns.length > 0 ? roundLogRatio(b.samples_ns, h.samples_ns) : null;
-    if (ratio === null) {
-      row.unused.push(`round ${r + 1}: ${unusedWhy(v, runProblems, r)}`);
-      continue;
-    }
-    row.base.push(median(b.samples_ns));
-    row.head.push(median(h.samples_ns));
-    row.logRatios.push(ratio);
-  }
-  if (row.base.length > 0) return row;
-  const headOk = [...v.head.byRound.values()].some((e) => e.status === "ok");
-  const baseOk = [...v.base.byRound.values()].some((e) => e.status === "ok");
-  const headFailed = firstReason(v.head.byRound.values(), "failed") ?? first(runProblems.head);
-  if (headOk && !baseOk) {
-    const why = firstReason(v.base.byRound.values(), "skipped") ?? firstReason(v.base.byRound.values(), "failed") ?? first(runProblems.base);
-    return { ...row, status: "new", note: why ? `base: ${why}` : "not in base" };
-  }
-  if (baseOk && !headOk && headFailed) return { ...row, status: "failed", note: `head failed where base succeeded: ${headFailed}` };
-  if (baseOk && !headOk) {
-    const why = firstReason(v.head.byRound.values(), "skipped");
-    return { ...row, status: "missing", note: why ? `head: ${why}` : "not in head" };
-  }
-  const failed = firstReason(v.head.byRound.values(), "failed") ?? firstReason(v.base.byRound.values(), "failed");
-  if (failed) return { ...row, status: "failed", note: failed };
-  const skipped = firstReason(v.head.byRound.values(), "skipped") ?? firstReason(v.base.byRound.values(), "skipped");
-  if (skipped) return { ...row, status: "skipped", note: skipped };
-  return { ...row, status: "failed", note: row.unused[0] ?? first(runProblems.head) ?? "no paired round" };
-}
-var first = (m) => m.values().next().value;
+// src/pipeline/ab-report.ts
+import { join as join19 } from "node:path";
 
-// src/run/jobs.ts
+// src/report/annotations.ts
+function evidenceText(r, by) {
+  if (by === "wall time") return `wall time ${formatChange(r.ratio ?? 1)} (q ${formatP(r.q ?? 1)})`;
+  const spread = (v) => `A/A spread ${(v.spread * 100).toFixed(3)}%`;
+  if (by === "instructions") return `instructions ${formatChange(r.instructions.ratio)} (${spread(r.instructions)})`;
+  const a = r.allocations;
+  return `allocations ${formatChange(a.bytes.ratio)} bytes${a.allocs ? `, ${formatChange(a.allocs.ratio)} allocs` : ""} (${spread(a.bytes)})`;
+}
+function regressionAnnotations(rows) {
+  return flaggedRows(rows, "regression").map(({ row, by }) => `regression: ${row.caseId} [${row.label}]: ${by.map((e) => evidenceText(row, e)).join(", ")}`);
+}
+
+// src/report/skipped.ts
+var NAMED = 6;
+var NO_NODE = /^no Bee node given\b/;
+var NO_NODE_HINT = "To measure them, give a Bee node: action input `bee: dev` (or `bee-url` and `batch-id`), CLI `--bee dev`.";
+function foldSkipped(rows) {
+  const byReason = /* @__PURE__ */ new Map();
+  for (const r of rows) {
+    if (r.status !== "skipped") continue;
+    const reason = r.note ?? "no reason given";
+    byReason.set(reason, [...byReason.get(reason) ?? [], r]);
+  }
+  const lines = [...byReason].map(([reason, skipped]) => {
+    const cases = [...new Set(skipped.map((r) => r.caseId))];
+    const named = cases.slice(0, NAMED).map(mdCode).join(", ") + (cases.length > NAMED ? ` and ${cases.length - NAMED} more` : "");
+    const hint = NO_NODE.test(reason) ? `. ${NO_NODE_HINT}` : "";
+    return `\u23ED ${skipped.length} row${skipped.length === 1 ? "" : "s"} skipped: ${mdText(reason)}: ${named}${hint}`;
+  });
+  return { kept: rows.filter((r) => r.status !== "skipped"), lines };
+}
+
+// src/report/ab-comment.ts
+var GITHUB_COMMENT_LIMIT = 65536;
+var GLYPH = { regression: "\u{1F534} regression", improvement: "\u{1F7E2} improvement", "~": "\u26AA ~" };
+function markerComment(marker) {
+  const m = marker.trim();
+  if (m.startsWith("<!--") && m.endsWith("-->")) {
+    if (m.slice(4, -3).includes("--")) throw new Error(`marker ${JSON.stringify(marker)} must not contain "--" inside the comment`);
+    return m;
+  }
+  return `<!-- ${m.replace(/-{2,}/g, "-").replace(/>/g, "")} -->`;
+}
+var isRegression = (r) => r.status === "ok" && rowVerdict(r) === "regression";
+var isImprovement = (r) => r.status === "ok" && rowVerdict(r) === "improvement";
+var isUnchanged = (r) => r.status === "ok" && !isRegression(r) && !isImprovement(r);
+function orderRows(rows) {
+  const regressions = rows.filter(isRegression).sort((a, b) => (b.ratio ?? 1) - (a.ratio ?? 1));
+  const improvements = rows.filter(isImprovement).sort((a, b) => (a.ratio ?? 1) - (b.ratio ?? 1));
+  const rest = rows.filter((r) => !isRegression(r) && !isImprovement(r));
+  return [...regressions, ...improvements, ...rest];
+}
+function humanFigure(medianNs, work) {
+  if (medianNs === void 0 || !(medianNs > 0)) return "\u2014";
+  if (work.bytes) return formatThroughput(work.bytes / medianNs);
+  if (work.ops && work.ops > 1) return formatPerOp(medianNs / work.ops);
+  return formatDuration(medianNs);
+}
+var NOTE_CHARS = 300;
+function verdictCell(r) {
+  const text2 = r.note ? mdText(clip(r.note, NOTE_CHARS)) : "";
+  const note = text2 ? `: ${text2}` : "";
+  switch (r.status) {
+    case "ok":
+      if (r.note?.startsWith("too few")) return `\u26A0 ${text2}`;
+      return `${GLYPH[rowVerdict(r)]}${text2 ? ` (${text2})` : ""}`;
+    case "skipped":
+      return `\u23ED skipped${note}`;
+    case "failed":
+      return `\u274C failed${note}`;
+    case "new":
+      return `\u{1F195} new${note}`;
+    case "missing":
+      return `\u2753 missing in head${note}`;
+  }
+}
+function instructionCell(r) {
+  const v = r.instructions;
+  if (!v) return r.kind === "net" ? "not counted (net)" : r.instructionsNote ? `\u2014 (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : "\u2014";
+  return `${formatChange(v.ratio)} ${GLYPH[v.verdict].split(" ")[0]}`;
+}
+function allocationCell(r) {
+  const v = r.allocations;
+  if (!v) return r.kind === "net" ? "not measured (net)" : r.allocationsNote ? `\u2014 (${mdText(clip(r.allocationsNote, NOTE_CHARS))})` : "\u2014";
+  const allocs = v.allocs ? `, ${formatChange(v.allocs.ratio)} allocs` : "";
+  return `${formatChange(v.bytes.ratio)} bytes${allocs} ${GLYPH[v.verdict].split(" ")[0]}`;
+}
+function evidenceCell(r) {
+  const by = [...flaggedBy(r, "regression"), ...flaggedBy(r, "improvement")];
+  return by.length > 0 ? [...new Set(by)].join(" + ") : "\u2014";
+}
+function tableRow(r, e) {
+  const ok = r.status === "ok";
+  return [
+    mdCode(r.caseId),
+    mdText(r.label),
+    humanFigure(r.baseMedianNs, r.work),
+    humanFigure(r.headMedianNs, r.work),
+    ok && r.ratio !== void 0 ? formatChange(r.ratio) : "\u2014",
+    ok && r.ci ? formatInterval(r.ci) : "\u2014",
+    ok && r.q !== void 0 ? formatP(r.q) : "\u2014",
+    ...e.counted ? [instructionCell(r)] : [],
+    ...e.allocated ? [allocationCell(r)] : [],
+    ...e.counted || e.allocated ? [evidenceCell(r)] : [],
+    verdictCell(r)
+  ];
+}
+function headline(c) {
+  const parts = [
+    `\u{1F534} **${c.regressions}** regression${c.regressions === 1 ? "" : "s"}`,
+    `\u{1F7E2} **${c.improvements}** improvement${c.improvements === 1 ? "" : "s"}`,
+    `\u26AA **${c.unchanged}** unchanged`,
+    `\u23ED **${c.skipped}** skipped`,
+    `\u{1F195} **${c.new}** new`
+  ];
+  if (c.failed > 0) parts.push(`\u274C **${c.failed}** failed`);
+  if (c.missing > 0) parts.push(`\u2753 **${c.missing}** missing`);
+  return parts.join(" \xB7 ");
+}
+function hostText(h) {
+  if (typeof h === "string") return mdText(h);
+  return mdText(`${h.os}/${h.arch}, ${h.cpu_model}, ${h.cpus} CPUs, ${formatBytes(h.mem_mb * 2 ** 20)}, ${h.runtime}`);
+}
+function crossClientSection(input2, rows) {
+  const model = input2.crossClient;
+  if (!model) return null;
+  const byKey = new Map(allRows(model).map((r) => [rowKey(r), r]));
+  const others = model.runners.map((r) => r.runner).filter((r) => r !== input2.runner);
+  const lines = rows.flatMap((r) => {
+    const other = byKey.get(rowKey(r));
+    if (!other) return [];
+    return [
+      [
+        mdCode(r.caseId),
+        mdText(r.label),
+        humanFigure(r.headMedianNs, r.work),
+        ...others.map((o) => {
+          const c = other.cells[o];
+          if (!c) return "\u2014";
+          if (c.status !== "ok") return `*${c.status}*`;
+          return humanFigure(c.medianNs, c.work);
+        })
+      ]
+    ];
+  });
+  if (lines.length === 0) return null;
+  const versions = model.runners.filter((r) => others.includes(r.runner)).map((r) => `${mdText(r.label)} ${mdText(r.client.version)}`).join(", ");
+  const table2 = mdTable(["case", "param", `${mdText(RUNNER_LABEL[input2.runner])} (head)`, ...others.map((o) => mdText(RUNNER_LABEL[o]))], lines);
+  return mdDetails(
+    "Cross-client context",
+    `The same rows in the other clients (${versions}), in the units of the table above. Measured separately from the paired rounds: read orders of magnitude, not small differences.
+
+${table2}`
+  );
+}
+function environmentSection(input2) {
+  const e = input2.env;
+  const stopped = e.stoppedEarly ? typeof e.stoppedEarly === "string" ? mdText(e.stoppedEarly) : "yes" : null;
+  const table2 = mdTable(
+    ["", ""],
+    [
+      ["runner", mdText(RUNNER_LABEL[input2.runner])],
+      ["host", hostText(e.host)],
+      ["client (base)", mdText(e.clientBase)],
+      ["client (head)", mdText(e.clientHead)],
+      ["spec", mdCode(e.specHash)],
+      ["profile", mdText(input2.profile)],
+      ["rounds", String(input2.rounds)],
+      ["alpha (BH q)", String(input2.alpha)],
+      ["threshold", `${formatChange(1 + input2.threshold).replace("+", "\xB1")}`],
+      ["wall time", formatDuration(e.wallTimeMs * 1e6)],
+      ...e.measure ? [["of which counting instructions", formatDuration(e.measure.countMs * 1e6)]] : [],
+      ...stopped ? [["stopped early", stopped]] : []
+    ]
+  );
+  return mdDetails("Environment", table2);
+}
+function verdictTable(rows, history, evidence = { counted: false, allocated: false }) {
+  const head = [
+    "case",
+    "param",
+    history ? "history" : "base",
+    "head",
+    "change",
+    "95% interval",
+    "q",
+    ...evidence.counted ? ["instructions"] : [],
+    ...evidence.allocated ? ["allocations"] : [],
+    ...evidence.counted || evidence.allocated ? ["flagged by"] : [],
+    "verdict"
+  ];
+  return mdTable(head, rows.map((r) => tableRow(r, evidence)));
+}
+var PAIRED_NOTE = "change = head/base time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
+var HISTORY_NOTE = "change = head/history time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
+var COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
+var ALLOCATION_NOTE = "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
+function assemble(p) {
+  const table2 = verdictTable(p.shown, p.history, p.evidence);
+  const notes = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
+  if (p.evidence.counted) notes.push(COUNT_NOTE);
+  if (p.evidence.allocated) notes.push(ALLOCATION_NOTE);
+  if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (\u26AA ~) row${p.omittedUnchanged === 1 ? "" : "s"} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
+  if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? "" : "s"} omitted to fit GitHub's comment size limit.`);
+  return mdBlocks([...p.top, p.shown.length > 0 ? table2 : "*No rows.*", `<sub>${notes.join(" ")}</sub>`, ...p.tail]);
+}
+function pairedRoundsText(input2) {
+  const used = input2.rows.filter((r) => r.status === "ok").map((r) => r.rounds);
+  const fewest = Math.min(input2.rounds, ...used);
+  return fewest < input2.rounds ? `${input2.rounds} rounds run, ${fewest} to ${input2.rounds} paired per row (see the rows' notes)` : `${input2.rounds} paired rounds`;
+}
+function renderAbComment(input2, opts = {}) {
+  const max2 = opts.maxChars ?? GITHUB_COMMENT_LIMIT;
+  const { kept: ordered, lines: skippedLines } = foldSkipped(orderRows(input2.rows));
+  const counts = countRows(input2.rows);
+  const trend = input2.trendUrl ? safeUrl(input2.trendUrl) : null;
+  const b = input2.baseline;
+  const history = Boolean(b);
+  const m = input2.env.measure;
+  const counted = Boolean(m) || input2.rows.some((r) => r.instructions || r.instructionsNote);
+  const evidence = { counted, allocated: Boolean(input2.env.allocations) || input2.rows.some((r) => r.allocations || r.allocationsNote) };
+  const design = b ? `history: last ${b.runs} run${b.runs === 1 ? "" : "s"} of ${mdCode(b.branch)} \u2192 head ${mdCode(input2.headLabel)}` : `base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 ${pairedRoundsText(input2)}`;
+  const top = [
+    markerComment(input2.marker),
+    `## ${mdText(input2.title)}`,
+    `${mdText(RUNNER_LABEL[input2.runner])}: ${design} \xB7 profile ${mdText(input2.profile)} \xB7 verdicts at BH q < ${input2.alpha} and a change beyond \xB1${Math.round(input2.threshold * 1e3) / 10}%`,
+    b ? mdQuote(["\u26A0 Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict."]) : null,
+    headline(counts),
+    failureSummary(input2.rows.filter((r) => r.status === "failed").map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? "no reason recorded" }))),
+    m?.unavailable ? mdQuote([`\u26A0 Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
+    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? "callgrind")}): a change reaching \xB1${Math.round((m?.threshold ?? 0.01) * 1e3) / 10}% and ten times the row's A/A spread flags a row.` : null,
+    input2.env.allocations ? `Allocations (${mdText(input2.env.allocations.counter ?? "runtime accounting")}): a change reaching \xB1${Math.round(input2.env.allocations.threshold * 1e3) / 10}% and ten times the row's A/A spread flags a row.` : null,
+    input2.rows.some((r) => r.kind === "net") ? mdQuote([`\u26A0 ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
+    input2.env.stoppedEarly ? mdQuote([`\u26A0 The run stopped early${typeof input2.env.stoppedEarly === "string" ? `: ${mdText(input2.env.stoppedEarly)}` : ""}; rows have fewer rounds than planned.`]) : null
+  ].filter((s) => s !== null);
+  const cross = crossClientSection(input2, ordered);
+  const tailWith = (withCross) => [skippedLines.length > 0 ? skippedLines.join("  \n") : null, withCross ? cross : null, environmentSection(input2), trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input2.runner])}](${trend})` : null].filter((s) => s !== null);
+  const fits2 = (p) => assemble(p).length <= max2;
+  const unchanged = ordered.filter(isUnchanged);
+  const keep = (nUnchanged, rows) => {
+    const dropped = new Set(unchanged.slice(nUnchanged));
+    return rows.filter((r) => !dropped.has(r));
+  };
+  let parts = { evidence, top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
+  if (fits2(parts)) return assemble(parts);
+  const withUnchanged = (k, tail) => ({ evidence, top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
+  for (const tail of [tailWith(true), tailWith(false)]) {
+    if (fits2(withUnchanged(0, tail))) {
+      let lo2 = 0;
+      let hi2 = unchanged.length;
+      while (lo2 < hi2) {
+        const mid = Math.ceil((lo2 + hi2) / 2);
+        if (fits2(withUnchanged(mid, tail))) lo2 = mid;
+        else hi2 = mid - 1;
+      }
+      return assemble(withUnchanged(lo2, tail));
+    }
+  }
+  const rest = keep(0, ordered);
+  let lo = 0;
+  let hi = rest.length;
+  const cut = (k) => ({ evidence, top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits2(cut(mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  parts = cut(lo);
+  return assemble(parts);
+}
+
+// src/pipeline/ab-report.ts
+function writeAbReport(outDir, input2, details = {}) {
+  const markdown = renderAbComment(input2);
+  const markdownFile = join19(outDir, "ab.md");
+  writeText(markdownFile, markdown);
+  writeText(join19(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
+`);
+  return { input: input2, markdown, markdownFile, counts: countRows(input2.rows), annotations: regressionAnnotations(input2.rows) };
+}
+var clientText = (r, label) => r ? `${r.client.name} ${r.client.version} (${r.client.source}${r.client.commit ? ` ${r.client.commit.slice(0, 12)}` : ""})` : `${label}: no result`;
+
+// src/pipeline/options.ts
 var PROCESS_SLACK_MS = 9e4;
-async function checkNode(o, selected) {
-  if (!o.bee || !selected.some((c) => c.kind === "net")) return;
-  const { version: version2 } = await preflight(o.bee);
-  o.log(`Bee node ${o.bee.url} (version ${version2}) answers; batch ${o.bee.batchId} is usable`);
+var processBudgetMs = (plan) => planBudgetMs(plan, PROCESS_SLACK_MS);
+async function checkNode(o, units) {
+  if (!o.bee || !units.some((u) => u.kind === "net")) return;
+  const { version: version3 } = await preflight(o.bee);
+  o.log(`Bee node ${o.bee.url} (version ${version3}) answers; batch ${o.bee.batchId} is usable`);
 }
-function processBudgetMs(cases, timeoutS, profile, large = false) {
-  const params = cases.reduce((n, c) => n + profileParams(c, profile, large).length, 0);
-  return params * timeoutS * 1e3 + PROCESS_SLACK_MS;
+function planFor(o, spec, specHash2, runner) {
+  return resolvePlan({ spec, specHash: specHash2, runner, profile: o.profile, cases: o.cases, large: o.large });
 }
-async function countCases(built, selected, o, caseTimeoutS, budget) {
+
+// src/pipeline/ab.ts
+async function abPipeline(o) {
+  const { spec, hash: hash2 } = loadSpec(o.specFile);
+  const plan = planFor(o, spec, hash2, o.runner);
+  await checkNode(o, plan.units);
+  const build = (source2) => buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
+  const builds = { base: await build(o.base), head: await build(o.head) };
+  const caseBudgetMs = Math.max(0, ...[...new Set(plan.units.map((u) => u.id))].map((id) => processBudgetMs(planOf(plan, (u) => u.id === id))));
+  const asked = o.measure ?? ["wall"];
+  const found = measuresInstructions(asked) ? await findCounter() : null;
+  const countsUnavailable = found && !found.counter ? found.reason : void 0;
+  if (countsUnavailable) o.log(`instruction counts unavailable: ${countsUnavailable}; the verdicts are wall time only`);
+  const measure = countsUnavailable ? ["wall", ...asked.filter((k) => k === "allocations")] : asked;
+  const sides = { base: builds.base.command, head: builds.head.command };
+  const wallStarted = performance.now();
+  const rounds = measuresWall(measure) ? await runRounds(sides, {
+    plan,
+    rounds: o.rounds,
+    outDir: resolve4(o.outDir),
+    caseBudgetMs,
+    runBudgetMs: o.runBudgetMs,
+    fixtures: o.fixtures,
+    bee: o.bee,
+    env: o.env,
+    log: o.log
+  }) : { cases: [], roundsDone: 0, elapsedMs: 0 };
+  const wallMs = performance.now() - wallStarted;
+  let rows = measuresWall(measure) ? judgePaired(pairRows(rounds), spec, { alpha: o.alpha, threshold: o.threshold }) : [];
+  const countRule = { threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold };
+  let counts;
+  if (found?.counter && measuresInstructions(measure)) {
+    counts = await instructionAb(sides, {
+      runner: o.runner,
+      plan,
+      outDir: resolve4(o.outDir),
+      counter: found.counter,
+      timeoutMs: processBudgetMs(planOf(plan, isCounted)),
+      fixtures: o.fixtures,
+      env: o.env,
+      log: o.log
+    });
+    for (const p of counts.problems) o.log(`instruction counts: ${p}`);
+    rows = measuresWall(measure) ? attachInstructionRows(rows, counts.rows, countRule) : rowsFromCounts(counts.rows, spec, countRule);
+  }
+  const allocRule = { threshold: o.allocationThreshold ?? ALLOCATION_DEFAULTS.threshold };
+  let allocations;
+  if (measuresAllocations(measure)) {
+    allocations = await allocationAb(sides, {
+      plan,
+      outDir: resolve4(o.outDir),
+      timeoutMs: processBudgetMs(planOf(plan, isCounted)),
+      fixtures: o.fixtures,
+      env: o.env,
+      log: o.log
+    });
+    for (const p of allocations.problems) o.log(`allocations: ${p}`);
+    rows = attachAllocationRows(rows, allocations.rows, spec, allocRule);
+  }
+  const firstResult = (side) => rounds.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? null;
+  const head = firstResult("head");
+  const input2 = {
+    title: `bee-bench: ${o.runner} ${o.baseLabel} \u2192 ${o.headLabel}`,
+    marker: o.marker ?? `bee-bench:${o.runner}`,
+    runner: o.runner,
+    baseLabel: o.baseLabel,
+    headLabel: o.headLabel,
+    rows,
+    alpha: o.alpha,
+    threshold: o.threshold,
+    rounds: rounds.roundsDone,
+    profile: o.profile,
+    env: {
+      host: head?.host ?? "unknown",
+      clientBase: clientText(firstResult("base"), "base"),
+      clientHead: clientText(head, "head"),
+      specHash: hash2,
+      wallTimeMs: rounds.elapsedMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
+      ...measuresInstructions(asked) ? { measure: { wallMs, countMs: counts?.elapsedMs ?? 0, counter: counts ? `callgrind (${counts.counter})` : null, unavailable: countsUnavailable, threshold: countRule.threshold } } : {},
+      ...allocations ? { allocations: { threshold: allocRule.threshold, counter: allocations.counter, ms: allocations.elapsedMs } } : {},
+      ...rounds.stoppedEarly ? { stoppedEarly: rounds.stoppedEarly } : {}
+    },
+    ...o.crossClient ? { crossClient: o.crossClient } : {},
+    ...o.trendUrl ? { trendUrl: o.trendUrl } : {}
+  };
+  const report = writeAbReport(o.outDir, input2, {
+    roundsDone: rounds.roundsDone,
+    stoppedEarly: rounds.stoppedEarly ?? null,
+    elapsedMs: rounds.elapsedMs,
+    ...counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {},
+    ...allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}
+  });
+  return { report, rounds, builds, ...counts ? { counts } : {}, ...countsUnavailable ? { countsUnavailable } : {}, ...allocations ? { allocations } : {} };
+}
+
+// src/pipeline/single.ts
+import { mkdirSync as mkdirSync6, writeFileSync as writeFileSync6 } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { dirname as dirname6, join as join20, resolve as resolve5 } from "node:path";
+async function countCases(built, plan, o) {
   const found = await findCounter();
   if (!found.counter) {
     o.log(`${built.runner}: instruction counts skipped: ${found.reason}; the wall-time results stand`);
@@ -29950,29 +30845,24 @@ async function countCases(built, selected, o, caseTimeoutS, budget) {
   }
   const run = await countRunner(built.command, {
     runner: built.runner,
-    spec: resolve4(o.specFile),
-    profile: o.profile,
-    cases: selected,
+    plan,
     counter: found.counter,
-    out: join17(resolve4(o.outDir), "counts", `${built.runner}.json`),
-    timeoutMs: budget,
-    caseTimeoutS,
-    large: o.large,
+    out: join20(resolve5(o.outDir), "counts", `${built.runner}.json`),
+    timeoutMs: processBudgetMs(plan),
     fixtures: o.fixtures,
     onLine: (l) => o.log(`[${built.runner} count] ${l}`)
   });
   for (const p of run.problems) o.log(`${built.runner}: instruction counts: ${p}`);
   return { result: run.result, problems: run.problems.map((p) => `${built.runner}: instruction counts: ${p}`) };
 }
-async function singleJob(o) {
-  const measure = o.measure ?? "wall";
+async function singlePipeline(o) {
+  const measure = o.measure ?? ["wall"];
   const { spec, hash: hash2 } = loadSpec(o.specFile);
-  const selected = selectCases(spec, o.cases);
-  await checkNode(o, selected);
-  const budget = processBudgetMs(selected, spec.profiles[o.profile].case_timeout_s, o.profile, o.large);
+  await checkNode(o, selectCases(spec, o.cases));
   const results = [];
   const builds = [];
   const problems = [];
+  const notRun = [...o.notRun ?? []];
   for (const r of o.runners) {
     let built;
     try {
@@ -29981,18 +30871,17 @@ async function singleJob(o) {
     } catch (e) {
       problems.push(`${r.runner}: build failed: ${e instanceof Error ? e.message : String(e)}`);
       o.log(problems.at(-1));
+      notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
       continue;
     }
-    const out = join17(resolve4(o.outDir), "results", `${r.runner}.json`);
+    const out = join20(resolve5(o.outDir), "results", `${r.runner}.json`);
+    const plan = planFor(o, spec, hash2, r.runner);
     let result2 = null;
     if (measuresWall(measure)) {
       const inv = await invokeRunner(built.command, {
-        spec: resolve4(o.specFile),
-        profile: o.profile,
-        cases: o.cases,
+        plan,
         out,
-        timeoutMs: budget,
-        large: o.large,
+        timeoutMs: processBudgetMs(plan),
         fixtures: o.fixtures,
         bee: o.bee,
         onLine: (l) => o.log(`[${r.runner}] ${l}`)
@@ -30004,108 +30893,40 @@ async function singleJob(o) {
       }
     }
     if (measuresInstructions(measure) && (result2 || !measuresWall(measure))) {
-      const counted = await countCases(built, selected, o, spec.profiles[o.profile].case_timeout_s, budget);
+      const counted = await countCases(built, plan, o);
       problems.push(...counted.problems);
       if (counted.result) result2 = result2 ? attachCounts(result2, counted.result) : counted.result;
-      if (result2) mkdirSync6(dirname6(out), { recursive: true });
-      if (result2) writeFileSync5(out, `${JSON.stringify(result2, null, 2)}
+    }
+    if (measuresAllocations(measure) && (result2 || !measuresWall(measure))) {
+      const allocated = await allocationRun(built.command, {
+        plan,
+        out: join20(resolve5(o.outDir), "allocations", `${r.runner}.json`),
+        timeoutMs: processBudgetMs(plan),
+        fixtures: o.fixtures,
+        onLine: (l) => o.log(`[${r.runner} allocations] ${l}`)
+      });
+      for (const p of allocated.problems) problems.push(`${r.runner}: allocations: ${p}`);
+      if (allocated.result) result2 = result2 ? attachAllocations(result2, allocated.result) : allocated.result;
+    }
+    if (result2 && measure.some((m) => m !== "wall")) {
+      mkdirSync6(dirname6(out), { recursive: true });
+      writeFileSync6(out, `${JSON.stringify(result2, null, 2)}
 `);
     }
     if (result2) results.push(result2);
+    else notRun.push({ runner: r.runner, status: "failed", reason: problems.filter((p) => p.startsWith(`${r.runner}:`)).at(-1) ?? "no result" });
   }
-  const model = aggregate(results, spec, { specHash: hash2 });
+  const environment = { loadAverage: loadavg(), cpus: availableParallelism() };
+  const model = aggregate(results, spec, { specHash: hash2, notRun, environment });
   const reports = writeReports(o.outDir, model);
   return { results, builds, problems, model, reports };
 }
-async function abJob(o) {
-  const { spec, hash: hash2 } = loadSpec(o.specFile);
-  const selected = selectCases(spec, o.cases);
-  await checkNode(o, selected);
-  const build = (source2) => buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
-  const builds = { base: await build(o.base), head: await build(o.head) };
-  const caseBudgetMs = selected.reduce((m, c) => Math.max(m, processBudgetMs([c], spec.profiles[o.profile].case_timeout_s, o.profile, o.large)), 0);
-  const asked = o.measure ?? "wall";
-  const found = measuresInstructions(asked) ? await findCounter() : null;
-  const countsUnavailable = found && !found.counter ? found.reason : void 0;
-  if (countsUnavailable) o.log(`instruction counts unavailable: ${countsUnavailable}; the verdicts are wall time only`);
-  const measure = countsUnavailable ? "wall" : asked;
-  const sides = { base: builds.base.command, head: builds.head.command };
-  const wallStarted = performance.now();
-  const outcome = measuresWall(measure) ? await runAb(sides, {
-    spec: resolve4(o.specFile),
-    profile: o.profile,
-    cases: selected,
-    rounds: o.rounds,
-    outDir: resolve4(o.outDir),
-    caseBudgetMs,
-    runBudgetMs: o.runBudgetMs,
-    large: o.large,
-    fixtures: o.fixtures,
-    bee: o.bee,
-    env: o.env,
-    log: o.log
-  }) : { cases: [], roundsDone: 0, elapsedMs: 0 };
-  const wallMs = performance.now() - wallStarted;
-  let rows = measuresWall(measure) ? judgePaired(pairRows(outcome), spec, { alpha: o.alpha, threshold: o.threshold }) : [];
-  let counts;
-  if (found?.counter && measuresInstructions(measure)) {
-    counts = await instructionAb(sides, {
-      runner: o.runner,
-      spec: resolve4(o.specFile),
-      profile: o.profile,
-      cases: selected.filter(isCounted),
-      outDir: resolve4(o.outDir),
-      counter: found.counter,
-      caseTimeoutS: spec.profiles[o.profile].case_timeout_s,
-      timeoutMs: processBudgetMs(selected.filter(isCounted), spec.profiles[o.profile].case_timeout_s, o.profile, o.large),
-      large: o.large,
-      fixtures: o.fixtures,
-      env: o.env,
-      log: o.log,
-      verdict: { threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold }
-    });
-    for (const p of counts.problems) o.log(`instruction counts: ${p}`);
-    rows = measuresWall(measure) ? attachInstructionRows(rows, counts) : rowsFromCounts(counts, spec);
-  }
-  const firstResult = (side) => outcome.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? null;
-  const clientText = (r, label) => r ? `${r.client.name} ${r.client.version} (${r.client.source}${r.client.commit ? ` ${r.client.commit.slice(0, 12)}` : ""})` : `${label}: no result`;
-  const head = firstResult("head");
-  const input2 = {
-    title: `bee-bench: ${o.runner} ${o.baseLabel} \u2192 ${o.headLabel}`,
-    marker: o.marker ?? `bee-bench:${o.runner}`,
-    runner: o.runner,
-    baseLabel: o.baseLabel,
-    headLabel: o.headLabel,
-    rows,
-    alpha: o.alpha,
-    threshold: o.threshold,
-    rounds: outcome.roundsDone,
-    profile: o.profile,
-    env: {
-      host: head?.host ?? "unknown",
-      clientBase: clientText(firstResult("base"), "base"),
-      clientHead: clientText(head, "head"),
-      specHash: hash2,
-      wallTimeMs: outcome.elapsedMs + (counts?.elapsedMs ?? 0),
-      ...measuresInstructions(asked) ? { measure: { wallMs, countMs: counts?.elapsedMs ?? 0, counter: counts ? `callgrind (${counts.counter})` : null, unavailable: countsUnavailable, threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold } } : {},
-      ...outcome.stoppedEarly ? { stoppedEarly: outcome.stoppedEarly } : {}
-    },
-    ...o.crossClient ? { crossClient: o.crossClient } : {},
-    ...o.trendUrl ? { trendUrl: o.trendUrl } : {}
-  };
-  const markdown = renderAbComment(input2);
-  const markdownFile = join17(o.outDir, "ab.md");
-  writeText(markdownFile, markdown);
-  writeText(join17(o.outDir, "ab.json"), `${JSON.stringify({ rows, roundsDone: outcome.roundsDone, stoppedEarly: outcome.stoppedEarly ?? null, elapsedMs: outcome.elapsedMs, ...counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {} }, null, 2)}
-`);
-  return { rows, outcome, input: input2, markdown, markdownFile, builds, ...counts ? { counts } : {}, ...countsUnavailable ? { countsUnavailable } : {} };
-}
 
 // src/bisect/compare.ts
-import { join as join18 } from "node:path";
+import { join as join21 } from "node:path";
 var MEASURE_TEXT = { wall: "wall time, paired rounds", instructions: "instruction counts under callgrind" };
 async function bisectMeasure(requested, log2) {
-  if (requested === "wall") return "wall";
+  if (requested && !measuresInstructions(requested)) return "wall";
   const found = await findCounter();
   if (found.counter) return "instructions";
   log2(`bisect: steps measure wall time: ${found.reason}`);
@@ -30133,15 +30954,15 @@ function probeOf(rows, sha) {
 }
 function abStepComparator(o) {
   return async (good, candidate, step2) => {
-    const out = await abJob({
+    const out = await abPipeline({
       ...o,
-      outDir: join18(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
+      outDir: join21(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
       base: { kind: "path", path: good.path },
       head: { kind: "path", path: candidate.path },
       baseLabel: good.commit.sha.slice(0, 12),
       headLabel: candidate.commit.sha.slice(0, 12)
     });
-    return probeOf(out.rows, candidate.commit.sha);
+    return probeOf(out.report.input.rows, candidate.commit.sha);
   };
 }
 
@@ -30174,9 +30995,9 @@ function renderBisectMarkdown(b, i) {
 }
 
 // src/bisect/run.ts
-import { mkdtempSync as mkdtempSync4, rmSync as rmSync6 } from "node:fs";
-import { tmpdir as tmpdir3 } from "node:os";
-import { join as join19 } from "node:path";
+import { mkdtempSync as mkdtempSync5, rmSync as rmSync7 } from "node:fs";
+import { tmpdir as tmpdir4 } from "node:os";
+import { join as join22 } from "node:path";
 
 // src/bisect/search.ts
 async function firstExceeding(commits, probe2) {
@@ -30213,12 +31034,12 @@ async function resolveCommit(git2, ref, flag) {
   if (!r.ok) throw new Error(`${flag} ${ref}: not a commit in ${git2.cwd} (${r.stderr.trim().split("\n").at(-1) ?? ""})`);
   return commitOf(r.stdout.trim());
 }
-async function firstParentRange(repo, good, bad) {
+async function firstParentRange(repo, good, bad2) {
   const git2 = gitIn(repo);
   const g = await resolveCommit(git2, good, "--good");
-  const b = await resolveCommit(git2, bad, "--bad");
+  const b = await resolveCommit(git2, bad2, "--bad");
   if (!(await git2(["merge-base", "--is-ancestor", g.sha, b.sha], { allowFail: true })).ok) {
-    throw new Error(`--good ${good} is not an ancestor of --bad ${bad}: bisect walks from an older good commit to a newer bad one`);
+    throw new Error(`--good ${good} is not an ancestor of --bad ${bad2}: bisect walks from an older good commit to a newer bad one`);
   }
   const out = await git2(["log", "--first-parent", "--reverse", "--format=%H%x09%s", `${g.sha}..${b.sha}`]);
   return { good: g, bad: b, commits: out.split("\n").filter(Boolean).map(commitOf) };
@@ -30227,14 +31048,14 @@ async function firstParentRange(repo, good, bad) {
 // src/bisect/run.ts
 async function bisect(o) {
   const started = performance.now();
-  const { good, bad, commits } = await firstParentRange(o.repo, o.good, o.bad);
-  o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad.sha.slice(0, 12)}`);
-  const workDir = o.workDir ?? mkdtempSync4(join19(tmpdir3(), "bee-bench-bisect-"));
+  const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
+  o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
+  const workDir = o.workDir ?? mkdtempSync5(join22(tmpdir4(), "bee-bench-bisect-"));
   const git2 = gitIn(o.repo);
   const made = [];
   const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
   const checkout = async (c) => {
-    const dir = join19(workDir, c.sha.slice(0, 16));
+    const dir = join22(workDir, c.sha.slice(0, 16));
     await removeWorktree(dir);
     await git2(["worktree", "prune"]);
     await git2(["worktree", "add", "--detach", dir, c.sha]);
@@ -30258,63 +31079,425 @@ async function bisect(o) {
         await removeWorktree(candidate.path);
       }
     });
-    return { ...outcome, good, bad, range: commits, elapsedMs: performance.now() - started };
+    return { ...outcome, good, bad: bad2, range: commits, elapsedMs: performance.now() - started };
   } finally {
     for (const dir of made) await removeWorktree(dir);
-    if (!o.workDir) rmSync6(workDir, { recursive: true, force: true });
+    if (!o.workDir) rmSync7(workDir, { recursive: true, force: true });
   }
 }
 
+// src/shard/assignment.ts
+import { createHash as createHash5 } from "node:crypto";
+import { readFileSync as readFileSync12 } from "node:fs";
+
+// src/shard/cost.ts
+var QUICK_ITERATION_S = 0.15;
+var UNIT_OVERHEAD_S = 1;
+var INSTRUMENTED_SLOWDOWN = 50;
+var UNINSTRUMENTED_SLOWDOWN = 5;
+var workOf2 = (u) => u.work.bytes ?? u.work.ops ?? 1;
+function staticModel(quickPlans, quickIters) {
+  return {
+    iterationS(plan, unit) {
+      const quick = quickPlans.get(plan.runner)?.units.find((q) => q.id === unit.id);
+      if (!quick) return { seconds: QUICK_ITERATION_S, from: "static" };
+      const quickIteration = QUICK_ITERATION_S * quickIters / quick.iters;
+      return { seconds: quickIteration * workOf2(unit) / workOf2(quick), from: "static" };
+    }
+  };
+}
+function historyModel(records, fallback) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    for (const c of r.cases) {
+      if (c.status !== "ok" || c.median_ns === null) continue;
+      const key3 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
+      const seen = newest.get(key3);
+      if (!seen || r.started_at > seen.at) newest.set(key3, { at: r.started_at, ns: c.median_ns });
+    }
+  }
+  return {
+    iterationS(plan, unit) {
+      const hit = newest.get(`${plan.runner}\0${unit.id}\0${String(unit.param.label)}\0${plan.profile}`);
+      return hit ? { seconds: hit.ns / 1e9, from: "history" } : fallback.iterationS(plan, unit);
+    }
+  };
+}
+function unitCostS(model, plan, unit, evidence) {
+  const it = model.iterationS(plan, unit).seconds;
+  switch (evidence) {
+    case "wall":
+      return UNIT_OVERHEAD_S + (unit.warmup + unit.iters) * it;
+    case "instructions":
+      return UNIT_OVERHEAD_S * UNINSTRUMENTED_SLOWDOWN + unit.warmup * it * UNINSTRUMENTED_SLOWDOWN + COUNT_ITERATIONS * it * INSTRUMENTED_SLOWDOWN;
+    case "allocations":
+      return UNIT_OVERHEAD_S + (unit.warmup + ALLOC_ITERATIONS) * it;
+  }
+}
+
+// src/shard/assign.ts
+var measuredBy = (evidence, kind) => evidence === "wall" || kind === "cpu";
+function piecesOf(plans, evidences, model) {
+  const cases = [...new Set(plans.flatMap((p) => p.units.map((u) => u.id)))];
+  const pieces = [];
+  for (const evidence of evidences) {
+    for (const id of cases) {
+      const units = (plan) => plan.units.filter((u) => u.id === id && measuredBy(evidence, u.kind));
+      if (evidence === "wall") {
+        const having = plans.filter((p) => units(p).length > 0);
+        const cost = having.reduce((s, p) => s + units(p).reduce((t, u) => t + unitCostS(model, p, u, evidence), 0), 0);
+        if (having.length > 0) pieces.push({ evidence, case: id, runners: having.map((p) => p.runner), cost });
+        continue;
+      }
+      for (const p of plans) for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
+    }
+  }
+  return pieces;
+}
+function balance(pieces, n) {
+  const shards = Array.from({ length: n }, (_, i) => ({ index: i + 1, pieces: [], cost: 0 }));
+  const order = [...pieces].sort((a, b) => b.cost - a.cost || pieceKey(a).localeCompare(pieceKey(b)));
+  for (const piece of order) {
+    const target = shards.reduce((best, s) => s.cost < best.cost ? s : best);
+    target.pieces.push(piece);
+    target.cost += piece.cost;
+  }
+  return shards;
+}
+var pieceKey = (p) => `${p.evidence} ${p.case} ${p.runners.join(",")} ${p.unit ?? ""}`;
+var pieceOf = (shard, evidence, unit, runner) => shard.pieces.find((p) => p.evidence === evidence && p.case === unit.id && p.runners.includes(runner) && (p.unit === void 0 || p.unit === unit.unit));
+
+// src/shard/assignment.ts
+var ASSIGNMENT_SCHEMA_ID = "bee-bench/shards@1";
+var EvidenceSchema = external_exports.enum(["wall", "instructions", "allocations"]);
+var SelectionSchema = external_exports.strictObject({
+  runners: external_exports.array(RunnerSchema).min(1),
+  profile: ProfileSchema,
+  cases: external_exports.array(external_exports.string()),
+  large: external_exports.boolean(),
+  evidences: external_exports.array(EvidenceSchema).min(1),
+  spec_hash: external_exports.string()
+});
+var PieceSchema = external_exports.strictObject({ evidence: EvidenceSchema, case: external_exports.string(), runners: external_exports.array(RunnerSchema).min(1), unit: external_exports.number().int().nonnegative().optional(), cost: external_exports.number().nonnegative() });
+var AssignmentSchema = external_exports.strictObject({
+  schema: external_exports.literal(ASSIGNMENT_SCHEMA_ID),
+  selection: SelectionSchema,
+  /** Where the costs came from: "history" for some pieces, else "static". */
+  costs: external_exports.enum(["history", "static"]),
+  shards: external_exports.array(external_exports.strictObject({ index: external_exports.number().int().positive(), cost: external_exports.number().nonnegative(), pieces: external_exports.array(PieceSchema) })).min(1)
+});
+var selectionKey = (s) => createHash5("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);
+function assign(selection, plans, model, n) {
+  const shards = balance(piecesOf(plans, selection.evidences, model), n);
+  const fromHistory = plans.some((p) => p.units.some((u) => model.iterationS(p, u).from === "history"));
+  return { schema: ASSIGNMENT_SCHEMA_ID, selection, costs: fromHistory ? "history" : "static", shards };
+}
+function loadAssignment(file2) {
+  let text2;
+  try {
+    text2 = readFileSync12(file2, "utf8");
+  } catch (e) {
+    throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "pass the file `bee-bench plan --shards N --assignment FILE` wrote");
+  }
+  const parsed = AssignmentSchema.safeParse(parseJson(file2, text2));
+  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "write it again with bee-bench plan --shards N --assignment FILE");
+  return parsed.data;
+}
+function parseShardRef(text2) {
+  const m = /^(\d+)\/(\d+)$/.exec(text2);
+  if (!m) return null;
+  const [index, total] = [Number(m[1]), Number(m[2])];
+  return index >= 1 && index <= total ? { index, total } : null;
+}
+function matrixOf(a) {
+  const n = a.shards.length;
+  return { include: a.shards.map((s) => ({ shard: `${s.index}/${n}`, index: s.index, cost_s: Math.round(s.cost), pieces: s.pieces.length })) };
+}
+
+// src/shard/commands.ts
+import { appendFileSync as appendFileSync2 } from "node:fs";
+import { join as join25, resolve as resolve7 } from "node:path";
+
+// src/shard/merge.ts
+import { existsSync as existsSync9, readFileSync as readFileSync13 } from "node:fs";
+import { join as join24 } from "node:path";
+
+// src/shard/run.ts
+import { mkdirSync as mkdirSync7, writeFileSync as writeFileSync7 } from "node:fs";
+import { hostname as hostname3 } from "node:os";
+import { join as join23, resolve as resolve6 } from "node:path";
+var SHARD_RUN_SCHEMA_ID = "bee-bench/shard-run@1";
+var ShardRunSchema = external_exports.strictObject({
+  schema: external_exports.literal(SHARD_RUN_SCHEMA_ID),
+  shard: external_exports.strictObject({ index: external_exports.number().int().positive(), total: external_exports.number().int().positive() }),
+  assignment: AssignmentSchema,
+  /** The machine the shard ran on (cross-client ratios are only meaningful within one). */
+  machine: external_exports.strictObject({ hostname: external_exports.string(), host: HostSchema.nullable() }),
+  elapsed_s: external_exports.number().nonnegative(),
+  /** Result files written, relative to the shard folder, per runner and evidence. */
+  files: external_exports.array(external_exports.strictObject({ runner: RunnerSchema, evidence: EvidenceSchema, file: external_exports.string() })),
+  problems: external_exports.array(external_exports.string())
+});
+var SHARD_FILE = "shard.json";
+var shardResultFile = (runner, evidence) => join23("results", `${runner}.${evidence}.json`);
+async function runShard(o) {
+  const started = performance.now();
+  const shard = o.assignment.shards.find((s) => s.index === o.index);
+  if (!shard) throw new Error(`shard ${o.index} is not in the assignment (1-${o.assignment.shards.length})`);
+  const outDir = resolve6(o.outDir);
+  const run = {
+    schema: SHARD_RUN_SCHEMA_ID,
+    shard: { index: o.index, total: o.assignment.shards.length },
+    assignment: o.assignment,
+    machine: { hostname: hostname3(), host: null },
+    elapsed_s: 0,
+    files: [],
+    problems: []
+  };
+  const problem = (text2) => {
+    run.problems.push(text2);
+    o.log(text2);
+  };
+  for (const [runner, plan] of o.plans) {
+    const mine = (evidence) => planOf(plan, (u) => pieceOf(shard, evidence, u, runner) !== void 0 && (evidence === "wall" || isCounted(u)));
+    const wall = mine("wall");
+    const counted = mine("instructions");
+    const allocated = mine("allocations");
+    if (wall.units.length + counted.units.length + allocated.units.length === 0) continue;
+    let command;
+    try {
+      command = (await buildRunner({ runner, source: o.sources.get(runner), cacheDir: o.cacheDir, reuseOnly: o.reuseBuilds, log: o.log })).command;
+    } catch (e) {
+      problem(`${runner}: build: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
+    }
+    if (wall.units.length > 0) {
+      const file2 = shardResultFile(runner, "wall");
+      const inv = await invokeRunner(command, { plan: wall, out: join23(outDir, file2), timeoutMs: processBudgetMs(wall), bee: o.bee, onLine: (l) => o.log(`[${runner}] ${l}`) });
+      if (inv.problem) problem(`${runner} wall: ${inv.problem}`);
+      if (inv.result) {
+        run.files.push({ runner, evidence: "wall", file: file2 });
+        run.machine.host ??= inv.result.host;
+      }
+    }
+    const found = counted.units.length > 0 ? await findCounter() : null;
+    if (found && !found.counter) problem(`${runner} instructions: ${found.reason}`);
+    if (found?.counter) {
+      const counter = found.counter;
+      const file2 = shardResultFile(runner, "instructions");
+      const counts = await countRunner(command, { runner, plan: counted, counter, out: join23(outDir, file2), timeoutMs: processBudgetMs(counted), onLine: (l) => o.log(`[${runner} count] ${l}`) });
+      for (const p of counts.problems) problem(`${runner} instructions: ${p}`);
+      if (counts.result) run.files.push({ runner, evidence: "instructions", file: file2 });
+    }
+    if (allocated.units.length > 0) {
+      const file2 = shardResultFile(runner, "allocations");
+      const allocs = await allocationRun(command, { plan: allocated, out: join23(outDir, file2), timeoutMs: processBudgetMs(allocated), onLine: (l) => o.log(`[${runner} allocations] ${l}`) });
+      for (const p of allocs.problems) problem(`${runner} allocations: ${p}`);
+      if (allocs.result) run.files.push({ runner, evidence: "allocations", file: file2 });
+    }
+  }
+  run.elapsed_s = (performance.now() - started) / 1e3;
+  mkdirSync7(outDir, { recursive: true });
+  writeFileSync7(join23(outDir, SHARD_FILE), `${JSON.stringify(run, null, 2)}
+`);
+  return run;
+}
+
+// src/shard/merge.ts
+function loadShard(dir) {
+  const file2 = join24(dir, SHARD_FILE);
+  if (!existsSync9(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
+  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync13(file2, "utf8")));
+  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
+  return { dir, run: parsed.data };
+}
+var rowKey4 = (runner, id, label) => `${runner} ${id} ${String(label)}`;
+function mergeShards(shards, plans) {
+  if (shards.length === 0) throw new InputError("merge", ["no shard folders given"], "pass the folders of every shard");
+  const assignment = shards[0].run.assignment;
+  const key3 = selectionKey(assignment.selection);
+  const seen = /* @__PURE__ */ new Map();
+  for (const s of shards) {
+    if (selectionKey(s.run.assignment.selection) !== key3 || s.run.shard.total !== assignment.shards.length) {
+      throw new InputError(join24(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
+    }
+    const other = seen.get(s.run.shard.index);
+    if (other) throw new InputError(join24(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
+    seen.set(s.run.shard.index, s.dir);
+  }
+  const missingShards = assignment.shards.map((s) => s.index).filter((i) => !seen.has(i));
+  const problems = shards.flatMap((s) => s.run.problems.map((p) => `shard ${s.run.shard.index}: ${p}`));
+  const delivered = /* @__PURE__ */ new Map([["wall", /* @__PURE__ */ new Map()], ["instructions", /* @__PURE__ */ new Map()], ["allocations", /* @__PURE__ */ new Map()]]);
+  for (const s of shards) {
+    for (const f of s.run.files) {
+      const result2 = loadResult(join24(s.dir, f.file));
+      for (const c of result2.cases) delivered.get(f.evidence).set(rowKey4(f.runner, c.id, c.param.label), { shard: s.run.shard.index, c, result: result2 });
+    }
+  }
+  checkDigests(delivered, problems);
+  const missingRows = [];
+  const results = [];
+  for (const [runner, plan] of plans) {
+    for (const evidence of assignment.selection.evidences) {
+      for (const u of plan.units) {
+        if (evidence !== "wall" && !isCounted(u)) continue;
+        if (delivered.get(evidence).has(rowKey4(runner, u.id, u.param.label))) continue;
+        const owner = assignment.shards.find((s) => pieceOf(s, evidence, u, runner));
+        missingRows.push(`shard ${owner?.index ?? "?"}${owner && missingShards.includes(owner.index) ? " (no output)" : ""}: ${evidence} ${rowKey4(runner, u.id, u.param.label)}`);
+      }
+    }
+    const merged = mergeRunner(runner, plan, delivered);
+    if (merged) results.push(merged);
+  }
+  return { results, missingShards, missingRows, problems, shards: [...shards], assignment };
+}
+function mergeRunner(runner, plan, delivered) {
+  const pick2 = (evidence) => plan.units.map((u) => delivered.get(evidence).get(rowKey4(runner, u.id, u.param.label))).filter((d) => d !== void 0);
+  const wall = pick2("wall");
+  const counted = pick2("instructions");
+  const allocated = pick2("allocations");
+  const sources = [...wall, ...counted, ...allocated].map((d) => d.result);
+  if (sources.length === 0) return null;
+  const finished = sources.map((r) => r.finished_at);
+  const joined = (records) => ({
+    ...records[0].result,
+    started_at: sources.map((r) => r.started_at).sort()[0],
+    finished_at: finished.includes(null) ? null : finished.sort().at(-1),
+    cases: records.map((d) => d.c)
+  });
+  const [first2] = [wall, counted, allocated].filter((records) => records.length > 0);
+  let merged = joined(first2);
+  if (counted.length > 0 && first2 !== counted) merged = attachCounts(merged, joined(counted));
+  if (allocated.length > 0 && first2 !== allocated) merged = attachAllocations(merged, joined(allocated));
+  return merged;
+}
+function checkDigests(delivered, problems) {
+  const first2 = /* @__PURE__ */ new Map();
+  for (const byRow of delivered.values()) {
+    for (const [row, { shard, c }] of byRow) {
+      if (c.digest === void 0) continue;
+      const seen = first2.get(row);
+      if (!seen) first2.set(row, { shard, digest: c.digest });
+      else if (seen.digest !== c.digest) problems.push(`digest of ${row} differs between shard ${seen.shard} (${seen.digest.slice(0, 12)}) and shard ${shard} (${c.digest.slice(0, 12)})`);
+    }
+  }
+}
+function renderShardsMarkdown(m) {
+  const lines = ["## Shards", "", "| shard | machine | expected | took | result files | problems |", "|---|---|---|---|---|---|"];
+  for (const s of m.assignment.shards) {
+    const got = m.shards.find((l) => l.run.shard.index === s.index);
+    if (!got) {
+      lines.push(`| ${s.index}/${m.assignment.shards.length} | \u2014 | ${Math.round(s.cost)} s | **no output** | \u2014 | its ${s.pieces.length} piece(s) are missing |`);
+      continue;
+    }
+    const host = got.run.machine.host;
+    const machine = `${got.run.machine.hostname}${host ? ` (${host.cpu_model}, ${host.cpus} CPUs)` : ""}`;
+    lines.push(`| ${s.index}/${m.assignment.shards.length} | ${machine} | ${Math.round(s.cost)} s | ${Math.round(got.run.elapsed_s)} s | ${got.run.files.length} | ${got.run.problems.length || "\u2014"} |`);
+  }
+  if (m.missingRows.length > 0) lines.push("", `**${m.missingRows.length} planned row(s) missing:**`, "", ...m.missingRows.map((r) => `- ${r}`));
+  if (m.problems.length > 0) lines.push("", "**Problems:**", "", ...m.problems.map((p) => `- ${p}`));
+  return `${lines.join("\n")}
+`;
+}
+
+// src/shard/commands.ts
+function resolveSelection(r) {
+  const { spec, hash: hash2 } = loadSpec(r.specFile);
+  const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash2, runner, profile: r.profile, cases: r.cases, large: r.large })]));
+  return { selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash2 }, plans };
+}
+function costModel(r, historyDir) {
+  const quick = resolveSelection({ ...r, profile: "quick", large: false, cases: [] }).plans;
+  const fallback = staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
+  return historyDir ? historyModel(readRecords(resolve7(historyDir)).records.map((l) => l.record), fallback) : fallback;
+}
+function planShards(r, n, historyDir) {
+  const { selection, plans } = resolveSelection(r);
+  return assign(selection, [...plans.values()], costModel(r, historyDir), n);
+}
+function shardPlan(o) {
+  const { selection, plans } = resolveSelection(o);
+  const assignment = o.assignmentFile ? loadAssignment(o.assignmentFile) : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total);
+  if (selectionKey(assignment.selection) !== selectionKey(selection) || assignment.shards.length !== o.total) {
+    throw new InputError(o.assignmentFile ?? "the assignment", [`for another selection or shard count than this run's`], `pass the same --runner, --profile, --case, --large, --measure and spec as the plan, and --shard K/${assignment.shards.length}`);
+  }
+  const mine = assignment.shards.find((s) => s.index === o.index);
+  const hasNet = [...plans].some(([runner, plan]) => plan.units.some((u) => u.kind === "net" && pieceOf(mine, "wall", u, runner)));
+  return { assignment, plans, hasNet };
+}
+function shardCommand(o, planned = shardPlan(o)) {
+  return runShard({ ...o, assignment: planned.assignment, plans: planned.plans });
+}
+function mergeCommand(specFile, shardDirs, outDir) {
+  const shards = shardDirs.map((d) => loadShard(resolve7(d)));
+  const sel = shards[0]?.run.assignment.selection;
+  const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: /* @__PURE__ */ new Map() };
+  const { spec, hash: hash2 } = loadSpec(specFile);
+  if (sel && sel.spec_hash !== hash2) throw new InputError(specFile, [`the shards ran spec ${sel.spec_hash.slice(0, 12)}, this is ${hash2.slice(0, 12)}`], "merge with the spec the shards ran (--spec)");
+  const merged = mergeShards(shards, plans);
+  for (const r of merged.results) writeText(join25(resolve7(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
+`);
+  const reports = writeReports(outDir, aggregate(merged.results, spec, { specHash: hash2 }));
+  appendFileSync2(reports.markdown, `
+${renderShardsMarkdown(merged)}`);
+  return { merged, reports };
+}
+
+// src/cli/progress.ts
+var START = /^\[(js|go|rs)\] \[(\d+)\/(\d+)\] (\S+) (.*?) (?:\.\.\.|->)\s*(.*)$/;
+var OUTCOME = /^(ok|skipped|failed|FAILED)\b[:,]?\s*(.*)$/;
+var ITERATION = /^\[(js|go|rs)\]\s+iteration \d+\/\d+/;
+var LINE = /^\[(js|go|rs)\]\s+(.*)$/;
+function clock(ms) {
+  const s = Math.max(1, Math.round(ms / 1e3));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+}
+function summarize2(outcome) {
+  const m = OUTCOME.exec(outcome.trim());
+  if (!m) return null;
+  const status = m[1].toLowerCase();
+  if (status !== "ok") return `${status}: ${m[2].replace(/\s*\(\d+ samples kept\)$/, "")}`;
+  const median2 = /median ([0-9.]+ ?[nµm]?s)\b/.exec(m[2]);
+  const n = /(\d+) (?:iterations|iters)/.exec(m[2]);
+  return `ok${median2 ? `, median ${median2[1].replace(/([0-9])([nµm]?s)$/, "$1 $2")}` : ""}${n ? ` (${n[1]} iterations)` : ""}`;
+}
+function runProgress(total, log2, now = () => performance.now()) {
+  let done = 0;
+  const firstStart = /* @__PURE__ */ new Map();
+  const spent = /* @__PURE__ */ new Map();
+  const open2 = /* @__PURE__ */ new Map();
+  const finish = (runner, what, outcome) => {
+    const summary = summarize2(outcome);
+    if (!summary) return false;
+    done++;
+    open2.delete(runner);
+    spent.set(runner, now() - (firstStart.get(runner) ?? now()));
+    const elapsed = [...spent.values()].reduce((a, b) => a + b, 0);
+    const eta = done < total && elapsed > 0 ? ` \xB7 ETA ${clock((total - done) * elapsed / done)}` : "";
+    log2(`[${done}/${total}] ${runner} ${what}: ${summary}${eta}`);
+    return true;
+  };
+  return {
+    done: () => done,
+    log(line) {
+      if (ITERATION.test(line)) return;
+      const start = START.exec(line);
+      if (start) {
+        const [, runner, , , id, label, rest] = start;
+        if (!firstStart.has(runner)) firstStart.set(runner, now());
+        const what = `${id} ${label}`;
+        if (rest && finish(runner, what, rest)) return;
+        open2.set(runner, what);
+        return;
+      }
+      const plain = LINE.exec(line);
+      if (plain && open2.has(plain[1]) && finish(plain[1], open2.get(plain[1]), plain[2])) return;
+      log2(line);
+    }
+  };
+}
+
 // src/cli.ts
-var USAGE = `bee-bench: continuous benchmarks for the Swarm Bee API clients
-
-Usage:
-  bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]
-                    [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]
-                    [--measure wall|instructions|both]
-  bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]
-                    [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]
-                    [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]
-                    [--instructions-threshold T] [--fail-on wall|instructions|any]
-  bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]
-                    [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]
-                    [--measure wall|instructions]
-  bee-bench report  --out DIR RESULT.json|DIR...
-  bee-bench compare OLD_DIR NEW_DIR [--out FILE]
-  bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]
-                               [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]
-                               [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR...
-  bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON
-  bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]
-  bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]
-
-"bisect" walks the first-parent commits of the client checkout at --path (default .) from
---good (excluded) to --bad, each step an A/B against --good, and names the first commit whose
-change exceeds the threshold (or says "no change found"). Steps count instructions where
-valgrind is installed, else time paired rounds (--measure wall forces wall time).
-SRC is "registry" (the runner's pinned client version) or a path to a client checkout.
-BEE is the node the net.* cases run against (without one they are skipped):
-  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
-  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
-  --bee-binary PATH              the same from a local bee executable, without Docker
-  --bee-port N                   host port of the dev node (default: a free one)
-  A dev node gets a fresh postage batch and is stopped and removed when the command ends.
-bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
-serve it, run skips bee-go unless a checkout is given: --go-client PATH (or BEE_GO_PATH).
-Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
-default .bee-bench/cache), --build-command CMD (how to build a client checkout).
-History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
-publishes sharing one wait for each other. --commit-url (or --repo-url, which gives
-<URL>/commit/<sha>) lets the site link the measured commit. --default-branch NAME is the branch
-the site's files always keep (default: the branch with the most records; others are kept while
-recently active).
-
---measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
-or both; net cases are never counted. --fail-on: which evidence --fail-on-regression acts on.
-
-Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
-unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
-head; 2 bad arguments.`;
 var UsageError = class extends Error {
 };
 var options = {
@@ -30346,6 +31529,7 @@ var options = {
   "fail-on": { type: "string", default: "any" },
   measure: { type: "string" },
   "instructions-threshold": { type: "string" },
+  "allocations-threshold": { type: "string" },
   out: { type: "string" },
   spec: { type: "string" },
   cache: { type: "string" },
@@ -30363,10 +31547,18 @@ var options = {
   "commit-url": { type: "string" },
   "repo-url": { type: "string" },
   "data-js": { type: "boolean", default: false },
-  help: { type: "boolean", short: "h", default: false }
+  shards: { type: "string" },
+  shard: { type: "string" },
+  assignment: { type: "string" },
+  history: { type: "string" },
+  prebuilt: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+  version: { type: "boolean", short: "V", default: false }
 };
-var log = (line) => process.stderr.write(`${line}
+var log = (line) => {
+  process.stderr.write(`${line}
 `);
+};
 function num(v, name, fallback, check2, hint) {
   if (v === void 0) return fallback;
   const n = Number(v);
@@ -30399,7 +31591,7 @@ function devNodeOptions(v) {
   if (v["bee-url"] || v["batch-id"]) throw new UsageError("--bee dev starts its own node and batch: drop --bee-url and --batch-id");
   const port = v["bee-port"] === void 0 ? void 0 : num(v["bee-port"], "bee-port", 0, (n) => Number.isInteger(n) && n >= 1 && n <= 65535, "a TCP port from 1 to 65535");
   return {
-    how: v["bee-binary"] ? { kind: "binary", path: resolve5(v["bee-binary"]) } : { kind: "docker" },
+    how: v["bee-binary"] ? { kind: "binary", path: resolve8(v["bee-binary"]) } : { kind: "docker" },
     ...port ? { port } : {},
     log
   };
@@ -30418,13 +31610,13 @@ function common(v) {
   if (Boolean(v["bee-url"]) !== Boolean(v["batch-id"])) throw new UsageError("--bee-url and --batch-id go together");
   return {
     devNode: devNodeOptions(v),
-    specFile: resolve5(v.spec ?? defaultSpecPath()),
+    specFile: resolve8(v.spec ?? defaultSpecPath()),
     profile: profile.data,
     cases: v.case ?? [],
     large: v.large,
     bee: v["bee-url"] ? beeTarget(v["bee-url"], v["batch-id"]) : void 0,
-    outDir: resolve5(v.out ?? "out"),
-    cacheDir: v.cache ? resolve5(v.cache) : void 0,
+    outDir: resolve8(v.out ?? "out"),
+    cacheDir: v.cache ? resolve8(v.cache) : void 0,
     log
   };
 }
@@ -30434,7 +31626,7 @@ function withBee(c, job) {
 }
 function measureOf(v) {
   const m = MeasureSchema.safeParse(v.measure ?? "wall");
-  if (!m.success) throw new UsageError(`--measure ${v.measure}: use wall, instructions or both`);
+  if (!m.success) throw new UsageError(`--measure ${v.measure}: a comma list of wall, instructions, allocations (both = wall,instructions)`);
   return m.data;
 }
 function runnerList(v) {
@@ -30442,26 +31634,98 @@ function runnerList(v) {
   for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
   return list.length ? list : [...RUNNERS];
 }
-async function cmdRun(v) {
+function selectionOf(v) {
   const c = common(v);
+  const m = measureOf(v);
+  const evidences = [...m];
+  return { specFile: c.specFile, runners: runnerList(v), profile: c.profile, cases: c.cases, large: c.large ?? false, evidences };
+}
+function shardCount(v) {
+  return num(v.shards, "shards", 1, (n) => Number.isInteger(n) && n >= 1 && n <= 256, "a whole number from 1 to 256 (a GitHub matrix holds 256 jobs)");
+}
+function cmdPlan(v) {
+  if (v.shards !== void 0) {
+    const assignment = planShards(selectionOf(v), shardCount(v), v.history);
+    if (v.assignment) writeText(resolve8(v.assignment), `${JSON.stringify(assignment, null, 2)}
+`);
+    process.stdout.write(`${JSON.stringify(matrixOf(assignment))}
+`);
+    return 0;
+  }
+  const c = common(v);
+  const runner = oneRunner(v, "plan");
+  const { spec, hash: hash2 } = loadSpec(c.specFile);
+  const plan = resolvePlan({ spec, specHash: hash2, runner, profile: c.profile, cases: c.cases, large: c.large, hooks: hooksFromEnv(process.env) });
+  process.stdout.write(`${JSON.stringify(plan, null, 2)}
+`);
+  return 0;
+}
+async function cmdRunShard(v) {
+  const ref = parseShardRef(v.shard);
+  if (!ref) throw new UsageError(`--shard ${v.shard}: use K/N with 1 <= K <= N, e.g. 2/8`);
+  const c = common(v);
+  const selection = selectionOf(v);
+  const sources = new Map(selection.runners.map((r) => [r, source(v[`${r}-client`] ?? (r === "go" ? process.env.BEE_GO_PATH : void 0) ?? "registry", `${r}-client`)]));
+  const outDir = resolve8(v.out ?? join26("out", `shard-${ref.index}-of-${ref.total}`));
+  const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
+  const planned = shardPlan(request);
+  const run = await withBee(
+    planned.hasNet ? c : { ...c, devNode: void 0 },
+    (c2) => shardCommand({ ...request, sources, outDir, cacheDir: c2.cacheDir, reuseBuilds: v.prebuilt, bee: c2.bee, log }, planned)
+  );
+  log(`shard ${ref.index}/${ref.total}: ${run.files.length} result file(s) in ${outDir}, ${run.problems.length} problem(s), ${Math.round(run.elapsed_s)} s`);
+  return run.problems.length > 0 ? 1 : 0;
+}
+function cmdMerge(v, dirs) {
+  if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
+  const { merged, reports } = mergeCommand(resolve8(v.spec ?? defaultSpecPath()), dirs, resolve8(v.out ?? "out"));
+  for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
+  for (const r of merged.missingRows) log(`merge: missing ${r}`);
+  for (const p of merged.problems) log(`merge: ${p}`);
+  log(`wrote ${reports.markdown}, ${reports.html}, ${reports.csv}`);
+  return merged.missingShards.length + merged.missingRows.length + merged.problems.length > 0 ? 1 : 0;
+}
+async function cmdBuild(v) {
+  const c = common(v);
+  for (const runner of runnerList(v)) {
+    const given = v[`${runner}-client`] ?? (runner === "go" ? process.env.BEE_GO_PATH : void 0);
+    const built = await buildRunner({ runner, source: source(given ?? "registry", `${runner}-client`), cacheDir: c.cacheDir, buildCommand: v["build-command"], log });
+    log(`${runner}: ${built.cached ? "cached" : "built"} ${runner}-${built.key}`);
+  }
+  return 0;
+}
+async function cmdRun(v) {
+  if (v.shard !== void 0) return cmdRunShard(v);
+  const c = common(v);
+  selectCases(loadSpec(c.specFile).spec, c.cases);
   const runners = [];
+  const notRun = [];
   for (const runner of runnerList(v)) {
     const given = v[`${runner}-client`] ?? (runner === "go" ? process.env.BEE_GO_PATH : void 0);
     if (runner === "go" && !given) {
       const problem = await goProxyProblem();
       if (problem) {
-        log(`go: skipped: ${problem} (fix: give a bee-go checkout with --go-client PATH or BEE_GO_PATH)`);
+        const fix = "give a bee-go checkout with --go-client PATH or BEE_GO_PATH";
+        notRun.push({ runner, status: "skipped", reason: `the Go module proxy does not serve bee-go: ${problem}`, fix });
+        log(`go: skipped: ${problem} (fix: ${fix}; the report says so too)`);
         continue;
       }
     }
     runners.push({ runner, source: source(given ?? "registry", `${runner}-client`), buildCommand: v["build-command"] });
   }
-  const out = await withBee(c, (c2) => singleJob({ ...c2, runners, measure: measureOf(v) }));
-  log(`wrote ${out.reports.markdown}, ${out.reports.html}, ${out.reports.csv}`);
+  const spec = loadSpec(c.specFile).spec;
+  const units = selectCases(spec, c.cases).reduce((n, sc) => n + profileParams(sc, c.profile, c.large).length, 0);
+  const progress = runProgress(units * runners.length, log);
+  const out = await withBee({ ...c, log: progress.log }, (c2) => singlePipeline({ ...c2, runners, notRun, measure: measureOf(v) }));
+  log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(", ")}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:
 ${failed.map((f) => `  ${failureLine(f)}`).join("\n")}`);
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
+}
+function shortPath(p) {
+  const r = relative3(process.cwd(), p);
+  return r.startsWith("..") || r === "" ? p : r;
 }
 function oneRunner(v, command) {
   const runner = RunnerSchema.safeParse(v.runner?.[0]);
@@ -30481,8 +31745,9 @@ async function cmdAb(v) {
   if (!v.base || !v.head) throw new UsageError("ab needs --base SRC and --head SRC");
   const { rounds, alpha, threshold } = verdictOptions(v);
   const instructionThreshold = num(v["instructions-threshold"], "instructions-threshold", INSTRUCTION_DEFAULTS.threshold, (n) => n > 0 && n < 10, "a fraction, e.g. 0.01 for 1%");
+  const allocationThreshold = num(v["allocations-threshold"], "allocations-threshold", ALLOCATION_DEFAULTS.threshold, (n) => n > 0 && n < 10, "a fraction, e.g. 0.01 for 1%");
   const failOn = FailOnSchema.safeParse(v["fail-on"]);
-  if (!failOn.success) throw new UsageError(`--fail-on ${v["fail-on"]}: use wall, instructions or any`);
+  if (!failOn.success) throw new UsageError(`--fail-on ${v["fail-on"]}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
   const sides = {
     base: source(v.base, "base"),
@@ -30491,7 +31756,7 @@ async function cmdAb(v) {
     headLabel: v["head-label"] ?? v.head,
     env: { base: envPairs(v["base-env"], "base-env"), head: envPairs(v["head-env"], "head-env") }
   };
-  const out = await withBee(c, (c2) => abJob({
+  const out = await withBee(c, (c2) => abPipeline({
     ...c2,
     ...sides,
     runner,
@@ -30501,11 +31766,12 @@ async function cmdAb(v) {
     threshold,
     runBudgetMs: AB_DEFAULTS.runBudgetMs,
     measure,
-    instructionThreshold
+    instructionThreshold,
+    allocationThreshold
   }));
-  process.stdout.write(out.markdown);
-  log(`wrote ${out.markdownFile}`);
-  const f = failingRows(out.rows, failOn.data);
+  process.stdout.write(out.report.markdown);
+  log(`wrote ${out.report.markdownFile}`);
+  const f = failingRows(out.report.input.rows, failOn.data);
   return v["fail-on-regression"] && f.regressions + f.failed + f.missing > 0 ? 1 : 0;
 }
 async function cmdBisect(v) {
@@ -30513,8 +31779,8 @@ async function cmdBisect(v) {
   const runner = oneRunner(v, "bisect");
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
-  const repo = resolve5(v.path);
-  if (!existsSync9(repo) || !statSync2(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  const repo = resolve8(v.path);
+  if (!existsSync10(repo) || !statSync2(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
   const outcome = await bisect({
@@ -30522,22 +31788,22 @@ async function cmdBisect(v) {
     good: v.good,
     bad: v.bad,
     log,
-    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure })
+    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] })
   });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
-  writeText(join20(c.outDir, "bisect.md"), md);
+  writeText(join26(c.outDir, "bisect.md"), md);
   process.stdout.write(md);
   return 0;
 }
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync2(p).isDirectory()) for (const e of readdirSync4(p).sort()) walk2(join20(p, e));
+    if (statSync2(p).isDirectory()) for (const e of readdirSync5(p).sort()) walk2(join26(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
-    if (!existsSync9(p)) throw new UsageError(`${p}: no such file or folder`);
-    walk2(resolve5(p));
+    if (!existsSync10(p)) throw new UsageError(`${p}: no such file or folder`);
+    walk2(resolve8(p));
   }
   return files;
 }
@@ -30559,14 +31825,14 @@ function cmdCompare(v, positionals) {
   const c = common(v);
   const cmp = compareModels(modelOf([positionals[0]], c.specFile), modelOf([positionals[1]], c.specFile));
   const md = renderCompareMarkdown(cmp);
-  if (v.out) writeText(resolve5(v.out), md);
+  if (v.out) writeText(resolve8(v.out), md);
   process.stdout.write(md);
   return 0;
 }
 function headContext(v) {
   let commit;
   try {
-    commit = headCommit(resolve5(v.repo));
+    commit = headCommit(resolve8(v.repo));
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
@@ -30579,7 +31845,7 @@ function headContext(v) {
   }
   return {
     commit: url2 ? { ...commit, url: url2 } : commit,
-    branch: v.ref ?? execFileSync5("git", ["-C", resolve5(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
+    branch: v.ref ?? execFileSync5("git", ["-C", resolve8(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
     event: v.event,
     run: { id: v["run-id"] ?? `local-${Date.now()}` }
   };
@@ -30587,23 +31853,26 @@ function headContext(v) {
 function historyTarget(v) {
   if (!v.remote) throw new UsageError("history needs --remote URL|PATH (the repository holding the history branch)");
   const maxRuns = v["max-runs"] === void 0 ? void 0 : num(v["max-runs"], "max-runs", 0, (n) => Number.isInteger(n) && n > 0, "a whole number of points per series");
+  const token = process.env.BEE_BENCH_HISTORY_TOKEN || void 0;
+  registerSecret(token);
   return {
     remote: v.remote,
-    workdir: resolve5(v.workdir ?? join20(".bee-bench", "history")),
+    ...token ? { token } : {},
+    workdir: resolve8(v.workdir ?? join26(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
     ...v["default-branch"] ? { defaultBranch: v["default-branch"] } : {},
-    spec: loadSpec(resolve5(v.spec ?? defaultSpecPath())).spec,
+    spec: loadSpec(resolve8(v.spec ?? defaultSpecPath())).spec,
     log
   };
 }
 function writeOrPrint(v, text2) {
-  if (v.out) writeText(resolve5(v.out), text2);
+  if (v.out) writeText(resolve8(v.out), text2);
   else process.stdout.write(text2);
 }
 function resultOrRecord(file2) {
-  const text2 = readFileSync12(file2, "utf8");
+  const text2 = readFileSync14(file2, "utf8");
   let schema;
   try {
     schema = JSON.parse(text2)?.schema;
@@ -30613,9 +31882,9 @@ function resultOrRecord(file2) {
   return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text2) : loadResult(file2);
 }
 function historyRecords(path) {
-  if (!statSync2(path).isDirectory()) return [parseRecord(path, readFileSync12(path, "utf8"))];
+  if (!statSync2(path).isDirectory()) return [parseRecord(path, readFileSync14(path, "utf8"))];
   const set2 = readRecords(path);
-  if (set2.invalid.length > 0) throw new InputError(join20(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+  if (set2.invalid.length > 0) throw new InputError(join26(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
   if (set2.records.length === 0) throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set2.records.map((r) => r.record);
 }
@@ -30627,15 +31896,15 @@ async function cmdHistory(v, positionals) {
       const results = resultFiles(paths).map(loadResult);
       const report = await publishResults(results, headContext(v), historyTarget(v));
       log(`history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? "(none)"} after ${report.attempts} attempt(s)`);
-      for (const bad of report.invalid) log(`history: invalid record kept as is: ${bad.file}: ${bad.problem}`);
+      for (const bad2 of report.invalid) log(`history: invalid record kept as is: ${bad2.file}: ${bad2.problem}`);
       return 0;
     }
     case "import-gab": {
       if (paths.length !== 1) throw new UsageError("history import-gab needs one data.js or JSON file");
       const runner = v.runner?.[0] === void 0 ? void 0 : RunnerSchema.safeParse(v.runner[0]);
       if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
-      const file2 = resolve5(paths[0]);
-      const imported = importGab(file2, readFileSync12(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
+      const file2 = resolve8(paths[0]);
+      const imported = importGab(file2, readFileSync14(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
       for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
       if (imported.charted === 0) {
         log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
@@ -30648,11 +31917,11 @@ async function cmdHistory(v, positionals) {
     case "export-gab": {
       if (v["data-js"]) {
         if (paths.length === 0) throw new UsageError("history export-gab --data-js needs history folders (holding runs/) or record files");
-        writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve5(p))))) + "\n");
+        writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve8(p))))) + "\n");
         return 0;
       }
       if (paths.length !== 1) throw new UsageError("history export-gab needs one result or record file (or --data-js with history folders)");
-      writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve5(paths[0]))), null, 2)}
+      writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve8(paths[0]))), null, 2)}
 `);
       return 0;
     }
@@ -30660,27 +31929,74 @@ async function cmdHistory(v, positionals) {
       throw new UsageError(`unknown history command "${sub ?? ""}": use publish, import-gab or export-gab`);
   }
 }
+function commandWords(positionals) {
+  return positionals[0] === "history" ? positionals.slice(0, 2) : positionals.slice(0, 1);
+}
+function unknownFlag(raw, words) {
+  const typed = raw.replace(/^-+/, "").split("=")[0];
+  const near = closest(typed, Object.keys(options));
+  const help = words.length > 0 && commandsFor(words).length > 0 ? `bee-bench ${words.join(" ")} --help` : "bee-bench --help";
+  return `bee-bench: unknown flag ${raw.split("=")[0]}${near ? ` (did you mean --${near}?)` : ""}; see ${help}`;
+}
+function parserMessage(e, words) {
+  const help = words.length > 0 ? `bee-bench ${words.join(" ")} --help` : "bee-bench --help";
+  const missing = /Option '(-\w, )?(--[\w-]+) <value>' argument missing/.exec(e.message);
+  if (missing) return `bee-bench: ${missing[2]} needs a value; see ${help}`;
+  const noValue = /Option '(--[\w-]+)' does not take an argument/.exec(e.message);
+  if (noValue) return `bee-bench: ${noValue[1]} takes no value; see ${help}`;
+  return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
+}
+function version2() {
+  return JSON.parse(readFileSync14(join26(packageRoot(), "package.json"), "utf8")).version;
+}
 async function main(argv) {
+  const loose = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  const words = commandWords(loose.positionals);
+  const unknown2 = loose.tokens.find((t) => t.kind === "option" && !(t.name in options));
+  if (unknown2?.kind === "option") {
+    log(unknownFlag(unknown2.rawName, words));
+    return 2;
+  }
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {
-    log(`bee-bench: ${e.message}
-
-${USAGE}`);
+    log(parserMessage(e, words));
     return 2;
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(`${USAGE}
+  if (values.version) {
+    process.stdout.write(`bee-bench ${version2()}
 `);
-    return values.help ? 0 : 2;
+    return 0;
+  }
+  if (command === "help" || values.help || !command) {
+    const about = command === "help" ? rest : values.help ? positionals : [];
+    if (about.length === 0) {
+      process.stdout.write(`${globalHelp()}
+`);
+      return command || values.help ? 0 : 2;
+    }
+    const list = commandsFor(about);
+    if (list.length === 0) {
+      log(unknownCommand(about.join(" ")));
+      return 2;
+    }
+    process.stdout.write(`${commandHelp(list)}
+`);
+    return 0;
   }
   try {
     switch (command) {
       case "run":
         return await cmdRun(values);
+      case "plan":
+        return cmdPlan(values);
+      case "merge":
+        return cmdMerge(values, rest);
+      case "build":
+        return await cmdBuild(values);
       case "ab":
         return await cmdAb(values);
       case "bisect":
@@ -30692,12 +32008,13 @@ ${USAGE}`);
       case "history":
         return await cmdHistory(values, rest);
       default:
-        throw new UsageError(`unknown command "${command}"`);
+        log(unknownCommand(command));
+        return 2;
     }
   } catch (e) {
+    const help = commandsFor(commandWords(positionals)).length > 0 ? `bee-bench ${commandWords(positionals).join(" ")} --help` : "bee-bench --help";
     if (e instanceof UsageError || e instanceof SelectionError) {
-      log(`bee-bench: ${e.message}
-(see bee-bench --help)`);
+      log(`bee-bench: ${e.message}; see ${help}`);
       return 2;
     }
     if (e instanceof InputError) {
@@ -30707,6 +32024,11 @@ ${USAGE}`);
     log(`bee-bench: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
+}
+function unknownCommand(typed) {
+  const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];
+  const near = closest(typed.split(" ")[0], names);
+  return `bee-bench: unknown command "${typed}"${near ? ` (did you mean "${near}"?)` : ""}; see bee-bench --help`;
 }
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath2(import.meta.url)) {
   main(process.argv.slice(2)).then((code) => process.exitCode = code);

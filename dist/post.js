@@ -19603,11 +19603,31 @@ import { execFile, spawn } from "node:child_process";
 
 // src/child/env.ts
 var DROPPED_PREFIXES = ["INPUT_", "ACTIONS_RUNTIME_", "ACTIONS_ID_TOKEN_REQUEST_"];
-var DROPPED_NAMES = /* @__PURE__ */ new Set(["ACTIONS_CACHE_URL", "ACTIONS_RESULTS_URL", "GITHUB_TOKEN", "GH_TOKEN"]);
+var DROPPED_NAMES = /* @__PURE__ */ new Set([
+  "ACTIONS_CACHE_URL",
+  "ACTIONS_RESULTS_URL",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  // File commands: whoever can write these files steers the steps after this one.
+  "GITHUB_ENV",
+  "GITHUB_PATH",
+  "GITHUB_OUTPUT",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY",
+  // Git configuration and credentials handed down through the environment.
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS"
+]);
+var GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
 var TOKEN_NAMES = ["INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
 var MIN_SECRET_LENGTH = 8;
 var registered = /* @__PURE__ */ new Set();
-var isDroppedName = (name) => DROPPED_NAMES.has(name.toUpperCase()) || DROPPED_PREFIXES.some((p) => name.toUpperCase().startsWith(p));
+var isDroppedName = (name) => {
+  const upper = name.toUpperCase();
+  return DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p)) || GIT_CONFIG_ENTRY.test(upper);
+};
 function childEnv(extra = {}, base = process.env) {
   const secrets = [...registered];
   for (const name of TOKEN_NAMES) {

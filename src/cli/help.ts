@@ -21,8 +21,10 @@ const BEE = `BEE is the node the net.* cases run against (without one they are s
   A dev node gets a fresh postage batch and is stopped and removed when the command ends.`;
 const COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
-const MEASURE = `--measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
-or both; net cases are never counted.`;
+const MEASURE = `--measure: a comma list of wall (default), instructions (counts of the CPU cases under
+valgrind's callgrind) and allocations (heap allocations and bytes per iteration of the CPU cases,
+the runtime's own accounting, in runs of their own); both = wall,instructions. Net cases are only
+timed.`;
 const HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
 publishes sharing one wait for each other.`;
 
@@ -32,7 +34,7 @@ export const COMMANDS: readonly CommandHelp[] = [
     usage: [
       'bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]',
       '                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]',
-      '                  [--measure wall|instructions|both]',
+      '                  [--measure wall,instructions,allocations|both]',
       'bee-bench run     --shard K/N [the selection of plan --shards] [--assignment FILE] [--prebuilt] [BEE] [--out DIR]',
     ],
     summary: 'build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)',
@@ -55,8 +57,9 @@ ${COMMON}`,
     usage: [
       'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
       '                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
-      '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]',
-      '                  [--instructions-threshold T] [--fail-on wall|instructions|any]',
+      '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]',
+      '                  [--instructions-threshold T] [--allocations-threshold T]',
+      '                  [--fail-on wall|instructions|allocations|any]',
     ],
     summary: 'one runner built on two client sources, interleaved rounds, a verdict per row',
     details: `${SRC}

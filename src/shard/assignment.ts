@@ -63,7 +63,7 @@ export function parseShardRef(text: string): { index: number; total: number } | 
 }
 
 /** The matrix for GitHub's `strategy.matrix`: one entry per shard (256 jobs at most there). */
-export function matrixOf(a: Assignment): { include: Array<{ shard: string; cost_s: number; pieces: number }> } {
+export function matrixOf(a: Assignment): { include: Array<{ shard: string; index: number; cost_s: number; pieces: number }> } {
   const n = a.shards.length;
-  return { include: a.shards.map((s) => ({ shard: `${s.index}/${n}`, cost_s: Math.round(s.cost), pieces: s.pieces.length })) };
+  return { include: a.shards.map((s) => ({ shard: `${s.index}/${n}`, index: s.index, cost_s: Math.round(s.cost), pieces: s.pieces.length })) };
 }

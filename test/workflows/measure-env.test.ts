@@ -43,7 +43,7 @@ function writeCapable(wf: Workflow, job: Job): boolean {
 }
 
 const measureJobs = workflows().flatMap(({ where, wf }) =>
-  Object.entries(wf.jobs).filter(([, j]) => j.steps.some((s) => measuring(s) || /dist\/cli\.js run/.test(s.run ?? ''))).map(([name, job]) => ({ where, name, wf, job })),
+  Object.entries(wf.jobs).filter(([, j]) => j.steps.some((s) => measuring(s) || /dist\/cli\.js (run|build)/.test(s.run ?? ''))).map(([name, job]) => ({ where, name, wf, job })),
 );
 
 const dir = tmp('measure-env');

@@ -1,14 +1,15 @@
-// Runs one case/param inside a worker thread, so that a case that hangs (even in a synchronous
+// Runs one plan unit inside a worker thread, so that a case that hangs (even in a synchronous
 // loop), throws or leaks a rejection costs only this thread: the main thread owns the timeout
 // and the result file, and terminates the worker. Steps as in runners/README.md "Timing rules":
 // setup, digest, warmup, timed iterations. Each sample is posted as soon as it is taken, so a
 // case that fails half-way keeps the samples it had.
 //
 // Messages to the main thread: {t:'phase', phase}, {t:'digest', hex}, {t:'warmup', n},
-// {t:'sample', wall, cpu}, then one of {t:'done'}, {t:'skip', reason}, {t:'error', message}.
+// {t:'sample', wall, cpu, bytes?}, then one of {t:'done'}, {t:'skip', reason}, {t:'error', message}.
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
+import { allocMeter } from './alloc.mjs';
 import { CASES } from './cases/index.mjs';
 import { loadClient } from './client.mjs';
 import { describeError, Skip } from './errors.mjs';
@@ -27,7 +28,8 @@ process.on('unhandledRejection', (reason) => {
 
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
-async function runCase({ id, param, digestParam, digestForm, warmup, iters, fault, slowdown, pace, count, shared, options }) {
+async function runCase({ unit, paceFd, count, allocs, shared, options }) {
+  const { id, param, digest, warmup, iters, fault, slowdown = 0 } = unit;
   const setupCase = CASES[id];
   const client = await loadClient();
   const env = {
@@ -37,22 +39,23 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
     fixturesDir: options.fixturesDir,
     node: options.node,
     cpus: options.cpus,
+    allocs,
   };
 
   post({ t: 'phase', phase: 'setup' });
   const bench = await setupCase(env, param);
   const closers = [bench];
   try {
-    if (digestParam) {
+    if (digest) {
       post({ t: 'phase', phase: 'digest' });
-      const same = isDeepStrictEqual(digestParam, param);
-      const digestBench = same ? bench : await setupCase(env, digestParam);
+      const same = isDeepStrictEqual(digest.param, param);
+      const digestBench = same ? bench : await setupCase(env, digest.param);
       if (!same) closers.push(digestBench);
-      if (!digestBench.output) throw new Error(`case ${id} has a digest in the spec but no output`);
+      if (!digestBench.output) throw new Error(`case ${id} has a digest in the plan but no output`);
       await digestBench.before?.();
       await digestBench.op();
       const raw = await digestBench.output();
-      post({ t: 'digest', hex: digestForm === 'value' ? hex(raw) : createHash('sha256').update(raw).digest('hex') });
+      post({ t: 'digest', hex: digest.form === 'value' ? hex(raw) : createHash('sha256').update(raw).digest('hex') });
       if (!same) {
         await digestBench.close?.();
         closers.pop();
@@ -61,9 +64,9 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
 
     settleGc();
     post({ t: 'phase', phase: 'warmup' });
-    const waitTurn = pacer(pace.fd);
+    const waitTurn = pacer(paceFd);
     for (let w = 0; w < warmup; w++) {
-      waitTurn(pace.unit, w);
+      waitTurn(unit.unit, w);
       await bench.before?.();
       await bench.op();
       post({ t: 'warmup', n: w + 1 });
@@ -72,22 +75,26 @@ async function runCase({ id, param, digestParam, digestForm, warmup, iters, faul
     post({ t: 'phase', phase: 'iterations' });
     const timed = withFault(bench.op, fault);
     const counter = count ? await loadCounter() : null;
+    const meter = allocs ? await allocMeter(unit.alloc_extra) : null;
+    // Measuring allocations, the region is the meter's; the clocks around it still run so the
+    // case has its samples, but a slowdown spin would only measure the clock's own allocations.
+    const region = meter ? () => meter.measure(timed) : timed;
     for (let i = 0; i < iters; i++) {
-      waitTurn(pace.unit, warmup + i);
+      waitTurn(unit.unit, warmup + i);
       await bench.before?.();
-      // Counting: each counted iteration starts from a collected heap, so whether a collection
-      // falls inside its region does not depend on what earlier iterations left behind.
-      if (counter) settleGc();
+      // Counting or metering: each region starts from a collected heap, so whether a collection
+      // falls inside it does not depend on what earlier iterations left behind.
+      if (counter || meter) settleGc();
       counter?.start();
       let sample;
       try {
         // Counting injects the slowdown in instructions (slowDown below), not in time.
-        sample = await timeIteration(timed, counter ? 0 : slowdown);
+        sample = await timeIteration(region, counter || meter ? 0 : slowdown);
       } finally {
-        counter?.stop(pace.unit, warmup + i);
+        counter?.stop(unit.unit, warmup + i);
       }
-      if (counter && slowdown > 0) counter.slowDown(slowdown, pace.unit, warmup + i);
-      post({ t: 'sample', wall: sample.wall, cpu: sample.cpu });
+      if (counter && slowdown > 0) counter.slowDown(slowdown, unit.unit, warmup + i);
+      post({ t: 'sample', wall: sample.wall, cpu: sample.cpu, bytes: sample.value });
     }
     // Give a rejection leaked by the last iteration its turn before reporting success.
     await new Promise((resolve) => setImmediate(resolve));

@@ -1,66 +1,45 @@
 // Command line (runners/README.md): `run` and `info`, exit codes 0 (result written), 2 (bad
-// arguments or spec, message on stderr naming the flag or field), anything else (harness broke).
+// arguments or plan, message on stderr naming the flag or field), anything else (harness broke).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadClient, locateClient, operation } from './client.mjs';
+import { ALLOC_METHOD, rerunWithAllocFlags } from './alloc.mjs';
 import { describeError, UsageError } from './errors.mjs';
 import { createFixtureStore } from './fixtures.mjs';
-import { runPlan } from './harness.mjs';
-import { parseHooks } from './hooks.mjs';
+import { callTimeoutS, runPlan } from './harness.mjs';
 import { hostInfo, runtime } from './host.mjs';
+import { parseModes } from './modes.mjs';
+import { loadPlan, RUNNER } from './plan.mjs';
 import { newResult } from './result.mjs';
-import { loadSpec, plan, PROFILES, RUNNER } from './spec.mjs';
 
 const USAGE = `usage:
-  bee-bench-js run --spec FILE [--case GLOB]... [--profile quick|full] [--large]
-                   [--fixtures DIR] [--bee-url URL --batch-id HEX] --out FILE
-  bee-bench-js info`;
+  bee-bench-js run --plan FILE --out FILE [--fixtures DIR] [--bee-url URL --batch-id HEX]
+  bee-bench-js info
+(make the plan with: bee-bench plan --runner js [--profile P] [--case GLOB]... [--large])`;
 
 /** The version check must not hold up the run: a frozen node still gets a result file. */
 const VERSION_TIMEOUT_S = 10;
 
-/**
- * Each call to the node may wait half the case budget for an answer, so a frozen node fails the
- * case with "no answer in N s" (naming the call) before the case timeout cuts it off.
- */
-const callTimeoutS = (caseTimeoutS) => caseTimeoutS / 2;
-
-const FLAGS = {
-  '--spec': 'value',
-  '--case': 'list',
-  '--profile': 'value',
-  '--large': 'bool',
-  '--fixtures': 'value',
-  '--bee-url': 'value',
-  '--batch-id': 'value',
-  '--out': 'value',
-};
+const FLAGS = ['--plan', '--out', '--fixtures', '--bee-url', '--batch-id'];
+/** What the engine resolves now: a runner given them is being driven the old way. */
+const SPEC_FLAGS = ['--spec', '--case', '--profile', '--large'];
 
 /** Parses `run` arguments; `--flag value` and `--flag=value` are both accepted. */
 export function parseRunArgs(args) {
-  const opts = { case: [], large: false, profile: 'quick' };
-  const given = new Set();
+  const opts = {};
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].startsWith('--') && args[i].includes('=') ? args[i].split(/=(.*)/s, 2) : [args[i], undefined];
-    const kind = FLAGS[flag];
-    if (!kind) throw new UsageError(`unknown ${args[i].startsWith('-') ? 'flag' : 'argument'} ${args[i]}`);
-    const key = flag.slice(2);
-    if (kind === 'bool') {
-      if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
-      opts.large = true;
-      continue;
-    }
+    if (SPEC_FLAGS.includes(flag)) throw new UsageError(`${flag} is not taken any more: pass --plan FILE, a plan made by bee-bench plan --runner js`);
+    if (!FLAGS.includes(flag)) throw new UsageError(`unknown ${args[i].startsWith('-') ? 'flag' : 'argument'} ${args[i]}`);
     const value = inline ?? args[++i];
     if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`${flag} needs a value`);
-    if (kind === 'list') opts[key].push(value);
-    else if (given.has(flag)) throw new UsageError(`${flag} given twice`);
-    else opts[key] = value;
-    given.add(flag);
+    const key = flag.slice(2);
+    if (key in opts) throw new UsageError(`${flag} given twice`);
+    opts[key] = value;
   }
-  if (!opts.spec) throw new UsageError('--spec is required');
+  if (!opts.plan) throw new UsageError('--plan is required (make it with bee-bench plan --runner js)');
   if (!opts.out) throw new UsageError('--out is required');
-  if (!PROFILES.includes(opts.profile)) throw new UsageError(`--profile must be ${PROFILES.join(' or ')}, got ${JSON.stringify(opts.profile)}`);
   if (Boolean(opts['bee-url']) !== Boolean(opts['batch-id'])) {
     throw new UsageError(opts['bee-url'] ? '--bee-url needs --batch-id' : '--batch-id needs --bee-url');
   }
@@ -84,11 +63,11 @@ function info() {
 }
 
 /** The node block of the result: its URL and version (GET /health through bee-js, bounded). */
-async function beeInfo(node) {
+async function beeInfo(node, callTimeoutS) {
   if (!node) return null;
   try {
     const { lib } = await loadClient();
-    const timeout = Math.min(VERSION_TIMEOUT_S, node.callTimeoutS) * 1000;
+    const timeout = Math.min(VERSION_TIMEOUT_S, callTimeoutS) * 1000;
     const health = await operation(new lib.Bee(node.url, { timeout }), 'getHealth')();
     return { url: node.url, version: String(health.version) };
   } catch (err) {
@@ -97,21 +76,26 @@ async function beeInfo(node) {
   }
 }
 
+/** Runs a plan; returns the exit code. */
 async function run(args) {
   const opts = parseRunArgs(args);
-  const hooks = parseHooks();
-  const { spec, hash } = loadSpec(opts.spec);
-  const items = plan(spec, { profile: opts.profile, caseGlobs: opts.case, large: opts.large });
-  const timeoutS = hooks.caseTimeoutS ?? spec.profiles[opts.profile].case_timeout_s;
-  const node = opts['bee-url'] ? { url: opts['bee-url'].replace(/\/+$/, ''), batchId: opts['batch-id'], callTimeoutS: callTimeoutS(timeoutS) } : null;
+  const modes = parseModes();
+  const plan = loadPlan(opts.plan);
+  if (modes.allocs) {
+    const code = await rerunWithAllocFlags(modes.paceFd);
+    if (code !== null) return code;
+  }
+  const node = opts['bee-url'] ? { url: opts['bee-url'].replace(/\/+$/, ''), batchId: opts['batch-id'] } : null;
   const tempFixtures = opts.fixtures ? null : mkdtempSync(join(os.tmpdir(), 'bee-bench-js-'));
   const { info: client } = locateClient();
-  const result = newResult({ client, bee: await beeInfo(node), specHash: hash, profile: opts.profile, host: hostInfo() });
+  // The version check waits no longer than the shortest call budget of the plan.
+  const bee = await beeInfo(node, Math.min(...plan.units.map((u) => callTimeoutS(u.timeout_s))));
+  const result = newResult({ client, bee, specHash: plan.spec_hash, profile: plan.profile, host: hostInfo() });
+  if (modes.allocs) result.alloc_counter = { method: ALLOC_METHOD };
   try {
-    await runPlan(items, result, resolve(opts.out), {
-      hooks,
-      timeoutS,
-      shared: createFixtureStore(spec.fixtures),
+    await runPlan(plan.units, result, resolve(opts.out), {
+      modes,
+      shared: createFixtureStore(plan.fixtures),
       node,
       fixturesDir: resolve(opts.fixtures ?? tempFixtures),
       cpus: hostInfo().cpus,
@@ -120,14 +104,15 @@ async function run(args) {
   } finally {
     if (tempFixtures) rmSync(tempFixtures, { recursive: true, force: true });
   }
+  return 0;
 }
 
 /** Runs the CLI; returns the exit code. */
 export async function main(argv) {
   const [command, ...args] = argv;
   try {
-    if (command === 'run') await run(args);
-    else if (command === 'info' && args.length === 0) info();
+    if (command === 'run') return await run(args);
+    if (command === 'info' && args.length === 0) info();
     else if (command === '--help' || command === '-h' || command === 'help') process.stdout.write(`${USAGE}\n`);
     else throw new UsageError(command === 'info' ? `info takes no arguments, got ${args.join(' ')}` : `unknown command ${JSON.stringify(command ?? '')}`);
     return 0;

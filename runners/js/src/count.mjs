@@ -24,7 +24,7 @@ export async function loadCounter() {
     start,
     stop: (unit, step) => stopAs(`bee-bench ${unit} ${step}`),
     /**
-     * BEE_BENCH_SLOWDOWN while counting: right after `stop`, counted spins adding up to
+     * The unit's slowdown while counting: right after `stop`, counted spins adding up to
      * `fraction` x that step's own instruction count, each dumped as `bee-bench-spin <unit> <step>`
      * (the engine adds a step's dumps), so the injected share of the count is the fraction, as it
      * is of the wall time natively. Each spin's size comes from the instructions per pass the
@@ -33,7 +33,7 @@ export async function loadCounter() {
      */
     slowDown: (fraction, unit, step) => {
       const dir = process.env.BEE_BENCH_COUNT_DIR;
-      if (!dir) throw new Error("BEE_BENCH_SLOWDOWN with BEE_BENCH_COUNT=1 needs BEE_BENCH_COUNT_DIR, callgrind's dump folder (the engine sets it)");
+      if (!dir) throw new Error("a slowdown with BEE_BENCH_COUNT=1 needs BEE_BENCH_COUNT_DIR, callgrind's dump folder (the engine sets it)");
       const target = fraction * lastDump(dir);
       if (!warm) {
         // Uncounted, so V8's tier-ups of the spin fall outside every count.
@@ -47,7 +47,7 @@ export async function loadCounter() {
         spinPasses(passes);
         stopAs(`bee-bench-spin ${unit} ${step}`);
         const got = lastDump(dir);
-        if (got === 0) throw new Error('BEE_BENCH_SLOWDOWN: a spin counted no instructions (not under callgrind?)');
+        if (got === 0) throw new Error('slowdown: a spin counted no instructions (not under callgrind?)');
         spun += got;
         passes = Math.max(1, Math.ceil((target - spun) / (got / passes)));
       }

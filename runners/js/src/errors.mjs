@@ -1,6 +1,6 @@
 // The two errors the harness treats specially. Everything else a case throws makes it `failed`.
 
-/** Bad command line or bad spec: exit code 2, the message names the flag or spec field. */
+/** Bad command line or bad plan: exit code 2, the message names the flag or plan field. */
 export class UsageError extends Error {
   name = 'UsageError';
 }

@@ -1,12 +1,12 @@
-// The main thread of a run: walks the plan, runs each case/param in its own worker thread
-// (case-worker.mjs) under the per-case timeout, measures its peak RSS, and rewrites the result
+// The main thread of a run: walks the plan, runs each unit in its own worker thread
+// (case-worker.mjs) under the unit's timeout, measures its peak RSS, and rewrites the result
 // file after every case. A case that hangs, throws or leaks a rejection is recorded as failed
 // with the samples it had; the next case still runs.
 import { Worker } from 'node:worker_threads';
+import { ALLOC_WORKER_LIMITS } from './alloc.mjs';
 import { CASES } from './cases/index.mjs';
 import { describeError } from './errors.mjs';
 import { settleGc } from './gc.mjs';
-import { hooksFor } from './hooks.mjs';
 import { caseRecord, writeResult } from './result.mjs';
 import { startPeakRss } from './rss.mjs';
 
@@ -14,19 +14,24 @@ export const NO_NODE = 'no Bee node given (--bee-url and --batch-id)';
 const SLOW_ITERATION_NS = 1e9;
 
 /**
- * Runs every plan item in order, appending one record per item to result.cases and rewriting
- * `out` after each. `options`: {hooks, timeoutS, shared, node, fixturesDir, cpus, log}.
+ * Each call to the node may wait half the unit's budget for an answer, so a frozen node fails the
+ * case with "no answer in N s" (naming the call) before the unit's timeout cuts it off.
  */
-export async function runPlan(items, result, out, options) {
+export const callTimeoutS = (timeoutS) => timeoutS / 2;
+
+/**
+ * Runs every plan unit in order, appending one record per unit to result.cases and rewriting
+ * `out` after each. `options`: {modes, shared, node, fixturesDir, cpus, log}.
+ */
+export async function runPlan(units, result, out, options) {
   const { log } = options;
   writeResult(out, result);
-  for (const [k, item] of items.entries()) {
-    const { id } = item.case;
-    log(`[${k + 1}/${items.length}] ${id} ${item.param.label} ...`);
+  for (const [k, unit] of units.entries()) {
+    log(`[${k + 1}/${units.length}] ${unit.id} ${unit.param.label} ...`);
     let record;
-    if (!CASES[id]) record = withStatus(caseRecord(item), 'skipped', 'not implemented by the js runner');
-    else if (item.case.kind === 'net' && !options.node) record = withStatus(caseRecord(item), 'skipped', NO_NODE);
-    else record = await runCase(item, k, options);
+    if (!CASES[unit.id]) record = withStatus(caseRecord(unit), 'skipped', 'not implemented by the js runner');
+    else if (unit.kind === 'net' && !options.node) record = withStatus(caseRecord(unit), 'skipped', NO_NODE);
+    else record = await runCase(unit, options);
     settleGc();
     result.cases.push(record);
     writeResult(out, result);
@@ -36,13 +41,12 @@ export async function runPlan(items, result, out, options) {
   writeResult(out, result);
 }
 
-/** One case/param in a fresh worker; resolves with its record, whatever happens in there. */
-function runCase(item, unit, options) {
-  const { id } = item.case;
-  const { fault, slowdown } = hooksFor(options.hooks, id);
-  const iters = options.hooks.iters ?? item.iters;
-  const timeoutS = options.timeoutS;
-  const record = caseRecord(item);
+/** One unit in a fresh worker; resolves with its record, whatever happens in there. */
+function runCase(unit, options) {
+  const { iters, timeout_s: timeoutS } = unit;
+  const record = caseRecord(unit);
+  const allocs = options.modes.allocs && unit.kind === 'cpu';
+  if (allocs) record.alloc_bytes = [];
   let phase = 'start';
   let digest;
 
@@ -50,19 +54,18 @@ function runCase(item, unit, options) {
     const rss = startPeakRss();
     const worker = new Worker(new URL('./case-worker.mjs', import.meta.url), {
       workerData: {
-        id,
-        param: item.param,
-        digestParam: item.digestParam,
-        digestForm: item.case.digest?.form,
-        warmup: item.warmup,
-        iters,
-        fault,
-        slowdown,
-        pace: { fd: options.hooks.paceFd, unit },
-        count: options.hooks.count && item.case.kind === 'cpu',
+        unit,
+        paceFd: options.modes.paceFd,
+        count: options.modes.count && unit.kind === 'cpu',
+        allocs,
         shared: options.shared,
-        options: { node: options.node, fixturesDir: options.fixturesDir, cpus: options.cpus },
+        options: {
+          node: options.node && { ...options.node, callTimeoutS: callTimeoutS(timeoutS) },
+          fixturesDir: options.fixturesDir,
+          cpus: options.cpus,
+        },
       },
+      ...(options.modes.allocs ? { resourceLimits: ALLOC_WORKER_LIMITS } : {}),
     });
     let finished = false;
     const finish = async (status, detail) => {
@@ -90,6 +93,7 @@ function runCase(item, unit, options) {
         case 'sample':
           record.samples_ns.push(m.wall);
           record.cpu_ns.push(m.cpu);
+          record.alloc_bytes?.push(m.bytes);
           if (m.wall > SLOW_ITERATION_NS) options.log(`    iteration ${record.samples_ns.length}/${iters}: ${(m.wall / 1e9).toFixed(2)} s`);
           break;
         case 'done':
@@ -128,6 +132,7 @@ function withStatus(r, status, detail) {
     warmup: skippedCase ? 0 : r.warmup,
     samples_ns: skippedCase ? [] : r.samples_ns,
     cpu_ns: skippedCase ? [] : r.cpu_ns,
+    ...(!skippedCase && r.alloc_bytes ? { alloc_bytes: r.alloc_bytes } : {}),
     peak_rss_bytes: r.peak_rss_bytes,
     work: r.work,
     ...(!skippedCase && r.digest !== undefined ? { digest: r.digest } : {}),

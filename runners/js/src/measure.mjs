@@ -1,6 +1,6 @@
 // One timed iteration: wall time from the monotonic clock (ns) and process CPU time (user+sys of
 // the whole process, converted from us to ns), read immediately around the operation. The
-// BEE_BENCH_SLOWDOWN spin and BEE_BENCH_FAULT injections live here, inside the timed region.
+// plan's slowdown spin and fault injections live here, inside the timed region.
 
 /** Busy-spins (CPU work, not sleep) until the monotonic clock reaches `until` (ns). */
 function spinUntil(until) {
@@ -10,24 +10,24 @@ function spinUntil(until) {
 }
 
 /**
- * Times `op()` once. A sync op is not awaited, so an empty op costs only the clock reads.
- * `slowdown` is the BEE_BENCH_SLOWDOWN fraction for this case (0: none).
+ * Times `op()` once; `value` is what it returned (awaited). A sync op is not awaited, so an empty
+ * op costs only the clock reads.
+ * `slowdown` is the unit's slowdown fraction (0: none).
  */
 export async function timeIteration(op, slowdown = 0) {
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const pending = op();
-  if (pending && typeof pending.then === 'function') await pending;
+  const value = pending && typeof pending.then === 'function' ? await pending : pending;
   let t1 = process.hrtime.bigint();
   if (slowdown > 0) t1 = spinUntil(t1 + BigInt(Math.round(Number(t1 - t0) * slowdown)));
   const cpu = process.cpuUsage(cpu0);
-  return { wall: Number(t1 - t0), cpu: (cpu.user + cpu.system) * 1000 };
+  return { wall: Number(t1 - t0), cpu: (cpu.user + cpu.system) * 1000, value };
 }
 
-/** The timed operation with the BEE_BENCH_FAULT mode for this case applied (null: unchanged). */
+/** The timed operation with the unit's fault mode applied (undefined: unchanged). */
 export function withFault(op, mode) {
   switch (mode) {
-    case null:
     case undefined:
       return op;
     case 'throw':

@@ -2,7 +2,7 @@
 // atomically (temporary file, then rename) after every case; finished_at stays null until the end.
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RUNNER } from './spec.mjs';
+import { RUNNER } from './plan.mjs';
 
 export function newResult({ client, bee, specHash, profile, host }) {
   return {
@@ -25,19 +25,17 @@ export function writeResult(path, result) {
   renameSync(tmp, path);
 }
 
-/** A case record before it runs: what the plan says, no samples yet. */
-export function caseRecord(item) {
+/** A case record before it runs: what the plan unit says, no samples yet. */
+export function caseRecord(unit) {
   return {
-    id: item.case.id,
-    kind: item.case.kind,
-    param: item.param,
+    id: unit.id,
+    kind: unit.kind,
+    param: unit.param,
     status: 'ok',
     warmup: 0,
     samples_ns: [],
     cpu_ns: [],
     peak_rss_bytes: null,
-    work: item.work,
+    work: unit.work,
   };
 }
-
-export const skipped = (item, reason) => ({ ...caseRecord(item), status: 'skipped', skip_reason: reason });

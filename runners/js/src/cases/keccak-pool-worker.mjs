@@ -1,17 +1,33 @@
 // One worker of the cpu.keccak.parallel pool: prepares span || payload for its slice, says
 // 'ready', then on every 'run' computes the chunk addresses and posts them back concatenated.
+// Measuring allocations, it meters its own part (heap statistics are per isolate) and posts
+// {out, bytes}.
 import { parentPort, workerData } from 'node:worker_threads';
+import { allocMeter } from '../alloc.mjs';
 import { loadClient } from '../client.mjs';
 import { fixtureView } from '../fixtures.mjs';
+import { settleGc } from '../gc.mjs';
 import { CHUNK_ADDRESS, spannedPayloads } from './keccak.mjs';
 
-const { lo, hi, chunkBytes, shared } = workerData;
+const { lo, hi, chunkBytes, shared, allocs } = workerData;
 const chunkAddress = await (await loadClient()).internal(...CHUNK_ADDRESS);
 const chunks = spannedPayloads(fixtureView(shared), lo, hi, chunkBytes);
+const meter = allocs ? await allocMeter() : null;
+
+let out;
+function hashSlice() {
+  out = new Uint8Array(32 * chunks.length);
+  for (let j = 0; j < chunks.length; j++) out.set(chunkAddress(chunks[j]).toUint8Array(), 32 * j);
+}
 
 parentPort.on('message', () => {
-  const out = new Uint8Array(32 * chunks.length);
-  for (let j = 0; j < chunks.length; j++) out.set(chunkAddress(chunks[j]).toUint8Array(), 32 * j);
+  if (meter) {
+    settleGc(); // as the case worker does before each region
+    const bytes = meter.measure(hashSlice);
+    parentPort.postMessage({ out, bytes }, [out.buffer]);
+    return;
+  }
+  hashSlice();
   parentPort.postMessage(out, [out.buffer]);
 });
 parentPort.postMessage('ready');

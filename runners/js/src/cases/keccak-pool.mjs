@@ -16,12 +16,12 @@ export class KeccakPool {
     }
   }
 
-  static async start({ workers, count, chunkBytes, shared }) {
+  static async start({ workers, count, chunkBytes, shared, allocs }) {
     const n = Math.max(1, Math.min(workers, count));
     const threads = Array.from({ length: n }, (_, w) => {
       const lo = Math.floor((count * w) / n);
       const hi = Math.floor((count * (w + 1)) / n);
-      return new Worker(new URL('./keccak-pool-worker.mjs', import.meta.url), { workerData: { lo, hi, chunkBytes, shared } });
+      return new Worker(new URL('./keccak-pool-worker.mjs', import.meta.url), { workerData: { lo, hi, chunkBytes, shared, allocs } });
     });
     const pool = new KeccakPool(threads);
     try {

@@ -1,5 +1,6 @@
 // Keccak cases: the BMT chunk address per 4096-byte payload (sequential and over a worker pool)
 // and one Keccak-256 over a large buffer.
+import { allocatedElsewhere } from '../alloc.mjs';
 import { KeccakPool } from './keccak-pool.mjs';
 import { concat, raw } from './util.mjs';
 
@@ -34,11 +35,13 @@ export async function chunkHash(env, p) {
 export async function chunkHashParallel(env, p) {
   await env.client.internal(...CHUNK_ADDRESS); // skip here, not in the pool, if it is absent
   env.fixtures.data(p.count * p.chunk_bytes); // generated once here, read in place by the pool
-  const pool = await KeccakPool.start({ workers: env.cpus, count: p.count, chunkBytes: p.chunk_bytes, shared: env.fixtures.shared });
+  const pool = await KeccakPool.start({ workers: env.cpus, count: p.count, chunkBytes: p.chunk_bytes, shared: env.fixtures.shared, allocs: env.allocs });
   let slices = [];
   return {
     async op() {
       slices = await pool.run();
+      // Measuring allocations, each worker metered its own part.
+      if (env.allocs) slices = slices.map(({ out, bytes }) => (allocatedElsewhere(bytes), out));
     },
     output: () => concat(slices),
     close: () => pool.close(),
