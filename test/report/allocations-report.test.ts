@@ -6,7 +6,8 @@ import { CSV_ALLOC_COLUMNS, CSV_COLUMNS, renderCsv } from '../../src/report/csv.
 import { renderHtml } from '../../src/report/html.js';
 import { renderMarkdown } from '../../src/report/markdown.js';
 import { cellAllocations, memoryStory, STORY_MIN_BYTES } from '../../src/report/memory.js';
-import type { CaseResult, Runner } from '../../src/spec/schema.js';
+import { ResultSchema, type CaseResult, type Runner } from '../../src/spec/schema.js';
+import { attachAllocations } from '../../src/run/count.js';
 import { caseResult, realSpec, result, syntheticResult, withAllocations } from './fixtures.js';
 
 const { spec, hash } = realSpec();
@@ -115,6 +116,15 @@ describe('allocations in the run report', () => {
     expect(renderMarkdown(plain)).not.toMatch(/heap |Heap bytes/);
     expect(renderHtml(plain)).not.toContain('Heap bytes');
     expect(renderCsv(plain).split('\r\n')[0]).toBe(CSV_COLUMNS.join(','));
+  });
+
+  it('reads a wall result that carries the allocation run\'s figures (3 iterations beside its own 5)', () => {
+    const allocated = withAllocations(syntheticResult('go', spec, hash, { n: 3 }), (c) => (c.id === 'cpu.identity.create' ? { bytes: 4000, allocs: 2 } : undefined));
+    const wall = ResultSchema.parse(attachAllocations(syntheticResult('go', spec, hash, { n: 5 }), allocated));
+    const c = wall.cases.find((x) => x.id === 'cpu.identity.create')!;
+    expect([c.samples_ns.length, c.alloc_bytes?.length]).toEqual([5, 3]);
+    // The two allocation arrays still come from one run.
+    expect(ResultSchema.safeParse({ ...wall, cases: [{ ...c, allocs: [1] }] }).success).toBe(false);
   });
 
   it('takes the figures a synthetic allocation run attaches', () => {
