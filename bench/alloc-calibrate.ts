@@ -85,7 +85,9 @@ const injected = await twoAtATime(Array.from({ length: S }, (_, i) => () => one(
 
 type Figures = Map<string, AllocationFigures>;
 const figuresOf = (r: Result): Figures =>
-  new Map(r.cases.filter((c) => c.alloc_bytes).map((c) => [`${c.id} ${String(c.param.label)}`, { bytes: c.alloc_bytes!, ...(c.allocs ? { allocs: c.allocs } : {}) }]));
+  new Map(
+    r.cases.filter((c) => c.alloc_bytes).map((c) => [`${c.id} ${String(c.param.label)}`, { bytes: c.alloc_bytes!, ...(c.allocs ? { allocs: c.allocs } : {}) }]),
+  );
 const plainFigures = plain.map(figuresOf);
 const injectedFigures = injected.map(figuresOf);
 const rows = [...new Set(plainFigures.flatMap((m) => [...m.keys()]))];
@@ -98,12 +100,20 @@ const pct = (x: number) => Math.round(x * 1e6) / 1e4;
 const perRow = rows.map((row) => {
   const got = (m: Figures) => m.get(row);
   const spread = (pick: (f: AllocationFigures) => readonly number[] | undefined) =>
-    Math.max(0, ...pairs.map(([a, b]) => {
-      const [x, y] = [got(plainFigures[a]!), got(plainFigures[b]!)];
-      const [px, py] = [x && pick(x), y && pick(y)];
-      // judgeAllocations adds one unit to every figure; the spread is read the same way.
-      return px && py ? aaSpread(px.map((n) => n + 1), py.map((n) => n + 1)) : 0;
-    }));
+    Math.max(
+      0,
+      ...pairs.map(([a, b]) => {
+        const [x, y] = [got(plainFigures[a]!), got(plainFigures[b]!)];
+        const [px, py] = [x && pick(x), y && pick(y)];
+        // judgeAllocations adds one unit to every figure; the spread is read the same way.
+        return px && py
+          ? aaSpread(
+              px.map((n) => n + 1),
+              py.map((n) => n + 1),
+            )
+          : 0;
+      }),
+    );
   let flagged = 0;
   let runs = 0;
   const ratios: number[] = [];
@@ -148,8 +158,17 @@ for (const [a, b] of pairs)
   }
 
 const summary = {
-  runner, client: values.source, counter: plain[0]?.alloc_counter?.method ?? null, pool: P, injected: S, fraction, ...verdict,
-  iterations: ALLOC_ITERATIONS, aaRuns, aaRunsFlagged, rows: perRow,
+  runner,
+  client: values.source,
+  counter: plain[0]?.alloc_counter?.method ?? null,
+  pool: P,
+  injected: S,
+  fraction,
+  ...verdict,
+  iterations: ALLOC_ITERATIONS,
+  aaRuns,
+  aaRunsFlagged,
+  rows: perRow,
   totalMinutes: (performance.now() - started) / 60_000,
 };
 writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);

@@ -22,9 +22,10 @@ export const cellAllocations = (c: CaseResult): CellAllocations | undefined => a
 /**
  * What a row's bytes allocated and its peak RSS growth (over the same runner's RSS baseline case)
  * say together. Transient: an iteration allocates at least 4x what the process ever grew by, so
- * most of it was short-lived (collector or allocator work, not memory). Retained: the process
- * grew by at least what one iteration allocates, as it would if it kept it (setup data of that
- * size looks the same, so it reads "consistent with"). Between the two, or under
+ * most of it was short-lived (collector or allocator work, not memory); conclusive, since
+ * anything else resident only adds to the growth. Retained: the process grew by at least what
+ * one iteration allocates, as it would if it kept it; setup data or what earlier cases left
+ * resident look the same, so it only reads "consistent with". Between the two, or under
  * STORY_MIN_BYTES, the figures do not disagree enough to say: undefined.
  */
 export function memoryStory(bytesPerIteration: number, peakRss: number, baselineRss: number): MemoryStory | undefined {
@@ -51,14 +52,18 @@ export function markMemoryStories(cases: readonly CaseModel[], runners: readonly
 }
 
 /** What the allocation line says, for the legend of a report that has one. */
-export const ALLOC_LEGEND =
-  `heap: bytes and allocations per op of work inside the timed region, by the runtime's own accounting in a separate allocation run (median of its iterations; CPU rows; bee-js counts bytes only). Bytes allocated are not memory kept: transient = one iteration allocates at least ${1 / TRANSIENT_BELOW}x what the peak RSS grew by over the runner's ${RSS_BASELINE_CASE} row (short-lived: collector or allocator work, not memory); retained = the peak RSS grew by at least what one iteration allocates (consistent with keeping it, or with setup data of that size); no word where the two do not disagree that clearly, below ${formatBytes(STORY_MIN_BYTES)} per iteration, or without a ${RSS_BASELINE_CASE} row.`;
+export const ALLOC_LEGEND = `heap: bytes and allocations per op of work inside the timed region, by the runtime's own accounting in a separate allocation run (median of its iterations; CPU rows; bee-js counts bytes only). Bytes allocated are not memory kept: transient = one iteration allocates at least ${1 / TRANSIENT_BELOW}x what the peak RSS grew by over the runner's ${RSS_BASELINE_CASE} row (short-lived: collector or allocator work, not memory); retained = the peak RSS grew by at least what one iteration allocates (consistent with keeping it, but setup data or what earlier cases left resident read the same: transient is the conclusive reading); no word where the two do not disagree that clearly, below ${formatBytes(STORY_MIN_BYTES)} per iteration, or without a ${RSS_BASELINE_CASE} row.`;
 
 export const ALLOC_SCOREBOARD_NOTE =
   "Geometric mean over rows where two or more runners have allocation figures of each runner's heap bytes per unit of work (per byte on byte rows, per op otherwise) as a multiple of the least in the row; 1.00x = least everywhere. Least = rows where the runner allocated least. A row where some runner allocates nothing in the timed region has no ratio: it is out of the mean and Rows, and counted under Allocates nothing for the runners at zero.";
 
 /** The allocation scoreboard as a table, the markup left to the renderer (`text` escapes, `strong` marks the least). */
-export function allocScoreboardTable(model: AggregateModel, entries: readonly AllocScoreEntry[], text: (s: string) => string, strong: (s: string) => string): { headers: string[]; rows: string[][] } {
+export function allocScoreboardTable(
+  model: AggregateModel,
+  entries: readonly AllocScoreEntry[],
+  text: (s: string) => string,
+  strong: (s: string) => string,
+): { headers: string[]; rows: string[][] } {
   const groups = model.groups.filter((g) => entries.some((s) => s.byGroup[g.id] != null));
   const best = Math.min(...entries.map((s) => s.geomean ?? Infinity));
   return {

@@ -34,7 +34,14 @@ describe('memoryStory', () => {
 
 describe('cellAllocations', () => {
   it('divides the median per iteration by the ops of work', () => {
-    const c = caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: 'quick' }, work: { ops: 2000 }, samples_ns: [1, 2, 3], alloc_bytes: [96_000, 96_000, 200_000], allocs: [2000, 2000, 2001] });
+    const c = caseResult({
+      id: 'cpu.ecdsa.sign-1000',
+      param: { label: 'quick' },
+      work: { ops: 2000 },
+      samples_ns: [1, 2, 3],
+      alloc_bytes: [96_000, 96_000, 200_000],
+      allocs: [2000, 2000, 2001],
+    });
     expect(cellAllocations(c)).toEqual({ bytes: 96_000, bytesPerOp: 48, allocs: 2000, allocsPerOp: 1 });
   });
 
@@ -48,9 +55,33 @@ describe('cellAllocations', () => {
 /** Hand-made rs and go results: noop sets each runner's RSS floor (10 MiB). */
 function results() {
   const cases = (runner: Runner, figures: { chunk: [number, number, number]; sign: [number, number]; noopRss?: number }): CaseResult[] => [
-    caseResult({ id: 'cpu.harness.noop', param: { label: 'empty', count: 1 }, work: { ops: 1 }, samples_ns: flat(100), peak_rss_bytes: figures.noopRss ?? 10 * MiB, alloc_bytes: flat(0), allocs: flat(0) }),
-    caseResult({ id: 'cpu.keccak.chunk-hash', param: { label: 'quick', count: 2000, chunk_bytes: 4096 }, work: { ops: 2000, bytes: 2000 * 4096 }, samples_ns: flat(runner === 'rs' ? 1e6 : 2e6), peak_rss_bytes: figures.chunk[2], alloc_bytes: flat(figures.chunk[0]), allocs: flat(figures.chunk[1]) }),
-    caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: 'quick', count: 2000 }, work: { ops: 2000 }, samples_ns: flat(3e6), peak_rss_bytes: 11 * MiB, alloc_bytes: flat(figures.sign[0]), allocs: flat(figures.sign[1]) }),
+    caseResult({
+      id: 'cpu.harness.noop',
+      param: { label: 'empty', count: 1 },
+      work: { ops: 1 },
+      samples_ns: flat(100),
+      peak_rss_bytes: figures.noopRss ?? 10 * MiB,
+      alloc_bytes: flat(0),
+      allocs: flat(0),
+    }),
+    caseResult({
+      id: 'cpu.keccak.chunk-hash',
+      param: { label: 'quick', count: 2000, chunk_bytes: 4096 },
+      work: { ops: 2000, bytes: 2000 * 4096 },
+      samples_ns: flat(runner === 'rs' ? 1e6 : 2e6),
+      peak_rss_bytes: figures.chunk[2],
+      alloc_bytes: flat(figures.chunk[0]),
+      allocs: flat(figures.chunk[1]),
+    }),
+    caseResult({
+      id: 'cpu.ecdsa.sign-1000',
+      param: { label: 'quick', count: 2000 },
+      work: { ops: 2000 },
+      samples_ns: flat(3e6),
+      peak_rss_bytes: 11 * MiB,
+      alloc_bytes: flat(figures.sign[0]),
+      allocs: flat(figures.sign[1]),
+    }),
   ];
   return [
     // rs: 16 MiB churned per iteration, RSS 1 MiB over the floor: transient. Signs on the stack.
@@ -65,7 +96,13 @@ describe('allocations in the run report', () => {
   const cell = (id: string, runner: Runner) => model.groups.flatMap((g) => g.cases).find((c) => c.id === id)!.rows[0]!.cells[runner]!;
 
   it('gives each cell its figures per op and the story its RSS tells', () => {
-    expect(cell('cpu.keccak.chunk-hash', 'rs').alloc).toEqual({ bytes: 16 * MiB, bytesPerOp: (16 * MiB) / 2000, allocs: 16_000, allocsPerOp: 8, story: 'transient' });
+    expect(cell('cpu.keccak.chunk-hash', 'rs').alloc).toEqual({
+      bytes: 16 * MiB,
+      bytesPerOp: (16 * MiB) / 2000,
+      allocs: 16_000,
+      allocsPerOp: 8,
+      story: 'transient',
+    });
     expect(cell('cpu.keccak.chunk-hash', 'go').alloc).toMatchObject({ bytesPerOp: (4 * MiB) / 2000, allocsPerOp: 4, story: 'retained' });
     // 2 MB per iteration, 1 MiB over the floor: neither story is clear.
     expect(cell('cpu.ecdsa.sign-1000', 'go').alloc?.story).toBeUndefined();
@@ -118,8 +155,10 @@ describe('allocations in the run report', () => {
     expect(renderCsv(plain).split('\r\n')[0]).toBe(CSV_COLUMNS.join(','));
   });
 
-  it('reads a wall result that carries the allocation run\'s figures (3 iterations beside its own 5)', () => {
-    const allocated = withAllocations(syntheticResult('go', spec, hash, { n: 3 }), (c) => (c.id === 'cpu.identity.create' ? { bytes: 4000, allocs: 2 } : undefined));
+  it("reads a wall result that carries the allocation run's figures (3 iterations beside its own 5)", () => {
+    const allocated = withAllocations(syntheticResult('go', spec, hash, { n: 3 }), (c) =>
+      c.id === 'cpu.identity.create' ? { bytes: 4000, allocs: 2 } : undefined,
+    );
     const wall = ResultSchema.parse(attachAllocations(syntheticResult('go', spec, hash, { n: 5 }), allocated));
     const c = wall.cases.find((x) => x.id === 'cpu.identity.create')!;
     expect([c.samples_ns.length, c.alloc_bytes?.length]).toEqual([5, 3]);
