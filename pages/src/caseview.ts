@@ -15,7 +15,7 @@ import { DECIMATION, fullData } from './decimate.js';
 import { formatUtc, minUnitFor } from './date-adapter.js';
 import { clear, el, externalLink, firstLine, internalLink, safeHttpUrl } from './dom.js';
 import { download, fileName, toCsv, type Row } from './download.js';
-import { axisTitle, basisOf, exportUnit, exportValue, formatValue, pointValue, type Basis } from './metric.js';
+import { axisTitle, basisOf, exportUnit, exportValue, formatValue, metricsOf, pointValue, type Figure } from './metric.js';
 import { formatHash, type ViewState } from './permalink.js';
 import { PointTooltip, pointDetails, type Datum } from './tooltip.js';
 
@@ -59,7 +59,7 @@ interface ChartInfo {
 }
 
 /** The points of one series on one branch, in time order, with version changes noted. */
-export function datumsOf(s: Series, branch: string, basis: Basis): Datum[] {
+export function datumsOf(s: Series, branch: string, basis: Figure): Datum[] {
   // Times parsed once (a comparator parsing them costs seconds-scale work on 10,000-point series).
   const pts = s.points
     .filter((p) => p.branch === branch)
@@ -78,7 +78,7 @@ export function datumsOf(s: Series, branch: string, basis: Basis): Datum[] {
   return out;
 }
 
-function yTick(basis: Basis, scale: Scale, v: number): string {
+function yTick(basis: Figure, scale: Scale, v: number): string {
   if (v === 0) return '0';
   if (scale.type === 'logarithmic') {
     if (!(v > 0)) return '';
@@ -88,7 +88,7 @@ function yTick(basis: Basis, scale: Scale, v: number): string {
   return formatValue(basis, v);
 }
 
-function yScale(basis: Basis, log: boolean) {
+function yScale(basis: Figure, log: boolean) {
   return {
     type: log ? ('logarithmic' as const) : ('linear' as const),
     beginAtZero: !log,
@@ -115,7 +115,8 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
     );
     return { destroy() {}, ready: Promise.resolve() };
   }
-  const basis = basisOf(c);
+  // Time by default; a metric the points carry (heap bytes per op, ...) when the permalink names one.
+  const basis: Figure = state.metric ? { metric: state.metric } : basisOf(c);
   const t = theme();
   applyTheme(t);
   document.title = `${c.id} · bee-bench trends`;
@@ -260,6 +261,8 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
     (file) => {
       if (destroyed) return;
       status.remove();
+      const metrics = metricsOf(file);
+      if (metrics.length > 0 || state.metric) toolbar.prepend(figureSelect(metrics, state, ctx));
       const charts = buildCharts(root, c, file, basis, branch, state, t, {
         onRangeChange,
         refreshTables,
@@ -279,7 +282,7 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
         }
       }
       retick();
-      root.append(el('p', { class: 'footnote', text: basis === 'bytes' ? THROUGHPUT_FOOTNOTE : 'Each point is the median of one run’s iterations.' }));
+      root.append(el('p', { class: 'footnote', text: footnoteOf(basis) }));
     },
     (e: unknown) => {
       if (destroyed) return;
@@ -299,7 +302,30 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
   };
 }
 
-function rowOf(c: IndexCase, basis: Basis, label: string, runner: Runner, d: Datum): Row {
+function footnoteOf(figure: Figure): string {
+  if (typeof figure === 'object') return 'Each point is one run’s figure for this unit: for heap bytes and allocations, the median of its allocation run’s iterations, by the runtime’s own accounting.';
+  return figure === 'bytes' ? THROUGHPUT_FOOTNOTE : 'Each point is the median of one run’s iterations.';
+}
+
+/** Time or a metric the points carry: a choice kept in the permalink (a new view, zoom kept). */
+function figureSelect(metrics: readonly string[], state: ViewState, ctx: ViewContext): HTMLElement {
+  const select = el('select', { attrs: { id: 'figure' } });
+  const options = ['', ...metrics, ...(state.metric && !metrics.includes(state.metric) ? [state.metric] : [])];
+  for (const unit of options) {
+    const o = el('option', { text: unit === '' ? 'Time' : unit, attrs: { value: unit } });
+    o.selected = unit === (state.metric ?? '');
+    select.append(o);
+  }
+  select.addEventListener('change', () => {
+    const next: ViewState = { ...state };
+    if (select.value) next.metric = select.value;
+    else delete next.metric;
+    ctx.navigate(next);
+  });
+  return el('label', { class: 'check' }, 'Figure ', select);
+}
+
+function rowOf(c: IndexCase, basis: Figure, label: string, runner: Runner, d: Datum): Row {
   const p = d.pt;
   return {
     case: c.id,
@@ -334,7 +360,7 @@ interface Hooks {
   refreshTables(): void;
 }
 
-function buildCharts(root: HTMLElement, c: IndexCase, file: CaseSeriesFile, basis: Basis, branch: string, state: ViewState, t: Theme, hooks: Hooks): ChartInfo[] {
+function buildCharts(root: HTMLElement, c: IndexCase, file: CaseSeriesFile, basis: Figure, branch: string, state: ViewState, t: Theme, hooks: Hooks): ChartInfo[] {
   const labels: string[] = [];
   for (const s of file.series) if (!labels.includes(s.label)) labels.push(s.label);
   const runnerOrder = (r: Runner): number => {
@@ -472,7 +498,7 @@ function shownPoints(info: ChartInfo): Array<{ runner: Runner; d: Datum }> {
   return out;
 }
 
-function fillTable(info: ChartInfo, basis: Basis, t: Theme): void {
+function fillTable(info: ChartInfo, basis: Figure, t: Theme): void {
   const holder = info.table.querySelector('.table-scroll')!;
   clear(holder);
   const rows = shownPoints(info).sort((a, b) => b.d.x - a.d.x);

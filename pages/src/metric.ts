@@ -1,11 +1,29 @@
 // What a case's figure means and how it is written: time per iteration, time per op, or MB/s,
-// chosen from the work a case declares (as src/report does). Scaling into units happens in
-// src/report/units.ts, the project's one place for it; this module only picks the function.
-import type { IndexCase, SeriesPoint } from '../../src/history/schema.js';
-import { formatChange, formatDuration, formatPerOp, formatThroughput, mbPerS } from '../../src/report/units.js';
+// chosen from the work a case declares (as src/report does), or a further figure the points
+// carry by unit (SeriesPoint.metrics: heap bytes and allocations from allocation runs). Scaling
+// into units happens in src/report/units.ts, the project's one place for it; this module only
+// picks the function.
+import type { CaseSeriesFile, IndexCase, SeriesPoint } from '../../src/history/schema.js';
+import { formatBytes, formatChange, formatDuration, formatPerOp, formatThroughput, mbPerS, sig3 } from '../../src/report/units.js';
 
 /** bytes: throughput (bytes/ns, higher is better); ops: ns per op; iteration: ns per iteration. */
 export type Basis = 'bytes' | 'ops' | 'iteration';
+
+/** A figure a chart can show: the case's time basis, or one of the points' metrics by unit ("B/op"). */
+export type Figure = Basis | { metric: string };
+
+const isMetric = (f: Figure): f is { metric: string } => typeof f === 'object';
+
+/** The metric units any point of the file carries, sorted (what the case view offers besides time). */
+export function metricsOf(file: CaseSeriesFile): string[] {
+  const units = new Set<string>();
+  for (const s of file.series) for (const p of s.points) for (const u of Object.keys(p.metrics ?? {})) units.add(u);
+  return [...units].sort();
+}
+
+/** "B/op" -> "op", "allocs/iter" -> "iter"; null for a unit without a per-part. */
+const perOf = (unit: string): string | null => (unit.includes('/') ? unit.slice(unit.indexOf('/') + 1) : null);
+const PER_WORDS: Record<string, string> = { op: 'per op', iter: 'per iteration' };
 
 export interface Work {
   ops?: number | undefined;
@@ -31,33 +49,50 @@ export function valueOf(basis: Basis, medianNs: number, work: Work): number | nu
   return medianNs;
 }
 
-export function pointValue(basis: Basis, p: SeriesPoint): number | null {
-  return valueOf(basis, p.median_ns, p);
+export function pointValue(figure: Figure, p: SeriesPoint): number | null {
+  if (isMetric(figure)) {
+    const v = p.metrics?.[figure.metric];
+    return v !== undefined && Number.isFinite(v) ? v : null;
+  }
+  return valueOf(figure, p.median_ns, p);
 }
 
-export function formatValue(basis: Basis, v: number | null | undefined): string {
+export function formatValue(basis: Figure, v: number | null | undefined): string {
+  if (isMetric(basis)) {
+    if (v == null || !Number.isFinite(v)) return '—';
+    const per = perOf(basis.metric);
+    return basis.metric.startsWith('B/') ? `${formatBytes(v)}/${per}` : `${sig3(v)} ${basis.metric}`;
+  }
   if (basis === 'bytes') return formatThroughput(v);
   if (basis === 'ops') return formatPerOp(v);
   return formatDuration(v);
 }
 
-export function higherIsBetter(basis: Basis): boolean {
+export function higherIsBetter(basis: Figure): boolean {
   return basis === 'bytes';
 }
 
 /** What the y axis shows, in words. */
-export function axisTitle(basis: Basis): string {
+export function axisTitle(basis: Figure): string {
+  if (isMetric(basis)) {
+    const per = perOf(basis.metric);
+    const what = basis.metric.startsWith('B/') ? 'Heap bytes' : basis.metric.startsWith('allocs/') ? 'Heap allocations' : null;
+    // Only the allocation figures are known to be better lower; an imported unit says nothing.
+    return what && per ? `${what} ${PER_WORDS[per] ?? `per ${per}`} (lower is better)` : basis.metric;
+  }
   if (basis === 'bytes') return 'Throughput (higher is better)';
   if (basis === 'ops') return 'Time per op (lower is better)';
   return 'Time per iteration (lower is better)';
 }
 
 /** The figure as written to CSV/JSON: a raw number in a named unit (no rounding). */
-export function exportUnit(basis: Basis): string {
+export function exportUnit(basis: Figure): string {
+  if (isMetric(basis)) return basis.metric;
   return basis === 'bytes' ? 'MB/s' : basis === 'ops' ? 'ns/op' : 'ns';
 }
 
-export function exportValue(basis: Basis, v: number): number {
+export function exportValue(basis: Figure, v: number): number {
+  if (isMetric(basis)) return v;
   return basis === 'bytes' ? mbPerS(v) : v;
 }
 

@@ -1,5 +1,5 @@
 // The view's state lives in the URL hash, so any view can be bookmarked or shared and a reload
-// restores it: #view=case&case=<id>&branch=<name>&log=1&from=<ISO>&to=<ISO>.
+// restores it: #view=case&case=<id>&branch=<name>&log=1&from=<ISO>&to=<ISO>&metric=<unit>.
 // URLSearchParams does all encoding; nothing here builds a URL from raw strings.
 
 export type View = 'overview' | 'case';
@@ -11,6 +11,8 @@ export interface ViewState {
   branch?: string;
   /** Logarithmic y axis (case view). */
   log: boolean;
+  /** A metric unit the case view charts instead of time, e.g. "B/op" (case view). */
+  metric?: string;
   /** Zoomed x range, epoch ms (case view). */
   from?: number;
   to?: number;
@@ -26,6 +28,8 @@ export function parseHash(hash: string): ViewState {
   if (branch) s.branch = branch;
   const from = Date.parse(q.get('from') ?? '');
   const to = Date.parse(q.get('to') ?? '');
+  const metric = q.get('metric');
+  if (view === 'case' && metric) s.metric = metric;
   if (view === 'case' && Number.isFinite(from) && Number.isFinite(to) && from < to) {
     s.from = from;
     s.to = to;
@@ -42,6 +46,7 @@ export function formatHash(s: ViewState): string {
   if (s.branch) q.set('branch', s.branch);
   if (s.view === 'case') {
     if (s.log) q.set('log', '1');
+    if (s.metric) q.set('metric', s.metric);
     if (s.from !== undefined && s.to !== undefined) {
       q.set('from', new Date(s.from).toISOString());
       q.set('to', new Date(s.to).toISOString());

@@ -6,7 +6,7 @@ import { formatDuration, formatP, formatShift } from '../../src/report/units.js'
 import type { Runner } from '../../src/spec/schema.js';
 import { formatUtc } from './date-adapter.js';
 import { clear, el, externalLink, firstLine } from './dom.js';
-import { formatValue, type Basis } from './metric.js';
+import { formatValue, type Figure } from './metric.js';
 
 /** One point on a case chart. */
 export interface Datum {
@@ -17,7 +17,7 @@ export interface Datum {
   versionFrom?: string;
 }
 
-export function pointDetails(runner: Runner, basis: Basis, d: Datum, color: string): HTMLElement[] {
+export function pointDetails(runner: Runner, basis: Figure, d: Datum, color: string): HTMLElement[] {
   const p = d.pt;
   const swatch = el('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } });
   swatch.style.background = color;

@@ -138,6 +138,8 @@ function firstLine(message: string): string {
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
 }
 
+const sortedKeys = (m: Readonly<Record<string, number>>): Record<string, number> => Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
 function point({ loaded }: Ordered, c: RecordCase, shift: Shift | undefined): SeriesPoint {
   const { path, record } = loaded;
   // One literal, one shape, keys in sorted order (stableJson then need not copy it); undefined
@@ -151,6 +153,7 @@ function point({ loaded }: Ordered, c: RecordCase, shift: Shift | undefined): Se
     max_ns: c.max_ns ?? (c.median_ns as number),
     median_ns: c.median_ns as number,
     message: firstLine(record.commit.message),
+    metrics: c.metrics ? sortedKeys(c.metrics) : undefined,
     min_ns: c.min_ns ?? (c.median_ns as number),
     n: c.n,
     ops: c.work.ops,

@@ -5,6 +5,7 @@ import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import type { CaseResult, Result } from '../spec/schema.js';
 import { madRaw, max, median, min } from '../stats/index.js';
 import { stableJsonPretty } from './json.js';
+import { allocationMedians } from '../verdict/allocations.js';
 import { HistoryRecordSchema, RECORD_SCHEMA_ID, type HistoryRecord, type RecordCase } from './schema.js';
 
 /** What the result file does not know: the commit measured and the CI run that measured it. */
@@ -61,7 +62,23 @@ export function recordCase(c: CaseResult): RecordCase {
   const reason = c.status === 'skipped' ? c.skip_reason : c.status === 'failed' ? c.error : undefined;
   if (reason) out.reason = reason;
   if (c.digest) out.digest = c.digest;
+  const metrics = allocationMetrics(c);
+  if (metrics) out.metrics = metrics;
   return out;
+}
+
+/** Units of the allocation figures in RecordCase.metrics (docs/design.md "Allocations"). */
+export const ALLOC_METRICS = { bytesPerIteration: 'B/iter', allocsPerIteration: 'allocs/iter', bytesPerOp: 'B/op', allocsPerOp: 'allocs/op' } as const;
+
+/** A case's allocation figures as metrics: the median per iteration, and per op of work (per iteration without ops). */
+export function allocationMetrics(c: Pick<CaseResult, 'alloc_bytes' | 'allocs' | 'work'>): Record<string, number> | undefined {
+  const m = allocationMedians(c);
+  if (!m) return undefined;
+  return {
+    [ALLOC_METRICS.bytesPerIteration]: m.bytes,
+    [ALLOC_METRICS.bytesPerOp]: m.bytesPerOp,
+    ...(m.allocs !== undefined && m.allocsPerOp !== undefined ? { [ALLOC_METRICS.allocsPerIteration]: m.allocs, [ALLOC_METRICS.allocsPerOp]: m.allocsPerOp } : {}),
+  };
 }
 
 /** Result + run context -> record, validated (a bad context is named field by field). */

@@ -35,7 +35,11 @@ export const RecordCaseSchema = z.object({
   work: z.object({ ops: z.number().optional(), bytes: z.number().optional() }),
   peak_rss_bytes: z.number().int().nonnegative().nullable(),
   digest: z.string().optional(),
-  /** Further figures per iteration by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. */
+  /**
+   * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
+   * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
+   * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
+   */
   metrics: z.record(z.string(), z.number()).optional(),
   /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
   gab: GabBenchSchema.optional(),
@@ -107,6 +111,8 @@ export interface SeriesPoint {
   /** Work per iteration, for per-op and MB/s axes. */
   ops?: number;
   bytes?: number;
+  /** The record case's further figures by unit (RecordCase.metrics), keys sorted: the site charts them. */
+  metrics?: Record<string, number>;
   /**
    * Set when this point starts a significant shift against the points before it (same branch):
    * the 5 points from it on vs the 5 before, rank-sum p (exact under ties) < 0.01 and |ratio - 1| > 5%, ratio being

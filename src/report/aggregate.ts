@@ -19,8 +19,10 @@ import {
   type Row,
   type RunnerInfo,
   type ScoreEntry,
+  type AllocScoreEntry,
 } from './model.js';
-import { scoreRows, type ScoreRow } from '../stats/scoreboard.js';
+import { cellAllocations, hasAllocations, markMemoryStories } from './memory.js';
+import { scoreRows, scores, type ScoreRow } from '../stats/scoreboard.js';
 import { opLabelOf } from './units.js';
 
 export interface AggregateOptions {
@@ -73,6 +75,7 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
     if (!byLabel) continue;
     caseModels.push(buildCase(sc, byLabel, runners));
   }
+  markMemoryStories(caseModels, runners);
   checkSameAs(spec, caseModels, runners);
   markKnown(spec, caseModels);
   const unknown = [...found.keys()].filter((id) => !spec.cases.some((c) => c.id === id));
@@ -94,6 +97,7 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
     warnings,
     groups,
     scoreboard: scoreboard(groups, runners),
+    ...(hasAllocations(caseModels) ? { allocScoreboard: allocScoreboard(groups, runners) } : {}),
     hasNet: caseModels.some((c) => c.kind === 'net'),
     startedAt: starts[0] ?? null,
     finishedAt: ends.at(-1) ?? null,
@@ -292,7 +296,10 @@ function buildCell(runner: Runner, c: CaseResult, basis: Basis): Cell {
   const reason = c.status === 'skipped' ? c.skip_reason : c.status === 'failed' ? c.error : undefined;
   if (reason) cell.reason = reason;
   if (c.digest) cell.digest = c.digest;
-  if (c.status !== 'ok' || c.samples_ns.length === 0) return cell;
+  if (c.status !== 'ok') return cell;
+  const alloc = cellAllocations(c);
+  if (alloc) cell.alloc = alloc;
+  if (c.samples_ns.length === 0) return cell;
 
   const s = summarize(c.samples_ns);
   cell.medianNs = s.median;
@@ -343,20 +350,44 @@ function fits(rows: readonly Row[], runners: readonly Runner[]): Fit[] {
   return out;
 }
 
-/** The report's rows as scoreboard rows (src/stats/scoreboard.ts, shared with the trend site). */
-function scoreboard(groups: readonly GroupModel[], runners: readonly Runner[]): ScoreEntry[] {
-  const rows: ScoreRow[] = groups.flatMap((g) =>
+type CostOf = (row: Row, cell: Cell) => number | undefined;
+
+/** The report's rows as scoreboard rows (src/stats/scoreboard.ts, shared with the trend site), each cell's cost by `costOf`. */
+function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], costOf: CostOf): ScoreRow[] {
+  return groups.flatMap((g) =>
     g.cases.flatMap((c) =>
       c.rows.map((row) => ({
         group: g.id,
-        costs: row.contested ? runners.flatMap((runner) => {
+        costs: runners.flatMap((runner) => {
           const cell = row.cells[runner];
-          return cell?.ratio !== undefined && cell.unitCostNs !== undefined ? [{ runner, unitCost: cell.unitCostNs }] : [];
-        }) : [],
+          const unitCost = cell ? costOf(row, cell) : undefined;
+          return unitCost !== undefined ? [{ runner, unitCost }] : [];
+        }),
       })),
     ),
   );
+}
+
+/** Time per unit of work, in contested rows. */
+function scoreboard(groups: readonly GroupModel[], runners: readonly Runner[]): ScoreEntry[] {
+  const rows = scoreRowsOf(groups, runners, (row, cell) => (row.contested && cell.ratio !== undefined ? cell.unitCostNs : undefined));
   return scoreRows(rows, runners, groups.map((g) => g.id));
+}
+
+/**
+ * Heap bytes per unit of the row's work (per byte on byte rows, per op otherwise, as time), over
+ * rows where two or more runners have figures. A row where some runner allocated nothing has no
+ * ratios (nothing divides by zero): it is left out of the mean and counted in zeroRows instead.
+ */
+function allocScoreboard(groups: readonly GroupModel[], runners: readonly Runner[]): AllocScoreEntry[] {
+  const rows = scoreRowsOf(groups, runners, (row, cell) => {
+    if (!cell.alloc) return undefined;
+    const units = row.basis === 'bytes' ? cell.work.bytes : row.basis === 'ops' ? cell.work.ops : 1;
+    return units && units > 0 ? cell.alloc.bytes / units : undefined;
+  });
+  const withZero = rows.filter((r) => scores(r) && r.costs.some((c) => c.unitCost === 0));
+  const entries = scoreRows(rows.filter((r) => !withZero.includes(r)), runners, groups.map((g) => g.id));
+  return entries.map((e) => ({ ...e, zeroRows: withZero.filter((r) => r.costs.some((c) => c.runner === e.runner && c.unitCost === 0)).length }));
 }
 
 function short(hash: string): string {

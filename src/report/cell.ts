@@ -4,7 +4,7 @@
 // cell never shows the larger number of a scaled row; the raw median and the work sit below it.
 import type { Runner } from '../spec/schema.js';
 import { RUNNER_LABEL, type Cell, type Row } from './model.js';
-import { formatBytes, formatCount, formatDuration, formatPercent, formatPerOp, formatRatio, formatThroughput } from './units.js';
+import { formatBytes, formatCount, formatDuration, formatPercent, formatPerOp, formatRatio, formatThroughput, sig3 } from './units.js';
 
 /** Spread above this (half-range / median, as printed) marks the measurement as flaky. */
 export const FLAKY_SPREAD = 0.5;
@@ -33,6 +33,8 @@ export interface CellView {
   raw?: string;
   /** Line 3: spread, cv, p95, peak RSS, cpu/wall. */
   spread: string[];
+  /** Line 4, when the allocation run measured the cell: heap bytes and allocations per op, and their story beside peak RSS. */
+  alloc?: string;
   flaky: boolean;
   /** Caveat marks used in this cell (CAVEATS keys). */
   marks: string[];
@@ -86,11 +88,23 @@ export function cellView(row: Row, cell: Cell | undefined): CellView {
     spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}${timerBound ? ` ${TIMER_MARK}` : waited ? ` ${WAIT_MARK}` : ''}`);
   }
   const view: CellView = { status: 'ok', lead: leadFigure(row, cell), raw: raw.join(' · '), spread, flaky, marks };
+  const alloc = allocText(row, cell);
+  if (alloc) view.alloc = alloc;
   if (cell.ratio !== undefined) {
     view.ratio = cell.fastest ? 'best' : `${formatRatio(cell.ratio)} slower`;
     view.best = cell.fastest === true;
   }
   return view;
+}
+
+/** "heap 1.02 KiB/chunk · 4.00 allocs/chunk · transient": the cell's allocation line, if measured. */
+export function allocText(row: Row, cell: Cell): string | undefined {
+  const a = cell.alloc;
+  if (!a) return undefined;
+  const parts = [`heap ${formatBytes(a.bytesPerOp)}/${row.opLabel}`];
+  if (a.allocsPerOp !== undefined) parts.push(`${sig3(a.allocsPerOp)} allocs/${row.opLabel}`);
+  if (a.story) parts.push(a.story);
+  return parts.join(' · ');
 }
 
 /** The caveats a set of rows needs under its table, in a fixed order. */

@@ -3,6 +3,7 @@
 import { csvField } from './escape.js';
 import { RUNNER_LABEL, runnersOf, type AggregateModel } from './model.js';
 import { mbPerS } from './units.js';
+import { showsAllocations } from './memory.js';
 
 export const CSV_COLUMNS = [
   'runner',
@@ -29,10 +30,14 @@ export const CSV_COLUMNS = [
   'skip_reason_or_error',
 ] as const;
 
+/** Appended when some cell has allocation figures (--measure allocations): per op of work, raw. */
+export const CSV_ALLOC_COLUMNS = ['allocs_per_op', 'alloc_bytes_per_op', 'memory_story'] as const;
+
 export function renderCsv(model: AggregateModel): string {
   const runners = runnersOf(model);
   const version = new Map(model.runners.map((r) => [r.runner, r.client.version]));
-  const lines = [CSV_COLUMNS.join(',')];
+  const withAlloc = showsAllocations(model);
+  const lines = [[...CSV_COLUMNS, ...(withAlloc ? CSV_ALLOC_COLUMNS : [])].join(',')];
   for (const g of model.groups) {
     for (const c of g.cases) {
       for (const row of c.rows) {
@@ -62,6 +67,7 @@ export function renderCsv(model: AggregateModel): string {
             cell.cpuWallRatio,
             cell.digest,
             cell.reason,
+            ...(withAlloc ? [cell.alloc?.allocsPerOp, cell.alloc?.bytesPerOp, cell.alloc?.story] : []),
           ];
           lines.push(fields.map((f) => csvField(f)).join(','));
         }

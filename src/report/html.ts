@@ -7,7 +7,8 @@ import type { Runner } from '../spec/schema.js';
 import { caveatsOf, cellView, leadFigure, scaledWorkLine } from './cell.js';
 import { htmlText, jsonForScript } from './escape.js';
 import { failureHeadline, failureLine, failuresOf } from './failures.js';
-import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type CaseModel, type GroupModel, type Row } from './model.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type CaseModel, type GroupModel, type Row } from './model.js';
+import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE, allocScoreboardTable, showsAllocations } from './memory.js';
 import { environmentLine, notRunLine, notRunOf } from './runners.js';
 import { RUNNER_COLORS, bars, sparkline } from './svg.js';
 import { THROUGHPUT_FOOTNOTE, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
@@ -66,10 +67,11 @@ ${runnersTable(model)}
 ${environmentLine(model, htmlText) ? `<p class="env">${environmentLine(model, htmlText)}</p>` : ''}
 <h2>Scoreboard</h2>
 ${runners.length > 1 ? scoreboard(model) : '<p>One runner only: nothing to rank.</p>'}
+${runners.length > 1 && model.allocScoreboard ? allocScoreboard(model, model.allocScoreboard) : ''}
 ${notRunOf(model).map((n) => `<p class="sub">Not ranked: ${htmlText(notRunLine(n))}.</p>`).join('\n')}
 <p class="controls"><span id="chart-status" class="sub"></span></p>
 ${sections}
-<footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p><p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
+<footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ''}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
 <script type="application/json" id="bee-bench-data">${data}</script>
 ${scripts.map((s) => `<script>${s}</script>`).join('\n')}
 </body>
@@ -131,6 +133,12 @@ function scoreboard(model: AggregateModel): string {
     ]),
     'num',
   )}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
+}
+
+/** Heap bytes per unit of work, ranked like time (rows where a runner allocates nothing are counted apart). */
+function allocScoreboard(model: AggregateModel, entries: readonly AllocScoreEntry[]): string {
+  const t = allocScoreboardTable(model, entries, htmlText, (s) => `<strong>${s}</strong>`);
+  return `<h3>Heap bytes per unit of work</h3>${table(t.headers, t.rows, 'num alloc-scoreboard')}<p class="sub">${htmlText(ALLOC_SCOREBOARD_NOTE)}</p>`;
 }
 
 /** One group: a chart of every row, then one table whose rows are the group's (case, param) pairs. */
@@ -200,6 +208,7 @@ function cellHtml(row: Row, runner: Runner): string {
     case 'ok': {
       const line1 = v.best ? `<strong class="best">${htmlText(v.lead)}</strong> (best)` : v.ratio ? `<span class="lead">${htmlText(v.lead)}</span> (${htmlText(v.ratio)})` : `<span class="lead">${htmlText(v.lead)}</span>`;
       const lines = [line1, `<span class="raw">${htmlText(v.raw)}</span>`, `<span class="sub${v.flaky ? ' flaky' : ''}">${htmlText(v.spread.join(' · '))} ${sparkline(row.cells[runner]!.samplesNs, RUNNER_COLORS[runner])}</span>`];
+      if (v.alloc) lines.push(`<span class="sub alloc">${htmlText(v.alloc)}</span>`);
       return lines.join('<br>');
     }
   }

@@ -5,7 +5,8 @@ import { caveatsOf, cellView, scaledWorkLine } from './cell.js';
 import { mdCode, mdProse, mdText } from './escape.js';
 import { failureSummary, failuresOf } from './failures.js';
 import { mdBlocks, mdQuote, mdTable } from './md.js';
-import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type CaseModel, type Row } from './model.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type CaseModel, type Row } from './model.js';
+import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE, allocScoreboardTable, showsAllocations } from './memory.js';
 import { environmentLine, notRunLine, notRunOf } from './runners.js';
 import { textBars, textSparkline } from './text-charts.js';
 import { THROUGHPUT_FOOTNOTE, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
@@ -27,6 +28,7 @@ export function renderMarkdown(model: AggregateModel, opts: MarkdownOptions = {}
     environmentLine(model, mdText),
     '## Scoreboard',
     runners.length > 1 ? scoreboard(model) : 'One runner only: nothing to rank.',
+    runners.length > 1 && model.allocScoreboard ? allocScoreboard(model, model.allocScoreboard) : null,
     notRunOf(model).length > 0 ? notRunOf(model).map((n) => `Not ranked: ${mdText(notRunLine(n))}.`).join('  \n') : null,
     ...model.groups.flatMap((g) => [
       `## ${mdText(g.title)}`,
@@ -34,7 +36,7 @@ export function renderMarkdown(model: AggregateModel, opts: MarkdownOptions = {}
       ...g.cases.map((c) => caseSection(c, runners)),
     ]),
     '---',
-    legend(),
+    legend(model),
   ]);
 }
 
@@ -85,6 +87,13 @@ function scoreboard(model: AggregateModel): string {
   return `${table}\n\nGeometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = contested rows it ran. Skipped and failed cells are left out.`;
 }
 
+/** Heap bytes per unit of work, ranked like time (rows where a runner allocates nothing are counted apart). */
+function allocScoreboard(model: AggregateModel, entries: readonly AllocScoreEntry[]): string {
+  const t = allocScoreboardTable(model, entries, mdText, (s) => `**${s}**`);
+  const table = mdTable(t.headers, t.rows, t.headers.map((_, i) => (i === 0 ? 'left' : 'right')));
+  return `### Heap bytes per unit of work\n\n${table}\n\n${mdText(ALLOC_SCOREBOARD_NOTE)}`;
+}
+
 function caseSection(c: CaseModel, runners: readonly Runner[]): string {
   const blocks: Array<string | null> = [`### ${mdCode(c.id)}`, mdQuote([mdProse(c.doc)])];
   for (const row of c.rows) blocks.push(digestNote(row));
@@ -130,7 +139,7 @@ function cellMd(row: Row, runner: Runner): string {
     case 'ok': {
       const line1 = v.best ? `**${v.lead}** (best)` : v.ratio ? `${v.lead} (${v.ratio})` : `${v.lead}`;
       const cell = row.cells[runner]!;
-      return [line1, v.raw ?? '', v.spread.join(' · '), textSparkline(cell.samplesNs)]
+      return [line1, v.raw ?? '', v.spread.join(' · '), textSparkline(cell.samplesNs), v.alloc ?? '']
         .filter((l) => l.length > 0)
         .join('<br>');
     }
@@ -152,9 +161,10 @@ function fitTable(c: CaseModel): string {
   return `**Latency vs size** (least squares over the sizes: time = fixed overhead + bytes / throughput)\n\n${table}`;
 }
 
-function legend(): string {
+function legend(model: AggregateModel): string {
   return [
     'Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, **best** in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, <1 waiting, >1 multi-threaded); a sparkline of the iterations in order (▁ fastest, █ slowest iteration). Bars: time per unit of work as a multiple of the fastest (1.00x), longest = slowest; logarithmic where the row spans more than 10x.',
+    ...(showsAllocations(model) ? [mdText(ALLOC_LEGEND)] : []),
     `${THROUGHPUT_FOOTNOTE}`,
   ].join('\n\n');
 }

@@ -2,6 +2,7 @@
 // data (no Maps, no classes) so it round-trips through a file and can be compared across runs.
 import type { Client, Host, Kind, Profile, Runner } from '../spec/schema.js';
 import type { ParamValues } from '../spec/select.js';
+import type { AllocationMedians } from '../verdict/allocations.js';
 
 export const AGGREGATE_SCHEMA_ID = 'bee-bench/aggregate@1';
 
@@ -83,10 +84,20 @@ export interface Cell {
   /** median / work.ops. */
   perOpNs?: number;
   peakRssBytes: number | null;
+  /** Heap allocations from the allocation run (--measure allocations), when it ran for this cell. */
+  alloc?: CellAllocations;
   /** sum(cpu_ns) / sum(samples_ns): ~1 single-thread CPU-bound, < 1 waiting, > 1 multi-threaded. */
   cpuWallRatio?: number;
   samplesNs: number[];
   digest?: string;
+}
+
+/** What bytes allocated and peak RSS growth say together (src/report/memory.ts, memoryStory). */
+export type MemoryStory = 'transient' | 'retained';
+
+/** The medians of the allocation run's timed iterations (src/verdict/allocations.ts), and their story. */
+export interface CellAllocations extends AllocationMedians {
+  story?: MemoryStory;
 }
 
 export interface DigestValue {
@@ -149,6 +160,11 @@ export interface GroupModel {
 import type { ScoreEntry } from '../stats/scoreboard.js';
 export type { ScoreEntry };
 
+export interface AllocScoreEntry extends ScoreEntry {
+  /** Compared rows where this runner allocated nothing in the timed region: no ratio to zero, so out of the mean. */
+  zeroRows: number;
+}
+
 export interface AggregateModel {
   schema: typeof AGGREGATE_SCHEMA_ID;
   runners: RunnerInfo[];
@@ -162,6 +178,8 @@ export interface AggregateModel {
   warnings: string[];
   groups: GroupModel[];
   scoreboard: ScoreEntry[];
+  /** The scoreboard of heap bytes per unit of work; present when some cell has allocation figures. */
+  allocScoreboard?: AllocScoreEntry[];
   hasNet: boolean;
   /** Earliest start and latest finish across the results (the only timestamps a report shows). */
   startedAt: string | null;

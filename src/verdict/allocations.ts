@@ -5,6 +5,8 @@
 // where the runtime gives them (not bee-js); either regressing makes the row regress.
 import { judgeInstructions, type InstructionVerdict } from './instructions.js';
 import type { Verdict } from './change.js';
+import type { CaseResult } from '../spec/schema.js';
+import { median } from '../stats/summary.js';
 
 export const ALLOCATION_DEFAULTS = { threshold: 0.01 } as const;
 
@@ -40,4 +42,23 @@ export function judgeAllocations(base: AllocationFigures, baseAgain: AllocationF
   const both = [bytes.verdict, ...(allocs ? [allocs.verdict] : [])];
   const verdict: Verdict = both.includes('regression') ? 'regression' : both.includes('improvement') ? 'improvement' : '~';
   return { bytes, ...(allocs ? { allocs } : {}), verdict };
+}
+
+/** A case's allocation figures in one number each: the median per iteration, and per op of its work. */
+export interface AllocationMedians {
+  bytes: number;
+  /** Absent where the runtime counts bytes only (bee-js). */
+  allocs?: number;
+  /** Per op of work (work.ops; per iteration where the case declares none). */
+  bytesPerOp: number;
+  allocsPerOp?: number;
+}
+
+/** The run report's and the history record's allocation figures of a case; undefined without any. */
+export function allocationMedians(c: Pick<CaseResult, 'alloc_bytes' | 'allocs' | 'work'>): AllocationMedians | undefined {
+  if (!c.alloc_bytes || c.alloc_bytes.length === 0) return undefined;
+  const ops = c.work.ops && c.work.ops > 0 ? c.work.ops : 1;
+  const bytes = median(c.alloc_bytes);
+  const allocs = c.allocs && c.allocs.length > 0 ? median(c.allocs) : undefined;
+  return { bytes, bytesPerOp: bytes / ops, ...(allocs !== undefined ? { allocs, allocsPerOp: allocs / ops } : {}) };
 }

@@ -31,6 +31,8 @@ export interface FixtureCase {
   baseNs: Partial<Record<Runner, number>>;
   /** Multiply a point's time (e.g. a step change); return undefined for "no point". */
   factor?: (runner: Runner, runIndex: number, run: FixtureRun) => number | undefined;
+  /** Further figures of a point by unit (SeriesPoint.metrics), e.g. heap bytes per op. */
+  metrics?: (runner: Runner, runIndex: number, run: FixtureRun) => Record<string, number> | undefined;
   /** Mark a shift at this point. */
   shift?: (runner: Runner, runIndex: number, run: FixtureRun) => { ratio: number; p: number } | undefined;
 }
@@ -83,6 +85,8 @@ export function buildHistory(runs: FixtureRun[], cases: FixtureCase[], groups: H
           if (run.url !== undefined) p.url = run.url;
           const shift = c.shift?.(runner, i, run);
           if (shift) p.shift = shift;
+          const metrics = c.metrics?.(runner, i, run);
+          if (metrics) p.metrics = metrics;
           points.push(p);
           const key = `${c.id}\u0000${label}`;
           const m = perRun.get(run.run_id) ?? new Map();
@@ -254,6 +258,8 @@ export function smallCases(runs: FixtureRun[]): FixtureCase[] {
       baseNs: { js: 2.1e9, go: 6.2e8, rs: 3.9e8 },
       factor: (runner, _i, run) => (runner === 'go' && mi(run) >= GO_SHIFT_RUN ? 1.25 : 1),
       shift: (runner, _i, run) => (runner === 'go' && mi(run) === GO_SHIFT_RUN ? { ratio: 1.25, p: 0.002 } : undefined),
+      // Heap bytes per op from allocation runs: go and rs only (bee-js ran none), go's grows at its shift.
+      metrics: (runner, _i, run) => (runner === 'js' ? undefined : { 'B/op': runner === 'rs' ? 8160 : mi(run) >= GO_SHIFT_RUN ? 16_384 : 15_672 }),
     },
     {
       id: 'cpu.ecdsa.sign-1000',

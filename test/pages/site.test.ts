@@ -271,6 +271,24 @@ describe('trend site', () => {
     await page.close();
   });
 
+  it('charts a heap metric the points carry instead of time, and keeps it in the URL', async () => {
+    const page = await open(`#view=case&case=${CASE}`);
+    expect(await page.locator('#figure option').allTextContents()).toEqual(['Time', 'B/op']);
+    const before = await renderCount(page);
+    await page.selectOption('#figure', 'B/op');
+    await rendered(page, before);
+    expect(await page.evaluate(() => location.hash)).toContain('metric=B%2Fop');
+    const cs = await caseCharts(page);
+    const mainRuns = points('main', '10000 chunks', 'rs').length;
+    // bee-js has no allocation figures: no line, rather than a line at zero.
+    expect(cs[0]!.labels).toEqual(['bee-go', 'bee-rs']);
+    expect(cs[0]!.counts).toEqual([mainRuns, mainRuns]);
+    expect(new Set(cs[0]!.ys[0])).toEqual(new Set([15_672, 16_384]));
+    expect(new Set(cs[0]!.ys[1])).toEqual(new Set([8160]));
+    expect(await page.locator('p.meta').first().textContent()).toContain('Heap bytes per op (lower is better)');
+    await page.close();
+  });
+
   it('a permalink reload restores case, branch, log scale and zoom range', async () => {
     const feature = points(FEATURE_BRANCH, '10000 chunks', 'js').map((p) => Date.parse(p.timestamp));
     const from = feature[1]! - 3_600_000;

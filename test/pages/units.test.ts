@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { IndexCase, SeriesPoint } from '../../src/history/schema.js';
 import { DataError, resolveDataPath } from '../../pages/src/data.js';
 import { safeHttpUrl } from '../../pages/src/dom.js';
-import { basisOf, exportValue, formatFigureChange, formatValue, pointValue, valueOf } from '../../pages/src/metric.js';
+import { axisTitle, basisOf, exportUnit, exportValue, formatFigureChange, formatValue, metricsOf, pointValue, valueOf } from '../../pages/src/metric.js';
+import type { CaseSeriesFile } from '../../src/history/schema.js';
 import { formatHash, parseHash } from '../../pages/src/permalink.js';
 
 describe('permalink', () => {
@@ -19,6 +20,12 @@ describe('permalink', () => {
     expect(parseHash('#view=case&case=x&from=zzz&to=2025-01-01')).toEqual({ view: 'case', case: 'x', log: false });
     expect(parseHash('#view=case&case=x&from=2025-02-01&to=2025-01-01')).toEqual({ view: 'case', case: 'x', log: false });
     expect(formatHash({ view: 'overview', branch: 'main', log: true, from: 1, to: 2 })).toBe('#branch=main');
+  });
+  it('keeps a charted metric of the case view, and only there', () => {
+    const s = { view: 'case' as const, case: 'cpu.keccak.chunk-hash', log: false, metric: 'B/op' };
+    expect(formatHash(s)).toBe('#view=case&case=cpu.keccak.chunk-hash&metric=B%2Fop');
+    expect(parseHash(formatHash(s))).toEqual(s);
+    expect(parseHash('#metric=B%2Fop')).toEqual({ view: 'overview', log: false });
   });
 });
 
@@ -43,6 +50,29 @@ describe('figures', () => {
     expect(formatFigureChange('iteration', -0.05)).toBe('-5.0%');
     expect(formatFigureChange('bytes', 0.1)).toBe('-9.1%');
     expect(formatFigureChange('bytes', null)).toBe('—');
+  });
+});
+
+describe('metric figures', () => {
+  const point = (metrics?: Record<string, number>) => ({ median_ns: 1e6, ...(metrics ? { metrics } : {}) }) as SeriesPoint;
+
+  it('lists the units the points carry and charts them as recorded', () => {
+    const file = { schema: 'bee-bench/history-series@1', case: 'c', series: [{ runner: 'go', label: 'l', points: [point(), point({ 'B/op': 4096, 'allocs/op': 2 })] }, { runner: 'rs', label: 'l', points: [point({ 'B/iter': 1 })] }] } as CaseSeriesFile;
+    expect(metricsOf(file)).toEqual(['B/iter', 'B/op', 'allocs/op']);
+    expect(pointValue({ metric: 'B/op' }, point({ 'B/op': 4096 }))).toBe(4096);
+    // A point from before allocation runs has no value: no point, not a zero.
+    expect(pointValue({ metric: 'B/op' }, point())).toBeNull();
+  });
+
+  it('writes heap figures in bytes and counts, per op or per iteration, lower being better', () => {
+    expect(formatValue({ metric: 'B/op' }, 4096)).toBe('4.00 KiB/op');
+    expect(formatValue({ metric: 'allocs/op' }, 2)).toBe('2.00 allocs/op');
+    expect(axisTitle({ metric: 'B/op' })).toBe('Heap bytes per op (lower is better)');
+    expect(axisTitle({ metric: 'allocs/iter' })).toBe('Heap allocations per iteration (lower is better)');
+    // An imported unit claims no direction.
+    expect(axisTitle({ metric: 'MB/s' })).toBe('MB/s');
+    expect(exportUnit({ metric: 'B/op' })).toBe('B/op');
+    expect(exportValue({ metric: 'B/op' }, 4096)).toBe(4096);
   });
 });
 

@@ -133,3 +133,14 @@ export function result(runner: Runner, cases: CaseResult[], hash = 'aa'.repeat(3
     ...extra,
   });
 }
+
+/** The result with allocation figures on its ok CPU cases, as an allocation run attaches them; `figures` per case, undefined for none. */
+export function withAllocations(r: Result, figures: (c: CaseResult) => { bytes: number; allocs?: number } | undefined, method = 'test accounting'): Result {
+  const cases = r.cases.map((c) => {
+    const f = c.status === 'ok' && c.kind === 'cpu' ? figures(c) : undefined;
+    if (!f) return c;
+    const each = (x: number) => c.samples_ns.map(() => x);
+    return { ...c, alloc_bytes: each(f.bytes), ...(f.allocs !== undefined ? { allocs: each(f.allocs) } : {}) };
+  });
+  return ResultSchema.parse({ ...r, cases, alloc_counter: { method } });
+}
