@@ -25609,8 +25609,10 @@ var BEE = `BEE is the node the net.* cases run against (without one they are ski
   A dev node gets a fresh postage batch and is stopped and removed when the command ends.`;
 var COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
-var MEASURE = `--measure: wall time (default), instruction counts of the CPU cases under valgrind's callgrind,
-or both; net cases are never counted.`;
+var MEASURE = `--measure: a comma list of wall (default), instructions (counts of the CPU cases under
+valgrind's callgrind) and allocations (heap allocations and bytes per iteration of the CPU cases,
+the runtime's own accounting, in runs of their own); both = wall,instructions. Net cases are only
+timed.`;
 var HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
 publishes sharing one wait for each other.`;
 var COMMANDS = [
@@ -25619,7 +25621,7 @@ var COMMANDS = [
     usage: [
       "bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]",
       "                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]",
-      "                  [--measure wall|instructions|both]",
+      "                  [--measure wall,instructions,allocations|both]",
       "bee-bench run     --shard K/N [the selection of plan --shards] [--assignment FILE] [--prebuilt] [BEE] [--out DIR]"
     ],
     summary: "build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)",
@@ -25642,8 +25644,9 @@ ${COMMON}`
     usage: [
       "bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]",
       "                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]",
-      "                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall|instructions|both]",
-      "                  [--instructions-threshold T] [--fail-on wall|instructions|any]"
+      "                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]",
+      "                  [--instructions-threshold T] [--allocations-threshold T]",
+      "                  [--fail-on wall|instructions|allocations|any]"
     ],
     summary: "one runner built on two client sources, interleaved rounds, a verdict per row",
     details: `${SRC}
@@ -26199,9 +26202,8 @@ var CaseResultSchema = external_exports.object({
   if (c.status === "skipped" && !c.skip_reason) ctx.addIssue({ code: "custom", path: ["skip_reason"], message: "a skipped case needs skip_reason" });
   if (c.status === "failed" && !c.error) ctx.addIssue({ code: "custom", path: ["error"], message: "a failed case needs error" });
   if (c.cpu_ns.length !== c.samples_ns.length) ctx.addIssue({ code: "custom", path: ["cpu_ns"], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
-  for (const key3 of ["allocs", "alloc_bytes"]) {
-    const got = c[key3];
-    if (got && got.length !== c.samples_ns.length) ctx.addIssue({ code: "custom", path: [key3], message: `${key3} has ${got.length} entries, samples_ns ${c.samples_ns.length}` });
+  if (c.allocs && c.alloc_bytes && c.allocs.length !== c.alloc_bytes.length) {
+    ctx.addIssue({ code: "custom", path: ["allocs"], message: `allocs has ${c.allocs.length} entries, alloc_bytes ${c.alloc_bytes.length}` });
   }
 });
 var RESULT_SCHEMA_ID = "bee-bench/result@1";
@@ -26253,7 +26255,11 @@ var RecordCaseSchema = external_exports.object({
   work: external_exports.object({ ops: external_exports.number().optional(), bytes: external_exports.number().optional() }),
   peak_rss_bytes: external_exports.number().int().nonnegative().nullable(),
   digest: external_exports.string().optional(),
-  /** Further figures per iteration by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. */
+  /**
+   * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
+   * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
+   * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
+   */
   metrics: external_exports.record(external_exports.string(), external_exports.number()).optional(),
   /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
   gab: GabBenchSchema.optional()
@@ -26952,6 +26958,53 @@ function write(v, indent, pad) {
   return `{${nl}${body.join(`,${nl}`)}${nl}${pad}}`;
 }
 
+// src/verdict/instructions.ts
+var SPREAD_FACTOR = 10;
+var NOISE_FLOOR = 5e-4;
+var TOLERANCE_SPREADS = 3;
+var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
+function stepRatio(a, b) {
+  const steps = Math.min(a.length, b.length);
+  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
+}
+function aaSpread(a, b) {
+  const r = stepRatio(a, b);
+  return Math.max(r, 1 / r) - 1;
+}
+function judgeInstructions(base, baseAgain, head, o) {
+  const steps = Math.min(base.length, baseAgain.length, head.length);
+  if (steps === 0) throw new Error("judgeInstructions needs counts of two base runs and a head run");
+  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error("judgeInstructions: a count of zero means nothing was counted");
+  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
+  const ratio = stepRatio(head, baseMean);
+  const spread = aaSpread(base, baseAgain);
+  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
+  const verdict = ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~";
+  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
+}
+
+// src/verdict/allocations.ts
+var ALLOCATION_DEFAULTS = { threshold: 0.01 };
+var plusOne = (xs) => xs.map((x) => x + 1);
+function judgeFigure(base, baseAgain, head, o) {
+  const v = judgeInstructions(plusOne(base), plusOne(baseAgain), plusOne(head), o);
+  return { ...v, base: v.base - 1, head: v.head - 1 };
+}
+function judgeAllocations(base, baseAgain, head, o) {
+  const bytes = judgeFigure(base.bytes, baseAgain.bytes, head.bytes, o);
+  const allocs = base.allocs && baseAgain.allocs && head.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head.allocs, o) : void 0;
+  const both = [bytes.verdict, ...allocs ? [allocs.verdict] : []];
+  const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
+  return { bytes, ...allocs ? { allocs } : {}, verdict };
+}
+function allocationMedians(c) {
+  if (!c.alloc_bytes || c.alloc_bytes.length === 0) return void 0;
+  const ops = c.work.ops && c.work.ops > 0 ? c.work.ops : 1;
+  const bytes = median(c.alloc_bytes);
+  const allocs = c.allocs && c.allocs.length > 0 ? median(c.allocs) : void 0;
+  return { bytes, bytesPerOp: bytes / ops, ...allocs !== void 0 ? { allocs, allocsPerOp: allocs / ops } : {} };
+}
+
 // src/history/record.ts
 function labelOf(param) {
   const label = param["label"];
@@ -26979,7 +27032,19 @@ function recordCase(c) {
   const reason = c.status === "skipped" ? c.skip_reason : c.status === "failed" ? c.error : void 0;
   if (reason) out.reason = reason;
   if (c.digest) out.digest = c.digest;
+  const metrics = allocationMetrics(c);
+  if (metrics) out.metrics = metrics;
   return out;
+}
+var ALLOC_METRICS = { bytesPerIteration: "B/iter", allocsPerIteration: "allocs/iter", bytesPerOp: "B/op", allocsPerOp: "allocs/op" };
+function allocationMetrics(c) {
+  const m = allocationMedians(c);
+  if (!m) return void 0;
+  return {
+    [ALLOC_METRICS.bytesPerIteration]: m.bytes,
+    [ALLOC_METRICS.bytesPerOp]: m.bytesPerOp,
+    ...m.allocs !== void 0 && m.allocsPerOp !== void 0 ? { [ALLOC_METRICS.allocsPerIteration]: m.allocs, [ALLOC_METRICS.allocsPerOp]: m.allocsPerOp } : {}
+  };
 }
 function toRecord(result2, ctx) {
   const candidate = {
@@ -27272,6 +27337,7 @@ function firstLine(message) {
   const line = message.split(/\r?\n/, 1)[0] ?? "";
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}\u2026` : line;
 }
+var sortedKeys = (m) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
 function point({ loaded: loaded2 }, c, shift) {
   const { path, record: record2 } = loaded2;
   return {
@@ -27283,6 +27349,7 @@ function point({ loaded: loaded2 }, c, shift) {
     max_ns: c.max_ns ?? c.median_ns,
     median_ns: c.median_ns,
     message: firstLine(record2.commit.message),
+    metrics: c.metrics ? sortedKeys(c.metrics) : void 0,
     min_ns: c.min_ns ?? c.median_ns,
     n: c.n,
     ops: c.work.ops,
@@ -28196,6 +28263,53 @@ function opLabelOf(opNames) {
   return name.endsWith("s") && name.length > 1 ? name.slice(0, -1) : name;
 }
 
+// src/report/memory.ts
+var RSS_BASELINE_CASE = "cpu.harness.noop";
+var STORY_MIN_BYTES = 2 ** 20;
+var TRANSIENT_BELOW = 0.25;
+var cellAllocations = (c) => allocationMedians(c);
+function memoryStory(bytesPerIteration, peakRss, baselineRss) {
+  if (bytesPerIteration < STORY_MIN_BYTES) return void 0;
+  const growth = Math.max(0, peakRss - baselineRss);
+  if (growth < TRANSIENT_BELOW * bytesPerIteration) return "transient";
+  if (growth >= bytesPerIteration) return "retained";
+  return void 0;
+}
+function markMemoryStories(cases, runners) {
+  const baseline = cases.find((c) => c.id === RSS_BASELINE_CASE);
+  for (const runner of runners) {
+    const floor = baseline?.rows.map((r) => r.cells[runner]).find((c) => c?.status === "ok" && c.peakRssBytes !== null)?.peakRssBytes;
+    if (floor == null) continue;
+    for (const row of cases.flatMap((c) => c.rows)) {
+      const cell = row.cells[runner];
+      if (!cell?.alloc || cell.status !== "ok" || cell.peakRssBytes === null) continue;
+      const story = memoryStory(cell.alloc.bytes, cell.peakRssBytes, floor);
+      if (story) cell.alloc.story = story;
+    }
+  }
+}
+var ALLOC_LEGEND = `heap: bytes and allocations per op of work inside the timed region, by the runtime's own accounting in a separate allocation run (median of its iterations; CPU rows; bee-js counts bytes only). Bytes allocated are not memory kept: transient = one iteration allocates at least ${1 / TRANSIENT_BELOW}x what the peak RSS grew by over the runner's ${RSS_BASELINE_CASE} row (short-lived: collector or allocator work, not memory); retained = the peak RSS grew by at least what one iteration allocates (consistent with keeping it, but setup data or what earlier cases left resident read the same: transient is the conclusive reading); no word where the two do not disagree that clearly, below ${formatBytes(STORY_MIN_BYTES)} per iteration, or without a ${RSS_BASELINE_CASE} row.`;
+var ALLOC_SCOREBOARD_NOTE = "Geometric mean over rows where two or more runners have allocation figures of each runner's heap bytes per unit of work (per byte on byte rows, per op otherwise) as a multiple of the least in the row; 1.00x = least everywhere. Least = rows where the runner allocated least. A row where some runner allocates nothing in the timed region has no ratio: it is out of the mean and Rows, and counted under Allocates nothing for the runners at zero.";
+function allocScoreboardTable(model, entries, text2, strong) {
+  const groups = model.groups.filter((g) => entries.some((s) => s.byGroup[g.id] != null));
+  const best = Math.min(...entries.map((s) => s.geomean ?? Infinity));
+  return {
+    headers: ["Runner", "Least", "Rows", "Overall", "Allocates nothing", ...groups.map((g) => text2(g.title))],
+    rows: entries.map((s) => [
+      text2(RUNNER_LABEL[s.runner]),
+      String(s.wins),
+      String(s.rows),
+      s.geomean !== null && s.geomean === best ? strong(formatRatio(s.geomean)) : formatRatio(s.geomean),
+      String(s.zeroRows),
+      ...groups.map((g) => formatRatio(s.byGroup[g.id]))
+    ])
+  };
+}
+var showsAllocations = (model) => model.allocScoreboard !== void 0;
+function hasAllocations(cases) {
+  return cases.some((c) => c.rows.some((r) => Object.values(r.cells).some((cell) => cell.alloc !== void 0)));
+}
+
 // src/report/aggregate.ts
 function aggregate(results, spec, opts = {}) {
   const warnings = [];
@@ -28234,6 +28348,7 @@ function aggregate(results, spec, opts = {}) {
     if (!byLabel) continue;
     caseModels.push(buildCase(sc, byLabel, runners));
   }
+  markMemoryStories(caseModels, runners);
   checkSameAs(spec, caseModels, runners);
   markKnown(spec, caseModels);
   const unknown2 = [...found.keys()].filter((id) => !spec.cases.some((c) => c.id === id));
@@ -28251,6 +28366,7 @@ function aggregate(results, spec, opts = {}) {
     warnings,
     groups,
     scoreboard: scoreboard2(groups, runners),
+    ...hasAllocations(caseModels) ? { allocScoreboard: allocScoreboard(groups, runners) } : {},
     hasNet: caseModels.some((c) => c.kind === "net"),
     startedAt: starts[0] ?? null,
     finishedAt: ends.at(-1) ?? null
@@ -28415,7 +28531,10 @@ function buildCell(runner, c, basis) {
   const reason = c.status === "skipped" ? c.skip_reason : c.status === "failed" ? c.error : void 0;
   if (reason) cell.reason = reason;
   if (c.digest) cell.digest = c.digest;
-  if (c.status !== "ok" || c.samples_ns.length === 0) return cell;
+  if (c.status !== "ok") return cell;
+  const alloc = cellAllocations(c);
+  if (alloc) cell.alloc = alloc;
+  if (c.samples_ns.length === 0) return cell;
   const s = summarize(c.samples_ns);
   cell.medianNs = s.median;
   cell.minNs = s.min;
@@ -28461,19 +28580,33 @@ function fits(rows, runners) {
   }
   return out;
 }
-function scoreboard2(groups, runners) {
-  const rows = groups.flatMap(
+function scoreRowsOf(groups, runners, costOf) {
+  return groups.flatMap(
     (g) => g.cases.flatMap(
       (c) => c.rows.map((row) => ({
         group: g.id,
-        costs: row.contested ? runners.flatMap((runner) => {
+        costs: runners.flatMap((runner) => {
           const cell = row.cells[runner];
-          return cell?.ratio !== void 0 && cell.unitCostNs !== void 0 ? [{ runner, unitCost: cell.unitCostNs }] : [];
-        }) : []
+          const unitCost2 = cell ? costOf(row, cell) : void 0;
+          return unitCost2 !== void 0 ? [{ runner, unitCost: unitCost2 }] : [];
+        })
       }))
     )
   );
+}
+function scoreboard2(groups, runners) {
+  const rows = scoreRowsOf(groups, runners, (row, cell) => row.contested && cell.ratio !== void 0 ? cell.unitCostNs : void 0);
   return scoreRows(rows, runners, groups.map((g) => g.id));
+}
+function allocScoreboard(groups, runners) {
+  const rows = scoreRowsOf(groups, runners, (row, cell) => {
+    if (!cell.alloc) return void 0;
+    const units = row.basis === "bytes" ? cell.work.bytes : row.basis === "ops" ? cell.work.ops : 1;
+    return units && units > 0 ? cell.alloc.bytes / units : void 0;
+  });
+  const withZero = rows.filter((r) => scores(r) && r.costs.some((c) => c.unitCost === 0));
+  const entries = scoreRows(rows.filter((r) => !withZero.includes(r)), runners, groups.map((g) => g.id));
+  return entries.map((e) => ({ ...e, zeroRows: withZero.filter((r) => r.costs.some((c) => c.runner === e.runner && c.unitCost === 0)).length }));
 }
 function short(hash2) {
   return hash2.slice(0, 12);
@@ -28711,10 +28844,12 @@ var CSV_COLUMNS = [
   "digest",
   "skip_reason_or_error"
 ];
+var CSV_ALLOC_COLUMNS = ["allocs_per_op", "alloc_bytes_per_op", "memory_story"];
 function renderCsv(model) {
   const runners = runnersOf(model);
   const version3 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
-  const lines = [CSV_COLUMNS.join(",")];
+  const withAlloc = showsAllocations(model);
+  const lines = [[...CSV_COLUMNS, ...withAlloc ? CSV_ALLOC_COLUMNS : []].join(",")];
   for (const g of model.groups) {
     for (const c of g.cases) {
       for (const row of c.rows) {
@@ -28743,7 +28878,8 @@ function renderCsv(model) {
             cell.peakRssBytes,
             cell.cpuWallRatio,
             cell.digest,
-            cell.reason
+            cell.reason,
+            ...withAlloc ? [cell.alloc?.allocsPerOp, cell.alloc?.bytesPerOp, cell.alloc?.story] : []
           ];
           lines.push(fields.map((f) => csvField(f)).join(","));
         }
@@ -28808,11 +28944,21 @@ function cellView(row, cell) {
     spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}${timerBound ? ` ${TIMER_MARK}` : waited ? ` ${WAIT_MARK}` : ""}`);
   }
   const view = { status: "ok", lead: leadFigure(row, cell), raw: raw.join(" \xB7 "), spread, flaky, marks };
+  const alloc = allocText(row, cell);
+  if (alloc) view.alloc = alloc;
   if (cell.ratio !== void 0) {
     view.ratio = cell.fastest ? "best" : `${formatRatio(cell.ratio)} slower`;
     view.best = cell.fastest === true;
   }
   return view;
+}
+function allocText(row, cell) {
+  const a = cell.alloc;
+  if (!a) return void 0;
+  const parts = [`heap ${formatBytes(a.bytesPerOp)}/${row.opLabel}`];
+  if (a.allocsPerOp !== void 0) parts.push(`${sig3(a.allocsPerOp)} allocs/${row.opLabel}`);
+  if (a.story) parts.push(a.story);
+  return parts.join(" \xB7 ");
 }
 function caveatsOf(rows, runners) {
   const used = new Set(rows.flatMap((row) => runners.flatMap((r) => cellView(row, row.cells[r]).marks)));
@@ -28925,10 +29071,11 @@ ${runnersTable(model)}
 ${environmentLine(model, htmlText) ? `<p class="env">${environmentLine(model, htmlText)}</p>` : ""}
 <h2>Scoreboard</h2>
 ${runners.length > 1 ? scoreboard3(model) : "<p>One runner only: nothing to rank.</p>"}
+${runners.length > 1 && model.allocScoreboard ? allocScoreboard2(model, model.allocScoreboard) : ""}
 ${notRunOf(model).map((n) => `<p class="sub">Not ranked: ${htmlText(notRunLine(n))}.</p>`).join("\n")}
 <p class="controls"><span id="chart-status" class="sub"></span></p>
 ${sections}
-<footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p><p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
+<footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ""}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
 <script type="application/json" id="bee-bench-data">${data}</script>
 ${scripts.map((s) => `<script>${s}</script>`).join("\n")}
 </body>
@@ -28985,6 +29132,10 @@ function scoreboard3(model) {
     ]),
     "num"
   )}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
+}
+function allocScoreboard2(model, entries) {
+  const t = allocScoreboardTable(model, entries, htmlText, (s) => `<strong>${s}</strong>`);
+  return `<h3>Heap bytes per unit of work</h3>${table(t.headers, t.rows, "num alloc-scoreboard")}<p class="sub">${htmlText(ALLOC_SCOREBOARD_NOTE)}</p>`;
 }
 function groupHtml(g, runners, charts) {
   const parts = [`<section class="group"><h2>${htmlText(g.title)}</h2><p class="note">${prose(g.note)}</p>`];
@@ -29045,6 +29196,7 @@ function cellHtml(row, runner) {
     case "ok": {
       const line1 = v.best ? `<strong class="best">${htmlText(v.lead)}</strong> (best)` : v.ratio ? `<span class="lead">${htmlText(v.lead)}</span> (${htmlText(v.ratio)})` : `<span class="lead">${htmlText(v.lead)}</span>`;
       const lines = [line1, `<span class="raw">${htmlText(v.raw)}</span>`, `<span class="sub${v.flaky ? " flaky" : ""}">${htmlText(v.spread.join(" \xB7 "))} ${sparkline(row.cells[runner].samplesNs, RUNNER_COLORS[runner])}</span>`];
+      if (v.alloc) lines.push(`<span class="sub alloc">${htmlText(v.alloc)}</span>`);
       return lines.join("<br>");
     }
   }
@@ -29217,6 +29369,7 @@ function renderMarkdown(model, opts = {}) {
     environmentLine(model, mdText),
     "## Scoreboard",
     runners.length > 1 ? scoreboard4(model) : "One runner only: nothing to rank.",
+    runners.length > 1 && model.allocScoreboard ? allocScoreboard3(model, model.allocScoreboard) : null,
     notRunOf(model).length > 0 ? notRunOf(model).map((n) => `Not ranked: ${mdText(notRunLine(n))}.`).join("  \n") : null,
     ...model.groups.flatMap((g) => [
       `## ${mdText(g.title)}`,
@@ -29224,7 +29377,7 @@ function renderMarkdown(model, opts = {}) {
       ...g.cases.map((c) => caseSection(c, runners))
     ]),
     "---",
-    legend()
+    legend(model)
   ]);
 }
 function header(model) {
@@ -29274,6 +29427,15 @@ function scoreboard4(model) {
 
 Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = contested rows it ran. Skipped and failed cells are left out.`;
 }
+function allocScoreboard3(model, entries) {
+  const t = allocScoreboardTable(model, entries, mdText, (s) => `**${s}**`);
+  const table2 = mdTable(t.headers, t.rows, t.headers.map((_, i) => i === 0 ? "left" : "right"));
+  return `### Heap bytes per unit of work
+
+${table2}
+
+${mdText(ALLOC_SCOREBOARD_NOTE)}`;
+}
 function caseSection(c, runners) {
   const blocks = [`### ${mdCode(c.id)}`, mdQuote([mdProse(c.doc)])];
   for (const row of c.rows) blocks.push(digestNote2(row));
@@ -29314,7 +29476,7 @@ function cellMd(row, runner) {
     case "ok": {
       const line1 = v.best ? `**${v.lead}** (best)` : v.ratio ? `${v.lead} (${v.ratio})` : `${v.lead}`;
       const cell = row.cells[runner];
-      return [line1, v.raw ?? "", v.spread.join(" \xB7 "), textSparkline(cell.samplesNs)].filter((l) => l.length > 0).join("<br>");
+      return [line1, v.raw ?? "", v.spread.join(" \xB7 "), textSparkline(cell.samplesNs), v.alloc ?? ""].filter((l) => l.length > 0).join("<br>");
     }
   }
 }
@@ -29333,9 +29495,10 @@ function fitTable(c) {
 
 ${table2}`;
 }
-function legend() {
+function legend(model) {
   return [
     "Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, **best** in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, <1 waiting, >1 multi-threaded); a sparkline of the iterations in order (\u2581 fastest, \u2588 slowest iteration). Bars: time per unit of work as a multiple of the fastest (1.00x), longest = slowest; logarithmic where the row spans more than 10x.",
+    ...showsAllocations(model) ? [mdText(ALLOC_LEGEND)] : [],
     `${THROUGHPUT_FOOTNOTE}`
   ].join("\n\n");
 }
@@ -29471,31 +29634,6 @@ var AbRowSchema = external_exports.strictObject({
   allocationsNote: text(2e3).optional()
 });
 
-// src/verdict/instructions.ts
-var SPREAD_FACTOR = 10;
-var NOISE_FLOOR = 5e-4;
-var TOLERANCE_SPREADS = 3;
-var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
-function stepRatio(a, b) {
-  const steps = Math.min(a.length, b.length);
-  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
-}
-function aaSpread(a, b) {
-  const r = stepRatio(a, b);
-  return Math.max(r, 1 / r) - 1;
-}
-function judgeInstructions(base, baseAgain, head, o) {
-  const steps = Math.min(base.length, baseAgain.length, head.length);
-  if (steps === 0) throw new Error("judgeInstructions needs counts of two base runs and a head run");
-  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error("judgeInstructions: a count of zero means nothing was counted");
-  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
-  const ratio = stepRatio(head, baseMean);
-  const spread = aaSpread(base, baseAgain);
-  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
-  const verdict = ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~";
-  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
-}
-
 // src/verdict/instruction-rows.ts
 var key = (caseId, label) => `${caseId}\0${label}`;
 function instructionFields(r, o) {
@@ -29526,21 +29664,6 @@ function rowsFromCounts(counted, spec, o) {
       ...fields
     };
   });
-}
-
-// src/verdict/allocations.ts
-var ALLOCATION_DEFAULTS = { threshold: 0.01 };
-var plusOne = (xs) => xs.map((x) => x + 1);
-function judgeFigure(base, baseAgain, head, o) {
-  const v = judgeInstructions(plusOne(base), plusOne(baseAgain), plusOne(head), o);
-  return { ...v, base: v.base - 1, head: v.head - 1 };
-}
-function judgeAllocations(base, baseAgain, head, o) {
-  const bytes = judgeFigure(base.bytes, baseAgain.bytes, head.bytes, o);
-  const allocs = base.allocs && baseAgain.allocs && head.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head.allocs, o) : void 0;
-  const both = [bytes.verdict, ...allocs ? [allocs.verdict] : []];
-  const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
-  return { bytes, ...allocs ? { allocs } : {}, verdict };
 }
 
 // src/verdict/allocation-rows.ts
