@@ -3,8 +3,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './cli/run-cli.js';
 import { InputError } from '../src/spec/errors.js';
 import { hooksFromEnv } from '../src/spec/hooks.js';
 import { loadSpec } from '../src/spec/load.js';
@@ -13,18 +13,13 @@ import { applyHooks, planOf, PlanSchema, resolvePlan } from '../src/spec/plan.js
 const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
 const { spec, hash } = loadSpec(SPEC);
 
+/** The CLI with `env` added to the environment for the call (the hooks are read from it). */
 async function cli(args: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
   const saved = { ...process.env };
   Object.assign(process.env, env);
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
   try {
-    return { code: await main(args), stdout, stderr };
+    return await runCli(args);
   } finally {
-    o.mockRestore();
-    e.mockRestore();
     process.env = saved;
   }
 }
@@ -90,7 +85,6 @@ describe('resolvePlan', () => {
 });
 
 describe('bee-bench plan', () => {
-  afterEach(() => vi.restoreAllMocks());
 
   it('prints the plan of one runner as JSON, hooks from the environment included', async () => {
     const r = await cli(['plan', '--runner', 'go', '--case', 'cpu.identity.*'], { BEE_BENCH_FAULT: 'cpu.identity.create:throw' });

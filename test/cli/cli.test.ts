@@ -4,25 +4,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
 import { HistoryIndexSchemaLike } from './index-shape.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-cli-'));
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' }).trim();
 
-async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '';
-  let stdout = '';
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  try {
-    return { code: await main(args), stderr, stdout };
-  } finally {
-    e.mockRestore();
-    o.mockRestore();
-  }
-}
+const cli = runCli;
 
 describe('bee-bench CLI', () => {
   const work = tmp();

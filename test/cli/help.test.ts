@@ -3,23 +3,12 @@
 // and README's CLI block kept equal to the usage lines --help prints.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
 import { COMMANDS } from '../../src/cli/help.js';
 import { closest, editDistance } from '../../src/cli/suggest.js';
 
-async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '';
-  let stdout = '';
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  try {
-    return { code: await main(args), stderr, stdout };
-  } finally {
-    e.mockRestore();
-    o.mockRestore();
-  }
-}
+const cli = runCli;
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const lines = (s: string) => s.trimEnd().split('\n');

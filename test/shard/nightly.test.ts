@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/run-cli.js';
 import { loadResult } from '../../src/spec/load.js';
 import type { Result } from '../../src/spec/schema.js';
 
@@ -16,18 +16,7 @@ const cache = join(work, 'cache');
 const select = ['--runner', RUNNERS, '--profile', 'quick', '--case', 'cpu.*'];
 const saved = process.env.BEE_BENCH_ITERS;
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    return { code: await main(args), stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const cli = runCli;
 
 /** (runner, case, param) -> digest (or status when none), the comparison the issue asks for. */
 const rows = (results: Result[]) =>
