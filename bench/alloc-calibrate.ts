@@ -16,16 +16,15 @@
 //                                    [--injected 2] [--fraction 0.01] [--case 'cpu.*'] [--out bench/out]
 //                                    [--reuse]   (judge the processes a previous run left in --out again,
 //                                                 measuring only the ones it lacks)
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildRunner, parseSource } from '../src/build/index.js';
 import { defaultSpecPath } from '../src/build/paths.js';
-import type { RunnerCommand } from '../src/build/builder.js';
 import { ALLOC_ITERATIONS, allocationRun } from '../src/run/alloc-ab.js';
 import { processBudgetMs } from '../src/pipeline/options.js';
 import { loadSpec } from '../src/spec/load.js';
-import { ResultSchema, RunnerSchema, type Result } from '../src/spec/schema.js';
+import { RunnerSchema, type Result } from '../src/spec/schema.js';
+import { aaTriples, pairsOf, processPool, twoAtATime } from './lib/process-pool.js';
 import { applyHooks, resolvePlan } from '../src/spec/plan.js';
 import { aaSpread } from '../src/verdict/instructions.js';
 import { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures } from '../src/verdict/allocations.js';
@@ -51,33 +50,14 @@ const fraction = Number(values.fraction);
 const verdict = { threshold: Number(values.threshold) };
 const { spec, hash } = loadSpec(defaultSpecPath());
 const plan = resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases: values.case });
-const outDir = resolve(values.out, `alloc-calibration-${runner}`);
-mkdirSync(outDir, { recursive: true });
-const log = (l: string) => process.stderr.write(`${l}\n`);
+const pool = processPool({ runner, source: values.source, out: values.out, folder: `alloc-calibration-${runner}`, reuse: values.reuse });
+const outDir = pool.outDir;
 
-// Built once, on first need (a --reuse run that lacks no process builds nothing).
-let building: Promise<RunnerCommand> | undefined;
-const runnerCommand = () => (building ??= buildRunner({ runner, source: parseSource(values.source), log }).then((b) => b.command));
-
-async function one(name: string, injected: boolean): Promise<Result> {
-  const saved = join(outDir, `${name}.json`);
-  if (values.reuse && existsSync(saved)) return ResultSchema.parse(JSON.parse(readFileSync(saved, 'utf8')));
-  const started = performance.now();
-  // The injection is a plan hook (the engine resolves BEE_BENCH_ALLOC into alloc_extra).
+// The injection is a plan hook (the engine resolves BEE_BENCH_ALLOC into alloc_extra).
+const one = (name: string, injected: boolean) => {
   const p = injected ? applyHooks(plan, { allocExtra: { glob: 'cpu.*', fraction } }) : plan;
-  const run = await allocationRun(await runnerCommand(), { plan: p, out: saved, timeoutMs: processBudgetMs(p) });
-  for (const problem of run.problems) log(`${name}: ${problem}`);
-  if (!run.result) throw new Error(`${name}: no result`);
-  log(`${name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  return run.result;
-}
-
-/** Runs the jobs two at a time (the figures do not depend on load: both cores work). */
-async function twoAtATime<T>(jobs: Array<() => Promise<T>>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < jobs.length; i += 2) out.push(...(await Promise.all(jobs.slice(i, i + 2).map((j) => j()))));
-  return out;
-}
+  return pool.process(name, (command, out) => allocationRun(command, { plan: p, out, timeoutMs: processBudgetMs(p) }));
+};
 
 const started = performance.now();
 const plain = await twoAtATime(Array.from({ length: P }, (_, i) => () => one(`plain-${i}`, false)));
@@ -92,8 +72,7 @@ const plainFigures = plain.map(figuresOf);
 const injectedFigures = injected.map(figuresOf);
 const rows = [...new Set(plainFigures.flatMap((m) => [...m.keys()]))];
 
-const pairs: Array<[number, number]> = [];
-for (let a = 0; a < P; a++) for (let b = a + 1; b < P; b++) pairs.push([a, b]);
+const pairs = pairsOf(P);
 const median = (xs: readonly number[]) => [...xs].sort((p, q) => p - q)[Math.floor(xs.length / 2)] ?? null;
 const pct = (x: number) => Math.round(x * 1e6) / 1e4;
 
@@ -144,18 +123,14 @@ const perRow = rows.map((row) => {
 });
 
 // A/A runs: ordered triples of distinct plain processes (base, base again, head).
-let aaRuns = 0;
-let aaRunsFlagged = 0;
-for (const [a, b] of pairs)
-  for (let h = 0; h < P; h++) {
-    if (h === a || h === b) continue;
-    aaRuns++;
-    const flagged = rows.some((row) => {
-      const [x, y, z] = [plainFigures[a]!.get(row), plainFigures[b]!.get(row), plainFigures[h]!.get(row)];
-      return x && y && z && judgeAllocations(x, y, z, verdict).verdict !== '~';
-    });
-    if (flagged) aaRunsFlagged++;
-  }
+const triples = aaTriples(P);
+const aaRuns = triples.length;
+const aaRunsFlagged = triples.filter(([a, b, h]) =>
+  rows.some((row) => {
+    const [x, y, z] = [plainFigures[a]!.get(row), plainFigures[b]!.get(row), plainFigures[h]!.get(row)];
+    return x && y && z && judgeAllocations(x, y, z, verdict).verdict !== '~';
+  }),
+).length;
 
 const summary = {
   runner,

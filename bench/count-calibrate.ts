@@ -14,17 +14,16 @@
 //                                    [--slowed 2] [--fraction 0.01] [--case 'cpu.*'] [--out bench/out]
 //                                    [--reuse]   (judge the processes a previous run left in --out again,
 //                                                 counting only the ones it lacks)
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildRunner, parseSource } from '../src/build/index.js';
 import { defaultSpecPath } from '../src/build/paths.js';
-import type { RunnerCommand } from '../src/build/builder.js';
 import { findCounter } from '../src/count/callgrind.js';
 import { COUNT_ITERATIONS, countRunner, isCounted } from '../src/run/count.js';
 import { processBudgetMs } from '../src/pipeline/options.js';
 import { loadSpec } from '../src/spec/load.js';
-import { ResultSchema, RunnerSchema, type Result } from '../src/spec/schema.js';
+import { RunnerSchema, type Result } from '../src/spec/schema.js';
+import { aaTriples, pairsOf, processPool, twoAtATime } from './lib/process-pool.js';
 import { planOf, resolvePlan } from '../src/spec/plan.js';
 import { INSTRUCTION_DEFAULTS, judgeInstructions, aaSpread } from '../src/verdict/instructions.js';
 
@@ -50,36 +49,15 @@ const verdict = { threshold: Number(values.threshold) };
 const specFile = defaultSpecPath();
 const { spec, hash } = loadSpec(specFile);
 const plan = planOf(resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases: values.case }), isCounted);
-const outDir = resolve(values.out, `count-calibration-${runner}`);
-mkdirSync(outDir, { recursive: true });
-const log = (l: string) => process.stderr.write(`${l}\n`);
+const pool = processPool({ runner, source: values.source, out: values.out, folder: `count-calibration-${runner}`, reuse: values.reuse });
+const outDir = pool.outDir;
 
 const found = await findCounter();
 if (!found.counter) throw new Error(found.reason);
 const counter = found.counter;
-// Built once, on first need (a --reuse run that lacks no process builds nothing).
-let building: Promise<RunnerCommand> | undefined;
-const runnerCommand = () => (building ??= buildRunner({ runner, source: parseSource(values.source), log }).then((b) => b.command));
 
-async function one(name: string, env: Record<string, string>): Promise<Result> {
-  const saved = join(outDir, `${name}.json`);
-  if (values.reuse && existsSync(saved)) return ResultSchema.parse(JSON.parse(readFileSync(saved, 'utf8')));
-  const started = performance.now();
-  const run = await countRunner(await runnerCommand(), {
-    runner, plan, counter, out: join(outDir, `${name}.json`), timeoutMs: processBudgetMs(plan), env,
-  });
-  for (const p of run.problems) log(`${name}: ${p}`);
-  if (!run.result) throw new Error(`${name}: no result`);
-  log(`${name}: ${((performance.now() - started) / 1000).toFixed(0)} s`);
-  return run.result;
-}
-
-/** Runs the jobs two at a time (counts do not depend on load: both cores work). */
-async function twoAtATime<T>(jobs: Array<() => Promise<T>>): Promise<T[]> {
-  const out: T[] = [];
-  for (let i = 0; i < jobs.length; i += 2) out.push(...(await Promise.all(jobs.slice(i, i + 2).map((j) => j()))));
-  return out;
-}
+const one = (name: string, env: Record<string, string>) =>
+  pool.process(name, (command, out) => countRunner(command, { runner, plan, counter, out, timeoutMs: processBudgetMs(plan), env }));
 
 const started = performance.now();
 const plain = await twoAtATime(Array.from({ length: P }, (_, i) => () => one(`plain-${i}`, {})));
@@ -91,11 +69,7 @@ const plainCounts = plain.map(countsOf);
 const slowedCounts = slowed.map(countsOf);
 const rows = [...new Set(plainCounts.flatMap((m) => [...m.keys()]))];
 
-const pairs: Array<[number, number]> = [];
-for (let a = 0; a < P; a++) for (let b = a + 1; b < P; b++) pairs.push([a, b]);
-
-let aaRuns = 0;
-let aaRunsFlagged = 0;
+const pairs = pairsOf(P);
 const perRow = rows.map((row) => {
   const got = (m: Counts) => m.get(row);
   const spread = Math.max(0, ...pairs.map(([a, b]) => (got(plainCounts[a]!) && got(plainCounts[b]!) ? aaSpread(got(plainCounts[a]!)!, got(plainCounts[b]!)!) : 0)));
@@ -117,17 +91,14 @@ const perRow = rows.map((row) => {
 });
 
 // A/A runs: ordered triples of distinct plain processes (base, base again, head).
-for (let a = 0; a < P; a++)
-  for (let b = a + 1; b < P; b++)
-    for (let h = 0; h < P; h++) {
-      if (h === a || h === b) continue;
-      aaRuns++;
-      const flagged = rows.some((row) => {
-        const [x, y, z] = [plainCounts[a]!.get(row), plainCounts[b]!.get(row), plainCounts[h]!.get(row)];
-        return x && y && z && judgeInstructions(x, y, z, verdict).verdict !== '~';
-      });
-      if (flagged) aaRunsFlagged++;
-    }
+const triples = aaTriples(P);
+const aaRuns = triples.length;
+const aaRunsFlagged = triples.filter(([a, b, h]) =>
+  rows.some((row) => {
+    const [x, y, z] = [plainCounts[a]!.get(row), plainCounts[b]!.get(row), plainCounts[h]!.get(row)];
+    return x && y && z && judgeInstructions(x, y, z, verdict).verdict !== '~';
+  }),
+).length;
 
 const summary = {
   runner, client: values.source, counter, pool: P, slowed: S, fraction, ...verdict, iterations: COUNT_ITERATIONS,
