@@ -13,6 +13,7 @@
 //
 //   npx tsx bench/shard-makespan.ts [--runner go,rs] [--budget-s 1500] [--cache DIR]
 //                                   [--out bench/out/shard-makespan] [--reuse] [--plan-only]
+//                                   [--measure wall,instructions,allocations]   (the evidences whose pieces run)
 //   (--reuse keeps the pieces a previous run measured in --out and runs only the ones it lacks)
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -24,7 +25,7 @@ import { loadResult } from '../src/spec/load.js';
 import type { Plan } from '../src/spec/plan.js';
 import { RunnerSchema, type Runner } from '../src/spec/schema.js';
 import { balance, piecesOf, pieceKey, type Piece } from '../src/shard/assign.js';
-import { ASSIGNMENT_SCHEMA_ID, type Assignment } from '../src/shard/assignment.js';
+import { ASSIGNMENT_SCHEMA_ID, EvidenceSchema, type Assignment } from '../src/shard/assignment.js';
 import { planShards, resolveSelection, type SelectionRequest } from '../src/shard/commands.js';
 import { staticModel, type Evidence } from '../src/shard/cost.js';
 import { loadSpec } from '../src/spec/load.js';
@@ -38,6 +39,7 @@ const { values } = parseArgs({
     out: { type: 'string', default: join('bench', 'out', 'shard-makespan') },
     reuse: { type: 'boolean', default: false },
     'plan-only': { type: 'boolean', default: false },
+    measure: { type: 'string', default: 'wall,instructions,allocations' },
   },
 });
 
@@ -128,7 +130,8 @@ const sources = new Map<Runner, ClientSource>(
   measuredRunners.map((r) => [r, parseSource(r === 'go' && process.env.BEE_GO_PATH ? process.env.BEE_GO_PATH : 'registry')]),
 );
 const kindOf = (plan: Plan, id: string) => plan.units.find((u) => u.id === id)?.kind;
-const candidates = measuredRunners.flatMap((r) => piecesOf([plans.get(r)!], EVIDENCES, model).filter((p) => kindOf(plans.get(r)!, p.case) === 'cpu'));
+const toMeasure = values.measure.split(',').map((e) => EvidenceSchema.parse(e.trim()));
+const candidates = measuredRunners.flatMap((r) => piecesOf([plans.get(r)!], toMeasure, model).filter((p) => kindOf(plans.get(r)!, p.case) === 'cpu'));
 const labelOf = (p: Piece) => {
   const units = plans.get(p.runners[0]!)!.units.filter((u) => u.id === p.case && (p.unit === undefined || u.unit === p.unit));
   return units.map((u) => String(u.param.label)).join(', ');
@@ -271,3 +274,39 @@ writeFileSync(
   join(outDir, 'summary.json'),
   `${JSON.stringify({ runners: measuredRunners, budget_s: budgetS, spent_s: spent, load_end: load(), model: modelRows, calibration: ratioBy, calibration_by_runner: ratioByRunner, min_per_runner: MIN_PER_RUNNER, skipped: Object.fromEntries(skippedCost), calibrated: calibratedRows, unmeasured: unmeasured.map(pieceKey) }, null, 2)}\n`,
 );
+
+// The README's tables ("Sharded nightly"), from the figures above.
+const h = (s: number) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : s >= 60 ? `${Math.round(s / 60)} min` : `${Math.round(s)} s`);
+const md: string[] = [];
+for (const large of [false, true]) {
+  md.push(
+    `**Full profile${large ? ' with --large' : ''}**`,
+    '',
+    "| N | makespan, model | balance, model | makespan, calibrated (model's shards) | balance | makespan, calibrated and rebalanced | largest piece, calibrated |",
+    '|---|---|---|---|---|---|---|',
+  );
+  for (const m of modelRows.filter((r) => r.large === large)) {
+    const c = calibratedRows.find((r) => r.large === large && r.n === m.n)!;
+    md.push(
+      `| ${m.n}${m.n === 1 ? ' (one job)' : ''} | ${h(m.makespan_s)} | ${m.balance.toFixed(2)} | ${h(c.as_planned.makespan_s)} | ${c.as_planned.balance.toFixed(2)} | ${h(c.rebalanced.makespan_s)} | ${h(c.as_planned.largest_piece_s)} (${c.as_planned.largest_piece}) |`,
+    );
+  }
+  md.push('');
+}
+md.push('| evidence | pieces measured | median measured/model | per runner (pieces) | range |', '|---|---|---|---|---|');
+for (const e of EVIDENCES) {
+  const per = ALL.filter((r) => ratioByRunner[e]![r]!.pieces > 0).map(
+    (r) => `${r} ${ratioByRunner[e]![r]!.ratio.toFixed(2)} (${ratioByRunner[e]![r]!.pieces})`,
+  );
+  md.push(
+    `| ${e} | ${ratioBy[e]!.pieces} | ${ratioBy[e]!.ratio.toFixed(2)} | ${per.join(', ')} | ${ratioBy[e]!.min.toFixed(2)}-${ratioBy[e]!.max.toFixed(2)} |`,
+  );
+}
+md.push('', '| piece | model | measured | ratio | load (1 min) |', '|---|---|---|---|---|');
+for (const m of [...measured].sort((a, b) => a.evidence.localeCompare(b.evidence) || a.runner.localeCompare(b.runner) || a.model_s - b.model_s)) {
+  const note = m.skipped ? ' (skipped by the runner)' : m.problems.length ? ' (problems)' : '';
+  md.push(
+    `| ${m.evidence} ${m.runner} ${m.case} ${m.label}${note} | ${m.model_s.toFixed(1)} s | ${m.measured_s.toFixed(1)} s | ${(m.measured_s / m.model_s).toFixed(2)} | ${m.load_before[0]} |`,
+  );
+}
+writeFileSync(join(outDir, 'tables.md'), `${md.join('\n')}\n`);
