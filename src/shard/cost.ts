@@ -38,15 +38,18 @@ export function staticModel(quickPlans: ReadonlyMap<string, Plan>, quickIters: n
   };
 }
 
-/** The history's newest median per (runner, case, label, profile) where recorded, else `fallback`. */
+/** The history's newest median per (runner, case, label, profile) where recorded (0 for a skipped row), else `fallback`. */
 export function historyModel(records: readonly HistoryRecord[], fallback: CostModel): CostModel {
   const newest = new Map<string, { at: string; ns: number }>();
   for (const r of records) {
     for (const c of r.cases) {
-      if (c.status !== 'ok' || c.median_ns === null) continue;
+      // A runner that skips a case (no client has an offline encrypting chunker, say) skips it at
+      // once: the piece costs its overhead only, not the thousands of seconds its size suggests.
+      const ns = c.status === 'skipped' ? 0 : c.status === 'ok' ? c.median_ns : null;
+      if (ns === null) continue;
       const key = `${r.runner}\u0000${c.id}\u0000${c.label}\u0000${r.spec.profile}`;
       const seen = newest.get(key);
-      if (!seen || r.started_at > seen.at) newest.set(key, { at: r.started_at, ns: c.median_ns });
+      if (!seen || r.started_at > seen.at) newest.set(key, { at: r.started_at, ns });
     }
   }
   return {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { balance, pieceOf, piecesOf } from '../../src/shard/assign.js';
 import { matrixOf, parseShardRef } from '../../src/shard/assignment.js';
 import { planShards, resolveSelection } from '../../src/shard/commands.js';
-import { historyModel, staticModel, QUICK_ITERATION_S } from '../../src/shard/cost.js';
+import { historyModel, staticModel, unitCostS, QUICK_ITERATION_S } from '../../src/shard/cost.js';
 import type { HistoryRecord } from '../../src/history/schema.js';
 
 const specFile = join(process.cwd(), 'spec', 'bench-spec.json');
@@ -58,6 +58,21 @@ describe('plan --shards', () => {
     const model = historyModel([record(2e9, '2026-01-01T00:00:00Z'), record(3e9, '2026-02-01T00:00:00Z')], quick);
     expect(model.iterationS(rs, bulk)).toEqual({ seconds: 3, from: 'history' });
     expect(model.iterationS(rs, noop).from).toBe('static');
+  });
+
+  it('costs a case the history shows skipped at its overhead only, until it runs again', () => {
+    const { plans } = resolveSelection(sel());
+    const rs = plans.get('rs')!;
+    const bulk = rs.units.find((u) => u.id === 'cpu.keccak.bulk')!;
+    const row = (status: string, at: string) =>
+      ({ runner: 'rs', spec: { hash: 'x', profile: 'quick' }, started_at: at, cases: [{ id: bulk.id, label: String(bulk.param.label), status, median_ns: status === 'ok' ? 2e9 : null }] }) as unknown as HistoryRecord;
+    const quick = staticModel(plans, 5);
+    const skipped = historyModel([row('ok', '2026-01-01T00:00:00Z'), row('skipped', '2026-02-01T00:00:00Z')], quick);
+    expect(skipped.iterationS(rs, bulk)).toEqual({ seconds: 0, from: 'history' });
+    expect(unitCostS(skipped, rs, bulk, 'instructions')).toBeLessThan(unitCostS(quick, rs, bulk, 'instructions'));
+    // A failed row says nothing about the time: the last good median stands.
+    expect(historyModel([row('ok', '2026-01-01T00:00:00Z'), row('failed', '2026-02-01T00:00:00Z')], quick).iterationS(rs, bulk).seconds).toBe(2);
+    expect(historyModel([row('skipped', '2026-01-01T00:00:00Z'), row('ok', '2026-02-01T00:00:00Z')], quick).iterationS(rs, bulk).seconds).toBe(2);
   });
 
   it('makes one wall piece per case and reads K/N', () => {
