@@ -54,7 +54,10 @@ const runner = RunnerSchema.parse(values.runner);
 const P = Number(values.pool);
 const R = Number(values.rounds);
 if (!(R <= P)) throw new Error(`--rounds ${R} must not exceed --pool ${P}: draws pick rounds from the pool`);
-const fractions = values.fractions.split(',').filter((f) => f.trim() !== '').map(Number);
+const fractions = values.fractions
+  .split(',')
+  .filter((f) => f.trim() !== '')
+  .map(Number);
 const draws = Number(values.draws);
 const judge = { alpha: Number(values.alpha), threshold: Number(values.threshold) };
 const specFile = defaultSpecPath();
@@ -75,7 +78,12 @@ function pick(n: number, k: number): number[] {
   }
   return idx.slice(0, k);
 }
-const sub = (row: PairedRow, at: number[]): PairedRow => ({ ...row, base: at.map((i) => row.base[i]!), head: at.map((i) => row.head[i]!), logRatios: at.map((i) => row.logRatios[i]!) });
+const sub = (row: PairedRow, at: number[]): PairedRow => ({
+  ...row,
+  base: at.map((i) => row.base[i]!),
+  head: at.map((i) => row.head[i]!),
+  logRatios: at.map((i) => row.logRatios[i]!),
+});
 
 const built = values.reuse ? null : await buildRunner({ runner, source: parseSource(values.source), log });
 const caseBudgetMs = spec.profiles.quick.case_timeout_s * 1000 + 90_000;
@@ -94,10 +102,17 @@ async function pool(name: string, headEnv: Record<string, string>): Promise<Pool
   }
   log(`pool ${name}: ${P} rounds x ${caseCount} cases x 2 sides`);
   const cmd = built.command;
-  const outcome = await runRounds({ base: cmd, head: cmd }, {
-    plan, rounds: P, outDir: join(outDir, name), caseBudgetMs,
-    runBudgetMs: Number.POSITIVE_INFINITY, env: { head: headEnv },
-  });
+  const outcome = await runRounds(
+    { base: cmd, head: cmd },
+    {
+      plan,
+      rounds: P,
+      outDir: join(outDir, name),
+      caseBudgetMs,
+      runBudgetMs: Number.POSITIVE_INFINITY,
+      env: { head: headEnv },
+    },
+  );
   const rows = pairRows(outcome).filter((r) => r.status === 'ok' && r.base.length === P);
   const result = { rows, secondsPerRound: outcome.elapsedMs / 1000 / P };
   writeFileSync(file, JSON.stringify(result));
@@ -114,7 +129,11 @@ let runsWithAlarm = 0;
 const alarmsPerRow = new Map<string, number>();
 for (let d = 0; d < draws; d++) {
   const at = pick(P, R);
-  const judged = judgePaired(aa.rows.map((r) => sub(r, at)), spec, judge);
+  const judged = judgePaired(
+    aa.rows.map((r) => sub(r, at)),
+    spec,
+    judge,
+  );
   const flagged = judged.filter((r) => r.verdict === 'regression' || r.verdict === 'improvement');
   if (flagged.length > 0) runsWithAlarm++;
   for (const r of flagged) alarmsPerRow.set(r.caseId, (alarmsPerRow.get(r.caseId) ?? 0) + 1);
@@ -144,7 +163,10 @@ for (const [f, rows] of injected) {
 
 const smallest = new Map<string, number | null>();
 for (const c of aa.rows) {
-  const ok = power.filter((p) => p.caseId === c.caseId && p.power >= 0.9).map((p) => p.fraction).sort((a, b) => a - b);
+  const ok = power
+    .filter((p) => p.caseId === c.caseId && p.power >= 0.9)
+    .map((p) => p.fraction)
+    .sort((a, b) => a - b);
   smallest.set(c.caseId, ok[0] ?? null);
 }
 
@@ -153,16 +175,34 @@ let real: { flagged: string[]; target: string; wallSeconds: number } | null = nu
 if (built && !values['skip-real']) {
   const cmd = built.command;
   const target = values['single-case'];
-  const outcome = await runRounds({ base: cmd, head: cmd }, {
-    plan, rounds: R, outDir: join(outDir, 'real-10pct'), caseBudgetMs,
-    runBudgetMs: AB_DEFAULTS.runBudgetMs, env: { head: { BEE_BENCH_SLOWDOWN: `${target}:0.1` } }, log,
-  });
+  const outcome = await runRounds(
+    { base: cmd, head: cmd },
+    {
+      plan,
+      rounds: R,
+      outDir: join(outDir, 'real-10pct'),
+      caseBudgetMs,
+      runBudgetMs: AB_DEFAULTS.runBudgetMs,
+      env: { head: { BEE_BENCH_SLOWDOWN: `${target}:0.1` } },
+      log,
+    },
+  );
   const judged = judgePaired(pairRows(outcome), spec, judge);
-  real = { target, flagged: judged.filter((r) => r.verdict === 'regression' || r.verdict === 'improvement').map((r) => `${r.caseId} ${r.verdict} x${r.ratio?.toFixed(3)}`), wallSeconds: outcome.elapsedMs / 1000 };
+  real = {
+    target,
+    flagged: judged.filter((r) => r.verdict === 'regression' || r.verdict === 'improvement').map((r) => `${r.caseId} ${r.verdict} x${r.ratio?.toFixed(3)}`),
+    wallSeconds: outcome.elapsedMs / 1000,
+  };
 }
 
 const summary = {
-  runner, client: built?.source ?? 'reused pools', pool: P, rounds: R, draws, ...judge, fractions,
+  runner,
+  client: built?.source ?? 'reused pools',
+  pool: P,
+  rounds: R,
+  draws,
+  ...judge,
+  fractions,
   secondsPerRound: aa.secondsPerRound,
   aaFalseAlarmRunRate: runsWithAlarm / draws,
   aaFalseAlarmsPerRow: Object.fromEntries(alarmsPerRow),

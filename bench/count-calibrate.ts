@@ -72,7 +72,10 @@ const rows = [...new Set(plainCounts.flatMap((m) => [...m.keys()]))];
 const pairs = pairsOf(P);
 const perRow = rows.map((row) => {
   const got = (m: Counts) => m.get(row);
-  const spread = Math.max(0, ...pairs.map(([a, b]) => (got(plainCounts[a]!) && got(plainCounts[b]!) ? aaSpread(got(plainCounts[a]!)!, got(plainCounts[b]!)!) : 0)));
+  const spread = Math.max(
+    0,
+    ...pairs.map(([a, b]) => (got(plainCounts[a]!) && got(plainCounts[b]!) ? aaSpread(got(plainCounts[a]!)!, got(plainCounts[b]!)!) : 0)),
+  );
   let slowFlagged = 0;
   let slowRuns = 0;
   const slowRatios: number[] = [];
@@ -87,7 +90,14 @@ const perRow = rows.map((row) => {
     }
   }
   slowRatios.sort((p, q) => p - q);
-  return { row, spreadPct: spread * 100, medianPerIteration: got(plainCounts[0]!)?.[COUNT_ITERATIONS - 1] ?? null, slowFlagged, slowRuns, slowMedianRatio: slowRatios[Math.floor(slowRatios.length / 2)] ?? null };
+  return {
+    row,
+    spreadPct: spread * 100,
+    medianPerIteration: got(plainCounts[0]!)?.[COUNT_ITERATIONS - 1] ?? null,
+    slowFlagged,
+    slowRuns,
+    slowMedianRatio: slowRatios[Math.floor(slowRatios.length / 2)] ?? null,
+  };
 });
 
 // A/A runs: ordered triples of distinct plain processes (base, base again, head).
@@ -101,8 +111,17 @@ const aaRunsFlagged = triples.filter(([a, b, h]) =>
 ).length;
 
 const summary = {
-  runner, client: values.source, counter, pool: P, slowed: S, fraction, ...verdict, iterations: COUNT_ITERATIONS,
-  aaRuns, aaRunsFlagged, rows: perRow,
+  runner,
+  client: values.source,
+  counter,
+  pool: P,
+  slowed: S,
+  fraction,
+  ...verdict,
+  iterations: COUNT_ITERATIONS,
+  aaRuns,
+  aaRunsFlagged,
+  rows: perRow,
   minutesPerPairOfProcesses: (performance.now() - started) / 60_000 / Math.ceil((P + S) / 2),
   totalMinutes: (performance.now() - started) / 60_000,
 };

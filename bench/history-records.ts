@@ -70,4 +70,3 @@ export function generateRecords({ runs, cases: CASES, samples: SAMPLES, branchOf
   }
   return out;
 }
-

@@ -22,7 +22,8 @@ const BAR_MS = 5_000;
 const args = process.argv.slice(2);
 const flag = args.indexOf('--max-runs');
 const maxRuns = flag >= 0 ? Number(args[flag + 1]) : DEFAULT_MAX_RUNS;
-const outDir = args.find((a, i) => !a.startsWith('--') && !(flag >= 0 && i === flag + 1)) ?? join(dirname(fileURLToPath(import.meta.url)), 'out', 'history-10k');
+const outDir =
+  args.find((a, i) => !a.startsWith('--') && !(flag >= 0 && i === flag + 1)) ?? join(dirname(fileURLToPath(import.meta.url)), 'out', 'history-10k');
 
 const time = <T>(f: () => T): [T, number] => {
   const t = performance.now();
@@ -47,9 +48,13 @@ const [, allMs] = time(() => renderDerived(deriveHistory(set, { maxRuns: RUNS })
 const bytes = [...files.values()].reduce((s, t) => s + t.length, 0);
 const index = JSON.parse(files.get('index.json')!);
 const shifts = [...files.entries()].filter(([p]) => p.startsWith('series/')).reduce((s, [, t]) => s + (t.match(/"shift":/g)?.length ?? 0), 0);
-console.log(`derive (maxRuns ${maxRuns}): best ${best.toFixed(0)} ms of ${runs.map((r) => r.toFixed(0)).join(', ')} (objects only ${objMs.toFixed(0)} ms); bar ${BAR_MS} ms: ${best < BAR_MS ? 'PASS' : 'FAIL'}`);
+console.log(
+  `derive (maxRuns ${maxRuns}): best ${best.toFixed(0)} ms of ${runs.map((r) => r.toFixed(0)).join(', ')} (objects only ${objMs.toFixed(0)} ms); bar ${BAR_MS} ms: ${best < BAR_MS ? 'PASS' : 'FAIL'}`,
+);
 console.log(`derive without retention (maxRuns ${RUNS}): ${allMs.toFixed(0)} ms`);
-console.log(`derived: ${files.size} files, ${(bytes / 1e6).toFixed(2)} MB (index.json ${(files.get('index.json')!.length / 1e3).toFixed(1)} kB, ${index.scoreboard.length} scoreboard entries, ${shifts} shift markers kept)`);
+console.log(
+  `derived: ${files.size} files, ${(bytes / 1e6).toFixed(2)} MB (index.json ${(files.get('index.json')!.length / 1e3).toFixed(1)} kB, ${index.scoreboard.length} scoreboard entries, ${shifts} shift markers kept)`,
+);
 
 const [, writeMs] = time(() => {
   rmSync(outDir, { recursive: true, force: true });
@@ -67,5 +72,7 @@ writeFileSync(join(outDir, 'bench-info.json'), `${JSON.stringify({ runs: RUNS, r
 const [reread, readMs] = time(() => readRecords(outDir));
 const [again, rederiveMs] = time(() => derive(reread, { maxRuns }));
 const same = [...files].every(([p, t]) => again.get(p) === t) && again.size === files.size;
-console.log(`wrote ${outDir}: records in ${writeMs.toFixed(0)} ms; read + validate back ${readMs.toFixed(0)} ms (${reread.invalid.length} invalid); re-derived ${rederiveMs.toFixed(0)} ms, identical: ${same}`);
+console.log(
+  `wrote ${outDir}: records in ${writeMs.toFixed(0)} ms; read + validate back ${readMs.toFixed(0)} ms (${reread.invalid.length} invalid); re-derived ${rederiveMs.toFixed(0)} ms, identical: ${same}`,
+);
 if (best >= BAR_MS || !same) process.exitCode = 1;

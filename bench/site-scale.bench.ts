@@ -35,13 +35,18 @@ execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'inheri
 const feature = (run: number) => (run % 5 < 3 ? 'main' : `feature/topic-${String(Math.floor(run / 25) % 400).padStart(3, '0')}`);
 const histories = {
   retained: await writeHistory('scale-400-branches', feature, {}),
-  everyBranch: await writeHistory('scale-400-branches-all', feature, { branches: { maxBranches: Number.MAX_SAFE_INTEGER, activeDays: Number.MAX_SAFE_INTEGER } }),
+  everyBranch: await writeHistory('scale-400-branches-all', feature, {
+    branches: { maxBranches: Number.MAX_SAFE_INTEGER, activeDays: Number.MAX_SAFE_INTEGER },
+  }),
   long: await writeHistory('scale-10k-points', () => 'main', { maxRuns: RUNS }),
 };
 const browser = await launch();
 let ok = true;
 try {
-  for (const [name, dir] of [['default branch retention', histories.retained], ['every branch kept (before)', histories.everyBranch]] as const) {
+  for (const [name, dir] of [
+    ['default branch retention', histories.retained],
+    ['every branch kept (before)', histories.everyBranch],
+  ] as const) {
     const srv = await serveSite(join(ROOT, 'pages/dist'), dir);
     const charts: number[] = [];
     const bytes: number[] = [];
@@ -56,7 +61,9 @@ try {
     await srv.close();
     const pass = median(bytes) <= BAR_FIRST_VIEW_BYTES && median(charts) < BAR_FIRST_CHART_MS;
     if (name.startsWith('default')) ok &&= pass;
-    console.log(`400 branches, ${name}: first view ${mib(median(bytes))} (index.json ${mib(index)}), first chart ${median(charts).toFixed(0)} ms (runs ${charts.map((c) => c.toFixed(0)).join(', ')})${name.startsWith('default') ? (pass ? '  PASS' : '  FAIL') : ''}`);
+    console.log(
+      `400 branches, ${name}: first view ${mib(median(bytes))} (index.json ${mib(index)}), first chart ${median(charts).toFixed(0)} ms (runs ${charts.map((c) => c.toFixed(0)).join(', ')})${name.startsWith('default') ? (pass ? '  PASS' : '  FAIL') : ''}`,
+    );
   }
 
   const srv = await serveSite(join(ROOT, 'pages/dist'), histories.long);
@@ -73,7 +80,14 @@ try {
       return t;
     });
     const { chart } = await viewReady(page, 'case');
-    const received = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/series/')).map((e) => (e as PerformanceResourceTiming).responseEnd).at(-1) ?? NaN);
+    const received = await page.evaluate(
+      () =>
+        performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name.includes('/series/'))
+          .map((e) => (e as PerformanceResourceTiming).responseEnd)
+          .at(-1) ?? NaN,
+    );
     clickToChart.push(chart - t0);
     paint.push(chart - received);
     seriesBytes = [...sizes].filter(([k]) => k.includes('/series/')).reduce((a, [, v]) => a + v, 0);
@@ -82,7 +96,9 @@ try {
   await srv.close();
   const pass = median(paint) < BAR_CASE_PAINT_MS;
   ok &&= pass;
-  console.log(`case view, 10,000 points per runner (series file ${mib(seriesBytes)}): click -> chart ${median(clickToChart).toFixed(0)} ms, paint (file received -> chart) ${median(paint).toFixed(0)} ms (runs ${paint.map((p) => p.toFixed(0)).join(', ')})  ${pass ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `case view, 10,000 points per runner (series file ${mib(seriesBytes)}): click -> chart ${median(clickToChart).toFixed(0)} ms, paint (file received -> chart) ${median(paint).toFixed(0)} ms (runs ${paint.map((p) => p.toFixed(0)).join(', ')})  ${pass ? 'PASS' : 'FAIL'}`,
+  );
 } finally {
   await browser.close();
 }

@@ -41,7 +41,6 @@ function dirBytes(dir: string): number {
   return n;
 }
 
-
 execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'inherit' });
 const historyDir = pickHistory();
 const srv = await serveSite(join(ROOT, 'pages/dist'), historyDir);

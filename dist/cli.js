@@ -25214,7 +25214,9 @@ async function preflight(target, timeoutMs = PROBE_TIMEOUT_MS) {
     throw new BeeNodeError(`batch ${target.batchId}: GET /stamps/{id} on ${target.url} answered ${stamps.status} ${beeMessage(stamps.body)}; ${buy}`);
   }
   if (!b.data.usable || b.data.exists === false) {
-    throw new BeeNodeError(`batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ", expired" : ""}); wait for it to be usable (about a minute after purchase) or ${buy}`);
+    throw new BeeNodeError(
+      `batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ", expired" : ""}); wait for it to be usable (about a minute after purchase) or ${buy}`
+    );
   }
   return { version: h.data.version ?? "unknown" };
 }
@@ -25246,7 +25248,14 @@ var DROPPED_NAMES = /* @__PURE__ */ new Set([
   "SSH_ASKPASS"
 ]);
 var GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
-var TOKEN_NAMES = ["INPUT_GITHUB-TOKEN", "INPUT_GITHUB_TOKEN", "GITHUB_TOKEN", "GH_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN"];
+var TOKEN_NAMES = [
+  "INPUT_GITHUB-TOKEN",
+  "INPUT_GITHUB_TOKEN",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN"
+];
 var MIN_SECRET_LENGTH = 8;
 var registered = /* @__PURE__ */ new Set();
 function registerSecret(value) {
@@ -25448,7 +25457,10 @@ var goBuilder = {
     const seeds = mapSeedOverlay(join4(ctx.dir, ".map-seed-overlay"));
     if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
     const overlay = seeds.overlay === null ? [] : ["-overlay", seeds.overlay];
-    await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], { cwd: ctx.dir, log: ctx.log });
+    await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], {
+      cwd: ctx.dir,
+      log: ctx.log
+    });
     return goBuilder.command(ctx.dir);
   },
   command: (dir) => ({ argv: [join4(dir, "bee-bench-go")] })
@@ -25554,7 +25566,14 @@ async function buildFolder(req) {
   const toolchain = await builder.toolchain();
   if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
   const identity = sourceIdentity(req.source);
-  const key3 = hashParts([req.runner, `recipe ${builder.recipe}`, treeHash(join7(packageRoot(), "runners", req.runner)), identity.key, toolchain, req.buildCommand ?? ""]);
+  const key3 = hashParts([
+    req.runner,
+    `recipe ${builder.recipe}`,
+    treeHash(join7(packageRoot(), "runners", req.runner)),
+    identity.key,
+    toolchain,
+    req.buildCommand ?? ""
+  ]);
   return { key: key3, dir: join7(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key3}`), toolchain };
 }
 var BUILD_MARKER = "bee-bench-build.json";
@@ -25775,10 +25794,9 @@ function globalHelp() {
   ].join("\n");
 }
 function commandHelp(list) {
-  return [
-    ...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, "", "Usage:", ...c.usage.map((l) => `  ${l}`), "", c.details, ""]),
-    EXIT_CODES
-  ].join("\n");
+  return [...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, "", "Usage:", ...c.usage.map((l) => `  ${l}`), "", c.details, ""]), EXIT_CODES].join(
+    "\n"
+  );
 }
 
 // src/cli/suggest.ts
@@ -26201,7 +26219,8 @@ var CaseResultSchema = external_exports.object({
   if (c.status === "ok" && c.samples_ns.length === 0) ctx.addIssue({ code: "custom", path: ["samples_ns"], message: "an ok case needs at least one sample" });
   if (c.status === "skipped" && !c.skip_reason) ctx.addIssue({ code: "custom", path: ["skip_reason"], message: "a skipped case needs skip_reason" });
   if (c.status === "failed" && !c.error) ctx.addIssue({ code: "custom", path: ["error"], message: "a failed case needs error" });
-  if (c.cpu_ns.length !== c.samples_ns.length) ctx.addIssue({ code: "custom", path: ["cpu_ns"], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
+  if (c.cpu_ns.length !== c.samples_ns.length)
+    ctx.addIssue({ code: "custom", path: ["cpu_ns"], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
   if (c.allocs && c.alloc_bytes && c.allocs.length !== c.alloc_bytes.length) {
     ctx.addIssue({ code: "custom", path: ["allocs"], message: `allocs has ${c.allocs.length} entries, alloc_bytes ${c.alloc_bytes.length}` });
   }
@@ -26430,9 +26449,7 @@ function qnorm(p) {
 // src/stats/rank.ts
 function rank(values) {
   const n = values.length;
-  const order = Array.from({ length: n }, (_, i2) => i2).sort(
-    (a, b) => values[a] - values[b]
-  );
+  const order = Array.from({ length: n }, (_, i2) => i2).sort((a, b) => values[a] - values[b]);
   const ranks = new Float64Array(n);
   const ties = [];
   let i = 0;
@@ -26498,7 +26515,11 @@ function sidedP(alternative, lower, upper) {
 }
 function exactP(v, n, alternative) {
   const total = n * (n + 1) / 2;
-  return sidedP(alternative, () => (0, import_stats_base_dists_signrank_cdf.default)(v, n), () => (0, import_stats_base_dists_signrank_cdf.default)(total - v, n));
+  return sidedP(
+    alternative,
+    () => (0, import_stats_base_dists_signrank_cdf.default)(v, n),
+    () => (0, import_stats_base_dists_signrank_cdf.default)(total - v, n)
+  );
 }
 function permutationP(ranks, v, alternative) {
   const doubled = Array.from(ranks, (r) => Math.round(2 * r));
@@ -26513,7 +26534,11 @@ function permutationP(ranks, v, alternative) {
   const patterns = 2 ** doubled.length;
   const atMost = (s) => counts.subarray(0, s + 1).reduce((a, b) => a + b, 0) / patterns;
   const atLeast = (s) => counts.subarray(s).reduce((a, b) => a + b, 0) / patterns;
-  const tailP = (s) => sidedP(alternative, () => atMost(s), () => atLeast(s));
+  const tailP = (s) => sidedP(
+    alternative,
+    () => atMost(s),
+    () => atLeast(s)
+  );
   return { p: tailP(Math.round(2 * v)), minP: tailP(alternative === "less" ? 0 : top) };
 }
 function normalP(z0, sigma, alternative, correct) {
@@ -26596,7 +26621,11 @@ function rankSumPermutation(ranks, nx, alternative) {
   const total = dist.reduce((a, b) => a + b, 0);
   const below = (s) => dist.subarray(0, s + 1).reduce((a, b) => a + b, 0) / total;
   const above = (s) => dist.subarray(s).reduce((a, b) => a + b, 0) / total;
-  const tailP = (s) => sidedP(alternative, () => below(s), () => above(s));
+  const tailP = (s) => sidedP(
+    alternative,
+    () => below(s),
+    () => above(s)
+  );
   const lowest = dist.findIndex((w) => w > 0);
   let highest = maxSum;
   while (highest > 0 && !dist[highest]) highest--;
@@ -26859,7 +26888,10 @@ var pairedRounds = {
       throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head.length}`);
     }
     const lb = logs(base, "base");
-    return this.compareLogRatios(logs(head, "head").map((v, i) => v - lb[i]), opts);
+    return this.compareLogRatios(
+      logs(head, "head").map((v, i) => v - lb[i]),
+      opts
+    );
   },
   compareLogRatios(d, opts = {}) {
     if (!d.every(Number.isFinite)) throw new RangeError(`round log-ratios must be finite, got ${d.join(", ")}`);
@@ -27064,7 +27096,11 @@ function toRecord(result2, ctx) {
   };
   const parsed = HistoryRecordSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new InputError(`history record of the ${result2.runner} result`, describeIssues(parsed.error), "pass a run context with a hex commit sha, ISO timestamps and non-empty branch, event and run id");
+    throw new InputError(
+      `history record of the ${result2.runner} result`,
+      describeIssues(parsed.error),
+      "pass a run context with a hex commit sha, ISO timestamps and non-empty branch, event and run id"
+    );
   }
   return parsed.data;
 }
@@ -27089,10 +27125,19 @@ function parseRecord(file2, text2) {
   const value = parseJson(file2, text2);
   const schema = value !== null && typeof value === "object" ? value.schema : void 0;
   if (typeof schema === "string" && schema !== RECORD_SCHEMA_ID && schema.startsWith(SCHEMA_FAMILY)) {
-    throw new InputError(file2, [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMA_ID})`], "upgrade bee-bench to read it; the record is left untouched");
+    throw new InputError(
+      file2,
+      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMA_ID})`],
+      "upgrade bee-bench to read it; the record is left untouched"
+    );
   }
   const parsed = HistoryRecordSchema.safeParse(value);
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), `a history record must match ${RECORD_SCHEMA_ID} (src/history/schema.ts); the file is left untouched`);
+  if (!parsed.success)
+    throw new InputError(
+      file2,
+      describeIssues(parsed.error),
+      `a history record must match ${RECORD_SCHEMA_ID} (src/history/schema.ts); the file is left untouched`
+    );
   return parsed.data;
 }
 function tryParseRecord(file2, text2) {
@@ -27367,7 +27412,10 @@ function deriveHistory(set2, opts = {}) {
   const shiftOpts = { ...DEFAULT_SHIFT, ...opts.shift };
   const trendLength = opts.trendLength ?? 20;
   const all = set2.records.map((loaded2) => ({ loaded: loaded2, t: timeOf(loaded2.record.commit.timestamp) }));
-  const retained = retainedBranches(all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })), opts.branches);
+  const retained = retainedBranches(
+    all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })),
+    opts.branches
+  );
   const keptBranches = new Set(retained.kept);
   const ordered = all.filter((o) => keptBranches.has(o.loaded.record.branch));
   ordered.sort((a, b) => a.t - b.t || byString(a.loaded.path, b.loaded.path));
@@ -27430,7 +27478,11 @@ function deriveHistory(set2, opts = {}) {
     runners: RUNNER_ORDER.filter((r) => present.has(r)),
     groups,
     cases,
-    scoreboard: scoreboard(ordered.map((o) => o.loaded), maxRuns, groupOf),
+    scoreboard: scoreboard(
+      ordered.map((o) => o.loaded),
+      maxRuns,
+      groupOf
+    ),
     invalid: [...set2.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem }))
   };
   return { index, series: caseIds.map((id) => files.get(id).file) };
@@ -27577,7 +27629,10 @@ async function writeHistory(records, opts) {
   const notAfter = (opts.now ?? Date.now)() + FUTURE_SKEW_MS;
   for (const r of records) {
     const late = futureField(r, notAfter);
-    if (late) throw new RangeError(`history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(" ")[0]}`);
+    if (late)
+      throw new RangeError(
+        `history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(" ")[0]}`
+      );
   }
   const files = /* @__PURE__ */ new Map();
   for (const r of records) {
@@ -27611,7 +27666,9 @@ async function lockWorkdir(workdir, timeoutMs, log2) {
     });
   } catch (e) {
     if (e.code !== "ELOCKED") throw e;
-    throw new Error(`history: workdir ${dir} is still in use by another writer after ${Math.round(timeoutMs / 1e3)} s (lock ${lockPath}); give this publish its own --workdir, or remove the lock if no writer is running`);
+    throw new Error(
+      `history: workdir ${dir} is still in use by another writer after ${Math.round(timeoutMs / 1e3)} s (lock ${lockPath}); give this publish its own --workdir, or remove the lock if no writer is running`
+    );
   }
 }
 async function pushAttempts(git2, files, opts) {
@@ -27637,7 +27694,9 @@ async function pushAttempts(git2, files, opts) {
     }
     const why = lastLines2(`${push.stdout}
 ${push.stderr}`);
-    if (/Authentication failed|Permission denied|could not read Username|Repository not found|does not appear to be a git repository|returned error: 403|403 Forbidden/.test(push.stderr)) {
+    if (/Authentication failed|Permission denied|could not read Username|Repository not found|does not appear to be a git repository|returned error: 403|403 Forbidden/.test(
+      push.stderr
+    )) {
       throw new Error(`history: push to ${branch} refused: ${why}`);
     }
     if (attempt >= maxAttempts) throw new Error(`history: push to ${branch} still rejected after ${attempt} attempts: ${why}`);
@@ -27647,7 +27706,11 @@ ${push.stderr}`);
   }
 }
 function futureField(r, notAfter) {
-  const fields = [["started_at", r.started_at], ["finished_at", r.finished_at], ["commit.timestamp", r.commit.timestamp]];
+  const fields = [
+    ["started_at", r.started_at],
+    ["finished_at", r.finished_at],
+    ["commit.timestamp", r.commit.timestamp]
+  ];
   for (const [name, value] of fields) if (value && Date.parse(value) > notAfter) return `${name} ${value}`;
   return void 0;
 }
@@ -27663,7 +27726,9 @@ function setAsideFuture(set2, notAfter) {
 }
 var HistoryLinkError = class extends Error {
   constructor(path) {
-    super(`history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`);
+    super(
+      `history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`
+    );
     this.path = path;
     this.name = "HistoryLinkError";
   }
@@ -27820,7 +27885,7 @@ function parseGabName(name) {
 function gabSlug(name) {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "bench";
 }
-var TIME_NS = { ns: 1, us: 1e3, "\xB5s": 1e3, "\u03BCs": 1e3, ms: 1e6, s: 1e9, sec: 1e9, second: 1e9, seconds: 1e9 };
+var TIME_NS = { ns: 1, us: 1e3, \u00B5s: 1e3, \u03BCs: 1e3, ms: 1e6, s: 1e9, sec: 1e9, second: 1e9, seconds: 1e9 };
 function toNs(value, unit) {
   const u = unit.trim().replace(/\s+/g, "");
   const time3 = /^(ns|us|µs|μs|ms|s|sec|seconds?)(?:\/(?:op|iter|iteration|call))?$/i.exec(u);
@@ -27972,7 +28037,11 @@ function entryRecord(file2, where, origin, entry, runner, benches, branch, out) 
   };
   const parsed = HistoryRecordSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new InputError(file2, describeIssues(parsed.error).map((p) => `${where} (${runner}): ${p}`), "GAB commit ids must be hex shas");
+    throw new InputError(
+      file2,
+      describeIssues(parsed.error).map((p) => `${where} (${runner}): ${p}`),
+      "GAB commit ids must be hex shas"
+    );
   }
   return parsed.data;
 }
@@ -28058,7 +28127,11 @@ import { execFileSync as execFileSync4 } from "node:child_process";
 import { existsSync as existsSync7 } from "node:fs";
 import { join as join11 } from "node:path";
 function headCommit(dir) {
-  const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
+  const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
+    encoding: "utf8",
+    env: childEnv(),
+    stdio: ["ignore", "pipe", "ignore"]
+  });
   const [sha, author, timestamp, message] = out.split("\0");
   return { sha, author, timestamp, message: message.trim() };
 }
@@ -28088,12 +28161,19 @@ function publishRecords(records, o) {
     branch: o.branch,
     folder: o.folder,
     siteDir: siteDir(),
-    derive: { catalog: catalogFromSpec(o.spec), ...o.maxRuns ? { maxRuns: o.maxRuns } : {}, ...o.defaultBranch ? { branches: { default: o.defaultBranch } } : {} },
+    derive: {
+      catalog: catalogFromSpec(o.spec),
+      ...o.maxRuns ? { maxRuns: o.maxRuns } : {},
+      ...o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}
+    },
     log: o.log
   });
 }
 function publishResults(results, ctx, o) {
-  return publishRecords(results.map((r) => toRecord(r, ctx)), o);
+  return publishRecords(
+    results.map((r) => toRecord(r, ctx)),
+    o
+  );
 }
 
 // src/spec/select.ts
@@ -28117,7 +28197,8 @@ function noMatch(spec, glob) {
   if (!/[*?]/.test(glob)) {
     const prefix = glob.endsWith(".") ? glob : `${glob}.`;
     const under = spec.cases.filter((c) => c.id.startsWith(prefix));
-    if (under.length > 0) return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
+    if (under.length > 0)
+      return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
   }
   const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
   if (near.length > 0) return `${head}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
@@ -28322,18 +28403,25 @@ function aggregate(results, spec, opts = {}) {
   }
   if (opts.specHash && results.some((r) => r.spec.hash !== opts.specHash)) {
     const off = results.filter((r) => r.spec.hash !== opts.specHash).map((r) => RUNNER_LABEL[r.runner]);
-    warnings.push(`${[...new Set(off)].join(", ")} ran a spec other than the one this report reads (${short(opts.specHash)}): case docs and groups may not match.`);
+    warnings.push(
+      `${[...new Set(off)].join(", ")} ran a spec other than the one this report reads (${short(opts.specHash)}): case docs and groups may not match.`
+    );
   }
   const profiles = [...new Set(results.map((r) => r.spec.profile))].sort();
   if (profiles.length > 1) warnings.push(`Results mix profiles (${profiles.join(", ")}): iteration counts differ between runners.`);
   for (const r of results) {
-    if (r.finished_at === null) warnings.push(`The ${RUNNER_LABEL[r.runner]} run started ${r.started_at} did not finish: cases after the last one written are missing.`);
+    if (r.finished_at === null)
+      warnings.push(`The ${RUNNER_LABEL[r.runner]} run started ${r.started_at} did not finish: cases after the last one written are missing.`);
   }
   const found = /* @__PURE__ */ new Map();
   for (const runner of runners) {
     for (const result2 of byRunner2.get(runner)) {
       for (const c of result2.cases) {
-        const label = labelOf2(c, spec.cases.find((s) => s.id === c.id), runner);
+        const label = labelOf2(
+          c,
+          spec.cases.find((s) => s.id === c.id),
+          runner
+        );
         const byLabel = found.get(c.id) ?? /* @__PURE__ */ new Map();
         found.set(c.id, byLabel);
         const cells = byLabel.get(label) ?? /* @__PURE__ */ new Map();
@@ -28388,7 +28476,8 @@ function checkSameAs(spec, models, runners) {
       const inputs = new Set(mine.map((v) => v.input));
       const theirs = otherModel.rows.flatMap((r) => values(otherModel, otherSpec, r)).filter((v) => inputs.has(v.input));
       const all = [...mine, ...theirs];
-      if (theirs.length > 0 && new Set(all.map((v) => v.digest)).size > 1) row.digestMismatch = all.map(({ runner, digest, caseId }) => ({ runner, digest, caseId }));
+      if (theirs.length > 0 && new Set(all.map((v) => v.digest)).size > 1)
+        row.digestMismatch = all.map(({ runner, digest, caseId }) => ({ runner, digest, caseId }));
     }
   }
 }
@@ -28411,7 +28500,9 @@ function digestInput(sc, label, runner) {
   const p = [...sc.params.full, ...sc.params.quick].find((q) => q.label === label);
   if (!p) return `?${label}`;
   const values = { ...effectiveParam(p, runner), ...p.digest_with ?? {} };
-  return JSON.stringify(Object.entries(values).filter(([k]) => k !== "label").sort(([a], [b]) => a.localeCompare(b)));
+  return JSON.stringify(
+    Object.entries(values).filter(([k]) => k !== "label").sort(([a], [b]) => a.localeCompare(b))
+  );
 }
 function pickPerRunner(results, warnings) {
   const out = /* @__PURE__ */ new Map();
@@ -28423,7 +28514,9 @@ function pickPerRunner(results, warnings) {
   for (const [runner, list] of out) {
     const versions = new Set(list.map((r) => `${r.client.name}@${r.client.version}${r.client.commit ? `#${r.client.commit}` : ""}`));
     if (versions.size > 1) {
-      warnings.push(`${RUNNER_LABEL[runner]} results come from ${versions.size} client builds (${[...versions].join(", ")}); the latest run wins where they overlap.`);
+      warnings.push(
+        `${RUNNER_LABEL[runner]} results come from ${versions.size} client builds (${[...versions].join(", ")}); the latest run wins where they overlap.`
+      );
     }
   }
   return out;
@@ -28596,7 +28689,11 @@ function scoreRowsOf(groups, runners, costOf) {
 }
 function scoreboard2(groups, runners) {
   const rows = scoreRowsOf(groups, runners, (row, cell) => row.contested && cell.ratio !== void 0 ? cell.unitCostNs : void 0);
-  return scoreRows(rows, runners, groups.map((g) => g.id));
+  return scoreRows(
+    rows,
+    runners,
+    groups.map((g) => g.id)
+  );
 }
 function allocScoreboard(groups, runners) {
   const rows = scoreRowsOf(groups, runners, (row, cell) => {
@@ -28605,7 +28702,11 @@ function allocScoreboard(groups, runners) {
     return units && units > 0 ? cell.alloc.bytes / units : void 0;
   });
   const withZero = rows.filter((r) => scores(r) && r.costs.some((c) => c.unitCost === 0));
-  const entries = scoreRows(rows.filter((r) => !withZero.includes(r)), runners, groups.map((g) => g.id));
+  const entries = scoreRows(
+    rows.filter((r) => !withZero.includes(r)),
+    runners,
+    groups.map((g) => g.id)
+  );
   return entries.map((e) => ({ ...e, zeroRows: withZero.filter((r) => r.costs.some((c) => c.runner === e.runner && c.unitCost === 0)).length }));
 }
 function short(hash2) {
@@ -28766,7 +28867,13 @@ ${side(opts.newLabel ?? "New", cmp.new)}`,
     "## Summary",
     mdTable(
       ["Runner", "old client", "new client", "rows compared", "geomean shift"],
-      cmp.summary.map((s) => [mdText(RUNNER_LABEL[s.runner]), mdText(s.oldVersion ?? "\u2014"), mdText(s.newVersion ?? "\u2014"), String(s.rows), formatShift(s.geomean)])
+      cmp.summary.map((s) => [
+        mdText(RUNNER_LABEL[s.runner]),
+        mdText(s.oldVersion ?? "\u2014"),
+        mdText(s.newVersion ?? "\u2014"),
+        String(s.rows),
+        formatShift(s.geomean)
+      ])
     ),
     "Geometric mean over the rows both runs have ok of new/old time per unit of work. \u0394: positive is slower in the new run.",
     "## Per-case deltas",
@@ -28798,7 +28905,9 @@ ${mdTable(
 var SHOWN = 10;
 function failuresOf(model) {
   return allRows(model).flatMap(
-    (row) => Object.values(row.cells).flatMap((c) => c?.status === "failed" ? [{ runner: c.runner, caseId: row.caseId, label: row.label, reason: c.reason ?? "no reason recorded" }] : [])
+    (row) => Object.values(row.cells).flatMap(
+      (c) => c?.status === "failed" ? [{ runner: c.runner, caseId: row.caseId, label: row.label, reason: c.reason ?? "no reason recorded" }] : []
+    )
   );
 }
 function failureLine(f) {
@@ -28906,7 +29015,8 @@ function workText(row, cell) {
   const parts = [];
   const ops = cell.work.ops;
   const bytes = cell.work.bytes;
-  if (ops !== void 0 && !(row.basis === "bytes" && ops === 1 && bytes !== void 0)) parts.push(`${formatCount(ops)} ${ops === 1 ? row.opLabel : plural2(row.opLabel)}`);
+  if (ops !== void 0 && !(row.basis === "bytes" && ops === 1 && bytes !== void 0))
+    parts.push(`${formatCount(ops)} ${ops === 1 ? row.opLabel : plural2(row.opLabel)}`);
   if (bytes !== void 0) parts.push(formatBytes(bytes));
   return parts.join(", ");
 }
@@ -28996,7 +29106,9 @@ function environmentLine(model, esc2) {
   if (!e) return null;
   const avg = e.loadAverage.map((v) => v.toFixed(2)).join(" / ");
   const text2 = `Environment: load average ${avg} (1 / 5 / 15 min, at the end of the run) on ${e.cpus} CPUs.`;
-  return esc2(loaded(model) ? `\u26A0 ${text2} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.` : text2);
+  return esc2(
+    loaded(model) ? `\u26A0 ${text2} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.` : text2
+  );
 }
 
 // src/report/svg.ts
@@ -29114,7 +29226,17 @@ function runnersTable(model) {
         r.bee ? htmlText(r.bee.version) : "none",
         htmlText(r.startedAt)
       ]),
-      ...notRunOf(model).map((n) => [htmlText(RUNNER_LABEL[n.runner]), `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`, "\u2014", "\u2014", "\u2014", "\u2014", "\u2014", "\u2014", "\u2014"])
+      ...notRunOf(model).map((n) => [
+        htmlText(RUNNER_LABEL[n.runner]),
+        `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`,
+        "\u2014",
+        "\u2014",
+        "\u2014",
+        "\u2014",
+        "\u2014",
+        "\u2014",
+        "\u2014"
+      ])
     ]
   );
 }
@@ -29143,25 +29265,39 @@ function groupHtml(g, runners, charts) {
   if (chart) {
     charts.push(chart);
     const height = 110 + chart.labels.length * (runners.length * 14 + 12);
-    parts.push(`<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`);
+    parts.push(
+      `<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`
+    );
   }
   for (const c of g.cases) for (const row of c.rows) parts.push(digestNote(row));
   parts.push(
     table(
       ["case \xB7 param", ...runners.map((r) => htmlText(RUNNER_LABEL[r])), "bars"],
-      g.cases.flatMap((c) => c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : ""])),
+      g.cases.flatMap(
+        (c) => c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : ""])
+      ),
       "cases"
     )
   );
-  const caveats = caveatsOf(g.cases.flatMap((c) => c.rows), runners);
+  const caveats = caveatsOf(
+    g.cases.flatMap((c) => c.rows),
+    runners
+  );
   for (const text2 of caveats) parts.push(`<p class="sub">${htmlText(text2)}</p>`);
-  if (g.cases.some((c) => c.kind === "net")) parts.push('<p class="sub scope">Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
+  if (g.cases.some((c) => c.kind === "net"))
+    parts.push('<p class="sub scope">Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
   for (const c of g.cases) {
     if (c.fits.length === 0) continue;
     parts.push(
       `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(
         ["Runner", "fixed overhead", "peak throughput", "r\xB2", "points"],
-        c.fits.map((f) => [htmlText(RUNNER_LABEL[f.runner]), formatDuration(f.overheadNs), formatThroughput(f.bytesPerNs), Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014", String(f.points)]),
+        c.fits.map((f) => [
+          htmlText(RUNNER_LABEL[f.runner]),
+          formatDuration(f.overheadNs),
+          formatThroughput(f.bytesPerNs),
+          Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014",
+          String(f.points)
+        ]),
         "num"
       )}</div>`
     );
@@ -29195,14 +29331,24 @@ function cellHtml(row, runner) {
       return `<span class="fail">failed: ${htmlText(v.reason)}</span>`;
     case "ok": {
       const line1 = v.best ? `<strong class="best">${htmlText(v.lead)}</strong> (best)` : v.ratio ? `<span class="lead">${htmlText(v.lead)}</span> (${htmlText(v.ratio)})` : `<span class="lead">${htmlText(v.lead)}</span>`;
-      const lines = [line1, `<span class="raw">${htmlText(v.raw)}</span>`, `<span class="sub${v.flaky ? " flaky" : ""}">${htmlText(v.spread.join(" \xB7 "))} ${sparkline(row.cells[runner].samplesNs, RUNNER_COLORS[runner])}</span>`];
+      const lines = [
+        line1,
+        `<span class="raw">${htmlText(v.raw)}</span>`,
+        `<span class="sub${v.flaky ? " flaky" : ""}">${htmlText(v.spread.join(" \xB7 "))} ${sparkline(row.cells[runner].samplesNs, RUNNER_COLORS[runner])}</span>`
+      ];
       if (v.alloc) lines.push(`<span class="sub alloc">${htmlText(v.alloc)}</span>`);
       return lines.join("<br>");
     }
   }
 }
 function rowBars(row, runners) {
-  return bars(runners.map((r) => ({ runner: r, value: row.cells[r]?.ratio ?? null, text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0 })));
+  return bars(
+    runners.map((r) => ({
+      runner: r,
+      value: row.cells[r]?.ratio ?? null,
+      text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0
+    }))
+  );
 }
 function chartOf(g, runners, index) {
   const rows = g.cases.flatMap((c) => c.rows).filter((row) => runners.some((r) => row.cells[r]?.status === "ok" && row.cells[r]?.unitCostNs !== void 0));
@@ -29371,11 +29517,7 @@ function renderMarkdown(model, opts = {}) {
     runners.length > 1 ? scoreboard4(model) : "One runner only: nothing to rank.",
     runners.length > 1 && model.allocScoreboard ? allocScoreboard3(model, model.allocScoreboard) : null,
     notRunOf(model).length > 0 ? notRunOf(model).map((n) => `Not ranked: ${mdText(notRunLine(n))}.`).join("  \n") : null,
-    ...model.groups.flatMap((g) => [
-      `## ${mdText(g.title)}`,
-      mdQuote([mdProse(g.note)]),
-      ...g.cases.map((c) => caseSection(c, runners))
-    ]),
+    ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, runners))]),
     "---",
     legend(model)
   ]);
@@ -29405,7 +29547,17 @@ function runnersTable2(model) {
         r.bee ? mdText(r.bee.version) : "none",
         mdText(r.startedAt)
       ]),
-      ...notRunOf(model).map((n) => [mdText(RUNNER_LABEL[n.runner]), `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ""}`, "\u2014", "\u2014", "\u2014", "\u2014", "\u2014", "\u2014", "\u2014"])
+      ...notRunOf(model).map((n) => [
+        mdText(RUNNER_LABEL[n.runner]),
+        `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ""}`,
+        "\u2014",
+        "\u2014",
+        "\u2014",
+        "\u2014",
+        "\u2014",
+        "\u2014",
+        "\u2014"
+      ])
     ]
   );
 }
@@ -29429,7 +29581,11 @@ Geometric mean over contested rows (two or more runners ok) of each runner's rat
 }
 function allocScoreboard3(model, entries) {
   const t = allocScoreboardTable(model, entries, mdText, (s) => `**${s}**`);
-  const table2 = mdTable(t.headers, t.rows, t.headers.map((_, i) => i === 0 ? "left" : "right"));
+  const table2 = mdTable(
+    t.headers,
+    t.rows,
+    t.headers.map((_, i) => i === 0 ? "left" : "right")
+  );
   return `### Heap bytes per unit of work
 
 ${table2}
@@ -29457,9 +29613,15 @@ function digestNote2(row) {
   const k = row.digestKnown;
   if (k) {
     const who = k.runners.map((r) => RUNNER_LABEL[r]).join(", ");
-    return mdQuote([`\u2139 Known digest disagreement (${mdText(row.label)}): ${mdText(who)} differs, as [FINDINGS ${mdText(k.finding)}](${k.url}) records: ${mdText(k.doc)}.`, ...values]);
+    return mdQuote([
+      `\u2139 Known digest disagreement (${mdText(row.label)}): ${mdText(who)} differs, as [FINDINGS ${mdText(k.finding)}](${k.url}) records: ${mdText(k.doc)}.`,
+      ...values
+    ]);
   }
-  return mdQuote([`\u26A0 **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.`, ...values]);
+  return mdQuote([
+    `\u26A0 **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.`,
+    ...values
+  ]);
 }
 function paramMd(row) {
   return row.scaled ? `${mdText(row.label)}<br>${mdText(scaledWorkLine(row))}` : mdText(row.label);
@@ -29482,13 +29644,23 @@ function cellMd(row, runner) {
 }
 function rowBars2(row, runners) {
   if (!row.contested) return "";
-  const items = runners.map((r) => ({ label: mdText(RUNNER_LABEL[r]), value: row.cells[r]?.ratio ?? null, text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0 }));
+  const items = runners.map((r) => ({
+    label: mdText(RUNNER_LABEL[r]),
+    value: row.cells[r]?.ratio ?? null,
+    text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0
+  }));
   return textBars(items).join("<br>");
 }
 function fitTable(c) {
   const table2 = mdTable(
     ["Runner", "fixed overhead", "peak throughput", "r\xB2", "points"],
-    c.fits.map((f) => [mdText(RUNNER_LABEL[f.runner]), formatDuration(f.overheadNs), formatThroughput(f.bytesPerNs), Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014", String(f.points)]),
+    c.fits.map((f) => [
+      mdText(RUNNER_LABEL[f.runner]),
+      formatDuration(f.overheadNs),
+      formatThroughput(f.bytesPerNs),
+      Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014",
+      String(f.points)
+    ]),
     ["left", "right", "right", "right", "right"]
   );
   return `**Latency vs size** (least squares over the sizes: time = fixed overhead + bytes / throughput)
@@ -29538,7 +29710,9 @@ function writeText(file2, text2) {
 // src/spec/measure.ts
 var MEASURES = ["wall", "instructions", "allocations"];
 var KindSchema2 = external_exports.enum(MEASURES);
-var MeasureSchema = external_exports.string().transform((text2) => text2.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])).pipe(external_exports.array(KindSchema2).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
+var MeasureSchema = external_exports.string().transform(
+  (text2) => text2.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
+).pipe(external_exports.array(KindSchema2).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
 var measuresWall = (m) => m.includes("wall");
 var measuresInstructions = (m) => m.includes("instructions");
 var measuresAllocations = (m) => m.includes("allocations");
@@ -29578,7 +29752,11 @@ function judgeWall(rows, o) {
 // src/verdict/row.ts
 function flaggedBy(r, verdict) {
   if (r.status !== "ok") return [];
-  const by = [["wall time", r.verdict], ["instructions", r.instructions?.verdict], ["allocations", r.allocations?.verdict]];
+  const by = [
+    ["wall time", r.verdict],
+    ["instructions", r.instructions?.verdict],
+    ["allocations", r.allocations?.verdict]
+  ];
   return by.filter(([, v]) => v === verdict).map(([e]) => e);
 }
 function flaggedRows(rows, verdict) {
@@ -29714,7 +29892,15 @@ function failingRows(rows, on) {
 }
 
 // src/verdict/judge.ts
-var comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }) => ({ p, ratio, minP, ci, intervalHolds, identical, design });
+var comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }) => ({
+  p,
+  ratio,
+  minP,
+  ci,
+  intervalHolds,
+  identical,
+  design
+});
 function applyVerdicts(rows, compared, o) {
   for (const j of judgeWall(compared, o)) {
     const row = rows[j.index];
@@ -29916,7 +30102,8 @@ var PlanSchema = external_exports.strictObject({
   units: external_exports.array(PlanUnitSchema)
 }).superRefine((p, ctx) => {
   p.units.forEach((u, i) => {
-    if (i > 0 && u.unit <= p.units[i - 1].unit) ctx.addIssue({ code: "custom", path: ["units", i, "unit"], message: `unit numbers must increase (${p.units[i - 1].unit} then ${u.unit})` });
+    if (i > 0 && u.unit <= p.units[i - 1].unit)
+      ctx.addIssue({ code: "custom", path: ["units", i, "unit"], message: `unit numbers must increase (${p.units[i - 1].unit} then ${u.unit})` });
     if (!u.id.startsWith(`${u.kind}.`)) ctx.addIssue({ code: "custom", path: ["units", i, "kind"], message: `kind "${u.kind}" does not match ${u.id}` });
   });
 });
@@ -29945,14 +30132,16 @@ function resolvePlan(r) {
 }
 function applyHooks(plan, hooks) {
   const matches = (hook, id) => hook !== void 0 && globToRegExp(hook.glob).test(id);
-  const units = plan.units.map((u) => ({
-    ...u,
-    ...hooks.iters ? { iters: hooks.iters } : {},
-    ...hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {},
-    ...matches(hooks.fault, u.id) ? { fault: hooks.fault.mode } : {},
-    ...matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown.fraction } : {},
-    ...matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra.fraction } : {}
-  }));
+  const units = plan.units.map(
+    (u) => ({
+      ...u,
+      ...hooks.iters ? { iters: hooks.iters } : {},
+      ...hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {},
+      ...matches(hooks.fault, u.id) ? { fault: hooks.fault.mode } : {},
+      ...matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown.fraction } : {},
+      ...matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra.fraction } : {}
+    })
+  );
   return { ...plan, units };
 }
 function planOf(plan, keep) {
@@ -29985,7 +30174,8 @@ function globAndValue(name, value) {
 function fraction(name, value) {
   const [glob, f] = globAndValue(name, value);
   const n = Number(f);
-  if (f === "" || !Number.isFinite(n) || n < 0) throw bad(name, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name}='cpu.*:0.01'`);
+  if (f === "" || !Number.isFinite(n) || n < 0)
+    throw bad(name, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name}='cpu.*:0.01'`);
   return { glob, fraction: n };
 }
 function positive3(name, value, integer2) {
@@ -30000,7 +30190,8 @@ function hooksFromEnv(env) {
   if (env.BEE_BENCH_FAULT) {
     const [glob, mode] = globAndValue("BEE_BENCH_FAULT", env.BEE_BENCH_FAULT);
     const parsed = FaultSchema.safeParse(mode);
-    if (!parsed.success) throw bad("BEE_BENCH_FAULT", `mode must be ${FAULTS.join(", ")}; got ${JSON.stringify(mode)}`, "e.g. BEE_BENCH_FAULT='cpu.keccak.*:throw'");
+    if (!parsed.success)
+      throw bad("BEE_BENCH_FAULT", `mode must be ${FAULTS.join(", ")}; got ${JSON.stringify(mode)}`, "e.g. BEE_BENCH_FAULT='cpu.keccak.*:throw'");
     hooks.fault = { glob, mode: parsed.data };
   }
   if (env.BEE_BENCH_SLOWDOWN) hooks.slowdown = fraction("BEE_BENCH_SLOWDOWN", env.BEE_BENCH_SLOWDOWN);
@@ -30128,9 +30319,12 @@ async function invokeRunner(cmd, o) {
   const planFile = join14(planDir, "plan.json");
   writeFileSync4(planFile, `${JSON.stringify(plan)}
 `);
-  const outcome = await runProcess(cmd, runnerArgs(o, planFile), { timeoutMs: o.timeoutMs, onLine: o.onLine, extraEnv: withoutHooks(o.env), pace: o.pace }).finally(
-    () => rmSync5(planDir, { recursive: true, force: true })
-  );
+  const outcome = await runProcess(cmd, runnerArgs(o, planFile), {
+    timeoutMs: o.timeoutMs,
+    onLine: o.onLine,
+    extraEnv: withoutHooks(o.env),
+    pace: o.pace
+  }).finally(() => rmSync5(planDir, { recursive: true, force: true }));
   const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(" | ");
   if (outcome.code === 2 && !outcome.timedOut) {
     return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };
@@ -30175,7 +30369,9 @@ async function countRunner(cmd, o) {
         continue;
       }
       if (got.length !== c.samples_ns.length || got.some((n) => n === 0)) {
-        problems.push(`${c.id} ${c.param.label}: ${got.length === 0 ? "no instruction count was dumped" : `counts ${got.join(", ")} for ${c.samples_ns.length} iterations`} (does the ${o.runner} runner bracket its timed region when BEE_BENCH_COUNT=1?)`);
+        problems.push(
+          `${c.id} ${c.param.label}: ${got.length === 0 ? "no instruction count was dumped" : `counts ${got.join(", ")} for ${c.samples_ns.length} iterations`} (does the ${o.runner} runner bracket its timed region when BEE_BENCH_COUNT=1?)`
+        );
         result2.cases.push(c);
         continue;
       }
@@ -30190,15 +30386,22 @@ async function countRunner(cmd, o) {
 }
 var rowKey2 = (c) => `${c.id}\0${String(c.param.label)}`;
 function attach(into, from, pick2, meta4) {
-  const byKey = new Map(from.cases.flatMap((c) => {
-    const figures = pick2(c);
-    return figures ? [[rowKey2(c), figures]] : [];
-  }));
+  const byKey = new Map(
+    from.cases.flatMap((c) => {
+      const figures = pick2(c);
+      return figures ? [[rowKey2(c), figures]] : [];
+    })
+  );
   if (byKey.size === 0) return into;
   return { ...into, ...meta4, cases: into.cases.map((c) => ({ ...c, ...byKey.get(rowKey2(c)) })) };
 }
 var attachCounts = (wall, counted) => attach(wall, counted, (c) => c.instructions ? { instructions: c.instructions } : null, counted.counter ? { counter: counted.counter } : {});
-var attachAllocations = (into, allocated) => attach(into, allocated, (c) => c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null, allocated.alloc_counter ? { alloc_counter: allocated.alloc_counter } : {});
+var attachAllocations = (into, allocated) => attach(
+  into,
+  allocated,
+  (c) => c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null,
+  allocated.alloc_counter ? { alloc_counter: allocated.alloc_counter } : {}
+);
 
 // src/run/alloc-ab.ts
 var ALLOC_ITERATIONS = 3;
@@ -30248,7 +30451,8 @@ async function allocationAb(sides, o) {
       };
       const row = { caseId: c.id, label: String(c.param.label), base: fig("base"), baseAgain: fig("baseAgain"), head: fig("head"), work: c.work };
       const missing = RUNS.filter((n) => !row[n]);
-      if (missing.length > 0) row.note = c.status === "skipped" ? `skipped: ${c.skip_reason ?? "no reason given"}` : `not measured in ${missing.map((n) => RUN_TEXT[n]).join(", ")}`;
+      if (missing.length > 0)
+        row.note = c.status === "skipped" ? `skipped: ${c.skip_reason ?? "no reason given"}` : `not measured in ${missing.map((n) => RUN_TEXT[n]).join(", ")}`;
       rows.push(row);
     }
   }
@@ -30297,7 +30501,8 @@ async function instructionAb(sides, o) {
         head: byRun.head.get(key3) ?? null
       };
       const missing = RUNS2.filter((n) => !row[n]);
-      if (missing.length > 0) row.note = c.status === "skipped" ? `skipped: ${c.skip_reason ?? "no reason given"}` : `not counted in ${missing.map((n) => RUN_TEXT2[n]).join(", ")}`;
+      if (missing.length > 0)
+        row.note = c.status === "skipped" ? `skipped: ${c.skip_reason ?? "no reason given"}` : `not counted in ${missing.map((n) => RUN_TEXT2[n]).join(", ")}`;
       rows.push(row);
     }
   }
@@ -30332,7 +30537,20 @@ function pairRows(outcome) {
     if (order.length === 0) {
       const problem = (side) => [...runProblems[side]].map(([r, p]) => `${side} round ${r + 1}: ${p}`)[0];
       const why = problem("head") ?? problem("base") ?? "no runner produced this case";
-      rows.push({ caseId: c.caseId, label: "", kind: c.caseId.startsWith("net.") ? "net" : "cpu", status: "failed", note: why, base: [], head: [], logRatios: [], roundsRun: roundsRun.length, unused: [], work: {}, param: {} });
+      rows.push({
+        caseId: c.caseId,
+        label: "",
+        kind: c.caseId.startsWith("net.") ? "net" : "cpu",
+        status: "failed",
+        note: why,
+        base: [],
+        head: [],
+        logRatios: [],
+        roundsRun: roundsRun.length,
+        unused: [],
+        work: {},
+        param: {}
+      });
       continue;
     }
     for (const key3 of order) rows.push(pairOne(views.get(key3), runProblems, roundsRun));
@@ -30509,7 +30727,9 @@ async function runRounds(sides, o) {
   let roundsDone = 0;
   let stoppedEarly;
   const cpus = pinnableCpus();
-  o.log?.(cpus.length >= 2 ? `rounds pin base and head to one CPU in turn (${cpus.join(", ")}); parallel cases run unpinned` : "rounds run unpinned (no taskset, or a single CPU)");
+  o.log?.(
+    cpus.length >= 2 ? `rounds pin base and head to one CPU in turn (${cpus.join(", ")}); parallel cases run unpinned` : "rounds run unpinned (no taskset, or a single CPU)"
+  );
   for (let round = 0; round < o.rounds; round++) {
     const spent = performance.now() - started;
     if (round > 0 && spent + spent / round > o.runBudgetMs) {
@@ -30759,7 +30979,10 @@ function verdictTable(rows, history, evidence = { counted: false, allocated: fal
     ...evidence.counted || evidence.allocated ? ["flagged by"] : [],
     "verdict"
   ];
-  return mdTable(head, rows.map((r) => tableRow(r, evidence)));
+  return mdTable(
+    head,
+    rows.map((r) => tableRow(r, evidence))
+  );
 }
 var PAIRED_NOTE = "change = head/base time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
 var HISTORY_NOTE = "change = head/history time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test; positive is slower), with its 95% interval and the Benjamini\u2013Hochberg q.";
@@ -30770,7 +30993,10 @@ function assemble(p) {
   const notes = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
   if (p.evidence.counted) notes.push(COUNT_NOTE);
   if (p.evidence.allocated) notes.push(ALLOCATION_NOTE);
-  if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (\u26AA ~) row${p.omittedUnchanged === 1 ? "" : "s"} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
+  if (p.omittedUnchanged > 0)
+    notes.push(
+      `${p.omittedUnchanged} unchanged (\u26AA ~) row${p.omittedUnchanged === 1 ? "" : "s"} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`
+    );
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? "" : "s"} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table2 : "*No rows.*", `<sub>${notes.join(" ")}</sub>`, ...p.tail]);
 }
@@ -30794,17 +31020,26 @@ function renderAbComment(input2, opts = {}) {
     markerComment(input2.marker),
     `## ${mdText(input2.title)}`,
     `${mdText(RUNNER_LABEL[input2.runner])}: ${design} \xB7 profile ${mdText(input2.profile)} \xB7 verdicts at BH q < ${input2.alpha} and a change beyond \xB1${Math.round(input2.threshold * 1e3) / 10}%`,
-    b ? mdQuote(["\u26A0 Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict."]) : null,
+    b ? mdQuote([
+      "\u26A0 Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict."
+    ]) : null,
     headline(counts),
     failureSummary(input2.rows.filter((r) => r.status === "failed").map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? "no reason recorded" }))),
     m?.unavailable ? mdQuote([`\u26A0 Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
     counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? "callgrind")}): a change reaching \xB1${Math.round((m?.threshold ?? 0.01) * 1e3) / 10}% and ten times the row's A/A spread flags a row.` : null,
     input2.env.allocations ? `Allocations (${mdText(input2.env.allocations.counter ?? "runtime accounting")}): a change reaching \xB1${Math.round(input2.env.allocations.threshold * 1e3) / 10}% and ten times the row's A/A spread flags a row.` : null,
     input2.rows.some((r) => r.kind === "net") ? mdQuote([`\u26A0 ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
-    input2.env.stoppedEarly ? mdQuote([`\u26A0 The run stopped early${typeof input2.env.stoppedEarly === "string" ? `: ${mdText(input2.env.stoppedEarly)}` : ""}; rows have fewer rounds than planned.`]) : null
+    input2.env.stoppedEarly ? mdQuote([
+      `\u26A0 The run stopped early${typeof input2.env.stoppedEarly === "string" ? `: ${mdText(input2.env.stoppedEarly)}` : ""}; rows have fewer rounds than planned.`
+    ]) : null
   ].filter((s) => s !== null);
   const cross = crossClientSection(input2, ordered);
-  const tailWith = (withCross) => [skippedLines.length > 0 ? skippedLines.join("  \n") : null, withCross ? cross : null, environmentSection(input2), trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input2.runner])}](${trend})` : null].filter((s) => s !== null);
+  const tailWith = (withCross) => [
+    skippedLines.length > 0 ? skippedLines.join("  \n") : null,
+    withCross ? cross : null,
+    environmentSection(input2),
+    trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input2.runner])}](${trend})` : null
+  ].filter((s) => s !== null);
   const fits2 = (p) => assemble(p).length <= max2;
   const unchanged = ordered.filter(isUnchanged);
   const keep = (nUnchanged, rows) => {
@@ -30813,7 +31048,15 @@ function renderAbComment(input2, opts = {}) {
   };
   let parts = { evidence, top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
   if (fits2(parts)) return assemble(parts);
-  const withUnchanged = (k, tail) => ({ evidence, top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
+  const withUnchanged = (k, tail) => ({
+    evidence,
+    top,
+    shown: keep(k, ordered),
+    omittedUnchanged: unchanged.length - k,
+    omittedOther: 0,
+    tail,
+    history
+  });
   for (const tail of [tailWith(true), tailWith(false)]) {
     if (fits2(withUnchanged(0, tail))) {
       let lo2 = 0;
@@ -30829,7 +31072,15 @@ function renderAbComment(input2, opts = {}) {
   const rest = keep(0, ordered);
   let lo = 0;
   let hi = rest.length;
-  const cut = (k) => ({ evidence, top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
+  const cut = (k) => ({
+    evidence,
+    top,
+    shown: rest.slice(0, k),
+    omittedUnchanged: unchanged.length,
+    omittedOther: rest.length - k,
+    tail: tailWith(false),
+    history
+  });
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits2(cut(mid))) lo = mid;
@@ -30939,7 +31190,15 @@ async function abPipeline(o) {
       clientHead: clientText(head, "head"),
       specHash: hash2,
       wallTimeMs: rounds.elapsedMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
-      ...measuresInstructions(asked) ? { measure: { wallMs, countMs: counts?.elapsedMs ?? 0, counter: counts ? `callgrind (${counts.counter})` : null, unavailable: countsUnavailable, threshold: countRule.threshold } } : {},
+      ...measuresInstructions(asked) ? {
+        measure: {
+          wallMs,
+          countMs: counts?.elapsedMs ?? 0,
+          counter: counts ? `callgrind (${counts.counter})` : null,
+          unavailable: countsUnavailable,
+          threshold: countRule.threshold
+        }
+      } : {},
       ...allocations ? { allocations: { threshold: allocRule.threshold, counter: allocations.counter, ms: allocations.elapsedMs } } : {},
       ...rounds.stoppedEarly ? { stoppedEarly: rounds.stoppedEarly } : {}
     },
@@ -30953,7 +31212,14 @@ async function abPipeline(o) {
     ...counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {},
     ...allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}
   });
-  return { report, rounds, builds, ...counts ? { counts } : {}, ...countsUnavailable ? { countsUnavailable } : {}, ...allocations ? { allocations } : {} };
+  return {
+    report,
+    rounds,
+    builds,
+    ...counts ? { counts } : {},
+    ...countsUnavailable ? { countsUnavailable } : {},
+    ...allocations ? { allocations } : {}
+  };
 }
 
 // src/pipeline/single.ts
@@ -31233,10 +31499,11 @@ function historyModel(records, fallback) {
   const newest = /* @__PURE__ */ new Map();
   for (const r of records) {
     for (const c of r.cases) {
-      if (c.status !== "ok" || c.median_ns === null) continue;
+      const ns = c.status === "skipped" ? 0 : c.status === "ok" ? c.median_ns : null;
+      if (ns === null) continue;
       const key3 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
       const seen = newest.get(key3);
-      if (!seen || r.started_at > seen.at) newest.set(key3, { at: r.started_at, ns: c.median_ns });
+      if (!seen || r.started_at > seen.at) newest.set(key3, { at: r.started_at, ns });
     }
   }
   return {
@@ -31272,7 +31539,8 @@ function piecesOf(plans, evidences, model) {
         if (having.length > 0) pieces.push({ evidence, case: id, runners: having.map((p) => p.runner), cost });
         continue;
       }
-      for (const p of plans) for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
+      for (const p of plans)
+        for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
     }
   }
   return pieces;
@@ -31301,7 +31569,13 @@ var SelectionSchema = external_exports.strictObject({
   evidences: external_exports.array(EvidenceSchema).min(1),
   spec_hash: external_exports.string()
 });
-var PieceSchema = external_exports.strictObject({ evidence: EvidenceSchema, case: external_exports.string(), runners: external_exports.array(RunnerSchema).min(1), unit: external_exports.number().int().nonnegative().optional(), cost: external_exports.number().nonnegative() });
+var PieceSchema = external_exports.strictObject({
+  evidence: EvidenceSchema,
+  case: external_exports.string(),
+  runners: external_exports.array(RunnerSchema).min(1),
+  unit: external_exports.number().int().nonnegative().optional(),
+  cost: external_exports.number().nonnegative()
+});
 var AssignmentSchema = external_exports.strictObject({
   schema: external_exports.literal(ASSIGNMENT_SCHEMA_ID),
   selection: SelectionSchema,
@@ -31320,7 +31594,11 @@ function loadAssignment(file2) {
   try {
     text2 = readFileSync12(file2, "utf8");
   } catch (e) {
-    throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "pass the file `bee-bench plan --shards N --assignment FILE` wrote");
+    throw new InputError(
+      file2,
+      [`cannot read: ${e.code ?? String(e)}`],
+      "pass the file `bee-bench plan --shards N --assignment FILE` wrote"
+    );
   }
   const parsed = AssignmentSchema.safeParse(parseJson(file2, text2));
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "write it again with bee-bench plan --shards N --assignment FILE");
@@ -31396,7 +31674,13 @@ async function runShard(o) {
     }
     if (wall.units.length > 0) {
       const file2 = shardResultFile(runner, "wall");
-      const inv = await invokeRunner(command, { plan: wall, out: join23(outDir, file2), timeoutMs: processBudgetMs(wall), bee: o.bee, onLine: (l) => o.log(`[${runner}] ${l}`) });
+      const inv = await invokeRunner(command, {
+        plan: wall,
+        out: join23(outDir, file2),
+        timeoutMs: processBudgetMs(wall),
+        bee: o.bee,
+        onLine: (l) => o.log(`[${runner}] ${l}`)
+      });
       if (inv.problem) problem(`${runner} wall: ${inv.problem}`);
       if (inv.result) {
         run.files.push({ runner, evidence: "wall", file: file2 });
@@ -31408,13 +31692,25 @@ async function runShard(o) {
     if (found?.counter) {
       const counter = found.counter;
       const file2 = shardResultFile(runner, "instructions");
-      const counts = await countRunner(command, { runner, plan: counted, counter, out: join23(outDir, file2), timeoutMs: processBudgetMs(counted), onLine: (l) => o.log(`[${runner} count] ${l}`) });
+      const counts = await countRunner(command, {
+        runner,
+        plan: counted,
+        counter,
+        out: join23(outDir, file2),
+        timeoutMs: processBudgetMs(counted),
+        onLine: (l) => o.log(`[${runner} count] ${l}`)
+      });
       for (const p of counts.problems) problem(`${runner} instructions: ${p}`);
       if (counts.result) run.files.push({ runner, evidence: "instructions", file: file2 });
     }
     if (allocated.units.length > 0) {
       const file2 = shardResultFile(runner, "allocations");
-      const allocs = await allocationRun(command, { plan: allocated, out: join23(outDir, file2), timeoutMs: processBudgetMs(allocated), onLine: (l) => o.log(`[${runner} allocations] ${l}`) });
+      const allocs = await allocationRun(command, {
+        plan: allocated,
+        out: join23(outDir, file2),
+        timeoutMs: processBudgetMs(allocated),
+        onLine: (l) => o.log(`[${runner} allocations] ${l}`)
+      });
       for (const p of allocs.problems) problem(`${runner} allocations: ${p}`);
       if (allocs.result) run.files.push({ runner, evidence: "allocations", file: file2 });
     }
@@ -31450,7 +31746,11 @@ function mergeShards(shards, plans) {
   }
   const missingShards = assignment.shards.map((s) => s.index).filter((i) => !seen.has(i));
   const problems = shards.flatMap((s) => s.run.problems.map((p) => `shard ${s.run.shard.index}: ${p}`));
-  const delivered = /* @__PURE__ */ new Map([["wall", /* @__PURE__ */ new Map()], ["instructions", /* @__PURE__ */ new Map()], ["allocations", /* @__PURE__ */ new Map()]]);
+  const delivered = /* @__PURE__ */ new Map([
+    ["wall", /* @__PURE__ */ new Map()],
+    ["instructions", /* @__PURE__ */ new Map()],
+    ["allocations", /* @__PURE__ */ new Map()]
+  ]);
   for (const s of shards) {
     for (const f of s.run.files) {
       const result2 = loadResult(join24(s.dir, f.file));
@@ -31466,7 +31766,9 @@ function mergeShards(shards, plans) {
         if (evidence !== "wall" && !isCounted(u)) continue;
         if (delivered.get(evidence).has(rowKey4(runner, u.id, u.param.label))) continue;
         const owner = assignment.shards.find((s) => pieceOf(s, evidence, u, runner));
-        missingRows.push(`shard ${owner?.index ?? "?"}${owner && missingShards.includes(owner.index) ? " (no output)" : ""}: ${evidence} ${rowKey4(runner, u.id, u.param.label)}`);
+        missingRows.push(
+          `shard ${owner?.index ?? "?"}${owner && missingShards.includes(owner.index) ? " (no output)" : ""}: ${evidence} ${rowKey4(runner, u.id, u.param.label)}`
+        );
       }
     }
     const merged = mergeRunner(runner, plan, delivered);
@@ -31501,7 +31803,8 @@ function checkDigests(delivered, problems) {
       if (c.digest === void 0) continue;
       const seen = first2.get(row);
       if (!seen) first2.set(row, { shard, digest: c.digest });
-      else if (seen.digest !== c.digest) problems.push(`digest of ${row} differs between shard ${seen.shard} (${seen.digest.slice(0, 12)}) and shard ${shard} (${c.digest.slice(0, 12)})`);
+      else if (seen.digest !== c.digest)
+        problems.push(`digest of ${row} differs between shard ${seen.shard} (${seen.digest.slice(0, 12)}) and shard ${shard} (${c.digest.slice(0, 12)})`);
     }
   }
 }
@@ -31510,12 +31813,16 @@ function renderShardsMarkdown(m) {
   for (const s of m.assignment.shards) {
     const got = m.shards.find((l) => l.run.shard.index === s.index);
     if (!got) {
-      lines.push(`| ${s.index}/${m.assignment.shards.length} | \u2014 | ${Math.round(s.cost)} s | **no output** | \u2014 | its ${s.pieces.length} piece(s) are missing |`);
+      lines.push(
+        `| ${s.index}/${m.assignment.shards.length} | \u2014 | ${Math.round(s.cost)} s | **no output** | \u2014 | its ${s.pieces.length} piece(s) are missing |`
+      );
       continue;
     }
     const host = got.run.machine.host;
     const machine = `${got.run.machine.hostname}${host ? ` (${host.cpu_model}, ${host.cpus} CPUs)` : ""}`;
-    lines.push(`| ${s.index}/${m.assignment.shards.length} | ${machine} | ${Math.round(s.cost)} s | ${Math.round(got.run.elapsed_s)} s | ${got.run.files.length} | ${got.run.problems.length || "\u2014"} |`);
+    lines.push(
+      `| ${s.index}/${m.assignment.shards.length} | ${machine} | ${Math.round(s.cost)} s | ${Math.round(got.run.elapsed_s)} s | ${got.run.files.length} | ${got.run.problems.length || "\u2014"} |`
+    );
   }
   if (m.missingRows.length > 0) lines.push("", `**${m.missingRows.length} planned row(s) missing:**`, "", ...m.missingRows.map((r) => `- ${r}`));
   if (m.problems.length > 0) lines.push("", "**Problems:**", "", ...m.problems.map((p) => `- ${p}`));
@@ -31527,12 +31834,18 @@ function renderShardsMarkdown(m) {
 function resolveSelection(r) {
   const { spec, hash: hash2 } = loadSpec(r.specFile);
   const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash2, runner, profile: r.profile, cases: r.cases, large: r.large })]));
-  return { selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash2 }, plans };
+  return {
+    selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash2 },
+    plans
+  };
 }
 function costModel(r, historyDir) {
   const quick = resolveSelection({ ...r, profile: "quick", large: false, cases: [] }).plans;
   const fallback = staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
-  return historyDir ? historyModel(readRecords(resolve7(historyDir)).records.map((l) => l.record), fallback) : fallback;
+  return historyDir ? historyModel(
+    readRecords(resolve7(historyDir)).records.map((l) => l.record),
+    fallback
+  ) : fallback;
 }
 function planShards(r, n, historyDir) {
   const { selection, plans } = resolveSelection(r);
@@ -31542,7 +31855,11 @@ function shardPlan(o) {
   const { selection, plans } = resolveSelection(o);
   const assignment = o.assignmentFile ? loadAssignment(o.assignmentFile) : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total);
   if (selectionKey(assignment.selection) !== selectionKey(selection) || assignment.shards.length !== o.total) {
-    throw new InputError(o.assignmentFile ?? "the assignment", [`for another selection or shard count than this run's`], `pass the same --runner, --profile, --case, --large, --measure and spec as the plan, and --shard K/${assignment.shards.length}`);
+    throw new InputError(
+      o.assignmentFile ?? "the assignment",
+      [`for another selection or shard count than this run's`],
+      `pass the same --runner, --profile, --case, --large, --measure and spec as the plan, and --shard K/${assignment.shards.length}`
+    );
   }
   const mine = assignment.shards.find((s) => s.index === o.index);
   const hasNet = [...plans].some(([runner, plan]) => plan.units.some((u) => u.kind === "net" && pieceOf(mine, "wall", u, runner)));
@@ -31556,7 +31873,12 @@ function mergeCommand(specFile, shardDirs, outDir) {
   const sel = shards[0]?.run.assignment.selection;
   const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: /* @__PURE__ */ new Map() };
   const { spec, hash: hash2 } = loadSpec(specFile);
-  if (sel && sel.spec_hash !== hash2) throw new InputError(specFile, [`the shards ran spec ${sel.spec_hash.slice(0, 12)}, this is ${hash2.slice(0, 12)}`], "merge with the spec the shards ran (--spec)");
+  if (sel && sel.spec_hash !== hash2)
+    throw new InputError(
+      specFile,
+      [`the shards ran spec ${sel.spec_hash.slice(0, 12)}, this is ${hash2.slice(0, 12)}`],
+      "merge with the spec the shards ran (--spec)"
+    );
   const merged = mergeShards(shards, plans);
   for (const r of merged.results) writeText(join25(resolve7(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
 `);
@@ -31706,7 +32028,8 @@ function envPairs(list, flag) {
 }
 function devNodeOptions(v) {
   const mode = v.bee ?? (v["bee-binary"] ? "dev" : "url");
-  if (mode !== "dev" && mode !== "url") throw new UsageError(`--bee ${v.bee}: use dev (start a Bee dev node for the net cases) or url (the node given by --bee-url and --batch-id)`);
+  if (mode !== "dev" && mode !== "url")
+    throw new UsageError(`--bee ${v.bee}: use dev (start a Bee dev node for the net cases) or url (the node given by --bee-url and --batch-id)`);
   if (mode === "url") {
     if (v["bee-binary"] || v["bee-port"]) throw new UsageError("--bee-binary and --bee-port start a dev node: drop --bee url");
     return void 0;
@@ -31788,7 +32111,9 @@ async function cmdRunShard(v) {
   if (!ref) throw new UsageError(`--shard ${v.shard}: use K/N with 1 <= K <= N, e.g. 2/8`);
   const c = common(v);
   const selection = selectionOf(v);
-  const sources = new Map(selection.runners.map((r) => [r, source(v[`${r}-client`] ?? (r === "go" ? process.env.BEE_GO_PATH : void 0) ?? "registry", `${r}-client`)]));
+  const sources = new Map(
+    selection.runners.map((r) => [r, source(v[`${r}-client`] ?? (r === "go" ? process.env.BEE_GO_PATH : void 0) ?? "registry", `${r}-client`)])
+  );
   const outDir = resolve8(v.out ?? join26("out", `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
@@ -31812,7 +32137,13 @@ async function cmdBuild(v) {
   const c = common(v);
   for (const runner of runnerList(v)) {
     const given = v[`${runner}-client`] ?? (runner === "go" ? process.env.BEE_GO_PATH : void 0);
-    const built = await buildRunner({ runner, source: source(given ?? "registry", `${runner}-client`), cacheDir: c.cacheDir, buildCommand: v["build-command"], log });
+    const built = await buildRunner({
+      runner,
+      source: source(given ?? "registry", `${runner}-client`),
+      cacheDir: c.cacheDir,
+      buildCommand: v["build-command"],
+      log
+    });
     log(`${runner}: ${built.cached ? "cached" : "built"} ${runner}-${built.key}`);
   }
   return 0;
@@ -31867,8 +32198,20 @@ async function cmdAb(v) {
   const runner = oneRunner(v, "ab");
   if (!v.base || !v.head) throw new UsageError("ab needs --base SRC and --head SRC");
   const { rounds, alpha, threshold } = verdictOptions(v);
-  const instructionThreshold = num(v["instructions-threshold"], "instructions-threshold", INSTRUCTION_DEFAULTS.threshold, (n) => n > 0 && n < 10, "a fraction, e.g. 0.01 for 1%");
-  const allocationThreshold = num(v["allocations-threshold"], "allocations-threshold", ALLOCATION_DEFAULTS.threshold, (n) => n > 0 && n < 10, "a fraction, e.g. 0.01 for 1%");
+  const instructionThreshold = num(
+    v["instructions-threshold"],
+    "instructions-threshold",
+    INSTRUCTION_DEFAULTS.threshold,
+    (n) => n > 0 && n < 10,
+    "a fraction, e.g. 0.01 for 1%"
+  );
+  const allocationThreshold = num(
+    v["allocations-threshold"],
+    "allocations-threshold",
+    ALLOCATION_DEFAULTS.threshold,
+    (n) => n > 0 && n < 10,
+    "a fraction, e.g. 0.01 for 1%"
+  );
   const failOn = FailOnSchema.safeParse(v["fail-on"]);
   if (!failOn.success) throw new UsageError(`--fail-on ${v["fail-on"]}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
@@ -31879,19 +32222,22 @@ async function cmdAb(v) {
     headLabel: v["head-label"] ?? v.head,
     env: { base: envPairs(v["base-env"], "base-env"), head: envPairs(v["head-env"], "head-env") }
   };
-  const out = await withBee(c, (c2) => abPipeline({
-    ...c2,
-    ...sides,
-    runner,
-    buildCommand: v["build-command"],
-    rounds,
-    alpha,
-    threshold,
-    runBudgetMs: AB_DEFAULTS.runBudgetMs,
-    measure,
-    instructionThreshold,
-    allocationThreshold
-  }));
+  const out = await withBee(
+    c,
+    (c2) => abPipeline({
+      ...c2,
+      ...sides,
+      runner,
+      buildCommand: v["build-command"],
+      rounds,
+      alpha,
+      threshold,
+      runBudgetMs: AB_DEFAULTS.runBudgetMs,
+      measure,
+      instructionThreshold,
+      allocationThreshold
+    })
+  );
   process.stdout.write(out.report.markdown);
   log(`wrote ${out.report.markdownFile}`);
   const f = failingRows(out.report.input.rows, failOn.data);
@@ -32007,8 +32353,10 @@ function resultOrRecord(file2) {
 function historyRecords(path) {
   if (!statSync2(path).isDirectory()) return [parseRecord(path, readFileSync14(path, "utf8"))];
   const set2 = readRecords(path);
-  if (set2.invalid.length > 0) throw new InputError(join26(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
-  if (set2.records.length === 0) throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
+  if (set2.invalid.length > 0)
+    throw new InputError(join26(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+  if (set2.records.length === 0)
+    throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set2.records.map((r) => r.record);
 }
 async function cmdHistory(v, positionals) {
@@ -32018,7 +32366,9 @@ async function cmdHistory(v, positionals) {
       if (paths.length === 0) throw new UsageError("history publish needs result files or folders");
       const results = resultFiles(paths).map(loadResult);
       const report = await publishResults(results, headContext(v), historyTarget(v));
-      log(`history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? "(none)"} after ${report.attempts} attempt(s)`);
+      log(
+        `history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? "(none)"} after ${report.attempts} attempt(s)`
+      );
       for (const bad2 of report.invalid) log(`history: invalid record kept as is: ${bad2.file}: ${bad2.problem}`);
       return 0;
     }
@@ -32034,7 +32384,9 @@ async function cmdHistory(v, positionals) {
         return 1;
       }
       const report = await publishRecords(imported.records, historyTarget(v));
-      log(`history: imported ${report.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report.commit ?? "(none)"}`);
+      log(
+        `history: imported ${report.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report.commit ?? "(none)"}`
+      );
       return 0;
     }
     case "export-gab": {

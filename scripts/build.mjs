@@ -25,7 +25,9 @@ for (const e of entries) {
     target: 'node20',
     format: 'esm',
     // Bundled CommonJS dependencies (octokit, @actions/*) call require(); give ESM output one.
-    banner: { js: `${e.banner ? e.banner + '\n' : ''}import { createRequire as __bbCreateRequire } from 'node:module'; const require = __bbCreateRequire(import.meta.url);` },
+    banner: {
+      js: `${e.banner ? e.banner + '\n' : ''}import { createRequire as __bbCreateRequire } from 'node:module'; const require = __bbCreateRequire(import.meta.url);`,
+    },
     define: { __BEE_BENCH_CHARTJS__: JSON.stringify(chartJs) },
     legalComments: 'none',
     logLevel: 'warning',

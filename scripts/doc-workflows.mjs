@@ -14,7 +14,12 @@ if (!out) {
   process.exit(2);
 }
 mkdirSync(out, { recursive: true });
-const pages = [...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(root, 'docs', f)), join(root, 'README.md')];
+const pages = [
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(root, 'docs', f)),
+  join(root, 'README.md'),
+];
 let written = 0;
 for (const page of pages.sort()) {
   const blocks = [...readFileSync(page, 'utf8').matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm)].map((m) => m[1]);

@@ -12,7 +12,10 @@ if (!dir || !out) {
   console.error('usage: node scripts/publish-bundle.mjs RESULTS_DIR OUT_FILE');
   process.exit(2);
 }
-const results = readdirSync(dir).filter((f) => f.endsWith('.json')).sort().map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
+const results = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort()
+  .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')));
 if (results.length === 0) {
   console.error(`${dir}: no result files`);
   process.exit(1);

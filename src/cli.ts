@@ -11,7 +11,21 @@ import { COMMANDS, commandHelp, commandsFor, globalHelp } from './cli/help.js';
 import { closest } from './cli/suggest.js';
 import type { DevNodeOptions } from './bee/dev-node.js';
 import { withDevNode } from './bee/session.js';
-import { commitUrl, exportGab, exportGabData, headCommit, importGab, parseRecord, publishRecords, publishResults, readRecords, RECORD_SCHEMA_ID, renderGabDataJs, type HistoryRecord, type RecordContext } from './history/index.js';
+import {
+  commitUrl,
+  exportGab,
+  exportGabData,
+  headCommit,
+  importGab,
+  parseRecord,
+  publishRecords,
+  publishResults,
+  readRecords,
+  RECORD_SCHEMA_ID,
+  renderGabDataJs,
+  type HistoryRecord,
+  type RecordContext,
+} from './history/index.js';
 import { aggregate } from './report/aggregate.js';
 import { compareModels, renderCompareMarkdown } from './report/compare.js';
 import { failureHeadline, failureLine, failuresOf } from './report/failures.js';
@@ -128,13 +142,17 @@ function envPairs(list: string[] | undefined, flag: string): Record<string, stri
 /** --bee dev / --bee-binary: how to start a dev node; undefined for --bee url (today's external node, or none). */
 function devNodeOptions(v: Values): DevNodeOptions | undefined {
   const mode = v.bee ?? (v['bee-binary'] ? 'dev' : 'url');
-  if (mode !== 'dev' && mode !== 'url') throw new UsageError(`--bee ${v.bee}: use dev (start a Bee dev node for the net cases) or url (the node given by --bee-url and --batch-id)`);
+  if (mode !== 'dev' && mode !== 'url')
+    throw new UsageError(`--bee ${v.bee}: use dev (start a Bee dev node for the net cases) or url (the node given by --bee-url and --batch-id)`);
   if (mode === 'url') {
     if (v['bee-binary'] || v['bee-port']) throw new UsageError('--bee-binary and --bee-port start a dev node: drop --bee url');
     return undefined;
   }
   if (v['bee-url'] || v['batch-id']) throw new UsageError('--bee dev starts its own node and batch: drop --bee-url and --batch-id');
-  const port = v['bee-port'] === undefined ? undefined : num(v['bee-port'], 'bee-port', 0, (n) => Number.isInteger(n) && n >= 1 && n <= 65535, 'a TCP port from 1 to 65535');
+  const port =
+    v['bee-port'] === undefined
+      ? undefined
+      : num(v['bee-port'], 'bee-port', 0, (n) => Number.isInteger(n) && n >= 1 && n <= 65535, 'a TCP port from 1 to 65535');
   return {
     how: v['bee-binary'] ? { kind: 'binary', path: resolve(v['bee-binary']) } : { kind: 'docker' },
     ...(port ? { port } : {}),
@@ -222,7 +240,9 @@ async function cmdRunShard(v: Values): Promise<number> {
   if (!ref) throw new UsageError(`--shard ${v.shard}: use K/N with 1 <= K <= N, e.g. 2/8`);
   const c = common(v);
   const selection = selectionOf(v);
-  const sources = new Map(selection.runners.map((r) => [r, source(v[`${r}-client`] ?? (r === 'go' ? process.env.BEE_GO_PATH : undefined) ?? 'registry', `${r}-client`)]));
+  const sources = new Map(
+    selection.runners.map((r) => [r, source(v[`${r}-client`] ?? (r === 'go' ? process.env.BEE_GO_PATH : undefined) ?? 'registry', `${r}-client`)]),
+  );
   const outDir = resolve(v.out ?? join('out', `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
@@ -250,7 +270,13 @@ async function cmdBuild(v: Values): Promise<number> {
   const c = common(v);
   for (const runner of runnerList(v)) {
     const given = v[`${runner}-client`] ?? (runner === 'go' ? process.env.BEE_GO_PATH : undefined);
-    const built = await buildRunner({ runner, source: source(given ?? 'registry', `${runner}-client`), cacheDir: c.cacheDir, buildCommand: v['build-command'], log });
+    const built = await buildRunner({
+      runner,
+      source: source(given ?? 'registry', `${runner}-client`),
+      cacheDir: c.cacheDir,
+      buildCommand: v['build-command'],
+      log,
+    });
     log(`${runner}: ${built.cached ? 'cached' : 'built'} ${runner}-${built.key}`);
   }
   return 0;
@@ -311,20 +337,46 @@ async function cmdAb(v: Values): Promise<number> {
   const runner = oneRunner(v, 'ab');
   if (!v.base || !v.head) throw new UsageError('ab needs --base SRC and --head SRC');
   const { rounds, alpha, threshold } = verdictOptions(v);
-  const instructionThreshold = num(v['instructions-threshold'], 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
-  const allocationThreshold = num(v['allocations-threshold'], 'allocations-threshold', ALLOCATION_DEFAULTS.threshold, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
+  const instructionThreshold = num(
+    v['instructions-threshold'],
+    'instructions-threshold',
+    INSTRUCTION_DEFAULTS.threshold,
+    (n) => n > 0 && n < 10,
+    'a fraction, e.g. 0.01 for 1%',
+  );
+  const allocationThreshold = num(
+    v['allocations-threshold'],
+    'allocations-threshold',
+    ALLOCATION_DEFAULTS.threshold,
+    (n) => n > 0 && n < 10,
+    'a fraction, e.g. 0.01 for 1%',
+  );
   const failOn = FailOnSchema.safeParse(v['fail-on']);
   if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
   // Every argument is checked before a dev node is started for the job.
   const sides = {
-    base: source(v.base, 'base'), head: source(v.head, 'head'), baseLabel: v['base-label'] ?? v.base, headLabel: v['head-label'] ?? v.head,
+    base: source(v.base, 'base'),
+    head: source(v.head, 'head'),
+    baseLabel: v['base-label'] ?? v.base,
+    headLabel: v['head-label'] ?? v.head,
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
   };
-  const out = await withBee(c, (c) => abPipeline({
-    ...c, ...sides, runner, buildCommand: v['build-command'], rounds, alpha, threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs,
-    measure, instructionThreshold, allocationThreshold,
-  }));
+  const out = await withBee(c, (c) =>
+    abPipeline({
+      ...c,
+      ...sides,
+      runner,
+      buildCommand: v['build-command'],
+      rounds,
+      alpha,
+      threshold,
+      runBudgetMs: AB_DEFAULTS.runBudgetMs,
+      measure,
+      instructionThreshold,
+      allocationThreshold,
+    }),
+  );
   process.stdout.write(out.report.markdown);
   log(`wrote ${out.report.markdownFile}`);
   // As in the action: a head that failed or lost a row fails the run like a regression does.
@@ -342,7 +394,10 @@ async function cmdBisect(v: Values): Promise<number> {
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === undefined ? undefined : measureOf(v), log);
   const outcome = await bisect({
-    repo, good: v.good, bad: v.bad, log,
+    repo,
+    good: v.good,
+    bad: v.bad,
+    log,
     compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] }),
   });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
@@ -415,7 +470,8 @@ function headContext(v: Values): RecordContext {
 
 function historyTarget(v: Values) {
   if (!v.remote) throw new UsageError('history needs --remote URL|PATH (the repository holding the history branch)');
-  const maxRuns = v['max-runs'] === undefined ? undefined : num(v['max-runs'], 'max-runs', 0, (n) => Number.isInteger(n) && n > 0, 'a whole number of points per series');
+  const maxRuns =
+    v['max-runs'] === undefined ? undefined : num(v['max-runs'], 'max-runs', 0, (n) => Number.isInteger(n) && n > 0, 'a whole number of points per series');
   // A token for an https remote comes from the environment (git gets it as a header, never argv);
   // children drop inherited GIT_CONFIG_* entries, so that route no longer reaches git.
   const token = process.env.BEE_BENCH_HISTORY_TOKEN || undefined;
@@ -447,15 +503,19 @@ function resultOrRecord(file: string): Result | HistoryRecord {
   } catch {
     return loadResult(file); // names the file and the JSON error
   }
-  return typeof schema === 'string' && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf('@') + 1)) ? parseRecord(file, text) : loadResult(file);
+  return typeof schema === 'string' && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf('@') + 1))
+    ? parseRecord(file, text)
+    : loadResult(file);
 }
 
 /** The valid records of a history folder (its runs/), or one record file; invalid ones stop the export. */
 function historyRecords(path: string): HistoryRecord[] {
   if (!statSync(path).isDirectory()) return [parseRecord(path, readFileSync(path, 'utf8'))];
   const set = readRecords(path);
-  if (set.invalid.length > 0) throw new InputError(join(path, set.invalid[0]!.file), [set.invalid[0]!.problem], 'fix or remove the invalid record before exporting');
-  if (set.records.length === 0) throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
+  if (set.invalid.length > 0)
+    throw new InputError(join(path, set.invalid[0]!.file), [set.invalid[0]!.problem], 'fix or remove the invalid record before exporting');
+  if (set.records.length === 0)
+    throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set.records.map((r) => r.record);
 }
 
@@ -466,7 +526,9 @@ async function cmdHistory(v: Values, positionals: string[]): Promise<number> {
       if (paths.length === 0) throw new UsageError('history publish needs result files or folders');
       const results = resultFiles(paths).map(loadResult);
       const report = await publishResults(results, headContext(v), historyTarget(v));
-      log(`history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? '(none)'} after ${report.attempts} attempt(s)`);
+      log(
+        `history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? '(none)'} after ${report.attempts} attempt(s)`,
+      );
       for (const bad of report.invalid) log(`history: invalid record kept as is: ${bad.file}: ${bad.problem}`);
       return 0;
     }
@@ -482,7 +544,9 @@ async function cmdHistory(v: Values, positionals: string[]): Promise<number> {
         return 1;
       }
       const report = await publishRecords(imported.records, historyTarget(v));
-      log(`history: imported ${report.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report.commit ?? '(none)'}`);
+      log(
+        `history: imported ${report.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report.commit ?? '(none)'}`,
+      );
       return 0;
     }
     case 'export-gab': {
@@ -565,15 +629,24 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     switch (command) {
-      case 'run': return await cmdRun(values);
-      case 'plan': return cmdPlan(values);
-      case 'merge': return cmdMerge(values, rest);
-      case 'build': return await cmdBuild(values);
-      case 'ab': return await cmdAb(values);
-      case 'bisect': return await cmdBisect(values);
-      case 'report': return cmdReport(values, rest);
-      case 'compare': return cmdCompare(values, rest);
-      case 'history': return await cmdHistory(values, rest);
+      case 'run':
+        return await cmdRun(values);
+      case 'plan':
+        return cmdPlan(values);
+      case 'merge':
+        return cmdMerge(values, rest);
+      case 'build':
+        return await cmdBuild(values);
+      case 'ab':
+        return await cmdAb(values);
+      case 'bisect':
+        return await cmdBisect(values);
+      case 'report':
+        return cmdReport(values, rest);
+      case 'compare':
+        return cmdCompare(values, rest);
+      case 'history':
+        return await cmdHistory(values, rest);
       default:
         log(unknownCommand(command));
         return 2;

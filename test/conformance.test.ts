@@ -61,7 +61,9 @@ beforeAll(async () => {
     built.set(w.runner, b);
     const inv = await invokeRunner(b.command, {
       // Digests and statuses do not depend on iteration counts; keep the suite short.
-      plan: planFor(w.runner, ['cpu.*'], 1), out: join(tmp(), `${w.runner}.json`), timeoutMs: 600_000,
+      plan: planFor(w.runner, ['cpu.*'], 1),
+      out: join(tmp(), `${w.runner}.json`),
+      timeoutMs: 600_000,
     });
     expect(inv.problem, `${w.runner}: ${inv.problem}`).toBeUndefined();
     results.set(w.runner, inv.result!);
@@ -113,7 +115,9 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
 
   it('skips net cases without a Bee node, naming why', async () => {
     const inv = await invokeRunner(built.get(runner)!.command, {
-      plan: planFor(runner, ['net.stamps.*']), out: join(tmp(), 'net.json'), timeoutMs: 120_000,
+      plan: planFor(runner, ['net.stamps.*']),
+      out: join(tmp(), 'net.json'),
+      timeoutMs: 120_000,
     });
     expect(inv.problem).toBeUndefined();
     for (const c of inv.result!.cases) {
@@ -133,7 +137,9 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
       const lines: string[] = [];
       const inv = await invokeRunner(built.get(runner)!.command, {
         // Unit numbers as a shard's plan has them (neither from 0 nor contiguous): the lines name them.
-        plan: renumbered(planFor(runner, UNITS, ITERS)), out: join(tmp(), 'paced.json'), timeoutMs: 120_000,
+        plan: renumbered(planFor(runner, UNITS, ITERS)),
+        out: join(tmp(), 'paced.json'),
+        timeoutMs: 120_000,
         pace: (channel) => {
           createInterface({ input: channel, crlfDelay: Infinity }).on('line', (line) => {
             lines.push(line);
@@ -159,7 +165,10 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
     it('runs on by itself once the engine lets go', async () => {
       const { lines, inv } = await paced(2);
       expect(lines.slice(0, 2)).toEqual([`ready ${UNIT_NUMBERS[0]} 0`, `ready ${UNIT_NUMBERS[0]} 1`]);
-      expect(inv.result!.cases.map((c) => [c.status, c.samples_ns.length])).toEqual([['ok', ITERS], ['ok', ITERS]]);
+      expect(inv.result!.cases.map((c) => [c.status, c.samples_ns.length])).toEqual([
+        ['ok', ITERS],
+        ['ok', ITERS],
+      ]);
     });
   });
 });

@@ -7,11 +7,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
 
 /** The freshness check exactly as .ci/run runs it (the line after `npm run build`). */
 function freshnessCheck(): string[] {
-  const line = readFileSync(join(ROOT, '.ci', 'run'), 'utf8').split('\n').find((l) => l.includes('diff --exit-code'));
+  const line = readFileSync(join(ROOT, '.ci', 'run'), 'utf8')
+    .split('\n')
+    .find((l) => l.includes('diff --exit-code'));
   const args = /if ! git (.*); then/.exec(line ?? '')?.[1]?.split(' ');
   if (!args) throw new Error('.ci/run: no `if ! git ... diff --exit-code ...; then` line');
   return args;
@@ -30,7 +33,7 @@ describe('dist/cli.js', () => {
     expect(statSync(join(ROOT, 'dist', 'cli.js')).mode & 0o111).toBe(0o111);
   });
 
-  it('CI\'s freshness check fails on a lost executable bit even where core.fileMode is off', () => {
+  it("CI's freshness check fails on a lost executable bit even where core.fileMode is off", () => {
     const repo = mkdtempSync(join(tmpdir(), 'bee-bench-dist-'));
     git(repo, 'init', '-q');
     git(repo, 'config', 'core.fileMode', 'false');

@@ -28,7 +28,10 @@ function repoTexts(): Array<{ file: string; text: string }> {
 describe('docs/design.md as the design reference', () => {
   const texts = repoTexts();
   const design = readFileSync(join(ROOT, DESIGN), 'utf8');
-  const headings = design.split('\n').filter((l) => /^#{2,4} /.test(l)).map((l) => l.replace(/^#+ /, ''));
+  const headings = design
+    .split('\n')
+    .filter((l) => /^#{2,4} /.test(l))
+    .map((l) => l.replace(/^#+ /, ''));
   const slugger = new GithubSlugger();
   const anchors = new Set(headings.map((h) => slugger.slug(h)));
 
@@ -49,7 +52,7 @@ describe('docs/design.md as the design reference', () => {
     expect(texts.filter((t) => /docs\/design\.md/.test(t.text)).length).toBeGreaterThan(15);
   });
 
-  it('README\'s layout table lists every folder of src/', () => {
+  it("README's layout table lists every folder of src/", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const folders = readdirSync(join(ROOT, 'src')).filter((d) => statSync(join(ROOT, 'src', d)).isDirectory());
     expect(folders.filter((d) => !new RegExp(`^\\| \`src/${d}\``, 'm').test(readme))).toEqual([]);

@@ -58,7 +58,13 @@ describe('resolvePlan', () => {
   });
 
   it('sets each hook on the units its glob matches, and only there', () => {
-    const hooks = hooksFromEnv({ BEE_BENCH_FAULT: 'cpu.keccak.bulk:hang', BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.1', BEE_BENCH_ALLOC: 'cpu.keccak.parallel:0.01', BEE_BENCH_ITERS: '2', BEE_BENCH_CASE_TIMEOUT_S: '1.5' });
+    const hooks = hooksFromEnv({
+      BEE_BENCH_FAULT: 'cpu.keccak.bulk:hang',
+      BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.1',
+      BEE_BENCH_ALLOC: 'cpu.keccak.parallel:0.01',
+      BEE_BENCH_ITERS: '2',
+      BEE_BENCH_CASE_TIMEOUT_S: '1.5',
+    });
     const hooked = applyHooks(js, hooks);
     expect(hooked.units.map((u) => [u.fault, u.slowdown, u.alloc_extra])).toEqual([
       [undefined, 0.1, undefined],
@@ -85,7 +91,6 @@ describe('resolvePlan', () => {
 });
 
 describe('bee-bench plan', () => {
-
   it('prints the plan of one runner as JSON, hooks from the environment included', async () => {
     const r = await cli(['plan', '--runner', 'go', '--case', 'cpu.identity.*'], { BEE_BENCH_FAULT: 'cpu.identity.create:throw' });
     expect(r.code).toBe(0);
@@ -97,7 +102,11 @@ describe('bee-bench plan', () => {
   // Before plans, the Go and Rust runners refused such a spec with exit 2 and the JS runner ran it.
   it.each([
     ['an unknown group', (s: any) => (s.cases[0].group = 'no-such-group'), /cases\[0\]\.group: unknown group "no-such-group"/],
-    ['a per_runner without digest_with', (s: any) => delete s.cases.find((c: any) => c.id === 'cpu.keccak.chunk-hash').params.quick[0].digest_with, /digest_with: per_runner scales "count"/],
+    [
+      'a per_runner without digest_with',
+      (s: any) => delete s.cases.find((c: any) => c.id === 'cpu.keccak.chunk-hash').params.quick[0].digest_with,
+      /digest_with: per_runner scales "count"/,
+    ],
   ])('rejects a spec with %s once, naming the file and field', async (_, edit, message) => {
     const s = JSON.parse(readFileSync(SPEC, 'utf8'));
     edit(s);

@@ -72,10 +72,7 @@ describe('runner-js on every CPU case (quick profile)', () => {
   beforeAll(async () => {
     // Two runs for digest stability; iterations cut to 2: the assertions are about shape,
     // statuses and digests, not timings.
-    [first, second] = [
-      (await runCases(['cpu.*'], { iters: 2 })).result,
-      (await runCases(['cpu.*'], { iters: 1 })).result,
-    ];
+    [first, second] = [(await runCases(['cpu.*'], { iters: 2 })).result, (await runCases(['cpu.*'], { iters: 1 })).result];
   });
 
   it('writes a complete result file for this spec and runner', () => {
@@ -242,8 +239,7 @@ describe('runner-js hooks', () => {
   const FAULTY = 'cpu.keccak.chunk-hash';
   const CASES = ['cpu.harness.noop', FAULTY, 'cpu.identity.create'];
   // The timeout bounds the hang; the healthy cases need ~1.5 s, so 8 s leaves room on a busy machine.
-  const faultRun = async (mode: Fault) =>
-    (await runCases(CASES, { fault: { glob: FAULTY, mode }, iters: 2, timeoutS: 8 })).result;
+  const faultRun = async (mode: Fault) => (await runCases(CASES, { fault: { glob: FAULTY, mode }, iters: 2, timeoutS: 8 })).result;
 
   const results: Record<string, Result> = {};
   beforeAll(async () => {
@@ -301,7 +297,7 @@ describe('runner-js allocation counting (BEE_BENCH_ALLOCS=1)', () => {
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) >> 1]!;
   const bytesOf = (r: Result, id: string) => median(byId(r).get(id)!.alloc_bytes!);
 
-  it('meters known allocations in a case worker under the run\'s flags, within 1% above their bytes', async () => {
+  it("meters known allocations in a case worker under the run's flags, within 1% above their bytes", async () => {
     // The runner's own path: the process starts itself again under the allocation flags, the
     // meter runs in a worker thread with the case workers' limits, each region from a settled heap.
     const src = (file: string) => pathToFileURL(resolve('runners/js/src', file)).href;
@@ -375,7 +371,7 @@ if (isMainThread) {
       expect(Math.abs(bytesOf(again, BULK) / bytesOf(plain, BULK) - 1)).toBeLessThan(0.005);
     });
 
-    it('alloc_extra adds that fraction of the operation\'s bytes', () => {
+    it("alloc_extra adds that fraction of the operation's bytes", () => {
       expect(bytesOf(extra, BULK) / bytesOf(plain, BULK)).toBeCloseTo(2, 3);
     });
   });

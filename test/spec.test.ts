@@ -23,13 +23,28 @@ function sampleResult(): Result {
     finished_at: '2026-11-20T10:01:00.000Z',
     cases: [
       {
-        id: 'cpu.ecdsa.sign-1000', kind: 'cpu', param: { label: 'quick', count: 10 }, status: 'ok', warmup: 1,
-        samples_ns: [1, 2, 3], cpu_ns: [1, 2, 3], peak_rss_bytes: 1000, work: { ops: 10 }, digest: 'ab12',
+        id: 'cpu.ecdsa.sign-1000',
+        kind: 'cpu',
+        param: { label: 'quick', count: 10 },
+        status: 'ok',
+        warmup: 1,
+        samples_ns: [1, 2, 3],
+        cpu_ns: [1, 2, 3],
+        peak_rss_bytes: 1000,
+        work: { ops: 10 },
+        digest: 'ab12',
       },
       {
-        id: 'net.bzz.upload', kind: 'net', param: { label: '1 MiB', bytes: 1048576 }, status: 'skipped',
-        skip_reason: 'no Bee node given (--bee-url and --batch-id)', warmup: 0, samples_ns: [], cpu_ns: [],
-        peak_rss_bytes: null, work: { bytes: 1048576 },
+        id: 'net.bzz.upload',
+        kind: 'net',
+        param: { label: '1 MiB', bytes: 1048576 },
+        status: 'skipped',
+        skip_reason: 'no Bee node given (--bee-url and --batch-id)',
+        warmup: 0,
+        samples_ns: [],
+        cpu_ns: [],
+        peak_rss_bytes: null,
+        work: { bytes: 1048576 },
       },
     ],
   };
@@ -70,9 +85,7 @@ describe('the committed spec', () => {
 
   it('selects by glob in spec order and rejects a glob that matches nothing', () => {
     expect(selectCases(spec, ['cpu.ecdsa.*']).map((c) => c.id)).toEqual(['cpu.ecdsa.sign-1000', 'cpu.ecdsa.verify-1000']);
-    expect(selectCases(spec, ['*bmt*', 'cpu.keccak.bul?']).map((c) => c.id)).toEqual([
-      'cpu.keccak.bulk', 'cpu.bmt.file-root', 'cpu.bmt.encrypted-file-root',
-    ]);
+    expect(selectCases(spec, ['*bmt*', 'cpu.keccak.bul?']).map((c) => c.id)).toEqual(['cpu.keccak.bulk', 'cpu.bmt.file-root', 'cpu.bmt.encrypted-file-root']);
     expect(() => selectCases(spec, ['cpu.nothing.*'])).toThrow(/matches no case/);
   });
 });
@@ -117,7 +130,9 @@ describe('result schema', () => {
     const r = sampleResult() as unknown as { cases: Record<string, unknown>[] };
     r.cases[0]!.cpu_ns = [1];
     r.cases[1]!.skip_reason = undefined;
-    expect(() => parseResult('js.json', JSON.stringify(r))).toThrow(/js\.json: cases\[0\]\.cpu_ns: cpu_ns has 1 entries, samples_ns 3; cases\[1\]\.skip_reason: a skipped case needs skip_reason/);
+    expect(() => parseResult('js.json', JSON.stringify(r))).toThrow(
+      /js\.json: cases\[0\]\.cpu_ns: cpu_ns has 1 entries, samples_ns 3; cases\[1\]\.skip_reason: a skipped case needs skip_reason/,
+    );
   });
 
   it('rejects an ok case without samples and a non-hex digest', () => {

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 const SRC = join(process.cwd(), 'src');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 const folderOf = (file: string) => {
@@ -72,7 +74,11 @@ describe('src layering', () => {
   it('decides in src/verdict only: no other file compares a p or q with alpha, a ratio with a threshold, or sets a verdict', () => {
     const outside = files(SRC).filter((f) => folderOf(f) !== 'verdict');
     // The check reads src/run, src/pipeline, src/stats, src/report and src/action, not a subset.
-    for (const folder of ['run', 'pipeline', 'stats', 'report', 'action', 'history']) expect(outside.some((f) => folderOf(f) === folder), folder).toBe(true);
+    for (const folder of ['run', 'pipeline', 'stats', 'report', 'action', 'history'])
+      expect(
+        outside.some((f) => folderOf(f) === folder),
+        folder,
+      ).toBe(true);
     const found = outside.flatMap((f) => decisionLines(readFileSync(f, 'utf8')).map((l) => `${relative(SRC, f)}: ${l}`));
     expect(found).toEqual([]);
     expect(files(join(SRC, 'verdict')).flatMap((f) => decisionLines(readFileSync(f, 'utf8'))).length).toBeGreaterThan(3);
@@ -86,7 +92,8 @@ describe('src layering', () => {
       "const v: Verdict = ratio >= 1 + bar ? 'regression' : '~';",
       "return { ...row, verdict: 'improvement' };",
       "if (spread === 0) return 'regression';",
-    ]) expect(decisionLines(`// src/run/example.ts\n${line}\n`), line).toEqual([line]);
+    ])
+      expect(decisionLines(`// src/run/example.ts\n${line}\n`), line).toEqual([line]);
     expect(decisionLines("if (rowVerdict(r) === 'regression') n++;\nconst by = flaggedBy(r, 'regression');\n// q < alpha decides\n")).toEqual([]);
   });
   it('starts every child process with childEnv (no credentials reach builds, runners or git)', () => {

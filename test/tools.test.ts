@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..');
 
 describe('scripts/test-tools.sh', () => {
-  it('runs first in `npm test`, and .ci/run calls the README\'s test command and the same script', () => {
+  it("runs first in `npm test`, and .ci/run calls the README's test command and the same script", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(pkg.scripts['test']!.startsWith('npm run test:tools && ')).toBe(true);
     expect(pkg.scripts['test:tools']).toBe('bash scripts/test-tools.sh');

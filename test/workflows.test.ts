@@ -10,8 +10,15 @@ import { parse } from 'yaml';
 const DIR = join(process.cwd(), '.github', 'workflows');
 const OWN = ['ci.yml', 'action-selftest.yml', 'release.yml', 'nightly.yml'];
 
-interface Step { uses?: string; run?: string; with?: Record<string, unknown>; env?: Record<string, string> }
-interface Workflow { jobs: Record<string, { steps: Step[] }> }
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+interface Workflow {
+  jobs: Record<string, { steps: Step[] }>;
+}
 const load = (f: string) => parse(readFileSync(join(DIR, f), 'utf8')) as Workflow;
 const steps = (w: Workflow) => Object.values(w.jobs).flatMap((j) => j.steps);
 
@@ -43,7 +50,11 @@ describe('workflows', () => {
 
 describe('supply chain', () => {
   const pinned = /^[^@\s]+@[0-9a-f]{40} # v\d+(\.\d+){0,2}$/;
-  const usesLines = (text: string) => text.split('\n').map((l) => /^\s*-?\s*uses:\s*(.+)$/.exec(l)?.[1]?.trim()).filter((u): u is string => u !== undefined);
+  const usesLines = (text: string) =>
+    text
+      .split('\n')
+      .map((l) => /^\s*-?\s*uses:\s*(.+)$/.exec(l)?.[1]?.trim())
+      .filter((u): u is string => u !== undefined);
 
   it.each(OWN)('%s: every third-party action is pinned by commit sha with its version in a comment', (f) => {
     const text = readFileSync(join(DIR, f), 'utf8');

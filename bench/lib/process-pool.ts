@@ -55,5 +55,9 @@ export function pairsOf(n: number): Array<[number, number]> {
 
 /** Every A/A run of a pool of `n`: a pair as base and base again, and a third process as head. */
 export function aaTriples(n: number): Array<[number, number, number]> {
-  return pairsOf(n).flatMap(([a, b]) => Array.from({ length: n }, (_, h) => h).filter((h) => h !== a && h !== b).map((h): [number, number, number] => [a, b, h]));
+  return pairsOf(n).flatMap(([a, b]) =>
+    Array.from({ length: n }, (_, h) => h)
+      .filter((h) => h !== a && h !== b)
+      .map((h): [number, number, number] => [a, b, h]),
+  );
 }

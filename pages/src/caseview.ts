@@ -123,7 +123,13 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
   const group = index.groups.find((g) => g.id === c.group)?.title ?? c.group;
 
   root.append(
-    el('nav', { class: 'crumbs', attrs: { 'aria-label': 'Breadcrumb' } }, internalLink(formatHash({ view: 'overview', branch, log: false }), 'Overview'), ' / ', group),
+    el(
+      'nav',
+      { class: 'crumbs', attrs: { 'aria-label': 'Breadcrumb' } },
+      internalLink(formatHash({ view: 'overview', branch, log: false }), 'Overview'),
+      ' / ',
+      group,
+    ),
     el('h2', { text: c.id, attrs: { id: 'view-heading', tabindex: '-1' } }),
   );
   if (c.doc) root.append(el('p', { class: 'doc', text: c.doc }));
@@ -303,7 +309,8 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
 }
 
 function footnoteOf(figure: Figure): string {
-  if (typeof figure === 'object') return 'Each point is one run’s figure for this unit: for heap bytes and allocations, the median of its allocation run’s iterations, by the runtime’s own accounting.';
+  if (typeof figure === 'object')
+    return 'Each point is one run’s figure for this unit: for heap bytes and allocations, the median of its allocation run’s iterations, by the runtime’s own accounting.';
   return figure === 'bytes' ? THROUGHPUT_FOOTNOTE : 'Each point is the median of one run’s iterations.';
 }
 
@@ -360,7 +367,16 @@ interface Hooks {
   refreshTables(): void;
 }
 
-function buildCharts(root: HTMLElement, c: IndexCase, file: CaseSeriesFile, basis: Figure, branch: string, state: ViewState, t: Theme, hooks: Hooks): ChartInfo[] {
+function buildCharts(
+  root: HTMLElement,
+  c: IndexCase,
+  file: CaseSeriesFile,
+  basis: Figure,
+  branch: string,
+  state: ViewState,
+  t: Theme,
+  hooks: Hooks,
+): ChartInfo[] {
   const labels: string[] = [];
   for (const s of file.series) if (!labels.includes(s.label)) labels.push(s.label);
   const runnerOrder = (r: Runner): number => {
@@ -396,21 +412,25 @@ function buildCharts(root: HTMLElement, c: IndexCase, file: CaseSeriesFile, basi
     const runners = perRunner.map((x) => x.runner);
 
     // Chart.js keeps these objects: when it decimates, their data reads the drawn subset.
-    const datasets: Array<ChartDataset<'line', Datum[]> & { $pointStyles: (drawn: readonly Datum[]) => Record<string, unknown[]> }> = perRunner.map(({ runner, data }) => ({
-      label: RUNNER_LABEL[runner],
-      data,
-      borderColor: t.runner[runner],
-      backgroundColor: t.runner[runner],
-      borderWidth: 1.5,
-      // Arrays for the drawn points (decimate.ts recomputes them whenever the drawn subset changes).
-      $pointStyles: (drawn: readonly Datum[]) => ({
-        pointStyle: drawn.map((d) => (d.pt.shift ? 'star' : d.versionFrom !== undefined ? 'rectRot' : RUNNER_POINT[runner])),
-        pointRadius: drawn.map((d) => (d.pt.shift ? 8 : d.versionFrom !== undefined ? 5 : baseRadius)),
-        pointBorderWidth: drawn.map((d) => (d.pt.shift ? 2 : 1)),
-        pointHoverRadius: drawn.map((d) => (d.pt.shift ? 9 : 5)),
+    const datasets: Array<ChartDataset<'line', Datum[]> & { $pointStyles: (drawn: readonly Datum[]) => Record<string, unknown[]> }> = perRunner.map(
+      ({ runner, data }) => ({
+        label: RUNNER_LABEL[runner],
+        data,
+        borderColor: t.runner[runner],
+        backgroundColor: t.runner[runner],
+        borderWidth: 1.5,
+        // Arrays for the drawn points (decimate.ts recomputes them whenever the drawn subset changes).
+        $pointStyles: (drawn: readonly Datum[]) => ({
+          pointStyle: drawn.map((d) => (d.pt.shift ? 'star' : d.versionFrom !== undefined ? 'rectRot' : RUNNER_POINT[runner])),
+          pointRadius: drawn.map((d) => (d.pt.shift ? 8 : d.versionFrom !== undefined ? 5 : baseRadius)),
+          pointBorderWidth: drawn.map((d) => (d.pt.shift ? 2 : 1)),
+          pointHoverRadius: drawn.map((d) => (d.pt.shift ? 9 : 5)),
+        }),
+        segment: {
+          borderDash: (sc: ScriptableLineSegmentContext) => (datasets[sc.datasetIndex]?.data[sc.p1DataIndex]?.versionFrom !== undefined ? [5, 4] : undefined),
+        },
       }),
-      segment: { borderDash: (sc: ScriptableLineSegmentContext) => (datasets[sc.datasetIndex]?.data[sc.p1DataIndex]?.versionFrom !== undefined ? [5, 4] : undefined) },
-    }));
+    );
     const chart: LineChart = new Chart<'line', Datum[]>(canvas, {
       type: 'line',
       data: { datasets },
@@ -446,7 +466,9 @@ function buildCharts(root: HTMLElement, c: IndexCase, file: CaseSeriesFile, basi
               boxHeight: 7,
               // The runner's own shape, not the first point's (which may be a shift or version marker).
               generateLabels: (ch) =>
-                Chart.defaults.plugins.legend.labels.generateLabels(ch).map((item) => ({ ...item, pointStyle: RUNNER_POINT[runners[item.datasetIndex ?? 0] ?? 'js'] })),
+                Chart.defaults.plugins.legend.labels
+                  .generateLabels(ch)
+                  .map((item) => ({ ...item, pointStyle: RUNNER_POINT[runners[item.datasetIndex ?? 0] ?? 'js'] })),
             },
             onClick(this: LegendElement<'line'>, e: ChartEvent, item: LegendItem, legend: LegendElement<'line'>) {
               Chart.defaults.plugins.legend.onClick.call(this, e, item, legend);
@@ -537,5 +559,13 @@ function fillTable(info: ChartInfo, basis: Figure, t: Theme): void {
   table.append(body);
   holder.append(table);
   const more = rows.length - TABLE_ROWS;
-  holder.append(el('p', { class: 'note', text: more > 0 ? `Newest ${formatCount(TABLE_ROWS)} of ${formatCount(rows.length)} shown points; the downloads hold all of them.` : `${formatCount(rows.length)} points shown.` }));
+  holder.append(
+    el('p', {
+      class: 'note',
+      text:
+        more > 0
+          ? `Newest ${formatCount(TABLE_ROWS)} of ${formatCount(rows.length)} shown points; the downloads hold all of them.`
+          : `${formatCount(rows.length)} points shown.`,
+    }),
+  );
 }

@@ -1,18 +1,7 @@
 // Chart.js set-up shared by every chart on the site: only the parts used are registered (keeps
 // app.js small), no animation (charts appear at once, and the first-paint figure is honest),
 // colours from the CSS custom properties so light and dark follow prefers-color-scheme.
-import {
-  Chart,
-  Legend,
-  LinearScale,
-  LineController,
-  LineElement,
-  LogarithmicScale,
-  PointElement,
-  TimeScale,
-  Tooltip,
-  type Plugin,
-} from 'chart.js';
+import { Chart, Legend, LinearScale, LineController, LineElement, LogarithmicScale, PointElement, TimeScale, Tooltip, type Plugin } from 'chart.js';
 import zoomImport from 'chartjs-plugin-zoom';
 import type { Runner } from '../../src/spec/schema.js';
 import './date-adapter.js';
@@ -31,7 +20,19 @@ const firstChart: Plugin = {
 // The package's types describe a CommonJS module; esbuild bundles its ES module, whose default export is the plugin.
 const zoomPlugin = zoomImport as unknown as Plugin;
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, LogarithmicScale, TimeScale, Tooltip, Legend, zoomPlugin, ...DECIMATION_PLUGINS, firstChart);
+Chart.register(
+  LineController,
+  LineElement,
+  PointElement,
+  LinearScale,
+  LogarithmicScale,
+  TimeScale,
+  Tooltip,
+  Legend,
+  zoomPlugin,
+  ...DECIMATION_PLUGINS,
+  firstChart,
+);
 Chart.defaults.animation = false;
 Chart.defaults.font.family = getComputedStyle(document.documentElement).fontFamily || 'system-ui, sans-serif';
 

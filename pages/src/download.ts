@@ -25,5 +25,8 @@ export function download(filename: string, type: string, text: string): void {
 
 /** A file name from ids and branch names: only [A-Za-z0-9._-] survive. */
 export function fileName(...parts: string[]): string {
-  return parts.map((p) => p.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, '')).filter(Boolean).join('-');
+  return parts
+    .map((p) => p.replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^_+|_+$/g, ''))
+    .filter(Boolean)
+    .join('-');
 }

@@ -14,7 +14,22 @@ import { basisOf, changeTitle, exportUnit, exportValue, formatFigureChange, form
 import { formatHash } from './permalink.js';
 import { sparkline } from './sparkline.js';
 
-const OVERVIEW_COLUMNS = ['case', 'group', 'label', 'runner', 'branch', 'value', 'unit', 'display', 'change_fraction', 'change', 'sha', 'timestamp', 'trend_points', 'points'] as const;
+const OVERVIEW_COLUMNS = [
+  'case',
+  'group',
+  'label',
+  'runner',
+  'branch',
+  'value',
+  'unit',
+  'display',
+  'change_fraction',
+  'change',
+  'sha',
+  'timestamp',
+  'trend_points',
+  'points',
+] as const;
 
 function labelsOf(c: IndexCase): string[] {
   const seen: string[] = [];
@@ -61,7 +76,14 @@ export function renderOverview(root: HTMLElement, ctx: ViewContext): ViewHandle 
 
   root.append(heading);
   if (index.invalid.length > 0) root.append(invalidNotice(index.invalid));
-  root.append(scoreboardSection(index.scoreboard.filter((e) => e.branch === branch), index.runners, t, charts));
+  root.append(
+    scoreboardSection(
+      index.scoreboard.filter((e) => e.branch === branch),
+      index.runners,
+      t,
+      charts,
+    ),
+  );
 
   const groups = [...index.groups];
   for (const c of index.cases) if (!groups.some((g) => g.id === c.group)) groups.push({ id: c.group, title: c.group });
@@ -82,7 +104,11 @@ export function renderOverview(root: HTMLElement, ctx: ViewContext): ViewHandle 
   const json = el('button', { text: 'Download JSON', attrs: { type: 'button' } });
   csv.addEventListener('click', () => download(`${fileName('bee-bench', 'overview', branch)}.csv`, 'text/csv', toCsv(OVERVIEW_COLUMNS, exportRows)));
   json.addEventListener('click', () =>
-    download(`${fileName('bee-bench', 'overview', branch)}.json`, 'application/json', `${JSON.stringify({ schema: 'bee-bench/site-export@1', view: 'overview', branch, rows: exportRows }, null, 2)}\n`),
+    download(
+      `${fileName('bee-bench', 'overview', branch)}.json`,
+      'application/json',
+      `${JSON.stringify({ schema: 'bee-bench/site-export@1', view: 'overview', branch, rows: exportRows }, null, 2)}\n`,
+    ),
   );
   dl.append(el('span', { class: 'toolbar-label', text: 'This table:' }), csv, json);
   heading.after(dl);
@@ -98,7 +124,12 @@ function invalidNotice(invalid: Array<{ file: string; problem: string }>): HTMLE
   return el(
     'details',
     { class: 'notice', attrs: { role: 'note' } },
-    el('summary', { text: invalid.length === 1 ? '1 history record failed validation and is left out of every figure.' : `${formatCount(invalid.length)} history records failed validation and are left out of every figure.` }),
+    el('summary', {
+      text:
+        invalid.length === 1
+          ? '1 history record failed validation and is left out of every figure.'
+          : `${formatCount(invalid.length)} history records failed validation and are left out of every figure.`,
+    }),
     list,
   );
 }
@@ -120,13 +151,25 @@ function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: The
   }
   const table = el('table', { class: 'score-table' });
   table.append(
-    el('caption', {}, 'Latest run: ', el('code', { text: latest.sha.slice(0, 7) }), ` · ${formatUtc(Date.parse(latest.timestamp), 'datetime')} · ${formatCount(latest.rows)} rows`),
+    el(
+      'caption',
+      {},
+      'Latest run: ',
+      el('code', { text: latest.sha.slice(0, 7) }),
+      ` · ${formatUtc(Date.parse(latest.timestamp), 'datetime')} · ${formatCount(latest.rows)} rows`,
+    ),
   );
   table.append(
     el(
       'thead',
       {},
-      el('tr', {}, el('th', { text: 'Client', attrs: { scope: 'col' } }), el('th', { text: 'Geomean vs fastest', attrs: { scope: 'col' } }), el('th', { text: 'Rows won', attrs: { scope: 'col' } })),
+      el(
+        'tr',
+        {},
+        el('th', { text: 'Client', attrs: { scope: 'col' } }),
+        el('th', { text: 'Geomean vs fastest', attrs: { scope: 'col' } }),
+        el('th', { text: 'Rows won', attrs: { scope: 'col' } }),
+      ),
     ),
   );
   const body = el('tbody');
@@ -145,7 +188,12 @@ function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: The
   }
   table.append(body);
 
-  const canvas = el('canvas', { attrs: { role: 'img', 'aria-label': `Scoreboard over time: geomean ratio to the fastest client per run, ${sorted.length} runs. The table beside it has the latest run.` } });
+  const canvas = el('canvas', {
+    attrs: {
+      role: 'img',
+      'aria-label': `Scoreboard over time: geomean ratio to the fastest client per run, ${sorted.length} runs. The table beside it has the latest run.`,
+    },
+  });
   const box = el('div', { class: 'chart-box chart-box-small' }, canvas);
   section.append(el('div', { class: 'score-grid' }, table, box));
 
@@ -172,7 +220,12 @@ function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: The
         normalized: true,
         interaction: { mode: 'nearest', intersect: false, axis: 'x' },
         scales: {
-          x: { type: 'time', time: { minUnit: minUnitFor(byX[byX.length - 1]! - byX[0]!) }, ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 6 }, grid: { display: false } },
+          x: {
+            type: 'time',
+            time: { minUnit: minUnitFor(byX[byX.length - 1]! - byX[0]!) },
+            ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 6 },
+            grid: { display: false },
+          },
           y: { type: 'linear', ticks: { callback: (v) => formatRatio(Number(v)) }, title: { display: true, text: 'x fastest (lower is better)' } },
         },
         plugins: {
@@ -200,9 +253,12 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
   const headId = `group-${g.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const table = el('table', { class: 'cases' });
   // Fixed column widths, so the runner columns line up from one group's table to the next.
-  table.append(el('colgroup', {}, el('col', { class: 'col-case' }), el('col', { class: 'col-label' }), ...runners.map(() => el('col', { class: 'col-runner' }))));
+  table.append(
+    el('colgroup', {}, el('col', { class: 'col-case' }), el('col', { class: 'col-label' }), ...runners.map(() => el('col', { class: 'col-runner' }))),
+  );
   const headRow = el('tr', {}, el('th', { text: 'Case', attrs: { scope: 'col' } }), el('th', { text: 'Param', attrs: { scope: 'col' } }));
-  for (const r of runners) headRow.append(el('th', { attrs: { scope: 'col' } }, el('span', { class: `swatch runner-${r}`, attrs: { 'aria-hidden': 'true' } }), RUNNER_LABEL[r]));
+  for (const r of runners)
+    headRow.append(el('th', { attrs: { scope: 'col' } }, el('span', { class: `swatch runner-${r}`, attrs: { 'aria-hidden': 'true' } }), RUNNER_LABEL[r]));
   table.append(el('thead', {}, headRow));
   let rows = 0;
   for (const c of cases) {
@@ -217,14 +273,22 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
         link.replaceChildren(...dottedName(c.id));
         if (c.doc) link.setAttribute('title', c.doc);
         const th = el('th', { attrs: { scope: 'rowgroup', rowspan: String(labels.length) } }, link);
-        if (c.kind === 'net') th.append(el('span', { class: 'badge', text: 'net', attrs: { title: 'Client to a local Bee over loopback: not Swarm-network throughput.' } }));
+        if (c.kind === 'net')
+          th.append(el('span', { class: 'badge', text: 'net', attrs: { title: 'Client to a local Bee over loopback: not Swarm-network throughput.' } }));
         tr.append(th);
       }
       tr.append(el('td', { class: 'label', text: label }));
       for (const r of runners) {
         const cell = cellOf(c, basis, label, r, branch);
         if (!cell) {
-          tr.append(el('td', { class: 'cell empty-cell' }, el('span', { class: 'sr-only', text: `${RUNNER_LABEL[r]}: no data` }), el('span', { text: '—', attrs: { 'aria-hidden': 'true' } })));
+          tr.append(
+            el(
+              'td',
+              { class: 'cell empty-cell' },
+              el('span', { class: 'sr-only', text: `${RUNNER_LABEL[r]}: no data` }),
+              el('span', { text: '—', attrs: { 'aria-hidden': 'true' } }),
+            ),
+          );
           continue;
         }
         const display = formatValue(basis, cell.value);
@@ -261,5 +325,10 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
     table.append(body);
   }
   if (rows === 0) return null;
-  return el('section', { class: 'card group', attrs: { 'aria-labelledby': headId } }, el('h3', { text: g.title, attrs: { id: headId } }), el('div', { class: 'table-scroll' }, table));
+  return el(
+    'section',
+    { class: 'card group', attrs: { 'aria-labelledby': headId } },
+    el('h3', { text: g.title, attrs: { id: headId } }),
+    el('div', { class: 'table-scroll' }, table),
+  );
 }

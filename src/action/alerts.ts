@@ -29,29 +29,52 @@ export function alertsApply(env: FlowEnv): boolean {
 export const recordsBeforeAppend = (env: FlowEnv) => core.group('alert: the branch history', () => readHistory(env, log));
 
 /** Judges the run against the records and syncs the issues; returns the regressions and a summary line. */
-export async function raiseAlerts(env: FlowEnv, result: Result, records: readonly HistoryRecord[], at?: { sha: string; branch: string }): Promise<{ regressions: number; summary: string }> {
+export async function raiseAlerts(
+  env: FlowEnv,
+  result: Result,
+  records: readonly HistoryRecord[],
+  at?: { sha: string; branch: string },
+): Promise<{ regressions: number; summary: string }> {
   const i = env.inputs;
   // The publish job names the commit and branch from the event it trusts; a run job from its checkout.
   const branch = at?.branch ?? refName(env);
   const sha = at?.sha ?? (await headSha(i.path));
-  const judged = judgeAgainstBranch(result, records, loadSpec(i.specFile).spec, { branch, sha, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold });
+  const judged = judgeAgainstBranch(result, records, loadSpec(i.specFile).spec, {
+    branch,
+    sha,
+    lastRuns: i.historyRuns,
+    alpha: i.alpha,
+    threshold: i.threshold,
+  });
   const counts = countRows(judged.rows);
   log(`alert: against the last ${judged.runs} run(s) of ${branch}: ${counts.regressions} regression(s), ${counts.unchanged} unchanged, ${counts.new} new`);
   if (!i.token) throw new Error('input "github-token" is empty, but alert: issue opens issues (fix: leave it at its default with permissions: issues: write)');
   const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
   const trend = trendUrl(env);
   const out: AlertOutcome = await core.group('alert: issues', () =>
-    syncAlerts(makeOctokit(i.token), {
-      ...env.ctx.repo, client: i.client, sha, branch, historyRuns: judged.runs,
-      repoUrl: `${server}/${env.ctx.repo.owner}/${env.ctx.repo.repo}`,
-      ...(judged.previous ? { previousSha: judged.previous.sha } : {}),
-      ...(env.ctx.runUrl ? { runUrl: env.ctx.runUrl } : {}),
-      ...(trend ? { trendUrl: trend } : {}),
-    }, judged.rows, log),
+    syncAlerts(
+      makeOctokit(i.token),
+      {
+        ...env.ctx.repo,
+        client: i.client,
+        sha,
+        branch,
+        historyRuns: judged.runs,
+        repoUrl: `${server}/${env.ctx.repo.owner}/${env.ctx.repo.repo}`,
+        ...(judged.previous ? { previousSha: judged.previous.sha } : {}),
+        ...(env.ctx.runUrl ? { runUrl: env.ctx.runUrl } : {}),
+        ...(trend ? { trendUrl: trend } : {}),
+      },
+      judged.rows,
+      log,
+    ),
   );
   const list = (what: string, ns: number[]) => (ns.length ? `${what} ${ns.map((n) => `#${n}`).join(', ')}` : '');
   const done = [list('opened', out.opened), list('updated', out.updated), list('closed', out.closed)].filter(Boolean).join('; ');
   core.setOutput('regressions', String(counts.regressions));
   core.setOutput('improvements', String(counts.improvements));
-  return { regressions: counts.regressions, summary: `**Alerts** (against the last ${judged.runs} run(s) of \`${branch}\`): ${counts.regressions} regression(s); ${done || 'no issue changed'}.` };
+  return {
+    regressions: counts.regressions,
+    summary: `**Alerts** (against the last ${judged.runs} run(s) of \`${branch}\`): ${counts.regressions} regression(s); ${done || 'no issue changed'}.`,
+  };
 }

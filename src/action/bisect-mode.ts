@@ -23,9 +23,19 @@ export async function bisectFlow(env: FlowEnv): Promise<FlowResult> {
   const measure = await bisectMeasure(i.measure, log);
   const outcome = await core.group(`bisect: ${i.client} ${i.cases.join(', ')} from ${good.slice(0, 12)} to ${bad.slice(0, 12)}`, () =>
     bisect({
-      repo: i.path, good, bad, log, workDir: join(env.ctx.temp, 'bee-bench', 'bisect'),
+      repo: i.path,
+      good,
+      bad,
+      log,
+      workDir: join(env.ctx.temp, 'bee-bench', 'bisect'),
       compare: abStepComparator({
-        ...pipelineOptions(env), runner: i.client, rounds: i.rounds, alpha: i.alpha, threshold: i.threshold, runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure],
+        ...pipelineOptions(env),
+        runner: i.client,
+        rounds: i.rounds,
+        alpha: i.alpha,
+        threshold: i.threshold,
+        runBudgetMs: AB_DEFAULTS.runBudgetMs,
+        measure: [measure],
         ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}),
       }),
     }),

@@ -36,7 +36,13 @@ const ReportSchema = z.strictObject({
     wallTimeMs: z.number().finite().nonnegative(),
     stoppedEarly: z.union([z.boolean(), text(300)]).optional(),
     measure: z
-      .strictObject({ wallMs: z.number().finite().nonnegative(), countMs: z.number().finite().nonnegative(), counter: text(300).nullable(), unavailable: text(300).optional(), threshold: z.number().gt(0).max(10) })
+      .strictObject({
+        wallMs: z.number().finite().nonnegative(),
+        countMs: z.number().finite().nonnegative(),
+        counter: text(300).nullable(),
+        unavailable: text(300).optional(),
+        threshold: z.number().gt(0).max(10),
+      })
       .optional(),
     allocations: z.strictObject({ threshold: z.number().gt(0).max(10), counter: text(300).nullable(), ms: z.number().finite().nonnegative() }).optional(),
   }),
@@ -81,9 +87,19 @@ export function outcomeCounts(o: BundleOutcome): AbCounts {
 
 export function writeBundle(dir: string, meta: Omit<Bundle, 'schema' | 'outcome'>, outcome: BundleOutcome): void {
   // Only the fields the schema knows: the comment job refuses anything else.
-  const data = outcome.kind === 'report'
-    ? { kind: 'report', report: pickReport(outcome.report) }
-    : { kind: 'build-failed', failure: { title: outcome.failure.title, runner: outcome.failure.runner, side: outcome.failure.side, source: outcome.failure.source, logTail: outcome.failure.logTail.slice(-50) } };
+  const data =
+    outcome.kind === 'report'
+      ? { kind: 'report', report: pickReport(outcome.report) }
+      : {
+          kind: 'build-failed',
+          failure: {
+            title: outcome.failure.title,
+            runner: outcome.failure.runner,
+            side: outcome.failure.side,
+            source: outcome.failure.source,
+            logTail: outcome.failure.logTail.slice(-50),
+          },
+        };
   writeFileSync(join(dir, BUNDLE_FILE), `${JSON.stringify({ schema: BUNDLE_SCHEMA, ...meta, outcome: data }, null, 2)}\n`);
 }
 
@@ -113,7 +129,13 @@ export function parseBundle(bytes: Buffer): Bundle {
     throw new Error(`${BUNDLE_FILE}: unreadable: ${e instanceof Error ? e.message : String(e)}`);
   }
   const parsed = BundleSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${BUNDLE_FILE}: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `${BUNDLE_FILE}: ${parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
   return parsed.data;
 }
 

@@ -42,5 +42,7 @@ export async function refuseGitCredentials(dir: string, what: string): Promise<v
   const found = await gitCredentials(dir);
   if (found.length === 0) return;
   const list = found.map((f) => `${f.key} (${f.origin})`).join(', ');
-  throw new Error(`${what}: its git configuration holds credentials that the client's build and runner would read: ${list}. Fix: check out with persist-credentials: false (actions/checkout), and give no credential helper to jobs that build client code`);
+  throw new Error(
+    `${what}: its git configuration holds credentials that the client's build and runner would read: ${list}. Fix: check out with persist-credentials: false (actions/checkout), and give no credential helper to jobs that build client code`,
+  );
 }

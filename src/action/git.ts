@@ -99,7 +99,10 @@ export async function resolveRef(cwd: string, ref: string, log: (l: string) => v
  */
 export async function worktree(repo: string, sha: string, dir: string, log: (l: string) => void): Promise<string> {
   if (existsSync(dir)) {
-    const reusable = (await ok(dir, ['rev-parse', '--git-dir'])) && (await headSha(dir).catch(() => '')) === sha && (await git(dir, ['status', '--porcelain', '--untracked-files=no']).catch(() => 'x')) === '';
+    const reusable =
+      (await ok(dir, ['rev-parse', '--git-dir'])) &&
+      (await headSha(dir).catch(() => '')) === sha &&
+      (await git(dir, ['status', '--porcelain', '--untracked-files=no']).catch(() => 'x')) === '';
     if (reusable) {
       log(`git: reusing worktree ${dir} at ${sha.slice(0, 12)}`);
       return dir;

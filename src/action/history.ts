@@ -60,7 +60,9 @@ export async function appendHistory(env: FlowEnv, results: readonly Result[], lo
       log,
     },
   );
-  log(`history: ${report.added.length} record(s) added to ${env.inputs.historyBranch}/${env.inputs.historyFolder}, commit ${report.commit ?? '(none)'} after ${report.attempts} attempt(s)`);
+  log(
+    `history: ${report.added.length} record(s) added to ${env.inputs.historyBranch}/${env.inputs.historyFolder}, commit ${report.commit ?? '(none)'} after ${report.attempts} attempt(s)`,
+  );
   for (const bad of report.invalid) log(`history: invalid record left as is: ${bad.file}: ${bad.problem}`);
   return report;
 }
@@ -70,7 +72,11 @@ export async function readHistory(env: FlowEnv, log: (l: string) => void): Promi
   const dir = mkdtempSync(join(env.ctx.temp, 'bee-bench-history-read-'));
   const { remote, token } = historyRemote(env);
   try {
-    await gitIn(dir, DEFAULT_IDENTITY, token ? { url: remote, token } : undefined)(['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', remote, '.']);
+    await gitIn(
+      dir,
+      DEFAULT_IDENTITY,
+      token ? { url: remote, token } : undefined,
+    )(['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', remote, '.']);
   } catch {
     log(`history: no ${env.inputs.historyBranch} branch to read a baseline from`);
     return [];
@@ -87,8 +93,16 @@ export async function historyBaselinePipeline(env: FlowEnv, head: SideSource, ba
   const result = out.results.find((r) => r.runner === i.client)!;
   const records = await core.group(`history: the last ${i.historyRuns} runs of ${baseBranch}`, () => readHistory(env, log));
   const report = historyAbReport(result, records, {
-    specFile: i.specFile, profile: i.profile, outDir: env.outDir, branch: baseBranch, lastRuns: i.historyRuns, alpha: i.alpha, threshold: i.threshold,
-    headLabel: head.label, marker: markerFor(env.ctx.workflow, i.client), ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
+    specFile: i.specFile,
+    profile: i.profile,
+    outDir: env.outDir,
+    branch: baseBranch,
+    lastRuns: i.historyRuns,
+    alpha: i.alpha,
+    threshold: i.threshold,
+    headLabel: head.label,
+    marker: markerFor(env.ctx.workflow, i.client),
+    ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
   });
   announce(report, env.outDir);
   return report;

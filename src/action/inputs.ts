@@ -138,31 +138,85 @@ interface Field<T> {
 }
 
 const FIELDS = {
-  mode: { schema: z.enum(['run', 'publish', 'comment', 'bisect'], { error: 'expected run, publish, comment or bisect' }), fix: 'use run (measure), publish (the second job: comment, history and alerts from the measuring run\'s artifact; comment is its older name) or bisect (find the commit between base-ref and head-ref that made the cases slower)' },
-  client: { schema: z.union([z.literal(''), RunnerSchema], { error: 'expected js, go or rs' }), fix: 'use js, go or rs, or leave it empty to detect the client from the checkout at path' },
+  mode: {
+    schema: z.enum(['run', 'publish', 'comment', 'bisect'], { error: 'expected run, publish, comment or bisect' }),
+    fix: "use run (measure), publish (the second job: comment, history and alerts from the measuring run's artifact; comment is its older name) or bisect (find the commit between base-ref and head-ref that made the cases slower)",
+  },
+  client: {
+    schema: z.union([z.literal(''), RunnerSchema], { error: 'expected js, go or rs' }),
+    fix: 'use js, go or rs, or leave it empty to detect the client from the checkout at path',
+  },
   profile: { schema: z.enum(PROFILES, { error: 'expected quick or full' }), fix: 'use quick (PRs) or full' },
-  rounds: { schema: number((n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200'), fix: `a whole number of paired rounds, default ${AB_DEFAULTS.rounds}` },
+  rounds: {
+    schema: number((n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200'),
+    fix: `a whole number of paired rounds, default ${AB_DEFAULTS.rounds}`,
+  },
   alpha: { schema: number((n) => n > 0 && n < 1, 'a probability between 0 and 1'), fix: `a false-discovery level such as ${AB_DEFAULTS.alpha}` },
-  threshold: { schema: number((n) => n >= 0 && n < 10, 'a fraction from 0 to 10'), fix: `the smallest change to flag as a fraction, e.g. ${AB_DEFAULTS.threshold} for ${AB_DEFAULTS.threshold * 100}%` },
+  threshold: {
+    schema: number((n) => n >= 0 && n < 10, 'a fraction from 0 to 10'),
+    fix: `the smallest change to flag as a fraction, e.g. ${AB_DEFAULTS.threshold} for ${AB_DEFAULTS.threshold * 100}%`,
+  },
   'compare-clients': { schema: bool, fix: 'use true or false' },
   comment: { schema: z.enum(['always', 'on-change', 'never'], { error: 'expected always, on-change or never' }), fix: 'use always, on-change or never' },
   'fail-on-regression': { schema: bool, fix: 'use true or false' },
   'fail-on': { schema: FailOnSchema, fix: 'any (a regression in any evidence), wall, instructions or allocations' },
   measure: { schema: MeasureSchema, fix: 'a comma list of wall, instructions, allocations; both = wall,instructions' },
-  'instructions-threshold': { schema: number((n) => n > 0 && n < 10, 'a fraction above 0'), fix: `the smallest change in instruction counts to flag, e.g. ${INSTRUCTION_DEFAULTS.threshold} for ${INSTRUCTION_DEFAULTS.threshold * 100}%` },
-  'allocations-threshold': { schema: number((n) => n > 0 && n < 10, 'a fraction above 0'), fix: `the smallest change in bytes (or allocations) per iteration to flag, e.g. ${ALLOCATION_DEFAULTS.threshold} for ${ALLOCATION_DEFAULTS.threshold * 100}%` },
-  history: { schema: z.enum(['off', 'gh-pages'], { error: 'expected off or gh-pages' }), fix: 'gh-pages (append push and dispatch runs to the history branch) or off' },
+  'instructions-threshold': {
+    schema: number((n) => n > 0 && n < 10, 'a fraction above 0'),
+    fix: `the smallest change in instruction counts to flag, e.g. ${INSTRUCTION_DEFAULTS.threshold} for ${INSTRUCTION_DEFAULTS.threshold * 100}%`,
+  },
+  'allocations-threshold': {
+    schema: number((n) => n > 0 && n < 10, 'a fraction above 0'),
+    fix: `the smallest change in bytes (or allocations) per iteration to flag, e.g. ${ALLOCATION_DEFAULTS.threshold} for ${ALLOCATION_DEFAULTS.threshold * 100}%`,
+  },
+  history: {
+    schema: z.enum(['off', 'gh-pages'], { error: 'expected off or gh-pages' }),
+    fix: 'gh-pages (append push and dispatch runs to the history branch) or off',
+  },
   'history-branch': { schema: gitRef, fix: 'the branch that holds the history, e.g. gh-pages' },
-  'history-folder': { schema: z.string().trim().regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'expected a relative folder such as bench').refine((f) => !f.split('/').includes('..'), 'must not climb out of the branch'), fix: 'a relative folder inside the history branch, e.g. bench' },
-  'history-max-runs': { schema: number((n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1'), fix: 'points kept per series in the derived files (records are all kept), e.g. 200' },
-  baseline: { schema: z.enum(['build', 'history'], { error: 'expected build or history' }), fix: 'build (build the PR\'s merge base in this job: paired verdicts) or history (compare with the base branch\'s recorded runs: unpaired, cross-machine)' },
-  'history-runs': { schema: number((n) => Number.isInteger(n) && n >= 2 && n <= 1000, 'a whole number from 2 to 1000'), fix: 'how many of the base branch\'s latest runs form the baseline, e.g. 10' },
-  alert: { schema: z.enum(['off', 'issue'], { error: 'expected off or issue' }), fix: 'issue (on pushes to the default branch, keep one GitHub issue per regressed row) or off' },
+  'history-folder': {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'expected a relative folder such as bench')
+      .refine((f) => !f.split('/').includes('..'), 'must not climb out of the branch'),
+    fix: 'a relative folder inside the history branch, e.g. bench',
+  },
+  'history-max-runs': {
+    schema: number((n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1'),
+    fix: 'points kept per series in the derived files (records are all kept), e.g. 200',
+  },
+  baseline: {
+    schema: z.enum(['build', 'history'], { error: 'expected build or history' }),
+    fix: "build (build the PR's merge base in this job: paired verdicts) or history (compare with the base branch's recorded runs: unpaired, cross-machine)",
+  },
+  'history-runs': {
+    schema: number((n) => Number.isInteger(n) && n >= 2 && n <= 1000, 'a whole number from 2 to 1000'),
+    fix: "how many of the base branch's latest runs form the baseline, e.g. 10",
+  },
+  alert: {
+    schema: z.enum(['off', 'issue'], { error: 'expected off or issue' }),
+    fix: 'issue (on pushes to the default branch, keep one GitHub issue per regressed row) or off',
+  },
   'base-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
   'head-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
-  bee: { schema: z.enum(['dev', 'url'], { error: 'expected dev or url' }), fix: 'dev (start a Bee 2.8.0 dev node in Docker for the net cases) or url (the node in bee-url and batch-id, if any)' },
-  'bee-url': { schema: z.literal('').or(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })), fix: 'the API URL of a Bee node, e.g. http://localhost:1633' },
-  'batch-id': { schema: z.literal('').or(z.string().trim().regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected a 64-digit hex postage batch id')), fix: 'the id of a usable postage batch on that node (64 hex digits)' },
+  bee: {
+    schema: z.enum(['dev', 'url'], { error: 'expected dev or url' }),
+    fix: 'dev (start a Bee 2.8.0 dev node in Docker for the net cases) or url (the node in bee-url and batch-id, if any)',
+  },
+  'bee-url': {
+    schema: z.literal('').or(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })),
+    fix: 'the API URL of a Bee node, e.g. http://localhost:1633',
+  },
+  'batch-id': {
+    schema: z.literal('').or(
+      z
+        .string()
+        .trim()
+        .regex(/^(0x)?[0-9a-fA-F]{64}$/, 'expected a 64-digit hex postage batch id'),
+    ),
+    fix: 'the id of a usable postage batch on that node (64 hex digits)',
+  },
 } satisfies Record<string, Field<unknown>>;
 
 type Parsed = { [K in keyof typeof FIELDS]: z.output<(typeof FIELDS)[K]['schema']> };
@@ -204,7 +258,11 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   const path = resolve(o.workspace, raw('path'));
   const pathOk = existsSync(path) && statSync(path).isDirectory();
   if (!publishing && !pathOk) {
-    problems.push({ input: 'path', problem: `${JSON.stringify(raw('path'))} is not a folder (resolved to ${path})`, fix: 'the folder of the client checkout, relative to the workspace' });
+    problems.push({
+      input: 'path',
+      problem: `${JSON.stringify(raw('path'))} is not a folder (resolved to ${path})`,
+      fix: 'the folder of the client checkout, relative to the workspace',
+    });
   }
 
   // Client: given, or detected from the checkout.
@@ -218,9 +276,10 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     } else {
       problems.push({
         input: 'client',
-        problem: found.length === 0
-          ? `cannot detect the client in ${path}: no ${Object.values(CLIENT_IDS).join(', no ')}`
-          : `${path} looks like several clients (${found.join(', ')})`,
+        problem:
+          found.length === 0
+            ? `cannot detect the client in ${path}: no ${Object.values(CLIENT_IDS).join(', no ')}`
+            : `${path} looks like several clients (${found.join(', ')})`,
         fix: 'set client to js, go or rs, or point path at the client checkout',
       });
     }
@@ -236,7 +295,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
       selectCases(loadSpec(specFile).spec, cases);
     } catch (e) {
       if (!(e instanceof SelectionError)) throw e;
-      problems.push({ input: 'cases', problem: e.message, fix: 'globs over the spec\'s case ids (spec/bench-spec.json), e.g. cpu.* or cpu.bmt.*,net.bzz.*' });
+      problems.push({ input: 'cases', problem: e.message, fix: "globs over the spec's case ids (spec/bench-spec.json), e.g. cpu.* or cpu.bmt.*,net.bzz.*" });
     }
   }
 
@@ -244,12 +303,26 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   const beeUrl = p['bee-url'] ?? '';
   const batchId = (p['batch-id'] ?? '').replace(/^0x/, '').toLowerCase();
   if (Boolean(beeUrl) !== Boolean(batchId) && p['bee-url'] !== undefined && p['batch-id'] !== undefined) {
-    problems.push({ input: beeUrl ? 'batch-id' : 'bee-url', problem: 'bee-url and batch-id go together', fix: 'give both (net cases run against that node) or neither (net cases are skipped)' });
+    problems.push({
+      input: beeUrl ? 'batch-id' : 'bee-url',
+      problem: 'bee-url and batch-id go together',
+      fix: 'give both (net cases run against that node) or neither (net cases are skipped)',
+    });
   }
 
   if (p.bee === 'dev' && mode === 'run') {
-    if (beeUrl || batchId) problems.push({ input: 'bee', problem: 'dev starts its own node and batch, but bee-url or batch-id is set too', fix: 'drop bee-url and batch-id, or use bee: url to run against that node' });
-    if ((o.platform ?? process.platform) !== 'linux') problems.push({ input: 'bee', problem: `dev needs Docker on a Linux runner, and this one runs ${o.platform ?? process.platform}`, fix: 'run the job on ubuntu-latest, or give bee-url and batch-id of a node you run' });
+    if (beeUrl || batchId)
+      problems.push({
+        input: 'bee',
+        problem: 'dev starts its own node and batch, but bee-url or batch-id is set too',
+        fix: 'drop bee-url and batch-id, or use bee: url to run against that node',
+      });
+    if ((o.platform ?? process.platform) !== 'linux')
+      problems.push({
+        input: 'bee',
+        problem: `dev needs Docker on a Linux runner, and this one runs ${o.platform ?? process.platform}`,
+        fix: 'run the job on ubuntu-latest, or give bee-url and batch-id of a node you run',
+      });
   }
 
   const goClientPath = raw('go-client-path');
@@ -257,7 +330,11 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   if (goClientPath) {
     goPath = isAbsolute(goClientPath) ? goClientPath : resolve(o.workspace, goClientPath);
     if (!existsSync(goPath) || !statSync(goPath).isDirectory() || !detectClients(goPath).includes('go')) {
-      problems.push({ input: 'go-client-path', problem: `${goPath} is not a bee-go checkout (no ${CLIENT_IDS.go})`, fix: 'the folder of a bee-go checkout (e.g. an actions/checkout of ethswarm-tools/bee-go), or leave it empty' });
+      problems.push({
+        input: 'go-client-path',
+        problem: `${goPath} is not a bee-go checkout (no ${CLIENT_IDS.go})`,
+        fix: 'the folder of a bee-go checkout (e.g. an actions/checkout of ethswarm-tools/bee-go), or leave it empty',
+      });
     }
   }
 
@@ -266,10 +343,18 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   }
 
   if (p.alert === 'issue' && p.history !== 'gh-pages') {
-    problems.push({ input: 'alert', problem: 'issue judges each run against the branch\'s history, which is off', fix: 'set history: gh-pages as well, or alert: off' });
+    problems.push({
+      input: 'alert',
+      problem: "issue judges each run against the branch's history, which is off",
+      fix: 'set history: gh-pages as well, or alert: off',
+    });
   }
   if (mode === 'bisect' && p['base-ref'] === '') {
-    problems.push({ input: 'base-ref', problem: 'mode bisect needs the good ref to walk from', fix: 'a branch, tag or sha without the slowdown (head-ref, or the checkout, is the bad one)' });
+    problems.push({
+      input: 'base-ref',
+      problem: 'mode bisect needs the good ref to walk from',
+      fix: 'a branch, tag or sha without the slowdown (head-ref, or the checkout, is the bad one)',
+    });
   }
 
   if (problems.length > 0) throw new ActionInputError(problems);

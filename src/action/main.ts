@@ -23,7 +23,8 @@ export function cacheDirFor(ctx: RunContext): string {
   return process.env.BEE_BENCH_CACHE ?? join(ctx.temp, 'bee-bench', 'cache');
 }
 
-const FORK_SAFE_FIX = 'Measure on pull_request in a job without a write token and post the comment from a publish job (mode: publish; on workflow_run for forks) (docs/action.md, "Two jobs: measure, then publish")';
+const FORK_SAFE_FIX =
+  'Measure on pull_request in a job without a write token and post the comment from a publish job (mode: publish; on workflow_run for forks) (docs/action.md, "Two jobs: measure, then publish")';
 
 /**
  * Events whose token can write, where a workflow may have checked out a pull request's code:
@@ -38,10 +39,14 @@ async function refusePrCodeWithWriteToken(inputs: ActionInputs, ctx: RunContext)
   if (!checkout) return;
   const wr = p.workflow_run;
   if (ctx.eventName === 'workflow_run' && typeof wr?.event === 'string' && wr.event.startsWith('pull_request') && wr.head_sha === checkout) {
-    throw new Error(`mode: run on workflow_run with the pull request's head (${checkout.slice(0, 12)}) checked out at ${inputs.path}: this job holds a write token while running the PR's code. ${FORK_SAFE_FIX}`);
+    throw new Error(
+      `mode: run on workflow_run with the pull request's head (${checkout.slice(0, 12)}) checked out at ${inputs.path}: this job holds a write token while running the PR's code. ${FORK_SAFE_FIX}`,
+    );
   }
   if (ctx.eventName === 'issue_comment' && p.issue?.pull_request && ctx.sha && checkout !== ctx.sha) {
-    throw new Error(`mode: run on issue_comment with a pull request's code (${checkout.slice(0, 12)}, not the default branch's ${ctx.sha.slice(0, 12)}) checked out at ${inputs.path}: this job holds a write token while running the PR's code. ${FORK_SAFE_FIX}`);
+    throw new Error(
+      `mode: run on issue_comment with a pull request's code (${checkout.slice(0, 12)}, not the default branch's ${ctx.sha.slice(0, 12)}) checked out at ${inputs.path}: this job holds a write token while running the PR's code. ${FORK_SAFE_FIX}`,
+    );
   }
 }
 
@@ -54,21 +59,31 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
   const privileged = holdsWriteToken(inputs, ctx);
   if (privileged) await core.group('trust: the commits this job builds', () => refuseUntrustedRefs(inputs, log));
   const client = inputs.client!;
-  log(`bee-bench: ${client}${inputs.clientDetected ? ' (detected)' : ''} at ${inputs.path}, ${ctx.eventName || 'local'} event, profile ${inputs.profile}, cases ${inputs.cases.join(', ')}`);
+  log(
+    `bee-bench: ${client}${inputs.clientDetected ? ' (detected)' : ''} at ${inputs.path}, ${ctx.eventName || 'local'} event, profile ${inputs.profile}, cases ${inputs.cases.join(', ')}`,
+  );
   const crossClients = await crossClientRunners(inputs, client);
   const env: FlowEnv = { inputs: { ...inputs, client }, ctx, crossClients, outDir: freshOutDir(ctx, client), cacheDir: cacheDirFor(ctx) };
   const trend = trendUrl(env);
   if (trend) env.trendUrl = trend;
   const runners = [client, ...crossClients.map((r) => r.runner)];
   const states = privileged
-    ? (log('cache: not restored or saved: this job holds a write token, and a cache may come from a job that built other code (measure in a job without one to use the cache)'), [])
+    ? (log(
+        'cache: not restored or saved: this job holds a write token, and a cache may come from a job that built other code (measure in a job without one to use the cache)',
+      ),
+      [])
     : await core.group('cache: restore', async () =>
-      restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
-    );
+        restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
+      );
   const flow = (env: FlowEnv) => (ctx.eventName === 'pull_request' ? pullRequestFlow(env) : refsFlow(env));
   try {
     if (inputs.mode === 'bisect') {
-      if (ctx.eventName === 'pull_request') throw ActionInputError.one('mode', 'bisect walks a range of commits and runs on workflow_dispatch, not on pull_request', 'run mode: bisect from a workflow_dispatch workflow (docs/action.md, "Bisect")');
+      if (ctx.eventName === 'pull_request')
+        throw ActionInputError.one(
+          'mode',
+          'bisect walks a range of commits and runs on workflow_dispatch, not on pull_request',
+          'run mode: bisect from a workflow_dispatch workflow (docs/action.md, "Bisect")',
+        );
       return await bisectFlow(env);
     }
     if (inputs.beeSource === 'url') return await flow(env);
@@ -102,7 +117,8 @@ export async function main(): Promise<void> {
     registerSecret(inputs.token);
     const result = inputs.mode === 'comment' || inputs.mode === 'publish' ? await publishFlow(inputs, ctx) : await runFlow(inputs, ctx);
     if (result.buildFailed) core.setFailed(`${result.buildFailed} (the job summary and the comment show the end of the build log)`);
-    else if (inputs.failOnRegression && result.regressions + result.failed + result.missing > 0) core.setFailed(`${failureText(result)} (fail-on-regression: true); see the job summary`);
+    else if (inputs.failOnRegression && result.regressions + result.failed + result.missing > 0)
+      core.setFailed(`${failureText(result)} (fail-on-regression: true); see the job summary`);
   } catch (e) {
     if (e instanceof ActionInputError) core.setFailed(e.message);
     else core.setFailed(e instanceof Error ? e.message : String(e));

@@ -115,14 +115,16 @@ export function pipelineOptions(env: FlowEnv, outDir = env.outDir): PipelineOpti
 }
 
 async function prebuild(env: FlowEnv, what: 'base' | 'head', runner: Runner, source: ClientSource, buildCommand?: string): Promise<void> {
-  await core.group(`build ${what}: ${runner} (${SRC_TEXT(source)})`, async () => {
-    const b = await buildRunner({ runner, source, cacheDir: env.cacheDir, ...(buildCommand ? { buildCommand } : {}), log });
-    log(`${what}: ${b.cached ? 'cached build' : 'built'} in ${(b.buildMs / 1000).toFixed(1)} s`);
-  }).catch((e: unknown) => {
-    const message = `building the ${what} runner (${runner}, ${SRC_TEXT(source)}) failed: ${e instanceof Error ? e.message : String(e)}`;
-    const tail = e instanceof BuildError ? e.logTail : (e instanceof Error ? e.message : String(e)).split('\n').slice(-30);
-    throw new BuildFailure(message, what, runner, SRC_TEXT(source), tail);
-  });
+  await core
+    .group(`build ${what}: ${runner} (${SRC_TEXT(source)})`, async () => {
+      const b = await buildRunner({ runner, source, cacheDir: env.cacheDir, ...(buildCommand ? { buildCommand } : {}), log });
+      log(`${what}: ${b.cached ? 'cached build' : 'built'} in ${(b.buildMs / 1000).toFixed(1)} s`);
+    })
+    .catch((e: unknown) => {
+      const message = `building the ${what} runner (${runner}, ${SRC_TEXT(source)}) failed: ${e instanceof Error ? e.message : String(e)}`;
+      const tail = e instanceof BuildError ? e.logTail : (e instanceof Error ? e.message : String(e)).split('\n').slice(-30);
+      throw new BuildFailure(message, what, runner, SRC_TEXT(source), tail);
+    });
 }
 
 async function crossClientModel(env: FlowEnv): Promise<AggregateModel | undefined> {
@@ -138,7 +140,9 @@ async function crossClientModel(env: FlowEnv): Promise<AggregateModel | undefine
 /** The outputs every comparison sets and its annotations, all from the pipeline's one report. */
 export function announce(report: AbReport, outDir: string): void {
   const c = report.counts;
-  log(`verdict: ${c.regressions} regression(s), ${c.improvements} improvement(s), ${c.unchanged} unchanged, ${c.skipped} skipped, ${c.new} new, ${c.failed} failed, ${c.missing} missing`);
+  log(
+    `verdict: ${c.regressions} regression(s), ${c.improvements} improvement(s), ${c.unchanged} unchanged, ${c.skipped} skipped, ${c.new} new, ${c.failed} failed, ${c.missing} missing`,
+  );
   for (const line of report.annotations) core.warning(line);
   setCountOutputs(c);
   core.setOutput('report-path', report.markdownFile);
@@ -158,7 +162,11 @@ export function setCountOutputs(c: Pick<AbCounts, 'regressions' | 'improvements'
  * log is the job summary (and, on a PR, the comment), the outputs say failed 1, the artifact is
  * uploaded by the caller's publish.
  */
-export function reportBuildFailure(env: FlowEnv, f: BuildFailure, title: string): { markdown: string; failure: Omit<BuildFailureInput, 'marker'>; result: FlowResult } {
+export function reportBuildFailure(
+  env: FlowEnv,
+  f: BuildFailure,
+  title: string,
+): { markdown: string; failure: Omit<BuildFailureInput, 'marker'>; result: FlowResult } {
   core.error(f.message);
   const failure = { title, runner: f.runner, side: f.side, source: f.source, logTail: [...f.logTail] };
   const { markdown, markdownFile, counts } = writeBuildFailureReport(env.outDir, { ...failure, marker: markerFor(env.ctx.workflow, f.runner) });
@@ -206,15 +214,15 @@ export async function runAbPipeline(env: FlowEnv, base: SideSource, head: SideSo
 export async function runSinglePipeline(env: FlowEnv, head: SideSource): Promise<SinglePipelineOutcome> {
   const i = env.inputs;
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
-  const runners = [
-    { runner: i.client, source: head.source, ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}) },
-    ...env.crossClients,
-  ];
+  const runners = [{ runner: i.client, source: head.source, ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}) }, ...env.crossClients];
   const n = selectCases(loadSpec(i.specFile).spec, i.cases).length;
-  const out = await core.group(`run: ${n} case${n === 1 ? '' : 's'} on ${runners.map((r) => r.runner).join(', ')}`, () => singlePipeline({ ...pipelineOptions(env), runners }));
+  const out = await core.group(`run: ${n} case${n === 1 ? '' : 's'} on ${runners.map((r) => r.runner).join(', ')}`, () =>
+    singlePipeline({ ...pipelineOptions(env), runners }),
+  );
   const problems = out.problems.filter((p) => p.startsWith(`${i.client}:`));
   for (const p of out.problems) core.warning(p);
-  if (!out.results.some((r) => r.runner === i.client)) throw new Error(`the ${i.client} runner produced no result: ${problems.join('; ') || 'unknown problem'}`);
+  if (!out.results.some((r) => r.runner === i.client))
+    throw new Error(`the ${i.client} runner produced no result: ${problems.join('; ') || 'unknown problem'}`);
   const own = out.results.find((r) => r.runner === i.client)!;
   setCountOutputs({ regressions: 0, improvements: 0, failed: own.cases.filter((c) => c.status === 'failed').length, missing: 0 });
   core.setOutput('report-path', out.reports.markdown);

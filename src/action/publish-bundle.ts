@@ -24,8 +24,19 @@ export const PublishBundleSchema = z.strictObject({
 });
 export type PublishBundle = z.infer<typeof PublishBundleSchema>;
 
-export function writePublishBundle(dir: string, b: { client: Runner; event: string; ref: string; commit: PublishBundle['commit']; results: readonly Result[] }): void {
-  const bundle: PublishBundle = { schema: PUBLISH_SCHEMA, client: b.client, event: b.event, ref: b.ref, head_sha: b.commit.sha, commit: b.commit, results: [...b.results] };
+export function writePublishBundle(
+  dir: string,
+  b: { client: Runner; event: string; ref: string; commit: PublishBundle['commit']; results: readonly Result[] },
+): void {
+  const bundle: PublishBundle = {
+    schema: PUBLISH_SCHEMA,
+    client: b.client,
+    event: b.event,
+    ref: b.ref,
+    head_sha: b.commit.sha,
+    commit: b.commit,
+    results: [...b.results],
+  };
   writeFileSync(join(dir, PUBLISH_FILE), `${JSON.stringify(bundle)}\n`);
 }
 
@@ -38,6 +49,12 @@ export function parsePublishBundle(bytes: Buffer): PublishBundle {
     throw new Error(`${PUBLISH_FILE}: not JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
   const parsed = PublishBundleSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${PUBLISH_FILE}: ${parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `${PUBLISH_FILE}: ${parsed.error.issues
+        .slice(0, 5)
+        .map((i) => `${i.path.join('.')}: ${i.message}`)
+        .join('; ')}`,
+    );
   return parsed.data;
 }

@@ -47,10 +47,18 @@ export function sourceRun(ctx: RunContext): SourceRun {
   }
   // A needs: job of the measuring workflow: this very run.
   const runId = Number(ctx.runId);
-  if (!Number.isInteger(runId) || runId <= 0) throw new Error('mode: publish outside workflow_run reads this run\'s artifacts, but GITHUB_RUN_ID is not set');
+  if (!Number.isInteger(runId) || runId <= 0) throw new Error("mode: publish outside workflow_run reads this run's artifacts, but GITHUB_RUN_ID is not set");
   if (ctx.eventName === 'pull_request') {
     const ev = parsePayload(PullRequestEventSchema, ctx);
-    return { runId, workflow: ctx.workflow, event: ctx.eventName, sha: ev.pull_request.head.sha, branch: ev.pull_request.head.ref, pr: ev.pull_request.number, ownRepo: !isForkPr(ev) };
+    return {
+      runId,
+      workflow: ctx.workflow,
+      event: ctx.eventName,
+      sha: ev.pull_request.head.sha,
+      branch: ev.pull_request.head.ref,
+      pr: ev.pull_request.number,
+      ownRepo: !isForkPr(ev),
+    };
   }
   if (!ctx.sha) throw new Error('mode: publish needs GITHUB_SHA, the commit the run measured');
   const branch = process.env.GITHUB_REF_NAME ?? '';
@@ -58,7 +66,12 @@ export function sourceRun(ctx: RunContext): SourceRun {
 }
 
 export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
-  if (!inputs.token) throw ActionInputError.one('github-token', `empty, but mode: ${inputs.mode} reads artifacts and writes comments, history and issues`, 'leave github-token at its default (${{ github.token }}) with the permissions the writes need (actions: read, pull-requests: write, contents: write, issues: write)');
+  if (!inputs.token)
+    throw ActionInputError.one(
+      'github-token',
+      `empty, but mode: ${inputs.mode} reads artifacts and writes comments, history and issues`,
+      'leave github-token at its default (${{ github.token }}) with the permissions the writes need (actions: read, pull-requests: write, contents: write, issues: write)',
+    );
   const src = sourceRun(ctx);
   const run = { ...ctx.repo, runId: src.runId, token: inputs.token };
   const wanted = inputs.client ? `${ARTIFACT_PREFIX}${inputs.client}` : undefined;
@@ -73,7 +86,10 @@ export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promis
   for (const a of artifacts) {
     let entries: Map<string, Buffer>;
     try {
-      entries = await readArtifactEntries({ ...ctx.repo, artifactId: a.id, token: inputs.token, apiUrl: ctx.apiUrl }, (n) => n === BUNDLE_FILE || n === PUBLISH_FILE);
+      entries = await readArtifactEntries(
+        { ...ctx.repo, artifactId: a.id, token: inputs.token, apiUrl: ctx.apiUrl },
+        (n) => n === BUNDLE_FILE || n === PUBLISH_FILE,
+      );
     } catch (e) {
       core.warning(`publish: artifact ${a.name} refused: ${e instanceof Error ? e.message : String(e)}`);
       continue;
@@ -101,7 +117,10 @@ export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promis
     }
   }
   setCountOutputs(total);
-  await writeSummary(`### bee-bench publish for ${src.workflow} run ${src.runId}\n\n${done.join('\n') || 'Nothing published.'}\n${bodies.map((b) => `\n${b}`).join('')}`, log);
+  await writeSummary(
+    `### bee-bench publish for ${src.workflow} run ${src.runId}\n\n${done.join('\n') || 'Nothing published.'}\n${bodies.map((b) => `\n${b}`).join('')}`,
+    log,
+  );
   return total;
 }
 
@@ -113,7 +132,13 @@ function add(total: FlowResult, r: FlowResult): void {
 }
 
 /** The sticky comment from comment.json: rendered here from validated rows, for the PR the event names. */
-async function postComment(inputs: ActionInputs, ctx: RunContext, src: SourceRun, name: string, bytes: Buffer): Promise<{ result: FlowResult; line: string; body: string } | undefined> {
+async function postComment(
+  inputs: ActionInputs,
+  ctx: RunContext,
+  src: SourceRun,
+  name: string,
+  bytes: Buffer,
+): Promise<{ result: FlowResult; line: string; body: string } | undefined> {
   if (!src.event.startsWith('pull_request')) {
     core.warning(`publish: artifact ${name} holds a comment, but run ${src.runId} was a ${src.event} run; not posted`);
     return undefined;
@@ -145,11 +170,15 @@ async function postComment(inputs: ActionInputs, ctx: RunContext, src: SourceRun
     try {
       prHead = (await gh.rest.pulls.get({ ...ctx.repo, pull_number: bundle.pr })).data.head.sha;
     } catch (e) {
-      core.warning(`publish: pull request #${bundle.pr} of ${name} cannot be read (${httpStatus(e) ?? (e instanceof Error ? e.message : String(e))}); not posted`);
+      core.warning(
+        `publish: pull request #${bundle.pr} of ${name} cannot be read (${httpStatus(e) ?? (e instanceof Error ? e.message : String(e))}); not posted`,
+      );
       return undefined;
     }
     if (prHead !== src.sha) {
-      core.warning(`publish: pull request #${bundle.pr} has head ${prHead.slice(0, 12)}, the run ${src.sha.slice(0, 12)}; not posted (a newer push will post its own)`);
+      core.warning(
+        `publish: pull request #${bundle.pr} has head ${prHead.slice(0, 12)}, the run ${src.sha.slice(0, 12)}; not posted (a newer push will post its own)`,
+      );
       return undefined;
     }
   }
@@ -165,13 +194,21 @@ async function postComment(inputs: ActionInputs, ctx: RunContext, src: SourceRun
 }
 
 /** The history append (and alerts) from publish.json, for a push, schedule or dispatch run of this repository. */
-async function appendRecords(inputs: ActionInputs, ctx: RunContext, src: SourceRun, name: string, bytes: Buffer): Promise<{ regressions: number; lines: string[] } | undefined> {
+async function appendRecords(
+  inputs: ActionInputs,
+  ctx: RunContext,
+  src: SourceRun,
+  name: string,
+  bytes: Buffer,
+): Promise<{ regressions: number; lines: string[] } | undefined> {
   if (inputs.history !== 'gh-pages') {
     log(`publish: ${name} has results, and history is off; not appended`);
     return undefined;
   }
   if (src.event.startsWith('pull_request') || !src.ownRepo) {
-    core.warning(`publish: artifact ${name} holds records of a ${src.event} run${src.ownRepo ? '' : ' of a fork'}; only push, schedule and dispatch runs of this repository are appended`);
+    core.warning(
+      `publish: artifact ${name} holds records of a ${src.event} run${src.ownRepo ? '' : ' of a fork'}; only push, schedule and dispatch runs of this repository are appended`,
+    );
     return undefined;
   }
   let bundle: PublishBundle;
@@ -186,7 +223,13 @@ async function appendRecords(inputs: ActionInputs, ctx: RunContext, src: SourceR
     return undefined;
   }
   if (!src.branch) throw new Error(`publish: the branch of run ${src.runId} is unknown (no GITHUB_REF_NAME / workflow_run.head_branch)`);
-  const env: FlowEnv = { inputs: { ...inputs, client: bundle.client }, ctx, crossClients: [], outDir: join(ctx.temp, 'bee-bench', 'publish'), cacheDir: join(ctx.temp, 'bee-bench', 'no-cache') };
+  const env: FlowEnv = {
+    inputs: { ...inputs, client: bundle.client },
+    ctx,
+    crossClients: [],
+    outDir: join(ctx.temp, 'bee-bench', 'publish'),
+    cacheDir: join(ctx.temp, 'bee-bench', 'no-cache'),
+  };
   const own = bundle.results.find((r) => r.runner === bundle.client);
   const alerting = inputs.alert === 'issue' && src.event === 'push' && src.branch === defaultBranchOf(ctx) && own !== undefined;
   if (inputs.alert === 'issue' && !alerting) log(`alert: issue acts on pushes to the default branch only; this is a ${src.event} run of ${src.branch}`);
@@ -196,7 +239,12 @@ async function appendRecords(inputs: ActionInputs, ctx: RunContext, src: SourceR
   const report = await core.group('history: append', () =>
     publishResults(
       bundle.results,
-      { commit: { ...bundle.commit, url: `${server}/${ctx.repo.owner}/${ctx.repo.repo}/commit/${src.sha}` }, branch: src.branch, event: src.event, run: { id: String(src.runId), url: runUrl } },
+      {
+        commit: { ...bundle.commit, url: `${server}/${ctx.repo.owner}/${ctx.repo.repo}/commit/${src.sha}` },
+        branch: src.branch,
+        event: src.event,
+        run: { id: String(src.runId), url: runUrl },
+      },
       {
         ...historyRemote(env),
         workdir: join(ctx.temp, 'bee-bench', 'history'),
@@ -209,7 +257,9 @@ async function appendRecords(inputs: ActionInputs, ctx: RunContext, src: SourceR
       },
     ),
   );
-  const lines = [`- ${bundle.client}: ${report.added.length} record(s) appended to ${inputs.historyBranch}/${inputs.historyFolder}${report.commit ? ` (${report.commit.slice(0, 7)})` : ''}`];
+  const lines = [
+    `- ${bundle.client}: ${report.added.length} record(s) appended to ${inputs.historyBranch}/${inputs.historyFolder}${report.commit ? ` (${report.commit.slice(0, 7)})` : ''}`,
+  ];
   for (const bad of report.invalid) log(`history: invalid record left as is: ${bad.file}: ${bad.problem}`);
   const url = trendUrl(env);
   if (url) lines.push(`- [Trend charts](${url})`);

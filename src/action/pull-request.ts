@@ -18,7 +18,11 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const pr = ev.pull_request;
   const fork = isForkPr(ev);
   if (!fork && inputs.comment !== 'never' && !inputs.token) {
-    throw ActionInputError.one('github-token', 'empty, but the action comments on this pull request', 'leave github-token at its default (${{ github.token }}) with permissions: pull-requests: write, or set comment: never');
+    throw ActionInputError.one(
+      'github-token',
+      'empty, but the action comments on this pull request',
+      'leave github-token at its default (${{ github.token }}) with permissions: pull-requests: write, or set comment: never',
+    );
   }
 
   const { base, checkout, mb } = await core.group(inputs.baseline === 'history' ? 'git: merge base' : 'git: merge base and worktree', async () => {
@@ -26,7 +30,9 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
     log(`base: merge base ${mb.slice(0, 12)} of ${pr.base.ref} (${pr.base.sha.slice(0, 12)}) and the PR head ${pr.head.sha.slice(0, 12)}`);
     const checkout = await headSha(inputs.path);
     if (checkout !== pr.head.sha) {
-      log(`head: the checkout at ${inputs.path} is ${checkout.slice(0, 12)}, not the PR head ${pr.head.sha.slice(0, 12)} (actions/checkout's default merge commit?); it is measured as is`);
+      log(
+        `head: the checkout at ${inputs.path} is ${checkout.slice(0, 12)}, not the PR head ${pr.head.sha.slice(0, 12)} (actions/checkout's default merge commit?); it is measured as is`,
+      );
     }
     // baseline: history needs no build of the base, so no worktree either.
     const base = inputs.baseline === 'history' ? undefined : await worktree(inputs.path, mb, worktreeDir(ctx.temp, mb), log);
@@ -36,10 +42,17 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const head = { source: { kind: 'path' as const, path: inputs.path }, label: `${pr.head.ref}@${checkout.slice(0, 7)}` };
   let run: { markdown: string; counts: AbCounts; marker: string; outcome: BundleOutcome; result: FlowResult };
   try {
-    const v = inputs.baseline === 'history'
-      ? await historyBaselinePipeline(env, head, pr.base.ref)
-      : await runAbPipeline(env, { source: { kind: 'path', path: base! }, label: `${pr.base.ref}@${mb.slice(0, 7)}` }, head);
-    run = { markdown: v.markdown, counts: v.counts, marker: v.input.marker, outcome: { kind: 'report', report: v.input }, result: flowResult(v, inputs.failOn) };
+    const v =
+      inputs.baseline === 'history'
+        ? await historyBaselinePipeline(env, head, pr.base.ref)
+        : await runAbPipeline(env, { source: { kind: 'path', path: base! }, label: `${pr.base.ref}@${mb.slice(0, 7)}` }, head);
+    run = {
+      markdown: v.markdown,
+      counts: v.counts,
+      marker: v.input.marker,
+      outcome: { kind: 'report', report: v.input },
+      result: flowResult(v, inputs.failOn),
+    };
   } catch (e) {
     if (!(e instanceof BuildFailure)) throw e;
     const f = reportBuildFailure(env, e, `bee-bench: ${inputs.client} ${pr.base.ref} → ${head.label}`);
@@ -48,9 +61,10 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   }
   writeBundle(env.outDir, { client: inputs.client, pr: pr.number, head_sha: pr.head.sha, base_sha: mb, workflow: ctx.workflow }, run.outcome);
 
-  const note = fork && inputs.comment !== 'never'
-    ? '\n\n> This pull request comes from a fork: its token is read-only, so the comment is posted by the workflow_run job (`mode: comment`) from this run\'s artifact.\n'
-    : '';
+  const note =
+    fork && inputs.comment !== 'never'
+      ? "\n\n> This pull request comes from a fork: its token is read-only, so the comment is posted by the workflow_run job (`mode: comment`) from this run's artifact.\n"
+      : '';
   await summarizeAndUpload(env, run.markdown + note);
 
   if (inputs.comment === 'never') log('comment: never');
@@ -58,14 +72,19 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   else {
     try {
       const gh = makeOctokit(inputs.token);
-      const res = await upsertSticky(gh, { ...ctx.repo, issue: pr.number, marker: run.marker, body: run.markdown, policy: inputs.comment, changed: hasChange(run.counts) }, log);
+      const res = await upsertSticky(
+        gh,
+        { ...ctx.repo, issue: pr.number, marker: run.marker, body: run.markdown, policy: inputs.comment, changed: hasChange(run.counts) },
+        log,
+      );
       log(`comment: ${res.action}${res.url ? ` ${res.url}` : ''}${res.reason ? ` (${res.reason})` : ''}`);
       if (res.url) core.setOutput('comment-url', res.url);
     } catch (e) {
       const status = httpStatus(e);
-      const hint = status === 403 || status === 404
-        ? ' (the token cannot write to this pull request: give the job permissions: pull-requests: write, or use the two-workflow pattern of docs/action.md)'
-        : '';
+      const hint =
+        status === 403 || status === 404
+          ? ' (the token cannot write to this pull request: give the job permissions: pull-requests: write, or use the two-workflow pattern of docs/action.md)'
+          : '';
       core.warning(`comment not posted: ${e instanceof Error ? e.message : String(e)}${hint}`);
     }
   }

@@ -8,7 +8,19 @@ import { alertsApply, raiseAlerts, recordsBeforeAppend } from './alerts.js';
 import { appendHistory, refName, trendUrl } from './history.js';
 import { headCommit } from '../history/index.js';
 import { writePublishBundle } from './publish-bundle.js';
-import { BuildFailure, flowResult, log, NOTHING, reportBuildFailure, runAbPipeline, runSinglePipeline, summarizeAndUpload, type FlowEnv, type FlowResult, type SideSource } from './pipeline.js';
+import {
+  BuildFailure,
+  flowResult,
+  log,
+  NOTHING,
+  reportBuildFailure,
+  runAbPipeline,
+  runSinglePipeline,
+  summarizeAndUpload,
+  type FlowEnv,
+  type FlowResult,
+  type SideSource,
+} from './pipeline.js';
 
 async function sideAt(env: FlowEnv, ref: string): Promise<SideSource> {
   const sha = await resolveRef(env.inputs.path, ref, log);
@@ -52,7 +64,14 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
     return failedBuild(e);
   }
   // The records for the publish job (mode: publish) travel in the artifact as data.
-  if (!inputs.headRef) writePublishBundle(env.outDir, { client: inputs.client, event: ctx.eventName || 'local', ref: refName(env), commit: headCommit(inputs.path), results: out.results });
+  if (!inputs.headRef)
+    writePublishBundle(env.outDir, {
+      client: inputs.client,
+      event: ctx.eventName || 'local',
+      ref: refName(env),
+      commit: headCommit(inputs.path),
+      results: out.results,
+    });
   let summary = readFileSync(out.reports.markdown, 'utf8');
   let regressions = 0;
   let alertFailure: unknown;

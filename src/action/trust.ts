@@ -10,7 +10,8 @@ import type { ActionInputs } from './inputs.js';
 /** Where the fetched branch and tag tips are kept, apart from the checkout's own refs. */
 const TRUSTED_NS = 'refs/bee-bench/trusted';
 
-export const TWO_JOB_FIX = 'measure in a job without a write token (permissions: contents: read, no github-token) and publish with mode: publish in a second job (docs/action.md, "Two jobs: measure, then publish")';
+export const TWO_JOB_FIX =
+  'measure in a job without a write token (permissions: contents: read, no github-token) and publish with mode: publish in a second job (docs/action.md, "Two jobs: measure, then publish")';
 
 /**
  * Whether the job holds a token that can write: any github-token, except on a pull_request from a
@@ -75,7 +76,9 @@ export async function refuseUntrustedRefs(inputs: Pick<ActionInputs, 'path' | 'h
   for (const r of await refsToBuild(inputs, log)) {
     const why = await untrustedReason(inputs.path, r.sha, log);
     if (why) {
-      throw new Error(`refused to build ${r.from} (${r.ref === 'HEAD' ? r.sha.slice(0, 12) : `"${r.ref}" = ${r.sha.slice(0, 12)}`}): ${why}, and this job holds a write-capable github-token that the built code could read. Fix: ${TWO_JOB_FIX}`);
+      throw new Error(
+        `refused to build ${r.from} (${r.ref === 'HEAD' ? r.sha.slice(0, 12) : `"${r.ref}" = ${r.sha.slice(0, 12)}`}): ${why}, and this job holds a write-capable github-token that the built code could read. Fix: ${TWO_JOB_FIX}`,
+      );
     }
     log(`trust: ${r.from} (${r.sha.slice(0, 12)}) is on a branch or tag of the repository`);
   }

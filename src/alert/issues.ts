@@ -37,8 +37,19 @@ interface OpenIssue {
 }
 
 async function openAlerts(gh: Octokit, ref: RepoRef): Promise<OpenIssue[]> {
-  const all = await gh.paginate(gh.rest.issues.listForRepo, { owner: ref.owner, repo: ref.repo, state: 'open', labels: ALERT_LABEL, sort: 'created', direction: 'asc', per_page: 100 });
-  return all.filter((i) => !i.pull_request).map((i) => ({ number: i.number, body: i.body ?? '' })).sort((a, b) => a.number - b.number);
+  const all = await gh.paginate(gh.rest.issues.listForRepo, {
+    owner: ref.owner,
+    repo: ref.repo,
+    state: 'open',
+    labels: ALERT_LABEL,
+    sort: 'created',
+    direction: 'asc',
+    per_page: 100,
+  });
+  return all
+    .filter((i) => !i.pull_request)
+    .map((i) => ({ number: i.number, body: i.body ?? '' }))
+    .sort((a, b) => a.number - b.number);
 }
 
 export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRow[], log: (line: string) => void = () => {}): Promise<AlertOutcome> {
@@ -66,7 +77,12 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
       const [keep, ...extra] = mine;
       if (!keep) {
         const state: AlertState = { since: run.previousSha ?? null, first: run.sha, latest: run.sha, runs: 1 };
-        const { data } = await gh.rest.issues.create({ ...ref, title: alertTitle(key, run.branch), body: alertBody(key, row, state, run), labels: [ALERT_LABEL, `bee-bench:${run.client}`] });
+        const { data } = await gh.rest.issues.create({
+          ...ref,
+          title: alertTitle(key, run.branch),
+          body: alertBody(key, row, state, run),
+          labels: [ALERT_LABEL, `bee-bench:${run.client}`],
+        });
         const oldest = (await openAlerts(gh, ref)).find((i) => i.body.includes(marker));
         if (oldest && oldest.number !== data.number) {
           await closeAsDuplicate(data.number, `Duplicate of #${oldest.number}: another bee-bench job opened it first for the same row.`);

@@ -190,9 +190,8 @@ async function launchDocker(docker: string, port: number, cleanup: Cleanup, o: D
  */
 export async function startDevNode(o: DevNodeOptions, cleanup: Cleanup): Promise<DevNode> {
   const port = o.port ?? (await freePort());
-  const launched = o.how.kind === 'docker'
-    ? await launchDocker(o.how.docker ?? 'docker', port, cleanup, o)
-    : await launchBinary(o.how.path, port, cleanup, o.log);
+  const launched =
+    o.how.kind === 'docker' ? await launchDocker(o.how.docker ?? 'docker', port, cleanup, o) : await launchBinary(o.how.path, port, cleanup, o.log);
   try {
     const version = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
     const batchId = await buyBatch(launched.url, {

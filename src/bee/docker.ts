@@ -21,12 +21,18 @@ export function containerName(): string {
  */
 export function dockerRunArgs(o: { name: string; hostPort: number; image?: string }): string[] {
   return [
-    'run', '-d', '--rm',
-    '--name', o.name,
-    '--label', CONTAINER_LABEL,
-    '--publish', `127.0.0.1:${o.hostPort}:${CONTAINER_API_PORT}`,
+    'run',
+    '-d',
+    '--rm',
+    '--name',
+    o.name,
+    '--label',
+    CONTAINER_LABEL,
+    '--publish',
+    `127.0.0.1:${o.hostPort}:${CONTAINER_API_PORT}`,
     o.image ?? BEE_IMAGE,
-    'dev', `--api-addr=:${CONTAINER_API_PORT}`,
+    'dev',
+    `--api-addr=:${CONTAINER_API_PORT}`,
   ];
 }
 

@@ -113,7 +113,9 @@ export async function preflight(target: BeeTarget, timeoutMs = PROBE_TIMEOUT_MS)
     throw new BeeNodeError(`batch ${target.batchId}: GET /stamps/{id} on ${target.url} answered ${stamps.status} ${beeMessage(stamps.body)}; ${buy}`);
   }
   if (!b.data.usable || b.data.exists === false) {
-    throw new BeeNodeError(`batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ', expired' : ''}); wait for it to be usable (about a minute after purchase) or ${buy}`);
+    throw new BeeNodeError(
+      `batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ', expired' : ''}); wait for it to be usable (about a minute after purchase) or ${buy}`,
+    );
   }
   return { version: h.data.version ?? 'unknown' };
 }

@@ -13,7 +13,12 @@ export class BuildError extends Error {
 }
 
 /** Runs a build step, streaming its output to `log`; throws BuildError naming the step on failure. */
-export function step(label: string, cmd: string, args: readonly string[], opts: { cwd: string; env?: Record<string, string>; log: (l: string) => void; shell?: boolean }): Promise<void> {
+export function step(
+  label: string,
+  cmd: string,
+  args: readonly string[],
+  opts: { cwd: string; env?: Record<string, string>; log: (l: string) => void; shell?: boolean },
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'], shell: opts.shell ?? false });
     const tail: string[] = [];

@@ -38,7 +38,7 @@ export function goProxyProblem(goModFile = join(packageRoot(), 'runners', 'go', 
       } catch {
         // No JSON: go itself did not run (missing toolchain, bad GOFLAGS); stderr or err says why.
       }
-      const problem = reported ?? (err ? (stderr.trim() || err.message) : undefined);
+      const problem = reported ?? (err ? stderr.trim() || err.message : undefined);
       resolve(problem?.replace(/\s*\n\s*/g, '; '));
     });
   });
@@ -76,7 +76,10 @@ export const goBuilder: RunnerBuilder = {
     if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
     const overlay = seeds.overlay === null ? [] : ['-overlay', seeds.overlay];
     // -mod=mod: a registry build adds bee-go's go.sum lines, a checkout may change requirements.
-    await step('go build (runners/go)', 'go', ['build', '-mod=mod', '-trimpath', ...overlay, '-ldflags', ldflags, '-o', binary, '.'], { cwd: ctx.dir, log: ctx.log });
+    await step('go build (runners/go)', 'go', ['build', '-mod=mod', '-trimpath', ...overlay, '-ldflags', ldflags, '-o', binary, '.'], {
+      cwd: ctx.dir,
+      log: ctx.log,
+    });
     return goBuilder.command(ctx.dir);
   },
   command: (dir) => ({ argv: [join(dir, 'bee-bench-go')] }),

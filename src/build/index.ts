@@ -54,12 +54,21 @@ function markerMatches(marker: string, key: string): boolean {
 }
 
 /** Where a build of these inputs lives in the cache, and the key that names it. */
-export async function buildFolder(req: Pick<BuildRequest, 'runner' | 'source' | 'cacheDir' | 'buildCommand'>): Promise<{ key: string; dir: string; toolchain: string }> {
+export async function buildFolder(
+  req: Pick<BuildRequest, 'runner' | 'source' | 'cacheDir' | 'buildCommand'>,
+): Promise<{ key: string; dir: string; toolchain: string }> {
   const builder = builderFor(req.runner);
   const toolchain = await builder.toolchain();
   if (toolchain === 'missing') throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
   const identity = sourceIdentity(req.source);
-  const key = hashParts([req.runner, `recipe ${builder.recipe}`, treeHash(join(packageRoot(), 'runners', req.runner)), identity.key, toolchain, req.buildCommand ?? '']);
+  const key = hashParts([
+    req.runner,
+    `recipe ${builder.recipe}`,
+    treeHash(join(packageRoot(), 'runners', req.runner)),
+    identity.key,
+    toolchain,
+    req.buildCommand ?? '',
+  ]);
   return { key, dir: join(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key}`), toolchain };
 }
 

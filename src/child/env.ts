@@ -12,16 +12,33 @@
 
 const DROPPED_PREFIXES = ['INPUT_', 'ACTIONS_RUNTIME_', 'ACTIONS_ID_TOKEN_REQUEST_'] as const;
 const DROPPED_NAMES = new Set([
-  'ACTIONS_CACHE_URL', 'ACTIONS_RESULTS_URL', 'GITHUB_TOKEN', 'GH_TOKEN',
+  'ACTIONS_CACHE_URL',
+  'ACTIONS_RESULTS_URL',
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
   // File commands: whoever can write these files steers the steps after this one.
-  'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_OUTPUT', 'GITHUB_STATE', 'GITHUB_STEP_SUMMARY',
+  'GITHUB_ENV',
+  'GITHUB_PATH',
+  'GITHUB_OUTPUT',
+  'GITHUB_STATE',
+  'GITHUB_STEP_SUMMARY',
   // Git configuration and credentials handed down through the environment.
-  'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_ASKPASS', 'SSH_ASKPASS',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
 ]);
 /** GIT_CONFIG_KEY_<n> / GIT_CONFIG_VALUE_<n>: the entries GIT_CONFIG_COUNT numbers. */
 const GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
 /** Variables whose values are themselves credentials: any other variable holding them is dropped too. */
-const TOKEN_NAMES = ['INPUT_GITHUB-TOKEN', 'INPUT_GITHUB_TOKEN', 'GITHUB_TOKEN', 'GH_TOKEN', 'ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN'] as const;
+const TOKEN_NAMES = [
+  'INPUT_GITHUB-TOKEN',
+  'INPUT_GITHUB_TOKEN',
+  'GITHUB_TOKEN',
+  'GH_TOKEN',
+  'ACTIONS_RUNTIME_TOKEN',
+  'ACTIONS_ID_TOKEN_REQUEST_TOKEN',
+] as const;
 /** Shorter values are not treated as secrets (an empty or one-word value would match everything). */
 const MIN_SECRET_LENGTH = 8;
 

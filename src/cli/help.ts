@@ -145,7 +145,7 @@ branch with the most records; others are kept while recently active).`,
   {
     name: 'history import-gab',
     usage: ['bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON'],
-    summary: "import a github-action-benchmark data.js into the history",
+    summary: 'import a github-action-benchmark data.js into the history',
     details: HISTORY,
   },
   {
@@ -195,8 +195,7 @@ export function globalHelp(): string {
 
 /** The help of one command (or of a group such as "history"). */
 export function commandHelp(list: readonly CommandHelp[]): string {
-  return [
-    ...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, '', 'Usage:', ...c.usage.map((l) => `  ${l}`), '', c.details, '']),
-    EXIT_CODES,
-  ].join('\n');
+  return [...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, '', 'Usage:', ...c.usage.map((l) => `  ${l}`), '', c.details, '']), EXIT_CODES].join(
+    '\n',
+  );
 }

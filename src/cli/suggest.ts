@@ -18,7 +18,9 @@ export function editDistance(a: string, b: string): number {
  * the typed length (at least 2).
  */
 export function closest(typed: string, candidates: readonly string[]): string | undefined {
-  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
+  const prefix = candidates
+    .filter((c) => typed.startsWith(c) || c.startsWith(typed))
+    .sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
   if (prefix.length > 0 && typed.length >= 3) return prefix[0];
   let best: { name: string; d: number } | undefined;
   for (const c of candidates) {

@@ -61,8 +61,14 @@ export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: str
   return {
     ...cmd,
     argv: [
-      'valgrind', '--tool=callgrind', '--instr-atstart=no', '--dump-line=no', '--compress-strings=yes',
-      `--callgrind-out-file=${join(dumpDir, 'callgrind.out.%p')}`, '--quiet', ...inner,
+      'valgrind',
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      '--dump-line=no',
+      '--compress-strings=yes',
+      `--callgrind-out-file=${join(dumpDir, 'callgrind.out.%p')}`,
+      '--quiet',
+      ...inner,
     ],
     env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: '1', BEE_BENCH_COUNT_DIR: dumpDir },
   };

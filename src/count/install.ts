@@ -9,7 +9,12 @@ import { measuresInstructions, type Measure } from '../spec/measure.js';
 function run(cmd: string, args: readonly string[], log: (l: string) => void): Promise<boolean> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const relay = (d: Buffer) => d.toString('utf8').split('\n').filter((l) => l.trim()).forEach((l) => log(`  ${l}`));
+    const relay = (d: Buffer) =>
+      d
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .forEach((l) => log(`  ${l}`));
     child.stdout.on('data', relay);
     child.stderr.on('data', relay);
     child.on('error', () => resolve(false));
@@ -24,9 +29,15 @@ export async function ensureValgrind(measure: Measure, log: (l: string) => void)
   if (found.counter) return;
   if (/not installed/.test(found.reason) && (await run('sudo', ['-n', 'true'], log)) && (await run('apt-get', ['--version'], () => {}))) {
     log('valgrind is missing: installing it with apt-get (for instruction counts)');
-    if ((await run('sudo', ['-n', 'apt-get', 'update', '-qq'], log)) && (await run('sudo', ['-n', 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'valgrind'], log))) return;
+    if (
+      (await run('sudo', ['-n', 'apt-get', 'update', '-qq'], log)) &&
+      (await run('sudo', ['-n', 'apt-get', 'install', '-y', '-qq', '--no-install-recommends', 'valgrind'], log))
+    )
+      return;
     log('installing valgrind with apt-get failed: the A/B will be wall time only');
     return;
   }
-  log(`instruction counts unavailable: ${found.reason}${/not installed/.test(found.reason) ? ', and sudo asks for a password here' : ''}; the A/B will be wall time only`);
+  log(
+    `instruction counts unavailable: ${found.reason}${/not installed/.test(found.reason) ? ', and sudo asks for a password here' : ''}; the A/B will be wall time only`,
+  );
 }

@@ -21,7 +21,12 @@ export class ArtifactTooLargeError extends Error {
 }
 
 /** GETs url and returns the body, aborting once more than `limit` bytes have arrived. */
-export async function fetchCapped(url: string, init: RequestInit, limit: number, what: string): Promise<{ status: number; headers: Headers; body: Buffer; received: number }> {
+export async function fetchCapped(
+  url: string,
+  init: RequestInit,
+  limit: number,
+  what: string,
+): Promise<{ status: number; headers: Headers; body: Buffer; received: number }> {
   const controller = new AbortController();
   const res = await fetch(url, { ...init, signal: controller.signal });
   const declared = Number(res.headers.get('content-length') ?? NaN);
@@ -62,7 +67,15 @@ export interface ArtifactRef extends RepoRef {
 export async function downloadArtifactZip(a: ArtifactRef, maxZipBytes: number): Promise<Buffer> {
   const url = `${a.apiUrl.replace(/\/+$/, '')}/repos/${a.owner}/${a.repo}/actions/artifacts/${a.artifactId}/zip`;
   const what = `artifact ${a.artifactId}`;
-  const first = await fetchCapped(url, { redirect: 'manual', headers: { authorization: `Bearer ${a.token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'user-agent': 'bee-bench' } }, 64 << 10, what);
+  const first = await fetchCapped(
+    url,
+    {
+      redirect: 'manual',
+      headers: { authorization: `Bearer ${a.token}`, accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28', 'user-agent': 'bee-bench' },
+    },
+    64 << 10,
+    what,
+  );
   if (first.status === 200) throw new Error(`${what}: the API answered with the zip itself; expected a redirect to storage`);
   const location = first.headers.get('location');
   if (first.status !== 302 || !location) throw new Error(`${what}: download answered ${first.status}: ${first.body.toString('utf8').slice(0, 300)}`);
@@ -74,7 +87,11 @@ export async function downloadArtifactZip(a: ArtifactRef, maxZipBytes: number): 
 }
 
 /** Downloads an artifact and reads the wanted entries out of it, every limit enforced on the way. */
-export async function readArtifactEntries(a: ArtifactRef, want: (name: string) => boolean, limits: ArtifactLimits = ARTIFACT_LIMITS): Promise<Map<string, Buffer>> {
+export async function readArtifactEntries(
+  a: ArtifactRef,
+  want: (name: string) => boolean,
+  limits: ArtifactLimits = ARTIFACT_LIMITS,
+): Promise<Map<string, Buffer>> {
   const zip = await downloadArtifactZip(a, limits.maxZipBytes);
   return readZipEntries(zip, want, limits);
 }

@@ -6,7 +6,7 @@ export const SUMMARY_LIMIT_BYTES = 1024 * 1024;
 
 export function fitSummary(markdown: string, limit = SUMMARY_LIMIT_BYTES): string {
   if (Buffer.byteLength(markdown, 'utf8') <= limit) return markdown;
-  const note = '\n\n*(cut to fit GitHub\'s 1 MiB job summary limit; the artifact has the full report)*\n';
+  const note = "\n\n*(cut to fit GitHub's 1 MiB job summary limit; the artifact has the full report)*\n";
   let text = markdown.slice(0, limit - note.length);
   while (Buffer.byteLength(text + note, 'utf8') > limit) text = text.slice(0, Math.floor(text.length * 0.95));
   return text + note;

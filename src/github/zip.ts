@@ -139,7 +139,8 @@ export async function readZipEntries(zip: Buffer, want: (name: string) => boolea
   for (const e of centralDirectory(zip, limits.maxEntries)) {
     if (e.name.endsWith('/')) continue; // a folder entry
     if (!safeEntryName(e.name)) throw new ZipError(`entry ${JSON.stringify(e.name.slice(0, 100))}: not a plain relative name`);
-    if (e.mode !== 0 && (e.mode & S_IFMT) !== S_IFREG) throw new ZipError(`entry ${e.name}: not a regular file (mode ${e.mode.toString(8)}; symlinks are refused)`);
+    if (e.mode !== 0 && (e.mode & S_IFMT) !== S_IFREG)
+      throw new ZipError(`entry ${e.name}: not a regular file (mode ${e.mode.toString(8)}; symlinks are refused)`);
     if (!want(e.name)) continue;
     if (out.has(e.name)) throw new ZipError(`entry ${e.name}: listed twice`);
     if (e.flags & 1) throw new ZipError(`entry ${e.name}: encrypted`);

@@ -18,7 +18,17 @@ import { stableJson } from './json.js';
 import { byRunner, byString, RUNNER_ORDER, timeOf } from './order.js';
 import type { RecordSet } from './read.js';
 import type { LoadedRecord } from './record.js';
-import { INDEX_SCHEMA_ID, SERIES_SCHEMA_ID, type CaseSeriesFile, type HistoryIndex, type IndexCase, type IndexSeries, type RecordCase, type Series, type SeriesPoint } from './schema.js';
+import {
+  INDEX_SCHEMA_ID,
+  SERIES_SCHEMA_ID,
+  type CaseSeriesFile,
+  type HistoryIndex,
+  type IndexCase,
+  type IndexSeries,
+  type RecordCase,
+  type Series,
+  type SeriesPoint,
+} from './schema.js';
 import { scoreboard } from './scoreboard.js';
 import { DEFAULT_SHIFT, detectShifts, shiftMargin, type Shift, type ShiftOptions } from './shift.js';
 
@@ -68,7 +78,10 @@ export interface BranchRetention {
 export const DEFAULT_BRANCH_RETENTION: BranchRetention = { maxBranches: 20, activeDays: 90 };
 
 /** The branches derived files keep (sorted) and the default one, from every record's branch and time. */
-export function retainedBranches(records: ReadonlyArray<{ branch: string; t: number }>, opts: Partial<BranchRetention> = {}): { kept: string[]; default: string; expired: number } {
+export function retainedBranches(
+  records: ReadonlyArray<{ branch: string; t: number }>,
+  opts: Partial<BranchRetention> = {},
+): { kept: string[]; default: string; expired: number } {
   const { maxBranches, activeDays } = { ...DEFAULT_BRANCH_RETENTION, ...opts };
   const stats = new Map<string, { last: number; n: number }>();
   let newest = -Infinity;
@@ -106,7 +119,11 @@ export interface Derived {
  */
 export function seriesFile(caseId: string): string {
   const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
-  const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, '_').replace(/^\./, '_').slice(0, 100);
+  const sanitized = caseId
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]/g, '_')
+    .replace(/^\./, '_')
+    .slice(0, 100);
   const name = plain ? caseId : `${sanitized}~${createHash('sha256').update(caseId).digest('hex').slice(0, 16)}`;
   return `${SERIES_DIR}/${name}.json`;
 }
@@ -138,7 +155,8 @@ function firstLine(message: string): string {
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}…` : line;
 }
 
-const sortedKeys = (m: Readonly<Record<string, number>>): Record<string, number> => Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const sortedKeys = (m: Readonly<Record<string, number>>): Record<string, number> =>
+  Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 function point({ loaded }: Ordered, c: RecordCase, shift: Shift | undefined): SeriesPoint {
   const { path, record } = loaded;
@@ -173,7 +191,10 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
   const trendLength = opts.trendLength ?? 20;
   // Commit time, then record path: the order of every series.
   const all: Ordered[] = set.records.map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
-  const retained = retainedBranches(all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })), opts.branches);
+  const retained = retainedBranches(
+    all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })),
+    opts.branches,
+  );
   const keptBranches = new Set(retained.kept);
   const ordered = all.filter((o) => keptBranches.has(o.loaded.record.branch));
   ordered.sort((a, b) => a.t - b.t || byString(a.loaded.path, b.loaded.path));
@@ -241,14 +262,24 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
     runners: RUNNER_ORDER.filter((r) => present.has(r)),
     groups,
     cases,
-    scoreboard: scoreboard(ordered.map((o) => o.loaded), maxRuns, groupOf),
+    scoreboard: scoreboard(
+      ordered.map((o) => o.loaded),
+      maxRuns,
+      groupOf,
+    ),
     invalid: [...set.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem })),
   };
   return { index, series: caseIds.map((id) => files.get(id)!.file) };
 }
 
 /** Per branch: retention, shift markers on the kept points, the index summary; then the kept points in order. */
-function finishSeries(acc: Acc, ordered: readonly Ordered[], maxRuns: number, shiftOpts: ShiftOptions, trendLength: number): { kept: SeriesPoint[]; latest: IndexSeries['latest'] } {
+function finishSeries(
+  acc: Acc,
+  ordered: readonly Ordered[],
+  maxRuns: number,
+  shiftOpts: ShiftOptions,
+  trendLength: number,
+): { kept: SeriesPoint[]; latest: IndexSeries['latest'] } {
   const perBranch = new Map<string, number[]>(); // branch -> positions into acc.at / acc.cases
   acc.at.forEach((k, i) => {
     const b = ordered[k]!.loaded.record.branch;

@@ -88,10 +88,15 @@ export function parseGabName(name: string): { id: string; label: string; runner:
 }
 
 export function gabSlug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'bench';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'bench'
+  );
 }
 
-const TIME_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, sec: 1e9, second: 1e9, seconds: 1e9 };
+const TIME_NS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, sec: 1e9, second: 1e9, seconds: 1e9 };
 
 /** The value in ns: times scale, rates (ops/sec) invert; null when the unit is neither. */
 function toNs(value: number, unit: string): number | null {
@@ -296,7 +301,11 @@ function entryRecord(
   };
   const parsed = HistoryRecordSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new InputError(file, describeIssues(parsed.error).map((p) => `${where} (${runner}): ${p}`), 'GAB commit ids must be hex shas');
+    throw new InputError(
+      file,
+      describeIssues(parsed.error).map((p) => `${where} (${runner}): ${p}`),
+      'GAB commit ids must be hex shas',
+    );
   }
   return parsed.data;
 }

@@ -63,12 +63,18 @@ export function remoteAuthEnv(auth: RemoteAuth, base: NodeJS.ProcessEnv = proces
 /** A git bound to one working directory and identity; with auth, it authenticates to that remote. */
 export function gitIn(cwd: string, identity: Identity = DEFAULT_IDENTITY, auth?: RemoteAuth): Git {
   const config = [
-    '-c', `user.name=${identity.name}`,
-    '-c', `user.email=${identity.email}`,
-    '-c', 'commit.gpgsign=false',
-    '-c', 'core.hooksPath=/dev/null',
-    '-c', 'core.autocrlf=false',
-    '-c', 'advice.detachedHead=false',
+    '-c',
+    `user.name=${identity.name}`,
+    '-c',
+    `user.email=${identity.email}`,
+    '-c',
+    'commit.gpgsign=false',
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.autocrlf=false',
+    '-c',
+    'advice.detachedHead=false',
   ];
   // After childEnv: it would drop the header variable, whose value is a registered secret.
   // childEnv drops inherited GIT_CONFIG_* entries, so the header is numbered from that base.

@@ -28,7 +28,11 @@ export interface PublishOptions {
 
 /** HEAD of a git checkout as a history record names it (throws when dir has no commit). */
 export function headCommit(dir: string): RecordContext['commit'] {
-  const out = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%H%x00%an%x00%cI%x00%B'], { encoding: 'utf8', env: childEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('git', ['-C', dir, 'log', '-1', '--format=%H%x00%an%x00%cI%x00%B'], {
+    encoding: 'utf8',
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const [sha, author, timestamp, message] = out.split('\0') as [string, string, string, string];
   return { sha, author, timestamp, message: message.trim() };
 }
@@ -66,11 +70,18 @@ export function publishRecords(records: HistoryRecord[], o: PublishOptions): Pro
     branch: o.branch,
     folder: o.folder,
     siteDir: siteDir(),
-    derive: { catalog: catalogFromSpec(o.spec), ...(o.maxRuns ? { maxRuns: o.maxRuns } : {}), ...(o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}) },
+    derive: {
+      catalog: catalogFromSpec(o.spec),
+      ...(o.maxRuns ? { maxRuns: o.maxRuns } : {}),
+      ...(o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}),
+    },
     log: o.log,
   });
 }
 
 export function publishResults(results: readonly Result[], ctx: RecordContext, o: PublishOptions): Promise<WriteReport> {
-  return publishRecords(results.map((r) => toRecord(r, ctx)), o);
+  return publishRecords(
+    results.map((r) => toRecord(r, ctx)),
+    o,
+  );
 }

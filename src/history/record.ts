@@ -77,7 +77,9 @@ export function allocationMetrics(c: Pick<CaseResult, 'alloc_bytes' | 'allocs' |
   return {
     [ALLOC_METRICS.bytesPerIteration]: m.bytes,
     [ALLOC_METRICS.bytesPerOp]: m.bytesPerOp,
-    ...(m.allocs !== undefined && m.allocsPerOp !== undefined ? { [ALLOC_METRICS.allocsPerIteration]: m.allocs, [ALLOC_METRICS.allocsPerOp]: m.allocsPerOp } : {}),
+    ...(m.allocs !== undefined && m.allocsPerOp !== undefined
+      ? { [ALLOC_METRICS.allocsPerIteration]: m.allocs, [ALLOC_METRICS.allocsPerOp]: m.allocsPerOp }
+      : {}),
   };
 }
 
@@ -100,7 +102,11 @@ export function toRecord(result: Result, ctx: RecordContext): HistoryRecord {
   };
   const parsed = HistoryRecordSchema.safeParse(candidate);
   if (!parsed.success) {
-    throw new InputError(`history record of the ${result.runner} result`, describeIssues(parsed.error), 'pass a run context with a hex commit sha, ISO timestamps and non-empty branch, event and run id');
+    throw new InputError(
+      `history record of the ${result.runner} result`,
+      describeIssues(parsed.error),
+      'pass a run context with a hex commit sha, ISO timestamps and non-empty branch, event and run id',
+    );
   }
   return parsed.data;
 }
@@ -136,10 +142,19 @@ export function parseRecord(file: string, text: string): HistoryRecord {
   const value = parseJson(file, text);
   const schema = value !== null && typeof value === 'object' ? (value as { schema?: unknown }).schema : undefined;
   if (typeof schema === 'string' && schema !== RECORD_SCHEMA_ID && schema.startsWith(SCHEMA_FAMILY)) {
-    throw new InputError(file, [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMA_ID})`], 'upgrade bee-bench to read it; the record is left untouched');
+    throw new InputError(
+      file,
+      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMA_ID})`],
+      'upgrade bee-bench to read it; the record is left untouched',
+    );
   }
   const parsed = HistoryRecordSchema.safeParse(value);
-  if (!parsed.success) throw new InputError(file, describeIssues(parsed.error), `a history record must match ${RECORD_SCHEMA_ID} (src/history/schema.ts); the file is left untouched`);
+  if (!parsed.success)
+    throw new InputError(
+      file,
+      describeIssues(parsed.error),
+      `a history record must match ${RECORD_SCHEMA_ID} (src/history/schema.ts); the file is left untouched`,
+    );
   return parsed.data;
 }
 

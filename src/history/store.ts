@@ -81,7 +81,9 @@ export class RecordConflictError extends Error {
 const RESERVED = new Set([RUNS_DIR, SERIES_DIR, INDEX_FILE]);
 
 export function normalizeFolder(folder: string): string {
-  const f = normalize(folder.replace(/^\/+|\/+$/g, '') || '.').split(sep).join('/');
+  const f = normalize(folder.replace(/^\/+|\/+$/g, '') || '.')
+    .split(sep)
+    .join('/');
   if (f === '..' || f.startsWith('../') || f.startsWith('/')) throw new RangeError(`history folder must stay inside the branch: ${folder}`);
   return f;
 }
@@ -98,7 +100,10 @@ export async function writeHistory(records: readonly HistoryRecord[], opts: Writ
   const notAfter = (opts.now ?? Date.now)() + FUTURE_SKEW_MS;
   for (const r of records) {
     const late = futureField(r, notAfter);
-    if (late) throw new RangeError(`history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(' ')[0]}`);
+    if (late)
+      throw new RangeError(
+        `history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(' ')[0]}`,
+      );
   }
   const files = new Map<string, string>();
   for (const r of records) {
@@ -134,7 +139,9 @@ async function lockWorkdir(workdir: string, timeoutMs: number, log: (line: strin
     });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ELOCKED') throw e;
-    throw new Error(`history: workdir ${dir} is still in use by another writer after ${Math.round(timeoutMs / 1000)} s (lock ${lockPath}); give this publish its own --workdir, or remove the lock if no writer is running`);
+    throw new Error(
+      `history: workdir ${dir} is still in use by another writer after ${Math.round(timeoutMs / 1000)} s (lock ${lockPath}); give this publish its own --workdir, or remove the lock if no writer is running`,
+    );
   }
 }
 
@@ -163,7 +170,11 @@ async function pushAttempts(git: Git, files: ReadonlyMap<string, string>, opts: 
       return { ...report, commit };
     }
     const why = lastLines(`${push.stdout}\n${push.stderr}`);
-    if (/Authentication failed|Permission denied|could not read Username|Repository not found|does not appear to be a git repository|returned error: 403|403 Forbidden/.test(push.stderr)) {
+    if (
+      /Authentication failed|Permission denied|could not read Username|Repository not found|does not appear to be a git repository|returned error: 403|403 Forbidden/.test(
+        push.stderr,
+      )
+    ) {
       throw new Error(`history: push to ${branch} refused: ${why}`);
     }
     if (attempt >= maxAttempts) throw new Error(`history: push to ${branch} still rejected after ${attempt} attempts: ${why}`);
@@ -175,7 +186,11 @@ async function pushAttempts(git: Git, files: ReadonlyMap<string, string>, opts: 
 
 /** The first of a record's times after notAfter, as "<field> <value>", or undefined. */
 function futureField(r: Pick<HistoryRecord, 'started_at' | 'finished_at' | 'commit'>, notAfter: number): string | undefined {
-  const fields: Array<[string, string | null | undefined]> = [['started_at', r.started_at], ['finished_at', r.finished_at], ['commit.timestamp', r.commit.timestamp]];
+  const fields: Array<[string, string | null | undefined]> = [
+    ['started_at', r.started_at],
+    ['finished_at', r.finished_at],
+    ['commit.timestamp', r.commit.timestamp],
+  ];
   for (const [name, value] of fields) if (value && Date.parse(value) > notAfter) return `${name} ${value}`;
   return undefined;
 }
@@ -199,7 +214,9 @@ function setAsideFuture(set: RecordSet, notAfter: number): RecordSet {
 /** A symlink error: the branch's tree would lead a write or a read outside the clone. */
 export class HistoryLinkError extends Error {
   constructor(readonly path: string) {
-    super(`history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`);
+    super(
+      `history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`,
+    );
     this.name = 'HistoryLinkError';
   }
 }

@@ -60,8 +60,7 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
   const { spec, hash } = loadSpec(o.specFile);
   const plan = planFor(o, spec, hash, o.runner);
   await checkNode(o, plan.units);
-  const build = (source: ClientSource) =>
-    buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
+  const build = (source: ClientSource) => buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
   const builds = { base: await build(o.base), head: await build(o.head) };
   const caseBudgetMs = Math.max(0, ...[...new Set(plan.units.map((u) => u.id))].map((id) => processBudgetMs(planOf(plan, (u: PlanUnit) => u.id === id))));
   const asked = o.measure ?? ['wall'];
@@ -74,8 +73,15 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
   const wallStarted = performance.now();
   const rounds: RoundsOutcome = measuresWall(measure)
     ? await runRounds(sides, {
-        plan, rounds: o.rounds, outDir: resolve(o.outDir),
-        caseBudgetMs, runBudgetMs: o.runBudgetMs, fixtures: o.fixtures, bee: o.bee, env: o.env, log: o.log,
+        plan,
+        rounds: o.rounds,
+        outDir: resolve(o.outDir),
+        caseBudgetMs,
+        runBudgetMs: o.runBudgetMs,
+        fixtures: o.fixtures,
+        bee: o.bee,
+        env: o.env,
+        log: o.log,
       })
     : { cases: [], roundsDone: 0, elapsedMs: 0 };
   const wallMs = performance.now() - wallStarted;
@@ -84,8 +90,14 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
   let counts: InstructionAbOutcome | undefined;
   if (found?.counter && measuresInstructions(measure)) {
     counts = await instructionAb(sides, {
-      runner: o.runner, plan, outDir: resolve(o.outDir),
-      counter: found.counter, timeoutMs: processBudgetMs(planOf(plan, isCounted)), fixtures: o.fixtures, env: o.env, log: o.log,
+      runner: o.runner,
+      plan,
+      outDir: resolve(o.outDir),
+      counter: found.counter,
+      timeoutMs: processBudgetMs(planOf(plan, isCounted)),
+      fixtures: o.fixtures,
+      env: o.env,
+      log: o.log,
     });
     for (const p of counts.problems) o.log(`instruction counts: ${p}`);
     rows = measuresWall(measure) ? attachInstructionRows(rows, counts.rows, countRule) : rowsFromCounts(counts.rows, spec, countRule);
@@ -94,7 +106,12 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
   let allocations: AllocationAbOutcome | undefined;
   if (measuresAllocations(measure)) {
     allocations = await allocationAb(sides, {
-      plan, outDir: resolve(o.outDir), timeoutMs: processBudgetMs(planOf(plan, isCounted)), fixtures: o.fixtures, env: o.env, log: o.log,
+      plan,
+      outDir: resolve(o.outDir),
+      timeoutMs: processBudgetMs(planOf(plan, isCounted)),
+      fixtures: o.fixtures,
+      env: o.env,
+      log: o.log,
     });
     for (const p of allocations.problems) o.log(`allocations: ${p}`);
     rows = attachAllocationRows(rows, allocations.rows, spec, allocRule);
@@ -118,7 +135,17 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
       clientHead: clientText(head, 'head'),
       specHash: hash,
       wallTimeMs: rounds.elapsedMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
-      ...(measuresInstructions(asked) ? { measure: { wallMs, countMs: counts?.elapsedMs ?? 0, counter: counts ? `callgrind (${counts.counter})` : null, unavailable: countsUnavailable, threshold: countRule.threshold } } : {}),
+      ...(measuresInstructions(asked)
+        ? {
+            measure: {
+              wallMs,
+              countMs: counts?.elapsedMs ?? 0,
+              counter: counts ? `callgrind (${counts.counter})` : null,
+              unavailable: countsUnavailable,
+              threshold: countRule.threshold,
+            },
+          }
+        : {}),
       ...(allocations ? { allocations: { threshold: allocRule.threshold, counter: allocations.counter, ms: allocations.elapsedMs } } : {}),
       ...(rounds.stoppedEarly ? { stoppedEarly: rounds.stoppedEarly } : {}),
     },
@@ -126,9 +153,18 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
     ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),
   };
   const report = writeAbReport(o.outDir, input, {
-    roundsDone: rounds.roundsDone, stoppedEarly: rounds.stoppedEarly ?? null, elapsedMs: rounds.elapsedMs,
+    roundsDone: rounds.roundsDone,
+    stoppedEarly: rounds.stoppedEarly ?? null,
+    elapsedMs: rounds.elapsedMs,
     ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}),
     ...(allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}),
   });
-  return { report, rounds, builds, ...(counts ? { counts } : {}), ...(countsUnavailable ? { countsUnavailable } : {}), ...(allocations ? { allocations } : {}) };
+  return {
+    report,
+    rounds,
+    builds,
+    ...(counts ? { counts } : {}),
+    ...(countsUnavailable ? { countsUnavailable } : {}),
+    ...(allocations ? { allocations } : {}),
+  };
 }

@@ -44,8 +44,13 @@ async function countCases(built: BuiltRunner, plan: Plan, o: SinglePipelineOptio
     return { result: null, problems: [] };
   }
   const run = await countRunner(built.command, {
-    runner: built.runner, plan, counter: found.counter,
-    out: join(resolve(o.outDir), 'counts', `${built.runner}.json`), timeoutMs: processBudgetMs(plan), fixtures: o.fixtures, onLine: (l) => o.log(`[${built.runner} count] ${l}`),
+    runner: built.runner,
+    plan,
+    counter: found.counter,
+    out: join(resolve(o.outDir), 'counts', `${built.runner}.json`),
+    timeoutMs: processBudgetMs(plan),
+    fixtures: o.fixtures,
+    onLine: (l) => o.log(`[${built.runner} count] ${l}`),
   });
   for (const p of run.problems) o.log(`${built.runner}: instruction counts: ${p}`);
   return { result: run.result, problems: run.problems.map((p) => `${built.runner}: instruction counts: ${p}`) };
@@ -75,7 +80,12 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
     let result: Result | null = null;
     if (measuresWall(measure)) {
       const inv = await invokeRunner(built.command, {
-        plan, out, timeoutMs: processBudgetMs(plan), fixtures: o.fixtures, bee: o.bee, onLine: (l) => o.log(`[${r.runner}] ${l}`),
+        plan,
+        out,
+        timeoutMs: processBudgetMs(plan),
+        fixtures: o.fixtures,
+        bee: o.bee,
+        onLine: (l) => o.log(`[${r.runner}] ${l}`),
       });
       result = inv.result;
       if (inv.problem) {
@@ -91,7 +101,11 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
     }
     if (measuresAllocations(measure) && (result || !measuresWall(measure))) {
       const allocated = await allocationRun(built.command, {
-        plan, out: join(resolve(o.outDir), 'allocations', `${r.runner}.json`), timeoutMs: processBudgetMs(plan), fixtures: o.fixtures, onLine: (l) => o.log(`[${r.runner} allocations] ${l}`),
+        plan,
+        out: join(resolve(o.outDir), 'allocations', `${r.runner}.json`),
+        timeoutMs: processBudgetMs(plan),
+        fixtures: o.fixtures,
+        onLine: (l) => o.log(`[${r.runner} allocations] ${l}`),
       });
       for (const p of allocated.problems) problems.push(`${r.runner}: allocations: ${p}`);
       if (allocated.result) result = result ? attachAllocations(result, allocated.result) : allocated.result;

@@ -236,26 +236,44 @@ interface Parts {
 /** The verdict table (also the body of a default-branch alert issue); `history` names the base column. */
 export function verdictTable(rows: readonly AbRow[], history: boolean, evidence: Evidence = { counted: false, allocated: false }): string {
   const head = [
-    'case', 'param', history ? 'history' : 'base', 'head', 'change', '95% interval', 'q',
-    ...(evidence.counted ? ['instructions'] : []), ...(evidence.allocated ? ['allocations'] : []), ...(evidence.counted || evidence.allocated ? ['flagged by'] : []),
+    'case',
+    'param',
+    history ? 'history' : 'base',
+    'head',
+    'change',
+    '95% interval',
+    'q',
+    ...(evidence.counted ? ['instructions'] : []),
+    ...(evidence.allocated ? ['allocations'] : []),
+    ...(evidence.counted || evidence.allocated ? ['flagged by'] : []),
     'verdict',
   ];
-  return mdTable(head, rows.map((r) => tableRow(r, evidence)));
+  return mdTable(
+    head,
+    rows.map((r) => tableRow(r, evidence)),
+  );
 }
 
-const PAIRED_NOTE = 'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
-export const HISTORY_NOTE = 'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
+const PAIRED_NOTE =
+  'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
+export const HISTORY_NOTE =
+  'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
 
-const COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
+const COUNT_NOTE =
+  "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 
-const ALLOCATION_NOTE = "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
+const ALLOCATION_NOTE =
+  "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
 
 function assemble(p: Parts): string {
   const table = verdictTable(p.shown, p.history, p.evidence);
   const notes: string[] = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
   if (p.evidence.counted) notes.push(COUNT_NOTE);
   if (p.evidence.allocated) notes.push(ALLOCATION_NOTE);
-  if (p.omittedUnchanged > 0) notes.push(`${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`);
+  if (p.omittedUnchanged > 0)
+    notes.push(
+      `${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`,
+    );
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
 }
@@ -264,7 +282,9 @@ function assemble(p: Parts): string {
 function pairedRoundsText(input: AbReportInput): string {
   const used = input.rows.filter((r) => r.status === 'ok').map((r) => r.rounds);
   const fewest = Math.min(input.rounds, ...used);
-  return fewest < input.rounds ? `${input.rounds} rounds run, ${fewest} to ${input.rounds} paired per row (see the rows' notes)` : `${input.rounds} paired rounds`;
+  return fewest < input.rounds
+    ? `${input.rounds} rounds run, ${fewest} to ${input.rounds} paired per row (see the rows' notes)`
+    : `${input.rounds} paired rounds`;
 }
 
 export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}): string {
@@ -284,18 +304,35 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     markerComment(input.marker),
     `## ${mdText(input.title)}`,
     `${mdText(RUNNER_LABEL[input.runner])}: ${design} · profile ${mdText(input.profile)} · verdicts at BH q < ${input.alpha} and a change beyond ±${Math.round(input.threshold * 1000) / 10}%`,
-    b ? mdQuote(['⚠ Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict.']) : null,
+    b
+      ? mdQuote([
+          '⚠ Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict.',
+        ])
+      : null,
     headline(counts),
     failureSummary(input.rows.filter((r) => r.status === 'failed').map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? 'no reason recorded' }))),
     m?.unavailable ? mdQuote([`⚠ Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
-    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a change reaching ±${Math.round((m?.threshold ?? 0.01) * 1000) / 10}% and ten times the row's A/A spread flags a row.` : null,
-    input.env.allocations ? `Allocations (${mdText(input.env.allocations.counter ?? 'runtime accounting')}): a change reaching ±${Math.round(input.env.allocations.threshold * 1000) / 10}% and ten times the row's A/A spread flags a row.` : null,
+    counted && !m?.unavailable
+      ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a change reaching ±${Math.round((m?.threshold ?? 0.01) * 1000) / 10}% and ten times the row's A/A spread flags a row.`
+      : null,
+    input.env.allocations
+      ? `Allocations (${mdText(input.env.allocations.counter ?? 'runtime accounting')}): a change reaching ±${Math.round(input.env.allocations.threshold * 1000) / 10}% and ten times the row's A/A spread flags a row.`
+      : null,
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
-    input.env.stoppedEarly ? mdQuote([`⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`]) : null,
+    input.env.stoppedEarly
+      ? mdQuote([
+          `⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`,
+        ])
+      : null,
   ].filter((s): s is string => s !== null);
   const cross = crossClientSection(input, ordered);
   const tailWith = (withCross: boolean) =>
-    [skippedLines.length > 0 ? skippedLines.join('  \n') : null, withCross ? cross : null, environmentSection(input), trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input.runner])}](${trend})` : null].filter((s): s is string => s !== null);
+    [
+      skippedLines.length > 0 ? skippedLines.join('  \n') : null,
+      withCross ? cross : null,
+      environmentSection(input),
+      trend ? `[Trend charts for ${mdText(RUNNER_LABEL[input.runner])}](${trend})` : null,
+    ].filter((s): s is string => s !== null);
 
   const fits = (p: Parts) => assemble(p).length <= max;
   const unchanged = ordered.filter(isUnchanged);
@@ -307,7 +344,15 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   if (fits(parts)) return assemble(parts);
 
   // 1. Drop unchanged rows from the end, keeping as many as fit (binary search on the count).
-  const withUnchanged = (k: number, tail: string[]): Parts => ({ evidence, top, shown: keep(k, ordered), omittedUnchanged: unchanged.length - k, omittedOther: 0, tail, history });
+  const withUnchanged = (k: number, tail: string[]): Parts => ({
+    evidence,
+    top,
+    shown: keep(k, ordered),
+    omittedUnchanged: unchanged.length - k,
+    omittedOther: 0,
+    tail,
+    history,
+  });
   for (const tail of [tailWith(true), tailWith(false)]) {
     if (fits(withUnchanged(0, tail))) {
       let lo = 0;
@@ -325,7 +370,15 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const rest = keep(0, ordered);
   let lo = 0;
   let hi = rest.length;
-  const cut = (k: number): Parts => ({ evidence, top, shown: rest.slice(0, k), omittedUnchanged: unchanged.length, omittedOther: rest.length - k, tail: tailWith(false), history });
+  const cut = (k: number): Parts => ({
+    evidence,
+    top,
+    shown: rest.slice(0, k),
+    omittedUnchanged: unchanged.length,
+    omittedOther: rest.length - k,
+    tail: tailWith(false),
+    history,
+  });
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits(cut(mid))) lo = mid;

@@ -46,12 +46,15 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
   }
   if (opts.specHash && results.some((r) => r.spec.hash !== opts.specHash)) {
     const off = results.filter((r) => r.spec.hash !== opts.specHash).map((r) => RUNNER_LABEL[r.runner]);
-    warnings.push(`${[...new Set(off)].join(', ')} ran a spec other than the one this report reads (${short(opts.specHash)}): case docs and groups may not match.`);
+    warnings.push(
+      `${[...new Set(off)].join(', ')} ran a spec other than the one this report reads (${short(opts.specHash)}): case docs and groups may not match.`,
+    );
   }
   const profiles = [...new Set(results.map((r) => r.spec.profile))].sort() as Profile[];
   if (profiles.length > 1) warnings.push(`Results mix profiles (${profiles.join(', ')}): iteration counts differ between runners.`);
   for (const r of results) {
-    if (r.finished_at === null) warnings.push(`The ${RUNNER_LABEL[r.runner]} run started ${r.started_at} did not finish: cases after the last one written are missing.`);
+    if (r.finished_at === null)
+      warnings.push(`The ${RUNNER_LABEL[r.runner]} run started ${r.started_at} did not finish: cases after the last one written are missing.`);
   }
 
   // (case id, label) -> runner -> case result; the last result file of a runner wins a duplicate.
@@ -59,7 +62,11 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
   for (const runner of runners) {
     for (const result of byRunner.get(runner)!) {
       for (const c of result.cases) {
-        const label = labelOf(c, spec.cases.find((s) => s.id === c.id), runner);
+        const label = labelOf(
+          c,
+          spec.cases.find((s) => s.id === c.id),
+          runner,
+        );
         const byLabel = found.get(c.id) ?? new Map<string, Map<Runner, CaseResult>>();
         found.set(c.id, byLabel);
         const cells = byLabel.get(label) ?? new Map<Runner, CaseResult>();
@@ -86,7 +93,10 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
     .filter((g) => g.cases.length > 0);
 
   const starts = results.map((r) => r.started_at).sort();
-  const ends = results.map((r) => r.finished_at).filter((t): t is string => t !== null).sort();
+  const ends = results
+    .map((r) => r.finished_at)
+    .filter((t): t is string => t !== null)
+    .sort();
   return {
     schema: AGGREGATE_SCHEMA_ID,
     runners: runners.map((r) => runnerInfo(byRunner.get(r)!.at(-1)!)),
@@ -126,7 +136,8 @@ function checkSameAs(spec: Spec, models: readonly CaseModel[], runners: readonly
       const inputs = new Set(mine.map((v) => v.input));
       const theirs = otherModel.rows.flatMap((r) => values(otherModel, otherSpec, r)).filter((v) => inputs.has(v.input));
       const all = [...mine, ...theirs];
-      if (theirs.length > 0 && new Set(all.map((v) => v.digest)).size > 1) row.digestMismatch = all.map(({ runner, digest, caseId }) => ({ runner, digest, caseId }));
+      if (theirs.length > 0 && new Set(all.map((v) => v.digest)).size > 1)
+        row.digestMismatch = all.map(({ runner, digest, caseId }) => ({ runner, digest, caseId }));
     }
   }
 }
@@ -156,7 +167,11 @@ function digestInput(sc: SpecCase, label: string, runner: Runner): string {
   const p = [...sc.params.full, ...sc.params.quick].find((q) => q.label === label);
   if (!p) return `?${label}`;
   const values: ParamValues = { ...effectiveParam(p, runner), ...(p.digest_with ?? {}) };
-  return JSON.stringify(Object.entries(values).filter(([k]) => k !== 'label').sort(([a], [b]) => a.localeCompare(b)));
+  return JSON.stringify(
+    Object.entries(values)
+      .filter(([k]) => k !== 'label')
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
 }
 
 /** Results per runner, oldest first (a later file's cases override an earlier one's). */
@@ -170,7 +185,9 @@ function pickPerRunner(results: readonly Result[], warnings: string[]): Map<Runn
   for (const [runner, list] of out) {
     const versions = new Set(list.map((r) => `${r.client.name}@${r.client.version}${r.client.commit ? `#${r.client.commit}` : ''}`));
     if (versions.size > 1) {
-      warnings.push(`${RUNNER_LABEL[runner]} results come from ${versions.size} client builds (${[...versions].join(', ')}); the latest run wins where they overlap.`);
+      warnings.push(
+        `${RUNNER_LABEL[runner]} results come from ${versions.size} client builds (${[...versions].join(', ')}); the latest run wins where they overlap.`,
+      );
     }
   }
   return out;
@@ -236,14 +253,7 @@ function rank(order: readonly string[], label: string): number {
   return i === -1 ? order.length : i;
 }
 
-function buildRow(
-  sc: SpecCase,
-  label: string,
-  results: Map<Runner, CaseResult>,
-  runners: readonly Runner[],
-  basis: Basis,
-  opLabel: string,
-): Row {
+function buildRow(sc: SpecCase, label: string, results: Map<Runner, CaseResult>, runners: readonly Runner[], basis: Basis, opLabel: string): Row {
   const cells: Partial<Record<Runner, Cell>> = {};
   for (const runner of runners) {
     const c = results.get(runner);
@@ -371,7 +381,11 @@ function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], 
 /** Time per unit of work, in contested rows. */
 function scoreboard(groups: readonly GroupModel[], runners: readonly Runner[]): ScoreEntry[] {
   const rows = scoreRowsOf(groups, runners, (row, cell) => (row.contested && cell.ratio !== undefined ? cell.unitCostNs : undefined));
-  return scoreRows(rows, runners, groups.map((g) => g.id));
+  return scoreRows(
+    rows,
+    runners,
+    groups.map((g) => g.id),
+  );
 }
 
 /**
@@ -386,7 +400,11 @@ function allocScoreboard(groups: readonly GroupModel[], runners: readonly Runner
     return units && units > 0 ? cell.alloc.bytes / units : undefined;
   });
   const withZero = rows.filter((r) => scores(r) && r.costs.some((c) => c.unitCost === 0));
-  const entries = scoreRows(rows.filter((r) => !withZero.includes(r)), runners, groups.map((g) => g.id));
+  const entries = scoreRows(
+    rows.filter((r) => !withZero.includes(r)),
+    runners,
+    groups.map((g) => g.id),
+  );
   return entries.map((e) => ({ ...e, zeroRows: withZero.filter((r) => r.costs.some((c) => c.runner === e.runner && c.unitCost === 0)).length }));
 }
 

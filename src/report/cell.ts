@@ -45,7 +45,8 @@ export function workText(row: Row, cell: Cell): string {
   const parts: string[] = [];
   const ops = cell.work.ops;
   const bytes = cell.work.bytes;
-  if (ops !== undefined && !(row.basis === 'bytes' && ops === 1 && bytes !== undefined)) parts.push(`${formatCount(ops)} ${ops === 1 ? row.opLabel : plural(row.opLabel)}`);
+  if (ops !== undefined && !(row.basis === 'bytes' && ops === 1 && bytes !== undefined))
+    parts.push(`${formatCount(ops)} ${ops === 1 ? row.opLabel : plural(row.opLabel)}`);
   if (bytes !== undefined) parts.push(formatBytes(bytes));
   return parts.join(', ');
 }
@@ -110,7 +111,9 @@ export function allocText(row: Row, cell: Cell): string | undefined {
 /** The caveats a set of rows needs under its table, in a fixed order. */
 export function caveatsOf(rows: readonly Row[], runners: readonly Runner[]): string[] {
   const used = new Set(rows.flatMap((row) => runners.flatMap((r) => cellView(row, row.cells[r]).marks)));
-  return Object.entries(CAVEATS).filter(([mark]) => used.has(mark)).map(([, text]) => text);
+  return Object.entries(CAVEATS)
+    .filter(([mark]) => used.has(mark))
+    .map(([, text]) => text);
 }
 
 /** The work per runner where runners ran different work (per_runner scaling): "bee-js 5 ops". */
@@ -130,7 +133,9 @@ export function scaledParams(row: Row): Array<{ runner: Runner; values: string }
 
 /** "bee-js 5 ops · bee-rs 2,000 ops": the param column's second line in a scaled row. */
 export function scaledWorkLine(row: Row): string {
-  return scaledWork(row).map((s) => `${RUNNER_LABEL[s.runner]} ${s.work}`).join(' · ');
+  return scaledWork(row)
+    .map((s) => `${RUNNER_LABEL[s.runner]} ${s.work}`)
+    .join(' · ');
 }
 
 /**

@@ -129,7 +129,13 @@ export function renderCompareMarkdown(cmp: CompareModel, opts: CompareMarkdownOp
     '## Summary',
     mdTable(
       ['Runner', 'old client', 'new client', 'rows compared', 'geomean shift'],
-      cmp.summary.map((s) => [mdText(RUNNER_LABEL[s.runner]), mdText(s.oldVersion ?? '—'), mdText(s.newVersion ?? '—'), String(s.rows), formatShift(s.geomean)]),
+      cmp.summary.map((s) => [
+        mdText(RUNNER_LABEL[s.runner]),
+        mdText(s.oldVersion ?? '—'),
+        mdText(s.newVersion ?? '—'),
+        String(s.rows),
+        formatShift(s.geomean),
+      ]),
     ),
     'Geometric mean over the rows both runs have ok of new/old time per unit of work. Δ: positive is slower in the new run.',
     '## Per-case deltas',

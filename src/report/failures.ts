@@ -18,7 +18,9 @@ const SHOWN = 10;
 /** Every failed cell of an aggregate report, in report order. */
 export function failuresOf(model: AggregateModel): Failure[] {
   return allRows(model).flatMap((row) =>
-    Object.values(row.cells).flatMap((c) => (c?.status === 'failed' ? [{ runner: c.runner, caseId: row.caseId, label: row.label, reason: c.reason ?? 'no reason recorded' }] : [])),
+    Object.values(row.cells).flatMap((c) =>
+      c?.status === 'failed' ? [{ runner: c.runner, caseId: row.caseId, label: row.label, reason: c.reason ?? 'no reason recorded' }] : [],
+    ),
   );
 }
 
@@ -34,7 +36,9 @@ export function failureHeadline(n: number): string {
 /** A markdown quote: the count, then each failure with its reason; null when none failed. */
 export function failureSummary(failures: readonly Failure[]): string | null {
   if (failures.length === 0) return null;
-  const lines = failures.slice(0, SHOWN).map((f) => `- ${f.runner ? `${mdText(RUNNER_LABEL[f.runner])} ` : ''}${mdCode(f.caseId)} ${mdText(f.label)}: ${mdText(f.reason)}`);
+  const lines = failures
+    .slice(0, SHOWN)
+    .map((f) => `- ${f.runner ? `${mdText(RUNNER_LABEL[f.runner])} ` : ''}${mdCode(f.caseId)} ${mdText(f.label)}: ${mdText(f.reason)}`);
   if (failures.length > SHOWN) lines.push(`- … and ${failures.length - SHOWN} more (see the tables)`);
   return mdQuote([`❌ **${failureHeadline(failures.length)}**:`, ...lines]);
 }

@@ -68,7 +68,9 @@ ${environmentLine(model, htmlText) ? `<p class="env">${environmentLine(model, ht
 <h2>Scoreboard</h2>
 ${runners.length > 1 ? scoreboard(model) : '<p>One runner only: nothing to rank.</p>'}
 ${runners.length > 1 && model.allocScoreboard ? allocScoreboard(model, model.allocScoreboard) : ''}
-${notRunOf(model).map((n) => `<p class="sub">Not ranked: ${htmlText(notRunLine(n))}.</p>`).join('\n')}
+${notRunOf(model)
+  .map((n) => `<p class="sub">Not ranked: ${htmlText(notRunLine(n))}.</p>`)
+  .join('\n')}
 <p class="controls"><span id="chart-status" class="sub"></span></p>
 ${sections}
 <footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ''}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
@@ -104,18 +106,30 @@ function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]
 function runnersTable(model: AggregateModel): string {
   return table(
     ['Runner', 'Status', 'Client', 'Version', 'Source', 'Runtime', 'Host', 'Bee', 'Started'],
-    [...model.runners.map((r) => [
-      htmlText(r.label),
-      'ran',
-      `<code>${htmlText(r.client.name)}</code>`,
-      `${htmlText(r.client.version)}${r.client.commit ? ` (<code>${htmlText(r.client.commit.slice(0, 12))}</code>)` : ''}`,
-      htmlText(r.client.source),
-      htmlText(r.host.runtime),
-      htmlText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
-      r.bee ? htmlText(r.bee.version) : 'none',
-      htmlText(r.startedAt),
-    ]),
-    ...notRunOf(model).map((n) => [htmlText(RUNNER_LABEL[n.runner]), `<span class="${n.status === 'failed' ? 'fail' : 'skip'}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ''}</span>`, '—', '—', '—', '—', '—', '—', '—'])],
+    [
+      ...model.runners.map((r) => [
+        htmlText(r.label),
+        'ran',
+        `<code>${htmlText(r.client.name)}</code>`,
+        `${htmlText(r.client.version)}${r.client.commit ? ` (<code>${htmlText(r.client.commit.slice(0, 12))}</code>)` : ''}`,
+        htmlText(r.client.source),
+        htmlText(r.host.runtime),
+        htmlText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
+        r.bee ? htmlText(r.bee.version) : 'none',
+        htmlText(r.startedAt),
+      ]),
+      ...notRunOf(model).map((n) => [
+        htmlText(RUNNER_LABEL[n.runner]),
+        `<span class="${n.status === 'failed' ? 'fail' : 'skip'}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ''}</span>`,
+        '—',
+        '—',
+        '—',
+        '—',
+        '—',
+        '—',
+        '—',
+      ]),
+    ],
   );
 }
 
@@ -148,25 +162,39 @@ function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[
   if (chart) {
     charts.push(chart);
     const height = 110 + chart.labels.length * (runners.length * 14 + 12); // title, legend and axis, then the bars
-    parts.push(`<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`);
+    parts.push(
+      `<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`,
+    );
   }
   for (const c of g.cases) for (const row of c.rows) parts.push(digestNote(row));
   parts.push(
     table(
       ['case · param', ...runners.map((r) => htmlText(RUNNER_LABEL[r])), 'bars'],
-      g.cases.flatMap((c) => c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : ''])),
+      g.cases.flatMap((c) =>
+        c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : '']),
+      ),
       'cases',
     ),
   );
-  const caveats = caveatsOf(g.cases.flatMap((c) => c.rows), runners);
+  const caveats = caveatsOf(
+    g.cases.flatMap((c) => c.rows),
+    runners,
+  );
   for (const text of caveats) parts.push(`<p class="sub">${htmlText(text)}</p>`);
-  if (g.cases.some((c) => c.kind === 'net')) parts.push('<p class="sub scope">Scope: client ↔ local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
+  if (g.cases.some((c) => c.kind === 'net'))
+    parts.push('<p class="sub scope">Scope: client ↔ local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
   for (const c of g.cases) {
     if (c.fits.length === 0) continue;
     parts.push(
       `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(
         ['Runner', 'fixed overhead', 'peak throughput', 'r²', 'points'],
-        c.fits.map((f) => [htmlText(RUNNER_LABEL[f.runner]), formatDuration(f.overheadNs), formatThroughput(f.bytesPerNs), Number.isFinite(f.r2) ? f.r2.toFixed(3) : '—', String(f.points)]),
+        c.fits.map((f) => [
+          htmlText(RUNNER_LABEL[f.runner]),
+          formatDuration(f.overheadNs),
+          formatThroughput(f.bytesPerNs),
+          Number.isFinite(f.r2) ? f.r2.toFixed(3) : '—',
+          String(f.points),
+        ]),
         'num',
       )}</div>`,
     );
@@ -206,8 +234,16 @@ function cellHtml(row: Row, runner: Runner): string {
     case 'failed':
       return `<span class="fail">failed: ${htmlText(v.reason)}</span>`;
     case 'ok': {
-      const line1 = v.best ? `<strong class="best">${htmlText(v.lead)}</strong> (best)` : v.ratio ? `<span class="lead">${htmlText(v.lead)}</span> (${htmlText(v.ratio)})` : `<span class="lead">${htmlText(v.lead)}</span>`;
-      const lines = [line1, `<span class="raw">${htmlText(v.raw)}</span>`, `<span class="sub${v.flaky ? ' flaky' : ''}">${htmlText(v.spread.join(' · '))} ${sparkline(row.cells[runner]!.samplesNs, RUNNER_COLORS[runner])}</span>`];
+      const line1 = v.best
+        ? `<strong class="best">${htmlText(v.lead)}</strong> (best)`
+        : v.ratio
+          ? `<span class="lead">${htmlText(v.lead)}</span> (${htmlText(v.ratio)})`
+          : `<span class="lead">${htmlText(v.lead)}</span>`;
+      const lines = [
+        line1,
+        `<span class="raw">${htmlText(v.raw)}</span>`,
+        `<span class="sub${v.flaky ? ' flaky' : ''}">${htmlText(v.spread.join(' · '))} ${sparkline(row.cells[runner]!.samplesNs, RUNNER_COLORS[runner])}</span>`,
+      ];
       if (v.alloc) lines.push(`<span class="sub alloc">${htmlText(v.alloc)}</span>`);
       return lines.join('<br>');
     }
@@ -215,7 +251,13 @@ function cellHtml(row: Row, runner: Runner): string {
 }
 
 function rowBars(row: Row, runners: readonly Runner[]): string {
-  return bars(runners.map((r) => ({ runner: r, value: row.cells[r]?.ratio ?? null, text: row.cells[r]?.ratio !== undefined ? formatRatio(row.cells[r]!.ratio) : undefined })));
+  return bars(
+    runners.map((r) => ({
+      runner: r,
+      value: row.cells[r]?.ratio ?? null,
+      text: row.cells[r]?.ratio !== undefined ? formatRatio(row.cells[r]!.ratio) : undefined,
+    })),
+  );
 }
 
 /**

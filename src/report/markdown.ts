@@ -29,12 +29,12 @@ export function renderMarkdown(model: AggregateModel, opts: MarkdownOptions = {}
     '## Scoreboard',
     runners.length > 1 ? scoreboard(model) : 'One runner only: nothing to rank.',
     runners.length > 1 && model.allocScoreboard ? allocScoreboard(model, model.allocScoreboard) : null,
-    notRunOf(model).length > 0 ? notRunOf(model).map((n) => `Not ranked: ${mdText(notRunLine(n))}.`).join('  \n') : null,
-    ...model.groups.flatMap((g) => [
-      `## ${mdText(g.title)}`,
-      mdQuote([mdProse(g.note)]),
-      ...g.cases.map((c) => caseSection(c, runners)),
-    ]),
+    notRunOf(model).length > 0
+      ? notRunOf(model)
+          .map((n) => `Not ranked: ${mdText(notRunLine(n))}.`)
+          .join('  \n')
+      : null,
+    ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, runners))]),
     '---',
     legend(model),
   ]);
@@ -55,18 +55,30 @@ export function scopeCaveat(): string {
 function runnersTable(model: AggregateModel): string {
   return mdTable(
     ['Runner', 'Status', 'Client', 'Version', 'Source', 'Runtime', 'Host', 'Bee', 'Started'],
-    [...model.runners.map((r) => [
-      mdText(r.label),
-      'ran',
-      mdCode(r.client.name),
-      `${mdText(r.client.version)}${r.client.commit ? ` (${mdCode(r.client.commit.slice(0, 12))})` : ''}`,
-      mdText(r.client.source),
-      mdText(r.host.runtime),
-      mdText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
-      r.bee ? mdText(r.bee.version) : 'none',
-      mdText(r.startedAt),
-    ]),
-    ...notRunOf(model).map((n) => [mdText(RUNNER_LABEL[n.runner]), `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ''}`, '—', '—', '—', '—', '—', '—', '—'])],
+    [
+      ...model.runners.map((r) => [
+        mdText(r.label),
+        'ran',
+        mdCode(r.client.name),
+        `${mdText(r.client.version)}${r.client.commit ? ` (${mdCode(r.client.commit.slice(0, 12))})` : ''}`,
+        mdText(r.client.source),
+        mdText(r.host.runtime),
+        mdText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
+        r.bee ? mdText(r.bee.version) : 'none',
+        mdText(r.startedAt),
+      ]),
+      ...notRunOf(model).map((n) => [
+        mdText(RUNNER_LABEL[n.runner]),
+        `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ''}`,
+        '—',
+        '—',
+        '—',
+        '—',
+        '—',
+        '—',
+        '—',
+      ]),
+    ],
   );
 }
 
@@ -90,7 +102,11 @@ function scoreboard(model: AggregateModel): string {
 /** Heap bytes per unit of work, ranked like time (rows where a runner allocates nothing are counted apart). */
 function allocScoreboard(model: AggregateModel, entries: readonly AllocScoreEntry[]): string {
   const t = allocScoreboardTable(model, entries, mdText, (s) => `**${s}**`);
-  const table = mdTable(t.headers, t.rows, t.headers.map((_, i) => (i === 0 ? 'left' : 'right')));
+  const table = mdTable(
+    t.headers,
+    t.rows,
+    t.headers.map((_, i) => (i === 0 ? 'left' : 'right')),
+  );
   return `### Heap bytes per unit of work\n\n${table}\n\n${mdText(ALLOC_SCOREBOARD_NOTE)}`;
 }
 
@@ -117,9 +133,15 @@ function digestNote(row: Row): string | null {
   const k = row.digestKnown;
   if (k) {
     const who = k.runners.map((r) => RUNNER_LABEL[r]).join(', ');
-    return mdQuote([`ℹ Known digest disagreement (${mdText(row.label)}): ${mdText(who)} differs, as [FINDINGS ${mdText(k.finding)}](${k.url}) records: ${mdText(k.doc)}.`, ...values]);
+    return mdQuote([
+      `ℹ Known digest disagreement (${mdText(row.label)}): ${mdText(who)} differs, as [FINDINGS ${mdText(k.finding)}](${k.url}) records: ${mdText(k.doc)}.`,
+      ...values,
+    ]);
   }
-  return mdQuote([`⚠ **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.`, ...values]);
+  return mdQuote([
+    `⚠ **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.`,
+    ...values,
+  ]);
 }
 
 /** The param label, and the work each runner did where it differs (per_runner scaling). */
@@ -139,23 +161,31 @@ function cellMd(row: Row, runner: Runner): string {
     case 'ok': {
       const line1 = v.best ? `**${v.lead}** (best)` : v.ratio ? `${v.lead} (${v.ratio})` : `${v.lead}`;
       const cell = row.cells[runner]!;
-      return [line1, v.raw ?? '', v.spread.join(' · '), textSparkline(cell.samplesNs), v.alloc ?? '']
-        .filter((l) => l.length > 0)
-        .join('<br>');
+      return [line1, v.raw ?? '', v.spread.join(' · '), textSparkline(cell.samplesNs), v.alloc ?? ''].filter((l) => l.length > 0).join('<br>');
     }
   }
 }
 
 function rowBars(row: Row, runners: readonly Runner[]): string {
   if (!row.contested) return '';
-  const items = runners.map((r) => ({ label: mdText(RUNNER_LABEL[r]), value: row.cells[r]?.ratio ?? null, text: row.cells[r]?.ratio !== undefined ? formatRatio(row.cells[r]!.ratio) : undefined }));
+  const items = runners.map((r) => ({
+    label: mdText(RUNNER_LABEL[r]),
+    value: row.cells[r]?.ratio ?? null,
+    text: row.cells[r]?.ratio !== undefined ? formatRatio(row.cells[r]!.ratio) : undefined,
+  }));
   return textBars(items).join('<br>');
 }
 
 function fitTable(c: CaseModel): string {
   const table = mdTable(
     ['Runner', 'fixed overhead', 'peak throughput', 'r²', 'points'],
-    c.fits.map((f) => [mdText(RUNNER_LABEL[f.runner]), formatDuration(f.overheadNs), formatThroughput(f.bytesPerNs), Number.isFinite(f.r2) ? f.r2.toFixed(3) : '—', String(f.points)]),
+    c.fits.map((f) => [
+      mdText(RUNNER_LABEL[f.runner]),
+      formatDuration(f.overheadNs),
+      formatThroughput(f.bytesPerNs),
+      Number.isFinite(f.r2) ? f.r2.toFixed(3) : '—',
+      String(f.points),
+    ]),
     ['left', 'right', 'right', 'right', 'right'],
   );
   return `**Latency vs size** (least squares over the sizes: time = fixed overhead + bytes / throughput)\n\n${table}`;

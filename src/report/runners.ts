@@ -23,5 +23,9 @@ export function environmentLine(model: AggregateModel, esc: (s: string) => strin
   if (!e) return null;
   const avg = e.loadAverage.map((v) => v.toFixed(2)).join(' / ');
   const text = `Environment: load average ${avg} (1 / 5 / 15 min, at the end of the run) on ${e.cpus} CPUs.`;
-  return esc(loaded(model) ? `⚠ ${text} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.` : text);
+  return esc(
+    loaded(model)
+      ? `⚠ ${text} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.`
+      : text,
+  );
 }

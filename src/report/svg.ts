@@ -21,9 +21,7 @@ export function sparkline(samples: readonly number[], color: string, width = 60,
   }
   const range = hi - lo || 1;
   const step = (width - 2 * pad) / (samples.length - 1);
-  const points = samples
-    .map((v, i) => `${(pad + i * step).toFixed(1)},${(height - pad - ((v - lo) / range) * (height - 2 * pad)).toFixed(1)}`)
-    .join(' ');
+  const points = samples.map((v, i) => `${(pad + i * step).toFixed(1)},${(height - pad - ((v - lo) / range) * (height - 2 * pad)).toFixed(1)}`).join(' ');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" style="vertical-align:middle"><polyline points="${points}" fill="none" stroke="${color}" stroke-width="1"/></svg>`;
 }
 

@@ -57,22 +57,32 @@ export interface AllocationAbOutcome {
 const keyOf = (c: CaseResult) => `${c.id}\u0000${String(c.param.label)}`;
 const figuresOf = (c: CaseResult): AllocationFigures | null => (c.alloc_bytes ? { bytes: c.alloc_bytes, ...(c.allocs ? { allocs: c.allocs } : {}) } : null);
 
-export async function allocationAb(sides: Record<'base' | 'head', RunnerCommand>, o: Omit<AllocationRunOptions, 'out' | 'env' | 'onLine'> & {
-  outDir: string;
-  env?: { base?: Readonly<Record<string, string>>; head?: Readonly<Record<string, string>> };
-  log?: (line: string) => void;
-}): Promise<AllocationAbOutcome> {
+export async function allocationAb(
+  sides: Record<'base' | 'head', RunnerCommand>,
+  o: Omit<AllocationRunOptions, 'out' | 'env' | 'onLine'> & {
+    outDir: string;
+    env?: { base?: Readonly<Record<string, string>>; head?: Readonly<Record<string, string>> };
+    log?: (line: string) => void;
+  },
+): Promise<AllocationAbOutcome> {
   const started = performance.now();
   const runs = await Promise.all(
     RUNS.map((name) => {
       const side = name === 'head' ? 'head' : 'base';
       return allocationRun(sides[side], {
-        plan: o.plan, out: join(o.outDir, 'allocations', `${name}.json`), timeoutMs: o.timeoutMs, fixtures: o.fixtures, env: o.env?.[side],
+        plan: o.plan,
+        out: join(o.outDir, 'allocations', `${name}.json`),
+        timeoutMs: o.timeoutMs,
+        fixtures: o.fixtures,
+        env: o.env?.[side],
         onLine: (l) => o.log?.(`[allocations ${name}] ${l}`),
       });
     }),
   );
-  const byRun = Object.fromEntries(RUNS.map((name, i) => [name, new Map((runs[i]!.result?.cases ?? []).map((c) => [keyOf(c), c]))])) as Record<RunName, Map<string, CaseResult>>;
+  const byRun = Object.fromEntries(RUNS.map((name, i) => [name, new Map((runs[i]!.result?.cases ?? []).map((c) => [keyOf(c), c]))])) as Record<
+    RunName,
+    Map<string, CaseResult>
+  >;
   const rows: AllocatedRow[] = [];
   const seen = new Set<string>();
   for (const run of runs) {
@@ -85,7 +95,8 @@ export async function allocationAb(sides: Record<'base' | 'head', RunnerCommand>
       };
       const row: AllocatedRow = { caseId: c.id, label: String(c.param.label), base: fig('base'), baseAgain: fig('baseAgain'), head: fig('head'), work: c.work };
       const missing = RUNS.filter((n) => !row[n]);
-      if (missing.length > 0) row.note = c.status === 'skipped' ? `skipped: ${c.skip_reason ?? 'no reason given'}` : `not measured in ${missing.map((n) => RUN_TEXT[n]).join(', ')}`;
+      if (missing.length > 0)
+        row.note = c.status === 'skipped' ? `skipped: ${c.skip_reason ?? 'no reason given'}` : `not measured in ${missing.map((n) => RUN_TEXT[n]).join(', ')}`;
       rows.push(row);
     }
   }

@@ -44,8 +44,14 @@ export async function instructionAb(sides: Record<'base' | 'head', RunnerCommand
     RUNS.map((name): Promise<CountRun> => {
       const side = name === 'head' ? 'head' : 'base';
       return countRunner(sides[side], {
-        runner: o.runner, plan: o.plan, counter: o.counter,
-        out: join(o.outDir, 'counts', `${name}.json`), timeoutMs: o.timeoutMs, fixtures: o.fixtures, env: o.env?.[side], iterations: o.iterations,
+        runner: o.runner,
+        plan: o.plan,
+        counter: o.counter,
+        out: join(o.outDir, 'counts', `${name}.json`),
+        timeoutMs: o.timeoutMs,
+        fixtures: o.fixtures,
+        env: o.env?.[side],
+        iterations: o.iterations,
         onLine: (l) => o.log?.(`[count ${name}] ${l}`),
       });
     }),
@@ -59,11 +65,15 @@ export async function instructionAb(sides: Record<'base' | 'head', RunnerCommand
       if (seen.has(key)) continue;
       seen.add(key);
       const row: CountedRow = {
-        caseId: c.id, label: String(c.param.label),
-        base: byRun.base.get(key) ?? null, baseAgain: byRun.baseAgain.get(key) ?? null, head: byRun.head.get(key) ?? null,
+        caseId: c.id,
+        label: String(c.param.label),
+        base: byRun.base.get(key) ?? null,
+        baseAgain: byRun.baseAgain.get(key) ?? null,
+        head: byRun.head.get(key) ?? null,
       };
       const missing = RUNS.filter((n) => !row[n]);
-      if (missing.length > 0) row.note = c.status === 'skipped' ? `skipped: ${c.skip_reason ?? 'no reason given'}` : `not counted in ${missing.map((n) => RUN_TEXT[n]).join(', ')}`;
+      if (missing.length > 0)
+        row.note = c.status === 'skipped' ? `skipped: ${c.skip_reason ?? 'no reason given'}` : `not counted in ${missing.map((n) => RUN_TEXT[n]).join(', ')}`;
       rows.push(row);
     }
   }

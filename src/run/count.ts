@@ -58,7 +58,9 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
         continue;
       }
       if (got.length !== c.samples_ns.length || got.some((n) => n === 0)) {
-        problems.push(`${c.id} ${c.param.label}: ${got.length === 0 ? 'no instruction count was dumped' : `counts ${got.join(', ')} for ${c.samples_ns.length} iterations`} (does the ${o.runner} runner bracket its timed region when BEE_BENCH_COUNT=1?)`);
+        problems.push(
+          `${c.id} ${c.param.label}: ${got.length === 0 ? 'no instruction count was dumped' : `counts ${got.join(', ')} for ${c.samples_ns.length} iterations`} (does the ${o.runner} runner bracket its timed region when BEE_BENCH_COUNT=1?)`,
+        );
         result.cases.push(c);
         continue;
       }
@@ -76,10 +78,12 @@ const rowKey = (c: CaseResult) => `${c.id}\u0000${String(c.param.label)}`;
 
 /** `into` with the figures `pick` takes from the matching case (by id and label) of `from`, and `meta` when any matched. */
 function attach(into: Result, from: Result, pick: (c: CaseResult) => Partial<CaseResult> | null, meta: Partial<Result>): Result {
-  const byKey = new Map(from.cases.flatMap((c) => {
-    const figures = pick(c);
-    return figures ? [[rowKey(c), figures] as const] : [];
-  }));
+  const byKey = new Map(
+    from.cases.flatMap((c) => {
+      const figures = pick(c);
+      return figures ? [[rowKey(c), figures] as const] : [];
+    }),
+  );
   if (byKey.size === 0) return into;
   return { ...into, ...meta, cases: into.cases.map((c) => ({ ...c, ...byKey.get(rowKey(c)) })) };
 }
@@ -90,4 +94,9 @@ export const attachCounts = (wall: Result, counted: Result): Result =>
 
 /** The result with each case's allocation figures from the allocation run (matched by id and label). */
 export const attachAllocations = (into: Result, allocated: Result): Result =>
-  attach(into, allocated, (c) => (c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...(c.allocs ? { allocs: c.allocs } : {}) } : null), allocated.alloc_counter ? { alloc_counter: allocated.alloc_counter } : {});
+  attach(
+    into,
+    allocated,
+    (c) => (c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...(c.allocs ? { allocs: c.allocs } : {}) } : null),
+    allocated.alloc_counter ? { alloc_counter: allocated.alloc_counter } : {},
+  );

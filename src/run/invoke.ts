@@ -61,10 +61,16 @@ export async function invokeRunner(cmd: RunnerCommand, o: InvokeOptions): Promis
   const planDir = mkdtempSync(join(tmpdir(), 'bee-bench-plan-'));
   const planFile = join(planDir, 'plan.json');
   writeFileSync(planFile, `${JSON.stringify(plan)}\n`);
-  const outcome = await runProcess(cmd, runnerArgs(o, planFile), { timeoutMs: o.timeoutMs, onLine: o.onLine, extraEnv: withoutHooks(o.env), pace: o.pace }).finally(() =>
-    rmSync(planDir, { recursive: true, force: true }),
-  );
-  const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(' | ');
+  const outcome = await runProcess(cmd, runnerArgs(o, planFile), {
+    timeoutMs: o.timeoutMs,
+    onLine: o.onLine,
+    extraEnv: withoutHooks(o.env),
+    pace: o.pace,
+  }).finally(() => rmSync(planDir, { recursive: true, force: true }));
+  const tail = outcome.stderrTail
+    .filter((l) => l.trim())
+    .slice(-5)
+    .join(' | ');
   if (outcome.code === 2 && !outcome.timedOut) {
     return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };
   }

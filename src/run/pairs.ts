@@ -42,7 +42,20 @@ export function pairRows(outcome: RoundsOutcome): PairedRow[] {
     if (order.length === 0) {
       const problem = (side: Side) => [...runProblems[side]].map(([r, p]) => `${side} round ${r + 1}: ${p}`)[0];
       const why = problem('head') ?? problem('base') ?? 'no runner produced this case';
-      rows.push({ caseId: c.caseId, label: '', kind: c.caseId.startsWith('net.') ? 'net' : 'cpu', status: 'failed', note: why, base: [], head: [], logRatios: [], roundsRun: roundsRun.length, unused: [], work: {}, param: {} });
+      rows.push({
+        caseId: c.caseId,
+        label: '',
+        kind: c.caseId.startsWith('net.') ? 'net' : 'cpu',
+        status: 'failed',
+        note: why,
+        base: [],
+        head: [],
+        logRatios: [],
+        roundsRun: roundsRun.length,
+        unused: [],
+        work: {},
+        param: {},
+      });
       continue;
     }
     for (const key of order) rows.push(pairOne(views.get(key)!, runProblems, roundsRun));
@@ -64,13 +77,23 @@ function unusedWhy(v: Record<Side, SideView>, runProblems: Record<Side, Map<numb
 function pairOne(v: Record<Side, SideView>, runProblems: Record<Side, Map<number, string>>, roundsRun: readonly number[]): PairedRow {
   const any = v.head.byRound.values().next().value ?? v.base.byRound.values().next().value!;
   const row: PairedRow = {
-    caseId: any.id, label: String(any.param.label ?? ''), kind: any.kind, status: 'ok',
-    base: [], head: [], logRatios: [], roundsRun: roundsRun.length, unused: [], work: any.work, param: any.param,
+    caseId: any.id,
+    label: String(any.param.label ?? ''),
+    kind: any.kind,
+    status: 'ok',
+    base: [],
+    head: [],
+    logRatios: [],
+    roundsRun: roundsRun.length,
+    unused: [],
+    work: any.work,
+    param: any.param,
   };
   for (const r of roundsRun) {
     const b = v.base.byRound.get(r);
     const h = v.head.byRound.get(r);
-    const ratio = b?.status === 'ok' && h?.status === 'ok' && b.samples_ns.length > 0 && h.samples_ns.length > 0 ? roundLogRatio(b.samples_ns, h.samples_ns) : null;
+    const ratio =
+      b?.status === 'ok' && h?.status === 'ok' && b.samples_ns.length > 0 && h.samples_ns.length > 0 ? roundLogRatio(b.samples_ns, h.samples_ns) : null;
     if (ratio === null) {
       row.unused.push(`round ${r + 1}: ${unusedWhy(v, runProblems, r)}`);
       continue;

@@ -69,10 +69,14 @@ export async function runRounds(sides: Record<Side, RunnerCommand>, o: RoundsOpt
   let roundsDone = 0;
   let stoppedEarly: string | undefined;
   const cpus = pinnableCpus();
-  o.log?.(cpus.length >= 2 ? `rounds pin base and head to one CPU in turn (${cpus.join(', ')}); parallel cases run unpinned` : 'rounds run unpinned (no taskset, or a single CPU)');
+  o.log?.(
+    cpus.length >= 2
+      ? `rounds pin base and head to one CPU in turn (${cpus.join(', ')}); parallel cases run unpinned`
+      : 'rounds run unpinned (no taskset, or a single CPU)',
+  );
   for (let round = 0; round < o.rounds; round++) {
     const spent = performance.now() - started;
-    if (round > 0 && spent + (spent / round) > o.runBudgetMs) {
+    if (round > 0 && spent + spent / round > o.runBudgetMs) {
       stoppedEarly = `run budget of ${Math.round(o.runBudgetMs / 1000)} s reached after ${round} round(s)`;
       break;
     }

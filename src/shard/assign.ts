@@ -39,7 +39,8 @@ export function piecesOf(plans: readonly Plan[], evidences: readonly Evidence[],
         if (having.length > 0) pieces.push({ evidence, case: id, runners: having.map((p) => p.runner), cost });
         continue;
       }
-      for (const p of plans) for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
+      for (const p of plans)
+        for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
     }
   }
   return pieces;

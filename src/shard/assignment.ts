@@ -23,7 +23,13 @@ export const SelectionSchema = z.strictObject({
 });
 export type Selection = z.infer<typeof SelectionSchema>;
 
-const PieceSchema = z.strictObject({ evidence: EvidenceSchema, case: z.string(), runners: z.array(RunnerSchema).min(1), unit: z.number().int().nonnegative().optional(), cost: z.number().nonnegative() });
+const PieceSchema = z.strictObject({
+  evidence: EvidenceSchema,
+  case: z.string(),
+  runners: z.array(RunnerSchema).min(1),
+  unit: z.number().int().nonnegative().optional(),
+  cost: z.number().nonnegative(),
+});
 
 export const AssignmentSchema = z.strictObject({
   schema: z.literal(ASSIGNMENT_SCHEMA_ID),
@@ -47,7 +53,11 @@ export function loadAssignment(file: string): Assignment {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new InputError(file, [`cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`], 'pass the file `bee-bench plan --shards N --assignment FILE` wrote');
+    throw new InputError(
+      file,
+      [`cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`],
+      'pass the file `bee-bench plan --shards N --assignment FILE` wrote',
+    );
   }
   const parsed = AssignmentSchema.safeParse(parseJson(file, text));
   if (!parsed.success) throw new InputError(file, describeIssues(parsed.error), 'write it again with bee-bench plan --shards N --assignment FILE');

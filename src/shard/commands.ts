@@ -28,13 +28,21 @@ export interface SelectionRequest {
 export function resolveSelection(r: SelectionRequest): { selection: Selection; plans: Map<Runner, Plan> } {
   const { spec, hash } = loadSpec(r.specFile);
   const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash, runner, profile: r.profile, cases: r.cases, large: r.large })]));
-  return { selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash }, plans };
+  return {
+    selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash },
+    plans,
+  };
 }
 
 function costModel(r: SelectionRequest, historyDir?: string): CostModel {
   const quick = resolveSelection({ ...r, profile: 'quick', large: false, cases: [] }).plans;
   const fallback = staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
-  return historyDir ? historyModel(readRecords(resolve(historyDir)).records.map((l) => l.record), fallback) : fallback;
+  return historyDir
+    ? historyModel(
+        readRecords(resolve(historyDir)).records.map((l) => l.record),
+        fallback,
+      )
+    : fallback;
 }
 
 export function planShards(r: SelectionRequest, n: number, historyDir?: string): Assignment {
@@ -50,7 +58,11 @@ export function shardPlan(o: ShardRequest): { assignment: Assignment; plans: Map
   const { selection, plans } = resolveSelection(o);
   const assignment = o.assignmentFile ? loadAssignment(o.assignmentFile) : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total);
   if (selectionKey(assignment.selection) !== selectionKey(selection) || assignment.shards.length !== o.total) {
-    throw new InputError(o.assignmentFile ?? 'the assignment', [`for another selection or shard count than this run's`], `pass the same --runner, --profile, --case, --large, --measure and spec as the plan, and --shard K/${assignment.shards.length}`);
+    throw new InputError(
+      o.assignmentFile ?? 'the assignment',
+      [`for another selection or shard count than this run's`],
+      `pass the same --runner, --profile, --case, --large, --measure and spec as the plan, and --shard K/${assignment.shards.length}`,
+    );
   }
   const mine = assignment.shards.find((s) => s.index === o.index)!;
   const hasNet = [...plans].some(([runner, plan]) => plan.units.some((u) => u.kind === 'net' && pieceOf(mine, 'wall', u, runner)));
@@ -66,7 +78,12 @@ export function mergeCommand(specFile: string, shardDirs: readonly string[], out
   const sel = shards[0]?.run.assignment.selection;
   const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: new Map() };
   const { spec, hash } = loadSpec(specFile);
-  if (sel && sel.spec_hash !== hash) throw new InputError(specFile, [`the shards ran spec ${sel.spec_hash.slice(0, 12)}, this is ${hash.slice(0, 12)}`], 'merge with the spec the shards ran (--spec)');
+  if (sel && sel.spec_hash !== hash)
+    throw new InputError(
+      specFile,
+      [`the shards ran spec ${sel.spec_hash.slice(0, 12)}, this is ${hash.slice(0, 12)}`],
+      'merge with the spec the shards ran (--spec)',
+    );
   const merged = mergeShards(shards, plans);
   for (const r of merged.results) writeText(join(resolve(outDir), 'results', `${r.runner}.json`), `${JSON.stringify(r, null, 2)}\n`);
   const reports = writeReports(outDir, aggregate(merged.results, spec, { specHash: hash }));

@@ -59,7 +59,11 @@ export function mergeShards(shards: readonly LoadedShard[], plans: ReadonlyMap<R
   const problems = shards.flatMap((s) => s.run.problems.map((p) => `shard ${s.run.shard.index}: ${p}`));
 
   // Every case record each shard delivered, per evidence.
-  const delivered = new Map<Evidence, Map<string, { shard: number; c: CaseResult; result: Result }>>([['wall', new Map()], ['instructions', new Map()], ['allocations', new Map()]]);
+  const delivered = new Map<Evidence, Map<string, { shard: number; c: CaseResult; result: Result }>>([
+    ['wall', new Map()],
+    ['instructions', new Map()],
+    ['allocations', new Map()],
+  ]);
   for (const s of shards) {
     for (const f of s.run.files) {
       const result = loadResult(join(s.dir, f.file));
@@ -76,7 +80,9 @@ export function mergeShards(shards: readonly LoadedShard[], plans: ReadonlyMap<R
         if (evidence !== 'wall' && !isCounted(u)) continue;
         if (delivered.get(evidence)!.has(rowKey(runner, u.id, u.param.label))) continue;
         const owner = assignment.shards.find((s) => pieceOf(s, evidence, u, runner));
-        missingRows.push(`shard ${owner?.index ?? '?'}${owner && missingShards.includes(owner.index) ? ' (no output)' : ''}: ${evidence} ${rowKey(runner, u.id, u.param.label)}`);
+        missingRows.push(
+          `shard ${owner?.index ?? '?'}${owner && missingShards.includes(owner.index) ? ' (no output)' : ''}: ${evidence} ${rowKey(runner, u.id, u.param.label)}`,
+        );
       }
     }
     const merged = mergeRunner(runner, plan, delivered);
@@ -116,7 +122,8 @@ function checkDigests(delivered: Map<Evidence, Map<string, { shard: number; c: C
       if (c.digest === undefined) continue;
       const seen = first.get(row);
       if (!seen) first.set(row, { shard, digest: c.digest });
-      else if (seen.digest !== c.digest) problems.push(`digest of ${row} differs between shard ${seen.shard} (${seen.digest.slice(0, 12)}) and shard ${shard} (${c.digest.slice(0, 12)})`);
+      else if (seen.digest !== c.digest)
+        problems.push(`digest of ${row} differs between shard ${seen.shard} (${seen.digest.slice(0, 12)}) and shard ${shard} (${c.digest.slice(0, 12)})`);
     }
   }
 }
@@ -127,12 +134,16 @@ export function renderShardsMarkdown(m: MergeOutcome): string {
   for (const s of m.assignment.shards) {
     const got = m.shards.find((l) => l.run.shard.index === s.index);
     if (!got) {
-      lines.push(`| ${s.index}/${m.assignment.shards.length} | — | ${Math.round(s.cost)} s | **no output** | — | its ${s.pieces.length} piece(s) are missing |`);
+      lines.push(
+        `| ${s.index}/${m.assignment.shards.length} | — | ${Math.round(s.cost)} s | **no output** | — | its ${s.pieces.length} piece(s) are missing |`,
+      );
       continue;
     }
     const host = got.run.machine.host;
     const machine = `${got.run.machine.hostname}${host ? ` (${host.cpu_model}, ${host.cpus} CPUs)` : ''}`;
-    lines.push(`| ${s.index}/${m.assignment.shards.length} | ${machine} | ${Math.round(s.cost)} s | ${Math.round(got.run.elapsed_s)} s | ${got.run.files.length} | ${got.run.problems.length || '—'} |`);
+    lines.push(
+      `| ${s.index}/${m.assignment.shards.length} | ${machine} | ${Math.round(s.cost)} s | ${Math.round(got.run.elapsed_s)} s | ${got.run.files.length} | ${got.run.problems.length || '—'} |`,
+    );
   }
   if (m.missingRows.length > 0) lines.push('', `**${m.missingRows.length} planned row(s) missing:**`, '', ...m.missingRows.map((r) => `- ${r}`));
   if (m.problems.length > 0) lines.push('', '**Problems:**', '', ...m.problems.map((p) => `- ${p}`));

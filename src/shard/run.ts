@@ -81,7 +81,13 @@ export async function runShard(o: ShardOptions): Promise<ShardRun> {
     }
     if (wall.units.length > 0) {
       const file = shardResultFile(runner, 'wall');
-      const inv = await invokeRunner(command, { plan: wall, out: join(outDir, file), timeoutMs: processBudgetMs(wall), bee: o.bee, onLine: (l) => o.log(`[${runner}] ${l}`) });
+      const inv = await invokeRunner(command, {
+        plan: wall,
+        out: join(outDir, file),
+        timeoutMs: processBudgetMs(wall),
+        bee: o.bee,
+        onLine: (l) => o.log(`[${runner}] ${l}`),
+      });
       if (inv.problem) problem(`${runner} wall: ${inv.problem}`);
       if (inv.result) {
         run.files.push({ runner, evidence: 'wall', file });
@@ -93,13 +99,25 @@ export async function runShard(o: ShardOptions): Promise<ShardRun> {
     if (found?.counter) {
       const counter = found.counter;
       const file = shardResultFile(runner, 'instructions');
-      const counts = await countRunner(command, { runner, plan: counted, counter, out: join(outDir, file), timeoutMs: processBudgetMs(counted), onLine: (l) => o.log(`[${runner} count] ${l}`) });
+      const counts = await countRunner(command, {
+        runner,
+        plan: counted,
+        counter,
+        out: join(outDir, file),
+        timeoutMs: processBudgetMs(counted),
+        onLine: (l) => o.log(`[${runner} count] ${l}`),
+      });
       for (const p of counts.problems) problem(`${runner} instructions: ${p}`);
       if (counts.result) run.files.push({ runner, evidence: 'instructions', file });
     }
     if (allocated.units.length > 0) {
       const file = shardResultFile(runner, 'allocations');
-      const allocs = await allocationRun(command, { plan: allocated, out: join(outDir, file), timeoutMs: processBudgetMs(allocated), onLine: (l) => o.log(`[${runner} allocations] ${l}`) });
+      const allocs = await allocationRun(command, {
+        plan: allocated,
+        out: join(outDir, file),
+        timeoutMs: processBudgetMs(allocated),
+        onLine: (l) => o.log(`[${runner} allocations] ${l}`),
+      });
       for (const p of allocs.problems) problem(`${runner} allocations: ${p}`);
       if (allocs.result) run.files.push({ runner, evidence: 'allocations', file });
     }

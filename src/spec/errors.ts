@@ -18,9 +18,7 @@ export class InputError extends Error {
 /** `cases[3].params.quick[0].digest_with: per_runner scales "count" ...` for each zod issue. */
 export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
-    const path = issue.path
-      .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
-      .join('');
+    const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
     return `${path || '(top level)'}: ${issue.message}`;
   });
 }

@@ -17,7 +17,8 @@ function globAndValue(name: string, value: string): [string, string] {
 function fraction(name: string, value: string): { glob: string; fraction: number } {
   const [glob, f] = globAndValue(name, value);
   const n = Number(f);
-  if (f === '' || !Number.isFinite(n) || n < 0) throw bad(name, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name}='cpu.*:0.01'`);
+  if (f === '' || !Number.isFinite(n) || n < 0)
+    throw bad(name, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name}='cpu.*:0.01'`);
   return { glob, fraction: n };
 }
 
@@ -35,7 +36,8 @@ export function hooksFromEnv(env: Env): PlanHooks {
   if (env.BEE_BENCH_FAULT) {
     const [glob, mode] = globAndValue('BEE_BENCH_FAULT', env.BEE_BENCH_FAULT);
     const parsed = FaultSchema.safeParse(mode);
-    if (!parsed.success) throw bad('BEE_BENCH_FAULT', `mode must be ${FAULTS.join(', ')}; got ${JSON.stringify(mode)}`, "e.g. BEE_BENCH_FAULT='cpu.keccak.*:throw'");
+    if (!parsed.success)
+      throw bad('BEE_BENCH_FAULT', `mode must be ${FAULTS.join(', ')}; got ${JSON.stringify(mode)}`, "e.g. BEE_BENCH_FAULT='cpu.keccak.*:throw'");
     hooks.fault = { glob, mode: parsed.data };
   }
   if (env.BEE_BENCH_SLOWDOWN) hooks.slowdown = fraction('BEE_BENCH_SLOWDOWN', env.BEE_BENCH_SLOWDOWN);

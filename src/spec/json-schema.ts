@@ -4,7 +4,11 @@ import { ResultSchema } from './schema.js';
 
 const jsonSchemaText = (schema: z.ZodType, name: string) =>
   JSON.stringify(
-    { $id: `https://bee-bench.dev/schema/${name}.json`, title: `bee-bench/${name}`, ...z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) },
+    {
+      $id: `https://bee-bench.dev/schema/${name}.json`,
+      title: `bee-bench/${name}`,
+      ...z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }),
+    },
     null,
     2,
   ) + '\n';

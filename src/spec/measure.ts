@@ -11,7 +11,12 @@ const KindSchema = z.enum(MEASURES);
 
 export const MeasureSchema = z
   .string()
-  .transform((text) => text.split(',').map((s) => s.trim()).flatMap((s) => (s === 'both' ? ['wall', 'instructions'] : [s])))
+  .transform((text) =>
+    text
+      .split(',')
+      .map((s) => s.trim())
+      .flatMap((s) => (s === 'both' ? ['wall', 'instructions'] : [s])),
+  )
   .pipe(z.array(KindSchema).min(1))
   .transform((kinds): Measure => MEASURES.filter((k) => kinds.includes(k)));
 

@@ -58,7 +58,8 @@ export const PlanSchema = z
   })
   .superRefine((p, ctx) => {
     p.units.forEach((u, i) => {
-      if (i > 0 && u.unit <= p.units[i - 1]!.unit) ctx.addIssue({ code: 'custom', path: ['units', i, 'unit'], message: `unit numbers must increase (${p.units[i - 1]!.unit} then ${u.unit})` });
+      if (i > 0 && u.unit <= p.units[i - 1]!.unit)
+        ctx.addIssue({ code: 'custom', path: ['units', i, 'unit'], message: `unit numbers must increase (${p.units[i - 1]!.unit} then ${u.unit})` });
       if (!u.id.startsWith(`${u.kind}.`)) ctx.addIssue({ code: 'custom', path: ['units', i, 'kind'], message: `kind "${u.kind}" does not match ${u.id}` });
     });
   });
@@ -113,14 +114,16 @@ export function resolvePlan(r: PlanRequest): Plan {
 /** The plan with the test and calibration hooks set on the units they match. */
 export function applyHooks(plan: Plan, hooks: PlanHooks): Plan {
   const matches = (hook: { glob: string } | undefined, id: string) => hook !== undefined && globToRegExp(hook.glob).test(id);
-  const units = plan.units.map((u): PlanUnit => ({
-    ...u,
-    ...(hooks.iters ? { iters: hooks.iters } : {}),
-    ...(hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {}),
-    ...(matches(hooks.fault, u.id) ? { fault: hooks.fault!.mode } : {}),
-    ...(matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown!.fraction } : {}),
-    ...(matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra!.fraction } : {}),
-  }));
+  const units = plan.units.map(
+    (u): PlanUnit => ({
+      ...u,
+      ...(hooks.iters ? { iters: hooks.iters } : {}),
+      ...(hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {}),
+      ...(matches(hooks.fault, u.id) ? { fault: hooks.fault!.mode } : {}),
+      ...(matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown!.fraction } : {}),
+      ...(matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra!.fraction } : {}),
+    }),
+  );
   return { ...plan, units };
 }
 

@@ -14,8 +14,7 @@ export type Profile = z.infer<typeof ProfileSchema>;
 export const KindSchema = z.enum(['cpu', 'net']);
 export type Kind = z.infer<typeof KindSchema>;
 
-const hex = (bytes?: number) =>
-  z.string().regex(bytes ? new RegExp(`^[0-9a-f]{${bytes * 2}}$`) : /^[0-9a-f]+$/, 'lowercase hex without 0x');
+const hex = (bytes?: number) => z.string().regex(bytes ? new RegExp(`^[0-9a-f]{${bytes * 2}}$`) : /^[0-9a-f]+$/, 'lowercase hex without 0x');
 
 const ParamValueSchema = z.union([z.number(), z.string(), z.boolean()]);
 const ParamValuesSchema = z.record(z.string(), ParamValueSchema);
@@ -178,7 +177,8 @@ export const CaseResultSchema = z
     if (c.status === 'ok' && c.samples_ns.length === 0) ctx.addIssue({ code: 'custom', path: ['samples_ns'], message: 'an ok case needs at least one sample' });
     if (c.status === 'skipped' && !c.skip_reason) ctx.addIssue({ code: 'custom', path: ['skip_reason'], message: 'a skipped case needs skip_reason' });
     if (c.status === 'failed' && !c.error) ctx.addIssue({ code: 'custom', path: ['error'], message: 'a failed case needs error' });
-    if (c.cpu_ns.length !== c.samples_ns.length) ctx.addIssue({ code: 'custom', path: ['cpu_ns'], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
+    if (c.cpu_ns.length !== c.samples_ns.length)
+      ctx.addIssue({ code: 'custom', path: ['cpu_ns'], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
     // One entry per timed iteration of the allocation run: a wall result carries that run's
     // figures (attachAllocations), as it carries a counting run's instructions, so only the two
     // allocation arrays must agree with each other.

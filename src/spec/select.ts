@@ -6,7 +6,10 @@ export type ParamValues = Record<string, number | string | boolean>;
 
 /** `*` matches any run of characters (dots included), `?` one character; whole-id match. */
 export function globToRegExp(glob: string): RegExp {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`);
 }
 
@@ -31,7 +34,8 @@ function noMatch(spec: Spec, glob: string): string {
     // An id prefix without a wildcard (--case cpu.keccak): the glob of that group.
     const prefix = glob.endsWith('.') ? glob : `${glob}.`;
     const under = spec.cases.filter((c) => c.id.startsWith(prefix));
-    if (under.length > 0) return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? '' : 's'}: ${under.map((c) => c.id).join(', ')})?`;
+    if (under.length > 0)
+      return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? '' : 's'}: ${under.map((c) => c.id).join(', ')})?`;
   }
   const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, '')) && glob.replace(/[*?]/g, '').length >= 3);
   if (near.length > 0) return `${head}; ids containing it: ${near.slice(0, 5).join(', ')}${near.length > 5 ? ', …' : ''}`;

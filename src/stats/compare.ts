@@ -67,7 +67,10 @@ export const pairedRounds: Design & {
       throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head.length}`);
     }
     const lb = logs(base, 'base');
-    return this.compareLogRatios(logs(head, 'head').map((v, i) => v - (lb[i] as number)), opts);
+    return this.compareLogRatios(
+      logs(head, 'head').map((v, i) => v - (lb[i] as number)),
+      opts,
+    );
   },
   compareLogRatios(d, opts = {}) {
     if (!d.every(Number.isFinite)) throw new RangeError(`round log-ratios must be finite, got ${d.join(', ')}`);

@@ -47,10 +47,7 @@ export function hodgesLehmann(xIn: readonly number[], opts: IntervalOptions = {}
   const estimate = quantileSorted(walsh, 0.5);
 
   const nonzero = x.filter((v) => v !== 0);
-  const exact =
-    (opts.exact ?? nonzero.length < EXACT_BELOW) &&
-    nonzero.length === n &&
-    rank(nonzero.map(Math.abs)).ties.length === 0;
+  const exact = (opts.exact ?? nonzero.length < EXACT_BELOW) && nonzero.length === n && rank(nonzero.map(Math.abs)).ties.length === 0;
   if (exact) {
     const total = walsh.length;
     let qu = qsignrank(alpha / 2 - 10 * Number.EPSILON, n);
@@ -71,11 +68,7 @@ export function hodgesLehmann(xIn: readonly number[], opts: IntervalOptions = {}
 }
 
 /** Two-sample Hodges–Lehmann estimate of the shift of x relative to y, with interval. */
-export function hodgesLehmannTwoSample(
-  xIn: readonly number[],
-  yIn: readonly number[],
-  opts: IntervalOptions = {},
-): LocationEstimate {
+export function hodgesLehmannTwoSample(xIn: readonly number[], yIn: readonly number[], opts: IntervalOptions = {}): LocationEstimate {
   const confLevel = opts.confLevel ?? 0.95;
   const alpha = 1 - confLevel;
   const x = xIn.filter((v) => !Number.isNaN(v));

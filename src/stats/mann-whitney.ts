@@ -22,11 +22,7 @@ export interface RankSumResult {
   method: Method;
 }
 
-export function mannWhitney(
-  xIn: readonly number[],
-  yIn: readonly number[],
-  opts: RankTestOptions = {},
-): RankSumResult {
+export function mannWhitney(xIn: readonly number[], yIn: readonly number[], opts: RankTestOptions = {}): RankSumResult {
   const alternative = opts.alternative ?? 'two.sided';
   const correct = opts.correct ?? true;
   const x = xIn.filter((v) => !Number.isNaN(v));

@@ -29,7 +29,12 @@ export function rankSumPermutation(ranks: ArrayLike<number>, nx: number, alterna
   const total = dist.reduce((a, b) => a + b, 0);
   const below = (s: number) => dist.subarray(0, s + 1).reduce((a, b) => a + b, 0) / total;
   const above = (s: number) => dist.subarray(s).reduce((a, b) => a + b, 0) / total;
-  const tailP = (s: number) => sidedP(alternative, () => below(s), () => above(s));
+  const tailP = (s: number) =>
+    sidedP(
+      alternative,
+      () => below(s),
+      () => above(s),
+    );
   const lowest = dist.findIndex((w) => w > 0);
   let highest = maxSum;
   while (highest > 0 && !dist[highest]) highest--;

@@ -10,9 +10,7 @@ export interface Ranked {
 
 export function rank(values: ArrayLike<number>): Ranked {
   const n = values.length;
-  const order = Array.from({ length: n }, (_, i) => i).sort(
-    (a, b) => (values[a] as number) - (values[b] as number),
-  );
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (values[a] as number) - (values[b] as number));
   const ranks = new Float64Array(n);
   const ties: number[] = [];
   let i = 0;

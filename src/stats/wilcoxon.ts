@@ -78,13 +78,12 @@ export function signedRank(d: readonly number[], opts: RankTestOptions = {}): Si
 }
 
 /** Paired test of x against y: the signed-rank test of x - y. */
-export function wilcoxonPaired(
-  x: readonly number[],
-  y: readonly number[],
-  opts: RankTestOptions = {},
-): SignedRankResult {
+export function wilcoxonPaired(x: readonly number[], y: readonly number[], opts: RankTestOptions = {}): SignedRankResult {
   if (x.length !== y.length) throw new RangeError(`paired samples differ in length: ${x.length} vs ${y.length}`);
-  return signedRank(x.map((v, i) => v - (y[i] as number)), opts);
+  return signedRank(
+    x.map((v, i) => v - (y[i] as number)),
+    opts,
+  );
 }
 
 /** The p of an alternative from the statistic's two tails, P(T <= t) and P(T >= t) (lazily). */
@@ -97,7 +96,11 @@ export function sidedP(alternative: Alternative, lower: () => number, upper: () 
 function exactP(v: number, n: number, alternative: Alternative): number {
   const total = (n * (n + 1)) / 2;
   // Upper tail by symmetry of V (P(V >= v) = P(V <= total - v)), so small p keep full precision.
-  return sidedP(alternative, () => psignrank(v, n), () => psignrank(total - v, n));
+  return sidedP(
+    alternative,
+    () => psignrank(v, n),
+    () => psignrank(total - v, n),
+  );
 }
 
 /**
@@ -118,7 +121,12 @@ function permutationP(ranks: Float64Array, v: number, alternative: Alternative):
   const patterns = 2 ** doubled.length;
   const atMost = (s: number) => counts.subarray(0, s + 1).reduce((a, b) => a + b, 0) / patterns;
   const atLeast = (s: number) => counts.subarray(s).reduce((a, b) => a + b, 0) / patterns;
-  const tailP = (s: number) => sidedP(alternative, () => atMost(s), () => atLeast(s));
+  const tailP = (s: number) =>
+    sidedP(
+      alternative,
+      () => atMost(s),
+      () => atLeast(s),
+    );
   return { p: tailP(Math.round(2 * v)), minP: tailP(alternative === 'less' ? 0 : top) };
 }
 

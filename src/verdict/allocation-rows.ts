@@ -29,16 +29,23 @@ export function attachAllocationRows(rows: readonly AbRow[], measured: readonly 
   const byKey = new Map(measured.map((r) => [key(r.caseId, r.label), r]));
   const known = new Set(rows.map((r) => key(r.caseId, r.label)));
   const caseOf = new Map(spec.cases.map((c) => [c.id, c]));
-  const added = measured.filter((r) => !known.has(key(r.caseId, r.label))).map((r): AbRow => {
-    const c = caseOf.get(r.caseId);
-    const fields = allocationFields(r, o);
-    return {
-      caseId: r.caseId, label: r.label, group: c?.group ?? 'unknown', kind: c?.kind ?? 'cpu',
-      status: fields.allocations ? 'ok' : 'failed', work: r.work, rounds: 0,
-      ...(fields.allocations ? {} : { note: fields.allocationsNote }),
-      ...fields,
-    };
-  });
+  const added = measured
+    .filter((r) => !known.has(key(r.caseId, r.label)))
+    .map((r): AbRow => {
+      const c = caseOf.get(r.caseId);
+      const fields = allocationFields(r, o);
+      return {
+        caseId: r.caseId,
+        label: r.label,
+        group: c?.group ?? 'unknown',
+        kind: c?.kind ?? 'cpu',
+        status: fields.allocations ? 'ok' : 'failed',
+        work: r.work,
+        rounds: 0,
+        ...(fields.allocations ? {} : { note: fields.allocationsNote }),
+        ...fields,
+      };
+    });
   return [
     ...rows.map((row) => {
       const m = byKey.get(key(row.caseId, row.label));

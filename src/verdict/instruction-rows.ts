@@ -37,8 +37,13 @@ export function rowsFromCounts(counted: readonly CountedRow[], spec: Spec, o: In
     const c = caseOf.get(r.caseId);
     const fields = instructionFields(r, o);
     return {
-      caseId: r.caseId, label: r.label, group: c?.group ?? 'unknown', kind: c?.kind ?? 'cpu',
-      status: fields.instructions ? 'ok' : 'failed', work: {}, rounds: 0,
+      caseId: r.caseId,
+      label: r.label,
+      group: c?.group ?? 'unknown',
+      kind: c?.kind ?? 'cpu',
+      status: fields.instructions ? 'ok' : 'failed',
+      work: {},
+      rounds: 0,
       ...(fields.instructions ? {} : { note: fields.instructionsNote }),
       ...fields,
     };

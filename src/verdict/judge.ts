@@ -12,7 +12,15 @@ export type JudgeOptions = WallOptions;
 export type Compared = { index: number } & Pick<Comparison, 'p' | 'ratio' | 'minP' | 'ci' | 'intervalHolds' | 'identical' | 'design'>;
 
 /** The fields of a comparison the verdict uses. */
-export const comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }: Comparison) => ({ p, ratio, minP, ci, intervalHolds, identical, design });
+export const comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }: Comparison) => ({
+  p,
+  ratio,
+  minP,
+  ci,
+  intervalHolds,
+  identical,
+  design,
+});
 
 /**
  * BH across the compared rows, then each row gets its ratio, p, q, verdict, its interval when it

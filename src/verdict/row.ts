@@ -77,7 +77,11 @@ export type Evidence = 'wall time' | 'instructions' | 'allocations';
 
 export function flaggedBy(r: AbRow, verdict: Verdict): Evidence[] {
   if (r.status !== 'ok') return [];
-  const by: Array<[Evidence, Verdict | undefined]> = [['wall time', r.verdict], ['instructions', r.instructions?.verdict], ['allocations', r.allocations?.verdict]];
+  const by: Array<[Evidence, Verdict | undefined]> = [
+    ['wall time', r.verdict],
+    ['instructions', r.instructions?.verdict],
+    ['allocations', r.allocations?.verdict],
+  ];
   return by.filter(([, v]) => v === verdict).map(([e]) => e);
 }
 
@@ -142,8 +146,6 @@ export const AbRowSchema = z.strictObject({
   roundsRun: z.number().int().nonnegative().max(10_000).optional(),
   instructions: StepVerdictSchema(positive).optional(),
   instructionsNote: text(2000).optional(),
-  allocations: z
-    .strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema })
-    .optional(),
+  allocations: z.strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema }).optional(),
   allocationsNote: text(2000).optional(),
 }) satisfies z.ZodType<AbRow>;

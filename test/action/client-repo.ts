@@ -7,19 +7,31 @@ import { dirname, join } from 'node:path';
 import { ROOT } from './harness.js';
 
 const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'Octo Cat', GIT_AUTHOR_EMAIL: 'octocat@example.com', GIT_COMMITTER_NAME: 'Octo Cat', GIT_COMMITTER_EMAIL: 'octocat@example.com',
-  GIT_AUTHOR_DATE: '2026-11-01T12:00:00Z', GIT_COMMITTER_DATE: '2026-11-01T12:00:00Z', GIT_CONFIG_NOSYSTEM: '1',
+  GIT_AUTHOR_NAME: 'Octo Cat',
+  GIT_AUTHOR_EMAIL: 'octocat@example.com',
+  GIT_COMMITTER_NAME: 'Octo Cat',
+  GIT_COMMITTER_EMAIL: 'octocat@example.com',
+  GIT_AUTHOR_DATE: '2026-11-01T12:00:00Z',
+  GIT_COMMITTER_DATE: '2026-11-01T12:00:00Z',
+  GIT_CONFIG_NOSYSTEM: '1',
 };
 
 export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], { cwd, encoding: 'utf8', env: { ...process.env, ...GIT_ENV }, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', ['-c', 'init.defaultBranch=main', '-c', 'commit.gpgsign=false', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, ...GIT_ENV },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }).trim();
 }
 
 /** The bee-rs crate source runners/rs depends on, located through cargo itself. */
 export function beeRsCrateDir(): string {
   const manifest = join(ROOT, 'runners', 'rs', 'Cargo.toml');
   execFileSync('cargo', ['fetch', '--locked', '--manifest-path', manifest], { stdio: 'ignore' });
-  const meta = JSON.parse(execFileSync('cargo', ['metadata', '--format-version', '1', '--locked', '--manifest-path', manifest], { encoding: 'utf8', maxBuffer: 256 << 20 })) as {
+  const meta = JSON.parse(
+    execFileSync('cargo', ['metadata', '--format-version', '1', '--locked', '--manifest-path', manifest], { encoding: 'utf8', maxBuffer: 256 << 20 }),
+  ) as {
     packages: Array<{ name: string; version: string; manifest_path: string; source: string | null }>;
   };
   const pkg = meta.packages.find((p) => p.name === 'bee-rs' && p.source?.startsWith('registry+'));
@@ -33,7 +45,10 @@ export function slowDownBmt(repo: string): void {
   const text = readFileSync(file, 'utf8');
   const line = '    let root = bmt_root(&padded);\n';
   if (text.split(line).length !== 2) throw new Error(`bmt.rs: expected one "${line.trim()}"`);
-  writeFileSync(file, text.replace(line, `    // Hash every chunk twice.\n    let _ = std::hint::black_box(bmt_root(std::hint::black_box(&padded)));\n${line}`));
+  writeFileSync(
+    file,
+    text.replace(line, `    // Hash every chunk twice.\n    let _ = std::hint::black_box(bmt_root(std::hint::black_box(&padded)));\n${line}`),
+  );
 }
 
 export interface ClientRepo {
@@ -104,7 +119,10 @@ export function makeBeeJsRepo(dir: string, edit: (checkout: string) => void = ()
   const pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as { scripts?: Record<string, string> };
   pkg.scripts = { 'build:node': 'node build.cjs' };
   writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
-  writeFileSync(join(checkout, 'build.cjs'), `const fs = require('node:fs');\nif (!fs.existsSync('node_modules')) fs.symlinkSync(${JSON.stringify(deps)}, 'node_modules', 'dir');\n`);
+  writeFileSync(
+    join(checkout, 'build.cjs'),
+    `const fs = require('node:fs');\nif (!fs.existsSync('node_modules')) fs.symlinkSync(${JSON.stringify(deps)}, 'node_modules', 'dir');\n`,
+  );
   writeFileSync(join(checkout, '.gitignore'), 'node_modules\n');
   edit(checkout);
   git(checkout, 'init', '-q');

@@ -30,18 +30,54 @@ afterAll(async () => {
 
 const HOSTILE = 'ping @maintainers, closes #1 and ethersphere/bee-js#5, see https://evil.example/x';
 const rows: AbRow[] = [
-  { caseId: 'cpu.keccak.chunk-hash', label: 'quick', group: 'keccak', kind: 'cpu', status: 'ok', baseMedianNs: 1000, headMedianNs: 1300, work: { ops: 1 }, ratio: 1.3, ci: [1.25, 1.35], p: 0.0005, q: 0.0005, verdict: 'regression', rounds: 12 },
-  { caseId: 'cpu.bmt.file-root', label: 'quick', group: 'bmt', kind: 'cpu', status: 'failed', note: `head failed where base succeeded: ${HOSTILE} ${'x'.repeat(1500)}`, work: {}, rounds: 0 },
+  {
+    caseId: 'cpu.keccak.chunk-hash',
+    label: 'quick',
+    group: 'keccak',
+    kind: 'cpu',
+    status: 'ok',
+    baseMedianNs: 1000,
+    headMedianNs: 1300,
+    work: { ops: 1 },
+    ratio: 1.3,
+    ci: [1.25, 1.35],
+    p: 0.0005,
+    q: 0.0005,
+    verdict: 'regression',
+    rounds: 12,
+  },
+  {
+    caseId: 'cpu.bmt.file-root',
+    label: 'quick',
+    group: 'bmt',
+    kind: 'cpu',
+    status: 'failed',
+    note: `head failed where base succeeded: ${HOSTILE} ${'x'.repeat(1500)}`,
+    work: {},
+    rounds: 0,
+  },
 ];
 
 function bundle(extra: Record<string, unknown> = {}, rowsIn: unknown[] = rows) {
   return {
-    schema: 'bee-bench/action-comment@2', client: 'js', pr: 21, head_sha: HEAD, base_sha: 'b'.repeat(40), workflow: 'bench',
+    schema: 'bee-bench/action-comment@2',
+    client: 'js',
+    pr: 21,
+    head_sha: HEAD,
+    base_sha: 'b'.repeat(40),
+    workflow: 'bench',
     outcome: {
       kind: 'report',
       report: {
-        title: 'bee-bench: js main → patch-1', runner: 'js', baseLabel: 'main@bbbbbbb', headLabel: `${HOSTILE}@ccccccc`, rows: rowsIn,
-        alpha: 0.02, threshold: 0.02, rounds: 12, profile: 'quick',
+        title: 'bee-bench: js main → patch-1',
+        runner: 'js',
+        baseLabel: 'main@bbbbbbb',
+        headLabel: `${HOSTILE}@ccccccc`,
+        rows: rowsIn,
+        alpha: 0.02,
+        threshold: 0.02,
+        rounds: 12,
+        profile: 'quick',
         env: { host: 'linux', clientBase: '12.1.0', clientHead: '12.1.0', specHash: 'ab'.repeat(32), wallTimeMs: 1000 },
       },
     },
@@ -62,7 +98,13 @@ async function commentJob(files: Record<string, string>) {
   const ws = join(dir, `ws-${id}`);
   mkdirSync(ws, { recursive: true });
   return runAction({
-    eventName: 'workflow_run', workspace: ws, temp: join(dir, 'runner-temp'), repository: REPO, apiUrl: api, runId: 9000 + id, workflow: 'bench-comment',
+    eventName: 'workflow_run',
+    workspace: ws,
+    temp: join(dir, 'runner-temp'),
+    repository: REPO,
+    apiUrl: api,
+    runId: 9000 + id,
+    workflow: 'bench-comment',
     payload: workflowRunEvent(REPO, { id, name: 'bench', event: 'pull_request', headSha: HEAD, headBranch: 'patch-1', headRepo: 'mallory/bee-js' }),
     inputs: { mode: 'comment', 'github-token': 'ghs_write' },
   });
@@ -71,7 +113,7 @@ async function commentJob(files: Record<string, string>) {
 const FORGED_MD = `<!<!-- bee-bench -->-- bee-bench:nightly:js -->\n## all good @everyone\n🔴 **0** regressions`;
 
 describe('mode: comment renders from validated data', () => {
-  it('posts a comment rendered from the rows, not the artifact\'s markdown; outputs count the rows', async () => {
+  it("posts a comment rendered from the rows, not the artifact's markdown; outputs count the rows", async () => {
     const r = await commentJob({ 'comment.json': JSON.stringify(bundle()), 'comment.md': FORGED_MD });
     expect(r.code, r.stdout.slice(-3000)).toBe(0);
     const posted = server.commentsOn(21);

@@ -35,7 +35,9 @@ describe('crossClientRunners', () => {
     const { runners, lines } = await probe(inputs(), 'rs');
     expect(runners).toEqual([{ runner: 'js', source: { kind: 'registry' } }]);
     expect(lines).toEqual([
-      expect.stringMatching(/^compare-clients: bee-go skipped: github\.com\/ethswarm-tools\/bee-go@v\S+: Get "http:\/\/127\.0\.0\.1:1\/.*connection refused \(fix: set go-client-path to a bee-go checkout\)$/),
+      expect.stringMatching(
+        /^compare-clients: bee-go skipped: github\.com\/ethswarm-tools\/bee-go@v\S+: Get "http:\/\/127\.0\.0\.1:1\/.*connection refused \(fix: set go-client-path to a bee-go checkout\)$/,
+      ),
     ]);
   });
 
@@ -44,14 +46,20 @@ describe('crossClientRunners', () => {
     vi.stubEnv('GOMODCACHE', moduleCache());
     vi.stubEnv('GONOSUMDB', MODULE);
     const { runners, lines } = await probe(inputs(), 'js');
-    expect(runners).toEqual([{ runner: 'go', source: { kind: 'registry' } }, { runner: 'rs', source: { kind: 'registry' } }]);
+    expect(runners).toEqual([
+      { runner: 'go', source: { kind: 'registry' } },
+      { runner: 'rs', source: { kind: 'registry' } },
+    ]);
     expect(lines).toEqual([]);
   });
 
   it('takes bee-go from go-client-path without asking the proxy, and nothing when compare-clients is off', async () => {
     vi.stubEnv('GOPROXY', 'off');
     const { runners, lines } = await probe(inputs({ goClientPath: 'checkouts/bee-go' }), 'js');
-    expect(runners).toEqual([{ runner: 'go', source: { kind: 'path', path: 'checkouts/bee-go' } }, { runner: 'rs', source: { kind: 'registry' } }]);
+    expect(runners).toEqual([
+      { runner: 'go', source: { kind: 'path', path: 'checkouts/bee-go' } },
+      { runner: 'rs', source: { kind: 'registry' } },
+    ]);
     expect(lines).toEqual([]);
     expect(await crossClientRunners(inputs({ compareClients: false }), 'js')).toEqual([]);
   });

@@ -53,16 +53,33 @@ const run = (o: Omit<RunOptions, 'temp' | 'repository' | 'apiUrl' | 'env'>) =>
   runAction({ ...o, temp, repository: REPO, apiUrl: api, env: { BEE_BENCH_CACHE: join(ROOT, '.bee-bench', 'cache'), ...NO_GO_PROXY } });
 const rowsOf = (r: ActionRun): AbRow[] => {
   const rows = (JSON.parse(readFileSync(join(r.outputs['results-path']!, 'ab.json'), 'utf8')) as { rows: AbRow[] }).rows;
-  for (const x of rows) console.log(`  ${x.caseId}: ${x.verdict ?? x.status} change ${(((x.ratio ?? 1) - 1) * 100).toFixed(1)}% [${x.ci?.map((c) => ((c - 1) * 100).toFixed(1)).join(', ')}] q ${x.q?.toPrecision(2)}`);
+  for (const x of rows)
+    console.log(
+      `  ${x.caseId}: ${x.verdict ?? x.status} change ${(((x.ratio ?? 1) - 1) * 100).toFixed(1)}% [${x.ci?.map((c) => ((c - 1) * 100).toFixed(1)).join(', ')}] q ${x.q?.toPrecision(2)}`,
+    );
   return rows;
 };
-const regressions = (rows: AbRow[]) => rows.filter((x) => x.status === 'ok' && x.verdict === 'regression').map((x) => x.caseId).sort();
-const improvements = (rows: AbRow[]) => rows.filter((x) => x.status === 'ok' && x.verdict === 'improvement').map((x) => x.caseId).sort();
+const regressions = (rows: AbRow[]) =>
+  rows
+    .filter((x) => x.status === 'ok' && x.verdict === 'regression')
+    .map((x) => x.caseId)
+    .sort();
+const improvements = (rows: AbRow[]) =>
+  rows
+    .filter((x) => x.status === 'ok' && x.verdict === 'improvement')
+    .map((x) => x.caseId)
+    .sort();
 /** Rows flagged either way that the PR did not change: nothing was sped up, only BMT slowed. */
 const falseAlarms = (rows: AbRow[]) => [...regressions(rows).filter((id) => !SLOWED.test(id)), ...improvements(rows)];
 const stickyOn = (pr: number) => server.commentsOn(pr).filter((c) => c.body.includes(MARKER));
 /** The verdict cell of a case's row in a comment's table. */
-const verdictIn = (body: string, caseId: string) => body.split('\n').find((l) => l.startsWith(`| \`${caseId}\``))?.split('|').at(-2)?.trim();
+const verdictIn = (body: string, caseId: string) =>
+  body
+    .split('\n')
+    .find((l) => l.startsWith(`| \`${caseId}\``))
+    ?.split('|')
+    .at(-2)
+    ?.trim();
 
 function prEvent(number: number, head: { ref: string; sha: string; repo?: string }) {
   return pullRequestEvent({ repo: REPO, number, base: { ref: 'main', sha: repo.main }, head });
@@ -72,122 +89,154 @@ describe('pull_request on a bee-rs checkout', () => {
   let first: ActionRun;
   let firstAlarms: string[] = [];
 
-  it('flags the slowed BMT/keccak rows, only those, in one comment; the step fails after posting', async () => {
-    const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-slow'));
-    first = await run({
-      eventName: 'pull_request', payload: prEvent(7, { ref: 'slow-bmt', sha: repo.slow }), workspace: ws,
-      inputs: { cases: CASES, 'github-token': 'ghs_write', 'fail-on-regression': 'true' },
-    });
-    log('PR run 1', first);
-    expect(server.violations).toEqual([]);
-    // fail-on-regression: the step fails, but only after the comment and the summary.
-    expect(first.code, first.stdout.slice(-3000)).toBe(1);
-    expect(first.stdout).toMatch(/::error::\d+ regressions? found \(fail-on-regression: true\)/);
+  it(
+    'flags the slowed BMT/keccak rows, only those, in one comment; the step fails after posting',
+    async () => {
+      const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-slow'));
+      first = await run({
+        eventName: 'pull_request',
+        payload: prEvent(7, { ref: 'slow-bmt', sha: repo.slow }),
+        workspace: ws,
+        inputs: { cases: CASES, 'github-token': 'ghs_write', 'fail-on-regression': 'true' },
+      });
+      log('PR run 1', first);
+      expect(server.violations).toEqual([]);
+      // fail-on-regression: the step fails, but only after the comment and the summary.
+      expect(first.code, first.stdout.slice(-3000)).toBe(1);
+      expect(first.stdout).toMatch(/::error::\d+ regressions? found \(fail-on-regression: true\)/);
 
-    const rows = rowsOf(first);
-    expect(rows.map((r) => r.caseId).sort()).toEqual(CASES.split(',').sort());
-    const flagged = regressions(rows);
-    firstAlarms = falseAlarms(rows);
-    if (firstAlarms.length > 0) console.warn(`run 1: false alarm on ${firstAlarms.join(', ')}; run 2 must be clean`);
-    for (const r of rows.filter((x) => SLOWED.test(x.caseId))) {
-      expect(r.verdict, `${r.caseId} ratio ${r.ratio} q ${r.q}`).toBe('regression');
-      expect(r.ratio!).toBeGreaterThan(1.3);
-    }
-    expect(first.outputs.regressions).toBe(String(flagged.length));
+      const rows = rowsOf(first);
+      expect(rows.map((r) => r.caseId).sort()).toEqual(CASES.split(',').sort());
+      const flagged = regressions(rows);
+      firstAlarms = falseAlarms(rows);
+      if (firstAlarms.length > 0) console.warn(`run 1: false alarm on ${firstAlarms.join(', ')}; run 2 must be clean`);
+      for (const r of rows.filter((x) => SLOWED.test(x.caseId))) {
+        expect(r.verdict, `${r.caseId} ratio ${r.ratio} q ${r.q}`).toBe('regression');
+        expect(r.ratio!).toBeGreaterThan(1.3);
+      }
+      expect(first.outputs.regressions).toBe(String(flagged.length));
 
-    const sticky = stickyOn(7);
-    expect(sticky).toHaveLength(1);
-    expect(first.outputs['comment-url']).toBe(`https://github.com/${REPO}/pull/7#issuecomment-${sticky[0]!.id}`);
-    for (const id of CASES.split(',')) {
-      const verdict = verdictIn(sticky[0]!.body, id);
-      if (SLOWED.test(id)) expect(verdict, id).toMatch(/regression/);
-      else if (!firstAlarms.includes(id)) expect(verdict, id).not.toMatch(/regression|improvement/);
-    }
-    // The base is the merge base (the fork point), not the base branch's tip; both came from a shallow checkout.
-    expect(first.stdout).toContain(`base: merge base ${repo.forkPoint.slice(0, 12)}`);
-    expect(sticky[0]!.body).toContain(`main@${repo.forkPoint.slice(0, 7)}`);
-    // Job summary, collapsible groups, one progress line per case and round.
-    expect(first.summary).toContain('| case | param | base | head |');
-    expect(first.stdout).toMatch(new RegExp(`::group::A/B: 4 cases x ${AB_DEFAULTS.rounds} rounds`));
-    for (const id of CASES.split(',')) expect(first.stdout).toContain(`round ${AB_DEFAULTS.rounds}/${AB_DEFAULTS.rounds} ${id}:`);
-    // The other workflow's comment is untouched.
-    expect(server.commentsOn(7).find((c) => c.body.includes('bee-bench:nightly:rs'))!.body).toContain("another workflow's table");
-  }, 40 * MINUTES);
+      const sticky = stickyOn(7);
+      expect(sticky).toHaveLength(1);
+      expect(first.outputs['comment-url']).toBe(`https://github.com/${REPO}/pull/7#issuecomment-${sticky[0]!.id}`);
+      for (const id of CASES.split(',')) {
+        const verdict = verdictIn(sticky[0]!.body, id);
+        if (SLOWED.test(id)) expect(verdict, id).toMatch(/regression/);
+        else if (!firstAlarms.includes(id)) expect(verdict, id).not.toMatch(/regression|improvement/);
+      }
+      // The base is the merge base (the fork point), not the base branch's tip; both came from a shallow checkout.
+      expect(first.stdout).toContain(`base: merge base ${repo.forkPoint.slice(0, 12)}`);
+      expect(sticky[0]!.body).toContain(`main@${repo.forkPoint.slice(0, 7)}`);
+      // Job summary, collapsible groups, one progress line per case and round.
+      expect(first.summary).toContain('| case | param | base | head |');
+      expect(first.stdout).toMatch(new RegExp(`::group::A/B: 4 cases x ${AB_DEFAULTS.rounds} rounds`));
+      for (const id of CASES.split(',')) expect(first.stdout).toContain(`round ${AB_DEFAULTS.rounds}/${AB_DEFAULTS.rounds} ${id}:`);
+      // The other workflow's comment is untouched.
+      expect(server.commentsOn(7).find((c) => c.body.includes('bee-bench:nightly:rs'))!.body).toContain("another workflow's table");
+    },
+    40 * MINUTES,
+  );
 
-  it('a second run edits the same comment, with warm builds', async () => {
-    const before = { ...stickyOn(7)[0]! };
-    const posts = server.requests.filter((r) => r.method === 'POST').length;
-    const second = await run({
-      eventName: 'pull_request', payload: { ...prEvent(7, { ref: 'slow-bmt', sha: repo.slow }), action: 'synchronize' }, workspace: join(dir, 'ws-slow'),
-      inputs: { cases: CASES, 'github-token': 'ghs_write' },
-    });
-    log('PR run 2', second);
-    expect(second.code, second.stdout.slice(-3000)).toBe(0);
-    expect(second.stdout).toMatch(/base: cached build/);
-    expect(second.stdout).toMatch(/head: cached build/);
-    const sticky = stickyOn(7);
-    expect(sticky).toHaveLength(1);
-    expect(sticky[0]!.id).toBe(before.id);
-    expect(sticky[0]!.updated_at).not.toBe(before.updated_at);
-    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(posts);
-    expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
-    expect(second.outputs['comment-url']).toBe(first.outputs['comment-url']);
-    const rows = rowsOf(second);
-    for (const r of rows.filter((x) => SLOWED.test(x.caseId))) expect(r.verdict, r.caseId).toBe('regression');
-    const alarms = falseAlarms(rows);
-    expect(firstAlarms.length === 0 || alarms.length === 0, `false alarms in both runs: ${firstAlarms} / ${alarms}`).toBe(true);
-    // The comment now shows run 2's table.
-    for (const id of CASES.split(',')) {
-      const verdict = verdictIn(sticky[0]!.body, id);
-      if (SLOWED.test(id)) expect(verdict, id).toMatch(/regression/);
-      else if (!alarms.includes(id)) expect(verdict, id).not.toMatch(/regression|improvement/);
-    }
-    expect(server.violations).toEqual([]);
-  }, 30 * MINUTES);
+  it(
+    'a second run edits the same comment, with warm builds',
+    async () => {
+      const before = { ...stickyOn(7)[0]! };
+      const posts = server.requests.filter((r) => r.method === 'POST').length;
+      const second = await run({
+        eventName: 'pull_request',
+        payload: { ...prEvent(7, { ref: 'slow-bmt', sha: repo.slow }), action: 'synchronize' },
+        workspace: join(dir, 'ws-slow'),
+        inputs: { cases: CASES, 'github-token': 'ghs_write' },
+      });
+      log('PR run 2', second);
+      expect(second.code, second.stdout.slice(-3000)).toBe(0);
+      expect(second.stdout).toMatch(/base: cached build/);
+      expect(second.stdout).toMatch(/head: cached build/);
+      const sticky = stickyOn(7);
+      expect(sticky).toHaveLength(1);
+      expect(sticky[0]!.id).toBe(before.id);
+      expect(sticky[0]!.updated_at).not.toBe(before.updated_at);
+      expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(posts);
+      expect(server.requests.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+      expect(second.outputs['comment-url']).toBe(first.outputs['comment-url']);
+      const rows = rowsOf(second);
+      for (const r of rows.filter((x) => SLOWED.test(x.caseId))) expect(r.verdict, r.caseId).toBe('regression');
+      const alarms = falseAlarms(rows);
+      expect(firstAlarms.length === 0 || alarms.length === 0, `false alarms in both runs: ${firstAlarms} / ${alarms}`).toBe(true);
+      // The comment now shows run 2's table.
+      for (const id of CASES.split(',')) {
+        const verdict = verdictIn(sticky[0]!.body, id);
+        if (SLOWED.test(id)) expect(verdict, id).toMatch(/regression/);
+        else if (!alarms.includes(id)) expect(verdict, id).not.toMatch(/regression|improvement/);
+      }
+      expect(server.violations).toEqual([]);
+    },
+    30 * MINUTES,
+  );
 
-  it('a PR with no code change flags nothing', async () => {
-    const ws = shallowCheckout(repo.origin, repo.docs, join(dir, 'ws-docs'));
-    const once = () => run({
-      eventName: 'pull_request', payload: prEvent(8, { ref: 'docs-only', sha: repo.docs }), workspace: ws,
-      inputs: { cases: CASES, 'github-token': 'ghs_write', 'fail-on-regression': 'true' },
-    });
-    let r = await once();
-    log('PR run, no change', r);
-    if (r.code === 1 && regressions(rowsOf(r)).length > 0) {
-      console.warn(`no-change run: false alarm on ${regressions(rowsOf(r)).join(', ')}; the re-run must be clean`);
-      r = await once();
-      log('PR re-run, no change', r);
-    }
-    expect(r.code, r.stdout.slice(-3000)).toBe(0);
-    expect(regressions(rowsOf(r))).toEqual([]);
-    expect(r.outputs.regressions).toBe('0');
-    const sticky = stickyOn(8);
-    expect(sticky).toHaveLength(1);
-    expect(sticky[0]!.body).toContain('🔴 **0** regressions');
-    expect(server.violations).toEqual([]);
-  }, 30 * MINUTES);
+  it(
+    'a PR with no code change flags nothing',
+    async () => {
+      const ws = shallowCheckout(repo.origin, repo.docs, join(dir, 'ws-docs'));
+      const once = () =>
+        run({
+          eventName: 'pull_request',
+          payload: prEvent(8, { ref: 'docs-only', sha: repo.docs }),
+          workspace: ws,
+          inputs: { cases: CASES, 'github-token': 'ghs_write', 'fail-on-regression': 'true' },
+        });
+      let r = await once();
+      log('PR run, no change', r);
+      if (r.code === 1 && regressions(rowsOf(r)).length > 0) {
+        console.warn(`no-change run: false alarm on ${regressions(rowsOf(r)).join(', ')}; the re-run must be clean`);
+        r = await once();
+        log('PR re-run, no change', r);
+      }
+      expect(r.code, r.stdout.slice(-3000)).toBe(0);
+      expect(regressions(rowsOf(r))).toEqual([]);
+      expect(r.outputs.regressions).toBe('0');
+      const sticky = stickyOn(8);
+      expect(sticky).toHaveLength(1);
+      expect(sticky[0]!.body).toContain('🔴 **0** regressions');
+      expect(server.violations).toEqual([]);
+    },
+    30 * MINUTES,
+  );
 });
 
 describe('pull requests from forks: the two-workflow pair', () => {
   const RUN_ID = 5151;
   let bundleDir: string;
 
-  it('the PR job (read-only token) writes nothing to the API, only the artifact and summary', async () => {
-    const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-fork'));
-    const writesBefore = server.writes().length;
-    const r = await run({
-      eventName: 'pull_request', payload: prEvent(9, { ref: 'patch-1', sha: repo.slow, repo: 'contributor/bee-rs' }), workspace: ws,
-      runId: RUN_ID, inputs: { cases: 'cpu.keccak.chunk-hash', rounds: '2', 'github-token': 'ghs_fork_readonly' },
-    });
-    log('fork PR job', r);
-    expect(r.code, r.stdout.slice(-3000)).toBe(0);
-    expect(server.writes()).toHaveLength(writesBefore);
-    expect(server.commentsOn(9)).toEqual([]);
-    expect(r.summary).toMatch(/comes from a fork/);
-    bundleDir = r.outputs['results-path']!;
-    // Data for the comment job, never markdown: it renders the comment itself.
-    expect(JSON.parse(readFileSync(join(bundleDir, 'comment.json'), 'utf8'))).toMatchObject({ pr: 9, head_sha: repo.slow, client: 'rs', workflow: 'bench', outcome: { kind: 'report' } });
-  }, 20 * MINUTES);
+  it(
+    'the PR job (read-only token) writes nothing to the API, only the artifact and summary',
+    async () => {
+      const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-fork'));
+      const writesBefore = server.writes().length;
+      const r = await run({
+        eventName: 'pull_request',
+        payload: prEvent(9, { ref: 'patch-1', sha: repo.slow, repo: 'contributor/bee-rs' }),
+        workspace: ws,
+        runId: RUN_ID,
+        inputs: { cases: 'cpu.keccak.chunk-hash', rounds: '2', 'github-token': 'ghs_fork_readonly' },
+      });
+      log('fork PR job', r);
+      expect(r.code, r.stdout.slice(-3000)).toBe(0);
+      expect(server.writes()).toHaveLength(writesBefore);
+      expect(server.commentsOn(9)).toEqual([]);
+      expect(r.summary).toMatch(/comes from a fork/);
+      bundleDir = r.outputs['results-path']!;
+      // Data for the comment job, never markdown: it renders the comment itself.
+      expect(JSON.parse(readFileSync(join(bundleDir, 'comment.json'), 'utf8'))).toMatchObject({
+        pr: 9,
+        head_sha: repo.slow,
+        client: 'rs',
+        workflow: 'bench',
+        outcome: { kind: 'report' },
+      });
+    },
+    20 * MINUTES,
+  );
 
   const zip = (from: string, name: string) => {
     const file = join(dir, `${name}.zip`);
@@ -202,87 +251,120 @@ describe('pull requests from forks: the two-workflow pair', () => {
   };
   const commentJob = (runId: number, headSha: string) =>
     run({
-      eventName: 'workflow_run', workspace: emptyWorkspace(runId), runId: 6000 + runId, workflow: 'bench-comment',
+      eventName: 'workflow_run',
+      workspace: emptyWorkspace(runId),
+      runId: 6000 + runId,
+      workflow: 'bench-comment',
       payload: workflowRunEvent(REPO, { id: runId, name: 'bench', event: 'pull_request', headSha, headBranch: 'patch-1', headRepo: 'contributor/bee-rs' }),
       inputs: { mode: 'comment', 'github-token': 'ghs_write' },
     });
 
-  it('the workflow_run job (mode: comment) downloads the artifact and posts the comment', async () => {
-    server.pulls.set(9, { number: 9, head: { sha: repo.slow, ref: 'patch-1', repo: 'contributor/bee-rs' }, base: { sha: repo.main, ref: 'main' } });
-    server.addArtifact(RUN_ID, 'bee-bench-rs', zip(bundleDir, 'fork'), repo.slow);
-    const from = server.requests.length;
-    const r = await commentJob(RUN_ID, repo.slow);
-    log('comment job', r);
-    expect(r.code, r.stdout.slice(-3000)).toBe(0);
-    const sticky = stickyOn(9);
-    expect(sticky).toHaveLength(1);
-    expect(sticky[0]!.body).toContain('cpu.keccak.chunk-hash');
-    expect(r.outputs['comment-url']).toBe(`https://github.com/${REPO}/pull/9#issuecomment-${sticky[0]!.id}`);
-    const used = new Set(server.requests.slice(from).map((q) => `${q.method} ${q.template}`));
-    expect(used).toContain('GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts');
-    expect(used).toContain('GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}');
-    expect(used).toContain('GET /repos/{owner}/{repo}/pulls/{pull_number}');
-    expect(server.violations).toEqual([]);
-    // Run again (a re-run of the comment job): the same comment, edited or left as is.
-    await commentJob(RUN_ID, repo.slow);
-    expect(stickyOn(9)).toHaveLength(1);
-  }, 10 * MINUTES);
+  it(
+    'the workflow_run job (mode: comment) downloads the artifact and posts the comment',
+    async () => {
+      server.pulls.set(9, { number: 9, head: { sha: repo.slow, ref: 'patch-1', repo: 'contributor/bee-rs' }, base: { sha: repo.main, ref: 'main' } });
+      server.addArtifact(RUN_ID, 'bee-bench-rs', zip(bundleDir, 'fork'), repo.slow);
+      const from = server.requests.length;
+      const r = await commentJob(RUN_ID, repo.slow);
+      log('comment job', r);
+      expect(r.code, r.stdout.slice(-3000)).toBe(0);
+      const sticky = stickyOn(9);
+      expect(sticky).toHaveLength(1);
+      expect(sticky[0]!.body).toContain('cpu.keccak.chunk-hash');
+      expect(r.outputs['comment-url']).toBe(`https://github.com/${REPO}/pull/9#issuecomment-${sticky[0]!.id}`);
+      const used = new Set(server.requests.slice(from).map((q) => `${q.method} ${q.template}`));
+      expect(used).toContain('GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts');
+      expect(used).toContain('GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}');
+      expect(used).toContain('GET /repos/{owner}/{repo}/pulls/{pull_number}');
+      expect(server.violations).toEqual([]);
+      // Run again (a re-run of the comment job): the same comment, edited or left as is.
+      await commentJob(RUN_ID, repo.slow);
+      expect(stickyOn(9)).toHaveLength(1);
+    },
+    10 * MINUTES,
+  );
 
-  it('an artifact naming another PR is not posted there', async () => {
-    server.pulls.set(10, { number: 10, head: { sha: repo.docs, ref: 'other', repo: 'someone/bee-rs' }, base: { sha: repo.main, ref: 'main' } });
-    const data = JSON.parse(readFileSync(join(bundleDir, 'comment.json'), 'utf8'));
-    writeFileSync(join(bundleDir, 'comment.json'), JSON.stringify({ ...data, pr: 10 }));
-    server.addArtifact(RUN_ID + 1, 'bee-bench-rs', zip(bundleDir, 'tampered'), repo.slow);
-    const r = await commentJob(RUN_ID + 1, repo.slow);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/::warning::publish: pull request #10 has head .*not posted/);
-    expect(server.commentsOn(10)).toEqual([]);
-    expect(server.violations).toEqual([]);
-  }, 10 * MINUTES);
+  it(
+    'an artifact naming another PR is not posted there',
+    async () => {
+      server.pulls.set(10, { number: 10, head: { sha: repo.docs, ref: 'other', repo: 'someone/bee-rs' }, base: { sha: repo.main, ref: 'main' } });
+      const data = JSON.parse(readFileSync(join(bundleDir, 'comment.json'), 'utf8'));
+      writeFileSync(join(bundleDir, 'comment.json'), JSON.stringify({ ...data, pr: 10 }));
+      server.addArtifact(RUN_ID + 1, 'bee-bench-rs', zip(bundleDir, 'tampered'), repo.slow);
+      const r = await commentJob(RUN_ID + 1, repo.slow);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/::warning::publish: pull request #10 has head .*not posted/);
+      expect(server.commentsOn(10)).toEqual([]);
+      expect(server.violations).toEqual([]);
+    },
+    10 * MINUTES,
+  );
 });
 
 describe('push and workflow_dispatch', () => {
-  it('push: a single run, results as outputs and summary, no API calls', async () => {
-    const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-push'));
-    const before = server.requests.length;
-    const r = await run({
-      eventName: 'push', payload: pushEvent(REPO, 'refs/heads/slow-bmt', repo.forkPoint, repo.slow), workspace: ws, sha: repo.slow,
-      inputs: { cases: 'cpu.keccak.chunk-hash,cpu.harness.noop', 'github-token': 'ghs_write', 'compare-clients': 'true' },
-    });
-    log('push run', r);
-    expect(r.code, r.stdout.slice(-3000)).toBe(0);
-    expect(server.requests.length).toBe(before);
-    expect(r.outputs).toMatchObject({ regressions: '0', improvements: '0' });
-    // The client under test from the checkout, bee-js from npm for context; bee-go from the Go module
-    // proxy, which does not serve it here: one line with the proxy's error and the fix.
-    expect(existsSync(join(r.outputs['results-path']!, 'rs.json'))).toBe(true);
-    expect(existsSync(join(r.outputs['results-path']!, 'js.json'))).toBe(true);
-    expect(existsSync(join(r.outputs['results-path']!, 'go.json'))).toBe(false);
-    expect(r.stdout.split('\n').filter((l) => l.includes('bee-go'))).toEqual([
-      expect.stringMatching(/^compare-clients: bee-go skipped: github\.com\/ethswarm-tools\/bee-go@v\S+: Get "http:\/\/127\.0\.0\.1:1\/.*connection refused \(fix: set go-client-path to a bee-go checkout\)$/),
-    ]);
-    expect(r.outputs['report-path']).toMatch(/report\.md$/);
-    expect(r.summary).toContain('cpu.keccak.chunk-hash');
-    expect(r.stdout).toMatch(/artifact: no artifact service/);
-    // A job holding a write token neither restores nor saves a cache (docs/security.md).
-    expect(r.stdout).toMatch(/cache: not restored or saved: this job holds a write token/);
-  }, 20 * MINUTES);
+  it(
+    'push: a single run, results as outputs and summary, no API calls',
+    async () => {
+      const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-push'));
+      const before = server.requests.length;
+      const r = await run({
+        eventName: 'push',
+        payload: pushEvent(REPO, 'refs/heads/slow-bmt', repo.forkPoint, repo.slow),
+        workspace: ws,
+        sha: repo.slow,
+        inputs: { cases: 'cpu.keccak.chunk-hash,cpu.harness.noop', 'github-token': 'ghs_write', 'compare-clients': 'true' },
+      });
+      log('push run', r);
+      expect(r.code, r.stdout.slice(-3000)).toBe(0);
+      expect(server.requests.length).toBe(before);
+      expect(r.outputs).toMatchObject({ regressions: '0', improvements: '0' });
+      // The client under test from the checkout, bee-js from npm for context; bee-go from the Go module
+      // proxy, which does not serve it here: one line with the proxy's error and the fix.
+      expect(existsSync(join(r.outputs['results-path']!, 'rs.json'))).toBe(true);
+      expect(existsSync(join(r.outputs['results-path']!, 'js.json'))).toBe(true);
+      expect(existsSync(join(r.outputs['results-path']!, 'go.json'))).toBe(false);
+      expect(r.stdout.split('\n').filter((l) => l.includes('bee-go'))).toEqual([
+        expect.stringMatching(
+          /^compare-clients: bee-go skipped: github\.com\/ethswarm-tools\/bee-go@v\S+: Get "http:\/\/127\.0\.0\.1:1\/.*connection refused \(fix: set go-client-path to a bee-go checkout\)$/,
+        ),
+      ]);
+      expect(r.outputs['report-path']).toMatch(/report\.md$/);
+      expect(r.summary).toContain('cpu.keccak.chunk-hash');
+      expect(r.stdout).toMatch(/artifact: no artifact service/);
+      // A job holding a write token neither restores nor saves a cache (docs/security.md).
+      expect(r.stdout).toMatch(/cache: not restored or saved: this job holds a write token/);
+    },
+    20 * MINUTES,
+  );
 
-  it('workflow_dispatch: an A/B between two refs, each in a worktree', async () => {
-    const ws = shallowCheckout(repo.origin, repo.main, join(dir, 'ws-dispatch'));
-    const r = await run({
-      eventName: 'workflow_dispatch', payload: workflowDispatchEvent(REPO, 'refs/heads/main', { 'base-ref': repo.forkPoint, 'head-ref': 'slow-bmt' }), workspace: ws,
-      inputs: { cases: 'cpu.keccak.chunk-hash', rounds: '2', 'base-ref': repo.forkPoint, 'head-ref': 'slow-bmt', 'github-token': 'ghs_write', 'compare-clients': 'true' },
-    });
-    log('dispatch A/B', r);
-    expect(r.code, r.stdout.slice(-3000)).toBe(0);
-    expect(r.stdout).toContain(`A/B: base ${repo.forkPoint.slice(0, 7)}, head slow-bmt@${repo.slow.slice(0, 7)}`);
-    expect(rowsOf(r).map((x) => x.caseId)).toEqual(['cpu.keccak.chunk-hash']);
-    expect(r.summary).toContain(`slow-bmt@${repo.slow.slice(0, 7)}`);
-    expect(r.outputs['comment-url']).toBeUndefined();
-    expect(r.summary).toContain('Cross-client context');
-    expect(r.stdout).toMatch(/::group::cross-client context: js/);
-  }, 20 * MINUTES);
+  it(
+    'workflow_dispatch: an A/B between two refs, each in a worktree',
+    async () => {
+      const ws = shallowCheckout(repo.origin, repo.main, join(dir, 'ws-dispatch'));
+      const r = await run({
+        eventName: 'workflow_dispatch',
+        payload: workflowDispatchEvent(REPO, 'refs/heads/main', { 'base-ref': repo.forkPoint, 'head-ref': 'slow-bmt' }),
+        workspace: ws,
+        inputs: {
+          cases: 'cpu.keccak.chunk-hash',
+          rounds: '2',
+          'base-ref': repo.forkPoint,
+          'head-ref': 'slow-bmt',
+          'github-token': 'ghs_write',
+          'compare-clients': 'true',
+        },
+      });
+      log('dispatch A/B', r);
+      expect(r.code, r.stdout.slice(-3000)).toBe(0);
+      expect(r.stdout).toContain(`A/B: base ${repo.forkPoint.slice(0, 7)}, head slow-bmt@${repo.slow.slice(0, 7)}`);
+      expect(rowsOf(r).map((x) => x.caseId)).toEqual(['cpu.keccak.chunk-hash']);
+      expect(r.summary).toContain(`slow-bmt@${repo.slow.slice(0, 7)}`);
+      expect(r.outputs['comment-url']).toBeUndefined();
+      expect(r.summary).toContain('Cross-client context');
+      expect(r.stdout).toMatch(/::group::cross-client context: js/);
+    },
+    20 * MINUTES,
+  );
 });
 
 describe('history on gh-pages', () => {
@@ -294,74 +376,109 @@ describe('history on gh-pages', () => {
   });
   const pages = (...args: string[]) => execFileSync('git', ['-C', historyRemote, ...args], { encoding: 'utf8' }).trim();
 
-  it('push runs on main append one record each, with derived files and the trend site', async () => {
-    const ws = shallowCheckout(repo.origin, repo.main, join(dir, 'ws-history'));
-    // Five runs: with 5 history values against 5 head samples Mann–Whitney can reach p < alpha (0.02).
-    for (const runId of [101, 102, 103, 104, 105]) {
+  it(
+    'push runs on main append one record each, with derived files and the trend site',
+    async () => {
+      const ws = shallowCheckout(repo.origin, repo.main, join(dir, 'ws-history'));
+      // Five runs: with 5 history values against 5 head samples Mann–Whitney can reach p < alpha (0.02).
+      for (const runId of [101, 102, 103, 104, 105]) {
+        const r = await run({
+          eventName: 'push',
+          payload: pushEvent(REPO, 'refs/heads/main', repo.forkPoint, repo.main),
+          workspace: ws,
+          sha: repo.main,
+          runId,
+          inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, 'github-token': 'ghs_write' },
+        });
+        log(`push ${runId} with history`, r);
+        expect(r.code, r.stdout.slice(-3000)).toBe(0);
+        expect(r.stdout).toMatch(/history: 1 record\(s\) added to gh-pages\/bench/);
+      }
+      const files = pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
+      expect(files.filter((f) => /^bench\/runs\/.*-rs-10[1-5]\.json$/.test(f))).toHaveLength(5);
+      expect(files).toEqual(expect.arrayContaining(['bench/index.json', 'bench/index.html', 'bench/app.js', 'bench/series/cpu.keccak.chunk-hash.json']));
+      const record = JSON.parse(pages('show', `gh-pages:${files.find((f) => f.endsWith('-rs-101.json'))!}`));
+      expect(record).toMatchObject({ branch: 'main', event: 'push', commit: { sha: repo.main }, runner: 'rs' });
+    },
+    20 * MINUTES,
+  );
+
+  it(
+    "a PR with baseline: history is judged against main's records, marked cross-machine",
+    async () => {
+      const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-history-pr'));
       const r = await run({
-        eventName: 'push', payload: pushEvent(REPO, 'refs/heads/main', repo.forkPoint, repo.main), workspace: ws, sha: repo.main, runId,
-        inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, 'github-token': 'ghs_write' },
+        eventName: 'pull_request',
+        payload: prEvent(9, { ref: 'slow-bmt', sha: repo.slow }),
+        workspace: ws,
+        sha: repo.slow,
+        inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, baseline: 'history', 'history-runs': '5', 'github-token': 'ghs_write' },
       });
-      log(`push ${runId} with history`, r);
+      log('PR against history', r);
       expect(r.code, r.stdout.slice(-3000)).toBe(0);
-      expect(r.stdout).toMatch(/history: 1 record\(s\) added to gh-pages\/bench/);
-    }
-    const files = pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
-    expect(files.filter((f) => /^bench\/runs\/.*-rs-10[1-5]\.json$/.test(f))).toHaveLength(5);
-    expect(files).toEqual(expect.arrayContaining(['bench/index.json', 'bench/index.html', 'bench/app.js', 'bench/series/cpu.keccak.chunk-hash.json']));
-    const record = JSON.parse(pages('show', `gh-pages:${files.find((f) => f.endsWith('-rs-101.json'))!}`));
-    expect(record).toMatchObject({ branch: 'main', event: 'push', commit: { sha: repo.main }, runner: 'rs' });
-  }, 20 * MINUTES);
+      expect(r.stdout).not.toMatch(/git: merge base and worktree/);
+      const [comment] = stickyOn(9);
+      expect(comment?.body).toMatch(/Cross-machine comparison/);
+      expect(comment?.body).toMatch(/history: last 5 runs of `main`/);
+      expect(verdictIn(comment!.body, 'cpu.keccak.chunk-hash')).toMatch(/regression/);
+      // Pull requests never write to the history.
+      expect(
+        pages('ls-tree', '-r', '--name-only', 'gh-pages')
+          .split('\n')
+          .filter((f) => f.includes('/runs/')),
+      ).toHaveLength(5);
+    },
+    20 * MINUTES,
+  );
 
-  it('a PR with baseline: history is judged against main\'s records, marked cross-machine', async () => {
-    const ws = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-history-pr'));
-    const r = await run({
-      eventName: 'pull_request', payload: prEvent(9, { ref: 'slow-bmt', sha: repo.slow }), workspace: ws, sha: repo.slow,
-      inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, baseline: 'history', 'history-runs': '5', 'github-token': 'ghs_write' },
-    });
-    log('PR against history', r);
-    expect(r.code, r.stdout.slice(-3000)).toBe(0);
-    expect(r.stdout).not.toMatch(/git: merge base and worktree/);
-    const [comment] = stickyOn(9);
-    expect(comment?.body).toMatch(/Cross-machine comparison/);
-    expect(comment?.body).toMatch(/history: last 5 runs of `main`/);
-    expect(verdictIn(comment!.body, 'cpu.keccak.chunk-hash')).toMatch(/regression/);
-    // Pull requests never write to the history.
-    expect(pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n').filter((f) => f.includes('/runs/'))).toHaveLength(5);
-  }, 20 * MINUTES);
+  it(
+    'alert: issue: the slowed commit pushed to main opens one labelled issue, a rerun keeps it single, a later clean push closes it',
+    async () => {
+      const alertRun = (sha: string, runId: number, ws: string) =>
+        run({
+          eventName: 'push',
+          payload: pushEvent(REPO, 'refs/heads/main', repo.main, sha),
+          workspace: ws,
+          sha,
+          runId,
+          // The slowed commit is ~2x slower; a 25% threshold keeps a clean run that a busy machine
+          // slowed for a moment from being flagged (the issue would then rightly stay open).
+          inputs: {
+            cases,
+            history: 'gh-pages',
+            'history-remote': historyRemote,
+            'history-runs': '5',
+            alert: 'issue',
+            threshold: '0.25',
+            'github-token': 'ghs_write',
+          },
+        });
+      const alertIssues = () => server.issues.filter((i) => i.labels.includes('bee-bench-regression'));
+      const wsSlow = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-alert-slow'));
+      const first = await alertRun(repo.slow, 106, wsSlow);
+      log('push of the slowed commit with alert: issue', first);
+      expect(first.code, first.stdout.slice(-3000)).toBe(0);
+      expect(first.outputs.regressions).toBe('1');
+      expect(alertIssues()).toHaveLength(1);
+      const issue = alertIssues()[0]!;
+      expect(issue).toMatchObject({ state: 'open', labels: ['bee-bench-regression', 'bee-bench:rs'] });
+      expect(issue.body).toContain('cpu.keccak.chunk-hash');
+      expect(issue.body).toContain(`...${repo.slow})`);
+      expect(first.summary).toMatch(new RegExp(`\\*\\*Alerts\\*\\* .*opened #${issue.number}`));
 
-  it('alert: issue: the slowed commit pushed to main opens one labelled issue, a rerun keeps it single, a later clean push closes it', async () => {
-    const alertRun = (sha: string, runId: number, ws: string) =>
-      run({
-        eventName: 'push', payload: pushEvent(REPO, 'refs/heads/main', repo.main, sha), workspace: ws, sha, runId,
-        // The slowed commit is ~2x slower; a 25% threshold keeps a clean run that a busy machine
-        // slowed for a moment from being flagged (the issue would then rightly stay open).
-        inputs: { cases, history: 'gh-pages', 'history-remote': historyRemote, 'history-runs': '5', alert: 'issue', threshold: '0.25', 'github-token': 'ghs_write' },
-      });
-    const alertIssues = () => server.issues.filter((i) => i.labels.includes('bee-bench-regression'));
-    const wsSlow = shallowCheckout(repo.origin, repo.slow, join(dir, 'ws-alert-slow'));
-    const first = await alertRun(repo.slow, 106, wsSlow);
-    log('push of the slowed commit with alert: issue', first);
-    expect(first.code, first.stdout.slice(-3000)).toBe(0);
-    expect(first.outputs.regressions).toBe('1');
-    expect(alertIssues()).toHaveLength(1);
-    const issue = alertIssues()[0]!;
-    expect(issue).toMatchObject({ state: 'open', labels: ['bee-bench-regression', 'bee-bench:rs'] });
-    expect(issue.body).toContain('cpu.keccak.chunk-hash');
-    expect(issue.body).toContain(`...${repo.slow})`);
-    expect(first.summary).toMatch(new RegExp(`\\*\\*Alerts\\*\\* .*opened #${issue.number}`));
+      const rerun = await alertRun(repo.slow, 106, wsSlow);
+      expect(rerun.code, rerun.stdout.slice(-3000)).toBe(0);
+      expect(alertIssues()).toHaveLength(1);
+      expect(issue.state).toBe('open');
 
-    const rerun = await alertRun(repo.slow, 106, wsSlow);
-    expect(rerun.code, rerun.stdout.slice(-3000)).toBe(0);
-    expect(alertIssues()).toHaveLength(1);
-    expect(issue.state).toBe('open');
-
-    const clean = await alertRun(repo.docs, 107, shallowCheckout(repo.origin, repo.docs, join(dir, 'ws-alert-docs')));
-    log('clean push with alert: issue', clean);
-    expect(clean.code, clean.stdout.slice(-3000)).toBe(0);
-    expect(issue.state).toBe('closed');
-    expect(server.commentsOn(issue.number).at(-1)!.body).toMatch(/^<!-- bee-bench-alert-recovered -->\n✅ Recovered/);
-    expect(alertIssues()).toHaveLength(1);
-    expect(server.violations).toEqual([]);
-  }, 20 * MINUTES);
+      const clean = await alertRun(repo.docs, 107, shallowCheckout(repo.origin, repo.docs, join(dir, 'ws-alert-docs')));
+      log('clean push with alert: issue', clean);
+      expect(clean.code, clean.stdout.slice(-3000)).toBe(0);
+      expect(issue.state).toBe('closed');
+      expect(server.commentsOn(issue.number).at(-1)!.body).toMatch(/^<!-- bee-bench-alert-recovered -->\n✅ Recovered/);
+      expect(alertIssues()).toHaveLength(1);
+      expect(server.violations).toEqual([]);
+    },
+    20 * MINUTES,
+  );
 });

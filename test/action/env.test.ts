@@ -19,9 +19,15 @@ function dumpingBeeJs(): { checkout: string; buildDump: string; runDump: string 
   const buildDump = join(dir, 'build-env.json');
   const runDump = join(dir, 'run-env.json');
   const checkout = makeBeeJsRepo(dir, (c) => {
-    writeFileSync(join(c, 'build.cjs'), `${readFileSync(join(c, 'build.cjs'), 'utf8')}fs.writeFileSync(${JSON.stringify(buildDump)}, JSON.stringify(process.env));\n`);
+    writeFileSync(
+      join(c, 'build.cjs'),
+      `${readFileSync(join(c, 'build.cjs'), 'utf8')}fs.writeFileSync(${JSON.stringify(buildDump)}, JSON.stringify(process.env));\n`,
+    );
     const entry = join(c, 'dist', 'mjs', 'index.js');
-    writeFileSync(entry, `import { writeFileSync as dumpEnv } from 'node:fs';\ndumpEnv(${JSON.stringify(runDump)}, JSON.stringify(process.env));\n${readFileSync(entry, 'utf8')}`);
+    writeFileSync(
+      entry,
+      `import { writeFileSync as dumpEnv } from 'node:fs';\ndumpEnv(${JSON.stringify(runDump)}, JSON.stringify(process.env));\n${readFileSync(entry, 'utf8')}`,
+    );
   });
   return { checkout, buildDump, runDump };
 }
@@ -37,22 +43,33 @@ const CREDENTIALS = {
 
 function leaks(env: Record<string, string>): string[] {
   return Object.entries(env)
-    .filter(([k, v]) => k.startsWith('INPUT_') || k in CREDENTIALS || v.includes(TOKEN) || Object.values(CREDENTIALS).some((c) => c.length > 20 && v.includes(c)))
+    .filter(
+      ([k, v]) => k.startsWith('INPUT_') || k in CREDENTIALS || v.includes(TOKEN) || Object.values(CREDENTIALS).some((c) => c.length > 20 && v.includes(c)),
+    )
     .map(([k]) => k);
 }
 
 describe('child processes get no credentials', () => {
   it('childEnv drops the action inputs, runtime tokens and any value holding a token; keeps the rest', () => {
-    const env = childEnv({ EXTRA: '1' }, { PATH: '/usr/bin', HOME: '/home/runner', 'INPUT_GITHUB-TOKEN': TOKEN, INPUT_CASES: 'cpu.*', GITHUB_SHA: 'abc', ...CREDENTIALS });
+    const env = childEnv(
+      { EXTRA: '1' },
+      { PATH: '/usr/bin', HOME: '/home/runner', 'INPUT_GITHUB-TOKEN': TOKEN, INPUT_CASES: 'cpu.*', GITHUB_SHA: 'abc', ...CREDENTIALS },
+    );
     expect(env).toEqual({ PATH: '/usr/bin', HOME: '/home/runner', GITHUB_SHA: 'abc', EXTRA: '1' });
   });
 
   it('childEnv drops what steers the job: file commands, and git configuration or askpass from the environment', () => {
     const steering = {
-      GITHUB_ENV: '/runner/_temp/_runner_file_commands/set_env_1', GITHUB_PATH: '/runner/_temp/add_path_1', GITHUB_OUTPUT: '/runner/_temp/set_output_1',
-      GITHUB_STATE: '/runner/_temp/save_state_1', GITHUB_STEP_SUMMARY: '/runner/_temp/step_summary_1',
-      GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader', GIT_CONFIG_VALUE_0: 'AUTHORIZATION: basic eA==',
-      GIT_CONFIG_PARAMETERS: "'credential.helper'='store'", GIT_ASKPASS: '/usr/bin/askpass',
+      GITHUB_ENV: '/runner/_temp/_runner_file_commands/set_env_1',
+      GITHUB_PATH: '/runner/_temp/add_path_1',
+      GITHUB_OUTPUT: '/runner/_temp/set_output_1',
+      GITHUB_STATE: '/runner/_temp/save_state_1',
+      GITHUB_STEP_SUMMARY: '/runner/_temp/step_summary_1',
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'http.https://github.com/.extraheader',
+      GIT_CONFIG_VALUE_0: 'AUTHORIZATION: basic eA==',
+      GIT_CONFIG_PARAMETERS: "'credential.helper'='store'",
+      GIT_ASKPASS: '/usr/bin/askpass',
     };
     expect(childEnv({}, { PATH: '/usr/bin', GITHUB_WORKSPACE: '/w', ...steering })).toEqual({ PATH: '/usr/bin', GITHUB_WORKSPACE: '/w' });
   });
@@ -61,8 +78,12 @@ describe('child processes get no credentials', () => {
     const { checkout, buildDump, runDump } = dumpingBeeJs();
     const head = git(checkout, 'rev-parse', 'HEAD');
     const run = await runAction({
-      eventName: 'push', payload: pushEvent('ethersphere/bee-js', 'refs/heads/main', head, head), workspace: checkout,
-      temp: join(dir, 'runner-temp'), repository: 'ethersphere/bee-js', sha: head,
+      eventName: 'push',
+      payload: pushEvent('ethersphere/bee-js', 'refs/heads/main', head, head),
+      workspace: checkout,
+      temp: join(dir, 'runner-temp'),
+      repository: 'ethersphere/bee-js',
+      sha: head,
       inputs: { 'github-token': TOKEN, cases: 'cpu.harness.noop', profile: 'quick', 'build-command': 'npm run build:node' },
       env: { ...CREDENTIALS, BEE_BENCH_CACHE: join(dir, 'cache') },
     });

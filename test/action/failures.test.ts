@@ -32,7 +32,11 @@ beforeAll(async () => {
   api = await server.start();
   checkout = makeBeeJsRepo(dir);
   base = git(checkout, 'rev-parse', 'HEAD');
-  heads.buildFails = branch('build-fails', 'build.cjs', (t) => `${t}console.error('error[E0425]: cannot find value, ask @maintainers, see #12 and https://evil.example');\nprocess.exit(3);\n`);
+  heads.buildFails = branch(
+    'build-fails',
+    'build.cjs',
+    (t) => `${t}console.error('error[E0425]: cannot find value, ask @maintainers, see #12 and https://evil.example');\nprocess.exit(3);\n`,
+  );
   heads.crashes = branch('crashes', join('dist', 'mjs', 'index.js'), (t) => `throw new Error('head panics on import');\n${t}`);
 });
 afterAll(async () => {
@@ -44,8 +48,13 @@ let runId = 300;
 function prRun(number: number, head: string, inputs: Record<string, string>) {
   git(checkout, 'checkout', '-q', '--detach', head);
   const o: RunOptions = {
-    eventName: 'pull_request', payload: pullRequestEvent({ repo: REPO, number, base: { ref: 'main', sha: base }, head: { ref: `pr-${number}`, sha: head } }),
-    workspace: checkout, temp: join(dir, 'runner-temp'), repository: REPO, apiUrl: api, runId: ++runId,
+    eventName: 'pull_request',
+    payload: pullRequestEvent({ repo: REPO, number, base: { ref: 'main', sha: base }, head: { ref: `pr-${number}`, sha: head } }),
+    workspace: checkout,
+    temp: join(dir, 'runner-temp'),
+    repository: REPO,
+    apiUrl: api,
+    runId: ++runId,
     inputs: { 'github-token': 'ghs_write', cases: 'cpu.harness.noop', profile: 'quick', rounds: '2', 'build-command': 'npm run build:node', ...inputs },
     env: { BEE_BENCH_CACHE: join(dir, 'cache') },
   };
@@ -82,8 +91,20 @@ describe('failures are never silent', () => {
   it('mode: run on workflow_run with the PR head checked out is refused: it holds a write token', async () => {
     git(checkout, 'checkout', '-q', '--detach', heads.crashes!);
     const r = await runAction({
-      eventName: 'workflow_run', workspace: checkout, temp: join(dir, 'runner-temp'), repository: REPO, apiUrl: api, sha: base,
-      payload: workflowRunEvent(REPO, { id: 77, name: 'bench', event: 'pull_request', headSha: heads.crashes!, headBranch: 'crashes', headRepo: 'mallory/bee-js' }),
+      eventName: 'workflow_run',
+      workspace: checkout,
+      temp: join(dir, 'runner-temp'),
+      repository: REPO,
+      apiUrl: api,
+      sha: base,
+      payload: workflowRunEvent(REPO, {
+        id: 77,
+        name: 'bench',
+        event: 'pull_request',
+        headSha: heads.crashes!,
+        headBranch: 'crashes',
+        headRepo: 'mallory/bee-js',
+      }),
       inputs: { 'github-token': 'ghs_write', cases: 'cpu.harness.noop' },
     });
     expect(r.code).toBe(1);
@@ -94,8 +115,17 @@ describe('failures are never silent', () => {
   it('mode: run on issue_comment with a PR checked out is refused too', async () => {
     git(checkout, 'checkout', '-q', '--detach', heads.crashes!);
     const r = await runAction({
-      eventName: 'issue_comment', workspace: checkout, temp: join(dir, 'runner-temp'), repository: REPO, apiUrl: api, sha: base,
-      payload: { action: 'created', issue: { number: 32, pull_request: { url: `https://api.github.com/repos/${REPO}/pulls/32` } }, comment: { body: '/bench' } },
+      eventName: 'issue_comment',
+      workspace: checkout,
+      temp: join(dir, 'runner-temp'),
+      repository: REPO,
+      apiUrl: api,
+      sha: base,
+      payload: {
+        action: 'created',
+        issue: { number: 32, pull_request: { url: `https://api.github.com/repos/${REPO}/pulls/32` } },
+        comment: { body: '/bench' },
+      },
       inputs: { 'github-token': 'ghs_write', cases: 'cpu.harness.noop' },
     });
     expect(r.code).toBe(1);

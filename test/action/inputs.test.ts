@@ -23,7 +23,10 @@ writeFileSync(join(clients.js, 'package.json'), JSON.stringify({ name: '@ethersp
 mkdirSync(clients.go, { recursive: true });
 writeFileSync(join(clients.go, 'go.mod'), 'module github.com/ethswarm-tools/bee-go\n\ngo 1.22\n');
 mkdirSync(clients.rs, { recursive: true });
-writeFileSync(join(clients.rs, 'Cargo.toml'), '[workspace]\n\n[package]\n# the client\nname = "bee-rs"\nversion = "1.7.0"\n\n[dependencies]\nname = "not-this"\n');
+writeFileSync(
+  join(clients.rs, 'Cargo.toml'),
+  '[workspace]\n\n[package]\n# the client\nname = "bee-rs"\nversion = "1.7.0"\n\n[dependencies]\nname = "not-this"\n',
+);
 mkdirSync(clients.none, { recursive: true });
 writeFileSync(join(clients.none, 'package.json'), JSON.stringify({ name: 'left-pad' }));
 
@@ -42,9 +45,20 @@ describe('readInputs', () => {
   it('applies the defaults (AB_DEFAULTS for the verdict)', () => {
     const i = read({ 'github-token': 't' });
     expect(i).toMatchObject({
-      mode: 'run', client: 'rs', clientDetected: true, path: clients.rs, cases: ['cpu.*'], profile: 'quick',
-      rounds: AB_DEFAULTS.rounds, alpha: AB_DEFAULTS.alpha, threshold: AB_DEFAULTS.threshold,
-      compareClients: false, comment: 'always', failOnRegression: false, token: 't', history: 'off',
+      mode: 'run',
+      client: 'rs',
+      clientDetected: true,
+      path: clients.rs,
+      cases: ['cpu.*'],
+      profile: 'quick',
+      rounds: AB_DEFAULTS.rounds,
+      alpha: AB_DEFAULTS.alpha,
+      threshold: AB_DEFAULTS.threshold,
+      compareClients: false,
+      comment: 'always',
+      failOnRegression: false,
+      token: 't',
+      history: 'off',
     });
     expect(i.bee).toBeUndefined();
   });
@@ -56,7 +70,7 @@ describe('readInputs', () => {
     expect(detectClients(clients.none)).toEqual([]);
     expect(read({}, clients.go).client).toBe('go');
     expect(read({ client: 'js' }, clients.rs)).toMatchObject({ client: 'js', clientDetected: false });
-    expect(cargoPackageName('[package]\nname = \'bee-rs\'\n')).toBe('bee-rs');
+    expect(cargoPackageName("[package]\nname = 'bee-rs'\n")).toBe('bee-rs');
     expect(cargoPackageName('[dependencies]\nname = "bee-rs"\n')).toBeUndefined();
   });
 
@@ -68,7 +82,12 @@ describe('readInputs', () => {
   it('takes alert: issue with the history, and mode bisect with its good ref (the client detected as for a run)', () => {
     expect(read({}).alert).toBe('off');
     expect(read({ alert: 'issue', history: 'gh-pages' })).toMatchObject({ alert: 'issue', history: 'gh-pages' });
-    expect(read({ mode: 'bisect', 'base-ref': 'v1.7.0', cases: 'cpu.bmt.file-root' })).toMatchObject({ mode: 'bisect', client: 'rs', baseRef: 'v1.7.0', cases: ['cpu.bmt.file-root'] });
+    expect(read({ mode: 'bisect', 'base-ref': 'v1.7.0', cases: 'cpu.bmt.file-root' })).toMatchObject({
+      mode: 'bisect',
+      client: 'rs',
+      baseRef: 'v1.7.0',
+      cases: ['cpu.bmt.file-root'],
+    });
   });
 
   it('takes bee-url with batch-id', () => {
@@ -94,7 +113,11 @@ describe('readInputs', () => {
     ['a history folder that climbs out', { 'history-folder': '../x' }, /input "history-folder"/],
     ['an unknown mode', { mode: 'post' }, /input "mode": "post": expected run, publish, comment or bisect/],
     ['an unknown alert', { alert: 'email', history: 'gh-pages' }, /input "alert": "email": expected off or issue/],
-    ['alerts without the history', { alert: 'issue' }, /input "alert": issue judges each run against the branch's history, which is off \(fix: set history: gh-pages/],
+    [
+      'alerts without the history',
+      { alert: 'issue' },
+      /input "alert": issue judges each run against the branch's history, which is off \(fix: set history: gh-pages/,
+    ],
     ['bisect without a good ref', { mode: 'bisect' }, /input "base-ref": mode bisect needs the good ref/],
     ['bee-url without batch-id', { 'bee-url': 'http://localhost:1633' }, /input "batch-id": bee-url and batch-id go together/],
     ['a short batch id', { 'bee-url': 'http://localhost:1633', 'batch-id': 'abc' }, /input "batch-id": "abc": expected a 64-digit hex postage batch id/],
@@ -120,8 +143,12 @@ describe('input bee', () => {
 
   it('rejects an unknown value, dev together with bee-url, and dev off Linux, naming the fix', () => {
     expect(problemOf({ bee: 'docker' })).toMatch(/input "bee": "docker": expected dev or url \(fix: dev \(start a Bee 2\.8\.0 dev node in Docker/);
-    expect(problemOf({ bee: 'dev', 'bee-url': 'http://127.0.0.1:1633', 'batch-id': 'a'.repeat(64) })).toMatch(/input "bee": dev starts its own node and batch.*fix: drop bee-url and batch-id/);
-    expect(() => readInputs((n) => (n === 'bee' ? 'dev' : ''), { workspace: clients.rs, platform: 'darwin' })).toThrow(/input "bee": dev needs Docker on a Linux runner, and this one runs darwin/);
+    expect(problemOf({ bee: 'dev', 'bee-url': 'http://127.0.0.1:1633', 'batch-id': 'a'.repeat(64) })).toMatch(
+      /input "bee": dev starts its own node and batch.*fix: drop bee-url and batch-id/,
+    );
+    expect(() => readInputs((n) => (n === 'bee' ? 'dev' : ''), { workspace: clients.rs, platform: 'darwin' })).toThrow(
+      /input "bee": dev needs Docker on a Linux runner, and this one runs darwin/,
+    );
   });
 });
 
@@ -134,7 +161,7 @@ describe('action.yml and docs/action.md', () => {
   };
   const docs = readFileSync(join(ROOT, 'docs', 'action.md'), 'utf8');
 
-  it('runs dist/index.js on node24 with branding, and dist/post.js after it (the dev node\'s clean-up)', () => {
+  it("runs dist/index.js on node24 with branding, and dist/post.js after it (the dev node's clean-up)", () => {
     expect(yml.runs).toEqual({ using: 'node24', main: 'dist/index.js', post: 'dist/post.js' });
     expect(yml.branding).toBeTruthy();
   });
@@ -178,12 +205,42 @@ describe('the bundled action rejects bad inputs before any work', () => {
     runAction({ inputs, eventName, payload, workspace, temp, repository: 'ethswarm-tools/bee-rs', apiUrl: api });
 
   it.each<[string, string, unknown, Record<string, string>, RegExp]>([
-    ['an unknown client', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { client: 'ruby', 'github-token': 'ghs_write' }, /input "client": "ruby"/],
-    ['a case selection matching nothing', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { cases: 'gpu.*', 'github-token': 'ghs_write' }, /input "cases": case glob "gpu.\*"/],
+    [
+      'an unknown client',
+      'push',
+      pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha),
+      { client: 'ruby', 'github-token': 'ghs_write' },
+      /input "client": "ruby"/,
+    ],
+    [
+      'a case selection matching nothing',
+      'push',
+      pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha),
+      { cases: 'gpu.*', 'github-token': 'ghs_write' },
+      /input "cases": case glob "gpu.\*"/,
+    ],
     ['a bad alpha', 'pull_request', pr, { alpha: '0', 'github-token': 'ghs_write' }, /input "alpha": "0"/],
-    ['a missing token when commenting', 'pull_request', pr, { 'github-token': '' }, /input "github-token": empty, but the action comments on this pull request/],
-    ['history', 'push', pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha), { history: 'on', 'github-token': 'ghs_write' }, /input "history": .*expected off or gh-pages/],
-    ['mode publish without a token', 'pull_request', pr, { mode: 'publish', 'github-token': '' }, /input "github-token": empty, but mode: publish reads artifacts/],
+    [
+      'a missing token when commenting',
+      'pull_request',
+      pr,
+      { 'github-token': '' },
+      /input "github-token": empty, but the action comments on this pull request/,
+    ],
+    [
+      'history',
+      'push',
+      pushEvent('ethswarm-tools/bee-rs', 'refs/heads/main', sha, sha),
+      { history: 'on', 'github-token': 'ghs_write' },
+      /input "history": .*expected off or gh-pages/,
+    ],
+    [
+      'mode publish without a token',
+      'pull_request',
+      pr,
+      { mode: 'publish', 'github-token': '' },
+      /input "github-token": empty, but mode: publish reads artifacts/,
+    ],
   ])('%s', async (_what, eventName, payload, inputs, message) => {
     const r = await run(eventName, payload, inputs);
     expect(r.code, r.stdout + r.stderr).toBe(1);

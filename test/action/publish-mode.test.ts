@@ -29,11 +29,16 @@ afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-const publishJson = (sha = SHA) => JSON.stringify({
-  schema: PUBLISH_SCHEMA, client: 'js', event: 'push', ref: 'main', head_sha: sha,
-  commit: { sha, message: 'Speed up keccak', author: 'Octo Cat', timestamp: '2026-11-20T10:00:00Z' },
-  results: [smallResult('js', 3)],
-});
+const publishJson = (sha = SHA) =>
+  JSON.stringify({
+    schema: PUBLISH_SCHEMA,
+    client: 'js',
+    event: 'push',
+    ref: 'main',
+    head_sha: sha,
+    commit: { sha, message: 'Speed up keccak', author: 'Octo Cat', timestamp: '2026-11-20T10:00:00Z' },
+    results: [smallResult('js', 3)],
+  });
 
 let runId = 8000;
 function artifact(files: Record<string, string>, run: number, sha: string): void {
@@ -49,15 +54,33 @@ function artifact(files: Record<string, string>, run: number, sha: string): void
 function publishJob(eventName: string, payload: unknown, run: number, inputs: Record<string, string>, env: Record<string, string> = {}) {
   const ws = join(dir, `ws-${run}-${++runId}`);
   mkdirSync(ws, { recursive: true });
-  return runAction({ eventName, payload, workspace: ws, temp: join(dir, 'runner-temp'), repository: REPO, apiUrl: api, runId: run, sha: SHA, workflow: 'bench', inputs: { mode: 'publish', 'github-token': 'ghs_write', ...inputs }, env });
+  return runAction({
+    eventName,
+    payload,
+    workspace: ws,
+    temp: join(dir, 'runner-temp'),
+    repository: REPO,
+    apiUrl: api,
+    runId: run,
+    sha: SHA,
+    workflow: 'bench',
+    inputs: { mode: 'publish', 'github-token': 'ghs_write', ...inputs },
+    env,
+  });
 }
 
 describe('mode: publish', () => {
-  it('a needs: job of a push run appends the artifact\'s records for the pushed commit', { timeout: 120_000 }, async () => {
+  it("a needs: job of a push run appends the artifact's records for the pushed commit", { timeout: 120_000 }, async () => {
     const remote = await bareRemote(dirs);
     const run = ++runId;
     artifact({ 'publish.json': publishJson() }, run, SHA);
-    const r = await publishJob('push', pushEvent(REPO, 'refs/heads/main', '0'.repeat(40), SHA), run, { history: 'gh-pages', 'history-remote': remote }, { GITHUB_REF_NAME: 'main' });
+    const r = await publishJob(
+      'push',
+      pushEvent(REPO, 'refs/heads/main', '0'.repeat(40), SHA),
+      run,
+      { history: 'gh-pages', 'history-remote': remote },
+      { GITHUB_REF_NAME: 'main' },
+    );
     expect(r.code, r.stdout.slice(-3000)).toBe(0);
     const tree = await lsTree(remote);
     expect(tree.filter((f) => f.includes('/runs/'))).toEqual([expect.stringMatching(new RegExp(`bench/runs/2026/11/.*-${SHA.slice(0, 7)}-js-${run}\\.json$`))]);
@@ -65,11 +88,17 @@ describe('mode: publish', () => {
     expect(server.violations).toEqual([]);
   });
 
-  it('refuses records naming another commit than the event\'s', { timeout: 120_000 }, async () => {
+  it("refuses records naming another commit than the event's", { timeout: 120_000 }, async () => {
     const remote = await bareRemote(dirs);
     const run = ++runId;
     artifact({ 'publish.json': publishJson('2'.repeat(40)) }, run, SHA);
-    const r = await publishJob('push', pushEvent(REPO, 'refs/heads/main', '0'.repeat(40), SHA), run, { history: 'gh-pages', 'history-remote': remote }, { GITHUB_REF_NAME: 'main' });
+    const r = await publishJob(
+      'push',
+      pushEvent(REPO, 'refs/heads/main', '0'.repeat(40), SHA),
+      run,
+      { history: 'gh-pages', 'history-remote': remote },
+      { GITHUB_REF_NAME: 'main' },
+    );
     expect(r.code, r.stdout.slice(-3000)).toBe(0);
     expect(r.stdout).toMatch(/::warning::publish: artifact bee-bench-js is for 222222222222, the run measured 111111111111; not appended/);
     expect(await tip(remote)).toBeNull();
@@ -86,13 +115,32 @@ describe('mode: publish', () => {
     expect(await tip(remote)).toBeNull();
   });
 
-  it('a needs: job of a pull_request run comments on the event\'s PR and leaves a seeded foreign marker comment alone', { timeout: 120_000 }, async () => {
+  it("a needs: job of a pull_request run comments on the event's PR and leaves a seeded foreign marker comment alone", { timeout: 120_000 }, async () => {
     const run = ++runId;
     const head = 'c'.repeat(40);
     const foreign = server.seedComment(44, `${markerComment('bee-bench:bench:js')}\nseeded by mallory`, 'mallory');
     const bundle = {
-      schema: 'bee-bench/action-comment@2', client: 'js', pr: 44, head_sha: head, base_sha: 'b'.repeat(40), workflow: 'bench',
-      outcome: { kind: 'report', report: { title: 'bee-bench: js', runner: 'js', baseLabel: 'main', headLabel: 'patch', rows: [], alpha: 0.02, threshold: 0.02, rounds: 12, profile: 'quick', env: { host: 'linux', clientBase: 'a', clientHead: 'b', specHash: 'ab'.repeat(32), wallTimeMs: 1 } } },
+      schema: 'bee-bench/action-comment@2',
+      client: 'js',
+      pr: 44,
+      head_sha: head,
+      base_sha: 'b'.repeat(40),
+      workflow: 'bench',
+      outcome: {
+        kind: 'report',
+        report: {
+          title: 'bee-bench: js',
+          runner: 'js',
+          baseLabel: 'main',
+          headLabel: 'patch',
+          rows: [],
+          alpha: 0.02,
+          threshold: 0.02,
+          rounds: 12,
+          profile: 'quick',
+          env: { host: 'linux', clientBase: 'a', clientHead: 'b', specHash: 'ab'.repeat(32), wallTimeMs: 1 },
+        },
+      },
     };
     artifact({ 'comment.json': JSON.stringify(bundle) }, run, head);
     const payload = pullRequestEvent({ repo: REPO, number: 44, base: { ref: 'main', sha: 'b'.repeat(40) }, head: { ref: 'patch', sha: head } });

@@ -55,7 +55,7 @@ let n = 0;
 const checkoutOf = (sha: string) => shallowCheckout(origin, sha, join(dir, `ws-${++n}`));
 
 describe('commits a privileged job may build', () => {
-  it('accepts branch tips, tags and commits in a branch\'s history, from a shallow checkout', async () => {
+  it("accepts branch tips, tags and commits in a branch's history, from a shallow checkout", async () => {
     const ws = checkoutOf(main);
     expect(await untrustedReason(ws, main, noop)).toBeUndefined();
     expect(await untrustedReason(ws, tagged, noop)).toBeUndefined();
@@ -67,7 +67,10 @@ describe('commits a privileged job may build', () => {
     for (const ref of [prHead, 'refs/pull/7/head', prHead.slice(0, 12)]) {
       for (const input of ['headRef', 'baseRef'] as const) {
         const inputs = { path: ws, [input]: ref };
-        const err = await refuseUntrustedRefs(inputs, noop).then(() => undefined, (e: Error) => e);
+        const err = await refuseUntrustedRefs(inputs, noop).then(
+          () => undefined,
+          (e: Error) => e,
+        );
         if (ref === prHead.slice(0, 12)) {
           // A short sha of a commit not fetched yet cannot even be resolved: refused all the same.
           expect(err).toBeInstanceOf(Error);
@@ -104,7 +107,15 @@ describe('the bundled action refuses before building', () => {
   const build = () => `touch ${pwned()}`;
   async function act(eventName: string, payload: unknown, ws: string, inputs: Record<string, string>) {
     rmSync(pwned(), { force: true });
-    return runAction({ eventName, payload, workspace: ws, temp: join(dir, 'runner-temp'), repository: REPO, sha: main, inputs: { client: 'js', cases: 'cpu.harness.noop', 'build-command': build(), ...inputs } });
+    return runAction({
+      eventName,
+      payload,
+      workspace: ws,
+      temp: join(dir, 'runner-temp'),
+      repository: REPO,
+      sha: main,
+      inputs: { client: 'js', cases: 'cpu.harness.noop', 'build-command': build(), ...inputs },
+    });
   }
 
   // Inputs as thunks: the table is built before beforeAll has made the commits.
@@ -136,12 +147,34 @@ describe('the bundled action refuses before building', () => {
 
   it('a job with a write token on its own branch builds, but restores no cache; without a token the cache is used', { timeout: 300_000 }, async () => {
     const ws = checkoutOf(main);
-    const cacheEnv = { ACTIONS_CACHE_URL: 'http://127.0.0.1:9/', ACTIONS_RESULTS_URL: 'http://127.0.0.1:9/', ACTIONS_RUNTIME_TOKEN: 'runtime-token-abcdef0123' };
+    const cacheEnv = {
+      ACTIONS_CACHE_URL: 'http://127.0.0.1:9/',
+      ACTIONS_RESULTS_URL: 'http://127.0.0.1:9/',
+      ACTIONS_RUNTIME_TOKEN: 'runtime-token-abcdef0123',
+    };
     const inputs = { 'build-command': 'exit 3' };
-    const priv = await runAction({ eventName: 'push', payload: pushEvent(REPO, 'refs/heads/main', older, main), workspace: ws, temp: join(dir, 'runner-temp'), repository: REPO, sha: main, env: cacheEnv, inputs: { client: 'js', cases: 'cpu.harness.noop', 'github-token': 'ghs_write_token_123', ...inputs } });
+    const priv = await runAction({
+      eventName: 'push',
+      payload: pushEvent(REPO, 'refs/heads/main', older, main),
+      workspace: ws,
+      temp: join(dir, 'runner-temp'),
+      repository: REPO,
+      sha: main,
+      env: cacheEnv,
+      inputs: { client: 'js', cases: 'cpu.harness.noop', 'github-token': 'ghs_write_token_123', ...inputs },
+    });
     expect(priv.stdout).toMatch(/trust: the checkout at .* is on a branch or tag of the repository/);
     expect(priv.stdout).toMatch(/cache: not restored or saved: this job holds a write token/);
-    const plain = await runAction({ eventName: 'push', payload: pushEvent(REPO, 'refs/heads/main', older, main), workspace: ws, temp: join(dir, 'runner-temp'), repository: REPO, sha: main, env: cacheEnv, inputs: { client: 'js', cases: 'cpu.harness.noop', 'github-token': '', ...inputs } });
+    const plain = await runAction({
+      eventName: 'push',
+      payload: pushEvent(REPO, 'refs/heads/main', older, main),
+      workspace: ws,
+      temp: join(dir, 'runner-temp'),
+      repository: REPO,
+      sha: main,
+      env: cacheEnv,
+      inputs: { client: 'js', cases: 'cpu.harness.noop', 'github-token': '', ...inputs },
+    });
     expect(plain.stdout).not.toMatch(/cache: not restored or saved/);
     expect(plain.stdout).toMatch(/::group::cache: restore/);
   });
@@ -152,7 +185,9 @@ describe('the bundled action refuses before building', () => {
     expect((await gitCredentials(ws)).map((c) => c.key)).toEqual(['http.https://github.com/.extraheader']);
     const r = await act('push', pushEvent(REPO, 'refs/heads/main', older, main), ws, { 'github-token': '' });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/::error::the checkout at .*: its git configuration holds credentials .*http\.https:\/\/github\.com\/\.extraheader .*persist-credentials: false/);
+    expect(r.stdout).toMatch(
+      /::error::the checkout at .*: its git configuration holds credentials .*http\.https:\/\/github\.com\/\.extraheader .*persist-credentials: false/,
+    );
     expect(r.stdout).not.toContain('eC1hY2Nlc3MtdG9rZW46Z2hzX3h4eA');
     expect(existsSync(pwned())).toBe(false);
   });

@@ -38,8 +38,15 @@ async function pushRun(sha: string, sign: number, day = 20) {
   const result = run({ [SIGN]: sign, 'cpu.identity.create': 2e6 }, day, `2026-11-${day}T10:00:00Z`);
   const judged = judgeAgainstBranch(result, history, spec, { branch: 'main', sha, lastRuns: 8, alpha: 0.05, threshold: 0.03 });
   const ctx: AlertRun = {
-    ...repo, client: 'rs', sha, ...(judged.previous ? { previousSha: judged.previous.sha } : {}), branch: 'main', repoUrl: 'https://github.com/ethersphere/bee-rs',
-    runUrl: `https://github.com/ethersphere/bee-rs/actions/runs/${day}`, trendUrl: 'https://ethersphere.github.io/bee-rs/bench/', historyRuns: judged.runs,
+    ...repo,
+    client: 'rs',
+    sha,
+    ...(judged.previous ? { previousSha: judged.previous.sha } : {}),
+    branch: 'main',
+    repoUrl: 'https://github.com/ethersphere/bee-rs',
+    runUrl: `https://github.com/ethersphere/bee-rs/actions/runs/${day}`,
+    trendUrl: 'https://ethersphere.github.io/bee-rs/bench/',
+    historyRuns: judged.runs,
   };
   return syncAlerts(gh(), ctx, judged.rows);
 }
@@ -86,7 +93,7 @@ describe('default-branch alert issues', () => {
     expect(server.violations).toEqual([]);
   });
 
-  it('leaves other clients\', other rows\' and people\'s labelled issues alone', async () => {
+  it("leaves other clients', other rows' and people's labelled issues alone", async () => {
     const goIssue = server.seedIssue({ title: 'go', body: `${alertMarker({ client: 'go', caseId: SIGN, label: 'quick' })}\nbee-go`, labels: [ALERT_LABEL] });
     const human = server.seedIssue({ title: 'by hand', body: 'signing feels slow', labels: [ALERT_LABEL] });
     await pushRun('d'.repeat(40), 1.15e6);
@@ -140,7 +147,7 @@ describe('default-branch alert issues', () => {
 });
 
 describe('judgeAgainstBranch', () => {
-  it('never judges a rerun against its own record, and names the branch\'s previous run', () => {
+  it("never judges a rerun against its own record, and names the branch's previous run", () => {
     const sha = '7'.repeat(40);
     const result = run({ [SIGN]: 1e6 }, 3, '2026-11-20T10:00:00Z');
     const j = judgeAgainstBranch(result, history, spec, { branch: 'main', sha, lastRuns: 8, alpha: 0.05, threshold: 0.03 });

@@ -22,7 +22,10 @@ async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
 describe('bee-bench --bee', () => {
   it('rejects combinations that leave the node ambiguous, before starting anything', async () => {
     expect(await cli(['run', '--bee', 'docker'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--bee docker: use dev .* or url/) });
-    expect(await cli(['run', '--bee', 'dev', '--bee-url', 'http://127.0.0.1:1633', '--batch-id', 'a'.repeat(64)])).toMatchObject({ code: 2, stderr: expect.stringMatching(/drop --bee-url and --batch-id/) });
+    expect(await cli(['run', '--bee', 'dev', '--bee-url', 'http://127.0.0.1:1633', '--batch-id', 'a'.repeat(64)])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/drop --bee-url and --batch-id/),
+    });
     expect(await cli(['run', '--bee', 'url', '--bee-binary', '/usr/bin/true'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/drop --bee url/) });
     expect(await cli(['run', '--bee', 'dev', '--bee-port', '70000'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--bee-port 70000: a TCP port/) });
   });

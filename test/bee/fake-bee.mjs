@@ -12,7 +12,17 @@ import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 
-const DEV_FLAGS = new Set(['api-addr', 'verbosity', 'dev-reserve-capacity', 'cors-allowed-origins', 'db-open-files-limit', 'db-block-cache-capacity', 'db-write-buffer-size', 'db-disable-seeks-compaction', 'config']);
+const DEV_FLAGS = new Set([
+  'api-addr',
+  'verbosity',
+  'dev-reserve-capacity',
+  'cors-allowed-origins',
+  'db-open-files-limit',
+  'db-block-cache-capacity',
+  'db-write-buffer-size',
+  'db-disable-seeks-compaction',
+  'config',
+]);
 
 const args = process.argv.slice(2);
 let mode = 'ok';

@@ -44,7 +44,11 @@ if (command === 'run') {
   // maps to the published port. Without a container network the fake bee listens there directly.
   const beeArgs = containerArgs.map((a) => (a === '--api-addr=:1633' ? `--api-addr=127.0.0.1:${published[1]}` : a));
   const log = openSync(join(state, `${opts['--name']}.log`), 'a');
-  const bee = spawn(process.execPath, [join(dirname(fileURLToPath(import.meta.url)), 'fake-bee.mjs'), `--fake-record=${join(state, 'bee.jsonl')}`, ...beeArgs], { detached: true, stdio: ['ignore', log, log] });
+  const bee = spawn(
+    process.execPath,
+    [join(dirname(fileURLToPath(import.meta.url)), 'fake-bee.mjs'), `--fake-record=${join(state, 'bee.jsonl')}`, ...beeArgs],
+    { detached: true, stdio: ['ignore', log, log] },
+  );
   writeFileSync(pidFile(opts['--name']), String(bee.pid));
   bee.unref();
   process.stdout.write(`${'c0ffee'.repeat(10)}abcd\n`);

@@ -89,7 +89,8 @@ export function storingNode(o: NodeOptions = {}): Promise<FakeNode> {
           if (id !== BATCH || o.batch === 'missing') return json(res, 404, { code: 404, message: 'batch with id not found' });
           return json(res, 200, { batchID: id, usable: o.batch !== 'unusable', exists: true, depth: 20, batchTTL: 1e6 });
         }
-        if (root === 'tags') return json(res, 201, { uid: 1, address: '', split: 0, seen: 0, stored: 0, sent: 0, synced: 0, startedAt: new Date(0).toISOString() });
+        if (root === 'tags')
+          return json(res, 201, { uid: 1, address: '', split: 0, seen: 0, stored: 0, sent: 0, synced: 0, startedAt: new Date(0).toISOString() });
         if ((root === 'bytes' || root === 'bzz' || root === 'chunks') && req.method === 'POST') {
           const data = await body(req);
           if (o.batch === 'missing') return json(res, 404, { code: 404, message: 'batch with id not found' });

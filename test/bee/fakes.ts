@@ -34,7 +34,10 @@ export interface Fake {
 
 function jsonLines<T>(file: string): T[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as T);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
 }
 
 function wrapper(dir: string, name: string, script: string, opts: string[]): string {

@@ -64,7 +64,7 @@ describe('dev node from a bee executable (--bee-binary)', () => {
     expect(Date.now() - t0).toBeLessThan(10_000);
   });
 
-  it('fails with the node\'s answer when the batch cannot be bought, and stops the node', async () => {
+  it("fails with the node's answer when the batch cannot be bought, and stops the node", async () => {
     const f = fakeBee('no-batch');
     await expect(withDevNode(binary(f), async () => 'unreached')).rejects.toThrow(/POST \/stamps\/10000000000\/24 answered HTTP 500/);
     expect(alive(beePid(f))).toBe(false);
@@ -72,21 +72,33 @@ describe('dev node from a bee executable (--bee-binary)', () => {
 
   it('stops the node when the work fails, and passes the failure on', async () => {
     const f = fakeBee();
-    await expect(withDevNode(binary(f), async () => {
-      throw new Error('runner crashed');
-    })).rejects.toThrow('runner crashed');
+    await expect(
+      withDevNode(binary(f), async () => {
+        throw new Error('runner crashed');
+      }),
+    ).rejects.toThrow('runner crashed');
     expect(alive(beePid(f))).toBe(false);
   });
 
   it('names a missing executable', async () => {
-    await expect(withDevNode(binary({ ...fakeBee(), exe: '/nonexistent/bee' }), async () => 'unreached')).rejects.toThrow(/--bee-binary \/nonexistent\/bee: no such file/);
+    await expect(withDevNode(binary({ ...fakeBee(), exe: '/nonexistent/bee' }), async () => 'unreached')).rejects.toThrow(
+      /--bee-binary \/nonexistent\/bee: no such file/,
+    );
   });
 });
 
 describe('dev node environment', () => {
   it('gives the node its own HOME, no BEE_* settings and no credentials', () => {
-    expect(devNodeEnv('/var/lib/bee-bench-home', { PATH: '/usr/bin', HOME: '/root', BEE_API_ADDR: '0.0.0.0:1633', bee_verbosity: '5', GITHUB_TOKEN: 'ghs_0123456789abcdef', INPUT_CASES: 'cpu.*' }))
-      .toEqual({ PATH: '/usr/bin', HOME: '/var/lib/bee-bench-home' });
+    expect(
+      devNodeEnv('/var/lib/bee-bench-home', {
+        PATH: '/usr/bin',
+        HOME: '/root',
+        BEE_API_ADDR: '0.0.0.0:1633',
+        bee_verbosity: '5',
+        GITHUB_TOKEN: 'ghs_0123456789abcdef',
+        INPUT_CASES: 'cpu.*',
+      }),
+    ).toEqual({ PATH: '/usr/bin', HOME: '/var/lib/bee-bench-home' });
   });
 });
 
@@ -99,7 +111,20 @@ describe('dev node in Docker (against a fake docker CLI)', () => {
     });
     const [run, rm] = d.dockerCalls();
     const name = run![run!.indexOf('--name') + 1]!;
-    expect(run).toEqual(['run', '-d', '--rm', '--name', name, '--label', 'org.bee-bench.dev-node=1', '--publish', `127.0.0.1:${new URL(node.url).port}:1633`, BEE_IMAGE, 'dev', '--api-addr=:1633']);
+    expect(run).toEqual([
+      'run',
+      '-d',
+      '--rm',
+      '--name',
+      name,
+      '--label',
+      'org.bee-bench.dev-node=1',
+      '--publish',
+      `127.0.0.1:${new URL(node.url).port}:1633`,
+      BEE_IMAGE,
+      'dev',
+      '--api-addr=:1633',
+    ]);
     expect(rm).toEqual(['rm', '--force', name]);
     expect(alive(beePid(d))).toBe(false);
   });
@@ -107,14 +132,19 @@ describe('dev node in Docker (against a fake docker CLI)', () => {
   it('removes the container when the node never becomes healthy', async () => {
     const d = fakeDocker();
     const names: string[] = [];
-    await expect(withDevNode({ how: { kind: 'docker', docker: d.exe }, log: quiet, healthTimeoutMs: 1, onContainer: (n) => names.push(n) }, async () => 'unreached')).rejects.toThrow(/not healthy/);
+    await expect(
+      withDevNode({ how: { kind: 'docker', docker: d.exe }, log: quiet, healthTimeoutMs: 1, onContainer: (n) => names.push(n) }, async () => 'unreached'),
+    ).rejects.toThrow(/not healthy/);
     expect(d.dockerCalls().map((c) => c[0])).toEqual(['run', 'logs', 'rm']);
     expect(d.dockerCalls()[2]).toEqual(['rm', '--force', names[0]]);
   });
 });
 
 describe('cancellation', () => {
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     for (const kind of ['binary', 'docker'] as const) {
       it(`${signal} stops the ${kind} node before the process exits with ${code}`, async () => {
         const f = kind === 'binary' ? fakeBee() : fakeDocker();

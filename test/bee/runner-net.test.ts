@@ -33,8 +33,10 @@ afterAll(closeAll);
 async function run(runner: Runner, url: string, cases: string[]) {
   const started = Date.now();
   const inv = await invokeRunner(built.get(runner)!.command, {
-    plan: resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases }), out: join(mkdtempSync(join(tmpdir(), 'bee-bench-net-')), `${runner}.json`),
-    timeoutMs: 120_000, bee: { url, batchId: BATCH },
+    plan: resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases }),
+    out: join(mkdtempSync(join(tmpdir(), 'bee-bench-net-')), `${runner}.json`),
+    timeoutMs: 120_000,
+    bee: { url, batchId: BATCH },
     env: { BEE_BENCH_ITERS: '1', BEE_BENCH_CASE_TIMEOUT_S: String(CASE_TIMEOUT_S) },
   });
   return { inv, seconds: (Date.now() - started) / 1000 };
@@ -83,7 +85,8 @@ describe.each(wanted.map((w) => w.runner))('runner %s against a misbehaving node
   it('skips SOC and feed writes a dev node refuses with the same reason as the other runners', async () => {
     const node = await start(storingNode());
     const { inv } = await run(runner, node.url, ['net.feed.write-read.fresh', 'net.soc.upload']);
-    const reason = (what: string) => `the Bee node answers 501 Not Implemented to ${what} (POST /soc): a dev node (bee dev) has no single-owner-chunk (SOC) or feed writes`;
+    const reason = (what: string) =>
+      `the Bee node answers 501 Not Implemented to ${what} (POST /soc): a dev node (bee dev) has no single-owner-chunk (SOC) or feed writes`;
     expect(inv.result!.cases.map((c) => [c.id, c.status, c.skip_reason ?? c.error])).toEqual([
       ['net.feed.write-read.fresh', 'skipped', reason('feed writes')],
       ['net.soc.upload', 'skipped', reason('SOC writes')],

@@ -5,12 +5,26 @@ import { describe, expect, it } from 'vitest';
 import { probeOf } from '../../src/bisect/compare.js';
 import type { AbRow } from '../../src/verdict/index.js';
 
-const row = (o: Partial<AbRow>): AbRow => ({ caseId: 'cpu.keccak.chunk-hash', label: 'quick', group: 'keccak', kind: 'cpu', status: 'ok', work: {}, rounds: 6, ...o });
+const row = (o: Partial<AbRow>): AbRow => ({
+  caseId: 'cpu.keccak.chunk-hash',
+  label: 'quick',
+  group: 'keccak',
+  kind: 'cpu',
+  status: 'ok',
+  work: {},
+  rounds: 6,
+  ...o,
+});
 const counted = (ratio: number, verdict: '~' | 'regression' | 'improvement') => ({ base: 1e6, head: 1e6 * ratio, ratio, spread: 0.001, bar: 0.01, verdict });
 
 describe('probeOf', () => {
   it('takes the wall-time verdict and interval of a timed row', () => {
-    expect(probeOf([row({ ratio: 1.93, ci: [1.84, 2.04], verdict: 'regression' })], 'a'.repeat(40))).toEqual({ ratio: 1.93, ci: [1.84, 2.04], exceeds: true, verdict: 'regression' });
+    expect(probeOf([row({ ratio: 1.93, ci: [1.84, 2.04], verdict: 'regression' })], 'a'.repeat(40))).toEqual({
+      ratio: 1.93,
+      ci: [1.84, 2.04],
+      exceeds: true,
+      verdict: 'regression',
+    });
   });
 
   it('prefers the instruction-count verdict of a counted row', () => {
@@ -24,6 +38,8 @@ describe('probeOf', () => {
   });
 
   it('a step that compared nothing is an error naming the rows', () => {
-    expect(() => probeOf([row({ status: 'failed', note: 'build failed' })], 'abcdef1234567890')).toThrow(/abcdef123456 compared nothing \(cpu\.keccak\.chunk-hash \[quick\]: build failed\)/);
+    expect(() => probeOf([row({ status: 'failed', note: 'build failed' })], 'abcdef1234567890')).toThrow(
+      /abcdef123456 compared nothing \(cpu\.keccak\.chunk-hash \[quick\]: build failed\)/,
+    );
   });
 });

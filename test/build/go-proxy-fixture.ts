@@ -14,7 +14,10 @@ export const tmp = (what: string) => mkdtempSync(join(tmpdir(), `bee-bench-${wha
 /** Lays out MODULE@VERSION from `dir` as a GOPROXY file tree; returns its file:// URL. */
 export function fileProxy(dir: string): string {
   const out = tmp('goproxy');
-  execFileSync('go', ['run', '.', '-module', MODULE, '-version', VERSION, '-dir', dir, '-out', out], { cwd: join(import.meta.dirname, 'gomodproxy'), stdio: 'pipe' });
+  execFileSync('go', ['run', '.', '-module', MODULE, '-version', VERSION, '-dir', dir, '-out', out], {
+    cwd: join(import.meta.dirname, 'gomodproxy'),
+    stdio: 'pipe',
+  });
   return `file://${out}`;
 }
 

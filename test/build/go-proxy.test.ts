@@ -30,7 +30,12 @@ async function runCli(args: string[], env: Record<string, string>): Promise<{ co
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   delete childEnv.BEE_GO_PATH;
   try {
-    const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], { cwd: ROOT, env: childEnv, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli.ts'), ...args], {
+      cwd: ROOT,
+      env: childEnv,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     return { code: 0, stderr };
   } catch (e) {
     const err = e as { code?: number; stderr?: string };
@@ -54,7 +59,7 @@ describe('bee-go through the Go module proxy', () => {
     expect(existsSync(join(out, 'results', 'go.json'))).toBe(false);
   });
 
-  it('a proxy without the module: the check returns go\'s own error, on one line', async () => {
+  it("a proxy without the module: the check returns go's own error, on one line", async () => {
     vi.stubEnv('GOPROXY', `file://${tmp('goproxy-empty')}`);
     vi.stubEnv('GOMODCACHE', moduleCache());
     const problem = await goProxyProblem();
@@ -71,22 +76,30 @@ describe('bee-go through the Go module proxy', () => {
   });
 
   // The end-to-end success path needs bee-go's real source, which this repository does not ship.
-  it.skipIf(!process.env.BEE_GO_PATH)('with bee-go served by the proxy, run builds and runs bee-go from the registry (needs BEE_GO_PATH = a bee-go checkout at the pinned version)', async () => {
-    const out = tmp('goproxy-out');
-    mkdirSync(join(out, 'cache'));
-    // bee-go from the local proxy; its dependencies from the module cache already on disk, then the
-    // proxies go is configured with (never "direct").
-    const upstream = execFileSync('go', ['env', 'GOPROXY', 'GOMODCACHE'], { encoding: 'utf8' }).trim().split('\n');
-    const proxies = [fileProxy(process.env.BEE_GO_PATH!), `file://${upstream[1]}/cache/download`, ...upstream[0]!.split(/[,|]/).filter((p) => p !== 'direct' && p !== 'off')];
-    const r = await runCli(['run', '--runner', 'go', '--case', 'cpu.harness.noop', '--out', out, '--cache', join(out, 'cache')], {
-      GOPROXY: proxies.join(','),
-      GOMODCACHE: moduleCache(),
-      GONOSUMDB: MODULE,
-      BEE_BENCH_ITERS: '3',
-    });
-    expect(goLines(r.stderr).filter((l) => l.startsWith('go: skipped'))).toEqual([]);
-    expect(r.code).toBe(0);
-    const result = JSON.parse(readFileSync(join(out, 'results', 'go.json'), 'utf8')) as { client: { name: string; version: string; source: string } };
-    expect(result.client).toMatchObject({ name: MODULE, version: VERSION, source: 'registry' });
-  }, 600_000);
+  it.skipIf(!process.env.BEE_GO_PATH)(
+    'with bee-go served by the proxy, run builds and runs bee-go from the registry (needs BEE_GO_PATH = a bee-go checkout at the pinned version)',
+    async () => {
+      const out = tmp('goproxy-out');
+      mkdirSync(join(out, 'cache'));
+      // bee-go from the local proxy; its dependencies from the module cache already on disk, then the
+      // proxies go is configured with (never "direct").
+      const upstream = execFileSync('go', ['env', 'GOPROXY', 'GOMODCACHE'], { encoding: 'utf8' }).trim().split('\n');
+      const proxies = [
+        fileProxy(process.env.BEE_GO_PATH!),
+        `file://${upstream[1]}/cache/download`,
+        ...upstream[0]!.split(/[,|]/).filter((p) => p !== 'direct' && p !== 'off'),
+      ];
+      const r = await runCli(['run', '--runner', 'go', '--case', 'cpu.harness.noop', '--out', out, '--cache', join(out, 'cache')], {
+        GOPROXY: proxies.join(','),
+        GOMODCACHE: moduleCache(),
+        GONOSUMDB: MODULE,
+        BEE_BENCH_ITERS: '3',
+      });
+      expect(goLines(r.stderr).filter((l) => l.startsWith('go: skipped'))).toEqual([]);
+      expect(r.code).toBe(0);
+      const result = JSON.parse(readFileSync(join(out, 'results', 'go.json'), 'utf8')) as { client: { name: string; version: string; source: string } };
+      expect(result.client).toMatchObject({ name: MODULE, version: VERSION, source: 'registry' });
+    },
+    600_000,
+  );
 });

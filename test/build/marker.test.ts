@@ -23,5 +23,4 @@ describe('build marker', () => {
     expect(built.command.argv.join(' ')).not.toContain('touch');
     expect(existsSync(pwned)).toBe(false);
   });
-
 });

@@ -9,7 +9,8 @@ import { runCli } from './run-cli.js';
 import { HistoryIndexSchemaLike } from './index-shape.js';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-cli-'));
-const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' }).trim();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-C', cwd, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' }).trim();
 
 const cli = runCli;
 
@@ -19,7 +20,14 @@ describe('bee-bench CLI', () => {
   beforeAll(() => {
     mkdirSync(results);
     const plan = join(work, 'plan.json');
-    writeFileSync(plan, execFileSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'plan', '--runner', 'js', '--case', 'cpu.keccak.chunk-hash', '--case', 'cpu.identity.create'], { env: { ...process.env, BEE_BENCH_ITERS: '2' } }));
+    writeFileSync(
+      plan,
+      execFileSync(
+        process.execPath,
+        ['--import', 'tsx', 'src/cli.ts', 'plan', '--runner', 'js', '--case', 'cpu.keccak.chunk-hash', '--case', 'cpu.identity.create'],
+        { env: { ...process.env, BEE_BENCH_ITERS: '2' } },
+      ),
+    );
     execFileSync(process.execPath, ['runners/js/bin/bee-bench-js.mjs', 'run', '--plan', plan, '--out', join(results, 'js.json')], { stdio: 'ignore' });
   });
 

@@ -15,7 +15,11 @@ const lines = (s: string) => s.trimEnd().split('\n');
 
 describe('CLI help', () => {
   it('`run --help` and `help run` print the run command only, exit 0', async () => {
-    for (const args of [['run', '--help'], ['help', 'run'], ['run', '-h']]) {
+    for (const args of [
+      ['run', '--help'],
+      ['help', 'run'],
+      ['run', '-h'],
+    ]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout).toMatch(/^bee-bench run: /);
@@ -25,10 +29,17 @@ describe('CLI help', () => {
   });
 
   it('`help history` and `history --help` print the three history commands', async () => {
-    for (const args of [['help', 'history'], ['history', '--help']]) {
+    for (const args of [
+      ['help', 'history'],
+      ['history', '--help'],
+    ]) {
       const r = await cli(args);
       expect(r.code).toBe(0);
-      expect(r.stdout.match(/^bee-bench history \S+: /gm)).toEqual(['bee-bench history publish: ', 'bee-bench history import-gab: ', 'bee-bench history export-gab: ']);
+      expect(r.stdout.match(/^bee-bench history \S+: /gm)).toEqual([
+        'bee-bench history publish: ',
+        'bee-bench history import-gab: ',
+        'bee-bench history export-gab: ',
+      ]);
     }
     expect((await cli(['history', 'publish', '--help'])).stdout).not.toContain('import-gab');
   });
@@ -56,10 +67,12 @@ describe('CLI errors in one line', () => {
     expect(r.code).toBe(2);
     expect(lines(r.stderr)).toEqual(['bee-bench: unknown flag --runners (did you mean --runner?); see bee-bench run --help']);
     expect(r.stdout).toBe('');
-    expect(lines((await cli(['ab', '--thresold', '0.1'])).stderr)).toEqual(['bee-bench: unknown flag --thresold (did you mean --threshold?); see bee-bench ab --help']);
+    expect(lines((await cli(['ab', '--thresold', '0.1'])).stderr)).toEqual([
+      'bee-bench: unknown flag --thresold (did you mean --threshold?); see bee-bench ab --help',
+    ]);
   });
 
-  it('an unknown flag with nothing close says so without Node\'s parser advice', async () => {
+  it("an unknown flag with nothing close says so without Node's parser advice", async () => {
     const r = await cli(['--bogus']);
     expect(r.code).toBe(2);
     expect(lines(r.stderr)).toEqual(['bee-bench: unknown flag --bogus; see bee-bench --help']);
@@ -95,7 +108,7 @@ describe('CLI errors in one line', () => {
 });
 
 describe('README and --help agree', () => {
-  it('README\'s CLI block holds every usage line, prefixed `npx `', () => {
+  it("README's CLI block holds every usage line, prefixed `npx `", () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const missing = COMMANDS.flatMap((c) => c.usage).filter((l) => !readme.includes(l.startsWith('bee-bench ') ? `npx ${l}` : `    ${l}`));
     expect(missing).toEqual([]);

@@ -7,7 +7,11 @@ describe('run progress', () => {
   it('gives js, rs and go one shape, with done/total and an ETA', () => {
     const out: string[] = [];
     let t = 0;
-    const p = runProgress(4, (l) => out.push(l), () => t);
+    const p = runProgress(
+      4,
+      (l) => out.push(l),
+      () => t,
+    );
     // js: start, then the outcome on its own line
     p.log('[js] [1/2] cpu.keccak.bulk quick ...');
     t = 10_000;

@@ -23,22 +23,32 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-count-'));
 
 async function counter(): Promise<Counter> {
   const found = await findCounter();
-  if (!found.counter) throw new Error(`these tests need valgrind: ${found.reason}; install it with 'npm run test:tools' (as root) or 'sudo apt-get install -y valgrind'`);
+  if (!found.counter)
+    throw new Error(`these tests need valgrind: ${found.reason}; install it with 'npm run test:tools' (as root) or 'sudo apt-get install -y valgrind'`);
   return found.counter;
 }
 
 function count(cases: string[], extra: { env?: Record<string, string>; timeoutMs?: number } = {}) {
   return counter().then((c) =>
     countRunner(JS, {
-      runner: 'js', plan: planFor('js', cases), counter: c, out: join(tmp(), 'count.json'),
-      timeoutMs: extra.timeoutMs ?? 60_000, iterations: 2, ...(extra.env ? { env: extra.env } : {}),
+      runner: 'js',
+      plan: planFor('js', cases),
+      counter: c,
+      out: join(tmp(), 'count.json'),
+      timeoutMs: extra.timeoutMs ?? 60_000,
+      iterations: 2,
+      ...(extra.env ? { env: extra.env } : {}),
     }),
   );
 }
 
 describe('parseDump', () => {
   it('reads the iteration named by the trigger and its total', () => {
-    expect(parseDump('version: 1\ndesc: Trigger: Client Request: bee-bench 4 2\nevents: Ir\nsummary: 0\ntotals: 123456\n')).toEqual({ unit: 4, step: 2, instructions: 123456 });
+    expect(parseDump('version: 1\ndesc: Trigger: Client Request: bee-bench 4 2\nevents: Ir\nsummary: 0\ntotals: 123456\n')).toEqual({
+      unit: 4,
+      step: 2,
+      instructions: 123456,
+    });
     expect(parseDump('desc: Trigger: Program termination\ntotals: 99\n')).toBeNull();
   });
 });
@@ -46,15 +56,39 @@ describe('parseDump', () => {
 describe('parseDump: wall-clock functions', () => {
   // Shaped as callgrind writes it with --compress-strings: a name in full the first time, (id) after.
   const dump = [
-    'desc: Trigger: Client Request: bee-bench 2 5', 'positions: line', 'events: Ir', '',
-    'fn=(1) main.work', '10 700', 'cfn=(2) runtime.mallocgc', 'calls=1 20', '20 100',
-    'fn=(2)', '30 100',
-    'fn=(3) runtime.sysmon', '40 50', '+1 7', 'cfn=(4) runtime.retake', 'calls=3 50', '* 30', 'cfn=(5) runtime.sysmon\'2', 'calls=1 40', '* 11',
-    'fn=(4)', '50 30',
-    'fn=(5)', '40 11',
-    'fn=(6) runtime.findRunnable', '60 20', 'cfn=(7) runtime.stealWork', 'calls=2 61', '* 15',
-    'fn=(7)', '61 15',
-    'totals: 933', '',
+    'desc: Trigger: Client Request: bee-bench 2 5',
+    'positions: line',
+    'events: Ir',
+    '',
+    'fn=(1) main.work',
+    '10 700',
+    'cfn=(2) runtime.mallocgc',
+    'calls=1 20',
+    '20 100',
+    'fn=(2)',
+    '30 100',
+    'fn=(3) runtime.sysmon',
+    '40 50',
+    '+1 7',
+    'cfn=(4) runtime.retake',
+    'calls=3 50',
+    '* 30',
+    "cfn=(5) runtime.sysmon'2",
+    'calls=1 40',
+    '* 11',
+    'fn=(4)',
+    '50 30',
+    'fn=(5)',
+    '40 11',
+    'fn=(6) runtime.findRunnable',
+    '60 20',
+    'cfn=(7) runtime.stealWork',
+    'calls=2 61',
+    '* 15',
+    'fn=(7)',
+    '61 15',
+    'totals: 933',
+    '',
   ].join('\n');
 
   it("takes Go's monitor thread and idle scheduler out of the count, callees included, and nothing else", () => {
@@ -69,16 +103,41 @@ describe('parseDump: wall-clock functions', () => {
 describe("parseDump: V8's heap management", () => {
   // Names as callgrind demangles them from node 20: return types first, templates with their visitor.
   const dump = [
-    'desc: Trigger: Client Request: bee-bench 0 1', 'positions: line', 'events: Ir', '',
-    'fn=(1) Builtins_KeccakF', '0 9000', 'cfn=(2) v8::internal::Runtime_AllocateInYoungGeneration(int, unsigned long*, v8::internal::Isolate*)', 'calls=1 0', '0 900',
-    'fn=(2)', '0 40', 'cfn=(3) v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace, v8::internal::GarbageCollectionReason, v8::GCCallbackFlags)', 'calls=1 0', '0 860',
-    'fn=(3)', '0 60', 'cfn=(4) void v8::internal::Scavenger::ScavengePage(v8::internal::MemoryChunk*)', 'calls=1 0', '0 800',
-    'fn=(4)', '0 500', 'cfn=(5) void v8::internal::BodyDescriptorBase::IteratePointers<v8::internal::YoungGenerationMarkingVisitor>(v8::internal::HeapObject, int, int, v8::internal::YoungGenerationMarkingVisitor*)', 'calls=1 0', '0 200',
-    'cfn=(6) heap::base::Stack::IteratePointersUntilMarker(heap::base::StackVisitor*) const', 'calls=1 0', '0 100',
-    'fn=(5)', '0 200',
-    'fn=(6)', '0 100',
-    'fn=(7) v8::internal::Factory::NewByteArray(int, v8::internal::AllocationType)', '0 77',
-    'totals: 9977', '',
+    'desc: Trigger: Client Request: bee-bench 0 1',
+    'positions: line',
+    'events: Ir',
+    '',
+    'fn=(1) Builtins_KeccakF',
+    '0 9000',
+    'cfn=(2) v8::internal::Runtime_AllocateInYoungGeneration(int, unsigned long*, v8::internal::Isolate*)',
+    'calls=1 0',
+    '0 900',
+    'fn=(2)',
+    '0 40',
+    'cfn=(3) v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace, v8::internal::GarbageCollectionReason, v8::GCCallbackFlags)',
+    'calls=1 0',
+    '0 860',
+    'fn=(3)',
+    '0 60',
+    'cfn=(4) void v8::internal::Scavenger::ScavengePage(v8::internal::MemoryChunk*)',
+    'calls=1 0',
+    '0 800',
+    'fn=(4)',
+    '0 500',
+    'cfn=(5) void v8::internal::BodyDescriptorBase::IteratePointers<v8::internal::YoungGenerationMarkingVisitor>(v8::internal::HeapObject, int, int, v8::internal::YoungGenerationMarkingVisitor*)',
+    'calls=1 0',
+    '0 200',
+    'cfn=(6) heap::base::Stack::IteratePointersUntilMarker(heap::base::StackVisitor*) const',
+    'calls=1 0',
+    '0 100',
+    'fn=(5)',
+    '0 200',
+    'fn=(6)',
+    '0 100',
+    'fn=(7) v8::internal::Factory::NewByteArray(int, v8::internal::AllocationType)',
+    '0 77',
+    'totals: 9977',
+    '',
   ].join('\n');
 
   it('leaves the collector out and keeps the code that allocated, runtime entries included', () => {
@@ -99,7 +158,12 @@ describe('readDumps', () => {
     dump('callgrind.out.7.3', 'bee-bench-spin 0 3', 4);
     dump('callgrind.out.7.4', 'bee-bench 0 2', 900);
     dump('callgrind.out.7.5', 'bee-bench 1 2', 5);
-    expect(readDumps(dir)).toEqual(new Map([[0, [900, 1010]], [1, [5]]]));
+    expect(readDumps(dir)).toEqual(
+      new Map([
+        [0, [900, 1010]],
+        [1, [5]],
+      ]),
+    );
   });
 });
 
@@ -108,7 +172,15 @@ describe('countingCommand', () => {
     const cmd = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/dumps');
     expect(cmd.argv.slice(0, 3)).toEqual(['valgrind', '--tool=callgrind', '--instr-atstart=no']);
     expect(cmd.argv).toContain('--callgrind-out-file=/dumps/callgrind.out.%p');
-    expect(cmd.argv.slice(cmd.argv.indexOf('node'))).toEqual(['node', '--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1', 'bee-bench-js.mjs']);
+    expect(cmd.argv.slice(cmd.argv.indexOf('node'))).toEqual([
+      'node',
+      '--single-threaded',
+      '--predictable',
+      '--predictable-gc-schedule',
+      '--hash-seed=1',
+      '--random-seed=1',
+      'bee-bench-js.mjs',
+    ]);
     expect(cmd.env?.BEE_BENCH_COUNT).toBe('1');
     expect(cmd.env?.BEE_BENCH_COUNT_DIR).toBe('/dumps');
     expect(countingCommand({ argv: ['bee-bench-go'] }, 'go', '/d').env).toMatchObject({ GODEBUG: 'asyncpreemptoff=1', GOGC: 'off', GOMAXPROCS: '1' });
@@ -156,11 +228,15 @@ describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_0
     const { command } = await buildRunner({ runner, source: parseSource(source), log: () => {} });
     const dir = tmp();
     const inv = await invokeRunner(countingCommand(command, runner, dir), {
-      plan: planFor(runner, ['cpu.keccak.chunk-hash']), out: join(dir, 'result.json'), timeoutMs: 600_000,
+      plan: planFor(runner, ['cpu.keccak.chunk-hash']),
+      out: join(dir, 'result.json'),
+      timeoutMs: 600_000,
       env: { BEE_BENCH_ITERS: '2', BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.01' },
     });
     expect(inv.problem).toBeUndefined();
-    const dumps = readdirSync(dir).filter((f) => f.startsWith('callgrind.out.')).map((f) => readFileSync(join(dir, f), 'utf8'));
+    const dumps = readdirSync(dir)
+      .filter((f) => f.startsWith('callgrind.out.'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'));
     // A step's spin may be several dumps (each topping up the last): their sum is the spin.
     const total = (trigger: string) => {
       const found = dumps.filter((d) => d.includes(`desc: Trigger: Client Request: ${trigger}\n`));
@@ -198,8 +274,12 @@ describe.each(settled)('counts that repeat ($runner)', { timeout: 900_000 }, ({ 
     const c = await counter();
     const once = () =>
       countRunner(command, {
-        runner, plan: planFor(runner, ['cpu.harness.noop']), counter: c, out: join(tmp(), 'count.json'),
-        timeoutMs: 120_000, iterations: 6,
+        runner,
+        plan: planFor(runner, ['cpu.harness.noop']),
+        counter: c,
+        out: join(tmp(), 'count.json'),
+        timeoutMs: 120_000,
+        iterations: 6,
       });
     const [a, b] = await Promise.all([once(), once()]);
     const counts = [a, b].map((r) => r.result!.cases[0]!.instructions!);
@@ -226,8 +306,13 @@ describe('findCounter', () => {
 describe('attachCounts', () => {
   it('copies counts onto the wall-time result by case and label, keeping its samples', () => {
     const param = { label: 'quick' };
-    const wall = result('js', [caseResult({ id: 'cpu.keccak.bulk', param, samples_ns: [5, 6] }), caseResult({ id: 'net.stamps.list', param, samples_ns: [7] })]);
-    const counted = result('js', [caseResult({ id: 'cpu.keccak.bulk', param, samples_ns: [9e9, 9e9], instructions: [1000, 1001] })], undefined, { counter: { tool: 'callgrind', version: 'valgrind-3.19.0' } });
+    const wall = result('js', [
+      caseResult({ id: 'cpu.keccak.bulk', param, samples_ns: [5, 6] }),
+      caseResult({ id: 'net.stamps.list', param, samples_ns: [7] }),
+    ]);
+    const counted = result('js', [caseResult({ id: 'cpu.keccak.bulk', param, samples_ns: [9e9, 9e9], instructions: [1000, 1001] })], undefined, {
+      counter: { tool: 'callgrind', version: 'valgrind-3.19.0' },
+    });
     const merged = ResultSchema.parse(attachCounts(wall, counted));
     expect(merged.counter?.version).toBe('valgrind-3.19.0');
     expect(merged.cases[0]!.samples_ns).toEqual([5, 6]);

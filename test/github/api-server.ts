@@ -70,7 +70,12 @@ export interface ServerOptions {
 }
 
 type Json = unknown;
-type Handler = (m: RouteMatch, q: URLSearchParams, body: Record<string, unknown> | undefined, token: string) => { status: number; body?: Json; headers?: Record<string, string> };
+type Handler = (
+  m: RouteMatch,
+  q: URLSearchParams,
+  body: Record<string, unknown> | undefined,
+  token: string,
+) => { status: number; body?: Json; headers?: Record<string, string> };
 
 let sharedChecker: OpenApiChecker | undefined;
 export const checker = () => (sharedChecker ??= new OpenApiChecker());
@@ -98,16 +103,18 @@ export class GitHubApiServer {
   constructor(readonly o: ServerOptions) {
     this.checker = o.checker ?? checker();
     // A handler that throws answers 500 and is recorded, so a test fails instead of hanging.
-    this.api = createServer((req, res) =>
-      void this.serveApi(req, res).catch((e: unknown) => {
-        this.violations.push(`server error on ${req.method} ${req.url}: ${e instanceof Error ? e.stack : String(e)}`);
-        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"Server Error"}');
-      }),
+    this.api = createServer(
+      (req, res) =>
+        void this.serveApi(req, res).catch((e: unknown) => {
+          this.violations.push(`server error on ${req.method} ${req.url}: ${e instanceof Error ? e.stack : String(e)}`);
+          if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"Server Error"}');
+        }),
     );
     this.blob = createServer((req, res) => this.serveBlob(req, res));
     this.handlers = {
       'get /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, q) => this.listComments(Number(m.pathParams.issue_number), q),
-      'post /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, _q, b, token) => this.createComment(Number(m.pathParams.issue_number), String(b?.body), token),
+      'post /repos/{owner}/{repo}/issues/{issue_number}/comments': (m, _q, b, token) =>
+        this.createComment(Number(m.pathParams.issue_number), String(b?.body), token),
       'patch /repos/{owner}/{repo}/issues/comments/{comment_id}': (m, _q, b) => this.updateComment(Number(m.pathParams.comment_id), String(b?.body)),
       'get /user': (_m, _q, _b, token) => this.authenticatedUser(token),
       'delete /repos/{owner}/{repo}/issues/comments/{comment_id}': (m) => this.deleteComment(Number(m.pathParams.comment_id)),
@@ -116,7 +123,8 @@ export class GitHubApiServer {
       'post /repos/{owner}/{repo}/issues': (_m, _q, b) => this.createIssue(b ?? {}),
       'patch /repos/{owner}/{repo}/issues/{issue_number}': (m, _q, b) => this.updateIssue(Number(m.pathParams.issue_number), b ?? {}),
       'get /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts': (m, q) => this.listArtifacts(Number(m.pathParams.run_id), q),
-      'get /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}': (m) => this.downloadArtifact(Number(m.pathParams.artifact_id), m.pathParams.archive_format!),
+      'get /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}': (m) =>
+        this.downloadArtifact(Number(m.pathParams.artifact_id), m.pathParams.archive_format!),
     };
   }
 
@@ -148,8 +156,17 @@ export class GitHubApiServer {
     while (this.pulls.has(this.nextNumber)) this.nextNumber++;
     const now = iso();
     const issue: StoredIssue = {
-      id: this.nextId++, number: this.nextNumber++, title: o.title, body: o.body, labels: o.labels ?? [], state: o.state ?? 'open',
-      state_reason: null, user: o.user ?? 'octocat', created_at: now, updated_at: now, closed_at: o.state === 'closed' ? now : null,
+      id: this.nextId++,
+      number: this.nextNumber++,
+      title: o.title,
+      body: o.body,
+      labels: o.labels ?? [],
+      state: o.state ?? 'open',
+      state_reason: null,
+      user: o.user ?? 'octocat',
+      created_at: now,
+      updated_at: now,
+      closed_at: o.state === 'closed' ? now : null,
     };
     this.issues.push(issue);
     return issue;
@@ -218,15 +235,35 @@ export class GitHubApiServer {
   /** GET /user: a user's token answers with its login; an installation token may not read it. */
   private authenticatedUser(token: string) {
     const login = this.o.users?.[token];
-    if (!login) return { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user', status: '403' } };
+    if (!login)
+      return {
+        status: 403,
+        body: {
+          message: 'Resource not accessible by integration',
+          documentation_url: 'https://docs.github.com/rest/users/users#get-the-authenticated-user',
+          status: '403',
+        },
+      };
     const ex = this.checker.example('get', '/user', 200, 'response-with-public-profile-information') as Record<string, unknown>;
     return { status: 200, body: { ...ex, login, id: 4242, type: 'User' } };
   }
 
   private updateComment(id: number, body: string) {
-    if (this.forbidEdit.has(id)) return { status: 403, body: { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment', status: '403' } };
+    if (this.forbidEdit.has(id))
+      return {
+        status: 403,
+        body: {
+          message: 'Resource not accessible by integration',
+          documentation_url: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment',
+          status: '403',
+        },
+      };
     const c = this.comments.find((x) => x.id === id);
-    if (!c) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment', status: '404' } };
+    if (!c)
+      return {
+        status: 404,
+        body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment', status: '404' },
+      };
     c.body = body;
     c.updated_at = iso(new Date(Date.now() + 1000));
     return { status: 200, body: this.commentJson(c) };
@@ -234,7 +271,11 @@ export class GitHubApiServer {
 
   private deleteComment(id: number) {
     const at = this.comments.findIndex((x) => x.id === id);
-    if (at < 0) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment', status: '404' } };
+    if (at < 0)
+      return {
+        status: 404,
+        body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/comments#delete-an-issue-comment', status: '404' },
+      };
     this.comments.splice(at, 1);
     return { status: 204 };
   }
@@ -259,7 +300,14 @@ export class GitHubApiServer {
       state: i.state,
       state_reason: i.state_reason,
       user: { ...ex.user, login: i.user, type: i.user.endsWith('[bot]') ? 'Bot' : 'User' },
-      labels: i.labels.map((name, n) => ({ ...label, id: 5000 + n, name, url: `${this.repoApi()}/labels/${encodeURIComponent(name)}`, default: false, description: null })),
+      labels: i.labels.map((name, n) => ({
+        ...label,
+        id: 5000 + n,
+        name,
+        url: `${this.repoApi()}/labels/${encodeURIComponent(name)}`,
+        default: false,
+        description: null,
+      })),
       assignee: null,
       assignees: [],
       milestone: null,
@@ -275,7 +323,10 @@ export class GitHubApiServer {
   /** GET /issues: state and labels filters (every label must match), oldest first when asked, paged. */
   private listIssues(q: URLSearchParams) {
     const state = q.get('state') ?? 'open';
-    const labels = (q.get('labels') ?? '').split(',').map((l) => l.trim()).filter(Boolean);
+    const labels = (q.get('labels') ?? '')
+      .split(',')
+      .map((l) => l.trim())
+      .filter(Boolean);
     const asc = q.get('direction') === 'asc';
     const all = this.issues
       .filter((i) => (state === 'all' || i.state === state) && labels.every((l) => i.labels.includes(l)))
@@ -292,7 +343,8 @@ export class GitHubApiServer {
 
   private updateIssue(n: number, b: Record<string, unknown>) {
     const i = this.issues.find((x) => x.number === n);
-    if (!i) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/issues#update-an-issue', status: '404' } };
+    if (!i)
+      return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/issues/issues#update-an-issue', status: '404' } };
     const now = iso(new Date(Date.now() + 1000));
     if (typeof b.title === 'string') i.title = b.title;
     if (typeof b.body === 'string') i.body = b.body;
@@ -307,7 +359,8 @@ export class GitHubApiServer {
 
   private getPull(n: number) {
     const p = this.pulls.get(n);
-    if (!p) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request', status: '404' } };
+    if (!p)
+      return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/pulls/pulls#get-a-pull-request', status: '404' } };
     const ex = this.checker.example('get', '/repos/{owner}/{repo}/pulls/{pull_number}', 200) as Record<string, any>;
     return {
       status: 200,
@@ -318,14 +371,21 @@ export class GitHubApiServer {
         html_url: `${this.repoHtml()}/pull/${n}`,
         // The published example's requested_teams entry lacks the schema's required `type`.
         requested_teams: [],
-        head: { ...ex.head, sha: p.head.sha, ref: p.head.ref, label: `${p.head.repo.split('/')[0]}:${p.head.ref}`, repo: { ...ex.head.repo, full_name: p.head.repo } },
+        head: {
+          ...ex.head,
+          sha: p.head.sha,
+          ref: p.head.ref,
+          label: `${p.head.repo.split('/')[0]}:${p.head.ref}`,
+          repo: { ...ex.head.repo, full_name: p.head.repo },
+        },
         base: { ...ex.base, sha: p.base.sha, ref: p.base.ref, repo: { ...ex.base.repo, full_name: `${this.o.owner}/${this.o.repo}` } },
       },
     };
   }
 
   private artifactJson(a: StoredArtifact): Json {
-    const ex = (this.checker.example('get', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', 200) as { artifacts: Array<Record<string, any>> }).artifacts[0]!;
+    const ex = (this.checker.example('get', '/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', 200) as { artifacts: Array<Record<string, any>> })
+      .artifacts[0]!;
     return {
       ...ex,
       id: a.id,
@@ -349,7 +409,8 @@ export class GitHubApiServer {
 
   private downloadArtifact(id: number, format: string) {
     const a = this.artifacts.find((x) => x.id === id);
-    if (!a || format !== 'zip') return { status: 410, body: { message: 'Gone', documentation_url: 'https://docs.github.com/rest/actions/artifacts', status: '410' } };
+    if (!a || format !== 'zip')
+      return { status: 410, body: { message: 'Gone', documentation_url: 'https://docs.github.com/rest/actions/artifacts', status: '410' } };
     return { status: 302, headers: { location: `${this.blobUrl}/artifacts/${a.id}.zip?sig=${randomBytes(8).toString('hex')}` } };
   }
 
@@ -369,7 +430,12 @@ export class GitHubApiServer {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-github-request-id': randomBytes(6).toString('hex'), ...headers });
       res.end(body === undefined ? '' : JSON.stringify(body));
     };
-    const problems = this.checker.checkRequest({ method, url, body: raw, ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}) });
+    const problems = this.checker.checkRequest({
+      method,
+      url,
+      body: raw,
+      ...(req.headers['content-type'] ? { contentType: req.headers['content-type'] } : {}),
+    });
     if (raw) {
       try {
         rec.body = JSON.parse(raw);
@@ -403,9 +469,12 @@ export class GitHubApiServer {
     }
     const out = handler(m, new URL(url, this.baseUrl).searchParams, rec.body as Record<string, unknown> | undefined, auth);
     if (out.body !== undefined) {
-      const bad = out.status < 400
-        ? this.checker.checkResponse(m, out.status, out.body)
-        : this.checker.validator({ $ref: '#/components/schemas/basic-error' })(out.body) ? [] : [`error body of ${m.template} is not a basic-error`];
+      const bad =
+        out.status < 400
+          ? this.checker.checkResponse(m, out.status, out.body)
+          : this.checker.validator({ $ref: '#/components/schemas/basic-error' })(out.body)
+            ? []
+            : [`error body of ${m.template} is not a basic-error`];
       this.violations.push(...bad.map((b) => `server response: ${b}`));
     }
     send(out.status, out.body, out.headers);

@@ -12,7 +12,14 @@ import { GitHubApiServer } from './api-server.js';
 const GiB = 1024 ** 3;
 const LIMITS = { maxZipBytes: 8 << 20, maxEntryBytes: 4 << 20, maxTotalBytes: 8 << 20, maxEntries: 100 };
 
-interface ZipEntry { name: string; data: Buffer; method: 0 | 8; size: number; crc: number; mode?: number }
+interface ZipEntry {
+  name: string;
+  data: Buffer;
+  method: 0 | 8;
+  size: number;
+  crc: number;
+  mode?: number;
+}
 
 /** A zip built byte by byte, so its headers can say whatever a hostile writer wants. */
 function makeZip(entries: ZipEntry[]): Buffer {
@@ -84,7 +91,10 @@ describe('zip bombs', () => {
     // The header lies: a small comment.json.
     const zip = makeZip([{ name: 'comment.json', data: bomb, method: 8, size: 1000, crc: 0 }]);
     const started = performance.now();
-    const err = await readZipEntries(zip, () => true, LIMITS).then(() => undefined, (e: unknown) => e);
+    const err = await readZipEntries(zip, () => true, LIMITS).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ZipError);
     const stopped = Number(/stopped after (\d+)/.exec((err as Error).message)?.[1]);
     // Counted while inflating: stopped just past the 4 MiB limit, not at 2 GiB.
@@ -100,7 +110,9 @@ describe('zip bombs', () => {
 
   it('the 2 GiB bomb as an artifact: downloaded within the zip limit, refused within the entry limit', async () => {
     const a = server.addArtifact(501, 'bee-bench-js', makeZip([{ name: 'comment.json', data: bomb, method: 8, size: 1000, crc: 0 }]), 'c'.repeat(40));
-    await expect(readArtifactEntries({ owner: 'ethersphere', repo: 'bee-js', artifactId: a.id, token: 'ghs_write', apiUrl: api }, (n) => n === 'comment.json', LIMITS)).rejects.toThrow(/inflates past 4194304 bytes/);
+    await expect(
+      readArtifactEntries({ owner: 'ethersphere', repo: 'bee-js', artifactId: a.id, token: 'ghs_write', apiUrl: api }, (n) => n === 'comment.json', LIMITS),
+    ).rejects.toThrow(/inflates past 4194304 bytes/);
     expect(server.violations).toEqual([]);
   });
 
@@ -116,7 +128,10 @@ describe('download limit', () => {
     const chunk = Buffer.alloc(1 << 20, 0x50);
     const a = server.addArtifact(502, 'bee-bench-js', chunk, 'c'.repeat(40));
     a.streamBytes = 2 * GiB;
-    const err = await downloadArtifactZip({ owner: 'ethersphere', repo: 'bee-js', artifactId: a.id, token: 'ghs_write', apiUrl: api }, LIMITS.maxZipBytes).then(() => undefined, (e: unknown) => e);
+    const err = await downloadArtifactZip({ owner: 'ethersphere', repo: 'bee-js', artifactId: a.id, token: 'ghs_write', apiUrl: api }, LIMITS.maxZipBytes).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ArtifactTooLargeError);
     expect((err as Error).message).toMatch(/download stopped/);
     await new Promise((r) => setTimeout(r, 200));
@@ -125,7 +140,9 @@ describe('download limit', () => {
 
   it('an artifact announcing a length past the limit is not downloaded at all', async () => {
     const a = server.addArtifact(503, 'bee-bench-js', Buffer.alloc(LIMITS.maxZipBytes + 1), 'c'.repeat(40));
-    await expect(downloadArtifactZip({ owner: 'ethersphere', repo: 'bee-js', artifactId: a.id, token: 'ghs_write', apiUrl: api }, LIMITS.maxZipBytes)).rejects.toThrow(/announced, more than the/);
+    await expect(
+      downloadArtifactZip({ owner: 'ethersphere', repo: 'bee-js', artifactId: a.id, token: 'ghs_write', apiUrl: api }, LIMITS.maxZipBytes),
+    ).rejects.toThrow(/announced, more than the/);
   });
 });
 
@@ -135,7 +152,9 @@ describe('entries', () => {
     const got = await readZipEntries(ok, (n) => n === 'comment.json' || n.startsWith('results/'), LIMITS);
     expect([...got.keys()]).toEqual(['comment.json', 'results/x.json']);
     expect(got.get('comment.json')!.toString()).toBe('{"a":1}');
-    await expect(readZipEntries(makeZip([plain('comment.json', '/etc/passwd', 0o120777)]), () => true, LIMITS)).rejects.toThrow(/not a regular file .*symlinks are refused/);
+    await expect(readZipEntries(makeZip([plain('comment.json', '/etc/passwd', 0o120777)]), () => true, LIMITS)).rejects.toThrow(
+      /not a regular file .*symlinks are refused/,
+    );
     for (const name of ['../comment.json', '/abs/comment.json', 'a/../../b', 'a\\..\\b']) {
       await expect(readZipEntries(makeZip([plain(name, '{}')]), () => true, LIMITS)).rejects.toThrow(/not a plain relative name/);
     }

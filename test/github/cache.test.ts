@@ -12,7 +12,7 @@ describe('cache plan', () => {
   const cacheDir = join(root, 'bb-cache');
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('rs: cargo registry and the runner\'s build cache folders, keyed by toolchain, lockfiles and sources', async () => {
+  it("rs: cargo registry and the runner's build cache folders, keyed by toolchain, lockfiles and sources", async () => {
     const checkout = join(root, 'checkout');
     mkdirSync(checkout);
     writeFileSync(join(checkout, 'Cargo.lock'), 'version = 4\n');
@@ -20,7 +20,12 @@ describe('cache plan', () => {
     expect(plan.key).toMatch(new RegExp(`^bee-bench-rs-${process.platform}-${process.arch}-[0-9a-f]{16}-[0-9a-f]{16}-[0-9a-f]{16}$`));
     expect(plan.restoreKeys).toEqual([plan.key.replace(/[0-9a-f]{16}$/, ''), plan.key.replace(/[0-9a-f]{16}-[0-9a-f]{16}$/, '')]);
     const cargoHome = process.env.CARGO_HOME ?? join(homedir(), '.cargo');
-    expect(plan.paths).toEqual([join(cargoHome, 'registry', 'index'), join(cargoHome, 'registry', 'cache'), join(cargoHome, 'git', 'db'), join(cacheDir, 'rs-*')]);
+    expect(plan.paths).toEqual([
+      join(cargoHome, 'registry', 'index'),
+      join(cargoHome, 'registry', 'cache'),
+      join(cargoHome, 'git', 'db'),
+      join(cacheDir, 'rs-*'),
+    ]);
 
     // A change to the checkout's lockfile moves the key, not the toolchain prefix.
     writeFileSync(join(checkout, 'Cargo.lock'), 'version = 4\n# bumped\n');
@@ -29,7 +34,7 @@ describe('cache plan', () => {
     expect(moved.restoreKeys[1]).toBe(plan.restoreKeys[1]);
   });
 
-  it('js keeps only npm\'s cache (a checkout build links to a checkout a later job lacks)', async () => {
+  it("js keeps only npm's cache (a checkout build links to a checkout a later job lacks)", async () => {
     const plan = await cachePlan('js', cacheDir, []);
     expect(plan.paths).toHaveLength(1);
     expect(plan.paths[0]).not.toContain(cacheDir);

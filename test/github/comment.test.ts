@@ -12,7 +12,11 @@ let server: GitHubApiServer;
 let base: string;
 
 beforeAll(async () => {
-  server = new GitHubApiServer({ ...repo, tokens: { write: ['ghs_write', 'ghp_maintainer'], readOnly: ['ghs_read'] }, users: { ghp_maintainer: 'octo-maintainer' } });
+  server = new GitHubApiServer({
+    ...repo,
+    tokens: { write: ['ghs_write', 'ghp_maintainer'], readOnly: ['ghs_read'] },
+    users: { ghp_maintainer: 'octo-maintainer' },
+  });
   base = await server.start();
 });
 afterAll(() => server.close());
@@ -23,7 +27,15 @@ beforeEach(() => {
 
 const MARKER = 'bee-bench:bench:js';
 const gh = () => makeOctokit('ghs_write', base);
-const req = (body: string, extra: Partial<Parameters<typeof upsertSticky>[1]> = {}) => ({ ...repo, issue: 12, marker: MARKER, body: withMarker(body, MARKER), policy: 'always' as const, changed: true, ...extra });
+const req = (body: string, extra: Partial<Parameters<typeof upsertSticky>[1]> = {}) => ({
+  ...repo,
+  issue: 12,
+  marker: MARKER,
+  body: withMarker(body, MARKER),
+  policy: 'always' as const,
+  changed: true,
+  ...extra,
+});
 
 describe('sticky comment', () => {
   it('never edits a marker comment by another author: a seeded one is left as it is and ours is created', async () => {
@@ -40,7 +52,7 @@ describe('sticky comment', () => {
     expect(server.violations).toEqual([]);
   });
 
-  it('with a user\'s token, its own login decides: the bot\'s marker comment is someone else\'s', async () => {
+  it("with a user's token, its own login decides: the bot's marker comment is someone else's", async () => {
     const bot = server.seedComment(12, `${markerComment(MARKER)}\nold`, 'github-actions[bot]');
     const mine = server.seedComment(12, `${markerComment(MARKER)}\nmine`, 'octo-maintainer');
     const res = await upsertSticky(makeOctokit('ghp_maintainer', base), req('new'));
@@ -85,7 +97,9 @@ describe('sticky comment', () => {
     const res = await upsertSticky(gh(), req('new table'));
     expect(res).toMatchObject({ action: 'updated', id: own.id });
     expect(server.comments.find((c) => c.body.includes('bee-bench:bench:rs'))!.body).toContain("the rs client's comment");
-    const pages = server.requests.filter((r) => r.method === 'GET' && r.template?.endsWith('/comments')).map((r) => new URL(r.url, base).searchParams.get('page') ?? '1');
+    const pages = server.requests
+      .filter((r) => r.method === 'GET' && r.template?.endsWith('/comments'))
+      .map((r) => new URL(r.url, base).searchParams.get('page') ?? '1');
     // Each lookup (findMarked, then upsertSticky's own) read both pages of 100.
     expect(pages).toEqual(['1', '2', '1', '2']);
     expect(server.violations).toEqual([]);
@@ -139,7 +153,7 @@ describe('withMarker and the job summary', () => {
     expect(body.split(markerComment(MARKER))).toHaveLength(2);
   });
 
-  it('cuts a summary to GitHub\'s 1 MiB limit with a note', () => {
+  it("cuts a summary to GitHub's 1 MiB limit with a note", () => {
     const long = 'x'.repeat(2 * 1024 * 1024);
     const cut = fitSummary(long);
     expect(Buffer.byteLength(cut)).toBeLessThanOrEqual(1024 * 1024);

@@ -32,12 +32,24 @@ describe('OpenAPI request checker (api.github.com description from @octokit/open
     ['a method the route lacks', { method: 'DELETE', url: '/repos/o/r/issues/7/comments' }, /not an operation/],
     ['a non-integer query value', { method: 'GET', url: '/repos/o/r/issues/7/comments?per_page=lots' }, /per_page.*integer/],
     ['an undeclared query parameter', { method: 'GET', url: '/repos/o/r/issues/7/comments?marker=x' }, /marker is not declared/],
-    ['a non-integer path parameter', { method: 'PATCH', url: '/repos/o/r/issues/comments/abc', contentType: json, body: '{"body":"x"}' }, /comment_id.*integer/],
-    ['a body without its required field', { method: 'POST', url: '/repos/o/r/issues/7/comments', contentType: json, body: '{"text":"x"}' }, /required property 'body'/],
+    [
+      'a non-integer path parameter',
+      { method: 'PATCH', url: '/repos/o/r/issues/comments/abc', contentType: json, body: '{"body":"x"}' },
+      /comment_id.*integer/,
+    ],
+    [
+      'a body without its required field',
+      { method: 'POST', url: '/repos/o/r/issues/7/comments', contentType: json, body: '{"text":"x"}' },
+      /required property 'body'/,
+    ],
     ['a body field of the wrong type', { method: 'PATCH', url: '/repos/o/r/issues/comments/3', contentType: json, body: '{"body":42}' }, /body must be string/],
     ['a missing required body', { method: 'POST', url: '/repos/o/r/issues/7/comments' }, /requires a request body/],
     ['a body where none is taken', { method: 'GET', url: '/repos/o/r/pulls/3', contentType: json, body: '{"x":1}' }, /takes no request body/],
-    ['a non-JSON content type', { method: 'POST', url: '/repos/o/r/issues/7/comments', contentType: 'text/plain', body: '{"body":"x"}' }, /not application\/json/],
+    [
+      'a non-JSON content type',
+      { method: 'POST', url: '/repos/o/r/issues/7/comments', contentType: 'text/plain', body: '{"body":"x"}' },
+      /not application\/json/,
+    ],
   ])('rejects %s', (_what, req, problem) => {
     const problems = c.checkRequest(req);
     expect(problems.length).toBeGreaterThan(0);

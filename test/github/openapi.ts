@@ -95,7 +95,10 @@ export class OpenApiChecker {
 
   /** The description's object at a `#/components/...` pointer. */
   resolve<T = unknown>(ref: string): T {
-    const parts = ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     let at: unknown = this.doc;
     for (const p of parts) at = (at as Obj)[p];
     if (at === undefined) throw new Error(`unresolvable $ref ${ref}`);
@@ -122,9 +125,7 @@ export class OpenApiChecker {
     const m = method.toLowerCase();
     // A literal segment wins over a template one (/repos/{owner}/{repo}/issues/comments/{id} vs
     // /repos/{owner}/{repo}/issues/{issue_number}/...): prefer routes with fewer parameters.
-    const candidates = this.routes
-      .filter((r) => r.re.test(pathname) && r.item[m])
-      .sort((a, b) => a.names.length - b.names.length);
+    const candidates = this.routes.filter((r) => r.re.test(pathname) && r.item[m]).sort((a, b) => a.names.length - b.names.length);
     const r = candidates[0];
     if (!r) return null;
     const values = r.re.exec(pathname)!.slice(1);

@@ -59,7 +59,9 @@ describe('derive', () => {
     const recs: HistoryRecord[] = [];
     for (let i = 0; i < 40; i++) recs.push(smallRecord('rs', i, 'main', i >= 22 ? 1.4 : 1));
     const marks = (maxRuns: number) =>
-      seriesOf(derive({ records: loaded(recs), invalid: [] }, { maxRuns }), 'cpu.ecdsa.sign-1000').series[0]!.points.filter((p) => p.shift).map((p) => [p.run_id, p.shift]);
+      seriesOf(derive({ records: loaded(recs), invalid: [] }, { maxRuns }), 'cpu.ecdsa.sign-1000')
+        .series[0]!.points.filter((p) => p.shift)
+        .map((p) => [p.run_id, p.shift]);
     expect(marks(1000).map((m) => m[0])).toEqual(['1022']);
     expect(marks(18)).toEqual(marks(1000));
     expect(marks(17)).toEqual([]);
@@ -105,7 +107,10 @@ describe('derive', () => {
     const withNoop = plain.map((r, i) => ({ ...r, record: noop(r.record, [1000, 100, 100][i]!) }));
     const board = (recs: LoadedRecord[]) => indexOf(derive({ records: recs, invalid: [] }, { catalog })).scoreboard;
     expect(board(withNoop)).toEqual(board(plain));
-    const noopOnly = plain.map((r, i) => ({ ...r, record: { ...noop(r.record, [1000, 100, 100][i]!), cases: noop(r.record, [1000, 100, 100][i]!).cases.slice(-1) } }));
+    const noopOnly = plain.map((r, i) => ({
+      ...r,
+      record: { ...noop(r.record, [1000, 100, 100][i]!), cases: noop(r.record, [1000, 100, 100][i]!).cases.slice(-1) },
+    }));
     expect(board(noopOnly)).toEqual([]);
   });
 
@@ -124,7 +129,34 @@ describe('derive', () => {
     expect(new Set(series.series.flatMap((s) => s.points.map((p) => p.branch)))).toEqual(new Set(idx.branches));
     // Inactive for longer than activeDays before the newest record: expired even when there is room.
     const old = indexOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 100, activeDays: 1 } }));
-    expect(old.branches).toEqual(['f15', 'f16', 'f17', 'f18', 'f19', 'f20', 'f21', 'f22', 'f23', 'f24', 'f25', 'f26', 'f27', 'f28', 'f29', 'f30', 'f31', 'f32', 'f33', 'f34', 'f35', 'f36', 'f37', 'f38', 'f39', 'main']);
+    expect(old.branches).toEqual([
+      'f15',
+      'f16',
+      'f17',
+      'f18',
+      'f19',
+      'f20',
+      'f21',
+      'f22',
+      'f23',
+      'f24',
+      'f25',
+      'f26',
+      'f27',
+      'f28',
+      'f29',
+      'f30',
+      'f31',
+      'f32',
+      'f33',
+      'f34',
+      'f35',
+      'f36',
+      'f37',
+      'f38',
+      'f39',
+      'main',
+    ]);
     // An explicit default branch is kept whatever its age.
     expect(indexOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 1, default: 'f10' } })).branches).toEqual(['f10', 'f39']);
   });
@@ -153,7 +185,22 @@ describe('derive', () => {
   it('never maps two case ids to one series file, case-insensitively either', () => {
     // A plain id that imitates another id's hashed name, ids equal but for case, ids equal once sanitized.
     const hashedName = seriesFile('a/b').slice('series/'.length, -'.json'.length);
-    const ids = ['a_b', 'a/b', 'a b', 'a:b', 'A_b', 'a_B', 'A/B', hashedName, hashedName.toUpperCase(), '.', '..', '...', 'x'.repeat(300), `${'x'.repeat(300)}y`];
+    const ids = [
+      'a_b',
+      'a/b',
+      'a b',
+      'a:b',
+      'A_b',
+      'a_B',
+      'A/B',
+      hashedName,
+      hashedName.toUpperCase(),
+      '.',
+      '..',
+      '...',
+      'x'.repeat(300),
+      `${'x'.repeat(300)}y`,
+    ];
     const files = ids.map((id) => seriesFile(id).toLowerCase());
     expect(new Set(files).size).toBe(ids.length);
     for (const f of files) expect(f).toMatch(/^series\/[a-z0-9._~-]+\.json$/);
@@ -195,7 +242,7 @@ describe('shift markers', () => {
 
   it('is local: marking from an offset equals the full pass restricted to it (what retention relies on)', () => {
     let seed = 7;
-    const u = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const u = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
     const values = Array.from({ length: 300 }, (_, i) => 100 * (1 + 0.15 * Math.floor(i / 37)) * (1 + 0.04 * (u() - 0.5)));
     const full = detectShifts(values);
     expect(full.length).toBeGreaterThan(3);

@@ -45,8 +45,19 @@ describe('history import-gab / export-gab (CLI)', () => {
   it('fails with exit 1, lists every bench and why, and commits nothing when no bench has a time', async () => {
     const remote = await bareRemote(dirs);
     const file = join(tempDir('in', dirs), 'data.js');
-    const entry = (date: number) => ({ commit: { id: 'a'.repeat(40), message: 'm', timestamp: '2024-01-01T00:00:00Z' }, date, tool: 'customBiggerIsBetter', benches: [{ name: 'throughput', value: 80, unit: 'MB/s' }, { name: 'score', value: 3, unit: 'points' }] });
-    writeFileSync(file, `window.BENCHMARK_DATA = ${JSON.stringify({ lastUpdate: 1, repoUrl: 'https://github.com/o/r', entries: { Bench: [entry(1704067200000)] } }, null, 2)}`);
+    const entry = (date: number) => ({
+      commit: { id: 'a'.repeat(40), message: 'm', timestamp: '2024-01-01T00:00:00Z' },
+      date,
+      tool: 'customBiggerIsBetter',
+      benches: [
+        { name: 'throughput', value: 80, unit: 'MB/s' },
+        { name: 'score', value: 3, unit: 'points' },
+      ],
+    });
+    writeFileSync(
+      file,
+      `window.BENCHMARK_DATA = ${JSON.stringify({ lastUpdate: 1, repoUrl: 'https://github.com/o/r', entries: { Bench: [entry(1704067200000)] } }, null, 2)}`,
+    );
     const r = await runCli(['history', 'import-gab', '--remote', remote, '--workdir', join(tempDir('wd', dirs), 'h'), file]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('not charted: entries["Bench"][0].benches[0] "throughput": unit "MB/s" is not a time or a rate');

@@ -52,12 +52,16 @@ describe('importGab', () => {
       expect(r.client.name).toBe(orig.client.name);
       expect(r.event).toBe('import');
       const ok = orig.cases.filter((c) => c.status === 'ok').sort((a, b) => (a.id < b.id ? -1 : 1));
-      expect(r.cases.map((c) => [c.id, c.label, c.median_ns, c.mad_ns, c.n, c.work])).toEqual(ok.map((c) => [c.id, c.label, c.median_ns, c.mad_ns, c.n, c.work]));
+      expect(r.cases.map((c) => [c.id, c.label, c.median_ns, c.mad_ns, c.n, c.work])).toEqual(
+        ok.map((c) => [c.id, c.label, c.median_ns, c.mad_ns, c.n, c.work]),
+      );
     }
     // The series medians a site shows are the same either way.
     const medians = (rs: typeof records) => {
       const files = derive({ records: rs.map((record) => ({ path: recordPath(record), record })), invalid: [] });
-      return JSON.parse(files.get('series/cpu.keccak.chunk-hash.json')!).series.map((s: { runner: string; points: Array<{ median_ns: number; sha: string }> }) => [s.runner, s.points.map((p) => [p.sha, p.median_ns])]);
+      return JSON.parse(files.get('series/cpu.keccak.chunk-hash.json')!).series.map(
+        (s: { runner: string; points: Array<{ median_ns: number; sha: string }> }) => [s.runner, s.points.map((p) => [p.sha, p.median_ns])],
+      );
     };
     expect(medians(back)).toEqual(medians(records));
     // And exporting the imported records gives the same benches back.
@@ -86,7 +90,12 @@ describe('importGab', () => {
     const { records, skipped } = importGab('hist.json', json, { runner: 'rs', branch: 'master' });
     expect(records).toHaveLength(1);
     const r = records[0]!;
-    expect(r).toMatchObject({ runner: 'rs', branch: 'master', commit: { sha: 'abcdef0123456789abcdef0123456789abcdef01', author: 'Bo' }, run: { id: 'gab-benchmark-js-1704132245000' } });
+    expect(r).toMatchObject({
+      runner: 'rs',
+      branch: 'master',
+      commit: { sha: 'abcdef0123456789abcdef0123456789abcdef01', author: 'Bo' },
+      run: { id: 'gab-benchmark-js-1704132245000' },
+    });
     expect(r.cases.map((c) => [c.id, c.label, c.status, c.median_ns, c.n])).toEqual([
       ['gab.upload-small-file-1', '', 'ok', 500_000, 1],
       ['gab.parse', '', 'ok', 3_500_000, 12],
@@ -114,7 +123,9 @@ describe('importGab', () => {
     const remote = await bareRemote(dirs);
     await writeHistory([smallRecord('js', 0)], { remote, workdir: tempDir('work', dirs) });
     const before = await tip(remote);
-    await expect(async () => writeHistory(importGab('data.js', text).records, { remote, workdir: tempDir('work', dirs) })).rejects.toThrow(/data\.js: invalid data\.js at line 3/);
+    await expect(async () => writeHistory(importGab('data.js', text).records, { remote, workdir: tempDir('work', dirs) })).rejects.toThrow(
+      /data\.js: invalid data\.js at line 3/,
+    );
     expect(await tip(remote)).toBe(before);
   });
 });
@@ -134,7 +145,9 @@ describe('github-action-benchmark data.js from real repositories', () => {
   it.each(REAL)('$file: every bench imported, under its original name and tool, and export gives the same entries back', ({ file, tool, runner }) => {
     const text = fixture(file);
     const original = parseGab(file, text);
-    const benches = Object.values(original.entries).flat().flatMap((e) => e.benches);
+    const benches = Object.values(original.entries)
+      .flat()
+      .flatMap((e) => e.benches);
     const { records, skipped, charted } = importGab(file, text);
     const cases = records.flatMap((r) => r.cases);
     expect(cases).toHaveLength(benches.length);
@@ -156,14 +169,23 @@ describe('github-action-benchmark data.js from real repositories', () => {
     const { records, skipped } = importGab('mojito-go.data.js', fixture('mojito-go.data.js'));
     expect(skipped).toEqual([]);
     const first = records[0]!.cases[0]!;
-    expect(first.gab).toEqual({ name: 'Benchmark_Router_Handler', value: 260827, unit: 'ns/op\t   23762 B/op\t     176 allocs/op', extra: '4016 times\n2 procs' });
+    expect(first.gab).toEqual({
+      name: 'Benchmark_Router_Handler',
+      value: 260827,
+      unit: 'ns/op\t   23762 B/op\t     176 allocs/op',
+      extra: '4016 times\n2 procs',
+    });
     expect(first).toMatchObject({ id: 'gab.benchmark-router-handler', status: 'ok', median_ns: 260827, metrics: { 'B/op': 23762, 'allocs/op': 176 } });
   });
 
   it('benches without a time are stored, exported back and listed with the reason', () => {
     const { skipped } = importGab('socks-forwarder-go.data.js', fixture('socks-forwarder-go.data.js'));
     expect(skipped.length).toBe(90);
-    expect(skipped[0]).toEqual({ where: 'entries["Benchmark"][0].benches[2]', name: 'BenchmarkMatchHostname/exact-match - B/op', reason: 'unit "B/op" is not a time or a rate' });
+    expect(skipped[0]).toEqual({
+      where: 'entries["Benchmark"][0].benches[2]',
+      name: 'BenchmarkMatchHostname/exact-match - B/op',
+      reason: 'unit "B/op" is not a time or a rate',
+    });
     expect(new Set(skipped.map((s) => s.reason))).toEqual(new Set(['unit "B/op" is not a time or a rate', 'unit "allocs/op" is not a time or a rate']));
   });
 });

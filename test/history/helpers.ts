@@ -92,9 +92,21 @@ export function smallResult(runner: Runner, i: number, factor = 1): Result {
   const samples = (base: number) => Array.from({ length: 7 }, (_, k) => Math.round(base * factor * (1 + 0.01 * ((k * 3 + i) % 5))));
   const ops = runner === 'js' ? 200 : 2000;
   const cases: CaseResult[] = [
-    caseResult({ id: 'cpu.keccak.chunk-hash', param: { label: 'quick', count: ops, chunk_bytes: 4096 }, samples_ns: samples(ops * 1000 * LEVEL[runner]), work: { ops, bytes: ops * 4096 } }),
+    caseResult({
+      id: 'cpu.keccak.chunk-hash',
+      param: { label: 'quick', count: ops, chunk_bytes: 4096 },
+      samples_ns: samples(ops * 1000 * LEVEL[runner]),
+      work: { ops, bytes: ops * 4096 },
+    }),
     caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: 'quick', count: 10 }, samples_ns: samples(5e6 * LEVEL[runner]), work: { ops: 10 } }),
-    caseResult({ id: 'net.bzz.upload', kind: 'net', param: { label: '1 MiB', bytes: 1048576 }, status: 'skipped', skip_reason: 'no Bee node given', work: { bytes: 1048576 } }),
+    caseResult({
+      id: 'net.bzz.upload',
+      kind: 'net',
+      param: { label: '1 MiB', bytes: 1048576 },
+      status: 'skipped',
+      skip_reason: 'no Bee node given',
+      work: { bytes: 1048576 },
+    }),
   ];
   return result(runner, cases, 'aa'.repeat(32), { started_at: t, finished_at: t });
 }

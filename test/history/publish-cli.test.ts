@@ -36,7 +36,21 @@ describe('history publish (CLI)', () => {
   it('stores the commit URL derived from --repo-url, so the site links the commit', async () => {
     const { repo, sha } = await checkout();
     const remote = await bareRemote(dirs);
-    const r = await runCli(['history', 'publish', '--remote', remote, '--repo', repo, '--repo-url', 'https://github.com/ethersphere/bee-js.git', '--workdir', join(tempDir('wd', dirs), 'h'), '--run-id', '7', resultsDir()]);
+    const r = await runCli([
+      'history',
+      'publish',
+      '--remote',
+      remote,
+      '--repo',
+      repo,
+      '--repo-url',
+      'https://github.com/ethersphere/bee-js.git',
+      '--workdir',
+      join(tempDir('wd', dirs), 'h'),
+      '--run-id',
+      '7',
+      resultsDir(),
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const record = (await lsTree(remote)).find((p) => p.startsWith('bench/runs/'))!;
     expect(JSON.parse(await show(remote, record)).commit.url).toBe(`https://github.com/ethersphere/bee-js/commit/${sha}`);

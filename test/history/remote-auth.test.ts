@@ -66,8 +66,12 @@ describe('history token as an HTTP header', () => {
     expect(argv.some((l) => l.includes(`remote add origin ${remote}`))).toBe(true);
     expect(server.refused).toBe(0);
 
-    await expect(writeHistory([smallRecord('go', 1)], { remote, workdir: tempDir('work', dirs), backoff: FAST, maxAttempts: 1 })).rejects.toThrow(/cannot fetch gh-pages/);
-    await expect(writeHistory([smallRecord('go', 1)], { remote, token: 'ghs_someOtherToken99', workdir: tempDir('work', dirs), backoff: FAST, maxAttempts: 1 })).rejects.toThrow(/cannot fetch gh-pages/);
+    await expect(writeHistory([smallRecord('go', 1)], { remote, workdir: tempDir('work', dirs), backoff: FAST, maxAttempts: 1 })).rejects.toThrow(
+      /cannot fetch gh-pages/,
+    );
+    await expect(
+      writeHistory([smallRecord('go', 1)], { remote, token: 'ghs_someOtherToken99', workdir: tempDir('work', dirs), backoff: FAST, maxAttempts: 1 }),
+    ).rejects.toThrow(/cannot fetch gh-pages/);
     expect(server.refused).toBeGreaterThanOrEqual(2);
     loggedArgv();
   });
@@ -102,7 +106,10 @@ describe('history token as an HTTP header', () => {
       expect(argv.some((l) => l.includes(`clone --quiet --depth 1 --branch gh-pages -- ${server.base}/owner/pages.git`))).toBe(true);
       expect(argv.some((l) => /\bpush\b/.test(l))).toBe(true);
     } finally {
-      for (const [name, value] of [['GITHUB_SERVER_URL', saved.server], ['GITHUB_REF_NAME', saved.ref]] as const) {
+      for (const [name, value] of [
+        ['GITHUB_SERVER_URL', saved.server],
+        ['GITHUB_REF_NAME', saved.ref],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

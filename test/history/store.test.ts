@@ -29,7 +29,12 @@ describe('writeHistory', () => {
     expect(first).toMatchObject({ attempts: 1, added: [recordPath(a)], present: [], invalid: [] });
     expect(await tip(remote)).toBe(first.commit);
     expect(await git(remote, 'rev-list', '--count', 'gh-pages')).toBe('1\n');
-    expect(await lsTree(remote)).toEqual(['bench/index.json', `bench/${recordPath(a)}`, 'bench/series/cpu.ecdsa.sign-1000.json', 'bench/series/cpu.keccak.chunk-hash.json']);
+    expect(await lsTree(remote)).toEqual([
+      'bench/index.json',
+      `bench/${recordPath(a)}`,
+      'bench/series/cpu.ecdsa.sign-1000.json',
+      'bench/series/cpu.keccak.chunk-hash.json',
+    ]);
     expect(await show(remote, `bench/${recordPath(a)}`)).toBe(serializeRecord(a));
 
     // Second write through the same (reused) clone: a child commit that only adds.
@@ -39,7 +44,12 @@ describe('writeHistory', () => {
     const third = await writeHistory([smallRecord('rs', 2)], { remote, workdir: work, backoff: FAST });
     expect(await git(remote, 'rev-parse', `${third.commit}^`)).toBe(`${second.commit}\n`);
     expect(await git(remote, 'rev-parse', `${second.commit}^`)).toBe(`${first.commit}\n`);
-    expect((await git(remote, 'diff', '--name-status', first.commit!, third.commit!, '--', 'bench/runs')).trim().split('\n').every((l) => l.startsWith('A\t'))).toBe(true);
+    expect(
+      (await git(remote, 'diff', '--name-status', first.commit!, third.commit!, '--', 'bench/runs'))
+        .trim()
+        .split('\n')
+        .every((l) => l.startsWith('A\t')),
+    ).toBe(true);
     const clone = await expectConsistent(remote);
     const index = JSON.parse(readFileSync(join(clone, 'bench/index.json'), 'utf8')) as HistoryIndex;
     expect(index.generated_from).toBe(3);
@@ -117,8 +127,12 @@ describe('writeHistory', () => {
 
   it('fails clearly on an unreachable remote and never shows a credential', async () => {
     const remote = join(tempDir('missing', dirs), 'nope.git');
-    await expect(writeHistory([smallRecord('js', 40)], opts(remote))).rejects.toThrow(/history: cannot fetch gh-pages: .*does not appear to be a git repository/);
-    expect(redact("fatal: unable to access 'https://x-access-token:ghs_secret@github.com/o/r.git/': 403")).toBe("fatal: unable to access 'https://***@github.com/o/r.git/': 403");
+    await expect(writeHistory([smallRecord('js', 40)], opts(remote))).rejects.toThrow(
+      /history: cannot fetch gh-pages: .*does not appear to be a git repository/,
+    );
+    expect(redact("fatal: unable to access 'https://x-access-token:ghs_secret@github.com/o/r.git/': 403")).toBe(
+      "fatal: unable to access 'https://***@github.com/o/r.git/': 403",
+    );
   });
 
   it('twelve writers sharing one workdir take turns: no record lost, no git error', async () => {
@@ -156,7 +170,13 @@ describe('writeHistory', () => {
     expect(await git(remote, 'rev-list', '--count', '--merges', 'gh-pages')).toBe('0\n');
     expect(await git(remote, 'rev-list', '--count', 'gh-pages')).toBe('12\n');
     const changes = await git(clone, 'log', '--format=', '--name-status', '--', 'bench/runs');
-    expect(changes.trim().split('\n').filter(Boolean).every((l) => l.startsWith('A\t'))).toBe(true);
+    expect(
+      changes
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => l.startsWith('A\t')),
+    ).toBe(true);
     expect(JSON.parse(readFileSync(join(clone, 'bench/index.json'), 'utf8')).generated_from).toBe(12);
     expect(reports.some((r) => r.attempts > 1)).toBe(true);
   });

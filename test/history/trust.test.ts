@@ -13,7 +13,12 @@ import { bareRemote, cloneBranch, commitRaw, git, lsTree, removeAll, smallRecord
 
 const dirs: string[] = [];
 afterAll(() => removeAll(dirs));
-const opts = (remote: string, extra: Partial<WriteOptions> = {}): WriteOptions => ({ remote, workdir: tempDir('work', dirs), backoff: { baseMs: 40, maxMs: 600 }, ...extra });
+const opts = (remote: string, extra: Partial<WriteOptions> = {}): WriteOptions => ({
+  remote,
+  workdir: tempDir('work', dirs),
+  backoff: { baseMs: 40, maxMs: 600 },
+  ...extra,
+});
 
 /** Commits a symlink `path` -> `target` on the branch. */
 async function commitLink(remote: string, path: string, target: string): Promise<void> {
@@ -42,7 +47,10 @@ describe('symlinks on the history branch', () => {
     const before = await tip(remote);
     const treeBefore = await lsTree(remote);
 
-    const err = await writeHistory([smallRecord('js', 2)], opts(remote)).then(() => undefined, (e: unknown) => e);
+    const err = await writeHistory([smallRecord('js', 2)], opts(remote)).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(HistoryLinkError);
     expect((err as Error).message).toContain(link);
     expect((err as Error).message).toMatch(/nothing was published/);

@@ -45,8 +45,10 @@ describe('a case view of long series', () => {
     for (const d of drawn) expect(d.drawn).toBeLessThan(2500);
     expect(await page.locator('figure.chart-card .count').textContent()).toBe('16,200 points');
     const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#download-csv')]);
-    const lines = readFileSync((await dl.path())!, 'utf8').trim().split('\n');
-    expect(lines.length - 1).toBe(3 * (RUNS * 9) / 10);
+    const lines = readFileSync((await dl.path())!, 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines.length - 1).toBe((3 * (RUNS * 9)) / 10);
     await page.close();
   }, 120_000);
 });

@@ -48,7 +48,12 @@ export function rng(seed: number): () => number {
   return () => unit() * 2 - 1;
 }
 
-export function buildHistory(runs: FixtureRun[], cases: FixtureCase[], groups: HistoryIndex['groups'], opts: { trend?: number; scoreboardMax?: number; seed?: number } = {}): History {
+export function buildHistory(
+  runs: FixtureRun[],
+  cases: FixtureCase[],
+  groups: HistoryIndex['groups'],
+  opts: { trend?: number; scoreboardMax?: number; seed?: number } = {},
+): History {
   const trendLen = opts.trend ?? 20;
   const noise = rng(opts.seed ?? 7);
   const files = new Map<string, CaseSeriesFile>();
@@ -182,7 +187,8 @@ export function writeHistory(dir: string, h: History): void {
 
 // ---- The small hand-made history the browser tests read ----
 
-export const XSS_MESSAGE = 'perf: faster BMT <img src=x onerror="window.__xss=1"> and <script>window.__xss=2</script>\n\nSecond line that the tooltip leaves out.';
+export const XSS_MESSAGE =
+  'perf: faster BMT <img src=x onerror="window.__xss=1"> and <script>window.__xss=2</script>\n\nSecond line that the tooltip leaves out.';
 export const XSS_AUTHOR = '<b onmouseover="window.__xss=4">Mallory</b>';
 export const FEATURE_BRANCH = 'feature/<i>x</i>';
 export const MAIN_RUNS = 12;

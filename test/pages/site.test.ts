@@ -7,7 +7,20 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeriesPoint } from '../../src/history/schema.js';
-import { FEATURE_BRANCH, GO_SHIFT_RUN, INVALID_PROBLEM, JS_URL_RUN, JS_VERSION_RUN, MAIN_RUNS, smallHistory, writeHistory, XSS_AUTHOR, XSS_MESSAGE, XSS_RUN, type History } from './fixture.js';
+import {
+  FEATURE_BRANCH,
+  GO_SHIFT_RUN,
+  INVALID_PROBLEM,
+  JS_URL_RUN,
+  JS_VERSION_RUN,
+  MAIN_RUNS,
+  smallHistory,
+  writeHistory,
+  XSS_AUTHOR,
+  XSS_MESSAGE,
+  XSS_RUN,
+  type History,
+} from './fixture.js';
 import { launch, serveSite, type Browser, type SiteServer } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -102,13 +115,13 @@ function parseCsv(text: string): Array<Record<string, string>> {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
+      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
       else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
+    else if (c === ',') (row.push(field), (field = ''));
     else if (c === '\r') continue;
-    else if (c === '\n') row.push(field), rows.push(row), (row = []), (field = '');
+    else if (c === '\n') (row.push(field), rows.push(row), (row = []), (field = ''));
     else field += c;
   }
   const [head, ...body] = rows;
@@ -293,7 +306,14 @@ describe('trend site', () => {
     const feature = points(FEATURE_BRANCH, '10000 chunks', 'js').map((p) => Date.parse(p.timestamp));
     const from = feature[1]! - 3_600_000;
     const to = feature[3]! + 3_600_000;
-    const q = new URLSearchParams({ view: 'case', case: CASE, branch: FEATURE_BRANCH, log: '1', from: new Date(from).toISOString(), to: new Date(to).toISOString() });
+    const q = new URLSearchParams({
+      view: 'case',
+      case: CASE,
+      branch: FEATURE_BRANCH,
+      log: '1',
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+    });
     const page = await open(`#${q}`);
     const check = async (): Promise<void> => {
       expect(await page.locator('#branch').inputValue()).toBe(FEATURE_BRANCH);
@@ -321,7 +341,9 @@ describe('trend site', () => {
     // Hide bee-go in the first chart by clicking its legend entry.
     const legendAt = await page.evaluate(() => {
       const canvas = document.querySelector<HTMLCanvasElement>('figure.chart-card canvas')!;
-      const ch = window.beeBench!.getChart(canvas)! as unknown as { legend: { legendHitBoxes: Array<{ left: number; top: number; width: number; height: number }> } };
+      const ch = window.beeBench!.getChart(canvas)! as unknown as {
+        legend: { legendHitBoxes: Array<{ left: number; top: number; width: number; height: number }> };
+      };
       const hit = ch.legend.legendHitBoxes[1]!;
       const r = canvas.getBoundingClientRect();
       return { x: r.left + hit.left + hit.width / 2, y: r.top + hit.top + hit.height / 2 };
@@ -357,7 +379,14 @@ describe('trend site', () => {
     expect(shown).toHaveLength(7 * 5);
 
     const csv = parseCsv(await downloadText(page, '#download-csv'));
-    const json = JSON.parse(await downloadText(page, '#download-json')) as { case: string; branch: string; unit: string; from: string; to: string; rows: Array<Record<string, unknown>> };
+    const json = JSON.parse(await downloadText(page, '#download-json')) as {
+      case: string;
+      branch: string;
+      unit: string;
+      from: string;
+      to: string;
+      rows: Array<Record<string, unknown>>;
+    };
     // CSV/JSON carry MB/s (bytes/ns x 1000), the chart bytes/ns.
     const key = (r: Record<string, unknown>): string => `${String(r.label)}|bee-${String(r.runner)}|${String(r.timestamp)}|${Number(r.value)}`;
     expect(csv.map(key).sort()).toEqual(shown.sort());

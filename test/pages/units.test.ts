@@ -30,8 +30,17 @@ describe('permalink', () => {
 });
 
 describe('figures', () => {
-  const latest = (work: { ops?: number; bytes?: number }) => ({ main: { median_ns: 1e6, sha: 'a', timestamp: '2025-01-01T00:00:00Z', change: 0.1, trend: [1e6], ...work } });
-  const kase = (work: { ops?: number; bytes?: number }): IndexCase => ({ id: 'c', kind: 'cpu', group: 'g', doc: '', file: 'series/c.json', series: [{ runner: 'js', label: 'l', points: 1, latest: latest(work) }] });
+  const latest = (work: { ops?: number; bytes?: number }) => ({
+    main: { median_ns: 1e6, sha: 'a', timestamp: '2025-01-01T00:00:00Z', change: 0.1, trend: [1e6], ...work },
+  });
+  const kase = (work: { ops?: number; bytes?: number }): IndexCase => ({
+    id: 'c',
+    kind: 'cpu',
+    group: 'g',
+    doc: '',
+    file: 'series/c.json',
+    series: [{ runner: 'js', label: 'l', points: 1, latest: latest(work) }],
+  });
 
   it('picks MB/s when the case declares bytes, per-op time for ops, else time per iteration', () => {
     expect(basisOf(kase({ ops: 10, bytes: 4096 }))).toBe('bytes');
@@ -57,7 +66,14 @@ describe('metric figures', () => {
   const point = (metrics?: Record<string, number>) => ({ median_ns: 1e6, ...(metrics ? { metrics } : {}) }) as SeriesPoint;
 
   it('lists the units the points carry and charts them as recorded', () => {
-    const file = { schema: 'bee-bench/history-series@1', case: 'c', series: [{ runner: 'go', label: 'l', points: [point(), point({ 'B/op': 4096, 'allocs/op': 2 })] }, { runner: 'rs', label: 'l', points: [point({ 'B/iter': 1 })] }] } as CaseSeriesFile;
+    const file = {
+      schema: 'bee-bench/history-series@1',
+      case: 'c',
+      series: [
+        { runner: 'go', label: 'l', points: [point(), point({ 'B/op': 4096, 'allocs/op': 2 })] },
+        { runner: 'rs', label: 'l', points: [point({ 'B/iter': 1 })] },
+      ],
+    } as CaseSeriesFile;
     expect(metricsOf(file)).toEqual(['B/iter', 'B/op', 'allocs/op']);
     expect(pointValue({ metric: 'B/op' }, point({ 'B/op': 4096 }))).toBe(4096);
     // A point from before allocation runs has no value: no point, not a zero.
@@ -79,12 +95,21 @@ describe('metric figures', () => {
 describe('URLs', () => {
   it('links only http(s) URLs', () => {
     expect(safeHttpUrl('https://github.com/a/b/commit/1')).toBe('https://github.com/a/b/commit/1');
-    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<b>', '//evil.example/x', '/relative', '', undefined]) expect(safeHttpUrl(bad)).toBeNull();
+    for (const bad of ['javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'data:text/html,<b>', '//evil.example/x', '/relative', '', undefined])
+      expect(safeHttpUrl(bad)).toBeNull();
   });
   it('loads data only from plain relative paths inside the history folder', () => {
     const base = new URL('https://example.github.io/repo/bench/');
     expect(resolveDataPath('series/cpu.keccak.bulk.json', base).href).toBe('https://example.github.io/repo/bench/series/cpu.keccak.bulk.json');
-    for (const bad of ['../secret.json', 'series/../../x.json', '/index.json', 'https://evil.example/x.json', '//evil.example/x.json', 'series/a b.json', 'a/./b.json']) {
+    for (const bad of [
+      '../secret.json',
+      'series/../../x.json',
+      '/index.json',
+      'https://evil.example/x.json',
+      '//evil.example/x.json',
+      'series/a b.json',
+      'a/./b.json',
+    ]) {
       expect(() => resolveDataPath(bad, base)).toThrow(DataError);
     }
   });

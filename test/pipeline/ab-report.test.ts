@@ -11,14 +11,34 @@ import type { AbRow } from '../../src/verdict/index.js';
 const dir = mkdtempSync(join(tmpdir(), 'bee-bench-ab-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const base: AbRow = { caseId: 'cpu.keccak.bulk', label: 'quick', group: 'keccak', kind: 'cpu', status: 'ok', work: {}, rounds: 12, ratio: 1.001, q: 0.6, verdict: '~' };
+const base: AbRow = {
+  caseId: 'cpu.keccak.bulk',
+  label: 'quick',
+  group: 'keccak',
+  kind: 'cpu',
+  status: 'ok',
+  work: {},
+  rounds: 12,
+  ratio: 1.001,
+  q: 0.6,
+  verdict: '~',
+};
 const rows: AbRow[] = [
   { ...base, instructions: { base: 1e9, head: 1.012e9, ratio: 1.012, spread: 0.0001, bar: 0.01, verdict: 'regression' } },
   { ...base, caseId: 'cpu.bmt.file-root', ratio: 1.05, q: 0.001, verdict: 'regression' },
   { ...base, caseId: 'cpu.ecdsa.sign-1000' },
 ];
 const input: AbReportInput = {
-  title: 't', marker: 'bee-bench:js', runner: 'js', baseLabel: 'main', headLabel: 'pr', rows, alpha: 0.02, threshold: 0.02, rounds: 12, profile: 'quick',
+  title: 't',
+  marker: 'bee-bench:js',
+  runner: 'js',
+  baseLabel: 'main',
+  headLabel: 'pr',
+  rows,
+  alpha: 0.02,
+  threshold: 0.02,
+  rounds: 12,
+  profile: 'quick',
   env: { host: 'h', clientBase: 'b', clientHead: 'h', specHash: 'ab', wallTimeMs: 1 },
 };
 

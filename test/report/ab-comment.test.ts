@@ -39,7 +39,13 @@ function input(rows: AbRow[], extra: Partial<AbReportInput> = {}): AbReportInput
     threshold: 0.05,
     rounds: 10,
     profile: 'quick',
-    env: { host: { os: 'linux', arch: 'x64', cpu_model: 'AMD EPYC 7763', cpus: 2, mem_mb: 7940, runtime: 'node 20.20.2' }, clientBase: '12.1.0 (1a2b3c4)', clientHead: '12.1.0 (5d6e7f8)', specHash: hash, wallTimeMs: 312_000 },
+    env: {
+      host: { os: 'linux', arch: 'x64', cpu_model: 'AMD EPYC 7763', cpus: 2, mem_mb: 7940, runtime: 'node 20.20.2' },
+      clientBase: '12.1.0 (1a2b3c4)',
+      clientHead: '12.1.0 (5d6e7f8)',
+      specHash: hash,
+      wallTimeMs: 312_000,
+    },
     ...extra,
   };
 }
@@ -48,7 +54,16 @@ const ROWS: AbRow[] = [
   okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~'),
   okRow('cpu.ecdsa.sign-1000', 0.8, 0.002, 'improvement'),
   okRow('cpu.identity.create', 1.12, 0.002, 'regression'),
-  { caseId: 'net.stamps.list', label: '1 call', group: 'calibration', kind: 'net', status: 'skipped', note: 'no Bee node given (--bee-url and --batch-id)', work: { ops: 1 }, rounds: 0 },
+  {
+    caseId: 'net.stamps.list',
+    label: '1 call',
+    group: 'calibration',
+    kind: 'net',
+    status: 'skipped',
+    note: 'no Bee node given (--bee-url and --batch-id)',
+    work: { ops: 1 },
+    rounds: 0,
+  },
   okRow('cpu.bmt.file-root', 1.3, 0.002, 'regression', { work: { bytes: 4194304 } }),
   { caseId: 'cpu.new.case', label: 'quick', group: 'cpu', kind: 'cpu', status: 'new', headMedianNs: 5e5, work: {}, rounds: 10 },
   okRow('cpu.manifest.lookup-large', 0.7, 0.002, 'improvement'),
@@ -59,7 +74,11 @@ const ROWS: AbRow[] = [
 
 describe('A/B PR comment', () => {
   it('says how many rounds were paired when rows lost some, instead of claiming all of them', () => {
-    const lost = okRow('cpu.identity.create', 1.12, 0.002, 'regression', { rounds: 9, roundsRun: 10, note: '9 of 10 rounds used (round 4: head killed after its budget of 60 s)' });
+    const lost = okRow('cpu.identity.create', 1.12, 0.002, 'regression', {
+      rounds: 9,
+      roundsRun: 10,
+      note: '9 of 10 rounds used (round 4: head killed after its budget of 60 s)',
+    });
     const md = renderAbComment(input([okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~'), lost]));
     expect(md).toContain('10 rounds run, 9 to 10 paired per row');
     expect(md).not.toContain('10 paired rounds');
@@ -67,8 +86,21 @@ describe('A/B PR comment', () => {
     expect(renderAbComment(input([okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~')]))).toContain('10 paired rounds');
   });
 
-  it('clips a runner\'s error note to one short line', () => {
-    const md = renderAbComment(input([{ caseId: 'cpu.broken', label: 'quick', group: 'cpu', kind: 'cpu', status: 'failed', note: `panic: ${'x'.repeat(5000)}\nat line 2`, work: {}, rounds: 0 }]));
+  it("clips a runner's error note to one short line", () => {
+    const md = renderAbComment(
+      input([
+        {
+          caseId: 'cpu.broken',
+          label: 'quick',
+          group: 'cpu',
+          kind: 'cpu',
+          status: 'failed',
+          note: `panic: ${'x'.repeat(5000)}\nat line 2`,
+          work: {},
+          rounds: 0,
+        },
+      ]),
+    );
     const line = md.split('\n').find((l) => l.startsWith('| `cpu.broken`'))!;
     expect(line.length).toBeLessThan(500);
     expect(line).toContain('…');
@@ -96,7 +128,9 @@ describe('A/B PR comment', () => {
   it('renders marker first, headline, table and collapsed sections', () => {
     const md = renderAbComment(input(ROWS, { trendUrl: 'https://example.github.io/bee-js/bench/' }));
     expect(md.startsWith('<!-- bee-bench:pr-comment:bench.yml:js -->\n')).toBe(true);
-    expect(md).toContain('🔴 **2** regressions · 🟢 **2** improvements · ⚪ **2** unchanged · ⏭ **1** skipped · 🆕 **1** new · ❌ **1** failed · ❓ **1** missing');
+    expect(md).toContain(
+      '🔴 **2** regressions · 🟢 **2** improvements · ⚪ **2** unchanged · ⏭ **1** skipped · 🆕 **1** new · ❌ **1** failed · ❓ **1** missing',
+    );
     expect(md).toContain('| case | param | base | head | change | 95% interval | q | verdict |');
     const table = md.split('\n').filter((l) => l.startsWith('| `'));
     expect(table[0]).toContain('`cpu.bmt.file-root`');
@@ -106,7 +140,9 @@ describe('A/B PR comment', () => {
     expect(md).toContain('| `cpu.ecdsa.sign-1000` | quick | 1.00 µs/op | 800 ns/op | -20.0% |');
     expect(md).toContain('⚠ too few rounds to judge (needs ≥ 7) |');
     expect(md).not.toContain('⚪ ~ (too few');
-    expect(md).toContain('⏭ 1 row skipped: no Bee node given (--bee-url and --batch-id): `net.stamps.list`. To measure them, give a Bee node: action input `bee: dev`');
+    expect(md).toContain(
+      '⏭ 1 row skipped: no Bee node given (--bee-url and --batch-id): `net.stamps.list`. To measure them, give a Bee node: action input `bee: dev`',
+    );
     expect(table.some((l) => l.includes('net.stamps.list'))).toBe(false);
     expect(md).toContain('❓ missing in head');
     expect(md).toContain('<details><summary>Environment</summary>');
@@ -116,11 +152,29 @@ describe('A/B PR comment', () => {
   });
 
   it('folds skipped rows out of the table into one line per reason', () => {
-    const net = Array.from({ length: 17 }, (_, i): AbRow => ({
-      caseId: `net.case${String(i).padStart(2, '0')}`, label: i % 2 ? '1 MiB' : '10 KiB', group: 'net', kind: 'net', status: 'skipped',
-      note: 'no Bee node given (--bee-url and --batch-id)', work: { bytes: 1024 }, rounds: 0,
-    }));
-    const lacking: AbRow = { caseId: 'cpu.soc.sign', label: 'quick', group: 'cpu', kind: 'cpu', status: 'skipped', note: 'the client has no SOC API', work: {}, rounds: 0 };
+    const net = Array.from(
+      { length: 17 },
+      (_, i): AbRow => ({
+        caseId: `net.case${String(i).padStart(2, '0')}`,
+        label: i % 2 ? '1 MiB' : '10 KiB',
+        group: 'net',
+        kind: 'net',
+        status: 'skipped',
+        note: 'no Bee node given (--bee-url and --batch-id)',
+        work: { bytes: 1024 },
+        rounds: 0,
+      }),
+    );
+    const lacking: AbRow = {
+      caseId: 'cpu.soc.sign',
+      label: 'quick',
+      group: 'cpu',
+      kind: 'cpu',
+      status: 'skipped',
+      note: 'the client has no SOC API',
+      work: {},
+      rounds: 0,
+    };
     const measured = Array.from({ length: 10 }, (_, i) => okRow(`cpu.measured${i}`, 1.0, 0.5, '~'));
     const md = renderAbComment(input([...measured, ...net, lacking]));
     const table = md.split('\n').filter((l) => l.startsWith('| `'));
@@ -136,7 +190,13 @@ describe('A/B PR comment', () => {
   it('escapes user-controlled text and refuses non-http trend links', () => {
     const hostile = HOSTILE.map((h, i) => ({ ...okRow(`cpu.h${i}`, 1, 0.5, '~' as const), caseId: h, label: h, note: h }));
     const md = renderAbComment(
-      input(hostile, { title: HOSTILE[0]!, baseLabel: HOSTILE[3]!, headLabel: HOSTILE[1]!, trendUrl: 'javascript:alert(1)', env: { ...input([]).env, clientBase: HOSTILE[4]!, clientHead: HOSTILE[7]!, host: HOSTILE[6]! } }),
+      input(hostile, {
+        title: HOSTILE[0]!,
+        baseLabel: HOSTILE[3]!,
+        headLabel: HOSTILE[1]!,
+        trendUrl: 'javascript:alert(1)',
+        env: { ...input([]).env, clientBase: HOSTILE[4]!, clientHead: HOSTILE[7]!, host: HOSTILE[6]! },
+      }),
     );
     // code spans are inert (no HTML, no mention, no link inside them); check everything else
     const outsideCode = md.replace(/`[^`\n]*`/g, '');

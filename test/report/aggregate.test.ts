@@ -11,19 +11,39 @@ const BB = 'bb'.repeat(32);
 
 /** The hand-checked example: four contested rows, one uncontested, one skipped cell. */
 function example() {
-  const sign = (m: number, digest: string) => caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: '1000 signs', count: 1000 }, work: { ops: 1000 }, samples_ns: flat(m), digest });
-  const ident = (m: number) => caseResult({ id: 'cpu.identity.create', param: { label: '1000 identities', count: 1000 }, work: { ops: 1000 }, samples_ns: flat(m) });
+  const sign = (m: number, digest: string) =>
+    caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: '1000 signs', count: 1000 }, work: { ops: 1000 }, samples_ns: flat(m), digest });
+  const ident = (m: number) =>
+    caseResult({ id: 'cpu.identity.create', param: { label: '1000 identities', count: 1000 }, work: { ops: 1000 }, samples_ns: flat(m) });
   const stamps = (m: number) => caseResult({ id: 'net.stamps.list', param: { label: '1 call', count: 1 }, work: { ops: 1 }, samples_ns: flat(m) });
   const bulk = (bytes: number, perByte: number) =>
     caseResult({ id: 'cpu.keccak.bulk', param: { label: 'quick', bytes }, work: { bytes }, samples_ns: flat(bytes * perByte) });
-  const lookup = caseResult({ id: 'cpu.manifest.lookup-large', param: { label: 'quick', entries: 5000, lookups: 1000 }, work: { ops: 1000 }, samples_ns: flat(5e6) });
+  const lookup = caseResult({
+    id: 'cpu.manifest.lookup-large',
+    param: { label: 'quick', entries: 5000, lookups: 1000 },
+    work: { ops: 1000 },
+    samples_ns: flat(5e6),
+  });
   return [
     result('js', [
       sign(4000, AA),
       ident(9000),
-      caseResult({ id: 'net.stamps.list', param: { label: '1 call', count: 1 }, status: 'skipped', skip_reason: 'no Bee node given (--bee-url and --batch-id)', work: { ops: 1 } }),
+      caseResult({
+        id: 'net.stamps.list',
+        param: { label: '1 call', count: 1 },
+        status: 'skipped',
+        skip_reason: 'no Bee node given (--bee-url and --batch-id)',
+        work: { ops: 1 },
+      }),
       bulk(4194304, 10),
-      caseResult({ id: 'cpu.manifest.lookup-large', param: { label: 'quick', entries: 5000, lookups: 500 }, status: 'failed', error: 'timeout after 120 s', samples_ns: [7e6], work: { ops: 500 } }),
+      caseResult({
+        id: 'cpu.manifest.lookup-large',
+        param: { label: 'quick', entries: 5000, lookups: 500 },
+        status: 'failed',
+        error: 'timeout after 120 s',
+        samples_ns: [7e6],
+        work: { ops: 500 },
+      }),
     ]),
     result('go', [sign(1000, AA), ident(3000), stamps(100), bulk(33554432, 2)]),
     result('rs', [sign(2000, BB), ident(1000), stamps(200), bulk(33554432, 1), lookup]),
@@ -118,7 +138,12 @@ describe('aggregate', () => {
       result(
         runner,
         sizes.map((bytes, i) =>
-          caseResult({ id: 'cpu.bmt.file-root', param: { label: ['1 MiB', '10 MiB', '100 MiB'][i]!, bytes }, work: { bytes }, samples_ns: flat(overhead + bytes * perByte, 5) }),
+          caseResult({
+            id: 'cpu.bmt.file-root',
+            param: { label: ['1 MiB', '10 MiB', '100 MiB'][i]!, bytes },
+            work: { bytes },
+            samples_ns: flat(overhead + bytes * perByte, 5),
+          }),
         ),
       );
     const m = aggregate([file('go', 50_000, 2), file('rs', 1_000_000, 0.5)], spec);

@@ -15,15 +15,41 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const B = { bytes: [4096, 4096, 4096], allocs: [10, 10, 10] };
 const grown = { bytes: [4608, 4608, 4608], allocs: [10, 10, 10] };
 const wallCalm = { ratio: 1.001, q: 0.6, verdict: '~' as const };
-const row = (caseId: string, extra: Partial<AbRow>): AbRow => ({ caseId, label: 'quick', group: 'g', kind: 'cpu', status: 'ok', work: { ops: 1 }, rounds: 12, ...wallCalm, ...extra });
+const row = (caseId: string, extra: Partial<AbRow>): AbRow => ({
+  caseId,
+  label: 'quick',
+  group: 'g',
+  kind: 'cpu',
+  status: 'ok',
+  work: { ops: 1 },
+  rounds: 12,
+  ...wallCalm,
+  ...extra,
+});
 const rows: AbRow[] = [
   row('cpu.keccak.bulk', { allocations: judgeAllocations(B, B, grown, { threshold: 0.01 }) }),
   row('cpu.ecdsa.sign-1000', { allocations: judgeAllocations(B, B, B, { threshold: 0.01 }) }),
   row('cpu.identity.create', { allocationsNote: 'not measured in head' }),
 ];
 const input: AbReportInput = {
-  title: 'bee-bench: go main → pr', marker: 'bee-bench:go', runner: 'go', baseLabel: 'main', headLabel: 'pr', rows, alpha: 0.02, threshold: 0.02, rounds: 12, profile: 'quick',
-  env: { host: 'h', clientBase: 'b', clientHead: 'h', specHash: 'ab', wallTimeMs: 1, allocations: { threshold: 0.01, counter: 'go runtime/metrics', ms: 2000 } },
+  title: 'bee-bench: go main → pr',
+  marker: 'bee-bench:go',
+  runner: 'go',
+  baseLabel: 'main',
+  headLabel: 'pr',
+  rows,
+  alpha: 0.02,
+  threshold: 0.02,
+  rounds: 12,
+  profile: 'quick',
+  env: {
+    host: 'h',
+    clientBase: 'b',
+    clientHead: 'h',
+    specHash: 'ab',
+    wallTimeMs: 1,
+    allocations: { threshold: 0.01, counter: 'go runtime/metrics', ms: 2000 },
+  },
 };
 
 describe('allocations in the A/B report', () => {
@@ -42,7 +68,12 @@ describe('allocations in the A/B report', () => {
   });
 
   it('lets fail-on pick allocations', () => {
-    expect([failsOn(rows[0]!, 'any'), failsOn(rows[0]!, 'wall'), failsOn(rows[0]!, 'instructions'), failsOn(rows[0]!, 'allocations')]).toEqual([true, false, false, true]);
+    expect([failsOn(rows[0]!, 'any'), failsOn(rows[0]!, 'wall'), failsOn(rows[0]!, 'instructions'), failsOn(rows[0]!, 'allocations')]).toEqual([
+      true,
+      false,
+      false,
+      true,
+    ]);
     expect(failingRows(rows, 'allocations').regressions).toBe(1);
     expect(failingRows(rows, 'wall').regressions).toBe(0);
   });
@@ -50,7 +81,14 @@ describe('allocations in the A/B report', () => {
   it('survives the fork-safe bundle: rows and the allocation header validate', () => {
     for (const r of rows) expect(AbRowSchema.parse(r)).toEqual(r);
     const { title, runner, baseLabel, headLabel, alpha, threshold, rounds, profile, env } = input;
-    const bundle = { schema: 'bee-bench/action-comment@2', client: 'go', pr: 1, head_sha: 'a'.repeat(40), workflow: 'bench', outcome: { kind: 'report', report: { title, runner, baseLabel, headLabel, rows, alpha, threshold, rounds, profile, env } } };
+    const bundle = {
+      schema: 'bee-bench/action-comment@2',
+      client: 'go',
+      pr: 1,
+      head_sha: 'a'.repeat(40),
+      workflow: 'bench',
+      outcome: { kind: 'report', report: { title, runner, baseLabel, headLabel, rows, alpha, threshold, rounds, profile, env } },
+    };
     expect(BundleSchema.safeParse(bundle).success).toBe(true);
   });
 });

@@ -6,7 +6,16 @@ import { failureSummary } from '../../src/report/failures.js';
 import { realSpec } from './fixtures.js';
 
 const { hash } = realSpec();
-const failed = (caseId: string, note: string): AbRow => ({ caseId, label: '1 MiB', group: 'net-download', kind: 'net', status: 'failed', note, work: { bytes: 1 << 20 }, rounds: 2 });
+const failed = (caseId: string, note: string): AbRow => ({
+  caseId,
+  label: '1 MiB',
+  group: 'net-download',
+  kind: 'net',
+  status: 'failed',
+  note,
+  work: { bytes: 1 << 20 },
+  rounds: 2,
+});
 
 describe('failure summary', () => {
   it('is absent when nothing failed', () => {
@@ -15,15 +24,24 @@ describe('failure summary', () => {
 
   it('counts and lists the failures above the A/B table', () => {
     const md = renderAbComment({
-      title: 'bee-bench: bee-js', marker: '<!-- m -->', runner: 'js', baseLabel: 'main', headLabel: 'pr',
+      title: 'bee-bench: bee-js',
+      marker: '<!-- m -->',
+      runner: 'js',
+      baseLabel: 'main',
+      headLabel: 'pr',
       rows: [failed('net.bzz.download', 'content mismatch on GET /bzz: got 1048584 bytes'), failed('net.stamps.list', 'no answer in 60 s to /stamps')],
-      alpha: 0.02, threshold: 0.02, rounds: 2, profile: 'quick',
+      alpha: 0.02,
+      threshold: 0.02,
+      rounds: 2,
+      profile: 'quick',
       env: { host: 'h', clientBase: 'b', clientHead: 'h', specHash: hash, wallTimeMs: 1000 },
     });
     const at = md.indexOf('❌ **2 cases failed**');
     expect(at).toBeGreaterThan(-1);
     expect(at).toBeLessThan(md.indexOf('| case |'));
-    expect(md.slice(at, md.indexOf('| case |'))).toMatch(/`net\.bzz\.download` 1 MiB: content mismatch on GET \/bzz[\s\S]*`net\.stamps\.list` 1 MiB: no answer in 60 s to \/stamps/);
+    expect(md.slice(at, md.indexOf('| case |'))).toMatch(
+      /`net\.bzz\.download` 1 MiB: content mismatch on GET \/bzz[\s\S]*`net\.stamps\.list` 1 MiB: no answer in 60 s to \/stamps/,
+    );
   });
 
   it('lists ten and counts the rest', () => {

@@ -60,7 +60,7 @@ describe('report.md on GitHub', () => {
     }
   });
 
-  it('draws each measured cell\'s sparkline and each contested row\'s bars as text', () => {
+  it("draws each measured cell's sparkline and each contested row's bars as text", () => {
     const cases = view.filter((t) => t.header[0] === 'param' && t.header.at(-1) === 'bars');
     expect(cases.length).toBeGreaterThan(10);
     const contested = cases.flatMap((t) => t.rows).filter((row) => row.at(-1) !== '—');
@@ -77,18 +77,52 @@ describe('the PR comment on GitHub', () => {
   it('shows visible content in every column of its tables (verdicts, cross-client context, environment)', () => {
     const { spec, hash } = realSpec();
     const measured = (caseId: string, ratio: number, verdict: AbRow['verdict']): AbRow => ({
-      caseId, label: 'quick', group: 'cpu', kind: 'cpu', status: 'ok', work: { ops: 100 }, rounds: 12,
-      baseMedianNs: 2e6, headMedianNs: 2e6 * ratio, ratio, ci: [ratio - 0.01, ratio + 0.01], p: 0.001, q: 0.004, verdict,
+      caseId,
+      label: 'quick',
+      group: 'cpu',
+      kind: 'cpu',
+      status: 'ok',
+      work: { ops: 100 },
+      rounds: 12,
+      baseMedianNs: 2e6,
+      headMedianNs: 2e6 * ratio,
+      ratio,
+      ci: [ratio - 0.01, ratio + 0.01],
+      p: 0.001,
+      q: 0.004,
+      verdict,
     });
     const rows: AbRow[] = [
       measured('cpu.identity.create', 1.1, 'regression'),
       measured('cpu.keccak.chunk-hash', 1.0, '~'),
-      { caseId: 'net.stamps.list', label: '1 call', group: 'calibration', kind: 'net', status: 'skipped', note: 'no Bee node given', work: { ops: 1 }, rounds: 0 },
+      {
+        caseId: 'net.stamps.list',
+        label: '1 call',
+        group: 'calibration',
+        kind: 'net',
+        status: 'skipped',
+        note: 'no Bee node given',
+        work: { ops: 1 },
+        rounds: 0,
+      },
     ];
-    const crossClient = aggregate((['go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash, { n: 5 })), spec, { specHash: hash });
+    const crossClient = aggregate(
+      (['go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash, { n: 5 })),
+      spec,
+      { specHash: hash },
+    );
     const md = renderAbComment({
-      title: 'bee-bench: bee-js', marker: 'bee-bench:test:js', runner: 'js', baseLabel: 'main', headLabel: 'pr', rows, alpha: 0.02, threshold: 0.02,
-      rounds: 12, profile: 'quick', crossClient,
+      title: 'bee-bench: bee-js',
+      marker: 'bee-bench:test:js',
+      runner: 'js',
+      baseLabel: 'main',
+      headLabel: 'pr',
+      rows,
+      alpha: 0.02,
+      threshold: 0.02,
+      rounds: 12,
+      profile: 'quick',
+      crossClient,
       env: { host: 'linux/x64', clientBase: '12.1.0', clientHead: '12.1.0 (dirty)', specHash: hash, wallTimeMs: 60_000 },
     });
     const view = tables(githubView(md));
@@ -106,16 +140,27 @@ describe('text charts', () => {
   });
 
   it('bars: scaled to the slowest in eighths of a cell, labelled, fastest marked, missing as a dash', () => {
-    expect(textBars([
-      { label: 'bee-js', value: 8, text: '8.00x' },
-      { label: 'bee-go', value: 1, text: '1.00x' },
-      { label: 'bee-rs', value: null },
-    ], 4)).toEqual(['bee-js ████ 8.00x', 'bee-go ▌ 1.00x fastest', 'bee-rs —']);
+    expect(
+      textBars(
+        [
+          { label: 'bee-js', value: 8, text: '8.00x' },
+          { label: 'bee-go', value: 1, text: '1.00x' },
+          { label: 'bee-rs', value: null },
+        ],
+        4,
+      ),
+    ).toEqual(['bee-js ████ 8.00x', 'bee-go ▌ 1.00x fastest', 'bee-rs —']);
     expect(textBars([{ label: 'bee-js', value: null }])).toEqual([]);
   });
 
   it('bars: logarithmic beyond 10x, so the fastest of a 1000x row keeps a bar', () => {
-    const [slow, fast] = textBars([{ label: 'js', value: 1000 }, { label: 'rs', value: 1 }], 4);
+    const [slow, fast] = textBars(
+      [
+        { label: 'js', value: 1000 },
+        { label: 'rs', value: 1 },
+      ],
+      4,
+    );
     expect(slow).toBe('js ████');
     expect(fast).toBe('rs ▍ fastest');
   });

@@ -18,7 +18,10 @@ const { spec, hash } = realSpec();
 function cpuQuickHtml(): string {
   const cost = (id: string, r: 'js' | 'go' | 'rs') => (/ecdsa|identity/.test(id) ? { js: 1000, go: 3, rs: 1 } : { js: 10, go: 1.5, rs: 1 })[r];
   const results = (['js', 'go', 'rs'] as const).map((r) => {
-    const res = syntheticResult(r, spec, hash, { unitCost: (c) => cost(c.id, r), skip: (c, rr) => (c.id === 'cpu.bmt.encrypted-file-root' ? `no offline encrypting chunker in ${rr}` : undefined) });
+    const res = syntheticResult(r, spec, hash, {
+      unitCost: (c) => cost(c.id, r),
+      skip: (c, rr) => (c.id === 'cpu.bmt.encrypted-file-root' ? `no offline encrypting chunker in ${rr}` : undefined),
+    });
     return { ...res, cases: res.cases.filter((c) => c.kind === 'cpu') };
   });
   return renderHtml(aggregate(results, spec, { specHash: hash, environment: { loadAverage: [1.2, 1.1, 0.9], cpus: 2 } }), { chartJs: chartJsSource() });
@@ -38,7 +41,7 @@ describe('report.html in Chromium', () => {
     await server?.close();
   });
 
-  it('draws every client\'s bar in every chart, and fits a CPU quick run in a compact page', async () => {
+  it("draws every client's bar in every chart, and fits a CPU quick run in a compact page", async () => {
     const page = await browser.context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -47,11 +50,28 @@ describe('report.html in Chromium', () => {
     await page.waitForFunction(() => Array.isArray((window as unknown as { beeBenchCharts?: unknown[] }).beeBenchCharts));
     const bars = await page.evaluate(() => {
       type Bar = { x: number; base: number };
-      type Chart = { data: { labels: string[]; datasets: Array<{ label: string; data: Array<number | null> }> }; getDatasetMeta(i: number): { data: Bar[] }; options: { scales: { x: { type: string } } } };
+      type Chart = {
+        data: { labels: string[]; datasets: Array<{ label: string; data: Array<number | null> }> };
+        getDatasetMeta(i: number): { data: Bar[] };
+        options: { scales: { x: { type: string } } };
+      };
       const charts = (window as unknown as { beeBenchCharts: Chart[] }).beeBenchCharts;
       return charts.flatMap((c, ci) =>
         c.data.datasets.flatMap((d, di) =>
-          d.data.flatMap((v, j) => (v === null ? [] : [{ chart: ci, row: c.data.labels[j], runner: d.label, value: v, px: Math.abs(c.getDatasetMeta(di).data[j]!.x - c.getDatasetMeta(di).data[j]!.base), axis: c.options.scales.x.type }])),
+          d.data.flatMap((v, j) =>
+            v === null
+              ? []
+              : [
+                  {
+                    chart: ci,
+                    row: c.data.labels[j],
+                    runner: d.label,
+                    value: v,
+                    px: Math.abs(c.getDatasetMeta(di).data[j]!.x - c.getDatasetMeta(di).data[j]!.base),
+                    axis: c.options.scales.x.type,
+                  },
+                ],
+          ),
         ),
       );
     });

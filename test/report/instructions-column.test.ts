@@ -7,9 +7,22 @@ import { AbRowSchema, countRows, type AbRow } from '../../src/verdict/index.js';
 
 const counts = (ratio: number, verdict: 'regression' | 'improvement' | '~') => ({ base: 1e9, head: 1e9 * ratio, ratio, spread: 0.0001, bar: 0.01, verdict });
 const row = (caseId: string, wall: AbRow['verdict'], instructions?: AbRow['instructions'], extra: Partial<AbRow> = {}): AbRow => ({
-  caseId, label: 'quick', group: 'keccak', kind: 'cpu', status: 'ok', work: {}, rounds: 12,
-  baseMedianNs: 1e6, headMedianNs: 1e6, ratio: wall === 'regression' ? 1.05 : 1.001, ci: [0.99, 1.01], p: 0.5, q: wall === 'regression' ? 0.001 : 0.6, verdict: wall,
-  ...(instructions ? { instructions } : {}), ...extra,
+  caseId,
+  label: 'quick',
+  group: 'keccak',
+  kind: 'cpu',
+  status: 'ok',
+  work: {},
+  rounds: 12,
+  baseMedianNs: 1e6,
+  headMedianNs: 1e6,
+  ratio: wall === 'regression' ? 1.05 : 1.001,
+  ci: [0.99, 1.01],
+  p: 0.5,
+  q: wall === 'regression' ? 0.001 : 0.6,
+  verdict: wall,
+  ...(instructions ? { instructions } : {}),
+  ...extra,
 });
 
 const rows = [
@@ -21,9 +34,24 @@ const rows = [
 ];
 
 const input: AbReportInput = {
-  title: 'bee-bench: rs base → head', marker: 'bee-bench:rs', runner: 'rs', baseLabel: 'main', headLabel: 'pr', rows,
-  alpha: 0.02, threshold: 0.02, rounds: 12, profile: 'quick',
-  env: { host: 'h', clientBase: 'b', clientHead: 'h', specHash: 'ab', wallTimeMs: 300_000, measure: { wallMs: 120_000, countMs: 180_000, counter: 'callgrind (valgrind-3.19.0)', threshold: 0.01 } },
+  title: 'bee-bench: rs base → head',
+  marker: 'bee-bench:rs',
+  runner: 'rs',
+  baseLabel: 'main',
+  headLabel: 'pr',
+  rows,
+  alpha: 0.02,
+  threshold: 0.02,
+  rounds: 12,
+  profile: 'quick',
+  env: {
+    host: 'h',
+    clientBase: 'b',
+    clientHead: 'h',
+    specHash: 'ab',
+    wallTimeMs: 300_000,
+    measure: { wallMs: 120_000, countMs: 180_000, counter: 'callgrind (valgrind-3.19.0)', threshold: 0.01 },
+  },
 };
 
 describe('instruction counts in the A/B comment', () => {
@@ -44,7 +72,11 @@ describe('instruction counts in the A/B comment', () => {
   });
 
   it('says so when counts were asked for and could not be taken', () => {
-    const off = renderAbComment({ ...input, rows: rows.map(({ instructions: _i, ...r }) => r), env: { ...input.env, measure: { wallMs: 1, countMs: 0, counter: null, unavailable: 'valgrind is not installed', threshold: 0.01 } } });
+    const off = renderAbComment({
+      ...input,
+      rows: rows.map(({ instructions: _i, ...r }) => r),
+      env: { ...input.env, measure: { wallMs: 1, countMs: 0, counter: null, unavailable: 'valgrind is not installed', threshold: 0.01 } },
+    });
     expect(off).toContain('Instruction counts were asked for but not taken: valgrind is not installed');
   });
 

@@ -11,7 +11,12 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import { caseResult, realSpec, result, syntheticResult } from './fixtures.js';
 
 const { spec, hash } = realSpec();
-const GO_SKIP = { runner: 'go' as const, status: 'skipped' as const, reason: 'the Go module proxy does not serve bee-go: 403 Forbidden', fix: 'give a bee-go checkout with --go-client PATH or BEE_GO_PATH' };
+const GO_SKIP = {
+  runner: 'go' as const,
+  status: 'skipped' as const,
+  reason: 'the Go module proxy does not serve bee-go: 403 Forbidden',
+  fix: 'give a bee-go checkout with --go-client PATH or BEE_GO_PATH',
+};
 
 describe('runners the run was asked for', () => {
   const results = (['js', 'rs'] as const).map((r) => syntheticResult(r, spec, hash));
@@ -20,7 +25,9 @@ describe('runners the run was asked for', () => {
   it('names a skipped client in the Runners table and under the scoreboard of report.md, with reason and fix', () => {
     const md = renderMarkdown(model);
     const runners = md.slice(md.indexOf('## Runners'), md.indexOf('## Scoreboard'));
-    expect(runners).toContain('| bee-go | **skipped**: the Go module proxy does not serve bee-go: 403 Forbidden (fix: give a bee-go checkout with --go-client PATH or BEE&#95;GO&#95;PATH) |');
+    expect(runners).toContain(
+      '| bee-go | **skipped**: the Go module proxy does not serve bee-go: 403 Forbidden (fix: give a bee-go checkout with --go-client PATH or BEE&#95;GO&#95;PATH) |',
+    );
     expect(runners.match(/\| ran \|/g)).toHaveLength(2);
     const board = md.slice(md.indexOf('## Scoreboard'), md.indexOf('## Harness'));
     expect(board).toContain('Not ranked: bee-go skipped: the Go module proxy does not serve bee-go');
@@ -30,7 +37,9 @@ describe('runners the run was asked for', () => {
 
   it('names it in report.html too', () => {
     const html = renderHtml(model, { chartJs: null });
-    expect(html).toContain('<td>bee-go</td><td><span class="skip"><strong>skipped</strong>: the Go module proxy does not serve bee-go: 403 Forbidden (fix: give a bee-go checkout');
+    expect(html).toContain(
+      '<td>bee-go</td><td><span class="skip"><strong>skipped</strong>: the Go module proxy does not serve bee-go: 403 Forbidden (fix: give a bee-go checkout',
+    );
     expect(html).toContain('Not ranked: bee-go skipped');
   });
 });
@@ -50,7 +59,10 @@ describe('cells lead with the comparable figure', () => {
   });
 
   it('no best cell anywhere leads with a larger time per unit than another cell of its row', () => {
-    const m = aggregate((['js', 'go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash)), spec);
+    const m = aggregate(
+      (['js', 'go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash)),
+      spec,
+    );
     for (const row of m.groups.flatMap((g) => g.cases.flatMap((c) => c.rows))) {
       const ok = Object.values(row.cells).filter((c) => c.unitCostNs !== undefined && c.ratio !== undefined);
       for (const best of ok.filter((c) => c.fastest)) for (const other of ok) expect(best.unitCostNs!).toBeLessThanOrEqual(other.unitCostNs!);
@@ -64,14 +76,16 @@ describe('digest disagreements', () => {
       syntheticResult(r, spec, hash, { digest: (c, rr) => (c.id === 'cpu.manifest.hash-50files' ? digests[rr] : c.digest ? 'ab'.repeat(32) : undefined) }),
     );
 
-  it('shows the spec\'s known one (B1: bee-rs differs) as known, with the FINDINGS link, and no ⚠', () => {
+  it("shows the spec's known one (B1: bee-rs differs) as known, with the FINDINGS link, and no ⚠", () => {
     const model = aggregate(manifest({ js: 'a9'.repeat(32), go: 'a9'.repeat(32), rs: '0b'.repeat(32) }), spec);
     const md = renderMarkdown(model);
     const at = md.indexOf('Known digest disagreement');
     expect(at).toBeGreaterThan(0);
     expect(md.slice(at, md.indexOf('\n', at))).toContain('bee-rs differs, as [FINDINGS B1](https://github.com/bee-bench/bee-bench/blob/main/FINDINGS.md#b1-');
     expect(md).not.toContain('**Digest disagreement**');
-    expect(renderHtml(model, { chartJs: null })).toMatch(/class="known">ℹ Known digest disagreement, <code>cpu\.manifest\.hash-50files<\/code>.*<a href="https:\/\/github\.com\/bee-bench\/bee-bench\/blob\/main\/FINDINGS\.md#b1-/);
+    expect(renderHtml(model, { chartJs: null })).toMatch(
+      /class="known">ℹ Known digest disagreement, <code>cpu\.manifest\.hash-50files<\/code>.*<a href="https:\/\/github\.com\/bee-bench\/bee-bench\/blob\/main\/FINDINGS\.md#b1-/,
+    );
   });
 
   it('still flags a disagreement the entry does not cover (bee-js differs) as new', () => {
@@ -83,7 +97,10 @@ describe('digest disagreements', () => {
   it('every known entry of the spec points at a FINDINGS.md heading that exists, by its id', () => {
     const findings = readFileSync(join(import.meta.dirname, '..', '..', 'FINDINGS.md'), 'utf8');
     const slugger = new GithubSlugger();
-    const headings = findings.split('\n').filter((l) => /^#{2,3} /.test(l)).map((l) => l.replace(/^#+ /, ''));
+    const headings = findings
+      .split('\n')
+      .filter((l) => /^#{2,3} /.test(l))
+      .map((l) => l.replace(/^#+ /, ''));
     const anchors = new Map(headings.map((h) => [slugger.slug(h), h]));
     const entries = spec.cases.flatMap((c) => c.known ?? []);
     expect(entries.length).toBeGreaterThan(0);

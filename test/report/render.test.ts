@@ -75,7 +75,17 @@ describe('report.md', () => {
   const md = renderMarkdown(model);
 
   it('has the report structure: caveat first, runners, scoreboard, groups, cases, fits', () => {
-    const order = ['# bee-bench report', 'Scope of network figures', '## Runners', '## Scoreboard', '## Harness', '## CPU (no network)', '### `cpu.bmt.file-root`', '**Latency vs size**', '## Bee chunk pipeline'];
+    const order = [
+      '# bee-bench report',
+      'Scope of network figures',
+      '## Runners',
+      '## Scoreboard',
+      '## Harness',
+      '## CPU (no network)',
+      '### `cpu.bmt.file-root`',
+      '**Latency vs size**',
+      '## Bee chunk pipeline',
+    ];
     const at = order.map((s) => md.indexOf(s));
     expect(at.every((i) => i >= 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
@@ -103,7 +113,10 @@ describe('report.md', () => {
       const line = out.split('\n').find((l) => l.startsWith('| quick |'))!;
       return line.split(' | ').slice(1, 3);
     };
-    const [go, rs] = cells([1e4, 1e4, 1e4, 1e4, 3e4], Array.from({ length: 10 }, (_, i) => 1e5 + 100 * i));
+    const [go, rs] = cells(
+      [1e4, 1e4, 1e4, 1e4, 3e4],
+      Array.from({ length: 10 }, (_, i) => 1e5 + 100 * i),
+    );
     expect(go).toContain('⚠ ±200%');
     expect(go).not.toContain('p95');
     expect(go).toContain('**1.00 µs/op** (best)<br>median 10.0 µs for 10 ops');
@@ -117,8 +130,16 @@ describe('report.md', () => {
 
   it('puts a caveat, not a warning, on sub-microsecond rows and on cpu/wall below 1 in CPU rows', () => {
     const r = (runner: 'go' | 'rs', samples: number[], cpu: number[]) =>
-      result(runner, [caseResult({ id: 'cpu.harness.noop', param: { label: 'empty', count: 1 }, work: { ops: 1 }, samples_ns: samples, cpu_ns: cpu }),
-        caseResult({ id: 'cpu.identity.create', param: { label: 'quick', count: 10 }, work: { ops: 10 }, samples_ns: [1e6, 1e6, 1e6], cpu_ns: [5e5, 5e5, 5e5] })]);
+      result(runner, [
+        caseResult({ id: 'cpu.harness.noop', param: { label: 'empty', count: 1 }, work: { ops: 1 }, samples_ns: samples, cpu_ns: cpu }),
+        caseResult({
+          id: 'cpu.identity.create',
+          param: { label: 'quick', count: 10 },
+          work: { ops: 10 },
+          samples_ns: [1e6, 1e6, 1e6],
+          cpu_ns: [5e5, 5e5, 5e5],
+        }),
+      ]);
     const out = renderMarkdown(aggregate([r('go', [50, 60, 9000], [1000, 1000, 1000]), r('rs', [40, 41, 42], [40, 41, 42])], spec));
     const noop = out.split('\n').find((l) => l.startsWith('| empty |'))!;
     expect(noop).not.toContain('⚠');
@@ -209,7 +230,9 @@ describe('report.html', () => {
     expect(cpu).toMatchObject({ log: true, min: 0.5 });
     const near = (['go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash, { unitCost: (_c, rr) => ({ js: 1, go: 2, rs: 1 })[rr] }));
     const narrow = /<script type="application\/json" id="bee-bench-data">([\s\S]*?)<\/script>/.exec(renderHtml(aggregate(near, spec), { chartJs: null }))![1]!;
-    expect((JSON.parse(narrow) as { charts: Array<{ log: boolean; min: number; title: string }> }).charts.find((c) => c.title.startsWith('CPU'))).toMatchObject({ log: false, min: 0 });
+    expect((JSON.parse(narrow) as { charts: Array<{ log: boolean; min: number; title: string }> }).charts.find((c) => c.title.startsWith('CPU'))).toMatchObject(
+      { log: false, min: 0 },
+    );
   });
 });
 
@@ -234,7 +257,14 @@ describe('report.csv', () => {
   });
 
   it('keeps raw numbers in base units', () => {
-    const model = aggregate([result('go', [caseResult({ id: 'cpu.keccak.bulk', param: { label: 'quick', bytes: 1e6 }, work: { bytes: 1e6 }, samples_ns: [2e6, 2e6, 2e6], peak_rss_bytes: 123 })])], spec);
+    const model = aggregate(
+      [
+        result('go', [
+          caseResult({ id: 'cpu.keccak.bulk', param: { label: 'quick', bytes: 1e6 }, work: { bytes: 1e6 }, samples_ns: [2e6, 2e6, 2e6], peak_rss_bytes: 123 }),
+        ]),
+      ],
+      spec,
+    );
     const [, line] = parseCsv(renderCsv(model));
     const get = (k: (typeof CSV_COLUMNS)[number]) => line![CSV_COLUMNS.indexOf(k)];
     expect(get('median_ns')).toBe('2000000');

@@ -18,7 +18,11 @@ describe('writeReports', () => {
 
   it('writes report.md, report.html (with Chart.js inlined), report.csv and aggregate.json', () => {
     const { spec, hash } = realSpec();
-    const model = aggregate((['js', 'go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash)), spec, { specHash: hash });
+    const model = aggregate(
+      (['js', 'go', 'rs'] as const).map((r) => syntheticResult(r, spec, hash)),
+      spec,
+      { specHash: hash },
+    );
     const paths = writeReports(join(dir, 'out'), model);
     expect(readFileSync(paths.markdown, 'utf8')).toContain('## Scoreboard');
     const html = readFileSync(paths.html, 'utf8');

@@ -7,7 +7,10 @@ import { Turns } from '../../src/run/turns.js';
 /** Our end of a runner's channel: records each turn given, lets the test speak for the runner. */
 class FakeRunner extends Duplex {
   turns = 0;
-  constructor(private readonly log: string[], readonly side: Side) {
+  constructor(
+    private readonly log: string[],
+    readonly side: Side,
+  ) {
     super();
   }
   override _read(): void {}

@@ -8,7 +8,14 @@ import { historyModel, staticModel, unitCostS, QUICK_ITERATION_S } from '../../s
 import type { HistoryRecord } from '../../src/history/schema.js';
 
 const specFile = join(process.cwd(), 'spec', 'bench-spec.json');
-const request = { specFile, runners: ['js', 'go', 'rs'] as const, profile: 'quick' as const, cases: ['cpu.*'], large: false, evidences: ['wall', 'instructions'] as const };
+const request = {
+  specFile,
+  runners: ['js', 'go', 'rs'] as const,
+  profile: 'quick' as const,
+  cases: ['cpu.*'],
+  large: false,
+  evidences: ['wall', 'instructions'] as const,
+};
 const sel = () => ({ ...request, runners: [...request.runners], evidences: [...request.evidences] });
 
 describe('plan --shards', () => {
@@ -21,10 +28,18 @@ describe('plan --shards', () => {
         expect(wall, `${runner} ${u.id}`).toHaveLength(1);
         // The wall piece holds all three runners: cross-client ratios come from one host.
         expect(pieceOf(wall[0]!, 'wall', u, runner)!.runners).toEqual(['js', 'go', 'rs']);
-        expect(a.shards.filter((s) => pieceOf(s, 'instructions', u, runner)), `${runner} ${u.id}`).toHaveLength(1);
+        expect(
+          a.shards.filter((s) => pieceOf(s, 'instructions', u, runner)),
+          `${runner} ${u.id}`,
+        ).toHaveLength(1);
       }
     }
-    expect(a.shards.flatMap((s) => s.pieces).filter((p) => p.evidence === 'instructions').every((p) => p.runners.length === 1 && p.unit !== undefined)).toBe(true);
+    expect(
+      a.shards
+        .flatMap((s) => s.pieces)
+        .filter((p) => p.evidence === 'instructions')
+        .every((p) => p.runners.length === 1 && p.unit !== undefined),
+    ).toBe(true);
   });
 
   it('is deterministic and balanced by expected cost', () => {
@@ -40,7 +55,10 @@ describe('plan --shards', () => {
   it('balances largest first onto the least loaded shard', () => {
     const piece = (c: string, cost: number) => ({ evidence: 'wall' as const, case: c, runners: ['js' as const], cost });
     const shards = balance([piece('a', 5), piece('b', 4), piece('c', 3), piece('d', 3), piece('e', 3)], 2);
-    expect(shards.map((s) => s.pieces.map((p) => p.case))).toEqual([['a', 'd'], ['b', 'c', 'e']]);
+    expect(shards.map((s) => s.pieces.map((p) => p.case))).toEqual([
+      ['a', 'd'],
+      ['b', 'c', 'e'],
+    ]);
     expect(shards.map((s) => s.cost)).toEqual([8, 10]);
   });
 
@@ -54,7 +72,12 @@ describe('plan --shards', () => {
     // The noop case's 200 iterations take the time of five ordinary ones.
     expect(quick.iterationS(rs, noop).seconds).toBeCloseTo((QUICK_ITERATION_S * 5) / 200);
     const record = (median: number, at: string) =>
-      ({ runner: 'rs', spec: { hash: 'x', profile: 'quick' }, started_at: at, cases: [{ id: 'cpu.keccak.bulk', label: String(bulk.param.label), status: 'ok', median_ns: median }] }) as unknown as HistoryRecord;
+      ({
+        runner: 'rs',
+        spec: { hash: 'x', profile: 'quick' },
+        started_at: at,
+        cases: [{ id: 'cpu.keccak.bulk', label: String(bulk.param.label), status: 'ok', median_ns: median }],
+      }) as unknown as HistoryRecord;
     const model = historyModel([record(2e9, '2026-01-01T00:00:00Z'), record(3e9, '2026-02-01T00:00:00Z')], quick);
     expect(model.iterationS(rs, bulk)).toEqual({ seconds: 3, from: 'history' });
     expect(model.iterationS(rs, noop).from).toBe('static');
@@ -65,7 +88,12 @@ describe('plan --shards', () => {
     const rs = plans.get('rs')!;
     const bulk = rs.units.find((u) => u.id === 'cpu.keccak.bulk')!;
     const row = (status: string, at: string) =>
-      ({ runner: 'rs', spec: { hash: 'x', profile: 'quick' }, started_at: at, cases: [{ id: bulk.id, label: String(bulk.param.label), status, median_ns: status === 'ok' ? 2e9 : null }] }) as unknown as HistoryRecord;
+      ({
+        runner: 'rs',
+        spec: { hash: 'x', profile: 'quick' },
+        started_at: at,
+        cases: [{ id: bulk.id, label: String(bulk.param.label), status, median_ns: status === 'ok' ? 2e9 : null }],
+      }) as unknown as HistoryRecord;
     const quick = staticModel(plans, 5);
     const skipped = historyModel([row('ok', '2026-01-01T00:00:00Z'), row('skipped', '2026-02-01T00:00:00Z')], quick);
     expect(skipped.iterationS(rs, bulk)).toEqual({ seconds: 0, from: 'history' });

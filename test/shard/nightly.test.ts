@@ -59,15 +59,34 @@ describe('the sharded nightly, locally', { timeout: 1_800_000 }, () => {
     execFileSync('git', ['init', '--bare', '-q', remote]);
     const repo = join(work, 'repo');
     mkdirSync(repo);
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { encoding: 'utf8' });
     git('init', '-q', '-b', 'main');
     writeFileSync(join(repo, 'x'), 'x');
     git('add', '.');
     git('commit', '-q', '-m', 'nightly');
-    const published = await cli(['history', 'publish', '--remote', remote, '--repo', repo, '--workdir', join(work, 'wd'), '--run-id', '7', '--event', 'schedule', join(work, 'merged', 'results')]);
+    const published = await cli([
+      'history',
+      'publish',
+      '--remote',
+      remote,
+      '--repo',
+      repo,
+      '--workdir',
+      join(work, 'wd'),
+      '--run-id',
+      '7',
+      '--event',
+      'schedule',
+      join(work, 'merged', 'results'),
+    ]);
     expect(published.code, published.stderr).toBe(0);
     const files = execFileSync('git', ['-C', remote, 'ls-tree', '-r', '--name-only', 'gh-pages'], { encoding: 'utf8' }).split('\n');
-    for (const r of RUNNERS.split(',')) expect(files.some((f) => f.startsWith('bench/runs/') && f.endsWith(`-${r}-7.json`)), r).toBe(true);
+    for (const r of RUNNERS.split(','))
+      expect(
+        files.some((f) => f.startsWith('bench/runs/') && f.endsWith(`-${r}-7.json`)),
+        r,
+      ).toBe(true);
   });
 
   it('names a lost shard and its rows and exits 1', async () => {

@@ -58,7 +58,10 @@ describe('pairedRounds', () => {
   it('is unit-free and antisymmetric: scaling leaves it unchanged, swapping inverts the ratio', () => {
     const { base, head } = rounds(11, 15, 1.04);
     const c = pairedRounds.compare(base, head);
-    const scaled = pairedRounds.compare(base.map((v) => v / 1e3), head.map((v) => v / 1e3));
+    const scaled = pairedRounds.compare(
+      base.map((v) => v / 1e3),
+      head.map((v) => v / 1e3),
+    );
     expectClose(scaled.ratio, c.ratio, 1e-9);
     expectClose(scaled.p, c.p, 1e-9);
     const swapped = pairedRounds.compare(head, base);

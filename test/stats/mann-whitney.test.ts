@@ -21,7 +21,11 @@ describe('Mann–Whitney U, exact', () => {
   });
 
   it('minimum p with n = m matches benchstat benchmath uTestMinP (golang.org/x/perf)', () => {
-    const minP = (n: number) => mannWhitney(Array.from({ length: n }, (_, i) => i), Array.from({ length: n }, (_, i) => i + 0.5)).minP;
+    const minP = (n: number) =>
+      mannWhitney(
+        Array.from({ length: n }, (_, i) => i),
+        Array.from({ length: n }, (_, i) => i + 0.5),
+      ).minP;
     expectClose(minP(3), 0.1);
     expectClose(minP(4), 0.02857142857142857);
     expectClose(minP(5), 0.007936507936507936);
@@ -88,7 +92,11 @@ describe('Mann–Whitney U with ties, below 50 per sample: exact permutation p',
       [a, [1233, 4356, 987, 39999, 1111, 200000], { 'two.sided': 0.00024975024975024975, greater: 1, less: 0.00012487512487512488 }],
       [[1, 2, 2, 4, 5, 3, 0], [4, 6, 3, 8, 11, 11], { 'two.sided': 0.01282051282051282, greater: 0.9965034965034965, less: 0.00641025641025641 }],
       [[10, 10, 11, 12, 12, 13], [9, 10, 10, 11, 8, 12], { 'two.sided': 0.16883116883116883, greater: 0.08441558441558442, less: 0.9588744588744589 }],
-      [[12, 10, 11, 12, 14, 10, 13, 12, 11, 15, 10, 12], [9, 10, 11, 8, 10, 9, 12, 9, 10, 11], { 'two.sided': 0.0068692916990130614, greater: 0.0034346458495065307, less: 0.9978643647374298 }],
+      [
+        [12, 10, 11, 12, 14, 10, 13, 12, 11, 15, 10, 12],
+        [9, 10, 11, 8, 10, 9, 12, 9, 10, 11],
+        { 'two.sided': 0.0068692916990130614, greater: 0.0034346458495065307, less: 0.9978643647374298 },
+      ],
     ];
     for (const [x, y, ref] of cases) {
       for (const alternative of ['two.sided', 'greater', 'less'] as const) {

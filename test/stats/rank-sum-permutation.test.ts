@@ -37,11 +37,26 @@ describe('rankSumPermutation', () => {
 
   it('matches enumerating every split, with ties and without', () => {
     const cases: Array<[number[], number[]]> = [
-      [[125, 126, 124, 125, 127], [101, 99, 100, 98, 97]],
-      [[1, 2, 2, 3], [2, 3, 3, 4, 5]],
-      [[5, 5, 5], [5, 5, 6, 1]],
-      [[10, 10, 11, 12, 12, 13], [9, 10, 10, 11, 8, 12]],
-      [[1.83, 0.5, 1.62, 2.48], [0.878, 0.647, 2.05, 1.06, 3.14]], // no ties: the exact path
+      [
+        [125, 126, 124, 125, 127],
+        [101, 99, 100, 98, 97],
+      ],
+      [
+        [1, 2, 2, 3],
+        [2, 3, 3, 4, 5],
+      ],
+      [
+        [5, 5, 5],
+        [5, 5, 6, 1],
+      ],
+      [
+        [10, 10, 11, 12, 12, 13],
+        [9, 10, 10, 11, 8, 12],
+      ],
+      [
+        [1.83, 0.5, 1.62, 2.48],
+        [0.878, 0.647, 2.05, 1.06, 3.14],
+      ], // no ties: the exact path
     ];
     for (const [x, y] of cases) expect(rankSumPermutationP(x, y)).toBeCloseTo(enumerateP(x, y), 12);
     expect(rankSumPermutationP([125, 126, 124, 125, 127], [101, 99, 100, 98, 97])).toBeCloseTo(2 / 252, 12);

@@ -105,8 +105,16 @@ describe('Wilcoxon signed-rank, exact permutation with ties or zeros (n < 50)', 
   const cases: Array<[string, number[], Record<'two.sided' | 'greater' | 'less', number>]> = [
     ['issue 10: six zeros, six equal log-ratios ln 1.1', SIX_ZEROS_SIX_TIED, { 'two.sided': 0.03125, greater: 0.015625, less: 1 }],
     ['ties, n = 5', [-0.2, -0.05, 0.1, 0.15, 0.2], { 'two.sided': 0.6875, greater: 0.34375, less: 0.71875 }],
-    ['ties and two zeros, n = 11', [0.0, 0.0, 0.12, -0.05, 0.12, 0.3, 0.07, -0.02, 0.2, 0.12, 0.09], { 'two.sided': 0.01953125, greater: 0.009765625, less: 0.994140625 }],
-    ['ties, n = 15', [-0.4, -0.3, -0.1, -0.1, 0.1, 0.2, 0.3, 0.5, 0.7, 0.7, 0.8, 0.8, 0.8, 1.0, 1.0], { 'two.sided': 0.01055908203125, greater: 0.005279541015625, less: 0.995208740234375 }],
+    [
+      'ties and two zeros, n = 11',
+      [0.0, 0.0, 0.12, -0.05, 0.12, 0.3, 0.07, -0.02, 0.2, 0.12, 0.09],
+      { 'two.sided': 0.01953125, greater: 0.009765625, less: 0.994140625 },
+    ],
+    [
+      'ties, n = 15',
+      [-0.4, -0.3, -0.1, -0.1, 0.1, 0.2, 0.3, 0.5, 0.7, 0.7, 0.8, 0.8, 0.8, 1.0, 1.0],
+      { 'two.sided': 0.01055908203125, greater: 0.005279541015625, less: 0.995208740234375 },
+    ],
     ['three values, two tied', [0.05, 0.08, 0.05], { 'two.sided': 0.25, greater: 0.125, less: 1 }],
   ];
   for (const [name, d, ps] of cases) {

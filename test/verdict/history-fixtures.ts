@@ -13,14 +13,26 @@ export type Samples = (median: number) => number[];
 /** An rs result with one 'quick' row per case id, 7 samples around the given median (ns) unless `samples` says otherwise. */
 export function run(medians: Record<string, number>, seed: number, started: string, samples: Samples = (m) => around(m, 7, seed)): Result {
   const cases: CaseResult[] = Object.entries(medians).map(([id, m]) => ({
-    id, kind: 'cpu', param: { label: 'quick', count: 10 }, status: 'ok', warmup: 1,
-    samples_ns: samples(m), cpu_ns: samples(m), peak_rss_bytes: 1 << 20, work: { ops: 10 },
+    id,
+    kind: 'cpu',
+    param: { label: 'quick', count: 10 },
+    status: 'ok',
+    warmup: 1,
+    samples_ns: samples(m),
+    cpu_ns: samples(m),
+    peak_rss_bytes: 1 << 20,
+    work: { ops: 10 },
   }));
   return ResultSchema.parse({
-    schema: 'bee-bench/result@1', runner: 'rs', client: { name: 'bee-rs', version: '1.7.0', source: 'registry' }, bee: null,
+    schema: 'bee-bench/result@1',
+    runner: 'rs',
+    client: { name: 'bee-rs', version: '1.7.0', source: 'registry' },
+    bee: null,
     spec: { hash: 'ab'.repeat(32), profile: 'quick' },
     host: { os: 'linux', arch: 'x86_64', cpu_model: 'x', cpus: 2, mem_mb: 1024, runtime: 'rustc' },
-    started_at: started, finished_at: started, cases,
+    started_at: started,
+    finished_at: started,
+    cases,
   });
 }
 
@@ -30,7 +42,9 @@ export function branchHistory(medians: Record<string, number>, count = 8, branch
     const ts = `2026-11-${String(10 + i).padStart(2, '0')}T10:00:00Z`;
     return toRecord(run(medians, i + 1, ts, samples), {
       commit: { sha: `${i}`.repeat(40), message: `commit ${i}`, author: 'a', timestamp: ts },
-      branch, event: 'push', run: { id: String(i), url: `https://github.com/o/r/actions/runs/${i}` },
+      branch,
+      event: 'push',
+      run: { id: String(i), url: `https://github.com/o/r/actions/runs/${i}` },
     });
   });
 }

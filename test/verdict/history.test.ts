@@ -9,7 +9,8 @@ import { branchHistory, run } from './history-fixtures.js';
 
 const { spec } = loadSpec('spec/bench-spec.json');
 /** The head against the branch's last runs, as the action and the alerts call it. */
-const judgeHistory = (head: Result, records: readonly HistoryRecord[], s: Spec, o: HistoryOptions & { lastRuns: number }) => judgeRows(head, branchBaseline(records, head, o), s, o);
+const judgeHistory = (head: Result, records: readonly HistoryRecord[], s: Spec, o: HistoryOptions & { lastRuns: number }) =>
+  judgeRows(head, branchBaseline(records, head, o), s, o);
 const history = branchHistory({ 'cpu.ecdsa.sign-1000': 1e6, 'cpu.identity.create': 2e6 });
 
 describe('history baseline (unpaired, cross-machine)', () => {
@@ -30,8 +31,17 @@ describe('history baseline (unpaired, cross-machine)', () => {
     const { rows } = judgeHistory(head, history, spec, { ...opts, branch: 'main' });
     expect(rows.find((r) => r.caseId === 'cpu.keccak.bulk')).toMatchObject({ status: 'new' });
     const md = renderAbComment({
-      title: 't', marker: 'bee-bench:rs', runner: 'rs', baseLabel: 'main', headLabel: 'abc', rows, alpha: 0.05, threshold: 0.03,
-      rounds: 0, profile: 'quick', env: { host: 'h', clientBase: 'history', clientHead: 'bee-rs 1.7.0', specHash: 'ab', wallTimeMs: 1 },
+      title: 't',
+      marker: 'bee-bench:rs',
+      runner: 'rs',
+      baseLabel: 'main',
+      headLabel: 'abc',
+      rows,
+      alpha: 0.05,
+      threshold: 0.03,
+      rounds: 0,
+      profile: 'quick',
+      env: { host: 'h', clientBase: 'history', clientHead: 'bee-rs 1.7.0', specHash: 'ab', wallTimeMs: 1 },
       baseline: { kind: 'history', branch: 'main', runs: 8 },
     });
     expect(md).toMatch(/Cross-machine comparison/);

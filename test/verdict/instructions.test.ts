@@ -15,7 +15,11 @@ describe('judgeInstructions', () => {
   it('flags a change of exactly the threshold whichever way the last instructions fall', () => {
     // The 1% injection measured against bee-rs and bee-go bases: a few hundred instructions either side of 1.0100.
     const base = [840_174_945, 840_174_945, 840_175_422];
-    for (const head of [[848_576_218, 848_576_218, 848_576_218], [848_576_718, 848_577_000, 848_576_718], [848_540_000, 848_540_000, 848_540_000]]) {
+    for (const head of [
+      [848_576_218, 848_576_218, 848_576_218],
+      [848_576_718, 848_577_000, 848_576_718],
+      [848_540_000, 848_540_000, 848_540_000],
+    ]) {
       const v = judgeInstructions(base, base, head, opts);
       expect(v.ratio).toBeLessThan(1.0100001);
       expect(v.verdict).toBe('regression');
@@ -48,7 +52,7 @@ describe('judgeInstructions', () => {
     expect(v.verdict).toBe('regression');
   });
 
-  it("takes three A/A spreads as its tolerance when that is wider than the noise floor", () => {
+  it('takes three A/A spreads as its tolerance when that is wider than the noise floor', () => {
     // bee-go manifest.lookup-large: processes 0.06% apart; an injected 1% reads 0.90% against them.
     const v = judgeInstructions([529_300_000], [529_617_580], [534_250_000], opts);
     expect(v.spread).toBeCloseTo(0.0006, 6);

@@ -12,13 +12,28 @@ const ID = 'cpu.keccak.chunk-hash';
 const OPTS = { alpha: 0.02, threshold: 0.02 };
 
 function result(entry: Partial<CaseResult>): Result {
-  const c = { id: ID, kind: 'cpu', param: { label: 'quick' }, status: 'ok', warmup: 1, samples_ns: [100, 101, 99], peak_rss_bytes: 1 << 20, work: { ops: 1 }, ...entry };
+  const c = {
+    id: ID,
+    kind: 'cpu',
+    param: { label: 'quick' },
+    status: 'ok',
+    warmup: 1,
+    samples_ns: [100, 101, 99],
+    peak_rss_bytes: 1 << 20,
+    work: { ops: 1 },
+    ...entry,
+  };
   Object.assign(c, { cpu_ns: c.samples_ns });
   return ResultSchema.parse({
-    schema: 'bee-bench/result@1', runner: 'rs', client: { name: 'bee-rs', version: '1.7.0', source: 'registry' }, bee: null,
+    schema: 'bee-bench/result@1',
+    runner: 'rs',
+    client: { name: 'bee-rs', version: '1.7.0', source: 'registry' },
+    bee: null,
     spec: { hash: 'ab'.repeat(32), profile: 'quick' },
     host: { os: 'linux', arch: 'x86_64', cpu_model: 'x', cpus: 2, mem_mb: 1024, runtime: 'rustc' },
-    started_at: '2026-11-20T10:00:00Z', finished_at: '2026-11-20T10:00:00Z', cases: [c],
+    started_at: '2026-11-20T10:00:00Z',
+    finished_at: '2026-11-20T10:00:00Z',
+    cases: [c],
   });
 }
 
@@ -56,7 +71,12 @@ describe('judgePaired on paired rounds', () => {
 
   it('rounds a side lost (killed, crashed) are counted and named: "n of R rounds used"', () => {
     const o = outcome(12, (round, s) =>
-      s === 'head' && round === 2 ? { problem: 'killed after its budget of 60 s' } : s === 'base' && round === 7 ? { error: 'panic: boom' } : slower(1.1)(round, s));
+      s === 'head' && round === 2
+        ? { problem: 'killed after its budget of 60 s' }
+        : s === 'base' && round === 7
+          ? { error: 'panic: boom' }
+          : slower(1.1)(round, s),
+    );
     const [row] = judgePaired(pairRows(o), spec, OPTS);
     expect(row).toMatchObject({ status: 'ok', rounds: 10, roundsRun: 12 });
     expect(row!.note).toBe('10 of 12 rounds used (round 3: head killed after its budget of 60 s; round 8: base panic: boom)');

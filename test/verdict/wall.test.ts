@@ -79,4 +79,3 @@ describe('judgeWall', () => {
     expect(judgeWall([{ ...unpaired }], { alpha: 0.05, threshold: 0.05 })[0]?.note).toBe('too few samples to judge');
   });
 });
-

@@ -19,8 +19,21 @@ import { fakeDocker } from '../bee/fakes.js';
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const text = readFileSync(join(ROOT, '.github', 'workflows', 'nightly.yml'), 'utf8');
 
-interface Step { name?: string; uses?: string; run?: string; env?: Record<string, string>; with?: Record<string, unknown>; if?: string }
-interface Job { 'runs-on': string; services?: unknown; steps: Step[]; permissions?: Record<string, string>; needs?: string | string[] }
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+  with?: Record<string, unknown>;
+  if?: string;
+}
+interface Job {
+  'runs-on': string;
+  services?: unknown;
+  steps: Step[];
+  permissions?: Record<string, string>;
+  needs?: string | string[];
+}
 const wf = parse(text) as { jobs: Record<string, Job>; permissions?: unknown };
 const jobs = Object.values(wf.jobs);
 const steps = jobs.flatMap((j) => j.steps);
@@ -40,7 +53,16 @@ function runScript(step: Step, env: Record<string, string>): { argv: string[]; e
   writeFileSync(join(bin, 'node'), `#!/bin/sh\nprintf '%s\\0' "$@" > "${cwd}/argv"\nenv -0 > "${cwd}/env"\n`);
   chmodSync(join(bin, 'node'), 0o755);
   const stdout = execFileSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run!], {
-    cwd, encoding: 'utf8', env: { PATH: `${bin}:${process.env.PATH}`, GITHUB_SERVER_URL: 'https://github.com', GITHUB_REPOSITORY: 'bee-bench/bee-bench', GITHUB_STEP_SUMMARY: join(cwd, 'summary'), GITHUB_OUTPUT: join(cwd, 'output'), ...env },
+    cwd,
+    encoding: 'utf8',
+    env: {
+      PATH: `${bin}:${process.env.PATH}`,
+      GITHUB_SERVER_URL: 'https://github.com',
+      GITHUB_REPOSITORY: 'bee-bench/bee-bench',
+      GITHUB_STEP_SUMMARY: join(cwd, 'summary'),
+      GITHUB_OUTPUT: join(cwd, 'output'),
+      ...env,
+    },
   });
   const split = (f: string) => readFileSync(join(cwd, f), 'utf8').split('\0').slice(0, -1);
   return { argv: split('argv'), env: Object.fromEntries(split('env').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])), stdout, cwd };
@@ -72,10 +94,15 @@ describe('nightly workflow', () => {
   });
 
   it('no job that checks out a client or runs client code can write; the publish job runs none', () => {
-    const writes = (j: Job) => Object.entries(j.permissions ?? {}).filter(([, v]) => v === 'write').map(([k]) => k);
+    const writes = (j: Job) =>
+      Object.entries(j.permissions ?? {})
+        .filter(([, v]) => v === 'write')
+        .map(([k]) => k);
     expect(wf.permissions).toEqual({});
     for (const [name, j] of Object.entries(wf.jobs)) {
-      const clientCode = j.steps.some((st) => (st.uses?.startsWith('actions/checkout@') && st.with?.repository) || /npm ci|dist\/cli\.js run/.test(st.run ?? ''));
+      const clientCode = j.steps.some(
+        (st) => (st.uses?.startsWith('actions/checkout@') && st.with?.repository) || /npm ci|dist\/cli\.js run/.test(st.run ?? ''),
+      );
       if (clientCode) expect(writes(j), name).toEqual([]);
     }
     const publish = wf.jobs.publish!;
@@ -94,12 +121,16 @@ describe('nightly workflow', () => {
     expect(runStep('scripts/publish-bundle.mjs').run).toContain('node scripts/publish-bundle.mjs out/results out/publish.json');
     // The script's bundle is one the publish job accepts, naming this checkout's commit.
     const repo = mkdtempSync(join(tmpdir(), 'bee-bench-bundle-'));
-    const g = (...a: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...a], { cwd: repo, encoding: 'utf8' }).trim();
+    const g = (...a: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...a], { cwd: repo, encoding: 'utf8' }).trim();
     g('init', '-q');
     g('commit', '-q', '--allow-empty', '-m', 'nightly commit');
     mkdirSync(join(repo, 'results'));
     for (const r of ['js', 'go', 'rs'] as const) writeFileSync(join(repo, 'results', `${r}.json`), JSON.stringify(smallResult(r, 2)));
-    execFileSync(process.execPath, [join(ROOT, 'scripts', 'publish-bundle.mjs'), 'results', 'publish.json'], { cwd: repo, env: { ...process.env, GITHUB_EVENT_NAME: 'schedule', GITHUB_REF_NAME: 'main' } });
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'publish-bundle.mjs'), 'results', 'publish.json'], {
+      cwd: repo,
+      env: { ...process.env, GITHUB_EVENT_NAME: 'schedule', GITHUB_REF_NAME: 'main' },
+    });
     const bundle = parsePublishBundle(readFileSync(join(repo, 'publish.json')));
     expect(bundle.head_sha).toBe(g('rev-parse', 'HEAD'));
     expect(bundle.commit.message).toBe('nightly commit');
@@ -130,7 +161,11 @@ describe('nightly workflow', () => {
     const plan = runScript(runStep('dist/cli.js plan'), env);
     const { argv, cwd } = runScript(runStep('dist/cli.js run'), env);
     const cli = (args: string[], extra: Record<string, string> = {}) =>
-      spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'cli.ts'), ...args.slice(1)], { cwd, encoding: 'utf8', env: { ...process.env, ...extra } });
+      spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), join(ROOT, 'src', 'cli.ts'), ...args.slice(1)], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, ...extra },
+      });
     expect(cli(plan.argv).status).toBe(0);
     for (const c of ['bee-js', 'bee-go', 'bee-rs']) mkdirSync(join(cwd, 'clients', c), { recursive: true });
     const d = fakeDocker();

@@ -23,7 +23,13 @@ const SEMI_SPACE_MB = 256;
  * random seeds, and a fixed, large young generation. They must be in place when V8 starts (GC
  * flags changed under a running heap abort it), so the runner starts itself again with them.
  */
-export const ALLOC_V8_FLAGS = ['--single-threaded', '--hash-seed=1', '--random-seed=1', `--min-semi-space-size=${SEMI_SPACE_MB}`, `--max-semi-space-size=${SEMI_SPACE_MB}`];
+export const ALLOC_V8_FLAGS = [
+  '--single-threaded',
+  '--hash-seed=1',
+  '--random-seed=1',
+  `--min-semi-space-size=${SEMI_SPACE_MB}`,
+  `--max-semi-space-size=${SEMI_SPACE_MB}`,
+];
 
 /** Worker resource limits that let a case worker's young generation reach its flagged size. */
 export const ALLOC_WORKER_LIMITS = { maxYoungGenerationSizeMb: 3 * SEMI_SPACE_MB };
@@ -76,7 +82,8 @@ const CALIBRATION_ROUNDS = 20;
  * ends (the calibration hook `alloc_extra`).
  */
 export async function allocMeter(extra = 0) {
-  if (v8.getHeapStatistics().external_memory === undefined) throw new Error(`BEE_BENCH_ALLOCS=1 needs a Node whose v8.getHeapStatistics() reports external_memory; ${process.version} does not`);
+  if (v8.getHeapStatistics().external_memory === undefined)
+    throw new Error(`BEE_BENCH_ALLOCS=1 needs a Node whose v8.getHeapStatistics() reports external_memory; ${process.version} does not`);
   let profiler;
   let start;
   const open = () => {
@@ -119,7 +126,10 @@ export async function allocMeter(extra = 0) {
   // collection).
   for (let i = 0; i < CALIBRATION_ROUNDS; i++) {
     settleGc();
-    sync = Math.min(sync, region(() => {}, own, 0));
+    sync = Math.min(
+      sync,
+      region(() => {}, own, 0),
+    );
     settleGc();
     async = Math.min(async, await region(() => settled, own, 0));
   }

@@ -75,7 +75,13 @@ function spinPasses(passes) {
  */
 function lastDump(dir) {
   const prefix = `callgrind.out.${process.pid}.`;
-  const newest = Math.max(0, ...readdirSync(dir).filter((f) => f.startsWith(prefix)).map((f) => Number(f.slice(prefix.length))).filter(Number.isInteger));
+  const newest = Math.max(
+    0,
+    ...readdirSync(dir)
+      .filter((f) => f.startsWith(prefix))
+      .map((f) => Number(f.slice(prefix.length)))
+      .filter(Number.isInteger),
+  );
   if (newest === 0) throw new Error(`no callgrind dump of this process in ${dir}`);
   const path = join(dir, `${prefix}${newest}`);
   const text = readFileSync(path, 'utf8');

@@ -14,9 +14,7 @@ const BLOCK = 32;
 const MAX_FIXTURE_BYTES = 2 ** 32; // address space reserved, not memory: pages appear as they are written
 
 // crypto.hash (Node >= 20.12) is the one-shot form; fall back to createHash on older Node 20.
-const sha256 = crypto.hash
-  ? (buf) => crypto.hash('sha256', buf, 'buffer')
-  : (buf) => crypto.createHash('sha256').update(buf).digest();
+const sha256 = crypto.hash ? (buf) => crypto.hash('sha256', buf, 'buffer') : (buf) => crypto.createHash('sha256').update(buf).digest();
 
 /** SHA-256(label || u64le(index)). */
 export function labelled(label, index) {

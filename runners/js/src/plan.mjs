@@ -78,7 +78,8 @@ const checkUnit = strict({
 const checkPlan = strict({
   schema: oneOf(SCHEMA),
   runner: (v, at) => {
-    if (v !== RUNNER) throw new Bad(at, `the plan is for the ${JSON.stringify(v)} runner, this is ${JSON.stringify(RUNNER)} (make one with bee-bench plan --runner ${RUNNER})`);
+    if (v !== RUNNER)
+      throw new Bad(at, `the plan is for the ${JSON.stringify(v)} runner, this is ${JSON.stringify(RUNNER)} (make one with bee-bench plan --runner ${RUNNER})`);
   },
   profile: oneOf('quick', 'full'),
   spec_hash: matching(/^[0-9a-f]{64}$/),

@@ -36,9 +36,7 @@ export function lookupLarge(env, p) {
   const entryPath = (i) => `d${pad(i % 64, 2)}/f${pad(i, 5)}.bin`;
   const root = new MantarayNode();
   for (const i of range(p.entries)) root.addFork(entryPath(i), targets.slice(32 * i, 32 * (i + 1)));
-  const queries = range(p.lookups).map((j) =>
-    j % 5 === 4 ? `d${pad(j % 64, 2)}/m${pad(j % 100000, 5)}.bin` : entryPath((j * 7919) % p.entries),
-  );
+  const queries = range(p.lookups).map((j) => (j % 5 === 4 ? `d${pad(j % 64, 2)}/m${pad(j % 100000, 5)}.bin` : entryPath((j * 7919) % p.entries)));
   const found = new Array(p.lookups);
   return {
     op() {

@@ -66,7 +66,9 @@ export const contentOf = (bytes) => ({ bytes: bytes.length, sha256: createHash('
 /** Fails unless a drained body is exactly the expected content; the same wording in every runner. */
 export function expectContent(call, got, want) {
   if (got.bytes !== want.bytes || got.sha256 !== want.sha256) {
-    throw new Error(`content mismatch on ${call}: got ${got.bytes} bytes (sha256 ${got.sha256.slice(0, 16)}), the upload was ${want.bytes} bytes (sha256 ${want.sha256.slice(0, 16)})`);
+    throw new Error(
+      `content mismatch on ${call}: got ${got.bytes} bytes (sha256 ${got.sha256.slice(0, 16)}), the upload was ${want.bytes} bytes (sha256 ${want.sha256.slice(0, 16)})`,
+    );
   }
 }
 
