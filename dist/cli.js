@@ -29835,7 +29835,7 @@ function rowsFromCounts(counted, spec, o) {
       label: r.label,
       group: c?.group ?? "unknown",
       kind: c?.kind ?? "cpu",
-      status: fields.instructions ? "ok" : "failed",
+      status: fields.instructions ? "ok" : r.skipped ? "skipped" : "failed",
       work: {},
       rounds: 0,
       ...fields.instructions ? {} : { note: fields.instructionsNote },
@@ -29862,7 +29862,7 @@ function attachAllocationRows(rows, measured, spec, o) {
       label: r.label,
       group: c?.group ?? "unknown",
       kind: c?.kind ?? "cpu",
-      status: fields.allocations ? "ok" : "failed",
+      status: fields.allocations ? "ok" : r.skipped ? "skipped" : "failed",
       work: r.work,
       rounds: 0,
       ...fields.allocations ? {} : { note: fields.allocationsNote },
@@ -30451,13 +30451,19 @@ async function allocationAb(sides, o) {
       };
       const row = { caseId: c.id, label: String(c.param.label), base: fig("base"), baseAgain: fig("baseAgain"), head: fig("head"), work: c.work };
       const missing = RUNS.filter((n) => !row[n]);
-      if (missing.length > 0)
-        row.note = c.status === "skipped" ? `skipped: ${c.skip_reason ?? "no reason given"}` : `not measured in ${missing.map((n) => RUN_TEXT[n]).join(", ")}`;
+      if (c.status === "skipped") Object.assign(row, { skipped: true, note: c.skip_reason ?? "no reason given" });
+      else if (missing.length > 0) row.note = `not measured in ${missing.map((n) => RUN_TEXT[n]).join(", ")}`;
       rows.push(row);
     }
   }
   const counter = runs.map((r) => r.result?.alloc_counter?.method).find((m) => m !== void 0) ?? null;
-  return { counter, rows, problems: runs.flatMap((r, i) => r.problems.map((p) => `${RUN_TEXT[RUNS[i]]}: ${p}`)), elapsedMs: performance.now() - started };
+  return {
+    counter,
+    rows,
+    problems: runs.flatMap((r, i) => r.problems.map((p) => `${RUN_TEXT[RUNS[i]]}: ${p}`)),
+    elapsedMs: performance.now() - started,
+    results: { base: runs[0].result, head: runs[2].result }
+  };
 }
 
 // src/run/count-ab.ts
@@ -30501,12 +30507,18 @@ async function instructionAb(sides, o) {
         head: byRun.head.get(key3) ?? null
       };
       const missing = RUNS2.filter((n) => !row[n]);
-      if (missing.length > 0)
-        row.note = c.status === "skipped" ? `skipped: ${c.skip_reason ?? "no reason given"}` : `not counted in ${missing.map((n) => RUN_TEXT2[n]).join(", ")}`;
+      if (c.status === "skipped") Object.assign(row, { skipped: true, note: c.skip_reason ?? "no reason given" });
+      else if (missing.length > 0) row.note = `not counted in ${missing.map((n) => RUN_TEXT2[n]).join(", ")}`;
       rows.push(row);
     }
   }
-  return { counter: o.counter.version, rows, problems: runs.flatMap((r) => r.problems), elapsedMs: performance.now() - started };
+  return {
+    counter: o.counter.version,
+    rows,
+    problems: runs.flatMap((r) => r.problems),
+    elapsedMs: performance.now() - started,
+    results: { base: runs[0].result, head: runs[2].result }
+  };
 }
 
 // src/run/pairs.ts
@@ -31171,7 +31183,7 @@ async function abPipeline(o) {
     for (const p of allocations.problems) o.log(`allocations: ${p}`);
     rows = attachAllocationRows(rows, allocations.rows, spec, allocRule);
   }
-  const firstResult = (side) => rounds.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? null;
+  const firstResult = (side) => rounds.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? counts?.results[side] ?? allocations?.results[side] ?? null;
   const head = firstResult("head");
   const input2 = {
     title: `bee-bench: ${o.runner} ${o.baseLabel} \u2192 ${o.headLabel}`,

@@ -116,7 +116,9 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
     for (const p of allocations.problems) o.log(`allocations: ${p}`);
     rows = attachAllocationRows(rows, allocations.rows, spec, allocRule);
   }
-  const firstResult = (side: Side) => rounds.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? null;
+  // The sides' client and host: from the rounds, else from the counting or allocation runs.
+  const firstResult = (side: Side) =>
+    rounds.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? counts?.results[side] ?? allocations?.results[side] ?? null;
   const head = firstResult('head');
   const input: AbReportInput = {
     title: `bee-bench: ${o.runner} ${o.baseLabel} → ${o.headLabel}`,

@@ -52,6 +52,8 @@ export interface AllocationAbOutcome {
   rows: AllocatedRow[];
   problems: string[];
   elapsedMs: number;
+  /** The first base run's result and the head run's (their client and host name the report's sides). */
+  results: { base: Result | null; head: Result | null };
 }
 
 const keyOf = (c: CaseResult) => `${c.id}\u0000${String(c.param.label)}`;
@@ -95,11 +97,17 @@ export async function allocationAb(
       };
       const row: AllocatedRow = { caseId: c.id, label: String(c.param.label), base: fig('base'), baseAgain: fig('baseAgain'), head: fig('head'), work: c.work };
       const missing = RUNS.filter((n) => !row[n]);
-      if (missing.length > 0)
-        row.note = c.status === 'skipped' ? `skipped: ${c.skip_reason ?? 'no reason given'}` : `not measured in ${missing.map((n) => RUN_TEXT[n]).join(', ')}`;
+      if (c.status === 'skipped') Object.assign(row, { skipped: true, note: c.skip_reason ?? 'no reason given' });
+      else if (missing.length > 0) row.note = `not measured in ${missing.map((n) => RUN_TEXT[n]).join(', ')}`;
       rows.push(row);
     }
   }
   const counter = runs.map((r) => r.result?.alloc_counter?.method).find((m) => m !== undefined) ?? null;
-  return { counter, rows, problems: runs.flatMap((r, i) => r.problems.map((p) => `${RUN_TEXT[RUNS[i]!]}: ${p}`)), elapsedMs: performance.now() - started };
+  return {
+    counter,
+    rows,
+    problems: runs.flatMap((r, i) => r.problems.map((p) => `${RUN_TEXT[RUNS[i]!]}: ${p}`)),
+    elapsedMs: performance.now() - started,
+    results: { base: runs[0]!.result, head: runs[2]!.result },
+  };
 }

@@ -28,6 +28,8 @@ export interface InstructionAbOutcome {
   rows: CountedRow[];
   problems: string[];
   elapsedMs: number;
+  /** The first base run's result and the head run's (their client and host name the report's sides). */
+  results: { base: Result | null; head: Result | null };
 }
 
 const RUNS = ['base', 'baseAgain', 'head'] as const;
@@ -72,10 +74,16 @@ export async function instructionAb(sides: Record<'base' | 'head', RunnerCommand
         head: byRun.head.get(key) ?? null,
       };
       const missing = RUNS.filter((n) => !row[n]);
-      if (missing.length > 0)
-        row.note = c.status === 'skipped' ? `skipped: ${c.skip_reason ?? 'no reason given'}` : `not counted in ${missing.map((n) => RUN_TEXT[n]).join(', ')}`;
+      if (c.status === 'skipped') Object.assign(row, { skipped: true, note: c.skip_reason ?? 'no reason given' });
+      else if (missing.length > 0) row.note = `not counted in ${missing.map((n) => RUN_TEXT[n]).join(', ')}`;
       rows.push(row);
     }
   }
-  return { counter: o.counter.version, rows, problems: runs.flatMap((r) => r.problems), elapsedMs: performance.now() - started };
+  return {
+    counter: o.counter.version,
+    rows,
+    problems: runs.flatMap((r) => r.problems),
+    elapsedMs: performance.now() - started,
+    results: { base: runs[0]!.result, head: runs[2]!.result },
+  };
 }

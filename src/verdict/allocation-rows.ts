@@ -15,6 +15,8 @@ export interface AllocatedRow {
   /** Work per iteration, for the per-op figures of rows only the allocation runs saw. */
   work: CaseResult['work'];
   note?: string;
+  /** The runner skipped the row (a client without the API): a skipped row, not a failed one. */
+  skipped?: boolean;
 }
 
 const key = (caseId: string, label: string) => `${caseId}\u0000${label}`;
@@ -39,7 +41,7 @@ export function attachAllocationRows(rows: readonly AbRow[], measured: readonly 
         label: r.label,
         group: c?.group ?? 'unknown',
         kind: c?.kind ?? 'cpu',
-        status: fields.allocations ? 'ok' : 'failed',
+        status: fields.allocations ? 'ok' : r.skipped ? 'skipped' : 'failed',
         work: r.work,
         rounds: 0,
         ...(fields.allocations ? {} : { note: fields.allocationsNote }),

@@ -14,6 +14,8 @@ export interface CountedRow {
   head: number[] | null;
   /** Why a run has no counts for this row (skipped, not counted in ...). */
   note?: string;
+  /** The runner skipped the row (a client without the API): a skipped row, not a failed one. */
+  skipped?: boolean;
 }
 
 const key = (caseId: string, label: string) => `${caseId}\u0000${label}`;
@@ -41,7 +43,7 @@ export function rowsFromCounts(counted: readonly CountedRow[], spec: Spec, o: In
       label: r.label,
       group: c?.group ?? 'unknown',
       kind: c?.kind ?? 'cpu',
-      status: fields.instructions ? 'ok' : 'failed',
+      status: fields.instructions ? 'ok' : r.skipped ? 'skipped' : 'failed',
       work: {},
       rounds: 0,
       ...(fields.instructions ? {} : { note: fields.instructionsNote }),
