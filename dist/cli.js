@@ -29750,6 +29750,19 @@ function judgeWall(rows, o) {
 }
 
 // src/verdict/row.ts
+function untimedRow(r, spec, judged, note, work) {
+  const c = spec.cases.find((sc) => sc.id === r.caseId);
+  return {
+    caseId: r.caseId,
+    label: r.label,
+    group: c?.group ?? "unknown",
+    kind: c?.kind ?? "cpu",
+    status: judged ? "ok" : r.skipped ? "skipped" : "failed",
+    work,
+    rounds: 0,
+    ...judged ? {} : { note }
+  };
+}
 function flaggedBy(r, verdict) {
   if (r.status !== "ok") return [];
   const by = [
@@ -29826,21 +29839,9 @@ function attachInstructionRows(rows, counted, o) {
   });
 }
 function rowsFromCounts(counted, spec, o) {
-  const caseOf = new Map(spec.cases.map((c) => [c.id, c]));
   return counted.map((r) => {
-    const c = caseOf.get(r.caseId);
     const fields = instructionFields(r, o);
-    return {
-      caseId: r.caseId,
-      label: r.label,
-      group: c?.group ?? "unknown",
-      kind: c?.kind ?? "cpu",
-      status: fields.instructions ? "ok" : r.skipped ? "skipped" : "failed",
-      work: {},
-      rounds: 0,
-      ...fields.instructions ? {} : { note: fields.instructionsNote },
-      ...fields
-    };
+    return { ...untimedRow(r, spec, fields.instructions !== void 0, fields.instructionsNote, {}), ...fields };
   });
 }
 
@@ -29853,21 +29854,9 @@ function allocationFields(r, o) {
 function attachAllocationRows(rows, measured, spec, o) {
   const byKey = new Map(measured.map((r) => [key2(r.caseId, r.label), r]));
   const known = new Set(rows.map((r) => key2(r.caseId, r.label)));
-  const caseOf = new Map(spec.cases.map((c) => [c.id, c]));
   const added = measured.filter((r) => !known.has(key2(r.caseId, r.label))).map((r) => {
-    const c = caseOf.get(r.caseId);
     const fields = allocationFields(r, o);
-    return {
-      caseId: r.caseId,
-      label: r.label,
-      group: c?.group ?? "unknown",
-      kind: c?.kind ?? "cpu",
-      status: fields.allocations ? "ok" : r.skipped ? "skipped" : "failed",
-      work: r.work,
-      rounds: 0,
-      ...fields.allocations ? {} : { note: fields.allocationsNote },
-      ...fields
-    };
+    return { ...untimedRow(r, spec, fields.allocations !== void 0, fields.allocationsNote, r.work), ...fields };
   });
   return [
     ...rows.map((row) => {

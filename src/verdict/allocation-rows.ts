@@ -3,7 +3,7 @@
 // was measured.
 import type { CaseResult, Spec } from '../spec/schema.js';
 import { judgeAllocations, type AllocationFigures, type AllocationOptions } from './allocations.js';
-import type { AbRow } from './row.js';
+import { untimedRow, type AbRow } from './row.js';
 
 /** One CPU row's figures from the three allocation runs (src/run/alloc-ab.ts), null where a run has none. */
 export interface AllocatedRow {
@@ -30,23 +30,11 @@ function allocationFields(r: AllocatedRow, o: AllocationOptions): Pick<AbRow, 'a
 export function attachAllocationRows(rows: readonly AbRow[], measured: readonly AllocatedRow[], spec: Spec, o: AllocationOptions): AbRow[] {
   const byKey = new Map(measured.map((r) => [key(r.caseId, r.label), r]));
   const known = new Set(rows.map((r) => key(r.caseId, r.label)));
-  const caseOf = new Map(spec.cases.map((c) => [c.id, c]));
   const added = measured
     .filter((r) => !known.has(key(r.caseId, r.label)))
     .map((r): AbRow => {
-      const c = caseOf.get(r.caseId);
       const fields = allocationFields(r, o);
-      return {
-        caseId: r.caseId,
-        label: r.label,
-        group: c?.group ?? 'unknown',
-        kind: c?.kind ?? 'cpu',
-        status: fields.allocations ? 'ok' : r.skipped ? 'skipped' : 'failed',
-        work: r.work,
-        rounds: 0,
-        ...(fields.allocations ? {} : { note: fields.allocationsNote }),
-        ...fields,
-      };
+      return { ...untimedRow(r, spec, fields.allocations !== undefined, fields.allocationsNote, r.work), ...fields };
     });
   return [
     ...rows.map((row) => {

@@ -3,7 +3,7 @@
 // wall-time rows or, when only instructions were measured, made into rows of its own.
 import type { Spec } from '../spec/schema.js';
 import { judgeInstructions, type InstructionOptions } from './instructions.js';
-import type { AbRow } from './row.js';
+import { untimedRow, type AbRow } from './row.js';
 
 /** One CPU row's counts from the three counting runs (src/run/count-ab.ts), null where a run has none. */
 export interface CountedRow {
@@ -34,20 +34,8 @@ export function attachInstructionRows(rows: readonly AbRow[], counted: readonly 
 }
 
 export function rowsFromCounts(counted: readonly CountedRow[], spec: Spec, o: InstructionOptions): AbRow[] {
-  const caseOf = new Map(spec.cases.map((c) => [c.id, c]));
   return counted.map((r) => {
-    const c = caseOf.get(r.caseId);
     const fields = instructionFields(r, o);
-    return {
-      caseId: r.caseId,
-      label: r.label,
-      group: c?.group ?? 'unknown',
-      kind: c?.kind ?? 'cpu',
-      status: fields.instructions ? 'ok' : r.skipped ? 'skipped' : 'failed',
-      work: {},
-      rounds: 0,
-      ...(fields.instructions ? {} : { note: fields.instructionsNote }),
-      ...fields,
-    };
+    return { ...untimedRow(r, spec, fields.instructions !== undefined, fields.instructionsNote, {}), ...fields };
   });
 }

@@ -73,6 +73,30 @@ export interface AbCounts {
 }
 
 /** Which evidence flagged a row: wall time (paired rounds or history), instruction counts, allocations. */
+/**
+ * A row only the counting or allocation runs saw (nothing was timed): ok when that evidence judged
+ * it, else skipped where the runner skipped it and failed where a run lost it, with the reason.
+ */
+export function untimedRow(
+  r: { caseId: string; label: string; skipped?: boolean },
+  spec: { cases: ReadonlyArray<{ id: string; group: string; kind: Kind }> },
+  judged: boolean,
+  note: string | undefined,
+  work: CaseResult['work'],
+): AbRow {
+  const c = spec.cases.find((sc) => sc.id === r.caseId);
+  return {
+    caseId: r.caseId,
+    label: r.label,
+    group: c?.group ?? 'unknown',
+    kind: c?.kind ?? 'cpu',
+    status: judged ? 'ok' : r.skipped ? 'skipped' : 'failed',
+    work,
+    rounds: 0,
+    ...(judged ? {} : { note }),
+  };
+}
+
 export type Evidence = 'wall time' | 'instructions' | 'allocations';
 
 export function flaggedBy(r: AbRow, verdict: Verdict): Evidence[] {
