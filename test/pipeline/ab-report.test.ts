@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeAbReport } from '../../src/pipeline/ab-report.js';
-import type { AbReportInput } from '../../src/report/ab-comment.js';
 import type { AbRow } from '../../src/verdict/index.js';
+import { abInput } from '../report/fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bee-bench-ab-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,19 +28,7 @@ const rows: AbRow[] = [
   { ...base, caseId: 'cpu.bmt.file-root', ratio: 1.05, q: 0.001, verdict: 'regression' },
   { ...base, caseId: 'cpu.ecdsa.sign-1000' },
 ];
-const input: AbReportInput = {
-  title: 't',
-  marker: 'bee-bench:js',
-  runner: 'js',
-  baseLabel: 'main',
-  headLabel: 'pr',
-  rows,
-  alpha: 0.02,
-  threshold: 0.02,
-  rounds: 12,
-  profile: 'quick',
-  env: { host: 'h', clientBase: 'b', clientHead: 'h', specHash: 'ab', wallTimeMs: 1 },
-};
+const input = abInput(rows);
 
 describe('writeAbReport', () => {
   const report = writeAbReport(dir, input, { roundsDone: 12 });

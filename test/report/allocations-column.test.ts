@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BundleSchema } from '../../src/action/bundle.js';
 import { writeAbReport } from '../../src/pipeline/ab-report.js';
-import type { AbReportInput } from '../../src/report/ab-comment.js';
 import { AbRowSchema, failingRows, failsOn, judgeAllocations, type AbRow } from '../../src/verdict/index.js';
+import { abInput } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bee-bench-allocations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,26 +31,12 @@ const rows: AbRow[] = [
   row('cpu.ecdsa.sign-1000', { allocations: judgeAllocations(B, B, B, { threshold: 0.01 }) }),
   row('cpu.identity.create', { allocationsNote: 'not measured in head' }),
 ];
-const input: AbReportInput = {
+const input = abInput(rows, {
   title: 'bee-bench: go main → pr',
   marker: 'bee-bench:go',
   runner: 'go',
-  baseLabel: 'main',
-  headLabel: 'pr',
-  rows,
-  alpha: 0.02,
-  threshold: 0.02,
-  rounds: 12,
-  profile: 'quick',
-  env: {
-    host: 'h',
-    clientBase: 'b',
-    clientHead: 'h',
-    specHash: 'ab',
-    wallTimeMs: 1,
-    allocations: { threshold: 0.01, counter: 'go runtime/metrics', ms: 2000 },
-  },
-};
+  env: { allocations: { threshold: 0.01, counter: 'go runtime/metrics', ms: 2000 } },
+});
 
 describe('allocations in the A/B report', () => {
   const report = writeAbReport(dir, input);

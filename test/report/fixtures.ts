@@ -1,6 +1,7 @@
 // Realistic result files for the report tests and the report benchmark: built from the real spec
 // with the runner-effective params, then validated with ResultSchema so they stay real.
 import { loadSpec } from '../../src/spec/load.js';
+import type { AbReportInput } from '../../src/report/ab-comment.js';
 import { ResultSchema, type CaseResult, type Profile, type Result, type Runner, type Spec, type SpecCase } from '../../src/spec/schema.js';
 import { effectiveParam, profileParams, workOf, type ParamValues } from '../../src/spec/select.js';
 
@@ -150,4 +151,23 @@ export function withAllocations(r: Result, figures: (c: CaseResult) => { bytes: 
     return { ...c, alloc_bytes: each(f.bytes), ...(f.allocs !== undefined ? { allocs: each(f.allocs) } : {}) };
   });
   return ResultSchema.parse({ ...r, cases, alloc_counter: { method } });
+}
+
+/** An A/B comment's input as the pipeline gives it, with the defaults; `env` fields merge over the defaults'. */
+export function abInput(rows: AbReportInput['rows'], o: Omit<Partial<AbReportInput>, 'env'> & { env?: Partial<AbReportInput['env']> } = {}): AbReportInput {
+  const { env, ...rest } = o;
+  return {
+    title: 't',
+    marker: 'bee-bench:js',
+    runner: 'js',
+    baseLabel: 'main',
+    headLabel: 'pr',
+    rows,
+    alpha: 0.02,
+    threshold: 0.02,
+    rounds: 12,
+    profile: 'quick',
+    ...rest,
+    env: { host: 'h', clientBase: 'b', clientHead: 'h', specHash: 'ab', wallTimeMs: 1, ...env },
+  };
 }

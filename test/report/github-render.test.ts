@@ -16,7 +16,7 @@ import { renderMarkdown } from '../../src/report/markdown.js';
 import { textBars, textSparkline } from '../../src/report/text-charts.js';
 import { RUNNERS } from '../../src/spec/schema.js';
 import type { AbRow } from '../../src/verdict/index.js';
-import { realSpec, syntheticResult } from './fixtures.js';
+import { realSpec, syntheticResult, abInput } from './fixtures.js';
 
 /** The sanitised HTML tree GitHub would display for a markdown text. */
 function githubView(markdown: string): Root {
@@ -111,20 +111,14 @@ describe('the PR comment on GitHub', () => {
       spec,
       { specHash: hash },
     );
-    const md = renderAbComment({
-      title: 'bee-bench: bee-js',
-      marker: 'bee-bench:test:js',
-      runner: 'js',
-      baseLabel: 'main',
-      headLabel: 'pr',
-      rows,
-      alpha: 0.02,
-      threshold: 0.02,
-      rounds: 12,
-      profile: 'quick',
-      crossClient,
-      env: { host: 'linux/x64', clientBase: '12.1.0', clientHead: '12.1.0 (dirty)', specHash: hash, wallTimeMs: 60_000 },
-    });
+    const md = renderAbComment(
+      abInput(rows, {
+        title: 'bee-bench: bee-js',
+        marker: 'bee-bench:test:js',
+        crossClient,
+        env: { host: 'linux/x64', clientBase: '12.1.0', clientHead: '12.1.0 (dirty)', specHash: hash, wallTimeMs: 60_000 },
+      }),
+    );
     const view = tables(githubView(md));
     expect(view.map((t) => t.header[0])).toEqual(['case', 'case', expect.any(String)]);
     for (const t of view) for (const row of t.rows) row.forEach((cell, i) => expect(cell, `column "${t.header[i]}" of row "${row[0]}"`).not.toBe(''));

@@ -2,8 +2,9 @@
 // row, a wall-time regression never hidden by counts, and fail-on picking the evidence.
 import { describe, expect, it } from 'vitest';
 import { failsOn } from '../../src/verdict/index.js';
-import { renderAbComment, type AbReportInput } from '../../src/report/ab-comment.js';
+import { renderAbComment } from '../../src/report/ab-comment.js';
 import { AbRowSchema, countRows, type AbRow } from '../../src/verdict/index.js';
+import { abInput } from './fixtures.js';
 
 const counts = (ratio: number, verdict: 'regression' | 'improvement' | '~') => ({ base: 1e9, head: 1e9 * ratio, ratio, spread: 0.0001, bar: 0.01, verdict });
 const row = (caseId: string, wall: AbRow['verdict'], instructions?: AbRow['instructions'], extra: Partial<AbRow> = {}): AbRow => ({
@@ -33,26 +34,12 @@ const rows = [
   { caseId: 'net.stamps.list', label: '1 call', group: 'stamps', kind: 'net' as const, status: 'ok' as const, work: {}, rounds: 12, verdict: '~' as const },
 ];
 
-const input: AbReportInput = {
+const input = abInput(rows, {
   title: 'bee-bench: rs base → head',
   marker: 'bee-bench:rs',
   runner: 'rs',
-  baseLabel: 'main',
-  headLabel: 'pr',
-  rows,
-  alpha: 0.02,
-  threshold: 0.02,
-  rounds: 12,
-  profile: 'quick',
-  env: {
-    host: 'h',
-    clientBase: 'b',
-    clientHead: 'h',
-    specHash: 'ab',
-    wallTimeMs: 300_000,
-    measure: { wallMs: 120_000, countMs: 180_000, counter: 'callgrind (valgrind-3.19.0)', threshold: 0.01 },
-  },
-};
+  env: { wallTimeMs: 300_000, measure: { wallMs: 120_000, countMs: 180_000, counter: 'callgrind (valgrind-3.19.0)', threshold: 0.01 } },
+});
 
 describe('instruction counts in the A/B comment', () => {
   const md = renderAbComment(input);
