@@ -4,8 +4,9 @@
 // is the growth of the heap's used bytes (machine code left out) plus its external (ArrayBuffer
 // backing store) bytes, plus what each collection inside the region freed, as v8.GCProfiler
 // reports it from V8's own before/after statistics. The run's V8 flags (ALLOC_V8_FLAGS) make
-// such a collection rare and the figures repeatable. V8 has no count of allocations, so only
-// bytes are recorded.
+// such a collection rare and the figures repeatable, and one libuv worker thread (ALLOC_ENV)
+// makes the order of file-system completions repeat too. V8 has no count of allocations, so
+// only bytes are recorded.
 import { spawn } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import v8 from 'node:v8';
@@ -31,18 +32,32 @@ export const ALLOC_V8_FLAGS = [
   `--max-semi-space-size=${SEMI_SPACE_MB}`,
 ];
 
+/**
+ * Environment of an allocation run. With libuv's default four threads, file-system requests in
+ * flight together (one file's close, the next one's open and read) complete in an order that
+ * depends on the machine's load, and each order takes a different path through the streams and
+ * promises that wait on them, so the bytes allocated moved by up to 0.7% between processes
+ * (cpu.manifest.hash-50files). One thread completes them in the order they were issued; the
+ * operation's own allocations do not depend on it. Read by libuv when the pool first starts, so
+ * it too is set for the process the runner starts again.
+ */
+export const ALLOC_ENV = { UV_THREADPOOL_SIZE: '1' };
+
 /** Worker resource limits that let a case worker's young generation reach its flagged size. */
 export const ALLOC_WORKER_LIMITS = { maxYoungGenerationSizeMb: 3 * SEMI_SPACE_MB };
 
 /**
- * Runs this process again under ALLOC_V8_FLAGS, with the same arguments, environment, standard
- * streams and pacing channel; resolves with its exit code. Null: the flags are already in place.
+ * Runs this process again under ALLOC_V8_FLAGS and ALLOC_ENV, with the same arguments, the rest
+ * of the environment, standard streams and pacing channel; resolves with its exit code. Null: the
+ * flags and environment are already in place.
  */
 export function rerunWithAllocFlags(paceFd) {
-  if (ALLOC_V8_FLAGS.every((f) => process.execArgv.includes(f))) return null;
+  const inPlace = ALLOC_V8_FLAGS.every((f) => process.execArgv.includes(f)) && Object.entries(ALLOC_ENV).every(([k, v]) => process.env[k] === v);
+  if (inPlace) return null;
   const stdio = ['inherit', 'inherit', 'inherit'];
   if (paceFd !== null) stdio[paceFd] = paceFd;
-  const child = spawn(process.execPath, [...process.execArgv, ...ALLOC_V8_FLAGS, ...process.argv.slice(1)], { stdio });
+  const flags = ALLOC_V8_FLAGS.filter((f) => !process.execArgv.includes(f));
+  const child = spawn(process.execPath, [...process.execArgv, ...flags, ...process.argv.slice(1)], { stdio, env: { ...process.env, ...ALLOC_ENV } });
   const forward = (signal) => child.kill(signal);
   for (const signal of FORWARDED) process.on(signal, forward);
   return new Promise((resolve, reject) => {
