@@ -9,7 +9,7 @@ import { htmlText, jsonForScript } from './escape.js';
 import { failureHeadline, failureLine, failuresOf } from './failures.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type CaseModel, type GroupModel, type Row } from './model.js';
 import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE, allocScoreboardTable, showsAllocations } from './memory.js';
-import { environmentLine, notRunLine, notRunOf } from './runners.js';
+import { environmentLine, notRunLine, notRunOf, RUNNER_HEADERS, runnerRows } from './runners.js';
 import { RUNNER_COLORS, bars, sparkline } from './svg.js';
 import { THROUGHPUT_FOOTNOTE, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
 
@@ -105,31 +105,13 @@ function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]
 
 function runnersTable(model: AggregateModel): string {
   return table(
-    ['Runner', 'Status', 'Client', 'Version', 'Source', 'Runtime', 'Host', 'Bee', 'Started'],
-    [
-      ...model.runners.map((r) => [
-        htmlText(r.label),
-        'ran',
-        `<code>${htmlText(r.client.name)}</code>`,
-        `${htmlText(r.client.version)}${r.client.commit ? ` (<code>${htmlText(r.client.commit.slice(0, 12))}</code>)` : ''}`,
-        htmlText(r.client.source),
-        htmlText(r.host.runtime),
-        htmlText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
-        r.bee ? htmlText(r.bee.version) : 'none',
-        htmlText(r.startedAt),
-      ]),
-      ...notRunOf(model).map((n) => [
-        htmlText(RUNNER_LABEL[n.runner]),
+    RUNNER_HEADERS,
+    runnerRows(model, {
+      text: htmlText,
+      code: (s) => `<code>${htmlText(s)}</code>`,
+      status: (n) =>
         `<span class="${n.status === 'failed' ? 'fail' : 'skip'}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ''}</span>`,
-        '—',
-        '—',
-        '—',
-        '—',
-        '—',
-        '—',
-        '—',
-      ]),
-    ],
+    }),
   );
 }
 

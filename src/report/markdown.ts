@@ -7,7 +7,7 @@ import { failureSummary, failuresOf } from './failures.js';
 import { mdBlocks, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type CaseModel, type Row } from './model.js';
 import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE, allocScoreboardTable, showsAllocations } from './memory.js';
-import { environmentLine, notRunLine, notRunOf } from './runners.js';
+import { environmentLine, notRunLine, notRunOf, RUNNER_HEADERS, runnerRows } from './runners.js';
 import { textBars, textSparkline } from './text-charts.js';
 import { THROUGHPUT_FOOTNOTE, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
 
@@ -54,31 +54,8 @@ export function scopeCaveat(): string {
 
 function runnersTable(model: AggregateModel): string {
   return mdTable(
-    ['Runner', 'Status', 'Client', 'Version', 'Source', 'Runtime', 'Host', 'Bee', 'Started'],
-    [
-      ...model.runners.map((r) => [
-        mdText(r.label),
-        'ran',
-        mdCode(r.client.name),
-        `${mdText(r.client.version)}${r.client.commit ? ` (${mdCode(r.client.commit.slice(0, 12))})` : ''}`,
-        mdText(r.client.source),
-        mdText(r.host.runtime),
-        mdText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
-        r.bee ? mdText(r.bee.version) : 'none',
-        mdText(r.startedAt),
-      ]),
-      ...notRunOf(model).map((n) => [
-        mdText(RUNNER_LABEL[n.runner]),
-        `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ''}`,
-        '—',
-        '—',
-        '—',
-        '—',
-        '—',
-        '—',
-        '—',
-      ]),
-    ],
+    RUNNER_HEADERS,
+    runnerRows(model, { text: mdText, code: mdCode, status: (n) => `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ''}` }),
   );
 }
 
