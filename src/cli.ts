@@ -121,6 +121,11 @@ function num(v: string | undefined, name: string, fallback: number, check: (n: n
   return n;
 }
 
+/** A deterministic evidence's threshold (--instructions-threshold, --allocations-threshold): a fraction of the base figure. */
+function changeThreshold(v: Values, name: 'instructions-threshold' | 'allocations-threshold', fallback: number): number {
+  return num(v[name], name, fallback, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
+}
+
 function source(text: string, flag: string): ClientSource {
   try {
     return parseSource(text);
@@ -337,20 +342,8 @@ async function cmdAb(v: Values): Promise<number> {
   const runner = oneRunner(v, 'ab');
   if (!v.base || !v.head) throw new UsageError('ab needs --base SRC and --head SRC');
   const { rounds, alpha, threshold } = verdictOptions(v);
-  const instructionThreshold = num(
-    v['instructions-threshold'],
-    'instructions-threshold',
-    INSTRUCTION_DEFAULTS.threshold,
-    (n) => n > 0 && n < 10,
-    'a fraction, e.g. 0.01 for 1%',
-  );
-  const allocationThreshold = num(
-    v['allocations-threshold'],
-    'allocations-threshold',
-    ALLOCATION_DEFAULTS.threshold,
-    (n) => n > 0 && n < 10,
-    'a fraction, e.g. 0.01 for 1%',
-  );
+  const instructionThreshold = changeThreshold(v, 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold);
+  const allocationThreshold = changeThreshold(v, 'allocations-threshold', ALLOCATION_DEFAULTS.threshold);
   const failOn = FailOnSchema.safeParse(v['fail-on']);
   if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
