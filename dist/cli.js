@@ -29110,6 +29110,22 @@ function environmentLine(model, esc2) {
     loaded(model) ? `\u26A0 ${text2} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.` : text2
   );
 }
+var RUNNER_HEADERS = ["Runner", "Status", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"];
+function runnerRows(model, m) {
+  const ran = model.runners.map((r) => [
+    m.text(r.label),
+    "ran",
+    m.code(r.client.name),
+    `${m.text(r.client.version)}${r.client.commit ? ` (${m.code(r.client.commit.slice(0, 12))})` : ""}`,
+    m.text(r.client.source),
+    m.text(r.host.runtime),
+    m.text(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
+    r.bee ? m.text(r.bee.version) : "none",
+    m.text(r.startedAt)
+  ]);
+  const notRun = notRunOf(model).map((n) => [m.text(RUNNER_LABEL[n.runner]), m.status(n), ...Array(RUNNER_HEADERS.length - 2).fill("\u2014")]);
+  return [...ran, ...notRun];
+}
 
 // src/report/svg.ts
 var RUNNER_COLORS = { js: "#d4a500", go: "#00add8", rs: "#b7410e" };
@@ -29213,31 +29229,12 @@ ${body}
 }
 function runnersTable(model) {
   return table(
-    ["Runner", "Status", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"],
-    [
-      ...model.runners.map((r) => [
-        htmlText(r.label),
-        "ran",
-        `<code>${htmlText(r.client.name)}</code>`,
-        `${htmlText(r.client.version)}${r.client.commit ? ` (<code>${htmlText(r.client.commit.slice(0, 12))}</code>)` : ""}`,
-        htmlText(r.client.source),
-        htmlText(r.host.runtime),
-        htmlText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
-        r.bee ? htmlText(r.bee.version) : "none",
-        htmlText(r.startedAt)
-      ]),
-      ...notRunOf(model).map((n) => [
-        htmlText(RUNNER_LABEL[n.runner]),
-        `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`,
-        "\u2014",
-        "\u2014",
-        "\u2014",
-        "\u2014",
-        "\u2014",
-        "\u2014",
-        "\u2014"
-      ])
-    ]
+    RUNNER_HEADERS,
+    runnerRows(model, {
+      text: htmlText,
+      code: (s) => `<code>${htmlText(s)}</code>`,
+      status: (n) => `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`
+    })
   );
 }
 function scoreboard3(model) {
@@ -29534,31 +29531,8 @@ function scopeCaveat() {
 }
 function runnersTable2(model) {
   return mdTable(
-    ["Runner", "Status", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"],
-    [
-      ...model.runners.map((r) => [
-        mdText(r.label),
-        "ran",
-        mdCode(r.client.name),
-        `${mdText(r.client.version)}${r.client.commit ? ` (${mdCode(r.client.commit.slice(0, 12))})` : ""}`,
-        mdText(r.client.source),
-        mdText(r.host.runtime),
-        mdText(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
-        r.bee ? mdText(r.bee.version) : "none",
-        mdText(r.startedAt)
-      ]),
-      ...notRunOf(model).map((n) => [
-        mdText(RUNNER_LABEL[n.runner]),
-        `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ""}`,
-        "\u2014",
-        "\u2014",
-        "\u2014",
-        "\u2014",
-        "\u2014",
-        "\u2014",
-        "\u2014"
-      ])
-    ]
+    RUNNER_HEADERS,
+    runnerRows(model, { text: mdText, code: mdCode, status: (n) => `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ""}` })
   );
 }
 function scoreboard4(model) {
@@ -32011,6 +31985,9 @@ function num(v, name, fallback, check2, hint) {
   if (!Number.isFinite(n) || !check2(n)) throw new UsageError(`--${name} ${v}: ${hint}`);
   return n;
 }
+function changeThreshold(v, name, fallback) {
+  return num(v[name], name, fallback, (n) => n > 0 && n < 10, "a fraction, e.g. 0.01 for 1%");
+}
 function source(text2, flag) {
   try {
     return parseSource(text2);
@@ -32199,20 +32176,8 @@ async function cmdAb(v) {
   const runner = oneRunner(v, "ab");
   if (!v.base || !v.head) throw new UsageError("ab needs --base SRC and --head SRC");
   const { rounds, alpha, threshold } = verdictOptions(v);
-  const instructionThreshold = num(
-    v["instructions-threshold"],
-    "instructions-threshold",
-    INSTRUCTION_DEFAULTS.threshold,
-    (n) => n > 0 && n < 10,
-    "a fraction, e.g. 0.01 for 1%"
-  );
-  const allocationThreshold = num(
-    v["allocations-threshold"],
-    "allocations-threshold",
-    ALLOCATION_DEFAULTS.threshold,
-    (n) => n > 0 && n < 10,
-    "a fraction, e.g. 0.01 for 1%"
-  );
+  const instructionThreshold = changeThreshold(v, "instructions-threshold", INSTRUCTION_DEFAULTS.threshold);
+  const allocationThreshold = changeThreshold(v, "allocations-threshold", ALLOCATION_DEFAULTS.threshold);
   const failOn = FailOnSchema.safeParse(v["fail-on"]);
   if (!failOn.success) throw new UsageError(`--fail-on ${v["fail-on"]}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
