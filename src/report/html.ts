@@ -7,11 +7,12 @@ import type { Runner } from '../spec/schema.js';
 import { caveatsOf, cellView, leadFigure, scaledWorkLine } from './cell.js';
 import { htmlText, jsonForScript } from './escape.js';
 import { failureHeadline, failureLine, failuresOf } from './failures.js';
+import { FIT_HEADERS, fitRows } from './fits.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type CaseModel, type GroupModel, type Row } from './model.js';
 import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE, allocScoreboardTable, showsAllocations } from './memory.js';
 import { environmentLine, notRunLine, notRunOf, RUNNER_HEADERS, runnerRows } from './runners.js';
 import { RUNNER_COLORS, bars, sparkline } from './svg.js';
-import { THROUGHPUT_FOOTNOTE, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
+import { THROUGHPUT_FOOTNOTE, formatRatio } from './units.js';
 
 export interface HtmlOptions {
   title?: string;
@@ -168,17 +169,7 @@ function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[
   for (const c of g.cases) {
     if (c.fits.length === 0) continue;
     parts.push(
-      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(
-        ['Runner', 'fixed overhead', 'peak throughput', 'r²', 'points'],
-        c.fits.map((f) => [
-          htmlText(RUNNER_LABEL[f.runner]),
-          formatDuration(f.overheadNs),
-          formatThroughput(f.bytesPerNs),
-          Number.isFinite(f.r2) ? f.r2.toFixed(3) : '—',
-          String(f.points),
-        ]),
-        'num',
-      )}</div>`,
+      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(FIT_HEADERS, fitRows(c.fits, htmlText), 'num')}</div>`,
     );
   }
   parts.push('</section>');

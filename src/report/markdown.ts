@@ -4,12 +4,13 @@ import type { Runner } from '../spec/schema.js';
 import { caveatsOf, cellView, scaledWorkLine } from './cell.js';
 import { mdCode, mdProse, mdText } from './escape.js';
 import { failureSummary, failuresOf } from './failures.js';
+import { FIT_HEADERS, fitRows } from './fits.js';
 import { mdBlocks, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type CaseModel, type Row } from './model.js';
 import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE, allocScoreboardTable, showsAllocations } from './memory.js';
 import { environmentLine, notRunLine, notRunOf, RUNNER_HEADERS, runnerRows } from './runners.js';
 import { textBars, textSparkline } from './text-charts.js';
-import { THROUGHPUT_FOOTNOTE, formatBytes, formatDuration, formatRatio, formatThroughput } from './units.js';
+import { THROUGHPUT_FOOTNOTE, formatRatio } from './units.js';
 
 export interface MarkdownOptions {
   title?: string;
@@ -154,17 +155,7 @@ function rowBars(row: Row, runners: readonly Runner[]): string {
 }
 
 function fitTable(c: CaseModel): string {
-  const table = mdTable(
-    ['Runner', 'fixed overhead', 'peak throughput', 'r²', 'points'],
-    c.fits.map((f) => [
-      mdText(RUNNER_LABEL[f.runner]),
-      formatDuration(f.overheadNs),
-      formatThroughput(f.bytesPerNs),
-      Number.isFinite(f.r2) ? f.r2.toFixed(3) : '—',
-      String(f.points),
-    ]),
-    ['left', 'right', 'right', 'right', 'right'],
-  );
+  const table = mdTable(FIT_HEADERS, fitRows(c.fits, mdText), ['left', 'right', 'right', 'right', 'right']);
   return `**Latency vs size** (least squares over the sizes: time = fixed overhead + bytes / throughput)\n\n${table}`;
 }
 
