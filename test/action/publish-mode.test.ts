@@ -51,6 +51,17 @@ function artifact(files: Record<string, string>, run: number, sha: string): void
   server.addArtifact(run, 'bee-bench-js', execFileSync('cat', [zipFile]), sha);
 }
 
+/** The publish job of a push to main that measured SHA. */
+function pushPublish(run: number, remote: string) {
+  return publishJob(
+    'push',
+    pushEvent(REPO, 'refs/heads/main', '0'.repeat(40), SHA),
+    run,
+    { history: 'gh-pages', 'history-remote': remote },
+    { GITHUB_REF_NAME: 'main' },
+  );
+}
+
 function publishJob(eventName: string, payload: unknown, run: number, inputs: Record<string, string>, env: Record<string, string> = {}) {
   const ws = join(dir, `ws-${run}-${++runId}`);
   mkdirSync(ws, { recursive: true });
@@ -74,13 +85,7 @@ describe('mode: publish', () => {
     const remote = await bareRemote(dirs);
     const run = ++runId;
     artifact({ 'publish.json': publishJson() }, run, SHA);
-    const r = await publishJob(
-      'push',
-      pushEvent(REPO, 'refs/heads/main', '0'.repeat(40), SHA),
-      run,
-      { history: 'gh-pages', 'history-remote': remote },
-      { GITHUB_REF_NAME: 'main' },
-    );
+    const r = await pushPublish(run, remote);
     expect(r.code, r.stdout.slice(-3000)).toBe(0);
     const tree = await lsTree(remote);
     expect(tree.filter((f) => f.includes('/runs/'))).toEqual([expect.stringMatching(new RegExp(`bench/runs/2026/11/.*-${SHA.slice(0, 7)}-js-${run}\\.json$`))]);
@@ -92,13 +97,7 @@ describe('mode: publish', () => {
     const remote = await bareRemote(dirs);
     const run = ++runId;
     artifact({ 'publish.json': publishJson('2'.repeat(40)) }, run, SHA);
-    const r = await publishJob(
-      'push',
-      pushEvent(REPO, 'refs/heads/main', '0'.repeat(40), SHA),
-      run,
-      { history: 'gh-pages', 'history-remote': remote },
-      { GITHUB_REF_NAME: 'main' },
-    );
+    const r = await pushPublish(run, remote);
     expect(r.code, r.stdout.slice(-3000)).toBe(0);
     expect(r.stdout).toMatch(/::warning::publish: artifact bee-bench-js is for 222222222222, the run measured 111111111111; not appended/);
     expect(await tip(remote)).toBeNull();

@@ -152,29 +152,22 @@ describe('the bundled action refuses before building', () => {
       ACTIONS_RESULTS_URL: 'http://127.0.0.1:9/',
       ACTIONS_RUNTIME_TOKEN: 'runtime-token-abcdef0123',
     };
-    const inputs = { 'build-command': 'exit 3' };
-    const priv = await runAction({
-      eventName: 'push',
-      payload: pushEvent(REPO, 'refs/heads/main', older, main),
-      workspace: ws,
-      temp: join(dir, 'runner-temp'),
-      repository: REPO,
-      sha: main,
-      env: cacheEnv,
-      inputs: { client: 'js', cases: 'cpu.harness.noop', 'github-token': 'ghs_write_token_123', ...inputs },
-    });
+    // The same push job, once with a write token and once without.
+    const withToken = (token: string) =>
+      runAction({
+        eventName: 'push',
+        payload: pushEvent(REPO, 'refs/heads/main', older, main),
+        workspace: ws,
+        temp: join(dir, 'runner-temp'),
+        repository: REPO,
+        sha: main,
+        env: cacheEnv,
+        inputs: { client: 'js', cases: 'cpu.harness.noop', 'github-token': token, 'build-command': 'exit 3' },
+      });
+    const priv = await withToken('ghs_write_token_123');
     expect(priv.stdout).toMatch(/trust: the checkout at .* is on a branch or tag of the repository/);
     expect(priv.stdout).toMatch(/cache: not restored or saved: this job holds a write token/);
-    const plain = await runAction({
-      eventName: 'push',
-      payload: pushEvent(REPO, 'refs/heads/main', older, main),
-      workspace: ws,
-      temp: join(dir, 'runner-temp'),
-      repository: REPO,
-      sha: main,
-      env: cacheEnv,
-      inputs: { client: 'js', cases: 'cpu.harness.noop', 'github-token': '', ...inputs },
-    });
+    const plain = await withToken('');
     expect(plain.stdout).not.toMatch(/cache: not restored or saved/);
     expect(plain.stdout).toMatch(/::group::cache: restore/);
   });
