@@ -29090,6 +29090,18 @@ function barScale(values) {
   return { log: true, length: (v) => (Math.log(v) - lo) / (Math.log(max2) - lo) };
 }
 
+// src/report/fits.ts
+var FIT_HEADERS = ["Runner", "fixed overhead", "peak throughput", "r\xB2", "points"];
+function fitRows(fits2, text2) {
+  return fits2.map((f) => [
+    text2(RUNNER_LABEL[f.runner]),
+    formatDuration(f.overheadNs),
+    formatThroughput(f.bytesPerNs),
+    Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014",
+    String(f.points)
+  ]);
+}
+
 // src/report/runners.ts
 function notRunOf(model) {
   return model.notRun ?? [];
@@ -29286,17 +29298,7 @@ function groupHtml(g, runners, charts) {
   for (const c of g.cases) {
     if (c.fits.length === 0) continue;
     parts.push(
-      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(
-        ["Runner", "fixed overhead", "peak throughput", "r\xB2", "points"],
-        c.fits.map((f) => [
-          htmlText(RUNNER_LABEL[f.runner]),
-          formatDuration(f.overheadNs),
-          formatThroughput(f.bytesPerNs),
-          Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014",
-          String(f.points)
-        ]),
-        "num"
-      )}</div>`
+      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(FIT_HEADERS, fitRows(c.fits, htmlText), "num")}</div>`
     );
   }
   parts.push("</section>");
@@ -29626,17 +29628,7 @@ function rowBars2(row, runners) {
   return textBars(items).join("<br>");
 }
 function fitTable(c) {
-  const table2 = mdTable(
-    ["Runner", "fixed overhead", "peak throughput", "r\xB2", "points"],
-    c.fits.map((f) => [
-      mdText(RUNNER_LABEL[f.runner]),
-      formatDuration(f.overheadNs),
-      formatThroughput(f.bytesPerNs),
-      Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014",
-      String(f.points)
-    ]),
-    ["left", "right", "right", "right", "right"]
-  );
+  const table2 = mdTable(FIT_HEADERS, fitRows(c.fits, mdText), ["left", "right", "right", "right", "right"]);
   return `**Latency vs size** (least squares over the sizes: time = fixed overhead + bytes / throughput)
 
 ${table2}`;
