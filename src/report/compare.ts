@@ -7,7 +7,7 @@ import { RUNNERS, type Runner } from '../spec/schema.js';
 import { mdCode, mdText } from './escape.js';
 import { mdBlocks, mdTable } from './md.js';
 import { RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Cell, type Row } from './model.js';
-import { formatChange, formatDuration, formatShift } from './units.js';
+import { formatDuration, formatShift, formatTimeChange } from './units.js';
 
 export interface CompareOptions {
   /** Flag a row when |new/old - 1| exceeds this; default 0.2. */
@@ -137,7 +137,7 @@ export function renderCompareMarkdown(cmp: CompareModel, opts: CompareMarkdownOp
         formatShift(s.geomean),
       ]),
     ),
-    'Geometric mean over the rows both runs have ok of new/old time per unit of work. Δ: positive is slower in the new run.',
+    'Geometric mean over the rows both runs have ok of new/old time per unit of work. Δ: the new run against the old, in time per unit of work.',
     '## Per-case deltas',
     `Δ flagged ⚠ beyond ±${pct}%.`,
     ...[...byCase].map(([caseId, rows]) => {
@@ -149,7 +149,7 @@ export function renderCompareMarkdown(cmp: CompareModel, opts: CompareMarkdownOp
           ...runners.flatMap((r) => {
             const c = row.cells[r];
             if (!c) return ['—', '—', '—'];
-            const delta = c.ratio === undefined ? '—' : `${c.flagged ? '⚠ ' : ''}${formatChange(c.ratio)}`;
+            const delta = c.ratio === undefined ? '—' : `${c.flagged ? '⚠ ' : ''}${formatTimeChange(c.ratio)}`;
             return [formatDuration(c.oldMedianNs), formatDuration(c.newMedianNs), delta];
           }),
         ]),
