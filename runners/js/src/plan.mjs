@@ -93,7 +93,8 @@ const UNIT = {
 const PLAN = {
   schema: [SCHEMA],
   runner: (v, at) => {
-    if (v !== RUNNER) throw new Bad(at, `the plan is for the ${JSON.stringify(v)} runner, this is ${JSON.stringify(RUNNER)} (make one with bee-bench plan --runner ${RUNNER})`);
+    if (v !== RUNNER)
+      throw new Bad(at, `the plan is for the ${JSON.stringify(v)} runner, this is ${JSON.stringify(RUNNER)} (make one with bee-bench plan --runner ${RUNNER})`);
   },
   profile: ['quick', 'full'],
   spec_hash: 'string',
