@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp runners/go/go.mod "$tmp/lint.mod"
 cp runners/go/go.sum "$tmp/lint.sum"
 if [ -n "${BEE_GO_PATH:-}" ]; then
-  go mod edit -modfile="$tmp/lint.mod" -replace "github.com/ethswarm-tools/bee-go=$BEE_GO_PATH"
+  (cd runners/go && go mod edit -modfile="$tmp/lint.mod" -replace "github.com/ethswarm-tools/bee-go=$BEE_GO_PATH")
 fi
 if (cd runners/go && GOFLAGS="-mod=mod -modfile=$tmp/lint.mod" go list -deps . >/dev/null 2>&1); then
   (cd runners/go && export GOFLAGS="-mod=mod -modfile=$tmp/lint.mod" && go vet ./... && "$staticcheck" ./...)
