@@ -276,31 +276,43 @@ func feedWarm(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) 
 // manifest, so of the reference the digest compares).
 const uploadName = "bench.bin"
 
-func bzzUploadWith(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params, encrypt bool) (*harness.Bench, error) {
-	n := p.Int("bytes")
+// uploadBench uploads salt || data[0, n) once per timed iteration (resalted before it, untimed).
+// With digest, its digest is the reference Bee returns for data[0, n) itself, uploaded the same
+// way once, untimed under the case's context: comparable across clients.
+func uploadBench(ctx context.Context, env *harness.Env, n int, digest bool, upload func(context.Context, []byte) (swarm.Reference, error)) *harness.Bench {
 	body := newSalted(env, n)
+	bench := &harness.Bench{
+		Before: func(context.Context) error { body.resalt(env); return nil },
+		Op: func(ctx context.Context) error {
+			_, err := upload(ctx, body.buf)
+			return err
+		},
+	}
+	if digest {
+		bench.Output = func() ([]byte, error) {
+			ref, err := upload(ctx, env.Fixtures.Data(n))
+			if err != nil {
+				return nil, fmt.Errorf("unsalted upload: %w", err)
+			}
+			return ref.Raw(), nil
+		}
+	}
+	return bench
+}
+
+func bzzUploadWith(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params, encrypt bool) (*harness.Bench, error) {
 	opts := &api.FileUploadOptions{UploadOptions: deferred()}
 	if encrypt {
 		opts.Encrypt = &encrypt
 	}
-	bench := &harness.Bench{
-		Before: func(context.Context) error { body.resalt(env); return nil },
-		Op: func(ctx context.Context) error {
-			_, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(body.buf), uploadName, "application/octet-stream", opts)
-			return err
-		},
-	}
-	// Encrypted references are random: only the plain upload has a digest (see bytesUpload).
-	if !encrypt {
-		bench.Output = func() ([]byte, error) {
-			res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(env.Fixtures.Data(n)), uploadName, "application/octet-stream", opts)
-			if err != nil {
-				return nil, fmt.Errorf("unsalted upload: %w", err)
-			}
-			return res.Reference.Raw(), nil
+	// Encrypted references are random: only the plain upload has a digest.
+	return uploadBench(ctx, env, p.Int("bytes"), !encrypt, func(ctx context.Context, data []byte) (swarm.Reference, error) {
+		res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(data), uploadName, "application/octet-stream", opts)
+		if err != nil {
+			return swarm.Reference{}, err
 		}
-	}
-	return bench, nil
+		return res.Reference, nil
+	}), nil
 }
 
 func bzzUpload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
@@ -419,35 +431,23 @@ func bzzUploadFromDisk(ctx context.Context, env *harness.Env, b *beeNode, p plan
 	}, nil
 }
 
-// bytesUpload: UploadData of a salted buffer. Its digest is the reference Bee returns for
-// data[0, bytes) uploaded unsalted, once and untimed under the case's context: comparable across
-// clients and with cpu.bmt.file-root's offline root of the same bytes.
+// bytesUpload: UploadData of a salted buffer. Its digest is comparable with cpu.bmt.file-root's
+// offline root of the same bytes.
 func bytesUpload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
-	n := p.Int("bytes")
-	body := newSalted(env, n)
 	opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
-	return &harness.Bench{
-		Before: func(context.Context) error { body.resalt(env); return nil },
-		Op: func(ctx context.Context) error {
-			_, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(body.buf), opts)
-			return err
-		},
-		Output: func() ([]byte, error) {
-			res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(env.Fixtures.Data(n)), opts)
-			if err != nil {
-				return nil, fmt.Errorf("unsalted upload: %w", err)
-			}
-			return res.Reference.Raw(), nil
-		},
-	}, nil
+	return uploadBench(ctx, env, p.Int("bytes"), true, func(ctx context.Context, data []byte) (swarm.Reference, error) {
+		res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(data), opts)
+		if err != nil {
+			return swarm.Reference{}, err
+		}
+		return res.Reference, nil
+	}), nil
 }
 
 // tagsUploadWithTag: CreateTag, UploadData with the tag, GetTag. Its digest is the reference of
 // the unsalted fixture uploaded under a fresh tag (the BMT root, as bytesUpload).
 func tagsUploadWithTag(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
-	n := p.Int("bytes")
-	body := newSalted(env, n)
-	tagged := func(ctx context.Context, data []byte) (swarm.Reference, error) {
+	return uploadBench(ctx, env, p.Int("bytes"), true, func(ctx context.Context, data []byte) (swarm.Reference, error) {
 		tag, err := b.client.API.CreateTag(ctx)
 		if err != nil {
 			return swarm.Reference{}, err
@@ -460,21 +460,7 @@ func tagsUploadWithTag(ctx context.Context, env *harness.Env, b *beeNode, p plan
 		}
 		_, err = b.client.API.GetTag(ctx, tag.UID)
 		return res.Reference, err
-	}
-	return &harness.Bench{
-		Before: func(context.Context) error { body.resalt(env); return nil },
-		Op: func(ctx context.Context) error {
-			_, err := tagged(ctx, body.buf)
-			return err
-		},
-		Output: func() ([]byte, error) {
-			ref, err := tagged(ctx, env.Fixtures.Data(n))
-			if err != nil {
-				return nil, fmt.Errorf("unsalted upload: %w", err)
-			}
-			return ref.Raw(), nil
-		},
-	}, nil
+	}), nil
 }
 
 // content is a download's expected length and SHA-256.
