@@ -11,14 +11,6 @@ export const RUNNER = 'js';
 const SCHEMA = 'bee-bench/plan@1';
 
 /**
- * @typedef {{ label?: string, [name: string]: number | string | boolean | undefined }} Param
- * @typedef {{ form: 'value' | 'sha256-concat', param: Param }} DigestPlan
- * @typedef {{ unit: number, id: string, kind: 'cpu' | 'net', param: Param, digest: DigestPlan | null,
- *   work: { ops?: number, bytes?: number }, warmup: number, iters: number, timeout_s: number,
- *   parallel?: boolean, fault?: 'throw' | 'hang' | 'reject', slowdown?: number, alloc_extra?: number }} Unit
- * @typedef {{ schema: string, runner: string, profile: 'quick' | 'full', spec_hash: string,
- *   fixtures: { data_label: string, key_label: string, digest_label: string, chunk_payload_bytes: number },
- *   units: Unit[] }} Plan
  * A field's type: a JSON type name, the list of its allowed values, a nested shape (an object with
  * exactly those fields; a name ending in `?` is optional) or a check of its own.
  * @typedef {'string' | 'number' | 'integer' | 'boolean' | 'object' | unknown[] | Shape | ((v: any, at: string) => void)} Type
@@ -109,9 +101,10 @@ const PLAN = {
 };
 
 /**
- * Reads and checks a plan file; a problem is a UsageError naming the file and the field.
+ * Reads and checks a plan file; a problem is a UsageError naming the file and the field. The
+ * plan is the JSON as read (typed by the shapes above only at run time: one place per field).
  * @param {string} path
- * @returns {Plan}
+ * @returns {any}
  */
 export function loadPlan(path) {
   let text;

@@ -27,7 +27,7 @@ export function writeResult(path, result) {
 
 /**
  * A case record before it runs: what the plan unit says, no samples yet.
- * @param {import('./plan.mjs').Unit} unit
+ * @param {any} unit a plan unit
  * @returns {{ id: string, kind: string, param: object, status: string, warmup: number, samples_ns: number[], cpu_ns: number[],
  *   alloc_bytes?: number[], peak_rss_bytes: number | null, work: object, digest?: string }}
  */
