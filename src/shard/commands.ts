@@ -13,7 +13,7 @@ import { assign, loadAssignment, matrixOf, selectionKey, type Assignment, type S
 import { historyModel, staticModel, type CostModel, type Evidence } from './cost.js';
 import { loadShard, mergeShards, renderShardsMarkdown, type MergeOutcome } from './merge.js';
 import { runShard, type ShardOptions, type ShardRun } from './run.js';
-import { pieceOf } from './assign.js';
+import { pieceOf } from './balance.js';
 
 export interface SelectionRequest {
   specFile: string;
