@@ -1,6 +1,6 @@
 // bee-bench: the local CLI. The same pipelines as the action (src/pipeline), on a laptop. This file
 // parses the command line and hands it to one command of src/cli/commands; the flags live in
-// src/cli/options.ts, the help in src/cli/help.ts.
+// src/cli/flags.ts, the help in src/cli/help.ts.
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { plan } from './cli/commands/plan.js';
 import { report } from './cli/commands/report.js';
 import { run } from './cli/commands/run.js';
 import { COMMANDS, commandHelp, commandsFor, globalHelp } from './cli/help.js';
-import { log, options, UsageError, type Command } from './cli/options.js';
+import { log, options, UsageError, type Command } from './cli/flags.js';
 import { closest } from './cli/suggest.js';
 import { InputError } from './spec/errors.js';
 import { SelectionError } from './spec/select.js';

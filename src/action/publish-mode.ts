@@ -20,7 +20,7 @@ import { BUNDLE_FILE, hasChange, markerFor, outcomeCounts, parseBundle, type Bun
 import { defaultBranchOf, isForkPr, parsePayload, PullRequestEventSchema, WorkflowRunEventSchema, type RunContext } from './context.js';
 import { historyRemote, readHistory, trendUrl } from './history.js';
 import { ActionInputError, type ActionInputs } from './inputs.js';
-import { log, NOTHING, setCountOutputs, type FlowEnv, type FlowResult } from './pipeline.js';
+import { log, NOTHING, setCountOutputs, type FlowEnv, type FlowResult } from './flow-steps.js';
 import { parsePublishBundle, PUBLISH_FILE, type PublishBundle } from './publish-bundle.js';
 
 /** The run whose artifacts are published, as the trusted event describes it. */

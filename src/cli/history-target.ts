@@ -5,7 +5,7 @@ import { defaultSpecPath } from '../build/paths.js';
 import { childEnv, registerSecret } from '../child/env.js';
 import { commitUrl, headCommit, type RecordContext } from '../history/index.js';
 import { loadSpec } from '../spec/load.js';
-import { log, num, UsageError, type Values } from './options.js';
+import { log, num, UsageError, type Values } from './flags.js';
 
 /** The commit a local history write is about: HEAD of --repo, read with git. */
 export function headContext(v: Values): RecordContext {

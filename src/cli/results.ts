@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { aggregate } from '../report/aggregate.js';
 import type { AggregateModel } from '../report/model.js';
 import { loadResult, loadSpec } from '../spec/load.js';
-import { UsageError } from './options.js';
+import { UsageError } from './flags.js';
 
 /** Result files named directly or found (*.json, recursively) under a folder; report outputs are not results. */
 export function resultFiles(paths: readonly string[]): string[] {

@@ -2,7 +2,7 @@
 // markdown report on stdout, exit 1 with --fail-on-regression when a row fails the policy.
 import { abPipeline } from '../../pipeline/ab.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from '../../verdict/index.js';
-import { changeThreshold, common, envPairs, log, measureOf, oneRunner, source, UsageError, verdictOptions, withBee, type Values } from '../options.js';
+import { changeThreshold, common, envPairs, log, measureOf, oneRunner, source, UsageError, verdictOptions, withBee, type Values } from '../flags.js';
 
 export async function ab(v: Values): Promise<number> {
   const c = common(v);

@@ -2,12 +2,12 @@
 // with the A/B engine as the probe; bisect.md in --out and on stdout.
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { MEASURE_TEXT, abStepComparator, bisectMeasure } from '../../bisect/compare.js';
+import { MEASURE_TEXT, abStepComparator, bisectMeasure } from '../../bisect/step-probe.js';
 import { renderBisectMarkdown } from '../../bisect/report.js';
 import { bisect as bisectCommits } from '../../bisect/run.js';
 import { writeText } from '../../report/write.js';
 import { AB_DEFAULTS } from '../../verdict/index.js';
-import { common, log, measureOf, oneRunner, UsageError, verdictOptions, type Values } from '../options.js';
+import { common, log, measureOf, oneRunner, UsageError, verdictOptions, type Values } from '../flags.js';
 
 export async function bisect(v: Values): Promise<number> {
   const c = common(v);

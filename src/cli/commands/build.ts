@@ -1,7 +1,7 @@
 // `bee-bench build --runner R...`: the runner builds into the cache (the nightly's build job;
 // shards reuse them with --prebuilt).
 import { buildRunner } from '../../build/index.js';
-import { common, givenClient, log, runnerList, source, type Values } from '../options.js';
+import { common, givenClient, log, runnerList, source, type Values } from '../flags.js';
 
 export async function build(v: Values): Promise<number> {
   const c = common(v);

@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { compareModels, renderCompareMarkdown } from '../../report/compare.js';
 import { writeText } from '../../report/write.js';
-import { common, UsageError, type Values } from '../options.js';
+import { common, UsageError, type Values } from '../flags.js';
 import { modelOf } from '../results.js';
 
 export function compare(v: Values, positionals: string[]): number {

@@ -7,7 +7,7 @@ import { writeText } from '../../report/write.js';
 import { InputError } from '../../spec/errors.js';
 import { loadResult } from '../../spec/load.js';
 import type { Result } from '../../spec/schema.js';
-import { UsageError, type Values } from '../options.js';
+import { UsageError, type Values } from '../flags.js';
 
 export function historyExportGab(v: Values, paths: string[]): number {
   if (v['data-js']) {

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { importGab, publishRecords } from '../../history/index.js';
 import { RunnerSchema } from '../../spec/schema.js';
 import { historyTarget } from '../history-target.js';
-import { log, UsageError, type Values } from '../options.js';
+import { log, UsageError, type Values } from '../flags.js';
 
 export async function historyImportGab(v: Values, paths: string[]): Promise<number> {
   if (paths.length !== 1) throw new UsageError('history import-gab needs one data.js or JSON file');

@@ -2,7 +2,7 @@
 import { publishResults } from '../../history/index.js';
 import { loadResult } from '../../spec/load.js';
 import { headContext, historyTarget } from '../history-target.js';
-import { log, UsageError, type Values } from '../options.js';
+import { log, UsageError, type Values } from '../flags.js';
 import { resultFiles } from '../results.js';
 
 export async function historyPublish(v: Values, paths: string[]): Promise<number> {

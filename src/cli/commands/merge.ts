@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { defaultSpecPath } from '../../build/paths.js';
 import { mergeCommand } from '../../shard/commands.js';
-import { log, UsageError, type Values } from '../options.js';
+import { log, UsageError, type Values } from '../flags.js';
 
 export function merge(v: Values, dirs: string[]): number {
   if (dirs.length === 0) throw new UsageError('merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...');

@@ -7,7 +7,7 @@ import { matrixOf, planShards } from '../../shard/commands.js';
 import { hooksFromEnv } from '../../spec/hooks.js';
 import { loadSpec } from '../../spec/load.js';
 import { resolvePlan } from '../../spec/plan.js';
-import { common, oneRunner, selectionOf, shardCount, type Values } from '../options.js';
+import { common, oneRunner, selectionOf, shardCount, type Values } from '../flags.js';
 
 export function plan(v: Values): number {
   if (v.shards !== undefined) {

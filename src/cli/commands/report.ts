@@ -1,6 +1,6 @@
 // `bee-bench report RESULT...`: the aggregate report (md, html, csv) from result files or folders.
 import { writeReports } from '../../report/write.js';
-import { common, log, UsageError, type Values } from '../options.js';
+import { common, log, UsageError, type Values } from '../flags.js';
 import { modelOf } from '../results.js';
 
 export function report(v: Values, positionals: string[]): number {

@@ -11,7 +11,7 @@ import { loadSpec } from '../../spec/load.js';
 import type { Runner } from '../../spec/schema.js';
 import { profileParams, selectCases } from '../../spec/select.js';
 import { runProgress } from '../progress.js';
-import { common, givenClient, log, measureOf, runnerList, selectionOf, source, UsageError, withBee, type Values } from '../options.js';
+import { common, givenClient, log, measureOf, runnerList, selectionOf, source, UsageError, withBee, type Values } from '../flags.js';
 
 export async function run(v: Values): Promise<number> {
   if (v.shard !== undefined) return runShard(v);
