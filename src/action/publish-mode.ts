@@ -13,7 +13,7 @@ import { upsertSticky } from '../github/comment.js';
 import { httpStatus, makeOctokit } from '../github/octokit.js';
 import { writeSummary } from '../github/summary.js';
 import { publishResults } from '../history/index.js';
-import { renderAbComment, renderBuildFailure } from '../report/ab-comment.js';
+import { renderAbComment, renderBuildFailure } from '../report/render/ab-comment.js';
 import { loadSpec } from '../spec/load.js';
 import { raiseAlerts } from './alerts.js';
 import { BUNDLE_FILE, hasChange, markerFor, outcomeCounts, parseBundle, type Bundle } from './bundle.js';

@@ -2,8 +2,8 @@
 // model built from them.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { aggregate } from '../report/aggregate.js';
-import type { AggregateModel } from '../report/model.js';
+import { aggregate } from '../report/model/aggregate.js';
+import type { AggregateModel } from '../report/model/types.js';
 import { loadResult, loadSpec } from '../spec/load.js';
 import { UsageError } from './flags.js';
 

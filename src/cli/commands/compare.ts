@@ -1,6 +1,7 @@
 // `bee-bench compare OLD_DIR NEW_DIR`: two runs' results side by side, descriptive (no verdict).
 import { resolve } from 'node:path';
-import { compareModels, renderCompareMarkdown } from '../../report/compare.js';
+import { compareModels } from '../../report/model/compare.js';
+import { renderCompareMarkdown } from '../../report/render/compare-markdown.js';
 import { writeText } from '../../report/write.js';
 import { common, UsageError, type Values } from '../flags.js';
 import { modelOf } from '../results.js';

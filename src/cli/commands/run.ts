@@ -3,8 +3,8 @@
 import { join, relative, resolve } from 'node:path';
 import { goProxyProblem, type ClientSource } from '../../build/index.js';
 import { singlePipeline } from '../../pipeline/single.js';
-import { failureHeadline, failureLine, failuresOf } from '../../report/failures.js';
-import type { NotRun } from '../../report/model.js';
+import { failureHeadline, failureLine, failuresOf } from '../../report/model/failures.js';
+import type { NotRun } from '../../report/model/types.js';
 import { parseShardRef } from '../../shard/assignment.js';
 import { shardCommand, shardPlan } from '../../shard/commands.js';
 import { loadSpec } from '../../spec/load.js';
