@@ -145,6 +145,29 @@ describe('src layering', () => {
     ).toEqual([]);
   });
 
+  it('crosses into runners/ only for the callgrind dump reader, and runners/js never reaches out of its folder', () => {
+    const intoRunners = files(SRC).flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/from '(\.\.?\/[^']+)'/g)]
+        .map((m) => relative(process.cwd(), normalize(join(dirname(f), m[1]!))))
+        .filter((to) => to.startsWith('runners/'))
+        .map((to) => `${relative(SRC, f)} -> ${to}`),
+    );
+    expect(intoRunners).toEqual(['count/callgrind.ts -> runners/js/src/callgrind-costs.mjs']);
+    // The js runner is built from a copy of runners/js alone: an import out of it would break there.
+    const JS = join(process.cwd(), 'runners', 'js');
+    const jsFiles = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.name === 'node_modules' ? [] : e.isDirectory() ? jsFiles(join(dir, e.name)) : /\.m?js$/.test(e.name) ? [join(dir, e.name)] : [],
+      );
+    const out = jsFiles(JS).flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/(?:from|import\()\s*'(\.\.?\/[^']+)'/g)]
+        .filter((m) => relative(JS, normalize(join(dirname(f), m[1]!))).startsWith('..'))
+        .map((m) => `${relative(JS, f)} -> ${m[1]}`),
+    );
+    expect(jsFiles(JS).length).toBeGreaterThan(10);
+    expect(out).toEqual([]);
+  });
+
   it('starts every child process with childEnv (no credentials reach builds, runners or git)', () => {
     const spawning = files(SRC).filter((f) => readFileSync(f, 'utf8').includes("from 'node:child_process'"));
     expect(spawning.length).toBeGreaterThan(5);
