@@ -140,5 +140,12 @@ export async function main(argv: string[]): Promise<number> {
 
 // Run when executed (node dist/cli.js, tsx src/cli.ts), not when imported by tests.
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then((code) => (process.exitCode = code));
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (e: unknown) => {
+      // main answers every error itself; one that still escapes is a bug, reported, not swallowed.
+      process.stderr.write(`bee-bench: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
 }
