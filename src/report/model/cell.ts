@@ -106,9 +106,13 @@ export function allocText(row: Row, cell: Cell): string | undefined {
   return parts.join(' · ');
 }
 
-/** The caveats a set of rows needs under its table, in a fixed order. */
-export function caveatsOf(rows: readonly Row[], runners: readonly Runner[]): string[] {
-  const used = new Set(rows.flatMap((row) => runners.flatMap((r) => cellView(row, row.cells[r]).marks)));
+/** The caveats a set of rows needs under its table, in a fixed order (`view` gives a cell's view, built once). */
+export function caveatsOf(
+  rows: readonly Row[],
+  runners: readonly Runner[],
+  view: (row: Row, runner: Runner) => CellView = (row, r) => cellView(row, row.cells[r]),
+): string[] {
+  const used = new Set(rows.flatMap((row) => runners.flatMap((r) => view(row, r).marks)));
   return Object.entries(CAVEATS)
     .filter(([mark]) => used.has(mark))
     .map(([, text]) => text);

@@ -6,7 +6,8 @@
 import type { Runner } from '../../spec/schema.js';
 import { loadedMachine } from '../../verdict/descriptive.js';
 import { formatBytes, formatDuration, formatRatio, formatThroughput } from '../units.js';
-import { RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type Fit, type NotRun, type Row } from './types.js';
+import { cellView, type CellView } from './cell.js';
+import { allRows, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type Fit, type NotRun, type Row } from './types.js';
 
 /** A piece of a cell: text to escape, an identifier as code, a figure in bold, or why a runner did not run. */
 export type Piece = string | { code: string } | { strong: string } | { notRun: NotRun };
@@ -48,11 +49,14 @@ export interface AggregateTables {
   notRun: string[];
   /** Latency-vs-size fit tables by case id. */
   fits: Map<string, Table>;
+  /** A case-table cell's view (model/cell.ts), built once per cell for every format. */
+  view: (row: Row, runner: Runner) => CellView;
 }
 
 export function aggregateTables(model: AggregateModel): AggregateTables {
   const runners = runnersOf(model);
   const ranked = runners.length > 1;
+  const views = new Map(allRows(model).map((row) => [row, new Map(runners.map((r) => [r, cellView(row, row.cells[r])]))]));
   return {
     model,
     runners,
@@ -67,6 +71,7 @@ export function aggregateTables(model: AggregateModel): AggregateTables {
     scoreboard: ranked ? scoreboardTable(model) : null,
     allocScoreboard: ranked && model.allocScoreboard ? allocScoreboardTable(model, model.allocScoreboard) : null,
     notRun: notRunOf(model).map(notRunLine),
+    view: (row, r) => views.get(row)?.get(r) ?? cellView(row, row.cells[r]),
     fits: new Map(model.groups.flatMap((g) => g.cases.filter((c) => c.fits.length > 0).map((c) => [c.id, fitTable(c.fits)] as const))),
   };
 }

@@ -4,7 +4,7 @@
 // hashes of the two inline scripts blocks anything else from running even if escaping failed.
 import { createHash } from 'node:crypto';
 import type { Runner } from '../../spec/schema.js';
-import { caveatsOf, cellView, leadFigure, scaledWorkLine } from '../model/cell.js';
+import { caveatsOf, leadFigure, scaledWorkLine, type CellView } from '../model/cell.js';
 import { htmlText, jsonForScript } from '../escape.js';
 import { failureHeadline, failureLine, failuresOf } from '../model/failures.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, type AggregateModel, type CaseModel, type GroupModel, type Row } from '../model/types.js';
@@ -39,10 +39,10 @@ export function renderHtml(model: AggregateModel, opts: HtmlOptions = {}): strin
 
 /** report.html from the table model (writeReports builds it once for every format). */
 export function htmlReport(t: AggregateTables, opts: HtmlOptions = {}): string {
-  const { model, runners } = t;
+  const { model } = t;
   const title = opts.title ?? 'bee-bench report';
   const charts: ChartSpec[] = [];
-  const sections = model.groups.map((g) => groupHtml(g, runners, charts, t.fits)).join('\n');
+  const sections = model.groups.map((g) => groupHtml(g, t, charts)).join('\n');
   const data = jsonForScript({ charts });
   const chartJs = opts.chartJs ? opts.chartJs.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--') : null;
   const scripts = [chartJs, PAGE_SCRIPT].filter((s): s is string => s !== null);
@@ -139,7 +139,8 @@ function allocScoreboard(t: Table): string {
 }
 
 /** One group: a chart of every row, then one table whose rows are the group's (case, param) pairs. */
-function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[], fits: ReadonlyMap<string, Table>): string {
+function groupHtml(g: GroupModel, t: AggregateTables, charts: ChartSpec[]): string {
+  const { runners, fits, view } = t;
   const parts: string[] = [`<section class="group"><h2>${htmlText(g.title)}</h2><p class="note">${prose(g.note)}</p>`];
   const chart = chartOf(g, runners, charts.length);
   if (chart) {
@@ -154,7 +155,7 @@ function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[
     table(
       ['case · param', ...runners.map((r) => htmlText(RUNNER_LABEL[r])), 'bars'],
       g.cases.flatMap((c) =>
-        c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : '']),
+        c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r, view(row, r))), row.contested ? rowBars(row, runners) : '']),
       ),
       'cases',
     ),
@@ -162,6 +163,7 @@ function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[
   const caveats = caveatsOf(
     g.cases.flatMap((c) => c.rows),
     runners,
+    view,
   );
   for (const text of caveats) parts.push(`<p class="sub">${htmlText(text)}</p>`);
   if (g.cases.some((c) => c.kind === 'net'))
@@ -198,8 +200,7 @@ function digestHtml(row: Row): string {
   return `<div class="warn">⚠ <strong>Digest disagreement</strong>, <code>${htmlText(note.caseId)}</code> (${htmlText(note.label)}): the clients computed different outputs for the same input. Not a known finding: new.${values}</div>`;
 }
 
-function cellHtml(row: Row, runner: Runner): string {
-  const v = cellView(row, row.cells[runner]);
+function cellHtml(row: Row, runner: Runner, v: CellView): string {
   switch (v.status) {
     case 'absent':
       return '—';

@@ -2,7 +2,7 @@
 // (model/tables.ts). Charts are text (text-charts.ts): GitHub strips inline SVG from markdown.
 // Deterministic: the only timestamps are the results' own.
 import type { Runner } from '../../spec/schema.js';
-import { caveatsOf, cellView, scaledWorkLine } from '../model/cell.js';
+import { caveatsOf, scaledWorkLine, type CellView } from '../model/cell.js';
 import { mdCode, mdProse, mdText } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
 import { failuresOf } from '../model/failures.js';
@@ -24,7 +24,7 @@ export function renderMarkdown(model: AggregateModel, opts: MarkdownOptions = {}
 
 /** report.md from the table model (writeReports builds it once for every format). */
 export function markdownReport(t: AggregateTables, opts: MarkdownOptions = {}): string {
-  const { model, runners } = t;
+  const { model } = t;
   return mdBlocks([
     `# ${mdText(opts.title ?? 'bee-bench report')}`,
     header(t.meta),
@@ -38,7 +38,7 @@ export function markdownReport(t: AggregateTables, opts: MarkdownOptions = {}): 
     t.scoreboard ? scoreboard(t.scoreboard) : 'One runner only: nothing to rank.',
     t.allocScoreboard ? allocScoreboard(t.allocScoreboard) : null,
     t.notRun.length > 0 ? t.notRun.map((line) => `Not ranked: ${mdText(line)}.`).join('  \n') : null,
-    ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, runners, t.fits.get(c.id)))]),
+    ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, t))]),
     '---',
     legend(model),
   ]);
@@ -86,16 +86,18 @@ function allocScoreboard(table: Table): string {
   return `### Heap bytes per unit of work\n\n${mdTableOf(table)}\n\n${mdText(ALLOC_SCOREBOARD_NOTE)}`;
 }
 
-function caseSection(c: CaseModel, runners: readonly Runner[], fits: Table | undefined): string {
+function caseSection(c: CaseModel, t: AggregateTables): string {
+  const { runners, view } = t;
+  const fits = t.fits.get(c.id);
   const blocks: Array<string | null> = [`### ${mdCode(c.id)}`, mdQuote([mdProse(c.doc)])];
   for (const row of c.rows) blocks.push(digestLines(row));
   blocks.push(
     mdTable(
       ['param', ...runners.map((r) => mdText(RUNNER_LABEL[r])), 'bars'],
-      c.rows.map((row) => [paramMd(row), ...runners.map((r) => cellMd(row, r)), rowBars(row, runners)]),
+      c.rows.map((row) => [paramMd(row), ...runners.map((r) => cellMd(row, r, view(row, r))), rowBars(row, runners)]),
     ),
   );
-  const caveats = caveatsOf(c.rows, runners);
+  const caveats = caveatsOf(c.rows, runners, view);
   if (caveats.length > 0) blocks.push(caveats.map(mdText).join('  \n'));
   if (c.kind === 'net') blocks.push(`*Scope: client ↔ local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.*`);
   if (fits) blocks.push(fitTable(fits));
@@ -125,8 +127,7 @@ function paramMd(row: Row): string {
   return row.scaled ? `${mdText(row.label)}<br>${mdText(scaledWorkLine(row))}` : mdText(row.label);
 }
 
-function cellMd(row: Row, runner: Runner): string {
-  const v = cellView(row, row.cells[runner]);
+function cellMd(row: Row, runner: Runner, v: CellView): string {
   switch (v.status) {
     case 'absent':
       return '—';
