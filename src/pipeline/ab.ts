@@ -6,17 +6,26 @@ import { resolve } from 'node:path';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { findCounter } from '../count/callgrind.js';
 import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
-import type { AbReportInput } from '../report/ab-comment.js';
-import type { AggregateModel } from '../report/model.js';
+import type { AbReportInput } from '../report/render/ab-comment.js';
+import type { AggregateModel } from '../report/model/types.js';
 import { allocationAb, type AllocationAbOutcome } from '../run/alloc-ab.js';
 import { isCounted } from '../run/count.js';
 import { instructionAb, type InstructionAbOutcome } from '../run/count-ab.js';
 import { pairRows } from '../run/pairs.js';
-import { runRounds, type RoundsOutcome, type Side } from '../run/rounds.js';
+import { runRounds, type RoundsOutcome } from '../run/rounds.js';
+import type { Side } from '../run/side.js';
 import { loadSpec } from '../spec/load.js';
 import { planOf, type PlanUnit } from '../spec/plan.js';
 import type { Runner } from '../spec/schema.js';
-import { ALLOCATION_DEFAULTS, attachAllocationRows, attachInstructionRows, INSTRUCTION_DEFAULTS, judgePaired, loadShift, rowsFromCounts } from '../verdict/index.js';
+import {
+  ALLOCATION_DEFAULTS,
+  attachAllocationRows,
+  attachInstructionRows,
+  INSTRUCTION_DEFAULTS,
+  judgePaired,
+  loadShift,
+  rowsFromCounts,
+} from '../verdict/index.js';
 import { clientText, writeAbReport, type AbReport } from './ab-report.js';
 import { checkNode, planFor, processBudgetMs, type PipelineOptions } from './options.js';
 

@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { alertBody, recoveredComment } from '../../src/alert/body.js';
 import { renderBisectMarkdown } from '../../src/bisect/report.js';
 import type { BisectOutcome } from '../../src/bisect/run.js';
-import { renderAbComment, type AbReportInput } from '../../src/report/ab-comment.js';
-import { regressionAnnotations } from '../../src/report/annotations.js';
-import { aggregate } from '../../src/report/aggregate.js';
-import { compareModels, renderCompareMarkdown } from '../../src/report/compare.js';
+import { renderAbComment, type AbReportInput } from '../../src/report/render/ab-comment.js';
+import { regressionAnnotations } from '../../src/report/render/annotations.js';
+import { aggregate } from '../../src/report/model/aggregate.js';
+import { compareModels } from '../../src/report/model/compare.js';
+import { renderCompareMarkdown } from '../../src/report/render/compare-markdown.js';
 import type { AbRow } from '../../src/verdict/index.js';
 import { caseResult, realSpec, result } from './fixtures.js';
 

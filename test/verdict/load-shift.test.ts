@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderAbComment } from '../../src/report/ab-comment.js';
+import { renderAbComment } from '../../src/report/render/ab-comment.js';
 import { pairRows } from '../../src/run/pairs.js';
 import { runRounds } from '../../src/run/rounds.js';
 import { loadSpec } from '../../src/spec/load.js';
