@@ -22,6 +22,14 @@ import { dumpTotal, sumCosts, v8HeapCost } from '../../runners/js/src/callgrind-
 export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1'] as const;
 
 /**
+ * V8 writes each piece of code it compiles, with its address, to a perf map, which names the
+ * JIT code that callgrind can only call by address (src/profile/v8-symbols.ts; the runner marks
+ * each dump with the map's length then). Writing it does not move the counts
+ * (docs/profiles.md, "bee-js names").
+ */
+export const JS_NAMING_FLAGS = ['--perf-basic-prof'] as const;
+
+/**
  * Go under callgrind: asynchronous preemption's signals trip an assertion in callgrind's signal
  * handling (threads.c: sigNum == current_state.sig) and kill the run; and the concurrent GC's
  * share of a timed region depends on how valgrind serialises its worker threads, which moved a
@@ -53,11 +61,15 @@ export async function findCounter(): Promise<{ counter: Counter } | { counter: n
   return { counter: { tool: 'callgrind', version: line } };
 }
 
-/** The runner's command wrapped in callgrind, with its dumps going to `dumpDir`. */
-export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: string): RunnerCommand {
+/**
+ * The runner's command wrapped in callgrind, with its dumps going to `dumpDir`; `names: false`
+ * leaves out bee-js's perf map (JS_NAMING_FLAGS), whose file collectPerfMaps moves next to the dumps.
+ */
+export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: string, o: { names?: boolean } = {}): RunnerCommand {
   const [exe, ...rest] = cmd.argv;
   if (!exe) throw new Error('empty runner command');
-  const inner = runner === 'js' ? [exe, ...JS_COUNT_FLAGS, ...rest] : [exe, ...rest];
+  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
+  const inner = runner === 'js' ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
   return {
     ...cmd,
     argv: [
@@ -82,8 +94,9 @@ export interface Dump {
 }
 
 // `bee-bench <unit> <step>` (the iteration) or `bee-bench-spin <unit> <step>` (its count-mode
-// slowdown); any other dump is not an iteration's.
-const TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
+// slowdown), with bee-js's ` perf-map=<bytes>` after them when naming is on; any other dump is
+// not an iteration's.
+const TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
 
 /**
  * Functions whose instructions are not the timed code's: they run on a wall clock, which
