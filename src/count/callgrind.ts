@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { toolVersion } from '../build/exec.js';
 import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Runner } from '../spec/schema.js';
-import { dumpTotal, sumCosts, v8HeapCost } from '../../runners/js/src/callgrind-costs.mjs';
+import { inclusiveCost, v8Count } from '../../runners/js/src/callgrind-costs.mjs';
 
 /**
  * V8 made as deterministic as it goes for counting (bench/count-calibrate.ts measured the spread
@@ -24,10 +24,11 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
 /**
  * V8 writes each piece of code it compiles, with its address, to a perf map, which names the
  * JIT code that callgrind can only call by address (src/profile/v8-symbols.ts; the runner marks
- * each dump with the map's length then). Writing it does not move the counts
- * (docs/profiles.md, "bee-js names").
+ * each dump with the map's length then). The loggers' own cost is left out of every count
+ * (V8_LOGGER_FUNCTION); the V8 log file the flag also turns on goes nowhere, rather than into
+ * the runner's working folder (docs/profiles.md, "bee-js names", measures what naming costs).
  */
-export const JS_NAMING_FLAGS = ['--perf-basic-prof'] as const;
+export const JS_NAMING_FLAGS = ['--perf-basic-prof', '--logfile=/dev/null'] as const;
 
 /**
  * Go under callgrind: asynchronous preemption's signals trip an assertion in callgrind's signal
@@ -111,14 +112,14 @@ export const WALL_CLOCK_FUNCTIONS = ['runtime.sysmon', 'runtime.findRunnable'] a
 
 /**
  * Parses one callgrind output file; null for files that are not an iteration's dump. The count
- * leaves out WALL_CLOCK_FUNCTIONS (Go) and V8's heap management (bee-js; the runner sizes its
- * count-mode slowdown from the same count).
+ * leaves out WALL_CLOCK_FUNCTIONS (Go) and V8's heap management and loggers (bee-js, v8Count; the
+ * runner sizes its count-mode slowdown from the same count).
  */
 export function parseDump(text: string): Dump | null {
   const trigger = TRIGGER.exec(text);
   if (!trigger) return null;
-  const total = dumpTotal(text);
-  const instructions = total === null ? 0 : total - wallClockCost(text) - v8HeapCost(text);
+  const count = v8Count(text);
+  const instructions = count === null ? 0 : count - wallClockCost(text);
   return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
 }
 
@@ -128,7 +129,7 @@ const isWallClock = (fn: string) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w ||
 /** WALL_CLOCK_FUNCTIONS with their callees: own cost lines plus each call out of the set. */
 function wallClockCost(text: string): number {
   if (!WALL_CLOCK_FUNCTIONS.some((w) => text.includes(w))) return 0;
-  return sumCosts(text, (fn, callee) => isWallClock(fn) && !(callee !== null && isWallClock(callee)));
+  return inclusiveCost(text, isWallClock);
 }
 
 /** Every iteration's count under `dir` (its dumps added up), by unit, in step order. */

@@ -9,7 +9,7 @@
 // reuses an address for later code, src/profile/v8-symbols.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { dumpTotal, v8HeapCost } from './callgrind-costs.mjs';
+import { v8Count } from './callgrind-costs.mjs';
 
 /** Loads the hooks; fails the case with a clear error when the addon cannot be bound here. */
 export async function loadCounter() {
@@ -76,8 +76,8 @@ function spinPasses(passes) {
 }
 
 /**
- * The count of this process's newest dump as the engine reads it (V8's heap management left out,
- * callgrind-costs.mjs): callgrind writes `callgrind.out.<pid>.<n>`, n from 1.
+ * The count of this process's newest dump as the engine reads it (V8's heap management and
+ * loggers left out, callgrind-costs.mjs): callgrind writes `callgrind.out.<pid>.<n>`, n from 1.
  */
 function lastDump(dir) {
   const prefix = `callgrind.out.${process.pid}.`;
@@ -91,7 +91,7 @@ function lastDump(dir) {
   if (newest === 0) throw new Error(`no callgrind dump of this process in ${dir}`);
   const path = join(dir, `${prefix}${newest}`);
   const text = readFileSync(path, 'utf8');
-  const total = dumpTotal(text);
-  if (total === null) throw new Error(`${path}: no "totals:" line`);
-  return total - v8HeapCost(text);
+  const count = v8Count(text);
+  if (count === null) throw new Error(`${path}: no "totals:" line`);
+  return count;
 }
