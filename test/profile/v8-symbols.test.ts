@@ -11,7 +11,16 @@ import { invokeRunner } from '../../src/run/invoke.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { resolvePlan } from '../../src/spec/plan.js';
 import { dumpTotal, sumCosts } from '../../runners/js/src/callgrind-costs.mjs';
-import { collectPerfMaps, dumpSymbolizer, isAddress, parsePerfMap, readablePath, symbolizerFor, v8PerfMapPath, type PackageOf } from '../../src/profile/v8-symbols.js';
+import {
+  collectPerfMaps,
+  dumpSymbolizer,
+  isAddress,
+  parsePerfMap,
+  readablePath,
+  symbolizerFor,
+  v8PerfMapPath,
+  type PackageOf,
+} from '../../src/profile/v8-symbols.js';
 
 const noPackages: PackageOf = () => null;
 
@@ -84,7 +93,10 @@ describe('bee-js under callgrind, named', () => {
     const maps = collectPerfMaps(dir);
     expect(inv.problem).toBeUndefined();
     expect(maps).toHaveLength(1);
-    expect(existsSync(v8PerfMapPath(Number(/perf-(\d+)\.map$/.exec(maps[0]!)![1])))).toBe(false);
+    const pid = Number(/perf-(\d+)\.map$/.exec(maps[0]!)![1]);
+    expect(existsSync(v8PerfMapPath(pid))).toBe(false);
+    // Nor the V8 log that --perf-basic-prof turns on, in the working folder.
+    expect(readdirSync('.').filter((f) => f.endsWith(`-${pid}-v8.log`))).toEqual([]);
 
     const dumps = readdirSync(dir)
       .filter((f) => f.startsWith('callgrind.out.'))
@@ -104,7 +116,14 @@ describe('bee-js under callgrind, named', () => {
 
     // The engine's counting run collects the map too, also of a run that counts no JIT code.
     const before = new Set(leftMaps());
-    const run = await countRunner(JS, { runner: 'js', plan: planFor(['cpu.harness.noop']), counter: await counter(), out: join(dir, 'noop.json'), timeoutMs: 60_000, iterations: 1 });
+    const run = await countRunner(JS, {
+      runner: 'js',
+      plan: planFor(['cpu.harness.noop']),
+      counter: await counter(),
+      out: join(dir, 'noop.json'),
+      timeoutMs: 60_000,
+      iterations: 1,
+    });
     expect(run.problems).toEqual([]);
     expect(leftMaps().filter((pid) => !before.has(pid))).toEqual([]);
   });
