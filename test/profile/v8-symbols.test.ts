@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunnerCommand } from '../../src/build/builder.js';
-import { countingCommand, findCounter } from '../../src/count/callgrind.js';
+import { countingCommand, findCounter, parseDump } from '../../src/count/callgrind.js';
 import { countingPlan, countRunner } from '../../src/run/count.js';
 import { invokeRunner } from '../../src/run/invoke.js';
 import { loadSpec } from '../../src/spec/load.js';
@@ -67,6 +67,43 @@ describe('symbolizerFor', () => {
 
   it('rejects a line that is not a perf map line, naming it', () => {
     expect(() => parsePerfMap('34061c80 800 JS:*f /a.js:1:1\nnot a line\n', 'perf-7.map')).toThrow(/perf-7\.map:2: not a perf map line/);
+  });
+});
+
+describe('counting with names', () => {
+  it("reads a dump marked with its perf map's length, and leaves V8's loggers out of the count with their callees", () => {
+    const dump = [
+      'pid: 7',
+      'desc: Trigger: Client Request: bee-bench 3 2 perf-map=4096',
+      'events: Ir',
+      'fn=(1) 0x0000000034061c80',
+      '0 5000',
+      'cfn=(2) v8::internal::Compiler::LogFunctionCompilation(v8::internal::Isolate*)',
+      'calls=1 0',
+      '0 700',
+      'fn=(2)',
+      '0 100',
+      'cfn=(3) v8::internal::CodeEventLogger::CodeCreateEvent(v8::internal::LogEventListener::CodeTag)',
+      'calls=1 0',
+      '0 600',
+      'fn=(3)',
+      '0 150',
+      'cfn=(4) v8::internal::LinuxPerfBasicLogger::LogRecordedBuffer(char const*, int)',
+      'calls=1 0',
+      '0 450',
+      'fn=(4)',
+      '0 50',
+      'cfn=(5) fprintf',
+      'calls=1 0',
+      '0 400',
+      'fn=(5)',
+      '0 400',
+      'totals: 5700',
+      '',
+    ].join('\n');
+    // Out: CodeEventLogger's 150, LinuxPerfBasicLogger's 50 and the fprintf they called, 400; the
+    // compiler's own 100 stays, as does the JIT code's 5000.
+    expect(parseDump(dump)).toEqual({ unit: 3, step: 2, instructions: 5100 });
   });
 });
 
