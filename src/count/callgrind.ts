@@ -26,9 +26,13 @@ export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predicta
  * JIT code that callgrind can only call by address (src/profile/v8-symbols.ts; the runner marks
  * each dump with the map's length then). The loggers' own cost is left out of every count
  * (V8_LOGGER_FUNCTION); the V8 log file the flag also turns on goes nowhere, rather than into
- * the runner's working folder (docs/profiles.md, "bee-js names", measures what naming costs).
+ * the runner's working folder. And builtins stay where the node binary's symbols name them: with
+ * short builtin calls (on by default where the machine has 4 GB) an isolate whose code lies far
+ * from the binary, as a worker's may, runs a copy of them that has no name, and callgrind then
+ * also counts the JavaScript a copied builtin jumps into as the builtin's (docs/profiles.md,
+ * "bee-js names", measures what naming costs).
  */
-export const JS_NAMING_FLAGS = ['--perf-basic-prof', '--logfile=/dev/null'] as const;
+export const JS_NAMING_FLAGS = ['--perf-basic-prof', '--logfile=/dev/null', '--no-short-builtin-calls'] as const;
 
 /**
  * Go under callgrind: asynchronous preemption's signals trip an assertion in callgrind's signal
