@@ -35,10 +35,13 @@ export interface PerfMapEntry {
 
 const LINE = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i;
 
-/** The entries of a perf map's text, oldest first; `file` names it in errors. */
+/** The entries of a perf map's text, oldest first (complete lines only); `file` names it in errors. */
 export function parsePerfMap(text: string, file = 'perf map'): PerfMapEntry[] {
   const entries: PerfMapEntry[] = [];
-  for (const [i, line] of text.split('\n').entries()) {
+  const lines = text.split('\n');
+  // A last line without its newline is one V8 was still writing when the process stopped.
+  lines.pop();
+  for (const [i, line] of lines.entries()) {
     if (line === '') continue;
     const m = LINE.exec(line);
     if (!m) throw new Error(`${file}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);

@@ -65,6 +65,10 @@ describe('symbolizerFor', () => {
     expect(readablePath('node:internal/main', packageOf)).toBe('node:internal/main');
   });
 
+  it('reads only complete lines: a last line without its newline was still being written', () => {
+    expect(parsePerfMap('34061c80 800 JS:*f /a.js:1:1\n34062480 2')).toEqual([{ start: 0x34061c80, size: 0x800, name: 'JS:*f /a.js:1:1' }]);
+  });
+
   it('rejects a line that is not a perf map line, naming it', () => {
     expect(() => parsePerfMap('34061c80 800 JS:*f /a.js:1:1\nnot a line\n', 'perf-7.map')).toThrow(/perf-7\.map:2: not a perf map line/);
   });
