@@ -1,12 +1,14 @@
 // bee-js's JIT code by name. Under callgrind, code V8 compiled at run time has no symbols:
-// callgrind names each of its basic blocks by address, `0x0000000034061c80` (with `'2`, `'3` for
-// recursion levels), while V8's builtins and runtime functions keep the node binary's symbols
+// callgrind names it by the address where a call entered it, `0x0000000034061c80` (with `'2`, `'3`
+// for recursion levels), and counts what it reaches from there by jumps under that name, so one
+// name is one function's code; V8's builtins and runtime functions keep the node binary's symbols
 // (`Builtins_CreateTypedArray`, `v8::internal::…`). With `--perf-basic-prof` (JS_NAMING_FLAGS in
 // src/count/callgrind.ts) V8 appends a line `<hex start> <hex size> <name>` to
 // `/tmp/perf-<pid>.map` for every piece of code it makes; this module joins the two.
 //
 //   const name = symbolizerFor([mapText]);    // one process's map (texts, not paths), oldest first
-//                                             // or dumpSymbolizer(dumpText, dumpDir) for a dump
+//   const name = dumpSymbolizer(dumpText, dumpDir);            // for a dump of a counting run
+//   const forDump = dumpSymbolizers(dumpDir); forDump(dumpText) // many dumps, each map read once
 //   name('0x0000000034061c80')                // 'log2Reduce cafe-utility/index.js:2024'
 //   name("0x0000000034061c80'2")              // "log2Reduce cafe-utility/index.js:2024'2"
 //   name('Builtins_CreateTypedArray')         // unchanged: not an address
@@ -21,8 +23,8 @@
 // - V8 reuses a freed address for later code: the newest line covering an address wins, so a
 //   dump must be read with the map as it was when the dump was written. dumpSymbolizer does that
 //   from the `perf-map=<bytes>` the bee-js runner appends to each dump's name.
-// - Callgrind's functions for JIT code are basic blocks, so one JavaScript function is several
-//   of them: add their self costs under the name; calls between them become self-calls.
+// - One function can have several pieces of code (each tier, code replaced after a
+//   deoptimization): they read as one name, so add their costs under it.
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 
@@ -37,15 +39,26 @@ const LINE = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i;
 
 /** The entries of a perf map's text, oldest first (complete lines only); `file` names it in errors. */
 export function parsePerfMap(text: string, file = 'perf map'): PerfMapEntry[] {
-  const entries: PerfMapEntry[] = [];
+  return readPerfMap(text, file).map(({ start, size, name }) => ({ start, size, name }));
+}
+
+/** A perf map entry with the byte offset its line ends at: the map can be read as it was at any length. */
+interface WrittenEntry extends PerfMapEntry {
+  end: number;
+}
+
+function readPerfMap(text: string, file: string): WrittenEntry[] {
+  const entries: WrittenEntry[] = [];
   const lines = text.split('\n');
   // A last line without its newline is one V8 was still writing when the process stopped.
   lines.pop();
+  let end = 0;
   for (const [i, line] of lines.entries()) {
+    end += Buffer.byteLength(line) + 1;
     if (line === '') continue;
     const m = LINE.exec(line);
     if (!m) throw new Error(`${file}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
-    entries.push({ start: parseInt(m[1]!, 16), size: parseInt(m[2]!, 16), name: m[3]! });
+    entries.push({ start: parseInt(m[1]!, 16), size: parseInt(m[2]!, 16), name: m[3]!, end });
   }
   return entries;
 }
@@ -113,10 +126,15 @@ export function readableName(v8Name: string, packageOf: PackageOf): string {
  * package (by default from the package.json files on this machine, where the run's builds are).
  */
 export function symbolizerFor(perfMaps: string[], packageOf: PackageOf = packageLookup()): (fn: string) => string {
-  const entries = perfMaps.flatMap((text, i) => parsePerfMap(text, `perf map ${i + 1}`));
+  const entries = perfMaps.flatMap((text, i) => readPerfMap(text, `perf map ${i + 1}`));
+  return symbolizerOver(entries, entries.length, packageOf);
+}
+
+/** The symbolizer over the first `count` entries of a map. */
+function symbolizerOver(entries: PerfMapEntry[], count: number, packageOf: PackageOf): (fn: string) => string {
   const found = new Map<string, string | null>();
   const lookup = (address: number): string | null => {
-    for (let i = entries.length - 1; i >= 0; i--) {
+    for (let i = count - 1; i >= 0; i--) {
       const e = entries[i]!;
       if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf);
     }
@@ -172,16 +190,36 @@ const PID = /^pid: (\d+)$/m;
 const MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
 
 /**
- * The symbolizer for one callgrind dump of a bee-js counting run in `dumpDir`: its process's
- * perf map (collectPerfMaps) as far as it was written when the dump was. Without a map every
- * name stays as callgrind wrote it.
+ * Symbolizers for the callgrind dumps of a bee-js counting run in `dumpDir`, each process's perf
+ * map (collectPerfMaps) read once: a dump's symbolizer uses its process's map as far as it was
+ * written when the dump was (`perf-map=<bytes>`). Without a map every name stays as callgrind
+ * wrote it.
  */
-export function dumpSymbolizer(dumpText: string, dumpDir: string, packageOf: PackageOf = packageLookup()): (fn: string) => string {
-  const pid = PID.exec(dumpText)?.[1];
-  const file = pid === undefined ? null : perfMapFile(dumpDir, Number(pid));
-  if (!file || !existsSync(file)) return (fn) => fn;
-  const map = readFileSync(file);
-  const length = MAP_LENGTH.exec(dumpText)?.[1];
-  const text = map.subarray(0, length === undefined ? map.length : Number(length)).toString('utf8');
-  return symbolizerFor([text], packageOf);
+export function dumpSymbolizers(dumpDir: string, packageOf: PackageOf = packageLookup()): (dumpText: string) => (fn: string) => string {
+  const maps = new Map<string, WrittenEntry[] | null>();
+  const mapOf = (pid: string) => {
+    if (!maps.has(pid)) {
+      const file = perfMapFile(dumpDir, Number(pid));
+      maps.set(pid, existsSync(file) ? readPerfMap(readFileSync(file, 'utf8'), file) : null);
+    }
+    return maps.get(pid)!;
+  };
+  return (dumpText) => {
+    const pid = PID.exec(dumpText)?.[1];
+    const entries = pid === undefined ? null : mapOf(pid);
+    if (!entries) return (fn) => fn;
+    const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
+    // Entries end in order: count those written by then.
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (entries[mid]!.end <= length) lo = mid + 1;
+      else hi = mid;
+    }
+    return symbolizerOver(entries, lo, packageOf);
+  };
 }
+
+/** The symbolizer for one dump of a bee-js counting run in `dumpDir` (dumpSymbolizers). */
+export const dumpSymbolizer = (dumpText: string, dumpDir: string, packageOf: PackageOf = packageLookup()) => dumpSymbolizers(dumpDir, packageOf)(dumpText);

@@ -1,6 +1,6 @@
 // bee-js's JIT code by name: the symbolizer on perf-map text, and on a real dump and map of the
 // js runner (runners/js, set up by `npm run test:setup`) counted under real valgrind.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +14,7 @@ import { dumpTotal, sumCosts } from '../../runners/js/src/callgrind-costs.mjs';
 import {
   collectPerfMaps,
   dumpSymbolizer,
+  dumpSymbolizers,
   isAddress,
   parsePerfMap,
   readablePath,
@@ -67,6 +68,19 @@ describe('symbolizerFor', () => {
 
   it('reads only complete lines: a last line without its newline was still being written', () => {
     expect(parsePerfMap('34061c80 800 JS:*f /a.js:1:1\n34062480 2')).toEqual([{ start: 0x34061c80, size: 0x800, name: 'JS:*f /a.js:1:1' }]);
+  });
+
+  it("reads each dump with its process's map as far as it was written then: V8 reuses addresses", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bee-bench-v8-symbols-'));
+    const first = '34061c80 800 JS:*parseSource node:internal/deps/cjs-module-lexer/lexer:85:22\n';
+    writeFileSync(join(dir, 'perf-7.map'), `${first}34061c80 800 JS:*log2Reduce /b/node_modules/cafe-utility/index.js:2024:20\n`);
+    const dump = (length: number) => `pid: 7\ndesc: Trigger: Client Request: bee-bench 0 1 perf-map=${length}\n`;
+    const forDump = dumpSymbolizers(dir, noPackages);
+    expect(forDump(dump(first.length))('0x0000000034061c80')).toBe('parseSource node:internal/deps/cjs-module-lexer/lexer:85');
+    expect(forDump(dump(first.length + 10))('0x0000000034061c80')).toBe('parseSource node:internal/deps/cjs-module-lexer/lexer:85');
+    expect(dumpSymbolizer(dump(10_000), dir, noPackages)('0x0000000034061c80')).toBe('log2Reduce cafe-utility/index.js:2024');
+    // Another process's dump, with no map here, keeps its addresses.
+    expect(forDump('pid: 8\n')('0x0000000034061c80')).toBe('0x0000000034061c80');
   });
 
   it('rejects a line that is not a perf map line, naming it', () => {
