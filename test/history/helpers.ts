@@ -132,3 +132,24 @@ export async function runCli(args: readonly string[], cwd = process.cwd()): Prom
     return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
   }
 }
+
+/** Instruction counts per timed iteration of a counted CPU case: `per` per op, three iterations. */
+export const COUNTER = { tool: 'callgrind', version: 'valgrind-3.22.0' } as const;
+
+/** smallResult with counts on its ok CPU cases, as a counting run attaches them (src/run/count.ts). */
+export function countedResult(runner: Runner, i: number, factor = 1, countFactor = 1): Result {
+  const res = smallResult(runner, i, factor);
+  return {
+    ...res,
+    counter: { ...COUNTER },
+    cases: res.cases.map((c) =>
+      c.status === 'ok' && c.kind === 'cpu'
+        ? { ...c, instructions: [0, 1, 2].map((k) => Math.round((c.work.ops ?? 1) * 50_000 * LEVEL[runner] * countFactor) + k) }
+        : c,
+    ),
+  };
+}
+
+export function countedRecord(runner: Runner, i: number, branch = 'main', countFactor = 1): HistoryRecord {
+  return toRecord(countedResult(runner, i, 1, countFactor), context(i, branch));
+}
