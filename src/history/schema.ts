@@ -2,6 +2,7 @@
 // the files derived from them that the trend site (pages/) loads. zod validates records on read;
 // the derived shapes are the contract between src/history (writer) and pages/ (reader).
 import { z } from 'zod';
+import type { CountStep } from './steps.js';
 import { ClientSchema, CounterSchema, HostSchema, KindSchema, ProfileSchema, RunnerSchema } from '../spec/schema.js';
 
 /** Records without instruction counts (read, never written any more). */
@@ -155,6 +156,14 @@ export interface SeriesPoint {
    * the Hodges–Lehmann after/before ratio of time per work unit (src/history/shift.ts).
    */
   shift?: { ratio: number; p: number };
+  /** Counted points: the median instructions per iteration (per op / per byte: divide by ops / bytes). */
+  instructions?: number;
+  /** Counted points: the row's A/A spread, when the record stored one. */
+  aa_spread?: number;
+  /** Counted points: the runtime or compiler and the counter ("go1.23.4; callgrind valgrind-3.22.0"). */
+  toolchain?: string;
+  /** Counted points: set when the count moved against the branch's previous counted point, or the toolchain changed (src/history/steps.ts). */
+  count_step?: CountStep;
 }
 
 export interface Series {
@@ -185,7 +194,22 @@ export interface IndexSeries {
    * (null for a branch's first point); trend = the branch's last <= 20 median_ns, oldest first.
    * ops/bytes are the latest point's work.
    */
-  latest: Record<string, { median_ns: number; sha: string; timestamp: string; change: number | null; trend: number[]; ops?: number; bytes?: number }>;
+  latest: Record<
+    string,
+    {
+      median_ns: number;
+      sha: string;
+      timestamp: string;
+      change: number | null;
+      trend: number[];
+      ops?: number;
+      bytes?: number;
+      /** When the latest point is counted: its instructions per iteration, their change per work unit against the previous counted point, and the branch's last <= 20 counts. */
+      instructions?: number;
+      count_change?: number | null;
+      count_trend?: number[];
+    }
+  >;
 }
 
 export interface IndexCase {
@@ -237,6 +261,8 @@ export interface HistoryIndex {
   cases: IndexCase[];
   /** Oldest first; the latest max-runs entries per branch. */
   scoreboard: ScoreboardEntry[];
+  /** The same board on instructions per work unit, over the rows every runner counted (absent when no run counted two runners). */
+  scoreboard_counts?: ScoreboardEntry[];
   /** Records that failed validation: reported by file and field, excluded from everything else. */
   invalid: Array<{ file: string; problem: string }>;
 }

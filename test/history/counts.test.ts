@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { derive } from '../../src/history/derive.js';
 import { exportGab, exportGabData, importGab, renderGabDataJs } from '../../src/history/gab.js';
 import { parseRecord, recordPath, serializeRecord } from '../../src/history/record.js';
-import { RECORD_SCHEMA_ID, RECORD_SCHEMA_V1 } from '../../src/history/schema.js';
+import { RECORD_SCHEMA_ID, RECORD_SCHEMA_V1, type SeriesPoint } from '../../src/history/schema.js';
+import { DEFAULT_COUNT_SPREAD } from '../../src/history/steps.js';
 import { median } from '../../src/stats/index.js';
-import { COUNTER, countedRecord, countedResult } from './helpers.js';
+import { COUNTER, countedRecord, countedResult, countHistory, RUNTIMES } from './helpers.js';
 
 const V1 = join(import.meta.dirname, 'fixtures/records/v1-go.json');
 
@@ -110,5 +111,71 @@ describe('GAB export and import with counts', () => {
     expect(renderGabDataJs(exportGabData(back))).toBe(text);
     // Stored and read back, the imported records keep them.
     for (const r of back) expect(parseRecord('runs/r.json', serializeRecord(r))).toEqual(r);
+  });
+});
+
+describe('count steps in the derived series', () => {
+  const STEP = 11;
+  const seriesOf = (records: ReturnType<typeof countHistory>, caseId: string) => {
+    const files = derive({ records: records.map((record) => ({ path: recordPath(record), record })), invalid: [] });
+    return {
+      index: JSON.parse(files.get('index.json')!),
+      series: JSON.parse(files.get(`series/${caseId}.json`)!).series as Array<{ runner: string; points: SeriesPoint[] }>,
+    };
+  };
+  const marked = (points: SeriesPoint[]) => points.flatMap((p, i) => (p.count_step ? [i] : []));
+
+  it('a 1% step injected at one commit of 20 is marked there, with the change and the commit range, and nowhere else; wall noise of ±15% marks nothing', () => {
+    const records = countHistory({ commits: 20, noise: 0.15, counts: (_r, i) => (i >= STEP ? 1.01 : 1) });
+    const { series, index } = seriesOf(records, 'cpu.keccak.chunk-hash');
+    for (const s of series) {
+      expect(s.points).toHaveLength(20);
+      expect(marked(s.points)).toEqual([STEP]);
+      const step = s.points[STEP]!.count_step!;
+      expect(step.change).toBeCloseTo(0.01, 4);
+      expect(step).toMatchObject({ since: s.points[STEP - 1]!.sha, spread: DEFAULT_COUNT_SPREAD, spread_from: 'default' });
+      expect(step.cause).toBeUndefined();
+    }
+    // ecdsa's counts moved too (every CPU case got the factor); the index carries the latest counts.
+    const hash = index.cases.find((c: { id: string }) => c.id === 'cpu.keccak.chunk-hash');
+    const go = hash.series.find((s: { runner: string }) => s.runner === 'go').latest.main;
+    expect(go.instructions).toBe(series.find((s) => s.runner === 'go')!.points[19]!.instructions);
+    expect(go.count_change).toBe(0);
+    expect(go.count_trend).toHaveLength(20);
+    // The scoreboard on counts: every runner counted both cases in every run.
+    expect(index.scoreboard_counts).toHaveLength(20);
+  });
+
+  it('unchanged code: no marks at all', () => {
+    const { series } = seriesOf(countHistory({ commits: 20, noise: 0.15 }), 'cpu.ecdsa.sign-1000');
+    for (const s of series) expect(marked(s.points)).toEqual([]);
+  });
+
+  it('a Go version change at one commit is marked as a toolchain change, with the counts it moved, not as a client change', () => {
+    const records = countHistory({
+      commits: 20,
+      runtime: (r, i) => (r === 'go' && i >= 6 ? 'go1.23.4 linux/amd64' : RUNTIMES[r]),
+      counts: (r, i) => (r === 'go' && i >= 6 ? 0.997 : 1),
+    });
+    const { series } = seriesOf(records, 'cpu.keccak.chunk-hash');
+    const go = series.find((s) => s.runner === 'go')!;
+    expect(marked(go.points)).toEqual([6]);
+    expect(go.points[6]!.count_step).toMatchObject({
+      cause: { kind: 'toolchain', from: 'go1.22.5 linux/amd64; callgrind valgrind-3.22.0', to: 'go1.23.4 linux/amd64; callgrind valgrind-3.22.0' },
+    });
+    expect(go.points[6]!.count_step!.change).toBeCloseTo(-0.003, 4);
+    // The client's version did not change: the site's client-version mark stays off.
+    expect(new Set(go.points.map((p) => p.client_version)).size).toBe(1);
+    for (const s of series.filter((x) => x.runner !== 'go')) expect(marked(s.points)).toEqual([]);
+  });
+
+  it('holds a change against the spread a record stored: below it no mark, above it a mark', () => {
+    const withSpread = (records: ReturnType<typeof countHistory>, spread: number) =>
+      records.map((r) => ({ ...r, cases: r.cases.map((c) => (c.instructions ? { ...c, instructions: { ...c.instructions, aa_spread: spread } } : c)) }));
+    const records = countHistory({ commits: 6, runners: ['rs'], counts: (_r, i) => (i >= 3 ? 1.002 : 1) });
+    expect(marked(seriesOf(withSpread(records, 0.005), 'cpu.keccak.chunk-hash').series[0]!.points)).toEqual([]);
+    const at = seriesOf(withSpread(records, 0.001), 'cpu.keccak.chunk-hash').series[0]!.points;
+    expect(marked(at)).toEqual([3]);
+    expect(at[3]!.count_step).toMatchObject({ spread: 0.001, spread_from: 'record' });
   });
 });

@@ -153,3 +153,38 @@ export function countedResult(runner: Runner, i: number, factor = 1, countFactor
 export function countedRecord(runner: Runner, i: number, branch = 'main', countFactor = 1): HistoryRecord {
   return toRecord(countedResult(runner, i, 1, countFactor), context(i, branch));
 }
+
+/** The runtime each runner reports (host.runtime) in a count history, before any toolchain change. */
+export const RUNTIMES: Record<Runner, string> = { js: 'node v22.11.0', go: 'go1.22.5 linux/amd64', rs: 'rustc 1.82.0' };
+
+export interface CountHistoryOptions {
+  commits: number;
+  branch?: string;
+  runners?: readonly Runner[];
+  /** The counts' factor at commit i (1 = unchanged code), per runner. */
+  counts?: (runner: Runner, i: number) => number;
+  /** host.runtime at commit i, per runner (default RUNTIMES). */
+  runtime?: (runner: Runner, i: number) => string;
+  /** Wall-time noise: each run's samples scaled by a factor within ±noise (deterministic). */
+  noise?: number;
+}
+
+/**
+ * A synthetic push history with counts, one record per commit and runner, as a push run writes
+ * them (toRecord of a counted result): counts move only where `counts` says, wall times wander.
+ */
+export function countHistory(o: CountHistoryOptions): HistoryRecord[] {
+  const noise = o.noise ?? 0;
+  let seed = 12345;
+  const wander = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return 1 + noise * ((seed / 2 ** 31) * 2 - 1);
+  };
+  return Array.from({ length: o.commits }, (_, i) =>
+    (o.runners ?? (['js', 'go', 'rs'] as const)).map((runner) => {
+      const res = countedResult(runner, i, wander(), o.counts?.(runner, i) ?? 1);
+      const runtime = o.runtime?.(runner, i) ?? RUNTIMES[runner];
+      return toRecord({ ...res, host: { ...res.host, runtime } }, context(i, o.branch));
+    }),
+  ).flat();
+}
