@@ -96,7 +96,8 @@ function yTick(basis: Figure, scale: Scale, v: number): string {
 function yScale(basis: Figure, log: boolean) {
   return {
     type: log ? ('logarithmic' as const) : ('linear' as const),
-    beginAtZero: !log,
+    // Counts move by fractions of a percent: their axis hugs the data, so a step is seen.
+    beginAtZero: !log && !isCount(basis),
     title: { display: true, text: `${axisTitle(basis)}${log ? ', log scale' : ''}` },
     ticks: {
       callback(this: Scale, v: number | string) {

@@ -160,6 +160,8 @@ export const RUNTIMES: Record<Runner, string> = { js: 'node v22.11.0', go: 'go1.
 export interface CountHistoryOptions {
   commits: number;
   branch?: string;
+  /** Number of the first commit (context(first + i)), so two histories can share a folder. */
+  first?: number;
   runners?: readonly Runner[];
   /** The counts' factor at commit i (1 = unchanged code), per runner. */
   counts?: (runner: Runner, i: number) => number;
@@ -182,9 +184,9 @@ export function countHistory(o: CountHistoryOptions): HistoryRecord[] {
   };
   return Array.from({ length: o.commits }, (_, i) =>
     (o.runners ?? (['js', 'go', 'rs'] as const)).map((runner) => {
-      const res = countedResult(runner, i, wander(), o.counts?.(runner, i) ?? 1);
+      const res = countedResult(runner, (o.first ?? 0) + i, wander(), o.counts?.(runner, i) ?? 1);
       const runtime = o.runtime?.(runner, i) ?? RUNTIMES[runner];
-      return toRecord({ ...res, host: { ...res.host, runtime } }, context(i, o.branch));
+      return toRecord({ ...res, host: { ...res.host, runtime } }, context((o.first ?? 0) + i, o.branch));
     }),
   ).flat();
 }
