@@ -7,11 +7,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { derive } from '../../src/history/derive.js';
 import { exportGab, exportGabData, importGab, renderGabDataJs } from '../../src/history/gab.js';
-import { parseRecord, recordPath, serializeRecord } from '../../src/history/record.js';
+import { parseRecord, recordPath, serializeRecord, toRecord } from '../../src/history/record.js';
+import { attachCounts } from '../../src/run/count.js';
 import { RECORD_SCHEMA_ID, RECORD_SCHEMA_V1, type SeriesPoint } from '../../src/history/schema.js';
 import { DEFAULT_COUNT_SPREAD } from '../../src/history/steps.js';
 import { median } from '../../src/stats/index.js';
-import { COUNTER, countedRecord, countedResult, countHistory, RUNTIMES } from './helpers.js';
+import { context, COUNTER, countedRecord, countedResult, countHistory, RUNTIMES, smallResult } from './helpers.js';
 
 const V1 = join(import.meta.dirname, 'fixtures/records/v1-go.json');
 
@@ -35,6 +36,16 @@ describe('records with counts', () => {
     expect(rec.cases[2]!.instructions).toBeUndefined();
     // Stored bytes read back to the same record.
     expect(parseRecord('runs/x.json', serializeRecord(rec))).toEqual(rec);
+  });
+
+  it('a wall-time result with a counting run attached (single runs and the nightly merge, src/run/count.ts attachCounts) records the counts', () => {
+    const wall = smallResult('rs', 4);
+    const counted = countedResult('rs', 4, 40); // a counting run: valgrind's wall samples, meaningless
+    const rec = toRecord(attachCounts(wall, counted), context(4));
+    expect(rec.counter).toEqual(COUNTER);
+    // Time from the wall run, counts from the counting run.
+    expect(rec.cases.map((c) => c.median_ns)).toEqual(toRecord(wall, context(4)).cases.map((c) => c.median_ns));
+    expect(rec.cases.map((c) => c.instructions?.samples)).toEqual(counted.cases.map((c) => c.instructions));
   });
 
   it('a run without counts writes no counter and no instructions', () => {
