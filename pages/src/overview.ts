@@ -331,7 +331,10 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
         tr.append(
           el(
             'td',
-            { class: 'cell' },
+            // In counts, a row without them shows its time, and says so.
+            counts && typeof cell.figure !== 'object'
+              ? { class: 'cell', attrs: { title: 'No instruction counts for this row: its time is shown.' } }
+              : { class: 'cell' },
             sparkline(cell.trend, t.runner[r]),
             el('span', { class: 'value', text: display }),
             el('span', { class: 'change', text: change, attrs: { title: changeTitle() } }),
