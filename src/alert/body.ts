@@ -4,6 +4,7 @@
 // zod on the next run so the commit range stays anchored at the last good run.
 import { z } from 'zod';
 import { HISTORY_NOTE, markerComment, verdictTable } from '../report/ab-comment.js';
+import { workUnits } from '../history/record.js';
 import type { AbRow } from '../verdict/index.js';
 import { mdCode, mdText, safeUrl } from '../report/escape.js';
 import { mdBlocks } from '../report/md.js';
@@ -70,8 +71,7 @@ export function casePermalink(trendUrl: string, caseId: string, branch: string):
 const short = (sha: string) => sha.slice(0, 7);
 
 /** A counted row's count per work unit in this run. */
-export const headCountUnit = (row: AbRow): number | undefined =>
-  row.instructions ? row.instructions.head / ((row.work.bytes ?? 0) > 0 ? row.work.bytes! : (row.work.ops ?? 0) > 0 ? row.work.ops! : 1) : undefined;
+export const headCountUnit = (row: AbRow): number | undefined => (row.instructions ? row.instructions.head / workUnits(row.work) : undefined);
 
 /** Counts: "+1.00%" (steps are small and exact); wall time as every report writes it. */
 const countChange = (ratio: number) => `${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(2)}%`;

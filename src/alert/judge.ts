@@ -9,7 +9,7 @@
 // commit being judged are left out, so a rerun is never compared with itself; the newest other
 // run is the last one before this, the start of the commit range an alert names.
 import { branchBaseline } from '../history/baseline.js';
-import { countFigures } from '../history/record.js';
+import { countFigures, workUnits } from '../history/record.js';
 import type { HistoryRecord, RecordCase } from '../history/schema.js';
 import { DEFAULT_COUNT_SPREAD } from '../history/steps.js';
 import { judgeHistory, type AbRow } from '../verdict/index.js';
@@ -41,8 +41,6 @@ export interface BranchJudgement {
   /** Rows judged on counts against the previous run. */
   counted: number;
 }
-
-const workUnits = (w: CaseResult['work']) => ((w.bytes ?? 0) > 0 ? w.bytes! : (w.ops ?? 0) > 0 ? w.ops! : 1);
 
 /** The count verdict of one row against the previous run's case; undefined when either side has no count. */
 function countJudgement(head: CaseResult, prev: RecordCase | undefined, threshold: number): InstructionVerdict | undefined {

@@ -17,7 +17,7 @@ import type { Kind, Runner, Spec } from '../spec/schema.js';
 import { stableJson } from './json.js';
 import { byRunner, byString, RUNNER_ORDER, timeOf } from './order.js';
 import type { RecordSet } from './read.js';
-import type { LoadedRecord } from './record.js';
+import { workUnits, type LoadedRecord } from './record.js';
 import {
   INDEX_SCHEMA_ID,
   SERIES_SCHEMA_ID,
@@ -145,19 +145,14 @@ interface Ordered {
 
 const FALLBACK_GROUPS: Record<string, string> = { cpu: 'CPU', net: 'Network', imported: 'Imported (github-action-benchmark)' };
 
-/** Work units of an iteration: bytes, else ops, else 1. */
-function workUnits(c: RecordCase): number {
-  return (c.work.bytes ?? 0) > 0 ? (c.work.bytes as number) : (c.work.ops ?? 0) > 0 ? (c.work.ops as number) : 1;
-}
-
 /** Time per work unit: per byte, else per op, else per iteration. */
 function unitOf(c: RecordCase): number {
-  return (c.median_ns as number) / workUnits(c);
+  return (c.median_ns as number) / workUnits(c.work);
 }
 
 /** Instructions per work unit, for counted cases. */
 function countUnitOf(c: RecordCase): number | undefined {
-  return c.instructions ? c.instructions.median / workUnits(c) : undefined;
+  return c.instructions ? c.instructions.median / workUnits(c.work) : undefined;
 }
 
 /** What moves counts besides the code: the runtime or compiler and the counter, and the machine. */

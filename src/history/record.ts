@@ -69,6 +69,11 @@ export function recordCase(c: CaseResult): RecordCase {
   return out;
 }
 
+/** Work units of one iteration, what time and counts are divided by over time: bytes, else ops, else 1. */
+export function workUnits(work: Readonly<{ ops?: number | undefined; bytes?: number | undefined }>): number {
+  return (work.bytes ?? 0) > 0 ? work.bytes! : (work.ops ?? 0) > 0 ? work.ops! : 1;
+}
+
 /** A counted case's instructions: the median per iteration, and per op / per byte of its work. */
 export function countFigures(c: Pick<CaseResult, 'instructions' | 'work'>): RecordCounts | undefined {
   const s = c.instructions;
