@@ -38,27 +38,33 @@ export function countMark(p: SeriesPoint): CountMark | null {
   return { kind: 'step', label: change, text: `${MARK_SYMBOL.step} Count step ${change} in ${range} (${spread})` };
 }
 
-/** Draws each marked point's label above it, on datasets flagged `$countMarks` (the count figure's). */
+/**
+ * Draws each marked point's label above it, on datasets flagged `$countMarks` (the count figure's);
+ * below it when another marked point sits just above (two runners stepping at one commit).
+ */
 export const stepLabels: Plugin<'line'> = {
   id: 'beeBenchStepLabels',
   afterDatasetsDraw(chart) {
+    const marks: Array<{ x: number; y: number; label: string; color: string }> = [];
+    chart.data.datasets.forEach((ds, i) => {
+      if (!(ds as { $countMarks?: boolean }).$countMarks || !chart.isDatasetVisible(i)) return;
+      const data = ds.data as unknown as Array<{ pt: SeriesPoint }>;
+      chart.getDatasetMeta(i).data.forEach((el, k) => {
+        const pt = data[k]?.pt;
+        const mark = pt ? countMark(pt) : null;
+        if (mark) marks.push({ x: el.x, y: el.y, label: mark.label, color: (ds.borderColor as string) ?? '#666' });
+      });
+    });
     const { ctx } = chart;
     ctx.save();
     ctx.font = '11px system-ui, sans-serif';
     ctx.textAlign = 'center';
-    ctx.textBaseline = 'bottom';
-    chart.data.datasets.forEach((ds, i) => {
-      if (!(ds as { $countMarks?: boolean }).$countMarks || !chart.isDatasetVisible(i)) return;
-      const meta = chart.getDatasetMeta(i);
-      const data = ds.data as unknown as Array<{ pt: SeriesPoint }>;
-      meta.data.forEach((el, k) => {
-        const pt = data[k]?.pt;
-        const mark = pt ? countMark(pt) : null;
-        if (!mark) return;
-        ctx.fillStyle = (ds.borderColor as string) ?? '#666';
-        ctx.fillText(mark.label, el.x, el.y - 9);
-      });
-    });
+    for (const m of marks) {
+      const crowded = marks.some((o) => o !== m && Math.abs(o.x - m.x) < 30 && o.y < m.y && m.y - o.y < 30);
+      ctx.fillStyle = m.color;
+      ctx.textBaseline = crowded ? 'top' : 'bottom';
+      ctx.fillText(m.label, m.x, crowded ? m.y + 10 : m.y - 10);
+    }
     ctx.restore();
   },
 };
