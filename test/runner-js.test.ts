@@ -174,13 +174,13 @@ describe('runner-js command line', () => {
     ['another runner', broken((p) => (p.runner = 'go')), /runner: the plan is for the "go" runner, this is "js"/],
     ['a missing field', broken((p) => delete p.units[1].timeout_s), /units\[1\]\.timeout_s: missing/],
     ['a mistyped field', broken((p) => (p.units[1].iters = 0)), /units\[1\]\.iters: must be a positive integer, got 0/],
-    ['a bad fraction', broken((p) => (p.units[0].slowdown = '0.1')), /units\[0\]\.slowdown: must be a non-negative number/],
+    ['a bad fraction', broken((p) => (p.units[0].slowdown = '0.1')), /units\[0\]\.slowdown: must be a number, got "0\.1"/],
     ['an unknown fault', broken((p) => (p.units[0].fault = 'explode')), /units\[0\]\.fault: must be "throw" or "hang" or "reject"/],
     ['an unknown field in a unit', broken((p) => (p.units[1].profile = 'quick')), /units\[1\]\.profile: unknown field/],
     ['an unknown top-level field', broken((p) => (p.cases = [])), /^bee-bench-js: bad plan .*: cases: unknown field/m],
-    ['a param without label', broken((p) => delete p.units[0].param.label), /units\[0\]\.param\.label: must be a non-empty string/],
+    ['a param that is not an object', broken((p) => (p.units[0].param = ['noop'])), /units\[0\]\.param: must be an object/],
     ['a bad digest form', broken((p) => (p.units[1].digest.form = 'raw')), /units\[1\]\.digest\.form/],
-    ['a kind that does not match the id', broken((p) => (p.units[1].kind = 'net')), /units\[1\]\.kind: "net" does not match cpu\.keccak\.bulk/],
+    ['an unknown kind', broken((p) => (p.units[1].kind = 'gpu')), /units\[1\]\.kind: must be "cpu" or "net"/],
     ['unit numbers that do not increase', broken((p) => (p.units[1].unit = 0)), /units\[1\]\.unit: unit numbers must increase \(0 then 0\)/],
   ])('exits 2 on a plan with %s, naming the file and field', async (_what, plan, message) => {
     const file = planFile(plan);
