@@ -1,7 +1,7 @@
 // Shard planning: pieces, balance, determinism, and the cost model's sources.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { balance, pieceOf, piecesOf } from '../../src/shard/assign.js';
+import { balance, pieceOf, piecesOf } from '../../src/shard/balance.js';
 import { matrixOf, parseShardRef } from '../../src/shard/assignment.js';
 import { planShards, resolveSelection } from '../../src/shard/commands.js';
 import { historyModel, staticModel, unitCostS, QUICK_ITERATION_S } from '../../src/shard/cost.js';

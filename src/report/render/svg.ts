@@ -2,9 +2,9 @@
 // sparkline (JIT warmup, GC pauses and network jitter show up as shape) and per-row bars (labelled,
 // in the charts' colours). Output is a pure function of the numbers, coordinates rounded to 0.1 px so the report
 // text is deterministic.
-import type { Runner } from '../spec/schema.js';
-import { barScale } from './cell.js';
-import { RUNNER_LABEL } from './model.js';
+import type { Runner } from '../../spec/schema.js';
+import { barScale } from './bar-scale.js';
+import { RUNNER_LABEL } from '../model/types.js';
 
 export const RUNNER_COLORS: Readonly<Record<Runner, string>> = { js: '#d4a500', go: '#00add8', rs: '#b7410e' };
 const MISSING_COLOR = '#cbd5e1';

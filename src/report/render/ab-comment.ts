@@ -2,14 +2,14 @@
 // marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.
-import { countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow, type Verdict } from '../verdict/index.js';
-import type { Host, Profile, Runner } from '../spec/schema.js';
-import { clip, mdCode, mdText, preText, safeUrl } from './escape.js';
-import { failureSummary } from './failures.js';
+import { countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow, type Verdict } from '../../verdict/index.js';
+import type { Host, Profile, Runner } from '../../spec/schema.js';
+import { clip, mdCode, mdText, preText, safeUrl } from '../escape.js';
+import { failureSummary } from './failure-summary.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { foldSkipped } from './skipped.js';
-import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from './model.js';
-import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from './units.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from '../model/types.js';
+import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from '../units.js';
 
 export interface AbReportInput {
   title: string;

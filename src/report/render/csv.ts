@@ -1,9 +1,9 @@
 // report.csv: one row per case x param x runner, raw numbers in base units (ns, bytes) so a
 // spreadsheet or pandas gets the figures unrounded. RFC 4180: CRLF line ends, quoting per field.
-import { csvField } from './escape.js';
-import { RUNNER_LABEL, runnersOf, type AggregateModel } from './model.js';
-import { mbPerS } from './units.js';
-import { showsAllocations } from './memory.js';
+import { csvField } from '../escape.js';
+import { RUNNER_LABEL, runnersOf, type AggregateModel } from '../model/types.js';
+import { mbPerS } from '../units.js';
+import { showsAllocations } from '../model/memory.js';
 
 export const CSV_COLUMNS = [
   'runner',

@@ -1,8 +1,9 @@
 // The aggregate model: what every report renderer reads and what aggregate.json holds. Plain JSON
 // data (no Maps, no classes) so it round-trips through a file and can be compared across runs.
-import type { Client, Host, Kind, Profile, Runner } from '../spec/schema.js';
-import type { ParamValues } from '../spec/select.js';
-import type { AllocationMedians } from '../verdict/allocations.js';
+import type { Client, Host, Kind, Profile, Runner } from '../../spec/schema.js';
+import type { ParamValues } from '../../spec/select.js';
+import type { AllocationMedians } from '../../verdict/allocations.js';
+import type { MemoryStory } from '../../verdict/memory.js';
 
 export const AGGREGATE_SCHEMA_ID = 'bee-bench/aggregate@1';
 
@@ -92,8 +93,8 @@ export interface Cell {
   digest?: string;
 }
 
-/** What bytes allocated and peak RSS growth say together (src/report/memory.ts, memoryStory). */
-export type MemoryStory = 'transient' | 'retained';
+/** What bytes allocated and peak RSS growth say together (decided by src/verdict/memory.ts). */
+export type { MemoryStory };
 
 /** The medians of the allocation run's timed iterations (src/verdict/allocations.ts), and their story. */
 export interface CellAllocations extends AllocationMedians {
@@ -157,7 +158,7 @@ export interface GroupModel {
   cases: CaseModel[];
 }
 
-import type { ScoreEntry } from '../stats/scoreboard.js';
+import type { ScoreEntry } from '../../stats/scoreboard.js';
 export type { ScoreEntry };
 
 export interface AllocScoreEntry extends ScoreEntry {

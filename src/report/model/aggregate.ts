@@ -1,8 +1,8 @@
 // Result files (one or more runners) + the spec -> the aggregate model every renderer reads.
 // Grouping and arithmetic only: every statistic comes from src/stats.
-import { overheadAndThroughput, summarize } from '../stats/index.js';
-import { RUNNERS, type CaseResult, type Profile, type Result, type Runner, type Spec, type SpecCase } from '../spec/schema.js';
-import { effectiveParam, type ParamValues } from '../spec/select.js';
+import { overheadAndThroughput, summarize } from '../../stats/index.js';
+import { RUNNERS, type CaseResult, type Profile, type Result, type Runner, type Spec, type SpecCase } from '../../spec/schema.js';
+import { effectiveParam, type ParamValues } from '../../spec/select.js';
 import {
   AGGREGATE_SCHEMA_ID,
   NET_SCOPE_CAVEAT,
@@ -20,10 +20,10 @@ import {
   type RunnerInfo,
   type ScoreEntry,
   type AllocScoreEntry,
-} from './model.js';
+} from './types.js';
 import { cellAllocations, hasAllocations, markMemoryStories } from './memory.js';
-import { scoreRows, scores, type ScoreRow } from '../stats/scoreboard.js';
-import { opLabelOf } from './units.js';
+import { scoreRows, scores, type ScoreRow } from '../../stats/scoreboard.js';
+import { opLabelOf } from '../units.js';
 
 export interface AggregateOptions {
   /** SHA-256 of the spec file the report is built against; results with another hash are flagged. */

@@ -1,8 +1,8 @@
 // Skipped rows folded out of the comparison table: one line per skip reason, naming its cases.
 // Without a Bee node every net.* case is skipped for the same reason, and seventeen identical rows
 // would bury the ten that were measured.
-import type { AbRow } from '../verdict/index.js';
-import { mdCode, mdText } from './escape.js';
+import type { AbRow } from '../../verdict/index.js';
+import { mdCode, mdText } from '../escape.js';
 
 /** Cases named on a folded line before "and N more". */
 const NAMED = 6;

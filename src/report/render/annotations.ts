@@ -1,7 +1,7 @@
 // The log annotations of an A/B: one warning line per regressed row, naming every evidence that
 // flagged it (wall time, instruction counts, allocations), so a regression seen in counts alone is annotated too.
-import { flaggedRows, type AbRow, type Evidence } from '../verdict/index.js';
-import { formatChange, formatP } from './units.js';
+import { flaggedRows, type AbRow, type Evidence } from '../../verdict/index.js';
+import { formatChange, formatP } from '../units.js';
 
 function evidenceText(r: AbRow, by: Evidence): string {
   if (by === 'wall time') return `wall time ${formatChange(r.ratio ?? 1)} (q ${formatP(r.q ?? 1)})`;

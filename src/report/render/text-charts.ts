@@ -1,7 +1,7 @@
 // Text charts for markdown read on GitHub (report.md, the job summary): GitHub's sanitiser strips
 // inline SVG from rendered markdown, so these draw with Unicode block characters, which survive
 // any renderer. The HTML report keeps its SVG (svg.ts). Pure functions of the numbers.
-import { barScale } from './cell.js';
+import { barScale } from './bar-scale.js';
 
 const LEVELS = '▁▂▃▄▅▆▇█';
 /** Left-aligned eighths of a cell: index k draws k/8 of a full block. */

@@ -2,15 +2,10 @@
 // markup. The pieces are built from units.ts output (no user text) except `reason`, which the
 // renderers escape. A cell leads with the figure rows compare (MB/s, time per op), so the best
 // cell never shows the larger number of a scaled row; the raw median and the work sit below it.
-import type { Runner } from '../spec/schema.js';
-import { RUNNER_LABEL, type Cell, type Row } from './model.js';
-import { formatBytes, formatCount, formatDuration, formatPercent, formatPerOp, formatRatio, formatThroughput, sig3 } from './units.js';
-
-/** Spread above this (half-range / median, as printed) marks the measurement as flaky. */
-export const FLAKY_SPREAD = 0.5;
-
-/** Below this median per iteration the clock and the timer calls dominate what is measured. */
-export const TIMER_BOUND_NS = 1_000;
+import type { Runner } from '../../spec/schema.js';
+import { cellMarks } from '../../verdict/descriptive.js';
+import { RUNNER_LABEL, type Cell, type Row } from './types.js';
+import { formatBytes, formatCount, formatDuration, formatPercent, formatPerOp, formatRatio, formatThroughput, sig3 } from '../units.js';
 
 /** Marks tying a figure to its caveat under the table. */
 export const TIMER_MARK = '‡';
@@ -68,23 +63,26 @@ export function cellView(row: Row, cell: Cell | undefined): CellView {
   if (cell.status !== 'ok' || cell.medianNs === undefined) {
     return { status: cell.status === 'ok' ? 'failed' : cell.status, reason: cell.reason ?? 'no samples', spread: [], flaky: false, marks: [] };
   }
-  const timerBound = cell.medianNs < TIMER_BOUND_NS;
+  // Flaky as printed: a spread shown as ±50.0% is not "above 50%".
+  const shown = cell.spread === undefined ? undefined : formatPercent(cell.spread);
+  const { timerBound, flaky, waited } = cellMarks({
+    medianNs: cell.medianNs,
+    kind: row.kind,
+    ...(shown !== undefined ? { printedSpreadPercent: Number.parseFloat(shown) } : {}),
+    ...(cell.cpuWallRatio !== undefined ? { cpuWallRatio: cell.cpuWallRatio } : {}),
+  });
   const marks: string[] = [];
   if (timerBound) marks.push(TIMER_MARK);
   const work = workText(row, cell);
   const raw = [`median ${formatDuration(cell.medianNs)}${work ? ` for ${work}` : ''}`];
   if (row.basis === 'bytes' && cell.perOpNs !== undefined && (cell.work.ops ?? 0) > 1) raw.push(formatPerOp(cell.perOpNs, row.opLabel));
   const spread: string[] = [];
-  // Flaky as printed: a spread shown as ±50.0% is not "above 50%".
-  const shown = cell.spread === undefined ? undefined : formatPercent(cell.spread);
-  const flaky = !timerBound && shown !== undefined && Number.parseFloat(shown) > FLAKY_SPREAD * 100;
   if (shown !== undefined && cell.n >= 2) spread.push(`${flaky ? '⚠ ' : ''}±${shown}${timerBound ? ` ${TIMER_MARK}` : ''}`);
   if (cell.cv !== undefined) spread.push(`cv ${formatPercent(cell.cv)}`);
   if (cell.p95Ns !== undefined) spread.push(`p95 ${formatDuration(cell.p95Ns)}`);
   spread.push(`n ${cell.n}`);
   if (cell.peakRssBytes !== null) spread.push(`rss ${formatBytes(cell.peakRssBytes)}`);
   if (cell.cpuWallRatio !== undefined) {
-    const waited = !timerBound && row.kind === 'cpu' && cell.cpuWallRatio < 0.9;
     if (waited) marks.push(WAIT_MARK);
     spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}${timerBound ? ` ${TIMER_MARK}` : waited ? ` ${WAIT_MARK}` : ''}`);
   }
@@ -108,9 +106,13 @@ export function allocText(row: Row, cell: Cell): string | undefined {
   return parts.join(' · ');
 }
 
-/** The caveats a set of rows needs under its table, in a fixed order. */
-export function caveatsOf(rows: readonly Row[], runners: readonly Runner[]): string[] {
-  const used = new Set(rows.flatMap((row) => runners.flatMap((r) => cellView(row, row.cells[r]).marks)));
+/** The caveats a set of rows needs under its table, in a fixed order (`view` gives a cell's view, built once). */
+export function caveatsOf(
+  rows: readonly Row[],
+  runners: readonly Runner[],
+  view: (row: Row, runner: Runner) => CellView = (row, r) => cellView(row, row.cells[r]),
+): string[] {
+  const used = new Set(rows.flatMap((row) => runners.flatMap((r) => view(row, r).marks)));
   return Object.entries(CAVEATS)
     .filter(([mark]) => used.has(mark))
     .map(([, text]) => text);
@@ -136,18 +138,4 @@ export function scaledWorkLine(row: Row): string {
   return scaledWork(row)
     .map((s) => `${RUNNER_LABEL[s.runner]} ${s.work}`)
     .join(' · ');
-}
-
-/**
- * Bar lengths in [0, 1] for values where lower is better (ratios to the fastest): linear from 0
- * while the spread is within 10x, else logarithmic from half the smallest, so the fastest client
- * keeps a visible bar beside one 1000x slower.
- */
-export function barScale(values: readonly number[]): { log: boolean; length: (v: number) => number } {
-  const valid = values.filter((v) => Number.isFinite(v) && v > 0);
-  const max = Math.max(...valid);
-  const min = Math.min(...valid);
-  if (!(max / min > 10)) return { log: false, length: (v) => v / max };
-  const lo = Math.log(min / 2);
-  return { log: true, length: (v) => (Math.log(v) - lo) / (Math.log(max) - lo) };
 }

@@ -3,16 +3,16 @@
 // JSON block, and the page script only ever sets textContent. A Content-Security-Policy with the
 // hashes of the two inline scripts blocks anything else from running even if escaping failed.
 import { createHash } from 'node:crypto';
-import type { Runner } from '../spec/schema.js';
-import { caveatsOf, cellView, leadFigure, scaledWorkLine } from './cell.js';
-import { htmlText, jsonForScript } from './escape.js';
-import { failureHeadline, failureLine, failuresOf } from './failures.js';
-import { FIT_HEADERS, fitRows } from './fits.js';
-import { NET_SCOPE_CAVEAT, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type CaseModel, type GroupModel, type Row } from './model.js';
-import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE, allocScoreboardTable, showsAllocations } from './memory.js';
-import { environmentLine, notRunLine, notRunOf, RUNNER_HEADERS, runnerRows } from './runners.js';
+import type { Runner } from '../../spec/schema.js';
+import { caveatsOf, leadFigure, scaledWorkLine, type CellView } from '../model/cell.js';
+import { htmlText, jsonForScript } from '../escape.js';
+import { failureHeadline, failureLine, failuresOf } from '../model/failures.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL, type AggregateModel, type CaseModel, type GroupModel, type Row } from '../model/types.js';
+import { showsAllocations } from '../model/memory.js';
+import { aggregateTables, barItems, digestNote, type AggregateTables, type Piece, type Table } from '../model/tables.js';
+import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE } from './notes.js';
 import { RUNNER_COLORS, bars, sparkline } from './svg.js';
-import { THROUGHPUT_FOOTNOTE, formatRatio } from './units.js';
+import { THROUGHPUT_FOOTNOTE, formatRatio } from '../units.js';
 
 export interface HtmlOptions {
   title?: string;
@@ -34,10 +34,15 @@ export interface ChartSpec {
 }
 
 export function renderHtml(model: AggregateModel, opts: HtmlOptions = {}): string {
+  return htmlReport(aggregateTables(model), opts);
+}
+
+/** report.html from the table model (writeReports builds it once for every format). */
+export function htmlReport(t: AggregateTables, opts: HtmlOptions = {}): string {
+  const { model } = t;
   const title = opts.title ?? 'bee-bench report';
-  const runners = runnersOf(model);
   const charts: ChartSpec[] = [];
-  const sections = model.groups.map((g) => groupHtml(g, runners, charts)).join('\n');
+  const sections = model.groups.map((g) => groupHtml(g, t, charts)).join('\n');
   const data = jsonForScript({ charts });
   const chartJs = opts.chartJs ? opts.chartJs.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--') : null;
   const scripts = [chartJs, PAGE_SCRIPT].filter((s): s is string => s !== null);
@@ -59,19 +64,17 @@ export function renderHtml(model: AggregateModel, opts: HtmlOptions = {}): strin
 </head>
 <body>
 <h1>${htmlText(title)}</h1>
-<p class="meta">${meta(model)}</p>
+<p class="meta">${meta(t.meta)}</p>
 ${model.hasNet ? `<div class="caveat"><strong>⚠ Scope of network figures.</strong> ${htmlText(NET_SCOPE_CAVEAT)}</div>` : ''}
 ${model.warnings.map((w) => `<div class="warn">⚠ ${htmlText(w)}</div>`).join('\n')}
 ${failedBlock(model)}
 <h2>Runners</h2>
-${runnersTable(model)}
-${environmentLine(model, htmlText) ? `<p class="env">${environmentLine(model, htmlText)}</p>` : ''}
+${htmlTableOf(t.runnersTable)}
+${t.environment ? `<p class="env">${htmlText(t.environment)}</p>` : ''}
 <h2>Scoreboard</h2>
-${runners.length > 1 ? scoreboard(model) : '<p>One runner only: nothing to rank.</p>'}
-${runners.length > 1 && model.allocScoreboard ? allocScoreboard(model, model.allocScoreboard) : ''}
-${notRunOf(model)
-  .map((n) => `<p class="sub">Not ranked: ${htmlText(notRunLine(n))}.</p>`)
-  .join('\n')}
+${t.scoreboard ? scoreboard(t.scoreboard) : '<p>One runner only: nothing to rank.</p>'}
+${t.allocScoreboard ? allocScoreboard(t.allocScoreboard) : ''}
+${t.notRun.map((line) => `<p class="sub">Not ranked: ${htmlText(line)}.</p>`).join('\n')}
 <p class="controls"><span id="chart-status" class="sub"></span></p>
 ${sections}
 <footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ''}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
@@ -90,11 +93,11 @@ function prose(s: string): string {
     .join('');
 }
 
-function meta(model: AggregateModel): string {
+function meta(m: AggregateTables['meta']): string {
   const parts: string[] = [];
-  if (model.startedAt) parts.push(`Runs from ${htmlText(model.startedAt)}${model.finishedAt ? ` to ${htmlText(model.finishedAt)}` : ''}`);
-  if (model.profiles.length > 0) parts.push(`profile ${model.profiles.map((p) => `<code>${htmlText(p)}</code>`).join(', ')}`);
-  if (model.specHashes.length > 0) parts.push(`spec ${model.specHashes.map((h) => `<code>${htmlText(h.slice(0, 12))}</code>`).join(', ')}`);
+  if (m.from) parts.push(`Runs from ${htmlText(m.from)}${m.to ? ` to ${htmlText(m.to)}` : ''}`);
+  if (m.profiles.length > 0) parts.push(`profile ${m.profiles.map((p) => `<code>${htmlText(p)}</code>`).join(', ')}`);
+  if (m.specs.length > 0) parts.push(`spec ${m.specs.map((h) => `<code>${htmlText(h)}</code>`).join(', ')}`);
   return parts.join(' · ');
 }
 
@@ -104,42 +107,40 @@ function table(headers: readonly string[], rows: ReadonlyArray<readonly string[]
   return `<table${cls ? ` class="${cls}"` : ''}><thead>${head}</thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function runnersTable(model: AggregateModel): string {
+/** A table model's cell in HTML: text escaped, identifiers as code, bold figures, a not-run status. */
+function htmlPieces(cell: readonly Piece[]): string {
+  return cell
+    .map((p) => {
+      if (typeof p === 'string') return htmlText(p);
+      if ('code' in p) return `<code>${htmlText(p.code)}</code>`;
+      if ('strong' in p) return `<strong>${htmlText(p.strong)}</strong>`;
+      const n = p.notRun;
+      return `<span class="${n.status === 'failed' ? 'fail' : 'skip'}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ''}</span>`;
+    })
+    .join('');
+}
+
+/** A table model as an HTML table; numeric tables get the class that right-aligns their figures. */
+function htmlTableOf(t: Table, cls = t.numeric ? 'num' : ''): string {
   return table(
-    RUNNER_HEADERS,
-    runnerRows(model, {
-      text: htmlText,
-      code: (s) => `<code>${htmlText(s)}</code>`,
-      status: (n) =>
-        `<span class="${n.status === 'failed' ? 'fail' : 'skip'}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ''}</span>`,
-    }),
+    t.headers.map(htmlText),
+    t.rows.map((r) => r.map(htmlPieces)),
+    cls,
   );
 }
 
-function scoreboard(model: AggregateModel): string {
-  const groups = model.groups.filter((g) => model.scoreboard.some((s) => s.byGroup[g.id] != null));
-  const best = Math.min(...model.scoreboard.map((s) => s.geomean ?? Infinity));
-  return `${table(
-    ['Runner', 'Wins', 'Rows', 'Overall', ...groups.map((g) => htmlText(g.title))],
-    model.scoreboard.map((s) => [
-      htmlText(RUNNER_LABEL[s.runner]),
-      String(s.wins),
-      String(s.rows),
-      s.geomean !== null && s.geomean === best ? `<strong>${formatRatio(s.geomean)}</strong>` : formatRatio(s.geomean),
-      ...groups.map((g) => formatRatio(s.byGroup[g.id])),
-    ]),
-    'num',
-  )}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
+function scoreboard(t: Table): string {
+  return `${htmlTableOf(t)}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
 }
 
 /** Heap bytes per unit of work, ranked like time (rows where a runner allocates nothing are counted apart). */
-function allocScoreboard(model: AggregateModel, entries: readonly AllocScoreEntry[]): string {
-  const t = allocScoreboardTable(model, entries, htmlText, (s) => `<strong>${s}</strong>`);
-  return `<h3>Heap bytes per unit of work</h3>${table(t.headers, t.rows, 'num alloc-scoreboard')}<p class="sub">${htmlText(ALLOC_SCOREBOARD_NOTE)}</p>`;
+function allocScoreboard(t: Table): string {
+  return `<h3>Heap bytes per unit of work</h3>${htmlTableOf(t, 'num alloc-scoreboard')}<p class="sub">${htmlText(ALLOC_SCOREBOARD_NOTE)}</p>`;
 }
 
 /** One group: a chart of every row, then one table whose rows are the group's (case, param) pairs. */
-function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[]): string {
+function groupHtml(g: GroupModel, t: AggregateTables, charts: ChartSpec[]): string {
+  const { runners, fits, view } = t;
   const parts: string[] = [`<section class="group"><h2>${htmlText(g.title)}</h2><p class="note">${prose(g.note)}</p>`];
   const chart = chartOf(g, runners, charts.length);
   if (chart) {
@@ -149,12 +150,12 @@ function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[
       `<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`,
     );
   }
-  for (const c of g.cases) for (const row of c.rows) parts.push(digestNote(row));
+  for (const c of g.cases) for (const row of c.rows) parts.push(digestHtml(row));
   parts.push(
     table(
       ['case · param', ...runners.map((r) => htmlText(RUNNER_LABEL[r])), 'bars'],
       g.cases.flatMap((c) =>
-        c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : '']),
+        c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r, view(row, r))), row.contested ? rowBars(row, runners) : '']),
       ),
       'cases',
     ),
@@ -162,14 +163,16 @@ function groupHtml(g: GroupModel, runners: readonly Runner[], charts: ChartSpec[
   const caveats = caveatsOf(
     g.cases.flatMap((c) => c.rows),
     runners,
+    view,
   );
   for (const text of caveats) parts.push(`<p class="sub">${htmlText(text)}</p>`);
   if (g.cases.some((c) => c.kind === 'net'))
     parts.push('<p class="sub scope">Scope: client ↔ local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
   for (const c of g.cases) {
-    if (c.fits.length === 0) continue;
+    const fit = fits.get(c.id);
+    if (!fit) continue;
     parts.push(
-      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(FIT_HEADERS, fitRows(c.fits, htmlText), 'num')}</div>`,
+      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${htmlTableOf(fit)}</div>`,
     );
   }
   parts.push('</section>');
@@ -184,21 +187,20 @@ function caseCell(c: CaseModel, row: Row, first: boolean): string {
 }
 
 /** A new digest disagreement stands out; a known one (spec `known`) says so and links its finding. */
-function digestNote(row: Row): string {
-  if (!row.digestMismatch) return '';
-  const values = `<ul>${row.digestMismatch
+function digestHtml(row: Row): string {
+  const note = digestNote(row);
+  if (!note) return '';
+  const values = `<ul>${note.values
     .map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (<code>${htmlText(d.caseId)}</code>)` : ''}: <code>${htmlText(d.digest)}</code></li>`)
     .join('')}</ul>`;
-  const k = row.digestKnown;
+  const k = note.known;
   if (k) {
-    const who = k.runners.map((r) => RUNNER_LABEL[r]).join(', ');
-    return `<div class="known">ℹ Known digest disagreement, <code>${htmlText(row.caseId)}</code> (${htmlText(row.label)}): ${htmlText(who)} differs, as <a href="${htmlText(k.url)}">FINDINGS ${htmlText(k.finding)}</a> records: ${htmlText(k.doc)}.${values}</div>`;
+    return `<div class="known">ℹ Known digest disagreement, <code>${htmlText(note.caseId)}</code> (${htmlText(note.label)}): ${htmlText(k.who)} differs, as <a href="${htmlText(k.url)}">FINDINGS ${htmlText(k.finding)}</a> records: ${htmlText(k.doc)}.${values}</div>`;
   }
-  return `<div class="warn">⚠ <strong>Digest disagreement</strong>, <code>${htmlText(row.caseId)}</code> (${htmlText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.${values}</div>`;
+  return `<div class="warn">⚠ <strong>Digest disagreement</strong>, <code>${htmlText(note.caseId)}</code> (${htmlText(note.label)}): the clients computed different outputs for the same input. Not a known finding: new.${values}</div>`;
 }
 
-function cellHtml(row: Row, runner: Runner): string {
-  const v = cellView(row, row.cells[runner]);
+function cellHtml(row: Row, runner: Runner, v: CellView): string {
   switch (v.status) {
     case 'absent':
       return '—';
@@ -224,13 +226,7 @@ function cellHtml(row: Row, runner: Runner): string {
 }
 
 function rowBars(row: Row, runners: readonly Runner[]): string {
-  return bars(
-    runners.map((r) => ({
-      runner: r,
-      value: row.cells[r]?.ratio ?? null,
-      text: row.cells[r]?.ratio !== undefined ? formatRatio(row.cells[r]!.ratio) : undefined,
-    })),
-  );
+  return bars(barItems(row, runners));
 }
 
 /**

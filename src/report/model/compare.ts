@@ -1,13 +1,11 @@
-// Two aggregate models (an old and a new run set) side by side: per runner the geometric-mean shift
-// of the row ratios new/old, per row the change with a flag beyond ±20%, and the rows only one side
-// has. Descriptive only (one run set each, no test): PR verdicts are ab.ts's job.
-import { geomean } from '../stats/index.js';
-import { isFlaggedDelta } from '../verdict/descriptive.js';
-import { RUNNERS, type Runner } from '../spec/schema.js';
-import { mdCode, mdText } from './escape.js';
-import { mdBlocks, mdTable } from './md.js';
-import { RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Cell, type Row } from './model.js';
-import { formatChange, formatDuration, formatShift } from './units.js';
+// The model of `bee-bench compare`: two aggregate models (an old and a new run set) side by side,
+// per runner the geometric-mean shift of the row ratios new/old, per row the change with its flag
+// (src/verdict/descriptive.ts), and the rows only one side has. Descriptive only (one run set each,
+// no test): PR verdicts are the A/B's job. render/compare-markdown.ts prints it.
+import { geomean } from '../../stats/index.js';
+import { COMPARE_FLAG, isFlaggedDelta } from '../../verdict/descriptive.js';
+import { RUNNERS, type Runner } from '../../spec/schema.js';
+import { allRows, rowKey, type AggregateModel, type Cell, type Row } from './types.js';
 
 export interface CompareOptions {
   /** Flag a row when |new/old - 1| exceeds this; default 0.2. */
@@ -54,7 +52,7 @@ function okCost(cell: Cell | undefined): number | undefined {
 }
 
 export function compareModels(oldModel: AggregateModel, newModel: AggregateModel, opts: CompareOptions = {}): CompareModel {
-  const flag = opts.flag ?? 0.2;
+  const flag = opts.flag ?? COMPARE_FLAG;
   const present = new Set([...oldModel.runners, ...newModel.runners].map((r) => r.runner));
   const runners = RUNNERS.filter((r) => present.has(r));
   const oldRows = new Map(allRows(oldModel).map((r) => [rowKey(r), r]));
@@ -109,54 +107,4 @@ function compareRow(o: Row, n: Row, runners: readonly Runner[], flag: number, ra
     cells[r] = cell;
   }
   return { caseId: n.caseId, label: n.label, group: n.group, cells };
-}
-
-export interface CompareMarkdownOptions {
-  oldLabel?: string;
-  newLabel?: string;
-}
-
-export function renderCompareMarkdown(cmp: CompareModel, opts: CompareMarkdownOptions = {}): string {
-  const side = (label: string, s: CompareModel['old']) =>
-    `${mdText(label)}${s.startedAt ? `: runs from ${mdText(s.startedAt)}` : ''}${s.specHashes.length ? `, spec ${s.specHashes.map((h) => mdCode(h.slice(0, 12))).join(', ')}` : ''}`;
-  const pct = Math.round(cmp.flag * 100);
-  const byCase = new Map<string, CompareRow[]>();
-  for (const r of cmp.rows) byCase.set(r.caseId, [...(byCase.get(r.caseId) ?? []), r]);
-
-  return mdBlocks([
-    '# bee-bench compare',
-    `${side(opts.oldLabel ?? 'Old', cmp.old)}  \n${side(opts.newLabel ?? 'New', cmp.new)}`,
-    '## Summary',
-    mdTable(
-      ['Runner', 'old client', 'new client', 'rows compared', 'geomean shift'],
-      cmp.summary.map((s) => [
-        mdText(RUNNER_LABEL[s.runner]),
-        mdText(s.oldVersion ?? '—'),
-        mdText(s.newVersion ?? '—'),
-        String(s.rows),
-        formatShift(s.geomean),
-      ]),
-    ),
-    'Geometric mean over the rows both runs have ok of new/old time per unit of work. Δ: positive is slower in the new run.',
-    '## Per-case deltas',
-    `Δ flagged ⚠ beyond ±${pct}%.`,
-    ...[...byCase].map(([caseId, rows]) => {
-      const runners = cmp.runners.filter((r) => rows.some((row) => row.cells[r]));
-      return `### ${mdCode(caseId)}\n\n${mdTable(
-        ['param', ...runners.flatMap((r) => [`${mdText(RUNNER_LABEL[r])} old`, 'new', 'Δ'])],
-        rows.map((row) => [
-          mdText(row.label),
-          ...runners.flatMap((r) => {
-            const c = row.cells[r];
-            if (!c) return ['—', '—', '—'];
-            const delta = c.ratio === undefined ? '—' : `${c.flagged ? '⚠ ' : ''}${formatChange(c.ratio)}`;
-            return [formatDuration(c.oldMedianNs), formatDuration(c.newMedianNs), delta];
-          }),
-        ]),
-      )}`;
-    }),
-    cmp.onlyOld.length + cmp.onlyNew.length > 0 ? '## Rows in one run only' : null,
-    cmp.onlyOld.length > 0 ? `Only in ${mdText(opts.oldLabel ?? 'old')}: ${cmp.onlyOld.map((k) => `${mdCode(k.caseId)} ${mdText(k.label)}`).join(', ')}` : null,
-    cmp.onlyNew.length > 0 ? `Only in ${mdText(opts.newLabel ?? 'new')}: ${cmp.onlyNew.map((k) => `${mdCode(k.caseId)} ${mdText(k.label)}`).join(', ')}` : null,
-  ]);
 }
