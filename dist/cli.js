@@ -27399,6 +27399,10 @@ function aaSpread(a, b) {
   const r = stepRatio(a, b);
   return Math.max(r, 1 / r) - 1;
 }
+function countVerdict(ratio, spread, o) {
+  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
+  return { bar, verdict: ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~" };
+}
 function judgeInstructions(base, baseAgain, head, o) {
   const steps = Math.min(base.length, baseAgain.length, head.length);
   if (steps === 0) throw new Error("judgeInstructions needs counts of two base runs and a head run");
@@ -27406,8 +27410,7 @@ function judgeInstructions(base, baseAgain, head, o) {
   const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
   const ratio = stepRatio(head, baseMean);
   const spread = aaSpread(base, baseAgain);
-  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
-  const verdict = ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~";
+  const { bar, verdict } = countVerdict(ratio, spread, o);
   return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
 }
 
@@ -29926,8 +29929,8 @@ function okCost(cell) {
 }
 function compareModels(oldModel, newModel, opts = {}) {
   const flag = opts.flag ?? COMPARE_FLAG;
-  const present = new Set([...oldModel.runners, ...newModel.runners].map((r) => r.runner));
-  const runners = RUNNERS.filter((r) => present.has(r));
+  const present2 = new Set([...oldModel.runners, ...newModel.runners].map((r) => r.runner));
+  const runners = RUNNERS.filter((r) => present2.has(r));
   const oldRows = new Map(allRows(oldModel).map((r) => [rowKey3(r), r]));
   const newRows = allRows(newModel);
   const newKeys = new Set(newRows.map(rowKey3));
@@ -30414,7 +30417,9 @@ import { readFileSync as readFileSync13, statSync as statSync4 } from "node:fs";
 import { join as join25, resolve as resolve9 } from "node:path";
 
 // src/history/schema.ts
-var RECORD_SCHEMA_ID = "bee-bench/history-record@1";
+var RECORD_SCHEMA_V1 = "bee-bench/history-record@1";
+var RECORD_SCHEMA_ID = "bee-bench/history-record@2";
+var RECORD_SCHEMAS = [RECORD_SCHEMA_V1, RECORD_SCHEMA_ID];
 var SERIES_SCHEMA_ID = "bee-bench/history-series@1";
 var INDEX_SCHEMA_ID = "bee-bench/history-index@1";
 var GabBenchSchema = external_exports.object({
@@ -30423,6 +30428,13 @@ var GabBenchSchema = external_exports.object({
   unit: external_exports.string(),
   range: external_exports.string().optional(),
   extra: external_exports.string().optional()
+});
+var RecordCountsSchema = external_exports.object({
+  samples: external_exports.array(external_exports.number().int().positive()).min(1),
+  median: external_exports.number().positive(),
+  per_op: external_exports.number().positive().optional(),
+  per_byte: external_exports.number().positive().optional(),
+  aa_spread: external_exports.number().nonnegative().optional()
 });
 var RecordCaseSchema = external_exports.object({
   id: external_exports.string().min(1),
@@ -30448,11 +30460,15 @@ var RecordCaseSchema = external_exports.object({
    * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
    */
   metrics: external_exports.record(external_exports.string(), external_exports.number()).optional(),
+  /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */
+  instructions: RecordCountsSchema.optional(),
   /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
-  gab: GabBenchSchema.optional()
+  gab: GabBenchSchema.optional(),
+  /** Imported cases: the original instruction-count bench, verbatim (src/history/gab.ts). */
+  gab_instructions: GabBenchSchema.optional()
 });
 var HistoryRecordSchema = external_exports.object({
-  schema: external_exports.literal(RECORD_SCHEMA_ID),
+  schema: external_exports.enum(RECORD_SCHEMAS),
   commit: external_exports.object({
     sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
     message: external_exports.string(),
@@ -30471,6 +30487,8 @@ var HistoryRecordSchema = external_exports.object({
   started_at: external_exports.iso.datetime({ offset: true }),
   finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
   cases: external_exports.array(RecordCaseSchema),
+  /** What counted the cases' instructions (tool and version): present when some case has them. */
+  counter: CounterSchema.optional(),
   /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
   source: external_exports.object({
     format: external_exports.literal("github-action-benchmark"),
@@ -30482,6 +30500,13 @@ var HistoryRecordSchema = external_exports.object({
     /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
     commit: external_exports.record(external_exports.string(), external_exports.unknown())
   }).optional()
+}).superRefine((r, ctx) => {
+  if (r.schema !== RECORD_SCHEMA_V1) return;
+  if (r.counter)
+    ctx.addIssue({ code: "custom", path: ["counter"], message: `${RECORD_SCHEMA_V1} records carry no counter; the record says ${RECORD_SCHEMA_ID}` });
+  r.cases.forEach((c, i) => {
+    if (c.instructions) ctx.addIssue({ code: "custom", path: ["cases", i, "instructions"], message: `${RECORD_SCHEMA_V1} records carry no instructions` });
+  });
 });
 
 // src/history/json.ts
@@ -30558,7 +30583,24 @@ function recordCase(c) {
   if (c.digest) out.digest = c.digest;
   const metrics = allocationMetrics(c);
   if (metrics) out.metrics = metrics;
+  const counts = c.status === "ok" ? countFigures(c) : void 0;
+  if (counts) out.instructions = counts;
   return out;
+}
+function workUnits(work) {
+  return (work.bytes ?? 0) > 0 ? work.bytes : (work.ops ?? 0) > 0 ? work.ops : 1;
+}
+function countFigures(c) {
+  const s = c.instructions;
+  if (!s || s.length === 0) return void 0;
+  const m = median(s);
+  const { ops, bytes } = c.work;
+  return {
+    samples: [...s],
+    median: m,
+    ...ops !== void 0 && ops > 0 ? { per_op: m / ops } : {},
+    ...bytes !== void 0 && bytes > 0 ? { per_byte: m / bytes } : {}
+  };
 }
 var ALLOC_METRICS = { bytesPerIteration: "B/iter", allocsPerIteration: "allocs/iter", bytesPerOp: "B/op", allocsPerOp: "allocs/op" };
 function allocationMetrics(c) {
@@ -30586,6 +30628,7 @@ function toRecord(result2, ctx) {
     finished_at: result2.finished_at,
     cases: result2.cases.map(recordCase)
   };
+  if (result2.counter && candidate.cases.some((c) => c.instructions)) candidate.counter = { ...result2.counter };
   const parsed = HistoryRecordSchema.safeParse(candidate);
   if (!parsed.success) {
     throw new InputError(
@@ -30613,13 +30656,14 @@ function serializeRecord(r) {
   return stableJsonPretty(r);
 }
 var SCHEMA_FAMILY = RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1);
+var isRecord = (doc) => RECORD_SCHEMAS.includes(doc.schema);
 function parseRecord(file2, text2) {
   const value = parseJson(file2, text2);
   const schema = value !== null && typeof value === "object" ? value.schema : void 0;
-  if (typeof schema === "string" && schema !== RECORD_SCHEMA_ID && schema.startsWith(SCHEMA_FAMILY)) {
+  if (typeof schema === "string" && !RECORD_SCHEMAS.includes(schema) && schema.startsWith(SCHEMA_FAMILY)) {
     throw new InputError(
       file2,
-      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMA_ID})`],
+      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMAS.join(" and ")})`],
       "upgrade bee-bench to read it; the record is left untouched"
     );
   }
@@ -30628,7 +30672,7 @@ function parseRecord(file2, text2) {
     throw new InputError(
       file2,
       describeIssues(parsed.error),
-      `a history record must match ${RECORD_SCHEMA_ID} (src/history/schema.ts); the file is left untouched`
+      `a history record must match ${RECORD_SCHEMAS.join(" or ")} (src/history/schema.ts); the file is left untouched`
     );
   return parsed.data;
 }
@@ -30690,14 +30734,17 @@ function timeOf(iso) {
 }
 
 // src/history/scoreboard.ts
-function unitCost(cells) {
+var timeFigure = (c) => c.median_ns;
+var countFigure = (c) => c.instructions?.median;
+function unitCost(cells, figure) {
   const all = (f) => cells.every(({ c }) => (f(c) ?? 0) > 0);
-  if (all((c) => c.work.bytes)) return cells.map(({ c }) => c.median_ns / c.work.bytes);
-  if (all((c) => c.work.ops)) return cells.map(({ c }) => c.median_ns / c.work.ops);
+  const value = (c) => figure(c);
+  if (all((c) => c.work.bytes)) return cells.map(({ c }) => value(c) / c.work.bytes);
+  if (all((c) => c.work.ops)) return cells.map(({ c }) => value(c) / c.work.ops);
   const works = new Set(cells.map(({ c }) => `${c.work.ops ?? ""}/${c.work.bytes ?? ""}`));
-  return works.size === 1 ? cells.map(({ c }) => c.median_ns) : null;
+  return works.size === 1 ? cells.map(({ c }) => value(c)) : null;
 }
-function scoreRun(runId, records, groupOf) {
+function scoreRun(runId, records, groupOf, figure = timeFigure) {
   const sorted2 = [...records].sort((a, b) => byString(a.path, b.path));
   const byRunner2 = /* @__PURE__ */ new Map();
   for (const r of sorted2) byRunner2.set(r.record.runner, r);
@@ -30709,7 +30756,7 @@ function scoreRun(runId, records, groupOf) {
     const seen = /* @__PURE__ */ new Set();
     for (const c of r.record.cases) {
       const key3 = `${c.id}\0${c.label}`;
-      if (seen.has(key3) || c.status !== "ok" || c.median_ns === null || !(c.median_ns > 0)) continue;
+      if (seen.has(key3) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
       seen.add(key3);
       const row = rows.get(key3) ?? [];
       row.push({ runner, c });
@@ -30719,7 +30766,7 @@ function scoreRun(runId, records, groupOf) {
   const scored = [];
   for (const key3 of [...rows.keys()].sort()) {
     const cells = rows.get(key3);
-    const cost = unitCost(cells);
+    const cost = unitCost(cells, figure);
     if (!cost) continue;
     const first3 = cells[0];
     scored.push({ group: groupOf(first3.c.id, first3.c.kind), costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] })) });
@@ -30743,7 +30790,7 @@ function scoreRun(runId, records, groupOf) {
   }
   return entry;
 }
-function scoreboard4(records, maxRuns, groupOf) {
+function scoreboard4(records, maxRuns, groupOf, figure = timeFigure) {
   const byRun = /* @__PURE__ */ new Map();
   for (const r of records) {
     const run2 = byRun.get(r.record.run.id);
@@ -30761,7 +30808,7 @@ function scoreboard4(records, maxRuns, groupOf) {
     const run2 = runs[i];
     const n = left.get(run2.first.record.branch) ?? 0;
     if (n >= maxRuns || run2.list.length < 2) continue;
-    const e = scoreRun(run2.id, run2.list, groupOf);
+    const e = scoreRun(run2.id, run2.list, groupOf, figure);
     if (!e) continue;
     left.set(e.branch, n + 1);
     kept.push(e);
@@ -30801,6 +30848,24 @@ function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
   return marked;
 }
 
+// src/history/steps.ts
+var DEFAULT_COUNT_SPREAD = NOISE_FLOOR;
+function countSteps(points) {
+  const out = /* @__PURE__ */ new Map();
+  for (let i = 1; i < points.length; i++) {
+    const prev = points[i - 1];
+    const cur = points[i];
+    const stored = [prev.spread, cur.spread].filter((s) => s !== void 0);
+    const spread = stored.length > 0 ? Math.max(...stored) : DEFAULT_COUNT_SPREAD;
+    const change = cur.unit / prev.unit - 1;
+    const moved = Math.abs(change) >= spread;
+    const cause = prev.toolchain !== cur.toolchain ? { kind: "toolchain", from: prev.toolchain, to: cur.toolchain } : moved && prev.host !== cur.host ? { kind: "host", from: prev.host, to: cur.host } : void 0;
+    if (!moved && !cause) continue;
+    out.set(i, { change, since: prev.sha, spread, spread_from: stored.length > 0 ? "record" : "default", ...cause ? { cause } : {} });
+  }
+  return out;
+}
+
 // src/history/derive.ts
 var INDEX_FILE = "index.json";
 var SERIES_DIR = "series";
@@ -30838,22 +30903,32 @@ function seriesFile(caseId) {
 }
 var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
 function unitOf(c) {
-  const units = (c.work.bytes ?? 0) > 0 ? c.work.bytes : (c.work.ops ?? 0) > 0 ? c.work.ops : 1;
-  return c.median_ns / units;
+  return c.median_ns / workUnits(c.work);
 }
+function countUnitOf(c) {
+  return c.instructions ? c.instructions.median / workUnits(c.work) : void 0;
+}
+function toolchainOf(r) {
+  return r.counter ? `${r.host.runtime}; ${r.counter.tool} ${r.counter.version}` : r.host.runtime;
+}
+var hostOf = (r) => `${r.host.os}/${r.host.arch} ${r.host.cpu_model}`;
 function firstLine(message) {
   const line = message.split(/\r?\n/, 1)[0] ?? "";
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}\u2026` : line;
 }
 var sortedKeys = (m) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-function point({ loaded }, c, shift) {
+function point({ loaded }, c, shift, step2) {
   const { path, record: record2 } = loaded;
+  const counted = c.instructions;
   return {
+    aa_spread: counted?.aa_spread,
     author: record2.commit.author,
     branch: record2.branch,
     bytes: c.work.bytes,
     client_version: record2.client.version,
+    count_step: step2,
     imported: record2.source ? `github-action-benchmark ${record2.source.tool}: ${c.gab?.name ?? c.id}` : void 0,
+    instructions: counted?.median,
     max_ns: c.max_ns ?? c.median_ns,
     median_ns: c.median_ns,
     message: firstLine(record2.commit.message),
@@ -30866,6 +30941,7 @@ function point({ loaded }, c, shift) {
     sha: record2.commit.sha,
     shift: shift ? { p: shift.p, ratio: shift.ratio } : void 0,
     timestamp: record2.commit.timestamp,
+    toolchain: counted ? toolchainOf(record2) : void 0,
     url: record2.commit.url
   };
 }
@@ -30931,14 +31007,20 @@ function deriveHistory(set2, opts = {}) {
   const groups = (opts.catalog?.groups ?? []).filter((g) => used.has(g.id)).map((g) => ({ id: g.id, title: g.title }));
   const known = new Set(groups.map((g) => g.id));
   for (const id of [...used].filter((g) => !known.has(g)).sort(byString)) groups.push({ id, title: FALLBACK_GROUPS[id] ?? id });
-  const present = new Set([...series.values()].map((a) => a.runner));
+  const present2 = new Set([...series.values()].map((a) => a.runner));
+  const countBoard = scoreboard4(
+    ordered.map((o) => o.loaded),
+    maxRuns,
+    groupOf,
+    countFigure
+  );
   const index = {
     schema: INDEX_SCHEMA_ID,
     generated_from: all.length,
     branches: [...branches].sort(byString),
     default_branch: retained.default,
     expired_branches: retained.expired,
-    runners: RUNNER_ORDER.filter((r) => present.has(r)),
+    runners: RUNNER_ORDER.filter((r) => present2.has(r)),
     groups,
     cases,
     scoreboard: scoreboard4(
@@ -30946,6 +31028,7 @@ function deriveHistory(set2, opts = {}) {
       maxRuns,
       groupOf
     ),
+    ...countBoard.length > 0 ? { scoreboard_counts: countBoard } : {},
     invalid: [...set2.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem }))
   };
   return { index, series: caseIds.map((id) => files.get(id).file) };
@@ -30960,6 +31043,7 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
   });
   const keep = new Uint8Array(acc.at.length);
   const shifts = /* @__PURE__ */ new Map();
+  const steps = /* @__PURE__ */ new Map();
   const latest = {};
   const margin = shiftMargin(shiftOpts);
   for (const branch of [...perBranch.keys()].sort(byString)) {
@@ -30970,6 +31054,19 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
     const units = list.slice(start).map((i) => unitOf(acc.cases[i]));
     for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list[start + s.index], s);
     for (let j = from; j < n; j++) keep[list[j]] = 1;
+    const counted = list.filter((i) => acc.cases[i].instructions);
+    const countPoints = counted.map((i) => {
+      const c = acc.cases[i];
+      const rec = ordered[acc.at[i]].loaded.record;
+      return {
+        unit: countUnitOf(c),
+        sha: rec.commit.sha,
+        toolchain: toolchainOf(rec),
+        host: hostOf(rec),
+        ...c.instructions.aa_spread !== void 0 ? { spread: c.instructions.aa_spread } : {}
+      };
+    });
+    for (const [k, step2] of countSteps(countPoints)) steps.set(counted[k], step2);
     const last = acc.cases[list[n - 1]];
     const prev = n > 1 ? acc.cases[list[n - 2]] : void 0;
     const record2 = ordered[acc.at[list[n - 1]]].loaded.record;
@@ -30981,12 +31078,25 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
       change: prev && prevUnit > 0 ? unitOf(last) / prevUnit - 1 : null,
       trend: list.slice(-trendLength).map((i) => acc.cases[i].median_ns),
       ops: last.work.ops,
-      bytes: last.work.bytes
+      bytes: last.work.bytes,
+      ...last.instructions ? countSummary(
+        counted.map((i) => acc.cases[i]),
+        trendLength
+      ) : {}
     };
   }
   const kept = [];
-  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]], acc.cases[i], shifts.get(i)));
+  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]], acc.cases[i], shifts.get(i), steps.get(i)));
   return { kept, latest };
+}
+function countSummary(cases, trendLength) {
+  const last = cases[cases.length - 1];
+  const prev = cases[cases.length - 2];
+  return {
+    instructions: last.instructions.median,
+    count_change: prev ? countUnitOf(last) / countUnitOf(prev) - 1 : null,
+    count_trend: cases.slice(-trendLength).map((c) => c.instructions.median)
+  };
 }
 function renderDerived(d) {
   const out = /* @__PURE__ */ new Map();
@@ -31081,13 +31191,13 @@ async function pushAttempts(git2, files, opts) {
     await checkoutTip(git2, branch);
     const folderAbs = join23(opts.workdir, folder);
     await refuseLinks(opts.workdir, folder);
-    const { added, present } = await addRecords(folderAbs, files);
+    const { added, present: present2 } = await addRecords(folderAbs, files);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
     const set2 = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
     await writeDerived(folderAbs, derive(set2, opts.derive));
     await git2(["add", "--all", "--", folder]);
     const staged = await stagedChanges(git2, folder);
-    const report2 = { attempts: attempt, added, present, invalid: set2.invalid };
+    const report2 = { attempts: attempt, added, present: present2, invalid: set2.invalid };
     if (staged.length === 0) return { ...report2, commit: null };
     await git2(["commit", "-q", "--no-verify", "-m", message]);
     const commit = (await git2(["rev-parse", "HEAD"])).trim();
@@ -31192,7 +31302,7 @@ async function checkoutTip(git2, branch) {
 }
 async function addRecords(folderAbs, files) {
   const added = [];
-  const present = [];
+  const present2 = [];
   for (const [path, text2] of files) {
     const abs = join23(folderAbs, path);
     let existing = null;
@@ -31206,12 +31316,12 @@ async function addRecords(folderAbs, files) {
       await writeFile(abs, text2, { flag: "wx" });
       added.push(path);
     } else if (existing === text2) {
-      present.push(path);
+      present2.push(path);
     } else {
       throw new RecordConflictError(path);
     }
   }
-  return { added: added.sort(), present: present.sort() };
+  return { added: added.sort(), present: present2.sort() };
 }
 async function copySite(siteDir2, folderAbs) {
   for (const name of await readdir(siteDir2)) {
@@ -31286,6 +31396,15 @@ function parseGabName(name) {
   const m = OUR_NAME.exec(name);
   return m ? { id: m[1], label: m[2], runner: m[3] } : null;
 }
+var COUNT_SUFFIX = " instructions";
+var GAB_COUNT_UNIT = "instructions/iter";
+function gabCountName(id, label, runner) {
+  return `${gabName(id, label, runner)}${COUNT_SUFFIX}`;
+}
+function parseGabCountName(b) {
+  if (b.unit !== GAB_COUNT_UNIT || !b.name.endsWith(COUNT_SUFFIX)) return null;
+  return parseGabName(b.name.slice(0, -COUNT_SUFFIX.length));
+}
 function gabSlug(name) {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "bench";
 }
@@ -31331,7 +31450,8 @@ function importGab(file2, text2, opts = {}) {
   const out = { records: [], skipped: [], charted: 0 };
   const foreign = /* @__PURE__ */ new Map();
   const names = /* @__PURE__ */ new Set();
-  for (const list of Object.values(data.entries)) for (const e of list) for (const b of e.benches) if (!parseGabName(b.name)) names.add(b.name);
+  for (const list of Object.values(data.entries))
+    for (const e of list) for (const b of e.benches) if (!parseGabName(b.name) && !parseGabCountName(b)) names.add(b.name);
   const taken = /* @__PURE__ */ new Set();
   for (const name of [...names].sort(byString)) {
     const base = `gab.${gabSlug(name)}`;
@@ -31345,7 +31465,16 @@ function importGab(file2, text2, opts = {}) {
       const where = `entries[${JSON.stringify(suite)}][${i}]`;
       const fallback = RunnerSchema.parse(opts.runner ?? TOOL_RUNNER[entry.tool] ?? "js");
       const byRun = /* @__PURE__ */ new Map();
+      const countsBy = /* @__PURE__ */ new Map();
       entry.benches.forEach((bench, j) => {
+        const counted = parseGabCountName(bench);
+        if (counted) {
+          const list2 = countsBy.get(counted.runner) ?? [];
+          list2.push({ bench, id: counted.id, label: counted.label, j });
+          countsBy.set(counted.runner, list2);
+          if (!byRun.has(counted.runner)) byRun.set(counted.runner, []);
+          return;
+        }
         const ours = parseGabName(bench.name);
         const runner = ours?.runner ?? fallback;
         const list = byRun.get(runner) ?? [];
@@ -31353,7 +31482,8 @@ function importGab(file2, text2, opts = {}) {
         byRun.set(runner, list);
       });
       for (const runner of [...byRun.keys()].sort(byRunner)) {
-        out.records.push(entryRecord(file2, where, { suite, repoUrl: data.repoUrl }, entry, runner, byRun.get(runner), branch, out));
+        const placed = { benches: byRun.get(runner), counts: countsBy.get(runner) ?? [] };
+        out.records.push(entryRecord(file2, where, { suite, repoUrl: data.repoUrl }, entry, runner, placed, branch, out));
       }
     });
   }
@@ -31392,7 +31522,7 @@ function importedCase({ bench, id, label }, at, out) {
   } else out.charted++;
   return c;
 }
-function entryRecord(file2, where, origin, entry, runner, benches, branch, out) {
+function entryRecord(file2, where, origin, entry, runner, { benches, counts }, branch, out) {
   const cases = [];
   const seen = /* @__PURE__ */ new Map();
   let client = null;
@@ -31406,6 +31536,17 @@ function entryRecord(file2, where, origin, entry, runner, benches, branch, out) 
     if (cl && !client) {
       const at = cl.lastIndexOf(" ");
       if (at > 0) client = { name: cl.slice(0, at), version: cl.slice(at + 1) };
+    }
+  }
+  let counter;
+  for (const placed of counts) {
+    const { instructions, version: version3 } = importedCounts(placed.bench);
+    counter ??= version3 ? { tool: "callgrind", version: version3 } : void 0;
+    const c = cases.find((k) => k.id === placed.id && k.label === placed.label && !k.instructions);
+    if (c) Object.assign(c, { instructions, gab_instructions: { ...placed.bench } });
+    else {
+      const { gab: _time, ...bare } = importedCase({ ...placed, bench: { ...placed.bench, unit: "instructions only" } }, `${where}.benches[${placed.j}]`, out);
+      cases.push({ ...bare, instructions, gab_instructions: { ...placed.bench } });
     }
   }
   const started = new Date(entry.date).toISOString();
@@ -31430,6 +31571,7 @@ function entryRecord(file2, where, origin, entry, runner, benches, branch, out) 
     started_at: started,
     finished_at: null,
     cases,
+    ...counter ? { counter } : {},
     source: {
       format: "github-action-benchmark",
       suite: origin.suite,
@@ -31455,23 +31597,65 @@ function generatedBench(c, run2) {
   if (c.work.ops !== void 0) extra.push(`ops: ${c.work.ops}`);
   if (c.work.bytes !== void 0) extra.push(`bytes: ${c.work.bytes}`);
   if (c.work.ops) extra.push(`per-op: ${sig6(c.median_ns / c.work.ops)} ns`);
-  const b = { name: gabName(c.id, c.label, run2.runner), value: c.median_ns, unit: "ns", extra: extra.join("\n") };
-  if (c.mad_ns !== null) b.range = `\xB1 ${c.mad_ns}`;
-  return b;
+  return {
+    name: gabName(c.id, c.label, run2.runner),
+    value: c.median_ns,
+    unit: "ns",
+    ...c.mad_ns !== null ? { range: `\xB1 ${c.mad_ns}` } : {},
+    extra: extra.join("\n")
+  };
+}
+var present = (x) => x === null ? [] : [x];
+function countBench(c, run2) {
+  const k = c.instructions;
+  if (c.status !== "ok" || !k) return null;
+  const extra = [`samples: ${k.samples.join(",")}`];
+  if (k.per_op !== void 0) extra.push(`per-op: ${k.per_op}`);
+  if (k.per_byte !== void 0) extra.push(`per-byte: ${k.per_byte}`);
+  if (k.aa_spread !== void 0) extra.push(`aa-spread: ${k.aa_spread}`);
+  if (run2.counter) extra.push(`counter: ${run2.counter.tool} ${run2.counter.version}`);
+  return { name: gabCountName(c.id, c.label, run2.runner), value: k.median, unit: GAB_COUNT_UNIT, extra: extra.join("\n") };
+}
+function importedCounts(bench) {
+  const extra = parseExtra(bench.extra);
+  const samples = (extra.get("samples") ?? "").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const exact = (key3) => {
+    const v = extra.get(key3);
+    const n = v === void 0 ? NaN : Number(v);
+    return Number.isFinite(n) && n >= 0 ? n : void 0;
+  };
+  const perOp = exact("per-op");
+  const perByte = exact("per-byte");
+  const spread = exact("aa-spread");
+  const version3 = /^callgrind\s+(\S+)$/.exec(extra.get("counter") ?? "")?.[1];
+  return {
+    instructions: {
+      samples: samples.length > 0 ? samples : [Math.max(1, Math.round(bench.value))],
+      median: bench.value,
+      ...perOp ? { per_op: perOp } : {},
+      ...perByte ? { per_byte: perByte } : {},
+      ...spread !== void 0 ? { aa_spread: spread } : {}
+    },
+    ...version3 ? { version: version3 } : {}
+  };
 }
 function exportGab(run2) {
-  if (run2.schema === RECORD_SCHEMA_ID && run2.source) {
+  if (isRecord(run2) && run2.source) {
     const rec = run2;
-    return rec.cases.flatMap((c) => c.gab ? [{ ...c.gab }] : generatedBench(c, rec) ?? []);
+    return rec.cases.flatMap((c) => [
+      ...c.gab ? [{ ...c.gab }] : present(generatedBench(c, rec)),
+      ...c.gab_instructions ? [{ ...c.gab_instructions }] : present(countBench(c, rec))
+    ]);
   }
-  const cases = run2.schema === RECORD_SCHEMA_ID ? run2.cases : run2.cases.map(recordCase);
+  const cases = isRecord(run2) ? run2.cases : run2.cases.map(recordCase);
   const out = [];
   const seen = /* @__PURE__ */ new Set();
   for (const c of cases) {
-    const b = generatedBench(c, run2);
-    if (!b || seen.has(b.name)) continue;
-    seen.add(b.name);
-    out.push(b);
+    for (const b of [generatedBench(c, run2), countBench(c, run2)]) {
+      if (!b || seen.has(b.name)) continue;
+      seen.add(b.name);
+      out.push(b);
+    }
   }
   return out.sort((a, b) => byString(a.name, b.name));
 }

@@ -15,7 +15,9 @@ import { DECIMATION, fullData } from './decimate.js';
 import { formatUtc, minUnitFor } from './date-adapter.js';
 import { clear, el, externalLink, firstLine, internalLink, safeHttpUrl } from './dom.js';
 import { download, fileName, toCsv, type Row } from './download.js';
-import { axisTitle, basisOf, exportUnit, exportValue, formatValue, metricsOf, pointValue, type Figure } from './metric.js';
+import { hasCounts } from './counts.js';
+import { axisTitle, basisOf, exportUnit, exportValue, formatValue, isCount, metricsOf, pointValue, type Figure } from './metric.js';
+import { countMark, MARK_STYLE, stepLabels } from './steps.js';
 import { formatHash, type ViewState } from './permalink.js';
 import { PointTooltip, pointDetails, type Datum } from './tooltip.js';
 
@@ -44,6 +46,9 @@ export const CASE_COLUMNS = [
   'url',
   'run_id',
   'record',
+  'instructions',
+  'toolchain',
+  'count_mark',
 ] as const;
 
 /** Rows shown in a data table at most; downloads always hold every shown point. */
@@ -91,7 +96,8 @@ function yTick(basis: Figure, scale: Scale, v: number): string {
 function yScale(basis: Figure, log: boolean) {
   return {
     type: log ? ('logarithmic' as const) : ('linear' as const),
-    beginAtZero: !log,
+    // Counts move by fractions of a percent: their axis hugs the data, so a step is seen.
+    beginAtZero: !log && !isCount(basis),
     title: { display: true, text: `${axisTitle(basis)}${log ? ', log scale' : ''}` },
     ticks: {
       callback(this: Scale, v: number | string) {
@@ -115,8 +121,10 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
     );
     return { destroy() {}, ready: Promise.resolve() };
   }
-  // Time by default; a metric the points carry (heap bytes per op, ...) when the permalink names one.
-  const basis: Figure = state.metric ? { metric: state.metric } : basisOf(c);
+  // Instruction counts where the case has them (the same on every runner), else time; a metric the
+  // points carry (heap bytes per op, ...) when the permalink names one, time when it says figure=time.
+  const counted = hasCounts(c);
+  const basis: Figure = state.metric ? { metric: state.metric } : counted && state.figure !== 'time' ? { count: basisOf(c) } : basisOf(c);
   const t = theme();
   applyTheme(t);
   document.title = `${c.id} · bee-bench trends`;
@@ -158,8 +166,16 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
       'p',
       { class: 'hint' },
       'Zoom: drag across a time range, or Ctrl + scroll. Pan: Shift + drag. Click a point to pin its details. ',
-      el('span', { class: 'mark-key', text: '✱' }),
-      ' significant shift · ',
+      ...(isCount(basis)
+        ? [
+            el('span', { class: 'mark-key', text: '✱' }),
+            ' count step (at or above the row’s A/A spread, labelled with the change) · ',
+            el('span', { class: 'mark-key', text: '✚' }),
+            ' toolchain changed · ',
+            el('span', { class: 'mark-key', text: '✖' }),
+            ' host changed with the counts · ',
+          ]
+        : [el('span', { class: 'mark-key', text: '✱' }), ' significant shift · ']),
       el('span', { class: 'mark-key', text: '◆' }),
       ' client version changed (dashed line into it).',
     ),
@@ -268,7 +284,7 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
       if (destroyed) return;
       status.remove();
       const metrics = metricsOf(file);
-      if (metrics.length > 0 || state.metric) toolbar.prepend(figureSelect(metrics, state, ctx));
+      if (metrics.length > 0 || state.metric || counted) toolbar.prepend(figureSelect(metrics, counted, basis, state, ctx));
       const charts = buildCharts(root, c, file, basis, branch, state, t, {
         onRangeChange,
         refreshTables,
@@ -309,24 +325,32 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
 }
 
 function footnoteOf(figure: Figure): string {
+  if (isCount(figure))
+    return 'Each point is one run’s median instructions per iteration under callgrind, over the case’s work: the same on every machine with the same toolchain. A step is marked where the count moved by at least the row’s A/A spread (the one its record stored, else 0.05%) against the previous counted run of this branch.';
   if (typeof figure === 'object')
     return 'Each point is one run’s figure for this unit: for heap bytes and allocations, the median of its allocation run’s iterations, by the runtime’s own accounting.';
   return figure === 'bytes' ? THROUGHPUT_FOOTNOTE : 'Each point is the median of one run’s iterations.';
 }
 
-/** Time or a metric the points carry: a choice kept in the permalink (a new view, zoom kept). */
-function figureSelect(metrics: readonly string[], state: ViewState, ctx: ViewContext): HTMLElement {
+/** The select's value for instruction counts (a metric unit never starts with "="). */
+const COUNT_OPTION = '=count';
+
+/** Time, instruction counts or a metric the points carry: a choice kept in the permalink (a new view, zoom kept). */
+function figureSelect(metrics: readonly string[], counted: boolean, shown: Figure, state: ViewState, ctx: ViewContext): HTMLElement {
   const select = el('select', { attrs: { id: 'figure' } });
-  const options = ['', ...metrics, ...(state.metric && !metrics.includes(state.metric) ? [state.metric] : [])];
+  const options = ['', ...(counted ? [COUNT_OPTION] : []), ...metrics, ...(state.metric && !metrics.includes(state.metric) ? [state.metric] : [])];
+  const current = state.metric ?? (isCount(shown) ? COUNT_OPTION : '');
   for (const unit of options) {
-    const o = el('option', { text: unit === '' ? 'Time' : unit, attrs: { value: unit } });
-    o.selected = unit === (state.metric ?? '');
+    const o = el('option', { text: unit === '' ? 'Time' : unit === COUNT_OPTION ? 'Instructions' : unit, attrs: { value: unit } });
+    o.selected = unit === current;
     select.append(o);
   }
   select.addEventListener('change', () => {
     const next: ViewState = { ...state };
-    if (select.value) next.metric = select.value;
-    else delete next.metric;
+    delete next.metric;
+    delete next.figure;
+    if (select.value === '' && counted) next.figure = 'time';
+    else if (select.value !== '' && select.value !== COUNT_OPTION) next.metric = select.value;
     ctx.navigate(next);
   });
   return el('label', { class: 'check' }, 'Figure ', select);
@@ -359,6 +383,9 @@ function rowOf(c: IndexCase, basis: Figure, label: string, runner: Runner, d: Da
     url: safeHttpUrl(p.url),
     run_id: p.run_id,
     record: p.record,
+    instructions: p.instructions ?? null,
+    toolchain: p.toolchain ?? null,
+    count_mark: isCount(basis) ? (countMark(p)?.text ?? null) : null,
   };
 }
 
@@ -420,12 +447,17 @@ function buildCharts(
         backgroundColor: t.runner[runner],
         borderWidth: 1.5,
         // Arrays for the drawn points (decimate.ts recomputes them whenever the drawn subset changes).
-        $pointStyles: (drawn: readonly Datum[]) => ({
-          pointStyle: drawn.map((d) => (d.pt.shift ? 'star' : d.versionFrom !== undefined ? 'rectRot' : RUNNER_POINT[runner])),
-          pointRadius: drawn.map((d) => (d.pt.shift ? 8 : d.versionFrom !== undefined ? 5 : baseRadius)),
-          pointBorderWidth: drawn.map((d) => (d.pt.shift ? 2 : 1)),
-          pointHoverRadius: drawn.map((d) => (d.pt.shift ? 9 : 5)),
-        }),
+        // Count charts mark count steps and toolchain / host changes; time charts the shifts.
+        $countMarks: isCount(basis),
+        $pointStyles: (drawn: readonly Datum[]) => {
+          const marked = drawn.map((d) => (isCount(basis) ? (countMark(d.pt) ? MARK_STYLE[countMark(d.pt)!.kind] : null) : d.pt.shift ? 'star' : null));
+          return {
+            pointStyle: drawn.map((d, i) => marked[i] ?? (d.versionFrom !== undefined ? 'rectRot' : RUNNER_POINT[runner])),
+            pointRadius: drawn.map((d, i) => (marked[i] ? 8 : d.versionFrom !== undefined ? 5 : baseRadius)),
+            pointBorderWidth: drawn.map((_d, i) => (marked[i] ? 2 : 1)),
+            pointHoverRadius: drawn.map((_d, i) => (marked[i] ? 9 : 5)),
+          };
+        },
         segment: {
           borderDash: (sc: ScriptableLineSegmentContext) => (datasets[sc.datasetIndex]?.data[sc.p1DataIndex]?.versionFrom !== undefined ? [5, 4] : undefined),
         },
@@ -434,6 +466,7 @@ function buildCharts(
     const chart: LineChart = new Chart<'line', Datum[]>(canvas, {
       type: 'line',
       data: { datasets },
+      plugins: [stepLabels],
       options: {
         responsive: true,
         maintainAspectRatio: false,
@@ -538,7 +571,9 @@ function fillTable(info: ChartInfo, basis: Figure, t: Theme): void {
   );
   const body = el('tbody');
   for (const { runner, d } of rows.slice(0, TABLE_ROWS)) {
-    const marks = [d.pt.shift ? '✱ shift' : '', d.versionFrom !== undefined ? `◆ from ${d.versionFrom}` : ''].filter(Boolean).join(' ');
+    const marks = [isCount(basis) ? (countMark(d.pt)?.text ?? '') : d.pt.shift ? '✱ shift' : '', d.versionFrom !== undefined ? `◆ from ${d.versionFrom}` : '']
+      .filter(Boolean)
+      .join(' ');
     const sw = el('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } });
     sw.style.background = t.runner[runner];
     body.append(

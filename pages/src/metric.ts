@@ -5,14 +5,16 @@
 // picks the function.
 import type { CaseSeriesFile, IndexCase, SeriesPoint } from '../../src/history/schema.js';
 import { formatBytes, formatChange, formatDuration, formatPerOp, formatThroughput, mbPerS, sig3 } from '../../src/report/units.js';
+import { countAxisTitle, countUnit, countValue, formatCountValue } from './counts.js';
 
 /** bytes: throughput (bytes/ns, higher is better); ops: ns per op; iteration: ns per iteration. */
 export type Basis = 'bytes' | 'ops' | 'iteration';
 
-/** A figure a chart can show: the case's time basis, or one of the points' metrics by unit ("B/op"). */
-export type Figure = Basis | { metric: string };
+/** A figure a chart can show: the case's time basis, one of the points' metrics by unit ("B/op"), or instruction counts per the basis' unit (counts.ts). */
+export type Figure = Basis | { metric: string } | { count: Basis };
 
-const isMetric = (f: Figure): f is { metric: string } => typeof f === 'object';
+const isMetric = (f: Figure): f is { metric: string } => typeof f === 'object' && 'metric' in f;
+export const isCount = (f: Figure): f is { count: Basis } => typeof f === 'object' && 'count' in f;
 
 /** The metric units any point of the file carries, sorted (what the case view offers besides time). */
 export function metricsOf(file: CaseSeriesFile): string[] {
@@ -50,6 +52,7 @@ export function valueOf(basis: Basis, medianNs: number, work: Work): number | nu
 }
 
 export function pointValue(figure: Figure, p: SeriesPoint): number | null {
+  if (isCount(figure)) return countValue(figure.count, p.instructions, p);
   if (isMetric(figure)) {
     const v = p.metrics?.[figure.metric];
     return v !== undefined && Number.isFinite(v) ? v : null;
@@ -58,6 +61,7 @@ export function pointValue(figure: Figure, p: SeriesPoint): number | null {
 }
 
 export function formatValue(basis: Figure, v: number | null | undefined): string {
+  if (isCount(basis)) return formatCountValue(basis.count, v);
   if (isMetric(basis)) {
     if (v == null || !Number.isFinite(v)) return '—';
     const per = perOf(basis.metric);
@@ -74,6 +78,7 @@ export function higherIsBetter(basis: Figure): boolean {
 
 /** What the y axis shows, in words. */
 export function axisTitle(basis: Figure): string {
+  if (isCount(basis)) return countAxisTitle(basis.count);
   if (isMetric(basis)) {
     const per = perOf(basis.metric);
     const what = basis.metric.startsWith('B/') ? 'Heap bytes' : basis.metric.startsWith('allocs/') ? 'Heap allocations' : null;
@@ -87,12 +92,13 @@ export function axisTitle(basis: Figure): string {
 
 /** The figure as written to CSV/JSON: a raw number in a named unit (no rounding). */
 export function exportUnit(basis: Figure): string {
+  if (isCount(basis)) return countUnit(basis.count);
   if (isMetric(basis)) return basis.metric;
   return basis === 'bytes' ? 'MB/s' : basis === 'ops' ? 'ns/op' : 'ns';
 }
 
 export function exportValue(basis: Figure, v: number): number {
-  if (isMetric(basis)) return v;
+  if (typeof basis === 'object') return v;
   return basis === 'bytes' ? mbPerS(v) : v;
 }
 

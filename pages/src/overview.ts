@@ -10,7 +10,8 @@ import type { ViewContext, ViewHandle } from './context.js';
 import { formatUtc, minUnitFor } from './date-adapter.js';
 import { download, fileName, toCsv, type Row } from './download.js';
 import { dottedName, el, internalLink } from './dom.js';
-import { basisOf, changeTitle, exportUnit, exportValue, formatFigureChange, formatValue, valueOf, type Basis } from './metric.js';
+import { anyCounts, countCell, formatCountChange } from './counts.js';
+import { basisOf, changeTitle, exportUnit, exportValue, formatFigureChange, formatValue, valueOf, type Basis, type Figure } from './metric.js';
 import { formatHash } from './permalink.js';
 import { sparkline } from './sparkline.js';
 
@@ -38,7 +39,9 @@ function labelsOf(c: IndexCase): string[] {
 }
 
 interface Cell {
-  basis: Basis;
+  figure: Figure;
+  /** The change as shown: time's in the figure's direction, counts' with two decimals. */
+  changeText: string;
   value: number | null;
   trend: number[];
   change: number | null;
@@ -47,13 +50,18 @@ interface Cell {
   points: number;
 }
 
-function cellOf(c: IndexCase, basis: Basis, label: string, runner: Runner, branch: string): Cell | null {
+/** A row's latest figures on the branch: its counts when `counts` and the row has them, else its time. */
+function cellOf(c: IndexCase, basis: Basis, label: string, runner: Runner, branch: string, counts = false): Cell | null {
   const s = c.series.find((x) => x.label === label && x.runner === runner);
   const l = s?.latest[branch];
   if (!s || !l) return null;
+  const counted = counts ? countCell(basis, l) : null;
+  if (counted)
+    return { figure: { count: basis }, changeText: formatCountChange(counted.change), ...counted, sha: l.sha, timestamp: l.timestamp, points: s.points };
   const work = { ops: l.ops, bytes: l.bytes };
   return {
-    basis,
+    figure: basis,
+    changeText: formatFigureChange(basis, l.change),
     value: valueOf(basis, l.median_ns, work),
     trend: (Array.isArray(l.trend) ? l.trend : []).map((ns) => valueOf(basis, ns, work)).filter((v): v is number => v !== null),
     change: l.change,
@@ -73,15 +81,19 @@ export function renderOverview(root: HTMLElement, ctx: ViewContext): ViewHandle 
 
   const heading = el('h2', { text: 'Overview', attrs: { id: 'view-heading', tabindex: '-1' } });
   const exportRows: Row[] = [];
+  // Instruction counts instead of time, where the history has them (figure=count).
+  const offerCounts = anyCounts(index.cases);
+  const counts = offerCounts && state.figure === 'count';
 
   root.append(heading);
   if (index.invalid.length > 0) root.append(invalidNotice(index.invalid));
   root.append(
     scoreboardSection(
-      index.scoreboard.filter((e) => e.branch === branch),
+      ((counts ? index.scoreboard_counts : index.scoreboard) ?? []).filter((e) => e.branch === branch),
       index.runners,
       t,
       charts,
+      counts,
     ),
   );
 
@@ -91,7 +103,7 @@ export function renderOverview(root: HTMLElement, ctx: ViewContext): ViewHandle 
   for (const g of groups) {
     const cases = index.cases.filter((c) => c.group === g.id);
     if (cases.length === 0) continue;
-    const section = caseGroup(g, cases, ctx, t, exportRows);
+    const section = caseGroup(g, cases, ctx, t, exportRows, counts);
     if (section) {
       root.append(section);
       shown++;
@@ -111,10 +123,31 @@ export function renderOverview(root: HTMLElement, ctx: ViewContext): ViewHandle 
     ),
   );
   dl.append(el('span', { class: 'toolbar-label', text: 'This table:' }), csv, json);
+  if (offerCounts) dl.prepend(overviewFigure(ctx, counts));
   heading.after(dl);
   root.append(el('p', { class: 'footnote', text: THROUGHPUT_FOOTNOTE }));
 
   return { destroy: () => charts.forEach((c) => c.destroy()) };
+}
+
+/** Time or instruction counts for the table and the scoreboard, kept in the permalink. */
+function overviewFigure(ctx: ViewContext, counts: boolean): HTMLElement {
+  const select = el('select', { attrs: { id: 'overview-figure' } });
+  for (const [value, text] of [
+    ['time', 'Time'],
+    ['count', 'Instructions'],
+  ] as const) {
+    const o = el('option', { text, attrs: { value } });
+    o.selected = (value === 'count') === counts;
+    select.append(o);
+  }
+  select.addEventListener('change', () => {
+    const next = { ...ctx.state };
+    if (select.value === 'count') next.figure = 'count';
+    else delete next.figure;
+    ctx.navigate(next);
+  });
+  return el('label', { class: 'check' }, 'Figure ', select);
 }
 
 function invalidNotice(invalid: Array<{ file: string; problem: string }>): HTMLElement {
@@ -134,13 +167,15 @@ function invalidNotice(invalid: Array<{ file: string; problem: string }>): HTMLE
   );
 }
 
-function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: Theme, charts: Chart[]): HTMLElement {
+function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: Theme, charts: Chart[], counts: boolean): HTMLElement {
   const section = el('section', { class: 'card scoreboard', attrs: { 'aria-labelledby': 'scoreboard-h' } });
-  section.append(el('h3', { text: 'Cross-client scoreboard', attrs: { id: 'scoreboard-h' } }));
+  section.append(el('h3', { text: counts ? 'Cross-client scoreboard (instructions)' : 'Cross-client scoreboard', attrs: { id: 'scoreboard-h' } }));
   section.append(
     el('p', {
       class: 'note',
-      text: 'Geometric mean, over every case and param the clients share, of each client’s per-op time divided by the fastest client’s. 1.00x is fastest everywhere.',
+      text: counts
+        ? 'Geometric mean, over every case and param the clients counted, of each client’s instructions per op divided by the fewest. 1.00x is fewest everywhere.'
+        : 'Geometric mean, over every case and param the clients share, of each client’s per-op time divided by the fastest client’s. 1.00x is fastest everywhere.',
     }),
   );
   const sorted = [...entries].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
@@ -246,7 +281,7 @@ function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: The
   return section;
 }
 
-function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: ViewContext, t: Theme, exportRows: Row[]): HTMLElement | null {
+function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: ViewContext, t: Theme, exportRows: Row[], counts: boolean): HTMLElement | null {
   const { index, state } = ctx;
   const branch = state.branch ?? '';
   const runners = index.runners;
@@ -279,7 +314,7 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
       }
       tr.append(el('td', { class: 'label', text: label }));
       for (const r of runners) {
-        const cell = cellOf(c, basis, label, r, branch);
+        const cell = cellOf(c, basis, label, r, branch, counts);
         if (!cell) {
           tr.append(
             el(
@@ -291,12 +326,15 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
           );
           continue;
         }
-        const display = formatValue(basis, cell.value);
-        const change = formatFigureChange(basis, cell.change);
+        const display = formatValue(cell.figure, cell.value);
+        const change = cell.changeText;
         tr.append(
           el(
             'td',
-            { class: 'cell' },
+            // In counts, a row without them shows its time, and says so.
+            counts && typeof cell.figure !== 'object'
+              ? { class: 'cell', attrs: { title: 'No instruction counts for this row: its time is shown.' } }
+              : { class: 'cell' },
             sparkline(cell.trend, t.runner[r]),
             el('span', { class: 'value', text: display }),
             el('span', { class: 'change', text: change, attrs: { title: changeTitle() } }),
@@ -308,8 +346,8 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
           label,
           runner: r,
           branch,
-          value: cell.value === null ? null : exportValue(basis, cell.value),
-          unit: exportUnit(basis),
+          value: cell.value === null ? null : exportValue(cell.figure, cell.value),
+          unit: exportUnit(cell.figure),
           display,
           change_fraction: cell.change,
           change,

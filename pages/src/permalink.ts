@@ -1,5 +1,5 @@
 // The view's state lives in the URL hash, so any view can be bookmarked or shared and a reload
-// restores it: #view=case&case=<id>&branch=<name>&log=1&from=<ISO>&to=<ISO>&metric=<unit>.
+// restores it: #view=case&case=<id>&branch=<name>&log=1&from=<ISO>&to=<ISO>&metric=<unit>&figure=<time|count>.
 // URLSearchParams does all encoding; nothing here builds a URL from raw strings.
 
 export type View = 'overview' | 'case';
@@ -13,6 +13,8 @@ export interface ViewState {
   log: boolean;
   /** A metric unit the case view charts instead of time, e.g. "B/op" (case view). */
   metric?: string;
+  /** Time or instruction counts: the overview's and scoreboard's figure, and the case view's when no metric is named (default there: counts where the case has them). */
+  figure?: 'time' | 'count';
   /** Zoomed x range, epoch ms (case view). */
   from?: number;
   to?: number;
@@ -30,6 +32,8 @@ export function parseHash(hash: string): ViewState {
   const to = Date.parse(q.get('to') ?? '');
   const metric = q.get('metric');
   if (view === 'case' && metric) s.metric = metric;
+  const figure = q.get('figure');
+  if (figure === 'time' || figure === 'count') s.figure = figure;
   if (view === 'case' && Number.isFinite(from) && Number.isFinite(to) && from < to) {
     s.from = from;
     s.to = to;
@@ -44,6 +48,7 @@ export function formatHash(s: ViewState): string {
     q.set('case', s.case);
   }
   if (s.branch) q.set('branch', s.branch);
+  if (s.figure) q.set('figure', s.figure);
   if (s.view === 'case') {
     if (s.log) q.set('log', '1');
     if (s.metric) q.set('metric', s.metric);

@@ -6,7 +6,8 @@ import { formatDuration, formatP, formatShift } from '../../src/report/units.js'
 import type { Runner } from '../../src/spec/schema.js';
 import { formatUtc } from './date-adapter.js';
 import { clear, el, externalLink, firstLine } from './dom.js';
-import { formatValue, type Figure } from './metric.js';
+import { formatValue, isCount, type Figure } from './metric.js';
+import { countMark } from './steps.js';
 
 /** One point on a case chart. */
 export interface Datum {
@@ -29,7 +30,11 @@ export function pointDetails(runner: Runner, basis: Figure, d: Datum, color: str
     el('div', { class: 'tt-meta' }, externalLink(p.url, p.sha.slice(0, 7), { class: 'sha' }), ` · branch ${p.branch} · run ${p.run_id}`),
     el('div', { class: 'tt-meta', text: `median of ${p.n} · range ${formatDuration(p.min_ns)} – ${formatDuration(p.max_ns)} per iteration` }),
   ];
-  if (p.shift) out.push(el('div', { class: 'tt-shift', text: `✱ Shift: ${formatShift(p.shift.ratio)} (p ${formatP(p.shift.p)})` }));
+  if (isCount(basis)) {
+    if (p.toolchain) out.push(el('div', { class: 'tt-meta', text: `counted with ${p.toolchain}` }));
+    const mark = countMark(p);
+    if (mark) out.push(el('div', { class: 'tt-shift', text: mark.text }));
+  } else if (p.shift) out.push(el('div', { class: 'tt-shift', text: `✱ Shift: ${formatShift(p.shift.ratio)} (p ${formatP(p.shift.p)})` }));
   if (d.versionFrom !== undefined) out.push(el('div', { class: 'tt-version', text: `◆ Client version changed: ${d.versionFrom} → ${p.client_version}` }));
   return out;
 }

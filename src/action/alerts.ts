@@ -45,9 +45,12 @@ export async function raiseAlerts(
     lastRuns: i.historyRuns,
     alpha: i.alpha,
     threshold: i.threshold,
+    instructionThreshold: i.instructionThreshold,
   });
   const counts = countRows(judged.rows);
-  log(`alert: against the last ${judged.runs} run(s) of ${branch}: ${counts.regressions} regression(s), ${counts.unchanged} unchanged, ${counts.new} new`);
+  log(
+    `alert: against the last ${judged.runs} run(s) of ${branch} (${judged.counted} row(s) on instruction counts against the previous run): ${counts.regressions} regression(s), ${counts.unchanged} unchanged, ${counts.new} new`,
+  );
   if (!i.token) throw new Error('input "github-token" is empty, but alert: issue opens issues (fix: leave it at its default with permissions: issues: write)');
   const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
   const trend = trendUrl(env);

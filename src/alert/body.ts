@@ -4,10 +4,11 @@
 // zod on the next run so the commit range stays anchored at the last good run.
 import { z } from 'zod';
 import { HISTORY_NOTE, markerComment, verdictTable } from '../report/render/ab-comment.js';
+import { workUnits } from '../history/record.js';
 import type { AbRow } from '../verdict/index.js';
 import { mdCode, mdText, safeUrl } from '../report/escape.js';
 import { mdBlocks } from '../report/render/md.js';
-import { formatTimeChange, formatTimeInterval } from '../report/units.js';
+import { formatAmountChange, formatTimeChange, formatTimeInterval } from '../report/units.js';
 import type { Runner } from '../spec/schema.js';
 
 export interface AlertKey {
@@ -32,6 +33,8 @@ export const AlertStateSchema = z.object({
   first: Sha,
   latest: Sha,
   runs: z.number().int().positive(),
+  /** Rows judged on counts: the count per work unit before the step (the last good run's), which a recovery must come back to. */
+  count_base: z.number().positive().optional(),
 });
 export type AlertState = z.infer<typeof AlertStateSchema>;
 
@@ -67,18 +70,44 @@ export function casePermalink(trendUrl: string, caseId: string, branch: string):
 
 const short = (sha: string) => sha.slice(0, 7);
 
+/** A counted row's count per work unit in this run. */
+export const headCountUnit = (row: AbRow): number | undefined => (row.instructions ? row.instructions.head / workUnits(row.work) : undefined);
+
+/** Counts: "+1.00%" (steps are small and exact); wall time as every report writes it. */
+
+/** How a row was judged, in the issue's words: on counts against the previous run, or on time against the branch's runs. */
+function judgedText(row: AbRow, l: AlertLinks, state: AlertState): { change: string; how: string; note: string } {
+  const i = row.instructions;
+  const now = headCountUnit(row);
+  if (i && now !== undefined) {
+    // Against the count before the step: the first run's own change, and any later run's total since.
+    const ratio = state.count_base ? now / state.count_base : i.ratio;
+    return {
+      change: formatAmountChange(ratio, 'instructions'),
+      how: `was judged on instruction counts per ${row.work.bytes ? 'byte' : row.work.ops ? 'op' : 'iteration'} against the last good run${state.since ? ` (${mdCode(short(state.since))})` : ''}: ${formatAmountChange(ratio)}, against a bar of ${(i.bar * 100).toFixed(2)}% (A/A spread ${(i.spread * 100).toFixed(2)}%)`,
+      note: `Counts are the same on every machine with the same toolchain: no window and no noise, the change is in the commits named below, or in a toolchain or host change the trend chart marks.`,
+    };
+  }
+  return {
+    change: formatTimeChange(row.ratio),
+    how: `was judged against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)} and flagged (interval ${formatTimeInterval(row.ci)})`,
+    note: `${HISTORY_NOTE} History runs can come from different machines.`,
+  };
+}
+
 export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLinks): string {
   const link = (text: string, url: string | undefined) => (url && safeUrl(url) ? `[${text}](${safeUrl(url)})` : text);
+  const judged = judgedText(row, l, state);
   const range = state.since
     ? `${link(`${short(state.since)}…${short(state.latest)}`, `${l.repoUrl}/compare/${state.since}...${state.latest}`)} (from the last good run to the latest flagged one)`
     : `up to ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} (no earlier run of ${mdCode(l.branch)} on record)`;
   return mdBlocks([
     alertMarker(k),
     `<!-- ${STATE_TAG} ${JSON.stringify(state)} -->`,
-    `## 🔴 ${mdCode(k.caseId)} [${mdText(k.label)}] is ${formatTimeChange(row.ratio)} on ${mdCode(l.branch)} (${mdText(k.client)})`,
-    `The run of ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} was judged against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)} and flagged (interval ${formatTimeInterval(row.ci)}).`,
-    verdictTable([row], true),
-    `<sub>${HISTORY_NOTE} History runs can come from different machines.</sub>`,
+    `## 🔴 ${mdCode(k.caseId)} [${mdText(k.label)}] is ${judged.change} on ${mdCode(l.branch)} (${mdText(k.client)})`,
+    `The run of ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} ${judged.how}.`,
+    verdictTable([row], true, { counted: row.instructions !== undefined, allocated: false }),
+    `<sub>${judged.note}</sub>`,
     `- **Commits since the last good run:** ${range}\n- **First flagged:** ${mdCode(short(state.first))}; flagged in ${state.runs} run(s) so far; latest ${l.runUrl ? link('run', l.runUrl) : mdCode(short(state.latest))}\n- **Trend:** ${l.trendUrl ? link('case chart', casePermalink(l.trendUrl, k.caseId, l.branch)) : 'no trend site (history-remote is set)'}`,
     `bee-bench updates this issue while the regression holds and closes it when a later run of ${mdCode(l.branch)} is back within the threshold.`,
   ]);
@@ -88,5 +117,7 @@ export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLi
 export const RECOVERED_MARKER = markerComment('bee-bench-alert-recovered');
 
 export function recoveredComment(row: AbRow, sha: string, l: AlertLinks): string {
+  if (row.instructions)
+    return `${RECOVERED_MARKER}\n✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the bar on instruction counts against the previous run of ${mdCode(l.branch)}: change ${formatAmountChange(row.instructions.ratio)}, verdict ${mdText(row.instructions.verdict)}. Closing.`;
   return `${RECOVERED_MARKER}\n✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the threshold against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)}: change ${formatTimeChange(row.ratio)} (${formatTimeInterval(row.ci)}), verdict ${mdText(row.verdict ?? '~')}. Closing.`;
 }

@@ -7,9 +7,20 @@
 // seen by two jobs is settled the same way: each posts its comment, lists the issue's comments,
 // and deletes its own if an older recovery comment is there; both close the issue.
 import type { Octokit, RepoRef } from '../github/octokit.js';
-import type { AbRow } from '../verdict/index.js';
+import { rowVerdict, type AbRow } from '../verdict/index.js';
 import type { Runner } from '../spec/schema.js';
-import { alertBody, alertMarker, alertTitle, keyOf, readState, RECOVERED_MARKER, recoveredComment, type AlertLinks, type AlertState } from './body.js';
+import {
+  alertBody,
+  alertMarker,
+  alertTitle,
+  headCountUnit,
+  keyOf,
+  readState,
+  RECOVERED_MARKER,
+  recoveredComment,
+  type AlertLinks,
+  type AlertState,
+} from './body.js';
 
 export const ALERT_LABEL = 'bee-bench-regression';
 
@@ -73,10 +84,18 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
     const key = keyOf(run.client, row);
     const marker = alertMarker(key);
     const mine = open.filter((i) => i.body.includes(marker));
-    if (row.status === 'ok' && row.verdict === 'regression') {
+    // A row's verdict on its evidence: counts where the branch judge used them (src/alert/judge.ts), else wall time.
+    const judged = row.status === 'ok' && (row.verdict !== undefined || row.instructions !== undefined);
+    // A count step is seen once, against the run before it: an open issue holds while the count
+    // stays above the bar over the count before the step, whatever the latest step says.
+    const base = mine[0] ? readState(mine[0].body)?.count_base : undefined;
+    const now = headCountUnit(row);
+    const held = base !== undefined && now !== undefined && now / base >= 1 + row.instructions!.bar;
+    if (judged && (rowVerdict(row) === 'regression' || held)) {
       const [keep, ...extra] = mine;
       if (!keep) {
-        const state: AlertState = { since: run.previousSha ?? null, first: run.sha, latest: run.sha, runs: 1 };
+        const countBase = row.instructions && now !== undefined ? now / row.instructions.ratio : undefined;
+        const state: AlertState = { since: run.previousSha ?? null, first: run.sha, latest: run.sha, runs: 1, ...(countBase ? { count_base: countBase } : {}) };
         const { data } = await gh.rest.issues.create({
           ...ref,
           title: alertTitle(key, run.branch),
@@ -108,7 +127,7 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
         out.updated.push(keep.number);
         log(`alert: ${row.caseId} [${row.label}]: still slower, updated #${keep.number}`);
       }
-    } else if (row.status === 'ok' && row.verdict !== undefined) {
+    } else if (judged) {
       for (const i of mine) {
         if (await recover(i.number, recoveredComment(row, run.sha, run))) {
           out.closed.push(i.number);

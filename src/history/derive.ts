@@ -17,7 +17,7 @@ import type { Kind, Runner, Spec } from '../spec/schema.js';
 import { stableJson } from './json.js';
 import { byRunner, byString, RUNNER_ORDER, timeOf } from './order.js';
 import type { RecordSet } from './read.js';
-import type { LoadedRecord } from './record.js';
+import { workUnits, type LoadedRecord } from './record.js';
 import {
   INDEX_SCHEMA_ID,
   SERIES_SCHEMA_ID,
@@ -29,8 +29,9 @@ import {
   type Series,
   type SeriesPoint,
 } from './schema.js';
-import { scoreboard } from './scoreboard.js';
+import { countFigure, scoreboard } from './scoreboard.js';
 import { DEFAULT_SHIFT, detectShifts, shiftMargin, type Shift, type ShiftOptions } from './shift.js';
+import { countSteps, type CountStep } from './steps.js';
 
 export const INDEX_FILE = 'index.json';
 export const SERIES_DIR = 'series';
@@ -146,9 +147,19 @@ const FALLBACK_GROUPS: Record<string, string> = { cpu: 'CPU', net: 'Network', im
 
 /** Time per work unit: per byte, else per op, else per iteration. */
 function unitOf(c: RecordCase): number {
-  const units = (c.work.bytes ?? 0) > 0 ? (c.work.bytes as number) : (c.work.ops ?? 0) > 0 ? (c.work.ops as number) : 1;
-  return (c.median_ns as number) / units;
+  return (c.median_ns as number) / workUnits(c.work);
 }
+
+/** Instructions per work unit, for counted cases. */
+function countUnitOf(c: RecordCase): number | undefined {
+  return c.instructions ? c.instructions.median / workUnits(c.work) : undefined;
+}
+
+/** What moves counts besides the code: the runtime or compiler and the counter, and the machine. */
+function toolchainOf(r: LoadedRecord['record']): string {
+  return r.counter ? `${r.host.runtime}; ${r.counter.tool} ${r.counter.version}` : r.host.runtime;
+}
+const hostOf = (r: LoadedRecord['record']) => `${r.host.os}/${r.host.arch} ${r.host.cpu_model}`;
 
 function firstLine(message: string): string {
   const line = message.split(/\r?\n/, 1)[0] ?? '';
@@ -158,16 +169,20 @@ function firstLine(message: string): string {
 const sortedKeys = (m: Readonly<Record<string, number>>): Record<string, number> =>
   Object.fromEntries(Object.entries(m).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
-function point({ loaded }: Ordered, c: RecordCase, shift: Shift | undefined): SeriesPoint {
+function point({ loaded }: Ordered, c: RecordCase, shift: Shift | undefined, step: CountStep | undefined): SeriesPoint {
   const { path, record } = loaded;
   // One literal, one shape, keys in sorted order (stableJson then need not copy it); undefined
   // members are left out of the JSON.
+  const counted = c.instructions;
   return {
+    aa_spread: counted?.aa_spread,
     author: record.commit.author,
     branch: record.branch,
     bytes: c.work.bytes,
     client_version: record.client.version,
+    count_step: step,
     imported: record.source ? `github-action-benchmark ${record.source.tool}: ${c.gab?.name ?? c.id}` : undefined,
+    instructions: counted?.median,
     max_ns: c.max_ns ?? (c.median_ns as number),
     median_ns: c.median_ns as number,
     message: firstLine(record.commit.message),
@@ -180,6 +195,7 @@ function point({ loaded }: Ordered, c: RecordCase, shift: Shift | undefined): Se
     sha: record.commit.sha,
     shift: shift ? { p: shift.p, ratio: shift.ratio } : undefined,
     timestamp: record.commit.timestamp,
+    toolchain: counted ? toolchainOf(record) : undefined,
     url: record.commit.url,
   };
 }
@@ -253,6 +269,12 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
   for (const id of [...used].filter((g) => !known.has(g)).sort(byString)) groups.push({ id, title: FALLBACK_GROUPS[id] ?? id });
 
   const present = new Set([...series.values()].map((a) => a.runner));
+  const countBoard = scoreboard(
+    ordered.map((o) => o.loaded),
+    maxRuns,
+    groupOf,
+    countFigure,
+  );
   const index: HistoryIndex = {
     schema: INDEX_SCHEMA_ID,
     generated_from: all.length,
@@ -267,6 +289,7 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
       maxRuns,
       groupOf,
     ),
+    ...(countBoard.length > 0 ? { scoreboard_counts: countBoard } : {}),
     invalid: [...set.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem })),
   };
   return { index, series: caseIds.map((id) => files.get(id)!.file) };
@@ -289,6 +312,7 @@ function finishSeries(
   });
   const keep = new Uint8Array(acc.at.length);
   const shifts = new Map<number, Shift>();
+  const steps = new Map<number, CountStep>();
   const latest: IndexSeries['latest'] = {};
   const margin = shiftMargin(shiftOpts);
   for (const branch of [...perBranch.keys()].sort(byString)) {
@@ -299,6 +323,20 @@ function finishSeries(
     const units = list.slice(start).map((i) => unitOf(acc.cases[i]!));
     for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list[start + s.index]!, s);
     for (let j = from; j < n; j++) keep[list[j]!] = 1;
+    // Count steps over the branch's whole counted history, like shifts, so retention does not move them.
+    const counted = list.filter((i) => acc.cases[i]!.instructions);
+    const countPoints = counted.map((i) => {
+      const c = acc.cases[i]!;
+      const rec = ordered[acc.at[i]!]!.loaded.record;
+      return {
+        unit: countUnitOf(c) as number,
+        sha: rec.commit.sha,
+        toolchain: toolchainOf(rec),
+        host: hostOf(rec),
+        ...(c.instructions!.aa_spread !== undefined ? { spread: c.instructions!.aa_spread } : {}),
+      };
+    });
+    for (const [k, step] of countSteps(countPoints)) steps.set(counted[k]!, step);
     const last = acc.cases[list[n - 1]!]!;
     const prev = n > 1 ? acc.cases[list[n - 2]!]! : undefined;
     const record = ordered[acc.at[list[n - 1]!]!]!.loaded.record;
@@ -311,11 +349,28 @@ function finishSeries(
       trend: list.slice(-trendLength).map((i) => acc.cases[i]!.median_ns as number),
       ops: last.work.ops,
       bytes: last.work.bytes,
+      ...(last.instructions
+        ? countSummary(
+            counted.map((i) => acc.cases[i]!),
+            trendLength,
+          )
+        : {}),
     };
   }
   const kept: SeriesPoint[] = [];
-  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]!]!, acc.cases[i]!, shifts.get(i)));
+  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]!]!, acc.cases[i]!, shifts.get(i), steps.get(i)));
   return { kept, latest };
+}
+
+/** The index's count figures of a branch whose latest point is counted: `cases` are its counted cases, oldest first. */
+function countSummary(cases: readonly RecordCase[], trendLength: number): { instructions: number; count_change: number | null; count_trend: number[] } {
+  const last = cases[cases.length - 1]!;
+  const prev = cases[cases.length - 2];
+  return {
+    instructions: last.instructions!.median,
+    count_change: prev ? (countUnitOf(last) as number) / (countUnitOf(prev) as number) - 1 : null,
+    count_trend: cases.slice(-trendLength).map((c) => c.instructions!.median),
+  };
 }
 
 /** The derived files as path (relative to the history folder) -> exact bytes, in path order. */

@@ -13,12 +13,15 @@
 // js unless --runner says).
 //
 // Export of a record of our own names a bench `<case id> [<label>] (<runner>)`, value = median in
-// ns, range "± <MAD ns>", extra = `key: value` lines (n, client, ops, bytes, per-op).
+// ns, range "± <MAD ns>", extra = `key: value` lines (n, client, ops, bytes, per-op). A counted
+// case gives a second bench, `<case id> [<label>] (<runner>) instructions`, unit
+// "instructions/iter", value = the median count per iteration, extra = samples, per-op, per-byte,
+// aa-spread and counter lines with exact numbers, so import gives the record's counts back.
 import { z } from 'zod';
 import { InputError, describeIssues } from '../spec/errors.js';
 import { RunnerSchema, type Result, type Runner } from '../spec/schema.js';
 import { byRunner, byString } from './order.js';
-import { recordCase } from './record.js';
+import { isRecord, recordCase } from './record.js';
 import { GabBenchSchema, HistoryRecordSchema, RECORD_SCHEMA_ID, type HistoryRecord, type RecordCase } from './schema.js';
 
 export { GabBenchSchema };
@@ -85,6 +88,20 @@ export function gabName(id: string, label: string, runner: Runner): string {
 export function parseGabName(name: string): { id: string; label: string; runner: Runner } | null {
   const m = OUR_NAME.exec(name);
   return m ? { id: m[1] as string, label: m[2] as string, runner: m[3] as Runner } : null;
+}
+
+/** The instruction-count bench of a case: its time bench's name plus this, in this unit. */
+const COUNT_SUFFIX = ' instructions';
+export const GAB_COUNT_UNIT = 'instructions/iter';
+
+export function gabCountName(id: string, label: string, runner: Runner): string {
+  return `${gabName(id, label, runner)}${COUNT_SUFFIX}`;
+}
+
+/** Our instruction-count bench's case, or null for any other bench. */
+export function parseGabCountName(b: Pick<GabBench, 'name' | 'unit'>): { id: string; label: string; runner: Runner } | null {
+  if (b.unit !== GAB_COUNT_UNIT || !b.name.endsWith(COUNT_SUFFIX)) return null;
+  return parseGabName(b.name.slice(0, -COUNT_SUFFIX.length));
 }
 
 export function gabSlug(name: string): string {
@@ -178,7 +195,8 @@ export function importGab(file: string, text: string, opts: GabImportOptions = {
   // Foreign names -> gab.<slug>, made unique over the whole file in name order.
   const foreign = new Map<string, string>();
   const names = new Set<string>();
-  for (const list of Object.values(data.entries)) for (const e of list) for (const b of e.benches) if (!parseGabName(b.name)) names.add(b.name);
+  for (const list of Object.values(data.entries))
+    for (const e of list) for (const b of e.benches) if (!parseGabName(b.name) && !parseGabCountName(b)) names.add(b.name);
   const taken = new Set<string>();
   for (const name of [...names].sort(byString)) {
     const base = `gab.${gabSlug(name)}`;
@@ -193,7 +211,16 @@ export function importGab(file: string, text: string, opts: GabImportOptions = {
       const where = `entries[${JSON.stringify(suite)}][${i}]`;
       const fallback = RunnerSchema.parse(opts.runner ?? TOOL_RUNNER[entry.tool] ?? 'js');
       const byRun = new Map<Runner, Placed[]>();
+      const countsBy = new Map<Runner, Placed[]>();
       entry.benches.forEach((bench, j) => {
+        const counted = parseGabCountName(bench);
+        if (counted) {
+          const list = countsBy.get(counted.runner) ?? [];
+          list.push({ bench, id: counted.id, label: counted.label, j });
+          countsBy.set(counted.runner, list);
+          if (!byRun.has(counted.runner)) byRun.set(counted.runner, []);
+          return;
+        }
         const ours = parseGabName(bench.name);
         const runner = ours?.runner ?? fallback;
         const list = byRun.get(runner) ?? [];
@@ -201,7 +228,8 @@ export function importGab(file: string, text: string, opts: GabImportOptions = {
         byRun.set(runner, list);
       });
       for (const runner of [...byRun.keys()].sort(byRunner)) {
-        out.records.push(entryRecord(file, where, { suite, repoUrl: data.repoUrl }, entry, runner, byRun.get(runner)!, branch, out));
+        const placed = { benches: byRun.get(runner)!, counts: countsBy.get(runner) ?? [] };
+        out.records.push(entryRecord(file, where, { suite, repoUrl: data.repoUrl }, entry, runner, placed, branch, out));
       }
     });
   }
@@ -248,7 +276,7 @@ function entryRecord(
   origin: { suite: string; repoUrl: string | undefined },
   entry: GabEntry,
   runner: Runner,
-  benches: readonly Placed[],
+  { benches, counts }: { benches: readonly Placed[]; counts: readonly Placed[] },
   branch: string,
   out: GabImport,
 ): HistoryRecord {
@@ -266,6 +294,18 @@ function entryRecord(
     if (cl && !client) {
       const at = cl.lastIndexOf(' ');
       if (at > 0) client = { name: cl.slice(0, at), version: cl.slice(at + 1) };
+    }
+  }
+  let counter: HistoryRecord['counter'];
+  for (const placed of counts) {
+    const { instructions, version } = importedCounts(placed.bench);
+    counter ??= version ? { tool: 'callgrind', version } : undefined;
+    const c = cases.find((k) => k.id === placed.id && k.label === placed.label && !k.instructions);
+    if (c) Object.assign(c, { instructions, gab_instructions: { ...placed.bench } });
+    else {
+      // A count without a time bench: a case with no time (not charted), its count kept for export.
+      const { gab: _time, ...bare } = importedCase({ ...placed, bench: { ...placed.bench, unit: 'instructions only' } }, `${where}.benches[${placed.j}]`, out);
+      cases.push({ ...bare, instructions, gab_instructions: { ...placed.bench } });
     }
   }
   const started = new Date(entry.date).toISOString();
@@ -290,6 +330,7 @@ function entryRecord(
     started_at: started,
     finished_at: null,
     cases,
+    ...(counter ? { counter } : {}),
     source: {
       format: 'github-action-benchmark' as const,
       suite: origin.suite,
@@ -318,9 +359,56 @@ function generatedBench(c: RecordCase, run: Pick<HistoryRecord, 'runner' | 'clie
   if (c.work.ops !== undefined) extra.push(`ops: ${c.work.ops}`);
   if (c.work.bytes !== undefined) extra.push(`bytes: ${c.work.bytes}`);
   if (c.work.ops) extra.push(`per-op: ${sig6(c.median_ns / c.work.ops)} ns`);
-  const b: GabBench = { name: gabName(c.id, c.label, run.runner), value: c.median_ns, unit: 'ns', extra: extra.join('\n') };
-  if (c.mad_ns !== null) b.range = `± ${c.mad_ns}`;
-  return b;
+  // Keys in GabBenchSchema's order, as import reads them back: a round trip is equal byte for byte.
+  return {
+    name: gabName(c.id, c.label, run.runner),
+    value: c.median_ns,
+    unit: 'ns',
+    ...(c.mad_ns !== null ? { range: `± ${c.mad_ns}` } : {}),
+    extra: extra.join('\n'),
+  };
+}
+
+const present = <T>(x: T | null): T[] => (x === null ? [] : [x]);
+
+/** A counted case's instruction bench: exact numbers, so import restores the record's counts. */
+function countBench(c: RecordCase, run: Pick<HistoryRecord, 'runner' | 'counter'>): GabBench | null {
+  const k = c.instructions;
+  if (c.status !== 'ok' || !k) return null;
+  const extra = [`samples: ${k.samples.join(',')}`];
+  if (k.per_op !== undefined) extra.push(`per-op: ${k.per_op}`);
+  if (k.per_byte !== undefined) extra.push(`per-byte: ${k.per_byte}`);
+  if (k.aa_spread !== undefined) extra.push(`aa-spread: ${k.aa_spread}`);
+  if (run.counter) extra.push(`counter: ${run.counter.tool} ${run.counter.version}`);
+  return { name: gabCountName(c.id, c.label, run.runner), value: k.median, unit: GAB_COUNT_UNIT, extra: extra.join('\n') };
+}
+
+/** The counts an instruction bench carries (its extra lines), and the counter version it names. */
+function importedCounts(bench: GabBench): { instructions: NonNullable<RecordCase['instructions']>; version?: string } {
+  const extra = parseExtra(bench.extra);
+  const samples = (extra.get('samples') ?? '')
+    .split(',')
+    .map(Number)
+    .filter((n) => Number.isInteger(n) && n > 0);
+  const exact = (key: string) => {
+    const v = extra.get(key);
+    const n = v === undefined ? NaN : Number(v);
+    return Number.isFinite(n) && n >= 0 ? n : undefined;
+  };
+  const perOp = exact('per-op');
+  const perByte = exact('per-byte');
+  const spread = exact('aa-spread');
+  const version = /^callgrind\s+(\S+)$/.exec(extra.get('counter') ?? '')?.[1];
+  return {
+    instructions: {
+      samples: samples.length > 0 ? samples : [Math.max(1, Math.round(bench.value))],
+      median: bench.value,
+      ...(perOp ? { per_op: perOp } : {}),
+      ...(perByte ? { per_byte: perByte } : {}),
+      ...(spread !== undefined ? { aa_spread: spread } : {}),
+    },
+    ...(version ? { version } : {}),
+  };
 }
 
 /**
@@ -328,18 +416,22 @@ function generatedBench(c: RecordCase, run: Pick<HistoryRecord, 'runner' | 'clie
  * other run gives one customSmallerIsBetter bench per ok case/param, sorted by name.
  */
 export function exportGab(run: Result | HistoryRecord): GabBench[] {
-  if (run.schema === RECORD_SCHEMA_ID && (run as HistoryRecord).source) {
-    const rec = run as HistoryRecord;
-    return rec.cases.flatMap((c) => (c.gab ? [{ ...c.gab }] : (generatedBench(c, rec) ?? [])));
+  if (isRecord(run) && run.source) {
+    const rec = run;
+    return rec.cases.flatMap((c) => [
+      ...(c.gab ? [{ ...c.gab }] : present(generatedBench(c, rec))),
+      ...(c.gab_instructions ? [{ ...c.gab_instructions }] : present(countBench(c, rec))),
+    ]);
   }
-  const cases: RecordCase[] = run.schema === RECORD_SCHEMA_ID ? (run as HistoryRecord).cases : (run as Result).cases.map(recordCase);
+  const cases: RecordCase[] = isRecord(run) ? run.cases : run.cases.map(recordCase);
   const out: GabBench[] = [];
   const seen = new Set<string>();
   for (const c of cases) {
-    const b = generatedBench(c, run);
-    if (!b || seen.has(b.name)) continue;
-    seen.add(b.name);
-    out.push(b);
+    for (const b of [generatedBench(c, run), countBench(c, run)]) {
+      if (!b || seen.has(b.name)) continue;
+      seen.add(b.name);
+      out.push(b);
+    }
   }
   return out.sort((a, b) => byString(a.name, b.name));
 }

@@ -6,7 +6,7 @@ import type { CaseResult, Result } from '../spec/schema.js';
 import { madRaw, max, median, min } from '../stats/index.js';
 import { stableJsonPretty } from './json.js';
 import { allocationMedians } from '../verdict/allocations.js';
-import { HistoryRecordSchema, RECORD_SCHEMA_ID, type HistoryRecord, type RecordCase } from './schema.js';
+import { HistoryRecordSchema, RECORD_SCHEMA_ID, RECORD_SCHEMAS, type HistoryRecord, type RecordCase, type RecordCounts } from './schema.js';
 
 /** What the result file does not know: the commit measured and the CI run that measured it. */
 export interface RecordContext {
@@ -64,7 +64,28 @@ export function recordCase(c: CaseResult): RecordCase {
   if (c.digest) out.digest = c.digest;
   const metrics = allocationMetrics(c);
   if (metrics) out.metrics = metrics;
+  const counts = c.status === 'ok' ? countFigures(c) : undefined;
+  if (counts) out.instructions = counts;
   return out;
+}
+
+/** Work units of one iteration, what time and counts are divided by over time: bytes, else ops, else 1. */
+export function workUnits(work: Readonly<{ ops?: number | undefined; bytes?: number | undefined }>): number {
+  return (work.bytes ?? 0) > 0 ? work.bytes! : (work.ops ?? 0) > 0 ? work.ops! : 1;
+}
+
+/** A counted case's instructions: the median per iteration, and per op / per byte of its work. */
+export function countFigures(c: Pick<CaseResult, 'instructions' | 'work'>): RecordCounts | undefined {
+  const s = c.instructions;
+  if (!s || s.length === 0) return undefined;
+  const m = median(s);
+  const { ops, bytes } = c.work;
+  return {
+    samples: [...s],
+    median: m,
+    ...(ops !== undefined && ops > 0 ? { per_op: m / ops } : {}),
+    ...(bytes !== undefined && bytes > 0 ? { per_byte: m / bytes } : {}),
+  };
 }
 
 /** Units of the allocation figures in RecordCase.metrics (docs/design.md "Allocations"). */
@@ -100,6 +121,7 @@ export function toRecord(result: Result, ctx: RecordContext): HistoryRecord {
     finished_at: result.finished_at,
     cases: result.cases.map(recordCase),
   };
+  if (result.counter && candidate.cases.some((c) => c.instructions)) candidate.counter = { ...result.counter };
   const parsed = HistoryRecordSchema.safeParse(candidate);
   if (!parsed.success) {
     throw new InputError(
@@ -137,14 +159,17 @@ export function serializeRecord(r: HistoryRecord): string {
 
 const SCHEMA_FAMILY = RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf('@') + 1);
 
+/** Whether a parsed document is a history record (any version), not a result. */
+export const isRecord = (doc: { schema: string }): doc is HistoryRecord => (RECORD_SCHEMAS as readonly string[]).includes(doc.schema);
+
 /** Parses and validates a stored record; throws InputError naming the file and each bad field. */
 export function parseRecord(file: string, text: string): HistoryRecord {
   const value = parseJson(file, text);
   const schema = value !== null && typeof value === 'object' ? (value as { schema?: unknown }).schema : undefined;
-  if (typeof schema === 'string' && schema !== RECORD_SCHEMA_ID && schema.startsWith(SCHEMA_FAMILY)) {
+  if (typeof schema === 'string' && !(RECORD_SCHEMAS as readonly string[]).includes(schema) && schema.startsWith(SCHEMA_FAMILY)) {
     throw new InputError(
       file,
-      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMA_ID})`],
+      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMAS.join(' and ')})`],
       'upgrade bee-bench to read it; the record is left untouched',
     );
   }
@@ -153,7 +178,7 @@ export function parseRecord(file: string, text: string): HistoryRecord {
     throw new InputError(
       file,
       describeIssues(parsed.error),
-      `a history record must match ${RECORD_SCHEMA_ID} (src/history/schema.ts); the file is left untouched`,
+      `a history record must match ${RECORD_SCHEMAS.join(' or ')} (src/history/schema.ts); the file is left untouched`,
     );
   return parsed.data;
 }

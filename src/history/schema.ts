@@ -2,9 +2,15 @@
 // the files derived from them that the trend site (pages/) loads. zod validates records on read;
 // the derived shapes are the contract between src/history (writer) and pages/ (reader).
 import { z } from 'zod';
-import { ClientSchema, HostSchema, KindSchema, ProfileSchema, RunnerSchema } from '../spec/schema.js';
+import type { CountStep } from './steps.js';
+import { ClientSchema, CounterSchema, HostSchema, KindSchema, ProfileSchema, RunnerSchema } from '../spec/schema.js';
 
-export const RECORD_SCHEMA_ID = 'bee-bench/history-record@1';
+/** Records without instruction counts (read, never written any more). */
+export const RECORD_SCHEMA_V1 = 'bee-bench/history-record@1';
+/** @2 adds each counted case's instructions and the record's counter. */
+export const RECORD_SCHEMA_ID = 'bee-bench/history-record@2';
+/** Every record version this bee-bench reads, oldest first. */
+export const RECORD_SCHEMAS = [RECORD_SCHEMA_V1, RECORD_SCHEMA_ID] as const;
 export const SERIES_SCHEMA_ID = 'bee-bench/history-series@1';
 export const INDEX_SCHEMA_ID = 'bee-bench/history-index@1';
 
@@ -16,6 +22,21 @@ export const GabBenchSchema = z.object({
   range: z.string().optional(),
   extra: z.string().optional(),
 });
+
+/**
+ * A counted case's instructions per timed iteration (a counting run under callgrind: the same on
+ * every machine with the same toolchain). per_op and per_byte are the median over the case's
+ * work, as the time figures are read; aa_spread is the row's measured A/A spread (two processes
+ * of the same code, src/verdict/instructions.ts aaSpread) when the run measured one.
+ */
+export const RecordCountsSchema = z.object({
+  samples: z.array(z.number().int().positive()).min(1),
+  median: z.number().positive(),
+  per_op: z.number().positive().optional(),
+  per_byte: z.number().positive().optional(),
+  aa_spread: z.number().nonnegative().optional(),
+});
+export type RecordCounts = z.infer<typeof RecordCountsSchema>;
 
 export const RecordCaseSchema = z.object({
   id: z.string().min(1),
@@ -41,46 +62,62 @@ export const RecordCaseSchema = z.object({
    * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
    */
   metrics: z.record(z.string(), z.number()).optional(),
+  /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */
+  instructions: RecordCountsSchema.optional(),
   /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
   gab: GabBenchSchema.optional(),
+  /** Imported cases: the original instruction-count bench, verbatim (src/history/gab.ts). */
+  gab_instructions: GabBenchSchema.optional(),
 });
 export type RecordCase = z.infer<typeof RecordCaseSchema>;
 
 /** One immutable record per (run, runner): runs/YYYY/MM/<timestamp>-<sha7>-<runner>-<run_id>.json */
-export const HistoryRecordSchema = z.object({
-  schema: z.literal(RECORD_SCHEMA_ID),
-  commit: z.object({
-    sha: z.string().regex(/^[0-9a-f]{7,64}$/),
-    message: z.string(),
-    author: z.string(),
-    timestamp: z.iso.datetime({ offset: true }),
-    url: z.string().optional(),
-  }),
-  branch: z.string().min(1),
-  event: z.string().min(1),
-  run: z.object({ id: z.string().min(1), attempt: z.number().int().positive().optional(), url: z.string().optional() }),
-  runner: RunnerSchema,
-  client: ClientSchema,
-  host: HostSchema,
-  bee: z.object({ url: z.string(), version: z.string() }).nullable(),
-  spec: z.object({ hash: z.string(), profile: ProfileSchema }),
-  started_at: z.iso.datetime({ offset: true }),
-  finished_at: z.iso.datetime({ offset: true }).nullable(),
-  cases: z.array(RecordCaseSchema),
-  /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
-  source: z
-    .object({
-      format: z.literal('github-action-benchmark'),
-      suite: z.string(),
-      tool: z.string(),
-      /** The entry's date (ms since the epoch). */
-      date: z.number(),
-      repo_url: z.string().optional(),
-      /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
-      commit: z.record(z.string(), z.unknown()),
-    })
-    .optional(),
-});
+export const HistoryRecordSchema = z
+  .object({
+    schema: z.enum(RECORD_SCHEMAS),
+    commit: z.object({
+      sha: z.string().regex(/^[0-9a-f]{7,64}$/),
+      message: z.string(),
+      author: z.string(),
+      timestamp: z.iso.datetime({ offset: true }),
+      url: z.string().optional(),
+    }),
+    branch: z.string().min(1),
+    event: z.string().min(1),
+    run: z.object({ id: z.string().min(1), attempt: z.number().int().positive().optional(), url: z.string().optional() }),
+    runner: RunnerSchema,
+    client: ClientSchema,
+    host: HostSchema,
+    bee: z.object({ url: z.string(), version: z.string() }).nullable(),
+    spec: z.object({ hash: z.string(), profile: ProfileSchema }),
+    started_at: z.iso.datetime({ offset: true }),
+    finished_at: z.iso.datetime({ offset: true }).nullable(),
+    cases: z.array(RecordCaseSchema),
+    /** What counted the cases' instructions (tool and version): present when some case has them. */
+    counter: CounterSchema.optional(),
+    /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
+    source: z
+      .object({
+        format: z.literal('github-action-benchmark'),
+        suite: z.string(),
+        tool: z.string(),
+        /** The entry's date (ms since the epoch). */
+        date: z.number(),
+        repo_url: z.string().optional(),
+        /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
+        commit: z.record(z.string(), z.unknown()),
+      })
+      .optional(),
+  })
+  .superRefine((r, ctx) => {
+    // Instruction counts came with @2: a @1 record that has them was not written by bee-bench.
+    if (r.schema !== RECORD_SCHEMA_V1) return;
+    if (r.counter)
+      ctx.addIssue({ code: 'custom', path: ['counter'], message: `${RECORD_SCHEMA_V1} records carry no counter; the record says ${RECORD_SCHEMA_ID}` });
+    r.cases.forEach((c, i) => {
+      if (c.instructions) ctx.addIssue({ code: 'custom', path: ['cases', i, 'instructions'], message: `${RECORD_SCHEMA_V1} records carry no instructions` });
+    });
+  });
 export type HistoryRecord = z.infer<typeof HistoryRecordSchema>;
 
 // ---- Derived files (pure function of runs/; regenerated on every write) ----
@@ -119,6 +156,14 @@ export interface SeriesPoint {
    * the Hodges–Lehmann after/before ratio of time per work unit (src/history/shift.ts).
    */
   shift?: { ratio: number; p: number };
+  /** Counted points: the median instructions per iteration (per op / per byte: divide by ops / bytes). */
+  instructions?: number;
+  /** Counted points: the row's A/A spread, when the record stored one. */
+  aa_spread?: number;
+  /** Counted points: the runtime or compiler and the counter ("go1.23.4; callgrind valgrind-3.22.0"). */
+  toolchain?: string;
+  /** Counted points: set when the count moved against the branch's previous counted point, or the toolchain changed (src/history/steps.ts). */
+  count_step?: CountStep;
 }
 
 export interface Series {
@@ -149,7 +194,22 @@ export interface IndexSeries {
    * (null for a branch's first point); trend = the branch's last <= 20 median_ns, oldest first.
    * ops/bytes are the latest point's work.
    */
-  latest: Record<string, { median_ns: number; sha: string; timestamp: string; change: number | null; trend: number[]; ops?: number; bytes?: number }>;
+  latest: Record<
+    string,
+    {
+      median_ns: number;
+      sha: string;
+      timestamp: string;
+      change: number | null;
+      trend: number[];
+      ops?: number;
+      bytes?: number;
+      /** When the latest point is counted: its instructions per iteration, their change per work unit against the previous counted point, and the branch's last <= 20 counts. */
+      instructions?: number;
+      count_change?: number | null;
+      count_trend?: number[];
+    }
+  >;
 }
 
 export interface IndexCase {
@@ -201,6 +261,8 @@ export interface HistoryIndex {
   cases: IndexCase[];
   /** Oldest first; the latest max-runs entries per branch. */
   scoreboard: ScoreboardEntry[];
+  /** The same board on instructions per work unit, over the rows every runner counted (absent when no run counted two runners). */
+  scoreboard_counts?: ScoreboardEntry[];
   /** Records that failed validation: reported by file and field, excluded from everything else. */
   invalid: Array<{ file: string; problem: string }>;
 }

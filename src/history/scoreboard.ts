@@ -3,6 +3,7 @@
 // params scale per runner (js may hash 200 chunks where rs hashes 2000):
 //   per byte when every runner's row has work.bytes, else per op when every row has work.ops, else
 //   per iteration when the rows did identical work; other rows are not comparable and left out.
+// The same board on instruction counts (countFigure) compares the rows every runner counted.
 // Scoring is the report's (src/stats/scoreboard.ts): ratios to the row's fastest into a geometric
 // mean, wins, and no score for the harness group (groupOf names each case's group).
 import { scoreRows, scores, type ScoreRow } from '../stats/scoreboard.js';
@@ -16,19 +17,25 @@ interface Cell {
   c: RecordCase;
 }
 
-function unitCost(cells: readonly Cell[]): number[] | null {
+/** A case's figure per iteration that the board scores: time (the default) or instructions. */
+export type BoardFigure = (c: RecordCase) => number | null | undefined;
+export const timeFigure: BoardFigure = (c) => c.median_ns;
+export const countFigure: BoardFigure = (c) => c.instructions?.median;
+
+function unitCost(cells: readonly Cell[], figure: BoardFigure): number[] | null {
   const all = (f: (c: RecordCase) => number | undefined) => cells.every(({ c }) => (f(c) ?? 0) > 0);
-  if (all((c) => c.work.bytes)) return cells.map(({ c }) => (c.median_ns as number) / (c.work.bytes as number));
-  if (all((c) => c.work.ops)) return cells.map(({ c }) => (c.median_ns as number) / (c.work.ops as number));
+  const value = (c: RecordCase) => figure(c) as number;
+  if (all((c) => c.work.bytes)) return cells.map(({ c }) => value(c) / (c.work.bytes as number));
+  if (all((c) => c.work.ops)) return cells.map(({ c }) => value(c) / (c.work.ops as number));
   const works = new Set(cells.map(({ c }) => `${c.work.ops ?? ''}/${c.work.bytes ?? ''}`));
-  return works.size === 1 ? cells.map(({ c }) => c.median_ns as number) : null;
+  return works.size === 1 ? cells.map(({ c }) => value(c)) : null;
 }
 
 /** The spec group of a case id (derive.ts: the catalog's, else a fallback). */
 export type GroupOf = (caseId: string, kind: RecordCase['kind']) => string;
 
 /** One entry from the records of one run id (the latest record per runner wins). */
-export function scoreRun(runId: string, records: readonly LoadedRecord[], groupOf: GroupOf): ScoreboardEntry | null {
+export function scoreRun(runId: string, records: readonly LoadedRecord[], groupOf: GroupOf, figure: BoardFigure = timeFigure): ScoreboardEntry | null {
   const sorted = [...records].sort((a, b) => byString(a.path, b.path));
   const byRunner = new Map<Runner, LoadedRecord>();
   for (const r of sorted) byRunner.set(r.record.runner, r);
@@ -40,7 +47,7 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[], groupO
     const seen = new Set<string>();
     for (const c of r.record.cases) {
       const key = `${c.id}\u0000${c.label}`;
-      if (seen.has(key) || c.status !== 'ok' || c.median_ns === null || !(c.median_ns > 0)) continue;
+      if (seen.has(key) || c.status !== 'ok' || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
       seen.add(key);
       const row = rows.get(key) ?? [];
       row.push({ runner, c });
@@ -50,7 +57,7 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[], groupO
   const scored: ScoreRow[] = [];
   for (const key of [...rows.keys()].sort()) {
     const cells = rows.get(key) as Cell[];
-    const cost = unitCost(cells);
+    const cost = unitCost(cells, figure);
     if (!cost) continue;
     const first = cells[0] as Cell;
     scored.push({ group: groupOf(first.c.id, first.c.kind), costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] as number })) });
@@ -80,7 +87,7 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[], groupO
  * are those of its run's first record by path, so runs are ordered before any is scored and only
  * the kept ones are.
  */
-export function scoreboard(records: readonly LoadedRecord[], maxRuns: number, groupOf: GroupOf): ScoreboardEntry[] {
+export function scoreboard(records: readonly LoadedRecord[], maxRuns: number, groupOf: GroupOf, figure: BoardFigure = timeFigure): ScoreboardEntry[] {
   const byRun = new Map<string, { first: LoadedRecord; list: LoadedRecord[] }>();
   for (const r of records) {
     const run = byRun.get(r.record.run.id);
@@ -98,7 +105,7 @@ export function scoreboard(records: readonly LoadedRecord[], maxRuns: number, gr
     const run = runs[i]!;
     const n = left.get(run.first.record.branch) ?? 0;
     if (n >= maxRuns || run.list.length < 2) continue;
-    const e = scoreRun(run.id, run.list, groupOf);
+    const e = scoreRun(run.id, run.list, groupOf, figure);
     if (!e) continue;
     left.set(e.branch, n + 1);
     kept.push(e);

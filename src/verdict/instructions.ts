@@ -57,6 +57,12 @@ export function aaSpread(a: StepCounts, b: StepCounts): number {
   return Math.max(r, 1 / r) - 1;
 }
 
+/** The rule on a count ratio given the row's A/A spread (also the branch alerts' rule, src/alert/judge.ts). */
+export function countVerdict(ratio: number, spread: number, o: InstructionOptions): { bar: number; verdict: Verdict } {
+  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
+  return { bar, verdict: ratio >= 1 + bar ? 'regression' : ratio <= 1 / (1 + bar) ? 'improvement' : '~' };
+}
+
 /**
  * `base` and `baseAgain`: two base processes, `head`: the head process, each with its
  * per-iteration counts. Iterations are compared step by step, since a JIT tiering up makes a
@@ -69,7 +75,6 @@ export function judgeInstructions(base: StepCounts, baseAgain: StepCounts, head:
   const baseMean = Array.from({ length: steps }, (_, i) => (base[i]! + baseAgain[i]!) / 2);
   const ratio = stepRatio(head, baseMean);
   const spread = aaSpread(base, baseAgain);
-  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
-  const verdict: Verdict = ratio >= 1 + bar ? 'regression' : ratio <= 1 / (1 + bar) ? 'improvement' : '~';
+  const { bar, verdict } = countVerdict(ratio, spread, o);
   return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
 }

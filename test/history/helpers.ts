@@ -132,3 +132,61 @@ export async function runCli(args: readonly string[], cwd = process.cwd()): Prom
     return { code: typeof err.code === 'number' ? err.code : -1, stdout: err.stdout ?? '', stderr: err.stderr ?? '' };
   }
 }
+
+/** Instruction counts per timed iteration of a counted CPU case: `per` per op, three iterations. */
+export const COUNTER = { tool: 'callgrind', version: 'valgrind-3.22.0' } as const;
+
+/** smallResult with counts on its ok CPU cases, as a counting run attaches them (src/run/count.ts). */
+export function countedResult(runner: Runner, i: number, factor = 1, countFactor = 1): Result {
+  const res = smallResult(runner, i, factor);
+  return {
+    ...res,
+    counter: { ...COUNTER },
+    cases: res.cases.map((c) =>
+      c.status === 'ok' && c.kind === 'cpu'
+        ? { ...c, instructions: [0, 1, 2].map((k) => Math.round((c.work.ops ?? 1) * 50_000 * LEVEL[runner] * countFactor) + k) }
+        : c,
+    ),
+  };
+}
+
+export function countedRecord(runner: Runner, i: number, branch = 'main', countFactor = 1): HistoryRecord {
+  return toRecord(countedResult(runner, i, 1, countFactor), context(i, branch));
+}
+
+/** The runtime each runner reports (host.runtime) in a count history, before any toolchain change. */
+export const RUNTIMES: Record<Runner, string> = { js: 'node v22.11.0', go: 'go1.22.5 linux/amd64', rs: 'rustc 1.82.0' };
+
+export interface CountHistoryOptions {
+  commits: number;
+  branch?: string;
+  /** Number of the first commit (context(first + i)), so two histories can share a folder. */
+  first?: number;
+  runners?: readonly Runner[];
+  /** The counts' factor at commit i (1 = unchanged code), per runner. */
+  counts?: (runner: Runner, i: number) => number;
+  /** host.runtime at commit i, per runner (default RUNTIMES). */
+  runtime?: (runner: Runner, i: number) => string;
+  /** Wall-time noise: each run's samples scaled by a factor within ±noise (deterministic). */
+  noise?: number;
+}
+
+/**
+ * A synthetic push history with counts, one record per commit and runner, as a push run writes
+ * them (toRecord of a counted result): counts move only where `counts` says, wall times wander.
+ */
+export function countHistory(o: CountHistoryOptions): HistoryRecord[] {
+  const noise = o.noise ?? 0;
+  let seed = 12345;
+  const wander = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return 1 + noise * ((seed / 2 ** 31) * 2 - 1);
+  };
+  return Array.from({ length: o.commits }, (_, i) =>
+    (o.runners ?? (['js', 'go', 'rs'] as const)).map((runner) => {
+      const res = countedResult(runner, (o.first ?? 0) + i, wander(), o.counts?.(runner, i) ?? 1);
+      const runtime = o.runtime?.(runner, i) ?? RUNTIMES[runner];
+      return toRecord({ ...res, host: { ...res.host, runtime } }, context((o.first ?? 0) + i, o.branch));
+    }),
+  ).flat();
+}

@@ -83,9 +83,9 @@ describe('parseRecord', () => {
   });
 
   it('reports an unknown schema version as such', () => {
-    const rec = { ...smallRecord('js', 2), schema: 'bee-bench/history-record@2' };
+    const rec = { ...smallRecord('js', 2), schema: 'bee-bench/history-record@3' };
     expect(() => parseRecord('runs/b.json', JSON.stringify(rec))).toThrow(
-      'runs/b.json: schema: unknown record version "bee-bench/history-record@2" (this bee-bench reads bee-bench/history-record@1)',
+      'runs/b.json: schema: unknown record version "bee-bench/history-record@3" (this bee-bench reads bee-bench/history-record@1 and bee-bench/history-record@2)',
     );
   });
 });
