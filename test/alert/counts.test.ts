@@ -81,14 +81,14 @@ describe('count alerts on the default branch', () => {
     const issue = server.issues[0]!;
     expect(issue.title).toBe(`bee-bench: ${SIGN} [quick] got slower on main (rs)`);
     expect(issue.body).toContain(`/compare/${before}...${at}`);
-    expect(issue.body).toMatch(/is \+1\.00% instructions on `main`/);
+    expect(issue.body).toMatch(/is 1\.0% more instructions on `main`/);
     expect(issue.body).toContain('judged on instruction counts per op against the last good run');
     expect(readState(issue.body)).toMatchObject({ since: before, first: at, latest: at, runs: 1 });
     // The next push keeps the extra instructions: against its own previous run nothing moved, but the issue holds.
     const held = await judgeAndSync(records, push(11, wallNoise(11), 1.01), 11);
     expect(held).toMatchObject({ opened: [], closed: [], updated: [issue.number] });
     expect(issue.state).toBe('open');
-    expect(issue.body).toMatch(/is \+1\.00% instructions/);
+    expect(issue.body).toMatch(/is 1\.0% more instructions/);
     expect(readState(issue.body)).toMatchObject({ since: before, first: at, runs: 2 });
     // Back to the old count: recovered.
     const back = await judgeAndSync(records, push(12, wallNoise(12), 1), 12);
