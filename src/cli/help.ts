@@ -1,6 +1,6 @@
 // The CLI's help: one entry per command in COMMANDS (usage lines, a summary, the details shown by
 // `bee-bench COMMAND --help` and `bee-bench help COMMAND`). A new command is one more entry; the
-// global help and README's CLI block (test/cli/help.test.ts) are built from the same lines.
+// global help and docs/cli.md's CLI block (test/cli/help.test.ts) are built from the same lines.
 
 export interface CommandHelp {
   /** What is typed after `bee-bench`: "run", "history publish". */

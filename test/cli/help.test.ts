@@ -1,6 +1,6 @@
 // The CLI's messages as a new user meets them: per-command help, --version, a mistyped flag or
 // command answered in one line with the closest valid one, a case prefix answered with its glob,
-// and README's CLI block kept equal to the usage lines --help prints.
+// and docs/cli.md's CLI block kept equal to the usage lines --help prints.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,12 +107,12 @@ describe('CLI errors in one line', () => {
   });
 });
 
-describe('README and --help agree', () => {
-  it("README's CLI block holds every usage line, prefixed `npx `", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const missing = COMMANDS.flatMap((c) => c.usage).filter((l) => !readme.includes(l.startsWith('bee-bench ') ? `npx ${l}` : `    ${l}`));
+describe('docs/cli.md and --help agree', () => {
+  it("docs/cli.md's CLI block holds every usage line, prefixed `npx `", () => {
+    const page = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
+    const missing = COMMANDS.flatMap((c) => c.usage).filter((l) => !page.includes(l.startsWith('bee-bench ') ? `npx ${l}` : `    ${l}`));
     expect(missing).toEqual([]);
-    // Commands in README's prose are what a clone can type.
-    expect(readme.match(/^bee-bench \w/gm) ?? []).toEqual([]);
+    // Commands in README's and docs/cli.md's prose are what a clone can type.
+    for (const text of [page, readFileSync(join(ROOT, 'README.md'), 'utf8')]) expect(text.match(/^bee-bench \w/gm) ?? []).toEqual([]);
   });
 });
