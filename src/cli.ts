@@ -41,13 +41,14 @@ import { bisect } from './bisect/run.js';
 import { InputError } from './spec/errors.js';
 import { loadResult, loadSpec } from './spec/load.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Result, type Runner } from './spec/schema.js';
-import { SelectionError, profileParams, selectCases } from './spec/select.js';
+import { SelectionError, selectCases } from './spec/select.js';
 import { resolvePlan } from './spec/plan.js';
 import { hooksFromEnv } from './spec/hooks.js';
 import { parseShardRef } from './shard/assignment.js';
 import { matrixOf, mergeCommand, planShards, shardCommand, shardPlan, type SelectionRequest } from './shard/commands.js';
 import type { Evidence } from './shard/cost.js';
 import { runProgress } from './cli/progress.js';
+import { planLine, recordStages, runStages } from './cli/eta.js';
 import { childEnv, registerSecret } from './child/env.js';
 
 class UsageError extends Error {}
@@ -306,11 +307,16 @@ async function cmdRun(v: Values): Promise<number> {
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  // One line per finished case, done/total over every runner, with an ETA.
-  const spec = loadSpec(c.specFile).spec;
-  const units = selectCases(spec, c.cases).reduce((n, sc) => n + profileParams(sc, c.profile, c.large).length, 0);
-  const progress = runProgress(units * runners.length, log);
-  const out = await withBee({ ...c, log: progress.log }, (c) => singlePipeline({ ...c, runners, notRun, measure: measureOf(v) }));
+  // Every step with its estimate first; then a line per build start and finished case, with an
+  // ETA over the steps left, and a heartbeat when a step is silent (a cold cargo build).
+  const measure = measureOf(v);
+  const stages = await runStages({ ...c, runners, measure });
+  log(planLine(stages));
+  const progress = runProgress(stages, log);
+  const heartbeat = setInterval(() => progress.beat(), 2_000);
+  heartbeat.unref();
+  const out = await withBee({ ...c, log: progress.log }, (c) => singlePipeline({ ...c, runners, notRun, measure })).finally(() => clearInterval(heartbeat));
+  recordStages(c.cacheDir, c.profile, progress.finish());
   log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(', ')}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
