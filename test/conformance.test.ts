@@ -14,6 +14,7 @@ import { invokeRunner } from '../src/run/invoke.js';
 import { loadSpec } from '../src/spec/load.js';
 import { resolvePlan, type Plan } from '../src/spec/plan.js';
 import { InfoSchema, type Result, type Runner } from '../src/spec/schema.js';
+import { testClients } from './clients.js';
 
 const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
 const { spec, hash } = loadSpec(SPEC);
@@ -22,11 +23,7 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-conf-'));
 // Usage errors must exit before writing anything; a real path keeps a broken runner harmless.
 const OUT_UNUSED = join(tmp(), 'never-written.json');
 
-const wanted: Array<{ runner: Runner; source: string }> = [
-  { runner: 'js', source: 'registry' },
-  { runner: 'rs', source: 'registry' },
-  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
-];
+const wanted = testClients().tested;
 
 const planFor = (runner: Runner, cases: string[], iters?: number): Plan =>
   resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases, ...(iters ? { hooks: { iters } } : {}) });
