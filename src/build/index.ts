@@ -11,7 +11,7 @@ import { jsBuilder } from './js.js';
 import { packageRoot } from './paths.js';
 import { rsBuilder } from './rs.js';
 import { sourceIdentity, type ClientSource } from './source.js';
-import { buildEstimate, updateTimings } from './timings.js';
+import { buildEstimate, estimateBasis, loadFactor, recordBuild } from './timings.js';
 
 export { BuildError } from './exec.js';
 export { goProxyProblem } from './go.js';
@@ -107,9 +107,7 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
   // A build is a step of its own on the console: its line comes when it starts (cargo's cold build
   // takes minutes), with what it should take; the run's progress keeps time from it.
   const estimate = buildEstimate(cacheDir, req.runner);
-  log(
-    `${req.runner}: building ${identity.key} (not in the cache; about ${Math.round(estimate.ms / 1000)} s, ${estimate.from === 'last build' ? "the last build's time" : "a first build's time on 2 cores"})`,
-  );
+  log(`${req.runner}: building ${identity.key} (not in the cache; about ${Math.round(estimate.ms / 1000)} s: ${estimateBasis(estimate)})`);
   let command: RunnerCommand;
   try {
     command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log: toFile });
@@ -119,7 +117,7 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
   }
   const tookMs = performance.now() - started;
   log(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1000)} s (cache miss ${key}); output in ${shown}`);
-  updateTimings(cacheDir, (t) => (t.builds[req.runner] = Math.round(tookMs)));
+  recordBuild(cacheDir, req.runner, tookMs, [estimate.factor, loadFactor()]);
   // The marker is written last: a build that died half-way has none and is redone.
   writeFileSync(marker, JSON.stringify({ key, source: identity, toolchain }, null, 2));
   return { runner: req.runner, source: req.source, command, key, cached: false, buildMs: performance.now() - started };

@@ -21,6 +21,8 @@ export interface RunSelection {
   large?: boolean;
   measure: Measure;
   cacheDir?: string;
+  /** The load factor build estimates scale by (default: the machine's now). */
+  loadFactor?: number;
 }
 
 const EVIDENCE: Record<Exclude<StageKind, 'build'>, Evidence> = { wall: 'wall', count: 'instructions', alloc: 'allocations' };
@@ -45,7 +47,12 @@ export async function runStages(o: RunSelection): Promise<Stage[]> {
   const model = staticModel(quick, spec.profiles.quick.iters);
   const stages: Stage[] = [];
   for (const r of o.runners) {
-    stages.push({ runner: r.runner, kind: 'build', units: 1, estimateMs: (await cached(r, cacheDir)) ? 0 : buildEstimate(cacheDir, r.runner).ms });
+    stages.push({
+      runner: r.runner,
+      kind: 'build',
+      units: 1,
+      estimateMs: (await cached(r, cacheDir)) ? 0 : buildEstimate(cacheDir, r.runner, o.loadFactor).ms,
+    });
     const plan = planOf(r.runner, o.profile, o.cases, o.large);
     const cpu = plan.units.filter((u) => u.kind === 'cpu');
     const wanted: Array<[Exclude<StageKind, 'build'>, typeof plan.units]> = [];

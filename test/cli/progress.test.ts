@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clock, runProgress, summarize, type Stage } from '../../src/cli/progress.js';
 import { planLine, recordStages, runStages } from '../../src/cli/eta.js';
-import { buildEstimate, FIRST_BUILD_MS, readTimings } from '../../src/build/timings.js';
+import { buildEstimate, FIRST_BUILD_MS, readTimings, recordBuild } from '../../src/build/timings.js';
 import { defaultSpecPath } from '../../src/build/paths.js';
 
 const wall = (runner: Stage['runner'], units: number, estimateMs: number): Stage => ({ runner, kind: 'wall', units, estimateMs });
@@ -107,7 +107,7 @@ describe('run progress', () => {
   it('estimates a run from the cache: a cached build is free, the last times are used, a first run gets the defaults', async () => {
     const cacheDir = mkdtempSync(join(tmpdir(), 'bee-bench-eta-'));
     const runners = [{ runner: 'rs' as const, source: { kind: 'registry' as const } }];
-    const sel = { runners, specFile: defaultSpecPath(), profile: 'quick' as const, cases: ['cpu.*'], measure: ['wall' as const], cacheDir };
+    const sel = { runners, specFile: defaultSpecPath(), profile: 'quick' as const, cases: ['cpu.*'], measure: ['wall' as const], cacheDir, loadFactor: 1 };
     const first = await runStages(sel);
     expect(first.map((s) => [s.kind, s.units])).toEqual([
       ['build', 1],
@@ -115,7 +115,8 @@ describe('run progress', () => {
     ]);
     expect(first[0]!.estimateMs).toBe(FIRST_BUILD_MS.rs);
     expect(first[1]!.estimateMs).toBeGreaterThan(0);
-    expect(buildEstimate(cacheDir, 'rs').from).toBe('first build');
+    expect(buildEstimate(cacheDir, 'rs', 1).from).toBe('first build');
+    expect(buildEstimate(cacheDir, 'rs', 3).ms).toBe(3 * FIRST_BUILD_MS.rs);
     // What the last run took, kept in the cache, is the next estimate.
     writeFileSync(join(cacheDir, 'timings.json'), JSON.stringify({ builds: { rs: 90_000 } }));
     recordStages(cacheDir, 'quick', [{ runner: 'rs', kind: 'wall', msPerUnit: 2_000 }]);
@@ -125,9 +126,12 @@ describe('run progress', () => {
     expect(planLine(next)).toBe(
       `run: builds rs ~1 min 30 s; ${first[1]!.units} case run(s) ~${clock(2_000 * first[1]!.units)} · ETA ${clock(90_000 + 2_000 * first[1]!.units)}`,
     );
+    // A build is kept as its idle-machine time: 200 s at twice the load is 100 s.
+    recordBuild(cacheDir, 'go', 200_000, [2, 2]);
+    expect(readTimings(cacheDir).builds['go']).toBe(100_000);
     // A file that is not the store's shape is no history, not a crash.
     writeFileSync(join(cacheDir, 'timings.json'), '{"builds": {"rs": "soon"}}');
-    expect(buildEstimate(cacheDir, 'rs')).toEqual({ ms: FIRST_BUILD_MS.rs, from: 'first build' });
+    expect(buildEstimate(cacheDir, 'rs', 1)).toEqual({ ms: FIRST_BUILD_MS.rs, from: 'first build', factor: 1 });
   });
 
   it('says the ETA in whole seconds and minutes', () => {
