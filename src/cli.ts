@@ -48,6 +48,7 @@ import { parseShardRef } from './shard/assignment.js';
 import { matrixOf, mergeCommand, planShards, shardCommand, shardPlan, type SelectionRequest } from './shard/commands.js';
 import type { Evidence } from './shard/cost.js';
 import { runProgress } from './cli/progress.js';
+import { siteCommand, SiteError } from './cli/site-server.js';
 import { planLine, recordStages, runStages } from './cli/eta.js';
 import { childEnv, registerSecret } from './child/env.js';
 
@@ -75,6 +76,7 @@ const options = {
   bee: { type: 'string' },
   'bee-binary': { type: 'string' },
   'bee-port': { type: 'string' },
+  port: { type: 'string' },
   rounds: { type: 'string' },
   alpha: { type: 'string' },
   threshold: { type: 'string' },
@@ -646,6 +648,15 @@ export async function main(argv: string[]): Promise<number> {
         return cmdCompare(values, rest);
       case 'history':
         return await cmdHistory(values, rest);
+      case 'site':
+        return await siteCommand({
+          history: values.history,
+          remote: values.remote,
+          branch: values['history-branch'],
+          folder: values.folder,
+          port: num(values.port, 'port', 8080, (n) => Number.isInteger(n) && n >= 0 && n < 65536, 'a port number, 0 for any free one'),
+          log,
+        });
       default:
         log(unknownCommand(command));
         return 2;
@@ -656,7 +667,7 @@ export async function main(argv: string[]): Promise<number> {
       log(`bee-bench: ${e.message}; see ${help}`);
       return 2;
     }
-    if (e instanceof InputError) {
+    if (e instanceof InputError || e instanceof SiteError) {
       log(`bee-bench: ${e.message}`);
       return 2;
     }

@@ -30,6 +30,16 @@ publishes sharing one wait for each other.`;
 
 export const COMMANDS: readonly CommandHelp[] = [
   {
+    name: 'site',
+    usage: ['bee-bench site    --history DIR | --remote URL|PATH [--history-branch gh-pages] [--folder bench] [--port 8080]'],
+    summary: 'serve the trend site over a history on 127.0.0.1 and print its URL',
+    details: `--history DIR is a history folder (the one history publish writes: bench/ of the history branch);
+--remote clones the history branch (default gh-pages) of a repository and serves its --folder
+(default bench). The page is this version's site (pages/dist); the data is the history's. Listens
+on 127.0.0.1 only, port --port (default 8080; 0 picks a free one), until Ctrl-C. Browsers do not
+run the page's script when it is opened as a file: serve it with this command instead.`,
+  },
+  {
     name: 'run',
     usage: [
       'bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]',

@@ -101,7 +101,11 @@ export interface SeriesPoint {
   timestamp: string;
   url?: string;
   run_id: string;
+  /** When the run started (ISO): the x axis where a chart's points come from several clients' commits. */
+  run_at?: string;
   client_version: string;
+  /** The measured client's commit, when built from a checkout. */
+  client_commit?: string;
   /** Imported points: "github-action-benchmark <tool>: <original bench name>" (shown instead of the runner's client). */
   imported?: string;
   median_ns: number;
@@ -149,7 +153,20 @@ export interface IndexSeries {
    * (null for a branch's first point); trend = the branch's last <= 20 median_ns, oldest first.
    * ops/bytes are the latest point's work.
    */
-  latest: Record<string, { median_ns: number; sha: string; timestamp: string; change: number | null; trend: number[]; ops?: number; bytes?: number }>;
+  latest: Record<
+    string,
+    {
+      median_ns: number;
+      sha: string;
+      timestamp: string;
+      run_id?: string;
+      run_at?: string;
+      change: number | null;
+      trend: number[];
+      ops?: number;
+      bytes?: number;
+    }
+  >;
 }
 
 export interface IndexCase {

@@ -5,7 +5,7 @@
 //   per iteration when the rows did identical work; other rows are not comparable and left out.
 // Scoring is the report's (src/stats/scoreboard.ts): ratios to the row's fastest into a geometric
 // mean, wins, and no score for the harness group (groupOf names each case's group).
-import { scoreRows, scores, type ScoreRow } from '../stats/scoreboard.js';
+import { scoreRows, scores, unitCosts, type ScoreRow } from '../stats/scoreboard.js';
 import type { Runner } from '../spec/schema.js';
 import type { LoadedRecord } from './record.js';
 import type { RecordCase, ScoreboardEntry } from './schema.js';
@@ -16,13 +16,7 @@ interface Cell {
   c: RecordCase;
 }
 
-function unitCost(cells: readonly Cell[]): number[] | null {
-  const all = (f: (c: RecordCase) => number | undefined) => cells.every(({ c }) => (f(c) ?? 0) > 0);
-  if (all((c) => c.work.bytes)) return cells.map(({ c }) => (c.median_ns as number) / (c.work.bytes as number));
-  if (all((c) => c.work.ops)) return cells.map(({ c }) => (c.median_ns as number) / (c.work.ops as number));
-  const works = new Set(cells.map(({ c }) => `${c.work.ops ?? ''}/${c.work.bytes ?? ''}`));
-  return works.size === 1 ? cells.map(({ c }) => c.median_ns as number) : null;
-}
+const unitCost = (cells: readonly Cell[]) => unitCosts(cells.map(({ c }) => ({ median_ns: c.median_ns as number, ops: c.work.ops, bytes: c.work.bytes })));
 
 /** The spec group of a case id (derive.ts: the catalog's, else a fallback). */
 export type GroupOf = (caseId: string, kind: RecordCase['kind']) => string;
