@@ -85,8 +85,8 @@ export function runProgress(stages: readonly Stage[], log: (line: string) => voi
     lastOut = now();
     log(line);
   };
-  // The case a runner announced and has not finished: [runner] -> "cpu.x quick".
-  const open = new Map<string, string>();
+  // The case a runner announced and has not finished: [runner] -> "cpu.x quick", and since when.
+  const open = new Map<string, { what: string; at: number }>();
   const stageOf = (runner: string, kind: StageKind) => states.find((s) => s.runner === runner && s.kind === kind);
   /** The stage starts (once); the runner's earlier stages are over. */
   const enter = (runner: string, kind: StageKind) => {
@@ -154,19 +154,20 @@ export function runProgress(stages: readonly Stage[], log: (line: string) => voi
         enter(runner!, 'wall');
         const what = `${id} ${label}`;
         if (rest && finish(runner!, what, rest)) return;
-        open.set(runner!, what);
+        if (open.get(runner!)?.what !== what) open.set(runner!, { what, at: now() });
         return;
       }
       const plain = LINE.exec(line);
       if (plain) enter(plain[1]!, 'wall');
-      if (plain && open.has(plain[1]!) && finish(plain[1]!, open.get(plain[1]!)!, plain[2]!)) return;
+      if (plain && open.has(plain[1]!) && finish(plain[1]!, open.get(plain[1]!)!.what, plain[2]!)) return;
       out(line);
     },
     beat() {
       const s = current();
       if (!s || now() - lastOut < HEARTBEAT_MS) return;
-      const elapsed = now() - s.startedAt!;
-      const doing = s.kind === 'wall' && open.has(s.runner) ? `running ${open.get(s.runner)}` : STAGE_WORDS[s.kind];
+      const running = s.kind === 'wall' ? open.get(s.runner) : undefined;
+      const elapsed = now() - (running?.at ?? s.startedAt!);
+      const doing = running ? `running ${running.what}` : STAGE_WORDS[s.kind];
       const over = s.kind !== 'wall' && elapsed > s.estimateMs && s.estimateMs > 0 ? `, over its estimate of ${clock(s.estimateMs)}` : '';
       out(`${s.runner}: ${doing}, ${clock(elapsed)} so far${over}${eta()}`);
     },
