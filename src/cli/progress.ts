@@ -9,7 +9,8 @@ import type { Runner } from '../spec/schema.js';
 
 const START = /^\[(js|go|rs)\] \[(\d+)\/(\d+)\] (\S+) (.*?) (?:\.\.\.|->)\s*(.*)$/;
 const OUTCOME = /^(ok|skipped|failed|FAILED)\b[:,]?\s*(.*)$/;
-const ITERATION = /^\[(js|go|rs)\]\s+iteration \d+\/\d+/;
+// rs and js indent an iteration line; go repeats the case's head before it (a slow iteration only).
+const ITERATION = /^\[(js|go|rs)\]\s+(?:\[\d+\/\d+\] \S+ .*?\s)?iteration \d+\/\d+/;
 const LINE = /^\[(js|go|rs)\]\s+(.*)$/;
 // buildRunner's lines (src/build/index.ts) and the pipeline's per-stage prefixes (src/pipeline/single.ts).
 const BUILD_START = /^(js|go|rs): building /;

@@ -37,6 +37,7 @@ describe('run progress', () => {
     p.log('[rs] [2/2] cpu.bmt.file-root quick ... skipped: no offline chunker');
     // go: the outcome after "->"
     t = 140_000;
+    p.log('[go] [1/1] cpu.keccak.bulk quick   iteration 1/5: 1.507s');
     p.log('[go] [1/1] cpu.keccak.bulk quick -> ok: median 12.1ms (min 11.9ms, 5 iters), cpu median 12ms');
     p.log('js: build cache hit 88abf834 (registry)');
     expect(out).toEqual([
