@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { COMMANDS } from '../../src/cli/help.js';
+import { COMMANDS, commandHelp, commandsFor } from '../../src/cli/help.js';
+import { AB_DEFAULTS } from '../../src/verdict/index.js';
 import { closest, editDistance } from '../../src/cli/suggest.js';
 
 const cli = runCli;
@@ -104,6 +105,22 @@ describe('CLI errors in one line', () => {
     expect(closest('treshold', ['threshold', 'alpha'])).toBe('threshold');
     expect(closest('zzzzzz', ['threshold', 'alpha'])).toBeUndefined();
     expect(editDistance('kitten', 'sitting')).toBe(3);
+  });
+});
+
+describe("each command's help", () => {
+  it('names its defaults, and its exit codes speak of a Bee node only where it takes one', () => {
+    for (const c of COMMANDS) {
+      const help = commandHelp([c]);
+      const flags = c.usage.join(' ');
+      if (/--(profile|rounds|port|history-branch|cache|runner)\b/.test(flags)) expect(help, c.name).toMatch(/[Dd]efault/);
+      const exit = help.split('\n').at(-1)!;
+      expect(exit, c.name).toMatch(/^Exit codes: 0 done; 1 .+; 2 bad arguments or input\.$/);
+      expect(/Bee node/.test(exit), c.name).toBe(flags.includes('[BEE]'));
+    }
+    expect(commandHelp(commandsFor(['ab']))).toContain(
+      `--rounds ${AB_DEFAULTS.rounds}, --alpha ${AB_DEFAULTS.alpha}, --threshold ${AB_DEFAULTS.threshold} (2%)`,
+    );
   });
 });
 
