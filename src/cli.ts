@@ -209,7 +209,8 @@ function measureOf(v: Values): Measure {
 function runnerList(v: Values): Runner[] {
   const list = (v.runner ?? []).flatMap((r) => r.split(','));
   for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
-  return list.length ? (list as Runner[]) : [...RUNNERS];
+  // A runner named twice runs once (--runner rs --runner rs, --runner rs,rs).
+  return list.length ? ([...new Set(list)] as Runner[]) : [...RUNNERS];
 }
 
 function selectionOf(v: Values): SelectionRequest {
@@ -294,6 +295,7 @@ async function cmdRun(v: Values): Promise<number> {
   if (v.shard !== undefined) return cmdRunShard(v);
   const c = common(v);
   selectCases(loadSpec(c.specFile).spec, c.cases); // a mistyped --case stops here, before any build
+  const measure = measureOf(v); // and a mistyped --measure, before the Go proxy is asked anything
   const runners: Array<{ runner: Runner; source: ClientSource; buildCommand?: string }> = [];
   const notRun: NotRun[] = [];
   for (const runner of runnerList(v)) {
@@ -311,7 +313,6 @@ async function cmdRun(v: Values): Promise<number> {
   }
   // Every step with its estimate first; then a line per build start and finished case, with an
   // ETA over the steps left, and a heartbeat when a step is silent (a cold cargo build).
-  const measure = measureOf(v);
   const stages = await runStages({ ...c, runners, measure });
   log(planLine(stages));
   const progress = runProgress(stages, log);
@@ -561,7 +562,8 @@ async function cmdHistory(v: Values, positionals: string[]): Promise<number> {
       return 0;
     }
     default:
-      throw new UsageError(`unknown history command "${sub ?? ''}": use publish, import-gab or export-gab`);
+      const near = sub ? closest(sub, ['publish', 'import-gab', 'export-gab']) : undefined;
+      throw new UsageError(`unknown history command "${sub ?? ''}"${near ? ` (did you mean "history ${near}"?)` : ''}: use publish, import-gab or export-gab`);
   }
 }
 
@@ -592,7 +594,9 @@ function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
+  // -v is --version too (-V is the parser's short flag): the spelling most tools take.
+  const argv = args.map((a) => (a === '-v' ? '-V' : a));
   // A lenient pass first: unknown flags are answered in one line naming the closest known one.
   const loose = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
   const words = commandWords(loose.positionals);

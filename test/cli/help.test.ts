@@ -92,6 +92,35 @@ describe('CLI errors in one line', () => {
     expect(lines((await cli(['help', 'nope'])).stderr)).toEqual(['bee-bench: unknown command "nope"; see bee-bench --help']);
   });
 
+  it('a mistyped history command names the closest one; -v prints the version', async () => {
+    const r = await cli(['history', 'pubish']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)[0]).toMatch(/^bee-bench: unknown history command "pubish" \(did you mean "history publish"\?\)/);
+    const v = await cli(['-v']);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/^bee-bench \d+\.\d+\.\d+\n$/);
+  });
+
+  it('a mistyped --measure stops run in one line, before the Go module proxy is asked about bee-go', async () => {
+    const before = process.env.BEE_GO_PATH;
+    delete process.env.BEE_GO_PATH;
+    try {
+      const r = await cli(['run', '--runner', 'go', '--measure', 'wal']);
+      expect(r.code).toBe(2);
+      expect(lines(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(/--measure/);
+    } finally {
+      if (before !== undefined) process.env.BEE_GO_PATH = before;
+    }
+  });
+
+  it('a runner named twice is planned once', async () => {
+    const once = await cli(['plan', '--shards', '2', '--runner', 'rs', '--case', 'cpu.keccak.*']);
+    const twice = await cli(['plan', '--shards', '2', '--runner', 'rs', '--runner', 'rs,rs', '--case', 'cpu.keccak.*']);
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toBe(once.stdout);
+  });
+
   it('a case id prefix without a wildcard suggests the glob, before anything is built', async () => {
     const r = await cli(['run', '--runner', 'rs', '--case', 'cpu.keccak']);
     expect(r.code).toBe(2);
