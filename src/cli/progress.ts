@@ -5,7 +5,10 @@
 // line per finished case with done/total over the whole run and an ETA over every step left,
 // drops per-iteration lines, and gives a step that runs long without a line (a cold cargo build)
 // a heartbeat. Any other line passes through unchanged.
+import { formatDuration } from '../report/units.js';
 import type { Runner } from '../spec/schema.js';
+
+const NS_PER = { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 } as const;
 
 const START = /^\[(js|go|rs)\] \[(\d+)\/(\d+)\] (\S+) (.*?) (?:\.\.\.|->)\s*(.*)$/;
 const OUTCOME = /^(ok|skipped|failed|FAILED)\b[:,]?\s*(.*)$/;
@@ -63,9 +66,16 @@ export function summarize(outcome: string): string | null {
   if (!m) return null;
   const status = m[1]!.toLowerCase();
   if (status !== 'ok') return `${status}: ${m[2]!.replace(/\s*\(\d+ samples kept\)$/, '')}`;
-  const median = /median ([0-9.]+ ?[nµm]?s)\b/.exec(m[2]!);
+  const median = /median ([0-9.]+) ?([nµm]?s)\b/.exec(m[2]!);
   const n = /(\d+) (?:iterations|iters)/.exec(m[2]!);
-  return `ok${median ? `, median ${median[1]!.replace(/([0-9])([nµm]?s)$/, '$1 $2')}` : ''}${n ? ` (${n[1]} iterations)` : ''}`;
+  // Each runner prints its own precision ("0.0002 ms", "0.000 ms", "30 ns"): one format for all.
+  const ns = median ? Number(median[1]) * NS_PER[median[2] as keyof typeof NS_PER] : undefined;
+  // A zero is a figure rounded away by the runner's print ("0.000 ms"), not a free operation.
+  const shown =
+    ns === undefined
+      ? ''
+      : `, median ${ns === 0 ? `< ${formatDuration(0.5 * 10 ** -(median![1]!.split('.')[1]?.length ?? 0) * NS_PER[median![2] as keyof typeof NS_PER])}` : formatDuration(ns)}`;
+  return `ok${shown}${n ? ` (${n[1]} iterations)` : ''}`;
 }
 
 interface StageState extends Stage {

@@ -41,8 +41,8 @@ describe('run progress', () => {
     p.log('[go] [1/1] cpu.keccak.bulk quick -> ok: median 12.1ms (min 11.9ms, 5 iters), cpu median 12ms');
     p.log('js: build cache hit 88abf834 (registry)');
     expect(out).toEqual([
-      '[1/4] js cpu.keccak.bulk quick: ok, median 50.42 ms (5 iterations) · ETA 30 s',
-      '[2/4] rs cpu.keccak.bulk quick: ok, median 73.512 ms (5 iterations) · ETA 20 s',
+      '[1/4] js cpu.keccak.bulk quick: ok, median 50.4 ms (5 iterations) · ETA 30 s',
+      '[2/4] rs cpu.keccak.bulk quick: ok, median 73.5 ms (5 iterations) · ETA 20 s',
       '[3/4] rs cpu.bmt.file-root quick: skipped: no offline chunker · ETA 10 s',
       '[4/4] go cpu.keccak.bulk quick: ok, median 12.1 ms (5 iterations)',
       'js: build cache hit 88abf834 (registry)',
@@ -82,7 +82,7 @@ describe('run progress', () => {
       'rs: building, 4 min 10 s so far, over its estimate of 4 min 00 s · ETA 20 s',
       'rs: built registry in 300 s (cache miss abc); output in x/build.log',
       'rs: running cpu.keccak.bulk quick, 12 s so far · ETA 8 s',
-      '[1/2] rs cpu.keccak.bulk quick: ok, median 73.512 ms (5 iterations) · ETA 20 s',
+      '[1/2] rs cpu.keccak.bulk quick: ok, median 73.5 ms (5 iterations) · ETA 20 s',
       '[2/2] rs cpu.bmt.file-root quick: skipped: no offline chunker',
     ]);
     expect(p.finish()).toEqual([
@@ -138,6 +138,12 @@ describe('run progress', () => {
   it('says the ETA in whole seconds and minutes', () => {
     expect(clock(40_400)).toBe('40 s');
     expect(clock(185_000)).toBe('3 min 05 s');
+  });
+
+  it("gives every runner's median one format", () => {
+    expect(summarize('ok: median 0.0002 ms, min 0.0001 ms over 200 iterations')).toBe('ok, median 200 ns (200 iterations)');
+    expect(summarize('ok, 200 iterations, median 0.000 ms')).toBe('ok, median < 500 ns (200 iterations)');
+    expect(summarize('ok: median 30ns (min 29ns, 200 iters)')).toBe('ok, median 30.0 ns (200 iterations)');
   });
 
   it('summarizes a failure in one line', () => {
