@@ -3,7 +3,7 @@
 // index.json only; no series file is loaded here.
 import type { HistoryIndex, IndexCase, ScoreboardEntry } from '../../src/history/schema.js';
 import { scoreRows, scores, unitCosts, type ScoreEntry, type ScoreRow } from '../../src/stats/scoreboard.js';
-import { RUNNER_LABEL } from '../../src/report/model.js';
+import { RUNNER_LABEL } from '../../src/report/model/types.js';
 import { formatCount, formatRatio, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
 import type { Runner } from '../../src/spec/schema.js';
 import { applyTheme, Chart, RUNNER_POINT, theme, type Theme } from './charts.js';
