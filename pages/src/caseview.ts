@@ -157,7 +157,8 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
     ),
     el('h2', { text: c.id, attrs: { id: 'view-heading', tabindex: '-1' } }),
   );
-  if (c.doc) root.append(el('p', { class: 'doc', text: c.doc }));
+  // The spec's docs mark code with backticks: shown as code, never as literal backticks (text nodes only).
+  if (c.doc) root.append(el('p', { class: 'doc' }, ...c.doc.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? el('code', { text: part }) : part))));
   root.append(el('p', { class: 'meta', text: `${c.kind === 'net' ? 'Network' : 'CPU'} case · ${axisTitle(basis)} · branch ${branch} · times in UTC` }));
   if (c.kind === 'net') root.append(el('p', { class: 'caveat', text: NET_SCOPE_CAVEAT }));
 
