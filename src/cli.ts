@@ -121,7 +121,9 @@ export async function main(args: string[]): Promise<number> {
       const historyCommand = sub === undefined ? undefined : HISTORY_TABLE.get(sub);
       if (!historyCommand) {
         const near = sub ? closest(sub, [...HISTORY_TABLE.keys()]) : undefined;
-        throw new UsageError(`unknown history command "${sub ?? ''}"${near ? ` (did you mean "history ${near}"?)` : ''}: use publish, import-gab or export-gab`);
+        throw new UsageError(
+          `unknown history command "${sub ?? ''}"${near ? ` (did you mean "history ${near}"?)` : ''}: use publish, import-gab or export-gab`,
+        );
       }
       return await historyCommand(values, paths);
     }
