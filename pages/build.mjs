@@ -29,7 +29,7 @@ export async function buildPages({ outdir = join(here, 'dist') } = {}) {
     minify: true,
     logLevel: 'warning',
   });
-  for (const file of ['index.html', 'favicon.svg']) await copyFile(join(here, 'src', file), join(outdir, file));
+  for (const file of ['index.html', 'favicon.svg', 'file-hint.js']) await copyFile(join(here, 'src', file), join(outdir, file));
   return outdir;
 }
 

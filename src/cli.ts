@@ -17,6 +17,8 @@ import { merge } from './cli/commands/merge.js';
 import { plan } from './cli/commands/plan.js';
 import { report } from './cli/commands/report.js';
 import { run } from './cli/commands/run.js';
+import { site } from './cli/commands/site.js';
+import { SiteError } from './cli/site-server.js';
 import { COMMANDS, commandHelp, commandsFor, globalHelp } from './cli/help.js';
 import { log, options, UsageError, type Command } from './cli/flags.js';
 import { closest } from './cli/suggest.js';
@@ -33,6 +35,7 @@ const COMMAND_TABLE: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['bisect', bisect],
   ['report', report],
   ['compare', compare],
+  ['site', site],
 ]);
 /** `history SUB`: the history branch's commands. */
 const HISTORY_TABLE: ReadonlyMap<string, Command> = new Map<string, Command>([
@@ -74,7 +77,9 @@ function unknownCommand(typed: string): string {
   return `bee-bench: unknown command "${typed}"${near ? ` (did you mean "${near}"?)` : ''}; see bee-bench --help`;
 }
 
-export async function main(argv: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
+  // -v is --version too (-V is the parser's short flag): the spelling most tools take.
+  const argv = args.map((a) => (a === '-v' ? '-V' : a));
   // A lenient pass first: unknown flags are answered in one line naming the closest known one.
   const loose = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
   const words = commandWords(loose.positionals);
@@ -114,7 +119,12 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'history') {
       const [sub, ...paths] = rest;
       const historyCommand = sub === undefined ? undefined : HISTORY_TABLE.get(sub);
-      if (!historyCommand) throw new UsageError(`unknown history command "${sub ?? ''}": use publish, import-gab or export-gab`);
+      if (!historyCommand) {
+        const near = sub ? closest(sub, [...HISTORY_TABLE.keys()]) : undefined;
+        throw new UsageError(
+          `unknown history command "${sub ?? ''}"${near ? ` (did you mean "history ${near}"?)` : ''}: use publish, import-gab or export-gab`,
+        );
+      }
       return await historyCommand(values, paths);
     }
     const chosen = COMMAND_TABLE.get(command);
@@ -129,7 +139,7 @@ export async function main(argv: string[]): Promise<number> {
       log(`bee-bench: ${e.message}; see ${help}`);
       return 2;
     }
-    if (e instanceof InputError) {
+    if (e instanceof InputError || e instanceof SiteError) {
       log(`bee-bench: ${e.message}`);
       return 2;
     }

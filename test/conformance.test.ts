@@ -13,6 +13,7 @@ import { buildRunner, parseSource, type BuiltRunner } from '../src/build/index.j
 import { invokeRunner } from '../src/run/invoke.js';
 import type { Plan } from '../src/spec/plan.js';
 import { InfoSchema, type Result, type Runner } from '../src/spec/schema.js';
+import { testClients } from './clients.js';
 import { hash, quickPlan, spec, SPEC_FILE as SPEC } from './fixtures/spec.js';
 
 const exec = promisify(execFile);
@@ -20,11 +21,7 @@ const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-conf-'));
 // Usage errors must exit before writing anything; a real path keeps a broken runner harmless.
 const OUT_UNUSED = join(tmp(), 'never-written.json');
 
-const wanted: Array<{ runner: Runner; source: string }> = [
-  { runner: 'js', source: 'registry' },
-  { runner: 'rs', source: 'registry' },
-  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
-];
+const wanted = testClients().tested;
 
 const built = new Map<Runner, BuiltRunner>();
 const results = new Map<Runner, Result>();

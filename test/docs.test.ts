@@ -58,6 +58,48 @@ describe('docs/design.md as the design reference', () => {
     expect(folders.filter((d) => !new RegExp(`^\\| \`src/${d}\``, 'm').test(readme))).toEqual([]);
   });
 
+  it('README is a front door: at most 250 lines, the two commands within its first 40', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');
+    expect(readme.length).toBeLessThanOrEqual(250);
+    const top = readme.slice(0, 40).join('\n');
+    expect(top).toContain('npm run main');
+    expect(top).toContain('npm test');
+  });
+
+  it('every relative link of README.md and docs/ names a file that exists, and a heading that exists in it', () => {
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((f) => `docs/${f}`)].filter((f) => f.endsWith('.md'));
+    const slugsOf = (file: string) => {
+      const s = new GithubSlugger();
+      return new Set(
+        readFileSync(join(ROOT, file), 'utf8')
+          .split('\n')
+          .filter((l) => /^#{1,4} /.test(l))
+          .map((l) => s.slug(l.replace(/^#+ /, ''))),
+      );
+    };
+    const broken: string[] = [];
+    let checked = 0;
+    for (const page of pages) {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const [path, anchor] = m[1]!.split('#');
+        if (/^[a-z]+:/.test(m[1]!)) continue;
+        checked++;
+        const target = path ? join(page.includes('/') ? 'docs' : '', path) : page;
+        let exists = true;
+        try {
+          statSync(join(ROOT, target));
+        } catch {
+          exists = false;
+        }
+        if (!exists) broken.push(`${page}: ${m[1]}`);
+        else if (anchor && target.endsWith('.md') && !slugsOf(target).has(anchor)) broken.push(`${page}: ${m[1]}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(checked).toBeGreaterThan(20); // the check above is not vacuous
+  });
+
   it('no text speaks of the machine it was developed on', () => {
     const local = /this workplace|workplace's|reachable here|on this (machine|box|VM)\b|the VM this was built on/i;
     expect(texts.filter((t) => local.test(t.text) && t.file !== 'test/docs.test.ts').map((t) => t.file)).toEqual([]);

@@ -1,6 +1,17 @@
-// Prints one plain closing line ("vitest: N passed, N failed, N skipped") that CI logs can be
-// read by, whatever the default reporter's formatting.
+// Prints the run's closing lines for CI logs and for a person reading the end of `npm test`, whatever
+// the default reporter's formatting: "vitest: N passed, N failed, N skipped", then which clients the
+// cross-client tests built and ran, and, loudly, each client they could not test, why, and the fix
+// (test/clients.ts decides both lists; a green run without bee-go says so instead of hiding it).
 import type { Reporter, TestModule } from 'vitest/node';
+import { testClients, type MissingClient, type TestClient } from './clients.js';
+
+const LABEL = { js: 'bee-js', go: 'bee-go', rs: 'bee-rs' } as const;
+
+/** The closing lines about clients (exported for its test). */
+export function clientLines(clients: { tested: readonly TestClient[]; missing: readonly MissingClient[] }): string[] {
+  const tested = clients.tested.map((c) => `${LABEL[c.runner]} (${c.source === 'registry' ? 'registry release' : `checkout ${c.source}`})`);
+  return [`clients tested: ${tested.join(', ') || 'none'}`, ...clients.missing.map((m) => `!!! ${LABEL[m.runner]} NOT TESTED: ${m.reason}. Fix: ${m.fix}`)];
+}
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
@@ -18,6 +29,6 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
     }
-    process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+    process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n${clientLines(testClients()).join('\n')}\n`);
   }
 }

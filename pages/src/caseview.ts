@@ -4,7 +4,7 @@
 // range, the branch and the log toggle live in the permalink. Downloads and the data tables hold
 // exactly the points shown: this branch, the visible runners, inside the zoomed range.
 import type { ActiveElement, ChartDataset, ChartEvent, LegendElement, LegendItem, Scale, ScriptableLineSegmentContext } from 'chart.js';
-import type { CaseSeriesFile, IndexCase, Series } from '../../src/history/schema.js';
+import type { CaseSeriesFile, IndexCase, Series, SeriesPoint } from '../../src/history/schema.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL } from '../../src/report/model/types.js';
 import { formatCount, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
 import type { Runner } from '../../src/spec/schema.js';
@@ -63,12 +63,37 @@ interface ChartInfo {
   table: HTMLDetailsElement;
 }
 
+/**
+ * Which time places a case's points on a branch. A client repository's pushes record the measured
+ * client's own commits: commit time orders them. Where the records' commit is not the measured
+ * client's (the nightly and local runs record bee-bench's commit, the clients at commits or
+ * releases of their own), many runs share one commit time: run time tells them apart.
+ */
+export type TimeAxis = 'commit' | 'run';
+
+export function timeAxisOf(file: CaseSeriesFile, branch: string): TimeAxis {
+  let own = false;
+  for (const s of file.series) {
+    for (const p of s.points) {
+      if (p.branch !== branch) continue;
+      if (p.client_commit === undefined) continue;
+      const same = p.client_commit.startsWith(p.sha) || p.sha.startsWith(p.client_commit);
+      if (!same) return 'run';
+      own = true;
+    }
+  }
+  return own ? 'commit' : 'run';
+}
+
+/** The point's time on `axis` (run time falls back to commit time for records derived before it was kept). */
+export const timeOf = (p: SeriesPoint, axis: TimeAxis): number => Date.parse(axis === 'run' ? (p.run_at ?? p.timestamp) : p.timestamp);
+
 /** The points of one series on one branch, in time order, with version changes noted. */
-export function datumsOf(s: Series, branch: string, basis: Figure): Datum[] {
+export function datumsOf(s: Series, branch: string, basis: Figure, axis: TimeAxis = 'commit'): Datum[] {
   // Times parsed once (a comparator parsing them costs seconds-scale work on 10,000-point series).
   const pts = s.points
     .filter((p) => p.branch === branch)
-    .map((p) => ({ p, x: Date.parse(p.timestamp) }))
+    .map((p) => ({ p, x: timeOf(p, axis) }))
     .sort((a, b) => a.x - b.x);
   const out: Datum[] = [];
   let prevVersion: string | undefined;
@@ -140,7 +165,8 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
     ),
     el('h2', { text: c.id, attrs: { id: 'view-heading', tabindex: '-1' } }),
   );
-  if (c.doc) root.append(el('p', { class: 'doc', text: c.doc }));
+  // The spec's docs mark code with backticks: shown as code, never as literal backticks (text nodes only).
+  if (c.doc) root.append(el('p', { class: 'doc' }, ...c.doc.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? el('code', { text: part }) : part))));
   root.append(el('p', { class: 'meta', text: `${c.kind === 'net' ? 'Network' : 'CPU'} case · ${axisTitle(basis)} · branch ${branch} · times in UTC` }));
   if (c.kind === 'net') root.append(el('p', { class: 'caveat', text: NET_SCOPE_CAVEAT }));
 
@@ -411,9 +437,14 @@ function buildCharts(
     return i < 0 ? 99 : i;
   };
   const out: ChartInfo[] = [];
+  const axis = timeAxisOf(file, branch);
+  const axisName = axis === 'run' ? 'run time' : 'commit time';
   for (const label of labels) {
     const series = file.series.filter((s) => s.label === label).sort((a, b) => runnerOrder(a.runner) - runnerOrder(b.runner));
-    const perRunner = series.map((s) => ({ runner: s.runner, data: datumsOf(s, branch, basis) })).filter((x) => x.data.length > 0);
+    const perRunner = series.map((s) => ({ runner: s.runner, data: datumsOf(s, branch, basis, axis) })).filter((x) => x.data.length > 0);
+    // One time only (one run): an hour either side, so the axis still has labels.
+    const xs = perRunner.flatMap((x) => x.data.map((d) => d.x));
+    const single = Math.min(...xs) === Math.max(...xs) ? { min: xs[0]! - 1_800_000, max: xs[0]! + 1_800_000 } : {};
     if (perRunner.length === 0) continue;
     const total = perRunner.reduce((n, x) => n + x.data.length, 0);
     const longest = Math.max(...perRunner.map((x) => x.data.length));
@@ -422,7 +453,7 @@ function buildCharts(
     const canvas = el('canvas', {
       attrs: {
         role: 'img',
-        'aria-label': `${c.id}, ${label}: ${axisTitle(basis)} over commit time on branch ${branch}, ${perRunner.map((x) => `${RUNNER_LABEL[x.runner]} ${x.data.length} points`).join(', ')}. The data table below lists the values.`,
+        'aria-label': `${c.id}, ${label}: ${axisTitle(basis)} over ${axisName} on branch ${branch}, ${perRunner.map((x) => `${RUNNER_LABEL[x.runner]} ${x.data.length} points`).join(', ')}. The data table below lists the values.`,
       },
     });
     const box = el('div', { class: 'chart-box' }, canvas);
@@ -485,7 +516,8 @@ function buildCharts(
             type: 'time',
             time: { minUnit: 'minute' },
             ticks: { maxRotation: 0, autoSkip: true, maxTicksLimit: 8 },
-            title: { display: true, text: 'Commit time (UTC)' },
+            title: { display: true, text: axis === 'run' ? 'Run time (UTC)' : 'Commit time (UTC)' },
+            ...single,
           },
           y: yScale(basis, state.log),
         },

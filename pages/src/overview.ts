@@ -1,7 +1,8 @@
 // The first view: every case x param x runner as a sparkline with its latest figure and change,
 // grouped by spec group, and the cross-client scoreboard (latest run and over time). It needs
 // index.json only; no series file is loaded here.
-import type { IndexCase, ScoreboardEntry } from '../../src/history/schema.js';
+import type { HistoryIndex, IndexCase, IndexSeries, ScoreboardEntry } from '../../src/history/schema.js';
+import { scoreRows, scores, unitCosts, type ScoreEntry, type ScoreRow } from '../../src/stats/scoreboard.js';
 import { RUNNER_LABEL } from '../../src/report/model/types.js';
 import { formatCount, formatRatio, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
 import type { Runner } from '../../src/spec/schema.js';
@@ -87,9 +88,18 @@ export function renderOverview(root: HTMLElement, ctx: ViewContext): ViewHandle 
 
   root.append(heading);
   if (index.invalid.length > 0) root.append(invalidNotice(index.invalid));
+  const missing = (['js', 'go', 'rs'] as const).filter((r) => !index.runners.includes(r));
+  if (missing.length > 0)
+    root.append(
+      el('p', {
+        class: 'note missing-clients',
+        text: `Not in this history: ${missing.map((r) => RUNNER_LABEL[r]).join(', ')} (no run recorded a result for ${missing.length === 1 ? 'it' : 'them'}: skipped or not asked for).`,
+      }),
+    );
   root.append(
     scoreboardSection(
       ((counts ? index.scoreboard_counts : index.scoreboard) ?? []).filter((e) => e.branch === branch),
+      latestScoreboard(index, branch, counts),
       index.runners,
       t,
       charts,
@@ -167,7 +177,57 @@ function invalidNotice(invalid: Array<{ file: string; problem: string }>): HTMLE
   );
 }
 
-function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: Theme, charts: Chart[], counts: boolean): HTMLElement {
+/** The scoreboard over the latest value of every row on a branch, and the runs those values come from. */
+export interface LatestScoreboard {
+  entries: ScoreEntry[];
+  rows: number;
+  runs: number;
+  /** Oldest and newest time of the values used (ms). */
+  from: number;
+  to: number;
+}
+
+/**
+ * The headline scoreboard: every (case, param) row takes each client's latest value on the branch,
+ * so a run of one case adds to the picture instead of replacing it (the per-run entries below swing
+ * with what each run measured).
+ */
+export function latestScoreboard(index: Pick<HistoryIndex, 'cases' | 'runners'>, branch: string, counts = false): LatestScoreboard | null {
+  // Time, or on the counts view instructions per iteration (rows some client did not count are left out).
+  const figure = (l: IndexSeries['latest'][string]) => (counts ? (l.instructions ?? 0) : l.median_ns);
+  const rows: ScoreRow[] = [];
+  const runs = new Set<string>();
+  const times: number[] = [];
+  for (const c of index.cases) {
+    for (const label of labelsOf(c)) {
+      const cells = c.series.flatMap((s) => {
+        const l = s.label === label ? s.latest[branch] : undefined;
+        return l && figure(l) > 0 ? [{ runner: s.runner, l }] : [];
+      });
+      if (cells.length < 2) continue;
+      const costs = unitCosts(cells.map(({ l }) => ({ median_ns: figure(l), ops: l.ops, bytes: l.bytes })));
+      if (!costs) continue;
+      const row: ScoreRow = { group: c.group, costs: cells.map(({ runner }, i) => ({ runner, unitCost: costs[i]! })) };
+      if (!scores(row)) continue; // the harness group times the runners, not the clients
+      rows.push(row);
+      for (const { l } of cells) {
+        runs.add(l.run_id ?? `${l.sha} ${l.timestamp}`);
+        times.push(Date.parse(l.run_at ?? l.timestamp));
+      }
+    }
+  }
+  if (rows.length === 0) return null;
+  return { entries: scoreRows(rows, index.runners), rows: rows.length, runs: runs.size, from: Math.min(...times), to: Math.max(...times) };
+}
+
+function scoreboardSection(
+  entries: ScoreboardEntry[],
+  latestRows: LatestScoreboard | null,
+  runners: Runner[],
+  t: Theme,
+  charts: Chart[],
+  counts: boolean,
+): HTMLElement {
   const section = el('section', { class: 'card scoreboard', attrs: { 'aria-labelledby': 'scoreboard-h' } });
   section.append(el('h3', { text: counts ? 'Cross-client scoreboard (instructions)' : 'Cross-client scoreboard', attrs: { id: 'scoreboard-h' } }));
   section.append(
@@ -179,19 +239,20 @@ function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: The
     }),
   );
   const sorted = [...entries].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
-  const latest = sorted[sorted.length - 1];
-  if (!latest) {
+  if (!latestRows || sorted.length === 0) {
     section.append(el('p', { class: 'empty', text: 'No cross-client run on this branch yet.' }));
     return section;
   }
+  const span =
+    latestRows.from === latestRows.to
+      ? formatUtc(latestRows.to, 'datetime')
+      : `${formatUtc(latestRows.from, 'datetime')} – ${formatUtc(latestRows.to, 'datetime')}`;
   const table = el('table', { class: 'score-table' });
   table.append(
     el(
       'caption',
       {},
-      'Latest run: ',
-      el('code', { text: latest.sha.slice(0, 7) }),
-      ` · ${formatUtc(Date.parse(latest.timestamp), 'datetime')} · ${formatCount(latest.rows)} rows`,
+      `Latest value of each row: ${formatCount(latestRows.rows)} row${latestRows.rows === 1 ? '' : 's'} from ${formatCount(latestRows.runs)} run${latestRows.runs === 1 ? '' : 's'} · ${span}`,
     ),
   );
   table.append(
@@ -208,16 +269,18 @@ function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: The
     ),
   );
   const body = el('tbody');
-  const ranked = runners.filter((r) => latest.geomean[r] !== undefined).sort((a, b) => (latest.geomean[a] ?? Infinity) - (latest.geomean[b] ?? Infinity));
+  const standing = new Map(latestRows.entries.filter((e) => e.geomean !== null).map((e) => [e.runner, e]));
+  const ranked = runners.filter((r) => standing.has(r)).sort((a, b) => standing.get(a)!.geomean! - standing.get(b)!.geomean!);
   for (const r of ranked) {
+    const s = standing.get(r)!;
     const swatch = el('span', { class: `swatch runner-${r}`, attrs: { 'aria-hidden': 'true' } });
     body.append(
       el(
         'tr',
         {},
         el('th', { attrs: { scope: 'row' } }, swatch, RUNNER_LABEL[r]),
-        el('td', { class: 'num', text: formatRatio(latest.geomean[r]) }),
-        el('td', { class: 'num', text: `${formatCount(latest.wins[r] ?? 0)} of ${formatCount(latest.rows)}` }),
+        el('td', { class: 'num', text: formatRatio(s.geomean!) }),
+        el('td', { class: 'num', text: `${formatCount(s.wins)} of ${formatCount(s.rows)}` }),
       ),
     );
   }
@@ -226,7 +289,7 @@ function scoreboardSection(entries: ScoreboardEntry[], runners: Runner[], t: The
   const canvas = el('canvas', {
     attrs: {
       role: 'img',
-      'aria-label': `Scoreboard over time: geomean ratio to the fastest client per run, ${sorted.length} runs. The table beside it has the latest run.`,
+      'aria-label': `Scoreboard over time: geomean ratio to the fastest client per run (over the rows that run measured), ${sorted.length} runs. The table beside it takes each row's latest value.`,
     },
   });
   const box = el('div', { class: 'chart-box chart-box-small' }, canvas);

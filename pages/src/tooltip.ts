@@ -28,6 +28,10 @@ export function pointDetails(runner: Runner, basis: Figure, d: Datum, color: str
     el('div', { class: 'tt-msg', text: firstLine(p.message) || '(no commit message)' }),
     el('div', { class: 'tt-meta', text: `${p.author} · ${formatUtc(d.x, 'datetime')}` }),
     el('div', { class: 'tt-meta' }, externalLink(p.url, p.sha.slice(0, 7), { class: 'sha' }), ` · branch ${p.branch} · run ${p.run_id}`),
+    ...(p.client_commit && !p.client_commit.startsWith(p.sha) && !p.sha.startsWith(p.client_commit)
+      ? [el('div', { class: 'tt-meta', text: `${RUNNER_LABEL[runner]} commit ${p.client_commit.slice(0, 7)}` })]
+      : []),
+    ...(p.run_at ? [el('div', { class: 'tt-meta', text: `run started ${formatUtc(Date.parse(p.run_at), 'datetime')}` })] : []),
     el('div', { class: 'tt-meta', text: `median of ${p.n} · range ${formatDuration(p.min_ns)} – ${formatDuration(p.max_ns)} per iteration` }),
   ];
   if (isCount(basis)) {

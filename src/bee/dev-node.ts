@@ -171,7 +171,9 @@ async function launchDocker(docker: string, port: number, cleanup: Cleanup, o: D
   const args = dockerRunArgs({ name, hostPort: port });
   o.log(`bee: ${docker} ${args.join(' ')}`);
   const run = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
-  if (!run.ok) throw new Error(`docker run of the Bee dev node failed (${run.problem})`);
+  // Without Docker, a local bee executable does the same job: say so where the user is stuck.
+  if (!run.ok)
+    throw new Error(`docker run of the Bee dev node failed (${run.problem}); without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH`);
   return {
     url: `http://127.0.0.1:${port}`,
     what: `container ${name}`,

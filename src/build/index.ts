@@ -11,6 +11,7 @@ import { jsBuilder } from './js.js';
 import { packageRoot } from './paths.js';
 import { rsBuilder } from './rs.js';
 import { sourceIdentity, type ClientSource } from './source.js';
+import { buildEstimate, estimateBasis, loadFactor, recordBuild } from './timings.js';
 
 export { BuildError } from './exec.js';
 export { goProxyProblem } from './go.js';
@@ -103,6 +104,10 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
   const logFile = join(dir, 'build.log');
   const shown = relative(process.cwd(), logFile).startsWith('..') ? logFile : relative(process.cwd(), logFile);
   const toFile = (line: string) => appendFileSync(logFile, `${line}\n`);
+  // A build is a step of its own on the console: its line comes when it starts (cargo's cold build
+  // takes minutes), with what it should take; the run's progress keeps time from it.
+  const estimate = buildEstimate(cacheDir, req.runner);
+  log(`${req.runner}: building ${identity.key} (not in the cache; about ${Math.round(estimate.ms / 1000)} s: ${estimateBasis(estimate)})`);
   let command: RunnerCommand;
   try {
     command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log: toFile });
@@ -110,7 +115,9 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
     if (e instanceof BuildError) throw new BuildError(`${e.message}\n(full output: ${shown})`, e.logTail);
     throw e;
   }
-  log(`${req.runner}: built ${identity.key} in ${Math.round((performance.now() - started) / 1000)} s (cache miss ${key}); output in ${shown}`);
+  const tookMs = performance.now() - started;
+  log(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1000)} s (cache miss ${key}); output in ${shown}`);
+  recordBuild(cacheDir, req.runner, tookMs, [estimate.factor, loadFactor()]);
   // The marker is written last: a build that died half-way has none and is redone.
   writeFileSync(marker, JSON.stringify({ key, source: identity, toolchain }, null, 2));
   return { runner: req.runner, source: req.source, command, key, cached: false, buildMs: performance.now() - started };

@@ -38,6 +38,7 @@ export const options = {
   bee: { type: 'string' },
   'bee-binary': { type: 'string' },
   'bee-port': { type: 'string' },
+  port: { type: 'string' },
   rounds: { type: 'string' },
   alpha: { type: 'string' },
   threshold: { type: 'string' },
@@ -177,7 +178,8 @@ export function measureOf(v: Values): Measure {
 export function runnerList(v: Values): Runner[] {
   const list = (v.runner ?? []).flatMap((r) => r.split(','));
   for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
-  return list.length ? (list as Runner[]) : [...RUNNERS];
+  // A runner named twice runs once (--runner rs --runner rs, --runner rs,rs).
+  return list.length ? ([...new Set(list)] as Runner[]) : [...RUNNERS];
 }
 
 export function oneRunner(v: Values, command: string): Runner {

@@ -1,6 +1,8 @@
 // The CLI's help: one entry per command in COMMANDS (usage lines, a summary, the details shown by
 // `bee-bench COMMAND --help` and `bee-bench help COMMAND`). A new command is one more entry; the
-// global help and README's CLI block (test/cli/help.test.ts) are built from the same lines.
+// global help and docs/cli.md's CLI block (test/cli/help.test.ts) are built from the same lines.
+
+import { AB_DEFAULTS, ALLOCATION_DEFAULTS, INSTRUCTION_DEFAULTS } from '../verdict/index.js';
 
 export interface CommandHelp {
   /** What is typed after `bee-bench`: "run", "history publish". */
@@ -10,7 +12,13 @@ export interface CommandHelp {
   summary: string;
   /** Shown by the command's own help, after the usage. */
   details: string;
+  /** What exit code 1 means for this command (its help's exit-code line). */
+  fails: string;
 }
+
+const pct = (f: number) => `${+(f * 100).toFixed(2)}%`;
+const VERDICT_DEFAULTS = `--rounds ${AB_DEFAULTS.rounds}, --alpha ${AB_DEFAULTS.alpha}, --threshold ${AB_DEFAULTS.threshold} (${pct(AB_DEFAULTS.threshold)})`;
+const RUN_FAILS = 'a runner or a case failed (the report says which and why), or the Bee node is unreachable or its batch unusable';
 
 const SRC = 'SRC is "registry" (the runner\'s pinned client version) or a path to a client checkout.';
 const BEE = `BEE is the node the net.* cases run against (without one they are skipped):
@@ -47,10 +55,14 @@ inputs is refused by name. A dev node (--bee dev) is started only when the shard
 bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
 serve it, run skips bee-go (the report says so) unless a checkout is given: --go-client PATH (or
 BEE_GO_PATH). A build's tool output goes to build.log in its cache folder (one console line
-per build names it); each finished case is one line with done/total and an ETA.
+per build names it). The console names each step (builds, cases, counting) with its estimate,
+then a line per build start and finished case with an ETA, and a heartbeat every 10 s of silence.
+Defaults: all three runners (--runner js --runner go --runner rs), every client from its registry,
+--profile quick, every case, --measure wall, --out out.
 ${BEE}
 ${MEASURE}
 ${COMMON}`,
+    fails: RUN_FAILS,
   },
   {
     name: 'ab',
@@ -64,9 +76,12 @@ ${COMMON}`,
     summary: 'one runner built on two client sources, interleaved rounds, a verdict per row',
     details: `${SRC}
 --fail-on: which evidence --fail-on-regression acts on.
+Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct(INSTRUCTION_DEFAULTS.threshold)}),
+--allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
 ${BEE}
 ${MEASURE}
 ${COMMON}`,
+    fails: `${RUN_FAILS}, or --fail-on-regression found a regression or a row that failed or is missing in head`,
   },
   {
     name: 'bisect',
@@ -80,7 +95,10 @@ ${COMMON}`,
 (excluded) to --bad, each step an A/B against --good, and names the first commit whose change
 exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
 installed, else time paired rounds (--measure wall forces wall time).
+Defaults: --path ., ${VERDICT_DEFAULTS}, --measure instructions where valgrind is installed (else wall),
+--profile quick, --out out.
 ${COMMON}`,
+    fails: 'a build or a step failed',
   },
   {
     name: 'plan',
@@ -97,7 +115,9 @@ With --shards N: a matrix for GitHub's strategy.matrix ({"include": [{"shard": "
 shards balanced by expected cost (--history DIR: a history folder's last recorded times, else
 an estimate from the spec). Wall time keeps every client of a case on one shard; counts split
 per runner and unit. --assignment FILE also writes which shard runs what, for the shard jobs.
+Defaults: --profile quick, every case, --measure wall; with --shards, all three runners.
 ${COMMON}`,
+    fails: 'never (problems are bad input: 2)',
   },
   {
     name: 'merge',
@@ -107,6 +127,7 @@ ${COMMON}`,
 (each shard's machine and time). Every planned row is accounted for: a shard with no output or a
 row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
 differs between shards.`,
+    fails: 'a shard or a row is missing, or a digest differs between shards',
   },
   {
     name: 'build',
@@ -115,19 +136,23 @@ differs between shards.`,
     details: `${SRC}
 Each build sits in the cache under its inputs' hash (runner sources, client, toolchain); shards
 given the same cache with --prebuilt run it without building.
+Defaults: all three runners, every client from its registry, --cache .bee-bench/cache.
 ${COMMON}`,
+    fails: 'a build failed',
   },
   {
     name: 'report',
     usage: ['bee-bench report  --out DIR RESULT.json|DIR...'],
     summary: 'the aggregate report (md, html, csv) from result files',
     details: 'Result files are named directly or found (*.json, recursively) under the folders given.',
+    fails: 'never (unreadable results are bad input: 2)',
   },
   {
     name: 'compare',
     usage: ['bee-bench compare OLD_DIR NEW_DIR [--out FILE]'],
     summary: 'what changed between two folders of results',
-    details: 'Prints the comparison as markdown; --out also writes it to FILE.',
+    details: 'Prints the comparison as markdown; --out also writes it to FILE (default: stdout only).',
+    fails: 'never (unreadable results are bad input: 2)',
   },
   {
     name: 'history publish',
@@ -140,13 +165,18 @@ ${COMMON}`,
     details: `${HISTORY}
 --commit-url (or --repo-url, which gives <URL>/commit/<sha>) lets the site link the measured
 commit. --default-branch NAME is the branch the site's files always keep (default: the
-branch with the most records; others are kept while recently active).`,
+branch with the most records; others are kept while recently active).
+Defaults: --history-branch gh-pages, --folder bench, --repo . (its HEAD is the recorded commit),
+--event local, --run-id local-<time>, every point kept up to the store's retention.`,
+    fails: 'the history could not be written (the message says why; nothing half-written is pushed)',
   },
   {
     name: 'history import-gab',
     usage: ['bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON'],
     summary: 'import a github-action-benchmark data.js into the history',
-    details: HISTORY,
+    details: `${HISTORY}
+Defaults: --history-branch gh-pages, --folder bench, --ref the current branch.`,
+    fails: 'no bench of the file has a time (nothing is committed), or the history could not be written',
   },
   {
     name: 'history export-gab',
@@ -156,6 +186,18 @@ branch with the most records; others are kept while recently active).`,
     ],
     summary: 'benches for github-action-benchmark, or a whole data.js back',
     details: 'Prints to stdout unless --out FILE is given.',
+    fails: 'never (unreadable input is bad input: 2)',
+  },
+  {
+    name: 'site',
+    usage: ['bee-bench site    --history DIR | --remote URL|PATH [--history-branch gh-pages] [--folder bench] [--port 8080]'],
+    summary: 'serve the trend site over a history on 127.0.0.1 and print its URL',
+    details: `--history DIR is a history folder (the one history publish writes: bench/ of the history branch);
+--remote clones the history branch (default gh-pages) of a repository and serves its --folder
+(default bench). The page is this version's site (pages/dist); the data is the history's. Listens
+on 127.0.0.1 only, port --port (default 8080; 0 picks a free one), until Ctrl-C. Browsers do not
+run the page's script when it is opened as a file: serve it with this command instead.`,
+    fails: 'the server could not start (the port is in use, say)',
   },
 ];
 
@@ -195,7 +237,18 @@ export function globalHelp(): string {
 
 /** The help of one command (or of a group such as "history"). */
 export function commandHelp(list: readonly CommandHelp[]): string {
-  return [...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, '', 'Usage:', ...c.usage.map((l) => `  ${l}`), '', c.details, '']), EXIT_CODES].join(
-    '\n',
-  );
+  return list
+    .flatMap((c) => [
+      `bee-bench ${c.name}: ${c.summary}`,
+      '',
+      'Usage:',
+      ...c.usage.map((l) => `  ${l}`),
+      '',
+      c.details,
+      '',
+      `Exit codes: 0 done; 1 ${c.fails}; 2 bad arguments or input.`,
+      '',
+    ])
+    .join('\n')
+    .trimEnd();
 }

@@ -138,7 +138,11 @@ export interface SeriesPoint {
   timestamp: string;
   url?: string;
   run_id: string;
+  /** When the run started (ISO): the x axis where a chart's points come from several clients' commits. */
+  run_at?: string;
   client_version: string;
+  /** The measured client's commit, when built from a checkout. */
+  client_commit?: string;
   /** Imported points: "github-action-benchmark <tool>: <original bench name>" (shown instead of the runner's client). */
   imported?: string;
   median_ns: number;
@@ -200,6 +204,8 @@ export interface IndexSeries {
       median_ns: number;
       sha: string;
       timestamp: string;
+      run_id?: string;
+      run_at?: string;
       change: number | null;
       trend: number[];
       ops?: number;

@@ -6,7 +6,7 @@
 // The same board on instruction counts (countFigure) compares the rows every runner counted.
 // Scoring is the report's (src/stats/scoreboard.ts): ratios to the row's fastest into a geometric
 // mean, wins, and no score for the harness group (groupOf names each case's group).
-import { scoreRows, scores, type ScoreRow } from '../stats/scoreboard.js';
+import { scoreRows, scores, unitCosts, type ScoreRow } from '../stats/scoreboard.js';
 import type { Runner } from '../spec/schema.js';
 import type { LoadedRecord } from './record.js';
 import type { RecordCase, ScoreboardEntry } from './schema.js';
@@ -22,14 +22,8 @@ export type BoardFigure = (c: RecordCase) => number | null | undefined;
 export const timeFigure: BoardFigure = (c) => c.median_ns;
 export const countFigure: BoardFigure = (c) => c.instructions?.median;
 
-function unitCost(cells: readonly Cell[], figure: BoardFigure): number[] | null {
-  const all = (f: (c: RecordCase) => number | undefined) => cells.every(({ c }) => (f(c) ?? 0) > 0);
-  const value = (c: RecordCase) => figure(c) as number;
-  if (all((c) => c.work.bytes)) return cells.map(({ c }) => value(c) / (c.work.bytes as number));
-  if (all((c) => c.work.ops)) return cells.map(({ c }) => value(c) / (c.work.ops as number));
-  const works = new Set(cells.map(({ c }) => `${c.work.ops ?? ''}/${c.work.bytes ?? ''}`));
-  return works.size === 1 ? cells.map(({ c }) => value(c)) : null;
-}
+const unitCost = (cells: readonly Cell[], figure: BoardFigure) =>
+  unitCosts(cells.map(({ c }) => ({ median_ns: figure(c) as number, ops: c.work.ops, bytes: c.work.bytes })));
 
 /** The spec group of a case id (derive.ts: the catalog's, else a fallback). */
 export type GroupOf = (caseId: string, kind: RecordCase['kind']) => string;

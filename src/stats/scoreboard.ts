@@ -18,6 +18,22 @@ export interface ScoreEntry {
   byGroup: Record<string, number | null>;
 }
 
+/** One runner's figure in a row: its median and the work of one iteration. */
+export interface RowFigure {
+  median_ns: number;
+  ops?: number;
+  bytes?: number;
+}
+
+/** Time per work unit of each figure of one row, or null when the row's figures are not comparable. (per byte when every figure has bytes, else per op, else per iteration when the work is identical). */
+export function unitCosts(cells: readonly RowFigure[]): number[] | null {
+  const all = (f: (c: RowFigure) => number | undefined) => cells.every((c) => (f(c) ?? 0) > 0);
+  if (all((c) => c.bytes)) return cells.map((c) => c.median_ns / (c.bytes as number));
+  if (all((c) => c.ops)) return cells.map((c) => c.median_ns / (c.ops as number));
+  const works = new Set(cells.map((c) => `${c.ops ?? ''}/${c.bytes ?? ''}`));
+  return works.size === 1 ? cells.map((c) => c.median_ns) : null;
+}
+
 export const UNSCORED_GROUPS: ReadonlySet<string> = new Set(['harness']);
 
 export interface ScoreRow {

@@ -14,14 +14,11 @@ import { loadSpec } from '../../src/spec/load.js';
 import { resolvePlan } from '../../src/spec/plan.js';
 import type { Runner } from '../../src/spec/schema.js';
 import { BATCH, nodeTracker, referenceOf, silentNode, storingNode } from './fake-node.js';
+import { testClients } from '../clients.js';
 
 const { spec, hash } = loadSpec(join(process.cwd(), 'spec', 'bench-spec.json'));
 const CASE_TIMEOUT_S = 6;
-const wanted: Array<{ runner: Runner; source: string }> = [
-  { runner: 'js', source: 'registry' },
-  { runner: 'rs', source: 'registry' },
-  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
-];
+const wanted = testClients().tested;
 const built = new Map<Runner, BuiltRunner>();
 const { start, closeAll } = nodeTracker();
 

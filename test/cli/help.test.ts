@@ -1,11 +1,12 @@
 // The CLI's messages as a new user meets them: per-command help, --version, a mistyped flag or
 // command answered in one line with the closest valid one, a case prefix answered with its glob,
-// and README's CLI block kept equal to the usage lines --help prints.
+// and docs/cli.md's CLI block kept equal to the usage lines --help prints.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
-import { COMMANDS } from '../../src/cli/help.js';
+import { COMMANDS, commandHelp, commandsFor } from '../../src/cli/help.js';
+import { AB_DEFAULTS } from '../../src/verdict/index.js';
 import { closest, editDistance } from '../../src/cli/suggest.js';
 
 const cli = runCli;
@@ -91,6 +92,35 @@ describe('CLI errors in one line', () => {
     expect(lines((await cli(['help', 'nope'])).stderr)).toEqual(['bee-bench: unknown command "nope"; see bee-bench --help']);
   });
 
+  it('a mistyped history command names the closest one; -v prints the version', async () => {
+    const r = await cli(['history', 'pubish']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)[0]).toMatch(/^bee-bench: unknown history command "pubish" \(did you mean "history publish"\?\)/);
+    const v = await cli(['-v']);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/^bee-bench \d+\.\d+\.\d+\n$/);
+  });
+
+  it('a mistyped --measure stops run in one line, before the Go module proxy is asked about bee-go', async () => {
+    const before = process.env.BEE_GO_PATH;
+    delete process.env.BEE_GO_PATH;
+    try {
+      const r = await cli(['run', '--runner', 'go', '--measure', 'wal']);
+      expect(r.code).toBe(2);
+      expect(lines(r.stderr)).toHaveLength(1);
+      expect(r.stderr).toMatch(/--measure/);
+    } finally {
+      if (before !== undefined) process.env.BEE_GO_PATH = before;
+    }
+  });
+
+  it('a runner named twice is planned once', async () => {
+    const once = await cli(['plan', '--shards', '2', '--runner', 'rs', '--case', 'cpu.keccak.*']);
+    const twice = await cli(['plan', '--shards', '2', '--runner', 'rs', '--runner', 'rs,rs', '--case', 'cpu.keccak.*']);
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toBe(once.stdout);
+  });
+
   it('a case id prefix without a wildcard suggests the glob, before anything is built', async () => {
     const r = await cli(['run', '--runner', 'rs', '--case', 'cpu.keccak']);
     expect(r.code).toBe(2);
@@ -107,12 +137,28 @@ describe('CLI errors in one line', () => {
   });
 });
 
-describe('README and --help agree', () => {
-  it("README's CLI block holds every usage line, prefixed `npx `", () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const missing = COMMANDS.flatMap((c) => c.usage).filter((l) => !readme.includes(l.startsWith('bee-bench ') ? `npx ${l}` : `    ${l}`));
+describe("each command's help", () => {
+  it('names its defaults, and its exit codes speak of a Bee node only where it takes one', () => {
+    for (const c of COMMANDS) {
+      const help = commandHelp([c]);
+      const flags = c.usage.join(' ');
+      if (/--(profile|rounds|port|history-branch|cache|runner)\b/.test(flags)) expect(help, c.name).toMatch(/[Dd]efault/);
+      const exit = help.split('\n').at(-1)!;
+      expect(exit, c.name).toMatch(/^Exit codes: 0 done; 1 .+; 2 bad arguments or input\.$/);
+      expect(/Bee node/.test(exit), c.name).toBe(flags.includes('[BEE]'));
+    }
+    expect(commandHelp(commandsFor(['ab']))).toContain(
+      `--rounds ${AB_DEFAULTS.rounds}, --alpha ${AB_DEFAULTS.alpha}, --threshold ${AB_DEFAULTS.threshold} (2%)`,
+    );
+  });
+});
+
+describe('docs/cli.md and --help agree', () => {
+  it("docs/cli.md's CLI block holds every usage line, prefixed `npx `", () => {
+    const page = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
+    const missing = COMMANDS.flatMap((c) => c.usage).filter((l) => !page.includes(l.startsWith('bee-bench ') ? `npx ${l}` : `    ${l}`));
     expect(missing).toEqual([]);
-    // Commands in README's prose are what a clone can type.
-    expect(readme.match(/^bee-bench \w/gm) ?? []).toEqual([]);
+    // Commands in README's and docs/cli.md's prose are what a clone can type.
+    for (const text of [page, readFileSync(join(ROOT, 'README.md'), 'utf8')]) expect(text.match(/^bee-bench \w/gm) ?? []).toEqual([]);
   });
 });

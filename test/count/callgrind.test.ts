@@ -11,9 +11,10 @@ import type { RunnerCommand } from '../../src/build/builder.js';
 import { attachCounts, countRunner } from '../../src/run/count.js';
 import { v8HeapCost } from '../../runners/js/src/callgrind-costs.mjs';
 import { invokeRunner } from '../../src/run/invoke.js';
-import { ResultSchema, type Counter, type Runner } from '../../src/spec/schema.js';
+import { ResultSchema, type Counter } from '../../src/spec/schema.js';
 import { quickPlan, spec } from '../fixtures/spec.js';
 import { caseResult, result } from '../report/fixtures.js';
+import { clientsAmong, testClients } from '../clients.js';
 
 const JS: RunnerCommand = { argv: [process.execPath, resolve('runners/js/bin/bee-bench-js.mjs')] };
 const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-count-'));
@@ -220,11 +221,7 @@ describe('countRunner under valgrind', { timeout: 240_000 }, () => {
 // (runners/README.md), in every runner. Checked inside one process (its iteration dump against
 // its spin dump), since the case's count itself moves a little between processes (README's A/A
 // spreads). bee-go joins when BEE_GO_PATH names a checkout.
-const slowed: Array<{ runner: Runner; source: string }> = [
-  { runner: 'js', source: 'registry' },
-  { runner: 'rs', source: 'registry' },
-  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
-];
+const slowed = testClients().tested;
 
 describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_000 }, ({ runner, source }) => {
   it("adds 1.00-1.003% of each step's own count, which the engine adds to the step", async () => {
@@ -268,10 +265,7 @@ describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_0
 
 // Two processes count an empty operation to the instruction: nothing outside the timed code
 // (a runtime thread waking, an allocator arena of another thread) lands in a region.
-const settled: Array<{ runner: Runner; source: string }> = [
-  { runner: 'rs', source: 'registry' },
-  ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
-];
+const settled = clientsAmong(['rs', 'go']);
 
 describe.each(settled)('counts that repeat ($runner)', { timeout: 900_000 }, ({ runner, source }) => {
   it('gives the same count of the noop case at every step of two processes', async () => {

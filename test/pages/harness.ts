@@ -112,7 +112,7 @@ export async function launch(opts: { colorScheme?: 'light' | 'dark'; viewport?: 
     } catch {
       /* data: and the like have no host */
     }
-    if (url.startsWith('data:') || host === '127.0.0.1') return route.continue();
+    if (url.startsWith('data:') || url.startsWith('file:') || host === '127.0.0.1') return route.continue();
     external.push(url);
     return route.abort('blockedbyclient');
   });

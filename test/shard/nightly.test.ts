@@ -9,8 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 import { loadResult } from '../../src/spec/load.js';
 import type { Result } from '../../src/spec/schema.js';
+import { testClients } from '../clients.js';
 
-const RUNNERS = ['js', 'rs', ...(process.env.BEE_GO_PATH ? ['go'] : [])].join(',');
+const RUNNERS = testClients()
+  .tested.map((c) => c.runner)
+  .join(',');
 const work = mkdtempSync(join(tmpdir(), 'bee-bench-nightly-'));
 const cache = join(work, 'cache');
 const select = ['--runner', RUNNERS, '--profile', 'quick', '--case', 'cpu.*'];

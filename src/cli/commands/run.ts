@@ -9,7 +9,8 @@ import { parseShardRef } from '../../shard/assignment.js';
 import { shardCommand, shardPlan } from '../../shard/commands.js';
 import { loadSpec } from '../../spec/load.js';
 import type { Runner } from '../../spec/schema.js';
-import { profileParams, selectCases } from '../../spec/select.js';
+import { selectCases } from '../../spec/select.js';
+import { planLine, recordStages, runStages } from '../eta.js';
 import { runProgress } from '../progress.js';
 import { common, givenClient, log, measureOf, runnerList, selectionOf, source, UsageError, withBee, type Values } from '../flags.js';
 
@@ -17,6 +18,7 @@ export async function run(v: Values): Promise<number> {
   if (v.shard !== undefined) return runShard(v);
   const c = common(v);
   selectCases(loadSpec(c.specFile).spec, c.cases); // a mistyped --case stops here, before any build
+  const measure = measureOf(v); // and a mistyped --measure, before the Go proxy is asked anything
   const runners: Array<{ runner: Runner; source: ClientSource; buildCommand?: string }> = [];
   const notRun: NotRun[] = [];
   for (const runner of runnerList(v)) {
@@ -32,11 +34,15 @@ export async function run(v: Values): Promise<number> {
     }
     runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
   }
-  // One line per finished case, done/total over every runner, with an ETA.
-  const spec = loadSpec(c.specFile).spec;
-  const units = selectCases(spec, c.cases).reduce((n, sc) => n + profileParams(sc, c.profile, c.large).length, 0);
-  const progress = runProgress(units * runners.length, log);
-  const out = await withBee({ ...c, log: progress.log }, (c) => singlePipeline({ ...c, runners, notRun, measure: measureOf(v) }));
+  // Every step with its estimate first; then a line per build start and finished case, with an
+  // ETA over the steps left, and a heartbeat when a step is silent (a cold cargo build).
+  const stages = await runStages({ ...c, runners, measure });
+  log(planLine(stages));
+  const progress = runProgress(stages, log);
+  const heartbeat = setInterval(() => progress.beat(), 2_000);
+  heartbeat.unref();
+  const out = await withBee({ ...c, log: progress.log }, (c) => singlePipeline({ ...c, runners, notRun, measure })).finally(() => clearInterval(heartbeat));
+  recordStages(c.cacheDir, c.profile, progress.finish());
   log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(', ')}`);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
