@@ -91,6 +91,8 @@ async function firstChart(page: Page) {
 async function tableMarks(page: Page): Promise<Array<[string, string]>> {
   const table = page.locator('figure.chart-card').first().locator('details.data-table');
   await table.locator('summary').click();
+  // The rows are filled when the table opens: wait for them rather than read an empty body.
+  await table.locator('tbody tr').first().waitFor();
   const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.textContent ?? '')));
   return rows.filter((r) => r[7] !== '').map((r) => [r[4]!, r[7]!] as [string, string]);
 }
