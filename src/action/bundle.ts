@@ -108,7 +108,20 @@ export function writeBundle(dir: string, meta: Omit<Bundle, 'schema' | 'outcome'
 
 function pickReport(r: Extract<BundleOutcome, { kind: 'report' }>['report']) {
   const { title, runner, baseLabel, headLabel, rows, alpha, threshold, rounds, profile, env, baseline, profiles } = r;
-  return { title, runner, baseLabel, headLabel, rows, alpha, threshold, rounds, profile, env, ...(baseline ? { baseline } : {}), ...(profiles ? { profiles } : {}) };
+  return {
+    title,
+    runner,
+    baseLabel,
+    headLabel,
+    rows,
+    alpha,
+    threshold,
+    rounds,
+    profile,
+    env,
+    ...(baseline ? { baseline } : {}),
+    ...(profiles ? { profiles } : {}),
+  };
 }
 
 /** Reads a downloaded bundle; throws naming the file and field when it is not one. */

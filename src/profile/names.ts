@@ -40,7 +40,17 @@ export const isClientOwn = (runner: Runner, name: string, file: string): boolean
 /** The allocator's entry points a client's code calls: calls into them are allocation sites. */
 const ALLOCATORS: Record<Runner, readonly string[]> = {
   go: ['runtime.mallocgc'],
-  rs: ['__rustc::__rust_alloc', '__rustc::__rust_alloc_zeroed', '__rustc::__rust_realloc', '__rust_alloc', '__rust_alloc_zeroed', '__rust_realloc', 'malloc', 'calloc', 'realloc'],
+  rs: [
+    '__rustc::__rust_alloc',
+    '__rustc::__rust_alloc_zeroed',
+    '__rustc::__rust_realloc',
+    '__rust_alloc',
+    '__rust_alloc_zeroed',
+    '__rust_realloc',
+    'malloc',
+    'calloc',
+    'realloc',
+  ],
   js: [],
 };
 

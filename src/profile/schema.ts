@@ -6,7 +6,10 @@ import { RunnerSchema } from '../spec/schema.js';
 import { NAME_CHARS } from './names.js';
 
 const MAX_LINES = 20;
-const name = z.string().min(1).max(NAME_CHARS * 2); // UTF-16 units: a name of NAME_CHARS code points
+const name = z
+  .string()
+  .min(1)
+  .max(NAME_CHARS * 2); // UTF-16 units: a name of NAME_CHARS code points
 const ir = z.number().finite().nonnegative();
 const status = z.enum(['new', 'gone']).optional();
 
@@ -37,7 +40,10 @@ export const ProfileDiffSchema = z.strictObject({
     )
     .max(MAX_LINES),
   /** Calls into the allocator per iteration by allocation site; null where callgrind cannot see them (bee-js). */
-  allocations: z.array(z.strictObject({ name, base: ir, head: ir })).max(MAX_LINES).nullable(),
+  allocations: z
+    .array(z.strictObject({ name, base: ir, head: ir }))
+    .max(MAX_LINES)
+    .nullable(),
 });
 export type ProfileDiff = z.infer<typeof ProfileDiffSchema>;
 

@@ -35,18 +35,21 @@ function selfTable(d: ProfileDiff): string {
 function ownTable(d: ProfileDiff): string {
   return mdTable(
     ['client function (outside callees folded in)', 'change', 'of the row', 'via'],
-    d.own.slice(0, DETAIL_LINES).map((l) => [
-      fnName(l.name, l.status),
-      signed(l.head - l.base),
-      ofRow(d, l.head - l.base),
-      l.via.length > 0 ? l.via.map((v) => mdCode(v)).join(', ') : '—',
-    ]),
+    d.own
+      .slice(0, DETAIL_LINES)
+      .map((l) => [
+        fnName(l.name, l.status),
+        signed(l.head - l.base),
+        ofRow(d, l.head - l.base),
+        l.via.length > 0 ? l.via.map((v) => mdCode(v)).join(', ') : '—',
+      ]),
     ['left', 'right', 'right', 'left'],
   );
 }
 
 function allocationTable(d: ProfileDiff): string {
-  if (d.allocations === null) return '*Allocation sites: V8 allocates inline in JIT-compiled code, so callgrind sees no allocator calls to attribute (see docs/profiles.md).*';
+  if (d.allocations === null)
+    return '*Allocation sites: V8 allocates inline in JIT-compiled code, so callgrind sees no allocator calls to attribute (see docs/profiles.md).*';
   if (d.allocations.length === 0) return '*Allocation sites: no change in calls into the allocator.*';
   return mdTable(
     ['allocation site', 'calls/iteration base', 'head', 'change'],
@@ -87,7 +90,10 @@ export function renderProfileSection(diffs: readonly ProfileDiff[], budget: numb
     const trimmed = levels.filter((l) => l < 2).length;
     const parts = diffs.map((d, i) => renderRow(d, levels[i]!)).filter((s): s is string => s !== null);
     if (parts.length === 0) return null;
-    const note = trimmed > 0 ? `\n\n<sub>${trimmed} row${trimmed === 1 ? '’s' : 's’'} lists trimmed or left out to fit GitHub's comment size limit (least changed rows first); the artifact has them all.</sub>` : '';
+    const note =
+      trimmed > 0
+        ? `\n\n<sub>${trimmed} row${trimmed === 1 ? '’s' : 's’'} lists trimmed or left out to fit GitHub's comment size limit (least changed rows first); the artifact has them all.</sub>`
+        : '';
     return `${head}\n\n${parts.join('\n\n')}${note}`;
   };
   for (const target of [1, 0] as const) {

@@ -14,7 +14,11 @@ export interface FlameFrame {
 }
 
 /** Stacks of both sides (root first) merged into one tree under a synthetic root. */
-export function mergeStacks(base: ReadonlyArray<{ stack: string[]; ir: number }>, head: ReadonlyArray<{ stack: string[]; ir: number }>, name: (fn: string) => string): FlameFrame {
+export function mergeStacks(
+  base: ReadonlyArray<{ stack: string[]; ir: number }>,
+  head: ReadonlyArray<{ stack: string[]; ir: number }>,
+  name: (fn: string) => string,
+): FlameFrame {
   const root: FlameFrame = { name: 'all', base: 0, head: 0, children: [] };
   const index = new Map<FlameFrame, Map<string, FlameFrame>>();
   const add = (stack: string[], ir: number, side: 'base' | 'head') => {
@@ -69,7 +73,9 @@ function icicle(root: FlameFrame): { svg: string; height: number } {
     depth = Math.max(depth, level + 1);
     const y = level * ROW;
     const label = w > 40 ? `<text x="${(x + 3).toFixed(1)}" y="${y + 13}">${htmlText(clipText(f.name, Math.floor((w - 6) / 7)))}</text>` : '';
-    rects.push(`<g><title>${htmlText(frameTitle(f))}</title><rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${ROW - 1}" fill="${colour(f)}"/>${label}</g>`);
+    rects.push(
+      `<g><title>${htmlText(frameTitle(f))}</title><rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${ROW - 1}" fill="${colour(f)}"/>${label}</g>`,
+    );
     let cx = x;
     for (const c of [...f.children].sort((a, b) => a.name.localeCompare(b.name))) {
       draw(c, cx, level + 1);
@@ -78,7 +84,10 @@ function icicle(root: FlameFrame): { svg: string; height: number } {
   };
   draw(root, 0, 0);
   const height = depth * ROW;
-  return { svg: `<svg class="flame" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="differential icicle graph">${rects.join('')}</svg>`, height };
+  return {
+    svg: `<svg class="flame" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="differential icicle graph">${rects.join('')}</svg>`,
+    height,
+  };
 }
 
 const clipText = (s: string, n: number) => (s.length <= n ? s : n <= 1 ? '' : `${s.slice(0, n - 1)}…`);
@@ -94,9 +103,25 @@ const fnCell = (name: string, status?: string) => `<td><code>${htmlText(name)}</
 export function renderProfileHtml(d: ProfileDiff, root: FlameFrame, sides: { base: string; head: string }): string {
   const whole = d.total.head - d.total.base;
   const { svg } = icicle(root);
-  const selfRows = d.self.map((l) => [fnCell(l.name, l.status), td(formatCount(l.base), 'n'), td(formatCount(l.head), 'n'), td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`), td(whole !== 0 ? formatPercent((l.head - l.base) / whole) : '—', 'n')]);
-  const ownRows = d.own.map((l) => [fnCell(l.name, l.status), td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`), td(d.total.base > 0 ? formatChange(1 + (l.head - l.base) / d.total.base) : '—', 'n'), td(l.via.join(', ') || '—')]);
-  const allocRows = (d.allocations ?? []).map((l) => [fnCell(l.name), td(formatCount(l.base), 'n'), td(formatCount(l.head), 'n'), td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`)]);
+  const selfRows = d.self.map((l) => [
+    fnCell(l.name, l.status),
+    td(formatCount(l.base), 'n'),
+    td(formatCount(l.head), 'n'),
+    td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`),
+    td(whole !== 0 ? formatPercent((l.head - l.base) / whole) : '—', 'n'),
+  ]);
+  const ownRows = d.own.map((l) => [
+    fnCell(l.name, l.status),
+    td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`),
+    td(d.total.base > 0 ? formatChange(1 + (l.head - l.base) / d.total.base) : '—', 'n'),
+    td(l.via.join(', ') || '—'),
+  ]);
+  const allocRows = (d.allocations ?? []).map((l) => [
+    fnCell(l.name),
+    td(formatCount(l.base), 'n'),
+    td(formatCount(l.head), 'n'),
+    td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`),
+  ]);
   const title = `${d.caseId} ${d.label}: where it moved`;
   return `<!doctype html>
 <html lang="en">
