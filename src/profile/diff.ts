@@ -13,10 +13,21 @@ export const LIST_LENGTH = 20;
 /** Callees named after a client function's change. */
 const VIA_NAMES = 3;
 
-/** Top `n` of `lines` by the size of their change, largest first; no line that did not change. */
-function top<T extends { base: number; head: number }>(lines: T[], n = LIST_LENGTH): T[] {
+/**
+ * A function's change is listed when it reaches this share of the row's instructions. Two bee-go
+ * processes of the same build differ by up to 7e-5 of a row in single runtime functions (stack
+ * growth, the scheduler, sync.Map's hashing: docs/profiles.md); bee-rs repeats to the
+ * instruction. A 1% change is a hundred times this.
+ */
+export const LISTED_SHARE = 1e-4;
+
+/** A site's change in calls is listed when it reaches this share of its calls. */
+export const ALLOCATION_SHARE = 1e-3;
+
+/** Top `n` of `lines` by the size of their change, largest first; none under `floor`. */
+function top<T extends { base: number; head: number }>(lines: T[], floor: (l: T) => number, n = LIST_LENGTH): T[] {
   return lines
-    .filter((l) => Math.round(l.head - l.base) !== 0)
+    .filter((l) => Math.abs(l.head - l.base) >= Math.max(floor(l), 0.5))
     .sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base))
     .slice(0, n);
 }
@@ -26,6 +37,7 @@ const keys = (a: Map<string, unknown>, b: Map<string, unknown>) => [...new Set([
 export function diffProfiles(base: RowProfile, head: RowProfile, row: { caseId: string; label: string }): ProfileDiff {
   const runner: Runner = head.runner;
   const name = (fn: string) => displayName(runner, fn);
+  const floor = LISTED_SHARE * Math.max(base.total, head.total);
   const selfLines: SelfLine[] = keys(base.functions, head.functions).map((fn) => {
     const b = base.functions.get(fn);
     const h = head.functions.get(fn);
@@ -63,8 +75,10 @@ export function diffProfiles(base: RowProfile, head: RowProfile, row: { caseId: 
     runner,
     total: { base: base.total, head: head.total },
     iterations: { base: base.iterations, head: head.iterations },
-    self: top(selfLines),
-    own: top(own),
-    allocations: runner === 'js' ? null : top(allocations),
+    self: top(selfLines, () => floor),
+    own: top(own, () => floor),
+    // Calls: a site's change must reach ALLOCATION_SHARE of its calls (bee-go moved a site by
+    // 1.3 calls in 6,000 between identical processes under callgrind).
+    allocations: runner === 'js' ? null : top(allocations, (l) => ALLOCATION_SHARE * Math.max(l.base, l.head)),
   };
 }

@@ -70,25 +70,35 @@ const isWallClock = (fn: string) => (WALL_CLOCK_FUNCTIONS as readonly string[]).
 function withoutWallClock(p: DumpProfile): void {
   const roots = [...p.self.keys()].filter(isWallClock);
   if (roots.length === 0) return;
+  // Shares are of the dump as callgrind wrote it, whichever wall-clock caller is taken out first.
   const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
+  const self = new Map(p.self);
+  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
   const remove = (fn: string, ir: number, path: Set<string>) => {
     const whole = incl.get(fn) ?? 0;
     if (whole <= 0 || ir <= 0 || path.has(fn) || isWallClock(fn)) return;
     const share = Math.min(1, ir / whole);
-    p.self.set(fn, (p.self.get(fn) ?? 0) * (1 - share));
+    p.self.set(fn, (p.self.get(fn) ?? 0) - (self.get(fn) ?? 0) * share);
     const next = new Set(path).add(fn);
-    for (const [callee, e] of p.edges.get(fn) ?? []) {
+    for (const [callee, e] of edges.get(fn) ?? []) {
       remove(callee, e.ir * share, next);
-      p.edges.get(fn)!.set(callee, { calls: e.calls * (1 - share), ir: e.ir * (1 - share) });
+      const now = p.edges.get(fn)!.get(callee)!;
+      p.edges.get(fn)!.set(callee, { calls: now.calls - e.calls * share, ir: now.ir - e.ir * share });
     }
   };
-  for (const w of roots) {
-    for (const [callee, e] of p.edges.get(w) ?? []) remove(callee, e.ir, new Set([w]));
-    p.self.delete(w);
-    p.edges.delete(w);
-    for (const out of p.edges.values()) out.delete(w);
-    p.reentered.delete(w);
+  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, new Set([w]));
+  // The wall-clock functions, and whatever only they ran, are no longer in the row.
+  const gone = new Set(roots);
+  for (const [fn, own] of p.self) {
+    const out = [...(p.edges.get(fn)?.values() ?? [])].reduce((sum, e) => sum + e.ir, 0);
+    if (own < 0.5 && out < 0.5 && (self.get(fn) ?? 0) >= 0.5) gone.add(fn);
   }
+  for (const fn of gone) {
+    p.self.delete(fn);
+    p.edges.delete(fn);
+    p.reentered.delete(fn);
+  }
+  for (const out of p.edges.values()) for (const [callee, e] of out) if (gone.has(callee) || e.ir < 0.5) out.delete(callee);
 }
 
 /** V8's heap management keeps its callees but not its own cost, as in the count (callgrind-costs.mjs). */

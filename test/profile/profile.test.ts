@@ -46,7 +46,7 @@ describe('readDumpProfile: recursion counted once', () => {
     '4 600',
     'fn=(5)',
     '5 600',
-    'totals: 1610',
+    'totals: 1010',
     '',
   ].join('\n');
 
@@ -58,9 +58,10 @@ describe('readDumpProfile: recursion counted once', () => {
     expect(p.edges.get('a')?.get('b')).toEqual({ calls: 2, ir: 600 });
     expect(p.edges.get('a')?.has('a')).toBe(false);
     expect(p.edges.get('a')?.get('c')).toEqual({ calls: 4, ir: 600 });
-    // Everything but main's own 10 ran under a: 1600, not 1600 + the 550 re-entered from b.
-    expect(inclusive(p, 'a')).toBe(1600);
-    expect(inclusive(p, 'main')).toBe(1610);
+    // Everything but main's own 10 ran under a: 1000 (main's call into it), not 1000 + the 550
+    // that b's call back into a'2 carries again.
+    expect(inclusive(p, 'a')).toBe(1000);
+    expect(inclusive(p, 'main')).toBe(1010);
     expect(inclusive(p, 'b')).toBe(600);
     expect(inclusive(p, 'c')).toBe(600);
   });
@@ -104,7 +105,7 @@ describe.each(SOURCES)('profiles from real dumps ($runner)', { timeout: 1_800_00
     expect(p.iterations).toBe(2);
     const mean = counts.reduce((s, n) => s + n, 0) / counts.length;
     // Go's wall-clock functions come out in proportion below their calls: a fraction of an instruction.
-    expect(Math.abs(p.total - mean)).toBeLessThan(runner === 'go' ? 2 : 1e-6);
+    expect(Math.abs(p.total - mean)).toBeLessThan(runner === 'go' ? p.total * 1e-7 : 1e-6);
     const fns = [...p.functions.values()];
     for (const f of fns) expect(f.inclusive).toBeGreaterThanOrEqual(f.self - 1e-6);
     const widest = Math.max(...fns.map((f) => f.inclusive));
@@ -116,11 +117,14 @@ describe.each(SOURCES)('profiles from real dumps ($runner)', { timeout: 1_800_00
     expect(folded).toBeLessThanOrEqual(p.total + 1);
   });
 
-  it('A/A: two processes give the same functions and no change in any', () => {
+  it('A/A: two processes list no change (bee-rs: the same functions to the instruction)', () => {
     for (const r of [row, { caseId: 'cpu.harness.noop', label: String(a.plan.units.find((u) => u.id === 'cpu.harness.noop')!.param.label) }]) {
       const pa = profile(a, r);
       const pb = profile(b, r);
-      expect([...pb.functions.keys()].sort()).toEqual([...pa.functions.keys()].sort());
+      if (runner === 'rs') {
+        expect([...pb.functions.keys()].sort()).toEqual([...pa.functions.keys()].sort());
+        for (const f of pa.functions.values()) expect(pb.functions.get(f.name)?.self, f.name).toBe(f.self);
+      }
       const d = diffProfiles(pa, pb, r);
       expect(d.self).toEqual([]);
       expect(d.own).toEqual([]);
