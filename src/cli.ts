@@ -34,6 +34,7 @@ import { writeReports, writeText } from './report/write.js';
 import { MeasureSchema, type Measure } from './spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from './verdict/index.js';
 import { abPipeline } from './pipeline/ab.js';
+import { profileCommand } from './profile/command.js';
 import { singlePipeline } from './pipeline/single.js';
 import { MEASURE_TEXT, abStepComparator, bisectMeasure } from './bisect/compare.js';
 import { renderBisectMarkdown } from './bisect/report.js';
@@ -68,6 +69,7 @@ const options = {
   path: { type: 'string', default: '.' },
   profile: { type: 'string', default: 'quick' },
   case: { type: 'string', multiple: true },
+  param: { type: 'string' },
   large: { type: 'boolean', default: false },
   'bee-url': { type: 'string' },
   'batch-id': { type: 'string' },
@@ -377,6 +379,30 @@ async function cmdAb(v: Values): Promise<number> {
   return v['fail-on-regression'] && f.regressions + f.failed + f.missing > 0 ? 1 : 0;
 }
 
+/** `profile`: one CPU row's function profile, one side or base against head (src/profile/command.ts). */
+async function cmdProfile(v: Values): Promise<number> {
+  const c = common(v);
+  const runner = oneRunner(v, 'profile');
+  if ((v.case?.length ?? 0) !== 1) throw new UsageError('profile needs exactly one --case ID');
+  if (!v.head && !v.base) throw new UsageError('profile needs --head SRC (one side) or --base SRC --head SRC (the difference)');
+  const out = await profileCommand({
+    runner,
+    specFile: c.specFile,
+    profile: c.profile,
+    caseId: v.case![0]!,
+    ...(v.param ? { param: v.param } : {}),
+    sides: { ...(v.base ? { base: source(v.base, 'base') } : {}), ...(v.head ? { head: source(v.head, 'head') } : {}) },
+    labels: { base: v['base-label'] ?? v.base ?? 'base', head: v['head-label'] ?? v.head ?? 'head' },
+    outDir: c.outDir,
+    cacheDir: c.cacheDir,
+    buildCommand: v['build-command'],
+    log,
+  });
+  process.stdout.write(out.markdown);
+  log(`wrote ${out.dir}`);
+  return 0;
+}
+
 async function cmdBisect(v: Values): Promise<number> {
   const c = common(v);
   const runner = oneRunner(v, 'bisect');
@@ -634,6 +660,8 @@ export async function main(argv: string[]): Promise<number> {
         return await cmdAb(values);
       case 'bisect':
         return await cmdBisect(values);
+      case 'profile':
+        return await cmdProfile(values);
       case 'report':
         return cmdReport(values, rest);
       case 'compare':

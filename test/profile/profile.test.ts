@@ -177,7 +177,11 @@ describe.each(SOURCES)('profiles from real dumps ($runner)', { timeout: 1_800_00
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
       await page.goto(new URL('diff.html', server.url).href);
       const frames = await page.$$eval('svg.flame g', (gs) =>
-        gs.map((g) => ({ title: g.querySelector('title')?.textContent ?? '', fill: g.querySelector('rect')?.getAttribute('fill') ?? '', w: Number(g.querySelector('rect')?.getAttribute('width')) })),
+        gs.map((g) => ({
+          title: g.querySelector('title')?.textContent ?? '',
+          fill: g.querySelector('rect')?.getAttribute('fill') ?? '',
+          w: Number(g.querySelector('rect')?.getAttribute('width')),
+        })),
       );
       expect(frames.length).toBeGreaterThan(3);
       const spin = frames.filter((f) => /spin/i.test(f.title));
