@@ -34,7 +34,7 @@ import { writeReports, writeText } from './report/write.js';
 import { MeasureSchema, type Measure } from './spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from './verdict/index.js';
 import { abPipeline } from './pipeline/ab.js';
-import { profileCommand } from './profile/command.js';
+import { profileCommand } from './pipeline/profile.js';
 import { singlePipeline } from './pipeline/single.js';
 import { MEASURE_TEXT, abStepComparator, bisectMeasure } from './bisect/compare.js';
 import { renderBisectMarkdown } from './bisect/report.js';

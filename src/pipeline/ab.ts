@@ -4,7 +4,8 @@
 // annotations (ab-report.ts).
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { profileAb, type ProfileDiff } from '../profile/index.js';
+import type { ProfileDiff } from '../profile/index.js';
+import { profileAb } from './profiles.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { findCounter } from '../count/callgrind.js';
 import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';

@@ -11,10 +11,9 @@ import { countRunner, isCounted } from '../run/count.js';
 import { loadSpec } from '../spec/load.js';
 import { planOf, resolvePlan, type Plan } from '../spec/plan.js';
 import type { Profile, Runner } from '../spec/schema.js';
-import { processBudgetMs } from '../pipeline/options.js';
-import { displayName } from './names.js';
-import { profileOf, writeRowProfiles, type RowRef } from './index.js';
-import type { RowProfile } from './row-profile.js';
+import { displayName, profileOf, type RowProfile, type RowRef } from '../profile/index.js';
+import { processBudgetMs } from './options.js';
+import { writeRowProfiles } from './profiles.js';
 
 export interface ProfileCommandOptions {
   runner: Runner;
