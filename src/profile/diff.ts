@@ -3,6 +3,7 @@
 // which allocation sites call the allocator more or less often. The result is data for the
 // report (schema.ts): display names, figures per iteration, lists cut to LIST_LENGTH.
 import type { Runner } from '../spec/schema.js';
+import { NOISE_FLOOR } from '../verdict/instructions.js';
 import { allocationSites, foldIntoClient } from './fold.js';
 import { displayName } from './names.js';
 import type { RowProfile } from './row-profile.js';
@@ -14,12 +15,13 @@ export const LIST_LENGTH = 20;
 const VIA_NAMES = 3;
 
 /**
- * A function's change is listed when it reaches this share of the row's instructions. Two bee-go
- * processes of the same build differ by up to 7e-5 of a row in single runtime functions (stack
- * growth, the scheduler, sync.Map's hashing: docs/profiles.md); bee-rs repeats to the
- * instruction. A 1% change is a hundred times this.
+ * A function's change is listed when it reaches the count verdict's noise floor, 0.05% of the
+ * row: below it the row's own count does not resolve a change either. Two bee-go processes of
+ * one build move single runtime functions by up to 0.007% of a row (stack growth, the scheduler)
+ * and shift up to 0.017% between the client functions sharing a runtime callee (mallocgc's cost
+ * per call varies, and a shared callee is split by calls); bee-rs repeats to the instruction.
  */
-export const LISTED_SHARE = 1e-4;
+export const LISTED_SHARE = NOISE_FLOOR;
 
 /** A site's change in calls is listed when it reaches this share of its calls. */
 export const ALLOCATION_SHARE = 1e-3;
