@@ -81,6 +81,6 @@ export function diffProfiles(base: RowProfile, head: RowProfile, row: { caseId: 
     own: top(own, () => floor),
     // Calls: a site's change must reach ALLOCATION_SHARE of its calls (bee-go moved a site by
     // 1.3 calls in 6,000 between identical processes under callgrind).
-    allocations: runner === 'js' ? null : top(allocations, (l) => ALLOCATION_SHARE * Math.max(l.base, l.head)),
+    allocations: top(allocations, (l) => ALLOCATION_SHARE * Math.max(l.base, l.head)),
   };
 }
