@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ProfileDiff } from '../profile/index.js';
-import { profileAb } from './profiles.js';
+import { MAX_PROFILE_BYTES, profileAb } from './profiles.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { findCounter } from '../count/callgrind.js';
 import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
@@ -107,9 +107,10 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
     rows = measuresWall(measure) ? attachInstructionRows(rows, counts.rows, countRule) : rowsFromCounts(counts.rows, spec, countRule);
   }
   // Where the flagged rows' instructions went: from the dumps the count verdict read (src/profile).
-  let profiles: { diffs: ProfileDiff[]; ms: number } | undefined;
+  let profiles: { diffs: ProfileDiff[]; ms: number; unwritten: number } | undefined;
   if (counts?.dumps) {
-    const flagged = rows.filter((r) => r.instructions && r.instructions.verdict !== '~');
+    const change = (r: (typeof rows)[number]) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
+    const flagged = rows.filter((r) => r.instructions && r.instructions.verdict !== '~').sort((a, b) => change(b) - change(a));
     try {
       profiles = profileAb({
         runner: o.runner,
@@ -120,6 +121,8 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
         labels: { base: o.baseLabel, head: o.headLabel },
       });
       o.log(`profiles: ${profiles.diffs.length} flagged row(s) in ${Math.round(profiles.ms)} ms (counting took ${Math.round(counts.elapsedMs)} ms)`);
+      if (profiles.unwritten > 0)
+        o.log(`profiles: ${profiles.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
     } catch (e) {
       o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
     } finally {

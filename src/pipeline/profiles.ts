@@ -1,7 +1,7 @@
 // Row profiles written out for a run (docs/profiles.md): per row under `<out>/profiles/<row>/`
 // the base and head callgrind files, pprof profiles and folded stacks, and with both sides the
 // difference as JSON and as a self-contained HTML view; and the A/B's flagged rows' differences.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   callgrindText,
@@ -13,6 +13,7 @@ import {
   pprofBytes,
   profileOf,
   ProfileDiffSchema,
+  MAX_PROFILED_ROWS,
   rowFolder,
   type KeptDumps,
   type ProfileDiff,
@@ -75,16 +76,37 @@ export interface ProfileAbOptions {
 }
 
 /** The rows' differences, head against base, with their files; and the time it took. */
-export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: number } {
+export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: number; unwritten: number } {
   const started = performance.now();
   const byUnit = { base: dumpsByUnit(o.base.dir), head: dumpsByUnit(o.head.dir) };
   const diffs: ProfileDiff[] = [];
-  for (const row of o.rows) {
+  let unwritten = 0;
+  // Largest instruction change first: those rows get files while the artifact has room.
+  for (const row of o.rows.slice(0, MAX_PROFILED_ROWS)) {
     const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
     const head = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
     if (!base || !head) continue;
+    if (folderBytes(join(o.outDir, 'profiles')) > MAX_PROFILE_BYTES) {
+      unwritten++;
+      diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row)));
+      continue;
+    }
     const { diff } = writeRowProfiles(o.outDir, row, { base, head }, o.labels);
     if (diff) diffs.push(diff);
   }
-  return { diffs, ms: performance.now() - started };
+  return { diffs, ms: performance.now() - started, unwritten };
+}
+
+/**
+ * The most a run writes under profiles/ before it writes no more rows' files (the comment still
+ * gets every flagged row's lists): the artifact the publish job downloads is capped at 64 MiB
+ * (docs/security.md), and one row's files are 0.1-1 MB.
+ */
+export const MAX_PROFILE_BYTES = 16 << 20;
+
+function folderBytes(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .reduce((sum, e) => sum + statSync(join(e.parentPath, e.name)).size, 0);
 }

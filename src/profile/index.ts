@@ -10,7 +10,7 @@ export { diffProfiles } from './diff.js';
 export { displayName } from './names.js';
 export { pprofBytes } from './pprof.js';
 export { dumpsByUnit, type RowProfile, type Symbolizer } from './row-profile.js';
-export { type ProfileDiff, ProfileDiffSchema, ProfileDiffsSchema } from './schema.js';
+export { type ProfileDiff, ProfileDiffSchema, ProfileDiffsSchema, MAX_PROFILED_ROWS } from './schema.js';
 export { expandStacks, foldedText } from './stacks.js';
 
 /** A counting run whose dumps were kept: its directory and the plan it ran (units name the dumps). */

@@ -6,7 +6,7 @@
 // where the rest of the path stays with the frame it reached.
 import type { RowProfile } from './row-profile.js';
 
-const SMALLEST_SHARE = 1e-5;
+const SMALLEST_SHARE = 1e-4;
 const DEEPEST = 96;
 
 /** Instructions per iteration by stack (root first). */
