@@ -5,7 +5,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { buildRunner, type ClientSource } from '../build/index.js';
 import { findCounter } from '../count/callgrind.js';
-import { renderProfileSection } from '../report/profile-details.js';
+import { renderProfileSection } from '../report/render/profile-details.js';
 import { formatCount } from '../report/units.js';
 import { countRunner, isCounted } from '../run/count.js';
 import { loadSpec } from '../spec/load.js';

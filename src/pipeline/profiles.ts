@@ -21,7 +21,7 @@ import {
   type RowRef,
   type Symbolizer,
 } from '../profile/index.js';
-import { mergeStacks, renderProfileHtml } from '../report/profile-html.js';
+import { mergeStacks, renderProfileHtml } from '../report/render/profile-html.js';
 import type { Runner } from '../spec/schema.js';
 
 /** Writes one side's files: callgrind (opens in callgrind_annotate and KCachegrind), pprof, folded stacks. */

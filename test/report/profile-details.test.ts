@@ -2,8 +2,8 @@
 // whole comment under GitHub's limit however many rows are flagged (least changed rows trimmed
 // first, and the comment says so). The bundle's schema refuses names past their cap.
 import { describe, expect, it } from 'vitest';
-import { renderAbComment, GITHUB_COMMENT_LIMIT } from '../../src/report/ab-comment.js';
-import { renderProfileSection, PROFILE_NOTE } from '../../src/report/profile-details.js';
+import { renderAbComment, GITHUB_COMMENT_LIMIT } from '../../src/report/render/ab-comment.js';
+import { renderProfileSection, PROFILE_NOTE } from '../../src/report/render/profile-details.js';
 import { ProfileDiffSchema, ProfileDiffsSchema, type ProfileDiff } from '../../src/profile/schema.js';
 import type { AbRow } from '../../src/verdict/index.js';
 import { abInput, HOSTILE } from './fixtures.js';
