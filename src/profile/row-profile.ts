@@ -3,8 +3,7 @@
 // out taken out the same way, so the profile's total is the row's count.
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { V8_HEAP_FUNCTION } from '../../runners/js/src/callgrind-costs.mjs';
-import { WALL_CLOCK_FUNCTIONS } from '../count/callgrind.js';
+import { V8_HEAP_FUNCTION, WALL_CLOCK_FUNCTIONS } from '../count/callgrind.js';
 import type { Runner } from '../spec/schema.js';
 import { inclusive, readDumpProfile, triggerOf, type DumpProfile, type Edge } from './callgrind-read.js';
 
