@@ -108,7 +108,7 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
     rows = measuresWall(measure) ? attachInstructionRows(rows, counts.rows, countRule) : rowsFromCounts(counts.rows, spec, countRule);
   }
   // Where the flagged rows' instructions went: from the dumps the count verdict read (src/profile).
-  let profiles: { diffs: ProfileDiff[]; ms: number; unwritten: number } | undefined;
+  let profiles: { diffs: ProfileDiff[]; ms: number; unwritten: number; problems: string[] } | undefined;
   if (counts?.dumps) {
     const change = (r: (typeof rows)[number]) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
     const flagged = rows.filter((r) => r.instructions && r.instructions.verdict !== '~').sort((a, b) => change(b) - change(a));
@@ -122,6 +122,7 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
         labels: { base: o.baseLabel, head: o.headLabel },
       });
       o.log(`profiles: ${profiles.diffs.length} flagged row(s) in ${Math.round(profiles.ms)} ms (counting took ${Math.round(counts.elapsedMs)} ms)`);
+      for (const p of profiles.problems) o.log(`profiles: ${p}`);
       if (profiles.unwritten > 0)
         o.log(`profiles: ${profiles.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
     } catch (e) {

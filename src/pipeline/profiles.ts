@@ -76,25 +76,31 @@ export interface ProfileAbOptions {
 }
 
 /** The rows' differences, head against base, with their files; and the time it took. */
-export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: number; unwritten: number } {
+export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: number; unwritten: number; problems: string[] } {
   const started = performance.now();
   const byUnit = { base: dumpsByUnit(o.base.dir), head: dumpsByUnit(o.head.dir) };
   const diffs: ProfileDiff[] = [];
   let unwritten = 0;
+  const problems: string[] = [];
   // Largest instruction change first: those rows get files while the artifact has room.
   for (const row of o.rows.slice(0, MAX_PROFILED_ROWS)) {
     const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
     const head = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
     if (!base || !head) continue;
-    if (folderBytes(join(o.outDir, 'profiles')) > MAX_PROFILE_BYTES) {
-      unwritten++;
-      diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row)));
-      continue;
+    // One row that cannot be profiled costs that row its lists, not the others theirs.
+    try {
+      if (folderBytes(join(o.outDir, 'profiles')) > MAX_PROFILE_BYTES) {
+        unwritten++;
+        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row)));
+        continue;
+      }
+      const { diff } = writeRowProfiles(o.outDir, row, { base, head }, o.labels);
+      if (diff) diffs.push(diff);
+    } catch (e) {
+      problems.push(`${row.caseId} ${row.label}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
     }
-    const { diff } = writeRowProfiles(o.outDir, row, { base, head }, o.labels);
-    if (diff) diffs.push(diff);
   }
-  return { diffs, ms: performance.now() - started, unwritten };
+  return { diffs, ms: performance.now() - started, unwritten, problems };
 }
 
 /**

@@ -62,12 +62,9 @@ export function foldIntoClient(p: RowProfile): Map<string, FoldedCost> {
         const deeper = [...(p.edges.get(fn) ?? [])].filter(([callee]) => !own(callee) && callee !== f.name);
         // What the share does not pass on (its own cost, and calls back into the client) stays here.
         const moved = deeper.map(([callee, e]): [string, number] => [callee, e.ir * share]);
-        credit(
-          fn,
-          ir -
-            moved.reduce((s, [, a]) => s + a, 0) -
-            [...(p.edges.get(fn) ?? [])].filter(([c]) => own(c) || c === f.name).reduce((s, [, e]) => s + e.ir * share, 0),
-        );
+        const back = [...(p.edges.get(fn) ?? [])].filter(([c]) => own(c) || c === f.name).reduce((s, [, e]) => s + e.ir * share, 0);
+        // Never below nothing: edges callgrind followed across goroutine switches need not add up.
+        credit(fn, Math.max(0, ir - moved.reduce((s, [, a]) => s + a, 0) - back));
         return moved;
       },
       credit,

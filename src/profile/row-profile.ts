@@ -77,12 +77,12 @@ function withoutWallClock(p: DumpProfile): void {
     const whole = incl.get(fn) ?? 0;
     if (whole <= 0 || ir <= 0 || path.has(fn) || isWallClock(fn)) return;
     const share = Math.min(1, ir / whole);
-    p.self.set(fn, (p.self.get(fn) ?? 0) - (self.get(fn) ?? 0) * share);
+    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self.get(fn) ?? 0) * share));
     const next = new Set(path).add(fn);
     for (const [callee, e] of edges.get(fn) ?? []) {
       remove(callee, e.ir * share, next);
       const now = p.edges.get(fn)!.get(callee)!;
-      p.edges.get(fn)!.set(callee, { calls: now.calls - e.calls * share, ir: now.ir - e.ir * share });
+      p.edges.get(fn)!.set(callee, { calls: Math.max(0, now.calls - e.calls * share), ir: Math.max(0, now.ir - e.ir * share) });
     }
   };
   for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, new Set([w]));
