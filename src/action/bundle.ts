@@ -36,6 +36,7 @@ const ReportSchema = z.strictObject({
     specHash: text(100),
     wallTimeMs: z.number().finite().nonnegative(),
     stoppedEarly: z.union([z.boolean(), text(300)]).optional(),
+    loadShift: z.strictObject({ spread: z.number().finite().positive(), rows: z.number().int().nonnegative(), of: z.number().int().nonnegative() }).optional(),
     measure: z
       .strictObject({
         wallMs: z.number().finite().nonnegative(),

@@ -7,7 +7,7 @@ import { HISTORY_NOTE, markerComment, verdictTable } from '../report/render/ab-c
 import type { AbRow } from '../verdict/index.js';
 import { mdCode, mdText, safeUrl } from '../report/escape.js';
 import { mdBlocks } from '../report/render/md.js';
-import { formatChange, formatInterval } from '../report/units.js';
+import { formatTimeChange, formatTimeInterval } from '../report/units.js';
 import type { Runner } from '../spec/schema.js';
 
 export interface AlertKey {
@@ -75,8 +75,8 @@ export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLi
   return mdBlocks([
     alertMarker(k),
     `<!-- ${STATE_TAG} ${JSON.stringify(state)} -->`,
-    `## 🔴 ${mdCode(k.caseId)} [${mdText(k.label)}] is ${formatChange(row.ratio)} slower on ${mdCode(l.branch)} (${mdText(k.client)})`,
-    `The run of ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} was judged against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)} and flagged (interval ${formatInterval(row.ci)}).`,
+    `## 🔴 ${mdCode(k.caseId)} [${mdText(k.label)}] is ${formatTimeChange(row.ratio)} on ${mdCode(l.branch)} (${mdText(k.client)})`,
+    `The run of ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} was judged against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)} and flagged (interval ${formatTimeInterval(row.ci)}).`,
     verdictTable([row], true),
     `<sub>${HISTORY_NOTE} History runs can come from different machines.</sub>`,
     `- **Commits since the last good run:** ${range}\n- **First flagged:** ${mdCode(short(state.first))}; flagged in ${state.runs} run(s) so far; latest ${l.runUrl ? link('run', l.runUrl) : mdCode(short(state.latest))}\n- **Trend:** ${l.trendUrl ? link('case chart', casePermalink(l.trendUrl, k.caseId, l.branch)) : 'no trend site (history-remote is set)'}`,
@@ -88,5 +88,5 @@ export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLi
 export const RECOVERED_MARKER = markerComment('bee-bench-alert-recovered');
 
 export function recoveredComment(row: AbRow, sha: string, l: AlertLinks): string {
-  return `${RECOVERED_MARKER}\n✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the threshold against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)}: change ${formatChange(row.ratio)} (${formatInterval(row.ci)}), verdict ${mdText(row.verdict ?? '~')}. Closing.`;
+  return `${RECOVERED_MARKER}\n✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the threshold against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)}: change ${formatTimeChange(row.ratio)} (${formatTimeInterval(row.ci)}), verdict ${mdText(row.verdict ?? '~')}. Closing.`;
 }

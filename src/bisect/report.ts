@@ -3,7 +3,7 @@
 // markdown goes to the terminal and to the job summary.
 import { mdCode, mdText } from '../report/escape.js';
 import { mdBlocks, mdTable } from '../report/render/md.js';
-import { formatChange, formatDuration, formatInterval, formatPercent } from '../report/units.js';
+import { formatAmountChange, formatDuration, formatPercent, formatTimeChange } from '../report/units.js';
 import type { BisectOutcome } from './run.js';
 
 export interface BisectReportInput {
@@ -18,6 +18,8 @@ const VERDICT: Record<string, string> = { regression: '🔴 regression', improve
 
 export function renderBisectMarkdown(b: BisectOutcome, i: BisectReportInput): string {
   const short = (sha: string) => sha.slice(0, 12);
+  // Counts and allocations read as more/fewer, time as slower/faster (the wording every output shares).
+  const change = i.measure === 'wall time' ? formatTimeChange : formatAmountChange;
   const answer = b.first
     ? `**First commit whose change exceeds ${formatPercent(i.threshold)}: ${mdCode(short(b.first.sha))}** ${mdText(b.first.subject)}`
     : `**No change found**: none of the ${b.range.length} commit(s) after ${mdCode(short(b.good.sha))} exceeds ${formatPercent(i.threshold)} (${b.steps.length} step(s) measured).`;
@@ -27,8 +29,8 @@ export function renderBisectMarkdown(b: BisectOutcome, i: BisectReportInput): st
       String(n + 1),
       mdCode(short(s.commit.sha)),
       `${s.index + 1}/${b.range.length}`,
-      formatChange(s.ratio),
-      formatInterval(s.ci),
+      change(s.ratio),
+      s.ci ? `${change(s.ci[0])} … ${change(s.ci[1])}` : '—',
       `${VERDICT[s.verdict] ?? mdText(s.verdict)}${s.note ? ` (${mdText(s.note)})` : ''}`,
       formatDuration(s.elapsedMs * 1e6),
       mdText(s.commit.subject),

@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { toolVersion } from '../build/exec.js';
 import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Runner } from '../spec/schema.js';
-import { dumpTotal, sumCosts, v8HeapCost, V8_HEAP_FUNCTION } from '../../runners/js/src/callgrind-costs.mjs';
+import { inclusiveCost, v8Count, V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION } from '../../runners/js/src/callgrind-costs.mjs';
 
-/** V8's heap management, which counts leave out: function profiles leave out its own cost too (src/profile). */
-export { V8_HEAP_FUNCTION };
+/** What bee-js counts leave out (V8's heap management's own cost, its loggers with callees): function profiles too (src/profile). */
+export { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION };
 
 /**
  * V8 made as deterministic as it goes for counting (bench/count-calibrate.ts measured the spread
@@ -23,6 +23,19 @@ export { V8_HEAP_FUNCTION };
  * random seeds, and a GC schedule that depends on allocation only.
  */
 export const JS_COUNT_FLAGS = ['--single-threaded', '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1'] as const;
+
+/**
+ * V8 writes each piece of code it compiles, with its address, to a perf map, which names the
+ * JIT code that callgrind can only call by address (src/profile/v8-symbols.ts; the runner marks
+ * each dump with the map's length then). The loggers' own cost is left out of every count
+ * (V8_LOGGER_FUNCTION); the V8 log file the flag also turns on goes nowhere, rather than into
+ * the runner's working folder. And builtins stay where the node binary's symbols name them: with
+ * short builtin calls (on by default where the machine has 4 GB) an isolate whose code lies far
+ * from the binary, as a worker's may, runs a copy of them that has no name, and callgrind then
+ * also counts the JavaScript a copied builtin jumps into as the builtin's (docs/profiles.md,
+ * "bee-js names", measures what naming costs).
+ */
+export const JS_NAMING_FLAGS = ['--perf-basic-prof', '--logfile=/dev/null', '--no-short-builtin-calls'] as const;
 
 /**
  * Go under callgrind: asynchronous preemption's signals trip an assertion in callgrind's signal
@@ -56,11 +69,15 @@ export async function findCounter(): Promise<{ counter: Counter } | { counter: n
   return { counter: { tool: 'callgrind', version: line } };
 }
 
-/** The runner's command wrapped in callgrind, with its dumps going to `dumpDir`. */
-export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: string): RunnerCommand {
+/**
+ * The runner's command wrapped in callgrind, with its dumps going to `dumpDir`; `names: false`
+ * leaves out bee-js's perf map (JS_NAMING_FLAGS), whose file collectPerfMaps moves next to the dumps.
+ */
+export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: string, o: { names?: boolean } = {}): RunnerCommand {
   const [exe, ...rest] = cmd.argv;
   if (!exe) throw new Error('empty runner command');
-  const inner = runner === 'js' ? [exe, ...JS_COUNT_FLAGS, ...rest] : [exe, ...rest];
+  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
+  const inner = runner === 'js' ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
   return {
     ...cmd,
     argv: [
@@ -85,8 +102,9 @@ export interface Dump {
 }
 
 // `bee-bench <unit> <step>` (the iteration) or `bee-bench-spin <unit> <step>` (its count-mode
-// slowdown); any other dump is not an iteration's.
-const TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
+// slowdown), with bee-js's ` perf-map=<bytes>` after them when naming is on; any other dump is
+// not an iteration's.
+const TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
 
 /**
  * Functions whose instructions are not the timed code's: they run on a wall clock, which
@@ -101,14 +119,14 @@ export const WALL_CLOCK_FUNCTIONS = ['runtime.sysmon', 'runtime.findRunnable'] a
 
 /**
  * Parses one callgrind output file; null for files that are not an iteration's dump. The count
- * leaves out WALL_CLOCK_FUNCTIONS (Go) and V8's heap management (bee-js; the runner sizes its
- * count-mode slowdown from the same count).
+ * leaves out WALL_CLOCK_FUNCTIONS (Go) and V8's heap management and loggers (bee-js, v8Count; the
+ * runner sizes its count-mode slowdown from the same count).
  */
 export function parseDump(text: string): Dump | null {
   const trigger = TRIGGER.exec(text);
   if (!trigger) return null;
-  const total = dumpTotal(text);
-  const instructions = total === null ? 0 : total - wallClockCost(text) - v8HeapCost(text);
+  const count = v8Count(text);
+  const instructions = count === null ? 0 : count - wallClockCost(text);
   return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
 }
 
@@ -118,7 +136,7 @@ const isWallClock = (fn: string) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w ||
 /** WALL_CLOCK_FUNCTIONS with their callees: own cost lines plus each call out of the set. */
 function wallClockCost(text: string): number {
   if (!WALL_CLOCK_FUNCTIONS.some((w) => text.includes(w))) return 0;
-  return sumCosts(text, (fn, callee) => isWallClock(fn) && !(callee !== null && isWallClock(callee)));
+  return inclusiveCost(text, isWallClock);
 }
 
 /** Every iteration's count under `dir` (its dumps added up), by unit, in step order. */

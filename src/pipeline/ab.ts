@@ -20,7 +20,15 @@ import type { Side } from '../run/side.js';
 import { loadSpec } from '../spec/load.js';
 import { planOf, type PlanUnit } from '../spec/plan.js';
 import type { Runner } from '../spec/schema.js';
-import { ALLOCATION_DEFAULTS, attachAllocationRows, attachInstructionRows, INSTRUCTION_DEFAULTS, judgePaired, rowsFromCounts } from '../verdict/index.js';
+import {
+  ALLOCATION_DEFAULTS,
+  attachAllocationRows,
+  attachInstructionRows,
+  INSTRUCTION_DEFAULTS,
+  judgePaired,
+  loadShift,
+  rowsFromCounts,
+} from '../verdict/index.js';
 import { clientText, writeAbReport, type AbReport } from './ab-report.js';
 import { checkNode, planFor, processBudgetMs, type PipelineOptions } from './options.js';
 
@@ -89,7 +97,9 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
       })
     : { cases: [], roundsDone: 0, elapsedMs: 0 };
   const wallMs = performance.now() - wallStarted;
-  let rows = measuresWall(measure) ? judgePaired(pairRows(rounds), spec, { alpha: o.alpha, threshold: o.threshold }) : [];
+  const paired = measuresWall(measure) ? pairRows(rounds) : [];
+  let rows = measuresWall(measure) ? judgePaired(paired, spec, { alpha: o.alpha, threshold: o.threshold }) : [];
+  const load = loadShift(paired);
   const countRule = { threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold };
   let counts: InstructionAbOutcome | undefined;
   if (found?.counter && measuresInstructions(measure)) {
@@ -179,6 +189,7 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
         : {}),
       ...(allocations ? { allocations: { threshold: allocRule.threshold, counter: allocations.counter, ms: allocations.elapsedMs } } : {}),
       ...(rounds.stoppedEarly ? { stoppedEarly: rounds.stoppedEarly } : {}),
+      ...(load ? { loadShift: load } : {}),
     },
     ...(o.crossClient ? { crossClient: o.crossClient } : {}),
     ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),

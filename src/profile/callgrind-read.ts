@@ -25,7 +25,7 @@ export interface DumpProfile {
   files: Map<string, string>;
 }
 
-const TRIGGER = /^desc: Trigger: Client Request: bee-bench(-spin)? (\d+) (\d+)$/m;
+const TRIGGER = /^desc: Trigger: Client Request: bee-bench(-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
 
 /** The iteration a dump counted, from its `desc: Trigger:` line; null for any other dump. */
 export function triggerOf(text: string): DumpProfile['trigger'] {

@@ -3,7 +3,8 @@
 // reading and computing; src/pipeline/profiles.ts runs it and writes the files.
 import type { Plan } from '../spec/plan.js';
 import type { Runner } from '../spec/schema.js';
-import { dumpsByUnit, rowProfile, type RowProfile, type Symbolizer } from './row-profile.js';
+import { dumpsByUnit, rowProfile, type DumpSymbolizers, type RowProfile, type Symbolizer } from './row-profile.js';
+import { dumpSymbolizers } from './v8-symbols.js';
 
 export { callgrindText } from './callgrind-write.js';
 export { diffProfiles } from './diff.js';
@@ -28,9 +29,16 @@ export interface RowRef {
 export const rowFolder = (r: RowRef) => `${r.caseId}~${r.label}`.replace(/[^A-Za-z0-9._~-]/g, '_').slice(0, 120);
 
 /** The row's profile from a run's dumps, or null when the run counted no iteration of it. */
-export function profileOf(runner: Runner, run: KeptDumps, row: RowRef, symbolize?: Symbolizer, byUnit = dumpsByUnit(run.dir)): RowProfile | null {
+export function profileOf(
+  runner: Runner,
+  run: KeptDumps,
+  row: RowRef,
+  symbolize?: Symbolizer | DumpSymbolizers,
+  byUnit = dumpsByUnit(run.dir),
+): RowProfile | null {
   const unit = run.plan.units.find((u) => u.id === row.caseId && String(u.param.label) === row.label);
   const files = unit ? byUnit.get(unit.unit) : undefined;
   if (!files || files.length === 0) return null;
-  return rowProfile(runner, files, symbolize);
+  // bee-js: V8's JIT code named from the run's perf maps, kept beside its dumps.
+  return rowProfile(runner, files, symbolize ?? (runner === 'js' ? { forDump: dumpSymbolizers(run.dir) } : undefined));
 }

@@ -3,7 +3,7 @@
 // out taken out the same way, so the profile's total is the row's count.
 import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { V8_HEAP_FUNCTION, WALL_CLOCK_FUNCTIONS } from '../count/callgrind.js';
+import { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION, WALL_CLOCK_FUNCTIONS } from '../count/callgrind.js';
 import type { Runner } from '../spec/schema.js';
 import { inclusive, readDumpProfile, triggerOf, type DumpProfile, type Edge } from './callgrind-read.js';
 
@@ -28,6 +28,10 @@ export interface RowProfile {
 
 /** Turns a function's name as callgrind gives it into the one shown (V8 JIT symbols: src/profile/v8-symbols.ts). */
 export type Symbolizer = (fnName: string) => string;
+/** A symbolizer per dump (bee-js: each dump's process map as far as it was written then; v8-symbols.ts). */
+export interface DumpSymbolizers {
+  forDump(dumpText: string): Symbolizer;
+}
 
 /** The trigger in a dump's header (its first 4 KB): a dump can be hundreds of KB. */
 function readTrigger(path: string) {
@@ -59,6 +63,8 @@ export function dumpsByUnit(dir: string): Map<number, string[]> {
 }
 
 const isWallClock = (fn: string) => (WALL_CLOCK_FUNCTIONS as readonly string[]).includes(fn);
+/** Functions the count leaves out with their callees: Go's wall-clock ones, V8's code-event loggers. */
+const LEFT_OUT: Record<Runner, (fn: string) => boolean> = { go: isWallClock, rs: () => false, js: (fn) => V8_LOGGER_FUNCTION.test(fn) };
 
 /**
  * Takes Go's wall-clock functions out as the count does (their own cost and their calls out),
@@ -66,8 +72,8 @@ const isWallClock = (fn: string) => (WALL_CLOCK_FUNCTIONS as readonly string[]).
  * a lock) loses the part of its cost those calls made, in proportion to its inclusive cost. A
  * leaf loses exactly what the calls cost.
  */
-function withoutWallClock(p: DumpProfile): void {
-  const roots = [...p.self.keys()].filter(isWallClock);
+function withoutLeftOut(p: DumpProfile, isLeftOut: (fn: string) => boolean): void {
+  const roots = [...p.self.keys()].filter(isLeftOut);
   if (roots.length === 0) return;
   // Shares are of the dump as callgrind wrote it, whichever wall-clock caller is taken out first.
   const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
@@ -75,7 +81,7 @@ function withoutWallClock(p: DumpProfile): void {
   const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
   const remove = (fn: string, ir: number, path: Set<string>) => {
     const whole = incl.get(fn) ?? 0;
-    if (whole <= 0 || ir <= 0 || path.has(fn) || isWallClock(fn)) return;
+    if (whole <= 0 || ir <= 0 || path.has(fn) || isLeftOut(fn)) return;
     const share = Math.min(1, ir / whole);
     p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self.get(fn) ?? 0) * share));
     const next = new Set(path).add(fn);
@@ -106,15 +112,16 @@ function withoutV8Heap(p: DumpProfile): void {
 }
 
 /** The row's profile from its dump files (one unit's: dumpsByUnit). */
-export function rowProfile(runner: Runner, files: readonly string[], symbolize?: Symbolizer): RowProfile {
+export function rowProfile(runner: Runner, files: readonly string[], symbolize?: Symbolizer | DumpSymbolizers): RowProfile {
   const functions = new Map<string, FunctionCost>();
   const edges = new Map<string, Map<string, Edge>>();
   const steps = new Set<string>();
   for (const file of files) {
-    const d = readDumpProfile(readFileSync(file, 'utf8'), symbolize);
+    const text = readFileSync(file, 'utf8');
+    const d = readDumpProfile(text, typeof symbolize === 'object' ? symbolize.forDump(text) : symbolize);
     if (!d.trigger) continue;
     steps.add(`${d.trigger.unit} ${d.trigger.step}`);
-    withoutWallClock(d);
+    withoutLeftOut(d, LEFT_OUT[runner]);
     if (runner === 'js') withoutV8Heap(d);
     for (const [fn, self] of d.self) {
       const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? '', self: 0, inclusive: 0 };

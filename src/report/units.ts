@@ -107,6 +107,48 @@ export function formatChange(ratio: number | null | undefined): string {
   return s.startsWith('-') ? `${s}%` : `+${s}%`;
 }
 
+/**
+ * A change in words, the one wording every output uses (comment, job summary, annotations,
+ * compare, bisect, alerts): a time ratio reads "3.4% slower" / "1.2% faster", whatever unit the
+ * figures beside it are shown in (MB/s rises as time falls, so a signed percent misled there);
+ * a count or byte ratio reads "7.2% more" / "0.5% fewer". Below 0.05% either way: "no change".
+ */
+export function formatTimeChange(ratio: number | null | undefined): string {
+  return changeWords(ratio, 'slower', 'faster');
+}
+
+/** A count or byte ratio in words: (1.072, 'bytes') -> "7.2% more bytes", (1, 'allocs') -> "no change in allocs". */
+export function formatAmountChange(ratio: number | null | undefined, noun?: string): string {
+  const words = changeWords(ratio, 'more', 'fewer');
+  if (!noun || words === DASH) return words;
+  return words === 'no change' ? `no change in ${noun}` : `${words} ${noun}`;
+}
+
+function changeWords(ratio: number | null | undefined, up: string, down: string): string {
+  if (ratio == null || !Number.isFinite(ratio)) return DASH;
+  const p = (ratio - 1) * 100;
+  const size = pct(Math.abs(p));
+  if (size === '0.0') return 'no change';
+  return `${size}% ${p > 0 ? up : down}`;
+}
+
+/**
+ * A 95% interval of time ratios in words: [1.261, 1.339] -> "26.1–33.9% slower",
+ * [0.964, 1.017] -> "3.6% faster … 1.7% slower".
+ */
+export function formatTimeInterval(ci: readonly [number, number] | null | undefined): string {
+  if (!ci) return DASH;
+  const [lo, hi] = [formatTimeChange(ci[0]), formatTimeChange(ci[1])];
+  const same = /^([\d.]+)% (\w+)$/.exec(lo);
+  const other = /^([\d.]+)% (\w+)$/.exec(hi);
+  if (same && other && same[2] === other[2]) {
+    // Both ends on one side: the smaller change first.
+    const [a, b] = [same[1]!, other[1]!].sort((x, y) => Number(x) - Number(y));
+    return `${a}–${b}% ${same[2]}`;
+  }
+  return `${lo} … ${hi}`;
+}
+
 /** A geomean shift in words: 0.877 -> "↓ 12.3% faster", 1.05 -> "↑ 5.0% slower". */
 export function formatShift(ratio: number | null | undefined): string {
   if (ratio == null || !Number.isFinite(ratio)) return DASH;
@@ -133,12 +175,6 @@ export function formatP(p: number | null | undefined): string {
 export function formatCount(n: number | null | undefined): string {
   if (n == null || !Number.isFinite(n)) return DASH;
   return Math.round(n).toLocaleString('en-US');
-}
-
-/** A 95% interval of ratios as percentage changes: [0.98, 1.07] -> "-2.0% … +7.0%". */
-export function formatInterval(ci: readonly [number, number] | null | undefined): string {
-  if (!ci) return DASH;
-  return `${formatChange(ci[0])} … ${formatChange(ci[1])}`;
 }
 
 /** The unit a case's per-op figure is quoted in, from the spec's work.ops param names. */

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:
 import { dirname, join } from 'node:path';
 import type { RunnerCommand } from '../build/builder.js';
 import { countingCommand, readDumps } from '../count/callgrind.js';
+import { collectPerfMaps } from '../profile/v8-symbols.js';
 import { invokeRunner, type InvokeOptions } from './invoke.js';
 import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
 import type { CaseResult, Counter, Result, Runner } from '../spec/schema.js';
@@ -72,6 +73,7 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
     writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);
     return { result, problems };
   } finally {
+    collectPerfMaps(dumpDir);
     if (o.keepDumps) {
       rmSync(o.keepDumps, { recursive: true, force: true });
       renameSync(dumpDir, o.keepDumps);

@@ -32,7 +32,6 @@ export function judgeHistory(head: Result, baseline: BaselineValues, spec: Spec,
     runs = Math.max(runs, base.length);
     row.rounds = base.length;
     row.baseMedianNs = median(base);
-    row.headMedianNs = median(samples);
     compared.push({ index, ...comparedFields(unpairedHistory.compare(base, samples)) });
     return row;
   });

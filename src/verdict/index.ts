@@ -23,4 +23,5 @@ export { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures, type All
 export { attachAllocationRows, type AllocatedRow } from './allocation-rows.js';
 export { FailOnSchema, failingRows, failsOn, type FailOn } from './fail-on.js';
 export { judgePaired, type JudgeOptions } from './judge.js';
+export { LOAD_SPREAD, loadShift, type LoadShift } from './load.js';
 export { judgeHistory, type HistoryOptions } from './history.js';

@@ -30,6 +30,10 @@ export function applyVerdicts(rows: AbRow[], compared: readonly Compared[], o: J
   for (const j of judgeWall(compared, o)) {
     const row = rows[j.index]!;
     Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
+    // The head figure is the base figure moved by the verdict's own estimate, so the two columns
+    // and the change always agree: pooled head and base medians can land on different load modes
+    // when the machine's load shifts between rounds, and then describe the load, not the code.
+    if (row.baseMedianNs !== undefined && Number.isFinite(j.ratio)) row.headMedianNs = row.baseMedianNs * j.ratio;
     if (j.intervalHolds) row.ci = j.ci;
     if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
   }
@@ -66,7 +70,6 @@ export function judgePaired(rows: readonly PairedRow[], spec: Spec, o: JudgeOpti
       row.note = unusedNote(r);
     }
     row.baseMedianNs = median(r.base);
-    row.headMedianNs = median(r.head);
     compared.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
     return row;
   });

@@ -15,8 +15,9 @@ export interface AbRow {
   status: AbStatus;
   /** Skip reason, error, or a statistical note such as "too few rounds". */
   note?: string;
-  /** Median over rounds of the per-round medians, ns per iteration. */
+  /** Median over rounds of the base's per-round medians (history: of the runs' medians), ns per iteration. */
   baseMedianNs?: number;
+  /** baseMedianNs x ratio: the head figure the verdict's own estimate implies, so head / base is the change shown. */
   headMedianNs?: number;
   /** Work per iteration (the same on both sides). */
   work: { ops?: number; bytes?: number };

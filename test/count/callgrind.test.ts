@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildRunner, parseSource } from '../../src/build/index.js';
-import { countingCommand, findCounter, parseDump, readDumps } from '../../src/count/callgrind.js';
+import { countingCommand, findCounter, JS_COUNT_FLAGS, parseDump, readDumps } from '../../src/count/callgrind.js';
+import { collectPerfMaps } from '../../src/profile/v8-symbols.js';
 import type { RunnerCommand } from '../../src/build/builder.js';
 import { attachCounts, countRunner } from '../../src/run/count.js';
 import { v8HeapCost } from '../../runners/js/src/callgrind-costs.mjs';
@@ -175,8 +176,14 @@ describe('countingCommand', () => {
       '--predictable-gc-schedule',
       '--hash-seed=1',
       '--random-seed=1',
+      // JIT code named in the dumps (src/profile/v8-symbols.ts), unless asked not to.
+      '--perf-basic-prof',
+      '--logfile=/dev/null',
+      '--no-short-builtin-calls',
       'bee-bench-js.mjs',
     ]);
+    const unnamed = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/dumps', { names: false });
+    expect(unnamed.argv.slice(unnamed.argv.indexOf('node'))).toEqual(['node', ...JS_COUNT_FLAGS, 'bee-bench-js.mjs']);
     expect(cmd.env?.BEE_BENCH_COUNT).toBe('1');
     expect(cmd.env?.BEE_BENCH_COUNT_DIR).toBe('/dumps');
     expect(countingCommand({ argv: ['bee-bench-go'] }, 'go', '/d').env).toMatchObject({ GODEBUG: 'asyncpreemptoff=1', GOGC: 'off', GOMAXPROCS: '1' });
@@ -229,13 +236,15 @@ describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_0
       timeoutMs: 600_000,
       env: { BEE_BENCH_ITERS: '2', BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.01' },
     });
+    collectPerfMaps(dir);
     expect(inv.problem).toBeUndefined();
     const dumps = readdirSync(dir)
       .filter((f) => f.startsWith('callgrind.out.'))
       .map((f) => readFileSync(join(dir, f), 'utf8'));
     // A step's spin may be several dumps (each topping up the last): their sum is the spin.
     const total = (trigger: string) => {
-      const found = dumps.filter((d) => d.includes(`desc: Trigger: Client Request: ${trigger}\n`));
+      // bee-js marks each dump with its perf map's length (src/profile/v8-symbols.ts).
+      const found = dumps.filter((d) => new RegExp(`^desc: Trigger: Client Request: ${trigger}(?: perf-map=\\d+)?$`, 'm').test(d));
       expect(found.length, trigger).toBeGreaterThan(0);
       return found.reduce((sum, d) => sum + parseDump(d)!.instructions, 0);
     };

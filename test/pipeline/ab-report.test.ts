@@ -35,8 +35,8 @@ describe('writeAbReport', () => {
 
   it('annotates an instruction-only regression, naming the evidence', () => {
     expect(report.annotations).toEqual([
-      'regression: cpu.keccak.bulk [quick]: instructions +1.2% (A/A spread 0.010%)',
-      'regression: cpu.bmt.file-root [quick]: wall time +5.0% (q 0.001)',
+      'regression: cpu.keccak.bulk [quick]: instructions 1.2% more (A/A spread 0.010%)',
+      'regression: cpu.bmt.file-root [quick]: wall time 5.0% slower (q 0.001)',
     ]);
   });
 

@@ -134,10 +134,10 @@ describe('A/B PR comment', () => {
     expect(md).toContain('| case | param | base | head | change | 95% interval | q | verdict |');
     const table = md.split('\n').filter((l) => l.startsWith('| `'));
     expect(table[0]).toContain('`cpu.bmt.file-root`');
-    expect(table[0]).toContain('| +30.0% | +26.1% … +33.9% | 0.002 | 🔴 regression |');
+    expect(table[0]).toContain('| 30.0% slower | 26.1–33.9% slower | 0.002 | 🔴 regression |');
     // units per row: MB/s with bytes, per-op time with ops
     expect(table[0]).toContain('| 4.19 GB/s | 3.23 GB/s |');
-    expect(md).toContain('| `cpu.ecdsa.sign-1000` | quick | 1.00 µs/op | 800 ns/op | -20.0% |');
+    expect(md).toContain('| `cpu.ecdsa.sign-1000` | quick | 1.00 µs/op | 800 ns/op | 20.0% faster |');
     expect(md).toContain('⚠ too few rounds to judge (needs ≥ 7) |');
     expect(md).not.toContain('⚪ ~ (too few');
     expect(md).toContain(

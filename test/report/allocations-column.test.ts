@@ -43,14 +43,14 @@ describe('allocations in the A/B report', () => {
 
   it('shows the allocation column and names allocations in "flagged by"', () => {
     expect(report.markdown).toContain('| allocations | flagged by |');
-    expect(report.markdown).toMatch(/`cpu\.keccak\.bulk`.*\+12\.5% bytes, \+0\.0% allocs 🔴 \| allocations \| 🔴 regression/);
+    expect(report.markdown).toMatch(/`cpu\.keccak\.bulk`.*12\.5% more bytes, no change in allocs 🔴 \| allocations \| 🔴 regression/);
     expect(report.markdown).toMatch(/`cpu\.identity\.create`.*— \(not measured in head\)/);
     expect(report.markdown).toContain('Allocations (go runtime/metrics)');
     expect(report.counts).toMatchObject({ regressions: 1, unchanged: 2 });
   });
 
   it('annotates the allocation-only regression, naming allocations', () => {
-    expect(report.annotations).toEqual(['regression: cpu.keccak.bulk [quick]: allocations +12.5% bytes, +0.0% allocs (A/A spread 0.000%)']);
+    expect(report.annotations).toEqual(['regression: cpu.keccak.bulk [quick]: allocations 12.5% more bytes, no change in allocs (A/A spread 0.000%)']);
   });
 
   it('lets fail-on pick allocations', () => {

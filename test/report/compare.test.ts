@@ -54,8 +54,8 @@ describe('compare', () => {
     const md = renderCompareMarkdown(cmp, { oldLabel: 'v1 <b>', newLabel: 'v2' });
     expect(md).toContain('| bee-go | 1.1.0 | 1.1.0 | 2 | ↓ 12.3% faster |');
     expect(md).toContain('| bee-rs | 1.2.0 | 1.2.0 | 2 | ↑ 14.0% slower |');
-    expect(md).toContain('⚠ -30.0%');
-    expect(md).toContain('| quick | 1.00 µs | 1.10 µs | +10.0% |');
+    expect(md).toContain('⚠ 30.0% faster');
+    expect(md).toContain('| quick | 1.00 µs | 1.10 µs | 10.0% slower |');
     expect(md).toMatch(/Only in v1 &lt;b&gt;: `cpu.ecdsa.verify-1000` quick/);
     expect(md).toContain('Only in v2: `cpu.manifest.lookup-large` quick');
   });

@@ -3,7 +3,9 @@ import {
   formatBytes,
   formatChange,
   formatDuration,
-  formatInterval,
+  formatTimeInterval,
+  formatTimeChange,
+  formatAmountChange,
   formatP,
   formatPercent,
   formatPerOp,
@@ -69,7 +71,14 @@ describe('units', () => {
     expect(formatShift(0.877)).toBe('↓ 12.3% faster');
     expect(formatShift(1.05)).toBe('↑ 5.0% slower');
     expect(formatPercent(0.052)).toBe('5.2%');
-    expect(formatInterval([0.98, 1.07])).toBe('-2.0% … +7.0%');
+    expect(formatTimeInterval([0.98, 1.07])).toBe('2.0% faster … 7.0% slower');
+    expect(formatTimeInterval([1.261, 1.339])).toBe('26.1–33.9% slower');
+    expect(formatTimeInterval([0.8, 0.9])).toBe('10.0–20.0% faster');
+    expect(formatTimeChange(1.034)).toBe('3.4% slower');
+    expect(formatTimeChange(0.988)).toBe('1.2% faster');
+    expect(formatTimeChange(1.0004)).toBe('no change');
+    expect(formatAmountChange(1.072)).toBe('7.2% more');
+    expect(formatAmountChange(0.995)).toBe('0.5% fewer');
     expect(formatP(0.0004)).toBe('< 0.001');
     expect(formatP(0.0042)).toBe('0.004');
     expect(formatP(0.4123)).toBe('0.41');

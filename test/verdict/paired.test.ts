@@ -6,7 +6,7 @@ import type { Side } from '../../src/run/side.js';
 import { pairRows } from '../../src/run/pairs.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { ResultSchema, type CaseResult, type Result } from '../../src/spec/schema.js';
-import { countRows, judgePaired } from '../../src/verdict/index.js';
+import { countRows, judgePaired, LOAD_SPREAD, loadShift } from '../../src/verdict/index.js';
 
 const { spec } = loadSpec('spec/bench-spec.json');
 const ID = 'cpu.keccak.chunk-hash';
@@ -98,5 +98,32 @@ describe('judgePaired on paired rounds', () => {
     expect(row!.ci).toBeUndefined();
     const [twelve] = judgePaired(pairRows(outcome(12, slower(1))), spec, OPTS);
     expect(twelve).toMatchObject({ verdict: '~', note: 'no difference' });
+  });
+});
+
+describe('the figures shown beside the verdict', () => {
+  // Load halves half-way through: rounds 0-5 run at ~2x the time of rounds 6-11, and the head's
+  // rounds fall more often on the slow half (as when a hog stops between a base and a head run).
+  const shifted = (round: number, s: Side) => {
+    const load = round < 6 ? 2 : 1;
+    const skew = s === 'head' && round === 6 ? 2 : 1;
+    return [1000, 1010, 990, 1005].map((v) => Math.round(v * load * skew));
+  };
+
+  it('head / base of the figures is the change, even when the load moved between rounds', () => {
+    const [row] = judgePaired(pairRows(outcome(12, shifted)), spec, OPTS);
+    expect(row!.ratio).toBeDefined();
+    expect(row!.headMedianNs! / row!.baseMedianNs!).toBeCloseTo(row!.ratio!, 12);
+    expect(loadShift(pairRows(outcome(12, shifted)))).toMatchObject({ rows: 1, of: 1 });
+    expect(loadShift(pairRows(outcome(12, shifted)))!.spread).toBeGreaterThan(LOAD_SPREAD);
+  });
+
+  it('a quiet run has no load note', () => {
+    expect(loadShift(pairRows(outcome(12, slower(1.1))))).toBeNull();
+  });
+
+  it('one slow round is a hiccup, not a load change', () => {
+    const hiccup = (round: number, s: Side) => slower(1.0)(round, s).map((v) => (round === 4 ? v * 3 : v));
+    expect(loadShift(pairRows(outcome(12, hiccup)))).toBeNull();
   });
 });

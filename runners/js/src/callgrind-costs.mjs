@@ -13,6 +13,32 @@
 export const V8_HEAP_FUNCTION =
   /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
 
+/**
+ * V8's code-event loggers: with `--perf-basic-prof` (how the engine names JIT code in a dump) V8
+ * formats a perf-map line, and a log line for the `--log` it implies, for each piece of code it
+ * compiles, also inside a timed region. Left out of bee-js counts with their callees (the names'
+ * formatting, the C library's printf and write): they are the naming's cost, not the code's, and
+ * grow with the scripts' path lengths, which differ between builds.
+ */
+export const V8_LOGGER_FUNCTION = /^v8::internal::(?:Logger|V8FileLogger|CodeEventLogger|LinuxPerfBasicLogger|LogFile|ExistingCodeLogger)::/;
+
+/** The dump's count as bee-bench reads it: its total without V8's heap management and loggers; null without a total. */
+export function v8Count(text) {
+  const total = dumpTotal(text);
+  return total === null ? null : total - v8HeapCost(text) - v8LoggerCost(text);
+}
+
+/** The inclusive cost of V8_LOGGER_FUNCTION: own cost lines plus each call out of the set. */
+export function v8LoggerCost(text) {
+  if (!text.includes('Logger::')) return 0;
+  return inclusiveCost(text, (fn) => V8_LOGGER_FUNCTION.test(fn));
+}
+
+/** The cost of the functions `isIn` takes with their callees: own cost lines plus each call out of the set. */
+export function inclusiveCost(text, isIn) {
+  return sumCosts(text, (fn, callee) => isIn(fn) && !(callee !== null && isIn(callee)));
+}
+
 /** The dump's `totals:` Ir, or null when it has none. */
 export function dumpTotal(text) {
   const totals = /^totals: (\d+)/m.exec(text);

@@ -3,10 +3,13 @@
 // N-API addon shipped inside the package). Under valgrind they zero the counters and switch
 // instrumentation on (startBenchmark), switch it off (stopBenchmark) and dump the count under a
 // name (setExecutedBenchmark), which the engine reads back: `bee-bench <unit> <step>`. Natively
-// they do nothing.
-import { readdirSync, readFileSync } from 'node:fs';
+// they do nothing. When V8 writes a perf map (`--perf-basic-prof`, the engine's way of naming
+// JIT code in a dump), each dump's name also carries the map's length at that moment,
+// `perf-map=<bytes>`: the code addresses a dump saw are those the map named up to there (V8
+// reuses an address for later code, src/profile/v8-symbols.ts).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { dumpTotal, v8HeapCost } from './callgrind-costs.mjs';
+import { v8Count } from './callgrind-costs.mjs';
 
 /** Loads the hooks; fails the case with a clear error when the addon cannot be bound here. */
 export async function loadCounter() {
@@ -18,7 +21,7 @@ export async function loadCounter() {
   const start = () => hooks.startBenchmark();
   const stopAs = (name) => {
     hooks.stopBenchmark();
-    hooks.setExecutedBenchmark(process.pid, name);
+    hooks.setExecutedBenchmark(process.pid, perfMap ? `${name} perf-map=${statSync(perfMap).size}` : name);
   };
   return {
     start,
@@ -55,6 +58,9 @@ export async function loadCounter() {
   };
 }
 
+/** V8's perf map of this process when it writes one (V8's fixed location, no flag moves it). */
+const perfMap = process.execArgv.includes('--perf-basic-prof') ? `/tmp/perf-${process.pid}.map` : null;
+
 /** The first spin's passes: small, so a cheap step is not overshot by much. */
 const FIRST_SPIN_PASSES = 1000;
 /** Spins per step at most (it takes about four: each one's overhead is topped up by the next). */
@@ -70,8 +76,8 @@ function spinPasses(passes) {
 }
 
 /**
- * The count of this process's newest dump as the engine reads it (V8's heap management left out,
- * callgrind-costs.mjs): callgrind writes `callgrind.out.<pid>.<n>`, n from 1.
+ * The count of this process's newest dump as the engine reads it (V8's heap management and
+ * loggers left out, callgrind-costs.mjs): callgrind writes `callgrind.out.<pid>.<n>`, n from 1.
  */
 function lastDump(dir) {
   const prefix = `callgrind.out.${process.pid}.`;
@@ -85,7 +91,7 @@ function lastDump(dir) {
   if (newest === 0) throw new Error(`no callgrind dump of this process in ${dir}`);
   const path = join(dir, `${prefix}${newest}`);
   const text = readFileSync(path, 'utf8');
-  const total = dumpTotal(text);
-  if (total === null) throw new Error(`${path}: no "totals:" line`);
-  return total - v8HeapCost(text);
+  const count = v8Count(text);
+  if (count === null) throw new Error(`${path}: no "totals:" line`);
+  return count;
 }

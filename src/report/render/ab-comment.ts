@@ -2,7 +2,7 @@
 // marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.
-import { countRows, flaggedBy, rowVerdict, type AbCounts, type AbRow, type Verdict } from '../../verdict/index.js';
+import { countRows, flaggedBy, LOAD_SPREAD, rowVerdict, type AbCounts, type AbRow, type LoadShift, type Verdict } from '../../verdict/index.js';
 import type { Host, Profile, Runner } from '../../spec/schema.js';
 import { clip, mdCode, mdText, preText, safeUrl } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
@@ -11,7 +11,17 @@ import { foldSkipped } from './skipped.js';
 import { renderProfileSection } from './profile-details.js';
 import type { ProfileDiff } from '../../profile/schema.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from '../model/types.js';
-import { formatBytes, formatChange, formatDuration, formatInterval, formatP, formatPerOp, formatThroughput } from '../units.js';
+import {
+  formatAmountChange,
+  formatBytes,
+  formatChange,
+  formatDuration,
+  formatP,
+  formatPerOp,
+  formatThroughput,
+  formatTimeChange,
+  formatTimeInterval,
+} from '../units.js';
 
 export interface AbReportInput {
   title: string;
@@ -33,6 +43,8 @@ export interface AbReportInput {
     specHash: string;
     wallTimeMs: number;
     stoppedEarly?: boolean | string;
+    /** Set when the machine's load moved during the rounds (src/verdict loadShift). */
+    loadShift?: LoadShift;
     /** Set when instructions were asked for: the split of the run's time, the counter or why none. */
     measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
     /** Set when allocations were measured: their threshold, how the runner counted, the time the runs took. */
@@ -112,15 +124,15 @@ function verdictCell(r: AbRow): string {
 function instructionCell(r: AbRow): string {
   const v = r.instructions;
   if (!v) return r.kind === 'net' ? 'not counted (net)' : r.instructionsNote ? `— (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : '—';
-  return `${formatChange(v.ratio)} ${GLYPH[v.verdict].split(' ')[0]}`;
+  return `${formatAmountChange(v.ratio)} ${GLYPH[v.verdict].split(' ')[0]}`;
 }
 
 /** The allocation cell: head/base bytes per iteration (and allocations where counted) and the verdict. */
 function allocationCell(r: AbRow): string {
   const v = r.allocations;
   if (!v) return r.kind === 'net' ? 'not measured (net)' : r.allocationsNote ? `— (${mdText(clip(r.allocationsNote, NOTE_CHARS))})` : '—';
-  const allocs = v.allocs ? `, ${formatChange(v.allocs.ratio)} allocs` : '';
-  return `${formatChange(v.bytes.ratio)} bytes${allocs} ${GLYPH[v.verdict].split(' ')[0]}`;
+  const allocs = v.allocs ? `, ${formatAmountChange(v.allocs.ratio, 'allocs')}` : '';
+  return `${formatAmountChange(v.bytes.ratio, 'bytes')}${allocs} ${GLYPH[v.verdict].split(' ')[0]}`;
 }
 
 function evidenceCell(r: AbRow): string {
@@ -141,8 +153,8 @@ function tableRow(r: AbRow, e: Evidence): string[] {
     mdText(r.label),
     humanFigure(r.baseMedianNs, r.work),
     humanFigure(r.headMedianNs, r.work),
-    ok && r.ratio !== undefined ? formatChange(r.ratio) : '—',
-    ok && r.ci ? formatInterval(r.ci) : '—',
+    ok && r.ratio !== undefined ? formatTimeChange(r.ratio) : '—',
+    ok && r.ci ? formatTimeInterval(r.ci) : '—',
     ok && r.q !== undefined ? formatP(r.q) : '—',
     ...(e.counted ? [instructionCell(r)] : []),
     ...(e.allocated ? [allocationCell(r)] : []),
@@ -261,9 +273,9 @@ export function verdictTable(rows: readonly AbRow[], history: boolean, evidence:
 }
 
 const PAIRED_NOTE =
-  'change = head/base time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
+  "change = head against base in time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini–Hochberg q. base = the median of the rounds' base medians; head = base × that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels).";
 export const HISTORY_NOTE =
-  'change = head/history time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test; positive is slower), with its 95% interval and the Benjamini–Hochberg q.';
+  "change = head against history in time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test), with its 95% interval and the Benjamini–Hochberg q. history = the median of the past runs' medians; head = history × that estimate.";
 
 const COUNT_NOTE =
   "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
@@ -282,6 +294,11 @@ function assemble(p: Parts): string {
     );
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, p.profiles, ...p.tail]);
+}
+
+/** The one-line note when the machine's load moved during the rounds. */
+function loadShiftLine(l: LoadShift): string {
+  return `⚠ The machine's load moved during the rounds: a side's round medians spread ${l.spread.toFixed(1)}x in the typical row (over ${LOAD_SPREAD}x in ${l.rows} of ${l.of} rows). Each round pairs base and head under the same load, so changes and verdicts stand; the base and head figures are the rounds' middle level, not a quiet machine's.`;
 }
 
 /** "12 paired rounds", or, when some row could not use every round, how many it used at least. */
@@ -325,6 +342,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
       ? `Allocations (${mdText(input.env.allocations.counter ?? 'runtime accounting')}): a change reaching ±${Math.round(input.env.allocations.threshold * 1000) / 10}% and ten times the row's A/A spread flags a row.`
       : null,
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
+    input.env.loadShift ? mdQuote([loadShiftLine(input.env.loadShift)]) : null,
     input.env.stoppedEarly
       ? mdQuote([
           `⚠ The run stopped early${typeof input.env.stoppedEarly === 'string' ? `: ${mdText(input.env.stoppedEarly)}` : ''}; rows have fewer rounds than planned.`,

@@ -2,7 +2,7 @@
 import { mdCode, mdText } from '../escape.js';
 import type { CompareModel, CompareRow } from '../model/compare.js';
 import { RUNNER_LABEL } from '../model/types.js';
-import { formatChange, formatDuration, formatShift } from '../units.js';
+import { formatDuration, formatShift, formatTimeChange } from '../units.js';
 import { mdBlocks, mdTable } from './md.js';
 
 export interface CompareMarkdownOptions {
@@ -31,7 +31,7 @@ export function renderCompareMarkdown(cmp: CompareModel, opts: CompareMarkdownOp
         formatShift(s.geomean),
       ]),
     ),
-    'Geometric mean over the rows both runs have ok of new/old time per unit of work. Δ: positive is slower in the new run.',
+    'Geometric mean over the rows both runs have ok of new/old time per unit of work. Δ: the new run against the old, in time per unit of work.',
     '## Per-case deltas',
     `Δ flagged ⚠ beyond ±${pct}%.`,
     ...[...byCase].map(([caseId, rows]) => {
@@ -43,7 +43,7 @@ export function renderCompareMarkdown(cmp: CompareModel, opts: CompareMarkdownOp
           ...runners.flatMap((r) => {
             const c = row.cells[r];
             if (!c) return ['—', '—', '—'];
-            const delta = c.ratio === undefined ? '—' : `${c.flagged ? '⚠ ' : ''}${formatChange(c.ratio)}`;
+            const delta = c.ratio === undefined ? '—' : `${c.flagged ? '⚠ ' : ''}${formatTimeChange(c.ratio)}`;
             return [formatDuration(c.oldMedianNs), formatDuration(c.newMedianNs), delta];
           }),
         ]),
