@@ -20,14 +20,14 @@ var __commonJS = (cb, mod) => function __require2() {
   }
 };
 var __export = (target, all) => {
-  for (var name in all)
-    __defProp(target, name, { get: all[name], enumerable: true });
+  for (var name2 in all)
+    __defProp(target, name2, { get: all[name2], enumerable: true });
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key3 of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key3) && key3 !== except)
-        __defProp(to, key3, { get: () => from[key3], enumerable: !(desc = __getOwnPropDesc(from, key3)) || desc.enumerable });
+    for (let key4 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key4) && key4 !== except)
+        __defProp(to, key4, { get: () => from[key4], enumerable: !(desc = __getOwnPropDesc(from, key4)) || desc.enumerable });
   }
   return to;
 };
@@ -3424,10 +3424,10 @@ var require_main60 = __commonJS({
     var isBuffer = require_lib74();
     function constructorName(v) {
       var match;
-      var name;
+      var name2;
       var ctor;
-      name = nativeClass(v).slice(8, -1);
-      if ((name === "Object" || name === "Error") && v.constructor) {
+      name2 = nativeClass(v).slice(8, -1);
+      if ((name2 === "Object" || name2 === "Error") && v.constructor) {
         ctor = v.constructor;
         if (typeof ctor.name === "string") {
           return ctor.name;
@@ -3440,7 +3440,7 @@ var require_main60 = __commonJS({
       if (isBuffer(v)) {
         return "Buffer";
       }
-      return name;
+      return name2;
     }
     module.exports = constructorName;
   }
@@ -3569,18 +3569,18 @@ var require_main64 = __commonJS({
       function memoized() {
         var args;
         var out;
-        var key3;
+        var key4;
         var i;
         args = new Array(arguments.length);
         for (i = 0; i < arguments.length; i++) {
           args[i] = arguments[i];
         }
-        key3 = toKey(args).toString();
-        if (hasOwnProp(cache2, key3)) {
-          return cache2[key3];
+        key4 = toKey(args).toString();
+        if (hasOwnProp(cache2, key4)) {
+          return cache2[key4];
         }
         out = fcn.apply(null, args);
-        cache2[key3] = out;
+        cache2[key4] = out;
         return out;
       }
     }
@@ -4146,10 +4146,10 @@ var require_legacy_streams = __commonJS({
         this.mode = 438;
         this.bufferSize = 64 * 1024;
         options2 = options2 || {};
-        var keys = Object.keys(options2);
-        for (var index = 0, length = keys.length; index < length; index++) {
-          var key3 = keys[index];
-          this[key3] = options2[key3];
+        var keys2 = Object.keys(options2);
+        for (var index = 0, length = keys2.length; index < length; index++) {
+          var key4 = keys2[index];
+          this[key4] = options2[key4];
         }
         if (this.encoding) this.setEncoding(this.encoding);
         if (this.start !== void 0) {
@@ -4194,10 +4194,10 @@ var require_legacy_streams = __commonJS({
         this.mode = 438;
         this.bytesWritten = 0;
         options2 = options2 || {};
-        var keys = Object.keys(options2);
-        for (var index = 0, length = keys.length; index < length; index++) {
-          var key3 = keys[index];
-          this[key3] = options2[key3];
+        var keys2 = Object.keys(options2);
+        for (var index = 0, length = keys2.length; index < length; index++) {
+          var key4 = keys2[index];
+          this[key4] = options2[key4];
         }
         if (this.start !== void 0) {
           if ("number" !== typeof this.start) {
@@ -4235,8 +4235,8 @@ var require_clone = __commonJS({
         var copy = { __proto__: getPrototypeOf(obj) };
       else
         var copy = /* @__PURE__ */ Object.create(null);
-      Object.getOwnPropertyNames(obj).forEach(function(key3) {
-        Object.defineProperty(copy, key3, Object.getOwnPropertyDescriptor(obj, key3));
+      Object.getOwnPropertyNames(obj).forEach(function(key4) {
+        Object.defineProperty(copy, key4, Object.getOwnPropertyDescriptor(obj, key4));
       });
       return copy;
     }
@@ -4297,14 +4297,14 @@ var require_graceful_fs = __commonJS({
         return close;
       })(fs.close);
       fs.closeSync = (function(fs$closeSync) {
-        function closeSync2(fd) {
+        function closeSync3(fd) {
           fs$closeSync.apply(fs, arguments);
           resetQueue();
         }
-        Object.defineProperty(closeSync2, previousSymbol, {
+        Object.defineProperty(closeSync3, previousSymbol, {
           value: fs$closeSync
         });
-        return closeSync2;
+        return closeSync3;
       })(fs.closeSync);
       if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || "")) {
         process.on("exit", function() {
@@ -4767,8 +4767,8 @@ var require_retry = __commonJS({
         maxTimeout: Infinity,
         randomize: false
       };
-      for (var key3 in options2) {
-        opts[key3] = options2[key3];
+      for (var key4 in options2) {
+        opts[key4] = options2[key4];
       }
       if (opts.minTimeout > opts.maxTimeout) {
         throw new Error("minTimeout is greater than maxTimeout");
@@ -4798,9 +4798,9 @@ var require_retry = __commonJS({
       }
       if (!methods) {
         methods = [];
-        for (var key3 in obj) {
-          if (typeof obj[key3] === "function") {
-            methods.push(key3);
+        for (var key4 in obj) {
+          if (typeof obj[key4] === "function") {
+            methods.push(key4);
           }
         }
       }
@@ -5335,12 +5335,12 @@ var require_adapter = __commonJS({
       return newFs;
     }
     function toPromise(method) {
-      return (...args) => new Promise((resolve19, reject) => {
+      return (...args) => new Promise((resolve20, reject) => {
         args.push((err, result2) => {
           if (err) {
             reject(err);
           } else {
-            resolve19(result2);
+            resolve20(result2);
           }
         });
         method(...args);
@@ -5414,8 +5414,8 @@ var require_proper_lockfile = __commonJS({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync19, realpathSync as realpathSync2 } from "node:fs";
-import { join as join35 } from "node:path";
+import { readFileSync as readFileSync20, realpathSync as realpathSync2 } from "node:fs";
+import { join as join38 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -5436,11 +5436,20 @@ function packageRoot() {
 var defaultSpecPath = () => join(packageRoot(), "spec", "bench-spec.json");
 
 // src/pipeline/ab.ts
+import { rmSync as rmSync7 } from "node:fs";
 import { resolve as resolve3 } from "node:path";
 
-// src/build/index.ts
-import { appendFileSync, existsSync as existsSync4, mkdirSync as mkdirSync3, readdirSync as readdirSync2, readFileSync as readFileSync6, rmSync as rmSync3, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join8, relative as relative2, resolve as resolve2 } from "node:path";
+// src/pipeline/profiles.ts
+import { existsSync as existsSync3, mkdirSync, readdirSync as readdirSync4, statSync, writeFileSync } from "node:fs";
+import { join as join5 } from "node:path";
+
+// src/profile/row-profile.ts
+import { closeSync, openSync, readdirSync as readdirSync2, readFileSync as readFileSync3, readSync } from "node:fs";
+import { join as join3 } from "node:path";
+
+// src/count/callgrind.ts
+import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
+import { join as join2 } from "node:path";
 
 // src/build/exec.ts
 import { spawn } from "node:child_process";
@@ -5478,21 +5487,21 @@ var registered = /* @__PURE__ */ new Set();
 function registerSecret(value) {
   if (value && value.length >= MIN_SECRET_LENGTH) registered.add(value);
 }
-var isDroppedName = (name) => {
-  const upper = name.toUpperCase();
+var isDroppedName = (name2) => {
+  const upper = name2.toUpperCase();
   return DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p)) || GIT_CONFIG_ENTRY.test(upper);
 };
 function childEnv(extra = {}, base = process.env) {
   const secrets = [...registered];
-  for (const name of TOKEN_NAMES) {
-    const v = base[name];
+  for (const name2 of TOKEN_NAMES) {
+    const v = base[name2];
     if (v && v.length >= MIN_SECRET_LENGTH) secrets.push(v);
   }
   const out = {};
-  for (const [name, value] of Object.entries({ ...base, ...extra })) {
-    if (value === void 0 || isDroppedName(name)) continue;
+  for (const [name2, value] of Object.entries({ ...base, ...extra })) {
+    if (value === void 0 || isDroppedName(name2)) continue;
     if (secrets.some((s) => value.includes(s))) continue;
-    out[name] = value;
+    out[name2] = value;
   }
   return out;
 }
@@ -5507,7 +5516,7 @@ var BuildError = class extends Error {
   name = "BuildError";
 };
 function step(label, cmd, args, opts) {
-  return new Promise((resolve19, reject) => {
+  return new Promise((resolve20, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
     const tail = [];
     const emit = (line) => {
@@ -5535,223 +5544,1304 @@ function step(label, cmd, args, opts) {
     child.on("close", (code) => {
       out.end();
       err.end();
-      if (code === 0) resolve19();
+      if (code === 0) resolve20();
       else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
 ${tail.slice(-15).join("\n")}`, tail.slice(-30)));
     });
   });
 }
 function toolVersion(cmd, args) {
-  return new Promise((resolve19) => {
+  return new Promise((resolve20) => {
     const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
     let out = "";
     child.stdout.on("data", (d) => out += d.toString("utf8"));
-    child.on("error", () => resolve19("missing"));
-    child.on("close", (code) => resolve19(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
+    child.on("error", () => resolve20("missing"));
+    child.on("close", (code) => resolve20(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
   });
 }
 
-// src/build/hash.ts
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
-import { join as join2, relative } from "node:path";
-var SKIP = /* @__PURE__ */ new Set(["node_modules", "target", ".git", "bin", "dist-test"]);
-function walk(root, dir, h) {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
-  for (const e of entries) {
-    if (SKIP.has(e.name)) continue;
-    const full = join2(dir, e.name);
-    if (e.isDirectory()) walk(root, full, h);
-    else if (e.isFile()) {
-      h.update(relative(root, full)).update("\0").update(readFileSync2(full)).update("\0");
+// runners/js/src/callgrind-costs.mjs
+var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
+var V8_LOGGER_FUNCTION = /^v8::internal::(?:Logger|V8FileLogger|CodeEventLogger|LinuxPerfBasicLogger|LogFile|ExistingCodeLogger)::/;
+function v8Count(text2) {
+  const total = dumpTotal(text2);
+  return total === null ? null : total - v8HeapCost(text2) - v8LoggerCost(text2);
+}
+function v8LoggerCost(text2) {
+  if (!text2.includes("Logger::")) return 0;
+  return inclusiveCost(text2, (fn) => V8_LOGGER_FUNCTION.test(fn));
+}
+function inclusiveCost(text2, isIn) {
+  return sumCosts(text2, (fn, callee) => isIn(fn) && !(callee !== null && isIn(callee)));
+}
+function dumpTotal(text2) {
+  const totals = /^totals: (\d+)/m.exec(text2);
+  return totals ? Number(totals[1]) : null;
+}
+function v8HeapCost(text2) {
+  if (!text2.includes("v8::internal::")) return 0;
+  const heap = /* @__PURE__ */ new Map();
+  const isHeap = (fn) => {
+    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
+    return heap.get(fn);
+  };
+  return sumCosts(text2, (fn, callee) => callee === null && isHeap(fn));
+}
+function sumCosts(text2, pick2) {
+  const names = /* @__PURE__ */ new Map();
+  const nameOf = (spec) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== void 0) names.set(m[1], m[2]);
+    return names.get(m[1]) ?? "";
+  };
+  let fn = "";
+  let callee = "";
+  let callCost = false;
+  let cost = 0;
+  for (const line of text2.split("\n")) {
+    if (line.startsWith("fn=")) {
+      fn = nameOf(line.slice(3));
+      callCost = false;
+    } else if (line.startsWith("cfn=")) {
+      callee = nameOf(line.slice(4));
+    } else if (line.startsWith("calls=")) {
+      callCost = true;
+    } else if (/^[\d+*-]/.test(line)) {
+      if (pick2(fn, callCost ? callee : null)) cost += Number(line.split(" ")[1] ?? 0);
+      callCost = false;
     }
   }
-}
-function treeHash(root) {
-  const h = createHash("sha256");
-  walk(root, root, h);
-  return h.digest("hex");
-}
-function hashParts(parts) {
-  const h = createHash("sha256");
-  for (const p of parts) h.update(p).update("\0");
-  return h.digest("hex").slice(0, 16);
+  return cost;
 }
 
-// src/build/go.ts
-import { execFile, execFileSync as execFileSync2 } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync as readFileSync4, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join as join4 } from "node:path";
+// src/count/callgrind.ts
+var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
+var JS_NAMING_FLAGS = ["--perf-basic-prof", "--logfile=/dev/null", "--no-short-builtin-calls"];
+var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
+var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
+var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
+async function findCounter() {
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
+  }
+  const line = await toolVersion("valgrind", ["--version"]);
+  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
+  return { counter: { tool: "callgrind", version: line } };
+}
+function countingCommand(cmd, runner, dumpDir, o = {}) {
+  const [exe, ...rest] = cmd.argv;
+  if (!exe) throw new Error("empty runner command");
+  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
+  const inner = runner === "js" ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
+  return {
+    ...cmd,
+    argv: [
+      "valgrind",
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      "--dump-line=no",
+      "--compress-strings=yes",
+      `--callgrind-out-file=${join2(dumpDir, "callgrind.out.%p")}`,
+      "--quiet",
+      ...inner
+    ],
+    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
+  };
+}
+var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
+var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
+function parseDump(text2) {
+  const trigger = TRIGGER.exec(text2);
+  if (!trigger) return null;
+  const count = v8Count(text2);
+  const instructions = count === null ? 0 : count - wallClockCost(text2);
+  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
+}
+var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
+function wallClockCost(text2) {
+  if (!WALL_CLOCK_FUNCTIONS.some((w) => text2.includes(w))) return 0;
+  return inclusiveCost(text2, isWallClock);
+}
+function readDumps(dir) {
+  const steps = /* @__PURE__ */ new Map();
+  for (const f of readdirSync(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
+    const d = parseDump(readFileSync2(join2(dir, f), "utf8"));
+    if (!d) continue;
+    const key4 = `${d.unit} ${d.step}`;
+    const seen = steps.get(key4);
+    steps.set(key4, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+  }
+  const byUnit = /* @__PURE__ */ new Map();
+  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
+  }
+  return byUnit;
+}
 
-// src/build/go-map-seed.ts
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync2, mkdirSync, readFileSync as readFileSync3, writeFileSync } from "node:fs";
-import { join as join3 } from "node:path";
-var SEED_DRAW = /m\.seed = uintptr\(rand\(\)\)/g;
-function goMapSource() {
-  const goroot = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8", env: childEnv() }).trim();
-  return join3(goroot, "src", "internal", "runtime", "maps", "map.go");
+// src/profile/callgrind-read.ts
+var TRIGGER2 = /^desc: Trigger: Client Request: bee-bench(-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
+function triggerOf(text2) {
+  const t = TRIGGER2.exec(text2);
+  return t ? { unit: Number(t[2]), step: Number(t[3]), spin: t[1] !== void 0 } : null;
 }
-function mapSeedOverlay(dir, source2 = goMapSource()) {
-  if (!existsSync2(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
-  const text2 = readFileSync3(source2, "utf8");
-  const patched = text2.replace(SEED_DRAW, "m.seed = 0");
-  if (patched === text2) return { overlay: null, reason: `${source2} draws no per-map seed as "m.seed = uintptr(rand())"` };
-  mkdirSync(dir, { recursive: true });
-  const replacement = join3(dir, "map.go");
-  writeFileSync(replacement, patched);
-  const overlay = join3(dir, "overlay.json");
-  writeFileSync(overlay, JSON.stringify({ Replace: { [source2]: replacement } }));
-  return { overlay };
-}
-
-// src/build/go.ts
-var MODULE = "github.com/ethswarm-tools/bee-go";
-function pinnedGoClient(goModFile) {
-  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync4(goModFile, "utf8"))?.[1];
-  if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
-  return version3;
-}
-function goProxyProblem(goModFile = join4(packageRoot(), "runners", "go", "go.mod")) {
-  const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
-  const cwd = mkdtempSync(join4(tmpdir(), "bee-bench-goproxy-"));
-  return new Promise((resolve19) => {
-    execFile("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
-      rmSync(cwd, { recursive: true, force: true });
-      let reported;
-      try {
-        reported = JSON.parse(stdout).Error;
-      } catch {
+var baseName = (fn) => fn.replace(/'\d+$/, "");
+var isDeeperLevel = (fn) => /'\d+$/.test(fn);
+var Names = class {
+  byId = /* @__PURE__ */ new Map();
+  resolve(spec) {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== void 0) this.byId.set(m[1], m[2]);
+    return this.byId.get(m[1]) ?? "";
+  }
+};
+var add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
+function readDumpProfile(text2, rename = (f) => f) {
+  const profile2 = {
+    trigger: triggerOf(text2),
+    self: /* @__PURE__ */ new Map(),
+    edges: /* @__PURE__ */ new Map(),
+    reentered: /* @__PURE__ */ new Map(),
+    files: /* @__PURE__ */ new Map()
+  };
+  const fns = new Names();
+  const files = new Names();
+  const renamed = /* @__PURE__ */ new Map();
+  const name2 = (raw) => {
+    let n = renamed.get(raw);
+    if (n === void 0) renamed.set(raw, n = rename(baseName(raw)));
+    return n;
+  };
+  let file2 = "";
+  let fn = "";
+  let callee = null;
+  let calleeRaw = "";
+  let calls = 0;
+  for (const line of text2.split("\n")) {
+    const c = line.charCodeAt(0);
+    if (c >= 48 && c <= 57 || c === 43 || c === 45 || c === 42) {
+      const ir2 = Number(line.slice(line.indexOf(" ") + 1).split(" ")[0] ?? 0) || 0;
+      if (callee === null) {
+        add(profile2.self, fn, ir2);
+      } else {
+        if (callee !== fn) {
+          const out = profile2.edges.get(fn) ?? /* @__PURE__ */ new Map();
+          profile2.edges.set(fn, out);
+          const e = out.get(callee) ?? { calls: 0, ir: 0 };
+          out.set(callee, { calls: e.calls + calls, ir: e.ir + ir2 });
+          if (isDeeperLevel(calleeRaw)) add(profile2.reentered, callee, ir2);
+        }
+        callee = null;
       }
-      const problem = reported ?? (err ? stderr.trim() || err.message : void 0);
-      resolve19(problem?.replace(/\s*\n\s*/g, "; "));
-    });
+    } else if (line.startsWith("fl=")) {
+      file2 = files.resolve(line.slice(3));
+    } else if (line.startsWith("fi=") || line.startsWith("fe=") || line.startsWith("cfi=") || line.startsWith("cfl=")) {
+      files.resolve(line.slice(line.indexOf("=") + 1));
+    } else if (line.startsWith("fn=")) {
+      fn = name2(fns.resolve(line.slice(3)));
+      if (!profile2.files.has(fn)) profile2.files.set(fn, file2);
+      if (!profile2.self.has(fn)) profile2.self.set(fn, 0);
+    } else if (line.startsWith("cfn=")) {
+      calleeRaw = fns.resolve(line.slice(4));
+    } else if (line.startsWith("calls=")) {
+      calls = Number(line.slice(6).split(" ")[0]) || 0;
+      callee = name2(calleeRaw);
+    }
+  }
+  return profile2;
+}
+function inclusive(p, fn) {
+  let out = 0;
+  for (const e of p.edges.get(fn)?.values() ?? []) out += e.ir;
+  return (p.self.get(fn) ?? 0) + out - (p.reentered.get(fn) ?? 0);
+}
+
+// src/profile/row-profile.ts
+function readTrigger(path) {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(4096);
+    return triggerOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("utf8"));
+  } finally {
+    closeSync(fd);
+  }
+}
+function dumpsByUnit(dir) {
+  const found = [];
+  for (const f of readdirSync2(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
+    const path = join3(dir, f);
+    const t = readTrigger(path);
+    if (t) found.push({ unit: t.unit, step: t.step, file: path });
+  }
+  const byUnit = /* @__PURE__ */ new Map();
+  for (const d of found.sort((a, b) => a.unit - b.unit || a.step - b.step || a.file.localeCompare(b.file))) {
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.file]);
+  }
+  return byUnit;
+}
+var isWallClock2 = (fn) => WALL_CLOCK_FUNCTIONS.includes(fn);
+var LEFT_OUT = { go: isWallClock2, rs: () => false, js: (fn) => V8_LOGGER_FUNCTION.test(fn) };
+function withoutLeftOut(p, isLeftOut) {
+  const roots = [...p.self.keys()].filter(isLeftOut);
+  if (roots.length === 0) return;
+  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
+  const self2 = new Map(p.self);
+  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
+  const remove = (fn, ir2, path) => {
+    const whole = incl.get(fn) ?? 0;
+    if (whole <= 0 || ir2 <= 0 || path.has(fn) || isLeftOut(fn)) return;
+    const share = Math.min(1, ir2 / whole);
+    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self2.get(fn) ?? 0) * share));
+    const next = new Set(path).add(fn);
+    for (const [callee, e] of edges.get(fn) ?? []) {
+      remove(callee, e.ir * share, next);
+      const now = p.edges.get(fn).get(callee);
+      p.edges.get(fn).set(callee, { calls: Math.max(0, now.calls - e.calls * share), ir: Math.max(0, now.ir - e.ir * share) });
+    }
+  };
+  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, /* @__PURE__ */ new Set([w]));
+  const gone = new Set(roots);
+  for (const [fn, own2] of p.self) {
+    const out = [...p.edges.get(fn)?.values() ?? []].reduce((sum2, e) => sum2 + e.ir, 0);
+    if (own2 < 0.5 && out < 0.5 && (self2.get(fn) ?? 0) >= 0.5) gone.add(fn);
+  }
+  for (const fn of gone) {
+    p.self.delete(fn);
+    p.edges.delete(fn);
+    p.reentered.delete(fn);
+  }
+  for (const out of p.edges.values()) for (const [callee, e] of out) if (gone.has(callee) || e.ir < 0.5) out.delete(callee);
+}
+function withoutV8Heap(p) {
+  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fn)) p.self.set(fn, 0);
+}
+function rowProfile(runner, files, symbolize) {
+  const functions = /* @__PURE__ */ new Map();
+  const edges = /* @__PURE__ */ new Map();
+  const steps = /* @__PURE__ */ new Set();
+  for (const file2 of files) {
+    const text2 = readFileSync3(file2, "utf8");
+    const d = readDumpProfile(text2, typeof symbolize === "object" ? symbolize.forDump(text2) : symbolize);
+    if (!d.trigger) continue;
+    steps.add(`${d.trigger.unit} ${d.trigger.step}`);
+    withoutLeftOut(d, LEFT_OUT[runner]);
+    if (runner === "js") withoutV8Heap(d);
+    for (const [fn, self2] of d.self) {
+      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? "", self: 0, inclusive: 0 };
+      functions.set(fn, { ...f, self: f.self + self2, inclusive: f.inclusive + inclusive(d, fn) });
+    }
+    for (const [caller, out] of d.edges) {
+      const into = edges.get(caller) ?? /* @__PURE__ */ new Map();
+      edges.set(caller, into);
+      for (const [callee, e] of out) {
+        const had = into.get(callee) ?? { calls: 0, ir: 0 };
+        into.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
+      }
+    }
+  }
+  const n = Math.max(1, steps.size);
+  let total = 0;
+  for (const f of functions.values()) {
+    f.self /= n;
+    f.inclusive /= n;
+    total += f.self;
+  }
+  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
+  return { runner, total, iterations: steps.size, functions, edges };
+}
+
+// src/profile/v8-symbols.ts
+import { copyFileSync, existsSync as existsSync2, readdirSync as readdirSync3, readFileSync as readFileSync4, renameSync, rmSync } from "node:fs";
+import { dirname as dirname2, isAbsolute, join as join4, relative } from "node:path";
+var LINE = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i;
+function readPerfMap(text2, file2) {
+  const entries = [];
+  const lines = text2.split("\n");
+  lines.pop();
+  let end = 0;
+  for (const [i, line] of lines.entries()) {
+    end += Buffer.byteLength(line) + 1;
+    if (line === "") continue;
+    const m = LINE.exec(line);
+    if (!m) throw new Error(`${file2}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
+    entries.push({ start: parseInt(m[1], 16), size: parseInt(m[2], 16), name: m[3], end });
+  }
+  return entries;
+}
+var ADDRESS = /^0x([0-9a-f]+)((?:'\d+)?)$/;
+var SCRIPT_CODE = /^(?:JS|Function|LazyCompile|Script|Eval):[*~^+]?(.*?) ?((?:file:\/\/|\/|node:)\S*?)(:\d+)(:\d+)?$/;
+function packageLookup() {
+  const seen = /* @__PURE__ */ new Map();
+  const of = (dir) => {
+    if (seen.has(dir)) return seen.get(dir);
+    let found = null;
+    try {
+      const name2 = JSON.parse(readFileSync4(join4(dir, "package.json"), "utf8")).name;
+      if (typeof name2 === "string" && name2 !== "") found = { name: name2, dir };
+    } catch {
+    }
+    if (!found && dirname2(dir) !== dir) found = of(dirname2(dir));
+    seen.set(dir, found);
+    return found;
+  };
+  return of;
+}
+function readablePath(path, packageOf) {
+  const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
+  if (!isAbsolute(plain)) return plain;
+  const inModules = plain.lastIndexOf("/node_modules/");
+  if (inModules >= 0) return plain.slice(inModules + "/node_modules/".length);
+  const pkg = packageOf(dirname2(plain));
+  return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
+}
+function readableName(v8Name, packageOf) {
+  const script = SCRIPT_CODE.exec(v8Name);
+  if (script) {
+    const [, fn, path, line, column] = script;
+    return fn ? `${fn} ${readablePath(path, packageOf)}${line}` : `(anonymous) ${readablePath(path, packageOf)}${line}${column ?? ""}`;
+  }
+  if (v8Name.startsWith("Builtin:")) return `Builtins_${v8Name.slice("Builtin:".length)}`;
+  return v8Name;
+}
+function symbolizerOver(entries, count, packageOf) {
+  const found = /* @__PURE__ */ new Map();
+  const lookup = (address) => {
+    for (let i = count - 1; i >= 0; i--) {
+      const e = entries[i];
+      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf);
+    }
+    return null;
+  };
+  return (fn) => {
+    const m = ADDRESS.exec(fn);
+    if (!m) return fn;
+    const hex4 = m[1];
+    if (!found.has(hex4)) found.set(hex4, lookup(parseInt(hex4, 16)));
+    const name2 = found.get(hex4);
+    return name2 === null || name2 === void 0 ? fn : `${name2}${m[2]}`;
+  };
+}
+var v8PerfMapPath = (pid) => `/tmp/perf-${pid}.map`;
+var perfMapFile = (dumpDir, pid) => join4(dumpDir, `perf-${pid}.map`);
+function collectPerfMaps(dumpDir) {
+  const pids = new Set(
+    readdirSync3(dumpDir).map((f) => /^callgrind\.out\.(\d+)(?:\.\d+)?$/.exec(f)?.[1]).filter((pid) => pid !== void 0).map(Number)
+  );
+  const moved = [];
+  for (const pid of pids) {
+    const from = v8PerfMapPath(pid);
+    if (!existsSync2(from)) continue;
+    const to = perfMapFile(dumpDir, pid);
+    try {
+      renameSync(from, to);
+    } catch {
+      copyFileSync(from, to);
+      rmSync(from, { force: true });
+    }
+    moved.push(to);
+  }
+  return moved;
+}
+var PID = /^pid: (\d+)$/m;
+var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
+function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
+  const maps = /* @__PURE__ */ new Map();
+  const mapOf = (pid) => {
+    if (!maps.has(pid)) {
+      const file2 = perfMapFile(dumpDir, Number(pid));
+      maps.set(pid, existsSync2(file2) ? readPerfMap(readFileSync4(file2, "utf8"), file2) : null);
+    }
+    return maps.get(pid);
+  };
+  return (dumpText) => {
+    const pid = PID.exec(dumpText)?.[1];
+    const entries = pid === void 0 ? null : mapOf(pid);
+    if (!entries) return (fn) => fn;
+    const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = lo + hi >> 1;
+      if (entries[mid].end <= length) lo = mid + 1;
+      else hi = mid;
+    }
+    return symbolizerOver(entries, lo, packageOf);
+  };
+}
+
+// src/profile/callgrind-write.ts
+var oneLine = (s) => s.replace(/[\r\n]/g, " ");
+function callgrindText(p, title, name2 = (f) => f) {
+  const fileIds = /* @__PURE__ */ new Map();
+  const fnIds = /* @__PURE__ */ new Map();
+  const ref = (ids, key4) => {
+    const id = ids.get(key4);
+    if (id !== void 0) return `(${id})`;
+    ids.set(key4, ids.size + 1);
+    return `(${ids.size}) ${oneLine(key4)}`;
+  };
+  const fileOf = (fn) => p.functions.get(fn)?.file || "???";
+  const lines = [];
+  let total = 0;
+  for (const f of [...p.functions.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    const self2 = Math.round(f.self);
+    total += self2;
+    lines.push(`fl=${ref(fileIds, fileOf(f.name))}`, `fn=${ref(fnIds, name2(f.name))}`, `0 ${self2}`);
+    for (const [callee, e] of p.edges.get(f.name) ?? []) {
+      const calls = Math.max(1, Math.round(e.calls));
+      lines.push(`cfl=${ref(fileIds, fileOf(callee))}`, `cfn=${ref(fnIds, name2(callee))}`, `calls=${calls} 0`, `0 ${Math.round(e.ir)}`);
+    }
+  }
+  return [
+    "# callgrind format",
+    "version: 1",
+    "creator: bee-bench",
+    `cmd: ${oneLine(title)}`,
+    "desc: Instructions per timed iteration (the mean over the counted iterations)",
+    "positions: line",
+    "events: Ir",
+    `summary: ${total}`,
+    "",
+    ...lines,
+    `totals: ${total}`,
+    ""
+  ].join("\n");
+}
+
+// src/stats/summary.ts
+function sorted(xs) {
+  return Float64Array.from(xs).sort();
+}
+function quantileSorted(s, p) {
+  const n = s.length;
+  if (n === 0 || !(p >= 0 && p <= 1)) return NaN;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const a = s[lo];
+  if (lo + 1 >= n) return a;
+  return a + (h - lo) * (s[lo + 1] - a);
+}
+function quantile(xs, p) {
+  return quantileSorted(sorted(xs), p);
+}
+function median(xs) {
+  return quantile(xs, 0.5);
+}
+function mean(xs) {
+  if (xs.length === 0) return NaN;
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return s / xs.length;
+}
+function sd(xs) {
+  const n = xs.length;
+  if (n < 2) return NaN;
+  const m = mean(xs);
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (xs[i] - m) ** 2;
+  return Math.sqrt(ss / (n - 1));
+}
+function cv(xs) {
+  return sd(xs) / mean(xs);
+}
+function madRaw(xs) {
+  const m = median(xs);
+  const dev = Float64Array.from(xs, (x) => Math.abs(x - m));
+  return median(dev);
+}
+var MAD_SCALE = 1.4826;
+function madScaled(xs) {
+  return MAD_SCALE * madRaw(xs);
+}
+function min(xs) {
+  if (xs.length === 0) return NaN;
+  let m = Infinity;
+  for (let i = 0; i < xs.length; i++) m = Math.min(m, xs[i]);
+  return m;
+}
+function max(xs) {
+  if (xs.length === 0) return NaN;
+  let m = -Infinity;
+  for (let i = 0; i < xs.length; i++) m = Math.max(m, xs[i]);
+  return m;
+}
+function geomean(xs) {
+  if (xs.length === 0) return NaN;
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i];
+    if (!(x > 0)) return NaN;
+    s += Math.log(x);
+  }
+  return Math.exp(s / xs.length);
+}
+var P95_MIN_N = 10;
+function summarize(xs) {
+  const s = sorted(xs);
+  const med = quantileSorted(s, 0.5);
+  return {
+    n: s.length,
+    min: s.length ? s[0] : NaN,
+    max: s.length ? s[s.length - 1] : NaN,
+    mean: mean(s),
+    median: med,
+    madRaw: madRaw(s),
+    madScaled: madScaled(s),
+    cv: cv(s),
+    p95: s.length >= P95_MIN_N ? quantileSorted(s, 0.95) : null
+  };
+}
+
+// src/stats/normal.ts
+var import_stats_base_dists_normal_cdf = __toESM(require_lib57(), 1);
+var import_stats_base_dists_normal_quantile = __toESM(require_lib62(), 1);
+function pnorm(z2, upper = false) {
+  return (0, import_stats_base_dists_normal_cdf.default)(upper ? -z2 : z2, 0, 1);
+}
+function qnorm(p) {
+  return (0, import_stats_base_dists_normal_quantile.default)(p, 0, 1);
+}
+
+// src/stats/rank.ts
+function rank(values) {
+  const n = values.length;
+  const order = Array.from({ length: n }, (_, i2) => i2).sort((a, b) => values[a] - values[b]);
+  const ranks = new Float64Array(n);
+  const ties = [];
+  let i = 0;
+  while (i < n) {
+    let j = i + 1;
+    const v = values[order[i]];
+    while (j < n && values[order[j]] === v) j++;
+    const mid = (i + 1 + j) / 2;
+    for (let k = i; k < j; k++) ranks[order[k]] = mid;
+    if (j - i > 1) ties.push(j - i);
+    i = j;
+  }
+  return { ranks, ties };
+}
+function tieSum(ties) {
+  let s = 0;
+  for (const t of ties) s += t * t * t - t;
+  return s;
+}
+
+// src/stats/wilcoxon.ts
+var import_stats_base_dists_signrank_cdf = __toESM(require_lib80(), 1);
+var EXACT_BELOW = 50;
+function signedRank(d, opts = {}) {
+  const alternative = opts.alternative ?? "two.sided";
+  const correct = opts.correct ?? true;
+  const kept = d.filter((v2) => !Number.isNaN(v2));
+  const x = kept.filter((v2) => v2 !== 0);
+  const zeros = kept.length - x.length;
+  const n = x.length;
+  if (n === 0) {
+    return { statistic: 0, p: 1, minP: 1, n: 0, zeros, ties: false, method: "normal" };
+  }
+  const { ranks, ties } = rank(x.map(Math.abs));
+  let v = 0;
+  for (let i = 0; i < n; i++) if (x[i] > 0) v += ranks[i];
+  const total = n * (n + 1) / 2;
+  if (opts.exact ?? n < EXACT_BELOW) {
+    if (ties.length === 0) {
+      const p = exactP(v, n, alternative);
+      const minP = exactP(alternative === "less" ? 0 : total, n, alternative);
+      return { statistic: v, p, minP, n, zeros, ties: false, method: "exact" };
+    }
+    const perm = permutationP(ranks, v, alternative);
+    return { statistic: v, p: perm.p, minP: perm.minP, n, zeros, ties: true, method: "exact" };
+  }
+  const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48);
+  const norm = (stat) => normalP(stat - total / 2, sigma, alternative, correct);
+  return {
+    statistic: v,
+    p: norm(v),
+    minP: norm(alternative === "less" ? 0 : total),
+    n,
+    zeros,
+    ties: ties.length > 0,
+    method: "normal"
+  };
+}
+function sidedP(alternative, lower, upper) {
+  if (alternative === "less") return lower();
+  if (alternative === "greater") return upper();
+  return Math.min(1, 2 * Math.min(lower(), upper()));
+}
+function exactP(v, n, alternative) {
+  const total = n * (n + 1) / 2;
+  return sidedP(
+    alternative,
+    () => (0, import_stats_base_dists_signrank_cdf.default)(v, n),
+    () => (0, import_stats_base_dists_signrank_cdf.default)(total - v, n)
+  );
+}
+function permutationP(ranks, v, alternative) {
+  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
+  const top2 = doubled.reduce((a, b) => a + b, 0);
+  let counts = new Float64Array(top2 + 1);
+  counts[0] = 1;
+  for (const r of doubled) {
+    const next = Float64Array.from(counts);
+    for (let s = r; s <= top2; s++) next[s] += counts[s - r];
+    counts = next;
+  }
+  const patterns = 2 ** doubled.length;
+  const atMost = (s) => counts.subarray(0, s + 1).reduce((a, b) => a + b, 0) / patterns;
+  const atLeast = (s) => counts.subarray(s).reduce((a, b) => a + b, 0) / patterns;
+  const tailP = (s) => sidedP(
+    alternative,
+    () => atMost(s),
+    () => atLeast(s)
+  );
+  return { p: tailP(Math.round(2 * v)), minP: tailP(alternative === "less" ? 0 : top2) };
+}
+function normalP(z0, sigma, alternative, correct) {
+  let c = 0;
+  if (correct) c = alternative === "two.sided" ? Math.sign(z0) * 0.5 : alternative === "greater" ? 0.5 : -0.5;
+  const z2 = (z0 - c) / sigma;
+  switch (alternative) {
+    case "less":
+      return pnorm(z2);
+    case "greater":
+      return pnorm(z2, true);
+    default:
+      return Math.min(1, 2 * Math.min(pnorm(z2), pnorm(z2, true)));
+  }
+}
+
+// src/stats/rank-sum-dist.ts
+var CACHE_LIMIT = 32;
+var cache = /* @__PURE__ */ new Map();
+function cumulative(m, n) {
+  const a = Math.min(m, n);
+  const b = Math.max(m, n);
+  const key4 = `${a},${b}`;
+  const hit = cache.get(key4);
+  if (hit) return hit;
+  let prev = Array.from({ length: b + 1 }, () => Float64Array.of(1));
+  for (let i = 1; i <= a; i++) {
+    const cur = [Float64Array.of(1)];
+    for (let j = 1; j <= b; j++) {
+      const out = new Float64Array(i * j + 1);
+      const fx = prev[j];
+      const fy = cur[j - 1];
+      const wx = i / (i + j);
+      const wy = j / (i + j);
+      for (let u = 0; u < fy.length; u++) out[u] = wy * fy[u];
+      for (let u = 0; u < fx.length; u++) out[u + j] = out[u + j] + wx * fx[u];
+      cur.push(out);
+    }
+    prev = cur;
+  }
+  const dens = prev[b];
+  const cum = new Float64Array(dens.length);
+  let s = 0;
+  for (let u = 0; u < dens.length; u++) cum[u] = s += dens[u];
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
+  cache.set(key4, cum);
+  return cum;
+}
+function pwilcox(q, m, n) {
+  const u = Math.floor(q + 1e-7);
+  if (u < 0) return 0;
+  if (u >= m * n) return 1;
+  return cumulative(m, n)[u];
+}
+function qwilcox(p, m, n) {
+  const cum = cumulative(m, n);
+  const target = p - 10 * Number.EPSILON;
+  for (let u = 0; u < cum.length; u++) if (cum[u] >= target) return u;
+  return m * n;
+}
+
+// src/stats/rank-sum-permutation.ts
+function rankSumPermutation(ranks, nx, alternative) {
+  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
+  let observed = 0;
+  for (let i = 0; i < nx; i++) observed += doubled[i];
+  const maxSum = doubled.reduce((a, b) => a + b, 0);
+  const ways = Array.from({ length: nx + 1 }, () => new Float64Array(maxSum + 1));
+  ways[0][0] = 1;
+  let reach = 0;
+  doubled.forEach((r, seen) => {
+    reach += r;
+    for (let k = Math.min(nx, seen + 1); k >= 1; k--) {
+      const to = ways[k];
+      const from = ways[k - 1];
+      for (let s = reach - r; s >= 0; s--) if (from[s]) to[s + r] += from[s];
+    }
+  });
+  const dist = ways[nx];
+  const total = dist.reduce((a, b) => a + b, 0);
+  const below = (s) => dist.subarray(0, s + 1).reduce((a, b) => a + b, 0) / total;
+  const above = (s) => dist.subarray(s).reduce((a, b) => a + b, 0) / total;
+  const tailP = (s) => sidedP(
+    alternative,
+    () => below(s),
+    () => above(s)
+  );
+  const lowest = dist.findIndex((w) => w > 0);
+  let highest = maxSum;
+  while (highest > 0 && !dist[highest]) highest--;
+  return { p: tailP(observed), minP: Math.min(tailP(lowest), tailP(highest)) };
+}
+
+// src/stats/mann-whitney.ts
+function mannWhitney(xIn, yIn, opts = {}) {
+  const alternative = opts.alternative ?? "two.sided";
+  const correct = opts.correct ?? true;
+  const x = xIn.filter((v) => !Number.isNaN(v));
+  const y = yIn.filter((v) => !Number.isNaN(v));
+  const nx = x.length;
+  const ny = y.length;
+  if (nx === 0 || ny === 0) {
+    return { statistic: 0, p: 1, minP: 1, nx, ny, ties: false, method: "normal" };
+  }
+  const { ranks, ties } = rank([...x, ...y]);
+  let rx = 0;
+  for (let i = 0; i < nx; i++) rx += ranks[i];
+  const w = rx - nx * (nx + 1) / 2;
+  const mn = nx * ny;
+  const extreme = alternative === "less" ? 0 : mn;
+  if (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) {
+    if (ties.length === 0) {
+      const p = exactP2(w, nx, ny, alternative);
+      return { statistic: w, p, minP: exactP2(extreme, nx, ny, alternative), nx, ny, ties: false, method: "exact" };
+    }
+    return { statistic: w, ...rankSumPermutation(ranks, nx, alternative), nx, ny, ties: true, method: "exact" };
+  }
+  const N = nx + ny;
+  const sigma = Math.sqrt(mn / 12 * (N + 1 - tieSum(ties) / (N * (N - 1))));
+  const norm = (stat) => sigma > 0 ? normalP(stat - mn / 2, sigma, alternative, correct) : 1;
+  return { statistic: w, p: norm(w), minP: norm(extreme), nx, ny, ties: ties.length > 0, method: "normal" };
+}
+function exactP2(w, nx, ny, alternative) {
+  const mn = nx * ny;
+  const lower = (q) => pwilcox(q, nx, ny);
+  const upper = (q) => pwilcox(mn - q, nx, ny);
+  switch (alternative) {
+    case "less":
+      return lower(w);
+    case "greater":
+      return upper(w);
+    default:
+      return Math.min(1, 2 * (w > mn / 2 ? upper(w) : lower(w)));
+  }
+}
+
+// src/stats/hodges-lehmann.ts
+var import_stats_base_dists_signrank_cdf2 = __toESM(require_lib80(), 1);
+var import_stats_base_dists_signrank_quantile = __toESM(require_lib81(), 1);
+function hodgesLehmann(xIn, opts = {}) {
+  const confLevel = opts.confLevel ?? 0.95;
+  const alpha = 1 - confLevel;
+  const x = xIn.filter((v) => !Number.isNaN(v));
+  const n = x.length;
+  if (n === 0) return { estimate: NaN, lo: NaN, hi: NaN, confLevel: 0, achievedConfLevel: 0, method: "normal" };
+  const walsh = walshAverages(x);
+  const estimate = quantileSorted(walsh, 0.5);
+  const nonzero = x.filter((v) => v !== 0);
+  const exact = (opts.exact ?? nonzero.length < EXACT_BELOW) && nonzero.length === n && rank(nonzero.map(Math.abs)).ties.length === 0;
+  if (exact) {
+    const total = walsh.length;
+    let qu = (0, import_stats_base_dists_signrank_quantile.default)(alpha / 2 - 10 * Number.EPSILON, n);
+    if (qu === 0) qu = 1;
+    const achievedAlpha = Math.min(1, 2 * (0, import_stats_base_dists_signrank_cdf2.default)(qu - 1, n));
+    return {
+      estimate,
+      lo: walsh[qu - 1],
+      hi: walsh[total - qu],
+      confLevel: achievedAlpha - alpha > alpha / 2 ? 1 - signif2(achievedAlpha) : confLevel,
+      achievedConfLevel: 1 - achievedAlpha,
+      method: "exact"
+    };
+  }
+  const W = (d) => signedRankZ(x, d, opts.correct ?? true);
+  const ci = asymptoticOneSample(W, walsh, x, alpha, confLevel);
+  return { estimate, ...ci, method: "normal" };
+}
+function hodgesLehmannTwoSample(xIn, yIn, opts = {}) {
+  const confLevel = opts.confLevel ?? 0.95;
+  const alpha = 1 - confLevel;
+  const x = xIn.filter((v) => !Number.isNaN(v));
+  const y = yIn.filter((v) => !Number.isNaN(v));
+  const nx = x.length;
+  const ny = y.length;
+  if (nx === 0 || ny === 0) {
+    return { estimate: NaN, lo: NaN, hi: NaN, confLevel: 0, achievedConfLevel: 0, method: "normal" };
+  }
+  const diffs = new Float64Array(nx * ny);
+  for (let i = 0; i < nx; i++) for (let j = 0; j < ny; j++) diffs[i * ny + j] = x[i] - y[j];
+  diffs.sort();
+  const estimate = quantileSorted(diffs, 0.5);
+  const exact = (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) && rank([...x, ...y]).ties.length === 0;
+  if (exact) {
+    const mn = nx * ny;
+    let qu = qwilcox(alpha / 2, nx, ny);
+    if (qu === 0) qu = 1;
+    const achievedAlpha = Math.min(1, 2 * pwilcox(qu - 1, nx, ny));
+    return {
+      estimate,
+      lo: diffs[qu - 1],
+      hi: diffs[mn - qu],
+      confLevel: achievedAlpha - alpha > alpha / 2 ? 1 - achievedAlpha : confLevel,
+      achievedConfLevel: 1 - achievedAlpha,
+      method: "exact"
+    };
+  }
+  const W = (d) => rankSumZ(x, y, d, opts.correct ?? true);
+  const mumin = diffs[0];
+  const mumax = diffs[diffs.length - 1];
+  return {
+    estimate,
+    lo: stepRoot(W, qnorm(1 - alpha / 2), mumin, mumax, diffs),
+    hi: stepRoot(W, qnorm(alpha / 2), mumin, mumax, diffs),
+    confLevel,
+    achievedConfLevel: confLevel,
+    method: "normal"
+  };
+}
+function walshAverages(x) {
+  const n = x.length;
+  const out = new Float64Array(n * (n + 1) / 2);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) out[k++] = (x[i] + x[j]) / 2;
+  return out.sort();
+}
+function asymptoticOneSample(W, walsh, x, alphaIn, confLevelIn) {
+  let alpha = alphaIn;
+  let confLevel = confLevelIn;
+  const mumin = walsh[0];
+  const mumax = walsh[walsh.length - 1];
+  const wmin = W(mumin);
+  const wmax = W(mumax);
+  if (!Number.isFinite(wmin) || !Number.isFinite(wmax)) {
+    return { lo: mumin, hi: mumax, confLevel: 0, achievedConfLevel: 0 };
+  }
+  for (; ; ) {
+    if (wmin - qnorm(1 - alpha / 2) < 0 || wmax - qnorm(alpha / 2) > 0) alpha *= 2;
+    else break;
+  }
+  if (alpha >= 1 || 1 - confLevel < alpha * 0.75) confLevel = 1 - Math.min(1, alpha);
+  if (alpha >= 1) {
+    const m = quantileSorted(sorted(x), 0.5);
+    return { lo: m, hi: m, confLevel, achievedConfLevel: confLevel };
+  }
+  return {
+    lo: stepRoot(W, qnorm(1 - alpha / 2), mumin, mumax, walsh),
+    hi: stepRoot(W, qnorm(alpha / 2), mumin, mumax, walsh),
+    confLevel,
+    achievedConfLevel: confLevel
+  };
+}
+function stepRoot(W, zq, lo, hi, breaks) {
+  if (W(lo) - zq <= 0) return lo;
+  if (W(hi) - zq >= 0) return hi;
+  const b = [lo];
+  for (const v of breaks) if (v > b[b.length - 1] && v < hi) b.push(v);
+  b.push(hi);
+  let left = 0;
+  let right = b.length - 1;
+  while (left < right) {
+    const k = left + right >> 1;
+    const mid = (b[k] + b[k + 1]) / 2;
+    if (W(mid) - zq <= 0) right = k;
+    else left = k + 1;
+  }
+  return b[left];
+}
+function signedRankZ(x, d, correct) {
+  const xd = x.map((v2) => v2 - d).filter((v2) => v2 !== 0);
+  const n = xd.length;
+  const { ranks, ties } = rank(xd.map(Math.abs));
+  let v = 0;
+  for (let i = 0; i < n; i++) if (xd[i] > 0) v += ranks[i];
+  const z2 = v - n * (n + 1) / 4;
+  const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48);
+  return (z2 - (correct ? Math.sign(z2) * 0.5 : 0)) / sigma;
+}
+function rankSumZ(x, y, d, correct) {
+  const nx = x.length;
+  const ny = y.length;
+  const { ranks, ties } = rank([...x.map((v) => v - d), ...y]);
+  let rx = 0;
+  for (let i = 0; i < nx; i++) rx += ranks[i];
+  const z2 = rx - nx * (nx + 1) / 2 - nx * ny / 2;
+  const N = nx + ny;
+  const sigma = Math.sqrt(nx * ny / 12 * (N + 1 - tieSum(ties) / (N * (N - 1))));
+  return (z2 - (correct ? Math.sign(z2) * 0.5 : 0)) / sigma;
+}
+function signif2(v) {
+  if (v === 0 || !Number.isFinite(v)) return v;
+  const scale = 10 ** (1 - Math.floor(Math.log10(Math.abs(v))));
+  const t = v * scale;
+  let r = Math.round(t);
+  if (Math.abs(t - Math.trunc(t)) === 0.5 && r % 2 !== 0) r -= 1;
+  return r / scale;
+}
+
+// src/stats/fdr.ts
+function benjaminiHochberg(p) {
+  const idx = p.map((_, i) => i).filter((i) => !Number.isNaN(p[i]));
+  const m = idx.length;
+  const q = p.map(() => NaN);
+  idx.sort((a, b) => p[b] - p[a]);
+  let running = Infinity;
+  idx.forEach((i, r) => {
+    const k = m - r;
+    running = Math.min(running, p[i] * m / k);
+    q[i] = Math.min(1, running);
+  });
+  return q;
+}
+
+// src/stats/fit.ts
+function linearFit(x, y) {
+  if (x.length !== y.length) throw new RangeError(`x and y differ in length: ${x.length} vs ${y.length}`);
+  const n = x.length;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= n;
+  my /= n;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = x[i] - mx;
+    const dy = y[i] - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  const slope = sxy / sxx;
+  const intercept = my - slope * mx;
+  const sse = Math.max(0, syy - slope * sxy);
+  const r2 = syy === 0 ? sxx > 0 ? 1 : NaN : 1 - sse / syy;
+  const s2 = n > 2 ? sse / (n - 2) : NaN;
+  const slopeStderr = Math.sqrt(s2 / sxx);
+  let sumx2 = 0;
+  for (let i = 0; i < n; i++) sumx2 += x[i] ** 2;
+  const interceptStderr = slopeStderr * Math.sqrt(sumx2 / n);
+  return { intercept, slope, r2, slopeStderr, interceptStderr, n };
+}
+function overheadAndThroughput(sizes, times) {
+  const f = linearFit(sizes, times);
+  return { overhead: f.intercept, throughput: 1 / f.slope, r2: f.r2, n: f.n };
+}
+
+// src/stats/designs.ts
+var pairedRounds = {
+  name: "paired-rounds",
+  crossMachine: false,
+  compare(base, head, opts = {}) {
+    if (base.length !== head.length) {
+      throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head.length}`);
+    }
+    const lb = logs(base, "base");
+    return this.compareLogRatios(
+      logs(head, "head").map((v, i) => v - lb[i]),
+      opts
+    );
+  },
+  compareLogRatios(d, opts = {}) {
+    if (!d.every(Number.isFinite)) throw new RangeError(`round log-ratios must be finite, got ${d.join(", ")}`);
+    const test = signedRank(d);
+    const confLevel = opts.confLevel ?? 0.95;
+    const hl = hodgesLehmann(d, { confLevel });
+    const c = result("paired-rounds", false, test.p, signedRankMinP(d.length), test.method, hl, d.length, d.length, confLevel);
+    return { ...c, identical: d.length > 0 && d.every((v) => v === 0) };
+  }
+};
+function roundLogRatio(base, head) {
+  if (base.length === 0 || head.length === 0) throw new RangeError("a round needs iterations on both sides");
+  const usable = (v) => v > 0 && Number.isFinite(v);
+  if (base.length !== head.length) {
+    const b = base.filter(usable);
+    const h = head.filter(usable);
+    return b.length > 0 && h.length > 0 ? Math.log(median(h) / median(b)) : null;
+  }
+  const pairs = base.flatMap((b, i) => usable(b) && usable(head[i]) ? [Math.log(head[i]) - Math.log(b)] : []);
+  return pairs.length > 0 ? median(pairs) : null;
+}
+function result(design, crossMachine, p, minP, method, hl, n, nBase, requestedConfLevel) {
+  return {
+    design,
+    ratio: Math.exp(hl.estimate),
+    ci: [Math.exp(hl.lo), Math.exp(hl.hi)],
+    confLevel: hl.confLevel,
+    achievedConfLevel: hl.achievedConfLevel,
+    intervalHolds: hl.achievedConfLevel >= requestedConfLevel - 1e-9 && hl.lo <= hl.estimate && hl.estimate <= hl.hi,
+    identical: false,
+    p,
+    minP,
+    n,
+    nBase,
+    method,
+    crossMachine
+  };
+}
+function logs(xs, what) {
+  return xs.map((v) => {
+    if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${what} values must be finite and > 0, got ${v}`);
+    return Math.log(v);
   });
 }
-function gitOut(dir, args) {
-  try {
-    return execFileSync2("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"] }).trim();
-  } catch {
-    return "";
+function signedRankMinP(n) {
+  return Math.min(1, 2 ** (1 - n));
+}
+function minRounds(alpha) {
+  let n = 1;
+  while (signedRankMinP(n) >= alpha) n++;
+  return n;
+}
+
+// src/verdict/instructions.ts
+var SPREAD_FACTOR = 10;
+var NOISE_FLOOR = 5e-4;
+var TOLERANCE_SPREADS = 3;
+var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
+function stepRatio(a, b) {
+  const steps = Math.min(a.length, b.length);
+  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
+}
+function aaSpread(a, b) {
+  const r = stepRatio(a, b);
+  return Math.max(r, 1 / r) - 1;
+}
+function countVerdict(ratio, spread, o) {
+  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
+  return { bar, verdict: ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~" };
+}
+function judgeInstructions(base, baseAgain, head, o) {
+  const steps = Math.min(base.length, baseAgain.length, head.length);
+  if (steps === 0) throw new Error("judgeInstructions needs counts of two base runs and a head run");
+  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error("judgeInstructions: a count of zero means nothing was counted");
+  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
+  const ratio = stepRatio(head, baseMean);
+  const spread = aaSpread(base, baseAgain);
+  const { bar, verdict } = countVerdict(ratio, spread, o);
+  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
+}
+
+// src/profile/names.ts
+var NAME_CHARS = 200;
+function displayName(runner, name2) {
+  let n = name2;
+  if (runner === "go") {
+    const paren = n.indexOf("(");
+    const slash = n.lastIndexOf("/", paren === -1 ? n.length : paren);
+    n = n.slice(slash + 1).replace(/\.abi0$/, "");
+  } else {
+    n = n.replace(/::h[0-9a-f]{16}$/, "");
+  }
+  return [...n].length > NAME_CHARS ? `${[...n].slice(0, NAME_CHARS - 1).join("")}\u2026` : n;
+}
+var OWN = {
+  go: (name2) => name2.startsWith("github.com/ethswarm-tools/bee-go/"),
+  rs: (name2) => name2.startsWith("bee::") || name2.startsWith("<bee::"),
+  js: (name2, file2) => /[/\\]@ethersphere[/\\]bee-js[/\\]|[/\\]cafe-utility[/\\]/.test(`${file2} ${name2}`)
+};
+var isClientOwn = (runner, name2, file2) => OWN[runner](name2, file2);
+var ALLOCATORS = {
+  go: (fn) => fn === "runtime.mallocgc",
+  rs: (fn) => /^(?:__rustc::)?__rust_(?:alloc|alloc_zeroed|realloc)$|^(?:malloc|calloc|realloc)$/.test(fn),
+  js: (fn) => fn.startsWith("v8::internal::BackingStore::Allocate(")
+};
+var isAllocator = (runner, fn) => ALLOCATORS[runner](fn);
+
+// src/profile/fold.ts
+var SMALLEST = 0.5;
+var MOST_VISITS = 2e5;
+function flow(start, next, keep) {
+  const pending = new Map(start);
+  let visits = 0;
+  while (pending.size > 0) {
+    const [node2, amount] = pending.entries().next().value;
+    pending.delete(node2);
+    if (amount < SMALLEST || ++visits > MOST_VISITS) {
+      keep(node2, amount);
+      continue;
+    }
+    for (const [to, a] of next(node2, amount)) if (a > 0) pending.set(to, (pending.get(to) ?? 0) + a);
   }
 }
-var goBuilder = {
-  runner: "go",
-  // 2: per-map hash seeds off (go-map-seed.ts).
-  recipe: 2,
-  toolchain: () => toolVersion("go", ["version"]),
-  async build(ctx) {
-    cpSync(join4(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
-    let ldflags;
-    if (ctx.source.kind === "path") {
-      const checkout = ctx.source.path;
-      if (ctx.buildCommand) await step("bee-go checkout build", ctx.buildCommand, [], { cwd: checkout, log: ctx.log, shell: true });
-      await step("go mod edit -replace", "go", ["mod", "edit", `-replace=${MODULE}=${checkout}`], { cwd: ctx.dir, log: ctx.log });
-      const version3 = gitOut(checkout, ["describe", "--tags", "--always", "--dirty"]) || "unknown";
-      const commit = gitOut(checkout, ["rev-parse", "HEAD"]);
-      ldflags = `-X main.clientVersion=${version3} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
-    } else {
-      ldflags = `-X main.clientVersion=${pinnedGoClient(join4(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
-    }
-    const binary = join4(ctx.dir, "bee-bench-go");
-    const seeds = mapSeedOverlay(join4(ctx.dir, ".map-seed-overlay"));
-    if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
-    const overlay = seeds.overlay === null ? [] : ["-overlay", seeds.overlay];
-    await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], {
-      cwd: ctx.dir,
-      log: ctx.log
-    });
-    return goBuilder.command(ctx.dir);
-  },
-  command: (dir) => ({ argv: [join4(dir, "bee-bench-go")] })
-};
-
-// src/build/js.ts
-import { cpSync as cpSync2, rmSync as rmSync2, symlinkSync } from "node:fs";
-import { join as join5 } from "node:path";
-var JS_CHECKOUT_BUILD = "npm ci --no-audit --no-fund && npm run build:node";
-var jsBuilder = {
-  runner: "js",
-  recipe: 1,
-  toolchain: () => toolVersion("node", ["--version"]),
-  async build(ctx) {
-    cpSync2(join5(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
-    await step("npm ci (runners/js)", "npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: ctx.dir, log: ctx.log });
-    if (ctx.source.kind === "path") {
-      const checkout = ctx.source.path;
-      await step("bee-js checkout build", ctx.buildCommand ?? JS_CHECKOUT_BUILD, [], { cwd: checkout, log: ctx.log, shell: true });
-      const linked = join5(ctx.dir, "node_modules", "@ethersphere", "bee-js");
-      rmSync2(linked, { recursive: true, force: true });
-      symlinkSync(checkout, linked, "dir");
-    }
-    return jsBuilder.command(ctx.dir);
-  },
-  command: (dir) => ({ argv: ["node", join5(dir, "bin", "bee-bench-js.mjs")] })
-};
-
-// src/build/rs.ts
-import { copyFileSync, cpSync as cpSync3 } from "node:fs";
-import { join as join6 } from "node:path";
-var rsBuilder = {
-  runner: "rs",
-  recipe: 1,
-  toolchain: async () => {
-    const [rustc, cargo] = await Promise.all([toolVersion("rustc", ["--version"]), toolVersion("cargo", ["--version"])]);
-    return rustc === "missing" || cargo === "missing" ? "missing" : rustc;
-  },
-  async build(ctx) {
-    cpSync3(join6(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
-    const targetDir = join6(ctx.sharedDir, "target");
-    const args = ["build", "--release", "--target-dir", targetDir];
-    if (ctx.source.kind === "path") {
-      const patch = ["--config", `patch.crates-io.bee-rs.path=${JSON.stringify(ctx.source.path)}`];
-      if (ctx.buildCommand) await step("bee-rs checkout build", ctx.buildCommand, [], { cwd: ctx.source.path, log: ctx.log, shell: true });
-      await step("cargo update -p bee-rs", "cargo", ["update", "-p", "bee-rs", ...patch], { cwd: ctx.dir, log: ctx.log });
-      args.push(...patch);
-    } else {
-      args.push("--locked");
-    }
-    await step("cargo build (runners/rs)", "cargo", args, { cwd: ctx.dir, log: ctx.log });
-    const binary = join6(ctx.dir, "bee-bench-rs");
-    copyFileSync(join6(targetDir, "release", "bee-bench-rs"), binary);
-    return rsBuilder.command(ctx.dir);
-  },
-  command: (dir) => ({ argv: [join6(dir, "bee-bench-rs")] })
-};
-
-// src/build/source.ts
-import { execFileSync as execFileSync3 } from "node:child_process";
-import { existsSync as existsSync3, statSync } from "node:fs";
-import { resolve } from "node:path";
-function parseSource(text2) {
-  if (text2 === "registry") return { kind: "registry" };
-  const path = resolve(text2);
-  if (!existsSync3(path) || !statSync(path).isDirectory()) {
-    throw new Error(`client source "${text2}" is neither "registry" nor an existing checkout folder`);
+function foldIntoClient(p) {
+  const own2 = (fn) => isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? "");
+  const out = /* @__PURE__ */ new Map();
+  for (const f of p.functions.values()) {
+    if (!own2(f.name)) continue;
+    const via = /* @__PURE__ */ new Map();
+    let cost = f.self;
+    const credit = (fn, ir2) => {
+      cost += ir2;
+      via.set(fn, (via.get(fn) ?? 0) + ir2);
+    };
+    const start = new Map([...p.edges.get(f.name) ?? []].filter(([callee]) => !own2(callee)).map(([callee, e]) => [callee, e.ir]));
+    flow(
+      start,
+      (fn, ir2) => {
+        const g = p.functions.get(fn);
+        const whole = g?.inclusive ?? 0;
+        if (!g || whole <= 0) return [];
+        const share = Math.min(1, ir2 / whole);
+        const deeper = [...p.edges.get(fn) ?? []].filter(([callee]) => !own2(callee) && callee !== f.name);
+        const moved = deeper.map(([callee, e]) => [callee, e.ir * share]);
+        const back = [...p.edges.get(fn) ?? []].filter(([c]) => own2(c) || c === f.name).reduce((s, [, e]) => s + e.ir * share, 0);
+        credit(fn, Math.max(0, ir2 - moved.reduce((s, [, a]) => s + a, 0) - back));
+        return moved;
+      },
+      credit
+    );
+    out.set(f.name, { cost, via });
   }
-  return { kind: "path", path };
+  return out;
 }
-function git(dir, args) {
-  try {
-    return execFileSync3("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 << 20 }).trim();
-  } catch {
-    return void 0;
+var PASS_THROUGH = {
+  go: /^runtime\./,
+  rs: /^<?(?:alloc|core|std|hashbrown)::|^__rustc::|^__rust_|^__rdl_|^(?:malloc|calloc|realloc)$/,
+  js: /v8::internal::|^v8::|^Builtins_|^node::|^std::/
+};
+function allocationSites(p) {
+  const through = PASS_THROUGH[p.runner];
+  const entry = (fn) => isAllocator(p.runner, fn);
+  const callers = /* @__PURE__ */ new Map();
+  for (const [caller, out] of p.edges) {
+    for (const [callee, e] of out) callers.set(callee, [...callers.get(callee) ?? [], { caller, calls: e.calls }]);
   }
-}
-function sourceIdentity(src) {
-  if (src.kind === "registry") return { key: "registry" };
-  const commit = git(src.path, ["rev-parse", "HEAD"]);
-  if (commit === void 0) return { key: `tree:${treeHash(src.path)}` };
-  const dirty = git(src.path, ["status", "--porcelain", "--untracked-files=normal"]) ?? "";
-  const diff = dirty ? hashParts([dirty, git(src.path, ["diff", "HEAD"]) ?? ""]) : "";
-  return { key: `git:${commit}${diff ? `+${diff}` : ""}`, commit };
+  const sites = /* @__PURE__ */ new Map();
+  const keep = (fn, calls) => sites.set(fn, (sites.get(fn) ?? 0) + calls);
+  const start = /* @__PURE__ */ new Map();
+  for (const [callee, from] of callers) {
+    if (!entry(callee)) continue;
+    for (const c of from) if (!entry(c.caller)) start.set(c.caller, (start.get(c.caller) ?? 0) + c.calls);
+  }
+  flow(
+    start,
+    (fn, calls) => {
+      const up = (callers.get(fn) ?? []).filter((c) => c.caller !== fn);
+      const into = up.reduce((s, c) => s + c.calls, 0);
+      if (!through.test(fn) || into === 0) {
+        keep(fn, calls);
+        return [];
+      }
+      return up.map((c) => [c.caller, calls * c.calls / into]);
+    },
+    keep
+  );
+  return sites;
 }
 
-// src/build/timings.ts
-import { mkdirSync as mkdirSync2, readFileSync as readFileSync5, renameSync, writeFileSync as writeFileSync2 } from "node:fs";
-import { availableParallelism, loadavg } from "node:os";
-import { join as join7 } from "node:path";
+// src/profile/diff.ts
+var LIST_LENGTH = 20;
+var VIA_NAMES = 3;
+var LISTED_SHARE = NOISE_FLOOR;
+var ALLOCATION_SHARE = 1e-3;
+function top(lines, floor, n = LIST_LENGTH) {
+  return lines.filter((l) => Math.abs(l.head - l.base) >= Math.max(floor(l), 0.5)).sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base)).slice(0, n);
+}
+var keys = (a, b) => [.../* @__PURE__ */ new Set([...a.keys(), ...b.keys()])];
+function diffProfiles(base, head, row) {
+  const runner = head.runner;
+  const name2 = (fn) => displayName(runner, fn);
+  const floor = LISTED_SHARE * Math.max(base.total, head.total);
+  const selfLines = keys(base.functions, head.functions).map((fn) => {
+    const b = base.functions.get(fn);
+    const h = head.functions.get(fn);
+    return { name: name2(fn), base: b?.self ?? 0, head: h?.self ?? 0, ...b ? {} : { status: "new" }, ...h ? {} : { status: "gone" } };
+  });
+  const foldedBase = foldIntoClient(base);
+  const foldedHead = foldIntoClient(head);
+  const own2 = keys(foldedBase, foldedHead).map((fn) => {
+    const b = foldedBase.get(fn);
+    const h = foldedHead.get(fn);
+    const change = h && b ? h.cost - b.cost : (h?.cost ?? 0) - (b?.cost ?? 0);
+    const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => name2(v.callee));
+    return {
+      name: name2(fn),
+      base: b?.cost ?? 0,
+      head: h?.cost ?? 0,
+      inclusiveBase: base.functions.get(fn)?.inclusive ?? 0,
+      inclusiveHead: head.functions.get(fn)?.inclusive ?? 0,
+      via,
+      ...b ? {} : { status: "new" },
+      ...h ? {} : { status: "gone" }
+    };
+  });
+  const sitesBase = allocationSites(base);
+  const sitesHead = allocationSites(head);
+  const allocations = keys(sitesBase, sitesHead).map((fn) => ({ name: name2(fn), base: sitesBase.get(fn) ?? 0, head: sitesHead.get(fn) ?? 0 }));
+  return {
+    caseId: row.caseId,
+    label: row.label,
+    runner,
+    total: { base: base.total, head: head.total },
+    iterations: { base: base.iterations, head: head.iterations },
+    self: top(selfLines, () => floor),
+    own: top(own2, () => floor),
+    // Calls: a site's change must reach ALLOCATION_SHARE of its calls (bee-go moved a site by
+    // 1.3 calls in 6,000 between identical processes under callgrind).
+    allocations: top(allocations, (l) => ALLOCATION_SHARE * Math.max(l.base, l.head))
+  };
+}
+
+// src/profile/pprof.ts
+import { gzipSync } from "node:zlib";
+var varint = (n) => {
+  const out = [];
+  let v = BigInt(Math.max(0, Math.round(n)));
+  do {
+    let b = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v > 0n) b |= 128;
+    out.push(b);
+  } while (v > 0n);
+  return out;
+};
+var key = (field, wire) => varint(field << 3 | wire);
+var int = (field, n) => [...key(field, 0), ...varint(n)];
+var bytes = (field, b) => [...key(field, 2), ...varint(b.length), ...Array.from(b)];
+var packed = (field, ns) => bytes(field, ns.flatMap(varint));
+function pprofBytes(stacks, name2 = (f) => f) {
+  const strings = [""];
+  const str = /* @__PURE__ */ new Map([["", 0]]);
+  const s = (t) => {
+    let i = str.get(t);
+    if (i === void 0) {
+      i = strings.length;
+      strings.push(t);
+      str.set(t, i);
+    }
+    return i;
+  };
+  const fnIds = /* @__PURE__ */ new Map();
+  const fid = (fn) => {
+    let i = fnIds.get(fn);
+    if (i === void 0) fnIds.set(fn, i = fnIds.size + 1);
+    return i;
+  };
+  const out = [];
+  out.push(...bytes(1, [...int(1, s("instructions")), ...int(2, s("count"))]));
+  for (const { stack, ir: ir2 } of stacks) {
+    const value = Math.round(ir2);
+    if (value <= 0) continue;
+    out.push(...bytes(2, [...packed(1, [...stack].reverse().map(fid)), ...packed(2, [value])]));
+  }
+  for (const [fn, id] of fnIds) {
+    out.push(...bytes(4, [...int(1, id), ...bytes(4, int(1, id))]));
+    const shown = s(name2(fn));
+    out.push(...bytes(5, [...int(1, id), ...int(2, shown), ...int(3, shown)]));
+  }
+  for (const t of strings) out.push(...bytes(6, Buffer.from(t, "utf8")));
+  out.push(...bytes(11, [...int(1, s("instructions")), ...int(2, s("count"))]), ...int(12, 1));
+  return gzipSync(Buffer.from(out));
+}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -5903,7 +6993,7 @@ __export(external_exports, {
   includes: () => _includes,
   input: () => input,
   instanceof: () => _instanceof,
-  int: () => int,
+  int: () => int2,
   int32: () => int32,
   int64: () => int64,
   intersection: () => intersection,
@@ -6476,9 +7566,9 @@ function floatSafeRemainder(val, step2) {
   return ratio - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
-function defineLazy(object2, key3, getter) {
+function defineLazy(object2, key4, getter) {
   let value = void 0;
-  Object.defineProperty(object2, key3, {
+  Object.defineProperty(object2, key4, {
     get() {
       if (value === EVALUATING) {
         return void 0;
@@ -6490,7 +7580,7 @@ function defineLazy(object2, key3, getter) {
       return value;
     },
     set(v) {
-      Object.defineProperty(object2, key3, {
+      Object.defineProperty(object2, key4, {
         value: v
         // configurable: true,
       });
@@ -6516,47 +7606,47 @@ function rawShape(def) {
 function sourceShape(schema) {
   return rawShape(schema._zod.def) ?? schema._zod.def.shape;
 }
-function deferProp(target, key3, getter) {
-  Object.defineProperty(target, key3, {
+function deferProp(target, key4, getter) {
+  Object.defineProperty(target, key4, {
     get() {
       const value = getter();
-      assignProp(this, key3, value);
+      assignProp(this, key4, value);
       return value;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key3, value) {
-  if (key3 in target)
-    assignProp(target, key3, value);
+function putProp(target, key4, value) {
+  if (key4 in target)
+    assignProp(target, key4, value);
   else
-    target[key3] = value;
+    target[key4] = value;
 }
-function mirrorShape(target, source2, keys, wrap) {
+function mirrorShape(target, source2, keys2, wrap) {
   const raw = sourceShape(source2);
-  for (const key3 of keys) {
-    const desc = Object.getOwnPropertyDescriptor(raw, key3);
+  for (const key4 of keys2) {
+    const desc = Object.getOwnPropertyDescriptor(raw, key4);
     if (!desc.enumerable)
       continue;
     if (desc.get) {
-      deferProp(target, key3, () => {
-        const value = source2._zod.def.shape[key3];
-        return wrap ? wrap(value, key3) : value;
+      deferProp(target, key4, () => {
+        const value = source2._zod.def.shape[key4];
+        return wrap ? wrap(value, key4) : value;
       });
     } else
-      putProp(target, key3, wrap ? wrap(desc.value, key3) : desc.value);
+      putProp(target, key4, wrap ? wrap(desc.value, key4) : desc.value);
   }
 }
 function mirrorProps(target, source2) {
-  for (const key3 of Reflect.ownKeys(source2)) {
-    const desc = Object.getOwnPropertyDescriptor(source2, key3);
+  for (const key4 of Reflect.ownKeys(source2)) {
+    const desc = Object.getOwnPropertyDescriptor(source2, key4);
     if (!desc.enumerable)
       continue;
     if (desc.get)
-      deferProp(target, key3, () => source2[key3]);
+      deferProp(target, key4, () => source2[key4]);
     else
-      putProp(target, key3, desc.value);
+      putProp(target, key4, desc.value);
   }
 }
 function mergeDefs(...defs) {
@@ -6573,15 +7663,15 @@ function cloneDef(schema) {
 function getElementAtPath(obj, path) {
   if (!path)
     return obj;
-  return path.reduce((acc, key3) => acc?.[key3], obj);
+  return path.reduce((acc, key4) => acc?.[key4], obj);
 }
 function promiseAllObject(promisesObj) {
-  const keys = Object.keys(promisesObj);
-  const promises = keys.map((key3) => promisesObj[key3]);
+  const keys2 = Object.keys(promisesObj);
+  const promises = keys2.map((key4) => promisesObj[key4]);
   return Promise.all(promises).then((results) => {
     const resolvedObj = {};
-    for (let i = 0; i < keys.length; i++) {
-      resolvedObj[keys[i]] = results[i];
+    for (let i = 0; i < keys2.length; i++) {
+      resolvedObj[keys2[i]] = results[i];
     }
     return resolvedObj;
   });
@@ -6649,8 +7739,8 @@ function shallowClone(o) {
 }
 function numKeys(data) {
   let keyCount = 0;
-  for (const key3 in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key3)) {
+  for (const key4 in data) {
+    if (Object.prototype.hasOwnProperty.call(data, key4)) {
       keyCount++;
     }
   }
@@ -6803,15 +7893,15 @@ function pick(schema, mask) {
 }
 function maskedKeys(schema, mask) {
   const raw = sourceShape(schema);
-  const keys = [];
-  for (const key3 of Reflect.ownKeys(mask)) {
-    if (!Object.getOwnPropertyDescriptor(raw, key3)?.enumerable) {
-      throw new Error(`Unrecognized key: "${String(key3)}"`);
+  const keys2 = [];
+  for (const key4 of Reflect.ownKeys(mask)) {
+    if (!Object.getOwnPropertyDescriptor(raw, key4)?.enumerable) {
+      throw new Error(`Unrecognized key: "${String(key4)}"`);
     }
-    if (mask[key3])
-      keys.push(key3);
+    if (mask[key4])
+      keys2.push(key4);
   }
-  return keys;
+  return keys2;
 }
 function omit(schema, mask) {
   const currDef = schema._zod.def;
@@ -6822,7 +7912,7 @@ function omit(schema, mask) {
   }
   const omitted = new Set(maskedKeys(schema, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key3) => !omitted.has(key3)));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key4) => !omitted.has(key4)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
@@ -6833,8 +7923,8 @@ function extend(schema, shape) {
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     const existingShape = sourceShape(schema);
-    for (const key3 of Reflect.ownKeys(shape)) {
-      if (Object.getOwnPropertyDescriptor(existingShape, key3) !== void 0) {
+    for (const key4 of Reflect.ownKeys(shape)) {
+      if (Object.getOwnPropertyDescriptor(existingShape, key4) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
@@ -6872,24 +7962,24 @@ function merge(a, b) {
   });
   return clone(a, def);
 }
-function partial(Class2, schema, mask, name = "partial") {
+function partial(Class2, schema, mask, name2 = "partial") {
   const currDef = schema._zod.def;
   const checks = currDef.checks;
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
-    throw new Error(`.${name}() cannot be used on object schemas containing refinements`);
+    throw new Error(`.${name2}() cannot be used on object schemas containing refinements`);
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key3) => selected && !selected.has(key3) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key4) => selected && !selected.has(key4) ? value : new Class2({ type: "optional", innerType: value })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key3) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key4) => (
     // overwrite with non-optional
-    selected && !selected.has(key3) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key4) ? value : new Class2({ type: "nonoptional", innerType: value })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -7036,16 +8126,16 @@ function cleanEnum(obj) {
 }
 function base64ToUint8Array(base643) {
   const binaryString = atob(base643);
-  const bytes = new Uint8Array(binaryString.length);
+  const bytes2 = new Uint8Array(binaryString.length);
   for (let i = 0; i < binaryString.length; i++) {
-    bytes[i] = binaryString.charCodeAt(i);
+    bytes2[i] = binaryString.charCodeAt(i);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToBase64(bytes) {
+function uint8ArrayToBase64(bytes2) {
   let binaryString = "";
-  for (let i = 0; i < bytes.length; i++) {
-    binaryString += String.fromCharCode(bytes[i]);
+  for (let i = 0; i < bytes2.length; i++) {
+    binaryString += String.fromCharCode(bytes2[i]);
   }
   return btoa(binaryString);
 }
@@ -7054,68 +8144,68 @@ function base64urlToUint8Array(base64url3) {
   const padding = "=".repeat((4 - base643.length % 4) % 4);
   return base64ToUint8Array(base643 + padding);
 }
-function uint8ArrayToBase64url(bytes) {
-  return uint8ArrayToBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
+function uint8ArrayToBase64url(bytes2) {
+  return uint8ArrayToBase64(bytes2).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
 }
 function hexToUint8Array(hex4) {
   const cleanHex = hex4.replace(/^0x/, "");
   if (cleanHex.length % 2 !== 0) {
     throw new Error("Invalid hex string length");
   }
-  const bytes = new Uint8Array(cleanHex.length / 2);
+  const bytes2 = new Uint8Array(cleanHex.length / 2);
   for (let i = 0; i < cleanHex.length; i += 2) {
-    bytes[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
+    bytes2[i / 2] = Number.parseInt(cleanHex.slice(i, i + 2), 16);
   }
-  return bytes;
+  return bytes2;
 }
-function uint8ArrayToHex(bytes) {
-  return Array.from(bytes).map((b) => b.toString(16).padStart(2, "0")).join("");
+function uint8ArrayToHex(bytes2) {
+  return Array.from(bytes2).map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 var Class = class {
   constructor(..._args) {
   }
 };
-function members(proto, table2) {
-  for (const key3 in table2) {
-    const desc = Object.getOwnPropertyDescriptor(table2, key3);
+function members(proto, table3) {
+  for (const key4 in table3) {
+    const desc = Object.getOwnPropertyDescriptor(table3, key4);
     if (desc.get)
-      Object.defineProperty(proto, key3, { ...desc, enumerable: false });
+      Object.defineProperty(proto, key4, { ...desc, enumerable: false });
     else
-      defineBound(proto, key3, desc.value);
+      defineBound(proto, key4, desc.value);
   }
 }
-function own(inst, key3, value, enumerable = true) {
-  Object.defineProperty(inst, key3, { configurable: true, writable: true, enumerable, value });
+function own(inst, key4, value, enumerable = true) {
+  Object.defineProperty(inst, key4, { configurable: true, writable: true, enumerable, value });
   return value;
 }
-function hide(inst, key3, value) {
-  return own(inst, key3, value, false);
+function hide(inst, key4, value) {
+  return own(inst, key4, value, false);
 }
 // @__NO_SIDE_EFFECTS__
-function derived(computes, table2) {
-  for (const key3 in computes) {
-    const compute = computes[key3];
-    Object.defineProperty(table2, key3, {
+function derived(computes, table3) {
+  for (const key4 in computes) {
+    const compute = computes[key4];
+    Object.defineProperty(table3, key4, {
       configurable: true,
       enumerable: true,
       get() {
-        return own(this, key3, compute(this));
+        return own(this, key4, compute(this));
       },
       set(value) {
-        own(this, key3, value);
+        own(this, key4, value);
       }
     });
   }
-  return table2;
+  return table3;
 }
-function defineBound(proto, key3, fn) {
-  Object.defineProperty(proto, key3, {
+function defineBound(proto, key4, fn) {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     get() {
-      return this == null ? fn : own(this, key3, fn.bind(this));
+      return this == null ? fn : own(this, key4, fn.bind(this));
     },
     set(value) {
-      own(this, key3, value);
+      own(this, key4, value);
     }
   });
 }
@@ -7132,53 +8222,53 @@ var breaker = {
     return void 0;
   }
 };
-function defineLazyInternal(inst, key3, compute) {
+function defineLazyInternal(inst, key4, compute) {
   const proto = Object.getPrototypeOf(inst._zod);
-  if (key3 in proto && installing !== inst._zod) {
+  if (key4 in proto && installing !== inst._zod) {
     installing = void 0;
     return;
   }
   installing = inst._zod;
-  Object.defineProperty(proto, key3, {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     get() {
-      Object.defineProperty(this, key3, breaker);
+      Object.defineProperty(this, key4, breaker);
       const outer = broke;
       broke = false;
       try {
         const value = compute(this);
         if (broke)
-          delete this[key3];
+          delete this[key4];
         else
-          Object.defineProperty(this, key3, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key4, { configurable: true, writable: true, value });
         broke = broke || outer;
         return value;
       } catch (err) {
-        delete this[key3];
+        delete this[key4];
         broke = broke || outer;
         throw err;
       }
     },
     set(value) {
-      Object.defineProperty(this, key3, { configurable: true, writable: true, value });
+      Object.defineProperty(this, key4, { configurable: true, writable: true, value });
     }
   });
 }
-function installLazyProp(inst, key3, make, enumerable) {
-  const proto = claim(inst, key3);
+function installLazyProp(inst, key4, make, enumerable) {
+  const proto = claim(inst, key4);
   if (!proto)
     return;
-  Object.defineProperty(proto, key3, {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     get() {
       const desc = { configurable: true, writable: true, enumerable, value: void 0 };
-      Object.defineProperty(this, key3, desc);
+      Object.defineProperty(this, key4, desc);
       desc.value = make(this);
-      Object.defineProperty(this, key3, desc);
+      Object.defineProperty(this, key4, desc);
       return desc.value;
     },
     set(value) {
-      Object.defineProperty(this, key3, { configurable: true, writable: true, enumerable, value });
+      Object.defineProperty(this, key4, { configurable: true, writable: true, enumerable, value });
     }
   });
 }
@@ -7217,7 +8307,7 @@ function newError(Definition) {
   return new Definition();
 }
 // @__NO_SIDE_EFFECTS__
-function $constructor(name, initializer3, proto, params) {
+function $constructor(name2, initializer3, proto, params) {
   const zodProto = {};
   function Internals(def) {
     this.def = def;
@@ -7235,10 +8325,10 @@ function $constructor(name, initializer3, proto, params) {
       } finally {
         _zodDesc.value = void 0;
       }
-    } else if (inst._zod.traits.has(name)) {
+    } else if (inst._zod.traits.has(name2)) {
       return;
     }
-    inst._zod.traits.add(name);
+    inst._zod.traits.add(name2);
     initializer3(inst, def);
     if (initialized) {
       const own2 = Object.getPrototypeOf(inst);
@@ -7264,7 +8354,7 @@ function $constructor(name, initializer3, proto, params) {
   const Parent = params?.Parent ?? Object;
   class Definition extends Parent {
   }
-  Object.defineProperty(Definition, "name", { value: name });
+  Object.defineProperty(Definition, "name", { value: name2 });
   function _(def) {
     const inst = params?.Parent ? newError(Definition) : this;
     init(inst, def);
@@ -7285,10 +8375,10 @@ function $constructor(name, initializer3, proto, params) {
     value: (inst) => {
       if (params?.Parent && inst instanceof params.Parent)
         return true;
-      return inst?._zod?.traits?.has(name);
+      return inst?._zod?.traits?.has(name2);
     }
   });
-  Object.defineProperty(_, "name", { value: name });
+  Object.defineProperty(_, "name", { value: name2 });
   return _;
 }
 var $brand = /* @__PURE__ */ Symbol("zod_brand");
@@ -7298,8 +8388,8 @@ var $ZodAsyncError = class extends Error {
   }
 };
 var $ZodEncodeError = class extends Error {
-  constructor(name) {
-    super(`Encountered unidirectional transform during encode: ${name}`);
+  constructor(name2) {
+    super(`Encountered unidirectional transform during encode: ${name2}`);
     this.name = "ZodEncodeError";
   }
 };
@@ -7355,15 +8445,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj, key3, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj, key3)) {
-    if (key3 === "__proto__") {
-      Object.defineProperty(obj, key3, { value: make(), writable: true, enumerable: true, configurable: true });
+function node(obj, key4, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj, key4)) {
+    if (key4 === "__proto__") {
+      Object.defineProperty(obj, key4, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj[key3] = make();
+      obj[key4] = make();
     }
   }
-  return obj[key3];
+  return obj[key4];
 }
 function flattenError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
@@ -8272,16 +9362,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries ?? (entries = Reflect.ownKeys(def.shape).map((key3) => [key3, def.shape[key3]]));
+    entries ?? (entries = Reflect.ownKeys(def.shape).map((key4) => [key4, def.shape[key4]]));
     const input2 = payload.value;
     let proms;
-    for (const [key3, schema] of entries) {
-      const result2 = schema._zod.run({ value: input2[key3], issues: [] }, {});
+    for (const [key4, schema] of entries) {
+      const result2 = schema._zod.run({ value: input2[key4], issues: [] }, {});
       if (result2 instanceof Promise) {
         proms ?? (proms = []);
-        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key3)));
+        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key4)));
       } else {
-        handleCheckPropertyResult(result2, payload, key3);
+        handleCheckPropertyResult(result2, payload, key4);
       }
     }
     if (proms)
@@ -9182,8 +10272,8 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   };
   capSize(inst, arraySize);
 });
-function handlePropertyResult(result2, final, key3, input2, optin, optout) {
-  const isPresent = key3 in input2;
+function handlePropertyResult(result2, final, key4, input2, optin, optout) {
+  const isPresent = key4 in input2;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -9192,7 +10282,7 @@ function handlePropertyResult(result2, final, key3, input2, optin, optout) {
     if (optin !== void 0 && isOptionalOut && !isPresent) {
       return;
     }
-    final.issues.push(...prefixIssues(key3, result2.issues));
+    final.issues.push(...prefixIssues(key4, result2.issues));
   }
   if (!isPresent && optin === void 0) {
     if (!result2.issues.length) {
@@ -9200,25 +10290,25 @@ function handlePropertyResult(result2, final, key3, input2, optin, optout) {
         code: "invalid_type",
         expected: "nonoptional",
         input: void 0,
-        path: [key3]
+        path: [key4]
       });
     }
     return;
   }
   if (result2.value === void 0) {
     if (isPresent || optin === "defaulted" && !isOptionalOut) {
-      final.value[key3] = void 0;
+      final.value[key4] = void 0;
     }
   } else {
-    final.value[key3] = result2.value;
+    final.value[key4] = result2.value;
   }
 }
 var NO_SYMBOL_KEYS = [];
 function normalizeDef(def) {
-  const keys = Object.keys(def.shape);
+  const keys2 = Object.keys(def.shape);
   const ownSymbols = Object.getOwnPropertySymbols(def.shape);
   const symbolKeys = ownSymbols.length ? ownSymbols : NO_SYMBOL_KEYS;
-  const allKeys = symbolKeys.length ? [...keys, ...symbolKeys] : keys;
+  const allKeys = symbolKeys.length ? [...keys2, ...symbolKeys] : keys2;
   for (const k of allKeys) {
     if (!def.shape?.[k]?._zod?.traits?.has("$ZodType")) {
       throw new Error(`Invalid element at key "${String(k)}": expected a Zod schema`);
@@ -9230,8 +10320,8 @@ function normalizeDef(def) {
     allKeys,
     symbolKeys,
     // string-only: handleCatchall matches it against `for...in`, which never yields a symbol
-    keySet: new Set(keys),
-    numKeys: keys.length,
+    keySet: new Set(keys2),
+    numKeys: keys2.length,
     optionalKeys: new Set(okeys)
   };
 }
@@ -9243,28 +10333,28 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key3 in input2) {
+  for (const key4 in input2) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
       seen = payload.issues.length;
     }
-    if (keySet.has(key3))
+    if (keySet.has(key4))
       continue;
-    if (key3 === "__proto__") {
+    if (key4 === "__proto__") {
       if (t === "never")
-        unrecognized.push(key3);
+        unrecognized.push(key4);
       continue;
     }
     if (t === "never") {
-      unrecognized.push(key3);
+      unrecognized.push(key4);
       continue;
     }
-    const r = _catchall.run({ value: input2[key3], issues: [] }, ctx);
+    const r = _catchall.run({ value: input2[key4], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key3, input2, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key4, input2, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key3, input2, optin, optout);
+      handlePropertyResult(r, payload, key4, input2, optin, optout);
     }
   }
   if (unrecognized.length) {
@@ -9301,16 +10391,16 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   defineLazyInternal(inst, "propValues", (zod) => {
     const shape = zod.def.shape;
     const propValues = {};
-    for (const key3 in shape) {
-      const field = shape[key3]._zod;
+    for (const key4 in shape) {
+      const field = shape[key4]._zod;
       if (field.values) {
-        if (!Object.prototype.hasOwnProperty.call(propValues, key3)) {
-          assignProp(propValues, key3, /* @__PURE__ */ new Set());
+        if (!Object.prototype.hasOwnProperty.call(propValues, key4)) {
+          assignProp(propValues, key4, /* @__PURE__ */ new Set());
         }
         for (const v of field.values)
-          propValues[key3].add(v);
+          propValues[key4].add(v);
         if (field.optin !== void 0)
-          propValues[key3].add(void 0);
+          propValues[key4].add(void 0);
       }
     }
     return propValues;
@@ -9337,22 +10427,22 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = value.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key3 of value.allKeys) {
+    for (const key4 of value.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      if (key3 === "__proto__")
+      if (key4 === "__proto__")
         continue;
-      const el = shape[key3];
+      const el = shape[key4];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
-      const r = el._zod.run({ value: input2[key3], issues: [] }, ctx);
+      const r = el._zod.run({ value: input2[key4], issues: [] }, ctx);
       if (r instanceof Promise) {
-        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key3, input2, optin, optout)));
+        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key4, input2, optin, optout)));
       } else {
-        handlePropertyResult(r, payload, key3, input2, optin, optout);
+        handlePropertyResult(r, payload, key4, input2, optin, optout);
       }
     }
     if (!catchall) {
@@ -9386,17 +10476,17 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     doc.write(`const input = payload.value;`);
     const ids = /* @__PURE__ */ Object.create(null);
     let counter = 0;
-    for (const key3 of normalized.allKeys) {
-      ids[key3] = `key_${counter++}`;
+    for (const key4 of normalized.allKeys) {
+      ids[key4] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-    for (const key3 of normalized.allKeys) {
-      if (key3 === "__proto__")
+    for (const key4 of normalized.allKeys) {
+      if (key4 === "__proto__")
         continue;
-      const id = ids[key3];
-      const k = typeof key3 === "symbol" ? `syms[${syms.indexOf(key3)}]` : esc(key3);
+      const id = ids[key4];
+      const k = typeof key4 === "symbol" ? `syms[${syms.indexOf(key4)}]` : esc(key4);
       const isPresent = `${k} in input`;
-      const schema = shape[key3];
+      const schema = shape[key4];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
@@ -9730,21 +10820,21 @@ function mergeValues(a, b) {
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const bKeys = Object.keys(b);
-    const sharedKeys = Object.keys(a).filter((key3) => bKeys.indexOf(key3) !== -1);
+    const sharedKeys = Object.keys(a).filter((key4) => bKeys.indexOf(key4) !== -1);
     const newObj = { ...a, ...b };
     if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
       delete newObj.__proto__;
-    for (const key3 of sharedKeys) {
-      if (key3 === "__proto__")
+    for (const key4 of sharedKeys) {
+      if (key4 === "__proto__")
         continue;
-      const sharedValue = mergeValues(a[key3], b[key3]);
+      const sharedValue = mergeValues(a[key4], b[key4]);
       if (!sharedValue.valid) {
         return {
           valid: false,
-          mergeErrorPath: [key3, ...sharedValue.mergeErrorPath]
+          mergeErrorPath: [key4, ...sharedValue.mergeErrorPath]
         };
       }
-      newObj[key3] = sharedValue.data;
+      newObj[key4] = sharedValue.data;
     }
     return { valid: true, data: newObj };
   }
@@ -9774,19 +10864,19 @@ function handleIntersectionResults(result2, left, right) {
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
   const collect = (iss, side) => {
-    let keys;
+    let keys2;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
-      keys = iss.keys;
+      keys2 = iss.keys;
     } else if (iss.code === "invalid_key" && iss.origin === "record" && iss.path?.length === 1) {
       const k = String(iss.path[0]);
       if (!keyIssues.has(k))
         keyIssues.set(k, iss);
-      keys = [k];
+      keys2 = [k];
     } else {
       return false;
     }
-    for (const k of keys) {
+    for (const k of keys2) {
       if (!unrecKeys.has(k))
         unrecKeys.set(k, {});
       unrecKeys.get(k)[side] = true;
@@ -9903,9 +10993,9 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     return handleTupleResults(itemResults, payload, items, input2, optoutStart);
   };
 });
-function getTupleOptStart(items, key3) {
+function getTupleOptStart(items, key4) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key3 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key4 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -9963,12 +11053,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     if (values && !def.partial) {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       const recordKeys = /* @__PURE__ */ new Set();
-      for (const key3 of values) {
-        if (typeof key3 === "string" || typeof key3 === "number" || typeof key3 === "symbol") {
-          recordKeys.add(typeof key3 === "number" ? key3.toString() : key3);
-          if (key3 === "__proto__")
+      for (const key4 of values) {
+        if (typeof key4 === "string" || typeof key4 === "number" || typeof key4 === "symbol") {
+          recordKeys.add(typeof key4 === "number" ? key4.toString() : key4);
+          if (key4 === "__proto__")
             continue;
-          const keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
+          const keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
           if (keyResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -9977,8 +11067,8 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key3,
-              path: [key3],
+              input: key4,
+              path: [key4],
               inst
             });
             continue;
@@ -9986,32 +11076,32 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
           const outKey = keyResult.value;
           if (outKey === "__proto__")
             continue;
-          const result2 = def.valueType._zod.run({ value: input2[key3], issues: [] }, ctx);
+          const result2 = def.valueType._zod.run({ value: input2[key4], issues: [] }, ctx);
           if (result2 instanceof Promise) {
             proms.push(result2.then((result3) => {
               if (result3.issues.length) {
-                payload.issues.push(...prefixIssues(key3, result3.issues));
+                payload.issues.push(...prefixIssues(key4, result3.issues));
               }
               payload.value[outKey] = result3.value;
             }));
           } else {
             if (result2.issues.length) {
-              payload.issues.push(...prefixIssues(key3, result2.issues));
+              payload.issues.push(...prefixIssues(key4, result2.issues));
             }
             payload.value[outKey] = result2.value;
           }
         }
       }
       let unrecognized;
-      for (const key3 in input2) {
-        if (!recordKeys.has(key3)) {
+      for (const key4 in input2) {
+        if (!recordKeys.has(key4)) {
           if (def.mode === "loose") {
-            if (key3 === "__proto__")
+            if (key4 === "__proto__")
               continue;
-            payload.value[key3] = input2[key3];
+            payload.value[key4] = input2[key4];
           } else {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key3);
+            unrecognized.push(key4);
           }
         }
       }
@@ -10027,18 +11117,18 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     } else {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       let unrecognized;
-      for (const key3 of Reflect.ownKeys(input2)) {
-        if (key3 === "__proto__")
+      for (const key4 of Reflect.ownKeys(input2)) {
+        if (key4 === "__proto__")
           continue;
-        if (!Object.prototype.propertyIsEnumerable.call(input2, key3))
+        if (!Object.prototype.propertyIsEnumerable.call(input2, key4))
           continue;
-        let keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
+        let keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key3 === "string" && number.test(key3) && keyResult.issues.length;
+        const checkNumericKey = typeof key4 === "string" && number.test(key4) && keyResult.issues.length;
         if (checkNumericKey) {
-          const retryResult = def.keyType._zod.run({ value: Number(key3), issues: [] }, ctx);
+          const retryResult = def.keyType._zod.run({ value: Number(key4), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -10048,17 +11138,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
         if (keyResult.issues.length) {
           if (def.mode === "loose") {
-            payload.value[key3] = input2[key3];
+            payload.value[key4] = input2[key4];
           } else if (values) {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key3);
+            unrecognized.push(key4);
           } else {
             payload.issues.push({
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key3,
-              path: [key3],
+              input: key4,
+              path: [key4],
               inst
             });
           }
@@ -10067,17 +11157,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         const outKey = keyResult.value;
         if (outKey === "__proto__")
           continue;
-        const result2 = def.valueType._zod.run({ value: input2[key3], issues: [] }, ctx);
+        const result2 = def.valueType._zod.run({ value: input2[key4], issues: [] }, ctx);
         if (result2 instanceof Promise) {
           proms.push(result2.then((result3) => {
             if (result3.issues.length) {
-              payload.issues.push(...prefixIssues(key3, result3.issues));
+              payload.issues.push(...prefixIssues(key4, result3.issues));
             }
             payload.value[outKey] = result3.value;
           }));
         } else {
           if (result2.issues.length) {
-            payload.issues.push(...prefixIssues(key3, result2.issues));
+            payload.issues.push(...prefixIssues(key4, result2.issues));
           }
           payload.value[outKey] = result2.value;
         }
@@ -10117,20 +11207,20 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key3, value] of input2) {
+    for (const [key4, value] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      const keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
+      const keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
       const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-          handleMapResult(keyResult2, valueResult2, payload, key3, input2, inst, ctx);
+          handleMapResult(keyResult2, valueResult2, payload, key4, input2, inst, ctx);
         }));
       } else {
-        handleMapResult(keyResult, valueResult, payload, key3, input2, inst, ctx);
+        handleMapResult(keyResult, valueResult, payload, key4, input2, inst, ctx);
       }
     }
     if (proms.length)
@@ -10139,10 +11229,10 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   };
   capSize(inst, mapSize);
 });
-function handleMapResult(keyResult, valueResult, final, key3, input2, inst, ctx) {
+function handleMapResult(keyResult, valueResult, final, key4, input2, inst, ctx) {
   if (keyResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key3)) {
-      final.issues.push(...prefixIssues(key3, keyResult.issues));
+    if (propertyKeyTypes.has(typeof key4)) {
+      final.issues.push(...prefixIssues(key4, keyResult.issues));
     } else {
       final.issues.push({
         code: "invalid_key",
@@ -10154,15 +11244,15 @@ function handleMapResult(keyResult, valueResult, final, key3, input2, inst, ctx)
     }
   }
   if (valueResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key3)) {
-      final.issues.push(...prefixIssues(key3, valueResult.issues));
+    if (propertyKeyTypes.has(typeof key4)) {
+      final.issues.push(...prefixIssues(key4, valueResult.issues));
     } else {
       final.issues.push({
         origin: "map",
         code: "invalid_element",
         input: input2,
         inst,
-        key: key3,
+        key: key4,
         issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
       });
     }
@@ -10820,7 +11910,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve19) {
+function isRecursive(inst, stack, resolve20) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -10830,18 +11920,18 @@ function isRecursive(inst, stack, resolve19) {
   let result2 = NONE;
   const check2 = (child) => {
     if (result2 !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve19);
+      const answer = isRecursive(child, stack, resolve20);
       if (answer > result2)
         result2 = answer;
     }
   };
   const shape = (sh, spread) => {
     let answer = NONE;
-    for (const key3 of Reflect.ownKeys(sh)) {
-      const desc = Object.getOwnPropertyDescriptor(sh, key3);
+    for (const key4 of Reflect.ownKeys(sh)) {
+      const desc = Object.getOwnPropertyDescriptor(sh, key4);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve19) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve20) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -10905,7 +11995,7 @@ function isRecursive(inst, stack, resolve19) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve19 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve20 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -10934,8 +12024,8 @@ function isRecursive(inst, stack, resolve19) {
       break;
     default: {
       kind;
-      for (const key3 in def) {
-        const desc = Object.getOwnPropertyDescriptor(def, key3);
+      for (const key4 in def) {
+        const desc = Object.getOwnPropertyDescriptor(def, key4);
         if (!desc || desc.get)
           continue;
         const value = desc.value;
@@ -15187,13 +16277,13 @@ var error33 = () => {
       }
     }
   };
-  function getSizing(origin, unitType, inclusive, targetShouldBe) {
+  function getSizing(origin, unitType, inclusive2, targetShouldBe) {
     const result2 = Sizable[origin] ?? null;
     if (result2 === null)
       return result2;
     return {
       unit: result2.unit[unitType],
-      verb: result2.verb[targetShouldBe][inclusive ? "inclusive" : "notInclusive"]
+      verb: result2.verb[targetShouldBe][inclusive2 ? "inclusive" : "notInclusive"]
     };
   }
   const FormatDictionary = {
@@ -18826,13 +19916,13 @@ ${code}
   return fn;
 }
 function addConstant(ctx, value) {
-  for (const [name2, v] of ctx.constants) {
+  for (const [name3, v] of ctx.constants) {
     if (v === value)
-      return name2;
+      return name3;
   }
-  const name = `c${ctx.constantCounter++}`;
-  ctx.constants.set(name, value);
-  return name;
+  const name2 = `c${ctx.constantCounter++}`;
+  ctx.constants.set(name2, value);
+  return name2;
 }
 function addUserConstant(ctx, fn) {
   ctx.definite = false;
@@ -19068,11 +20158,11 @@ function generatePropertiesChecks(doc, ctx, def, accessor) {
   }
   doc.write(`if (${accessor} == null) return INVALID;`);
   const shape = def.shape;
-  for (const key3 of Reflect.ownKeys(shape)) {
-    const keyExpr = typeof key3 === "symbol" ? addConstant(ctx, key3) : esc(key3);
+  for (const key4 of Reflect.ownKeys(shape)) {
+    const keyExpr = typeof key4 === "symbol" ? addConstant(ctx, key4) : esc(key4);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key3], inputVar, false);
+    compileChild(doc, ctx, shape[key4], inputVar, false);
   }
 }
 function generatePropertyCheck(doc, ctx, def, accessor) {
@@ -19455,19 +20545,19 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
   const def = schema._zod.def;
   doc.write(`if (typeof ${accessor} !== "object" || ${accessor} === null || Array.isArray(${accessor})) return INVALID;`);
   const shape = def.shape;
-  const keys = Object.keys(shape);
+  const keys2 = Object.keys(shape);
   const symbolKeys = Object.getOwnPropertySymbols(shape);
-  const allKeys = symbolKeys.length ? [...keys, ...symbolKeys] : keys;
+  const allKeys = symbolKeys.length ? [...keys2, ...symbolKeys] : keys2;
   const keyExpr = (k) => typeof k === "symbol" ? addConstant(ctx, k) : esc(k);
   const propKey = (k) => typeof k === "symbol" ? `[${keyExpr(k)}]` : esc(k);
   const propShape = shape;
-  if (keys.includes("__proto__")) {
+  if (keys2.includes("__proto__")) {
     throw new ZodCompileUnsupportedError('object shape key "__proto__"');
   }
   const propOutputs = /* @__PURE__ */ new Map();
-  for (const key3 of allKeys) {
-    const propSchema = propShape[key3];
-    const kx = keyExpr(key3);
+  for (const key4 of allKeys) {
+    const propSchema = propShape[key4];
+    const kx = keyExpr(key4);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${kx}];`);
     if (propSchema._zod.optin !== void 0) {
@@ -19488,14 +20578,14 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
       } else {
         doc.write(`if (${outputVar2} === INVALID) return INVALID;`);
       }
-      propOutputs.set(key3, outputVar2);
+      propOutputs.set(key4, outputVar2);
     } else {
       if (requiresPresenceCheck(propSchema)) {
         doc.write(`if (!(${kx} in ${accessor})) return INVALID;`);
       }
       const outputAccessor = compileChild(doc, ctx, propSchema, inputVar, buildsValue);
       if (outputAccessor !== null)
-        propOutputs.set(key3, outputAccessor);
+        propOutputs.set(key4, outputAccessor);
     }
   }
   const catchall = def.catchall;
@@ -19503,7 +20593,7 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
   if (catchall) {
     const catchallType = catchall._zod.def.type;
     if (catchallType === "never") {
-      const condition = keys.map((k) => `k !== ${esc(k)}`).join(" && ") || "true";
+      const condition = keys2.map((k) => `k !== ${esc(k)}`).join(" && ") || "true";
       doc.write(`for (const k in ${accessor}) {`);
       doc.indented((d) => {
         d.write(`if (${condition}) return INVALID;`);
@@ -19519,7 +20609,7 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
   const hasConditionalKeys = allKeys.some((k) => mayOmitUndefined(propShape[k]) || dropsWhenAbsent(propShape[k]));
   if (!buildsValue) {
     if (unknownKeysMode === "schema") {
-      const knownSet = keys.length > 0 ? addConstant(ctx, new Set(keys)) : null;
+      const knownSet = keys2.length > 0 ? addConstant(ctx, new Set(keys2)) : null;
       doc.write(`for (const k in ${accessor}) {`);
       doc.indented((d) => {
         d.write(`if (k === "__proto__") continue;`);
@@ -19551,7 +20641,7 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
     }
   }
   if (unknownKeysMode !== "none") {
-    const knownSet = keys.length > 0 ? addConstant(ctx, new Set(keys)) : null;
+    const knownSet = keys2.length > 0 ? addConstant(ctx, new Set(keys2)) : null;
     doc.write(`for (const k in ${accessor}) {`);
     doc.indented((d) => {
       d.write(`if (k === "__proto__") continue;`);
@@ -19916,9 +21006,9 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   }
   return outputVar;
 }
-function getTupleOptStart2(items, key3) {
+function getTupleOptStart2(items, key4) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key3 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key4 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -20048,16 +21138,16 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
   const keyValues = recordDef.partial ? void 0 : def.keyType._zod.values;
   if (keyValues) {
     const inputKeys = [];
-    for (const key3 of keyValues) {
-      if (!(typeof key3 === "string" || typeof key3 === "number" || typeof key3 === "symbol")) {
-        throw new ZodCompileUnsupportedError(`record key value ${String(key3)}`);
+    for (const key4 of keyValues) {
+      if (!(typeof key4 === "string" || typeof key4 === "number" || typeof key4 === "symbol")) {
+        throw new ZodCompileUnsupportedError(`record key value ${String(key4)}`);
       }
-      const inputKey = typeof key3 === "number" ? key3.toString() : key3;
+      const inputKey = typeof key4 === "number" ? key4.toString() : key4;
       if (inputKey === "__proto__") {
         throw new ZodCompileUnsupportedError('record key "__proto__"');
       }
       inputKeys.push(inputKey);
-      const keyConst = addConstant(ctx, key3);
+      const keyConst = addConstant(ctx, key4);
       const outKey = generateCheck(doc, ctx, def.keyType, keyConst);
       const valueVar = newVar(ctx);
       doc.write(`const ${valueVar} = ${accessor}[${literalPropertyKey(ctx, inputKey)}];`);
@@ -20135,10 +21225,10 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   });
   doc.write(`}`);
 }
-function literalPropertyKey(ctx, key3) {
-  if (typeof key3 === "string")
-    return esc(key3);
-  return addConstant(ctx, key3);
+function literalPropertyKey(ctx, key4) {
+  if (typeof key4 === "string")
+    return esc(key4);
+  return addConstant(ctx, key4);
 }
 function generateMapCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -21367,9 +22457,9 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
 // node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source2 of sources) {
-    for (const key3 of Reflect.ownKeys(source2)) {
-      if (Object.prototype.propertyIsEnumerable.call(source2, key3)) {
-        assignProp(target, key3, source2[key3]);
+    for (const key4 of Reflect.ownKeys(source2)) {
+      if (Object.prototype.propertyIsEnumerable.call(source2, key4)) {
+        assignProp(target, key4, source2[key4]);
       }
     }
   }
@@ -21515,8 +22605,8 @@ function extractDefs(ctx, schema) {
     if (defId)
       seen.defId = defId;
     const schema2 = seen.schema;
-    for (const key3 in schema2) {
-      delete schema2[key3];
+    for (const key4 in schema2) {
+      delete schema2[key4];
     }
     schema2.$ref = ref;
   };
@@ -21570,8 +22660,8 @@ function compactTypeUnion(schema) {
     if (!option || typeof option !== "object")
       return;
     compactTypeUnion(option);
-    const keys = Object.keys(option);
-    if (keys.length !== 1 || keys[0] !== "type")
+    const keys2 = Object.keys(option);
+    if (keys2.length !== 1 || keys2[0] !== "type")
       return;
     const type = option.type;
     for (const member of Array.isArray(type) ? type : [type]) {
@@ -21597,8 +22687,8 @@ function foldObjects(members2) {
   for (const member of members2) {
     if (typeof member !== "object" || member.type !== "object")
       return null;
-    for (const key3 in member) {
-      if (!FOLDABLE_KEYS.has(key3))
+    for (const key4 in member) {
+      if (!FOLDABLE_KEYS.has(key4))
         return null;
     }
     objects.push(member);
@@ -21606,22 +22696,22 @@ function foldObjects(members2) {
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
   for (const object2 of objects) {
-    for (const key3 in object2.properties) {
-      if (Object.prototype.hasOwnProperty.call(properties, key3))
+    for (const key4 in object2.properties) {
+      if (Object.prototype.hasOwnProperty.call(properties, key4))
         continue;
       const parts = [];
       for (const other of objects) {
-        const part = other.properties?.[key3] ?? undeclaredConstraint(other);
+        const part = other.properties?.[key4] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
         if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
           parts.push(part);
       }
       const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
-      assignProp(properties, key3, merged);
+      assignProp(properties, key4, merged);
     }
-    for (const key3 of object2.required ?? [])
-      required2.add(key3);
+    for (const key4 of object2.required ?? [])
+      required2.add(key4);
   }
   const folded = { type: "object", properties };
   if (required2.size)
@@ -21646,8 +22736,8 @@ function foldIntersection(json3) {
   const allOf = json3.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
-  for (const key3 of FOLDABLE_KEYS)
-    if (key3 in json3)
+  for (const key4 of FOLDABLE_KEYS)
+    if (key4 in json3)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -21694,20 +22784,20 @@ function finalize(ctx, schema) {
       assignProps(schema2, _cached);
       const isParentRef = zodSchema._zod.parent === ref;
       if (isParentRef) {
-        for (const key3 in schema2) {
-          if (key3 === "$ref" || key3 === "allOf")
+        for (const key4 in schema2) {
+          if (key4 === "$ref" || key4 === "allOf")
             continue;
-          if (!(key3 in _cached)) {
-            delete schema2[key3];
+          if (!(key4 in _cached)) {
+            delete schema2[key4];
           }
         }
       }
       if (refSchema.$ref && refSeen.def) {
-        for (const key3 in schema2) {
-          if (key3 === "$ref" || key3 === "allOf")
+        for (const key4 in schema2) {
+          if (key4 === "$ref" || key4 === "allOf")
             continue;
-          if (key3 in refSeen.def && JSON.stringify(schema2[key3]) === JSON.stringify(refSeen.def[key3])) {
-            delete schema2[key3];
+          if (key4 in refSeen.def && JSON.stringify(schema2[key4]) === JSON.stringify(refSeen.def[key4])) {
+            delete schema2[key4];
           }
         }
       }
@@ -21719,11 +22809,11 @@ function finalize(ctx, schema) {
       if (parentSeen?.schema.$ref) {
         schema2.$ref = parentSeen.schema.$ref;
         if (parentSeen.def) {
-          for (const key3 in schema2) {
-            if (key3 === "$ref" || key3 === "allOf")
+          for (const key4 in schema2) {
+            if (key4 === "$ref" || key4 === "allOf")
               continue;
-            if (key3 in parentSeen.def && JSON.stringify(schema2[key3]) === JSON.stringify(parentSeen.def[key3])) {
-              delete schema2[key3];
+            if (key4 in parentSeen.def && JSON.stringify(schema2[key4]) === JSON.stringify(parentSeen.def[key4])) {
+              delete schema2[key4];
             }
           }
         }
@@ -21856,8 +22946,8 @@ function isTransforming(_schema, _ctx) {
     return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
   }
   if (def.type === "object") {
-    for (const key3 in def.shape) {
-      if (isTransforming(def.shape[key3], ctx))
+    for (const key4 in def.shape) {
+      if (isTransforming(def.shape[key4], ctx))
         return true;
     }
     return false;
@@ -21895,13 +22985,13 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key3, value) => {
-  if (agg[key3] === void 0 || value > agg[key3])
-    agg[key3] = value;
+var narrowMin = (agg, key4, value) => {
+  if (agg[key4] === void 0 || value > agg[key4])
+    agg[key4] = value;
 };
-var narrowMax = (agg, key3, value) => {
-  if (agg[key3] === void 0 || value < agg[key3])
-    agg[key3] = value;
+var narrowMax = (agg, key4, value) => {
+  if (agg[key4] === void 0 || value < agg[key4])
+    agg[key4] = value;
 };
 var narrowBoth = (agg, value) => {
   narrowMin(agg, "minimum", value);
@@ -22239,17 +23329,17 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   json3.type = "object";
   json3.properties = {};
-  for (const key3 in shape) {
-    assignProp(json3.properties, key3, processSchema(shape[key3], ctx, {
+  for (const key4 in shape) {
+    assignProp(json3.properties, key4, processSchema(shape[key4], ctx, {
       ...params,
-      path: [...params.path, "properties", key3]
+      path: [...params.path, "properties", key4]
     }));
   }
   const requiredKeys = [];
-  for (const key3 of Object.keys(shape)) {
-    const field = def.shape[key3];
+  for (const key4 of Object.keys(shape)) {
+    const field = def.shape[key4];
     if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
-      requiredKeys.push(key3);
+      requiredKeys.push(key4);
     }
   }
   if (requiredKeys.length > 0) {
@@ -22624,9 +23714,9 @@ function toJSONSchema(input2, params) {
     };
     ctx2.external = external;
     for (const entry of registry2._idmap.entries()) {
-      const [key3, schema] = entry;
+      const [key4, schema] = entry;
       extractDefs(ctx2, schema);
-      assignProp(schemas, key3, finalize(ctx2, schema));
+      assignProp(schemas, key4, finalize(ctx2, schema));
     }
     if (Object.keys(defs).length > 0) {
       const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
@@ -22840,7 +23930,7 @@ __export(schemas_exports2, {
   httpUrl: () => httpUrl,
   iban: () => iban2,
   instanceof: () => _instanceof,
-  int: () => int,
+  int: () => int2,
   int32: () => int32,
   int64: () => int64,
   intersection: () => intersection,
@@ -22941,17 +24031,17 @@ __export(checks_exports2, {
 
 // node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-function _lazyMethod(proto, key3, make) {
-  Object.defineProperty(proto, key3, {
+function _lazyMethod(proto, key4, make) {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     enumerable: false,
     get() {
       const value = make(this);
-      Object.defineProperty(this, key3, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key4, { value, configurable: true, writable: true });
       return value;
     },
     set(value) {
-      Object.defineProperty(this, key3, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key4, { value, configurable: true, writable: true });
     }
   });
 }
@@ -23584,10 +24674,10 @@ var ZodNumber = /* @__PURE__ */ $constructor(
       return this.check(_lte(value, params));
     },
     int(params) {
-      return this.check(int(params));
+      return this.check(int2(params));
     },
     safe(params) {
-      return this.check(int(params));
+      return this.check(int2(params));
     },
     positive(params) {
       return this.check(_gt(0, params));
@@ -23619,7 +24709,7 @@ var ZodNumberFormat = /* @__PURE__ */ $constructor("ZodNumberFormat", (inst, def
   $ZodNumberFormat.init(inst, def);
   ZodNumber.init(inst, def);
 });
-function int(params) {
+function int2(params) {
   return _int(ZodNumberFormat, params);
 }
 function float32(params) {
@@ -24054,11 +25144,11 @@ var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   inst._zod.processJSONSchema = (ctx, json3, params) => enumProcessor(inst, ctx, json3, params);
   inst.enum = def.entries;
   inst.options = [...inst._zod.values];
-  const keys = new Set(Object.keys(def.entries));
+  const keys2 = new Set(Object.keys(def.entries));
   inst.extract = (values, params) => {
     const newEntries = {};
     for (const value of values) {
-      if (keys.has(value)) {
+      if (keys2.has(value)) {
         newEntries[value] = def.entries[value];
       } else
         throw new Error(`Key ${value} not found in enum`);
@@ -24073,7 +25163,7 @@ var ZodEnum = /* @__PURE__ */ $constructor("ZodEnum", (inst, def) => {
   inst.exclude = (values, params) => {
     const newEntries = { ...def.entries };
     for (const value of values) {
-      if (keys.has(value)) {
+      if (keys2.has(value)) {
         delete newEntries[value];
       } else
         throw new Error(`Key ${value} not found in enum`);
@@ -24423,20 +25513,20 @@ var ZodInstanceOf = /* @__PURE__ */ $constructor("ZodInstanceOf", (inst, def) =>
     return this.check(_properties(shape, params));
   }
 });
-function _instanceof(cls, params = {}) {
+function _instanceof(cls2, params = {}) {
   const inst = new ZodInstanceOf({
     type: "custom",
     check: "custom",
-    fn: (data) => data instanceof cls,
+    fn: (data) => data instanceof cls2,
     abort: true,
     ...util_exports.normalizeParams(params)
   });
-  inst._zod.bag.Class = cls;
+  inst._zod.bag.Class = cls2;
   inst._zod.check = (payload) => {
-    if (!(payload.value instanceof cls)) {
+    if (!(payload.value instanceof cls2)) {
       payload.issues.push({
         code: "invalid_type",
-        expected: cls.name,
+        expected: cls2.name,
         input: payload.value,
         inst,
         path: [...inst._zod.def.path ?? []]
@@ -24621,11 +25711,11 @@ function resolveRef(ref, ctx) {
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
   if (path[0] === defsKey) {
-    const key3 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
-    if (!key3 || !ctx.defs[key3]) {
+    const key4 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+    if (!key4 || !ctx.defs[key4]) {
       throw new Error(`Reference not found: ${ref}`);
     }
-    return ctx.defs[key3];
+    return ctx.defs[key4];
   }
   throw new Error(`Reference not found: ${ref}`);
 }
@@ -24634,8 +25724,8 @@ function checkObjectGuards(objectSchema, guards) {
     const value = payload.value;
     if (typeof value !== "object" || value === null || Array.isArray(value))
       return;
-    const keys = Object.getOwnPropertyNames(value);
-    if (guards.minProperties !== void 0 && keys.length < guards.minProperties) {
+    const keys2 = Object.getOwnPropertyNames(value);
+    if (guards.minProperties !== void 0 && keys2.length < guards.minProperties) {
       payload.issues.push({
         origin: "object",
         code: "too_small",
@@ -24647,7 +25737,7 @@ function checkObjectGuards(objectSchema, guards) {
         continue: true
       });
     }
-    if (guards.maxProperties !== void 0 && keys.length > guards.maxProperties) {
+    if (guards.maxProperties !== void 0 && keys2.length > guards.maxProperties) {
       payload.issues.push({
         origin: "object",
         code: "too_big",
@@ -24660,16 +25750,16 @@ function checkObjectGuards(objectSchema, guards) {
       });
     }
     if (guards.keySchema) {
-      for (const key3 of keys) {
-        const result2 = guards.keySchema.safeParse(key3);
+      for (const key4 of keys2) {
+        const result2 = guards.keySchema.safeParse(key4);
         if (result2.success)
           continue;
         payload.issues.push({
           code: "invalid_key",
           origin: "record",
           issues: result2.error.issues,
-          input: key3,
-          path: [key3],
+          input: key4,
+          path: [key4],
           continue: true
         });
       }
@@ -24694,20 +25784,20 @@ function canonicalKey(value, seen) {
     if (Array.isArray(value)) {
       const parts2 = [];
       for (const item of value) {
-        const key3 = canonicalKey(item, seen);
-        if (key3 === null)
+        const key4 = canonicalKey(item, seen);
+        if (key4 === null)
           return null;
-        parts2.push(key3);
+        parts2.push(key4);
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
-    const keys = Object.keys(value).sort();
+    const keys2 = Object.keys(value).sort();
     const parts = [];
-    for (const k of keys) {
-      const key3 = canonicalKey(value[k], seen);
-      if (key3 === null)
+    for (const k of keys2) {
+      const key4 = canonicalKey(value[k], seen);
+      if (key4 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key3}`);
+      parts.push(`${k.length}:${k}=${key4}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
@@ -24747,10 +25837,10 @@ function containsRef(value) {
     return value.some(containsRef);
   if (typeof value.$ref === "string")
     return true;
-  return Object.entries(value).some(([key3, sub]) => {
-    if (SCHEMA_KEYWORDS.has(key3))
+  return Object.entries(value).some(([key4, sub]) => {
+    if (SCHEMA_KEYWORDS.has(key4))
       return containsRef(sub);
-    if (!SCHEMA_MAP_KEYWORDS.has(key3) || typeof sub !== "object" || sub === null)
+    if (!SCHEMA_MAP_KEYWORDS.has(key4) || typeof sub !== "object" || sub === null)
       return false;
     return Object.values(sub).some(containsRef);
   });
@@ -24766,12 +25856,12 @@ function checkArrayGuards(arraySchema, guards) {
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
       for (let i = 0; i < items.length; i++) {
-        const key3 = canonicalKey(items[i], /* @__PURE__ */ new Set());
-        if (key3 === null)
+        const key4 = canonicalKey(items[i], /* @__PURE__ */ new Set());
+        if (key4 === null)
           continue;
-        const first2 = firstSeen.get(key3);
+        const first2 = firstSeen.get(key4);
         if (first2 === void 0) {
-          firstSeen.set(key3, i);
+          firstSeen.set(key4, i);
           continue;
         }
         payload.issues.push({
@@ -25010,9 +26100,9 @@ function convertBaseSchema(schema, ctx) {
       const properties = schema.properties || {};
       const requiredSet = new Set(schema.required || []);
       const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
-      for (const [key3, propSchema] of Object.entries(properties)) {
+      for (const [key4, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key3, requiredSet.has(key3) ? propZodSchema : propZodSchema.optional());
+        assignProp(shape, key4, requiredSet.has(key4) ? propZodSchema : propZodSchema.optional());
       }
       if (schema.patternProperties) {
         const patternProps = schema.patternProperties;
@@ -25047,12 +26137,12 @@ function convertBaseSchema(schema, ctx) {
             if (!isPlainObject(payload.value))
               return;
             const unrecognized = [];
-            for (const key3 of Object.keys(payload.value)) {
-              if (propertyKeys.includes(key3))
+            for (const key4 of Object.keys(payload.value)) {
+              if (propertyKeys.includes(key4))
                 continue;
-              if (patterns.some((regex) => regex.test(key3)))
+              if (patterns.some((regex) => regex.test(key4)))
                 continue;
-              unrecognized.push(key3);
+              unrecognized.push(key4);
             }
             if (unrecognized.length) {
               payload.issues.push({
@@ -25183,38 +26273,38 @@ function convertSchema(schema, ctx) {
   }
   const extraMeta = {};
   const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
-  for (const key3 of coreMetadataKeys) {
-    if (key3 in schema) {
-      extraMeta[key3] = schema[key3];
+  for (const key4 of coreMetadataKeys) {
+    if (key4 in schema) {
+      extraMeta[key4] = schema[key4];
     }
   }
   const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
-  for (const key3 of contentMetadataKeys) {
-    if (key3 in schema) {
-      extraMeta[key3] = schema[key3];
+  for (const key4 of contentMetadataKeys) {
+    if (key4 in schema) {
+      extraMeta[key4] = schema[key4];
     }
   }
   if (schema.type === "object" && schema.$ref === void 0) {
     if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
       extraMeta.propertyNames = schema.propertyNames;
     }
-    for (const key3 of ["minProperties", "maxProperties"]) {
-      if (schema[key3] !== void 0)
-        extraMeta[key3] = schema[key3];
+    for (const key4 of ["minProperties", "maxProperties"]) {
+      if (schema[key4] !== void 0)
+        extraMeta[key4] = schema[key4];
     }
   }
   if (schema.type === "array" && schema.$ref === void 0) {
     if (schema.contains !== void 0 && !containsRef(schema.contains)) {
       extraMeta.contains = schema.contains;
     }
-    for (const key3 of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key3] !== void 0)
-        extraMeta[key3] = schema[key3];
+    for (const key4 of ["uniqueItems", "minContains", "maxContains"]) {
+      if (schema[key4] !== void 0)
+        extraMeta[key4] = schema[key4];
     }
   }
-  for (const key3 of Object.keys(schema)) {
-    if (!RECOGNIZED_KEYS.has(key3)) {
-      assignProp(extraMeta, key3, schema[key3]);
+  for (const key4 of Object.keys(schema)) {
+    if (!RECOGNIZED_KEYS.has(key4)) {
+      assignProp(extraMeta, key4, schema[key4]);
     }
   }
   if (Object.keys(extraMeta).length > 0) {
@@ -25278,10 +26368,10 @@ function visit(schema, fnOrHandlers) {
     switch (kind) {
       case "object": {
         const oldShape = def.shape;
-        const keys = Object.keys(oldShape);
+        const keys2 = Object.keys(oldShape);
         let changed = false;
         const newShape = {};
-        for (const k of keys) {
+        for (const k of keys2) {
           const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
@@ -25470,264 +26560,13 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/build/timings.ts
-var FIRST_BUILD_MS = { js: 2e4, go: 45e3, rs: 15e4 };
-function loadFactor() {
-  return Math.max(1, loadavg()[0] / availableParallelism());
-}
-var FILE = "timings.json";
-var TimingsSchema = external_exports.object({
-  builds: external_exports.record(external_exports.string(), external_exports.number().nonnegative()).default({}),
-  stages: external_exports.record(external_exports.string(), external_exports.object({ msPerUnit: external_exports.number().nonnegative() })).default({})
-});
-function readTimings(cacheDir) {
-  try {
-    return TimingsSchema.parse(JSON.parse(readFileSync5(join7(cacheDir, FILE), "utf8")));
-  } catch {
-    return { builds: {}, stages: {} };
-  }
-}
-function buildEstimate(cacheDir, runner, factor = loadFactor()) {
-  const last = readTimings(cacheDir).builds[runner];
-  return { ms: (last ?? FIRST_BUILD_MS[runner]) * factor, from: last === void 0 ? "first build" : "last build", factor };
-}
-function estimateBasis(e) {
-  const what = e.from === "last build" ? "the last build's time" : "a first build's time on 2 cores";
-  return e.factor > 1.05 ? `${what}, times ${e.factor.toFixed(1)} for the load` : what;
-}
-function recordBuild(cacheDir, runner, ms, factors) {
-  const mean3 = factors.reduce((a, b) => a + b, 0) / factors.length;
-  updateTimings(cacheDir, (t) => t.builds[runner] = Math.round(ms / mean3));
-}
-function updateTimings(cacheDir, change) {
-  const t = readTimings(cacheDir);
-  change(t);
-  mkdirSync2(cacheDir, { recursive: true });
-  const tmp = join7(cacheDir, `${FILE}.${process.pid}.tmp`);
-  writeFileSync2(tmp, `${JSON.stringify(t, null, 2)}
-`);
-  renameSync(tmp, join7(cacheDir, FILE));
-}
-var stageKey = (runner, stage, profile) => `${runner} ${stage} ${profile}`;
-
-// src/build/index.ts
-var BUILDERS = { js: jsBuilder, go: goBuilder, rs: rsBuilder };
-var defaultCacheDir = () => resolve2(process.env.BEE_BENCH_CACHE ?? join8(".bee-bench", "cache"));
-function builderFor(runner) {
-  return BUILDERS[runner];
-}
-function markerMatches(marker, key3) {
-  if (!existsSync4(marker)) return false;
-  try {
-    return JSON.parse(readFileSync6(marker, "utf8"))?.key === key3;
-  } catch {
-    return false;
-  }
-}
-async function buildFolder(req) {
-  const builder = builderFor(req.runner);
-  const toolchain = await builder.toolchain();
-  if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
-  const identity = sourceIdentity(req.source);
-  const key3 = hashParts([
-    req.runner,
-    `recipe ${builder.recipe}`,
-    treeHash(join8(packageRoot(), "runners", req.runner)),
-    identity.key,
-    toolchain,
-    req.buildCommand ?? ""
-  ]);
-  return { key: key3, dir: join8(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key3}`), toolchain };
-}
-var BUILD_MARKER = "bee-bench-build.json";
-async function buildRunner(req) {
-  const started = performance.now();
-  const log2 = req.log ?? (() => {
-  });
-  const builder = builderFor(req.runner);
-  const { key: key3, dir, toolchain } = await buildFolder(req);
-  const root = packageRoot();
-  const identity = sourceIdentity(req.source);
-  const cacheDir = req.cacheDir ?? defaultCacheDir();
-  const marker = join8(dir, BUILD_MARKER);
-  if (markerMatches(marker, key3)) {
-    log2(`${req.runner}: build cache hit ${key3} (${identity.key})`);
-    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key3, cached: true, buildMs: performance.now() - started };
-  }
-  if (req.reuseOnly) {
-    const there = existsSync4(cacheDir) ? readdirSync2(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared")) : [];
-    throw new BuildError(
-      `runner ${req.runner}: no build ${req.runner}-${key3} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
-    );
-  }
-  rmSync3(dir, { recursive: true, force: true });
-  mkdirSync3(dir, { recursive: true });
-  const sharedDir = join8(cacheDir, `${req.runner}-shared`);
-  mkdirSync3(sharedDir, { recursive: true });
-  const logFile = join8(dir, "build.log");
-  const shown = relative2(process.cwd(), logFile).startsWith("..") ? logFile : relative2(process.cwd(), logFile);
-  const toFile = (line) => appendFileSync(logFile, `${line}
-`);
-  const estimate = buildEstimate(cacheDir, req.runner);
-  log2(`${req.runner}: building ${identity.key} (not in the cache; about ${Math.round(estimate.ms / 1e3)} s: ${estimateBasis(estimate)})`);
-  let command;
-  try {
-    command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log: toFile });
-  } catch (e) {
-    if (e instanceof BuildError) throw new BuildError(`${e.message}
-(full output: ${shown})`, e.logTail);
-    throw e;
-  }
-  const tookMs = performance.now() - started;
-  log2(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1e3)} s (cache miss ${key3}); output in ${shown}`);
-  recordBuild(cacheDir, req.runner, tookMs, [estimate.factor, loadFactor()]);
-  writeFileSync3(marker, JSON.stringify({ key: key3, source: identity, toolchain }, null, 2));
-  return { runner: req.runner, source: req.source, command, key: key3, cached: false, buildMs: performance.now() - started };
-}
-
-// src/count/callgrind.ts
-import { readdirSync as readdirSync3, readFileSync as readFileSync7 } from "node:fs";
-import { join as join9 } from "node:path";
-
-// runners/js/src/callgrind-costs.mjs
-var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
-var V8_LOGGER_FUNCTION = /^v8::internal::(?:Logger|V8FileLogger|CodeEventLogger|LinuxPerfBasicLogger|LogFile|ExistingCodeLogger)::/;
-function v8Count(text2) {
-  const total = dumpTotal(text2);
-  return total === null ? null : total - v8HeapCost(text2) - v8LoggerCost(text2);
-}
-function v8LoggerCost(text2) {
-  if (!text2.includes("Logger::")) return 0;
-  return inclusiveCost(text2, (fn) => V8_LOGGER_FUNCTION.test(fn));
-}
-function inclusiveCost(text2, isIn) {
-  return sumCosts(text2, (fn, callee) => isIn(fn) && !(callee !== null && isIn(callee)));
-}
-function dumpTotal(text2) {
-  const totals = /^totals: (\d+)/m.exec(text2);
-  return totals ? Number(totals[1]) : null;
-}
-function v8HeapCost(text2) {
-  if (!text2.includes("v8::internal::")) return 0;
-  const heap = /* @__PURE__ */ new Map();
-  const isHeap = (fn) => {
-    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
-    return heap.get(fn);
-  };
-  return sumCosts(text2, (fn, callee) => callee === null && isHeap(fn));
-}
-function sumCosts(text2, pick2) {
-  const names = /* @__PURE__ */ new Map();
-  const nameOf = (spec) => {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== void 0) names.set(m[1], m[2]);
-    return names.get(m[1]) ?? "";
-  };
-  let fn = "";
-  let callee = "";
-  let callCost = false;
-  let cost = 0;
-  for (const line of text2.split("\n")) {
-    if (line.startsWith("fn=")) {
-      fn = nameOf(line.slice(3));
-      callCost = false;
-    } else if (line.startsWith("cfn=")) {
-      callee = nameOf(line.slice(4));
-    } else if (line.startsWith("calls=")) {
-      callCost = true;
-    } else if (/^[\d+*-]/.test(line)) {
-      if (pick2(fn, callCost ? callee : null)) cost += Number(line.split(" ")[1] ?? 0);
-      callCost = false;
-    }
-  }
-  return cost;
-}
-
-// src/count/callgrind.ts
-var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
-var JS_NAMING_FLAGS = ["--perf-basic-prof", "--logfile=/dev/null", "--no-short-builtin-calls"];
-var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
-var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
-var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
-async function findCounter() {
-  if (process.platform !== "linux" || process.arch !== "x64") {
-    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
-  }
-  const line = await toolVersion("valgrind", ["--version"]);
-  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
-  return { counter: { tool: "callgrind", version: line } };
-}
-function countingCommand(cmd, runner, dumpDir, o = {}) {
-  const [exe, ...rest] = cmd.argv;
-  if (!exe) throw new Error("empty runner command");
-  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
-  const inner = runner === "js" ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
-  return {
-    ...cmd,
-    argv: [
-      "valgrind",
-      "--tool=callgrind",
-      "--instr-atstart=no",
-      "--dump-line=no",
-      "--compress-strings=yes",
-      `--callgrind-out-file=${join9(dumpDir, "callgrind.out.%p")}`,
-      "--quiet",
-      ...inner
-    ],
-    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
-  };
-}
-var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
-var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
-function parseDump(text2) {
-  const trigger = TRIGGER.exec(text2);
-  if (!trigger) return null;
-  const count = v8Count(text2);
-  const instructions = count === null ? 0 : count - wallClockCost(text2);
-  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
-}
-var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
-function wallClockCost(text2) {
-  if (!WALL_CLOCK_FUNCTIONS.some((w) => text2.includes(w))) return 0;
-  return inclusiveCost(text2, isWallClock);
-}
-function readDumps(dir) {
-  const steps = /* @__PURE__ */ new Map();
-  for (const f of readdirSync3(dir).filter((name) => name.startsWith("callgrind.out."))) {
-    const d = parseDump(readFileSync7(join9(dir, f), "utf8"));
-    if (!d) continue;
-    const key3 = `${d.unit} ${d.step}`;
-    const seen = steps.get(key3);
-    steps.set(key3, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
-  }
-  const byUnit = /* @__PURE__ */ new Map();
-  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
-    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
-  }
-  return byUnit;
-}
-
-// src/spec/measure.ts
-var MEASURES = ["wall", "instructions", "allocations"];
-var KindSchema = external_exports.enum(MEASURES);
-var MeasureSchema = external_exports.string().transform(
-  (text2) => text2.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
-).pipe(external_exports.array(KindSchema).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
-var measuresWall = (m) => m.includes("wall");
-var measuresInstructions = (m) => m.includes("instructions");
-var measuresAllocations = (m) => m.includes("allocations");
-
-// src/run/alloc-ab.ts
-import { join as join13 } from "node:path";
-
 // src/spec/schema.ts
 var RUNNERS = ["js", "go", "rs"];
 var RunnerSchema = external_exports.enum(RUNNERS);
 var PROFILES = ["quick", "full"];
 var ProfileSchema = external_exports.enum(PROFILES);
-var KindSchema2 = external_exports.enum(["cpu", "net"]);
-var hex3 = (bytes) => external_exports.string().regex(bytes ? new RegExp(`^[0-9a-f]{${bytes * 2}}$`) : /^[0-9a-f]+$/, "lowercase hex without 0x");
+var KindSchema = external_exports.enum(["cpu", "net"]);
+var hex3 = (bytes2) => external_exports.string().regex(bytes2 ? new RegExp(`^[0-9a-f]{${bytes2 * 2}}$`) : /^[0-9a-f]+$/, "lowercase hex without 0x");
 var ParamValueSchema = external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()]);
 var ParamValuesSchema = external_exports.record(external_exports.string(), ParamValueSchema);
 var SpecParamSchema = external_exports.object({
@@ -25739,7 +26578,7 @@ var SpecParamSchema = external_exports.object({
 var perProfile = (t) => external_exports.object({ quick: t, full: t });
 var SpecCaseSchema = external_exports.object({
   id: external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, "ids look like cpu.group.name or net.group.name"),
-  kind: KindSchema2,
+  kind: KindSchema,
   group: external_exports.string().min(1),
   doc: external_exports.string().min(1),
   work: external_exports.object({ ops: external_exports.array(external_exports.string()), bytes: external_exports.array(external_exports.string()).optional() }),
@@ -25769,21 +26608,21 @@ var SpecCaseSchema = external_exports.object({
   if (!c.id.startsWith(`${c.kind}.`)) {
     ctx.addIssue({ code: "custom", path: ["kind"], message: `kind "${c.kind}" does not match the id prefix of ${c.id}` });
   }
-  for (const profile of PROFILES) {
-    c.params[profile].forEach((p, i) => {
+  for (const profile2 of PROFILES) {
+    c.params[profile2].forEach((p, i) => {
       const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
-      for (const key3 of scaled) {
-        if (c.digest && !(key3 in (p.digest_with ?? {}))) {
+      for (const key4 of scaled) {
+        if (c.digest && !(key4 in (p.digest_with ?? {}))) {
           ctx.addIssue({
             code: "custom",
-            path: ["params", profile, i, "digest_with"],
-            message: `per_runner scales "${key3}" but digest_with does not fix it`
+            path: ["params", profile2, i, "digest_with"],
+            message: `per_runner scales "${key4}" but digest_with does not fix it`
           });
         }
       }
-      for (const name of [...c.work.ops, ...c.work.bytes ?? []]) {
-        if (typeof p[name] !== "number") {
-          ctx.addIssue({ code: "custom", path: ["params", profile, i, name], message: `work names "${name}" but the param has no number by that name` });
+      for (const name2 of [...c.work.ops, ...c.work.bytes ?? []]) {
+        if (typeof p[name2] !== "number") {
+          ctx.addIssue({ code: "custom", path: ["params", profile2, i, name2], message: `work names "${name2}" but the param has no number by that name` });
         }
       }
     });
@@ -25840,7 +26679,7 @@ var ClientSchema = external_exports.object({
 var nsArray = external_exports.array(external_exports.number().int().nonnegative());
 var CaseResultSchema = external_exports.object({
   id: external_exports.string().min(1),
-  kind: KindSchema2,
+  kind: KindSchema,
   param: ParamValuesSchema,
   status: external_exports.enum(["ok", "skipped", "failed"]),
   skip_reason: external_exports.string().min(1).optional(),
@@ -25887,6 +26726,805 @@ var ResultSchema = external_exports.object({
 });
 var InfoSchema = external_exports.object({ runner: RunnerSchema, client: ClientSchema, runtime: external_exports.string(), host: HostSchema });
 
+// src/profile/schema.ts
+var MAX_LINES = 20;
+var name = external_exports.string().min(1).max(NAME_CHARS * 2);
+var ir = external_exports.number().finite().nonnegative();
+var status = external_exports.enum(["new", "gone"]).optional();
+var SelfLineSchema = external_exports.strictObject({ name, base: ir, head: ir, status });
+var ProfileDiffSchema = external_exports.strictObject({
+  caseId: external_exports.string().max(200),
+  label: external_exports.string().max(200),
+  runner: RunnerSchema,
+  /** Instructions per iteration of the whole row, by side. */
+  total: external_exports.strictObject({ base: ir, head: ir }),
+  iterations: external_exports.strictObject({ base: external_exports.number().int().nonnegative(), head: external_exports.number().int().nonnegative() }),
+  /** Functions by change in their own instructions per iteration. */
+  self: external_exports.array(SelfLineSchema).max(MAX_LINES),
+  /** The client's functions by change with the callees outside the client folded in, and those callees. */
+  own: external_exports.array(
+    external_exports.strictObject({
+      name,
+      base: ir,
+      head: ir,
+      inclusiveBase: ir,
+      inclusiveHead: ir,
+      via: external_exports.array(name).max(5),
+      status
+    })
+  ).max(MAX_LINES),
+  /** Calls into the allocator per iteration by allocation site; null where callgrind cannot see them (bee-js). */
+  allocations: external_exports.array(external_exports.strictObject({ name, base: ir, head: ir })).max(MAX_LINES).nullable()
+});
+var MAX_PROFILED_ROWS = 100;
+var ProfileDiffsSchema = external_exports.array(ProfileDiffSchema).max(MAX_PROFILED_ROWS);
+
+// src/profile/stacks.ts
+var SMALLEST_SHARE = 1e-4;
+var DEEPEST = 96;
+function expandStacks(p) {
+  const out = [];
+  const smallest = p.total * SMALLEST_SHARE;
+  const incoming = /* @__PURE__ */ new Map();
+  for (const edges of p.edges.values()) for (const [callee, e] of edges) incoming.set(callee, (incoming.get(callee) ?? 0) + e.ir);
+  const incl = (fn) => p.functions.get(fn)?.inclusive ?? 0;
+  const walk2 = (stack, ir2) => {
+    const fn = stack[stack.length - 1];
+    const whole = incl(fn);
+    if (whole <= 0) return;
+    const share = Math.min(1, ir2 / whole);
+    const deeper = p.edges.get(fn);
+    if (ir2 < smallest || stack.length >= DEEPEST || !deeper) {
+      out.push({ stack, ir: ir2 });
+      return;
+    }
+    let own2 = (p.functions.get(fn)?.self ?? 0) * share;
+    for (const [callee, e] of deeper) {
+      if (stack.includes(callee)) own2 += e.ir * share;
+      else walk2([...stack, callee], e.ir * share);
+    }
+    if (own2 > 0) out.push({ stack, ir: own2 });
+  };
+  for (const f of p.functions.values()) {
+    const unexplained = f.inclusive - (incoming.get(f.name) ?? 0);
+    if (unexplained > Math.max(smallest, 0.5)) walk2([f.name], unexplained);
+  }
+  return out;
+}
+function foldedText(stacks, name2 = (f) => f) {
+  const merged = /* @__PURE__ */ new Map();
+  for (const s of stacks) {
+    const key4 = s.stack.map((f) => name2(f).replace(/[;\r\n]/g, ":")).join(";");
+    merged.set(key4, (merged.get(key4) ?? 0) + s.ir);
+  }
+  return [...merged].map(([k, v]) => [k, Math.round(v)]).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}
+`).join("");
+}
+
+// src/profile/index.ts
+var rowFolder = (r) => `${r.caseId}~${r.label}`.replace(/[^A-Za-z0-9._~-]/g, "_").slice(0, 120);
+function profileOf(runner, run2, row, symbolize, byUnit = dumpsByUnit(run2.dir)) {
+  const unit = run2.plan.units.find((u) => u.id === row.caseId && String(u.param.label) === row.label);
+  const files = unit ? byUnit.get(unit.unit) : void 0;
+  if (!files || files.length === 0) return null;
+  return rowProfile(runner, files, symbolize ?? (runner === "js" ? { forDump: dumpSymbolizers(run2.dir) } : void 0));
+}
+
+// src/report/escape.ts
+var MD_ENTITIES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "*": "&#42;",
+  _: "&#95;",
+  "~": "&#126;",
+  "!": "&#33;"
+};
+var ZWSP = "\u200B";
+function mdText(value) {
+  const s = unlinked(String(value ?? "").replace(/\r\n?|\n|\u2028|\u2029/g, " ")).replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/@/g, "@&#8203;");
+  return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws, lead) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
+}
+function unlinked(s) {
+  return s.replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\b(www)\./gi, `$1${ZWSP}.`);
+}
+var PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()@#-]*$/;
+function mdCode(value) {
+  const s = String(value ?? "");
+  return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
+}
+function mdProse(value) {
+  const parts = String(value ?? "").split(/`([^`\r\n]+)`/);
+  return parts.map((p, i) => i % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, "&#124;")}</code>` : mdText(p)).join("");
+}
+function htmlText(value) {
+  return String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function jsonForScript(value) {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+function csvField(value) {
+  if (value == null) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  let s = value;
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+function clip(value, n) {
+  const chars = [...value];
+  return chars.length <= n ? value : `${chars.slice(0, Math.max(0, n - 1)).join("")}\u2026`;
+}
+function safeUrl(value) {
+  let url2;
+  try {
+    url2 = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url2.protocol !== "https:" && url2.protocol !== "http:") return null;
+  return url2.href.replace(/[\s"'<>()[\]`|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+// src/report/units.ts
+function sig3(v) {
+  if (!Number.isFinite(v)) return "\u2014";
+  const a = Math.abs(v);
+  if (a === 0) return "0";
+  if (a >= 100) return v.toFixed(0);
+  if (a >= 10) return v.toFixed(1);
+  if (a >= 1) return v.toFixed(2);
+  return v.toPrecision(3);
+}
+function rounded3(v) {
+  return Number(sig3(v));
+}
+var DASH = "\u2014";
+var TIME_UNITS = [
+  { unit: "ns", ns: 1 },
+  { unit: "\xB5s", ns: 1e3 },
+  { unit: "ms", ns: 1e6 },
+  { unit: "s", ns: 1e9 }
+];
+function formatDuration(ns) {
+  if (ns == null || !Number.isFinite(ns)) return DASH;
+  if (ns < 0) return `-${formatDuration(-ns)}`;
+  if (ns === 0) return "0 ns";
+  for (const u of TIME_UNITS) {
+    const v = ns / u.ns;
+    if (u.unit === "s") {
+      if (rounded3(v) < 60) return `${sig3(v)} s`;
+      break;
+    }
+    if (rounded3(v) < 1e3) return `${sig3(v)} ${u.unit}`;
+  }
+  const min2 = ns / 6e10;
+  return `${min2 < 100 ? min2.toFixed(1) : min2.toFixed(0)} min`;
+}
+function formatPerOp(nsPerOp, opLabel = "op") {
+  if (nsPerOp == null || !Number.isFinite(nsPerOp)) return DASH;
+  return `${formatDuration(nsPerOp)}/${opLabel}`;
+}
+var THROUGHPUT_FOOTNOTE = "MB/s and GB/s are decimal: 1 MB = 10^6 bytes (sizes use binary KiB/MiB/GiB).";
+function mbPerS(bytesPerNs) {
+  return bytesPerNs * 1e3;
+}
+function formatThroughput(bytesPerNs) {
+  if (bytesPerNs == null || !Number.isFinite(bytesPerNs) || bytesPerNs < 0) return DASH;
+  const mb = mbPerS(bytesPerNs);
+  if (mb === 0) return "0 MB/s";
+  if (rounded3(mb) >= 1e3) return `${sig3(mb / 1e3)} GB/s`;
+  if (mb < 1) return `${sig3(mb * 1e3)} kB/s`;
+  return `${sig3(mb)} MB/s`;
+}
+var BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
+function formatBytes(bytes2) {
+  if (bytes2 == null || !Number.isFinite(bytes2)) return DASH;
+  if (bytes2 < 0) return `-${formatBytes(-bytes2)}`;
+  let v = bytes2;
+  let i = 0;
+  while (i < BYTE_UNITS.length - 1 && rounded3(v) >= 1024) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${Math.round(v)} B` : `${sig3(v)} ${BYTE_UNITS[i]}`;
+}
+function formatRatio(r) {
+  if (r == null || !Number.isFinite(r)) return DASH;
+  return `${sig3(r)}x`;
+}
+function pct(v) {
+  const a = Math.abs(v);
+  return a >= 99.95 ? v.toFixed(0) : v.toFixed(1);
+}
+function formatChange(ratio) {
+  if (ratio == null || !Number.isFinite(ratio)) return DASH;
+  const p = (ratio - 1) * 100;
+  const s = pct(p).replace(/^-(0(\.0)?)$/, "$1");
+  return s.startsWith("-") ? `${s}%` : `+${s}%`;
+}
+function formatTimeChange(ratio) {
+  return changeWords(ratio, "slower", "faster");
+}
+function formatAmountChange(ratio, noun) {
+  const words = changeWords(ratio, "more", "fewer");
+  if (!noun || words === DASH) return words;
+  return words === "no change" ? `no change in ${noun}` : `${words} ${noun}`;
+}
+function changeWords(ratio, up, down) {
+  if (ratio == null || !Number.isFinite(ratio)) return DASH;
+  const p = (ratio - 1) * 100;
+  const size = pct(Math.abs(p));
+  if (size === "0.0") return "no change";
+  return `${size}% ${p > 0 ? up : down}`;
+}
+function formatTimeInterval(ci) {
+  if (!ci) return DASH;
+  const [lo, hi] = [formatTimeChange(ci[0]), formatTimeChange(ci[1])];
+  const same = /^([\d.]+)% (\w+)$/.exec(lo);
+  const other = /^([\d.]+)% (\w+)$/.exec(hi);
+  if (same && other && same[2] === other[2]) {
+    const [a, b] = [same[1], other[1]].sort((x, y) => Number(x) - Number(y));
+    return `${a}\u2013${b}% ${same[2]}`;
+  }
+  return `${lo} \u2026 ${hi}`;
+}
+function formatShift(ratio) {
+  if (ratio == null || !Number.isFinite(ratio)) return DASH;
+  if (ratio < 1) return `\u2193 ${pct((1 - ratio) * 100)}% faster`;
+  if (ratio > 1) return `\u2191 ${pct((ratio - 1) * 100)}% slower`;
+  return "= unchanged";
+}
+function formatPercent(fraction2) {
+  if (fraction2 == null || !Number.isFinite(fraction2)) return DASH;
+  return `${pct(fraction2 * 100)}%`;
+}
+function formatP(p) {
+  if (p == null || !Number.isFinite(p)) return DASH;
+  if (p < 1e-3) return "< 0.001";
+  if (p < 0.01) return p.toFixed(3);
+  return p.toFixed(2);
+}
+function formatCount(n) {
+  if (n == null || !Number.isFinite(n)) return DASH;
+  return Math.round(n).toLocaleString("en-US");
+}
+function opLabelOf(opNames) {
+  if (opNames.length !== 1) return "op";
+  const name2 = opNames[0] ?? "op";
+  if (name2 === "count") return "op";
+  return name2.endsWith("s") && name2.length > 1 ? name2.slice(0, -1) : name2;
+}
+
+// src/report/render/profile-html.ts
+function mergeStacks(base, head, name2) {
+  const root = { name: "all", base: 0, head: 0, children: [] };
+  const index = /* @__PURE__ */ new Map();
+  const add2 = (stack, ir2, side) => {
+    let node2 = root;
+    node2[side] += ir2;
+    for (const fn of stack) {
+      const n = name2(fn);
+      const kids = index.get(node2) ?? /* @__PURE__ */ new Map();
+      index.set(node2, kids);
+      let child = kids.get(n);
+      if (!child) {
+        child = { name: n, base: 0, head: 0, children: [] };
+        kids.set(n, child);
+        node2.children.push(child);
+      }
+      child[side] += ir2;
+      node2 = child;
+    }
+  };
+  for (const s of base) add2(s.stack, s.ir, "base");
+  for (const s of head) add2(s.stack, s.ir, "head");
+  return root;
+}
+var WIDTH = 1200;
+var ROW = 18;
+var NARROWEST = 0.5;
+function colour(f) {
+  const larger = Math.max(f.base, f.head);
+  const d = larger > 0 ? (f.head - f.base) / larger : 0;
+  const t = Math.min(1, Math.abs(d) * 5);
+  if (Math.abs(d) < 1e-4) return "rgb(208,212,218)";
+  const mix = (a, b) => Math.round(a + (b - a) * t);
+  return d > 0 ? `rgb(${mix(240, 207)},${mix(200, 34)},${mix(196, 46)})` : `rgb(${mix(200, 9)},${mix(214, 105)},${mix(240, 218)})`;
+}
+function frameTitle(f) {
+  const change = f.base > 0 ? formatChange(f.head / f.base) : f.head > 0 ? "new" : "gone";
+  return `${f.name}
+base ${formatCount(f.base)} \xB7 head ${formatCount(f.head)} instructions/iteration (${change})`;
+}
+function icicle(root) {
+  const scale = WIDTH / Math.max(1, root.base, root.head);
+  const rects = [];
+  let depth = 0;
+  const draw = (f, x, level) => {
+    const w = Math.max(f.base, f.head) * scale;
+    if (w < NARROWEST) return;
+    depth = Math.max(depth, level + 1);
+    const y = level * ROW;
+    const label = w > 40 ? `<text x="${(x + 3).toFixed(1)}" y="${y + 13}">${htmlText(clipText(f.name, Math.floor((w - 6) / 7)))}</text>` : "";
+    rects.push(
+      `<g><title>${htmlText(frameTitle(f))}</title><rect x="${x.toFixed(1)}" y="${y}" width="${w.toFixed(1)}" height="${ROW - 1}" fill="${colour(f)}"/>${label}</g>`
+    );
+    let cx = x;
+    for (const c of [...f.children].sort((a, b) => a.name.localeCompare(b.name))) {
+      draw(c, cx, level + 1);
+      cx += Math.max(c.base, c.head) * scale;
+    }
+  };
+  draw(root, 0, 0);
+  const height = depth * ROW;
+  return {
+    svg: `<svg class="flame" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-label="differential icicle graph">${rects.join("")}</svg>`,
+    height
+  };
+}
+var clipText = (s, n) => s.length <= n ? s : n <= 1 ? "" : `${s.slice(0, n - 1)}\u2026`;
+var signed = (n) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${formatCount(Math.abs(n))}`;
+var cls = (n) => Math.round(n) > 0 ? "more" : Math.round(n) < 0 ? "less" : "";
+function table(headers, rows) {
+  return `<table><thead><tr>${headers.map((h) => `<th>${htmlText(h)}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.join("")}</tr>`).join("")}</tbody></table>`;
+}
+var td = (text2, c = "") => `<td${c ? ` class="${c}"` : ""}>${htmlText(text2)}</td>`;
+var fnCell = (name2, status2) => `<td><code>${htmlText(name2)}</code>${status2 ? ` <span class="tag">${htmlText(status2)}</span>` : ""}</td>`;
+function renderProfileHtml(d, root, sides) {
+  const whole = d.total.head - d.total.base;
+  const { svg } = icicle(root);
+  const selfRows = d.self.map((l) => [
+    fnCell(l.name, l.status),
+    td(formatCount(l.base), "n"),
+    td(formatCount(l.head), "n"),
+    td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`),
+    td(whole !== 0 ? formatPercent((l.head - l.base) / whole) : "\u2014", "n")
+  ]);
+  const ownRows = d.own.map((l) => [
+    fnCell(l.name, l.status),
+    td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`),
+    td(d.total.base > 0 ? formatChange(1 + (l.head - l.base) / d.total.base) : "\u2014", "n"),
+    td(l.via.join(", ") || "\u2014")
+  ]);
+  const allocRows = (d.allocations ?? []).map((l) => [
+    fnCell(l.name),
+    td(formatCount(l.base), "n"),
+    td(formatCount(l.head), "n"),
+    td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`)
+  ]);
+  const title = `${d.caseId} ${d.label}: where it moved`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${htmlText(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<h1>${htmlText(title)}</h1>
+<p class="muted">base ${htmlText(sides.base)} \u2192 head ${htmlText(sides.head)} \xB7 ${formatCount(d.total.base)} \u2192 ${formatCount(d.total.head)} instructions per iteration (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : "\u2014"}) \xB7 ${d.iterations.base} and ${d.iterations.head} iterations</p>
+<p class="muted">Instructions under callgrind, not time: a row flagged by wall time alone (cache, I/O, contention) has no function list. Frames are as wide as the larger side; <span class="more">red = more instructions in head</span>, <span class="less">blue = fewer</span>. Stacks below the first call are in proportion to callgrind's caller \u2192 callee edges.</p>
+<section><h2>Call tree, head against base</h2><div class="scroll">${svg}</div></section>
+<section><h2>Functions by change in their own instructions</h2>${table(["function", "base", "head", "change", "share of the row\u2019s change"], selfRows)}</section>
+<section><h2>The client's functions (callees outside the client folded in)</h2>${table(["function", "change", "of the row", "via"], ownRows)}</section>
+<section><h2>Allocation sites (calls into the allocator per iteration)</h2>${d.allocations === null ? '<p class="muted">V8 allocates inline in JIT-compiled code: callgrind sees no allocator calls to attribute.</p>' : table(["site", "base", "head", "change"], allocRows)}</section>
+</main>
+</body>
+</html>
+`;
+}
+var CSS = `
+:root { --bg:#fff; --bg-card:#f6f8fa; --fg:#1f2328; --muted:#59636e; --border:#d1d9e0; --more:#cf222e; --less:#0969da; color-scheme: light dark;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; font-size: 15px; line-height: 1.45; }
+@media (prefers-color-scheme: dark) { :root { --bg:#0d1117; --bg-card:#151b23; --fg:#e6edf3; --muted:#9198a1; --border:#3d444d; --more:#ff7b72; --less:#4493f8; } }
+html, body { margin: 0; background: var(--bg); color: var(--fg); }
+main { max-width: 1240px; margin: 0 auto; padding: 1.1rem 1.25rem; }
+h1 { font-size: 1.35rem; overflow-wrap: anywhere; } h2 { font-size: 1.05rem; margin: 1.4rem 0 0.5rem; }
+.muted { color: var(--muted); } .more { color: var(--more); } .less { color: var(--less); }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.92em; overflow-wrap: anywhere; }
+.scroll { overflow-x: auto; border: 1px solid var(--border); background: var(--bg-card); }
+svg.flame text { font: 11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fill: #1f2328; pointer-events: none; }
+table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px solid var(--border); padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.tag { font-size: 0.8em; border: 1px solid var(--border); border-radius: 3px; padding: 0 0.3em; color: var(--muted); }
+`;
+
+// src/pipeline/profiles.ts
+function writeSide(dir, side, p, title) {
+  const name2 = (fn) => displayName(p.runner, fn);
+  const stacks = expandStacks(p);
+  writeFileSync(join5(dir, `callgrind.out.${side}`), callgrindText(p, `${title} (${side})`, name2));
+  writeFileSync(join5(dir, `${side}.pb.gz`), pprofBytes(stacks, name2));
+  writeFileSync(join5(dir, `${side}.folded`), foldedText(stacks, name2));
+  return stacks;
+}
+function writeRowProfiles(outDir, row, sides, labels) {
+  const dir = join5(outDir, "profiles", rowFolder(row));
+  mkdirSync(dir, { recursive: true });
+  const title = `${row.caseId} ${row.label}`;
+  const stacks = {
+    base: sides.base ? writeSide(dir, "base", sides.base, `${title} ${labels.base}`) : null,
+    head: sides.head ? writeSide(dir, "head", sides.head, `${title} ${labels.head}`) : null
+  };
+  if (!sides.base || !sides.head || !stacks.base || !stacks.head) return { dir, diff: null };
+  const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row));
+  const name2 = (fn) => displayName(sides.head.runner, fn);
+  writeFileSync(join5(dir, "diff.json"), `${JSON.stringify(diff, null, 2)}
+`);
+  writeFileSync(join5(dir, "diff.html"), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
+  return { dir, diff };
+}
+function profileAb(o) {
+  const started = performance.now();
+  const byUnit = { base: dumpsByUnit(o.base.dir), head: dumpsByUnit(o.head.dir) };
+  const diffs = [];
+  let unwritten = 0;
+  const problems = [];
+  for (const row of o.rows.slice(0, MAX_PROFILED_ROWS)) {
+    const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
+    const head = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
+    if (!base || !head) continue;
+    try {
+      if (folderBytes(join5(o.outDir, "profiles")) > MAX_PROFILE_BYTES) {
+        unwritten++;
+        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row)));
+        continue;
+      }
+      const { diff } = writeRowProfiles(o.outDir, row, { base, head }, o.labels);
+      if (diff) diffs.push(diff);
+    } catch (e) {
+      problems.push(`${row.caseId} ${row.label}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
+    }
+  }
+  return { diffs, ms: performance.now() - started, unwritten, problems };
+}
+var MAX_PROFILE_BYTES = 16 << 20;
+function folderBytes(dir) {
+  if (!existsSync3(dir)) return 0;
+  return readdirSync4(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).reduce((sum2, e) => sum2 + statSync(join5(e.parentPath, e.name)).size, 0);
+}
+
+// src/build/index.ts
+import { appendFileSync, existsSync as existsSync6, mkdirSync as mkdirSync4, readdirSync as readdirSync6, readFileSync as readFileSync9, rmSync as rmSync4, writeFileSync as writeFileSync4 } from "node:fs";
+import { join as join12, relative as relative3, resolve as resolve2 } from "node:path";
+
+// src/build/hash.ts
+import { createHash } from "node:crypto";
+import { readdirSync as readdirSync5, readFileSync as readFileSync5 } from "node:fs";
+import { join as join6, relative as relative2 } from "node:path";
+var SKIP = /* @__PURE__ */ new Set(["node_modules", "target", ".git", "bin", "dist-test"]);
+function walk(root, dir, h) {
+  const entries = readdirSync5(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    if (SKIP.has(e.name)) continue;
+    const full = join6(dir, e.name);
+    if (e.isDirectory()) walk(root, full, h);
+    else if (e.isFile()) {
+      h.update(relative2(root, full)).update("\0").update(readFileSync5(full)).update("\0");
+    }
+  }
+}
+function treeHash(root) {
+  const h = createHash("sha256");
+  walk(root, root, h);
+  return h.digest("hex");
+}
+function hashParts(parts) {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p).update("\0");
+  return h.digest("hex").slice(0, 16);
+}
+
+// src/build/go.ts
+import { execFile, execFileSync as execFileSync2 } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync as readFileSync7, rmSync as rmSync2 } from "node:fs";
+import { tmpdir } from "node:os";
+import { join as join8 } from "node:path";
+
+// src/build/go-map-seed.ts
+import { execFileSync } from "node:child_process";
+import { existsSync as existsSync4, mkdirSync as mkdirSync2, readFileSync as readFileSync6, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join7 } from "node:path";
+var SEED_DRAW = /m\.seed = uintptr\(rand\(\)\)/g;
+function goMapSource() {
+  const goroot = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8", env: childEnv() }).trim();
+  return join7(goroot, "src", "internal", "runtime", "maps", "map.go");
+}
+function mapSeedOverlay(dir, source2 = goMapSource()) {
+  if (!existsSync4(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
+  const text2 = readFileSync6(source2, "utf8");
+  const patched = text2.replace(SEED_DRAW, "m.seed = 0");
+  if (patched === text2) return { overlay: null, reason: `${source2} draws no per-map seed as "m.seed = uintptr(rand())"` };
+  mkdirSync2(dir, { recursive: true });
+  const replacement = join7(dir, "map.go");
+  writeFileSync2(replacement, patched);
+  const overlay = join7(dir, "overlay.json");
+  writeFileSync2(overlay, JSON.stringify({ Replace: { [source2]: replacement } }));
+  return { overlay };
+}
+
+// src/build/go.ts
+var MODULE = "github.com/ethswarm-tools/bee-go";
+function pinnedGoClient(goModFile) {
+  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync7(goModFile, "utf8"))?.[1];
+  if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
+  return version3;
+}
+function goProxyProblem(goModFile = join8(packageRoot(), "runners", "go", "go.mod")) {
+  const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
+  const cwd = mkdtempSync(join8(tmpdir(), "bee-bench-goproxy-"));
+  return new Promise((resolve20) => {
+    execFile("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
+      rmSync2(cwd, { recursive: true, force: true });
+      let reported;
+      try {
+        reported = JSON.parse(stdout).Error;
+      } catch {
+      }
+      const problem = reported ?? (err ? stderr.trim() || err.message : void 0);
+      resolve20(problem?.replace(/\s*\n\s*/g, "; "));
+    });
+  });
+}
+function gitOut(dir, args) {
+  try {
+    return execFileSync2("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return "";
+  }
+}
+var goBuilder = {
+  runner: "go",
+  // 2: per-map hash seeds off (go-map-seed.ts).
+  recipe: 2,
+  toolchain: () => toolVersion("go", ["version"]),
+  async build(ctx) {
+    cpSync(join8(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
+    let ldflags;
+    if (ctx.source.kind === "path") {
+      const checkout = ctx.source.path;
+      if (ctx.buildCommand) await step("bee-go checkout build", ctx.buildCommand, [], { cwd: checkout, log: ctx.log, shell: true });
+      await step("go mod edit -replace", "go", ["mod", "edit", `-replace=${MODULE}=${checkout}`], { cwd: ctx.dir, log: ctx.log });
+      const version3 = gitOut(checkout, ["describe", "--tags", "--always", "--dirty"]) || "unknown";
+      const commit = gitOut(checkout, ["rev-parse", "HEAD"]);
+      ldflags = `-X main.clientVersion=${version3} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
+    } else {
+      ldflags = `-X main.clientVersion=${pinnedGoClient(join8(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
+    }
+    const binary = join8(ctx.dir, "bee-bench-go");
+    const seeds = mapSeedOverlay(join8(ctx.dir, ".map-seed-overlay"));
+    if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
+    const overlay = seeds.overlay === null ? [] : ["-overlay", seeds.overlay];
+    await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], {
+      cwd: ctx.dir,
+      log: ctx.log
+    });
+    return goBuilder.command(ctx.dir);
+  },
+  command: (dir) => ({ argv: [join8(dir, "bee-bench-go")] })
+};
+
+// src/build/js.ts
+import { cpSync as cpSync2, rmSync as rmSync3, symlinkSync } from "node:fs";
+import { join as join9 } from "node:path";
+var JS_CHECKOUT_BUILD = "npm ci --no-audit --no-fund && npm run build:node";
+var jsBuilder = {
+  runner: "js",
+  recipe: 1,
+  toolchain: () => toolVersion("node", ["--version"]),
+  async build(ctx) {
+    cpSync2(join9(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
+    await step("npm ci (runners/js)", "npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: ctx.dir, log: ctx.log });
+    if (ctx.source.kind === "path") {
+      const checkout = ctx.source.path;
+      await step("bee-js checkout build", ctx.buildCommand ?? JS_CHECKOUT_BUILD, [], { cwd: checkout, log: ctx.log, shell: true });
+      const linked = join9(ctx.dir, "node_modules", "@ethersphere", "bee-js");
+      rmSync3(linked, { recursive: true, force: true });
+      symlinkSync(checkout, linked, "dir");
+    }
+    return jsBuilder.command(ctx.dir);
+  },
+  command: (dir) => ({ argv: ["node", join9(dir, "bin", "bee-bench-js.mjs")] })
+};
+
+// src/build/rs.ts
+import { copyFileSync as copyFileSync2, cpSync as cpSync3 } from "node:fs";
+import { join as join10 } from "node:path";
+var rsBuilder = {
+  runner: "rs",
+  recipe: 1,
+  toolchain: async () => {
+    const [rustc, cargo] = await Promise.all([toolVersion("rustc", ["--version"]), toolVersion("cargo", ["--version"])]);
+    return rustc === "missing" || cargo === "missing" ? "missing" : rustc;
+  },
+  async build(ctx) {
+    cpSync3(join10(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
+    const targetDir = join10(ctx.sharedDir, "target");
+    const args = ["build", "--release", "--target-dir", targetDir];
+    if (ctx.source.kind === "path") {
+      const patch = ["--config", `patch.crates-io.bee-rs.path=${JSON.stringify(ctx.source.path)}`];
+      if (ctx.buildCommand) await step("bee-rs checkout build", ctx.buildCommand, [], { cwd: ctx.source.path, log: ctx.log, shell: true });
+      await step("cargo update -p bee-rs", "cargo", ["update", "-p", "bee-rs", ...patch], { cwd: ctx.dir, log: ctx.log });
+      args.push(...patch);
+    } else {
+      args.push("--locked");
+    }
+    await step("cargo build (runners/rs)", "cargo", args, { cwd: ctx.dir, log: ctx.log });
+    const binary = join10(ctx.dir, "bee-bench-rs");
+    copyFileSync2(join10(targetDir, "release", "bee-bench-rs"), binary);
+    return rsBuilder.command(ctx.dir);
+  },
+  command: (dir) => ({ argv: [join10(dir, "bee-bench-rs")] })
+};
+
+// src/build/source.ts
+import { execFileSync as execFileSync3 } from "node:child_process";
+import { existsSync as existsSync5, statSync as statSync2 } from "node:fs";
+import { resolve } from "node:path";
+function parseSource(text2) {
+  if (text2 === "registry") return { kind: "registry" };
+  const path = resolve(text2);
+  if (!existsSync5(path) || !statSync2(path).isDirectory()) {
+    throw new Error(`client source "${text2}" is neither "registry" nor an existing checkout folder`);
+  }
+  return { kind: "path", path };
+}
+function git(dir, args) {
+  try {
+    return execFileSync3("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 << 20 }).trim();
+  } catch {
+    return void 0;
+  }
+}
+function sourceIdentity(src) {
+  if (src.kind === "registry") return { key: "registry" };
+  const commit = git(src.path, ["rev-parse", "HEAD"]);
+  if (commit === void 0) return { key: `tree:${treeHash(src.path)}` };
+  const dirty = git(src.path, ["status", "--porcelain", "--untracked-files=normal"]) ?? "";
+  const diff = dirty ? hashParts([dirty, git(src.path, ["diff", "HEAD"]) ?? ""]) : "";
+  return { key: `git:${commit}${diff ? `+${diff}` : ""}`, commit };
+}
+
+// src/build/timings.ts
+import { mkdirSync as mkdirSync3, readFileSync as readFileSync8, renameSync as renameSync2, writeFileSync as writeFileSync3 } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { join as join11 } from "node:path";
+var FIRST_BUILD_MS = { js: 2e4, go: 45e3, rs: 15e4 };
+function loadFactor() {
+  return Math.max(1, loadavg()[0] / availableParallelism());
+}
+var FILE = "timings.json";
+var TimingsSchema = external_exports.object({
+  builds: external_exports.record(external_exports.string(), external_exports.number().nonnegative()).default({}),
+  stages: external_exports.record(external_exports.string(), external_exports.object({ msPerUnit: external_exports.number().nonnegative() })).default({})
+});
+function readTimings(cacheDir) {
+  try {
+    return TimingsSchema.parse(JSON.parse(readFileSync8(join11(cacheDir, FILE), "utf8")));
+  } catch {
+    return { builds: {}, stages: {} };
+  }
+}
+function buildEstimate(cacheDir, runner, factor = loadFactor()) {
+  const last = readTimings(cacheDir).builds[runner];
+  return { ms: (last ?? FIRST_BUILD_MS[runner]) * factor, from: last === void 0 ? "first build" : "last build", factor };
+}
+function estimateBasis(e) {
+  const what = e.from === "last build" ? "the last build's time" : "a first build's time on 2 cores";
+  return e.factor > 1.05 ? `${what}, times ${e.factor.toFixed(1)} for the load` : what;
+}
+function recordBuild(cacheDir, runner, ms, factors) {
+  const mean3 = factors.reduce((a, b) => a + b, 0) / factors.length;
+  updateTimings(cacheDir, (t) => t.builds[runner] = Math.round(ms / mean3));
+}
+function updateTimings(cacheDir, change) {
+  const t = readTimings(cacheDir);
+  change(t);
+  mkdirSync3(cacheDir, { recursive: true });
+  const tmp = join11(cacheDir, `${FILE}.${process.pid}.tmp`);
+  writeFileSync3(tmp, `${JSON.stringify(t, null, 2)}
+`);
+  renameSync2(tmp, join11(cacheDir, FILE));
+}
+var stageKey = (runner, stage, profile2) => `${runner} ${stage} ${profile2}`;
+
+// src/build/index.ts
+var BUILDERS = { js: jsBuilder, go: goBuilder, rs: rsBuilder };
+var defaultCacheDir = () => resolve2(process.env.BEE_BENCH_CACHE ?? join12(".bee-bench", "cache"));
+function builderFor(runner) {
+  return BUILDERS[runner];
+}
+function markerMatches(marker, key4) {
+  if (!existsSync6(marker)) return false;
+  try {
+    return JSON.parse(readFileSync9(marker, "utf8"))?.key === key4;
+  } catch {
+    return false;
+  }
+}
+async function buildFolder(req) {
+  const builder = builderFor(req.runner);
+  const toolchain = await builder.toolchain();
+  if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
+  const identity = sourceIdentity(req.source);
+  const key4 = hashParts([
+    req.runner,
+    `recipe ${builder.recipe}`,
+    treeHash(join12(packageRoot(), "runners", req.runner)),
+    identity.key,
+    toolchain,
+    req.buildCommand ?? ""
+  ]);
+  return { key: key4, dir: join12(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key4}`), toolchain };
+}
+var BUILD_MARKER = "bee-bench-build.json";
+async function buildRunner(req) {
+  const started = performance.now();
+  const log2 = req.log ?? (() => {
+  });
+  const builder = builderFor(req.runner);
+  const { key: key4, dir, toolchain } = await buildFolder(req);
+  const root = packageRoot();
+  const identity = sourceIdentity(req.source);
+  const cacheDir = req.cacheDir ?? defaultCacheDir();
+  const marker = join12(dir, BUILD_MARKER);
+  if (markerMatches(marker, key4)) {
+    log2(`${req.runner}: build cache hit ${key4} (${identity.key})`);
+    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key4, cached: true, buildMs: performance.now() - started };
+  }
+  if (req.reuseOnly) {
+    const there = existsSync6(cacheDir) ? readdirSync6(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared")) : [];
+    throw new BuildError(
+      `runner ${req.runner}: no build ${req.runner}-${key4} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
+    );
+  }
+  rmSync4(dir, { recursive: true, force: true });
+  mkdirSync4(dir, { recursive: true });
+  const sharedDir = join12(cacheDir, `${req.runner}-shared`);
+  mkdirSync4(sharedDir, { recursive: true });
+  const logFile = join12(dir, "build.log");
+  const shown = relative3(process.cwd(), logFile).startsWith("..") ? logFile : relative3(process.cwd(), logFile);
+  const toFile = (line) => appendFileSync(logFile, `${line}
+`);
+  const estimate = buildEstimate(cacheDir, req.runner);
+  log2(`${req.runner}: building ${identity.key} (not in the cache; about ${Math.round(estimate.ms / 1e3)} s: ${estimateBasis(estimate)})`);
+  let command;
+  try {
+    command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log: toFile });
+  } catch (e) {
+    if (e instanceof BuildError) throw new BuildError(`${e.message}
+(full output: ${shown})`, e.logTail);
+    throw e;
+  }
+  const tookMs = performance.now() - started;
+  log2(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1e3)} s (cache miss ${key4}); output in ${shown}`);
+  recordBuild(cacheDir, req.runner, tookMs, [estimate.factor, loadFactor()]);
+  writeFileSync4(marker, JSON.stringify({ key: key4, source: identity, toolchain }, null, 2));
+  return { runner: req.runner, source: req.source, command, key: key4, cached: false, buildMs: performance.now() - started };
+}
+
+// src/spec/measure.ts
+var MEASURES = ["wall", "instructions", "allocations"];
+var KindSchema2 = external_exports.enum(MEASURES);
+var MeasureSchema = external_exports.string().transform(
+  (text2) => text2.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
+).pipe(external_exports.array(KindSchema2).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
+var measuresWall = (m) => m.includes("wall");
+var measuresInstructions = (m) => m.includes("instructions");
+var measuresAllocations = (m) => m.includes("allocations");
+
+// src/run/alloc-ab.ts
+import { join as join15 } from "node:path";
+
 // src/spec/select.ts
 function globToRegExp(glob) {
   const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
@@ -25919,11 +27557,11 @@ function effectiveParam(param, runner) {
   const { per_runner, digest_with: _digest, ...base } = param;
   return { ...base, ...per_runner?.[runner] ?? {} };
 }
-function profileParams(c, profile, large = false) {
-  return c.params[profile].filter((p) => large || !p.large);
+function profileParams(c, profile2, large = false) {
+  return c.params[profile2].filter((p) => large || !p.large);
 }
-function caseIters(spec, c, profile) {
-  return c.iters?.[profile] ?? spec.profiles[profile].iters;
+function caseIters(spec, c, profile2) {
+  return c.iters?.[profile2] ?? spec.profiles[profile2].iters;
 }
 function workOf(c, param) {
   const product = (names) => names.reduce((acc, n) => acc * Number(param[n]), 1);
@@ -25942,7 +27580,7 @@ var PlanUnitSchema = external_exports.strictObject({
   /** Position in the full (unsharded) plan; strictly increasing within a plan. */
   unit: external_exports.number().int().nonnegative(),
   id: external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/),
-  kind: KindSchema2,
+  kind: KindSchema,
   /** The effective param this runner runs (label included); the result records it as `param`. */
   param: ParamValuesSchema2.refine((p) => typeof p.label === "string" && p.label !== "", 'needs a non-empty string "label"'),
   /** The untimed digest evaluation: its output form and its input (null: the case has no digest). */
@@ -25983,11 +27621,11 @@ var PlanSchema = external_exports.strictObject({
   });
 });
 function resolvePlan(r) {
-  const { spec, runner, profile } = r;
-  const profileDef = spec.profiles[profile];
+  const { spec, runner, profile: profile2 } = r;
+  const profileDef = spec.profiles[profile2];
   const units = [];
   for (const c of selectCases(spec, r.cases ?? [])) {
-    for (const p of profileParams(c, profile, r.large)) {
+    for (const p of profileParams(c, profile2, r.large)) {
       const param = effectiveParam(p, runner);
       units.push({
         unit: units.length,
@@ -25997,13 +27635,13 @@ function resolvePlan(r) {
         digest: c.digest ? { form: c.digest.form, param: { ...param, ...p.digest_with ?? {} } } : null,
         work: workOf(c, param),
         warmup: profileDef.warmup[c.kind],
-        iters: caseIters(spec, c, profile),
+        iters: caseIters(spec, c, profile2),
         timeout_s: profileDef.case_timeout_s,
         ...c.parallel ? { parallel: true } : {}
       });
     }
   }
-  return applyHooks({ schema: PLAN_SCHEMA_ID, runner, profile, spec_hash: r.specHash, fixtures: pickFixtures(spec), units }, r.hooks ?? {});
+  return applyHooks({ schema: PLAN_SCHEMA_ID, runner, profile: profile2, spec_hash: r.specHash, fixtures: pickFixtures(spec), units }, r.hooks ?? {});
 }
 function applyHooks(plan2, hooks) {
   const matches = (hook, id) => hook !== void 0 && globToRegExp(hook.glob).test(id);
@@ -26031,38 +27669,13 @@ function pickFixtures(spec) {
 }
 
 // src/run/count.ts
-import { mkdirSync as mkdirSync5, mkdtempSync as mkdtempSync3, rmSync as rmSync6, writeFileSync as writeFileSync5 } from "node:fs";
-import { dirname as dirname4, join as join12 } from "node:path";
-
-// src/profile/v8-symbols.ts
-import { copyFileSync as copyFileSync2, existsSync as existsSync5, readdirSync as readdirSync4, readFileSync as readFileSync8, renameSync as renameSync2, rmSync as rmSync4 } from "node:fs";
-import { dirname as dirname2, isAbsolute, join as join10, relative as relative3 } from "node:path";
-var v8PerfMapPath = (pid) => `/tmp/perf-${pid}.map`;
-var perfMapFile = (dumpDir, pid) => join10(dumpDir, `perf-${pid}.map`);
-function collectPerfMaps(dumpDir) {
-  const pids = new Set(
-    readdirSync4(dumpDir).map((f) => /^callgrind\.out\.(\d+)(?:\.\d+)?$/.exec(f)?.[1]).filter((pid) => pid !== void 0).map(Number)
-  );
-  const moved = [];
-  for (const pid of pids) {
-    const from = v8PerfMapPath(pid);
-    if (!existsSync5(from)) continue;
-    const to = perfMapFile(dumpDir, pid);
-    try {
-      renameSync2(from, to);
-    } catch {
-      copyFileSync2(from, to);
-      rmSync4(from, { force: true });
-    }
-    moved.push(to);
-  }
-  return moved;
-}
+import { mkdirSync as mkdirSync6, mkdtempSync as mkdtempSync3, renameSync as renameSync3, rmSync as rmSync6, writeFileSync as writeFileSync6 } from "node:fs";
+import { dirname as dirname4, join as join14 } from "node:path";
 
 // src/run/invoke.ts
-import { existsSync as existsSync6, mkdirSync as mkdirSync4, mkdtempSync as mkdtempSync2, rmSync as rmSync5, writeFileSync as writeFileSync4 } from "node:fs";
+import { existsSync as existsSync7, mkdirSync as mkdirSync5, mkdtempSync as mkdtempSync2, rmSync as rmSync5, writeFileSync as writeFileSync5 } from "node:fs";
 import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname3, join as join11 } from "node:path";
+import { dirname as dirname3, join as join13 } from "node:path";
 
 // src/spec/errors.ts
 var InputError = class extends Error {
@@ -26101,23 +27714,23 @@ function parseJson(file2, text2) {
 }
 
 // src/spec/hooks.ts
-var bad = (name, why, fix) => new InputError(`environment variable ${name}`, [why], fix);
-function globAndValue(name, value) {
+var bad = (name2, why, fix) => new InputError(`environment variable ${name2}`, [why], fix);
+function globAndValue(name2, value) {
   const i = value.lastIndexOf(":");
-  if (i <= 0) throw bad(name, `want <glob>:<value>, got ${JSON.stringify(value)}`, `e.g. ${name}='cpu.*:\u2026'`);
+  if (i <= 0) throw bad(name2, `want <glob>:<value>, got ${JSON.stringify(value)}`, `e.g. ${name2}='cpu.*:\u2026'`);
   return [value.slice(0, i), value.slice(i + 1)];
 }
-function fraction(name, value) {
-  const [glob, f] = globAndValue(name, value);
+function fraction(name2, value) {
+  const [glob, f] = globAndValue(name2, value);
   const n = Number(f);
   if (f === "" || !Number.isFinite(n) || n < 0)
-    throw bad(name, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name}='cpu.*:0.01'`);
+    throw bad(name2, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name2}='cpu.*:0.01'`);
   return { glob, fraction: n };
 }
-function positive(name, value, integer2) {
+function positive(name2, value, integer2) {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0 || integer2 && !Number.isInteger(n)) {
-    throw bad(name, `must be a positive ${integer2 ? "integer" : "number"}, got ${JSON.stringify(value)}`, `unset it or give e.g. ${name}=3`);
+    throw bad(name2, `must be a positive ${integer2 ? "integer" : "number"}, got ${JSON.stringify(value)}`, `unset it or give e.g. ${name2}=3`);
   }
   return n;
 }
@@ -26140,10 +27753,10 @@ var HOOK_VARIABLES = ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ALLOC"
 
 // src/spec/load.ts
 import { createHash as createHash2 } from "node:crypto";
-import { readFileSync as readFileSync9 } from "node:fs";
+import { readFileSync as readFileSync10 } from "node:fs";
 function readText(file2) {
   try {
-    return readFileSync9(file2);
+    return readFileSync10(file2);
   } catch (e) {
     throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "check the path");
   }
@@ -26153,13 +27766,13 @@ function validate2(schema, file2, value, fix) {
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
   return parsed.data;
 }
-function specHash(bytes) {
-  return createHash2("sha256").update(bytes).digest("hex");
+function specHash(bytes2) {
+  return createHash2("sha256").update(bytes2).digest("hex");
 }
 function loadSpec(file2) {
-  const bytes = readText(file2);
-  const spec = validate2(SpecSchema, file2, parseJson(file2, bytes.toString("utf8")), "edit the spec to match src/spec/schema.ts");
-  return { spec, hash: specHash(bytes), file: file2 };
+  const bytes2 = readText(file2);
+  const spec = validate2(SpecSchema, file2, parseJson(file2, bytes2.toString("utf8")), "edit the spec to match src/spec/schema.ts");
+  return { spec, hash: specHash(bytes2), file: file2 };
 }
 function parseResult(file2, text2) {
   return validate2(ResultSchema, file2, parseJson(file2, text2), "the runner wrote a result that breaks bee-bench/result@1 (spec/result.schema.json)");
@@ -26176,7 +27789,7 @@ function runProcess(cmd, args, opts) {
   const [exe, ...prefix] = cmd.argv;
   if (!exe) throw new Error("empty runner command");
   const started = performance.now();
-  return new Promise((resolve19) => {
+  return new Promise((resolve20) => {
     const child = spawn2(exe, [...prefix, ...args], {
       cwd: cmd.cwd,
       env: childEnv({ ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} }),
@@ -26214,7 +27827,7 @@ function runProcess(cmd, args, opts) {
     const finish = (code, signal) => {
       clearTimeout(timer);
       if (partial2) tail.push(partial2);
-      resolve19({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
+      resolve20({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
     };
     child.on("error", (e) => {
       tail.push(`cannot start ${exe}: ${e.message}`);
@@ -26237,7 +27850,7 @@ function runnerArgs(o, planFile) {
   return args;
 }
 function readIfValid(file2) {
-  if (!existsSync6(file2)) return { result: null };
+  if (!existsSync7(file2)) return { result: null };
   try {
     return { result: loadResult(file2) };
   } catch (e) {
@@ -26246,14 +27859,14 @@ function readIfValid(file2) {
 }
 var withoutHooks = (env) => ({
   ...env,
-  ...Object.fromEntries(HOOK_VARIABLES.map((name) => [name, void 0]))
+  ...Object.fromEntries(HOOK_VARIABLES.map((name2) => [name2, void 0]))
 });
 async function invokeRunner(cmd, o) {
-  mkdirSync4(dirname3(o.out), { recursive: true });
+  mkdirSync5(dirname3(o.out), { recursive: true });
   const plan2 = applyHooks(o.plan, hooksFromEnv({ ...process.env, ...o.env }));
-  const planDir = mkdtempSync2(join11(tmpdir2(), "bee-bench-plan-"));
-  const planFile = join11(planDir, "plan.json");
-  writeFileSync4(planFile, `${JSON.stringify(plan2)}
+  const planDir = mkdtempSync2(join13(tmpdir2(), "bee-bench-plan-"));
+  const planFile = join13(planDir, "plan.json");
+  writeFileSync5(planFile, `${JSON.stringify(plan2)}
 `);
   const outcome = await runProcess(cmd, runnerArgs(o, planFile), {
     timeoutMs: o.timeoutMs,
@@ -26286,8 +27899,8 @@ function countingPlan(plan2, iterations = COUNT_ITERATIONS) {
 async function countRunner(cmd, o) {
   const plan2 = countingPlan(o.plan, o.iterations);
   if (plan2.units.length === 0) return { result: null, problems: [] };
-  mkdirSync5(dirname4(o.out), { recursive: true });
-  const dumpDir = mkdtempSync3(join12(dirname4(o.out), "callgrind-"));
+  mkdirSync6(dirname4(o.out), { recursive: true });
+  const dumpDir = mkdtempSync3(join14(dirname4(o.out), "callgrind-"));
   try {
     const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir), {
       ...o,
@@ -26313,12 +27926,15 @@ async function countRunner(cmd, o) {
       }
       result2.cases.push({ ...c, instructions: got });
     }
-    writeFileSync5(o.out, `${JSON.stringify(result2, null, 2)}
+    writeFileSync6(o.out, `${JSON.stringify(result2, null, 2)}
 `);
     return { result: result2, problems };
   } finally {
     collectPerfMaps(dumpDir);
-    rmSync6(dumpDir, { recursive: true, force: true });
+    if (o.keepDumps) {
+      rmSync6(o.keepDumps, { recursive: true, force: true });
+      renameSync3(dumpDir, o.keepDumps);
+    } else rmSync6(dumpDir, { recursive: true, force: true });
   }
 }
 var rowKey = (c) => `${c.id}\0${String(c.param.label)}`;
@@ -26363,27 +27979,27 @@ var figuresOf = (c) => c.alloc_bytes ? { bytes: c.alloc_bytes, ...c.allocs ? { a
 async function allocationAb(sides, o) {
   const started = performance.now();
   const runs = await Promise.all(
-    RUNS.map((name) => {
-      const side = name === "head" ? "head" : "base";
+    RUNS.map((name2) => {
+      const side = name2 === "head" ? "head" : "base";
       return allocationRun(sides[side], {
         plan: o.plan,
-        out: join13(o.outDir, "allocations", `${name}.json`),
+        out: join15(o.outDir, "allocations", `${name2}.json`),
         timeoutMs: o.timeoutMs,
         fixtures: o.fixtures,
         env: o.env?.[side],
-        onLine: (l) => o.log?.(`[allocations ${name}] ${l}`)
+        onLine: (l) => o.log?.(`[allocations ${name2}] ${l}`)
       });
     })
   );
-  const byRun = Object.fromEntries(RUNS.map((name, i) => [name, new Map((runs[i].result?.cases ?? []).map((c) => [keyOf(c), c]))]));
+  const byRun = Object.fromEntries(RUNS.map((name2, i) => [name2, new Map((runs[i].result?.cases ?? []).map((c) => [keyOf(c), c]))]));
   const rows = [];
   const seen = /* @__PURE__ */ new Set();
   for (const run2 of runs) {
     for (const c of run2.result?.cases ?? []) {
       if (seen.has(keyOf(c))) continue;
       seen.add(keyOf(c));
-      const fig = (name) => {
-        const got = byRun[name].get(keyOf(c));
+      const fig = (name2) => {
+        const got = byRun[name2].get(keyOf(c));
         return got ? figuresOf(got) : null;
       };
       const row = { caseId: c.id, label: String(c.param.label), base: fig("base"), baseAgain: fig("baseAgain"), head: fig("head"), work: c.work };
@@ -26404,8 +28020,9 @@ async function allocationAb(sides, o) {
 }
 
 // src/run/count-ab.ts
-import { join as join14 } from "node:path";
+import { join as join16 } from "node:path";
 var RUNS2 = ["base", "baseAgain", "head"];
+var keptDir = (outDir, name2) => join16(outDir, "counts", `dumps-${name2}`);
 var RUN_TEXT2 = { base: "base", baseAgain: "base (second run)", head: "head" };
 function countsOf(result2) {
   return new Map((result2?.cases ?? []).filter((c) => c.instructions).map((c) => [`${c.id}\0${String(c.param.label)}`, c.instructions]));
@@ -26413,35 +28030,36 @@ function countsOf(result2) {
 async function instructionAb(sides, o) {
   const started = performance.now();
   const runs = await Promise.all(
-    RUNS2.map((name) => {
-      const side = name === "head" ? "head" : "base";
+    RUNS2.map((name2) => {
+      const side = name2 === "head" ? "head" : "base";
       return countRunner(sides[side], {
         runner: o.runner,
         plan: o.plan,
         counter: o.counter,
-        out: join14(o.outDir, "counts", `${name}.json`),
+        out: join16(o.outDir, "counts", `${name2}.json`),
         timeoutMs: o.timeoutMs,
         fixtures: o.fixtures,
         env: o.env?.[side],
         iterations: o.iterations,
-        onLine: (l) => o.log?.(`[count ${name}] ${l}`)
+        ...o.keepDumps && name2 !== "baseAgain" ? { keepDumps: keptDir(o.outDir, name2) } : {},
+        onLine: (l) => o.log?.(`[count ${name2}] ${l}`)
       });
     })
   );
-  const byRun = Object.fromEntries(RUNS2.map((name, i) => [name, countsOf(runs[i].result)]));
+  const byRun = Object.fromEntries(RUNS2.map((name2, i) => [name2, countsOf(runs[i].result)]));
   const rows = [];
   const seen = /* @__PURE__ */ new Set();
   for (const run2 of runs) {
     for (const c of run2.result?.cases ?? []) {
-      const key3 = `${c.id}\0${String(c.param.label)}`;
-      if (seen.has(key3)) continue;
-      seen.add(key3);
+      const key4 = `${c.id}\0${String(c.param.label)}`;
+      if (seen.has(key4)) continue;
+      seen.add(key4);
       const row = {
         caseId: c.id,
         label: String(c.param.label),
-        base: byRun.base.get(key3) ?? null,
-        baseAgain: byRun.baseAgain.get(key3) ?? null,
-        head: byRun.head.get(key3) ?? null
+        base: byRun.base.get(key4) ?? null,
+        baseAgain: byRun.baseAgain.get(key4) ?? null,
+        head: byRun.head.get(key4) ?? null
       };
       const missing = RUNS2.filter((n) => !row[n]);
       if (c.status === "skipped") Object.assign(row, { skipped: true, note: c.skip_reason ?? "no reason given" });
@@ -26454,607 +28072,15 @@ async function instructionAb(sides, o) {
     rows,
     problems: runs.flatMap((r) => r.problems),
     elapsedMs: performance.now() - started,
-    results: { base: runs[0].result, head: runs[2].result }
+    results: { base: runs[0].result, head: runs[2].result },
+    ...o.keepDumps ? { dumps: { base: keptDir(o.outDir, "base"), head: keptDir(o.outDir, "head") } } : {}
   };
-}
-
-// src/stats/summary.ts
-function sorted(xs) {
-  return Float64Array.from(xs).sort();
-}
-function quantileSorted(s, p) {
-  const n = s.length;
-  if (n === 0 || !(p >= 0 && p <= 1)) return NaN;
-  const h = (n - 1) * p;
-  const lo = Math.floor(h);
-  const a = s[lo];
-  if (lo + 1 >= n) return a;
-  return a + (h - lo) * (s[lo + 1] - a);
-}
-function quantile(xs, p) {
-  return quantileSorted(sorted(xs), p);
-}
-function median(xs) {
-  return quantile(xs, 0.5);
-}
-function mean(xs) {
-  if (xs.length === 0) return NaN;
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i];
-  return s / xs.length;
-}
-function sd(xs) {
-  const n = xs.length;
-  if (n < 2) return NaN;
-  const m = mean(xs);
-  let ss = 0;
-  for (let i = 0; i < n; i++) ss += (xs[i] - m) ** 2;
-  return Math.sqrt(ss / (n - 1));
-}
-function cv(xs) {
-  return sd(xs) / mean(xs);
-}
-function madRaw(xs) {
-  const m = median(xs);
-  const dev = Float64Array.from(xs, (x) => Math.abs(x - m));
-  return median(dev);
-}
-var MAD_SCALE = 1.4826;
-function madScaled(xs) {
-  return MAD_SCALE * madRaw(xs);
-}
-function min(xs) {
-  if (xs.length === 0) return NaN;
-  let m = Infinity;
-  for (let i = 0; i < xs.length; i++) m = Math.min(m, xs[i]);
-  return m;
-}
-function max(xs) {
-  if (xs.length === 0) return NaN;
-  let m = -Infinity;
-  for (let i = 0; i < xs.length; i++) m = Math.max(m, xs[i]);
-  return m;
-}
-function geomean(xs) {
-  if (xs.length === 0) return NaN;
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i];
-    if (!(x > 0)) return NaN;
-    s += Math.log(x);
-  }
-  return Math.exp(s / xs.length);
-}
-var P95_MIN_N = 10;
-function summarize(xs) {
-  const s = sorted(xs);
-  const med = quantileSorted(s, 0.5);
-  return {
-    n: s.length,
-    min: s.length ? s[0] : NaN,
-    max: s.length ? s[s.length - 1] : NaN,
-    mean: mean(s),
-    median: med,
-    madRaw: madRaw(s),
-    madScaled: madScaled(s),
-    cv: cv(s),
-    p95: s.length >= P95_MIN_N ? quantileSorted(s, 0.95) : null
-  };
-}
-
-// src/stats/normal.ts
-var import_stats_base_dists_normal_cdf = __toESM(require_lib57(), 1);
-var import_stats_base_dists_normal_quantile = __toESM(require_lib62(), 1);
-function pnorm(z2, upper = false) {
-  return (0, import_stats_base_dists_normal_cdf.default)(upper ? -z2 : z2, 0, 1);
-}
-function qnorm(p) {
-  return (0, import_stats_base_dists_normal_quantile.default)(p, 0, 1);
-}
-
-// src/stats/rank.ts
-function rank(values) {
-  const n = values.length;
-  const order = Array.from({ length: n }, (_, i2) => i2).sort((a, b) => values[a] - values[b]);
-  const ranks = new Float64Array(n);
-  const ties = [];
-  let i = 0;
-  while (i < n) {
-    let j = i + 1;
-    const v = values[order[i]];
-    while (j < n && values[order[j]] === v) j++;
-    const mid = (i + 1 + j) / 2;
-    for (let k = i; k < j; k++) ranks[order[k]] = mid;
-    if (j - i > 1) ties.push(j - i);
-    i = j;
-  }
-  return { ranks, ties };
-}
-function tieSum(ties) {
-  let s = 0;
-  for (const t of ties) s += t * t * t - t;
-  return s;
-}
-
-// src/stats/wilcoxon.ts
-var import_stats_base_dists_signrank_cdf = __toESM(require_lib80(), 1);
-var EXACT_BELOW = 50;
-function signedRank(d, opts = {}) {
-  const alternative = opts.alternative ?? "two.sided";
-  const correct = opts.correct ?? true;
-  const kept = d.filter((v2) => !Number.isNaN(v2));
-  const x = kept.filter((v2) => v2 !== 0);
-  const zeros = kept.length - x.length;
-  const n = x.length;
-  if (n === 0) {
-    return { statistic: 0, p: 1, minP: 1, n: 0, zeros, ties: false, method: "normal" };
-  }
-  const { ranks, ties } = rank(x.map(Math.abs));
-  let v = 0;
-  for (let i = 0; i < n; i++) if (x[i] > 0) v += ranks[i];
-  const total = n * (n + 1) / 2;
-  if (opts.exact ?? n < EXACT_BELOW) {
-    if (ties.length === 0) {
-      const p = exactP(v, n, alternative);
-      const minP = exactP(alternative === "less" ? 0 : total, n, alternative);
-      return { statistic: v, p, minP, n, zeros, ties: false, method: "exact" };
-    }
-    const perm = permutationP(ranks, v, alternative);
-    return { statistic: v, p: perm.p, minP: perm.minP, n, zeros, ties: true, method: "exact" };
-  }
-  const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48);
-  const norm = (stat) => normalP(stat - total / 2, sigma, alternative, correct);
-  return {
-    statistic: v,
-    p: norm(v),
-    minP: norm(alternative === "less" ? 0 : total),
-    n,
-    zeros,
-    ties: ties.length > 0,
-    method: "normal"
-  };
-}
-function sidedP(alternative, lower, upper) {
-  if (alternative === "less") return lower();
-  if (alternative === "greater") return upper();
-  return Math.min(1, 2 * Math.min(lower(), upper()));
-}
-function exactP(v, n, alternative) {
-  const total = n * (n + 1) / 2;
-  return sidedP(
-    alternative,
-    () => (0, import_stats_base_dists_signrank_cdf.default)(v, n),
-    () => (0, import_stats_base_dists_signrank_cdf.default)(total - v, n)
-  );
-}
-function permutationP(ranks, v, alternative) {
-  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
-  const top = doubled.reduce((a, b) => a + b, 0);
-  let counts = new Float64Array(top + 1);
-  counts[0] = 1;
-  for (const r of doubled) {
-    const next = Float64Array.from(counts);
-    for (let s = r; s <= top; s++) next[s] += counts[s - r];
-    counts = next;
-  }
-  const patterns = 2 ** doubled.length;
-  const atMost = (s) => counts.subarray(0, s + 1).reduce((a, b) => a + b, 0) / patterns;
-  const atLeast = (s) => counts.subarray(s).reduce((a, b) => a + b, 0) / patterns;
-  const tailP = (s) => sidedP(
-    alternative,
-    () => atMost(s),
-    () => atLeast(s)
-  );
-  return { p: tailP(Math.round(2 * v)), minP: tailP(alternative === "less" ? 0 : top) };
-}
-function normalP(z0, sigma, alternative, correct) {
-  let c = 0;
-  if (correct) c = alternative === "two.sided" ? Math.sign(z0) * 0.5 : alternative === "greater" ? 0.5 : -0.5;
-  const z2 = (z0 - c) / sigma;
-  switch (alternative) {
-    case "less":
-      return pnorm(z2);
-    case "greater":
-      return pnorm(z2, true);
-    default:
-      return Math.min(1, 2 * Math.min(pnorm(z2), pnorm(z2, true)));
-  }
-}
-
-// src/stats/rank-sum-dist.ts
-var CACHE_LIMIT = 32;
-var cache = /* @__PURE__ */ new Map();
-function cumulative(m, n) {
-  const a = Math.min(m, n);
-  const b = Math.max(m, n);
-  const key3 = `${a},${b}`;
-  const hit = cache.get(key3);
-  if (hit) return hit;
-  let prev = Array.from({ length: b + 1 }, () => Float64Array.of(1));
-  for (let i = 1; i <= a; i++) {
-    const cur = [Float64Array.of(1)];
-    for (let j = 1; j <= b; j++) {
-      const out = new Float64Array(i * j + 1);
-      const fx = prev[j];
-      const fy = cur[j - 1];
-      const wx = i / (i + j);
-      const wy = j / (i + j);
-      for (let u = 0; u < fy.length; u++) out[u] = wy * fy[u];
-      for (let u = 0; u < fx.length; u++) out[u + j] = out[u + j] + wx * fx[u];
-      cur.push(out);
-    }
-    prev = cur;
-  }
-  const dens = prev[b];
-  const cum = new Float64Array(dens.length);
-  let s = 0;
-  for (let u = 0; u < dens.length; u++) cum[u] = s += dens[u];
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
-  cache.set(key3, cum);
-  return cum;
-}
-function pwilcox(q, m, n) {
-  const u = Math.floor(q + 1e-7);
-  if (u < 0) return 0;
-  if (u >= m * n) return 1;
-  return cumulative(m, n)[u];
-}
-function qwilcox(p, m, n) {
-  const cum = cumulative(m, n);
-  const target = p - 10 * Number.EPSILON;
-  for (let u = 0; u < cum.length; u++) if (cum[u] >= target) return u;
-  return m * n;
-}
-
-// src/stats/rank-sum-permutation.ts
-function rankSumPermutation(ranks, nx, alternative) {
-  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
-  let observed = 0;
-  for (let i = 0; i < nx; i++) observed += doubled[i];
-  const maxSum = doubled.reduce((a, b) => a + b, 0);
-  const ways = Array.from({ length: nx + 1 }, () => new Float64Array(maxSum + 1));
-  ways[0][0] = 1;
-  let reach = 0;
-  doubled.forEach((r, seen) => {
-    reach += r;
-    for (let k = Math.min(nx, seen + 1); k >= 1; k--) {
-      const to = ways[k];
-      const from = ways[k - 1];
-      for (let s = reach - r; s >= 0; s--) if (from[s]) to[s + r] += from[s];
-    }
-  });
-  const dist = ways[nx];
-  const total = dist.reduce((a, b) => a + b, 0);
-  const below = (s) => dist.subarray(0, s + 1).reduce((a, b) => a + b, 0) / total;
-  const above = (s) => dist.subarray(s).reduce((a, b) => a + b, 0) / total;
-  const tailP = (s) => sidedP(
-    alternative,
-    () => below(s),
-    () => above(s)
-  );
-  const lowest = dist.findIndex((w) => w > 0);
-  let highest = maxSum;
-  while (highest > 0 && !dist[highest]) highest--;
-  return { p: tailP(observed), minP: Math.min(tailP(lowest), tailP(highest)) };
-}
-
-// src/stats/mann-whitney.ts
-function mannWhitney(xIn, yIn, opts = {}) {
-  const alternative = opts.alternative ?? "two.sided";
-  const correct = opts.correct ?? true;
-  const x = xIn.filter((v) => !Number.isNaN(v));
-  const y = yIn.filter((v) => !Number.isNaN(v));
-  const nx = x.length;
-  const ny = y.length;
-  if (nx === 0 || ny === 0) {
-    return { statistic: 0, p: 1, minP: 1, nx, ny, ties: false, method: "normal" };
-  }
-  const { ranks, ties } = rank([...x, ...y]);
-  let rx = 0;
-  for (let i = 0; i < nx; i++) rx += ranks[i];
-  const w = rx - nx * (nx + 1) / 2;
-  const mn = nx * ny;
-  const extreme = alternative === "less" ? 0 : mn;
-  if (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) {
-    if (ties.length === 0) {
-      const p = exactP2(w, nx, ny, alternative);
-      return { statistic: w, p, minP: exactP2(extreme, nx, ny, alternative), nx, ny, ties: false, method: "exact" };
-    }
-    return { statistic: w, ...rankSumPermutation(ranks, nx, alternative), nx, ny, ties: true, method: "exact" };
-  }
-  const N = nx + ny;
-  const sigma = Math.sqrt(mn / 12 * (N + 1 - tieSum(ties) / (N * (N - 1))));
-  const norm = (stat) => sigma > 0 ? normalP(stat - mn / 2, sigma, alternative, correct) : 1;
-  return { statistic: w, p: norm(w), minP: norm(extreme), nx, ny, ties: ties.length > 0, method: "normal" };
-}
-function exactP2(w, nx, ny, alternative) {
-  const mn = nx * ny;
-  const lower = (q) => pwilcox(q, nx, ny);
-  const upper = (q) => pwilcox(mn - q, nx, ny);
-  switch (alternative) {
-    case "less":
-      return lower(w);
-    case "greater":
-      return upper(w);
-    default:
-      return Math.min(1, 2 * (w > mn / 2 ? upper(w) : lower(w)));
-  }
-}
-
-// src/stats/hodges-lehmann.ts
-var import_stats_base_dists_signrank_cdf2 = __toESM(require_lib80(), 1);
-var import_stats_base_dists_signrank_quantile = __toESM(require_lib81(), 1);
-function hodgesLehmann(xIn, opts = {}) {
-  const confLevel = opts.confLevel ?? 0.95;
-  const alpha = 1 - confLevel;
-  const x = xIn.filter((v) => !Number.isNaN(v));
-  const n = x.length;
-  if (n === 0) return { estimate: NaN, lo: NaN, hi: NaN, confLevel: 0, achievedConfLevel: 0, method: "normal" };
-  const walsh = walshAverages(x);
-  const estimate = quantileSorted(walsh, 0.5);
-  const nonzero = x.filter((v) => v !== 0);
-  const exact = (opts.exact ?? nonzero.length < EXACT_BELOW) && nonzero.length === n && rank(nonzero.map(Math.abs)).ties.length === 0;
-  if (exact) {
-    const total = walsh.length;
-    let qu = (0, import_stats_base_dists_signrank_quantile.default)(alpha / 2 - 10 * Number.EPSILON, n);
-    if (qu === 0) qu = 1;
-    const achievedAlpha = Math.min(1, 2 * (0, import_stats_base_dists_signrank_cdf2.default)(qu - 1, n));
-    return {
-      estimate,
-      lo: walsh[qu - 1],
-      hi: walsh[total - qu],
-      confLevel: achievedAlpha - alpha > alpha / 2 ? 1 - signif2(achievedAlpha) : confLevel,
-      achievedConfLevel: 1 - achievedAlpha,
-      method: "exact"
-    };
-  }
-  const W = (d) => signedRankZ(x, d, opts.correct ?? true);
-  const ci = asymptoticOneSample(W, walsh, x, alpha, confLevel);
-  return { estimate, ...ci, method: "normal" };
-}
-function hodgesLehmannTwoSample(xIn, yIn, opts = {}) {
-  const confLevel = opts.confLevel ?? 0.95;
-  const alpha = 1 - confLevel;
-  const x = xIn.filter((v) => !Number.isNaN(v));
-  const y = yIn.filter((v) => !Number.isNaN(v));
-  const nx = x.length;
-  const ny = y.length;
-  if (nx === 0 || ny === 0) {
-    return { estimate: NaN, lo: NaN, hi: NaN, confLevel: 0, achievedConfLevel: 0, method: "normal" };
-  }
-  const diffs = new Float64Array(nx * ny);
-  for (let i = 0; i < nx; i++) for (let j = 0; j < ny; j++) diffs[i * ny + j] = x[i] - y[j];
-  diffs.sort();
-  const estimate = quantileSorted(diffs, 0.5);
-  const exact = (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) && rank([...x, ...y]).ties.length === 0;
-  if (exact) {
-    const mn = nx * ny;
-    let qu = qwilcox(alpha / 2, nx, ny);
-    if (qu === 0) qu = 1;
-    const achievedAlpha = Math.min(1, 2 * pwilcox(qu - 1, nx, ny));
-    return {
-      estimate,
-      lo: diffs[qu - 1],
-      hi: diffs[mn - qu],
-      confLevel: achievedAlpha - alpha > alpha / 2 ? 1 - achievedAlpha : confLevel,
-      achievedConfLevel: 1 - achievedAlpha,
-      method: "exact"
-    };
-  }
-  const W = (d) => rankSumZ(x, y, d, opts.correct ?? true);
-  const mumin = diffs[0];
-  const mumax = diffs[diffs.length - 1];
-  return {
-    estimate,
-    lo: stepRoot(W, qnorm(1 - alpha / 2), mumin, mumax, diffs),
-    hi: stepRoot(W, qnorm(alpha / 2), mumin, mumax, diffs),
-    confLevel,
-    achievedConfLevel: confLevel,
-    method: "normal"
-  };
-}
-function walshAverages(x) {
-  const n = x.length;
-  const out = new Float64Array(n * (n + 1) / 2);
-  let k = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) out[k++] = (x[i] + x[j]) / 2;
-  return out.sort();
-}
-function asymptoticOneSample(W, walsh, x, alphaIn, confLevelIn) {
-  let alpha = alphaIn;
-  let confLevel = confLevelIn;
-  const mumin = walsh[0];
-  const mumax = walsh[walsh.length - 1];
-  const wmin = W(mumin);
-  const wmax = W(mumax);
-  if (!Number.isFinite(wmin) || !Number.isFinite(wmax)) {
-    return { lo: mumin, hi: mumax, confLevel: 0, achievedConfLevel: 0 };
-  }
-  for (; ; ) {
-    if (wmin - qnorm(1 - alpha / 2) < 0 || wmax - qnorm(alpha / 2) > 0) alpha *= 2;
-    else break;
-  }
-  if (alpha >= 1 || 1 - confLevel < alpha * 0.75) confLevel = 1 - Math.min(1, alpha);
-  if (alpha >= 1) {
-    const m = quantileSorted(sorted(x), 0.5);
-    return { lo: m, hi: m, confLevel, achievedConfLevel: confLevel };
-  }
-  return {
-    lo: stepRoot(W, qnorm(1 - alpha / 2), mumin, mumax, walsh),
-    hi: stepRoot(W, qnorm(alpha / 2), mumin, mumax, walsh),
-    confLevel,
-    achievedConfLevel: confLevel
-  };
-}
-function stepRoot(W, zq, lo, hi, breaks) {
-  if (W(lo) - zq <= 0) return lo;
-  if (W(hi) - zq >= 0) return hi;
-  const b = [lo];
-  for (const v of breaks) if (v > b[b.length - 1] && v < hi) b.push(v);
-  b.push(hi);
-  let left = 0;
-  let right = b.length - 1;
-  while (left < right) {
-    const k = left + right >> 1;
-    const mid = (b[k] + b[k + 1]) / 2;
-    if (W(mid) - zq <= 0) right = k;
-    else left = k + 1;
-  }
-  return b[left];
-}
-function signedRankZ(x, d, correct) {
-  const xd = x.map((v2) => v2 - d).filter((v2) => v2 !== 0);
-  const n = xd.length;
-  const { ranks, ties } = rank(xd.map(Math.abs));
-  let v = 0;
-  for (let i = 0; i < n; i++) if (xd[i] > 0) v += ranks[i];
-  const z2 = v - n * (n + 1) / 4;
-  const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48);
-  return (z2 - (correct ? Math.sign(z2) * 0.5 : 0)) / sigma;
-}
-function rankSumZ(x, y, d, correct) {
-  const nx = x.length;
-  const ny = y.length;
-  const { ranks, ties } = rank([...x.map((v) => v - d), ...y]);
-  let rx = 0;
-  for (let i = 0; i < nx; i++) rx += ranks[i];
-  const z2 = rx - nx * (nx + 1) / 2 - nx * ny / 2;
-  const N = nx + ny;
-  const sigma = Math.sqrt(nx * ny / 12 * (N + 1 - tieSum(ties) / (N * (N - 1))));
-  return (z2 - (correct ? Math.sign(z2) * 0.5 : 0)) / sigma;
-}
-function signif2(v) {
-  if (v === 0 || !Number.isFinite(v)) return v;
-  const scale = 10 ** (1 - Math.floor(Math.log10(Math.abs(v))));
-  const t = v * scale;
-  let r = Math.round(t);
-  if (Math.abs(t - Math.trunc(t)) === 0.5 && r % 2 !== 0) r -= 1;
-  return r / scale;
-}
-
-// src/stats/fdr.ts
-function benjaminiHochberg(p) {
-  const idx = p.map((_, i) => i).filter((i) => !Number.isNaN(p[i]));
-  const m = idx.length;
-  const q = p.map(() => NaN);
-  idx.sort((a, b) => p[b] - p[a]);
-  let running = Infinity;
-  idx.forEach((i, r) => {
-    const k = m - r;
-    running = Math.min(running, p[i] * m / k);
-    q[i] = Math.min(1, running);
-  });
-  return q;
-}
-
-// src/stats/fit.ts
-function linearFit(x, y) {
-  if (x.length !== y.length) throw new RangeError(`x and y differ in length: ${x.length} vs ${y.length}`);
-  const n = x.length;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i];
-    my += y[i];
-  }
-  mx /= n;
-  my /= n;
-  let sxx = 0;
-  let sxy = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx;
-    const dy = y[i] - my;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
-  const slope = sxy / sxx;
-  const intercept = my - slope * mx;
-  const sse = Math.max(0, syy - slope * sxy);
-  const r2 = syy === 0 ? sxx > 0 ? 1 : NaN : 1 - sse / syy;
-  const s2 = n > 2 ? sse / (n - 2) : NaN;
-  const slopeStderr = Math.sqrt(s2 / sxx);
-  let sumx2 = 0;
-  for (let i = 0; i < n; i++) sumx2 += x[i] ** 2;
-  const interceptStderr = slopeStderr * Math.sqrt(sumx2 / n);
-  return { intercept, slope, r2, slopeStderr, interceptStderr, n };
-}
-function overheadAndThroughput(sizes, times) {
-  const f = linearFit(sizes, times);
-  return { overhead: f.intercept, throughput: 1 / f.slope, r2: f.r2, n: f.n };
-}
-
-// src/stats/designs.ts
-var pairedRounds = {
-  name: "paired-rounds",
-  crossMachine: false,
-  compare(base, head, opts = {}) {
-    if (base.length !== head.length) {
-      throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head.length}`);
-    }
-    const lb = logs(base, "base");
-    return this.compareLogRatios(
-      logs(head, "head").map((v, i) => v - lb[i]),
-      opts
-    );
-  },
-  compareLogRatios(d, opts = {}) {
-    if (!d.every(Number.isFinite)) throw new RangeError(`round log-ratios must be finite, got ${d.join(", ")}`);
-    const test = signedRank(d);
-    const confLevel = opts.confLevel ?? 0.95;
-    const hl = hodgesLehmann(d, { confLevel });
-    const c = result("paired-rounds", false, test.p, signedRankMinP(d.length), test.method, hl, d.length, d.length, confLevel);
-    return { ...c, identical: d.length > 0 && d.every((v) => v === 0) };
-  }
-};
-function roundLogRatio(base, head) {
-  if (base.length === 0 || head.length === 0) throw new RangeError("a round needs iterations on both sides");
-  const usable = (v) => v > 0 && Number.isFinite(v);
-  if (base.length !== head.length) {
-    const b = base.filter(usable);
-    const h = head.filter(usable);
-    return b.length > 0 && h.length > 0 ? Math.log(median(h) / median(b)) : null;
-  }
-  const pairs = base.flatMap((b, i) => usable(b) && usable(head[i]) ? [Math.log(head[i]) - Math.log(b)] : []);
-  return pairs.length > 0 ? median(pairs) : null;
-}
-function result(design, crossMachine, p, minP, method, hl, n, nBase, requestedConfLevel) {
-  return {
-    design,
-    ratio: Math.exp(hl.estimate),
-    ci: [Math.exp(hl.lo), Math.exp(hl.hi)],
-    confLevel: hl.confLevel,
-    achievedConfLevel: hl.achievedConfLevel,
-    intervalHolds: hl.achievedConfLevel >= requestedConfLevel - 1e-9 && hl.lo <= hl.estimate && hl.estimate <= hl.hi,
-    identical: false,
-    p,
-    minP,
-    n,
-    nBase,
-    method,
-    crossMachine
-  };
-}
-function logs(xs, what) {
-  return xs.map((v) => {
-    if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${what} values must be finite and > 0, got ${v}`);
-    return Math.log(v);
-  });
-}
-function signedRankMinP(n) {
-  return Math.min(1, 2 ** (1 - n));
-}
-function minRounds(alpha) {
-  let n = 1;
-  while (signedRankMinP(n) >= alpha) n++;
-  return n;
 }
 
 // src/run/pairs.ts
 var rowKey2 = (caseId, label) => `${caseId}\0${String(label)}`;
-function firstReason(entries, status) {
-  for (const e of entries) if (e.status === status) return status === "skipped" ? e.skip_reason : e.error;
+function firstReason(entries, status2) {
+  for (const e of entries) if (e.status === status2) return status2 === "skipped" ? e.skip_reason : e.error;
   return void 0;
 }
 function pairRows(outcome) {
@@ -27068,12 +28094,12 @@ function pairRows(outcome) {
       if (run2.problem) runProblems[run2.side].set(run2.round, run2.problem);
       for (const entry of run2.result?.cases ?? []) {
         if (entry.id !== c.caseId) continue;
-        const key3 = rowKey2(entry.id, entry.param.label);
-        if (!views.has(key3)) {
-          views.set(key3, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
-          order.push(key3);
+        const key4 = rowKey2(entry.id, entry.param.label);
+        if (!views.has(key4)) {
+          views.set(key4, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
+          order.push(key4);
         }
-        views.get(key3)[run2.side].byRound.set(run2.round, entry);
+        views.get(key4)[run2.side].byRound.set(run2.round, entry);
       }
     }
     if (order.length === 0) {
@@ -27095,7 +28121,7 @@ function pairRows(outcome) {
       });
       continue;
     }
-    for (const key3 of order) rows.push(pairOne(views.get(key3), runProblems, roundsRun));
+    for (const key4 of order) rows.push(pairOne(views.get(key4), runProblems, roundsRun));
   }
   return rows;
 }
@@ -27157,11 +28183,11 @@ function pairOne(v, runProblems, roundsRun) {
 var first = (m) => m.values().next().value;
 
 // src/run/rounds.ts
-import { join as join15 } from "node:path";
+import { join as join17 } from "node:path";
 
 // src/run/pin.ts
 import { spawnSync } from "node:child_process";
-import { readFileSync as readFileSync10 } from "node:fs";
+import { readFileSync as readFileSync11 } from "node:fs";
 function parseCpuList(list) {
   const cpus = [];
   for (const part of list.trim().split(",")) {
@@ -27174,13 +28200,13 @@ function parseCpuList(list) {
   return cpus;
 }
 function pinnableCpus() {
-  let status;
+  let status2;
   try {
-    status = readFileSync10("/proc/self/status", "utf8");
+    status2 = readFileSync11("/proc/self/status", "utf8");
   } catch {
     return [];
   }
-  const list = /^Cpus_allowed_list:\s*(.+)$/m.exec(status)?.[1];
+  const list = /^Cpus_allowed_list:\s*(.+)$/m.exec(status2)?.[1];
   if (!list) return [];
   if (spawnSync("taskset", ["--version"], { env: childEnv() }).status !== 0) return [];
   return parseCpuList(list);
@@ -27312,7 +28338,7 @@ async function runCaseRound(sides, o, c, round, cpu) {
     order.map(async (side) => {
       const inv = await invokeRunner(sides[side], {
         plan: planOf(o.plan, (u) => u.id === c.id),
-        out: join15(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
+        out: join17(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
         timeoutMs: 2 * o.caseBudgetMs,
         fixtures: o.fixtures,
         bee: o.bee,
@@ -27416,7 +28442,7 @@ var AbRowSchema = external_exports.strictObject({
   caseId: text(200),
   label: text(200),
   group: text(100),
-  kind: KindSchema2,
+  kind: KindSchema,
   status: external_exports.enum(["ok", "skipped", "failed", "new", "missing"]),
   note: text(2e3).optional(),
   baseMedianNs: external_exports.number().finite().nonnegative().optional(),
@@ -27435,44 +28461,16 @@ var AbRowSchema = external_exports.strictObject({
   allocationsNote: text(2e3).optional()
 });
 
-// src/verdict/instructions.ts
-var SPREAD_FACTOR = 10;
-var NOISE_FLOOR = 5e-4;
-var TOLERANCE_SPREADS = 3;
-var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
-function stepRatio(a, b) {
-  const steps = Math.min(a.length, b.length);
-  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
-}
-function aaSpread(a, b) {
-  const r = stepRatio(a, b);
-  return Math.max(r, 1 / r) - 1;
-}
-function countVerdict(ratio, spread, o) {
-  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
-  return { bar, verdict: ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~" };
-}
-function judgeInstructions(base, baseAgain, head, o) {
-  const steps = Math.min(base.length, baseAgain.length, head.length);
-  if (steps === 0) throw new Error("judgeInstructions needs counts of two base runs and a head run");
-  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error("judgeInstructions: a count of zero means nothing was counted");
-  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
-  const ratio = stepRatio(head, baseMean);
-  const spread = aaSpread(base, baseAgain);
-  const { bar, verdict } = countVerdict(ratio, spread, o);
-  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
-}
-
 // src/verdict/instruction-rows.ts
-var key = (caseId, label) => `${caseId}\0${label}`;
+var key2 = (caseId, label) => `${caseId}\0${label}`;
 function instructionFields(r, o) {
   if (r.base && r.baseAgain && r.head) return { instructions: judgeInstructions(r.base, r.baseAgain, r.head, o) };
   return { instructionsNote: r.note ?? "not counted" };
 }
 function attachInstructionRows(rows, counted, o) {
-  const byKey = new Map(counted.map((r) => [key(r.caseId, r.label), r]));
+  const byKey = new Map(counted.map((r) => [key2(r.caseId, r.label), r]));
   return rows.map((row) => {
-    const c = byKey.get(key(row.caseId, row.label));
+    const c = byKey.get(key2(row.caseId, row.label));
     return c ? { ...row, ...instructionFields(c, o) } : row;
   });
 }
@@ -27491,36 +28489,36 @@ function judgeFigure(base, baseAgain, head, o) {
   return { ...v, base: v.base - 1, head: v.head - 1 };
 }
 function judgeAllocations(base, baseAgain, head, o) {
-  const bytes = judgeFigure(base.bytes, baseAgain.bytes, head.bytes, o);
+  const bytes2 = judgeFigure(base.bytes, baseAgain.bytes, head.bytes, o);
   const allocs = base.allocs && baseAgain.allocs && head.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head.allocs, o) : void 0;
-  const both = [bytes.verdict, ...allocs ? [allocs.verdict] : []];
+  const both = [bytes2.verdict, ...allocs ? [allocs.verdict] : []];
   const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
-  return { bytes, ...allocs ? { allocs } : {}, verdict };
+  return { bytes: bytes2, ...allocs ? { allocs } : {}, verdict };
 }
 function allocationMedians(c) {
   if (!c.alloc_bytes || c.alloc_bytes.length === 0) return void 0;
   const ops = c.work.ops && c.work.ops > 0 ? c.work.ops : 1;
-  const bytes = median(c.alloc_bytes);
+  const bytes2 = median(c.alloc_bytes);
   const allocs = c.allocs && c.allocs.length > 0 ? median(c.allocs) : void 0;
-  return { bytes, bytesPerOp: bytes / ops, ...allocs !== void 0 ? { allocs, allocsPerOp: allocs / ops } : {} };
+  return { bytes: bytes2, bytesPerOp: bytes2 / ops, ...allocs !== void 0 ? { allocs, allocsPerOp: allocs / ops } : {} };
 }
 
 // src/verdict/allocation-rows.ts
-var key2 = (caseId, label) => `${caseId}\0${label}`;
+var key3 = (caseId, label) => `${caseId}\0${label}`;
 function allocationFields(r, o) {
   if (r.base && r.baseAgain && r.head) return { allocations: judgeAllocations(r.base, r.baseAgain, r.head, o) };
   return { allocationsNote: r.note ?? "not measured" };
 }
 function attachAllocationRows(rows, measured, spec, o) {
-  const byKey = new Map(measured.map((r) => [key2(r.caseId, r.label), r]));
-  const known = new Set(rows.map((r) => key2(r.caseId, r.label)));
-  const added = measured.filter((r) => !known.has(key2(r.caseId, r.label))).map((r) => {
+  const byKey = new Map(measured.map((r) => [key3(r.caseId, r.label), r]));
+  const known = new Set(rows.map((r) => key3(r.caseId, r.label)));
+  const added = measured.filter((r) => !known.has(key3(r.caseId, r.label))).map((r) => {
     const fields = allocationFields(r, o);
     return { ...untimedRow(r, spec, fields.allocations !== void 0, fields.allocationsNote, r.work), ...fields };
   });
   return [
     ...rows.map((row) => {
-      const m = byKey.get(key2(row.caseId, row.label));
+      const m = byKey.get(key3(row.caseId, row.label));
       return m ? { ...row, ...allocationFields(m, o) } : row;
     }),
     ...added
@@ -27612,137 +28610,7 @@ function loadShift(rows) {
 }
 
 // src/pipeline/ab-report.ts
-import { join as join17 } from "node:path";
-
-// src/report/units.ts
-function sig3(v) {
-  if (!Number.isFinite(v)) return "\u2014";
-  const a = Math.abs(v);
-  if (a === 0) return "0";
-  if (a >= 100) return v.toFixed(0);
-  if (a >= 10) return v.toFixed(1);
-  if (a >= 1) return v.toFixed(2);
-  return v.toPrecision(3);
-}
-function rounded3(v) {
-  return Number(sig3(v));
-}
-var DASH = "\u2014";
-var TIME_UNITS = [
-  { unit: "ns", ns: 1 },
-  { unit: "\xB5s", ns: 1e3 },
-  { unit: "ms", ns: 1e6 },
-  { unit: "s", ns: 1e9 }
-];
-function formatDuration(ns) {
-  if (ns == null || !Number.isFinite(ns)) return DASH;
-  if (ns < 0) return `-${formatDuration(-ns)}`;
-  if (ns === 0) return "0 ns";
-  for (const u of TIME_UNITS) {
-    const v = ns / u.ns;
-    if (u.unit === "s") {
-      if (rounded3(v) < 60) return `${sig3(v)} s`;
-      break;
-    }
-    if (rounded3(v) < 1e3) return `${sig3(v)} ${u.unit}`;
-  }
-  const min2 = ns / 6e10;
-  return `${min2 < 100 ? min2.toFixed(1) : min2.toFixed(0)} min`;
-}
-function formatPerOp(nsPerOp, opLabel = "op") {
-  if (nsPerOp == null || !Number.isFinite(nsPerOp)) return DASH;
-  return `${formatDuration(nsPerOp)}/${opLabel}`;
-}
-var THROUGHPUT_FOOTNOTE = "MB/s and GB/s are decimal: 1 MB = 10^6 bytes (sizes use binary KiB/MiB/GiB).";
-function mbPerS(bytesPerNs) {
-  return bytesPerNs * 1e3;
-}
-function formatThroughput(bytesPerNs) {
-  if (bytesPerNs == null || !Number.isFinite(bytesPerNs) || bytesPerNs < 0) return DASH;
-  const mb = mbPerS(bytesPerNs);
-  if (mb === 0) return "0 MB/s";
-  if (rounded3(mb) >= 1e3) return `${sig3(mb / 1e3)} GB/s`;
-  if (mb < 1) return `${sig3(mb * 1e3)} kB/s`;
-  return `${sig3(mb)} MB/s`;
-}
-var BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
-function formatBytes(bytes) {
-  if (bytes == null || !Number.isFinite(bytes)) return DASH;
-  if (bytes < 0) return `-${formatBytes(-bytes)}`;
-  let v = bytes;
-  let i = 0;
-  while (i < BYTE_UNITS.length - 1 && rounded3(v) >= 1024) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${Math.round(v)} B` : `${sig3(v)} ${BYTE_UNITS[i]}`;
-}
-function formatRatio(r) {
-  if (r == null || !Number.isFinite(r)) return DASH;
-  return `${sig3(r)}x`;
-}
-function pct(v) {
-  const a = Math.abs(v);
-  return a >= 99.95 ? v.toFixed(0) : v.toFixed(1);
-}
-function formatChange(ratio) {
-  if (ratio == null || !Number.isFinite(ratio)) return DASH;
-  const p = (ratio - 1) * 100;
-  const s = pct(p).replace(/^-(0(\.0)?)$/, "$1");
-  return s.startsWith("-") ? `${s}%` : `+${s}%`;
-}
-function formatTimeChange(ratio) {
-  return changeWords(ratio, "slower", "faster");
-}
-function formatAmountChange(ratio, noun) {
-  const words = changeWords(ratio, "more", "fewer");
-  if (!noun || words === DASH) return words;
-  return words === "no change" ? `no change in ${noun}` : `${words} ${noun}`;
-}
-function changeWords(ratio, up, down) {
-  if (ratio == null || !Number.isFinite(ratio)) return DASH;
-  const p = (ratio - 1) * 100;
-  const size = pct(Math.abs(p));
-  if (size === "0.0") return "no change";
-  return `${size}% ${p > 0 ? up : down}`;
-}
-function formatTimeInterval(ci) {
-  if (!ci) return DASH;
-  const [lo, hi] = [formatTimeChange(ci[0]), formatTimeChange(ci[1])];
-  const same = /^([\d.]+)% (\w+)$/.exec(lo);
-  const other = /^([\d.]+)% (\w+)$/.exec(hi);
-  if (same && other && same[2] === other[2]) {
-    const [a, b] = [same[1], other[1]].sort((x, y) => Number(x) - Number(y));
-    return `${a}\u2013${b}% ${same[2]}`;
-  }
-  return `${lo} \u2026 ${hi}`;
-}
-function formatShift(ratio) {
-  if (ratio == null || !Number.isFinite(ratio)) return DASH;
-  if (ratio < 1) return `\u2193 ${pct((1 - ratio) * 100)}% faster`;
-  if (ratio > 1) return `\u2191 ${pct((ratio - 1) * 100)}% slower`;
-  return "= unchanged";
-}
-function formatPercent(fraction2) {
-  if (fraction2 == null || !Number.isFinite(fraction2)) return DASH;
-  return `${pct(fraction2 * 100)}%`;
-}
-function formatP(p) {
-  if (p == null || !Number.isFinite(p)) return DASH;
-  if (p < 1e-3) return "< 0.001";
-  if (p < 0.01) return p.toFixed(3);
-  return p.toFixed(2);
-}
-function formatCount(n) {
-  if (n == null || !Number.isFinite(n)) return DASH;
-  return Math.round(n).toLocaleString("en-US");
-}
-function opLabelOf(opNames) {
-  if (opNames.length !== 1) return "op";
-  const name = opNames[0] ?? "op";
-  if (name === "count") return "op";
-  return name.endsWith("s") && name.length > 1 ? name.slice(0, -1) : name;
-}
+import { join as join19 } from "node:path";
 
 // src/report/render/annotations.ts
 function evidenceText(r, by) {
@@ -27754,67 +28622,6 @@ function evidenceText(r, by) {
 }
 function regressionAnnotations(rows) {
   return flaggedRows(rows, "regression").map(({ row, by }) => `regression: ${row.caseId} [${row.label}]: ${by.map((e) => evidenceText(row, e)).join(", ")}`);
-}
-
-// src/report/escape.ts
-var MD_ENTITIES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "\\": "&#92;",
-  "*": "&#42;",
-  _: "&#95;",
-  "~": "&#126;",
-  "!": "&#33;"
-};
-var ZWSP = "\u200B";
-function mdText(value) {
-  const s = unlinked(String(value ?? "").replace(/\r\n?|\n|\u2028|\u2029/g, " ")).replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/@/g, "@&#8203;");
-  return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws, lead) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
-}
-function unlinked(s) {
-  return s.replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\b(www)\./gi, `$1${ZWSP}.`);
-}
-var PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()@#-]*$/;
-function mdCode(value) {
-  const s = String(value ?? "");
-  return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
-}
-function mdProse(value) {
-  const parts = String(value ?? "").split(/`([^`\r\n]+)`/);
-  return parts.map((p, i) => i % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, "&#124;")}</code>` : mdText(p)).join("");
-}
-function htmlText(value) {
-  return String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-function jsonForScript(value) {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-function csvField(value) {
-  if (value == null) return "";
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
-  if (typeof value === "boolean") return value ? "true" : "false";
-  let s = value;
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-function clip(value, n) {
-  const chars = [...value];
-  return chars.length <= n ? value : `${chars.slice(0, Math.max(0, n - 1)).join("")}\u2026`;
-}
-function safeUrl(value) {
-  let url2;
-  try {
-    url2 = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url2.protocol !== "https:" && url2.protocol !== "http:") return null;
-  return url2.href.replace(/[\s"'<>()[\]`|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
 }
 
 // src/report/model/types.ts
@@ -27895,6 +28702,89 @@ function foldSkipped(rows) {
     return `\u23ED ${skipped.length} row${skipped.length === 1 ? "" : "s"} skipped: ${mdText(reason)}: ${named}${hint}`;
   });
   return { kept: rows.filter((r) => r.status !== "skipped"), lines };
+}
+
+// src/report/render/profile-details.ts
+var DETAIL_LINES = 5;
+var PROFILE_NOTE = "Figures are instructions per timed iteration under callgrind, not time; a row flagged by wall time alone (cache, I/O, contention) has no function list.";
+var signed2 = (n) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${formatCount(Math.abs(n))}`;
+var rowChange = (d) => d.total.head - d.total.base;
+var fnName = (name2, status2) => `${mdCode(name2)}${status2 === "new" ? " \u{1F195}" : status2 === "gone" ? " (gone)" : ""}`;
+var ofRow = (d, change) => d.total.base > 0 ? formatChange(1 + change / d.total.base) : "\u2014";
+function selfTable(d) {
+  const whole = rowChange(d);
+  return mdTable(
+    ["function", "base", "head", "change", "share of the row\u2019s change"],
+    d.self.slice(0, DETAIL_LINES).map((l) => {
+      const c = l.head - l.base;
+      return [fnName(l.name, l.status), formatCount(l.base), formatCount(l.head), signed2(c), whole !== 0 ? formatPercent(c / whole) : "\u2014"];
+    }),
+    ["left", "right", "right", "right", "right"]
+  );
+}
+function ownTable(d) {
+  return mdTable(
+    ["client function (outside callees folded in)", "change", "of the row", "via"],
+    d.own.slice(0, DETAIL_LINES).map((l) => [
+      fnName(l.name, l.status),
+      signed2(l.head - l.base),
+      ofRow(d, l.head - l.base),
+      l.via.length > 0 ? l.via.map((v) => mdCode(v)).join(", ") : "\u2014"
+    ]),
+    ["left", "right", "right", "left"]
+  );
+}
+function allocationTable(d) {
+  if (d.allocations === null)
+    return "*Allocation sites: V8 allocates inline in JIT-compiled code, so callgrind sees no allocator calls to attribute (see docs/profiles.md).*";
+  if (d.allocations.length === 0) return "*Allocation sites: no change in calls into the allocator.*";
+  return mdTable(
+    ["allocation site", "calls/iteration base", "head", "change"],
+    d.allocations.slice(0, DETAIL_LINES).map((l) => [mdCode(l.name), formatCount(l.base), formatCount(l.head), signed2(l.head - l.base)]),
+    ["left", "right", "right", "right"]
+  );
+}
+var summaryOf = (d) => `Where it moved: ${mdCode(d.caseId)} ${mdText(d.label)} (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : "\u2014"} instructions, ${signed2(rowChange(d))} per iteration)`;
+function renderRow(d, level) {
+  if (level === 0) return null;
+  if (level === 1) {
+    const first2 = d.own[0] ?? d.self[0];
+    return `${summaryOf(d)}: ${first2 ? `${mdCode(first2.name)} ${signed2(first2.head - first2.base)}` : "no function changed"} (lists trimmed to fit)`;
+  }
+  const body = [
+    d.self.length > 0 ? selfTable(d) : "*No function changed its own instructions.*",
+    d.own.length > 0 ? ownTable(d) : "*No client function changed.*",
+    allocationTable(d)
+  ].join("\n\n");
+  return mdDetails(summaryOf(d), body);
+}
+function renderProfileSection(diffs, budget) {
+  if (diffs.length === 0) return null;
+  const head = `### Where it moved
+
+<sub>${PROFILE_NOTE} Full profiles (callgrind, pprof, folded stacks, an HTML view) are in the run's \`profiles\` artifact.</sub>`;
+  const levels = diffs.map(() => 2);
+  const weakest = diffs.map((d, i) => ({ i, w: d.total.base > 0 ? Math.abs(rowChange(d)) / d.total.base : 0 })).sort((a, b) => a.w - b.w);
+  const render = () => {
+    const trimmed = levels.filter((l) => l < 2).length;
+    const parts = diffs.map((d, i) => renderRow(d, levels[i])).filter((s) => s !== null);
+    if (parts.length === 0) return null;
+    const note = trimmed > 0 ? `
+
+<sub>${trimmed} row${trimmed === 1 ? "\u2019s" : "s\u2019"} lists trimmed or left out to fit GitHub's comment size limit (least changed rows first); the artifact has them all.</sub>` : "";
+    return `${head}
+
+${parts.join("\n\n")}${note}`;
+  };
+  for (const target of [1, 0]) {
+    for (const { i } of weakest) {
+      const out2 = render();
+      if (out2 === null || out2.length <= budget) return out2;
+      levels[i] = target;
+    }
+  }
+  const out = render();
+  return out !== null && out.length <= budget ? out : null;
 }
 
 // src/report/render/ab-comment.ts
@@ -28012,18 +28902,18 @@ function crossClientSection(input2, rows) {
   });
   if (lines.length === 0) return null;
   const versions = model.runners.filter((r) => others.includes(r.runner)).map((r) => `${mdText(r.label)} ${mdText(r.client.version)}`).join(", ");
-  const table2 = mdTable(["case", "param", `${mdText(RUNNER_LABEL[input2.runner])} (head)`, ...others.map((o) => mdText(RUNNER_LABEL[o]))], lines);
+  const table3 = mdTable(["case", "param", `${mdText(RUNNER_LABEL[input2.runner])} (head)`, ...others.map((o) => mdText(RUNNER_LABEL[o]))], lines);
   return mdDetails(
     "Cross-client context",
     `The same rows in the other clients (${versions}), in the units of the table above. Measured separately from the paired rounds: read orders of magnitude, not small differences.
 
-${table2}`
+${table3}`
   );
 }
 function environmentSection(input2) {
   const e = input2.env;
   const stopped = e.stoppedEarly ? typeof e.stoppedEarly === "string" ? mdText(e.stoppedEarly) : "yes" : null;
-  const table2 = mdTable(
+  const table3 = mdTable(
     ["", ""],
     [
       ["runner", mdText(RUNNER_LABEL[input2.runner])],
@@ -28040,7 +28930,7 @@ function environmentSection(input2) {
       ...stopped ? [["stopped early", stopped]] : []
     ]
   );
-  return mdDetails("Environment", table2);
+  return mdDetails("Environment", table3);
 }
 function verdictTable(rows, history, evidence = { counted: false, allocated: false }) {
   const head = [
@@ -28066,7 +28956,7 @@ var HISTORY_NOTE = "change = head against history in time per iteration (two-sam
 var COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 var ALLOCATION_NOTE = "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
 function assemble(p) {
-  const table2 = verdictTable(p.shown, p.history, p.evidence);
+  const table3 = verdictTable(p.shown, p.history, p.evidence);
   const notes = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
   if (p.evidence.counted) notes.push(COUNT_NOTE);
   if (p.evidence.allocated) notes.push(ALLOCATION_NOTE);
@@ -28075,7 +28965,7 @@ function assemble(p) {
       `${p.omittedUnchanged} unchanged (\u26AA ~) row${p.omittedUnchanged === 1 ? "" : "s"} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`
     );
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? "" : "s"} omitted to fit GitHub's comment size limit.`);
-  return mdBlocks([...p.top, p.shown.length > 0 ? table2 : "*No rows.*", `<sub>${notes.join(" ")}</sub>`, ...p.tail]);
+  return mdBlocks([...p.top, p.shown.length > 0 ? table3 : "*No rows.*", `<sub>${notes.join(" ")}</sub>`, p.profiles, ...p.tail]);
 }
 function loadShiftLine(l) {
   return `\u26A0 The machine's load moved during the rounds: a side's round medians spread ${l.spread.toFixed(1)}x in the typical row (over ${LOAD_SPREAD}x in ${l.rows} of ${l.of} rows). Each round pairs base and head under the same load, so changes and verdicts stand; the base and head figures are the rounds' middle level, not a quiet machine's.`;
@@ -28096,7 +28986,7 @@ function renderAbComment(input2, opts = {}) {
   const counted = Boolean(m) || input2.rows.some((r) => r.instructions || r.instructionsNote);
   const evidence = { counted, allocated: Boolean(input2.env.allocations) || input2.rows.some((r) => r.allocations || r.allocationsNote) };
   const design = b ? `history: last ${b.runs} run${b.runs === 1 ? "" : "s"} of ${mdCode(b.branch)} \u2192 head ${mdCode(input2.headLabel)}` : `base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 ${pairedRoundsText(input2)}`;
-  const top = [
+  const top2 = [
     markerComment(input2.marker),
     `## ${mdText(input2.title)}`,
     `${mdText(RUNNER_LABEL[input2.runner])}: ${design} \xB7 profile ${mdText(input2.profile)} \xB7 verdicts at BH q < ${input2.alpha} and a change beyond \xB1${Math.round(input2.threshold * 1e3) / 10}%`,
@@ -28127,11 +29017,18 @@ function renderAbComment(input2, opts = {}) {
     const dropped = new Set(unchanged.slice(nUnchanged));
     return rows.filter((r) => !dropped.has(r));
   };
-  let parts = { evidence, top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
-  if (fits2(parts)) return assemble(parts);
+  const finish = (p) => {
+    const plain = assemble(p);
+    const shown = new Set(p.shown.map((r) => `${r.caseId}\0${r.label}`));
+    const diffs = (input2.profiles ?? []).filter((d) => shown.has(`${d.caseId}\0${d.label}`));
+    const section = renderProfileSection(diffs, max2 - plain.length - 2);
+    return section ? assemble({ ...p, profiles: section }) : plain;
+  };
+  let parts = { evidence, top: top2, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
+  if (fits2(parts)) return finish(parts);
   const withUnchanged = (k, tail) => ({
     evidence,
-    top,
+    top: top2,
     shown: keep(k, ordered),
     omittedUnchanged: unchanged.length - k,
     omittedOther: 0,
@@ -28147,7 +29044,7 @@ function renderAbComment(input2, opts = {}) {
         if (fits2(withUnchanged(mid, tail))) lo2 = mid;
         else hi2 = mid - 1;
       }
-      return assemble(withUnchanged(lo2, tail));
+      return finish(withUnchanged(lo2, tail));
     }
   }
   const rest = keep(0, ordered);
@@ -28155,7 +29052,7 @@ function renderAbComment(input2, opts = {}) {
   let hi = rest.length;
   const cut = (k) => ({
     evidence,
-    top,
+    top: top2,
     shown: rest.slice(0, k),
     omittedUnchanged: unchanged.length,
     omittedOther: rest.length - k,
@@ -28168,13 +29065,13 @@ function renderAbComment(input2, opts = {}) {
     else hi = mid - 1;
   }
   parts = cut(lo);
-  return assemble(parts);
+  return finish(parts);
 }
 
 // src/report/write.ts
-import { mkdirSync as mkdirSync6, readFileSync as readFileSync11, writeFileSync as writeFileSync6 } from "node:fs";
+import { mkdirSync as mkdirSync7, readFileSync as readFileSync12, writeFileSync as writeFileSync7 } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname as dirname5, join as join16 } from "node:path";
+import { dirname as dirname5, join as join18 } from "node:path";
 
 // src/verdict/memory.ts
 var RSS_BASELINE_CASE = "cpu.harness.noop";
@@ -28309,10 +29206,10 @@ var CAVEATS = {
 function workText(row, cell) {
   const parts = [];
   const ops = cell.work.ops;
-  const bytes = cell.work.bytes;
-  if (ops !== void 0 && !(row.basis === "bytes" && ops === 1 && bytes !== void 0))
+  const bytes2 = cell.work.bytes;
+  if (ops !== void 0 && !(row.basis === "bytes" && ops === 1 && bytes2 !== void 0))
     parts.push(`${formatCount(ops)} ${ops === 1 ? row.opLabel : plural2(row.opLabel)}`);
-  if (bytes !== void 0) parts.push(formatBytes(bytes));
+  if (bytes2 !== void 0) parts.push(formatBytes(bytes2));
   return parts.join(", ");
 }
 function plural2(label) {
@@ -28533,12 +29430,12 @@ function bars(items, width = 90) {
   const textW = 110;
   const rows = items.map((b, i) => {
     const y = i * (barH + gap);
-    const name = `<text x="0" y="${y + barH - 1}" font-size="10" fill="#475569">${RUNNER_LABEL[b.runner]}</text>`;
+    const name2 = `<text x="0" y="${y + barH - 1}" font-size="10" fill="#475569">${RUNNER_LABEL[b.runner]}</text>`;
     if (b.value == null || !Number.isFinite(b.value) || b.value <= 0) {
-      return `${name}<rect x="${nameW}" y="${y}" width="2" height="${barH}" fill="${MISSING_COLOR}"/><text x="${nameW + 6}" y="${y + barH - 1}" font-size="10" fill="#64748b">\u2014</text>`;
+      return `${name2}<rect x="${nameW}" y="${y}" width="2" height="${barH}" fill="${MISSING_COLOR}"/><text x="${nameW + 6}" y="${y + barH - 1}" font-size="10" fill="#64748b">\u2014</text>`;
     }
     const len = Math.max(2, Math.round(scale.length(b.value) * width));
-    return `${name}<rect x="${nameW}" y="${y}" width="${len}" height="${barH}" fill="${RUNNER_COLORS[b.runner]}"/><text x="${nameW + len + 4}" y="${y + barH - 1}" font-size="10" fill="#1e293b">${b.text ?? ""}</text>`;
+    return `${name2}<rect x="${nameW}" y="${y}" width="${len}" height="${barH}" fill="${RUNNER_COLORS[b.runner]}"/><text x="${nameW + len + 4}" y="${y + barH - 1}" font-size="10" fill="#1e293b">${b.text ?? ""}</text>`;
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${nameW + width + textW}" height="${items.length * (barH + gap)}"${scale.log ? ' data-scale="log"' : ""}>${rows.join("")}</svg>`;
 }
@@ -28565,7 +29462,7 @@ function htmlReport(t, opts = {}) {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${htmlText(title)}</title>
-<style>${CSS}</style>
+<style>${CSS2}</style>
 </head>
 <body>
 <h1>${htmlText(title)}</h1>
@@ -28599,10 +29496,10 @@ function meta3(m) {
   if (m.specs.length > 0) parts.push(`spec ${m.specs.map((h) => `<code>${htmlText(h)}</code>`).join(", ")}`);
   return parts.join(" \xB7 ");
 }
-function table(headers, rows, cls = "") {
+function table2(headers, rows, cls2 = "") {
   const head = `<tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>`;
   const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c === "" ? "\u2014" : c}</td>`).join("")}</tr>`).join("\n");
-  return `<table${cls ? ` class="${cls}"` : ""}><thead>${head}</thead><tbody>
+  return `<table${cls2 ? ` class="${cls2}"` : ""}><thead>${head}</thead><tbody>
 ${body}
 </tbody></table>`;
 }
@@ -28615,11 +29512,11 @@ function htmlPieces(cell) {
     return `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`;
   }).join("");
 }
-function htmlTableOf(t, cls = t.numeric ? "num" : "") {
-  return table(
+function htmlTableOf(t, cls2 = t.numeric ? "num" : "") {
+  return table2(
     t.headers.map(htmlText),
     t.rows.map((r) => r.map(htmlPieces)),
-    cls
+    cls2
   );
 }
 function scoreboard(t) {
@@ -28641,7 +29538,7 @@ function groupHtml(g, t, charts) {
   }
   for (const c of g.cases) for (const row of c.rows) parts.push(digestHtml(row));
   parts.push(
-    table(
+    table2(
       ["case \xB7 param", ...runners.map((r) => htmlText(RUNNER_LABEL[r])), "bars"],
       g.cases.flatMap(
         (c) => c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r, view(row, r))), row.contested ? rowBars(row, runners) : ""])
@@ -28735,7 +29632,7 @@ function chartOf(g, runners, index) {
     }))
   };
 }
-var CSS = `
+var CSS2 = `
 body{font:14px/1.5 system-ui,-apple-system,sans-serif;max-width:1400px;margin:2rem auto;padding:0 1rem;color:#1e293b}
 h2{margin-top:1.5rem;padding-top:.5rem;border-top:1px solid #e2e8f0}
 h3{margin:0 0 .25rem;font-size:1rem}
@@ -28903,15 +29800,15 @@ function header(meta4) {
 function scopeCaveat() {
   return mdQuote([`**\u26A0 Scope of network figures.** ${mdText(NET_SCOPE_CAVEAT)}`]);
 }
-function scoreboard2(table2) {
-  return `${mdTableOf(table2)}
+function scoreboard2(table3) {
+  return `${mdTableOf(table3)}
 
 Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = contested rows it ran. Skipped and failed cells are left out.`;
 }
-function allocScoreboard2(table2) {
+function allocScoreboard2(table3) {
   return `### Heap bytes per unit of work
 
-${mdTableOf(table2)}
+${mdTableOf(table3)}
 
 ${mdText(ALLOC_SCOREBOARD_NOTE)}`;
 }
@@ -28989,40 +29886,40 @@ function chartJsSource() {
   if (true) return '/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */\n!function(t,e){"object"==typeof exports&&"undefined"!=typeof module?module.exports=e():"function"==typeof define&&define.amd?define(e):(t="undefined"!=typeof globalThis?globalThis:t||self).Chart=e()}(this,(function(){"use strict";var t=Object.freeze({__proto__:null,get Colors(){return Jo},get Decimation(){return ta},get Filler(){return ba},get Legend(){return Ma},get SubTitle(){return Pa},get Title(){return ka},get Tooltip(){return Wa}});function e(){}const i=(()=>{let t=0;return()=>t++})();function s(t){return null==t}function n(t){if(Array.isArray&&Array.isArray(t))return!0;const e=Object.prototype.toString.call(t);return"[object"===e.slice(0,7)&&"Array]"===e.slice(-6)}function o(t){return null!==t&&"[object Object]"===Object.prototype.toString.call(t)}function a(t){return("number"==typeof t||t instanceof Number)&&isFinite(+t)}function r(t,e){return a(t)?t:e}function l(t,e){return void 0===t?e:t}const h=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100:+t/e,c=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100*e:+t;function d(t,e,i){if(t&&"function"==typeof t.call)return t.apply(i,e)}function u(t,e,i,s){let a,r,l;if(n(t))if(r=t.length,s)for(a=r-1;a>=0;a--)e.call(i,t[a],a);else for(a=0;a<r;a++)e.call(i,t[a],a);else if(o(t))for(l=Object.keys(t),r=l.length,a=0;a<r;a++)e.call(i,t[l[a]],l[a])}function f(t,e){let i,s,n,o;if(!t||!e||t.length!==e.length)return!1;for(i=0,s=t.length;i<s;++i)if(n=t[i],o=e[i],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function g(t){if(n(t))return t.map(g);if(o(t)){const e=Object.create(null),i=Object.keys(t),s=i.length;let n=0;for(;n<s;++n)e[i[n]]=g(t[i[n]]);return e}return t}function p(t){return-1===["__proto__","prototype","constructor"].indexOf(t)}function m(t,e,i,s){if(!p(t))return;const n=e[t],a=i[t];o(n)&&o(a)?x(n,a,s):e[t]=g(a)}function x(t,e,i){const s=n(e)?e:[e],a=s.length;if(!o(t))return t;const r=(i=i||{}).merger||m;let l;for(let e=0;e<a;++e){if(l=s[e],!o(l))continue;const n=Object.keys(l);for(let e=0,s=n.length;e<s;++e)r(n[e],t,l,i)}return t}function b(t,e){return x(t,e,{merger:_})}function _(t,e,i){if(!p(t))return;const s=e[t],n=i[t];o(s)&&o(n)?b(s,n):Object.prototype.hasOwnProperty.call(e,t)||(e[t]=g(n))}const y={"":t=>t,x:t=>t.x,y:t=>t.y};function v(t){const e=t.split("."),i=[];let s="";for(const t of e)s+=t,s.endsWith("\\\\")?s=s.slice(0,-1)+".":(i.push(s),s="");return i}function M(t,e){const i=y[e]||(y[e]=function(t){const e=v(t);return t=>{for(const i of e){if(""===i)break;t=t&&t[i]}return t}}(e));return i(t)}function w(t){return t.charAt(0).toUpperCase()+t.slice(1)}const k=t=>void 0!==t,S=t=>"function"==typeof t,P=(t,e)=>{if(t.size!==e.size)return!1;for(const i of t)if(!e.has(i))return!1;return!0};function D(t){return"mouseup"===t.type||"click"===t.type||"contextmenu"===t.type}const C=Math.PI,O=2*C,A=O+C,T=Number.POSITIVE_INFINITY,L=C/180,E=C/2,R=C/4,I=2*C/3,z=Math.log10,F=Math.sign;function V(t,e,i){return Math.abs(t-e)<i}function B(t){const e=Math.round(t);t=V(t,e,t/1e3)?e:t;const i=Math.pow(10,Math.floor(z(t))),s=t/i;return(s<=1?1:s<=2?2:s<=5?5:10)*i}function N(t){const e=[],i=Math.sqrt(t);let s;for(s=1;s<i;s++)t%s==0&&(e.push(s),e.push(t/s));return i===(0|i)&&e.push(i),e.sort(((t,e)=>t-e)).pop(),e}function W(t){return!function(t){return"symbol"==typeof t||"object"==typeof t&&null!==t&&!(Symbol.toPrimitive in t||"toString"in t||"valueOf"in t)}(t)&&!isNaN(parseFloat(t))&&isFinite(t)}function H(t,e){const i=Math.round(t);return i-e<=t&&i+e>=t}function j(t,e,i){let s,n,o;for(s=0,n=t.length;s<n;s++)o=t[s][i],isNaN(o)||(e.min=Math.min(e.min,o),e.max=Math.max(e.max,o))}function $(t){return t*(C/180)}function Y(t){return t*(180/C)}function U(t){if(!a(t))return;let e=1,i=0;for(;Math.round(t*e)/e!==t;)e*=10,i++;return i}function X(t,e){const i=e.x-t.x,s=e.y-t.y,n=Math.sqrt(i*i+s*s);let o=Math.atan2(s,i);return o<-.5*C&&(o+=O),{angle:o,distance:n}}function q(t,e){return Math.sqrt(Math.pow(e.x-t.x,2)+Math.pow(e.y-t.y,2))}function K(t,e){return(t-e+A)%O-C}function G(t){return(t%O+O)%O}function J(t,e,i,s){const n=G(t),o=G(e),a=G(i),r=G(o-n),l=G(a-n),h=G(n-o),c=G(n-a);return n===o||n===a||s&&o===a||r>l&&h<c}function Z(t,e,i){return Math.max(e,Math.min(i,t))}function Q(t){return Z(t,-32768,32767)}function tt(t,e,i,s=1e-6){return t>=Math.min(e,i)-s&&t<=Math.max(e,i)+s}function et(t,e,i){i=i||(i=>t[i]<e);let s,n=t.length-1,o=0;for(;n-o>1;)s=o+n>>1,i(s)?o=s:n=s;return{lo:o,hi:n}}const it=(t,e,i,s)=>et(t,i,s?s=>{const n=t[s][e];return n<i||n===i&&t[s+1][e]===i}:s=>t[s][e]<i),st=(t,e,i)=>et(t,i,(s=>t[s][e]>=i));function nt(t,e,i){let s=0,n=t.length;for(;s<n&&t[s]<e;)s++;for(;n>s&&t[n-1]>i;)n--;return s>0||n<t.length?t.slice(s,n):t}const ot=["push","pop","shift","splice","unshift"];function at(t,e){t._chartjs?t._chartjs.listeners.push(e):(Object.defineProperty(t,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[e]}}),ot.forEach((e=>{const i="_onData"+w(e),s=t[e];Object.defineProperty(t,e,{configurable:!0,enumerable:!1,value(...e){const n=s.apply(this,e);return t._chartjs.listeners.forEach((t=>{"function"==typeof t[i]&&t[i](...e)})),n}})})))}function rt(t,e){const i=t._chartjs;if(!i)return;const s=i.listeners,n=s.indexOf(e);-1!==n&&s.splice(n,1),s.length>0||(ot.forEach((e=>{delete t[e]})),delete t._chartjs)}function lt(t){const e=new Set(t);return e.size===t.length?t:Array.from(e)}const ht="undefined"==typeof window?function(t){return t()}:window.requestAnimationFrame;function ct(t,e){let i=[],s=!1;return function(...n){i=n,s||(s=!0,ht.call(window,(()=>{s=!1,t.apply(e,i)})))}}function dt(t,e){let i;return function(...s){return e?(clearTimeout(i),i=setTimeout(t,e,s)):t.apply(this,s),e}}const ut=t=>"start"===t?"left":"end"===t?"right":"center",ft=(t,e,i)=>"start"===t?e:"end"===t?i:(e+i)/2,gt=(t,e,i,s)=>t===(s?"left":"right")?i:"center"===t?(e+i)/2:e;function pt(t,e,i){const n=e.length;let o=0,a=n;if(t._sorted){const{iScale:r,vScale:l,_parsed:h}=t,c=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null,d=r.axis,{min:u,max:f,minDefined:g,maxDefined:p}=r.getUserBounds();if(g){if(o=Math.min(it(h,d,u).lo,i?n:it(e,d,r.getPixelForValue(u)).lo),c){const t=h.slice(0,o+1).reverse().findIndex((t=>!s(t[l.axis])));o-=Math.max(0,t)}o=Z(o,0,n-1)}if(p){let t=Math.max(it(h,r.axis,f,!0).hi+1,i?0:it(e,d,r.getPixelForValue(f),!0).hi+1);if(c){const e=h.slice(t-1).findIndex((t=>!s(t[l.axis])));t+=Math.max(0,e)}a=Z(t,o,n)-o}else a=n-o}return{start:o,count:a}}function mt(t){const{xScale:e,yScale:i,_scaleRanges:s}=t,n={xmin:e.min,xmax:e.max,ymin:i.min,ymax:i.max};if(!s)return t._scaleRanges=n,!0;const o=s.xmin!==e.min||s.xmax!==e.max||s.ymin!==i.min||s.ymax!==i.max;return Object.assign(s,n),o}class xt{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,s){const n=e.listeners[s],o=e.duration;n.forEach((s=>s({chart:t,initial:e.initial,numSteps:o,currentStep:Math.min(i-e.start,o)})))}_refresh(){this._request||(this._running=!0,this._request=ht.call(window,(()=>{this._update(),this._request=null,this._running&&this._refresh()})))}_update(t=Date.now()){let e=0;this._charts.forEach(((i,s)=>{if(!i.running||!i.items.length)return;const n=i.items;let o,a=n.length-1,r=!1;for(;a>=0;--a)o=n[a],o._active?(o._total>i.duration&&(i.duration=o._total),o.tick(t),r=!0):(n[a]=n[n.length-1],n.pop());r&&(s.draw(),this._notify(s,i,t,"progress")),n.length||(i.running=!1,this._notify(s,i,t,"complete"),i.initial=!1),e+=n.length})),this._lastDate=t,0===e&&(this._running=!1)}_getAnims(t){const e=this._charts;let i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){e&&e.length&&this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){const e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce(((t,e)=>Math.max(t,e._duration)),0),this._refresh())}running(t){if(!this._running)return!1;const e=this._charts.get(t);return!!(e&&e.running&&e.items.length)}stop(t){const e=this._charts.get(t);if(!e||!e.items.length)return;const i=e.items;let s=i.length-1;for(;s>=0;--s)i[s].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}}var bt=new xt;\n/*!\n * @kurkle/color v0.3.2\n * https://github.com/kurkle/color#readme\n * (c) 2023 Jukka Kurkela\n * Released under the MIT License\n */function _t(t){return t+.5|0}const yt=(t,e,i)=>Math.max(Math.min(t,i),e);function vt(t){return yt(_t(2.55*t),0,255)}function Mt(t){return yt(_t(255*t),0,255)}function wt(t){return yt(_t(t/2.55)/100,0,1)}function kt(t){return yt(_t(100*t),0,100)}const St={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Pt=[..."0123456789ABCDEF"],Dt=t=>Pt[15&t],Ct=t=>Pt[(240&t)>>4]+Pt[15&t],Ot=t=>(240&t)>>4==(15&t);function At(t){var e=(t=>Ot(t.r)&&Ot(t.g)&&Ot(t.b)&&Ot(t.a))(t)?Dt:Ct;return t?"#"+e(t.r)+e(t.g)+e(t.b)+((t,e)=>t<255?e(t):"")(t.a,e):void 0}const Tt=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Lt(t,e,i){const s=e*Math.min(i,1-i),n=(e,n=(e+t/30)%12)=>i-s*Math.max(Math.min(n-3,9-n,1),-1);return[n(0),n(8),n(4)]}function Et(t,e,i){const s=(s,n=(s+t/60)%6)=>i-i*e*Math.max(Math.min(n,4-n,1),0);return[s(5),s(3),s(1)]}function Rt(t,e,i){const s=Lt(t,1,.5);let n;for(e+i>1&&(n=1/(e+i),e*=n,i*=n),n=0;n<3;n++)s[n]*=1-e-i,s[n]+=e;return s}function It(t){const e=t.r/255,i=t.g/255,s=t.b/255,n=Math.max(e,i,s),o=Math.min(e,i,s),a=(n+o)/2;let r,l,h;return n!==o&&(h=n-o,l=a>.5?h/(2-n-o):h/(n+o),r=function(t,e,i,s,n){return t===n?(e-i)/s+(e<i?6:0):e===n?(i-t)/s+2:(t-e)/s+4}(e,i,s,h,n),r=60*r+.5),[0|r,l||0,a]}function zt(t,e,i,s){return(Array.isArray(e)?t(e[0],e[1],e[2]):t(e,i,s)).map(Mt)}function Ft(t,e,i){return zt(Lt,t,e,i)}function Vt(t){return(t%360+360)%360}function Bt(t){const e=Tt.exec(t);let i,s=255;if(!e)return;e[5]!==i&&(s=e[6]?vt(+e[5]):Mt(+e[5]));const n=Vt(+e[2]),o=+e[3]/100,a=+e[4]/100;return i="hwb"===e[1]?function(t,e,i){return zt(Rt,t,e,i)}(n,o,a):"hsv"===e[1]?function(t,e,i){return zt(Et,t,e,i)}(n,o,a):Ft(n,o,a),{r:i[0],g:i[1],b:i[2],a:s}}const Nt={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Wt={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};let Ht;function jt(t){Ht||(Ht=function(){const t={},e=Object.keys(Wt),i=Object.keys(Nt);let s,n,o,a,r;for(s=0;s<e.length;s++){for(a=r=e[s],n=0;n<i.length;n++)o=i[n],r=r.replace(o,Nt[o]);o=parseInt(Wt[a],16),t[r]=[o>>16&255,o>>8&255,255&o]}return t}(),Ht.transparent=[0,0,0,0]);const e=Ht[t.toLowerCase()];return e&&{r:e[0],g:e[1],b:e[2],a:4===e.length?e[3]:255}}const $t=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;const Yt=t=>t<=.0031308?12.92*t:1.055*Math.pow(t,1/2.4)-.055,Ut=t=>t<=.04045?t/12.92:Math.pow((t+.055)/1.055,2.4);function Xt(t,e,i){if(t){let s=It(t);s[e]=Math.max(0,Math.min(s[e]+s[e]*i,0===e?360:1)),s=Ft(s),t.r=s[0],t.g=s[1],t.b=s[2]}}function qt(t,e){return t?Object.assign(e||{},t):t}function Kt(t){var e={r:0,g:0,b:0,a:255};return Array.isArray(t)?t.length>=3&&(e={r:t[0],g:t[1],b:t[2],a:255},t.length>3&&(e.a=Mt(t[3]))):(e=qt(t,{r:0,g:0,b:0,a:1})).a=Mt(e.a),e}function Gt(t){return"r"===t.charAt(0)?function(t){const e=$t.exec(t);let i,s,n,o=255;if(e){if(e[7]!==i){const t=+e[7];o=e[8]?vt(t):yt(255*t,0,255)}return i=+e[1],s=+e[3],n=+e[5],i=255&(e[2]?vt(i):yt(i,0,255)),s=255&(e[4]?vt(s):yt(s,0,255)),n=255&(e[6]?vt(n):yt(n,0,255)),{r:i,g:s,b:n,a:o}}}(t):Bt(t)}class Jt{constructor(t){if(t instanceof Jt)return t;const e=typeof t;let i;var s,n,o;"object"===e?i=Kt(t):"string"===e&&(o=(s=t).length,"#"===s[0]&&(4===o||5===o?n={r:255&17*St[s[1]],g:255&17*St[s[2]],b:255&17*St[s[3]],a:5===o?17*St[s[4]]:255}:7!==o&&9!==o||(n={r:St[s[1]]<<4|St[s[2]],g:St[s[3]]<<4|St[s[4]],b:St[s[5]]<<4|St[s[6]],a:9===o?St[s[7]]<<4|St[s[8]]:255})),i=n||jt(t)||Gt(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=qt(this._rgb);return t&&(t.a=wt(t.a)),t}set rgb(t){this._rgb=Kt(t)}rgbString(){return this._valid?(t=this._rgb)&&(t.a<255?`rgba(${t.r}, ${t.g}, ${t.b}, ${wt(t.a)})`:`rgb(${t.r}, ${t.g}, ${t.b})`):void 0;var t}hexString(){return this._valid?At(this._rgb):void 0}hslString(){return this._valid?function(t){if(!t)return;const e=It(t),i=e[0],s=kt(e[1]),n=kt(e[2]);return t.a<255?`hsla(${i}, ${s}%, ${n}%, ${wt(t.a)})`:`hsl(${i}, ${s}%, ${n}%)`}(this._rgb):void 0}mix(t,e){if(t){const i=this.rgb,s=t.rgb;let n;const o=e===n?.5:e,a=2*o-1,r=i.a-s.a,l=((a*r==-1?a:(a+r)/(1+a*r))+1)/2;n=1-l,i.r=255&l*i.r+n*s.r+.5,i.g=255&l*i.g+n*s.g+.5,i.b=255&l*i.b+n*s.b+.5,i.a=o*i.a+(1-o)*s.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=function(t,e,i){const s=Ut(wt(t.r)),n=Ut(wt(t.g)),o=Ut(wt(t.b));return{r:Mt(Yt(s+i*(Ut(wt(e.r))-s))),g:Mt(Yt(n+i*(Ut(wt(e.g))-n))),b:Mt(Yt(o+i*(Ut(wt(e.b))-o))),a:t.a+i*(e.a-t.a)}}(this._rgb,t._rgb,e)),this}clone(){return new Jt(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){return this._rgb.a*=1-t,this}greyscale(){const t=this._rgb,e=_t(.3*t.r+.59*t.g+.11*t.b);return t.r=t.g=t.b=e,this}opaquer(t){return this._rgb.a*=1+t,this}negate(){const t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Xt(this._rgb,2,t),this}darken(t){return Xt(this._rgb,2,-t),this}saturate(t){return Xt(this._rgb,1,t),this}desaturate(t){return Xt(this._rgb,1,-t),this}rotate(t){return function(t,e){var i=It(t);i[0]=Vt(i[0]+e),i=Ft(i),t.r=i[0],t.g=i[1],t.b=i[2]}(this._rgb,t),this}}function Zt(t){if(t&&"object"==typeof t){const e=t.toString();return"[object CanvasPattern]"===e||"[object CanvasGradient]"===e}return!1}function Qt(t){return Zt(t)?t:new Jt(t)}function te(t){return Zt(t)?t:new Jt(t).saturate(.5).darken(.1).hexString()}const ee=["x","y","borderWidth","radius","tension"],ie=["color","borderColor","backgroundColor"];const se=new Map;function ne(t,e,i){return function(t,e){e=e||{};const i=t+JSON.stringify(e);let s=se.get(i);return s||(s=new Intl.NumberFormat(t,e),se.set(i,s)),s}(e,i).format(t)}const oe={values:t=>n(t)?t:""+t,numeric(t,e,i){if(0===t)return"0";const s=this.chart.options.locale;let n,o=t;if(i.length>1){const e=Math.max(Math.abs(i[0].value),Math.abs(i[i.length-1].value));(e<1e-4||e>1e15)&&(n="scientific"),o=function(t,e){let i=e.length>3?e[2].value-e[1].value:e[1].value-e[0].value;Math.abs(i)>=1&&t!==Math.floor(t)&&(i=t-Math.floor(t));return i}(t,i)}const a=z(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),ne(t,s,l)},logarithmic(t,e,i){if(0===t)return"0";const s=i[e].significand||t/Math.pow(10,Math.floor(z(t)));return[1,2,3,5,10,15].includes(s)||e>.8*i.length?oe.numeric.call(this,t,e,i):""}};var ae={formatters:oe};const re=Object.create(null),le=Object.create(null);function he(t,e){if(!e)return t;const i=e.split(".");for(let e=0,s=i.length;e<s;++e){const s=i[e];t=t[s]||(t[s]=Object.create(null))}return t}function ce(t,e,i){return"string"==typeof e?x(he(t,e),i):x(he(t,""),e)}class de{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=t=>t.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(t,e)=>te(e.backgroundColor),this.hoverBorderColor=(t,e)=>te(e.borderColor),this.hoverColor=(t,e)=>te(e.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return ce(this,t,e)}get(t){return he(this,t)}describe(t,e){return ce(le,t,e)}override(t,e){return ce(re,t,e)}route(t,e,i,s){const n=he(this,t),a=he(this,i),r="_"+e;Object.defineProperties(n,{[r]:{value:n[e],writable:!0},[e]:{enumerable:!0,get(){const t=this[r],e=a[s];return o(t)?Object.assign({},e,t):l(t,e)},set(t){this[r]=t}}})}apply(t){t.forEach((t=>t(this)))}}var ue=new de({_scriptable:t=>!t.startsWith("on"),_indexable:t=>"events"!==t,hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[function(t){t.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),t.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>"onProgress"!==t&&"onComplete"!==t&&"fn"!==t}),t.set("animations",{colors:{type:"color",properties:ie},numbers:{type:"number",properties:ee}}),t.describe("animations",{_fallback:"animation"}),t.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>0|t}}}})},function(t){t.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})},function(t){t.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ae.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),t.route("scale.ticks","color","","color"),t.route("scale.grid","color","","borderColor"),t.route("scale.border","color","","borderColor"),t.route("scale.title","color","","color"),t.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&"callback"!==t&&"parser"!==t,_indexable:t=>"borderDash"!==t&&"tickBorderDash"!==t&&"dash"!==t}),t.describe("scales",{_fallback:"scale"}),t.describe("scale.ticks",{_scriptable:t=>"backdropPadding"!==t&&"callback"!==t,_indexable:t=>"backdropPadding"!==t})}]);function fe(){return"undefined"!=typeof window&&"undefined"!=typeof document}function ge(t){let e=t.parentNode;return e&&"[object ShadowRoot]"===e.toString()&&(e=e.host),e}function pe(t,e,i){let s;return"string"==typeof t?(s=parseInt(t,10),-1!==t.indexOf("%")&&(s=s/100*e.parentNode[i])):s=t,s}const me=t=>t.ownerDocument.defaultView.getComputedStyle(t,null);function xe(t,e){return me(t).getPropertyValue(e)}const be=["top","right","bottom","left"];function _e(t,e,i){const s={};i=i?"-"+i:"";for(let n=0;n<4;n++){const o=be[n];s[o]=parseFloat(t[e+"-"+o+i])||0}return s.width=s.left+s.right,s.height=s.top+s.bottom,s}const ye=(t,e,i)=>(t>0||e>0)&&(!i||!i.shadowRoot);function ve(t,e){if("native"in t)return t;const{canvas:i,currentDevicePixelRatio:s}=e,n=me(i),o="border-box"===n.boxSizing,a=_e(n,"padding"),r=_e(n,"border","width"),{x:l,y:h,box:c}=function(t,e){const i=t.touches,s=i&&i.length?i[0]:t,{offsetX:n,offsetY:o}=s;let a,r,l=!1;if(ye(n,o,t.target))a=n,r=o;else{const t=e.getBoundingClientRect();a=s.clientX-t.left,r=s.clientY-t.top,l=!0}return{x:a,y:r,box:l}}(t,i),d=a.left+(c&&r.left),u=a.top+(c&&r.top);let{width:f,height:g}=e;return o&&(f-=a.width+r.width,g-=a.height+r.height),{x:Math.round((l-d)/f*i.width/s),y:Math.round((h-u)/g*i.height/s)}}const Me=t=>Math.round(10*t)/10;function we(t,e,i,s){const n=me(t),o=_e(n,"margin"),a=pe(n.maxWidth,t,"clientWidth")||T,r=pe(n.maxHeight,t,"clientHeight")||T,l=function(t,e,i){let s,n;if(void 0===e||void 0===i){const o=t&&ge(t);if(o){const t=o.getBoundingClientRect(),a=me(o),r=_e(a,"border","width"),l=_e(a,"padding");e=t.width-l.width-r.width,i=t.height-l.height-r.height,s=pe(a.maxWidth,o,"clientWidth"),n=pe(a.maxHeight,o,"clientHeight")}else e=t.clientWidth,i=t.clientHeight}return{width:e,height:i,maxWidth:s||T,maxHeight:n||T}}(t,e,i);let{width:h,height:c}=l;if("content-box"===n.boxSizing){const t=_e(n,"border","width"),e=_e(n,"padding");h-=e.width+t.width,c-=e.height+t.height}h=Math.max(0,h-o.width),c=Math.max(0,s?h/s:c-o.height),h=Me(Math.min(h,a,l.maxWidth)),c=Me(Math.min(c,r,l.maxHeight)),h&&!c&&(c=Me(h/2));return(void 0!==e||void 0!==i)&&s&&l.height&&c>l.height&&(c=l.height,h=Me(Math.floor(c*s))),{width:h,height:c}}function ke(t,e,i){const s=e||1,n=Me(t.height*s),o=Me(t.width*s);t.height=Me(t.height),t.width=Me(t.width);const a=t.canvas;a.style&&(i||!a.style.height&&!a.style.width)&&(a.style.height=`${t.height}px`,a.style.width=`${t.width}px`);const r=Math.floor(n),l=Math.floor(o);return(t.currentDevicePixelRatio!==s||a.height!==r||a.width!==l)&&(t.currentDevicePixelRatio=s,a.height=r,a.width=l,t.ctx.setTransform(s,0,0,s,0,0),!0)}const Se=function(){let t=!1;try{const e={get passive(){return t=!0,!1}};fe()&&(window.addEventListener("test",null,e),window.removeEventListener("test",null,e))}catch(t){}return t}();function Pe(t,e){const i=xe(t,e),s=i&&i.match(/^(\\d+)(\\.\\d+)?px$/);return s?+s[1]:void 0}function De(t){return!t||s(t.size)||s(t.family)?null:(t.style?t.style+" ":"")+(t.weight?t.weight+" ":"")+t.size+"px "+t.family}function Ce(t,e,i,s,n){let o=e[n];return o||(o=e[n]=t.measureText(n).width,i.push(n)),o>s&&(s=o),s}function Oe(t,e,i,s){let o=(s=s||{}).data=s.data||{},a=s.garbageCollect=s.garbageCollect||[];s.font!==e&&(o=s.data={},a=s.garbageCollect=[],s.font=e),t.save(),t.font=e;let r=0;const l=i.length;let h,c,d,u,f;for(h=0;h<l;h++)if(u=i[h],null==u||n(u)){if(n(u))for(c=0,d=u.length;c<d;c++)f=u[c],null==f||n(f)||(r=Ce(t,o,a,r,f))}else r=Ce(t,o,a,r,u);t.restore();const g=a.length/2;if(g>i.length){for(h=0;h<g;h++)delete o[a[h]];a.splice(0,g)}return r}function Ae(t,e,i){const s=t.currentDevicePixelRatio,n=0!==i?Math.max(i/2,.5):0;return Math.round((e-n)*s)/s+n}function Te(t,e){(e||t)&&((e=e||t.getContext("2d")).save(),e.resetTransform(),e.clearRect(0,0,t.width,t.height),e.restore())}function Le(t,e,i,s){Ee(t,e,i,s,null)}function Ee(t,e,i,s,n){let o,a,r,l,h,c,d,u;const f=e.pointStyle,g=e.rotation,p=e.radius;let m=(g||0)*L;if(f&&"object"==typeof f&&(o=f.toString(),"[object HTMLImageElement]"===o||"[object HTMLCanvasElement]"===o))return t.save(),t.translate(i,s),t.rotate(m),t.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),void t.restore();if(!(isNaN(p)||p<=0)){switch(t.beginPath(),f){default:n?t.ellipse(i,s,n/2,p,0,0,O):t.arc(i,s,p,0,O),t.closePath();break;case"triangle":c=n?n/2:p,t.moveTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),t.closePath();break;case"rectRounded":h=.516*p,l=p-h,a=Math.cos(m+R)*l,d=Math.cos(m+R)*(n?n/2-h:l),r=Math.sin(m+R)*l,u=Math.sin(m+R)*(n?n/2-h:l),t.arc(i-d,s-r,h,m-C,m-E),t.arc(i+u,s-a,h,m-E,m),t.arc(i+d,s+r,h,m,m+E),t.arc(i-u,s+a,h,m+E,m+C),t.closePath();break;case"rect":if(!g){l=Math.SQRT1_2*p,c=n?n/2:l,t.rect(i-c,s-l,2*c,2*l);break}m+=R;case"rectRot":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+u,s-a),t.lineTo(i+d,s+r),t.lineTo(i-u,s+a),t.closePath();break;case"crossRot":m+=R;case"cross":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"star":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a),m+=R,d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"line":a=n?n/2:Math.cos(m)*p,r=Math.sin(m)*p,t.moveTo(i-a,s-r),t.lineTo(i+a,s+r);break;case"dash":t.moveTo(i,s),t.lineTo(i+Math.cos(m)*(n?n/2:p),s+Math.sin(m)*p);break;case!1:t.closePath()}t.fill(),e.borderWidth>0&&t.stroke()}}function Re(t,e,i){return i=i||.5,!e||t&&t.x>e.left-i&&t.x<e.right+i&&t.y>e.top-i&&t.y<e.bottom+i}function Ie(t,e){t.save(),t.beginPath(),t.rect(e.left,e.top,e.right-e.left,e.bottom-e.top),t.clip()}function ze(t){t.restore()}function Fe(t,e,i,s,n){if(!e)return t.lineTo(i.x,i.y);if("middle"===n){const s=(e.x+i.x)/2;t.lineTo(s,e.y),t.lineTo(s,i.y)}else"after"===n!=!!s?t.lineTo(e.x,i.y):t.lineTo(i.x,e.y);t.lineTo(i.x,i.y)}function Ve(t,e,i,s){if(!e)return t.lineTo(i.x,i.y);t.bezierCurveTo(s?e.cp1x:e.cp2x,s?e.cp1y:e.cp2y,s?i.cp2x:i.cp1x,s?i.cp2y:i.cp1y,i.x,i.y)}function Be(t,e,i,s,n){if(n.strikethrough||n.underline){const o=t.measureText(s),a=e-o.actualBoundingBoxLeft,r=e+o.actualBoundingBoxRight,l=i-o.actualBoundingBoxAscent,h=i+o.actualBoundingBoxDescent,c=n.strikethrough?(l+h)/2:h;t.strokeStyle=t.fillStyle,t.beginPath(),t.lineWidth=n.decorationWidth||2,t.moveTo(a,c),t.lineTo(r,c),t.stroke()}}function Ne(t,e){const i=t.fillStyle;t.fillStyle=e.color,t.fillRect(e.left,e.top,e.width,e.height),t.fillStyle=i}function We(t,e,i,o,a,r={}){const l=n(e)?e:[e],h=r.strokeWidth>0&&""!==r.strokeColor;let c,d;for(t.save(),t.font=a.string,function(t,e){e.translation&&t.translate(e.translation[0],e.translation[1]),s(e.rotation)||t.rotate(e.rotation),e.color&&(t.fillStyle=e.color),e.textAlign&&(t.textAlign=e.textAlign),e.textBaseline&&(t.textBaseline=e.textBaseline)}(t,r),c=0;c<l.length;++c)d=l[c],r.backdrop&&Ne(t,r.backdrop),h&&(r.strokeColor&&(t.strokeStyle=r.strokeColor),s(r.strokeWidth)||(t.lineWidth=r.strokeWidth),t.strokeText(d,i,o,r.maxWidth)),t.fillText(d,i,o,r.maxWidth),Be(t,i,o,d,r),o+=Number(a.lineHeight);t.restore()}function He(t,e){const{x:i,y:s,w:n,h:o,radius:a}=e;t.arc(i+a.topLeft,s+a.topLeft,a.topLeft,1.5*C,C,!0),t.lineTo(i,s+o-a.bottomLeft),t.arc(i+a.bottomLeft,s+o-a.bottomLeft,a.bottomLeft,C,E,!0),t.lineTo(i+n-a.bottomRight,s+o),t.arc(i+n-a.bottomRight,s+o-a.bottomRight,a.bottomRight,E,0,!0),t.lineTo(i+n,s+a.topRight),t.arc(i+n-a.topRight,s+a.topRight,a.topRight,0,-E,!0),t.lineTo(i+a.topLeft,s)}function je(t,e=[""],i,s,n=(()=>t[0])){const o=i||t;void 0===s&&(s=ti("_fallback",t));const a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:t,_rootScopes:o,_fallback:s,_getTarget:n,override:i=>je([i,...t],e,o,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete e._keys,delete t[0][i],!0),get:(i,s)=>qe(i,s,(()=>function(t,e,i,s){let n;for(const o of e)if(n=ti(Ue(o,t),i),void 0!==n)return Xe(t,n)?Ze(i,s,t,n):n}(s,e,t,i))),getOwnPropertyDescriptor:(t,e)=>Reflect.getOwnPropertyDescriptor(t._scopes[0],e),getPrototypeOf:()=>Reflect.getPrototypeOf(t[0]),has:(t,e)=>ei(t).includes(e),ownKeys:t=>ei(t),set(t,e,i){const s=t._storage||(t._storage=n());return t[e]=s[e]=i,delete t._keys,!0}})}function $e(t,e,i,s){const a={_cacheable:!1,_proxy:t,_context:e,_subProxy:i,_stack:new Set,_descriptors:Ye(t,s),setContext:e=>$e(t,e,i,s),override:n=>$e(t.override(n),e,i,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete t[i],!0),get:(t,e,i)=>qe(t,e,(()=>function(t,e,i){const{_proxy:s,_context:a,_subProxy:r,_descriptors:l}=t;let h=s[e];S(h)&&l.isScriptable(e)&&(h=function(t,e,i,s){const{_proxy:n,_context:o,_subProxy:a,_stack:r}=i;if(r.has(t))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+t);r.add(t);let l=e(o,a||s);r.delete(t),Xe(t,l)&&(l=Ze(n._scopes,n,t,l));return l}(e,h,t,i));n(h)&&h.length&&(h=function(t,e,i,s){const{_proxy:n,_context:a,_subProxy:r,_descriptors:l}=i;if(void 0!==a.index&&s(t))return e[a.index%e.length];if(o(e[0])){const i=e,s=n._scopes.filter((t=>t!==i));e=[];for(const o of i){const i=Ze(s,n,t,o);e.push($e(i,a,r&&r[t],l))}}return e}(e,h,t,l.isIndexable));Xe(e,h)&&(h=$e(h,a,r&&r[e],l));return h}(t,e,i))),getOwnPropertyDescriptor:(e,i)=>e._descriptors.allKeys?Reflect.has(t,i)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(t,i),getPrototypeOf:()=>Reflect.getPrototypeOf(t),has:(e,i)=>Reflect.has(t,i),ownKeys:()=>Reflect.ownKeys(t),set:(e,i,s)=>(t[i]=s,delete e[i],!0)})}function Ye(t,e={scriptable:!0,indexable:!0}){const{_scriptable:i=e.scriptable,_indexable:s=e.indexable,_allKeys:n=e.allKeys}=t;return{allKeys:n,scriptable:i,indexable:s,isScriptable:S(i)?i:()=>i,isIndexable:S(s)?s:()=>s}}const Ue=(t,e)=>t?t+w(e):e,Xe=(t,e)=>o(e)&&"adapters"!==t&&(null===Object.getPrototypeOf(e)||e.constructor===Object);function qe(t,e,i){if(Object.prototype.hasOwnProperty.call(t,e)||"constructor"===e)return t[e];const s=i();return t[e]=s,s}function Ke(t,e,i){return S(t)?t(e,i):t}const Ge=(t,e)=>!0===t?e:"string"==typeof t?M(e,t):void 0;function Je(t,e,i,s,n){for(const o of e){const e=Ge(i,o);if(e){t.add(e);const o=Ke(e._fallback,i,n);if(void 0!==o&&o!==i&&o!==s)return o}else if(!1===e&&void 0!==s&&i!==s)return null}return!1}function Ze(t,e,i,s){const a=e._rootScopes,r=Ke(e._fallback,i,s),l=[...t,...a],h=new Set;h.add(s);let c=Qe(h,l,i,r||i,s);return null!==c&&((void 0===r||r===i||(c=Qe(h,l,r,c,s),null!==c))&&je(Array.from(h),[""],a,r,(()=>function(t,e,i){const s=t._getTarget();e in s||(s[e]={});const a=s[e];if(n(a)&&o(i))return i;return a||{}}(e,i,s))))}function Qe(t,e,i,s,n){for(;i;)i=Je(t,e,i,s,n);return i}function ti(t,e){for(const i of e){if(!i)continue;const e=i[t];if(void 0!==e)return e}}function ei(t){let e=t._keys;return e||(e=t._keys=function(t){const e=new Set;for(const i of t)for(const t of Object.keys(i).filter((t=>!t.startsWith("_"))))e.add(t);return Array.from(e)}(t._scopes)),e}function ii(t,e,i,s){const{iScale:n}=t,{key:o="r"}=this._parsing,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={r:n.parse(M(c,o),h)};return a}const si=Number.EPSILON||1e-14,ni=(t,e)=>e<t.length&&!t[e].skip&&t[e],oi=t=>"x"===t?"y":"x";function ai(t,e,i,s){const n=t.skip?e:t,o=e,a=i.skip?e:i,r=q(o,n),l=q(a,o);let h=r/(r+l),c=l/(r+l);h=isNaN(h)?0:h,c=isNaN(c)?0:c;const d=s*h,u=s*c;return{previous:{x:o.x-d*(a.x-n.x),y:o.y-d*(a.y-n.y)},next:{x:o.x+u*(a.x-n.x),y:o.y+u*(a.y-n.y)}}}function ri(t,e="x"){const i=oi(e),s=t.length,n=Array(s).fill(0),o=Array(s);let a,r,l,h=ni(t,0);for(a=0;a<s;++a)if(r=l,l=h,h=ni(t,a+1),l){if(h){const t=h[e]-l[e];n[a]=0!==t?(h[i]-l[i])/t:0}o[a]=r?h?F(n[a-1])!==F(n[a])?0:(n[a-1]+n[a])/2:n[a-1]:n[a]}!function(t,e,i){const s=t.length;let n,o,a,r,l,h=ni(t,0);for(let c=0;c<s-1;++c)l=h,h=ni(t,c+1),l&&h&&(V(e[c],0,si)?i[c]=i[c+1]=0:(n=i[c]/e[c],o=i[c+1]/e[c],r=Math.pow(n,2)+Math.pow(o,2),r<=9||(a=3/Math.sqrt(r),i[c]=n*a*e[c],i[c+1]=o*a*e[c])))}(t,n,o),function(t,e,i="x"){const s=oi(i),n=t.length;let o,a,r,l=ni(t,0);for(let h=0;h<n;++h){if(a=r,r=l,l=ni(t,h+1),!r)continue;const n=r[i],c=r[s];a&&(o=(n-a[i])/3,r[`cp1${i}`]=n-o,r[`cp1${s}`]=c-o*e[h]),l&&(o=(l[i]-n)/3,r[`cp2${i}`]=n+o,r[`cp2${s}`]=c+o*e[h])}}(t,o,e)}function li(t,e,i){return Math.max(Math.min(t,i),e)}function hi(t,e,i,s,n){let o,a,r,l;if(e.spanGaps&&(t=t.filter((t=>!t.skip))),"monotone"===e.cubicInterpolationMode)ri(t,n);else{let i=s?t[t.length-1]:t[0];for(o=0,a=t.length;o<a;++o)r=t[o],l=ai(i,r,t[Math.min(o+1,a-(s?0:1))%a],e.tension),r.cp1x=l.previous.x,r.cp1y=l.previous.y,r.cp2x=l.next.x,r.cp2y=l.next.y,i=r}e.capBezierPoints&&function(t,e){let i,s,n,o,a,r=Re(t[0],e);for(i=0,s=t.length;i<s;++i)a=o,o=r,r=i<s-1&&Re(t[i+1],e),o&&(n=t[i],a&&(n.cp1x=li(n.cp1x,e.left,e.right),n.cp1y=li(n.cp1y,e.top,e.bottom)),r&&(n.cp2x=li(n.cp2x,e.left,e.right),n.cp2y=li(n.cp2y,e.top,e.bottom)))}(t,i)}const ci=t=>0===t||1===t,di=(t,e,i)=>-Math.pow(2,10*(t-=1))*Math.sin((t-e)*O/i),ui=(t,e,i)=>Math.pow(2,-10*t)*Math.sin((t-e)*O/i)+1,fi={linear:t=>t,easeInQuad:t=>t*t,easeOutQuad:t=>-t*(t-2),easeInOutQuad:t=>(t/=.5)<1?.5*t*t:-.5*(--t*(t-2)-1),easeInCubic:t=>t*t*t,easeOutCubic:t=>(t-=1)*t*t+1,easeInOutCubic:t=>(t/=.5)<1?.5*t*t*t:.5*((t-=2)*t*t+2),easeInQuart:t=>t*t*t*t,easeOutQuart:t=>-((t-=1)*t*t*t-1),easeInOutQuart:t=>(t/=.5)<1?.5*t*t*t*t:-.5*((t-=2)*t*t*t-2),easeInQuint:t=>t*t*t*t*t,easeOutQuint:t=>(t-=1)*t*t*t*t+1,easeInOutQuint:t=>(t/=.5)<1?.5*t*t*t*t*t:.5*((t-=2)*t*t*t*t+2),easeInSine:t=>1-Math.cos(t*E),easeOutSine:t=>Math.sin(t*E),easeInOutSine:t=>-.5*(Math.cos(C*t)-1),easeInExpo:t=>0===t?0:Math.pow(2,10*(t-1)),easeOutExpo:t=>1===t?1:1-Math.pow(2,-10*t),easeInOutExpo:t=>ci(t)?t:t<.5?.5*Math.pow(2,10*(2*t-1)):.5*(2-Math.pow(2,-10*(2*t-1))),easeInCirc:t=>t>=1?t:-(Math.sqrt(1-t*t)-1),easeOutCirc:t=>Math.sqrt(1-(t-=1)*t),easeInOutCirc:t=>(t/=.5)<1?-.5*(Math.sqrt(1-t*t)-1):.5*(Math.sqrt(1-(t-=2)*t)+1),easeInElastic:t=>ci(t)?t:di(t,.075,.3),easeOutElastic:t=>ci(t)?t:ui(t,.075,.3),easeInOutElastic(t){const e=.1125;return ci(t)?t:t<.5?.5*di(2*t,e,.45):.5+.5*ui(2*t-1,e,.45)},easeInBack(t){const e=1.70158;return t*t*((e+1)*t-e)},easeOutBack(t){const e=1.70158;return(t-=1)*t*((e+1)*t+e)+1},easeInOutBack(t){let e=1.70158;return(t/=.5)<1?t*t*((1+(e*=1.525))*t-e)*.5:.5*((t-=2)*t*((1+(e*=1.525))*t+e)+2)},easeInBounce:t=>1-fi.easeOutBounce(1-t),easeOutBounce(t){const e=7.5625,i=2.75;return t<1/i?e*t*t:t<2/i?e*(t-=1.5/i)*t+.75:t<2.5/i?e*(t-=2.25/i)*t+.9375:e*(t-=2.625/i)*t+.984375},easeInOutBounce:t=>t<.5?.5*fi.easeInBounce(2*t):.5*fi.easeOutBounce(2*t-1)+.5};function gi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:t.y+i*(e.y-t.y)}}function pi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:"middle"===s?i<.5?t.y:e.y:"after"===s?i<1?t.y:e.y:i>0?e.y:t.y}}function mi(t,e,i,s){const n={x:t.cp2x,y:t.cp2y},o={x:e.cp1x,y:e.cp1y},a=gi(t,n,i),r=gi(n,o,i),l=gi(o,e,i),h=gi(a,r,i),c=gi(r,l,i);return gi(h,c,i)}const xi=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,bi=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function _i(t,e){const i=(""+t).match(xi);if(!i||"normal"===i[1])return 1.2*e;switch(t=+i[2],i[3]){case"px":return t;case"%":t/=100}return e*t}const yi=t=>+t||0;function vi(t,e){const i={},s=o(e),n=s?Object.keys(e):e,a=o(t)?s?i=>l(t[i],t[e[i]]):e=>t[e]:()=>t;for(const t of n)i[t]=yi(a(t));return i}function Mi(t){return vi(t,{top:"y",right:"x",bottom:"y",left:"x"})}function wi(t){return vi(t,["topLeft","topRight","bottomLeft","bottomRight"])}function ki(t){const e=Mi(t);return e.width=e.left+e.right,e.height=e.top+e.bottom,e}function Si(t,e){t=t||{},e=e||ue.font;let i=l(t.size,e.size);"string"==typeof i&&(i=parseInt(i,10));let s=l(t.style,e.style);s&&!(""+s).match(bi)&&(console.warn(\'Invalid font style specified: "\'+s+\'"\'),s=void 0);const n={family:l(t.family,e.family),lineHeight:_i(l(t.lineHeight,e.lineHeight),i),size:i,style:s,weight:l(t.weight,e.weight),string:""};return n.string=De(n),n}function Pi(t,e,i,s){let o,a,r,l=!0;for(o=0,a=t.length;o<a;++o)if(r=t[o],void 0!==r&&(void 0!==e&&"function"==typeof r&&(r=r(e),l=!1),void 0!==i&&n(r)&&(r=r[i%r.length],l=!1),void 0!==r))return s&&!l&&(s.cacheable=!1),r}function Di(t,e,i){const{min:s,max:n}=t,o=c(e,(n-s)/2),a=(t,e)=>i&&0===t?0:t+e;return{min:a(s,-Math.abs(o)),max:a(n,o)}}function Ci(t,e){return Object.assign(Object.create(t),e)}function Oi(t,e,i){return t?function(t,e){return{x:i=>t+t+e-i,setWidth(t){e=t},textAlign:t=>"center"===t?t:"right"===t?"left":"right",xPlus:(t,e)=>t-e,leftForLtr:(t,e)=>t-e}}(e,i):{x:t=>t,setWidth(t){},textAlign:t=>t,xPlus:(t,e)=>t+e,leftForLtr:(t,e)=>t}}function Ai(t,e){let i,s;"ltr"!==e&&"rtl"!==e||(i=t.canvas.style,s=[i.getPropertyValue("direction"),i.getPropertyPriority("direction")],i.setProperty("direction",e,"important"),t.prevTextDirection=s)}function Ti(t,e){void 0!==e&&(delete t.prevTextDirection,t.canvas.style.setProperty("direction",e[0],e[1]))}function Li(t){return"angle"===t?{between:J,compare:K,normalize:G}:{between:tt,compare:(t,e)=>t-e,normalize:t=>t}}function Ei({start:t,end:e,count:i,loop:s,style:n}){return{start:t%i,end:e%i,loop:s&&(e-t+1)%i==0,style:n}}function Ri(t,e,i){if(!i)return[t];const{property:s,start:n,end:o}=i,a=e.length,{compare:r,between:l,normalize:h}=Li(s),{start:c,end:d,loop:u,style:f}=function(t,e,i){const{property:s,start:n,end:o}=i,{between:a,normalize:r}=Li(s),l=e.length;let h,c,{start:d,end:u,loop:f}=t;if(f){for(d+=l,u+=l,h=0,c=l;h<c&&a(r(e[d%l][s]),n,o);++h)d--,u--;d%=l,u%=l}return u<d&&(u+=l),{start:d,end:u,loop:f,style:t.style}}(t,e,i),g=[];let p,m,x,b=!1,_=null;const y=()=>b||l(n,x,p)&&0!==r(n,x),v=()=>!b||0===r(o,p)||l(o,x,p);for(let t=c,i=c;t<=d;++t)m=e[t%a],m.skip||(p=h(m[s]),p!==x&&(b=l(p,n,o),null===_&&y()&&(_=0===r(p,n)?t:i),null!==_&&v()&&(g.push(Ei({start:_,end:t,loop:u,count:a,style:f})),_=null),i=t,x=p));return null!==_&&g.push(Ei({start:_,end:d,loop:u,count:a,style:f})),g}function Ii(t,e){const i=[],s=t.segments;for(let n=0;n<s.length;n++){const o=Ri(s[n],t.points,e);o.length&&i.push(...o)}return i}function zi(t,e){const i=t.points,s=t.options.spanGaps,n=i.length;if(!n)return[];const o=!!t._loop,{start:a,end:r}=function(t,e,i,s){let n=0,o=e-1;if(i&&!s)for(;n<e&&!t[n].skip;)n++;for(;n<e&&t[n].skip;)n++;for(n%=e,i&&(o+=n);o>n&&t[o%e].skip;)o--;return o%=e,{start:n,end:o}}(i,n,o,s);if(!0===s)return Fi(t,[{start:a,end:r,loop:o}],i,e);return Fi(t,function(t,e,i,s){const n=t.length,o=[];let a,r=e,l=t[e];for(a=e+1;a<=i;++a){const i=t[a%n];i.skip||i.stop?l.skip||(s=!1,o.push({start:e%n,end:(a-1)%n,loop:s}),e=r=i.stop?a:null):(r=a,l.skip&&(e=a)),l=i}return null!==r&&o.push({start:e%n,end:r%n,loop:s}),o}(i,a,r<a?r+n:r,!!t._fullLoop&&0===a&&r===n-1),i,e)}function Fi(t,e,i,s){return s&&s.setContext&&i?function(t,e,i,s){const n=t._chart.getContext(),o=Vi(t.options),{_datasetIndex:a,options:{spanGaps:r}}=t,l=i.length,h=[];let c=o,d=e[0].start,u=d;function f(t,e,s,n){const o=r?-1:1;if(t!==e){for(t+=l;i[t%l].skip;)t-=o;for(;i[e%l].skip;)e+=o;t%l!=e%l&&(h.push({start:t%l,end:e%l,loop:s,style:n}),c=n,d=e%l)}}for(const t of e){d=r?d:t.start;let e,o=i[d%l];for(u=d+1;u<=t.end;u++){const r=i[u%l];e=Vi(s.setContext(Ci(n,{type:"segment",p0:o,p1:r,p0DataIndex:(u-1)%l,p1DataIndex:u%l,datasetIndex:a}))),Bi(e,c)&&f(d,u-1,t.loop,c),o=r,c=e}d<u-1&&f(d,u-1,t.loop,c)}return h}(t,e,i,s):e}function Vi(t){return{backgroundColor:t.backgroundColor,borderCapStyle:t.borderCapStyle,borderDash:t.borderDash,borderDashOffset:t.borderDashOffset,borderJoinStyle:t.borderJoinStyle,borderWidth:t.borderWidth,borderColor:t.borderColor}}function Bi(t,e){if(!e)return!1;const i=[],s=function(t,e){return Zt(e)?(i.includes(e)||i.push(e),i.indexOf(e)):e};return JSON.stringify(t,s)!==JSON.stringify(e,s)}function Ni(t,e,i){return t.options.clip?t[i]:e[i]}function Wi(t,e){const i=e._clip;if(i.disabled)return!1;const s=function(t,e){const{xScale:i,yScale:s}=t;return i&&s?{left:Ni(i,e,"left"),right:Ni(i,e,"right"),top:Ni(s,e,"top"),bottom:Ni(s,e,"bottom")}:e}(e,t.chartArea);return{left:!1===i.left?0:s.left-(!0===i.left?0:i.left),right:!1===i.right?t.width:s.right+(!0===i.right?0:i.right),top:!1===i.top?0:s.top-(!0===i.top?0:i.top),bottom:!1===i.bottom?t.height:s.bottom+(!0===i.bottom?0:i.bottom)}}var Hi=Object.freeze({__proto__:null,HALF_PI:E,INFINITY:T,PI:C,PITAU:A,QUARTER_PI:R,RAD_PER_DEG:L,TAU:O,TWO_THIRDS_PI:I,_addGrace:Di,_alignPixel:Ae,_alignStartEnd:ft,_angleBetween:J,_angleDiff:K,_arrayUnique:lt,_attachContext:$e,_bezierCurveTo:Ve,_bezierInterpolation:mi,_boundSegment:Ri,_boundSegments:Ii,_capitalize:w,_computeSegments:zi,_createResolver:je,_decimalPlaces:U,_deprecated:function(t,e,i,s){void 0!==e&&console.warn(t+\': "\'+i+\'" is deprecated. Please use "\'+s+\'" instead\')},_descriptors:Ye,_elementsEqual:f,_factorize:N,_filterBetween:nt,_getParentNode:ge,_getStartAndCountOfVisiblePoints:pt,_int16Range:Q,_isBetween:tt,_isClickEvent:D,_isDomSupported:fe,_isPointInArea:Re,_limitValue:Z,_longestText:Oe,_lookup:et,_lookupByKey:it,_measureText:Ce,_merger:m,_mergerIf:_,_normalizeAngle:G,_parseObjectDataRadialScale:ii,_pointInLine:gi,_readValueToProps:vi,_rlookupByKey:st,_scaleRangesChanged:mt,_setMinAndMaxByKey:j,_splitKey:v,_steppedInterpolation:pi,_steppedLineTo:Fe,_textX:gt,_toLeftRightCenter:ut,_updateBezierControlPoints:hi,addRoundedRectPath:He,almostEquals:V,almostWhole:H,callback:d,clearCanvas:Te,clipArea:Ie,clone:g,color:Qt,createContext:Ci,debounce:dt,defined:k,distanceBetweenPoints:q,drawPoint:Le,drawPointLegend:Ee,each:u,easingEffects:fi,finiteOrDefault:r,fontString:function(t,e,i){return e+" "+t+"px "+i},formatNumber:ne,getAngleFromPoint:X,getDatasetClipArea:Wi,getHoverColor:te,getMaximumSize:we,getRelativePosition:ve,getRtlAdapter:Oi,getStyle:xe,isArray:n,isFinite:a,isFunction:S,isNullOrUndef:s,isNumber:W,isObject:o,isPatternOrGradient:Zt,listenArrayEvents:at,log10:z,merge:x,mergeIf:b,niceNum:B,noop:e,overrideTextDirection:Ai,readUsedSize:Pe,renderText:We,requestAnimFrame:ht,resolve:Pi,resolveObjectKey:M,restoreTextDirection:Ti,retinaScale:ke,setsEqual:P,sign:F,splineCurve:ai,splineCurveMonotone:ri,supportsEventListenerOptions:Se,throttled:ct,toDegrees:Y,toDimension:c,toFont:Si,toFontString:De,toLineHeight:_i,toPadding:ki,toPercentage:h,toRadians:$,toTRBL:Mi,toTRBLCorners:wi,uid:i,unclipArea:ze,unlistenArrayEvents:rt,valueOrDefault:l});function ji(t,e,i,n){const{controller:o,data:a,_sorted:r}=t,l=o._cachedMeta.iScale,h=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null;if(l&&e===l.axis&&"r"!==e&&r&&a.length){const r=l._reversePixels?st:it;if(!n){const n=r(a,e,i);if(h){const{vScale:e}=o._cachedMeta,{_parsed:i}=t,a=i.slice(0,n.lo+1).reverse().findIndex((t=>!s(t[e.axis])));n.lo-=Math.max(0,a);const r=i.slice(n.hi).findIndex((t=>!s(t[e.axis])));n.hi+=Math.max(0,r)}return n}if(o._sharedOptions){const t=a[0],s="function"==typeof t.getRange&&t.getRange(e);if(s){const t=r(a,e,i-s),n=r(a,e,i+s);return{lo:t.lo,hi:n.hi}}}}return{lo:0,hi:a.length-1}}function $i(t,e,i,s,n){const o=t.getSortedVisibleDatasetMetas(),a=i[e];for(let t=0,i=o.length;t<i;++t){const{index:i,data:r}=o[t],{lo:l,hi:h}=ji(o[t],e,a,n);for(let t=l;t<=h;++t){const e=r[t];e.skip||s(e,i,t)}}}function Yi(t,e,i,s,n){const o=[];if(!n&&!t.isPointInArea(e))return o;return $i(t,i,e,(function(i,a,r){(n||Re(i,t.chartArea,0))&&i.inRange(e.x,e.y,s)&&o.push({element:i,datasetIndex:a,index:r})}),!0),o}function Ui(t,e,i,s,n,o){let a=[];const r=function(t){const e=-1!==t.indexOf("x"),i=-1!==t.indexOf("y");return function(t,s){const n=e?Math.abs(t.x-s.x):0,o=i?Math.abs(t.y-s.y):0;return Math.sqrt(Math.pow(n,2)+Math.pow(o,2))}}(i);let l=Number.POSITIVE_INFINITY;return $i(t,i,e,(function(i,h,c){const d=i.inRange(e.x,e.y,n);if(s&&!d)return;const u=i.getCenterPoint(n);if(!(!!o||t.isPointInArea(u))&&!d)return;const f=r(e,u);f<l?(a=[{element:i,datasetIndex:h,index:c}],l=f):f===l&&a.push({element:i,datasetIndex:h,index:c})})),a}function Xi(t,e,i,s,n,o){return o||t.isPointInArea(e)?"r"!==i||s?Ui(t,e,i,s,n,o):function(t,e,i,s){let n=[];return $i(t,i,e,(function(t,i,o){const{startAngle:a,endAngle:r}=t.getProps(["startAngle","endAngle"],s),{angle:l}=X(t,{x:e.x,y:e.y});J(l,a,r)&&n.push({element:t,datasetIndex:i,index:o})})),n}(t,e,i,n):[]}function qi(t,e,i,s,n){const o=[],a="x"===i?"inXRange":"inYRange";let r=!1;return $i(t,i,e,((t,s,l)=>{t[a]&&t[a](e[i],n)&&(o.push({element:t,datasetIndex:s,index:l}),r=r||t.inRange(e.x,e.y,n))})),s&&!r?[]:o}var Ki={evaluateInteractionItems:$i,modes:{index(t,e,i,s){const n=ve(e,t),o=i.axis||"x",a=i.includeInvisible||!1,r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a),l=[];return r.length?(t.getSortedVisibleDatasetMetas().forEach((t=>{const e=r[0].index,i=t.data[e];i&&!i.skip&&l.push({element:i,datasetIndex:t.index,index:e})})),l):[]},dataset(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;let r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a);if(r.length>0){const e=r[0].datasetIndex,i=t.getDatasetMeta(e).data;r=[];for(let t=0;t<i.length;++t)r.push({element:i[t],datasetIndex:e,index:t})}return r},point:(t,e,i,s)=>Yi(t,ve(e,t),i.axis||"xy",s,i.includeInvisible||!1),nearest(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;return Xi(t,n,o,i.intersect,s,a)},x:(t,e,i,s)=>qi(t,ve(e,t),"x",i.intersect,s),y:(t,e,i,s)=>qi(t,ve(e,t),"y",i.intersect,s)}};const Gi=["left","top","right","bottom"];function Ji(t,e){return t.filter((t=>t.pos===e))}function Zi(t,e){return t.filter((t=>-1===Gi.indexOf(t.pos)&&t.box.axis===e))}function Qi(t,e){return t.sort(((t,i)=>{const s=e?i:t,n=e?t:i;return s.weight===n.weight?s.index-n.index:s.weight-n.weight}))}function ts(t,e){const i=function(t){const e={};for(const i of t){const{stack:t,pos:s,stackWeight:n}=i;if(!t||!Gi.includes(s))continue;const o=e[t]||(e[t]={count:0,placed:0,weight:0,size:0});o.count++,o.weight+=n}return e}(t),{vBoxMaxWidth:s,hBoxMaxHeight:n}=e;let o,a,r;for(o=0,a=t.length;o<a;++o){r=t[o];const{fullSize:a}=r.box,l=i[r.stack],h=l&&r.stackWeight/l.weight;r.horizontal?(r.width=h?h*s:a&&e.availableWidth,r.height=n):(r.width=s,r.height=h?h*n:a&&e.availableHeight)}return i}function es(t,e,i,s){return Math.max(t[i],e[i])+Math.max(t[s],e[s])}function is(t,e){t.top=Math.max(t.top,e.top),t.left=Math.max(t.left,e.left),t.bottom=Math.max(t.bottom,e.bottom),t.right=Math.max(t.right,e.right)}function ss(t,e,i,s){const{pos:n,box:a}=i,r=t.maxPadding;if(!o(n)){i.size&&(t[n]-=i.size);const e=s[i.stack]||{size:0,count:1};e.size=Math.max(e.size,i.horizontal?a.height:a.width),i.size=e.size/e.count,t[n]+=i.size}a.getPadding&&is(r,a.getPadding());const l=Math.max(0,e.outerWidth-es(r,t,"left","right")),h=Math.max(0,e.outerHeight-es(r,t,"top","bottom")),c=l!==t.w,d=h!==t.h;return t.w=l,t.h=h,i.horizontal?{same:c,other:d}:{same:d,other:c}}function ns(t,e){const i=e.maxPadding;function s(t){const s={left:0,top:0,right:0,bottom:0};return t.forEach((t=>{s[t]=Math.max(e[t],i[t])})),s}return s(t?["left","right"]:["top","bottom"])}function os(t,e,i,s){const n=[];let o,a,r,l,h,c;for(o=0,a=t.length,h=0;o<a;++o){r=t[o],l=r.box,l.update(r.width||e.w,r.height||e.h,ns(r.horizontal,e));const{same:a,other:d}=ss(e,i,r,s);h|=a&&n.length,c=c||d,l.fullSize||n.push(r)}return h&&os(n,e,i,s)||c}function as(t,e,i,s,n){t.top=i,t.left=e,t.right=e+s,t.bottom=i+n,t.width=s,t.height=n}function rs(t,e,i,s){const n=i.padding;let{x:o,y:a}=e;for(const r of t){const t=r.box,l=s[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/l.weight||1;if(r.horizontal){const s=e.w*h,o=l.size||t.height;k(l.start)&&(a=l.start),t.fullSize?as(t,n.left,a,i.outerWidth-n.right-n.left,o):as(t,e.left+l.placed,a,s,o),l.start=a,l.placed+=s,a=t.bottom}else{const s=e.h*h,a=l.size||t.width;k(l.start)&&(o=l.start),t.fullSize?as(t,o,n.top,a,i.outerHeight-n.bottom-n.top):as(t,o,e.top+l.placed,a,s),l.start=o,l.placed+=s,o=t.right}}e.x=o,e.y=a}var ls={addBox(t,e){t.boxes||(t.boxes=[]),e.fullSize=e.fullSize||!1,e.position=e.position||"top",e.weight=e.weight||0,e._layers=e._layers||function(){return[{z:0,draw(t){e.draw(t)}}]},t.boxes.push(e)},removeBox(t,e){const i=t.boxes?t.boxes.indexOf(e):-1;-1!==i&&t.boxes.splice(i,1)},configure(t,e,i){e.fullSize=i.fullSize,e.position=i.position,e.weight=i.weight},update(t,e,i,s){if(!t)return;const n=ki(t.options.layout.padding),o=Math.max(e-n.width,0),a=Math.max(i-n.height,0),r=function(t){const e=function(t){const e=[];let i,s,n,o,a,r;for(i=0,s=(t||[]).length;i<s;++i)n=t[i],({position:o,options:{stack:a,stackWeight:r=1}}=n),e.push({index:i,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return e}(t),i=Qi(e.filter((t=>t.box.fullSize)),!0),s=Qi(Ji(e,"left"),!0),n=Qi(Ji(e,"right")),o=Qi(Ji(e,"top"),!0),a=Qi(Ji(e,"bottom")),r=Zi(e,"x"),l=Zi(e,"y");return{fullSize:i,leftAndTop:s.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:Ji(e,"chartArea"),vertical:s.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}(t.boxes),l=r.vertical,h=r.horizontal;u(t.boxes,(t=>{"function"==typeof t.beforeLayout&&t.beforeLayout()}));const c=l.reduce(((t,e)=>e.box.options&&!1===e.box.options.display?t:t+1),0)||1,d=Object.freeze({outerWidth:e,outerHeight:i,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/c,hBoxMaxHeight:a/2}),f=Object.assign({},n);is(f,ki(s));const g=Object.assign({maxPadding:f,w:o,h:a,x:n.left,y:n.top},n),p=ts(l.concat(h),d);os(r.fullSize,g,d,p),os(l,g,d,p),os(h,g,d,p)&&os(l,g,d,p),function(t){const e=t.maxPadding;function i(i){const s=Math.max(e[i]-t[i],0);return t[i]+=s,s}t.y+=i("top"),t.x+=i("left"),i("right"),i("bottom")}(g),rs(r.leftAndTop,g,d,p),g.x+=g.w,g.y+=g.h,rs(r.rightAndBottom,g,d,p),t.chartArea={left:g.left,top:g.top,right:g.left+g.w,bottom:g.top+g.h,height:g.h,width:g.w},u(r.chartArea,(e=>{const i=e.box;Object.assign(i,t.chartArea),i.update(g.w,g.h,{left:0,top:0,right:0,bottom:0})}))}};class hs{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,s){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,s?Math.floor(e/s):i)}}isAttached(t){return!0}updateConfig(t){}}class cs extends hs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}}const ds="$chartjs",us={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},fs=t=>null===t||""===t;const gs=!!Se&&{passive:!0};function ps(t,e,i){t&&t.canvas&&t.canvas.removeEventListener(e,i,gs)}function ms(t,e){for(const i of t)if(i===e||i.contains(e))return!0}function xs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.addedNodes,s),e=e&&!ms(i.removedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}function bs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.removedNodes,s),e=e&&!ms(i.addedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}const _s=new Map;let ys=0;function vs(){const t=window.devicePixelRatio;t!==ys&&(ys=t,_s.forEach(((e,i)=>{i.currentDevicePixelRatio!==t&&e()})))}function Ms(t,e,i){const s=t.canvas,n=s&&ge(s);if(!n)return;const o=ct(((t,e)=>{const s=n.clientWidth;i(t,e),s<n.clientWidth&&i()}),window),a=new ResizeObserver((t=>{const e=t[0],i=e.contentRect.width,s=e.contentRect.height;0===i&&0===s||o(i,s)}));return a.observe(n),function(t,e){_s.size||window.addEventListener("resize",vs),_s.set(t,e)}(t,o),a}function ws(t,e,i){i&&i.disconnect(),"resize"===e&&function(t){_s.delete(t),_s.size||window.removeEventListener("resize",vs)}(t)}function ks(t,e,i){const s=t.canvas,n=ct((e=>{null!==t.ctx&&i(function(t,e){const i=us[t.type]||t.type,{x:s,y:n}=ve(t,e);return{type:i,chart:e,native:t,x:void 0!==s?s:null,y:void 0!==n?n:null}}(e,t))}),t);return function(t,e,i){t&&t.addEventListener(e,i,gs)}(s,e,n),n}class Ss extends hs{acquireContext(t,e){const i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(function(t,e){const i=t.style,s=t.getAttribute("height"),n=t.getAttribute("width");if(t[ds]={initial:{height:s,width:n,style:{display:i.display,height:i.height,width:i.width}}},i.display=i.display||"block",i.boxSizing=i.boxSizing||"border-box",fs(n)){const e=Pe(t,"width");void 0!==e&&(t.width=e)}if(fs(s))if(""===t.style.height)t.height=t.width/(e||2);else{const e=Pe(t,"height");void 0!==e&&(t.height=e)}}(t,e),i):null}releaseContext(t){const e=t.canvas;if(!e[ds])return!1;const i=e[ds].initial;["height","width"].forEach((t=>{const n=i[t];s(n)?e.removeAttribute(t):e.setAttribute(t,n)}));const n=i.style||{};return Object.keys(n).forEach((t=>{e.style[t]=n[t]})),e.width=e.width,delete e[ds],!0}addEventListener(t,e,i){this.removeEventListener(t,e);const s=t.$proxies||(t.$proxies={}),n={attach:xs,detach:bs,resize:Ms}[e]||ks;s[e]=n(t,e,i)}removeEventListener(t,e){const i=t.$proxies||(t.$proxies={}),s=i[e];if(!s)return;({attach:ws,detach:ws,resize:ws}[e]||ps)(t,e,s),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,s){return we(t,e,i,s)}isAttached(t){const e=t&&ge(t);return!(!e||!e.isConnected)}}function Ps(t){return!fe()||"undefined"!=typeof OffscreenCanvas&&t instanceof OffscreenCanvas?cs:Ss}var Ds=Object.freeze({__proto__:null,BasePlatform:hs,BasicPlatform:cs,DomPlatform:Ss,_detectPlatform:Ps});const Cs="transparent",Os={boolean:(t,e,i)=>i>.5?e:t,color(t,e,i){const s=Qt(t||Cs),n=s.valid&&Qt(e||Cs);return n&&n.valid?n.mix(s,i).hexString():e},number:(t,e,i)=>t+(e-t)*i};class As{constructor(t,e,i,s){const n=e[i];s=Pi([t.to,s,n,t.from]);const o=Pi([t.from,n,s]);this._active=!0,this._fn=t.fn||Os[t.type||typeof o],this._easing=fi[t.easing]||fi.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=o,this._to=s,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);const s=this._target[this._prop],n=i-this._start,o=this._duration-n;this._start=i,this._duration=Math.floor(Math.max(o,t.duration)),this._total+=n,this._loop=!!t.loop,this._to=Pi([t.to,e,s,t.from]),this._from=Pi([t.from,s,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){const e=t-this._start,i=this._duration,s=this._prop,n=this._from,o=this._loop,a=this._to;let r;if(this._active=n!==a&&(o||e<i),!this._active)return this._target[s]=a,void this._notify(!0);e<0?this._target[s]=n:(r=e/i%2,r=o&&r>1?2-r:r,r=this._easing(Math.min(1,Math.max(0,r))),this._target[s]=this._fn(n,a,r))}wait(){const t=this._promises||(this._promises=[]);return new Promise(((e,i)=>{t.push({res:e,rej:i})}))}_notify(t){const e=t?"res":"rej",i=this._promises||[];for(let t=0;t<i.length;t++)i[t][e]()}}class Ts{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!o(t))return;const e=Object.keys(ue.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach((s=>{const a=t[s];if(!o(a))return;const r={};for(const t of e)r[t]=a[t];(n(a.properties)&&a.properties||[s]).forEach((t=>{t!==s&&i.has(t)||i.set(t,r)}))}))}_animateOptions(t,e){const i=e.options,s=function(t,e){if(!e)return;let i=t.options;if(!i)return void(t.options=e);i.$shared&&(t.options=i=Object.assign({},i,{$shared:!1,$animations:{}}));return i}(t,i);if(!s)return[];const n=this._createAnimations(s,i);return i.$shared&&function(t,e){const i=[],s=Object.keys(e);for(let e=0;e<s.length;e++){const n=t[s[e]];n&&n.active()&&i.push(n.wait())}return Promise.all(i)}(t.options.$animations,i).then((()=>{t.options=i}),(()=>{})),n}_createAnimations(t,e){const i=this._properties,s=[],n=t.$animations||(t.$animations={}),o=Object.keys(e),a=Date.now();let r;for(r=o.length-1;r>=0;--r){const l=o[r];if("$"===l.charAt(0))continue;if("options"===l){s.push(...this._animateOptions(t,e));continue}const h=e[l];let c=n[l];const d=i.get(l);if(c){if(d&&c.active()){c.update(d,h,a);continue}c.cancel()}d&&d.duration?(n[l]=c=new As(d,t,l,h),s.push(c)):t[l]=h}return s}update(t,e){if(0===this._properties.size)return void Object.assign(t,e);const i=this._createAnimations(t,e);return i.length?(bt.add(this._chart,i),!0):void 0}}function Ls(t,e){const i=t&&t.options||{},s=i.reverse,n=void 0===i.min?e:0,o=void 0===i.max?e:0;return{start:s?o:n,end:s?n:o}}function Es(t,e){const i=[],s=t._getSortedDatasetMetas(e);let n,o;for(n=0,o=s.length;n<o;++n)i.push(s[n].index);return i}function Rs(t,e,i,s={}){const n=t.keys,o="single"===s.mode;let r,l,h,c;if(null===e)return;let d=!1;for(r=0,l=n.length;r<l;++r){if(h=+n[r],h===i){if(d=!0,s.all)continue;break}c=t.values[h],a(c)&&(o||0===e||F(e)===F(c))&&(e+=c)}return d||s.all?e:0}function Is(t,e){const i=t&&t.options.stacked;return i||void 0===i&&void 0!==e.stack}function zs(t,e,i){const s=t[e]||(t[e]={});return s[i]||(s[i]={})}function Fs(t,e,i,s){for(const n of e.getMatchingVisibleMetas(s).reverse()){const e=t[n.index];if(i&&e>0||!i&&e<0)return n.index}return null}function Vs(t,e){const{chart:i,_cachedMeta:s}=t,n=i._stacks||(i._stacks={}),{iScale:o,vScale:a,index:r}=s,l=o.axis,h=a.axis,c=function(t,e,i){return`${t.id}.${e.id}.${i.stack||i.type}`}(o,a,s),d=e.length;let u;for(let t=0;t<d;++t){const i=e[t],{[l]:o,[h]:d}=i;u=(i._stacks||(i._stacks={}))[h]=zs(n,c,o),u[r]=d,u._top=Fs(u,a,!0,s.type),u._bottom=Fs(u,a,!1,s.type);(u._visualValues||(u._visualValues={}))[r]=d}}function Bs(t,e){const i=t.scales;return Object.keys(i).filter((t=>i[t].axis===e)).shift()}function Ns(t,e){const i=t.controller.index,s=t.vScale&&t.vScale.axis;if(s){e=e||t._parsed;for(const t of e){const e=t._stacks;e&&void 0!==e[s]&&void 0!==e[s][i]&&(delete e[s][i],void 0!==e[s]._visualValues&&void 0!==e[s]._visualValues[i]&&delete e[s]._visualValues[i])}}}const Ws=t=>"reset"===t||"none"===t,Hs=(t,e)=>e?t:Object.assign({},t);class js{static defaults={};static datasetElementType=null;static dataElementType=null;constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){const t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=Is(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ns(this._cachedMeta),this.index=t}linkScales(){const t=this.chart,e=this._cachedMeta,i=this.getDataset(),s=(t,e,i,s)=>"x"===t?e:"r"===t?s:i,n=e.xAxisID=l(i.xAxisID,Bs(t,"x")),o=e.yAxisID=l(i.yAxisID,Bs(t,"y")),a=e.rAxisID=l(i.rAxisID,Bs(t,"r")),r=e.indexAxis,h=e.iAxisID=s(r,n,o,a),c=e.vAxisID=s(r,o,n,a);e.xScale=this.getScaleForId(n),e.yScale=this.getScaleForId(o),e.rScale=this.getScaleForId(a),e.iScale=this.getScaleForId(h),e.vScale=this.getScaleForId(c)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){const e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){const t=this._cachedMeta;this._data&&rt(this._data,this),t._stacked&&Ns(t)}_dataCheck(){const t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(o(e)){const t=this._cachedMeta;this._data=function(t,e){const{iScale:i,vScale:s}=e,n="x"===i.axis?"x":"y",o="x"===s.axis?"x":"y",a=Object.keys(t),r=new Array(a.length);let l,h,c;for(l=0,h=a.length;l<h;++l)c=a[l],r[l]={[n]:c,[o]:t[c]};return r}(e,t)}else if(i!==e){if(i){rt(i,this);const t=this._cachedMeta;Ns(t),t._parsed=[]}e&&Object.isExtensible(e)&&at(e,this),this._syncList=[],this._data=e}}addElements(){const t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){const e=this._cachedMeta,i=this.getDataset();let s=!1;this._dataCheck();const n=e._stacked;e._stacked=Is(e.vScale,e),e.stack!==i.stack&&(s=!0,Ns(e),e.stack=i.stack),this._resyncElements(t),(s||n!==e._stacked)&&(Vs(this,e._parsed),e._stacked=Is(e.vScale,e))}configure(){const t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){const{_cachedMeta:i,_data:s}=this,{iScale:a,_stacked:r}=i,l=a.axis;let h,c,d,u=0===t&&e===s.length||i._sorted,f=t>0&&i._parsed[t-1];if(!1===this._parsing)i._parsed=s,i._sorted=!0,d=s;else{d=n(s[t])?this.parseArrayData(i,s,t,e):o(s[t])?this.parseObjectData(i,s,t,e):this.parsePrimitiveData(i,s,t,e);const a=()=>null===c[l]||f&&c[l]<f[l];for(h=0;h<e;++h)i._parsed[h+t]=c=d[h],u&&(a()&&(u=!1),f=c);i._sorted=u}r&&Vs(this,d)}parsePrimitiveData(t,e,i,s){const{iScale:n,vScale:o}=t,a=n.axis,r=o.axis,l=n.getLabels(),h=n===o,c=new Array(s);let d,u,f;for(d=0,u=s;d<u;++d)f=d+i,c[d]={[a]:h||n.parse(l[f],f),[r]:o.parse(e[f],f)};return c}parseArrayData(t,e,i,s){const{xScale:n,yScale:o}=t,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={x:n.parse(c[0],h),y:o.parse(c[1],h)};return a}parseObjectData(t,e,i,s){const{xScale:n,yScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l=new Array(s);let h,c,d,u;for(h=0,c=s;h<c;++h)d=h+i,u=e[d],l[h]={x:n.parse(M(u,a),d),y:o.parse(M(u,r),d)};return l}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){const s=this.chart,n=this._cachedMeta,o=e[t.axis];return Rs({keys:Es(s,!0),values:e._stacks[t.axis]._visualValues},o,n.index,{mode:i})}updateRangeFromParsed(t,e,i,s){const n=i[e.axis];let o=null===n?NaN:n;const a=s&&i._stacks[e.axis];s&&a&&(s.values=a,o=Rs(s,n,this._cachedMeta.index)),t.min=Math.min(t.min,o),t.max=Math.max(t.max,o)}getMinMax(t,e){const i=this._cachedMeta,s=i._parsed,n=i._sorted&&t===i.iScale,o=s.length,r=this._getOtherScale(t),l=((t,e,i)=>t&&!e.hidden&&e._stacked&&{keys:Es(i,!0),values:null})(e,i,this.chart),h={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:c,max:d}=function(t){const{min:e,max:i,minDefined:s,maxDefined:n}=t.getUserBounds();return{min:s?e:Number.NEGATIVE_INFINITY,max:n?i:Number.POSITIVE_INFINITY}}(r);let u,f;function g(){f=s[u];const e=f[r.axis];return!a(f[t.axis])||c>e||d<e}for(u=0;u<o&&(g()||(this.updateRangeFromParsed(h,t,f,l),!n));++u);if(n)for(u=o-1;u>=0;--u)if(!g()){this.updateRangeFromParsed(h,t,f,l);break}return h}getAllParsedValues(t){const e=this._cachedMeta._parsed,i=[];let s,n,o;for(s=0,n=e.length;s<n;++s)o=e[s][t.axis],a(o)&&i.push(o);return i}getMaxOverflow(){return!1}getLabelAndValue(t){const e=this._cachedMeta,i=e.iScale,s=e.vScale,n=this.getParsed(t);return{label:i?""+i.getLabelForValue(n[i.axis]):"",value:s?""+s.getLabelForValue(n[s.axis]):""}}_update(t){const e=this._cachedMeta;this.update(t||"default"),e._clip=function(t){let e,i,s,n;return o(t)?(e=t.top,i=t.right,s=t.bottom,n=t.left):e=i=s=n=t,{top:e,right:i,bottom:s,left:n,disabled:!1===t}}(l(this.options.clip,function(t,e,i){if(!1===i)return!1;const s=Ls(t,i),n=Ls(e,i);return{top:n.end,right:s.end,bottom:n.start,left:s.start}}(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){const t=this._ctx,e=this.chart,i=this._cachedMeta,s=i.data||[],n=e.chartArea,o=[],a=this._drawStart||0,r=this._drawCount||s.length-a,l=this.options.drawActiveElementsOnTop;let h;for(i.dataset&&i.dataset.draw(t,n,a,r),h=a;h<a+r;++h){const e=s[h];e.hidden||(e.active&&l?o.push(e):e.draw(t,n))}for(h=0;h<o.length;++h)o[h].draw(t,n)}getStyle(t,e){const i=e?"active":"default";return void 0===t&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){const s=this.getDataset();let n;if(t>=0&&t<this._cachedMeta.data.length){const e=this._cachedMeta.data[t];n=e.$context||(e.$context=function(t,e,i){return Ci(t,{active:!1,dataIndex:e,parsed:void 0,raw:void 0,element:i,index:e,mode:"default",type:"data"})}(this.getContext(),t,e)),n.parsed=this.getParsed(t),n.raw=s.data[t],n.index=n.dataIndex=t}else n=this.$context||(this.$context=function(t,e){return Ci(t,{active:!1,dataset:void 0,datasetIndex:e,index:e,mode:"default",type:"dataset"})}(this.chart.getContext(),this.index)),n.dataset=s,n.index=n.datasetIndex=this.index;return n.active=!!e,n.mode=i,n}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){const s="active"===e,n=this._cachedDataOpts,o=t+"-"+e,a=n[o],r=this.enableOptionSharing&&k(i);if(a)return Hs(a,r);const l=this.chart.config,h=l.datasetElementScopeKeys(this._type,t),c=s?[`${t}Hover`,"hover",t,""]:[t,""],d=l.getOptionScopes(this.getDataset(),h),u=Object.keys(ue.elements[t]),f=l.resolveNamedOptions(d,u,(()=>this.getContext(i,s,e)),c);return f.$shared&&(f.$shared=r,n[o]=Object.freeze(Hs(f,r))),f}_resolveAnimations(t,e,i){const s=this.chart,n=this._cachedDataOpts,o=`animation-${e}`,a=n[o];if(a)return a;let r;if(!1!==s.options.animation){const s=this.chart.config,n=s.datasetAnimationScopeKeys(this._type,e),o=s.getOptionScopes(this.getDataset(),n);r=s.createResolver(o,this.getContext(t,i,e))}const l=new Ts(s,r&&r.animations);return r&&r._cacheable&&(n[o]=Object.freeze(l)),l}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||Ws(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){const i=this.resolveDataElementOptions(t,e),s=this._sharedOptions,n=this.getSharedOptions(i),o=this.includeOptions(e,n)||n!==s;return this.updateSharedOptions(n,e,i),{sharedOptions:n,includeOptions:o}}updateElement(t,e,i,s){Ws(s)?Object.assign(t,i):this._resolveAnimations(e,s).update(t,i)}updateSharedOptions(t,e,i){t&&!Ws(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,s){t.active=s;const n=this.getStyle(e,s);this._resolveAnimations(e,i,s).update(t,{options:!s&&this.getSharedOptions(n)||n})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){const e=this._data,i=this._cachedMeta.data;for(const[t,e,i]of this._syncList)this[t](e,i);this._syncList=[];const s=i.length,n=e.length,o=Math.min(n,s);o&&this.parse(0,o),n>s?this._insertElements(s,n-s,t):n<s&&this._removeElements(n,s-n)}_insertElements(t,e,i=!0){const s=this._cachedMeta,n=s.data,o=t+e;let a;const r=t=>{for(t.length+=e,a=t.length-1;a>=o;a--)t[a]=t[a-e]};for(r(n),a=t;a<o;++a)n[a]=new this.dataElementType;this._parsing&&r(s._parsed),this.parse(t,e),i&&this.updateElements(n,t,e,"reset")}updateElements(t,e,i,s){}_removeElements(t,e){const i=this._cachedMeta;if(this._parsing){const s=i._parsed.splice(t,e);i._stacked&&Ns(i,s)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{const[e,i,s]=t;this[e](i,s)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){const t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);const i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}}class $s{static defaults={};static defaultRoutes=void 0;x;y;active=!1;options;$animations;tooltipPosition(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return W(this.x)&&W(this.y)}getProps(t,e){const i=this.$animations;if(!e||!i)return this;const s={};return t.forEach((t=>{s[t]=i[t]&&i[t].active()?i[t]._to:this[t]})),s}}function Ys(t,e){const i=t.options.ticks,n=function(t){const e=t.options.offset,i=t._tickSize(),s=t._length/i+(e?0:1),n=t._maxLength/i;return Math.floor(Math.min(s,n))}(t),o=Math.min(i.maxTicksLimit||n,n),a=i.major.enabled?function(t){const e=[];let i,s;for(i=0,s=t.length;i<s;i++)t[i].major&&e.push(i);return e}(e):[],r=a.length,l=a[0],h=a[r-1],c=[];if(r>o)return function(t,e,i,s){let n,o=0,a=i[0];for(s=Math.ceil(s),n=0;n<t.length;n++)n===a&&(e.push(t[n]),o++,a=i[o*s])}(e,c,a,r/o),c;const d=function(t,e,i){const s=function(t){const e=t.length;let i,s;if(e<2)return!1;for(s=t[0],i=1;i<e;++i)if(t[i]-t[i-1]!==s)return!1;return s}(t),n=e.length/i;if(!s)return Math.max(n,1);const o=N(s);for(let t=0,e=o.length-1;t<e;t++){const e=o[t];if(e>n)return e}return Math.max(n,1)}(a,e,o);if(r>0){let t,i;const n=r>1?Math.round((h-l)/(r-1)):null;for(Us(e,c,d,s(n)?0:l-n,l),t=0,i=r-1;t<i;t++)Us(e,c,d,a[t],a[t+1]);return Us(e,c,d,h,s(n)?e.length:h+n),c}return Us(e,c,d),c}function Us(t,e,i,s,n){const o=l(s,0),a=Math.min(l(n,t.length),t.length);let r,h,c,d=0;for(i=Math.ceil(i),n&&(r=n-s,i=r/Math.floor(r/i)),c=o;c<0;)d++,c=Math.round(o+d*i);for(h=Math.max(o,0);h<a;h++)h===c&&(e.push(t[h]),d++,c=Math.round(o+d*i))}const Xs=(t,e,i)=>"top"===e||"left"===e?t[e]+i:t[e]-i,qs=(t,e)=>Math.min(e||t,t);function Ks(t,e){const i=[],s=t.length/e,n=t.length;let o=0;for(;o<n;o+=s)i.push(t[Math.floor(o)]);return i}function Gs(t,e,i){const s=t.ticks.length,n=Math.min(e,s-1),o=t._startPixel,a=t._endPixel,r=1e-6;let l,h=t.getPixelForTick(n);if(!(i&&(l=1===s?Math.max(h-o,a-h):0===e?(t.getPixelForTick(1)-h)/2:(h-t.getPixelForTick(n-1))/2,h+=n<e?l:-l,h<o-r||h>a+r)))return h}function Js(t){return t.drawTicks?t.tickLength:0}function Zs(t,e){if(!t.display)return 0;const i=Si(t.font,e),s=ki(t.padding);return(n(t.text)?t.text.length:1)*i.lineHeight+s.height}function Qs(t,e,i){let s=ut(t);return(i&&"right"!==e||!i&&"right"===e)&&(s=(t=>"left"===t?"right":"right"===t?"left":t)(s)),s}class tn extends $s{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:s}=this;return t=r(t,Number.POSITIVE_INFINITY),e=r(e,Number.NEGATIVE_INFINITY),i=r(i,Number.POSITIVE_INFINITY),s=r(s,Number.NEGATIVE_INFINITY),{min:r(t,i),max:r(e,s),minDefined:a(t),maxDefined:a(e)}}getMinMax(t){let e,{min:i,max:s,minDefined:n,maxDefined:o}=this.getUserBounds();if(n&&o)return{min:i,max:s};const a=this.getMatchingVisibleMetas();for(let r=0,l=a.length;r<l;++r)e=a[r].controller.getMinMax(this,t),n||(i=Math.min(i,e.min)),o||(s=Math.max(s,e.max));return i=o&&i>s?s:i,s=n&&i>s?i:s,{min:r(i,r(s,i)),max:r(s,r(i,s))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){const t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){d(this.options.beforeUpdate,[this])}update(t,e,i){const{beginAtZero:s,grace:n,ticks:o}=this.options,a=o.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Di(this,n,s),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();const r=a<this.ticks.length;this._convertTicksToLabels(r?Ks(this.ticks,a):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),o.display&&(o.autoSkip||"auto"===o.source)&&(this.ticks=Ys(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),r&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t,e,i=this.options.reverse;this.isHorizontal()?(t=this.left,e=this.right):(t=this.top,e=this.bottom,i=!i),this._startPixel=t,this._endPixel=e,this._reversePixels=i,this._length=e-t,this._alignToPixels=this.options.alignToPixels}afterUpdate(){d(this.options.afterUpdate,[this])}beforeSetDimensions(){d(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){d(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),d(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){d(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){const e=this.options.ticks;let i,s,n;for(i=0,s=t.length;i<s;i++)n=t[i],n.label=d(e.callback,[n.value,i,t],this)}afterTickToLabelConversion(){d(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){d(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){const t=this.options,e=t.ticks,i=qs(this.ticks.length,t.ticks.maxTicksLimit),s=e.minRotation||0,n=e.maxRotation;let o,a,r,l=s;if(!this._isVisible()||!e.display||s>=n||i<=1||!this.isHorizontal())return void(this.labelRotation=s);const h=this._getLabelSizes(),c=h.widest.width,d=h.highest.height,u=Z(this.chart.width-c,0,this.maxWidth);o=t.offset?this.maxWidth/i:u/(i-1),c+6>o&&(o=u/(i-(t.offset?.5:1)),a=this.maxHeight-Js(t.grid)-e.padding-Zs(t.title,this.chart.options.font),r=Math.sqrt(c*c+d*d),l=Y(Math.min(Math.asin(Z((h.highest.height+6)/o,-1,1)),Math.asin(Z(a/r,-1,1))-Math.asin(Z(d/r,-1,1)))),l=Math.max(s,Math.min(n,l))),this.labelRotation=l}afterCalculateLabelRotation(){d(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){d(this.options.beforeFit,[this])}fit(){const t={width:0,height:0},{chart:e,options:{ticks:i,title:s,grid:n}}=this,o=this._isVisible(),a=this.isHorizontal();if(o){const o=Zs(s,e.options.font);if(a?(t.width=this.maxWidth,t.height=Js(n)+o):(t.height=this.maxHeight,t.width=Js(n)+o),i.display&&this.ticks.length){const{first:e,last:s,widest:n,highest:o}=this._getLabelSizes(),r=2*i.padding,l=$(this.labelRotation),h=Math.cos(l),c=Math.sin(l);if(a){const e=i.mirror?0:c*n.width+h*o.height;t.height=Math.min(this.maxHeight,t.height+e+r)}else{const e=i.mirror?0:h*n.width+c*o.height;t.width=Math.min(this.maxWidth,t.width+e+r)}this._calculatePadding(e,s,c,h)}}this._handleMargins(),a?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,s){const{ticks:{align:n,padding:o},position:a}=this.options,r=0!==this.labelRotation,l="top"!==a&&"x"===this.axis;if(this.isHorizontal()){const a=this.getPixelForTick(0)-this.left,h=this.right-this.getPixelForTick(this.ticks.length-1);let c=0,d=0;r?l?(c=s*t.width,d=i*e.height):(c=i*t.height,d=s*e.width):"start"===n?d=e.width:"end"===n?c=t.width:"inner"!==n&&(c=t.width/2,d=e.width/2),this.paddingLeft=Math.max((c-a+o)*this.width/(this.width-a),0),this.paddingRight=Math.max((d-h+o)*this.width/(this.width-h),0)}else{let i=e.height/2,s=t.height/2;"start"===n?(i=0,s=t.height):"end"===n&&(i=e.height,s=0),this.paddingTop=i+o,this.paddingBottom=s+o}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){d(this.options.afterFit,[this])}isHorizontal(){const{axis:t,position:e}=this.options;return"top"===e||"bottom"===e||"x"===t}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){let e,i;for(this.beforeTickToLabelConversion(),this.generateTickLabels(t),e=0,i=t.length;e<i;e++)s(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){const e=this.options.ticks.sampleSize;let i=this.ticks;e<i.length&&(i=Ks(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){const{ctx:o,_longestTextCache:a}=this,r=[],l=[],h=Math.floor(e/qs(e,i));let c,d,f,g,p,m,x,b,_,y,v,M=0,w=0;for(c=0;c<e;c+=h){if(g=t[c].label,p=this._resolveTickFontOptions(c),o.font=m=p.string,x=a[m]=a[m]||{data:{},gc:[]},b=p.lineHeight,_=y=0,s(g)||n(g)){if(n(g))for(d=0,f=g.length;d<f;++d)v=g[d],s(v)||n(v)||(_=Ce(o,x.data,x.gc,_,v),y+=b)}else _=Ce(o,x.data,x.gc,_,g),y=b;r.push(_),l.push(y),M=Math.max(_,M),w=Math.max(y,w)}!function(t,e){u(t,(t=>{const i=t.gc,s=i.length/2;let n;if(s>e){for(n=0;n<s;++n)delete t.data[i[n]];i.splice(0,s)}}))}(a,e);const k=r.indexOf(M),S=l.indexOf(w),P=t=>({width:r[t]||0,height:l[t]||0});return{first:P(0),last:P(e-1),widest:P(k),highest:P(S),widths:r,heights:l}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);const e=this._startPixel+t*this._length;return Q(this._alignToPixels?Ae(this.chart,e,0):e)}getDecimalForPixel(t){const e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){const{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){const e=this.ticks||[];if(t>=0&&t<e.length){const i=e[t];return i.$context||(i.$context=function(t,e,i){return Ci(t,{tick:i,index:e,type:"tick"})}(this.getContext(),t,i))}return this.$context||(this.$context=Ci(this.chart.getContext(),{scale:this,type:"scale"}))}_tickSize(){const t=this.options.ticks,e=$(this.labelRotation),i=Math.abs(Math.cos(e)),s=Math.abs(Math.sin(e)),n=this._getLabelSizes(),o=t.autoSkipPadding||0,a=n?n.widest.width+o:0,r=n?n.highest.height+o:0;return this.isHorizontal()?r*i>a*s?a/i:r/s:r*s<a*i?r/i:a/s}_isVisible(){const t=this.options.display;return"auto"!==t?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){const e=this.axis,i=this.chart,s=this.options,{grid:n,position:a,border:r}=s,h=n.offset,c=this.isHorizontal(),d=this.ticks.length+(h?1:0),u=Js(n),f=[],g=r.setContext(this.getContext()),p=g.display?g.width:0,m=p/2,x=function(t){return Ae(i,t,p)};let b,_,y,v,M,w,k,S,P,D,C,O;if("top"===a)b=x(this.bottom),w=this.bottom-u,S=b-m,D=x(t.top)+m,O=t.bottom;else if("bottom"===a)b=x(this.top),D=t.top,O=x(t.bottom)-m,w=b+m,S=this.top+u;else if("left"===a)b=x(this.right),M=this.right-u,k=b-m,P=x(t.left)+m,C=t.right;else if("right"===a)b=x(this.left),P=t.left,C=x(t.right)-m,M=b+m,k=this.left+u;else if("x"===e){if("center"===a)b=x((t.top+t.bottom)/2+.5);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}D=t.top,O=t.bottom,w=b+m,S=w+u}else if("y"===e){if("center"===a)b=x((t.left+t.right)/2);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}M=b-m,k=M-u,P=t.left,C=t.right}const A=l(s.ticks.maxTicksLimit,d),T=Math.max(1,Math.ceil(d/A));for(_=0;_<d;_+=T){const t=this.getContext(_),e=n.setContext(t),s=r.setContext(t),o=e.lineWidth,a=e.color,l=s.dash||[],d=s.dashOffset,u=e.tickWidth,g=e.tickColor,p=e.tickBorderDash||[],m=e.tickBorderDashOffset;y=Gs(this,_,h),void 0!==y&&(v=Ae(i,y,o),c?M=k=P=C=v:w=S=D=O=v,f.push({tx1:M,ty1:w,tx2:k,ty2:S,x1:P,y1:D,x2:C,y2:O,width:o,color:a,borderDash:l,borderDashOffset:d,tickWidth:u,tickColor:g,tickBorderDash:p,tickBorderDashOffset:m}))}return this._ticksLength=d,this._borderValue=b,f}_computeLabelItems(t){const e=this.axis,i=this.options,{position:s,ticks:a}=i,r=this.isHorizontal(),l=this.ticks,{align:h,crossAlign:c,padding:d,mirror:u}=a,f=Js(i.grid),g=f+d,p=u?-d:g,m=-$(this.labelRotation),x=[];let b,_,y,v,M,w,k,S,P,D,C,O,A="middle";if("top"===s)w=this.bottom-p,k=this._getXAxisLabelAlignment();else if("bottom"===s)w=this.top+p,k=this._getXAxisLabelAlignment();else if("left"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("right"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("x"===e){if("center"===s)w=(t.top+t.bottom)/2+g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];w=this.chart.scales[t].getPixelForValue(e)+g}k=this._getXAxisLabelAlignment()}else if("y"===e){if("center"===s)M=(t.left+t.right)/2-g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];M=this.chart.scales[t].getPixelForValue(e)}k=this._getYAxisLabelAlignment(f).textAlign}"y"===e&&("start"===h?A="top":"end"===h&&(A="bottom"));const T=this._getLabelSizes();for(b=0,_=l.length;b<_;++b){y=l[b],v=y.label;const t=a.setContext(this.getContext(b));S=this.getPixelForTick(b)+a.labelOffset,P=this._resolveTickFontOptions(b),D=P.lineHeight,C=n(v)?v.length:1;const e=C/2,i=t.color,o=t.textStrokeColor,h=t.textStrokeWidth;let d,f=k;if(r?(M=S,"inner"===k&&(f=b===_-1?this.options.reverse?"left":"right":0===b?this.options.reverse?"right":"left":"center"),O="top"===s?"near"===c||0!==m?-C*D+D/2:"center"===c?-T.highest.height/2-e*D+D:-T.highest.height+D/2:"near"===c||0!==m?D/2:"center"===c?T.highest.height/2-e*D:T.highest.height-C*D,u&&(O*=-1),0===m||t.showLabelBackdrop||(M+=D/2*Math.sin(m))):(w=S,O=(1-C)*D/2),t.showLabelBackdrop){const e=ki(t.backdropPadding),i=T.heights[b],s=T.widths[b];let n=O-e.top,o=0-e.left;switch(A){case"middle":n-=i/2;break;case"bottom":n-=i}switch(k){case"center":o-=s/2;break;case"right":o-=s;break;case"inner":b===_-1?o-=s:b>0&&(o-=s/2)}d={left:o,top:n,width:s+e.width,height:i+e.height,color:t.backdropColor}}x.push({label:v,font:P,textOffset:O,options:{rotation:m,color:i,strokeColor:o,strokeWidth:h,textAlign:f,textBaseline:A,translation:[M,w],backdrop:d}})}return x}_getXAxisLabelAlignment(){const{position:t,ticks:e}=this.options;if(-$(this.labelRotation))return"top"===t?"left":"right";let i="center";return"start"===e.align?i="left":"end"===e.align?i="right":"inner"===e.align&&(i="inner"),i}_getYAxisLabelAlignment(t){const{position:e,ticks:{crossAlign:i,mirror:s,padding:n}}=this.options,o=t+n,a=this._getLabelSizes().widest.width;let r,l;return"left"===e?s?(l=this.right+n,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l+=a)):(l=this.right-o,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l=this.left)):"right"===e?s?(l=this.left+n,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l-=a)):(l=this.left+o,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l=this.right)):r="right",{textAlign:r,x:l}}_computeLabelArea(){if(this.options.ticks.mirror)return;const t=this.chart,e=this.options.position;return"left"===e||"right"===e?{top:0,left:this.left,bottom:t.height,right:this.right}:"top"===e||"bottom"===e?{top:this.top,left:0,bottom:this.bottom,right:t.width}:void 0}drawBackground(){const{ctx:t,options:{backgroundColor:e},left:i,top:s,width:n,height:o}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,s,n,o),t.restore())}getLineWidthForValue(t){const e=this.options.grid;if(!this._isVisible()||!e.display)return 0;const i=this.ticks.findIndex((e=>e.value===t));if(i>=0){return e.setContext(this.getContext(i)).lineWidth}return 0}drawGrid(t){const e=this.options.grid,i=this.ctx,s=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t));let n,o;const a=(t,e,s)=>{s.width&&s.color&&(i.save(),i.lineWidth=s.width,i.strokeStyle=s.color,i.setLineDash(s.borderDash||[]),i.lineDashOffset=s.borderDashOffset,i.beginPath(),i.moveTo(t.x,t.y),i.lineTo(e.x,e.y),i.stroke(),i.restore())};if(e.display)for(n=0,o=s.length;n<o;++n){const t=s[n];e.drawOnChartArea&&a({x:t.x1,y:t.y1},{x:t.x2,y:t.y2},t),e.drawTicks&&a({x:t.tx1,y:t.ty1},{x:t.tx2,y:t.ty2},{color:t.tickColor,width:t.tickWidth,borderDash:t.tickBorderDash,borderDashOffset:t.tickBorderDashOffset})}}drawBorder(){const{chart:t,ctx:e,options:{border:i,grid:s}}=this,n=i.setContext(this.getContext()),o=i.display?n.width:0;if(!o)return;const a=s.setContext(this.getContext(0)).lineWidth,r=this._borderValue;let l,h,c,d;this.isHorizontal()?(l=Ae(t,this.left,o)-o/2,h=Ae(t,this.right,a)+a/2,c=d=r):(c=Ae(t,this.top,o)-o/2,d=Ae(t,this.bottom,a)+a/2,l=h=r),e.save(),e.lineWidth=n.width,e.strokeStyle=n.color,e.beginPath(),e.moveTo(l,c),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;const e=this.ctx,i=this._computeLabelArea();i&&Ie(e,i);const s=this.getLabelItems(t);for(const t of s){const i=t.options,s=t.font;We(e,t.label,0,t.textOffset,s,i)}i&&ze(e)}drawTitle(){const{ctx:t,options:{position:e,title:i,reverse:s}}=this;if(!i.display)return;const a=Si(i.font),r=ki(i.padding),l=i.align;let h=a.lineHeight/2;"bottom"===e||"center"===e||o(e)?(h+=r.bottom,n(i.text)&&(h+=a.lineHeight*(i.text.length-1))):h+=r.top;const{titleX:c,titleY:d,maxWidth:u,rotation:f}=function(t,e,i,s){const{top:n,left:a,bottom:r,right:l,chart:h}=t,{chartArea:c,scales:d}=h;let u,f,g,p=0;const m=r-n,x=l-a;if(t.isHorizontal()){if(f=ft(s,a,l),o(i)){const t=Object.keys(i)[0],s=i[t];g=d[t].getPixelForValue(s)+m-e}else g="center"===i?(c.bottom+c.top)/2+m-e:Xs(t,i,e);u=l-a}else{if(o(i)){const t=Object.keys(i)[0],s=i[t];f=d[t].getPixelForValue(s)-x+e}else f="center"===i?(c.left+c.right)/2-x+e:Xs(t,i,e);g=ft(s,r,n),p="left"===i?-E:E}return{titleX:f,titleY:g,maxWidth:u,rotation:p}}(this,h,e,l);We(t,i.text,0,0,a,{color:i.color,maxWidth:u,rotation:f,textAlign:Qs(l,e,s),textBaseline:"middle",translation:[c,d],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){const t=this.options,e=t.ticks&&t.ticks.z||0,i=l(t.grid&&t.grid.z,-1),s=l(t.border&&t.border.z,0);return this._isVisible()&&this.draw===tn.prototype.draw?[{z:i,draw:t=>{this.drawBackground(),this.drawGrid(t),this.drawTitle()}},{z:s,draw:()=>{this.drawBorder()}},{z:e,draw:t=>{this.drawLabels(t)}}]:[{z:e,draw:t=>{this.draw(t)}}]}getMatchingVisibleMetas(t){const e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",s=[];let n,o;for(n=0,o=e.length;n<o;++n){const o=e[n];o[i]!==this.id||t&&o.type!==t||s.push(o)}return s}_resolveTickFontOptions(t){return Si(this.options.ticks.setContext(this.getContext(t)).font)}_maxDigits(){const t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}}class en{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){const e=Object.getPrototypeOf(t);let i;(function(t){return"id"in t&&"defaults"in t})(e)&&(i=this.register(e));const s=this.items,n=t.id,o=this.scope+"."+n;if(!n)throw new Error("class does not have id: "+t);return n in s||(s[n]=t,function(t,e,i){const s=x(Object.create(null),[i?ue.get(i):{},ue.get(e),t.defaults]);ue.set(e,s),t.defaultRoutes&&function(t,e){Object.keys(e).forEach((i=>{const s=i.split("."),n=s.pop(),o=[t].concat(s).join("."),a=e[i].split("."),r=a.pop(),l=a.join(".");ue.route(o,n,l,r)}))}(e,t.defaultRoutes);t.descriptors&&ue.describe(e,t.descriptors)}(t,o,i),this.override&&ue.override(t.id,t.overrides)),o}get(t){return this.items[t]}unregister(t){const e=this.items,i=t.id,s=this.scope;i in e&&delete e[i],s&&i in ue[s]&&(delete ue[s][i],this.override&&delete re[i])}}class sn{constructor(){this.controllers=new en(js,"datasets",!0),this.elements=new en($s,"elements"),this.plugins=new en(Object,"plugins"),this.scales=new en(tn,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach((e=>{const s=i||this._getRegistryForType(e);i||s.isForType(e)||s===this.plugins&&e.id?this._exec(t,s,e):u(e,(e=>{const s=i||this._getRegistryForType(e);this._exec(t,s,e)}))}))}_exec(t,e,i){const s=w(t);d(i["before"+s],[],i),e[t](i),d(i["after"+s],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){const i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){const s=e.get(t);if(void 0===s)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return s}}var nn=new sn;class on{constructor(){this._init=void 0}notify(t,e,i,s){if("beforeInit"===e&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),void 0===this._init)return;const n=s?this._descriptors(t).filter(s):this._descriptors(t),o=this._notify(n,t,e,i);return"afterDestroy"===e&&(this._notify(n,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),o}_notify(t,e,i,s){s=s||{};for(const n of t){const t=n.plugin;if(!1===d(t[i],[e,s,n.options],t)&&s.cancelable)return!1}return!0}invalidate(){s(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;const e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){const i=t&&t.config,s=l(i.options&&i.options.plugins,{}),n=function(t){const e={},i=[],s=Object.keys(nn.plugins.items);for(let t=0;t<s.length;t++)i.push(nn.getPlugin(s[t]));const n=t.plugins||[];for(let t=0;t<n.length;t++){const s=n[t];-1===i.indexOf(s)&&(i.push(s),e[s.id]=!0)}return{plugins:i,localIds:e}}(i);return!1!==s||e?function(t,{plugins:e,localIds:i},s,n){const o=[],a=t.getContext();for(const r of e){const e=r.id,l=an(s[e],n);null!==l&&o.push({plugin:r,options:rn(t.config,{plugin:r,local:i[e]},l,a)})}return o}(t,n,s,e):[]}_notifyStateChanges(t){const e=this._oldCache||[],i=this._cache,s=(t,e)=>t.filter((t=>!e.some((e=>t.plugin.id===e.plugin.id))));this._notify(s(e,i),t,"stop"),this._notify(s(i,e),t,"start")}}function an(t,e){return e||!1!==t?!0===t?{}:t:null}function rn(t,{plugin:e,local:i},s,n){const o=t.pluginScopeKeys(e),a=t.getOptionScopes(s,o);return i&&e.defaults&&a.push(e.defaults),t.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function ln(t,e){const i=ue.datasets[t]||{};return((e.datasets||{})[t]||{}).indexAxis||e.indexAxis||i.indexAxis||"x"}function hn(t){if("x"===t||"y"===t||"r"===t)return t}function cn(t,...e){if(hn(t))return t;for(const s of e){const e=s.axis||("top"===(i=s.position)||"bottom"===i?"x":"left"===i||"right"===i?"y":void 0)||t.length>1&&hn(t[0].toLowerCase());if(e)return e}var i;throw new Error(`Cannot determine type of \'${t}\' axis. Please provide \'axis\' or \'position\' option.`)}function dn(t,e,i){if(i[e+"AxisID"]===t)return{axis:e}}function un(t,e){const i=re[t.type]||{scales:{}},s=e.scales||{},n=ln(t.type,e),a=Object.create(null);return Object.keys(s).forEach((e=>{const r=s[e];if(!o(r))return console.error(`Invalid scale configuration for scale: ${e}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${e}`);const l=cn(e,r,function(t,e){if(e.data&&e.data.datasets){const i=e.data.datasets.filter((e=>e.xAxisID===t||e.yAxisID===t));if(i.length)return dn(t,"x",i[0])||dn(t,"y",i[0])}return{}}(e,t),ue.scales[r.type]),h=function(t,e){return t===e?"_index_":"_value_"}(l,n),c=i.scales||{};a[e]=b(Object.create(null),[{axis:l},r,c[l],c[h]])})),t.data.datasets.forEach((i=>{const n=i.type||t.type,o=i.indexAxis||ln(n,e),r=(re[n]||{}).scales||{};Object.keys(r).forEach((t=>{const e=function(t,e){let i=t;return"_index_"===t?i=e:"_value_"===t&&(i="x"===e?"y":"x"),i}(t,o),n=i[e+"AxisID"]||e;a[n]=a[n]||Object.create(null),b(a[n],[{axis:e},s[n],r[t]])}))})),Object.keys(a).forEach((t=>{const e=a[t];b(e,[ue.scales[e.type],ue.scale])})),a}function fn(t){const e=t.options||(t.options={});e.plugins=l(e.plugins,{}),e.scales=un(t,e)}function gn(t){return(t=t||{}).datasets=t.datasets||[],t.labels=t.labels||[],t}const pn=new Map,mn=new Set;function xn(t,e){let i=pn.get(t);return i||(i=e(),pn.set(t,i),mn.add(i)),i}const bn=(t,e,i)=>{const s=M(e,i);void 0!==s&&t.add(s)};class _n{constructor(t){this._config=function(t){return(t=t||{}).data=gn(t.data),fn(t),t}(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=gn(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){const t=this._config;this.clearCache(),fn(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return xn(t,(()=>[[`datasets.${t}`,""]]))}datasetAnimationScopeKeys(t,e){return xn(`${t}.transition.${e}`,(()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]]))}datasetElementScopeKeys(t,e){return xn(`${t}-${e}`,(()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]]))}pluginScopeKeys(t){const e=t.id;return xn(`${this.type}-plugin-${e}`,(()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]]))}_cachedScopes(t,e){const i=this._scopeCache;let s=i.get(t);return s&&!e||(s=new Map,i.set(t,s)),s}getOptionScopes(t,e,i){const{options:s,type:n}=this,o=this._cachedScopes(t,i),a=o.get(e);if(a)return a;const r=new Set;e.forEach((e=>{t&&(r.add(t),e.forEach((e=>bn(r,t,e)))),e.forEach((t=>bn(r,s,t))),e.forEach((t=>bn(r,re[n]||{},t))),e.forEach((t=>bn(r,ue,t))),e.forEach((t=>bn(r,le,t)))}));const l=Array.from(r);return 0===l.length&&l.push(Object.create(null)),mn.has(e)&&o.set(e,l),l}chartOptionScopes(){const{options:t,type:e}=this;return[t,re[e]||{},ue.datasets[e]||{},{type:e},ue,le]}resolveNamedOptions(t,e,i,s=[""]){const o={$shared:!0},{resolver:a,subPrefixes:r}=yn(this._resolverCache,t,s);let l=a;if(function(t,e){const{isScriptable:i,isIndexable:s}=Ye(t);for(const o of e){const e=i(o),a=s(o),r=(a||e)&&t[o];if(e&&(S(r)||vn(r))||a&&n(r))return!0}return!1}(a,e)){o.$shared=!1;l=$e(a,i=S(i)?i():i,this.createResolver(t,i,r))}for(const t of e)o[t]=l[t];return o}createResolver(t,e,i=[""],s){const{resolver:n}=yn(this._resolverCache,t,i);return o(e)?$e(n,e,void 0,s):n}}function yn(t,e,i){let s=t.get(e);s||(s=new Map,t.set(e,s));const n=i.join();let o=s.get(n);if(!o){o={resolver:je(e,i),subPrefixes:i.filter((t=>!t.toLowerCase().includes("hover")))},s.set(n,o)}return o}const vn=t=>o(t)&&Object.getOwnPropertyNames(t).some((e=>S(t[e])));const Mn=["top","bottom","left","right","chartArea"];function wn(t,e){return"top"===t||"bottom"===t||-1===Mn.indexOf(t)&&"x"===e}function kn(t,e){return function(i,s){return i[t]===s[t]?i[e]-s[e]:i[t]-s[t]}}function Sn(t){const e=t.chart,i=e.options.animation;e.notifyPlugins("afterRender"),d(i&&i.onComplete,[t],e)}function Pn(t){const e=t.chart,i=e.options.animation;d(i&&i.onProgress,[t],e)}function Dn(t){return fe()&&"string"==typeof t?t=document.getElementById(t):t&&t.length&&(t=t[0]),t&&t.canvas&&(t=t.canvas),t}const Cn={},On=t=>{const e=Dn(t);return Object.values(Cn).filter((t=>t.canvas===e)).pop()};function An(t,e,i){const s=Object.keys(t);for(const n of s){const s=+n;if(s>=e){const o=t[n];delete t[n],(i>0||s>e)&&(t[s+i]=o)}}}class Tn{static defaults=ue;static instances=Cn;static overrides=re;static registry=nn;static version="4.6.1";static getChart=On;static register(...t){nn.add(...t),Ln()}static unregister(...t){nn.remove(...t),Ln()}constructor(t,e){const s=this.config=new _n(e),n=Dn(t),o=On(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");const a=s.createResolver(s.chartOptionScopes(),this.getContext());this.platform=new(s.platform||Ps(n)),this.platform.updateConfig(s);const r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,h=l&&l.height,c=l&&l.width;this.id=i(),this.ctx=r,this.canvas=l,this.width=c,this.height=h,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new on,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=dt((t=>this.update(t)),a.resizeDelay||0),this._dataChanges=[],Cn[this.id]=this,r&&l?(bt.listen(this,"complete",Sn),bt.listen(this,"progress",Pn),this._initialize(),this.attached&&this.update()):console.error("Failed to create chart: can\'t acquire context from the given item")}get aspectRatio(){const{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return s(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return nn}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ke(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Te(this.canvas,this.ctx),this}stop(){return bt.stop(this),this}resize(t,e){bt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){const i=this.options,s=this.canvas,n=i.maintainAspectRatio&&this.aspectRatio,o=this.platform.getMaximumSize(s,t,e,n),a=i.devicePixelRatio||this.platform.getDevicePixelRatio(),r=this.width?"resize":"attach";this.width=o.width,this.height=o.height,this._aspectRatio=this.aspectRatio,ke(this,a,!0)&&(this.notifyPlugins("resize",{size:o}),d(i.onResize,[this,o],this),this.attached&&this._doResize(r)&&this.render())}ensureScalesHaveIDs(){u(this.options.scales||{},((t,e)=>{t.id=e}))}buildOrUpdateScales(){const t=this.options,e=t.scales,i=this.scales,s=Object.keys(i).reduce(((t,e)=>(t[e]=!1,t)),{});let n=[];e&&(n=n.concat(Object.keys(e).map((t=>{const i=e[t],s=cn(t,i),n="r"===s,o="x"===s;return{options:i,dposition:n?"chartArea":o?"bottom":"left",dtype:n?"radialLinear":o?"category":"linear"}})))),u(n,(e=>{const n=e.options,o=n.id,a=cn(o,n),r=l(n.type,e.dtype);void 0!==n.position&&wn(n.position,a)===wn(e.dposition)||(n.position=e.dposition),s[o]=!0;let h=null;if(o in i&&i[o].type===r)h=i[o];else{h=new(nn.getScale(r))({id:o,type:r,ctx:this.ctx,chart:this}),i[h.id]=h}h.init(n,t)})),u(s,((t,e)=>{t||delete i[e]})),u(i,(t=>{ls.configure(this,t,t.options),ls.addBox(this,t)}))}_updateMetasets(){const t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort(((t,e)=>t.index-e.index)),i>e){for(let t=e;t<i;++t)this._destroyDatasetMeta(t);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(kn("order","index"))}_removeUnreferencedMetasets(){const{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach(((t,i)=>{0===e.filter((e=>e===t._dataset)).length&&this._destroyDatasetMeta(i)}))}buildOrUpdateControllers(){const t=[],e=this.data.datasets;let i,s;for(this._removeUnreferencedMetasets(),i=0,s=e.length;i<s;i++){const s=e[i];let n=this.getDatasetMeta(i);const o=s.type||this.config.type;if(n.type&&n.type!==o&&(this._destroyDatasetMeta(i),n=this.getDatasetMeta(i)),n.type=o,n.indexAxis=s.indexAxis||ln(o,this.options),n.order=s.order||0,n.index=i,n.label=""+s.label,n.visible=this.isDatasetVisible(i),n.controller)n.controller.updateIndex(i),n.controller.linkScales();else{const e=nn.getController(o),{datasetElementType:s,dataElementType:a}=ue.datasets[o];Object.assign(e,{dataElementType:nn.getElement(a),datasetElementType:s&&nn.getElement(s)}),n.controller=new e(this,i),t.push(n.controller)}}return this._updateMetasets(),t}_resetElements(){u(this.data.datasets,((t,e)=>{this.getDatasetMeta(e).controller.reset()}),this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){const e=this.config;e.update();const i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),s=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),!1===this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0}))return;const n=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let o=0;for(let t=0,e=this.data.datasets.length;t<e;t++){const{controller:e}=this.getDatasetMeta(t),i=!s&&-1===n.indexOf(e);e.buildOrUpdateElements(i),o=Math.max(+e.getMaxOverflow(),o)}o=this._minPadding=i.layout.autoPadding?o:0,this._updateLayout(o),s||u(n,(t=>{t.reset()})),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(kn("z","_idx"));const{_active:a,_lastEvent:r}=this;r?this._eventHandler(r,!0):a.length&&this._updateHoverStyles(a,a,!0),this.render()}_updateScales(){u(this.scales,(t=>{ls.removeBox(this,t)})),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){const t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);P(e,i)&&!!this._responsiveListeners===t.responsive||(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){const{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(const{method:i,start:s,count:n}of e){An(t,s,"_removeElements"===i?-n:n)}}_getUniformDataChanges(){const t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];const e=this.data.datasets.length,i=e=>new Set(t.filter((t=>t[0]===e)).map(((t,e)=>e+","+t.splice(1).join(",")))),s=i(0);for(let t=1;t<e;t++)if(!P(s,i(t)))return;return Array.from(s).map((t=>t.split(","))).map((t=>({method:t[1],start:+t[2],count:+t[3]})))}_updateLayout(t){if(!1===this.notifyPlugins("beforeLayout",{cancelable:!0}))return;ls.update(this,this.width,this.height,t);const e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],u(this.boxes,(t=>{i&&"chartArea"===t.position||(t.configure&&t.configure(),this._layers.push(...t._layers()))}),this),this._layers.forEach(((t,e)=>{t._idx=e})),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(!1!==this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})){for(let t=0,e=this.data.datasets.length;t<e;++t)this.getDatasetMeta(t).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,S(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){const i=this.getDatasetMeta(t),s={meta:i,index:t,mode:e,cancelable:!0};!1!==this.notifyPlugins("beforeDatasetUpdate",s)&&(i.controller._update(e),s.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",s))}render(){!1!==this.notifyPlugins("beforeRender",{cancelable:!0})&&(bt.has(this)?this.attached&&!bt.running(this)&&bt.start(this):(this.draw(),Sn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){const{width:t,height:e}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(t,e)}if(this.clear(),this.width<=0||this.height<=0)return;if(!1===this.notifyPlugins("beforeDraw",{cancelable:!0}))return;const e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){const e=this._sortedMetasets,i=[];let s,n;for(s=0,n=e.length;s<n;++s){const n=e[s];t&&!n.visible||i.push(n)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(!1===this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0}))return;const t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){const e=this.ctx,i={meta:t,index:t.index,cancelable:!0},s=Wi(this,t);!1!==this.notifyPlugins("beforeDatasetDraw",i)&&(s&&Ie(e,s),t.controller.draw(),s&&ze(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Re(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,s){const n=Ki.modes[e];return"function"==typeof n?n(this,t,i,s):[]}getDatasetMeta(t){const e=this.data.datasets[t],i=this._metasets;let s=i.filter((t=>t&&t._dataset===e)).pop();return s||(s={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(s)),s}getContext(){return this.$context||(this.$context=Ci(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){const e=this.data.datasets[t];if(!e)return!1;const i=this.getDatasetMeta(t);return"boolean"==typeof i.hidden?!i.hidden:!e.hidden}setDatasetVisibility(t,e){this.getDatasetMeta(t).hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){const s=i?"show":"hide",n=this.getDatasetMeta(t),o=n.controller._resolveAnimations(void 0,s);k(e)?(n.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),o.update(n,{visible:i}),this.update((e=>e.datasetIndex===t?s:void 0)))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){const e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),bt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");const{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Te(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete Cn[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){const t=this._listeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(t,e,i)=>{t.offsetX=e,t.offsetY=i,this._eventHandler(t)};u(this.options.events,(t=>i(t,s)))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});const t=this._responsiveListeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(i,s)=>{t[i]&&(e.removeEventListener(this,i,s),delete t[i])},n=(t,e)=>{this.canvas&&this.resize(t,e)};let o;const a=()=>{s("attach",a),this.attached=!0,this.resize(),i("resize",n),i("detach",o)};o=()=>{this.attached=!1,s("resize",n),this._stop(),this._resize(0,0),i("attach",a)},e.isAttached(this.canvas)?a():o()}unbindEvents(){u(this._listeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._listeners={},u(this._responsiveListeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){const s=i?"set":"remove";let n,o,a,r;for("dataset"===e&&(n=this.getDatasetMeta(t[0].datasetIndex),n.controller["_"+s+"DatasetHoverStyle"]()),a=0,r=t.length;a<r;++a){o=t[a];const e=o&&this.getDatasetMeta(o.datasetIndex).controller;e&&e[s+"HoverStyle"](o.element,o.datasetIndex,o.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){const e=this._active||[],i=t.map((({datasetIndex:t,index:e})=>{const i=this.getDatasetMeta(t);if(!i)throw new Error("No dataset found at index "+t);return{datasetIndex:t,element:i.data[e],index:e}}));!f(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return 1===this._plugins._cache.filter((e=>e.plugin.id===t)).length}_updateHoverStyles(t,e,i){const s=this.options.hover,n=(t,e)=>t.filter((t=>!e.some((e=>t.datasetIndex===e.datasetIndex&&t.index===e.index)))),o=n(e,t),a=i?t:n(t,e);o.length&&this.updateHoverStyle(o,s.mode,!1),a.length&&s.mode&&this.updateHoverStyle(a,s.mode,!0)}_eventHandler(t,e){const i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},s=e=>(e.options.events||this.options.events).includes(t.native.type);if(!1===this.notifyPlugins("beforeEvent",i,s))return;const n=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,s),(n||i.changed)&&this.render(),this}_handleEvent(t,e,i){const{_active:s=[],options:n}=this,o=e,a=this._getActiveElements(t,s,i,o),r=D(t),l=function(t,e,i,s){return i&&"mouseout"!==t.type?s?e:t:null}(t,this._lastEvent,i,r);i&&(this._lastEvent=null,d(n.onHover,[t,a,this],this),r&&d(n.onClick,[t,a,this],this));const h=!f(a,s);return(h||e)&&(this._active=a,this._updateHoverStyles(a,s,e)),this._lastEvent=l,h}_getActiveElements(t,e,i,s){if("mouseout"===t.type)return[];if(!i)return e;const n=this.options.hover;return this.getElementsAtEventForMode(t,n.mode,n,s)}}function Ln(){return u(Tn.instances,(t=>t._plugins.invalidate()))}function En(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}class Rn{static override(t){Object.assign(Rn.prototype,t)}options;constructor(t){this.options=t||{}}init(){}formats(){return En()}parse(){return En()}format(){return En()}add(){return En()}diff(){return En()}startOf(){return En()}endOf(){return En()}}var In={_date:Rn};function zn(t){const e=t.iScale,i=function(t,e){if(!t._cache.$bar){const i=t.getMatchingVisibleMetas(e);let s=[];for(let e=0,n=i.length;e<n;e++)s=s.concat(i[e].controller.getAllParsedValues(t));t._cache.$bar=lt(s.sort(((t,e)=>t-e)))}return t._cache.$bar}(e,t.type);let s,n,o,a,r=e._length;const l=()=>{32767!==o&&-32768!==o&&(k(a)&&(r=Math.min(r,Math.abs(o-a)||r)),a=o)};for(s=0,n=i.length;s<n;++s)o=e.getPixelForValue(i[s]),l();for(a=void 0,s=0,n=e.ticks.length;s<n;++s)o=e.getPixelForTick(s),l();return r}function Fn(t,e,i,s){return n(t)?function(t,e,i,s){const n=i.parse(t[0],s),o=i.parse(t[1],s),a=Math.min(n,o),r=Math.max(n,o);let l=a,h=r;Math.abs(a)>Math.abs(r)&&(l=r,h=a),e[i.axis]=h,e._custom={barStart:l,barEnd:h,start:n,end:o,min:a,max:r}}(t,e,i,s):e[i.axis]=i.parse(t,s),e}function Vn(t,e,i,s){const n=t.iScale,o=t.vScale,a=n.getLabels(),r=n===o,l=[];let h,c,d,u;for(h=i,c=i+s;h<c;++h)u=e[h],d={},d[n.axis]=r||n.parse(a[h],h),l.push(Fn(u,d,o,h));return l}function Bn(t){return t&&void 0!==t.barStart&&void 0!==t.barEnd}function Nn(t,e,i,s){let n=e.borderSkipped;const o={};if(!n)return void(t.borderSkipped=o);if(!0===n)return void(t.borderSkipped={top:!0,right:!0,bottom:!0,left:!0});const{start:a,end:r,reverse:l,top:h,bottom:c}=function(t){let e,i,s,n,o;return t.horizontal?(e=t.base>t.x,i="left",s="right"):(e=t.base<t.y,i="bottom",s="top"),e?(n="end",o="start"):(n="start",o="end"),{start:i,end:s,reverse:e,top:n,bottom:o}}(t);"middle"===n&&i&&(t.enableBorderRadius=!0,(i._top||0)===s?n=h:(i._bottom||0)===s?n=c:(o[Wn(c,a,r,l)]=!0,n=h)),o[Wn(n,a,r,l)]=!0,t.borderSkipped=o}function Wn(t,e,i,s){var n,o,a;return s?(a=i,t=Hn(t=(n=t)===(o=e)?a:n===a?o:n,i,e)):t=Hn(t,e,i),t}function Hn(t,e,i){return"start"===t?e:"end"===t?i:t}function jn(t,{inflateAmount:e},i){t.inflateAmount="auto"===e?1===i?.33:0:e}class $n extends js{static id="doughnut";static defaults={datasetElementType:!1,dataElementType:"arc",animation:{animateRotate:!0,animateScale:!1},animations:{numbers:{type:"number",properties:["circumference","endAngle","innerRadius","outerRadius","startAngle","x","y","offset","borderWidth","spacing"]}},cutout:"50%",rotation:0,circumference:360,radius:"100%",spacing:0,spacingMode:"angular",indexAxis:"r"};static descriptors={_scriptable:t=>"spacing"!==t&&"spacingMode"!==t,_indexable:t=>"spacing"!==t&&"spacingMode"!==t&&!t.startsWith("borderDash")&&!t.startsWith("hoverBorderDash")};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data,{labels:{pointStyle:i,textAlign:s,color:n,useBorderRadius:o,borderRadius:a}}=t.legend.options;return e.labels.length&&e.datasets.length?e.labels.map(((e,r)=>{const l=t.getDatasetMeta(0).controller.getStyle(r);return{text:e,fillStyle:l.backgroundColor,fontColor:n,hidden:!t.getDataVisibility(r),lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:l.borderWidth,strokeStyle:l.borderColor,textAlign:s,pointStyle:i,borderRadius:o&&(a||l.borderRadius),index:r}})):[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}}};constructor(t,e){super(t,e),this.enableOptionSharing=!0,this.innerRadius=void 0,this.outerRadius=void 0,this.offsetX=void 0,this.offsetY=void 0}linkScales(){}parse(t,e){const i=this.getDataset().data,s=this._cachedMeta;if(!1===this._parsing)s._parsed=i;else{let n,a,r=t=>+i[t];if(o(i[t])){const{key:t="value"}=this._parsing;r=e=>+M(i[e],t)}for(n=t,a=t+e;n<a;++n)s._parsed[n]=r(n)}}_getRotation(){return $(this.options.rotation-90)}_getCircumference(){return $(this.options.circumference)}_getRotationExtents(){let t=O,e=-O;for(let i=0;i<this.chart.data.datasets.length;++i)if(this.chart.isDatasetVisible(i)&&this.chart.getDatasetMeta(i).type===this._type){const s=this.chart.getDatasetMeta(i).controller,n=s._getRotation(),o=s._getCircumference();t=Math.min(t,n),e=Math.max(e,n+o)}return{rotation:t,circumference:e-t}}update(t){const e=this.chart,{chartArea:i}=e,s=this._cachedMeta,n=s.data,o=this.getMaxBorderWidth()+this.getMaxOffset(n)+this.options.spacing,a=Math.max((Math.min(i.width,i.height)-o)/2,0),r=Math.min(h(this.options.cutout,a),1),l=this._getRingWeight(this.index),{circumference:d,rotation:u}=this._getRotationExtents(),{ratioX:f,ratioY:g,offsetX:p,offsetY:m}=function(t,e,i){let s=1,n=1,o=0,a=0;if(e<O){const r=t,l=r+e,h=Math.cos(r),c=Math.sin(r),d=Math.cos(l),u=Math.sin(l),f=(t,e,s)=>J(t,r,l,!0)?1:Math.max(e,e*i,s,s*i),g=(t,e,s)=>J(t,r,l,!0)?-1:Math.min(e,e*i,s,s*i),p=f(0,h,d),m=f(E,c,u),x=g(C,h,d),b=g(C+E,c,u);s=(p-x)/2,n=(m-b)/2,o=-(p+x)/2,a=-(m+b)/2}return{ratioX:s,ratioY:n,offsetX:o,offsetY:a}}(u,d,r),x=(i.width-o)/f,b=(i.height-o)/g,_=Math.max(Math.min(x,b)/2,0),y=c(this.options.radius,_),v=(y-Math.max(y*r,0))/this._getVisibleDatasetWeightTotal();this.offsetX=p*y,this.offsetY=m*y,s.total=this.calculateTotal(),this.outerRadius=y-v*this._getRingWeightOffset(this.index),this.innerRadius=Math.max(this.outerRadius-v*l,0),this.updateElements(n,0,n.length,t)}_circumference(t,e){const i=this.options,s=this._cachedMeta,n=this._getCircumference();return e&&i.animation.animateRotate||!this.chart.getDataVisibility(t)||null===s._parsed[t]||s.data[t].hidden?0:this.calculateCircumference(s._parsed[t]*n/O)}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.chartArea,r=o.options.animation,l=(a.left+a.right)/2,h=(a.top+a.bottom)/2,c=n&&r.animateScale,d=c?0:this.innerRadius,u=c?0:this.outerRadius,{sharedOptions:f,includeOptions:g}=this._getSharedOptions(e,s);let p,m=this._getRotation();for(p=0;p<e;++p)m+=this._circumference(p,n);for(p=e;p<e+i;++p){const e=this._circumference(p,n),i=t[p],o={x:l+this.offsetX,y:h+this.offsetY,startAngle:m,endAngle:m+e,circumference:e,outerRadius:u,innerRadius:d};g&&(o.options=f||this.resolveDataElementOptions(p,i.active?"active":s)),m+=e,this.updateElement(i,p,o,s)}}calculateTotal(){const t=this._cachedMeta,e=t.data;let i,s=0;for(i=0;i<e.length;i++){const n=t._parsed[i];null===n||isNaN(n)||!this.chart.getDataVisibility(i)||e[i].hidden||(s+=Math.abs(n))}return s}calculateCircumference(t){const e=this._cachedMeta.total;return e>0&&!isNaN(t)?O*(Math.abs(t)/e):0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t],i.options.locale);return{label:s[t]||"",value:n}}getMaxBorderWidth(t){let e=0;const i=this.chart;let s,n,o,a,r;if(!t)for(s=0,n=i.data.datasets.length;s<n;++s)if(i.isDatasetVisible(s)){o=i.getDatasetMeta(s),t=o.data,a=o.controller;break}if(!t)return 0;for(s=0,n=t.length;s<n;++s)r=a.resolveDataElementOptions(s),"inner"!==r.borderAlign&&(e=Math.max(e,r.borderWidth||0,r.hoverBorderWidth||0));return e}getMaxOffset(t){let e=0;for(let i=0,s=t.length;i<s;++i){const t=this.resolveDataElementOptions(i);e=Math.max(e,t.offset||0,t.hoverOffset||0)}return e}_getRingWeightOffset(t){let e=0;for(let i=0;i<t;++i)this.chart.isDatasetVisible(i)&&(e+=this._getRingWeight(i));return e}_getRingWeight(t){return Math.max(l(this.chart.data.datasets[t].weight,1),0)}_getVisibleDatasetWeightTotal(){return this._getRingWeightOffset(this.chart.data.datasets.length)||1}}class Yn extends js{static id="polarArea";static defaults={dataElementType:"arc",animation:{animateRotate:!0,animateScale:!0},animations:{numbers:{type:"number",properties:["x","y","startAngle","endAngle","innerRadius","outerRadius"]}},indexAxis:"r",startAngle:0,spacing:0,spacingMode:"proportional"};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data;if(e.labels.length&&e.datasets.length){const{labels:{pointStyle:i,color:s}}=t.legend.options;return e.labels.map(((e,n)=>{const o=t.getDatasetMeta(0).controller.getStyle(n);return{text:e,fillStyle:o.backgroundColor,strokeStyle:o.borderColor,fontColor:s,lineWidth:o.borderWidth,pointStyle:i,hidden:!t.getDataVisibility(n),index:n}}))}return[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}},scales:{r:{type:"radialLinear",angleLines:{display:!1},beginAtZero:!0,grid:{circular:!0},pointLabels:{display:!1},startAngle:0}}};constructor(t,e){super(t,e),this.innerRadius=void 0,this.outerRadius=void 0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t].r,i.options.locale);return{label:s[t]||"",value:n}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta.data;this._updateRadius(),this.updateElements(e,0,e.length,t)}getMinMax(){const t=this._cachedMeta,e={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY};return t.data.forEach(((t,i)=>{const s=this.getParsed(i).r;!isNaN(s)&&this.chart.getDataVisibility(i)&&(s<e.min&&(e.min=s),s>e.max&&(e.max=s))})),e}_updateRadius(){const t=this.chart,e=t.chartArea,i=t.options,s=Math.min(e.right-e.left,e.bottom-e.top),n=Math.max(s/2,0),o=(n-Math.max(i.cutoutPercentage?n/100*i.cutoutPercentage:1,0))/t.getVisibleDatasetCount();this.outerRadius=n-o*this.index,this.innerRadius=this.outerRadius-o}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.options.animation,r=this._cachedMeta.rScale,l=r.xCenter,h=r.yCenter,c=r.getIndexAngle(0)-.5*C;let d,u=c;const f=360/this.countVisibleElements();for(d=0;d<e;++d)u+=this._computeAngle(d,s,f);for(d=e;d<e+i;d++){const e=t[d];let i=u,g=u+this._computeAngle(d,s,f),p=o.getDataVisibility(d)?r.getDistanceFromCenterForValue(this.getParsed(d).r):0;u=g,n&&(a.animateScale&&(p=0),a.animateRotate&&(i=g=c));const m={x:l,y:h,innerRadius:0,outerRadius:p,startAngle:i,endAngle:g,options:this.resolveDataElementOptions(d,e.active?"active":s)};0===m.options.spacing&&(m.options.spacing=this.options.spacing),"angular"===m.options.spacingMode&&(m.options.spacingMode=this.options.spacingMode),this.updateElement(e,d,m,s)}}countVisibleElements(){const t=this._cachedMeta;let e=0;return t.data.forEach(((t,i)=>{!isNaN(this.getParsed(i).r)&&this.chart.getDataVisibility(i)&&e++})),e}_computeAngle(t,e,i){return this.chart.getDataVisibility(t)?$(this.resolveDataElementOptions(t,e).angle||i):0}}var Un=Object.freeze({__proto__:null,BarController:class extends js{static id="bar";static defaults={datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}};static overrides={scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}};parsePrimitiveData(t,e,i,s){return Vn(t,e,i,s)}parseArrayData(t,e,i,s){return Vn(t,e,i,s)}parseObjectData(t,e,i,s){const{iScale:n,vScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l="x"===n.axis?a:r,h="x"===o.axis?a:r,c=[];let d,u,f,g;for(d=i,u=i+s;d<u;++d)g=e[d],f={},f[n.axis]=n.parse(M(g,l),d),c.push(Fn(M(g,h),f,o,d));return c}updateRangeFromParsed(t,e,i,s){super.updateRangeFromParsed(t,e,i,s);const n=i._custom;n&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,n.min),t.max=Math.max(t.max,n.max))}getMaxOverflow(){return 0}getLabelAndValue(t){const e=this._cachedMeta,{iScale:i,vScale:s}=e,n=this.getParsed(t),o=n._custom,a=Bn(o)?"["+o.start+", "+o.end+"]":""+s.getLabelForValue(n[s.axis]);return{label:""+i.getLabelForValue(n[i.axis]),value:a}}initialize(){this.enableOptionSharing=!0,super.initialize();this._cachedMeta.stack=this.getDataset().stack}update(t){const e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){const o="reset"===n,{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),h=r.isHorizontal(),c=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){const e=this.getParsed(f),i=o||s(e[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),g=this._calculateBarIndexPixels(f,c),p=(e._stacks||{})[r.axis],m={horizontal:h,base:i.base,enableBorderRadius:!p||Bn(e._custom)||a===p._top||a===p._bottom,x:h?i.head:g.center,y:h?g.center:i.head,height:h?g.size:Math.abs(i.size),width:h?Math.abs(i.size):g.size};u&&(m.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));const x=m.options||t[f].options;Nn(m,x,p,a),jn(m,x,c.ratio),this.updateElement(t[f],f,m,n)}}_getStacks(t,e){const{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter((t=>t.controller.options.grouped)),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],h=t=>{const e=t._parsed.find((t=>t[i.axis]===l)),n=e&&e[t.vScale.axis];if(s(n)||isNaN(n))return!0};for(const i of n)if((void 0===e||!h(i))&&((!1===o||-1===a.indexOf(i.stack)||void 0===o&&void 0===i.stack)&&a.push(i.stack),i.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){const t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter((i=>t[i].axis===e)).shift()}_getAxis(){const t={},e=this.getFirstScaleIdForIndexAxis();for(const i of this.chart.data.datasets)t[l("x"===this.chart.options.indexAxis?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){const s=this._getStacks(t,i),n=void 0!==e?s.indexOf(e):-1;return-1===n?s.length-1:n}_getRuler(){const t=this.options,e=this._cachedMeta,i=e.iScale,s=[];let n,o;for(n=0,o=e.data.length;n<o;++n)s.push(i.getPixelForValue(this.getParsed(n)[i.axis],n));const a=t.barThickness;return{min:a||zn(e),pixels:s,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:a?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){const{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),h=l._custom,c=Bn(h);let d,u,f=l[e.axis],g=0,p=i?this.applyStack(e,l,i):f;p!==f&&(g=p-f,p=f),c&&(f=h.barStart,p=h.barEnd-h.barStart,0!==f&&F(f)!==F(h.barEnd)&&(g=0),g+=f);const m=s(o)||c?g:o;let x=e.getPixelForValue(m);if(d=this.chart.getDataVisibility(t)?e.getPixelForValue(g+p):x,u=d-x,Math.abs(u)<a){u=function(t,e,i){return 0!==t?F(t):(e.isHorizontal()?1:-1)*(e.min>=i?1:-1)}(u,e,r)*a,f===r&&(x-=u/2);const t=e.getPixelForDecimal(0),s=e.getPixelForDecimal(1),o=Math.min(t,s),h=Math.max(t,s);x=Math.max(Math.min(x,h),o),d=x+u,i&&!c&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(d)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){const t=F(u)*e.getLineWidthForValue(r)/2;x+=t,u-=t}return{size:u,base:x,head:d,center:d+u/2}}_calculateBarIndexPixels(t,e){const i=e.scale,n=this.options,o=n.skipNull,a=l(n.maxBarThickness,1/0);let r,h;const c=this._getAxisCount();if(e.grouped){const i=o?this._getStackCount(t):e.stackCount,d="flex"===n.barThickness?function(t,e,i,s){const n=e.pixels,o=n[t];let a=t>0?n[t-1]:null,r=t<n.length-1?n[t+1]:null;const l=i.categoryPercentage;null===a&&(a=o-(null===r?e.end-e.start:r-o)),null===r&&(r=o+o-a);const h=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/s,ratio:i.barPercentage,start:h}}(t,e,n,i*c):function(t,e,i,n){const o=i.barThickness;let a,r;return s(o)?(a=e.min*i.categoryPercentage,r=i.barPercentage):(a=o*n,r=1),{chunk:a/n,ratio:r,start:e.pixels[t]-a/2}}(t,e,n,i*c),u="x"===this.chart.options.indexAxis?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(l(u,this.getFirstScaleIdForIndexAxis())),g=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*g+d.chunk/2,h=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),h=Math.min(a,e.min*e.ratio);return{base:r-h/2,head:r+h/2,center:r,size:h}}draw(){const t=this._cachedMeta,e=t.vScale,i=t.data,s=i.length;let n=0;for(;n<s;++n)null===this.getParsed(n)[e.axis]||i[n].hidden||i[n].draw(this._ctx)}},BubbleController:class extends js{static id="bubble";static defaults={datasetElementType:!1,dataElementType:"point",animations:{numbers:{type:"number",properties:["x","y","borderWidth","radius"]}}};static overrides={scales:{x:{type:"linear"},y:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,super.initialize()}parsePrimitiveData(t,e,i,s){const n=super.parsePrimitiveData(t,e,i,s);for(let t=0;t<n.length;t++)n[t]._custom=this.resolveDataElementOptions(t+i).radius;return n}parseArrayData(t,e,i,s){const n=super.parseArrayData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s[2],this.resolveDataElementOptions(t+i).radius)}return n}parseObjectData(t,e,i,s){const n=super.parseObjectData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s&&s.r&&+s.r,this.resolveDataElementOptions(t+i).radius)}return n}getMaxOverflow(){const t=this._cachedMeta.data;let e=0;for(let i=t.length-1;i>=0;--i)e=Math.max(e,t[i].size(this.resolveDataElementOptions(i))/2);return e>0&&e}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y),l=o._custom;return{label:i[t]||"",value:"("+a+", "+r+(l?", "+l:"")+")"}}update(t){const e=this._cachedMeta.data;this.updateElements(e,0,e.length,t)}updateElements(t,e,i,s){const n="reset"===s,{iScale:o,vScale:a}=this._cachedMeta,{sharedOptions:r,includeOptions:l}=this._getSharedOptions(e,s),h=o.axis,c=a.axis;for(let d=e;d<e+i;d++){const e=t[d],i=!n&&this.getParsed(d),u={},f=u[h]=n?o.getPixelForDecimal(.5):o.getPixelForValue(i[h]),g=u[c]=n?a.getBasePixel():a.getPixelForValue(i[c]);u.skip=isNaN(f)||isNaN(g),l&&(u.options=r||this.resolveDataElementOptions(d,e.active?"active":s),n&&(u.options.radius=0)),this.updateElement(e,d,u,s)}}resolveDataElementOptions(t,e){const i=this.getParsed(t);let s=super.resolveDataElementOptions(t,e);s.$shared&&(s=Object.assign({},s,{$shared:!1}));const n=s.radius;return"active"!==e&&(s.radius=0),s.radius+=l(i&&i._custom,n),s}},DoughnutController:$n,LineController:class extends js{static id="line";static defaults={datasetElementType:"line",dataElementType:"point",showLine:!0,spanGaps:!1};static overrides={scales:{_index_:{type:"category"},_value_:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,this.supportsDecimation=!0,super.initialize()}update(t){const e=this._cachedMeta,{dataset:i,data:s=[],_dataset:n}=e,o=this.chart._animationsDisabled;let{start:a,count:r}=pt(e,s,o);this._drawStart=a,this._drawCount=r,mt(e)&&(a=0,r=s.length),i._chart=this.chart,i._datasetIndex=this.index,i._decimated=!!n._decimated,i.points=s;const l=this.resolveDatasetElementOptions(t);this.options.showLine||(l.borderWidth=0),l.segment=this.options.segment,this.updateElement(i,void 0,{animated:!o,options:l},t),this.updateElements(s,a,r,t)}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,{sharedOptions:c,includeOptions:d}=this._getSharedOptions(e,n),u=a.axis,f=r.axis,{spanGaps:g,segment:p}=this.options,m=W(g)?g:Number.POSITIVE_INFINITY,x=this.chart._animationsDisabled||o||"none"===n,b=e+i,_=t.length;let y=e>0&&this.getParsed(e-1);for(let i=0;i<_;++i){const g=t[i],_=x?g:{};if(i<e||i>=b){_.skip=!0;continue}const v=this.getParsed(i),M=s(v[f]),w=_[u]=a.getPixelForValue(v[u],i),k=_[f]=o||M?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,v,l):v[f],i);_.skip=isNaN(w)||isNaN(k)||M,_.stop=i>0&&Math.abs(v[u]-y[u])>m,p&&(_.parsed=v,_.raw=h.data[i]),d&&(_.options=c||this.resolveDataElementOptions(i,g.active?"active":n)),x||this.updateElement(g,i,_,n),y=v}}getMaxOverflow(){const t=this._cachedMeta,e=t.dataset,i=e.options&&e.options.borderWidth||0,s=t.data||[];if(!s.length)return i;const n=s[0].size(this.resolveDataElementOptions(0)),o=s[s.length-1].size(this.resolveDataElementOptions(s.length-1));return Math.max(i,n,o)/2}draw(){const t=this._cachedMeta;t.dataset.updateControlPoints(this.chart.chartArea,t.iScale.axis),super.draw()}},PieController:class extends $n{static id="pie";static defaults={cutout:0,rotation:0,circumference:360,radius:"100%"}},PolarAreaController:Yn,RadarController:class extends js{static id="radar";static defaults={datasetElementType:"line",dataElementType:"point",indexAxis:"r",showLine:!0,elements:{line:{fill:"start"}}};static overrides={aspectRatio:1,scales:{r:{type:"radialLinear"}}};getLabelAndValue(t){const e=this._cachedMeta.vScale,i=this.getParsed(t);return{label:e.getLabels()[t],value:""+e.getLabelForValue(i[e.axis])}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta,i=e.dataset,s=e.data||[],n=e.iScale.getLabels();if(i.points=s,"resize"!==t){const e=this.resolveDatasetElementOptions(t);this.options.showLine||(e.borderWidth=0);const o={_loop:!0,_fullLoop:n.length===s.length,options:e};this.updateElement(i,void 0,o,t)}this.updateElements(s,0,s.length,t)}updateElements(t,e,i,s){const n=this._cachedMeta.rScale,o="reset"===s;for(let a=e;a<e+i;a++){const e=t[a],i=this.resolveDataElementOptions(a,e.active?"active":s),r=n.getPointPositionForValue(a,this.getParsed(a).r),l=o?n.xCenter:r.x,h=o?n.yCenter:r.y,c={x:l,y:h,angle:r.angle,skip:isNaN(l)||isNaN(h),options:i};this.updateElement(e,a,c,s)}}},ScatterController:class extends js{static id="scatter";static defaults={datasetElementType:!1,dataElementType:"point",showLine:!1,fill:!1};static overrides={interaction:{mode:"point"},scales:{x:{type:"linear"},y:{type:"linear"}}};getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y);return{label:i[t]||"",value:"("+a+", "+r+")"}}update(t){const e=this._cachedMeta,{data:i=[]}=e,s=this.chart._animationsDisabled;let{start:n,count:o}=pt(e,i,s);if(this._drawStart=n,this._drawCount=o,mt(e)&&(n=0,o=i.length),this.options.showLine){this.datasetElementType||this.addElements();const{dataset:n,_dataset:o}=e;n._chart=this.chart,n._datasetIndex=this.index,n._decimated=!!o._decimated,n.points=i;const a=this.resolveDatasetElementOptions(t);a.segment=this.options.segment,this.updateElement(n,void 0,{animated:!s,options:a},t)}else this.datasetElementType&&(delete e.dataset,this.datasetElementType=!1);this.updateElements(i,n,o,t)}addElements(){const{showLine:t}=this.options;!this.datasetElementType&&t&&(this.datasetElementType=this.chart.registry.getElement("line")),super.addElements()}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,c=this.resolveDataElementOptions(e,n),d=this.getSharedOptions(c),u=this.includeOptions(n,d),f=a.axis,g=r.axis,{spanGaps:p,segment:m}=this.options,x=W(p)?p:Number.POSITIVE_INFINITY,b=this.chart._animationsDisabled||o||"none"===n;let _=e>0&&this.getParsed(e-1);for(let c=e;c<e+i;++c){const e=t[c],i=this.getParsed(c),p=b?e:{},y=s(i[g]),v=p[f]=a.getPixelForValue(i[f],c),M=p[g]=o||y?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,i,l):i[g],c);p.skip=isNaN(v)||isNaN(M)||y,p.stop=c>0&&Math.abs(i[f]-_[f])>x,m&&(p.parsed=i,p.raw=h.data[c]),u&&(p.options=d||this.resolveDataElementOptions(c,e.active?"active":n)),b||this.updateElement(e,c,p,n),_=i}this.updateSharedOptions(d,n,c)}getMaxOverflow(){const t=this._cachedMeta,e=t.data||[];if(!this.options.showLine){let t=0;for(let i=e.length-1;i>=0;--i)t=Math.max(t,e[i].size(this.resolveDataElementOptions(i))/2);return t>0&&t}const i=t.dataset,s=i.options&&i.options.borderWidth||0;if(!e.length)return s;const n=e[0].size(this.resolveDataElementOptions(0)),o=e[e.length-1].size(this.resolveDataElementOptions(e.length-1));return Math.max(s,n,o)/2}}});function Xn(t,e,i,s){const n=vi(t.options.borderRadius,["outerStart","outerEnd","innerStart","innerEnd"]);const o=(i-e)/2,a=Math.min(o,s*e/2),r=t=>{const e=(i-Math.min(o,t))*s/2;return Z(t,0,Math.min(o,e))};return{outerStart:r(n.outerStart),outerEnd:r(n.outerEnd),innerStart:Z(n.innerStart,0,a),innerEnd:Z(n.innerEnd,0,a)}}function qn(t,e,i,s){return{x:i+t*Math.cos(e),y:s+t*Math.sin(e)}}function Kn(t,e,i,s,n,o){const{x:a,y:r,startAngle:l,pixelMargin:h,innerRadius:c}=e,{spacingMode:d="angular"}=e.options,u=n-l;if(o&&e.options.selfJoin&&Math.abs(u)>=O-1e-4)return void function(t,e,i,s){const{x:n,y:o,startAngle:a,pixelMargin:r,innerRadius:l}=e,h=Math.max(e.outerRadius+s+i-r,0),c=l>0?l+s+i+r:0;t.beginPath(),t.arc(n,o,h,a,a+O),c>0&&(t.moveTo(n+Math.cos(a)*c,o+Math.sin(a)*c),t.arc(n,o,c,a+O,a,!0)),t.closePath()}(t,e,i,s);const f=Math.max(e.outerRadius+s+i-h,0);let g=c>0?c+s+i+h:0,p=0,m=0;const x=f>0?Math.max(.001,u*f-i/C)/f:.001,b=(u-x)/2;if(s){const t=((c>0?c-s:0)+(f>0?f-s:0))/2,e=(u-(0!==t?u*t/(t+s):u))/2,i=t>0?Math.asin(Math.min(1,s/t)):0,n=Math.max(0,x/2-.001),o=Math.sin(n);if("parallel"===d){if(0===g&&o>0){const t=s/o,e=Math.max(0,f-.001);g=Math.min(t,e)}const t=Math.min(f>0?f*o:Number.POSITIVE_INFINITY,g>0?g*o:Number.POSITIVE_INFINITY),e=Math.min(s,t);p=f>0?Math.asin(Math.min(1,e/f)):Math.min(n,i),m=g>0?Math.asin(Math.min(1,e/g)):p}else"proportional"===d?(p=Math.min(n,e),m=Math.min(n,e)):(p=Math.min(n,i),m=Math.min(n,i))}const _=l+b+p,y=n-b-p,v=l+b+m,M=n-b-m,w=Math.min(y-_,M-v),{outerStart:k,outerEnd:S,innerStart:P,innerEnd:D}=Xn(e,g,f,w),A=f-k,T=f-S,L=_+k/A,R=y-S/T,I=g+P,z=g+D,F=v+P/I,V=M-D/z;if(t.beginPath(),o){const e=(L+R)/2;if(t.arc(a,r,f,L,e),t.arc(a,r,f,e,R),S>0){const e=qn(T,R,a,r);t.arc(e.x,e.y,S,R,y+E)}const i=qn(z,M,a,r);if(t.lineTo(i.x,i.y),D>0){const e=qn(z,V,a,r);t.arc(e.x,e.y,D,M+E,V+Math.PI)}const s=(M-D/g+(v+P/g))/2;if(t.arc(a,r,g,M-D/g,s,!0),t.arc(a,r,g,s,v+P/g,!0),P>0){const e=qn(I,F,a,r);t.arc(e.x,e.y,P,F+Math.PI,v-E)}const n=qn(A,_,a,r);if(t.lineTo(n.x,n.y),k>0){const e=qn(A,L,a,r);t.arc(e.x,e.y,k,_-E,L)}}else{t.moveTo(a,r);const e=Math.cos(L)*f+a,i=Math.sin(L)*f+r;t.lineTo(e,i);const s=Math.cos(R)*f+a,n=Math.sin(R)*f+r;t.lineTo(s,n)}t.closePath()}function Gn(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r,options:l}=e,{borderWidth:h,borderJoinStyle:c,borderDash:d,borderDashOffset:u,borderRadius:f}=l,g="inner"===l.borderAlign;if(!h)return;t.setLineDash(d||[]),t.lineDashOffset=u,g?(t.lineWidth=2*h,t.lineJoin=c||"round"):(t.lineWidth=h,t.lineJoin=c||"bevel");let p=e.endAngle;const m=Math.abs(p-a)>=O-1e-4;if(o){Kn(t,e,i,s,p,n);for(let e=0;e<o;++e)t.stroke();isNaN(r)||(p=a+(r%O||O))}g&&function(t,e,i){const{startAngle:s,pixelMargin:n,x:o,y:a,outerRadius:r,innerRadius:l}=e;let h=n/r;t.beginPath(),t.arc(o,a,r,s-h,i+h),l>n?(h=n/l,t.arc(o,a,l,i+h,s-h,!0)):t.arc(o,a,n,i+E,s-E),t.closePath(),t.clip()}(t,e,p);!(m&&e.innerRadius>0)&&l.selfJoin&&p-a>=C&&0===f&&"miter"!==c&&function(t,e,i){const{startAngle:s,x:n,y:o,outerRadius:a,innerRadius:r,options:l}=e,{borderWidth:h,borderJoinStyle:c}=l,d=Math.min(h/a,G(s-i));if(t.beginPath(),t.arc(n,o,a-h/2,s+d/2,i-d/2),r>0){const e=Math.min(h/r,G(s-i));t.arc(n,o,r+h/2,i-e/2,s+e/2,!0)}else{const e=Math.min(h/2,a*G(s-i));if("round"===c)t.arc(n,o,e,i-C/2,s+C/2,!0);else if("bevel"===c){const a=2*e*e,r=-a*Math.cos(i+C/2)+n,l=-a*Math.sin(i+C/2)+o,h=a*Math.cos(s+C/2)+n,c=a*Math.sin(s+C/2)+o;t.lineTo(r,l),t.lineTo(h,c)}}t.closePath(),t.moveTo(0,0),t.rect(0,0,t.canvas.width,t.canvas.height),t.clip("evenodd")}(t,e,p),o||(Kn(t,e,i,s,p,n),t.stroke())}function Jn(t,e,i=e){t.lineCap=l(i.borderCapStyle,e.borderCapStyle),t.setLineDash(l(i.borderDash,e.borderDash)),t.lineDashOffset=l(i.borderDashOffset,e.borderDashOffset),t.lineJoin=l(i.borderJoinStyle,e.borderJoinStyle),t.lineWidth=l(i.borderWidth,e.borderWidth),t.strokeStyle=l(i.borderColor,e.borderColor)}function Zn(t,e,i){t.lineTo(i.x,i.y)}function Qn(t,e,i={}){const s=t.length,{start:n=0,end:o=s-1}=i,{start:a,end:r}=e,l=Math.max(n,a),h=Math.min(o,r),c=n<a&&o<a||n>r&&o>r;return{count:s,start:l,loop:e.loop,ilen:h<l&&!c?s+h-l:h-l}}function to(t,e,i,s){const{points:n,options:o}=e,{count:a,start:r,loop:l,ilen:h}=Qn(n,i,s),c=function(t){return t.stepped?Fe:t.tension||"monotone"===t.cubicInterpolationMode?Ve:Zn}(o);let d,u,f,{move:g=!0,reverse:p}=s||{};for(d=0;d<=h;++d)u=n[(r+(p?h-d:d))%a],u.skip||(g?(t.moveTo(u.x,u.y),g=!1):c(t,f,u,p,o.stepped),f=u);return l&&(u=n[(r+(p?h:0))%a],c(t,f,u,p,o.stepped)),!!l}function eo(t,e,i,s){const n=e.points,{count:o,start:a,ilen:r}=Qn(n,i,s),{move:l=!0,reverse:h}=s||{};let c,d,u,f,g,p,m=0,x=0;const b=t=>(a+(h?r-t:t))%o,_=()=>{f!==g&&(t.lineTo(m,g),t.lineTo(m,f),t.lineTo(m,p))};for(l&&(d=n[b(0)],t.moveTo(d.x,d.y)),c=0;c<=r;++c){if(d=n[b(c)],d.skip)continue;const e=d.x,i=d.y,s=0|e;s===u?(i<f?f=i:i>g&&(g=i),m=(x*m+e)/++x):(_(),t.lineTo(e,i),u=s,x=0,f=g=i),p=i}_()}function io(t){const e=t.options,i=e.borderDash&&e.borderDash.length;return!(t._decimated||t._loop||e.tension||"monotone"===e.cubicInterpolationMode||e.stepped||i)?eo:to}const so="function"==typeof Path2D;function no(t,e,i,s){so&&!e.options.segment?function(t,e,i,s){let n=e._path;n||(n=e._path=new Path2D,e.path(n,i,s)&&n.closePath()),Jn(t,e.options),t.stroke(n)}(t,e,i,s):function(t,e,i,s){const{segments:n,options:o}=e,a=io(e);for(const r of n)Jn(t,o,r.style),t.beginPath(),a(t,e,r,{start:i,end:i+s-1})&&t.closePath(),t.stroke()}(t,e,i,s)}class oo extends $s{static id="line";static defaults={borderCapStyle:"butt",borderDash:[],borderDashOffset:0,borderJoinStyle:"miter",borderWidth:3,capBezierPoints:!0,cubicInterpolationMode:"default",fill:!1,spanGaps:!1,stepped:!1,tension:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t&&"fill"!==t};constructor(t){super(),this.animated=!0,this.options=void 0,this._chart=void 0,this._loop=void 0,this._fullLoop=void 0,this._path=void 0,this._points=void 0,this._segments=void 0,this._decimated=!1,this._pointsUpdated=!1,this._datasetIndex=void 0,t&&Object.assign(this,t)}updateControlPoints(t,e){const i=this.options;if((i.tension||"monotone"===i.cubicInterpolationMode)&&!i.stepped&&!this._pointsUpdated){const s=i.spanGaps?this._loop:this._fullLoop;hi(this._points,i,t,s,e),this._pointsUpdated=!0}}set points(t){this._points=t,delete this._segments,delete this._path,this._pointsUpdated=!1}get points(){return this._points}get segments(){return this._segments||(this._segments=zi(this,this.options.segment))}first(){const t=this.segments,e=this.points;return t.length&&e[t[0].start]}last(){const t=this.segments,e=this.points,i=t.length;return i&&e[t[i-1].end]}interpolate(t,e){const i=this.options,s=t[e],n=this.points,o=Ii(this,{property:e,start:s,end:s});if(!o.length)return;const a=[],r=function(t){return t.stepped?pi:t.tension||"monotone"===t.cubicInterpolationMode?mi:gi}(i);let l,h;for(l=0,h=o.length;l<h;++l){const{start:h,end:c}=o[l],d=n[h],u=n[c];if(d===u){a.push(d);continue}const f=r(d,u,Math.abs((s-d[e])/(u[e]-d[e])),i.stepped);f[e]=t[e],a.push(f)}return 1===a.length?a[0]:a}pathSegment(t,e,i){return io(this)(t,this,e,i)}path(t,e,i){const s=this.segments,n=io(this);let o=this._loop;e=e||0,i=i||this.points.length-e;for(const a of s)o&=n(t,this,a,{start:e,end:e+i-1});return!!o}draw(t,e,i,s){const n=this.options||{};(this.points||[]).length&&n.borderWidth&&(t.save(),no(t,this,i,s),t.restore()),this.animated&&(this._pointsUpdated=!1,this._path=void 0)}}function ao(t,e,i,s){const n=t.options,{[i]:o}=t.getProps([i],s);return Math.abs(e-o)<n.radius+n.hitRadius}function ro(t,e){const{x:i,y:s,base:n,width:o,height:a}=t.getProps(["x","y","base","width","height"],e);let r,l,h,c,d;return t.horizontal?(d=a/2,r=Math.min(i,n),l=Math.max(i,n),h=s-d,c=s+d):(d=o/2,r=i-d,l=i+d,h=Math.min(s,n),c=Math.max(s,n)),{left:r,top:h,right:l,bottom:c}}function lo(t,e,i,s){return t?0:Z(e,i,s)}function ho(t){const e=ro(t),i=e.right-e.left,s=e.bottom-e.top,n=function(t,e,i){const s=t.options.borderWidth,n=t.borderSkipped,o=Mi(s);return{t:lo(n.top,o.top,0,i),r:lo(n.right,o.right,0,e),b:lo(n.bottom,o.bottom,0,i),l:lo(n.left,o.left,0,e)}}(t,i/2,s/2),a=function(t,e,i){const{enableBorderRadius:s}=t.getProps(["enableBorderRadius"]),n=t.options.borderRadius,a=wi(n),r=Math.min(e,i),l=t.borderSkipped,h=s||o(n);return{topLeft:lo(!h||l.top||l.left,a.topLeft,0,r),topRight:lo(!h||l.top||l.right,a.topRight,0,r),bottomLeft:lo(!h||l.bottom||l.left,a.bottomLeft,0,r),bottomRight:lo(!h||l.bottom||l.right,a.bottomRight,0,r)}}(t,i/2,s/2);return{outer:{x:e.left,y:e.top,w:i,h:s,radius:a},inner:{x:e.left+n.l,y:e.top+n.t,w:i-n.l-n.r,h:s-n.t-n.b,radius:{topLeft:Math.max(0,a.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,a.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,a.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,a.bottomRight-Math.max(n.b,n.r))}}}}function co(t,e,i,s){const n=null===e,o=null===i,a=t&&!(n&&o)&&ro(t,s);return a&&(n||tt(e,a.left,a.right))&&(o||tt(i,a.top,a.bottom))}function uo(t,e){t.rect(e.x,e.y,e.w,e.h)}function fo(t,e,i={}){const s=t.x!==i.x?-e:0,n=t.y!==i.y?-e:0,o=(t.x+t.w!==i.x+i.w?e:0)-s,a=(t.y+t.h!==i.y+i.h?e:0)-n;return{x:t.x+s,y:t.y+n,w:t.w+o,h:t.h+a,radius:t.radius}}var go=Object.freeze({__proto__:null,ArcElement:class extends $s{static id="arc";static defaults={borderAlign:"center",borderColor:"#fff",borderDash:[],borderDashOffset:0,borderJoinStyle:void 0,borderRadius:0,borderWidth:2,offset:0,spacing:0,spacingMode:"angular",angle:void 0,circular:!0,selfJoin:!1};static defaultRoutes={backgroundColor:"backgroundColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t};circumference;endAngle;fullCircles;innerRadius;outerRadius;pixelMargin;startAngle;circular;constructor(t){super(),this.options=void 0,this.circumference=void 0,this.startAngle=void 0,this.endAngle=void 0,this.innerRadius=void 0,this.outerRadius=void 0,this.pixelMargin=0,this.fullCircles=0,this.circular=!1,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.getProps(["x","y"],i),{angle:n,distance:o}=X(s,{x:t,y:e}),{startAngle:a,endAngle:r,innerRadius:h,outerRadius:c,circumference:d}=this.getProps(["startAngle","endAngle","innerRadius","outerRadius","circumference"],i),u=(this.options.spacing+this.options.borderWidth)/2,f=l(d,r-a),g=J(n,a,r)&&a!==r,p=f>=O||g,m=tt(o,h+u,c+u);return p&&m}getCenterPoint(t){const{x:e,y:i,startAngle:s,endAngle:n,innerRadius:o,outerRadius:a}=this.getProps(["x","y","startAngle","endAngle","innerRadius","outerRadius"],t),{offset:r,spacing:l}=this.options,h=(s+n)/2,c=(o+a+l+r)/2;return{x:e+Math.cos(h)*c,y:i+Math.sin(h)*c}}tooltipPosition(t){return this.getCenterPoint(t)}draw(t){const{options:e,circumference:i}=this,s=(e.offset||0)/4,n=(e.spacing||0)/2,o=e.circular;if(this.pixelMargin="inner"===e.borderAlign?.33:0,this.fullCircles=i>O?Math.floor(i/O):0,0===i||this.innerRadius<0||this.outerRadius<0)return;t.save();const a=(this.startAngle+this.endAngle)/2;t.translate(Math.cos(a)*s,Math.sin(a)*s);const r=s*(1-Math.sin(Math.min(C,i||0)));t.fillStyle=e.backgroundColor,t.strokeStyle=e.borderColor,function(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r}=e;let l=e.endAngle;if(o){Kn(t,e,i,s,l,n);for(let e=0;e<o;++e)t.fill();isNaN(r)||(l=a+(r%O||O))}Kn(t,e,i,s,l,n),t.fill()}(t,this,r,n,o),Gn(t,this,r,n,o),t.restore()}},BarElement:class extends $s{static id="bar";static defaults={borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){const{inflateAmount:e,options:{borderColor:i,backgroundColor:s}}=this,{inner:n,outer:o}=ho(this),a=(r=o.radius).topLeft||r.topRight||r.bottomLeft||r.bottomRight?He:uo;var r;t.save(),o.w===n.w&&o.h===n.h||(t.beginPath(),a(t,fo(o,e,n)),t.clip(),a(t,fo(n,-e,o)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),a(t,fo(n,e)),t.fillStyle=s,t.fill(),t.restore()}inRange(t,e,i){return co(this,t,e,i)}inXRange(t,e){return co(this,t,null,e)}inYRange(t,e){return co(this,null,t,e)}getCenterPoint(t){const{x:e,y:i,base:s,horizontal:n}=this.getProps(["x","y","base","horizontal"],t);return{x:n?(e+s)/2:e,y:n?i:(i+s)/2}}getRange(t){return"x"===t?this.width/2:this.height/2}},LineElement:oo,PointElement:class extends $s{static id="point";parsed;skip;stop;static defaults={borderWidth:1,hitRadius:1,hoverBorderWidth:1,hoverRadius:4,pointStyle:"circle",radius:3,rotation:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.parsed=void 0,this.skip=void 0,this.stop=void 0,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.options,{x:n,y:o}=this.getProps(["x","y"],i);return Math.pow(t-n,2)+Math.pow(e-o,2)<Math.pow(s.hitRadius+s.radius,2)}inXRange(t,e){return ao(this,t,"x",e)}inYRange(t,e){return ao(this,t,"y",e)}getCenterPoint(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}size(t){let e=(t=t||this.options||{}).radius||0;e=Math.max(e,e&&t.hoverRadius||0);return 2*(e+(e&&t.borderWidth||0))}draw(t,e){const i=this.options;this.skip||i.radius<.1||!Re(this,e,this.size(i)/2)||(t.strokeStyle=i.borderColor,t.lineWidth=i.borderWidth,t.fillStyle=i.backgroundColor,Le(t,i,this.x,this.y))}getRange(){const t=this.options||{};return t.radius+t.hitRadius}}});function po(t,e,i,s){const n=t.indexOf(e);if(-1===n)return((t,e,i,s)=>("string"==typeof e?(i=t.push(e)-1,s.unshift({index:i,label:e})):isNaN(e)&&(i=null),i))(t,e,i,s);return n!==t.lastIndexOf(e)?i:n}function mo(t){const e=this.getLabels();return t>=0&&t<e.length?e[t]:t}function xo(t,e,{horizontal:i,minRotation:s}){const n=$(s),o=(i?Math.sin(n):Math.cos(n))||.001,a=.75*e*(""+t).length;return Math.min(e/o,a)}class bo extends tn{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return s(t)||("number"==typeof t||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){const{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds();let{min:s,max:n}=this;const o=t=>s=e?s:t,a=t=>n=i?n:t;if(t){const t=F(s),e=F(n);t<0&&e<0?a(0):t>0&&e>0&&o(0)}if(s===n){let e=0===n?1:Math.abs(.05*n);a(n+e),t||o(s-e)}this.min=s,this.max=n}getTickLimit(){const t=this.options.ticks;let e,{maxTicksLimit:i,stepSize:s}=t;return s?(e=Math.ceil(this.max/s)-Math.floor(this.min/s)+1,e>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${s} would result generating up to ${e} ticks. Limiting to 1000.`),e=1e3)):(e=this.computeTickLimit(),i=i||11),i&&(e=Math.min(i,e)),e}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){const t=this.options,e=t.ticks;let i=this.getTickLimit();i=Math.max(2,i);const n=function(t,e){const i=[],{bounds:n,step:o,min:a,max:r,precision:l,count:h,maxTicks:c,maxDigits:d,includeBounds:u}=t,f=o||1,g=c-1,{min:p,max:m}=e,x=!s(a),b=!s(r),_=!s(h),y=(m-p)/(d+1);let v,M,w,k,S=B((m-p)/g/f)*f;if(S<1e-14&&!x&&!b)return[{value:p},{value:m}];k=Math.ceil(m/S)-Math.floor(p/S),k>g&&(S=B(k*S/g/f)*f),s(l)||(v=Math.pow(10,l),S=Math.ceil(S*v)/v),"ticks"===n?(M=Math.floor(p/S)*S,w=Math.ceil(m/S)*S):(M=p,w=m),x&&b&&o&&H((r-a)/o,S/1e3)?(k=Math.round(Math.min((r-a)/S,c)),S=(r-a)/k,M=a,w=r):_?(M=x?a:M,w=b?r:w,k=h-1,S=(w-M)/k):(k=(w-M)/S,k=V(k,Math.round(k),S/1e3)?Math.round(k):Math.ceil(k));const P=Math.max(U(S),U(M));v=Math.pow(10,s(l)?P:l),M=Math.round(M*v)/v,w=Math.round(w*v)/v;let D=0;for(x&&(u&&M!==a?(i.push({value:a}),M<a&&D++,V(Math.round((M+D*S)*v)/v,a,xo(a,y,t))&&D++):M<a&&D++);D<k;++D){const t=Math.round((M+D*S)*v)/v;if(b&&t>r)break;i.push({value:t})}return b&&u&&w!==r?i.length&&V(i[i.length-1].value,r,xo(r,y,t))?i[i.length-1].value=r:i.push({value:r}):b&&w!==r||i.push({value:w}),i}({maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:!1!==e.includeBounds},this._range||this);return"ticks"===t.bounds&&j(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}configure(){const t=this.ticks;let e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){const s=(i-e)/Math.max(t.length-1,1)/2;e-=s,i+=s}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return ne(t,this.chart.options.locale,this.options.ticks.format)}}class _o extends bo{static id="linear";static defaults={ticks:{callback:ae.formatters.numeric}};determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?t:0,this.max=a(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){const t=this.isHorizontal(),e=t?this.width:this.height,i=$(this.options.ticks.minRotation),s=(t?Math.sin(i):Math.cos(i))||.001,n=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,n.lineHeight/s))}getPixelForValue(t){return null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}}const yo=t=>Math.floor(z(t)),vo=(t,e)=>Math.pow(10,yo(t)+e);function Mo(t){return 1===t/Math.pow(10,yo(t))}function wo(t,e,i){const s=Math.pow(10,i),n=Math.floor(t/s);return Math.ceil(e/s)-n}function ko(t,{min:e,max:i}){e=r(t.min,e);const s=[],n=yo(e);let o=function(t,e){let i=yo(e-t);for(;wo(t,e,i)>10;)i++;for(;wo(t,e,i)<10;)i--;return Math.min(i,yo(t))}(e,i),a=o<0?Math.pow(10,Math.abs(o)):1;const l=Math.pow(10,o),h=n>o?Math.pow(10,n):0,c=Math.round((e-h)*a)/a,d=Math.floor((e-h)/l/10)*l*10;let u=Math.floor((c-d)/Math.pow(10,o)),f=r(t.min,Math.round((h+d+u*Math.pow(10,o))*a)/a);for(;f<i;)s.push({value:f,major:Mo(f),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),f=Math.round((h+d+u*Math.pow(10,o))*a)/a;const g=r(t.max,f);return s.push({value:g,major:Mo(g),significand:u}),s}class So extends tn{static id="logarithmic";static defaults={ticks:{callback:ae.formatters.logarithmic,major:{enabled:!0}}};constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){const i=bo.prototype.parse.apply(this,[t,e]);if(0!==i)return a(i)&&i>0?i:null;this._zero=!0}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?Math.max(0,t):null,this.max=a(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!a(this._userMin)&&(this.min=t===vo(this.min,0)?vo(this.min,-1):vo(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let i=this.min,s=this.max;const n=e=>i=t?i:e,o=t=>s=e?s:t;i===s&&(i<=0?(n(1),o(10)):(n(vo(i,-1)),o(vo(s,1)))),i<=0&&n(vo(s,-1)),s<=0&&o(vo(i,1)),this.min=i,this.max=s}buildTicks(){const t=this.options,e=ko({min:this._userMin,max:this._userMax},this);return"ticks"===t.bounds&&j(e,this,"value"),t.reverse?(e.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),e}getLabelForValue(t){return void 0===t?"0":ne(t,this.chart.options.locale,this.options.ticks.format)}configure(){const t=this.min;super.configure(),this._startValue=z(t),this._valueRange=z(this.max)-z(t)}getPixelForValue(t){return void 0!==t&&0!==t||(t=this.min),null===t||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(z(t)-this._startValue)/this._valueRange)}getValueForPixel(t){const e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}}function Po(t){const e=t.ticks;if(e.display&&t.display){const t=ki(e.backdropPadding);return l(e.font&&e.font.size,ue.font.size)+t.height}return 0}function Do(t,e,i,s,n){return t===s||t===n?{start:e-i/2,end:e+i/2}:t<s||t>n?{start:e-i,end:e}:{start:e,end:e+i}}function Co(t){const e={l:t.left+t._padding.left,r:t.right-t._padding.right,t:t.top+t._padding.top,b:t.bottom-t._padding.bottom},i=Object.assign({},e),s=[],o=[],a=t._pointLabels.length,r=t.options.pointLabels,l=r.centerPointLabels?C/a:0;for(let u=0;u<a;u++){const a=r.setContext(t.getPointLabelContext(u));o[u]=a.padding;const f=t.getPointPosition(u,t.drawingArea+o[u],l),g=Si(a.font),p=(h=t.ctx,c=g,d=n(d=t._pointLabels[u])?d:[d],{w:Oe(h,c.string,d),h:d.length*c.lineHeight});s[u]=p;const m=G(t.getIndexAngle(u)+l),x=Math.round(Y(m));Oo(i,e,m,Do(x,f.x,p.w,0,180),Do(x,f.y,p.h,90,270))}var h,c,d;t.setCenterPoint(e.l-i.l,i.r-e.r,e.t-i.t,i.b-e.b),t._pointLabelItems=function(t,e,i){const s=[],n=t._pointLabels.length,o=t.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Po(o)/2,additionalAngle:a?C/n:0};let h;for(let o=0;o<n;o++){l.padding=i[o],l.size=e[o];const n=Ao(t,o,l);s.push(n),"auto"===r&&(n.visible=To(n,h),n.visible&&(h=n))}return s}(t,s,o)}function Oo(t,e,i,s,n){const o=Math.abs(Math.sin(i)),a=Math.abs(Math.cos(i));let r=0,l=0;s.start<e.l?(r=(e.l-s.start)/o,t.l=Math.min(t.l,e.l-r)):s.end>e.r&&(r=(s.end-e.r)/o,t.r=Math.max(t.r,e.r+r)),n.start<e.t?(l=(e.t-n.start)/a,t.t=Math.min(t.t,e.t-l)):n.end>e.b&&(l=(n.end-e.b)/a,t.b=Math.max(t.b,e.b+l))}function Ao(t,e,i){const s=t.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=i,l=t.getPointPosition(e,s+n+a,o),h=Math.round(Y(G(l.angle+E))),c=function(t,e,i){90===i||270===i?t-=e/2:(i>270||i<90)&&(t-=e);return t}(l.y,r.h,h),d=function(t){if(0===t||180===t)return"center";if(t<180)return"left";return"right"}(h),u=function(t,e,i){"right"===i?t-=e:"center"===i&&(t-=e/2);return t}(l.x,r.w,d);return{visible:!0,x:l.x,y:c,textAlign:d,left:u,top:c,right:u+r.w,bottom:c+r.h}}function To(t,e){if(!e)return!0;const{left:i,top:s,right:n,bottom:o}=t;return!(Re({x:i,y:s},e)||Re({x:i,y:o},e)||Re({x:n,y:s},e)||Re({x:n,y:o},e))}function Lo(t,e,i){const{left:n,top:o,right:a,bottom:r}=i,{backdropColor:l}=e;if(!s(l)){const i=wi(e.borderRadius),s=ki(e.backdropPadding);t.fillStyle=l;const h=n-s.left,c=o-s.top,d=a-n+s.width,u=r-o+s.height;Object.values(i).some((t=>0!==t))?(t.beginPath(),He(t,{x:h,y:c,w:d,h:u,radius:i}),t.fill()):t.fillRect(h,c,d,u)}}function Eo(t,e,i,s){const{ctx:n}=t;if(i)n.arc(t.xCenter,t.yCenter,e,0,O);else{let i=t.getPointPosition(0,e);n.moveTo(i.x,i.y);for(let o=1;o<s;o++)i=t.getPointPosition(o,e),n.lineTo(i.x,i.y)}}class Ro extends bo{static id="radialLinear";static defaults={display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ae.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback:t=>t,padding:5,centerPointLabels:!1}};static defaultRoutes={"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"};static descriptors={angleLines:{_fallback:"grid"}};constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){const t=this._padding=ki(Po(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!1);this.min=a(t)&&!isNaN(t)?t:0,this.max=a(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Po(this.options))}generateTickLabels(t){bo.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map(((t,e)=>{const i=d(this.options.pointLabels.callback,[t,e],this);return i||0===i?i:""})).filter(((t,e)=>this.chart.getDataVisibility(e)))}fit(){const t=this.options;t.display&&t.pointLabels.display?Co(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,s){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-s)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,s))}getIndexAngle(t){return G(t*(O/(this._pointLabels.length||1))+$(this.options.startAngle||0))}getDistanceFromCenterForValue(t){if(s(t))return NaN;const e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(s(t))return NaN;const e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){const e=this._pointLabels||[];if(t>=0&&t<e.length){const i=e[t];return function(t,e,i){return Ci(t,{label:i,index:e,type:"pointLabel"})}(this.getContext(),t,i)}}getPointPosition(t,e,i=0){const s=this.getIndexAngle(t)-E+i;return{x:Math.cos(s)*e+this.xCenter,y:Math.sin(s)*e+this.yCenter,angle:s}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){const{left:e,top:i,right:s,bottom:n}=this._pointLabelItems[t];return{left:e,top:i,right:s,bottom:n}}drawBackground(){const{backgroundColor:t,grid:{circular:e}}=this.options;if(t){const i=this.ctx;i.save(),i.beginPath(),Eo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){const t=this.ctx,e=this.options,{angleLines:i,grid:s,border:n}=e,o=this._pointLabels.length;let a,r,l;if(e.pointLabels.display&&function(t,e){const{ctx:i,options:{pointLabels:s}}=t;for(let n=e-1;n>=0;n--){const e=t._pointLabelItems[n];if(!e.visible)continue;const o=s.setContext(t.getPointLabelContext(n));Lo(i,o,e);const a=Si(o.font),{x:r,y:l,textAlign:h}=e;We(i,t._pointLabels[n],r,l+a.lineHeight/2,a,{color:o.color,textAlign:h,textBaseline:"middle"})}}(this,o),s.display&&this.ticks.forEach(((t,e)=>{if(0!==e||0===e&&this.min<0){r=this.getDistanceFromCenterForValue(t.value);const i=this.getContext(e),a=s.setContext(i),l=n.setContext(i);!function(t,e,i,s,n){const o=t.ctx,a=e.circular,{color:r,lineWidth:l}=e;!a&&!s||!r||!l||i<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Eo(t,i,a,s),o.closePath(),o.stroke(),o.restore())}(this,a,r,o,l)}})),i.display){for(t.save(),a=o-1;a>=0;a--){const s=i.setContext(this.getPointLabelContext(a)),{color:n,lineWidth:o}=s;o&&n&&(t.lineWidth=o,t.strokeStyle=n,t.setLineDash(s.borderDash),t.lineDashOffset=s.borderDashOffset,r=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),l=this.getPointPosition(a,r),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(l.x,l.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){const t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;const s=this.getIndexAngle(0);let n,o;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(s),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach(((s,a)=>{if(0===a&&this.min>=0&&!e.reverse)return;const r=i.setContext(this.getContext(a)),l=Si(r.font);if(n=this.getDistanceFromCenterForValue(this.ticks[a].value),r.showLabelBackdrop){t.font=l.string,o=t.measureText(s.label).width,t.fillStyle=r.backdropColor;const e=ki(r.backdropPadding);t.fillRect(-o/2-e.left,-n-l.size/2-e.top,o+e.width,l.size+e.height)}We(t,s.label,0,-n,l,{color:r.color,strokeColor:r.textStrokeColor,strokeWidth:r.textStrokeWidth})})),t.restore()}drawTitle(){}}const Io={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},zo=Object.keys(Io);function Fo(t,e){return t-e}function Vo(t,e){if(s(e))return null;const i=t._adapter,{parser:n,round:o,isoWeekday:r}=t._parseOpts;let l=e;return"function"==typeof n&&(l=n(l)),a(l)||(l="string"==typeof n?i.parse(l,n):i.parse(l)),null===l?null:(o&&(l="week"!==o||!W(r)&&!0!==r?i.startOf(l,o):i.startOf(l,"isoWeek",r)),+l)}function Bo(t,e,i,s){const n=zo.length;for(let o=zo.indexOf(t);o<n-1;++o){const t=Io[zo[o]],n=t.steps?t.steps:Number.MAX_SAFE_INTEGER;if(t.common&&Math.ceil((i-e)/(n*t.size))<=s)return zo[o]}return zo[n-1]}function No(t,e,i){if(i){if(i.length){const{lo:s,hi:n}=et(i,e);t[i[s]>=e?i[s]:i[n]]=!0}}else t[e]=!0}function Wo(t,e,i){const s=[],n={},o=e.length;let a,r;for(a=0;a<o;++a)r=e[a],n[r]=a,s.push({value:r,major:!1});return 0!==o&&i?function(t,e,i,s){const n=t._adapter,o=+n.startOf(e[0].value,s),a=e[e.length-1].value;let r,l;for(r=o;r<=a;r=+n.add(r,1,s))l=i[r],l>=0&&(e[l].major=!0);return e}(t,s,n,i):s}class Ho extends tn{static id="time";static defaults={bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}};constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){const i=t.time||(t.time={}),s=this._adapter=new In._date(t.adapters.date);s.init(e),b(i.displayFormats,s.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return void 0===t?null:Vo(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){const t=this.options,e=this._adapter,i=t.time.unit||"day";let{min:s,max:n,minDefined:o,maxDefined:r}=this.getUserBounds();function l(t){o||isNaN(t.min)||(s=Math.min(s,t.min)),r||isNaN(t.max)||(n=Math.max(n,t.max))}o&&r||(l(this._getLabelBounds()),"ticks"===t.bounds&&"labels"===t.ticks.source||l(this.getMinMax(!1))),s=a(s)&&!isNaN(s)?s:+e.startOf(Date.now(),i),n=a(n)&&!isNaN(n)?n:+e.endOf(Date.now(),i)+1,this.min=Math.min(s,n-1),this.max=Math.max(s+1,n)}_getLabelBounds(){const t=this.getLabelTimestamps();let e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){const t=this.options,e=t.time,i=t.ticks,s="labels"===i.source?this.getLabelTimestamps():this._generate();"ticks"===t.bounds&&s.length&&(this.min=this._userMin||s[0],this.max=this._userMax||s[s.length-1]);const n=this.min,o=nt(s,n,this.max);return this._unit=e.unit||(i.autoSkip?Bo(e.minUnit,this.min,this.max,this._getLabelCapacity(n)):function(t,e,i,s,n){for(let o=zo.length-1;o>=zo.indexOf(i);o--){const i=zo[o];if(Io[i].common&&t._adapter.diff(n,s,i)>=e-1)return i}return zo[i?zo.indexOf(i):0]}(this,o.length,e.minUnit,this.min,this.max)),this._majorUnit=i.major.enabled&&"year"!==this._unit?function(t){for(let e=zo.indexOf(t)+1,i=zo.length;e<i;++e)if(Io[zo[e]].common)return zo[e]}(this._unit):void 0,this.initOffsets(s),t.reverse&&o.reverse(),Wo(this,o,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map((t=>+t.value)))}initOffsets(t=[]){let e,i,s=0,n=0;this.options.offset&&t.length&&(e=this.getDecimalForValue(t[0]),s=1===t.length?1-e:(this.getDecimalForValue(t[1])-e)/2,i=this.getDecimalForValue(t[t.length-1]),n=1===t.length?i:(i-this.getDecimalForValue(t[t.length-2]))/2);const o=t.length<3?.5:.25;s=Z(s,0,o),n=Z(n,0,o),this._offsets={start:s,end:n,factor:1/(s+1+n)}}_generate(){const t=this._adapter,e=this.min,i=this.max,s=this.options,n=s.time,o=n.unit||Bo(n.minUnit,e,i,this._getLabelCapacity(e)),a=l(s.ticks.stepSize,1),r="week"===o&&n.isoWeekday,h=W(r)||!0===r,c={};let d,u,f=e;if(h&&(f=+t.startOf(f,"isoWeek",r)),f=+t.startOf(f,h?"day":o),t.diff(i,e,o)>1e5*a)throw new Error(e+" and "+i+" are too far apart with stepSize of "+a+" "+o);const g="data"===s.ticks.source&&this.getDataTimestamps();for(d=f,u=0;d<i;d=+t.add(d,a,o),u++)No(c,d,g);return d!==i&&"ticks"!==s.bounds&&1!==u||No(c,d,g),Object.keys(c).sort(Fo).map((t=>+t))}getLabelForValue(t){const e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){const i=this.options.time.displayFormats,s=this._unit,n=e||i[s];return this._adapter.format(t,n)}_tickFormatFunction(t,e,i,s){const n=this.options,o=n.ticks.callback;if(o)return d(o,[t,e,i],this);const a=n.time.displayFormats,r=this._unit,l=this._majorUnit,h=r&&a[r],c=l&&a[l],u=i[e],f=l&&c&&u&&u.major;return this._adapter.format(t,s||(f?c:h))}generateTickLabels(t){let e,i,s;for(e=0,i=t.length;e<i;++e)s=t[e],s.label=this._tickFormatFunction(s.value,e,t)}getDecimalForValue(t){return null===t?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){const e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){const e=this.options.ticks,i=this.ctx.measureText(t).width,s=$(this.isHorizontal()?e.maxRotation:e.minRotation),n=Math.cos(s),o=Math.sin(s),a=this._resolveTickFontOptions(0).size;return{w:i*n+a*o,h:i*o+a*n}}_getLabelCapacity(t){const e=this.options.time,i=e.displayFormats,s=i[e.unit]||i.millisecond,n=this._tickFormatFunction(t,0,Wo(this,[t],this._majorUnit),s),o=this._getLabelSize(n),a=Math.floor(this.isHorizontal()?this.width/o.w:this.height/o.h)-1;return a>0?a:1}getDataTimestamps(){let t,e,i=this._cache.data||[];if(i.length)return i;const s=this.getMatchingVisibleMetas();if(this._normalized&&s.length)return this._cache.data=s[0].controller.getAllParsedValues(this);for(t=0,e=s.length;t<e;++t)i=i.concat(s[t].controller.getAllParsedValues(this));return this._cache.data=this.normalize(i)}getLabelTimestamps(){const t=this._cache.labels||[];let e,i;if(t.length)return t;const s=this.getLabels();for(e=0,i=s.length;e<i;++e)t.push(Vo(this,s[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return lt(t.sort(Fo))}}function jo(t,e,i){let s,n,o,a,r=0,l=t.length-1;i?(e>=t[r].pos&&e<=t[l].pos&&({lo:r,hi:l}=it(t,"pos",e)),({pos:s,time:o}=t[r]),({pos:n,time:a}=t[l])):(e>=t[r].time&&e<=t[l].time&&({lo:r,hi:l}=it(t,"time",e)),({time:s,pos:o}=t[r]),({time:n,pos:a}=t[l]));const h=n-s;return h?o+(a-o)*(e-s)/h:o}var $o=Object.freeze({__proto__:null,CategoryScale:class extends tn{static id="category";static defaults={ticks:{callback:mo}};constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){const e=this._addedLabels;if(e.length){const t=this.getLabels();for(const{index:i,label:s}of e)t[i]===s&&t.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(s(t))return null;const i=this.getLabels();return((t,e)=>null===t?null:Z(Math.round(t),0,e))(e=isFinite(e)&&i[e]===t?e:po(i,t,l(e,t),this._addedLabels),i.length-1)}determineDataLimits(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let{min:i,max:s}=this.getMinMax(!0);"ticks"===this.options.bounds&&(t||(i=0),e||(s=this.getLabels().length-1)),this.min=i,this.max=s}buildTicks(){const t=this.min,e=this.max,i=this.options.offset,s=[];let n=this.getLabels();n=0===t&&e===n.length-1?n:n.slice(t,e+1),this._valueRange=Math.max(n.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let i=t;i<=e;i++)s.push({value:i});return s}getLabelForValue(t){return mo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return"number"!=typeof t&&(t=this.parse(t)),null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}},LinearScale:_o,LogarithmicScale:So,RadialLinearScale:Ro,TimeScale:Ho,TimeSeriesScale:class extends Ho{static id="timeseries";static defaults=Ho.defaults;constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){const t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=jo(e,this.min),this._tableRange=jo(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){const{min:e,max:i}=this,s=[],n=[];let o,a,r,l,h;for(o=0,a=t.length;o<a;++o)l=t[o],l>=e&&l<=i&&s.push(l);if(s.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(o=0,a=s.length;o<a;++o)h=s[o+1],r=s[o-1],l=s[o],Math.round((h+r)/2)!==l&&n.push({time:l,pos:o/(a-1)});return n}_generate(){const t=this.min,e=this.max;let i=super.getDataTimestamps();return i.includes(t)&&i.length||i.splice(0,0,t),i.includes(e)&&1!==i.length||i.push(e),i.sort(((t,e)=>t-e))}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;const e=this.getDataTimestamps(),i=this.getLabelTimestamps();return t=e.length&&i.length?this.normalize(e.concat(i)):e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(jo(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return jo(this._table,i*this._tableRange+this._minPos,!0)}}});const Yo=["rgb(54, 162, 235)","rgb(255, 99, 132)","rgb(255, 159, 64)","rgb(255, 205, 86)","rgb(75, 192, 192)","rgb(153, 102, 255)","rgb(201, 203, 207)"],Uo=Yo.map((t=>t.replace("rgb(","rgba(").replace(")",", 0.5)")));function Xo(t){return Yo[t%Yo.length]}function qo(t){return Uo[t%Uo.length]}function Ko(t){let e=0;return(i,s)=>{const n=t.getDatasetMeta(s).controller;n instanceof $n?e=function(t,e){return t.backgroundColor=t.data.map((()=>Xo(e++))),e}(i,e):n instanceof Yn?e=function(t,e){return t.backgroundColor=t.data.map((()=>qo(e++))),e}(i,e):n&&(e=function(t,e){return t.borderColor=Xo(e),t.backgroundColor=qo(e),++e}(i,e))}}function Go(t){let e;for(e in t)if(t[e].borderColor||t[e].backgroundColor)return!0;return!1}var Jo={id:"colors",defaults:{enabled:!0,forceOverride:!1},beforeLayout(t,e,i){if(!i.enabled)return;const{data:{datasets:s},options:n}=t.config,{elements:o}=n,a=Go(s)||(r=n)&&(r.borderColor||r.backgroundColor)||o&&Go(o)||"rgba(0,0,0,0.1)"!==ue.borderColor||"rgba(0,0,0,0.1)"!==ue.backgroundColor;var r;if(!i.forceOverride&&a)return;const l=Ko(t);s.forEach(l)}};function Zo(t){if(t._decimated){const e=t._data;delete t._decimated,delete t._data,Object.defineProperty(t,"data",{configurable:!0,enumerable:!0,writable:!0,value:e})}}function Qo(t){t.data.datasets.forEach((t=>{Zo(t)}))}var ta={id:"decimation",defaults:{algorithm:"min-max",enabled:!1},beforeElementsUpdate:(t,e,i)=>{if(!i.enabled)return void Qo(t);const n=t.width;t.data.datasets.forEach(((e,o)=>{const{_data:a,indexAxis:r}=e,l=t.getDatasetMeta(o),h=a||e.data;if("y"===Pi([r,t.options.indexAxis]))return;if(!l.controller.supportsDecimation)return;const c=t.scales[l.xAxisID];if("linear"!==c.type&&"time"!==c.type)return;if(t.options.parsing)return;let{start:d,count:u}=function(t,e){const i=e.length;let s,n=0;const{iScale:o}=t,{min:a,max:r,minDefined:l,maxDefined:h}=o.getUserBounds();return l&&(n=Z(it(e,o.axis,a).lo,0,i-1)),s=h?Z(it(e,o.axis,r).hi+1,n,i)-n:i-n,{start:n,count:s}}(l,h);if(u<=(i.threshold||4*n))return void Zo(e);let f;switch(s(a)&&(e._data=h,delete e.data,Object.defineProperty(e,"data",{configurable:!0,enumerable:!0,get:function(){return this._decimated},set:function(t){this._data=t}})),i.algorithm){case"lttb":f=function(t,e,i,s,n){const o=n.samples||s;if(o>=i)return t.slice(e,e+i);const a=[],r=(i-2)/(o-2);let l=0;const h=e+i-1;let c,d,u,f,g,p=e;for(a[l++]=t[p],c=0;c<o-2;c++){let s,n=0,o=0;const h=Math.floor((c+1)*r)+1+e,m=Math.min(Math.floor((c+2)*r)+1,i)+e,x=m-h;for(s=h;s<m;s++)n+=t[s].x,o+=t[s].y;n/=x,o/=x;const b=Math.floor(c*r)+1+e,_=Math.min(Math.floor((c+1)*r)+1,i)+e,{x:y,y:v}=t[p];for(u=f=-1,s=b;s<_;s++)f=.5*Math.abs((y-n)*(t[s].y-v)-(y-t[s].x)*(o-v)),f>u&&(u=f,d=t[s],g=s);a[l++]=d,p=g}return a[l++]=t[h],a}(h,d,u,n,i);break;case"min-max":f=function(t,e,i,n){let o,a,r,l,h,c,d,u,f,g,p=0,m=0;const x=[],b=e+i-1,_=t[e].x,y=t[b].x-_;for(o=e;o<e+i;++o){a=t[o],r=(a.x-_)/y*n,l=a.y;const e=0|r;if(e===h)l<f?(f=l,c=o):l>g&&(g=l,d=o),p=(m*p+a.x)/++m;else{const i=o-1;if(!s(c)&&!s(d)){const e=Math.min(c,d),s=Math.max(c,d);e!==u&&e!==i&&x.push({...t[e],x:p}),s!==u&&s!==i&&x.push({...t[s],x:p})}o>0&&i!==u&&x.push(t[i]),x.push(a),h=e,m=0,f=g=l,c=d=u=o}}return x}(h,d,u,n);break;default:throw new Error(`Unsupported decimation algorithm \'${i.algorithm}\'`)}e._decimated=f}))},destroy(t){Qo(t)}};function ea(t,e,i,s){if(s)return;let n=e[t],o=i[t];return"angle"===t&&(n=G(n),o=G(o)),{property:t,start:n,end:o}}function ia(t,e,i){for(;e>t;e--){const t=i[e];if(!isNaN(t.x)&&!isNaN(t.y))break}return e}function sa(t,e,i,s){return t&&e?s(t[i],e[i]):t?t[i]:e?e[i]:0}function na(t,e){let i=[],s=!1;return n(t)?(s=!0,i=t):i=function(t,e){const{x:i=null,y:s=null}=t||{},n=e.points,o=[];return e.segments.forEach((({start:t,end:e})=>{e=ia(t,e,n);const a=n[t],r=n[e];null!==s?(o.push({x:a.x,y:s}),o.push({x:r.x,y:s})):null!==i&&(o.push({x:i,y:a.y}),o.push({x:i,y:r.y}))})),o}(t,e),i.length?new oo({points:i,options:{tension:0},_loop:s,_fullLoop:s}):null}function oa(t){return t&&!1!==t.fill}function aa(t,e,i){let s=t[e].fill;const n=[e];let o;if(!i)return s;for(;!1!==s&&-1===n.indexOf(s);){if(!a(s))return s;if(o=t[s],!o)return!1;if(o.visible)return s;n.push(s),s=o.fill}return!1}function ra(t,e,i){const s=function(t){const e=t.options,i=e.fill;let s=l(i&&i.target,i);void 0===s&&(s=!!e.backgroundColor);if(!1===s||null===s)return!1;if(!0===s)return"origin";return s}(t);if(o(s))return!isNaN(s.value)&&s;let n=parseFloat(s);return a(n)&&Math.floor(n)===n?function(t,e,i,s){"-"!==t&&"+"!==t||(i=e+i);if(i===e||i<0||i>=s)return!1;return i}(s[0],e,n,i):["origin","start","end","stack","shape"].indexOf(s)>=0&&s}function la(t,e,i){const s=[];for(let n=0;n<i.length;n++){const o=i[n],{first:a,last:r,point:l}=ha(o,e,"x");if(!(!l||a&&r))if(a)s.unshift(l);else if(t.push(l),!r)break}t.push(...s)}function ha(t,e,i){const s=t.interpolate(e,i);if(!s)return{};const n=s[i],o=t.segments,a=t.points;let r=!1,l=!1;for(let t=0;t<o.length;t++){const e=o[t],s=a[e.start][i],h=a[e.end][i];if(tt(n,s,h)){r=n===s,l=n===h;break}}return{first:r,last:l,point:s}}class ca{constructor(t){this.x=t.x,this.y=t.y,this.radius=t.radius}pathSegment(t,e,i){const{x:s,y:n,radius:o}=this;return e=e||{start:0,end:O},t.arc(s,n,o,e.end,e.start,!0),!i.bounds}interpolate(t){const{x:e,y:i,radius:s}=this,n=t.angle;return{x:e+Math.cos(n)*s,y:i+Math.sin(n)*s,angle:n}}}function da(t){const{chart:e,fill:i,line:s}=t;if(a(i))return function(t,e){const i=t.getDatasetMeta(e),s=i&&t.isDatasetVisible(e);return s?i.dataset:null}(e,i);if("stack"===i)return function(t){const{scale:e,index:i,line:s}=t,n=[],o=s.segments,a=s.points,r=function(t,e){const i=[],s=t.getMatchingVisibleMetas("line");for(let t=0;t<s.length;t++){const n=s[t];if(n.index===e)break;n.hidden||i.unshift(n.dataset)}return i}(e,i);r.push(na({x:null,y:e.bottom},s));for(let t=0;t<o.length;t++){const e=o[t];for(let t=e.start;t<=e.end;t++)la(n,a[t],r)}return new oo({points:n,options:{}})}(t);if("shape"===i)return!0;const n=function(t){const e=t.scale||{};if(e.getPointPositionForValue)return function(t){const{scale:e,fill:i}=t,s=e.options,n=e.getLabels().length,a=s.reverse?e.max:e.min,r=function(t,e,i){let s;return s="start"===t?i:"end"===t?e.options.reverse?e.min:e.max:o(t)?t.value:e.getBaseValue(),s}(i,e,a),l=[];if(s.grid.circular){const t=e.getPointPositionForValue(0,a);return new ca({x:t.x,y:t.y,radius:e.getDistanceFromCenterForValue(r)})}for(let t=0;t<n;++t)l.push(e.getPointPositionForValue(t,r));return l}(t);return function(t){const{scale:e={},fill:i}=t,s=function(t,e){let i=null;return"start"===t?i=e.bottom:"end"===t?i=e.top:o(t)?i=e.getPixelForValue(t.value):e.getBasePixel&&(i=e.getBasePixel()),i}(i,e);if(a(s)){const t=e.isHorizontal();return{x:t?s:null,y:t?null:s}}return null}(t)}(t);return n instanceof ca?n:na(n,s)}function ua(t,e,i){const s=da(e),{chart:n,index:o,line:a,scale:r,axis:l}=e,h=a.options,c=h.fill,d=h.backgroundColor,{above:u=d,below:f=d}=c||{},g=n.getDatasetMeta(o),p=Wi(n,g);s&&a.points.length&&(Ie(t,function(t,e){if(!e||e.getPointPositionForValue)return t;const i=e.getPixelForValue(e.min),s=e.getPixelForValue(e.max),n=Math.min(i,s),o=Math.max(i,s);return e.isHorizontal()?{...t,left:Math.max(t.left,n),right:Math.min(t.right,o)}:{...t,top:Math.max(t.top,n),bottom:Math.min(t.bottom,o)}}(i,g.iScale)),function(t,e){const{line:i,target:s,above:n,below:o,area:a,scale:r,clip:l}=e,h=i._loop?"angle":e.axis;t.save();let c=o;o!==n&&("x"===h?(fa(t,s,a.top),pa(t,{line:i,target:s,color:n,scale:r,property:h,clip:l}),t.restore(),t.save(),fa(t,s,a.bottom)):"y"===h&&(ga(t,s,a.left),pa(t,{line:i,target:s,color:o,scale:r,property:h,clip:l}),t.restore(),t.save(),ga(t,s,a.right),c=n));pa(t,{line:i,target:s,color:c,scale:r,property:h,clip:l}),t.restore()}(t,{line:a,target:s,above:u,below:f,area:i,scale:r,axis:l,clip:p}),ze(t))}function fa(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(h.x,i),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(c.x,i)}t.lineTo(e.first().x,i),t.closePath(),t.clip()}function ga(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(i,h.y),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(i,c.y)}t.lineTo(i,e.first().y),t.closePath(),t.clip()}function pa(t,e){const{line:i,target:s,property:n,color:o,scale:a,clip:r}=e,l=function(t,e,i){const s=t.segments,n=t.points,o=e.points,a=[];for(const t of s){let{start:s,end:r}=t;r=ia(s,r,n);const l=ea(i,n[s],n[r],t.loop);if(!e.segments){a.push({source:t,target:l,start:n[s],end:n[r]});continue}const h=Ii(e,l);for(const e of h){const s=ea(i,o[e.start],o[e.end],e.loop),r=Ri(t,n,s);for(const t of r)a.push({source:t,target:e,start:{[i]:sa(l,s,"start",Math.max)},end:{[i]:sa(l,s,"end",Math.min)}})}}return a}(i,s,n);for(const{source:e,target:h,start:c,end:d}of l){const{style:{backgroundColor:l=o}={}}=e,u=!0!==s;t.save(),t.fillStyle=l,ma(t,a,r,u&&ea(n,c,d)),t.beginPath();const f=!!i.pathSegment(t,e);let g;if(u){f?t.closePath():xa(t,s,d,n);const e=!!s.pathSegment(t,h,{move:f,reverse:!0});g=f&&e,g||xa(t,s,c,n)}t.closePath(),t.fill(g?"evenodd":"nonzero"),t.restore()}}function ma(t,e,i,s){const n=e.chart.chartArea,{property:o,start:a,end:r}=s||{};if("x"===o||"y"===o){let e,s,l,h;"x"===o?(e=a,s=n.top,l=r,h=n.bottom):(e=n.left,s=a,l=n.right,h=r),t.beginPath(),i&&(e=Math.max(e,i.left),l=Math.min(l,i.right),s=Math.max(s,i.top),h=Math.min(h,i.bottom)),t.rect(e,s,l-e,h-s),t.clip()}}function xa(t,e,i,s){const n=e.interpolate(i,s);n&&t.lineTo(n.x,n.y)}var ba={id:"filler",afterDatasetsUpdate(t,e,i){const s=(t.data.datasets||[]).length,n=[];let o,a,r,l;for(a=0;a<s;++a)o=t.getDatasetMeta(a),r=o.dataset,l=null,r&&r.options&&r instanceof oo&&(l={visible:t.isDatasetVisible(a),index:a,fill:ra(r,a,s),chart:t,axis:o.controller.options.indexAxis,scale:o.vScale,line:r}),o.$filler=l,n.push(l);for(a=0;a<s;++a)l=n[a],l&&!1!==l.fill&&(l.fill=aa(n,a,i.propagate))},beforeDraw(t,e,i){const s="beforeDraw"===i.drawTime,n=t.getSortedVisibleDatasetMetas(),o=t.chartArea;for(let e=n.length-1;e>=0;--e){const i=n[e].$filler;i&&(i.line.updateControlPoints(o,i.axis),s&&i.fill&&ua(t.ctx,i,o))}},beforeDatasetsDraw(t,e,i){if("beforeDatasetsDraw"!==i.drawTime)return;const s=t.getSortedVisibleDatasetMetas();for(let e=s.length-1;e>=0;--e){const i=s[e].$filler;oa(i)&&ua(t.ctx,i,t.chartArea)}},beforeDatasetDraw(t,e,i){const s=e.meta.$filler;oa(s)&&"beforeDatasetDraw"===i.drawTime&&ua(t.ctx,s,t.chartArea)},defaults:{propagate:!0,drawTime:"beforeDatasetDraw"}};const _a=(t,e)=>{let{boxHeight:i=e,boxWidth:s=e}=t;return t.usePointStyle&&(i=Math.min(i,e),s=t.pointStyleWidth||Math.min(s,e)),{boxWidth:s,boxHeight:i,itemHeight:Math.max(e,i)}};class ya extends $s{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){const t=this.options.labels||{};let e=d(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter((e=>t.filter(e,this.chart.data)))),t.sort&&(e=e.sort(((e,i)=>t.sort(e,i,this.chart.data)))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){const{options:t,ctx:e}=this;if(!t.display)return void(this.width=this.height=0);const i=t.labels,s=Si(i.font),n=s.size,o=this._computeTitleHeight(),{boxWidth:a,itemHeight:r}=_a(i,n);let l,h;e.font=s.string,this.isHorizontal()?(l=this.maxWidth,h=this._fitRows(o,n,a,r)+10):(h=this.maxHeight,l=this._fitCols(o,s,a,r)+10),this.width=Math.min(l,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,s){const{ctx:n,maxWidth:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.lineWidths=[0],h=s+a;let c=t;n.textAlign="left",n.textBaseline="middle";let d=-1,u=-h;return this.legendItems.forEach(((t,f)=>{const g=i+e/2+n.measureText(t.text).width;(0===f||l[l.length-1]+g+2*a>o)&&(c+=h,l[l.length-(f>0?0:1)]=0,u+=h,d++),r[f]={left:0,top:u,row:d,width:g,height:s},l[l.length-1]+=g+a})),c}_fitCols(t,e,i,s){const{ctx:n,maxHeight:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.columnSizes=[],h=o-t;let c=a,d=0,u=0,f=0,g=0;return this.legendItems.forEach(((t,o)=>{const{itemWidth:p,itemHeight:m}=function(t,e,i,s,n){const o=function(t,e,i,s){let n=t.text;n&&"string"!=typeof n&&(n=n.reduce(((t,e)=>t.length>e.length?t:e)));return e+i.size/2+s.measureText(n).width}(s,t,e,i),a=function(t,e,i){let s=t;"string"!=typeof e.text&&(s=va(e,i));return s}(n,s,e.lineHeight);return{itemWidth:o,itemHeight:a}}(i,e,n,t,s);o>0&&u+m+2*a>h&&(c+=d+a,l.push({width:d,height:u}),f+=d+a,g++,d=u=0),r[o]={left:f,top:u,col:g,width:p,height:m},d=Math.max(d,p),u+=m+a})),c+=d,l.push({width:d,height:u}),c}adjustHitBoxes(){if(!this.options.display)return;const t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:s},rtl:n}}=this,o=Oi(n,this.left,this.width);if(this.isHorizontal()){let n=0,a=ft(i,this.left+s,this.right-this.lineWidths[n]);for(const r of e)n!==r.row&&(n=r.row,a=ft(i,this.left+s,this.right-this.lineWidths[n])),r.top+=this.top+t+s,r.left=o.leftForLtr(o.x(a),r.width),a+=r.width+s}else{let n=0,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height);for(const r of e)r.col!==n&&(n=r.col,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height)),r.top=a,r.left+=this.left+s,r.left=o.leftForLtr(o.x(r.left),r.width),a+=r.height+s}}isHorizontal(){return"top"===this.options.position||"bottom"===this.options.position}draw(){if(this.options.display){const t=this.ctx;Ie(t,this),this._draw(),ze(t)}}_draw(){const{options:t,columnSizes:e,lineWidths:i,ctx:s}=this,{align:n,labels:o}=t,a=ue.color,r=Oi(t.rtl,this.left,this.width),h=Si(o.font),{padding:c}=o,d=h.size,u=d/2;let f;this.drawTitle(),s.textAlign=r.textAlign("left"),s.textBaseline="middle",s.lineWidth=.5,s.font=h.string;const{boxWidth:g,boxHeight:p,itemHeight:m}=_a(o,d),x=this.isHorizontal(),b=this._computeTitleHeight();f=x?{x:ft(n,this.left+c,this.right-i[0]),y:this.top+c+b,line:0}:{x:this.left+c,y:ft(n,this.top+b+c,this.bottom-e[0].height),line:0},Ai(this.ctx,t.textDirection);const _=m+c;this.legendItems.forEach(((y,v)=>{s.strokeStyle=y.fontColor,s.fillStyle=y.fontColor;const M=s.measureText(y.text).width,w=r.textAlign(y.textAlign||(y.textAlign=o.textAlign)),k=g+u+M;let S=f.x,P=f.y;r.setWidth(this.width),x?v>0&&S+k+c>this.right&&(P=f.y+=_,f.line++,S=f.x=ft(n,this.left+c,this.right-i[f.line])):v>0&&P+_>this.bottom&&(S=f.x=S+e[f.line].width+c,f.line++,P=f.y=ft(n,this.top+b+c,this.bottom-e[f.line].height));if(function(t,e,i){if(isNaN(g)||g<=0||isNaN(p)||p<0)return;s.save();const n=l(i.lineWidth,1);if(s.fillStyle=l(i.fillStyle,a),s.lineCap=l(i.lineCap,"butt"),s.lineDashOffset=l(i.lineDashOffset,0),s.lineJoin=l(i.lineJoin,"miter"),s.lineWidth=n,s.strokeStyle=l(i.strokeStyle,a),s.setLineDash(l(i.lineDash,[])),o.usePointStyle){const a={radius:p*Math.SQRT2/2,pointStyle:i.pointStyle,rotation:i.rotation,borderWidth:n},l=r.xPlus(t,g/2);Ee(s,a,l,e+u,o.pointStyleWidth&&g)}else{const o=e+Math.max((d-p)/2,0),a=r.leftForLtr(t,g),l=wi(i.borderRadius);s.beginPath(),Object.values(l).some((t=>0!==t))?He(s,{x:a,y:o,w:g,h:p,radius:l}):s.rect(a,o,g,p),s.fill(),0!==n&&s.stroke()}s.restore()}(r.x(S),P,y),S=gt(w,S+g+u,x?S+k:this.right,t.rtl),function(t,e,i){We(s,i.text,t,e+m/2,h,{strikethrough:i.hidden,textAlign:r.textAlign(i.textAlign)})}(r.x(S),P,y),x)f.x+=k+c;else if("string"!=typeof y.text){const t=h.lineHeight;f.y+=va(y,t)+c}else f.y+=_})),Ti(this.ctx,t.textDirection)}drawTitle(){const t=this.options,e=t.title,i=Si(e.font),s=ki(e.padding);if(!e.display)return;const n=Oi(t.rtl,this.left,this.width),o=this.ctx,a=e.position,r=i.size/2,l=s.top+r;let h,c=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+l,c=ft(t.align,c,this.right-d);else{const e=this.columnSizes.reduce(((t,e)=>Math.max(t,e.height)),0);h=l+ft(t.align,this.top,this.bottom-e-t.labels.padding-this._computeTitleHeight())}const u=ft(a,c,c+d);o.textAlign=n.textAlign(ut(a)),o.textBaseline="middle",o.strokeStyle=e.color,o.fillStyle=e.color,o.font=i.string,We(o,e.text,u,h,i)}_computeTitleHeight(){const t=this.options.title,e=Si(t.font),i=ki(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,s,n;if(tt(t,this.left,this.right)&&tt(e,this.top,this.bottom))for(n=this.legendHitBoxes,i=0;i<n.length;++i)if(s=n[i],tt(t,s.left,s.left+s.width)&&tt(e,s.top,s.top+s.height))return this.legendItems[i];return null}handleEvent(t){const e=this.options;if(!function(t,e){if(("mousemove"===t||"mouseout"===t)&&(e.onHover||e.onLeave))return!0;if(e.onClick&&("click"===t||"mouseup"===t))return!0;return!1}(t.type,e))return;const i=this._getLegendItemAt(t.x,t.y);if("mousemove"===t.type||"mouseout"===t.type){const o=this._hoveredItem,a=(n=i,null!==(s=o)&&null!==n&&s.datasetIndex===n.datasetIndex&&s.index===n.index);o&&!a&&d(e.onLeave,[t,o,this],this),this._hoveredItem=i,i&&!a&&d(e.onHover,[t,i,this],this)}else i&&d(e.onClick,[t,i,this],this);var s,n}}function va(t,e){return e*(t.text?t.text.length:0)}var Ma={id:"legend",_element:ya,start(t,e,i){const s=t.legend=new ya({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s)},stop(t){ls.removeBox(t,t.legend),delete t.legend},beforeUpdate(t,e,i){const s=t.legend;ls.configure(t,s,i),s.options=i},afterUpdate(t){const e=t.legend;e.buildLabels(),e.adjustHitBoxes()},afterEvent(t,e){e.replay||t.legend.handleEvent(e.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(t,e,i){const s=e.datasetIndex,n=i.chart;n.isDatasetVisible(s)?(n.hide(s),e.hidden=!0):(n.show(s),e.hidden=!1)},onHover:null,onLeave:null,labels:{color:t=>t.chart.options.color,boxWidth:40,padding:10,generateLabels(t){const e=t.data.datasets,{labels:{usePointStyle:i,pointStyle:s,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=t.legend.options;return t._getSortedDatasetMetas().map((t=>{const l=t.controller.getStyle(i?0:void 0),h=ki(l.borderWidth);return{text:e[t.index].label,fillStyle:l.backgroundColor,fontColor:o,hidden:!t.visible,lineCap:l.borderCapStyle,lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:l.borderColor,pointStyle:s||l.pointStyle,rotation:l.rotation,textAlign:n||l.textAlign,borderRadius:a&&(r||l.borderRadius),datasetIndex:t.index}}),this)}},title:{color:t=>t.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:t=>!t.startsWith("on"),labels:{_scriptable:t=>!["generateLabels","filter","sort"].includes(t)}}};class wa extends $s{constructor(t){super(),this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this._padding=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e){const i=this.options;if(this.left=0,this.top=0,!i.display)return void(this.width=this.height=this.right=this.bottom=0);this.width=this.right=t,this.height=this.bottom=e;const s=n(i.text)?i.text.length:1;this._padding=ki(i.padding);const o=s*Si(i.font).lineHeight+this._padding.height;this.isHorizontal()?this.height=o:this.width=o}isHorizontal(){const t=this.options.position;return"top"===t||"bottom"===t}_drawArgs(t){const{top:e,left:i,bottom:s,right:n,options:o}=this,a=o.align;let r,l,h,c=0;return this.isHorizontal()?(l=ft(a,i,n),h=e+t,r=n-i):("left"===o.position?(l=i+t,h=ft(a,s,e),c=-.5*C):(l=n-t,h=ft(a,e,s),c=.5*C),r=s-e),{titleX:l,titleY:h,maxWidth:r,rotation:c}}draw(){const t=this.ctx,e=this.options;if(!e.display)return;const i=Si(e.font),s=i.lineHeight/2+this._padding.top,{titleX:n,titleY:o,maxWidth:a,rotation:r}=this._drawArgs(s);We(t,e.text,0,0,i,{color:e.color,maxWidth:a,rotation:r,textAlign:ut(e.align),textBaseline:"middle",translation:[n,o]})}}var ka={id:"title",_element:wa,start(t,e,i){!function(t,e){const i=new wa({ctx:t.ctx,options:e,chart:t});ls.configure(t,i,e),ls.addBox(t,i),t.titleBlock=i}(t,i)},stop(t){const e=t.titleBlock;ls.removeBox(t,e),delete t.titleBlock},beforeUpdate(t,e,i){const s=t.titleBlock;ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"bold"},fullSize:!0,padding:10,position:"top",text:"",weight:2e3},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Sa=new WeakMap;var Pa={id:"subtitle",start(t,e,i){const s=new wa({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s),Sa.set(t,s)},stop(t){ls.removeBox(t,Sa.get(t)),Sa.delete(t)},beforeUpdate(t,e,i){const s=Sa.get(t);ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"normal"},fullSize:!0,padding:0,position:"top",text:"",weight:1500},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Da={average(t){if(!t.length)return!1;let e,i,s=new Set,n=0,o=0;for(e=0,i=t.length;e<i;++e){const i=t[e].element;if(i&&i.hasValue()){const t=i.tooltipPosition();s.add(t.x),n+=t.y,++o}}if(0===o||0===s.size)return!1;return{x:[...s].reduce(((t,e)=>t+e))/s.size,y:n/o}},nearest(t,e){if(!t.length)return!1;let i,s,n,o=e.x,a=e.y,r=Number.POSITIVE_INFINITY;for(i=0,s=t.length;i<s;++i){const s=t[i].element;if(s&&s.hasValue()){const t=q(e,s.getCenterPoint());t<r&&(r=t,n=s)}}if(n){const t=n.tooltipPosition();o=t.x,a=t.y}return{x:o,y:a}}};function Ca(t,e){return e&&(n(e)?Array.prototype.push.apply(t,e):t.push(e)),t}function Oa(t){return("string"==typeof t||t instanceof String)&&t.indexOf("\\n")>-1?t.split("\\n"):t}function Aa(t,e){const{element:i,datasetIndex:s,index:n}=e,o=t.getDatasetMeta(s).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:t,label:a,parsed:o.getParsed(n),raw:t.data.datasets[s].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:s,element:i}}function Ta(t,e){const i=t.chart.ctx,{body:s,footer:n,title:o}=t,{boxWidth:a,boxHeight:r}=e,l=Si(e.bodyFont),h=Si(e.titleFont),c=Si(e.footerFont),d=o.length,f=n.length,g=s.length,p=ki(e.padding);let m=p.height,x=0,b=s.reduce(((t,e)=>t+e.before.length+e.lines.length+e.after.length),0);if(b+=t.beforeBody.length+t.afterBody.length,d&&(m+=d*h.lineHeight+(d-1)*e.titleSpacing+e.titleMarginBottom),b){m+=g*(e.displayColors?Math.max(r,l.lineHeight):l.lineHeight)+(b-g)*l.lineHeight+(b-1)*e.bodySpacing}f&&(m+=e.footerMarginTop+f*c.lineHeight+(f-1)*e.footerSpacing);let _=0;const y=function(t){x=Math.max(x,i.measureText(t).width+_)};return i.save(),i.font=h.string,u(t.title,y),i.font=l.string,u(t.beforeBody.concat(t.afterBody),y),_=e.displayColors?a+2+e.boxPadding:0,u(s,(t=>{u(t.before,y),u(t.lines,y),u(t.after,y)})),_=0,i.font=c.string,u(t.footer,y),i.restore(),x+=p.width,{width:x,height:m}}function La(t,e,i,s){const{x:n,width:o}=i,{width:a,chartArea:{left:r,right:l}}=t;let h="center";return"center"===s?h=n<=(r+l)/2?"left":"right":n<=o/2?h="left":n>=a-o/2&&(h="right"),function(t,e,i,s){const{x:n,width:o}=s,a=i.caretSize+i.caretPadding;return"left"===t&&n+o+a>e.width||"right"===t&&n-o-a<0||void 0}(h,t,e,i)&&(h="center"),h}function Ea(t,e,i){const s=i.yAlign||e.yAlign||function(t,e){const{y:i,height:s}=e;return i<s/2?"top":i>t.height-s/2?"bottom":"center"}(t,i);return{xAlign:i.xAlign||e.xAlign||La(t,e,i,s),yAlign:s}}function Ra(t,e,i,s){const{caretSize:n,caretPadding:o,cornerRadius:a}=t,{xAlign:r,yAlign:l}=i,h=n+o,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(a);let g=function(t,e){let{x:i,width:s}=t;return"right"===e?i-=s:"center"===e&&(i-=s/2),i}(e,r);const p=function(t,e,i){let{y:s,height:n}=t;return"top"===e?s+=i:s-="bottom"===e?n+i:n/2,s}(e,l,h);return"center"===l?"left"===r?g+=h:"right"===r&&(g-=h):"left"===r?g-=Math.max(c,u)+n:"right"===r&&(g+=Math.max(d,f)+n),{x:Z(g,0,s.width-e.width),y:Z(p,0,s.height-e.height)}}function Ia(t,e,i){const s=ki(i.padding);return"center"===e?t.x+t.width/2:"right"===e?t.x+t.width-s.right:t.x+s.left}function za(t){return Ca([],Oa(t))}function Fa(t,e){const i=e&&e.dataset&&e.dataset.tooltip&&e.dataset.tooltip.callbacks;return i?t.override(i):t}const Va={beforeTitle:e,title(t){if(t.length>0){const e=t[0],i=e.chart.data.labels,s=i?i.length:0;if(this&&this.options&&"dataset"===this.options.mode)return e.dataset.label||"";if(e.label)return e.label;if(s>0&&e.dataIndex<s)return i[e.dataIndex]}return""},afterTitle:e,beforeBody:e,beforeLabel:e,label(t){if(this&&this.options&&"dataset"===this.options.mode)return t.label+": "+t.formattedValue||t.formattedValue;let e=t.dataset.label||"";e&&(e+=": ");const i=t.formattedValue;return s(i)||(e+=i),e},labelColor(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:e,afterBody:e,beforeFooter:e,footer:e,afterFooter:e};function Ba(t,e,i,s){const n=t[e].call(i,s);return void 0===n?Va[e].call(i,s):n}class Na extends $s{static positioners=Da;constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){const t=this._cachedAnimations;if(t)return t;const e=this.chart,i=this.options.setContext(this.getContext()),s=i.enabled&&e.options.animation&&i.animations,n=new Ts(this.chart,s);return s._cacheable&&(this._cachedAnimations=Object.freeze(n)),n}getContext(){return this.$context||(this.$context=(t=this.chart.getContext(),e=this,i=this._tooltipItems,Ci(t,{tooltip:e,tooltipItems:i,type:"tooltip"})));var t,e,i}getTitle(t,e){const{callbacks:i}=e,s=Ba(i,"beforeTitle",this,t),n=Ba(i,"title",this,t),o=Ba(i,"afterTitle",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}getBeforeBody(t,e){return za(Ba(e.callbacks,"beforeBody",this,t))}getBody(t,e){const{callbacks:i}=e,s=[];return u(t,(t=>{const e={before:[],lines:[],after:[]},n=Fa(i,t);Ca(e.before,Oa(Ba(n,"beforeLabel",this,t))),Ca(e.lines,Ba(n,"label",this,t)),Ca(e.after,Oa(Ba(n,"afterLabel",this,t))),s.push(e)})),s}getAfterBody(t,e){return za(Ba(e.callbacks,"afterBody",this,t))}getFooter(t,e){const{callbacks:i}=e,s=Ba(i,"beforeFooter",this,t),n=Ba(i,"footer",this,t),o=Ba(i,"afterFooter",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}_createItems(t){const e=this._active,i=this.chart.data,s=[],n=[],o=[];let a,r,l=[];for(a=0,r=e.length;a<r;++a)l.push(Aa(this.chart,e[a]));return t.filter&&(l=l.filter(((e,s,n)=>t.filter(e,s,n,i)))),t.itemSort&&(l=l.sort(((e,s)=>t.itemSort(e,s,i)))),u(l,(e=>{const i=Fa(t.callbacks,e);s.push(Ba(i,"labelColor",this,e)),n.push(Ba(i,"labelPointStyle",this,e)),o.push(Ba(i,"labelTextColor",this,e))})),this.labelColors=s,this.labelPointStyles=n,this.labelTextColors=o,this.dataPoints=l,l}update(t,e){const i=this.options.setContext(this.getContext()),s=this._active;let n,o=[];if(s.length){const t=Da[i.position].call(this,s,this._eventPosition);o=this._createItems(i),this.title=this.getTitle(o,i),this.beforeBody=this.getBeforeBody(o,i),this.body=this.getBody(o,i),this.afterBody=this.getAfterBody(o,i),this.footer=this.getFooter(o,i);const e=this._size=Ta(this,i),a=Object.assign({},t,e),r=Ea(this.chart,i,a),l=Ra(i,a,r,this.chart);this.xAlign=r.xAlign,this.yAlign=r.yAlign,n={opacity:1,x:l.x,y:l.y,width:e.width,height:e.height,caretX:t.x,caretY:t.y}}else 0!==this.opacity&&(n={opacity:0});this._tooltipItems=o,this.$context=void 0,n&&this._resolveAnimations().update(this,n),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,s){const n=this.getCaretPosition(t,i,s);e.lineTo(n.x1,n.y1),e.lineTo(n.x2,n.y2),e.lineTo(n.x3,n.y3)}getCaretPosition(t,e,i){const{xAlign:s,yAlign:n}=this,{caretSize:o,cornerRadius:a}=i,{topLeft:r,topRight:l,bottomLeft:h,bottomRight:c}=wi(a),{x:d,y:u}=t,{width:f,height:g}=e;let p,m,x,b,_,y;return"center"===n?(_=u+g/2,"left"===s?(p=d,m=p-o,b=_+o,y=_-o):(p=d+f,m=p+o,b=_-o,y=_+o),x=p):(m="left"===s?d+Math.max(r,h)+o:"right"===s?d+f-Math.max(l,c)-o:this.caretX,"top"===n?(b=u,_=b-o,p=m-o,x=m+o):(b=u+g,_=b+o,p=m+o,x=m-o),y=b),{x1:p,x2:m,x3:x,y1:b,y2:_,y3:y}}drawTitle(t,e,i){const s=this.title,n=s.length;let o,a,r;if(n){const l=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.titleAlign,i),e.textAlign=l.textAlign(i.titleAlign),e.textBaseline="middle",o=Si(i.titleFont),a=i.titleSpacing,e.fillStyle=i.titleColor,e.font=o.string,r=0;r<n;++r)e.fillText(s[r],l.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+a,r+1===n&&(t.y+=i.titleMarginBottom-a)}}_drawColorBox(t,e,i,s,n){const a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:h}=n,c=Si(n.bodyFont),d=Ia(this,"left",n),u=s.x(d),f=l<c.lineHeight?(c.lineHeight-l)/2:0,g=e.y+f;if(n.usePointStyle){const e={radius:Math.min(h,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},i=s.leftForLtr(u,h)+h/2,o=g+l/2;t.strokeStyle=n.multiKeyBackground,t.fillStyle=n.multiKeyBackground,Le(t,e,i,o),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Le(t,e,i,o)}else{t.lineWidth=o(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;const e=s.leftForLtr(u,h),i=s.leftForLtr(s.xPlus(u,1),h-2),r=wi(a.borderRadius);Object.values(r).some((t=>0!==t))?(t.beginPath(),t.fillStyle=n.multiKeyBackground,He(t,{x:e,y:g,w:h,h:l,radius:r}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),He(t,{x:i,y:g+1,w:h-2,h:l-2,radius:r}),t.fill()):(t.fillStyle=n.multiKeyBackground,t.fillRect(e,g,h,l),t.strokeRect(e,g,h,l),t.fillStyle=a.backgroundColor,t.fillRect(i,g+1,h-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){const{body:s}=this,{bodySpacing:n,bodyAlign:o,displayColors:a,boxHeight:r,boxWidth:l,boxPadding:h}=i,c=Si(i.bodyFont);let d=c.lineHeight,f=0;const g=Oi(i.rtl,this.x,this.width),p=function(i){e.fillText(i,g.x(t.x+f),t.y+d/2),t.y+=d+n},m=g.textAlign(o);let x,b,_,y,v,M,w;for(e.textAlign=o,e.textBaseline="middle",e.font=c.string,t.x=Ia(this,m,i),e.fillStyle=i.bodyColor,u(this.beforeBody,p),f=a&&"right"!==m?"center"===o?l/2+h:l+2+h:0,y=0,M=s.length;y<M;++y){for(x=s[y],b=this.labelTextColors[y],e.fillStyle=b,u(x.before,p),_=x.lines,a&&_.length&&(this._drawColorBox(e,t,y,g,i),d=Math.max(c.lineHeight,r)),v=0,w=_.length;v<w;++v)p(_[v]),d=c.lineHeight;u(x.after,p)}f=0,d=c.lineHeight,u(this.afterBody,p),t.y-=n}drawFooter(t,e,i){const s=this.footer,n=s.length;let o,a;if(n){const r=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=r.textAlign(i.footerAlign),e.textBaseline="middle",o=Si(i.footerFont),e.fillStyle=i.footerColor,e.font=o.string,a=0;a<n;++a)e.fillText(s[a],r.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+i.footerSpacing}}drawBackground(t,e,i,s){const{xAlign:n,yAlign:o}=this,{x:a,y:r}=t,{width:l,height:h}=i,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(s.cornerRadius);e.fillStyle=s.backgroundColor,e.strokeStyle=s.borderColor,e.lineWidth=s.borderWidth,e.beginPath(),e.moveTo(a+c,r),"top"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+l-d,r),e.quadraticCurveTo(a+l,r,a+l,r+d),"center"===o&&"right"===n&&this.drawCaret(t,e,i,s),e.lineTo(a+l,r+h-f),e.quadraticCurveTo(a+l,r+h,a+l-f,r+h),"bottom"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+u,r+h),e.quadraticCurveTo(a,r+h,a,r+h-u),"center"===o&&"left"===n&&this.drawCaret(t,e,i,s),e.lineTo(a,r+c),e.quadraticCurveTo(a,r,a+c,r),e.closePath(),e.fill(),s.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){const e=this.chart,i=this.$animations,s=i&&i.x,n=i&&i.y;if(s||n){const i=Da[t.position].call(this,this._active,this._eventPosition);if(!i)return;const o=this._size=Ta(this,t),a=Object.assign({},i,this._size),r=Ea(e,t,a),l=Ra(t,a,r,e);s._to===l.x&&n._to===l.y||(this.xAlign=r.xAlign,this.yAlign=r.yAlign,this.width=o.width,this.height=o.height,this.caretX=i.x,this.caretY=i.y,this._resolveAnimations().update(this,l))}}_willRender(){return!!this.opacity}draw(t){const e=this.options.setContext(this.getContext());let i=this.opacity;if(!i)return;this._updateAnimationTarget(e);const s={width:this.width,height:this.height},n={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;const o=ki(e.padding),a=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&a&&(t.save(),t.globalAlpha=i,this.drawBackground(n,t,s,e),Ai(t,e.textDirection),n.y+=o.top,this.drawTitle(n,t,e),this.drawBody(n,t,e),this.drawFooter(n,t,e),Ti(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){const i=this._active,s=t.map((({datasetIndex:t,index:e})=>{const i=this.chart.getDatasetMeta(t);if(!i)throw new Error("Cannot find a dataset at index "+t);return{datasetIndex:t,element:i.data[e],index:e}})),n=!f(i,s),o=this._positionChanged(s,e);(n||o)&&(this._active=s,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;const s=this.options,n=this._active||[],o=this._getActiveElements(t,n,e,i),a=this._positionChanged(o,t),r=e||!f(o,n)||a;return r&&(this._active=o,(s.enabled||s.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),r}_getActiveElements(t,e,i,s){const n=this.options;if("mouseout"===t.type)return[];if(!s)return e.filter((t=>this.chart.data.datasets[t.datasetIndex]&&void 0!==this.chart.getDatasetMeta(t.datasetIndex).controller.getParsed(t.index)));const o=this.chart.getElementsAtEventForMode(t,n.mode,n,i);return n.reverse&&o.reverse(),o}_positionChanged(t,e){const{caretX:i,caretY:s,options:n}=this,o=Da[n.position].call(this,t,e);return!1!==o&&(i!==o.x||s!==o.y)}}var Wa={id:"tooltip",_element:Na,positioners:Da,afterInit(t,e,i){i&&(t.tooltip=new Na({chart:t,options:i}))},beforeUpdate(t,e,i){t.tooltip&&t.tooltip.initialize(i)},reset(t,e,i){t.tooltip&&t.tooltip.initialize(i)},afterDraw(t){const e=t.tooltip;if(e&&e._willRender()){const i={tooltip:e};if(!1===t.notifyPlugins("beforeTooltipDraw",{...i,cancelable:!0}))return;e.draw(t.ctx),t.notifyPlugins("afterTooltipDraw",i)}},afterEvent(t,e){if(t.tooltip){const i=e.replay;t.tooltip.handleEvent(e.event,i,e.inChartArea)&&(e.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(t,e)=>e.bodyFont.size,boxWidth:(t,e)=>e.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Va},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:t=>"filter"!==t&&"itemSort"!==t&&"external"!==t,_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};return Tn.register(Un,$o,go,t),Tn.helpers={...Hi},Tn._adapters=In,Tn.Animation=As,Tn.Animations=Ts,Tn.animator=bt,Tn.controllers=nn.controllers.items,Tn.DatasetController=js,Tn.Element=$s,Tn.elements=go,Tn.Interaction=Ki,Tn.layouts=ls,Tn.platforms=Ds,Tn.Scale=tn,Tn.Ticks=ae,Object.assign(Tn,Un,$o,go,t,Ds),Tn.Chart=Tn,"undefined"!=typeof window&&(window.Chart=Tn),Tn}));\n//# sourceMappingURL=chart.umd.min.js.map\n';
   try {
     const main2 = createRequire(import.meta.url).resolve("chart.js");
-    return readFileSync11(join16(dirname5(main2), "chart.umd.min.js"), "utf8");
+    return readFileSync12(join18(dirname5(main2), "chart.umd.min.js"), "utf8");
   } catch {
     return null;
   }
 }
 function writeReports(outDir, model, opts = {}) {
-  mkdirSync6(outDir, { recursive: true });
+  mkdirSync7(outDir, { recursive: true });
   const paths = {
-    markdown: join16(outDir, "report.md"),
-    html: join16(outDir, "report.html"),
-    csv: join16(outDir, "report.csv"),
-    json: join16(outDir, "aggregate.json")
+    markdown: join18(outDir, "report.md"),
+    html: join18(outDir, "report.html"),
+    csv: join18(outDir, "report.csv"),
+    json: join18(outDir, "aggregate.json")
   };
   const title = opts.title !== void 0 ? { title: opts.title } : {};
   const chartJs = opts.chartJs !== void 0 ? opts.chartJs : chartJsSource();
   const tables = aggregateTables(model);
-  writeFileSync6(paths.markdown, markdownReport(tables, title));
-  writeFileSync6(paths.html, htmlReport(tables, { ...title, chartJs }));
-  writeFileSync6(paths.csv, renderCsv(model));
-  writeFileSync6(paths.json, `${JSON.stringify(model, null, 2)}
+  writeFileSync7(paths.markdown, markdownReport(tables, title));
+  writeFileSync7(paths.html, htmlReport(tables, { ...title, chartJs }));
+  writeFileSync7(paths.csv, renderCsv(model));
+  writeFileSync7(paths.json, `${JSON.stringify(model, null, 2)}
 `);
   return paths;
 }
 function writeText(file2, text2) {
-  mkdirSync6(dirname5(file2), { recursive: true });
-  writeFileSync6(file2, text2);
+  mkdirSync7(dirname5(file2), { recursive: true });
+  writeFileSync7(file2, text2);
 }
 
 // src/pipeline/ab-report.ts
 function writeAbReport(outDir, input2, details = {}) {
   const markdown = renderAbComment(input2);
-  const markdownFile = join17(outDir, "ab.md");
+  const markdownFile = join19(outDir, "ab.md");
   writeText(markdownFile, markdown);
-  writeText(join17(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
+  writeText(join19(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
 `);
   return { input: input2, markdown, markdownFile, counts: countRows(input2.rows), annotations: regressionAnnotations(input2.rows) };
 }
@@ -29165,10 +30062,34 @@ async function abPipeline(o) {
       timeoutMs: processBudgetMs(planOf(plan2, isCounted)),
       fixtures: o.fixtures,
       env: o.env,
-      log: o.log
+      log: o.log,
+      keepDumps: true
     });
     for (const p of counts.problems) o.log(`instruction counts: ${p}`);
     rows = measuresWall(measure) ? attachInstructionRows(rows, counts.rows, countRule) : rowsFromCounts(counts.rows, spec, countRule);
+  }
+  let profiles;
+  if (counts?.dumps) {
+    const change = (r) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
+    const flagged = rows.filter((r) => r.instructions && r.instructions.verdict !== "~").sort((a, b) => change(b) - change(a));
+    try {
+      profiles = profileAb({
+        runner: o.runner,
+        base: { dir: counts.dumps.base, plan: plan2 },
+        head: { dir: counts.dumps.head, plan: plan2 },
+        rows: flagged,
+        outDir: resolve3(o.outDir),
+        labels: { base: o.baseLabel, head: o.headLabel }
+      });
+      o.log(`profiles: ${profiles.diffs.length} flagged row(s) in ${Math.round(profiles.ms)} ms (counting took ${Math.round(counts.elapsedMs)} ms)`);
+      for (const p of profiles.problems) o.log(`profiles: ${p}`);
+      if (profiles.unwritten > 0)
+        o.log(`profiles: ${profiles.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
+    } catch (e) {
+      o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      for (const d of Object.values(counts.dumps)) rmSync7(d, { recursive: true, force: true });
+    }
   }
   const allocRule = { threshold: o.allocationThreshold ?? ALLOCATION_DEFAULTS.threshold };
   let allocations;
@@ -29217,13 +30138,15 @@ async function abPipeline(o) {
       ...load ? { loadShift: load } : {}
     },
     ...o.crossClient ? { crossClient: o.crossClient } : {},
-    ...o.trendUrl ? { trendUrl: o.trendUrl } : {}
+    ...o.trendUrl ? { trendUrl: o.trendUrl } : {},
+    ...profiles && profiles.diffs.length > 0 ? { profiles: profiles.diffs } : {}
   };
   const report2 = writeAbReport(o.outDir, input2, {
     roundsDone: rounds.roundsDone,
     stoppedEarly: rounds.stoppedEarly ?? null,
     elapsedMs: rounds.elapsedMs,
     ...counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {},
+    ...profiles ? { profileMs: profiles.ms } : {},
     ...allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}
   });
   return {
@@ -29244,10 +30167,10 @@ import { constants } from "node:os";
 
 // src/bee/dev-node.ts
 import { execFile as execFile2, spawn as spawn3 } from "node:child_process";
-import { closeSync, existsSync as existsSync7, mkdtempSync as mkdtempSync4, openSync, readFileSync as readFileSync12, rmSync as rmSync7 } from "node:fs";
+import { closeSync as closeSync2, existsSync as existsSync8, mkdtempSync as mkdtempSync4, openSync as openSync2, readFileSync as readFileSync13, rmSync as rmSync8 } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join18 } from "node:path";
+import { join as join20 } from "node:path";
 
 // src/bee/api.ts
 var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
@@ -29287,11 +30210,11 @@ function waitForHealth(baseUrl, o) {
 }
 async function buyBatch(baseUrl, o) {
   const path = `/stamps/${o.amount}/${o.depth}`;
-  let status;
+  let status2;
   let body;
   try {
     const res = await fetch(`${baseUrl}${path}`, { method: "POST", signal: AbortSignal.timeout(Math.min(6 * PROBE_TIMEOUT_MS, o.timeoutMs)) });
-    status = res.status;
+    status2 = res.status;
     body = await res.text();
   } catch (e) {
     throw new Error(`buying a postage batch on ${baseUrl}: POST ${path}: ${describe3(e)}`);
@@ -29302,7 +30225,7 @@ async function buyBatch(baseUrl, o) {
   } catch {
     parsed = void 0;
   }
-  if (status !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status} ${beeMessage(body)}`);
+  if (status2 !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status2} ${beeMessage(body)}`);
   const batchId = parsed.data.batchID.toLowerCase();
   await poll(`postage batch ${batchId} on ${baseUrl} not usable`, { timeoutMs: o.timeoutMs }, async () => {
     await preflight({ url: baseUrl, batchId });
@@ -29335,11 +30258,11 @@ function dockerRunArgs(o) {
     `--api-addr=:${CONTAINER_API_PORT}`
   ];
 }
-function dockerRemoveArgs(name) {
-  return ["rm", "--force", name];
+function dockerRemoveArgs(name2) {
+  return ["rm", "--force", name2];
 }
-function dockerLogsArgs(name) {
-  return ["logs", "--tail", "30", name];
+function dockerLogsArgs(name2) {
+  return ["logs", "--tail", "30", name2];
 }
 
 // src/bee/dev-node.ts
@@ -29369,12 +30292,12 @@ var Cleanup = class {
   }
 };
 function freePort() {
-  return new Promise((resolve19, reject) => {
+  return new Promise((resolve20, reject) => {
     const srv = createServer();
     srv.once("error", reject);
     srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
-      srv.close(() => typeof addr === "object" && addr ? resolve19(addr.port) : reject(new Error("no free port")));
+      srv.close(() => typeof addr === "object" && addr ? resolve20(addr.port) : reject(new Error("no free port")));
     });
   });
 }
@@ -29385,21 +30308,21 @@ function devNodeEnv(home, from = process.env) {
 }
 var lastLines = (text2, n = 30) => text2.trimEnd().split("\n").slice(-n).join("\n");
 async function launchBinary(path, port, cleanup, log2) {
-  if (!existsSync7(path)) throw new Error(`--bee-binary ${path}: no such file`);
-  const home = mkdtempSync4(join18(tmpdir3(), "bee-bench-dev-"));
-  const logFile = join18(home, "bee.log");
-  const fd = openSync(logFile, "a");
+  if (!existsSync8(path)) throw new Error(`--bee-binary ${path}: no such file`);
+  const home = mkdtempSync4(join20(tmpdir3(), "bee-bench-dev-"));
+  const logFile = join20(home, "bee.log");
+  const fd = openSync2(logFile, "a");
   const child = spawn3(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
-  closeSync(fd);
+  closeSync2(fd);
   let ended;
-  const exited = new Promise((resolve19) => {
+  const exited = new Promise((resolve20) => {
     child.once("exit", (code, signal) => {
       ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
-      resolve19();
+      resolve20();
     });
     child.once("error", (e) => {
       ended = `cannot start ${path}: ${e.message}`;
-      resolve19();
+      resolve20();
     });
   });
   cleanup.add(async () => {
@@ -29419,44 +30342,44 @@ async function launchBinary(path, port, cleanup, log2) {
       }
       log2(`bee: stopped process ${child.pid}`);
     }
-    rmSync7(home, { recursive: true, force: true });
+    rmSync8(home, { recursive: true, force: true });
   });
   return {
     url: `http://127.0.0.1:${port}`,
     what: `process ${child.pid ?? "(not started)"} (${path})`,
     gone: () => ended,
-    logTail: async () => lastLines(readFileSync12(logFile, "utf8"))
+    logTail: async () => lastLines(readFileSync13(logFile, "utf8"))
   };
 }
 function dockerCommand(docker, args, timeoutMs) {
-  return new Promise((resolve19) => {
+  return new Promise((resolve20) => {
     execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       const why = err ? err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message : "";
-      resolve19({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+      resolve20({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
     });
   });
 }
-async function removeContainer(name, log2, docker = "docker") {
-  const rm2 = await dockerCommand(docker, dockerRemoveArgs(name), 6e4);
-  if (rm2.ok) log2(`bee: removed container ${name}`);
-  else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name} already removed`);
-  else log2(`bee: could not remove container ${name} (${rm2.problem}); remove it with: docker rm --force ${name}`);
+async function removeContainer(name2, log2, docker = "docker") {
+  const rm2 = await dockerCommand(docker, dockerRemoveArgs(name2), 6e4);
+  if (rm2.ok) log2(`bee: removed container ${name2}`);
+  else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name2} already removed`);
+  else log2(`bee: could not remove container ${name2} (${rm2.problem}); remove it with: docker rm --force ${name2}`);
 }
 async function launchDocker(docker, port, cleanup, o) {
-  const name = containerName();
-  o.onContainer?.(name);
-  cleanup.add(() => removeContainer(name, o.log, docker));
-  const args = dockerRunArgs({ name, hostPort: port });
+  const name2 = containerName();
+  o.onContainer?.(name2);
+  cleanup.add(() => removeContainer(name2, o.log, docker));
+  const args = dockerRunArgs({ name: name2, hostPort: port });
   o.log(`bee: ${docker} ${args.join(" ")}`);
   const run2 = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
   if (!run2.ok)
     throw new Error(`docker run of the Bee dev node failed (${run2.problem}); without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH`);
   return {
     url: `http://127.0.0.1:${port}`,
-    what: `container ${name}`,
+    what: `container ${name2}`,
     gone: () => void 0,
     logTail: async () => {
-      const logs2 = await dockerCommand(docker, dockerLogsArgs(name), 3e4);
+      const logs2 = await dockerCommand(docker, dockerLogsArgs(name2), 3e4);
       return lastLines(`${logs2.stdout}
 ${logs2.problem}`);
     }
@@ -29518,6 +30441,7 @@ var options = {
   path: { type: "string", default: "." },
   profile: { type: "string", default: "quick" },
   case: { type: "string", multiple: true },
+  param: { type: "string" },
   large: { type: "boolean", default: false },
   "bee-url": { type: "string" },
   "batch-id": { type: "string" },
@@ -29562,14 +30486,14 @@ var log = (line) => {
   process.stderr.write(`${line}
 `);
 };
-function num(v, name, fallback, check2, hint) {
+function num(v, name2, fallback, check2, hint) {
   if (v === void 0) return fallback;
   const n = Number(v);
-  if (!Number.isFinite(n) || !check2(n)) throw new UsageError(`--${name} ${v}: ${hint}`);
+  if (!Number.isFinite(n) || !check2(n)) throw new UsageError(`--${name2} ${v}: ${hint}`);
   return n;
 }
-function changeThreshold(v, name, fallback) {
-  return num(v[name], name, fallback, (n) => n > 0 && n < 10, "a fraction, e.g. 0.01 for 1%");
+function changeThreshold(v, name2, fallback) {
+  return num(v[name2], name2, fallback, (n) => n > 0 && n < 10, "a fraction, e.g. 0.01 for 1%");
 }
 function source(text2, flag) {
   try {
@@ -29612,13 +30536,13 @@ function beeTarget(url2, batchId) {
   }
 }
 function common(v) {
-  const profile = ProfileSchema.safeParse(v.profile);
-  if (!profile.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
+  const profile2 = ProfileSchema.safeParse(v.profile);
+  if (!profile2.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
   if (Boolean(v["bee-url"]) !== Boolean(v["batch-id"])) throw new UsageError("--bee-url and --batch-id go together");
   return {
     devNode: devNodeOptions(v),
     specFile: resolve4(v.spec ?? defaultSpecPath()),
-    profile: profile.data,
+    profile: profile2.data,
     cases: v.case ?? [],
     large: v.large,
     bee: v["bee-url"] ? beeTarget(v["bee-url"], v["batch-id"]) : void 0,
@@ -29707,11 +30631,11 @@ async function ab(v) {
 }
 
 // src/cli/commands/bisect.ts
-import { existsSync as existsSync8, statSync as statSync2 } from "node:fs";
-import { join as join21, resolve as resolve5 } from "node:path";
+import { existsSync as existsSync9, statSync as statSync3 } from "node:fs";
+import { join as join23, resolve as resolve5 } from "node:path";
 
 // src/bisect/step-probe.ts
-import { join as join19 } from "node:path";
+import { join as join21 } from "node:path";
 var MEASURE_TEXT = { wall: "wall time, paired rounds", instructions: "instruction counts under callgrind" };
 async function bisectMeasure(requested, log2) {
   if (requested && !measuresInstructions(requested)) return "wall";
@@ -29744,7 +30668,7 @@ function abStepComparator(o) {
   return async (good, candidate, step2) => {
     const out = await abPipeline({
       ...o,
-      outDir: join19(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
+      outDir: join21(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
       base: { kind: "path", path: good.path },
       head: { kind: "path", path: candidate.path },
       baseLabel: good.commit.sha.slice(0, 12),
@@ -29760,7 +30684,7 @@ function renderBisectMarkdown(b, i) {
   const short2 = (sha) => sha.slice(0, 12);
   const change = i.measure === "wall time" ? formatTimeChange : formatAmountChange;
   const answer = b.first ? `**First commit whose change exceeds ${formatPercent(i.threshold)}: ${mdCode(short2(b.first.sha))}** ${mdText(b.first.subject)}` : `**No change found**: none of the ${b.range.length} commit(s) after ${mdCode(short2(b.good.sha))} exceeds ${formatPercent(i.threshold)} (${b.steps.length} step(s) measured).`;
-  const table2 = mdTable(
+  const table3 = mdTable(
     ["step", "commit", "position", "change", "95% interval", "verdict", "time", "subject"],
     b.steps.map((s, n) => [
       String(n + 1),
@@ -29778,15 +30702,15 @@ function renderBisectMarkdown(b, i) {
     `## bee-bench bisect: ${mdText(i.runner)} ${i.cases.map(mdCode).join(", ")}`,
     `Good ${mdCode(short2(b.good.sha))} \u2192 bad ${mdCode(short2(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is an A/B against the good commit (${mdText(i.measure)}).`,
     answer,
-    table2,
+    table3,
     `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`
   ]);
 }
 
 // src/bisect/run.ts
-import { mkdtempSync as mkdtempSync5, rmSync as rmSync8 } from "node:fs";
+import { mkdtempSync as mkdtempSync5, rmSync as rmSync9 } from "node:fs";
 import { tmpdir as tmpdir4 } from "node:os";
-import { join as join20 } from "node:path";
+import { join as join22 } from "node:path";
 
 // src/history/git.ts
 import { execFile as execFile3 } from "node:child_process";
@@ -29834,11 +30758,11 @@ function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
   ];
   const base = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
   const env = { ...base, ...auth ? remoteAuthEnv(auth, base) : {} };
-  const run2 = (args, opts = {}) => new Promise((resolve19, reject) => {
+  const run2 = (args, opts = {}) => new Promise((resolve20, reject) => {
     const child = execFile3("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (opts.allowFail) return resolve19({ ok: !err, stdout, stderr });
+      if (opts.allowFail) return resolve20({ ok: !err, stdout, stderr });
       if (err) return reject(new GitError(args, err.code ?? null, stderr || err.message));
-      resolve19(stdout);
+      resolve20(stdout);
     });
     if (opts.input !== void 0) child.stdin?.end(opts.input);
   });
@@ -29896,12 +30820,12 @@ async function bisect(o) {
   const started = performance.now();
   const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
   o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
-  const workDir = o.workDir ?? mkdtempSync5(join20(tmpdir4(), "bee-bench-bisect-"));
+  const workDir = o.workDir ?? mkdtempSync5(join22(tmpdir4(), "bee-bench-bisect-"));
   const git2 = gitIn(o.repo);
   const made = [];
   const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
   const checkout = async (c) => {
-    const dir = join20(workDir, c.sha.slice(0, 16));
+    const dir = join22(workDir, c.sha.slice(0, 16));
     await removeWorktree(dir);
     await git2(["worktree", "prune"]);
     await git2(["worktree", "add", "--detach", dir, c.sha]);
@@ -29928,7 +30852,7 @@ async function bisect(o) {
     return { ...outcome, good, bad: bad2, range: commits, elapsedMs: performance.now() - started };
   } finally {
     for (const dir of made) await removeWorktree(dir);
-    if (!o.workDir) rmSync8(workDir, { recursive: true, force: true });
+    if (!o.workDir) rmSync9(workDir, { recursive: true, force: true });
   }
 }
 
@@ -29939,7 +30863,7 @@ async function bisect2(v) {
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
   const repo = resolve5(v.path);
-  if (!existsSync8(repo) || !statSync2(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  if (!existsSync9(repo) || !statSync3(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
   const outcome = await bisect({
@@ -29950,7 +30874,7 @@ async function bisect2(v) {
     compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] })
   });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
-  writeText(join21(c.outDir, "bisect.md"), md);
+  writeText(join23(c.outDir, "bisect.md"), md);
   process.stdout.write(md);
   return 0;
 }
@@ -30082,8 +31006,8 @@ ${mdTable(
 }
 
 // src/cli/results.ts
-import { existsSync as existsSync9, readdirSync as readdirSync5, statSync as statSync3 } from "node:fs";
-import { join as join22, resolve as resolve6 } from "node:path";
+import { existsSync as existsSync10, readdirSync as readdirSync7, statSync as statSync4 } from "node:fs";
+import { join as join24, resolve as resolve6 } from "node:path";
 
 // src/stats/scoreboard.ts
 function unitCosts(cells) {
@@ -30264,8 +31188,8 @@ function labelOf(c, sc, runner) {
   const recorded = c.param["label"];
   if (typeof recorded === "string" && recorded.length > 0) return recorded;
   const same = (a, b) => {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== "label"));
-    return [...keys].every((k) => a[k] === b[k]);
+    const keys2 = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== "label"));
+    return [...keys2].every((k) => a[k] === b[k]);
   };
   for (const p of sc ? [...sc.params.full, ...sc.params.quick] : []) {
     if (same(effectiveParam(p, runner), c.param)) return p.label;
@@ -30362,10 +31286,10 @@ function buildCell(runner, c, basis) {
   if (Number.isFinite(s.cv)) cell.cv = s.cv;
   if (s.p95 !== null) cell.p95Ns = s.p95;
   if (s.median > 0) cell.spread = Math.max(s.median - s.min, s.max - s.median) / s.median;
-  const { bytes, ops } = c.work;
-  if (bytes && s.median > 0) cell.bytesPerNs = bytes / s.median;
+  const { bytes: bytes2, ops } = c.work;
+  if (bytes2 && s.median > 0) cell.bytesPerNs = bytes2 / s.median;
   if (ops) cell.perOpNs = s.median / ops;
-  const units = basis === "bytes" ? bytes : basis === "ops" ? ops : 1;
+  const units = basis === "bytes" ? bytes2 : basis === "ops" ? ops : 1;
   if (units && units > 0) cell.unitCostNs = s.median / units;
   const wall = sum(c.samples_ns);
   const cpu = sum(c.cpu_ns);
@@ -30443,11 +31367,11 @@ function short(hash2) {
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync3(p).isDirectory()) for (const e of readdirSync5(p).sort()) walk2(join22(p, e));
+    if (statSync4(p).isDirectory()) for (const e of readdirSync7(p).sort()) walk2(join24(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
-    if (!existsSync9(p)) throw new UsageError(`${p}: no such file or folder`);
+    if (!existsSync10(p)) throw new UsageError(`${p}: no such file or folder`);
     walk2(resolve6(p));
   }
   return files;
@@ -30471,8 +31395,8 @@ function compare(v, positionals) {
 }
 
 // src/cli/commands/history-export-gab.ts
-import { readFileSync as readFileSync14, statSync as statSync4 } from "node:fs";
-import { join as join26, resolve as resolve9 } from "node:path";
+import { readFileSync as readFileSync15, statSync as statSync5 } from "node:fs";
+import { join as join28, resolve as resolve9 } from "node:path";
 
 // src/history/schema.ts
 var RECORD_SCHEMA_V1 = "bee-bench/history-record@1";
@@ -30496,7 +31420,7 @@ var RecordCountsSchema = external_exports.object({
 });
 var RecordCaseSchema = external_exports.object({
   id: external_exports.string().min(1),
-  kind: KindSchema2,
+  kind: KindSchema,
   /** The param's label: with `id` and `runner`, names a series. */
   label: external_exports.string(),
   param: external_exports.record(external_exports.string(), external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()])),
@@ -30574,18 +31498,18 @@ function stableJson(value) {
 }
 function sortKeys(_key, v) {
   if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-  const keys = Object.keys(v);
+  const keys2 = Object.keys(v);
   let sorted2 = true;
-  for (let i = 1; i < keys.length; i++) {
-    if (keys[i - 1] > keys[i]) {
+  for (let i = 1; i < keys2.length; i++) {
+    if (keys2[i - 1] > keys2[i]) {
       sorted2 = false;
       break;
     }
   }
   if (sorted2) return v;
-  keys.sort();
+  keys2.sort();
   const out = {};
-  for (const k of keys) out[k] = v[k];
+  for (const k of keys2) out[k] = v[k];
   return out;
 }
 function stableJsonPretty(value) {
@@ -30606,9 +31530,9 @@ function write(v, indent, pad) {
     if (flat) return `[${v.map((x) => write(x, indent, pad)).join(indent === null ? "," : ", ")}]`;
     return `[${nl}${v.map((x) => inner + write(x, indent, inner)).join(`,${nl}`)}${nl}${pad}]`;
   }
-  const keys = Object.keys(v).filter((k) => v[k] !== void 0).sort();
-  if (keys.length === 0) return "{}";
-  const body = keys.map((k) => `${inner}${JSON.stringify(k)}${colon}${write(v[k], indent, inner)}`);
+  const keys2 = Object.keys(v).filter((k) => v[k] !== void 0).sort();
+  if (keys2.length === 0) return "{}";
+  const body = keys2.map((k) => `${inner}${JSON.stringify(k)}${colon}${write(v[k], indent, inner)}`);
   return `{${nl}${body.join(`,${nl}`)}${nl}${pad}}`;
 }
 
@@ -30652,12 +31576,12 @@ function countFigures(c) {
   const s = c.instructions;
   if (!s || s.length === 0) return void 0;
   const m = median(s);
-  const { ops, bytes } = c.work;
+  const { ops, bytes: bytes2 } = c.work;
   return {
     samples: [...s],
     median: m,
     ...ops !== void 0 && ops > 0 ? { per_op: m / ops } : {},
-    ...bytes !== void 0 && bytes > 0 ? { per_byte: m / bytes } : {}
+    ...bytes2 !== void 0 && bytes2 > 0 ? { per_byte: m / bytes2 } : {}
   };
 }
 var ALLOC_METRICS = { bytesPerIteration: "B/iter", allocsPerIteration: "allocs/iter", bytesPerOp: "B/op", allocsPerOp: "allocs/op" };
@@ -30744,15 +31668,15 @@ function tryParseRecord(file2, text2) {
 }
 
 // src/history/read.ts
-import { readdirSync as readdirSync6, readFileSync as readFileSync13 } from "node:fs";
-import { join as join23 } from "node:path";
+import { readdirSync as readdirSync8, readFileSync as readFileSync14 } from "node:fs";
+import { join as join25 } from "node:path";
 var RUNS_DIR = "runs";
 function listRecordFiles(folder) {
   const out = [];
   const walk2 = (rel) => {
     let entries;
     try {
-      entries = readdirSync6(join23(folder, rel), { withFileTypes: true });
+      entries = readdirSync8(join25(folder, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
@@ -30769,7 +31693,7 @@ function listRecordFiles(folder) {
 function readRecords(folder) {
   const set2 = { records: [], invalid: [] };
   for (const file2 of listRecordFiles(folder)) {
-    const got = tryParseRecord(file2, readFileSync13(join23(folder, file2), "utf8"));
+    const got = tryParseRecord(file2, readFileSync14(join25(folder, file2), "utf8"));
     if ("record" in got) set2.records.push(got);
     else set2.invalid.push(got);
   }
@@ -30806,17 +31730,17 @@ function scoreRun(runId, records, groupOf, figure = timeFigure) {
     if (!r) continue;
     const seen = /* @__PURE__ */ new Set();
     for (const c of r.record.cases) {
-      const key3 = `${c.id}\0${c.label}`;
-      if (seen.has(key3) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
-      seen.add(key3);
-      const row = rows.get(key3) ?? [];
+      const key4 = `${c.id}\0${c.label}`;
+      if (seen.has(key4) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
+      seen.add(key4);
+      const row = rows.get(key4) ?? [];
       row.push({ runner, c });
-      rows.set(key3, row);
+      rows.set(key4, row);
     }
   }
   const scored = [];
-  for (const key3 of [...rows.keys()].sort()) {
-    const cells = rows.get(key3);
+  for (const key4 of [...rows.keys()].sort()) {
+    const cells = rows.get(key4);
     const cost = unitCost(cells, figure);
     if (!cost) continue;
     const first3 = cells[0];
@@ -30949,8 +31873,8 @@ var MESSAGE_MAX = 200;
 function seriesFile(caseId) {
   const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
   const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 100);
-  const name = plain ? caseId : `${sanitized}~${createHash4("sha256").update(caseId).digest("hex").slice(0, 16)}`;
-  return `${SERIES_DIR}/${name}.json`;
+  const name2 = plain ? caseId : `${sanitized}~${createHash4("sha256").update(caseId).digest("hex").slice(0, 16)}`;
+  return `${SERIES_DIR}/${name2}.json`;
 }
 var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
 function unitOf(c) {
@@ -31018,10 +31942,10 @@ function deriveHistory(set2, opts = {}) {
     branches.add(record2.branch);
     for (const c of record2.cases) {
       if (c.status !== "ok" || c.median_ns === null) continue;
-      const key3 = `${c.id}\0${c.label}\0${record2.runner}`;
-      let acc = series.get(key3);
+      const key4 = `${c.id}\0${c.label}\0${record2.runner}`;
+      let acc = series.get(key4);
       if (!acc) {
-        series.set(key3, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
+        series.set(key4, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
         if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
       }
       if (acc.at[acc.at.length - 1] === k) continue;
@@ -31169,9 +32093,9 @@ function derive(set2, opts = {}) {
 
 // src/history/store.ts
 var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
-import { existsSync as existsSync10 } from "node:fs";
+import { existsSync as existsSync11 } from "node:fs";
 import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname as dirname6, join as join24, normalize, resolve as resolve8, sep } from "node:path";
+import { dirname as dirname6, join as join26, normalize, resolve as resolve8, sep } from "node:path";
 var FUTURE_SKEW_MS = 10 * 6e4;
 var RecordConflictError = class extends Error {
   constructor(file2) {
@@ -31244,7 +32168,7 @@ async function pushAttempts(git2, files, opts) {
   const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git2, branch);
-    const folderAbs = join24(opts.workdir, folder);
+    const folderAbs = join26(opts.workdir, folder);
     await refuseLinks(opts.workdir, folder);
     const { added, present: present2 } = await addRecords(folderAbs, files);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
@@ -31280,7 +32204,7 @@ function futureField(r, notAfter) {
     ["finished_at", r.finished_at],
     ["commit.timestamp", r.commit.timestamp]
   ];
-  for (const [name, value] of fields) if (value && Date.parse(value) > notAfter) return `${name} ${value}`;
+  for (const [name2, value] of fields) if (value && Date.parse(value) > notAfter) return `${name2} ${value}`;
   return void 0;
 }
 function setAsideFuture(set2, notAfter) {
@@ -31307,12 +32231,12 @@ async function refuseLinks(workdir, folder) {
   const parts = folder === "." ? [] : folder.split("/");
   for (let i = 1; i <= parts.length; i++) {
     const rel = parts.slice(0, i).join("/");
-    const st = await lstat(join24(workdir, rel)).catch(() => void 0);
+    const st = await lstat(join26(workdir, rel)).catch(() => void 0);
     if (!st) return;
     if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
   }
   const walk2 = async (rel) => {
-    for (const e of await readdir(join24(workdir, rel), { withFileTypes: true })) {
+    for (const e of await readdir(join26(workdir, rel), { withFileTypes: true })) {
       const child = rel === "." ? e.name : `${rel}/${e.name}`;
       if (e.isSymbolicLink()) throw new HistoryLinkError(child);
       if (e.isDirectory() && child !== ".git") await walk2(child);
@@ -31332,7 +32256,7 @@ function defaultMessage(records, branch) {
   return [head, "", ...paths].join("\n");
 }
 async function openClone(git2, remote) {
-  if (!existsSync10(join24(git2.cwd, ".git"))) {
+  if (!existsSync11(join26(git2.cwd, ".git"))) {
     await mkdir(git2.cwd, { recursive: true });
     await git2(["init", "-q"]);
     await git2(["remote", "add", "origin", remote]);
@@ -31359,7 +32283,7 @@ async function addRecords(folderAbs, files) {
   const added = [];
   const present2 = [];
   for (const [path, text2] of files) {
-    const abs = join24(folderAbs, path);
+    const abs = join26(folderAbs, path);
     let existing = null;
     try {
       existing = await readFile(abs, "utf8");
@@ -31379,23 +32303,23 @@ async function addRecords(folderAbs, files) {
   return { added: added.sort(), present: present2.sort() };
 }
 async function copySite(siteDir2, folderAbs) {
-  for (const name of await readdir(siteDir2)) {
-    if (RESERVED.has(name)) throw new Error(`history: site file ${name} would shadow the history's own ${name}; rename it in ${siteDir2}`);
+  for (const name2 of await readdir(siteDir2)) {
+    if (RESERVED.has(name2)) throw new Error(`history: site file ${name2} would shadow the history's own ${name2}; rename it in ${siteDir2}`);
   }
   await mkdir(folderAbs, { recursive: true });
   await cp(siteDir2, folderAbs, { recursive: true, force: true });
 }
 async function writeDerived(folderAbs, derived2) {
-  await rm(join24(folderAbs, SERIES_DIR), { recursive: true, force: true });
-  await mkdir(join24(folderAbs, SERIES_DIR), { recursive: true });
-  for (const [path, text2] of derived2) await writeFile(join24(folderAbs, path), text2);
+  await rm(join26(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join26(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text2] of derived2) await writeFile(join26(folderAbs, path), text2);
 }
 async function stagedChanges(git2, folder) {
   const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
   const changes = [];
   for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
   const runs = folder === "." ? `${RUNS_DIR}/` : `${folder}/${RUNS_DIR}/`;
-  const bad2 = changes.filter(([status, path]) => path.startsWith(runs) && status !== "A");
+  const bad2 = changes.filter(([status2, path]) => path.startsWith(runs) && status2 !== "A");
   if (bad2.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad2.map(([s, p]) => `${s} ${p}`).join(", ")}`);
   return changes;
 }
@@ -31447,8 +32371,8 @@ var OUR_NAME = /^(\S+) \[(.*)\] \((js|go|rs)\)$/;
 function gabName(id, label, runner) {
   return `${id} [${label}] (${runner})`;
 }
-function parseGabName(name) {
-  const m = OUR_NAME.exec(name);
+function parseGabName(name2) {
+  const m = OUR_NAME.exec(name2);
   return m ? { id: m[1], label: m[2], runner: m[3] } : null;
 }
 var COUNT_SUFFIX = " instructions";
@@ -31460,8 +32384,8 @@ function parseGabCountName(b) {
   if (b.unit !== GAB_COUNT_UNIT || !b.name.endsWith(COUNT_SUFFIX)) return null;
   return parseGabName(b.name.slice(0, -COUNT_SUFFIX.length));
 }
-function gabSlug(name) {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "bench";
+function gabSlug(name2) {
+  return name2.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "bench";
 }
 var TIME_NS = { ns: 1, us: 1e3, \u00B5s: 1e3, \u03BCs: 1e3, ms: 1e6, s: 1e9, sec: 1e9, second: 1e9, seconds: 1e9 };
 function toNs(value, unit) {
@@ -31508,12 +32432,12 @@ function importGab(file2, text2, opts = {}) {
   for (const list of Object.values(data.entries))
     for (const e of list) for (const b of e.benches) if (!parseGabName(b.name) && !parseGabCountName(b)) names.add(b.name);
   const taken = /* @__PURE__ */ new Set();
-  for (const name of [...names].sort(byString)) {
-    const base = `gab.${gabSlug(name)}`;
+  for (const name2 of [...names].sort(byString)) {
+    const base = `gab.${gabSlug(name2)}`;
     let id = base;
     for (let k = 2; taken.has(id); k++) id = `${base}-${k}`;
     taken.add(id);
-    foreign.set(name, id);
+    foreign.set(name2, id);
   }
   for (const suite of Object.keys(data.entries).sort(byString)) {
     (data.entries[suite] ?? []).forEach((entry, i) => {
@@ -31551,7 +32475,7 @@ function importedCase({ bench, id, label }, at, out) {
   const spread = range ? Number(range[1]) : NaN;
   const mad = ns === null || !Number.isFinite(spread) ? null : range?.[2] === "%" ? ns * spread / 100 : toNs(spread, bench.unit.split("	")[0] ?? "");
   const ops = positive3(extra.get("ops"));
-  const bytes = positive3(extra.get("bytes"));
+  const bytes2 = positive3(extra.get("bytes"));
   const samples = /(\d+) samples/.exec(bench.extra ?? "");
   const n = Math.round(positive3(extra.get("n")) ?? positive3(samples?.[1]) ?? 1);
   const c = {
@@ -31566,7 +32490,7 @@ function importedCase({ bench, id, label }, at, out) {
     max_ns: ns,
     mad_ns: mad !== null && mad >= 0 && Number.isFinite(mad) ? mad : null,
     samples_ns: [],
-    work: { ...ops !== void 0 ? { ops } : {}, ...bytes !== void 0 ? { bytes } : {} },
+    work: { ...ops !== void 0 ? { ops } : {}, ...bytes2 !== void 0 ? { bytes: bytes2 } : {} },
     peak_rss_bytes: null,
     gab: { ...bench }
   };
@@ -31582,9 +32506,9 @@ function entryRecord(file2, where, origin, entry, runner, { benches, counts }, b
   const seen = /* @__PURE__ */ new Map();
   let client = null;
   for (const placed of benches) {
-    const key3 = `${placed.id}\0${placed.label}`;
-    const k = (seen.get(key3) ?? 0) + 1;
-    seen.set(key3, k);
+    const key4 = `${placed.id}\0${placed.label}`;
+    const k = (seen.get(key4) ?? 0) + 1;
+    seen.set(key4, k);
     const label = k === 1 ? placed.label : `${placed.label}#${k}`;
     cases.push(importedCase({ ...placed, label }, `${where}.benches[${placed.j}]`, out));
     const cl = parseExtra(placed.bench.extra).get("client");
@@ -31674,8 +32598,8 @@ function countBench(c, run2) {
 function importedCounts(bench) {
   const extra = parseExtra(bench.extra);
   const samples = (extra.get("samples") ?? "").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  const exact = (key3) => {
-    const v = extra.get(key3);
+  const exact = (key4) => {
+    const v = extra.get(key4);
     const n = v === void 0 ? NaN : Number(v);
     return Number.isFinite(n) && n >= 0 ? n : void 0;
   };
@@ -31739,14 +32663,14 @@ function exportGabData(records) {
   for (const r of sorted2) {
     const suite = r.source?.suite ?? NATIVE_SUITE;
     repoUrl ??= r.source?.repo_url;
-    const key3 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
-    const e = open2.get(key3);
+    const key4 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
+    const e = open2.get(key4);
     if (e) {
       e.benches.push(...exportGab(r));
       continue;
     }
     const fresh = gabEntry(r);
-    open2.set(key3, fresh);
+    open2.set(key4, fresh);
     (entries[suite] ??= []).push(fresh);
   }
   const dates = sorted2.map(gabDate);
@@ -31767,8 +32691,8 @@ function sig6(v) {
 
 // src/history/publish.ts
 import { execFileSync as execFileSync4 } from "node:child_process";
-import { existsSync as existsSync11 } from "node:fs";
-import { join as join25 } from "node:path";
+import { existsSync as existsSync12 } from "node:fs";
+import { join as join27 } from "node:path";
 function headCommit(dir) {
   const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
     encoding: "utf8",
@@ -31793,8 +32717,8 @@ function commitUrl(sha, from) {
   return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
 }
 function siteDir() {
-  const dir = join25(packageRoot(), "pages", "dist");
-  return existsSync11(join25(dir, "index.html")) ? dir : void 0;
+  const dir = join27(packageRoot(), "pages", "dist");
+  return existsSync12(join27(dir, "index.html")) ? dir : void 0;
 }
 function publishRecords(records, o) {
   return writeHistory(records, {
@@ -31836,7 +32760,7 @@ function writeOrPrint(v, text2) {
   else process.stdout.write(text2);
 }
 function resultOrRecord(file2) {
-  const text2 = readFileSync14(file2, "utf8");
+  const text2 = readFileSync15(file2, "utf8");
   let schema;
   try {
     schema = JSON.parse(text2)?.schema;
@@ -31846,22 +32770,22 @@ function resultOrRecord(file2) {
   return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text2) : loadResult(file2);
 }
 function historyRecords(path) {
-  if (!statSync4(path).isDirectory()) return [parseRecord(path, readFileSync14(path, "utf8"))];
+  if (!statSync5(path).isDirectory()) return [parseRecord(path, readFileSync15(path, "utf8"))];
   const set2 = readRecords(path);
   if (set2.invalid.length > 0)
-    throw new InputError(join26(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+    throw new InputError(join28(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
   if (set2.records.length === 0)
     throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set2.records.map((r) => r.record);
 }
 
 // src/cli/commands/history-import-gab.ts
-import { readFileSync as readFileSync15 } from "node:fs";
+import { readFileSync as readFileSync16 } from "node:fs";
 import { resolve as resolve11 } from "node:path";
 
 // src/cli/history-target.ts
 import { execFileSync as execFileSync5 } from "node:child_process";
-import { join as join27, resolve as resolve10 } from "node:path";
+import { join as join29, resolve as resolve10 } from "node:path";
 function headContext(v) {
   let commit;
   try {
@@ -31891,7 +32815,7 @@ function historyTarget(v) {
   return {
     remote: v.remote,
     ...token ? { token } : {},
-    workdir: resolve10(v.workdir ?? join27(".bee-bench", "history")),
+    workdir: resolve10(v.workdir ?? join29(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
@@ -31907,7 +32831,7 @@ async function historyImportGab(v, paths) {
   const runner = v.runner?.[0] === void 0 ? void 0 : RunnerSchema.safeParse(v.runner[0]);
   if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
   const file2 = resolve11(paths[0]);
-  const imported = importGab(file2, readFileSync15(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
+  const imported = importGab(file2, readFileSync16(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
   for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
   if (imported.charted === 0) {
     log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
@@ -31937,11 +32861,11 @@ import { resolve as resolve14 } from "node:path";
 
 // src/shard/commands.ts
 import { appendFileSync as appendFileSync2 } from "node:fs";
-import { join as join30, resolve as resolve13 } from "node:path";
+import { join as join32, resolve as resolve13 } from "node:path";
 
 // src/shard/assignment.ts
 import { createHash as createHash5 } from "node:crypto";
-import { readFileSync as readFileSync16 } from "node:fs";
+import { readFileSync as readFileSync17 } from "node:fs";
 
 // src/shard/cost.ts
 var QUICK_ITERATION_S = 0.15;
@@ -31965,9 +32889,9 @@ function historyModel(records, fallback) {
     for (const c of r.cases) {
       const ns = c.status === "skipped" ? 0 : c.status === "ok" ? c.median_ns : null;
       if (ns === null) continue;
-      const key3 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
-      const seen = newest.get(key3);
-      if (!seen || r.started_at > seen.at) newest.set(key3, { at: r.started_at, ns });
+      const key4 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
+      const seen = newest.get(key4);
+      if (!seen || r.started_at > seen.at) newest.set(key4, { at: r.started_at, ns });
     }
   }
   return {
@@ -32056,7 +32980,7 @@ function assign(selection, plans, model, n) {
 function loadAssignment(file2) {
   let text2;
   try {
-    text2 = readFileSync16(file2, "utf8");
+    text2 = readFileSync17(file2, "utf8");
   } catch (e) {
     throw new InputError(
       file2,
@@ -32080,13 +33004,13 @@ function matrixOf(a) {
 }
 
 // src/shard/merge.ts
-import { existsSync as existsSync12, readFileSync as readFileSync17 } from "node:fs";
-import { join as join29 } from "node:path";
+import { existsSync as existsSync13, readFileSync as readFileSync18 } from "node:fs";
+import { join as join31 } from "node:path";
 
 // src/shard/run.ts
-import { mkdirSync as mkdirSync7, writeFileSync as writeFileSync7 } from "node:fs";
+import { mkdirSync as mkdirSync8, writeFileSync as writeFileSync8 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { join as join28, resolve as resolve12 } from "node:path";
+import { join as join30, resolve as resolve12 } from "node:path";
 var SHARD_RUN_SCHEMA_ID = "bee-bench/shard-run@1";
 var ShardRunSchema = external_exports.strictObject({
   schema: external_exports.literal(SHARD_RUN_SCHEMA_ID),
@@ -32100,7 +33024,7 @@ var ShardRunSchema = external_exports.strictObject({
   problems: external_exports.array(external_exports.string())
 });
 var SHARD_FILE = "shard.json";
-var shardResultFile = (runner, evidence) => join28("results", `${runner}.${evidence}.json`);
+var shardResultFile = (runner, evidence) => join30("results", `${runner}.${evidence}.json`);
 async function runShard(o) {
   const started = performance.now();
   const shard = o.assignment.shards.find((s) => s.index === o.index);
@@ -32136,7 +33060,7 @@ async function runShard(o) {
       const file2 = shardResultFile(runner, "wall");
       const inv = await invokeRunner(command, {
         plan: wall,
-        out: join28(outDir, file2),
+        out: join30(outDir, file2),
         timeoutMs: processBudgetMs(wall),
         bee: o.bee,
         onLine: (l) => o.log(`[${runner}] ${l}`)
@@ -32156,7 +33080,7 @@ async function runShard(o) {
         runner,
         plan: counted,
         counter,
-        out: join28(outDir, file2),
+        out: join30(outDir, file2),
         timeoutMs: processBudgetMs(counted),
         onLine: (l) => o.log(`[${runner} count] ${l}`)
       });
@@ -32167,7 +33091,7 @@ async function runShard(o) {
       const file2 = shardResultFile(runner, "allocations");
       const allocs = await allocationRun(command, {
         plan: allocated,
-        out: join28(outDir, file2),
+        out: join30(outDir, file2),
         timeoutMs: processBudgetMs(allocated),
         onLine: (l) => o.log(`[${runner} allocations] ${l}`)
       });
@@ -32176,17 +33100,17 @@ async function runShard(o) {
     }
   }
   run2.elapsed_s = (performance.now() - started) / 1e3;
-  mkdirSync7(outDir, { recursive: true });
-  writeFileSync7(join28(outDir, SHARD_FILE), `${JSON.stringify(run2, null, 2)}
+  mkdirSync8(outDir, { recursive: true });
+  writeFileSync8(join30(outDir, SHARD_FILE), `${JSON.stringify(run2, null, 2)}
 `);
   return run2;
 }
 
 // src/shard/merge.ts
 function loadShard(dir) {
-  const file2 = join29(dir, SHARD_FILE);
-  if (!existsSync12(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
-  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync17(file2, "utf8")));
+  const file2 = join31(dir, SHARD_FILE);
+  if (!existsSync13(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
+  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync18(file2, "utf8")));
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
   return { dir, run: parsed.data };
 }
@@ -32194,14 +33118,14 @@ var rowKey4 = (runner, id, label) => `${runner} ${id} ${String(label)}`;
 function mergeShards(shards, plans) {
   if (shards.length === 0) throw new InputError("merge", ["no shard folders given"], "pass the folders of every shard");
   const assignment = shards[0].run.assignment;
-  const key3 = selectionKey(assignment.selection);
+  const key4 = selectionKey(assignment.selection);
   const seen = /* @__PURE__ */ new Map();
   for (const s of shards) {
-    if (selectionKey(s.run.assignment.selection) !== key3 || s.run.shard.total !== assignment.shards.length) {
-      throw new InputError(join29(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
+    if (selectionKey(s.run.assignment.selection) !== key4 || s.run.shard.total !== assignment.shards.length) {
+      throw new InputError(join31(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
     }
     const other = seen.get(s.run.shard.index);
-    if (other) throw new InputError(join29(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
+    if (other) throw new InputError(join31(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
     seen.set(s.run.shard.index, s.dir);
   }
   const missingShards = assignment.shards.map((s) => s.index).filter((i) => !seen.has(i));
@@ -32213,7 +33137,7 @@ function mergeShards(shards, plans) {
   ]);
   for (const s of shards) {
     for (const f of s.run.files) {
-      const result2 = loadResult(join29(s.dir, f.file));
+      const result2 = loadResult(join31(s.dir, f.file));
       for (const c of result2.cases) delivered.get(f.evidence).set(rowKey4(f.runner, c.id, c.param.label), { shard: s.run.shard.index, c, result: result2 });
     }
   }
@@ -32340,7 +33264,7 @@ function mergeCommand(specFile, shardDirs, outDir) {
       "merge with the spec the shards ran (--spec)"
     );
   const merged = mergeShards(shards, plans);
-  for (const r of merged.results) writeText(join30(resolve13(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
+  for (const r of merged.results) writeText(join32(resolve13(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
 `);
   const reports = writeReports(outDir, aggregate(merged.results, spec, { specHash: hash2 }));
   appendFileSync2(reports.markdown, `
@@ -32379,6 +33303,94 @@ function plan(v) {
   return 0;
 }
 
+// src/pipeline/profile.ts
+import { mkdirSync as mkdirSync9, rmSync as rmSync10 } from "node:fs";
+import { join as join33, resolve as resolve16 } from "node:path";
+function rowPlan(o) {
+  const { spec, hash: hash2 } = loadSpec(o.specFile);
+  const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
+  const units = all.units.filter((u) => u.id === o.caseId && isCounted(u));
+  if (units.length === 0) throw new Error(`--case ${o.caseId}: no CPU case of that id in ${o.profile} (profiles come from instruction counts, CPU rows only)`);
+  const labels = units.map((u) => String(u.param.label));
+  const label = o.param ?? (labels.length === 1 ? labels[0] : void 0);
+  if (label === void 0 || !labels.includes(label))
+    throw new Error(`--param ${o.param ?? "(none)"}: ${o.caseId} has params ${labels.join(", ")} in ${o.profile}; name one with --param`);
+  return { plan: planOf(all, (u) => u.id === o.caseId && String(u.param.label) === label), row: { caseId: o.caseId, label } };
+}
+async function profileSide(o, source2, name2, plan2, row) {
+  const found = await findCounter();
+  if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
+  const built = await buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
+  const dir = join33(o.outDir, "counts");
+  mkdirSync9(dir, { recursive: true });
+  const dumps = join33(dir, `dumps-${name2}`);
+  try {
+    const run2 = await countRunner(built.command, {
+      runner: o.runner,
+      plan: plan2,
+      counter: found.counter,
+      out: join33(dir, `${name2}.json`),
+      timeoutMs: processBudgetMs(plan2),
+      keepDumps: dumps,
+      onLine: (l) => o.log(`[${name2}] ${l}`)
+    });
+    if (run2.problems.length > 0) throw new Error(`${name2}: ${run2.problems.join("; ")}`);
+    const p = profileOf(o.runner, { dir: dumps, plan: plan2 }, row);
+    if (!p) throw new Error(`${name2}: the counting run dumped no iteration of ${row.caseId} ${row.label}`);
+    return p;
+  } finally {
+    rmSync10(dumps, { recursive: true, force: true });
+  }
+}
+function sideText(p, row, label) {
+  const fns = [...p.functions.values()];
+  const line = (f) => `| \`${displayName(p.runner, f.name).replace(/`/g, "'")}\` | ${formatCount(f.self)} | ${formatCount(f.inclusive)} |`;
+  const table3 = (sorted2) => ["| function | own | inclusive |", "|---|---:|---:|", ...sorted2.slice(0, 15).map(line)].join("\n");
+  return [
+    `## ${row.caseId} ${row.label} (${label}): ${formatCount(p.total)} instructions per iteration`,
+    "### By own instructions",
+    table3([...fns].sort((a, b) => b.self - a.self)),
+    "### By inclusive instructions",
+    table3([...fns].sort((a, b) => b.inclusive - a.inclusive))
+  ].join("\n\n");
+}
+async function profileCommand(o) {
+  const { plan: plan2, row } = rowPlan(o);
+  const outDir = resolve16(o.outDir);
+  const asked = ["base", "head"].filter((s) => o.sides[s]);
+  if (asked.length === 0) throw new Error("profile needs --head SRC (one side) or --base SRC --head SRC (the difference)");
+  const got = await Promise.all(asked.map((s) => profileSide({ ...o, outDir }, o.sides[s], s, planOf(plan2, isCounted), row)));
+  const sides = Object.fromEntries(asked.map((s, i) => [s, got[i]]));
+  const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels);
+  const markdown = diff ? (renderProfileSection([diff], Number.MAX_SAFE_INTEGER) ?? "").replace("<details>", "<details open>") : asked.map((s) => sideText(sides[s], row, o.labels[s])).join("\n\n");
+  return { markdown: `${markdown}
+`, dir };
+}
+
+// src/cli/commands/profile.ts
+async function profile(v) {
+  const c = common(v);
+  const runner = oneRunner(v, "profile");
+  if ((v.case?.length ?? 0) !== 1) throw new UsageError("profile needs exactly one --case ID");
+  if (!v.head && !v.base) throw new UsageError("profile needs --head SRC (one side) or --base SRC --head SRC (the difference)");
+  const out = await profileCommand({
+    runner,
+    specFile: c.specFile,
+    profile: c.profile,
+    caseId: v.case[0],
+    ...v.param ? { param: v.param } : {},
+    sides: { ...v.base ? { base: source(v.base, "base") } : {}, ...v.head ? { head: source(v.head, "head") } : {} },
+    labels: { base: v["base-label"] ?? v.base ?? "base", head: v["head-label"] ?? v.head ?? "head" },
+    outDir: c.outDir,
+    cacheDir: c.cacheDir,
+    buildCommand: v["build-command"],
+    log
+  });
+  process.stdout.write(out.markdown);
+  log(`wrote ${out.dir}`);
+  return 0;
+}
+
 // src/cli/commands/report.ts
 function report(v, positionals) {
   if (positionals.length === 0) throw new UsageError("report needs result files or folders");
@@ -32389,12 +33401,12 @@ function report(v, positionals) {
 }
 
 // src/cli/commands/run.ts
-import { join as join33, relative as relative4, resolve as resolve17 } from "node:path";
+import { join as join36, relative as relative4, resolve as resolve18 } from "node:path";
 
 // src/pipeline/single.ts
-import { mkdirSync as mkdirSync8, writeFileSync as writeFileSync8 } from "node:fs";
+import { mkdirSync as mkdirSync10, writeFileSync as writeFileSync9 } from "node:fs";
 import { availableParallelism as availableParallelism2, loadavg as loadavg2 } from "node:os";
-import { dirname as dirname7, join as join31, resolve as resolve16 } from "node:path";
+import { dirname as dirname7, join as join34, resolve as resolve17 } from "node:path";
 async function countCases(built, plan2, o) {
   const found = await findCounter();
   if (!found.counter) {
@@ -32405,7 +33417,7 @@ async function countCases(built, plan2, o) {
     runner: built.runner,
     plan: plan2,
     counter: found.counter,
-    out: join31(resolve16(o.outDir), "counts", `${built.runner}.json`),
+    out: join34(resolve17(o.outDir), "counts", `${built.runner}.json`),
     timeoutMs: processBudgetMs(plan2),
     fixtures: o.fixtures,
     onLine: (l) => o.log(`[${built.runner} count] ${l}`)
@@ -32432,7 +33444,7 @@ async function singlePipeline(o) {
       notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
       continue;
     }
-    const out = join31(resolve16(o.outDir), "results", `${r.runner}.json`);
+    const out = join34(resolve17(o.outDir), "results", `${r.runner}.json`);
     const plan2 = planFor(o, spec, hash2, r.runner);
     let result2 = null;
     if (measuresWall(measure)) {
@@ -32458,7 +33470,7 @@ async function singlePipeline(o) {
     if (measuresAllocations(measure) && (result2 || !measuresWall(measure))) {
       const allocated = await allocationRun(built.command, {
         plan: plan2,
-        out: join31(resolve16(o.outDir), "allocations", `${r.runner}.json`),
+        out: join34(resolve17(o.outDir), "allocations", `${r.runner}.json`),
         timeoutMs: processBudgetMs(plan2),
         fixtures: o.fixtures,
         onLine: (l) => o.log(`[${r.runner} allocations] ${l}`)
@@ -32467,8 +33479,8 @@ async function singlePipeline(o) {
       if (allocated.result) result2 = result2 ? attachAllocations(result2, allocated.result) : allocated.result;
     }
     if (result2 && measure.some((m) => m !== "wall")) {
-      mkdirSync8(dirname7(out), { recursive: true });
-      writeFileSync8(out, `${JSON.stringify(result2, null, 2)}
+      mkdirSync10(dirname7(out), { recursive: true });
+      writeFileSync9(out, `${JSON.stringify(result2, null, 2)}
 `);
     }
     if (result2) results.push(result2);
@@ -32481,15 +33493,15 @@ async function singlePipeline(o) {
 }
 
 // src/cli/eta.ts
-import { existsSync as existsSync13 } from "node:fs";
-import { join as join32 } from "node:path";
+import { existsSync as existsSync14 } from "node:fs";
+import { join as join35 } from "node:path";
 
 // src/cli/progress.ts
 var NS_PER = { ns: 1, \u00B5s: 1e3, ms: 1e6, s: 1e9 };
 var START = /^\[(js|go|rs)\] \[(\d+)\/(\d+)\] (\S+) (.*?) (?:\.\.\.|->)\s*(.*)$/;
 var OUTCOME = /^(ok|skipped|failed|FAILED)\b[:,]?\s*(.*)$/;
 var ITERATION = /^\[(js|go|rs)\]\s+(?:\[\d+\/\d+\] \S+ .*?\s)?iteration \d+\/\d+/;
-var LINE = /^\[(js|go|rs)\]\s+(.*)$/;
+var LINE2 = /^\[(js|go|rs)\]\s+(.*)$/;
 var BUILD_START = /^(js|go|rs): building /;
 var BUILD_END = /^(js|go|rs): (?:built |build cache hit|build failed)/;
 var STAGE_LINE = /^\[(js|go|rs) (count|allocations)\] /;
@@ -32502,8 +33514,8 @@ function clock(ms) {
 function summarize2(outcome) {
   const m = OUTCOME.exec(outcome.trim());
   if (!m) return null;
-  const status = m[1].toLowerCase();
-  if (status !== "ok") return `${status}: ${m[2].replace(/\s*\(\d+ samples kept\)$/, "")}`;
+  const status2 = m[1].toLowerCase();
+  if (status2 !== "ok") return `${status2}: ${m[2].replace(/\s*\(\d+ samples kept\)$/, "")}`;
   const median2 = /median ([0-9.]+) ?([nµm]?s)\b/.exec(m[2]);
   const n = /(\d+) (?:iterations|iters)/.exec(m[2]);
   const ns = median2 ? Number(median2[1]) * NS_PER[median2[2]] : void 0;
@@ -32589,7 +33601,7 @@ function runProgress(stages, log2, now = () => performance.now()) {
         if (open2.get(runner)?.what !== what) open2.set(runner, { what, at: now() });
         return;
       }
-      const plain = LINE.exec(line);
+      const plain = LINE2.exec(line);
       if (plain) enter(plain[1], "wall");
       if (plain && open2.has(plain[1]) && finish(plain[1], open2.get(plain[1]).what, plain[2])) return;
       out(line);
@@ -32616,7 +33628,7 @@ var EVIDENCE = { wall: "wall", count: "instructions", alloc: "allocations" };
 async function cached2(r, cacheDir) {
   try {
     const { dir } = await buildFolder({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand });
-    return existsSync13(join32(dir, BUILD_MARKER));
+    return existsSync14(join35(dir, BUILD_MARKER));
   } catch {
     return false;
   }
@@ -32625,7 +33637,7 @@ async function runStages(o) {
   const cacheDir = o.cacheDir ?? defaultCacheDir();
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const timings = readTimings(cacheDir);
-  const planOf2 = (runner, profile, cases, large) => resolvePlan({ spec, specHash: hash2, runner, profile, cases, large });
+  const planOf2 = (runner, profile2, cases, large) => resolvePlan({ spec, specHash: hash2, runner, profile: profile2, cases, large });
   const quick = new Map(o.runners.map((r) => [r.runner, planOf2(r.runner, "quick", [])]));
   const model = staticModel(quick, spec.profiles.quick.iters);
   const stages = [];
@@ -32659,11 +33671,11 @@ function planLine(stages) {
   const total = stages.reduce((ms, s) => ms + s.estimateMs, 0);
   return `run: builds ${buildText}; ${cases} case run(s) ~${clock(caseMs)} \xB7 ETA ${clock(total)}`;
 }
-function recordStages(cacheDir, profile, timings) {
+function recordStages(cacheDir, profile2, timings) {
   const stages = timings.filter((t) => t.kind !== "build");
   if (stages.length === 0) return;
   updateTimings(cacheDir ?? defaultCacheDir(), (t) => {
-    for (const s of stages) t.stages[stageKey(s.runner, s.kind, profile)] = { msPerUnit: Math.round(s.msPerUnit) };
+    for (const s of stages) t.stages[stageKey(s.runner, s.kind, profile2)] = { msPerUnit: Math.round(s.msPerUnit) };
   });
 }
 
@@ -32707,7 +33719,7 @@ async function runShard2(v) {
   const c = common(v);
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
-  const outDir = resolve17(v.out ?? join33("out", `shard-${ref.index}-of-${ref.total}`));
+  const outDir = resolve18(v.out ?? join36("out", `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
   const run2 = await withBee(
@@ -32724,10 +33736,10 @@ function shortPath(p) {
 
 // src/cli/site-server.ts
 import { execFileSync as execFileSync6 } from "node:child_process";
-import { existsSync as existsSync14, mkdtempSync as mkdtempSync6, readFileSync as readFileSync18, realpathSync, statSync as statSync5 } from "node:fs";
+import { existsSync as existsSync15, mkdtempSync as mkdtempSync6, readFileSync as readFileSync19, realpathSync, statSync as statSync6 } from "node:fs";
 import { createServer as createServer2 } from "node:http";
 import { tmpdir as tmpdir5 } from "node:os";
-import { extname, join as join34, relative as relative5, resolve as resolve18, sep as sep2 } from "node:path";
+import { extname, join as join37, relative as relative5, resolve as resolve19, sep as sep2 } from "node:path";
 var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js"]);
 var TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -32739,23 +33751,23 @@ var TYPES = {
 var SiteError = class extends Error {
 };
 function historyFolder(dir) {
-  const abs = resolve18(dir);
-  if (!existsSync14(join34(abs, "index.json"))) {
+  const abs = resolve19(dir);
+  if (!existsSync15(join37(abs, "index.json"))) {
     throw new SiteError(
-      `${dir}: no index.json here; give the history folder (the ${existsSync14(join34(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
+      `${dir}: no index.json here; give the history folder (the ${existsSync15(join37(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
     );
   }
   return realpathSync(abs);
 }
 function cloneHistory(remote, branch, folder) {
-  const into = mkdtempSync6(join34(tmpdir5(), "bee-bench-site-"));
+  const into = mkdtempSync6(join37(tmpdir5(), "bee-bench-site-"));
   try {
     execFileSync6("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
     const stderr = e.stderr?.toString().trim();
     throw new SiteError(`cannot clone branch ${branch} of ${remote}: ${stderr || e.message}`);
   }
-  return historyFolder(join34(into, folder));
+  return historyFolder(join37(into, folder));
 }
 function fileFor(urlPath, history, site2) {
   let path;
@@ -32767,10 +33779,10 @@ function fileFor(urlPath, history, site2) {
   if (path === "/" || path === "") path = "/index.html";
   const rel = path.replace(/^\/+/, "");
   if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
-  if (SITE_FILES.has(rel)) return join34(site2, rel);
-  const file2 = resolve18(history, rel);
+  if (SITE_FILES.has(rel)) return join37(site2, rel);
+  const file2 = resolve19(history, rel);
   if (relative5(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
-  if (!existsSync14(file2) || !statSync5(file2).isFile()) return null;
+  if (!existsSync15(file2) || !statSync6(file2).isFile()) return null;
   const real = realpathSync(file2);
   return real.startsWith(history + sep2) ? real : null;
 }
@@ -32787,7 +33799,7 @@ function serveSite(history, port) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
       return;
     }
-    const body = readFileSync18(file2);
+    const body = readFileSync19(file2);
     res.writeHead(200, { "content-type": TYPES[extname(file2)] ?? "application/octet-stream", "cache-control": "no-cache", "content-length": body.length });
     res.end(req.method === "HEAD" ? void 0 : body);
   });
@@ -32897,6 +33909,17 @@ ${BEE}
 ${MEASURE}
 ${COMMON}`,
     fails: `${RUN_FAILS}, or --fail-on-regression found a regression or a row that failed or is missing in head`
+  },
+  {
+    name: "profile",
+    usage: ["bee-bench profile --runner js|go|rs --case ID [--param LABEL] [--base SRC] --head SRC", "                  [--profile quick|full] [--out DIR]"],
+    summary: "one CPU row's function profile under callgrind: one side, or where base and head differ",
+    details: `${SRC}
+Counts the row alone under callgrind (valgrind needed) and writes DIR/profiles/<case>~<param>/:
+callgrind.out.base/head (callgrind_annotate, KCachegrind), base/head.pb.gz (go tool pprof
+-diff_base), base/head.folded (flame graphs) and, with both sides, diff.json and diff.html.
+Prints the row's function lists (instructions under callgrind, not time).
+${COMMON}`
   },
   {
     name: "bisect",
@@ -33020,10 +34043,10 @@ unusable, or (with --fail-on-regression) a regression was found or a row failed 
 head; 2 bad arguments.`;
 function commandsFor(words) {
   for (let n = Math.min(words.length, 2); n >= 1; n--) {
-    const name = words.slice(0, n).join(" ");
-    const exact = COMMANDS.filter((c) => c.name === name);
+    const name2 = words.slice(0, n).join(" ");
+    const exact = COMMANDS.filter((c) => c.name === name2);
     if (exact.length > 0) return exact;
-    const group = COMMANDS.filter((c) => c.name.startsWith(`${name} `));
+    const group = COMMANDS.filter((c) => c.name.startsWith(`${name2} `));
     if (group.length > 0) return group;
   }
   return [];
@@ -33087,6 +34110,7 @@ var COMMAND_TABLE = /* @__PURE__ */ new Map([
   ["build", build],
   ["ab", ab],
   ["bisect", bisect2],
+  ["profile", profile],
   ["report", report],
   ["compare", compare],
   ["site", site]
@@ -33114,7 +34138,7 @@ function parserMessage(e, words) {
   return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
 }
 function version2() {
-  return JSON.parse(readFileSync19(join35(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync20(join38(packageRoot(), "package.json"), "utf8")).version;
 }
 function unknownCommand(typed) {
   const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];

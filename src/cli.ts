@@ -15,6 +15,7 @@ import { historyImportGab } from './cli/commands/history-import-gab.js';
 import { historyPublish } from './cli/commands/history-publish.js';
 import { merge } from './cli/commands/merge.js';
 import { plan } from './cli/commands/plan.js';
+import { profile } from './cli/commands/profile.js';
 import { report } from './cli/commands/report.js';
 import { run } from './cli/commands/run.js';
 import { site } from './cli/commands/site.js';
@@ -33,6 +34,7 @@ const COMMAND_TABLE: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['build', build],
   ['ab', ab],
   ['bisect', bisect],
+  ['profile', profile],
   ['report', report],
   ['compare', compare],
   ['site', site],

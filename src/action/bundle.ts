@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { AbReportInput, BuildFailureInput } from '../report/render/ab-comment.js';
 import { AbRowSchema, countRows, type AbCounts } from '../verdict/index.js';
 import { HostSchema, ProfileSchema, RunnerSchema, type Runner } from '../spec/schema.js';
+import { ProfileDiffsSchema } from '../profile/schema.js';
 
 export const BUNDLE_SCHEMA = 'bee-bench/action-comment@2';
 export const BUNDLE_FILE = 'comment.json';
@@ -48,6 +49,8 @@ const ReportSchema = z.strictObject({
     allocations: z.strictObject({ threshold: z.number().gt(0).max(10), counter: text(300).nullable(), ms: z.number().finite().nonnegative() }).optional(),
   }),
   baseline: z.strictObject({ kind: z.literal('history'), branch: text(300), runs: z.number().int().nonnegative() }).optional(),
+  /** Flagged rows' function profile differences: names capped, lists bounded (src/profile/schema.ts). */
+  profiles: ProfileDiffsSchema.optional(),
 });
 
 const BuildFailureSchema = z.strictObject({
@@ -105,8 +108,21 @@ export function writeBundle(dir: string, meta: Omit<Bundle, 'schema' | 'outcome'
 }
 
 function pickReport(r: Extract<BundleOutcome, { kind: 'report' }>['report']) {
-  const { title, runner, baseLabel, headLabel, rows, alpha, threshold, rounds, profile, env, baseline } = r;
-  return { title, runner, baseLabel, headLabel, rows, alpha, threshold, rounds, profile, env, ...(baseline ? { baseline } : {}) };
+  const { title, runner, baseLabel, headLabel, rows, alpha, threshold, rounds, profile, env, baseline, profiles } = r;
+  return {
+    title,
+    runner,
+    baseLabel,
+    headLabel,
+    rows,
+    alpha,
+    threshold,
+    rounds,
+    profile,
+    env,
+    ...(baseline ? { baseline } : {}),
+    ...(profiles ? { profiles } : {}),
+  };
 }
 
 /** Reads a downloaded bundle; throws naming the file and field when it is not one. */

@@ -32,6 +32,7 @@ export const options = {
   path: { type: 'string', default: '.' },
   profile: { type: 'string', default: 'quick' },
   case: { type: 'string', multiple: true },
+  param: { type: 'string' },
   large: { type: 'boolean', default: false },
   'bee-url': { type: 'string' },
   'batch-id': { type: 'string' },

@@ -84,6 +84,17 @@ ${COMMON}`,
     fails: `${RUN_FAILS}, or --fail-on-regression found a regression or a row that failed or is missing in head`,
   },
   {
+    name: 'profile',
+    usage: ['bee-bench profile --runner js|go|rs --case ID [--param LABEL] [--base SRC] --head SRC', '                  [--profile quick|full] [--out DIR]'],
+    summary: "one CPU row's function profile under callgrind: one side, or where base and head differ",
+    details: `${SRC}
+Counts the row alone under callgrind (valgrind needed) and writes DIR/profiles/<case>~<param>/:
+callgrind.out.base/head (callgrind_annotate, KCachegrind), base/head.pb.gz (go tool pprof
+-diff_base), base/head.folded (flame graphs) and, with both sides, diff.json and diff.html.
+Prints the row's function lists (instructions under callgrind, not time).
+${COMMON}`,
+  },
+  {
     name: 'bisect',
     usage: [
       'bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]',

@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { toolVersion } from '../build/exec.js';
 import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Runner } from '../spec/schema.js';
-import { inclusiveCost, v8Count } from '../../runners/js/src/callgrind-costs.mjs';
+import { inclusiveCost, v8Count, V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION } from '../../runners/js/src/callgrind-costs.mjs';
+
+/** What bee-js counts leave out (V8's heap management's own cost, its loggers with callees): function profiles too (src/profile). */
+export { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION };
 
 /**
  * V8 made as deterministic as it goes for counting (bench/count-calibrate.ts measured the spread

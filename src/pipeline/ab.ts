@@ -2,7 +2,10 @@
 // requests and base-ref runs, each bisect step): build -> plan -> lock-step rounds (src/run) ->
 // counting runs -> allocation runs -> verdicts (src/verdict) -> ab.md, ab.json, counts and
 // annotations (ab-report.ts).
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { ProfileDiff } from '../profile/index.js';
+import { MAX_PROFILE_BYTES, profileAb } from './profiles.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { findCounter } from '../count/callgrind.js';
 import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
@@ -109,9 +112,34 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
       fixtures: o.fixtures,
       env: o.env,
       log: o.log,
+      keepDumps: true,
     });
     for (const p of counts.problems) o.log(`instruction counts: ${p}`);
     rows = measuresWall(measure) ? attachInstructionRows(rows, counts.rows, countRule) : rowsFromCounts(counts.rows, spec, countRule);
+  }
+  // Where the flagged rows' instructions went: from the dumps the count verdict read (src/profile).
+  let profiles: { diffs: ProfileDiff[]; ms: number; unwritten: number; problems: string[] } | undefined;
+  if (counts?.dumps) {
+    const change = (r: (typeof rows)[number]) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
+    const flagged = rows.filter((r) => r.instructions && r.instructions.verdict !== '~').sort((a, b) => change(b) - change(a));
+    try {
+      profiles = profileAb({
+        runner: o.runner,
+        base: { dir: counts.dumps.base, plan },
+        head: { dir: counts.dumps.head, plan },
+        rows: flagged,
+        outDir: resolve(o.outDir),
+        labels: { base: o.baseLabel, head: o.headLabel },
+      });
+      o.log(`profiles: ${profiles.diffs.length} flagged row(s) in ${Math.round(profiles.ms)} ms (counting took ${Math.round(counts.elapsedMs)} ms)`);
+      for (const p of profiles.problems) o.log(`profiles: ${p}`);
+      if (profiles.unwritten > 0)
+        o.log(`profiles: ${profiles.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
+    } catch (e) {
+      o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      for (const d of Object.values(counts.dumps)) rmSync(d, { recursive: true, force: true });
+    }
   }
   const allocRule = { threshold: o.allocationThreshold ?? ALLOCATION_DEFAULTS.threshold };
   let allocations: AllocationAbOutcome | undefined;
@@ -165,12 +193,14 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
     },
     ...(o.crossClient ? { crossClient: o.crossClient } : {}),
     ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),
+    ...(profiles && profiles.diffs.length > 0 ? { profiles: profiles.diffs } : {}),
   };
   const report = writeAbReport(o.outDir, input, {
     roundsDone: rounds.roundsDone,
     stoppedEarly: rounds.stoppedEarly ?? null,
     elapsedMs: rounds.elapsedMs,
     ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}),
+    ...(profiles ? { profileMs: profiles.ms } : {}),
     ...(allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}),
   });
   return {

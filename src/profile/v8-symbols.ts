@@ -123,7 +123,7 @@ export function readableName(v8Name: string, packageOf: PackageOf): string {
  * A function from callgrind's names to readable ones (see the top of this file): addresses that
  * code in `perfMaps` covers get that code's name, newest line first; every other name is returned
  * as it is. `perfMaps` are map texts of one process, oldest first; `packageOf` finds a script's
- * package (by default from the package.json files beside the run's builds).
+ * package (by default from the package.json files on the machine that reads the dumps, where the run's builds are).
  */
 export function symbolizerFor(perfMaps: string[], packageOf: PackageOf = packageLookup()): (fn: string) => string {
   const entries = perfMaps.flatMap((text, i) => readPerfMap(text, `perf map ${i + 1}`));

@@ -20,6 +20,8 @@ export interface InstructionAbOptions {
   env?: { base?: Readonly<Record<string, string>>; head?: Readonly<Record<string, string>> };
   iterations?: number;
   log?: (line: string) => void;
+  /** Keep the base and head runs' dumps (outDir/counts/dumps-base, dumps-head) for function profiles. */
+  keepDumps?: boolean;
 }
 
 export interface InstructionAbOutcome {
@@ -30,9 +32,12 @@ export interface InstructionAbOutcome {
   elapsedMs: number;
   /** The first base run's result and the head run's (their client and host name the report's sides). */
   results: { base: Result | null; head: Result | null };
+  /** Where the base and head runs' dumps were kept (keepDumps). */
+  dumps?: { base: string; head: string };
 }
 
 const RUNS = ['base', 'baseAgain', 'head'] as const;
+const keptDir = (outDir: string, name: 'base' | 'head') => join(outDir, 'counts', `dumps-${name}`);
 type RunName = (typeof RUNS)[number];
 const RUN_TEXT: Record<RunName, string> = { base: 'base', baseAgain: 'base (second run)', head: 'head' };
 
@@ -54,6 +59,7 @@ export async function instructionAb(sides: Record<'base' | 'head', RunnerCommand
         fixtures: o.fixtures,
         env: o.env?.[side],
         iterations: o.iterations,
+        ...(o.keepDumps && name !== 'baseAgain' ? { keepDumps: keptDir(o.outDir, name) } : {}),
         onLine: (l) => o.log?.(`[count ${name}] ${l}`),
       });
     }),
@@ -85,5 +91,6 @@ export async function instructionAb(sides: Record<'base' | 'head', RunnerCommand
     problems: runs.flatMap((r) => r.problems),
     elapsedMs: performance.now() - started,
     results: { base: runs[0]!.result, head: runs[2]!.result },
+    ...(o.keepDumps ? { dumps: { base: keptDir(o.outDir, 'base'), head: keptDir(o.outDir, 'head') } } : {}),
   };
 }

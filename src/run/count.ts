@@ -2,7 +2,7 @@
 // node's time, never counted), with few iterations since counts barely move. Its result keeps the
 // runner's record of each case with `instructions` added; its wall samples are valgrind's and
 // mean nothing, so attachCounts copies only the counts onto a wall-time result.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RunnerCommand } from '../build/builder.js';
 import { countingCommand, readDumps } from '../count/callgrind.js';
@@ -20,6 +20,8 @@ export interface CountOptions extends Omit<InvokeOptions, 'bee' | 'pace'> {
   runner: Runner;
   counter: Counter;
   iterations?: number;
+  /** Move the run's callgrind dumps here instead of deleting them (function profiles, src/profile). */
+  keepDumps?: string;
 }
 
 export interface CountRun {
@@ -72,7 +74,10 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
     return { result, problems };
   } finally {
     collectPerfMaps(dumpDir);
-    rmSync(dumpDir, { recursive: true, force: true });
+    if (o.keepDumps) {
+      rmSync(o.keepDumps, { recursive: true, force: true });
+      renameSync(dumpDir, o.keepDumps);
+    } else rmSync(dumpDir, { recursive: true, force: true });
   }
 }
 

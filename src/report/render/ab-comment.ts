@@ -8,6 +8,8 @@ import { clip, mdCode, mdText, preText, safeUrl } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { foldSkipped } from './skipped.js';
+import { renderProfileSection } from './profile-details.js';
+import type { ProfileDiff } from '../../profile/schema.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from '../model/types.js';
 import {
   formatAmountChange,
@@ -53,6 +55,8 @@ export interface AbReportInput {
   trendUrl?: string;
   /** Set when base is the branch's history instead of a build of the base in this job. */
   baseline?: { kind: 'history'; branch: string; runs: number };
+  /** Flagged rows' function profile differences (src/profile): "Where it moved" under the table. */
+  profiles?: ProfileDiff[];
 }
 
 export interface AbRenderOptions {
@@ -243,6 +247,8 @@ interface Parts {
   omittedOther: number;
   tail: string[];
   history: boolean;
+  /** "Where it moved" (profile-details.ts), sized to what the comment has left. */
+  profiles?: string | null;
 }
 
 /** The verdict table (also the body of a default-branch alert issue); `history` names the base column. */
@@ -287,7 +293,7 @@ function assemble(p: Parts): string {
       `${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`,
     );
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
-  return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, ...p.tail]);
+  return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, p.profiles, ...p.tail]);
 }
 
 /** The one-line note when the machine's load moved during the rounds. */
@@ -358,8 +364,16 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     const dropped = new Set(unchanged.slice(nUnchanged));
     return rows.filter((r) => !dropped.has(r));
   };
+  // The table first; the shown rows' profile differences get the room it leaves.
+  const finish = (p: Parts): string => {
+    const plain = assemble(p);
+    const shown = new Set(p.shown.map((r) => `${r.caseId}\u0000${r.label}`));
+    const diffs = (input.profiles ?? []).filter((d) => shown.has(`${d.caseId}\u0000${d.label}`));
+    const section = renderProfileSection(diffs, max - plain.length - 2);
+    return section ? assemble({ ...p, profiles: section }) : plain;
+  };
   let parts: Parts = { evidence, top, shown: ordered, omittedUnchanged: 0, omittedOther: 0, tail: tailWith(true), history };
-  if (fits(parts)) return assemble(parts);
+  if (fits(parts)) return finish(parts);
 
   // 1. Drop unchanged rows from the end, keeping as many as fit (binary search on the count).
   const withUnchanged = (k: number, tail: string[]): Parts => ({
@@ -380,7 +394,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
         if (fits(withUnchanged(mid, tail))) lo = mid;
         else hi = mid - 1;
       }
-      return assemble(withUnchanged(lo, tail));
+      return finish(withUnchanged(lo, tail));
     }
   }
   // 2. Still too long without any unchanged row or the cross-client table: cut the remaining rows
@@ -403,7 +417,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     else hi = mid - 1;
   }
   parts = cut(lo);
-  return assemble(parts);
+  return finish(parts);
 }
 
 /** A build that failed before anything was measured: which one, and the end of its log. */

@@ -1,0 +1,122 @@
+// Costs seen from the client's own functions: each of its functions with the callees outside the
+// client folded in (runtime, standard library, allocator, crypto dependencies), and the calls
+// into the allocator by the function that asked for them. Both walk callgrind's caller -> callee
+// edges; where a callee has several callers, a caller gets the share of the callee's cost (or
+// allocator calls) its own calls carried: exact for the edges themselves, proportional below.
+// The walks carry amounts through the graph node by node (amounts meeting at a node merge), so
+// they stay linear in the graph's size where enumerating paths would not (V8's call graph).
+import type { Runner } from '../spec/schema.js';
+import { isAllocator, isClientOwn } from './names.js';
+import type { RowProfile } from './row-profile.js';
+
+/** An amount below this (instructions or calls per iteration) stops and stays where it is. */
+const SMALLEST = 0.5;
+/** A guard on the node visits of one walk (recursion can send an amount round a cycle). */
+const MOST_VISITS = 200_000;
+
+/**
+ * Carries `start` amounts through the graph: `next(node, amount)` keeps part at the node and
+ * returns what moves on to which nodes; an amount too small to split stays at its node.
+ */
+function flow(start: Map<string, number>, next: (node: string, amount: number) => Array<[string, number]>, keep: (node: string, amount: number) => void): void {
+  const pending = new Map(start);
+  let visits = 0;
+  while (pending.size > 0) {
+    const [node, amount] = pending.entries().next().value as [string, number];
+    pending.delete(node);
+    if (amount < SMALLEST || ++visits > MOST_VISITS) {
+      keep(node, amount);
+      continue;
+    }
+    for (const [to, a] of next(node, amount)) if (a > 0) pending.set(to, (pending.get(to) ?? 0) + a);
+  }
+}
+
+export interface FoldedCost {
+  /** The function's own instructions and those of the callees outside the client under it. */
+  cost: number;
+  /** Those callees' shares, by callee. */
+  via: Map<string, number>;
+}
+
+/** The client's own functions, each with the callees outside the client folded in. */
+export function foldIntoClient(p: RowProfile): Map<string, FoldedCost> {
+  const own = (fn: string) => isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? '');
+  const out = new Map<string, FoldedCost>();
+  for (const f of p.functions.values()) {
+    if (!own(f.name)) continue;
+    const via = new Map<string, number>();
+    let cost = f.self;
+    const credit = (fn: string, ir: number) => {
+      cost += ir;
+      via.set(fn, (via.get(fn) ?? 0) + ir);
+    };
+    const start = new Map([...(p.edges.get(f.name) ?? [])].filter(([callee]) => !own(callee)).map(([callee, e]) => [callee, e.ir]));
+    flow(
+      start,
+      (fn, ir) => {
+        const g = p.functions.get(fn);
+        const whole = g?.inclusive ?? 0;
+        if (!g || whole <= 0) return [];
+        const share = Math.min(1, ir / whole);
+        const deeper = [...(p.edges.get(fn) ?? [])].filter(([callee]) => !own(callee) && callee !== f.name);
+        // What the share does not pass on (its own cost, and calls back into the client) stays here.
+        const moved = deeper.map(([callee, e]): [string, number] => [callee, e.ir * share]);
+        const back = [...(p.edges.get(fn) ?? [])].filter(([c]) => own(c) || c === f.name).reduce((s, [, e]) => s + e.ir * share, 0);
+        // Never below nothing: edges callgrind followed across goroutine switches need not add up.
+        credit(fn, Math.max(0, ir - moved.reduce((s, [, a]) => s + a, 0) - back));
+        return moved;
+      },
+      credit,
+    );
+    out.set(f.name, { cost, via });
+  }
+  return out;
+}
+
+/**
+ * Functions the allocator's callers reach it through: the runtime and standard library (Go's
+ * `runtime.newobject` -> `mallocgc`; Rust's `alloc::raw_vec` -> `__rust_alloc`; V8 and node
+ * between JavaScript and an ArrayBuffer's backing store), and the allocator's own entry points.
+ */
+const PASS_THROUGH: Record<Runner, RegExp> = {
+  go: /^runtime\./,
+  rs: /^<?(?:alloc|core|std|hashbrown)::|^__rustc::|^__rust_|^__rdl_|^(?:malloc|calloc|realloc)$/,
+  js: /v8::internal::|^v8::|^Builtins_|^node::|^std::/,
+};
+
+/**
+ * Calls into the allocator per iteration, by the first caller outside the runtime and standard
+ * library (an allocation site). A call through `runtime.makeslice` counts to the function that
+ * made the slice; a typed array's backing store to the JavaScript function that made the array.
+ */
+export function allocationSites(p: RowProfile): Map<string, number> {
+  const through = PASS_THROUGH[p.runner];
+  const entry = (fn: string) => isAllocator(p.runner, fn);
+  const callers = new Map<string, Array<{ caller: string; calls: number }>>();
+  for (const [caller, out] of p.edges) {
+    for (const [callee, e] of out) callers.set(callee, [...(callers.get(callee) ?? []), { caller, calls: e.calls }]);
+  }
+  const sites = new Map<string, number>();
+  const keep = (fn: string, calls: number) => sites.set(fn, (sites.get(fn) ?? 0) + calls);
+  const start = new Map<string, number>();
+  for (const [callee, from] of callers) {
+    if (!entry(callee)) continue;
+    // realloc into malloc: one allocation, counted at its first entry.
+    for (const c of from) if (!entry(c.caller)) start.set(c.caller, (start.get(c.caller) ?? 0) + c.calls);
+  }
+  flow(
+    start,
+    (fn, calls) => {
+      const up = (callers.get(fn) ?? []).filter((c) => c.caller !== fn);
+      const into = up.reduce((s, c) => s + c.calls, 0);
+      if (!through.test(fn) || into === 0) {
+        keep(fn, calls);
+        return [];
+      }
+      return up.map((c): [string, number] => [c.caller, (calls * c.calls) / into]);
+    },
+    keep,
+  );
+  return sites;
+}

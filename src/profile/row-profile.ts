@@ -1,0 +1,148 @@
+// A row's function profile for one side: its iterations' dumps (the ones the count verdict read,
+// count-mode spins included) added up and read per iteration, with the functions the count leaves
+// out taken out the same way, so the profile's total is the row's count.
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION, WALL_CLOCK_FUNCTIONS } from '../count/callgrind.js';
+import type { Runner } from '../spec/schema.js';
+import { inclusive, readDumpProfile, triggerOf, type DumpProfile, type Edge } from './callgrind-read.js';
+
+/** One function of a row profile, instructions per iteration. */
+export interface FunctionCost {
+  name: string;
+  /** The source file callgrind named ('' for JIT code). */
+  file: string;
+  self: number;
+  inclusive: number;
+}
+
+export interface RowProfile {
+  runner: Runner;
+  /** Instructions per iteration: the sum of every function's own. */
+  total: number;
+  iterations: number;
+  functions: Map<string, FunctionCost>;
+  /** Calls and instructions per iteration, by caller then callee. */
+  edges: Map<string, Map<string, Edge>>;
+}
+
+/** Turns a function's name as callgrind gives it into the one shown (V8 JIT symbols: src/profile/v8-symbols.ts). */
+export type Symbolizer = (fnName: string) => string;
+/** A symbolizer per dump (bee-js: each dump's process map as far as it was written then; v8-symbols.ts). */
+export interface DumpSymbolizers {
+  forDump(dumpText: string): Symbolizer;
+}
+
+/** The trigger in a dump's header (its first 4 KB): a dump can be hundreds of KB. */
+function readTrigger(path: string) {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(4096);
+    return triggerOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8'));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The dumps of each unit in `dir`, by unit: file names, in step order (an iteration's own dump and
+ * its count-mode spins). Read once per directory; profiles are built only for the rows asked for.
+ */
+export function dumpsByUnit(dir: string): Map<number, string[]> {
+  const found: Array<{ unit: number; step: number; file: string }> = [];
+  for (const f of readdirSync(dir).filter((name) => name.startsWith('callgrind.out.'))) {
+    const path = join(dir, f);
+    const t = readTrigger(path);
+    if (t) found.push({ unit: t.unit, step: t.step, file: path });
+  }
+  const byUnit = new Map<number, string[]>();
+  for (const d of found.sort((a, b) => a.unit - b.unit || a.step - b.step || a.file.localeCompare(b.file))) {
+    byUnit.set(d.unit, [...(byUnit.get(d.unit) ?? []), d.file]);
+  }
+  return byUnit;
+}
+
+const isWallClock = (fn: string) => (WALL_CLOCK_FUNCTIONS as readonly string[]).includes(fn);
+/** Functions the count leaves out with their callees: Go's wall-clock ones, V8's code-event loggers. */
+const LEFT_OUT: Record<Runner, (fn: string) => boolean> = { go: isWallClock, rs: () => false, js: (fn) => V8_LOGGER_FUNCTION.test(fn) };
+
+/**
+ * Takes Go's wall-clock functions out as the count does (their own cost and their calls out),
+ * and the calls' share of each callee below: a callee shared with the timed code (a clock read,
+ * a lock) loses the part of its cost those calls made, in proportion to its inclusive cost. A
+ * leaf loses exactly what the calls cost.
+ */
+function withoutLeftOut(p: DumpProfile, isLeftOut: (fn: string) => boolean): void {
+  const roots = [...p.self.keys()].filter(isLeftOut);
+  if (roots.length === 0) return;
+  // Shares are of the dump as callgrind wrote it, whichever wall-clock caller is taken out first.
+  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
+  const self = new Map(p.self);
+  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
+  const remove = (fn: string, ir: number, path: Set<string>) => {
+    const whole = incl.get(fn) ?? 0;
+    if (whole <= 0 || ir <= 0 || path.has(fn) || isLeftOut(fn)) return;
+    const share = Math.min(1, ir / whole);
+    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self.get(fn) ?? 0) * share));
+    const next = new Set(path).add(fn);
+    for (const [callee, e] of edges.get(fn) ?? []) {
+      remove(callee, e.ir * share, next);
+      const now = p.edges.get(fn)!.get(callee)!;
+      p.edges.get(fn)!.set(callee, { calls: Math.max(0, now.calls - e.calls * share), ir: Math.max(0, now.ir - e.ir * share) });
+    }
+  };
+  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, new Set([w]));
+  // The wall-clock functions, and whatever only they ran, are no longer in the row.
+  const gone = new Set(roots);
+  for (const [fn, own] of p.self) {
+    const out = [...(p.edges.get(fn)?.values() ?? [])].reduce((sum, e) => sum + e.ir, 0);
+    if (own < 0.5 && out < 0.5 && (self.get(fn) ?? 0) >= 0.5) gone.add(fn);
+  }
+  for (const fn of gone) {
+    p.self.delete(fn);
+    p.edges.delete(fn);
+    p.reentered.delete(fn);
+  }
+  for (const out of p.edges.values()) for (const [callee, e] of out) if (gone.has(callee) || e.ir < 0.5) out.delete(callee);
+}
+
+/** V8's heap management keeps its callees but not its own cost, as in the count (callgrind-costs.mjs). */
+function withoutV8Heap(p: DumpProfile): void {
+  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fn)) p.self.set(fn, 0);
+}
+
+/** The row's profile from its dump files (one unit's: dumpsByUnit). */
+export function rowProfile(runner: Runner, files: readonly string[], symbolize?: Symbolizer | DumpSymbolizers): RowProfile {
+  const functions = new Map<string, FunctionCost>();
+  const edges = new Map<string, Map<string, Edge>>();
+  const steps = new Set<string>();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const d = readDumpProfile(text, typeof symbolize === 'object' ? symbolize.forDump(text) : symbolize);
+    if (!d.trigger) continue;
+    steps.add(`${d.trigger.unit} ${d.trigger.step}`);
+    withoutLeftOut(d, LEFT_OUT[runner]);
+    if (runner === 'js') withoutV8Heap(d);
+    for (const [fn, self] of d.self) {
+      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? '', self: 0, inclusive: 0 };
+      functions.set(fn, { ...f, self: f.self + self, inclusive: f.inclusive + inclusive(d, fn) });
+    }
+    for (const [caller, out] of d.edges) {
+      const into = edges.get(caller) ?? new Map<string, Edge>();
+      edges.set(caller, into);
+      for (const [callee, e] of out) {
+        const had = into.get(callee) ?? { calls: 0, ir: 0 };
+        into.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
+      }
+    }
+  }
+  const n = Math.max(1, steps.size);
+  let total = 0;
+  for (const f of functions.values()) {
+    f.self /= n;
+    f.inclusive /= n;
+    total += f.self;
+  }
+  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
+  return { runner, total, iterations: steps.size, functions, edges };
+}

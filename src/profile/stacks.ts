@@ -1,0 +1,57 @@
+// Call stacks for flame graphs and pprof, expanded from callgrind's caller -> callee edges (a
+// callgrind dump has no stacks): from each root, a callee's cost under a caller is the edge's
+// inclusive instructions, and below it the callee's own calls in proportion. Exact for the first
+// call level, proportional deeper; every function's own instructions add up to its self cost
+// except where a path is cut (below SMALLEST_SHARE of the row, deeper than DEEPEST, a recursion),
+// where the rest of the path stays with the frame it reached.
+import type { RowProfile } from './row-profile.js';
+
+const SMALLEST_SHARE = 1e-4;
+const DEEPEST = 96;
+
+/** Instructions per iteration by stack (root first). */
+export function expandStacks(p: RowProfile): Array<{ stack: string[]; ir: number }> {
+  const out: Array<{ stack: string[]; ir: number }> = [];
+  const smallest = p.total * SMALLEST_SHARE;
+  const incoming = new Map<string, number>();
+  for (const edges of p.edges.values()) for (const [callee, e] of edges) incoming.set(callee, (incoming.get(callee) ?? 0) + e.ir);
+  const incl = (fn: string) => p.functions.get(fn)?.inclusive ?? 0;
+  const walk = (stack: string[], ir: number) => {
+    const fn = stack[stack.length - 1]!;
+    const whole = incl(fn);
+    if (whole <= 0) return;
+    const share = Math.min(1, ir / whole);
+    const deeper = p.edges.get(fn);
+    if (ir < smallest || stack.length >= DEEPEST || !deeper) {
+      out.push({ stack, ir });
+      return;
+    }
+    let own = (p.functions.get(fn)?.self ?? 0) * share;
+    for (const [callee, e] of deeper) {
+      if (stack.includes(callee)) own += e.ir * share;
+      else walk([...stack, callee], e.ir * share);
+    }
+    if (own > 0) out.push({ stack, ir: own });
+  };
+  // A root: a function whose inclusive cost its callers' edges do not account for (the region's
+  // outermost frames, active before counting began).
+  for (const f of p.functions.values()) {
+    const unexplained = f.inclusive - (incoming.get(f.name) ?? 0);
+    if (unexplained > Math.max(smallest, 0.5)) walk([f.name], unexplained);
+  }
+  return out;
+}
+
+/** Brendan Gregg's folded format (`root;caller;callee count`), counts rounded per iteration. */
+export function foldedText(stacks: ReadonlyArray<{ stack: string[]; ir: number }>, name: (fn: string) => string = (f) => f): string {
+  const merged = new Map<string, number>();
+  for (const s of stacks) {
+    const key = s.stack.map((f) => name(f).replace(/[;\r\n]/g, ':')).join(';');
+    merged.set(key, (merged.get(key) ?? 0) + s.ir);
+  }
+  return [...merged]
+    .map(([k, v]) => [k, Math.round(v)] as const)
+    .filter(([, v]) => v > 0)
+    .map(([k, v]) => `${k} ${v}\n`)
+    .join('');
+}
