@@ -71,7 +71,9 @@ export async function raiseAlerts(
     ),
   );
   const list = (what: string, ns: number[]) => (ns.length ? `${what} ${ns.map((n) => `#${n}`).join(', ')}` : '');
-  const held = out.heldBack.length ? `${out.heldBack.length} row(s) held back by the cap of ${ALERT_CAPS.open} opened and ${ALERT_CAPS.close} closed issues per publish` : '';
+  const held = out.heldBack.length
+    ? `${out.heldBack.length} row(s) held back by the cap of ${ALERT_CAPS.open} opened and ${ALERT_CAPS.close} closed issues per publish`
+    : '';
   const done = [list('opened', out.opened), list('updated', out.updated), list('closed', out.closed), held].filter(Boolean).join('; ');
   core.setOutput('regressions', String(counts.regressions));
   core.setOutput('improvements', String(counts.improvements));

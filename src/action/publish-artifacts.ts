@@ -21,7 +21,11 @@ export interface ArtifactSelection {
   refused: string[];
 }
 
-export async function selectArtifacts(gh: Octokit, run: RepoRef & { runId: number }, want: { client?: Runner; artifactId?: number }): Promise<ArtifactSelection> {
+export async function selectArtifacts(
+  gh: Octokit,
+  run: RepoRef & { runId: number },
+  want: { client?: Runner; artifactId?: number },
+): Promise<ArtifactSelection> {
   const read: ExpectedArtifact[] = [];
   const refused: string[] = [];
   let expected: string;
@@ -29,7 +33,9 @@ export async function selectArtifacts(gh: Octokit, run: RepoRef & { runId: numbe
     expected = `artifact id ${want.artifactId} (input artifact-id)`;
     const a = await artifactById(gh, run, want.artifactId);
     if (!a || a.runId !== run.runId || !a.name.startsWith(ARTIFACT_PREFIX))
-      refused.push(`artifact id ${want.artifactId} refused: ${a ? `it is ${a.name} of run ${a.runId}` : 'no such artifact'}, not a bee-bench artifact of run ${run.runId}`);
+      refused.push(
+        `artifact id ${want.artifactId} refused: ${a ? `it is ${a.name} of run ${a.runId}` : 'no such artifact'}, not a bee-bench artifact of run ${run.runId}`,
+      );
     else read.push(a);
   } else {
     const clients = want.client ? [want.client] : RunnerSchema.options;
@@ -43,6 +49,7 @@ export async function selectArtifacts(gh: Octokit, run: RepoRef & { runId: numbe
   const others = artifacts.filter((a) => !read.some((r) => r.id === a.id));
   for (const a of others.slice(0, NAMED_REFUSALS)) refused.push(`artifact ${a.name} refused: not one this publish reads (it reads ${expected})`);
   if (others.length > NAMED_REFUSALS) refused.push(`${others.length - NAMED_REFUSALS} more bee-bench artifact(s) refused: not ones this publish reads`);
-  if (total > LISTED_ARTIFACTS) refused.push(`run ${run.runId} has ${total} artifacts; only the first ${LISTED_ARTIFACTS} were listed to name the refused ones`);
+  if (total > LISTED_ARTIFACTS)
+    refused.push(`run ${run.runId} has ${total} artifacts; only the first ${LISTED_ARTIFACTS} were listed to name the refused ones`);
   return { read, refused };
 }

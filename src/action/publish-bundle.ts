@@ -45,5 +45,11 @@ export function writePublishBundle(
 
 /** Parses publish.json's bytes; throws naming the file and field when it is not a valid bundle. */
 export function parsePublishBundle(bytes: Buffer): PublishBundle {
-  return parseArtifactFile(PUBLISH_FILE, bytes, PublishBundleSchema, ARTIFACT_LIMITS.maxEntryBytes, 'write it with writePublishBundle or scripts/publish-bundle.mjs');
+  return parseArtifactFile(
+    PUBLISH_FILE,
+    bytes,
+    PublishBundleSchema,
+    ARTIFACT_LIMITS.maxEntryBytes,
+    'write it with writePublishBundle or scripts/publish-bundle.mjs',
+  );
 }

@@ -59,7 +59,9 @@ export function acceptedResults(b: PublishBundle, e: BundleExpectation): { resul
 function checkResult(r: Result, e: BundleExpectation): void {
   const what = `the ${r.runner} result`;
   if (r.spec.hash !== e.spec.hash)
-    throw new PublishRefusal(`${what} names spec ${r.spec.hash.slice(0, 12)}, this job's spec is ${e.spec.hash.slice(0, 12)}: measure and publish with one bee-bench version`);
+    throw new PublishRefusal(
+      `${what} names spec ${r.spec.hash.slice(0, 12)}, this job's spec is ${e.spec.hash.slice(0, 12)}: measure and publish with one bee-bench version`,
+    );
   const earliest = Date.parse(e.commit.timestamp) - CLOCK_SLACK_MS;
   for (const [field, at] of [
     ['started_at', r.started_at],
@@ -75,11 +77,14 @@ function checkResult(r: Result, e: BundleExpectation): void {
     if (!known) throw new PublishRefusal(`${what} has case ${JSON.stringify(c.id.slice(0, 100))}, which is not in the spec`);
     const label = typeof c.param['label'] === 'string' ? c.param['label'] : '';
     if (!known.has(label))
-      throw new PublishRefusal(`${what} has case ${c.id} with label ${JSON.stringify(label.slice(0, 100))}, which the spec's ${r.spec.profile} profile does not define`);
+      throw new PublishRefusal(
+        `${what} has case ${c.id} with label ${JSON.stringify(label.slice(0, 100))}, which the spec's ${r.spec.profile} profile does not define`,
+      );
     const key = `${c.id}\u0000${label}`;
     if (seen.has(key)) throw new PublishRefusal(`${what} has case ${c.id} [${label}] twice`);
     seen.add(key);
-    if (Object.keys(c.param).length > PUBLISH_CAPS.paramsPerCase) throw new PublishRefusal(`${what} has case ${c.id} with more than ${PUBLISH_CAPS.paramsPerCase} params`);
+    if (Object.keys(c.param).length > PUBLISH_CAPS.paramsPerCase)
+      throw new PublishRefusal(`${what} has case ${c.id} with more than ${PUBLISH_CAPS.paramsPerCase} params`);
     const longest = Math.max(c.samples_ns.length, c.cpu_ns.length, c.instructions?.length ?? 0, c.allocs?.length ?? 0, c.alloc_bytes?.length ?? 0);
     if (longest > PUBLISH_CAPS.samplesPerCase)
       throw new PublishRefusal(`${what} has case ${c.id} with ${longest} samples, more than the ${PUBLISH_CAPS.samplesPerCase} a run takes`);

@@ -38,10 +38,14 @@ export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promis
     );
   const src = sourceRun(ctx);
   const gh = makeOctokit(inputs.token);
-  const selection = await selectArtifacts(gh, { ...ctx.repo, runId: src.runId }, {
-    ...(inputs.client ? { client: inputs.client } : {}),
-    ...(inputs.artifactId !== undefined ? { artifactId: inputs.artifactId } : {}),
-  });
+  const selection = await selectArtifacts(
+    gh,
+    { ...ctx.repo, runId: src.runId },
+    {
+      ...(inputs.client ? { client: inputs.client } : {}),
+      ...(inputs.artifactId !== undefined ? { artifactId: inputs.artifactId } : {}),
+    },
+  );
   for (const line of selection.refused) core.warning(`publish: ${line}`);
   const done: string[] = [];
   const bodies: string[] = [];
@@ -138,7 +142,10 @@ async function postComment(
   }
   const pr = await prOf.get();
   if ('refused' in pr) return refuse(pr.refused);
-  if (bundle.pr !== pr.pr) return refuse(`it names pull request #${bundle.pr}, the run's is #${pr.pr} (${src.pr !== undefined && src.event !== 'issue_comment' ? 'from the event' : 'from the API'})`);
+  if (bundle.pr !== pr.pr)
+    return refuse(
+      `it names pull request #${bundle.pr}, the run's is #${pr.pr} (${src.pr !== undefined && src.event !== 'issue_comment' ? 'from the event' : 'from the API'})`,
+    );
   if (bundle.head_sha !== pr.sha) return refuse(`it is for ${bundle.head_sha.slice(0, 12)}, pull request #${pr.pr} is at ${pr.sha.slice(0, 12)}`);
   const gh = makeOctokit(inputs.token);
   const marker = markerFor(src.workflow, bundle.client);

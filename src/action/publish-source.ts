@@ -39,7 +39,15 @@ export function sourceRun(ctx: RunContext): SourceRun {
     const ev = parsePayload(WorkflowRunEventSchema, ctx);
     const wr = ev.workflow_run;
     const headRepo = wr.head_repository?.full_name ?? ev.repository.full_name;
-    return { runId: wr.id, workflow: wr.name, event: wr.event, sha: wr.head_sha, branch: wr.head_branch ?? '', headRepo, ownRepo: headRepo === ev.repository.full_name };
+    return {
+      runId: wr.id,
+      workflow: wr.name,
+      event: wr.event,
+      sha: wr.head_sha,
+      branch: wr.head_branch ?? '',
+      headRepo,
+      ownRepo: headRepo === ev.repository.full_name,
+    };
   }
   // A needs: job of the measuring workflow: this very run.
   const runId = Number(ctx.runId);

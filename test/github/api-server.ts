@@ -437,6 +437,8 @@ export class GitHubApiServer {
         node_id: Buffer.from(`Commit${c.sha}`).toString('base64'),
         url: `${this.repoApi()}/commits/${c.sha}`,
         html_url: `${this.repoHtml()}/commit/${c.sha}`,
+        // The published example's file entries lack the schema's required sha and contents_url.
+        files: [],
         commit: {
           ...ex.commit,
           message: c.message,
@@ -449,7 +451,11 @@ export class GitHubApiServer {
 
   private getArtifact(id: number) {
     const a = this.artifacts.find((x) => x.id === id);
-    if (!a) return { status: 404, body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/actions/artifacts#get-an-artifact', status: '404' } };
+    if (!a)
+      return {
+        status: 404,
+        body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/actions/artifacts#get-an-artifact', status: '404' },
+      };
     return { status: 200, body: this.artifactJson(a) };
   }
 
