@@ -33,7 +33,7 @@ export interface AlertRun extends RepoRef, AlertLinks {
   sha: string;
   /** The branch's run before this one: the last good run for rows flagged now for the first time. */
   previousSha?: string;
-  /** Issues this sync may still open and close; spent as it goes. Unlimited when absent. */
+  /** Issues this sync (and any other of the same publish) may still open and close; spent as it goes. A fresh ALERT_CAPS when absent. */
   budget?: AlertBudget;
 }
 
@@ -73,6 +73,7 @@ async function openAlerts(gh: Octokit, ref: RepoRef): Promise<OpenIssue[]> {
 export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRow[], log: (line: string) => void = () => {}): Promise<AlertOutcome> {
   const out: AlertOutcome = { opened: [], updated: [], closed: [], duplicates: [], announcedByOthers: [], heldBack: [] };
   const ref = { owner: run.owner, repo: run.repo };
+  const budget = run.budget ?? newAlertBudget();
   const open = await openAlerts(gh, ref);
   const closeAsDuplicate = async (issue: number, comment: string) => {
     await gh.rest.issues.createComment({ ...ref, issue_number: issue, body: comment });
@@ -94,12 +95,12 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
     if (row.status === 'ok' && row.verdict === 'regression') {
       const [keep, ...extra] = mine;
       if (!keep) {
-        if (run.budget && run.budget.open <= 0) {
+        if (budget.open <= 0) {
           out.heldBack.push(`${row.caseId} [${row.label}]`);
           log(`alert: ${row.caseId} [${row.label}]: regression, no issue opened: this publish opened its ${ALERT_CAPS.open} already`);
           continue;
         }
-        if (run.budget) run.budget.open--;
+        budget.open--;
         const state: AlertState = { since: run.previousSha ?? null, first: run.sha, latest: run.sha, runs: 1 };
         const { data } = await gh.rest.issues.create({
           ...ref,
@@ -134,12 +135,12 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
       }
     } else if (row.status === 'ok' && row.verdict !== undefined) {
       for (const i of mine) {
-        if (run.budget && run.budget.close <= 0) {
+        if (budget.close <= 0) {
           out.heldBack.push(`${row.caseId} [${row.label}]`);
           log(`alert: ${row.caseId} [${row.label}]: recovered, #${i.number} left open: this publish closed its ${ALERT_CAPS.close} already`);
           continue;
         }
-        if (run.budget) run.budget.close--;
+        budget.close--;
         if (await recover(i.number, recoveredComment(row, run.sha, run))) {
           out.closed.push(i.number);
           log(`alert: ${row.caseId} [${row.label}]: recovered, closed #${i.number}`);
