@@ -71,7 +71,7 @@ export interface BeeInput {
 export interface ActionInputs {
   /** publish (and its older name, comment): the writing job of the two-job setup; it runs no client code. */
   mode: 'run' | 'publish' | 'comment' | 'bisect';
-  /** undefined only in mode publish/comment without an explicit client (every bee-bench artifact is published). */
+  /** undefined only in mode publish/comment without an explicit client (then bee-bench-js, -go and -rs are read, each by exact name). */
   client?: Runner;
   clientDetected: boolean;
   /** Absolute path of the client checkout (the head of a PR). */
