@@ -15,7 +15,7 @@ import { upsertSticky } from '../github/comment.js';
 import { makeOctokit, type Octokit } from '../github/octokit.js';
 import { writeSummary } from '../github/summary.js';
 import { publishResults } from '../history/index.js';
-import { renderAbComment, renderBuildFailure } from '../report/ab-comment.js';
+import { renderAbComment, renderBuildFailure } from '../report/render/ab-comment.js';
 import { loadSpec, type LoadedSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { raiseAlerts } from './alerts.js';
@@ -23,7 +23,7 @@ import { BUNDLE_FILE, hasChange, markerFor, outcomeCounts, parseBundle, type Bun
 import { defaultBranchOf, type RunContext } from './context.js';
 import { historyRemote, readHistory, trendUrl } from './history.js';
 import { ActionInputError, type ActionInputs } from './inputs.js';
-import { log, NOTHING, setCountOutputs, type FlowEnv, type FlowResult } from './pipeline.js';
+import { log, NOTHING, setCountOutputs, type FlowEnv, type FlowResult } from './flow-steps.js';
 import { parsePublishBundle, PUBLISH_FILE } from './publish-bundle.js';
 import { selectArtifacts, type ExpectedArtifact } from './publish-artifacts.js';
 import { acceptedResults, checkWriteBound } from './publish-checks.js';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import { ProfileSchema, RunnerSchema } from '../spec/schema.js';
-import { balance, piecesOf, type Shard } from './assign.js';
+import { balance, piecesOf, type Shard } from './balance.js';
 import type { CostModel, Evidence } from './cost.js';
 import type { Plan } from '../spec/plan.js';
 

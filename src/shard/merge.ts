@@ -9,7 +9,7 @@ import { loadResult } from '../spec/load.js';
 import type { Plan } from '../spec/plan.js';
 import type { CaseResult, Result, Runner } from '../spec/schema.js';
 import { attachAllocations, attachCounts, isCounted } from '../run/count.js';
-import { pieceOf } from './assign.js';
+import { pieceOf } from './balance.js';
 import { selectionKey, type Assignment } from './assignment.js';
 import type { Evidence } from './cost.js';
 import { SHARD_FILE, ShardRunSchema, type ShardRun } from './run.js';

@@ -13,7 +13,7 @@ import { invokeRunner, type BeeTarget } from '../run/invoke.js';
 import { processBudgetMs } from '../pipeline/options.js';
 import { planOf, type Plan } from '../spec/plan.js';
 import { HostSchema, RunnerSchema, type Runner } from '../spec/schema.js';
-import { pieceOf } from './assign.js';
+import { pieceOf } from './balance.js';
 import { AssignmentSchema, EvidenceSchema, type Assignment } from './assignment.js';
 import type { Evidence } from './cost.js';
 

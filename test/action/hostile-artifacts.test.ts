@@ -11,7 +11,7 @@ import { alertMarker, keyOf } from '../../src/alert/body.js';
 import { ALERT_CAPS, ALERT_LABEL } from '../../src/alert/issues.js';
 import { publishRecords } from '../../src/history/publish.js';
 import { toRecord } from '../../src/history/record.js';
-import { markerComment } from '../../src/report/ab-comment.js';
+import { markerComment } from '../../src/report/render/ab-comment.js';
 import { bareRemote, context, lsTree, removeAll, show, tip } from '../history/helpers.js';
 import { pushEvent, repository, workflowRunEvent } from './events.js';
 import { commentBundle, COMMIT_TIME, PublishBench, publishJson, SPEC, specResult, warnings } from './publish-harness.js';

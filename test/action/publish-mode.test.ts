@@ -4,7 +4,7 @@
 // the commit's time comes from the API; a PR comment goes to the PR the event names and never into
 // a marker comment someone else wrote. Hostile artifacts: hostile-artifacts.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markerComment } from '../../src/report/ab-comment.js';
+import { markerComment } from '../../src/report/render/ab-comment.js';
 import { bareRemote, lsTree, removeAll, show, tip } from '../history/helpers.js';
 import { pullRequestEvent, pushEvent, workflowRunEvent } from './events.js';
 import { commentBundle, COMMIT_TIME, PublishBench, publishJson, specResult } from './publish-harness.js';
