@@ -404,8 +404,9 @@ export class GitHubApiServer {
   private listPulls(q: URLSearchParams) {
     const state = q.get('state') ?? 'open';
     const head = q.get('head');
+    // Every stored pull request is open: a closed-only listing is empty.
     const all = [...this.pulls.values()]
-      .filter((p) => state === 'all' || state === 'open')
+      .filter(() => state === 'all' || state === 'open')
       .filter((p) => head === null || head === `${p.head.repo.split('/')[0]}:${p.head.ref}`)
       .sort((a, b) => b.number - a.number);
     const { slice, headers } = this.paged(all, q, '/pulls');
