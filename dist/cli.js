@@ -33918,8 +33918,10 @@ ${COMMON}`,
 Counts the row alone under callgrind (valgrind needed) and writes DIR/profiles/<case>~<param>/:
 callgrind.out.base/head (callgrind_annotate, KCachegrind), base/head.pb.gz (go tool pprof
 -diff_base), base/head.folded (flame graphs) and, with both sides, diff.json and diff.html.
-Prints the row's function lists (instructions under callgrind, not time).
-${COMMON}`
+Prints the row's function lists (instructions under callgrind, not time). Defaults: --base none
+(one side), --profile quick, --out out.
+${COMMON}`,
+    fails: "valgrind is missing, a build failed, or the row could not be counted"
   },
   {
     name: "bisect",

@@ -2,7 +2,7 @@
 // with the history on), the branch's records read before this run is appended, the judgement
 // (src/alert/judge.ts) and the issue sync (src/alert/issues.ts) with the job's token.
 import * as core from '@actions/core';
-import { syncAlerts, type AlertOutcome } from '../alert/issues.js';
+import { ALERT_CAPS, syncAlerts, type AlertBudget, type AlertOutcome } from '../alert/issues.js';
 import { judgeAgainstBranch } from '../alert/judge.js';
 import { makeOctokit } from '../github/octokit.js';
 import type { HistoryRecord } from '../history/schema.js';
@@ -33,7 +33,7 @@ export async function raiseAlerts(
   env: FlowEnv,
   result: Result,
   records: readonly HistoryRecord[],
-  at?: { sha: string; branch: string },
+  at?: { sha: string; branch: string; budget?: AlertBudget },
 ): Promise<{ regressions: number; summary: string }> {
   const i = env.inputs;
   // The publish job names the commit and branch from the event it trusts; a run job from its checkout.
@@ -65,6 +65,7 @@ export async function raiseAlerts(
         historyRuns: judged.runs,
         repoUrl: `${server}/${env.ctx.repo.owner}/${env.ctx.repo.repo}`,
         ...(judged.previous ? { previousSha: judged.previous.sha } : {}),
+        ...(at?.budget ? { budget: at.budget } : {}),
         ...(env.ctx.runUrl ? { runUrl: env.ctx.runUrl } : {}),
         ...(trend ? { trendUrl: trend } : {}),
       },
@@ -73,7 +74,10 @@ export async function raiseAlerts(
     ),
   );
   const list = (what: string, ns: number[]) => (ns.length ? `${what} ${ns.map((n) => `#${n}`).join(', ')}` : '');
-  const done = [list('opened', out.opened), list('updated', out.updated), list('closed', out.closed)].filter(Boolean).join('; ');
+  const held = out.heldBack.length
+    ? `${out.heldBack.length} row(s) held back by the cap of ${ALERT_CAPS.open} opened and ${ALERT_CAPS.close} closed issues per publish`
+    : '';
+  const done = [list('opened', out.opened), list('updated', out.updated), list('closed', out.closed), held].filter(Boolean).join('; ');
   core.setOutput('regressions', String(counts.regressions));
   core.setOutput('improvements', String(counts.improvements));
   return {

@@ -3,13 +3,14 @@
 // itself from this file after validating it (zod, every string and list bounded): the report's
 // rows and header fields, or the build that failed. Its outputs come from the same validated rows;
 // the marker is set by the comment job, not taken from the file.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { AbReportInput, BuildFailureInput } from '../report/render/ab-comment.js';
 import { AbRowSchema, countRows, type AbCounts } from '../verdict/index.js';
 import { HostSchema, ProfileSchema, RunnerSchema, type Runner } from '../spec/schema.js';
 import { ProfileDiffsSchema } from '../profile/schema.js';
+import { parseArtifactFile } from './artifact-file.js';
 
 export const BUNDLE_SCHEMA = 'bee-bench/action-comment@2';
 export const BUNDLE_FILE = 'comment.json';
@@ -125,35 +126,9 @@ function pickReport(r: Extract<BundleOutcome, { kind: 'report' }>['report']) {
   };
 }
 
-/** Reads a downloaded bundle; throws naming the file and field when it is not one. */
-export function readBundle(dir: string): Bundle {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(join(dir, BUNDLE_FILE));
-  } catch (e) {
-    throw new Error(`${BUNDLE_FILE}: unreadable: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  return parseBundle(bytes);
-}
-
 /** Parses comment.json's bytes (size checked first); throws naming the file and field when it is not a bundle. */
 export function parseBundle(bytes: Buffer): Bundle {
-  let raw: unknown;
-  try {
-    if (bytes.length > MAX_BYTES) throw new Error(`${bytes.length} bytes, more than the ${MAX_BYTES} a report can take`);
-    raw = JSON.parse(bytes.toString('utf8'));
-  } catch (e) {
-    throw new Error(`${BUNDLE_FILE}: unreadable: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  const parsed = BundleSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new Error(
-      `${BUNDLE_FILE}: ${parsed.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.join('.')}: ${i.message}`)
-        .join('; ')}`,
-    );
-  return parsed.data;
+  return parseArtifactFile(BUNDLE_FILE, bytes, BundleSchema, MAX_BYTES, 'write it with the bee-bench version this job runs (mode: run)');
 }
 
 export const markerFor = (workflow: string, client: Runner) => `bee-bench:${workflow}:${client}`;

@@ -44,6 +44,7 @@ export const INPUT_DEFAULTS = {
   'history-runs': '10',
   alert: 'off',
   mode: 'run',
+  'artifact-id': '',
   'base-ref': '',
   'head-ref': '',
 } as const;
@@ -70,7 +71,7 @@ export interface BeeInput {
 export interface ActionInputs {
   /** publish (and its older name, comment): the writing job of the two-job setup; it runs no client code. */
   mode: 'run' | 'publish' | 'comment' | 'bisect';
-  /** undefined only in mode publish/comment without an explicit client (every bee-bench artifact is published). */
+  /** undefined only in mode publish/comment without an explicit client (then bee-bench-js, -go and -rs are read, each by exact name). */
   client?: Runner;
   clientDetected: boolean;
   /** Absolute path of the client checkout (the head of a PR). */
@@ -100,6 +101,8 @@ export interface ActionInputs {
   historyBranch: string;
   historyFolder: string;
   historyMaxRuns: number;
+  /** mode: publish: the one artifact to read, by id (a merge job's upload), instead of bee-bench-<client> by name. */
+  artifactId?: number;
   /** Overrides the repository the history branch lives in (default: this repository). */
   historyRemote?: string;
   /** PRs: build the base in this job (paired) or judge against the base branch's history (unpaired). */
@@ -181,6 +184,10 @@ const FIELDS = {
       .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'expected a relative folder such as bench')
       .refine((f) => !f.split('/').includes('..'), 'must not climb out of the branch'),
     fix: 'a relative folder inside the history branch, e.g. bench',
+  },
+  'artifact-id': {
+    schema: z.union([z.literal(''), z.string().regex(/^[1-9][0-9]{0,15}$/, 'expected an artifact id (digits), or empty')]),
+    fix: "mode: publish only: the id of the one artifact to publish, a merge job's actions/upload-artifact output artifact-id (e.g. ${{ needs.merge.outputs.artifact-id }}), or empty to read bee-bench-<client> by name",
   },
   'history-max-runs': {
     schema: number((n) => Number.isInteger(n) && n >= 1, 'a whole number of at least 1'),
@@ -394,6 +401,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     alert: p.alert,
     ...(baseRef ? { baseRef } : {}),
     ...(headRef ? { headRef } : {}),
+    ...(p['artifact-id'] ? { artifactId: Number(p['artifact-id']) } : {}),
     specFile,
   };
 }

@@ -2,11 +2,14 @@
 // and the commit they measured, as data. The publish job holds the write token and runs no client
 // code, so it appends these to the history and judges alerts only after validating them (zod, sizes
 // bounded; the artifact was read under limits by src/github/artifact-download.ts) and after checking
-// that they name the commit of the event it trusts.
+// that they name the commit of the event it trusts. The commit's message, author and time are
+// recorded from the API, never from this file (src/action/publish-source.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ARTIFACT_LIMITS } from '../github/artifact-download.js';
 import { ResultSchema, RunnerSchema, type Result, type Runner } from '../spec/schema.js';
+import { parseArtifactFile } from './artifact-file.js';
 
 export const PUBLISH_SCHEMA = 'bee-bench/action-publish@1';
 export const PUBLISH_FILE = 'publish.json';
@@ -40,21 +43,13 @@ export function writePublishBundle(
   writeFileSync(join(dir, PUBLISH_FILE), `${JSON.stringify(bundle)}\n`);
 }
 
-/** Parses publish.json's bytes; throws naming the field when it is not a valid bundle. */
+/** Parses publish.json's bytes; throws naming the file and field when it is not a valid bundle. */
 export function parsePublishBundle(bytes: Buffer): PublishBundle {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(bytes.toString('utf8'));
-  } catch (e) {
-    throw new Error(`${PUBLISH_FILE}: not JSON: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  const parsed = PublishBundleSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new Error(
-      `${PUBLISH_FILE}: ${parsed.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.join('.')}: ${i.message}`)
-        .join('; ')}`,
-    );
-  return parsed.data;
+  return parseArtifactFile(
+    PUBLISH_FILE,
+    bytes,
+    PublishBundleSchema,
+    ARTIFACT_LIMITS.maxEntryBytes,
+    'write it with writePublishBundle or scripts/publish-bundle.mjs',
+  );
 }

@@ -1,69 +1,33 @@
 // mode: publish, the second job of every setup (mode: comment is its older name). It holds the
 // write token and runs no client code: no checkout is built, no cache restored, nothing from the
-// artifact executed. It reads the bee-bench artifacts of the measuring run (the same run when it
-// is a `needs:` job, the triggering run on workflow_run) under size limits enforced while they
-// download and unzip, validates them with zod, checks them against the event it trusts (the
-// commit, the pull request), and then does every write: the sticky comment, the history append,
-// the alert issues and the job summary.
+// artifact executed. It reads only the artifacts it expects of the measuring run (the same run when
+// it is a `needs:` job, the triggering run on workflow_run; publish-artifacts.ts) under size limits
+// enforced while they download and unzip, validates them with zod, checks them against what it
+// trusts (the event and the API: publish-source.ts; the spec and caps: publish-checks.ts), and only
+// then does every write: the sticky comment, the history append, the alert issues, the job summary.
+// Each refusal is one warning line naming the artifact and why.
 import * as core from '@actions/core';
 import { join } from 'node:path';
-import { ARTIFACT_PREFIX, listRunArtifacts } from '../github/artifacts.js';
+import { newAlertBudget } from '../alert/issues.js';
+import { ARTIFACT_PREFIX } from '../github/artifacts.js';
 import { readArtifactEntries } from '../github/artifact-download.js';
 import { upsertSticky } from '../github/comment.js';
-import { httpStatus, makeOctokit } from '../github/octokit.js';
+import { makeOctokit, type Octokit } from '../github/octokit.js';
 import { writeSummary } from '../github/summary.js';
 import { publishResults } from '../history/index.js';
 import { renderAbComment, renderBuildFailure } from '../report/render/ab-comment.js';
-import { loadSpec } from '../spec/load.js';
+import { loadSpec, type LoadedSpec } from '../spec/load.js';
+import type { Result } from '../spec/schema.js';
 import { raiseAlerts } from './alerts.js';
 import { BUNDLE_FILE, hasChange, markerFor, outcomeCounts, parseBundle, type Bundle } from './bundle.js';
-import { defaultBranchOf, isForkPr, parsePayload, PullRequestEventSchema, WorkflowRunEventSchema, type RunContext } from './context.js';
+import { defaultBranchOf, type RunContext } from './context.js';
 import { historyRemote, readHistory, trendUrl } from './history.js';
 import { ActionInputError, type ActionInputs } from './inputs.js';
 import { log, NOTHING, setCountOutputs, type FlowEnv, type FlowResult } from './flow-steps.js';
-import { parsePublishBundle, PUBLISH_FILE, type PublishBundle } from './publish-bundle.js';
-
-/** The run whose artifacts are published, as the trusted event describes it. */
-export interface SourceRun {
-  runId: number;
-  /** Its workflow's name: the comment marker's first part. */
-  workflow: string;
-  event: string;
-  /** The commit it measured: a pull request's head, or the pushed / dispatched commit. */
-  sha: string;
-  branch: string;
-  /** A pull request it ran for, from the payload (same run) or from the artifact, checked through the API (workflow_run). */
-  pr?: number;
-  /** Whether the run's code came from this repository (not a fork). */
-  ownRepo: boolean;
-}
-
-export function sourceRun(ctx: RunContext): SourceRun {
-  if (ctx.eventName === 'workflow_run') {
-    const ev = parsePayload(WorkflowRunEventSchema, ctx);
-    const wr = ev.workflow_run;
-    const ownRepo = (wr.head_repository?.full_name ?? ev.repository.full_name) === ev.repository.full_name;
-    return { runId: wr.id, workflow: wr.name, event: wr.event, sha: wr.head_sha, branch: wr.head_branch ?? '', ownRepo };
-  }
-  // A needs: job of the measuring workflow: this very run.
-  const runId = Number(ctx.runId);
-  if (!Number.isInteger(runId) || runId <= 0) throw new Error("mode: publish outside workflow_run reads this run's artifacts, but GITHUB_RUN_ID is not set");
-  if (ctx.eventName === 'pull_request') {
-    const ev = parsePayload(PullRequestEventSchema, ctx);
-    return {
-      runId,
-      workflow: ctx.workflow,
-      event: ctx.eventName,
-      sha: ev.pull_request.head.sha,
-      branch: ev.pull_request.head.ref,
-      pr: ev.pull_request.number,
-      ownRepo: !isForkPr(ev),
-    };
-  }
-  if (!ctx.sha) throw new Error('mode: publish needs GITHUB_SHA, the commit the run measured');
-  const branch = process.env.GITHUB_REF_NAME ?? '';
-  return { runId, workflow: ctx.workflow, event: ctx.eventName, sha: ctx.sha, branch, ownRepo: true };
-}
+import { parsePublishBundle, PUBLISH_FILE } from './publish-bundle.js';
+import { selectArtifacts, type ExpectedArtifact } from './publish-artifacts.js';
+import { acceptedResults, checkWriteBound } from './publish-checks.js';
+import { commentsApply, historyRefusal, pullRequestOf, sourceRun, trustedCommit, type SourceRun, type TrustedCommit } from './publish-source.js';
 
 export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
   if (!inputs.token)
@@ -73,48 +37,52 @@ export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promis
       'leave github-token at its default (${{ github.token }}) with the permissions the writes need (actions: read, pull-requests: write, contents: write, issues: write)',
     );
   const src = sourceRun(ctx);
-  const run = { ...ctx.repo, runId: src.runId, token: inputs.token };
-  const wanted = inputs.client ? `${ARTIFACT_PREFIX}${inputs.client}` : undefined;
-  const artifacts = (await listRunArtifacts(run)).filter((a) => !wanted || a.name === wanted);
-  if (artifacts.length === 0) {
-    core.warning(`publish: run ${src.runId} (${src.workflow}) has no ${wanted ?? `${ARTIFACT_PREFIX}*`} artifact; did its bee-bench step finish?`);
-    return NOTHING;
-  }
-  const total: FlowResult = { ...NOTHING };
+  const gh = makeOctokit(inputs.token);
+  const selection = await selectArtifacts(
+    gh,
+    { ...ctx.repo, runId: src.runId },
+    {
+      ...(inputs.client ? { client: inputs.client } : {}),
+      ...(inputs.artifactId !== undefined ? { artifactId: inputs.artifactId } : {}),
+    },
+  );
+  for (const line of selection.refused) core.warning(`publish: ${line}`);
   const done: string[] = [];
   const bodies: string[] = [];
-  for (const a of artifacts) {
-    let entries: Map<string, Buffer>;
+  const total: FlowResult = { ...NOTHING };
+  if (selection.read.length === 0) {
+    const what = inputs.artifactId !== undefined ? `artifact id ${inputs.artifactId}` : `${ARTIFACT_PREFIX}${inputs.client ?? '<client>'}`;
+    core.warning(`publish: run ${src.runId} (${src.workflow}) has no ${what} artifact to publish; did its bee-bench step finish?`);
+  }
+  const files: ArtifactFiles[] = [];
+  for (const a of selection.read) {
     try {
-      entries = await readArtifactEntries(
+      const entries = await readArtifactEntries(
         { ...ctx.repo, artifactId: a.id, token: inputs.token, apiUrl: ctx.apiUrl },
         (n) => n === BUNDLE_FILE || n === PUBLISH_FILE,
       );
+      const comment = entries.get(BUNDLE_FILE);
+      const records = entries.get(PUBLISH_FILE);
+      if (!comment && !records) core.warning(`publish: artifact ${a.name} holds neither ${BUNDLE_FILE} nor ${PUBLISH_FILE}; nothing to publish`);
+      else files.push({ artifact: a, ...(comment ? { comment } : {}), ...(records ? { records } : {}) });
     } catch (e) {
       core.warning(`publish: artifact ${a.name} refused: ${e instanceof Error ? e.message : String(e)}`);
-      continue;
     }
-    const comment = entries.get(BUNDLE_FILE);
-    const records = entries.get(PUBLISH_FILE);
-    if (!comment && !records) {
-      core.warning(`publish: artifact ${a.name} holds neither ${BUNDLE_FILE} nor ${PUBLISH_FILE}; nothing to publish`);
-      continue;
+  }
+  const pr = new PullRequestOnce(gh, ctx, src);
+  for (const f of files.filter((x) => x.comment)) {
+    const posted = await postComment(inputs, ctx, src, pr, f.artifact, f.comment!);
+    if (posted) {
+      add(total, posted.result);
+      done.push(posted.line);
+      bodies.push(posted.body);
     }
-    if (comment) {
-      const posted = await postComment(inputs, ctx, src, a.name, comment);
-      if (posted) {
-        add(total, posted.result);
-        done.push(posted.line);
-        bodies.push(posted.body);
-      }
-    }
-    if (records) {
-      const appended = await appendRecords(inputs, ctx, src, a.name, records);
-      if (appended) {
-        total.regressions += appended.regressions;
-        done.push(...appended.lines);
-      }
-    }
+  }
+  const withRecords = files.filter((x) => x.records);
+  if (withRecords.length > 0) {
+    const appended = await appendRecords(inputs, ctx, src, gh, withRecords);
+    total.regressions += appended.regressions;
+    done.push(...appended.lines);
   }
   setCountOutputs(total);
   await writeSummary(
@@ -124,6 +92,25 @@ export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promis
   return total;
 }
 
+interface ArtifactFiles {
+  artifact: ExpectedArtifact;
+  comment?: Buffer;
+  records?: Buffer;
+}
+
+/** The run's pull request, asked of the event or the API once however many artifacts hold a comment. */
+class PullRequestOnce {
+  private answer?: Promise<Awaited<ReturnType<typeof pullRequestOf>>>;
+  constructor(
+    private readonly gh: Octokit,
+    private readonly ctx: RunContext,
+    private readonly src: SourceRun,
+  ) {}
+  get() {
+    return (this.answer ??= pullRequestOf(this.gh, this.ctx.repo, this.src));
+  }
+}
+
 function add(total: FlowResult, r: FlowResult): void {
   total.regressions += r.regressions;
   total.improvements += r.improvements;
@@ -131,66 +118,57 @@ function add(total: FlowResult, r: FlowResult): void {
   total.missing += r.missing;
 }
 
-/** The sticky comment from comment.json: rendered here from validated rows, for the PR the event names. */
+/** The sticky comment from comment.json: rendered here from validated rows, for the PR the event or the API names. */
 async function postComment(
   inputs: ActionInputs,
   ctx: RunContext,
   src: SourceRun,
-  name: string,
+  prOf: PullRequestOnce,
+  a: ExpectedArtifact,
   bytes: Buffer,
 ): Promise<{ result: FlowResult; line: string; body: string } | undefined> {
-  if (!src.event.startsWith('pull_request')) {
-    core.warning(`publish: artifact ${name} holds a comment, but run ${src.runId} was a ${src.event} run; not posted`);
-    return undefined;
-  }
+  const refuse = (why: string) => void core.warning(`publish: artifact ${a.name}: comment not posted: ${why}`);
+  if (!commentsApply(src)) return refuse(`run ${src.runId} was a ${src.event} run, which has no pull request`);
   let bundle: Bundle;
   try {
     bundle = parseBundle(bytes);
   } catch (e) {
-    core.warning(`publish: artifact ${name} is not a bee-bench comment bundle: ${e instanceof Error ? e.message : String(e)}`);
-    return undefined;
+    return refuse(e instanceof Error ? e.message : String(e));
   }
-  if (bundle.head_sha !== src.sha) {
-    core.warning(`publish: artifact ${name} is for ${bundle.head_sha.slice(0, 12)}, the run for ${src.sha.slice(0, 12)}; not posted`);
-    return undefined;
-  }
-  if (src.pr !== undefined && bundle.pr !== src.pr) {
-    core.warning(`publish: artifact ${name} names pull request #${bundle.pr}, the event #${src.pr}; not posted`);
-    return undefined;
-  }
+  if (a.client && bundle.client !== a.client) return refuse(`${BUNDLE_FILE} names client ${bundle.client}, but this is ${a.client}'s artifact`);
   if (inputs.comment === 'never') {
     log('comment: never');
     return undefined;
   }
+  const pr = await prOf.get();
+  if ('refused' in pr) return refuse(pr.refused);
+  if (bundle.pr !== pr.pr)
+    return refuse(
+      `it names pull request #${bundle.pr}, the run's is #${pr.pr} (${src.pr !== undefined && src.event !== 'issue_comment' ? 'from the event' : 'from the API'})`,
+    );
+  if (bundle.head_sha !== pr.sha) return refuse(`it is for ${bundle.head_sha.slice(0, 12)}, pull request #${pr.pr} is at ${pr.sha.slice(0, 12)}`);
   const gh = makeOctokit(inputs.token);
-  if (src.pr === undefined) {
-    // workflow_run leaves pull_requests empty for forks: the number comes from the artifact, so it
-    // must be a pull request whose head is this run's commit.
-    let prHead: string;
-    try {
-      prHead = (await gh.rest.pulls.get({ ...ctx.repo, pull_number: bundle.pr })).data.head.sha;
-    } catch (e) {
-      core.warning(
-        `publish: pull request #${bundle.pr} of ${name} cannot be read (${httpStatus(e) ?? (e instanceof Error ? e.message : String(e))}); not posted`,
-      );
-      return undefined;
-    }
-    if (prHead !== src.sha) {
-      core.warning(
-        `publish: pull request #${bundle.pr} has head ${prHead.slice(0, 12)}, the run ${src.sha.slice(0, 12)}; not posted (a newer push will post its own)`,
-      );
-      return undefined;
-    }
-  }
   const marker = markerFor(src.workflow, bundle.client);
   const o = bundle.outcome;
   const body = o.kind === 'report' ? renderAbComment({ ...o.report, marker }) : renderBuildFailure({ ...o.failure, marker });
   const counts = outcomeCounts(o);
-  const res = await upsertSticky(gh, { ...ctx.repo, issue: bundle.pr, marker, body, policy: inputs.comment, changed: hasChange(counts) }, log);
-  log(`comment: #${bundle.pr} ${bundle.client}: ${res.action}${res.url ? ` ${res.url}` : ''}${res.reason ? ` (${res.reason})` : ''}`);
+  const res = await upsertSticky(gh, { ...ctx.repo, issue: pr.pr, marker, body, policy: inputs.comment, changed: hasChange(counts) }, log);
+  log(`comment: #${pr.pr} ${bundle.client}: ${res.action}${res.url ? ` ${res.url}` : ''}${res.reason ? ` (${res.reason})` : ''}`);
   if (res.url) core.setOutput('comment-url', res.url);
   const result = { regressions: counts.regressions, improvements: counts.improvements, failed: counts.failed, missing: counts.missing };
-  return { result, line: `- ${bundle.client}: PR #${bundle.pr}: ${res.action}${res.url ? ` ${res.url}` : ''}`, body };
+  return { result, line: `- ${bundle.client}: PR #${pr.pr}: ${res.action}${res.url ? ` ${res.url}` : ''}`, body };
+}
+
+/** The accepted results of one artifact's publish.json, or undefined (warned) when it is refused. */
+function acceptedFrom(f: ArtifactFiles, commit: TrustedCommit, spec: LoadedSpec): Result[] | undefined {
+  try {
+    const { results, notes } = acceptedResults(parsePublishBundle(f.records!), { ...(f.artifact.client ? { client: f.artifact.client } : {}), commit, spec });
+    for (const n of notes) core.warning(`publish: artifact ${f.artifact.name}: ${n}`);
+    return results;
+  } catch (e) {
+    core.warning(`publish: artifact ${f.artifact.name} refused: ${e instanceof Error ? e.message : String(e)}; not appended`);
+    return undefined;
+  }
 }
 
 /** The history append (and alerts) from publish.json, for a push, schedule or dispatch run of this repository. */
@@ -198,49 +176,48 @@ async function appendRecords(
   inputs: ActionInputs,
   ctx: RunContext,
   src: SourceRun,
-  name: string,
-  bytes: Buffer,
-): Promise<{ regressions: number; lines: string[] } | undefined> {
+  gh: Octokit,
+  files: readonly ArtifactFiles[],
+): Promise<{ regressions: number; lines: string[] }> {
+  const names = files.map((f) => f.artifact.name).join(', ');
+  const none = { regressions: 0, lines: [] };
   if (inputs.history !== 'gh-pages') {
-    log(`publish: ${name} has results, and history is off; not appended`);
-    return undefined;
+    log(`publish: ${names} has results, and history is off; not appended`);
+    return none;
   }
-  if (src.event.startsWith('pull_request') || !src.ownRepo) {
-    core.warning(
-      `publish: artifact ${name} holds records of a ${src.event} run${src.ownRepo ? '' : ' of a fork'}; only push, schedule and dispatch runs of this repository are appended`,
-    );
-    return undefined;
+  const refusal = historyRefusal(src);
+  if (refusal) {
+    core.warning(`publish: ${names}: records not appended: ${refusal}`);
+    return none;
   }
-  let bundle: PublishBundle;
+  const commit = await trustedCommit(gh, ctx.repo, src.sha);
+  const spec = loadSpec(inputs.specFile);
+  const results = files.flatMap((f) => acceptedFrom(f, commit, spec) ?? []);
+  if (results.length === 0) return none;
   try {
-    bundle = parsePublishBundle(bytes);
+    checkWriteBound(results);
   } catch (e) {
-    core.warning(`publish: artifact ${name}: ${e instanceof Error ? e.message : String(e)}; not appended`);
-    return undefined;
-  }
-  if (bundle.head_sha !== src.sha || bundle.commit.sha !== src.sha) {
-    core.warning(`publish: artifact ${name} is for ${bundle.commit.sha.slice(0, 12)}, the run measured ${src.sha.slice(0, 12)}; not appended`);
-    return undefined;
+    core.warning(`publish: ${names} refused: ${e instanceof Error ? e.message : String(e)}; nothing appended`);
+    return none;
   }
   if (!src.branch) throw new Error(`publish: the branch of run ${src.runId} is unknown (no GITHUB_REF_NAME / workflow_run.head_branch)`);
   const env: FlowEnv = {
-    inputs: { ...inputs, client: bundle.client },
+    inputs: { ...inputs, client: results[0]!.runner },
     ctx,
     crossClients: [],
     outDir: join(ctx.temp, 'bee-bench', 'publish'),
     cacheDir: join(ctx.temp, 'bee-bench', 'no-cache'),
   };
-  const own = bundle.results.find((r) => r.runner === bundle.client);
-  const alerting = inputs.alert === 'issue' && src.event === 'push' && src.branch === defaultBranchOf(ctx) && own !== undefined;
+  const alerting = inputs.alert === 'issue' && src.event === 'push' && src.branch === defaultBranchOf(ctx);
   if (inputs.alert === 'issue' && !alerting) log(`alert: issue acts on pushes to the default branch only; this is a ${src.event} run of ${src.branch}`);
   const before = alerting ? await core.group('alert: the branch history', () => readHistory(env, log)) : [];
   const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
   const runUrl = `${server}/${ctx.repo.owner}/${ctx.repo.repo}/actions/runs/${src.runId}`;
   const report = await core.group('history: append', () =>
     publishResults(
-      bundle.results,
+      results,
       {
-        commit: { ...bundle.commit, url: `${server}/${ctx.repo.owner}/${ctx.repo.repo}/commit/${src.sha}` },
+        commit: { ...commit, url: `${server}/${ctx.repo.owner}/${ctx.repo.repo}/commit/${src.sha}` },
         branch: src.branch,
         event: src.event,
         run: { id: String(src.runId), url: runUrl },
@@ -252,22 +229,26 @@ async function appendRecords(
         folder: inputs.historyFolder,
         maxRuns: inputs.historyMaxRuns,
         ...(defaultBranchOf(ctx) ? { defaultBranch: defaultBranchOf(ctx) } : {}),
-        spec: loadSpec(inputs.specFile).spec,
+        spec: spec.spec,
         log,
       },
     ),
   );
   const lines = [
-    `- ${bundle.client}: ${report.added.length} record(s) appended to ${inputs.historyBranch}/${inputs.historyFolder}${report.commit ? ` (${report.commit.slice(0, 7)})` : ''}`,
+    `- ${results.map((r) => r.runner).join(', ')}: ${report.added.length} record(s) appended to ${inputs.historyBranch}/${inputs.historyFolder}${report.commit ? ` (${report.commit.slice(0, 7)})` : ''}`,
   ];
   for (const bad of report.invalid) log(`history: invalid record left as is: ${bad.file}: ${bad.problem}`);
   const url = trendUrl(env);
   if (url) lines.push(`- [Trend charts](${url})`);
   let regressions = 0;
   if (alerting) {
-    const alerts = await raiseAlerts(env, own, before, { sha: src.sha, branch: src.branch });
-    regressions = alerts.regressions;
-    lines.push(`- ${alerts.summary}`);
+    // One budget for the whole publish: however many rows a run flags, it opens and closes a bounded number of issues.
+    const budget = newAlertBudget();
+    for (const result of results) {
+      const alerts = await raiseAlerts({ ...env, inputs: { ...inputs, client: result.runner } }, result, before, { sha: src.sha, branch: src.branch, budget });
+      regressions += alerts.regressions;
+      lines.push(`- ${alerts.summary}`);
+    }
   }
   return { regressions, lines };
 }

@@ -24,12 +24,28 @@ import {
 
 export const ALERT_LABEL = 'bee-bench-regression';
 
+/**
+ * How many issues one publish may open and close, over every client it publishes: a run whose rows
+ * were forged (in its own job) cannot flood the tracker or sweep it clean. Rows past the cap wait
+ * for the next run, which sees them again.
+ */
+export const ALERT_CAPS = { open: 5, close: 10 } as const;
+
+export interface AlertBudget {
+  open: number;
+  close: number;
+}
+
+export const newAlertBudget = (): AlertBudget => ({ ...ALERT_CAPS });
+
 export interface AlertRun extends RepoRef, AlertLinks {
   client: Runner;
   /** The commit this run measured. */
   sha: string;
   /** The branch's run before this one: the last good run for rows flagged now for the first time. */
   previousSha?: string;
+  /** Issues this sync (and any other of the same publish) may still open and close; spent as it goes. A fresh ALERT_CAPS when absent. */
+  budget?: AlertBudget;
 }
 
 export interface AlertOutcome {
@@ -40,6 +56,8 @@ export interface AlertOutcome {
   duplicates: number[];
   /** Issues whose recovery a concurrent job had announced first (this job's comment deleted). */
   announcedByOthers: number[];
+  /** Rows that would have opened or closed an issue past the budget, as "case [label]". */
+  heldBack: string[];
 }
 
 interface OpenIssue {
@@ -64,8 +82,9 @@ async function openAlerts(gh: Octokit, ref: RepoRef): Promise<OpenIssue[]> {
 }
 
 export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRow[], log: (line: string) => void = () => {}): Promise<AlertOutcome> {
-  const out: AlertOutcome = { opened: [], updated: [], closed: [], duplicates: [], announcedByOthers: [] };
+  const out: AlertOutcome = { opened: [], updated: [], closed: [], duplicates: [], announcedByOthers: [], heldBack: [] };
   const ref = { owner: run.owner, repo: run.repo };
+  const budget = run.budget ?? newAlertBudget();
   const open = await openAlerts(gh, ref);
   const closeAsDuplicate = async (issue: number, comment: string) => {
     await gh.rest.issues.createComment({ ...ref, issue_number: issue, body: comment });
@@ -94,6 +113,12 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
     if (judged && (rowVerdict(row) === 'regression' || held)) {
       const [keep, ...extra] = mine;
       if (!keep) {
+        if (budget.open <= 0) {
+          out.heldBack.push(`${row.caseId} [${row.label}]`);
+          log(`alert: ${row.caseId} [${row.label}]: regression, no issue opened: this publish opened its ${ALERT_CAPS.open} already`);
+          continue;
+        }
+        budget.open--;
         const countBase = row.instructions && now !== undefined ? now / row.instructions.ratio : undefined;
         const state: AlertState = { since: run.previousSha ?? null, first: run.sha, latest: run.sha, runs: 1, ...(countBase ? { count_base: countBase } : {}) };
         const { data } = await gh.rest.issues.create({
@@ -129,6 +154,12 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
       }
     } else if (judged) {
       for (const i of mine) {
+        if (budget.close <= 0) {
+          out.heldBack.push(`${row.caseId} [${row.label}]`);
+          log(`alert: ${row.caseId} [${row.label}]: recovered, #${i.number} left open: this publish closed its ${ALERT_CAPS.close} already`);
+          continue;
+        }
+        budget.close--;
         if (await recover(i.number, recoveredComment(row, run.sha, run))) {
           out.closed.push(i.number);
           log(`alert: ${row.caseId} [${row.label}]: recovered, closed #${i.number}`);

@@ -1,11 +1,11 @@
-// Workflow artifacts (@actions/artifact): the PR job uploads its results and rendered comment; the
-// fork-safe comment job (mode: comment) downloads them from the triggering run through the REST API.
+// Workflow artifacts: the measure job uploads its results (@actions/artifact); the publish job finds
+// the ones it reads through the REST API, by exact name or id (src/action/publish-artifacts.ts).
 // Without the artifact service (ACTIONS_RUNTIME_TOKEN / ACTIONS_RESULTS_URL, as in a local run or a
 // test) an upload is a logged no-op and the files stay where they are.
 import { DefaultArtifactClient } from '@actions/artifact';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RepoRef } from './octokit.js';
+import { httpStatus, type Octokit, type RepoRef } from './octokit.js';
 
 /** Artifacts of one action run are named `bee-bench-<client>`; the comment job looks for the prefix. */
 export const ARTIFACT_PREFIX = 'bee-bench-';
@@ -47,25 +47,38 @@ export async function uploadFolder(name: string, dir: string, log: (line: string
 export interface RunArtifact {
   name: string;
   id: number;
+  runId: number;
 }
 
-/** bee-bench artifacts of another workflow run, newest per name. */
-export async function listRunArtifacts(run: RepoRef & { runId: number; token: string }): Promise<RunArtifact[]> {
-  const client = new DefaultArtifactClient();
-  const { artifacts } = await client.listArtifacts({
-    latest: true,
-    findBy: { token: run.token, workflowRunId: run.runId, repositoryOwner: run.owner, repositoryName: run.repo },
-  });
-  return artifacts.filter((a) => a.name.startsWith(ARTIFACT_PREFIX)).map((a) => ({ name: a.name, id: a.id }));
+/** How many of a run's artifacts the publish job looks at to name the ones it refuses. */
+export const LISTED_ARTIFACTS = 100;
+
+type ApiArtifact = { id: number; name: string; workflow_run?: { id?: number | undefined } | null };
+const runArtifact = (a: ApiArtifact, runId: number): RunArtifact => ({ name: a.name, id: a.id, runId: a.workflow_run?.id ?? runId });
+
+/** The run's newest artifact of exactly this name (the REST API filters by name), or undefined. */
+export async function runArtifactNamed(gh: Octokit, run: RepoRef & { runId: number }, name: string): Promise<RunArtifact | undefined> {
+  const { data } = await gh.rest.actions.listWorkflowRunArtifacts({ owner: run.owner, repo: run.repo, run_id: run.runId, name, per_page: 10 });
+  const newest = data.artifacts.filter((a) => a.name === name && !a.expired).sort((a, b) => b.id - a.id)[0];
+  return newest ? runArtifact(newest, run.runId) : undefined;
 }
 
-/** Downloads and unzips one artifact of another run into dir. */
-export async function downloadRunArtifact(run: RepoRef & { runId: number; token: string }, artifactId: number, dir: string): Promise<string> {
-  const client = new DefaultArtifactClient();
-  const res = await client.downloadArtifact(artifactId, {
-    path: dir,
-    findBy: { token: run.token, workflowRunId: run.runId, repositoryOwner: run.owner, repositoryName: run.repo },
-  });
-  if (res.digestMismatch) throw new Error(`artifact ${artifactId}: digest mismatch after download`);
-  return res.downloadPath ?? dir;
+/** One artifact by id, with the run that uploaded it; undefined when there is none. */
+export async function artifactById(gh: Octokit, repo: RepoRef, id: number): Promise<RunArtifact | undefined> {
+  try {
+    const { data } = await gh.rest.actions.getArtifact({ owner: repo.owner, repo: repo.repo, artifact_id: id });
+    return data.expired ? undefined : runArtifact(data, -1);
+  } catch (e) {
+    if (httpStatus(e) === 404) return undefined;
+    throw e;
+  }
+}
+
+/** The run's bee-bench artifacts among its first LISTED_ARTIFACTS, and how many it has in all. */
+export async function runBeeBenchArtifacts(gh: Octokit, run: RepoRef & { runId: number }): Promise<{ artifacts: RunArtifact[]; total: number }> {
+  const { data } = await gh.rest.actions.listWorkflowRunArtifacts({ owner: run.owner, repo: run.repo, run_id: run.runId, per_page: LISTED_ARTIFACTS });
+  return {
+    artifacts: data.artifacts.filter((a) => a.name.startsWith(ARTIFACT_PREFIX)).map((a) => runArtifact(a, run.runId)),
+    total: data.total_count,
+  };
 }

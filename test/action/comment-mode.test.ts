@@ -137,9 +137,9 @@ describe('mode: comment renders from validated data', () => {
   it('refuses forged counts, unknown fields and oversized strings; posts nothing', async () => {
     const before = server.writes().length;
     const forged = await commentJob({ 'comment.json': JSON.stringify(bundle({ counts: { regressions: 0 } })), 'comment.md': FORGED_MD });
-    expect(forged.stdout).toMatch(/::warning::publish: artifact bee-bench-js is not a bee-bench comment bundle: comment\.json: .*counts/);
+    expect(forged.stdout).toMatch(/::warning::publish: artifact bee-bench-js: comment not posted: comment\.json: .*counts/);
     const long = await commentJob({ 'comment.json': JSON.stringify(bundle({}, [{ ...rows[1], note: 'x'.repeat(5000) }])) });
-    expect(long.stdout).toMatch(/comment\.json: outcome\.report\.rows\.0\.note: /);
+    expect(long.stdout).toMatch(/comment\.json: outcome\.report\.rows\[0\]\.note: /);
     const markdownOnly = await commentJob({ 'comment.md': FORGED_MD, 'meta.json': '{}' });
     expect(markdownOnly.stdout).toMatch(/holds neither comment\.json nor publish\.json/);
     expect(server.writes()).toHaveLength(before);

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parseHash } from '../../pages/src/permalink.js';
 import { alertMarker, readState } from '../../src/alert/body.js';
-import { ALERT_LABEL, syncAlerts, type AlertRun } from '../../src/alert/issues.js';
+import { ALERT_CAPS, ALERT_LABEL, newAlertBudget, syncAlerts, type AlertBudget, type AlertRun } from '../../src/alert/issues.js';
+import type { AbRow } from '../../src/verdict/index.js';
 import { judgeAgainstBranch } from '../../src/alert/judge.js';
 import { makeOctokit } from '../../src/github/octokit.js';
 import { loadSpec } from '../../src/spec/load.js';
@@ -82,7 +83,7 @@ describe('default-branch alert issues', () => {
     // A rerun of the same commit with the same figures: nothing to write.
     const writes = server.writes().length;
     const rerun = await pushRun(b, 1.2e6, 21);
-    expect(rerun).toEqual({ opened: [], updated: [], closed: [], duplicates: [], announcedByOthers: [] });
+    expect(rerun).toEqual({ opened: [], updated: [], closed: [], duplicates: [], announcedByOthers: [], heldBack: [] });
     expect(server.writes()).toHaveLength(writes);
 
     const c = 'c'.repeat(40);
@@ -154,5 +155,47 @@ describe('judgeAgainstBranch', () => {
     expect(j.runs).toBe(7);
     expect(j.previous).toEqual({ sha: '6'.repeat(40), url: 'https://github.com/o/r/actions/runs/6' });
     expect(judgeAgainstBranch(result, [], spec, { branch: 'main', sha, lastRuns: 8, alpha: 0.05, threshold: 0.03 }).previous).toBeUndefined();
+  });
+});
+
+describe('the alert cap of one publish', () => {
+  const row = (caseId: string, verdict: 'regression' | '~'): AbRow => ({
+    caseId,
+    label: 'quick',
+    group: 'ecdsa',
+    kind: 'cpu',
+    status: 'ok',
+    baseMedianNs: 1000,
+    headMedianNs: verdict === 'regression' ? 3000 : 1000,
+    work: { ops: 1 },
+    ratio: verdict === 'regression' ? 3 : 1,
+    ci: verdict === 'regression' ? [2.9, 3.1] : [0.99, 1.01],
+    p: 0.001,
+    q: 0.001,
+    verdict,
+    rounds: 7,
+  });
+  const ctx = (budget: AlertBudget): AlertRun => ({
+    ...repo,
+    client: 'rs',
+    sha: 'c'.repeat(40),
+    branch: 'main',
+    repoUrl: 'https://github.com/ethersphere/bee-rs',
+    historyRuns: 5,
+    budget,
+  });
+
+  it('opens and closes no more issues than the budget across the syncs of one publish; the rest are held back by name', async () => {
+    const budget: AlertBudget = { open: 2, close: 0 };
+    const first = await syncAlerts(gh(), ctx(budget), [row('cpu.a', 'regression'), row('cpu.b', 'regression'), row('cpu.c', 'regression')]);
+    expect(first.opened).toHaveLength(2);
+    expect(first.heldBack).toEqual(['cpu.c [quick]']);
+    // A recovery in the same publish, with nothing left to close: the issue stays open.
+    const second = await syncAlerts(gh(), ctx(budget), [row('cpu.a', '~')]);
+    expect(second).toMatchObject({ closed: [], heldBack: ['cpu.a [quick]'] });
+    expect(server.issues.filter((i) => i.state === 'open')).toHaveLength(2);
+    // A sync without a budget of its own gets a fresh ALERT_CAPS: the next publish closes it.
+    expect((await syncAlerts(gh(), { ...ctx(budget), budget: newAlertBudget() }, [row('cpu.a', '~')])).closed).toHaveLength(1);
+    expect(ALERT_CAPS).toEqual({ open: 5, close: 10 });
   });
 });

@@ -59,6 +59,14 @@ export interface StoredArtifact {
   sent?: number;
 }
 
+export interface StoredCommit {
+  sha: string;
+  message: string;
+  author: string;
+  /** The committer's date (ISO 8601). */
+  date: string;
+}
+
 export interface ServerOptions {
   owner: string;
   repo: string;
@@ -89,6 +97,7 @@ export class GitHubApiServer {
   readonly pulls = new Map<number, StoredPull>();
   readonly issues: StoredIssue[] = [];
   readonly artifacts: StoredArtifact[] = [];
+  readonly commits = new Map<string, StoredCommit>();
   /** Comment ids whose edit answers 403 (locked, or not the caller's). */
   readonly forbidEdit = new Set<number>();
   readonly checker: OpenApiChecker;
@@ -119,6 +128,9 @@ export class GitHubApiServer {
       'get /user': (_m, _q, _b, token) => this.authenticatedUser(token),
       'delete /repos/{owner}/{repo}/issues/comments/{comment_id}': (m) => this.deleteComment(Number(m.pathParams.comment_id)),
       'get /repos/{owner}/{repo}/pulls/{pull_number}': (m) => this.getPull(Number(m.pathParams.pull_number)),
+      'get /repos/{owner}/{repo}/pulls': (_m, q) => this.listPulls(q),
+      'get /repos/{owner}/{repo}/commits/{ref}': (m) => this.getCommit(m.pathParams.ref!),
+      'get /repos/{owner}/{repo}/actions/artifacts/{artifact_id}': (m) => this.getArtifact(Number(m.pathParams.artifact_id)),
       'get /repos/{owner}/{repo}/issues': (_m, q) => this.listIssues(q),
       'post /repos/{owner}/{repo}/issues': (_m, _q, b) => this.createIssue(b ?? {}),
       'patch /repos/{owner}/{repo}/issues/{issue_number}': (m, _q, b) => this.updateIssue(Number(m.pathParams.issue_number), b ?? {}),
@@ -176,6 +188,11 @@ export class GitHubApiServer {
     const a: StoredArtifact = { id: this.nextId++, runId, name, zip, headSha };
     this.artifacts.push(a);
     return a;
+  }
+
+  addCommit(c: StoredCommit): StoredCommit {
+    this.commits.set(c.sha, c);
+    return c;
   }
 
   writes(): RecordedRequest[] {
@@ -381,6 +398,66 @@ export class GitHubApiServer {
         base: { ...ex.base, sha: p.base.sha, ref: p.base.ref, repo: { ...ex.base.repo, full_name: `${this.o.owner}/${this.o.repo}` } },
       },
     };
+  }
+
+  /** GET /pulls: state (open by default) and head ("owner:branch") filters, as GitHub applies them. */
+  private listPulls(q: URLSearchParams) {
+    const state = q.get('state') ?? 'open';
+    const head = q.get('head');
+    // Every stored pull request is open: a closed-only listing is empty.
+    const all = [...this.pulls.values()]
+      .filter(() => state === 'all' || state === 'open')
+      .filter((p) => head === null || head === `${p.head.repo.split('/')[0]}:${p.head.ref}`)
+      .sort((a, b) => b.number - a.number);
+    const { slice, headers } = this.paged(all, q, '/pulls');
+    const ex = (this.checker.example('get', '/repos/{owner}/{repo}/pulls', 200) as Array<Record<string, any>>)[0]!;
+    return {
+      status: 200,
+      headers,
+      body: slice.map((p) => {
+        const full = this.getPull(p.number).body as Record<string, any>;
+        // The list's items are pull-request-simple: the full pull request's fields that schema has.
+        return Object.fromEntries(Object.keys(ex).map((k) => [k, k in full ? full[k] : ex[k]]));
+      }),
+    };
+  }
+
+  private getCommit(ref: string) {
+    const c = this.commits.get(ref);
+    if (!c)
+      return {
+        status: 422,
+        body: { message: `No commit found for SHA: ${ref}`, documentation_url: 'https://docs.github.com/rest/commits/commits#get-a-commit', status: '422' },
+      };
+    const ex = this.checker.example('get', '/repos/{owner}/{repo}/commits/{ref}', 200) as Record<string, any>;
+    return {
+      status: 200,
+      body: {
+        ...ex,
+        sha: c.sha,
+        node_id: Buffer.from(`Commit${c.sha}`).toString('base64'),
+        url: `${this.repoApi()}/commits/${c.sha}`,
+        html_url: `${this.repoHtml()}/commit/${c.sha}`,
+        // The published example's file entries lack the schema's required sha and contents_url.
+        files: [],
+        commit: {
+          ...ex.commit,
+          message: c.message,
+          author: { ...ex.commit.author, name: c.author, date: c.date },
+          committer: { ...ex.commit.committer, date: c.date },
+        },
+      },
+    };
+  }
+
+  private getArtifact(id: number) {
+    const a = this.artifacts.find((x) => x.id === id);
+    if (!a)
+      return {
+        status: 404,
+        body: { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/actions/artifacts#get-an-artifact', status: '404' },
+      };
+    return { status: 200, body: this.artifactJson(a) };
   }
 
   private artifactJson(a: StoredArtifact): Json {

@@ -5,7 +5,9 @@
 // folder are refused. The downloads go through the OpenAPI-checked local server and its blob store.
 import { crc32, constants, deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ArtifactTooLargeError, downloadArtifactZip, readArtifactEntries } from '../../src/github/artifact-download.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ARTIFACT_LIMITS, ArtifactTooLargeError, downloadArtifactZip, readArtifactEntries } from '../../src/github/artifact-download.js';
 import { readZipEntries, ZipError } from '../../src/github/zip.js';
 import { GitHubApiServer } from './api-server.js';
 
@@ -160,5 +162,14 @@ describe('entries', () => {
     }
     const crc = plain('comment.json', '{"a":1}');
     await expect(readZipEntries(makeZip([{ ...crc, crc: crc.crc ^ 1 }]), () => true, LIMITS)).rejects.toThrow(/CRC mismatch/);
+  });
+});
+
+describe('the limits as documented', () => {
+  it('docs/security.md states the limits the code enforces', () => {
+    const doc = readFileSync(join(process.cwd(), 'docs', 'security.md'), 'utf8');
+    const mib = (n: number) => `${n / (1 << 20)} MiB`;
+    expect(doc).toContain(`${mib(ARTIFACT_LIMITS.maxZipBytes)} download, ${mib(ARTIFACT_LIMITS.maxEntryBytes)} per entry`);
+    expect(doc).toContain(`and ${mib(ARTIFACT_LIMITS.maxTotalBytes)} in all`);
   });
 });

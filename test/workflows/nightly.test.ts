@@ -26,6 +26,7 @@ interface Step {
   env?: Record<string, string>;
   with?: Record<string, unknown>;
   if?: string;
+  id?: string;
 }
 interface Job {
   'runs-on': string;
@@ -112,7 +113,18 @@ describe('nightly workflow', () => {
     expect(publish.steps.filter((st) => st.run)).toEqual([]);
     expect(publish.steps.filter((st) => st.uses?.startsWith('actions/cache@'))).toEqual([]);
     expect(publish.steps.filter((st) => st.uses?.startsWith('actions/checkout@')).map((st) => st.with?.repository)).toEqual([undefined]);
-    expect(publish.steps.find((st) => st.uses?.startsWith('./'))?.with).toEqual({ mode: 'publish', history: 'gh-pages' });
+    // It reads exactly the merge job's upload, by id, and only when there is one; the shards' artifacts are not bee-bench-*.
+    expect(publish.steps.find((st) => st.uses?.startsWith('./'))?.with).toEqual({
+      mode: 'publish',
+      'artifact-id': '${{ needs.merge.outputs.artifact-id }}',
+      history: 'gh-pages',
+    });
+    expect((publish as unknown as { if: string }).if).toMatch(/needs\.merge\.outputs\.artifact-id != ''$/);
+    const merge = wf.jobs.merge! as Job & { outputs: Record<string, string> };
+    expect(merge.outputs['artifact-id']).toBe('${{ steps.bundle.outputs.artifact-id }}');
+    expect(merge.steps.find((st) => st.id === 'bundle')?.with).toMatchObject({ name: 'bee-bench-nightly', overwrite: true });
+    const uploads = jobs.flatMap((j) => j.steps).filter((st) => st.uses?.startsWith('actions/upload-artifact@'));
+    expect(uploads.map((st) => String(st.with?.name)).filter((n) => n.startsWith('bee-bench-'))).toEqual(['bee-bench-nightly']);
   });
 
   it('hands the records on as data: publish.json and the results in the bee-bench-nightly artifact', () => {

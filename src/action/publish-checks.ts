@@ -1,0 +1,104 @@
+// What the publish job checks in a measure job's publish.json before a single file is written:
+// the records it would append name the run's commit with the commit's real time, cases and labels
+// the spec defines, and sizes a real run has. A check that fails refuses the whole artifact with one
+// line saying what and why; rows of other clients in a client's own artifact are left out (the job
+// that wrote them ran that client's code). Kept over the result files (src/spec/schema.ts), so the
+// record format (src/history) can grow without this file.
+import type { LoadedSpec } from '../spec/load.js';
+import type { Result, Runner } from '../spec/schema.js';
+import type { PublishBundle } from './publish-bundle.js';
+import type { TrustedCommit } from './publish-source.js';
+
+export const PUBLISH_CAPS = {
+  /** Timed iterations of one case (the full profile runs 1000 of the longest-running case). */
+  samplesPerCase: 10_000,
+  /** Parameters of one case's row. */
+  paramsPerCase: 32,
+  /** Records one publish appends: one per client. */
+  recordsPerPublish: 3,
+} as const;
+
+/** How long before its commit's time a run may claim to have started (committers' clocks drift). */
+const CLOCK_SLACK_MS = 24 * 3600_000;
+
+export class PublishRefusal extends Error {
+  override name = 'PublishRefusal';
+}
+
+export interface BundleExpectation {
+  /** The client the artifact's name gives it, or undefined for the nightly's merged artifact (every client). */
+  client?: Runner;
+  /** The commit of the run, with its time, from the API. */
+  commit: TrustedCommit;
+  spec: LoadedSpec;
+}
+
+/** The results of publish.json that may be appended, and a line for each left out; throws PublishRefusal otherwise. */
+export function acceptedResults(b: PublishBundle, e: BundleExpectation): { results: Result[]; notes: string[] } {
+  const sha = e.commit.sha;
+  if (e.client && b.client !== e.client) throw new PublishRefusal(`publish.json names client ${b.client}, but this is ${e.client}'s artifact`);
+  if (b.head_sha !== sha || b.commit.sha !== sha) throw new PublishRefusal(`it is for ${b.commit.sha.slice(0, 12)}, the run measured ${sha.slice(0, 12)}`);
+  if (Date.parse(b.commit.timestamp) !== Date.parse(e.commit.timestamp))
+    throw new PublishRefusal(`commit.timestamp ${b.commit.timestamp} is not the time of ${sha.slice(0, 12)} (${e.commit.timestamp}, from the API)`);
+  const notes: string[] = [];
+  const results = b.results.filter((r) => {
+    if (!e.client || r.runner === e.client) return true;
+    notes.push(`the ${r.runner} result in ${e.client}'s artifact is left out: the job that wrote it ran ${e.client}'s code`);
+    return false;
+  });
+  const runners = new Set<Runner>();
+  for (const r of results) {
+    if (runners.has(r.runner)) throw new PublishRefusal(`two ${r.runner} results in one artifact`);
+    runners.add(r.runner);
+    checkResult(r, e);
+  }
+  if (results.length === 0) throw new PublishRefusal(`no result of ${e.client ?? 'any client'} in it`);
+  return { results, notes };
+}
+
+function checkResult(r: Result, e: BundleExpectation): void {
+  const what = `the ${r.runner} result`;
+  if (r.spec.hash !== e.spec.hash)
+    throw new PublishRefusal(
+      `${what} names spec ${r.spec.hash.slice(0, 12)}, this job's spec is ${e.spec.hash.slice(0, 12)}: measure and publish with one bee-bench version`,
+    );
+  const earliest = Date.parse(e.commit.timestamp) - CLOCK_SLACK_MS;
+  for (const [field, at] of [
+    ['started_at', r.started_at],
+    ['finished_at', r.finished_at],
+  ] as const) {
+    if (at && Date.parse(at) < earliest) throw new PublishRefusal(`${what}'s ${field} ${at} is before its commit was made (${e.commit.timestamp})`);
+  }
+  // Every row a (case, label) of the spec for the result's profile, once: the series it can make are the spec's.
+  const labels = new Map(e.spec.spec.cases.map((c) => [c.id, new Set((c.params[r.spec.profile] ?? []).map((p) => p.label))]));
+  const seen = new Set<string>();
+  for (const c of r.cases) {
+    const known = labels.get(c.id);
+    if (!known) throw new PublishRefusal(`${what} has case ${JSON.stringify(c.id.slice(0, 100))}, which is not in the spec`);
+    const label = typeof c.param['label'] === 'string' ? c.param['label'] : '';
+    if (!known.has(label))
+      throw new PublishRefusal(
+        `${what} has case ${c.id} with label ${JSON.stringify(label.slice(0, 100))}, which the spec's ${r.spec.profile} profile does not define`,
+      );
+    const key = `${c.id}\u0000${label}`;
+    if (seen.has(key)) throw new PublishRefusal(`${what} has case ${c.id} [${label}] twice`);
+    seen.add(key);
+    if (Object.keys(c.param).length > PUBLISH_CAPS.paramsPerCase)
+      throw new PublishRefusal(`${what} has case ${c.id} with more than ${PUBLISH_CAPS.paramsPerCase} params`);
+    const longest = Math.max(c.samples_ns.length, c.cpu_ns.length, c.instructions?.length ?? 0, c.allocs?.length ?? 0, c.alloc_bytes?.length ?? 0);
+    if (longest > PUBLISH_CAPS.samplesPerCase)
+      throw new PublishRefusal(`${what} has case ${c.id} with ${longest} samples, more than the ${PUBLISH_CAPS.samplesPerCase} a run takes`);
+  }
+}
+
+/**
+ * The bound on what one publish writes, checked before it writes: at most one record per client and
+ * only series the spec defines, so the files it adds are at most records + the spec's series.
+ */
+export function checkWriteBound(results: readonly Result[]): void {
+  if (results.length > PUBLISH_CAPS.recordsPerPublish)
+    throw new PublishRefusal(`${results.length} records in one publish, more than the ${PUBLISH_CAPS.recordsPerPublish} (one per client) it writes`);
+  const runners = results.map((r) => r.runner);
+  const twice = runners.find((r, i) => runners.indexOf(r) !== i);
+  if (twice) throw new PublishRefusal(`two ${twice} records in one publish (two artifacts for one client)`);
+}
