@@ -46,7 +46,6 @@ import { resolvePlan } from './spec/plan.js';
 import { hooksFromEnv } from './spec/hooks.js';
 import { parseShardRef } from './shard/assignment.js';
 import { matrixOf, mergeCommand, planShards, shardCommand, shardPlan, type SelectionRequest } from './shard/commands.js';
-import type { Evidence } from './shard/cost.js';
 import { runProgress } from './cli/progress.js';
 import { childEnv, registerSecret } from './child/env.js';
 
@@ -212,7 +211,7 @@ function runnerList(v: Values): Runner[] {
 function selectionOf(v: Values): SelectionRequest {
   const c = common(v);
   const m = measureOf(v);
-  const evidences: Evidence[] = [...m];
+  const evidences = [...m];
   return { specFile: c.specFile, runners: runnerList(v), profile: c.profile, cases: c.cases, large: c.large ?? false, evidences };
 }
 

@@ -14,7 +14,7 @@ import type { Counter, Runner } from '../spec/schema.js';
 import { dumpTotal, sumCosts, v8HeapCost } from '../../runners/js/src/callgrind-costs.mjs';
 
 /**
- * V8 made as deterministic as it goes for counting (bench/count-calibrate.ts measured the spread
+ * V8 made as deterministic as it goes for counting (bench/det-calibrate.ts --evidence instructions measured the spread
  * they give): no background compiler or GC threads (`--single-threaded`, whose timing under
  * valgrind's serialised threads would move work in and out of the timed region), fixed hash and
  * random seeds, and a GC schedule that depends on allocation only.

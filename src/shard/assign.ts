@@ -5,10 +5,12 @@
 // the same shards.
 import type { Plan, PlanUnit } from '../spec/plan.js';
 import type { Runner } from '../spec/schema.js';
-import { unitCostS, type CostModel, type Evidence } from './cost.js';
+import { EVIDENCES } from '../evidence/index.js';
+import type { MeasureKind } from '../spec/measure.js';
+import { unitCostS, type CostModel } from './cost.js';
 
 export interface Piece {
-  evidence: Evidence;
+  evidence: MeasureKind;
   case: string;
   runners: Runner[];
   /** The one plan unit of a count or allocation piece; absent: every unit of the case. */
@@ -24,15 +26,12 @@ export interface Shard {
   cost: number;
 }
 
-/** Counts and allocations are taken of CPU units only; net units are the node's time. */
-const measuredBy = (evidence: Evidence, kind: string) => evidence === 'wall' || kind === 'cpu';
-
-export function piecesOf(plans: readonly Plan[], evidences: readonly Evidence[], model: CostModel): Piece[] {
+export function piecesOf(plans: readonly Plan[], evidences: readonly MeasureKind[], model: CostModel): Piece[] {
   const cases = [...new Set(plans.flatMap((p) => p.units.map((u) => u.id)))];
   const pieces: Piece[] = [];
   for (const evidence of evidences) {
     for (const id of cases) {
-      const units = (plan: Plan) => plan.units.filter((u) => u.id === id && measuredBy(evidence, u.kind));
+      const units = (plan: Plan) => plan.units.filter((u) => u.id === id && EVIDENCES[evidence].takes(u));
       if (evidence === 'wall') {
         const having = plans.filter((p) => units(p).length > 0);
         const cost = having.reduce((s, p) => s + units(p).reduce((t, u) => t + unitCostS(model, p, u, evidence), 0), 0);
@@ -60,5 +59,5 @@ export function balance(pieces: readonly Piece[], n: number): Shard[] {
 export const pieceKey = (p: Pick<Piece, 'evidence' | 'case' | 'runners' | 'unit'>) => `${p.evidence} ${p.case} ${p.runners.join(',')} ${p.unit ?? ''}`;
 
 /** The shard's piece holding the `evidence` of a unit for `runner`, if any. */
-export const pieceOf = (shard: Pick<Shard, 'pieces'>, evidence: Evidence, unit: Pick<PlanUnit, 'id' | 'unit'>, runner: Runner) =>
+export const pieceOf = (shard: Pick<Shard, 'pieces'>, evidence: MeasureKind, unit: Pick<PlanUnit, 'id' | 'unit'>, runner: Runner) =>
   shard.pieces.find((p) => p.evidence === evidence && p.case === unit.id && p.runners.includes(runner) && (p.unit === undefined || p.unit === unit.unit));

@@ -10,7 +10,8 @@ import { loadSpec } from '../spec/load.js';
 import { resolvePlan, type Plan } from '../spec/plan.js';
 import type { Profile, Runner } from '../spec/schema.js';
 import { assign, loadAssignment, matrixOf, selectionKey, type Assignment, type Selection } from './assignment.js';
-import { historyModel, staticModel, type CostModel, type Evidence } from './cost.js';
+import type { MeasureKind } from '../spec/measure.js';
+import { historyModel, staticModel, type CostModel } from './cost.js';
 import { loadShard, mergeShards, renderShardsMarkdown, type MergeOutcome } from './merge.js';
 import { runShard, type ShardOptions, type ShardRun } from './run.js';
 import { pieceOf } from './assign.js';
@@ -21,7 +22,7 @@ export interface SelectionRequest {
   profile: Profile;
   cases: readonly string[];
   large: boolean;
-  evidences: readonly Evidence[];
+  evidences: readonly MeasureKind[];
 }
 
 /** The full plan of every runner of the selection, and the selection as the shards record it. */

@@ -30,7 +30,10 @@ export function applyVerdicts(rows: AbRow[], compared: readonly Compared[], o: J
   for (const j of judgeWall(compared, o)) {
     const row = rows[j.index]!;
     Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
-    if (j.intervalHolds) row.ci = j.ci;
+    if (j.intervalHolds) {
+      row.ci = j.ci;
+      row.ciHalfWidth = (j.ci[1] - j.ci[0]) / 2;
+    }
     if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
   }
   return rows;
