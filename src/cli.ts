@@ -45,7 +45,8 @@ import { SelectionError, profileParams, selectCases } from './spec/select.js';
 import { resolvePlan } from './spec/plan.js';
 import { hooksFromEnv } from './spec/hooks.js';
 import { parseShardRef } from './shard/assignment.js';
-import { matrixOf, mergeCommand, planShards, shardCommand, shardPlan, type SelectionRequest } from './shard/commands.js';
+import { costModel, matrixOf, mergeCommand, planShards, shardCommand, shardPlan, type SelectionRequest } from './shard/commands.js';
+import { AB_PIECE_FILE, mergePieces, parsePieceRef, pieceText, runPiece, type PieceRef, type Split } from './shard/pr-pieces.js';
 import { runProgress } from './cli/progress.js';
 import { childEnv, registerSecret } from './child/env.js';
 
@@ -103,6 +104,10 @@ const options = {
   assignment: { type: 'string' },
   history: { type: 'string' },
   prebuilt: { type: 'boolean', default: false },
+  piece: { type: 'string' },
+  split: { type: 'string' },
+  'keep-raw': { type: 'boolean', default: false },
+  marker: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },
 } satisfies ParseArgsConfig['options'];
@@ -259,8 +264,31 @@ async function cmdRunShard(v: Values): Promise<number> {
 }
 
 /** `merge --out DIR SHARD_DIR...`: the shards joined as one run's results and report. */
+/** --split N: pieces per deterministic evidence of a split A/B (every piece of one A/B is given the same N). */
+function splitOf(v: Values, measure: Measure, piece: PieceRef): Split {
+  if (v.split === undefined)
+    throw new UsageError('--piece needs --split N: how many pieces each of instructions and allocations is split into (the same N for every piece)');
+  const n = num(v.split, 'split', 1, (n) => Number.isInteger(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64');
+  if (piece.evidence !== 'wall' && piece.total !== n) throw new UsageError(`--piece ${v.piece}: ${piece.total} pieces, but --split ${n}`);
+  return Object.fromEntries(measure.filter((k) => k !== 'wall').map((k) => [k, n]));
+}
+
+/** `merge --out DIR PIECE_DIR...`: the pieces of a split A/B judged as one (ab.md, ab.json); exit 1 naming a missing piece. */
+function cmdMergePieces(v: Values, dirs: string[]): number {
+  const merged = mergePieces(dirs, {
+    specFile: resolve(v.spec ?? defaultSpecPath()),
+    outDir: resolve(v.out ?? 'out'),
+    ...(v.marker ? { marker: v.marker } : {}),
+  });
+  for (const m of merged.missing) log(`merge: piece ${m} has no output`);
+  process.stdout.write(merged.report.markdown);
+  log(`wrote ${merged.report.markdownFile}`);
+  return merged.missing.length > 0 ? 1 : 0;
+}
+
 function cmdMerge(v: Values, dirs: string[]): number {
   if (dirs.length === 0) throw new UsageError('merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...');
+  if (existsSync(join(dirs[0]!, AB_PIECE_FILE))) return cmdMergePieces(v, dirs);
   const { merged, reports } = mergeCommand(resolve(v.spec ?? defaultSpecPath()), dirs, resolve(v.out ?? 'out'));
   for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
   for (const r of merged.missingRows) log(`merge: missing ${r}`);
@@ -354,21 +382,31 @@ async function cmdAb(v: Values): Promise<number> {
     headLabel: v['head-label'] ?? v.head,
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
   };
-  const out = await withBee(c, (c) =>
-    abPipeline({
-      ...c,
-      ...sides,
-      runner,
-      buildCommand: v['build-command'],
-      rounds,
-      alpha,
-      threshold,
-      runBudgetMs: AB_DEFAULTS.runBudgetMs,
-      measure,
-      instructionThreshold,
-      allocationThreshold,
-    }),
-  );
+  const abOptions = {
+    ...sides,
+    runner,
+    buildCommand: v['build-command'],
+    rounds,
+    alpha,
+    threshold,
+    runBudgetMs: AB_DEFAULTS.runBudgetMs,
+    measure,
+    instructionThreshold,
+    allocationThreshold,
+    prebuilt: v.prebuilt,
+    keepRaw: v['keep-raw'],
+    ...(v.marker ? { marker: v.marker } : {}),
+  };
+  if (v.piece !== undefined) {
+    const piece = parsePieceRef(v.piece);
+    if (!piece) throw new UsageError(`--piece ${v.piece}: use wall, or instructions:K/N or allocations:K/N with 1 <= K <= N`);
+    const split = splitOf(v, measure, piece);
+    const model = costModel({ specFile: c.specFile, runners: [runner], profile: c.profile, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
+    const got = await withBee(c, (c) => runPiece({ ...c, ...abOptions, piece, split, model }));
+    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join(c.outDir, AB_PIECE_FILE)}`);
+    return 0;
+  }
+  const out = await withBee(c, (c) => abPipeline({ ...c, ...abOptions }));
   process.stdout.write(out.report.markdown);
   log(`wrote ${out.report.markdownFile}`);
   // As in the action: a head that failed or lost a row fails the run like a regression does.

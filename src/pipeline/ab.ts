@@ -54,6 +54,10 @@ export interface AbPipelineOptions extends PipelineOptions, AbJudging {
   env?: Partial<Record<Side, Record<string, string>>>;
   /** Keep the counting runs' callgrind dumps in <out>/counts/raw-<run>/ (function profiles read them). */
   keepRaw?: boolean;
+  /** Where instructions cannot be counted, measure wall time instead (default; a PR piece measures only its own evidence). */
+  fallbackToWall?: boolean;
+  /** Use builds already in the cache (a build job's artifact) and never build. */
+  prebuilt?: boolean;
 }
 
 type DeterministicOutcomes = { [K in DeterministicKind]: DeterministicAbOutcome<DeterministicFigures[K]> };
@@ -79,11 +83,12 @@ export interface AbPipelineOutcome {
 const NO_ROUNDS: RoundsOutcome = { cases: [], roundsDone: 0, elapsedMs: 0 };
 
 /** The asked measure, less instructions where valgrind is missing (wall time then stands in, rather than nothing). */
-async function measurable(asked: Measure, log: (line: string) => void): Promise<{ measure: Measure; countsUnavailable?: string }> {
+async function measurable(asked: Measure, fallbackToWall: boolean, log: (line: string) => void): Promise<{ measure: Measure; countsUnavailable?: string }> {
   const why = measuresInstructions(asked) ? await EVIDENCES.instructions.unavailable() : null;
   if (!why) return { measure: asked };
-  log(`instruction counts unavailable: ${why}; the verdicts are wall time only`);
-  return { measure: ['wall', ...asked.filter((k) => k === 'allocations')], countsUnavailable: why };
+  log(`instruction counts unavailable: ${why}${fallbackToWall ? '; the verdicts are wall time only' : ''}`);
+  const rest = asked.filter((k) => k !== 'instructions');
+  return { measure: fallbackToWall ? ['wall', ...rest.filter((k) => k !== 'wall')] : rest, countsUnavailable: why };
 }
 
 /** Builds both sides and measures each evidence of the measure on them; no verdict yet. */
@@ -93,9 +98,10 @@ export async function measureAb(
   const { spec, hash } = loadSpec(o.specFile);
   const plan = planFor(o, spec, hash, o.runner);
   await checkNode(o, plan.units);
-  const build = (source: ClientSource) => buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
+  const build = (source: ClientSource) =>
+    buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, reuseOnly: o.prebuilt, log: o.log });
   const builds = { base: await build(o.base), head: await build(o.head) };
-  const { measure, countsUnavailable } = await measurable(o.measure ?? ['wall'], o.log);
+  const { measure, countsUnavailable } = await measurable(o.measure ?? ['wall'], o.fallbackToWall ?? true, o.log);
   const sides = { base: builds.base.command, head: builds.head.command };
   const rounds = measuresWall(measure) ? await runRounds(sides, roundsOptions(o, plan)) : NO_ROUNDS;
   const measured: AbMeasured = {
@@ -178,7 +184,13 @@ export function judgeAb(m: AbMeasured, spec: Spec, j: AbJudging): AbRow[] {
 }
 
 /** Verdicts and the report files (ab.md, ab.json) of what was measured. */
-export function reportAb(m: AbMeasured, spec: Spec, hash: string, j: AbJudging & Pick<PipelineOptions, 'profile' | 'outDir'>): AbReport {
+export function reportAb(
+  m: AbMeasured,
+  spec: Spec,
+  hash: string,
+  j: AbJudging & Pick<PipelineOptions, 'profile' | 'outDir'>,
+  details: Record<string, unknown> = {},
+): AbReport {
   const rows = judgeAb(m, spec, j);
   const thresholds = thresholdsOf(j);
   const counts = m.deterministic.instructions;
@@ -225,6 +237,7 @@ export function reportAb(m: AbMeasured, spec: Spec, hash: string, j: AbJudging &
     elapsedMs: wallMs,
     ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}),
     ...(allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}),
+    ...details,
   });
 }
 

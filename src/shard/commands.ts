@@ -35,7 +35,8 @@ export function resolveSelection(r: SelectionRequest): { selection: Selection; p
   };
 }
 
-function costModel(r: SelectionRequest, historyDir?: string): CostModel {
+/** The cost model of a selection: the history's medians where given, else the static estimate. */
+export function costModel(r: SelectionRequest, historyDir?: string): CostModel {
   const quick = resolveSelection({ ...r, profile: 'quick', large: false, cases: [] }).plans;
   const fallback = staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
   return historyDir
