@@ -138,6 +138,8 @@ const SharedSchema = z.strictObject({
   threshold: nonneg,
   instruction_threshold: nonneg,
   allocation_threshold: nonneg,
+  /** The commits measured, when the pieces ran in the action (the merge job has no checkout to ask). */
+  commits: z.strictObject({ base: z.string().regex(/^[0-9a-f]{40}$/), head: z.string().regex(/^[0-9a-f]{40}$/) }).optional(),
 });
 type Shared = z.infer<typeof SharedSchema>;
 
@@ -156,6 +158,7 @@ export interface PieceOptions extends AbPipelineOptions {
   piece: PieceRef;
   split: Split;
   model: CostModel;
+  commits?: { base: string; head: string };
 }
 
 /** Measures one piece of a split A/B into <outDir>/piece.json; no verdict, no report. */
@@ -201,6 +204,7 @@ function sharedOf(o: PieceOptions, hash: string): Shared {
     threshold: o.threshold,
     instruction_threshold: o.instructionThreshold ?? EVIDENCES.instructions.defaultThreshold,
     allocation_threshold: o.allocationThreshold ?? EVIDENCES.allocations.defaultThreshold,
+    ...(o.commits ? { commits: o.commits } : {}),
   };
 }
 
