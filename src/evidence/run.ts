@@ -18,6 +18,8 @@ export interface EvidenceJobOptions {
   fixtures?: string;
   bee?: BeeTarget;
   log: (line: string) => void;
+  /** Timed iterations of a deterministic evidence, when fewer than its own (a sharded piece cut to fit). */
+  iterations?: number;
 }
 
 /** The run, or a null result and `skipped` with the reason the evidence cannot run here (no valgrind). */
@@ -39,6 +41,7 @@ export async function runEvidence(kind: MeasureKind, cmd: RunnerCommand, o: Evid
     timeoutMs: o.budgetMs(plan),
     fixtures: o.fixtures,
     bee: o.bee,
+    ...(o.iterations ? { iterations: o.iterations } : {}),
     onLine: (l) => o.log(`[${ev.id === 'wall' ? o.runner : `${o.runner} ${ev.id}`}] ${l}`),
   });
   const problems = run.problems.map((p) => `${name}: ${p}`);

@@ -15,6 +15,8 @@ export interface Piece {
   runners: Runner[];
   /** The one plan unit of a count or allocation piece; absent: every unit of the case. */
   unit?: number;
+  /** Timed iterations of a deterministic piece cut below the evidence's own to fit PIECE_BUDGET_S; absent: the evidence's. */
+  iterations?: number;
   /** Expected seconds. */
   cost: number;
 }
@@ -26,7 +28,27 @@ export interface Shard {
   cost: number;
 }
 
-export function piecesOf(plans: readonly Plan[], evidences: readonly MeasureKind[], model: CostModel): Piece[] {
+/**
+ * The longest a deterministic piece may take in the model: the nightly's makespan target is 60
+ * minutes, and the largest count piece (js counting cpu.bmt.file-root at 100 MiB, 1.3 h in the
+ * model at 3 iterations) would bound it. Counts and allocations are deterministic per iteration,
+ * so such a piece runs fewer timed iterations (at least 1) instead. The static model decides
+ * (`iterationsWithin` gets it from the caller), so a unit's iterations do not change from night
+ * to night with the history's medians.
+ */
+export const PIECE_BUDGET_S = 35 * 60;
+
+/** The most iterations (up to the evidence's own) whose cost stays within PIECE_BUDGET_S; 1 at least. */
+export function iterationsWithin(model: CostModel, plan: Plan, unit: PlanUnit, evidence: MeasureKind): number | undefined {
+  const ev = EVIDENCES[evidence];
+  if (!ev.deterministic) return undefined;
+  let n = ev.iterations;
+  while (n > 1 && unitCostS(model, plan, unit, evidence, n) > PIECE_BUDGET_S) n--;
+  return n < ev.iterations ? n : undefined;
+}
+
+/** `budgetModel`: the model that decides cut iterations (the static one); `model` costs the pieces. */
+export function piecesOf(plans: readonly Plan[], evidences: readonly MeasureKind[], model: CostModel, budgetModel: CostModel = model): Piece[] {
   const cases = [...new Set(plans.flatMap((p) => p.units.map((u) => u.id)))];
   const pieces: Piece[] = [];
   for (const evidence of evidences) {
@@ -39,7 +61,17 @@ export function piecesOf(plans: readonly Plan[], evidences: readonly MeasureKind
         continue;
       }
       for (const p of plans)
-        for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
+        for (const u of units(p)) {
+          const iterations = iterationsWithin(budgetModel, p, u, evidence);
+          pieces.push({
+            evidence,
+            case: id,
+            runners: [p.runner],
+            unit: u.unit,
+            ...(iterations ? { iterations } : {}),
+            cost: unitCostS(model, p, u, evidence, iterations),
+          });
+        }
     }
   }
   return pieces;

@@ -28,6 +28,7 @@ const PieceSchema = z.strictObject({
   case: z.string(),
   runners: z.array(RunnerSchema).min(1),
   unit: z.number().int().nonnegative().optional(),
+  iterations: z.number().int().positive().optional(),
   cost: z.number().nonnegative(),
 });
 
@@ -42,8 +43,9 @@ export type Assignment = z.infer<typeof AssignmentSchema>;
 
 export const selectionKey = (s: Selection) => createHash('sha256').update(JSON.stringify(s)).digest('hex').slice(0, 16);
 
-export function assign(selection: Selection, plans: readonly Plan[], model: CostModel, n: number): Assignment {
-  const shards: Shard[] = balance(piecesOf(plans, selection.evidences, model), n);
+/** `budgetModel` decides which deterministic pieces run fewer iterations (PIECE_BUDGET_S); default `model`. */
+export function assign(selection: Selection, plans: readonly Plan[], model: CostModel, n: number, budgetModel: CostModel = model): Assignment {
+  const shards: Shard[] = balance(piecesOf(plans, selection.evidences, model, budgetModel), n);
   const fromHistory = plans.some((p) => p.units.some((u) => model.iterationS(p, u).from === 'history'));
   return { schema: ASSIGNMENT_SCHEMA_ID, selection, costs: fromHistory ? 'history' : 'static', shards };
 }

@@ -35,10 +35,15 @@ export function resolveSelection(r: SelectionRequest): { selection: Selection; p
   };
 }
 
+/** The static cost model of a selection (the spec's own estimate): it decides which pieces run fewer iterations. */
+export function staticCostModel(r: SelectionRequest): CostModel {
+  const quick = resolveSelection({ ...r, profile: 'quick', large: false, cases: [] }).plans;
+  return staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
+}
+
 /** The cost model of a selection: the history's medians where given, else the static estimate. */
 export function costModel(r: SelectionRequest, historyDir?: string): CostModel {
-  const quick = resolveSelection({ ...r, profile: 'quick', large: false, cases: [] }).plans;
-  const fallback = staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
+  const fallback = staticCostModel(r);
   return historyDir
     ? historyModel(
         readRecords(resolve(historyDir)).records.map((l) => l.record),
@@ -49,7 +54,7 @@ export function costModel(r: SelectionRequest, historyDir?: string): CostModel {
 
 export function planShards(r: SelectionRequest, n: number, historyDir?: string): Assignment {
   const { selection, plans } = resolveSelection(r);
-  return assign(selection, [...plans.values()], costModel(r, historyDir), n);
+  return assign(selection, [...plans.values()], costModel(r, historyDir), n, staticCostModel(r));
 }
 
 export type ShardCommand = ShardRequest & Omit<ShardOptions, 'assignment' | 'index' | 'plans'>;
@@ -58,7 +63,9 @@ type ShardRequest = SelectionRequest & { index: number; total: number; assignmen
 /** The shard's assignment (the plan job's file, or worked out again) and plans; `hasNet`: it needs a Bee node. */
 export function shardPlan(o: ShardRequest): { assignment: Assignment; plans: Map<Runner, Plan>; hasNet: boolean } {
   const { selection, plans } = resolveSelection(o);
-  const assignment = o.assignmentFile ? loadAssignment(o.assignmentFile) : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total);
+  const assignment = o.assignmentFile
+    ? loadAssignment(o.assignmentFile)
+    : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total, staticCostModel(o));
   if (selectionKey(assignment.selection) !== selectionKey(selection) || assignment.shards.length !== o.total) {
     throw new InputError(
       o.assignmentFile ?? 'the assignment',

@@ -31,7 +31,9 @@ export const ShardRunSchema = z.strictObject({
 export type ShardRun = z.infer<typeof ShardRunSchema>;
 
 export const SHARD_FILE = 'shard.json';
-export const shardResultFile = (runner: Runner, evidence: MeasureKind) => join('results', `${runner}.${evidence}.json`);
+/** A shard's result file of one evidence; pieces cut to fewer iterations run in a process (and file) of their own. */
+export const shardResultFile = (runner: Runner, evidence: MeasureKind, iterations?: number) =>
+  join('results', `${runner}.${evidence}${iterations ? `.${iterations}-iterations` : ''}.json`);
 
 export interface ShardOptions {
   assignment: Assignment;
@@ -65,9 +67,17 @@ export async function runShard(o: ShardOptions): Promise<ShardRun> {
     o.log(text);
   };
   for (const [runner, plan] of o.plans) {
-    const kinds = o.assignment.selection.evidences;
-    const mine = new Map(kinds.map((k) => [k, planOf(plan, (u) => pieceOf(shard, k, u, runner) !== undefined && EVIDENCES[k].takes(u))]));
-    if ([...mine.values()].every((p) => p.units.length === 0)) continue;
+    // One process per evidence, and per iteration count where pieces were cut to fewer iterations.
+    const parts = o.assignment.selection.evidences.flatMap((evidence) => {
+      const units = plan.units.filter((u) => EVIDENCES[evidence].takes(u) && pieceOf(shard, evidence, u, runner));
+      const counts = [...new Set(units.map((u) => pieceOf(shard, evidence, u, runner)!.iterations))];
+      return counts.map((iterations) => ({
+        evidence,
+        iterations,
+        plan: planOf(plan, (u) => units.includes(u) && pieceOf(shard, evidence, u, runner)!.iterations === iterations),
+      }));
+    });
+    if (parts.length === 0) continue;
     let command;
     try {
       command = (await buildRunner({ runner, source: o.sources.get(runner)!, cacheDir: o.cacheDir, reuseOnly: o.reuseBuilds, log: o.log })).command;
@@ -75,11 +85,12 @@ export async function runShard(o: ShardOptions): Promise<ShardRun> {
       problem(`${runner}: build: ${e instanceof Error ? e.message : String(e)}`);
       continue;
     }
-    for (const [evidence, part] of mine) {
-      const file = shardResultFile(runner, evidence);
+    for (const { evidence, iterations, plan: part } of parts) {
+      const file = shardResultFile(runner, evidence, iterations);
       const got = await runEvidence(evidence, command, {
         runner,
         plan: part,
+        ...(iterations ? { iterations } : {}),
         out: join(outDir, file),
         budgetMs: processBudgetMs,
         ...(evidence === 'wall' ? { bee: o.bee } : {}),
