@@ -2,11 +2,11 @@
 // three runners over every spec case, quick and full params (large included), 20 samples per cell,
 // with net cases run. Bar: under 1 s. Run: npx tsx bench/report.bench.ts
 import { performance } from 'node:perf_hooks';
-import { aggregate } from '../src/report/aggregate.js';
-import { renderCsv } from '../src/report/csv.js';
-import { renderHtml } from '../src/report/html.js';
-import { renderMarkdown } from '../src/report/markdown.js';
-import { allRows } from '../src/report/model.js';
+import { aggregate } from '../src/report/model/aggregate.js';
+import { renderCsv } from '../src/report/render/csv.js';
+import { renderHtml } from '../src/report/render/html.js';
+import { renderMarkdown } from '../src/report/render/markdown.js';
+import { allRows } from '../src/report/model/types.js';
 import { chartJsSource } from '../src/report/write.js';
 import type { Result } from '../src/spec/schema.js';
 import { realSpec, syntheticResult } from '../test/report/fixtures.js';

@@ -24,7 +24,7 @@ import { defaultSpecPath } from '../src/build/paths.js';
 import { loadResult } from '../src/spec/load.js';
 import type { Plan } from '../src/spec/plan.js';
 import { RunnerSchema, type Runner } from '../src/spec/schema.js';
-import { balance, piecesOf, pieceKey, type Piece } from '../src/shard/assign.js';
+import { balance, piecesOf, pieceKey, type Piece } from '../src/shard/balance.js';
 import { ASSIGNMENT_SCHEMA_ID, type Assignment } from '../src/shard/assignment.js';
 import { MEASURES, MeasureKindSchema, type MeasureKind } from '../src/spec/measure.js';
 import { planShards, resolveSelection, type SelectionRequest } from '../src/shard/commands.js';

@@ -4911,7 +4911,7 @@ var require_signal_exit = __commonJS({
           };
         }
         assert2.equal(typeof cb, "function", "a callback must be provided for exit handler");
-        if (loaded2 === false) {
+        if (loaded === false) {
           load();
         }
         var ev = "exit";
@@ -4928,10 +4928,10 @@ var require_signal_exit = __commonJS({
         return remove;
       };
       unload = function unload2() {
-        if (!loaded2 || !processOk(global.process)) {
+        if (!loaded || !processOk(global.process)) {
           return;
         }
-        loaded2 = false;
+        loaded = false;
         signals.forEach(function(sig) {
           try {
             process2.removeListener(sig, sigListeners[sig]);
@@ -4971,12 +4971,12 @@ var require_signal_exit = __commonJS({
       module.exports.signals = function() {
         return signals;
       };
-      loaded2 = false;
+      loaded = false;
       load = function load2() {
-        if (loaded2 || !processOk(global.process)) {
+        if (loaded || !processOk(global.process)) {
           return;
         }
-        loaded2 = true;
+        loaded = true;
         emitter.count += 1;
         signals = signals.filter(function(sig) {
           try {
@@ -5024,7 +5024,7 @@ var require_signal_exit = __commonJS({
     var unload;
     var emit;
     var sigListeners;
-    var loaded2;
+    var loaded;
     var load;
     var originalProcessReallyExit;
     var processReallyExit;
@@ -5335,12 +5335,12 @@ var require_adapter = __commonJS({
       return newFs;
     }
     function toPromise(method) {
-      return (...args) => new Promise((resolve9, reject) => {
+      return (...args) => new Promise((resolve18, reject) => {
         args.push((err, result2) => {
           if (err) {
             reject(err);
           } else {
-            resolve9(result2);
+            resolve18(result2);
           }
         });
         method(...args);
@@ -5414,11 +5414,519 @@ var require_proper_lockfile = __commonJS({
 });
 
 // src/cli.ts
-import { execFileSync as execFileSync5 } from "node:child_process";
-import { existsSync as existsSync10, readFileSync as readFileSync14, readdirSync as readdirSync5, realpathSync, statSync as statSync2 } from "node:fs";
-import { join as join26, relative as relative3, resolve as resolve8 } from "node:path";
+import { readFileSync as readFileSync16, realpathSync } from "node:fs";
+import { join as join31 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { parseArgs } from "node:util";
+
+// src/build/paths.ts
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+function packageRoot() {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (; ; ) {
+    const pkg = join(dir, "package.json");
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).name === "bee-bench") return dir;
+    const up = dirname(dir);
+    if (up === dir) throw new Error("cannot find the bee-bench package root above " + fileURLToPath(import.meta.url));
+    dir = up;
+  }
+}
+var defaultSpecPath = () => join(packageRoot(), "spec", "bench-spec.json");
+
+// src/pipeline/ab.ts
+import { resolve as resolve3 } from "node:path";
+
+// src/build/index.ts
+import { appendFileSync, existsSync as existsSync4, mkdirSync as mkdirSync2, readdirSync as readdirSync2, readFileSync as readFileSync5, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { join as join7, relative as relative2, resolve as resolve2 } from "node:path";
+
+// src/build/exec.ts
+import { spawn } from "node:child_process";
+
+// src/child/env.ts
+var DROPPED_PREFIXES = ["INPUT_", "ACTIONS_RUNTIME_", "ACTIONS_ID_TOKEN_REQUEST_"];
+var DROPPED_NAMES = /* @__PURE__ */ new Set([
+  "ACTIONS_CACHE_URL",
+  "ACTIONS_RESULTS_URL",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  // File commands: whoever can write these files steers the steps after this one.
+  "GITHUB_ENV",
+  "GITHUB_PATH",
+  "GITHUB_OUTPUT",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY",
+  // Git configuration and credentials handed down through the environment.
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS"
+]);
+var GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
+var TOKEN_NAMES = [
+  "INPUT_GITHUB-TOKEN",
+  "INPUT_GITHUB_TOKEN",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN"
+];
+var MIN_SECRET_LENGTH = 8;
+var registered = /* @__PURE__ */ new Set();
+function registerSecret(value) {
+  if (value && value.length >= MIN_SECRET_LENGTH) registered.add(value);
+}
+var isDroppedName = (name) => {
+  const upper = name.toUpperCase();
+  return DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p)) || GIT_CONFIG_ENTRY.test(upper);
+};
+function childEnv(extra = {}, base = process.env) {
+  const secrets = [...registered];
+  for (const name of TOKEN_NAMES) {
+    const v = base[name];
+    if (v && v.length >= MIN_SECRET_LENGTH) secrets.push(v);
+  }
+  const out = {};
+  for (const [name, value] of Object.entries({ ...base, ...extra })) {
+    if (value === void 0 || isDroppedName(name)) continue;
+    if (secrets.some((s) => value.includes(s))) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+// src/build/exec.ts
+var BuildError = class extends Error {
+  constructor(message, logTail = []) {
+    super(message);
+    this.logTail = logTail;
+  }
+  logTail;
+  name = "BuildError";
+};
+function step(label, cmd, args, opts) {
+  return new Promise((resolve18, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
+    const tail = [];
+    const emit = (line) => {
+      if (!line.trim()) return;
+      tail.push(line);
+      if (tail.length > 30) tail.shift();
+      opts.log(`  ${line}`);
+    };
+    const lines = () => {
+      let partial2 = "";
+      return {
+        data: (d) => {
+          const parts = (partial2 + d.toString("utf8")).split(/\r?\n/);
+          partial2 = parts.pop() ?? "";
+          parts.forEach(emit);
+        },
+        end: () => emit(partial2)
+      };
+    };
+    const out = lines();
+    const err = lines();
+    child.stdout.on("data", out.data);
+    child.stderr.on("data", err.data);
+    child.on("error", (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
+    child.on("close", (code) => {
+      out.end();
+      err.end();
+      if (code === 0) resolve18();
+      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
+${tail.slice(-15).join("\n")}`, tail.slice(-30)));
+    });
+  });
+}
+function toolVersion(cmd, args) {
+  return new Promise((resolve18) => {
+    const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (d) => out += d.toString("utf8"));
+    child.on("error", () => resolve18("missing"));
+    child.on("close", (code) => resolve18(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
+  });
+}
+
+// src/build/hash.ts
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
+import { join as join2, relative } from "node:path";
+var SKIP = /* @__PURE__ */ new Set(["node_modules", "target", ".git", "bin", "dist-test"]);
+function walk(root, dir, h) {
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  for (const e of entries) {
+    if (SKIP.has(e.name)) continue;
+    const full = join2(dir, e.name);
+    if (e.isDirectory()) walk(root, full, h);
+    else if (e.isFile()) {
+      h.update(relative(root, full)).update("\0").update(readFileSync2(full)).update("\0");
+    }
+  }
+}
+function treeHash(root) {
+  const h = createHash("sha256");
+  walk(root, root, h);
+  return h.digest("hex");
+}
+function hashParts(parts) {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p).update("\0");
+  return h.digest("hex").slice(0, 16);
+}
+
+// src/build/go.ts
+import { execFile, execFileSync as execFileSync2 } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync as readFileSync4, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join as join4 } from "node:path";
+
+// src/build/go-map-seed.ts
+import { execFileSync } from "node:child_process";
+import { existsSync as existsSync2, mkdirSync, readFileSync as readFileSync3, writeFileSync } from "node:fs";
+import { join as join3 } from "node:path";
+var SEED_DRAW = /m\.seed = uintptr\(rand\(\)\)/g;
+function goMapSource() {
+  const goroot = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8", env: childEnv() }).trim();
+  return join3(goroot, "src", "internal", "runtime", "maps", "map.go");
+}
+function mapSeedOverlay(dir, source2 = goMapSource()) {
+  if (!existsSync2(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
+  const text2 = readFileSync3(source2, "utf8");
+  const patched = text2.replace(SEED_DRAW, "m.seed = 0");
+  if (patched === text2) return { overlay: null, reason: `${source2} draws no per-map seed as "m.seed = uintptr(rand())"` };
+  mkdirSync(dir, { recursive: true });
+  const replacement = join3(dir, "map.go");
+  writeFileSync(replacement, patched);
+  const overlay = join3(dir, "overlay.json");
+  writeFileSync(overlay, JSON.stringify({ Replace: { [source2]: replacement } }));
+  return { overlay };
+}
+
+// src/build/go.ts
+var MODULE = "github.com/ethswarm-tools/bee-go";
+function pinnedGoClient(goModFile) {
+  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync4(goModFile, "utf8"))?.[1];
+  if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
+  return version3;
+}
+function goProxyProblem(goModFile = join4(packageRoot(), "runners", "go", "go.mod")) {
+  const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
+  const cwd = mkdtempSync(join4(tmpdir(), "bee-bench-goproxy-"));
+  return new Promise((resolve18) => {
+    execFile("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
+      rmSync(cwd, { recursive: true, force: true });
+      let reported;
+      try {
+        reported = JSON.parse(stdout).Error;
+      } catch {
+      }
+      const problem = reported ?? (err ? stderr.trim() || err.message : void 0);
+      resolve18(problem?.replace(/\s*\n\s*/g, "; "));
+    });
+  });
+}
+function gitOut(dir, args) {
+  try {
+    return execFileSync2("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"] }).trim();
+  } catch {
+    return "";
+  }
+}
+var goBuilder = {
+  runner: "go",
+  // 2: per-map hash seeds off (go-map-seed.ts).
+  recipe: 2,
+  toolchain: () => toolVersion("go", ["version"]),
+  async build(ctx) {
+    cpSync(join4(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
+    let ldflags;
+    if (ctx.source.kind === "path") {
+      const checkout = ctx.source.path;
+      if (ctx.buildCommand) await step("bee-go checkout build", ctx.buildCommand, [], { cwd: checkout, log: ctx.log, shell: true });
+      await step("go mod edit -replace", "go", ["mod", "edit", `-replace=${MODULE}=${checkout}`], { cwd: ctx.dir, log: ctx.log });
+      const version3 = gitOut(checkout, ["describe", "--tags", "--always", "--dirty"]) || "unknown";
+      const commit = gitOut(checkout, ["rev-parse", "HEAD"]);
+      ldflags = `-X main.clientVersion=${version3} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
+    } else {
+      ldflags = `-X main.clientVersion=${pinnedGoClient(join4(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
+    }
+    const binary = join4(ctx.dir, "bee-bench-go");
+    const seeds = mapSeedOverlay(join4(ctx.dir, ".map-seed-overlay"));
+    if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
+    const overlay = seeds.overlay === null ? [] : ["-overlay", seeds.overlay];
+    await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], {
+      cwd: ctx.dir,
+      log: ctx.log
+    });
+    return goBuilder.command(ctx.dir);
+  },
+  command: (dir) => ({ argv: [join4(dir, "bee-bench-go")] })
+};
+
+// src/build/js.ts
+import { cpSync as cpSync2, rmSync as rmSync2, symlinkSync } from "node:fs";
+import { join as join5 } from "node:path";
+var JS_CHECKOUT_BUILD = "npm ci --no-audit --no-fund && npm run build:node";
+var jsBuilder = {
+  runner: "js",
+  recipe: 1,
+  toolchain: () => toolVersion("node", ["--version"]),
+  async build(ctx) {
+    cpSync2(join5(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
+    await step("npm ci (runners/js)", "npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: ctx.dir, log: ctx.log });
+    if (ctx.source.kind === "path") {
+      const checkout = ctx.source.path;
+      await step("bee-js checkout build", ctx.buildCommand ?? JS_CHECKOUT_BUILD, [], { cwd: checkout, log: ctx.log, shell: true });
+      const linked = join5(ctx.dir, "node_modules", "@ethersphere", "bee-js");
+      rmSync2(linked, { recursive: true, force: true });
+      symlinkSync(checkout, linked, "dir");
+    }
+    return jsBuilder.command(ctx.dir);
+  },
+  command: (dir) => ({ argv: ["node", join5(dir, "bin", "bee-bench-js.mjs")] })
+};
+
+// src/build/rs.ts
+import { copyFileSync, cpSync as cpSync3 } from "node:fs";
+import { join as join6 } from "node:path";
+var rsBuilder = {
+  runner: "rs",
+  recipe: 1,
+  toolchain: async () => {
+    const [rustc, cargo] = await Promise.all([toolVersion("rustc", ["--version"]), toolVersion("cargo", ["--version"])]);
+    return rustc === "missing" || cargo === "missing" ? "missing" : rustc;
+  },
+  async build(ctx) {
+    cpSync3(join6(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
+    const targetDir = join6(ctx.sharedDir, "target");
+    const args = ["build", "--release", "--target-dir", targetDir];
+    if (ctx.source.kind === "path") {
+      const patch = ["--config", `patch.crates-io.bee-rs.path=${JSON.stringify(ctx.source.path)}`];
+      if (ctx.buildCommand) await step("bee-rs checkout build", ctx.buildCommand, [], { cwd: ctx.source.path, log: ctx.log, shell: true });
+      await step("cargo update -p bee-rs", "cargo", ["update", "-p", "bee-rs", ...patch], { cwd: ctx.dir, log: ctx.log });
+      args.push(...patch);
+    } else {
+      args.push("--locked");
+    }
+    await step("cargo build (runners/rs)", "cargo", args, { cwd: ctx.dir, log: ctx.log });
+    const binary = join6(ctx.dir, "bee-bench-rs");
+    copyFileSync(join6(targetDir, "release", "bee-bench-rs"), binary);
+    return rsBuilder.command(ctx.dir);
+  },
+  command: (dir) => ({ argv: [join6(dir, "bee-bench-rs")] })
+};
+
+// src/build/source.ts
+import { execFileSync as execFileSync3 } from "node:child_process";
+import { existsSync as existsSync3, statSync } from "node:fs";
+import { resolve } from "node:path";
+function parseSource(text2) {
+  if (text2 === "registry") return { kind: "registry" };
+  const path = resolve(text2);
+  if (!existsSync3(path) || !statSync(path).isDirectory()) {
+    throw new Error(`client source "${text2}" is neither "registry" nor an existing checkout folder`);
+  }
+  return { kind: "path", path };
+}
+function git(dir, args) {
+  try {
+    return execFileSync3("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 << 20 }).trim();
+  } catch {
+    return void 0;
+  }
+}
+function sourceIdentity(src) {
+  if (src.kind === "registry") return { key: "registry" };
+  const commit = git(src.path, ["rev-parse", "HEAD"]);
+  if (commit === void 0) return { key: `tree:${treeHash(src.path)}` };
+  const dirty = git(src.path, ["status", "--porcelain", "--untracked-files=normal"]) ?? "";
+  const diff = dirty ? hashParts([dirty, git(src.path, ["diff", "HEAD"]) ?? ""]) : "";
+  return { key: `git:${commit}${diff ? `+${diff}` : ""}`, commit };
+}
+
+// src/build/index.ts
+var BUILDERS = { js: jsBuilder, go: goBuilder, rs: rsBuilder };
+var defaultCacheDir = () => resolve2(process.env.BEE_BENCH_CACHE ?? join7(".bee-bench", "cache"));
+function builderFor(runner) {
+  return BUILDERS[runner];
+}
+function markerMatches(marker, key3) {
+  if (!existsSync4(marker)) return false;
+  try {
+    return JSON.parse(readFileSync5(marker, "utf8"))?.key === key3;
+  } catch {
+    return false;
+  }
+}
+async function buildFolder(req) {
+  const builder = builderFor(req.runner);
+  const toolchain = await builder.toolchain();
+  if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
+  const identity = sourceIdentity(req.source);
+  const key3 = hashParts([
+    req.runner,
+    `recipe ${builder.recipe}`,
+    treeHash(join7(packageRoot(), "runners", req.runner)),
+    identity.key,
+    toolchain,
+    req.buildCommand ?? ""
+  ]);
+  return { key: key3, dir: join7(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key3}`), toolchain };
+}
+var BUILD_MARKER = "bee-bench-build.json";
+async function buildRunner(req) {
+  const started = performance.now();
+  const log2 = req.log ?? (() => {
+  });
+  const builder = builderFor(req.runner);
+  const { key: key3, dir, toolchain } = await buildFolder(req);
+  const root = packageRoot();
+  const identity = sourceIdentity(req.source);
+  const cacheDir = req.cacheDir ?? defaultCacheDir();
+  const marker = join7(dir, BUILD_MARKER);
+  if (markerMatches(marker, key3)) {
+    log2(`${req.runner}: build cache hit ${key3} (${identity.key})`);
+    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key3, cached: true, buildMs: performance.now() - started };
+  }
+  if (req.reuseOnly) {
+    const there = existsSync4(cacheDir) ? readdirSync2(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared")) : [];
+    throw new BuildError(
+      `runner ${req.runner}: no build ${req.runner}-${key3} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
+    );
+  }
+  rmSync3(dir, { recursive: true, force: true });
+  mkdirSync2(dir, { recursive: true });
+  const sharedDir = join7(cacheDir, `${req.runner}-shared`);
+  mkdirSync2(sharedDir, { recursive: true });
+  const logFile = join7(dir, "build.log");
+  const shown = relative2(process.cwd(), logFile).startsWith("..") ? logFile : relative2(process.cwd(), logFile);
+  const toFile = (line) => appendFileSync(logFile, `${line}
+`);
+  let command;
+  try {
+    command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log: toFile });
+  } catch (e) {
+    if (e instanceof BuildError) throw new BuildError(`${e.message}
+(full output: ${shown})`, e.logTail);
+    throw e;
+  }
+  log2(`${req.runner}: built ${identity.key} in ${Math.round((performance.now() - started) / 1e3)} s (cache miss ${key3}); output in ${shown}`);
+  writeFileSync2(marker, JSON.stringify({ key: key3, source: identity, toolchain }, null, 2));
+  return { runner: req.runner, source: req.source, command, key: key3, cached: false, buildMs: performance.now() - started };
+}
+
+// src/count/callgrind.ts
+import { readdirSync as readdirSync3, readFileSync as readFileSync6 } from "node:fs";
+import { join as join8 } from "node:path";
+
+// runners/js/src/callgrind-costs.mjs
+var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
+function dumpTotal(text2) {
+  const totals = /^totals: (\d+)/m.exec(text2);
+  return totals ? Number(totals[1]) : null;
+}
+function v8HeapCost(text2) {
+  if (!text2.includes("v8::internal::")) return 0;
+  const heap = /* @__PURE__ */ new Map();
+  const isHeap = (fn) => {
+    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
+    return heap.get(fn);
+  };
+  return sumCosts(text2, (fn, callee) => callee === null && isHeap(fn));
+}
+function sumCosts(text2, pick2) {
+  const names = /* @__PURE__ */ new Map();
+  const nameOf = (spec) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== void 0) names.set(m[1], m[2]);
+    return names.get(m[1]) ?? "";
+  };
+  let fn = "";
+  let callee = "";
+  let callCost = false;
+  let cost = 0;
+  for (const line of text2.split("\n")) {
+    if (line.startsWith("fn=")) {
+      fn = nameOf(line.slice(3));
+      callCost = false;
+    } else if (line.startsWith("cfn=")) {
+      callee = nameOf(line.slice(4));
+    } else if (line.startsWith("calls=")) {
+      callCost = true;
+    } else if (/^[\d+*-]/.test(line)) {
+      if (pick2(fn, callCost ? callee : null)) cost += Number(line.split(" ")[1] ?? 0);
+      callCost = false;
+    }
+  }
+  return cost;
+}
+
+// src/count/callgrind.ts
+var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
+var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
+var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
+var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
+async function findCounter() {
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
+  }
+  const line = await toolVersion("valgrind", ["--version"]);
+  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
+  return { counter: { tool: "callgrind", version: line } };
+}
+function countingCommand(cmd, runner, dumpDir) {
+  const [exe, ...rest] = cmd.argv;
+  if (!exe) throw new Error("empty runner command");
+  const inner = runner === "js" ? [exe, ...JS_COUNT_FLAGS, ...rest] : [exe, ...rest];
+  return {
+    ...cmd,
+    argv: [
+      "valgrind",
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      "--dump-line=no",
+      "--compress-strings=yes",
+      `--callgrind-out-file=${join8(dumpDir, "callgrind.out.%p")}`,
+      "--quiet",
+      ...inner
+    ],
+    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
+  };
+}
+var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
+var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
+function parseDump(text2) {
+  const trigger = TRIGGER.exec(text2);
+  if (!trigger) return null;
+  const total = dumpTotal(text2);
+  const instructions = total === null ? 0 : total - wallClockCost(text2) - v8HeapCost(text2);
+  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
+}
+var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
+function wallClockCost(text2) {
+  if (!WALL_CLOCK_FUNCTIONS.some((w) => text2.includes(w))) return 0;
+  return sumCosts(text2, (fn, callee) => isWallClock(fn) && !(callee !== null && isWallClock(callee)));
+}
+function readDumps(dir) {
+  const steps = /* @__PURE__ */ new Map();
+  for (const f of readdirSync3(dir).filter((name) => name.startsWith("callgrind.out."))) {
+    const d = parseDump(readFileSync6(join8(dir, f), "utf8"));
+    if (!d) continue;
+    const key3 = `${d.unit} ${d.step}`;
+    const seen = steps.get(key3);
+    steps.set(key3, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+  }
+  const byUnit = /* @__PURE__ */ new Map();
+  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
+  }
+  return byUnit;
+}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -10487,7 +10995,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve9) {
+function isRecursive(inst, stack, resolve18) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -10497,7 +11005,7 @@ function isRecursive(inst, stack, resolve9) {
   let result2 = NONE;
   const check2 = (child) => {
     if (result2 !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve9);
+      const answer = isRecursive(child, stack, resolve18);
       if (answer > result2)
         result2 = answer;
     }
@@ -10508,13 +11016,13 @@ function isRecursive(inst, stack, resolve9) {
       const desc = Object.getOwnPropertyDescriptor(sh, key3);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve9) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve18) : NONE;
       if (child > answer)
         answer = child;
     }
     return answer;
   };
-  const merge2 = (answer) => {
+  const merge3 = (answer) => {
     if (answer > result2)
       result2 = answer;
   };
@@ -10523,7 +11031,7 @@ function isRecursive(inst, stack, resolve9) {
   switch (kind) {
     case "object": {
       const raw = rawShape(def);
-      merge2(raw ? shape(raw, true) : ASSUMED);
+      merge3(raw ? shape(raw, true) : ASSUMED);
       check2(def.catchall);
       break;
     }
@@ -10572,8 +11080,8 @@ function isRecursive(inst, stack, resolve9) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve9 ? inst._zod.innerType : void 0);
-      merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
+      const inner = def._cachedInner ?? (resolve18 ? inst._zod.innerType : void 0);
+      merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
     // a leaf by choice: `parts` are regex fragments, not data positions
@@ -24923,7 +25431,7 @@ function visit(schema, fnOrHandlers) {
     return h ? h(node2, rewritten) : node2;
   };
   const cache2 = /* @__PURE__ */ new Map();
-  function run(s) {
+  function run2(s) {
     const cached2 = cache2.get(s);
     if (cached2 === RESOLVING) {
       return new $ZodLazy({
@@ -24949,21 +25457,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -24971,14 +25479,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -24986,12 +25494,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -24999,7 +25507,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run(opt);
+          const mapped = run2(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -25007,8 +25515,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -25020,23 +25528,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -25067,7 +25575,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run(schema);
+  return run2(schema);
 }
 
 // node_modules/zod/v4/classic/deep-partial.js
@@ -25137,954 +25645,25 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/bee/preflight.ts
-var PROBE_TIMEOUT_MS = 5e3;
-var BeeArgumentError = class extends Error {
-  name = "BeeArgumentError";
-};
-var BeeNodeError = class extends Error {
-  name = "BeeNodeError";
-};
-function parseBeeTarget(url2, batchId) {
-  let parsed;
-  try {
-    parsed = new URL(url2);
-  } catch {
-    throw new BeeArgumentError(`--bee-url ${url2}: not a URL; give the Bee API URL, e.g. http://localhost:1633`);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new BeeArgumentError(`--bee-url ${url2}: must be http(s), e.g. http://localhost:1633`);
-  }
-  const id = batchId.trim().replace(/^0x/i, "").toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(id)) {
-    throw new BeeArgumentError(`--batch-id ${batchId}: must be 64 hex digits (a postage batch id, see GET /stamps on the node)`);
-  }
-  return { url: url2.replace(/\/+$/, ""), batchId: id };
-}
-async function probe(url2, timeoutMs = PROBE_TIMEOUT_MS) {
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const res = await fetch(url2, { signal, headers: { accept: "application/json" } });
-    return { status: res.status, body: await res.text() };
-  } catch (e) {
-    if (signal.aborted) throw new BeeNodeError(`no answer from ${url2} in ${timeoutMs / 1e3} s`);
-    const cause = e.cause;
-    throw new BeeNodeError(`cannot connect to ${url2} (${cause?.code ?? cause?.message ?? e.message})`);
-  }
-}
-var Health = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
-var Batch = external_exports.object({ usable: external_exports.boolean(), exists: external_exports.boolean().optional(), batchTTL: external_exports.number().optional() });
-var BeeMessage = external_exports.object({ message: external_exports.string() });
-function beeMessage(body) {
-  try {
-    const parsed = BeeMessage.safeParse(JSON.parse(body));
-    if (parsed.success) return parsed.data.message;
-  } catch {
-  }
-  return body.trim().slice(0, 200);
-}
-function json2(body) {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return void 0;
-  }
-}
-async function preflight(target, timeoutMs = PROBE_TIMEOUT_MS) {
-  const fix = "start the node (or fix --bee-url) and try again";
-  let health;
-  try {
-    health = await probe(`${target.url}/health`, timeoutMs);
-  } catch (e) {
-    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message}; ${fix}`);
-  }
-  const h = Health.safeParse(json2(health.body));
-  if (health.status !== 200 || !h.success) {
-    throw new BeeNodeError(`Bee node at ${target.url}: GET /health answered ${health.status} ${beeMessage(health.body)}; is this a Bee API URL? ${fix}`);
-  }
-  const stamps = await probe(`${target.url}/stamps/${target.batchId}`, timeoutMs).catch((e) => {
-    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message} (reading batch ${target.batchId}); ${fix}`);
-  });
-  const buy = `buy one (POST /stamps/{amount}/{depth}) or pick one from GET ${target.url}/stamps`;
-  if (stamps.status === 404) {
-    throw new BeeNodeError(`batch ${target.batchId} is not on the node at ${target.url} (${beeMessage(stamps.body)}); ${buy}`);
-  }
-  const b = Batch.safeParse(json2(stamps.body));
-  if (stamps.status !== 200 || !b.success) {
-    throw new BeeNodeError(`batch ${target.batchId}: GET /stamps/{id} on ${target.url} answered ${stamps.status} ${beeMessage(stamps.body)}; ${buy}`);
-  }
-  if (!b.data.usable || b.data.exists === false) {
-    throw new BeeNodeError(
-      `batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ", expired" : ""}); wait for it to be usable (about a minute after purchase) or ${buy}`
-    );
-  }
-  return { version: h.data.version ?? "unknown" };
-}
+// src/spec/measure.ts
+var MEASURES = ["wall", "instructions", "allocations"];
+var KindSchema = external_exports.enum(MEASURES);
+var MeasureSchema = external_exports.string().transform(
+  (text2) => text2.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
+).pipe(external_exports.array(KindSchema).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
+var measuresWall = (m) => m.includes("wall");
+var measuresInstructions = (m) => m.includes("instructions");
+var measuresAllocations = (m) => m.includes("allocations");
 
-// src/build/index.ts
-import { appendFileSync, existsSync as existsSync4, mkdirSync as mkdirSync2, readdirSync as readdirSync2, readFileSync as readFileSync5, rmSync as rmSync3, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join7, relative as relative2, resolve as resolve2 } from "node:path";
-
-// src/build/exec.ts
-import { spawn } from "node:child_process";
-
-// src/child/env.ts
-var DROPPED_PREFIXES = ["INPUT_", "ACTIONS_RUNTIME_", "ACTIONS_ID_TOKEN_REQUEST_"];
-var DROPPED_NAMES = /* @__PURE__ */ new Set([
-  "ACTIONS_CACHE_URL",
-  "ACTIONS_RESULTS_URL",
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  // File commands: whoever can write these files steers the steps after this one.
-  "GITHUB_ENV",
-  "GITHUB_PATH",
-  "GITHUB_OUTPUT",
-  "GITHUB_STATE",
-  "GITHUB_STEP_SUMMARY",
-  // Git configuration and credentials handed down through the environment.
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG_COUNT",
-  "GIT_ASKPASS",
-  "SSH_ASKPASS"
-]);
-var GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
-var TOKEN_NAMES = [
-  "INPUT_GITHUB-TOKEN",
-  "INPUT_GITHUB_TOKEN",
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  "ACTIONS_RUNTIME_TOKEN",
-  "ACTIONS_ID_TOKEN_REQUEST_TOKEN"
-];
-var MIN_SECRET_LENGTH = 8;
-var registered = /* @__PURE__ */ new Set();
-function registerSecret(value) {
-  if (value && value.length >= MIN_SECRET_LENGTH) registered.add(value);
-}
-var isDroppedName = (name) => {
-  const upper = name.toUpperCase();
-  return DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p)) || GIT_CONFIG_ENTRY.test(upper);
-};
-function childEnv(extra = {}, base = process.env) {
-  const secrets = [...registered];
-  for (const name of TOKEN_NAMES) {
-    const v = base[name];
-    if (v && v.length >= MIN_SECRET_LENGTH) secrets.push(v);
-  }
-  const out = {};
-  for (const [name, value] of Object.entries({ ...base, ...extra })) {
-    if (value === void 0 || isDroppedName(name)) continue;
-    if (secrets.some((s) => value.includes(s))) continue;
-    out[name] = value;
-  }
-  return out;
-}
-
-// src/build/exec.ts
-var BuildError = class extends Error {
-  constructor(message, logTail = []) {
-    super(message);
-    this.logTail = logTail;
-  }
-  logTail;
-  name = "BuildError";
-};
-function step(label, cmd, args, opts) {
-  return new Promise((resolve9, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
-    const tail = [];
-    const emit = (line) => {
-      if (!line.trim()) return;
-      tail.push(line);
-      if (tail.length > 30) tail.shift();
-      opts.log(`  ${line}`);
-    };
-    const lines = () => {
-      let partial2 = "";
-      return {
-        data: (d) => {
-          const parts = (partial2 + d.toString("utf8")).split(/\r?\n/);
-          partial2 = parts.pop() ?? "";
-          parts.forEach(emit);
-        },
-        end: () => emit(partial2)
-      };
-    };
-    const out = lines();
-    const err = lines();
-    child.stdout.on("data", out.data);
-    child.stderr.on("data", err.data);
-    child.on("error", (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
-    child.on("close", (code) => {
-      out.end();
-      err.end();
-      if (code === 0) resolve9();
-      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
-${tail.slice(-15).join("\n")}`, tail.slice(-30)));
-    });
-  });
-}
-function toolVersion(cmd, args) {
-  return new Promise((resolve9) => {
-    const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.on("data", (d) => out += d.toString("utf8"));
-    child.on("error", () => resolve9("missing"));
-    child.on("close", (code) => resolve9(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
-  });
-}
-
-// src/build/hash.ts
-import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-var SKIP = /* @__PURE__ */ new Set(["node_modules", "target", ".git", "bin", "dist-test"]);
-function walk(root, dir, h) {
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
-  for (const e of entries) {
-    if (SKIP.has(e.name)) continue;
-    const full = join(dir, e.name);
-    if (e.isDirectory()) walk(root, full, h);
-    else if (e.isFile()) {
-      h.update(relative(root, full)).update("\0").update(readFileSync(full)).update("\0");
-    }
-  }
-}
-function treeHash(root) {
-  const h = createHash("sha256");
-  walk(root, root, h);
-  return h.digest("hex");
-}
-function hashParts(parts) {
-  const h = createHash("sha256");
-  for (const p of parts) h.update(p).update("\0");
-  return h.digest("hex").slice(0, 16);
-}
-
-// src/build/go.ts
-import { execFile, execFileSync as execFileSync2 } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync as readFileSync4, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join as join4 } from "node:path";
-
-// src/build/paths.ts
-import { existsSync, readFileSync as readFileSync2 } from "node:fs";
-import { dirname, join as join2 } from "node:path";
-import { fileURLToPath } from "node:url";
-function packageRoot() {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (; ; ) {
-    const pkg = join2(dir, "package.json");
-    if (existsSync(pkg) && JSON.parse(readFileSync2(pkg, "utf8")).name === "bee-bench") return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new Error("cannot find the bee-bench package root above " + fileURLToPath(import.meta.url));
-    dir = up;
-  }
-}
-var defaultSpecPath = () => join2(packageRoot(), "spec", "bench-spec.json");
-
-// src/build/go-map-seed.ts
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync2, mkdirSync, readFileSync as readFileSync3, writeFileSync } from "node:fs";
-import { join as join3 } from "node:path";
-var SEED_DRAW = /m\.seed = uintptr\(rand\(\)\)/g;
-function goMapSource() {
-  const goroot = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8", env: childEnv() }).trim();
-  return join3(goroot, "src", "internal", "runtime", "maps", "map.go");
-}
-function mapSeedOverlay(dir, source2 = goMapSource()) {
-  if (!existsSync2(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
-  const text2 = readFileSync3(source2, "utf8");
-  const patched = text2.replace(SEED_DRAW, "m.seed = 0");
-  if (patched === text2) return { overlay: null, reason: `${source2} draws no per-map seed as "m.seed = uintptr(rand())"` };
-  mkdirSync(dir, { recursive: true });
-  const replacement = join3(dir, "map.go");
-  writeFileSync(replacement, patched);
-  const overlay = join3(dir, "overlay.json");
-  writeFileSync(overlay, JSON.stringify({ Replace: { [source2]: replacement } }));
-  return { overlay };
-}
-
-// src/build/go.ts
-var MODULE = "github.com/ethswarm-tools/bee-go";
-function pinnedGoClient(goModFile) {
-  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync4(goModFile, "utf8"))?.[1];
-  if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
-  return version3;
-}
-function goProxyProblem(goModFile = join4(packageRoot(), "runners", "go", "go.mod")) {
-  const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
-  const cwd = mkdtempSync(join4(tmpdir(), "bee-bench-goproxy-"));
-  return new Promise((resolve9) => {
-    execFile("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
-      rmSync(cwd, { recursive: true, force: true });
-      let reported;
-      try {
-        reported = JSON.parse(stdout).Error;
-      } catch {
-      }
-      const problem = reported ?? (err ? stderr.trim() || err.message : void 0);
-      resolve9(problem?.replace(/\s*\n\s*/g, "; "));
-    });
-  });
-}
-function gitOut(dir, args) {
-  try {
-    return execFileSync2("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"] }).trim();
-  } catch {
-    return "";
-  }
-}
-var goBuilder = {
-  runner: "go",
-  // 2: per-map hash seeds off (go-map-seed.ts).
-  recipe: 2,
-  toolchain: () => toolVersion("go", ["version"]),
-  async build(ctx) {
-    cpSync(join4(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
-    let ldflags;
-    if (ctx.source.kind === "path") {
-      const checkout = ctx.source.path;
-      if (ctx.buildCommand) await step("bee-go checkout build", ctx.buildCommand, [], { cwd: checkout, log: ctx.log, shell: true });
-      await step("go mod edit -replace", "go", ["mod", "edit", `-replace=${MODULE}=${checkout}`], { cwd: ctx.dir, log: ctx.log });
-      const version3 = gitOut(checkout, ["describe", "--tags", "--always", "--dirty"]) || "unknown";
-      const commit = gitOut(checkout, ["rev-parse", "HEAD"]);
-      ldflags = `-X main.clientVersion=${version3} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
-    } else {
-      ldflags = `-X main.clientVersion=${pinnedGoClient(join4(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
-    }
-    const binary = join4(ctx.dir, "bee-bench-go");
-    const seeds = mapSeedOverlay(join4(ctx.dir, ".map-seed-overlay"));
-    if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
-    const overlay = seeds.overlay === null ? [] : ["-overlay", seeds.overlay];
-    await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], {
-      cwd: ctx.dir,
-      log: ctx.log
-    });
-    return goBuilder.command(ctx.dir);
-  },
-  command: (dir) => ({ argv: [join4(dir, "bee-bench-go")] })
-};
-
-// src/build/js.ts
-import { cpSync as cpSync2, rmSync as rmSync2, symlinkSync } from "node:fs";
-import { join as join5 } from "node:path";
-var JS_CHECKOUT_BUILD = "npm ci --no-audit --no-fund && npm run build:node";
-var jsBuilder = {
-  runner: "js",
-  recipe: 1,
-  toolchain: () => toolVersion("node", ["--version"]),
-  async build(ctx) {
-    cpSync2(join5(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
-    await step("npm ci (runners/js)", "npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: ctx.dir, log: ctx.log });
-    if (ctx.source.kind === "path") {
-      const checkout = ctx.source.path;
-      await step("bee-js checkout build", ctx.buildCommand ?? JS_CHECKOUT_BUILD, [], { cwd: checkout, log: ctx.log, shell: true });
-      const linked = join5(ctx.dir, "node_modules", "@ethersphere", "bee-js");
-      rmSync2(linked, { recursive: true, force: true });
-      symlinkSync(checkout, linked, "dir");
-    }
-    return jsBuilder.command(ctx.dir);
-  },
-  command: (dir) => ({ argv: ["node", join5(dir, "bin", "bee-bench-js.mjs")] })
-};
-
-// src/build/rs.ts
-import { copyFileSync, cpSync as cpSync3 } from "node:fs";
-import { join as join6 } from "node:path";
-var rsBuilder = {
-  runner: "rs",
-  recipe: 1,
-  toolchain: async () => {
-    const [rustc, cargo] = await Promise.all([toolVersion("rustc", ["--version"]), toolVersion("cargo", ["--version"])]);
-    return rustc === "missing" || cargo === "missing" ? "missing" : rustc;
-  },
-  async build(ctx) {
-    cpSync3(join6(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
-    const targetDir = join6(ctx.sharedDir, "target");
-    const args = ["build", "--release", "--target-dir", targetDir];
-    if (ctx.source.kind === "path") {
-      const patch = ["--config", `patch.crates-io.bee-rs.path=${JSON.stringify(ctx.source.path)}`];
-      if (ctx.buildCommand) await step("bee-rs checkout build", ctx.buildCommand, [], { cwd: ctx.source.path, log: ctx.log, shell: true });
-      await step("cargo update -p bee-rs", "cargo", ["update", "-p", "bee-rs", ...patch], { cwd: ctx.dir, log: ctx.log });
-      args.push(...patch);
-    } else {
-      args.push("--locked");
-    }
-    await step("cargo build (runners/rs)", "cargo", args, { cwd: ctx.dir, log: ctx.log });
-    const binary = join6(ctx.dir, "bee-bench-rs");
-    copyFileSync(join6(targetDir, "release", "bee-bench-rs"), binary);
-    return rsBuilder.command(ctx.dir);
-  },
-  command: (dir) => ({ argv: [join6(dir, "bee-bench-rs")] })
-};
-
-// src/build/source.ts
-import { execFileSync as execFileSync3 } from "node:child_process";
-import { existsSync as existsSync3, statSync } from "node:fs";
-import { resolve } from "node:path";
-function parseSource(text2) {
-  if (text2 === "registry") return { kind: "registry" };
-  const path = resolve(text2);
-  if (!existsSync3(path) || !statSync(path).isDirectory()) {
-    throw new Error(`client source "${text2}" is neither "registry" nor an existing checkout folder`);
-  }
-  return { kind: "path", path };
-}
-function git(dir, args) {
-  try {
-    return execFileSync3("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 << 20 }).trim();
-  } catch {
-    return void 0;
-  }
-}
-function sourceIdentity(src) {
-  if (src.kind === "registry") return { key: "registry" };
-  const commit = git(src.path, ["rev-parse", "HEAD"]);
-  if (commit === void 0) return { key: `tree:${treeHash(src.path)}` };
-  const dirty = git(src.path, ["status", "--porcelain", "--untracked-files=normal"]) ?? "";
-  const diff = dirty ? hashParts([dirty, git(src.path, ["diff", "HEAD"]) ?? ""]) : "";
-  return { key: `git:${commit}${diff ? `+${diff}` : ""}`, commit };
-}
-
-// src/build/index.ts
-var BUILDERS = { js: jsBuilder, go: goBuilder, rs: rsBuilder };
-var defaultCacheDir = () => resolve2(process.env.BEE_BENCH_CACHE ?? join7(".bee-bench", "cache"));
-function builderFor(runner) {
-  return BUILDERS[runner];
-}
-function markerMatches(marker, key3) {
-  if (!existsSync4(marker)) return false;
-  try {
-    return JSON.parse(readFileSync5(marker, "utf8"))?.key === key3;
-  } catch {
-    return false;
-  }
-}
-async function buildFolder(req) {
-  const builder = builderFor(req.runner);
-  const toolchain = await builder.toolchain();
-  if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
-  const identity = sourceIdentity(req.source);
-  const key3 = hashParts([
-    req.runner,
-    `recipe ${builder.recipe}`,
-    treeHash(join7(packageRoot(), "runners", req.runner)),
-    identity.key,
-    toolchain,
-    req.buildCommand ?? ""
-  ]);
-  return { key: key3, dir: join7(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key3}`), toolchain };
-}
-var BUILD_MARKER = "bee-bench-build.json";
-async function buildRunner(req) {
-  const started = performance.now();
-  const log2 = req.log ?? (() => {
-  });
-  const builder = builderFor(req.runner);
-  const { key: key3, dir, toolchain } = await buildFolder(req);
-  const root = packageRoot();
-  const identity = sourceIdentity(req.source);
-  const cacheDir = req.cacheDir ?? defaultCacheDir();
-  const marker = join7(dir, BUILD_MARKER);
-  if (markerMatches(marker, key3)) {
-    log2(`${req.runner}: build cache hit ${key3} (${identity.key})`);
-    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key3, cached: true, buildMs: performance.now() - started };
-  }
-  if (req.reuseOnly) {
-    const there = existsSync4(cacheDir) ? readdirSync2(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared")) : [];
-    throw new BuildError(
-      `runner ${req.runner}: no build ${req.runner}-${key3} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
-    );
-  }
-  rmSync3(dir, { recursive: true, force: true });
-  mkdirSync2(dir, { recursive: true });
-  const sharedDir = join7(cacheDir, `${req.runner}-shared`);
-  mkdirSync2(sharedDir, { recursive: true });
-  const logFile = join7(dir, "build.log");
-  const shown = relative2(process.cwd(), logFile).startsWith("..") ? logFile : relative2(process.cwd(), logFile);
-  const toFile = (line) => appendFileSync(logFile, `${line}
-`);
-  let command;
-  try {
-    command = await builder.build({ root, source: req.source, dir, sharedDir, buildCommand: req.buildCommand, log: toFile });
-  } catch (e) {
-    if (e instanceof BuildError) throw new BuildError(`${e.message}
-(full output: ${shown})`, e.logTail);
-    throw e;
-  }
-  log2(`${req.runner}: built ${identity.key} in ${Math.round((performance.now() - started) / 1e3)} s (cache miss ${key3}); output in ${shown}`);
-  writeFileSync2(marker, JSON.stringify({ key: key3, source: identity, toolchain }, null, 2));
-  return { runner: req.runner, source: req.source, command, key: key3, cached: false, buildMs: performance.now() - started };
-}
-
-// src/cli/help.ts
-var SRC = `SRC is "registry" (the runner's pinned client version) or a path to a client checkout.`;
-var BEE = `BEE is the node the net.* cases run against (without one they are skipped):
-  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
-  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
-  --bee-binary PATH              the same from a local bee executable, without Docker
-  --bee-port N                   host port of the dev node (default: a free one)
-  A dev node gets a fresh postage batch and is stopped and removed when the command ends.`;
-var COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
-default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
-var MEASURE = `--measure: a comma list of wall (default), instructions (counts of the CPU cases under
-valgrind's callgrind) and allocations (heap allocations and bytes per iteration of the CPU cases,
-the runtime's own accounting, in runs of their own); both = wall,instructions. Net cases are only
-timed.`;
-var HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
-publishes sharing one wait for each other.`;
-var COMMANDS = [
-  {
-    name: "run",
-    usage: [
-      "bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]",
-      "                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]",
-      "                  [--measure wall,instructions,allocations|both]",
-      "bee-bench run     --shard K/N [the selection of plan --shards] [--assignment FILE] [--prebuilt] [BEE] [--out DIR]"
-    ],
-    summary: "build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)",
-    details: `${SRC}
---shard K/N runs exactly shard K's part of a sharded run (the --assignment file of plan --shards,
-else worked out again from the same selection flags) into OUT (default out/shard-K-of-N);
---prebuilt uses the builds in --cache (from \`bee-bench build\`) and never builds: a build of other
-inputs is refused by name. A dev node (--bee dev) is started only when the shard has net cases.
---case takes an id or a glob (* matches any run of characters): --case 'cpu.keccak.*'.
-bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
-serve it, run skips bee-go (the report says so) unless a checkout is given: --go-client PATH (or
-BEE_GO_PATH). A build's tool output goes to build.log in its cache folder (one console line
-per build names it); each finished case is one line with done/total and an ETA.
-${BEE}
-${MEASURE}
-${COMMON}`
-  },
-  {
-    name: "ab",
-    usage: [
-      "bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]",
-      "                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]",
-      "                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]",
-      "                  [--instructions-threshold T] [--allocations-threshold T]",
-      "                  [--fail-on wall|instructions|allocations|any]"
-    ],
-    summary: "one runner built on two client sources, interleaved rounds, a verdict per row",
-    details: `${SRC}
---fail-on: which evidence --fail-on-regression acts on.
-${BEE}
-${MEASURE}
-${COMMON}`
-  },
-  {
-    name: "bisect",
-    usage: [
-      "bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]",
-      "                  [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]",
-      "                  [--measure wall|instructions]"
-    ],
-    summary: "find the first commit of a client checkout that made a case slower",
-    details: `Walks the first-parent commits of the client checkout at --path (default .) from --good
-(excluded) to --bad, each step an A/B against --good, and names the first commit whose change
-exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
-installed, else time paired rounds (--measure wall forces wall time).
-${COMMON}`
-  },
-  {
-    name: "plan",
-    usage: [
-      "bee-bench plan    --runner js|go|rs [--profile quick|full] [--case GLOB]... [--large]",
-      "bee-bench plan    --shards N [--runner js,go,rs] [--profile quick|full] [--case GLOB]... [--large]",
-      "                  [--measure M] [--history DIR] [--assignment FILE]"
-    ],
-    summary: "the resolved plan a runner executes, or the matrix of a sharded run",
-    details: `With --runner: the plan (bee-bench/plan@1, spec/plan.schema.json) as JSON on stdout; a runner
-runs it with \`run --plan FILE --out FILE\` (runners/README.md). The test hooks (BEE_BENCH_FAULT,
-BEE_BENCH_SLOWDOWN, BEE_BENCH_ALLOC, BEE_BENCH_ITERS, BEE_BENCH_CASE_TIMEOUT_S) are resolved into it.
-With --shards N: a matrix for GitHub's strategy.matrix ({"include": [{"shard": "1/N", ...}]}),
-shards balanced by expected cost (--history DIR: a history folder's last recorded times, else
-an estimate from the spec). Wall time keeps every client of a case on one shard; counts split
-per runner and unit. --assignment FILE also writes which shard runs what, for the shard jobs.
-${COMMON}`
-  },
-  {
-    name: "merge",
-    usage: ["bee-bench merge   --out DIR SHARD_DIR..."],
-    summary: "the shards' outputs joined as one run's results and report",
-    details: `Writes DIR/results/<runner>.json and the report, as run --out DIR does, with a Shards section
-(each shard's machine and time). Every planned row is accounted for: a shard with no output or a
-row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
-differs between shards.`
-  },
-  {
-    name: "build",
-    usage: ["bee-bench build   [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC] [--cache DIR]"],
-    summary: "build the runners into the cache, run nothing (the build job of a sharded run)",
-    details: `${SRC}
-Each build sits in the cache under its inputs' hash (runner sources, client, toolchain); shards
-given the same cache with --prebuilt run it without building.
-${COMMON}`
-  },
-  {
-    name: "report",
-    usage: ["bee-bench report  --out DIR RESULT.json|DIR..."],
-    summary: "the aggregate report (md, html, csv) from result files",
-    details: "Result files are named directly or found (*.json, recursively) under the folders given."
-  },
-  {
-    name: "compare",
-    usage: ["bee-bench compare OLD_DIR NEW_DIR [--out FILE]"],
-    summary: "what changed between two folders of results",
-    details: "Prints the comparison as markdown; --out also writes it to FILE."
-  },
-  {
-    name: "history publish",
-    usage: [
-      "bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]",
-      "                             [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]",
-      "                             [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR..."
-    ],
-    summary: "add results to the gh-pages history and the trend site",
-    details: `${HISTORY}
---commit-url (or --repo-url, which gives <URL>/commit/<sha>) lets the site link the measured
-commit. --default-branch NAME is the branch the site's files always keep (default: the
-branch with the most records; others are kept while recently active).`
-  },
-  {
-    name: "history import-gab",
-    usage: ["bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON"],
-    summary: "import a github-action-benchmark data.js into the history",
-    details: HISTORY
-  },
-  {
-    name: "history export-gab",
-    usage: [
-      "bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]",
-      "bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]"
-    ],
-    summary: "benches for github-action-benchmark, or a whole data.js back",
-    details: "Prints to stdout unless --out FILE is given."
-  }
-];
-var EXIT_CODES = `Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
-unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
-head; 2 bad arguments.`;
-function commandsFor(words) {
-  for (let n = Math.min(words.length, 2); n >= 1; n--) {
-    const name = words.slice(0, n).join(" ");
-    const exact = COMMANDS.filter((c) => c.name === name);
-    if (exact.length > 0) return exact;
-    const group = COMMANDS.filter((c) => c.name.startsWith(`${name} `));
-    if (group.length > 0) return group;
-  }
-  return [];
-}
-function globalHelp() {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return [
-    "bee-bench: continuous benchmarks for the Swarm Bee API clients",
-    "",
-    "Commands:",
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    "",
-    "Usage:",
-    ...COMMANDS.flatMap((c) => c.usage.map((l) => `  ${l}`)),
-    "",
-    "More on one command: bee-bench help COMMAND (or bee-bench COMMAND --help). --version prints the version.",
-    "",
-    EXIT_CODES
-  ].join("\n");
-}
-function commandHelp(list) {
-  return [...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, "", "Usage:", ...c.usage.map((l) => `  ${l}`), "", c.details, ""]), EXIT_CODES].join(
-    "\n"
-  );
-}
-
-// src/cli/suggest.ts
-function editDistance(a, b) {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-function closest(typed, candidates) {
-  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
-  if (prefix.length > 0 && typed.length >= 3) return prefix[0];
-  let best;
-  for (const c of candidates) {
-    const d = editDistance(typed, c);
-    if (!best || d < best.d) best = { name: c, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : void 0;
-}
-
-// src/bee/session.ts
-import { constants } from "node:os";
-
-// src/bee/dev-node.ts
-import { execFile as execFile2, spawn as spawn2 } from "node:child_process";
-import { closeSync, existsSync as existsSync5, mkdtempSync as mkdtempSync2, openSync, readFileSync as readFileSync6, rmSync as rmSync4 } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join8 } from "node:path";
-
-// src/bee/api.ts
-var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
-var CreatedBatchSchema = external_exports.object({ batchID: external_exports.string().regex(/^[0-9a-f]{64}$/i, "expected 64 hex digits") });
-var describe3 = (e) => e instanceof Error ? e.message : String(e);
-var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function poll(what, o, fn) {
-  const deadline = Date.now() + o.timeoutMs;
-  let last = "no answer yet";
-  for (; ; ) {
-    const gone = o.gone?.();
-    if (gone) throw new Error(`${what}: ${gone}`);
-    try {
-      const v = await fn();
-      if (v !== void 0) return v;
-    } catch (e) {
-      last = describe3(e);
-    }
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`${what}: no success within ${Math.round(o.timeoutMs / 1e3)} s (last: ${last})`);
-    await sleep(Math.min(o.intervalMs ?? 250, left));
-  }
-}
-function waitForHealth(baseUrl, o) {
-  return poll(`Bee at ${baseUrl} not healthy`, o, async () => {
-    const r = await probe(`${baseUrl}/health`, Math.min(PROBE_TIMEOUT_MS, o.timeoutMs));
-    let h;
-    try {
-      h = HealthSchema.safeParse(JSON.parse(r.body));
-    } catch {
-      h = void 0;
-    }
-    if (r.status !== 200 || !h?.success) throw new Error(`GET /health: HTTP ${r.status} ${beeMessage(r.body)}`);
-    if (h.data.status !== "ok") throw new Error(`GET /health: status "${h.data.status}"`);
-    return h.data.version ?? "unknown version";
-  });
-}
-async function buyBatch(baseUrl, o) {
-  const path = `/stamps/${o.amount}/${o.depth}`;
-  let status;
-  let body;
-  try {
-    const res = await fetch(`${baseUrl}${path}`, { method: "POST", signal: AbortSignal.timeout(Math.min(6 * PROBE_TIMEOUT_MS, o.timeoutMs)) });
-    status = res.status;
-    body = await res.text();
-  } catch (e) {
-    throw new Error(`buying a postage batch on ${baseUrl}: POST ${path}: ${describe3(e)}`);
-  }
-  let parsed;
-  try {
-    parsed = CreatedBatchSchema.safeParse(JSON.parse(body));
-  } catch {
-    parsed = void 0;
-  }
-  if (status !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status} ${beeMessage(body)}`);
-  const batchId = parsed.data.batchID.toLowerCase();
-  await poll(`postage batch ${batchId} on ${baseUrl} not usable`, { timeoutMs: o.timeoutMs }, async () => {
-    await preflight({ url: baseUrl, batchId });
-    return true;
-  });
-  return batchId;
-}
-
-// src/bee/docker.ts
-import { randomBytes } from "node:crypto";
-var BEE_IMAGE = "ethersphere/bee:2.8.0";
-var CONTAINER_API_PORT = 1633;
-var CONTAINER_LABEL = "org.bee-bench.dev-node=1";
-function containerName() {
-  return `bee-bench-dev-${process.pid}-${randomBytes(4).toString("hex")}`;
-}
-function dockerRunArgs(o) {
-  return [
-    "run",
-    "-d",
-    "--rm",
-    "--name",
-    o.name,
-    "--label",
-    CONTAINER_LABEL,
-    "--publish",
-    `127.0.0.1:${o.hostPort}:${CONTAINER_API_PORT}`,
-    o.image ?? BEE_IMAGE,
-    "dev",
-    `--api-addr=:${CONTAINER_API_PORT}`
-  ];
-}
-function dockerRemoveArgs(name) {
-  return ["rm", "--force", name];
-}
-function dockerLogsArgs(name) {
-  return ["logs", "--tail", "30", name];
-}
-
-// src/bee/dev-node.ts
-var DEV_NODE_DEFAULTS = {
-  /** Covers Bee's start-up, not the image pull (docker run returns after the pull). */
-  healthTimeoutMs: 6e4,
-  batchTimeoutMs: 6e4,
-  /** Image pull and container creation. */
-  dockerRunTimeoutMs: 6e5,
-  /** SIGTERM, then this long for Bee's graceful shutdown, then SIGKILL. */
-  stopGraceMs: 1e4,
-  /** The batch the nightly has always bought: ample for the spec's largest uploads. */
-  batchAmount: 10000000000n,
-  batchDepth: 24
-};
-var Cleanup = class {
-  steps = [];
-  done;
-  add(step2) {
-    this.steps.push(step2);
-  }
-  run() {
-    this.done ??= (async () => {
-      for (const step2 of this.steps.reverse()) await step2();
-    })();
-    return this.done;
-  }
-};
-function freePort() {
-  return new Promise((resolve9, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => typeof addr === "object" && addr ? resolve9(addr.port) : reject(new Error("no free port")));
-    });
-  });
-}
-function devNodeEnv(home, from = process.env) {
-  const env = childEnv({ HOME: home }, from);
-  for (const k of Object.keys(env)) if (/^BEE_/i.test(k)) delete env[k];
-  return env;
-}
-var lastLines = (text2, n = 30) => text2.trimEnd().split("\n").slice(-n).join("\n");
-async function launchBinary(path, port, cleanup, log2) {
-  if (!existsSync5(path)) throw new Error(`--bee-binary ${path}: no such file`);
-  const home = mkdtempSync2(join8(tmpdir2(), "bee-bench-dev-"));
-  const logFile = join8(home, "bee.log");
-  const fd = openSync(logFile, "a");
-  const child = spawn2(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
-  closeSync(fd);
-  let ended;
-  const exited = new Promise((resolve9) => {
-    child.once("exit", (code, signal) => {
-      ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
-      resolve9();
-    });
-    child.once("error", (e) => {
-      ended = `cannot start ${path}: ${e.message}`;
-      resolve9();
-    });
-  });
-  cleanup.add(async () => {
-    if (ended === void 0 && child.pid) {
-      const signalGroup = (s) => {
-        try {
-          process.kill(-child.pid, s);
-        } catch {
-        }
-      };
-      signalGroup("SIGTERM");
-      const timer = new Promise((r) => setTimeout(() => r("late"), DEV_NODE_DEFAULTS.stopGraceMs).unref());
-      if (await Promise.race([exited, timer]) === "late") {
-        log2(`bee: process ${child.pid} ignored SIGTERM for ${DEV_NODE_DEFAULTS.stopGraceMs / 1e3} s; killing it`);
-        signalGroup("SIGKILL");
-        await exited;
-      }
-      log2(`bee: stopped process ${child.pid}`);
-    }
-    rmSync4(home, { recursive: true, force: true });
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    what: `process ${child.pid ?? "(not started)"} (${path})`,
-    gone: () => ended,
-    logTail: async () => lastLines(readFileSync6(logFile, "utf8"))
-  };
-}
-function dockerCommand(docker, args, timeoutMs) {
-  return new Promise((resolve9) => {
-    execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const why = err ? err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message : "";
-      resolve9({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
-    });
-  });
-}
-async function removeContainer(name, log2, docker = "docker") {
-  const rm2 = await dockerCommand(docker, dockerRemoveArgs(name), 6e4);
-  if (rm2.ok) log2(`bee: removed container ${name}`);
-  else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name} already removed`);
-  else log2(`bee: could not remove container ${name} (${rm2.problem}); remove it with: docker rm --force ${name}`);
-}
-async function launchDocker(docker, port, cleanup, o) {
-  const name = containerName();
-  o.onContainer?.(name);
-  cleanup.add(() => removeContainer(name, o.log, docker));
-  const args = dockerRunArgs({ name, hostPort: port });
-  o.log(`bee: ${docker} ${args.join(" ")}`);
-  const run = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
-  if (!run.ok) throw new Error(`docker run of the Bee dev node failed (${run.problem})`);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    what: `container ${name}`,
-    gone: () => void 0,
-    logTail: async () => {
-      const logs2 = await dockerCommand(docker, dockerLogsArgs(name), 3e4);
-      return lastLines(`${logs2.stdout}
-${logs2.problem}`);
-    }
-  };
-}
-async function startDevNode(o, cleanup) {
-  const port = o.port ?? await freePort();
-  const launched = o.how.kind === "docker" ? await launchDocker(o.how.docker ?? "docker", port, cleanup, o) : await launchBinary(o.how.path, port, cleanup, o.log);
-  try {
-    const version3 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
-    const batchId = await buyBatch(launched.url, {
-      amount: DEV_NODE_DEFAULTS.batchAmount,
-      depth: DEV_NODE_DEFAULTS.batchDepth,
-      timeoutMs: o.batchTimeoutMs ?? DEV_NODE_DEFAULTS.batchTimeoutMs
-    });
-    o.log(`bee: dev node ${version3} at ${launched.url} (${launched.what}), batch ${batchId}`);
-    return { url: launched.url, batchId, version: version3, what: launched.what };
-  } catch (e) {
-    const tail = await launched.logTail().catch(() => "");
-    throw new Error(`${e instanceof Error ? e.message : String(e)}${tail ? `
-last lines of the Bee log (${launched.what}):
-${tail}` : ""}`);
-  }
-}
-
-// src/bee/session.ts
-var SIGNALS = ["SIGINT", "SIGTERM"];
-async function withDevNode(o, work) {
-  const cleanup = new Cleanup();
-  const onSignal = (signal) => {
-    o.log(`bee: ${signal} received: stopping the dev node before exiting`);
-    void cleanup.run().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
-  };
-  for (const s of SIGNALS) process.on(s, onSignal);
-  try {
-    return await work(await startDevNode(o, cleanup));
-  } finally {
-    await cleanup.run();
-    for (const s of SIGNALS) process.off(s, onSignal);
-  }
-}
+// src/run/alloc-ab.ts
+import { join as join11 } from "node:path";
 
 // src/spec/schema.ts
 var RUNNERS = ["js", "go", "rs"];
 var RunnerSchema = external_exports.enum(RUNNERS);
 var PROFILES = ["quick", "full"];
 var ProfileSchema = external_exports.enum(PROFILES);
-var KindSchema = external_exports.enum(["cpu", "net"]);
+var KindSchema2 = external_exports.enum(["cpu", "net"]);
 var hex3 = (bytes) => external_exports.string().regex(bytes ? new RegExp(`^[0-9a-f]{${bytes * 2}}$`) : /^[0-9a-f]+$/, "lowercase hex without 0x");
 var ParamValueSchema = external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()]);
 var ParamValuesSchema = external_exports.record(external_exports.string(), ParamValueSchema);
@@ -26097,7 +25676,7 @@ var SpecParamSchema = external_exports.object({
 var perProfile = (t) => external_exports.object({ quick: t, full: t });
 var SpecCaseSchema = external_exports.object({
   id: external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, "ids look like cpu.group.name or net.group.name"),
-  kind: KindSchema,
+  kind: KindSchema2,
   group: external_exports.string().min(1),
   doc: external_exports.string().min(1),
   work: external_exports.object({ ops: external_exports.array(external_exports.string()), bytes: external_exports.array(external_exports.string()).optional() }),
@@ -26198,7 +25777,7 @@ var ClientSchema = external_exports.object({
 var nsArray = external_exports.array(external_exports.number().int().nonnegative());
 var CaseResultSchema = external_exports.object({
   id: external_exports.string().min(1),
-  kind: KindSchema,
+  kind: KindSchema2,
   param: ParamValuesSchema,
   status: external_exports.enum(["ok", "skipped", "failed"]),
   skip_reason: external_exports.string().min(1).optional(),
@@ -26245,76 +25824,157 @@ var ResultSchema = external_exports.object({
 });
 var InfoSchema = external_exports.object({ runner: RunnerSchema, client: ClientSchema, runtime: external_exports.string(), host: HostSchema });
 
-// src/history/schema.ts
-var RECORD_SCHEMA_ID = "bee-bench/history-record@1";
-var SERIES_SCHEMA_ID = "bee-bench/history-series@1";
-var INDEX_SCHEMA_ID = "bee-bench/history-index@1";
-var GabBenchSchema = external_exports.object({
-  name: external_exports.string().min(1),
-  value: external_exports.number(),
-  unit: external_exports.string(),
-  range: external_exports.string().optional(),
-  extra: external_exports.string().optional()
+// src/spec/select.ts
+function globToRegExp(glob) {
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${body}$`);
+}
+var SelectionError = class extends Error {
+  name = "SelectionError";
+};
+function selectCases(spec, globs) {
+  if (globs.length === 0) return [...spec.cases];
+  const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
+  for (const p of patterns) {
+    if (!spec.cases.some((c) => p.re.test(c.id))) throw new SelectionError(noMatch(spec, p.glob));
+  }
+  return spec.cases.filter((c) => patterns.some((p) => p.re.test(c.id)));
+}
+function noMatch(spec, glob) {
+  const head = `case glob "${glob}" matches no case in the spec`;
+  if (!/[*?]/.test(glob)) {
+    const prefix = glob.endsWith(".") ? glob : `${glob}.`;
+    const under = spec.cases.filter((c) => c.id.startsWith(prefix));
+    if (under.length > 0)
+      return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
+  }
+  const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
+  if (near.length > 0) return `${head}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
+  return `${head} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
+}
+function effectiveParam(param, runner) {
+  const { per_runner, digest_with: _digest, ...base } = param;
+  return { ...base, ...per_runner?.[runner] ?? {} };
+}
+function profileParams(c, profile, large = false) {
+  return c.params[profile].filter((p) => large || !p.large);
+}
+function caseIters(spec, c, profile) {
+  return c.iters?.[profile] ?? spec.profiles[profile].iters;
+}
+function workOf(c, param) {
+  const product = (names) => names.reduce((acc, n) => acc * Number(param[n]), 1);
+  const work = {};
+  if (c.work.ops.length > 0) work.ops = product(c.work.ops);
+  if (c.work.bytes && c.work.bytes.length > 0) work.bytes = product(c.work.bytes);
+  return work;
+}
+
+// src/spec/plan.ts
+var PLAN_SCHEMA_ID = "bee-bench/plan@1";
+var ParamValuesSchema2 = external_exports.record(external_exports.string(), external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()]));
+var FAULTS = ["throw", "hang", "reject"];
+var FaultSchema = external_exports.enum(FAULTS);
+var PlanUnitSchema = external_exports.strictObject({
+  /** Position in the full (unsharded) plan; strictly increasing within a plan. */
+  unit: external_exports.number().int().nonnegative(),
+  id: external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/),
+  kind: KindSchema2,
+  /** The effective param this runner runs (label included); the result records it as `param`. */
+  param: ParamValuesSchema2.refine((p) => typeof p.label === "string" && p.label !== "", 'needs a non-empty string "label"'),
+  /** The untimed digest evaluation: its output form and its input (null: the case has no digest). */
+  digest: external_exports.strictObject({ form: external_exports.enum(["value", "sha256-concat"]), param: ParamValuesSchema2 }).nullable(),
+  /** Work of one iteration, for per-op and per-byte figures. */
+  work: external_exports.strictObject({ ops: external_exports.number().nonnegative().optional(), bytes: external_exports.number().nonnegative().optional() }),
+  warmup: external_exports.number().int().nonnegative(),
+  iters: external_exports.number().int().positive(),
+  /** Budget of the unit from setup to its last iteration, s. */
+  timeout_s: external_exports.number().positive(),
+  /** Work spreads over every CPU (A/B rounds do not pin it). */
+  parallel: external_exports.boolean().optional(),
+  /** Test hook: the timed iteration throws, hangs or leaks a rejection/panic. */
+  fault: FaultSchema.optional(),
+  /** Calibration hook: extra CPU work inside the timed region, as a fraction of the operation's own. */
+  slowdown: external_exports.number().nonnegative().optional(),
+  /** Calibration hook: extra bytes allocated inside the timed region while measuring allocations, as a fraction of the region's own. */
+  alloc_extra: external_exports.number().nonnegative().optional()
 });
-var RecordCaseSchema = external_exports.object({
-  id: external_exports.string().min(1),
-  kind: KindSchema,
-  /** The param's label: with `id` and `runner`, names a series. */
-  label: external_exports.string(),
-  param: external_exports.record(external_exports.string(), external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()])),
-  status: external_exports.enum(["ok", "skipped", "failed"]),
-  reason: external_exports.string().optional(),
-  n: external_exports.number().int().nonnegative(),
-  median_ns: external_exports.number().nonnegative().nullable(),
-  min_ns: external_exports.number().nonnegative().nullable(),
-  max_ns: external_exports.number().nonnegative().nullable(),
-  /** Median absolute deviation from the median, unscaled (src/stats madRaw). Stats are null when n = 0. */
-  mad_ns: external_exports.number().nonnegative().nullable(),
-  samples_ns: external_exports.array(external_exports.number().nonnegative()),
-  work: external_exports.object({ ops: external_exports.number().optional(), bytes: external_exports.number().optional() }),
-  peak_rss_bytes: external_exports.number().int().nonnegative().nullable(),
-  digest: external_exports.string().optional(),
-  /**
-   * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
-   * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
-   * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
-   */
-  metrics: external_exports.record(external_exports.string(), external_exports.number()).optional(),
-  /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
-  gab: GabBenchSchema.optional()
-});
-var HistoryRecordSchema = external_exports.object({
-  schema: external_exports.literal(RECORD_SCHEMA_ID),
-  commit: external_exports.object({
-    sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
-    message: external_exports.string(),
-    author: external_exports.string(),
-    timestamp: external_exports.iso.datetime({ offset: true }),
-    url: external_exports.string().optional()
-  }),
-  branch: external_exports.string().min(1),
-  event: external_exports.string().min(1),
-  run: external_exports.object({ id: external_exports.string().min(1), attempt: external_exports.number().int().positive().optional(), url: external_exports.string().optional() }),
+var PlanSchema = external_exports.strictObject({
+  schema: external_exports.literal(PLAN_SCHEMA_ID),
   runner: RunnerSchema,
-  client: ClientSchema,
-  host: HostSchema,
-  bee: external_exports.object({ url: external_exports.string(), version: external_exports.string() }).nullable(),
-  spec: external_exports.object({ hash: external_exports.string(), profile: ProfileSchema }),
-  started_at: external_exports.iso.datetime({ offset: true }),
-  finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
-  cases: external_exports.array(RecordCaseSchema),
-  /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
-  source: external_exports.object({
-    format: external_exports.literal("github-action-benchmark"),
-    suite: external_exports.string(),
-    tool: external_exports.string(),
-    /** The entry's date (ms since the epoch). */
-    date: external_exports.number(),
-    repo_url: external_exports.string().optional(),
-    /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
-    commit: external_exports.record(external_exports.string(), external_exports.unknown())
-  }).optional()
+  profile: ProfileSchema,
+  /** Hex SHA-256 of the spec file the plan was resolved from; runners copy it into result.spec.hash. */
+  spec_hash: external_exports.string().regex(/^[0-9a-f]{64}$/, "lowercase hex SHA-256"),
+  fixtures: external_exports.strictObject({
+    data_label: external_exports.string(),
+    key_label: external_exports.string(),
+    digest_label: external_exports.string(),
+    chunk_payload_bytes: external_exports.number().int().positive()
+  }),
+  units: external_exports.array(PlanUnitSchema)
+}).superRefine((p, ctx) => {
+  p.units.forEach((u, i) => {
+    if (i > 0 && u.unit <= p.units[i - 1].unit)
+      ctx.addIssue({ code: "custom", path: ["units", i, "unit"], message: `unit numbers must increase (${p.units[i - 1].unit} then ${u.unit})` });
+    if (!u.id.startsWith(`${u.kind}.`)) ctx.addIssue({ code: "custom", path: ["units", i, "kind"], message: `kind "${u.kind}" does not match ${u.id}` });
+  });
 });
+function resolvePlan(r) {
+  const { spec, runner, profile } = r;
+  const profileDef = spec.profiles[profile];
+  const units = [];
+  for (const c of selectCases(spec, r.cases ?? [])) {
+    for (const p of profileParams(c, profile, r.large)) {
+      const param = effectiveParam(p, runner);
+      units.push({
+        unit: units.length,
+        id: c.id,
+        kind: c.kind,
+        param,
+        digest: c.digest ? { form: c.digest.form, param: { ...param, ...p.digest_with ?? {} } } : null,
+        work: workOf(c, param),
+        warmup: profileDef.warmup[c.kind],
+        iters: caseIters(spec, c, profile),
+        timeout_s: profileDef.case_timeout_s,
+        ...c.parallel ? { parallel: true } : {}
+      });
+    }
+  }
+  return applyHooks({ schema: PLAN_SCHEMA_ID, runner, profile, spec_hash: r.specHash, fixtures: pickFixtures(spec), units }, r.hooks ?? {});
+}
+function applyHooks(plan2, hooks) {
+  const matches = (hook, id) => hook !== void 0 && globToRegExp(hook.glob).test(id);
+  const units = plan2.units.map(
+    (u) => ({
+      ...u,
+      ...hooks.iters ? { iters: hooks.iters } : {},
+      ...hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {},
+      ...matches(hooks.fault, u.id) ? { fault: hooks.fault.mode } : {},
+      ...matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown.fraction } : {},
+      ...matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra.fraction } : {}
+    })
+  );
+  return { ...plan2, units };
+}
+function planOf(plan2, keep) {
+  return { ...plan2, units: plan2.units.filter(keep) };
+}
+function planBudgetMs(plan2, slackMs) {
+  return plan2.units.reduce((ms, u) => ms + u.timeout_s * 1e3, slackMs);
+}
+function pickFixtures(spec) {
+  const { data_label, key_label, digest_label, chunk_payload_bytes } = spec.fixtures;
+  return { data_label, key_label, digest_label, chunk_payload_bytes };
+}
+
+// src/run/count.ts
+import { mkdirSync as mkdirSync4, mkdtempSync as mkdtempSync3, rmSync as rmSync5, writeFileSync as writeFileSync4 } from "node:fs";
+import { dirname as dirname3, join as join10 } from "node:path";
+
+// src/run/invoke.ts
+import { existsSync as existsSync5, mkdirSync as mkdirSync3, mkdtempSync as mkdtempSync2, rmSync as rmSync4, writeFileSync as writeFileSync3 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { dirname as dirname2, join as join9 } from "node:path";
 
 // src/spec/errors.ts
 var InputError = class extends Error {
@@ -26350,6 +26010,363 @@ function parseJson(file2, text2) {
     }
     throw new InputError(file2, [`invalid JSON: ${msg}`], "correct the JSON syntax");
   }
+}
+
+// src/spec/hooks.ts
+var bad = (name, why, fix) => new InputError(`environment variable ${name}`, [why], fix);
+function globAndValue(name, value) {
+  const i = value.lastIndexOf(":");
+  if (i <= 0) throw bad(name, `want <glob>:<value>, got ${JSON.stringify(value)}`, `e.g. ${name}='cpu.*:\u2026'`);
+  return [value.slice(0, i), value.slice(i + 1)];
+}
+function fraction(name, value) {
+  const [glob, f] = globAndValue(name, value);
+  const n = Number(f);
+  if (f === "" || !Number.isFinite(n) || n < 0)
+    throw bad(name, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name}='cpu.*:0.01'`);
+  return { glob, fraction: n };
+}
+function positive(name, value, integer2) {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || integer2 && !Number.isInteger(n)) {
+    throw bad(name, `must be a positive ${integer2 ? "integer" : "number"}, got ${JSON.stringify(value)}`, `unset it or give e.g. ${name}=3`);
+  }
+  return n;
+}
+function hooksFromEnv(env) {
+  const hooks = {};
+  if (env.BEE_BENCH_FAULT) {
+    const [glob, mode] = globAndValue("BEE_BENCH_FAULT", env.BEE_BENCH_FAULT);
+    const parsed = FaultSchema.safeParse(mode);
+    if (!parsed.success)
+      throw bad("BEE_BENCH_FAULT", `mode must be ${FAULTS.join(", ")}; got ${JSON.stringify(mode)}`, "e.g. BEE_BENCH_FAULT='cpu.keccak.*:throw'");
+    hooks.fault = { glob, mode: parsed.data };
+  }
+  if (env.BEE_BENCH_SLOWDOWN) hooks.slowdown = fraction("BEE_BENCH_SLOWDOWN", env.BEE_BENCH_SLOWDOWN);
+  if (env.BEE_BENCH_ALLOC) hooks.allocExtra = fraction("BEE_BENCH_ALLOC", env.BEE_BENCH_ALLOC);
+  if (env.BEE_BENCH_ITERS) hooks.iters = positive("BEE_BENCH_ITERS", env.BEE_BENCH_ITERS, true);
+  if (env.BEE_BENCH_CASE_TIMEOUT_S) hooks.timeoutS = positive("BEE_BENCH_CASE_TIMEOUT_S", env.BEE_BENCH_CASE_TIMEOUT_S, false);
+  return hooks;
+}
+var HOOK_VARIABLES = ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ALLOC", "BEE_BENCH_ITERS", "BEE_BENCH_CASE_TIMEOUT_S"];
+
+// src/spec/load.ts
+import { createHash as createHash2 } from "node:crypto";
+import { readFileSync as readFileSync7 } from "node:fs";
+function readText(file2) {
+  try {
+    return readFileSync7(file2);
+  } catch (e) {
+    throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "check the path");
+  }
+}
+function validate2(schema, file2, value, fix) {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
+  return parsed.data;
+}
+function specHash(bytes) {
+  return createHash2("sha256").update(bytes).digest("hex");
+}
+function loadSpec(file2) {
+  const bytes = readText(file2);
+  const spec = validate2(SpecSchema, file2, parseJson(file2, bytes.toString("utf8")), "edit the spec to match src/spec/schema.ts");
+  return { spec, hash: specHash(bytes), file: file2 };
+}
+function parseResult(file2, text2) {
+  return validate2(ResultSchema, file2, parseJson(file2, text2), "the runner wrote a result that breaks bee-bench/result@1 (spec/result.schema.json)");
+}
+function loadResult(file2) {
+  return parseResult(file2, readText(file2).toString("utf8"));
+}
+
+// src/run/process.ts
+import { spawn as spawn2 } from "node:child_process";
+var PACE_FD = 3;
+var TAIL_LINES = 20;
+function runProcess(cmd, args, opts) {
+  const [exe, ...prefix] = cmd.argv;
+  if (!exe) throw new Error("empty runner command");
+  const started = performance.now();
+  return new Promise((resolve18) => {
+    const child = spawn2(exe, [...prefix, ...args], {
+      cwd: cmd.cwd,
+      env: childEnv({ ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} }),
+      // Node makes an extra 'pipe' a socket pair: one duplex channel for both directions.
+      stdio: opts.pace ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+      detached: true
+    });
+    const channel = child.stdio[PACE_FD];
+    if (opts.pace && channel && child.pid) opts.pace(channel, child.pid);
+    let stdout = "";
+    const tail = [];
+    let partial2 = "";
+    let timedOut = false;
+    child.stdout.setEncoding("utf8").on("data", (d) => stdout += d);
+    child.stderr.setEncoding("utf8").on("data", (d) => {
+      const lines = (partial2 + d).split("\n");
+      partial2 = lines.pop() ?? "";
+      for (const line of lines) {
+        tail.push(line);
+        if (tail.length > TAIL_LINES) tail.shift();
+        opts.onLine?.(line);
+      }
+    });
+    const killGroup = () => {
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, opts.timeoutMs);
+    const finish = (code, signal) => {
+      clearTimeout(timer);
+      if (partial2) tail.push(partial2);
+      resolve18({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
+    };
+    child.on("error", (e) => {
+      tail.push(`cannot start ${exe}: ${e.message}`);
+      finish(null, null);
+    });
+    child.on("close", finish);
+  });
+}
+function describeExit(o) {
+  if (o.timedOut) return `killed after its budget of ${Math.round(o.elapsedMs / 1e3)} s`;
+  if (o.signal) return `killed by ${o.signal}`;
+  return `exit code ${o.code}`;
+}
+
+// src/run/invoke.ts
+function runnerArgs(o, planFile) {
+  const args = ["run", "--plan", planFile, "--out", o.out];
+  if (o.fixtures) args.push("--fixtures", o.fixtures);
+  if (o.bee) args.push("--bee-url", o.bee.url, "--batch-id", o.bee.batchId);
+  return args;
+}
+function readIfValid(file2) {
+  if (!existsSync5(file2)) return { result: null };
+  try {
+    return { result: loadResult(file2) };
+  } catch (e) {
+    return { result: null, problem: e instanceof InputError ? e.message : String(e) };
+  }
+}
+var withoutHooks = (env) => ({
+  ...env,
+  ...Object.fromEntries(HOOK_VARIABLES.map((name) => [name, void 0]))
+});
+async function invokeRunner(cmd, o) {
+  mkdirSync3(dirname2(o.out), { recursive: true });
+  const plan2 = applyHooks(o.plan, hooksFromEnv({ ...process.env, ...o.env }));
+  const planDir = mkdtempSync2(join9(tmpdir2(), "bee-bench-plan-"));
+  const planFile = join9(planDir, "plan.json");
+  writeFileSync3(planFile, `${JSON.stringify(plan2)}
+`);
+  const outcome = await runProcess(cmd, runnerArgs(o, planFile), {
+    timeoutMs: o.timeoutMs,
+    onLine: o.onLine,
+    extraEnv: withoutHooks(o.env),
+    pace: o.pace
+  }).finally(() => rmSync4(planDir, { recursive: true, force: true }));
+  const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(" | ");
+  if (outcome.code === 2 && !outcome.timedOut) {
+    return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };
+  }
+  const { result: result2, problem } = readIfValid(o.out);
+  if (problem) return { result: result2, outcome, problem };
+  if (outcome.code === 0 && !outcome.timedOut) {
+    if (!result2) return { result: result2, outcome, problem: `runner exited 0 but wrote no result file at ${o.out}` };
+    return { result: result2, outcome };
+  }
+  const kept = result2 ? `; kept ${result2.cases.length} finished case(s)` : "";
+  return { result: result2, outcome, problem: `runner ${describeExit(outcome)}${kept}: ${tail}` };
+}
+
+// src/run/count.ts
+var COUNT_ITERATIONS = 3;
+var COUNT_SLOWDOWN = 10;
+var isCounted = (u) => u.kind === "cpu";
+function countingPlan(plan2, iterations = COUNT_ITERATIONS) {
+  const cpu = planOf(plan2, isCounted);
+  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations, timeout_s: u.timeout_s * COUNT_SLOWDOWN })) };
+}
+async function countRunner(cmd, o) {
+  const plan2 = countingPlan(o.plan, o.iterations);
+  if (plan2.units.length === 0) return { result: null, problems: [] };
+  mkdirSync4(dirname3(o.out), { recursive: true });
+  const dumpDir = mkdtempSync3(join10(dirname3(o.out), "callgrind-"));
+  try {
+    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir), {
+      ...o,
+      plan: plan2,
+      timeoutMs: o.timeoutMs * COUNT_SLOWDOWN
+    });
+    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem}`] : [];
+    if (!inv.result) return { result: null, problems };
+    const counts = readDumps(dumpDir);
+    const result2 = { ...inv.result, counter: o.counter, cases: [] };
+    for (const [i, c] of inv.result.cases.entries()) {
+      const got = counts.get(plan2.units[i]?.unit ?? -1) ?? [];
+      if (c.status !== "ok") {
+        result2.cases.push(c);
+        continue;
+      }
+      if (got.length !== c.samples_ns.length || got.some((n) => n === 0)) {
+        problems.push(
+          `${c.id} ${c.param.label}: ${got.length === 0 ? "no instruction count was dumped" : `counts ${got.join(", ")} for ${c.samples_ns.length} iterations`} (does the ${o.runner} runner bracket its timed region when BEE_BENCH_COUNT=1?)`
+        );
+        result2.cases.push(c);
+        continue;
+      }
+      result2.cases.push({ ...c, instructions: got });
+    }
+    writeFileSync4(o.out, `${JSON.stringify(result2, null, 2)}
+`);
+    return { result: result2, problems };
+  } finally {
+    rmSync5(dumpDir, { recursive: true, force: true });
+  }
+}
+var rowKey = (c) => `${c.id}\0${String(c.param.label)}`;
+function attach(into, from, pick2, meta4) {
+  const byKey = new Map(
+    from.cases.flatMap((c) => {
+      const figures = pick2(c);
+      return figures ? [[rowKey(c), figures]] : [];
+    })
+  );
+  if (byKey.size === 0) return into;
+  return { ...into, ...meta4, cases: into.cases.map((c) => ({ ...c, ...byKey.get(rowKey(c)) })) };
+}
+var attachCounts = (wall, counted) => attach(wall, counted, (c) => c.instructions ? { instructions: c.instructions } : null, counted.counter ? { counter: counted.counter } : {});
+var attachAllocations = (into, allocated) => attach(
+  into,
+  allocated,
+  (c) => c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null,
+  allocated.alloc_counter ? { alloc_counter: allocated.alloc_counter } : {}
+);
+
+// src/run/alloc-ab.ts
+var ALLOC_ITERATIONS = 3;
+function allocationPlan(plan2, iterations = ALLOC_ITERATIONS) {
+  const cpu = planOf(plan2, isCounted);
+  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations })) };
+}
+async function allocationRun(cmd, o) {
+  const plan2 = allocationPlan(o.plan);
+  if (plan2.units.length === 0) return { result: null, problems: [] };
+  const inv = await invokeRunner(cmd, { ...o, plan: plan2, env: { ...o.env, BEE_BENCH_ALLOCS: "1" } });
+  const problems = inv.problem ? [inv.problem] : [];
+  for (const c of inv.result?.cases ?? []) {
+    if (c.status === "ok" && !c.alloc_bytes) problems.push(`${c.id} ${String(c.param.label)}: no alloc_bytes (does the runner honour BEE_BENCH_ALLOCS=1?)`);
+  }
+  return { result: inv.result, problems };
+}
+var RUNS = ["base", "baseAgain", "head"];
+var RUN_TEXT = { base: "base", baseAgain: "base (second run)", head: "head" };
+var keyOf = (c) => `${c.id}\0${String(c.param.label)}`;
+var figuresOf = (c) => c.alloc_bytes ? { bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null;
+async function allocationAb(sides, o) {
+  const started = performance.now();
+  const runs = await Promise.all(
+    RUNS.map((name) => {
+      const side = name === "head" ? "head" : "base";
+      return allocationRun(sides[side], {
+        plan: o.plan,
+        out: join11(o.outDir, "allocations", `${name}.json`),
+        timeoutMs: o.timeoutMs,
+        fixtures: o.fixtures,
+        env: o.env?.[side],
+        onLine: (l) => o.log?.(`[allocations ${name}] ${l}`)
+      });
+    })
+  );
+  const byRun = Object.fromEntries(RUNS.map((name, i) => [name, new Map((runs[i].result?.cases ?? []).map((c) => [keyOf(c), c]))]));
+  const rows = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const run2 of runs) {
+    for (const c of run2.result?.cases ?? []) {
+      if (seen.has(keyOf(c))) continue;
+      seen.add(keyOf(c));
+      const fig = (name) => {
+        const got = byRun[name].get(keyOf(c));
+        return got ? figuresOf(got) : null;
+      };
+      const row = { caseId: c.id, label: String(c.param.label), base: fig("base"), baseAgain: fig("baseAgain"), head: fig("head"), work: c.work };
+      const missing = RUNS.filter((n) => !row[n]);
+      if (c.status === "skipped") Object.assign(row, { skipped: true, note: c.skip_reason ?? "no reason given" });
+      else if (missing.length > 0) row.note = `not measured in ${missing.map((n) => RUN_TEXT[n]).join(", ")}`;
+      rows.push(row);
+    }
+  }
+  const counter = runs.map((r) => r.result?.alloc_counter?.method).find((m) => m !== void 0) ?? null;
+  return {
+    counter,
+    rows,
+    problems: runs.flatMap((r, i) => r.problems.map((p) => `${RUN_TEXT[RUNS[i]]}: ${p}`)),
+    elapsedMs: performance.now() - started,
+    results: { base: runs[0].result, head: runs[2].result }
+  };
+}
+
+// src/run/count-ab.ts
+import { join as join12 } from "node:path";
+var RUNS2 = ["base", "baseAgain", "head"];
+var RUN_TEXT2 = { base: "base", baseAgain: "base (second run)", head: "head" };
+function countsOf(result2) {
+  return new Map((result2?.cases ?? []).filter((c) => c.instructions).map((c) => [`${c.id}\0${String(c.param.label)}`, c.instructions]));
+}
+async function instructionAb(sides, o) {
+  const started = performance.now();
+  const runs = await Promise.all(
+    RUNS2.map((name) => {
+      const side = name === "head" ? "head" : "base";
+      return countRunner(sides[side], {
+        runner: o.runner,
+        plan: o.plan,
+        counter: o.counter,
+        out: join12(o.outDir, "counts", `${name}.json`),
+        timeoutMs: o.timeoutMs,
+        fixtures: o.fixtures,
+        env: o.env?.[side],
+        iterations: o.iterations,
+        onLine: (l) => o.log?.(`[count ${name}] ${l}`)
+      });
+    })
+  );
+  const byRun = Object.fromEntries(RUNS2.map((name, i) => [name, countsOf(runs[i].result)]));
+  const rows = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const run2 of runs) {
+    for (const c of run2.result?.cases ?? []) {
+      const key3 = `${c.id}\0${String(c.param.label)}`;
+      if (seen.has(key3)) continue;
+      seen.add(key3);
+      const row = {
+        caseId: c.id,
+        label: String(c.param.label),
+        base: byRun.base.get(key3) ?? null,
+        baseAgain: byRun.baseAgain.get(key3) ?? null,
+        head: byRun.head.get(key3) ?? null
+      };
+      const missing = RUNS2.filter((n) => !row[n]);
+      if (c.status === "skipped") Object.assign(row, { skipped: true, note: c.skip_reason ?? "no reason given" });
+      else if (missing.length > 0) row.note = `not counted in ${missing.map((n) => RUN_TEXT2[n]).join(", ")}`;
+      rows.push(row);
+    }
+  }
+  return {
+    counter: o.counter.version,
+    rows,
+    problems: runs.flatMap((r) => r.problems),
+    elapsedMs: performance.now() - started,
+    results: { base: runs[0].result, head: runs[2].result }
+  };
 }
 
 // src/stats/summary.ts
@@ -26879,7 +26896,7 @@ function overheadAndThroughput(sizes, times) {
   return { overhead: f.intercept, throughput: 1 / f.slope, r2: f.r2, n: f.n };
 }
 
-// src/stats/compare.ts
+// src/stats/designs.ts
 var pairedRounds = {
   name: "paired-rounds",
   crossMachine: false,
@@ -26945,3539 +26962,8 @@ function minRounds(alpha) {
   return n;
 }
 
-// src/history/json.ts
-function stableJson(value) {
-  return `${JSON.stringify(value, sortKeys) ?? "null"}
-`;
-}
-function sortKeys(_key, v) {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-  const keys = Object.keys(v);
-  let sorted2 = true;
-  for (let i = 1; i < keys.length; i++) {
-    if (keys[i - 1] > keys[i]) {
-      sorted2 = false;
-      break;
-    }
-  }
-  if (sorted2) return v;
-  keys.sort();
-  const out = {};
-  for (const k of keys) out[k] = v[k];
-  return out;
-}
-function stableJsonPretty(value) {
-  return `${write(value, "  ", "")}
-`;
-}
-function write(v, indent, pad) {
-  if (v === null || typeof v !== "object") {
-    if (typeof v === "number" && !Number.isFinite(v)) return "null";
-    return JSON.stringify(v) ?? "null";
-  }
-  const inner = indent === null ? "" : pad + indent;
-  const nl = indent === null ? "" : "\n";
-  const colon = indent === null ? ":" : ": ";
-  if (Array.isArray(v)) {
-    if (v.length === 0) return "[]";
-    const flat = indent === null || v.every((x) => x === null || typeof x !== "object");
-    if (flat) return `[${v.map((x) => write(x, indent, pad)).join(indent === null ? "," : ", ")}]`;
-    return `[${nl}${v.map((x) => inner + write(x, indent, inner)).join(`,${nl}`)}${nl}${pad}]`;
-  }
-  const keys = Object.keys(v).filter((k) => v[k] !== void 0).sort();
-  if (keys.length === 0) return "{}";
-  const body = keys.map((k) => `${inner}${JSON.stringify(k)}${colon}${write(v[k], indent, inner)}`);
-  return `{${nl}${body.join(`,${nl}`)}${nl}${pad}}`;
-}
-
-// src/verdict/instructions.ts
-var SPREAD_FACTOR = 10;
-var NOISE_FLOOR = 5e-4;
-var TOLERANCE_SPREADS = 3;
-var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
-function stepRatio(a, b) {
-  const steps = Math.min(a.length, b.length);
-  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
-}
-function aaSpread(a, b) {
-  const r = stepRatio(a, b);
-  return Math.max(r, 1 / r) - 1;
-}
-function judgeInstructions(base, baseAgain, head, o) {
-  const steps = Math.min(base.length, baseAgain.length, head.length);
-  if (steps === 0) throw new Error("judgeInstructions needs counts of two base runs and a head run");
-  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error("judgeInstructions: a count of zero means nothing was counted");
-  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
-  const ratio = stepRatio(head, baseMean);
-  const spread = aaSpread(base, baseAgain);
-  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
-  const verdict = ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~";
-  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
-}
-
-// src/verdict/allocations.ts
-var ALLOCATION_DEFAULTS = { threshold: 0.01 };
-var plusOne = (xs) => xs.map((x) => x + 1);
-function judgeFigure(base, baseAgain, head, o) {
-  const v = judgeInstructions(plusOne(base), plusOne(baseAgain), plusOne(head), o);
-  return { ...v, base: v.base - 1, head: v.head - 1 };
-}
-function judgeAllocations(base, baseAgain, head, o) {
-  const bytes = judgeFigure(base.bytes, baseAgain.bytes, head.bytes, o);
-  const allocs = base.allocs && baseAgain.allocs && head.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head.allocs, o) : void 0;
-  const both = [bytes.verdict, ...allocs ? [allocs.verdict] : []];
-  const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
-  return { bytes, ...allocs ? { allocs } : {}, verdict };
-}
-function allocationMedians(c) {
-  if (!c.alloc_bytes || c.alloc_bytes.length === 0) return void 0;
-  const ops = c.work.ops && c.work.ops > 0 ? c.work.ops : 1;
-  const bytes = median(c.alloc_bytes);
-  const allocs = c.allocs && c.allocs.length > 0 ? median(c.allocs) : void 0;
-  return { bytes, bytesPerOp: bytes / ops, ...allocs !== void 0 ? { allocs, allocsPerOp: allocs / ops } : {} };
-}
-
-// src/history/record.ts
-function labelOf(param) {
-  const label = param["label"];
-  if (typeof label === "string" && label.length > 0) return label;
-  return Object.keys(param).filter((k) => k !== "label").sort().map((k) => `${k}=${String(param[k])}`).join(", ");
-}
-function recordCase(c) {
-  const s = c.samples_ns;
-  const has = s.length > 0;
-  const out = {
-    id: c.id,
-    kind: c.kind,
-    label: labelOf(c.param),
-    param: c.param,
-    status: c.status,
-    n: s.length,
-    median_ns: has ? median(s) : null,
-    min_ns: has ? min(s) : null,
-    max_ns: has ? max(s) : null,
-    mad_ns: has ? madRaw(s) : null,
-    samples_ns: [...s],
-    work: { ...c.work },
-    peak_rss_bytes: c.peak_rss_bytes
-  };
-  const reason = c.status === "skipped" ? c.skip_reason : c.status === "failed" ? c.error : void 0;
-  if (reason) out.reason = reason;
-  if (c.digest) out.digest = c.digest;
-  const metrics = allocationMetrics(c);
-  if (metrics) out.metrics = metrics;
-  return out;
-}
-var ALLOC_METRICS = { bytesPerIteration: "B/iter", allocsPerIteration: "allocs/iter", bytesPerOp: "B/op", allocsPerOp: "allocs/op" };
-function allocationMetrics(c) {
-  const m = allocationMedians(c);
-  if (!m) return void 0;
-  return {
-    [ALLOC_METRICS.bytesPerIteration]: m.bytes,
-    [ALLOC_METRICS.bytesPerOp]: m.bytesPerOp,
-    ...m.allocs !== void 0 && m.allocsPerOp !== void 0 ? { [ALLOC_METRICS.allocsPerIteration]: m.allocs, [ALLOC_METRICS.allocsPerOp]: m.allocsPerOp } : {}
-  };
-}
-function toRecord(result2, ctx) {
-  const candidate = {
-    schema: RECORD_SCHEMA_ID,
-    commit: { ...ctx.commit, sha: ctx.commit.sha.toLowerCase() },
-    branch: ctx.branch,
-    event: ctx.event,
-    run: { ...ctx.run },
-    runner: result2.runner,
-    client: result2.client,
-    host: result2.host,
-    bee: result2.bee,
-    spec: result2.spec,
-    started_at: result2.started_at,
-    finished_at: result2.finished_at,
-    cases: result2.cases.map(recordCase)
-  };
-  const parsed = HistoryRecordSchema.safeParse(candidate);
-  if (!parsed.success) {
-    throw new InputError(
-      `history record of the ${result2.runner} result`,
-      describeIssues(parsed.error),
-      "pass a run context with a hex commit sha, ISO timestamps and non-empty branch, event and run id"
-    );
-  }
-  return parsed.data;
-}
-function compactTimestamp(iso) {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) throw new RangeError(`not a timestamp: ${iso}`);
-  return `${d.toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
-}
-function fileSegment(s) {
-  const safe = s.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80);
-  return safe.length === 0 || /^\.+$/.test(safe) ? "_" : safe;
-}
-function recordPath(r) {
-  const ts = compactTimestamp(r.started_at);
-  return `runs/${ts.slice(0, 4)}/${ts.slice(4, 6)}/${ts}-${r.commit.sha.slice(0, 7)}-${r.runner}-${fileSegment(r.run.id)}.json`;
-}
-function serializeRecord(r) {
-  return stableJsonPretty(r);
-}
-var SCHEMA_FAMILY = RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1);
-function parseRecord(file2, text2) {
-  const value = parseJson(file2, text2);
-  const schema = value !== null && typeof value === "object" ? value.schema : void 0;
-  if (typeof schema === "string" && schema !== RECORD_SCHEMA_ID && schema.startsWith(SCHEMA_FAMILY)) {
-    throw new InputError(
-      file2,
-      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMA_ID})`],
-      "upgrade bee-bench to read it; the record is left untouched"
-    );
-  }
-  const parsed = HistoryRecordSchema.safeParse(value);
-  if (!parsed.success)
-    throw new InputError(
-      file2,
-      describeIssues(parsed.error),
-      `a history record must match ${RECORD_SCHEMA_ID} (src/history/schema.ts); the file is left untouched`
-    );
-  return parsed.data;
-}
-function tryParseRecord(file2, text2) {
-  try {
-    return { path: file2, record: parseRecord(file2, text2) };
-  } catch (e) {
-    if (e instanceof InputError) return { file: file2, problem: e.problems.join("; ") };
-    throw e;
-  }
-}
-
-// src/history/read.ts
-import { readdirSync as readdirSync3, readFileSync as readFileSync7 } from "node:fs";
-import { join as join9 } from "node:path";
-var RUNS_DIR = "runs";
-function listRecordFiles(folder) {
-  const out = [];
-  const walk2 = (rel) => {
-    let entries;
-    try {
-      entries = readdirSync3(join9(folder, rel), { withFileTypes: true });
-    } catch (e) {
-      if (e.code === "ENOENT") return;
-      throw e;
-    }
-    for (const e of entries) {
-      const child = `${rel}/${e.name}`;
-      if (e.isDirectory()) walk2(child);
-      else if (e.isFile() && e.name.endsWith(".json")) out.push(child);
-    }
-  };
-  walk2(RUNS_DIR);
-  return out.sort();
-}
-function readRecords(folder) {
-  const set2 = { records: [], invalid: [] };
-  for (const file2 of listRecordFiles(folder)) {
-    const got = tryParseRecord(file2, readFileSync7(join9(folder, file2), "utf8"));
-    if ("record" in got) set2.records.push(got);
-    else set2.invalid.push(got);
-  }
-  return set2;
-}
-
-// src/history/derive.ts
-import { createHash as createHash2 } from "node:crypto";
-
-// src/history/order.ts
-var RUNNER_ORDER = RUNNERS;
-function byString(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-function byRunner(a, b) {
-  return RUNNER_ORDER.indexOf(a) - RUNNER_ORDER.indexOf(b);
-}
-function timeOf(iso) {
-  return Date.parse(iso);
-}
-
-// src/stats/scoreboard.ts
-var UNSCORED_GROUPS = /* @__PURE__ */ new Set(["harness"]);
-function scores(row) {
-  return !UNSCORED_GROUPS.has(row.group) && row.costs.length >= 2;
-}
-function scoreRows(rows, runners, groupIds) {
-  const counted = rows.filter(scores);
-  const groups = (groupIds ?? [...new Set(counted.map((r) => r.group))]).filter((g) => !UNSCORED_GROUPS.has(g));
-  return runners.map((runner) => {
-    const byGroupRatios = new Map(groups.map((g) => [g, []]));
-    const all = [];
-    let wins = 0;
-    for (const row of counted) {
-      const mine = row.costs.find((c) => c.runner === runner);
-      if (!mine) continue;
-      const ratio = mine.unitCost / Math.min(...row.costs.map((c) => c.unitCost));
-      byGroupRatios.get(row.group)?.push(ratio);
-      all.push(ratio);
-      if (ratio === 1) wins++;
-    }
-    const byGroup = Object.fromEntries([...byGroupRatios].map(([g, rs]) => [g, rs.length > 0 ? geomean(rs) : null]));
-    return { runner, wins, rows: all.length, geomean: all.length > 0 ? geomean(all) : null, byGroup };
-  });
-}
-
-// src/history/scoreboard.ts
-function unitCost(cells) {
-  const all = (f) => cells.every(({ c }) => (f(c) ?? 0) > 0);
-  if (all((c) => c.work.bytes)) return cells.map(({ c }) => c.median_ns / c.work.bytes);
-  if (all((c) => c.work.ops)) return cells.map(({ c }) => c.median_ns / c.work.ops);
-  const works = new Set(cells.map(({ c }) => `${c.work.ops ?? ""}/${c.work.bytes ?? ""}`));
-  return works.size === 1 ? cells.map(({ c }) => c.median_ns) : null;
-}
-function scoreRun(runId, records, groupOf) {
-  const sorted2 = [...records].sort((a, b) => byString(a.path, b.path));
-  const byRunner2 = /* @__PURE__ */ new Map();
-  for (const r of sorted2) byRunner2.set(r.record.runner, r);
-  if (byRunner2.size < 2) return null;
-  const rows = /* @__PURE__ */ new Map();
-  for (const runner of RUNNER_ORDER) {
-    const r = byRunner2.get(runner);
-    if (!r) continue;
-    const seen = /* @__PURE__ */ new Set();
-    for (const c of r.record.cases) {
-      const key3 = `${c.id}\0${c.label}`;
-      if (seen.has(key3) || c.status !== "ok" || c.median_ns === null || !(c.median_ns > 0)) continue;
-      seen.add(key3);
-      const row = rows.get(key3) ?? [];
-      row.push({ runner, c });
-      rows.set(key3, row);
-    }
-  }
-  const scored = [];
-  for (const key3 of [...rows.keys()].sort()) {
-    const cells = rows.get(key3);
-    const cost = unitCost(cells);
-    if (!cost) continue;
-    const first3 = cells[0];
-    scored.push({ group: groupOf(first3.c.id, first3.c.kind), costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] })) });
-  }
-  const counted = scored.filter(scores).length;
-  if (counted === 0) return null;
-  const first2 = sorted2[0];
-  const entry = {
-    run_id: runId,
-    branch: first2.record.branch,
-    timestamp: first2.record.commit.timestamp,
-    sha: first2.record.commit.sha,
-    geomean: {},
-    wins: {},
-    rows: counted
-  };
-  for (const s of scoreRows(scored, RUNNER_ORDER)) {
-    if (s.geomean === null) continue;
-    entry.geomean[s.runner] = s.geomean;
-    entry.wins[s.runner] = s.wins;
-  }
-  return entry;
-}
-function scoreboard(records, maxRuns, groupOf) {
-  const byRun = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    const run = byRun.get(r.record.run.id);
-    if (!run) byRun.set(r.record.run.id, { first: r, list: [r] });
-    else {
-      run.list.push(r);
-      if (r.path < run.first.path) run.first = r;
-    }
-  }
-  const runs = [...byRun].map(([id, run]) => ({ id, ...run, t: timeOf(run.first.record.commit.timestamp) }));
-  runs.sort((a, b) => a.t - b.t || byString(a.id, b.id));
-  const left = /* @__PURE__ */ new Map();
-  const kept = [];
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run = runs[i];
-    const n = left.get(run.first.record.branch) ?? 0;
-    if (n >= maxRuns || run.list.length < 2) continue;
-    const e = scoreRun(run.id, run.list, groupOf);
-    if (!e) continue;
-    left.set(e.branch, n + 1);
-    kept.push(e);
-  }
-  return kept.reverse();
-}
-
-// src/verdict/descriptive.ts
-var isShift = (p, ratio, o) => p < o.alpha && Math.abs(ratio - 1) > o.threshold;
-var isFlaggedDelta = (ratio, flag) => Math.abs(ratio - 1) > flag;
-
-// src/history/shift.ts
-var DEFAULT_SHIFT = { window: 5, alpha: 0.01, threshold: 0.05 };
-var mean2 = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-function shiftMargin(opts = DEFAULT_SHIFT) {
-  return 2 * opts.window - 1;
-}
-function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
-  const w = opts.window;
-  const n = values.length;
-  if (w < 1 || n < 2 * w) return [];
-  const lo = Math.max(w, from - (w - 1));
-  const logs2 = new Array(n).fill(0);
-  for (let i = Math.max(0, lo - w); i < n; i++) logs2[i] = Math.log(Math.max(values[i], 1e-9));
-  const candidates = [];
-  for (let i = lo; i + w <= n; i++) {
-    const before = logs2.slice(i - w, i);
-    const after = logs2.slice(i, i + w);
-    const p = mannWhitney(after, before, { exact: true }).p;
-    const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
-    if (isShift(p, ratio, opts)) candidates.push({ index: i, ratio, p, step: Math.abs(mean2(after) - mean2(before)) });
-  }
-  const beats = (o, c) => o.p < c.p || o.p === c.p && (o.step > c.step || o.step === c.step && o.index < c.index);
-  const marked = [];
-  candidates.forEach((c, k) => {
-    if (c.index < from) return;
-    for (let j = k - 1; j >= 0 && c.index - candidates[j].index < w; j--) if (beats(candidates[j], c)) return;
-    for (let j = k + 1; j < candidates.length && candidates[j].index - c.index < w; j++) if (beats(candidates[j], c)) return;
-    marked.push({ index: c.index, ratio: c.ratio, p: c.p });
-  });
-  return marked;
-}
-
-// src/history/derive.ts
-var INDEX_FILE = "index.json";
-var SERIES_DIR = "series";
-function catalogFromSpec(spec) {
-  return {
-    groups: spec.groups.map((g) => ({ id: g.id, title: g.title })),
-    cases: spec.cases.map((c) => ({ id: c.id, kind: c.kind, group: c.group, doc: c.doc }))
-  };
-}
-var DEFAULT_BRANCH_RETENTION = { maxBranches: 20, activeDays: 90 };
-function retainedBranches(records, opts = {}) {
-  const { maxBranches, activeDays } = { ...DEFAULT_BRANCH_RETENTION, ...opts };
-  const stats = /* @__PURE__ */ new Map();
-  let newest = -Infinity;
-  for (const { branch, t } of records) {
-    const st = stats.get(branch) ?? { last: -Infinity, n: 0 };
-    st.last = Math.max(st.last, t);
-    st.n++;
-    stats.set(branch, st);
-    newest = Math.max(newest, t);
-  }
-  const all = [...stats.keys()].sort(byString);
-  const def = opts.default ?? all.reduce((best, b) => stats.get(b).n > (stats.get(best)?.n ?? -1) ? b : best, all[0] ?? "");
-  const recent = all.filter((b) => b !== def && stats.get(b).last >= newest - activeDays * 864e5).sort((a, b) => stats.get(b).last - stats.get(a).last || byString(a, b)).slice(0, maxBranches);
-  const kept = [...stats.has(def) ? [def] : [], ...recent].sort(byString);
-  return { kept, default: def, expired: all.length - kept.length };
-}
-var DEFAULT_MAX_RUNS = 200;
-var MESSAGE_MAX = 200;
-function seriesFile(caseId) {
-  const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
-  const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 100);
-  const name = plain ? caseId : `${sanitized}~${createHash2("sha256").update(caseId).digest("hex").slice(0, 16)}`;
-  return `${SERIES_DIR}/${name}.json`;
-}
-var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
-function unitOf(c) {
-  const units = (c.work.bytes ?? 0) > 0 ? c.work.bytes : (c.work.ops ?? 0) > 0 ? c.work.ops : 1;
-  return c.median_ns / units;
-}
-function firstLine(message) {
-  const line = message.split(/\r?\n/, 1)[0] ?? "";
-  return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}\u2026` : line;
-}
-var sortedKeys = (m) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-function point({ loaded: loaded2 }, c, shift) {
-  const { path, record: record2 } = loaded2;
-  return {
-    author: record2.commit.author,
-    branch: record2.branch,
-    bytes: c.work.bytes,
-    client_version: record2.client.version,
-    imported: record2.source ? `github-action-benchmark ${record2.source.tool}: ${c.gab?.name ?? c.id}` : void 0,
-    max_ns: c.max_ns ?? c.median_ns,
-    median_ns: c.median_ns,
-    message: firstLine(record2.commit.message),
-    metrics: c.metrics ? sortedKeys(c.metrics) : void 0,
-    min_ns: c.min_ns ?? c.median_ns,
-    n: c.n,
-    ops: c.work.ops,
-    record: path,
-    run_id: record2.run.id,
-    sha: record2.commit.sha,
-    shift: shift ? { p: shift.p, ratio: shift.ratio } : void 0,
-    timestamp: record2.commit.timestamp,
-    url: record2.commit.url
-  };
-}
-function deriveHistory(set2, opts = {}) {
-  const maxRuns = opts.maxRuns ?? DEFAULT_MAX_RUNS;
-  if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a positive integer, got ${maxRuns}`);
-  const shiftOpts = { ...DEFAULT_SHIFT, ...opts.shift };
-  const trendLength = opts.trendLength ?? 20;
-  const all = set2.records.map((loaded2) => ({ loaded: loaded2, t: timeOf(loaded2.record.commit.timestamp) }));
-  const retained = retainedBranches(
-    all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })),
-    opts.branches
-  );
-  const keptBranches = new Set(retained.kept);
-  const ordered = all.filter((o) => keptBranches.has(o.loaded.record.branch));
-  ordered.sort((a, b) => a.t - b.t || byString(a.loaded.path, b.loaded.path));
-  const series = /* @__PURE__ */ new Map();
-  const kinds = /* @__PURE__ */ new Map();
-  const branches = /* @__PURE__ */ new Set();
-  ordered.forEach(({ loaded: { record: record2 } }, k) => {
-    branches.add(record2.branch);
-    for (const c of record2.cases) {
-      if (c.status !== "ok" || c.median_ns === null) continue;
-      const key3 = `${c.id}\0${c.label}\0${record2.runner}`;
-      let acc = series.get(key3);
-      if (!acc) {
-        series.set(key3, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
-        if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
-      }
-      if (acc.at[acc.at.length - 1] === k) continue;
-      acc.at.push(k);
-      acc.cases.push(c);
-    }
-  });
-  const files = /* @__PURE__ */ new Map();
-  for (const acc of series.values()) {
-    const { kept, latest } = finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength);
-    let entry = files.get(acc.caseId);
-    if (!entry) files.set(acc.caseId, entry = { file: { schema: SERIES_SCHEMA_ID, case: acc.caseId, series: [] }, index: [] });
-    entry.file.series.push({ runner: acc.runner, label: acc.label, points: kept });
-    entry.index.push({ runner: acc.runner, label: acc.label, points: kept.length, latest });
-  }
-  const catalogCases = new Map((opts.catalog?.cases ?? []).map((c) => [c.id, c]));
-  const groupOf = (id, kind) => catalogCases.get(id)?.group ?? (id.startsWith("gab.") ? "imported" : kind);
-  const bySeries = (a, b) => byString(a.label, b.label) || byRunner(a.runner, b.runner);
-  const caseIds = [...files.keys()].sort(byString);
-  const cases = caseIds.map((id) => {
-    const entry = files.get(id);
-    entry.file.series.sort(bySeries);
-    entry.index.sort(bySeries);
-    const info = catalogCases.get(id);
-    const kind = info?.kind ?? kinds.get(id) ?? "cpu";
-    return {
-      id,
-      kind,
-      group: groupOf(id, kind),
-      doc: info?.doc ?? "",
-      file: seriesFile(id),
-      series: entry.index
-    };
-  });
-  const used = new Set(cases.map((c) => c.group));
-  const groups = (opts.catalog?.groups ?? []).filter((g) => used.has(g.id)).map((g) => ({ id: g.id, title: g.title }));
-  const known = new Set(groups.map((g) => g.id));
-  for (const id of [...used].filter((g) => !known.has(g)).sort(byString)) groups.push({ id, title: FALLBACK_GROUPS[id] ?? id });
-  const present = new Set([...series.values()].map((a) => a.runner));
-  const index = {
-    schema: INDEX_SCHEMA_ID,
-    generated_from: all.length,
-    branches: [...branches].sort(byString),
-    default_branch: retained.default,
-    expired_branches: retained.expired,
-    runners: RUNNER_ORDER.filter((r) => present.has(r)),
-    groups,
-    cases,
-    scoreboard: scoreboard(
-      ordered.map((o) => o.loaded),
-      maxRuns,
-      groupOf
-    ),
-    invalid: [...set2.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem }))
-  };
-  return { index, series: caseIds.map((id) => files.get(id).file) };
-}
-function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
-  const perBranch = /* @__PURE__ */ new Map();
-  acc.at.forEach((k, i) => {
-    const b = ordered[k].loaded.record.branch;
-    const list = perBranch.get(b);
-    if (list) list.push(i);
-    else perBranch.set(b, [i]);
-  });
-  const keep = new Uint8Array(acc.at.length);
-  const shifts = /* @__PURE__ */ new Map();
-  const latest = {};
-  const margin = shiftMargin(shiftOpts);
-  for (const branch of [...perBranch.keys()].sort(byString)) {
-    const list = perBranch.get(branch);
-    const n = list.length;
-    const from = Math.max(0, n - maxRuns);
-    const start = Math.max(0, from - margin);
-    const units = list.slice(start).map((i) => unitOf(acc.cases[i]));
-    for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list[start + s.index], s);
-    for (let j = from; j < n; j++) keep[list[j]] = 1;
-    const last = acc.cases[list[n - 1]];
-    const prev = n > 1 ? acc.cases[list[n - 2]] : void 0;
-    const record2 = ordered[acc.at[list[n - 1]]].loaded.record;
-    const prevUnit = prev ? unitOf(prev) : 0;
-    latest[branch] = {
-      median_ns: last.median_ns,
-      sha: record2.commit.sha,
-      timestamp: record2.commit.timestamp,
-      change: prev && prevUnit > 0 ? unitOf(last) / prevUnit - 1 : null,
-      trend: list.slice(-trendLength).map((i) => acc.cases[i].median_ns),
-      ops: last.work.ops,
-      bytes: last.work.bytes
-    };
-  }
-  const kept = [];
-  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]], acc.cases[i], shifts.get(i)));
-  return { kept, latest };
-}
-function renderDerived(d) {
-  const out = /* @__PURE__ */ new Map();
-  out.set(INDEX_FILE, stableJson(d.index));
-  const files = d.series.map((s) => [seriesFile(s.case), stableJson(s)]).sort((a, b) => byString(a[0], b[0]));
-  for (const [path, text2] of files) {
-    if (out.has(path)) throw new Error(`history: two case ids map to the series file ${path}; nothing derived`);
-    out.set(path, text2);
-  }
-  return out;
-}
-function derive(set2, opts = {}) {
-  return renderDerived(deriveHistory(set2, opts));
-}
-
-// src/history/store.ts
-var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
-import { existsSync as existsSync6 } from "node:fs";
-import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname as dirname2, join as join10, normalize, resolve as resolve3, sep } from "node:path";
-
-// src/history/git.ts
-import { execFile as execFile3 } from "node:child_process";
-var DEFAULT_IDENTITY = { name: "bee-bench", email: "bee-bench@users.noreply.github.com" };
-function redact(text2) {
-  return text2.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@'"]+@/gi, "$1***@");
-}
-var GitError = class extends Error {
-  constructor(args, code, stderr) {
-    super(`git ${args[0] ?? ""} failed (${code ?? "signal"}): ${redact(stderr.trim().split("\n").slice(-4).join(" | "))}`);
-    this.args = args;
-    this.code = code;
-    this.stderr = stderr;
-    this.name = "GitError";
-  }
-  args;
-  code;
-  stderr;
-};
-function remoteAuthEnv(auth, base = process.env) {
-  const basic = Buffer.from(`x-access-token:${auth.token}`).toString("base64");
-  registerSecret(basic);
-  const count = Number(base.GIT_CONFIG_COUNT ?? 0);
-  const n = Number.isInteger(count) && count > 0 ? count : 0;
-  return {
-    GIT_CONFIG_COUNT: String(n + 1),
-    [`GIT_CONFIG_KEY_${n}`]: `http.${auth.url}.extraheader`,
-    [`GIT_CONFIG_VALUE_${n}`]: `AUTHORIZATION: basic ${basic}`
-  };
-}
-function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
-  const config2 = [
-    "-c",
-    `user.name=${identity.name}`,
-    "-c",
-    `user.email=${identity.email}`,
-    "-c",
-    "commit.gpgsign=false",
-    "-c",
-    "core.hooksPath=/dev/null",
-    "-c",
-    "core.autocrlf=false",
-    "-c",
-    "advice.detachedHead=false"
-  ];
-  const base = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
-  const env = { ...base, ...auth ? remoteAuthEnv(auth, base) : {} };
-  const run = (args, opts = {}) => new Promise((resolve9, reject) => {
-    const child = execFile3("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (opts.allowFail) return resolve9({ ok: !err, stdout, stderr });
-      if (err) return reject(new GitError(args, err.code ?? null, stderr || err.message));
-      resolve9(stdout);
-    });
-    if (opts.input !== void 0) child.stdin?.end(opts.input);
-  });
-  return Object.assign(run, { cwd });
-}
-
-// src/history/store.ts
-var FUTURE_SKEW_MS = 10 * 6e4;
-var RecordConflictError = class extends Error {
-  constructor(file2) {
-    super(`${file2}: a different record already exists at this path; records are immutable, refusing to overwrite it`);
-    this.file = file2;
-    this.name = "RecordConflictError";
-  }
-  file;
-};
-var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, SERIES_DIR, INDEX_FILE]);
-function normalizeFolder(folder) {
-  const f = normalize(folder.replace(/^\/+|\/+$/g, "") || ".").split(sep).join("/");
-  if (f === ".." || f.startsWith("../") || f.startsWith("/")) throw new RangeError(`history folder must stay inside the branch: ${folder}`);
-  return f;
-}
-async function writeHistory(records, opts) {
-  const branch = opts.branch ?? "gh-pages";
-  const folder = normalizeFolder(opts.folder ?? "bench");
-  const maxAttempts = opts.maxAttempts ?? 10;
-  const backoff = opts.backoff ?? { baseMs: 500, maxMs: 2e4 };
-  const log2 = opts.log ?? (() => {
-  });
-  const git2 = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY, opts.token ? { url: opts.remote, token: opts.token } : void 0);
-  const notAfter = (opts.now ?? Date.now)() + FUTURE_SKEW_MS;
-  for (const r of records) {
-    const late = futureField(r, notAfter);
-    if (late)
-      throw new RangeError(
-        `history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(" ")[0]}`
-      );
-  }
-  const files = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    const path = recordPath(r);
-    const text2 = serializeRecord(r);
-    const prev = files.get(path);
-    if (prev !== void 0 && prev !== text2) throw new RecordConflictError(path);
-    files.set(path, text2);
-  }
-  const message = opts.message ?? defaultMessage(records, branch);
-  const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 6e4, log2);
-  try {
-    await openClone(git2, opts.remote);
-    return await pushAttempts(git2, files, { ...opts, branch, folder, maxAttempts, backoff, log: log2, message });
-  } finally {
-    await release();
-  }
-}
-async function lockWorkdir(workdir, timeoutMs, log2) {
-  const dir = resolve3(workdir);
-  const lockPath = `${dir}.lock`;
-  await mkdir(dirname2(dir), { recursive: true });
-  const maxTimeout = 1e3;
-  try {
-    return await (0, import_proper_lockfile.lock)(dir, {
-      realpath: false,
-      lockfilePath: lockPath,
-      stale: 3e4,
-      retries: { retries: Math.max(1, Math.ceil(timeoutMs / maxTimeout)), factor: 1.5, minTimeout: 50, maxTimeout, randomize: true },
-      onCompromised: (e) => log2(`history: lost the workdir lock ${lockPath} (${e.message}); another writer may share ${dir}`)
-    });
-  } catch (e) {
-    if (e.code !== "ELOCKED") throw e;
-    throw new Error(
-      `history: workdir ${dir} is still in use by another writer after ${Math.round(timeoutMs / 1e3)} s (lock ${lockPath}); give this publish its own --workdir, or remove the lock if no writer is running`
-    );
-  }
-}
-async function pushAttempts(git2, files, opts) {
-  const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
-  for (let attempt = 1; ; attempt++) {
-    await checkoutTip(git2, branch);
-    const folderAbs = join10(opts.workdir, folder);
-    await refuseLinks(opts.workdir, folder);
-    const { added, present } = await addRecords(folderAbs, files);
-    if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
-    const set2 = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
-    await writeDerived(folderAbs, derive(set2, opts.derive));
-    await git2(["add", "--all", "--", folder]);
-    const staged = await stagedChanges(git2, folder);
-    const report = { attempts: attempt, added, present, invalid: set2.invalid };
-    if (staged.length === 0) return { ...report, commit: null };
-    await git2(["commit", "-q", "--no-verify", "-m", message]);
-    const commit = (await git2(["rev-parse", "HEAD"])).trim();
-    const push = await git2(["push", "--porcelain", "origin", `HEAD:refs/heads/${branch}`], { allowFail: true });
-    if (push.ok) {
-      log2(`history: pushed ${commit.slice(0, 7)} to ${branch} (${added.length} new record(s), attempt ${attempt})`);
-      return { ...report, commit };
-    }
-    const why = lastLines2(`${push.stdout}
-${push.stderr}`);
-    if (/Authentication failed|Permission denied|could not read Username|Repository not found|does not appear to be a git repository|returned error: 403|403 Forbidden/.test(
-      push.stderr
-    )) {
-      throw new Error(`history: push to ${branch} refused: ${why}`);
-    }
-    if (attempt >= maxAttempts) throw new Error(`history: push to ${branch} still rejected after ${attempt} attempts: ${why}`);
-    const delay = Math.round(Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 1)) * (0.5 + Math.random()));
-    log2(`history: push rejected (${why}); replaying on the new tip in ${delay} ms`);
-    await new Promise((r) => setTimeout(r, delay));
-  }
-}
-function futureField(r, notAfter) {
-  const fields = [
-    ["started_at", r.started_at],
-    ["finished_at", r.finished_at],
-    ["commit.timestamp", r.commit.timestamp]
-  ];
-  for (const [name, value] of fields) if (value && Date.parse(value) > notAfter) return `${name} ${value}`;
-  return void 0;
-}
-function setAsideFuture(set2, notAfter) {
-  const records = [];
-  const invalid = [...set2.invalid];
-  for (const loaded2 of set2.records) {
-    const late = futureField(loaded2.record, notAfter);
-    if (late) invalid.push({ file: loaded2.path, problem: `dated in the future (${late}); left out of the derived files` });
-    else records.push(loaded2);
-  }
-  return { records, invalid: invalid.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0) };
-}
-var HistoryLinkError = class extends Error {
-  constructor(path) {
-    super(
-      `history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`
-    );
-    this.path = path;
-    this.name = "HistoryLinkError";
-  }
-  path;
-};
-async function refuseLinks(workdir, folder) {
-  const parts = folder === "." ? [] : folder.split("/");
-  for (let i = 1; i <= parts.length; i++) {
-    const rel = parts.slice(0, i).join("/");
-    const st = await lstat(join10(workdir, rel)).catch(() => void 0);
-    if (!st) return;
-    if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
-  }
-  const walk2 = async (rel) => {
-    for (const e of await readdir(join10(workdir, rel), { withFileTypes: true })) {
-      const child = rel === "." ? e.name : `${rel}/${e.name}`;
-      if (e.isSymbolicLink()) throw new HistoryLinkError(child);
-      if (e.isDirectory() && child !== ".git") await walk2(child);
-    }
-  };
-  await walk2(folder);
-}
-function lastLines2(s) {
-  return redact(
-    s.split("\n").map((l) => l.trim()).filter((l) => l.length > 0 && l !== "Done").slice(-5).join(" | ")
-  );
-}
-function defaultMessage(records, branch) {
-  const paths = records.map(recordPath).sort();
-  const first2 = records[0];
-  const head = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : `bench: re-derive ${branch}`;
-  return [head, "", ...paths].join("\n");
-}
-async function openClone(git2, remote) {
-  if (!existsSync6(join10(git2.cwd, ".git"))) {
-    await mkdir(git2.cwd, { recursive: true });
-    await git2(["init", "-q"]);
-    await git2(["remote", "add", "origin", remote]);
-  } else {
-    await git2(["remote", "set-url", "origin", remote]);
-  }
-}
-async function checkoutTip(git2, branch) {
-  const tracking = `refs/remotes/origin/${branch}`;
-  const fetched = await git2(["fetch", "-q", "--no-tags", "--depth=1", "origin", `+refs/heads/${branch}:${tracking}`], { allowFail: true });
-  if (fetched.ok) {
-    await git2(["checkout", "-q", "-f", "-B", branch, tracking]);
-  } else if (/couldn't find remote ref/i.test(fetched.stderr)) {
-    await git2(["update-ref", "-d", tracking], { allowFail: true });
-    await git2(["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
-    await git2(["update-ref", "-d", `refs/heads/${branch}`], { allowFail: true });
-    await git2(["read-tree", "--empty"]);
-  } else {
-    throw new Error(`history: cannot fetch ${branch}: ${lastLines2(fetched.stderr)}`);
-  }
-  await git2(["clean", "-q", "-f", "-d", "-x"]);
-}
-async function addRecords(folderAbs, files) {
-  const added = [];
-  const present = [];
-  for (const [path, text2] of files) {
-    const abs = join10(folderAbs, path);
-    let existing = null;
-    try {
-      existing = await readFile(abs, "utf8");
-    } catch (e) {
-      if (e.code !== "ENOENT") throw e;
-    }
-    if (existing === null) {
-      await mkdir(dirname2(abs), { recursive: true });
-      await writeFile(abs, text2, { flag: "wx" });
-      added.push(path);
-    } else if (existing === text2) {
-      present.push(path);
-    } else {
-      throw new RecordConflictError(path);
-    }
-  }
-  return { added: added.sort(), present: present.sort() };
-}
-async function copySite(siteDir2, folderAbs) {
-  for (const name of await readdir(siteDir2)) {
-    if (RESERVED.has(name)) throw new Error(`history: site file ${name} would shadow the history's own ${name}; rename it in ${siteDir2}`);
-  }
-  await mkdir(folderAbs, { recursive: true });
-  await cp(siteDir2, folderAbs, { recursive: true, force: true });
-}
-async function writeDerived(folderAbs, derived2) {
-  await rm(join10(folderAbs, SERIES_DIR), { recursive: true, force: true });
-  await mkdir(join10(folderAbs, SERIES_DIR), { recursive: true });
-  for (const [path, text2] of derived2) await writeFile(join10(folderAbs, path), text2);
-}
-async function stagedChanges(git2, folder) {
-  const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
-  const changes = [];
-  for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
-  const runs = folder === "." ? `${RUNS_DIR}/` : `${folder}/${RUNS_DIR}/`;
-  const bad2 = changes.filter(([status, path]) => path.startsWith(runs) && status !== "A");
-  if (bad2.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad2.map(([s, p]) => `${s} ${p}`).join(", ")}`);
-  return changes;
-}
-
-// src/history/gab.ts
-var GabEntrySchema = external_exports.object({
-  // Loose: every member GAB wrote (committer, tree_id, distinct, ...) is kept for export.
-  commit: external_exports.looseObject({
-    id: external_exports.string().min(1),
-    message: external_exports.string().optional(),
-    timestamp: external_exports.string().optional(),
-    url: external_exports.string().optional(),
-    author: external_exports.looseObject({ name: external_exports.string().optional(), username: external_exports.string().optional(), email: external_exports.string().optional() }).optional()
-  }),
-  date: external_exports.number(),
-  tool: external_exports.string(),
-  benches: external_exports.array(GabBenchSchema)
-});
-var GabDataSchema = external_exports.object({
-  lastUpdate: external_exports.number().optional(),
-  repoUrl: external_exports.string().optional(),
-  entries: external_exports.record(external_exports.string(), external_exports.array(GabEntrySchema))
-});
-var DATA_JS_PREFIX = /^\s*window\.BENCHMARK_DATA\s*=\s*/;
-function lineCol(text2, pos) {
-  const before = text2.slice(0, pos);
-  return `line ${before.split("\n").length}, column ${pos - before.lastIndexOf("\n")}`;
-}
-function parseGab(file2, text2) {
-  const prefix = DATA_JS_PREFIX.exec(text2);
-  const start = prefix ? prefix[0].length : 0;
-  const body = text2.slice(start).replace(/;?\s*$/, "");
-  const what = prefix ? "data.js" : "JSON";
-  const fix = "a GAB history is `window.BENCHMARK_DATA = <JSON object>` (data.js) or that JSON object alone";
-  let value;
-  try {
-    value = JSON.parse(body);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    const at = /position (\d+)/.exec(msg);
-    const where = at ? lineCol(text2, start + Number(at[1])) : `end of input (${lineCol(text2, text2.length)})`;
-    throw new InputError(file2, [`invalid ${what} at ${where}: ${msg}`], fix);
-  }
-  const parsed = GabDataSchema.safeParse(value);
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
-  return parsed.data;
-}
-var OUR_NAME = /^(\S+) \[(.*)\] \((js|go|rs)\)$/;
-function gabName(id, label, runner) {
-  return `${id} [${label}] (${runner})`;
-}
-function parseGabName(name) {
-  const m = OUR_NAME.exec(name);
-  return m ? { id: m[1], label: m[2], runner: m[3] } : null;
-}
-function gabSlug(name) {
-  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "bench";
-}
-var TIME_NS = { ns: 1, us: 1e3, \u00B5s: 1e3, \u03BCs: 1e3, ms: 1e6, s: 1e9, sec: 1e9, second: 1e9, seconds: 1e9 };
-function toNs(value, unit) {
-  const u = unit.trim().replace(/\s+/g, "");
-  const time3 = /^(ns|us|µs|μs|ms|s|sec|seconds?)(?:\/(?:op|iter|iteration|call))?$/i.exec(u);
-  if (time3) return value * TIME_NS[time3[1].toLowerCase()];
-  if (/^(ops|op|calls|iter|iterations)\/(s|sec|second)$/i.test(u)) return value > 0 ? 1e9 / value : null;
-  return null;
-}
-function gabFigures(value, unit) {
-  const [head = "", ...rest] = unit.split("	").map((p) => p.trim());
-  const metrics = {};
-  for (const part of rest) {
-    const m = /^([-+]?[0-9.]+(?:e[-+]?[0-9]+)?)\s+(\S.*)$/i.exec(part);
-    if (m && Number.isFinite(Number(m[1]))) metrics[m[2]] = Number(m[1]);
-  }
-  const ns = toNs(value, head);
-  if (ns === null && toNs(1, head) !== null) return { ns, metrics, reason: `rate ${value} ${head} has no time per operation` };
-  if (ns === null) return { ns, metrics, reason: `unit "${head}" is not a time or a rate` };
-  if (!Number.isFinite(ns) || ns < 0) return { ns: null, metrics, reason: `value ${value} ${head} is not a usable time` };
-  return { ns, metrics };
-}
-var TOOL_RUNNER = { cargo: "rs", go: "go", benchmarkjs: "js" };
-function parseExtra(extra) {
-  const out = /* @__PURE__ */ new Map();
-  for (const line of (extra ?? "").split("\n")) {
-    const m = /^\s*([a-z-]+):\s*(.*?)\s*$/i.exec(line);
-    if (m) out.set(m[1].toLowerCase(), m[2]);
-  }
-  return out;
-}
-function positive(s) {
-  const v = s === void 0 ? NaN : Number(s);
-  return Number.isFinite(v) && v > 0 ? v : void 0;
-}
-var ISO = external_exports.iso.datetime({ offset: true });
-var UNKNOWN_HOST = { os: "unknown", arch: "unknown", cpu_model: "unknown", cpus: 1, mem_mb: 0 };
-function importGab(file2, text2, opts = {}) {
-  const data = parseGab(file2, text2);
-  const branch = opts.branch ?? "main";
-  const out = { records: [], skipped: [], charted: 0 };
-  const foreign = /* @__PURE__ */ new Map();
-  const names = /* @__PURE__ */ new Set();
-  for (const list of Object.values(data.entries)) for (const e of list) for (const b of e.benches) if (!parseGabName(b.name)) names.add(b.name);
-  const taken = /* @__PURE__ */ new Set();
-  for (const name of [...names].sort(byString)) {
-    const base = `gab.${gabSlug(name)}`;
-    let id = base;
-    for (let k = 2; taken.has(id); k++) id = `${base}-${k}`;
-    taken.add(id);
-    foreign.set(name, id);
-  }
-  for (const suite of Object.keys(data.entries).sort(byString)) {
-    (data.entries[suite] ?? []).forEach((entry, i) => {
-      const where = `entries[${JSON.stringify(suite)}][${i}]`;
-      const fallback = RunnerSchema.parse(opts.runner ?? TOOL_RUNNER[entry.tool] ?? "js");
-      const byRun = /* @__PURE__ */ new Map();
-      entry.benches.forEach((bench, j) => {
-        const ours = parseGabName(bench.name);
-        const runner = ours?.runner ?? fallback;
-        const list = byRun.get(runner) ?? [];
-        list.push({ bench, id: ours?.id ?? foreign.get(bench.name), label: ours?.label ?? "", j });
-        byRun.set(runner, list);
-      });
-      for (const runner of [...byRun.keys()].sort(byRunner)) {
-        out.records.push(entryRecord(file2, where, { suite, repoUrl: data.repoUrl }, entry, runner, byRun.get(runner), branch, out));
-      }
-    });
-  }
-  return out;
-}
-function importedCase({ bench, id, label }, at, out) {
-  const extra = parseExtra(bench.extra);
-  const { ns, metrics, reason } = gabFigures(bench.value, bench.unit);
-  const range = /±\s*([0-9.eE+-]+)\s*(%?)/.exec(bench.range ?? "");
-  const spread = range ? Number(range[1]) : NaN;
-  const mad = ns === null || !Number.isFinite(spread) ? null : range?.[2] === "%" ? ns * spread / 100 : toNs(spread, bench.unit.split("	")[0] ?? "");
-  const ops = positive(extra.get("ops"));
-  const bytes = positive(extra.get("bytes"));
-  const samples = /(\d+) samples/.exec(bench.extra ?? "");
-  const n = Math.round(positive(extra.get("n")) ?? positive(samples?.[1]) ?? 1);
-  const c = {
-    id,
-    kind: id.startsWith("net.") ? "net" : "cpu",
-    label,
-    param: label ? { label } : {},
-    status: ns === null ? "skipped" : "ok",
-    n: ns === null ? 0 : n,
-    median_ns: ns,
-    min_ns: ns,
-    max_ns: ns,
-    mad_ns: mad !== null && mad >= 0 && Number.isFinite(mad) ? mad : null,
-    samples_ns: [],
-    work: { ...ops !== void 0 ? { ops } : {}, ...bytes !== void 0 ? { bytes } : {} },
-    peak_rss_bytes: null,
-    gab: { ...bench }
-  };
-  if (Object.keys(metrics).length > 0) c.metrics = metrics;
-  if (reason) {
-    c.reason = reason;
-    out.skipped.push({ where: at, name: bench.name, reason });
-  } else out.charted++;
-  return c;
-}
-function entryRecord(file2, where, origin, entry, runner, benches, branch, out) {
-  const cases = [];
-  const seen = /* @__PURE__ */ new Map();
-  let client = null;
-  for (const placed of benches) {
-    const key3 = `${placed.id}\0${placed.label}`;
-    const k = (seen.get(key3) ?? 0) + 1;
-    seen.set(key3, k);
-    const label = k === 1 ? placed.label : `${placed.label}#${k}`;
-    cases.push(importedCase({ ...placed, label }, `${where}.benches[${placed.j}]`, out));
-    const cl = parseExtra(placed.bench.extra).get("client");
-    if (cl && !client) {
-      const at = cl.lastIndexOf(" ");
-      if (at > 0) client = { name: cl.slice(0, at), version: cl.slice(at + 1) };
-    }
-  }
-  const started = new Date(entry.date).toISOString();
-  const ts = entry.commit.timestamp && !Number.isNaN(Date.parse(entry.commit.timestamp)) ? entry.commit.timestamp : started;
-  const candidate = {
-    schema: RECORD_SCHEMA_ID,
-    commit: {
-      sha: entry.commit.id.toLowerCase(),
-      message: entry.commit.message ?? "",
-      author: entry.commit.author?.name ?? entry.commit.author?.username ?? "",
-      timestamp: ISO.safeParse(ts).success ? ts : new Date(ts).toISOString(),
-      ...entry.commit.url ? { url: entry.commit.url } : {}
-    },
-    branch,
-    event: "import",
-    run: { id: `gab-${gabSlug(origin.suite)}-${entry.date}` },
-    runner,
-    client: { name: client?.name ?? origin.suite, version: client?.version ?? "unknown", source: "path" },
-    host: { ...UNKNOWN_HOST, runtime: `github-action-benchmark ${entry.tool}` },
-    bee: null,
-    spec: { hash: "", profile: "full" },
-    started_at: started,
-    finished_at: null,
-    cases,
-    source: {
-      format: "github-action-benchmark",
-      suite: origin.suite,
-      tool: entry.tool,
-      date: entry.date,
-      ...origin.repoUrl !== void 0 ? { repo_url: origin.repoUrl } : {},
-      commit: entry.commit
-    }
-  };
-  const parsed = HistoryRecordSchema.safeParse(candidate);
-  if (!parsed.success) {
-    throw new InputError(
-      file2,
-      describeIssues(parsed.error).map((p) => `${where} (${runner}): ${p}`),
-      "GAB commit ids must be hex shas"
-    );
-  }
-  return parsed.data;
-}
-function generatedBench(c, run) {
-  if (c.status !== "ok" || c.median_ns === null) return null;
-  const extra = [`n: ${c.n}`, `client: ${run.client.name} ${run.client.version}`];
-  if (c.work.ops !== void 0) extra.push(`ops: ${c.work.ops}`);
-  if (c.work.bytes !== void 0) extra.push(`bytes: ${c.work.bytes}`);
-  if (c.work.ops) extra.push(`per-op: ${sig6(c.median_ns / c.work.ops)} ns`);
-  const b = { name: gabName(c.id, c.label, run.runner), value: c.median_ns, unit: "ns", extra: extra.join("\n") };
-  if (c.mad_ns !== null) b.range = `\xB1 ${c.mad_ns}`;
-  return b;
-}
-function exportGab(run) {
-  if (run.schema === RECORD_SCHEMA_ID && run.source) {
-    const rec = run;
-    return rec.cases.flatMap((c) => c.gab ? [{ ...c.gab }] : generatedBench(c, rec) ?? []);
-  }
-  const cases = run.schema === RECORD_SCHEMA_ID ? run.cases : run.cases.map(recordCase);
-  const out = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (const c of cases) {
-    const b = generatedBench(c, run);
-    if (!b || seen.has(b.name)) continue;
-    seen.add(b.name);
-    out.push(b);
-  }
-  return out.sort((a, b) => byString(a.name, b.name));
-}
-function gabEntry(record2) {
-  const src = record2.source;
-  if (src) return { commit: src.commit, date: src.date, tool: src.tool, benches: exportGab(record2) };
-  return {
-    commit: {
-      id: record2.commit.sha,
-      message: record2.commit.message,
-      timestamp: record2.commit.timestamp,
-      ...record2.commit.url ? { url: record2.commit.url } : {},
-      author: { name: record2.commit.author }
-    },
-    date: Date.parse(record2.started_at),
-    tool: "customSmallerIsBetter",
-    benches: exportGab(record2)
-  };
-}
-var NATIVE_SUITE = "bee-bench";
-function exportGabData(records) {
-  const sorted2 = [...records].sort((a, b) => gabDate(a) - gabDate(b) || byString(recordKey(a), recordKey(b)) || byRunner(a.runner, b.runner));
-  const entries = {};
-  const open2 = /* @__PURE__ */ new Map();
-  let repoUrl;
-  for (const r of sorted2) {
-    const suite = r.source?.suite ?? NATIVE_SUITE;
-    repoUrl ??= r.source?.repo_url;
-    const key3 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
-    const e = open2.get(key3);
-    if (e) {
-      e.benches.push(...exportGab(r));
-      continue;
-    }
-    const fresh = gabEntry(r);
-    open2.set(key3, fresh);
-    (entries[suite] ??= []).push(fresh);
-  }
-  const dates = sorted2.map(gabDate);
-  return { lastUpdate: dates.length > 0 ? Math.max(...dates) : 0, ...repoUrl !== void 0 ? { repoUrl } : {}, entries };
-}
-function gabDate(r) {
-  return r.source?.date ?? Date.parse(r.started_at);
-}
-function recordKey(r) {
-  return `${r.source?.suite ?? NATIVE_SUITE}\0${r.commit.sha}`;
-}
-function renderGabDataJs(data) {
-  return `window.BENCHMARK_DATA = ${JSON.stringify(data, null, 2)}`;
-}
-function sig6(v) {
-  return Number(v.toPrecision(6));
-}
-
-// src/history/publish.ts
-import { execFileSync as execFileSync4 } from "node:child_process";
-import { existsSync as existsSync7 } from "node:fs";
-import { join as join11 } from "node:path";
-function headCommit(dir) {
-  const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
-    encoding: "utf8",
-    env: childEnv(),
-    stdio: ["ignore", "pipe", "ignore"]
-  });
-  const [sha, author, timestamp, message] = out.split("\0");
-  return { sha, author, timestamp, message: message.trim() };
-}
-function commitUrl(sha, from) {
-  const given = from.commitUrl ?? from.repoUrl;
-  if (given === void 0) return void 0;
-  const flag = from.commitUrl !== void 0 ? "--commit-url" : "--repo-url";
-  let url2;
-  try {
-    url2 = new URL(given);
-  } catch {
-    throw new RangeError(`${flag} ${given}: not a URL; give the https address of the ${from.commitUrl !== void 0 ? "commit page" : "repository"}`);
-  }
-  if (url2.protocol !== "https:" && url2.protocol !== "http:") throw new RangeError(`${flag} ${given}: only http(s) addresses are linked from the site`);
-  if (from.commitUrl !== void 0) return url2.href;
-  return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
-}
-function siteDir() {
-  const dir = join11(packageRoot(), "pages", "dist");
-  return existsSync7(join11(dir, "index.html")) ? dir : void 0;
-}
-function publishRecords(records, o) {
-  return writeHistory(records, {
-    remote: o.remote,
-    ...o.token ? { token: o.token } : {},
-    workdir: o.workdir,
-    branch: o.branch,
-    folder: o.folder,
-    siteDir: siteDir(),
-    derive: {
-      catalog: catalogFromSpec(o.spec),
-      ...o.maxRuns ? { maxRuns: o.maxRuns } : {},
-      ...o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}
-    },
-    log: o.log
-  });
-}
-function publishResults(results, ctx, o) {
-  return publishRecords(
-    results.map((r) => toRecord(r, ctx)),
-    o
-  );
-}
-
-// src/spec/select.ts
-function globToRegExp(glob) {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${body}$`);
-}
-var SelectionError = class extends Error {
-  name = "SelectionError";
-};
-function selectCases(spec, globs) {
-  if (globs.length === 0) return [...spec.cases];
-  const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
-  for (const p of patterns) {
-    if (!spec.cases.some((c) => p.re.test(c.id))) throw new SelectionError(noMatch(spec, p.glob));
-  }
-  return spec.cases.filter((c) => patterns.some((p) => p.re.test(c.id)));
-}
-function noMatch(spec, glob) {
-  const head = `case glob "${glob}" matches no case in the spec`;
-  if (!/[*?]/.test(glob)) {
-    const prefix = glob.endsWith(".") ? glob : `${glob}.`;
-    const under = spec.cases.filter((c) => c.id.startsWith(prefix));
-    if (under.length > 0)
-      return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
-  }
-  const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
-  if (near.length > 0) return `${head}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
-  return `${head} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
-}
-function effectiveParam(param, runner) {
-  const { per_runner, digest_with: _digest, ...base } = param;
-  return { ...base, ...per_runner?.[runner] ?? {} };
-}
-function profileParams(c, profile, large = false) {
-  return c.params[profile].filter((p) => large || !p.large);
-}
-function caseIters(spec, c, profile) {
-  return c.iters?.[profile] ?? spec.profiles[profile].iters;
-}
-function workOf(c, param) {
-  const product = (names) => names.reduce((acc, n) => acc * Number(param[n]), 1);
-  const work = {};
-  if (c.work.ops.length > 0) work.ops = product(c.work.ops);
-  if (c.work.bytes && c.work.bytes.length > 0) work.bytes = product(c.work.bytes);
-  return work;
-}
-
-// src/report/model.ts
-var AGGREGATE_SCHEMA_ID = "bee-bench/aggregate@1";
-var RUNNER_LABEL = { js: "bee-js", go: "bee-go", rs: "bee-rs" };
-var NET_SCOPE_CAVEAT = "net.* figures are client \u2194 local Bee over loopback HTTP, with deferred uploads (the call returns when chunks are in the local store) and downloads served from the warm local cache. They are not Swarm-network throughput.";
-function allRows(model) {
-  return model.groups.flatMap((g) => g.cases.flatMap((c) => c.rows));
-}
-function runnersOf(model) {
-  return model.runners.map((r) => r.runner);
-}
-function rowKey(row) {
-  return `${row.caseId}\0${row.label}`;
-}
-
-// src/report/units.ts
-function sig3(v) {
-  if (!Number.isFinite(v)) return "\u2014";
-  const a = Math.abs(v);
-  if (a === 0) return "0";
-  if (a >= 100) return v.toFixed(0);
-  if (a >= 10) return v.toFixed(1);
-  if (a >= 1) return v.toFixed(2);
-  return v.toPrecision(3);
-}
-function rounded3(v) {
-  return Number(sig3(v));
-}
-var DASH = "\u2014";
-var TIME_UNITS = [
-  { unit: "ns", ns: 1 },
-  { unit: "\xB5s", ns: 1e3 },
-  { unit: "ms", ns: 1e6 },
-  { unit: "s", ns: 1e9 }
-];
-function formatDuration(ns) {
-  if (ns == null || !Number.isFinite(ns)) return DASH;
-  if (ns < 0) return `-${formatDuration(-ns)}`;
-  if (ns === 0) return "0 ns";
-  for (const u of TIME_UNITS) {
-    const v = ns / u.ns;
-    if (u.unit === "s") {
-      if (rounded3(v) < 60) return `${sig3(v)} s`;
-      break;
-    }
-    if (rounded3(v) < 1e3) return `${sig3(v)} ${u.unit}`;
-  }
-  const min2 = ns / 6e10;
-  return `${min2 < 100 ? min2.toFixed(1) : min2.toFixed(0)} min`;
-}
-function formatPerOp(nsPerOp, opLabel = "op") {
-  if (nsPerOp == null || !Number.isFinite(nsPerOp)) return DASH;
-  return `${formatDuration(nsPerOp)}/${opLabel}`;
-}
-var THROUGHPUT_FOOTNOTE = "MB/s and GB/s are decimal: 1 MB = 10^6 bytes (sizes use binary KiB/MiB/GiB).";
-function mbPerS(bytesPerNs) {
-  return bytesPerNs * 1e3;
-}
-function formatThroughput(bytesPerNs) {
-  if (bytesPerNs == null || !Number.isFinite(bytesPerNs) || bytesPerNs < 0) return DASH;
-  const mb = mbPerS(bytesPerNs);
-  if (mb === 0) return "0 MB/s";
-  if (rounded3(mb) >= 1e3) return `${sig3(mb / 1e3)} GB/s`;
-  if (mb < 1) return `${sig3(mb * 1e3)} kB/s`;
-  return `${sig3(mb)} MB/s`;
-}
-var BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
-function formatBytes(bytes) {
-  if (bytes == null || !Number.isFinite(bytes)) return DASH;
-  if (bytes < 0) return `-${formatBytes(-bytes)}`;
-  let v = bytes;
-  let i = 0;
-  while (i < BYTE_UNITS.length - 1 && rounded3(v) >= 1024) {
-    v /= 1024;
-    i++;
-  }
-  return i === 0 ? `${Math.round(v)} B` : `${sig3(v)} ${BYTE_UNITS[i]}`;
-}
-function formatRatio(r) {
-  if (r == null || !Number.isFinite(r)) return DASH;
-  return `${sig3(r)}x`;
-}
-function pct(v) {
-  const a = Math.abs(v);
-  return a >= 99.95 ? v.toFixed(0) : v.toFixed(1);
-}
-function formatChange(ratio) {
-  if (ratio == null || !Number.isFinite(ratio)) return DASH;
-  const p = (ratio - 1) * 100;
-  const s = pct(p).replace(/^-(0(\.0)?)$/, "$1");
-  return s.startsWith("-") ? `${s}%` : `+${s}%`;
-}
-function formatShift(ratio) {
-  if (ratio == null || !Number.isFinite(ratio)) return DASH;
-  if (ratio < 1) return `\u2193 ${pct((1 - ratio) * 100)}% faster`;
-  if (ratio > 1) return `\u2191 ${pct((ratio - 1) * 100)}% slower`;
-  return "= unchanged";
-}
-function formatPercent(fraction2) {
-  if (fraction2 == null || !Number.isFinite(fraction2)) return DASH;
-  return `${pct(fraction2 * 100)}%`;
-}
-function formatP(p) {
-  if (p == null || !Number.isFinite(p)) return DASH;
-  if (p < 1e-3) return "< 0.001";
-  if (p < 0.01) return p.toFixed(3);
-  return p.toFixed(2);
-}
-function formatCount(n) {
-  if (n == null || !Number.isFinite(n)) return DASH;
-  return Math.round(n).toLocaleString("en-US");
-}
-function formatInterval(ci) {
-  if (!ci) return DASH;
-  return `${formatChange(ci[0])} \u2026 ${formatChange(ci[1])}`;
-}
-function opLabelOf(opNames) {
-  if (opNames.length !== 1) return "op";
-  const name = opNames[0] ?? "op";
-  if (name === "count") return "op";
-  return name.endsWith("s") && name.length > 1 ? name.slice(0, -1) : name;
-}
-
-// src/report/memory.ts
-var RSS_BASELINE_CASE = "cpu.harness.noop";
-var STORY_MIN_BYTES = 2 ** 20;
-var TRANSIENT_BELOW = 0.25;
-var cellAllocations = (c) => allocationMedians(c);
-function memoryStory(bytesPerIteration, peakRss, baselineRss) {
-  if (bytesPerIteration < STORY_MIN_BYTES) return void 0;
-  const growth = Math.max(0, peakRss - baselineRss);
-  if (growth < TRANSIENT_BELOW * bytesPerIteration) return "transient";
-  if (growth >= bytesPerIteration) return "retained";
-  return void 0;
-}
-function markMemoryStories(cases, runners) {
-  const baseline = cases.find((c) => c.id === RSS_BASELINE_CASE);
-  for (const runner of runners) {
-    const floor = baseline?.rows.map((r) => r.cells[runner]).find((c) => c?.status === "ok" && c.peakRssBytes !== null)?.peakRssBytes;
-    if (floor == null) continue;
-    for (const row of cases.flatMap((c) => c.rows)) {
-      const cell = row.cells[runner];
-      if (!cell?.alloc || cell.status !== "ok" || cell.peakRssBytes === null) continue;
-      const story = memoryStory(cell.alloc.bytes, cell.peakRssBytes, floor);
-      if (story) cell.alloc.story = story;
-    }
-  }
-}
-var ALLOC_LEGEND = `heap: bytes and allocations per op of work inside the timed region, by the runtime's own accounting in a separate allocation run (median of its iterations; CPU rows; bee-js counts bytes only). Bytes allocated are not memory kept: transient = one iteration allocates at least ${1 / TRANSIENT_BELOW}x what the peak RSS grew by over the runner's ${RSS_BASELINE_CASE} row (short-lived: collector or allocator work, not memory); retained = the peak RSS grew by at least what one iteration allocates (consistent with keeping it, but setup data or what earlier cases left resident read the same: transient is the conclusive reading); no word where the two do not disagree that clearly, below ${formatBytes(STORY_MIN_BYTES)} per iteration, or without a ${RSS_BASELINE_CASE} row.`;
-var ALLOC_SCOREBOARD_NOTE = "Geometric mean over rows where two or more runners have allocation figures of each runner's heap bytes per unit of work (per byte on byte rows, per op otherwise) as a multiple of the least in the row; 1.00x = least everywhere. Least = rows where the runner allocated least. A row where some runner allocates nothing in the timed region has no ratio: it is out of the mean and Rows, and counted under Allocates nothing for the runners at zero.";
-function allocScoreboardTable(model, entries, text2, strong) {
-  const groups = model.groups.filter((g) => entries.some((s) => s.byGroup[g.id] != null));
-  const best = Math.min(...entries.map((s) => s.geomean ?? Infinity));
-  return {
-    headers: ["Runner", "Least", "Rows", "Overall", "Allocates nothing", ...groups.map((g) => text2(g.title))],
-    rows: entries.map((s) => [
-      text2(RUNNER_LABEL[s.runner]),
-      String(s.wins),
-      String(s.rows),
-      s.geomean !== null && s.geomean === best ? strong(formatRatio(s.geomean)) : formatRatio(s.geomean),
-      String(s.zeroRows),
-      ...groups.map((g) => formatRatio(s.byGroup[g.id]))
-    ])
-  };
-}
-var showsAllocations = (model) => model.allocScoreboard !== void 0;
-function hasAllocations(cases) {
-  return cases.some((c) => c.rows.some((r) => Object.values(r.cells).some((cell) => cell.alloc !== void 0)));
-}
-
-// src/report/aggregate.ts
-function aggregate(results, spec, opts = {}) {
-  const warnings = [];
-  const byRunner2 = pickPerRunner(results, warnings);
-  const runners = RUNNERS.filter((r) => byRunner2.has(r));
-  const specHashes = [...new Set(results.map((r) => r.spec.hash))].sort();
-  if (specHashes.length > 1) {
-    const per = runners.map((r) => `${RUNNER_LABEL[r]} ${short(byRunner2.get(r).at(-1).spec.hash)}`).join(", ");
-    warnings.push(`Results were produced from ${specHashes.length} different spec files (${per}): rows may compare different work.`);
-  }
-  if (opts.specHash && results.some((r) => r.spec.hash !== opts.specHash)) {
-    const off = results.filter((r) => r.spec.hash !== opts.specHash).map((r) => RUNNER_LABEL[r.runner]);
-    warnings.push(
-      `${[...new Set(off)].join(", ")} ran a spec other than the one this report reads (${short(opts.specHash)}): case docs and groups may not match.`
-    );
-  }
-  const profiles = [...new Set(results.map((r) => r.spec.profile))].sort();
-  if (profiles.length > 1) warnings.push(`Results mix profiles (${profiles.join(", ")}): iteration counts differ between runners.`);
-  for (const r of results) {
-    if (r.finished_at === null)
-      warnings.push(`The ${RUNNER_LABEL[r.runner]} run started ${r.started_at} did not finish: cases after the last one written are missing.`);
-  }
-  const found = /* @__PURE__ */ new Map();
-  for (const runner of runners) {
-    for (const result2 of byRunner2.get(runner)) {
-      for (const c of result2.cases) {
-        const label = labelOf2(
-          c,
-          spec.cases.find((s) => s.id === c.id),
-          runner
-        );
-        const byLabel = found.get(c.id) ?? /* @__PURE__ */ new Map();
-        found.set(c.id, byLabel);
-        const cells = byLabel.get(label) ?? /* @__PURE__ */ new Map();
-        byLabel.set(label, cells);
-        cells.set(runner, c);
-      }
-    }
-  }
-  const caseModels = [];
-  for (const sc of spec.cases) {
-    const byLabel = found.get(sc.id);
-    if (!byLabel) continue;
-    caseModels.push(buildCase(sc, byLabel, runners));
-  }
-  markMemoryStories(caseModels, runners);
-  checkSameAs(spec, caseModels, runners);
-  markKnown(spec, caseModels);
-  const unknown2 = [...found.keys()].filter((id) => !spec.cases.some((c) => c.id === id));
-  if (unknown2.length > 0) warnings.push(`Results hold cases the spec does not declare (not reported): ${unknown2.sort().join(", ")}.`);
-  const groups = spec.groups.map((g) => ({ id: g.id, title: g.title, note: g.note, cases: caseModels.filter((c) => c.group === g.id) })).filter((g) => g.cases.length > 0);
-  const starts = results.map((r) => r.started_at).sort();
-  const ends = results.map((r) => r.finished_at).filter((t) => t !== null).sort();
-  return {
-    schema: AGGREGATE_SCHEMA_ID,
-    runners: runners.map((r) => runnerInfo(byRunner2.get(r).at(-1))),
-    notRun: (opts.notRun ?? []).filter((n) => !byRunner2.has(n.runner)).map((n) => ({ ...n })),
-    ...opts.environment ? { environment: opts.environment } : {},
-    specHashes,
-    profiles,
-    warnings,
-    groups,
-    scoreboard: scoreboard2(groups, runners),
-    ...hasAllocations(caseModels) ? { allocScoreboard: allocScoreboard(groups, runners) } : {},
-    hasNet: caseModels.some((c) => c.kind === "net"),
-    startedAt: starts[0] ?? null,
-    finishedAt: ends.at(-1) ?? null
-  };
-}
-function checkSameAs(spec, models, runners) {
-  for (const sc of spec.cases) {
-    const other = sc.digest?.same_as;
-    const model = models.find((m) => m.id === sc.id);
-    const otherModel = models.find((m) => m.id === other);
-    const otherSpec = spec.cases.find((c) => c.id === other);
-    if (!other || !model || !otherModel || !otherSpec) continue;
-    for (const row of model.rows) {
-      const values = (m, c, r) => runners.flatMap((runner) => {
-        const d = r.cells[runner]?.digest;
-        return d ? [{ runner, digest: d, caseId: m.id, input: digestInput(c, r.label, runner) }] : [];
-      });
-      const mine = values(model, sc, row);
-      const inputs = new Set(mine.map((v) => v.input));
-      const theirs = otherModel.rows.flatMap((r) => values(otherModel, otherSpec, r)).filter((v) => inputs.has(v.input));
-      const all = [...mine, ...theirs];
-      if (theirs.length > 0 && new Set(all.map((v) => v.digest)).size > 1)
-        row.digestMismatch = all.map(({ runner, digest, caseId }) => ({ runner, digest, caseId }));
-    }
-  }
-}
-function markKnown(spec, models) {
-  for (const m of models) {
-    const known = spec.cases.find((c) => c.id === m.id)?.known ?? [];
-    for (const row of m.rows) {
-      if (!row.digestMismatch) continue;
-      const entry = known.find((k) => {
-        const others = row.digestMismatch.filter((d) => !k.runners.includes(d.runner));
-        const odd = row.digestMismatch.filter((d) => k.runners.includes(d.runner));
-        const agreed = new Set(others.map((d) => d.digest));
-        return odd.length > 0 && agreed.size === 1 && odd.every((d) => !agreed.has(d.digest));
-      });
-      if (entry) row.digestKnown = { finding: entry.finding, runners: [...entry.runners], doc: entry.doc, url: entry.url };
-    }
-  }
-}
-function digestInput(sc, label, runner) {
-  const p = [...sc.params.full, ...sc.params.quick].find((q) => q.label === label);
-  if (!p) return `?${label}`;
-  const values = { ...effectiveParam(p, runner), ...p.digest_with ?? {} };
-  return JSON.stringify(
-    Object.entries(values).filter(([k]) => k !== "label").sort(([a], [b]) => a.localeCompare(b))
-  );
-}
-function pickPerRunner(results, warnings) {
-  const out = /* @__PURE__ */ new Map();
-  for (const r of [...results].sort((a, b) => a.started_at.localeCompare(b.started_at))) {
-    const list = out.get(r.runner) ?? [];
-    list.push(r);
-    out.set(r.runner, list);
-  }
-  for (const [runner, list] of out) {
-    const versions = new Set(list.map((r) => `${r.client.name}@${r.client.version}${r.client.commit ? `#${r.client.commit}` : ""}`));
-    if (versions.size > 1) {
-      warnings.push(
-        `${RUNNER_LABEL[runner]} results come from ${versions.size} client builds (${[...versions].join(", ")}); the latest run wins where they overlap.`
-      );
-    }
-  }
-  return out;
-}
-function runnerInfo(r) {
-  return {
-    runner: r.runner,
-    label: RUNNER_LABEL[r.runner],
-    client: r.client,
-    host: r.host,
-    bee: r.bee,
-    specHash: r.spec.hash,
-    profile: r.spec.profile,
-    startedAt: r.started_at,
-    finishedAt: r.finished_at
-  };
-}
-function labelOf2(c, sc, runner) {
-  const recorded = c.param["label"];
-  if (typeof recorded === "string" && recorded.length > 0) return recorded;
-  const same = (a, b) => {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== "label"));
-    return [...keys].every((k) => a[k] === b[k]);
-  };
-  for (const p of sc ? [...sc.params.full, ...sc.params.quick] : []) {
-    if (same(effectiveParam(p, runner), c.param)) return p.label;
-  }
-  return Object.keys(c.param).sort().map((k) => `${k}=${String(c.param[k])}`).join(", ");
-}
-function basisOf(sc) {
-  if (sc.work.bytes && sc.work.bytes.length > 0) return "bytes";
-  if (sc.work.ops.length > 0) return "ops";
-  return "iteration";
-}
-function buildCase(sc, byLabel, runners) {
-  const order = [...sc.params.full, ...sc.params.quick].map((p) => p.label);
-  const labels = [...byLabel.keys()].sort((a, b) => rank2(order, a) - rank2(order, b));
-  const opLabel = opLabelOf(sc.work.ops);
-  const basis = basisOf(sc);
-  const rows = labels.map((label) => buildRow(sc, label, byLabel.get(label), runners, basis, opLabel));
-  return {
-    id: sc.id,
-    kind: sc.kind,
-    group: sc.group,
-    doc: sc.doc,
-    ...sc.digest ? { digestDoc: sc.digest.doc } : {},
-    opLabel,
-    rows,
-    fits: fits(rows, runners)
-  };
-}
-function rank2(order, label) {
-  const i = order.indexOf(label);
-  return i === -1 ? order.length : i;
-}
-function buildRow(sc, label, results, runners, basis, opLabel) {
-  const cells = {};
-  for (const runner of runners) {
-    const c = results.get(runner);
-    if (c) cells[runner] = buildCell(runner, c, basis);
-  }
-  const ok = runners.map((r) => cells[r]).filter((c) => c?.status === "ok" && c.unitCostNs !== void 0 && c.unitCostNs > 0);
-  const contested = ok.length >= 2;
-  const best = Math.min(...ok.map((c) => c.unitCostNs));
-  const fastest = [];
-  if (contested) {
-    for (const c of ok) {
-      c.ratio = c.unitCostNs / best;
-      c.fastest = c.unitCostNs === best;
-      if (c.fastest) fastest.push(c.runner);
-    }
-  }
-  const works = new Set(Object.values(cells).map((c) => `${c.work.ops ?? ""}/${c.work.bytes ?? ""}`));
-  const digests = runners.flatMap((r) => {
-    const d = cells[r]?.digest;
-    return d ? [{ runner: r, digest: d }] : [];
-  });
-  const row = {
-    caseId: sc.id,
-    group: sc.group,
-    kind: sc.kind,
-    label,
-    basis,
-    opLabel,
-    scaled: works.size > 1,
-    cells,
-    contested,
-    fastest
-  };
-  if (new Set(digests.map((d) => d.digest)).size > 1) row.digestMismatch = digests;
-  if (sc.kind === "net") row.caveat = NET_SCOPE_CAVEAT;
-  return row;
-}
-function buildCell(runner, c, basis) {
-  const cell = {
-    runner,
-    status: c.status,
-    param: c.param,
-    work: c.work,
-    n: c.samples_ns.length,
-    warmup: c.warmup,
-    peakRssBytes: c.peak_rss_bytes,
-    samplesNs: c.samples_ns
-  };
-  const reason = c.status === "skipped" ? c.skip_reason : c.status === "failed" ? c.error : void 0;
-  if (reason) cell.reason = reason;
-  if (c.digest) cell.digest = c.digest;
-  if (c.status !== "ok") return cell;
-  const alloc = cellAllocations(c);
-  if (alloc) cell.alloc = alloc;
-  if (c.samples_ns.length === 0) return cell;
-  const s = summarize(c.samples_ns);
-  cell.medianNs = s.median;
-  cell.minNs = s.min;
-  cell.maxNs = s.max;
-  cell.madNs = s.madScaled;
-  if (Number.isFinite(s.cv)) cell.cv = s.cv;
-  if (s.p95 !== null) cell.p95Ns = s.p95;
-  if (s.median > 0) cell.spread = Math.max(s.median - s.min, s.max - s.median) / s.median;
-  const { bytes, ops } = c.work;
-  if (bytes && s.median > 0) cell.bytesPerNs = bytes / s.median;
-  if (ops) cell.perOpNs = s.median / ops;
-  const units = basis === "bytes" ? bytes : basis === "ops" ? ops : 1;
-  if (units && units > 0) cell.unitCostNs = s.median / units;
-  const wall = sum(c.samples_ns);
-  const cpu = sum(c.cpu_ns);
-  if (wall > 0 && cpu > 0) cell.cpuWallRatio = cpu / wall;
-  return cell;
-}
-function sum(xs) {
-  let s = 0;
-  for (const x of xs) s += x;
-  return s;
-}
-function fits(rows, runners) {
-  const out = [];
-  for (const runner of runners) {
-    const pts = rows.flatMap((row) => {
-      const c = row.cells[runner];
-      return c?.status === "ok" && c.work.bytes && c.medianNs !== void 0 ? [{ x: c.work.bytes, y: c.medianNs }] : [];
-    });
-    if (new Set(pts.map((p) => p.x)).size < 2) continue;
-    const f = overheadAndThroughput(
-      pts.map((p) => p.x),
-      pts.map((p) => p.y)
-    );
-    out.push({
-      runner,
-      points: f.n,
-      overheadNs: f.overhead,
-      bytesPerNs: Number.isFinite(f.throughput) && f.throughput > 0 ? f.throughput : null,
-      r2: f.r2
-    });
-  }
-  return out;
-}
-function scoreRowsOf(groups, runners, costOf) {
-  return groups.flatMap(
-    (g) => g.cases.flatMap(
-      (c) => c.rows.map((row) => ({
-        group: g.id,
-        costs: runners.flatMap((runner) => {
-          const cell = row.cells[runner];
-          const unitCost2 = cell ? costOf(row, cell) : void 0;
-          return unitCost2 !== void 0 ? [{ runner, unitCost: unitCost2 }] : [];
-        })
-      }))
-    )
-  );
-}
-function scoreboard2(groups, runners) {
-  const rows = scoreRowsOf(groups, runners, (row, cell) => row.contested && cell.ratio !== void 0 ? cell.unitCostNs : void 0);
-  return scoreRows(
-    rows,
-    runners,
-    groups.map((g) => g.id)
-  );
-}
-function allocScoreboard(groups, runners) {
-  const rows = scoreRowsOf(groups, runners, (row, cell) => {
-    if (!cell.alloc) return void 0;
-    const units = row.basis === "bytes" ? cell.work.bytes : row.basis === "ops" ? cell.work.ops : 1;
-    return units && units > 0 ? cell.alloc.bytes / units : void 0;
-  });
-  const withZero = rows.filter((r) => scores(r) && r.costs.some((c) => c.unitCost === 0));
-  const entries = scoreRows(
-    rows.filter((r) => !withZero.includes(r)),
-    runners,
-    groups.map((g) => g.id)
-  );
-  return entries.map((e) => ({ ...e, zeroRows: withZero.filter((r) => r.costs.some((c) => c.runner === e.runner && c.unitCost === 0)).length }));
-}
-function short(hash2) {
-  return hash2.slice(0, 12);
-}
-
-// src/report/escape.ts
-var MD_ENTITIES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "\\": "&#92;",
-  "*": "&#42;",
-  _: "&#95;",
-  "~": "&#126;",
-  "!": "&#33;"
-};
-var ZWSP = "\u200B";
-function mdText(value) {
-  const s = unlinked(String(value ?? "").replace(/\r\n?|\n|\u2028|\u2029/g, " ")).replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/@/g, "@&#8203;");
-  return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws, lead) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
-}
-function unlinked(s) {
-  return s.replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\b(www)\./gi, `$1${ZWSP}.`);
-}
-var PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()@#-]*$/;
-function mdCode(value) {
-  const s = String(value ?? "");
-  return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
-}
-function mdProse(value) {
-  const parts = String(value ?? "").split(/`([^`\r\n]+)`/);
-  return parts.map((p, i) => i % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, "&#124;")}</code>` : mdText(p)).join("");
-}
-function htmlText(value) {
-  return String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-function jsonForScript(value) {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-function csvField(value) {
-  if (value == null) return "";
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
-  if (typeof value === "boolean") return value ? "true" : "false";
-  let s = value;
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-function clip(value, n) {
-  const chars = [...value];
-  return chars.length <= n ? value : `${chars.slice(0, Math.max(0, n - 1)).join("")}\u2026`;
-}
-function safeUrl(value) {
-  let url2;
-  try {
-    url2 = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url2.protocol !== "https:" && url2.protocol !== "http:") return null;
-  return url2.href.replace(/[\s"'<>()[\]`|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-}
-
-// src/report/md.ts
-var RULE = { left: "---", right: "---:", center: ":---:" };
-function mdTable(headers, rows, align = []) {
-  const line = (cells) => `| ${cells.map((c) => c === "" ? "\u2014" : c).join(" | ")} |`;
-  const rule = `|${headers.map((_, i) => RULE[align[i] ?? "left"]).join("|")}|`;
-  return [line(headers), rule, ...rows.map(line)].join("\n");
-}
-function mdQuote(lines) {
-  return lines.map((l) => l === "" ? ">" : `> ${l}`).join("\n");
-}
-function mdDetails(summary, body) {
-  return `<details><summary>${summary}</summary>
-
-${body}
-
-</details>`;
-}
-function mdBlocks(blocks) {
-  return `${blocks.filter((b) => typeof b === "string" && b.length > 0).join("\n\n")}
-`;
-}
-
-// src/report/compare.ts
-function okCost(cell) {
-  return cell?.status === "ok" ? cell.unitCostNs ?? cell.medianNs : void 0;
-}
-function compareModels(oldModel, newModel, opts = {}) {
-  const flag = opts.flag ?? 0.2;
-  const present = new Set([...oldModel.runners, ...newModel.runners].map((r) => r.runner));
-  const runners = RUNNERS.filter((r) => present.has(r));
-  const oldRows = new Map(allRows(oldModel).map((r) => [rowKey(r), r]));
-  const newRows = allRows(newModel);
-  const newKeys = new Set(newRows.map(rowKey));
-  const ratios = new Map(runners.map((r) => [r, []]));
-  const rows = [];
-  for (const n of newRows) {
-    const o = oldRows.get(rowKey(n));
-    if (!o) continue;
-    rows.push(compareRow(o, n, runners, flag, ratios));
-  }
-  const keyOf2 = (r) => ({ caseId: r.caseId, label: r.label });
-  const version3 = (m, r) => m.runners.find((x) => x.runner === r)?.client.version;
-  return {
-    flag,
-    runners,
-    summary: runners.map((r) => {
-      const xs = ratios.get(r);
-      const s = { runner: r, rows: xs.length, geomean: xs.length > 0 ? geomean(xs) : null };
-      const ov = version3(oldModel, r);
-      const nv = version3(newModel, r);
-      if (ov) s.oldVersion = ov;
-      if (nv) s.newVersion = nv;
-      return s;
-    }),
-    rows,
-    onlyOld: [...oldRows.values()].filter((r) => !newKeys.has(rowKey(r))).map(keyOf2),
-    onlyNew: newRows.filter((r) => !oldRows.has(rowKey(r))).map(keyOf2),
-    old: { startedAt: oldModel.startedAt, specHashes: oldModel.specHashes },
-    new: { startedAt: newModel.startedAt, specHashes: newModel.specHashes }
-  };
-}
-function compareRow(o, n, runners, flag, ratios) {
-  const cells = {};
-  for (const r of runners) {
-    const oc = o.cells[r];
-    const nc = n.cells[r];
-    if (!oc && !nc) continue;
-    const cell = { flagged: false };
-    if (oc?.status === "ok" && oc.medianNs !== void 0) cell.oldMedianNs = oc.medianNs;
-    if (nc?.status === "ok" && nc.medianNs !== void 0) cell.newMedianNs = nc.medianNs;
-    const a = okCost(oc);
-    const b = okCost(nc);
-    if (a !== void 0 && b !== void 0 && a > 0 && b > 0) {
-      cell.ratio = b / a;
-      cell.flagged = isFlaggedDelta(cell.ratio, flag);
-      ratios.get(r).push(cell.ratio);
-    }
-    cells[r] = cell;
-  }
-  return { caseId: n.caseId, label: n.label, group: n.group, cells };
-}
-function renderCompareMarkdown(cmp, opts = {}) {
-  const side = (label, s) => `${mdText(label)}${s.startedAt ? `: runs from ${mdText(s.startedAt)}` : ""}${s.specHashes.length ? `, spec ${s.specHashes.map((h) => mdCode(h.slice(0, 12))).join(", ")}` : ""}`;
-  const pct2 = Math.round(cmp.flag * 100);
-  const byCase = /* @__PURE__ */ new Map();
-  for (const r of cmp.rows) byCase.set(r.caseId, [...byCase.get(r.caseId) ?? [], r]);
-  return mdBlocks([
-    "# bee-bench compare",
-    `${side(opts.oldLabel ?? "Old", cmp.old)}  
-${side(opts.newLabel ?? "New", cmp.new)}`,
-    "## Summary",
-    mdTable(
-      ["Runner", "old client", "new client", "rows compared", "geomean shift"],
-      cmp.summary.map((s) => [
-        mdText(RUNNER_LABEL[s.runner]),
-        mdText(s.oldVersion ?? "\u2014"),
-        mdText(s.newVersion ?? "\u2014"),
-        String(s.rows),
-        formatShift(s.geomean)
-      ])
-    ),
-    "Geometric mean over the rows both runs have ok of new/old time per unit of work. \u0394: positive is slower in the new run.",
-    "## Per-case deltas",
-    `\u0394 flagged \u26A0 beyond \xB1${pct2}%.`,
-    ...[...byCase].map(([caseId, rows]) => {
-      const runners = cmp.runners.filter((r) => rows.some((row) => row.cells[r]));
-      return `### ${mdCode(caseId)}
-
-${mdTable(
-        ["param", ...runners.flatMap((r) => [`${mdText(RUNNER_LABEL[r])} old`, "new", "\u0394"])],
-        rows.map((row) => [
-          mdText(row.label),
-          ...runners.flatMap((r) => {
-            const c = row.cells[r];
-            if (!c) return ["\u2014", "\u2014", "\u2014"];
-            const delta = c.ratio === void 0 ? "\u2014" : `${c.flagged ? "\u26A0 " : ""}${formatChange(c.ratio)}`;
-            return [formatDuration(c.oldMedianNs), formatDuration(c.newMedianNs), delta];
-          })
-        ])
-      )}`;
-    }),
-    cmp.onlyOld.length + cmp.onlyNew.length > 0 ? "## Rows in one run only" : null,
-    cmp.onlyOld.length > 0 ? `Only in ${mdText(opts.oldLabel ?? "old")}: ${cmp.onlyOld.map((k) => `${mdCode(k.caseId)} ${mdText(k.label)}`).join(", ")}` : null,
-    cmp.onlyNew.length > 0 ? `Only in ${mdText(opts.newLabel ?? "new")}: ${cmp.onlyNew.map((k) => `${mdCode(k.caseId)} ${mdText(k.label)}`).join(", ")}` : null
-  ]);
-}
-
-// src/report/failures.ts
-var SHOWN = 10;
-function failuresOf(model) {
-  return allRows(model).flatMap(
-    (row) => Object.values(row.cells).flatMap(
-      (c) => c?.status === "failed" ? [{ runner: c.runner, caseId: row.caseId, label: row.label, reason: c.reason ?? "no reason recorded" }] : []
-    )
-  );
-}
-function failureLine(f) {
-  return `${f.runner ? `${RUNNER_LABEL[f.runner]} ` : ""}${f.caseId} (${f.label}): ${f.reason}`;
-}
-function failureHeadline(n) {
-  return `${n} case${n === 1 ? "" : "s"} failed`;
-}
-function failureSummary(failures) {
-  if (failures.length === 0) return null;
-  const lines = failures.slice(0, SHOWN).map((f) => `- ${f.runner ? `${mdText(RUNNER_LABEL[f.runner])} ` : ""}${mdCode(f.caseId)} ${mdText(f.label)}: ${mdText(f.reason)}`);
-  if (failures.length > SHOWN) lines.push(`- \u2026 and ${failures.length - SHOWN} more (see the tables)`);
-  return mdQuote([`\u274C **${failureHeadline(failures.length)}**:`, ...lines]);
-}
-
-// src/report/write.ts
-import { mkdirSync as mkdirSync3, readFileSync as readFileSync8, writeFileSync as writeFileSync3 } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname as dirname3, join as join12 } from "node:path";
-
-// src/report/csv.ts
-var CSV_COLUMNS = [
-  "runner",
-  "client_version",
-  "case",
-  "group",
-  "kind",
-  "label",
-  "params",
-  "status",
-  "n",
-  "median_ns",
-  "min_ns",
-  "max_ns",
-  "mad_ns",
-  "cv",
-  "p95_ns",
-  "ratio_to_fastest",
-  "mb_per_s",
-  "per_op_ns",
-  "peak_rss_bytes",
-  "cpu_wall_ratio",
-  "digest",
-  "skip_reason_or_error"
-];
-var CSV_ALLOC_COLUMNS = ["allocs_per_op", "alloc_bytes_per_op", "memory_story"];
-function renderCsv(model) {
-  const runners = runnersOf(model);
-  const version3 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
-  const withAlloc = showsAllocations(model);
-  const lines = [[...CSV_COLUMNS, ...withAlloc ? CSV_ALLOC_COLUMNS : []].join(",")];
-  for (const g of model.groups) {
-    for (const c of g.cases) {
-      for (const row of c.rows) {
-        for (const runner of runners) {
-          const cell = row.cells[runner];
-          if (!cell) continue;
-          const fields = [
-            RUNNER_LABEL[runner],
-            version3.get(runner),
-            row.caseId,
-            row.group,
-            row.kind,
-            row.label,
-            JSON.stringify(cell.param),
-            cell.status,
-            cell.n,
-            cell.medianNs,
-            cell.minNs,
-            cell.maxNs,
-            cell.madNs,
-            cell.cv,
-            cell.p95Ns,
-            cell.ratio,
-            cell.bytesPerNs === void 0 ? void 0 : mbPerS(cell.bytesPerNs),
-            cell.perOpNs,
-            cell.peakRssBytes,
-            cell.cpuWallRatio,
-            cell.digest,
-            cell.reason,
-            ...withAlloc ? [cell.alloc?.allocsPerOp, cell.alloc?.bytesPerOp, cell.alloc?.story] : []
-          ];
-          lines.push(fields.map((f) => csvField(f)).join(","));
-        }
-      }
-    }
-  }
-  return `${lines.join("\r\n")}\r
-`;
-}
-
-// src/report/html.ts
-import { createHash as createHash3 } from "node:crypto";
-
-// src/report/cell.ts
-var FLAKY_SPREAD = 0.5;
-var TIMER_BOUND_NS = 1e3;
-var TIMER_MARK = "\u2021";
-var WAIT_MARK = "\u2020";
-var CAVEATS = {
-  [TIMER_MARK]: `${TIMER_MARK} Below 1 \xB5s per iteration: the clock's resolution and the timer calls themselves dominate, so spread and cpu/wall (CPU time is read at a coarser grain than wall time) say nothing about the operation; only the median is a figure.`,
-  [WAIT_MARK]: `${WAIT_MARK} cpu/wall below 1 on a CPU-bound row: the process waited for a CPU (other load on the machine, see the load average), not on I/O.`
-};
-function workText(row, cell) {
-  const parts = [];
-  const ops = cell.work.ops;
-  const bytes = cell.work.bytes;
-  if (ops !== void 0 && !(row.basis === "bytes" && ops === 1 && bytes !== void 0))
-    parts.push(`${formatCount(ops)} ${ops === 1 ? row.opLabel : plural2(row.opLabel)}`);
-  if (bytes !== void 0) parts.push(formatBytes(bytes));
-  return parts.join(", ");
-}
-function plural2(label) {
-  return label.endsWith("s") ? label : `${label}s`;
-}
-function leadFigure(row, cell) {
-  if (cell.medianNs === void 0) return void 0;
-  if (row.basis === "bytes" && cell.bytesPerNs !== void 0) return formatThroughput(cell.bytesPerNs);
-  if (row.basis === "ops" && cell.perOpNs !== void 0) return formatPerOp(cell.perOpNs, row.opLabel);
-  return `${formatDuration(cell.medianNs)}/iteration`;
-}
-function cellView(row, cell) {
-  if (!cell) return { status: "absent", spread: [], flaky: false, marks: [] };
-  if (cell.status !== "ok" || cell.medianNs === void 0) {
-    return { status: cell.status === "ok" ? "failed" : cell.status, reason: cell.reason ?? "no samples", spread: [], flaky: false, marks: [] };
-  }
-  const timerBound = cell.medianNs < TIMER_BOUND_NS;
-  const marks = [];
-  if (timerBound) marks.push(TIMER_MARK);
-  const work = workText(row, cell);
-  const raw = [`median ${formatDuration(cell.medianNs)}${work ? ` for ${work}` : ""}`];
-  if (row.basis === "bytes" && cell.perOpNs !== void 0 && (cell.work.ops ?? 0) > 1) raw.push(formatPerOp(cell.perOpNs, row.opLabel));
-  const spread = [];
-  const shown = cell.spread === void 0 ? void 0 : formatPercent(cell.spread);
-  const flaky = !timerBound && shown !== void 0 && Number.parseFloat(shown) > FLAKY_SPREAD * 100;
-  if (shown !== void 0 && cell.n >= 2) spread.push(`${flaky ? "\u26A0 " : ""}\xB1${shown}${timerBound ? ` ${TIMER_MARK}` : ""}`);
-  if (cell.cv !== void 0) spread.push(`cv ${formatPercent(cell.cv)}`);
-  if (cell.p95Ns !== void 0) spread.push(`p95 ${formatDuration(cell.p95Ns)}`);
-  spread.push(`n ${cell.n}`);
-  if (cell.peakRssBytes !== null) spread.push(`rss ${formatBytes(cell.peakRssBytes)}`);
-  if (cell.cpuWallRatio !== void 0) {
-    const waited = !timerBound && row.kind === "cpu" && cell.cpuWallRatio < 0.9;
-    if (waited) marks.push(WAIT_MARK);
-    spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}${timerBound ? ` ${TIMER_MARK}` : waited ? ` ${WAIT_MARK}` : ""}`);
-  }
-  const view = { status: "ok", lead: leadFigure(row, cell), raw: raw.join(" \xB7 "), spread, flaky, marks };
-  const alloc = allocText(row, cell);
-  if (alloc) view.alloc = alloc;
-  if (cell.ratio !== void 0) {
-    view.ratio = cell.fastest ? "best" : `${formatRatio(cell.ratio)} slower`;
-    view.best = cell.fastest === true;
-  }
-  return view;
-}
-function allocText(row, cell) {
-  const a = cell.alloc;
-  if (!a) return void 0;
-  const parts = [`heap ${formatBytes(a.bytesPerOp)}/${row.opLabel}`];
-  if (a.allocsPerOp !== void 0) parts.push(`${sig3(a.allocsPerOp)} allocs/${row.opLabel}`);
-  if (a.story) parts.push(a.story);
-  return parts.join(" \xB7 ");
-}
-function caveatsOf(rows, runners) {
-  const used = new Set(rows.flatMap((row) => runners.flatMap((r) => cellView(row, row.cells[r]).marks)));
-  return Object.entries(CAVEATS).filter(([mark]) => used.has(mark)).map(([, text2]) => text2);
-}
-function scaledWork(row) {
-  if (!row.scaled) return [];
-  return Object.values(row.cells).map((c) => ({ runner: c.runner, work: workText(row, c) }));
-}
-function scaledWorkLine(row) {
-  return scaledWork(row).map((s) => `${RUNNER_LABEL[s.runner]} ${s.work}`).join(" \xB7 ");
-}
-function barScale(values) {
-  const valid = values.filter((v) => Number.isFinite(v) && v > 0);
-  const max2 = Math.max(...valid);
-  const min2 = Math.min(...valid);
-  if (!(max2 / min2 > 10)) return { log: false, length: (v) => v / max2 };
-  const lo = Math.log(min2 / 2);
-  return { log: true, length: (v) => (Math.log(v) - lo) / (Math.log(max2) - lo) };
-}
-
-// src/report/fits.ts
-var FIT_HEADERS = ["Runner", "fixed overhead", "peak throughput", "r\xB2", "points"];
-function fitRows(fits2, text2) {
-  return fits2.map((f) => [
-    text2(RUNNER_LABEL[f.runner]),
-    formatDuration(f.overheadNs),
-    formatThroughput(f.bytesPerNs),
-    Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014",
-    String(f.points)
-  ]);
-}
-
-// src/report/runners.ts
-function notRunOf(model) {
-  return model.notRun ?? [];
-}
-function notRunLine(n) {
-  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${n.reason}${n.fix ? ` (fix: ${n.fix})` : ""}`;
-}
-function loaded(model) {
-  const e = model.environment;
-  return e !== void 0 && e.loadAverage[1] > e.cpus;
-}
-function environmentLine(model, esc2) {
-  const e = model.environment;
-  if (!e) return null;
-  const avg = e.loadAverage.map((v) => v.toFixed(2)).join(" / ");
-  const text2 = `Environment: load average ${avg} (1 / 5 / 15 min, at the end of the run) on ${e.cpus} CPUs.`;
-  return esc2(
-    loaded(model) ? `\u26A0 ${text2} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.` : text2
-  );
-}
-var RUNNER_HEADERS = ["Runner", "Status", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"];
-function runnerRows(model, m) {
-  const ran = model.runners.map((r) => [
-    m.text(r.label),
-    "ran",
-    m.code(r.client.name),
-    `${m.text(r.client.version)}${r.client.commit ? ` (${m.code(r.client.commit.slice(0, 12))})` : ""}`,
-    m.text(r.client.source),
-    m.text(r.host.runtime),
-    m.text(`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`),
-    r.bee ? m.text(r.bee.version) : "none",
-    m.text(r.startedAt)
-  ]);
-  const notRun = notRunOf(model).map((n) => [m.text(RUNNER_LABEL[n.runner]), m.status(n), ...Array(RUNNER_HEADERS.length - 2).fill("\u2014")]);
-  return [...ran, ...notRun];
-}
-
-// src/report/svg.ts
-var RUNNER_COLORS = { js: "#d4a500", go: "#00add8", rs: "#b7410e" };
-var MISSING_COLOR = "#cbd5e1";
-function sparkline(samples, color, width = 60, height = 14) {
-  if (samples.length < 2) return "";
-  const pad = 1;
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (const v of samples) {
-    lo = Math.min(lo, v);
-    hi = Math.max(hi, v);
-  }
-  const range = hi - lo || 1;
-  const step2 = (width - 2 * pad) / (samples.length - 1);
-  const points = samples.map((v, i) => `${(pad + i * step2).toFixed(1)},${(height - pad - (v - lo) / range * (height - 2 * pad)).toFixed(1)}`).join(" ");
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" style="vertical-align:middle"><polyline points="${points}" fill="none" stroke="${color}" stroke-width="1"/></svg>`;
-}
-function bars(items, width = 90) {
-  const valid = items.map((b) => b.value).filter((v) => v != null && Number.isFinite(v) && v > 0);
-  if (valid.length === 0) return "";
-  const scale = barScale(valid);
-  const barH = 10;
-  const gap = 3;
-  const nameW = 42;
-  const textW = 110;
-  const rows = items.map((b, i) => {
-    const y = i * (barH + gap);
-    const name = `<text x="0" y="${y + barH - 1}" font-size="10" fill="#475569">${RUNNER_LABEL[b.runner]}</text>`;
-    if (b.value == null || !Number.isFinite(b.value) || b.value <= 0) {
-      return `${name}<rect x="${nameW}" y="${y}" width="2" height="${barH}" fill="${MISSING_COLOR}"/><text x="${nameW + 6}" y="${y + barH - 1}" font-size="10" fill="#64748b">\u2014</text>`;
-    }
-    const len = Math.max(2, Math.round(scale.length(b.value) * width));
-    return `${name}<rect x="${nameW}" y="${y}" width="${len}" height="${barH}" fill="${RUNNER_COLORS[b.runner]}"/><text x="${nameW + len + 4}" y="${y + barH - 1}" font-size="10" fill="#1e293b">${b.text ?? ""}</text>`;
-  });
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${nameW + width + textW}" height="${items.length * (barH + gap)}"${scale.log ? ' data-scale="log"' : ""}>${rows.join("")}</svg>`;
-}
-
-// src/report/html.ts
-function renderHtml(model, opts = {}) {
-  const title = opts.title ?? "bee-bench report";
-  const runners = runnersOf(model);
-  const charts = [];
-  const sections = model.groups.map((g) => groupHtml(g, runners, charts)).join("\n");
-  const data = jsonForScript({ charts });
-  const chartJs = opts.chartJs ? opts.chartJs.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--") : null;
-  const scripts = [chartJs, PAGE_SCRIPT].filter((s) => s !== null);
-  const csp = [
-    "default-src 'none'",
-    `script-src ${scripts.map((s) => `'sha256-${createHash3("sha256").update(s).digest("base64")}'`).join(" ")}`,
-    "style-src 'unsafe-inline'",
-    "img-src data:"
-  ].join("; ");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${htmlText(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<h1>${htmlText(title)}</h1>
-<p class="meta">${meta3(model)}</p>
-${model.hasNet ? `<div class="caveat"><strong>\u26A0 Scope of network figures.</strong> ${htmlText(NET_SCOPE_CAVEAT)}</div>` : ""}
-${model.warnings.map((w) => `<div class="warn">\u26A0 ${htmlText(w)}</div>`).join("\n")}
-${failedBlock(model)}
-<h2>Runners</h2>
-${runnersTable(model)}
-${environmentLine(model, htmlText) ? `<p class="env">${environmentLine(model, htmlText)}</p>` : ""}
-<h2>Scoreboard</h2>
-${runners.length > 1 ? scoreboard3(model) : "<p>One runner only: nothing to rank.</p>"}
-${runners.length > 1 && model.allocScoreboard ? allocScoreboard2(model, model.allocScoreboard) : ""}
-${notRunOf(model).map((n) => `<p class="sub">Not ranked: ${htmlText(notRunLine(n))}.</p>`).join("\n")}
-<p class="controls"><span id="chart-status" class="sub"></span></p>
-${sections}
-<footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ""}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
-<script type="application/json" id="bee-bench-data">${data}</script>
-${scripts.map((s) => `<script>${s}</script>`).join("\n")}
-</body>
-</html>
-`;
-}
-function prose(s) {
-  return s.split(/`([^`\r\n]+)`/).map((p, i) => i % 2 === 1 ? `<code>${htmlText(p)}</code>` : htmlText(p)).join("");
-}
-function meta3(model) {
-  const parts = [];
-  if (model.startedAt) parts.push(`Runs from ${htmlText(model.startedAt)}${model.finishedAt ? ` to ${htmlText(model.finishedAt)}` : ""}`);
-  if (model.profiles.length > 0) parts.push(`profile ${model.profiles.map((p) => `<code>${htmlText(p)}</code>`).join(", ")}`);
-  if (model.specHashes.length > 0) parts.push(`spec ${model.specHashes.map((h) => `<code>${htmlText(h.slice(0, 12))}</code>`).join(", ")}`);
-  return parts.join(" \xB7 ");
-}
-function table(headers, rows, cls = "") {
-  const head = `<tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>`;
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c === "" ? "\u2014" : c}</td>`).join("")}</tr>`).join("\n");
-  return `<table${cls ? ` class="${cls}"` : ""}><thead>${head}</thead><tbody>
-${body}
-</tbody></table>`;
-}
-function runnersTable(model) {
-  return table(
-    RUNNER_HEADERS,
-    runnerRows(model, {
-      text: htmlText,
-      code: (s) => `<code>${htmlText(s)}</code>`,
-      status: (n) => `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`
-    })
-  );
-}
-function scoreboard3(model) {
-  const groups = model.groups.filter((g) => model.scoreboard.some((s) => s.byGroup[g.id] != null));
-  const best = Math.min(...model.scoreboard.map((s) => s.geomean ?? Infinity));
-  return `${table(
-    ["Runner", "Wins", "Rows", "Overall", ...groups.map((g) => htmlText(g.title))],
-    model.scoreboard.map((s) => [
-      htmlText(RUNNER_LABEL[s.runner]),
-      String(s.wins),
-      String(s.rows),
-      s.geomean !== null && s.geomean === best ? `<strong>${formatRatio(s.geomean)}</strong>` : formatRatio(s.geomean),
-      ...groups.map((g) => formatRatio(s.byGroup[g.id]))
-    ]),
-    "num"
-  )}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
-}
-function allocScoreboard2(model, entries) {
-  const t = allocScoreboardTable(model, entries, htmlText, (s) => `<strong>${s}</strong>`);
-  return `<h3>Heap bytes per unit of work</h3>${table(t.headers, t.rows, "num alloc-scoreboard")}<p class="sub">${htmlText(ALLOC_SCOREBOARD_NOTE)}</p>`;
-}
-function groupHtml(g, runners, charts) {
-  const parts = [`<section class="group"><h2>${htmlText(g.title)}</h2><p class="note">${prose(g.note)}</p>`];
-  const chart = chartOf(g, runners, charts.length);
-  if (chart) {
-    charts.push(chart);
-    const height = 110 + chart.labels.length * (runners.length * 14 + 12);
-    parts.push(
-      `<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`
-    );
-  }
-  for (const c of g.cases) for (const row of c.rows) parts.push(digestNote(row));
-  parts.push(
-    table(
-      ["case \xB7 param", ...runners.map((r) => htmlText(RUNNER_LABEL[r])), "bars"],
-      g.cases.flatMap(
-        (c) => c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r)), row.contested ? rowBars(row, runners) : ""])
-      ),
-      "cases"
-    )
-  );
-  const caveats = caveatsOf(
-    g.cases.flatMap((c) => c.rows),
-    runners
-  );
-  for (const text2 of caveats) parts.push(`<p class="sub">${htmlText(text2)}</p>`);
-  if (g.cases.some((c) => c.kind === "net"))
-    parts.push('<p class="sub scope">Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
-  for (const c of g.cases) {
-    if (c.fits.length === 0) continue;
-    parts.push(
-      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${table(FIT_HEADERS, fitRows(c.fits, htmlText), "num")}</div>`
-    );
-  }
-  parts.push("</section>");
-  return parts.join("\n");
-}
-function caseCell(c, row, first2) {
-  const head = first2 ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : "";
-  const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : "";
-  return `${head}<span class="param">${htmlText(row.label)}</span>${work}`;
-}
-function digestNote(row) {
-  if (!row.digestMismatch) return "";
-  const values = `<ul>${row.digestMismatch.map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (<code>${htmlText(d.caseId)}</code>)` : ""}: <code>${htmlText(d.digest)}</code></li>`).join("")}</ul>`;
-  const k = row.digestKnown;
-  if (k) {
-    const who = k.runners.map((r) => RUNNER_LABEL[r]).join(", ");
-    return `<div class="known">\u2139 Known digest disagreement, <code>${htmlText(row.caseId)}</code> (${htmlText(row.label)}): ${htmlText(who)} differs, as <a href="${htmlText(k.url)}">FINDINGS ${htmlText(k.finding)}</a> records: ${htmlText(k.doc)}.${values}</div>`;
-  }
-  return `<div class="warn">\u26A0 <strong>Digest disagreement</strong>, <code>${htmlText(row.caseId)}</code> (${htmlText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.${values}</div>`;
-}
-function cellHtml(row, runner) {
-  const v = cellView(row, row.cells[runner]);
-  switch (v.status) {
-    case "absent":
-      return "\u2014";
-    case "skipped":
-      return `<span class="skip">skip: ${htmlText(v.reason)}</span>`;
-    case "failed":
-      return `<span class="fail">failed: ${htmlText(v.reason)}</span>`;
-    case "ok": {
-      const line1 = v.best ? `<strong class="best">${htmlText(v.lead)}</strong> (best)` : v.ratio ? `<span class="lead">${htmlText(v.lead)}</span> (${htmlText(v.ratio)})` : `<span class="lead">${htmlText(v.lead)}</span>`;
-      const lines = [
-        line1,
-        `<span class="raw">${htmlText(v.raw)}</span>`,
-        `<span class="sub${v.flaky ? " flaky" : ""}">${htmlText(v.spread.join(" \xB7 "))} ${sparkline(row.cells[runner].samplesNs, RUNNER_COLORS[runner])}</span>`
-      ];
-      if (v.alloc) lines.push(`<span class="sub alloc">${htmlText(v.alloc)}</span>`);
-      return lines.join("<br>");
-    }
-  }
-}
-function rowBars(row, runners) {
-  return bars(
-    runners.map((r) => ({
-      runner: r,
-      value: row.cells[r]?.ratio ?? null,
-      text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0
-    }))
-  );
-}
-function chartOf(g, runners, index) {
-  const rows = g.cases.flatMap((c) => c.rows).filter((row) => runners.some((r) => row.cells[r]?.status === "ok" && row.cells[r]?.unitCostNs !== void 0));
-  if (rows.length === 0) return null;
-  const value = (row, r) => {
-    const cell = row.cells[r];
-    if (cell?.status !== "ok" || cell.unitCostNs === void 0) return null;
-    return cell.ratio ?? 1;
-  };
-  const all = rows.flatMap((row) => runners.map((r) => value(row, r))).filter((v) => v !== null);
-  const max2 = Math.max(...all);
-  const log2 = max2 / Math.min(...all) > 10;
-  return {
-    canvasId: `chart-${index}`,
-    title: `${g.title}: time per unit of work, \xD7 the fastest client${log2 ? " (log scale)" : ""}`,
-    axis: `\xD7 the fastest (1 = fastest)${log2 ? ", log scale" : ""}`,
-    log: log2,
-    min: log2 ? 0.5 : 0,
-    labels: rows.map((row) => `${row.caseId.replace(/^(cpu|net)\./, "")} \xB7 ${row.label}`),
-    datasets: runners.map((r) => ({
-      label: RUNNER_LABEL[r],
-      color: RUNNER_COLORS[r],
-      values: rows.map((row) => value(row, r)),
-      display: rows.map((row) => {
-        const cell = row.cells[r];
-        if (cell?.status !== "ok" || cell.unitCostNs === void 0) return cell ? `${cell.status}${cell.reason ? `: ${cell.reason}` : ""}` : "not run";
-        return `${leadFigure(row, cell) ?? ""}${cell.ratio !== void 0 ? ` (${formatRatio(cell.ratio)})` : ""}`;
-      })
-    }))
-  };
-}
-var CSS = `
-body{font:14px/1.5 system-ui,-apple-system,sans-serif;max-width:1400px;margin:2rem auto;padding:0 1rem;color:#1e293b}
-h2{margin-top:1.5rem;padding-top:.5rem;border-top:1px solid #e2e8f0}
-h3{margin:0 0 .25rem;font-size:1rem}
-table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
-th,td{padding:4px 10px;border-bottom:1px solid #e2e8f0;text-align:left;vertical-align:top}
-th{background:#f8fafc}
-table.num td:not(:first-child){text-align:right}
-.meta,.sub{color:#64748b;font-size:.85rem}
-.note,.doc{color:#475569}
-.cases .doc{color:#64748b;font-size:.75rem;max-width:26rem;line-height:1.3;margin:.1rem 0 .2rem}
-.cases td{font-size:.85rem;line-height:1.35}
-.param{font-weight:600}
-.lead{font-weight:600}
-.raw{color:#334155}
-.env{color:#475569;font-size:.85rem}
-.known{background:#e0f2fe;padding:.5rem .75rem;border-radius:6px;margin:.5rem 0}
-.caveat{background:#fff7ed;border:2px solid #f97316;padding:.75rem 1rem;border-radius:8px;margin:1rem 0}
-.warn{background:#fef3c7;padding:.5rem .75rem;border-radius:6px;margin:.5rem 0}
-.skip,.fail{color:#64748b;font-style:italic}
-.fail{color:#b91c1c}
-.best{color:#047857}
-.flaky{color:#b45309}
-.fit{margin-top:.5rem;padding:.5rem .75rem;background:#f8fafc;border-radius:6px}
-.chart-wrap{position:relative;margin:.5rem 0 .75rem;max-width:1100px}
-.known ul,.warn ul{margin:.25rem 0}
-`;
-var PAGE_SCRIPT = `(function () {
-  'use strict';
-  var status = document.getElementById('chart-status');
-  var data = JSON.parse(document.getElementById('bee-bench-data').textContent);
-  if (typeof Chart === 'undefined') {
-    status.textContent = 'Charts unavailable: Chart.js was not embedded in this file.';
-    return;
-  }
-  var barLabels = {
-    id: 'beeBenchBarLabels',
-    afterDatasetsDraw: function (chart) {
-      var ctx = chart.ctx;
-      var spec = chart.options.plugins.beeBenchBarLabels.spec;
-      ctx.save();
-      ctx.font = '11px system-ui, sans-serif';
-      ctx.textBaseline = 'middle';
-      chart.data.datasets.forEach(function (ds, i) {
-        chart.getDatasetMeta(i).data.forEach(function (bar, j) {
-          var text = spec.datasets[i].display[j];
-          var missing = ds.data[j] === null;
-          ctx.fillStyle = missing ? '#94a3b8' : '#1e293b';
-          var x = missing ? chart.scales.x.left + 4 : bar.x + 4;
-          ctx.fillText(missing ? (spec.datasets[i].label + ': ' + text) : text, x, bar.y);
-        });
-      });
-      ctx.restore();
-    }
-  };
-  window.beeBenchCharts = data.charts.map(function (spec) {
-    return new Chart(document.getElementById(spec.canvasId), {
-      type: 'bar',
-      data: {
-        labels: spec.labels,
-        datasets: spec.datasets.map(function (d) { return { label: d.label, data: d.values, backgroundColor: d.color, borderColor: d.color, minBarLength: 2 }; })
-      },
-      plugins: [barLabels],
-      options: {
-        indexAxis: 'y',
-        animation: false,
-        responsive: true,
-        maintainAspectRatio: false,
-        layout: { padding: { right: 140 } },
-        plugins: {
-          title: { display: true, text: spec.title },
-          legend: { position: 'top' },
-          beeBenchBarLabels: { spec: spec },
-          tooltip: { callbacks: { label: function (ctx) {
-            var d = spec.datasets[ctx.datasetIndex];
-            return d.label + ': ' + d.display[ctx.dataIndex];
-          } } }
-        },
-        scales: { x: { type: spec.log ? 'logarithmic' : 'linear', min: spec.min, title: { display: true, text: spec.axis }, ticks: { callback: function (v) {
-          var l = Math.log10(v);
-          return !spec.log || Math.abs(l - Math.round(l)) < 1e-9 ? v + 'x' : '';
-        } } } }
-      }
-    });
-  });
-})();`;
-function failedBlock(model) {
-  const failures = failuresOf(model);
-  if (failures.length === 0) return "";
-  return `<div class="warn">\u274C <strong>${htmlText(failureHeadline(failures.length))}</strong>:<ul>${failures.map((f) => `<li>${htmlText(failureLine(f))}</li>`).join("")}</ul></div>`;
-}
-
-// src/report/text-charts.ts
-var LEVELS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
-var EIGHTHS = ["", "\u258F", "\u258E", "\u258D", "\u258C", "\u258B", "\u258A", "\u2589"];
-function textSparkline(samples, maxWidth = 30) {
-  if (samples.length < 2) return "";
-  const width = Math.min(samples.length, maxWidth);
-  const points = Array.from({ length: width }, (_, i) => {
-    const from = Math.floor(i * samples.length / width);
-    const to = Math.floor((i + 1) * samples.length / width);
-    const bucket = samples.slice(from, to);
-    return bucket.reduce((a, b) => a + b, 0) / bucket.length;
-  });
-  const lo = Math.min(...points);
-  const range = Math.max(...points) - lo;
-  return points.map((v) => LEVELS[range > 0 ? Math.round((v - lo) / range * (LEVELS.length - 1)) : 0]).join("");
-}
-function textBars(items, width = 12) {
-  const valid = items.map((b) => b.value).filter((v) => v != null && Number.isFinite(v) && v > 0);
-  if (valid.length === 0) return [];
-  const scale = barScale(valid);
-  const min2 = Math.min(...valid);
-  return items.map((b) => {
-    if (b.value == null || !Number.isFinite(b.value) || b.value <= 0) return `${b.label} \u2014`;
-    const eighths = Math.max(1, Math.round(scale.length(b.value) * width * 8));
-    const bar = "\u2588".repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
-    return `${b.label} ${bar}${b.text ? ` ${b.text}` : ""}${b.value === min2 && valid.length > 1 ? " fastest" : ""}`;
-  });
-}
-
-// src/report/markdown.ts
-function renderMarkdown(model, opts = {}) {
-  const runners = runnersOf(model);
-  return mdBlocks([
-    `# ${mdText(opts.title ?? "bee-bench report")}`,
-    header(model),
-    model.hasNet ? scopeCaveat() : null,
-    model.warnings.length > 0 ? mdQuote(model.warnings.map((w) => `\u26A0 ${mdText(w)}`)) : null,
-    failureSummary(failuresOf(model)),
-    "## Runners",
-    runnersTable2(model),
-    environmentLine(model, mdText),
-    "## Scoreboard",
-    runners.length > 1 ? scoreboard4(model) : "One runner only: nothing to rank.",
-    runners.length > 1 && model.allocScoreboard ? allocScoreboard3(model, model.allocScoreboard) : null,
-    notRunOf(model).length > 0 ? notRunOf(model).map((n) => `Not ranked: ${mdText(notRunLine(n))}.`).join("  \n") : null,
-    ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, runners))]),
-    "---",
-    legend(model)
-  ]);
-}
-function header(model) {
-  const parts = [];
-  if (model.startedAt) parts.push(`Runs from ${mdText(model.startedAt)}${model.finishedAt ? ` to ${mdText(model.finishedAt)}` : ""}`);
-  if (model.profiles.length > 0) parts.push(`profile ${model.profiles.map((p) => mdCode(p)).join(", ")}`);
-  if (model.specHashes.length > 0) parts.push(`spec ${model.specHashes.map((h) => mdCode(h.slice(0, 12))).join(", ")}`);
-  return parts.join(" \xB7 ");
-}
-function scopeCaveat() {
-  return mdQuote([`**\u26A0 Scope of network figures.** ${mdText(NET_SCOPE_CAVEAT)}`]);
-}
-function runnersTable2(model) {
-  return mdTable(
-    RUNNER_HEADERS,
-    runnerRows(model, { text: mdText, code: mdCode, status: (n) => `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ""}` })
-  );
-}
-function scoreboard4(model) {
-  const groups = model.groups.filter((g) => model.scoreboard.some((s) => s.byGroup[g.id] != null));
-  const best = Math.min(...model.scoreboard.map((s) => s.geomean ?? Infinity));
-  const table2 = mdTable(
-    ["Runner", "Wins", "Rows", "Overall", ...groups.map((g) => mdText(g.title))],
-    model.scoreboard.map((s) => [
-      mdText(RUNNER_LABEL[s.runner]),
-      String(s.wins),
-      String(s.rows),
-      s.geomean !== null && s.geomean === best ? `**${formatRatio(s.geomean)}**` : formatRatio(s.geomean),
-      ...groups.map((g) => formatRatio(s.byGroup[g.id]))
-    ]),
-    ["left", "right", "right", "right", ...groups.map(() => "right")]
-  );
-  return `${table2}
-
-Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = contested rows it ran. Skipped and failed cells are left out.`;
-}
-function allocScoreboard3(model, entries) {
-  const t = allocScoreboardTable(model, entries, mdText, (s) => `**${s}**`);
-  const table2 = mdTable(
-    t.headers,
-    t.rows,
-    t.headers.map((_, i) => i === 0 ? "left" : "right")
-  );
-  return `### Heap bytes per unit of work
-
-${table2}
-
-${mdText(ALLOC_SCOREBOARD_NOTE)}`;
-}
-function caseSection(c, runners) {
-  const blocks = [`### ${mdCode(c.id)}`, mdQuote([mdProse(c.doc)])];
-  for (const row of c.rows) blocks.push(digestNote2(row));
-  blocks.push(
-    mdTable(
-      ["param", ...runners.map((r) => mdText(RUNNER_LABEL[r])), "bars"],
-      c.rows.map((row) => [paramMd(row), ...runners.map((r) => cellMd(row, r)), rowBars2(row, runners)])
-    )
-  );
-  const caveats = caveatsOf(c.rows, runners);
-  if (caveats.length > 0) blocks.push(caveats.map(mdText).join("  \n"));
-  if (c.kind === "net") blocks.push(`*Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.*`);
-  if (c.fits.length > 0) blocks.push(fitTable(c));
-  return mdBlocks(blocks).trimEnd();
-}
-function digestNote2(row) {
-  if (!row.digestMismatch) return null;
-  const values = row.digestMismatch.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (${mdCode(d.caseId)})` : ""}: ${mdCode(d.digest)}`);
-  const k = row.digestKnown;
-  if (k) {
-    const who = k.runners.map((r) => RUNNER_LABEL[r]).join(", ");
-    return mdQuote([
-      `\u2139 Known digest disagreement (${mdText(row.label)}): ${mdText(who)} differs, as [FINDINGS ${mdText(k.finding)}](${k.url}) records: ${mdText(k.doc)}.`,
-      ...values
-    ]);
-  }
-  return mdQuote([
-    `\u26A0 **Digest disagreement** (${mdText(row.label)}): the clients computed different outputs for the same input. Not a known finding: new.`,
-    ...values
-  ]);
-}
-function paramMd(row) {
-  return row.scaled ? `${mdText(row.label)}<br>${mdText(scaledWorkLine(row))}` : mdText(row.label);
-}
-function cellMd(row, runner) {
-  const v = cellView(row, row.cells[runner]);
-  switch (v.status) {
-    case "absent":
-      return "\u2014";
-    case "skipped":
-      return `*skip: ${mdText(v.reason)}*`;
-    case "failed":
-      return `*failed: ${mdText(v.reason)}*`;
-    case "ok": {
-      const line1 = v.best ? `**${v.lead}** (best)` : v.ratio ? `${v.lead} (${v.ratio})` : `${v.lead}`;
-      const cell = row.cells[runner];
-      return [line1, v.raw ?? "", v.spread.join(" \xB7 "), textSparkline(cell.samplesNs), v.alloc ?? ""].filter((l) => l.length > 0).join("<br>");
-    }
-  }
-}
-function rowBars2(row, runners) {
-  if (!row.contested) return "";
-  const items = runners.map((r) => ({
-    label: mdText(RUNNER_LABEL[r]),
-    value: row.cells[r]?.ratio ?? null,
-    text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0
-  }));
-  return textBars(items).join("<br>");
-}
-function fitTable(c) {
-  const table2 = mdTable(FIT_HEADERS, fitRows(c.fits, mdText), ["left", "right", "right", "right", "right"]);
-  return `**Latency vs size** (least squares over the sizes: time = fixed overhead + bytes / throughput)
-
-${table2}`;
-}
-function legend(model) {
-  return [
-    "Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, **best** in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, <1 waiting, >1 multi-threaded); a sparkline of the iterations in order (\u2581 fastest, \u2588 slowest iteration). Bars: time per unit of work as a multiple of the fastest (1.00x), longest = slowest; logarithmic where the row spans more than 10x.",
-    ...showsAllocations(model) ? [mdText(ALLOC_LEGEND)] : [],
-    `${THROUGHPUT_FOOTNOTE}`
-  ].join("\n\n");
-}
-
-// src/report/write.ts
-function chartJsSource() {
-  if (true) return '/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */\n!function(t,e){"object"==typeof exports&&"undefined"!=typeof module?module.exports=e():"function"==typeof define&&define.amd?define(e):(t="undefined"!=typeof globalThis?globalThis:t||self).Chart=e()}(this,(function(){"use strict";var t=Object.freeze({__proto__:null,get Colors(){return Jo},get Decimation(){return ta},get Filler(){return ba},get Legend(){return Ma},get SubTitle(){return Pa},get Title(){return ka},get Tooltip(){return Wa}});function e(){}const i=(()=>{let t=0;return()=>t++})();function s(t){return null==t}function n(t){if(Array.isArray&&Array.isArray(t))return!0;const e=Object.prototype.toString.call(t);return"[object"===e.slice(0,7)&&"Array]"===e.slice(-6)}function o(t){return null!==t&&"[object Object]"===Object.prototype.toString.call(t)}function a(t){return("number"==typeof t||t instanceof Number)&&isFinite(+t)}function r(t,e){return a(t)?t:e}function l(t,e){return void 0===t?e:t}const h=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100:+t/e,c=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100*e:+t;function d(t,e,i){if(t&&"function"==typeof t.call)return t.apply(i,e)}function u(t,e,i,s){let a,r,l;if(n(t))if(r=t.length,s)for(a=r-1;a>=0;a--)e.call(i,t[a],a);else for(a=0;a<r;a++)e.call(i,t[a],a);else if(o(t))for(l=Object.keys(t),r=l.length,a=0;a<r;a++)e.call(i,t[l[a]],l[a])}function f(t,e){let i,s,n,o;if(!t||!e||t.length!==e.length)return!1;for(i=0,s=t.length;i<s;++i)if(n=t[i],o=e[i],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function g(t){if(n(t))return t.map(g);if(o(t)){const e=Object.create(null),i=Object.keys(t),s=i.length;let n=0;for(;n<s;++n)e[i[n]]=g(t[i[n]]);return e}return t}function p(t){return-1===["__proto__","prototype","constructor"].indexOf(t)}function m(t,e,i,s){if(!p(t))return;const n=e[t],a=i[t];o(n)&&o(a)?x(n,a,s):e[t]=g(a)}function x(t,e,i){const s=n(e)?e:[e],a=s.length;if(!o(t))return t;const r=(i=i||{}).merger||m;let l;for(let e=0;e<a;++e){if(l=s[e],!o(l))continue;const n=Object.keys(l);for(let e=0,s=n.length;e<s;++e)r(n[e],t,l,i)}return t}function b(t,e){return x(t,e,{merger:_})}function _(t,e,i){if(!p(t))return;const s=e[t],n=i[t];o(s)&&o(n)?b(s,n):Object.prototype.hasOwnProperty.call(e,t)||(e[t]=g(n))}const y={"":t=>t,x:t=>t.x,y:t=>t.y};function v(t){const e=t.split("."),i=[];let s="";for(const t of e)s+=t,s.endsWith("\\\\")?s=s.slice(0,-1)+".":(i.push(s),s="");return i}function M(t,e){const i=y[e]||(y[e]=function(t){const e=v(t);return t=>{for(const i of e){if(""===i)break;t=t&&t[i]}return t}}(e));return i(t)}function w(t){return t.charAt(0).toUpperCase()+t.slice(1)}const k=t=>void 0!==t,S=t=>"function"==typeof t,P=(t,e)=>{if(t.size!==e.size)return!1;for(const i of t)if(!e.has(i))return!1;return!0};function D(t){return"mouseup"===t.type||"click"===t.type||"contextmenu"===t.type}const C=Math.PI,O=2*C,A=O+C,T=Number.POSITIVE_INFINITY,L=C/180,E=C/2,R=C/4,I=2*C/3,z=Math.log10,F=Math.sign;function V(t,e,i){return Math.abs(t-e)<i}function B(t){const e=Math.round(t);t=V(t,e,t/1e3)?e:t;const i=Math.pow(10,Math.floor(z(t))),s=t/i;return(s<=1?1:s<=2?2:s<=5?5:10)*i}function N(t){const e=[],i=Math.sqrt(t);let s;for(s=1;s<i;s++)t%s==0&&(e.push(s),e.push(t/s));return i===(0|i)&&e.push(i),e.sort(((t,e)=>t-e)).pop(),e}function W(t){return!function(t){return"symbol"==typeof t||"object"==typeof t&&null!==t&&!(Symbol.toPrimitive in t||"toString"in t||"valueOf"in t)}(t)&&!isNaN(parseFloat(t))&&isFinite(t)}function H(t,e){const i=Math.round(t);return i-e<=t&&i+e>=t}function j(t,e,i){let s,n,o;for(s=0,n=t.length;s<n;s++)o=t[s][i],isNaN(o)||(e.min=Math.min(e.min,o),e.max=Math.max(e.max,o))}function $(t){return t*(C/180)}function Y(t){return t*(180/C)}function U(t){if(!a(t))return;let e=1,i=0;for(;Math.round(t*e)/e!==t;)e*=10,i++;return i}function X(t,e){const i=e.x-t.x,s=e.y-t.y,n=Math.sqrt(i*i+s*s);let o=Math.atan2(s,i);return o<-.5*C&&(o+=O),{angle:o,distance:n}}function q(t,e){return Math.sqrt(Math.pow(e.x-t.x,2)+Math.pow(e.y-t.y,2))}function K(t,e){return(t-e+A)%O-C}function G(t){return(t%O+O)%O}function J(t,e,i,s){const n=G(t),o=G(e),a=G(i),r=G(o-n),l=G(a-n),h=G(n-o),c=G(n-a);return n===o||n===a||s&&o===a||r>l&&h<c}function Z(t,e,i){return Math.max(e,Math.min(i,t))}function Q(t){return Z(t,-32768,32767)}function tt(t,e,i,s=1e-6){return t>=Math.min(e,i)-s&&t<=Math.max(e,i)+s}function et(t,e,i){i=i||(i=>t[i]<e);let s,n=t.length-1,o=0;for(;n-o>1;)s=o+n>>1,i(s)?o=s:n=s;return{lo:o,hi:n}}const it=(t,e,i,s)=>et(t,i,s?s=>{const n=t[s][e];return n<i||n===i&&t[s+1][e]===i}:s=>t[s][e]<i),st=(t,e,i)=>et(t,i,(s=>t[s][e]>=i));function nt(t,e,i){let s=0,n=t.length;for(;s<n&&t[s]<e;)s++;for(;n>s&&t[n-1]>i;)n--;return s>0||n<t.length?t.slice(s,n):t}const ot=["push","pop","shift","splice","unshift"];function at(t,e){t._chartjs?t._chartjs.listeners.push(e):(Object.defineProperty(t,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[e]}}),ot.forEach((e=>{const i="_onData"+w(e),s=t[e];Object.defineProperty(t,e,{configurable:!0,enumerable:!1,value(...e){const n=s.apply(this,e);return t._chartjs.listeners.forEach((t=>{"function"==typeof t[i]&&t[i](...e)})),n}})})))}function rt(t,e){const i=t._chartjs;if(!i)return;const s=i.listeners,n=s.indexOf(e);-1!==n&&s.splice(n,1),s.length>0||(ot.forEach((e=>{delete t[e]})),delete t._chartjs)}function lt(t){const e=new Set(t);return e.size===t.length?t:Array.from(e)}const ht="undefined"==typeof window?function(t){return t()}:window.requestAnimationFrame;function ct(t,e){let i=[],s=!1;return function(...n){i=n,s||(s=!0,ht.call(window,(()=>{s=!1,t.apply(e,i)})))}}function dt(t,e){let i;return function(...s){return e?(clearTimeout(i),i=setTimeout(t,e,s)):t.apply(this,s),e}}const ut=t=>"start"===t?"left":"end"===t?"right":"center",ft=(t,e,i)=>"start"===t?e:"end"===t?i:(e+i)/2,gt=(t,e,i,s)=>t===(s?"left":"right")?i:"center"===t?(e+i)/2:e;function pt(t,e,i){const n=e.length;let o=0,a=n;if(t._sorted){const{iScale:r,vScale:l,_parsed:h}=t,c=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null,d=r.axis,{min:u,max:f,minDefined:g,maxDefined:p}=r.getUserBounds();if(g){if(o=Math.min(it(h,d,u).lo,i?n:it(e,d,r.getPixelForValue(u)).lo),c){const t=h.slice(0,o+1).reverse().findIndex((t=>!s(t[l.axis])));o-=Math.max(0,t)}o=Z(o,0,n-1)}if(p){let t=Math.max(it(h,r.axis,f,!0).hi+1,i?0:it(e,d,r.getPixelForValue(f),!0).hi+1);if(c){const e=h.slice(t-1).findIndex((t=>!s(t[l.axis])));t+=Math.max(0,e)}a=Z(t,o,n)-o}else a=n-o}return{start:o,count:a}}function mt(t){const{xScale:e,yScale:i,_scaleRanges:s}=t,n={xmin:e.min,xmax:e.max,ymin:i.min,ymax:i.max};if(!s)return t._scaleRanges=n,!0;const o=s.xmin!==e.min||s.xmax!==e.max||s.ymin!==i.min||s.ymax!==i.max;return Object.assign(s,n),o}class xt{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,s){const n=e.listeners[s],o=e.duration;n.forEach((s=>s({chart:t,initial:e.initial,numSteps:o,currentStep:Math.min(i-e.start,o)})))}_refresh(){this._request||(this._running=!0,this._request=ht.call(window,(()=>{this._update(),this._request=null,this._running&&this._refresh()})))}_update(t=Date.now()){let e=0;this._charts.forEach(((i,s)=>{if(!i.running||!i.items.length)return;const n=i.items;let o,a=n.length-1,r=!1;for(;a>=0;--a)o=n[a],o._active?(o._total>i.duration&&(i.duration=o._total),o.tick(t),r=!0):(n[a]=n[n.length-1],n.pop());r&&(s.draw(),this._notify(s,i,t,"progress")),n.length||(i.running=!1,this._notify(s,i,t,"complete"),i.initial=!1),e+=n.length})),this._lastDate=t,0===e&&(this._running=!1)}_getAnims(t){const e=this._charts;let i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){e&&e.length&&this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){const e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce(((t,e)=>Math.max(t,e._duration)),0),this._refresh())}running(t){if(!this._running)return!1;const e=this._charts.get(t);return!!(e&&e.running&&e.items.length)}stop(t){const e=this._charts.get(t);if(!e||!e.items.length)return;const i=e.items;let s=i.length-1;for(;s>=0;--s)i[s].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}}var bt=new xt;\n/*!\n * @kurkle/color v0.3.2\n * https://github.com/kurkle/color#readme\n * (c) 2023 Jukka Kurkela\n * Released under the MIT License\n */function _t(t){return t+.5|0}const yt=(t,e,i)=>Math.max(Math.min(t,i),e);function vt(t){return yt(_t(2.55*t),0,255)}function Mt(t){return yt(_t(255*t),0,255)}function wt(t){return yt(_t(t/2.55)/100,0,1)}function kt(t){return yt(_t(100*t),0,100)}const St={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Pt=[..."0123456789ABCDEF"],Dt=t=>Pt[15&t],Ct=t=>Pt[(240&t)>>4]+Pt[15&t],Ot=t=>(240&t)>>4==(15&t);function At(t){var e=(t=>Ot(t.r)&&Ot(t.g)&&Ot(t.b)&&Ot(t.a))(t)?Dt:Ct;return t?"#"+e(t.r)+e(t.g)+e(t.b)+((t,e)=>t<255?e(t):"")(t.a,e):void 0}const Tt=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Lt(t,e,i){const s=e*Math.min(i,1-i),n=(e,n=(e+t/30)%12)=>i-s*Math.max(Math.min(n-3,9-n,1),-1);return[n(0),n(8),n(4)]}function Et(t,e,i){const s=(s,n=(s+t/60)%6)=>i-i*e*Math.max(Math.min(n,4-n,1),0);return[s(5),s(3),s(1)]}function Rt(t,e,i){const s=Lt(t,1,.5);let n;for(e+i>1&&(n=1/(e+i),e*=n,i*=n),n=0;n<3;n++)s[n]*=1-e-i,s[n]+=e;return s}function It(t){const e=t.r/255,i=t.g/255,s=t.b/255,n=Math.max(e,i,s),o=Math.min(e,i,s),a=(n+o)/2;let r,l,h;return n!==o&&(h=n-o,l=a>.5?h/(2-n-o):h/(n+o),r=function(t,e,i,s,n){return t===n?(e-i)/s+(e<i?6:0):e===n?(i-t)/s+2:(t-e)/s+4}(e,i,s,h,n),r=60*r+.5),[0|r,l||0,a]}function zt(t,e,i,s){return(Array.isArray(e)?t(e[0],e[1],e[2]):t(e,i,s)).map(Mt)}function Ft(t,e,i){return zt(Lt,t,e,i)}function Vt(t){return(t%360+360)%360}function Bt(t){const e=Tt.exec(t);let i,s=255;if(!e)return;e[5]!==i&&(s=e[6]?vt(+e[5]):Mt(+e[5]));const n=Vt(+e[2]),o=+e[3]/100,a=+e[4]/100;return i="hwb"===e[1]?function(t,e,i){return zt(Rt,t,e,i)}(n,o,a):"hsv"===e[1]?function(t,e,i){return zt(Et,t,e,i)}(n,o,a):Ft(n,o,a),{r:i[0],g:i[1],b:i[2],a:s}}const Nt={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Wt={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};let Ht;function jt(t){Ht||(Ht=function(){const t={},e=Object.keys(Wt),i=Object.keys(Nt);let s,n,o,a,r;for(s=0;s<e.length;s++){for(a=r=e[s],n=0;n<i.length;n++)o=i[n],r=r.replace(o,Nt[o]);o=parseInt(Wt[a],16),t[r]=[o>>16&255,o>>8&255,255&o]}return t}(),Ht.transparent=[0,0,0,0]);const e=Ht[t.toLowerCase()];return e&&{r:e[0],g:e[1],b:e[2],a:4===e.length?e[3]:255}}const $t=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;const Yt=t=>t<=.0031308?12.92*t:1.055*Math.pow(t,1/2.4)-.055,Ut=t=>t<=.04045?t/12.92:Math.pow((t+.055)/1.055,2.4);function Xt(t,e,i){if(t){let s=It(t);s[e]=Math.max(0,Math.min(s[e]+s[e]*i,0===e?360:1)),s=Ft(s),t.r=s[0],t.g=s[1],t.b=s[2]}}function qt(t,e){return t?Object.assign(e||{},t):t}function Kt(t){var e={r:0,g:0,b:0,a:255};return Array.isArray(t)?t.length>=3&&(e={r:t[0],g:t[1],b:t[2],a:255},t.length>3&&(e.a=Mt(t[3]))):(e=qt(t,{r:0,g:0,b:0,a:1})).a=Mt(e.a),e}function Gt(t){return"r"===t.charAt(0)?function(t){const e=$t.exec(t);let i,s,n,o=255;if(e){if(e[7]!==i){const t=+e[7];o=e[8]?vt(t):yt(255*t,0,255)}return i=+e[1],s=+e[3],n=+e[5],i=255&(e[2]?vt(i):yt(i,0,255)),s=255&(e[4]?vt(s):yt(s,0,255)),n=255&(e[6]?vt(n):yt(n,0,255)),{r:i,g:s,b:n,a:o}}}(t):Bt(t)}class Jt{constructor(t){if(t instanceof Jt)return t;const e=typeof t;let i;var s,n,o;"object"===e?i=Kt(t):"string"===e&&(o=(s=t).length,"#"===s[0]&&(4===o||5===o?n={r:255&17*St[s[1]],g:255&17*St[s[2]],b:255&17*St[s[3]],a:5===o?17*St[s[4]]:255}:7!==o&&9!==o||(n={r:St[s[1]]<<4|St[s[2]],g:St[s[3]]<<4|St[s[4]],b:St[s[5]]<<4|St[s[6]],a:9===o?St[s[7]]<<4|St[s[8]]:255})),i=n||jt(t)||Gt(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=qt(this._rgb);return t&&(t.a=wt(t.a)),t}set rgb(t){this._rgb=Kt(t)}rgbString(){return this._valid?(t=this._rgb)&&(t.a<255?`rgba(${t.r}, ${t.g}, ${t.b}, ${wt(t.a)})`:`rgb(${t.r}, ${t.g}, ${t.b})`):void 0;var t}hexString(){return this._valid?At(this._rgb):void 0}hslString(){return this._valid?function(t){if(!t)return;const e=It(t),i=e[0],s=kt(e[1]),n=kt(e[2]);return t.a<255?`hsla(${i}, ${s}%, ${n}%, ${wt(t.a)})`:`hsl(${i}, ${s}%, ${n}%)`}(this._rgb):void 0}mix(t,e){if(t){const i=this.rgb,s=t.rgb;let n;const o=e===n?.5:e,a=2*o-1,r=i.a-s.a,l=((a*r==-1?a:(a+r)/(1+a*r))+1)/2;n=1-l,i.r=255&l*i.r+n*s.r+.5,i.g=255&l*i.g+n*s.g+.5,i.b=255&l*i.b+n*s.b+.5,i.a=o*i.a+(1-o)*s.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=function(t,e,i){const s=Ut(wt(t.r)),n=Ut(wt(t.g)),o=Ut(wt(t.b));return{r:Mt(Yt(s+i*(Ut(wt(e.r))-s))),g:Mt(Yt(n+i*(Ut(wt(e.g))-n))),b:Mt(Yt(o+i*(Ut(wt(e.b))-o))),a:t.a+i*(e.a-t.a)}}(this._rgb,t._rgb,e)),this}clone(){return new Jt(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){return this._rgb.a*=1-t,this}greyscale(){const t=this._rgb,e=_t(.3*t.r+.59*t.g+.11*t.b);return t.r=t.g=t.b=e,this}opaquer(t){return this._rgb.a*=1+t,this}negate(){const t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Xt(this._rgb,2,t),this}darken(t){return Xt(this._rgb,2,-t),this}saturate(t){return Xt(this._rgb,1,t),this}desaturate(t){return Xt(this._rgb,1,-t),this}rotate(t){return function(t,e){var i=It(t);i[0]=Vt(i[0]+e),i=Ft(i),t.r=i[0],t.g=i[1],t.b=i[2]}(this._rgb,t),this}}function Zt(t){if(t&&"object"==typeof t){const e=t.toString();return"[object CanvasPattern]"===e||"[object CanvasGradient]"===e}return!1}function Qt(t){return Zt(t)?t:new Jt(t)}function te(t){return Zt(t)?t:new Jt(t).saturate(.5).darken(.1).hexString()}const ee=["x","y","borderWidth","radius","tension"],ie=["color","borderColor","backgroundColor"];const se=new Map;function ne(t,e,i){return function(t,e){e=e||{};const i=t+JSON.stringify(e);let s=se.get(i);return s||(s=new Intl.NumberFormat(t,e),se.set(i,s)),s}(e,i).format(t)}const oe={values:t=>n(t)?t:""+t,numeric(t,e,i){if(0===t)return"0";const s=this.chart.options.locale;let n,o=t;if(i.length>1){const e=Math.max(Math.abs(i[0].value),Math.abs(i[i.length-1].value));(e<1e-4||e>1e15)&&(n="scientific"),o=function(t,e){let i=e.length>3?e[2].value-e[1].value:e[1].value-e[0].value;Math.abs(i)>=1&&t!==Math.floor(t)&&(i=t-Math.floor(t));return i}(t,i)}const a=z(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),ne(t,s,l)},logarithmic(t,e,i){if(0===t)return"0";const s=i[e].significand||t/Math.pow(10,Math.floor(z(t)));return[1,2,3,5,10,15].includes(s)||e>.8*i.length?oe.numeric.call(this,t,e,i):""}};var ae={formatters:oe};const re=Object.create(null),le=Object.create(null);function he(t,e){if(!e)return t;const i=e.split(".");for(let e=0,s=i.length;e<s;++e){const s=i[e];t=t[s]||(t[s]=Object.create(null))}return t}function ce(t,e,i){return"string"==typeof e?x(he(t,e),i):x(he(t,""),e)}class de{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=t=>t.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(t,e)=>te(e.backgroundColor),this.hoverBorderColor=(t,e)=>te(e.borderColor),this.hoverColor=(t,e)=>te(e.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return ce(this,t,e)}get(t){return he(this,t)}describe(t,e){return ce(le,t,e)}override(t,e){return ce(re,t,e)}route(t,e,i,s){const n=he(this,t),a=he(this,i),r="_"+e;Object.defineProperties(n,{[r]:{value:n[e],writable:!0},[e]:{enumerable:!0,get(){const t=this[r],e=a[s];return o(t)?Object.assign({},e,t):l(t,e)},set(t){this[r]=t}}})}apply(t){t.forEach((t=>t(this)))}}var ue=new de({_scriptable:t=>!t.startsWith("on"),_indexable:t=>"events"!==t,hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[function(t){t.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),t.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>"onProgress"!==t&&"onComplete"!==t&&"fn"!==t}),t.set("animations",{colors:{type:"color",properties:ie},numbers:{type:"number",properties:ee}}),t.describe("animations",{_fallback:"animation"}),t.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>0|t}}}})},function(t){t.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})},function(t){t.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ae.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),t.route("scale.ticks","color","","color"),t.route("scale.grid","color","","borderColor"),t.route("scale.border","color","","borderColor"),t.route("scale.title","color","","color"),t.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&"callback"!==t&&"parser"!==t,_indexable:t=>"borderDash"!==t&&"tickBorderDash"!==t&&"dash"!==t}),t.describe("scales",{_fallback:"scale"}),t.describe("scale.ticks",{_scriptable:t=>"backdropPadding"!==t&&"callback"!==t,_indexable:t=>"backdropPadding"!==t})}]);function fe(){return"undefined"!=typeof window&&"undefined"!=typeof document}function ge(t){let e=t.parentNode;return e&&"[object ShadowRoot]"===e.toString()&&(e=e.host),e}function pe(t,e,i){let s;return"string"==typeof t?(s=parseInt(t,10),-1!==t.indexOf("%")&&(s=s/100*e.parentNode[i])):s=t,s}const me=t=>t.ownerDocument.defaultView.getComputedStyle(t,null);function xe(t,e){return me(t).getPropertyValue(e)}const be=["top","right","bottom","left"];function _e(t,e,i){const s={};i=i?"-"+i:"";for(let n=0;n<4;n++){const o=be[n];s[o]=parseFloat(t[e+"-"+o+i])||0}return s.width=s.left+s.right,s.height=s.top+s.bottom,s}const ye=(t,e,i)=>(t>0||e>0)&&(!i||!i.shadowRoot);function ve(t,e){if("native"in t)return t;const{canvas:i,currentDevicePixelRatio:s}=e,n=me(i),o="border-box"===n.boxSizing,a=_e(n,"padding"),r=_e(n,"border","width"),{x:l,y:h,box:c}=function(t,e){const i=t.touches,s=i&&i.length?i[0]:t,{offsetX:n,offsetY:o}=s;let a,r,l=!1;if(ye(n,o,t.target))a=n,r=o;else{const t=e.getBoundingClientRect();a=s.clientX-t.left,r=s.clientY-t.top,l=!0}return{x:a,y:r,box:l}}(t,i),d=a.left+(c&&r.left),u=a.top+(c&&r.top);let{width:f,height:g}=e;return o&&(f-=a.width+r.width,g-=a.height+r.height),{x:Math.round((l-d)/f*i.width/s),y:Math.round((h-u)/g*i.height/s)}}const Me=t=>Math.round(10*t)/10;function we(t,e,i,s){const n=me(t),o=_e(n,"margin"),a=pe(n.maxWidth,t,"clientWidth")||T,r=pe(n.maxHeight,t,"clientHeight")||T,l=function(t,e,i){let s,n;if(void 0===e||void 0===i){const o=t&&ge(t);if(o){const t=o.getBoundingClientRect(),a=me(o),r=_e(a,"border","width"),l=_e(a,"padding");e=t.width-l.width-r.width,i=t.height-l.height-r.height,s=pe(a.maxWidth,o,"clientWidth"),n=pe(a.maxHeight,o,"clientHeight")}else e=t.clientWidth,i=t.clientHeight}return{width:e,height:i,maxWidth:s||T,maxHeight:n||T}}(t,e,i);let{width:h,height:c}=l;if("content-box"===n.boxSizing){const t=_e(n,"border","width"),e=_e(n,"padding");h-=e.width+t.width,c-=e.height+t.height}h=Math.max(0,h-o.width),c=Math.max(0,s?h/s:c-o.height),h=Me(Math.min(h,a,l.maxWidth)),c=Me(Math.min(c,r,l.maxHeight)),h&&!c&&(c=Me(h/2));return(void 0!==e||void 0!==i)&&s&&l.height&&c>l.height&&(c=l.height,h=Me(Math.floor(c*s))),{width:h,height:c}}function ke(t,e,i){const s=e||1,n=Me(t.height*s),o=Me(t.width*s);t.height=Me(t.height),t.width=Me(t.width);const a=t.canvas;a.style&&(i||!a.style.height&&!a.style.width)&&(a.style.height=`${t.height}px`,a.style.width=`${t.width}px`);const r=Math.floor(n),l=Math.floor(o);return(t.currentDevicePixelRatio!==s||a.height!==r||a.width!==l)&&(t.currentDevicePixelRatio=s,a.height=r,a.width=l,t.ctx.setTransform(s,0,0,s,0,0),!0)}const Se=function(){let t=!1;try{const e={get passive(){return t=!0,!1}};fe()&&(window.addEventListener("test",null,e),window.removeEventListener("test",null,e))}catch(t){}return t}();function Pe(t,e){const i=xe(t,e),s=i&&i.match(/^(\\d+)(\\.\\d+)?px$/);return s?+s[1]:void 0}function De(t){return!t||s(t.size)||s(t.family)?null:(t.style?t.style+" ":"")+(t.weight?t.weight+" ":"")+t.size+"px "+t.family}function Ce(t,e,i,s,n){let o=e[n];return o||(o=e[n]=t.measureText(n).width,i.push(n)),o>s&&(s=o),s}function Oe(t,e,i,s){let o=(s=s||{}).data=s.data||{},a=s.garbageCollect=s.garbageCollect||[];s.font!==e&&(o=s.data={},a=s.garbageCollect=[],s.font=e),t.save(),t.font=e;let r=0;const l=i.length;let h,c,d,u,f;for(h=0;h<l;h++)if(u=i[h],null==u||n(u)){if(n(u))for(c=0,d=u.length;c<d;c++)f=u[c],null==f||n(f)||(r=Ce(t,o,a,r,f))}else r=Ce(t,o,a,r,u);t.restore();const g=a.length/2;if(g>i.length){for(h=0;h<g;h++)delete o[a[h]];a.splice(0,g)}return r}function Ae(t,e,i){const s=t.currentDevicePixelRatio,n=0!==i?Math.max(i/2,.5):0;return Math.round((e-n)*s)/s+n}function Te(t,e){(e||t)&&((e=e||t.getContext("2d")).save(),e.resetTransform(),e.clearRect(0,0,t.width,t.height),e.restore())}function Le(t,e,i,s){Ee(t,e,i,s,null)}function Ee(t,e,i,s,n){let o,a,r,l,h,c,d,u;const f=e.pointStyle,g=e.rotation,p=e.radius;let m=(g||0)*L;if(f&&"object"==typeof f&&(o=f.toString(),"[object HTMLImageElement]"===o||"[object HTMLCanvasElement]"===o))return t.save(),t.translate(i,s),t.rotate(m),t.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),void t.restore();if(!(isNaN(p)||p<=0)){switch(t.beginPath(),f){default:n?t.ellipse(i,s,n/2,p,0,0,O):t.arc(i,s,p,0,O),t.closePath();break;case"triangle":c=n?n/2:p,t.moveTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),t.closePath();break;case"rectRounded":h=.516*p,l=p-h,a=Math.cos(m+R)*l,d=Math.cos(m+R)*(n?n/2-h:l),r=Math.sin(m+R)*l,u=Math.sin(m+R)*(n?n/2-h:l),t.arc(i-d,s-r,h,m-C,m-E),t.arc(i+u,s-a,h,m-E,m),t.arc(i+d,s+r,h,m,m+E),t.arc(i-u,s+a,h,m+E,m+C),t.closePath();break;case"rect":if(!g){l=Math.SQRT1_2*p,c=n?n/2:l,t.rect(i-c,s-l,2*c,2*l);break}m+=R;case"rectRot":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+u,s-a),t.lineTo(i+d,s+r),t.lineTo(i-u,s+a),t.closePath();break;case"crossRot":m+=R;case"cross":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"star":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a),m+=R,d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"line":a=n?n/2:Math.cos(m)*p,r=Math.sin(m)*p,t.moveTo(i-a,s-r),t.lineTo(i+a,s+r);break;case"dash":t.moveTo(i,s),t.lineTo(i+Math.cos(m)*(n?n/2:p),s+Math.sin(m)*p);break;case!1:t.closePath()}t.fill(),e.borderWidth>0&&t.stroke()}}function Re(t,e,i){return i=i||.5,!e||t&&t.x>e.left-i&&t.x<e.right+i&&t.y>e.top-i&&t.y<e.bottom+i}function Ie(t,e){t.save(),t.beginPath(),t.rect(e.left,e.top,e.right-e.left,e.bottom-e.top),t.clip()}function ze(t){t.restore()}function Fe(t,e,i,s,n){if(!e)return t.lineTo(i.x,i.y);if("middle"===n){const s=(e.x+i.x)/2;t.lineTo(s,e.y),t.lineTo(s,i.y)}else"after"===n!=!!s?t.lineTo(e.x,i.y):t.lineTo(i.x,e.y);t.lineTo(i.x,i.y)}function Ve(t,e,i,s){if(!e)return t.lineTo(i.x,i.y);t.bezierCurveTo(s?e.cp1x:e.cp2x,s?e.cp1y:e.cp2y,s?i.cp2x:i.cp1x,s?i.cp2y:i.cp1y,i.x,i.y)}function Be(t,e,i,s,n){if(n.strikethrough||n.underline){const o=t.measureText(s),a=e-o.actualBoundingBoxLeft,r=e+o.actualBoundingBoxRight,l=i-o.actualBoundingBoxAscent,h=i+o.actualBoundingBoxDescent,c=n.strikethrough?(l+h)/2:h;t.strokeStyle=t.fillStyle,t.beginPath(),t.lineWidth=n.decorationWidth||2,t.moveTo(a,c),t.lineTo(r,c),t.stroke()}}function Ne(t,e){const i=t.fillStyle;t.fillStyle=e.color,t.fillRect(e.left,e.top,e.width,e.height),t.fillStyle=i}function We(t,e,i,o,a,r={}){const l=n(e)?e:[e],h=r.strokeWidth>0&&""!==r.strokeColor;let c,d;for(t.save(),t.font=a.string,function(t,e){e.translation&&t.translate(e.translation[0],e.translation[1]),s(e.rotation)||t.rotate(e.rotation),e.color&&(t.fillStyle=e.color),e.textAlign&&(t.textAlign=e.textAlign),e.textBaseline&&(t.textBaseline=e.textBaseline)}(t,r),c=0;c<l.length;++c)d=l[c],r.backdrop&&Ne(t,r.backdrop),h&&(r.strokeColor&&(t.strokeStyle=r.strokeColor),s(r.strokeWidth)||(t.lineWidth=r.strokeWidth),t.strokeText(d,i,o,r.maxWidth)),t.fillText(d,i,o,r.maxWidth),Be(t,i,o,d,r),o+=Number(a.lineHeight);t.restore()}function He(t,e){const{x:i,y:s,w:n,h:o,radius:a}=e;t.arc(i+a.topLeft,s+a.topLeft,a.topLeft,1.5*C,C,!0),t.lineTo(i,s+o-a.bottomLeft),t.arc(i+a.bottomLeft,s+o-a.bottomLeft,a.bottomLeft,C,E,!0),t.lineTo(i+n-a.bottomRight,s+o),t.arc(i+n-a.bottomRight,s+o-a.bottomRight,a.bottomRight,E,0,!0),t.lineTo(i+n,s+a.topRight),t.arc(i+n-a.topRight,s+a.topRight,a.topRight,0,-E,!0),t.lineTo(i+a.topLeft,s)}function je(t,e=[""],i,s,n=(()=>t[0])){const o=i||t;void 0===s&&(s=ti("_fallback",t));const a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:t,_rootScopes:o,_fallback:s,_getTarget:n,override:i=>je([i,...t],e,o,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete e._keys,delete t[0][i],!0),get:(i,s)=>qe(i,s,(()=>function(t,e,i,s){let n;for(const o of e)if(n=ti(Ue(o,t),i),void 0!==n)return Xe(t,n)?Ze(i,s,t,n):n}(s,e,t,i))),getOwnPropertyDescriptor:(t,e)=>Reflect.getOwnPropertyDescriptor(t._scopes[0],e),getPrototypeOf:()=>Reflect.getPrototypeOf(t[0]),has:(t,e)=>ei(t).includes(e),ownKeys:t=>ei(t),set(t,e,i){const s=t._storage||(t._storage=n());return t[e]=s[e]=i,delete t._keys,!0}})}function $e(t,e,i,s){const a={_cacheable:!1,_proxy:t,_context:e,_subProxy:i,_stack:new Set,_descriptors:Ye(t,s),setContext:e=>$e(t,e,i,s),override:n=>$e(t.override(n),e,i,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete t[i],!0),get:(t,e,i)=>qe(t,e,(()=>function(t,e,i){const{_proxy:s,_context:a,_subProxy:r,_descriptors:l}=t;let h=s[e];S(h)&&l.isScriptable(e)&&(h=function(t,e,i,s){const{_proxy:n,_context:o,_subProxy:a,_stack:r}=i;if(r.has(t))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+t);r.add(t);let l=e(o,a||s);r.delete(t),Xe(t,l)&&(l=Ze(n._scopes,n,t,l));return l}(e,h,t,i));n(h)&&h.length&&(h=function(t,e,i,s){const{_proxy:n,_context:a,_subProxy:r,_descriptors:l}=i;if(void 0!==a.index&&s(t))return e[a.index%e.length];if(o(e[0])){const i=e,s=n._scopes.filter((t=>t!==i));e=[];for(const o of i){const i=Ze(s,n,t,o);e.push($e(i,a,r&&r[t],l))}}return e}(e,h,t,l.isIndexable));Xe(e,h)&&(h=$e(h,a,r&&r[e],l));return h}(t,e,i))),getOwnPropertyDescriptor:(e,i)=>e._descriptors.allKeys?Reflect.has(t,i)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(t,i),getPrototypeOf:()=>Reflect.getPrototypeOf(t),has:(e,i)=>Reflect.has(t,i),ownKeys:()=>Reflect.ownKeys(t),set:(e,i,s)=>(t[i]=s,delete e[i],!0)})}function Ye(t,e={scriptable:!0,indexable:!0}){const{_scriptable:i=e.scriptable,_indexable:s=e.indexable,_allKeys:n=e.allKeys}=t;return{allKeys:n,scriptable:i,indexable:s,isScriptable:S(i)?i:()=>i,isIndexable:S(s)?s:()=>s}}const Ue=(t,e)=>t?t+w(e):e,Xe=(t,e)=>o(e)&&"adapters"!==t&&(null===Object.getPrototypeOf(e)||e.constructor===Object);function qe(t,e,i){if(Object.prototype.hasOwnProperty.call(t,e)||"constructor"===e)return t[e];const s=i();return t[e]=s,s}function Ke(t,e,i){return S(t)?t(e,i):t}const Ge=(t,e)=>!0===t?e:"string"==typeof t?M(e,t):void 0;function Je(t,e,i,s,n){for(const o of e){const e=Ge(i,o);if(e){t.add(e);const o=Ke(e._fallback,i,n);if(void 0!==o&&o!==i&&o!==s)return o}else if(!1===e&&void 0!==s&&i!==s)return null}return!1}function Ze(t,e,i,s){const a=e._rootScopes,r=Ke(e._fallback,i,s),l=[...t,...a],h=new Set;h.add(s);let c=Qe(h,l,i,r||i,s);return null!==c&&((void 0===r||r===i||(c=Qe(h,l,r,c,s),null!==c))&&je(Array.from(h),[""],a,r,(()=>function(t,e,i){const s=t._getTarget();e in s||(s[e]={});const a=s[e];if(n(a)&&o(i))return i;return a||{}}(e,i,s))))}function Qe(t,e,i,s,n){for(;i;)i=Je(t,e,i,s,n);return i}function ti(t,e){for(const i of e){if(!i)continue;const e=i[t];if(void 0!==e)return e}}function ei(t){let e=t._keys;return e||(e=t._keys=function(t){const e=new Set;for(const i of t)for(const t of Object.keys(i).filter((t=>!t.startsWith("_"))))e.add(t);return Array.from(e)}(t._scopes)),e}function ii(t,e,i,s){const{iScale:n}=t,{key:o="r"}=this._parsing,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={r:n.parse(M(c,o),h)};return a}const si=Number.EPSILON||1e-14,ni=(t,e)=>e<t.length&&!t[e].skip&&t[e],oi=t=>"x"===t?"y":"x";function ai(t,e,i,s){const n=t.skip?e:t,o=e,a=i.skip?e:i,r=q(o,n),l=q(a,o);let h=r/(r+l),c=l/(r+l);h=isNaN(h)?0:h,c=isNaN(c)?0:c;const d=s*h,u=s*c;return{previous:{x:o.x-d*(a.x-n.x),y:o.y-d*(a.y-n.y)},next:{x:o.x+u*(a.x-n.x),y:o.y+u*(a.y-n.y)}}}function ri(t,e="x"){const i=oi(e),s=t.length,n=Array(s).fill(0),o=Array(s);let a,r,l,h=ni(t,0);for(a=0;a<s;++a)if(r=l,l=h,h=ni(t,a+1),l){if(h){const t=h[e]-l[e];n[a]=0!==t?(h[i]-l[i])/t:0}o[a]=r?h?F(n[a-1])!==F(n[a])?0:(n[a-1]+n[a])/2:n[a-1]:n[a]}!function(t,e,i){const s=t.length;let n,o,a,r,l,h=ni(t,0);for(let c=0;c<s-1;++c)l=h,h=ni(t,c+1),l&&h&&(V(e[c],0,si)?i[c]=i[c+1]=0:(n=i[c]/e[c],o=i[c+1]/e[c],r=Math.pow(n,2)+Math.pow(o,2),r<=9||(a=3/Math.sqrt(r),i[c]=n*a*e[c],i[c+1]=o*a*e[c])))}(t,n,o),function(t,e,i="x"){const s=oi(i),n=t.length;let o,a,r,l=ni(t,0);for(let h=0;h<n;++h){if(a=r,r=l,l=ni(t,h+1),!r)continue;const n=r[i],c=r[s];a&&(o=(n-a[i])/3,r[`cp1${i}`]=n-o,r[`cp1${s}`]=c-o*e[h]),l&&(o=(l[i]-n)/3,r[`cp2${i}`]=n+o,r[`cp2${s}`]=c+o*e[h])}}(t,o,e)}function li(t,e,i){return Math.max(Math.min(t,i),e)}function hi(t,e,i,s,n){let o,a,r,l;if(e.spanGaps&&(t=t.filter((t=>!t.skip))),"monotone"===e.cubicInterpolationMode)ri(t,n);else{let i=s?t[t.length-1]:t[0];for(o=0,a=t.length;o<a;++o)r=t[o],l=ai(i,r,t[Math.min(o+1,a-(s?0:1))%a],e.tension),r.cp1x=l.previous.x,r.cp1y=l.previous.y,r.cp2x=l.next.x,r.cp2y=l.next.y,i=r}e.capBezierPoints&&function(t,e){let i,s,n,o,a,r=Re(t[0],e);for(i=0,s=t.length;i<s;++i)a=o,o=r,r=i<s-1&&Re(t[i+1],e),o&&(n=t[i],a&&(n.cp1x=li(n.cp1x,e.left,e.right),n.cp1y=li(n.cp1y,e.top,e.bottom)),r&&(n.cp2x=li(n.cp2x,e.left,e.right),n.cp2y=li(n.cp2y,e.top,e.bottom)))}(t,i)}const ci=t=>0===t||1===t,di=(t,e,i)=>-Math.pow(2,10*(t-=1))*Math.sin((t-e)*O/i),ui=(t,e,i)=>Math.pow(2,-10*t)*Math.sin((t-e)*O/i)+1,fi={linear:t=>t,easeInQuad:t=>t*t,easeOutQuad:t=>-t*(t-2),easeInOutQuad:t=>(t/=.5)<1?.5*t*t:-.5*(--t*(t-2)-1),easeInCubic:t=>t*t*t,easeOutCubic:t=>(t-=1)*t*t+1,easeInOutCubic:t=>(t/=.5)<1?.5*t*t*t:.5*((t-=2)*t*t+2),easeInQuart:t=>t*t*t*t,easeOutQuart:t=>-((t-=1)*t*t*t-1),easeInOutQuart:t=>(t/=.5)<1?.5*t*t*t*t:-.5*((t-=2)*t*t*t-2),easeInQuint:t=>t*t*t*t*t,easeOutQuint:t=>(t-=1)*t*t*t*t+1,easeInOutQuint:t=>(t/=.5)<1?.5*t*t*t*t*t:.5*((t-=2)*t*t*t*t+2),easeInSine:t=>1-Math.cos(t*E),easeOutSine:t=>Math.sin(t*E),easeInOutSine:t=>-.5*(Math.cos(C*t)-1),easeInExpo:t=>0===t?0:Math.pow(2,10*(t-1)),easeOutExpo:t=>1===t?1:1-Math.pow(2,-10*t),easeInOutExpo:t=>ci(t)?t:t<.5?.5*Math.pow(2,10*(2*t-1)):.5*(2-Math.pow(2,-10*(2*t-1))),easeInCirc:t=>t>=1?t:-(Math.sqrt(1-t*t)-1),easeOutCirc:t=>Math.sqrt(1-(t-=1)*t),easeInOutCirc:t=>(t/=.5)<1?-.5*(Math.sqrt(1-t*t)-1):.5*(Math.sqrt(1-(t-=2)*t)+1),easeInElastic:t=>ci(t)?t:di(t,.075,.3),easeOutElastic:t=>ci(t)?t:ui(t,.075,.3),easeInOutElastic(t){const e=.1125;return ci(t)?t:t<.5?.5*di(2*t,e,.45):.5+.5*ui(2*t-1,e,.45)},easeInBack(t){const e=1.70158;return t*t*((e+1)*t-e)},easeOutBack(t){const e=1.70158;return(t-=1)*t*((e+1)*t+e)+1},easeInOutBack(t){let e=1.70158;return(t/=.5)<1?t*t*((1+(e*=1.525))*t-e)*.5:.5*((t-=2)*t*((1+(e*=1.525))*t+e)+2)},easeInBounce:t=>1-fi.easeOutBounce(1-t),easeOutBounce(t){const e=7.5625,i=2.75;return t<1/i?e*t*t:t<2/i?e*(t-=1.5/i)*t+.75:t<2.5/i?e*(t-=2.25/i)*t+.9375:e*(t-=2.625/i)*t+.984375},easeInOutBounce:t=>t<.5?.5*fi.easeInBounce(2*t):.5*fi.easeOutBounce(2*t-1)+.5};function gi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:t.y+i*(e.y-t.y)}}function pi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:"middle"===s?i<.5?t.y:e.y:"after"===s?i<1?t.y:e.y:i>0?e.y:t.y}}function mi(t,e,i,s){const n={x:t.cp2x,y:t.cp2y},o={x:e.cp1x,y:e.cp1y},a=gi(t,n,i),r=gi(n,o,i),l=gi(o,e,i),h=gi(a,r,i),c=gi(r,l,i);return gi(h,c,i)}const xi=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,bi=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function _i(t,e){const i=(""+t).match(xi);if(!i||"normal"===i[1])return 1.2*e;switch(t=+i[2],i[3]){case"px":return t;case"%":t/=100}return e*t}const yi=t=>+t||0;function vi(t,e){const i={},s=o(e),n=s?Object.keys(e):e,a=o(t)?s?i=>l(t[i],t[e[i]]):e=>t[e]:()=>t;for(const t of n)i[t]=yi(a(t));return i}function Mi(t){return vi(t,{top:"y",right:"x",bottom:"y",left:"x"})}function wi(t){return vi(t,["topLeft","topRight","bottomLeft","bottomRight"])}function ki(t){const e=Mi(t);return e.width=e.left+e.right,e.height=e.top+e.bottom,e}function Si(t,e){t=t||{},e=e||ue.font;let i=l(t.size,e.size);"string"==typeof i&&(i=parseInt(i,10));let s=l(t.style,e.style);s&&!(""+s).match(bi)&&(console.warn(\'Invalid font style specified: "\'+s+\'"\'),s=void 0);const n={family:l(t.family,e.family),lineHeight:_i(l(t.lineHeight,e.lineHeight),i),size:i,style:s,weight:l(t.weight,e.weight),string:""};return n.string=De(n),n}function Pi(t,e,i,s){let o,a,r,l=!0;for(o=0,a=t.length;o<a;++o)if(r=t[o],void 0!==r&&(void 0!==e&&"function"==typeof r&&(r=r(e),l=!1),void 0!==i&&n(r)&&(r=r[i%r.length],l=!1),void 0!==r))return s&&!l&&(s.cacheable=!1),r}function Di(t,e,i){const{min:s,max:n}=t,o=c(e,(n-s)/2),a=(t,e)=>i&&0===t?0:t+e;return{min:a(s,-Math.abs(o)),max:a(n,o)}}function Ci(t,e){return Object.assign(Object.create(t),e)}function Oi(t,e,i){return t?function(t,e){return{x:i=>t+t+e-i,setWidth(t){e=t},textAlign:t=>"center"===t?t:"right"===t?"left":"right",xPlus:(t,e)=>t-e,leftForLtr:(t,e)=>t-e}}(e,i):{x:t=>t,setWidth(t){},textAlign:t=>t,xPlus:(t,e)=>t+e,leftForLtr:(t,e)=>t}}function Ai(t,e){let i,s;"ltr"!==e&&"rtl"!==e||(i=t.canvas.style,s=[i.getPropertyValue("direction"),i.getPropertyPriority("direction")],i.setProperty("direction",e,"important"),t.prevTextDirection=s)}function Ti(t,e){void 0!==e&&(delete t.prevTextDirection,t.canvas.style.setProperty("direction",e[0],e[1]))}function Li(t){return"angle"===t?{between:J,compare:K,normalize:G}:{between:tt,compare:(t,e)=>t-e,normalize:t=>t}}function Ei({start:t,end:e,count:i,loop:s,style:n}){return{start:t%i,end:e%i,loop:s&&(e-t+1)%i==0,style:n}}function Ri(t,e,i){if(!i)return[t];const{property:s,start:n,end:o}=i,a=e.length,{compare:r,between:l,normalize:h}=Li(s),{start:c,end:d,loop:u,style:f}=function(t,e,i){const{property:s,start:n,end:o}=i,{between:a,normalize:r}=Li(s),l=e.length;let h,c,{start:d,end:u,loop:f}=t;if(f){for(d+=l,u+=l,h=0,c=l;h<c&&a(r(e[d%l][s]),n,o);++h)d--,u--;d%=l,u%=l}return u<d&&(u+=l),{start:d,end:u,loop:f,style:t.style}}(t,e,i),g=[];let p,m,x,b=!1,_=null;const y=()=>b||l(n,x,p)&&0!==r(n,x),v=()=>!b||0===r(o,p)||l(o,x,p);for(let t=c,i=c;t<=d;++t)m=e[t%a],m.skip||(p=h(m[s]),p!==x&&(b=l(p,n,o),null===_&&y()&&(_=0===r(p,n)?t:i),null!==_&&v()&&(g.push(Ei({start:_,end:t,loop:u,count:a,style:f})),_=null),i=t,x=p));return null!==_&&g.push(Ei({start:_,end:d,loop:u,count:a,style:f})),g}function Ii(t,e){const i=[],s=t.segments;for(let n=0;n<s.length;n++){const o=Ri(s[n],t.points,e);o.length&&i.push(...o)}return i}function zi(t,e){const i=t.points,s=t.options.spanGaps,n=i.length;if(!n)return[];const o=!!t._loop,{start:a,end:r}=function(t,e,i,s){let n=0,o=e-1;if(i&&!s)for(;n<e&&!t[n].skip;)n++;for(;n<e&&t[n].skip;)n++;for(n%=e,i&&(o+=n);o>n&&t[o%e].skip;)o--;return o%=e,{start:n,end:o}}(i,n,o,s);if(!0===s)return Fi(t,[{start:a,end:r,loop:o}],i,e);return Fi(t,function(t,e,i,s){const n=t.length,o=[];let a,r=e,l=t[e];for(a=e+1;a<=i;++a){const i=t[a%n];i.skip||i.stop?l.skip||(s=!1,o.push({start:e%n,end:(a-1)%n,loop:s}),e=r=i.stop?a:null):(r=a,l.skip&&(e=a)),l=i}return null!==r&&o.push({start:e%n,end:r%n,loop:s}),o}(i,a,r<a?r+n:r,!!t._fullLoop&&0===a&&r===n-1),i,e)}function Fi(t,e,i,s){return s&&s.setContext&&i?function(t,e,i,s){const n=t._chart.getContext(),o=Vi(t.options),{_datasetIndex:a,options:{spanGaps:r}}=t,l=i.length,h=[];let c=o,d=e[0].start,u=d;function f(t,e,s,n){const o=r?-1:1;if(t!==e){for(t+=l;i[t%l].skip;)t-=o;for(;i[e%l].skip;)e+=o;t%l!=e%l&&(h.push({start:t%l,end:e%l,loop:s,style:n}),c=n,d=e%l)}}for(const t of e){d=r?d:t.start;let e,o=i[d%l];for(u=d+1;u<=t.end;u++){const r=i[u%l];e=Vi(s.setContext(Ci(n,{type:"segment",p0:o,p1:r,p0DataIndex:(u-1)%l,p1DataIndex:u%l,datasetIndex:a}))),Bi(e,c)&&f(d,u-1,t.loop,c),o=r,c=e}d<u-1&&f(d,u-1,t.loop,c)}return h}(t,e,i,s):e}function Vi(t){return{backgroundColor:t.backgroundColor,borderCapStyle:t.borderCapStyle,borderDash:t.borderDash,borderDashOffset:t.borderDashOffset,borderJoinStyle:t.borderJoinStyle,borderWidth:t.borderWidth,borderColor:t.borderColor}}function Bi(t,e){if(!e)return!1;const i=[],s=function(t,e){return Zt(e)?(i.includes(e)||i.push(e),i.indexOf(e)):e};return JSON.stringify(t,s)!==JSON.stringify(e,s)}function Ni(t,e,i){return t.options.clip?t[i]:e[i]}function Wi(t,e){const i=e._clip;if(i.disabled)return!1;const s=function(t,e){const{xScale:i,yScale:s}=t;return i&&s?{left:Ni(i,e,"left"),right:Ni(i,e,"right"),top:Ni(s,e,"top"),bottom:Ni(s,e,"bottom")}:e}(e,t.chartArea);return{left:!1===i.left?0:s.left-(!0===i.left?0:i.left),right:!1===i.right?t.width:s.right+(!0===i.right?0:i.right),top:!1===i.top?0:s.top-(!0===i.top?0:i.top),bottom:!1===i.bottom?t.height:s.bottom+(!0===i.bottom?0:i.bottom)}}var Hi=Object.freeze({__proto__:null,HALF_PI:E,INFINITY:T,PI:C,PITAU:A,QUARTER_PI:R,RAD_PER_DEG:L,TAU:O,TWO_THIRDS_PI:I,_addGrace:Di,_alignPixel:Ae,_alignStartEnd:ft,_angleBetween:J,_angleDiff:K,_arrayUnique:lt,_attachContext:$e,_bezierCurveTo:Ve,_bezierInterpolation:mi,_boundSegment:Ri,_boundSegments:Ii,_capitalize:w,_computeSegments:zi,_createResolver:je,_decimalPlaces:U,_deprecated:function(t,e,i,s){void 0!==e&&console.warn(t+\': "\'+i+\'" is deprecated. Please use "\'+s+\'" instead\')},_descriptors:Ye,_elementsEqual:f,_factorize:N,_filterBetween:nt,_getParentNode:ge,_getStartAndCountOfVisiblePoints:pt,_int16Range:Q,_isBetween:tt,_isClickEvent:D,_isDomSupported:fe,_isPointInArea:Re,_limitValue:Z,_longestText:Oe,_lookup:et,_lookupByKey:it,_measureText:Ce,_merger:m,_mergerIf:_,_normalizeAngle:G,_parseObjectDataRadialScale:ii,_pointInLine:gi,_readValueToProps:vi,_rlookupByKey:st,_scaleRangesChanged:mt,_setMinAndMaxByKey:j,_splitKey:v,_steppedInterpolation:pi,_steppedLineTo:Fe,_textX:gt,_toLeftRightCenter:ut,_updateBezierControlPoints:hi,addRoundedRectPath:He,almostEquals:V,almostWhole:H,callback:d,clearCanvas:Te,clipArea:Ie,clone:g,color:Qt,createContext:Ci,debounce:dt,defined:k,distanceBetweenPoints:q,drawPoint:Le,drawPointLegend:Ee,each:u,easingEffects:fi,finiteOrDefault:r,fontString:function(t,e,i){return e+" "+t+"px "+i},formatNumber:ne,getAngleFromPoint:X,getDatasetClipArea:Wi,getHoverColor:te,getMaximumSize:we,getRelativePosition:ve,getRtlAdapter:Oi,getStyle:xe,isArray:n,isFinite:a,isFunction:S,isNullOrUndef:s,isNumber:W,isObject:o,isPatternOrGradient:Zt,listenArrayEvents:at,log10:z,merge:x,mergeIf:b,niceNum:B,noop:e,overrideTextDirection:Ai,readUsedSize:Pe,renderText:We,requestAnimFrame:ht,resolve:Pi,resolveObjectKey:M,restoreTextDirection:Ti,retinaScale:ke,setsEqual:P,sign:F,splineCurve:ai,splineCurveMonotone:ri,supportsEventListenerOptions:Se,throttled:ct,toDegrees:Y,toDimension:c,toFont:Si,toFontString:De,toLineHeight:_i,toPadding:ki,toPercentage:h,toRadians:$,toTRBL:Mi,toTRBLCorners:wi,uid:i,unclipArea:ze,unlistenArrayEvents:rt,valueOrDefault:l});function ji(t,e,i,n){const{controller:o,data:a,_sorted:r}=t,l=o._cachedMeta.iScale,h=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null;if(l&&e===l.axis&&"r"!==e&&r&&a.length){const r=l._reversePixels?st:it;if(!n){const n=r(a,e,i);if(h){const{vScale:e}=o._cachedMeta,{_parsed:i}=t,a=i.slice(0,n.lo+1).reverse().findIndex((t=>!s(t[e.axis])));n.lo-=Math.max(0,a);const r=i.slice(n.hi).findIndex((t=>!s(t[e.axis])));n.hi+=Math.max(0,r)}return n}if(o._sharedOptions){const t=a[0],s="function"==typeof t.getRange&&t.getRange(e);if(s){const t=r(a,e,i-s),n=r(a,e,i+s);return{lo:t.lo,hi:n.hi}}}}return{lo:0,hi:a.length-1}}function $i(t,e,i,s,n){const o=t.getSortedVisibleDatasetMetas(),a=i[e];for(let t=0,i=o.length;t<i;++t){const{index:i,data:r}=o[t],{lo:l,hi:h}=ji(o[t],e,a,n);for(let t=l;t<=h;++t){const e=r[t];e.skip||s(e,i,t)}}}function Yi(t,e,i,s,n){const o=[];if(!n&&!t.isPointInArea(e))return o;return $i(t,i,e,(function(i,a,r){(n||Re(i,t.chartArea,0))&&i.inRange(e.x,e.y,s)&&o.push({element:i,datasetIndex:a,index:r})}),!0),o}function Ui(t,e,i,s,n,o){let a=[];const r=function(t){const e=-1!==t.indexOf("x"),i=-1!==t.indexOf("y");return function(t,s){const n=e?Math.abs(t.x-s.x):0,o=i?Math.abs(t.y-s.y):0;return Math.sqrt(Math.pow(n,2)+Math.pow(o,2))}}(i);let l=Number.POSITIVE_INFINITY;return $i(t,i,e,(function(i,h,c){const d=i.inRange(e.x,e.y,n);if(s&&!d)return;const u=i.getCenterPoint(n);if(!(!!o||t.isPointInArea(u))&&!d)return;const f=r(e,u);f<l?(a=[{element:i,datasetIndex:h,index:c}],l=f):f===l&&a.push({element:i,datasetIndex:h,index:c})})),a}function Xi(t,e,i,s,n,o){return o||t.isPointInArea(e)?"r"!==i||s?Ui(t,e,i,s,n,o):function(t,e,i,s){let n=[];return $i(t,i,e,(function(t,i,o){const{startAngle:a,endAngle:r}=t.getProps(["startAngle","endAngle"],s),{angle:l}=X(t,{x:e.x,y:e.y});J(l,a,r)&&n.push({element:t,datasetIndex:i,index:o})})),n}(t,e,i,n):[]}function qi(t,e,i,s,n){const o=[],a="x"===i?"inXRange":"inYRange";let r=!1;return $i(t,i,e,((t,s,l)=>{t[a]&&t[a](e[i],n)&&(o.push({element:t,datasetIndex:s,index:l}),r=r||t.inRange(e.x,e.y,n))})),s&&!r?[]:o}var Ki={evaluateInteractionItems:$i,modes:{index(t,e,i,s){const n=ve(e,t),o=i.axis||"x",a=i.includeInvisible||!1,r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a),l=[];return r.length?(t.getSortedVisibleDatasetMetas().forEach((t=>{const e=r[0].index,i=t.data[e];i&&!i.skip&&l.push({element:i,datasetIndex:t.index,index:e})})),l):[]},dataset(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;let r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a);if(r.length>0){const e=r[0].datasetIndex,i=t.getDatasetMeta(e).data;r=[];for(let t=0;t<i.length;++t)r.push({element:i[t],datasetIndex:e,index:t})}return r},point:(t,e,i,s)=>Yi(t,ve(e,t),i.axis||"xy",s,i.includeInvisible||!1),nearest(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;return Xi(t,n,o,i.intersect,s,a)},x:(t,e,i,s)=>qi(t,ve(e,t),"x",i.intersect,s),y:(t,e,i,s)=>qi(t,ve(e,t),"y",i.intersect,s)}};const Gi=["left","top","right","bottom"];function Ji(t,e){return t.filter((t=>t.pos===e))}function Zi(t,e){return t.filter((t=>-1===Gi.indexOf(t.pos)&&t.box.axis===e))}function Qi(t,e){return t.sort(((t,i)=>{const s=e?i:t,n=e?t:i;return s.weight===n.weight?s.index-n.index:s.weight-n.weight}))}function ts(t,e){const i=function(t){const e={};for(const i of t){const{stack:t,pos:s,stackWeight:n}=i;if(!t||!Gi.includes(s))continue;const o=e[t]||(e[t]={count:0,placed:0,weight:0,size:0});o.count++,o.weight+=n}return e}(t),{vBoxMaxWidth:s,hBoxMaxHeight:n}=e;let o,a,r;for(o=0,a=t.length;o<a;++o){r=t[o];const{fullSize:a}=r.box,l=i[r.stack],h=l&&r.stackWeight/l.weight;r.horizontal?(r.width=h?h*s:a&&e.availableWidth,r.height=n):(r.width=s,r.height=h?h*n:a&&e.availableHeight)}return i}function es(t,e,i,s){return Math.max(t[i],e[i])+Math.max(t[s],e[s])}function is(t,e){t.top=Math.max(t.top,e.top),t.left=Math.max(t.left,e.left),t.bottom=Math.max(t.bottom,e.bottom),t.right=Math.max(t.right,e.right)}function ss(t,e,i,s){const{pos:n,box:a}=i,r=t.maxPadding;if(!o(n)){i.size&&(t[n]-=i.size);const e=s[i.stack]||{size:0,count:1};e.size=Math.max(e.size,i.horizontal?a.height:a.width),i.size=e.size/e.count,t[n]+=i.size}a.getPadding&&is(r,a.getPadding());const l=Math.max(0,e.outerWidth-es(r,t,"left","right")),h=Math.max(0,e.outerHeight-es(r,t,"top","bottom")),c=l!==t.w,d=h!==t.h;return t.w=l,t.h=h,i.horizontal?{same:c,other:d}:{same:d,other:c}}function ns(t,e){const i=e.maxPadding;function s(t){const s={left:0,top:0,right:0,bottom:0};return t.forEach((t=>{s[t]=Math.max(e[t],i[t])})),s}return s(t?["left","right"]:["top","bottom"])}function os(t,e,i,s){const n=[];let o,a,r,l,h,c;for(o=0,a=t.length,h=0;o<a;++o){r=t[o],l=r.box,l.update(r.width||e.w,r.height||e.h,ns(r.horizontal,e));const{same:a,other:d}=ss(e,i,r,s);h|=a&&n.length,c=c||d,l.fullSize||n.push(r)}return h&&os(n,e,i,s)||c}function as(t,e,i,s,n){t.top=i,t.left=e,t.right=e+s,t.bottom=i+n,t.width=s,t.height=n}function rs(t,e,i,s){const n=i.padding;let{x:o,y:a}=e;for(const r of t){const t=r.box,l=s[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/l.weight||1;if(r.horizontal){const s=e.w*h,o=l.size||t.height;k(l.start)&&(a=l.start),t.fullSize?as(t,n.left,a,i.outerWidth-n.right-n.left,o):as(t,e.left+l.placed,a,s,o),l.start=a,l.placed+=s,a=t.bottom}else{const s=e.h*h,a=l.size||t.width;k(l.start)&&(o=l.start),t.fullSize?as(t,o,n.top,a,i.outerHeight-n.bottom-n.top):as(t,o,e.top+l.placed,a,s),l.start=o,l.placed+=s,o=t.right}}e.x=o,e.y=a}var ls={addBox(t,e){t.boxes||(t.boxes=[]),e.fullSize=e.fullSize||!1,e.position=e.position||"top",e.weight=e.weight||0,e._layers=e._layers||function(){return[{z:0,draw(t){e.draw(t)}}]},t.boxes.push(e)},removeBox(t,e){const i=t.boxes?t.boxes.indexOf(e):-1;-1!==i&&t.boxes.splice(i,1)},configure(t,e,i){e.fullSize=i.fullSize,e.position=i.position,e.weight=i.weight},update(t,e,i,s){if(!t)return;const n=ki(t.options.layout.padding),o=Math.max(e-n.width,0),a=Math.max(i-n.height,0),r=function(t){const e=function(t){const e=[];let i,s,n,o,a,r;for(i=0,s=(t||[]).length;i<s;++i)n=t[i],({position:o,options:{stack:a,stackWeight:r=1}}=n),e.push({index:i,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return e}(t),i=Qi(e.filter((t=>t.box.fullSize)),!0),s=Qi(Ji(e,"left"),!0),n=Qi(Ji(e,"right")),o=Qi(Ji(e,"top"),!0),a=Qi(Ji(e,"bottom")),r=Zi(e,"x"),l=Zi(e,"y");return{fullSize:i,leftAndTop:s.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:Ji(e,"chartArea"),vertical:s.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}(t.boxes),l=r.vertical,h=r.horizontal;u(t.boxes,(t=>{"function"==typeof t.beforeLayout&&t.beforeLayout()}));const c=l.reduce(((t,e)=>e.box.options&&!1===e.box.options.display?t:t+1),0)||1,d=Object.freeze({outerWidth:e,outerHeight:i,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/c,hBoxMaxHeight:a/2}),f=Object.assign({},n);is(f,ki(s));const g=Object.assign({maxPadding:f,w:o,h:a,x:n.left,y:n.top},n),p=ts(l.concat(h),d);os(r.fullSize,g,d,p),os(l,g,d,p),os(h,g,d,p)&&os(l,g,d,p),function(t){const e=t.maxPadding;function i(i){const s=Math.max(e[i]-t[i],0);return t[i]+=s,s}t.y+=i("top"),t.x+=i("left"),i("right"),i("bottom")}(g),rs(r.leftAndTop,g,d,p),g.x+=g.w,g.y+=g.h,rs(r.rightAndBottom,g,d,p),t.chartArea={left:g.left,top:g.top,right:g.left+g.w,bottom:g.top+g.h,height:g.h,width:g.w},u(r.chartArea,(e=>{const i=e.box;Object.assign(i,t.chartArea),i.update(g.w,g.h,{left:0,top:0,right:0,bottom:0})}))}};class hs{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,s){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,s?Math.floor(e/s):i)}}isAttached(t){return!0}updateConfig(t){}}class cs extends hs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}}const ds="$chartjs",us={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},fs=t=>null===t||""===t;const gs=!!Se&&{passive:!0};function ps(t,e,i){t&&t.canvas&&t.canvas.removeEventListener(e,i,gs)}function ms(t,e){for(const i of t)if(i===e||i.contains(e))return!0}function xs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.addedNodes,s),e=e&&!ms(i.removedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}function bs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.removedNodes,s),e=e&&!ms(i.addedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}const _s=new Map;let ys=0;function vs(){const t=window.devicePixelRatio;t!==ys&&(ys=t,_s.forEach(((e,i)=>{i.currentDevicePixelRatio!==t&&e()})))}function Ms(t,e,i){const s=t.canvas,n=s&&ge(s);if(!n)return;const o=ct(((t,e)=>{const s=n.clientWidth;i(t,e),s<n.clientWidth&&i()}),window),a=new ResizeObserver((t=>{const e=t[0],i=e.contentRect.width,s=e.contentRect.height;0===i&&0===s||o(i,s)}));return a.observe(n),function(t,e){_s.size||window.addEventListener("resize",vs),_s.set(t,e)}(t,o),a}function ws(t,e,i){i&&i.disconnect(),"resize"===e&&function(t){_s.delete(t),_s.size||window.removeEventListener("resize",vs)}(t)}function ks(t,e,i){const s=t.canvas,n=ct((e=>{null!==t.ctx&&i(function(t,e){const i=us[t.type]||t.type,{x:s,y:n}=ve(t,e);return{type:i,chart:e,native:t,x:void 0!==s?s:null,y:void 0!==n?n:null}}(e,t))}),t);return function(t,e,i){t&&t.addEventListener(e,i,gs)}(s,e,n),n}class Ss extends hs{acquireContext(t,e){const i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(function(t,e){const i=t.style,s=t.getAttribute("height"),n=t.getAttribute("width");if(t[ds]={initial:{height:s,width:n,style:{display:i.display,height:i.height,width:i.width}}},i.display=i.display||"block",i.boxSizing=i.boxSizing||"border-box",fs(n)){const e=Pe(t,"width");void 0!==e&&(t.width=e)}if(fs(s))if(""===t.style.height)t.height=t.width/(e||2);else{const e=Pe(t,"height");void 0!==e&&(t.height=e)}}(t,e),i):null}releaseContext(t){const e=t.canvas;if(!e[ds])return!1;const i=e[ds].initial;["height","width"].forEach((t=>{const n=i[t];s(n)?e.removeAttribute(t):e.setAttribute(t,n)}));const n=i.style||{};return Object.keys(n).forEach((t=>{e.style[t]=n[t]})),e.width=e.width,delete e[ds],!0}addEventListener(t,e,i){this.removeEventListener(t,e);const s=t.$proxies||(t.$proxies={}),n={attach:xs,detach:bs,resize:Ms}[e]||ks;s[e]=n(t,e,i)}removeEventListener(t,e){const i=t.$proxies||(t.$proxies={}),s=i[e];if(!s)return;({attach:ws,detach:ws,resize:ws}[e]||ps)(t,e,s),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,s){return we(t,e,i,s)}isAttached(t){const e=t&&ge(t);return!(!e||!e.isConnected)}}function Ps(t){return!fe()||"undefined"!=typeof OffscreenCanvas&&t instanceof OffscreenCanvas?cs:Ss}var Ds=Object.freeze({__proto__:null,BasePlatform:hs,BasicPlatform:cs,DomPlatform:Ss,_detectPlatform:Ps});const Cs="transparent",Os={boolean:(t,e,i)=>i>.5?e:t,color(t,e,i){const s=Qt(t||Cs),n=s.valid&&Qt(e||Cs);return n&&n.valid?n.mix(s,i).hexString():e},number:(t,e,i)=>t+(e-t)*i};class As{constructor(t,e,i,s){const n=e[i];s=Pi([t.to,s,n,t.from]);const o=Pi([t.from,n,s]);this._active=!0,this._fn=t.fn||Os[t.type||typeof o],this._easing=fi[t.easing]||fi.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=o,this._to=s,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);const s=this._target[this._prop],n=i-this._start,o=this._duration-n;this._start=i,this._duration=Math.floor(Math.max(o,t.duration)),this._total+=n,this._loop=!!t.loop,this._to=Pi([t.to,e,s,t.from]),this._from=Pi([t.from,s,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){const e=t-this._start,i=this._duration,s=this._prop,n=this._from,o=this._loop,a=this._to;let r;if(this._active=n!==a&&(o||e<i),!this._active)return this._target[s]=a,void this._notify(!0);e<0?this._target[s]=n:(r=e/i%2,r=o&&r>1?2-r:r,r=this._easing(Math.min(1,Math.max(0,r))),this._target[s]=this._fn(n,a,r))}wait(){const t=this._promises||(this._promises=[]);return new Promise(((e,i)=>{t.push({res:e,rej:i})}))}_notify(t){const e=t?"res":"rej",i=this._promises||[];for(let t=0;t<i.length;t++)i[t][e]()}}class Ts{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!o(t))return;const e=Object.keys(ue.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach((s=>{const a=t[s];if(!o(a))return;const r={};for(const t of e)r[t]=a[t];(n(a.properties)&&a.properties||[s]).forEach((t=>{t!==s&&i.has(t)||i.set(t,r)}))}))}_animateOptions(t,e){const i=e.options,s=function(t,e){if(!e)return;let i=t.options;if(!i)return void(t.options=e);i.$shared&&(t.options=i=Object.assign({},i,{$shared:!1,$animations:{}}));return i}(t,i);if(!s)return[];const n=this._createAnimations(s,i);return i.$shared&&function(t,e){const i=[],s=Object.keys(e);for(let e=0;e<s.length;e++){const n=t[s[e]];n&&n.active()&&i.push(n.wait())}return Promise.all(i)}(t.options.$animations,i).then((()=>{t.options=i}),(()=>{})),n}_createAnimations(t,e){const i=this._properties,s=[],n=t.$animations||(t.$animations={}),o=Object.keys(e),a=Date.now();let r;for(r=o.length-1;r>=0;--r){const l=o[r];if("$"===l.charAt(0))continue;if("options"===l){s.push(...this._animateOptions(t,e));continue}const h=e[l];let c=n[l];const d=i.get(l);if(c){if(d&&c.active()){c.update(d,h,a);continue}c.cancel()}d&&d.duration?(n[l]=c=new As(d,t,l,h),s.push(c)):t[l]=h}return s}update(t,e){if(0===this._properties.size)return void Object.assign(t,e);const i=this._createAnimations(t,e);return i.length?(bt.add(this._chart,i),!0):void 0}}function Ls(t,e){const i=t&&t.options||{},s=i.reverse,n=void 0===i.min?e:0,o=void 0===i.max?e:0;return{start:s?o:n,end:s?n:o}}function Es(t,e){const i=[],s=t._getSortedDatasetMetas(e);let n,o;for(n=0,o=s.length;n<o;++n)i.push(s[n].index);return i}function Rs(t,e,i,s={}){const n=t.keys,o="single"===s.mode;let r,l,h,c;if(null===e)return;let d=!1;for(r=0,l=n.length;r<l;++r){if(h=+n[r],h===i){if(d=!0,s.all)continue;break}c=t.values[h],a(c)&&(o||0===e||F(e)===F(c))&&(e+=c)}return d||s.all?e:0}function Is(t,e){const i=t&&t.options.stacked;return i||void 0===i&&void 0!==e.stack}function zs(t,e,i){const s=t[e]||(t[e]={});return s[i]||(s[i]={})}function Fs(t,e,i,s){for(const n of e.getMatchingVisibleMetas(s).reverse()){const e=t[n.index];if(i&&e>0||!i&&e<0)return n.index}return null}function Vs(t,e){const{chart:i,_cachedMeta:s}=t,n=i._stacks||(i._stacks={}),{iScale:o,vScale:a,index:r}=s,l=o.axis,h=a.axis,c=function(t,e,i){return`${t.id}.${e.id}.${i.stack||i.type}`}(o,a,s),d=e.length;let u;for(let t=0;t<d;++t){const i=e[t],{[l]:o,[h]:d}=i;u=(i._stacks||(i._stacks={}))[h]=zs(n,c,o),u[r]=d,u._top=Fs(u,a,!0,s.type),u._bottom=Fs(u,a,!1,s.type);(u._visualValues||(u._visualValues={}))[r]=d}}function Bs(t,e){const i=t.scales;return Object.keys(i).filter((t=>i[t].axis===e)).shift()}function Ns(t,e){const i=t.controller.index,s=t.vScale&&t.vScale.axis;if(s){e=e||t._parsed;for(const t of e){const e=t._stacks;e&&void 0!==e[s]&&void 0!==e[s][i]&&(delete e[s][i],void 0!==e[s]._visualValues&&void 0!==e[s]._visualValues[i]&&delete e[s]._visualValues[i])}}}const Ws=t=>"reset"===t||"none"===t,Hs=(t,e)=>e?t:Object.assign({},t);class js{static defaults={};static datasetElementType=null;static dataElementType=null;constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){const t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=Is(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ns(this._cachedMeta),this.index=t}linkScales(){const t=this.chart,e=this._cachedMeta,i=this.getDataset(),s=(t,e,i,s)=>"x"===t?e:"r"===t?s:i,n=e.xAxisID=l(i.xAxisID,Bs(t,"x")),o=e.yAxisID=l(i.yAxisID,Bs(t,"y")),a=e.rAxisID=l(i.rAxisID,Bs(t,"r")),r=e.indexAxis,h=e.iAxisID=s(r,n,o,a),c=e.vAxisID=s(r,o,n,a);e.xScale=this.getScaleForId(n),e.yScale=this.getScaleForId(o),e.rScale=this.getScaleForId(a),e.iScale=this.getScaleForId(h),e.vScale=this.getScaleForId(c)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){const e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){const t=this._cachedMeta;this._data&&rt(this._data,this),t._stacked&&Ns(t)}_dataCheck(){const t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(o(e)){const t=this._cachedMeta;this._data=function(t,e){const{iScale:i,vScale:s}=e,n="x"===i.axis?"x":"y",o="x"===s.axis?"x":"y",a=Object.keys(t),r=new Array(a.length);let l,h,c;for(l=0,h=a.length;l<h;++l)c=a[l],r[l]={[n]:c,[o]:t[c]};return r}(e,t)}else if(i!==e){if(i){rt(i,this);const t=this._cachedMeta;Ns(t),t._parsed=[]}e&&Object.isExtensible(e)&&at(e,this),this._syncList=[],this._data=e}}addElements(){const t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){const e=this._cachedMeta,i=this.getDataset();let s=!1;this._dataCheck();const n=e._stacked;e._stacked=Is(e.vScale,e),e.stack!==i.stack&&(s=!0,Ns(e),e.stack=i.stack),this._resyncElements(t),(s||n!==e._stacked)&&(Vs(this,e._parsed),e._stacked=Is(e.vScale,e))}configure(){const t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){const{_cachedMeta:i,_data:s}=this,{iScale:a,_stacked:r}=i,l=a.axis;let h,c,d,u=0===t&&e===s.length||i._sorted,f=t>0&&i._parsed[t-1];if(!1===this._parsing)i._parsed=s,i._sorted=!0,d=s;else{d=n(s[t])?this.parseArrayData(i,s,t,e):o(s[t])?this.parseObjectData(i,s,t,e):this.parsePrimitiveData(i,s,t,e);const a=()=>null===c[l]||f&&c[l]<f[l];for(h=0;h<e;++h)i._parsed[h+t]=c=d[h],u&&(a()&&(u=!1),f=c);i._sorted=u}r&&Vs(this,d)}parsePrimitiveData(t,e,i,s){const{iScale:n,vScale:o}=t,a=n.axis,r=o.axis,l=n.getLabels(),h=n===o,c=new Array(s);let d,u,f;for(d=0,u=s;d<u;++d)f=d+i,c[d]={[a]:h||n.parse(l[f],f),[r]:o.parse(e[f],f)};return c}parseArrayData(t,e,i,s){const{xScale:n,yScale:o}=t,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={x:n.parse(c[0],h),y:o.parse(c[1],h)};return a}parseObjectData(t,e,i,s){const{xScale:n,yScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l=new Array(s);let h,c,d,u;for(h=0,c=s;h<c;++h)d=h+i,u=e[d],l[h]={x:n.parse(M(u,a),d),y:o.parse(M(u,r),d)};return l}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){const s=this.chart,n=this._cachedMeta,o=e[t.axis];return Rs({keys:Es(s,!0),values:e._stacks[t.axis]._visualValues},o,n.index,{mode:i})}updateRangeFromParsed(t,e,i,s){const n=i[e.axis];let o=null===n?NaN:n;const a=s&&i._stacks[e.axis];s&&a&&(s.values=a,o=Rs(s,n,this._cachedMeta.index)),t.min=Math.min(t.min,o),t.max=Math.max(t.max,o)}getMinMax(t,e){const i=this._cachedMeta,s=i._parsed,n=i._sorted&&t===i.iScale,o=s.length,r=this._getOtherScale(t),l=((t,e,i)=>t&&!e.hidden&&e._stacked&&{keys:Es(i,!0),values:null})(e,i,this.chart),h={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:c,max:d}=function(t){const{min:e,max:i,minDefined:s,maxDefined:n}=t.getUserBounds();return{min:s?e:Number.NEGATIVE_INFINITY,max:n?i:Number.POSITIVE_INFINITY}}(r);let u,f;function g(){f=s[u];const e=f[r.axis];return!a(f[t.axis])||c>e||d<e}for(u=0;u<o&&(g()||(this.updateRangeFromParsed(h,t,f,l),!n));++u);if(n)for(u=o-1;u>=0;--u)if(!g()){this.updateRangeFromParsed(h,t,f,l);break}return h}getAllParsedValues(t){const e=this._cachedMeta._parsed,i=[];let s,n,o;for(s=0,n=e.length;s<n;++s)o=e[s][t.axis],a(o)&&i.push(o);return i}getMaxOverflow(){return!1}getLabelAndValue(t){const e=this._cachedMeta,i=e.iScale,s=e.vScale,n=this.getParsed(t);return{label:i?""+i.getLabelForValue(n[i.axis]):"",value:s?""+s.getLabelForValue(n[s.axis]):""}}_update(t){const e=this._cachedMeta;this.update(t||"default"),e._clip=function(t){let e,i,s,n;return o(t)?(e=t.top,i=t.right,s=t.bottom,n=t.left):e=i=s=n=t,{top:e,right:i,bottom:s,left:n,disabled:!1===t}}(l(this.options.clip,function(t,e,i){if(!1===i)return!1;const s=Ls(t,i),n=Ls(e,i);return{top:n.end,right:s.end,bottom:n.start,left:s.start}}(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){const t=this._ctx,e=this.chart,i=this._cachedMeta,s=i.data||[],n=e.chartArea,o=[],a=this._drawStart||0,r=this._drawCount||s.length-a,l=this.options.drawActiveElementsOnTop;let h;for(i.dataset&&i.dataset.draw(t,n,a,r),h=a;h<a+r;++h){const e=s[h];e.hidden||(e.active&&l?o.push(e):e.draw(t,n))}for(h=0;h<o.length;++h)o[h].draw(t,n)}getStyle(t,e){const i=e?"active":"default";return void 0===t&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){const s=this.getDataset();let n;if(t>=0&&t<this._cachedMeta.data.length){const e=this._cachedMeta.data[t];n=e.$context||(e.$context=function(t,e,i){return Ci(t,{active:!1,dataIndex:e,parsed:void 0,raw:void 0,element:i,index:e,mode:"default",type:"data"})}(this.getContext(),t,e)),n.parsed=this.getParsed(t),n.raw=s.data[t],n.index=n.dataIndex=t}else n=this.$context||(this.$context=function(t,e){return Ci(t,{active:!1,dataset:void 0,datasetIndex:e,index:e,mode:"default",type:"dataset"})}(this.chart.getContext(),this.index)),n.dataset=s,n.index=n.datasetIndex=this.index;return n.active=!!e,n.mode=i,n}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){const s="active"===e,n=this._cachedDataOpts,o=t+"-"+e,a=n[o],r=this.enableOptionSharing&&k(i);if(a)return Hs(a,r);const l=this.chart.config,h=l.datasetElementScopeKeys(this._type,t),c=s?[`${t}Hover`,"hover",t,""]:[t,""],d=l.getOptionScopes(this.getDataset(),h),u=Object.keys(ue.elements[t]),f=l.resolveNamedOptions(d,u,(()=>this.getContext(i,s,e)),c);return f.$shared&&(f.$shared=r,n[o]=Object.freeze(Hs(f,r))),f}_resolveAnimations(t,e,i){const s=this.chart,n=this._cachedDataOpts,o=`animation-${e}`,a=n[o];if(a)return a;let r;if(!1!==s.options.animation){const s=this.chart.config,n=s.datasetAnimationScopeKeys(this._type,e),o=s.getOptionScopes(this.getDataset(),n);r=s.createResolver(o,this.getContext(t,i,e))}const l=new Ts(s,r&&r.animations);return r&&r._cacheable&&(n[o]=Object.freeze(l)),l}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||Ws(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){const i=this.resolveDataElementOptions(t,e),s=this._sharedOptions,n=this.getSharedOptions(i),o=this.includeOptions(e,n)||n!==s;return this.updateSharedOptions(n,e,i),{sharedOptions:n,includeOptions:o}}updateElement(t,e,i,s){Ws(s)?Object.assign(t,i):this._resolveAnimations(e,s).update(t,i)}updateSharedOptions(t,e,i){t&&!Ws(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,s){t.active=s;const n=this.getStyle(e,s);this._resolveAnimations(e,i,s).update(t,{options:!s&&this.getSharedOptions(n)||n})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){const e=this._data,i=this._cachedMeta.data;for(const[t,e,i]of this._syncList)this[t](e,i);this._syncList=[];const s=i.length,n=e.length,o=Math.min(n,s);o&&this.parse(0,o),n>s?this._insertElements(s,n-s,t):n<s&&this._removeElements(n,s-n)}_insertElements(t,e,i=!0){const s=this._cachedMeta,n=s.data,o=t+e;let a;const r=t=>{for(t.length+=e,a=t.length-1;a>=o;a--)t[a]=t[a-e]};for(r(n),a=t;a<o;++a)n[a]=new this.dataElementType;this._parsing&&r(s._parsed),this.parse(t,e),i&&this.updateElements(n,t,e,"reset")}updateElements(t,e,i,s){}_removeElements(t,e){const i=this._cachedMeta;if(this._parsing){const s=i._parsed.splice(t,e);i._stacked&&Ns(i,s)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{const[e,i,s]=t;this[e](i,s)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){const t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);const i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}}class $s{static defaults={};static defaultRoutes=void 0;x;y;active=!1;options;$animations;tooltipPosition(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return W(this.x)&&W(this.y)}getProps(t,e){const i=this.$animations;if(!e||!i)return this;const s={};return t.forEach((t=>{s[t]=i[t]&&i[t].active()?i[t]._to:this[t]})),s}}function Ys(t,e){const i=t.options.ticks,n=function(t){const e=t.options.offset,i=t._tickSize(),s=t._length/i+(e?0:1),n=t._maxLength/i;return Math.floor(Math.min(s,n))}(t),o=Math.min(i.maxTicksLimit||n,n),a=i.major.enabled?function(t){const e=[];let i,s;for(i=0,s=t.length;i<s;i++)t[i].major&&e.push(i);return e}(e):[],r=a.length,l=a[0],h=a[r-1],c=[];if(r>o)return function(t,e,i,s){let n,o=0,a=i[0];for(s=Math.ceil(s),n=0;n<t.length;n++)n===a&&(e.push(t[n]),o++,a=i[o*s])}(e,c,a,r/o),c;const d=function(t,e,i){const s=function(t){const e=t.length;let i,s;if(e<2)return!1;for(s=t[0],i=1;i<e;++i)if(t[i]-t[i-1]!==s)return!1;return s}(t),n=e.length/i;if(!s)return Math.max(n,1);const o=N(s);for(let t=0,e=o.length-1;t<e;t++){const e=o[t];if(e>n)return e}return Math.max(n,1)}(a,e,o);if(r>0){let t,i;const n=r>1?Math.round((h-l)/(r-1)):null;for(Us(e,c,d,s(n)?0:l-n,l),t=0,i=r-1;t<i;t++)Us(e,c,d,a[t],a[t+1]);return Us(e,c,d,h,s(n)?e.length:h+n),c}return Us(e,c,d),c}function Us(t,e,i,s,n){const o=l(s,0),a=Math.min(l(n,t.length),t.length);let r,h,c,d=0;for(i=Math.ceil(i),n&&(r=n-s,i=r/Math.floor(r/i)),c=o;c<0;)d++,c=Math.round(o+d*i);for(h=Math.max(o,0);h<a;h++)h===c&&(e.push(t[h]),d++,c=Math.round(o+d*i))}const Xs=(t,e,i)=>"top"===e||"left"===e?t[e]+i:t[e]-i,qs=(t,e)=>Math.min(e||t,t);function Ks(t,e){const i=[],s=t.length/e,n=t.length;let o=0;for(;o<n;o+=s)i.push(t[Math.floor(o)]);return i}function Gs(t,e,i){const s=t.ticks.length,n=Math.min(e,s-1),o=t._startPixel,a=t._endPixel,r=1e-6;let l,h=t.getPixelForTick(n);if(!(i&&(l=1===s?Math.max(h-o,a-h):0===e?(t.getPixelForTick(1)-h)/2:(h-t.getPixelForTick(n-1))/2,h+=n<e?l:-l,h<o-r||h>a+r)))return h}function Js(t){return t.drawTicks?t.tickLength:0}function Zs(t,e){if(!t.display)return 0;const i=Si(t.font,e),s=ki(t.padding);return(n(t.text)?t.text.length:1)*i.lineHeight+s.height}function Qs(t,e,i){let s=ut(t);return(i&&"right"!==e||!i&&"right"===e)&&(s=(t=>"left"===t?"right":"right"===t?"left":t)(s)),s}class tn extends $s{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:s}=this;return t=r(t,Number.POSITIVE_INFINITY),e=r(e,Number.NEGATIVE_INFINITY),i=r(i,Number.POSITIVE_INFINITY),s=r(s,Number.NEGATIVE_INFINITY),{min:r(t,i),max:r(e,s),minDefined:a(t),maxDefined:a(e)}}getMinMax(t){let e,{min:i,max:s,minDefined:n,maxDefined:o}=this.getUserBounds();if(n&&o)return{min:i,max:s};const a=this.getMatchingVisibleMetas();for(let r=0,l=a.length;r<l;++r)e=a[r].controller.getMinMax(this,t),n||(i=Math.min(i,e.min)),o||(s=Math.max(s,e.max));return i=o&&i>s?s:i,s=n&&i>s?i:s,{min:r(i,r(s,i)),max:r(s,r(i,s))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){const t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){d(this.options.beforeUpdate,[this])}update(t,e,i){const{beginAtZero:s,grace:n,ticks:o}=this.options,a=o.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Di(this,n,s),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();const r=a<this.ticks.length;this._convertTicksToLabels(r?Ks(this.ticks,a):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),o.display&&(o.autoSkip||"auto"===o.source)&&(this.ticks=Ys(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),r&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t,e,i=this.options.reverse;this.isHorizontal()?(t=this.left,e=this.right):(t=this.top,e=this.bottom,i=!i),this._startPixel=t,this._endPixel=e,this._reversePixels=i,this._length=e-t,this._alignToPixels=this.options.alignToPixels}afterUpdate(){d(this.options.afterUpdate,[this])}beforeSetDimensions(){d(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){d(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),d(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){d(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){const e=this.options.ticks;let i,s,n;for(i=0,s=t.length;i<s;i++)n=t[i],n.label=d(e.callback,[n.value,i,t],this)}afterTickToLabelConversion(){d(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){d(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){const t=this.options,e=t.ticks,i=qs(this.ticks.length,t.ticks.maxTicksLimit),s=e.minRotation||0,n=e.maxRotation;let o,a,r,l=s;if(!this._isVisible()||!e.display||s>=n||i<=1||!this.isHorizontal())return void(this.labelRotation=s);const h=this._getLabelSizes(),c=h.widest.width,d=h.highest.height,u=Z(this.chart.width-c,0,this.maxWidth);o=t.offset?this.maxWidth/i:u/(i-1),c+6>o&&(o=u/(i-(t.offset?.5:1)),a=this.maxHeight-Js(t.grid)-e.padding-Zs(t.title,this.chart.options.font),r=Math.sqrt(c*c+d*d),l=Y(Math.min(Math.asin(Z((h.highest.height+6)/o,-1,1)),Math.asin(Z(a/r,-1,1))-Math.asin(Z(d/r,-1,1)))),l=Math.max(s,Math.min(n,l))),this.labelRotation=l}afterCalculateLabelRotation(){d(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){d(this.options.beforeFit,[this])}fit(){const t={width:0,height:0},{chart:e,options:{ticks:i,title:s,grid:n}}=this,o=this._isVisible(),a=this.isHorizontal();if(o){const o=Zs(s,e.options.font);if(a?(t.width=this.maxWidth,t.height=Js(n)+o):(t.height=this.maxHeight,t.width=Js(n)+o),i.display&&this.ticks.length){const{first:e,last:s,widest:n,highest:o}=this._getLabelSizes(),r=2*i.padding,l=$(this.labelRotation),h=Math.cos(l),c=Math.sin(l);if(a){const e=i.mirror?0:c*n.width+h*o.height;t.height=Math.min(this.maxHeight,t.height+e+r)}else{const e=i.mirror?0:h*n.width+c*o.height;t.width=Math.min(this.maxWidth,t.width+e+r)}this._calculatePadding(e,s,c,h)}}this._handleMargins(),a?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,s){const{ticks:{align:n,padding:o},position:a}=this.options,r=0!==this.labelRotation,l="top"!==a&&"x"===this.axis;if(this.isHorizontal()){const a=this.getPixelForTick(0)-this.left,h=this.right-this.getPixelForTick(this.ticks.length-1);let c=0,d=0;r?l?(c=s*t.width,d=i*e.height):(c=i*t.height,d=s*e.width):"start"===n?d=e.width:"end"===n?c=t.width:"inner"!==n&&(c=t.width/2,d=e.width/2),this.paddingLeft=Math.max((c-a+o)*this.width/(this.width-a),0),this.paddingRight=Math.max((d-h+o)*this.width/(this.width-h),0)}else{let i=e.height/2,s=t.height/2;"start"===n?(i=0,s=t.height):"end"===n&&(i=e.height,s=0),this.paddingTop=i+o,this.paddingBottom=s+o}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){d(this.options.afterFit,[this])}isHorizontal(){const{axis:t,position:e}=this.options;return"top"===e||"bottom"===e||"x"===t}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){let e,i;for(this.beforeTickToLabelConversion(),this.generateTickLabels(t),e=0,i=t.length;e<i;e++)s(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){const e=this.options.ticks.sampleSize;let i=this.ticks;e<i.length&&(i=Ks(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){const{ctx:o,_longestTextCache:a}=this,r=[],l=[],h=Math.floor(e/qs(e,i));let c,d,f,g,p,m,x,b,_,y,v,M=0,w=0;for(c=0;c<e;c+=h){if(g=t[c].label,p=this._resolveTickFontOptions(c),o.font=m=p.string,x=a[m]=a[m]||{data:{},gc:[]},b=p.lineHeight,_=y=0,s(g)||n(g)){if(n(g))for(d=0,f=g.length;d<f;++d)v=g[d],s(v)||n(v)||(_=Ce(o,x.data,x.gc,_,v),y+=b)}else _=Ce(o,x.data,x.gc,_,g),y=b;r.push(_),l.push(y),M=Math.max(_,M),w=Math.max(y,w)}!function(t,e){u(t,(t=>{const i=t.gc,s=i.length/2;let n;if(s>e){for(n=0;n<s;++n)delete t.data[i[n]];i.splice(0,s)}}))}(a,e);const k=r.indexOf(M),S=l.indexOf(w),P=t=>({width:r[t]||0,height:l[t]||0});return{first:P(0),last:P(e-1),widest:P(k),highest:P(S),widths:r,heights:l}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);const e=this._startPixel+t*this._length;return Q(this._alignToPixels?Ae(this.chart,e,0):e)}getDecimalForPixel(t){const e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){const{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){const e=this.ticks||[];if(t>=0&&t<e.length){const i=e[t];return i.$context||(i.$context=function(t,e,i){return Ci(t,{tick:i,index:e,type:"tick"})}(this.getContext(),t,i))}return this.$context||(this.$context=Ci(this.chart.getContext(),{scale:this,type:"scale"}))}_tickSize(){const t=this.options.ticks,e=$(this.labelRotation),i=Math.abs(Math.cos(e)),s=Math.abs(Math.sin(e)),n=this._getLabelSizes(),o=t.autoSkipPadding||0,a=n?n.widest.width+o:0,r=n?n.highest.height+o:0;return this.isHorizontal()?r*i>a*s?a/i:r/s:r*s<a*i?r/i:a/s}_isVisible(){const t=this.options.display;return"auto"!==t?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){const e=this.axis,i=this.chart,s=this.options,{grid:n,position:a,border:r}=s,h=n.offset,c=this.isHorizontal(),d=this.ticks.length+(h?1:0),u=Js(n),f=[],g=r.setContext(this.getContext()),p=g.display?g.width:0,m=p/2,x=function(t){return Ae(i,t,p)};let b,_,y,v,M,w,k,S,P,D,C,O;if("top"===a)b=x(this.bottom),w=this.bottom-u,S=b-m,D=x(t.top)+m,O=t.bottom;else if("bottom"===a)b=x(this.top),D=t.top,O=x(t.bottom)-m,w=b+m,S=this.top+u;else if("left"===a)b=x(this.right),M=this.right-u,k=b-m,P=x(t.left)+m,C=t.right;else if("right"===a)b=x(this.left),P=t.left,C=x(t.right)-m,M=b+m,k=this.left+u;else if("x"===e){if("center"===a)b=x((t.top+t.bottom)/2+.5);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}D=t.top,O=t.bottom,w=b+m,S=w+u}else if("y"===e){if("center"===a)b=x((t.left+t.right)/2);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}M=b-m,k=M-u,P=t.left,C=t.right}const A=l(s.ticks.maxTicksLimit,d),T=Math.max(1,Math.ceil(d/A));for(_=0;_<d;_+=T){const t=this.getContext(_),e=n.setContext(t),s=r.setContext(t),o=e.lineWidth,a=e.color,l=s.dash||[],d=s.dashOffset,u=e.tickWidth,g=e.tickColor,p=e.tickBorderDash||[],m=e.tickBorderDashOffset;y=Gs(this,_,h),void 0!==y&&(v=Ae(i,y,o),c?M=k=P=C=v:w=S=D=O=v,f.push({tx1:M,ty1:w,tx2:k,ty2:S,x1:P,y1:D,x2:C,y2:O,width:o,color:a,borderDash:l,borderDashOffset:d,tickWidth:u,tickColor:g,tickBorderDash:p,tickBorderDashOffset:m}))}return this._ticksLength=d,this._borderValue=b,f}_computeLabelItems(t){const e=this.axis,i=this.options,{position:s,ticks:a}=i,r=this.isHorizontal(),l=this.ticks,{align:h,crossAlign:c,padding:d,mirror:u}=a,f=Js(i.grid),g=f+d,p=u?-d:g,m=-$(this.labelRotation),x=[];let b,_,y,v,M,w,k,S,P,D,C,O,A="middle";if("top"===s)w=this.bottom-p,k=this._getXAxisLabelAlignment();else if("bottom"===s)w=this.top+p,k=this._getXAxisLabelAlignment();else if("left"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("right"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("x"===e){if("center"===s)w=(t.top+t.bottom)/2+g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];w=this.chart.scales[t].getPixelForValue(e)+g}k=this._getXAxisLabelAlignment()}else if("y"===e){if("center"===s)M=(t.left+t.right)/2-g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];M=this.chart.scales[t].getPixelForValue(e)}k=this._getYAxisLabelAlignment(f).textAlign}"y"===e&&("start"===h?A="top":"end"===h&&(A="bottom"));const T=this._getLabelSizes();for(b=0,_=l.length;b<_;++b){y=l[b],v=y.label;const t=a.setContext(this.getContext(b));S=this.getPixelForTick(b)+a.labelOffset,P=this._resolveTickFontOptions(b),D=P.lineHeight,C=n(v)?v.length:1;const e=C/2,i=t.color,o=t.textStrokeColor,h=t.textStrokeWidth;let d,f=k;if(r?(M=S,"inner"===k&&(f=b===_-1?this.options.reverse?"left":"right":0===b?this.options.reverse?"right":"left":"center"),O="top"===s?"near"===c||0!==m?-C*D+D/2:"center"===c?-T.highest.height/2-e*D+D:-T.highest.height+D/2:"near"===c||0!==m?D/2:"center"===c?T.highest.height/2-e*D:T.highest.height-C*D,u&&(O*=-1),0===m||t.showLabelBackdrop||(M+=D/2*Math.sin(m))):(w=S,O=(1-C)*D/2),t.showLabelBackdrop){const e=ki(t.backdropPadding),i=T.heights[b],s=T.widths[b];let n=O-e.top,o=0-e.left;switch(A){case"middle":n-=i/2;break;case"bottom":n-=i}switch(k){case"center":o-=s/2;break;case"right":o-=s;break;case"inner":b===_-1?o-=s:b>0&&(o-=s/2)}d={left:o,top:n,width:s+e.width,height:i+e.height,color:t.backdropColor}}x.push({label:v,font:P,textOffset:O,options:{rotation:m,color:i,strokeColor:o,strokeWidth:h,textAlign:f,textBaseline:A,translation:[M,w],backdrop:d}})}return x}_getXAxisLabelAlignment(){const{position:t,ticks:e}=this.options;if(-$(this.labelRotation))return"top"===t?"left":"right";let i="center";return"start"===e.align?i="left":"end"===e.align?i="right":"inner"===e.align&&(i="inner"),i}_getYAxisLabelAlignment(t){const{position:e,ticks:{crossAlign:i,mirror:s,padding:n}}=this.options,o=t+n,a=this._getLabelSizes().widest.width;let r,l;return"left"===e?s?(l=this.right+n,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l+=a)):(l=this.right-o,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l=this.left)):"right"===e?s?(l=this.left+n,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l-=a)):(l=this.left+o,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l=this.right)):r="right",{textAlign:r,x:l}}_computeLabelArea(){if(this.options.ticks.mirror)return;const t=this.chart,e=this.options.position;return"left"===e||"right"===e?{top:0,left:this.left,bottom:t.height,right:this.right}:"top"===e||"bottom"===e?{top:this.top,left:0,bottom:this.bottom,right:t.width}:void 0}drawBackground(){const{ctx:t,options:{backgroundColor:e},left:i,top:s,width:n,height:o}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,s,n,o),t.restore())}getLineWidthForValue(t){const e=this.options.grid;if(!this._isVisible()||!e.display)return 0;const i=this.ticks.findIndex((e=>e.value===t));if(i>=0){return e.setContext(this.getContext(i)).lineWidth}return 0}drawGrid(t){const e=this.options.grid,i=this.ctx,s=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t));let n,o;const a=(t,e,s)=>{s.width&&s.color&&(i.save(),i.lineWidth=s.width,i.strokeStyle=s.color,i.setLineDash(s.borderDash||[]),i.lineDashOffset=s.borderDashOffset,i.beginPath(),i.moveTo(t.x,t.y),i.lineTo(e.x,e.y),i.stroke(),i.restore())};if(e.display)for(n=0,o=s.length;n<o;++n){const t=s[n];e.drawOnChartArea&&a({x:t.x1,y:t.y1},{x:t.x2,y:t.y2},t),e.drawTicks&&a({x:t.tx1,y:t.ty1},{x:t.tx2,y:t.ty2},{color:t.tickColor,width:t.tickWidth,borderDash:t.tickBorderDash,borderDashOffset:t.tickBorderDashOffset})}}drawBorder(){const{chart:t,ctx:e,options:{border:i,grid:s}}=this,n=i.setContext(this.getContext()),o=i.display?n.width:0;if(!o)return;const a=s.setContext(this.getContext(0)).lineWidth,r=this._borderValue;let l,h,c,d;this.isHorizontal()?(l=Ae(t,this.left,o)-o/2,h=Ae(t,this.right,a)+a/2,c=d=r):(c=Ae(t,this.top,o)-o/2,d=Ae(t,this.bottom,a)+a/2,l=h=r),e.save(),e.lineWidth=n.width,e.strokeStyle=n.color,e.beginPath(),e.moveTo(l,c),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;const e=this.ctx,i=this._computeLabelArea();i&&Ie(e,i);const s=this.getLabelItems(t);for(const t of s){const i=t.options,s=t.font;We(e,t.label,0,t.textOffset,s,i)}i&&ze(e)}drawTitle(){const{ctx:t,options:{position:e,title:i,reverse:s}}=this;if(!i.display)return;const a=Si(i.font),r=ki(i.padding),l=i.align;let h=a.lineHeight/2;"bottom"===e||"center"===e||o(e)?(h+=r.bottom,n(i.text)&&(h+=a.lineHeight*(i.text.length-1))):h+=r.top;const{titleX:c,titleY:d,maxWidth:u,rotation:f}=function(t,e,i,s){const{top:n,left:a,bottom:r,right:l,chart:h}=t,{chartArea:c,scales:d}=h;let u,f,g,p=0;const m=r-n,x=l-a;if(t.isHorizontal()){if(f=ft(s,a,l),o(i)){const t=Object.keys(i)[0],s=i[t];g=d[t].getPixelForValue(s)+m-e}else g="center"===i?(c.bottom+c.top)/2+m-e:Xs(t,i,e);u=l-a}else{if(o(i)){const t=Object.keys(i)[0],s=i[t];f=d[t].getPixelForValue(s)-x+e}else f="center"===i?(c.left+c.right)/2-x+e:Xs(t,i,e);g=ft(s,r,n),p="left"===i?-E:E}return{titleX:f,titleY:g,maxWidth:u,rotation:p}}(this,h,e,l);We(t,i.text,0,0,a,{color:i.color,maxWidth:u,rotation:f,textAlign:Qs(l,e,s),textBaseline:"middle",translation:[c,d],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){const t=this.options,e=t.ticks&&t.ticks.z||0,i=l(t.grid&&t.grid.z,-1),s=l(t.border&&t.border.z,0);return this._isVisible()&&this.draw===tn.prototype.draw?[{z:i,draw:t=>{this.drawBackground(),this.drawGrid(t),this.drawTitle()}},{z:s,draw:()=>{this.drawBorder()}},{z:e,draw:t=>{this.drawLabels(t)}}]:[{z:e,draw:t=>{this.draw(t)}}]}getMatchingVisibleMetas(t){const e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",s=[];let n,o;for(n=0,o=e.length;n<o;++n){const o=e[n];o[i]!==this.id||t&&o.type!==t||s.push(o)}return s}_resolveTickFontOptions(t){return Si(this.options.ticks.setContext(this.getContext(t)).font)}_maxDigits(){const t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}}class en{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){const e=Object.getPrototypeOf(t);let i;(function(t){return"id"in t&&"defaults"in t})(e)&&(i=this.register(e));const s=this.items,n=t.id,o=this.scope+"."+n;if(!n)throw new Error("class does not have id: "+t);return n in s||(s[n]=t,function(t,e,i){const s=x(Object.create(null),[i?ue.get(i):{},ue.get(e),t.defaults]);ue.set(e,s),t.defaultRoutes&&function(t,e){Object.keys(e).forEach((i=>{const s=i.split("."),n=s.pop(),o=[t].concat(s).join("."),a=e[i].split("."),r=a.pop(),l=a.join(".");ue.route(o,n,l,r)}))}(e,t.defaultRoutes);t.descriptors&&ue.describe(e,t.descriptors)}(t,o,i),this.override&&ue.override(t.id,t.overrides)),o}get(t){return this.items[t]}unregister(t){const e=this.items,i=t.id,s=this.scope;i in e&&delete e[i],s&&i in ue[s]&&(delete ue[s][i],this.override&&delete re[i])}}class sn{constructor(){this.controllers=new en(js,"datasets",!0),this.elements=new en($s,"elements"),this.plugins=new en(Object,"plugins"),this.scales=new en(tn,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach((e=>{const s=i||this._getRegistryForType(e);i||s.isForType(e)||s===this.plugins&&e.id?this._exec(t,s,e):u(e,(e=>{const s=i||this._getRegistryForType(e);this._exec(t,s,e)}))}))}_exec(t,e,i){const s=w(t);d(i["before"+s],[],i),e[t](i),d(i["after"+s],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){const i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){const s=e.get(t);if(void 0===s)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return s}}var nn=new sn;class on{constructor(){this._init=void 0}notify(t,e,i,s){if("beforeInit"===e&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),void 0===this._init)return;const n=s?this._descriptors(t).filter(s):this._descriptors(t),o=this._notify(n,t,e,i);return"afterDestroy"===e&&(this._notify(n,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),o}_notify(t,e,i,s){s=s||{};for(const n of t){const t=n.plugin;if(!1===d(t[i],[e,s,n.options],t)&&s.cancelable)return!1}return!0}invalidate(){s(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;const e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){const i=t&&t.config,s=l(i.options&&i.options.plugins,{}),n=function(t){const e={},i=[],s=Object.keys(nn.plugins.items);for(let t=0;t<s.length;t++)i.push(nn.getPlugin(s[t]));const n=t.plugins||[];for(let t=0;t<n.length;t++){const s=n[t];-1===i.indexOf(s)&&(i.push(s),e[s.id]=!0)}return{plugins:i,localIds:e}}(i);return!1!==s||e?function(t,{plugins:e,localIds:i},s,n){const o=[],a=t.getContext();for(const r of e){const e=r.id,l=an(s[e],n);null!==l&&o.push({plugin:r,options:rn(t.config,{plugin:r,local:i[e]},l,a)})}return o}(t,n,s,e):[]}_notifyStateChanges(t){const e=this._oldCache||[],i=this._cache,s=(t,e)=>t.filter((t=>!e.some((e=>t.plugin.id===e.plugin.id))));this._notify(s(e,i),t,"stop"),this._notify(s(i,e),t,"start")}}function an(t,e){return e||!1!==t?!0===t?{}:t:null}function rn(t,{plugin:e,local:i},s,n){const o=t.pluginScopeKeys(e),a=t.getOptionScopes(s,o);return i&&e.defaults&&a.push(e.defaults),t.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function ln(t,e){const i=ue.datasets[t]||{};return((e.datasets||{})[t]||{}).indexAxis||e.indexAxis||i.indexAxis||"x"}function hn(t){if("x"===t||"y"===t||"r"===t)return t}function cn(t,...e){if(hn(t))return t;for(const s of e){const e=s.axis||("top"===(i=s.position)||"bottom"===i?"x":"left"===i||"right"===i?"y":void 0)||t.length>1&&hn(t[0].toLowerCase());if(e)return e}var i;throw new Error(`Cannot determine type of \'${t}\' axis. Please provide \'axis\' or \'position\' option.`)}function dn(t,e,i){if(i[e+"AxisID"]===t)return{axis:e}}function un(t,e){const i=re[t.type]||{scales:{}},s=e.scales||{},n=ln(t.type,e),a=Object.create(null);return Object.keys(s).forEach((e=>{const r=s[e];if(!o(r))return console.error(`Invalid scale configuration for scale: ${e}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${e}`);const l=cn(e,r,function(t,e){if(e.data&&e.data.datasets){const i=e.data.datasets.filter((e=>e.xAxisID===t||e.yAxisID===t));if(i.length)return dn(t,"x",i[0])||dn(t,"y",i[0])}return{}}(e,t),ue.scales[r.type]),h=function(t,e){return t===e?"_index_":"_value_"}(l,n),c=i.scales||{};a[e]=b(Object.create(null),[{axis:l},r,c[l],c[h]])})),t.data.datasets.forEach((i=>{const n=i.type||t.type,o=i.indexAxis||ln(n,e),r=(re[n]||{}).scales||{};Object.keys(r).forEach((t=>{const e=function(t,e){let i=t;return"_index_"===t?i=e:"_value_"===t&&(i="x"===e?"y":"x"),i}(t,o),n=i[e+"AxisID"]||e;a[n]=a[n]||Object.create(null),b(a[n],[{axis:e},s[n],r[t]])}))})),Object.keys(a).forEach((t=>{const e=a[t];b(e,[ue.scales[e.type],ue.scale])})),a}function fn(t){const e=t.options||(t.options={});e.plugins=l(e.plugins,{}),e.scales=un(t,e)}function gn(t){return(t=t||{}).datasets=t.datasets||[],t.labels=t.labels||[],t}const pn=new Map,mn=new Set;function xn(t,e){let i=pn.get(t);return i||(i=e(),pn.set(t,i),mn.add(i)),i}const bn=(t,e,i)=>{const s=M(e,i);void 0!==s&&t.add(s)};class _n{constructor(t){this._config=function(t){return(t=t||{}).data=gn(t.data),fn(t),t}(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=gn(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){const t=this._config;this.clearCache(),fn(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return xn(t,(()=>[[`datasets.${t}`,""]]))}datasetAnimationScopeKeys(t,e){return xn(`${t}.transition.${e}`,(()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]]))}datasetElementScopeKeys(t,e){return xn(`${t}-${e}`,(()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]]))}pluginScopeKeys(t){const e=t.id;return xn(`${this.type}-plugin-${e}`,(()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]]))}_cachedScopes(t,e){const i=this._scopeCache;let s=i.get(t);return s&&!e||(s=new Map,i.set(t,s)),s}getOptionScopes(t,e,i){const{options:s,type:n}=this,o=this._cachedScopes(t,i),a=o.get(e);if(a)return a;const r=new Set;e.forEach((e=>{t&&(r.add(t),e.forEach((e=>bn(r,t,e)))),e.forEach((t=>bn(r,s,t))),e.forEach((t=>bn(r,re[n]||{},t))),e.forEach((t=>bn(r,ue,t))),e.forEach((t=>bn(r,le,t)))}));const l=Array.from(r);return 0===l.length&&l.push(Object.create(null)),mn.has(e)&&o.set(e,l),l}chartOptionScopes(){const{options:t,type:e}=this;return[t,re[e]||{},ue.datasets[e]||{},{type:e},ue,le]}resolveNamedOptions(t,e,i,s=[""]){const o={$shared:!0},{resolver:a,subPrefixes:r}=yn(this._resolverCache,t,s);let l=a;if(function(t,e){const{isScriptable:i,isIndexable:s}=Ye(t);for(const o of e){const e=i(o),a=s(o),r=(a||e)&&t[o];if(e&&(S(r)||vn(r))||a&&n(r))return!0}return!1}(a,e)){o.$shared=!1;l=$e(a,i=S(i)?i():i,this.createResolver(t,i,r))}for(const t of e)o[t]=l[t];return o}createResolver(t,e,i=[""],s){const{resolver:n}=yn(this._resolverCache,t,i);return o(e)?$e(n,e,void 0,s):n}}function yn(t,e,i){let s=t.get(e);s||(s=new Map,t.set(e,s));const n=i.join();let o=s.get(n);if(!o){o={resolver:je(e,i),subPrefixes:i.filter((t=>!t.toLowerCase().includes("hover")))},s.set(n,o)}return o}const vn=t=>o(t)&&Object.getOwnPropertyNames(t).some((e=>S(t[e])));const Mn=["top","bottom","left","right","chartArea"];function wn(t,e){return"top"===t||"bottom"===t||-1===Mn.indexOf(t)&&"x"===e}function kn(t,e){return function(i,s){return i[t]===s[t]?i[e]-s[e]:i[t]-s[t]}}function Sn(t){const e=t.chart,i=e.options.animation;e.notifyPlugins("afterRender"),d(i&&i.onComplete,[t],e)}function Pn(t){const e=t.chart,i=e.options.animation;d(i&&i.onProgress,[t],e)}function Dn(t){return fe()&&"string"==typeof t?t=document.getElementById(t):t&&t.length&&(t=t[0]),t&&t.canvas&&(t=t.canvas),t}const Cn={},On=t=>{const e=Dn(t);return Object.values(Cn).filter((t=>t.canvas===e)).pop()};function An(t,e,i){const s=Object.keys(t);for(const n of s){const s=+n;if(s>=e){const o=t[n];delete t[n],(i>0||s>e)&&(t[s+i]=o)}}}class Tn{static defaults=ue;static instances=Cn;static overrides=re;static registry=nn;static version="4.6.1";static getChart=On;static register(...t){nn.add(...t),Ln()}static unregister(...t){nn.remove(...t),Ln()}constructor(t,e){const s=this.config=new _n(e),n=Dn(t),o=On(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");const a=s.createResolver(s.chartOptionScopes(),this.getContext());this.platform=new(s.platform||Ps(n)),this.platform.updateConfig(s);const r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,h=l&&l.height,c=l&&l.width;this.id=i(),this.ctx=r,this.canvas=l,this.width=c,this.height=h,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new on,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=dt((t=>this.update(t)),a.resizeDelay||0),this._dataChanges=[],Cn[this.id]=this,r&&l?(bt.listen(this,"complete",Sn),bt.listen(this,"progress",Pn),this._initialize(),this.attached&&this.update()):console.error("Failed to create chart: can\'t acquire context from the given item")}get aspectRatio(){const{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return s(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return nn}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ke(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Te(this.canvas,this.ctx),this}stop(){return bt.stop(this),this}resize(t,e){bt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){const i=this.options,s=this.canvas,n=i.maintainAspectRatio&&this.aspectRatio,o=this.platform.getMaximumSize(s,t,e,n),a=i.devicePixelRatio||this.platform.getDevicePixelRatio(),r=this.width?"resize":"attach";this.width=o.width,this.height=o.height,this._aspectRatio=this.aspectRatio,ke(this,a,!0)&&(this.notifyPlugins("resize",{size:o}),d(i.onResize,[this,o],this),this.attached&&this._doResize(r)&&this.render())}ensureScalesHaveIDs(){u(this.options.scales||{},((t,e)=>{t.id=e}))}buildOrUpdateScales(){const t=this.options,e=t.scales,i=this.scales,s=Object.keys(i).reduce(((t,e)=>(t[e]=!1,t)),{});let n=[];e&&(n=n.concat(Object.keys(e).map((t=>{const i=e[t],s=cn(t,i),n="r"===s,o="x"===s;return{options:i,dposition:n?"chartArea":o?"bottom":"left",dtype:n?"radialLinear":o?"category":"linear"}})))),u(n,(e=>{const n=e.options,o=n.id,a=cn(o,n),r=l(n.type,e.dtype);void 0!==n.position&&wn(n.position,a)===wn(e.dposition)||(n.position=e.dposition),s[o]=!0;let h=null;if(o in i&&i[o].type===r)h=i[o];else{h=new(nn.getScale(r))({id:o,type:r,ctx:this.ctx,chart:this}),i[h.id]=h}h.init(n,t)})),u(s,((t,e)=>{t||delete i[e]})),u(i,(t=>{ls.configure(this,t,t.options),ls.addBox(this,t)}))}_updateMetasets(){const t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort(((t,e)=>t.index-e.index)),i>e){for(let t=e;t<i;++t)this._destroyDatasetMeta(t);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(kn("order","index"))}_removeUnreferencedMetasets(){const{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach(((t,i)=>{0===e.filter((e=>e===t._dataset)).length&&this._destroyDatasetMeta(i)}))}buildOrUpdateControllers(){const t=[],e=this.data.datasets;let i,s;for(this._removeUnreferencedMetasets(),i=0,s=e.length;i<s;i++){const s=e[i];let n=this.getDatasetMeta(i);const o=s.type||this.config.type;if(n.type&&n.type!==o&&(this._destroyDatasetMeta(i),n=this.getDatasetMeta(i)),n.type=o,n.indexAxis=s.indexAxis||ln(o,this.options),n.order=s.order||0,n.index=i,n.label=""+s.label,n.visible=this.isDatasetVisible(i),n.controller)n.controller.updateIndex(i),n.controller.linkScales();else{const e=nn.getController(o),{datasetElementType:s,dataElementType:a}=ue.datasets[o];Object.assign(e,{dataElementType:nn.getElement(a),datasetElementType:s&&nn.getElement(s)}),n.controller=new e(this,i),t.push(n.controller)}}return this._updateMetasets(),t}_resetElements(){u(this.data.datasets,((t,e)=>{this.getDatasetMeta(e).controller.reset()}),this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){const e=this.config;e.update();const i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),s=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),!1===this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0}))return;const n=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let o=0;for(let t=0,e=this.data.datasets.length;t<e;t++){const{controller:e}=this.getDatasetMeta(t),i=!s&&-1===n.indexOf(e);e.buildOrUpdateElements(i),o=Math.max(+e.getMaxOverflow(),o)}o=this._minPadding=i.layout.autoPadding?o:0,this._updateLayout(o),s||u(n,(t=>{t.reset()})),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(kn("z","_idx"));const{_active:a,_lastEvent:r}=this;r?this._eventHandler(r,!0):a.length&&this._updateHoverStyles(a,a,!0),this.render()}_updateScales(){u(this.scales,(t=>{ls.removeBox(this,t)})),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){const t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);P(e,i)&&!!this._responsiveListeners===t.responsive||(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){const{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(const{method:i,start:s,count:n}of e){An(t,s,"_removeElements"===i?-n:n)}}_getUniformDataChanges(){const t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];const e=this.data.datasets.length,i=e=>new Set(t.filter((t=>t[0]===e)).map(((t,e)=>e+","+t.splice(1).join(",")))),s=i(0);for(let t=1;t<e;t++)if(!P(s,i(t)))return;return Array.from(s).map((t=>t.split(","))).map((t=>({method:t[1],start:+t[2],count:+t[3]})))}_updateLayout(t){if(!1===this.notifyPlugins("beforeLayout",{cancelable:!0}))return;ls.update(this,this.width,this.height,t);const e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],u(this.boxes,(t=>{i&&"chartArea"===t.position||(t.configure&&t.configure(),this._layers.push(...t._layers()))}),this),this._layers.forEach(((t,e)=>{t._idx=e})),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(!1!==this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})){for(let t=0,e=this.data.datasets.length;t<e;++t)this.getDatasetMeta(t).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,S(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){const i=this.getDatasetMeta(t),s={meta:i,index:t,mode:e,cancelable:!0};!1!==this.notifyPlugins("beforeDatasetUpdate",s)&&(i.controller._update(e),s.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",s))}render(){!1!==this.notifyPlugins("beforeRender",{cancelable:!0})&&(bt.has(this)?this.attached&&!bt.running(this)&&bt.start(this):(this.draw(),Sn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){const{width:t,height:e}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(t,e)}if(this.clear(),this.width<=0||this.height<=0)return;if(!1===this.notifyPlugins("beforeDraw",{cancelable:!0}))return;const e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){const e=this._sortedMetasets,i=[];let s,n;for(s=0,n=e.length;s<n;++s){const n=e[s];t&&!n.visible||i.push(n)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(!1===this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0}))return;const t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){const e=this.ctx,i={meta:t,index:t.index,cancelable:!0},s=Wi(this,t);!1!==this.notifyPlugins("beforeDatasetDraw",i)&&(s&&Ie(e,s),t.controller.draw(),s&&ze(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Re(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,s){const n=Ki.modes[e];return"function"==typeof n?n(this,t,i,s):[]}getDatasetMeta(t){const e=this.data.datasets[t],i=this._metasets;let s=i.filter((t=>t&&t._dataset===e)).pop();return s||(s={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(s)),s}getContext(){return this.$context||(this.$context=Ci(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){const e=this.data.datasets[t];if(!e)return!1;const i=this.getDatasetMeta(t);return"boolean"==typeof i.hidden?!i.hidden:!e.hidden}setDatasetVisibility(t,e){this.getDatasetMeta(t).hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){const s=i?"show":"hide",n=this.getDatasetMeta(t),o=n.controller._resolveAnimations(void 0,s);k(e)?(n.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),o.update(n,{visible:i}),this.update((e=>e.datasetIndex===t?s:void 0)))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){const e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),bt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");const{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Te(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete Cn[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){const t=this._listeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(t,e,i)=>{t.offsetX=e,t.offsetY=i,this._eventHandler(t)};u(this.options.events,(t=>i(t,s)))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});const t=this._responsiveListeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(i,s)=>{t[i]&&(e.removeEventListener(this,i,s),delete t[i])},n=(t,e)=>{this.canvas&&this.resize(t,e)};let o;const a=()=>{s("attach",a),this.attached=!0,this.resize(),i("resize",n),i("detach",o)};o=()=>{this.attached=!1,s("resize",n),this._stop(),this._resize(0,0),i("attach",a)},e.isAttached(this.canvas)?a():o()}unbindEvents(){u(this._listeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._listeners={},u(this._responsiveListeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){const s=i?"set":"remove";let n,o,a,r;for("dataset"===e&&(n=this.getDatasetMeta(t[0].datasetIndex),n.controller["_"+s+"DatasetHoverStyle"]()),a=0,r=t.length;a<r;++a){o=t[a];const e=o&&this.getDatasetMeta(o.datasetIndex).controller;e&&e[s+"HoverStyle"](o.element,o.datasetIndex,o.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){const e=this._active||[],i=t.map((({datasetIndex:t,index:e})=>{const i=this.getDatasetMeta(t);if(!i)throw new Error("No dataset found at index "+t);return{datasetIndex:t,element:i.data[e],index:e}}));!f(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return 1===this._plugins._cache.filter((e=>e.plugin.id===t)).length}_updateHoverStyles(t,e,i){const s=this.options.hover,n=(t,e)=>t.filter((t=>!e.some((e=>t.datasetIndex===e.datasetIndex&&t.index===e.index)))),o=n(e,t),a=i?t:n(t,e);o.length&&this.updateHoverStyle(o,s.mode,!1),a.length&&s.mode&&this.updateHoverStyle(a,s.mode,!0)}_eventHandler(t,e){const i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},s=e=>(e.options.events||this.options.events).includes(t.native.type);if(!1===this.notifyPlugins("beforeEvent",i,s))return;const n=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,s),(n||i.changed)&&this.render(),this}_handleEvent(t,e,i){const{_active:s=[],options:n}=this,o=e,a=this._getActiveElements(t,s,i,o),r=D(t),l=function(t,e,i,s){return i&&"mouseout"!==t.type?s?e:t:null}(t,this._lastEvent,i,r);i&&(this._lastEvent=null,d(n.onHover,[t,a,this],this),r&&d(n.onClick,[t,a,this],this));const h=!f(a,s);return(h||e)&&(this._active=a,this._updateHoverStyles(a,s,e)),this._lastEvent=l,h}_getActiveElements(t,e,i,s){if("mouseout"===t.type)return[];if(!i)return e;const n=this.options.hover;return this.getElementsAtEventForMode(t,n.mode,n,s)}}function Ln(){return u(Tn.instances,(t=>t._plugins.invalidate()))}function En(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}class Rn{static override(t){Object.assign(Rn.prototype,t)}options;constructor(t){this.options=t||{}}init(){}formats(){return En()}parse(){return En()}format(){return En()}add(){return En()}diff(){return En()}startOf(){return En()}endOf(){return En()}}var In={_date:Rn};function zn(t){const e=t.iScale,i=function(t,e){if(!t._cache.$bar){const i=t.getMatchingVisibleMetas(e);let s=[];for(let e=0,n=i.length;e<n;e++)s=s.concat(i[e].controller.getAllParsedValues(t));t._cache.$bar=lt(s.sort(((t,e)=>t-e)))}return t._cache.$bar}(e,t.type);let s,n,o,a,r=e._length;const l=()=>{32767!==o&&-32768!==o&&(k(a)&&(r=Math.min(r,Math.abs(o-a)||r)),a=o)};for(s=0,n=i.length;s<n;++s)o=e.getPixelForValue(i[s]),l();for(a=void 0,s=0,n=e.ticks.length;s<n;++s)o=e.getPixelForTick(s),l();return r}function Fn(t,e,i,s){return n(t)?function(t,e,i,s){const n=i.parse(t[0],s),o=i.parse(t[1],s),a=Math.min(n,o),r=Math.max(n,o);let l=a,h=r;Math.abs(a)>Math.abs(r)&&(l=r,h=a),e[i.axis]=h,e._custom={barStart:l,barEnd:h,start:n,end:o,min:a,max:r}}(t,e,i,s):e[i.axis]=i.parse(t,s),e}function Vn(t,e,i,s){const n=t.iScale,o=t.vScale,a=n.getLabels(),r=n===o,l=[];let h,c,d,u;for(h=i,c=i+s;h<c;++h)u=e[h],d={},d[n.axis]=r||n.parse(a[h],h),l.push(Fn(u,d,o,h));return l}function Bn(t){return t&&void 0!==t.barStart&&void 0!==t.barEnd}function Nn(t,e,i,s){let n=e.borderSkipped;const o={};if(!n)return void(t.borderSkipped=o);if(!0===n)return void(t.borderSkipped={top:!0,right:!0,bottom:!0,left:!0});const{start:a,end:r,reverse:l,top:h,bottom:c}=function(t){let e,i,s,n,o;return t.horizontal?(e=t.base>t.x,i="left",s="right"):(e=t.base<t.y,i="bottom",s="top"),e?(n="end",o="start"):(n="start",o="end"),{start:i,end:s,reverse:e,top:n,bottom:o}}(t);"middle"===n&&i&&(t.enableBorderRadius=!0,(i._top||0)===s?n=h:(i._bottom||0)===s?n=c:(o[Wn(c,a,r,l)]=!0,n=h)),o[Wn(n,a,r,l)]=!0,t.borderSkipped=o}function Wn(t,e,i,s){var n,o,a;return s?(a=i,t=Hn(t=(n=t)===(o=e)?a:n===a?o:n,i,e)):t=Hn(t,e,i),t}function Hn(t,e,i){return"start"===t?e:"end"===t?i:t}function jn(t,{inflateAmount:e},i){t.inflateAmount="auto"===e?1===i?.33:0:e}class $n extends js{static id="doughnut";static defaults={datasetElementType:!1,dataElementType:"arc",animation:{animateRotate:!0,animateScale:!1},animations:{numbers:{type:"number",properties:["circumference","endAngle","innerRadius","outerRadius","startAngle","x","y","offset","borderWidth","spacing"]}},cutout:"50%",rotation:0,circumference:360,radius:"100%",spacing:0,spacingMode:"angular",indexAxis:"r"};static descriptors={_scriptable:t=>"spacing"!==t&&"spacingMode"!==t,_indexable:t=>"spacing"!==t&&"spacingMode"!==t&&!t.startsWith("borderDash")&&!t.startsWith("hoverBorderDash")};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data,{labels:{pointStyle:i,textAlign:s,color:n,useBorderRadius:o,borderRadius:a}}=t.legend.options;return e.labels.length&&e.datasets.length?e.labels.map(((e,r)=>{const l=t.getDatasetMeta(0).controller.getStyle(r);return{text:e,fillStyle:l.backgroundColor,fontColor:n,hidden:!t.getDataVisibility(r),lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:l.borderWidth,strokeStyle:l.borderColor,textAlign:s,pointStyle:i,borderRadius:o&&(a||l.borderRadius),index:r}})):[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}}};constructor(t,e){super(t,e),this.enableOptionSharing=!0,this.innerRadius=void 0,this.outerRadius=void 0,this.offsetX=void 0,this.offsetY=void 0}linkScales(){}parse(t,e){const i=this.getDataset().data,s=this._cachedMeta;if(!1===this._parsing)s._parsed=i;else{let n,a,r=t=>+i[t];if(o(i[t])){const{key:t="value"}=this._parsing;r=e=>+M(i[e],t)}for(n=t,a=t+e;n<a;++n)s._parsed[n]=r(n)}}_getRotation(){return $(this.options.rotation-90)}_getCircumference(){return $(this.options.circumference)}_getRotationExtents(){let t=O,e=-O;for(let i=0;i<this.chart.data.datasets.length;++i)if(this.chart.isDatasetVisible(i)&&this.chart.getDatasetMeta(i).type===this._type){const s=this.chart.getDatasetMeta(i).controller,n=s._getRotation(),o=s._getCircumference();t=Math.min(t,n),e=Math.max(e,n+o)}return{rotation:t,circumference:e-t}}update(t){const e=this.chart,{chartArea:i}=e,s=this._cachedMeta,n=s.data,o=this.getMaxBorderWidth()+this.getMaxOffset(n)+this.options.spacing,a=Math.max((Math.min(i.width,i.height)-o)/2,0),r=Math.min(h(this.options.cutout,a),1),l=this._getRingWeight(this.index),{circumference:d,rotation:u}=this._getRotationExtents(),{ratioX:f,ratioY:g,offsetX:p,offsetY:m}=function(t,e,i){let s=1,n=1,o=0,a=0;if(e<O){const r=t,l=r+e,h=Math.cos(r),c=Math.sin(r),d=Math.cos(l),u=Math.sin(l),f=(t,e,s)=>J(t,r,l,!0)?1:Math.max(e,e*i,s,s*i),g=(t,e,s)=>J(t,r,l,!0)?-1:Math.min(e,e*i,s,s*i),p=f(0,h,d),m=f(E,c,u),x=g(C,h,d),b=g(C+E,c,u);s=(p-x)/2,n=(m-b)/2,o=-(p+x)/2,a=-(m+b)/2}return{ratioX:s,ratioY:n,offsetX:o,offsetY:a}}(u,d,r),x=(i.width-o)/f,b=(i.height-o)/g,_=Math.max(Math.min(x,b)/2,0),y=c(this.options.radius,_),v=(y-Math.max(y*r,0))/this._getVisibleDatasetWeightTotal();this.offsetX=p*y,this.offsetY=m*y,s.total=this.calculateTotal(),this.outerRadius=y-v*this._getRingWeightOffset(this.index),this.innerRadius=Math.max(this.outerRadius-v*l,0),this.updateElements(n,0,n.length,t)}_circumference(t,e){const i=this.options,s=this._cachedMeta,n=this._getCircumference();return e&&i.animation.animateRotate||!this.chart.getDataVisibility(t)||null===s._parsed[t]||s.data[t].hidden?0:this.calculateCircumference(s._parsed[t]*n/O)}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.chartArea,r=o.options.animation,l=(a.left+a.right)/2,h=(a.top+a.bottom)/2,c=n&&r.animateScale,d=c?0:this.innerRadius,u=c?0:this.outerRadius,{sharedOptions:f,includeOptions:g}=this._getSharedOptions(e,s);let p,m=this._getRotation();for(p=0;p<e;++p)m+=this._circumference(p,n);for(p=e;p<e+i;++p){const e=this._circumference(p,n),i=t[p],o={x:l+this.offsetX,y:h+this.offsetY,startAngle:m,endAngle:m+e,circumference:e,outerRadius:u,innerRadius:d};g&&(o.options=f||this.resolveDataElementOptions(p,i.active?"active":s)),m+=e,this.updateElement(i,p,o,s)}}calculateTotal(){const t=this._cachedMeta,e=t.data;let i,s=0;for(i=0;i<e.length;i++){const n=t._parsed[i];null===n||isNaN(n)||!this.chart.getDataVisibility(i)||e[i].hidden||(s+=Math.abs(n))}return s}calculateCircumference(t){const e=this._cachedMeta.total;return e>0&&!isNaN(t)?O*(Math.abs(t)/e):0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t],i.options.locale);return{label:s[t]||"",value:n}}getMaxBorderWidth(t){let e=0;const i=this.chart;let s,n,o,a,r;if(!t)for(s=0,n=i.data.datasets.length;s<n;++s)if(i.isDatasetVisible(s)){o=i.getDatasetMeta(s),t=o.data,a=o.controller;break}if(!t)return 0;for(s=0,n=t.length;s<n;++s)r=a.resolveDataElementOptions(s),"inner"!==r.borderAlign&&(e=Math.max(e,r.borderWidth||0,r.hoverBorderWidth||0));return e}getMaxOffset(t){let e=0;for(let i=0,s=t.length;i<s;++i){const t=this.resolveDataElementOptions(i);e=Math.max(e,t.offset||0,t.hoverOffset||0)}return e}_getRingWeightOffset(t){let e=0;for(let i=0;i<t;++i)this.chart.isDatasetVisible(i)&&(e+=this._getRingWeight(i));return e}_getRingWeight(t){return Math.max(l(this.chart.data.datasets[t].weight,1),0)}_getVisibleDatasetWeightTotal(){return this._getRingWeightOffset(this.chart.data.datasets.length)||1}}class Yn extends js{static id="polarArea";static defaults={dataElementType:"arc",animation:{animateRotate:!0,animateScale:!0},animations:{numbers:{type:"number",properties:["x","y","startAngle","endAngle","innerRadius","outerRadius"]}},indexAxis:"r",startAngle:0,spacing:0,spacingMode:"proportional"};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data;if(e.labels.length&&e.datasets.length){const{labels:{pointStyle:i,color:s}}=t.legend.options;return e.labels.map(((e,n)=>{const o=t.getDatasetMeta(0).controller.getStyle(n);return{text:e,fillStyle:o.backgroundColor,strokeStyle:o.borderColor,fontColor:s,lineWidth:o.borderWidth,pointStyle:i,hidden:!t.getDataVisibility(n),index:n}}))}return[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}},scales:{r:{type:"radialLinear",angleLines:{display:!1},beginAtZero:!0,grid:{circular:!0},pointLabels:{display:!1},startAngle:0}}};constructor(t,e){super(t,e),this.innerRadius=void 0,this.outerRadius=void 0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t].r,i.options.locale);return{label:s[t]||"",value:n}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta.data;this._updateRadius(),this.updateElements(e,0,e.length,t)}getMinMax(){const t=this._cachedMeta,e={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY};return t.data.forEach(((t,i)=>{const s=this.getParsed(i).r;!isNaN(s)&&this.chart.getDataVisibility(i)&&(s<e.min&&(e.min=s),s>e.max&&(e.max=s))})),e}_updateRadius(){const t=this.chart,e=t.chartArea,i=t.options,s=Math.min(e.right-e.left,e.bottom-e.top),n=Math.max(s/2,0),o=(n-Math.max(i.cutoutPercentage?n/100*i.cutoutPercentage:1,0))/t.getVisibleDatasetCount();this.outerRadius=n-o*this.index,this.innerRadius=this.outerRadius-o}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.options.animation,r=this._cachedMeta.rScale,l=r.xCenter,h=r.yCenter,c=r.getIndexAngle(0)-.5*C;let d,u=c;const f=360/this.countVisibleElements();for(d=0;d<e;++d)u+=this._computeAngle(d,s,f);for(d=e;d<e+i;d++){const e=t[d];let i=u,g=u+this._computeAngle(d,s,f),p=o.getDataVisibility(d)?r.getDistanceFromCenterForValue(this.getParsed(d).r):0;u=g,n&&(a.animateScale&&(p=0),a.animateRotate&&(i=g=c));const m={x:l,y:h,innerRadius:0,outerRadius:p,startAngle:i,endAngle:g,options:this.resolveDataElementOptions(d,e.active?"active":s)};0===m.options.spacing&&(m.options.spacing=this.options.spacing),"angular"===m.options.spacingMode&&(m.options.spacingMode=this.options.spacingMode),this.updateElement(e,d,m,s)}}countVisibleElements(){const t=this._cachedMeta;let e=0;return t.data.forEach(((t,i)=>{!isNaN(this.getParsed(i).r)&&this.chart.getDataVisibility(i)&&e++})),e}_computeAngle(t,e,i){return this.chart.getDataVisibility(t)?$(this.resolveDataElementOptions(t,e).angle||i):0}}var Un=Object.freeze({__proto__:null,BarController:class extends js{static id="bar";static defaults={datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}};static overrides={scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}};parsePrimitiveData(t,e,i,s){return Vn(t,e,i,s)}parseArrayData(t,e,i,s){return Vn(t,e,i,s)}parseObjectData(t,e,i,s){const{iScale:n,vScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l="x"===n.axis?a:r,h="x"===o.axis?a:r,c=[];let d,u,f,g;for(d=i,u=i+s;d<u;++d)g=e[d],f={},f[n.axis]=n.parse(M(g,l),d),c.push(Fn(M(g,h),f,o,d));return c}updateRangeFromParsed(t,e,i,s){super.updateRangeFromParsed(t,e,i,s);const n=i._custom;n&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,n.min),t.max=Math.max(t.max,n.max))}getMaxOverflow(){return 0}getLabelAndValue(t){const e=this._cachedMeta,{iScale:i,vScale:s}=e,n=this.getParsed(t),o=n._custom,a=Bn(o)?"["+o.start+", "+o.end+"]":""+s.getLabelForValue(n[s.axis]);return{label:""+i.getLabelForValue(n[i.axis]),value:a}}initialize(){this.enableOptionSharing=!0,super.initialize();this._cachedMeta.stack=this.getDataset().stack}update(t){const e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){const o="reset"===n,{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),h=r.isHorizontal(),c=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){const e=this.getParsed(f),i=o||s(e[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),g=this._calculateBarIndexPixels(f,c),p=(e._stacks||{})[r.axis],m={horizontal:h,base:i.base,enableBorderRadius:!p||Bn(e._custom)||a===p._top||a===p._bottom,x:h?i.head:g.center,y:h?g.center:i.head,height:h?g.size:Math.abs(i.size),width:h?Math.abs(i.size):g.size};u&&(m.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));const x=m.options||t[f].options;Nn(m,x,p,a),jn(m,x,c.ratio),this.updateElement(t[f],f,m,n)}}_getStacks(t,e){const{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter((t=>t.controller.options.grouped)),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],h=t=>{const e=t._parsed.find((t=>t[i.axis]===l)),n=e&&e[t.vScale.axis];if(s(n)||isNaN(n))return!0};for(const i of n)if((void 0===e||!h(i))&&((!1===o||-1===a.indexOf(i.stack)||void 0===o&&void 0===i.stack)&&a.push(i.stack),i.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){const t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter((i=>t[i].axis===e)).shift()}_getAxis(){const t={},e=this.getFirstScaleIdForIndexAxis();for(const i of this.chart.data.datasets)t[l("x"===this.chart.options.indexAxis?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){const s=this._getStacks(t,i),n=void 0!==e?s.indexOf(e):-1;return-1===n?s.length-1:n}_getRuler(){const t=this.options,e=this._cachedMeta,i=e.iScale,s=[];let n,o;for(n=0,o=e.data.length;n<o;++n)s.push(i.getPixelForValue(this.getParsed(n)[i.axis],n));const a=t.barThickness;return{min:a||zn(e),pixels:s,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:a?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){const{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),h=l._custom,c=Bn(h);let d,u,f=l[e.axis],g=0,p=i?this.applyStack(e,l,i):f;p!==f&&(g=p-f,p=f),c&&(f=h.barStart,p=h.barEnd-h.barStart,0!==f&&F(f)!==F(h.barEnd)&&(g=0),g+=f);const m=s(o)||c?g:o;let x=e.getPixelForValue(m);if(d=this.chart.getDataVisibility(t)?e.getPixelForValue(g+p):x,u=d-x,Math.abs(u)<a){u=function(t,e,i){return 0!==t?F(t):(e.isHorizontal()?1:-1)*(e.min>=i?1:-1)}(u,e,r)*a,f===r&&(x-=u/2);const t=e.getPixelForDecimal(0),s=e.getPixelForDecimal(1),o=Math.min(t,s),h=Math.max(t,s);x=Math.max(Math.min(x,h),o),d=x+u,i&&!c&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(d)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){const t=F(u)*e.getLineWidthForValue(r)/2;x+=t,u-=t}return{size:u,base:x,head:d,center:d+u/2}}_calculateBarIndexPixels(t,e){const i=e.scale,n=this.options,o=n.skipNull,a=l(n.maxBarThickness,1/0);let r,h;const c=this._getAxisCount();if(e.grouped){const i=o?this._getStackCount(t):e.stackCount,d="flex"===n.barThickness?function(t,e,i,s){const n=e.pixels,o=n[t];let a=t>0?n[t-1]:null,r=t<n.length-1?n[t+1]:null;const l=i.categoryPercentage;null===a&&(a=o-(null===r?e.end-e.start:r-o)),null===r&&(r=o+o-a);const h=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/s,ratio:i.barPercentage,start:h}}(t,e,n,i*c):function(t,e,i,n){const o=i.barThickness;let a,r;return s(o)?(a=e.min*i.categoryPercentage,r=i.barPercentage):(a=o*n,r=1),{chunk:a/n,ratio:r,start:e.pixels[t]-a/2}}(t,e,n,i*c),u="x"===this.chart.options.indexAxis?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(l(u,this.getFirstScaleIdForIndexAxis())),g=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*g+d.chunk/2,h=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),h=Math.min(a,e.min*e.ratio);return{base:r-h/2,head:r+h/2,center:r,size:h}}draw(){const t=this._cachedMeta,e=t.vScale,i=t.data,s=i.length;let n=0;for(;n<s;++n)null===this.getParsed(n)[e.axis]||i[n].hidden||i[n].draw(this._ctx)}},BubbleController:class extends js{static id="bubble";static defaults={datasetElementType:!1,dataElementType:"point",animations:{numbers:{type:"number",properties:["x","y","borderWidth","radius"]}}};static overrides={scales:{x:{type:"linear"},y:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,super.initialize()}parsePrimitiveData(t,e,i,s){const n=super.parsePrimitiveData(t,e,i,s);for(let t=0;t<n.length;t++)n[t]._custom=this.resolveDataElementOptions(t+i).radius;return n}parseArrayData(t,e,i,s){const n=super.parseArrayData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s[2],this.resolveDataElementOptions(t+i).radius)}return n}parseObjectData(t,e,i,s){const n=super.parseObjectData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s&&s.r&&+s.r,this.resolveDataElementOptions(t+i).radius)}return n}getMaxOverflow(){const t=this._cachedMeta.data;let e=0;for(let i=t.length-1;i>=0;--i)e=Math.max(e,t[i].size(this.resolveDataElementOptions(i))/2);return e>0&&e}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y),l=o._custom;return{label:i[t]||"",value:"("+a+", "+r+(l?", "+l:"")+")"}}update(t){const e=this._cachedMeta.data;this.updateElements(e,0,e.length,t)}updateElements(t,e,i,s){const n="reset"===s,{iScale:o,vScale:a}=this._cachedMeta,{sharedOptions:r,includeOptions:l}=this._getSharedOptions(e,s),h=o.axis,c=a.axis;for(let d=e;d<e+i;d++){const e=t[d],i=!n&&this.getParsed(d),u={},f=u[h]=n?o.getPixelForDecimal(.5):o.getPixelForValue(i[h]),g=u[c]=n?a.getBasePixel():a.getPixelForValue(i[c]);u.skip=isNaN(f)||isNaN(g),l&&(u.options=r||this.resolveDataElementOptions(d,e.active?"active":s),n&&(u.options.radius=0)),this.updateElement(e,d,u,s)}}resolveDataElementOptions(t,e){const i=this.getParsed(t);let s=super.resolveDataElementOptions(t,e);s.$shared&&(s=Object.assign({},s,{$shared:!1}));const n=s.radius;return"active"!==e&&(s.radius=0),s.radius+=l(i&&i._custom,n),s}},DoughnutController:$n,LineController:class extends js{static id="line";static defaults={datasetElementType:"line",dataElementType:"point",showLine:!0,spanGaps:!1};static overrides={scales:{_index_:{type:"category"},_value_:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,this.supportsDecimation=!0,super.initialize()}update(t){const e=this._cachedMeta,{dataset:i,data:s=[],_dataset:n}=e,o=this.chart._animationsDisabled;let{start:a,count:r}=pt(e,s,o);this._drawStart=a,this._drawCount=r,mt(e)&&(a=0,r=s.length),i._chart=this.chart,i._datasetIndex=this.index,i._decimated=!!n._decimated,i.points=s;const l=this.resolveDatasetElementOptions(t);this.options.showLine||(l.borderWidth=0),l.segment=this.options.segment,this.updateElement(i,void 0,{animated:!o,options:l},t),this.updateElements(s,a,r,t)}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,{sharedOptions:c,includeOptions:d}=this._getSharedOptions(e,n),u=a.axis,f=r.axis,{spanGaps:g,segment:p}=this.options,m=W(g)?g:Number.POSITIVE_INFINITY,x=this.chart._animationsDisabled||o||"none"===n,b=e+i,_=t.length;let y=e>0&&this.getParsed(e-1);for(let i=0;i<_;++i){const g=t[i],_=x?g:{};if(i<e||i>=b){_.skip=!0;continue}const v=this.getParsed(i),M=s(v[f]),w=_[u]=a.getPixelForValue(v[u],i),k=_[f]=o||M?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,v,l):v[f],i);_.skip=isNaN(w)||isNaN(k)||M,_.stop=i>0&&Math.abs(v[u]-y[u])>m,p&&(_.parsed=v,_.raw=h.data[i]),d&&(_.options=c||this.resolveDataElementOptions(i,g.active?"active":n)),x||this.updateElement(g,i,_,n),y=v}}getMaxOverflow(){const t=this._cachedMeta,e=t.dataset,i=e.options&&e.options.borderWidth||0,s=t.data||[];if(!s.length)return i;const n=s[0].size(this.resolveDataElementOptions(0)),o=s[s.length-1].size(this.resolveDataElementOptions(s.length-1));return Math.max(i,n,o)/2}draw(){const t=this._cachedMeta;t.dataset.updateControlPoints(this.chart.chartArea,t.iScale.axis),super.draw()}},PieController:class extends $n{static id="pie";static defaults={cutout:0,rotation:0,circumference:360,radius:"100%"}},PolarAreaController:Yn,RadarController:class extends js{static id="radar";static defaults={datasetElementType:"line",dataElementType:"point",indexAxis:"r",showLine:!0,elements:{line:{fill:"start"}}};static overrides={aspectRatio:1,scales:{r:{type:"radialLinear"}}};getLabelAndValue(t){const e=this._cachedMeta.vScale,i=this.getParsed(t);return{label:e.getLabels()[t],value:""+e.getLabelForValue(i[e.axis])}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta,i=e.dataset,s=e.data||[],n=e.iScale.getLabels();if(i.points=s,"resize"!==t){const e=this.resolveDatasetElementOptions(t);this.options.showLine||(e.borderWidth=0);const o={_loop:!0,_fullLoop:n.length===s.length,options:e};this.updateElement(i,void 0,o,t)}this.updateElements(s,0,s.length,t)}updateElements(t,e,i,s){const n=this._cachedMeta.rScale,o="reset"===s;for(let a=e;a<e+i;a++){const e=t[a],i=this.resolveDataElementOptions(a,e.active?"active":s),r=n.getPointPositionForValue(a,this.getParsed(a).r),l=o?n.xCenter:r.x,h=o?n.yCenter:r.y,c={x:l,y:h,angle:r.angle,skip:isNaN(l)||isNaN(h),options:i};this.updateElement(e,a,c,s)}}},ScatterController:class extends js{static id="scatter";static defaults={datasetElementType:!1,dataElementType:"point",showLine:!1,fill:!1};static overrides={interaction:{mode:"point"},scales:{x:{type:"linear"},y:{type:"linear"}}};getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y);return{label:i[t]||"",value:"("+a+", "+r+")"}}update(t){const e=this._cachedMeta,{data:i=[]}=e,s=this.chart._animationsDisabled;let{start:n,count:o}=pt(e,i,s);if(this._drawStart=n,this._drawCount=o,mt(e)&&(n=0,o=i.length),this.options.showLine){this.datasetElementType||this.addElements();const{dataset:n,_dataset:o}=e;n._chart=this.chart,n._datasetIndex=this.index,n._decimated=!!o._decimated,n.points=i;const a=this.resolveDatasetElementOptions(t);a.segment=this.options.segment,this.updateElement(n,void 0,{animated:!s,options:a},t)}else this.datasetElementType&&(delete e.dataset,this.datasetElementType=!1);this.updateElements(i,n,o,t)}addElements(){const{showLine:t}=this.options;!this.datasetElementType&&t&&(this.datasetElementType=this.chart.registry.getElement("line")),super.addElements()}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,c=this.resolveDataElementOptions(e,n),d=this.getSharedOptions(c),u=this.includeOptions(n,d),f=a.axis,g=r.axis,{spanGaps:p,segment:m}=this.options,x=W(p)?p:Number.POSITIVE_INFINITY,b=this.chart._animationsDisabled||o||"none"===n;let _=e>0&&this.getParsed(e-1);for(let c=e;c<e+i;++c){const e=t[c],i=this.getParsed(c),p=b?e:{},y=s(i[g]),v=p[f]=a.getPixelForValue(i[f],c),M=p[g]=o||y?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,i,l):i[g],c);p.skip=isNaN(v)||isNaN(M)||y,p.stop=c>0&&Math.abs(i[f]-_[f])>x,m&&(p.parsed=i,p.raw=h.data[c]),u&&(p.options=d||this.resolveDataElementOptions(c,e.active?"active":n)),b||this.updateElement(e,c,p,n),_=i}this.updateSharedOptions(d,n,c)}getMaxOverflow(){const t=this._cachedMeta,e=t.data||[];if(!this.options.showLine){let t=0;for(let i=e.length-1;i>=0;--i)t=Math.max(t,e[i].size(this.resolveDataElementOptions(i))/2);return t>0&&t}const i=t.dataset,s=i.options&&i.options.borderWidth||0;if(!e.length)return s;const n=e[0].size(this.resolveDataElementOptions(0)),o=e[e.length-1].size(this.resolveDataElementOptions(e.length-1));return Math.max(s,n,o)/2}}});function Xn(t,e,i,s){const n=vi(t.options.borderRadius,["outerStart","outerEnd","innerStart","innerEnd"]);const o=(i-e)/2,a=Math.min(o,s*e/2),r=t=>{const e=(i-Math.min(o,t))*s/2;return Z(t,0,Math.min(o,e))};return{outerStart:r(n.outerStart),outerEnd:r(n.outerEnd),innerStart:Z(n.innerStart,0,a),innerEnd:Z(n.innerEnd,0,a)}}function qn(t,e,i,s){return{x:i+t*Math.cos(e),y:s+t*Math.sin(e)}}function Kn(t,e,i,s,n,o){const{x:a,y:r,startAngle:l,pixelMargin:h,innerRadius:c}=e,{spacingMode:d="angular"}=e.options,u=n-l;if(o&&e.options.selfJoin&&Math.abs(u)>=O-1e-4)return void function(t,e,i,s){const{x:n,y:o,startAngle:a,pixelMargin:r,innerRadius:l}=e,h=Math.max(e.outerRadius+s+i-r,0),c=l>0?l+s+i+r:0;t.beginPath(),t.arc(n,o,h,a,a+O),c>0&&(t.moveTo(n+Math.cos(a)*c,o+Math.sin(a)*c),t.arc(n,o,c,a+O,a,!0)),t.closePath()}(t,e,i,s);const f=Math.max(e.outerRadius+s+i-h,0);let g=c>0?c+s+i+h:0,p=0,m=0;const x=f>0?Math.max(.001,u*f-i/C)/f:.001,b=(u-x)/2;if(s){const t=((c>0?c-s:0)+(f>0?f-s:0))/2,e=(u-(0!==t?u*t/(t+s):u))/2,i=t>0?Math.asin(Math.min(1,s/t)):0,n=Math.max(0,x/2-.001),o=Math.sin(n);if("parallel"===d){if(0===g&&o>0){const t=s/o,e=Math.max(0,f-.001);g=Math.min(t,e)}const t=Math.min(f>0?f*o:Number.POSITIVE_INFINITY,g>0?g*o:Number.POSITIVE_INFINITY),e=Math.min(s,t);p=f>0?Math.asin(Math.min(1,e/f)):Math.min(n,i),m=g>0?Math.asin(Math.min(1,e/g)):p}else"proportional"===d?(p=Math.min(n,e),m=Math.min(n,e)):(p=Math.min(n,i),m=Math.min(n,i))}const _=l+b+p,y=n-b-p,v=l+b+m,M=n-b-m,w=Math.min(y-_,M-v),{outerStart:k,outerEnd:S,innerStart:P,innerEnd:D}=Xn(e,g,f,w),A=f-k,T=f-S,L=_+k/A,R=y-S/T,I=g+P,z=g+D,F=v+P/I,V=M-D/z;if(t.beginPath(),o){const e=(L+R)/2;if(t.arc(a,r,f,L,e),t.arc(a,r,f,e,R),S>0){const e=qn(T,R,a,r);t.arc(e.x,e.y,S,R,y+E)}const i=qn(z,M,a,r);if(t.lineTo(i.x,i.y),D>0){const e=qn(z,V,a,r);t.arc(e.x,e.y,D,M+E,V+Math.PI)}const s=(M-D/g+(v+P/g))/2;if(t.arc(a,r,g,M-D/g,s,!0),t.arc(a,r,g,s,v+P/g,!0),P>0){const e=qn(I,F,a,r);t.arc(e.x,e.y,P,F+Math.PI,v-E)}const n=qn(A,_,a,r);if(t.lineTo(n.x,n.y),k>0){const e=qn(A,L,a,r);t.arc(e.x,e.y,k,_-E,L)}}else{t.moveTo(a,r);const e=Math.cos(L)*f+a,i=Math.sin(L)*f+r;t.lineTo(e,i);const s=Math.cos(R)*f+a,n=Math.sin(R)*f+r;t.lineTo(s,n)}t.closePath()}function Gn(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r,options:l}=e,{borderWidth:h,borderJoinStyle:c,borderDash:d,borderDashOffset:u,borderRadius:f}=l,g="inner"===l.borderAlign;if(!h)return;t.setLineDash(d||[]),t.lineDashOffset=u,g?(t.lineWidth=2*h,t.lineJoin=c||"round"):(t.lineWidth=h,t.lineJoin=c||"bevel");let p=e.endAngle;const m=Math.abs(p-a)>=O-1e-4;if(o){Kn(t,e,i,s,p,n);for(let e=0;e<o;++e)t.stroke();isNaN(r)||(p=a+(r%O||O))}g&&function(t,e,i){const{startAngle:s,pixelMargin:n,x:o,y:a,outerRadius:r,innerRadius:l}=e;let h=n/r;t.beginPath(),t.arc(o,a,r,s-h,i+h),l>n?(h=n/l,t.arc(o,a,l,i+h,s-h,!0)):t.arc(o,a,n,i+E,s-E),t.closePath(),t.clip()}(t,e,p);!(m&&e.innerRadius>0)&&l.selfJoin&&p-a>=C&&0===f&&"miter"!==c&&function(t,e,i){const{startAngle:s,x:n,y:o,outerRadius:a,innerRadius:r,options:l}=e,{borderWidth:h,borderJoinStyle:c}=l,d=Math.min(h/a,G(s-i));if(t.beginPath(),t.arc(n,o,a-h/2,s+d/2,i-d/2),r>0){const e=Math.min(h/r,G(s-i));t.arc(n,o,r+h/2,i-e/2,s+e/2,!0)}else{const e=Math.min(h/2,a*G(s-i));if("round"===c)t.arc(n,o,e,i-C/2,s+C/2,!0);else if("bevel"===c){const a=2*e*e,r=-a*Math.cos(i+C/2)+n,l=-a*Math.sin(i+C/2)+o,h=a*Math.cos(s+C/2)+n,c=a*Math.sin(s+C/2)+o;t.lineTo(r,l),t.lineTo(h,c)}}t.closePath(),t.moveTo(0,0),t.rect(0,0,t.canvas.width,t.canvas.height),t.clip("evenodd")}(t,e,p),o||(Kn(t,e,i,s,p,n),t.stroke())}function Jn(t,e,i=e){t.lineCap=l(i.borderCapStyle,e.borderCapStyle),t.setLineDash(l(i.borderDash,e.borderDash)),t.lineDashOffset=l(i.borderDashOffset,e.borderDashOffset),t.lineJoin=l(i.borderJoinStyle,e.borderJoinStyle),t.lineWidth=l(i.borderWidth,e.borderWidth),t.strokeStyle=l(i.borderColor,e.borderColor)}function Zn(t,e,i){t.lineTo(i.x,i.y)}function Qn(t,e,i={}){const s=t.length,{start:n=0,end:o=s-1}=i,{start:a,end:r}=e,l=Math.max(n,a),h=Math.min(o,r),c=n<a&&o<a||n>r&&o>r;return{count:s,start:l,loop:e.loop,ilen:h<l&&!c?s+h-l:h-l}}function to(t,e,i,s){const{points:n,options:o}=e,{count:a,start:r,loop:l,ilen:h}=Qn(n,i,s),c=function(t){return t.stepped?Fe:t.tension||"monotone"===t.cubicInterpolationMode?Ve:Zn}(o);let d,u,f,{move:g=!0,reverse:p}=s||{};for(d=0;d<=h;++d)u=n[(r+(p?h-d:d))%a],u.skip||(g?(t.moveTo(u.x,u.y),g=!1):c(t,f,u,p,o.stepped),f=u);return l&&(u=n[(r+(p?h:0))%a],c(t,f,u,p,o.stepped)),!!l}function eo(t,e,i,s){const n=e.points,{count:o,start:a,ilen:r}=Qn(n,i,s),{move:l=!0,reverse:h}=s||{};let c,d,u,f,g,p,m=0,x=0;const b=t=>(a+(h?r-t:t))%o,_=()=>{f!==g&&(t.lineTo(m,g),t.lineTo(m,f),t.lineTo(m,p))};for(l&&(d=n[b(0)],t.moveTo(d.x,d.y)),c=0;c<=r;++c){if(d=n[b(c)],d.skip)continue;const e=d.x,i=d.y,s=0|e;s===u?(i<f?f=i:i>g&&(g=i),m=(x*m+e)/++x):(_(),t.lineTo(e,i),u=s,x=0,f=g=i),p=i}_()}function io(t){const e=t.options,i=e.borderDash&&e.borderDash.length;return!(t._decimated||t._loop||e.tension||"monotone"===e.cubicInterpolationMode||e.stepped||i)?eo:to}const so="function"==typeof Path2D;function no(t,e,i,s){so&&!e.options.segment?function(t,e,i,s){let n=e._path;n||(n=e._path=new Path2D,e.path(n,i,s)&&n.closePath()),Jn(t,e.options),t.stroke(n)}(t,e,i,s):function(t,e,i,s){const{segments:n,options:o}=e,a=io(e);for(const r of n)Jn(t,o,r.style),t.beginPath(),a(t,e,r,{start:i,end:i+s-1})&&t.closePath(),t.stroke()}(t,e,i,s)}class oo extends $s{static id="line";static defaults={borderCapStyle:"butt",borderDash:[],borderDashOffset:0,borderJoinStyle:"miter",borderWidth:3,capBezierPoints:!0,cubicInterpolationMode:"default",fill:!1,spanGaps:!1,stepped:!1,tension:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t&&"fill"!==t};constructor(t){super(),this.animated=!0,this.options=void 0,this._chart=void 0,this._loop=void 0,this._fullLoop=void 0,this._path=void 0,this._points=void 0,this._segments=void 0,this._decimated=!1,this._pointsUpdated=!1,this._datasetIndex=void 0,t&&Object.assign(this,t)}updateControlPoints(t,e){const i=this.options;if((i.tension||"monotone"===i.cubicInterpolationMode)&&!i.stepped&&!this._pointsUpdated){const s=i.spanGaps?this._loop:this._fullLoop;hi(this._points,i,t,s,e),this._pointsUpdated=!0}}set points(t){this._points=t,delete this._segments,delete this._path,this._pointsUpdated=!1}get points(){return this._points}get segments(){return this._segments||(this._segments=zi(this,this.options.segment))}first(){const t=this.segments,e=this.points;return t.length&&e[t[0].start]}last(){const t=this.segments,e=this.points,i=t.length;return i&&e[t[i-1].end]}interpolate(t,e){const i=this.options,s=t[e],n=this.points,o=Ii(this,{property:e,start:s,end:s});if(!o.length)return;const a=[],r=function(t){return t.stepped?pi:t.tension||"monotone"===t.cubicInterpolationMode?mi:gi}(i);let l,h;for(l=0,h=o.length;l<h;++l){const{start:h,end:c}=o[l],d=n[h],u=n[c];if(d===u){a.push(d);continue}const f=r(d,u,Math.abs((s-d[e])/(u[e]-d[e])),i.stepped);f[e]=t[e],a.push(f)}return 1===a.length?a[0]:a}pathSegment(t,e,i){return io(this)(t,this,e,i)}path(t,e,i){const s=this.segments,n=io(this);let o=this._loop;e=e||0,i=i||this.points.length-e;for(const a of s)o&=n(t,this,a,{start:e,end:e+i-1});return!!o}draw(t,e,i,s){const n=this.options||{};(this.points||[]).length&&n.borderWidth&&(t.save(),no(t,this,i,s),t.restore()),this.animated&&(this._pointsUpdated=!1,this._path=void 0)}}function ao(t,e,i,s){const n=t.options,{[i]:o}=t.getProps([i],s);return Math.abs(e-o)<n.radius+n.hitRadius}function ro(t,e){const{x:i,y:s,base:n,width:o,height:a}=t.getProps(["x","y","base","width","height"],e);let r,l,h,c,d;return t.horizontal?(d=a/2,r=Math.min(i,n),l=Math.max(i,n),h=s-d,c=s+d):(d=o/2,r=i-d,l=i+d,h=Math.min(s,n),c=Math.max(s,n)),{left:r,top:h,right:l,bottom:c}}function lo(t,e,i,s){return t?0:Z(e,i,s)}function ho(t){const e=ro(t),i=e.right-e.left,s=e.bottom-e.top,n=function(t,e,i){const s=t.options.borderWidth,n=t.borderSkipped,o=Mi(s);return{t:lo(n.top,o.top,0,i),r:lo(n.right,o.right,0,e),b:lo(n.bottom,o.bottom,0,i),l:lo(n.left,o.left,0,e)}}(t,i/2,s/2),a=function(t,e,i){const{enableBorderRadius:s}=t.getProps(["enableBorderRadius"]),n=t.options.borderRadius,a=wi(n),r=Math.min(e,i),l=t.borderSkipped,h=s||o(n);return{topLeft:lo(!h||l.top||l.left,a.topLeft,0,r),topRight:lo(!h||l.top||l.right,a.topRight,0,r),bottomLeft:lo(!h||l.bottom||l.left,a.bottomLeft,0,r),bottomRight:lo(!h||l.bottom||l.right,a.bottomRight,0,r)}}(t,i/2,s/2);return{outer:{x:e.left,y:e.top,w:i,h:s,radius:a},inner:{x:e.left+n.l,y:e.top+n.t,w:i-n.l-n.r,h:s-n.t-n.b,radius:{topLeft:Math.max(0,a.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,a.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,a.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,a.bottomRight-Math.max(n.b,n.r))}}}}function co(t,e,i,s){const n=null===e,o=null===i,a=t&&!(n&&o)&&ro(t,s);return a&&(n||tt(e,a.left,a.right))&&(o||tt(i,a.top,a.bottom))}function uo(t,e){t.rect(e.x,e.y,e.w,e.h)}function fo(t,e,i={}){const s=t.x!==i.x?-e:0,n=t.y!==i.y?-e:0,o=(t.x+t.w!==i.x+i.w?e:0)-s,a=(t.y+t.h!==i.y+i.h?e:0)-n;return{x:t.x+s,y:t.y+n,w:t.w+o,h:t.h+a,radius:t.radius}}var go=Object.freeze({__proto__:null,ArcElement:class extends $s{static id="arc";static defaults={borderAlign:"center",borderColor:"#fff",borderDash:[],borderDashOffset:0,borderJoinStyle:void 0,borderRadius:0,borderWidth:2,offset:0,spacing:0,spacingMode:"angular",angle:void 0,circular:!0,selfJoin:!1};static defaultRoutes={backgroundColor:"backgroundColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t};circumference;endAngle;fullCircles;innerRadius;outerRadius;pixelMargin;startAngle;circular;constructor(t){super(),this.options=void 0,this.circumference=void 0,this.startAngle=void 0,this.endAngle=void 0,this.innerRadius=void 0,this.outerRadius=void 0,this.pixelMargin=0,this.fullCircles=0,this.circular=!1,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.getProps(["x","y"],i),{angle:n,distance:o}=X(s,{x:t,y:e}),{startAngle:a,endAngle:r,innerRadius:h,outerRadius:c,circumference:d}=this.getProps(["startAngle","endAngle","innerRadius","outerRadius","circumference"],i),u=(this.options.spacing+this.options.borderWidth)/2,f=l(d,r-a),g=J(n,a,r)&&a!==r,p=f>=O||g,m=tt(o,h+u,c+u);return p&&m}getCenterPoint(t){const{x:e,y:i,startAngle:s,endAngle:n,innerRadius:o,outerRadius:a}=this.getProps(["x","y","startAngle","endAngle","innerRadius","outerRadius"],t),{offset:r,spacing:l}=this.options,h=(s+n)/2,c=(o+a+l+r)/2;return{x:e+Math.cos(h)*c,y:i+Math.sin(h)*c}}tooltipPosition(t){return this.getCenterPoint(t)}draw(t){const{options:e,circumference:i}=this,s=(e.offset||0)/4,n=(e.spacing||0)/2,o=e.circular;if(this.pixelMargin="inner"===e.borderAlign?.33:0,this.fullCircles=i>O?Math.floor(i/O):0,0===i||this.innerRadius<0||this.outerRadius<0)return;t.save();const a=(this.startAngle+this.endAngle)/2;t.translate(Math.cos(a)*s,Math.sin(a)*s);const r=s*(1-Math.sin(Math.min(C,i||0)));t.fillStyle=e.backgroundColor,t.strokeStyle=e.borderColor,function(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r}=e;let l=e.endAngle;if(o){Kn(t,e,i,s,l,n);for(let e=0;e<o;++e)t.fill();isNaN(r)||(l=a+(r%O||O))}Kn(t,e,i,s,l,n),t.fill()}(t,this,r,n,o),Gn(t,this,r,n,o),t.restore()}},BarElement:class extends $s{static id="bar";static defaults={borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){const{inflateAmount:e,options:{borderColor:i,backgroundColor:s}}=this,{inner:n,outer:o}=ho(this),a=(r=o.radius).topLeft||r.topRight||r.bottomLeft||r.bottomRight?He:uo;var r;t.save(),o.w===n.w&&o.h===n.h||(t.beginPath(),a(t,fo(o,e,n)),t.clip(),a(t,fo(n,-e,o)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),a(t,fo(n,e)),t.fillStyle=s,t.fill(),t.restore()}inRange(t,e,i){return co(this,t,e,i)}inXRange(t,e){return co(this,t,null,e)}inYRange(t,e){return co(this,null,t,e)}getCenterPoint(t){const{x:e,y:i,base:s,horizontal:n}=this.getProps(["x","y","base","horizontal"],t);return{x:n?(e+s)/2:e,y:n?i:(i+s)/2}}getRange(t){return"x"===t?this.width/2:this.height/2}},LineElement:oo,PointElement:class extends $s{static id="point";parsed;skip;stop;static defaults={borderWidth:1,hitRadius:1,hoverBorderWidth:1,hoverRadius:4,pointStyle:"circle",radius:3,rotation:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.parsed=void 0,this.skip=void 0,this.stop=void 0,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.options,{x:n,y:o}=this.getProps(["x","y"],i);return Math.pow(t-n,2)+Math.pow(e-o,2)<Math.pow(s.hitRadius+s.radius,2)}inXRange(t,e){return ao(this,t,"x",e)}inYRange(t,e){return ao(this,t,"y",e)}getCenterPoint(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}size(t){let e=(t=t||this.options||{}).radius||0;e=Math.max(e,e&&t.hoverRadius||0);return 2*(e+(e&&t.borderWidth||0))}draw(t,e){const i=this.options;this.skip||i.radius<.1||!Re(this,e,this.size(i)/2)||(t.strokeStyle=i.borderColor,t.lineWidth=i.borderWidth,t.fillStyle=i.backgroundColor,Le(t,i,this.x,this.y))}getRange(){const t=this.options||{};return t.radius+t.hitRadius}}});function po(t,e,i,s){const n=t.indexOf(e);if(-1===n)return((t,e,i,s)=>("string"==typeof e?(i=t.push(e)-1,s.unshift({index:i,label:e})):isNaN(e)&&(i=null),i))(t,e,i,s);return n!==t.lastIndexOf(e)?i:n}function mo(t){const e=this.getLabels();return t>=0&&t<e.length?e[t]:t}function xo(t,e,{horizontal:i,minRotation:s}){const n=$(s),o=(i?Math.sin(n):Math.cos(n))||.001,a=.75*e*(""+t).length;return Math.min(e/o,a)}class bo extends tn{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return s(t)||("number"==typeof t||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){const{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds();let{min:s,max:n}=this;const o=t=>s=e?s:t,a=t=>n=i?n:t;if(t){const t=F(s),e=F(n);t<0&&e<0?a(0):t>0&&e>0&&o(0)}if(s===n){let e=0===n?1:Math.abs(.05*n);a(n+e),t||o(s-e)}this.min=s,this.max=n}getTickLimit(){const t=this.options.ticks;let e,{maxTicksLimit:i,stepSize:s}=t;return s?(e=Math.ceil(this.max/s)-Math.floor(this.min/s)+1,e>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${s} would result generating up to ${e} ticks. Limiting to 1000.`),e=1e3)):(e=this.computeTickLimit(),i=i||11),i&&(e=Math.min(i,e)),e}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){const t=this.options,e=t.ticks;let i=this.getTickLimit();i=Math.max(2,i);const n=function(t,e){const i=[],{bounds:n,step:o,min:a,max:r,precision:l,count:h,maxTicks:c,maxDigits:d,includeBounds:u}=t,f=o||1,g=c-1,{min:p,max:m}=e,x=!s(a),b=!s(r),_=!s(h),y=(m-p)/(d+1);let v,M,w,k,S=B((m-p)/g/f)*f;if(S<1e-14&&!x&&!b)return[{value:p},{value:m}];k=Math.ceil(m/S)-Math.floor(p/S),k>g&&(S=B(k*S/g/f)*f),s(l)||(v=Math.pow(10,l),S=Math.ceil(S*v)/v),"ticks"===n?(M=Math.floor(p/S)*S,w=Math.ceil(m/S)*S):(M=p,w=m),x&&b&&o&&H((r-a)/o,S/1e3)?(k=Math.round(Math.min((r-a)/S,c)),S=(r-a)/k,M=a,w=r):_?(M=x?a:M,w=b?r:w,k=h-1,S=(w-M)/k):(k=(w-M)/S,k=V(k,Math.round(k),S/1e3)?Math.round(k):Math.ceil(k));const P=Math.max(U(S),U(M));v=Math.pow(10,s(l)?P:l),M=Math.round(M*v)/v,w=Math.round(w*v)/v;let D=0;for(x&&(u&&M!==a?(i.push({value:a}),M<a&&D++,V(Math.round((M+D*S)*v)/v,a,xo(a,y,t))&&D++):M<a&&D++);D<k;++D){const t=Math.round((M+D*S)*v)/v;if(b&&t>r)break;i.push({value:t})}return b&&u&&w!==r?i.length&&V(i[i.length-1].value,r,xo(r,y,t))?i[i.length-1].value=r:i.push({value:r}):b&&w!==r||i.push({value:w}),i}({maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:!1!==e.includeBounds},this._range||this);return"ticks"===t.bounds&&j(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}configure(){const t=this.ticks;let e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){const s=(i-e)/Math.max(t.length-1,1)/2;e-=s,i+=s}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return ne(t,this.chart.options.locale,this.options.ticks.format)}}class _o extends bo{static id="linear";static defaults={ticks:{callback:ae.formatters.numeric}};determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?t:0,this.max=a(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){const t=this.isHorizontal(),e=t?this.width:this.height,i=$(this.options.ticks.minRotation),s=(t?Math.sin(i):Math.cos(i))||.001,n=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,n.lineHeight/s))}getPixelForValue(t){return null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}}const yo=t=>Math.floor(z(t)),vo=(t,e)=>Math.pow(10,yo(t)+e);function Mo(t){return 1===t/Math.pow(10,yo(t))}function wo(t,e,i){const s=Math.pow(10,i),n=Math.floor(t/s);return Math.ceil(e/s)-n}function ko(t,{min:e,max:i}){e=r(t.min,e);const s=[],n=yo(e);let o=function(t,e){let i=yo(e-t);for(;wo(t,e,i)>10;)i++;for(;wo(t,e,i)<10;)i--;return Math.min(i,yo(t))}(e,i),a=o<0?Math.pow(10,Math.abs(o)):1;const l=Math.pow(10,o),h=n>o?Math.pow(10,n):0,c=Math.round((e-h)*a)/a,d=Math.floor((e-h)/l/10)*l*10;let u=Math.floor((c-d)/Math.pow(10,o)),f=r(t.min,Math.round((h+d+u*Math.pow(10,o))*a)/a);for(;f<i;)s.push({value:f,major:Mo(f),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),f=Math.round((h+d+u*Math.pow(10,o))*a)/a;const g=r(t.max,f);return s.push({value:g,major:Mo(g),significand:u}),s}class So extends tn{static id="logarithmic";static defaults={ticks:{callback:ae.formatters.logarithmic,major:{enabled:!0}}};constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){const i=bo.prototype.parse.apply(this,[t,e]);if(0!==i)return a(i)&&i>0?i:null;this._zero=!0}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?Math.max(0,t):null,this.max=a(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!a(this._userMin)&&(this.min=t===vo(this.min,0)?vo(this.min,-1):vo(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let i=this.min,s=this.max;const n=e=>i=t?i:e,o=t=>s=e?s:t;i===s&&(i<=0?(n(1),o(10)):(n(vo(i,-1)),o(vo(s,1)))),i<=0&&n(vo(s,-1)),s<=0&&o(vo(i,1)),this.min=i,this.max=s}buildTicks(){const t=this.options,e=ko({min:this._userMin,max:this._userMax},this);return"ticks"===t.bounds&&j(e,this,"value"),t.reverse?(e.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),e}getLabelForValue(t){return void 0===t?"0":ne(t,this.chart.options.locale,this.options.ticks.format)}configure(){const t=this.min;super.configure(),this._startValue=z(t),this._valueRange=z(this.max)-z(t)}getPixelForValue(t){return void 0!==t&&0!==t||(t=this.min),null===t||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(z(t)-this._startValue)/this._valueRange)}getValueForPixel(t){const e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}}function Po(t){const e=t.ticks;if(e.display&&t.display){const t=ki(e.backdropPadding);return l(e.font&&e.font.size,ue.font.size)+t.height}return 0}function Do(t,e,i,s,n){return t===s||t===n?{start:e-i/2,end:e+i/2}:t<s||t>n?{start:e-i,end:e}:{start:e,end:e+i}}function Co(t){const e={l:t.left+t._padding.left,r:t.right-t._padding.right,t:t.top+t._padding.top,b:t.bottom-t._padding.bottom},i=Object.assign({},e),s=[],o=[],a=t._pointLabels.length,r=t.options.pointLabels,l=r.centerPointLabels?C/a:0;for(let u=0;u<a;u++){const a=r.setContext(t.getPointLabelContext(u));o[u]=a.padding;const f=t.getPointPosition(u,t.drawingArea+o[u],l),g=Si(a.font),p=(h=t.ctx,c=g,d=n(d=t._pointLabels[u])?d:[d],{w:Oe(h,c.string,d),h:d.length*c.lineHeight});s[u]=p;const m=G(t.getIndexAngle(u)+l),x=Math.round(Y(m));Oo(i,e,m,Do(x,f.x,p.w,0,180),Do(x,f.y,p.h,90,270))}var h,c,d;t.setCenterPoint(e.l-i.l,i.r-e.r,e.t-i.t,i.b-e.b),t._pointLabelItems=function(t,e,i){const s=[],n=t._pointLabels.length,o=t.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Po(o)/2,additionalAngle:a?C/n:0};let h;for(let o=0;o<n;o++){l.padding=i[o],l.size=e[o];const n=Ao(t,o,l);s.push(n),"auto"===r&&(n.visible=To(n,h),n.visible&&(h=n))}return s}(t,s,o)}function Oo(t,e,i,s,n){const o=Math.abs(Math.sin(i)),a=Math.abs(Math.cos(i));let r=0,l=0;s.start<e.l?(r=(e.l-s.start)/o,t.l=Math.min(t.l,e.l-r)):s.end>e.r&&(r=(s.end-e.r)/o,t.r=Math.max(t.r,e.r+r)),n.start<e.t?(l=(e.t-n.start)/a,t.t=Math.min(t.t,e.t-l)):n.end>e.b&&(l=(n.end-e.b)/a,t.b=Math.max(t.b,e.b+l))}function Ao(t,e,i){const s=t.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=i,l=t.getPointPosition(e,s+n+a,o),h=Math.round(Y(G(l.angle+E))),c=function(t,e,i){90===i||270===i?t-=e/2:(i>270||i<90)&&(t-=e);return t}(l.y,r.h,h),d=function(t){if(0===t||180===t)return"center";if(t<180)return"left";return"right"}(h),u=function(t,e,i){"right"===i?t-=e:"center"===i&&(t-=e/2);return t}(l.x,r.w,d);return{visible:!0,x:l.x,y:c,textAlign:d,left:u,top:c,right:u+r.w,bottom:c+r.h}}function To(t,e){if(!e)return!0;const{left:i,top:s,right:n,bottom:o}=t;return!(Re({x:i,y:s},e)||Re({x:i,y:o},e)||Re({x:n,y:s},e)||Re({x:n,y:o},e))}function Lo(t,e,i){const{left:n,top:o,right:a,bottom:r}=i,{backdropColor:l}=e;if(!s(l)){const i=wi(e.borderRadius),s=ki(e.backdropPadding);t.fillStyle=l;const h=n-s.left,c=o-s.top,d=a-n+s.width,u=r-o+s.height;Object.values(i).some((t=>0!==t))?(t.beginPath(),He(t,{x:h,y:c,w:d,h:u,radius:i}),t.fill()):t.fillRect(h,c,d,u)}}function Eo(t,e,i,s){const{ctx:n}=t;if(i)n.arc(t.xCenter,t.yCenter,e,0,O);else{let i=t.getPointPosition(0,e);n.moveTo(i.x,i.y);for(let o=1;o<s;o++)i=t.getPointPosition(o,e),n.lineTo(i.x,i.y)}}class Ro extends bo{static id="radialLinear";static defaults={display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ae.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback:t=>t,padding:5,centerPointLabels:!1}};static defaultRoutes={"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"};static descriptors={angleLines:{_fallback:"grid"}};constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){const t=this._padding=ki(Po(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!1);this.min=a(t)&&!isNaN(t)?t:0,this.max=a(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Po(this.options))}generateTickLabels(t){bo.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map(((t,e)=>{const i=d(this.options.pointLabels.callback,[t,e],this);return i||0===i?i:""})).filter(((t,e)=>this.chart.getDataVisibility(e)))}fit(){const t=this.options;t.display&&t.pointLabels.display?Co(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,s){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-s)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,s))}getIndexAngle(t){return G(t*(O/(this._pointLabels.length||1))+$(this.options.startAngle||0))}getDistanceFromCenterForValue(t){if(s(t))return NaN;const e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(s(t))return NaN;const e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){const e=this._pointLabels||[];if(t>=0&&t<e.length){const i=e[t];return function(t,e,i){return Ci(t,{label:i,index:e,type:"pointLabel"})}(this.getContext(),t,i)}}getPointPosition(t,e,i=0){const s=this.getIndexAngle(t)-E+i;return{x:Math.cos(s)*e+this.xCenter,y:Math.sin(s)*e+this.yCenter,angle:s}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){const{left:e,top:i,right:s,bottom:n}=this._pointLabelItems[t];return{left:e,top:i,right:s,bottom:n}}drawBackground(){const{backgroundColor:t,grid:{circular:e}}=this.options;if(t){const i=this.ctx;i.save(),i.beginPath(),Eo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){const t=this.ctx,e=this.options,{angleLines:i,grid:s,border:n}=e,o=this._pointLabels.length;let a,r,l;if(e.pointLabels.display&&function(t,e){const{ctx:i,options:{pointLabels:s}}=t;for(let n=e-1;n>=0;n--){const e=t._pointLabelItems[n];if(!e.visible)continue;const o=s.setContext(t.getPointLabelContext(n));Lo(i,o,e);const a=Si(o.font),{x:r,y:l,textAlign:h}=e;We(i,t._pointLabels[n],r,l+a.lineHeight/2,a,{color:o.color,textAlign:h,textBaseline:"middle"})}}(this,o),s.display&&this.ticks.forEach(((t,e)=>{if(0!==e||0===e&&this.min<0){r=this.getDistanceFromCenterForValue(t.value);const i=this.getContext(e),a=s.setContext(i),l=n.setContext(i);!function(t,e,i,s,n){const o=t.ctx,a=e.circular,{color:r,lineWidth:l}=e;!a&&!s||!r||!l||i<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Eo(t,i,a,s),o.closePath(),o.stroke(),o.restore())}(this,a,r,o,l)}})),i.display){for(t.save(),a=o-1;a>=0;a--){const s=i.setContext(this.getPointLabelContext(a)),{color:n,lineWidth:o}=s;o&&n&&(t.lineWidth=o,t.strokeStyle=n,t.setLineDash(s.borderDash),t.lineDashOffset=s.borderDashOffset,r=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),l=this.getPointPosition(a,r),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(l.x,l.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){const t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;const s=this.getIndexAngle(0);let n,o;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(s),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach(((s,a)=>{if(0===a&&this.min>=0&&!e.reverse)return;const r=i.setContext(this.getContext(a)),l=Si(r.font);if(n=this.getDistanceFromCenterForValue(this.ticks[a].value),r.showLabelBackdrop){t.font=l.string,o=t.measureText(s.label).width,t.fillStyle=r.backdropColor;const e=ki(r.backdropPadding);t.fillRect(-o/2-e.left,-n-l.size/2-e.top,o+e.width,l.size+e.height)}We(t,s.label,0,-n,l,{color:r.color,strokeColor:r.textStrokeColor,strokeWidth:r.textStrokeWidth})})),t.restore()}drawTitle(){}}const Io={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},zo=Object.keys(Io);function Fo(t,e){return t-e}function Vo(t,e){if(s(e))return null;const i=t._adapter,{parser:n,round:o,isoWeekday:r}=t._parseOpts;let l=e;return"function"==typeof n&&(l=n(l)),a(l)||(l="string"==typeof n?i.parse(l,n):i.parse(l)),null===l?null:(o&&(l="week"!==o||!W(r)&&!0!==r?i.startOf(l,o):i.startOf(l,"isoWeek",r)),+l)}function Bo(t,e,i,s){const n=zo.length;for(let o=zo.indexOf(t);o<n-1;++o){const t=Io[zo[o]],n=t.steps?t.steps:Number.MAX_SAFE_INTEGER;if(t.common&&Math.ceil((i-e)/(n*t.size))<=s)return zo[o]}return zo[n-1]}function No(t,e,i){if(i){if(i.length){const{lo:s,hi:n}=et(i,e);t[i[s]>=e?i[s]:i[n]]=!0}}else t[e]=!0}function Wo(t,e,i){const s=[],n={},o=e.length;let a,r;for(a=0;a<o;++a)r=e[a],n[r]=a,s.push({value:r,major:!1});return 0!==o&&i?function(t,e,i,s){const n=t._adapter,o=+n.startOf(e[0].value,s),a=e[e.length-1].value;let r,l;for(r=o;r<=a;r=+n.add(r,1,s))l=i[r],l>=0&&(e[l].major=!0);return e}(t,s,n,i):s}class Ho extends tn{static id="time";static defaults={bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}};constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){const i=t.time||(t.time={}),s=this._adapter=new In._date(t.adapters.date);s.init(e),b(i.displayFormats,s.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return void 0===t?null:Vo(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){const t=this.options,e=this._adapter,i=t.time.unit||"day";let{min:s,max:n,minDefined:o,maxDefined:r}=this.getUserBounds();function l(t){o||isNaN(t.min)||(s=Math.min(s,t.min)),r||isNaN(t.max)||(n=Math.max(n,t.max))}o&&r||(l(this._getLabelBounds()),"ticks"===t.bounds&&"labels"===t.ticks.source||l(this.getMinMax(!1))),s=a(s)&&!isNaN(s)?s:+e.startOf(Date.now(),i),n=a(n)&&!isNaN(n)?n:+e.endOf(Date.now(),i)+1,this.min=Math.min(s,n-1),this.max=Math.max(s+1,n)}_getLabelBounds(){const t=this.getLabelTimestamps();let e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){const t=this.options,e=t.time,i=t.ticks,s="labels"===i.source?this.getLabelTimestamps():this._generate();"ticks"===t.bounds&&s.length&&(this.min=this._userMin||s[0],this.max=this._userMax||s[s.length-1]);const n=this.min,o=nt(s,n,this.max);return this._unit=e.unit||(i.autoSkip?Bo(e.minUnit,this.min,this.max,this._getLabelCapacity(n)):function(t,e,i,s,n){for(let o=zo.length-1;o>=zo.indexOf(i);o--){const i=zo[o];if(Io[i].common&&t._adapter.diff(n,s,i)>=e-1)return i}return zo[i?zo.indexOf(i):0]}(this,o.length,e.minUnit,this.min,this.max)),this._majorUnit=i.major.enabled&&"year"!==this._unit?function(t){for(let e=zo.indexOf(t)+1,i=zo.length;e<i;++e)if(Io[zo[e]].common)return zo[e]}(this._unit):void 0,this.initOffsets(s),t.reverse&&o.reverse(),Wo(this,o,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map((t=>+t.value)))}initOffsets(t=[]){let e,i,s=0,n=0;this.options.offset&&t.length&&(e=this.getDecimalForValue(t[0]),s=1===t.length?1-e:(this.getDecimalForValue(t[1])-e)/2,i=this.getDecimalForValue(t[t.length-1]),n=1===t.length?i:(i-this.getDecimalForValue(t[t.length-2]))/2);const o=t.length<3?.5:.25;s=Z(s,0,o),n=Z(n,0,o),this._offsets={start:s,end:n,factor:1/(s+1+n)}}_generate(){const t=this._adapter,e=this.min,i=this.max,s=this.options,n=s.time,o=n.unit||Bo(n.minUnit,e,i,this._getLabelCapacity(e)),a=l(s.ticks.stepSize,1),r="week"===o&&n.isoWeekday,h=W(r)||!0===r,c={};let d,u,f=e;if(h&&(f=+t.startOf(f,"isoWeek",r)),f=+t.startOf(f,h?"day":o),t.diff(i,e,o)>1e5*a)throw new Error(e+" and "+i+" are too far apart with stepSize of "+a+" "+o);const g="data"===s.ticks.source&&this.getDataTimestamps();for(d=f,u=0;d<i;d=+t.add(d,a,o),u++)No(c,d,g);return d!==i&&"ticks"!==s.bounds&&1!==u||No(c,d,g),Object.keys(c).sort(Fo).map((t=>+t))}getLabelForValue(t){const e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){const i=this.options.time.displayFormats,s=this._unit,n=e||i[s];return this._adapter.format(t,n)}_tickFormatFunction(t,e,i,s){const n=this.options,o=n.ticks.callback;if(o)return d(o,[t,e,i],this);const a=n.time.displayFormats,r=this._unit,l=this._majorUnit,h=r&&a[r],c=l&&a[l],u=i[e],f=l&&c&&u&&u.major;return this._adapter.format(t,s||(f?c:h))}generateTickLabels(t){let e,i,s;for(e=0,i=t.length;e<i;++e)s=t[e],s.label=this._tickFormatFunction(s.value,e,t)}getDecimalForValue(t){return null===t?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){const e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){const e=this.options.ticks,i=this.ctx.measureText(t).width,s=$(this.isHorizontal()?e.maxRotation:e.minRotation),n=Math.cos(s),o=Math.sin(s),a=this._resolveTickFontOptions(0).size;return{w:i*n+a*o,h:i*o+a*n}}_getLabelCapacity(t){const e=this.options.time,i=e.displayFormats,s=i[e.unit]||i.millisecond,n=this._tickFormatFunction(t,0,Wo(this,[t],this._majorUnit),s),o=this._getLabelSize(n),a=Math.floor(this.isHorizontal()?this.width/o.w:this.height/o.h)-1;return a>0?a:1}getDataTimestamps(){let t,e,i=this._cache.data||[];if(i.length)return i;const s=this.getMatchingVisibleMetas();if(this._normalized&&s.length)return this._cache.data=s[0].controller.getAllParsedValues(this);for(t=0,e=s.length;t<e;++t)i=i.concat(s[t].controller.getAllParsedValues(this));return this._cache.data=this.normalize(i)}getLabelTimestamps(){const t=this._cache.labels||[];let e,i;if(t.length)return t;const s=this.getLabels();for(e=0,i=s.length;e<i;++e)t.push(Vo(this,s[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return lt(t.sort(Fo))}}function jo(t,e,i){let s,n,o,a,r=0,l=t.length-1;i?(e>=t[r].pos&&e<=t[l].pos&&({lo:r,hi:l}=it(t,"pos",e)),({pos:s,time:o}=t[r]),({pos:n,time:a}=t[l])):(e>=t[r].time&&e<=t[l].time&&({lo:r,hi:l}=it(t,"time",e)),({time:s,pos:o}=t[r]),({time:n,pos:a}=t[l]));const h=n-s;return h?o+(a-o)*(e-s)/h:o}var $o=Object.freeze({__proto__:null,CategoryScale:class extends tn{static id="category";static defaults={ticks:{callback:mo}};constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){const e=this._addedLabels;if(e.length){const t=this.getLabels();for(const{index:i,label:s}of e)t[i]===s&&t.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(s(t))return null;const i=this.getLabels();return((t,e)=>null===t?null:Z(Math.round(t),0,e))(e=isFinite(e)&&i[e]===t?e:po(i,t,l(e,t),this._addedLabels),i.length-1)}determineDataLimits(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let{min:i,max:s}=this.getMinMax(!0);"ticks"===this.options.bounds&&(t||(i=0),e||(s=this.getLabels().length-1)),this.min=i,this.max=s}buildTicks(){const t=this.min,e=this.max,i=this.options.offset,s=[];let n=this.getLabels();n=0===t&&e===n.length-1?n:n.slice(t,e+1),this._valueRange=Math.max(n.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let i=t;i<=e;i++)s.push({value:i});return s}getLabelForValue(t){return mo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return"number"!=typeof t&&(t=this.parse(t)),null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}},LinearScale:_o,LogarithmicScale:So,RadialLinearScale:Ro,TimeScale:Ho,TimeSeriesScale:class extends Ho{static id="timeseries";static defaults=Ho.defaults;constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){const t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=jo(e,this.min),this._tableRange=jo(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){const{min:e,max:i}=this,s=[],n=[];let o,a,r,l,h;for(o=0,a=t.length;o<a;++o)l=t[o],l>=e&&l<=i&&s.push(l);if(s.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(o=0,a=s.length;o<a;++o)h=s[o+1],r=s[o-1],l=s[o],Math.round((h+r)/2)!==l&&n.push({time:l,pos:o/(a-1)});return n}_generate(){const t=this.min,e=this.max;let i=super.getDataTimestamps();return i.includes(t)&&i.length||i.splice(0,0,t),i.includes(e)&&1!==i.length||i.push(e),i.sort(((t,e)=>t-e))}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;const e=this.getDataTimestamps(),i=this.getLabelTimestamps();return t=e.length&&i.length?this.normalize(e.concat(i)):e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(jo(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return jo(this._table,i*this._tableRange+this._minPos,!0)}}});const Yo=["rgb(54, 162, 235)","rgb(255, 99, 132)","rgb(255, 159, 64)","rgb(255, 205, 86)","rgb(75, 192, 192)","rgb(153, 102, 255)","rgb(201, 203, 207)"],Uo=Yo.map((t=>t.replace("rgb(","rgba(").replace(")",", 0.5)")));function Xo(t){return Yo[t%Yo.length]}function qo(t){return Uo[t%Uo.length]}function Ko(t){let e=0;return(i,s)=>{const n=t.getDatasetMeta(s).controller;n instanceof $n?e=function(t,e){return t.backgroundColor=t.data.map((()=>Xo(e++))),e}(i,e):n instanceof Yn?e=function(t,e){return t.backgroundColor=t.data.map((()=>qo(e++))),e}(i,e):n&&(e=function(t,e){return t.borderColor=Xo(e),t.backgroundColor=qo(e),++e}(i,e))}}function Go(t){let e;for(e in t)if(t[e].borderColor||t[e].backgroundColor)return!0;return!1}var Jo={id:"colors",defaults:{enabled:!0,forceOverride:!1},beforeLayout(t,e,i){if(!i.enabled)return;const{data:{datasets:s},options:n}=t.config,{elements:o}=n,a=Go(s)||(r=n)&&(r.borderColor||r.backgroundColor)||o&&Go(o)||"rgba(0,0,0,0.1)"!==ue.borderColor||"rgba(0,0,0,0.1)"!==ue.backgroundColor;var r;if(!i.forceOverride&&a)return;const l=Ko(t);s.forEach(l)}};function Zo(t){if(t._decimated){const e=t._data;delete t._decimated,delete t._data,Object.defineProperty(t,"data",{configurable:!0,enumerable:!0,writable:!0,value:e})}}function Qo(t){t.data.datasets.forEach((t=>{Zo(t)}))}var ta={id:"decimation",defaults:{algorithm:"min-max",enabled:!1},beforeElementsUpdate:(t,e,i)=>{if(!i.enabled)return void Qo(t);const n=t.width;t.data.datasets.forEach(((e,o)=>{const{_data:a,indexAxis:r}=e,l=t.getDatasetMeta(o),h=a||e.data;if("y"===Pi([r,t.options.indexAxis]))return;if(!l.controller.supportsDecimation)return;const c=t.scales[l.xAxisID];if("linear"!==c.type&&"time"!==c.type)return;if(t.options.parsing)return;let{start:d,count:u}=function(t,e){const i=e.length;let s,n=0;const{iScale:o}=t,{min:a,max:r,minDefined:l,maxDefined:h}=o.getUserBounds();return l&&(n=Z(it(e,o.axis,a).lo,0,i-1)),s=h?Z(it(e,o.axis,r).hi+1,n,i)-n:i-n,{start:n,count:s}}(l,h);if(u<=(i.threshold||4*n))return void Zo(e);let f;switch(s(a)&&(e._data=h,delete e.data,Object.defineProperty(e,"data",{configurable:!0,enumerable:!0,get:function(){return this._decimated},set:function(t){this._data=t}})),i.algorithm){case"lttb":f=function(t,e,i,s,n){const o=n.samples||s;if(o>=i)return t.slice(e,e+i);const a=[],r=(i-2)/(o-2);let l=0;const h=e+i-1;let c,d,u,f,g,p=e;for(a[l++]=t[p],c=0;c<o-2;c++){let s,n=0,o=0;const h=Math.floor((c+1)*r)+1+e,m=Math.min(Math.floor((c+2)*r)+1,i)+e,x=m-h;for(s=h;s<m;s++)n+=t[s].x,o+=t[s].y;n/=x,o/=x;const b=Math.floor(c*r)+1+e,_=Math.min(Math.floor((c+1)*r)+1,i)+e,{x:y,y:v}=t[p];for(u=f=-1,s=b;s<_;s++)f=.5*Math.abs((y-n)*(t[s].y-v)-(y-t[s].x)*(o-v)),f>u&&(u=f,d=t[s],g=s);a[l++]=d,p=g}return a[l++]=t[h],a}(h,d,u,n,i);break;case"min-max":f=function(t,e,i,n){let o,a,r,l,h,c,d,u,f,g,p=0,m=0;const x=[],b=e+i-1,_=t[e].x,y=t[b].x-_;for(o=e;o<e+i;++o){a=t[o],r=(a.x-_)/y*n,l=a.y;const e=0|r;if(e===h)l<f?(f=l,c=o):l>g&&(g=l,d=o),p=(m*p+a.x)/++m;else{const i=o-1;if(!s(c)&&!s(d)){const e=Math.min(c,d),s=Math.max(c,d);e!==u&&e!==i&&x.push({...t[e],x:p}),s!==u&&s!==i&&x.push({...t[s],x:p})}o>0&&i!==u&&x.push(t[i]),x.push(a),h=e,m=0,f=g=l,c=d=u=o}}return x}(h,d,u,n);break;default:throw new Error(`Unsupported decimation algorithm \'${i.algorithm}\'`)}e._decimated=f}))},destroy(t){Qo(t)}};function ea(t,e,i,s){if(s)return;let n=e[t],o=i[t];return"angle"===t&&(n=G(n),o=G(o)),{property:t,start:n,end:o}}function ia(t,e,i){for(;e>t;e--){const t=i[e];if(!isNaN(t.x)&&!isNaN(t.y))break}return e}function sa(t,e,i,s){return t&&e?s(t[i],e[i]):t?t[i]:e?e[i]:0}function na(t,e){let i=[],s=!1;return n(t)?(s=!0,i=t):i=function(t,e){const{x:i=null,y:s=null}=t||{},n=e.points,o=[];return e.segments.forEach((({start:t,end:e})=>{e=ia(t,e,n);const a=n[t],r=n[e];null!==s?(o.push({x:a.x,y:s}),o.push({x:r.x,y:s})):null!==i&&(o.push({x:i,y:a.y}),o.push({x:i,y:r.y}))})),o}(t,e),i.length?new oo({points:i,options:{tension:0},_loop:s,_fullLoop:s}):null}function oa(t){return t&&!1!==t.fill}function aa(t,e,i){let s=t[e].fill;const n=[e];let o;if(!i)return s;for(;!1!==s&&-1===n.indexOf(s);){if(!a(s))return s;if(o=t[s],!o)return!1;if(o.visible)return s;n.push(s),s=o.fill}return!1}function ra(t,e,i){const s=function(t){const e=t.options,i=e.fill;let s=l(i&&i.target,i);void 0===s&&(s=!!e.backgroundColor);if(!1===s||null===s)return!1;if(!0===s)return"origin";return s}(t);if(o(s))return!isNaN(s.value)&&s;let n=parseFloat(s);return a(n)&&Math.floor(n)===n?function(t,e,i,s){"-"!==t&&"+"!==t||(i=e+i);if(i===e||i<0||i>=s)return!1;return i}(s[0],e,n,i):["origin","start","end","stack","shape"].indexOf(s)>=0&&s}function la(t,e,i){const s=[];for(let n=0;n<i.length;n++){const o=i[n],{first:a,last:r,point:l}=ha(o,e,"x");if(!(!l||a&&r))if(a)s.unshift(l);else if(t.push(l),!r)break}t.push(...s)}function ha(t,e,i){const s=t.interpolate(e,i);if(!s)return{};const n=s[i],o=t.segments,a=t.points;let r=!1,l=!1;for(let t=0;t<o.length;t++){const e=o[t],s=a[e.start][i],h=a[e.end][i];if(tt(n,s,h)){r=n===s,l=n===h;break}}return{first:r,last:l,point:s}}class ca{constructor(t){this.x=t.x,this.y=t.y,this.radius=t.radius}pathSegment(t,e,i){const{x:s,y:n,radius:o}=this;return e=e||{start:0,end:O},t.arc(s,n,o,e.end,e.start,!0),!i.bounds}interpolate(t){const{x:e,y:i,radius:s}=this,n=t.angle;return{x:e+Math.cos(n)*s,y:i+Math.sin(n)*s,angle:n}}}function da(t){const{chart:e,fill:i,line:s}=t;if(a(i))return function(t,e){const i=t.getDatasetMeta(e),s=i&&t.isDatasetVisible(e);return s?i.dataset:null}(e,i);if("stack"===i)return function(t){const{scale:e,index:i,line:s}=t,n=[],o=s.segments,a=s.points,r=function(t,e){const i=[],s=t.getMatchingVisibleMetas("line");for(let t=0;t<s.length;t++){const n=s[t];if(n.index===e)break;n.hidden||i.unshift(n.dataset)}return i}(e,i);r.push(na({x:null,y:e.bottom},s));for(let t=0;t<o.length;t++){const e=o[t];for(let t=e.start;t<=e.end;t++)la(n,a[t],r)}return new oo({points:n,options:{}})}(t);if("shape"===i)return!0;const n=function(t){const e=t.scale||{};if(e.getPointPositionForValue)return function(t){const{scale:e,fill:i}=t,s=e.options,n=e.getLabels().length,a=s.reverse?e.max:e.min,r=function(t,e,i){let s;return s="start"===t?i:"end"===t?e.options.reverse?e.min:e.max:o(t)?t.value:e.getBaseValue(),s}(i,e,a),l=[];if(s.grid.circular){const t=e.getPointPositionForValue(0,a);return new ca({x:t.x,y:t.y,radius:e.getDistanceFromCenterForValue(r)})}for(let t=0;t<n;++t)l.push(e.getPointPositionForValue(t,r));return l}(t);return function(t){const{scale:e={},fill:i}=t,s=function(t,e){let i=null;return"start"===t?i=e.bottom:"end"===t?i=e.top:o(t)?i=e.getPixelForValue(t.value):e.getBasePixel&&(i=e.getBasePixel()),i}(i,e);if(a(s)){const t=e.isHorizontal();return{x:t?s:null,y:t?null:s}}return null}(t)}(t);return n instanceof ca?n:na(n,s)}function ua(t,e,i){const s=da(e),{chart:n,index:o,line:a,scale:r,axis:l}=e,h=a.options,c=h.fill,d=h.backgroundColor,{above:u=d,below:f=d}=c||{},g=n.getDatasetMeta(o),p=Wi(n,g);s&&a.points.length&&(Ie(t,function(t,e){if(!e||e.getPointPositionForValue)return t;const i=e.getPixelForValue(e.min),s=e.getPixelForValue(e.max),n=Math.min(i,s),o=Math.max(i,s);return e.isHorizontal()?{...t,left:Math.max(t.left,n),right:Math.min(t.right,o)}:{...t,top:Math.max(t.top,n),bottom:Math.min(t.bottom,o)}}(i,g.iScale)),function(t,e){const{line:i,target:s,above:n,below:o,area:a,scale:r,clip:l}=e,h=i._loop?"angle":e.axis;t.save();let c=o;o!==n&&("x"===h?(fa(t,s,a.top),pa(t,{line:i,target:s,color:n,scale:r,property:h,clip:l}),t.restore(),t.save(),fa(t,s,a.bottom)):"y"===h&&(ga(t,s,a.left),pa(t,{line:i,target:s,color:o,scale:r,property:h,clip:l}),t.restore(),t.save(),ga(t,s,a.right),c=n));pa(t,{line:i,target:s,color:c,scale:r,property:h,clip:l}),t.restore()}(t,{line:a,target:s,above:u,below:f,area:i,scale:r,axis:l,clip:p}),ze(t))}function fa(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(h.x,i),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(c.x,i)}t.lineTo(e.first().x,i),t.closePath(),t.clip()}function ga(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(i,h.y),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(i,c.y)}t.lineTo(i,e.first().y),t.closePath(),t.clip()}function pa(t,e){const{line:i,target:s,property:n,color:o,scale:a,clip:r}=e,l=function(t,e,i){const s=t.segments,n=t.points,o=e.points,a=[];for(const t of s){let{start:s,end:r}=t;r=ia(s,r,n);const l=ea(i,n[s],n[r],t.loop);if(!e.segments){a.push({source:t,target:l,start:n[s],end:n[r]});continue}const h=Ii(e,l);for(const e of h){const s=ea(i,o[e.start],o[e.end],e.loop),r=Ri(t,n,s);for(const t of r)a.push({source:t,target:e,start:{[i]:sa(l,s,"start",Math.max)},end:{[i]:sa(l,s,"end",Math.min)}})}}return a}(i,s,n);for(const{source:e,target:h,start:c,end:d}of l){const{style:{backgroundColor:l=o}={}}=e,u=!0!==s;t.save(),t.fillStyle=l,ma(t,a,r,u&&ea(n,c,d)),t.beginPath();const f=!!i.pathSegment(t,e);let g;if(u){f?t.closePath():xa(t,s,d,n);const e=!!s.pathSegment(t,h,{move:f,reverse:!0});g=f&&e,g||xa(t,s,c,n)}t.closePath(),t.fill(g?"evenodd":"nonzero"),t.restore()}}function ma(t,e,i,s){const n=e.chart.chartArea,{property:o,start:a,end:r}=s||{};if("x"===o||"y"===o){let e,s,l,h;"x"===o?(e=a,s=n.top,l=r,h=n.bottom):(e=n.left,s=a,l=n.right,h=r),t.beginPath(),i&&(e=Math.max(e,i.left),l=Math.min(l,i.right),s=Math.max(s,i.top),h=Math.min(h,i.bottom)),t.rect(e,s,l-e,h-s),t.clip()}}function xa(t,e,i,s){const n=e.interpolate(i,s);n&&t.lineTo(n.x,n.y)}var ba={id:"filler",afterDatasetsUpdate(t,e,i){const s=(t.data.datasets||[]).length,n=[];let o,a,r,l;for(a=0;a<s;++a)o=t.getDatasetMeta(a),r=o.dataset,l=null,r&&r.options&&r instanceof oo&&(l={visible:t.isDatasetVisible(a),index:a,fill:ra(r,a,s),chart:t,axis:o.controller.options.indexAxis,scale:o.vScale,line:r}),o.$filler=l,n.push(l);for(a=0;a<s;++a)l=n[a],l&&!1!==l.fill&&(l.fill=aa(n,a,i.propagate))},beforeDraw(t,e,i){const s="beforeDraw"===i.drawTime,n=t.getSortedVisibleDatasetMetas(),o=t.chartArea;for(let e=n.length-1;e>=0;--e){const i=n[e].$filler;i&&(i.line.updateControlPoints(o,i.axis),s&&i.fill&&ua(t.ctx,i,o))}},beforeDatasetsDraw(t,e,i){if("beforeDatasetsDraw"!==i.drawTime)return;const s=t.getSortedVisibleDatasetMetas();for(let e=s.length-1;e>=0;--e){const i=s[e].$filler;oa(i)&&ua(t.ctx,i,t.chartArea)}},beforeDatasetDraw(t,e,i){const s=e.meta.$filler;oa(s)&&"beforeDatasetDraw"===i.drawTime&&ua(t.ctx,s,t.chartArea)},defaults:{propagate:!0,drawTime:"beforeDatasetDraw"}};const _a=(t,e)=>{let{boxHeight:i=e,boxWidth:s=e}=t;return t.usePointStyle&&(i=Math.min(i,e),s=t.pointStyleWidth||Math.min(s,e)),{boxWidth:s,boxHeight:i,itemHeight:Math.max(e,i)}};class ya extends $s{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){const t=this.options.labels||{};let e=d(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter((e=>t.filter(e,this.chart.data)))),t.sort&&(e=e.sort(((e,i)=>t.sort(e,i,this.chart.data)))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){const{options:t,ctx:e}=this;if(!t.display)return void(this.width=this.height=0);const i=t.labels,s=Si(i.font),n=s.size,o=this._computeTitleHeight(),{boxWidth:a,itemHeight:r}=_a(i,n);let l,h;e.font=s.string,this.isHorizontal()?(l=this.maxWidth,h=this._fitRows(o,n,a,r)+10):(h=this.maxHeight,l=this._fitCols(o,s,a,r)+10),this.width=Math.min(l,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,s){const{ctx:n,maxWidth:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.lineWidths=[0],h=s+a;let c=t;n.textAlign="left",n.textBaseline="middle";let d=-1,u=-h;return this.legendItems.forEach(((t,f)=>{const g=i+e/2+n.measureText(t.text).width;(0===f||l[l.length-1]+g+2*a>o)&&(c+=h,l[l.length-(f>0?0:1)]=0,u+=h,d++),r[f]={left:0,top:u,row:d,width:g,height:s},l[l.length-1]+=g+a})),c}_fitCols(t,e,i,s){const{ctx:n,maxHeight:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.columnSizes=[],h=o-t;let c=a,d=0,u=0,f=0,g=0;return this.legendItems.forEach(((t,o)=>{const{itemWidth:p,itemHeight:m}=function(t,e,i,s,n){const o=function(t,e,i,s){let n=t.text;n&&"string"!=typeof n&&(n=n.reduce(((t,e)=>t.length>e.length?t:e)));return e+i.size/2+s.measureText(n).width}(s,t,e,i),a=function(t,e,i){let s=t;"string"!=typeof e.text&&(s=va(e,i));return s}(n,s,e.lineHeight);return{itemWidth:o,itemHeight:a}}(i,e,n,t,s);o>0&&u+m+2*a>h&&(c+=d+a,l.push({width:d,height:u}),f+=d+a,g++,d=u=0),r[o]={left:f,top:u,col:g,width:p,height:m},d=Math.max(d,p),u+=m+a})),c+=d,l.push({width:d,height:u}),c}adjustHitBoxes(){if(!this.options.display)return;const t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:s},rtl:n}}=this,o=Oi(n,this.left,this.width);if(this.isHorizontal()){let n=0,a=ft(i,this.left+s,this.right-this.lineWidths[n]);for(const r of e)n!==r.row&&(n=r.row,a=ft(i,this.left+s,this.right-this.lineWidths[n])),r.top+=this.top+t+s,r.left=o.leftForLtr(o.x(a),r.width),a+=r.width+s}else{let n=0,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height);for(const r of e)r.col!==n&&(n=r.col,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height)),r.top=a,r.left+=this.left+s,r.left=o.leftForLtr(o.x(r.left),r.width),a+=r.height+s}}isHorizontal(){return"top"===this.options.position||"bottom"===this.options.position}draw(){if(this.options.display){const t=this.ctx;Ie(t,this),this._draw(),ze(t)}}_draw(){const{options:t,columnSizes:e,lineWidths:i,ctx:s}=this,{align:n,labels:o}=t,a=ue.color,r=Oi(t.rtl,this.left,this.width),h=Si(o.font),{padding:c}=o,d=h.size,u=d/2;let f;this.drawTitle(),s.textAlign=r.textAlign("left"),s.textBaseline="middle",s.lineWidth=.5,s.font=h.string;const{boxWidth:g,boxHeight:p,itemHeight:m}=_a(o,d),x=this.isHorizontal(),b=this._computeTitleHeight();f=x?{x:ft(n,this.left+c,this.right-i[0]),y:this.top+c+b,line:0}:{x:this.left+c,y:ft(n,this.top+b+c,this.bottom-e[0].height),line:0},Ai(this.ctx,t.textDirection);const _=m+c;this.legendItems.forEach(((y,v)=>{s.strokeStyle=y.fontColor,s.fillStyle=y.fontColor;const M=s.measureText(y.text).width,w=r.textAlign(y.textAlign||(y.textAlign=o.textAlign)),k=g+u+M;let S=f.x,P=f.y;r.setWidth(this.width),x?v>0&&S+k+c>this.right&&(P=f.y+=_,f.line++,S=f.x=ft(n,this.left+c,this.right-i[f.line])):v>0&&P+_>this.bottom&&(S=f.x=S+e[f.line].width+c,f.line++,P=f.y=ft(n,this.top+b+c,this.bottom-e[f.line].height));if(function(t,e,i){if(isNaN(g)||g<=0||isNaN(p)||p<0)return;s.save();const n=l(i.lineWidth,1);if(s.fillStyle=l(i.fillStyle,a),s.lineCap=l(i.lineCap,"butt"),s.lineDashOffset=l(i.lineDashOffset,0),s.lineJoin=l(i.lineJoin,"miter"),s.lineWidth=n,s.strokeStyle=l(i.strokeStyle,a),s.setLineDash(l(i.lineDash,[])),o.usePointStyle){const a={radius:p*Math.SQRT2/2,pointStyle:i.pointStyle,rotation:i.rotation,borderWidth:n},l=r.xPlus(t,g/2);Ee(s,a,l,e+u,o.pointStyleWidth&&g)}else{const o=e+Math.max((d-p)/2,0),a=r.leftForLtr(t,g),l=wi(i.borderRadius);s.beginPath(),Object.values(l).some((t=>0!==t))?He(s,{x:a,y:o,w:g,h:p,radius:l}):s.rect(a,o,g,p),s.fill(),0!==n&&s.stroke()}s.restore()}(r.x(S),P,y),S=gt(w,S+g+u,x?S+k:this.right,t.rtl),function(t,e,i){We(s,i.text,t,e+m/2,h,{strikethrough:i.hidden,textAlign:r.textAlign(i.textAlign)})}(r.x(S),P,y),x)f.x+=k+c;else if("string"!=typeof y.text){const t=h.lineHeight;f.y+=va(y,t)+c}else f.y+=_})),Ti(this.ctx,t.textDirection)}drawTitle(){const t=this.options,e=t.title,i=Si(e.font),s=ki(e.padding);if(!e.display)return;const n=Oi(t.rtl,this.left,this.width),o=this.ctx,a=e.position,r=i.size/2,l=s.top+r;let h,c=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+l,c=ft(t.align,c,this.right-d);else{const e=this.columnSizes.reduce(((t,e)=>Math.max(t,e.height)),0);h=l+ft(t.align,this.top,this.bottom-e-t.labels.padding-this._computeTitleHeight())}const u=ft(a,c,c+d);o.textAlign=n.textAlign(ut(a)),o.textBaseline="middle",o.strokeStyle=e.color,o.fillStyle=e.color,o.font=i.string,We(o,e.text,u,h,i)}_computeTitleHeight(){const t=this.options.title,e=Si(t.font),i=ki(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,s,n;if(tt(t,this.left,this.right)&&tt(e,this.top,this.bottom))for(n=this.legendHitBoxes,i=0;i<n.length;++i)if(s=n[i],tt(t,s.left,s.left+s.width)&&tt(e,s.top,s.top+s.height))return this.legendItems[i];return null}handleEvent(t){const e=this.options;if(!function(t,e){if(("mousemove"===t||"mouseout"===t)&&(e.onHover||e.onLeave))return!0;if(e.onClick&&("click"===t||"mouseup"===t))return!0;return!1}(t.type,e))return;const i=this._getLegendItemAt(t.x,t.y);if("mousemove"===t.type||"mouseout"===t.type){const o=this._hoveredItem,a=(n=i,null!==(s=o)&&null!==n&&s.datasetIndex===n.datasetIndex&&s.index===n.index);o&&!a&&d(e.onLeave,[t,o,this],this),this._hoveredItem=i,i&&!a&&d(e.onHover,[t,i,this],this)}else i&&d(e.onClick,[t,i,this],this);var s,n}}function va(t,e){return e*(t.text?t.text.length:0)}var Ma={id:"legend",_element:ya,start(t,e,i){const s=t.legend=new ya({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s)},stop(t){ls.removeBox(t,t.legend),delete t.legend},beforeUpdate(t,e,i){const s=t.legend;ls.configure(t,s,i),s.options=i},afterUpdate(t){const e=t.legend;e.buildLabels(),e.adjustHitBoxes()},afterEvent(t,e){e.replay||t.legend.handleEvent(e.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(t,e,i){const s=e.datasetIndex,n=i.chart;n.isDatasetVisible(s)?(n.hide(s),e.hidden=!0):(n.show(s),e.hidden=!1)},onHover:null,onLeave:null,labels:{color:t=>t.chart.options.color,boxWidth:40,padding:10,generateLabels(t){const e=t.data.datasets,{labels:{usePointStyle:i,pointStyle:s,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=t.legend.options;return t._getSortedDatasetMetas().map((t=>{const l=t.controller.getStyle(i?0:void 0),h=ki(l.borderWidth);return{text:e[t.index].label,fillStyle:l.backgroundColor,fontColor:o,hidden:!t.visible,lineCap:l.borderCapStyle,lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:l.borderColor,pointStyle:s||l.pointStyle,rotation:l.rotation,textAlign:n||l.textAlign,borderRadius:a&&(r||l.borderRadius),datasetIndex:t.index}}),this)}},title:{color:t=>t.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:t=>!t.startsWith("on"),labels:{_scriptable:t=>!["generateLabels","filter","sort"].includes(t)}}};class wa extends $s{constructor(t){super(),this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this._padding=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e){const i=this.options;if(this.left=0,this.top=0,!i.display)return void(this.width=this.height=this.right=this.bottom=0);this.width=this.right=t,this.height=this.bottom=e;const s=n(i.text)?i.text.length:1;this._padding=ki(i.padding);const o=s*Si(i.font).lineHeight+this._padding.height;this.isHorizontal()?this.height=o:this.width=o}isHorizontal(){const t=this.options.position;return"top"===t||"bottom"===t}_drawArgs(t){const{top:e,left:i,bottom:s,right:n,options:o}=this,a=o.align;let r,l,h,c=0;return this.isHorizontal()?(l=ft(a,i,n),h=e+t,r=n-i):("left"===o.position?(l=i+t,h=ft(a,s,e),c=-.5*C):(l=n-t,h=ft(a,e,s),c=.5*C),r=s-e),{titleX:l,titleY:h,maxWidth:r,rotation:c}}draw(){const t=this.ctx,e=this.options;if(!e.display)return;const i=Si(e.font),s=i.lineHeight/2+this._padding.top,{titleX:n,titleY:o,maxWidth:a,rotation:r}=this._drawArgs(s);We(t,e.text,0,0,i,{color:e.color,maxWidth:a,rotation:r,textAlign:ut(e.align),textBaseline:"middle",translation:[n,o]})}}var ka={id:"title",_element:wa,start(t,e,i){!function(t,e){const i=new wa({ctx:t.ctx,options:e,chart:t});ls.configure(t,i,e),ls.addBox(t,i),t.titleBlock=i}(t,i)},stop(t){const e=t.titleBlock;ls.removeBox(t,e),delete t.titleBlock},beforeUpdate(t,e,i){const s=t.titleBlock;ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"bold"},fullSize:!0,padding:10,position:"top",text:"",weight:2e3},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Sa=new WeakMap;var Pa={id:"subtitle",start(t,e,i){const s=new wa({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s),Sa.set(t,s)},stop(t){ls.removeBox(t,Sa.get(t)),Sa.delete(t)},beforeUpdate(t,e,i){const s=Sa.get(t);ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"normal"},fullSize:!0,padding:0,position:"top",text:"",weight:1500},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Da={average(t){if(!t.length)return!1;let e,i,s=new Set,n=0,o=0;for(e=0,i=t.length;e<i;++e){const i=t[e].element;if(i&&i.hasValue()){const t=i.tooltipPosition();s.add(t.x),n+=t.y,++o}}if(0===o||0===s.size)return!1;return{x:[...s].reduce(((t,e)=>t+e))/s.size,y:n/o}},nearest(t,e){if(!t.length)return!1;let i,s,n,o=e.x,a=e.y,r=Number.POSITIVE_INFINITY;for(i=0,s=t.length;i<s;++i){const s=t[i].element;if(s&&s.hasValue()){const t=q(e,s.getCenterPoint());t<r&&(r=t,n=s)}}if(n){const t=n.tooltipPosition();o=t.x,a=t.y}return{x:o,y:a}}};function Ca(t,e){return e&&(n(e)?Array.prototype.push.apply(t,e):t.push(e)),t}function Oa(t){return("string"==typeof t||t instanceof String)&&t.indexOf("\\n")>-1?t.split("\\n"):t}function Aa(t,e){const{element:i,datasetIndex:s,index:n}=e,o=t.getDatasetMeta(s).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:t,label:a,parsed:o.getParsed(n),raw:t.data.datasets[s].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:s,element:i}}function Ta(t,e){const i=t.chart.ctx,{body:s,footer:n,title:o}=t,{boxWidth:a,boxHeight:r}=e,l=Si(e.bodyFont),h=Si(e.titleFont),c=Si(e.footerFont),d=o.length,f=n.length,g=s.length,p=ki(e.padding);let m=p.height,x=0,b=s.reduce(((t,e)=>t+e.before.length+e.lines.length+e.after.length),0);if(b+=t.beforeBody.length+t.afterBody.length,d&&(m+=d*h.lineHeight+(d-1)*e.titleSpacing+e.titleMarginBottom),b){m+=g*(e.displayColors?Math.max(r,l.lineHeight):l.lineHeight)+(b-g)*l.lineHeight+(b-1)*e.bodySpacing}f&&(m+=e.footerMarginTop+f*c.lineHeight+(f-1)*e.footerSpacing);let _=0;const y=function(t){x=Math.max(x,i.measureText(t).width+_)};return i.save(),i.font=h.string,u(t.title,y),i.font=l.string,u(t.beforeBody.concat(t.afterBody),y),_=e.displayColors?a+2+e.boxPadding:0,u(s,(t=>{u(t.before,y),u(t.lines,y),u(t.after,y)})),_=0,i.font=c.string,u(t.footer,y),i.restore(),x+=p.width,{width:x,height:m}}function La(t,e,i,s){const{x:n,width:o}=i,{width:a,chartArea:{left:r,right:l}}=t;let h="center";return"center"===s?h=n<=(r+l)/2?"left":"right":n<=o/2?h="left":n>=a-o/2&&(h="right"),function(t,e,i,s){const{x:n,width:o}=s,a=i.caretSize+i.caretPadding;return"left"===t&&n+o+a>e.width||"right"===t&&n-o-a<0||void 0}(h,t,e,i)&&(h="center"),h}function Ea(t,e,i){const s=i.yAlign||e.yAlign||function(t,e){const{y:i,height:s}=e;return i<s/2?"top":i>t.height-s/2?"bottom":"center"}(t,i);return{xAlign:i.xAlign||e.xAlign||La(t,e,i,s),yAlign:s}}function Ra(t,e,i,s){const{caretSize:n,caretPadding:o,cornerRadius:a}=t,{xAlign:r,yAlign:l}=i,h=n+o,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(a);let g=function(t,e){let{x:i,width:s}=t;return"right"===e?i-=s:"center"===e&&(i-=s/2),i}(e,r);const p=function(t,e,i){let{y:s,height:n}=t;return"top"===e?s+=i:s-="bottom"===e?n+i:n/2,s}(e,l,h);return"center"===l?"left"===r?g+=h:"right"===r&&(g-=h):"left"===r?g-=Math.max(c,u)+n:"right"===r&&(g+=Math.max(d,f)+n),{x:Z(g,0,s.width-e.width),y:Z(p,0,s.height-e.height)}}function Ia(t,e,i){const s=ki(i.padding);return"center"===e?t.x+t.width/2:"right"===e?t.x+t.width-s.right:t.x+s.left}function za(t){return Ca([],Oa(t))}function Fa(t,e){const i=e&&e.dataset&&e.dataset.tooltip&&e.dataset.tooltip.callbacks;return i?t.override(i):t}const Va={beforeTitle:e,title(t){if(t.length>0){const e=t[0],i=e.chart.data.labels,s=i?i.length:0;if(this&&this.options&&"dataset"===this.options.mode)return e.dataset.label||"";if(e.label)return e.label;if(s>0&&e.dataIndex<s)return i[e.dataIndex]}return""},afterTitle:e,beforeBody:e,beforeLabel:e,label(t){if(this&&this.options&&"dataset"===this.options.mode)return t.label+": "+t.formattedValue||t.formattedValue;let e=t.dataset.label||"";e&&(e+=": ");const i=t.formattedValue;return s(i)||(e+=i),e},labelColor(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:e,afterBody:e,beforeFooter:e,footer:e,afterFooter:e};function Ba(t,e,i,s){const n=t[e].call(i,s);return void 0===n?Va[e].call(i,s):n}class Na extends $s{static positioners=Da;constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){const t=this._cachedAnimations;if(t)return t;const e=this.chart,i=this.options.setContext(this.getContext()),s=i.enabled&&e.options.animation&&i.animations,n=new Ts(this.chart,s);return s._cacheable&&(this._cachedAnimations=Object.freeze(n)),n}getContext(){return this.$context||(this.$context=(t=this.chart.getContext(),e=this,i=this._tooltipItems,Ci(t,{tooltip:e,tooltipItems:i,type:"tooltip"})));var t,e,i}getTitle(t,e){const{callbacks:i}=e,s=Ba(i,"beforeTitle",this,t),n=Ba(i,"title",this,t),o=Ba(i,"afterTitle",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}getBeforeBody(t,e){return za(Ba(e.callbacks,"beforeBody",this,t))}getBody(t,e){const{callbacks:i}=e,s=[];return u(t,(t=>{const e={before:[],lines:[],after:[]},n=Fa(i,t);Ca(e.before,Oa(Ba(n,"beforeLabel",this,t))),Ca(e.lines,Ba(n,"label",this,t)),Ca(e.after,Oa(Ba(n,"afterLabel",this,t))),s.push(e)})),s}getAfterBody(t,e){return za(Ba(e.callbacks,"afterBody",this,t))}getFooter(t,e){const{callbacks:i}=e,s=Ba(i,"beforeFooter",this,t),n=Ba(i,"footer",this,t),o=Ba(i,"afterFooter",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}_createItems(t){const e=this._active,i=this.chart.data,s=[],n=[],o=[];let a,r,l=[];for(a=0,r=e.length;a<r;++a)l.push(Aa(this.chart,e[a]));return t.filter&&(l=l.filter(((e,s,n)=>t.filter(e,s,n,i)))),t.itemSort&&(l=l.sort(((e,s)=>t.itemSort(e,s,i)))),u(l,(e=>{const i=Fa(t.callbacks,e);s.push(Ba(i,"labelColor",this,e)),n.push(Ba(i,"labelPointStyle",this,e)),o.push(Ba(i,"labelTextColor",this,e))})),this.labelColors=s,this.labelPointStyles=n,this.labelTextColors=o,this.dataPoints=l,l}update(t,e){const i=this.options.setContext(this.getContext()),s=this._active;let n,o=[];if(s.length){const t=Da[i.position].call(this,s,this._eventPosition);o=this._createItems(i),this.title=this.getTitle(o,i),this.beforeBody=this.getBeforeBody(o,i),this.body=this.getBody(o,i),this.afterBody=this.getAfterBody(o,i),this.footer=this.getFooter(o,i);const e=this._size=Ta(this,i),a=Object.assign({},t,e),r=Ea(this.chart,i,a),l=Ra(i,a,r,this.chart);this.xAlign=r.xAlign,this.yAlign=r.yAlign,n={opacity:1,x:l.x,y:l.y,width:e.width,height:e.height,caretX:t.x,caretY:t.y}}else 0!==this.opacity&&(n={opacity:0});this._tooltipItems=o,this.$context=void 0,n&&this._resolveAnimations().update(this,n),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,s){const n=this.getCaretPosition(t,i,s);e.lineTo(n.x1,n.y1),e.lineTo(n.x2,n.y2),e.lineTo(n.x3,n.y3)}getCaretPosition(t,e,i){const{xAlign:s,yAlign:n}=this,{caretSize:o,cornerRadius:a}=i,{topLeft:r,topRight:l,bottomLeft:h,bottomRight:c}=wi(a),{x:d,y:u}=t,{width:f,height:g}=e;let p,m,x,b,_,y;return"center"===n?(_=u+g/2,"left"===s?(p=d,m=p-o,b=_+o,y=_-o):(p=d+f,m=p+o,b=_-o,y=_+o),x=p):(m="left"===s?d+Math.max(r,h)+o:"right"===s?d+f-Math.max(l,c)-o:this.caretX,"top"===n?(b=u,_=b-o,p=m-o,x=m+o):(b=u+g,_=b+o,p=m+o,x=m-o),y=b),{x1:p,x2:m,x3:x,y1:b,y2:_,y3:y}}drawTitle(t,e,i){const s=this.title,n=s.length;let o,a,r;if(n){const l=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.titleAlign,i),e.textAlign=l.textAlign(i.titleAlign),e.textBaseline="middle",o=Si(i.titleFont),a=i.titleSpacing,e.fillStyle=i.titleColor,e.font=o.string,r=0;r<n;++r)e.fillText(s[r],l.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+a,r+1===n&&(t.y+=i.titleMarginBottom-a)}}_drawColorBox(t,e,i,s,n){const a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:h}=n,c=Si(n.bodyFont),d=Ia(this,"left",n),u=s.x(d),f=l<c.lineHeight?(c.lineHeight-l)/2:0,g=e.y+f;if(n.usePointStyle){const e={radius:Math.min(h,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},i=s.leftForLtr(u,h)+h/2,o=g+l/2;t.strokeStyle=n.multiKeyBackground,t.fillStyle=n.multiKeyBackground,Le(t,e,i,o),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Le(t,e,i,o)}else{t.lineWidth=o(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;const e=s.leftForLtr(u,h),i=s.leftForLtr(s.xPlus(u,1),h-2),r=wi(a.borderRadius);Object.values(r).some((t=>0!==t))?(t.beginPath(),t.fillStyle=n.multiKeyBackground,He(t,{x:e,y:g,w:h,h:l,radius:r}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),He(t,{x:i,y:g+1,w:h-2,h:l-2,radius:r}),t.fill()):(t.fillStyle=n.multiKeyBackground,t.fillRect(e,g,h,l),t.strokeRect(e,g,h,l),t.fillStyle=a.backgroundColor,t.fillRect(i,g+1,h-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){const{body:s}=this,{bodySpacing:n,bodyAlign:o,displayColors:a,boxHeight:r,boxWidth:l,boxPadding:h}=i,c=Si(i.bodyFont);let d=c.lineHeight,f=0;const g=Oi(i.rtl,this.x,this.width),p=function(i){e.fillText(i,g.x(t.x+f),t.y+d/2),t.y+=d+n},m=g.textAlign(o);let x,b,_,y,v,M,w;for(e.textAlign=o,e.textBaseline="middle",e.font=c.string,t.x=Ia(this,m,i),e.fillStyle=i.bodyColor,u(this.beforeBody,p),f=a&&"right"!==m?"center"===o?l/2+h:l+2+h:0,y=0,M=s.length;y<M;++y){for(x=s[y],b=this.labelTextColors[y],e.fillStyle=b,u(x.before,p),_=x.lines,a&&_.length&&(this._drawColorBox(e,t,y,g,i),d=Math.max(c.lineHeight,r)),v=0,w=_.length;v<w;++v)p(_[v]),d=c.lineHeight;u(x.after,p)}f=0,d=c.lineHeight,u(this.afterBody,p),t.y-=n}drawFooter(t,e,i){const s=this.footer,n=s.length;let o,a;if(n){const r=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=r.textAlign(i.footerAlign),e.textBaseline="middle",o=Si(i.footerFont),e.fillStyle=i.footerColor,e.font=o.string,a=0;a<n;++a)e.fillText(s[a],r.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+i.footerSpacing}}drawBackground(t,e,i,s){const{xAlign:n,yAlign:o}=this,{x:a,y:r}=t,{width:l,height:h}=i,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(s.cornerRadius);e.fillStyle=s.backgroundColor,e.strokeStyle=s.borderColor,e.lineWidth=s.borderWidth,e.beginPath(),e.moveTo(a+c,r),"top"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+l-d,r),e.quadraticCurveTo(a+l,r,a+l,r+d),"center"===o&&"right"===n&&this.drawCaret(t,e,i,s),e.lineTo(a+l,r+h-f),e.quadraticCurveTo(a+l,r+h,a+l-f,r+h),"bottom"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+u,r+h),e.quadraticCurveTo(a,r+h,a,r+h-u),"center"===o&&"left"===n&&this.drawCaret(t,e,i,s),e.lineTo(a,r+c),e.quadraticCurveTo(a,r,a+c,r),e.closePath(),e.fill(),s.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){const e=this.chart,i=this.$animations,s=i&&i.x,n=i&&i.y;if(s||n){const i=Da[t.position].call(this,this._active,this._eventPosition);if(!i)return;const o=this._size=Ta(this,t),a=Object.assign({},i,this._size),r=Ea(e,t,a),l=Ra(t,a,r,e);s._to===l.x&&n._to===l.y||(this.xAlign=r.xAlign,this.yAlign=r.yAlign,this.width=o.width,this.height=o.height,this.caretX=i.x,this.caretY=i.y,this._resolveAnimations().update(this,l))}}_willRender(){return!!this.opacity}draw(t){const e=this.options.setContext(this.getContext());let i=this.opacity;if(!i)return;this._updateAnimationTarget(e);const s={width:this.width,height:this.height},n={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;const o=ki(e.padding),a=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&a&&(t.save(),t.globalAlpha=i,this.drawBackground(n,t,s,e),Ai(t,e.textDirection),n.y+=o.top,this.drawTitle(n,t,e),this.drawBody(n,t,e),this.drawFooter(n,t,e),Ti(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){const i=this._active,s=t.map((({datasetIndex:t,index:e})=>{const i=this.chart.getDatasetMeta(t);if(!i)throw new Error("Cannot find a dataset at index "+t);return{datasetIndex:t,element:i.data[e],index:e}})),n=!f(i,s),o=this._positionChanged(s,e);(n||o)&&(this._active=s,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;const s=this.options,n=this._active||[],o=this._getActiveElements(t,n,e,i),a=this._positionChanged(o,t),r=e||!f(o,n)||a;return r&&(this._active=o,(s.enabled||s.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),r}_getActiveElements(t,e,i,s){const n=this.options;if("mouseout"===t.type)return[];if(!s)return e.filter((t=>this.chart.data.datasets[t.datasetIndex]&&void 0!==this.chart.getDatasetMeta(t.datasetIndex).controller.getParsed(t.index)));const o=this.chart.getElementsAtEventForMode(t,n.mode,n,i);return n.reverse&&o.reverse(),o}_positionChanged(t,e){const{caretX:i,caretY:s,options:n}=this,o=Da[n.position].call(this,t,e);return!1!==o&&(i!==o.x||s!==o.y)}}var Wa={id:"tooltip",_element:Na,positioners:Da,afterInit(t,e,i){i&&(t.tooltip=new Na({chart:t,options:i}))},beforeUpdate(t,e,i){t.tooltip&&t.tooltip.initialize(i)},reset(t,e,i){t.tooltip&&t.tooltip.initialize(i)},afterDraw(t){const e=t.tooltip;if(e&&e._willRender()){const i={tooltip:e};if(!1===t.notifyPlugins("beforeTooltipDraw",{...i,cancelable:!0}))return;e.draw(t.ctx),t.notifyPlugins("afterTooltipDraw",i)}},afterEvent(t,e){if(t.tooltip){const i=e.replay;t.tooltip.handleEvent(e.event,i,e.inChartArea)&&(e.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(t,e)=>e.bodyFont.size,boxWidth:(t,e)=>e.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Va},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:t=>"filter"!==t&&"itemSort"!==t&&"external"!==t,_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};return Tn.register(Un,$o,go,t),Tn.helpers={...Hi},Tn._adapters=In,Tn.Animation=As,Tn.Animations=Ts,Tn.animator=bt,Tn.controllers=nn.controllers.items,Tn.DatasetController=js,Tn.Element=$s,Tn.elements=go,Tn.Interaction=Ki,Tn.layouts=ls,Tn.platforms=Ds,Tn.Scale=tn,Tn.Ticks=ae,Object.assign(Tn,Un,$o,go,t,Ds),Tn.Chart=Tn,"undefined"!=typeof window&&(window.Chart=Tn),Tn}));\n//# sourceMappingURL=chart.umd.min.js.map\n';
-  try {
-    const main2 = createRequire(import.meta.url).resolve("chart.js");
-    return readFileSync8(join12(dirname3(main2), "chart.umd.min.js"), "utf8");
-  } catch {
-    return null;
-  }
-}
-function writeReports(outDir, model, opts = {}) {
-  mkdirSync3(outDir, { recursive: true });
-  const paths = {
-    markdown: join12(outDir, "report.md"),
-    html: join12(outDir, "report.html"),
-    csv: join12(outDir, "report.csv"),
-    json: join12(outDir, "aggregate.json")
-  };
-  const title = opts.title !== void 0 ? { title: opts.title } : {};
-  const chartJs = opts.chartJs !== void 0 ? opts.chartJs : chartJsSource();
-  writeFileSync3(paths.markdown, renderMarkdown(model, title));
-  writeFileSync3(paths.html, renderHtml(model, { ...title, chartJs }));
-  writeFileSync3(paths.csv, renderCsv(model));
-  writeFileSync3(paths.json, `${JSON.stringify(model, null, 2)}
-`);
-  return paths;
-}
-function writeText(file2, text2) {
-  mkdirSync3(dirname3(file2), { recursive: true });
-  writeFileSync3(file2, text2);
-}
-
-// src/spec/measure.ts
-var MEASURES = ["wall", "instructions", "allocations"];
-var KindSchema2 = external_exports.enum(MEASURES);
-var MeasureSchema = external_exports.string().transform(
-  (text2) => text2.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
-).pipe(external_exports.array(KindSchema2).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
-var measuresWall = (m) => m.includes("wall");
-var measuresInstructions = (m) => m.includes("instructions");
-var measuresAllocations = (m) => m.includes("allocations");
-
-// src/verdict/defaults.ts
-var AB_DEFAULTS = {
-  rounds: 12,
-  alpha: 0.02,
-  threshold: 0.02,
-  /** Whole A/B run; when spent, no new round starts and the rounds done so far are judged. */
-  runBudgetMs: 30 * 6e4
-};
-
-// src/verdict/change.ts
-var VERDICTS = ["regression", "improvement", "~"];
-
-// src/verdict/wall.ts
-function wallVerdict(q, ratio, o) {
-  const up = 1 + o.threshold;
-  if (q < o.alpha && ratio > up) return "regression";
-  if (q < o.alpha && ratio < 1 / up) return "improvement";
-  return "~";
-}
-function judgeWall(rows, o) {
-  const q = benjaminiHochberg(rows.map((r) => r.p));
-  return rows.map((row, i) => {
-    const qi = q[i];
-    const out = { ...row, q: qi, verdict: wallVerdict(qi, row.ratio, o) };
-    if (row.identical) out.note = "no difference";
-    else if (row.minP >= o.alpha) {
-      out.note = row.design === "unpaired-history" ? "too few samples to judge" : `too few rounds to judge (needs \u2265 ${minRounds(o.alpha)})`;
-    }
-    return out;
-  });
-}
-
-// src/verdict/row.ts
-function untimedRow(r, spec, judged, note, work) {
-  const c = spec.cases.find((sc) => sc.id === r.caseId);
-  return {
-    caseId: r.caseId,
-    label: r.label,
-    group: c?.group ?? "unknown",
-    kind: c?.kind ?? "cpu",
-    status: judged ? "ok" : r.skipped ? "skipped" : "failed",
-    work,
-    rounds: 0,
-    ...judged ? {} : { note }
-  };
-}
-function flaggedBy(r, verdict) {
-  if (r.status !== "ok") return [];
-  const by = [
-    ["wall time", r.verdict],
-    ["instructions", r.instructions?.verdict],
-    ["allocations", r.allocations?.verdict]
-  ];
-  return by.filter(([, v]) => v === verdict).map(([e]) => e);
-}
-function flaggedRows(rows, verdict) {
-  return rows.flatMap((row) => {
-    const by = flaggedBy(row, verdict);
-    return by.length > 0 ? [{ row, by }] : [];
-  });
-}
-function rowVerdict(r) {
-  if (flaggedBy(r, "regression").length > 0) return "regression";
-  if (flaggedBy(r, "improvement").length > 0) return "improvement";
-  return "~";
-}
-function countRows(rows) {
-  const c = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
-  for (const r of rows) {
-    if (r.status === "ok") {
-      if (rowVerdict(r) === "regression") c.regressions++;
-      else if (rowVerdict(r) === "improvement") c.improvements++;
-      else c.unchanged++;
-    } else if (r.status === "skipped") c.skipped++;
-    else if (r.status === "new") c.new++;
-    else if (r.status === "failed") c.failed++;
-    else c.missing++;
-  }
-  return c;
-}
-var text = (max2) => external_exports.string().max(max2);
-var positive2 = external_exports.number().finite().positive();
-var nonnegative = external_exports.number().finite().nonnegative();
-var VerdictSchema = external_exports.enum(VERDICTS);
-var StepVerdictSchema = (median2) => external_exports.strictObject({ base: median2, head: median2, ratio: positive2, spread: nonnegative, bar: nonnegative, verdict: VerdictSchema });
-var AbRowSchema = external_exports.strictObject({
-  caseId: text(200),
-  label: text(200),
-  group: text(100),
-  kind: KindSchema,
-  status: external_exports.enum(["ok", "skipped", "failed", "new", "missing"]),
-  note: text(2e3).optional(),
-  baseMedianNs: external_exports.number().finite().nonnegative().optional(),
-  headMedianNs: external_exports.number().finite().nonnegative().optional(),
-  work: external_exports.strictObject({ ops: external_exports.number().finite().nonnegative().optional(), bytes: external_exports.number().finite().nonnegative().optional() }),
-  ratio: positive2.optional(),
-  ci: external_exports.tuple([positive2, positive2]).optional(),
-  p: external_exports.number().min(0).max(1).optional(),
-  q: external_exports.number().min(0).max(1).optional(),
-  verdict: VerdictSchema.optional(),
-  rounds: external_exports.number().int().nonnegative().max(1e4),
-  roundsRun: external_exports.number().int().nonnegative().max(1e4).optional(),
-  instructions: StepVerdictSchema(positive2).optional(),
-  instructionsNote: text(2e3).optional(),
-  allocations: external_exports.strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema }).optional(),
-  allocationsNote: text(2e3).optional()
-});
-
-// src/verdict/instruction-rows.ts
-var key = (caseId, label) => `${caseId}\0${label}`;
-function instructionFields(r, o) {
-  if (r.base && r.baseAgain && r.head) return { instructions: judgeInstructions(r.base, r.baseAgain, r.head, o) };
-  return { instructionsNote: r.note ?? "not counted" };
-}
-function attachInstructionRows(rows, counted, o) {
-  const byKey = new Map(counted.map((r) => [key(r.caseId, r.label), r]));
-  return rows.map((row) => {
-    const c = byKey.get(key(row.caseId, row.label));
-    return c ? { ...row, ...instructionFields(c, o) } : row;
-  });
-}
-function rowsFromCounts(counted, spec, o) {
-  return counted.map((r) => {
-    const fields = instructionFields(r, o);
-    return { ...untimedRow(r, spec, fields.instructions !== void 0, fields.instructionsNote, {}), ...fields };
-  });
-}
-
-// src/verdict/allocation-rows.ts
-var key2 = (caseId, label) => `${caseId}\0${label}`;
-function allocationFields(r, o) {
-  if (r.base && r.baseAgain && r.head) return { allocations: judgeAllocations(r.base, r.baseAgain, r.head, o) };
-  return { allocationsNote: r.note ?? "not measured" };
-}
-function attachAllocationRows(rows, measured, spec, o) {
-  const byKey = new Map(measured.map((r) => [key2(r.caseId, r.label), r]));
-  const known = new Set(rows.map((r) => key2(r.caseId, r.label)));
-  const added = measured.filter((r) => !known.has(key2(r.caseId, r.label))).map((r) => {
-    const fields = allocationFields(r, o);
-    return { ...untimedRow(r, spec, fields.allocations !== void 0, fields.allocationsNote, r.work), ...fields };
-  });
-  return [
-    ...rows.map((row) => {
-      const m = byKey.get(key2(row.caseId, row.label));
-      return m ? { ...row, ...allocationFields(m, o) } : row;
-    }),
-    ...added
-  ];
-}
-
-// src/verdict/fail-on.ts
-var FailOnSchema = external_exports.enum(["any", "wall", "instructions", "allocations"]);
-function failsOn(row, on) {
-  const by = flaggedBy(row, "regression");
-  if (on === "any") return by.length > 0;
-  const evidence = { wall: "wall time", instructions: "instructions", allocations: "allocations" };
-  return by.includes(evidence[on]);
-}
-function failingRows(rows, on) {
-  const { failed, missing } = countRows(rows);
-  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed, missing };
-}
-
-// src/verdict/judge.ts
-var comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }) => ({
-  p,
-  ratio,
-  minP,
-  ci,
-  intervalHolds,
-  identical,
-  design
-});
-function applyVerdicts(rows, compared, o) {
-  for (const j of judgeWall(compared, o)) {
-    const row = rows[j.index];
-    Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
-    if (j.intervalHolds) row.ci = j.ci;
-    if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
-  }
-  return rows;
-}
-function unusedNote(r) {
-  const shown = r.unused.slice(0, 3).join("; ");
-  const more = r.unused.length > 3 ? `; ${r.unused.length - 3} more` : "";
-  return `${r.logRatios.length} of ${r.roundsRun} rounds used (${shown}${more})`;
-}
-var groupsOf = (spec) => new Map(spec.cases.map((c) => [c.id, c.group]));
-function judgePaired(rows, spec, o) {
-  const groupOf = groupsOf(spec);
-  const compared = [];
-  const out = rows.map((r, index) => {
-    const row = {
-      caseId: r.caseId,
-      label: r.label,
-      group: groupOf.get(r.caseId) ?? "unknown",
-      kind: r.kind,
-      status: r.status,
-      work: r.work,
-      rounds: r.base.length
-    };
-    if (r.note) row.note = r.note;
-    if (r.status !== "ok") return row;
-    if (r.unused.length > 0) {
-      row.roundsRun = r.roundsRun;
-      row.note = unusedNote(r);
-    }
-    row.baseMedianNs = median(r.base);
-    row.headMedianNs = median(r.head);
-    compared.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
-    return row;
-  });
-  return applyVerdicts(out, compared, o);
-}
-
-// src/pipeline/ab.ts
-import { resolve as resolve4 } from "node:path";
-
-// src/count/callgrind.ts
-import { readdirSync as readdirSync4, readFileSync as readFileSync9 } from "node:fs";
-import { join as join13 } from "node:path";
-
-// runners/js/src/callgrind-costs.mjs
-var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
-function dumpTotal(text2) {
-  const totals = /^totals: (\d+)/m.exec(text2);
-  return totals ? Number(totals[1]) : null;
-}
-function v8HeapCost(text2) {
-  if (!text2.includes("v8::internal::")) return 0;
-  const heap = /* @__PURE__ */ new Map();
-  const isHeap = (fn) => {
-    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
-    return heap.get(fn);
-  };
-  return sumCosts(text2, (fn, callee) => callee === null && isHeap(fn));
-}
-function sumCosts(text2, pick2) {
-  const names = /* @__PURE__ */ new Map();
-  const nameOf = (spec) => {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== void 0) names.set(m[1], m[2]);
-    return names.get(m[1]) ?? "";
-  };
-  let fn = "";
-  let callee = "";
-  let callCost = false;
-  let cost = 0;
-  for (const line of text2.split("\n")) {
-    if (line.startsWith("fn=")) {
-      fn = nameOf(line.slice(3));
-      callCost = false;
-    } else if (line.startsWith("cfn=")) {
-      callee = nameOf(line.slice(4));
-    } else if (line.startsWith("calls=")) {
-      callCost = true;
-    } else if (/^[\d+*-]/.test(line)) {
-      if (pick2(fn, callCost ? callee : null)) cost += Number(line.split(" ")[1] ?? 0);
-      callCost = false;
-    }
-  }
-  return cost;
-}
-
-// src/count/callgrind.ts
-var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
-var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
-var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
-var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
-async function findCounter() {
-  if (process.platform !== "linux" || process.arch !== "x64") {
-    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
-  }
-  const line = await toolVersion("valgrind", ["--version"]);
-  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
-  return { counter: { tool: "callgrind", version: line } };
-}
-function countingCommand(cmd, runner, dumpDir) {
-  const [exe, ...rest] = cmd.argv;
-  if (!exe) throw new Error("empty runner command");
-  const inner = runner === "js" ? [exe, ...JS_COUNT_FLAGS, ...rest] : [exe, ...rest];
-  return {
-    ...cmd,
-    argv: [
-      "valgrind",
-      "--tool=callgrind",
-      "--instr-atstart=no",
-      "--dump-line=no",
-      "--compress-strings=yes",
-      `--callgrind-out-file=${join13(dumpDir, "callgrind.out.%p")}`,
-      "--quiet",
-      ...inner
-    ],
-    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
-  };
-}
-var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)$/m;
-var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
-function parseDump(text2) {
-  const trigger = TRIGGER.exec(text2);
-  if (!trigger) return null;
-  const total = dumpTotal(text2);
-  const instructions = total === null ? 0 : total - wallClockCost(text2) - v8HeapCost(text2);
-  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
-}
-var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
-function wallClockCost(text2) {
-  if (!WALL_CLOCK_FUNCTIONS.some((w) => text2.includes(w))) return 0;
-  return sumCosts(text2, (fn, callee) => isWallClock(fn) && !(callee !== null && isWallClock(callee)));
-}
-function readDumps(dir) {
-  const steps = /* @__PURE__ */ new Map();
-  for (const f of readdirSync4(dir).filter((name) => name.startsWith("callgrind.out."))) {
-    const d = parseDump(readFileSync9(join13(dir, f), "utf8"));
-    if (!d) continue;
-    const key3 = `${d.unit} ${d.step}`;
-    const seen = steps.get(key3);
-    steps.set(key3, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
-  }
-  const byUnit = /* @__PURE__ */ new Map();
-  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
-    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
-  }
-  return byUnit;
-}
-
-// src/run/alloc-ab.ts
-import { join as join16 } from "node:path";
-
-// src/spec/plan.ts
-var PLAN_SCHEMA_ID = "bee-bench/plan@1";
-var ParamValuesSchema2 = external_exports.record(external_exports.string(), external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()]));
-var FAULTS = ["throw", "hang", "reject"];
-var FaultSchema = external_exports.enum(FAULTS);
-var PlanUnitSchema = external_exports.strictObject({
-  /** Position in the full (unsharded) plan; strictly increasing within a plan. */
-  unit: external_exports.number().int().nonnegative(),
-  id: external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/),
-  kind: KindSchema,
-  /** The effective param this runner runs (label included); the result records it as `param`. */
-  param: ParamValuesSchema2.refine((p) => typeof p.label === "string" && p.label !== "", 'needs a non-empty string "label"'),
-  /** The untimed digest evaluation: its output form and its input (null: the case has no digest). */
-  digest: external_exports.strictObject({ form: external_exports.enum(["value", "sha256-concat"]), param: ParamValuesSchema2 }).nullable(),
-  /** Work of one iteration, for per-op and per-byte figures. */
-  work: external_exports.strictObject({ ops: external_exports.number().nonnegative().optional(), bytes: external_exports.number().nonnegative().optional() }),
-  warmup: external_exports.number().int().nonnegative(),
-  iters: external_exports.number().int().positive(),
-  /** Budget of the unit from setup to its last iteration, s. */
-  timeout_s: external_exports.number().positive(),
-  /** Work spreads over every CPU (A/B rounds do not pin it). */
-  parallel: external_exports.boolean().optional(),
-  /** Test hook: the timed iteration throws, hangs or leaks a rejection/panic. */
-  fault: FaultSchema.optional(),
-  /** Calibration hook: extra CPU work inside the timed region, as a fraction of the operation's own. */
-  slowdown: external_exports.number().nonnegative().optional(),
-  /** Calibration hook: extra bytes allocated inside the timed region while measuring allocations, as a fraction of the region's own. */
-  alloc_extra: external_exports.number().nonnegative().optional()
-});
-var PlanSchema = external_exports.strictObject({
-  schema: external_exports.literal(PLAN_SCHEMA_ID),
-  runner: RunnerSchema,
-  profile: ProfileSchema,
-  /** Hex SHA-256 of the spec file the plan was resolved from; runners copy it into result.spec.hash. */
-  spec_hash: external_exports.string().regex(/^[0-9a-f]{64}$/, "lowercase hex SHA-256"),
-  fixtures: external_exports.strictObject({
-    data_label: external_exports.string(),
-    key_label: external_exports.string(),
-    digest_label: external_exports.string(),
-    chunk_payload_bytes: external_exports.number().int().positive()
-  }),
-  units: external_exports.array(PlanUnitSchema)
-}).superRefine((p, ctx) => {
-  p.units.forEach((u, i) => {
-    if (i > 0 && u.unit <= p.units[i - 1].unit)
-      ctx.addIssue({ code: "custom", path: ["units", i, "unit"], message: `unit numbers must increase (${p.units[i - 1].unit} then ${u.unit})` });
-    if (!u.id.startsWith(`${u.kind}.`)) ctx.addIssue({ code: "custom", path: ["units", i, "kind"], message: `kind "${u.kind}" does not match ${u.id}` });
-  });
-});
-function resolvePlan(r) {
-  const { spec, runner, profile } = r;
-  const profileDef = spec.profiles[profile];
-  const units = [];
-  for (const c of selectCases(spec, r.cases ?? [])) {
-    for (const p of profileParams(c, profile, r.large)) {
-      const param = effectiveParam(p, runner);
-      units.push({
-        unit: units.length,
-        id: c.id,
-        kind: c.kind,
-        param,
-        digest: c.digest ? { form: c.digest.form, param: { ...param, ...p.digest_with ?? {} } } : null,
-        work: workOf(c, param),
-        warmup: profileDef.warmup[c.kind],
-        iters: caseIters(spec, c, profile),
-        timeout_s: profileDef.case_timeout_s,
-        ...c.parallel ? { parallel: true } : {}
-      });
-    }
-  }
-  return applyHooks({ schema: PLAN_SCHEMA_ID, runner, profile, spec_hash: r.specHash, fixtures: pickFixtures(spec), units }, r.hooks ?? {});
-}
-function applyHooks(plan, hooks) {
-  const matches = (hook, id) => hook !== void 0 && globToRegExp(hook.glob).test(id);
-  const units = plan.units.map(
-    (u) => ({
-      ...u,
-      ...hooks.iters ? { iters: hooks.iters } : {},
-      ...hooks.timeoutS ? { timeout_s: hooks.timeoutS } : {},
-      ...matches(hooks.fault, u.id) ? { fault: hooks.fault.mode } : {},
-      ...matches(hooks.slowdown, u.id) ? { slowdown: hooks.slowdown.fraction } : {},
-      ...matches(hooks.allocExtra, u.id) ? { alloc_extra: hooks.allocExtra.fraction } : {}
-    })
-  );
-  return { ...plan, units };
-}
-function planOf(plan, keep) {
-  return { ...plan, units: plan.units.filter(keep) };
-}
-function planBudgetMs(plan, slackMs) {
-  return plan.units.reduce((ms, u) => ms + u.timeout_s * 1e3, slackMs);
-}
-function pickFixtures(spec) {
-  const { data_label, key_label, digest_label, chunk_payload_bytes } = spec.fixtures;
-  return { data_label, key_label, digest_label, chunk_payload_bytes };
-}
-
-// src/run/count.ts
-import { mkdirSync as mkdirSync5, mkdtempSync as mkdtempSync4, rmSync as rmSync6, writeFileSync as writeFileSync5 } from "node:fs";
-import { dirname as dirname5, join as join15 } from "node:path";
-
-// src/run/invoke.ts
-import { existsSync as existsSync8, mkdirSync as mkdirSync4, mkdtempSync as mkdtempSync3, rmSync as rmSync5, writeFileSync as writeFileSync4 } from "node:fs";
-import { tmpdir as tmpdir3 } from "node:os";
-import { dirname as dirname4, join as join14 } from "node:path";
-
-// src/spec/hooks.ts
-var bad = (name, why, fix) => new InputError(`environment variable ${name}`, [why], fix);
-function globAndValue(name, value) {
-  const i = value.lastIndexOf(":");
-  if (i <= 0) throw bad(name, `want <glob>:<value>, got ${JSON.stringify(value)}`, `e.g. ${name}='cpu.*:\u2026'`);
-  return [value.slice(0, i), value.slice(i + 1)];
-}
-function fraction(name, value) {
-  const [glob, f] = globAndValue(name, value);
-  const n = Number(f);
-  if (f === "" || !Number.isFinite(n) || n < 0)
-    throw bad(name, `fraction must be a non-negative number, got ${JSON.stringify(f)}`, `e.g. ${name}='cpu.*:0.01'`);
-  return { glob, fraction: n };
-}
-function positive3(name, value, integer2) {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || integer2 && !Number.isInteger(n)) {
-    throw bad(name, `must be a positive ${integer2 ? "integer" : "number"}, got ${JSON.stringify(value)}`, `unset it or give e.g. ${name}=3`);
-  }
-  return n;
-}
-function hooksFromEnv(env) {
-  const hooks = {};
-  if (env.BEE_BENCH_FAULT) {
-    const [glob, mode] = globAndValue("BEE_BENCH_FAULT", env.BEE_BENCH_FAULT);
-    const parsed = FaultSchema.safeParse(mode);
-    if (!parsed.success)
-      throw bad("BEE_BENCH_FAULT", `mode must be ${FAULTS.join(", ")}; got ${JSON.stringify(mode)}`, "e.g. BEE_BENCH_FAULT='cpu.keccak.*:throw'");
-    hooks.fault = { glob, mode: parsed.data };
-  }
-  if (env.BEE_BENCH_SLOWDOWN) hooks.slowdown = fraction("BEE_BENCH_SLOWDOWN", env.BEE_BENCH_SLOWDOWN);
-  if (env.BEE_BENCH_ALLOC) hooks.allocExtra = fraction("BEE_BENCH_ALLOC", env.BEE_BENCH_ALLOC);
-  if (env.BEE_BENCH_ITERS) hooks.iters = positive3("BEE_BENCH_ITERS", env.BEE_BENCH_ITERS, true);
-  if (env.BEE_BENCH_CASE_TIMEOUT_S) hooks.timeoutS = positive3("BEE_BENCH_CASE_TIMEOUT_S", env.BEE_BENCH_CASE_TIMEOUT_S, false);
-  return hooks;
-}
-var HOOK_VARIABLES = ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ALLOC", "BEE_BENCH_ITERS", "BEE_BENCH_CASE_TIMEOUT_S"];
-
-// src/spec/load.ts
-import { createHash as createHash4 } from "node:crypto";
-import { readFileSync as readFileSync10 } from "node:fs";
-function readText(file2) {
-  try {
-    return readFileSync10(file2);
-  } catch (e) {
-    throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "check the path");
-  }
-}
-function validate2(schema, file2, value, fix) {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
-  return parsed.data;
-}
-function specHash(bytes) {
-  return createHash4("sha256").update(bytes).digest("hex");
-}
-function loadSpec(file2) {
-  const bytes = readText(file2);
-  const spec = validate2(SpecSchema, file2, parseJson(file2, bytes.toString("utf8")), "edit the spec to match src/spec/schema.ts");
-  return { spec, hash: specHash(bytes), file: file2 };
-}
-function parseResult(file2, text2) {
-  return validate2(ResultSchema, file2, parseJson(file2, text2), "the runner wrote a result that breaks bee-bench/result@1 (spec/result.schema.json)");
-}
-function loadResult(file2) {
-  return parseResult(file2, readText(file2).toString("utf8"));
-}
-
-// src/run/process.ts
-import { spawn as spawn3 } from "node:child_process";
-var PACE_FD = 3;
-var TAIL_LINES = 20;
-function runProcess(cmd, args, opts) {
-  const [exe, ...prefix] = cmd.argv;
-  if (!exe) throw new Error("empty runner command");
-  const started = performance.now();
-  return new Promise((resolve9) => {
-    const child = spawn3(exe, [...prefix, ...args], {
-      cwd: cmd.cwd,
-      env: childEnv({ ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} }),
-      // Node makes an extra 'pipe' a socket pair: one duplex channel for both directions.
-      stdio: opts.pace ? ["ignore", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
-      detached: true
-    });
-    const channel = child.stdio[PACE_FD];
-    if (opts.pace && channel && child.pid) opts.pace(channel, child.pid);
-    let stdout = "";
-    const tail = [];
-    let partial2 = "";
-    let timedOut = false;
-    child.stdout.setEncoding("utf8").on("data", (d) => stdout += d);
-    child.stderr.setEncoding("utf8").on("data", (d) => {
-      const lines = (partial2 + d).split("\n");
-      partial2 = lines.pop() ?? "";
-      for (const line of lines) {
-        tail.push(line);
-        if (tail.length > TAIL_LINES) tail.shift();
-        opts.onLine?.(line);
-      }
-    });
-    const killGroup = () => {
-      try {
-        if (child.pid) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, opts.timeoutMs);
-    const finish = (code, signal) => {
-      clearTimeout(timer);
-      if (partial2) tail.push(partial2);
-      resolve9({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
-    };
-    child.on("error", (e) => {
-      tail.push(`cannot start ${exe}: ${e.message}`);
-      finish(null, null);
-    });
-    child.on("close", finish);
-  });
-}
-function describeExit(o) {
-  if (o.timedOut) return `killed after its budget of ${Math.round(o.elapsedMs / 1e3)} s`;
-  if (o.signal) return `killed by ${o.signal}`;
-  return `exit code ${o.code}`;
-}
-
-// src/run/invoke.ts
-function runnerArgs(o, planFile) {
-  const args = ["run", "--plan", planFile, "--out", o.out];
-  if (o.fixtures) args.push("--fixtures", o.fixtures);
-  if (o.bee) args.push("--bee-url", o.bee.url, "--batch-id", o.bee.batchId);
-  return args;
-}
-function readIfValid(file2) {
-  if (!existsSync8(file2)) return { result: null };
-  try {
-    return { result: loadResult(file2) };
-  } catch (e) {
-    return { result: null, problem: e instanceof InputError ? e.message : String(e) };
-  }
-}
-var withoutHooks = (env) => ({
-  ...env,
-  ...Object.fromEntries(HOOK_VARIABLES.map((name) => [name, void 0]))
-});
-async function invokeRunner(cmd, o) {
-  mkdirSync4(dirname4(o.out), { recursive: true });
-  const plan = applyHooks(o.plan, hooksFromEnv({ ...process.env, ...o.env }));
-  const planDir = mkdtempSync3(join14(tmpdir3(), "bee-bench-plan-"));
-  const planFile = join14(planDir, "plan.json");
-  writeFileSync4(planFile, `${JSON.stringify(plan)}
-`);
-  const outcome = await runProcess(cmd, runnerArgs(o, planFile), {
-    timeoutMs: o.timeoutMs,
-    onLine: o.onLine,
-    extraEnv: withoutHooks(o.env),
-    pace: o.pace
-  }).finally(() => rmSync5(planDir, { recursive: true, force: true }));
-  const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(" | ");
-  if (outcome.code === 2 && !outcome.timedOut) {
-    return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };
-  }
-  const { result: result2, problem } = readIfValid(o.out);
-  if (problem) return { result: result2, outcome, problem };
-  if (outcome.code === 0 && !outcome.timedOut) {
-    if (!result2) return { result: result2, outcome, problem: `runner exited 0 but wrote no result file at ${o.out}` };
-    return { result: result2, outcome };
-  }
-  const kept = result2 ? `; kept ${result2.cases.length} finished case(s)` : "";
-  return { result: result2, outcome, problem: `runner ${describeExit(outcome)}${kept}: ${tail}` };
-}
-
-// src/run/count.ts
-var COUNT_ITERATIONS = 3;
-var COUNT_SLOWDOWN = 10;
-var isCounted = (u) => u.kind === "cpu";
-function countingPlan(plan, iterations = COUNT_ITERATIONS) {
-  const cpu = planOf(plan, isCounted);
-  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations, timeout_s: u.timeout_s * COUNT_SLOWDOWN })) };
-}
-async function countRunner(cmd, o) {
-  const plan = countingPlan(o.plan, o.iterations);
-  if (plan.units.length === 0) return { result: null, problems: [] };
-  mkdirSync5(dirname5(o.out), { recursive: true });
-  const dumpDir = mkdtempSync4(join15(dirname5(o.out), "callgrind-"));
-  try {
-    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir), {
-      ...o,
-      plan,
-      timeoutMs: o.timeoutMs * COUNT_SLOWDOWN
-    });
-    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem}`] : [];
-    if (!inv.result) return { result: null, problems };
-    const counts = readDumps(dumpDir);
-    const result2 = { ...inv.result, counter: o.counter, cases: [] };
-    for (const [i, c] of inv.result.cases.entries()) {
-      const got = counts.get(plan.units[i]?.unit ?? -1) ?? [];
-      if (c.status !== "ok") {
-        result2.cases.push(c);
-        continue;
-      }
-      if (got.length !== c.samples_ns.length || got.some((n) => n === 0)) {
-        problems.push(
-          `${c.id} ${c.param.label}: ${got.length === 0 ? "no instruction count was dumped" : `counts ${got.join(", ")} for ${c.samples_ns.length} iterations`} (does the ${o.runner} runner bracket its timed region when BEE_BENCH_COUNT=1?)`
-        );
-        result2.cases.push(c);
-        continue;
-      }
-      result2.cases.push({ ...c, instructions: got });
-    }
-    writeFileSync5(o.out, `${JSON.stringify(result2, null, 2)}
-`);
-    return { result: result2, problems };
-  } finally {
-    rmSync6(dumpDir, { recursive: true, force: true });
-  }
-}
-var rowKey2 = (c) => `${c.id}\0${String(c.param.label)}`;
-function attach(into, from, pick2, meta4) {
-  const byKey = new Map(
-    from.cases.flatMap((c) => {
-      const figures = pick2(c);
-      return figures ? [[rowKey2(c), figures]] : [];
-    })
-  );
-  if (byKey.size === 0) return into;
-  return { ...into, ...meta4, cases: into.cases.map((c) => ({ ...c, ...byKey.get(rowKey2(c)) })) };
-}
-var attachCounts = (wall, counted) => attach(wall, counted, (c) => c.instructions ? { instructions: c.instructions } : null, counted.counter ? { counter: counted.counter } : {});
-var attachAllocations = (into, allocated) => attach(
-  into,
-  allocated,
-  (c) => c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null,
-  allocated.alloc_counter ? { alloc_counter: allocated.alloc_counter } : {}
-);
-
-// src/run/alloc-ab.ts
-var ALLOC_ITERATIONS = 3;
-function allocationPlan(plan, iterations = ALLOC_ITERATIONS) {
-  const cpu = planOf(plan, isCounted);
-  return { ...cpu, units: cpu.units.map((u) => ({ ...u, iters: iterations })) };
-}
-async function allocationRun(cmd, o) {
-  const plan = allocationPlan(o.plan);
-  if (plan.units.length === 0) return { result: null, problems: [] };
-  const inv = await invokeRunner(cmd, { ...o, plan, env: { ...o.env, BEE_BENCH_ALLOCS: "1" } });
-  const problems = inv.problem ? [inv.problem] : [];
-  for (const c of inv.result?.cases ?? []) {
-    if (c.status === "ok" && !c.alloc_bytes) problems.push(`${c.id} ${String(c.param.label)}: no alloc_bytes (does the runner honour BEE_BENCH_ALLOCS=1?)`);
-  }
-  return { result: inv.result, problems };
-}
-var RUNS = ["base", "baseAgain", "head"];
-var RUN_TEXT = { base: "base", baseAgain: "base (second run)", head: "head" };
-var keyOf = (c) => `${c.id}\0${String(c.param.label)}`;
-var figuresOf = (c) => c.alloc_bytes ? { bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null;
-async function allocationAb(sides, o) {
-  const started = performance.now();
-  const runs = await Promise.all(
-    RUNS.map((name) => {
-      const side = name === "head" ? "head" : "base";
-      return allocationRun(sides[side], {
-        plan: o.plan,
-        out: join16(o.outDir, "allocations", `${name}.json`),
-        timeoutMs: o.timeoutMs,
-        fixtures: o.fixtures,
-        env: o.env?.[side],
-        onLine: (l) => o.log?.(`[allocations ${name}] ${l}`)
-      });
-    })
-  );
-  const byRun = Object.fromEntries(RUNS.map((name, i) => [name, new Map((runs[i].result?.cases ?? []).map((c) => [keyOf(c), c]))]));
-  const rows = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (const run of runs) {
-    for (const c of run.result?.cases ?? []) {
-      if (seen.has(keyOf(c))) continue;
-      seen.add(keyOf(c));
-      const fig = (name) => {
-        const got = byRun[name].get(keyOf(c));
-        return got ? figuresOf(got) : null;
-      };
-      const row = { caseId: c.id, label: String(c.param.label), base: fig("base"), baseAgain: fig("baseAgain"), head: fig("head"), work: c.work };
-      const missing = RUNS.filter((n) => !row[n]);
-      if (c.status === "skipped") Object.assign(row, { skipped: true, note: c.skip_reason ?? "no reason given" });
-      else if (missing.length > 0) row.note = `not measured in ${missing.map((n) => RUN_TEXT[n]).join(", ")}`;
-      rows.push(row);
-    }
-  }
-  const counter = runs.map((r) => r.result?.alloc_counter?.method).find((m) => m !== void 0) ?? null;
-  return {
-    counter,
-    rows,
-    problems: runs.flatMap((r, i) => r.problems.map((p) => `${RUN_TEXT[RUNS[i]]}: ${p}`)),
-    elapsedMs: performance.now() - started,
-    results: { base: runs[0].result, head: runs[2].result }
-  };
-}
-
-// src/run/count-ab.ts
-import { join as join17 } from "node:path";
-var RUNS2 = ["base", "baseAgain", "head"];
-var RUN_TEXT2 = { base: "base", baseAgain: "base (second run)", head: "head" };
-function countsOf(result2) {
-  return new Map((result2?.cases ?? []).filter((c) => c.instructions).map((c) => [`${c.id}\0${String(c.param.label)}`, c.instructions]));
-}
-async function instructionAb(sides, o) {
-  const started = performance.now();
-  const runs = await Promise.all(
-    RUNS2.map((name) => {
-      const side = name === "head" ? "head" : "base";
-      return countRunner(sides[side], {
-        runner: o.runner,
-        plan: o.plan,
-        counter: o.counter,
-        out: join17(o.outDir, "counts", `${name}.json`),
-        timeoutMs: o.timeoutMs,
-        fixtures: o.fixtures,
-        env: o.env?.[side],
-        iterations: o.iterations,
-        onLine: (l) => o.log?.(`[count ${name}] ${l}`)
-      });
-    })
-  );
-  const byRun = Object.fromEntries(RUNS2.map((name, i) => [name, countsOf(runs[i].result)]));
-  const rows = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (const run of runs) {
-    for (const c of run.result?.cases ?? []) {
-      const key3 = `${c.id}\0${String(c.param.label)}`;
-      if (seen.has(key3)) continue;
-      seen.add(key3);
-      const row = {
-        caseId: c.id,
-        label: String(c.param.label),
-        base: byRun.base.get(key3) ?? null,
-        baseAgain: byRun.baseAgain.get(key3) ?? null,
-        head: byRun.head.get(key3) ?? null
-      };
-      const missing = RUNS2.filter((n) => !row[n]);
-      if (c.status === "skipped") Object.assign(row, { skipped: true, note: c.skip_reason ?? "no reason given" });
-      else if (missing.length > 0) row.note = `not counted in ${missing.map((n) => RUN_TEXT2[n]).join(", ")}`;
-      rows.push(row);
-    }
-  }
-  return {
-    counter: o.counter.version,
-    rows,
-    problems: runs.flatMap((r) => r.problems),
-    elapsedMs: performance.now() - started,
-    results: { base: runs[0].result, head: runs[2].result }
-  };
-}
-
 // src/run/pairs.ts
-var rowKey3 = (caseId, label) => `${caseId}\0${String(label)}`;
+var rowKey2 = (caseId, label) => `${caseId}\0${String(label)}`;
 function firstReason(entries, status) {
   for (const e of entries) if (e.status === status) return status === "skipped" ? e.skip_reason : e.error;
   return void 0;
@@ -30489,16 +26975,16 @@ function pairRows(outcome) {
     const order = [];
     const runProblems = { base: /* @__PURE__ */ new Map(), head: /* @__PURE__ */ new Map() };
     const roundsRun = [...new Set(c.runs.map((r) => r.round))].sort((x, y) => x - y);
-    for (const run of c.runs) {
-      if (run.problem) runProblems[run.side].set(run.round, run.problem);
-      for (const entry of run.result?.cases ?? []) {
+    for (const run2 of c.runs) {
+      if (run2.problem) runProblems[run2.side].set(run2.round, run2.problem);
+      for (const entry of run2.result?.cases ?? []) {
         if (entry.id !== c.caseId) continue;
-        const key3 = rowKey3(entry.id, entry.param.label);
+        const key3 = rowKey2(entry.id, entry.param.label);
         if (!views.has(key3)) {
           views.set(key3, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
           order.push(key3);
         }
-        views.get(key3)[run.side].byRound.set(run.round, entry);
+        views.get(key3)[run2.side].byRound.set(run2.round, entry);
       }
     }
     if (order.length === 0) {
@@ -30582,11 +27068,11 @@ function pairOne(v, runProblems, roundsRun) {
 var first = (m) => m.values().next().value;
 
 // src/run/rounds.ts
-import { join as join18 } from "node:path";
+import { join as join13 } from "node:path";
 
 // src/run/pin.ts
 import { spawnSync } from "node:child_process";
-import { readFileSync as readFileSync11 } from "node:fs";
+import { readFileSync as readFileSync8 } from "node:fs";
 function parseCpuList(list) {
   const cpus = [];
   for (const part of list.trim().split(",")) {
@@ -30601,7 +27087,7 @@ function parseCpuList(list) {
 function pinnableCpus() {
   let status;
   try {
-    status = readFileSync11("/proc/self/status", "utf8");
+    status = readFileSync8("/proc/self/status", "utf8");
   } catch {
     return [];
   }
@@ -30721,9 +27207,9 @@ async function runRounds(sides, o) {
     elapsedMs: performance.now() - started
   };
 }
-function caseUnits(plan) {
+function caseUnits(plan2) {
   const seen = /* @__PURE__ */ new Map();
-  for (const u of plan.units) if (!seen.has(u.id)) seen.set(u.id, u);
+  for (const u of plan2.units) if (!seen.has(u.id)) seen.set(u.id, u);
   return [...seen.values()];
 }
 async function runCaseRound(sides, o, c, round, cpu) {
@@ -30737,7 +27223,7 @@ async function runCaseRound(sides, o, c, round, cpu) {
     order.map(async (side) => {
       const inv = await invokeRunner(sides[side], {
         plan: planOf(o.plan, (u) => u.id === c.id),
-        out: join18(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
+        out: join13(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
         timeoutMs: 2 * o.caseBudgetMs,
         fixtures: o.fixtures,
         bee: o.bee,
@@ -30752,10 +27238,380 @@ async function runCaseRound(sides, o, c, round, cpu) {
   );
 }
 
-// src/pipeline/ab-report.ts
-import { join as join19 } from "node:path";
+// src/verdict/defaults.ts
+var AB_DEFAULTS = {
+  rounds: 12,
+  alpha: 0.02,
+  threshold: 0.02,
+  /** Whole A/B run; when spent, no new round starts and the rounds done so far are judged. */
+  runBudgetMs: 30 * 6e4
+};
 
-// src/report/annotations.ts
+// src/verdict/change.ts
+var VERDICTS = ["regression", "improvement", "~"];
+
+// src/verdict/wall.ts
+function wallVerdict(q, ratio, o) {
+  const up = 1 + o.threshold;
+  if (q < o.alpha && ratio > up) return "regression";
+  if (q < o.alpha && ratio < 1 / up) return "improvement";
+  return "~";
+}
+function judgeWall(rows, o) {
+  const q = benjaminiHochberg(rows.map((r) => r.p));
+  return rows.map((row, i) => {
+    const qi = q[i];
+    const out = { ...row, q: qi, verdict: wallVerdict(qi, row.ratio, o) };
+    if (row.identical) out.note = "no difference";
+    else if (row.minP >= o.alpha) {
+      out.note = row.design === "unpaired-history" ? "too few samples to judge" : `too few rounds to judge (needs \u2265 ${minRounds(o.alpha)})`;
+    }
+    return out;
+  });
+}
+
+// src/verdict/row.ts
+function untimedRow(r, spec, judged, note, work) {
+  const c = spec.cases.find((sc) => sc.id === r.caseId);
+  return {
+    caseId: r.caseId,
+    label: r.label,
+    group: c?.group ?? "unknown",
+    kind: c?.kind ?? "cpu",
+    status: judged ? "ok" : r.skipped ? "skipped" : "failed",
+    work,
+    rounds: 0,
+    ...judged ? {} : { note }
+  };
+}
+function flaggedBy(r, verdict) {
+  if (r.status !== "ok") return [];
+  const by = [
+    ["wall time", r.verdict],
+    ["instructions", r.instructions?.verdict],
+    ["allocations", r.allocations?.verdict]
+  ];
+  return by.filter(([, v]) => v === verdict).map(([e]) => e);
+}
+function flaggedRows(rows, verdict) {
+  return rows.flatMap((row) => {
+    const by = flaggedBy(row, verdict);
+    return by.length > 0 ? [{ row, by }] : [];
+  });
+}
+function rowVerdict(r) {
+  if (flaggedBy(r, "regression").length > 0) return "regression";
+  if (flaggedBy(r, "improvement").length > 0) return "improvement";
+  return "~";
+}
+function countRows(rows) {
+  const c = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
+  for (const r of rows) {
+    if (r.status === "ok") {
+      if (rowVerdict(r) === "regression") c.regressions++;
+      else if (rowVerdict(r) === "improvement") c.improvements++;
+      else c.unchanged++;
+    } else if (r.status === "skipped") c.skipped++;
+    else if (r.status === "new") c.new++;
+    else if (r.status === "failed") c.failed++;
+    else c.missing++;
+  }
+  return c;
+}
+var text = (max2) => external_exports.string().max(max2);
+var positive2 = external_exports.number().finite().positive();
+var nonnegative = external_exports.number().finite().nonnegative();
+var VerdictSchema = external_exports.enum(VERDICTS);
+var StepVerdictSchema = (median2) => external_exports.strictObject({ base: median2, head: median2, ratio: positive2, spread: nonnegative, bar: nonnegative, verdict: VerdictSchema });
+var AbRowSchema = external_exports.strictObject({
+  caseId: text(200),
+  label: text(200),
+  group: text(100),
+  kind: KindSchema2,
+  status: external_exports.enum(["ok", "skipped", "failed", "new", "missing"]),
+  note: text(2e3).optional(),
+  baseMedianNs: external_exports.number().finite().nonnegative().optional(),
+  headMedianNs: external_exports.number().finite().nonnegative().optional(),
+  work: external_exports.strictObject({ ops: external_exports.number().finite().nonnegative().optional(), bytes: external_exports.number().finite().nonnegative().optional() }),
+  ratio: positive2.optional(),
+  ci: external_exports.tuple([positive2, positive2]).optional(),
+  p: external_exports.number().min(0).max(1).optional(),
+  q: external_exports.number().min(0).max(1).optional(),
+  verdict: VerdictSchema.optional(),
+  rounds: external_exports.number().int().nonnegative().max(1e4),
+  roundsRun: external_exports.number().int().nonnegative().max(1e4).optional(),
+  instructions: StepVerdictSchema(positive2).optional(),
+  instructionsNote: text(2e3).optional(),
+  allocations: external_exports.strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema }).optional(),
+  allocationsNote: text(2e3).optional()
+});
+
+// src/verdict/instructions.ts
+var SPREAD_FACTOR = 10;
+var NOISE_FLOOR = 5e-4;
+var TOLERANCE_SPREADS = 3;
+var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
+function stepRatio(a, b) {
+  const steps = Math.min(a.length, b.length);
+  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
+}
+function aaSpread(a, b) {
+  const r = stepRatio(a, b);
+  return Math.max(r, 1 / r) - 1;
+}
+function judgeInstructions(base, baseAgain, head, o) {
+  const steps = Math.min(base.length, baseAgain.length, head.length);
+  if (steps === 0) throw new Error("judgeInstructions needs counts of two base runs and a head run");
+  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error("judgeInstructions: a count of zero means nothing was counted");
+  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
+  const ratio = stepRatio(head, baseMean);
+  const spread = aaSpread(base, baseAgain);
+  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
+  const verdict = ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~";
+  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
+}
+
+// src/verdict/instruction-rows.ts
+var key = (caseId, label) => `${caseId}\0${label}`;
+function instructionFields(r, o) {
+  if (r.base && r.baseAgain && r.head) return { instructions: judgeInstructions(r.base, r.baseAgain, r.head, o) };
+  return { instructionsNote: r.note ?? "not counted" };
+}
+function attachInstructionRows(rows, counted, o) {
+  const byKey = new Map(counted.map((r) => [key(r.caseId, r.label), r]));
+  return rows.map((row) => {
+    const c = byKey.get(key(row.caseId, row.label));
+    return c ? { ...row, ...instructionFields(c, o) } : row;
+  });
+}
+function rowsFromCounts(counted, spec, o) {
+  return counted.map((r) => {
+    const fields = instructionFields(r, o);
+    return { ...untimedRow(r, spec, fields.instructions !== void 0, fields.instructionsNote, {}), ...fields };
+  });
+}
+
+// src/verdict/allocations.ts
+var ALLOCATION_DEFAULTS = { threshold: 0.01 };
+var plusOne = (xs) => xs.map((x) => x + 1);
+function judgeFigure(base, baseAgain, head, o) {
+  const v = judgeInstructions(plusOne(base), plusOne(baseAgain), plusOne(head), o);
+  return { ...v, base: v.base - 1, head: v.head - 1 };
+}
+function judgeAllocations(base, baseAgain, head, o) {
+  const bytes = judgeFigure(base.bytes, baseAgain.bytes, head.bytes, o);
+  const allocs = base.allocs && baseAgain.allocs && head.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head.allocs, o) : void 0;
+  const both = [bytes.verdict, ...allocs ? [allocs.verdict] : []];
+  const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
+  return { bytes, ...allocs ? { allocs } : {}, verdict };
+}
+function allocationMedians(c) {
+  if (!c.alloc_bytes || c.alloc_bytes.length === 0) return void 0;
+  const ops = c.work.ops && c.work.ops > 0 ? c.work.ops : 1;
+  const bytes = median(c.alloc_bytes);
+  const allocs = c.allocs && c.allocs.length > 0 ? median(c.allocs) : void 0;
+  return { bytes, bytesPerOp: bytes / ops, ...allocs !== void 0 ? { allocs, allocsPerOp: allocs / ops } : {} };
+}
+
+// src/verdict/allocation-rows.ts
+var key2 = (caseId, label) => `${caseId}\0${label}`;
+function allocationFields(r, o) {
+  if (r.base && r.baseAgain && r.head) return { allocations: judgeAllocations(r.base, r.baseAgain, r.head, o) };
+  return { allocationsNote: r.note ?? "not measured" };
+}
+function attachAllocationRows(rows, measured, spec, o) {
+  const byKey = new Map(measured.map((r) => [key2(r.caseId, r.label), r]));
+  const known = new Set(rows.map((r) => key2(r.caseId, r.label)));
+  const added = measured.filter((r) => !known.has(key2(r.caseId, r.label))).map((r) => {
+    const fields = allocationFields(r, o);
+    return { ...untimedRow(r, spec, fields.allocations !== void 0, fields.allocationsNote, r.work), ...fields };
+  });
+  return [
+    ...rows.map((row) => {
+      const m = byKey.get(key2(row.caseId, row.label));
+      return m ? { ...row, ...allocationFields(m, o) } : row;
+    }),
+    ...added
+  ];
+}
+
+// src/verdict/fail-on.ts
+var FailOnSchema = external_exports.enum(["any", "wall", "instructions", "allocations"]);
+function failsOn(row, on) {
+  const by = flaggedBy(row, "regression");
+  if (on === "any") return by.length > 0;
+  const evidence = { wall: "wall time", instructions: "instructions", allocations: "allocations" };
+  return by.includes(evidence[on]);
+}
+function failingRows(rows, on) {
+  const { failed, missing } = countRows(rows);
+  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed, missing };
+}
+
+// src/verdict/judge.ts
+var comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }) => ({
+  p,
+  ratio,
+  minP,
+  ci,
+  intervalHolds,
+  identical,
+  design
+});
+function applyVerdicts(rows, compared, o) {
+  for (const j of judgeWall(compared, o)) {
+    const row = rows[j.index];
+    Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
+    if (j.intervalHolds) row.ci = j.ci;
+    if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
+  }
+  return rows;
+}
+function unusedNote(r) {
+  const shown = r.unused.slice(0, 3).join("; ");
+  const more = r.unused.length > 3 ? `; ${r.unused.length - 3} more` : "";
+  return `${r.logRatios.length} of ${r.roundsRun} rounds used (${shown}${more})`;
+}
+var groupsOf = (spec) => new Map(spec.cases.map((c) => [c.id, c.group]));
+function judgePaired(rows, spec, o) {
+  const groupOf = groupsOf(spec);
+  const compared = [];
+  const out = rows.map((r, index) => {
+    const row = {
+      caseId: r.caseId,
+      label: r.label,
+      group: groupOf.get(r.caseId) ?? "unknown",
+      kind: r.kind,
+      status: r.status,
+      work: r.work,
+      rounds: r.base.length
+    };
+    if (r.note) row.note = r.note;
+    if (r.status !== "ok") return row;
+    if (r.unused.length > 0) {
+      row.roundsRun = r.roundsRun;
+      row.note = unusedNote(r);
+    }
+    row.baseMedianNs = median(r.base);
+    row.headMedianNs = median(r.head);
+    compared.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
+    return row;
+  });
+  return applyVerdicts(out, compared, o);
+}
+
+// src/pipeline/ab-report.ts
+import { join as join15 } from "node:path";
+
+// src/report/units.ts
+function sig3(v) {
+  if (!Number.isFinite(v)) return "\u2014";
+  const a = Math.abs(v);
+  if (a === 0) return "0";
+  if (a >= 100) return v.toFixed(0);
+  if (a >= 10) return v.toFixed(1);
+  if (a >= 1) return v.toFixed(2);
+  return v.toPrecision(3);
+}
+function rounded3(v) {
+  return Number(sig3(v));
+}
+var DASH = "\u2014";
+var TIME_UNITS = [
+  { unit: "ns", ns: 1 },
+  { unit: "\xB5s", ns: 1e3 },
+  { unit: "ms", ns: 1e6 },
+  { unit: "s", ns: 1e9 }
+];
+function formatDuration(ns) {
+  if (ns == null || !Number.isFinite(ns)) return DASH;
+  if (ns < 0) return `-${formatDuration(-ns)}`;
+  if (ns === 0) return "0 ns";
+  for (const u of TIME_UNITS) {
+    const v = ns / u.ns;
+    if (u.unit === "s") {
+      if (rounded3(v) < 60) return `${sig3(v)} s`;
+      break;
+    }
+    if (rounded3(v) < 1e3) return `${sig3(v)} ${u.unit}`;
+  }
+  const min2 = ns / 6e10;
+  return `${min2 < 100 ? min2.toFixed(1) : min2.toFixed(0)} min`;
+}
+function formatPerOp(nsPerOp, opLabel = "op") {
+  if (nsPerOp == null || !Number.isFinite(nsPerOp)) return DASH;
+  return `${formatDuration(nsPerOp)}/${opLabel}`;
+}
+var THROUGHPUT_FOOTNOTE = "MB/s and GB/s are decimal: 1 MB = 10^6 bytes (sizes use binary KiB/MiB/GiB).";
+function mbPerS(bytesPerNs) {
+  return bytesPerNs * 1e3;
+}
+function formatThroughput(bytesPerNs) {
+  if (bytesPerNs == null || !Number.isFinite(bytesPerNs) || bytesPerNs < 0) return DASH;
+  const mb = mbPerS(bytesPerNs);
+  if (mb === 0) return "0 MB/s";
+  if (rounded3(mb) >= 1e3) return `${sig3(mb / 1e3)} GB/s`;
+  if (mb < 1) return `${sig3(mb * 1e3)} kB/s`;
+  return `${sig3(mb)} MB/s`;
+}
+var BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
+function formatBytes(bytes) {
+  if (bytes == null || !Number.isFinite(bytes)) return DASH;
+  if (bytes < 0) return `-${formatBytes(-bytes)}`;
+  let v = bytes;
+  let i = 0;
+  while (i < BYTE_UNITS.length - 1 && rounded3(v) >= 1024) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${Math.round(v)} B` : `${sig3(v)} ${BYTE_UNITS[i]}`;
+}
+function formatRatio(r) {
+  if (r == null || !Number.isFinite(r)) return DASH;
+  return `${sig3(r)}x`;
+}
+function pct(v) {
+  const a = Math.abs(v);
+  return a >= 99.95 ? v.toFixed(0) : v.toFixed(1);
+}
+function formatChange(ratio) {
+  if (ratio == null || !Number.isFinite(ratio)) return DASH;
+  const p = (ratio - 1) * 100;
+  const s = pct(p).replace(/^-(0(\.0)?)$/, "$1");
+  return s.startsWith("-") ? `${s}%` : `+${s}%`;
+}
+function formatShift(ratio) {
+  if (ratio == null || !Number.isFinite(ratio)) return DASH;
+  if (ratio < 1) return `\u2193 ${pct((1 - ratio) * 100)}% faster`;
+  if (ratio > 1) return `\u2191 ${pct((ratio - 1) * 100)}% slower`;
+  return "= unchanged";
+}
+function formatPercent(fraction2) {
+  if (fraction2 == null || !Number.isFinite(fraction2)) return DASH;
+  return `${pct(fraction2 * 100)}%`;
+}
+function formatP(p) {
+  if (p == null || !Number.isFinite(p)) return DASH;
+  if (p < 1e-3) return "< 0.001";
+  if (p < 0.01) return p.toFixed(3);
+  return p.toFixed(2);
+}
+function formatCount(n) {
+  if (n == null || !Number.isFinite(n)) return DASH;
+  return Math.round(n).toLocaleString("en-US");
+}
+function formatInterval(ci) {
+  if (!ci) return DASH;
+  return `${formatChange(ci[0])} \u2026 ${formatChange(ci[1])}`;
+}
+function opLabelOf(opNames) {
+  if (opNames.length !== 1) return "op";
+  const name = opNames[0] ?? "op";
+  if (name === "count") return "op";
+  return name.endsWith("s") && name.length > 1 ? name.slice(0, -1) : name;
+}
+
+// src/report/render/annotations.ts
 function evidenceText(r, by) {
   if (by === "wall time") return `wall time ${formatChange(r.ratio ?? 1)} (q ${formatP(r.q ?? 1)})`;
   const spread = (v) => `A/A spread ${(v.spread * 100).toFixed(3)}%`;
@@ -30767,7 +27623,128 @@ function regressionAnnotations(rows) {
   return flaggedRows(rows, "regression").map(({ row, by }) => `regression: ${row.caseId} [${row.label}]: ${by.map((e) => evidenceText(row, e)).join(", ")}`);
 }
 
-// src/report/skipped.ts
+// src/report/escape.ts
+var MD_ENTITIES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "*": "&#42;",
+  _: "&#95;",
+  "~": "&#126;",
+  "!": "&#33;"
+};
+var ZWSP = "\u200B";
+function mdText(value) {
+  const s = unlinked(String(value ?? "").replace(/\r\n?|\n|\u2028|\u2029/g, " ")).replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/@/g, "@&#8203;");
+  return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws, lead) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
+}
+function unlinked(s) {
+  return s.replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\b(www)\./gi, `$1${ZWSP}.`);
+}
+var PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()@#-]*$/;
+function mdCode(value) {
+  const s = String(value ?? "");
+  return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
+}
+function mdProse(value) {
+  const parts = String(value ?? "").split(/`([^`\r\n]+)`/);
+  return parts.map((p, i) => i % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, "&#124;")}</code>` : mdText(p)).join("");
+}
+function htmlText(value) {
+  return String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function jsonForScript(value) {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+function csvField(value) {
+  if (value == null) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  let s = value;
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+function clip(value, n) {
+  const chars = [...value];
+  return chars.length <= n ? value : `${chars.slice(0, Math.max(0, n - 1)).join("")}\u2026`;
+}
+function safeUrl(value) {
+  let url2;
+  try {
+    url2 = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url2.protocol !== "https:" && url2.protocol !== "http:") return null;
+  return url2.href.replace(/[\s"'<>()[\]`|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+// src/report/model/types.ts
+var AGGREGATE_SCHEMA_ID = "bee-bench/aggregate@1";
+var RUNNER_LABEL = { js: "bee-js", go: "bee-go", rs: "bee-rs" };
+var NET_SCOPE_CAVEAT = "net.* figures are client \u2194 local Bee over loopback HTTP, with deferred uploads (the call returns when chunks are in the local store) and downloads served from the warm local cache. They are not Swarm-network throughput.";
+function allRows(model) {
+  return model.groups.flatMap((g) => g.cases.flatMap((c) => c.rows));
+}
+function runnersOf(model) {
+  return model.runners.map((r) => r.runner);
+}
+function rowKey3(row) {
+  return `${row.caseId}\0${row.label}`;
+}
+
+// src/report/model/failures.ts
+function failuresOf(model) {
+  return allRows(model).flatMap(
+    (row) => Object.values(row.cells).flatMap(
+      (c) => c?.status === "failed" ? [{ runner: c.runner, caseId: row.caseId, label: row.label, reason: c.reason ?? "no reason recorded" }] : []
+    )
+  );
+}
+function failureLine(f) {
+  return `${f.runner ? `${RUNNER_LABEL[f.runner]} ` : ""}${f.caseId} (${f.label}): ${f.reason}`;
+}
+function failureHeadline(n) {
+  return `${n} case${n === 1 ? "" : "s"} failed`;
+}
+
+// src/report/render/md.ts
+var RULE = { left: "---", right: "---:", center: ":---:" };
+function mdTable(headers, rows, align = []) {
+  const line = (cells) => `| ${cells.map((c) => c === "" ? "\u2014" : c).join(" | ")} |`;
+  const rule = `|${headers.map((_, i) => RULE[align[i] ?? "left"]).join("|")}|`;
+  return [line(headers), rule, ...rows.map(line)].join("\n");
+}
+function mdQuote(lines) {
+  return lines.map((l) => l === "" ? ">" : `> ${l}`).join("\n");
+}
+function mdDetails(summary, body) {
+  return `<details><summary>${summary}</summary>
+
+${body}
+
+</details>`;
+}
+function mdBlocks(blocks) {
+  return `${blocks.filter((b) => typeof b === "string" && b.length > 0).join("\n\n")}
+`;
+}
+
+// src/report/render/failure-summary.ts
+var SHOWN = 10;
+function failureSummary(failures) {
+  if (failures.length === 0) return null;
+  const lines = failures.slice(0, SHOWN).map((f) => `- ${f.runner ? `${mdText(RUNNER_LABEL[f.runner])} ` : ""}${mdCode(f.caseId)} ${mdText(f.label)}: ${mdText(f.reason)}`);
+  if (failures.length > SHOWN) lines.push(`- \u2026 and ${failures.length - SHOWN} more (see the tables)`);
+  return mdQuote([`\u274C **${failureHeadline(failures.length)}**:`, ...lines]);
+}
+
+// src/report/render/skipped.ts
 var NAMED = 6;
 var NO_NODE = /^no Bee node given\b/;
 var NO_NODE_HINT = "To measure them, give a Bee node: action input `bee: dev` (or `bee-url` and `batch-id`), CLI `--bee dev`.";
@@ -30787,7 +27764,7 @@ function foldSkipped(rows) {
   return { kept: rows.filter((r) => r.status !== "skipped"), lines };
 }
 
-// src/report/ab-comment.ts
+// src/report/render/ab-comment.ts
 var GITHUB_COMMENT_LIMIT = 65536;
 var GLYPH = { regression: "\u{1F534} regression", improvement: "\u{1F7E2} improvement", "~": "\u26AA ~" };
 function markerComment(marker) {
@@ -30881,10 +27858,10 @@ function hostText(h) {
 function crossClientSection(input2, rows) {
   const model = input2.crossClient;
   if (!model) return null;
-  const byKey = new Map(allRows(model).map((r) => [rowKey(r), r]));
+  const byKey = new Map(allRows(model).map((r) => [rowKey3(r), r]));
   const others = model.runners.map((r) => r.runner).filter((r) => r !== input2.runner);
   const lines = rows.flatMap((r) => {
-    const other = byKey.get(rowKey(r));
+    const other = byKey.get(rowKey3(r));
     if (!other) return [];
     return [
       [
@@ -31057,20 +28034,950 @@ function renderAbComment(input2, opts = {}) {
   return assemble(parts);
 }
 
+// src/report/write.ts
+import { mkdirSync as mkdirSync5, readFileSync as readFileSync9, writeFileSync as writeFileSync5 } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname as dirname4, join as join14 } from "node:path";
+
+// src/verdict/memory.ts
+var RSS_BASELINE_CASE = "cpu.harness.noop";
+var STORY_MIN_BYTES = 2 ** 20;
+var TRANSIENT_BELOW = 0.25;
+function memoryStory(bytesPerIteration, peakRss, baselineRss) {
+  if (bytesPerIteration < STORY_MIN_BYTES) return void 0;
+  const growth = Math.max(0, peakRss - baselineRss);
+  if (growth < TRANSIENT_BELOW * bytesPerIteration) return "transient";
+  if (growth >= bytesPerIteration) return "retained";
+  return void 0;
+}
+
+// src/report/model/memory.ts
+var cellAllocations = (c) => allocationMedians(c);
+function markMemoryStories(cases, runners) {
+  const baseline = cases.find((c) => c.id === RSS_BASELINE_CASE);
+  for (const runner of runners) {
+    const floor = baseline?.rows.map((r) => r.cells[runner]).find((c) => c?.status === "ok" && c.peakRssBytes !== null)?.peakRssBytes;
+    if (floor == null) continue;
+    for (const row of cases.flatMap((c) => c.rows)) {
+      const cell = row.cells[runner];
+      if (!cell?.alloc || cell.status !== "ok" || cell.peakRssBytes === null) continue;
+      const story = memoryStory(cell.alloc.bytes, cell.peakRssBytes, floor);
+      if (story) cell.alloc.story = story;
+    }
+  }
+}
+var showsAllocations = (model) => model.allocScoreboard !== void 0;
+function hasAllocations(cases) {
+  return cases.some((c) => c.rows.some((r) => Object.values(r.cells).some((cell) => cell.alloc !== void 0)));
+}
+
+// src/report/render/csv.ts
+var CSV_COLUMNS = [
+  "runner",
+  "client_version",
+  "case",
+  "group",
+  "kind",
+  "label",
+  "params",
+  "status",
+  "n",
+  "median_ns",
+  "min_ns",
+  "max_ns",
+  "mad_ns",
+  "cv",
+  "p95_ns",
+  "ratio_to_fastest",
+  "mb_per_s",
+  "per_op_ns",
+  "peak_rss_bytes",
+  "cpu_wall_ratio",
+  "digest",
+  "skip_reason_or_error"
+];
+var CSV_ALLOC_COLUMNS = ["allocs_per_op", "alloc_bytes_per_op", "memory_story"];
+function renderCsv(model) {
+  const runners = runnersOf(model);
+  const version3 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
+  const withAlloc = showsAllocations(model);
+  const lines = [[...CSV_COLUMNS, ...withAlloc ? CSV_ALLOC_COLUMNS : []].join(",")];
+  for (const g of model.groups) {
+    for (const c of g.cases) {
+      for (const row of c.rows) {
+        for (const runner of runners) {
+          const cell = row.cells[runner];
+          if (!cell) continue;
+          const fields = [
+            RUNNER_LABEL[runner],
+            version3.get(runner),
+            row.caseId,
+            row.group,
+            row.kind,
+            row.label,
+            JSON.stringify(cell.param),
+            cell.status,
+            cell.n,
+            cell.medianNs,
+            cell.minNs,
+            cell.maxNs,
+            cell.madNs,
+            cell.cv,
+            cell.p95Ns,
+            cell.ratio,
+            cell.bytesPerNs === void 0 ? void 0 : mbPerS(cell.bytesPerNs),
+            cell.perOpNs,
+            cell.peakRssBytes,
+            cell.cpuWallRatio,
+            cell.digest,
+            cell.reason,
+            ...withAlloc ? [cell.alloc?.allocsPerOp, cell.alloc?.bytesPerOp, cell.alloc?.story] : []
+          ];
+          lines.push(fields.map((f) => csvField(f)).join(","));
+        }
+      }
+    }
+  }
+  return `${lines.join("\r\n")}\r
+`;
+}
+
+// src/report/render/html.ts
+import { createHash as createHash3 } from "node:crypto";
+
+// src/verdict/descriptive.ts
+var isShift = (p, ratio, o) => p < o.alpha && Math.abs(ratio - 1) > o.threshold;
+var isFlaggedDelta = (ratio, flag) => Math.abs(ratio - 1) > flag;
+var COMPARE_FLAG = 0.2;
+var FLAKY_SPREAD = 0.5;
+var TIMER_BOUND_NS = 1e3;
+var WAITED_CPU_WALL = 0.9;
+function cellMarks(o) {
+  const timerBound = o.medianNs < TIMER_BOUND_NS;
+  return {
+    timerBound,
+    flaky: !timerBound && o.printedSpreadPercent !== void 0 && o.printedSpreadPercent > FLAKY_SPREAD * 100,
+    waited: !timerBound && o.kind === "cpu" && o.cpuWallRatio !== void 0 && o.cpuWallRatio < WAITED_CPU_WALL
+  };
+}
+var loadedMachine = (loadAverage5, cpus) => loadAverage5 > cpus;
+
+// src/report/model/cell.ts
+var TIMER_MARK = "\u2021";
+var WAIT_MARK = "\u2020";
+var CAVEATS = {
+  [TIMER_MARK]: `${TIMER_MARK} Below 1 \xB5s per iteration: the clock's resolution and the timer calls themselves dominate, so spread and cpu/wall (CPU time is read at a coarser grain than wall time) say nothing about the operation; only the median is a figure.`,
+  [WAIT_MARK]: `${WAIT_MARK} cpu/wall below 1 on a CPU-bound row: the process waited for a CPU (other load on the machine, see the load average), not on I/O.`
+};
+function workText(row, cell) {
+  const parts = [];
+  const ops = cell.work.ops;
+  const bytes = cell.work.bytes;
+  if (ops !== void 0 && !(row.basis === "bytes" && ops === 1 && bytes !== void 0))
+    parts.push(`${formatCount(ops)} ${ops === 1 ? row.opLabel : plural2(row.opLabel)}`);
+  if (bytes !== void 0) parts.push(formatBytes(bytes));
+  return parts.join(", ");
+}
+function plural2(label) {
+  return label.endsWith("s") ? label : `${label}s`;
+}
+function leadFigure(row, cell) {
+  if (cell.medianNs === void 0) return void 0;
+  if (row.basis === "bytes" && cell.bytesPerNs !== void 0) return formatThroughput(cell.bytesPerNs);
+  if (row.basis === "ops" && cell.perOpNs !== void 0) return formatPerOp(cell.perOpNs, row.opLabel);
+  return `${formatDuration(cell.medianNs)}/iteration`;
+}
+function cellView(row, cell) {
+  if (!cell) return { status: "absent", spread: [], flaky: false, marks: [] };
+  if (cell.status !== "ok" || cell.medianNs === void 0) {
+    return { status: cell.status === "ok" ? "failed" : cell.status, reason: cell.reason ?? "no samples", spread: [], flaky: false, marks: [] };
+  }
+  const shown = cell.spread === void 0 ? void 0 : formatPercent(cell.spread);
+  const { timerBound, flaky, waited } = cellMarks({
+    medianNs: cell.medianNs,
+    kind: row.kind,
+    ...shown !== void 0 ? { printedSpreadPercent: Number.parseFloat(shown) } : {},
+    ...cell.cpuWallRatio !== void 0 ? { cpuWallRatio: cell.cpuWallRatio } : {}
+  });
+  const marks = [];
+  if (timerBound) marks.push(TIMER_MARK);
+  const work = workText(row, cell);
+  const raw = [`median ${formatDuration(cell.medianNs)}${work ? ` for ${work}` : ""}`];
+  if (row.basis === "bytes" && cell.perOpNs !== void 0 && (cell.work.ops ?? 0) > 1) raw.push(formatPerOp(cell.perOpNs, row.opLabel));
+  const spread = [];
+  if (shown !== void 0 && cell.n >= 2) spread.push(`${flaky ? "\u26A0 " : ""}\xB1${shown}${timerBound ? ` ${TIMER_MARK}` : ""}`);
+  if (cell.cv !== void 0) spread.push(`cv ${formatPercent(cell.cv)}`);
+  if (cell.p95Ns !== void 0) spread.push(`p95 ${formatDuration(cell.p95Ns)}`);
+  spread.push(`n ${cell.n}`);
+  if (cell.peakRssBytes !== null) spread.push(`rss ${formatBytes(cell.peakRssBytes)}`);
+  if (cell.cpuWallRatio !== void 0) {
+    if (waited) marks.push(WAIT_MARK);
+    spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}${timerBound ? ` ${TIMER_MARK}` : waited ? ` ${WAIT_MARK}` : ""}`);
+  }
+  const view = { status: "ok", lead: leadFigure(row, cell), raw: raw.join(" \xB7 "), spread, flaky, marks };
+  const alloc = allocText(row, cell);
+  if (alloc) view.alloc = alloc;
+  if (cell.ratio !== void 0) {
+    view.ratio = cell.fastest ? "best" : `${formatRatio(cell.ratio)} slower`;
+    view.best = cell.fastest === true;
+  }
+  return view;
+}
+function allocText(row, cell) {
+  const a = cell.alloc;
+  if (!a) return void 0;
+  const parts = [`heap ${formatBytes(a.bytesPerOp)}/${row.opLabel}`];
+  if (a.allocsPerOp !== void 0) parts.push(`${sig3(a.allocsPerOp)} allocs/${row.opLabel}`);
+  if (a.story) parts.push(a.story);
+  return parts.join(" \xB7 ");
+}
+function caveatsOf(rows, runners, view = (row, r) => cellView(row, row.cells[r])) {
+  const used = new Set(rows.flatMap((row) => runners.flatMap((r) => view(row, r).marks)));
+  return Object.entries(CAVEATS).filter(([mark]) => used.has(mark)).map(([, text2]) => text2);
+}
+function scaledWork(row) {
+  if (!row.scaled) return [];
+  return Object.values(row.cells).map((c) => ({ runner: c.runner, work: workText(row, c) }));
+}
+function scaledWorkLine(row) {
+  return scaledWork(row).map((s) => `${RUNNER_LABEL[s.runner]} ${s.work}`).join(" \xB7 ");
+}
+
+// src/report/model/tables.ts
+function aggregateTables(model) {
+  const runners = runnersOf(model);
+  const ranked = runners.length > 1;
+  const views = new Map(allRows(model).map((row) => [row, new Map(runners.map((r) => [r, cellView(row, row.cells[r])]))]));
+  return {
+    model,
+    runners,
+    meta: {
+      from: model.startedAt,
+      to: model.finishedAt,
+      profiles: [...model.profiles],
+      specs: model.specHashes.map((h) => h.slice(0, 12))
+    },
+    runnersTable: runnersTable(model),
+    environment: environmentLine(model),
+    scoreboard: ranked ? scoreboardTable(model) : null,
+    allocScoreboard: ranked && model.allocScoreboard ? allocScoreboardTable(model, model.allocScoreboard) : null,
+    notRun: notRunOf(model).map(notRunLine),
+    view: (row, r) => views.get(row)?.get(r) ?? cellView(row, row.cells[r]),
+    fits: new Map(model.groups.flatMap((g) => g.cases.filter((c) => c.fits.length > 0).map((c) => [c.id, fitTable(c.fits)])))
+  };
+}
+function notRunOf(model) {
+  return model.notRun ?? [];
+}
+function notRunLine(n) {
+  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${n.reason}${n.fix ? ` (fix: ${n.fix})` : ""}`;
+}
+function environmentLine(model) {
+  const e = model.environment;
+  if (!e) return null;
+  const avg = e.loadAverage.map((v) => v.toFixed(2)).join(" / ");
+  const text2 = `Environment: load average ${avg} (1 / 5 / 15 min, at the end of the run) on ${e.cpus} CPUs.`;
+  return loadedMachine(e.loadAverage[1], e.cpus) ? `\u26A0 ${text2} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.` : text2;
+}
+var RUNNER_HEADERS = ["Runner", "Status", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"];
+function runnersTable(model) {
+  const ran = model.runners.map((r) => [
+    [r.label],
+    ["ran"],
+    [{ code: r.client.name }],
+    r.client.commit ? [r.client.version, " (", { code: r.client.commit.slice(0, 12) }, ")"] : [r.client.version],
+    [r.client.source],
+    [r.host.runtime],
+    [`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`],
+    [r.bee ? r.bee.version : "none"],
+    [r.startedAt]
+  ]);
+  const notRun = notRunOf(model).map((n) => [
+    [RUNNER_LABEL[n.runner]],
+    [{ notRun: n }],
+    ...Array.from({ length: RUNNER_HEADERS.length - 2 }, () => ["\u2014"])
+  ]);
+  return { headers: RUNNER_HEADERS, rows: [...ran, ...notRun], numeric: false };
+}
+function scoreTable(model, entries, headers, extra) {
+  const groups = model.groups.filter((g) => entries.some((s) => s.byGroup[g.id] != null));
+  const best = Math.min(...entries.map((s) => s.geomean ?? Infinity));
+  return {
+    headers: [...headers, ...groups.map((g) => g.title)],
+    rows: entries.map((s) => [
+      [RUNNER_LABEL[s.runner]],
+      [String(s.wins)],
+      [String(s.rows)],
+      [s.geomean !== null && s.geomean === best ? { strong: formatRatio(s.geomean) } : formatRatio(s.geomean)],
+      ...extra(s).map((t) => [t]),
+      ...groups.map((g) => [formatRatio(s.byGroup[g.id])])
+    ]),
+    numeric: true
+  };
+}
+function scoreboardTable(model) {
+  return scoreTable(model, model.scoreboard, ["Runner", "Wins", "Rows", "Overall"], () => []);
+}
+function allocScoreboardTable(model, entries) {
+  return scoreTable(model, entries, ["Runner", "Least", "Rows", "Overall", "Allocates nothing"], (s) => [String(s.zeroRows)]);
+}
+var FIT_HEADERS = ["Runner", "fixed overhead", "peak throughput", "r\xB2", "points"];
+function fitTable(fits2) {
+  return {
+    headers: FIT_HEADERS,
+    rows: fits2.map((f) => [
+      [RUNNER_LABEL[f.runner]],
+      [formatDuration(f.overheadNs)],
+      [formatThroughput(f.bytesPerNs)],
+      [Number.isFinite(f.r2) ? f.r2.toFixed(3) : "\u2014"],
+      [String(f.points)]
+    ]),
+    numeric: true
+  };
+}
+function digestNote(row) {
+  if (!row.digestMismatch) return null;
+  const note = {
+    caseId: row.caseId,
+    label: row.label,
+    values: row.digestMismatch.map((d) => ({ runner: d.runner, ...d.caseId ? { caseId: d.caseId } : {}, digest: d.digest }))
+  };
+  const k = row.digestKnown;
+  if (k) note.known = { finding: k.finding, url: k.url, doc: k.doc, who: k.runners.map((r) => RUNNER_LABEL[r]).join(", ") };
+  return note;
+}
+function barItems(row, runners) {
+  if (!row.contested) return [];
+  return runners.map((r) => ({
+    runner: r,
+    value: row.cells[r]?.ratio ?? null,
+    text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0
+  }));
+}
+
+// src/report/render/notes.ts
+var ALLOC_LEGEND = `heap: bytes and allocations per op of work inside the timed region, by the runtime's own accounting in a separate allocation run (median of its iterations; CPU rows; bee-js counts bytes only). Bytes allocated are not memory kept: transient = one iteration allocates at least ${1 / TRANSIENT_BELOW}x what the peak RSS grew by over the runner's ${RSS_BASELINE_CASE} row (short-lived: collector or allocator work, not memory); retained = the peak RSS grew by at least what one iteration allocates (consistent with keeping it, but setup data or what earlier cases left resident read the same: transient is the conclusive reading); no word where the two do not disagree that clearly, below ${formatBytes(STORY_MIN_BYTES)} per iteration, or without a ${RSS_BASELINE_CASE} row.`;
+var ALLOC_SCOREBOARD_NOTE = "Geometric mean over rows where two or more runners have allocation figures of each runner's heap bytes per unit of work (per byte on byte rows, per op otherwise) as a multiple of the least in the row; 1.00x = least everywhere. Least = rows where the runner allocated least. A row where some runner allocates nothing in the timed region has no ratio: it is out of the mean and Rows, and counted under Allocates nothing for the runners at zero.";
+
+// src/report/render/bar-scale.ts
+function barScale(values) {
+  const valid = values.filter((v) => Number.isFinite(v) && v > 0);
+  const max2 = Math.max(...valid);
+  const min2 = Math.min(...valid);
+  if (!(max2 / min2 > 10)) return { log: false, length: (v) => v / max2 };
+  const lo = Math.log(min2 / 2);
+  return { log: true, length: (v) => (Math.log(v) - lo) / (Math.log(max2) - lo) };
+}
+
+// src/report/render/svg.ts
+var RUNNER_COLORS = { js: "#d4a500", go: "#00add8", rs: "#b7410e" };
+var MISSING_COLOR = "#cbd5e1";
+function sparkline(samples, color, width = 60, height = 14) {
+  if (samples.length < 2) return "";
+  const pad = 1;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of samples) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  const range = hi - lo || 1;
+  const step2 = (width - 2 * pad) / (samples.length - 1);
+  const points = samples.map((v, i) => `${(pad + i * step2).toFixed(1)},${(height - pad - (v - lo) / range * (height - 2 * pad)).toFixed(1)}`).join(" ");
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" style="vertical-align:middle"><polyline points="${points}" fill="none" stroke="${color}" stroke-width="1"/></svg>`;
+}
+function bars(items, width = 90) {
+  const valid = items.map((b) => b.value).filter((v) => v != null && Number.isFinite(v) && v > 0);
+  if (valid.length === 0) return "";
+  const scale = barScale(valid);
+  const barH = 10;
+  const gap = 3;
+  const nameW = 42;
+  const textW = 110;
+  const rows = items.map((b, i) => {
+    const y = i * (barH + gap);
+    const name = `<text x="0" y="${y + barH - 1}" font-size="10" fill="#475569">${RUNNER_LABEL[b.runner]}</text>`;
+    if (b.value == null || !Number.isFinite(b.value) || b.value <= 0) {
+      return `${name}<rect x="${nameW}" y="${y}" width="2" height="${barH}" fill="${MISSING_COLOR}"/><text x="${nameW + 6}" y="${y + barH - 1}" font-size="10" fill="#64748b">\u2014</text>`;
+    }
+    const len = Math.max(2, Math.round(scale.length(b.value) * width));
+    return `${name}<rect x="${nameW}" y="${y}" width="${len}" height="${barH}" fill="${RUNNER_COLORS[b.runner]}"/><text x="${nameW + len + 4}" y="${y + barH - 1}" font-size="10" fill="#1e293b">${b.text ?? ""}</text>`;
+  });
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${nameW + width + textW}" height="${items.length * (barH + gap)}"${scale.log ? ' data-scale="log"' : ""}>${rows.join("")}</svg>`;
+}
+
+// src/report/render/html.ts
+function htmlReport(t, opts = {}) {
+  const { model } = t;
+  const title = opts.title ?? "bee-bench report";
+  const charts = [];
+  const sections = model.groups.map((g) => groupHtml(g, t, charts)).join("\n");
+  const data = jsonForScript({ charts });
+  const chartJs = opts.chartJs ? opts.chartJs.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--") : null;
+  const scripts = [chartJs, PAGE_SCRIPT].filter((s) => s !== null);
+  const csp = [
+    "default-src 'none'",
+    `script-src ${scripts.map((s) => `'sha256-${createHash3("sha256").update(s).digest("base64")}'`).join(" ")}`,
+    "style-src 'unsafe-inline'",
+    "img-src data:"
+  ].join("; ");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${htmlText(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<h1>${htmlText(title)}</h1>
+<p class="meta">${meta3(t.meta)}</p>
+${model.hasNet ? `<div class="caveat"><strong>\u26A0 Scope of network figures.</strong> ${htmlText(NET_SCOPE_CAVEAT)}</div>` : ""}
+${model.warnings.map((w) => `<div class="warn">\u26A0 ${htmlText(w)}</div>`).join("\n")}
+${failedBlock(model)}
+<h2>Runners</h2>
+${htmlTableOf(t.runnersTable)}
+${t.environment ? `<p class="env">${htmlText(t.environment)}</p>` : ""}
+<h2>Scoreboard</h2>
+${t.scoreboard ? scoreboard(t.scoreboard) : "<p>One runner only: nothing to rank.</p>"}
+${t.allocScoreboard ? allocScoreboard(t.allocScoreboard) : ""}
+${t.notRun.map((line) => `<p class="sub">Not ranked: ${htmlText(line)}.</p>`).join("\n")}
+<p class="controls"><span id="chart-status" class="sub"></span></p>
+${sections}
+<footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ""}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
+<script type="application/json" id="bee-bench-data">${data}</script>
+${scripts.map((s) => `<script>${s}</script>`).join("\n")}
+</body>
+</html>
+`;
+}
+function prose(s) {
+  return s.split(/`([^`\r\n]+)`/).map((p, i) => i % 2 === 1 ? `<code>${htmlText(p)}</code>` : htmlText(p)).join("");
+}
+function meta3(m) {
+  const parts = [];
+  if (m.from) parts.push(`Runs from ${htmlText(m.from)}${m.to ? ` to ${htmlText(m.to)}` : ""}`);
+  if (m.profiles.length > 0) parts.push(`profile ${m.profiles.map((p) => `<code>${htmlText(p)}</code>`).join(", ")}`);
+  if (m.specs.length > 0) parts.push(`spec ${m.specs.map((h) => `<code>${htmlText(h)}</code>`).join(", ")}`);
+  return parts.join(" \xB7 ");
+}
+function table(headers, rows, cls = "") {
+  const head = `<tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>`;
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c === "" ? "\u2014" : c}</td>`).join("")}</tr>`).join("\n");
+  return `<table${cls ? ` class="${cls}"` : ""}><thead>${head}</thead><tbody>
+${body}
+</tbody></table>`;
+}
+function htmlPieces(cell) {
+  return cell.map((p) => {
+    if (typeof p === "string") return htmlText(p);
+    if ("code" in p) return `<code>${htmlText(p.code)}</code>`;
+    if ("strong" in p) return `<strong>${htmlText(p.strong)}</strong>`;
+    const n = p.notRun;
+    return `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`;
+  }).join("");
+}
+function htmlTableOf(t, cls = t.numeric ? "num" : "") {
+  return table(
+    t.headers.map(htmlText),
+    t.rows.map((r) => r.map(htmlPieces)),
+    cls
+  );
+}
+function scoreboard(t) {
+  return `${htmlTableOf(t)}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
+}
+function allocScoreboard(t) {
+  return `<h3>Heap bytes per unit of work</h3>${htmlTableOf(t, "num alloc-scoreboard")}<p class="sub">${htmlText(ALLOC_SCOREBOARD_NOTE)}</p>`;
+}
+function groupHtml(g, t, charts) {
+  const { runners, fits: fits2, view } = t;
+  const parts = [`<section class="group"><h2>${htmlText(g.title)}</h2><p class="note">${prose(g.note)}</p>`];
+  const chart = chartOf(g, runners, charts.length);
+  if (chart) {
+    charts.push(chart);
+    const height = 110 + chart.labels.length * (runners.length * 14 + 12);
+    parts.push(
+      `<div class="chart-wrap" style="height:${height}px"><canvas id="${chart.canvasId}" role="img" aria-label="${htmlText(chart.title)}"></canvas></div>`
+    );
+  }
+  for (const c of g.cases) for (const row of c.rows) parts.push(digestHtml(row));
+  parts.push(
+    table(
+      ["case \xB7 param", ...runners.map((r) => htmlText(RUNNER_LABEL[r])), "bars"],
+      g.cases.flatMap(
+        (c) => c.rows.map((row, i) => [caseCell(c, row, i === 0), ...runners.map((r) => cellHtml(row, r, view(row, r))), row.contested ? rowBars(row, runners) : ""])
+      ),
+      "cases"
+    )
+  );
+  const caveats = caveatsOf(
+    g.cases.flatMap((c) => c.rows),
+    runners,
+    view
+  );
+  for (const text2 of caveats) parts.push(`<p class="sub">${htmlText(text2)}</p>`);
+  if (g.cases.some((c) => c.kind === "net"))
+    parts.push('<p class="sub scope">Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
+  for (const c of g.cases) {
+    const fit = fits2.get(c.id);
+    if (!fit) continue;
+    parts.push(
+      `<div class="fit"><strong>Latency vs size</strong>, <code>${htmlText(c.id)}</code> <span class="sub">(least squares: time = fixed overhead + bytes / throughput)</span>${htmlTableOf(fit)}</div>`
+    );
+  }
+  parts.push("</section>");
+  return parts.join("\n");
+}
+function caseCell(c, row, first2) {
+  const head = first2 ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : "";
+  const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : "";
+  return `${head}<span class="param">${htmlText(row.label)}</span>${work}`;
+}
+function digestHtml(row) {
+  const note = digestNote(row);
+  if (!note) return "";
+  const values = `<ul>${note.values.map((d) => `<li>${htmlText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (<code>${htmlText(d.caseId)}</code>)` : ""}: <code>${htmlText(d.digest)}</code></li>`).join("")}</ul>`;
+  const k = note.known;
+  if (k) {
+    return `<div class="known">\u2139 Known digest disagreement, <code>${htmlText(note.caseId)}</code> (${htmlText(note.label)}): ${htmlText(k.who)} differs, as <a href="${htmlText(k.url)}">FINDINGS ${htmlText(k.finding)}</a> records: ${htmlText(k.doc)}.${values}</div>`;
+  }
+  return `<div class="warn">\u26A0 <strong>Digest disagreement</strong>, <code>${htmlText(note.caseId)}</code> (${htmlText(note.label)}): the clients computed different outputs for the same input. Not a known finding: new.${values}</div>`;
+}
+function cellHtml(row, runner, v) {
+  switch (v.status) {
+    case "absent":
+      return "\u2014";
+    case "skipped":
+      return `<span class="skip">skip: ${htmlText(v.reason)}</span>`;
+    case "failed":
+      return `<span class="fail">failed: ${htmlText(v.reason)}</span>`;
+    case "ok": {
+      const line1 = v.best ? `<strong class="best">${htmlText(v.lead)}</strong> (best)` : v.ratio ? `<span class="lead">${htmlText(v.lead)}</span> (${htmlText(v.ratio)})` : `<span class="lead">${htmlText(v.lead)}</span>`;
+      const lines = [
+        line1,
+        `<span class="raw">${htmlText(v.raw)}</span>`,
+        `<span class="sub${v.flaky ? " flaky" : ""}">${htmlText(v.spread.join(" \xB7 "))} ${sparkline(row.cells[runner].samplesNs, RUNNER_COLORS[runner])}</span>`
+      ];
+      if (v.alloc) lines.push(`<span class="sub alloc">${htmlText(v.alloc)}</span>`);
+      return lines.join("<br>");
+    }
+  }
+}
+function rowBars(row, runners) {
+  return bars(barItems(row, runners));
+}
+function chartOf(g, runners, index) {
+  const rows = g.cases.flatMap((c) => c.rows).filter((row) => runners.some((r) => row.cells[r]?.status === "ok" && row.cells[r]?.unitCostNs !== void 0));
+  if (rows.length === 0) return null;
+  const value = (row, r) => {
+    const cell = row.cells[r];
+    if (cell?.status !== "ok" || cell.unitCostNs === void 0) return null;
+    return cell.ratio ?? 1;
+  };
+  const all = rows.flatMap((row) => runners.map((r) => value(row, r))).filter((v) => v !== null);
+  const max2 = Math.max(...all);
+  const log2 = max2 / Math.min(...all) > 10;
+  return {
+    canvasId: `chart-${index}`,
+    title: `${g.title}: time per unit of work, \xD7 the fastest client${log2 ? " (log scale)" : ""}`,
+    axis: `\xD7 the fastest (1 = fastest)${log2 ? ", log scale" : ""}`,
+    log: log2,
+    min: log2 ? 0.5 : 0,
+    labels: rows.map((row) => `${row.caseId.replace(/^(cpu|net)\./, "")} \xB7 ${row.label}`),
+    datasets: runners.map((r) => ({
+      label: RUNNER_LABEL[r],
+      color: RUNNER_COLORS[r],
+      values: rows.map((row) => value(row, r)),
+      display: rows.map((row) => {
+        const cell = row.cells[r];
+        if (cell?.status !== "ok" || cell.unitCostNs === void 0) return cell ? `${cell.status}${cell.reason ? `: ${cell.reason}` : ""}` : "not run";
+        return `${leadFigure(row, cell) ?? ""}${cell.ratio !== void 0 ? ` (${formatRatio(cell.ratio)})` : ""}`;
+      })
+    }))
+  };
+}
+var CSS = `
+body{font:14px/1.5 system-ui,-apple-system,sans-serif;max-width:1400px;margin:2rem auto;padding:0 1rem;color:#1e293b}
+h2{margin-top:1.5rem;padding-top:.5rem;border-top:1px solid #e2e8f0}
+h3{margin:0 0 .25rem;font-size:1rem}
+table{border-collapse:collapse;margin:.5rem 0;font-size:.9rem}
+th,td{padding:4px 10px;border-bottom:1px solid #e2e8f0;text-align:left;vertical-align:top}
+th{background:#f8fafc}
+table.num td:not(:first-child){text-align:right}
+.meta,.sub{color:#64748b;font-size:.85rem}
+.note,.doc{color:#475569}
+.cases .doc{color:#64748b;font-size:.75rem;max-width:26rem;line-height:1.3;margin:.1rem 0 .2rem}
+.cases td{font-size:.85rem;line-height:1.35}
+.param{font-weight:600}
+.lead{font-weight:600}
+.raw{color:#334155}
+.env{color:#475569;font-size:.85rem}
+.known{background:#e0f2fe;padding:.5rem .75rem;border-radius:6px;margin:.5rem 0}
+.caveat{background:#fff7ed;border:2px solid #f97316;padding:.75rem 1rem;border-radius:8px;margin:1rem 0}
+.warn{background:#fef3c7;padding:.5rem .75rem;border-radius:6px;margin:.5rem 0}
+.skip,.fail{color:#64748b;font-style:italic}
+.fail{color:#b91c1c}
+.best{color:#047857}
+.flaky{color:#b45309}
+.fit{margin-top:.5rem;padding:.5rem .75rem;background:#f8fafc;border-radius:6px}
+.chart-wrap{position:relative;margin:.5rem 0 .75rem;max-width:1100px}
+.known ul,.warn ul{margin:.25rem 0}
+`;
+var PAGE_SCRIPT = `(function () {
+  'use strict';
+  var status = document.getElementById('chart-status');
+  var data = JSON.parse(document.getElementById('bee-bench-data').textContent);
+  if (typeof Chart === 'undefined') {
+    status.textContent = 'Charts unavailable: Chart.js was not embedded in this file.';
+    return;
+  }
+  var barLabels = {
+    id: 'beeBenchBarLabels',
+    afterDatasetsDraw: function (chart) {
+      var ctx = chart.ctx;
+      var spec = chart.options.plugins.beeBenchBarLabels.spec;
+      ctx.save();
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.textBaseline = 'middle';
+      chart.data.datasets.forEach(function (ds, i) {
+        chart.getDatasetMeta(i).data.forEach(function (bar, j) {
+          var text = spec.datasets[i].display[j];
+          var missing = ds.data[j] === null;
+          ctx.fillStyle = missing ? '#94a3b8' : '#1e293b';
+          var x = missing ? chart.scales.x.left + 4 : bar.x + 4;
+          ctx.fillText(missing ? (spec.datasets[i].label + ': ' + text) : text, x, bar.y);
+        });
+      });
+      ctx.restore();
+    }
+  };
+  window.beeBenchCharts = data.charts.map(function (spec) {
+    return new Chart(document.getElementById(spec.canvasId), {
+      type: 'bar',
+      data: {
+        labels: spec.labels,
+        datasets: spec.datasets.map(function (d) { return { label: d.label, data: d.values, backgroundColor: d.color, borderColor: d.color, minBarLength: 2 }; })
+      },
+      plugins: [barLabels],
+      options: {
+        indexAxis: 'y',
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        layout: { padding: { right: 140 } },
+        plugins: {
+          title: { display: true, text: spec.title },
+          legend: { position: 'top' },
+          beeBenchBarLabels: { spec: spec },
+          tooltip: { callbacks: { label: function (ctx) {
+            var d = spec.datasets[ctx.datasetIndex];
+            return d.label + ': ' + d.display[ctx.dataIndex];
+          } } }
+        },
+        scales: { x: { type: spec.log ? 'logarithmic' : 'linear', min: spec.min, title: { display: true, text: spec.axis }, ticks: { callback: function (v) {
+          var l = Math.log10(v);
+          return !spec.log || Math.abs(l - Math.round(l)) < 1e-9 ? v + 'x' : '';
+        } } } }
+      }
+    });
+  });
+})();`;
+function failedBlock(model) {
+  const failures = failuresOf(model);
+  if (failures.length === 0) return "";
+  return `<div class="warn">\u274C <strong>${htmlText(failureHeadline(failures.length))}</strong>:<ul>${failures.map((f) => `<li>${htmlText(failureLine(f))}</li>`).join("")}</ul></div>`;
+}
+
+// src/report/render/text-charts.ts
+var LEVELS = "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588";
+var EIGHTHS = ["", "\u258F", "\u258E", "\u258D", "\u258C", "\u258B", "\u258A", "\u2589"];
+function textSparkline(samples, maxWidth = 30) {
+  if (samples.length < 2) return "";
+  const width = Math.min(samples.length, maxWidth);
+  const points = Array.from({ length: width }, (_, i) => {
+    const from = Math.floor(i * samples.length / width);
+    const to = Math.floor((i + 1) * samples.length / width);
+    const bucket = samples.slice(from, to);
+    return bucket.reduce((a, b) => a + b, 0) / bucket.length;
+  });
+  const lo = Math.min(...points);
+  const range = Math.max(...points) - lo;
+  return points.map((v) => LEVELS[range > 0 ? Math.round((v - lo) / range * (LEVELS.length - 1)) : 0]).join("");
+}
+function textBars(items, width = 12) {
+  const valid = items.map((b) => b.value).filter((v) => v != null && Number.isFinite(v) && v > 0);
+  if (valid.length === 0) return [];
+  const scale = barScale(valid);
+  const min2 = Math.min(...valid);
+  return items.map((b) => {
+    if (b.value == null || !Number.isFinite(b.value) || b.value <= 0) return `${b.label} \u2014`;
+    const eighths = Math.max(1, Math.round(scale.length(b.value) * width * 8));
+    const bar = "\u2588".repeat(Math.floor(eighths / 8)) + EIGHTHS[eighths % 8];
+    return `${b.label} ${bar}${b.text ? ` ${b.text}` : ""}${b.value === min2 && valid.length > 1 ? " fastest" : ""}`;
+  });
+}
+
+// src/report/render/markdown.ts
+function markdownReport(t, opts = {}) {
+  const { model } = t;
+  return mdBlocks([
+    `# ${mdText(opts.title ?? "bee-bench report")}`,
+    header(t.meta),
+    model.hasNet ? scopeCaveat() : null,
+    model.warnings.length > 0 ? mdQuote(model.warnings.map((w) => `\u26A0 ${mdText(w)}`)) : null,
+    failureSummary(failuresOf(model)),
+    "## Runners",
+    mdTableOf(t.runnersTable),
+    t.environment === null ? null : mdText(t.environment),
+    "## Scoreboard",
+    t.scoreboard ? scoreboard2(t.scoreboard) : "One runner only: nothing to rank.",
+    t.allocScoreboard ? allocScoreboard2(t.allocScoreboard) : null,
+    t.notRun.length > 0 ? t.notRun.map((line) => `Not ranked: ${mdText(line)}.`).join("  \n") : null,
+    ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, t))]),
+    "---",
+    legend(model)
+  ]);
+}
+function mdPieces(cell) {
+  return cell.map((p) => {
+    if (typeof p === "string") return mdText(p);
+    if ("code" in p) return mdCode(p.code);
+    if ("strong" in p) return `**${mdText(p.strong)}**`;
+    const n = p.notRun;
+    return `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ""}`;
+  }).join("");
+}
+function mdTableOf(t) {
+  return mdTable(
+    t.headers.map(mdText),
+    t.rows.map((r) => r.map(mdPieces)),
+    t.numeric ? t.headers.map((_, i) => i === 0 ? "left" : "right") : []
+  );
+}
+function header(meta4) {
+  const parts = [];
+  if (meta4.from) parts.push(`Runs from ${mdText(meta4.from)}${meta4.to ? ` to ${mdText(meta4.to)}` : ""}`);
+  if (meta4.profiles.length > 0) parts.push(`profile ${meta4.profiles.map((p) => mdCode(p)).join(", ")}`);
+  if (meta4.specs.length > 0) parts.push(`spec ${meta4.specs.map((h) => mdCode(h)).join(", ")}`);
+  return parts.join(" \xB7 ");
+}
+function scopeCaveat() {
+  return mdQuote([`**\u26A0 Scope of network figures.** ${mdText(NET_SCOPE_CAVEAT)}`]);
+}
+function scoreboard2(table2) {
+  return `${mdTableOf(table2)}
+
+Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = contested rows it ran. Skipped and failed cells are left out.`;
+}
+function allocScoreboard2(table2) {
+  return `### Heap bytes per unit of work
+
+${mdTableOf(table2)}
+
+${mdText(ALLOC_SCOREBOARD_NOTE)}`;
+}
+function caseSection(c, t) {
+  const { runners, view } = t;
+  const fits2 = t.fits.get(c.id);
+  const blocks = [`### ${mdCode(c.id)}`, mdQuote([mdProse(c.doc)])];
+  for (const row of c.rows) blocks.push(digestLines(row));
+  blocks.push(
+    mdTable(
+      ["param", ...runners.map((r) => mdText(RUNNER_LABEL[r])), "bars"],
+      c.rows.map((row) => [paramMd(row), ...runners.map((r) => cellMd(row, r, view(row, r))), rowBars2(row, runners)])
+    )
+  );
+  const caveats = caveatsOf(c.rows, runners, view);
+  if (caveats.length > 0) blocks.push(caveats.map(mdText).join("  \n"));
+  if (c.kind === "net") blocks.push(`*Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.*`);
+  if (fits2) blocks.push(fitTable2(fits2));
+  return mdBlocks(blocks).trimEnd();
+}
+function digestLines(row) {
+  const note = digestNote(row);
+  if (!note) return null;
+  const values = note.values.map((d) => `- ${mdText(RUNNER_LABEL[d.runner])}${d.caseId ? ` (${mdCode(d.caseId)})` : ""}: ${mdCode(d.digest)}`);
+  const k = note.known;
+  if (k) {
+    return mdQuote([
+      `\u2139 Known digest disagreement (${mdText(note.label)}): ${mdText(k.who)} differs, as [FINDINGS ${mdText(k.finding)}](${k.url}) records: ${mdText(k.doc)}.`,
+      ...values
+    ]);
+  }
+  return mdQuote([
+    `\u26A0 **Digest disagreement** (${mdText(note.label)}): the clients computed different outputs for the same input. Not a known finding: new.`,
+    ...values
+  ]);
+}
+function paramMd(row) {
+  return row.scaled ? `${mdText(row.label)}<br>${mdText(scaledWorkLine(row))}` : mdText(row.label);
+}
+function cellMd(row, runner, v) {
+  switch (v.status) {
+    case "absent":
+      return "\u2014";
+    case "skipped":
+      return `*skip: ${mdText(v.reason)}*`;
+    case "failed":
+      return `*failed: ${mdText(v.reason)}*`;
+    case "ok": {
+      const line1 = v.best ? `**${v.lead}** (best)` : v.ratio ? `${v.lead} (${v.ratio})` : `${v.lead}`;
+      const cell = row.cells[runner];
+      return [line1, v.raw ?? "", v.spread.join(" \xB7 "), textSparkline(cell.samplesNs), v.alloc ?? ""].filter((l) => l.length > 0).join("<br>");
+    }
+  }
+}
+function rowBars2(row, runners) {
+  const items = barItems(row, runners);
+  if (items.length === 0) return "";
+  return textBars(items.map((b) => ({ label: mdText(RUNNER_LABEL[b.runner]), value: b.value, text: b.text }))).join("<br>");
+}
+function fitTable2(fits2) {
+  return `**Latency vs size** (least squares over the sizes: time = fixed overhead + bytes / throughput)
+
+${mdTableOf(fits2)}`;
+}
+function legend(model) {
+  return [
+    "Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, **best** in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, <1 waiting, >1 multi-threaded); a sparkline of the iterations in order (\u2581 fastest, \u2588 slowest iteration). Bars: time per unit of work as a multiple of the fastest (1.00x), longest = slowest; logarithmic where the row spans more than 10x.",
+    ...showsAllocations(model) ? [mdText(ALLOC_LEGEND)] : [],
+    `${THROUGHPUT_FOOTNOTE}`
+  ].join("\n\n");
+}
+
+// src/report/write.ts
+function chartJsSource() {
+  if (true) return '/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */\n!function(t,e){"object"==typeof exports&&"undefined"!=typeof module?module.exports=e():"function"==typeof define&&define.amd?define(e):(t="undefined"!=typeof globalThis?globalThis:t||self).Chart=e()}(this,(function(){"use strict";var t=Object.freeze({__proto__:null,get Colors(){return Jo},get Decimation(){return ta},get Filler(){return ba},get Legend(){return Ma},get SubTitle(){return Pa},get Title(){return ka},get Tooltip(){return Wa}});function e(){}const i=(()=>{let t=0;return()=>t++})();function s(t){return null==t}function n(t){if(Array.isArray&&Array.isArray(t))return!0;const e=Object.prototype.toString.call(t);return"[object"===e.slice(0,7)&&"Array]"===e.slice(-6)}function o(t){return null!==t&&"[object Object]"===Object.prototype.toString.call(t)}function a(t){return("number"==typeof t||t instanceof Number)&&isFinite(+t)}function r(t,e){return a(t)?t:e}function l(t,e){return void 0===t?e:t}const h=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100:+t/e,c=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100*e:+t;function d(t,e,i){if(t&&"function"==typeof t.call)return t.apply(i,e)}function u(t,e,i,s){let a,r,l;if(n(t))if(r=t.length,s)for(a=r-1;a>=0;a--)e.call(i,t[a],a);else for(a=0;a<r;a++)e.call(i,t[a],a);else if(o(t))for(l=Object.keys(t),r=l.length,a=0;a<r;a++)e.call(i,t[l[a]],l[a])}function f(t,e){let i,s,n,o;if(!t||!e||t.length!==e.length)return!1;for(i=0,s=t.length;i<s;++i)if(n=t[i],o=e[i],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function g(t){if(n(t))return t.map(g);if(o(t)){const e=Object.create(null),i=Object.keys(t),s=i.length;let n=0;for(;n<s;++n)e[i[n]]=g(t[i[n]]);return e}return t}function p(t){return-1===["__proto__","prototype","constructor"].indexOf(t)}function m(t,e,i,s){if(!p(t))return;const n=e[t],a=i[t];o(n)&&o(a)?x(n,a,s):e[t]=g(a)}function x(t,e,i){const s=n(e)?e:[e],a=s.length;if(!o(t))return t;const r=(i=i||{}).merger||m;let l;for(let e=0;e<a;++e){if(l=s[e],!o(l))continue;const n=Object.keys(l);for(let e=0,s=n.length;e<s;++e)r(n[e],t,l,i)}return t}function b(t,e){return x(t,e,{merger:_})}function _(t,e,i){if(!p(t))return;const s=e[t],n=i[t];o(s)&&o(n)?b(s,n):Object.prototype.hasOwnProperty.call(e,t)||(e[t]=g(n))}const y={"":t=>t,x:t=>t.x,y:t=>t.y};function v(t){const e=t.split("."),i=[];let s="";for(const t of e)s+=t,s.endsWith("\\\\")?s=s.slice(0,-1)+".":(i.push(s),s="");return i}function M(t,e){const i=y[e]||(y[e]=function(t){const e=v(t);return t=>{for(const i of e){if(""===i)break;t=t&&t[i]}return t}}(e));return i(t)}function w(t){return t.charAt(0).toUpperCase()+t.slice(1)}const k=t=>void 0!==t,S=t=>"function"==typeof t,P=(t,e)=>{if(t.size!==e.size)return!1;for(const i of t)if(!e.has(i))return!1;return!0};function D(t){return"mouseup"===t.type||"click"===t.type||"contextmenu"===t.type}const C=Math.PI,O=2*C,A=O+C,T=Number.POSITIVE_INFINITY,L=C/180,E=C/2,R=C/4,I=2*C/3,z=Math.log10,F=Math.sign;function V(t,e,i){return Math.abs(t-e)<i}function B(t){const e=Math.round(t);t=V(t,e,t/1e3)?e:t;const i=Math.pow(10,Math.floor(z(t))),s=t/i;return(s<=1?1:s<=2?2:s<=5?5:10)*i}function N(t){const e=[],i=Math.sqrt(t);let s;for(s=1;s<i;s++)t%s==0&&(e.push(s),e.push(t/s));return i===(0|i)&&e.push(i),e.sort(((t,e)=>t-e)).pop(),e}function W(t){return!function(t){return"symbol"==typeof t||"object"==typeof t&&null!==t&&!(Symbol.toPrimitive in t||"toString"in t||"valueOf"in t)}(t)&&!isNaN(parseFloat(t))&&isFinite(t)}function H(t,e){const i=Math.round(t);return i-e<=t&&i+e>=t}function j(t,e,i){let s,n,o;for(s=0,n=t.length;s<n;s++)o=t[s][i],isNaN(o)||(e.min=Math.min(e.min,o),e.max=Math.max(e.max,o))}function $(t){return t*(C/180)}function Y(t){return t*(180/C)}function U(t){if(!a(t))return;let e=1,i=0;for(;Math.round(t*e)/e!==t;)e*=10,i++;return i}function X(t,e){const i=e.x-t.x,s=e.y-t.y,n=Math.sqrt(i*i+s*s);let o=Math.atan2(s,i);return o<-.5*C&&(o+=O),{angle:o,distance:n}}function q(t,e){return Math.sqrt(Math.pow(e.x-t.x,2)+Math.pow(e.y-t.y,2))}function K(t,e){return(t-e+A)%O-C}function G(t){return(t%O+O)%O}function J(t,e,i,s){const n=G(t),o=G(e),a=G(i),r=G(o-n),l=G(a-n),h=G(n-o),c=G(n-a);return n===o||n===a||s&&o===a||r>l&&h<c}function Z(t,e,i){return Math.max(e,Math.min(i,t))}function Q(t){return Z(t,-32768,32767)}function tt(t,e,i,s=1e-6){return t>=Math.min(e,i)-s&&t<=Math.max(e,i)+s}function et(t,e,i){i=i||(i=>t[i]<e);let s,n=t.length-1,o=0;for(;n-o>1;)s=o+n>>1,i(s)?o=s:n=s;return{lo:o,hi:n}}const it=(t,e,i,s)=>et(t,i,s?s=>{const n=t[s][e];return n<i||n===i&&t[s+1][e]===i}:s=>t[s][e]<i),st=(t,e,i)=>et(t,i,(s=>t[s][e]>=i));function nt(t,e,i){let s=0,n=t.length;for(;s<n&&t[s]<e;)s++;for(;n>s&&t[n-1]>i;)n--;return s>0||n<t.length?t.slice(s,n):t}const ot=["push","pop","shift","splice","unshift"];function at(t,e){t._chartjs?t._chartjs.listeners.push(e):(Object.defineProperty(t,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[e]}}),ot.forEach((e=>{const i="_onData"+w(e),s=t[e];Object.defineProperty(t,e,{configurable:!0,enumerable:!1,value(...e){const n=s.apply(this,e);return t._chartjs.listeners.forEach((t=>{"function"==typeof t[i]&&t[i](...e)})),n}})})))}function rt(t,e){const i=t._chartjs;if(!i)return;const s=i.listeners,n=s.indexOf(e);-1!==n&&s.splice(n,1),s.length>0||(ot.forEach((e=>{delete t[e]})),delete t._chartjs)}function lt(t){const e=new Set(t);return e.size===t.length?t:Array.from(e)}const ht="undefined"==typeof window?function(t){return t()}:window.requestAnimationFrame;function ct(t,e){let i=[],s=!1;return function(...n){i=n,s||(s=!0,ht.call(window,(()=>{s=!1,t.apply(e,i)})))}}function dt(t,e){let i;return function(...s){return e?(clearTimeout(i),i=setTimeout(t,e,s)):t.apply(this,s),e}}const ut=t=>"start"===t?"left":"end"===t?"right":"center",ft=(t,e,i)=>"start"===t?e:"end"===t?i:(e+i)/2,gt=(t,e,i,s)=>t===(s?"left":"right")?i:"center"===t?(e+i)/2:e;function pt(t,e,i){const n=e.length;let o=0,a=n;if(t._sorted){const{iScale:r,vScale:l,_parsed:h}=t,c=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null,d=r.axis,{min:u,max:f,minDefined:g,maxDefined:p}=r.getUserBounds();if(g){if(o=Math.min(it(h,d,u).lo,i?n:it(e,d,r.getPixelForValue(u)).lo),c){const t=h.slice(0,o+1).reverse().findIndex((t=>!s(t[l.axis])));o-=Math.max(0,t)}o=Z(o,0,n-1)}if(p){let t=Math.max(it(h,r.axis,f,!0).hi+1,i?0:it(e,d,r.getPixelForValue(f),!0).hi+1);if(c){const e=h.slice(t-1).findIndex((t=>!s(t[l.axis])));t+=Math.max(0,e)}a=Z(t,o,n)-o}else a=n-o}return{start:o,count:a}}function mt(t){const{xScale:e,yScale:i,_scaleRanges:s}=t,n={xmin:e.min,xmax:e.max,ymin:i.min,ymax:i.max};if(!s)return t._scaleRanges=n,!0;const o=s.xmin!==e.min||s.xmax!==e.max||s.ymin!==i.min||s.ymax!==i.max;return Object.assign(s,n),o}class xt{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,s){const n=e.listeners[s],o=e.duration;n.forEach((s=>s({chart:t,initial:e.initial,numSteps:o,currentStep:Math.min(i-e.start,o)})))}_refresh(){this._request||(this._running=!0,this._request=ht.call(window,(()=>{this._update(),this._request=null,this._running&&this._refresh()})))}_update(t=Date.now()){let e=0;this._charts.forEach(((i,s)=>{if(!i.running||!i.items.length)return;const n=i.items;let o,a=n.length-1,r=!1;for(;a>=0;--a)o=n[a],o._active?(o._total>i.duration&&(i.duration=o._total),o.tick(t),r=!0):(n[a]=n[n.length-1],n.pop());r&&(s.draw(),this._notify(s,i,t,"progress")),n.length||(i.running=!1,this._notify(s,i,t,"complete"),i.initial=!1),e+=n.length})),this._lastDate=t,0===e&&(this._running=!1)}_getAnims(t){const e=this._charts;let i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){e&&e.length&&this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){const e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce(((t,e)=>Math.max(t,e._duration)),0),this._refresh())}running(t){if(!this._running)return!1;const e=this._charts.get(t);return!!(e&&e.running&&e.items.length)}stop(t){const e=this._charts.get(t);if(!e||!e.items.length)return;const i=e.items;let s=i.length-1;for(;s>=0;--s)i[s].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}}var bt=new xt;\n/*!\n * @kurkle/color v0.3.2\n * https://github.com/kurkle/color#readme\n * (c) 2023 Jukka Kurkela\n * Released under the MIT License\n */function _t(t){return t+.5|0}const yt=(t,e,i)=>Math.max(Math.min(t,i),e);function vt(t){return yt(_t(2.55*t),0,255)}function Mt(t){return yt(_t(255*t),0,255)}function wt(t){return yt(_t(t/2.55)/100,0,1)}function kt(t){return yt(_t(100*t),0,100)}const St={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Pt=[..."0123456789ABCDEF"],Dt=t=>Pt[15&t],Ct=t=>Pt[(240&t)>>4]+Pt[15&t],Ot=t=>(240&t)>>4==(15&t);function At(t){var e=(t=>Ot(t.r)&&Ot(t.g)&&Ot(t.b)&&Ot(t.a))(t)?Dt:Ct;return t?"#"+e(t.r)+e(t.g)+e(t.b)+((t,e)=>t<255?e(t):"")(t.a,e):void 0}const Tt=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Lt(t,e,i){const s=e*Math.min(i,1-i),n=(e,n=(e+t/30)%12)=>i-s*Math.max(Math.min(n-3,9-n,1),-1);return[n(0),n(8),n(4)]}function Et(t,e,i){const s=(s,n=(s+t/60)%6)=>i-i*e*Math.max(Math.min(n,4-n,1),0);return[s(5),s(3),s(1)]}function Rt(t,e,i){const s=Lt(t,1,.5);let n;for(e+i>1&&(n=1/(e+i),e*=n,i*=n),n=0;n<3;n++)s[n]*=1-e-i,s[n]+=e;return s}function It(t){const e=t.r/255,i=t.g/255,s=t.b/255,n=Math.max(e,i,s),o=Math.min(e,i,s),a=(n+o)/2;let r,l,h;return n!==o&&(h=n-o,l=a>.5?h/(2-n-o):h/(n+o),r=function(t,e,i,s,n){return t===n?(e-i)/s+(e<i?6:0):e===n?(i-t)/s+2:(t-e)/s+4}(e,i,s,h,n),r=60*r+.5),[0|r,l||0,a]}function zt(t,e,i,s){return(Array.isArray(e)?t(e[0],e[1],e[2]):t(e,i,s)).map(Mt)}function Ft(t,e,i){return zt(Lt,t,e,i)}function Vt(t){return(t%360+360)%360}function Bt(t){const e=Tt.exec(t);let i,s=255;if(!e)return;e[5]!==i&&(s=e[6]?vt(+e[5]):Mt(+e[5]));const n=Vt(+e[2]),o=+e[3]/100,a=+e[4]/100;return i="hwb"===e[1]?function(t,e,i){return zt(Rt,t,e,i)}(n,o,a):"hsv"===e[1]?function(t,e,i){return zt(Et,t,e,i)}(n,o,a):Ft(n,o,a),{r:i[0],g:i[1],b:i[2],a:s}}const Nt={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Wt={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};let Ht;function jt(t){Ht||(Ht=function(){const t={},e=Object.keys(Wt),i=Object.keys(Nt);let s,n,o,a,r;for(s=0;s<e.length;s++){for(a=r=e[s],n=0;n<i.length;n++)o=i[n],r=r.replace(o,Nt[o]);o=parseInt(Wt[a],16),t[r]=[o>>16&255,o>>8&255,255&o]}return t}(),Ht.transparent=[0,0,0,0]);const e=Ht[t.toLowerCase()];return e&&{r:e[0],g:e[1],b:e[2],a:4===e.length?e[3]:255}}const $t=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;const Yt=t=>t<=.0031308?12.92*t:1.055*Math.pow(t,1/2.4)-.055,Ut=t=>t<=.04045?t/12.92:Math.pow((t+.055)/1.055,2.4);function Xt(t,e,i){if(t){let s=It(t);s[e]=Math.max(0,Math.min(s[e]+s[e]*i,0===e?360:1)),s=Ft(s),t.r=s[0],t.g=s[1],t.b=s[2]}}function qt(t,e){return t?Object.assign(e||{},t):t}function Kt(t){var e={r:0,g:0,b:0,a:255};return Array.isArray(t)?t.length>=3&&(e={r:t[0],g:t[1],b:t[2],a:255},t.length>3&&(e.a=Mt(t[3]))):(e=qt(t,{r:0,g:0,b:0,a:1})).a=Mt(e.a),e}function Gt(t){return"r"===t.charAt(0)?function(t){const e=$t.exec(t);let i,s,n,o=255;if(e){if(e[7]!==i){const t=+e[7];o=e[8]?vt(t):yt(255*t,0,255)}return i=+e[1],s=+e[3],n=+e[5],i=255&(e[2]?vt(i):yt(i,0,255)),s=255&(e[4]?vt(s):yt(s,0,255)),n=255&(e[6]?vt(n):yt(n,0,255)),{r:i,g:s,b:n,a:o}}}(t):Bt(t)}class Jt{constructor(t){if(t instanceof Jt)return t;const e=typeof t;let i;var s,n,o;"object"===e?i=Kt(t):"string"===e&&(o=(s=t).length,"#"===s[0]&&(4===o||5===o?n={r:255&17*St[s[1]],g:255&17*St[s[2]],b:255&17*St[s[3]],a:5===o?17*St[s[4]]:255}:7!==o&&9!==o||(n={r:St[s[1]]<<4|St[s[2]],g:St[s[3]]<<4|St[s[4]],b:St[s[5]]<<4|St[s[6]],a:9===o?St[s[7]]<<4|St[s[8]]:255})),i=n||jt(t)||Gt(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=qt(this._rgb);return t&&(t.a=wt(t.a)),t}set rgb(t){this._rgb=Kt(t)}rgbString(){return this._valid?(t=this._rgb)&&(t.a<255?`rgba(${t.r}, ${t.g}, ${t.b}, ${wt(t.a)})`:`rgb(${t.r}, ${t.g}, ${t.b})`):void 0;var t}hexString(){return this._valid?At(this._rgb):void 0}hslString(){return this._valid?function(t){if(!t)return;const e=It(t),i=e[0],s=kt(e[1]),n=kt(e[2]);return t.a<255?`hsla(${i}, ${s}%, ${n}%, ${wt(t.a)})`:`hsl(${i}, ${s}%, ${n}%)`}(this._rgb):void 0}mix(t,e){if(t){const i=this.rgb,s=t.rgb;let n;const o=e===n?.5:e,a=2*o-1,r=i.a-s.a,l=((a*r==-1?a:(a+r)/(1+a*r))+1)/2;n=1-l,i.r=255&l*i.r+n*s.r+.5,i.g=255&l*i.g+n*s.g+.5,i.b=255&l*i.b+n*s.b+.5,i.a=o*i.a+(1-o)*s.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=function(t,e,i){const s=Ut(wt(t.r)),n=Ut(wt(t.g)),o=Ut(wt(t.b));return{r:Mt(Yt(s+i*(Ut(wt(e.r))-s))),g:Mt(Yt(n+i*(Ut(wt(e.g))-n))),b:Mt(Yt(o+i*(Ut(wt(e.b))-o))),a:t.a+i*(e.a-t.a)}}(this._rgb,t._rgb,e)),this}clone(){return new Jt(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){return this._rgb.a*=1-t,this}greyscale(){const t=this._rgb,e=_t(.3*t.r+.59*t.g+.11*t.b);return t.r=t.g=t.b=e,this}opaquer(t){return this._rgb.a*=1+t,this}negate(){const t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Xt(this._rgb,2,t),this}darken(t){return Xt(this._rgb,2,-t),this}saturate(t){return Xt(this._rgb,1,t),this}desaturate(t){return Xt(this._rgb,1,-t),this}rotate(t){return function(t,e){var i=It(t);i[0]=Vt(i[0]+e),i=Ft(i),t.r=i[0],t.g=i[1],t.b=i[2]}(this._rgb,t),this}}function Zt(t){if(t&&"object"==typeof t){const e=t.toString();return"[object CanvasPattern]"===e||"[object CanvasGradient]"===e}return!1}function Qt(t){return Zt(t)?t:new Jt(t)}function te(t){return Zt(t)?t:new Jt(t).saturate(.5).darken(.1).hexString()}const ee=["x","y","borderWidth","radius","tension"],ie=["color","borderColor","backgroundColor"];const se=new Map;function ne(t,e,i){return function(t,e){e=e||{};const i=t+JSON.stringify(e);let s=se.get(i);return s||(s=new Intl.NumberFormat(t,e),se.set(i,s)),s}(e,i).format(t)}const oe={values:t=>n(t)?t:""+t,numeric(t,e,i){if(0===t)return"0";const s=this.chart.options.locale;let n,o=t;if(i.length>1){const e=Math.max(Math.abs(i[0].value),Math.abs(i[i.length-1].value));(e<1e-4||e>1e15)&&(n="scientific"),o=function(t,e){let i=e.length>3?e[2].value-e[1].value:e[1].value-e[0].value;Math.abs(i)>=1&&t!==Math.floor(t)&&(i=t-Math.floor(t));return i}(t,i)}const a=z(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),ne(t,s,l)},logarithmic(t,e,i){if(0===t)return"0";const s=i[e].significand||t/Math.pow(10,Math.floor(z(t)));return[1,2,3,5,10,15].includes(s)||e>.8*i.length?oe.numeric.call(this,t,e,i):""}};var ae={formatters:oe};const re=Object.create(null),le=Object.create(null);function he(t,e){if(!e)return t;const i=e.split(".");for(let e=0,s=i.length;e<s;++e){const s=i[e];t=t[s]||(t[s]=Object.create(null))}return t}function ce(t,e,i){return"string"==typeof e?x(he(t,e),i):x(he(t,""),e)}class de{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=t=>t.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(t,e)=>te(e.backgroundColor),this.hoverBorderColor=(t,e)=>te(e.borderColor),this.hoverColor=(t,e)=>te(e.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return ce(this,t,e)}get(t){return he(this,t)}describe(t,e){return ce(le,t,e)}override(t,e){return ce(re,t,e)}route(t,e,i,s){const n=he(this,t),a=he(this,i),r="_"+e;Object.defineProperties(n,{[r]:{value:n[e],writable:!0},[e]:{enumerable:!0,get(){const t=this[r],e=a[s];return o(t)?Object.assign({},e,t):l(t,e)},set(t){this[r]=t}}})}apply(t){t.forEach((t=>t(this)))}}var ue=new de({_scriptable:t=>!t.startsWith("on"),_indexable:t=>"events"!==t,hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[function(t){t.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),t.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>"onProgress"!==t&&"onComplete"!==t&&"fn"!==t}),t.set("animations",{colors:{type:"color",properties:ie},numbers:{type:"number",properties:ee}}),t.describe("animations",{_fallback:"animation"}),t.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>0|t}}}})},function(t){t.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})},function(t){t.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ae.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),t.route("scale.ticks","color","","color"),t.route("scale.grid","color","","borderColor"),t.route("scale.border","color","","borderColor"),t.route("scale.title","color","","color"),t.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&"callback"!==t&&"parser"!==t,_indexable:t=>"borderDash"!==t&&"tickBorderDash"!==t&&"dash"!==t}),t.describe("scales",{_fallback:"scale"}),t.describe("scale.ticks",{_scriptable:t=>"backdropPadding"!==t&&"callback"!==t,_indexable:t=>"backdropPadding"!==t})}]);function fe(){return"undefined"!=typeof window&&"undefined"!=typeof document}function ge(t){let e=t.parentNode;return e&&"[object ShadowRoot]"===e.toString()&&(e=e.host),e}function pe(t,e,i){let s;return"string"==typeof t?(s=parseInt(t,10),-1!==t.indexOf("%")&&(s=s/100*e.parentNode[i])):s=t,s}const me=t=>t.ownerDocument.defaultView.getComputedStyle(t,null);function xe(t,e){return me(t).getPropertyValue(e)}const be=["top","right","bottom","left"];function _e(t,e,i){const s={};i=i?"-"+i:"";for(let n=0;n<4;n++){const o=be[n];s[o]=parseFloat(t[e+"-"+o+i])||0}return s.width=s.left+s.right,s.height=s.top+s.bottom,s}const ye=(t,e,i)=>(t>0||e>0)&&(!i||!i.shadowRoot);function ve(t,e){if("native"in t)return t;const{canvas:i,currentDevicePixelRatio:s}=e,n=me(i),o="border-box"===n.boxSizing,a=_e(n,"padding"),r=_e(n,"border","width"),{x:l,y:h,box:c}=function(t,e){const i=t.touches,s=i&&i.length?i[0]:t,{offsetX:n,offsetY:o}=s;let a,r,l=!1;if(ye(n,o,t.target))a=n,r=o;else{const t=e.getBoundingClientRect();a=s.clientX-t.left,r=s.clientY-t.top,l=!0}return{x:a,y:r,box:l}}(t,i),d=a.left+(c&&r.left),u=a.top+(c&&r.top);let{width:f,height:g}=e;return o&&(f-=a.width+r.width,g-=a.height+r.height),{x:Math.round((l-d)/f*i.width/s),y:Math.round((h-u)/g*i.height/s)}}const Me=t=>Math.round(10*t)/10;function we(t,e,i,s){const n=me(t),o=_e(n,"margin"),a=pe(n.maxWidth,t,"clientWidth")||T,r=pe(n.maxHeight,t,"clientHeight")||T,l=function(t,e,i){let s,n;if(void 0===e||void 0===i){const o=t&&ge(t);if(o){const t=o.getBoundingClientRect(),a=me(o),r=_e(a,"border","width"),l=_e(a,"padding");e=t.width-l.width-r.width,i=t.height-l.height-r.height,s=pe(a.maxWidth,o,"clientWidth"),n=pe(a.maxHeight,o,"clientHeight")}else e=t.clientWidth,i=t.clientHeight}return{width:e,height:i,maxWidth:s||T,maxHeight:n||T}}(t,e,i);let{width:h,height:c}=l;if("content-box"===n.boxSizing){const t=_e(n,"border","width"),e=_e(n,"padding");h-=e.width+t.width,c-=e.height+t.height}h=Math.max(0,h-o.width),c=Math.max(0,s?h/s:c-o.height),h=Me(Math.min(h,a,l.maxWidth)),c=Me(Math.min(c,r,l.maxHeight)),h&&!c&&(c=Me(h/2));return(void 0!==e||void 0!==i)&&s&&l.height&&c>l.height&&(c=l.height,h=Me(Math.floor(c*s))),{width:h,height:c}}function ke(t,e,i){const s=e||1,n=Me(t.height*s),o=Me(t.width*s);t.height=Me(t.height),t.width=Me(t.width);const a=t.canvas;a.style&&(i||!a.style.height&&!a.style.width)&&(a.style.height=`${t.height}px`,a.style.width=`${t.width}px`);const r=Math.floor(n),l=Math.floor(o);return(t.currentDevicePixelRatio!==s||a.height!==r||a.width!==l)&&(t.currentDevicePixelRatio=s,a.height=r,a.width=l,t.ctx.setTransform(s,0,0,s,0,0),!0)}const Se=function(){let t=!1;try{const e={get passive(){return t=!0,!1}};fe()&&(window.addEventListener("test",null,e),window.removeEventListener("test",null,e))}catch(t){}return t}();function Pe(t,e){const i=xe(t,e),s=i&&i.match(/^(\\d+)(\\.\\d+)?px$/);return s?+s[1]:void 0}function De(t){return!t||s(t.size)||s(t.family)?null:(t.style?t.style+" ":"")+(t.weight?t.weight+" ":"")+t.size+"px "+t.family}function Ce(t,e,i,s,n){let o=e[n];return o||(o=e[n]=t.measureText(n).width,i.push(n)),o>s&&(s=o),s}function Oe(t,e,i,s){let o=(s=s||{}).data=s.data||{},a=s.garbageCollect=s.garbageCollect||[];s.font!==e&&(o=s.data={},a=s.garbageCollect=[],s.font=e),t.save(),t.font=e;let r=0;const l=i.length;let h,c,d,u,f;for(h=0;h<l;h++)if(u=i[h],null==u||n(u)){if(n(u))for(c=0,d=u.length;c<d;c++)f=u[c],null==f||n(f)||(r=Ce(t,o,a,r,f))}else r=Ce(t,o,a,r,u);t.restore();const g=a.length/2;if(g>i.length){for(h=0;h<g;h++)delete o[a[h]];a.splice(0,g)}return r}function Ae(t,e,i){const s=t.currentDevicePixelRatio,n=0!==i?Math.max(i/2,.5):0;return Math.round((e-n)*s)/s+n}function Te(t,e){(e||t)&&((e=e||t.getContext("2d")).save(),e.resetTransform(),e.clearRect(0,0,t.width,t.height),e.restore())}function Le(t,e,i,s){Ee(t,e,i,s,null)}function Ee(t,e,i,s,n){let o,a,r,l,h,c,d,u;const f=e.pointStyle,g=e.rotation,p=e.radius;let m=(g||0)*L;if(f&&"object"==typeof f&&(o=f.toString(),"[object HTMLImageElement]"===o||"[object HTMLCanvasElement]"===o))return t.save(),t.translate(i,s),t.rotate(m),t.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),void t.restore();if(!(isNaN(p)||p<=0)){switch(t.beginPath(),f){default:n?t.ellipse(i,s,n/2,p,0,0,O):t.arc(i,s,p,0,O),t.closePath();break;case"triangle":c=n?n/2:p,t.moveTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),t.closePath();break;case"rectRounded":h=.516*p,l=p-h,a=Math.cos(m+R)*l,d=Math.cos(m+R)*(n?n/2-h:l),r=Math.sin(m+R)*l,u=Math.sin(m+R)*(n?n/2-h:l),t.arc(i-d,s-r,h,m-C,m-E),t.arc(i+u,s-a,h,m-E,m),t.arc(i+d,s+r,h,m,m+E),t.arc(i-u,s+a,h,m+E,m+C),t.closePath();break;case"rect":if(!g){l=Math.SQRT1_2*p,c=n?n/2:l,t.rect(i-c,s-l,2*c,2*l);break}m+=R;case"rectRot":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+u,s-a),t.lineTo(i+d,s+r),t.lineTo(i-u,s+a),t.closePath();break;case"crossRot":m+=R;case"cross":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"star":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a),m+=R,d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"line":a=n?n/2:Math.cos(m)*p,r=Math.sin(m)*p,t.moveTo(i-a,s-r),t.lineTo(i+a,s+r);break;case"dash":t.moveTo(i,s),t.lineTo(i+Math.cos(m)*(n?n/2:p),s+Math.sin(m)*p);break;case!1:t.closePath()}t.fill(),e.borderWidth>0&&t.stroke()}}function Re(t,e,i){return i=i||.5,!e||t&&t.x>e.left-i&&t.x<e.right+i&&t.y>e.top-i&&t.y<e.bottom+i}function Ie(t,e){t.save(),t.beginPath(),t.rect(e.left,e.top,e.right-e.left,e.bottom-e.top),t.clip()}function ze(t){t.restore()}function Fe(t,e,i,s,n){if(!e)return t.lineTo(i.x,i.y);if("middle"===n){const s=(e.x+i.x)/2;t.lineTo(s,e.y),t.lineTo(s,i.y)}else"after"===n!=!!s?t.lineTo(e.x,i.y):t.lineTo(i.x,e.y);t.lineTo(i.x,i.y)}function Ve(t,e,i,s){if(!e)return t.lineTo(i.x,i.y);t.bezierCurveTo(s?e.cp1x:e.cp2x,s?e.cp1y:e.cp2y,s?i.cp2x:i.cp1x,s?i.cp2y:i.cp1y,i.x,i.y)}function Be(t,e,i,s,n){if(n.strikethrough||n.underline){const o=t.measureText(s),a=e-o.actualBoundingBoxLeft,r=e+o.actualBoundingBoxRight,l=i-o.actualBoundingBoxAscent,h=i+o.actualBoundingBoxDescent,c=n.strikethrough?(l+h)/2:h;t.strokeStyle=t.fillStyle,t.beginPath(),t.lineWidth=n.decorationWidth||2,t.moveTo(a,c),t.lineTo(r,c),t.stroke()}}function Ne(t,e){const i=t.fillStyle;t.fillStyle=e.color,t.fillRect(e.left,e.top,e.width,e.height),t.fillStyle=i}function We(t,e,i,o,a,r={}){const l=n(e)?e:[e],h=r.strokeWidth>0&&""!==r.strokeColor;let c,d;for(t.save(),t.font=a.string,function(t,e){e.translation&&t.translate(e.translation[0],e.translation[1]),s(e.rotation)||t.rotate(e.rotation),e.color&&(t.fillStyle=e.color),e.textAlign&&(t.textAlign=e.textAlign),e.textBaseline&&(t.textBaseline=e.textBaseline)}(t,r),c=0;c<l.length;++c)d=l[c],r.backdrop&&Ne(t,r.backdrop),h&&(r.strokeColor&&(t.strokeStyle=r.strokeColor),s(r.strokeWidth)||(t.lineWidth=r.strokeWidth),t.strokeText(d,i,o,r.maxWidth)),t.fillText(d,i,o,r.maxWidth),Be(t,i,o,d,r),o+=Number(a.lineHeight);t.restore()}function He(t,e){const{x:i,y:s,w:n,h:o,radius:a}=e;t.arc(i+a.topLeft,s+a.topLeft,a.topLeft,1.5*C,C,!0),t.lineTo(i,s+o-a.bottomLeft),t.arc(i+a.bottomLeft,s+o-a.bottomLeft,a.bottomLeft,C,E,!0),t.lineTo(i+n-a.bottomRight,s+o),t.arc(i+n-a.bottomRight,s+o-a.bottomRight,a.bottomRight,E,0,!0),t.lineTo(i+n,s+a.topRight),t.arc(i+n-a.topRight,s+a.topRight,a.topRight,0,-E,!0),t.lineTo(i+a.topLeft,s)}function je(t,e=[""],i,s,n=(()=>t[0])){const o=i||t;void 0===s&&(s=ti("_fallback",t));const a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:t,_rootScopes:o,_fallback:s,_getTarget:n,override:i=>je([i,...t],e,o,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete e._keys,delete t[0][i],!0),get:(i,s)=>qe(i,s,(()=>function(t,e,i,s){let n;for(const o of e)if(n=ti(Ue(o,t),i),void 0!==n)return Xe(t,n)?Ze(i,s,t,n):n}(s,e,t,i))),getOwnPropertyDescriptor:(t,e)=>Reflect.getOwnPropertyDescriptor(t._scopes[0],e),getPrototypeOf:()=>Reflect.getPrototypeOf(t[0]),has:(t,e)=>ei(t).includes(e),ownKeys:t=>ei(t),set(t,e,i){const s=t._storage||(t._storage=n());return t[e]=s[e]=i,delete t._keys,!0}})}function $e(t,e,i,s){const a={_cacheable:!1,_proxy:t,_context:e,_subProxy:i,_stack:new Set,_descriptors:Ye(t,s),setContext:e=>$e(t,e,i,s),override:n=>$e(t.override(n),e,i,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete t[i],!0),get:(t,e,i)=>qe(t,e,(()=>function(t,e,i){const{_proxy:s,_context:a,_subProxy:r,_descriptors:l}=t;let h=s[e];S(h)&&l.isScriptable(e)&&(h=function(t,e,i,s){const{_proxy:n,_context:o,_subProxy:a,_stack:r}=i;if(r.has(t))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+t);r.add(t);let l=e(o,a||s);r.delete(t),Xe(t,l)&&(l=Ze(n._scopes,n,t,l));return l}(e,h,t,i));n(h)&&h.length&&(h=function(t,e,i,s){const{_proxy:n,_context:a,_subProxy:r,_descriptors:l}=i;if(void 0!==a.index&&s(t))return e[a.index%e.length];if(o(e[0])){const i=e,s=n._scopes.filter((t=>t!==i));e=[];for(const o of i){const i=Ze(s,n,t,o);e.push($e(i,a,r&&r[t],l))}}return e}(e,h,t,l.isIndexable));Xe(e,h)&&(h=$e(h,a,r&&r[e],l));return h}(t,e,i))),getOwnPropertyDescriptor:(e,i)=>e._descriptors.allKeys?Reflect.has(t,i)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(t,i),getPrototypeOf:()=>Reflect.getPrototypeOf(t),has:(e,i)=>Reflect.has(t,i),ownKeys:()=>Reflect.ownKeys(t),set:(e,i,s)=>(t[i]=s,delete e[i],!0)})}function Ye(t,e={scriptable:!0,indexable:!0}){const{_scriptable:i=e.scriptable,_indexable:s=e.indexable,_allKeys:n=e.allKeys}=t;return{allKeys:n,scriptable:i,indexable:s,isScriptable:S(i)?i:()=>i,isIndexable:S(s)?s:()=>s}}const Ue=(t,e)=>t?t+w(e):e,Xe=(t,e)=>o(e)&&"adapters"!==t&&(null===Object.getPrototypeOf(e)||e.constructor===Object);function qe(t,e,i){if(Object.prototype.hasOwnProperty.call(t,e)||"constructor"===e)return t[e];const s=i();return t[e]=s,s}function Ke(t,e,i){return S(t)?t(e,i):t}const Ge=(t,e)=>!0===t?e:"string"==typeof t?M(e,t):void 0;function Je(t,e,i,s,n){for(const o of e){const e=Ge(i,o);if(e){t.add(e);const o=Ke(e._fallback,i,n);if(void 0!==o&&o!==i&&o!==s)return o}else if(!1===e&&void 0!==s&&i!==s)return null}return!1}function Ze(t,e,i,s){const a=e._rootScopes,r=Ke(e._fallback,i,s),l=[...t,...a],h=new Set;h.add(s);let c=Qe(h,l,i,r||i,s);return null!==c&&((void 0===r||r===i||(c=Qe(h,l,r,c,s),null!==c))&&je(Array.from(h),[""],a,r,(()=>function(t,e,i){const s=t._getTarget();e in s||(s[e]={});const a=s[e];if(n(a)&&o(i))return i;return a||{}}(e,i,s))))}function Qe(t,e,i,s,n){for(;i;)i=Je(t,e,i,s,n);return i}function ti(t,e){for(const i of e){if(!i)continue;const e=i[t];if(void 0!==e)return e}}function ei(t){let e=t._keys;return e||(e=t._keys=function(t){const e=new Set;for(const i of t)for(const t of Object.keys(i).filter((t=>!t.startsWith("_"))))e.add(t);return Array.from(e)}(t._scopes)),e}function ii(t,e,i,s){const{iScale:n}=t,{key:o="r"}=this._parsing,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={r:n.parse(M(c,o),h)};return a}const si=Number.EPSILON||1e-14,ni=(t,e)=>e<t.length&&!t[e].skip&&t[e],oi=t=>"x"===t?"y":"x";function ai(t,e,i,s){const n=t.skip?e:t,o=e,a=i.skip?e:i,r=q(o,n),l=q(a,o);let h=r/(r+l),c=l/(r+l);h=isNaN(h)?0:h,c=isNaN(c)?0:c;const d=s*h,u=s*c;return{previous:{x:o.x-d*(a.x-n.x),y:o.y-d*(a.y-n.y)},next:{x:o.x+u*(a.x-n.x),y:o.y+u*(a.y-n.y)}}}function ri(t,e="x"){const i=oi(e),s=t.length,n=Array(s).fill(0),o=Array(s);let a,r,l,h=ni(t,0);for(a=0;a<s;++a)if(r=l,l=h,h=ni(t,a+1),l){if(h){const t=h[e]-l[e];n[a]=0!==t?(h[i]-l[i])/t:0}o[a]=r?h?F(n[a-1])!==F(n[a])?0:(n[a-1]+n[a])/2:n[a-1]:n[a]}!function(t,e,i){const s=t.length;let n,o,a,r,l,h=ni(t,0);for(let c=0;c<s-1;++c)l=h,h=ni(t,c+1),l&&h&&(V(e[c],0,si)?i[c]=i[c+1]=0:(n=i[c]/e[c],o=i[c+1]/e[c],r=Math.pow(n,2)+Math.pow(o,2),r<=9||(a=3/Math.sqrt(r),i[c]=n*a*e[c],i[c+1]=o*a*e[c])))}(t,n,o),function(t,e,i="x"){const s=oi(i),n=t.length;let o,a,r,l=ni(t,0);for(let h=0;h<n;++h){if(a=r,r=l,l=ni(t,h+1),!r)continue;const n=r[i],c=r[s];a&&(o=(n-a[i])/3,r[`cp1${i}`]=n-o,r[`cp1${s}`]=c-o*e[h]),l&&(o=(l[i]-n)/3,r[`cp2${i}`]=n+o,r[`cp2${s}`]=c+o*e[h])}}(t,o,e)}function li(t,e,i){return Math.max(Math.min(t,i),e)}function hi(t,e,i,s,n){let o,a,r,l;if(e.spanGaps&&(t=t.filter((t=>!t.skip))),"monotone"===e.cubicInterpolationMode)ri(t,n);else{let i=s?t[t.length-1]:t[0];for(o=0,a=t.length;o<a;++o)r=t[o],l=ai(i,r,t[Math.min(o+1,a-(s?0:1))%a],e.tension),r.cp1x=l.previous.x,r.cp1y=l.previous.y,r.cp2x=l.next.x,r.cp2y=l.next.y,i=r}e.capBezierPoints&&function(t,e){let i,s,n,o,a,r=Re(t[0],e);for(i=0,s=t.length;i<s;++i)a=o,o=r,r=i<s-1&&Re(t[i+1],e),o&&(n=t[i],a&&(n.cp1x=li(n.cp1x,e.left,e.right),n.cp1y=li(n.cp1y,e.top,e.bottom)),r&&(n.cp2x=li(n.cp2x,e.left,e.right),n.cp2y=li(n.cp2y,e.top,e.bottom)))}(t,i)}const ci=t=>0===t||1===t,di=(t,e,i)=>-Math.pow(2,10*(t-=1))*Math.sin((t-e)*O/i),ui=(t,e,i)=>Math.pow(2,-10*t)*Math.sin((t-e)*O/i)+1,fi={linear:t=>t,easeInQuad:t=>t*t,easeOutQuad:t=>-t*(t-2),easeInOutQuad:t=>(t/=.5)<1?.5*t*t:-.5*(--t*(t-2)-1),easeInCubic:t=>t*t*t,easeOutCubic:t=>(t-=1)*t*t+1,easeInOutCubic:t=>(t/=.5)<1?.5*t*t*t:.5*((t-=2)*t*t+2),easeInQuart:t=>t*t*t*t,easeOutQuart:t=>-((t-=1)*t*t*t-1),easeInOutQuart:t=>(t/=.5)<1?.5*t*t*t*t:-.5*((t-=2)*t*t*t-2),easeInQuint:t=>t*t*t*t*t,easeOutQuint:t=>(t-=1)*t*t*t*t+1,easeInOutQuint:t=>(t/=.5)<1?.5*t*t*t*t*t:.5*((t-=2)*t*t*t*t+2),easeInSine:t=>1-Math.cos(t*E),easeOutSine:t=>Math.sin(t*E),easeInOutSine:t=>-.5*(Math.cos(C*t)-1),easeInExpo:t=>0===t?0:Math.pow(2,10*(t-1)),easeOutExpo:t=>1===t?1:1-Math.pow(2,-10*t),easeInOutExpo:t=>ci(t)?t:t<.5?.5*Math.pow(2,10*(2*t-1)):.5*(2-Math.pow(2,-10*(2*t-1))),easeInCirc:t=>t>=1?t:-(Math.sqrt(1-t*t)-1),easeOutCirc:t=>Math.sqrt(1-(t-=1)*t),easeInOutCirc:t=>(t/=.5)<1?-.5*(Math.sqrt(1-t*t)-1):.5*(Math.sqrt(1-(t-=2)*t)+1),easeInElastic:t=>ci(t)?t:di(t,.075,.3),easeOutElastic:t=>ci(t)?t:ui(t,.075,.3),easeInOutElastic(t){const e=.1125;return ci(t)?t:t<.5?.5*di(2*t,e,.45):.5+.5*ui(2*t-1,e,.45)},easeInBack(t){const e=1.70158;return t*t*((e+1)*t-e)},easeOutBack(t){const e=1.70158;return(t-=1)*t*((e+1)*t+e)+1},easeInOutBack(t){let e=1.70158;return(t/=.5)<1?t*t*((1+(e*=1.525))*t-e)*.5:.5*((t-=2)*t*((1+(e*=1.525))*t+e)+2)},easeInBounce:t=>1-fi.easeOutBounce(1-t),easeOutBounce(t){const e=7.5625,i=2.75;return t<1/i?e*t*t:t<2/i?e*(t-=1.5/i)*t+.75:t<2.5/i?e*(t-=2.25/i)*t+.9375:e*(t-=2.625/i)*t+.984375},easeInOutBounce:t=>t<.5?.5*fi.easeInBounce(2*t):.5*fi.easeOutBounce(2*t-1)+.5};function gi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:t.y+i*(e.y-t.y)}}function pi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:"middle"===s?i<.5?t.y:e.y:"after"===s?i<1?t.y:e.y:i>0?e.y:t.y}}function mi(t,e,i,s){const n={x:t.cp2x,y:t.cp2y},o={x:e.cp1x,y:e.cp1y},a=gi(t,n,i),r=gi(n,o,i),l=gi(o,e,i),h=gi(a,r,i),c=gi(r,l,i);return gi(h,c,i)}const xi=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,bi=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function _i(t,e){const i=(""+t).match(xi);if(!i||"normal"===i[1])return 1.2*e;switch(t=+i[2],i[3]){case"px":return t;case"%":t/=100}return e*t}const yi=t=>+t||0;function vi(t,e){const i={},s=o(e),n=s?Object.keys(e):e,a=o(t)?s?i=>l(t[i],t[e[i]]):e=>t[e]:()=>t;for(const t of n)i[t]=yi(a(t));return i}function Mi(t){return vi(t,{top:"y",right:"x",bottom:"y",left:"x"})}function wi(t){return vi(t,["topLeft","topRight","bottomLeft","bottomRight"])}function ki(t){const e=Mi(t);return e.width=e.left+e.right,e.height=e.top+e.bottom,e}function Si(t,e){t=t||{},e=e||ue.font;let i=l(t.size,e.size);"string"==typeof i&&(i=parseInt(i,10));let s=l(t.style,e.style);s&&!(""+s).match(bi)&&(console.warn(\'Invalid font style specified: "\'+s+\'"\'),s=void 0);const n={family:l(t.family,e.family),lineHeight:_i(l(t.lineHeight,e.lineHeight),i),size:i,style:s,weight:l(t.weight,e.weight),string:""};return n.string=De(n),n}function Pi(t,e,i,s){let o,a,r,l=!0;for(o=0,a=t.length;o<a;++o)if(r=t[o],void 0!==r&&(void 0!==e&&"function"==typeof r&&(r=r(e),l=!1),void 0!==i&&n(r)&&(r=r[i%r.length],l=!1),void 0!==r))return s&&!l&&(s.cacheable=!1),r}function Di(t,e,i){const{min:s,max:n}=t,o=c(e,(n-s)/2),a=(t,e)=>i&&0===t?0:t+e;return{min:a(s,-Math.abs(o)),max:a(n,o)}}function Ci(t,e){return Object.assign(Object.create(t),e)}function Oi(t,e,i){return t?function(t,e){return{x:i=>t+t+e-i,setWidth(t){e=t},textAlign:t=>"center"===t?t:"right"===t?"left":"right",xPlus:(t,e)=>t-e,leftForLtr:(t,e)=>t-e}}(e,i):{x:t=>t,setWidth(t){},textAlign:t=>t,xPlus:(t,e)=>t+e,leftForLtr:(t,e)=>t}}function Ai(t,e){let i,s;"ltr"!==e&&"rtl"!==e||(i=t.canvas.style,s=[i.getPropertyValue("direction"),i.getPropertyPriority("direction")],i.setProperty("direction",e,"important"),t.prevTextDirection=s)}function Ti(t,e){void 0!==e&&(delete t.prevTextDirection,t.canvas.style.setProperty("direction",e[0],e[1]))}function Li(t){return"angle"===t?{between:J,compare:K,normalize:G}:{between:tt,compare:(t,e)=>t-e,normalize:t=>t}}function Ei({start:t,end:e,count:i,loop:s,style:n}){return{start:t%i,end:e%i,loop:s&&(e-t+1)%i==0,style:n}}function Ri(t,e,i){if(!i)return[t];const{property:s,start:n,end:o}=i,a=e.length,{compare:r,between:l,normalize:h}=Li(s),{start:c,end:d,loop:u,style:f}=function(t,e,i){const{property:s,start:n,end:o}=i,{between:a,normalize:r}=Li(s),l=e.length;let h,c,{start:d,end:u,loop:f}=t;if(f){for(d+=l,u+=l,h=0,c=l;h<c&&a(r(e[d%l][s]),n,o);++h)d--,u--;d%=l,u%=l}return u<d&&(u+=l),{start:d,end:u,loop:f,style:t.style}}(t,e,i),g=[];let p,m,x,b=!1,_=null;const y=()=>b||l(n,x,p)&&0!==r(n,x),v=()=>!b||0===r(o,p)||l(o,x,p);for(let t=c,i=c;t<=d;++t)m=e[t%a],m.skip||(p=h(m[s]),p!==x&&(b=l(p,n,o),null===_&&y()&&(_=0===r(p,n)?t:i),null!==_&&v()&&(g.push(Ei({start:_,end:t,loop:u,count:a,style:f})),_=null),i=t,x=p));return null!==_&&g.push(Ei({start:_,end:d,loop:u,count:a,style:f})),g}function Ii(t,e){const i=[],s=t.segments;for(let n=0;n<s.length;n++){const o=Ri(s[n],t.points,e);o.length&&i.push(...o)}return i}function zi(t,e){const i=t.points,s=t.options.spanGaps,n=i.length;if(!n)return[];const o=!!t._loop,{start:a,end:r}=function(t,e,i,s){let n=0,o=e-1;if(i&&!s)for(;n<e&&!t[n].skip;)n++;for(;n<e&&t[n].skip;)n++;for(n%=e,i&&(o+=n);o>n&&t[o%e].skip;)o--;return o%=e,{start:n,end:o}}(i,n,o,s);if(!0===s)return Fi(t,[{start:a,end:r,loop:o}],i,e);return Fi(t,function(t,e,i,s){const n=t.length,o=[];let a,r=e,l=t[e];for(a=e+1;a<=i;++a){const i=t[a%n];i.skip||i.stop?l.skip||(s=!1,o.push({start:e%n,end:(a-1)%n,loop:s}),e=r=i.stop?a:null):(r=a,l.skip&&(e=a)),l=i}return null!==r&&o.push({start:e%n,end:r%n,loop:s}),o}(i,a,r<a?r+n:r,!!t._fullLoop&&0===a&&r===n-1),i,e)}function Fi(t,e,i,s){return s&&s.setContext&&i?function(t,e,i,s){const n=t._chart.getContext(),o=Vi(t.options),{_datasetIndex:a,options:{spanGaps:r}}=t,l=i.length,h=[];let c=o,d=e[0].start,u=d;function f(t,e,s,n){const o=r?-1:1;if(t!==e){for(t+=l;i[t%l].skip;)t-=o;for(;i[e%l].skip;)e+=o;t%l!=e%l&&(h.push({start:t%l,end:e%l,loop:s,style:n}),c=n,d=e%l)}}for(const t of e){d=r?d:t.start;let e,o=i[d%l];for(u=d+1;u<=t.end;u++){const r=i[u%l];e=Vi(s.setContext(Ci(n,{type:"segment",p0:o,p1:r,p0DataIndex:(u-1)%l,p1DataIndex:u%l,datasetIndex:a}))),Bi(e,c)&&f(d,u-1,t.loop,c),o=r,c=e}d<u-1&&f(d,u-1,t.loop,c)}return h}(t,e,i,s):e}function Vi(t){return{backgroundColor:t.backgroundColor,borderCapStyle:t.borderCapStyle,borderDash:t.borderDash,borderDashOffset:t.borderDashOffset,borderJoinStyle:t.borderJoinStyle,borderWidth:t.borderWidth,borderColor:t.borderColor}}function Bi(t,e){if(!e)return!1;const i=[],s=function(t,e){return Zt(e)?(i.includes(e)||i.push(e),i.indexOf(e)):e};return JSON.stringify(t,s)!==JSON.stringify(e,s)}function Ni(t,e,i){return t.options.clip?t[i]:e[i]}function Wi(t,e){const i=e._clip;if(i.disabled)return!1;const s=function(t,e){const{xScale:i,yScale:s}=t;return i&&s?{left:Ni(i,e,"left"),right:Ni(i,e,"right"),top:Ni(s,e,"top"),bottom:Ni(s,e,"bottom")}:e}(e,t.chartArea);return{left:!1===i.left?0:s.left-(!0===i.left?0:i.left),right:!1===i.right?t.width:s.right+(!0===i.right?0:i.right),top:!1===i.top?0:s.top-(!0===i.top?0:i.top),bottom:!1===i.bottom?t.height:s.bottom+(!0===i.bottom?0:i.bottom)}}var Hi=Object.freeze({__proto__:null,HALF_PI:E,INFINITY:T,PI:C,PITAU:A,QUARTER_PI:R,RAD_PER_DEG:L,TAU:O,TWO_THIRDS_PI:I,_addGrace:Di,_alignPixel:Ae,_alignStartEnd:ft,_angleBetween:J,_angleDiff:K,_arrayUnique:lt,_attachContext:$e,_bezierCurveTo:Ve,_bezierInterpolation:mi,_boundSegment:Ri,_boundSegments:Ii,_capitalize:w,_computeSegments:zi,_createResolver:je,_decimalPlaces:U,_deprecated:function(t,e,i,s){void 0!==e&&console.warn(t+\': "\'+i+\'" is deprecated. Please use "\'+s+\'" instead\')},_descriptors:Ye,_elementsEqual:f,_factorize:N,_filterBetween:nt,_getParentNode:ge,_getStartAndCountOfVisiblePoints:pt,_int16Range:Q,_isBetween:tt,_isClickEvent:D,_isDomSupported:fe,_isPointInArea:Re,_limitValue:Z,_longestText:Oe,_lookup:et,_lookupByKey:it,_measureText:Ce,_merger:m,_mergerIf:_,_normalizeAngle:G,_parseObjectDataRadialScale:ii,_pointInLine:gi,_readValueToProps:vi,_rlookupByKey:st,_scaleRangesChanged:mt,_setMinAndMaxByKey:j,_splitKey:v,_steppedInterpolation:pi,_steppedLineTo:Fe,_textX:gt,_toLeftRightCenter:ut,_updateBezierControlPoints:hi,addRoundedRectPath:He,almostEquals:V,almostWhole:H,callback:d,clearCanvas:Te,clipArea:Ie,clone:g,color:Qt,createContext:Ci,debounce:dt,defined:k,distanceBetweenPoints:q,drawPoint:Le,drawPointLegend:Ee,each:u,easingEffects:fi,finiteOrDefault:r,fontString:function(t,e,i){return e+" "+t+"px "+i},formatNumber:ne,getAngleFromPoint:X,getDatasetClipArea:Wi,getHoverColor:te,getMaximumSize:we,getRelativePosition:ve,getRtlAdapter:Oi,getStyle:xe,isArray:n,isFinite:a,isFunction:S,isNullOrUndef:s,isNumber:W,isObject:o,isPatternOrGradient:Zt,listenArrayEvents:at,log10:z,merge:x,mergeIf:b,niceNum:B,noop:e,overrideTextDirection:Ai,readUsedSize:Pe,renderText:We,requestAnimFrame:ht,resolve:Pi,resolveObjectKey:M,restoreTextDirection:Ti,retinaScale:ke,setsEqual:P,sign:F,splineCurve:ai,splineCurveMonotone:ri,supportsEventListenerOptions:Se,throttled:ct,toDegrees:Y,toDimension:c,toFont:Si,toFontString:De,toLineHeight:_i,toPadding:ki,toPercentage:h,toRadians:$,toTRBL:Mi,toTRBLCorners:wi,uid:i,unclipArea:ze,unlistenArrayEvents:rt,valueOrDefault:l});function ji(t,e,i,n){const{controller:o,data:a,_sorted:r}=t,l=o._cachedMeta.iScale,h=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null;if(l&&e===l.axis&&"r"!==e&&r&&a.length){const r=l._reversePixels?st:it;if(!n){const n=r(a,e,i);if(h){const{vScale:e}=o._cachedMeta,{_parsed:i}=t,a=i.slice(0,n.lo+1).reverse().findIndex((t=>!s(t[e.axis])));n.lo-=Math.max(0,a);const r=i.slice(n.hi).findIndex((t=>!s(t[e.axis])));n.hi+=Math.max(0,r)}return n}if(o._sharedOptions){const t=a[0],s="function"==typeof t.getRange&&t.getRange(e);if(s){const t=r(a,e,i-s),n=r(a,e,i+s);return{lo:t.lo,hi:n.hi}}}}return{lo:0,hi:a.length-1}}function $i(t,e,i,s,n){const o=t.getSortedVisibleDatasetMetas(),a=i[e];for(let t=0,i=o.length;t<i;++t){const{index:i,data:r}=o[t],{lo:l,hi:h}=ji(o[t],e,a,n);for(let t=l;t<=h;++t){const e=r[t];e.skip||s(e,i,t)}}}function Yi(t,e,i,s,n){const o=[];if(!n&&!t.isPointInArea(e))return o;return $i(t,i,e,(function(i,a,r){(n||Re(i,t.chartArea,0))&&i.inRange(e.x,e.y,s)&&o.push({element:i,datasetIndex:a,index:r})}),!0),o}function Ui(t,e,i,s,n,o){let a=[];const r=function(t){const e=-1!==t.indexOf("x"),i=-1!==t.indexOf("y");return function(t,s){const n=e?Math.abs(t.x-s.x):0,o=i?Math.abs(t.y-s.y):0;return Math.sqrt(Math.pow(n,2)+Math.pow(o,2))}}(i);let l=Number.POSITIVE_INFINITY;return $i(t,i,e,(function(i,h,c){const d=i.inRange(e.x,e.y,n);if(s&&!d)return;const u=i.getCenterPoint(n);if(!(!!o||t.isPointInArea(u))&&!d)return;const f=r(e,u);f<l?(a=[{element:i,datasetIndex:h,index:c}],l=f):f===l&&a.push({element:i,datasetIndex:h,index:c})})),a}function Xi(t,e,i,s,n,o){return o||t.isPointInArea(e)?"r"!==i||s?Ui(t,e,i,s,n,o):function(t,e,i,s){let n=[];return $i(t,i,e,(function(t,i,o){const{startAngle:a,endAngle:r}=t.getProps(["startAngle","endAngle"],s),{angle:l}=X(t,{x:e.x,y:e.y});J(l,a,r)&&n.push({element:t,datasetIndex:i,index:o})})),n}(t,e,i,n):[]}function qi(t,e,i,s,n){const o=[],a="x"===i?"inXRange":"inYRange";let r=!1;return $i(t,i,e,((t,s,l)=>{t[a]&&t[a](e[i],n)&&(o.push({element:t,datasetIndex:s,index:l}),r=r||t.inRange(e.x,e.y,n))})),s&&!r?[]:o}var Ki={evaluateInteractionItems:$i,modes:{index(t,e,i,s){const n=ve(e,t),o=i.axis||"x",a=i.includeInvisible||!1,r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a),l=[];return r.length?(t.getSortedVisibleDatasetMetas().forEach((t=>{const e=r[0].index,i=t.data[e];i&&!i.skip&&l.push({element:i,datasetIndex:t.index,index:e})})),l):[]},dataset(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;let r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a);if(r.length>0){const e=r[0].datasetIndex,i=t.getDatasetMeta(e).data;r=[];for(let t=0;t<i.length;++t)r.push({element:i[t],datasetIndex:e,index:t})}return r},point:(t,e,i,s)=>Yi(t,ve(e,t),i.axis||"xy",s,i.includeInvisible||!1),nearest(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;return Xi(t,n,o,i.intersect,s,a)},x:(t,e,i,s)=>qi(t,ve(e,t),"x",i.intersect,s),y:(t,e,i,s)=>qi(t,ve(e,t),"y",i.intersect,s)}};const Gi=["left","top","right","bottom"];function Ji(t,e){return t.filter((t=>t.pos===e))}function Zi(t,e){return t.filter((t=>-1===Gi.indexOf(t.pos)&&t.box.axis===e))}function Qi(t,e){return t.sort(((t,i)=>{const s=e?i:t,n=e?t:i;return s.weight===n.weight?s.index-n.index:s.weight-n.weight}))}function ts(t,e){const i=function(t){const e={};for(const i of t){const{stack:t,pos:s,stackWeight:n}=i;if(!t||!Gi.includes(s))continue;const o=e[t]||(e[t]={count:0,placed:0,weight:0,size:0});o.count++,o.weight+=n}return e}(t),{vBoxMaxWidth:s,hBoxMaxHeight:n}=e;let o,a,r;for(o=0,a=t.length;o<a;++o){r=t[o];const{fullSize:a}=r.box,l=i[r.stack],h=l&&r.stackWeight/l.weight;r.horizontal?(r.width=h?h*s:a&&e.availableWidth,r.height=n):(r.width=s,r.height=h?h*n:a&&e.availableHeight)}return i}function es(t,e,i,s){return Math.max(t[i],e[i])+Math.max(t[s],e[s])}function is(t,e){t.top=Math.max(t.top,e.top),t.left=Math.max(t.left,e.left),t.bottom=Math.max(t.bottom,e.bottom),t.right=Math.max(t.right,e.right)}function ss(t,e,i,s){const{pos:n,box:a}=i,r=t.maxPadding;if(!o(n)){i.size&&(t[n]-=i.size);const e=s[i.stack]||{size:0,count:1};e.size=Math.max(e.size,i.horizontal?a.height:a.width),i.size=e.size/e.count,t[n]+=i.size}a.getPadding&&is(r,a.getPadding());const l=Math.max(0,e.outerWidth-es(r,t,"left","right")),h=Math.max(0,e.outerHeight-es(r,t,"top","bottom")),c=l!==t.w,d=h!==t.h;return t.w=l,t.h=h,i.horizontal?{same:c,other:d}:{same:d,other:c}}function ns(t,e){const i=e.maxPadding;function s(t){const s={left:0,top:0,right:0,bottom:0};return t.forEach((t=>{s[t]=Math.max(e[t],i[t])})),s}return s(t?["left","right"]:["top","bottom"])}function os(t,e,i,s){const n=[];let o,a,r,l,h,c;for(o=0,a=t.length,h=0;o<a;++o){r=t[o],l=r.box,l.update(r.width||e.w,r.height||e.h,ns(r.horizontal,e));const{same:a,other:d}=ss(e,i,r,s);h|=a&&n.length,c=c||d,l.fullSize||n.push(r)}return h&&os(n,e,i,s)||c}function as(t,e,i,s,n){t.top=i,t.left=e,t.right=e+s,t.bottom=i+n,t.width=s,t.height=n}function rs(t,e,i,s){const n=i.padding;let{x:o,y:a}=e;for(const r of t){const t=r.box,l=s[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/l.weight||1;if(r.horizontal){const s=e.w*h,o=l.size||t.height;k(l.start)&&(a=l.start),t.fullSize?as(t,n.left,a,i.outerWidth-n.right-n.left,o):as(t,e.left+l.placed,a,s,o),l.start=a,l.placed+=s,a=t.bottom}else{const s=e.h*h,a=l.size||t.width;k(l.start)&&(o=l.start),t.fullSize?as(t,o,n.top,a,i.outerHeight-n.bottom-n.top):as(t,o,e.top+l.placed,a,s),l.start=o,l.placed+=s,o=t.right}}e.x=o,e.y=a}var ls={addBox(t,e){t.boxes||(t.boxes=[]),e.fullSize=e.fullSize||!1,e.position=e.position||"top",e.weight=e.weight||0,e._layers=e._layers||function(){return[{z:0,draw(t){e.draw(t)}}]},t.boxes.push(e)},removeBox(t,e){const i=t.boxes?t.boxes.indexOf(e):-1;-1!==i&&t.boxes.splice(i,1)},configure(t,e,i){e.fullSize=i.fullSize,e.position=i.position,e.weight=i.weight},update(t,e,i,s){if(!t)return;const n=ki(t.options.layout.padding),o=Math.max(e-n.width,0),a=Math.max(i-n.height,0),r=function(t){const e=function(t){const e=[];let i,s,n,o,a,r;for(i=0,s=(t||[]).length;i<s;++i)n=t[i],({position:o,options:{stack:a,stackWeight:r=1}}=n),e.push({index:i,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return e}(t),i=Qi(e.filter((t=>t.box.fullSize)),!0),s=Qi(Ji(e,"left"),!0),n=Qi(Ji(e,"right")),o=Qi(Ji(e,"top"),!0),a=Qi(Ji(e,"bottom")),r=Zi(e,"x"),l=Zi(e,"y");return{fullSize:i,leftAndTop:s.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:Ji(e,"chartArea"),vertical:s.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}(t.boxes),l=r.vertical,h=r.horizontal;u(t.boxes,(t=>{"function"==typeof t.beforeLayout&&t.beforeLayout()}));const c=l.reduce(((t,e)=>e.box.options&&!1===e.box.options.display?t:t+1),0)||1,d=Object.freeze({outerWidth:e,outerHeight:i,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/c,hBoxMaxHeight:a/2}),f=Object.assign({},n);is(f,ki(s));const g=Object.assign({maxPadding:f,w:o,h:a,x:n.left,y:n.top},n),p=ts(l.concat(h),d);os(r.fullSize,g,d,p),os(l,g,d,p),os(h,g,d,p)&&os(l,g,d,p),function(t){const e=t.maxPadding;function i(i){const s=Math.max(e[i]-t[i],0);return t[i]+=s,s}t.y+=i("top"),t.x+=i("left"),i("right"),i("bottom")}(g),rs(r.leftAndTop,g,d,p),g.x+=g.w,g.y+=g.h,rs(r.rightAndBottom,g,d,p),t.chartArea={left:g.left,top:g.top,right:g.left+g.w,bottom:g.top+g.h,height:g.h,width:g.w},u(r.chartArea,(e=>{const i=e.box;Object.assign(i,t.chartArea),i.update(g.w,g.h,{left:0,top:0,right:0,bottom:0})}))}};class hs{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,s){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,s?Math.floor(e/s):i)}}isAttached(t){return!0}updateConfig(t){}}class cs extends hs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}}const ds="$chartjs",us={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},fs=t=>null===t||""===t;const gs=!!Se&&{passive:!0};function ps(t,e,i){t&&t.canvas&&t.canvas.removeEventListener(e,i,gs)}function ms(t,e){for(const i of t)if(i===e||i.contains(e))return!0}function xs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.addedNodes,s),e=e&&!ms(i.removedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}function bs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.removedNodes,s),e=e&&!ms(i.addedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}const _s=new Map;let ys=0;function vs(){const t=window.devicePixelRatio;t!==ys&&(ys=t,_s.forEach(((e,i)=>{i.currentDevicePixelRatio!==t&&e()})))}function Ms(t,e,i){const s=t.canvas,n=s&&ge(s);if(!n)return;const o=ct(((t,e)=>{const s=n.clientWidth;i(t,e),s<n.clientWidth&&i()}),window),a=new ResizeObserver((t=>{const e=t[0],i=e.contentRect.width,s=e.contentRect.height;0===i&&0===s||o(i,s)}));return a.observe(n),function(t,e){_s.size||window.addEventListener("resize",vs),_s.set(t,e)}(t,o),a}function ws(t,e,i){i&&i.disconnect(),"resize"===e&&function(t){_s.delete(t),_s.size||window.removeEventListener("resize",vs)}(t)}function ks(t,e,i){const s=t.canvas,n=ct((e=>{null!==t.ctx&&i(function(t,e){const i=us[t.type]||t.type,{x:s,y:n}=ve(t,e);return{type:i,chart:e,native:t,x:void 0!==s?s:null,y:void 0!==n?n:null}}(e,t))}),t);return function(t,e,i){t&&t.addEventListener(e,i,gs)}(s,e,n),n}class Ss extends hs{acquireContext(t,e){const i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(function(t,e){const i=t.style,s=t.getAttribute("height"),n=t.getAttribute("width");if(t[ds]={initial:{height:s,width:n,style:{display:i.display,height:i.height,width:i.width}}},i.display=i.display||"block",i.boxSizing=i.boxSizing||"border-box",fs(n)){const e=Pe(t,"width");void 0!==e&&(t.width=e)}if(fs(s))if(""===t.style.height)t.height=t.width/(e||2);else{const e=Pe(t,"height");void 0!==e&&(t.height=e)}}(t,e),i):null}releaseContext(t){const e=t.canvas;if(!e[ds])return!1;const i=e[ds].initial;["height","width"].forEach((t=>{const n=i[t];s(n)?e.removeAttribute(t):e.setAttribute(t,n)}));const n=i.style||{};return Object.keys(n).forEach((t=>{e.style[t]=n[t]})),e.width=e.width,delete e[ds],!0}addEventListener(t,e,i){this.removeEventListener(t,e);const s=t.$proxies||(t.$proxies={}),n={attach:xs,detach:bs,resize:Ms}[e]||ks;s[e]=n(t,e,i)}removeEventListener(t,e){const i=t.$proxies||(t.$proxies={}),s=i[e];if(!s)return;({attach:ws,detach:ws,resize:ws}[e]||ps)(t,e,s),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,s){return we(t,e,i,s)}isAttached(t){const e=t&&ge(t);return!(!e||!e.isConnected)}}function Ps(t){return!fe()||"undefined"!=typeof OffscreenCanvas&&t instanceof OffscreenCanvas?cs:Ss}var Ds=Object.freeze({__proto__:null,BasePlatform:hs,BasicPlatform:cs,DomPlatform:Ss,_detectPlatform:Ps});const Cs="transparent",Os={boolean:(t,e,i)=>i>.5?e:t,color(t,e,i){const s=Qt(t||Cs),n=s.valid&&Qt(e||Cs);return n&&n.valid?n.mix(s,i).hexString():e},number:(t,e,i)=>t+(e-t)*i};class As{constructor(t,e,i,s){const n=e[i];s=Pi([t.to,s,n,t.from]);const o=Pi([t.from,n,s]);this._active=!0,this._fn=t.fn||Os[t.type||typeof o],this._easing=fi[t.easing]||fi.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=o,this._to=s,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);const s=this._target[this._prop],n=i-this._start,o=this._duration-n;this._start=i,this._duration=Math.floor(Math.max(o,t.duration)),this._total+=n,this._loop=!!t.loop,this._to=Pi([t.to,e,s,t.from]),this._from=Pi([t.from,s,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){const e=t-this._start,i=this._duration,s=this._prop,n=this._from,o=this._loop,a=this._to;let r;if(this._active=n!==a&&(o||e<i),!this._active)return this._target[s]=a,void this._notify(!0);e<0?this._target[s]=n:(r=e/i%2,r=o&&r>1?2-r:r,r=this._easing(Math.min(1,Math.max(0,r))),this._target[s]=this._fn(n,a,r))}wait(){const t=this._promises||(this._promises=[]);return new Promise(((e,i)=>{t.push({res:e,rej:i})}))}_notify(t){const e=t?"res":"rej",i=this._promises||[];for(let t=0;t<i.length;t++)i[t][e]()}}class Ts{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!o(t))return;const e=Object.keys(ue.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach((s=>{const a=t[s];if(!o(a))return;const r={};for(const t of e)r[t]=a[t];(n(a.properties)&&a.properties||[s]).forEach((t=>{t!==s&&i.has(t)||i.set(t,r)}))}))}_animateOptions(t,e){const i=e.options,s=function(t,e){if(!e)return;let i=t.options;if(!i)return void(t.options=e);i.$shared&&(t.options=i=Object.assign({},i,{$shared:!1,$animations:{}}));return i}(t,i);if(!s)return[];const n=this._createAnimations(s,i);return i.$shared&&function(t,e){const i=[],s=Object.keys(e);for(let e=0;e<s.length;e++){const n=t[s[e]];n&&n.active()&&i.push(n.wait())}return Promise.all(i)}(t.options.$animations,i).then((()=>{t.options=i}),(()=>{})),n}_createAnimations(t,e){const i=this._properties,s=[],n=t.$animations||(t.$animations={}),o=Object.keys(e),a=Date.now();let r;for(r=o.length-1;r>=0;--r){const l=o[r];if("$"===l.charAt(0))continue;if("options"===l){s.push(...this._animateOptions(t,e));continue}const h=e[l];let c=n[l];const d=i.get(l);if(c){if(d&&c.active()){c.update(d,h,a);continue}c.cancel()}d&&d.duration?(n[l]=c=new As(d,t,l,h),s.push(c)):t[l]=h}return s}update(t,e){if(0===this._properties.size)return void Object.assign(t,e);const i=this._createAnimations(t,e);return i.length?(bt.add(this._chart,i),!0):void 0}}function Ls(t,e){const i=t&&t.options||{},s=i.reverse,n=void 0===i.min?e:0,o=void 0===i.max?e:0;return{start:s?o:n,end:s?n:o}}function Es(t,e){const i=[],s=t._getSortedDatasetMetas(e);let n,o;for(n=0,o=s.length;n<o;++n)i.push(s[n].index);return i}function Rs(t,e,i,s={}){const n=t.keys,o="single"===s.mode;let r,l,h,c;if(null===e)return;let d=!1;for(r=0,l=n.length;r<l;++r){if(h=+n[r],h===i){if(d=!0,s.all)continue;break}c=t.values[h],a(c)&&(o||0===e||F(e)===F(c))&&(e+=c)}return d||s.all?e:0}function Is(t,e){const i=t&&t.options.stacked;return i||void 0===i&&void 0!==e.stack}function zs(t,e,i){const s=t[e]||(t[e]={});return s[i]||(s[i]={})}function Fs(t,e,i,s){for(const n of e.getMatchingVisibleMetas(s).reverse()){const e=t[n.index];if(i&&e>0||!i&&e<0)return n.index}return null}function Vs(t,e){const{chart:i,_cachedMeta:s}=t,n=i._stacks||(i._stacks={}),{iScale:o,vScale:a,index:r}=s,l=o.axis,h=a.axis,c=function(t,e,i){return`${t.id}.${e.id}.${i.stack||i.type}`}(o,a,s),d=e.length;let u;for(let t=0;t<d;++t){const i=e[t],{[l]:o,[h]:d}=i;u=(i._stacks||(i._stacks={}))[h]=zs(n,c,o),u[r]=d,u._top=Fs(u,a,!0,s.type),u._bottom=Fs(u,a,!1,s.type);(u._visualValues||(u._visualValues={}))[r]=d}}function Bs(t,e){const i=t.scales;return Object.keys(i).filter((t=>i[t].axis===e)).shift()}function Ns(t,e){const i=t.controller.index,s=t.vScale&&t.vScale.axis;if(s){e=e||t._parsed;for(const t of e){const e=t._stacks;e&&void 0!==e[s]&&void 0!==e[s][i]&&(delete e[s][i],void 0!==e[s]._visualValues&&void 0!==e[s]._visualValues[i]&&delete e[s]._visualValues[i])}}}const Ws=t=>"reset"===t||"none"===t,Hs=(t,e)=>e?t:Object.assign({},t);class js{static defaults={};static datasetElementType=null;static dataElementType=null;constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){const t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=Is(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ns(this._cachedMeta),this.index=t}linkScales(){const t=this.chart,e=this._cachedMeta,i=this.getDataset(),s=(t,e,i,s)=>"x"===t?e:"r"===t?s:i,n=e.xAxisID=l(i.xAxisID,Bs(t,"x")),o=e.yAxisID=l(i.yAxisID,Bs(t,"y")),a=e.rAxisID=l(i.rAxisID,Bs(t,"r")),r=e.indexAxis,h=e.iAxisID=s(r,n,o,a),c=e.vAxisID=s(r,o,n,a);e.xScale=this.getScaleForId(n),e.yScale=this.getScaleForId(o),e.rScale=this.getScaleForId(a),e.iScale=this.getScaleForId(h),e.vScale=this.getScaleForId(c)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){const e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){const t=this._cachedMeta;this._data&&rt(this._data,this),t._stacked&&Ns(t)}_dataCheck(){const t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(o(e)){const t=this._cachedMeta;this._data=function(t,e){const{iScale:i,vScale:s}=e,n="x"===i.axis?"x":"y",o="x"===s.axis?"x":"y",a=Object.keys(t),r=new Array(a.length);let l,h,c;for(l=0,h=a.length;l<h;++l)c=a[l],r[l]={[n]:c,[o]:t[c]};return r}(e,t)}else if(i!==e){if(i){rt(i,this);const t=this._cachedMeta;Ns(t),t._parsed=[]}e&&Object.isExtensible(e)&&at(e,this),this._syncList=[],this._data=e}}addElements(){const t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){const e=this._cachedMeta,i=this.getDataset();let s=!1;this._dataCheck();const n=e._stacked;e._stacked=Is(e.vScale,e),e.stack!==i.stack&&(s=!0,Ns(e),e.stack=i.stack),this._resyncElements(t),(s||n!==e._stacked)&&(Vs(this,e._parsed),e._stacked=Is(e.vScale,e))}configure(){const t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){const{_cachedMeta:i,_data:s}=this,{iScale:a,_stacked:r}=i,l=a.axis;let h,c,d,u=0===t&&e===s.length||i._sorted,f=t>0&&i._parsed[t-1];if(!1===this._parsing)i._parsed=s,i._sorted=!0,d=s;else{d=n(s[t])?this.parseArrayData(i,s,t,e):o(s[t])?this.parseObjectData(i,s,t,e):this.parsePrimitiveData(i,s,t,e);const a=()=>null===c[l]||f&&c[l]<f[l];for(h=0;h<e;++h)i._parsed[h+t]=c=d[h],u&&(a()&&(u=!1),f=c);i._sorted=u}r&&Vs(this,d)}parsePrimitiveData(t,e,i,s){const{iScale:n,vScale:o}=t,a=n.axis,r=o.axis,l=n.getLabels(),h=n===o,c=new Array(s);let d,u,f;for(d=0,u=s;d<u;++d)f=d+i,c[d]={[a]:h||n.parse(l[f],f),[r]:o.parse(e[f],f)};return c}parseArrayData(t,e,i,s){const{xScale:n,yScale:o}=t,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={x:n.parse(c[0],h),y:o.parse(c[1],h)};return a}parseObjectData(t,e,i,s){const{xScale:n,yScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l=new Array(s);let h,c,d,u;for(h=0,c=s;h<c;++h)d=h+i,u=e[d],l[h]={x:n.parse(M(u,a),d),y:o.parse(M(u,r),d)};return l}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){const s=this.chart,n=this._cachedMeta,o=e[t.axis];return Rs({keys:Es(s,!0),values:e._stacks[t.axis]._visualValues},o,n.index,{mode:i})}updateRangeFromParsed(t,e,i,s){const n=i[e.axis];let o=null===n?NaN:n;const a=s&&i._stacks[e.axis];s&&a&&(s.values=a,o=Rs(s,n,this._cachedMeta.index)),t.min=Math.min(t.min,o),t.max=Math.max(t.max,o)}getMinMax(t,e){const i=this._cachedMeta,s=i._parsed,n=i._sorted&&t===i.iScale,o=s.length,r=this._getOtherScale(t),l=((t,e,i)=>t&&!e.hidden&&e._stacked&&{keys:Es(i,!0),values:null})(e,i,this.chart),h={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:c,max:d}=function(t){const{min:e,max:i,minDefined:s,maxDefined:n}=t.getUserBounds();return{min:s?e:Number.NEGATIVE_INFINITY,max:n?i:Number.POSITIVE_INFINITY}}(r);let u,f;function g(){f=s[u];const e=f[r.axis];return!a(f[t.axis])||c>e||d<e}for(u=0;u<o&&(g()||(this.updateRangeFromParsed(h,t,f,l),!n));++u);if(n)for(u=o-1;u>=0;--u)if(!g()){this.updateRangeFromParsed(h,t,f,l);break}return h}getAllParsedValues(t){const e=this._cachedMeta._parsed,i=[];let s,n,o;for(s=0,n=e.length;s<n;++s)o=e[s][t.axis],a(o)&&i.push(o);return i}getMaxOverflow(){return!1}getLabelAndValue(t){const e=this._cachedMeta,i=e.iScale,s=e.vScale,n=this.getParsed(t);return{label:i?""+i.getLabelForValue(n[i.axis]):"",value:s?""+s.getLabelForValue(n[s.axis]):""}}_update(t){const e=this._cachedMeta;this.update(t||"default"),e._clip=function(t){let e,i,s,n;return o(t)?(e=t.top,i=t.right,s=t.bottom,n=t.left):e=i=s=n=t,{top:e,right:i,bottom:s,left:n,disabled:!1===t}}(l(this.options.clip,function(t,e,i){if(!1===i)return!1;const s=Ls(t,i),n=Ls(e,i);return{top:n.end,right:s.end,bottom:n.start,left:s.start}}(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){const t=this._ctx,e=this.chart,i=this._cachedMeta,s=i.data||[],n=e.chartArea,o=[],a=this._drawStart||0,r=this._drawCount||s.length-a,l=this.options.drawActiveElementsOnTop;let h;for(i.dataset&&i.dataset.draw(t,n,a,r),h=a;h<a+r;++h){const e=s[h];e.hidden||(e.active&&l?o.push(e):e.draw(t,n))}for(h=0;h<o.length;++h)o[h].draw(t,n)}getStyle(t,e){const i=e?"active":"default";return void 0===t&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){const s=this.getDataset();let n;if(t>=0&&t<this._cachedMeta.data.length){const e=this._cachedMeta.data[t];n=e.$context||(e.$context=function(t,e,i){return Ci(t,{active:!1,dataIndex:e,parsed:void 0,raw:void 0,element:i,index:e,mode:"default",type:"data"})}(this.getContext(),t,e)),n.parsed=this.getParsed(t),n.raw=s.data[t],n.index=n.dataIndex=t}else n=this.$context||(this.$context=function(t,e){return Ci(t,{active:!1,dataset:void 0,datasetIndex:e,index:e,mode:"default",type:"dataset"})}(this.chart.getContext(),this.index)),n.dataset=s,n.index=n.datasetIndex=this.index;return n.active=!!e,n.mode=i,n}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){const s="active"===e,n=this._cachedDataOpts,o=t+"-"+e,a=n[o],r=this.enableOptionSharing&&k(i);if(a)return Hs(a,r);const l=this.chart.config,h=l.datasetElementScopeKeys(this._type,t),c=s?[`${t}Hover`,"hover",t,""]:[t,""],d=l.getOptionScopes(this.getDataset(),h),u=Object.keys(ue.elements[t]),f=l.resolveNamedOptions(d,u,(()=>this.getContext(i,s,e)),c);return f.$shared&&(f.$shared=r,n[o]=Object.freeze(Hs(f,r))),f}_resolveAnimations(t,e,i){const s=this.chart,n=this._cachedDataOpts,o=`animation-${e}`,a=n[o];if(a)return a;let r;if(!1!==s.options.animation){const s=this.chart.config,n=s.datasetAnimationScopeKeys(this._type,e),o=s.getOptionScopes(this.getDataset(),n);r=s.createResolver(o,this.getContext(t,i,e))}const l=new Ts(s,r&&r.animations);return r&&r._cacheable&&(n[o]=Object.freeze(l)),l}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||Ws(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){const i=this.resolveDataElementOptions(t,e),s=this._sharedOptions,n=this.getSharedOptions(i),o=this.includeOptions(e,n)||n!==s;return this.updateSharedOptions(n,e,i),{sharedOptions:n,includeOptions:o}}updateElement(t,e,i,s){Ws(s)?Object.assign(t,i):this._resolveAnimations(e,s).update(t,i)}updateSharedOptions(t,e,i){t&&!Ws(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,s){t.active=s;const n=this.getStyle(e,s);this._resolveAnimations(e,i,s).update(t,{options:!s&&this.getSharedOptions(n)||n})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){const e=this._data,i=this._cachedMeta.data;for(const[t,e,i]of this._syncList)this[t](e,i);this._syncList=[];const s=i.length,n=e.length,o=Math.min(n,s);o&&this.parse(0,o),n>s?this._insertElements(s,n-s,t):n<s&&this._removeElements(n,s-n)}_insertElements(t,e,i=!0){const s=this._cachedMeta,n=s.data,o=t+e;let a;const r=t=>{for(t.length+=e,a=t.length-1;a>=o;a--)t[a]=t[a-e]};for(r(n),a=t;a<o;++a)n[a]=new this.dataElementType;this._parsing&&r(s._parsed),this.parse(t,e),i&&this.updateElements(n,t,e,"reset")}updateElements(t,e,i,s){}_removeElements(t,e){const i=this._cachedMeta;if(this._parsing){const s=i._parsed.splice(t,e);i._stacked&&Ns(i,s)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{const[e,i,s]=t;this[e](i,s)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){const t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);const i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}}class $s{static defaults={};static defaultRoutes=void 0;x;y;active=!1;options;$animations;tooltipPosition(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return W(this.x)&&W(this.y)}getProps(t,e){const i=this.$animations;if(!e||!i)return this;const s={};return t.forEach((t=>{s[t]=i[t]&&i[t].active()?i[t]._to:this[t]})),s}}function Ys(t,e){const i=t.options.ticks,n=function(t){const e=t.options.offset,i=t._tickSize(),s=t._length/i+(e?0:1),n=t._maxLength/i;return Math.floor(Math.min(s,n))}(t),o=Math.min(i.maxTicksLimit||n,n),a=i.major.enabled?function(t){const e=[];let i,s;for(i=0,s=t.length;i<s;i++)t[i].major&&e.push(i);return e}(e):[],r=a.length,l=a[0],h=a[r-1],c=[];if(r>o)return function(t,e,i,s){let n,o=0,a=i[0];for(s=Math.ceil(s),n=0;n<t.length;n++)n===a&&(e.push(t[n]),o++,a=i[o*s])}(e,c,a,r/o),c;const d=function(t,e,i){const s=function(t){const e=t.length;let i,s;if(e<2)return!1;for(s=t[0],i=1;i<e;++i)if(t[i]-t[i-1]!==s)return!1;return s}(t),n=e.length/i;if(!s)return Math.max(n,1);const o=N(s);for(let t=0,e=o.length-1;t<e;t++){const e=o[t];if(e>n)return e}return Math.max(n,1)}(a,e,o);if(r>0){let t,i;const n=r>1?Math.round((h-l)/(r-1)):null;for(Us(e,c,d,s(n)?0:l-n,l),t=0,i=r-1;t<i;t++)Us(e,c,d,a[t],a[t+1]);return Us(e,c,d,h,s(n)?e.length:h+n),c}return Us(e,c,d),c}function Us(t,e,i,s,n){const o=l(s,0),a=Math.min(l(n,t.length),t.length);let r,h,c,d=0;for(i=Math.ceil(i),n&&(r=n-s,i=r/Math.floor(r/i)),c=o;c<0;)d++,c=Math.round(o+d*i);for(h=Math.max(o,0);h<a;h++)h===c&&(e.push(t[h]),d++,c=Math.round(o+d*i))}const Xs=(t,e,i)=>"top"===e||"left"===e?t[e]+i:t[e]-i,qs=(t,e)=>Math.min(e||t,t);function Ks(t,e){const i=[],s=t.length/e,n=t.length;let o=0;for(;o<n;o+=s)i.push(t[Math.floor(o)]);return i}function Gs(t,e,i){const s=t.ticks.length,n=Math.min(e,s-1),o=t._startPixel,a=t._endPixel,r=1e-6;let l,h=t.getPixelForTick(n);if(!(i&&(l=1===s?Math.max(h-o,a-h):0===e?(t.getPixelForTick(1)-h)/2:(h-t.getPixelForTick(n-1))/2,h+=n<e?l:-l,h<o-r||h>a+r)))return h}function Js(t){return t.drawTicks?t.tickLength:0}function Zs(t,e){if(!t.display)return 0;const i=Si(t.font,e),s=ki(t.padding);return(n(t.text)?t.text.length:1)*i.lineHeight+s.height}function Qs(t,e,i){let s=ut(t);return(i&&"right"!==e||!i&&"right"===e)&&(s=(t=>"left"===t?"right":"right"===t?"left":t)(s)),s}class tn extends $s{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:s}=this;return t=r(t,Number.POSITIVE_INFINITY),e=r(e,Number.NEGATIVE_INFINITY),i=r(i,Number.POSITIVE_INFINITY),s=r(s,Number.NEGATIVE_INFINITY),{min:r(t,i),max:r(e,s),minDefined:a(t),maxDefined:a(e)}}getMinMax(t){let e,{min:i,max:s,minDefined:n,maxDefined:o}=this.getUserBounds();if(n&&o)return{min:i,max:s};const a=this.getMatchingVisibleMetas();for(let r=0,l=a.length;r<l;++r)e=a[r].controller.getMinMax(this,t),n||(i=Math.min(i,e.min)),o||(s=Math.max(s,e.max));return i=o&&i>s?s:i,s=n&&i>s?i:s,{min:r(i,r(s,i)),max:r(s,r(i,s))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){const t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){d(this.options.beforeUpdate,[this])}update(t,e,i){const{beginAtZero:s,grace:n,ticks:o}=this.options,a=o.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Di(this,n,s),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();const r=a<this.ticks.length;this._convertTicksToLabels(r?Ks(this.ticks,a):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),o.display&&(o.autoSkip||"auto"===o.source)&&(this.ticks=Ys(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),r&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t,e,i=this.options.reverse;this.isHorizontal()?(t=this.left,e=this.right):(t=this.top,e=this.bottom,i=!i),this._startPixel=t,this._endPixel=e,this._reversePixels=i,this._length=e-t,this._alignToPixels=this.options.alignToPixels}afterUpdate(){d(this.options.afterUpdate,[this])}beforeSetDimensions(){d(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){d(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),d(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){d(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){const e=this.options.ticks;let i,s,n;for(i=0,s=t.length;i<s;i++)n=t[i],n.label=d(e.callback,[n.value,i,t],this)}afterTickToLabelConversion(){d(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){d(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){const t=this.options,e=t.ticks,i=qs(this.ticks.length,t.ticks.maxTicksLimit),s=e.minRotation||0,n=e.maxRotation;let o,a,r,l=s;if(!this._isVisible()||!e.display||s>=n||i<=1||!this.isHorizontal())return void(this.labelRotation=s);const h=this._getLabelSizes(),c=h.widest.width,d=h.highest.height,u=Z(this.chart.width-c,0,this.maxWidth);o=t.offset?this.maxWidth/i:u/(i-1),c+6>o&&(o=u/(i-(t.offset?.5:1)),a=this.maxHeight-Js(t.grid)-e.padding-Zs(t.title,this.chart.options.font),r=Math.sqrt(c*c+d*d),l=Y(Math.min(Math.asin(Z((h.highest.height+6)/o,-1,1)),Math.asin(Z(a/r,-1,1))-Math.asin(Z(d/r,-1,1)))),l=Math.max(s,Math.min(n,l))),this.labelRotation=l}afterCalculateLabelRotation(){d(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){d(this.options.beforeFit,[this])}fit(){const t={width:0,height:0},{chart:e,options:{ticks:i,title:s,grid:n}}=this,o=this._isVisible(),a=this.isHorizontal();if(o){const o=Zs(s,e.options.font);if(a?(t.width=this.maxWidth,t.height=Js(n)+o):(t.height=this.maxHeight,t.width=Js(n)+o),i.display&&this.ticks.length){const{first:e,last:s,widest:n,highest:o}=this._getLabelSizes(),r=2*i.padding,l=$(this.labelRotation),h=Math.cos(l),c=Math.sin(l);if(a){const e=i.mirror?0:c*n.width+h*o.height;t.height=Math.min(this.maxHeight,t.height+e+r)}else{const e=i.mirror?0:h*n.width+c*o.height;t.width=Math.min(this.maxWidth,t.width+e+r)}this._calculatePadding(e,s,c,h)}}this._handleMargins(),a?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,s){const{ticks:{align:n,padding:o},position:a}=this.options,r=0!==this.labelRotation,l="top"!==a&&"x"===this.axis;if(this.isHorizontal()){const a=this.getPixelForTick(0)-this.left,h=this.right-this.getPixelForTick(this.ticks.length-1);let c=0,d=0;r?l?(c=s*t.width,d=i*e.height):(c=i*t.height,d=s*e.width):"start"===n?d=e.width:"end"===n?c=t.width:"inner"!==n&&(c=t.width/2,d=e.width/2),this.paddingLeft=Math.max((c-a+o)*this.width/(this.width-a),0),this.paddingRight=Math.max((d-h+o)*this.width/(this.width-h),0)}else{let i=e.height/2,s=t.height/2;"start"===n?(i=0,s=t.height):"end"===n&&(i=e.height,s=0),this.paddingTop=i+o,this.paddingBottom=s+o}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){d(this.options.afterFit,[this])}isHorizontal(){const{axis:t,position:e}=this.options;return"top"===e||"bottom"===e||"x"===t}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){let e,i;for(this.beforeTickToLabelConversion(),this.generateTickLabels(t),e=0,i=t.length;e<i;e++)s(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){const e=this.options.ticks.sampleSize;let i=this.ticks;e<i.length&&(i=Ks(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){const{ctx:o,_longestTextCache:a}=this,r=[],l=[],h=Math.floor(e/qs(e,i));let c,d,f,g,p,m,x,b,_,y,v,M=0,w=0;for(c=0;c<e;c+=h){if(g=t[c].label,p=this._resolveTickFontOptions(c),o.font=m=p.string,x=a[m]=a[m]||{data:{},gc:[]},b=p.lineHeight,_=y=0,s(g)||n(g)){if(n(g))for(d=0,f=g.length;d<f;++d)v=g[d],s(v)||n(v)||(_=Ce(o,x.data,x.gc,_,v),y+=b)}else _=Ce(o,x.data,x.gc,_,g),y=b;r.push(_),l.push(y),M=Math.max(_,M),w=Math.max(y,w)}!function(t,e){u(t,(t=>{const i=t.gc,s=i.length/2;let n;if(s>e){for(n=0;n<s;++n)delete t.data[i[n]];i.splice(0,s)}}))}(a,e);const k=r.indexOf(M),S=l.indexOf(w),P=t=>({width:r[t]||0,height:l[t]||0});return{first:P(0),last:P(e-1),widest:P(k),highest:P(S),widths:r,heights:l}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);const e=this._startPixel+t*this._length;return Q(this._alignToPixels?Ae(this.chart,e,0):e)}getDecimalForPixel(t){const e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){const{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){const e=this.ticks||[];if(t>=0&&t<e.length){const i=e[t];return i.$context||(i.$context=function(t,e,i){return Ci(t,{tick:i,index:e,type:"tick"})}(this.getContext(),t,i))}return this.$context||(this.$context=Ci(this.chart.getContext(),{scale:this,type:"scale"}))}_tickSize(){const t=this.options.ticks,e=$(this.labelRotation),i=Math.abs(Math.cos(e)),s=Math.abs(Math.sin(e)),n=this._getLabelSizes(),o=t.autoSkipPadding||0,a=n?n.widest.width+o:0,r=n?n.highest.height+o:0;return this.isHorizontal()?r*i>a*s?a/i:r/s:r*s<a*i?r/i:a/s}_isVisible(){const t=this.options.display;return"auto"!==t?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){const e=this.axis,i=this.chart,s=this.options,{grid:n,position:a,border:r}=s,h=n.offset,c=this.isHorizontal(),d=this.ticks.length+(h?1:0),u=Js(n),f=[],g=r.setContext(this.getContext()),p=g.display?g.width:0,m=p/2,x=function(t){return Ae(i,t,p)};let b,_,y,v,M,w,k,S,P,D,C,O;if("top"===a)b=x(this.bottom),w=this.bottom-u,S=b-m,D=x(t.top)+m,O=t.bottom;else if("bottom"===a)b=x(this.top),D=t.top,O=x(t.bottom)-m,w=b+m,S=this.top+u;else if("left"===a)b=x(this.right),M=this.right-u,k=b-m,P=x(t.left)+m,C=t.right;else if("right"===a)b=x(this.left),P=t.left,C=x(t.right)-m,M=b+m,k=this.left+u;else if("x"===e){if("center"===a)b=x((t.top+t.bottom)/2+.5);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}D=t.top,O=t.bottom,w=b+m,S=w+u}else if("y"===e){if("center"===a)b=x((t.left+t.right)/2);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}M=b-m,k=M-u,P=t.left,C=t.right}const A=l(s.ticks.maxTicksLimit,d),T=Math.max(1,Math.ceil(d/A));for(_=0;_<d;_+=T){const t=this.getContext(_),e=n.setContext(t),s=r.setContext(t),o=e.lineWidth,a=e.color,l=s.dash||[],d=s.dashOffset,u=e.tickWidth,g=e.tickColor,p=e.tickBorderDash||[],m=e.tickBorderDashOffset;y=Gs(this,_,h),void 0!==y&&(v=Ae(i,y,o),c?M=k=P=C=v:w=S=D=O=v,f.push({tx1:M,ty1:w,tx2:k,ty2:S,x1:P,y1:D,x2:C,y2:O,width:o,color:a,borderDash:l,borderDashOffset:d,tickWidth:u,tickColor:g,tickBorderDash:p,tickBorderDashOffset:m}))}return this._ticksLength=d,this._borderValue=b,f}_computeLabelItems(t){const e=this.axis,i=this.options,{position:s,ticks:a}=i,r=this.isHorizontal(),l=this.ticks,{align:h,crossAlign:c,padding:d,mirror:u}=a,f=Js(i.grid),g=f+d,p=u?-d:g,m=-$(this.labelRotation),x=[];let b,_,y,v,M,w,k,S,P,D,C,O,A="middle";if("top"===s)w=this.bottom-p,k=this._getXAxisLabelAlignment();else if("bottom"===s)w=this.top+p,k=this._getXAxisLabelAlignment();else if("left"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("right"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("x"===e){if("center"===s)w=(t.top+t.bottom)/2+g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];w=this.chart.scales[t].getPixelForValue(e)+g}k=this._getXAxisLabelAlignment()}else if("y"===e){if("center"===s)M=(t.left+t.right)/2-g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];M=this.chart.scales[t].getPixelForValue(e)}k=this._getYAxisLabelAlignment(f).textAlign}"y"===e&&("start"===h?A="top":"end"===h&&(A="bottom"));const T=this._getLabelSizes();for(b=0,_=l.length;b<_;++b){y=l[b],v=y.label;const t=a.setContext(this.getContext(b));S=this.getPixelForTick(b)+a.labelOffset,P=this._resolveTickFontOptions(b),D=P.lineHeight,C=n(v)?v.length:1;const e=C/2,i=t.color,o=t.textStrokeColor,h=t.textStrokeWidth;let d,f=k;if(r?(M=S,"inner"===k&&(f=b===_-1?this.options.reverse?"left":"right":0===b?this.options.reverse?"right":"left":"center"),O="top"===s?"near"===c||0!==m?-C*D+D/2:"center"===c?-T.highest.height/2-e*D+D:-T.highest.height+D/2:"near"===c||0!==m?D/2:"center"===c?T.highest.height/2-e*D:T.highest.height-C*D,u&&(O*=-1),0===m||t.showLabelBackdrop||(M+=D/2*Math.sin(m))):(w=S,O=(1-C)*D/2),t.showLabelBackdrop){const e=ki(t.backdropPadding),i=T.heights[b],s=T.widths[b];let n=O-e.top,o=0-e.left;switch(A){case"middle":n-=i/2;break;case"bottom":n-=i}switch(k){case"center":o-=s/2;break;case"right":o-=s;break;case"inner":b===_-1?o-=s:b>0&&(o-=s/2)}d={left:o,top:n,width:s+e.width,height:i+e.height,color:t.backdropColor}}x.push({label:v,font:P,textOffset:O,options:{rotation:m,color:i,strokeColor:o,strokeWidth:h,textAlign:f,textBaseline:A,translation:[M,w],backdrop:d}})}return x}_getXAxisLabelAlignment(){const{position:t,ticks:e}=this.options;if(-$(this.labelRotation))return"top"===t?"left":"right";let i="center";return"start"===e.align?i="left":"end"===e.align?i="right":"inner"===e.align&&(i="inner"),i}_getYAxisLabelAlignment(t){const{position:e,ticks:{crossAlign:i,mirror:s,padding:n}}=this.options,o=t+n,a=this._getLabelSizes().widest.width;let r,l;return"left"===e?s?(l=this.right+n,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l+=a)):(l=this.right-o,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l=this.left)):"right"===e?s?(l=this.left+n,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l-=a)):(l=this.left+o,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l=this.right)):r="right",{textAlign:r,x:l}}_computeLabelArea(){if(this.options.ticks.mirror)return;const t=this.chart,e=this.options.position;return"left"===e||"right"===e?{top:0,left:this.left,bottom:t.height,right:this.right}:"top"===e||"bottom"===e?{top:this.top,left:0,bottom:this.bottom,right:t.width}:void 0}drawBackground(){const{ctx:t,options:{backgroundColor:e},left:i,top:s,width:n,height:o}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,s,n,o),t.restore())}getLineWidthForValue(t){const e=this.options.grid;if(!this._isVisible()||!e.display)return 0;const i=this.ticks.findIndex((e=>e.value===t));if(i>=0){return e.setContext(this.getContext(i)).lineWidth}return 0}drawGrid(t){const e=this.options.grid,i=this.ctx,s=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t));let n,o;const a=(t,e,s)=>{s.width&&s.color&&(i.save(),i.lineWidth=s.width,i.strokeStyle=s.color,i.setLineDash(s.borderDash||[]),i.lineDashOffset=s.borderDashOffset,i.beginPath(),i.moveTo(t.x,t.y),i.lineTo(e.x,e.y),i.stroke(),i.restore())};if(e.display)for(n=0,o=s.length;n<o;++n){const t=s[n];e.drawOnChartArea&&a({x:t.x1,y:t.y1},{x:t.x2,y:t.y2},t),e.drawTicks&&a({x:t.tx1,y:t.ty1},{x:t.tx2,y:t.ty2},{color:t.tickColor,width:t.tickWidth,borderDash:t.tickBorderDash,borderDashOffset:t.tickBorderDashOffset})}}drawBorder(){const{chart:t,ctx:e,options:{border:i,grid:s}}=this,n=i.setContext(this.getContext()),o=i.display?n.width:0;if(!o)return;const a=s.setContext(this.getContext(0)).lineWidth,r=this._borderValue;let l,h,c,d;this.isHorizontal()?(l=Ae(t,this.left,o)-o/2,h=Ae(t,this.right,a)+a/2,c=d=r):(c=Ae(t,this.top,o)-o/2,d=Ae(t,this.bottom,a)+a/2,l=h=r),e.save(),e.lineWidth=n.width,e.strokeStyle=n.color,e.beginPath(),e.moveTo(l,c),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;const e=this.ctx,i=this._computeLabelArea();i&&Ie(e,i);const s=this.getLabelItems(t);for(const t of s){const i=t.options,s=t.font;We(e,t.label,0,t.textOffset,s,i)}i&&ze(e)}drawTitle(){const{ctx:t,options:{position:e,title:i,reverse:s}}=this;if(!i.display)return;const a=Si(i.font),r=ki(i.padding),l=i.align;let h=a.lineHeight/2;"bottom"===e||"center"===e||o(e)?(h+=r.bottom,n(i.text)&&(h+=a.lineHeight*(i.text.length-1))):h+=r.top;const{titleX:c,titleY:d,maxWidth:u,rotation:f}=function(t,e,i,s){const{top:n,left:a,bottom:r,right:l,chart:h}=t,{chartArea:c,scales:d}=h;let u,f,g,p=0;const m=r-n,x=l-a;if(t.isHorizontal()){if(f=ft(s,a,l),o(i)){const t=Object.keys(i)[0],s=i[t];g=d[t].getPixelForValue(s)+m-e}else g="center"===i?(c.bottom+c.top)/2+m-e:Xs(t,i,e);u=l-a}else{if(o(i)){const t=Object.keys(i)[0],s=i[t];f=d[t].getPixelForValue(s)-x+e}else f="center"===i?(c.left+c.right)/2-x+e:Xs(t,i,e);g=ft(s,r,n),p="left"===i?-E:E}return{titleX:f,titleY:g,maxWidth:u,rotation:p}}(this,h,e,l);We(t,i.text,0,0,a,{color:i.color,maxWidth:u,rotation:f,textAlign:Qs(l,e,s),textBaseline:"middle",translation:[c,d],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){const t=this.options,e=t.ticks&&t.ticks.z||0,i=l(t.grid&&t.grid.z,-1),s=l(t.border&&t.border.z,0);return this._isVisible()&&this.draw===tn.prototype.draw?[{z:i,draw:t=>{this.drawBackground(),this.drawGrid(t),this.drawTitle()}},{z:s,draw:()=>{this.drawBorder()}},{z:e,draw:t=>{this.drawLabels(t)}}]:[{z:e,draw:t=>{this.draw(t)}}]}getMatchingVisibleMetas(t){const e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",s=[];let n,o;for(n=0,o=e.length;n<o;++n){const o=e[n];o[i]!==this.id||t&&o.type!==t||s.push(o)}return s}_resolveTickFontOptions(t){return Si(this.options.ticks.setContext(this.getContext(t)).font)}_maxDigits(){const t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}}class en{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){const e=Object.getPrototypeOf(t);let i;(function(t){return"id"in t&&"defaults"in t})(e)&&(i=this.register(e));const s=this.items,n=t.id,o=this.scope+"."+n;if(!n)throw new Error("class does not have id: "+t);return n in s||(s[n]=t,function(t,e,i){const s=x(Object.create(null),[i?ue.get(i):{},ue.get(e),t.defaults]);ue.set(e,s),t.defaultRoutes&&function(t,e){Object.keys(e).forEach((i=>{const s=i.split("."),n=s.pop(),o=[t].concat(s).join("."),a=e[i].split("."),r=a.pop(),l=a.join(".");ue.route(o,n,l,r)}))}(e,t.defaultRoutes);t.descriptors&&ue.describe(e,t.descriptors)}(t,o,i),this.override&&ue.override(t.id,t.overrides)),o}get(t){return this.items[t]}unregister(t){const e=this.items,i=t.id,s=this.scope;i in e&&delete e[i],s&&i in ue[s]&&(delete ue[s][i],this.override&&delete re[i])}}class sn{constructor(){this.controllers=new en(js,"datasets",!0),this.elements=new en($s,"elements"),this.plugins=new en(Object,"plugins"),this.scales=new en(tn,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach((e=>{const s=i||this._getRegistryForType(e);i||s.isForType(e)||s===this.plugins&&e.id?this._exec(t,s,e):u(e,(e=>{const s=i||this._getRegistryForType(e);this._exec(t,s,e)}))}))}_exec(t,e,i){const s=w(t);d(i["before"+s],[],i),e[t](i),d(i["after"+s],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){const i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){const s=e.get(t);if(void 0===s)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return s}}var nn=new sn;class on{constructor(){this._init=void 0}notify(t,e,i,s){if("beforeInit"===e&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),void 0===this._init)return;const n=s?this._descriptors(t).filter(s):this._descriptors(t),o=this._notify(n,t,e,i);return"afterDestroy"===e&&(this._notify(n,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),o}_notify(t,e,i,s){s=s||{};for(const n of t){const t=n.plugin;if(!1===d(t[i],[e,s,n.options],t)&&s.cancelable)return!1}return!0}invalidate(){s(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;const e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){const i=t&&t.config,s=l(i.options&&i.options.plugins,{}),n=function(t){const e={},i=[],s=Object.keys(nn.plugins.items);for(let t=0;t<s.length;t++)i.push(nn.getPlugin(s[t]));const n=t.plugins||[];for(let t=0;t<n.length;t++){const s=n[t];-1===i.indexOf(s)&&(i.push(s),e[s.id]=!0)}return{plugins:i,localIds:e}}(i);return!1!==s||e?function(t,{plugins:e,localIds:i},s,n){const o=[],a=t.getContext();for(const r of e){const e=r.id,l=an(s[e],n);null!==l&&o.push({plugin:r,options:rn(t.config,{plugin:r,local:i[e]},l,a)})}return o}(t,n,s,e):[]}_notifyStateChanges(t){const e=this._oldCache||[],i=this._cache,s=(t,e)=>t.filter((t=>!e.some((e=>t.plugin.id===e.plugin.id))));this._notify(s(e,i),t,"stop"),this._notify(s(i,e),t,"start")}}function an(t,e){return e||!1!==t?!0===t?{}:t:null}function rn(t,{plugin:e,local:i},s,n){const o=t.pluginScopeKeys(e),a=t.getOptionScopes(s,o);return i&&e.defaults&&a.push(e.defaults),t.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function ln(t,e){const i=ue.datasets[t]||{};return((e.datasets||{})[t]||{}).indexAxis||e.indexAxis||i.indexAxis||"x"}function hn(t){if("x"===t||"y"===t||"r"===t)return t}function cn(t,...e){if(hn(t))return t;for(const s of e){const e=s.axis||("top"===(i=s.position)||"bottom"===i?"x":"left"===i||"right"===i?"y":void 0)||t.length>1&&hn(t[0].toLowerCase());if(e)return e}var i;throw new Error(`Cannot determine type of \'${t}\' axis. Please provide \'axis\' or \'position\' option.`)}function dn(t,e,i){if(i[e+"AxisID"]===t)return{axis:e}}function un(t,e){const i=re[t.type]||{scales:{}},s=e.scales||{},n=ln(t.type,e),a=Object.create(null);return Object.keys(s).forEach((e=>{const r=s[e];if(!o(r))return console.error(`Invalid scale configuration for scale: ${e}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${e}`);const l=cn(e,r,function(t,e){if(e.data&&e.data.datasets){const i=e.data.datasets.filter((e=>e.xAxisID===t||e.yAxisID===t));if(i.length)return dn(t,"x",i[0])||dn(t,"y",i[0])}return{}}(e,t),ue.scales[r.type]),h=function(t,e){return t===e?"_index_":"_value_"}(l,n),c=i.scales||{};a[e]=b(Object.create(null),[{axis:l},r,c[l],c[h]])})),t.data.datasets.forEach((i=>{const n=i.type||t.type,o=i.indexAxis||ln(n,e),r=(re[n]||{}).scales||{};Object.keys(r).forEach((t=>{const e=function(t,e){let i=t;return"_index_"===t?i=e:"_value_"===t&&(i="x"===e?"y":"x"),i}(t,o),n=i[e+"AxisID"]||e;a[n]=a[n]||Object.create(null),b(a[n],[{axis:e},s[n],r[t]])}))})),Object.keys(a).forEach((t=>{const e=a[t];b(e,[ue.scales[e.type],ue.scale])})),a}function fn(t){const e=t.options||(t.options={});e.plugins=l(e.plugins,{}),e.scales=un(t,e)}function gn(t){return(t=t||{}).datasets=t.datasets||[],t.labels=t.labels||[],t}const pn=new Map,mn=new Set;function xn(t,e){let i=pn.get(t);return i||(i=e(),pn.set(t,i),mn.add(i)),i}const bn=(t,e,i)=>{const s=M(e,i);void 0!==s&&t.add(s)};class _n{constructor(t){this._config=function(t){return(t=t||{}).data=gn(t.data),fn(t),t}(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=gn(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){const t=this._config;this.clearCache(),fn(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return xn(t,(()=>[[`datasets.${t}`,""]]))}datasetAnimationScopeKeys(t,e){return xn(`${t}.transition.${e}`,(()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]]))}datasetElementScopeKeys(t,e){return xn(`${t}-${e}`,(()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]]))}pluginScopeKeys(t){const e=t.id;return xn(`${this.type}-plugin-${e}`,(()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]]))}_cachedScopes(t,e){const i=this._scopeCache;let s=i.get(t);return s&&!e||(s=new Map,i.set(t,s)),s}getOptionScopes(t,e,i){const{options:s,type:n}=this,o=this._cachedScopes(t,i),a=o.get(e);if(a)return a;const r=new Set;e.forEach((e=>{t&&(r.add(t),e.forEach((e=>bn(r,t,e)))),e.forEach((t=>bn(r,s,t))),e.forEach((t=>bn(r,re[n]||{},t))),e.forEach((t=>bn(r,ue,t))),e.forEach((t=>bn(r,le,t)))}));const l=Array.from(r);return 0===l.length&&l.push(Object.create(null)),mn.has(e)&&o.set(e,l),l}chartOptionScopes(){const{options:t,type:e}=this;return[t,re[e]||{},ue.datasets[e]||{},{type:e},ue,le]}resolveNamedOptions(t,e,i,s=[""]){const o={$shared:!0},{resolver:a,subPrefixes:r}=yn(this._resolverCache,t,s);let l=a;if(function(t,e){const{isScriptable:i,isIndexable:s}=Ye(t);for(const o of e){const e=i(o),a=s(o),r=(a||e)&&t[o];if(e&&(S(r)||vn(r))||a&&n(r))return!0}return!1}(a,e)){o.$shared=!1;l=$e(a,i=S(i)?i():i,this.createResolver(t,i,r))}for(const t of e)o[t]=l[t];return o}createResolver(t,e,i=[""],s){const{resolver:n}=yn(this._resolverCache,t,i);return o(e)?$e(n,e,void 0,s):n}}function yn(t,e,i){let s=t.get(e);s||(s=new Map,t.set(e,s));const n=i.join();let o=s.get(n);if(!o){o={resolver:je(e,i),subPrefixes:i.filter((t=>!t.toLowerCase().includes("hover")))},s.set(n,o)}return o}const vn=t=>o(t)&&Object.getOwnPropertyNames(t).some((e=>S(t[e])));const Mn=["top","bottom","left","right","chartArea"];function wn(t,e){return"top"===t||"bottom"===t||-1===Mn.indexOf(t)&&"x"===e}function kn(t,e){return function(i,s){return i[t]===s[t]?i[e]-s[e]:i[t]-s[t]}}function Sn(t){const e=t.chart,i=e.options.animation;e.notifyPlugins("afterRender"),d(i&&i.onComplete,[t],e)}function Pn(t){const e=t.chart,i=e.options.animation;d(i&&i.onProgress,[t],e)}function Dn(t){return fe()&&"string"==typeof t?t=document.getElementById(t):t&&t.length&&(t=t[0]),t&&t.canvas&&(t=t.canvas),t}const Cn={},On=t=>{const e=Dn(t);return Object.values(Cn).filter((t=>t.canvas===e)).pop()};function An(t,e,i){const s=Object.keys(t);for(const n of s){const s=+n;if(s>=e){const o=t[n];delete t[n],(i>0||s>e)&&(t[s+i]=o)}}}class Tn{static defaults=ue;static instances=Cn;static overrides=re;static registry=nn;static version="4.6.1";static getChart=On;static register(...t){nn.add(...t),Ln()}static unregister(...t){nn.remove(...t),Ln()}constructor(t,e){const s=this.config=new _n(e),n=Dn(t),o=On(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");const a=s.createResolver(s.chartOptionScopes(),this.getContext());this.platform=new(s.platform||Ps(n)),this.platform.updateConfig(s);const r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,h=l&&l.height,c=l&&l.width;this.id=i(),this.ctx=r,this.canvas=l,this.width=c,this.height=h,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new on,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=dt((t=>this.update(t)),a.resizeDelay||0),this._dataChanges=[],Cn[this.id]=this,r&&l?(bt.listen(this,"complete",Sn),bt.listen(this,"progress",Pn),this._initialize(),this.attached&&this.update()):console.error("Failed to create chart: can\'t acquire context from the given item")}get aspectRatio(){const{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return s(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return nn}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ke(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Te(this.canvas,this.ctx),this}stop(){return bt.stop(this),this}resize(t,e){bt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){const i=this.options,s=this.canvas,n=i.maintainAspectRatio&&this.aspectRatio,o=this.platform.getMaximumSize(s,t,e,n),a=i.devicePixelRatio||this.platform.getDevicePixelRatio(),r=this.width?"resize":"attach";this.width=o.width,this.height=o.height,this._aspectRatio=this.aspectRatio,ke(this,a,!0)&&(this.notifyPlugins("resize",{size:o}),d(i.onResize,[this,o],this),this.attached&&this._doResize(r)&&this.render())}ensureScalesHaveIDs(){u(this.options.scales||{},((t,e)=>{t.id=e}))}buildOrUpdateScales(){const t=this.options,e=t.scales,i=this.scales,s=Object.keys(i).reduce(((t,e)=>(t[e]=!1,t)),{});let n=[];e&&(n=n.concat(Object.keys(e).map((t=>{const i=e[t],s=cn(t,i),n="r"===s,o="x"===s;return{options:i,dposition:n?"chartArea":o?"bottom":"left",dtype:n?"radialLinear":o?"category":"linear"}})))),u(n,(e=>{const n=e.options,o=n.id,a=cn(o,n),r=l(n.type,e.dtype);void 0!==n.position&&wn(n.position,a)===wn(e.dposition)||(n.position=e.dposition),s[o]=!0;let h=null;if(o in i&&i[o].type===r)h=i[o];else{h=new(nn.getScale(r))({id:o,type:r,ctx:this.ctx,chart:this}),i[h.id]=h}h.init(n,t)})),u(s,((t,e)=>{t||delete i[e]})),u(i,(t=>{ls.configure(this,t,t.options),ls.addBox(this,t)}))}_updateMetasets(){const t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort(((t,e)=>t.index-e.index)),i>e){for(let t=e;t<i;++t)this._destroyDatasetMeta(t);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(kn("order","index"))}_removeUnreferencedMetasets(){const{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach(((t,i)=>{0===e.filter((e=>e===t._dataset)).length&&this._destroyDatasetMeta(i)}))}buildOrUpdateControllers(){const t=[],e=this.data.datasets;let i,s;for(this._removeUnreferencedMetasets(),i=0,s=e.length;i<s;i++){const s=e[i];let n=this.getDatasetMeta(i);const o=s.type||this.config.type;if(n.type&&n.type!==o&&(this._destroyDatasetMeta(i),n=this.getDatasetMeta(i)),n.type=o,n.indexAxis=s.indexAxis||ln(o,this.options),n.order=s.order||0,n.index=i,n.label=""+s.label,n.visible=this.isDatasetVisible(i),n.controller)n.controller.updateIndex(i),n.controller.linkScales();else{const e=nn.getController(o),{datasetElementType:s,dataElementType:a}=ue.datasets[o];Object.assign(e,{dataElementType:nn.getElement(a),datasetElementType:s&&nn.getElement(s)}),n.controller=new e(this,i),t.push(n.controller)}}return this._updateMetasets(),t}_resetElements(){u(this.data.datasets,((t,e)=>{this.getDatasetMeta(e).controller.reset()}),this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){const e=this.config;e.update();const i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),s=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),!1===this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0}))return;const n=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let o=0;for(let t=0,e=this.data.datasets.length;t<e;t++){const{controller:e}=this.getDatasetMeta(t),i=!s&&-1===n.indexOf(e);e.buildOrUpdateElements(i),o=Math.max(+e.getMaxOverflow(),o)}o=this._minPadding=i.layout.autoPadding?o:0,this._updateLayout(o),s||u(n,(t=>{t.reset()})),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(kn("z","_idx"));const{_active:a,_lastEvent:r}=this;r?this._eventHandler(r,!0):a.length&&this._updateHoverStyles(a,a,!0),this.render()}_updateScales(){u(this.scales,(t=>{ls.removeBox(this,t)})),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){const t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);P(e,i)&&!!this._responsiveListeners===t.responsive||(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){const{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(const{method:i,start:s,count:n}of e){An(t,s,"_removeElements"===i?-n:n)}}_getUniformDataChanges(){const t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];const e=this.data.datasets.length,i=e=>new Set(t.filter((t=>t[0]===e)).map(((t,e)=>e+","+t.splice(1).join(",")))),s=i(0);for(let t=1;t<e;t++)if(!P(s,i(t)))return;return Array.from(s).map((t=>t.split(","))).map((t=>({method:t[1],start:+t[2],count:+t[3]})))}_updateLayout(t){if(!1===this.notifyPlugins("beforeLayout",{cancelable:!0}))return;ls.update(this,this.width,this.height,t);const e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],u(this.boxes,(t=>{i&&"chartArea"===t.position||(t.configure&&t.configure(),this._layers.push(...t._layers()))}),this),this._layers.forEach(((t,e)=>{t._idx=e})),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(!1!==this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})){for(let t=0,e=this.data.datasets.length;t<e;++t)this.getDatasetMeta(t).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,S(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){const i=this.getDatasetMeta(t),s={meta:i,index:t,mode:e,cancelable:!0};!1!==this.notifyPlugins("beforeDatasetUpdate",s)&&(i.controller._update(e),s.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",s))}render(){!1!==this.notifyPlugins("beforeRender",{cancelable:!0})&&(bt.has(this)?this.attached&&!bt.running(this)&&bt.start(this):(this.draw(),Sn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){const{width:t,height:e}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(t,e)}if(this.clear(),this.width<=0||this.height<=0)return;if(!1===this.notifyPlugins("beforeDraw",{cancelable:!0}))return;const e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){const e=this._sortedMetasets,i=[];let s,n;for(s=0,n=e.length;s<n;++s){const n=e[s];t&&!n.visible||i.push(n)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(!1===this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0}))return;const t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){const e=this.ctx,i={meta:t,index:t.index,cancelable:!0},s=Wi(this,t);!1!==this.notifyPlugins("beforeDatasetDraw",i)&&(s&&Ie(e,s),t.controller.draw(),s&&ze(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Re(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,s){const n=Ki.modes[e];return"function"==typeof n?n(this,t,i,s):[]}getDatasetMeta(t){const e=this.data.datasets[t],i=this._metasets;let s=i.filter((t=>t&&t._dataset===e)).pop();return s||(s={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(s)),s}getContext(){return this.$context||(this.$context=Ci(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){const e=this.data.datasets[t];if(!e)return!1;const i=this.getDatasetMeta(t);return"boolean"==typeof i.hidden?!i.hidden:!e.hidden}setDatasetVisibility(t,e){this.getDatasetMeta(t).hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){const s=i?"show":"hide",n=this.getDatasetMeta(t),o=n.controller._resolveAnimations(void 0,s);k(e)?(n.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),o.update(n,{visible:i}),this.update((e=>e.datasetIndex===t?s:void 0)))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){const e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),bt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");const{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Te(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete Cn[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){const t=this._listeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(t,e,i)=>{t.offsetX=e,t.offsetY=i,this._eventHandler(t)};u(this.options.events,(t=>i(t,s)))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});const t=this._responsiveListeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(i,s)=>{t[i]&&(e.removeEventListener(this,i,s),delete t[i])},n=(t,e)=>{this.canvas&&this.resize(t,e)};let o;const a=()=>{s("attach",a),this.attached=!0,this.resize(),i("resize",n),i("detach",o)};o=()=>{this.attached=!1,s("resize",n),this._stop(),this._resize(0,0),i("attach",a)},e.isAttached(this.canvas)?a():o()}unbindEvents(){u(this._listeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._listeners={},u(this._responsiveListeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){const s=i?"set":"remove";let n,o,a,r;for("dataset"===e&&(n=this.getDatasetMeta(t[0].datasetIndex),n.controller["_"+s+"DatasetHoverStyle"]()),a=0,r=t.length;a<r;++a){o=t[a];const e=o&&this.getDatasetMeta(o.datasetIndex).controller;e&&e[s+"HoverStyle"](o.element,o.datasetIndex,o.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){const e=this._active||[],i=t.map((({datasetIndex:t,index:e})=>{const i=this.getDatasetMeta(t);if(!i)throw new Error("No dataset found at index "+t);return{datasetIndex:t,element:i.data[e],index:e}}));!f(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return 1===this._plugins._cache.filter((e=>e.plugin.id===t)).length}_updateHoverStyles(t,e,i){const s=this.options.hover,n=(t,e)=>t.filter((t=>!e.some((e=>t.datasetIndex===e.datasetIndex&&t.index===e.index)))),o=n(e,t),a=i?t:n(t,e);o.length&&this.updateHoverStyle(o,s.mode,!1),a.length&&s.mode&&this.updateHoverStyle(a,s.mode,!0)}_eventHandler(t,e){const i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},s=e=>(e.options.events||this.options.events).includes(t.native.type);if(!1===this.notifyPlugins("beforeEvent",i,s))return;const n=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,s),(n||i.changed)&&this.render(),this}_handleEvent(t,e,i){const{_active:s=[],options:n}=this,o=e,a=this._getActiveElements(t,s,i,o),r=D(t),l=function(t,e,i,s){return i&&"mouseout"!==t.type?s?e:t:null}(t,this._lastEvent,i,r);i&&(this._lastEvent=null,d(n.onHover,[t,a,this],this),r&&d(n.onClick,[t,a,this],this));const h=!f(a,s);return(h||e)&&(this._active=a,this._updateHoverStyles(a,s,e)),this._lastEvent=l,h}_getActiveElements(t,e,i,s){if("mouseout"===t.type)return[];if(!i)return e;const n=this.options.hover;return this.getElementsAtEventForMode(t,n.mode,n,s)}}function Ln(){return u(Tn.instances,(t=>t._plugins.invalidate()))}function En(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}class Rn{static override(t){Object.assign(Rn.prototype,t)}options;constructor(t){this.options=t||{}}init(){}formats(){return En()}parse(){return En()}format(){return En()}add(){return En()}diff(){return En()}startOf(){return En()}endOf(){return En()}}var In={_date:Rn};function zn(t){const e=t.iScale,i=function(t,e){if(!t._cache.$bar){const i=t.getMatchingVisibleMetas(e);let s=[];for(let e=0,n=i.length;e<n;e++)s=s.concat(i[e].controller.getAllParsedValues(t));t._cache.$bar=lt(s.sort(((t,e)=>t-e)))}return t._cache.$bar}(e,t.type);let s,n,o,a,r=e._length;const l=()=>{32767!==o&&-32768!==o&&(k(a)&&(r=Math.min(r,Math.abs(o-a)||r)),a=o)};for(s=0,n=i.length;s<n;++s)o=e.getPixelForValue(i[s]),l();for(a=void 0,s=0,n=e.ticks.length;s<n;++s)o=e.getPixelForTick(s),l();return r}function Fn(t,e,i,s){return n(t)?function(t,e,i,s){const n=i.parse(t[0],s),o=i.parse(t[1],s),a=Math.min(n,o),r=Math.max(n,o);let l=a,h=r;Math.abs(a)>Math.abs(r)&&(l=r,h=a),e[i.axis]=h,e._custom={barStart:l,barEnd:h,start:n,end:o,min:a,max:r}}(t,e,i,s):e[i.axis]=i.parse(t,s),e}function Vn(t,e,i,s){const n=t.iScale,o=t.vScale,a=n.getLabels(),r=n===o,l=[];let h,c,d,u;for(h=i,c=i+s;h<c;++h)u=e[h],d={},d[n.axis]=r||n.parse(a[h],h),l.push(Fn(u,d,o,h));return l}function Bn(t){return t&&void 0!==t.barStart&&void 0!==t.barEnd}function Nn(t,e,i,s){let n=e.borderSkipped;const o={};if(!n)return void(t.borderSkipped=o);if(!0===n)return void(t.borderSkipped={top:!0,right:!0,bottom:!0,left:!0});const{start:a,end:r,reverse:l,top:h,bottom:c}=function(t){let e,i,s,n,o;return t.horizontal?(e=t.base>t.x,i="left",s="right"):(e=t.base<t.y,i="bottom",s="top"),e?(n="end",o="start"):(n="start",o="end"),{start:i,end:s,reverse:e,top:n,bottom:o}}(t);"middle"===n&&i&&(t.enableBorderRadius=!0,(i._top||0)===s?n=h:(i._bottom||0)===s?n=c:(o[Wn(c,a,r,l)]=!0,n=h)),o[Wn(n,a,r,l)]=!0,t.borderSkipped=o}function Wn(t,e,i,s){var n,o,a;return s?(a=i,t=Hn(t=(n=t)===(o=e)?a:n===a?o:n,i,e)):t=Hn(t,e,i),t}function Hn(t,e,i){return"start"===t?e:"end"===t?i:t}function jn(t,{inflateAmount:e},i){t.inflateAmount="auto"===e?1===i?.33:0:e}class $n extends js{static id="doughnut";static defaults={datasetElementType:!1,dataElementType:"arc",animation:{animateRotate:!0,animateScale:!1},animations:{numbers:{type:"number",properties:["circumference","endAngle","innerRadius","outerRadius","startAngle","x","y","offset","borderWidth","spacing"]}},cutout:"50%",rotation:0,circumference:360,radius:"100%",spacing:0,spacingMode:"angular",indexAxis:"r"};static descriptors={_scriptable:t=>"spacing"!==t&&"spacingMode"!==t,_indexable:t=>"spacing"!==t&&"spacingMode"!==t&&!t.startsWith("borderDash")&&!t.startsWith("hoverBorderDash")};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data,{labels:{pointStyle:i,textAlign:s,color:n,useBorderRadius:o,borderRadius:a}}=t.legend.options;return e.labels.length&&e.datasets.length?e.labels.map(((e,r)=>{const l=t.getDatasetMeta(0).controller.getStyle(r);return{text:e,fillStyle:l.backgroundColor,fontColor:n,hidden:!t.getDataVisibility(r),lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:l.borderWidth,strokeStyle:l.borderColor,textAlign:s,pointStyle:i,borderRadius:o&&(a||l.borderRadius),index:r}})):[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}}};constructor(t,e){super(t,e),this.enableOptionSharing=!0,this.innerRadius=void 0,this.outerRadius=void 0,this.offsetX=void 0,this.offsetY=void 0}linkScales(){}parse(t,e){const i=this.getDataset().data,s=this._cachedMeta;if(!1===this._parsing)s._parsed=i;else{let n,a,r=t=>+i[t];if(o(i[t])){const{key:t="value"}=this._parsing;r=e=>+M(i[e],t)}for(n=t,a=t+e;n<a;++n)s._parsed[n]=r(n)}}_getRotation(){return $(this.options.rotation-90)}_getCircumference(){return $(this.options.circumference)}_getRotationExtents(){let t=O,e=-O;for(let i=0;i<this.chart.data.datasets.length;++i)if(this.chart.isDatasetVisible(i)&&this.chart.getDatasetMeta(i).type===this._type){const s=this.chart.getDatasetMeta(i).controller,n=s._getRotation(),o=s._getCircumference();t=Math.min(t,n),e=Math.max(e,n+o)}return{rotation:t,circumference:e-t}}update(t){const e=this.chart,{chartArea:i}=e,s=this._cachedMeta,n=s.data,o=this.getMaxBorderWidth()+this.getMaxOffset(n)+this.options.spacing,a=Math.max((Math.min(i.width,i.height)-o)/2,0),r=Math.min(h(this.options.cutout,a),1),l=this._getRingWeight(this.index),{circumference:d,rotation:u}=this._getRotationExtents(),{ratioX:f,ratioY:g,offsetX:p,offsetY:m}=function(t,e,i){let s=1,n=1,o=0,a=0;if(e<O){const r=t,l=r+e,h=Math.cos(r),c=Math.sin(r),d=Math.cos(l),u=Math.sin(l),f=(t,e,s)=>J(t,r,l,!0)?1:Math.max(e,e*i,s,s*i),g=(t,e,s)=>J(t,r,l,!0)?-1:Math.min(e,e*i,s,s*i),p=f(0,h,d),m=f(E,c,u),x=g(C,h,d),b=g(C+E,c,u);s=(p-x)/2,n=(m-b)/2,o=-(p+x)/2,a=-(m+b)/2}return{ratioX:s,ratioY:n,offsetX:o,offsetY:a}}(u,d,r),x=(i.width-o)/f,b=(i.height-o)/g,_=Math.max(Math.min(x,b)/2,0),y=c(this.options.radius,_),v=(y-Math.max(y*r,0))/this._getVisibleDatasetWeightTotal();this.offsetX=p*y,this.offsetY=m*y,s.total=this.calculateTotal(),this.outerRadius=y-v*this._getRingWeightOffset(this.index),this.innerRadius=Math.max(this.outerRadius-v*l,0),this.updateElements(n,0,n.length,t)}_circumference(t,e){const i=this.options,s=this._cachedMeta,n=this._getCircumference();return e&&i.animation.animateRotate||!this.chart.getDataVisibility(t)||null===s._parsed[t]||s.data[t].hidden?0:this.calculateCircumference(s._parsed[t]*n/O)}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.chartArea,r=o.options.animation,l=(a.left+a.right)/2,h=(a.top+a.bottom)/2,c=n&&r.animateScale,d=c?0:this.innerRadius,u=c?0:this.outerRadius,{sharedOptions:f,includeOptions:g}=this._getSharedOptions(e,s);let p,m=this._getRotation();for(p=0;p<e;++p)m+=this._circumference(p,n);for(p=e;p<e+i;++p){const e=this._circumference(p,n),i=t[p],o={x:l+this.offsetX,y:h+this.offsetY,startAngle:m,endAngle:m+e,circumference:e,outerRadius:u,innerRadius:d};g&&(o.options=f||this.resolveDataElementOptions(p,i.active?"active":s)),m+=e,this.updateElement(i,p,o,s)}}calculateTotal(){const t=this._cachedMeta,e=t.data;let i,s=0;for(i=0;i<e.length;i++){const n=t._parsed[i];null===n||isNaN(n)||!this.chart.getDataVisibility(i)||e[i].hidden||(s+=Math.abs(n))}return s}calculateCircumference(t){const e=this._cachedMeta.total;return e>0&&!isNaN(t)?O*(Math.abs(t)/e):0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t],i.options.locale);return{label:s[t]||"",value:n}}getMaxBorderWidth(t){let e=0;const i=this.chart;let s,n,o,a,r;if(!t)for(s=0,n=i.data.datasets.length;s<n;++s)if(i.isDatasetVisible(s)){o=i.getDatasetMeta(s),t=o.data,a=o.controller;break}if(!t)return 0;for(s=0,n=t.length;s<n;++s)r=a.resolveDataElementOptions(s),"inner"!==r.borderAlign&&(e=Math.max(e,r.borderWidth||0,r.hoverBorderWidth||0));return e}getMaxOffset(t){let e=0;for(let i=0,s=t.length;i<s;++i){const t=this.resolveDataElementOptions(i);e=Math.max(e,t.offset||0,t.hoverOffset||0)}return e}_getRingWeightOffset(t){let e=0;for(let i=0;i<t;++i)this.chart.isDatasetVisible(i)&&(e+=this._getRingWeight(i));return e}_getRingWeight(t){return Math.max(l(this.chart.data.datasets[t].weight,1),0)}_getVisibleDatasetWeightTotal(){return this._getRingWeightOffset(this.chart.data.datasets.length)||1}}class Yn extends js{static id="polarArea";static defaults={dataElementType:"arc",animation:{animateRotate:!0,animateScale:!0},animations:{numbers:{type:"number",properties:["x","y","startAngle","endAngle","innerRadius","outerRadius"]}},indexAxis:"r",startAngle:0,spacing:0,spacingMode:"proportional"};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data;if(e.labels.length&&e.datasets.length){const{labels:{pointStyle:i,color:s}}=t.legend.options;return e.labels.map(((e,n)=>{const o=t.getDatasetMeta(0).controller.getStyle(n);return{text:e,fillStyle:o.backgroundColor,strokeStyle:o.borderColor,fontColor:s,lineWidth:o.borderWidth,pointStyle:i,hidden:!t.getDataVisibility(n),index:n}}))}return[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}},scales:{r:{type:"radialLinear",angleLines:{display:!1},beginAtZero:!0,grid:{circular:!0},pointLabels:{display:!1},startAngle:0}}};constructor(t,e){super(t,e),this.innerRadius=void 0,this.outerRadius=void 0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t].r,i.options.locale);return{label:s[t]||"",value:n}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta.data;this._updateRadius(),this.updateElements(e,0,e.length,t)}getMinMax(){const t=this._cachedMeta,e={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY};return t.data.forEach(((t,i)=>{const s=this.getParsed(i).r;!isNaN(s)&&this.chart.getDataVisibility(i)&&(s<e.min&&(e.min=s),s>e.max&&(e.max=s))})),e}_updateRadius(){const t=this.chart,e=t.chartArea,i=t.options,s=Math.min(e.right-e.left,e.bottom-e.top),n=Math.max(s/2,0),o=(n-Math.max(i.cutoutPercentage?n/100*i.cutoutPercentage:1,0))/t.getVisibleDatasetCount();this.outerRadius=n-o*this.index,this.innerRadius=this.outerRadius-o}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.options.animation,r=this._cachedMeta.rScale,l=r.xCenter,h=r.yCenter,c=r.getIndexAngle(0)-.5*C;let d,u=c;const f=360/this.countVisibleElements();for(d=0;d<e;++d)u+=this._computeAngle(d,s,f);for(d=e;d<e+i;d++){const e=t[d];let i=u,g=u+this._computeAngle(d,s,f),p=o.getDataVisibility(d)?r.getDistanceFromCenterForValue(this.getParsed(d).r):0;u=g,n&&(a.animateScale&&(p=0),a.animateRotate&&(i=g=c));const m={x:l,y:h,innerRadius:0,outerRadius:p,startAngle:i,endAngle:g,options:this.resolveDataElementOptions(d,e.active?"active":s)};0===m.options.spacing&&(m.options.spacing=this.options.spacing),"angular"===m.options.spacingMode&&(m.options.spacingMode=this.options.spacingMode),this.updateElement(e,d,m,s)}}countVisibleElements(){const t=this._cachedMeta;let e=0;return t.data.forEach(((t,i)=>{!isNaN(this.getParsed(i).r)&&this.chart.getDataVisibility(i)&&e++})),e}_computeAngle(t,e,i){return this.chart.getDataVisibility(t)?$(this.resolveDataElementOptions(t,e).angle||i):0}}var Un=Object.freeze({__proto__:null,BarController:class extends js{static id="bar";static defaults={datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}};static overrides={scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}};parsePrimitiveData(t,e,i,s){return Vn(t,e,i,s)}parseArrayData(t,e,i,s){return Vn(t,e,i,s)}parseObjectData(t,e,i,s){const{iScale:n,vScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l="x"===n.axis?a:r,h="x"===o.axis?a:r,c=[];let d,u,f,g;for(d=i,u=i+s;d<u;++d)g=e[d],f={},f[n.axis]=n.parse(M(g,l),d),c.push(Fn(M(g,h),f,o,d));return c}updateRangeFromParsed(t,e,i,s){super.updateRangeFromParsed(t,e,i,s);const n=i._custom;n&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,n.min),t.max=Math.max(t.max,n.max))}getMaxOverflow(){return 0}getLabelAndValue(t){const e=this._cachedMeta,{iScale:i,vScale:s}=e,n=this.getParsed(t),o=n._custom,a=Bn(o)?"["+o.start+", "+o.end+"]":""+s.getLabelForValue(n[s.axis]);return{label:""+i.getLabelForValue(n[i.axis]),value:a}}initialize(){this.enableOptionSharing=!0,super.initialize();this._cachedMeta.stack=this.getDataset().stack}update(t){const e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){const o="reset"===n,{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),h=r.isHorizontal(),c=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){const e=this.getParsed(f),i=o||s(e[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),g=this._calculateBarIndexPixels(f,c),p=(e._stacks||{})[r.axis],m={horizontal:h,base:i.base,enableBorderRadius:!p||Bn(e._custom)||a===p._top||a===p._bottom,x:h?i.head:g.center,y:h?g.center:i.head,height:h?g.size:Math.abs(i.size),width:h?Math.abs(i.size):g.size};u&&(m.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));const x=m.options||t[f].options;Nn(m,x,p,a),jn(m,x,c.ratio),this.updateElement(t[f],f,m,n)}}_getStacks(t,e){const{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter((t=>t.controller.options.grouped)),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],h=t=>{const e=t._parsed.find((t=>t[i.axis]===l)),n=e&&e[t.vScale.axis];if(s(n)||isNaN(n))return!0};for(const i of n)if((void 0===e||!h(i))&&((!1===o||-1===a.indexOf(i.stack)||void 0===o&&void 0===i.stack)&&a.push(i.stack),i.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){const t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter((i=>t[i].axis===e)).shift()}_getAxis(){const t={},e=this.getFirstScaleIdForIndexAxis();for(const i of this.chart.data.datasets)t[l("x"===this.chart.options.indexAxis?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){const s=this._getStacks(t,i),n=void 0!==e?s.indexOf(e):-1;return-1===n?s.length-1:n}_getRuler(){const t=this.options,e=this._cachedMeta,i=e.iScale,s=[];let n,o;for(n=0,o=e.data.length;n<o;++n)s.push(i.getPixelForValue(this.getParsed(n)[i.axis],n));const a=t.barThickness;return{min:a||zn(e),pixels:s,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:a?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){const{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),h=l._custom,c=Bn(h);let d,u,f=l[e.axis],g=0,p=i?this.applyStack(e,l,i):f;p!==f&&(g=p-f,p=f),c&&(f=h.barStart,p=h.barEnd-h.barStart,0!==f&&F(f)!==F(h.barEnd)&&(g=0),g+=f);const m=s(o)||c?g:o;let x=e.getPixelForValue(m);if(d=this.chart.getDataVisibility(t)?e.getPixelForValue(g+p):x,u=d-x,Math.abs(u)<a){u=function(t,e,i){return 0!==t?F(t):(e.isHorizontal()?1:-1)*(e.min>=i?1:-1)}(u,e,r)*a,f===r&&(x-=u/2);const t=e.getPixelForDecimal(0),s=e.getPixelForDecimal(1),o=Math.min(t,s),h=Math.max(t,s);x=Math.max(Math.min(x,h),o),d=x+u,i&&!c&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(d)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){const t=F(u)*e.getLineWidthForValue(r)/2;x+=t,u-=t}return{size:u,base:x,head:d,center:d+u/2}}_calculateBarIndexPixels(t,e){const i=e.scale,n=this.options,o=n.skipNull,a=l(n.maxBarThickness,1/0);let r,h;const c=this._getAxisCount();if(e.grouped){const i=o?this._getStackCount(t):e.stackCount,d="flex"===n.barThickness?function(t,e,i,s){const n=e.pixels,o=n[t];let a=t>0?n[t-1]:null,r=t<n.length-1?n[t+1]:null;const l=i.categoryPercentage;null===a&&(a=o-(null===r?e.end-e.start:r-o)),null===r&&(r=o+o-a);const h=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/s,ratio:i.barPercentage,start:h}}(t,e,n,i*c):function(t,e,i,n){const o=i.barThickness;let a,r;return s(o)?(a=e.min*i.categoryPercentage,r=i.barPercentage):(a=o*n,r=1),{chunk:a/n,ratio:r,start:e.pixels[t]-a/2}}(t,e,n,i*c),u="x"===this.chart.options.indexAxis?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(l(u,this.getFirstScaleIdForIndexAxis())),g=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*g+d.chunk/2,h=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),h=Math.min(a,e.min*e.ratio);return{base:r-h/2,head:r+h/2,center:r,size:h}}draw(){const t=this._cachedMeta,e=t.vScale,i=t.data,s=i.length;let n=0;for(;n<s;++n)null===this.getParsed(n)[e.axis]||i[n].hidden||i[n].draw(this._ctx)}},BubbleController:class extends js{static id="bubble";static defaults={datasetElementType:!1,dataElementType:"point",animations:{numbers:{type:"number",properties:["x","y","borderWidth","radius"]}}};static overrides={scales:{x:{type:"linear"},y:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,super.initialize()}parsePrimitiveData(t,e,i,s){const n=super.parsePrimitiveData(t,e,i,s);for(let t=0;t<n.length;t++)n[t]._custom=this.resolveDataElementOptions(t+i).radius;return n}parseArrayData(t,e,i,s){const n=super.parseArrayData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s[2],this.resolveDataElementOptions(t+i).radius)}return n}parseObjectData(t,e,i,s){const n=super.parseObjectData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s&&s.r&&+s.r,this.resolveDataElementOptions(t+i).radius)}return n}getMaxOverflow(){const t=this._cachedMeta.data;let e=0;for(let i=t.length-1;i>=0;--i)e=Math.max(e,t[i].size(this.resolveDataElementOptions(i))/2);return e>0&&e}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y),l=o._custom;return{label:i[t]||"",value:"("+a+", "+r+(l?", "+l:"")+")"}}update(t){const e=this._cachedMeta.data;this.updateElements(e,0,e.length,t)}updateElements(t,e,i,s){const n="reset"===s,{iScale:o,vScale:a}=this._cachedMeta,{sharedOptions:r,includeOptions:l}=this._getSharedOptions(e,s),h=o.axis,c=a.axis;for(let d=e;d<e+i;d++){const e=t[d],i=!n&&this.getParsed(d),u={},f=u[h]=n?o.getPixelForDecimal(.5):o.getPixelForValue(i[h]),g=u[c]=n?a.getBasePixel():a.getPixelForValue(i[c]);u.skip=isNaN(f)||isNaN(g),l&&(u.options=r||this.resolveDataElementOptions(d,e.active?"active":s),n&&(u.options.radius=0)),this.updateElement(e,d,u,s)}}resolveDataElementOptions(t,e){const i=this.getParsed(t);let s=super.resolveDataElementOptions(t,e);s.$shared&&(s=Object.assign({},s,{$shared:!1}));const n=s.radius;return"active"!==e&&(s.radius=0),s.radius+=l(i&&i._custom,n),s}},DoughnutController:$n,LineController:class extends js{static id="line";static defaults={datasetElementType:"line",dataElementType:"point",showLine:!0,spanGaps:!1};static overrides={scales:{_index_:{type:"category"},_value_:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,this.supportsDecimation=!0,super.initialize()}update(t){const e=this._cachedMeta,{dataset:i,data:s=[],_dataset:n}=e,o=this.chart._animationsDisabled;let{start:a,count:r}=pt(e,s,o);this._drawStart=a,this._drawCount=r,mt(e)&&(a=0,r=s.length),i._chart=this.chart,i._datasetIndex=this.index,i._decimated=!!n._decimated,i.points=s;const l=this.resolveDatasetElementOptions(t);this.options.showLine||(l.borderWidth=0),l.segment=this.options.segment,this.updateElement(i,void 0,{animated:!o,options:l},t),this.updateElements(s,a,r,t)}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,{sharedOptions:c,includeOptions:d}=this._getSharedOptions(e,n),u=a.axis,f=r.axis,{spanGaps:g,segment:p}=this.options,m=W(g)?g:Number.POSITIVE_INFINITY,x=this.chart._animationsDisabled||o||"none"===n,b=e+i,_=t.length;let y=e>0&&this.getParsed(e-1);for(let i=0;i<_;++i){const g=t[i],_=x?g:{};if(i<e||i>=b){_.skip=!0;continue}const v=this.getParsed(i),M=s(v[f]),w=_[u]=a.getPixelForValue(v[u],i),k=_[f]=o||M?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,v,l):v[f],i);_.skip=isNaN(w)||isNaN(k)||M,_.stop=i>0&&Math.abs(v[u]-y[u])>m,p&&(_.parsed=v,_.raw=h.data[i]),d&&(_.options=c||this.resolveDataElementOptions(i,g.active?"active":n)),x||this.updateElement(g,i,_,n),y=v}}getMaxOverflow(){const t=this._cachedMeta,e=t.dataset,i=e.options&&e.options.borderWidth||0,s=t.data||[];if(!s.length)return i;const n=s[0].size(this.resolveDataElementOptions(0)),o=s[s.length-1].size(this.resolveDataElementOptions(s.length-1));return Math.max(i,n,o)/2}draw(){const t=this._cachedMeta;t.dataset.updateControlPoints(this.chart.chartArea,t.iScale.axis),super.draw()}},PieController:class extends $n{static id="pie";static defaults={cutout:0,rotation:0,circumference:360,radius:"100%"}},PolarAreaController:Yn,RadarController:class extends js{static id="radar";static defaults={datasetElementType:"line",dataElementType:"point",indexAxis:"r",showLine:!0,elements:{line:{fill:"start"}}};static overrides={aspectRatio:1,scales:{r:{type:"radialLinear"}}};getLabelAndValue(t){const e=this._cachedMeta.vScale,i=this.getParsed(t);return{label:e.getLabels()[t],value:""+e.getLabelForValue(i[e.axis])}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta,i=e.dataset,s=e.data||[],n=e.iScale.getLabels();if(i.points=s,"resize"!==t){const e=this.resolveDatasetElementOptions(t);this.options.showLine||(e.borderWidth=0);const o={_loop:!0,_fullLoop:n.length===s.length,options:e};this.updateElement(i,void 0,o,t)}this.updateElements(s,0,s.length,t)}updateElements(t,e,i,s){const n=this._cachedMeta.rScale,o="reset"===s;for(let a=e;a<e+i;a++){const e=t[a],i=this.resolveDataElementOptions(a,e.active?"active":s),r=n.getPointPositionForValue(a,this.getParsed(a).r),l=o?n.xCenter:r.x,h=o?n.yCenter:r.y,c={x:l,y:h,angle:r.angle,skip:isNaN(l)||isNaN(h),options:i};this.updateElement(e,a,c,s)}}},ScatterController:class extends js{static id="scatter";static defaults={datasetElementType:!1,dataElementType:"point",showLine:!1,fill:!1};static overrides={interaction:{mode:"point"},scales:{x:{type:"linear"},y:{type:"linear"}}};getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y);return{label:i[t]||"",value:"("+a+", "+r+")"}}update(t){const e=this._cachedMeta,{data:i=[]}=e,s=this.chart._animationsDisabled;let{start:n,count:o}=pt(e,i,s);if(this._drawStart=n,this._drawCount=o,mt(e)&&(n=0,o=i.length),this.options.showLine){this.datasetElementType||this.addElements();const{dataset:n,_dataset:o}=e;n._chart=this.chart,n._datasetIndex=this.index,n._decimated=!!o._decimated,n.points=i;const a=this.resolveDatasetElementOptions(t);a.segment=this.options.segment,this.updateElement(n,void 0,{animated:!s,options:a},t)}else this.datasetElementType&&(delete e.dataset,this.datasetElementType=!1);this.updateElements(i,n,o,t)}addElements(){const{showLine:t}=this.options;!this.datasetElementType&&t&&(this.datasetElementType=this.chart.registry.getElement("line")),super.addElements()}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,c=this.resolveDataElementOptions(e,n),d=this.getSharedOptions(c),u=this.includeOptions(n,d),f=a.axis,g=r.axis,{spanGaps:p,segment:m}=this.options,x=W(p)?p:Number.POSITIVE_INFINITY,b=this.chart._animationsDisabled||o||"none"===n;let _=e>0&&this.getParsed(e-1);for(let c=e;c<e+i;++c){const e=t[c],i=this.getParsed(c),p=b?e:{},y=s(i[g]),v=p[f]=a.getPixelForValue(i[f],c),M=p[g]=o||y?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,i,l):i[g],c);p.skip=isNaN(v)||isNaN(M)||y,p.stop=c>0&&Math.abs(i[f]-_[f])>x,m&&(p.parsed=i,p.raw=h.data[c]),u&&(p.options=d||this.resolveDataElementOptions(c,e.active?"active":n)),b||this.updateElement(e,c,p,n),_=i}this.updateSharedOptions(d,n,c)}getMaxOverflow(){const t=this._cachedMeta,e=t.data||[];if(!this.options.showLine){let t=0;for(let i=e.length-1;i>=0;--i)t=Math.max(t,e[i].size(this.resolveDataElementOptions(i))/2);return t>0&&t}const i=t.dataset,s=i.options&&i.options.borderWidth||0;if(!e.length)return s;const n=e[0].size(this.resolveDataElementOptions(0)),o=e[e.length-1].size(this.resolveDataElementOptions(e.length-1));return Math.max(s,n,o)/2}}});function Xn(t,e,i,s){const n=vi(t.options.borderRadius,["outerStart","outerEnd","innerStart","innerEnd"]);const o=(i-e)/2,a=Math.min(o,s*e/2),r=t=>{const e=(i-Math.min(o,t))*s/2;return Z(t,0,Math.min(o,e))};return{outerStart:r(n.outerStart),outerEnd:r(n.outerEnd),innerStart:Z(n.innerStart,0,a),innerEnd:Z(n.innerEnd,0,a)}}function qn(t,e,i,s){return{x:i+t*Math.cos(e),y:s+t*Math.sin(e)}}function Kn(t,e,i,s,n,o){const{x:a,y:r,startAngle:l,pixelMargin:h,innerRadius:c}=e,{spacingMode:d="angular"}=e.options,u=n-l;if(o&&e.options.selfJoin&&Math.abs(u)>=O-1e-4)return void function(t,e,i,s){const{x:n,y:o,startAngle:a,pixelMargin:r,innerRadius:l}=e,h=Math.max(e.outerRadius+s+i-r,0),c=l>0?l+s+i+r:0;t.beginPath(),t.arc(n,o,h,a,a+O),c>0&&(t.moveTo(n+Math.cos(a)*c,o+Math.sin(a)*c),t.arc(n,o,c,a+O,a,!0)),t.closePath()}(t,e,i,s);const f=Math.max(e.outerRadius+s+i-h,0);let g=c>0?c+s+i+h:0,p=0,m=0;const x=f>0?Math.max(.001,u*f-i/C)/f:.001,b=(u-x)/2;if(s){const t=((c>0?c-s:0)+(f>0?f-s:0))/2,e=(u-(0!==t?u*t/(t+s):u))/2,i=t>0?Math.asin(Math.min(1,s/t)):0,n=Math.max(0,x/2-.001),o=Math.sin(n);if("parallel"===d){if(0===g&&o>0){const t=s/o,e=Math.max(0,f-.001);g=Math.min(t,e)}const t=Math.min(f>0?f*o:Number.POSITIVE_INFINITY,g>0?g*o:Number.POSITIVE_INFINITY),e=Math.min(s,t);p=f>0?Math.asin(Math.min(1,e/f)):Math.min(n,i),m=g>0?Math.asin(Math.min(1,e/g)):p}else"proportional"===d?(p=Math.min(n,e),m=Math.min(n,e)):(p=Math.min(n,i),m=Math.min(n,i))}const _=l+b+p,y=n-b-p,v=l+b+m,M=n-b-m,w=Math.min(y-_,M-v),{outerStart:k,outerEnd:S,innerStart:P,innerEnd:D}=Xn(e,g,f,w),A=f-k,T=f-S,L=_+k/A,R=y-S/T,I=g+P,z=g+D,F=v+P/I,V=M-D/z;if(t.beginPath(),o){const e=(L+R)/2;if(t.arc(a,r,f,L,e),t.arc(a,r,f,e,R),S>0){const e=qn(T,R,a,r);t.arc(e.x,e.y,S,R,y+E)}const i=qn(z,M,a,r);if(t.lineTo(i.x,i.y),D>0){const e=qn(z,V,a,r);t.arc(e.x,e.y,D,M+E,V+Math.PI)}const s=(M-D/g+(v+P/g))/2;if(t.arc(a,r,g,M-D/g,s,!0),t.arc(a,r,g,s,v+P/g,!0),P>0){const e=qn(I,F,a,r);t.arc(e.x,e.y,P,F+Math.PI,v-E)}const n=qn(A,_,a,r);if(t.lineTo(n.x,n.y),k>0){const e=qn(A,L,a,r);t.arc(e.x,e.y,k,_-E,L)}}else{t.moveTo(a,r);const e=Math.cos(L)*f+a,i=Math.sin(L)*f+r;t.lineTo(e,i);const s=Math.cos(R)*f+a,n=Math.sin(R)*f+r;t.lineTo(s,n)}t.closePath()}function Gn(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r,options:l}=e,{borderWidth:h,borderJoinStyle:c,borderDash:d,borderDashOffset:u,borderRadius:f}=l,g="inner"===l.borderAlign;if(!h)return;t.setLineDash(d||[]),t.lineDashOffset=u,g?(t.lineWidth=2*h,t.lineJoin=c||"round"):(t.lineWidth=h,t.lineJoin=c||"bevel");let p=e.endAngle;const m=Math.abs(p-a)>=O-1e-4;if(o){Kn(t,e,i,s,p,n);for(let e=0;e<o;++e)t.stroke();isNaN(r)||(p=a+(r%O||O))}g&&function(t,e,i){const{startAngle:s,pixelMargin:n,x:o,y:a,outerRadius:r,innerRadius:l}=e;let h=n/r;t.beginPath(),t.arc(o,a,r,s-h,i+h),l>n?(h=n/l,t.arc(o,a,l,i+h,s-h,!0)):t.arc(o,a,n,i+E,s-E),t.closePath(),t.clip()}(t,e,p);!(m&&e.innerRadius>0)&&l.selfJoin&&p-a>=C&&0===f&&"miter"!==c&&function(t,e,i){const{startAngle:s,x:n,y:o,outerRadius:a,innerRadius:r,options:l}=e,{borderWidth:h,borderJoinStyle:c}=l,d=Math.min(h/a,G(s-i));if(t.beginPath(),t.arc(n,o,a-h/2,s+d/2,i-d/2),r>0){const e=Math.min(h/r,G(s-i));t.arc(n,o,r+h/2,i-e/2,s+e/2,!0)}else{const e=Math.min(h/2,a*G(s-i));if("round"===c)t.arc(n,o,e,i-C/2,s+C/2,!0);else if("bevel"===c){const a=2*e*e,r=-a*Math.cos(i+C/2)+n,l=-a*Math.sin(i+C/2)+o,h=a*Math.cos(s+C/2)+n,c=a*Math.sin(s+C/2)+o;t.lineTo(r,l),t.lineTo(h,c)}}t.closePath(),t.moveTo(0,0),t.rect(0,0,t.canvas.width,t.canvas.height),t.clip("evenodd")}(t,e,p),o||(Kn(t,e,i,s,p,n),t.stroke())}function Jn(t,e,i=e){t.lineCap=l(i.borderCapStyle,e.borderCapStyle),t.setLineDash(l(i.borderDash,e.borderDash)),t.lineDashOffset=l(i.borderDashOffset,e.borderDashOffset),t.lineJoin=l(i.borderJoinStyle,e.borderJoinStyle),t.lineWidth=l(i.borderWidth,e.borderWidth),t.strokeStyle=l(i.borderColor,e.borderColor)}function Zn(t,e,i){t.lineTo(i.x,i.y)}function Qn(t,e,i={}){const s=t.length,{start:n=0,end:o=s-1}=i,{start:a,end:r}=e,l=Math.max(n,a),h=Math.min(o,r),c=n<a&&o<a||n>r&&o>r;return{count:s,start:l,loop:e.loop,ilen:h<l&&!c?s+h-l:h-l}}function to(t,e,i,s){const{points:n,options:o}=e,{count:a,start:r,loop:l,ilen:h}=Qn(n,i,s),c=function(t){return t.stepped?Fe:t.tension||"monotone"===t.cubicInterpolationMode?Ve:Zn}(o);let d,u,f,{move:g=!0,reverse:p}=s||{};for(d=0;d<=h;++d)u=n[(r+(p?h-d:d))%a],u.skip||(g?(t.moveTo(u.x,u.y),g=!1):c(t,f,u,p,o.stepped),f=u);return l&&(u=n[(r+(p?h:0))%a],c(t,f,u,p,o.stepped)),!!l}function eo(t,e,i,s){const n=e.points,{count:o,start:a,ilen:r}=Qn(n,i,s),{move:l=!0,reverse:h}=s||{};let c,d,u,f,g,p,m=0,x=0;const b=t=>(a+(h?r-t:t))%o,_=()=>{f!==g&&(t.lineTo(m,g),t.lineTo(m,f),t.lineTo(m,p))};for(l&&(d=n[b(0)],t.moveTo(d.x,d.y)),c=0;c<=r;++c){if(d=n[b(c)],d.skip)continue;const e=d.x,i=d.y,s=0|e;s===u?(i<f?f=i:i>g&&(g=i),m=(x*m+e)/++x):(_(),t.lineTo(e,i),u=s,x=0,f=g=i),p=i}_()}function io(t){const e=t.options,i=e.borderDash&&e.borderDash.length;return!(t._decimated||t._loop||e.tension||"monotone"===e.cubicInterpolationMode||e.stepped||i)?eo:to}const so="function"==typeof Path2D;function no(t,e,i,s){so&&!e.options.segment?function(t,e,i,s){let n=e._path;n||(n=e._path=new Path2D,e.path(n,i,s)&&n.closePath()),Jn(t,e.options),t.stroke(n)}(t,e,i,s):function(t,e,i,s){const{segments:n,options:o}=e,a=io(e);for(const r of n)Jn(t,o,r.style),t.beginPath(),a(t,e,r,{start:i,end:i+s-1})&&t.closePath(),t.stroke()}(t,e,i,s)}class oo extends $s{static id="line";static defaults={borderCapStyle:"butt",borderDash:[],borderDashOffset:0,borderJoinStyle:"miter",borderWidth:3,capBezierPoints:!0,cubicInterpolationMode:"default",fill:!1,spanGaps:!1,stepped:!1,tension:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t&&"fill"!==t};constructor(t){super(),this.animated=!0,this.options=void 0,this._chart=void 0,this._loop=void 0,this._fullLoop=void 0,this._path=void 0,this._points=void 0,this._segments=void 0,this._decimated=!1,this._pointsUpdated=!1,this._datasetIndex=void 0,t&&Object.assign(this,t)}updateControlPoints(t,e){const i=this.options;if((i.tension||"monotone"===i.cubicInterpolationMode)&&!i.stepped&&!this._pointsUpdated){const s=i.spanGaps?this._loop:this._fullLoop;hi(this._points,i,t,s,e),this._pointsUpdated=!0}}set points(t){this._points=t,delete this._segments,delete this._path,this._pointsUpdated=!1}get points(){return this._points}get segments(){return this._segments||(this._segments=zi(this,this.options.segment))}first(){const t=this.segments,e=this.points;return t.length&&e[t[0].start]}last(){const t=this.segments,e=this.points,i=t.length;return i&&e[t[i-1].end]}interpolate(t,e){const i=this.options,s=t[e],n=this.points,o=Ii(this,{property:e,start:s,end:s});if(!o.length)return;const a=[],r=function(t){return t.stepped?pi:t.tension||"monotone"===t.cubicInterpolationMode?mi:gi}(i);let l,h;for(l=0,h=o.length;l<h;++l){const{start:h,end:c}=o[l],d=n[h],u=n[c];if(d===u){a.push(d);continue}const f=r(d,u,Math.abs((s-d[e])/(u[e]-d[e])),i.stepped);f[e]=t[e],a.push(f)}return 1===a.length?a[0]:a}pathSegment(t,e,i){return io(this)(t,this,e,i)}path(t,e,i){const s=this.segments,n=io(this);let o=this._loop;e=e||0,i=i||this.points.length-e;for(const a of s)o&=n(t,this,a,{start:e,end:e+i-1});return!!o}draw(t,e,i,s){const n=this.options||{};(this.points||[]).length&&n.borderWidth&&(t.save(),no(t,this,i,s),t.restore()),this.animated&&(this._pointsUpdated=!1,this._path=void 0)}}function ao(t,e,i,s){const n=t.options,{[i]:o}=t.getProps([i],s);return Math.abs(e-o)<n.radius+n.hitRadius}function ro(t,e){const{x:i,y:s,base:n,width:o,height:a}=t.getProps(["x","y","base","width","height"],e);let r,l,h,c,d;return t.horizontal?(d=a/2,r=Math.min(i,n),l=Math.max(i,n),h=s-d,c=s+d):(d=o/2,r=i-d,l=i+d,h=Math.min(s,n),c=Math.max(s,n)),{left:r,top:h,right:l,bottom:c}}function lo(t,e,i,s){return t?0:Z(e,i,s)}function ho(t){const e=ro(t),i=e.right-e.left,s=e.bottom-e.top,n=function(t,e,i){const s=t.options.borderWidth,n=t.borderSkipped,o=Mi(s);return{t:lo(n.top,o.top,0,i),r:lo(n.right,o.right,0,e),b:lo(n.bottom,o.bottom,0,i),l:lo(n.left,o.left,0,e)}}(t,i/2,s/2),a=function(t,e,i){const{enableBorderRadius:s}=t.getProps(["enableBorderRadius"]),n=t.options.borderRadius,a=wi(n),r=Math.min(e,i),l=t.borderSkipped,h=s||o(n);return{topLeft:lo(!h||l.top||l.left,a.topLeft,0,r),topRight:lo(!h||l.top||l.right,a.topRight,0,r),bottomLeft:lo(!h||l.bottom||l.left,a.bottomLeft,0,r),bottomRight:lo(!h||l.bottom||l.right,a.bottomRight,0,r)}}(t,i/2,s/2);return{outer:{x:e.left,y:e.top,w:i,h:s,radius:a},inner:{x:e.left+n.l,y:e.top+n.t,w:i-n.l-n.r,h:s-n.t-n.b,radius:{topLeft:Math.max(0,a.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,a.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,a.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,a.bottomRight-Math.max(n.b,n.r))}}}}function co(t,e,i,s){const n=null===e,o=null===i,a=t&&!(n&&o)&&ro(t,s);return a&&(n||tt(e,a.left,a.right))&&(o||tt(i,a.top,a.bottom))}function uo(t,e){t.rect(e.x,e.y,e.w,e.h)}function fo(t,e,i={}){const s=t.x!==i.x?-e:0,n=t.y!==i.y?-e:0,o=(t.x+t.w!==i.x+i.w?e:0)-s,a=(t.y+t.h!==i.y+i.h?e:0)-n;return{x:t.x+s,y:t.y+n,w:t.w+o,h:t.h+a,radius:t.radius}}var go=Object.freeze({__proto__:null,ArcElement:class extends $s{static id="arc";static defaults={borderAlign:"center",borderColor:"#fff",borderDash:[],borderDashOffset:0,borderJoinStyle:void 0,borderRadius:0,borderWidth:2,offset:0,spacing:0,spacingMode:"angular",angle:void 0,circular:!0,selfJoin:!1};static defaultRoutes={backgroundColor:"backgroundColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t};circumference;endAngle;fullCircles;innerRadius;outerRadius;pixelMargin;startAngle;circular;constructor(t){super(),this.options=void 0,this.circumference=void 0,this.startAngle=void 0,this.endAngle=void 0,this.innerRadius=void 0,this.outerRadius=void 0,this.pixelMargin=0,this.fullCircles=0,this.circular=!1,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.getProps(["x","y"],i),{angle:n,distance:o}=X(s,{x:t,y:e}),{startAngle:a,endAngle:r,innerRadius:h,outerRadius:c,circumference:d}=this.getProps(["startAngle","endAngle","innerRadius","outerRadius","circumference"],i),u=(this.options.spacing+this.options.borderWidth)/2,f=l(d,r-a),g=J(n,a,r)&&a!==r,p=f>=O||g,m=tt(o,h+u,c+u);return p&&m}getCenterPoint(t){const{x:e,y:i,startAngle:s,endAngle:n,innerRadius:o,outerRadius:a}=this.getProps(["x","y","startAngle","endAngle","innerRadius","outerRadius"],t),{offset:r,spacing:l}=this.options,h=(s+n)/2,c=(o+a+l+r)/2;return{x:e+Math.cos(h)*c,y:i+Math.sin(h)*c}}tooltipPosition(t){return this.getCenterPoint(t)}draw(t){const{options:e,circumference:i}=this,s=(e.offset||0)/4,n=(e.spacing||0)/2,o=e.circular;if(this.pixelMargin="inner"===e.borderAlign?.33:0,this.fullCircles=i>O?Math.floor(i/O):0,0===i||this.innerRadius<0||this.outerRadius<0)return;t.save();const a=(this.startAngle+this.endAngle)/2;t.translate(Math.cos(a)*s,Math.sin(a)*s);const r=s*(1-Math.sin(Math.min(C,i||0)));t.fillStyle=e.backgroundColor,t.strokeStyle=e.borderColor,function(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r}=e;let l=e.endAngle;if(o){Kn(t,e,i,s,l,n);for(let e=0;e<o;++e)t.fill();isNaN(r)||(l=a+(r%O||O))}Kn(t,e,i,s,l,n),t.fill()}(t,this,r,n,o),Gn(t,this,r,n,o),t.restore()}},BarElement:class extends $s{static id="bar";static defaults={borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){const{inflateAmount:e,options:{borderColor:i,backgroundColor:s}}=this,{inner:n,outer:o}=ho(this),a=(r=o.radius).topLeft||r.topRight||r.bottomLeft||r.bottomRight?He:uo;var r;t.save(),o.w===n.w&&o.h===n.h||(t.beginPath(),a(t,fo(o,e,n)),t.clip(),a(t,fo(n,-e,o)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),a(t,fo(n,e)),t.fillStyle=s,t.fill(),t.restore()}inRange(t,e,i){return co(this,t,e,i)}inXRange(t,e){return co(this,t,null,e)}inYRange(t,e){return co(this,null,t,e)}getCenterPoint(t){const{x:e,y:i,base:s,horizontal:n}=this.getProps(["x","y","base","horizontal"],t);return{x:n?(e+s)/2:e,y:n?i:(i+s)/2}}getRange(t){return"x"===t?this.width/2:this.height/2}},LineElement:oo,PointElement:class extends $s{static id="point";parsed;skip;stop;static defaults={borderWidth:1,hitRadius:1,hoverBorderWidth:1,hoverRadius:4,pointStyle:"circle",radius:3,rotation:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.parsed=void 0,this.skip=void 0,this.stop=void 0,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.options,{x:n,y:o}=this.getProps(["x","y"],i);return Math.pow(t-n,2)+Math.pow(e-o,2)<Math.pow(s.hitRadius+s.radius,2)}inXRange(t,e){return ao(this,t,"x",e)}inYRange(t,e){return ao(this,t,"y",e)}getCenterPoint(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}size(t){let e=(t=t||this.options||{}).radius||0;e=Math.max(e,e&&t.hoverRadius||0);return 2*(e+(e&&t.borderWidth||0))}draw(t,e){const i=this.options;this.skip||i.radius<.1||!Re(this,e,this.size(i)/2)||(t.strokeStyle=i.borderColor,t.lineWidth=i.borderWidth,t.fillStyle=i.backgroundColor,Le(t,i,this.x,this.y))}getRange(){const t=this.options||{};return t.radius+t.hitRadius}}});function po(t,e,i,s){const n=t.indexOf(e);if(-1===n)return((t,e,i,s)=>("string"==typeof e?(i=t.push(e)-1,s.unshift({index:i,label:e})):isNaN(e)&&(i=null),i))(t,e,i,s);return n!==t.lastIndexOf(e)?i:n}function mo(t){const e=this.getLabels();return t>=0&&t<e.length?e[t]:t}function xo(t,e,{horizontal:i,minRotation:s}){const n=$(s),o=(i?Math.sin(n):Math.cos(n))||.001,a=.75*e*(""+t).length;return Math.min(e/o,a)}class bo extends tn{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return s(t)||("number"==typeof t||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){const{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds();let{min:s,max:n}=this;const o=t=>s=e?s:t,a=t=>n=i?n:t;if(t){const t=F(s),e=F(n);t<0&&e<0?a(0):t>0&&e>0&&o(0)}if(s===n){let e=0===n?1:Math.abs(.05*n);a(n+e),t||o(s-e)}this.min=s,this.max=n}getTickLimit(){const t=this.options.ticks;let e,{maxTicksLimit:i,stepSize:s}=t;return s?(e=Math.ceil(this.max/s)-Math.floor(this.min/s)+1,e>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${s} would result generating up to ${e} ticks. Limiting to 1000.`),e=1e3)):(e=this.computeTickLimit(),i=i||11),i&&(e=Math.min(i,e)),e}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){const t=this.options,e=t.ticks;let i=this.getTickLimit();i=Math.max(2,i);const n=function(t,e){const i=[],{bounds:n,step:o,min:a,max:r,precision:l,count:h,maxTicks:c,maxDigits:d,includeBounds:u}=t,f=o||1,g=c-1,{min:p,max:m}=e,x=!s(a),b=!s(r),_=!s(h),y=(m-p)/(d+1);let v,M,w,k,S=B((m-p)/g/f)*f;if(S<1e-14&&!x&&!b)return[{value:p},{value:m}];k=Math.ceil(m/S)-Math.floor(p/S),k>g&&(S=B(k*S/g/f)*f),s(l)||(v=Math.pow(10,l),S=Math.ceil(S*v)/v),"ticks"===n?(M=Math.floor(p/S)*S,w=Math.ceil(m/S)*S):(M=p,w=m),x&&b&&o&&H((r-a)/o,S/1e3)?(k=Math.round(Math.min((r-a)/S,c)),S=(r-a)/k,M=a,w=r):_?(M=x?a:M,w=b?r:w,k=h-1,S=(w-M)/k):(k=(w-M)/S,k=V(k,Math.round(k),S/1e3)?Math.round(k):Math.ceil(k));const P=Math.max(U(S),U(M));v=Math.pow(10,s(l)?P:l),M=Math.round(M*v)/v,w=Math.round(w*v)/v;let D=0;for(x&&(u&&M!==a?(i.push({value:a}),M<a&&D++,V(Math.round((M+D*S)*v)/v,a,xo(a,y,t))&&D++):M<a&&D++);D<k;++D){const t=Math.round((M+D*S)*v)/v;if(b&&t>r)break;i.push({value:t})}return b&&u&&w!==r?i.length&&V(i[i.length-1].value,r,xo(r,y,t))?i[i.length-1].value=r:i.push({value:r}):b&&w!==r||i.push({value:w}),i}({maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:!1!==e.includeBounds},this._range||this);return"ticks"===t.bounds&&j(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}configure(){const t=this.ticks;let e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){const s=(i-e)/Math.max(t.length-1,1)/2;e-=s,i+=s}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return ne(t,this.chart.options.locale,this.options.ticks.format)}}class _o extends bo{static id="linear";static defaults={ticks:{callback:ae.formatters.numeric}};determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?t:0,this.max=a(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){const t=this.isHorizontal(),e=t?this.width:this.height,i=$(this.options.ticks.minRotation),s=(t?Math.sin(i):Math.cos(i))||.001,n=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,n.lineHeight/s))}getPixelForValue(t){return null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}}const yo=t=>Math.floor(z(t)),vo=(t,e)=>Math.pow(10,yo(t)+e);function Mo(t){return 1===t/Math.pow(10,yo(t))}function wo(t,e,i){const s=Math.pow(10,i),n=Math.floor(t/s);return Math.ceil(e/s)-n}function ko(t,{min:e,max:i}){e=r(t.min,e);const s=[],n=yo(e);let o=function(t,e){let i=yo(e-t);for(;wo(t,e,i)>10;)i++;for(;wo(t,e,i)<10;)i--;return Math.min(i,yo(t))}(e,i),a=o<0?Math.pow(10,Math.abs(o)):1;const l=Math.pow(10,o),h=n>o?Math.pow(10,n):0,c=Math.round((e-h)*a)/a,d=Math.floor((e-h)/l/10)*l*10;let u=Math.floor((c-d)/Math.pow(10,o)),f=r(t.min,Math.round((h+d+u*Math.pow(10,o))*a)/a);for(;f<i;)s.push({value:f,major:Mo(f),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),f=Math.round((h+d+u*Math.pow(10,o))*a)/a;const g=r(t.max,f);return s.push({value:g,major:Mo(g),significand:u}),s}class So extends tn{static id="logarithmic";static defaults={ticks:{callback:ae.formatters.logarithmic,major:{enabled:!0}}};constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){const i=bo.prototype.parse.apply(this,[t,e]);if(0!==i)return a(i)&&i>0?i:null;this._zero=!0}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?Math.max(0,t):null,this.max=a(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!a(this._userMin)&&(this.min=t===vo(this.min,0)?vo(this.min,-1):vo(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let i=this.min,s=this.max;const n=e=>i=t?i:e,o=t=>s=e?s:t;i===s&&(i<=0?(n(1),o(10)):(n(vo(i,-1)),o(vo(s,1)))),i<=0&&n(vo(s,-1)),s<=0&&o(vo(i,1)),this.min=i,this.max=s}buildTicks(){const t=this.options,e=ko({min:this._userMin,max:this._userMax},this);return"ticks"===t.bounds&&j(e,this,"value"),t.reverse?(e.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),e}getLabelForValue(t){return void 0===t?"0":ne(t,this.chart.options.locale,this.options.ticks.format)}configure(){const t=this.min;super.configure(),this._startValue=z(t),this._valueRange=z(this.max)-z(t)}getPixelForValue(t){return void 0!==t&&0!==t||(t=this.min),null===t||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(z(t)-this._startValue)/this._valueRange)}getValueForPixel(t){const e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}}function Po(t){const e=t.ticks;if(e.display&&t.display){const t=ki(e.backdropPadding);return l(e.font&&e.font.size,ue.font.size)+t.height}return 0}function Do(t,e,i,s,n){return t===s||t===n?{start:e-i/2,end:e+i/2}:t<s||t>n?{start:e-i,end:e}:{start:e,end:e+i}}function Co(t){const e={l:t.left+t._padding.left,r:t.right-t._padding.right,t:t.top+t._padding.top,b:t.bottom-t._padding.bottom},i=Object.assign({},e),s=[],o=[],a=t._pointLabels.length,r=t.options.pointLabels,l=r.centerPointLabels?C/a:0;for(let u=0;u<a;u++){const a=r.setContext(t.getPointLabelContext(u));o[u]=a.padding;const f=t.getPointPosition(u,t.drawingArea+o[u],l),g=Si(a.font),p=(h=t.ctx,c=g,d=n(d=t._pointLabels[u])?d:[d],{w:Oe(h,c.string,d),h:d.length*c.lineHeight});s[u]=p;const m=G(t.getIndexAngle(u)+l),x=Math.round(Y(m));Oo(i,e,m,Do(x,f.x,p.w,0,180),Do(x,f.y,p.h,90,270))}var h,c,d;t.setCenterPoint(e.l-i.l,i.r-e.r,e.t-i.t,i.b-e.b),t._pointLabelItems=function(t,e,i){const s=[],n=t._pointLabels.length,o=t.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Po(o)/2,additionalAngle:a?C/n:0};let h;for(let o=0;o<n;o++){l.padding=i[o],l.size=e[o];const n=Ao(t,o,l);s.push(n),"auto"===r&&(n.visible=To(n,h),n.visible&&(h=n))}return s}(t,s,o)}function Oo(t,e,i,s,n){const o=Math.abs(Math.sin(i)),a=Math.abs(Math.cos(i));let r=0,l=0;s.start<e.l?(r=(e.l-s.start)/o,t.l=Math.min(t.l,e.l-r)):s.end>e.r&&(r=(s.end-e.r)/o,t.r=Math.max(t.r,e.r+r)),n.start<e.t?(l=(e.t-n.start)/a,t.t=Math.min(t.t,e.t-l)):n.end>e.b&&(l=(n.end-e.b)/a,t.b=Math.max(t.b,e.b+l))}function Ao(t,e,i){const s=t.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=i,l=t.getPointPosition(e,s+n+a,o),h=Math.round(Y(G(l.angle+E))),c=function(t,e,i){90===i||270===i?t-=e/2:(i>270||i<90)&&(t-=e);return t}(l.y,r.h,h),d=function(t){if(0===t||180===t)return"center";if(t<180)return"left";return"right"}(h),u=function(t,e,i){"right"===i?t-=e:"center"===i&&(t-=e/2);return t}(l.x,r.w,d);return{visible:!0,x:l.x,y:c,textAlign:d,left:u,top:c,right:u+r.w,bottom:c+r.h}}function To(t,e){if(!e)return!0;const{left:i,top:s,right:n,bottom:o}=t;return!(Re({x:i,y:s},e)||Re({x:i,y:o},e)||Re({x:n,y:s},e)||Re({x:n,y:o},e))}function Lo(t,e,i){const{left:n,top:o,right:a,bottom:r}=i,{backdropColor:l}=e;if(!s(l)){const i=wi(e.borderRadius),s=ki(e.backdropPadding);t.fillStyle=l;const h=n-s.left,c=o-s.top,d=a-n+s.width,u=r-o+s.height;Object.values(i).some((t=>0!==t))?(t.beginPath(),He(t,{x:h,y:c,w:d,h:u,radius:i}),t.fill()):t.fillRect(h,c,d,u)}}function Eo(t,e,i,s){const{ctx:n}=t;if(i)n.arc(t.xCenter,t.yCenter,e,0,O);else{let i=t.getPointPosition(0,e);n.moveTo(i.x,i.y);for(let o=1;o<s;o++)i=t.getPointPosition(o,e),n.lineTo(i.x,i.y)}}class Ro extends bo{static id="radialLinear";static defaults={display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ae.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback:t=>t,padding:5,centerPointLabels:!1}};static defaultRoutes={"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"};static descriptors={angleLines:{_fallback:"grid"}};constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){const t=this._padding=ki(Po(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!1);this.min=a(t)&&!isNaN(t)?t:0,this.max=a(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Po(this.options))}generateTickLabels(t){bo.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map(((t,e)=>{const i=d(this.options.pointLabels.callback,[t,e],this);return i||0===i?i:""})).filter(((t,e)=>this.chart.getDataVisibility(e)))}fit(){const t=this.options;t.display&&t.pointLabels.display?Co(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,s){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-s)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,s))}getIndexAngle(t){return G(t*(O/(this._pointLabels.length||1))+$(this.options.startAngle||0))}getDistanceFromCenterForValue(t){if(s(t))return NaN;const e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(s(t))return NaN;const e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){const e=this._pointLabels||[];if(t>=0&&t<e.length){const i=e[t];return function(t,e,i){return Ci(t,{label:i,index:e,type:"pointLabel"})}(this.getContext(),t,i)}}getPointPosition(t,e,i=0){const s=this.getIndexAngle(t)-E+i;return{x:Math.cos(s)*e+this.xCenter,y:Math.sin(s)*e+this.yCenter,angle:s}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){const{left:e,top:i,right:s,bottom:n}=this._pointLabelItems[t];return{left:e,top:i,right:s,bottom:n}}drawBackground(){const{backgroundColor:t,grid:{circular:e}}=this.options;if(t){const i=this.ctx;i.save(),i.beginPath(),Eo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){const t=this.ctx,e=this.options,{angleLines:i,grid:s,border:n}=e,o=this._pointLabels.length;let a,r,l;if(e.pointLabels.display&&function(t,e){const{ctx:i,options:{pointLabels:s}}=t;for(let n=e-1;n>=0;n--){const e=t._pointLabelItems[n];if(!e.visible)continue;const o=s.setContext(t.getPointLabelContext(n));Lo(i,o,e);const a=Si(o.font),{x:r,y:l,textAlign:h}=e;We(i,t._pointLabels[n],r,l+a.lineHeight/2,a,{color:o.color,textAlign:h,textBaseline:"middle"})}}(this,o),s.display&&this.ticks.forEach(((t,e)=>{if(0!==e||0===e&&this.min<0){r=this.getDistanceFromCenterForValue(t.value);const i=this.getContext(e),a=s.setContext(i),l=n.setContext(i);!function(t,e,i,s,n){const o=t.ctx,a=e.circular,{color:r,lineWidth:l}=e;!a&&!s||!r||!l||i<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Eo(t,i,a,s),o.closePath(),o.stroke(),o.restore())}(this,a,r,o,l)}})),i.display){for(t.save(),a=o-1;a>=0;a--){const s=i.setContext(this.getPointLabelContext(a)),{color:n,lineWidth:o}=s;o&&n&&(t.lineWidth=o,t.strokeStyle=n,t.setLineDash(s.borderDash),t.lineDashOffset=s.borderDashOffset,r=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),l=this.getPointPosition(a,r),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(l.x,l.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){const t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;const s=this.getIndexAngle(0);let n,o;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(s),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach(((s,a)=>{if(0===a&&this.min>=0&&!e.reverse)return;const r=i.setContext(this.getContext(a)),l=Si(r.font);if(n=this.getDistanceFromCenterForValue(this.ticks[a].value),r.showLabelBackdrop){t.font=l.string,o=t.measureText(s.label).width,t.fillStyle=r.backdropColor;const e=ki(r.backdropPadding);t.fillRect(-o/2-e.left,-n-l.size/2-e.top,o+e.width,l.size+e.height)}We(t,s.label,0,-n,l,{color:r.color,strokeColor:r.textStrokeColor,strokeWidth:r.textStrokeWidth})})),t.restore()}drawTitle(){}}const Io={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},zo=Object.keys(Io);function Fo(t,e){return t-e}function Vo(t,e){if(s(e))return null;const i=t._adapter,{parser:n,round:o,isoWeekday:r}=t._parseOpts;let l=e;return"function"==typeof n&&(l=n(l)),a(l)||(l="string"==typeof n?i.parse(l,n):i.parse(l)),null===l?null:(o&&(l="week"!==o||!W(r)&&!0!==r?i.startOf(l,o):i.startOf(l,"isoWeek",r)),+l)}function Bo(t,e,i,s){const n=zo.length;for(let o=zo.indexOf(t);o<n-1;++o){const t=Io[zo[o]],n=t.steps?t.steps:Number.MAX_SAFE_INTEGER;if(t.common&&Math.ceil((i-e)/(n*t.size))<=s)return zo[o]}return zo[n-1]}function No(t,e,i){if(i){if(i.length){const{lo:s,hi:n}=et(i,e);t[i[s]>=e?i[s]:i[n]]=!0}}else t[e]=!0}function Wo(t,e,i){const s=[],n={},o=e.length;let a,r;for(a=0;a<o;++a)r=e[a],n[r]=a,s.push({value:r,major:!1});return 0!==o&&i?function(t,e,i,s){const n=t._adapter,o=+n.startOf(e[0].value,s),a=e[e.length-1].value;let r,l;for(r=o;r<=a;r=+n.add(r,1,s))l=i[r],l>=0&&(e[l].major=!0);return e}(t,s,n,i):s}class Ho extends tn{static id="time";static defaults={bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}};constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){const i=t.time||(t.time={}),s=this._adapter=new In._date(t.adapters.date);s.init(e),b(i.displayFormats,s.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return void 0===t?null:Vo(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){const t=this.options,e=this._adapter,i=t.time.unit||"day";let{min:s,max:n,minDefined:o,maxDefined:r}=this.getUserBounds();function l(t){o||isNaN(t.min)||(s=Math.min(s,t.min)),r||isNaN(t.max)||(n=Math.max(n,t.max))}o&&r||(l(this._getLabelBounds()),"ticks"===t.bounds&&"labels"===t.ticks.source||l(this.getMinMax(!1))),s=a(s)&&!isNaN(s)?s:+e.startOf(Date.now(),i),n=a(n)&&!isNaN(n)?n:+e.endOf(Date.now(),i)+1,this.min=Math.min(s,n-1),this.max=Math.max(s+1,n)}_getLabelBounds(){const t=this.getLabelTimestamps();let e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){const t=this.options,e=t.time,i=t.ticks,s="labels"===i.source?this.getLabelTimestamps():this._generate();"ticks"===t.bounds&&s.length&&(this.min=this._userMin||s[0],this.max=this._userMax||s[s.length-1]);const n=this.min,o=nt(s,n,this.max);return this._unit=e.unit||(i.autoSkip?Bo(e.minUnit,this.min,this.max,this._getLabelCapacity(n)):function(t,e,i,s,n){for(let o=zo.length-1;o>=zo.indexOf(i);o--){const i=zo[o];if(Io[i].common&&t._adapter.diff(n,s,i)>=e-1)return i}return zo[i?zo.indexOf(i):0]}(this,o.length,e.minUnit,this.min,this.max)),this._majorUnit=i.major.enabled&&"year"!==this._unit?function(t){for(let e=zo.indexOf(t)+1,i=zo.length;e<i;++e)if(Io[zo[e]].common)return zo[e]}(this._unit):void 0,this.initOffsets(s),t.reverse&&o.reverse(),Wo(this,o,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map((t=>+t.value)))}initOffsets(t=[]){let e,i,s=0,n=0;this.options.offset&&t.length&&(e=this.getDecimalForValue(t[0]),s=1===t.length?1-e:(this.getDecimalForValue(t[1])-e)/2,i=this.getDecimalForValue(t[t.length-1]),n=1===t.length?i:(i-this.getDecimalForValue(t[t.length-2]))/2);const o=t.length<3?.5:.25;s=Z(s,0,o),n=Z(n,0,o),this._offsets={start:s,end:n,factor:1/(s+1+n)}}_generate(){const t=this._adapter,e=this.min,i=this.max,s=this.options,n=s.time,o=n.unit||Bo(n.minUnit,e,i,this._getLabelCapacity(e)),a=l(s.ticks.stepSize,1),r="week"===o&&n.isoWeekday,h=W(r)||!0===r,c={};let d,u,f=e;if(h&&(f=+t.startOf(f,"isoWeek",r)),f=+t.startOf(f,h?"day":o),t.diff(i,e,o)>1e5*a)throw new Error(e+" and "+i+" are too far apart with stepSize of "+a+" "+o);const g="data"===s.ticks.source&&this.getDataTimestamps();for(d=f,u=0;d<i;d=+t.add(d,a,o),u++)No(c,d,g);return d!==i&&"ticks"!==s.bounds&&1!==u||No(c,d,g),Object.keys(c).sort(Fo).map((t=>+t))}getLabelForValue(t){const e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){const i=this.options.time.displayFormats,s=this._unit,n=e||i[s];return this._adapter.format(t,n)}_tickFormatFunction(t,e,i,s){const n=this.options,o=n.ticks.callback;if(o)return d(o,[t,e,i],this);const a=n.time.displayFormats,r=this._unit,l=this._majorUnit,h=r&&a[r],c=l&&a[l],u=i[e],f=l&&c&&u&&u.major;return this._adapter.format(t,s||(f?c:h))}generateTickLabels(t){let e,i,s;for(e=0,i=t.length;e<i;++e)s=t[e],s.label=this._tickFormatFunction(s.value,e,t)}getDecimalForValue(t){return null===t?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){const e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){const e=this.options.ticks,i=this.ctx.measureText(t).width,s=$(this.isHorizontal()?e.maxRotation:e.minRotation),n=Math.cos(s),o=Math.sin(s),a=this._resolveTickFontOptions(0).size;return{w:i*n+a*o,h:i*o+a*n}}_getLabelCapacity(t){const e=this.options.time,i=e.displayFormats,s=i[e.unit]||i.millisecond,n=this._tickFormatFunction(t,0,Wo(this,[t],this._majorUnit),s),o=this._getLabelSize(n),a=Math.floor(this.isHorizontal()?this.width/o.w:this.height/o.h)-1;return a>0?a:1}getDataTimestamps(){let t,e,i=this._cache.data||[];if(i.length)return i;const s=this.getMatchingVisibleMetas();if(this._normalized&&s.length)return this._cache.data=s[0].controller.getAllParsedValues(this);for(t=0,e=s.length;t<e;++t)i=i.concat(s[t].controller.getAllParsedValues(this));return this._cache.data=this.normalize(i)}getLabelTimestamps(){const t=this._cache.labels||[];let e,i;if(t.length)return t;const s=this.getLabels();for(e=0,i=s.length;e<i;++e)t.push(Vo(this,s[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return lt(t.sort(Fo))}}function jo(t,e,i){let s,n,o,a,r=0,l=t.length-1;i?(e>=t[r].pos&&e<=t[l].pos&&({lo:r,hi:l}=it(t,"pos",e)),({pos:s,time:o}=t[r]),({pos:n,time:a}=t[l])):(e>=t[r].time&&e<=t[l].time&&({lo:r,hi:l}=it(t,"time",e)),({time:s,pos:o}=t[r]),({time:n,pos:a}=t[l]));const h=n-s;return h?o+(a-o)*(e-s)/h:o}var $o=Object.freeze({__proto__:null,CategoryScale:class extends tn{static id="category";static defaults={ticks:{callback:mo}};constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){const e=this._addedLabels;if(e.length){const t=this.getLabels();for(const{index:i,label:s}of e)t[i]===s&&t.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(s(t))return null;const i=this.getLabels();return((t,e)=>null===t?null:Z(Math.round(t),0,e))(e=isFinite(e)&&i[e]===t?e:po(i,t,l(e,t),this._addedLabels),i.length-1)}determineDataLimits(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let{min:i,max:s}=this.getMinMax(!0);"ticks"===this.options.bounds&&(t||(i=0),e||(s=this.getLabels().length-1)),this.min=i,this.max=s}buildTicks(){const t=this.min,e=this.max,i=this.options.offset,s=[];let n=this.getLabels();n=0===t&&e===n.length-1?n:n.slice(t,e+1),this._valueRange=Math.max(n.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let i=t;i<=e;i++)s.push({value:i});return s}getLabelForValue(t){return mo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return"number"!=typeof t&&(t=this.parse(t)),null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}},LinearScale:_o,LogarithmicScale:So,RadialLinearScale:Ro,TimeScale:Ho,TimeSeriesScale:class extends Ho{static id="timeseries";static defaults=Ho.defaults;constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){const t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=jo(e,this.min),this._tableRange=jo(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){const{min:e,max:i}=this,s=[],n=[];let o,a,r,l,h;for(o=0,a=t.length;o<a;++o)l=t[o],l>=e&&l<=i&&s.push(l);if(s.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(o=0,a=s.length;o<a;++o)h=s[o+1],r=s[o-1],l=s[o],Math.round((h+r)/2)!==l&&n.push({time:l,pos:o/(a-1)});return n}_generate(){const t=this.min,e=this.max;let i=super.getDataTimestamps();return i.includes(t)&&i.length||i.splice(0,0,t),i.includes(e)&&1!==i.length||i.push(e),i.sort(((t,e)=>t-e))}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;const e=this.getDataTimestamps(),i=this.getLabelTimestamps();return t=e.length&&i.length?this.normalize(e.concat(i)):e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(jo(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return jo(this._table,i*this._tableRange+this._minPos,!0)}}});const Yo=["rgb(54, 162, 235)","rgb(255, 99, 132)","rgb(255, 159, 64)","rgb(255, 205, 86)","rgb(75, 192, 192)","rgb(153, 102, 255)","rgb(201, 203, 207)"],Uo=Yo.map((t=>t.replace("rgb(","rgba(").replace(")",", 0.5)")));function Xo(t){return Yo[t%Yo.length]}function qo(t){return Uo[t%Uo.length]}function Ko(t){let e=0;return(i,s)=>{const n=t.getDatasetMeta(s).controller;n instanceof $n?e=function(t,e){return t.backgroundColor=t.data.map((()=>Xo(e++))),e}(i,e):n instanceof Yn?e=function(t,e){return t.backgroundColor=t.data.map((()=>qo(e++))),e}(i,e):n&&(e=function(t,e){return t.borderColor=Xo(e),t.backgroundColor=qo(e),++e}(i,e))}}function Go(t){let e;for(e in t)if(t[e].borderColor||t[e].backgroundColor)return!0;return!1}var Jo={id:"colors",defaults:{enabled:!0,forceOverride:!1},beforeLayout(t,e,i){if(!i.enabled)return;const{data:{datasets:s},options:n}=t.config,{elements:o}=n,a=Go(s)||(r=n)&&(r.borderColor||r.backgroundColor)||o&&Go(o)||"rgba(0,0,0,0.1)"!==ue.borderColor||"rgba(0,0,0,0.1)"!==ue.backgroundColor;var r;if(!i.forceOverride&&a)return;const l=Ko(t);s.forEach(l)}};function Zo(t){if(t._decimated){const e=t._data;delete t._decimated,delete t._data,Object.defineProperty(t,"data",{configurable:!0,enumerable:!0,writable:!0,value:e})}}function Qo(t){t.data.datasets.forEach((t=>{Zo(t)}))}var ta={id:"decimation",defaults:{algorithm:"min-max",enabled:!1},beforeElementsUpdate:(t,e,i)=>{if(!i.enabled)return void Qo(t);const n=t.width;t.data.datasets.forEach(((e,o)=>{const{_data:a,indexAxis:r}=e,l=t.getDatasetMeta(o),h=a||e.data;if("y"===Pi([r,t.options.indexAxis]))return;if(!l.controller.supportsDecimation)return;const c=t.scales[l.xAxisID];if("linear"!==c.type&&"time"!==c.type)return;if(t.options.parsing)return;let{start:d,count:u}=function(t,e){const i=e.length;let s,n=0;const{iScale:o}=t,{min:a,max:r,minDefined:l,maxDefined:h}=o.getUserBounds();return l&&(n=Z(it(e,o.axis,a).lo,0,i-1)),s=h?Z(it(e,o.axis,r).hi+1,n,i)-n:i-n,{start:n,count:s}}(l,h);if(u<=(i.threshold||4*n))return void Zo(e);let f;switch(s(a)&&(e._data=h,delete e.data,Object.defineProperty(e,"data",{configurable:!0,enumerable:!0,get:function(){return this._decimated},set:function(t){this._data=t}})),i.algorithm){case"lttb":f=function(t,e,i,s,n){const o=n.samples||s;if(o>=i)return t.slice(e,e+i);const a=[],r=(i-2)/(o-2);let l=0;const h=e+i-1;let c,d,u,f,g,p=e;for(a[l++]=t[p],c=0;c<o-2;c++){let s,n=0,o=0;const h=Math.floor((c+1)*r)+1+e,m=Math.min(Math.floor((c+2)*r)+1,i)+e,x=m-h;for(s=h;s<m;s++)n+=t[s].x,o+=t[s].y;n/=x,o/=x;const b=Math.floor(c*r)+1+e,_=Math.min(Math.floor((c+1)*r)+1,i)+e,{x:y,y:v}=t[p];for(u=f=-1,s=b;s<_;s++)f=.5*Math.abs((y-n)*(t[s].y-v)-(y-t[s].x)*(o-v)),f>u&&(u=f,d=t[s],g=s);a[l++]=d,p=g}return a[l++]=t[h],a}(h,d,u,n,i);break;case"min-max":f=function(t,e,i,n){let o,a,r,l,h,c,d,u,f,g,p=0,m=0;const x=[],b=e+i-1,_=t[e].x,y=t[b].x-_;for(o=e;o<e+i;++o){a=t[o],r=(a.x-_)/y*n,l=a.y;const e=0|r;if(e===h)l<f?(f=l,c=o):l>g&&(g=l,d=o),p=(m*p+a.x)/++m;else{const i=o-1;if(!s(c)&&!s(d)){const e=Math.min(c,d),s=Math.max(c,d);e!==u&&e!==i&&x.push({...t[e],x:p}),s!==u&&s!==i&&x.push({...t[s],x:p})}o>0&&i!==u&&x.push(t[i]),x.push(a),h=e,m=0,f=g=l,c=d=u=o}}return x}(h,d,u,n);break;default:throw new Error(`Unsupported decimation algorithm \'${i.algorithm}\'`)}e._decimated=f}))},destroy(t){Qo(t)}};function ea(t,e,i,s){if(s)return;let n=e[t],o=i[t];return"angle"===t&&(n=G(n),o=G(o)),{property:t,start:n,end:o}}function ia(t,e,i){for(;e>t;e--){const t=i[e];if(!isNaN(t.x)&&!isNaN(t.y))break}return e}function sa(t,e,i,s){return t&&e?s(t[i],e[i]):t?t[i]:e?e[i]:0}function na(t,e){let i=[],s=!1;return n(t)?(s=!0,i=t):i=function(t,e){const{x:i=null,y:s=null}=t||{},n=e.points,o=[];return e.segments.forEach((({start:t,end:e})=>{e=ia(t,e,n);const a=n[t],r=n[e];null!==s?(o.push({x:a.x,y:s}),o.push({x:r.x,y:s})):null!==i&&(o.push({x:i,y:a.y}),o.push({x:i,y:r.y}))})),o}(t,e),i.length?new oo({points:i,options:{tension:0},_loop:s,_fullLoop:s}):null}function oa(t){return t&&!1!==t.fill}function aa(t,e,i){let s=t[e].fill;const n=[e];let o;if(!i)return s;for(;!1!==s&&-1===n.indexOf(s);){if(!a(s))return s;if(o=t[s],!o)return!1;if(o.visible)return s;n.push(s),s=o.fill}return!1}function ra(t,e,i){const s=function(t){const e=t.options,i=e.fill;let s=l(i&&i.target,i);void 0===s&&(s=!!e.backgroundColor);if(!1===s||null===s)return!1;if(!0===s)return"origin";return s}(t);if(o(s))return!isNaN(s.value)&&s;let n=parseFloat(s);return a(n)&&Math.floor(n)===n?function(t,e,i,s){"-"!==t&&"+"!==t||(i=e+i);if(i===e||i<0||i>=s)return!1;return i}(s[0],e,n,i):["origin","start","end","stack","shape"].indexOf(s)>=0&&s}function la(t,e,i){const s=[];for(let n=0;n<i.length;n++){const o=i[n],{first:a,last:r,point:l}=ha(o,e,"x");if(!(!l||a&&r))if(a)s.unshift(l);else if(t.push(l),!r)break}t.push(...s)}function ha(t,e,i){const s=t.interpolate(e,i);if(!s)return{};const n=s[i],o=t.segments,a=t.points;let r=!1,l=!1;for(let t=0;t<o.length;t++){const e=o[t],s=a[e.start][i],h=a[e.end][i];if(tt(n,s,h)){r=n===s,l=n===h;break}}return{first:r,last:l,point:s}}class ca{constructor(t){this.x=t.x,this.y=t.y,this.radius=t.radius}pathSegment(t,e,i){const{x:s,y:n,radius:o}=this;return e=e||{start:0,end:O},t.arc(s,n,o,e.end,e.start,!0),!i.bounds}interpolate(t){const{x:e,y:i,radius:s}=this,n=t.angle;return{x:e+Math.cos(n)*s,y:i+Math.sin(n)*s,angle:n}}}function da(t){const{chart:e,fill:i,line:s}=t;if(a(i))return function(t,e){const i=t.getDatasetMeta(e),s=i&&t.isDatasetVisible(e);return s?i.dataset:null}(e,i);if("stack"===i)return function(t){const{scale:e,index:i,line:s}=t,n=[],o=s.segments,a=s.points,r=function(t,e){const i=[],s=t.getMatchingVisibleMetas("line");for(let t=0;t<s.length;t++){const n=s[t];if(n.index===e)break;n.hidden||i.unshift(n.dataset)}return i}(e,i);r.push(na({x:null,y:e.bottom},s));for(let t=0;t<o.length;t++){const e=o[t];for(let t=e.start;t<=e.end;t++)la(n,a[t],r)}return new oo({points:n,options:{}})}(t);if("shape"===i)return!0;const n=function(t){const e=t.scale||{};if(e.getPointPositionForValue)return function(t){const{scale:e,fill:i}=t,s=e.options,n=e.getLabels().length,a=s.reverse?e.max:e.min,r=function(t,e,i){let s;return s="start"===t?i:"end"===t?e.options.reverse?e.min:e.max:o(t)?t.value:e.getBaseValue(),s}(i,e,a),l=[];if(s.grid.circular){const t=e.getPointPositionForValue(0,a);return new ca({x:t.x,y:t.y,radius:e.getDistanceFromCenterForValue(r)})}for(let t=0;t<n;++t)l.push(e.getPointPositionForValue(t,r));return l}(t);return function(t){const{scale:e={},fill:i}=t,s=function(t,e){let i=null;return"start"===t?i=e.bottom:"end"===t?i=e.top:o(t)?i=e.getPixelForValue(t.value):e.getBasePixel&&(i=e.getBasePixel()),i}(i,e);if(a(s)){const t=e.isHorizontal();return{x:t?s:null,y:t?null:s}}return null}(t)}(t);return n instanceof ca?n:na(n,s)}function ua(t,e,i){const s=da(e),{chart:n,index:o,line:a,scale:r,axis:l}=e,h=a.options,c=h.fill,d=h.backgroundColor,{above:u=d,below:f=d}=c||{},g=n.getDatasetMeta(o),p=Wi(n,g);s&&a.points.length&&(Ie(t,function(t,e){if(!e||e.getPointPositionForValue)return t;const i=e.getPixelForValue(e.min),s=e.getPixelForValue(e.max),n=Math.min(i,s),o=Math.max(i,s);return e.isHorizontal()?{...t,left:Math.max(t.left,n),right:Math.min(t.right,o)}:{...t,top:Math.max(t.top,n),bottom:Math.min(t.bottom,o)}}(i,g.iScale)),function(t,e){const{line:i,target:s,above:n,below:o,area:a,scale:r,clip:l}=e,h=i._loop?"angle":e.axis;t.save();let c=o;o!==n&&("x"===h?(fa(t,s,a.top),pa(t,{line:i,target:s,color:n,scale:r,property:h,clip:l}),t.restore(),t.save(),fa(t,s,a.bottom)):"y"===h&&(ga(t,s,a.left),pa(t,{line:i,target:s,color:o,scale:r,property:h,clip:l}),t.restore(),t.save(),ga(t,s,a.right),c=n));pa(t,{line:i,target:s,color:c,scale:r,property:h,clip:l}),t.restore()}(t,{line:a,target:s,above:u,below:f,area:i,scale:r,axis:l,clip:p}),ze(t))}function fa(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(h.x,i),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(c.x,i)}t.lineTo(e.first().x,i),t.closePath(),t.clip()}function ga(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(i,h.y),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(i,c.y)}t.lineTo(i,e.first().y),t.closePath(),t.clip()}function pa(t,e){const{line:i,target:s,property:n,color:o,scale:a,clip:r}=e,l=function(t,e,i){const s=t.segments,n=t.points,o=e.points,a=[];for(const t of s){let{start:s,end:r}=t;r=ia(s,r,n);const l=ea(i,n[s],n[r],t.loop);if(!e.segments){a.push({source:t,target:l,start:n[s],end:n[r]});continue}const h=Ii(e,l);for(const e of h){const s=ea(i,o[e.start],o[e.end],e.loop),r=Ri(t,n,s);for(const t of r)a.push({source:t,target:e,start:{[i]:sa(l,s,"start",Math.max)},end:{[i]:sa(l,s,"end",Math.min)}})}}return a}(i,s,n);for(const{source:e,target:h,start:c,end:d}of l){const{style:{backgroundColor:l=o}={}}=e,u=!0!==s;t.save(),t.fillStyle=l,ma(t,a,r,u&&ea(n,c,d)),t.beginPath();const f=!!i.pathSegment(t,e);let g;if(u){f?t.closePath():xa(t,s,d,n);const e=!!s.pathSegment(t,h,{move:f,reverse:!0});g=f&&e,g||xa(t,s,c,n)}t.closePath(),t.fill(g?"evenodd":"nonzero"),t.restore()}}function ma(t,e,i,s){const n=e.chart.chartArea,{property:o,start:a,end:r}=s||{};if("x"===o||"y"===o){let e,s,l,h;"x"===o?(e=a,s=n.top,l=r,h=n.bottom):(e=n.left,s=a,l=n.right,h=r),t.beginPath(),i&&(e=Math.max(e,i.left),l=Math.min(l,i.right),s=Math.max(s,i.top),h=Math.min(h,i.bottom)),t.rect(e,s,l-e,h-s),t.clip()}}function xa(t,e,i,s){const n=e.interpolate(i,s);n&&t.lineTo(n.x,n.y)}var ba={id:"filler",afterDatasetsUpdate(t,e,i){const s=(t.data.datasets||[]).length,n=[];let o,a,r,l;for(a=0;a<s;++a)o=t.getDatasetMeta(a),r=o.dataset,l=null,r&&r.options&&r instanceof oo&&(l={visible:t.isDatasetVisible(a),index:a,fill:ra(r,a,s),chart:t,axis:o.controller.options.indexAxis,scale:o.vScale,line:r}),o.$filler=l,n.push(l);for(a=0;a<s;++a)l=n[a],l&&!1!==l.fill&&(l.fill=aa(n,a,i.propagate))},beforeDraw(t,e,i){const s="beforeDraw"===i.drawTime,n=t.getSortedVisibleDatasetMetas(),o=t.chartArea;for(let e=n.length-1;e>=0;--e){const i=n[e].$filler;i&&(i.line.updateControlPoints(o,i.axis),s&&i.fill&&ua(t.ctx,i,o))}},beforeDatasetsDraw(t,e,i){if("beforeDatasetsDraw"!==i.drawTime)return;const s=t.getSortedVisibleDatasetMetas();for(let e=s.length-1;e>=0;--e){const i=s[e].$filler;oa(i)&&ua(t.ctx,i,t.chartArea)}},beforeDatasetDraw(t,e,i){const s=e.meta.$filler;oa(s)&&"beforeDatasetDraw"===i.drawTime&&ua(t.ctx,s,t.chartArea)},defaults:{propagate:!0,drawTime:"beforeDatasetDraw"}};const _a=(t,e)=>{let{boxHeight:i=e,boxWidth:s=e}=t;return t.usePointStyle&&(i=Math.min(i,e),s=t.pointStyleWidth||Math.min(s,e)),{boxWidth:s,boxHeight:i,itemHeight:Math.max(e,i)}};class ya extends $s{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){const t=this.options.labels||{};let e=d(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter((e=>t.filter(e,this.chart.data)))),t.sort&&(e=e.sort(((e,i)=>t.sort(e,i,this.chart.data)))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){const{options:t,ctx:e}=this;if(!t.display)return void(this.width=this.height=0);const i=t.labels,s=Si(i.font),n=s.size,o=this._computeTitleHeight(),{boxWidth:a,itemHeight:r}=_a(i,n);let l,h;e.font=s.string,this.isHorizontal()?(l=this.maxWidth,h=this._fitRows(o,n,a,r)+10):(h=this.maxHeight,l=this._fitCols(o,s,a,r)+10),this.width=Math.min(l,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,s){const{ctx:n,maxWidth:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.lineWidths=[0],h=s+a;let c=t;n.textAlign="left",n.textBaseline="middle";let d=-1,u=-h;return this.legendItems.forEach(((t,f)=>{const g=i+e/2+n.measureText(t.text).width;(0===f||l[l.length-1]+g+2*a>o)&&(c+=h,l[l.length-(f>0?0:1)]=0,u+=h,d++),r[f]={left:0,top:u,row:d,width:g,height:s},l[l.length-1]+=g+a})),c}_fitCols(t,e,i,s){const{ctx:n,maxHeight:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.columnSizes=[],h=o-t;let c=a,d=0,u=0,f=0,g=0;return this.legendItems.forEach(((t,o)=>{const{itemWidth:p,itemHeight:m}=function(t,e,i,s,n){const o=function(t,e,i,s){let n=t.text;n&&"string"!=typeof n&&(n=n.reduce(((t,e)=>t.length>e.length?t:e)));return e+i.size/2+s.measureText(n).width}(s,t,e,i),a=function(t,e,i){let s=t;"string"!=typeof e.text&&(s=va(e,i));return s}(n,s,e.lineHeight);return{itemWidth:o,itemHeight:a}}(i,e,n,t,s);o>0&&u+m+2*a>h&&(c+=d+a,l.push({width:d,height:u}),f+=d+a,g++,d=u=0),r[o]={left:f,top:u,col:g,width:p,height:m},d=Math.max(d,p),u+=m+a})),c+=d,l.push({width:d,height:u}),c}adjustHitBoxes(){if(!this.options.display)return;const t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:s},rtl:n}}=this,o=Oi(n,this.left,this.width);if(this.isHorizontal()){let n=0,a=ft(i,this.left+s,this.right-this.lineWidths[n]);for(const r of e)n!==r.row&&(n=r.row,a=ft(i,this.left+s,this.right-this.lineWidths[n])),r.top+=this.top+t+s,r.left=o.leftForLtr(o.x(a),r.width),a+=r.width+s}else{let n=0,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height);for(const r of e)r.col!==n&&(n=r.col,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height)),r.top=a,r.left+=this.left+s,r.left=o.leftForLtr(o.x(r.left),r.width),a+=r.height+s}}isHorizontal(){return"top"===this.options.position||"bottom"===this.options.position}draw(){if(this.options.display){const t=this.ctx;Ie(t,this),this._draw(),ze(t)}}_draw(){const{options:t,columnSizes:e,lineWidths:i,ctx:s}=this,{align:n,labels:o}=t,a=ue.color,r=Oi(t.rtl,this.left,this.width),h=Si(o.font),{padding:c}=o,d=h.size,u=d/2;let f;this.drawTitle(),s.textAlign=r.textAlign("left"),s.textBaseline="middle",s.lineWidth=.5,s.font=h.string;const{boxWidth:g,boxHeight:p,itemHeight:m}=_a(o,d),x=this.isHorizontal(),b=this._computeTitleHeight();f=x?{x:ft(n,this.left+c,this.right-i[0]),y:this.top+c+b,line:0}:{x:this.left+c,y:ft(n,this.top+b+c,this.bottom-e[0].height),line:0},Ai(this.ctx,t.textDirection);const _=m+c;this.legendItems.forEach(((y,v)=>{s.strokeStyle=y.fontColor,s.fillStyle=y.fontColor;const M=s.measureText(y.text).width,w=r.textAlign(y.textAlign||(y.textAlign=o.textAlign)),k=g+u+M;let S=f.x,P=f.y;r.setWidth(this.width),x?v>0&&S+k+c>this.right&&(P=f.y+=_,f.line++,S=f.x=ft(n,this.left+c,this.right-i[f.line])):v>0&&P+_>this.bottom&&(S=f.x=S+e[f.line].width+c,f.line++,P=f.y=ft(n,this.top+b+c,this.bottom-e[f.line].height));if(function(t,e,i){if(isNaN(g)||g<=0||isNaN(p)||p<0)return;s.save();const n=l(i.lineWidth,1);if(s.fillStyle=l(i.fillStyle,a),s.lineCap=l(i.lineCap,"butt"),s.lineDashOffset=l(i.lineDashOffset,0),s.lineJoin=l(i.lineJoin,"miter"),s.lineWidth=n,s.strokeStyle=l(i.strokeStyle,a),s.setLineDash(l(i.lineDash,[])),o.usePointStyle){const a={radius:p*Math.SQRT2/2,pointStyle:i.pointStyle,rotation:i.rotation,borderWidth:n},l=r.xPlus(t,g/2);Ee(s,a,l,e+u,o.pointStyleWidth&&g)}else{const o=e+Math.max((d-p)/2,0),a=r.leftForLtr(t,g),l=wi(i.borderRadius);s.beginPath(),Object.values(l).some((t=>0!==t))?He(s,{x:a,y:o,w:g,h:p,radius:l}):s.rect(a,o,g,p),s.fill(),0!==n&&s.stroke()}s.restore()}(r.x(S),P,y),S=gt(w,S+g+u,x?S+k:this.right,t.rtl),function(t,e,i){We(s,i.text,t,e+m/2,h,{strikethrough:i.hidden,textAlign:r.textAlign(i.textAlign)})}(r.x(S),P,y),x)f.x+=k+c;else if("string"!=typeof y.text){const t=h.lineHeight;f.y+=va(y,t)+c}else f.y+=_})),Ti(this.ctx,t.textDirection)}drawTitle(){const t=this.options,e=t.title,i=Si(e.font),s=ki(e.padding);if(!e.display)return;const n=Oi(t.rtl,this.left,this.width),o=this.ctx,a=e.position,r=i.size/2,l=s.top+r;let h,c=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+l,c=ft(t.align,c,this.right-d);else{const e=this.columnSizes.reduce(((t,e)=>Math.max(t,e.height)),0);h=l+ft(t.align,this.top,this.bottom-e-t.labels.padding-this._computeTitleHeight())}const u=ft(a,c,c+d);o.textAlign=n.textAlign(ut(a)),o.textBaseline="middle",o.strokeStyle=e.color,o.fillStyle=e.color,o.font=i.string,We(o,e.text,u,h,i)}_computeTitleHeight(){const t=this.options.title,e=Si(t.font),i=ki(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,s,n;if(tt(t,this.left,this.right)&&tt(e,this.top,this.bottom))for(n=this.legendHitBoxes,i=0;i<n.length;++i)if(s=n[i],tt(t,s.left,s.left+s.width)&&tt(e,s.top,s.top+s.height))return this.legendItems[i];return null}handleEvent(t){const e=this.options;if(!function(t,e){if(("mousemove"===t||"mouseout"===t)&&(e.onHover||e.onLeave))return!0;if(e.onClick&&("click"===t||"mouseup"===t))return!0;return!1}(t.type,e))return;const i=this._getLegendItemAt(t.x,t.y);if("mousemove"===t.type||"mouseout"===t.type){const o=this._hoveredItem,a=(n=i,null!==(s=o)&&null!==n&&s.datasetIndex===n.datasetIndex&&s.index===n.index);o&&!a&&d(e.onLeave,[t,o,this],this),this._hoveredItem=i,i&&!a&&d(e.onHover,[t,i,this],this)}else i&&d(e.onClick,[t,i,this],this);var s,n}}function va(t,e){return e*(t.text?t.text.length:0)}var Ma={id:"legend",_element:ya,start(t,e,i){const s=t.legend=new ya({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s)},stop(t){ls.removeBox(t,t.legend),delete t.legend},beforeUpdate(t,e,i){const s=t.legend;ls.configure(t,s,i),s.options=i},afterUpdate(t){const e=t.legend;e.buildLabels(),e.adjustHitBoxes()},afterEvent(t,e){e.replay||t.legend.handleEvent(e.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(t,e,i){const s=e.datasetIndex,n=i.chart;n.isDatasetVisible(s)?(n.hide(s),e.hidden=!0):(n.show(s),e.hidden=!1)},onHover:null,onLeave:null,labels:{color:t=>t.chart.options.color,boxWidth:40,padding:10,generateLabels(t){const e=t.data.datasets,{labels:{usePointStyle:i,pointStyle:s,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=t.legend.options;return t._getSortedDatasetMetas().map((t=>{const l=t.controller.getStyle(i?0:void 0),h=ki(l.borderWidth);return{text:e[t.index].label,fillStyle:l.backgroundColor,fontColor:o,hidden:!t.visible,lineCap:l.borderCapStyle,lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:l.borderColor,pointStyle:s||l.pointStyle,rotation:l.rotation,textAlign:n||l.textAlign,borderRadius:a&&(r||l.borderRadius),datasetIndex:t.index}}),this)}},title:{color:t=>t.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:t=>!t.startsWith("on"),labels:{_scriptable:t=>!["generateLabels","filter","sort"].includes(t)}}};class wa extends $s{constructor(t){super(),this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this._padding=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e){const i=this.options;if(this.left=0,this.top=0,!i.display)return void(this.width=this.height=this.right=this.bottom=0);this.width=this.right=t,this.height=this.bottom=e;const s=n(i.text)?i.text.length:1;this._padding=ki(i.padding);const o=s*Si(i.font).lineHeight+this._padding.height;this.isHorizontal()?this.height=o:this.width=o}isHorizontal(){const t=this.options.position;return"top"===t||"bottom"===t}_drawArgs(t){const{top:e,left:i,bottom:s,right:n,options:o}=this,a=o.align;let r,l,h,c=0;return this.isHorizontal()?(l=ft(a,i,n),h=e+t,r=n-i):("left"===o.position?(l=i+t,h=ft(a,s,e),c=-.5*C):(l=n-t,h=ft(a,e,s),c=.5*C),r=s-e),{titleX:l,titleY:h,maxWidth:r,rotation:c}}draw(){const t=this.ctx,e=this.options;if(!e.display)return;const i=Si(e.font),s=i.lineHeight/2+this._padding.top,{titleX:n,titleY:o,maxWidth:a,rotation:r}=this._drawArgs(s);We(t,e.text,0,0,i,{color:e.color,maxWidth:a,rotation:r,textAlign:ut(e.align),textBaseline:"middle",translation:[n,o]})}}var ka={id:"title",_element:wa,start(t,e,i){!function(t,e){const i=new wa({ctx:t.ctx,options:e,chart:t});ls.configure(t,i,e),ls.addBox(t,i),t.titleBlock=i}(t,i)},stop(t){const e=t.titleBlock;ls.removeBox(t,e),delete t.titleBlock},beforeUpdate(t,e,i){const s=t.titleBlock;ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"bold"},fullSize:!0,padding:10,position:"top",text:"",weight:2e3},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Sa=new WeakMap;var Pa={id:"subtitle",start(t,e,i){const s=new wa({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s),Sa.set(t,s)},stop(t){ls.removeBox(t,Sa.get(t)),Sa.delete(t)},beforeUpdate(t,e,i){const s=Sa.get(t);ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"normal"},fullSize:!0,padding:0,position:"top",text:"",weight:1500},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Da={average(t){if(!t.length)return!1;let e,i,s=new Set,n=0,o=0;for(e=0,i=t.length;e<i;++e){const i=t[e].element;if(i&&i.hasValue()){const t=i.tooltipPosition();s.add(t.x),n+=t.y,++o}}if(0===o||0===s.size)return!1;return{x:[...s].reduce(((t,e)=>t+e))/s.size,y:n/o}},nearest(t,e){if(!t.length)return!1;let i,s,n,o=e.x,a=e.y,r=Number.POSITIVE_INFINITY;for(i=0,s=t.length;i<s;++i){const s=t[i].element;if(s&&s.hasValue()){const t=q(e,s.getCenterPoint());t<r&&(r=t,n=s)}}if(n){const t=n.tooltipPosition();o=t.x,a=t.y}return{x:o,y:a}}};function Ca(t,e){return e&&(n(e)?Array.prototype.push.apply(t,e):t.push(e)),t}function Oa(t){return("string"==typeof t||t instanceof String)&&t.indexOf("\\n")>-1?t.split("\\n"):t}function Aa(t,e){const{element:i,datasetIndex:s,index:n}=e,o=t.getDatasetMeta(s).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:t,label:a,parsed:o.getParsed(n),raw:t.data.datasets[s].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:s,element:i}}function Ta(t,e){const i=t.chart.ctx,{body:s,footer:n,title:o}=t,{boxWidth:a,boxHeight:r}=e,l=Si(e.bodyFont),h=Si(e.titleFont),c=Si(e.footerFont),d=o.length,f=n.length,g=s.length,p=ki(e.padding);let m=p.height,x=0,b=s.reduce(((t,e)=>t+e.before.length+e.lines.length+e.after.length),0);if(b+=t.beforeBody.length+t.afterBody.length,d&&(m+=d*h.lineHeight+(d-1)*e.titleSpacing+e.titleMarginBottom),b){m+=g*(e.displayColors?Math.max(r,l.lineHeight):l.lineHeight)+(b-g)*l.lineHeight+(b-1)*e.bodySpacing}f&&(m+=e.footerMarginTop+f*c.lineHeight+(f-1)*e.footerSpacing);let _=0;const y=function(t){x=Math.max(x,i.measureText(t).width+_)};return i.save(),i.font=h.string,u(t.title,y),i.font=l.string,u(t.beforeBody.concat(t.afterBody),y),_=e.displayColors?a+2+e.boxPadding:0,u(s,(t=>{u(t.before,y),u(t.lines,y),u(t.after,y)})),_=0,i.font=c.string,u(t.footer,y),i.restore(),x+=p.width,{width:x,height:m}}function La(t,e,i,s){const{x:n,width:o}=i,{width:a,chartArea:{left:r,right:l}}=t;let h="center";return"center"===s?h=n<=(r+l)/2?"left":"right":n<=o/2?h="left":n>=a-o/2&&(h="right"),function(t,e,i,s){const{x:n,width:o}=s,a=i.caretSize+i.caretPadding;return"left"===t&&n+o+a>e.width||"right"===t&&n-o-a<0||void 0}(h,t,e,i)&&(h="center"),h}function Ea(t,e,i){const s=i.yAlign||e.yAlign||function(t,e){const{y:i,height:s}=e;return i<s/2?"top":i>t.height-s/2?"bottom":"center"}(t,i);return{xAlign:i.xAlign||e.xAlign||La(t,e,i,s),yAlign:s}}function Ra(t,e,i,s){const{caretSize:n,caretPadding:o,cornerRadius:a}=t,{xAlign:r,yAlign:l}=i,h=n+o,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(a);let g=function(t,e){let{x:i,width:s}=t;return"right"===e?i-=s:"center"===e&&(i-=s/2),i}(e,r);const p=function(t,e,i){let{y:s,height:n}=t;return"top"===e?s+=i:s-="bottom"===e?n+i:n/2,s}(e,l,h);return"center"===l?"left"===r?g+=h:"right"===r&&(g-=h):"left"===r?g-=Math.max(c,u)+n:"right"===r&&(g+=Math.max(d,f)+n),{x:Z(g,0,s.width-e.width),y:Z(p,0,s.height-e.height)}}function Ia(t,e,i){const s=ki(i.padding);return"center"===e?t.x+t.width/2:"right"===e?t.x+t.width-s.right:t.x+s.left}function za(t){return Ca([],Oa(t))}function Fa(t,e){const i=e&&e.dataset&&e.dataset.tooltip&&e.dataset.tooltip.callbacks;return i?t.override(i):t}const Va={beforeTitle:e,title(t){if(t.length>0){const e=t[0],i=e.chart.data.labels,s=i?i.length:0;if(this&&this.options&&"dataset"===this.options.mode)return e.dataset.label||"";if(e.label)return e.label;if(s>0&&e.dataIndex<s)return i[e.dataIndex]}return""},afterTitle:e,beforeBody:e,beforeLabel:e,label(t){if(this&&this.options&&"dataset"===this.options.mode)return t.label+": "+t.formattedValue||t.formattedValue;let e=t.dataset.label||"";e&&(e+=": ");const i=t.formattedValue;return s(i)||(e+=i),e},labelColor(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:e,afterBody:e,beforeFooter:e,footer:e,afterFooter:e};function Ba(t,e,i,s){const n=t[e].call(i,s);return void 0===n?Va[e].call(i,s):n}class Na extends $s{static positioners=Da;constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){const t=this._cachedAnimations;if(t)return t;const e=this.chart,i=this.options.setContext(this.getContext()),s=i.enabled&&e.options.animation&&i.animations,n=new Ts(this.chart,s);return s._cacheable&&(this._cachedAnimations=Object.freeze(n)),n}getContext(){return this.$context||(this.$context=(t=this.chart.getContext(),e=this,i=this._tooltipItems,Ci(t,{tooltip:e,tooltipItems:i,type:"tooltip"})));var t,e,i}getTitle(t,e){const{callbacks:i}=e,s=Ba(i,"beforeTitle",this,t),n=Ba(i,"title",this,t),o=Ba(i,"afterTitle",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}getBeforeBody(t,e){return za(Ba(e.callbacks,"beforeBody",this,t))}getBody(t,e){const{callbacks:i}=e,s=[];return u(t,(t=>{const e={before:[],lines:[],after:[]},n=Fa(i,t);Ca(e.before,Oa(Ba(n,"beforeLabel",this,t))),Ca(e.lines,Ba(n,"label",this,t)),Ca(e.after,Oa(Ba(n,"afterLabel",this,t))),s.push(e)})),s}getAfterBody(t,e){return za(Ba(e.callbacks,"afterBody",this,t))}getFooter(t,e){const{callbacks:i}=e,s=Ba(i,"beforeFooter",this,t),n=Ba(i,"footer",this,t),o=Ba(i,"afterFooter",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}_createItems(t){const e=this._active,i=this.chart.data,s=[],n=[],o=[];let a,r,l=[];for(a=0,r=e.length;a<r;++a)l.push(Aa(this.chart,e[a]));return t.filter&&(l=l.filter(((e,s,n)=>t.filter(e,s,n,i)))),t.itemSort&&(l=l.sort(((e,s)=>t.itemSort(e,s,i)))),u(l,(e=>{const i=Fa(t.callbacks,e);s.push(Ba(i,"labelColor",this,e)),n.push(Ba(i,"labelPointStyle",this,e)),o.push(Ba(i,"labelTextColor",this,e))})),this.labelColors=s,this.labelPointStyles=n,this.labelTextColors=o,this.dataPoints=l,l}update(t,e){const i=this.options.setContext(this.getContext()),s=this._active;let n,o=[];if(s.length){const t=Da[i.position].call(this,s,this._eventPosition);o=this._createItems(i),this.title=this.getTitle(o,i),this.beforeBody=this.getBeforeBody(o,i),this.body=this.getBody(o,i),this.afterBody=this.getAfterBody(o,i),this.footer=this.getFooter(o,i);const e=this._size=Ta(this,i),a=Object.assign({},t,e),r=Ea(this.chart,i,a),l=Ra(i,a,r,this.chart);this.xAlign=r.xAlign,this.yAlign=r.yAlign,n={opacity:1,x:l.x,y:l.y,width:e.width,height:e.height,caretX:t.x,caretY:t.y}}else 0!==this.opacity&&(n={opacity:0});this._tooltipItems=o,this.$context=void 0,n&&this._resolveAnimations().update(this,n),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,s){const n=this.getCaretPosition(t,i,s);e.lineTo(n.x1,n.y1),e.lineTo(n.x2,n.y2),e.lineTo(n.x3,n.y3)}getCaretPosition(t,e,i){const{xAlign:s,yAlign:n}=this,{caretSize:o,cornerRadius:a}=i,{topLeft:r,topRight:l,bottomLeft:h,bottomRight:c}=wi(a),{x:d,y:u}=t,{width:f,height:g}=e;let p,m,x,b,_,y;return"center"===n?(_=u+g/2,"left"===s?(p=d,m=p-o,b=_+o,y=_-o):(p=d+f,m=p+o,b=_-o,y=_+o),x=p):(m="left"===s?d+Math.max(r,h)+o:"right"===s?d+f-Math.max(l,c)-o:this.caretX,"top"===n?(b=u,_=b-o,p=m-o,x=m+o):(b=u+g,_=b+o,p=m+o,x=m-o),y=b),{x1:p,x2:m,x3:x,y1:b,y2:_,y3:y}}drawTitle(t,e,i){const s=this.title,n=s.length;let o,a,r;if(n){const l=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.titleAlign,i),e.textAlign=l.textAlign(i.titleAlign),e.textBaseline="middle",o=Si(i.titleFont),a=i.titleSpacing,e.fillStyle=i.titleColor,e.font=o.string,r=0;r<n;++r)e.fillText(s[r],l.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+a,r+1===n&&(t.y+=i.titleMarginBottom-a)}}_drawColorBox(t,e,i,s,n){const a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:h}=n,c=Si(n.bodyFont),d=Ia(this,"left",n),u=s.x(d),f=l<c.lineHeight?(c.lineHeight-l)/2:0,g=e.y+f;if(n.usePointStyle){const e={radius:Math.min(h,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},i=s.leftForLtr(u,h)+h/2,o=g+l/2;t.strokeStyle=n.multiKeyBackground,t.fillStyle=n.multiKeyBackground,Le(t,e,i,o),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Le(t,e,i,o)}else{t.lineWidth=o(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;const e=s.leftForLtr(u,h),i=s.leftForLtr(s.xPlus(u,1),h-2),r=wi(a.borderRadius);Object.values(r).some((t=>0!==t))?(t.beginPath(),t.fillStyle=n.multiKeyBackground,He(t,{x:e,y:g,w:h,h:l,radius:r}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),He(t,{x:i,y:g+1,w:h-2,h:l-2,radius:r}),t.fill()):(t.fillStyle=n.multiKeyBackground,t.fillRect(e,g,h,l),t.strokeRect(e,g,h,l),t.fillStyle=a.backgroundColor,t.fillRect(i,g+1,h-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){const{body:s}=this,{bodySpacing:n,bodyAlign:o,displayColors:a,boxHeight:r,boxWidth:l,boxPadding:h}=i,c=Si(i.bodyFont);let d=c.lineHeight,f=0;const g=Oi(i.rtl,this.x,this.width),p=function(i){e.fillText(i,g.x(t.x+f),t.y+d/2),t.y+=d+n},m=g.textAlign(o);let x,b,_,y,v,M,w;for(e.textAlign=o,e.textBaseline="middle",e.font=c.string,t.x=Ia(this,m,i),e.fillStyle=i.bodyColor,u(this.beforeBody,p),f=a&&"right"!==m?"center"===o?l/2+h:l+2+h:0,y=0,M=s.length;y<M;++y){for(x=s[y],b=this.labelTextColors[y],e.fillStyle=b,u(x.before,p),_=x.lines,a&&_.length&&(this._drawColorBox(e,t,y,g,i),d=Math.max(c.lineHeight,r)),v=0,w=_.length;v<w;++v)p(_[v]),d=c.lineHeight;u(x.after,p)}f=0,d=c.lineHeight,u(this.afterBody,p),t.y-=n}drawFooter(t,e,i){const s=this.footer,n=s.length;let o,a;if(n){const r=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=r.textAlign(i.footerAlign),e.textBaseline="middle",o=Si(i.footerFont),e.fillStyle=i.footerColor,e.font=o.string,a=0;a<n;++a)e.fillText(s[a],r.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+i.footerSpacing}}drawBackground(t,e,i,s){const{xAlign:n,yAlign:o}=this,{x:a,y:r}=t,{width:l,height:h}=i,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(s.cornerRadius);e.fillStyle=s.backgroundColor,e.strokeStyle=s.borderColor,e.lineWidth=s.borderWidth,e.beginPath(),e.moveTo(a+c,r),"top"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+l-d,r),e.quadraticCurveTo(a+l,r,a+l,r+d),"center"===o&&"right"===n&&this.drawCaret(t,e,i,s),e.lineTo(a+l,r+h-f),e.quadraticCurveTo(a+l,r+h,a+l-f,r+h),"bottom"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+u,r+h),e.quadraticCurveTo(a,r+h,a,r+h-u),"center"===o&&"left"===n&&this.drawCaret(t,e,i,s),e.lineTo(a,r+c),e.quadraticCurveTo(a,r,a+c,r),e.closePath(),e.fill(),s.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){const e=this.chart,i=this.$animations,s=i&&i.x,n=i&&i.y;if(s||n){const i=Da[t.position].call(this,this._active,this._eventPosition);if(!i)return;const o=this._size=Ta(this,t),a=Object.assign({},i,this._size),r=Ea(e,t,a),l=Ra(t,a,r,e);s._to===l.x&&n._to===l.y||(this.xAlign=r.xAlign,this.yAlign=r.yAlign,this.width=o.width,this.height=o.height,this.caretX=i.x,this.caretY=i.y,this._resolveAnimations().update(this,l))}}_willRender(){return!!this.opacity}draw(t){const e=this.options.setContext(this.getContext());let i=this.opacity;if(!i)return;this._updateAnimationTarget(e);const s={width:this.width,height:this.height},n={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;const o=ki(e.padding),a=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&a&&(t.save(),t.globalAlpha=i,this.drawBackground(n,t,s,e),Ai(t,e.textDirection),n.y+=o.top,this.drawTitle(n,t,e),this.drawBody(n,t,e),this.drawFooter(n,t,e),Ti(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){const i=this._active,s=t.map((({datasetIndex:t,index:e})=>{const i=this.chart.getDatasetMeta(t);if(!i)throw new Error("Cannot find a dataset at index "+t);return{datasetIndex:t,element:i.data[e],index:e}})),n=!f(i,s),o=this._positionChanged(s,e);(n||o)&&(this._active=s,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;const s=this.options,n=this._active||[],o=this._getActiveElements(t,n,e,i),a=this._positionChanged(o,t),r=e||!f(o,n)||a;return r&&(this._active=o,(s.enabled||s.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),r}_getActiveElements(t,e,i,s){const n=this.options;if("mouseout"===t.type)return[];if(!s)return e.filter((t=>this.chart.data.datasets[t.datasetIndex]&&void 0!==this.chart.getDatasetMeta(t.datasetIndex).controller.getParsed(t.index)));const o=this.chart.getElementsAtEventForMode(t,n.mode,n,i);return n.reverse&&o.reverse(),o}_positionChanged(t,e){const{caretX:i,caretY:s,options:n}=this,o=Da[n.position].call(this,t,e);return!1!==o&&(i!==o.x||s!==o.y)}}var Wa={id:"tooltip",_element:Na,positioners:Da,afterInit(t,e,i){i&&(t.tooltip=new Na({chart:t,options:i}))},beforeUpdate(t,e,i){t.tooltip&&t.tooltip.initialize(i)},reset(t,e,i){t.tooltip&&t.tooltip.initialize(i)},afterDraw(t){const e=t.tooltip;if(e&&e._willRender()){const i={tooltip:e};if(!1===t.notifyPlugins("beforeTooltipDraw",{...i,cancelable:!0}))return;e.draw(t.ctx),t.notifyPlugins("afterTooltipDraw",i)}},afterEvent(t,e){if(t.tooltip){const i=e.replay;t.tooltip.handleEvent(e.event,i,e.inChartArea)&&(e.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(t,e)=>e.bodyFont.size,boxWidth:(t,e)=>e.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Va},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:t=>"filter"!==t&&"itemSort"!==t&&"external"!==t,_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};return Tn.register(Un,$o,go,t),Tn.helpers={...Hi},Tn._adapters=In,Tn.Animation=As,Tn.Animations=Ts,Tn.animator=bt,Tn.controllers=nn.controllers.items,Tn.DatasetController=js,Tn.Element=$s,Tn.elements=go,Tn.Interaction=Ki,Tn.layouts=ls,Tn.platforms=Ds,Tn.Scale=tn,Tn.Ticks=ae,Object.assign(Tn,Un,$o,go,t,Ds),Tn.Chart=Tn,"undefined"!=typeof window&&(window.Chart=Tn),Tn}));\n//# sourceMappingURL=chart.umd.min.js.map\n';
+  try {
+    const main2 = createRequire(import.meta.url).resolve("chart.js");
+    return readFileSync9(join14(dirname4(main2), "chart.umd.min.js"), "utf8");
+  } catch {
+    return null;
+  }
+}
+function writeReports(outDir, model, opts = {}) {
+  mkdirSync5(outDir, { recursive: true });
+  const paths = {
+    markdown: join14(outDir, "report.md"),
+    html: join14(outDir, "report.html"),
+    csv: join14(outDir, "report.csv"),
+    json: join14(outDir, "aggregate.json")
+  };
+  const title = opts.title !== void 0 ? { title: opts.title } : {};
+  const chartJs = opts.chartJs !== void 0 ? opts.chartJs : chartJsSource();
+  const tables = aggregateTables(model);
+  writeFileSync5(paths.markdown, markdownReport(tables, title));
+  writeFileSync5(paths.html, htmlReport(tables, { ...title, chartJs }));
+  writeFileSync5(paths.csv, renderCsv(model));
+  writeFileSync5(paths.json, `${JSON.stringify(model, null, 2)}
+`);
+  return paths;
+}
+function writeText(file2, text2) {
+  mkdirSync5(dirname4(file2), { recursive: true });
+  writeFileSync5(file2, text2);
+}
+
 // src/pipeline/ab-report.ts
 function writeAbReport(outDir, input2, details = {}) {
   const markdown = renderAbComment(input2);
-  const markdownFile = join19(outDir, "ab.md");
+  const markdownFile = join15(outDir, "ab.md");
   writeText(markdownFile, markdown);
-  writeText(join19(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
+  writeText(join15(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
 `);
   return { input: input2, markdown, markdownFile, counts: countRows(input2.rows), annotations: regressionAnnotations(input2.rows) };
 }
 var clientText = (r, label) => r ? `${r.client.name} ${r.client.version} (${r.client.source}${r.client.commit ? ` ${r.client.commit.slice(0, 12)}` : ""})` : `${label}: no result`;
 
+// src/bee/preflight.ts
+var PROBE_TIMEOUT_MS = 5e3;
+var BeeArgumentError = class extends Error {
+  name = "BeeArgumentError";
+};
+var BeeNodeError = class extends Error {
+  name = "BeeNodeError";
+};
+function parseBeeTarget(url2, batchId) {
+  let parsed;
+  try {
+    parsed = new URL(url2);
+  } catch {
+    throw new BeeArgumentError(`--bee-url ${url2}: not a URL; give the Bee API URL, e.g. http://localhost:1633`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new BeeArgumentError(`--bee-url ${url2}: must be http(s), e.g. http://localhost:1633`);
+  }
+  const id = batchId.trim().replace(/^0x/i, "").toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(id)) {
+    throw new BeeArgumentError(`--batch-id ${batchId}: must be 64 hex digits (a postage batch id, see GET /stamps on the node)`);
+  }
+  return { url: url2.replace(/\/+$/, ""), batchId: id };
+}
+async function probe(url2, timeoutMs = PROBE_TIMEOUT_MS) {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await fetch(url2, { signal, headers: { accept: "application/json" } });
+    return { status: res.status, body: await res.text() };
+  } catch (e) {
+    if (signal.aborted) throw new BeeNodeError(`no answer from ${url2} in ${timeoutMs / 1e3} s`);
+    const cause = e.cause;
+    throw new BeeNodeError(`cannot connect to ${url2} (${cause?.code ?? cause?.message ?? e.message})`);
+  }
+}
+var Health = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
+var Batch = external_exports.object({ usable: external_exports.boolean(), exists: external_exports.boolean().optional(), batchTTL: external_exports.number().optional() });
+var BeeMessage = external_exports.object({ message: external_exports.string() });
+function beeMessage(body) {
+  try {
+    const parsed = BeeMessage.safeParse(JSON.parse(body));
+    if (parsed.success) return parsed.data.message;
+  } catch {
+  }
+  return body.trim().slice(0, 200);
+}
+function json2(body) {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return void 0;
+  }
+}
+async function preflight(target, timeoutMs = PROBE_TIMEOUT_MS) {
+  const fix = "start the node (or fix --bee-url) and try again";
+  let health;
+  try {
+    health = await probe(`${target.url}/health`, timeoutMs);
+  } catch (e) {
+    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message}; ${fix}`);
+  }
+  const h = Health.safeParse(json2(health.body));
+  if (health.status !== 200 || !h.success) {
+    throw new BeeNodeError(`Bee node at ${target.url}: GET /health answered ${health.status} ${beeMessage(health.body)}; is this a Bee API URL? ${fix}`);
+  }
+  const stamps = await probe(`${target.url}/stamps/${target.batchId}`, timeoutMs).catch((e) => {
+    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message} (reading batch ${target.batchId}); ${fix}`);
+  });
+  const buy = `buy one (POST /stamps/{amount}/{depth}) or pick one from GET ${target.url}/stamps`;
+  if (stamps.status === 404) {
+    throw new BeeNodeError(`batch ${target.batchId} is not on the node at ${target.url} (${beeMessage(stamps.body)}); ${buy}`);
+  }
+  const b = Batch.safeParse(json2(stamps.body));
+  if (stamps.status !== 200 || !b.success) {
+    throw new BeeNodeError(`batch ${target.batchId}: GET /stamps/{id} on ${target.url} answered ${stamps.status} ${beeMessage(stamps.body)}; ${buy}`);
+  }
+  if (!b.data.usable || b.data.exists === false) {
+    throw new BeeNodeError(
+      `batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ", expired" : ""}); wait for it to be usable (about a minute after purchase) or ${buy}`
+    );
+  }
+  return { version: h.data.version ?? "unknown" };
+}
+
 // src/pipeline/options.ts
 var PROCESS_SLACK_MS = 9e4;
-var processBudgetMs = (plan) => planBudgetMs(plan, PROCESS_SLACK_MS);
+var processBudgetMs = (plan2) => planBudgetMs(plan2, PROCESS_SLACK_MS);
 async function checkNode(o, units) {
   if (!o.bee || !units.some((u) => u.kind === "net")) return;
   const { version: version3 } = await preflight(o.bee);
@@ -31083,11 +28990,11 @@ function planFor(o, spec, specHash2, runner) {
 // src/pipeline/ab.ts
 async function abPipeline(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
-  const plan = planFor(o, spec, hash2, o.runner);
-  await checkNode(o, plan.units);
-  const build = (source2) => buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
-  const builds = { base: await build(o.base), head: await build(o.head) };
-  const caseBudgetMs = Math.max(0, ...[...new Set(plan.units.map((u) => u.id))].map((id) => processBudgetMs(planOf(plan, (u) => u.id === id))));
+  const plan2 = planFor(o, spec, hash2, o.runner);
+  await checkNode(o, plan2.units);
+  const build2 = (source2) => buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
+  const builds = { base: await build2(o.base), head: await build2(o.head) };
+  const caseBudgetMs = Math.max(0, ...[...new Set(plan2.units.map((u) => u.id))].map((id) => processBudgetMs(planOf(plan2, (u) => u.id === id))));
   const asked = o.measure ?? ["wall"];
   const found = measuresInstructions(asked) ? await findCounter() : null;
   const countsUnavailable = found && !found.counter ? found.reason : void 0;
@@ -31096,9 +29003,9 @@ async function abPipeline(o) {
   const sides = { base: builds.base.command, head: builds.head.command };
   const wallStarted = performance.now();
   const rounds = measuresWall(measure) ? await runRounds(sides, {
-    plan,
+    plan: plan2,
     rounds: o.rounds,
-    outDir: resolve4(o.outDir),
+    outDir: resolve3(o.outDir),
     caseBudgetMs,
     runBudgetMs: o.runBudgetMs,
     fixtures: o.fixtures,
@@ -31113,10 +29020,10 @@ async function abPipeline(o) {
   if (found?.counter && measuresInstructions(measure)) {
     counts = await instructionAb(sides, {
       runner: o.runner,
-      plan,
-      outDir: resolve4(o.outDir),
+      plan: plan2,
+      outDir: resolve3(o.outDir),
       counter: found.counter,
-      timeoutMs: processBudgetMs(planOf(plan, isCounted)),
+      timeoutMs: processBudgetMs(planOf(plan2, isCounted)),
       fixtures: o.fixtures,
       env: o.env,
       log: o.log
@@ -31128,9 +29035,9 @@ async function abPipeline(o) {
   let allocations;
   if (measuresAllocations(measure)) {
     allocations = await allocationAb(sides, {
-      plan,
-      outDir: resolve4(o.outDir),
-      timeoutMs: processBudgetMs(planOf(plan, isCounted)),
+      plan: plan2,
+      outDir: resolve3(o.outDir),
+      timeoutMs: processBudgetMs(planOf(plan2, isCounted)),
       fixtures: o.fixtures,
       env: o.env,
       log: o.log
@@ -31172,7 +29079,7 @@ async function abPipeline(o) {
     ...o.crossClient ? { crossClient: o.crossClient } : {},
     ...o.trendUrl ? { trendUrl: o.trendUrl } : {}
   };
-  const report = writeAbReport(o.outDir, input2, {
+  const report2 = writeAbReport(o.outDir, input2, {
     roundsDone: rounds.roundsDone,
     stoppedEarly: rounds.stoppedEarly ?? null,
     elapsedMs: rounds.elapsedMs,
@@ -31180,7 +29087,7 @@ async function abPipeline(o) {
     ...allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}
   });
   return {
-    report,
+    report: report2,
     rounds,
     builds,
     ...counts ? { counts } : {},
@@ -31189,727 +29096,269 @@ async function abPipeline(o) {
   };
 }
 
-// src/pipeline/single.ts
-import { mkdirSync as mkdirSync6, writeFileSync as writeFileSync6 } from "node:fs";
-import { availableParallelism, loadavg } from "node:os";
-import { dirname as dirname6, join as join20, resolve as resolve5 } from "node:path";
-async function countCases(built, plan, o) {
-  const found = await findCounter();
-  if (!found.counter) {
-    o.log(`${built.runner}: instruction counts skipped: ${found.reason}; the wall-time results stand`);
-    return { result: null, problems: [] };
-  }
-  const run = await countRunner(built.command, {
-    runner: built.runner,
-    plan,
-    counter: found.counter,
-    out: join20(resolve5(o.outDir), "counts", `${built.runner}.json`),
-    timeoutMs: processBudgetMs(plan),
-    fixtures: o.fixtures,
-    onLine: (l) => o.log(`[${built.runner} count] ${l}`)
-  });
-  for (const p of run.problems) o.log(`${built.runner}: instruction counts: ${p}`);
-  return { result: run.result, problems: run.problems.map((p) => `${built.runner}: instruction counts: ${p}`) };
-}
-async function singlePipeline(o) {
-  const measure = o.measure ?? ["wall"];
-  const { spec, hash: hash2 } = loadSpec(o.specFile);
-  await checkNode(o, selectCases(spec, o.cases));
-  const results = [];
-  const builds = [];
-  const problems = [];
-  const notRun = [...o.notRun ?? []];
-  for (const r of o.runners) {
-    let built;
+// src/cli/flags.ts
+import { resolve as resolve4 } from "node:path";
+
+// src/bee/session.ts
+import { constants } from "node:os";
+
+// src/bee/dev-node.ts
+import { execFile as execFile2, spawn as spawn3 } from "node:child_process";
+import { closeSync, existsSync as existsSync6, mkdtempSync as mkdtempSync4, openSync, readFileSync as readFileSync10, rmSync as rmSync6 } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join16 } from "node:path";
+
+// src/bee/api.ts
+var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
+var CreatedBatchSchema = external_exports.object({ batchID: external_exports.string().regex(/^[0-9a-f]{64}$/i, "expected 64 hex digits") });
+var describe3 = (e) => e instanceof Error ? e.message : String(e);
+var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function poll(what, o, fn) {
+  const deadline = Date.now() + o.timeoutMs;
+  let last = "no answer yet";
+  for (; ; ) {
+    const gone = o.gone?.();
+    if (gone) throw new Error(`${what}: ${gone}`);
     try {
-      built = await buildRunner({ runner: r.runner, source: r.source, cacheDir: o.cacheDir, buildCommand: r.buildCommand, log: o.log });
-      builds.push(built);
+      const v = await fn();
+      if (v !== void 0) return v;
     } catch (e) {
-      problems.push(`${r.runner}: build failed: ${e instanceof Error ? e.message : String(e)}`);
-      o.log(problems.at(-1));
-      notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
-      continue;
+      last = describe3(e);
     }
-    const out = join20(resolve5(o.outDir), "results", `${r.runner}.json`);
-    const plan = planFor(o, spec, hash2, r.runner);
-    let result2 = null;
-    if (measuresWall(measure)) {
-      const inv = await invokeRunner(built.command, {
-        plan,
-        out,
-        timeoutMs: processBudgetMs(plan),
-        fixtures: o.fixtures,
-        bee: o.bee,
-        onLine: (l) => o.log(`[${r.runner}] ${l}`)
-      });
-      result2 = inv.result;
-      if (inv.problem) {
-        problems.push(`${r.runner}: ${inv.problem}`);
-        o.log(problems.at(-1));
-      }
-    }
-    if (measuresInstructions(measure) && (result2 || !measuresWall(measure))) {
-      const counted = await countCases(built, plan, o);
-      problems.push(...counted.problems);
-      if (counted.result) result2 = result2 ? attachCounts(result2, counted.result) : counted.result;
-    }
-    if (measuresAllocations(measure) && (result2 || !measuresWall(measure))) {
-      const allocated = await allocationRun(built.command, {
-        plan,
-        out: join20(resolve5(o.outDir), "allocations", `${r.runner}.json`),
-        timeoutMs: processBudgetMs(plan),
-        fixtures: o.fixtures,
-        onLine: (l) => o.log(`[${r.runner} allocations] ${l}`)
-      });
-      for (const p of allocated.problems) problems.push(`${r.runner}: allocations: ${p}`);
-      if (allocated.result) result2 = result2 ? attachAllocations(result2, allocated.result) : allocated.result;
-    }
-    if (result2 && measure.some((m) => m !== "wall")) {
-      mkdirSync6(dirname6(out), { recursive: true });
-      writeFileSync6(out, `${JSON.stringify(result2, null, 2)}
-`);
-    }
-    if (result2) results.push(result2);
-    else notRun.push({ runner: r.runner, status: "failed", reason: problems.filter((p) => p.startsWith(`${r.runner}:`)).at(-1) ?? "no result" });
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`${what}: no success within ${Math.round(o.timeoutMs / 1e3)} s (last: ${last})`);
+    await sleep(Math.min(o.intervalMs ?? 250, left));
   }
-  const environment = { loadAverage: loadavg(), cpus: availableParallelism() };
-  const model = aggregate(results, spec, { specHash: hash2, notRun, environment });
-  const reports = writeReports(o.outDir, model);
-  return { results, builds, problems, model, reports };
 }
-
-// src/bisect/compare.ts
-import { join as join21 } from "node:path";
-var MEASURE_TEXT = { wall: "wall time, paired rounds", instructions: "instruction counts under callgrind" };
-async function bisectMeasure(requested, log2) {
-  if (requested && !measuresInstructions(requested)) return "wall";
-  const found = await findCounter();
-  if (found.counter) return "instructions";
-  log2(`bisect: steps measure wall time: ${found.reason}`);
-  return "wall";
+function waitForHealth(baseUrl, o) {
+  return poll(`Bee at ${baseUrl} not healthy`, o, async () => {
+    const r = await probe(`${baseUrl}/health`, Math.min(PROBE_TIMEOUT_MS, o.timeoutMs));
+    let h;
+    try {
+      h = HealthSchema.safeParse(JSON.parse(r.body));
+    } catch {
+      h = void 0;
+    }
+    if (r.status !== 200 || !h?.success) throw new Error(`GET /health: HTTP ${r.status} ${beeMessage(r.body)}`);
+    if (h.data.status !== "ok") throw new Error(`GET /health: status "${h.data.status}"`);
+    return h.data.version ?? "unknown version";
+  });
 }
-function figureOf(r) {
-  if (r.instructions) return { ratio: r.instructions.ratio, verdict: r.instructions.verdict };
-  return { ...r.ratio !== void 0 ? { ratio: r.ratio } : {}, ...r.ci ? { ci: r.ci } : {}, ...r.verdict ? { verdict: r.verdict } : {} };
-}
-function probeOf(rows, sha) {
-  const compared = rows.filter((r) => r.status === "ok" && figureOf(r).ratio !== void 0).map((r) => ({ r, f: figureOf(r) }));
-  if (compared.length === 0) {
-    const why = rows.map((r) => `${r.caseId} [${r.label}]: ${r.note ?? r.instructionsNote ?? r.status}`).join("; ") || "no rows";
-    throw new Error(`bisect: the step at ${sha.slice(0, 12)} compared nothing (${why}); pick a case both commits can run`);
-  }
-  const regressed = compared.filter((c) => c.f.verdict === "regression");
-  const pick2 = (regressed.length ? regressed : compared).reduce((a, b) => b.f.ratio > a.f.ratio ? b : a);
-  return {
-    ratio: pick2.f.ratio,
-    ...pick2.f.ci ? { ci: pick2.f.ci } : {},
-    exceeds: regressed.length > 0,
-    verdict: pick2.f.verdict ?? "~",
-    ...compared.length > 1 ? { note: `${pick2.r.caseId} [${pick2.r.label}], slowest of ${compared.length} rows` } : {}
-  };
-}
-function abStepComparator(o) {
-  return async (good, candidate, step2) => {
-    const out = await abPipeline({
-      ...o,
-      outDir: join21(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
-      base: { kind: "path", path: good.path },
-      head: { kind: "path", path: candidate.path },
-      baseLabel: good.commit.sha.slice(0, 12),
-      headLabel: candidate.commit.sha.slice(0, 12)
-    });
-    return probeOf(out.report.input.rows, candidate.commit.sha);
-  };
-}
-
-// src/bisect/report.ts
-var VERDICT = { regression: "\u{1F534} regression", improvement: "\u{1F7E2} improvement", "~": "\u26AA within threshold" };
-function renderBisectMarkdown(b, i) {
-  const short2 = (sha) => sha.slice(0, 12);
-  const answer = b.first ? `**First commit whose change exceeds ${formatPercent(i.threshold)}: ${mdCode(short2(b.first.sha))}** ${mdText(b.first.subject)}` : `**No change found**: none of the ${b.range.length} commit(s) after ${mdCode(short2(b.good.sha))} exceeds ${formatPercent(i.threshold)} (${b.steps.length} step(s) measured).`;
-  const table2 = mdTable(
-    ["step", "commit", "position", "change", "95% interval", "verdict", "time", "subject"],
-    b.steps.map((s, n) => [
-      String(n + 1),
-      mdCode(short2(s.commit.sha)),
-      `${s.index + 1}/${b.range.length}`,
-      formatChange(s.ratio),
-      formatInterval(s.ci),
-      `${VERDICT[s.verdict] ?? mdText(s.verdict)}${s.note ? ` (${mdText(s.note)})` : ""}`,
-      formatDuration(s.elapsedMs * 1e6),
-      mdText(s.commit.subject)
-    ]),
-    ["right", "left", "right", "right", "right", "left", "right", "left"]
-  );
-  return mdBlocks([
-    `## bee-bench bisect: ${mdText(i.runner)} ${i.cases.map(mdCode).join(", ")}`,
-    `Good ${mdCode(short2(b.good.sha))} \u2192 bad ${mdCode(short2(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is an A/B against the good commit (${mdText(i.measure)}).`,
-    answer,
-    table2,
-    `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`
-  ]);
-}
-
-// src/bisect/run.ts
-import { mkdtempSync as mkdtempSync5, rmSync as rmSync7 } from "node:fs";
-import { tmpdir as tmpdir4 } from "node:os";
-import { join as join22 } from "node:path";
-
-// src/bisect/search.ts
-async function firstExceeding(commits, probe2) {
-  const steps = [];
-  const measure = async (index) => {
-    const started = performance.now();
-    const p = await probe2(commits[index]);
-    const step2 = { ...p, index, commit: commits[index], elapsedMs: performance.now() - started };
-    steps.push(step2);
-    return step2;
-  };
-  if (commits.length === 0) return { first: null, steps };
-  let lo = -1;
-  let hi = commits.length - 1;
-  let hiMeasured = false;
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if ((await measure(mid)).exceeds) {
-      hi = mid;
-      hiMeasured = true;
-    } else lo = mid;
-  }
-  if (!hiMeasured && !(await measure(hi)).exceeds) return { first: null, steps };
-  return { first: commits[hi], steps };
-}
-
-// src/bisect/walk.ts
-var commitOf = (line) => {
-  const [sha, ...subject] = line.split("	");
-  return { sha, subject: subject.join("	") };
-};
-async function resolveCommit(git2, ref, flag) {
-  const r = await git2(["log", "-1", "--format=%H%x09%s", "--end-of-options", `${ref}^{commit}`], { allowFail: true });
-  if (!r.ok) throw new Error(`${flag} ${ref}: not a commit in ${git2.cwd} (${r.stderr.trim().split("\n").at(-1) ?? ""})`);
-  return commitOf(r.stdout.trim());
-}
-async function firstParentRange(repo, good, bad2) {
-  const git2 = gitIn(repo);
-  const g = await resolveCommit(git2, good, "--good");
-  const b = await resolveCommit(git2, bad2, "--bad");
-  if (!(await git2(["merge-base", "--is-ancestor", g.sha, b.sha], { allowFail: true })).ok) {
-    throw new Error(`--good ${good} is not an ancestor of --bad ${bad2}: bisect walks from an older good commit to a newer bad one`);
-  }
-  const out = await git2(["log", "--first-parent", "--reverse", "--format=%H%x09%s", `${g.sha}..${b.sha}`]);
-  return { good: g, bad: b, commits: out.split("\n").filter(Boolean).map(commitOf) };
-}
-
-// src/bisect/run.ts
-async function bisect(o) {
-  const started = performance.now();
-  const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
-  o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
-  const workDir = o.workDir ?? mkdtempSync5(join22(tmpdir4(), "bee-bench-bisect-"));
-  const git2 = gitIn(o.repo);
-  const made = [];
-  const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
-  const checkout = async (c) => {
-    const dir = join22(workDir, c.sha.slice(0, 16));
-    await removeWorktree(dir);
-    await git2(["worktree", "prune"]);
-    await git2(["worktree", "add", "--detach", dir, c.sha]);
-    made.push(dir);
-    o.log(`git: worktree ${dir} at ${c.sha.slice(0, 12)}`);
-    return { commit: c, path: dir };
-  };
+async function buyBatch(baseUrl, o) {
+  const path = `/stamps/${o.amount}/${o.depth}`;
+  let status;
+  let body;
   try {
-    const goodCheckout = await checkout(good);
-    let step2 = 0;
-    const outcome = await firstExceeding(commits, async (c) => {
-      step2++;
-      const position = commits.indexOf(c) + 1;
-      o.log(`bisect: step ${step2}: ${c.sha.slice(0, 12)} (${position}/${commits.length}) against ${good.sha.slice(0, 12)}`);
-      const candidate = await checkout(c);
-      try {
-        const p = await o.compare(goodCheckout, candidate, step2);
-        o.log(`bisect: step ${step2}: ${p.exceeds ? "exceeds the threshold" : "within the threshold"} (${p.verdict})`);
-        return p;
-      } finally {
-        await removeWorktree(candidate.path);
-      }
-    });
-    return { ...outcome, good, bad: bad2, range: commits, elapsedMs: performance.now() - started };
-  } finally {
-    for (const dir of made) await removeWorktree(dir);
-    if (!o.workDir) rmSync7(workDir, { recursive: true, force: true });
-  }
-}
-
-// src/shard/assignment.ts
-import { createHash as createHash5 } from "node:crypto";
-import { readFileSync as readFileSync12 } from "node:fs";
-
-// src/shard/cost.ts
-var QUICK_ITERATION_S = 0.15;
-var UNIT_OVERHEAD_S = 1;
-var INSTRUMENTED_SLOWDOWN = 50;
-var UNINSTRUMENTED_SLOWDOWN = 5;
-var workOf2 = (u) => u.work.bytes ?? u.work.ops ?? 1;
-function staticModel(quickPlans, quickIters) {
-  return {
-    iterationS(plan, unit) {
-      const quick = quickPlans.get(plan.runner)?.units.find((q) => q.id === unit.id);
-      if (!quick) return { seconds: QUICK_ITERATION_S, from: "static" };
-      const quickIteration = QUICK_ITERATION_S * quickIters / quick.iters;
-      return { seconds: quickIteration * workOf2(unit) / workOf2(quick), from: "static" };
-    }
-  };
-}
-function historyModel(records, fallback) {
-  const newest = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    for (const c of r.cases) {
-      const ns = c.status === "skipped" ? 0 : c.status === "ok" ? c.median_ns : null;
-      if (ns === null) continue;
-      const key3 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
-      const seen = newest.get(key3);
-      if (!seen || r.started_at > seen.at) newest.set(key3, { at: r.started_at, ns });
-    }
-  }
-  return {
-    iterationS(plan, unit) {
-      const hit = newest.get(`${plan.runner}\0${unit.id}\0${String(unit.param.label)}\0${plan.profile}`);
-      return hit ? { seconds: hit.ns / 1e9, from: "history" } : fallback.iterationS(plan, unit);
-    }
-  };
-}
-function unitCostS(model, plan, unit, evidence) {
-  const it = model.iterationS(plan, unit).seconds;
-  switch (evidence) {
-    case "wall":
-      return UNIT_OVERHEAD_S + (unit.warmup + unit.iters) * it;
-    case "instructions":
-      return UNIT_OVERHEAD_S * UNINSTRUMENTED_SLOWDOWN + unit.warmup * it * UNINSTRUMENTED_SLOWDOWN + COUNT_ITERATIONS * it * INSTRUMENTED_SLOWDOWN;
-    case "allocations":
-      return UNIT_OVERHEAD_S + (unit.warmup + ALLOC_ITERATIONS) * it;
-  }
-}
-
-// src/shard/assign.ts
-var measuredBy = (evidence, kind) => evidence === "wall" || kind === "cpu";
-function piecesOf(plans, evidences, model) {
-  const cases = [...new Set(plans.flatMap((p) => p.units.map((u) => u.id)))];
-  const pieces = [];
-  for (const evidence of evidences) {
-    for (const id of cases) {
-      const units = (plan) => plan.units.filter((u) => u.id === id && measuredBy(evidence, u.kind));
-      if (evidence === "wall") {
-        const having = plans.filter((p) => units(p).length > 0);
-        const cost = having.reduce((s, p) => s + units(p).reduce((t, u) => t + unitCostS(model, p, u, evidence), 0), 0);
-        if (having.length > 0) pieces.push({ evidence, case: id, runners: having.map((p) => p.runner), cost });
-        continue;
-      }
-      for (const p of plans)
-        for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
-    }
-  }
-  return pieces;
-}
-function balance(pieces, n) {
-  const shards = Array.from({ length: n }, (_, i) => ({ index: i + 1, pieces: [], cost: 0 }));
-  const order = [...pieces].sort((a, b) => b.cost - a.cost || pieceKey(a).localeCompare(pieceKey(b)));
-  for (const piece of order) {
-    const target = shards.reduce((best, s) => s.cost < best.cost ? s : best);
-    target.pieces.push(piece);
-    target.cost += piece.cost;
-  }
-  return shards;
-}
-var pieceKey = (p) => `${p.evidence} ${p.case} ${p.runners.join(",")} ${p.unit ?? ""}`;
-var pieceOf = (shard, evidence, unit, runner) => shard.pieces.find((p) => p.evidence === evidence && p.case === unit.id && p.runners.includes(runner) && (p.unit === void 0 || p.unit === unit.unit));
-
-// src/shard/assignment.ts
-var ASSIGNMENT_SCHEMA_ID = "bee-bench/shards@1";
-var EvidenceSchema = external_exports.enum(["wall", "instructions", "allocations"]);
-var SelectionSchema = external_exports.strictObject({
-  runners: external_exports.array(RunnerSchema).min(1),
-  profile: ProfileSchema,
-  cases: external_exports.array(external_exports.string()),
-  large: external_exports.boolean(),
-  evidences: external_exports.array(EvidenceSchema).min(1),
-  spec_hash: external_exports.string()
-});
-var PieceSchema = external_exports.strictObject({
-  evidence: EvidenceSchema,
-  case: external_exports.string(),
-  runners: external_exports.array(RunnerSchema).min(1),
-  unit: external_exports.number().int().nonnegative().optional(),
-  cost: external_exports.number().nonnegative()
-});
-var AssignmentSchema = external_exports.strictObject({
-  schema: external_exports.literal(ASSIGNMENT_SCHEMA_ID),
-  selection: SelectionSchema,
-  /** Where the costs came from: "history" for some pieces, else "static". */
-  costs: external_exports.enum(["history", "static"]),
-  shards: external_exports.array(external_exports.strictObject({ index: external_exports.number().int().positive(), cost: external_exports.number().nonnegative(), pieces: external_exports.array(PieceSchema) })).min(1)
-});
-var selectionKey = (s) => createHash5("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);
-function assign(selection, plans, model, n) {
-  const shards = balance(piecesOf(plans, selection.evidences, model), n);
-  const fromHistory = plans.some((p) => p.units.some((u) => model.iterationS(p, u).from === "history"));
-  return { schema: ASSIGNMENT_SCHEMA_ID, selection, costs: fromHistory ? "history" : "static", shards };
-}
-function loadAssignment(file2) {
-  let text2;
-  try {
-    text2 = readFileSync12(file2, "utf8");
+    const res = await fetch(`${baseUrl}${path}`, { method: "POST", signal: AbortSignal.timeout(Math.min(6 * PROBE_TIMEOUT_MS, o.timeoutMs)) });
+    status = res.status;
+    body = await res.text();
   } catch (e) {
-    throw new InputError(
-      file2,
-      [`cannot read: ${e.code ?? String(e)}`],
-      "pass the file `bee-bench plan --shards N --assignment FILE` wrote"
-    );
+    throw new Error(`buying a postage batch on ${baseUrl}: POST ${path}: ${describe3(e)}`);
   }
-  const parsed = AssignmentSchema.safeParse(parseJson(file2, text2));
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "write it again with bee-bench plan --shards N --assignment FILE");
-  return parsed.data;
-}
-function parseShardRef(text2) {
-  const m = /^(\d+)\/(\d+)$/.exec(text2);
-  if (!m) return null;
-  const [index, total] = [Number(m[1]), Number(m[2])];
-  return index >= 1 && index <= total ? { index, total } : null;
-}
-function matrixOf(a) {
-  const n = a.shards.length;
-  return { include: a.shards.map((s) => ({ shard: `${s.index}/${n}`, index: s.index, cost_s: Math.round(s.cost), pieces: s.pieces.length })) };
-}
-
-// src/shard/commands.ts
-import { appendFileSync as appendFileSync2 } from "node:fs";
-import { join as join25, resolve as resolve7 } from "node:path";
-
-// src/shard/merge.ts
-import { existsSync as existsSync9, readFileSync as readFileSync13 } from "node:fs";
-import { join as join24 } from "node:path";
-
-// src/shard/run.ts
-import { mkdirSync as mkdirSync7, writeFileSync as writeFileSync7 } from "node:fs";
-import { hostname as hostname3 } from "node:os";
-import { join as join23, resolve as resolve6 } from "node:path";
-var SHARD_RUN_SCHEMA_ID = "bee-bench/shard-run@1";
-var ShardRunSchema = external_exports.strictObject({
-  schema: external_exports.literal(SHARD_RUN_SCHEMA_ID),
-  shard: external_exports.strictObject({ index: external_exports.number().int().positive(), total: external_exports.number().int().positive() }),
-  assignment: AssignmentSchema,
-  /** The machine the shard ran on (cross-client ratios are only meaningful within one). */
-  machine: external_exports.strictObject({ hostname: external_exports.string(), host: HostSchema.nullable() }),
-  elapsed_s: external_exports.number().nonnegative(),
-  /** Result files written, relative to the shard folder, per runner and evidence. */
-  files: external_exports.array(external_exports.strictObject({ runner: RunnerSchema, evidence: EvidenceSchema, file: external_exports.string() })),
-  problems: external_exports.array(external_exports.string())
-});
-var SHARD_FILE = "shard.json";
-var shardResultFile = (runner, evidence) => join23("results", `${runner}.${evidence}.json`);
-async function runShard(o) {
-  const started = performance.now();
-  const shard = o.assignment.shards.find((s) => s.index === o.index);
-  if (!shard) throw new Error(`shard ${o.index} is not in the assignment (1-${o.assignment.shards.length})`);
-  const outDir = resolve6(o.outDir);
-  const run = {
-    schema: SHARD_RUN_SCHEMA_ID,
-    shard: { index: o.index, total: o.assignment.shards.length },
-    assignment: o.assignment,
-    machine: { hostname: hostname3(), host: null },
-    elapsed_s: 0,
-    files: [],
-    problems: []
-  };
-  const problem = (text2) => {
-    run.problems.push(text2);
-    o.log(text2);
-  };
-  for (const [runner, plan] of o.plans) {
-    const mine = (evidence) => planOf(plan, (u) => pieceOf(shard, evidence, u, runner) !== void 0 && (evidence === "wall" || isCounted(u)));
-    const wall = mine("wall");
-    const counted = mine("instructions");
-    const allocated = mine("allocations");
-    if (wall.units.length + counted.units.length + allocated.units.length === 0) continue;
-    let command;
-    try {
-      command = (await buildRunner({ runner, source: o.sources.get(runner), cacheDir: o.cacheDir, reuseOnly: o.reuseBuilds, log: o.log })).command;
-    } catch (e) {
-      problem(`${runner}: build: ${e instanceof Error ? e.message : String(e)}`);
-      continue;
-    }
-    if (wall.units.length > 0) {
-      const file2 = shardResultFile(runner, "wall");
-      const inv = await invokeRunner(command, {
-        plan: wall,
-        out: join23(outDir, file2),
-        timeoutMs: processBudgetMs(wall),
-        bee: o.bee,
-        onLine: (l) => o.log(`[${runner}] ${l}`)
-      });
-      if (inv.problem) problem(`${runner} wall: ${inv.problem}`);
-      if (inv.result) {
-        run.files.push({ runner, evidence: "wall", file: file2 });
-        run.machine.host ??= inv.result.host;
-      }
-    }
-    const found = counted.units.length > 0 ? await findCounter() : null;
-    if (found && !found.counter) problem(`${runner} instructions: ${found.reason}`);
-    if (found?.counter) {
-      const counter = found.counter;
-      const file2 = shardResultFile(runner, "instructions");
-      const counts = await countRunner(command, {
-        runner,
-        plan: counted,
-        counter,
-        out: join23(outDir, file2),
-        timeoutMs: processBudgetMs(counted),
-        onLine: (l) => o.log(`[${runner} count] ${l}`)
-      });
-      for (const p of counts.problems) problem(`${runner} instructions: ${p}`);
-      if (counts.result) run.files.push({ runner, evidence: "instructions", file: file2 });
-    }
-    if (allocated.units.length > 0) {
-      const file2 = shardResultFile(runner, "allocations");
-      const allocs = await allocationRun(command, {
-        plan: allocated,
-        out: join23(outDir, file2),
-        timeoutMs: processBudgetMs(allocated),
-        onLine: (l) => o.log(`[${runner} allocations] ${l}`)
-      });
-      for (const p of allocs.problems) problem(`${runner} allocations: ${p}`);
-      if (allocs.result) run.files.push({ runner, evidence: "allocations", file: file2 });
-    }
+  let parsed;
+  try {
+    parsed = CreatedBatchSchema.safeParse(JSON.parse(body));
+  } catch {
+    parsed = void 0;
   }
-  run.elapsed_s = (performance.now() - started) / 1e3;
-  mkdirSync7(outDir, { recursive: true });
-  writeFileSync7(join23(outDir, SHARD_FILE), `${JSON.stringify(run, null, 2)}
-`);
-  return run;
-}
-
-// src/shard/merge.ts
-function loadShard(dir) {
-  const file2 = join24(dir, SHARD_FILE);
-  if (!existsSync9(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
-  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync13(file2, "utf8")));
-  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
-  return { dir, run: parsed.data };
-}
-var rowKey4 = (runner, id, label) => `${runner} ${id} ${String(label)}`;
-function mergeShards(shards, plans) {
-  if (shards.length === 0) throw new InputError("merge", ["no shard folders given"], "pass the folders of every shard");
-  const assignment = shards[0].run.assignment;
-  const key3 = selectionKey(assignment.selection);
-  const seen = /* @__PURE__ */ new Map();
-  for (const s of shards) {
-    if (selectionKey(s.run.assignment.selection) !== key3 || s.run.shard.total !== assignment.shards.length) {
-      throw new InputError(join24(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
-    }
-    const other = seen.get(s.run.shard.index);
-    if (other) throw new InputError(join24(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
-    seen.set(s.run.shard.index, s.dir);
-  }
-  const missingShards = assignment.shards.map((s) => s.index).filter((i) => !seen.has(i));
-  const problems = shards.flatMap((s) => s.run.problems.map((p) => `shard ${s.run.shard.index}: ${p}`));
-  const delivered = /* @__PURE__ */ new Map([
-    ["wall", /* @__PURE__ */ new Map()],
-    ["instructions", /* @__PURE__ */ new Map()],
-    ["allocations", /* @__PURE__ */ new Map()]
-  ]);
-  for (const s of shards) {
-    for (const f of s.run.files) {
-      const result2 = loadResult(join24(s.dir, f.file));
-      for (const c of result2.cases) delivered.get(f.evidence).set(rowKey4(f.runner, c.id, c.param.label), { shard: s.run.shard.index, c, result: result2 });
-    }
-  }
-  checkDigests(delivered, problems);
-  const missingRows = [];
-  const results = [];
-  for (const [runner, plan] of plans) {
-    for (const evidence of assignment.selection.evidences) {
-      for (const u of plan.units) {
-        if (evidence !== "wall" && !isCounted(u)) continue;
-        if (delivered.get(evidence).has(rowKey4(runner, u.id, u.param.label))) continue;
-        const owner = assignment.shards.find((s) => pieceOf(s, evidence, u, runner));
-        missingRows.push(
-          `shard ${owner?.index ?? "?"}${owner && missingShards.includes(owner.index) ? " (no output)" : ""}: ${evidence} ${rowKey4(runner, u.id, u.param.label)}`
-        );
-      }
-    }
-    const merged = mergeRunner(runner, plan, delivered);
-    if (merged) results.push(merged);
-  }
-  return { results, missingShards, missingRows, problems, shards: [...shards], assignment };
-}
-function mergeRunner(runner, plan, delivered) {
-  const pick2 = (evidence) => plan.units.map((u) => delivered.get(evidence).get(rowKey4(runner, u.id, u.param.label))).filter((d) => d !== void 0);
-  const wall = pick2("wall");
-  const counted = pick2("instructions");
-  const allocated = pick2("allocations");
-  const sources = [...wall, ...counted, ...allocated].map((d) => d.result);
-  if (sources.length === 0) return null;
-  const finished = sources.map((r) => r.finished_at);
-  const joined = (records) => ({
-    ...records[0].result,
-    started_at: sources.map((r) => r.started_at).sort()[0],
-    finished_at: finished.includes(null) ? null : finished.sort().at(-1),
-    cases: records.map((d) => d.c)
-  });
-  const [first2] = [wall, counted, allocated].filter((records) => records.length > 0);
-  let merged = joined(first2);
-  if (counted.length > 0 && first2 !== counted) merged = attachCounts(merged, joined(counted));
-  if (allocated.length > 0 && first2 !== allocated) merged = attachAllocations(merged, joined(allocated));
-  return merged;
-}
-function checkDigests(delivered, problems) {
-  const first2 = /* @__PURE__ */ new Map();
-  for (const byRow of delivered.values()) {
-    for (const [row, { shard, c }] of byRow) {
-      if (c.digest === void 0) continue;
-      const seen = first2.get(row);
-      if (!seen) first2.set(row, { shard, digest: c.digest });
-      else if (seen.digest !== c.digest)
-        problems.push(`digest of ${row} differs between shard ${seen.shard} (${seen.digest.slice(0, 12)}) and shard ${shard} (${c.digest.slice(0, 12)})`);
-    }
-  }
-}
-function renderShardsMarkdown(m) {
-  const lines = ["## Shards", "", "| shard | machine | expected | took | result files | problems |", "|---|---|---|---|---|---|"];
-  for (const s of m.assignment.shards) {
-    const got = m.shards.find((l) => l.run.shard.index === s.index);
-    if (!got) {
-      lines.push(
-        `| ${s.index}/${m.assignment.shards.length} | \u2014 | ${Math.round(s.cost)} s | **no output** | \u2014 | its ${s.pieces.length} piece(s) are missing |`
-      );
-      continue;
-    }
-    const host = got.run.machine.host;
-    const machine = `${got.run.machine.hostname}${host ? ` (${host.cpu_model}, ${host.cpus} CPUs)` : ""}`;
-    lines.push(
-      `| ${s.index}/${m.assignment.shards.length} | ${machine} | ${Math.round(s.cost)} s | ${Math.round(got.run.elapsed_s)} s | ${got.run.files.length} | ${got.run.problems.length || "\u2014"} |`
-    );
-  }
-  if (m.missingRows.length > 0) lines.push("", `**${m.missingRows.length} planned row(s) missing:**`, "", ...m.missingRows.map((r) => `- ${r}`));
-  if (m.problems.length > 0) lines.push("", "**Problems:**", "", ...m.problems.map((p) => `- ${p}`));
-  return `${lines.join("\n")}
-`;
-}
-
-// src/shard/commands.ts
-function resolveSelection(r) {
-  const { spec, hash: hash2 } = loadSpec(r.specFile);
-  const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash2, runner, profile: r.profile, cases: r.cases, large: r.large })]));
-  return {
-    selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash2 },
-    plans
-  };
-}
-function costModel(r, historyDir) {
-  const quick = resolveSelection({ ...r, profile: "quick", large: false, cases: [] }).plans;
-  const fallback = staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
-  return historyDir ? historyModel(
-    readRecords(resolve7(historyDir)).records.map((l) => l.record),
-    fallback
-  ) : fallback;
-}
-function planShards(r, n, historyDir) {
-  const { selection, plans } = resolveSelection(r);
-  return assign(selection, [...plans.values()], costModel(r, historyDir), n);
-}
-function shardPlan(o) {
-  const { selection, plans } = resolveSelection(o);
-  const assignment = o.assignmentFile ? loadAssignment(o.assignmentFile) : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total);
-  if (selectionKey(assignment.selection) !== selectionKey(selection) || assignment.shards.length !== o.total) {
-    throw new InputError(
-      o.assignmentFile ?? "the assignment",
-      [`for another selection or shard count than this run's`],
-      `pass the same --runner, --profile, --case, --large, --measure and spec as the plan, and --shard K/${assignment.shards.length}`
-    );
-  }
-  const mine = assignment.shards.find((s) => s.index === o.index);
-  const hasNet = [...plans].some(([runner, plan]) => plan.units.some((u) => u.kind === "net" && pieceOf(mine, "wall", u, runner)));
-  return { assignment, plans, hasNet };
-}
-function shardCommand(o, planned = shardPlan(o)) {
-  return runShard({ ...o, assignment: planned.assignment, plans: planned.plans });
-}
-function mergeCommand(specFile, shardDirs, outDir) {
-  const shards = shardDirs.map((d) => loadShard(resolve7(d)));
-  const sel = shards[0]?.run.assignment.selection;
-  const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: /* @__PURE__ */ new Map() };
-  const { spec, hash: hash2 } = loadSpec(specFile);
-  if (sel && sel.spec_hash !== hash2)
-    throw new InputError(
-      specFile,
-      [`the shards ran spec ${sel.spec_hash.slice(0, 12)}, this is ${hash2.slice(0, 12)}`],
-      "merge with the spec the shards ran (--spec)"
-    );
-  const merged = mergeShards(shards, plans);
-  for (const r of merged.results) writeText(join25(resolve7(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
-`);
-  const reports = writeReports(outDir, aggregate(merged.results, spec, { specHash: hash2 }));
-  appendFileSync2(reports.markdown, `
-${renderShardsMarkdown(merged)}`);
-  return { merged, reports };
-}
-
-// src/cli/progress.ts
-var START = /^\[(js|go|rs)\] \[(\d+)\/(\d+)\] (\S+) (.*?) (?:\.\.\.|->)\s*(.*)$/;
-var OUTCOME = /^(ok|skipped|failed|FAILED)\b[:,]?\s*(.*)$/;
-var ITERATION = /^\[(js|go|rs)\]\s+iteration \d+\/\d+/;
-var LINE = /^\[(js|go|rs)\]\s+(.*)$/;
-function clock(ms) {
-  const s = Math.max(1, Math.round(ms / 1e3));
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
-}
-function summarize2(outcome) {
-  const m = OUTCOME.exec(outcome.trim());
-  if (!m) return null;
-  const status = m[1].toLowerCase();
-  if (status !== "ok") return `${status}: ${m[2].replace(/\s*\(\d+ samples kept\)$/, "")}`;
-  const median2 = /median ([0-9.]+ ?[nµm]?s)\b/.exec(m[2]);
-  const n = /(\d+) (?:iterations|iters)/.exec(m[2]);
-  return `ok${median2 ? `, median ${median2[1].replace(/([0-9])([nµm]?s)$/, "$1 $2")}` : ""}${n ? ` (${n[1]} iterations)` : ""}`;
-}
-function runProgress(total, log2, now = () => performance.now()) {
-  let done = 0;
-  const firstStart = /* @__PURE__ */ new Map();
-  const spent = /* @__PURE__ */ new Map();
-  const open2 = /* @__PURE__ */ new Map();
-  const finish = (runner, what, outcome) => {
-    const summary = summarize2(outcome);
-    if (!summary) return false;
-    done++;
-    open2.delete(runner);
-    spent.set(runner, now() - (firstStart.get(runner) ?? now()));
-    const elapsed = [...spent.values()].reduce((a, b) => a + b, 0);
-    const eta = done < total && elapsed > 0 ? ` \xB7 ETA ${clock((total - done) * elapsed / done)}` : "";
-    log2(`[${done}/${total}] ${runner} ${what}: ${summary}${eta}`);
+  if (status !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status} ${beeMessage(body)}`);
+  const batchId = parsed.data.batchID.toLowerCase();
+  await poll(`postage batch ${batchId} on ${baseUrl} not usable`, { timeoutMs: o.timeoutMs }, async () => {
+    await preflight({ url: baseUrl, batchId });
     return true;
-  };
-  return {
-    done: () => done,
-    log(line) {
-      if (ITERATION.test(line)) return;
-      const start = START.exec(line);
-      if (start) {
-        const [, runner, , , id, label, rest] = start;
-        if (!firstStart.has(runner)) firstStart.set(runner, now());
-        const what = `${id} ${label}`;
-        if (rest && finish(runner, what, rest)) return;
-        open2.set(runner, what);
-        return;
+  });
+  return batchId;
+}
+
+// src/bee/docker.ts
+import { randomBytes } from "node:crypto";
+var BEE_IMAGE = "ethersphere/bee:2.8.0";
+var CONTAINER_API_PORT = 1633;
+var CONTAINER_LABEL = "org.bee-bench.dev-node=1";
+function containerName() {
+  return `bee-bench-dev-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+function dockerRunArgs(o) {
+  return [
+    "run",
+    "-d",
+    "--rm",
+    "--name",
+    o.name,
+    "--label",
+    CONTAINER_LABEL,
+    "--publish",
+    `127.0.0.1:${o.hostPort}:${CONTAINER_API_PORT}`,
+    o.image ?? BEE_IMAGE,
+    "dev",
+    `--api-addr=:${CONTAINER_API_PORT}`
+  ];
+}
+function dockerRemoveArgs(name) {
+  return ["rm", "--force", name];
+}
+function dockerLogsArgs(name) {
+  return ["logs", "--tail", "30", name];
+}
+
+// src/bee/dev-node.ts
+var DEV_NODE_DEFAULTS = {
+  /** Covers Bee's start-up, not the image pull (docker run returns after the pull). */
+  healthTimeoutMs: 6e4,
+  batchTimeoutMs: 6e4,
+  /** Image pull and container creation. */
+  dockerRunTimeoutMs: 6e5,
+  /** SIGTERM, then this long for Bee's graceful shutdown, then SIGKILL. */
+  stopGraceMs: 1e4,
+  /** The batch the nightly has always bought: ample for the spec's largest uploads. */
+  batchAmount: 10000000000n,
+  batchDepth: 24
+};
+var Cleanup = class {
+  steps = [];
+  done;
+  add(step2) {
+    this.steps.push(step2);
+  }
+  run() {
+    this.done ??= (async () => {
+      for (const step2 of this.steps.reverse()) await step2();
+    })();
+    return this.done;
+  }
+};
+function freePort() {
+  return new Promise((resolve18, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => typeof addr === "object" && addr ? resolve18(addr.port) : reject(new Error("no free port")));
+    });
+  });
+}
+function devNodeEnv(home, from = process.env) {
+  const env = childEnv({ HOME: home }, from);
+  for (const k of Object.keys(env)) if (/^BEE_/i.test(k)) delete env[k];
+  return env;
+}
+var lastLines = (text2, n = 30) => text2.trimEnd().split("\n").slice(-n).join("\n");
+async function launchBinary(path, port, cleanup, log2) {
+  if (!existsSync6(path)) throw new Error(`--bee-binary ${path}: no such file`);
+  const home = mkdtempSync4(join16(tmpdir3(), "bee-bench-dev-"));
+  const logFile = join16(home, "bee.log");
+  const fd = openSync(logFile, "a");
+  const child = spawn3(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
+  closeSync(fd);
+  let ended;
+  const exited = new Promise((resolve18) => {
+    child.once("exit", (code, signal) => {
+      ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
+      resolve18();
+    });
+    child.once("error", (e) => {
+      ended = `cannot start ${path}: ${e.message}`;
+      resolve18();
+    });
+  });
+  cleanup.add(async () => {
+    if (ended === void 0 && child.pid) {
+      const signalGroup = (s) => {
+        try {
+          process.kill(-child.pid, s);
+        } catch {
+        }
+      };
+      signalGroup("SIGTERM");
+      const timer = new Promise((r) => setTimeout(() => r("late"), DEV_NODE_DEFAULTS.stopGraceMs).unref());
+      if (await Promise.race([exited, timer]) === "late") {
+        log2(`bee: process ${child.pid} ignored SIGTERM for ${DEV_NODE_DEFAULTS.stopGraceMs / 1e3} s; killing it`);
+        signalGroup("SIGKILL");
+        await exited;
       }
-      const plain = LINE.exec(line);
-      if (plain && open2.has(plain[1]) && finish(plain[1], open2.get(plain[1]), plain[2])) return;
-      log2(line);
+      log2(`bee: stopped process ${child.pid}`);
+    }
+    rmSync6(home, { recursive: true, force: true });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    what: `process ${child.pid ?? "(not started)"} (${path})`,
+    gone: () => ended,
+    logTail: async () => lastLines(readFileSync10(logFile, "utf8"))
+  };
+}
+function dockerCommand(docker, args, timeoutMs) {
+  return new Promise((resolve18) => {
+    execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      const why = err ? err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message : "";
+      resolve18({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+    });
+  });
+}
+async function removeContainer(name, log2, docker = "docker") {
+  const rm2 = await dockerCommand(docker, dockerRemoveArgs(name), 6e4);
+  if (rm2.ok) log2(`bee: removed container ${name}`);
+  else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name} already removed`);
+  else log2(`bee: could not remove container ${name} (${rm2.problem}); remove it with: docker rm --force ${name}`);
+}
+async function launchDocker(docker, port, cleanup, o) {
+  const name = containerName();
+  o.onContainer?.(name);
+  cleanup.add(() => removeContainer(name, o.log, docker));
+  const args = dockerRunArgs({ name, hostPort: port });
+  o.log(`bee: ${docker} ${args.join(" ")}`);
+  const run2 = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
+  if (!run2.ok) throw new Error(`docker run of the Bee dev node failed (${run2.problem})`);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    what: `container ${name}`,
+    gone: () => void 0,
+    logTail: async () => {
+      const logs2 = await dockerCommand(docker, dockerLogsArgs(name), 3e4);
+      return lastLines(`${logs2.stdout}
+${logs2.problem}`);
     }
   };
 }
+async function startDevNode(o, cleanup) {
+  const port = o.port ?? await freePort();
+  const launched = o.how.kind === "docker" ? await launchDocker(o.how.docker ?? "docker", port, cleanup, o) : await launchBinary(o.how.path, port, cleanup, o.log);
+  try {
+    const version3 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
+    const batchId = await buyBatch(launched.url, {
+      amount: DEV_NODE_DEFAULTS.batchAmount,
+      depth: DEV_NODE_DEFAULTS.batchDepth,
+      timeoutMs: o.batchTimeoutMs ?? DEV_NODE_DEFAULTS.batchTimeoutMs
+    });
+    o.log(`bee: dev node ${version3} at ${launched.url} (${launched.what}), batch ${batchId}`);
+    return { url: launched.url, batchId, version: version3, what: launched.what };
+  } catch (e) {
+    const tail = await launched.logTail().catch(() => "");
+    throw new Error(`${e instanceof Error ? e.message : String(e)}${tail ? `
+last lines of the Bee log (${launched.what}):
+${tail}` : ""}`);
+  }
+}
 
-// src/cli.ts
+// src/bee/session.ts
+var SIGNALS = ["SIGINT", "SIGTERM"];
+async function withDevNode(o, work) {
+  const cleanup = new Cleanup();
+  const onSignal = (signal) => {
+    o.log(`bee: ${signal} received: stopping the dev node before exiting`);
+    void cleanup.run().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  try {
+    return await work(await startDevNode(o, cleanup));
+  } finally {
+    await cleanup.run();
+    for (const s of SIGNALS) process.off(s, onSignal);
+  }
+}
+
+// src/cli/flags.ts
 var UsageError = class extends Error {
 };
 var options = {
@@ -32007,7 +29456,7 @@ function devNodeOptions(v) {
   if (v["bee-url"] || v["batch-id"]) throw new UsageError("--bee dev starts its own node and batch: drop --bee-url and --batch-id");
   const port = v["bee-port"] === void 0 ? void 0 : num(v["bee-port"], "bee-port", 0, (n) => Number.isInteger(n) && n >= 1 && n <= 65535, "a TCP port from 1 to 65535");
   return {
-    how: v["bee-binary"] ? { kind: "binary", path: resolve8(v["bee-binary"]) } : { kind: "docker" },
+    how: v["bee-binary"] ? { kind: "binary", path: resolve4(v["bee-binary"]) } : { kind: "docker" },
     ...port ? { port } : {},
     log
   };
@@ -32026,13 +29475,13 @@ function common(v) {
   if (Boolean(v["bee-url"]) !== Boolean(v["batch-id"])) throw new UsageError("--bee-url and --batch-id go together");
   return {
     devNode: devNodeOptions(v),
-    specFile: resolve8(v.spec ?? defaultSpecPath()),
+    specFile: resolve4(v.spec ?? defaultSpecPath()),
     profile: profile.data,
     cases: v.case ?? [],
     large: v.large,
     bee: v["bee-url"] ? beeTarget(v["bee-url"], v["batch-id"]) : void 0,
-    outDir: resolve8(v.out ?? "out"),
-    cacheDir: v.cache ? resolve8(v.cache) : void 0,
+    outDir: resolve4(v.out ?? "out"),
+    cacheDir: v.cache ? resolve4(v.cache) : void 0,
     log
   };
 }
@@ -32050,6 +29499,14 @@ function runnerList(v) {
   for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
   return list.length ? list : [...RUNNERS];
 }
+function oneRunner(v, command) {
+  const runner = RunnerSchema.safeParse(v.runner?.[0]);
+  if (!runner.success || (v.runner?.length ?? 0) !== 1) throw new UsageError(`${command} needs exactly one --runner js|go|rs`);
+  return runner.data;
+}
+function givenClient(v, runner) {
+  return v[`${runner}-client`] ?? (runner === "go" ? process.env.BEE_GO_PATH : void 0);
+}
 function selectionOf(v) {
   const c = common(v);
   const m = measureOf(v);
@@ -32059,103 +29516,6 @@ function selectionOf(v) {
 function shardCount(v) {
   return num(v.shards, "shards", 1, (n) => Number.isInteger(n) && n >= 1 && n <= 256, "a whole number from 1 to 256 (a GitHub matrix holds 256 jobs)");
 }
-function cmdPlan(v) {
-  if (v.shards !== void 0) {
-    const assignment = planShards(selectionOf(v), shardCount(v), v.history);
-    if (v.assignment) writeText(resolve8(v.assignment), `${JSON.stringify(assignment, null, 2)}
-`);
-    process.stdout.write(`${JSON.stringify(matrixOf(assignment))}
-`);
-    return 0;
-  }
-  const c = common(v);
-  const runner = oneRunner(v, "plan");
-  const { spec, hash: hash2 } = loadSpec(c.specFile);
-  const plan = resolvePlan({ spec, specHash: hash2, runner, profile: c.profile, cases: c.cases, large: c.large, hooks: hooksFromEnv(process.env) });
-  process.stdout.write(`${JSON.stringify(plan, null, 2)}
-`);
-  return 0;
-}
-async function cmdRunShard(v) {
-  const ref = parseShardRef(v.shard);
-  if (!ref) throw new UsageError(`--shard ${v.shard}: use K/N with 1 <= K <= N, e.g. 2/8`);
-  const c = common(v);
-  const selection = selectionOf(v);
-  const sources = new Map(
-    selection.runners.map((r) => [r, source(v[`${r}-client`] ?? (r === "go" ? process.env.BEE_GO_PATH : void 0) ?? "registry", `${r}-client`)])
-  );
-  const outDir = resolve8(v.out ?? join26("out", `shard-${ref.index}-of-${ref.total}`));
-  const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
-  const planned = shardPlan(request);
-  const run = await withBee(
-    planned.hasNet ? c : { ...c, devNode: void 0 },
-    (c2) => shardCommand({ ...request, sources, outDir, cacheDir: c2.cacheDir, reuseBuilds: v.prebuilt, bee: c2.bee, log }, planned)
-  );
-  log(`shard ${ref.index}/${ref.total}: ${run.files.length} result file(s) in ${outDir}, ${run.problems.length} problem(s), ${Math.round(run.elapsed_s)} s`);
-  return run.problems.length > 0 ? 1 : 0;
-}
-function cmdMerge(v, dirs) {
-  if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
-  const { merged, reports } = mergeCommand(resolve8(v.spec ?? defaultSpecPath()), dirs, resolve8(v.out ?? "out"));
-  for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
-  for (const r of merged.missingRows) log(`merge: missing ${r}`);
-  for (const p of merged.problems) log(`merge: ${p}`);
-  log(`wrote ${reports.markdown}, ${reports.html}, ${reports.csv}`);
-  return merged.missingShards.length + merged.missingRows.length + merged.problems.length > 0 ? 1 : 0;
-}
-async function cmdBuild(v) {
-  const c = common(v);
-  for (const runner of runnerList(v)) {
-    const given = v[`${runner}-client`] ?? (runner === "go" ? process.env.BEE_GO_PATH : void 0);
-    const built = await buildRunner({
-      runner,
-      source: source(given ?? "registry", `${runner}-client`),
-      cacheDir: c.cacheDir,
-      buildCommand: v["build-command"],
-      log
-    });
-    log(`${runner}: ${built.cached ? "cached" : "built"} ${runner}-${built.key}`);
-  }
-  return 0;
-}
-async function cmdRun(v) {
-  if (v.shard !== void 0) return cmdRunShard(v);
-  const c = common(v);
-  selectCases(loadSpec(c.specFile).spec, c.cases);
-  const runners = [];
-  const notRun = [];
-  for (const runner of runnerList(v)) {
-    const given = v[`${runner}-client`] ?? (runner === "go" ? process.env.BEE_GO_PATH : void 0);
-    if (runner === "go" && !given) {
-      const problem = await goProxyProblem();
-      if (problem) {
-        const fix = "give a bee-go checkout with --go-client PATH or BEE_GO_PATH";
-        notRun.push({ runner, status: "skipped", reason: `the Go module proxy does not serve bee-go: ${problem}`, fix });
-        log(`go: skipped: ${problem} (fix: ${fix}; the report says so too)`);
-        continue;
-      }
-    }
-    runners.push({ runner, source: source(given ?? "registry", `${runner}-client`), buildCommand: v["build-command"] });
-  }
-  const spec = loadSpec(c.specFile).spec;
-  const units = selectCases(spec, c.cases).reduce((n, sc) => n + profileParams(sc, c.profile, c.large).length, 0);
-  const progress = runProgress(units * runners.length, log);
-  const out = await withBee({ ...c, log: progress.log }, (c2) => singlePipeline({ ...c2, runners, notRun, measure: measureOf(v) }));
-  log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(", ")}`);
-  const failed = failuresOf(out.model);
-  if (failed.length > 0) log(`${failureHeadline(failed.length)}:
-${failed.map((f) => `  ${failureLine(f)}`).join("\n")}`);
-  return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
-}
-function shortPath(p) {
-  const r = relative3(process.cwd(), p);
-  return r.startsWith("..") || r === "" ? p : r;
-}
-function oneRunner(v, command) {
-  const runner = RunnerSchema.safeParse(v.runner?.[0]);
-  if (!runner.success || (v.runner?.length ?? 0) !== 1) throw new UsageError(`${command} needs exactly one --runner js|go|rs`);
-  return runner.data;
-}
 function verdictOptions(v) {
   return {
     rounds: num(v.rounds, "rounds", AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, "a whole number from 1 to 200"),
@@ -32163,7 +29523,9 @@ function verdictOptions(v) {
     threshold: num(v.threshold, "threshold", AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, "a fraction, e.g. 0.03 for 3%")
   };
 }
-async function cmdAb(v) {
+
+// src/cli/commands/ab.ts
+async function ab(v) {
   const c = common(v);
   const runner = oneRunner(v, "ab");
   if (!v.base || !v.head) throw new UsageError("ab needs --base SRC and --head SRC");
@@ -32201,13 +29563,240 @@ async function cmdAb(v) {
   const f = failingRows(out.report.input.rows, failOn.data);
   return v["fail-on-regression"] && f.regressions + f.failed + f.missing > 0 ? 1 : 0;
 }
-async function cmdBisect(v) {
+
+// src/cli/commands/bisect.ts
+import { existsSync as existsSync7, statSync as statSync2 } from "node:fs";
+import { join as join19, resolve as resolve5 } from "node:path";
+
+// src/bisect/step-probe.ts
+import { join as join17 } from "node:path";
+var MEASURE_TEXT = { wall: "wall time, paired rounds", instructions: "instruction counts under callgrind" };
+async function bisectMeasure(requested, log2) {
+  if (requested && !measuresInstructions(requested)) return "wall";
+  const found = await findCounter();
+  if (found.counter) return "instructions";
+  log2(`bisect: steps measure wall time: ${found.reason}`);
+  return "wall";
+}
+function figureOf(r) {
+  if (r.instructions) return { ratio: r.instructions.ratio, verdict: r.instructions.verdict };
+  return { ...r.ratio !== void 0 ? { ratio: r.ratio } : {}, ...r.ci ? { ci: r.ci } : {}, ...r.verdict ? { verdict: r.verdict } : {} };
+}
+function probeOf(rows, sha) {
+  const compared = rows.filter((r) => r.status === "ok" && figureOf(r).ratio !== void 0).map((r) => ({ r, f: figureOf(r) }));
+  if (compared.length === 0) {
+    const why = rows.map((r) => `${r.caseId} [${r.label}]: ${r.note ?? r.instructionsNote ?? r.status}`).join("; ") || "no rows";
+    throw new Error(`bisect: the step at ${sha.slice(0, 12)} compared nothing (${why}); pick a case both commits can run`);
+  }
+  const regressed = compared.filter((c) => c.f.verdict === "regression");
+  const pick2 = (regressed.length ? regressed : compared).reduce((a, b) => b.f.ratio > a.f.ratio ? b : a);
+  return {
+    ratio: pick2.f.ratio,
+    ...pick2.f.ci ? { ci: pick2.f.ci } : {},
+    exceeds: regressed.length > 0,
+    verdict: pick2.f.verdict ?? "~",
+    ...compared.length > 1 ? { note: `${pick2.r.caseId} [${pick2.r.label}], slowest of ${compared.length} rows` } : {}
+  };
+}
+function abStepComparator(o) {
+  return async (good, candidate, step2) => {
+    const out = await abPipeline({
+      ...o,
+      outDir: join17(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
+      base: { kind: "path", path: good.path },
+      head: { kind: "path", path: candidate.path },
+      baseLabel: good.commit.sha.slice(0, 12),
+      headLabel: candidate.commit.sha.slice(0, 12)
+    });
+    return probeOf(out.report.input.rows, candidate.commit.sha);
+  };
+}
+
+// src/bisect/report.ts
+var VERDICT = { regression: "\u{1F534} regression", improvement: "\u{1F7E2} improvement", "~": "\u26AA within threshold" };
+function renderBisectMarkdown(b, i) {
+  const short2 = (sha) => sha.slice(0, 12);
+  const answer = b.first ? `**First commit whose change exceeds ${formatPercent(i.threshold)}: ${mdCode(short2(b.first.sha))}** ${mdText(b.first.subject)}` : `**No change found**: none of the ${b.range.length} commit(s) after ${mdCode(short2(b.good.sha))} exceeds ${formatPercent(i.threshold)} (${b.steps.length} step(s) measured).`;
+  const table2 = mdTable(
+    ["step", "commit", "position", "change", "95% interval", "verdict", "time", "subject"],
+    b.steps.map((s, n) => [
+      String(n + 1),
+      mdCode(short2(s.commit.sha)),
+      `${s.index + 1}/${b.range.length}`,
+      formatChange(s.ratio),
+      formatInterval(s.ci),
+      `${VERDICT[s.verdict] ?? mdText(s.verdict)}${s.note ? ` (${mdText(s.note)})` : ""}`,
+      formatDuration(s.elapsedMs * 1e6),
+      mdText(s.commit.subject)
+    ]),
+    ["right", "left", "right", "right", "right", "left", "right", "left"]
+  );
+  return mdBlocks([
+    `## bee-bench bisect: ${mdText(i.runner)} ${i.cases.map(mdCode).join(", ")}`,
+    `Good ${mdCode(short2(b.good.sha))} \u2192 bad ${mdCode(short2(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is an A/B against the good commit (${mdText(i.measure)}).`,
+    answer,
+    table2,
+    `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`
+  ]);
+}
+
+// src/bisect/run.ts
+import { mkdtempSync as mkdtempSync5, rmSync as rmSync7 } from "node:fs";
+import { tmpdir as tmpdir4 } from "node:os";
+import { join as join18 } from "node:path";
+
+// src/history/git.ts
+import { execFile as execFile3 } from "node:child_process";
+var DEFAULT_IDENTITY = { name: "bee-bench", email: "bee-bench@users.noreply.github.com" };
+function redact(text2) {
+  return text2.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@'"]+@/gi, "$1***@");
+}
+var GitError = class extends Error {
+  constructor(args, code, stderr) {
+    super(`git ${args[0] ?? ""} failed (${code ?? "signal"}): ${redact(stderr.trim().split("\n").slice(-4).join(" | "))}`);
+    this.args = args;
+    this.code = code;
+    this.stderr = stderr;
+    this.name = "GitError";
+  }
+  args;
+  code;
+  stderr;
+};
+function remoteAuthEnv(auth, base = process.env) {
+  const basic = Buffer.from(`x-access-token:${auth.token}`).toString("base64");
+  registerSecret(basic);
+  const count = Number(base.GIT_CONFIG_COUNT ?? 0);
+  const n = Number.isInteger(count) && count > 0 ? count : 0;
+  return {
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: `http.${auth.url}.extraheader`,
+    [`GIT_CONFIG_VALUE_${n}`]: `AUTHORIZATION: basic ${basic}`
+  };
+}
+function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
+  const config2 = [
+    "-c",
+    `user.name=${identity.name}`,
+    "-c",
+    `user.email=${identity.email}`,
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.autocrlf=false",
+    "-c",
+    "advice.detachedHead=false"
+  ];
+  const base = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
+  const env = { ...base, ...auth ? remoteAuthEnv(auth, base) : {} };
+  const run2 = (args, opts = {}) => new Promise((resolve18, reject) => {
+    const child = execFile3("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
+      if (opts.allowFail) return resolve18({ ok: !err, stdout, stderr });
+      if (err) return reject(new GitError(args, err.code ?? null, stderr || err.message));
+      resolve18(stdout);
+    });
+    if (opts.input !== void 0) child.stdin?.end(opts.input);
+  });
+  return Object.assign(run2, { cwd });
+}
+
+// src/bisect/search.ts
+async function firstExceeding(commits, probe2) {
+  const steps = [];
+  const measure = async (index) => {
+    const started = performance.now();
+    const p = await probe2(commits[index]);
+    const step2 = { ...p, index, commit: commits[index], elapsedMs: performance.now() - started };
+    steps.push(step2);
+    return step2;
+  };
+  if (commits.length === 0) return { first: null, steps };
+  let lo = -1;
+  let hi = commits.length - 1;
+  let hiMeasured = false;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if ((await measure(mid)).exceeds) {
+      hi = mid;
+      hiMeasured = true;
+    } else lo = mid;
+  }
+  if (!hiMeasured && !(await measure(hi)).exceeds) return { first: null, steps };
+  return { first: commits[hi], steps };
+}
+
+// src/bisect/walk.ts
+var commitOf = (line) => {
+  const [sha, ...subject] = line.split("	");
+  return { sha, subject: subject.join("	") };
+};
+async function resolveCommit(git2, ref, flag) {
+  const r = await git2(["log", "-1", "--format=%H%x09%s", "--end-of-options", `${ref}^{commit}`], { allowFail: true });
+  if (!r.ok) throw new Error(`${flag} ${ref}: not a commit in ${git2.cwd} (${r.stderr.trim().split("\n").at(-1) ?? ""})`);
+  return commitOf(r.stdout.trim());
+}
+async function firstParentRange(repo, good, bad2) {
+  const git2 = gitIn(repo);
+  const g = await resolveCommit(git2, good, "--good");
+  const b = await resolveCommit(git2, bad2, "--bad");
+  if (!(await git2(["merge-base", "--is-ancestor", g.sha, b.sha], { allowFail: true })).ok) {
+    throw new Error(`--good ${good} is not an ancestor of --bad ${bad2}: bisect walks from an older good commit to a newer bad one`);
+  }
+  const out = await git2(["log", "--first-parent", "--reverse", "--format=%H%x09%s", `${g.sha}..${b.sha}`]);
+  return { good: g, bad: b, commits: out.split("\n").filter(Boolean).map(commitOf) };
+}
+
+// src/bisect/run.ts
+async function bisect(o) {
+  const started = performance.now();
+  const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
+  o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
+  const workDir = o.workDir ?? mkdtempSync5(join18(tmpdir4(), "bee-bench-bisect-"));
+  const git2 = gitIn(o.repo);
+  const made = [];
+  const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
+  const checkout = async (c) => {
+    const dir = join18(workDir, c.sha.slice(0, 16));
+    await removeWorktree(dir);
+    await git2(["worktree", "prune"]);
+    await git2(["worktree", "add", "--detach", dir, c.sha]);
+    made.push(dir);
+    o.log(`git: worktree ${dir} at ${c.sha.slice(0, 12)}`);
+    return { commit: c, path: dir };
+  };
+  try {
+    const goodCheckout = await checkout(good);
+    let step2 = 0;
+    const outcome = await firstExceeding(commits, async (c) => {
+      step2++;
+      const position = commits.indexOf(c) + 1;
+      o.log(`bisect: step ${step2}: ${c.sha.slice(0, 12)} (${position}/${commits.length}) against ${good.sha.slice(0, 12)}`);
+      const candidate = await checkout(c);
+      try {
+        const p = await o.compare(goodCheckout, candidate, step2);
+        o.log(`bisect: step ${step2}: ${p.exceeds ? "exceeds the threshold" : "within the threshold"} (${p.verdict})`);
+        return p;
+      } finally {
+        await removeWorktree(candidate.path);
+      }
+    });
+    return { ...outcome, good, bad: bad2, range: commits, elapsedMs: performance.now() - started };
+  } finally {
+    for (const dir of made) await removeWorktree(dir);
+    if (!o.workDir) rmSync7(workDir, { recursive: true, force: true });
+  }
+}
+
+// src/cli/commands/bisect.ts
+async function bisect2(v) {
   const c = common(v);
   const runner = oneRunner(v, "bisect");
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
-  const repo = resolve8(v.path);
-  if (!existsSync10(repo) || !statSync2(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  const repo = resolve5(v.path);
+  if (!existsSync7(repo) || !statSync2(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
   const outcome = await bisect({
@@ -32218,19 +29807,498 @@ async function cmdBisect(v) {
     compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] })
   });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
-  writeText(join26(c.outDir, "bisect.md"), md);
+  writeText(join19(c.outDir, "bisect.md"), md);
   process.stdout.write(md);
   return 0;
 }
+
+// src/cli/commands/build.ts
+async function build(v) {
+  const c = common(v);
+  for (const runner of runnerList(v)) {
+    const built = await buildRunner({
+      runner,
+      source: source(givenClient(v, runner) ?? "registry", `${runner}-client`),
+      cacheDir: c.cacheDir,
+      buildCommand: v["build-command"],
+      log
+    });
+    log(`${runner}: ${built.cached ? "cached" : "built"} ${runner}-${built.key}`);
+  }
+  return 0;
+}
+
+// src/cli/commands/compare.ts
+import { resolve as resolve7 } from "node:path";
+
+// src/report/model/compare.ts
+function okCost(cell) {
+  return cell?.status === "ok" ? cell.unitCostNs ?? cell.medianNs : void 0;
+}
+function compareModels(oldModel, newModel, opts = {}) {
+  const flag = opts.flag ?? COMPARE_FLAG;
+  const present = new Set([...oldModel.runners, ...newModel.runners].map((r) => r.runner));
+  const runners = RUNNERS.filter((r) => present.has(r));
+  const oldRows = new Map(allRows(oldModel).map((r) => [rowKey3(r), r]));
+  const newRows = allRows(newModel);
+  const newKeys = new Set(newRows.map(rowKey3));
+  const ratios = new Map(runners.map((r) => [r, []]));
+  const rows = [];
+  for (const n of newRows) {
+    const o = oldRows.get(rowKey3(n));
+    if (!o) continue;
+    rows.push(compareRow(o, n, runners, flag, ratios));
+  }
+  const keyOf2 = (r) => ({ caseId: r.caseId, label: r.label });
+  const version3 = (m, r) => m.runners.find((x) => x.runner === r)?.client.version;
+  return {
+    flag,
+    runners,
+    summary: runners.map((r) => {
+      const xs = ratios.get(r);
+      const s = { runner: r, rows: xs.length, geomean: xs.length > 0 ? geomean(xs) : null };
+      const ov = version3(oldModel, r);
+      const nv = version3(newModel, r);
+      if (ov) s.oldVersion = ov;
+      if (nv) s.newVersion = nv;
+      return s;
+    }),
+    rows,
+    onlyOld: [...oldRows.values()].filter((r) => !newKeys.has(rowKey3(r))).map(keyOf2),
+    onlyNew: newRows.filter((r) => !oldRows.has(rowKey3(r))).map(keyOf2),
+    old: { startedAt: oldModel.startedAt, specHashes: oldModel.specHashes },
+    new: { startedAt: newModel.startedAt, specHashes: newModel.specHashes }
+  };
+}
+function compareRow(o, n, runners, flag, ratios) {
+  const cells = {};
+  for (const r of runners) {
+    const oc = o.cells[r];
+    const nc = n.cells[r];
+    if (!oc && !nc) continue;
+    const cell = { flagged: false };
+    if (oc?.status === "ok" && oc.medianNs !== void 0) cell.oldMedianNs = oc.medianNs;
+    if (nc?.status === "ok" && nc.medianNs !== void 0) cell.newMedianNs = nc.medianNs;
+    const a = okCost(oc);
+    const b = okCost(nc);
+    if (a !== void 0 && b !== void 0 && a > 0 && b > 0) {
+      cell.ratio = b / a;
+      cell.flagged = isFlaggedDelta(cell.ratio, flag);
+      ratios.get(r).push(cell.ratio);
+    }
+    cells[r] = cell;
+  }
+  return { caseId: n.caseId, label: n.label, group: n.group, cells };
+}
+
+// src/report/render/compare-markdown.ts
+function renderCompareMarkdown(cmp, opts = {}) {
+  const side = (label, s) => `${mdText(label)}${s.startedAt ? `: runs from ${mdText(s.startedAt)}` : ""}${s.specHashes.length ? `, spec ${s.specHashes.map((h) => mdCode(h.slice(0, 12))).join(", ")}` : ""}`;
+  const pct2 = Math.round(cmp.flag * 100);
+  const byCase = /* @__PURE__ */ new Map();
+  for (const r of cmp.rows) byCase.set(r.caseId, [...byCase.get(r.caseId) ?? [], r]);
+  return mdBlocks([
+    "# bee-bench compare",
+    `${side(opts.oldLabel ?? "Old", cmp.old)}  
+${side(opts.newLabel ?? "New", cmp.new)}`,
+    "## Summary",
+    mdTable(
+      ["Runner", "old client", "new client", "rows compared", "geomean shift"],
+      cmp.summary.map((s) => [
+        mdText(RUNNER_LABEL[s.runner]),
+        mdText(s.oldVersion ?? "\u2014"),
+        mdText(s.newVersion ?? "\u2014"),
+        String(s.rows),
+        formatShift(s.geomean)
+      ])
+    ),
+    "Geometric mean over the rows both runs have ok of new/old time per unit of work. \u0394: positive is slower in the new run.",
+    "## Per-case deltas",
+    `\u0394 flagged \u26A0 beyond \xB1${pct2}%.`,
+    ...[...byCase].map(([caseId, rows]) => {
+      const runners = cmp.runners.filter((r) => rows.some((row) => row.cells[r]));
+      return `### ${mdCode(caseId)}
+
+${mdTable(
+        ["param", ...runners.flatMap((r) => [`${mdText(RUNNER_LABEL[r])} old`, "new", "\u0394"])],
+        rows.map((row) => [
+          mdText(row.label),
+          ...runners.flatMap((r) => {
+            const c = row.cells[r];
+            if (!c) return ["\u2014", "\u2014", "\u2014"];
+            const delta = c.ratio === void 0 ? "\u2014" : `${c.flagged ? "\u26A0 " : ""}${formatChange(c.ratio)}`;
+            return [formatDuration(c.oldMedianNs), formatDuration(c.newMedianNs), delta];
+          })
+        ])
+      )}`;
+    }),
+    cmp.onlyOld.length + cmp.onlyNew.length > 0 ? "## Rows in one run only" : null,
+    cmp.onlyOld.length > 0 ? `Only in ${mdText(opts.oldLabel ?? "old")}: ${cmp.onlyOld.map((k) => `${mdCode(k.caseId)} ${mdText(k.label)}`).join(", ")}` : null,
+    cmp.onlyNew.length > 0 ? `Only in ${mdText(opts.newLabel ?? "new")}: ${cmp.onlyNew.map((k) => `${mdCode(k.caseId)} ${mdText(k.label)}`).join(", ")}` : null
+  ]);
+}
+
+// src/cli/results.ts
+import { existsSync as existsSync8, readdirSync as readdirSync4, statSync as statSync3 } from "node:fs";
+import { join as join20, resolve as resolve6 } from "node:path";
+
+// src/stats/scoreboard.ts
+var UNSCORED_GROUPS = /* @__PURE__ */ new Set(["harness"]);
+function scores(row) {
+  return !UNSCORED_GROUPS.has(row.group) && row.costs.length >= 2;
+}
+function scoreRows(rows, runners, groupIds) {
+  const counted = rows.filter(scores);
+  const groups = (groupIds ?? [...new Set(counted.map((r) => r.group))]).filter((g) => !UNSCORED_GROUPS.has(g));
+  return runners.map((runner) => {
+    const byGroupRatios = new Map(groups.map((g) => [g, []]));
+    const all = [];
+    let wins = 0;
+    for (const row of counted) {
+      const mine = row.costs.find((c) => c.runner === runner);
+      if (!mine) continue;
+      const ratio = mine.unitCost / Math.min(...row.costs.map((c) => c.unitCost));
+      byGroupRatios.get(row.group)?.push(ratio);
+      all.push(ratio);
+      if (ratio === 1) wins++;
+    }
+    const byGroup = Object.fromEntries([...byGroupRatios].map(([g, rs]) => [g, rs.length > 0 ? geomean(rs) : null]));
+    return { runner, wins, rows: all.length, geomean: all.length > 0 ? geomean(all) : null, byGroup };
+  });
+}
+
+// src/report/model/aggregate.ts
+function aggregate(results, spec, opts = {}) {
+  const warnings = [];
+  const byRunner2 = pickPerRunner(results, warnings);
+  const runners = RUNNERS.filter((r) => byRunner2.has(r));
+  const specHashes = [...new Set(results.map((r) => r.spec.hash))].sort();
+  if (specHashes.length > 1) {
+    const per = runners.map((r) => `${RUNNER_LABEL[r]} ${short(byRunner2.get(r).at(-1).spec.hash)}`).join(", ");
+    warnings.push(`Results were produced from ${specHashes.length} different spec files (${per}): rows may compare different work.`);
+  }
+  if (opts.specHash && results.some((r) => r.spec.hash !== opts.specHash)) {
+    const off = results.filter((r) => r.spec.hash !== opts.specHash).map((r) => RUNNER_LABEL[r.runner]);
+    warnings.push(
+      `${[...new Set(off)].join(", ")} ran a spec other than the one this report reads (${short(opts.specHash)}): case docs and groups may not match.`
+    );
+  }
+  const profiles = [...new Set(results.map((r) => r.spec.profile))].sort();
+  if (profiles.length > 1) warnings.push(`Results mix profiles (${profiles.join(", ")}): iteration counts differ between runners.`);
+  for (const r of results) {
+    if (r.finished_at === null)
+      warnings.push(`The ${RUNNER_LABEL[r.runner]} run started ${r.started_at} did not finish: cases after the last one written are missing.`);
+  }
+  const found = /* @__PURE__ */ new Map();
+  for (const runner of runners) {
+    for (const result2 of byRunner2.get(runner)) {
+      for (const c of result2.cases) {
+        const label = labelOf(
+          c,
+          spec.cases.find((s) => s.id === c.id),
+          runner
+        );
+        const byLabel = found.get(c.id) ?? /* @__PURE__ */ new Map();
+        found.set(c.id, byLabel);
+        const cells = byLabel.get(label) ?? /* @__PURE__ */ new Map();
+        byLabel.set(label, cells);
+        cells.set(runner, c);
+      }
+    }
+  }
+  const caseModels = [];
+  for (const sc of spec.cases) {
+    const byLabel = found.get(sc.id);
+    if (!byLabel) continue;
+    caseModels.push(buildCase(sc, byLabel, runners));
+  }
+  markMemoryStories(caseModels, runners);
+  checkSameAs(spec, caseModels, runners);
+  markKnown(spec, caseModels);
+  const unknown2 = [...found.keys()].filter((id) => !spec.cases.some((c) => c.id === id));
+  if (unknown2.length > 0) warnings.push(`Results hold cases the spec does not declare (not reported): ${unknown2.sort().join(", ")}.`);
+  const groups = spec.groups.map((g) => ({ id: g.id, title: g.title, note: g.note, cases: caseModels.filter((c) => c.group === g.id) })).filter((g) => g.cases.length > 0);
+  const starts = results.map((r) => r.started_at).sort();
+  const ends = results.map((r) => r.finished_at).filter((t) => t !== null).sort();
+  return {
+    schema: AGGREGATE_SCHEMA_ID,
+    runners: runners.map((r) => runnerInfo(byRunner2.get(r).at(-1))),
+    notRun: (opts.notRun ?? []).filter((n) => !byRunner2.has(n.runner)).map((n) => ({ ...n })),
+    ...opts.environment ? { environment: opts.environment } : {},
+    specHashes,
+    profiles,
+    warnings,
+    groups,
+    scoreboard: scoreboard3(groups, runners),
+    ...hasAllocations(caseModels) ? { allocScoreboard: allocScoreboard3(groups, runners) } : {},
+    hasNet: caseModels.some((c) => c.kind === "net"),
+    startedAt: starts[0] ?? null,
+    finishedAt: ends.at(-1) ?? null
+  };
+}
+function checkSameAs(spec, models, runners) {
+  for (const sc of spec.cases) {
+    const other = sc.digest?.same_as;
+    const model = models.find((m) => m.id === sc.id);
+    const otherModel = models.find((m) => m.id === other);
+    const otherSpec = spec.cases.find((c) => c.id === other);
+    if (!other || !model || !otherModel || !otherSpec) continue;
+    for (const row of model.rows) {
+      const values = (m, c, r) => runners.flatMap((runner) => {
+        const d = r.cells[runner]?.digest;
+        return d ? [{ runner, digest: d, caseId: m.id, input: digestInput(c, r.label, runner) }] : [];
+      });
+      const mine = values(model, sc, row);
+      const inputs = new Set(mine.map((v) => v.input));
+      const theirs = otherModel.rows.flatMap((r) => values(otherModel, otherSpec, r)).filter((v) => inputs.has(v.input));
+      const all = [...mine, ...theirs];
+      if (theirs.length > 0 && new Set(all.map((v) => v.digest)).size > 1)
+        row.digestMismatch = all.map(({ runner, digest, caseId }) => ({ runner, digest, caseId }));
+    }
+  }
+}
+function markKnown(spec, models) {
+  for (const m of models) {
+    const known = spec.cases.find((c) => c.id === m.id)?.known ?? [];
+    for (const row of m.rows) {
+      if (!row.digestMismatch) continue;
+      const entry = known.find((k) => {
+        const others = row.digestMismatch.filter((d) => !k.runners.includes(d.runner));
+        const odd = row.digestMismatch.filter((d) => k.runners.includes(d.runner));
+        const agreed = new Set(others.map((d) => d.digest));
+        return odd.length > 0 && agreed.size === 1 && odd.every((d) => !agreed.has(d.digest));
+      });
+      if (entry) row.digestKnown = { finding: entry.finding, runners: [...entry.runners], doc: entry.doc, url: entry.url };
+    }
+  }
+}
+function digestInput(sc, label, runner) {
+  const p = [...sc.params.full, ...sc.params.quick].find((q) => q.label === label);
+  if (!p) return `?${label}`;
+  const values = { ...effectiveParam(p, runner), ...p.digest_with ?? {} };
+  return JSON.stringify(
+    Object.entries(values).filter(([k]) => k !== "label").sort(([a], [b]) => a.localeCompare(b))
+  );
+}
+function pickPerRunner(results, warnings) {
+  const out = /* @__PURE__ */ new Map();
+  for (const r of [...results].sort((a, b) => a.started_at.localeCompare(b.started_at))) {
+    const list = out.get(r.runner) ?? [];
+    list.push(r);
+    out.set(r.runner, list);
+  }
+  for (const [runner, list] of out) {
+    const versions = new Set(list.map((r) => `${r.client.name}@${r.client.version}${r.client.commit ? `#${r.client.commit}` : ""}`));
+    if (versions.size > 1) {
+      warnings.push(
+        `${RUNNER_LABEL[runner]} results come from ${versions.size} client builds (${[...versions].join(", ")}); the latest run wins where they overlap.`
+      );
+    }
+  }
+  return out;
+}
+function runnerInfo(r) {
+  return {
+    runner: r.runner,
+    label: RUNNER_LABEL[r.runner],
+    client: r.client,
+    host: r.host,
+    bee: r.bee,
+    specHash: r.spec.hash,
+    profile: r.spec.profile,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at
+  };
+}
+function labelOf(c, sc, runner) {
+  const recorded = c.param["label"];
+  if (typeof recorded === "string" && recorded.length > 0) return recorded;
+  const same = (a, b) => {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => k !== "label"));
+    return [...keys].every((k) => a[k] === b[k]);
+  };
+  for (const p of sc ? [...sc.params.full, ...sc.params.quick] : []) {
+    if (same(effectiveParam(p, runner), c.param)) return p.label;
+  }
+  return Object.keys(c.param).sort().map((k) => `${k}=${String(c.param[k])}`).join(", ");
+}
+function basisOf(sc) {
+  if (sc.work.bytes && sc.work.bytes.length > 0) return "bytes";
+  if (sc.work.ops.length > 0) return "ops";
+  return "iteration";
+}
+function buildCase(sc, byLabel, runners) {
+  const order = [...sc.params.full, ...sc.params.quick].map((p) => p.label);
+  const labels = [...byLabel.keys()].sort((a, b) => rank2(order, a) - rank2(order, b));
+  const opLabel = opLabelOf(sc.work.ops);
+  const basis = basisOf(sc);
+  const rows = labels.map((label) => buildRow(sc, label, byLabel.get(label), runners, basis, opLabel));
+  return {
+    id: sc.id,
+    kind: sc.kind,
+    group: sc.group,
+    doc: sc.doc,
+    ...sc.digest ? { digestDoc: sc.digest.doc } : {},
+    opLabel,
+    rows,
+    fits: fits(rows, runners)
+  };
+}
+function rank2(order, label) {
+  const i = order.indexOf(label);
+  return i === -1 ? order.length : i;
+}
+function buildRow(sc, label, results, runners, basis, opLabel) {
+  const cells = {};
+  for (const runner of runners) {
+    const c = results.get(runner);
+    if (c) cells[runner] = buildCell(runner, c, basis);
+  }
+  const ok = runners.map((r) => cells[r]).filter((c) => c?.status === "ok" && c.unitCostNs !== void 0 && c.unitCostNs > 0);
+  const contested = ok.length >= 2;
+  const best = Math.min(...ok.map((c) => c.unitCostNs));
+  const fastest = [];
+  if (contested) {
+    for (const c of ok) {
+      c.ratio = c.unitCostNs / best;
+      c.fastest = c.unitCostNs === best;
+      if (c.fastest) fastest.push(c.runner);
+    }
+  }
+  const works = new Set(Object.values(cells).map((c) => `${c.work.ops ?? ""}/${c.work.bytes ?? ""}`));
+  const digests = runners.flatMap((r) => {
+    const d = cells[r]?.digest;
+    return d ? [{ runner: r, digest: d }] : [];
+  });
+  const row = {
+    caseId: sc.id,
+    group: sc.group,
+    kind: sc.kind,
+    label,
+    basis,
+    opLabel,
+    scaled: works.size > 1,
+    cells,
+    contested,
+    fastest
+  };
+  if (new Set(digests.map((d) => d.digest)).size > 1) row.digestMismatch = digests;
+  if (sc.kind === "net") row.caveat = NET_SCOPE_CAVEAT;
+  return row;
+}
+function buildCell(runner, c, basis) {
+  const cell = {
+    runner,
+    status: c.status,
+    param: c.param,
+    work: c.work,
+    n: c.samples_ns.length,
+    warmup: c.warmup,
+    peakRssBytes: c.peak_rss_bytes,
+    samplesNs: c.samples_ns
+  };
+  const reason = c.status === "skipped" ? c.skip_reason : c.status === "failed" ? c.error : void 0;
+  if (reason) cell.reason = reason;
+  if (c.digest) cell.digest = c.digest;
+  if (c.status !== "ok") return cell;
+  const alloc = cellAllocations(c);
+  if (alloc) cell.alloc = alloc;
+  if (c.samples_ns.length === 0) return cell;
+  const s = summarize(c.samples_ns);
+  cell.medianNs = s.median;
+  cell.minNs = s.min;
+  cell.maxNs = s.max;
+  cell.madNs = s.madScaled;
+  if (Number.isFinite(s.cv)) cell.cv = s.cv;
+  if (s.p95 !== null) cell.p95Ns = s.p95;
+  if (s.median > 0) cell.spread = Math.max(s.median - s.min, s.max - s.median) / s.median;
+  const { bytes, ops } = c.work;
+  if (bytes && s.median > 0) cell.bytesPerNs = bytes / s.median;
+  if (ops) cell.perOpNs = s.median / ops;
+  const units = basis === "bytes" ? bytes : basis === "ops" ? ops : 1;
+  if (units && units > 0) cell.unitCostNs = s.median / units;
+  const wall = sum(c.samples_ns);
+  const cpu = sum(c.cpu_ns);
+  if (wall > 0 && cpu > 0) cell.cpuWallRatio = cpu / wall;
+  return cell;
+}
+function sum(xs) {
+  let s = 0;
+  for (const x of xs) s += x;
+  return s;
+}
+function fits(rows, runners) {
+  const out = [];
+  for (const runner of runners) {
+    const pts = rows.flatMap((row) => {
+      const c = row.cells[runner];
+      return c?.status === "ok" && c.work.bytes && c.medianNs !== void 0 ? [{ x: c.work.bytes, y: c.medianNs }] : [];
+    });
+    if (new Set(pts.map((p) => p.x)).size < 2) continue;
+    const f = overheadAndThroughput(
+      pts.map((p) => p.x),
+      pts.map((p) => p.y)
+    );
+    out.push({
+      runner,
+      points: f.n,
+      overheadNs: f.overhead,
+      bytesPerNs: Number.isFinite(f.throughput) && f.throughput > 0 ? f.throughput : null,
+      r2: f.r2
+    });
+  }
+  return out;
+}
+function scoreRowsOf(groups, runners, costOf) {
+  return groups.flatMap(
+    (g) => g.cases.flatMap(
+      (c) => c.rows.map((row) => ({
+        group: g.id,
+        costs: runners.flatMap((runner) => {
+          const cell = row.cells[runner];
+          const unitCost2 = cell ? costOf(row, cell) : void 0;
+          return unitCost2 !== void 0 ? [{ runner, unitCost: unitCost2 }] : [];
+        })
+      }))
+    )
+  );
+}
+function scoreboard3(groups, runners) {
+  const rows = scoreRowsOf(groups, runners, (row, cell) => row.contested && cell.ratio !== void 0 ? cell.unitCostNs : void 0);
+  return scoreRows(
+    rows,
+    runners,
+    groups.map((g) => g.id)
+  );
+}
+function allocScoreboard3(groups, runners) {
+  const rows = scoreRowsOf(groups, runners, (row, cell) => {
+    if (!cell.alloc) return void 0;
+    const units = row.basis === "bytes" ? cell.work.bytes : row.basis === "ops" ? cell.work.ops : 1;
+    return units && units > 0 ? cell.alloc.bytes / units : void 0;
+  });
+  const withZero = rows.filter((r) => scores(r) && r.costs.some((c) => c.unitCost === 0));
+  const entries = scoreRows(
+    rows.filter((r) => !withZero.includes(r)),
+    runners,
+    groups.map((g) => g.id)
+  );
+  return entries.map((e) => ({ ...e, zeroRows: withZero.filter((r) => r.costs.some((c) => c.runner === e.runner && c.unitCost === 0)).length }));
+}
+function short(hash2) {
+  return hash2.slice(0, 12);
+}
+
+// src/cli/results.ts
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync2(p).isDirectory()) for (const e of readdirSync5(p).sort()) walk2(join26(p, e));
+    if (statSync3(p).isDirectory()) for (const e of readdirSync4(p).sort()) walk2(join20(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
-    if (!existsSync10(p)) throw new UsageError(`${p}: no such file or folder`);
-    walk2(resolve8(p));
+    if (!existsSync8(p)) throw new UsageError(`${p}: no such file or folder`);
+    walk2(resolve6(p));
   }
   return files;
 }
@@ -32240,26 +30308,1236 @@ function modelOf(paths, specFile) {
   if (results.length === 0) throw new UsageError(`no result files under ${paths.join(", ")}`);
   return aggregate(results, spec, { specHash: hash2 });
 }
-function cmdReport(v, positionals) {
-  if (positionals.length === 0) throw new UsageError("report needs result files or folders");
-  const c = common(v);
-  const paths = writeReports(c.outDir, modelOf(positionals, c.specFile));
-  log(`wrote ${paths.markdown}, ${paths.html}, ${paths.csv}`);
-  return 0;
-}
-function cmdCompare(v, positionals) {
+
+// src/cli/commands/compare.ts
+function compare(v, positionals) {
   if (positionals.length !== 2) throw new UsageError("compare needs OLD_DIR NEW_DIR");
   const c = common(v);
   const cmp = compareModels(modelOf([positionals[0]], c.specFile), modelOf([positionals[1]], c.specFile));
   const md = renderCompareMarkdown(cmp);
-  if (v.out) writeText(resolve8(v.out), md);
+  if (v.out) writeText(resolve7(v.out), md);
   process.stdout.write(md);
   return 0;
 }
+
+// src/cli/commands/history-export-gab.ts
+import { readFileSync as readFileSync12, statSync as statSync4 } from "node:fs";
+import { join as join24, resolve as resolve9 } from "node:path";
+
+// src/history/schema.ts
+var RECORD_SCHEMA_ID = "bee-bench/history-record@1";
+var SERIES_SCHEMA_ID = "bee-bench/history-series@1";
+var INDEX_SCHEMA_ID = "bee-bench/history-index@1";
+var GabBenchSchema = external_exports.object({
+  name: external_exports.string().min(1),
+  value: external_exports.number(),
+  unit: external_exports.string(),
+  range: external_exports.string().optional(),
+  extra: external_exports.string().optional()
+});
+var RecordCaseSchema = external_exports.object({
+  id: external_exports.string().min(1),
+  kind: KindSchema2,
+  /** The param's label: with `id` and `runner`, names a series. */
+  label: external_exports.string(),
+  param: external_exports.record(external_exports.string(), external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()])),
+  status: external_exports.enum(["ok", "skipped", "failed"]),
+  reason: external_exports.string().optional(),
+  n: external_exports.number().int().nonnegative(),
+  median_ns: external_exports.number().nonnegative().nullable(),
+  min_ns: external_exports.number().nonnegative().nullable(),
+  max_ns: external_exports.number().nonnegative().nullable(),
+  /** Median absolute deviation from the median, unscaled (src/stats madRaw). Stats are null when n = 0. */
+  mad_ns: external_exports.number().nonnegative().nullable(),
+  samples_ns: external_exports.array(external_exports.number().nonnegative()),
+  work: external_exports.object({ ops: external_exports.number().optional(), bytes: external_exports.number().optional() }),
+  peak_rss_bytes: external_exports.number().int().nonnegative().nullable(),
+  digest: external_exports.string().optional(),
+  /**
+   * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
+   * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
+   * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
+   */
+  metrics: external_exports.record(external_exports.string(), external_exports.number()).optional(),
+  /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
+  gab: GabBenchSchema.optional()
+});
+var HistoryRecordSchema = external_exports.object({
+  schema: external_exports.literal(RECORD_SCHEMA_ID),
+  commit: external_exports.object({
+    sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+    message: external_exports.string(),
+    author: external_exports.string(),
+    timestamp: external_exports.iso.datetime({ offset: true }),
+    url: external_exports.string().optional()
+  }),
+  branch: external_exports.string().min(1),
+  event: external_exports.string().min(1),
+  run: external_exports.object({ id: external_exports.string().min(1), attempt: external_exports.number().int().positive().optional(), url: external_exports.string().optional() }),
+  runner: RunnerSchema,
+  client: ClientSchema,
+  host: HostSchema,
+  bee: external_exports.object({ url: external_exports.string(), version: external_exports.string() }).nullable(),
+  spec: external_exports.object({ hash: external_exports.string(), profile: ProfileSchema }),
+  started_at: external_exports.iso.datetime({ offset: true }),
+  finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
+  cases: external_exports.array(RecordCaseSchema),
+  /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
+  source: external_exports.object({
+    format: external_exports.literal("github-action-benchmark"),
+    suite: external_exports.string(),
+    tool: external_exports.string(),
+    /** The entry's date (ms since the epoch). */
+    date: external_exports.number(),
+    repo_url: external_exports.string().optional(),
+    /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
+    commit: external_exports.record(external_exports.string(), external_exports.unknown())
+  }).optional()
+});
+
+// src/history/json.ts
+function stableJson(value) {
+  return `${JSON.stringify(value, sortKeys) ?? "null"}
+`;
+}
+function sortKeys(_key, v) {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+  const keys = Object.keys(v);
+  let sorted2 = true;
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1] > keys[i]) {
+      sorted2 = false;
+      break;
+    }
+  }
+  if (sorted2) return v;
+  keys.sort();
+  const out = {};
+  for (const k of keys) out[k] = v[k];
+  return out;
+}
+function stableJsonPretty(value) {
+  return `${write(value, "  ", "")}
+`;
+}
+function write(v, indent, pad) {
+  if (v === null || typeof v !== "object") {
+    if (typeof v === "number" && !Number.isFinite(v)) return "null";
+    return JSON.stringify(v) ?? "null";
+  }
+  const inner = indent === null ? "" : pad + indent;
+  const nl = indent === null ? "" : "\n";
+  const colon = indent === null ? ":" : ": ";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    const flat = indent === null || v.every((x) => x === null || typeof x !== "object");
+    if (flat) return `[${v.map((x) => write(x, indent, pad)).join(indent === null ? "," : ", ")}]`;
+    return `[${nl}${v.map((x) => inner + write(x, indent, inner)).join(`,${nl}`)}${nl}${pad}]`;
+  }
+  const keys = Object.keys(v).filter((k) => v[k] !== void 0).sort();
+  if (keys.length === 0) return "{}";
+  const body = keys.map((k) => `${inner}${JSON.stringify(k)}${colon}${write(v[k], indent, inner)}`);
+  return `{${nl}${body.join(`,${nl}`)}${nl}${pad}}`;
+}
+
+// src/history/record.ts
+function labelOf2(param) {
+  const label = param["label"];
+  if (typeof label === "string" && label.length > 0) return label;
+  return Object.keys(param).filter((k) => k !== "label").sort().map((k) => `${k}=${String(param[k])}`).join(", ");
+}
+function recordCase(c) {
+  const s = c.samples_ns;
+  const has = s.length > 0;
+  const out = {
+    id: c.id,
+    kind: c.kind,
+    label: labelOf2(c.param),
+    param: c.param,
+    status: c.status,
+    n: s.length,
+    median_ns: has ? median(s) : null,
+    min_ns: has ? min(s) : null,
+    max_ns: has ? max(s) : null,
+    mad_ns: has ? madRaw(s) : null,
+    samples_ns: [...s],
+    work: { ...c.work },
+    peak_rss_bytes: c.peak_rss_bytes
+  };
+  const reason = c.status === "skipped" ? c.skip_reason : c.status === "failed" ? c.error : void 0;
+  if (reason) out.reason = reason;
+  if (c.digest) out.digest = c.digest;
+  const metrics = allocationMetrics(c);
+  if (metrics) out.metrics = metrics;
+  return out;
+}
+var ALLOC_METRICS = { bytesPerIteration: "B/iter", allocsPerIteration: "allocs/iter", bytesPerOp: "B/op", allocsPerOp: "allocs/op" };
+function allocationMetrics(c) {
+  const m = allocationMedians(c);
+  if (!m) return void 0;
+  return {
+    [ALLOC_METRICS.bytesPerIteration]: m.bytes,
+    [ALLOC_METRICS.bytesPerOp]: m.bytesPerOp,
+    ...m.allocs !== void 0 && m.allocsPerOp !== void 0 ? { [ALLOC_METRICS.allocsPerIteration]: m.allocs, [ALLOC_METRICS.allocsPerOp]: m.allocsPerOp } : {}
+  };
+}
+function toRecord(result2, ctx) {
+  const candidate = {
+    schema: RECORD_SCHEMA_ID,
+    commit: { ...ctx.commit, sha: ctx.commit.sha.toLowerCase() },
+    branch: ctx.branch,
+    event: ctx.event,
+    run: { ...ctx.run },
+    runner: result2.runner,
+    client: result2.client,
+    host: result2.host,
+    bee: result2.bee,
+    spec: result2.spec,
+    started_at: result2.started_at,
+    finished_at: result2.finished_at,
+    cases: result2.cases.map(recordCase)
+  };
+  const parsed = HistoryRecordSchema.safeParse(candidate);
+  if (!parsed.success) {
+    throw new InputError(
+      `history record of the ${result2.runner} result`,
+      describeIssues(parsed.error),
+      "pass a run context with a hex commit sha, ISO timestamps and non-empty branch, event and run id"
+    );
+  }
+  return parsed.data;
+}
+function compactTimestamp(iso) {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) throw new RangeError(`not a timestamp: ${iso}`);
+  return `${d.toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
+}
+function fileSegment(s) {
+  const safe = s.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80);
+  return safe.length === 0 || /^\.+$/.test(safe) ? "_" : safe;
+}
+function recordPath(r) {
+  const ts = compactTimestamp(r.started_at);
+  return `runs/${ts.slice(0, 4)}/${ts.slice(4, 6)}/${ts}-${r.commit.sha.slice(0, 7)}-${r.runner}-${fileSegment(r.run.id)}.json`;
+}
+function serializeRecord(r) {
+  return stableJsonPretty(r);
+}
+var SCHEMA_FAMILY = RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1);
+function parseRecord(file2, text2) {
+  const value = parseJson(file2, text2);
+  const schema = value !== null && typeof value === "object" ? value.schema : void 0;
+  if (typeof schema === "string" && schema !== RECORD_SCHEMA_ID && schema.startsWith(SCHEMA_FAMILY)) {
+    throw new InputError(
+      file2,
+      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMA_ID})`],
+      "upgrade bee-bench to read it; the record is left untouched"
+    );
+  }
+  const parsed = HistoryRecordSchema.safeParse(value);
+  if (!parsed.success)
+    throw new InputError(
+      file2,
+      describeIssues(parsed.error),
+      `a history record must match ${RECORD_SCHEMA_ID} (src/history/schema.ts); the file is left untouched`
+    );
+  return parsed.data;
+}
+function tryParseRecord(file2, text2) {
+  try {
+    return { path: file2, record: parseRecord(file2, text2) };
+  } catch (e) {
+    if (e instanceof InputError) return { file: file2, problem: e.problems.join("; ") };
+    throw e;
+  }
+}
+
+// src/history/read.ts
+import { readdirSync as readdirSync5, readFileSync as readFileSync11 } from "node:fs";
+import { join as join21 } from "node:path";
+var RUNS_DIR = "runs";
+function listRecordFiles(folder) {
+  const out = [];
+  const walk2 = (rel) => {
+    let entries;
+    try {
+      entries = readdirSync5(join21(folder, rel), { withFileTypes: true });
+    } catch (e) {
+      if (e.code === "ENOENT") return;
+      throw e;
+    }
+    for (const e of entries) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk2(child);
+      else if (e.isFile() && e.name.endsWith(".json")) out.push(child);
+    }
+  };
+  walk2(RUNS_DIR);
+  return out.sort();
+}
+function readRecords(folder) {
+  const set2 = { records: [], invalid: [] };
+  for (const file2 of listRecordFiles(folder)) {
+    const got = tryParseRecord(file2, readFileSync11(join21(folder, file2), "utf8"));
+    if ("record" in got) set2.records.push(got);
+    else set2.invalid.push(got);
+  }
+  return set2;
+}
+
+// src/history/derive.ts
+import { createHash as createHash4 } from "node:crypto";
+
+// src/history/order.ts
+var RUNNER_ORDER = RUNNERS;
+function byString(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function byRunner(a, b) {
+  return RUNNER_ORDER.indexOf(a) - RUNNER_ORDER.indexOf(b);
+}
+function timeOf(iso) {
+  return Date.parse(iso);
+}
+
+// src/history/scoreboard.ts
+function unitCost(cells) {
+  const all = (f) => cells.every(({ c }) => (f(c) ?? 0) > 0);
+  if (all((c) => c.work.bytes)) return cells.map(({ c }) => c.median_ns / c.work.bytes);
+  if (all((c) => c.work.ops)) return cells.map(({ c }) => c.median_ns / c.work.ops);
+  const works = new Set(cells.map(({ c }) => `${c.work.ops ?? ""}/${c.work.bytes ?? ""}`));
+  return works.size === 1 ? cells.map(({ c }) => c.median_ns) : null;
+}
+function scoreRun(runId, records, groupOf) {
+  const sorted2 = [...records].sort((a, b) => byString(a.path, b.path));
+  const byRunner2 = /* @__PURE__ */ new Map();
+  for (const r of sorted2) byRunner2.set(r.record.runner, r);
+  if (byRunner2.size < 2) return null;
+  const rows = /* @__PURE__ */ new Map();
+  for (const runner of RUNNER_ORDER) {
+    const r = byRunner2.get(runner);
+    if (!r) continue;
+    const seen = /* @__PURE__ */ new Set();
+    for (const c of r.record.cases) {
+      const key3 = `${c.id}\0${c.label}`;
+      if (seen.has(key3) || c.status !== "ok" || c.median_ns === null || !(c.median_ns > 0)) continue;
+      seen.add(key3);
+      const row = rows.get(key3) ?? [];
+      row.push({ runner, c });
+      rows.set(key3, row);
+    }
+  }
+  const scored = [];
+  for (const key3 of [...rows.keys()].sort()) {
+    const cells = rows.get(key3);
+    const cost = unitCost(cells);
+    if (!cost) continue;
+    const first3 = cells[0];
+    scored.push({ group: groupOf(first3.c.id, first3.c.kind), costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] })) });
+  }
+  const counted = scored.filter(scores).length;
+  if (counted === 0) return null;
+  const first2 = sorted2[0];
+  const entry = {
+    run_id: runId,
+    branch: first2.record.branch,
+    timestamp: first2.record.commit.timestamp,
+    sha: first2.record.commit.sha,
+    geomean: {},
+    wins: {},
+    rows: counted
+  };
+  for (const s of scoreRows(scored, RUNNER_ORDER)) {
+    if (s.geomean === null) continue;
+    entry.geomean[s.runner] = s.geomean;
+    entry.wins[s.runner] = s.wins;
+  }
+  return entry;
+}
+function scoreboard4(records, maxRuns, groupOf) {
+  const byRun = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    const run2 = byRun.get(r.record.run.id);
+    if (!run2) byRun.set(r.record.run.id, { first: r, list: [r] });
+    else {
+      run2.list.push(r);
+      if (r.path < run2.first.path) run2.first = r;
+    }
+  }
+  const runs = [...byRun].map(([id, run2]) => ({ id, ...run2, t: timeOf(run2.first.record.commit.timestamp) }));
+  runs.sort((a, b) => a.t - b.t || byString(a.id, b.id));
+  const left = /* @__PURE__ */ new Map();
+  const kept = [];
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run2 = runs[i];
+    const n = left.get(run2.first.record.branch) ?? 0;
+    if (n >= maxRuns || run2.list.length < 2) continue;
+    const e = scoreRun(run2.id, run2.list, groupOf);
+    if (!e) continue;
+    left.set(e.branch, n + 1);
+    kept.push(e);
+  }
+  return kept.reverse();
+}
+
+// src/history/shift.ts
+var DEFAULT_SHIFT = { window: 5, alpha: 0.01, threshold: 0.05 };
+var mean2 = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+function shiftMargin(opts = DEFAULT_SHIFT) {
+  return 2 * opts.window - 1;
+}
+function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
+  const w = opts.window;
+  const n = values.length;
+  if (w < 1 || n < 2 * w) return [];
+  const lo = Math.max(w, from - (w - 1));
+  const logs2 = new Array(n).fill(0);
+  for (let i = Math.max(0, lo - w); i < n; i++) logs2[i] = Math.log(Math.max(values[i], 1e-9));
+  const candidates = [];
+  for (let i = lo; i + w <= n; i++) {
+    const before = logs2.slice(i - w, i);
+    const after = logs2.slice(i, i + w);
+    const p = mannWhitney(after, before, { exact: true }).p;
+    const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
+    if (isShift(p, ratio, opts)) candidates.push({ index: i, ratio, p, step: Math.abs(mean2(after) - mean2(before)) });
+  }
+  const beats = (o, c) => o.p < c.p || o.p === c.p && (o.step > c.step || o.step === c.step && o.index < c.index);
+  const marked = [];
+  candidates.forEach((c, k) => {
+    if (c.index < from) return;
+    for (let j = k - 1; j >= 0 && c.index - candidates[j].index < w; j--) if (beats(candidates[j], c)) return;
+    for (let j = k + 1; j < candidates.length && candidates[j].index - c.index < w; j++) if (beats(candidates[j], c)) return;
+    marked.push({ index: c.index, ratio: c.ratio, p: c.p });
+  });
+  return marked;
+}
+
+// src/history/derive.ts
+var INDEX_FILE = "index.json";
+var SERIES_DIR = "series";
+function catalogFromSpec(spec) {
+  return {
+    groups: spec.groups.map((g) => ({ id: g.id, title: g.title })),
+    cases: spec.cases.map((c) => ({ id: c.id, kind: c.kind, group: c.group, doc: c.doc }))
+  };
+}
+var DEFAULT_BRANCH_RETENTION = { maxBranches: 20, activeDays: 90 };
+function retainedBranches(records, opts = {}) {
+  const { maxBranches, activeDays } = { ...DEFAULT_BRANCH_RETENTION, ...opts };
+  const stats = /* @__PURE__ */ new Map();
+  let newest = -Infinity;
+  for (const { branch, t } of records) {
+    const st = stats.get(branch) ?? { last: -Infinity, n: 0 };
+    st.last = Math.max(st.last, t);
+    st.n++;
+    stats.set(branch, st);
+    newest = Math.max(newest, t);
+  }
+  const all = [...stats.keys()].sort(byString);
+  const def = opts.default ?? all.reduce((best, b) => stats.get(b).n > (stats.get(best)?.n ?? -1) ? b : best, all[0] ?? "");
+  const recent = all.filter((b) => b !== def && stats.get(b).last >= newest - activeDays * 864e5).sort((a, b) => stats.get(b).last - stats.get(a).last || byString(a, b)).slice(0, maxBranches);
+  const kept = [...stats.has(def) ? [def] : [], ...recent].sort(byString);
+  return { kept, default: def, expired: all.length - kept.length };
+}
+var DEFAULT_MAX_RUNS = 200;
+var MESSAGE_MAX = 200;
+function seriesFile(caseId) {
+  const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
+  const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 100);
+  const name = plain ? caseId : `${sanitized}~${createHash4("sha256").update(caseId).digest("hex").slice(0, 16)}`;
+  return `${SERIES_DIR}/${name}.json`;
+}
+var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
+function unitOf(c) {
+  const units = (c.work.bytes ?? 0) > 0 ? c.work.bytes : (c.work.ops ?? 0) > 0 ? c.work.ops : 1;
+  return c.median_ns / units;
+}
+function firstLine(message) {
+  const line = message.split(/\r?\n/, 1)[0] ?? "";
+  return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}\u2026` : line;
+}
+var sortedKeys = (m) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+function point({ loaded }, c, shift) {
+  const { path, record: record2 } = loaded;
+  return {
+    author: record2.commit.author,
+    branch: record2.branch,
+    bytes: c.work.bytes,
+    client_version: record2.client.version,
+    imported: record2.source ? `github-action-benchmark ${record2.source.tool}: ${c.gab?.name ?? c.id}` : void 0,
+    max_ns: c.max_ns ?? c.median_ns,
+    median_ns: c.median_ns,
+    message: firstLine(record2.commit.message),
+    metrics: c.metrics ? sortedKeys(c.metrics) : void 0,
+    min_ns: c.min_ns ?? c.median_ns,
+    n: c.n,
+    ops: c.work.ops,
+    record: path,
+    run_id: record2.run.id,
+    sha: record2.commit.sha,
+    shift: shift ? { p: shift.p, ratio: shift.ratio } : void 0,
+    timestamp: record2.commit.timestamp,
+    url: record2.commit.url
+  };
+}
+function deriveHistory(set2, opts = {}) {
+  const maxRuns = opts.maxRuns ?? DEFAULT_MAX_RUNS;
+  if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a positive integer, got ${maxRuns}`);
+  const shiftOpts = { ...DEFAULT_SHIFT, ...opts.shift };
+  const trendLength = opts.trendLength ?? 20;
+  const all = set2.records.map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
+  const retained = retainedBranches(
+    all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })),
+    opts.branches
+  );
+  const keptBranches = new Set(retained.kept);
+  const ordered = all.filter((o) => keptBranches.has(o.loaded.record.branch));
+  ordered.sort((a, b) => a.t - b.t || byString(a.loaded.path, b.loaded.path));
+  const series = /* @__PURE__ */ new Map();
+  const kinds = /* @__PURE__ */ new Map();
+  const branches = /* @__PURE__ */ new Set();
+  ordered.forEach(({ loaded: { record: record2 } }, k) => {
+    branches.add(record2.branch);
+    for (const c of record2.cases) {
+      if (c.status !== "ok" || c.median_ns === null) continue;
+      const key3 = `${c.id}\0${c.label}\0${record2.runner}`;
+      let acc = series.get(key3);
+      if (!acc) {
+        series.set(key3, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
+        if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
+      }
+      if (acc.at[acc.at.length - 1] === k) continue;
+      acc.at.push(k);
+      acc.cases.push(c);
+    }
+  });
+  const files = /* @__PURE__ */ new Map();
+  for (const acc of series.values()) {
+    const { kept, latest } = finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength);
+    let entry = files.get(acc.caseId);
+    if (!entry) files.set(acc.caseId, entry = { file: { schema: SERIES_SCHEMA_ID, case: acc.caseId, series: [] }, index: [] });
+    entry.file.series.push({ runner: acc.runner, label: acc.label, points: kept });
+    entry.index.push({ runner: acc.runner, label: acc.label, points: kept.length, latest });
+  }
+  const catalogCases = new Map((opts.catalog?.cases ?? []).map((c) => [c.id, c]));
+  const groupOf = (id, kind) => catalogCases.get(id)?.group ?? (id.startsWith("gab.") ? "imported" : kind);
+  const bySeries = (a, b) => byString(a.label, b.label) || byRunner(a.runner, b.runner);
+  const caseIds = [...files.keys()].sort(byString);
+  const cases = caseIds.map((id) => {
+    const entry = files.get(id);
+    entry.file.series.sort(bySeries);
+    entry.index.sort(bySeries);
+    const info = catalogCases.get(id);
+    const kind = info?.kind ?? kinds.get(id) ?? "cpu";
+    return {
+      id,
+      kind,
+      group: groupOf(id, kind),
+      doc: info?.doc ?? "",
+      file: seriesFile(id),
+      series: entry.index
+    };
+  });
+  const used = new Set(cases.map((c) => c.group));
+  const groups = (opts.catalog?.groups ?? []).filter((g) => used.has(g.id)).map((g) => ({ id: g.id, title: g.title }));
+  const known = new Set(groups.map((g) => g.id));
+  for (const id of [...used].filter((g) => !known.has(g)).sort(byString)) groups.push({ id, title: FALLBACK_GROUPS[id] ?? id });
+  const present = new Set([...series.values()].map((a) => a.runner));
+  const index = {
+    schema: INDEX_SCHEMA_ID,
+    generated_from: all.length,
+    branches: [...branches].sort(byString),
+    default_branch: retained.default,
+    expired_branches: retained.expired,
+    runners: RUNNER_ORDER.filter((r) => present.has(r)),
+    groups,
+    cases,
+    scoreboard: scoreboard4(
+      ordered.map((o) => o.loaded),
+      maxRuns,
+      groupOf
+    ),
+    invalid: [...set2.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem }))
+  };
+  return { index, series: caseIds.map((id) => files.get(id).file) };
+}
+function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
+  const perBranch = /* @__PURE__ */ new Map();
+  acc.at.forEach((k, i) => {
+    const b = ordered[k].loaded.record.branch;
+    const list = perBranch.get(b);
+    if (list) list.push(i);
+    else perBranch.set(b, [i]);
+  });
+  const keep = new Uint8Array(acc.at.length);
+  const shifts = /* @__PURE__ */ new Map();
+  const latest = {};
+  const margin = shiftMargin(shiftOpts);
+  for (const branch of [...perBranch.keys()].sort(byString)) {
+    const list = perBranch.get(branch);
+    const n = list.length;
+    const from = Math.max(0, n - maxRuns);
+    const start = Math.max(0, from - margin);
+    const units = list.slice(start).map((i) => unitOf(acc.cases[i]));
+    for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list[start + s.index], s);
+    for (let j = from; j < n; j++) keep[list[j]] = 1;
+    const last = acc.cases[list[n - 1]];
+    const prev = n > 1 ? acc.cases[list[n - 2]] : void 0;
+    const record2 = ordered[acc.at[list[n - 1]]].loaded.record;
+    const prevUnit = prev ? unitOf(prev) : 0;
+    latest[branch] = {
+      median_ns: last.median_ns,
+      sha: record2.commit.sha,
+      timestamp: record2.commit.timestamp,
+      change: prev && prevUnit > 0 ? unitOf(last) / prevUnit - 1 : null,
+      trend: list.slice(-trendLength).map((i) => acc.cases[i].median_ns),
+      ops: last.work.ops,
+      bytes: last.work.bytes
+    };
+  }
+  const kept = [];
+  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]], acc.cases[i], shifts.get(i)));
+  return { kept, latest };
+}
+function renderDerived(d) {
+  const out = /* @__PURE__ */ new Map();
+  out.set(INDEX_FILE, stableJson(d.index));
+  const files = d.series.map((s) => [seriesFile(s.case), stableJson(s)]).sort((a, b) => byString(a[0], b[0]));
+  for (const [path, text2] of files) {
+    if (out.has(path)) throw new Error(`history: two case ids map to the series file ${path}; nothing derived`);
+    out.set(path, text2);
+  }
+  return out;
+}
+function derive(set2, opts = {}) {
+  return renderDerived(deriveHistory(set2, opts));
+}
+
+// src/history/store.ts
+var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
+import { existsSync as existsSync9 } from "node:fs";
+import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { dirname as dirname5, join as join22, normalize, resolve as resolve8, sep } from "node:path";
+var FUTURE_SKEW_MS = 10 * 6e4;
+var RecordConflictError = class extends Error {
+  constructor(file2) {
+    super(`${file2}: a different record already exists at this path; records are immutable, refusing to overwrite it`);
+    this.file = file2;
+    this.name = "RecordConflictError";
+  }
+  file;
+};
+var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, SERIES_DIR, INDEX_FILE]);
+function normalizeFolder(folder) {
+  const f = normalize(folder.replace(/^\/+|\/+$/g, "") || ".").split(sep).join("/");
+  if (f === ".." || f.startsWith("../") || f.startsWith("/")) throw new RangeError(`history folder must stay inside the branch: ${folder}`);
+  return f;
+}
+async function writeHistory(records, opts) {
+  const branch = opts.branch ?? "gh-pages";
+  const folder = normalizeFolder(opts.folder ?? "bench");
+  const maxAttempts = opts.maxAttempts ?? 10;
+  const backoff = opts.backoff ?? { baseMs: 500, maxMs: 2e4 };
+  const log2 = opts.log ?? (() => {
+  });
+  const git2 = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY, opts.token ? { url: opts.remote, token: opts.token } : void 0);
+  const notAfter = (opts.now ?? Date.now)() + FUTURE_SKEW_MS;
+  for (const r of records) {
+    const late = futureField(r, notAfter);
+    if (late)
+      throw new RangeError(
+        `history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(" ")[0]}`
+      );
+  }
+  const files = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    const path = recordPath(r);
+    const text2 = serializeRecord(r);
+    const prev = files.get(path);
+    if (prev !== void 0 && prev !== text2) throw new RecordConflictError(path);
+    files.set(path, text2);
+  }
+  const message = opts.message ?? defaultMessage(records, branch);
+  const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 6e4, log2);
+  try {
+    await openClone(git2, opts.remote);
+    return await pushAttempts(git2, files, { ...opts, branch, folder, maxAttempts, backoff, log: log2, message });
+  } finally {
+    await release();
+  }
+}
+async function lockWorkdir(workdir, timeoutMs, log2) {
+  const dir = resolve8(workdir);
+  const lockPath = `${dir}.lock`;
+  await mkdir(dirname5(dir), { recursive: true });
+  const maxTimeout = 1e3;
+  try {
+    return await (0, import_proper_lockfile.lock)(dir, {
+      realpath: false,
+      lockfilePath: lockPath,
+      stale: 3e4,
+      retries: { retries: Math.max(1, Math.ceil(timeoutMs / maxTimeout)), factor: 1.5, minTimeout: 50, maxTimeout, randomize: true },
+      onCompromised: (e) => log2(`history: lost the workdir lock ${lockPath} (${e.message}); another writer may share ${dir}`)
+    });
+  } catch (e) {
+    if (e.code !== "ELOCKED") throw e;
+    throw new Error(
+      `history: workdir ${dir} is still in use by another writer after ${Math.round(timeoutMs / 1e3)} s (lock ${lockPath}); give this publish its own --workdir, or remove the lock if no writer is running`
+    );
+  }
+}
+async function pushAttempts(git2, files, opts) {
+  const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
+  for (let attempt = 1; ; attempt++) {
+    await checkoutTip(git2, branch);
+    const folderAbs = join22(opts.workdir, folder);
+    await refuseLinks(opts.workdir, folder);
+    const { added, present } = await addRecords(folderAbs, files);
+    if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
+    const set2 = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
+    await writeDerived(folderAbs, derive(set2, opts.derive));
+    await git2(["add", "--all", "--", folder]);
+    const staged = await stagedChanges(git2, folder);
+    const report2 = { attempts: attempt, added, present, invalid: set2.invalid };
+    if (staged.length === 0) return { ...report2, commit: null };
+    await git2(["commit", "-q", "--no-verify", "-m", message]);
+    const commit = (await git2(["rev-parse", "HEAD"])).trim();
+    const push = await git2(["push", "--porcelain", "origin", `HEAD:refs/heads/${branch}`], { allowFail: true });
+    if (push.ok) {
+      log2(`history: pushed ${commit.slice(0, 7)} to ${branch} (${added.length} new record(s), attempt ${attempt})`);
+      return { ...report2, commit };
+    }
+    const why = lastLines2(`${push.stdout}
+${push.stderr}`);
+    if (/Authentication failed|Permission denied|could not read Username|Repository not found|does not appear to be a git repository|returned error: 403|403 Forbidden/.test(
+      push.stderr
+    )) {
+      throw new Error(`history: push to ${branch} refused: ${why}`);
+    }
+    if (attempt >= maxAttempts) throw new Error(`history: push to ${branch} still rejected after ${attempt} attempts: ${why}`);
+    const delay = Math.round(Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 1)) * (0.5 + Math.random()));
+    log2(`history: push rejected (${why}); replaying on the new tip in ${delay} ms`);
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+function futureField(r, notAfter) {
+  const fields = [
+    ["started_at", r.started_at],
+    ["finished_at", r.finished_at],
+    ["commit.timestamp", r.commit.timestamp]
+  ];
+  for (const [name, value] of fields) if (value && Date.parse(value) > notAfter) return `${name} ${value}`;
+  return void 0;
+}
+function setAsideFuture(set2, notAfter) {
+  const records = [];
+  const invalid = [...set2.invalid];
+  for (const loaded of set2.records) {
+    const late = futureField(loaded.record, notAfter);
+    if (late) invalid.push({ file: loaded.path, problem: `dated in the future (${late}); left out of the derived files` });
+    else records.push(loaded);
+  }
+  return { records, invalid: invalid.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0) };
+}
+var HistoryLinkError = class extends Error {
+  constructor(path) {
+    super(
+      `history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`
+    );
+    this.path = path;
+    this.name = "HistoryLinkError";
+  }
+  path;
+};
+async function refuseLinks(workdir, folder) {
+  const parts = folder === "." ? [] : folder.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const rel = parts.slice(0, i).join("/");
+    const st = await lstat(join22(workdir, rel)).catch(() => void 0);
+    if (!st) return;
+    if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
+  }
+  const walk2 = async (rel) => {
+    for (const e of await readdir(join22(workdir, rel), { withFileTypes: true })) {
+      const child = rel === "." ? e.name : `${rel}/${e.name}`;
+      if (e.isSymbolicLink()) throw new HistoryLinkError(child);
+      if (e.isDirectory() && child !== ".git") await walk2(child);
+    }
+  };
+  await walk2(folder);
+}
+function lastLines2(s) {
+  return redact(
+    s.split("\n").map((l) => l.trim()).filter((l) => l.length > 0 && l !== "Done").slice(-5).join(" | ")
+  );
+}
+function defaultMessage(records, branch) {
+  const paths = records.map(recordPath).sort();
+  const first2 = records[0];
+  const head = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : `bench: re-derive ${branch}`;
+  return [head, "", ...paths].join("\n");
+}
+async function openClone(git2, remote) {
+  if (!existsSync9(join22(git2.cwd, ".git"))) {
+    await mkdir(git2.cwd, { recursive: true });
+    await git2(["init", "-q"]);
+    await git2(["remote", "add", "origin", remote]);
+  } else {
+    await git2(["remote", "set-url", "origin", remote]);
+  }
+}
+async function checkoutTip(git2, branch) {
+  const tracking = `refs/remotes/origin/${branch}`;
+  const fetched = await git2(["fetch", "-q", "--no-tags", "--depth=1", "origin", `+refs/heads/${branch}:${tracking}`], { allowFail: true });
+  if (fetched.ok) {
+    await git2(["checkout", "-q", "-f", "-B", branch, tracking]);
+  } else if (/couldn't find remote ref/i.test(fetched.stderr)) {
+    await git2(["update-ref", "-d", tracking], { allowFail: true });
+    await git2(["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
+    await git2(["update-ref", "-d", `refs/heads/${branch}`], { allowFail: true });
+    await git2(["read-tree", "--empty"]);
+  } else {
+    throw new Error(`history: cannot fetch ${branch}: ${lastLines2(fetched.stderr)}`);
+  }
+  await git2(["clean", "-q", "-f", "-d", "-x"]);
+}
+async function addRecords(folderAbs, files) {
+  const added = [];
+  const present = [];
+  for (const [path, text2] of files) {
+    const abs = join22(folderAbs, path);
+    let existing = null;
+    try {
+      existing = await readFile(abs, "utf8");
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+    }
+    if (existing === null) {
+      await mkdir(dirname5(abs), { recursive: true });
+      await writeFile(abs, text2, { flag: "wx" });
+      added.push(path);
+    } else if (existing === text2) {
+      present.push(path);
+    } else {
+      throw new RecordConflictError(path);
+    }
+  }
+  return { added: added.sort(), present: present.sort() };
+}
+async function copySite(siteDir2, folderAbs) {
+  for (const name of await readdir(siteDir2)) {
+    if (RESERVED.has(name)) throw new Error(`history: site file ${name} would shadow the history's own ${name}; rename it in ${siteDir2}`);
+  }
+  await mkdir(folderAbs, { recursive: true });
+  await cp(siteDir2, folderAbs, { recursive: true, force: true });
+}
+async function writeDerived(folderAbs, derived2) {
+  await rm(join22(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join22(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text2] of derived2) await writeFile(join22(folderAbs, path), text2);
+}
+async function stagedChanges(git2, folder) {
+  const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
+  const changes = [];
+  for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
+  const runs = folder === "." ? `${RUNS_DIR}/` : `${folder}/${RUNS_DIR}/`;
+  const bad2 = changes.filter(([status, path]) => path.startsWith(runs) && status !== "A");
+  if (bad2.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad2.map(([s, p]) => `${s} ${p}`).join(", ")}`);
+  return changes;
+}
+
+// src/history/gab.ts
+var GabEntrySchema = external_exports.object({
+  // Loose: every member GAB wrote (committer, tree_id, distinct, ...) is kept for export.
+  commit: external_exports.looseObject({
+    id: external_exports.string().min(1),
+    message: external_exports.string().optional(),
+    timestamp: external_exports.string().optional(),
+    url: external_exports.string().optional(),
+    author: external_exports.looseObject({ name: external_exports.string().optional(), username: external_exports.string().optional(), email: external_exports.string().optional() }).optional()
+  }),
+  date: external_exports.number(),
+  tool: external_exports.string(),
+  benches: external_exports.array(GabBenchSchema)
+});
+var GabDataSchema = external_exports.object({
+  lastUpdate: external_exports.number().optional(),
+  repoUrl: external_exports.string().optional(),
+  entries: external_exports.record(external_exports.string(), external_exports.array(GabEntrySchema))
+});
+var DATA_JS_PREFIX = /^\s*window\.BENCHMARK_DATA\s*=\s*/;
+function lineCol(text2, pos) {
+  const before = text2.slice(0, pos);
+  return `line ${before.split("\n").length}, column ${pos - before.lastIndexOf("\n")}`;
+}
+function parseGab(file2, text2) {
+  const prefix = DATA_JS_PREFIX.exec(text2);
+  const start = prefix ? prefix[0].length : 0;
+  const body = text2.slice(start).replace(/;?\s*$/, "");
+  const what = prefix ? "data.js" : "JSON";
+  const fix = "a GAB history is `window.BENCHMARK_DATA = <JSON object>` (data.js) or that JSON object alone";
+  let value;
+  try {
+    value = JSON.parse(body);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const at = /position (\d+)/.exec(msg);
+    const where = at ? lineCol(text2, start + Number(at[1])) : `end of input (${lineCol(text2, text2.length)})`;
+    throw new InputError(file2, [`invalid ${what} at ${where}: ${msg}`], fix);
+  }
+  const parsed = GabDataSchema.safeParse(value);
+  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
+  return parsed.data;
+}
+var OUR_NAME = /^(\S+) \[(.*)\] \((js|go|rs)\)$/;
+function gabName(id, label, runner) {
+  return `${id} [${label}] (${runner})`;
+}
+function parseGabName(name) {
+  const m = OUR_NAME.exec(name);
+  return m ? { id: m[1], label: m[2], runner: m[3] } : null;
+}
+function gabSlug(name) {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "bench";
+}
+var TIME_NS = { ns: 1, us: 1e3, \u00B5s: 1e3, \u03BCs: 1e3, ms: 1e6, s: 1e9, sec: 1e9, second: 1e9, seconds: 1e9 };
+function toNs(value, unit) {
+  const u = unit.trim().replace(/\s+/g, "");
+  const time3 = /^(ns|us|µs|μs|ms|s|sec|seconds?)(?:\/(?:op|iter|iteration|call))?$/i.exec(u);
+  if (time3) return value * TIME_NS[time3[1].toLowerCase()];
+  if (/^(ops|op|calls|iter|iterations)\/(s|sec|second)$/i.test(u)) return value > 0 ? 1e9 / value : null;
+  return null;
+}
+function gabFigures(value, unit) {
+  const [head = "", ...rest] = unit.split("	").map((p) => p.trim());
+  const metrics = {};
+  for (const part of rest) {
+    const m = /^([-+]?[0-9.]+(?:e[-+]?[0-9]+)?)\s+(\S.*)$/i.exec(part);
+    if (m && Number.isFinite(Number(m[1]))) metrics[m[2]] = Number(m[1]);
+  }
+  const ns = toNs(value, head);
+  if (ns === null && toNs(1, head) !== null) return { ns, metrics, reason: `rate ${value} ${head} has no time per operation` };
+  if (ns === null) return { ns, metrics, reason: `unit "${head}" is not a time or a rate` };
+  if (!Number.isFinite(ns) || ns < 0) return { ns: null, metrics, reason: `value ${value} ${head} is not a usable time` };
+  return { ns, metrics };
+}
+var TOOL_RUNNER = { cargo: "rs", go: "go", benchmarkjs: "js" };
+function parseExtra(extra) {
+  const out = /* @__PURE__ */ new Map();
+  for (const line of (extra ?? "").split("\n")) {
+    const m = /^\s*([a-z-]+):\s*(.*?)\s*$/i.exec(line);
+    if (m) out.set(m[1].toLowerCase(), m[2]);
+  }
+  return out;
+}
+function positive3(s) {
+  const v = s === void 0 ? NaN : Number(s);
+  return Number.isFinite(v) && v > 0 ? v : void 0;
+}
+var ISO = external_exports.iso.datetime({ offset: true });
+var UNKNOWN_HOST = { os: "unknown", arch: "unknown", cpu_model: "unknown", cpus: 1, mem_mb: 0 };
+function importGab(file2, text2, opts = {}) {
+  const data = parseGab(file2, text2);
+  const branch = opts.branch ?? "main";
+  const out = { records: [], skipped: [], charted: 0 };
+  const foreign = /* @__PURE__ */ new Map();
+  const names = /* @__PURE__ */ new Set();
+  for (const list of Object.values(data.entries)) for (const e of list) for (const b of e.benches) if (!parseGabName(b.name)) names.add(b.name);
+  const taken = /* @__PURE__ */ new Set();
+  for (const name of [...names].sort(byString)) {
+    const base = `gab.${gabSlug(name)}`;
+    let id = base;
+    for (let k = 2; taken.has(id); k++) id = `${base}-${k}`;
+    taken.add(id);
+    foreign.set(name, id);
+  }
+  for (const suite of Object.keys(data.entries).sort(byString)) {
+    (data.entries[suite] ?? []).forEach((entry, i) => {
+      const where = `entries[${JSON.stringify(suite)}][${i}]`;
+      const fallback = RunnerSchema.parse(opts.runner ?? TOOL_RUNNER[entry.tool] ?? "js");
+      const byRun = /* @__PURE__ */ new Map();
+      entry.benches.forEach((bench, j) => {
+        const ours = parseGabName(bench.name);
+        const runner = ours?.runner ?? fallback;
+        const list = byRun.get(runner) ?? [];
+        list.push({ bench, id: ours?.id ?? foreign.get(bench.name), label: ours?.label ?? "", j });
+        byRun.set(runner, list);
+      });
+      for (const runner of [...byRun.keys()].sort(byRunner)) {
+        out.records.push(entryRecord(file2, where, { suite, repoUrl: data.repoUrl }, entry, runner, byRun.get(runner), branch, out));
+      }
+    });
+  }
+  return out;
+}
+function importedCase({ bench, id, label }, at, out) {
+  const extra = parseExtra(bench.extra);
+  const { ns, metrics, reason } = gabFigures(bench.value, bench.unit);
+  const range = /±\s*([0-9.eE+-]+)\s*(%?)/.exec(bench.range ?? "");
+  const spread = range ? Number(range[1]) : NaN;
+  const mad = ns === null || !Number.isFinite(spread) ? null : range?.[2] === "%" ? ns * spread / 100 : toNs(spread, bench.unit.split("	")[0] ?? "");
+  const ops = positive3(extra.get("ops"));
+  const bytes = positive3(extra.get("bytes"));
+  const samples = /(\d+) samples/.exec(bench.extra ?? "");
+  const n = Math.round(positive3(extra.get("n")) ?? positive3(samples?.[1]) ?? 1);
+  const c = {
+    id,
+    kind: id.startsWith("net.") ? "net" : "cpu",
+    label,
+    param: label ? { label } : {},
+    status: ns === null ? "skipped" : "ok",
+    n: ns === null ? 0 : n,
+    median_ns: ns,
+    min_ns: ns,
+    max_ns: ns,
+    mad_ns: mad !== null && mad >= 0 && Number.isFinite(mad) ? mad : null,
+    samples_ns: [],
+    work: { ...ops !== void 0 ? { ops } : {}, ...bytes !== void 0 ? { bytes } : {} },
+    peak_rss_bytes: null,
+    gab: { ...bench }
+  };
+  if (Object.keys(metrics).length > 0) c.metrics = metrics;
+  if (reason) {
+    c.reason = reason;
+    out.skipped.push({ where: at, name: bench.name, reason });
+  } else out.charted++;
+  return c;
+}
+function entryRecord(file2, where, origin, entry, runner, benches, branch, out) {
+  const cases = [];
+  const seen = /* @__PURE__ */ new Map();
+  let client = null;
+  for (const placed of benches) {
+    const key3 = `${placed.id}\0${placed.label}`;
+    const k = (seen.get(key3) ?? 0) + 1;
+    seen.set(key3, k);
+    const label = k === 1 ? placed.label : `${placed.label}#${k}`;
+    cases.push(importedCase({ ...placed, label }, `${where}.benches[${placed.j}]`, out));
+    const cl = parseExtra(placed.bench.extra).get("client");
+    if (cl && !client) {
+      const at = cl.lastIndexOf(" ");
+      if (at > 0) client = { name: cl.slice(0, at), version: cl.slice(at + 1) };
+    }
+  }
+  const started = new Date(entry.date).toISOString();
+  const ts = entry.commit.timestamp && !Number.isNaN(Date.parse(entry.commit.timestamp)) ? entry.commit.timestamp : started;
+  const candidate = {
+    schema: RECORD_SCHEMA_ID,
+    commit: {
+      sha: entry.commit.id.toLowerCase(),
+      message: entry.commit.message ?? "",
+      author: entry.commit.author?.name ?? entry.commit.author?.username ?? "",
+      timestamp: ISO.safeParse(ts).success ? ts : new Date(ts).toISOString(),
+      ...entry.commit.url ? { url: entry.commit.url } : {}
+    },
+    branch,
+    event: "import",
+    run: { id: `gab-${gabSlug(origin.suite)}-${entry.date}` },
+    runner,
+    client: { name: client?.name ?? origin.suite, version: client?.version ?? "unknown", source: "path" },
+    host: { ...UNKNOWN_HOST, runtime: `github-action-benchmark ${entry.tool}` },
+    bee: null,
+    spec: { hash: "", profile: "full" },
+    started_at: started,
+    finished_at: null,
+    cases,
+    source: {
+      format: "github-action-benchmark",
+      suite: origin.suite,
+      tool: entry.tool,
+      date: entry.date,
+      ...origin.repoUrl !== void 0 ? { repo_url: origin.repoUrl } : {},
+      commit: entry.commit
+    }
+  };
+  const parsed = HistoryRecordSchema.safeParse(candidate);
+  if (!parsed.success) {
+    throw new InputError(
+      file2,
+      describeIssues(parsed.error).map((p) => `${where} (${runner}): ${p}`),
+      "GAB commit ids must be hex shas"
+    );
+  }
+  return parsed.data;
+}
+function generatedBench(c, run2) {
+  if (c.status !== "ok" || c.median_ns === null) return null;
+  const extra = [`n: ${c.n}`, `client: ${run2.client.name} ${run2.client.version}`];
+  if (c.work.ops !== void 0) extra.push(`ops: ${c.work.ops}`);
+  if (c.work.bytes !== void 0) extra.push(`bytes: ${c.work.bytes}`);
+  if (c.work.ops) extra.push(`per-op: ${sig6(c.median_ns / c.work.ops)} ns`);
+  const b = { name: gabName(c.id, c.label, run2.runner), value: c.median_ns, unit: "ns", extra: extra.join("\n") };
+  if (c.mad_ns !== null) b.range = `\xB1 ${c.mad_ns}`;
+  return b;
+}
+function exportGab(run2) {
+  if (run2.schema === RECORD_SCHEMA_ID && run2.source) {
+    const rec = run2;
+    return rec.cases.flatMap((c) => c.gab ? [{ ...c.gab }] : generatedBench(c, rec) ?? []);
+  }
+  const cases = run2.schema === RECORD_SCHEMA_ID ? run2.cases : run2.cases.map(recordCase);
+  const out = [];
+  const seen = /* @__PURE__ */ new Set();
+  for (const c of cases) {
+    const b = generatedBench(c, run2);
+    if (!b || seen.has(b.name)) continue;
+    seen.add(b.name);
+    out.push(b);
+  }
+  return out.sort((a, b) => byString(a.name, b.name));
+}
+function gabEntry(record2) {
+  const src = record2.source;
+  if (src) return { commit: src.commit, date: src.date, tool: src.tool, benches: exportGab(record2) };
+  return {
+    commit: {
+      id: record2.commit.sha,
+      message: record2.commit.message,
+      timestamp: record2.commit.timestamp,
+      ...record2.commit.url ? { url: record2.commit.url } : {},
+      author: { name: record2.commit.author }
+    },
+    date: Date.parse(record2.started_at),
+    tool: "customSmallerIsBetter",
+    benches: exportGab(record2)
+  };
+}
+var NATIVE_SUITE = "bee-bench";
+function exportGabData(records) {
+  const sorted2 = [...records].sort((a, b) => gabDate(a) - gabDate(b) || byString(recordKey(a), recordKey(b)) || byRunner(a.runner, b.runner));
+  const entries = {};
+  const open2 = /* @__PURE__ */ new Map();
+  let repoUrl;
+  for (const r of sorted2) {
+    const suite = r.source?.suite ?? NATIVE_SUITE;
+    repoUrl ??= r.source?.repo_url;
+    const key3 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
+    const e = open2.get(key3);
+    if (e) {
+      e.benches.push(...exportGab(r));
+      continue;
+    }
+    const fresh = gabEntry(r);
+    open2.set(key3, fresh);
+    (entries[suite] ??= []).push(fresh);
+  }
+  const dates = sorted2.map(gabDate);
+  return { lastUpdate: dates.length > 0 ? Math.max(...dates) : 0, ...repoUrl !== void 0 ? { repoUrl } : {}, entries };
+}
+function gabDate(r) {
+  return r.source?.date ?? Date.parse(r.started_at);
+}
+function recordKey(r) {
+  return `${r.source?.suite ?? NATIVE_SUITE}\0${r.commit.sha}`;
+}
+function renderGabDataJs(data) {
+  return `window.BENCHMARK_DATA = ${JSON.stringify(data, null, 2)}`;
+}
+function sig6(v) {
+  return Number(v.toPrecision(6));
+}
+
+// src/history/publish.ts
+import { execFileSync as execFileSync4 } from "node:child_process";
+import { existsSync as existsSync10 } from "node:fs";
+import { join as join23 } from "node:path";
+function headCommit(dir) {
+  const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
+    encoding: "utf8",
+    env: childEnv(),
+    stdio: ["ignore", "pipe", "ignore"]
+  });
+  const [sha, author, timestamp, message] = out.split("\0");
+  return { sha, author, timestamp, message: message.trim() };
+}
+function commitUrl(sha, from) {
+  const given = from.commitUrl ?? from.repoUrl;
+  if (given === void 0) return void 0;
+  const flag = from.commitUrl !== void 0 ? "--commit-url" : "--repo-url";
+  let url2;
+  try {
+    url2 = new URL(given);
+  } catch {
+    throw new RangeError(`${flag} ${given}: not a URL; give the https address of the ${from.commitUrl !== void 0 ? "commit page" : "repository"}`);
+  }
+  if (url2.protocol !== "https:" && url2.protocol !== "http:") throw new RangeError(`${flag} ${given}: only http(s) addresses are linked from the site`);
+  if (from.commitUrl !== void 0) return url2.href;
+  return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
+}
+function siteDir() {
+  const dir = join23(packageRoot(), "pages", "dist");
+  return existsSync10(join23(dir, "index.html")) ? dir : void 0;
+}
+function publishRecords(records, o) {
+  return writeHistory(records, {
+    remote: o.remote,
+    ...o.token ? { token: o.token } : {},
+    workdir: o.workdir,
+    branch: o.branch,
+    folder: o.folder,
+    siteDir: siteDir(),
+    derive: {
+      catalog: catalogFromSpec(o.spec),
+      ...o.maxRuns ? { maxRuns: o.maxRuns } : {},
+      ...o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}
+    },
+    log: o.log
+  });
+}
+function publishResults(results, ctx, o) {
+  return publishRecords(
+    results.map((r) => toRecord(r, ctx)),
+    o
+  );
+}
+
+// src/cli/commands/history-export-gab.ts
+function historyExportGab(v, paths) {
+  if (v["data-js"]) {
+    if (paths.length === 0) throw new UsageError("history export-gab --data-js needs history folders (holding runs/) or record files");
+    writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve9(p))))) + "\n");
+    return 0;
+  }
+  if (paths.length !== 1) throw new UsageError("history export-gab needs one result or record file (or --data-js with history folders)");
+  writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve9(paths[0]))), null, 2)}
+`);
+  return 0;
+}
+function writeOrPrint(v, text2) {
+  if (v.out) writeText(resolve9(v.out), text2);
+  else process.stdout.write(text2);
+}
+function resultOrRecord(file2) {
+  const text2 = readFileSync12(file2, "utf8");
+  let schema;
+  try {
+    schema = JSON.parse(text2)?.schema;
+  } catch {
+    return loadResult(file2);
+  }
+  return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text2) : loadResult(file2);
+}
+function historyRecords(path) {
+  if (!statSync4(path).isDirectory()) return [parseRecord(path, readFileSync12(path, "utf8"))];
+  const set2 = readRecords(path);
+  if (set2.invalid.length > 0)
+    throw new InputError(join24(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+  if (set2.records.length === 0)
+    throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
+  return set2.records.map((r) => r.record);
+}
+
+// src/cli/commands/history-import-gab.ts
+import { readFileSync as readFileSync13 } from "node:fs";
+import { resolve as resolve11 } from "node:path";
+
+// src/cli/history-target.ts
+import { execFileSync as execFileSync5 } from "node:child_process";
+import { join as join25, resolve as resolve10 } from "node:path";
 function headContext(v) {
   let commit;
   try {
-    commit = headCommit(resolve8(v.repo));
+    commit = headCommit(resolve10(v.repo));
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
@@ -32272,7 +31550,7 @@ function headContext(v) {
   }
   return {
     commit: url2 ? { ...commit, url: url2 } : commit,
-    branch: v.ref ?? execFileSync5("git", ["-C", resolve8(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
+    branch: v.ref ?? execFileSync5("git", ["-C", resolve10(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
     event: v.event,
     run: { id: v["run-id"] ?? `local-${Date.now()}` }
   };
@@ -32285,83 +31563,918 @@ function historyTarget(v) {
   return {
     remote: v.remote,
     ...token ? { token } : {},
-    workdir: resolve8(v.workdir ?? join26(".bee-bench", "history")),
+    workdir: resolve10(v.workdir ?? join25(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
     ...v["default-branch"] ? { defaultBranch: v["default-branch"] } : {},
-    spec: loadSpec(resolve8(v.spec ?? defaultSpecPath())).spec,
+    spec: loadSpec(resolve10(v.spec ?? defaultSpecPath())).spec,
     log
   };
 }
-function writeOrPrint(v, text2) {
-  if (v.out) writeText(resolve8(v.out), text2);
-  else process.stdout.write(text2);
+
+// src/cli/commands/history-import-gab.ts
+async function historyImportGab(v, paths) {
+  if (paths.length !== 1) throw new UsageError("history import-gab needs one data.js or JSON file");
+  const runner = v.runner?.[0] === void 0 ? void 0 : RunnerSchema.safeParse(v.runner[0]);
+  if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
+  const file2 = resolve11(paths[0]);
+  const imported = importGab(file2, readFileSync13(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
+  for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
+  if (imported.charted === 0) {
+    log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
+    return 1;
+  }
+  const report2 = await publishRecords(imported.records, historyTarget(v));
+  log(
+    `history: imported ${report2.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report2.commit ?? "(none)"}`
+  );
+  return 0;
 }
-function resultOrRecord(file2) {
-  const text2 = readFileSync14(file2, "utf8");
-  let schema;
+
+// src/cli/commands/history-publish.ts
+async function historyPublish(v, paths) {
+  if (paths.length === 0) throw new UsageError("history publish needs result files or folders");
+  const results = resultFiles(paths).map(loadResult);
+  const report2 = await publishResults(results, headContext(v), historyTarget(v));
+  log(
+    `history: ${report2.added.length} record(s) added, ${report2.present.length} already present, commit ${report2.commit ?? "(none)"} after ${report2.attempts} attempt(s)`
+  );
+  for (const bad2 of report2.invalid) log(`history: invalid record kept as is: ${bad2.file}: ${bad2.problem}`);
+  return 0;
+}
+
+// src/cli/commands/merge.ts
+import { resolve as resolve14 } from "node:path";
+
+// src/shard/commands.ts
+import { appendFileSync as appendFileSync2 } from "node:fs";
+import { join as join28, resolve as resolve13 } from "node:path";
+
+// src/shard/assignment.ts
+import { createHash as createHash5 } from "node:crypto";
+import { readFileSync as readFileSync14 } from "node:fs";
+
+// src/shard/cost.ts
+var QUICK_ITERATION_S = 0.15;
+var UNIT_OVERHEAD_S = 1;
+var INSTRUMENTED_SLOWDOWN = 50;
+var UNINSTRUMENTED_SLOWDOWN = 5;
+var workOf2 = (u) => u.work.bytes ?? u.work.ops ?? 1;
+function staticModel(quickPlans, quickIters) {
+  return {
+    iterationS(plan2, unit) {
+      const quick = quickPlans.get(plan2.runner)?.units.find((q) => q.id === unit.id);
+      if (!quick) return { seconds: QUICK_ITERATION_S, from: "static" };
+      const quickIteration = QUICK_ITERATION_S * quickIters / quick.iters;
+      return { seconds: quickIteration * workOf2(unit) / workOf2(quick), from: "static" };
+    }
+  };
+}
+function historyModel(records, fallback) {
+  const newest = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    for (const c of r.cases) {
+      const ns = c.status === "skipped" ? 0 : c.status === "ok" ? c.median_ns : null;
+      if (ns === null) continue;
+      const key3 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
+      const seen = newest.get(key3);
+      if (!seen || r.started_at > seen.at) newest.set(key3, { at: r.started_at, ns });
+    }
+  }
+  return {
+    iterationS(plan2, unit) {
+      const hit = newest.get(`${plan2.runner}\0${unit.id}\0${String(unit.param.label)}\0${plan2.profile}`);
+      return hit ? { seconds: hit.ns / 1e9, from: "history" } : fallback.iterationS(plan2, unit);
+    }
+  };
+}
+function unitCostS(model, plan2, unit, evidence) {
+  const it = model.iterationS(plan2, unit).seconds;
+  switch (evidence) {
+    case "wall":
+      return UNIT_OVERHEAD_S + (unit.warmup + unit.iters) * it;
+    case "instructions":
+      return UNIT_OVERHEAD_S * UNINSTRUMENTED_SLOWDOWN + unit.warmup * it * UNINSTRUMENTED_SLOWDOWN + COUNT_ITERATIONS * it * INSTRUMENTED_SLOWDOWN;
+    case "allocations":
+      return UNIT_OVERHEAD_S + (unit.warmup + ALLOC_ITERATIONS) * it;
+  }
+}
+
+// src/shard/balance.ts
+var measuredBy = (evidence, kind) => evidence === "wall" || kind === "cpu";
+function piecesOf(plans, evidences, model) {
+  const cases = [...new Set(plans.flatMap((p) => p.units.map((u) => u.id)))];
+  const pieces = [];
+  for (const evidence of evidences) {
+    for (const id of cases) {
+      const units = (plan2) => plan2.units.filter((u) => u.id === id && measuredBy(evidence, u.kind));
+      if (evidence === "wall") {
+        const having = plans.filter((p) => units(p).length > 0);
+        const cost = having.reduce((s, p) => s + units(p).reduce((t, u) => t + unitCostS(model, p, u, evidence), 0), 0);
+        if (having.length > 0) pieces.push({ evidence, case: id, runners: having.map((p) => p.runner), cost });
+        continue;
+      }
+      for (const p of plans)
+        for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
+    }
+  }
+  return pieces;
+}
+function balance(pieces, n) {
+  const shards = Array.from({ length: n }, (_, i) => ({ index: i + 1, pieces: [], cost: 0 }));
+  const order = [...pieces].sort((a, b) => b.cost - a.cost || pieceKey(a).localeCompare(pieceKey(b)));
+  for (const piece of order) {
+    const target = shards.reduce((best, s) => s.cost < best.cost ? s : best);
+    target.pieces.push(piece);
+    target.cost += piece.cost;
+  }
+  return shards;
+}
+var pieceKey = (p) => `${p.evidence} ${p.case} ${p.runners.join(",")} ${p.unit ?? ""}`;
+var pieceOf = (shard, evidence, unit, runner) => shard.pieces.find((p) => p.evidence === evidence && p.case === unit.id && p.runners.includes(runner) && (p.unit === void 0 || p.unit === unit.unit));
+
+// src/shard/assignment.ts
+var ASSIGNMENT_SCHEMA_ID = "bee-bench/shards@1";
+var EvidenceSchema = external_exports.enum(["wall", "instructions", "allocations"]);
+var SelectionSchema = external_exports.strictObject({
+  runners: external_exports.array(RunnerSchema).min(1),
+  profile: ProfileSchema,
+  cases: external_exports.array(external_exports.string()),
+  large: external_exports.boolean(),
+  evidences: external_exports.array(EvidenceSchema).min(1),
+  spec_hash: external_exports.string()
+});
+var PieceSchema = external_exports.strictObject({
+  evidence: EvidenceSchema,
+  case: external_exports.string(),
+  runners: external_exports.array(RunnerSchema).min(1),
+  unit: external_exports.number().int().nonnegative().optional(),
+  cost: external_exports.number().nonnegative()
+});
+var AssignmentSchema = external_exports.strictObject({
+  schema: external_exports.literal(ASSIGNMENT_SCHEMA_ID),
+  selection: SelectionSchema,
+  /** Where the costs came from: "history" for some pieces, else "static". */
+  costs: external_exports.enum(["history", "static"]),
+  shards: external_exports.array(external_exports.strictObject({ index: external_exports.number().int().positive(), cost: external_exports.number().nonnegative(), pieces: external_exports.array(PieceSchema) })).min(1)
+});
+var selectionKey = (s) => createHash5("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);
+function assign(selection, plans, model, n) {
+  const shards = balance(piecesOf(plans, selection.evidences, model), n);
+  const fromHistory = plans.some((p) => p.units.some((u) => model.iterationS(p, u).from === "history"));
+  return { schema: ASSIGNMENT_SCHEMA_ID, selection, costs: fromHistory ? "history" : "static", shards };
+}
+function loadAssignment(file2) {
+  let text2;
   try {
-    schema = JSON.parse(text2)?.schema;
-  } catch {
-    return loadResult(file2);
+    text2 = readFileSync14(file2, "utf8");
+  } catch (e) {
+    throw new InputError(
+      file2,
+      [`cannot read: ${e.code ?? String(e)}`],
+      "pass the file `bee-bench plan --shards N --assignment FILE` wrote"
+    );
   }
-  return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text2) : loadResult(file2);
+  const parsed = AssignmentSchema.safeParse(parseJson(file2, text2));
+  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "write it again with bee-bench plan --shards N --assignment FILE");
+  return parsed.data;
 }
-function historyRecords(path) {
-  if (!statSync2(path).isDirectory()) return [parseRecord(path, readFileSync14(path, "utf8"))];
-  const set2 = readRecords(path);
-  if (set2.invalid.length > 0)
-    throw new InputError(join26(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
-  if (set2.records.length === 0)
-    throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
-  return set2.records.map((r) => r.record);
+function parseShardRef(text2) {
+  const m = /^(\d+)\/(\d+)$/.exec(text2);
+  if (!m) return null;
+  const [index, total] = [Number(m[1]), Number(m[2])];
+  return index >= 1 && index <= total ? { index, total } : null;
 }
-async function cmdHistory(v, positionals) {
-  const [sub, ...paths] = positionals;
-  switch (sub) {
-    case "publish": {
-      if (paths.length === 0) throw new UsageError("history publish needs result files or folders");
-      const results = resultFiles(paths).map(loadResult);
-      const report = await publishResults(results, headContext(v), historyTarget(v));
-      log(
-        `history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? "(none)"} after ${report.attempts} attempt(s)`
-      );
-      for (const bad2 of report.invalid) log(`history: invalid record kept as is: ${bad2.file}: ${bad2.problem}`);
-      return 0;
+function matrixOf(a) {
+  const n = a.shards.length;
+  return { include: a.shards.map((s) => ({ shard: `${s.index}/${n}`, index: s.index, cost_s: Math.round(s.cost), pieces: s.pieces.length })) };
+}
+
+// src/shard/merge.ts
+import { existsSync as existsSync11, readFileSync as readFileSync15 } from "node:fs";
+import { join as join27 } from "node:path";
+
+// src/shard/run.ts
+import { mkdirSync as mkdirSync6, writeFileSync as writeFileSync6 } from "node:fs";
+import { hostname as hostname3 } from "node:os";
+import { join as join26, resolve as resolve12 } from "node:path";
+var SHARD_RUN_SCHEMA_ID = "bee-bench/shard-run@1";
+var ShardRunSchema = external_exports.strictObject({
+  schema: external_exports.literal(SHARD_RUN_SCHEMA_ID),
+  shard: external_exports.strictObject({ index: external_exports.number().int().positive(), total: external_exports.number().int().positive() }),
+  assignment: AssignmentSchema,
+  /** The machine the shard ran on (cross-client ratios are only meaningful within one). */
+  machine: external_exports.strictObject({ hostname: external_exports.string(), host: HostSchema.nullable() }),
+  elapsed_s: external_exports.number().nonnegative(),
+  /** Result files written, relative to the shard folder, per runner and evidence. */
+  files: external_exports.array(external_exports.strictObject({ runner: RunnerSchema, evidence: EvidenceSchema, file: external_exports.string() })),
+  problems: external_exports.array(external_exports.string())
+});
+var SHARD_FILE = "shard.json";
+var shardResultFile = (runner, evidence) => join26("results", `${runner}.${evidence}.json`);
+async function runShard(o) {
+  const started = performance.now();
+  const shard = o.assignment.shards.find((s) => s.index === o.index);
+  if (!shard) throw new Error(`shard ${o.index} is not in the assignment (1-${o.assignment.shards.length})`);
+  const outDir = resolve12(o.outDir);
+  const run2 = {
+    schema: SHARD_RUN_SCHEMA_ID,
+    shard: { index: o.index, total: o.assignment.shards.length },
+    assignment: o.assignment,
+    machine: { hostname: hostname3(), host: null },
+    elapsed_s: 0,
+    files: [],
+    problems: []
+  };
+  const problem = (text2) => {
+    run2.problems.push(text2);
+    o.log(text2);
+  };
+  for (const [runner, plan2] of o.plans) {
+    const mine = (evidence) => planOf(plan2, (u) => pieceOf(shard, evidence, u, runner) !== void 0 && (evidence === "wall" || isCounted(u)));
+    const wall = mine("wall");
+    const counted = mine("instructions");
+    const allocated = mine("allocations");
+    if (wall.units.length + counted.units.length + allocated.units.length === 0) continue;
+    let command;
+    try {
+      command = (await buildRunner({ runner, source: o.sources.get(runner), cacheDir: o.cacheDir, reuseOnly: o.reuseBuilds, log: o.log })).command;
+    } catch (e) {
+      problem(`${runner}: build: ${e instanceof Error ? e.message : String(e)}`);
+      continue;
     }
-    case "import-gab": {
-      if (paths.length !== 1) throw new UsageError("history import-gab needs one data.js or JSON file");
-      const runner = v.runner?.[0] === void 0 ? void 0 : RunnerSchema.safeParse(v.runner[0]);
-      if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
-      const file2 = resolve8(paths[0]);
-      const imported = importGab(file2, readFileSync14(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
-      for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
-      if (imported.charted === 0) {
-        log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
-        return 1;
+    if (wall.units.length > 0) {
+      const file2 = shardResultFile(runner, "wall");
+      const inv = await invokeRunner(command, {
+        plan: wall,
+        out: join26(outDir, file2),
+        timeoutMs: processBudgetMs(wall),
+        bee: o.bee,
+        onLine: (l) => o.log(`[${runner}] ${l}`)
+      });
+      if (inv.problem) problem(`${runner} wall: ${inv.problem}`);
+      if (inv.result) {
+        run2.files.push({ runner, evidence: "wall", file: file2 });
+        run2.machine.host ??= inv.result.host;
       }
-      const report = await publishRecords(imported.records, historyTarget(v));
-      log(
-        `history: imported ${report.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report.commit ?? "(none)"}`
-      );
-      return 0;
     }
-    case "export-gab": {
-      if (v["data-js"]) {
-        if (paths.length === 0) throw new UsageError("history export-gab --data-js needs history folders (holding runs/) or record files");
-        writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve8(p))))) + "\n");
-        return 0;
-      }
-      if (paths.length !== 1) throw new UsageError("history export-gab needs one result or record file (or --data-js with history folders)");
-      writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve8(paths[0]))), null, 2)}
+    const found = counted.units.length > 0 ? await findCounter() : null;
+    if (found && !found.counter) problem(`${runner} instructions: ${found.reason}`);
+    if (found?.counter) {
+      const counter = found.counter;
+      const file2 = shardResultFile(runner, "instructions");
+      const counts = await countRunner(command, {
+        runner,
+        plan: counted,
+        counter,
+        out: join26(outDir, file2),
+        timeoutMs: processBudgetMs(counted),
+        onLine: (l) => o.log(`[${runner} count] ${l}`)
+      });
+      for (const p of counts.problems) problem(`${runner} instructions: ${p}`);
+      if (counts.result) run2.files.push({ runner, evidence: "instructions", file: file2 });
+    }
+    if (allocated.units.length > 0) {
+      const file2 = shardResultFile(runner, "allocations");
+      const allocs = await allocationRun(command, {
+        plan: allocated,
+        out: join26(outDir, file2),
+        timeoutMs: processBudgetMs(allocated),
+        onLine: (l) => o.log(`[${runner} allocations] ${l}`)
+      });
+      for (const p of allocs.problems) problem(`${runner} allocations: ${p}`);
+      if (allocs.result) run2.files.push({ runner, evidence: "allocations", file: file2 });
+    }
+  }
+  run2.elapsed_s = (performance.now() - started) / 1e3;
+  mkdirSync6(outDir, { recursive: true });
+  writeFileSync6(join26(outDir, SHARD_FILE), `${JSON.stringify(run2, null, 2)}
 `);
-      return 0;
+  return run2;
+}
+
+// src/shard/merge.ts
+function loadShard(dir) {
+  const file2 = join27(dir, SHARD_FILE);
+  if (!existsSync11(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
+  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync15(file2, "utf8")));
+  if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
+  return { dir, run: parsed.data };
+}
+var rowKey4 = (runner, id, label) => `${runner} ${id} ${String(label)}`;
+function mergeShards(shards, plans) {
+  if (shards.length === 0) throw new InputError("merge", ["no shard folders given"], "pass the folders of every shard");
+  const assignment = shards[0].run.assignment;
+  const key3 = selectionKey(assignment.selection);
+  const seen = /* @__PURE__ */ new Map();
+  for (const s of shards) {
+    if (selectionKey(s.run.assignment.selection) !== key3 || s.run.shard.total !== assignment.shards.length) {
+      throw new InputError(join27(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
     }
-    default:
-      throw new UsageError(`unknown history command "${sub ?? ""}": use publish, import-gab or export-gab`);
+    const other = seen.get(s.run.shard.index);
+    if (other) throw new InputError(join27(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
+    seen.set(s.run.shard.index, s.dir);
+  }
+  const missingShards = assignment.shards.map((s) => s.index).filter((i) => !seen.has(i));
+  const problems = shards.flatMap((s) => s.run.problems.map((p) => `shard ${s.run.shard.index}: ${p}`));
+  const delivered = /* @__PURE__ */ new Map([
+    ["wall", /* @__PURE__ */ new Map()],
+    ["instructions", /* @__PURE__ */ new Map()],
+    ["allocations", /* @__PURE__ */ new Map()]
+  ]);
+  for (const s of shards) {
+    for (const f of s.run.files) {
+      const result2 = loadResult(join27(s.dir, f.file));
+      for (const c of result2.cases) delivered.get(f.evidence).set(rowKey4(f.runner, c.id, c.param.label), { shard: s.run.shard.index, c, result: result2 });
+    }
+  }
+  checkDigests(delivered, problems);
+  const missingRows = [];
+  const results = [];
+  for (const [runner, plan2] of plans) {
+    for (const evidence of assignment.selection.evidences) {
+      for (const u of plan2.units) {
+        if (evidence !== "wall" && !isCounted(u)) continue;
+        if (delivered.get(evidence).has(rowKey4(runner, u.id, u.param.label))) continue;
+        const owner = assignment.shards.find((s) => pieceOf(s, evidence, u, runner));
+        missingRows.push(
+          `shard ${owner?.index ?? "?"}${owner && missingShards.includes(owner.index) ? " (no output)" : ""}: ${evidence} ${rowKey4(runner, u.id, u.param.label)}`
+        );
+      }
+    }
+    const merged = mergeRunner(runner, plan2, delivered);
+    if (merged) results.push(merged);
+  }
+  return { results, missingShards, missingRows, problems, shards: [...shards], assignment };
+}
+function mergeRunner(runner, plan2, delivered) {
+  const pick2 = (evidence) => plan2.units.map((u) => delivered.get(evidence).get(rowKey4(runner, u.id, u.param.label))).filter((d) => d !== void 0);
+  const wall = pick2("wall");
+  const counted = pick2("instructions");
+  const allocated = pick2("allocations");
+  const sources = [...wall, ...counted, ...allocated].map((d) => d.result);
+  if (sources.length === 0) return null;
+  const finished = sources.map((r) => r.finished_at);
+  const joined = (records) => ({
+    ...records[0].result,
+    started_at: sources.map((r) => r.started_at).sort()[0],
+    finished_at: finished.includes(null) ? null : finished.sort().at(-1),
+    cases: records.map((d) => d.c)
+  });
+  const [first2] = [wall, counted, allocated].filter((records) => records.length > 0);
+  let merged = joined(first2);
+  if (counted.length > 0 && first2 !== counted) merged = attachCounts(merged, joined(counted));
+  if (allocated.length > 0 && first2 !== allocated) merged = attachAllocations(merged, joined(allocated));
+  return merged;
+}
+function checkDigests(delivered, problems) {
+  const first2 = /* @__PURE__ */ new Map();
+  for (const byRow of delivered.values()) {
+    for (const [row, { shard, c }] of byRow) {
+      if (c.digest === void 0) continue;
+      const seen = first2.get(row);
+      if (!seen) first2.set(row, { shard, digest: c.digest });
+      else if (seen.digest !== c.digest)
+        problems.push(`digest of ${row} differs between shard ${seen.shard} (${seen.digest.slice(0, 12)}) and shard ${shard} (${c.digest.slice(0, 12)})`);
+    }
   }
 }
+function renderShardsMarkdown(m) {
+  const lines = ["## Shards", "", "| shard | machine | expected | took | result files | problems |", "|---|---|---|---|---|---|"];
+  for (const s of m.assignment.shards) {
+    const got = m.shards.find((l) => l.run.shard.index === s.index);
+    if (!got) {
+      lines.push(
+        `| ${s.index}/${m.assignment.shards.length} | \u2014 | ${Math.round(s.cost)} s | **no output** | \u2014 | its ${s.pieces.length} piece(s) are missing |`
+      );
+      continue;
+    }
+    const host = got.run.machine.host;
+    const machine = `${got.run.machine.hostname}${host ? ` (${host.cpu_model}, ${host.cpus} CPUs)` : ""}`;
+    lines.push(
+      `| ${s.index}/${m.assignment.shards.length} | ${machine} | ${Math.round(s.cost)} s | ${Math.round(got.run.elapsed_s)} s | ${got.run.files.length} | ${got.run.problems.length || "\u2014"} |`
+    );
+  }
+  if (m.missingRows.length > 0) lines.push("", `**${m.missingRows.length} planned row(s) missing:**`, "", ...m.missingRows.map((r) => `- ${r}`));
+  if (m.problems.length > 0) lines.push("", "**Problems:**", "", ...m.problems.map((p) => `- ${p}`));
+  return `${lines.join("\n")}
+`;
+}
+
+// src/shard/commands.ts
+function resolveSelection(r) {
+  const { spec, hash: hash2 } = loadSpec(r.specFile);
+  const plans = new Map(r.runners.map((runner) => [runner, resolvePlan({ spec, specHash: hash2, runner, profile: r.profile, cases: r.cases, large: r.large })]));
+  return {
+    selection: { runners: [...r.runners], profile: r.profile, cases: [...r.cases], large: r.large, evidences: [...r.evidences], spec_hash: hash2 },
+    plans
+  };
+}
+function costModel(r, historyDir) {
+  const quick = resolveSelection({ ...r, profile: "quick", large: false, cases: [] }).plans;
+  const fallback = staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
+  return historyDir ? historyModel(
+    readRecords(resolve13(historyDir)).records.map((l) => l.record),
+    fallback
+  ) : fallback;
+}
+function planShards(r, n, historyDir) {
+  const { selection, plans } = resolveSelection(r);
+  return assign(selection, [...plans.values()], costModel(r, historyDir), n);
+}
+function shardPlan(o) {
+  const { selection, plans } = resolveSelection(o);
+  const assignment = o.assignmentFile ? loadAssignment(o.assignmentFile) : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total);
+  if (selectionKey(assignment.selection) !== selectionKey(selection) || assignment.shards.length !== o.total) {
+    throw new InputError(
+      o.assignmentFile ?? "the assignment",
+      [`for another selection or shard count than this run's`],
+      `pass the same --runner, --profile, --case, --large, --measure and spec as the plan, and --shard K/${assignment.shards.length}`
+    );
+  }
+  const mine = assignment.shards.find((s) => s.index === o.index);
+  const hasNet = [...plans].some(([runner, plan2]) => plan2.units.some((u) => u.kind === "net" && pieceOf(mine, "wall", u, runner)));
+  return { assignment, plans, hasNet };
+}
+function shardCommand(o, planned = shardPlan(o)) {
+  return runShard({ ...o, assignment: planned.assignment, plans: planned.plans });
+}
+function mergeCommand(specFile, shardDirs, outDir) {
+  const shards = shardDirs.map((d) => loadShard(resolve13(d)));
+  const sel = shards[0]?.run.assignment.selection;
+  const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: /* @__PURE__ */ new Map() };
+  const { spec, hash: hash2 } = loadSpec(specFile);
+  if (sel && sel.spec_hash !== hash2)
+    throw new InputError(
+      specFile,
+      [`the shards ran spec ${sel.spec_hash.slice(0, 12)}, this is ${hash2.slice(0, 12)}`],
+      "merge with the spec the shards ran (--spec)"
+    );
+  const merged = mergeShards(shards, plans);
+  for (const r of merged.results) writeText(join28(resolve13(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
+`);
+  const reports = writeReports(outDir, aggregate(merged.results, spec, { specHash: hash2 }));
+  appendFileSync2(reports.markdown, `
+${renderShardsMarkdown(merged)}`);
+  return { merged, reports };
+}
+
+// src/cli/commands/merge.ts
+function merge2(v, dirs) {
+  if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
+  const { merged, reports } = mergeCommand(resolve14(v.spec ?? defaultSpecPath()), dirs, resolve14(v.out ?? "out"));
+  for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
+  for (const r of merged.missingRows) log(`merge: missing ${r}`);
+  for (const p of merged.problems) log(`merge: ${p}`);
+  log(`wrote ${reports.markdown}, ${reports.html}, ${reports.csv}`);
+  return merged.missingShards.length + merged.missingRows.length + merged.problems.length > 0 ? 1 : 0;
+}
+
+// src/cli/commands/plan.ts
+import { resolve as resolve15 } from "node:path";
+function plan(v) {
+  if (v.shards !== void 0) {
+    const assignment = planShards(selectionOf(v), shardCount(v), v.history);
+    if (v.assignment) writeText(resolve15(v.assignment), `${JSON.stringify(assignment, null, 2)}
+`);
+    process.stdout.write(`${JSON.stringify(matrixOf(assignment))}
+`);
+    return 0;
+  }
+  const c = common(v);
+  const runner = oneRunner(v, "plan");
+  const { spec, hash: hash2 } = loadSpec(c.specFile);
+  const plan2 = resolvePlan({ spec, specHash: hash2, runner, profile: c.profile, cases: c.cases, large: c.large, hooks: hooksFromEnv(process.env) });
+  process.stdout.write(`${JSON.stringify(plan2, null, 2)}
+`);
+  return 0;
+}
+
+// src/cli/commands/report.ts
+function report(v, positionals) {
+  if (positionals.length === 0) throw new UsageError("report needs result files or folders");
+  const c = common(v);
+  const paths = writeReports(c.outDir, modelOf(positionals, c.specFile));
+  log(`wrote ${paths.markdown}, ${paths.html}, ${paths.csv}`);
+  return 0;
+}
+
+// src/cli/commands/run.ts
+import { join as join30, relative as relative3, resolve as resolve17 } from "node:path";
+
+// src/pipeline/single.ts
+import { mkdirSync as mkdirSync7, writeFileSync as writeFileSync7 } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { dirname as dirname6, join as join29, resolve as resolve16 } from "node:path";
+async function countCases(built, plan2, o) {
+  const found = await findCounter();
+  if (!found.counter) {
+    o.log(`${built.runner}: instruction counts skipped: ${found.reason}; the wall-time results stand`);
+    return { result: null, problems: [] };
+  }
+  const run2 = await countRunner(built.command, {
+    runner: built.runner,
+    plan: plan2,
+    counter: found.counter,
+    out: join29(resolve16(o.outDir), "counts", `${built.runner}.json`),
+    timeoutMs: processBudgetMs(plan2),
+    fixtures: o.fixtures,
+    onLine: (l) => o.log(`[${built.runner} count] ${l}`)
+  });
+  for (const p of run2.problems) o.log(`${built.runner}: instruction counts: ${p}`);
+  return { result: run2.result, problems: run2.problems.map((p) => `${built.runner}: instruction counts: ${p}`) };
+}
+async function singlePipeline(o) {
+  const measure = o.measure ?? ["wall"];
+  const { spec, hash: hash2 } = loadSpec(o.specFile);
+  await checkNode(o, selectCases(spec, o.cases));
+  const results = [];
+  const builds = [];
+  const problems = [];
+  const notRun = [...o.notRun ?? []];
+  for (const r of o.runners) {
+    let built;
+    try {
+      built = await buildRunner({ runner: r.runner, source: r.source, cacheDir: o.cacheDir, buildCommand: r.buildCommand, log: o.log });
+      builds.push(built);
+    } catch (e) {
+      problems.push(`${r.runner}: build failed: ${e instanceof Error ? e.message : String(e)}`);
+      o.log(problems.at(-1));
+      notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
+      continue;
+    }
+    const out = join29(resolve16(o.outDir), "results", `${r.runner}.json`);
+    const plan2 = planFor(o, spec, hash2, r.runner);
+    let result2 = null;
+    if (measuresWall(measure)) {
+      const inv = await invokeRunner(built.command, {
+        plan: plan2,
+        out,
+        timeoutMs: processBudgetMs(plan2),
+        fixtures: o.fixtures,
+        bee: o.bee,
+        onLine: (l) => o.log(`[${r.runner}] ${l}`)
+      });
+      result2 = inv.result;
+      if (inv.problem) {
+        problems.push(`${r.runner}: ${inv.problem}`);
+        o.log(problems.at(-1));
+      }
+    }
+    if (measuresInstructions(measure) && (result2 || !measuresWall(measure))) {
+      const counted = await countCases(built, plan2, o);
+      problems.push(...counted.problems);
+      if (counted.result) result2 = result2 ? attachCounts(result2, counted.result) : counted.result;
+    }
+    if (measuresAllocations(measure) && (result2 || !measuresWall(measure))) {
+      const allocated = await allocationRun(built.command, {
+        plan: plan2,
+        out: join29(resolve16(o.outDir), "allocations", `${r.runner}.json`),
+        timeoutMs: processBudgetMs(plan2),
+        fixtures: o.fixtures,
+        onLine: (l) => o.log(`[${r.runner} allocations] ${l}`)
+      });
+      for (const p of allocated.problems) problems.push(`${r.runner}: allocations: ${p}`);
+      if (allocated.result) result2 = result2 ? attachAllocations(result2, allocated.result) : allocated.result;
+    }
+    if (result2 && measure.some((m) => m !== "wall")) {
+      mkdirSync7(dirname6(out), { recursive: true });
+      writeFileSync7(out, `${JSON.stringify(result2, null, 2)}
+`);
+    }
+    if (result2) results.push(result2);
+    else notRun.push({ runner: r.runner, status: "failed", reason: problems.filter((p) => p.startsWith(`${r.runner}:`)).at(-1) ?? "no result" });
+  }
+  const environment = { loadAverage: loadavg(), cpus: availableParallelism() };
+  const model = aggregate(results, spec, { specHash: hash2, notRun, environment });
+  const reports = writeReports(o.outDir, model);
+  return { results, builds, problems, model, reports };
+}
+
+// src/cli/progress.ts
+var START = /^\[(js|go|rs)\] \[(\d+)\/(\d+)\] (\S+) (.*?) (?:\.\.\.|->)\s*(.*)$/;
+var OUTCOME = /^(ok|skipped|failed|FAILED)\b[:,]?\s*(.*)$/;
+var ITERATION = /^\[(js|go|rs)\]\s+iteration \d+\/\d+/;
+var LINE = /^\[(js|go|rs)\]\s+(.*)$/;
+function clock(ms) {
+  const s = Math.max(1, Math.round(ms / 1e3));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+}
+function summarize2(outcome) {
+  const m = OUTCOME.exec(outcome.trim());
+  if (!m) return null;
+  const status = m[1].toLowerCase();
+  if (status !== "ok") return `${status}: ${m[2].replace(/\s*\(\d+ samples kept\)$/, "")}`;
+  const median2 = /median ([0-9.]+ ?[nµm]?s)\b/.exec(m[2]);
+  const n = /(\d+) (?:iterations|iters)/.exec(m[2]);
+  return `ok${median2 ? `, median ${median2[1].replace(/([0-9])([nµm]?s)$/, "$1 $2")}` : ""}${n ? ` (${n[1]} iterations)` : ""}`;
+}
+function runProgress(total, log2, now = () => performance.now()) {
+  let done = 0;
+  const firstStart = /* @__PURE__ */ new Map();
+  const spent = /* @__PURE__ */ new Map();
+  const open2 = /* @__PURE__ */ new Map();
+  const finish = (runner, what, outcome) => {
+    const summary = summarize2(outcome);
+    if (!summary) return false;
+    done++;
+    open2.delete(runner);
+    spent.set(runner, now() - (firstStart.get(runner) ?? now()));
+    const elapsed = [...spent.values()].reduce((a, b) => a + b, 0);
+    const eta = done < total && elapsed > 0 ? ` \xB7 ETA ${clock((total - done) * elapsed / done)}` : "";
+    log2(`[${done}/${total}] ${runner} ${what}: ${summary}${eta}`);
+    return true;
+  };
+  return {
+    done: () => done,
+    log(line) {
+      if (ITERATION.test(line)) return;
+      const start = START.exec(line);
+      if (start) {
+        const [, runner, , , id, label, rest] = start;
+        if (!firstStart.has(runner)) firstStart.set(runner, now());
+        const what = `${id} ${label}`;
+        if (rest && finish(runner, what, rest)) return;
+        open2.set(runner, what);
+        return;
+      }
+      const plain = LINE.exec(line);
+      if (plain && open2.has(plain[1]) && finish(plain[1], open2.get(plain[1]), plain[2])) return;
+      log2(line);
+    }
+  };
+}
+
+// src/cli/commands/run.ts
+async function run(v) {
+  if (v.shard !== void 0) return runShard2(v);
+  const c = common(v);
+  selectCases(loadSpec(c.specFile).spec, c.cases);
+  const runners = [];
+  const notRun = [];
+  for (const runner of runnerList(v)) {
+    const given = givenClient(v, runner);
+    if (runner === "go" && !given) {
+      const problem = await goProxyProblem();
+      if (problem) {
+        const fix = "give a bee-go checkout with --go-client PATH or BEE_GO_PATH";
+        notRun.push({ runner, status: "skipped", reason: `the Go module proxy does not serve bee-go: ${problem}`, fix });
+        log(`go: skipped: ${problem} (fix: ${fix}; the report says so too)`);
+        continue;
+      }
+    }
+    runners.push({ runner, source: source(given ?? "registry", `${runner}-client`), buildCommand: v["build-command"] });
+  }
+  const spec = loadSpec(c.specFile).spec;
+  const units = selectCases(spec, c.cases).reduce((n, sc) => n + profileParams(sc, c.profile, c.large).length, 0);
+  const progress = runProgress(units * runners.length, log);
+  const out = await withBee({ ...c, log: progress.log }, (c2) => singlePipeline({ ...c2, runners, notRun, measure: measureOf(v) }));
+  log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(", ")}`);
+  const failed = failuresOf(out.model);
+  if (failed.length > 0) log(`${failureHeadline(failed.length)}:
+${failed.map((f) => `  ${failureLine(f)}`).join("\n")}`);
+  return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
+}
+async function runShard2(v) {
+  const ref = parseShardRef(v.shard);
+  if (!ref) throw new UsageError(`--shard ${v.shard}: use K/N with 1 <= K <= N, e.g. 2/8`);
+  const c = common(v);
+  const selection = selectionOf(v);
+  const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
+  const outDir = resolve17(v.out ?? join30("out", `shard-${ref.index}-of-${ref.total}`));
+  const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
+  const planned = shardPlan(request);
+  const run2 = await withBee(
+    planned.hasNet ? c : { ...c, devNode: void 0 },
+    (c2) => shardCommand({ ...request, sources, outDir, cacheDir: c2.cacheDir, reuseBuilds: v.prebuilt, bee: c2.bee, log }, planned)
+  );
+  log(`shard ${ref.index}/${ref.total}: ${run2.files.length} result file(s) in ${outDir}, ${run2.problems.length} problem(s), ${Math.round(run2.elapsed_s)} s`);
+  return run2.problems.length > 0 ? 1 : 0;
+}
+function shortPath(p) {
+  const r = relative3(process.cwd(), p);
+  return r.startsWith("..") || r === "" ? p : r;
+}
+
+// src/cli/help.ts
+var SRC = `SRC is "registry" (the runner's pinned client version) or a path to a client checkout.`;
+var BEE = `BEE is the node the net.* cases run against (without one they are skipped):
+  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
+  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
+  --bee-binary PATH              the same from a local bee executable, without Docker
+  --bee-port N                   host port of the dev node (default: a free one)
+  A dev node gets a fresh postage batch and is stopped and removed when the command ends.`;
+var COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
+default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
+var MEASURE = `--measure: a comma list of wall (default), instructions (counts of the CPU cases under
+valgrind's callgrind) and allocations (heap allocations and bytes per iteration of the CPU cases,
+the runtime's own accounting, in runs of their own); both = wall,instructions. Net cases are only
+timed.`;
+var HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
+publishes sharing one wait for each other.`;
+var COMMANDS = [
+  {
+    name: "run",
+    usage: [
+      "bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]",
+      "                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]",
+      "                  [--measure wall,instructions,allocations|both]",
+      "bee-bench run     --shard K/N [the selection of plan --shards] [--assignment FILE] [--prebuilt] [BEE] [--out DIR]"
+    ],
+    summary: "build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)",
+    details: `${SRC}
+--shard K/N runs exactly shard K's part of a sharded run (the --assignment file of plan --shards,
+else worked out again from the same selection flags) into OUT (default out/shard-K-of-N);
+--prebuilt uses the builds in --cache (from \`bee-bench build\`) and never builds: a build of other
+inputs is refused by name. A dev node (--bee dev) is started only when the shard has net cases.
+--case takes an id or a glob (* matches any run of characters): --case 'cpu.keccak.*'.
+bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
+serve it, run skips bee-go (the report says so) unless a checkout is given: --go-client PATH (or
+BEE_GO_PATH). A build's tool output goes to build.log in its cache folder (one console line
+per build names it); each finished case is one line with done/total and an ETA.
+${BEE}
+${MEASURE}
+${COMMON}`
+  },
+  {
+    name: "ab",
+    usage: [
+      "bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]",
+      "                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]",
+      "                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]",
+      "                  [--instructions-threshold T] [--allocations-threshold T]",
+      "                  [--fail-on wall|instructions|allocations|any]"
+    ],
+    summary: "one runner built on two client sources, interleaved rounds, a verdict per row",
+    details: `${SRC}
+--fail-on: which evidence --fail-on-regression acts on.
+${BEE}
+${MEASURE}
+${COMMON}`
+  },
+  {
+    name: "bisect",
+    usage: [
+      "bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]",
+      "                  [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]",
+      "                  [--measure wall|instructions]"
+    ],
+    summary: "find the first commit of a client checkout that made a case slower",
+    details: `Walks the first-parent commits of the client checkout at --path (default .) from --good
+(excluded) to --bad, each step an A/B against --good, and names the first commit whose change
+exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
+installed, else time paired rounds (--measure wall forces wall time).
+${COMMON}`
+  },
+  {
+    name: "plan",
+    usage: [
+      "bee-bench plan    --runner js|go|rs [--profile quick|full] [--case GLOB]... [--large]",
+      "bee-bench plan    --shards N [--runner js,go,rs] [--profile quick|full] [--case GLOB]... [--large]",
+      "                  [--measure M] [--history DIR] [--assignment FILE]"
+    ],
+    summary: "the resolved plan a runner executes, or the matrix of a sharded run",
+    details: `With --runner: the plan (bee-bench/plan@1, spec/plan.schema.json) as JSON on stdout; a runner
+runs it with \`run --plan FILE --out FILE\` (runners/README.md). The test hooks (BEE_BENCH_FAULT,
+BEE_BENCH_SLOWDOWN, BEE_BENCH_ALLOC, BEE_BENCH_ITERS, BEE_BENCH_CASE_TIMEOUT_S) are resolved into it.
+With --shards N: a matrix for GitHub's strategy.matrix ({"include": [{"shard": "1/N", ...}]}),
+shards balanced by expected cost (--history DIR: a history folder's last recorded times, else
+an estimate from the spec). Wall time keeps every client of a case on one shard; counts split
+per runner and unit. --assignment FILE also writes which shard runs what, for the shard jobs.
+${COMMON}`
+  },
+  {
+    name: "merge",
+    usage: ["bee-bench merge   --out DIR SHARD_DIR..."],
+    summary: "the shards' outputs joined as one run's results and report",
+    details: `Writes DIR/results/<runner>.json and the report, as run --out DIR does, with a Shards section
+(each shard's machine and time). Every planned row is accounted for: a shard with no output or a
+row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
+differs between shards.`
+  },
+  {
+    name: "build",
+    usage: ["bee-bench build   [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC] [--cache DIR]"],
+    summary: "build the runners into the cache, run nothing (the build job of a sharded run)",
+    details: `${SRC}
+Each build sits in the cache under its inputs' hash (runner sources, client, toolchain); shards
+given the same cache with --prebuilt run it without building.
+${COMMON}`
+  },
+  {
+    name: "report",
+    usage: ["bee-bench report  --out DIR RESULT.json|DIR..."],
+    summary: "the aggregate report (md, html, csv) from result files",
+    details: "Result files are named directly or found (*.json, recursively) under the folders given."
+  },
+  {
+    name: "compare",
+    usage: ["bee-bench compare OLD_DIR NEW_DIR [--out FILE]"],
+    summary: "what changed between two folders of results",
+    details: "Prints the comparison as markdown; --out also writes it to FILE."
+  },
+  {
+    name: "history publish",
+    usage: [
+      "bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]",
+      "                             [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]",
+      "                             [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR..."
+    ],
+    summary: "add results to the gh-pages history and the trend site",
+    details: `${HISTORY}
+--commit-url (or --repo-url, which gives <URL>/commit/<sha>) lets the site link the measured
+commit. --default-branch NAME is the branch the site's files always keep (default: the
+branch with the most records; others are kept while recently active).`
+  },
+  {
+    name: "history import-gab",
+    usage: ["bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON"],
+    summary: "import a github-action-benchmark data.js into the history",
+    details: HISTORY
+  },
+  {
+    name: "history export-gab",
+    usage: [
+      "bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]",
+      "bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]"
+    ],
+    summary: "benches for github-action-benchmark, or a whole data.js back",
+    details: "Prints to stdout unless --out FILE is given."
+  }
+];
+var EXIT_CODES = `Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
+unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
+head; 2 bad arguments.`;
+function commandsFor(words) {
+  for (let n = Math.min(words.length, 2); n >= 1; n--) {
+    const name = words.slice(0, n).join(" ");
+    const exact = COMMANDS.filter((c) => c.name === name);
+    if (exact.length > 0) return exact;
+    const group = COMMANDS.filter((c) => c.name.startsWith(`${name} `));
+    if (group.length > 0) return group;
+  }
+  return [];
+}
+function globalHelp() {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    "bee-bench: continuous benchmarks for the Swarm Bee API clients",
+    "",
+    "Commands:",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Usage:",
+    ...COMMANDS.flatMap((c) => c.usage.map((l) => `  ${l}`)),
+    "",
+    "More on one command: bee-bench help COMMAND (or bee-bench COMMAND --help). --version prints the version.",
+    "",
+    EXIT_CODES
+  ].join("\n");
+}
+function commandHelp(list) {
+  return [...list.flatMap((c) => [`bee-bench ${c.name}: ${c.summary}`, "", "Usage:", ...c.usage.map((l) => `  ${l}`), "", c.details, ""]), EXIT_CODES].join(
+    "\n"
+  );
+}
+
+// src/cli/suggest.ts
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+function closest(typed, candidates) {
+  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
+  if (prefix.length > 0 && typed.length >= 3) return prefix[0];
+  let best;
+  for (const c of candidates) {
+    const d = editDistance(typed, c);
+    if (!best || d < best.d) best = { name: c, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : void 0;
+}
+
+// src/cli.ts
+var COMMAND_TABLE = /* @__PURE__ */ new Map([
+  ["run", run],
+  ["plan", plan],
+  ["merge", merge2],
+  ["build", build],
+  ["ab", ab],
+  ["bisect", bisect2],
+  ["report", report],
+  ["compare", compare]
+]);
+var HISTORY_TABLE = /* @__PURE__ */ new Map([
+  ["publish", historyPublish],
+  ["import-gab", historyImportGab],
+  ["export-gab", historyExportGab]
+]);
 function commandWords(positionals) {
   return positionals[0] === "history" ? positionals.slice(0, 2) : positionals.slice(0, 1);
 }
@@ -32380,7 +32493,12 @@ function parserMessage(e, words) {
   return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
 }
 function version2() {
-  return JSON.parse(readFileSync14(join26(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync16(join31(packageRoot(), "package.json"), "utf8")).version;
+}
+function unknownCommand(typed) {
+  const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];
+  const near = closest(typed.split(" ")[0], names);
+  return `bee-bench: unknown command "${typed}"${near ? ` (did you mean "${near}"?)` : ""}; see bee-bench --help`;
 }
 async function main(argv) {
   const loose = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
@@ -32421,29 +32539,18 @@ async function main(argv) {
     return 0;
   }
   try {
-    switch (command) {
-      case "run":
-        return await cmdRun(values);
-      case "plan":
-        return cmdPlan(values);
-      case "merge":
-        return cmdMerge(values, rest);
-      case "build":
-        return await cmdBuild(values);
-      case "ab":
-        return await cmdAb(values);
-      case "bisect":
-        return await cmdBisect(values);
-      case "report":
-        return cmdReport(values, rest);
-      case "compare":
-        return cmdCompare(values, rest);
-      case "history":
-        return await cmdHistory(values, rest);
-      default:
-        log(unknownCommand(command));
-        return 2;
+    if (command === "history") {
+      const [sub, ...paths] = rest;
+      const historyCommand = sub === void 0 ? void 0 : HISTORY_TABLE.get(sub);
+      if (!historyCommand) throw new UsageError(`unknown history command "${sub ?? ""}": use publish, import-gab or export-gab`);
+      return await historyCommand(values, paths);
     }
+    const chosen = COMMAND_TABLE.get(command);
+    if (!chosen) {
+      log(unknownCommand(command));
+      return 2;
+    }
+    return await chosen(values, rest);
   } catch (e) {
     const help = commandsFor(commandWords(positionals)).length > 0 ? `bee-bench ${commandWords(positionals).join(" ")} --help` : "bee-bench --help";
     if (e instanceof UsageError || e instanceof SelectionError) {
@@ -32458,13 +32565,15 @@ async function main(argv) {
     return 1;
   }
 }
-function unknownCommand(typed) {
-  const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];
-  const near = closest(typed.split(" ")[0], names);
-  return `bee-bench: unknown command "${typed}"${near ? ` (did you mean "${near}"?)` : ""}; see bee-bench --help`;
-}
 if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath2(import.meta.url)) {
-  main(process.argv.slice(2)).then((code) => process.exitCode = code);
+  main(process.argv.slice(2)).then(
+    (code) => process.exitCode = code,
+    (e) => {
+      process.stderr.write(`bee-bench: ${e instanceof Error ? e.stack ?? e.message : String(e)}
+`);
+      process.exitCode = 1;
+    }
+  );
 }
 export {
   main

@@ -11,12 +11,10 @@ import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRunner, parseSource, type BuiltRunner } from '../src/build/index.js';
 import { invokeRunner } from '../src/run/invoke.js';
-import { loadSpec } from '../src/spec/load.js';
-import { resolvePlan, type Plan } from '../src/spec/plan.js';
+import type { Plan } from '../src/spec/plan.js';
 import { InfoSchema, type Result, type Runner } from '../src/spec/schema.js';
+import { hash, quickPlan, spec, SPEC_FILE as SPEC } from './fixtures/spec.js';
 
-const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
-const { spec, hash } = loadSpec(SPEC);
 const exec = promisify(execFile);
 const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-conf-'));
 // Usage errors must exit before writing anything; a real path keeps a broken runner harmless.
@@ -27,9 +25,6 @@ const wanted: Array<{ runner: Runner; source: string }> = [
   { runner: 'rs', source: 'registry' },
   ...(process.env.BEE_GO_PATH ? [{ runner: 'go' as const, source: process.env.BEE_GO_PATH }] : []),
 ];
-
-const planFor = (runner: Runner, cases: string[], iters?: number): Plan =>
-  resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases, ...(iters ? { hooks: { iters } } : {}) });
 
 const built = new Map<Runner, BuiltRunner>();
 const results = new Map<Runner, Result>();
@@ -61,7 +56,7 @@ beforeAll(async () => {
     built.set(w.runner, b);
     const inv = await invokeRunner(b.command, {
       // Digests and statuses do not depend on iteration counts; keep the suite short.
-      plan: planFor(w.runner, ['cpu.*'], 1),
+      plan: quickPlan(w.runner, ['cpu.*'], { iters: 1 }),
       out: join(tmp(), `${w.runner}.json`),
       timeoutMs: 600_000,
     });
@@ -100,22 +95,22 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
   });
 
   it.each([
-    [(p: string) => ['run', '--spec', SPEC, '--out', OUT_UNUSED], /--plan/],
+    [(_: string) => ['run', '--spec', SPEC, '--out', OUT_UNUSED], /--plan/],
     [(p: string) => ['run', '--plan', p], /--out/],
     [(p: string) => ['run', '--plan', p, '--out', OUT_UNUSED, '--bogus'], /bogus/],
     [(p: string) => ['run', '--plan', p, '--out', OUT_UNUSED, '--bee-url', 'http://127.0.0.1:1633'], /batch-id/],
     [(_: string) => ['run', '--plan', '/nonexistent/plan.json', '--out', OUT_UNUSED], /plan/],
-    [(_: string) => ['run', '--plan', writePlan({ ...planFor(runner, ['cpu.harness.noop']), runner: otherRunner(runner) }), '--out', OUT_UNUSED], /runner/],
-    [(_: string) => ['run', '--plan', writePlan(badIters(planFor(runner, ['cpu.harness.noop']))), '--out', OUT_UNUSED], /units\[0\]\.iters/],
+    [(_: string) => ['run', '--plan', writePlan({ ...quickPlan(runner, ['cpu.harness.noop']), runner: otherRunner(runner) }), '--out', OUT_UNUSED], /runner/],
+    [(_: string) => ['run', '--plan', writePlan(badIters(quickPlan(runner, ['cpu.harness.noop']))), '--out', OUT_UNUSED], /units\[0\]\.iters/],
   ])('exits 2 naming the problem for %s', async (args, message) => {
-    const out = await call(built.get(runner)!, args(writePlan(planFor(runner, ['cpu.harness.noop']))));
+    const out = await call(built.get(runner)!, args(writePlan(quickPlan(runner, ['cpu.harness.noop']))));
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(message);
   });
 
   it('skips net cases without a Bee node, naming why', async () => {
     const inv = await invokeRunner(built.get(runner)!.command, {
-      plan: planFor(runner, ['net.stamps.*']),
+      plan: quickPlan(runner, ['net.stamps.*']),
       out: join(tmp(), 'net.json'),
       timeoutMs: 120_000,
     });
@@ -137,7 +132,7 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
       const lines: string[] = [];
       const inv = await invokeRunner(built.get(runner)!.command, {
         // Unit numbers as a shard's plan has them (neither from 0 nor contiguous): the lines name them.
-        plan: renumbered(planFor(runner, UNITS, ITERS)),
+        plan: renumbered(quickPlan(runner, UNITS, { iters: ITERS })),
         out: join(tmp(), 'paced.json'),
         timeoutMs: 120_000,
         pace: (channel) => {

@@ -1,17 +1,14 @@
 // The resolved plan: the spec's rules applied once, by the engine, for every runner
 // (runners/README.md "Command line"), and `bee-bench plan` printing it.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli/run-cli.js';
 import { InputError } from '../src/spec/errors.js';
 import { hooksFromEnv } from '../src/spec/hooks.js';
 import { loadSpec } from '../src/spec/load.js';
 import { applyHooks, planOf, PlanSchema, resolvePlan } from '../src/spec/plan.js';
+import { editedSpecFile, SPEC_FILE } from './fixtures/spec.js';
 
-const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
-const { spec, hash } = loadSpec(SPEC);
+const { spec, hash } = loadSpec(SPEC_FILE);
 
 /** The CLI with `env` added to the environment for the call (the hooks are read from it). */
 async function cli(args: string[], env: Record<string, string> = {}) {
@@ -108,10 +105,7 @@ describe('bee-bench plan', () => {
       /digest_with: per_runner scales "count"/,
     ],
   ])('rejects a spec with %s once, naming the file and field', async (_, edit, message) => {
-    const s = JSON.parse(readFileSync(SPEC, 'utf8'));
-    edit(s);
-    const file = join(mkdtempSync(join(tmpdir(), 'bee-bench-plan-')), 'spec.json');
-    writeFileSync(file, JSON.stringify(s));
+    const file = editedSpecFile(edit);
     const r = await cli(['plan', '--runner', 'js', '--spec', file]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(file);

@@ -10,12 +10,11 @@ import type { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadSpec } from '../src/spec/load.js';
-import { FAULTS, resolvePlan, type Fault, type Plan, type PlanHooks } from '../src/spec/plan.js';
+import { FAULTS, type Fault, type Plan, type PlanHooks } from '../src/spec/plan.js';
 import { InfoSchema, ResultSchema, type CaseResult, type Result } from '../src/spec/schema.js';
+import { hash, quickPlan, spec, SPEC_FILE as SPEC } from './fixtures/spec.js';
 
 const RUNNER = 'runners/js/bin/bee-bench-js.mjs';
-const SPEC = 'spec/bench-spec.json';
 const run = promisify(execFile);
 const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-runner-js-'));
 
@@ -39,10 +38,7 @@ async function runner(args: string[], env: Record<string, string> = {}): Promise
   }
 }
 
-const { spec, hash } = loadSpec(SPEC);
-
 /** The quick-profile plan of the given case globs, as `bee-bench plan --runner js` prints it. */
-const planOf = (cases: string[], hooks: PlanHooks = {}): Plan => resolvePlan({ spec, specHash: hash, runner: 'js', profile: 'quick', cases, hooks });
 
 /** Writes a plan (or anything in its place) to a temporary file. */
 function planFile(plan: unknown): string {
@@ -60,7 +56,7 @@ async function runPlan(plan: Plan, env: Record<string, string> = {}): Promise<{ 
 }
 
 /** Runs the quick profile on the given case globs with the given hooks. */
-const runCases = (globs: string[], hooks: PlanHooks = {}) => runPlan(planOf(globs, hooks));
+const runCases = (globs: string[], hooks: PlanHooks = {}) => runPlan(quickPlan('js', globs, hooks));
 
 const byId = (r: Result) => new Map<string, CaseResult>(r.cases.map((c) => [c.id, c]));
 const cpuIds = spec.cases.filter((c) => c.kind === 'cpu').map((c) => c.id);
@@ -99,7 +95,7 @@ describe('runner-js on every CPU case (quick profile)', () => {
   });
 
   it("records each unit's param, work and warmup, in plan order", () => {
-    const units = planOf(['cpu.*']).units;
+    const units = quickPlan('js', ['cpu.*']).units;
     expect(first.cases.map((c) => c.id)).toEqual(units.map((u) => u.id));
     first.cases.forEach((c, i) => {
       expect(c.param).toEqual(units[i]!.param);
@@ -141,7 +137,7 @@ describe('runner-js info', () => {
 
 describe('runner-js command line', () => {
   const out = () => join(tmp(), 'result.json');
-  const good = () => planFile(planOf(['cpu.harness.noop'], { iters: 1 }));
+  const good = () => planFile(quickPlan('js', ['cpu.harness.noop'], { iters: 1 }));
 
   it.each([
     ['an unknown flag', () => ['run', '--plan', good(), '--bogus', 'x', '--out', out()], /unknown flag --bogus/],
@@ -164,7 +160,7 @@ describe('runner-js command line', () => {
 
   /** A two-unit plan broken by `edit`. */
   const broken = (edit: (p: Record<string, any>) => void) => {
-    const plan = structuredClone(planOf(['cpu.harness.noop', 'cpu.keccak.bulk'], { iters: 1 })) as Record<string, any>;
+    const plan = structuredClone(quickPlan('js', ['cpu.harness.noop', 'cpu.keccak.bulk'], { iters: 1 })) as Record<string, any>;
     edit(plan);
     return plan;
   };
@@ -174,13 +170,13 @@ describe('runner-js command line', () => {
     ['another runner', broken((p) => (p.runner = 'go')), /runner: the plan is for the "go" runner, this is "js"/],
     ['a missing field', broken((p) => delete p.units[1].timeout_s), /units\[1\]\.timeout_s: missing/],
     ['a mistyped field', broken((p) => (p.units[1].iters = 0)), /units\[1\]\.iters: must be a positive integer, got 0/],
-    ['a bad fraction', broken((p) => (p.units[0].slowdown = '0.1')), /units\[0\]\.slowdown: must be a non-negative number/],
+    ['a bad fraction', broken((p) => (p.units[0].slowdown = '0.1')), /units\[0\]\.slowdown: must be a number, got "0\.1"/],
     ['an unknown fault', broken((p) => (p.units[0].fault = 'explode')), /units\[0\]\.fault: must be "throw" or "hang" or "reject"/],
     ['an unknown field in a unit', broken((p) => (p.units[1].profile = 'quick')), /units\[1\]\.profile: unknown field/],
     ['an unknown top-level field', broken((p) => (p.cases = [])), /^bee-bench-js: bad plan .*: cases: unknown field/m],
-    ['a param without label', broken((p) => delete p.units[0].param.label), /units\[0\]\.param\.label: must be a non-empty string/],
+    ['a param that is not an object', broken((p) => (p.units[0].param = ['noop'])), /units\[0\]\.param: must be an object/],
     ['a bad digest form', broken((p) => (p.units[1].digest.form = 'raw')), /units\[1\]\.digest\.form/],
-    ['a kind that does not match the id', broken((p) => (p.units[1].kind = 'net')), /units\[1\]\.kind: "net" does not match cpu\.keccak\.bulk/],
+    ['an unknown kind', broken((p) => (p.units[1].kind = 'gpu')), /units\[1\]\.kind: must be "cpu" or "net"/],
     ['unit numbers that do not increase', broken((p) => (p.units[1].unit = 0)), /units\[1\]\.unit: unit numbers must increase \(0 then 0\)/],
   ])('exits 2 on a plan with %s, naming the file and field', async (_what, plan, message) => {
     const file = planFile(plan);
@@ -211,7 +207,7 @@ describe('runner-js command line', () => {
 
   it("names the plan's units in the pacing protocol, however they are numbered", async () => {
     // A shard's plan: a subset of the full plan's units, keeping their numbers (here 3 and 8).
-    const full = planOf(['cpu.*'], { iters: 2 });
+    const full = quickPlan('js', ['cpu.*'], { iters: 2 });
     const shard = { ...full, units: full.units.filter((u) => u.unit === 3 || u.unit === 8) };
     expect(shard.units.map((u) => u.unit)).toEqual([3, 8]);
     const out = join(tmp(), 'result.json');
@@ -261,7 +257,7 @@ describe('runner-js hooks', () => {
 
   it('keeps the finished cases in the file while a later case is still running', async () => {
     const out = join(tmp(), 'result.json');
-    const plan = planOf(['cpu.harness.noop', FAULTY], { fault: { glob: FAULTY, mode: 'hang' }, timeoutS: 60 });
+    const plan = quickPlan('js', ['cpu.harness.noop', FAULTY], { fault: { glob: FAULTY, mode: 'hang' }, timeoutS: 60 });
     const child = spawn(process.execPath, [RUNNER, 'run', '--plan', planFile(plan), '--out', out], {
       stdio: 'ignore',
     });
@@ -352,9 +348,9 @@ if (isMainThread) {
     let again: Result;
     let extra: Result;
     beforeAll(async () => {
-      plain = (await runPlan(planOf(CASES, { iters: 3 }), ALLOCS)).result;
-      again = (await runPlan(planOf(CASES, { iters: 3 }), ALLOCS)).result;
-      extra = (await runPlan(planOf(CASES, { iters: 3, allocExtra: { glob: BULK, fraction: 1 } }), ALLOCS)).result;
+      plain = (await runPlan(quickPlan('js', CASES, { iters: 3 }), ALLOCS)).result;
+      again = (await runPlan(quickPlan('js', CASES, { iters: 3 }), ALLOCS)).result;
+      extra = (await runPlan(quickPlan('js', CASES, { iters: 3, allocExtra: { glob: BULK, fraction: 1 } }), ALLOCS)).result;
     });
 
     it('records one alloc_bytes per timed iteration of each CPU unit, and how it counted', () => {

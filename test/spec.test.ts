@@ -7,6 +7,7 @@ import { planJsonSchemaText, resultJsonSchemaText } from '../src/spec/json-schem
 import { loadResult, loadSpec, parseResult } from '../src/spec/load.js';
 import { ResultSchema, type Result } from '../src/spec/schema.js';
 import { caseIters, effectiveParam, profileParams, selectCases, workOf } from '../src/spec/select.js';
+import { editedSpecFile } from './fixtures/spec.js';
 
 const SPEC = 'spec/bench-spec.json';
 const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-spec-'));
@@ -92,10 +93,7 @@ describe('the committed spec', () => {
 
 describe('spec errors name file, field and fix', () => {
   it('reports a scaled key the digest does not pin', () => {
-    const raw = JSON.parse(readFileSync(SPEC, 'utf8'));
-    delete raw.cases[1].params.quick[0].digest_with;
-    const file = join(tmp(), 'bad-spec.json');
-    writeFileSync(file, JSON.stringify(raw));
+    const file = editedSpecFile((raw) => delete raw.cases[1].params.quick[0].digest_with, 'bad-spec.json');
     expect(() => loadSpec(file)).toThrow(InputError);
     expect(() => loadSpec(file)).toThrow(/bad-spec\.json: cases\[1\]\.params\.quick\[0\]\.digest_with: per_runner scales "count"/);
   });
@@ -107,11 +105,10 @@ describe('spec errors name file, field and fix', () => {
   });
 
   it('reports an unknown group and a kind that contradicts the id', () => {
-    const raw = JSON.parse(readFileSync(SPEC, 'utf8'));
-    raw.cases[2].group = 'nope';
-    raw.cases[3].kind = 'net';
-    const file = join(tmp(), 'spec.json');
-    writeFileSync(file, JSON.stringify(raw));
+    const file = editedSpecFile((raw) => {
+      raw.cases[2].group = 'nope';
+      raw.cases[3].kind = 'net';
+    });
     expect(() => loadSpec(file)).toThrow(/cases\[2\]\.group: unknown group "nope"/);
     expect(() => loadSpec(file)).toThrow(/cases\[3\]\.kind: kind "net" does not match/);
   });

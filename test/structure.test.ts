@@ -52,12 +52,32 @@ const DECISIONS = [
   /(?<![=!<>])=\s*'(regression|improvement)'|[?:]\s*'(regression|improvement)'|\breturn\s+'(regression|improvement)'/,
 ];
 
-function decisionLines(text: string): string[] {
+/**
+ * What src/report must not hold besides: a figure held against a named threshold (an UPPER_CASE
+ * constant), a measured figure (ratio, spread, growth, cv, cpu/wall, load) against a number other
+ * than 0 or 1 (a sign is wording: faster or slower), or a memory story set. Rendering compares
+ * counts and lengths, never a measurement with a bar.
+ */
+const THRESHOLDS = [
+  /\s(<|<=|>|>=)\s*-?[\d.]*\s*\*?\s*[A-Z][A-Z0-9]*_[A-Z0-9_]+\b(?!\.length)/,
+  /\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b(\s*\*\s*[\w.]+)?\s(<|<=|>|>=)\s/,
+  /\b(ratio|spread|growth|cv|cpuWallRatio|loadAverage)\b[^;<>=\n]{0,16}(<|<=|>|>=)\s*(?!(?:0|1)(?![.\d]))\d[\d.]*/,
+  /(?<![=!<>])=\s*'(transient|retained)'|[?:]\s*'(transient|retained)'|\breturn\s+'(transient|retained)'/,
+];
+
+function codeLines(text: string): string[] {
   return text
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => !l.startsWith('//') && !l.startsWith('*') && !l.startsWith('/*'))
-    .filter((l) => DECISIONS.some((r) => r.test(l)));
+    .filter((l) => !l.startsWith('//') && !l.startsWith('*') && !l.startsWith('/*'));
+}
+
+function decisionLines(text: string): string[] {
+  return codeLines(text).filter((l) => DECISIONS.some((r) => r.test(l)));
+}
+
+function thresholdLines(text: string): string[] {
+  return codeLines(text).filter((l) => THRESHOLDS.some((r) => r.test(l)));
 }
 
 describe('src layering', () => {
@@ -96,6 +116,58 @@ describe('src layering', () => {
       expect(decisionLines(`// src/run/example.ts\n${line}\n`), line).toEqual([line]);
     expect(decisionLines("if (rowVerdict(r) === 'regression') n++;\nconst by = flaggedBy(r, 'regression');\n// q < alpha decides\n")).toEqual([]);
   });
+  it('keeps thresholds out of src/report: no figure held against a bar, no memory story set', () => {
+    const report = files(join(SRC, 'report'));
+    expect(report.length).toBeGreaterThan(10);
+    expect(report.flatMap((f) => thresholdLines(readFileSync(f, 'utf8')).map((l) => `${relative(SRC, f)}: ${l}`))).toEqual([]);
+    // The rules the report once held are found where they live now.
+    expect(thresholdLines(readFileSync(join(SRC, 'verdict', 'memory.ts'), 'utf8')).length).toBeGreaterThanOrEqual(2);
+    expect(thresholdLines(readFileSync(join(SRC, 'verdict', 'descriptive.ts'), 'utf8')).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('catches a threshold put into src/report', () => {
+    for (const line of [
+      'const flaky = !timerBound && Number.parseFloat(shown) > FLAKY_SPREAD * 100;',
+      'if (growth < TRANSIENT_BELOW * bytesPerIteration) return undefined;',
+      'const timerBound = cell.medianNs < TIMER_BOUND_NS;',
+      "const waited = row.kind === 'cpu' && cell.cpuWallRatio < 0.9;",
+      'if (Math.abs(ratio - 1) > 0.2) flagged = true;',
+      "if (growth >= bytesPerIteration) cell.alloc.story = 'retained';",
+      "return 'transient';",
+      'const loaded = e.loadAverage[1] > e.cpus || spread >= 0.5;',
+    ])
+      expect(thresholdLines(`// src/report/model/example.ts\n${line}\n`), line).toEqual([line]);
+    // Counting and laying out is not deciding.
+    expect(
+      thresholdLines(
+        "if (failures.length > SHOWN) lines.push('more');\nif (!(max / min > 10)) return linear;\nconst contested = ok.length >= 2;\n// ratio > 0.2 decides\n",
+      ),
+    ).toEqual([]);
+  });
+
+  it('crosses into runners/ only for the callgrind dump reader, and runners/js never reaches out of its folder', () => {
+    const intoRunners = files(SRC).flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/from '(\.\.?\/[^']+)'/g)]
+        .map((m) => relative(process.cwd(), normalize(join(dirname(f), m[1]!))))
+        .filter((to) => to.startsWith('runners/'))
+        .map((to) => `${relative(SRC, f)} -> ${to}`),
+    );
+    expect(intoRunners).toEqual(['count/callgrind.ts -> runners/js/src/callgrind-costs.mjs']);
+    // The js runner is built from a copy of runners/js alone: an import out of it would break there.
+    const JS = join(process.cwd(), 'runners', 'js');
+    const jsFiles = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.name === 'node_modules' ? [] : e.isDirectory() ? jsFiles(join(dir, e.name)) : /\.m?js$/.test(e.name) ? [join(dir, e.name)] : [],
+      );
+    const out = jsFiles(JS).flatMap((f) =>
+      [...readFileSync(f, 'utf8').matchAll(/(?:from|import\()\s*'(\.\.?\/[^']+)'/g)]
+        .filter((m) => relative(JS, normalize(join(dirname(f), m[1]!))).startsWith('..'))
+        .map((m) => `${relative(JS, f)} -> ${m[1]}`),
+    );
+    expect(jsFiles(JS).length).toBeGreaterThan(10);
+    expect(out).toEqual([]);
+  });
+
   it('starts every child process with childEnv (no credentials reach builds, runners or git)', () => {
     const spawning = files(SRC).filter((f) => readFileSync(f, 'utf8').includes("from 'node:child_process'"));
     expect(spawning.length).toBeGreaterThan(5);

@@ -5,7 +5,7 @@
 // exactly the points shown: this branch, the visible runners, inside the zoomed range.
 import type { ActiveElement, ChartDataset, ChartEvent, LegendElement, LegendItem, Scale, ScriptableLineSegmentContext } from 'chart.js';
 import type { CaseSeriesFile, IndexCase, Series } from '../../src/history/schema.js';
-import { NET_SCOPE_CAVEAT, RUNNER_LABEL } from '../../src/report/model.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL } from '../../src/report/model/types.js';
 import { formatCount, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
 import type { Runner } from '../../src/spec/schema.js';
 import { applyTheme, Chart, RUNNER_POINT, theme, type Theme } from './charts.js';

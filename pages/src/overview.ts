@@ -2,7 +2,7 @@
 // grouped by spec group, and the cross-client scoreboard (latest run and over time). It needs
 // index.json only; no series file is loaded here.
 import type { IndexCase, ScoreboardEntry } from '../../src/history/schema.js';
-import { RUNNER_LABEL } from '../../src/report/model.js';
+import { RUNNER_LABEL } from '../../src/report/model/types.js';
 import { formatCount, formatRatio, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
 import type { Runner } from '../../src/spec/schema.js';
 import { applyTheme, Chart, RUNNER_POINT, theme, type Theme } from './charts.js';

@@ -1,7 +1,7 @@
 // The case charts' tooltip: a DOM element built with text nodes only (so a commit message is
 // always text), shown on hover and pinned on click so its commit link can be followed.
 import type { SeriesPoint } from '../../src/history/schema.js';
-import { RUNNER_LABEL } from '../../src/report/model.js';
+import { RUNNER_LABEL } from '../../src/report/model/types.js';
 import { formatDuration, formatP, formatShift } from '../../src/report/units.js';
 import type { Runner } from '../../src/spec/schema.js';
 import { formatUtc } from './date-adapter.js';

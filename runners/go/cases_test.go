@@ -37,7 +37,7 @@ func TestEverySpecCaseIsDispatched(t *testing.T) {
 	if err := json.Unmarshal([]byte(readFile(t, enginePlan(t, nil))), &p); err != nil {
 		t.Fatal(err)
 	}
-	ids := map[string]bool{}
+	ids, cases := map[string]bool{}, registry()
 	for _, u := range p.Units {
 		ids[u.ID] = true
 		if cases[u.ID] == nil {
@@ -85,7 +85,7 @@ func TestQuickCPUDigests(t *testing.T) {
 	code := harness.Main([]string{"run", "--plan", plan, "--out", out}, harness.Config{
 		Runner: "go",
 		Client: clientIdentity(),
-		Cases:  func(*harness.Node) (harness.Registry, error) { return cases, nil },
+		Cases:  func(*harness.Node) (harness.Registry, error) { return registry(), nil },
 		Stderr: &stderr,
 		Getenv: func(string) string { return "" },
 	})

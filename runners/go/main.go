@@ -24,8 +24,8 @@ var (
 	clientCommit  string // the checkout's commit, for path builds
 )
 
-// cases is the dispatch table: one function per spec case id.
-var cases = harness.Registry{
+// cpuCases and netCases are the dispatch tables: one function per spec case id.
+var cpuCases = harness.Registry{
 	"cpu.harness.noop":            noop,
 	"cpu.keccak.chunk-hash":       chunkHash,
 	"cpu.keccak.parallel":         chunkHashParallel,
@@ -37,29 +37,32 @@ var cases = harness.Registry{
 	"cpu.identity.create":         identity,
 	"cpu.manifest.hash-50files":   manifestHash,
 	"cpu.manifest.lookup-large":   manifestLookup,
-	"net.stamps.list":             stampsList,
-	"net.stamps.concurrent":       stampsConcurrent,
-	"net.feed.write-read.fresh":   feedFresh,
-	"net.feed.write-read.warm":    feedWarm,
-	"net.bzz.upload":              bzzUpload,
-	"net.bzz.upload.encrypted":    bzzUploadEncrypted,
-	"net.bzz.upload-from-disk":    bzzUploadFromDisk,
-	"net.bytes.upload":            bytesUpload,
-	"net.tags.upload-with-tag":    tagsUploadWithTag,
-	"net.bzz.download":            bzzDownload,
-	"net.bytes.head":              bytesHead,
-	"net.bytes.download.range":    bytesDownloadRange,
-	"net.pin.add-list":            pinAddList,
-	"net.chunks.upload":           chunksUpload,
-	"net.stream-dir.upload":       streamDirUpload,
-	"net.soc.upload":              socUpload,
+}
+
+var netCases = map[string]nodeCase{
+	"net.stamps.list":           stampsList,
+	"net.stamps.concurrent":     stampsConcurrent,
+	"net.feed.write-read.fresh": feedFresh,
+	"net.feed.write-read.warm":  feedWarm,
+	"net.bzz.upload":            bzzUpload,
+	"net.bzz.upload.encrypted":  bzzUploadEncrypted,
+	"net.bzz.upload-from-disk":  bzzUploadFromDisk,
+	"net.bytes.upload":          bytesUpload,
+	"net.tags.upload-with-tag":  tagsUploadWithTag,
+	"net.bzz.download":          bzzDownload,
+	"net.bytes.head":            bytesHead,
+	"net.bytes.download.range":  bytesDownloadRange,
+	"net.pin.add-list":          pinAddList,
+	"net.chunks.upload":         chunksUpload,
+	"net.stream-dir.upload":     streamDirUpload,
+	"net.soc.upload":            socUpload,
 }
 
 func main() {
 	os.Exit(harness.Main(os.Args[1:], harness.Config{
 		Runner:     "go",
 		Client:     clientIdentity(),
-		Cases:      func(*harness.Node) (harness.Registry, error) { return describedNet(cases), nil },
+		Cases:      func(*harness.Node) (harness.Registry, error) { return registry(), nil },
 		BeeVersion: beeVersion,
 	}))
 }

@@ -66,6 +66,20 @@ func nodeFor(n *harness.Node) (*beeNode, error) {
 	return b, nil
 }
 
+// nodeCase is a net case: a harness.Case that also takes the node's clients.
+type nodeCase func(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error)
+
+// onNode makes a nodeCase a harness.Case, the clients found (once per node) before setup.
+func onNode(c nodeCase) harness.Case {
+	return func(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
+		b, err := nodeFor(env.Node)
+		if err != nil {
+			return nil, err
+		}
+		return c(ctx, env, b, p)
+	}
+}
+
 type rangeKey struct{}
 
 // rangeTransport sets the Range header from the request context (see beeNode.ranged).
@@ -133,22 +147,14 @@ func uploadSalted(ctx context.Context, env *harness.Env, b *beeNode, n int) (swa
 	return res.Reference, s.buf, nil
 }
 
-func stampsList(_ context.Context, env *harness.Env, _ plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func stampsList(_ context.Context, env *harness.Env, b *beeNode, _ plan.Params) (*harness.Bench, error) {
 	return &harness.Bench{Op: func(ctx context.Context) error {
 		_, err := b.client.Postage.GetPostageBatches(ctx)
 		return err
 	}}, nil
 }
 
-func stampsConcurrent(_ context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func stampsConcurrent(_ context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	count := p.Int("count")
 	return &harness.Bench{Op: func(ctx context.Context) error {
 		return harness.Parallel(count, func(int) error {
@@ -221,11 +227,7 @@ func writeFirstFeed(ctx context.Context, env *harness.Env, b *beeNode, key swarm
 
 // feedFresh: FeedWriter.Upload (next index lookup, sign, POST /soc) under a fresh topic, then
 // FeedReader.Download (GET /feeds).
-func feedFresh(ctx context.Context, env *harness.Env, _ plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func feedFresh(ctx context.Context, env *harness.Env, b *beeNode, _ plan.Params) (*harness.Bench, error) {
 	key, err := key0(env)
 	if err != nil {
 		return nil, err
@@ -250,11 +252,7 @@ func feedFresh(ctx context.Context, env *harness.Env, _ plan.Params) (*harness.B
 }
 
 // feedWarm: `reads` FeedReader.Download of a feed written and read once during setup.
-func feedWarm(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func feedWarm(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	key, err := key0(env)
 	if err != nil {
 		return nil, err
@@ -278,43 +276,51 @@ func feedWarm(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Be
 // manifest, so of the reference the digest compares).
 const uploadName = "bench.bin"
 
-func bzzUploadWith(ctx context.Context, env *harness.Env, p plan.Params, encrypt bool) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
-	n := p.Int("bytes")
+// uploadBench uploads salt || data[0, n) once per timed iteration (resalted before it, untimed).
+// With digest, its digest is the reference Bee returns for data[0, n) itself, uploaded the same
+// way once, untimed under the case's context: comparable across clients.
+func uploadBench(ctx context.Context, env *harness.Env, n int, digest bool, upload func(context.Context, []byte) (swarm.Reference, error)) *harness.Bench {
 	body := newSalted(env, n)
+	bench := &harness.Bench{
+		Before: func(context.Context) error { body.resalt(env); return nil },
+		Op: func(ctx context.Context) error {
+			_, err := upload(ctx, body.buf)
+			return err
+		},
+	}
+	if digest {
+		bench.Output = func() ([]byte, error) {
+			ref, err := upload(ctx, env.Fixtures.Data(n))
+			if err != nil {
+				return nil, fmt.Errorf("unsalted upload: %w", err)
+			}
+			return ref.Raw(), nil
+		}
+	}
+	return bench
+}
+
+func bzzUploadWith(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params, encrypt bool) (*harness.Bench, error) {
 	opts := &api.FileUploadOptions{UploadOptions: deferred()}
 	if encrypt {
 		opts.Encrypt = &encrypt
 	}
-	bench := &harness.Bench{
-		Before: func(context.Context) error { body.resalt(env); return nil },
-		Op: func(ctx context.Context) error {
-			_, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(body.buf), uploadName, "application/octet-stream", opts)
-			return err
-		},
-	}
-	// Encrypted references are random: only the plain upload has a digest (see bytesUpload).
-	if !encrypt {
-		bench.Output = func() ([]byte, error) {
-			res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(env.Fixtures.Data(n)), uploadName, "application/octet-stream", opts)
-			if err != nil {
-				return nil, fmt.Errorf("unsalted upload: %w", err)
-			}
-			return res.Reference.Raw(), nil
+	// Encrypted references are random: only the plain upload has a digest.
+	return uploadBench(ctx, env, p.Int("bytes"), !encrypt, func(ctx context.Context, data []byte) (swarm.Reference, error) {
+		res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(data), uploadName, "application/octet-stream", opts)
+		if err != nil {
+			return swarm.Reference{}, err
 		}
-	}
-	return bench, nil
+		return res.Reference, nil
+	}), nil
 }
 
-func bzzUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	return bzzUploadWith(ctx, env, p, false)
+func bzzUpload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
+	return bzzUploadWith(ctx, env, b, p, false)
 }
 
-func bzzUploadEncrypted(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	return bzzUploadWith(ctx, env, p, true)
+func bzzUploadEncrypted(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
+	return bzzUploadWith(ctx, env, b, p, true)
 }
 
 // diskFixture returns the path of salt-placeholder || data[:n] under the fixtures folder,
@@ -371,11 +377,7 @@ func fileHolds(path string, env *harness.Env, n int) bool {
 
 // bzzUploadFromDisk: UploadFile with an *os.File as the body (streamed by net/http, chunked).
 // Its digest is the reference of data[:n] streamed unsalted from the same file, once, untimed.
-func bzzUploadFromDisk(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func bzzUploadFromDisk(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	n := p.Int("bytes")
 	path, err := diskFixture(env, n)
 	if err != nil {
@@ -429,43 +431,23 @@ func bzzUploadFromDisk(ctx context.Context, env *harness.Env, p plan.Params) (*h
 	}, nil
 }
 
-// bytesUpload: UploadData of a salted buffer. Its digest is the reference Bee returns for
-// data[0, bytes) uploaded unsalted, once and untimed under the case's context: comparable across
-// clients and with cpu.bmt.file-root's offline root of the same bytes.
-func bytesUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
-	n := p.Int("bytes")
-	body := newSalted(env, n)
+// bytesUpload: UploadData of a salted buffer. Its digest is comparable with cpu.bmt.file-root's
+// offline root of the same bytes.
+func bytesUpload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
-	return &harness.Bench{
-		Before: func(context.Context) error { body.resalt(env); return nil },
-		Op: func(ctx context.Context) error {
-			_, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(body.buf), opts)
-			return err
-		},
-		Output: func() ([]byte, error) {
-			res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(env.Fixtures.Data(n)), opts)
-			if err != nil {
-				return nil, fmt.Errorf("unsalted upload: %w", err)
-			}
-			return res.Reference.Raw(), nil
-		},
-	}, nil
+	return uploadBench(ctx, env, p.Int("bytes"), true, func(ctx context.Context, data []byte) (swarm.Reference, error) {
+		res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(data), opts)
+		if err != nil {
+			return swarm.Reference{}, err
+		}
+		return res.Reference, nil
+	}), nil
 }
 
 // tagsUploadWithTag: CreateTag, UploadData with the tag, GetTag. Its digest is the reference of
 // the unsalted fixture uploaded under a fresh tag (the BMT root, as bytesUpload).
-func tagsUploadWithTag(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
-	n := p.Int("bytes")
-	body := newSalted(env, n)
-	tagged := func(ctx context.Context, data []byte) (swarm.Reference, error) {
+func tagsUploadWithTag(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
+	return uploadBench(ctx, env, p.Int("bytes"), true, func(ctx context.Context, data []byte) (swarm.Reference, error) {
 		tag, err := b.client.API.CreateTag(ctx)
 		if err != nil {
 			return swarm.Reference{}, err
@@ -478,21 +460,7 @@ func tagsUploadWithTag(ctx context.Context, env *harness.Env, p plan.Params) (*h
 		}
 		_, err = b.client.API.GetTag(ctx, tag.UID)
 		return res.Reference, err
-	}
-	return &harness.Bench{
-		Before: func(context.Context) error { body.resalt(env); return nil },
-		Op: func(ctx context.Context) error {
-			_, err := tagged(ctx, body.buf)
-			return err
-		},
-		Output: func() ([]byte, error) {
-			ref, err := tagged(ctx, env.Fixtures.Data(n))
-			if err != nil {
-				return nil, fmt.Errorf("unsalted upload: %w", err)
-			}
-			return ref.Raw(), nil
-		},
-	}, nil
+	}), nil
 }
 
 // content is a download's expected length and SHA-256.
@@ -521,11 +489,7 @@ func drain(rc io.ReadCloser, call string, want content) error {
 }
 
 // bzzDownload: DownloadFile of a salted upload made during setup, body drained.
-func bzzDownload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func bzzDownload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	body := newSalted(env, p.Int("bytes"))
 	body.resalt(env)
 	want := contentOf(body.buf)
@@ -545,11 +509,7 @@ func bzzDownload(ctx context.Context, env *harness.Env, p plan.Params) (*harness
 }
 
 // bytesHead: ProbeData (HEAD /bytes/{ref}) of a 1 MiB upload made during setup.
-func bytesHead(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func bytesHead(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	ref, _, err := uploadSalted(ctx, env, b, 1<<20)
 	if err != nil {
 		return nil, err
@@ -569,11 +529,7 @@ const rangeBytes = 65536
 
 // bytesDownloadRange: DownloadData with Range: bytes=0-65535 (added by the ranged client's
 // transport), body drained and its length checked.
-func bytesDownloadRange(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func bytesDownloadRange(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	ref, uploaded, err := uploadSalted(ctx, env, b, p.Int("bytes"))
 	if err != nil {
 		return nil, err
@@ -598,16 +554,14 @@ func bytesDownloadRange(ctx context.Context, env *harness.Env, p plan.Params) (*
 
 // pinAddList: Pin each of `count` uploads made during setup (4096 bytes each: salt ||
 // data[0, 4088)), ListPins, Unpin each.
-func pinAddList(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func pinAddList(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	refs := make([]swarm.Reference, p.Int("count"))
 	for i := range refs {
-		if refs[i], _, err = uploadSalted(ctx, env, b, env.ChunkPayloadBytes-8); err != nil {
+		ref, _, err := uploadSalted(ctx, env, b, env.ChunkPayloadBytes-8)
+		if err != nil {
 			return nil, err
 		}
+		refs[i] = ref
 	}
 	return &harness.Bench{Op: func(ctx context.Context) error {
 		for _, r := range refs {
@@ -630,11 +584,7 @@ func pinAddList(ctx context.Context, env *harness.Env, p plan.Params) (*harness.
 // chunksUpload: UploadChunk of `count` content-addressed chunks built before each iteration
 // (payload j = salt || the first 4088 bytes of chunk payload j), all under one tag. Its digest
 // is sha256 of the addresses Bee returns for the unsalted chunks (payload j whole), once, untimed.
-func chunksUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func chunksUpload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	tag, err := b.client.API.CreateTag(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("create tag: %w", err)
@@ -684,11 +634,7 @@ func chunksUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harnes
 // of `files` files f%04d.bin of file_bytes each = its own salt || data[file_bytes*i,
 // file_bytes*(i+1) - 8), under one tag. Its digest is the manifest reference of the unsalted
 // files data[file_bytes*i, file_bytes*(i+1)), once, untimed: the client builds that manifest.
-func streamDirUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func streamDirUpload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	tag, err := b.client.API.CreateTag(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("create tag: %w", err)
@@ -725,11 +671,7 @@ func streamDirUpload(ctx context.Context, env *harness.Env, p plan.Params) (*har
 
 // socUpload: `count` SOCWriter.Upload (sign, POST /soc), key 0, each from its own salt:
 // identifier = SHA-256(salt), payload = salt || data[0, 4088).
-func socUpload(ctx context.Context, env *harness.Env, p plan.Params) (*harness.Bench, error) {
-	b, err := nodeFor(env.Node)
-	if err != nil {
-		return nil, err
-	}
+func socUpload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
 	key, err := key0(env)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -134,14 +135,12 @@ func described(c harness.Case) harness.Case {
 	}
 }
 
-// describedNet is the registry with every net case wrapped by described.
-func describedNet(r harness.Registry) harness.Registry {
-	out := make(harness.Registry, len(r))
-	for id, c := range r {
-		if strings.HasPrefix(id, "net.") {
-			c = described(c)
-		}
-		out[id] = c
+// registry is the dispatch table: the CPU cases, and each net case given its node's clients and
+// its failures worded by described.
+func registry() harness.Registry {
+	out := maps.Clone(cpuCases)
+	for id, c := range netCases {
+		out[id] = described(onNode(c))
 	}
 	return out
 }

@@ -10,9 +10,9 @@ import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { countRows } from '../verdict/index.js';
 import { defaultBranchOf } from './context.js';
-import { headSha } from './git.js';
+import { headSha } from './checkout.js';
 import { readHistory, refName, trendUrl } from './history.js';
-import { log, type FlowEnv } from './pipeline.js';
+import { log, type FlowEnv } from './flow-steps.js';
 
 /** Whether this run alerts; says why not when alert: issue is set but the run is not a default-branch push. */
 export function alertsApply(env: FlowEnv): boolean {

@@ -3,13 +3,13 @@
 // job summary and an artifact. The checkout needs the range's history: a shallow one is deepened.
 import * as core from '@actions/core';
 import { join } from 'node:path';
-import { MEASURE_TEXT, abStepComparator, bisectMeasure } from '../bisect/compare.js';
+import { MEASURE_TEXT, abStepComparator, bisectMeasure } from '../bisect/step-probe.js';
 import { renderBisectMarkdown } from '../bisect/report.js';
 import { bisect } from '../bisect/run.js';
 import { writeText } from '../report/write.js';
 import { AB_DEFAULTS } from '../verdict/index.js';
-import { git, headSha, isShallow, resolveRef } from './git.js';
-import { log, NOTHING, pipelineOptions, summarizeAndUpload, type FlowEnv, type FlowResult } from './pipeline.js';
+import { git, headSha, isShallow, resolveRef } from './checkout.js';
+import { log, NOTHING, pipelineOptions, summarizeAndUpload, type FlowEnv, type FlowResult } from './flow-steps.js';
 
 export async function bisectFlow(env: FlowEnv): Promise<FlowResult> {
   const i = env.inputs;

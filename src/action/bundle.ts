@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AbReportInput, BuildFailureInput } from '../report/ab-comment.js';
+import type { AbReportInput, BuildFailureInput } from '../report/render/ab-comment.js';
 import { AbRowSchema, countRows, type AbCounts } from '../verdict/index.js';
 import { HostSchema, ProfileSchema, RunnerSchema, type Runner } from '../spec/schema.js';
 

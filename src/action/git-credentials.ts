@@ -3,7 +3,7 @@
 // read it with `git config --list`; a credential helper or a URL with a password in it is the same
 // gift. The action refuses to build such a checkout (every worktree shares its config) and says how
 // to fix the workflow; it never edits the user's configuration itself.
-import { git } from './git.js';
+import { git } from './checkout.js';
 
 /** Config keys that hand out credentials (lower-cased, as git prints them). */
 const CREDENTIAL_KEY = /^(http\..*extraheader|credential\..*|url\..*\.(insteadof|pushinsteadof))$/;

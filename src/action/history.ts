@@ -10,7 +10,7 @@ import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { markerFor } from './bundle.js';
 import { defaultBranchOf } from './context.js';
-import { announce, log, runSinglePipeline, type FlowEnv, type SideSource } from './pipeline.js';
+import { announce, log, runSinglePipeline, type FlowEnv, type SideSource } from './flow-steps.js';
 
 /**
  * The history repository: history-remote as given, else this repository over HTTPS with the job

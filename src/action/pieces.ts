@@ -13,7 +13,7 @@ import { costModel } from '../shard/commands.js';
 import { mergePieces, pieceText, runPiece, type PieceRef } from '../shard/pr-pieces.js';
 import { AB_DEFAULTS } from '../verdict/index.js';
 import { markerFor } from './bundle.js';
-import { announce, log, pipelineOptions, prebuild, type FlowEnv, type SideSource } from './pipeline.js';
+import { announce, log, pipelineOptions, prebuild, type FlowEnv, type SideSource } from './flow-steps.js';
 
 /** The artifact of one piece; not `bee-bench-*`, which the publish job reads. */
 export const pieceArtifact = (client: string, piece: PieceRef) => `bench-piece-${client}-${pieceText(piece).replace(/[:/]/g, '-')}`;

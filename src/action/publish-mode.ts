@@ -13,14 +13,14 @@ import { upsertSticky } from '../github/comment.js';
 import { httpStatus, makeOctokit } from '../github/octokit.js';
 import { writeSummary } from '../github/summary.js';
 import { publishResults } from '../history/index.js';
-import { renderAbComment, renderBuildFailure } from '../report/ab-comment.js';
+import { renderAbComment, renderBuildFailure } from '../report/render/ab-comment.js';
 import { loadSpec } from '../spec/load.js';
 import { raiseAlerts } from './alerts.js';
 import { BUNDLE_FILE, hasChange, markerFor, outcomeCounts, parseBundle, type Bundle } from './bundle.js';
 import { defaultBranchOf, isForkPr, parsePayload, PullRequestEventSchema, WorkflowRunEventSchema, type RunContext } from './context.js';
 import { historyRemote, readHistory, trendUrl } from './history.js';
 import { ActionInputError, type ActionInputs } from './inputs.js';
-import { log, NOTHING, setCountOutputs, type FlowEnv, type FlowResult } from './pipeline.js';
+import { log, NOTHING, setCountOutputs, type FlowEnv, type FlowResult } from './flow-steps.js';
 import { parsePublishBundle, PUBLISH_FILE, type PublishBundle } from './publish-bundle.js';
 
 /** The run whose artifacts are published, as the trusted event describes it. */

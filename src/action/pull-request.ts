@@ -7,11 +7,11 @@ import { makeOctokit, httpStatus } from '../github/octokit.js';
 import type { AbCounts } from '../verdict/index.js';
 import { hasChange, markerFor, outcomeCounts, writeBundle, type BundleOutcome } from './bundle.js';
 import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
-import { headSha, mergeBase, worktree, worktreeDir } from './git.js';
+import { headSha, mergeBase, worktree, worktreeDir } from './checkout.js';
 import { ActionInputError } from './inputs.js';
 import { historyBaselinePipeline } from './history.js';
 import { measurePiece, mergePieceArtifacts } from './pieces.js';
-import { BuildFailure, flowResult, log, NOTHING, reportBuildFailure, runAbPipeline, summarizeAndUpload, type FlowEnv, type FlowResult } from './pipeline.js';
+import { BuildFailure, flowResult, log, NOTHING, reportBuildFailure, runAbPipeline, summarizeAndUpload, type FlowEnv, type FlowResult } from './flow-steps.js';
 
 export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const { inputs, ctx } = env;

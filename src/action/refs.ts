@@ -3,7 +3,7 @@
 // Results go to the outputs, the job summary and an artifact; there is no pull request to comment on.
 import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
-import { resolveRef, headSha, worktree, worktreeDir } from './git.js';
+import { resolveRef, headSha, worktree, worktreeDir } from './checkout.js';
 import { alertsApply, raiseAlerts, recordsBeforeAppend } from './alerts.js';
 import { appendHistory, refName, trendUrl } from './history.js';
 import { headCommit } from '../history/index.js';
@@ -20,7 +20,7 @@ import {
   type FlowEnv,
   type FlowResult,
   type SideSource,
-} from './pipeline.js';
+} from './flow-steps.js';
 
 async function sideAt(env: FlowEnv, ref: string): Promise<SideSource> {
   const sha = await resolveRef(env.inputs.path, ref, log);

@@ -3,7 +3,7 @@
 // such a job builds only commits reachable from the repository's own branches or tags: code that
 // someone with push access put there. Everything else (a fork's PR head given as head-ref, a
 // refs/pull/N/* commit, a bisect ref) belongs in the read-only measure job of the two-job setup.
-import { git, headSha, isShallow, resolveRef } from './git.js';
+import { git, headSha, isShallow, resolveRef } from './checkout.js';
 import { isForkPr, PullRequestEventSchema, type RunContext } from './context.js';
 import type { ActionInputs } from './inputs.js';
 

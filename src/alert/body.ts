@@ -3,10 +3,10 @@
 // last good commit, the first and latest flagged ones, how many runs flagged it), read back with
 // zod on the next run so the commit range stays anchored at the last good run.
 import { z } from 'zod';
-import { HISTORY_NOTE, markerComment, verdictTable } from '../report/ab-comment.js';
+import { HISTORY_NOTE, markerComment, verdictTable } from '../report/render/ab-comment.js';
 import type { AbRow } from '../verdict/index.js';
 import { mdCode, mdText, safeUrl } from '../report/escape.js';
-import { mdBlocks } from '../report/md.js';
+import { mdBlocks } from '../report/render/md.js';
 import { formatChange, formatInterval } from '../report/units.js';
 import type { Runner } from '../spec/schema.js';
 

@@ -2,7 +2,7 @@
 // change against the good ref, interval, verdict, time), the answer, and the total time. The same
 // markdown goes to the terminal and to the job summary.
 import { mdCode, mdText } from '../report/escape.js';
-import { mdBlocks, mdTable } from '../report/md.js';
+import { mdBlocks, mdTable } from '../report/render/md.js';
 import { formatChange, formatDuration, formatInterval, formatPercent } from '../report/units.js';
 import type { BisectOutcome } from './run.js';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitIn } from '../history/git.js';
-import type { StepComparator, Checkout } from './compare.js';
+import type { StepComparator, Checkout } from './step-probe.js';
 import { firstExceeding, type SearchOutcome } from './search.js';
 import { firstParentRange, type Commit } from './walk.js';
 

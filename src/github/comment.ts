@@ -4,7 +4,7 @@
 // only when none exists. Anyone can post a comment carrying the marker: one by another author is
 // never edited (the report would land in their comment, under their name), and an edit GitHub
 // refuses (403: the comment is locked, or not ours after all) is replaced by a new comment.
-import { markerComment } from '../report/ab-comment.js';
+import { markerComment } from '../report/render/ab-comment.js';
 import { httpStatus, type Octokit, type RepoRef } from './octokit.js';
 
 /** The login of comments posted with a workflow's GITHUB_TOKEN. */

@@ -3,8 +3,8 @@
 // annotations. Every A/B path (paired rounds, counts only, against the history, a failed build)
 // writes through here, so the comment, the outputs and the annotations cannot disagree.
 import { join } from 'node:path';
-import { regressionAnnotations } from '../report/annotations.js';
-import { renderAbComment, renderBuildFailure, type AbReportInput, type BuildFailureInput } from '../report/ab-comment.js';
+import { regressionAnnotations } from '../report/render/annotations.js';
+import { renderAbComment, renderBuildFailure, type AbReportInput, type BuildFailureInput } from '../report/render/ab-comment.js';
 import { writeText } from '../report/write.js';
 import type { Result } from '../spec/schema.js';
 import { countRows, type AbCounts } from '../verdict/index.js';

@@ -15,10 +15,11 @@ import {
   type DeterministicFigures,
 } from '../evidence/index.js';
 import { measuresInstructions, measuresWall, type DeterministicKind, type Measure } from '../spec/measure.js';
-import type { AbReportInput } from '../report/ab-comment.js';
-import type { AggregateModel } from '../report/model.js';
+import type { AbReportInput } from '../report/render/ab-comment.js';
+import type { AggregateModel } from '../report/model/types.js';
 import { pairRows } from '../run/pairs.js';
-import { runRounds, type RoundsOutcome, type Side } from '../run/rounds.js';
+import { runRounds, type RoundsOutcome } from '../run/rounds.js';
+import type { Side } from '../run/side.js';
 import { loadSpec } from '../spec/load.js';
 import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
 import type { Result, Runner, Spec } from '../spec/schema.js';

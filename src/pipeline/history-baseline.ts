@@ -2,7 +2,7 @@
 // judged against the base branch's recorded runs (src/verdict judgeHistory), reported like any A/B.
 import { branchBaseline } from '../history/baseline.js';
 import type { HistoryRecord } from '../history/schema.js';
-import type { AbReportInput } from '../report/ab-comment.js';
+import type { AbReportInput } from '../report/render/ab-comment.js';
 import { loadSpec } from '../spec/load.js';
 import type { Profile, Result } from '../spec/schema.js';
 import { judgeHistory } from '../verdict/index.js';

@@ -3,10 +3,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { renderCsv } from './csv.js';
-import { renderHtml } from './html.js';
-import { renderMarkdown } from './markdown.js';
-import type { AggregateModel } from './model.js';
+import { renderCsv } from './render/csv.js';
+import { htmlReport } from './render/html.js';
+import { markdownReport } from './render/markdown.js';
+import { aggregateTables } from './model/tables.js';
+import type { AggregateModel } from './model/types.js';
 
 // Set by scripts/build.mjs (esbuild `define`) to the text of chart.js/dist/chart.umd.min.js, because
 // node_modules does not exist next to the bundled dist/cli.js at run time.
@@ -47,8 +48,9 @@ export function writeReports(outDir: string, model: AggregateModel, opts: WriteO
   };
   const title = opts.title !== undefined ? { title: opts.title } : {};
   const chartJs = opts.chartJs !== undefined ? opts.chartJs : chartJsSource();
-  writeFileSync(paths.markdown, renderMarkdown(model, title));
-  writeFileSync(paths.html, renderHtml(model, { ...title, chartJs }));
+  const tables = aggregateTables(model); // built once, printed by both
+  writeFileSync(paths.markdown, markdownReport(tables, title));
+  writeFileSync(paths.html, htmlReport(tables, { ...title, chartJs }));
   writeFileSync(paths.csv, renderCsv(model));
   writeFileSync(paths.json, `${JSON.stringify(model, null, 2)}\n`);
   return paths;

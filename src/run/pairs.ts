@@ -5,7 +5,8 @@
 import { median, roundLogRatio } from '../stats/index.js';
 import type { CaseResult } from '../spec/schema.js';
 import type { PairedRow } from '../verdict/index.js';
-import type { RoundsOutcome, Side } from './rounds.js';
+import type { RoundsOutcome } from './rounds.js';
+import type { Side } from './side.js';
 
 interface SideView {
   byRound: Map<number, CaseResult>;

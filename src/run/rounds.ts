@@ -9,10 +9,9 @@ import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
 import type { Result } from '../spec/schema.js';
 import { invokeRunner, type BeeTarget } from './invoke.js';
 import { cpuFor, pinnableCpus, pinProcess } from './pin.js';
+import type { Side } from './side.js';
 import { Turns } from './turns.js';
 import type { RunnerCommand } from '../build/builder.js';
-
-export type Side = 'base' | 'head';
 
 export interface RoundsOptions {
   /** Both sides run this plan, one case (all its units) per round and process. */

@@ -5,7 +5,7 @@
 // and the CPU-speed swings of a shared VM (tens of percent within seconds) land on both alike.
 import { createInterface } from 'node:readline';
 import type { Duplex } from 'node:stream';
-import type { Side } from './rounds.js';
+import type { Side } from './side.js';
 
 type State = { kind: 'starting' } | { kind: 'running' } | { kind: 'ready'; unit: number; step: number } | { kind: 'ended' };
 

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import { MeasureKindSchema } from '../spec/measure.js';
 import { ProfileSchema, RunnerSchema } from '../spec/schema.js';
-import { balance, piecesOf, type Shard } from './assign.js';
+import { balance, piecesOf, type Shard } from './balance.js';
 import type { CostModel } from './cost.js';
 import type { Plan } from '../spec/plan.js';
 

@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs';
 import { InputError } from '../spec/errors.js';
 import { join, resolve } from 'node:path';
 import { readRecords } from '../history/read.js';
-import { aggregate } from '../report/aggregate.js';
+import { aggregate } from '../report/model/aggregate.js';
 import { writeReports, writeText, type WrittenReports } from '../report/write.js';
 import { loadSpec } from '../spec/load.js';
 import { resolvePlan, type Plan } from '../spec/plan.js';
@@ -14,7 +14,7 @@ import type { MeasureKind } from '../spec/measure.js';
 import { historyModel, staticModel, type CostModel } from './cost.js';
 import { loadShard, mergeShards, renderShardsMarkdown, type MergeOutcome } from './merge.js';
 import { runShard, type ShardOptions, type ShardRun } from './run.js';
-import { pieceOf } from './assign.js';
+import { pieceOf } from './balance.js';
 
 export interface SelectionRequest {
   specFile: string;

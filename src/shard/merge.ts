@@ -10,7 +10,7 @@ import type { Plan } from '../spec/plan.js';
 import type { CaseResult, Result, Runner } from '../spec/schema.js';
 import { EVIDENCES } from '../evidence/index.js';
 import { isDeterministic, MEASURES, type MeasureKind } from '../spec/measure.js';
-import { pieceOf } from './assign.js';
+import { pieceOf } from './balance.js';
 import { selectionKey, type Assignment } from './assignment.js';
 import { SHARD_FILE, ShardRunSchema, type ShardRun } from './run.js';
 

@@ -16,7 +16,7 @@ import { loadSpec } from '../spec/load.js';
 import { DETERMINISTIC, MEASURES, MeasureKindSchema, type DeterministicKind, type Measure, type MeasureKind } from '../spec/measure.js';
 import type { Plan } from '../spec/plan.js';
 import { KindSchema, ParamValuesSchema, ProfileSchema, ResultSchema, RunnerSchema } from '../spec/schema.js';
-import { balance, type Piece } from './assign.js';
+import { balance, type Piece } from './balance.js';
 import { unitCostS, type CostModel } from './cost.js';
 
 export const AB_PIECE_SCHEMA_ID = 'bee-bench/ab-piece@1';

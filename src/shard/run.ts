@@ -12,7 +12,7 @@ import { processBudgetMs } from '../pipeline/options.js';
 import { planOf, type Plan } from '../spec/plan.js';
 import { MeasureKindSchema, type MeasureKind } from '../spec/measure.js';
 import { HostSchema, RunnerSchema, type Runner } from '../spec/schema.js';
-import { pieceOf } from './assign.js';
+import { pieceOf } from './balance.js';
 import { AssignmentSchema, type Assignment } from './assignment.js';
 
 export const SHARD_RUN_SCHEMA_ID = 'bee-bench/shard-run@1';

@@ -8,5 +8,5 @@ export * from './mann-whitney.js';
 export * from './hodges-lehmann.js';
 export * from './fdr.js';
 export * from './fit.js';
-export * from './compare.js';
+export * from './designs.js';
 export * from './rank-sum-permutation.js';

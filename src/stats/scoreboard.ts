@@ -1,4 +1,4 @@
-// The cross-client scoreboard, one implementation for the report (src/report/aggregate.ts) and the
+// The cross-client scoreboard, one implementation for the report (src/report/model/aggregate.ts) and the
 // trend site (src/history/scoreboard.ts): a row is one (case, param) where two or more runners have a time per
 // work unit; each runner's ratio to the row's fastest goes into its geometric mean, and wins count
 // the rows where it is the fastest (ties win for each). Rows of the harness group never score: they

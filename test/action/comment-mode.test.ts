@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { markerComment } from '../../src/report/ab-comment.js';
+import { markerComment } from '../../src/report/render/ab-comment.js';
 import type { AbRow } from '../../src/verdict/index.js';
 import { GitHubApiServer } from '../github/api-server.js';
 import { workflowRunEvent } from './events.js';

@@ -2,7 +2,7 @@
 // probe `bee-bench run` uses), else left out in one line with the proxy's error.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ActionInputs } from '../../src/action/inputs.js';
-import { crossClientRunners } from '../../src/action/pipeline.js';
+import { crossClientRunners } from '../../src/action/flow-steps.js';
 import { cleanModuleCaches, fakeBeeGo, fileProxy, MODULE, tmp } from '../build/go-proxy-fixture.js';
 
 const caches: string[] = [];

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AbRow } from '../../src/verdict/index.js';
-import { markerComment } from '../../src/report/ab-comment.js';
+import { markerComment } from '../../src/report/render/ab-comment.js';
 import { AB_DEFAULTS } from '../../src/verdict/index.js';
 import { GitHubApiServer } from '../github/api-server.js';
 import { makeBeeRsRepo, shallowCheckout, type ClientRepo } from './client-repo.js';

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISH_SCHEMA } from '../../src/action/publish-bundle.js';
-import { markerComment } from '../../src/report/ab-comment.js';
+import { markerComment } from '../../src/report/render/ab-comment.js';
 import { GitHubApiServer } from '../github/api-server.js';
 import { bareRemote, lsTree, smallResult, tip } from '../history/helpers.js';
 import { pullRequestEvent, pushEvent, workflowRunEvent } from './events.js';

@@ -8,7 +8,7 @@ import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { abStepComparator } from '../../src/bisect/compare.js';
+import { abStepComparator } from '../../src/bisect/step-probe.js';
 import { renderBisectMarkdown } from '../../src/bisect/report.js';
 import { bisect } from '../../src/bisect/run.js';
 import { main } from '../../src/cli.js';

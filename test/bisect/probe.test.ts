@@ -2,7 +2,7 @@
 // wall-time verdict otherwise; the slowest regressed row speaks for the step; a step that compared
 // nothing stops the bisect with the rows' reasons instead of passing for "no change".
 import { describe, expect, it } from 'vitest';
-import { probeOf } from '../../src/bisect/compare.js';
+import { probeOf } from '../../src/bisect/step-probe.js';
 import type { AbRow } from '../../src/verdict/index.js';
 
 const row = (o: Partial<AbRow>): AbRow => ({

@@ -11,15 +11,11 @@ import { EVIDENCES } from '../../src/evidence/index.js';
 import { countRunner } from '../../src/run/count.js';
 import { v8HeapCost } from '../../runners/js/src/callgrind-costs.mjs';
 import { invokeRunner } from '../../src/run/invoke.js';
-import { loadSpec } from '../../src/spec/load.js';
 import { ResultSchema, type Counter, type Runner } from '../../src/spec/schema.js';
-import { resolvePlan } from '../../src/spec/plan.js';
+import { quickPlan, spec } from '../fixtures/spec.js';
 import { caseResult, result } from '../report/fixtures.js';
 
-const SPEC = resolve('spec/bench-spec.json');
 const JS: RunnerCommand = { argv: [process.execPath, resolve('runners/js/bin/bee-bench-js.mjs')] };
-const { spec, hash } = loadSpec(SPEC);
-const planFor = (runner: Runner, cases: string[]) => resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases });
 const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-count-'));
 
 async function counter(): Promise<Counter> {
@@ -33,7 +29,7 @@ function count(cases: string[], extra: { env?: Record<string, string>; timeoutMs
   return counter().then((c) =>
     countRunner(JS, {
       runner: 'js',
-      plan: planFor('js', cases),
+      plan: quickPlan('js', cases),
       counter: c,
       out: join(tmp(), 'count.json'),
       timeoutMs: extra.timeoutMs ?? 60_000,
@@ -229,7 +225,7 @@ describe.each(slowed)('a 1% slowdown while counting ($runner)', { timeout: 900_0
     const { command } = await buildRunner({ runner, source: parseSource(source), log: () => {} });
     const dir = tmp();
     const inv = await invokeRunner(countingCommand(command, runner, dir), {
-      plan: planFor(runner, ['cpu.keccak.chunk-hash']),
+      plan: quickPlan(runner, ['cpu.keccak.chunk-hash']),
       out: join(dir, 'result.json'),
       timeoutMs: 600_000,
       env: { BEE_BENCH_ITERS: '2', BEE_BENCH_SLOWDOWN: 'cpu.keccak.*:0.01' },
@@ -276,7 +272,7 @@ describe.each(settled)('counts that repeat ($runner)', { timeout: 900_000 }, ({ 
     const once = () =>
       countRunner(command, {
         runner,
-        plan: planFor(runner, ['cpu.harness.noop']),
+        plan: quickPlan(runner, ['cpu.harness.noop']),
         counter: c,
         out: join(tmp(), 'count.json'),
         timeoutMs: 120_000,

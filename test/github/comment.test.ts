@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findMarked, upsertSticky, withMarker } from '../../src/github/comment.js';
 import { makeOctokit } from '../../src/github/octokit.js';
 import { fitSummary } from '../../src/github/summary.js';
-import { markerComment } from '../../src/report/ab-comment.js';
+import { markerComment } from '../../src/report/render/ab-comment.js';
 import { GitHubApiServer } from './api-server.js';
 
 const repo = { owner: 'ethersphere', repo: 'bee-js' };

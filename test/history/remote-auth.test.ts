@@ -7,7 +7,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendHistory, historyRemote, readHistory } from '../../src/action/history.js';
-import type { FlowEnv } from '../../src/action/pipeline.js';
+import type { FlowEnv } from '../../src/action/flow-steps.js';
 import { gitIn } from '../../src/history/git.js';
 import { writeHistory } from '../../src/history/store.js';
 import { git, removeAll, smallRecord, smallResult, tempDir, tip } from './helpers.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GITHUB_COMMENT_LIMIT, humanFigure, markerComment, orderRows, renderAbComment, type AbReportInput } from '../../src/report/ab-comment.js';
+import { GITHUB_COMMENT_LIMIT, humanFigure, markerComment, orderRows, renderAbComment, type AbReportInput } from '../../src/report/render/ab-comment.js';
 import { countRows, type AbRow } from '../../src/verdict/index.js';
-import { aggregate } from '../../src/report/aggregate.js';
+import { aggregate } from '../../src/report/model/aggregate.js';
 import { benjaminiHochberg } from '../../src/stats/index.js';
 import { HOSTILE, realSpec, syntheticResult } from './fixtures.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate } from '../../src/report/aggregate.js';
-import { allRows, NET_SCOPE_CAVEAT, type Row } from '../../src/report/model.js';
+import { aggregate } from '../../src/report/model/aggregate.js';
+import { allRows, NET_SCOPE_CAVEAT, type Row } from '../../src/report/model/types.js';
 import type { Runner } from '../../src/spec/schema.js';
 import { caseResult, realSpec, result, syntheticResult } from './fixtures.js';
 

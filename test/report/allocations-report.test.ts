@@ -1,11 +1,12 @@
 // Allocation figures in the run report: per-op columns, the retained/transient story beside peak
 // RSS, and the bytes-per-unit-of-work scoreboard; nothing of it without allocation figures.
 import { describe, expect, it } from 'vitest';
-import { aggregate } from '../../src/report/aggregate.js';
-import { CSV_ALLOC_COLUMNS, CSV_COLUMNS, renderCsv } from '../../src/report/csv.js';
-import { renderHtml } from '../../src/report/html.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
-import { cellAllocations, memoryStory, STORY_MIN_BYTES } from '../../src/report/memory.js';
+import { aggregate } from '../../src/report/model/aggregate.js';
+import { CSV_ALLOC_COLUMNS, CSV_COLUMNS, renderCsv } from '../../src/report/render/csv.js';
+import { renderHtml } from '../../src/report/render/html.js';
+import { renderMarkdown } from '../../src/report/render/markdown.js';
+import { cellAllocations } from '../../src/report/model/memory.js';
+import { memoryStory, STORY_MIN_BYTES } from '../../src/verdict/memory.js';
 import { ResultSchema, type CaseResult, type Runner } from '../../src/spec/schema.js';
 import { EVIDENCES } from '../../src/evidence/index.js';
 import { caseResult, realSpec, result, syntheticResult, withAllocations } from './fixtures.js';

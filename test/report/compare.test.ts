@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { aggregate } from '../../src/report/aggregate.js';
-import { compareModels, renderCompareMarkdown } from '../../src/report/compare.js';
+import { aggregate } from '../../src/report/model/aggregate.js';
+import { compareModels } from '../../src/report/model/compare.js';
+import { renderCompareMarkdown } from '../../src/report/render/compare-markdown.js';
 import { caseResult, realSpec, result } from './fixtures.js';
 
 const { spec } = realSpec();

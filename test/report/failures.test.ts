@@ -1,8 +1,8 @@
 // The PR comment says how many cases failed and why before its table.
 import { describe, expect, it } from 'vitest';
-import { renderAbComment } from '../../src/report/ab-comment.js';
+import { renderAbComment } from '../../src/report/render/ab-comment.js';
 import type { AbRow } from '../../src/verdict/index.js';
-import { failureSummary } from '../../src/report/failures.js';
+import { failureSummary } from '../../src/report/render/failure-summary.js';
 import { realSpec } from './fixtures.js';
 
 const { hash } = realSpec();

@@ -2,7 +2,7 @@
 // row, a wall-time regression never hidden by counts, and fail-on picking the evidence.
 import { describe, expect, it } from 'vitest';
 import { failsOn } from '../../src/verdict/index.js';
-import { renderAbComment } from '../../src/report/ab-comment.js';
+import { renderAbComment } from '../../src/report/render/ab-comment.js';
 import { AbRowSchema, countRows, type AbRow } from '../../src/verdict/index.js';
 import { abInput } from './fixtures.js';
 

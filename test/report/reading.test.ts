@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
-import { aggregate } from '../../src/report/aggregate.js';
-import { renderHtml } from '../../src/report/html.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
+import { aggregate } from '../../src/report/model/aggregate.js';
+import { renderHtml } from '../../src/report/render/html.js';
+import { renderMarkdown } from '../../src/report/render/markdown.js';
 import { caseResult, realSpec, result, syntheticResult } from './fixtures.js';
 
 const { spec, hash } = realSpec();

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { aggregate } from '../../src/report/aggregate.js';
-import { CSV_COLUMNS, renderCsv } from '../../src/report/csv.js';
-import { renderHtml } from '../../src/report/html.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
+import { aggregate } from '../../src/report/model/aggregate.js';
+import { CSV_COLUMNS, renderCsv } from '../../src/report/render/csv.js';
+import { renderHtml } from '../../src/report/render/html.js';
+import { renderMarkdown } from '../../src/report/render/markdown.js';
 import type { Result } from '../../src/spec/schema.js';
 import { HOSTILE, caseResult, realSpec, result, syntheticResult } from './fixtures.js';
 

@@ -1,9 +1,9 @@
 // net.bytes.upload's digest (the reference Bee returned for the unsalted fixture) must equal the
 // offline BMT root cpu.bmt.file-root computes for the same bytes; a disagreement is flagged.
 import { describe, expect, it } from 'vitest';
-import { aggregate } from '../../src/report/aggregate.js';
-import { allRows } from '../../src/report/model.js';
-import { renderMarkdown } from '../../src/report/markdown.js';
+import { aggregate } from '../../src/report/model/aggregate.js';
+import { allRows } from '../../src/report/model/types.js';
+import { renderMarkdown } from '../../src/report/render/markdown.js';
 import { caseResult, realSpec, result } from './fixtures.js';
 
 const { spec } = realSpec();

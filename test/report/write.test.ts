@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { aggregate } from '../../src/report/aggregate.js';
-import type { AggregateModel } from '../../src/report/model.js';
+import { aggregate } from '../../src/report/model/aggregate.js';
+import type { AggregateModel } from '../../src/report/model/types.js';
 import { chartJsSource, writeReports } from '../../src/report/write.js';
 import { realSpec, syntheticResult } from './fixtures.js';
 

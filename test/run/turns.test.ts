@@ -1,7 +1,7 @@
 // The lock-step scheduler of base and head, against fake pacing channels: who gets the byte when.
 import { Duplex } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Side } from '../../src/run/rounds.js';
+import type { Side } from '../../src/run/side.js';
 import { Turns } from '../../src/run/turns.js';
 
 /** Our end of a runner's channel: records each turn given, lets the test speak for the runner. */

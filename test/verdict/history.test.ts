@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderAbComment } from '../../src/report/ab-comment.js';
+import { renderAbComment } from '../../src/report/render/ab-comment.js';
 import { branchBaseline } from '../../src/history/baseline.js';
 import type { HistoryRecord } from '../../src/history/schema.js';
 import { judgeHistory as judgeRows, type HistoryOptions } from '../../src/verdict/index.js';

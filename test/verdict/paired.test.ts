@@ -1,7 +1,8 @@
 // The paired design from A/B runs to verdict rows (pairRows + judgePaired), on results shaped as
 // the runners write them: 0 ns samples, rounds a side lost, a head that fails where base works.
 import { describe, expect, it } from 'vitest';
-import type { RoundsOutcome, RoundRun, Side } from '../../src/run/rounds.js';
+import type { RoundsOutcome, RoundRun } from '../../src/run/rounds.js';
+import type { Side } from '../../src/run/side.js';
 import { pairRows } from '../../src/run/pairs.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { ResultSchema, type CaseResult, type Result } from '../../src/spec/schema.js';

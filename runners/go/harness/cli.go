@@ -289,8 +289,8 @@ func run(args []string, cfg Config, prog string) error {
 func shortestTimeout(units []plan.Unit) time.Duration {
 	d := 20 * time.Second // no units: the version check's own 10 s bound
 	for i, u := range units {
-		if i == 0 || u.Timeout < d {
-			d = u.Timeout
+		if i == 0 || u.Timeout() < d {
+			d = u.Timeout()
 		}
 	}
 	return d

@@ -439,7 +439,7 @@ func TestNodeIsPassedAndNetCasesRun(t *testing.T) {
 		Cases: func(n *Node) (Registry, error) {
 			got = n
 			return Registry{"net.t.one": func(_ context.Context, env *Env, _ plan.Params) (*Bench, error) {
-				if env.Node == nil || env.Salt() == env.Salt() {
+				if first, second := env.Salt(), env.Salt(); env.Node == nil || first == second {
 					return nil, errors.New("no node, or salts repeat")
 				}
 				if env.Node.CallTimeout != 15*time.Second {

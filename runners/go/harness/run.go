@@ -148,11 +148,11 @@ func (s *session) runUnit(u plan.Unit, prefix string) *result.Case {
 	}
 	if s.node != nil {
 		n := *s.node
-		n.CallTimeout = u.Timeout / 2
+		n.CallTimeout = u.Timeout() / 2
 		env.Node = &n
 	}
 	rec := &recorder{}
-	timeout := u.Timeout
+	timeout := u.Timeout()
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 

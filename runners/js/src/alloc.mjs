@@ -54,6 +54,7 @@ export const ALLOC_WORKER_LIMITS = { maxYoungGenerationSizeMb: 3 * SEMI_SPACE_MB
 export function rerunWithAllocFlags(paceFd) {
   const inPlace = ALLOC_V8_FLAGS.every((f) => process.execArgv.includes(f)) && Object.entries(ALLOC_ENV).every(([k, v]) => process.env[k] === v);
   if (inPlace) return null;
+  /** @type {Array<'inherit' | number>} */
   const stdio = ['inherit', 'inherit', 'inherit'];
   if (paceFd !== null) stdio[paceFd] = paceFd;
   const flags = ALLOC_V8_FLAGS.filter((f) => !process.execArgv.includes(f));
@@ -64,7 +65,7 @@ export function rerunWithAllocFlags(paceFd) {
     child.on('error', reject);
     child.on('exit', (code, signal) => {
       for (const s of FORWARDED) process.off(s, forward);
-      resolve(code ?? 128 + osConstants.signals[signal]);
+      resolve(code ?? 128 + osConstants.signals[/** @type {NodeJS.Signals} */ (signal)]);
     });
   });
 }

@@ -19,7 +19,8 @@ import { settleGc } from './gc.mjs';
 import { timeIteration, withFault } from './measure.mjs';
 import { pacer } from './pace.mjs';
 
-const post = (message) => parentPort.postMessage(message);
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort); // set: this is a worker
+const post = (message) => port.postMessage(message);
 
 // A rejection nobody handles fails the case (it would otherwise end the worker with a bare error).
 process.on('unhandledRejection', (reason) => {

@@ -121,7 +121,7 @@ export async function main(argv) {
       process.stderr.write(`bee-bench-js: ${err.message}\n${USAGE}\n`);
       return 2;
     }
-    process.stderr.write(`bee-bench-js: harness error: ${err?.stack ?? err}\n`);
+    process.stderr.write(`bee-bench-js: harness error: ${err instanceof Error ? err.stack : err}\n`);
     return 1;
   }
 }

@@ -70,9 +70,11 @@ export function locateClient() {
 
 function resolveEntry() {
   try {
-    return import.meta.resolve ? fileURLToPath(import.meta.resolve(CLIENT_NAME)) : createRequire(import.meta.url).resolve(CLIENT_NAME);
+    return 'resolve' in import.meta ? fileURLToPath(import.meta.resolve(CLIENT_NAME)) : createRequire(import.meta.url).resolve(CLIENT_NAME);
   } catch (e) {
-    throw new Error(`cannot resolve ${CLIENT_NAME} from ${dirname(fileURLToPath(import.meta.url))}: run npm install in runners/js (${e.message})`);
+    throw new Error(
+      `cannot resolve ${CLIENT_NAME} from ${dirname(fileURLToPath(import.meta.url))}: run npm install in runners/js (${/** @type {Error} */ (e).message})`,
+    );
   }
 }
 

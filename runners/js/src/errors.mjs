@@ -47,7 +47,7 @@ function beeMessage(body) {
   if (body && typeof body.message === 'string') return body.message;
   let text = '';
   if (typeof body === 'string') text = body;
-  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) text = new TextDecoder().decode(body);
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) text = new TextDecoder().decode(/** @type {Uint8Array} */ (body)); // a view of any kind decodes
   try {
     const parsed = JSON.parse(text);
     if (typeof parsed?.message === 'string') return parsed.message;

@@ -10,8 +10,8 @@ function flag(env, name) {
   return v === '1';
 }
 
-/** {paceFd: number|null, count: boolean, allocs: boolean} */
 export function parseModes(env = process.env) {
+  /** @type {{ paceFd: number | null, count: boolean, allocs: boolean }} */
   const modes = { paceFd: null, count: flag(env, 'BEE_BENCH_COUNT'), allocs: flag(env, 'BEE_BENCH_ALLOCS') };
   if (modes.count && modes.allocs) throw new UsageError('BEE_BENCH_COUNT=1 and BEE_BENCH_ALLOCS=1: each measurement runs in its own process, set one of them');
   if (env.BEE_BENCH_PACE_FD) {

@@ -1,110 +1,121 @@
-// The resolved plan (bee-bench/plan@1, runners/README.md "Command line"): the engine applied every
-// spec rule, so this runner only reads and checks it. The checks mirror src/spec/plan.ts (the
-// runner is built from a copy of its own folder and cannot import the engine): strict objects,
-// the field named on the first problem (exit 2).
+// The resolved plan (bee-bench/plan@1, runners/README.md "Command line"). The engine's zod schema
+// (src/spec/plan.ts, spec/plan.schema.json) is the one full definition; the runner is built from a
+// copy of its own folder and cannot import it. This reader refuses what the Go and Rust runners'
+// typed readers refuse: not JSON, an unknown or missing field, a value of the wrong type or outside
+// its enum, and the checks a runner relies on (schema, runner, iters >= 1, timeout_s > 0, rising
+// unit numbers). A new plan field is one line in a shape below.
 import { readFileSync } from 'node:fs';
 import { UsageError } from './errors.mjs';
 
 export const RUNNER = 'js';
 const SCHEMA = 'bee-bench/plan@1';
 
+/**
+ * A field's type: a JSON type name, the list of its allowed values, a nested shape (an object with
+ * exactly those fields; a name ending in `?` is optional) or a check of its own.
+ * @typedef {'string' | 'number' | 'integer' | 'boolean' | 'object' | unknown[] | Shape | ((v: any, at: string) => void)} Type
+ * @typedef {{ [field: string]: Type }} Shape
+ */
+
 /** A problem at one field; loadPlan prefixes the file. */
 class Bad extends Error {
+  /** @param {string} at @param {string} message */
   constructor(at, message) {
-    super(`${at || '(root)'}: ${message}`);
+    super(`${at || '(top level)'}: ${message}`);
   }
 }
 
-const field = (at, key) => (at ? `${at}.${key}` : key);
+/** @param {unknown} v @returns {v is Record<string, unknown>} */
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isNumber = (v) => typeof v === 'number' && Number.isFinite(v);
-
-/** A leaf check: a predicate and what it wants. */
-const leaf = (ok, want) => (v, at) => {
-  if (!ok(v)) throw new Bad(at, `${want}, got ${JSON.stringify(v)}`);
+/** @type {Record<string, (v: unknown) => boolean>} */
+const JSON_TYPES = {
+  string: (v) => typeof v === 'string',
+  number: (v) => typeof v === 'number',
+  integer: Number.isInteger,
+  boolean: (v) => typeof v === 'boolean',
+  object: isObject,
 };
-const nonNegativeInt = leaf((v) => Number.isInteger(v) && v >= 0, 'must be a non-negative integer');
-const positiveInt = leaf((v) => Number.isInteger(v) && v > 0, 'must be a positive integer');
-const positive = leaf((v) => isNumber(v) && v > 0, 'must be a positive number');
-const nonNegative = leaf((v) => isNumber(v) && v >= 0, 'must be a non-negative number');
-const string = leaf((v) => typeof v === 'string', 'must be a string');
-const oneOf = (...values) => leaf((v) => values.includes(v), `must be ${values.map((x) => JSON.stringify(x)).join(' or ')}`);
-const matching = (re) => leaf((v) => typeof v === 'string' && re.test(v), `must match ${re}`);
 
-/** An object with exactly these fields; a name ending in `?` is optional. */
-const strict = (shape) => {
-  const fields = Object.entries(shape).map(([name, check]) => ({ key: name.replace(/\?$/, ''), optional: name.endsWith('?'), check }));
-  const known = new Set(fields.map((f) => f.key));
-  return (v, at) => {
-    if (!isObject(v)) throw new Bad(at, 'must be an object');
-    for (const { key, optional, check } of fields) {
-      if (v[key] === undefined && optional) continue;
-      if (v[key] === undefined) throw new Bad(field(at, key), 'missing');
-      check(v[key], field(at, key));
+/** @param {unknown} v @param {Type} type @param {string} at */
+function check(v, type, at) {
+  if (typeof type === 'function') return type(v, at);
+  if (Array.isArray(type)) {
+    if (!type.includes(v)) throw new Bad(at, `must be ${type.map((x) => JSON.stringify(x)).join(' or ')}, got ${JSON.stringify(v)}`);
+  } else if (typeof type === 'string') {
+    if (!JSON_TYPES[type]?.(v)) throw new Bad(at, `must be ${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}, got ${JSON.stringify(v)}`);
+  } else {
+    if (!isObject(v)) throw new Bad(at, `must be an object, got ${JSON.stringify(v)}`);
+    const names = new Map(Object.keys(type).map((name) => [name.replace(/\?$/, ''), name]));
+    const unknown = Object.keys(v).find((k) => !names.has(k));
+    if (unknown !== undefined) throw new Bad(`${at ? `${at}.` : ''}${unknown}`, 'unknown field');
+    for (const [key, name] of names) {
+      const field = `${at ? `${at}.` : ''}${key}`;
+      if (v[key] !== undefined) check(v[key], /** @type {Type} */ (type[name]), field);
+      else if (!name.endsWith('?')) throw new Bad(field, 'missing');
     }
-    const unknown = Object.keys(v).find((k) => !known.has(k));
-    if (unknown !== undefined) throw new Bad(field(at, unknown), 'unknown field');
-  };
-};
-
-/** Param values: names to numbers, strings or booleans, with a non-empty string label. */
-const params = (v, at) => {
-  if (!isObject(v)) throw new Bad(at, 'must be an object');
-  for (const [k, x] of Object.entries(v)) {
-    if (!['number', 'string', 'boolean'].includes(typeof x)) throw new Bad(field(at, k), `must be a number, string or boolean, got ${JSON.stringify(x)}`);
   }
-};
-const labelled = (v, at) => {
-  params(v, at);
-  if (typeof v.label !== 'string' || v.label === '') throw new Bad(field(at, 'label'), 'must be a non-empty string');
+}
+
+/** @type {(min: number, what: string) => (v: number, at: string) => void} */
+const atLeast = (min, what) => (v, at) => {
+  if (typeof v !== 'number' || !(v >= min)) throw new Bad(at, `must be ${what}, got ${JSON.stringify(v)}`);
 };
 
-const checkUnit = strict({
-  unit: nonNegativeInt,
-  id: matching(/^(cpu|net)\.[a-z0-9.-]+$/),
-  kind: oneOf('cpu', 'net'),
-  param: labelled,
-  digest: (v, at) => v === null || strict({ form: oneOf('value', 'sha256-concat'), param: params })(v, at),
-  work: strict({ 'ops?': nonNegative, 'bytes?': nonNegative }),
-  warmup: nonNegativeInt,
-  iters: positiveInt,
-  timeout_s: positive,
-  'parallel?': leaf((v) => typeof v === 'boolean', 'must be a boolean'),
-  'fault?': oneOf('throw', 'hang', 'reject'),
-  'slowdown?': nonNegative,
-  'alloc_extra?': nonNegative,
-});
+/** @type {Shape} */
+const UNIT = {
+  unit: 'integer',
+  id: 'string',
+  kind: ['cpu', 'net'],
+  param: 'object',
+  digest: (v, at) => v === null || check(v, { form: ['value', 'sha256-concat'], param: 'object' }, at),
+  work: { 'ops?': 'number', 'bytes?': 'number' },
+  warmup: 'integer',
+  iters: (v, at) => {
+    check(v, 'integer', at);
+    atLeast(1, 'a positive integer')(v, at);
+  },
+  timeout_s: atLeast(Number.MIN_VALUE, 'a positive number of seconds'),
+  'parallel?': 'boolean',
+  'fault?': ['throw', 'hang', 'reject'],
+  'slowdown?': 'number',
+  'alloc_extra?': 'number',
+};
 
-const checkPlan = strict({
-  schema: oneOf(SCHEMA),
+/** @type {Shape} */
+const PLAN = {
+  schema: [SCHEMA],
   runner: (v, at) => {
     if (v !== RUNNER)
       throw new Bad(at, `the plan is for the ${JSON.stringify(v)} runner, this is ${JSON.stringify(RUNNER)} (make one with bee-bench plan --runner ${RUNNER})`);
   },
-  profile: oneOf('quick', 'full'),
-  spec_hash: matching(/^[0-9a-f]{64}$/),
-  fixtures: strict({ data_label: string, key_label: string, digest_label: string, chunk_payload_bytes: positiveInt }),
+  profile: ['quick', 'full'],
+  spec_hash: 'string',
+  fixtures: { data_label: 'string', key_label: 'string', digest_label: 'string', chunk_payload_bytes: 'integer' },
   units: (v, at) => {
-    if (!Array.isArray(v)) throw new Bad(at, 'must be an array');
+    if (!Array.isArray(v)) throw new Bad(at, `must be an array, got ${JSON.stringify(v)}`);
     v.forEach((u, i) => {
-      checkUnit(u, `${at}[${i}]`);
-      if (!u.id.startsWith(`${u.kind}.`)) throw new Bad(`${at}[${i}].kind`, `"${u.kind}" does not match ${u.id}`);
+      check(u, UNIT, `${at}[${i}]`);
       if (i > 0 && u.unit <= v[i - 1].unit) throw new Bad(`${at}[${i}].unit`, `unit numbers must increase (${v[i - 1].unit} then ${u.unit})`);
     });
   },
-});
+};
 
-/** Reads and checks a plan file; a problem is a UsageError naming the file and the field. */
+/**
+ * Reads and checks a plan file; a problem is a UsageError naming the file and the field. The
+ * plan is the JSON as read (typed by the shapes above only at run time: one place per field).
+ * @param {string} path
+ * @returns {any}
+ */
 export function loadPlan(path) {
   let text;
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`--plan: cannot read ${path}: ${e.message}`);
+    throw new UsageError(`--plan: cannot read ${path}: ${/** @type {Error} */ (e).message}`);
   }
   try {
     const plan = JSON.parse(text);
-    checkPlan(plan, '');
+    check(plan, PLAN, '');
     return plan;
   } catch (e) {
     if (e instanceof SyntaxError) throw new UsageError(`bad plan ${path}: not JSON: ${e.message}`);

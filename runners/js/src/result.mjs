@@ -25,7 +25,12 @@ export function writeResult(path, result) {
   renameSync(tmp, path);
 }
 
-/** A case record before it runs: what the plan unit says, no samples yet. */
+/**
+ * A case record before it runs: what the plan unit says, no samples yet.
+ * @param {any} unit a plan unit
+ * @returns {{ id: string, kind: string, param: object, status: string, warmup: number, samples_ns: number[], cpu_ns: number[],
+ *   alloc_bytes?: number[], peak_rss_bytes: number | null, work: object, digest?: string }}
+ */
 export function caseRecord(unit) {
   return {
     id: unit.id,

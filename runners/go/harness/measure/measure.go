@@ -20,6 +20,7 @@ func Spin(d time.Duration) {
 	sink = x
 }
 
+//lint:ignore U1000 written, never read: keeps the spin loop from being dropped
 var sink uint64
 
 // Settle runs right before each region that counts instructions or allocations, outside it: a
@@ -37,6 +38,8 @@ func Settle() {
 }
 
 // stackSink keeps growStack's frame from being optimised away.
+//
+//lint:ignore U1000 written, never read, on purpose
 var stackSink byte
 
 // growStack needs a 256 KiB frame, so the runtime grows the stack to hold it once, here.

@@ -1,15 +1,18 @@
 // Package plan reads a resolved plan (bee-bench/plan@1, src/spec/plan.ts): the units one runner
 // process runs, in order, with every spec rule and test hook already applied by the engine. The
-// runner validates only what it relies on, strictly: a unit with a field it does not know is a bad
-// plan, as in the engine's zod schema.
+// engine's zod schema (and spec/plan.schema.json made from it) is the one full definition; this
+// reader decodes into the types below, refuses a field it does not know, and checks only what the
+// runner relies on.
 package plan
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
-	"regexp"
+	"reflect"
+	"strings"
 	"time"
 )
 
@@ -29,42 +32,49 @@ const (
 	FormSHA256Concat = "sha256-concat"
 )
 
-// Plan is a parsed plan.
+// Plan is a parsed plan. A new plan field is one field in one of these structs.
 type Plan struct {
-	Runner   string
-	Profile  string
-	SpecHash string
-	Fixtures Fixtures
-	Units    []Unit
+	Schema   string   `json:"schema"`
+	Runner   string   `json:"runner"`
+	Profile  string   `json:"profile"`
+	SpecHash string   `json:"spec_hash"`
+	Fixtures Fixtures `json:"fixtures"`
+	Units    []Unit   `json:"units"`
 }
 
 // Fixtures carries the labels of the deterministic fixture streams.
 type Fixtures struct {
-	DataLabel, KeyLabel, DigestLabel string
-	ChunkPayloadBytes                int
+	DataLabel         string `json:"data_label"`
+	KeyLabel          string `json:"key_label"`
+	DigestLabel       string `json:"digest_label"`
+	ChunkPayloadBytes int    `json:"chunk_payload_bytes"`
 }
 
 // Unit is one case under one param.
 type Unit struct {
-	Unit    int    // number in the full plan: what pacing lines and counting dumps name
-	ID      string // case id
-	Kind    string // "cpu" or "net"
-	Param   Params // the effective param: run with it, record it
-	Digest  *Digest
-	Work    Work
-	Warmup  int
-	Iters   int
-	Timeout time.Duration // setup to last iteration
+	Unit     int     `json:"unit"`  // number in the full plan: what pacing lines and counting dumps name
+	ID       string  `json:"id"`    // case id
+	Kind     string  `json:"kind"`  // "cpu" or "net"
+	Param    Params  `json:"param"` // the effective param: run with it, record it
+	Digest   *Digest `json:"digest"`
+	Work     Work    `json:"work"`
+	Warmup   int     `json:"warmup"`
+	Iters    int     `json:"iters"`
+	TimeoutS float64 `json:"timeout_s"` // setup to last iteration
+	Parallel bool    `json:"parallel"`  // the engine's business (A/B rounds do not pin it); not used
 	// Test and calibration hooks (runners/README.md "Hooks"); zero values are off.
-	Fault      string
-	Slowdown   float64 // busy-spin this fraction of the op's own time, inside the timed region
-	AllocExtra float64 // allocation mode: allocate this fraction of the op's bytes, inside the region
+	Fault      string  `json:"fault"`
+	Slowdown   float64 `json:"slowdown"`    // busy-spin this fraction of the op's own time, inside the timed region
+	AllocExtra float64 `json:"alloc_extra"` // allocation mode: allocate this fraction of the op's bytes, inside the region
 }
+
+// Timeout is the unit's budget from setup to the last iteration.
+func (u Unit) Timeout() time.Duration { return time.Duration(u.TimeoutS * float64(time.Second)) }
 
 // Digest is the untimed digest evaluation of a unit.
 type Digest struct {
-	Form  string
-	Param Params
+	Form  string `json:"form"`
+	Param Params `json:"param"`
 }
 
 // Work is the work of one iteration, copied to the result.
@@ -87,95 +97,92 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("bad plan %s: %s: %s", e.File, e.Field, e.Msg)
 }
 
-// Parse decodes and validates the plan in data (read from file) for runner. Numbers in params
-// keep their JSON text, so they are written back unchanged into the result.
+// Parse decodes and checks the plan in data (read from file) for runner. Numbers in params keep
+// their JSON text, so they are written back unchanged into the result.
 func Parse(file string, data []byte, runner string) (*Plan, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, &Error{File: file, Msg: "not JSON: " + err.Error()}
+	// The units are decoded one by one, so that a problem in one names its index.
+	var top struct {
+		Plan
+		Units []json.RawMessage `json:"units"`
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, &Error{File: file, Msg: "not JSON: data after the plan object"}
+	if err := decode(data, &top); err != nil {
+		return nil, &Error{File: file, Field: err.field, Msg: err.msg}
 	}
-	c := &check{}
-	p := c.plan(doc, runner)
-	if c.err != nil {
-		c.err.File = file
-		return nil, c.err
+	p := &top.Plan
+	p.Units = make([]Unit, len(top.Units))
+	for i, raw := range top.Units {
+		if err := decode(raw, &p.Units[i]); err != nil {
+			return nil, &Error{File: file, Field: join(fmt.Sprintf("units[%d]", i), err.field), Msg: err.msg}
+		}
+	}
+	if field, msg := p.check(runner); msg != "" {
+		return nil, &Error{File: file, Field: field, Msg: msg}
 	}
 	return p, nil
 }
 
-var (
-	idPattern   = regexp.MustCompile(`^(cpu|net)\.[a-z0-9.-]+$`)
-	hashPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
-)
-
-func (c *check) plan(doc any, runner string) *Plan {
-	o := c.object("", doc, "schema", "runner", "profile", "spec_hash", "fixtures", "units")
-	if s := o.str("schema"); c.err == nil && s != SchemaID {
-		c.fail("schema", "want %q, got %q (make the plan with this version's `bee-bench plan`)", SchemaID, s)
+// check makes the checks the runner relies on: (field, problem), problem empty when none.
+func (p *Plan) check(runner string) (string, string) {
+	if p.Schema != SchemaID {
+		return "schema", fmt.Sprintf("want %q, got %q (make the plan with this version's `bee-bench plan`)", SchemaID, p.Schema)
 	}
-	p := &Plan{Runner: o.oneOf("runner", "js", "go", "rs")}
-	if c.err == nil && p.Runner != runner {
-		c.fail("runner", "the plan is for the %s runner, this is the %s runner (fix: bee-bench plan --runner %s)", p.Runner, runner, runner)
+	if p.Runner != runner {
+		return "runner", fmt.Sprintf("the plan is for the %s runner, this is the %s runner (fix: bee-bench plan --runner %s)", p.Runner, runner, runner)
 	}
-	p.Profile = o.oneOf("profile", "quick", "full")
-	if p.SpecHash = o.str("spec_hash"); c.err == nil && !hashPattern.MatchString(p.SpecHash) {
-		c.fail("spec_hash", "must be a lowercase hex SHA-256")
-	}
-	f := c.object("fixtures", o.get("fixtures"), "data_label", "key_label", "digest_label", "chunk_payload_bytes")
-	p.Fixtures = Fixtures{f.str("data_label"), f.str("key_label"), f.str("digest_label"), f.integer("chunk_payload_bytes", 1)}
-	units, ok := o.get("units").([]any)
-	if !ok {
-		c.fail("units", "must be an array")
-	}
-	for i, v := range units {
-		u := c.unit(fmt.Sprintf("units[%d]", i), v)
-		if i > 0 && c.err == nil && u.Unit <= p.Units[i-1].Unit {
-			c.fail(fmt.Sprintf("units[%d].unit", i), "unit numbers must increase (%d then %d)", p.Units[i-1].Unit, u.Unit)
+	for i, u := range p.Units {
+		at := fmt.Sprintf("units[%d].", i)
+		switch {
+		case i > 0 && u.Unit <= p.Units[i-1].Unit:
+			return at + "unit", fmt.Sprintf("unit numbers must increase (%d then %d)", p.Units[i-1].Unit, u.Unit)
+		case u.Iters < 1:
+			return at + "iters", fmt.Sprintf("must be a positive integer, got %d", u.Iters)
+		case u.TimeoutS <= 0:
+			return at + "timeout_s", fmt.Sprintf("must be a positive number of seconds, got %g", u.TimeoutS)
 		}
-		p.Units = append(p.Units, u)
 	}
-	return p
+	return "", ""
 }
 
-func (c *check) unit(at string, v any) Unit {
-	o := c.object(at, v, "unit", "id", "kind", "param", "digest", "work", "warmup", "iters", "timeout_s",
-		"parallel", "fault", "slowdown", "alloc_extra")
-	u := Unit{Unit: o.integer("unit", 0), ID: o.str("id")}
-	if c.err == nil && !idPattern.MatchString(u.ID) {
-		c.fail(o.at("id"), "%q does not look like cpu.group.name or net.group.name", u.ID)
+// decodeError is a decoding problem at a field path relative to the decoded value.
+type decodeError struct{ field, msg string }
+
+// decode reads exactly one JSON value into v, refusing fields v does not have.
+func decode(data []byte, v any) *decodeError {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	err := dec.Decode(v)
+	if err == nil {
+		if _, end := dec.Token(); end != io.EOF {
+			return &decodeError{msg: "not JSON: data after the plan object"}
+		}
+		return nil
 	}
-	if u.Kind = o.oneOf("kind", "cpu", "net"); c.err == nil && u.ID[:len(u.Kind)+1] != u.Kind+"." {
-		c.fail(o.at("kind"), "kind %q does not match %s", u.Kind, u.ID)
+	var typeErr *json.UnmarshalTypeError
+	var syntaxErr *json.SyntaxError
+	switch {
+	case errors.As(err, &typeErr):
+		field := strings.TrimPrefix(typeErr.Field, "Plan.") // the embedded Plan of Parse's top
+		return &decodeError{field, fmt.Sprintf("must be %s, got %s", kinds[typeErr.Type.Kind()], typeErr.Value)}
+	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return &decodeError{msg: "not JSON: " + err.Error()}
 	}
-	if u.Param = c.params(o.at("param"), o.get("param")); c.err == nil && u.Param.Label() == "" {
-		c.fail(o.at("param.label"), "must be a non-empty string")
+	// DisallowUnknownFields reports `json: unknown field "x"`, without its path.
+	if key, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		return &decodeError{msg: "unknown field " + key + " (a plan made by another bee-bench version? fix: make it with this one's `bee-bench plan`)"}
 	}
-	if d := o.get("digest"); d != nil {
-		do := c.object(o.at("digest"), d, "form", "param")
-		u.Digest = &Digest{Form: do.oneOf("form", FormValue, FormSHA256Concat), Param: c.params(do.at("param"), do.get("param"))}
-	}
-	w := c.object(o.at("work"), o.get("work"), "ops", "bytes")
-	u.Work = Work{Bytes: w.optionalNumber("bytes"), Ops: w.optionalNumber("ops")}
-	u.Warmup = o.integer("warmup", 0)
-	u.Iters = o.integer("iters", 1)
-	u.Timeout = time.Duration(o.number("timeout_s", true) * float64(time.Second))
-	o.optionalBool("parallel")
-	if o.has("fault") {
-		u.Fault = o.oneOf("fault", FaultThrow, FaultHang, FaultReject)
-	}
-	u.Slowdown = deref(o.optionalNumber("slowdown"))
-	u.AllocExtra = deref(o.optionalNumber("alloc_extra"))
-	return u
+	return &decodeError{msg: err.Error()}
 }
 
-func deref(f *float64) float64 {
-	if f == nil {
-		return 0
+// kinds names the Go kinds of the plan's fields as the plan's own types.
+var kinds = map[reflect.Kind]string{
+	reflect.Int: "an integer", reflect.Float64: "a number", reflect.String: "a string", reflect.Bool: "true or false",
+	reflect.Struct: "an object", reflect.Map: "an object", reflect.Slice: "an array",
+}
+
+func join(path, field string) string {
+	if field == "" {
+		return path
 	}
-	return *f
+	return path + "." + field
 }

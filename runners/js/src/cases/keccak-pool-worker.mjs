@@ -20,14 +20,15 @@ function hashSlice() {
   for (let j = 0; j < chunks.length; j++) out.set(chunkAddress(chunks[j]).toUint8Array(), 32 * j);
 }
 
-parentPort.on('message', () => {
+const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort); // set: this is a worker
+port.on('message', () => {
   if (meter) {
     settleGc(); // as the case worker does before each region
     const bytes = meter.measure(hashSlice);
-    parentPort.postMessage({ out, bytes }, [out.buffer]);
+    port.postMessage({ out, bytes }, [out.buffer]);
     return;
   }
   hashSlice();
-  parentPort.postMessage(out, [out.buffer]);
+  port.postMessage(out, [out.buffer]);
 });
-parentPort.postMessage('ready');
+port.postMessage('ready');

@@ -276,10 +276,36 @@ pub async fn feed_warm(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     })
 }
 
+/// A bench that uploads salt || `fixture` (the body built outside timing) once per iteration.
+/// With `digest`, its digest is the reference Bee returns for `fixture` itself, uploaded the
+/// same way once, untimed: comparable across clients.
+fn upload_bench<U, Fut>(
+    cx: &Context,
+    fixture: Bytes,
+    digest: bool,
+    upload: U,
+) -> anyhow::Result<Bench>
+where
+    U: Fn(Bytes) -> Fut + Clone + Send + 'static,
+    Fut: Future<Output = anyhow::Result<Reference>> + Send + 'static,
+{
+    let (cx, timed_upload, timed_fixture) = (cx.clone(), upload.clone(), fixture.clone());
+    let bench = Bench::net(move || {
+        let upload = timed_upload(salted(cx.salt(), &timed_fixture));
+        async move { upload.await.map(drop) }
+    })?;
+    if !digest {
+        return Ok(bench);
+    }
+    bench.with_output(move || {
+        let upload = upload(fixture.clone());
+        async move { Ok(upload.await.context("unsalted upload")?.as_bytes().to_vec()) }
+    })
+}
+
 pub async fn bzz_upload(cx: &Context, p: &Param, encrypt: bool) -> anyhow::Result<Bench> {
     let node = node(cx)?;
     let (client, batch) = (node.client.clone(), node.batch);
-    let fixture = data(cx, uint(p, "bytes")?).await?;
     let options = FileUploadOptions {
         base: UploadOptions {
             encrypt: encrypt.then_some(true),
@@ -287,68 +313,37 @@ pub async fn bzz_upload(cx: &Context, p: &Param, encrypt: bool) -> anyhow::Resul
         },
         ..Default::default()
     };
-    let (out_client, out_options, out_body) = (client.clone(), options.clone(), fixture.clone());
-    let cx = cx.clone();
-    let bench = Bench::net(move || {
-        let (client, options, body) =
-            (client.clone(), options.clone(), salted(cx.salt(), &fixture));
+    let fixture = data(cx, uint(p, "bytes")?).await?;
+    // Encrypted references are random: only the plain upload has a digest.
+    upload_bench(cx, fixture, !encrypt, move |body| {
+        let (client, options) = (client.clone(), options.clone());
         async move {
-            client
-                .file()
+            let file = client.file();
+            Ok(file
                 .upload_file(&batch, body, FILE_NAME, CONTENT_TYPE, Some(&options))
-                .await?;
-            Ok(())
-        }
-    })?;
-    // Encrypted references are random: only the plain upload has a digest (see bytes_upload).
-    if encrypt {
-        return Ok(bench);
-    }
-    bench.with_output(move || {
-        let (client, options, body) = (out_client.clone(), out_options.clone(), out_body.clone());
-        async move {
-            let uploaded = client
-                .file()
-                .upload_file(&batch, body, FILE_NAME, CONTENT_TYPE, Some(&options))
-                .await
-                .context("unsalted upload")?;
-            Ok(uploaded.reference.as_bytes().to_vec())
+                .await?
+                .reference)
         }
     })
 }
 
-/// Its digest is the reference Bee returns for data[0, bytes) uploaded unsalted, once and
-/// untimed: comparable across clients and with cpu.bmt.file-root's offline root of the same bytes.
+/// Its digest is comparable with cpu.bmt.file-root's offline root of the same bytes.
 pub async fn bytes_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
     let node = node(cx)?;
     let (client, batch) = (node.client.clone(), node.batch);
-    let fixture = data(cx, uint(p, "bytes")?).await?;
     let options = RedundantUploadOptions {
         base: deferred(),
         ..Default::default()
     };
-    let (out_client, out_options, out_body) = (client.clone(), options.clone(), fixture.clone());
-    let cx = cx.clone();
-    Bench::net(move || {
-        let (client, options, body) =
-            (client.clone(), options.clone(), salted(cx.salt(), &fixture));
+    let fixture = data(cx, uint(p, "bytes")?).await?;
+    upload_bench(cx, fixture, true, move |body| {
+        let (client, options) = (client.clone(), options.clone());
         async move {
-            client
+            Ok(client
                 .file()
                 .upload_data(&batch, body, Some(&options))
-                .await?;
-            Ok(())
-        }
-    })?
-    .with_output(move || {
-        let (client, options, body) = (out_client.clone(), out_options.clone(), out_body.clone());
-        async move {
-            let uploaded = client
-                .file()
-                .upload_data(&batch, body, Some(&options))
-                .await
-                .context("unsalted upload")?;
-            Ok(uploaded.reference.as_bytes().to_vec())
+                .await?
+                .reference)
         }
     })
 }
@@ -376,26 +371,12 @@ async fn tagged_upload(
 /// Its digest is the reference of the unsalted fixture uploaded under a fresh tag (the BMT
 /// root, as bytes_upload).
 pub async fn tags_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
-    let node = node(cx)?;
-    let (client, batch) = (node.client.clone(), node.batch);
+    let client = node(cx)?.client.clone();
+    let batch = node(cx)?.batch;
     let fixture = data(cx, uint(p, "bytes")?).await?;
-    let (out_client, out_body) = (client.clone(), fixture.clone());
-    let cx = cx.clone();
-    Bench::net(move || {
-        let (client, body) = (client.clone(), salted(cx.salt(), &fixture));
-        async move {
-            tagged_upload(&client, &batch, body).await?;
-            Ok(())
-        }
-    })?
-    .with_output(move || {
-        let (client, body) = (out_client.clone(), out_body.clone());
-        async move {
-            let reference = tagged_upload(&client, &batch, body)
-                .await
-                .context("unsalted upload")?;
-            Ok(reference.as_bytes().to_vec())
-        }
+    upload_bench(cx, fixture, true, move |body| {
+        let client = client.clone();
+        async move { tagged_upload(&client, &batch, body).await }
     })
 }
 

@@ -1,0 +1,32 @@
+// `bee-bench bisect`: the first commit between --good and --bad where a case got slower, found
+// with the A/B engine as the probe; bisect.md in --out and on stdout.
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { MEASURE_TEXT, abStepComparator, bisectMeasure } from '../../bisect/step-probe.js';
+import { renderBisectMarkdown } from '../../bisect/report.js';
+import { bisect as bisectCommits } from '../../bisect/run.js';
+import { writeText } from '../../report/write.js';
+import { AB_DEFAULTS } from '../../verdict/index.js';
+import { common, log, measureOf, oneRunner, UsageError, verdictOptions, type Values } from '../flags.js';
+
+export async function bisect(v: Values): Promise<number> {
+  const c = common(v);
+  const runner = oneRunner(v, 'bisect');
+  if (!v.good || !v.bad) throw new UsageError('bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)');
+  if (c.cases.length === 0) throw new UsageError('bisect needs --case ID (the case that got slower)');
+  const repo = resolve(v.path);
+  if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  const verdict = verdictOptions(v);
+  const measure = await bisectMeasure(v.measure === undefined ? undefined : measureOf(v), log);
+  const outcome = await bisectCommits({
+    repo,
+    good: v.good,
+    bad: v.bad,
+    log,
+    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] }),
+  });
+  const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
+  writeText(join(c.outDir, 'bisect.md'), md);
+  process.stdout.write(md);
+  return 0;
+}

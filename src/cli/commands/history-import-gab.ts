@@ -1,0 +1,25 @@
+// `bee-bench history import-gab FILE`: github-action-benchmark data imported into a history branch.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { importGab, publishRecords } from '../../history/index.js';
+import { RunnerSchema } from '../../spec/schema.js';
+import { historyTarget } from '../history-target.js';
+import { log, UsageError, type Values } from '../flags.js';
+
+export async function historyImportGab(v: Values, paths: string[]): Promise<number> {
+  if (paths.length !== 1) throw new UsageError('history import-gab needs one data.js or JSON file');
+  const runner = v.runner?.[0] === undefined ? undefined : RunnerSchema.safeParse(v.runner[0]);
+  if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
+  const file = resolve(paths[0]!);
+  const imported = importGab(file, readFileSync(file, 'utf8'), { runner: runner?.data, branch: v.ref ?? 'main' });
+  for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
+  if (imported.charted === 0) {
+    log(`history: ${file}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
+    return 1;
+  }
+  const report = await publishRecords(imported.records, historyTarget(v));
+  log(
+    `history: imported ${report.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report.commit ?? '(none)'}`,
+  );
+  return 0;
+}

@@ -1,0 +1,17 @@
+// `bee-bench history publish RESULT...`: result files appended as records to a history branch.
+import { publishResults } from '../../history/index.js';
+import { loadResult } from '../../spec/load.js';
+import { headContext, historyTarget } from '../history-target.js';
+import { log, UsageError, type Values } from '../flags.js';
+import { resultFiles } from '../results.js';
+
+export async function historyPublish(v: Values, paths: string[]): Promise<number> {
+  if (paths.length === 0) throw new UsageError('history publish needs result files or folders');
+  const results = resultFiles(paths).map(loadResult);
+  const report = await publishResults(results, headContext(v), historyTarget(v));
+  log(
+    `history: ${report.added.length} record(s) added, ${report.present.length} already present, commit ${report.commit ?? '(none)'} after ${report.attempts} attempt(s)`,
+  );
+  for (const bad of report.invalid) log(`history: invalid record kept as is: ${bad.file}: ${bad.problem}`);
+  return 0;
+}

@@ -1,0 +1,68 @@
+// `bee-bench run`: build the runners and run the cases, one run each, into the aggregate report;
+// `run --shard K/N` runs one shard of a sharded run.
+import { join, relative, resolve } from 'node:path';
+import { goProxyProblem, type ClientSource } from '../../build/index.js';
+import { singlePipeline } from '../../pipeline/single.js';
+import { failureHeadline, failureLine, failuresOf } from '../../report/model/failures.js';
+import type { NotRun } from '../../report/model/types.js';
+import { parseShardRef } from '../../shard/assignment.js';
+import { shardCommand, shardPlan } from '../../shard/commands.js';
+import { loadSpec } from '../../spec/load.js';
+import type { Runner } from '../../spec/schema.js';
+import { profileParams, selectCases } from '../../spec/select.js';
+import { runProgress } from '../progress.js';
+import { common, givenClient, log, measureOf, runnerList, selectionOf, source, UsageError, withBee, type Values } from '../flags.js';
+
+export async function run(v: Values): Promise<number> {
+  if (v.shard !== undefined) return runShard(v);
+  const c = common(v);
+  selectCases(loadSpec(c.specFile).spec, c.cases); // a mistyped --case stops here, before any build
+  const runners: Array<{ runner: Runner; source: ClientSource; buildCommand?: string }> = [];
+  const notRun: NotRun[] = [];
+  for (const runner of runnerList(v)) {
+    const given = givenClient(v, runner);
+    if (runner === 'go' && !given) {
+      const problem = await goProxyProblem();
+      if (problem) {
+        const fix = 'give a bee-go checkout with --go-client PATH or BEE_GO_PATH';
+        notRun.push({ runner, status: 'skipped', reason: `the Go module proxy does not serve bee-go: ${problem}`, fix });
+        log(`go: skipped: ${problem} (fix: ${fix}; the report says so too)`);
+        continue;
+      }
+    }
+    runners.push({ runner, source: source(given ?? 'registry', `${runner}-client`), buildCommand: v['build-command'] });
+  }
+  // One line per finished case, done/total over every runner, with an ETA.
+  const spec = loadSpec(c.specFile).spec;
+  const units = selectCases(spec, c.cases).reduce((n, sc) => n + profileParams(sc, c.profile, c.large).length, 0);
+  const progress = runProgress(units * runners.length, log);
+  const out = await withBee({ ...c, log: progress.log }, (c) => singlePipeline({ ...c, runners, notRun, measure: measureOf(v) }));
+  log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(', ')}`);
+  const failed = failuresOf(out.model);
+  if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
+  return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
+}
+
+/** `run --shard K/N`: one shard of a sharded run, into --out (default out/shard-K-of-N). */
+async function runShard(v: Values): Promise<number> {
+  const ref = parseShardRef(v.shard!);
+  if (!ref) throw new UsageError(`--shard ${v.shard}: use K/N with 1 <= K <= N, e.g. 2/8`);
+  const c = common(v);
+  const selection = selectionOf(v);
+  const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? 'registry', `${r}-client`)]));
+  const outDir = resolve(v.out ?? join('out', `shard-${ref.index}-of-${ref.total}`));
+  const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
+  const planned = shardPlan(request);
+  // A dev node is started only for a shard that has net cases.
+  const run = await withBee(planned.hasNet ? c : { ...c, devNode: undefined }, (c) =>
+    shardCommand({ ...request, sources, outDir, cacheDir: c.cacheDir, reuseBuilds: v.prebuilt, bee: c.bee, log }, planned),
+  );
+  log(`shard ${ref.index}/${ref.total}: ${run.files.length} result file(s) in ${outDir}, ${run.problems.length} problem(s), ${Math.round(run.elapsed_s)} s`);
+  return run.problems.length > 0 ? 1 : 0;
+}
+
+/** A path as typed relative to the working folder when it is under it. */
+function shortPath(p: string): string {
+  const r = relative(process.cwd(), p);
+  return r.startsWith('..') || r === '' ? p : r;
+}

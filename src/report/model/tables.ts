@@ -1,0 +1,194 @@
+// The table model of the aggregate report (report.md and report.html), built once from the
+// aggregate model, as benchstat's benchtab builds one table model that its text and CSV
+// formatters print: every table's headers and cells, the digest notes, the bars' values, the
+// header line. Cells hold plain text and a few marks (code, strong, a not-run status); a renderer
+// only escapes and marks them up, so the same table never has two builders.
+import type { Runner } from '../../spec/schema.js';
+import { loadedMachine } from '../../verdict/descriptive.js';
+import { formatBytes, formatDuration, formatRatio, formatThroughput } from '../units.js';
+import { cellView, type CellView } from './cell.js';
+import { allRows, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type Fit, type NotRun, type Row } from './types.js';
+
+/** A piece of a cell: text to escape, an identifier as code, a figure in bold, or why a runner did not run. */
+export type Piece = string | { code: string } | { strong: string } | { notRun: NotRun };
+
+/** A table: plain-text headers, cells as pieces; numeric tables right-align every column after the first. */
+export interface Table {
+  headers: string[];
+  rows: Piece[][][];
+  numeric: boolean;
+}
+
+/** A row's digest disagreement: every runner's value, and the finding when the spec lists it as known. */
+export interface DigestNote {
+  caseId: string;
+  label: string;
+  values: Array<{ runner: Runner; caseId?: string; digest: string }>;
+  known?: { finding: string; url: string; doc: string; who: string };
+}
+
+/** One bar of a row: the runner's time per unit of work as a multiple of the row's fastest. */
+export interface BarItem {
+  runner: Runner;
+  value: number | null;
+  text: string | undefined;
+}
+
+export interface AggregateTables {
+  model: AggregateModel;
+  runners: Runner[];
+  /** The header line's parts: the runs' time span, the profiles, the spec hashes (12 characters). */
+  meta: { from: string | null; to: string | null; profiles: string[]; specs: string[] };
+  runnersTable: Table;
+  /** The environment line under the Runners table (plain text); null without environment data. */
+  environment: string | null;
+  /** Null with one runner: nothing to rank. */
+  scoreboard: Table | null;
+  allocScoreboard: Table | null;
+  /** "bee-go skipped: <reason> (fix: <fix>)" per runner that did not run. */
+  notRun: string[];
+  /** Latency-vs-size fit tables by case id. */
+  fits: Map<string, Table>;
+  /** A case-table cell's view (model/cell.ts), built once per cell for every format. */
+  view: (row: Row, runner: Runner) => CellView;
+}
+
+export function aggregateTables(model: AggregateModel): AggregateTables {
+  const runners = runnersOf(model);
+  const ranked = runners.length > 1;
+  const views = new Map(allRows(model).map((row) => [row, new Map(runners.map((r) => [r, cellView(row, row.cells[r])]))]));
+  return {
+    model,
+    runners,
+    meta: {
+      from: model.startedAt,
+      to: model.finishedAt,
+      profiles: [...model.profiles],
+      specs: model.specHashes.map((h) => h.slice(0, 12)),
+    },
+    runnersTable: runnersTable(model),
+    environment: environmentLine(model),
+    scoreboard: ranked ? scoreboardTable(model) : null,
+    allocScoreboard: ranked && model.allocScoreboard ? allocScoreboardTable(model, model.allocScoreboard) : null,
+    notRun: notRunOf(model).map(notRunLine),
+    view: (row, r) => views.get(row)?.get(r) ?? cellView(row, row.cells[r]),
+    fits: new Map(model.groups.flatMap((g) => g.cases.filter((c) => c.fits.length > 0).map((c) => [c.id, fitTable(c.fits)] as const))),
+  };
+}
+
+/** The runners a run was asked for and did not get: every report names them, with why and the fix. */
+export function notRunOf(model: AggregateModel): NotRun[] {
+  return model.notRun ?? [];
+}
+
+/** "bee-go skipped: <reason> (fix: <fix>)". Plain text: the caller escapes. */
+export function notRunLine(n: NotRun): string {
+  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${n.reason}${n.fix ? ` (fix: ${n.fix})` : ''}`;
+}
+
+/** The environment line under the Runners table, plain text; null without environment data. */
+function environmentLine(model: AggregateModel): string | null {
+  const e = model.environment;
+  if (!e) return null;
+  const avg = e.loadAverage.map((v) => v.toFixed(2)).join(' / ');
+  const text = `Environment: load average ${avg} (1 / 5 / 15 min, at the end of the run) on ${e.cpus} CPUs.`;
+  return loadedMachine(e.loadAverage[1], e.cpus)
+    ? `⚠ ${text} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.`
+    : text;
+}
+
+const RUNNER_HEADERS = ['Runner', 'Status', 'Client', 'Version', 'Source', 'Runtime', 'Host', 'Bee', 'Started'];
+
+/** The Runners table: one row per runner that ran, then one per runner that did not (with why). */
+function runnersTable(model: AggregateModel): Table {
+  const ran: Piece[][][] = model.runners.map((r) => [
+    [r.label],
+    ['ran'],
+    [{ code: r.client.name }],
+    r.client.commit ? [r.client.version, ' (', { code: r.client.commit.slice(0, 12) }, ')'] : [r.client.version],
+    [r.client.source],
+    [r.host.runtime],
+    [`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`],
+    [r.bee ? r.bee.version : 'none'],
+    [r.startedAt],
+  ]);
+  const notRun = notRunOf(model).map((n): Piece[][] => [
+    [RUNNER_LABEL[n.runner]],
+    [{ notRun: n }],
+    ...Array.from({ length: RUNNER_HEADERS.length - 2 }, () => ['—']),
+  ]);
+  return { headers: RUNNER_HEADERS, rows: [...ran, ...notRun], numeric: false };
+}
+
+/** The geometric mean (bold where least), then per group; `extra` columns sit after Overall. */
+function scoreTable<E extends AllocScoreEntry | AggregateModel['scoreboard'][number]>(
+  model: AggregateModel,
+  entries: readonly E[],
+  headers: string[],
+  extra: (e: E) => string[],
+): Table {
+  const groups = model.groups.filter((g) => entries.some((s) => s.byGroup[g.id] != null));
+  const best = Math.min(...entries.map((s) => s.geomean ?? Infinity));
+  return {
+    headers: [...headers, ...groups.map((g) => g.title)],
+    rows: entries.map((s) => [
+      [RUNNER_LABEL[s.runner]],
+      [String(s.wins)],
+      [String(s.rows)],
+      [s.geomean !== null && s.geomean === best ? { strong: formatRatio(s.geomean) } : formatRatio(s.geomean)],
+      ...extra(s).map((t) => [t]),
+      ...groups.map((g) => [formatRatio(s.byGroup[g.id])]),
+    ]),
+    numeric: true,
+  };
+}
+
+/** Time per unit of work, ranked over contested rows. */
+function scoreboardTable(model: AggregateModel): Table {
+  return scoreTable(model, model.scoreboard, ['Runner', 'Wins', 'Rows', 'Overall'], () => []);
+}
+
+/** Heap bytes per unit of work, ranked like time (rows where a runner allocates nothing are counted apart). */
+function allocScoreboardTable(model: AggregateModel, entries: readonly AllocScoreEntry[]): Table {
+  return scoreTable(model, entries, ['Runner', 'Least', 'Rows', 'Overall', 'Allocates nothing'], (s) => [String(s.zeroRows)]);
+}
+
+const FIT_HEADERS = ['Runner', 'fixed overhead', 'peak throughput', 'r²', 'points'];
+
+/** The latency-vs-size fit table of one case. */
+function fitTable(fits: readonly Fit[]): Table {
+  return {
+    headers: FIT_HEADERS,
+    rows: fits.map((f) => [
+      [RUNNER_LABEL[f.runner]],
+      [formatDuration(f.overheadNs)],
+      [formatThroughput(f.bytesPerNs)],
+      [Number.isFinite(f.r2) ? f.r2.toFixed(3) : '—'],
+      [String(f.points)],
+    ]),
+    numeric: true,
+  };
+}
+
+/** A row's digest disagreement, if it has one. */
+export function digestNote(row: Row): DigestNote | null {
+  if (!row.digestMismatch) return null;
+  const note: DigestNote = {
+    caseId: row.caseId,
+    label: row.label,
+    values: row.digestMismatch.map((d) => ({ runner: d.runner, ...(d.caseId ? { caseId: d.caseId } : {}), digest: d.digest })),
+  };
+  const k = row.digestKnown;
+  if (k) note.known = { finding: k.finding, url: k.url, doc: k.doc, who: k.runners.map((r) => RUNNER_LABEL[r]).join(', ') };
+  return note;
+}
+
+/** A contested row's bars, one per runner; empty when the row has no ranking. */
+export function barItems(row: Row, runners: readonly Runner[]): BarItem[] {
+  if (!row.contested) return [];
+  return runners.map((r) => ({
+    runner: r,
+    value: row.cells[r]?.ratio ?? null,
+    text: row.cells[r]?.ratio !== undefined ? formatRatio(row.cells[r]!.ratio) : undefined,
+  }));
+}
