@@ -10,7 +10,8 @@ import { changeThreshold, common, envPairs, log, measureOf, num, oneRunner, sour
 
 /** --split N: pieces per deterministic evidence of a split A/B (every piece of one A/B is given the same N). */
 function splitOf(v: Values, measure: Measure, piece: PieceRef): Split {
-  if (v.split === undefined) throw new UsageError('--piece needs --split N: how many pieces each of instructions and allocations is split into (the same N for every piece)');
+  if (v.split === undefined)
+    throw new UsageError('--piece needs --split N: how many pieces each of instructions and allocations is split into (the same N for every piece)');
   const n = num(v.split, 'split', 1, (n) => Number.isInteger(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64');
   if (piece.evidence !== 'wall' && piece.total !== n) throw new UsageError(`--piece ${v.piece}: ${piece.total} pieces, but --split ${n}`);
   return Object.fromEntries(measure.filter((k) => k !== 'wall').map((k) => [k, n]));

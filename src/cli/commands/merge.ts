@@ -8,7 +8,11 @@ import { log, UsageError, type Values } from '../flags.js';
 
 /** `merge --out DIR PIECE_DIR...`: the pieces of a split A/B judged as one (ab.md, ab.json); exit 1 naming a missing piece. */
 function mergeAbPieces(v: Values, dirs: string[]): number {
-  const merged = mergePieces(dirs, { specFile: resolve(v.spec ?? defaultSpecPath()), outDir: resolve(v.out ?? 'out'), ...(v.marker ? { marker: v.marker } : {}) });
+  const merged = mergePieces(dirs, {
+    specFile: resolve(v.spec ?? defaultSpecPath()),
+    outDir: resolve(v.out ?? 'out'),
+    ...(v.marker ? { marker: v.marker } : {}),
+  });
   for (const m of merged.missing) log(`merge: piece ${m} has no output`);
   process.stdout.write(merged.report.markdown);
   log(`wrote ${merged.report.markdownFile}`);
