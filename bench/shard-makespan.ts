@@ -25,9 +25,10 @@ import { loadResult } from '../src/spec/load.js';
 import type { Plan } from '../src/spec/plan.js';
 import { RunnerSchema, type Runner } from '../src/spec/schema.js';
 import { balance, piecesOf, pieceKey, type Piece } from '../src/shard/balance.js';
-import { ASSIGNMENT_SCHEMA_ID, EvidenceSchema, type Assignment } from '../src/shard/assignment.js';
+import { ASSIGNMENT_SCHEMA_ID, type Assignment } from '../src/shard/assignment.js';
+import { MEASURES, MeasureKindSchema, type MeasureKind } from '../src/spec/measure.js';
 import { planShards, resolveSelection, type SelectionRequest } from '../src/shard/commands.js';
-import { staticModel, type Evidence } from '../src/shard/cost.js';
+import { staticModel } from '../src/shard/cost.js';
 import { loadSpec } from '../src/spec/load.js';
 import { runShard } from '../src/shard/run.js';
 
@@ -44,7 +45,7 @@ const { values } = parseArgs({
 });
 
 const SHARD_COUNTS = [1, 4, 8, 16] as const;
-const EVIDENCES: Evidence[] = ['wall', 'instructions', 'allocations'];
+const EVIDENCES: readonly MeasureKind[] = MEASURES;
 const ALL: Runner[] = ['js', 'go', 'rs'];
 const specFile = defaultSpecPath();
 const outDir = resolve(values.out);
@@ -106,7 +107,7 @@ if (values['plan-only']) process.exit(0);
 // (2) Measured pieces: one runner each (a wall piece of one runner is what the model costs per runner too).
 interface Measured {
   key: string;
-  evidence: Evidence;
+  evidence: MeasureKind;
   case: string;
   runner: Runner;
   unit: number | null;
@@ -130,7 +131,7 @@ const sources = new Map<Runner, ClientSource>(
   measuredRunners.map((r) => [r, parseSource(r === 'go' && process.env.BEE_GO_PATH ? process.env.BEE_GO_PATH : 'registry')]),
 );
 const kindOf = (plan: Plan, id: string) => plan.units.find((u) => u.id === id)?.kind;
-const toMeasure = values.measure.split(',').map((e) => EvidenceSchema.parse(e.trim()));
+const toMeasure = values.measure.split(',').map((e) => MeasureKindSchema.parse(e.trim()));
 const candidates = measuredRunners.flatMap((r) => piecesOf([plans.get(r)!], toMeasure, model).filter((p) => kindOf(plans.get(r)!, p.case) === 'cpu'));
 const labelOf = (p: Piece) => {
   const units = plans.get(p.runners[0]!)!.units.filter((u) => u.id === p.case && (p.unit === undefined || u.unit === p.unit));
@@ -141,10 +142,10 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
-const ratios = (e: Evidence, runner?: Runner) =>
+const ratios = (e: MeasureKind, runner?: Runner) =>
   measured.filter((m) => m.evidence === e && (!runner || m.runner === runner) && !m.skipped && m.problems.length === 0).map((m) => m.measured_s / m.model_s);
 /** The budget's guess of a piece's time: the model times what its evidence measured so far (this runner's, once it has some). */
-const ratioOf = (e: Evidence, runner?: Runner) => {
+const ratioOf = (e: MeasureKind, runner?: Runner) => {
   const r = median(ratios(e, runner).length > 0 ? ratios(e, runner) : ratios(e));
   return Number.isFinite(r) ? r : 1;
 };
@@ -210,13 +211,13 @@ const unmeasured = candidates.filter((p) => !measured.some((m) => m.key === piec
 // and runner where that runner has MIN_PER_RUNNER such pieces: clients differ (node under
 // callgrind is not go under callgrind), and wall pieces are re-costed runner by runner.
 const MIN_PER_RUNNER = 3;
-const ratioStats = (e: Evidence, runner?: Runner) => {
+const ratioStats = (e: MeasureKind, runner?: Runner) => {
   const xs = ratios(e, runner);
   return { ratio: median(xs), pieces: xs.length, min: Math.min(...xs), max: Math.max(...xs) };
 };
 const ratioBy = Object.fromEntries(EVIDENCES.map((e) => [e, ratioStats(e)]));
 const ratioByRunner = Object.fromEntries(EVIDENCES.map((e) => [e, Object.fromEntries(ALL.map((r) => [r, ratioStats(e, r)]))]));
-const ratioFor = (e: Evidence, r: Runner) =>
+const ratioFor = (e: MeasureKind, r: Runner) =>
   ratioByRunner[e]![r]!.pieces >= MIN_PER_RUNNER ? ratioByRunner[e]![r]!.ratio : Number.isFinite(ratioBy[e]!.ratio) ? ratioBy[e]!.ratio : 1;
 // A case a runner skips costs what its pieces measured (at most), whatever the size: runners skip
 // per case. A runner not measured on it is taken to skip it too (the spec's doc says every one does).

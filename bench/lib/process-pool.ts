@@ -1,4 +1,4 @@
-// What the deterministic calibrations (bench/count-calibrate.ts, bench/alloc-calibrate.ts) share:
+// What the deterministic calibration (bench/det-calibrate.ts, either evidence) needs:
 // a pool of independent runner processes, measured two at a time (their figures do not depend on
 // load) and kept on disk so that --reuse judges them again and measures only the ones it lacks;
 // and the A/A runs drawn from the pool.

@@ -114,7 +114,7 @@ export function pipelineOptions(env: FlowEnv, outDir = env.outDir): PipelineOpti
   return { specFile: i.specFile, profile: i.profile, cases: i.cases, ...(i.bee ? { bee: i.bee } : {}), outDir, cacheDir: env.cacheDir, log };
 }
 
-async function prebuild(env: FlowEnv, what: 'base' | 'head', runner: Runner, source: ClientSource, buildCommand?: string): Promise<void> {
+export async function prebuild(env: FlowEnv, what: 'base' | 'head', runner: Runner, source: ClientSource, buildCommand?: string): Promise<void> {
   await core
     .group(`build ${what}: ${runner} (${SRC_TEXT(source)})`, async () => {
       const b = await buildRunner({ runner, source, cacheDir: env.cacheDir, ...(buildCommand ? { buildCommand } : {}), log });

@@ -12,6 +12,7 @@ import { AB_DEFAULTS, ALLOCATION_DEFAULTS, INSTRUCTION_DEFAULTS } from '../verdi
 import { loadSpec } from '../spec/load.js';
 import { PROFILES, RunnerSchema, type Profile, type Runner } from '../spec/schema.js';
 import { SelectionError, selectCases } from '../spec/select.js';
+import { parsePieceRef, type PieceRef } from '../shard/pr-pieces.js';
 import { CLIENT_IDS, detectClients } from './detect.js';
 
 export const INPUT_DEFAULTS = {
@@ -47,6 +48,9 @@ export const INPUT_DEFAULTS = {
   'artifact-id': '',
   'base-ref': '',
   'head-ref': '',
+  piece: '',
+  split: '1',
+  'pieces-path': '',
 } as const;
 
 export type InputName = keyof typeof INPUT_DEFAULTS;
@@ -93,6 +97,12 @@ export interface ActionInputs {
   instructionThreshold: number;
   /** The allocation verdict's threshold (measure allocations). */
   allocationThreshold: number;
+  /** A PR's A/B split into parallel jobs: the one piece this job measures (docs/action.md "A PR as parallel jobs"). */
+  piece?: PieceRef;
+  /** Pieces per deterministic evidence of a split A/B (every job of the matrix gives the same). */
+  split: number;
+  /** The merge job: the folder holding the downloaded pieces. */
+  piecesPath?: string;
   token: string;
   /** dev: start a Bee dev node in Docker for the net cases; url: the node in bee-url (or none). */
   beeSource: 'dev' | 'url';
@@ -207,6 +217,15 @@ const FIELDS = {
   },
   'base-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
   'head-ref': { schema: z.literal('').or(gitRef), fix: 'a branch, tag or commit sha' },
+  piece: {
+    schema: z.string().refine((t) => t === '' || parsePieceRef(t) !== null, 'not a piece'),
+    fix: 'wall, or instructions:K/N or allocations:K/N with 1 <= K <= N (N = split), or leave it empty to measure the whole A/B',
+  },
+  split: {
+    schema: number((n) => Number.isInteger(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64'),
+    fix: 'how many pieces each of instructions and allocations is split into, the same in every job of the matrix',
+  },
+  'pieces-path': { schema: z.string(), fix: 'the folder actions/download-artifact put the pieces in, or leave it empty' },
   bee: {
     schema: z.enum(['dev', 'url'], { error: 'expected dev or url' }),
     fix: 'dev (start a Bee 2.8.0 dev node in Docker for the net cases) or url (the node in bee-url and batch-id, if any)',
@@ -364,6 +383,21 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     });
   }
 
+  const piece = p.piece ? parsePieceRef(p.piece) : null;
+  if (piece && p.measure && !p.measure.includes(piece.evidence))
+    problems.push({ input: 'piece', problem: `${p.piece} is not measured (measure: ${p.measure.join(',')})`, fix: 'a piece of an evidence in measure' });
+  if (piece && piece.evidence !== 'wall' && p.split !== undefined && piece.total !== p.split)
+    problems.push({
+      input: 'piece',
+      problem: `${p.piece} has ${piece.total} pieces, but split is ${p.split}`,
+      fix: 'give every job of the matrix the same split, and pieces K/split',
+    });
+  const piecesPath = p['pieces-path'] ? resolve(o.workspace, p['pieces-path']) : undefined;
+  if (piece && piecesPath)
+    problems.push({ input: 'pieces-path', problem: 'set together with piece', fix: 'piece in the measure jobs, pieces-path in the merge job' });
+  if (piecesPath && (!existsSync(piecesPath) || !statSync(piecesPath).isDirectory()))
+    problems.push({ input: 'pieces-path', problem: `${piecesPath} is not a folder`, fix: 'the path given to actions/download-artifact' });
+
   if (problems.length > 0) throw new ActionInputError(problems);
   const buildCommand = raw('build-command');
   const historyRemote = raw('history-remote');
@@ -388,6 +422,9 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     measure: p.measure,
     instructionThreshold: p['instructions-threshold'],
     allocationThreshold: p['allocations-threshold'],
+    ...(piece ? { piece } : {}),
+    split: p.split,
+    ...(piecesPath ? { piecesPath } : {}),
     token: raw('github-token'),
     beeSource: p.bee,
     ...(beeUrl ? { bee: { url: beeUrl, batchId } } : {}),

@@ -10,7 +10,8 @@ import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
 import { headSha, mergeBase, worktree, worktreeDir } from './checkout.js';
 import { ActionInputError } from './inputs.js';
 import { historyBaselinePipeline } from './history.js';
-import { BuildFailure, flowResult, log, reportBuildFailure, runAbPipeline, summarizeAndUpload, type FlowEnv, type FlowResult } from './flow-steps.js';
+import { measurePiece, mergePieceArtifacts } from './pieces.js';
+import { BuildFailure, flowResult, log, NOTHING, reportBuildFailure, runAbPipeline, summarizeAndUpload, type FlowEnv, type FlowResult } from './flow-steps.js';
 
 export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const { inputs, ctx } = env;
@@ -25,25 +26,35 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
     );
   }
 
-  const { base, checkout, mb } = await core.group(inputs.baseline === 'history' ? 'git: merge base' : 'git: merge base and worktree', async () => {
-    const mb = await mergeBase(inputs.path, pr.base.sha, pr.head.sha, log);
-    log(`base: merge base ${mb.slice(0, 12)} of ${pr.base.ref} (${pr.base.sha.slice(0, 12)}) and the PR head ${pr.head.sha.slice(0, 12)}`);
-    const checkout = await headSha(inputs.path);
-    if (checkout !== pr.head.sha) {
-      log(
-        `head: the checkout at ${inputs.path} is ${checkout.slice(0, 12)}, not the PR head ${pr.head.sha.slice(0, 12)} (actions/checkout's default merge commit?); it is measured as is`,
-      );
-    }
-    // baseline: history needs no build of the base, so no worktree either.
-    const base = inputs.baseline === 'history' ? undefined : await worktree(inputs.path, mb, worktreeDir(ctx.temp, mb), log);
-    return { base, checkout, mb };
-  });
+  // The merge job of a split A/B: no checkout; the pieces name the commits they measured.
+  const merged = inputs.piecesPath ? mergePieceArtifacts(env, inputs.piecesPath) : undefined;
+  const { base, checkout, mb } = merged
+    ? { base: undefined, checkout: merged.commits?.head ?? pr.head.sha, mb: merged.commits?.base ?? pr.base.sha }
+    : await core.group(inputs.baseline === 'history' ? 'git: merge base' : 'git: merge base and worktree', async () => {
+        const mb = await mergeBase(inputs.path, pr.base.sha, pr.head.sha, log);
+        log(`base: merge base ${mb.slice(0, 12)} of ${pr.base.ref} (${pr.base.sha.slice(0, 12)}) and the PR head ${pr.head.sha.slice(0, 12)}`);
+        const checkout = await headSha(inputs.path);
+        if (checkout !== pr.head.sha) {
+          log(
+            `head: the checkout at ${inputs.path} is ${checkout.slice(0, 12)}, not the PR head ${pr.head.sha.slice(0, 12)} (actions/checkout's default merge commit?); it is measured as is`,
+          );
+        }
+        // baseline: history needs no build of the base, so no worktree either.
+        const base = inputs.baseline === 'history' ? undefined : await worktree(inputs.path, mb, worktreeDir(ctx.temp, mb), log);
+        return { base, checkout, mb };
+      });
 
   const head = { source: { kind: 'path' as const, path: inputs.path }, label: `${pr.head.ref}@${checkout.slice(0, 7)}` };
+  if (inputs.piece) {
+    const baseSide = { source: { kind: 'path' as const, path: base! }, label: `${pr.base.ref}@${mb.slice(0, 7)}` };
+    await measurePiece(env, inputs.piece, baseSide, head, { base: mb, head: checkout });
+    return NOTHING;
+  }
   let run: { markdown: string; counts: AbCounts; marker: string; outcome: BundleOutcome; result: FlowResult };
   try {
-    const v =
-      inputs.baseline === 'history'
+    const v = merged
+      ? merged.report
+      : inputs.baseline === 'history'
         ? await historyBaselinePipeline(env, head, pr.base.ref)
         : await runAbPipeline(env, { source: { kind: 'path', path: base! }, label: `${pr.base.ref}@${mb.slice(0, 7)}` }, head);
     run = {

@@ -106,7 +106,7 @@ export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLi
     `<!-- ${STATE_TAG} ${JSON.stringify(state)} -->`,
     `## 🔴 ${mdCode(k.caseId)} [${mdText(k.label)}] is ${judged.change} on ${mdCode(l.branch)} (${mdText(k.client)})`,
     `The run of ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} ${judged.how}.`,
-    verdictTable([row], true, { counted: row.instructions !== undefined, allocated: false }),
+    verdictTable([row], true, new Set(row.instructions ? (['instructions'] as const) : [])),
     `<sub>${judged.note}</sub>`,
     `- **Commits since the last good run:** ${range}\n- **First flagged:** ${mdCode(short(state.first))}; flagged in ${state.runs} run(s) so far; latest ${l.runUrl ? link('run', l.runUrl) : mdCode(short(state.latest))}\n- **Trend:** ${l.trendUrl ? link('case chart', casePermalink(l.trendUrl, k.caseId, l.branch)) : 'no trend site (history-remote is set)'}`,
     `bee-bench updates this issue while the regression holds and closes it when a later run of ${mdCode(l.branch)} is back within the threshold.`,

@@ -1,7 +1,7 @@
 // A default-branch run judged against that branch's own history. Rows whose run counted
 // instructions, where the branch's previous run counted them too, are judged on counts: this
 // run's count per work unit against the previous run's, with the count rule of a PR
-// (src/verdict/instructions.ts countVerdict) and the row's A/A spread as the previous record
+// (src/verdict/steps.ts countVerdict) and the row's A/A spread as the previous record
 // stored it (else the 0.05% every count step uses, src/history/steps.ts). That is deterministic:
 // no window, no noise, and the commit range is exactly previous..this. Other rows (net rows, rows
 // without counts) keep the wall-time design of a PR's `baseline: history` (Mann–Whitney per row
@@ -13,7 +13,7 @@ import { countFigures, workUnits } from '../history/record.js';
 import type { HistoryRecord, RecordCase } from '../history/schema.js';
 import { DEFAULT_COUNT_SPREAD } from '../history/steps.js';
 import { judgeHistory, type AbRow } from '../verdict/index.js';
-import { countVerdict, INSTRUCTION_DEFAULTS, type InstructionVerdict } from '../verdict/instructions.js';
+import { countVerdict, INSTRUCTION_DEFAULTS, type StepVerdict } from '../verdict/steps.js';
 import type { CaseResult, Result, Spec } from '../spec/schema.js';
 
 export interface BranchJudgeOptions {
@@ -43,7 +43,7 @@ export interface BranchJudgement {
 }
 
 /** The count verdict of one row against the previous run's case; undefined when either side has no count. */
-function countJudgement(head: CaseResult, prev: RecordCase | undefined, threshold: number): InstructionVerdict | undefined {
+function countJudgement(head: CaseResult, prev: RecordCase | undefined, threshold: number): StepVerdict | undefined {
   const now = countFigures(head);
   const before = prev?.status === 'ok' ? prev.instructions : undefined;
   if (!now || !before || head.status !== 'ok') return undefined;

@@ -10,7 +10,8 @@ import { measuresAllocations, measuresInstructions, measuresWall, type Measure }
 import { loadSpec } from '../spec/load.js';
 import { resolvePlan } from '../spec/plan.js';
 import type { Profile, Runner } from '../spec/schema.js';
-import { staticModel, unitCostS, type Evidence } from '../shard/cost.js';
+import type { MeasureKind } from '../spec/measure.js';
+import { staticModel, unitCostS } from '../shard/cost.js';
 import { clock, type Stage, type StageKind, type StageTiming } from './progress.js';
 
 export interface RunSelection {
@@ -25,7 +26,7 @@ export interface RunSelection {
   loadFactor?: number;
 }
 
-const EVIDENCE: Record<Exclude<StageKind, 'build'>, Evidence> = { wall: 'wall', count: 'instructions', alloc: 'allocations' };
+const EVIDENCE: Record<Exclude<StageKind, 'build'>, MeasureKind> = { wall: 'wall', count: 'instructions', alloc: 'allocations' };
 
 /** Whether the build of these inputs is in the cache (a toolchain that is missing: the build step says so). */
 async function cached(r: RunSelection['runners'][number], cacheDir: string): Promise<boolean> {

@@ -10,7 +10,6 @@ import { defaultSpecPath } from '../build/paths.js';
 import { MeasureSchema, type Measure } from '../spec/measure.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from '../spec/schema.js';
 import type { SelectionRequest } from '../shard/commands.js';
-import type { Evidence } from '../shard/cost.js';
 import { AB_DEFAULTS } from '../verdict/index.js';
 
 /** A wrong command line: exit 2, with the command's help named. */
@@ -70,6 +69,10 @@ export const options = {
   assignment: { type: 'string' },
   history: { type: 'string' },
   prebuilt: { type: 'boolean', default: false },
+  piece: { type: 'string' },
+  split: { type: 'string' },
+  'keep-raw': { type: 'boolean', default: false },
+  marker: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },
 } satisfies ParseArgsConfig['options'];
@@ -197,7 +200,7 @@ export function givenClient(v: Values, runner: Runner): string | undefined {
 export function selectionOf(v: Values): SelectionRequest {
   const c = common(v);
   const m = measureOf(v);
-  const evidences: Evidence[] = [...m];
+  const evidences = [...m];
   return { specFile: c.specFile, runners: runnerList(v), profile: c.profile, cases: c.cases, large: c.large ?? false, evidences };
 }
 

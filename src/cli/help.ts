@@ -76,6 +76,11 @@ ${COMMON}`,
     summary: 'one runner built on two client sources, interleaved rounds, a verdict per row',
     details: `${SRC}
 --fail-on: which evidence --fail-on-regression acts on.
+--piece P --split N: measure one piece of the A/B into --out/piece.json, no verdict (a PR as
+parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case);
+\`bee-bench merge --out DIR PIECE_DIR...\` judges them as one A/B and names a missing piece.
+--keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
+the comment's marker.
 Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct(INSTRUCTION_DEFAULTS.threshold)}),
 --allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
 ${BEE}
@@ -135,12 +140,15 @@ ${COMMON}`,
   {
     name: 'merge',
     usage: ['bee-bench merge   --out DIR SHARD_DIR...'],
-    summary: "the shards' outputs joined as one run's results and report",
+    summary: "the shards' outputs joined as one run's results and report; or an A/B's pieces judged as one",
     details: `Writes DIR/results/<runner>.json and the report, as run --out DIR does, with a Shards section
 (each shard's machine and time). Every planned row is accounted for: a shard with no output or a
 row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
-differs between shards.`,
-    fails: 'a shard or a row is missing, or a digest differs between shards',
+differs between shards.
+Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md and DIR/ab.json as
+one \`ab\` would, and prints the report; a piece of the split that is missing is named and the
+exit code is 1. Runs no client code.`,
+    fails: 'a shard, a piece or a row is missing, or a digest differs between shards',
   },
   {
     name: 'build',

@@ -17,7 +17,7 @@ import { inclusiveCost, v8Count, V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION } from '..
 export { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION };
 
 /**
- * V8 made as deterministic as it goes for counting (bench/count-calibrate.ts measured the spread
+ * V8 made as deterministic as it goes for counting (bench/det-calibrate.ts --evidence instructions measured the spread
  * they give): no background compiler or GC threads (`--single-threaded`, whose timing under
  * valgrind's serialised threads would move work in and out of the timed region), fixed hash and
  * random seeds, and a GC schedule that depends on allocation only.

@@ -27,7 +27,7 @@ export const GabBenchSchema = z.object({
  * A counted case's instructions per timed iteration (a counting run under callgrind: the same on
  * every machine with the same toolchain). per_op and per_byte are the median over the case's
  * work, as the time figures are read; aa_spread is the row's measured A/A spread (two processes
- * of the same code, src/verdict/instructions.ts aaSpread) when the run measured one.
+ * of the same code, src/verdict/steps.ts aaSpread) when the run measured one.
  */
 export const RecordCountsSchema = z.object({
   samples: z.array(z.number().int().positive()).min(1),

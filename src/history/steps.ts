@@ -6,9 +6,9 @@
 // with the step: a different toolchain (runtime or compiler version, or counter) is marked
 // whenever it changes; a different host (os, arch, CPU model) only when the counts moved with it,
 // since shared runners change CPU models from run to run.
-import { NOISE_FLOOR } from '../verdict/instructions.js';
+import { NOISE_FLOOR } from '../verdict/steps.js';
 
-/** The A/A spread assumed for rows whose records store none: bee-go and bee-rs counts repeat to 0.05% (src/verdict/instructions.ts). */
+/** The A/A spread assumed for rows whose records store none: bee-go and bee-rs counts repeat to 0.05% (src/verdict/steps.ts). */
 export const DEFAULT_COUNT_SPREAD = NOISE_FLOOR;
 
 export interface CountPoint {

@@ -1,214 +1,291 @@
 // A same-job A/B of one runner built on two client sources (`bee-bench ab`, the action's pull
-// requests and base-ref runs, each bisect step): build -> plan -> lock-step rounds (src/run) ->
-// counting runs -> allocation runs -> verdicts (src/verdict) -> ab.md, ab.json, counts and
-// annotations (ab-report.ts).
+// requests and base-ref runs, each bisect step): build -> plan -> each evidence of the measure
+// (wall time as lock-step rounds, src/run; the deterministic ones base twice and head once,
+// src/evidence) -> verdicts (src/verdict) -> ab.md, ab.json, counts and annotations (ab-report.ts).
+// measureAb and reportAb are the two halves: a PR measured as parallel pieces runs the first in
+// each piece job and the second once, in the merge (ab-pieces.ts).
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ProfileDiff } from '../profile/index.js';
 import { MAX_PROFILE_BYTES, profileAb } from './profiles.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
-import { findCounter } from '../count/callgrind.js';
-import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
+import {
+  EVIDENCES,
+  deterministicAb,
+  deterministicOf,
+  deterministicEvidence,
+  type DeterministicAbOutcome,
+  type DeterministicFigures,
+} from '../evidence/index.js';
+import { measuresInstructions, measuresWall, type DeterministicKind, type Measure } from '../spec/measure.js';
 import type { AbReportInput } from '../report/render/ab-comment.js';
 import type { AggregateModel } from '../report/model/types.js';
-import { allocationAb, type AllocationAbOutcome } from '../run/alloc-ab.js';
-import { isCounted } from '../run/count.js';
-import { instructionAb, type InstructionAbOutcome } from '../run/count-ab.js';
 import { pairRows } from '../run/pairs.js';
 import { runRounds, type RoundsOutcome } from '../run/rounds.js';
 import type { Side } from '../run/side.js';
 import { loadSpec } from '../spec/load.js';
-import { planOf, type PlanUnit } from '../spec/plan.js';
-import type { Runner } from '../spec/schema.js';
-import {
-  ALLOCATION_DEFAULTS,
-  attachAllocationRows,
-  attachInstructionRows,
-  INSTRUCTION_DEFAULTS,
-  judgePaired,
-  loadShift,
-  rowsFromCounts,
-} from '../verdict/index.js';
+import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
+import type { Result, Runner, Spec } from '../spec/schema.js';
+import { attachStepRows, judgePaired, loadShift, type AbRow, type PairedRow } from '../verdict/index.js';
 import { clientText, writeAbReport, type AbReport } from './ab-report.js';
 import { checkNode, planFor, processBudgetMs, type PipelineOptions } from './options.js';
 
-export interface AbPipelineOptions extends PipelineOptions {
+/** How an A/B is judged and titled: what a merge of pieces needs besides their figures. */
+export interface AbJudging {
   runner: Runner;
-  base: ClientSource;
-  head: ClientSource;
   baseLabel: string;
   headLabel: string;
-  buildCommand?: string;
-  rounds: number;
   alpha: number;
   threshold: number;
-  runBudgetMs: number;
-  /** Extra environment per side (the calibration injects a slowdown into head). */
-  env?: Partial<Record<Side, Record<string, string>>>;
+  /** Default wall. Instructions, allocations: the CPU rows also get that verdict (base twice, head once). */
+  measure?: Measure;
+  /** The count verdict's threshold (default: the instructions evidence's). */
+  instructionThreshold?: number;
+  /** The allocation verdict's threshold (default: the allocations evidence's). */
+  allocationThreshold?: number;
   marker?: string;
   trendUrl?: string;
   crossClient?: AggregateModel;
-  /** Default wall. Instructions, allocations: the CPU rows also get that verdict (base twice, head once). */
-  measure?: Measure;
-  /** The count verdict's threshold (default INSTRUCTION_DEFAULTS.threshold). */
-  instructionThreshold?: number;
-  /** The allocation verdict's threshold (default ALLOCATION_DEFAULTS.threshold). */
-  allocationThreshold?: number;
+}
+
+export interface AbPipelineOptions extends PipelineOptions, AbJudging {
+  base: ClientSource;
+  head: ClientSource;
+  buildCommand?: string;
+  rounds: number;
+  runBudgetMs: number;
+  /** Extra environment per side (the calibration injects a slowdown into head). */
+  env?: Partial<Record<Side, Record<string, string>>>;
+  /** Keep the counting runs' callgrind dumps in <out>/counts/raw-<run>/ (function profiles read them). */
+  keepRaw?: boolean;
+  /** Where instructions cannot be counted, measure wall time instead (default; a PR piece measures only its own evidence). */
+  fallbackToWall?: boolean;
+  /** Use builds already in the cache (a build job's artifact) and never build. */
+  prebuilt?: boolean;
+}
+
+type DeterministicOutcomes = { [K in DeterministicKind]: DeterministicAbOutcome<DeterministicFigures[K]> };
+
+/** What an A/B measured, before any verdict: a piece file holds one part of it. */
+export interface AbMeasured {
+  /** The paired rounds' rows, when wall time was measured. */
+  wall: { rows: PairedRow[]; roundsDone: number; stoppedEarly?: string; elapsedMs: number } | null;
+  deterministic: { [K in DeterministicKind]?: DeterministicOutcomes[K] };
+  /** Why instructions were asked for but cannot be counted here. */
+  countsUnavailable?: string;
+  /** Each side's first result without its cases: its client and host name the report's sides. */
+  sides: Record<Side, Result | null>;
 }
 
 export interface AbPipelineOutcome {
   report: AbReport;
+  measured: AbMeasured;
   rounds: RoundsOutcome;
   builds: Record<Side, BuiltRunner>;
-  /** The count A/B when instructions were measured and valgrind was there. */
-  counts?: InstructionAbOutcome;
-  /** Why instructions were asked for but not counted. */
-  countsUnavailable?: string;
-  /** The allocation A/B when allocations were measured. */
-  allocations?: AllocationAbOutcome;
 }
 
-export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcome> {
+const NO_ROUNDS: RoundsOutcome = { cases: [], roundsDone: 0, elapsedMs: 0 };
+
+/** The asked measure, less instructions where valgrind is missing (wall time then stands in, rather than nothing). */
+async function measurable(asked: Measure, fallbackToWall: boolean, log: (line: string) => void): Promise<{ measure: Measure; countsUnavailable?: string }> {
+  const why = measuresInstructions(asked) ? await EVIDENCES.instructions.unavailable() : null;
+  if (!why) return { measure: asked };
+  log(`instruction counts unavailable: ${why}${fallbackToWall ? '; the verdicts are wall time only' : ''}`);
+  const rest = asked.filter((k) => k !== 'instructions');
+  return { measure: fallbackToWall ? ['wall', ...rest.filter((k) => k !== 'wall')] : rest, countsUnavailable: why };
+}
+
+/** Builds both sides and measures each evidence of the measure on them; no verdict yet. */
+export async function measureAb(
+  o: AbPipelineOptions,
+): Promise<{ measured: AbMeasured; rounds: RoundsOutcome; builds: Record<Side, BuiltRunner>; spec: Spec; hash: string; plan: Plan }> {
   const { spec, hash } = loadSpec(o.specFile);
   const plan = planFor(o, spec, hash, o.runner);
   await checkNode(o, plan.units);
-  const build = (source: ClientSource) => buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
+  const build = (source: ClientSource) =>
+    buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, reuseOnly: o.prebuilt, log: o.log });
   const builds = { base: await build(o.base), head: await build(o.head) };
-  const caseBudgetMs = Math.max(0, ...[...new Set(plan.units.map((u) => u.id))].map((id) => processBudgetMs(planOf(plan, (u: PlanUnit) => u.id === id))));
-  const asked = o.measure ?? ['wall'];
-  const found = measuresInstructions(asked) ? await findCounter() : null;
-  const countsUnavailable = found && !found.counter ? found.reason : undefined;
-  if (countsUnavailable) o.log(`instruction counts unavailable: ${countsUnavailable}; the verdicts are wall time only`);
-  // Counts impossible here: without them, and wall time rather than nothing.
-  const measure: Measure = countsUnavailable ? ['wall', ...asked.filter((k) => k === 'allocations')] : asked;
+  const { measure, countsUnavailable } = await measurable(o.measure ?? ['wall'], o.fallbackToWall ?? true, o.log);
   const sides = { base: builds.base.command, head: builds.head.command };
-  const wallStarted = performance.now();
-  const rounds: RoundsOutcome = measuresWall(measure)
-    ? await runRounds(sides, {
-        plan,
-        rounds: o.rounds,
-        outDir: resolve(o.outDir),
-        caseBudgetMs,
-        runBudgetMs: o.runBudgetMs,
-        fixtures: o.fixtures,
-        bee: o.bee,
-        env: o.env,
-        log: o.log,
-      })
-    : { cases: [], roundsDone: 0, elapsedMs: 0 };
-  const wallMs = performance.now() - wallStarted;
-  const paired = measuresWall(measure) ? pairRows(rounds) : [];
-  let rows = measuresWall(measure) ? judgePaired(paired, spec, { alpha: o.alpha, threshold: o.threshold }) : [];
-  const load = loadShift(paired);
-  const countRule = { threshold: o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold };
-  let counts: InstructionAbOutcome | undefined;
-  if (found?.counter && measuresInstructions(measure)) {
-    counts = await instructionAb(sides, {
-      runner: o.runner,
-      plan,
-      outDir: resolve(o.outDir),
-      counter: found.counter,
-      timeoutMs: processBudgetMs(planOf(plan, isCounted)),
-      fixtures: o.fixtures,
-      env: o.env,
-      log: o.log,
-      keepDumps: true,
-    });
-    for (const p of counts.problems) o.log(`instruction counts: ${p}`);
-    rows = measuresWall(measure) ? attachInstructionRows(rows, counts.rows, countRule) : rowsFromCounts(counts.rows, spec, countRule);
-  }
-  // Where the flagged rows' instructions went: from the dumps the count verdict read (src/profile).
-  let profiles: { diffs: ProfileDiff[]; ms: number; unwritten: number; problems: string[] } | undefined;
-  if (counts?.dumps) {
-    const change = (r: (typeof rows)[number]) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
-    const flagged = rows.filter((r) => r.instructions && r.instructions.verdict !== '~').sort((a, b) => change(b) - change(a));
-    try {
-      profiles = profileAb({
-        runner: o.runner,
-        base: { dir: counts.dumps.base, plan },
-        head: { dir: counts.dumps.head, plan },
-        rows: flagged,
-        outDir: resolve(o.outDir),
-        labels: { base: o.baseLabel, head: o.headLabel },
-      });
-      o.log(`profiles: ${profiles.diffs.length} flagged row(s) in ${Math.round(profiles.ms)} ms (counting took ${Math.round(counts.elapsedMs)} ms)`);
-      for (const p of profiles.problems) o.log(`profiles: ${p}`);
-      if (profiles.unwritten > 0)
-        o.log(`profiles: ${profiles.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
-    } catch (e) {
-      o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      for (const d of Object.values(counts.dumps)) rmSync(d, { recursive: true, force: true });
-    }
-  }
-  const allocRule = { threshold: o.allocationThreshold ?? ALLOCATION_DEFAULTS.threshold };
-  let allocations: AllocationAbOutcome | undefined;
-  if (measuresAllocations(measure)) {
-    allocations = await allocationAb(sides, {
-      plan,
-      outDir: resolve(o.outDir),
-      timeoutMs: processBudgetMs(planOf(plan, isCounted)),
-      fixtures: o.fixtures,
-      env: o.env,
-      log: o.log,
-    });
-    for (const p of allocations.problems) o.log(`allocations: ${p}`);
-    rows = attachAllocationRows(rows, allocations.rows, spec, allocRule);
-  }
-  // The sides' client and host: from the rounds, else from the counting or allocation runs.
-  const firstResult = (side: Side) =>
-    rounds.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ?? counts?.results[side] ?? allocations?.results[side] ?? null;
-  const head = firstResult('head');
-  const input: AbReportInput = {
-    title: `bee-bench: ${o.runner} ${o.baseLabel} → ${o.headLabel}`,
-    marker: o.marker ?? `bee-bench:${o.runner}`,
+  const rounds = measuresWall(measure) ? await runRounds(sides, roundsOptions(o, plan)) : NO_ROUNDS;
+  const measured: AbMeasured = {
+    wall: measuresWall(measure)
+      ? {
+          rows: pairRows(rounds),
+          roundsDone: rounds.roundsDone,
+          elapsedMs: rounds.elapsedMs,
+          ...(rounds.stoppedEarly ? { stoppedEarly: rounds.stoppedEarly } : {}),
+        }
+      : null,
+    deterministic: {},
+    ...(countsUnavailable ? { countsUnavailable } : {}),
+    sides: { base: null, head: null },
+  };
+  // One set of options for every deterministic evidence: each takes its own units and iterations.
+  const detOptions = {
     runner: o.runner,
-    baseLabel: o.baseLabel,
-    headLabel: o.headLabel,
+    plan,
+    outDir: resolve(o.outDir),
+    timeoutMs: processBudgetMs(planOf(plan, EVIDENCES.instructions.takes)),
+    fixtures: o.fixtures,
+    env: o.env,
+    log: o.log,
+    keepRaw: o.keepRaw,
+  };
+  const measureKind = async <K extends DeterministicKind>(kind: K) => {
+    const ev = deterministicEvidence(kind);
+    const out = await deterministicAb(ev, sides, detOptions);
+    for (const p of out.problems) o.log(`${ev.label}: ${p}`);
+    Object.assign(measured.deterministic, { [kind]: out });
+  };
+  for (const kind of deterministicOf(measure)) await measureKind(kind);
+  // The sides' client and host: from the rounds, else from the deterministic runs.
+  for (const side of ['base', 'head'] as const) {
+    const first =
+      rounds.cases.flatMap((c) => c.runs).find((r) => r.side === side && r.result)?.result ??
+      deterministicOf(measure)
+        .map((k) => measured.deterministic[k]?.results[side])
+        .find((r) => r) ??
+      null;
+    measured.sides[side] = first ? { ...first, cases: [] } : null;
+  }
+  return { measured, rounds, builds, spec, hash, plan };
+}
+
+function roundsOptions(o: AbPipelineOptions, plan: Plan) {
+  const caseBudgetMs = Math.max(0, ...[...new Set(plan.units.map((u) => u.id))].map((id) => processBudgetMs(planOf(plan, (u: PlanUnit) => u.id === id))));
+  return {
+    plan,
+    rounds: o.rounds,
+    outDir: resolve(o.outDir),
+    caseBudgetMs,
+    runBudgetMs: o.runBudgetMs,
+    fixtures: o.fixtures,
+    bee: o.bee,
+    env: o.env,
+    log: o.log,
+  };
+}
+
+/** The deterministic verdict thresholds of an A/B. */
+export const thresholdsOf = (j: Pick<AbJudging, 'instructionThreshold' | 'allocationThreshold'>): Record<DeterministicKind, number> => ({
+  instructions: j.instructionThreshold ?? EVIDENCES.instructions.defaultThreshold,
+  allocations: j.allocationThreshold ?? EVIDENCES.allocations.defaultThreshold,
+});
+
+/** The report's rows: wall time judged across all rows, then each deterministic evidence's verdicts joined on. */
+export function judgeAb(m: AbMeasured, spec: Spec, j: AbJudging): AbRow[] {
+  let rows = m.wall ? judgePaired(m.wall.rows, spec, { alpha: j.alpha, threshold: j.threshold }) : [];
+  const thresholds = thresholdsOf(j);
+  const attach = <K extends DeterministicKind>(kind: K) => {
+    const out = m.deterministic[kind];
+    if (!out) return;
+    const ev = deterministicEvidence(kind);
+    rows = attachStepRows(rows, out.rows, spec, { kind, judge: ev.judge(thresholds[kind]), missing: `not ${ev.verb}` });
+  };
+  for (const kind of deterministicOf(j.measure ?? ['wall'])) attach(kind);
+  return rows;
+}
+
+/** Verdicts and the report files (ab.md, ab.json) of what was measured. */
+export function reportAb(
+  m: AbMeasured,
+  spec: Spec,
+  hash: string,
+  j: AbJudging & Pick<PipelineOptions, 'profile' | 'outDir'>,
+  details: Record<string, unknown> = {},
+  profiles?: readonly ProfileDiff[],
+): AbReport {
+  const rows = judgeAb(m, spec, j);
+  const load = m.wall ? loadShift(m.wall.rows) : null;
+  const thresholds = thresholdsOf(j);
+  const counts = m.deterministic.instructions;
+  const allocations = m.deterministic.allocations;
+  const head = m.sides.head;
+  const wallMs = m.wall?.elapsedMs ?? 0;
+  const input: AbReportInput = {
+    title: `bee-bench: ${j.runner} ${j.baseLabel} → ${j.headLabel}`,
+    marker: j.marker ?? `bee-bench:${j.runner}`,
+    runner: j.runner,
+    baseLabel: j.baseLabel,
+    headLabel: j.headLabel,
     rows,
-    alpha: o.alpha,
-    threshold: o.threshold,
-    rounds: rounds.roundsDone,
-    profile: o.profile,
+    alpha: j.alpha,
+    threshold: j.threshold,
+    rounds: m.wall?.roundsDone ?? 0,
+    profile: j.profile,
     env: {
       host: head?.host ?? 'unknown',
-      clientBase: clientText(firstResult('base'), 'base'),
+      clientBase: clientText(m.sides.base, 'base'),
       clientHead: clientText(head, 'head'),
       specHash: hash,
-      wallTimeMs: rounds.elapsedMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
-      ...(measuresInstructions(asked)
+      wallTimeMs: wallMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
+      ...(measuresInstructions(j.measure ?? ['wall'])
         ? {
             measure: {
               wallMs,
               countMs: counts?.elapsedMs ?? 0,
-              counter: counts ? `callgrind (${counts.counter})` : null,
-              unavailable: countsUnavailable,
-              threshold: countRule.threshold,
+              counter: counts?.counter ?? null,
+              unavailable: m.countsUnavailable,
+              threshold: thresholds.instructions,
             },
           }
         : {}),
-      ...(allocations ? { allocations: { threshold: allocRule.threshold, counter: allocations.counter, ms: allocations.elapsedMs } } : {}),
-      ...(rounds.stoppedEarly ? { stoppedEarly: rounds.stoppedEarly } : {}),
+      ...(allocations ? { allocations: { threshold: thresholds.allocations, counter: allocations.counter, ms: allocations.elapsedMs } } : {}),
+      ...(m.wall?.stoppedEarly ? { stoppedEarly: m.wall.stoppedEarly } : {}),
       ...(load ? { loadShift: load } : {}),
     },
-    ...(o.crossClient ? { crossClient: o.crossClient } : {}),
-    ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),
-    ...(profiles && profiles.diffs.length > 0 ? { profiles: profiles.diffs } : {}),
+    ...(j.crossClient ? { crossClient: j.crossClient } : {}),
+    ...(j.trendUrl ? { trendUrl: j.trendUrl } : {}),
+    ...(profiles && profiles.length > 0 ? { profiles: [...profiles] } : {}),
   };
-  const report = writeAbReport(o.outDir, input, {
-    roundsDone: rounds.roundsDone,
-    stoppedEarly: rounds.stoppedEarly ?? null,
-    elapsedMs: rounds.elapsedMs,
+  return writeAbReport(j.outDir, input, {
+    roundsDone: m.wall?.roundsDone ?? 0,
+    stoppedEarly: m.wall?.stoppedEarly ?? null,
+    elapsedMs: wallMs,
     ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}),
-    ...(profiles ? { profileMs: profiles.ms } : {}),
     ...(allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}),
+    ...details,
   });
-  return {
-    report,
-    rounds,
-    builds,
-    ...(counts ? { counts } : {}),
-    ...(countsUnavailable ? { countsUnavailable } : {}),
-    ...(allocations ? { allocations } : {}),
-  };
+}
+
+export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcome> {
+  // Counting keeps its dumps until the flagged rows are profiled (unless asked to keep them).
+  const counting = measuresInstructions(o.measure ?? ['wall']);
+  const { measured, rounds, builds, spec, hash, plan } = await measureAb({ ...o, keepRaw: Boolean(o.keepRaw) || counting });
+  const profiled = profileFlagged(measured, spec, plan, o);
+  const report = reportAb(measured, spec, hash, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs);
+  return { report, measured, rounds, builds };
+}
+
+/**
+ * Where the instructions of the rows the counts flagged went (src/profile), from the dumps the
+ * count verdict read, largest change first; the dumps are removed after unless keepRaw asked for them.
+ */
+function profileFlagged(m: AbMeasured, spec: Spec, plan: Plan, o: AbPipelineOptions): { diffs: ProfileDiff[]; ms: number } | null {
+  const raw = m.deterministic.instructions?.raw;
+  if (!raw) return null;
+  try {
+    const change = (r: AbRow) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
+    const flagged = judgeAb(m, spec, o)
+      .filter((r) => r.instructions && r.instructions.verdict !== '~')
+      .sort((a, b) => change(b) - change(a));
+    const out = profileAb({
+      runner: o.runner,
+      base: { dir: raw.base, plan },
+      head: { dir: raw.head, plan },
+      rows: flagged,
+      outDir: resolve(o.outDir),
+      labels: { base: o.baseLabel, head: o.headLabel },
+    });
+    o.log(`profiles: ${out.diffs.length} flagged row(s) in ${Math.round(out.ms)} ms (counting took ${Math.round(m.deterministic.instructions!.elapsedMs)} ms)`);
+    for (const p of out.problems) o.log(`profiles: ${p}`);
+    if (out.unwritten > 0) o.log(`profiles: ${out.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
+    return out;
+  } catch (e) {
+    o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
+    return null;
+  } finally {
+    if (!o.keepRaw) for (const d of Object.values(raw)) rmSync(d, { recursive: true, force: true });
+  }
 }

@@ -1,19 +1,15 @@
 // A single run of several runners into an aggregate report (`bee-bench run`, the action's push and
-// dispatch runs): per runner build, wall-time run and, when asked, a counting run and an
-// allocation run of its CPU cases, each in its own process, their figures attached to the result.
+// dispatch runs): per runner build, then each evidence of the measure in its own process
+// (src/evidence), the others' figures attached to the wall-time result.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
-import { findCounter } from '../count/callgrind.js';
-import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
+import { EVIDENCES, runEvidence } from '../evidence/index.js';
+import { measuresWall, type Measure } from '../spec/measure.js';
 import { aggregate } from '../report/model/aggregate.js';
 import type { AggregateModel, NotRun } from '../report/model/types.js';
 import { writeReports, type WrittenReports } from '../report/write.js';
-import { allocationRun } from '../run/alloc-ab.js';
-import { attachAllocations, attachCounts, countRunner } from '../run/count.js';
-import { invokeRunner } from '../run/invoke.js';
-import type { Plan } from '../spec/plan.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result, Runner } from '../spec/schema.js';
 import { selectCases } from '../spec/select.js';
@@ -34,26 +30,6 @@ export interface SinglePipelineOutcome {
   problems: string[];
   model: AggregateModel;
   reports: WrittenReports;
-}
-
-/** The CPU cases of one built runner counted under callgrind; a missing valgrind is a logged skip. */
-async function countCases(built: BuiltRunner, plan: Plan, o: SinglePipelineOptions) {
-  const found = await findCounter();
-  if (!found.counter) {
-    o.log(`${built.runner}: instruction counts skipped: ${found.reason}; the wall-time results stand`);
-    return { result: null, problems: [] };
-  }
-  const run = await countRunner(built.command, {
-    runner: built.runner,
-    plan,
-    counter: found.counter,
-    out: join(resolve(o.outDir), 'counts', `${built.runner}.json`),
-    timeoutMs: processBudgetMs(plan),
-    fixtures: o.fixtures,
-    onLine: (l) => o.log(`[${built.runner} count] ${l}`),
-  });
-  for (const p of run.problems) o.log(`${built.runner}: instruction counts: ${p}`);
-  return { result: run.result, problems: run.problems.map((p) => `${built.runner}: instruction counts: ${p}`) };
 }
 
 export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePipelineOutcome> {
@@ -78,37 +54,21 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
     const out = join(resolve(o.outDir), 'results', `${r.runner}.json`);
     const plan = planFor(o, spec, hash, r.runner);
     let result: Result | null = null;
-    if (measuresWall(measure)) {
-      const inv = await invokeRunner(built.command, {
+    for (const kind of measure) {
+      // The other evidences join a wall-time result; without wall time, the first one's result carries them.
+      if (kind !== 'wall' && measuresWall(measure) && !result) break;
+      const ev = EVIDENCES[kind];
+      const run = await runEvidence(kind, built.command, {
+        runner: r.runner,
         plan,
-        out,
-        timeoutMs: processBudgetMs(plan),
+        out: kind === 'wall' ? out : join(resolve(o.outDir), ev.dir, `${r.runner}.json`),
+        budgetMs: processBudgetMs,
         fixtures: o.fixtures,
-        bee: o.bee,
-        onLine: (l) => o.log(`[${r.runner}] ${l}`),
+        ...(kind === 'wall' ? { bee: o.bee } : {}),
+        log: o.log,
       });
-      result = inv.result;
-      if (inv.problem) {
-        problems.push(`${r.runner}: ${inv.problem}`);
-        o.log(problems.at(-1)!);
-      }
-    }
-    if (measuresInstructions(measure) && (result || !measuresWall(measure))) {
-      const counted = await countCases(built, plan, o);
-      problems.push(...counted.problems);
-      // Instructions only: the counting run's own result (its times are valgrind's, its counts are the point).
-      if (counted.result) result = result ? attachCounts(result, counted.result) : counted.result;
-    }
-    if (measuresAllocations(measure) && (result || !measuresWall(measure))) {
-      const allocated = await allocationRun(built.command, {
-        plan,
-        out: join(resolve(o.outDir), 'allocations', `${r.runner}.json`),
-        timeoutMs: processBudgetMs(plan),
-        fixtures: o.fixtures,
-        onLine: (l) => o.log(`[${r.runner} allocations] ${l}`),
-      });
-      for (const p of allocated.problems) problems.push(`${r.runner}: allocations: ${p}`);
-      if (allocated.result) result = result ? attachAllocations(result, allocated.result) : allocated.result;
+      problems.push(...run.problems);
+      if (run.result) result = result && ev.deterministic ? ev.attach(result, run.result) : run.result;
     }
     if (result && measure.some((m) => m !== 'wall')) {
       mkdirSync(dirname(out), { recursive: true });

@@ -3,7 +3,7 @@
 // which allocation sites call the allocator more or less often. The result is data for the
 // report (schema.ts): display names, figures per iteration, lists cut to LIST_LENGTH.
 import type { Runner } from '../spec/schema.js';
-import { NOISE_FLOOR } from '../verdict/instructions.js';
+import { NOISE_FLOOR } from '../verdict/steps.js';
 import { allocationSites, foldIntoClient } from './fold.js';
 import { displayName } from './names.js';
 import type { RowProfile } from './row-profile.js';

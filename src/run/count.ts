@@ -1,15 +1,15 @@
 // A counting run: one runner process under callgrind over the CPU cases only (net cases are the
 // node's time, never counted), with few iterations since counts barely move. Its result keeps the
 // runner's record of each case with `instructions` added; its wall samples are valgrind's and
-// mean nothing, so attachCounts copies only the counts onto a wall-time result.
-import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// mean nothing, so only the counts are copied onto a wall-time result (src/evidence/instructions.ts).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RunnerCommand } from '../build/builder.js';
 import { countingCommand, readDumps } from '../count/callgrind.js';
 import { collectPerfMaps } from '../profile/v8-symbols.js';
 import { invokeRunner, type InvokeOptions } from './invoke.js';
 import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
-import type { CaseResult, Counter, Result, Runner } from '../spec/schema.js';
+import type { Counter, Result, Runner } from '../spec/schema.js';
 
 /** Timed iterations of a counting run: enough to compare step by step, few since each is ~50x slower. */
 export const COUNT_ITERATIONS = 3;
@@ -20,7 +20,10 @@ export interface CountOptions extends Omit<InvokeOptions, 'bee' | 'pace'> {
   runner: Runner;
   counter: Counter;
   iterations?: number;
-  /** Move the run's callgrind dumps here instead of deleting them (function profiles, src/profile). */
+  /**
+   * A folder where callgrind's dumps stay for later reading (function profiles); emptied first.
+   * Without it they go to a temporary folder deleted once the counts are read.
+   */
   keepDumps?: string;
 }
 
@@ -43,7 +46,8 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
   const plan = countingPlan(o.plan, o.iterations);
   if (plan.units.length === 0) return { result: null, problems: [] };
   mkdirSync(dirname(o.out), { recursive: true });
-  const dumpDir = mkdtempSync(join(dirname(o.out), 'callgrind-'));
+  if (o.keepDumps) rmSync(o.keepDumps, { recursive: true, force: true });
+  const dumpDir = o.keepDumps ? (mkdirSync(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync(join(dirname(o.out), 'callgrind-'));
   try {
     const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir), {
       ...o,
@@ -73,37 +77,8 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
     writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);
     return { result, problems };
   } finally {
+    // V8's perf maps (bee-js) name the dumps' JIT code: they go beside the dumps, out of /tmp.
     collectPerfMaps(dumpDir);
-    if (o.keepDumps) {
-      rmSync(o.keepDumps, { recursive: true, force: true });
-      renameSync(dumpDir, o.keepDumps);
-    } else rmSync(dumpDir, { recursive: true, force: true });
+    if (!o.keepDumps) rmSync(dumpDir, { recursive: true, force: true });
   }
 }
-
-const rowKey = (c: CaseResult) => `${c.id}\u0000${String(c.param.label)}`;
-
-/** `into` with the figures `pick` takes from the matching case (by id and label) of `from`, and `meta` when any matched. */
-function attach(into: Result, from: Result, pick: (c: CaseResult) => Partial<CaseResult> | null, meta: Partial<Result>): Result {
-  const byKey = new Map(
-    from.cases.flatMap((c) => {
-      const figures = pick(c);
-      return figures ? [[rowKey(c), figures] as const] : [];
-    }),
-  );
-  if (byKey.size === 0) return into;
-  return { ...into, ...meta, cases: into.cases.map((c) => ({ ...c, ...byKey.get(rowKey(c)) })) };
-}
-
-/** The wall-time result with each case's counts from the counting run (matched by id and label). */
-export const attachCounts = (wall: Result, counted: Result): Result =>
-  attach(wall, counted, (c) => (c.instructions ? { instructions: c.instructions } : null), counted.counter ? { counter: counted.counter } : {});
-
-/** The result with each case's allocation figures from the allocation run (matched by id and label). */
-export const attachAllocations = (into: Result, allocated: Result): Result =>
-  attach(
-    into,
-    allocated,
-    (c) => (c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...(c.allocs ? { allocs: c.allocs } : {}) } : null),
-    allocated.alloc_counter ? { alloc_counter: allocated.alloc_counter } : {},
-  );

@@ -5,29 +5,30 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
+import { MeasureKindSchema } from '../spec/measure.js';
 import { ProfileSchema, RunnerSchema } from '../spec/schema.js';
 import { balance, piecesOf, type Shard } from './balance.js';
-import type { CostModel, Evidence } from './cost.js';
+import type { CostModel } from './cost.js';
 import type { Plan } from '../spec/plan.js';
 
 export const ASSIGNMENT_SCHEMA_ID = 'bee-bench/shards@1';
-export const EvidenceSchema = z.enum(['wall', 'instructions', 'allocations']);
 
 export const SelectionSchema = z.strictObject({
   runners: z.array(RunnerSchema).min(1),
   profile: ProfileSchema,
   cases: z.array(z.string()),
   large: z.boolean(),
-  evidences: z.array(EvidenceSchema).min(1),
+  evidences: z.array(MeasureKindSchema).min(1),
   spec_hash: z.string(),
 });
 export type Selection = z.infer<typeof SelectionSchema>;
 
 const PieceSchema = z.strictObject({
-  evidence: EvidenceSchema,
+  evidence: MeasureKindSchema,
   case: z.string(),
   runners: z.array(RunnerSchema).min(1),
   unit: z.number().int().nonnegative().optional(),
+  iterations: z.number().int().positive().optional(),
   cost: z.number().nonnegative(),
 });
 
@@ -42,8 +43,9 @@ export type Assignment = z.infer<typeof AssignmentSchema>;
 
 export const selectionKey = (s: Selection) => createHash('sha256').update(JSON.stringify(s)).digest('hex').slice(0, 16);
 
-export function assign(selection: Selection, plans: readonly Plan[], model: CostModel, n: number): Assignment {
-  const shards: Shard[] = balance(piecesOf(plans, selection.evidences as Evidence[], model), n);
+/** `budgetModel` decides which deterministic pieces run fewer iterations (PIECE_BUDGET_S); default `model`. */
+export function assign(selection: Selection, plans: readonly Plan[], model: CostModel, n: number, budgetModel: CostModel = model): Assignment {
+  const shards: Shard[] = balance(piecesOf(plans, selection.evidences, model, budgetModel), n);
   const fromHistory = plans.some((p) => p.units.some((u) => model.iterationS(p, u).from === 'history'));
   return { schema: ASSIGNMENT_SCHEMA_ID, selection, costs: fromHistory ? 'history' : 'static', shards };
 }

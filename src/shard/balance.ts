@@ -5,14 +5,18 @@
 // the same shards.
 import type { Plan, PlanUnit } from '../spec/plan.js';
 import type { Runner } from '../spec/schema.js';
-import { unitCostS, type CostModel, type Evidence } from './cost.js';
+import { EVIDENCES } from '../evidence/index.js';
+import type { MeasureKind } from '../spec/measure.js';
+import { unitCostS, type CostModel } from './cost.js';
 
 export interface Piece {
-  evidence: Evidence;
+  evidence: MeasureKind;
   case: string;
   runners: Runner[];
   /** The one plan unit of a count or allocation piece; absent: every unit of the case. */
   unit?: number;
+  /** Timed iterations of a deterministic piece cut below the evidence's own to fit PIECE_BUDGET_S; absent: the evidence's. */
+  iterations?: number;
   /** Expected seconds. */
   cost: number;
 }
@@ -24,15 +28,32 @@ export interface Shard {
   cost: number;
 }
 
-/** Counts and allocations are taken of CPU units only; net units are the node's time. */
-const measuredBy = (evidence: Evidence, kind: string) => evidence === 'wall' || kind === 'cpu';
+/**
+ * The longest a deterministic piece may take in the model: the nightly's makespan target is 60
+ * minutes, and the largest count piece (js counting cpu.bmt.file-root at 100 MiB, 1.3 h in the
+ * model at 3 iterations) would bound it. Counts and allocations are deterministic per iteration,
+ * so such a piece runs fewer timed iterations (at least 1) instead. The static model decides
+ * (`iterationsWithin` gets it from the caller), so a unit's iterations do not change from night
+ * to night with the history's medians.
+ */
+export const PIECE_BUDGET_S = 35 * 60;
 
-export function piecesOf(plans: readonly Plan[], evidences: readonly Evidence[], model: CostModel): Piece[] {
+/** The most iterations (up to the evidence's own) whose cost stays within PIECE_BUDGET_S; 1 at least. */
+export function iterationsWithin(model: CostModel, plan: Plan, unit: PlanUnit, evidence: MeasureKind): number | undefined {
+  const ev = EVIDENCES[evidence];
+  if (!ev.deterministic) return undefined;
+  let n = ev.iterations;
+  while (n > 1 && unitCostS(model, plan, unit, evidence, n) > PIECE_BUDGET_S) n--;
+  return n < ev.iterations ? n : undefined;
+}
+
+/** `budgetModel`: the model that decides cut iterations (the static one); `model` costs the pieces. */
+export function piecesOf(plans: readonly Plan[], evidences: readonly MeasureKind[], model: CostModel, budgetModel: CostModel = model): Piece[] {
   const cases = [...new Set(plans.flatMap((p) => p.units.map((u) => u.id)))];
   const pieces: Piece[] = [];
   for (const evidence of evidences) {
     for (const id of cases) {
-      const units = (plan: Plan) => plan.units.filter((u) => u.id === id && measuredBy(evidence, u.kind));
+      const units = (plan: Plan) => plan.units.filter((u) => u.id === id && EVIDENCES[evidence].takes(u));
       if (evidence === 'wall') {
         const having = plans.filter((p) => units(p).length > 0);
         const cost = having.reduce((s, p) => s + units(p).reduce((t, u) => t + unitCostS(model, p, u, evidence), 0), 0);
@@ -40,7 +61,17 @@ export function piecesOf(plans: readonly Plan[], evidences: readonly Evidence[],
         continue;
       }
       for (const p of plans)
-        for (const u of units(p)) pieces.push({ evidence, case: id, runners: [p.runner], unit: u.unit, cost: unitCostS(model, p, u, evidence) });
+        for (const u of units(p)) {
+          const iterations = iterationsWithin(budgetModel, p, u, evidence);
+          pieces.push({
+            evidence,
+            case: id,
+            runners: [p.runner],
+            unit: u.unit,
+            ...(iterations ? { iterations } : {}),
+            cost: unitCostS(model, p, u, evidence, iterations),
+          });
+        }
     }
   }
   return pieces;
@@ -60,5 +91,5 @@ export function balance(pieces: readonly Piece[], n: number): Shard[] {
 export const pieceKey = (p: Pick<Piece, 'evidence' | 'case' | 'runners' | 'unit'>) => `${p.evidence} ${p.case} ${p.runners.join(',')} ${p.unit ?? ''}`;
 
 /** The shard's piece holding the `evidence` of a unit for `runner`, if any. */
-export const pieceOf = (shard: Pick<Shard, 'pieces'>, evidence: Evidence, unit: Pick<PlanUnit, 'id' | 'unit'>, runner: Runner) =>
+export const pieceOf = (shard: Pick<Shard, 'pieces'>, evidence: MeasureKind, unit: Pick<PlanUnit, 'id' | 'unit'>, runner: Runner) =>
   shard.pieces.find((p) => p.evidence === evidence && p.case === unit.id && p.runners.includes(runner) && (p.unit === undefined || p.unit === unit.unit));

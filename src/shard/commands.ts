@@ -10,7 +10,8 @@ import { loadSpec } from '../spec/load.js';
 import { resolvePlan, type Plan } from '../spec/plan.js';
 import type { Profile, Runner } from '../spec/schema.js';
 import { assign, loadAssignment, matrixOf, selectionKey, type Assignment, type Selection } from './assignment.js';
-import { historyModel, staticModel, type CostModel, type Evidence } from './cost.js';
+import type { MeasureKind } from '../spec/measure.js';
+import { historyModel, staticModel, type CostModel } from './cost.js';
 import { loadShard, mergeShards, renderShardsMarkdown, type MergeOutcome } from './merge.js';
 import { runShard, type ShardOptions, type ShardRun } from './run.js';
 import { pieceOf } from './balance.js';
@@ -21,7 +22,7 @@ export interface SelectionRequest {
   profile: Profile;
   cases: readonly string[];
   large: boolean;
-  evidences: readonly Evidence[];
+  evidences: readonly MeasureKind[];
 }
 
 /** The full plan of every runner of the selection, and the selection as the shards record it. */
@@ -34,9 +35,15 @@ export function resolveSelection(r: SelectionRequest): { selection: Selection; p
   };
 }
 
-function costModel(r: SelectionRequest, historyDir?: string): CostModel {
+/** The static cost model of a selection (the spec's own estimate): it decides which pieces run fewer iterations. */
+export function staticCostModel(r: SelectionRequest): CostModel {
   const quick = resolveSelection({ ...r, profile: 'quick', large: false, cases: [] }).plans;
-  const fallback = staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
+  return staticModel(quick, loadSpec(r.specFile).spec.profiles.quick.iters);
+}
+
+/** The cost model of a selection: the history's medians where given, else the static estimate. */
+export function costModel(r: SelectionRequest, historyDir?: string): CostModel {
+  const fallback = staticCostModel(r);
   return historyDir
     ? historyModel(
         readRecords(resolve(historyDir)).records.map((l) => l.record),
@@ -47,7 +54,7 @@ function costModel(r: SelectionRequest, historyDir?: string): CostModel {
 
 export function planShards(r: SelectionRequest, n: number, historyDir?: string): Assignment {
   const { selection, plans } = resolveSelection(r);
-  return assign(selection, [...plans.values()], costModel(r, historyDir), n);
+  return assign(selection, [...plans.values()], costModel(r, historyDir), n, staticCostModel(r));
 }
 
 export type ShardCommand = ShardRequest & Omit<ShardOptions, 'assignment' | 'index' | 'plans'>;
@@ -56,7 +63,9 @@ type ShardRequest = SelectionRequest & { index: number; total: number; assignmen
 /** The shard's assignment (the plan job's file, or worked out again) and plans; `hasNet`: it needs a Bee node. */
 export function shardPlan(o: ShardRequest): { assignment: Assignment; plans: Map<Runner, Plan>; hasNet: boolean } {
   const { selection, plans } = resolveSelection(o);
-  const assignment = o.assignmentFile ? loadAssignment(o.assignmentFile) : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total);
+  const assignment = o.assignmentFile
+    ? loadAssignment(o.assignmentFile)
+    : assign(selection, [...plans.values()], costModel(o, o.historyDir), o.total, staticCostModel(o));
   if (selectionKey(assignment.selection) !== selectionKey(selection) || assignment.shards.length !== o.total) {
     throw new InputError(
       o.assignmentFile ?? 'the assignment',

@@ -6,8 +6,8 @@
 // its work over the same case's quick work. Counting under callgrind is ~50x slower.
 import type { HistoryRecord } from '../history/schema.js';
 import type { Plan, PlanUnit } from '../spec/plan.js';
-import { ALLOC_ITERATIONS } from '../run/alloc-ab.js';
-import { COUNT_ITERATIONS } from '../run/count.js';
+import { EVIDENCES } from '../evidence/index.js';
+import type { MeasureKind } from '../spec/measure.js';
 
 /** The quick profile's design target per iteration (50-300 ms in every client). */
 export const QUICK_ITERATION_S = 0.15;
@@ -16,8 +16,6 @@ export const UNIT_OVERHEAD_S = 1;
 /** Callgrind's slowdown on instrumented code (the warmup runs uninstrumented, ~5x). */
 const INSTRUMENTED_SLOWDOWN = 50;
 const UNINSTRUMENTED_SLOWDOWN = 5;
-
-export type Evidence = 'wall' | 'instructions' | 'allocations';
 
 export interface CostModel {
   /** Seconds of one iteration of a unit of `plan` natively, and where the figure came from. */
@@ -61,14 +59,18 @@ export function historyModel(records: readonly HistoryRecord[], fallback: CostMo
 }
 
 /** Seconds one evidence of one unit takes in a shard. Net units are measured by wall time only. */
-export function unitCostS(model: CostModel, plan: Plan, unit: PlanUnit, evidence: Evidence): number {
+export function unitCostS(model: CostModel, plan: Plan, unit: PlanUnit, evidence: MeasureKind, iterations?: number): number {
   const it = model.iterationS(plan, unit).seconds;
   switch (evidence) {
     case 'wall':
       return UNIT_OVERHEAD_S + (unit.warmup + unit.iters) * it;
     case 'instructions':
-      return UNIT_OVERHEAD_S * UNINSTRUMENTED_SLOWDOWN + unit.warmup * it * UNINSTRUMENTED_SLOWDOWN + COUNT_ITERATIONS * it * INSTRUMENTED_SLOWDOWN;
+      return (
+        UNIT_OVERHEAD_S * UNINSTRUMENTED_SLOWDOWN +
+        unit.warmup * it * UNINSTRUMENTED_SLOWDOWN +
+        (iterations ?? EVIDENCES.instructions.iterations) * it * INSTRUMENTED_SLOWDOWN
+      );
     case 'allocations':
-      return UNIT_OVERHEAD_S + (unit.warmup + ALLOC_ITERATIONS) * it;
+      return UNIT_OVERHEAD_S + (unit.warmup + (iterations ?? EVIDENCES.allocations.iterations)) * it;
   }
 }

@@ -8,10 +8,10 @@ import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import { loadResult } from '../spec/load.js';
 import type { Plan } from '../spec/plan.js';
 import type { CaseResult, Result, Runner } from '../spec/schema.js';
-import { attachAllocations, attachCounts, isCounted } from '../run/count.js';
+import { EVIDENCES } from '../evidence/index.js';
+import { isDeterministic, MEASURES, type MeasureKind } from '../spec/measure.js';
 import { pieceOf } from './balance.js';
 import { selectionKey, type Assignment } from './assignment.js';
-import type { Evidence } from './cost.js';
 import { SHARD_FILE, ShardRunSchema, type ShardRun } from './run.js';
 
 export interface LoadedShard {
@@ -59,11 +59,7 @@ export function mergeShards(shards: readonly LoadedShard[], plans: ReadonlyMap<R
   const problems = shards.flatMap((s) => s.run.problems.map((p) => `shard ${s.run.shard.index}: ${p}`));
 
   // Every case record each shard delivered, per evidence.
-  const delivered = new Map<Evidence, Map<string, { shard: number; c: CaseResult; result: Result }>>([
-    ['wall', new Map()],
-    ['instructions', new Map()],
-    ['allocations', new Map()],
-  ]);
+  const delivered = new Map<MeasureKind, Map<string, { shard: number; c: CaseResult; result: Result }>>(MEASURES.map((k) => [k, new Map()]));
   for (const s of shards) {
     for (const f of s.run.files) {
       const result = loadResult(join(s.dir, f.file));
@@ -75,9 +71,9 @@ export function mergeShards(shards: readonly LoadedShard[], plans: ReadonlyMap<R
   const missingRows: string[] = [];
   const results: Result[] = [];
   for (const [runner, plan] of plans) {
-    for (const evidence of assignment.selection.evidences as Evidence[]) {
+    for (const evidence of assignment.selection.evidences) {
       for (const u of plan.units) {
-        if (evidence !== 'wall' && !isCounted(u)) continue;
+        if (!EVIDENCES[evidence].takes(u)) continue;
         if (delivered.get(evidence)!.has(rowKey(runner, u.id, u.param.label))) continue;
         const owner = assignment.shards.find((s) => pieceOf(s, evidence, u, runner));
         missingRows.push(
@@ -92,30 +88,28 @@ export function mergeShards(shards: readonly LoadedShard[], plans: ReadonlyMap<R
 }
 
 /** One runner's result in plan order: the wall-time records, counts attached; counted-only rows when no wall time was asked. */
-function mergeRunner(runner: Runner, plan: Plan, delivered: Map<Evidence, Map<string, { c: CaseResult; result: Result }>>): Result | null {
-  const pick = (evidence: Evidence) => plan.units.map((u) => delivered.get(evidence)!.get(rowKey(runner, u.id, u.param.label))).filter((d) => d !== undefined);
-  const wall = pick('wall');
-  const counted = pick('instructions');
-  const allocated = pick('allocations');
-  const sources = [...wall, ...counted, ...allocated].map((d) => d.result);
+function mergeRunner(runner: Runner, plan: Plan, delivered: Map<MeasureKind, Map<string, { c: CaseResult; result: Result }>>): Result | null {
+  const pick = (evidence: MeasureKind) =>
+    plan.units.map((u) => delivered.get(evidence)!.get(rowKey(runner, u.id, u.param.label))).filter((d) => d !== undefined);
+  const picked = MEASURES.map((k) => ({ kind: k, records: pick(k) }));
+  const sources = picked.flatMap((p) => p.records.map((d) => d.result));
   if (sources.length === 0) return null;
   const finished = sources.map((r) => r.finished_at);
-  const joined = (records: typeof wall): Result => ({
+  const joined = (records: (typeof picked)[number]['records']): Result => ({
     ...records[0]!.result,
     started_at: sources.map((r) => r.started_at).sort()[0]!,
     finished_at: finished.includes(null) ? null : finished.sort().at(-1)!,
     cases: records.map((d) => d.c),
   });
   // Wall-time records carry the figures of the other evidences; without wall time, the first evidence's records do.
-  const [first] = [wall, counted, allocated].filter((records) => records.length > 0) as Array<typeof wall>;
-  let merged = joined(first!);
-  if (counted.length > 0 && first !== counted) merged = attachCounts(merged, joined(counted));
-  if (allocated.length > 0 && first !== allocated) merged = attachAllocations(merged, joined(allocated));
+  const [first, ...rest] = picked.filter((p) => p.records.length > 0);
+  let merged = joined(first!.records);
+  for (const p of rest) if (isDeterministic(p.kind)) merged = EVIDENCES[p.kind].attach(merged, joined(p.records));
   return merged;
 }
 
 /** The same row's digest must be the same wherever it was computed (wall run, counting run, any shard). */
-function checkDigests(delivered: Map<Evidence, Map<string, { shard: number; c: CaseResult }>>, problems: string[]): void {
+function checkDigests(delivered: Map<MeasureKind, Map<string, { shard: number; c: CaseResult }>>, problems: string[]): void {
   const first = new Map<string, { shard: number; digest: string }>();
   for (const byRow of delivered.values()) {
     for (const [row, { shard, c }] of byRow) {

@@ -1,21 +1,19 @@
-// One shard of a sharded run: for each runner, its wall-time units in one process, its counted
-// units under callgrind in another and its allocation units in a third, written as results/<runner>.<evidence>.json beside shard.json
-// (what the shard was, where it ran, what went wrong). `merge` joins the shards.
+// One shard of a sharded run: for each runner, each evidence's units of the shard in a process of
+// their own (src/evidence), written as results/<runner>.<evidence>.json beside shard.json (what
+// the shard was, where it ran, what went wrong). `merge` joins the shards.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { buildRunner, type ClientSource } from '../build/index.js';
-import { findCounter } from '../count/callgrind.js';
-import { allocationRun } from '../run/alloc-ab.js';
-import { countRunner, isCounted } from '../run/count.js';
-import { invokeRunner, type BeeTarget } from '../run/invoke.js';
+import { EVIDENCES, runEvidence } from '../evidence/index.js';
+import type { BeeTarget } from '../run/invoke.js';
 import { processBudgetMs } from '../pipeline/options.js';
 import { planOf, type Plan } from '../spec/plan.js';
+import { MeasureKindSchema, type MeasureKind } from '../spec/measure.js';
 import { HostSchema, RunnerSchema, type Runner } from '../spec/schema.js';
 import { pieceOf } from './balance.js';
-import { AssignmentSchema, EvidenceSchema, type Assignment } from './assignment.js';
-import type { Evidence } from './cost.js';
+import { AssignmentSchema, type Assignment } from './assignment.js';
 
 export const SHARD_RUN_SCHEMA_ID = 'bee-bench/shard-run@1';
 
@@ -27,13 +25,15 @@ export const ShardRunSchema = z.strictObject({
   machine: z.strictObject({ hostname: z.string(), host: HostSchema.nullable() }),
   elapsed_s: z.number().nonnegative(),
   /** Result files written, relative to the shard folder, per runner and evidence. */
-  files: z.array(z.strictObject({ runner: RunnerSchema, evidence: EvidenceSchema, file: z.string() })),
+  files: z.array(z.strictObject({ runner: RunnerSchema, evidence: MeasureKindSchema, file: z.string() })),
   problems: z.array(z.string()),
 });
 export type ShardRun = z.infer<typeof ShardRunSchema>;
 
 export const SHARD_FILE = 'shard.json';
-export const shardResultFile = (runner: Runner, evidence: Evidence) => join('results', `${runner}.${evidence}.json`);
+/** A shard's result file of one evidence; pieces cut to fewer iterations run in a process (and file) of their own. */
+export const shardResultFile = (runner: Runner, evidence: MeasureKind, iterations?: number) =>
+  join('results', `${runner}.${evidence}${iterations ? `.${iterations}-iterations` : ''}.json`);
 
 export interface ShardOptions {
   assignment: Assignment;
@@ -67,11 +67,17 @@ export async function runShard(o: ShardOptions): Promise<ShardRun> {
     o.log(text);
   };
   for (const [runner, plan] of o.plans) {
-    const mine = (evidence: Evidence) => planOf(plan, (u) => pieceOf(shard, evidence, u, runner) !== undefined && (evidence === 'wall' || isCounted(u)));
-    const wall = mine('wall');
-    const counted = mine('instructions');
-    const allocated = mine('allocations');
-    if (wall.units.length + counted.units.length + allocated.units.length === 0) continue;
+    // One process per evidence, and per iteration count where pieces were cut to fewer iterations.
+    const parts = o.assignment.selection.evidences.flatMap((evidence) => {
+      const units = plan.units.filter((u) => EVIDENCES[evidence].takes(u) && pieceOf(shard, evidence, u, runner));
+      const counts = [...new Set(units.map((u) => pieceOf(shard, evidence, u, runner)!.iterations))];
+      return counts.map((iterations) => ({
+        evidence,
+        iterations,
+        plan: planOf(plan, (u) => units.includes(u) && pieceOf(shard, evidence, u, runner)!.iterations === iterations),
+      }));
+    });
+    if (parts.length === 0) continue;
     let command;
     try {
       command = (await buildRunner({ runner, source: o.sources.get(runner)!, cacheDir: o.cacheDir, reuseOnly: o.reuseBuilds, log: o.log })).command;
@@ -79,47 +85,21 @@ export async function runShard(o: ShardOptions): Promise<ShardRun> {
       problem(`${runner}: build: ${e instanceof Error ? e.message : String(e)}`);
       continue;
     }
-    if (wall.units.length > 0) {
-      const file = shardResultFile(runner, 'wall');
-      const inv = await invokeRunner(command, {
-        plan: wall,
-        out: join(outDir, file),
-        timeoutMs: processBudgetMs(wall),
-        bee: o.bee,
-        onLine: (l) => o.log(`[${runner}] ${l}`),
-      });
-      if (inv.problem) problem(`${runner} wall: ${inv.problem}`);
-      if (inv.result) {
-        run.files.push({ runner, evidence: 'wall', file });
-        run.machine.host ??= inv.result.host;
-      }
-    }
-    const found = counted.units.length > 0 ? await findCounter() : null;
-    if (found && !found.counter) problem(`${runner} instructions: ${found.reason}`);
-    if (found?.counter) {
-      const counter = found.counter;
-      const file = shardResultFile(runner, 'instructions');
-      const counts = await countRunner(command, {
+    for (const { evidence, iterations, plan: part } of parts) {
+      const file = shardResultFile(runner, evidence, iterations);
+      const got = await runEvidence(evidence, command, {
         runner,
-        plan: counted,
-        counter,
+        plan: part,
+        ...(iterations ? { iterations } : {}),
         out: join(outDir, file),
-        timeoutMs: processBudgetMs(counted),
-        onLine: (l) => o.log(`[${runner} count] ${l}`),
+        budgetMs: processBudgetMs,
+        ...(evidence === 'wall' ? { bee: o.bee } : {}),
+        log: o.log,
       });
-      for (const p of counts.problems) problem(`${runner} instructions: ${p}`);
-      if (counts.result) run.files.push({ runner, evidence: 'instructions', file });
-    }
-    if (allocated.units.length > 0) {
-      const file = shardResultFile(runner, 'allocations');
-      const allocs = await allocationRun(command, {
-        plan: allocated,
-        out: join(outDir, file),
-        timeoutMs: processBudgetMs(allocated),
-        onLine: (l) => o.log(`[${runner} allocations] ${l}`),
-      });
-      for (const p of allocs.problems) problem(`${runner} allocations: ${p}`);
-      if (allocs.result) run.files.push({ runner, evidence: 'allocations', file });
+      run.problems.push(...got.problems, ...(got.skipped ? [got.skipped] : []));
+      if (!got.result) continue;
+      run.files.push({ runner, evidence, file });
+      if (evidence === 'wall') run.machine.host ??= got.result.host;
     }
   }
   run.elapsed_s = (performance.now() - started) / 1000;

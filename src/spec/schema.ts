@@ -17,7 +17,7 @@ export type Kind = z.infer<typeof KindSchema>;
 const hex = (bytes?: number) => z.string().regex(bytes ? new RegExp(`^[0-9a-f]{${bytes * 2}}$`) : /^[0-9a-f]+$/, 'lowercase hex without 0x');
 
 const ParamValueSchema = z.union([z.number(), z.string(), z.boolean()]);
-const ParamValuesSchema = z.record(z.string(), ParamValueSchema);
+export const ParamValuesSchema = z.record(z.string(), ParamValueSchema);
 
 /** A param as the spec declares it: values plus the per-runner scaling and the digest input. */
 export const SpecParamSchema = z
@@ -180,7 +180,7 @@ export const CaseResultSchema = z
     if (c.cpu_ns.length !== c.samples_ns.length)
       ctx.addIssue({ code: 'custom', path: ['cpu_ns'], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
     // One entry per timed iteration of the allocation run: a wall result carries that run's
-    // figures (attachAllocations), as it carries a counting run's instructions, so only the two
+    // figures (the allocations evidence attaches them), as it carries a counting run's instructions, so only the two
     // allocation arrays must agree with each other.
     if (c.allocs && c.alloc_bytes && c.allocs.length !== c.alloc_bytes.length) {
       ctx.addIssue({ code: 'custom', path: ['allocs'], message: `allocs has ${c.allocs.length} entries, alloc_bytes ${c.alloc_bytes.length}` });

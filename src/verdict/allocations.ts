@@ -1,9 +1,9 @@
 // The verdict for allocations (docs/design.md "Allocations"): the runtime's own accounting of the
 // heap allocations in each timed iteration, near-deterministic like instruction counts, so it
-// takes the count rule's shape (judgeInstructions: base twice, head once, step by step, the
-// change reaching the threshold and ten times the A/A spread). Bytes always, allocation counts
+// takes the step rule of the deterministic evidences (steps.ts: base twice, head once, step by
+// step, the change reaching the threshold and ten times the A/A spread). Bytes always, allocation counts
 // where the runtime gives them (not bee-js); either regressing makes the row regress.
-import { judgeInstructions, type InstructionVerdict } from './instructions.js';
+import { judgeSteps, type StepVerdict } from './steps.js';
 import type { Verdict } from './change.js';
 import type { CaseResult } from '../spec/schema.js';
 import { median } from '../stats/summary.js';
@@ -22,8 +22,8 @@ export interface AllocationFigures {
 }
 
 export interface AllocationVerdict {
-  bytes: InstructionVerdict;
-  allocs?: InstructionVerdict;
+  bytes: StepVerdict;
+  allocs?: StepVerdict;
   verdict: Verdict;
 }
 
@@ -31,8 +31,8 @@ export interface AllocationVerdict {
 // figure so zero compares with zero as equal, and zero against some allocation as a large change.
 const plusOne = (xs: readonly number[]) => xs.map((x) => x + 1);
 
-function judgeFigure(base: readonly number[], baseAgain: readonly number[], head: readonly number[], o: AllocationOptions): InstructionVerdict {
-  const v = judgeInstructions(plusOne(base), plusOne(baseAgain), plusOne(head), o);
+function judgeFigure(base: readonly number[], baseAgain: readonly number[], head: readonly number[], o: AllocationOptions): StepVerdict {
+  const v = judgeSteps(plusOne(base), plusOne(baseAgain), plusOne(head), o);
   return { ...v, base: v.base - 1, head: v.head - 1 };
 }
 

@@ -3,10 +3,9 @@
 // - wall time: wallVerdict (q < alpha and a ratio beyond the threshold), applied after BH by
 //   judgeWall; judgePaired (same-job paired rounds) and judgeHistory (against the branch's
 //   history) compute the statistics (src/stats) and apply it.
-// - instruction counts: judgeInstructions (reaching the threshold and ten times the A/A spread);
-//   attachInstructionRows / rowsFromCounts put it on the report's rows.
-// - allocations: judgeAllocations (the count rule's shape on bytes, and allocation counts where
-//   the runtime gives them); attachAllocationRows puts it on the report's rows.
+// - the deterministic evidences: judgeSteps (reaching the threshold and ten times the A/A spread)
+//   is the instruction-count rule; judgeAllocations applies it to bytes, and allocation counts
+//   where the runtime gives them; attachStepRows puts either on the report's rows.
 // - the row: flaggedBy (which evidence flagged it), rowVerdict (any regression is a regression),
 //   flaggedRows (the rows to annotate).
 // - the policy: failingRows / failsOn (fail-on: wall, instructions, allocations, any).
@@ -16,11 +15,10 @@
 export { AB_DEFAULTS } from './defaults.js';
 export { VERDICTS, type Verdict } from './change.js';
 export { judgeWall, wallVerdict, type WallOptions } from './wall.js';
-export { AbRowSchema, countRows, flaggedBy, flaggedRows, rowVerdict, type AbCounts, type AbRow, type AbStatus, type Evidence, type PairedRow } from './row.js';
-export { INSTRUCTION_DEFAULTS, judgeInstructions, type InstructionOptions, type InstructionVerdict } from './instructions.js';
-export { attachInstructionRows, rowsFromCounts, type CountedRow } from './instruction-rows.js';
+export { AbRowSchema, countRows, flaggedBy, flaggedRows, rowVerdict, type AbCounts, type AbRow, type AbStatus, type PairedRow } from './row.js';
+export { INSTRUCTION_DEFAULTS, judgeSteps, type StepCounts, type StepOptions, type StepVerdict } from './steps.js';
+export { attachStepRows, type DeterministicVerdicts, type StepRow, type StepRule } from './step-rows.js';
 export { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures, type AllocationOptions, type AllocationVerdict } from './allocations.js';
-export { attachAllocationRows, type AllocatedRow } from './allocation-rows.js';
 export { FailOnSchema, failingRows, failsOn, type FailOn } from './fail-on.js';
 export { judgePaired, type JudgeOptions } from './judge.js';
 export { LOAD_SPREAD, loadShift, type LoadShift } from './load.js';

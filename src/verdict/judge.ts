@@ -34,7 +34,10 @@ export function applyVerdicts(rows: AbRow[], compared: readonly Compared[], o: J
     // and the change always agree: pooled head and base medians can land on different load modes
     // when the machine's load shifts between rounds, and then describe the load, not the code.
     if (row.baseMedianNs !== undefined && Number.isFinite(j.ratio)) row.headMedianNs = row.baseMedianNs * j.ratio;
-    if (j.intervalHolds) row.ci = j.ci;
+    if (j.intervalHolds) {
+      row.ci = j.ci;
+      row.ciHalfWidth = (j.ci[1] - j.ci[0]) / 2;
+    }
     if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
   }
   return rows;

@@ -2,8 +2,9 @@
 import { z } from 'zod';
 import { VERDICTS, type Verdict } from './change.js';
 import { KindSchema, type CaseResult, type Kind } from '../spec/schema.js';
+import type { MeasureKind } from '../spec/measure.js';
 import type { AllocationVerdict } from './allocations.js';
-import type { InstructionVerdict } from './instructions.js';
+import type { StepVerdict } from './steps.js';
 
 export type AbStatus = 'ok' | 'skipped' | 'failed' | 'new' | 'missing';
 
@@ -25,6 +26,12 @@ export interface AbRow {
   ratio?: number;
   /** 95% interval of ratio. */
   ci?: [number, number];
+  /**
+   * The wall-time noise floor of the row: half the width of the 95% interval, as a fraction of
+   * base (0.012 is ±1.2%), set with `ci`. The deterministic evidences' floor is their A/A
+   * `spread` (instructions.spread, allocations.bytes.spread and allocations.allocs.spread).
+   */
+  ciHalfWidth?: number;
   p?: number;
   /** Benjamini–Hochberg q across the rows of this report. */
   q?: number;
@@ -34,7 +41,7 @@ export interface AbRow {
   /** Paired design: rounds the case was run in, when some of them could not be used (see note). */
   roundsRun?: number;
   /** The instruction-count verdict of a CPU row (measure instructions or both). */
-  instructions?: InstructionVerdict;
+  instructions?: StepVerdict;
   /** Why a CPU row has no count verdict when counts were asked for. */
   instructionsNote?: string;
   /** The allocation verdict of a CPU row (measure allocations). */
@@ -73,7 +80,6 @@ export interface AbCounts {
   missing: number;
 }
 
-/** Which evidence flagged a row: wall time (paired rounds or history), instruction counts, allocations. */
 /**
  * A row only the counting or allocation runs saw (nothing was timed): ok when that evidence judged
  * it, else skipped where the runner skipped it and failed where a run lost it, with the reason.
@@ -98,12 +104,11 @@ export function untimedRow(
   };
 }
 
-export type Evidence = 'wall time' | 'instructions' | 'allocations';
-
-export function flaggedBy(r: AbRow, verdict: Verdict): Evidence[] {
+/** Which evidence flagged a row: wall time (paired rounds or history), instruction counts, allocations. */
+export function flaggedBy(r: AbRow, verdict: Verdict): MeasureKind[] {
   if (r.status !== 'ok') return [];
-  const by: Array<[Evidence, Verdict | undefined]> = [
-    ['wall time', r.verdict],
+  const by: Array<[MeasureKind, Verdict | undefined]> = [
+    ['wall', r.verdict],
     ['instructions', r.instructions?.verdict],
     ['allocations', r.allocations?.verdict],
   ];
@@ -111,7 +116,7 @@ export function flaggedBy(r: AbRow, verdict: Verdict): Evidence[] {
 }
 
 /** The rows a verdict holds for on some evidence, each with the evidence (annotations, fail-on). */
-export function flaggedRows(rows: readonly AbRow[], verdict: Verdict): Array<{ row: AbRow; by: Evidence[] }> {
+export function flaggedRows(rows: readonly AbRow[], verdict: Verdict): Array<{ row: AbRow; by: MeasureKind[] }> {
   return rows.flatMap((row) => {
     const by = flaggedBy(row, verdict);
     return by.length > 0 ? [{ row, by }] : [];
@@ -164,6 +169,7 @@ export const AbRowSchema = z.strictObject({
   work: z.strictObject({ ops: z.number().finite().nonnegative().optional(), bytes: z.number().finite().nonnegative().optional() }),
   ratio: positive.optional(),
   ci: z.tuple([positive, positive]).optional(),
+  ciHalfWidth: nonnegative.optional(),
   p: z.number().min(0).max(1).optional(),
   q: z.number().min(0).max(1).optional(),
   verdict: VerdictSchema.optional(),

@@ -8,7 +8,8 @@ import { buildRunner, parseSource } from '../../src/build/index.js';
 import { countingCommand, findCounter, JS_COUNT_FLAGS, parseDump, readDumps } from '../../src/count/callgrind.js';
 import { collectPerfMaps } from '../../src/profile/v8-symbols.js';
 import type { RunnerCommand } from '../../src/build/builder.js';
-import { attachCounts, countRunner } from '../../src/run/count.js';
+import { EVIDENCES } from '../../src/evidence/index.js';
+import { countRunner } from '../../src/run/count.js';
 import { v8HeapCost } from '../../runners/js/src/callgrind-costs.mjs';
 import { invokeRunner } from '../../src/run/invoke.js';
 import { ResultSchema, type Counter } from '../../src/spec/schema.js';
@@ -302,7 +303,7 @@ describe('findCounter', () => {
   });
 });
 
-describe('attachCounts', () => {
+describe('the instructions evidence attaching counts', () => {
   it('copies counts onto the wall-time result by case and label, keeping its samples', () => {
     const param = { label: 'quick' };
     const wall = result('js', [
@@ -312,7 +313,7 @@ describe('attachCounts', () => {
     const counted = result('js', [caseResult({ id: 'cpu.keccak.bulk', param, samples_ns: [9e9, 9e9], instructions: [1000, 1001] })], undefined, {
       counter: { tool: 'callgrind', version: 'valgrind-3.19.0' },
     });
-    const merged = ResultSchema.parse(attachCounts(wall, counted));
+    const merged = ResultSchema.parse(EVIDENCES.instructions.attach(wall, counted));
     expect(merged.counter?.version).toBe('valgrind-3.19.0');
     expect(merged.cases[0]!.samples_ns).toEqual([5, 6]);
     expect(merged.cases[0]!.instructions).toEqual([1000, 1001]);

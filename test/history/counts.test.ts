@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { derive } from '../../src/history/derive.js';
 import { exportGab, exportGabData, importGab, renderGabDataJs } from '../../src/history/gab.js';
 import { parseRecord, recordPath, serializeRecord, toRecord } from '../../src/history/record.js';
-import { attachCounts } from '../../src/run/count.js';
+import { EVIDENCES } from '../../src/evidence/index.js';
 import { RECORD_SCHEMA_ID, RECORD_SCHEMA_V1, type SeriesPoint } from '../../src/history/schema.js';
 import { DEFAULT_COUNT_SPREAD } from '../../src/history/steps.js';
 import { median } from '../../src/stats/index.js';
@@ -38,10 +38,10 @@ describe('records with counts', () => {
     expect(parseRecord('runs/x.json', serializeRecord(rec))).toEqual(rec);
   });
 
-  it('a wall-time result with a counting run attached (single runs and the nightly merge, src/run/count.ts attachCounts) records the counts', () => {
+  it('a wall-time result with a counting run attached (single runs and the nightly merge, the instructions evidence attach) records the counts', () => {
     const wall = smallResult('rs', 4);
     const counted = countedResult('rs', 4, 40); // a counting run: valgrind's wall samples, meaningless
-    const rec = toRecord(attachCounts(wall, counted), context(4));
+    const rec = toRecord(EVIDENCES.instructions.attach(wall, counted), context(4));
     expect(rec.counter).toEqual(COUNTER);
     // Time from the wall run, counts from the counting run.
     expect(rec.cases.map((c) => c.median_ns)).toEqual(toRecord(wall, context(4)).cases.map((c) => c.median_ns));

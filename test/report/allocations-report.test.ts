@@ -8,7 +8,7 @@ import { renderMarkdown } from '../../src/report/render/markdown.js';
 import { cellAllocations } from '../../src/report/model/memory.js';
 import { memoryStory, STORY_MIN_BYTES } from '../../src/verdict/memory.js';
 import { ResultSchema, type CaseResult, type Runner } from '../../src/spec/schema.js';
-import { attachAllocations } from '../../src/run/count.js';
+import { EVIDENCES } from '../../src/evidence/index.js';
 import { caseResult, realSpec, result, syntheticResult, withAllocations } from './fixtures.js';
 
 const { spec, hash } = realSpec();
@@ -160,7 +160,7 @@ describe('allocations in the run report', () => {
     const allocated = withAllocations(syntheticResult('go', spec, hash, { n: 3 }), (c) =>
       c.id === 'cpu.identity.create' ? { bytes: 4000, allocs: 2 } : undefined,
     );
-    const wall = ResultSchema.parse(attachAllocations(syntheticResult('go', spec, hash, { n: 5 }), allocated));
+    const wall = ResultSchema.parse(EVIDENCES.allocations.attach(syntheticResult('go', spec, hash, { n: 5 }), allocated));
     const c = wall.cases.find((x) => x.id === 'cpu.identity.create')!;
     expect([c.samples_ns.length, c.alloc_bytes?.length]).toEqual([5, 3]);
     // The two allocation arrays still come from one run.

@@ -1,7 +1,7 @@
 // Shard planning: pieces, balance, determinism, and the cost model's sources.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { balance, pieceOf, piecesOf } from '../../src/shard/balance.js';
+import { balance, pieceOf, piecesOf, PIECE_BUDGET_S } from '../../src/shard/balance.js';
 import { matrixOf, parseShardRef } from '../../src/shard/assignment.js';
 import { planShards, resolveSelection } from '../../src/shard/commands.js';
 import { historyModel, staticModel, unitCostS, QUICK_ITERATION_S } from '../../src/shard/cost.js';
@@ -108,5 +108,22 @@ describe('plan --shards', () => {
     expect(parseShardRef('3/8')).toEqual({ index: 3, total: 8 });
     expect(parseShardRef('9/8')).toBeNull();
     expect(parseShardRef('0/8')).toBeNull();
+  });
+});
+
+describe('the nightly at 60 minutes', () => {
+  it('cuts a count piece beyond the piece budget to fewer iterations, never below one, and leaves the others whole', () => {
+    const full = { ...sel(), profile: 'full' as const, cases: [], evidences: ['wall' as const, 'instructions' as const, 'allocations' as const] };
+    const a = planShards(full, 16);
+    const pieces = a.shards.flatMap((s) => s.pieces);
+    const cut = pieces.filter((p) => p.iterations !== undefined);
+    // js counting cpu.bmt.file-root at 100 MiB was 1.3 h in the model at 3 iterations.
+    expect(cut.map((p) => `${p.evidence} ${p.case} ${p.runners.join()}`)).toContain('instructions cpu.bmt.file-root js');
+    for (const p of cut) expect(p.iterations).toBeGreaterThanOrEqual(1);
+    for (const p of pieces.filter((q) => q.evidence !== 'wall'))
+      expect(p.cost, `${p.evidence} ${p.case} ${p.runners.join()} ${p.unit}`).toBeLessThanOrEqual(PIECE_BUDGET_S);
+    expect(Math.max(...a.shards.map((s) => s.cost))).toBeLessThanOrEqual(3600);
+    // The same inputs give the same cut, night after night.
+    expect(planShards(full, 16)).toEqual(a);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aaSpread, judgeInstructions, NOISE_FLOOR, TOLERANCE_SPREADS } from '../../src/verdict/instructions.js';
+import { aaSpread, judgeSteps as judgeInstructions, NOISE_FLOOR, TOLERANCE_SPREADS } from '../../src/verdict/steps.js';
 
 describe('judgeInstructions', () => {
   const opts = { threshold: 0.01 };

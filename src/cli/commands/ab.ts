@@ -1,8 +1,21 @@
 // `bee-bench ab`: one runner built on two client sources, paired rounds, a verdict per row; the
 // markdown report on stdout, exit 1 with --fail-on-regression when a row fails the policy.
+import { join } from 'node:path';
 import { abPipeline } from '../../pipeline/ab.js';
+import { costModel } from '../../shard/commands.js';
+import { AB_PIECE_FILE, parsePieceRef, pieceText, runPiece, type PieceRef, type Split } from '../../shard/pr-pieces.js';
+import type { Measure } from '../../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from '../../verdict/index.js';
-import { changeThreshold, common, envPairs, log, measureOf, oneRunner, source, UsageError, verdictOptions, withBee, type Values } from '../flags.js';
+import { changeThreshold, common, envPairs, log, measureOf, num, oneRunner, source, UsageError, verdictOptions, withBee, type Values } from '../flags.js';
+
+/** --split N: pieces per deterministic evidence of a split A/B (every piece of one A/B is given the same N). */
+function splitOf(v: Values, measure: Measure, piece: PieceRef): Split {
+  if (v.split === undefined)
+    throw new UsageError('--piece needs --split N: how many pieces each of instructions and allocations is split into (the same N for every piece)');
+  const n = num(v.split, 'split', 1, (n) => Number.isInteger(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64');
+  if (piece.evidence !== 'wall' && piece.total !== n) throw new UsageError(`--piece ${v.piece}: ${piece.total} pieces, but --split ${n}`);
+  return Object.fromEntries(measure.filter((k) => k !== 'wall').map((k) => [k, n]));
+}
 
 export async function ab(v: Values): Promise<number> {
   const c = common(v);
@@ -22,21 +35,31 @@ export async function ab(v: Values): Promise<number> {
     headLabel: v['head-label'] ?? v.head,
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
   };
-  const out = await withBee(c, (c) =>
-    abPipeline({
-      ...c,
-      ...sides,
-      runner,
-      buildCommand: v['build-command'],
-      rounds,
-      alpha,
-      threshold,
-      runBudgetMs: AB_DEFAULTS.runBudgetMs,
-      measure,
-      instructionThreshold,
-      allocationThreshold,
-    }),
-  );
+  const abOptions = {
+    ...sides,
+    runner,
+    buildCommand: v['build-command'],
+    rounds,
+    alpha,
+    threshold,
+    runBudgetMs: AB_DEFAULTS.runBudgetMs,
+    measure,
+    instructionThreshold,
+    allocationThreshold,
+    prebuilt: v.prebuilt,
+    keepRaw: v['keep-raw'],
+    ...(v.marker ? { marker: v.marker } : {}),
+  };
+  if (v.piece !== undefined) {
+    const piece = parsePieceRef(v.piece);
+    if (!piece) throw new UsageError(`--piece ${v.piece}: use wall, or instructions:K/N or allocations:K/N with 1 <= K <= N`);
+    const split = splitOf(v, measure, piece);
+    const model = costModel({ specFile: c.specFile, runners: [runner], profile: c.profile, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
+    const got = await withBee(c, (c) => runPiece({ ...c, ...abOptions, piece, split, model }));
+    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join(c.outDir, AB_PIECE_FILE)}`);
+    return 0;
+  }
+  const out = await withBee(c, (c) => abPipeline({ ...c, ...abOptions }));
   process.stdout.write(out.report.markdown);
   log(`wrote ${out.report.markdownFile}`);
   // As in the action: a head that failed or lost a row fails the run like a regression does.

@@ -4,6 +4,7 @@
 // is too long, with a note saying how many.
 import { countRows, flaggedBy, LOAD_SPREAD, rowVerdict, type AbCounts, type AbRow, type LoadShift, type Verdict } from '../../verdict/index.js';
 import type { Host, Profile, Runner } from '../../spec/schema.js';
+import { DETERMINISTIC, MEASURE_NAMES, type DeterministicKind } from '../../spec/measure.js';
 import { clip, mdCode, mdText, preText, safeUrl } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
@@ -137,14 +138,11 @@ function allocationCell(r: AbRow): string {
 
 function evidenceCell(r: AbRow): string {
   const by = [...flaggedBy(r, 'regression'), ...flaggedBy(r, 'improvement')];
-  return by.length > 0 ? [...new Set(by)].join(' + ') : '—';
+  return by.length > 0 ? [...new Set(by)].map((k) => MEASURE_NAMES[k].label).join(' + ') : '—';
 }
 
 /** The extra evidence columns a table shows. */
-interface Evidence {
-  counted: boolean;
-  allocated: boolean;
-}
+type Evidence = ReadonlySet<DeterministicKind>;
 
 function tableRow(r: AbRow, e: Evidence): string[] {
   const ok = r.status === 'ok';
@@ -156,9 +154,9 @@ function tableRow(r: AbRow, e: Evidence): string[] {
     ok && r.ratio !== undefined ? formatTimeChange(r.ratio) : '—',
     ok && r.ci ? formatTimeInterval(r.ci) : '—',
     ok && r.q !== undefined ? formatP(r.q) : '—',
-    ...(e.counted ? [instructionCell(r)] : []),
-    ...(e.allocated ? [allocationCell(r)] : []),
-    ...(e.counted || e.allocated ? [evidenceCell(r)] : []),
+    ...(e.has('instructions') ? [instructionCell(r)] : []),
+    ...(e.has('allocations') ? [allocationCell(r)] : []),
+    ...(e.size > 0 ? [evidenceCell(r)] : []),
     verdictCell(r),
   ];
 }
@@ -252,7 +250,7 @@ interface Parts {
 }
 
 /** The verdict table (also the body of a default-branch alert issue); `history` names the base column. */
-export function verdictTable(rows: readonly AbRow[], history: boolean, evidence: Evidence = { counted: false, allocated: false }): string {
+export function verdictTable(rows: readonly AbRow[], history: boolean, evidence: Evidence = new Set()): string {
   const head = [
     'case',
     'param',
@@ -261,9 +259,8 @@ export function verdictTable(rows: readonly AbRow[], history: boolean, evidence:
     'change',
     '95% interval',
     'q',
-    ...(evidence.counted ? ['instructions'] : []),
-    ...(evidence.allocated ? ['allocations'] : []),
-    ...(evidence.counted || evidence.allocated ? ['flagged by'] : []),
+    ...DETERMINISTIC.filter((k) => evidence.has(k)).map((k) => MEASURE_NAMES[k].column),
+    ...(evidence.size > 0 ? ['flagged by'] : []),
     'verdict',
   ];
   return mdTable(
@@ -286,8 +283,8 @@ const ALLOCATION_NOTE =
 function assemble(p: Parts): string {
   const table = verdictTable(p.shown, p.history, p.evidence);
   const notes: string[] = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
-  if (p.evidence.counted) notes.push(COUNT_NOTE);
-  if (p.evidence.allocated) notes.push(ALLOCATION_NOTE);
+  if (p.evidence.has('instructions')) notes.push(COUNT_NOTE);
+  if (p.evidence.has('allocations')) notes.push(ALLOCATION_NOTE);
   if (p.omittedUnchanged > 0)
     notes.push(
       `${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`,
@@ -319,7 +316,8 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const history = Boolean(b);
   const m = input.env.measure;
   const counted = Boolean(m) || input.rows.some((r) => r.instructions || r.instructionsNote);
-  const evidence: Evidence = { counted, allocated: Boolean(input.env.allocations) || input.rows.some((r) => r.allocations || r.allocationsNote) };
+  const allocated = Boolean(input.env.allocations) || input.rows.some((r) => r.allocations || r.allocationsNote);
+  const evidence: Evidence = new Set(DETERMINISTIC.filter((k) => (k === 'instructions' ? counted : allocated)));
   const design = b
     ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
     : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${pairedRoundsText(input)}`;

@@ -1,11 +1,12 @@
-// The verdict for instruction counts (README "Instruction counts"). Counts are near-deterministic,
-// so a rank test is the wrong tool: a row changed when head/base reached the threshold and moved
-// by at least ten times the spread base shows against itself (two base processes compared the
-// way head is compared with base), so that a row whose counts wander cannot cry wolf.
+// The step rule of the deterministic evidences (README "Instruction counts", docs/design.md
+// "Allocations"): instruction counts and allocation figures are near-deterministic, so a rank test
+// is the wrong tool: a row changed when head/base reached the threshold and moved by at least ten
+// times the spread base shows against itself (two base processes compared the way head is
+// compared with base), so that a row whose figures wander cannot cry wolf.
 import { median } from '../stats/index.js';
 import type { Verdict } from './change.js';
 
-export interface InstructionOptions {
+export interface StepOptions {
   /** Smallest change called a change: 0.01 is 1%. */
   threshold: number;
 }
@@ -25,8 +26,9 @@ export const TOLERANCE_SPREADS = 3;
 
 export const INSTRUCTION_DEFAULTS = { threshold: 0.01 } as const;
 
-export interface InstructionVerdict {
-  /** Median instructions per iteration. */
+/** The verdict of one deterministic figure (instructions; allocated bytes; allocation count). */
+export interface StepVerdict {
+  /** Median figure per iteration (instructions, bytes, allocations). */
   base: number;
   head: number;
   /** head / base: the median over iterations of head's count over base's at the same step. */
@@ -38,7 +40,7 @@ export interface InstructionVerdict {
   verdict: Verdict;
 }
 
-/** Counts of one side, one entry per timed iteration (step order). */
+/** One side's figures, one entry per timed iteration (step order). */
 export type StepCounts = readonly number[];
 
 /** The median over steps of a's count over b's at the same step. */
@@ -58,20 +60,20 @@ export function aaSpread(a: StepCounts, b: StepCounts): number {
 }
 
 /** The rule on a count ratio given the row's A/A spread (also the branch alerts' rule, src/alert/judge.ts). */
-export function countVerdict(ratio: number, spread: number, o: InstructionOptions): { bar: number; verdict: Verdict } {
+export function countVerdict(ratio: number, spread: number, o: StepOptions): { bar: number; verdict: Verdict } {
   const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
   return { bar, verdict: ratio >= 1 + bar ? 'regression' : ratio <= 1 / (1 + bar) ? 'improvement' : '~' };
 }
 
 /**
- * `base` and `baseAgain`: two base processes, `head`: the head process, each with its
- * per-iteration counts. Iterations are compared step by step, since a JIT tiering up makes a
+ * The instruction-count rule, and each allocation figure's. `base` and `baseAgain`: two base
+ * processes, `head`: the head process, each with its per-iteration figures. Iterations are compared step by step, since a JIT tiering up makes a
  * runner's first timed iterations cost more than its last ones, on both sides alike.
  */
-export function judgeInstructions(base: StepCounts, baseAgain: StepCounts, head: StepCounts, o: InstructionOptions): InstructionVerdict {
+export function judgeSteps(base: StepCounts, baseAgain: StepCounts, head: StepCounts, o: StepOptions): StepVerdict {
   const steps = Math.min(base.length, baseAgain.length, head.length);
-  if (steps === 0) throw new Error('judgeInstructions needs counts of two base runs and a head run');
-  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error('judgeInstructions: a count of zero means nothing was counted');
+  if (steps === 0) throw new Error('judgeSteps needs counts of two base runs and a head run');
+  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error('judgeSteps: a figure of zero means nothing was counted');
   const baseMean = Array.from({ length: steps }, (_, i) => (base[i]! + baseAgain[i]!) / 2);
   const ratio = stepRatio(head, baseMean);
   const spread = aaSpread(base, baseAgain);

@@ -1,0 +1,36 @@
+// Allocations: the CPU units at native speed with the runtime's own accounting (BEE_BENCH_ALLOCS=1,
+// src/run/alloc.ts), judged by the step rule on bytes and allocation counts (src/verdict/allocations.ts).
+import { z } from 'zod';
+import { ALLOC_ITERATIONS, allocationRun } from '../run/alloc.js';
+import { attachFigures } from '../run/attach.js';
+import { isCounted } from '../run/count.js';
+import { MEASURE_NAMES } from '../spec/measure.js';
+import { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures } from '../verdict/index.js';
+import type { DeterministicEvidence } from './record.js';
+
+const series = z.array(z.number().nonnegative());
+
+export const ALLOCATIONS: DeterministicEvidence<'allocations', AllocationFigures> = {
+  id: 'allocations',
+  ...MEASURE_NAMES.allocations,
+  deterministic: true,
+  takes: isCounted,
+  iterations: ALLOC_ITERATIONS,
+  dir: 'allocations',
+  verb: 'measured',
+  unavailable: async () => null,
+  run: (cmd, o) =>
+    allocationRun(cmd, { plan: o.plan, out: o.out, timeoutMs: o.timeoutMs, fixtures: o.fixtures, env: o.env, onLine: o.onLine, iterations: o.iterations }),
+  figures: (c) => (c.alloc_bytes ? { bytes: c.alloc_bytes, ...(c.allocs ? { allocs: c.allocs } : {}) } : null),
+  figuresSchema: z.strictObject({ bytes: series, allocs: series.optional() }),
+  attach: (into, from) =>
+    attachFigures(
+      into,
+      from,
+      (c) => (c.alloc_bytes ? { alloc_bytes: c.alloc_bytes, ...(c.allocs ? { allocs: c.allocs } : {}) } : null),
+      from.alloc_counter ? { alloc_counter: from.alloc_counter } : {},
+    ),
+  counterOf: (r) => r.alloc_counter?.method ?? null,
+  judge: (threshold) => (base, baseAgain, head) => judgeAllocations(base, baseAgain, head, { threshold }),
+  defaultThreshold: ALLOCATION_DEFAULTS.threshold,
+};

@@ -1,0 +1,47 @@
+// Instruction counts: the CPU units under callgrind, a few iterations (src/run/count.ts), judged by
+// the step rule (src/verdict/steps.ts). Only the counts attach to a wall-time result: a counting
+// run's times are valgrind's.
+import { z } from 'zod';
+import { findCounter } from '../count/callgrind.js';
+import { attachFigures } from '../run/attach.js';
+import { COUNT_ITERATIONS, countRunner, isCounted } from '../run/count.js';
+import { MEASURE_NAMES } from '../spec/measure.js';
+import { INSTRUCTION_DEFAULTS, judgeSteps } from '../verdict/index.js';
+import type { DeterministicEvidence } from './record.js';
+
+export const INSTRUCTIONS: DeterministicEvidence<'instructions', number[]> = {
+  id: 'instructions',
+  ...MEASURE_NAMES.instructions,
+  deterministic: true,
+  takes: isCounted,
+  iterations: COUNT_ITERATIONS,
+  dir: 'counts',
+  verb: 'counted',
+  async unavailable() {
+    const found = await findCounter();
+    return found.counter ? null : found.reason;
+  },
+  async run(cmd, o) {
+    const found = await findCounter();
+    if (!found.counter) return { result: null, problems: [found.reason] };
+    return countRunner(cmd, {
+      runner: o.runner,
+      plan: o.plan,
+      counter: found.counter,
+      out: o.out,
+      timeoutMs: o.timeoutMs,
+      fixtures: o.fixtures,
+      env: o.env,
+      onLine: o.onLine,
+      iterations: o.iterations,
+      keepDumps: o.keep,
+    });
+  },
+  figures: (c) => c.instructions ?? null,
+  figuresSchema: z.array(z.number().nonnegative()),
+  attach: (into, from) =>
+    attachFigures(into, from, (c) => (c.instructions ? { instructions: c.instructions } : null), from.counter ? { counter: from.counter } : {}),
+  counterOf: (r) => (r.counter ? `callgrind (${r.counter.version})` : null),
+  judge: (threshold) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { threshold }),
+  defaultThreshold: INSTRUCTION_DEFAULTS.threshold,
+};

@@ -1,0 +1,17 @@
+// The evidences, one record per MeasureKind: the only place a kind is tied to how it is measured.
+import { DETERMINISTIC, type DeterministicKind, type Measure } from '../spec/measure.js';
+import { ALLOCATIONS } from './allocations.js';
+import { INSTRUCTIONS } from './instructions.js';
+import type { DeterministicEvidence, DeterministicFigures, WallEvidence } from './record.js';
+import { WALL } from './wall.js';
+
+type DeterministicRecords = { [K in DeterministicKind]: DeterministicEvidence<K, DeterministicFigures[K]> };
+const DETERMINISTIC_RECORDS: DeterministicRecords = { instructions: INSTRUCTIONS, allocations: ALLOCATIONS };
+
+export const EVIDENCES: { wall: WallEvidence } & DeterministicRecords = { wall: WALL, ...DETERMINISTIC_RECORDS };
+
+/** A deterministic evidence's record, typed by its kind (for code generic over the kind). */
+export const deterministicEvidence = <K extends DeterministicKind>(kind: K): DeterministicEvidence<K, DeterministicFigures[K]> => DETERMINISTIC_RECORDS[kind];
+
+/** The deterministic kinds of a measure, in MEASURES order. */
+export const deterministicOf = (m: Measure): DeterministicKind[] => DETERMINISTIC.filter((k) => m.includes(k));

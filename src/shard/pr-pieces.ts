@@ -1,0 +1,309 @@
+// A PR's A/B measured as parallel pieces (docs/evidence.md "A PR as parallel jobs"): the wall-time
+// rounds in one piece (base and head interleaved on one machine, as in a single job), each
+// deterministic evidence's cases split over pieces balanced by expected cost (the sharded
+// nightly's cost model). Each piece job runs measureAb on its share and writes piece.json; the
+// merge, which runs no client code, reads every piece (zod), names a missing one, and judges and
+// writes the same ab.md / ab.json a single job writes (reportAb).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { EVIDENCES } from '../evidence/index.js';
+import { measureAb, reportAb, type AbJudging, type AbMeasured, type AbPipelineOptions } from '../pipeline/ab.js';
+import type { AbReport } from '../pipeline/ab-report.js';
+import { planFor } from '../pipeline/options.js';
+import { InputError, describeIssues, parseJson } from '../spec/errors.js';
+import { loadSpec } from '../spec/load.js';
+import { DETERMINISTIC, MEASURES, MeasureKindSchema, type DeterministicKind, type Measure, type MeasureKind } from '../spec/measure.js';
+import type { Plan } from '../spec/plan.js';
+import { KindSchema, ParamValuesSchema, ProfileSchema, ResultSchema, RunnerSchema } from '../spec/schema.js';
+import { balance, type Piece } from './balance.js';
+import { unitCostS, type CostModel } from './cost.js';
+
+export const AB_PIECE_SCHEMA_ID = 'bee-bench/ab-piece@1';
+export const AB_PIECE_FILE = 'piece.json';
+
+/** One piece: wall time is always one piece (its rounds need one machine); the others are K of N. */
+export interface PieceRef {
+  evidence: MeasureKind;
+  index: number;
+  total: number;
+}
+
+/** "wall", "instructions:2/3": a piece of a split A/B; null when the text is not one. */
+export function parsePieceRef(text: string): PieceRef | null {
+  const m = /^([a-z]+)(?::(\d+)\/(\d+))?$/.exec(text.trim());
+  const evidence = MeasureKindSchema.safeParse(m?.[1]);
+  if (!m || !evidence.success) return null;
+  const [index, total] = m[2] === undefined ? [1, 1] : [Number(m[2]), Number(m[3])];
+  if (!(index >= 1 && index <= total) || (evidence.data === 'wall' && total !== 1)) return null;
+  return { evidence: evidence.data, index, total };
+}
+
+export const pieceText = (p: PieceRef) => (p.total === 1 ? p.evidence : `${p.evidence}:${p.index}/${p.total}`);
+
+/** How many pieces each evidence of a measure gets: wall time one, the others `split` (at most their case count). */
+export type Split = Partial<Record<MeasureKind, number>>;
+
+/** Every piece of a split A/B, wall time first: the matrix of the measure jobs. */
+export function piecesOfSplit(measure: Measure, split: Split): PieceRef[] {
+  return measure.flatMap((evidence) => {
+    const total = evidence === 'wall' ? 1 : Math.max(1, split[evidence] ?? 1);
+    return Array.from({ length: total }, (_, i) => ({ evidence, index: i + 1, total }));
+  });
+}
+
+/** The cases of one piece: the evidence's cases of the plan balanced over its pieces by expected cost (largest first). */
+export function pieceCases(plan: Plan, piece: PieceRef, model: CostModel): string[] {
+  const ev = EVIDENCES[piece.evidence];
+  const units = plan.units.filter((u) => ev.takes(u));
+  const cases = [...new Set(units.map((u) => u.id))];
+  if (piece.total === 1) return cases;
+  const byCase: Piece[] = cases.map((id) => ({
+    evidence: piece.evidence,
+    case: id,
+    runners: [plan.runner],
+    cost: units.filter((u) => u.id === id).reduce((s, u) => s + unitCostS(model, plan, u, piece.evidence), 0),
+  }));
+  const shard = balance(byCase, piece.total)[piece.index - 1]!;
+  // In plan order, as a single job runs them.
+  return cases.filter((id) => shard.pieces.some((p) => p.case === id));
+}
+
+// --- the piece file -------------------------------------------------------------------------
+
+const nonneg = z.number().finite().nonnegative();
+const text = z.string().max(4000);
+const WorkSchema = z.strictObject({ bytes: nonneg.optional(), ops: nonneg.optional() });
+
+const PairedRowSchema = z.strictObject({
+  caseId: text,
+  label: text,
+  kind: KindSchema,
+  status: z.enum(['ok', 'skipped', 'failed', 'new', 'missing']),
+  note: text.optional(),
+  base: z.array(nonneg),
+  head: z.array(nonneg),
+  logRatios: z.array(z.number().finite()),
+  roundsRun: z.number().int().nonnegative(),
+  unused: z.array(text),
+  work: WorkSchema,
+  param: ParamValuesSchema,
+});
+
+const stepRowSchema = <F extends z.ZodType>(figures: F) =>
+  z.strictObject({
+    caseId: text,
+    label: text,
+    base: figures.nullable(),
+    baseAgain: figures.nullable(),
+    head: figures.nullable(),
+    work: WorkSchema,
+    note: text.optional(),
+    skipped: z.boolean().optional(),
+  });
+
+const outcomeSchema = <K extends DeterministicKind>(kind: K) =>
+  z.strictObject({
+    kind: z.literal(kind),
+    counter: text.nullable(),
+    rows: z.array(stepRowSchema(EVIDENCES[kind].figuresSchema)),
+    problems: z.array(text),
+    elapsedMs: nonneg,
+    // A piece keeps no run results: the sides' client and host travel in `sides`.
+    results: z.strictObject({ base: z.null(), head: z.null() }),
+  });
+
+const MeasuredSchema = z.strictObject({
+  wall: z
+    .strictObject({ rows: z.array(PairedRowSchema), roundsDone: z.number().int().nonnegative(), stoppedEarly: text.optional(), elapsedMs: nonneg })
+    .nullable(),
+  deterministic: z.strictObject({ instructions: outcomeSchema('instructions').optional(), allocations: outcomeSchema('allocations').optional() }),
+  countsUnavailable: text.optional(),
+  sides: z.strictObject({ base: ResultSchema.nullable(), head: ResultSchema.nullable() }),
+});
+
+/** What every piece of one A/B shares: the merge refuses a piece whose `ab` differs. */
+const SharedSchema = z.strictObject({
+  runner: RunnerSchema,
+  profile: ProfileSchema,
+  cases: z.array(text),
+  large: z.boolean(),
+  spec_hash: text,
+  measure: z.array(MeasureKindSchema).min(1),
+  /** Pieces per evidence. */
+  split: z.partialRecord(MeasureKindSchema, z.number().int().positive().max(256)),
+  base_label: text,
+  head_label: text,
+  alpha: z.number().positive().lt(1),
+  threshold: nonneg,
+  instruction_threshold: nonneg,
+  allocation_threshold: nonneg,
+  /** The commits measured, when the pieces ran in the action (the merge job has no checkout to ask). */
+  commits: z.strictObject({ base: z.string().regex(/^[0-9a-f]{40}$/), head: z.string().regex(/^[0-9a-f]{40}$/) }).optional(),
+});
+type Shared = z.infer<typeof SharedSchema>;
+
+export const AbPieceSchema = z.strictObject({
+  schema: z.literal(AB_PIECE_SCHEMA_ID),
+  piece: z.strictObject({ evidence: MeasureKindSchema, index: z.number().int().positive(), total: z.number().int().positive() }),
+  ab: SharedSchema,
+  /** The cases this piece measured. */
+  cases: z.array(text),
+  elapsed_s: nonneg,
+});
+export type AbPiece = z.infer<typeof AbPieceSchema> & { measured: AbMeasured };
+const AbPieceFileSchema = AbPieceSchema.extend({ measured: MeasuredSchema });
+
+export interface PieceOptions extends AbPipelineOptions {
+  piece: PieceRef;
+  split: Split;
+  model: CostModel;
+  commits?: { base: string; head: string };
+}
+
+/** Measures one piece of a split A/B into <outDir>/piece.json; no verdict, no report. */
+export async function runPiece(o: PieceOptions): Promise<AbPiece> {
+  const started = performance.now();
+  const measure = o.measure ?? ['wall'];
+  if (!measure.includes(o.piece.evidence))
+    throw new InputError('--piece', [`${pieceText(o.piece)} is not in --measure ${measure.join(',')}`], 'pick a piece of an evidence measured');
+  const { spec, hash } = loadSpec(o.specFile);
+  const cases = pieceCases(planFor(o, spec, hash, o.runner), o.piece, o.model);
+  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false });
+  const m = got.measured;
+  const measured: AbMeasured = {
+    ...m,
+    deterministic: Object.fromEntries(Object.entries(m.deterministic).map(([k, out]) => [k, { ...out, results: { base: null, head: null }, raw: undefined }])),
+  };
+  const piece: AbPiece = {
+    schema: AB_PIECE_SCHEMA_ID,
+    piece: o.piece,
+    ab: sharedOf(o, hash),
+    cases,
+    elapsed_s: (performance.now() - started) / 1000,
+    measured: JSON.parse(JSON.stringify(measured)) as AbMeasured,
+  };
+  mkdirSync(o.outDir, { recursive: true });
+  writeFileSync(join(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}\n`);
+  return piece;
+}
+
+function sharedOf(o: PieceOptions, hash: string): Shared {
+  const measure = o.measure ?? ['wall'];
+  return {
+    runner: o.runner,
+    profile: o.profile,
+    cases: [...o.cases],
+    large: o.large ?? false,
+    spec_hash: hash,
+    measure: [...measure],
+    split: Object.fromEntries(piecesOfSplit(measure, o.split).map((p) => [p.evidence, p.total])),
+    base_label: o.baseLabel,
+    head_label: o.headLabel,
+    alpha: o.alpha,
+    threshold: o.threshold,
+    instruction_threshold: o.instructionThreshold ?? EVIDENCES.instructions.defaultThreshold,
+    allocation_threshold: o.allocationThreshold ?? EVIDENCES.allocations.defaultThreshold,
+    ...(o.commits ? { commits: o.commits } : {}),
+  };
+}
+
+export function loadPiece(dir: string): AbPiece {
+  const file = join(dir, AB_PIECE_FILE);
+  const fix = 'pass the folders `bee-bench ab --piece EVIDENCE[:K/N] --out DIR` wrote';
+  if (!existsSync(file)) throw new InputError(file, ['missing'], fix);
+  const parsed = AbPieceFileSchema.safeParse(parseJson(file, readFileSync(file, 'utf8')));
+  if (!parsed.success) throw new InputError(file, describeIssues(parsed.error), fix);
+  return parsed.data as AbPiece;
+}
+
+// --- the merge ------------------------------------------------------------------------------
+
+export interface AbMergeOutcome {
+  report: AbReport;
+  /** Pieces of the split with no piece file among the folders: "instructions:2/3". */
+  missing: string[];
+  pieces: AbPiece[];
+}
+
+/** The pieces joined and judged as one A/B; `extra` carries what only the merge knows (marker, trend link). */
+export function mergePieces(dirs: readonly string[], o: { specFile: string; outDir: string } & Pick<AbJudging, 'marker' | 'trendUrl'>): AbMergeOutcome {
+  if (dirs.length === 0) throw new InputError('merge', ['no piece folders given'], 'pass the folders of every piece');
+  const pieces = dirs.map((d) => ({ dir: d, piece: loadPiece(d) }));
+  const shared = pieces[0]!.piece.ab;
+  const seen = new Map<string, string>();
+  for (const { dir, piece } of pieces) {
+    const file = join(dir, AB_PIECE_FILE);
+    if (JSON.stringify(piece.ab) !== JSON.stringify(shared))
+      throw new InputError(file, ['belongs to another A/B (its ab settings differ)'], 'merge the pieces of one A/B only');
+    const name = pieceText(piece.piece);
+    if (seen.has(name)) throw new InputError(file, [`piece ${name} is also in ${seen.get(name)}`], 'pass each piece once');
+    seen.set(name, dir);
+  }
+  const { spec, hash } = loadSpec(o.specFile);
+  if (hash !== shared.spec_hash)
+    throw new InputError(o.specFile, [`spec hash ${hash} differs from the pieces' ${shared.spec_hash}`], 'merge with the spec the pieces ran');
+  const missing = piecesOfSplit(shared.measure, shared.split)
+    .map(pieceText)
+    .filter((n) => !seen.has(n));
+  const plan = planFor({ profile: shared.profile, cases: shared.cases, large: shared.large }, spec, hash, shared.runner);
+  const measured = joinPieces(
+    pieces.map((p) => p.piece),
+    plan,
+  );
+  const judging: AbJudging = {
+    runner: shared.runner,
+    baseLabel: shared.base_label,
+    headLabel: shared.head_label,
+    alpha: shared.alpha,
+    threshold: shared.threshold,
+    measure: shared.measure,
+    instructionThreshold: shared.instruction_threshold,
+    allocationThreshold: shared.allocation_threshold,
+    ...(o.marker ? { marker: o.marker } : {}),
+    ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),
+  };
+  const report = reportAb(
+    measured,
+    spec,
+    hash,
+    { ...judging, profile: shared.profile, outDir: o.outDir },
+    { pieces: pieces.map((p) => ({ piece: pieceText(p.piece.piece), cases: p.piece.cases.length, elapsed_s: p.piece.elapsed_s })), missingPieces: missing },
+  );
+  return { report, missing, pieces: pieces.map((p) => p.piece) };
+}
+
+/** The pieces' figures as one A/B's: the wall piece's rounds, each evidence's rows in plan order, its time the longest piece's. */
+export function joinPieces(pieces: readonly AbPiece[], plan: Plan): AbMeasured {
+  const order = new Map(plan.units.map((u, i) => [`${u.id}\u0000${String(u.param.label)}`, i]));
+  const at = (r: { caseId: string; label: string }) => order.get(`${r.caseId}\u0000${r.label}`) ?? Number.MAX_SAFE_INTEGER;
+  const byEvidence = (k: MeasureKind) => pieces.filter((p) => p.piece.evidence === k).sort((a, b) => a.piece.index - b.piece.index);
+  const wall = byEvidence('wall')[0]?.measured.wall ?? null;
+  const deterministic: AbMeasured['deterministic'] = {};
+  for (const kind of DETERMINISTIC) {
+    const outs = byEvidence(kind).flatMap((p) => {
+      const out = p.measured.deterministic[kind];
+      return out ? [out] : [];
+    });
+    if (outs.length === 0) continue;
+    Object.assign(deterministic, {
+      [kind]: {
+        kind,
+        counter: outs.map((x) => x.counter).find((c) => c !== null) ?? null,
+        rows: outs.flatMap((x) => x.rows as Array<{ caseId: string; label: string }>).sort((a, b) => at(a) - at(b)),
+        problems: outs.flatMap((x) => x.problems),
+        elapsedMs: Math.max(...outs.map((x) => x.elapsedMs)),
+        results: { base: null, head: null },
+      },
+    });
+  }
+  const unavailable = pieces.map((p) => p.measured.countsUnavailable).find((u) => u !== undefined);
+  // The sides as a single job names them: from the rounds, else from the first deterministic evidence measured.
+  const sideSource = MEASURES.flatMap((k) => byEvidence(k)).find((p) => p.measured.sides.base || p.measured.sides.head);
+  return {
+    wall,
+    deterministic,
+    ...(unavailable ? { countsUnavailable: unavailable } : {}),
+    sides: sideSource?.measured.sides ?? { base: null, head: null },
+  };
+}

@@ -1,0 +1,107 @@
+// A PR's A/B measured as parallel pieces (wall time in one, counts and allocations split by case)
+// and merged gives the verdicts one job gives for the same two sources: real bee-rs builds, real
+// callgrind, real allocation accounting. A missing piece is named.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { defaultSpecPath } from '../../src/build/paths.js';
+import { parseSource } from '../../src/build/index.js';
+import { abPipeline, type AbPipelineOptions } from '../../src/pipeline/ab.js';
+import { costModel } from '../../src/shard/commands.js';
+import { mergePieces, parsePieceRef, piecesOfSplit, pieceText, runPiece } from '../../src/shard/pr-pieces.js';
+import { MEASURES } from '../../src/spec/measure.js';
+import type { AbRow } from '../../src/verdict/index.js';
+
+const work = mkdtempSync(join(tmpdir(), 'bee-bench-pieces-'));
+const specFile = defaultSpecPath();
+const cases = ['cpu.keccak.*'];
+const source = parseSource('registry');
+const options = (outDir: string): AbPipelineOptions => ({
+  specFile,
+  profile: 'quick',
+  cases,
+  outDir,
+  cacheDir: process.env.BEE_BENCH_CACHE,
+  log: () => {},
+  runner: 'rs',
+  base: source,
+  head: source,
+  baseLabel: 'base',
+  headLabel: 'head',
+  rounds: 6,
+  alpha: 0.05,
+  threshold: 0.05,
+  runBudgetMs: 1_200_000,
+  measure: MEASURES,
+});
+
+/** What must agree: per row its status and each evidence's verdict. */
+const verdicts = (rows: readonly AbRow[]) =>
+  rows.map((r) => ({
+    row: `${r.caseId} ${r.label}`,
+    status: r.status,
+    wall: r.verdict,
+    instructions: r.instructions?.verdict,
+    allocations: r.allocations?.verdict,
+  }));
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe('parsePieceRef', () => {
+  it('reads wall and K/N pieces of the other evidences, and refuses the rest', () => {
+    expect(parsePieceRef('wall')).toEqual({ evidence: 'wall', index: 1, total: 1 });
+    expect(parsePieceRef('instructions:2/3')).toEqual({ evidence: 'instructions', index: 2, total: 3 });
+    for (const bad of ['wall:1/2', 'instructions:4/3', 'instructions:0/3', 'time', 'allocations:1'] as const) expect(parsePieceRef(bad), bad).toBeNull();
+    expect(piecesOfSplit(MEASURES, { instructions: 2, allocations: 2 }).map(pieceText)).toEqual([
+      'wall',
+      'instructions:1/2',
+      'instructions:2/2',
+      'allocations:1/2',
+      'allocations:2/2',
+    ]);
+  });
+});
+
+describe('a PR measured as parallel pieces', { timeout: 2_400_000 }, () => {
+  it('gives the verdicts of one job, and names a missing piece', async () => {
+    const single = await abPipeline(options(join(work, 'single')));
+    const split = { instructions: 2, allocations: 2 };
+    const model = costModel({ specFile, runners: ['rs'], profile: 'quick', cases, large: false, evidences: [...MEASURES] });
+    const dirs: string[] = [];
+    const measured: string[][] = [];
+    for (const piece of piecesOfSplit(MEASURES, split)) {
+      const dir = join(work, `piece-${pieceText(piece).replace(/[:/]/g, '-')}`);
+      const got = await runPiece({ ...options(dir), piece, split, model, prebuilt: true });
+      dirs.push(dir);
+      if (piece.evidence !== 'wall') measured.push(got.cases);
+    }
+    // Each deterministic evidence's two pieces share its three cases without overlap.
+    expect(measured.map((c) => c.length).sort()).toEqual([1, 1, 2, 2]);
+    expect([...measured[0]!, ...measured[1]!].sort()).toEqual(['cpu.keccak.bulk', 'cpu.keccak.chunk-hash', 'cpu.keccak.parallel']);
+
+    const merged = mergePieces(dirs, { specFile, outDir: join(work, 'merged') });
+    expect(merged.missing).toEqual([]);
+    const rows = merged.report.input.rows;
+    expect(verdicts(rows)).toEqual(verdicts(single.report.input.rows));
+    expect(rows.filter((r) => r.instructions).length).toBeGreaterThan(2);
+    expect(rows.filter((r) => r.allocations).length).toBeGreaterThan(2);
+    // The comment's deterministic columns: the same rows, each head/base within the row's A/A spread.
+    for (const [i, r] of rows.entries()) {
+      const one = single.report.input.rows[i]!;
+      expect(Math.abs(r.instructions!.ratio - one.instructions!.ratio)).toBeLessThanOrEqual(
+        2 * Math.max(r.instructions!.spread, one.instructions!.spread) + 1e-12,
+      );
+      expect(Math.abs(r.allocations!.bytes.ratio - one.allocations!.bytes.ratio)).toBeLessThanOrEqual(
+        2 * Math.max(r.allocations!.bytes.spread, one.allocations!.bytes.spread) + 1e-12,
+      );
+    }
+    expect(merged.report.markdown).toContain('bee-bench: rs base → head');
+
+    const lost = mergePieces(
+      dirs.filter((d) => !d.endsWith('instructions-2-2')),
+      { specFile, outDir: join(work, 'partial') },
+    );
+    expect(lost.missing).toEqual(['instructions:2/2']);
+  });
+});
