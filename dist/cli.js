@@ -26966,6 +26966,11 @@ function changeWords(ratio, up, down) {
   if (size === "0.0") return "no change";
   return `${size}% ${p > 0 ? up : down}`;
 }
+function formatNoise(fraction2) {
+  if (fraction2 == null || !Number.isFinite(fraction2)) return DASH;
+  const p = Math.abs(fraction2) * 100;
+  return `\xB1${p < 1 ? p.toFixed(2) : pct(p)}%`;
+}
 function formatTimeInterval(ci) {
   if (!ci) return DASH;
   const [lo, hi] = [formatTimeChange(ci[0]), formatTimeChange(ci[1])];
@@ -28871,13 +28876,13 @@ function verdictCell(r) {
 function instructionCell(r) {
   const v = r.instructions;
   if (!v) return r.kind === "net" ? "not counted (net)" : r.instructionsNote ? `\u2014 (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : "\u2014";
-  return `${formatAmountChange(v.ratio)} ${GLYPH[v.verdict].split(" ")[0]}`;
+  return `${formatAmountChange(v.ratio)} ${formatNoise(v.spread)} ${GLYPH[v.verdict].split(" ")[0]}`;
 }
 function allocationCell(r) {
   const v = r.allocations;
   if (!v) return r.kind === "net" ? "not measured (net)" : r.allocationsNote ? `\u2014 (${mdText(clip(r.allocationsNote, NOTE_CHARS))})` : "\u2014";
   const allocs = v.allocs ? `, ${formatAmountChange(v.allocs.ratio, "allocs")}` : "";
-  return `${formatAmountChange(v.bytes.ratio, "bytes")}${allocs} ${GLYPH[v.verdict].split(" ")[0]}`;
+  return `${formatAmountChange(v.bytes.ratio, "bytes")}${allocs} ${formatNoise(Math.max(v.bytes.spread, v.allocs?.spread ?? 0))} ${GLYPH[v.verdict].split(" ")[0]}`;
 }
 function evidenceCell(r) {
   const by = [...flaggedBy(r, "regression"), ...flaggedBy(r, "improvement")];
@@ -28890,7 +28895,7 @@ function tableRow(r, e) {
     mdText(r.label),
     humanFigure(r.baseMedianNs, r.work),
     humanFigure(r.headMedianNs, r.work),
-    ok && r.ratio !== void 0 ? formatTimeChange(r.ratio) : "\u2014",
+    ok && r.ratio !== void 0 ? `${formatTimeChange(r.ratio)}${r.ciHalfWidth !== void 0 ? ` ${formatNoise(r.ciHalfWidth)}` : ""}` : "\u2014",
     ok && r.ci ? formatTimeInterval(r.ci) : "\u2014",
     ok && r.q !== void 0 ? formatP(r.q) : "\u2014",
     ...e.has("instructions") ? [instructionCell(r)] : [],
@@ -28987,7 +28992,7 @@ function verdictTable(rows, history, evidence = /* @__PURE__ */ new Set()) {
     rows.map((r) => tableRow(r, evidence))
   );
 }
-var PAIRED_NOTE = "change = head against base in time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini\u2013Hochberg q. base = the median of the rounds' base medians; head = base \xD7 that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels).";
+var PAIRED_NOTE = "change = head against base in time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini\u2013Hochberg q. base = the median of the rounds' base medians; head = base \xD7 that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). \xB1 after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
 var HISTORY_NOTE = "change = head against history in time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test), with its 95% interval and the Benjamini\u2013Hochberg q. history = the median of the past runs' medians; head = history \xD7 that estimate.";
 var COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 var ALLOCATION_NOTE = "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";

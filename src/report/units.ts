@@ -133,6 +133,16 @@ function changeWords(ratio: number | null | undefined, up: string, down: string)
 }
 
 /**
+ * A row's noise floor beside its change: the wall interval's half-width or the A/A spread of a
+ * deterministic figure, as a fraction: 0.0001 -> "±0.01%", 0.019 -> "±1.9%".
+ */
+export function formatNoise(fraction: number | null | undefined): string {
+  if (fraction == null || !Number.isFinite(fraction)) return DASH;
+  const p = Math.abs(fraction) * 100;
+  return `±${p < 1 ? p.toFixed(2) : pct(p)}%`;
+}
+
+/**
  * A 95% interval of time ratios in words: [1.261, 1.339] -> "26.1–33.9% slower",
  * [0.964, 1.017] -> "3.6% faster … 1.7% slower".
  */

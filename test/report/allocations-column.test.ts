@@ -43,7 +43,7 @@ describe('allocations in the A/B report', () => {
 
   it('shows the allocation column and names allocations in "flagged by"', () => {
     expect(report.markdown).toContain('| allocations | flagged by |');
-    expect(report.markdown).toMatch(/`cpu\.keccak\.bulk`.*12\.5% more bytes, no change in allocs 🔴 \| allocations \| 🔴 regression/);
+    expect(report.markdown).toMatch(/`cpu\.keccak\.bulk`.*12\.5% more bytes, no change in allocs ±0\.00% 🔴 \| allocations \| 🔴 regression/);
     expect(report.markdown).toMatch(/`cpu\.identity\.create`.*— \(not measured in head\)/);
     expect(report.markdown).toContain('Allocations (go runtime/metrics)');
     expect(report.counts).toMatchObject({ regressions: 1, unchanged: 2 });

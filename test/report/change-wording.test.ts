@@ -88,6 +88,12 @@ describe('every output words a change the same way', () => {
     expect(outputs().annotations).toContain('instructions 7.2% more');
   });
 
+  it('every row shows its noise floor beside each change: the interval half-width, the A/A spread', () => {
+    const md = renderAbComment({ ...input, rows: [{ ...row, ciHalfWidth: 0.0225 }] });
+    expect(md).toContain('| 3.4% slower ±2.3% |');
+    expect(md).toContain('7.2% more ±0.01%');
+  });
+
   it('the load note appears when the load moved, and not on a quiet run', () => {
     expect(renderAbComment(input)).not.toContain("machine's load moved");
     const loaded = renderAbComment({ ...input, env: { ...input.env, loadShift: { spread: 2.1, rows: 9, of: 10 } } });

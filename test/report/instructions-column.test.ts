@@ -46,8 +46,8 @@ describe('instruction counts in the A/B comment', () => {
 
   it('shows both columns and says which evidence flagged each row', () => {
     expect(md).toContain('| instructions | flagged by |');
-    expect(md).toMatch(/`cpu\.keccak\.bulk`.*1\.2% more 🔴 \| instructions \| 🔴 regression/);
-    expect(md).toMatch(/`cpu\.bmt\.file-root`.*no change ⚪ \| wall time \| 🔴 regression/);
+    expect(md).toMatch(/`cpu\.keccak\.bulk`.*1\.2% more ±0\.01% 🔴 \| instructions \| 🔴 regression/);
+    expect(md).toMatch(/`cpu\.bmt\.file-root`.*no change ±0\.01% ⚪ \| wall time \| 🔴 regression/);
     expect(md).toMatch(/`cpu\.identity\.create`.*— \(not counted in head\)/);
     expect(md).toMatch(/`net\.stamps\.list`.*not counted \(net\)/);
     expect(md).toContain('Counts do not see memory, cache or I/O effects');

@@ -17,6 +17,7 @@ import {
   formatBytes,
   formatChange,
   formatDuration,
+  formatNoise,
   formatP,
   formatPerOp,
   formatThroughput,
@@ -125,7 +126,7 @@ function verdictCell(r: AbRow): string {
 function instructionCell(r: AbRow): string {
   const v = r.instructions;
   if (!v) return r.kind === 'net' ? 'not counted (net)' : r.instructionsNote ? `— (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : '—';
-  return `${formatAmountChange(v.ratio)} ${GLYPH[v.verdict].split(' ')[0]}`;
+  return `${formatAmountChange(v.ratio)} ${formatNoise(v.spread)} ${GLYPH[v.verdict].split(' ')[0]}`;
 }
 
 /** The allocation cell: head/base bytes per iteration (and allocations where counted) and the verdict. */
@@ -133,7 +134,7 @@ function allocationCell(r: AbRow): string {
   const v = r.allocations;
   if (!v) return r.kind === 'net' ? 'not measured (net)' : r.allocationsNote ? `— (${mdText(clip(r.allocationsNote, NOTE_CHARS))})` : '—';
   const allocs = v.allocs ? `, ${formatAmountChange(v.allocs.ratio, 'allocs')}` : '';
-  return `${formatAmountChange(v.bytes.ratio, 'bytes')}${allocs} ${GLYPH[v.verdict].split(' ')[0]}`;
+  return `${formatAmountChange(v.bytes.ratio, 'bytes')}${allocs} ${formatNoise(Math.max(v.bytes.spread, v.allocs?.spread ?? 0))} ${GLYPH[v.verdict].split(' ')[0]}`;
 }
 
 function evidenceCell(r: AbRow): string {
@@ -151,7 +152,7 @@ function tableRow(r: AbRow, e: Evidence): string[] {
     mdText(r.label),
     humanFigure(r.baseMedianNs, r.work),
     humanFigure(r.headMedianNs, r.work),
-    ok && r.ratio !== undefined ? formatTimeChange(r.ratio) : '—',
+    ok && r.ratio !== undefined ? `${formatTimeChange(r.ratio)}${r.ciHalfWidth !== undefined ? ` ${formatNoise(r.ciHalfWidth)}` : ''}` : '—',
     ok && r.ci ? formatTimeInterval(r.ci) : '—',
     ok && r.q !== undefined ? formatP(r.q) : '—',
     ...(e.has('instructions') ? [instructionCell(r)] : []),
@@ -270,7 +271,7 @@ export function verdictTable(rows: readonly AbRow[], history: boolean, evidence:
 }
 
 const PAIRED_NOTE =
-  "change = head against base in time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini–Hochberg q. base = the median of the rounds' base medians; head = base × that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels).";
+  "change = head against base in time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini–Hochberg q. base = the median of the rounds' base medians; head = base × that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). ± after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
 export const HISTORY_NOTE =
   "change = head against history in time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test), with its 95% interval and the Benjamini–Hochberg q. history = the median of the past runs' medians; head = history × that estimate.";
 
