@@ -48,7 +48,7 @@ interface EvidenceBase<K extends MeasureKind> {
   iterations: number | 'profile';
   /** The folder of the job's output its result files go to: results, counts, allocations. */
   dir: string;
-  /** Why it cannot run on this machine (no valgrind), or null. */
+  /** Why it cannot run where the engine runs (no valgrind), or null. */
   unavailable: () => Promise<string | null>;
   /** One run of a built runner over the units it takes. */
   run: (cmd: RunnerCommand, o: EvidenceRunOptions) => Promise<EvidenceRun>;

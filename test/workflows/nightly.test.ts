@@ -153,7 +153,7 @@ describe('nightly workflow', () => {
     for (const s of steps.filter((st) => st.run)) expect(s.run, s.name ?? s.run).not.toContain('${{');
     const bench = runStep('dist/cli.js run');
     expect(bench.env).toMatchObject({ SHARD: '${{ matrix.shard }}', PROFILE: "${{ inputs.profile || 'full' }}", CASES: "${{ inputs.cases || '*' }}" });
-    expect(runStep('dist/cli.js plan').env).toMatchObject({ SHARDS: "${{ inputs.shards || '8' }}", CASES: "${{ inputs.cases || '*' }}" });
+    expect(runStep('dist/cli.js plan').env).toMatchObject({ SHARDS: "${{ inputs.shards || '16' }}", CASES: "${{ inputs.cases || '*' }}" });
     // Globs arrive as separate --case arguments, unexpanded; a hostile input stays one argument.
     const { argv } = runScript(bench, { SHARD: '1/1', INDEX: '1', PROFILE: 'quick', CASES: 'cpu.* net.bzz.*' });
     expect(argv).toEqual(expect.arrayContaining(['--profile', 'quick']));
