@@ -1,4 +1,3 @@
-
 use super::*;
 
 /// The counted slowdown reads the step's count from this process's newest dump: the highest

@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::fixtures::Fixtures;
 use crate::plan::FixtureLabels;

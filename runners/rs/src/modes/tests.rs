@@ -1,4 +1,3 @@
-
 use super::*;
 
 fn modes(vars: &[(&str, &str)]) -> Result<Modes, String> {

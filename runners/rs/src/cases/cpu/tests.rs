@@ -1,4 +1,3 @@
-
 use super::*;
 use crate::cases::Sink;
 use crate::fixtures::Fixtures;
