@@ -28197,7 +28197,7 @@ function judgePaired(rows, spec, o) {
   return applyVerdicts(out, compared, o);
 }
 
-// src/verdict/load.ts
+// src/verdict/load-shift.ts
 var LOAD_SPREAD = 1.25;
 function quartileSpread(medians) {
   const v = medians.filter((x) => x > 0 && Number.isFinite(x)).sort((a, b) => a - b);
@@ -32550,7 +32550,7 @@ function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
   return marked;
 }
 
-// src/history/steps.ts
+// src/history/count-steps.ts
 var DEFAULT_COUNT_SPREAD = NOISE_FLOOR;
 function countSteps(points) {
   const out = /* @__PURE__ */ new Map();

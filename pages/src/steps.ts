@@ -1,4 +1,4 @@
-// Marks on a count chart (src/history/steps.ts decides them; here they are drawn and written).
+// Marks on a count chart (src/history/count-steps.ts decides them; here they are drawn and written).
 // A step in the counts is a star at the commit where it landed, labelled with the change; a
 // toolchain change a cross, a host change an x, each named as such so that a new compiler or
 // runtime is never read as a change of the client.

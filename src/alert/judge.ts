@@ -2,7 +2,7 @@
 // instructions, where the branch's previous run counted them too, are judged on counts: this
 // run's count per work unit against the previous run's, with the count rule of a PR
 // (src/verdict/steps.ts countVerdict) and the row's A/A spread as the previous record
-// stored it (else the 0.05% every count step uses, src/history/steps.ts). That is deterministic:
+// stored it (else the 0.05% every count step uses, src/history/count-steps.ts). That is deterministic:
 // no window, no noise, and the commit range is exactly previous..this. Other rows (net rows, rows
 // without counts) keep the wall-time design of a PR's `baseline: history` (Mann–Whitney per row
 // against the medians of the branch's last N runs, Benjamini–Hochberg across rows). Records of the
@@ -11,7 +11,7 @@
 import { branchBaseline } from '../history/baseline.js';
 import { countFigures, workUnits } from '../history/record.js';
 import type { HistoryRecord, RecordCase } from '../history/schema.js';
-import { DEFAULT_COUNT_SPREAD } from '../history/steps.js';
+import { DEFAULT_COUNT_SPREAD } from '../history/count-steps.js';
 import { judgeHistory, type AbRow } from '../verdict/index.js';
 import { countVerdict, INSTRUCTION_DEFAULTS, type StepVerdict } from '../verdict/steps.js';
 import type { CaseResult, Result, Spec } from '../spec/schema.js';

@@ -31,7 +31,7 @@ import {
 } from './schema.js';
 import { countFigure, scoreboard } from './scoreboard.js';
 import { DEFAULT_SHIFT, detectShifts, shiftMargin, type Shift, type ShiftOptions } from './shift.js';
-import { countSteps, type CountStep } from './steps.js';
+import { countSteps, type CountStep } from './count-steps.js';
 
 export const INDEX_FILE = 'index.json';
 export const SERIES_DIR = 'series';

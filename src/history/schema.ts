@@ -2,7 +2,7 @@
 // the files derived from them that the trend site (pages/) loads. zod validates records on read;
 // the derived shapes are the contract between src/history (writer) and pages/ (reader).
 import { z } from 'zod';
-import type { CountStep } from './steps.js';
+import type { CountStep } from './count-steps.js';
 import { ClientSchema, CounterSchema, HostSchema, KindSchema, ProfileSchema, RunnerSchema } from '../spec/schema.js';
 
 /** Records without instruction counts (read, never written any more). */
@@ -166,7 +166,7 @@ export interface SeriesPoint {
   aa_spread?: number;
   /** Counted points: the runtime or compiler and the counter ("go1.23.4; callgrind valgrind-3.22.0"). */
   toolchain?: string;
-  /** Counted points: set when the count moved against the branch's previous counted point, or the toolchain changed (src/history/steps.ts). */
+  /** Counted points: set when the count moved against the branch's previous counted point, or the toolchain changed (src/history/count-steps.ts). */
   count_step?: CountStep;
 }
 

@@ -21,5 +21,5 @@ export { attachStepRows, type DeterministicVerdicts, type StepRow, type StepRule
 export { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures, type AllocationOptions, type AllocationVerdict } from './allocations.js';
 export { FailOnSchema, failingRows, failsOn, type FailOn } from './fail-on.js';
 export { judgePaired, type JudgeOptions } from './judge.js';
-export { LOAD_SPREAD, loadShift, type LoadShift } from './load.js';
+export { LOAD_SPREAD, loadShift, type LoadShift } from './load-shift.js';
 export { judgeHistory, type HistoryOptions } from './history.js';

@@ -10,7 +10,7 @@ import { exportGab, exportGabData, importGab, renderGabDataJs } from '../../src/
 import { parseRecord, recordPath, serializeRecord, toRecord } from '../../src/history/record.js';
 import { EVIDENCES } from '../../src/evidence/index.js';
 import { RECORD_SCHEMA_ID, RECORD_SCHEMA_V1, type SeriesPoint } from '../../src/history/schema.js';
-import { DEFAULT_COUNT_SPREAD } from '../../src/history/steps.js';
+import { DEFAULT_COUNT_SPREAD } from '../../src/history/count-steps.js';
 import { median } from '../../src/stats/index.js';
 import { context, COUNTER, countedRecord, countedResult, countHistory, RUNTIMES, smallResult } from './helpers.js';
 
