@@ -275,7 +275,8 @@ describe('pull requests from forks: the two-workflow pair', () => {
       const used = new Set(server.requests.slice(from).map((q) => `${q.method} ${q.template}`));
       expect(used).toContain('GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts');
       expect(used).toContain('GET /repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}');
-      expect(used).toContain('GET /repos/{owner}/{repo}/pulls/{pull_number}');
+      // The PR is the open one of the run's head repository and branch at its sha, as the API lists it (never the artifact's number).
+      expect(used).toContain('GET /repos/{owner}/{repo}/pulls');
       expect(server.violations).toEqual([]);
       // Run again (a re-run of the comment job): the same comment, edited or left as is.
       await commentJob(RUN_ID, repo.slow);
@@ -293,7 +294,7 @@ describe('pull requests from forks: the two-workflow pair', () => {
       server.addArtifact(RUN_ID + 1, 'bee-bench-rs', zip(bundleDir, 'tampered'), repo.slow);
       const r = await commentJob(RUN_ID + 1, repo.slow);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/::warning::publish: pull request #10 has head .*not posted/);
+      expect(r.stdout).toMatch(/::warning::publish: artifact bee-bench-rs: comment not posted: it names pull request #10, the run's is #9 \(from the API\)/);
       expect(server.commentsOn(10)).toEqual([]);
       expect(server.violations).toEqual([]);
     },

@@ -44,7 +44,9 @@ function workflows(): Array<{ where: string; wf: Workflow }> {
 }
 
 const isAction = (s: Step) => s.uses === './' || s.uses?.startsWith('bee-bench/action@') === true;
-const measuring = (s: Step) => isAction(s) && !['publish', 'comment'].includes(String(s.with?.mode ?? 'run'));
+// A step that builds client code: not publish or comment, and not the merge of a PR's pieces
+// (`pieces-path`), which reads the measure jobs' piece files as data and builds nothing.
+const measuring = (s: Step) => isAction(s) && !['publish', 'comment'].includes(String(s.with?.mode ?? 'run')) && s.with?.['pieces-path'] === undefined;
 
 /** GitHub's rule: no permissions key on the job takes the workflow's; none at all is the repository default (treated as write). */
 function writeCapable(wf: Workflow, job: Job): boolean {
