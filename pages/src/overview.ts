@@ -369,7 +369,8 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
       if (li === 0) {
         const link = internalLink(formatHash({ view: 'case', case: c.id, branch, log: false }), c.id, { class: 'case-link' });
         link.replaceChildren(...dottedName(c.id));
-        if (c.doc) link.setAttribute('title', c.doc);
+        // A tooltip has no code style: the spec's `code` marks go, the words stay.
+        if (c.doc) link.setAttribute('title', c.doc.replace(/`([^`]+)`/g, '$1'));
         const th = el('th', { attrs: { scope: 'rowgroup', rowspan: String(labels.length) } }, link);
         if (c.kind === 'net')
           th.append(el('span', { class: 'badge', text: 'net', attrs: { title: 'Client to a local Bee over loopback: not Swarm-network throughput.' } }));

@@ -12,7 +12,7 @@ import { ensureValgrind } from '../count/install.js';
 import type { BuildFailureInput } from '../report/render/ab-comment.js';
 import type { AggregateModel } from '../report/model/types.js';
 import { AB_DEFAULTS, failingRows, type AbCounts, type FailOn } from '../verdict/index.js';
-import { abPipeline } from '../pipeline/ab.js';
+import { abPipeline, type AbPipelineOptions } from '../pipeline/ab.js';
 import { writeBuildFailureReport, type AbReport } from '../pipeline/ab-report.js';
 import type { PipelineOptions } from '../pipeline/options.js';
 import { singlePipeline, type SinglePipelineOutcome } from '../pipeline/single.js';
@@ -114,6 +114,27 @@ export function pipelineOptions(env: FlowEnv, outDir = env.outDir): PipelineOpti
   return { specFile: i.specFile, profile: i.profile, cases: i.cases, ...(i.bee ? { bee: i.bee } : {}), outDir, cacheDir: env.cacheDir, log };
 }
 
+/** The A/B of the inputs between two sides, as one job (runAbPipeline) and each piece of a split one (measurePiece) run it. */
+export function abOptions(env: FlowEnv, base: SideSource, head: SideSource): AbPipelineOptions {
+  const i = env.inputs;
+  return {
+    ...pipelineOptions(env),
+    runner: i.client,
+    base: base.source,
+    head: head.source,
+    baseLabel: base.label,
+    headLabel: head.label,
+    ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}),
+    rounds: i.rounds,
+    alpha: i.alpha,
+    threshold: i.threshold,
+    runBudgetMs: AB_DEFAULTS.runBudgetMs,
+    measure: i.measure,
+    instructionThreshold: i.instructionThreshold,
+    allocationThreshold: i.allocationThreshold,
+  };
+}
+
 export async function prebuild(env: FlowEnv, what: 'base' | 'head', runner: Runner, source: ClientSource, buildCommand?: string): Promise<void> {
   await core
     .group(`build ${what}: ${runner} (${SRC_TEXT(source)})`, async () => {
@@ -187,21 +208,8 @@ export async function runAbPipeline(env: FlowEnv, base: SideSource, head: SideSo
   const marker = markerFor(env.ctx.workflow, i.client);
   const job = await core.group(`A/B: ${n} case${n === 1 ? '' : 's'} x ${i.rounds} rounds, base and head interleaved`, () =>
     abPipeline({
-      ...pipelineOptions(env),
-      runner: i.client,
-      base: base.source,
-      head: head.source,
-      baseLabel: base.label,
-      headLabel: head.label,
-      ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}),
-      rounds: i.rounds,
-      alpha: i.alpha,
-      threshold: i.threshold,
-      runBudgetMs: AB_DEFAULTS.runBudgetMs,
+      ...abOptions(env, base, head),
       marker,
-      measure: i.measure,
-      instructionThreshold: i.instructionThreshold,
-      allocationThreshold: i.allocationThreshold,
       ...(crossClient ? { crossClient } : {}),
       ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),
     }),

@@ -89,7 +89,12 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
     if (inputs.beeSource === 'url') return await flow(env);
     // bee: dev — the node lives exactly as long as the flow; the post step removes the container
     // by name should this process be killed before its own clean-up.
-    const dev = { how: { kind: 'docker' as const }, log, onContainer: (name: string) => core.saveState(BEE_CONTAINER_STATE, name) };
+    const dev = {
+      how: { kind: 'docker' as const },
+      log,
+      onContainer: (name: string) => core.saveState(BEE_CONTAINER_STATE, name),
+      withoutDocker: 'without Docker (a Linux runner has it), give a running node with bee: url and the bee-url and batch-id inputs',
+    };
     return await withDevNode(dev, (node) => flow({ ...env, inputs: { ...env.inputs, bee: { url: node.url, batchId: node.batchId } } }));
   } finally {
     if (states.length > 0) await core.group('cache: save', () => saveCaches(states, log));

@@ -11,9 +11,8 @@ import { ensureValgrind } from '../count/install.js';
 import type { AbReport } from '../pipeline/ab-report.js';
 import { costModel } from '../shard/commands.js';
 import { mergePieces, pieceText, runPiece, type PieceRef } from '../shard/pr-pieces.js';
-import { AB_DEFAULTS } from '../verdict/index.js';
 import { markerFor } from './bundle.js';
-import { announce, log, pipelineOptions, prebuild, type FlowEnv, type SideSource } from './flow-steps.js';
+import { abOptions, announce, log, prebuild, type FlowEnv, type SideSource } from './flow-steps.js';
 
 /** The artifact of one piece; not `bee-bench-*`, which the publish job reads. */
 export const pieceArtifact = (client: string, piece: PieceRef) => `bench-piece-${client}-${pieceText(piece).replace(/[:/]/g, '-')}`;
@@ -28,20 +27,7 @@ export async function measurePiece(env: FlowEnv, piece: PieceRef, base: SideSour
   const model = costModel({ specFile: i.specFile, runners: [i.client], profile: i.profile, cases: i.cases, large: false, evidences: [...i.measure] });
   const got = await core.group(`A/B piece ${pieceText(piece)} of ${i.client}`, () =>
     runPiece({
-      ...pipelineOptions(env),
-      runner: i.client,
-      base: base.source,
-      head: head.source,
-      baseLabel: base.label,
-      headLabel: head.label,
-      ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}),
-      rounds: i.rounds,
-      alpha: i.alpha,
-      threshold: i.threshold,
-      runBudgetMs: AB_DEFAULTS.runBudgetMs,
-      measure: i.measure,
-      instructionThreshold: i.instructionThreshold,
-      allocationThreshold: i.allocationThreshold,
+      ...abOptions(env, base, head),
       piece,
       split,
       model,

@@ -22,6 +22,8 @@ export interface DevNodeOptions {
   log: (line: string) => void;
   /** Called with the container's name before `docker run` (the action's post step removes it by name). */
   onContainer?: (name: string) => void;
+  /** What to do instead when docker run fails (default: the CLI's flags, NO_DOCKER_HINT). */
+  withoutDocker?: string;
 }
 
 export interface DevNode {
@@ -141,6 +143,8 @@ async function launchBinary(path: string, port: number, cleanup: Cleanup, log: (
 
 interface DockerOutcome {
   ok: boolean;
+  /** The docker command is not there (not on PATH): nothing ran, so no container exists either. */
+  missing: boolean;
   stdout: string;
   /** stderr, or why docker could not run or was killed. */
   problem: string;
@@ -150,19 +154,33 @@ interface DockerOutcome {
 function dockerCommand(docker: string, args: readonly string[], timeoutMs: number): Promise<DockerOutcome> {
   return new Promise((resolve) => {
     execFile(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: 'SIGKILL', encoding: 'utf8', maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const why = err ? (err.killed ? `killed after ${timeoutMs / 1000} s` : typeof err.code === 'number' ? `exit code ${err.code}` : err.message) : '';
-      resolve({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(': ') });
+      const missing = err?.code === 'ENOENT';
+      const why = !err
+        ? ''
+        : missing
+          ? `${docker} not found${docker.includes('/') ? '' : ' on PATH'}`
+          : err.killed
+            ? `killed after ${timeoutMs / 1000} s`
+            : typeof err.code === 'number'
+              ? `exit code ${err.code}`
+              : err.message;
+      resolve({ ok: !err, missing, stdout, problem: [why, stderr.trim()].filter(Boolean).join(': ') });
     });
   });
 }
 
-/** docker rm --force NAME; a container already gone is fine, any other failure says how to clean up by hand. */
+/** docker rm --force NAME; a container already gone (or never made: no docker) is fine, any other failure says how to clean up by hand. */
 export async function removeContainer(name: string, log: (l: string) => void, docker = 'docker'): Promise<void> {
   const rm = await dockerCommand(docker, dockerRemoveArgs(name), 60_000);
+  if (rm.missing) return;
   if (rm.ok) log(`bee: removed container ${name}`);
   else if (/no such container/i.test(rm.problem)) log(`bee: container ${name} already removed`);
   else log(`bee: could not remove container ${name} (${rm.problem}); remove it with: docker rm --force ${name}`);
 }
+
+/** What does the dev node's job without Docker, in the CLI's flags. */
+export const NO_DOCKER_HINT =
+  'without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH instead of --bee dev, or a running node with --bee-url URL --batch-id ID';
 
 async function launchDocker(docker: string, port: number, cleanup: Cleanup, o: DevNodeOptions): Promise<Launched> {
   const name = containerName();
@@ -172,8 +190,7 @@ async function launchDocker(docker: string, port: number, cleanup: Cleanup, o: D
   o.log(`bee: ${docker} ${args.join(' ')}`);
   const run = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
   // Without Docker, a local bee executable does the same job: say so where the user is stuck.
-  if (!run.ok)
-    throw new Error(`docker run of the Bee dev node failed (${run.problem}); without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH`);
+  if (!run.ok) throw new Error(`docker run of the Bee dev node failed (${run.problem}); ${o.withoutDocker ?? NO_DOCKER_HINT}`);
   return {
     url: `http://127.0.0.1:${port}`,
     what: `container ${name}`,

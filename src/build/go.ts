@@ -20,6 +20,11 @@ export function pinnedGoClient(goModFile: string): string {
   return version;
 }
 
+/** The command that fetches the pinned bee-go as a checkout (for --go-client PATH or BEE_GO_PATH). */
+export function goCloneCommand(goModFile = join(packageRoot(), 'runners', 'go', 'go.mod')): string {
+  return `git clone --branch ${pinnedGoClient(goModFile)} https://${MODULE}`;
+}
+
 /**
  * Asks the Go module proxy (GOPROXY and the rest of go's own settings) for the pinned bee-go, as a
  * registry build would. Undefined when it is served (it is then in the module cache for the build);

@@ -14,7 +14,7 @@ import { sourceIdentity, type ClientSource } from './source.js';
 import { buildEstimate, estimateBasis, loadFactor, recordBuild } from './timings.js';
 
 export { BuildError } from './exec.js';
-export { goProxyProblem } from './go.js';
+export { goCloneCommand, goProxyProblem } from './go.js';
 export { parseSource, type ClientSource } from './source.js';
 
 const BUILDERS: Record<Runner, RunnerBuilder> = { js: jsBuilder, go: goBuilder, rs: rsBuilder };

@@ -13,6 +13,7 @@
 // them. Figures compared over time use time per work unit (median / bytes, else / ops, else per
 // iteration), which equals the plain median ratio whenever the work did not change.
 import { createHash } from 'node:crypto';
+import { platformOf } from '../spec/platform.js';
 import type { Kind, Runner, Spec } from '../spec/schema.js';
 import { stableJson } from './json.js';
 import { byRunner, byString, RUNNER_ORDER, timeOf } from './order.js';
@@ -159,7 +160,7 @@ function countUnitOf(c: RecordCase): number | undefined {
 function toolchainOf(r: LoadedRecord['record']): string {
   return r.counter ? `${r.host.runtime}; ${r.counter.tool} ${r.counter.version}` : r.host.runtime;
 }
-const hostOf = (r: LoadedRecord['record']) => `${r.host.os}/${r.host.arch} ${r.host.cpu_model}`;
+const hostOf = (r: LoadedRecord['record']) => `${platformOf(r.host)} ${r.host.cpu_model}`;
 
 function firstLine(message: string): string {
   const line = message.split(/\r?\n/, 1)[0] ?? '';

@@ -28,11 +28,57 @@ const ZWSP = '\u200b';
  * would link, no newline.
  */
 export function mdText(value: unknown): string {
-  const s = unlinked(String(value ?? '').replace(/\r\n?|\n|\u2028|\u2029/g, ' '))
-    .replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c)
-    .replace(/@/g, '@&#8203;');
-  // At the start of a line "# ", "- ", "+ ", "1. " or "===" would start a heading, list or setext underline.
+  return mdLineStart(mdInline(oneLine(value)));
+}
+
+const oneLine = (value: unknown) => String(value ?? '').replace(/\r\n?|\n|\u2028|\u2029/g, ' ');
+
+/** mdText's escaping within a line, without the line-start rule. */
+function mdInline(s: string): string {
+  return (
+    unlinked(s)
+      .replace(/[&<>|`[\]\\*~!]/g, (c) => MD_ENTITIES[c] ?? c)
+      // An underscore between letters or digits cannot open or close emphasis (GFM): worker_threads stays as typed.
+      .replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '&#95;')
+      .replace(/@/g, '@&#8203;')
+  );
+}
+
+/** At the start of a line "# ", "- ", "+ ", "1. " or "===" would start a heading, list or setext underline. */
+function mdLineStart(s: string): string {
   return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws: string, lead: string) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
+}
+
+/**
+ * What copyable text keeps byte-exact as code spans: http(s) URLs (trailing punctuation left out),
+ * environment-variable names (BEE_GO_PATH), module@version and absolute paths. No backtick, pipe,
+ * backslash, space, quote or angle bracket can be inside one, so a code span holds it safely even
+ * in a table cell, and GitHub neither links nor mentions inside a code span.
+ */
+const COPY_TOKEN = new RegExp(
+  [
+    /https?:\/\/[A-Za-z0-9._~:/?#@!$&()*+,;=%-]*[A-Za-z0-9/_~=#-]/.source,
+    /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/.source,
+    /[A-Za-z0-9._/-]+@v?\d(?:[A-Za-z0-9._+-]*[A-Za-z0-9])?/.source,
+    /(?<=^|[\s(=])\/[A-Za-z0-9._~+/-]*[A-Za-z0-9_~+/-]/.source,
+  ].join('|'),
+  'g',
+);
+
+/**
+ * Text bee-bench writes itself, with the URLs, environment variables and module versions a reader
+ * copies (a skipped client's reason and fix): those as code spans, copy-paste exact, the rest as
+ * mdText. Untrusted text (what a runner reports) stays with mdText.
+ */
+export function mdCopyable(value: unknown): string {
+  const s = oneLine(value);
+  let out = '';
+  let last = 0;
+  for (const m of s.matchAll(COPY_TOKEN)) {
+    out += `${mdInline(s.slice(last, m.index))}\`${m[0]}\``;
+    last = m.index + m[0].length;
+  }
+  return mdLineStart(out + mdInline(s.slice(last)));
 }
 
 /**
@@ -52,7 +98,7 @@ export function preText(value: string): string {
   return htmlText(unlinked(value).replace(/@/g, `@${ZWSP}`));
 }
 
-const PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()@#-]*$/;
+const PLAIN_CODE = /^[A-Za-z0-9 _.:/=,+()@#-]*$/;
 
 /**
  * An identifier as inline code when that is safe (ids, labels of plain characters), otherwise as

@@ -3,34 +3,16 @@
 // on its count against the previous run's and the row's A/A spread, so a 1% step at one push opens
 // one issue naming exactly that commit range, and 30 pushes of unchanged code whose wall times
 // wander by ±15% open none (the same pushes judged on wall time alone do open some: the control).
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readState } from '../../src/alert/body.js';
-import { syncAlerts, type AlertOutcome } from '../../src/alert/issues.js';
-import { judgeAgainstBranch } from '../../src/alert/judge.js';
-import { makeOctokit } from '../../src/github/octokit.js';
+import type { AlertOutcome } from '../../src/alert/issues.js';
 import { toRecord } from '../../src/history/record.js';
 import type { HistoryRecord } from '../../src/history/schema.js';
-import { loadSpec } from '../../src/spec/load.js';
 import type { Result } from '../../src/spec/schema.js';
-import { GitHubApiServer } from '../github/api-server.js';
 import { context, countedResult, countHistory } from '../history/helpers.js';
+import { alertServer, judgeAndSyncPush, SIGN } from './setup.js';
 
-const { spec } = loadSpec('spec/bench-spec.json');
-const repo = { owner: 'ethersphere', repo: 'bee-rs' };
-const SIGN = 'cpu.ecdsa.sign-1000';
-let server: GitHubApiServer;
-let base: string;
-
-beforeAll(async () => {
-  server = new GitHubApiServer({ ...repo, tokens: { write: ['ghs_write'] } });
-  base = await server.start();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.issues.length = 0;
-  server.comments.length = 0;
-  server.requests.length = 0;
-});
+const { server, gh } = alertServer();
 
 /** Push number i of bee-rs: wall times scaled by `wall`, the signing row's counts by `sign`. */
 function push(i: number, wall: number, sign = 1, counted = true): Result {
@@ -49,20 +31,7 @@ function push(i: number, wall: number, sign = 1, counted = true): Result {
 /** Judges push i against the records, syncs the issues, and appends its record (as publish does). */
 async function judgeAndSync(records: HistoryRecord[], result: Result, i: number): Promise<AlertOutcome> {
   const ctx = context(i);
-  const judged = judgeAgainstBranch(result, records, spec, { branch: 'main', sha: ctx.commit.sha, lastRuns: 8, alpha: 0.05, threshold: 0.03 });
-  const out = await syncAlerts(
-    makeOctokit('ghs_write', base),
-    {
-      ...repo,
-      client: 'rs',
-      sha: ctx.commit.sha,
-      ...(judged.previous ? { previousSha: judged.previous.sha } : {}),
-      branch: 'main',
-      repoUrl: 'https://github.com/ethersphere/bee-rs',
-      historyRuns: judged.runs,
-    },
-    judged.rows,
-  );
+  const out = await judgeAndSyncPush(gh(), result, records, ctx.commit.sha);
   records.push(toRecord(result, ctx));
   return out;
 }

@@ -2,54 +2,26 @@
 // OpenAPI description): a run judged against the branch's history opens one labelled issue per
 // regressed (client, case, param), later runs update it while it holds, a recovered run closes it
 // with a comment, reruns add nothing, and two jobs racing leave exactly one issue open.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseHash } from '../../pages/src/permalink.js';
 import { alertMarker, readState } from '../../src/alert/body.js';
 import { ALERT_CAPS, ALERT_LABEL, newAlertBudget, syncAlerts, type AlertBudget, type AlertRun } from '../../src/alert/issues.js';
 import type { AbRow } from '../../src/verdict/index.js';
 import { judgeAgainstBranch } from '../../src/alert/judge.js';
-import { makeOctokit } from '../../src/github/octokit.js';
-import { loadSpec } from '../../src/spec/load.js';
-import { GitHubApiServer } from '../github/api-server.js';
 import { branchHistory, run } from '../verdict/history-fixtures.js';
+import { alertServer, judgeAndSyncPush, repo, SIGN, spec } from './setup.js';
 
-const { spec } = loadSpec('spec/bench-spec.json');
-const repo = { owner: 'ethersphere', repo: 'bee-rs' };
-const SIGN = 'cpu.ecdsa.sign-1000';
 const history = branchHistory({ [SIGN]: 1e6, 'cpu.identity.create': 2e6 });
 const PREVIOUS = '7'.repeat(40);
-let server: GitHubApiServer;
-let base: string;
-
-beforeAll(async () => {
-  server = new GitHubApiServer({ ...repo, tokens: { write: ['ghs_write'] } });
-  base = await server.start();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.issues.length = 0;
-  server.comments.length = 0;
-  server.requests.length = 0;
-});
-
-const gh = () => makeOctokit('ghs_write', base);
+const { server, gh } = alertServer();
 
 /** One push run on main: judged against the history, then synced; `sign` is the signing median. */
-async function pushRun(sha: string, sign: number, day = 20) {
+function pushRun(sha: string, sign: number, day = 20) {
   const result = run({ [SIGN]: sign, 'cpu.identity.create': 2e6 }, day, `2026-11-${day}T10:00:00Z`);
-  const judged = judgeAgainstBranch(result, history, spec, { branch: 'main', sha, lastRuns: 8, alpha: 0.05, threshold: 0.03 });
-  const ctx: AlertRun = {
-    ...repo,
-    client: 'rs',
-    sha,
-    ...(judged.previous ? { previousSha: judged.previous.sha } : {}),
-    branch: 'main',
-    repoUrl: 'https://github.com/ethersphere/bee-rs',
+  return judgeAndSyncPush(gh(), result, history, sha, {
     runUrl: `https://github.com/ethersphere/bee-rs/actions/runs/${day}`,
     trendUrl: 'https://ethersphere.github.io/bee-rs/bench/',
-    historyRuns: judged.runs,
-  };
-  return syncAlerts(gh(), ctx, judged.rows);
+  });
 }
 
 const openWithMarker = () => server.issues.filter((i) => i.state === 'open' && i.body.includes(alertMarker({ client: 'rs', caseId: SIGN, label: 'quick' })));

@@ -1,8 +1,8 @@
 // `bee-bench run --bee-binary`: the CLI starts the dev node, hands its URL and batch to the runner,
 // and removes the node when the run ends; bad combinations of the Bee flags are usage errors.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli.js';
 import { alive, beePid, fakeBee } from './fakes.js';
@@ -41,5 +41,34 @@ describe('bee-bench --bee', () => {
     expect(upload?.batch).toBe(batch);
     expect(JSON.parse(readFileSync(join(out, 'results', 'js.json'), 'utf8')).cases[0]).toMatchObject({ id: 'net.bytes.upload' });
     expect(alive(beePid(f))).toBe(false);
+  });
+
+  it('--bee dev on a machine without Docker fails with a hint to --bee-binary', async () => {
+    // PATH as the machine has it, minus every folder that holds a docker executable.
+    const hasDocker = (dir: string) => {
+      try {
+        accessSync(join(dir, 'docker'), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const path = process.env.PATH ?? '';
+    const out = mkdtempSync(join(tmpdir(), 'bee-bench-cli-nodocker-'));
+    process.env.PATH = path
+      .split(delimiter)
+      .filter((d) => d !== '' && !hasDocker(d))
+      .join(delimiter);
+    let r;
+    try {
+      r = await cli(['run', '--runner', 'js', '--bee', 'dev', '--case', 'net.bytes.upload', '--out', out]);
+    } finally {
+      process.env.PATH = path;
+    }
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/docker run of the Bee dev node failed \(docker not found on PATH\)/);
+    expect(r.stderr).toContain('give a bee executable (Bee 2.8.0) with --bee-binary PATH instead of --bee dev');
+    // No container was made, so there is nothing to remove and no "remove it by hand" advice.
+    expect(r.stderr).not.toMatch(/could not remove container|docker rm/);
   });
 });

@@ -257,7 +257,7 @@ export function smallCases(runs: FixtureRun[]): FixtureCase[] {
       id: 'cpu.keccak.chunk-hash',
       kind: 'cpu',
       group: 'cpu',
-      doc: 'Content-address 4096-byte payloads through the chunk-address API.',
+      doc: 'Content-address 4096-byte payloads through the chunk-address API (`makeContentAddressedChunk`).',
       labels: ['10000 chunks', 'quick'],
       runners: ['js', 'go', 'rs'],
       work: { ops: 10_000, bytes: 40_960_000 },

@@ -486,6 +486,17 @@ describe('trend site', () => {
     await page.close();
   });
 
+  it("the spec's `code` marks show as code on the case page and are dropped from the overview's tooltip, never as backticks", async () => {
+    const page = await open();
+    const title = await caseLink(page, CASE).getAttribute('title');
+    expect(title).toBe('Content-address 4096-byte payloads through the chunk-address API (makeContentAddressedChunk).');
+    await page.close();
+    const caseView = await open(`#view=case&case=${CASE}`);
+    expect(await caseView.locator('p.doc code').allTextContents()).toEqual(['makeContentAddressedChunk']);
+    expect(await caseView.locator('p.doc').textContent()).not.toContain('`');
+    await caseView.close();
+  });
+
   it('case ids in the overview wrap at dots, never inside a word', async () => {
     const page = await open();
     // A case column narrower than the ids, as the longest real ids (cpu.bmt.encrypted-file-root) get.

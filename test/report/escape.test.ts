@@ -26,6 +26,8 @@ describe('mdText', () => {
     expect(mdCode('cpu.keccak.chunk-hash')).toBe('`cpu.keccak.chunk-hash`');
     expect(mdCode('a`b')).toBe('a&#96;b');
     expect(mdCode('a|b')).toBe('a&#124;b');
+    // An underscore is safe in a code span: an identifier that has one copies exactly.
+    expect(mdCode('BEE_GO_PATH')).toBe('`BEE_GO_PATH`');
   });
 });
 

@@ -26,7 +26,7 @@ describe('runners the run was asked for', () => {
     const md = renderMarkdown(model);
     const runners = md.slice(md.indexOf('## Runners'), md.indexOf('## Scoreboard'));
     expect(runners).toContain(
-      '| bee-go | **skipped**: the Go module proxy does not serve bee-go: 403 Forbidden (fix: give a bee-go checkout with --go-client PATH or BEE&#95;GO&#95;PATH) |',
+      '| bee-go | **skipped**: the Go module proxy does not serve bee-go: 403 Forbidden (fix: give a bee-go checkout with --go-client PATH or `BEE_GO_PATH`) |',
     );
     expect(runners.match(/\| ran \|/g)).toHaveLength(2);
     const board = md.slice(md.indexOf('## Scoreboard'), md.indexOf('## Harness'));

@@ -6,6 +6,7 @@ import { CSV_COLUMNS, renderCsv } from '../../src/report/render/csv.js';
 import { renderHtml } from '../../src/report/render/html.js';
 import { renderMarkdown } from '../../src/report/render/markdown.js';
 import type { Result } from '../../src/spec/schema.js';
+import { parseCsv } from './csv-parse.js';
 import { HOSTILE, caseResult, realSpec, result, syntheticResult } from './fixtures.js';
 
 const { spec, hash } = realSpec();
@@ -31,34 +32,6 @@ function hostileResults(): Result[] {
       },
     ),
   );
-}
-
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  return rows;
 }
 
 describe('report.md', () => {

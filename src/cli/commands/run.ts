@@ -1,7 +1,7 @@
 // `bee-bench run`: build the runners and run the cases, one run each, into the aggregate report;
 // `run --shard K/N` runs one shard of a sharded run.
 import { join, relative, resolve } from 'node:path';
-import { goProxyProblem, type ClientSource } from '../../build/index.js';
+import { goCloneCommand, goProxyProblem, type ClientSource } from '../../build/index.js';
 import { singlePipeline } from '../../pipeline/single.js';
 import { failureHeadline, failureLine, failuresOf } from '../../report/model/failures.js';
 import type { NotRun } from '../../report/model/types.js';
@@ -26,7 +26,7 @@ export async function run(v: Values): Promise<number> {
     if (runner === 'go' && !given) {
       const problem = await goProxyProblem();
       if (problem) {
-        const fix = 'give a bee-go checkout with --go-client PATH or BEE_GO_PATH';
+        const fix = `give a bee-go checkout with --go-client PATH or BEE_GO_PATH (${goCloneCommand()})`;
         notRun.push({ runner, status: 'skipped', reason: `the Go module proxy does not serve bee-go: ${problem}`, fix });
         log(`go: skipped: ${problem} (fix: ${fix}; the report says so too)`);
         continue;

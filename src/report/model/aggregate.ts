@@ -22,6 +22,7 @@ import {
   type AllocScoreEntry,
 } from './types.js';
 import { cellAllocations, hasAllocations, markMemoryStories } from './memory.js';
+import { normalHost } from '../../spec/platform.js';
 import { scoreRows, scores, type ScoreRow } from '../../stats/scoreboard.js';
 import { opLabelOf } from '../units.js';
 
@@ -198,7 +199,7 @@ function runnerInfo(r: Result): RunnerInfo {
     runner: r.runner,
     label: RUNNER_LABEL[r.runner],
     client: r.client,
-    host: r.host,
+    host: normalHost(r.host),
     bee: r.bee,
     specHash: r.spec.hash,
     profile: r.spec.profile,

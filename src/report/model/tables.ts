@@ -4,6 +4,7 @@
 // header line. Cells hold plain text and a few marks (code, strong, a not-run status); a renderer
 // only escapes and marks them up, so the same table never has two builders.
 import type { Runner } from '../../spec/schema.js';
+import { platformOf } from '../../spec/platform.js';
 import { loadedMachine } from '../../verdict/descriptive.js';
 import { formatBytes, formatDuration, formatRatio, formatThroughput } from '../units.js';
 import { cellView, type CellView } from './cell.js';
@@ -83,7 +84,12 @@ export function notRunOf(model: AggregateModel): NotRun[] {
 
 /** "bee-go skipped: <reason> (fix: <fix>)". Plain text: the caller escapes. */
 export function notRunLine(n: NotRun): string {
-  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${n.reason}${n.fix ? ` (fix: ${n.fix})` : ''}`;
+  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${notRunReason(n)}`;
+}
+
+/** "<reason> (fix: <fix>)": why a runner did not run and what brings it back. Plain text. */
+export function notRunReason(n: NotRun): string {
+  return `${n.reason}${n.fix ? ` (fix: ${n.fix})` : ''}`;
 }
 
 /** The environment line under the Runners table, plain text; null without environment data. */
@@ -108,7 +114,7 @@ function runnersTable(model: AggregateModel): Table {
     r.client.commit ? [r.client.version, ' (', { code: r.client.commit.slice(0, 12) }, ')'] : [r.client.version],
     [r.client.source],
     [r.host.runtime],
-    [`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`],
+    [`${platformOf(r.host)}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`],
     [r.bee ? r.bee.version : 'none'],
     [r.startedAt],
   ]);

@@ -17,6 +17,7 @@ export interface RunnerInfo {
   runner: Runner;
   label: string;
   client: Client;
+  /** As the runner reported it, os and arch in Node's names (spec/platform.ts): one vocabulary for every client. */
   host: Host;
   bee: { url: string; version: string } | null;
   specHash: string;

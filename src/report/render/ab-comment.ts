@@ -12,6 +12,7 @@ import { foldSkipped } from './skipped.js';
 import { renderProfileSection } from './profile-details.js';
 import type { ProfileDiff } from '../../profile/schema.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from '../model/types.js';
+import { platformOf } from '../../spec/platform.js';
 import {
   formatAmountChange,
   formatBytes,
@@ -177,7 +178,7 @@ function headline(c: AbCounts): string {
 
 function hostText(h: Host | string): string {
   if (typeof h === 'string') return mdText(h);
-  return mdText(`${h.os}/${h.arch}, ${h.cpu_model}, ${h.cpus} CPUs, ${formatBytes(h.mem_mb * 2 ** 20)}, ${h.runtime}`);
+  return mdText(`${platformOf(h)}, ${h.cpu_model}, ${h.cpus} CPUs, ${formatBytes(h.mem_mb * 2 ** 20)}, ${h.runtime}`);
 }
 
 function crossClientSection(input: AbReportInput, rows: readonly AbRow[]): string | null {

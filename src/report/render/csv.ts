@@ -1,6 +1,9 @@
 // report.csv: one row per case x param x runner, raw numbers in base units (ns, bytes) so a
 // spreadsheet or pandas gets the figures unrounded. RFC 4180: CRLF line ends, quoting per field.
+// A runner the run was asked for and did not get (bee-go skipped) is a row of its own first: its
+// runner, status and reason (with the fix), the case columns empty; a comment line would not be CSV.
 import { csvField } from '../escape.js';
+import { notRunOf, notRunReason } from '../model/tables.js';
 import { RUNNER_LABEL, runnersOf, type AggregateModel } from '../model/types.js';
 import { mbPerS } from '../units.js';
 import { showsAllocations } from '../model/memory.js';
@@ -37,7 +40,17 @@ export function renderCsv(model: AggregateModel): string {
   const runners = runnersOf(model);
   const version = new Map(model.runners.map((r) => [r.runner, r.client.version]));
   const withAlloc = showsAllocations(model);
-  const lines = [[...CSV_COLUMNS, ...(withAlloc ? CSV_ALLOC_COLUMNS : [])].join(',')];
+  const header = [...CSV_COLUMNS, ...(withAlloc ? CSV_ALLOC_COLUMNS : [])];
+  const lines = [header.join(',')];
+  for (const n of notRunOf(model)) {
+    const fields = header.map((column) => {
+      if (column === 'runner') return RUNNER_LABEL[n.runner];
+      if (column === 'status') return n.status;
+      if (column === 'skip_reason_or_error') return notRunReason(n);
+      return undefined;
+    });
+    lines.push(fields.map((f) => csvField(f)).join(','));
+  }
   for (const g of model.groups) {
     for (const c of g.cases) {
       for (const row of c.rows) {

@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 import type { Runner } from '../../spec/schema.js';
 import { caveatsOf, leadFigure, scaledWorkLine, type CellView } from '../model/cell.js';
 import { htmlText, jsonForScript } from '../escape.js';
+import { htmlPage } from './html-page.js';
 import { failureHeadline, failureLine, failuresOf } from '../model/failures.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, type AggregateModel, type CaseModel, type GroupModel, type Row } from '../model/types.js';
 import { showsAllocations } from '../model/memory.js';
-import { aggregateTables, barItems, digestNote, type AggregateTables, type Piece, type Table } from '../model/tables.js';
+import { aggregateTables, barItems, digestNote, notRunReason, type AggregateTables, type Piece, type Table } from '../model/tables.js';
 import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE } from './notes.js';
 import { RUNNER_COLORS, bars, sparkline } from './svg.js';
 import { THROUGHPUT_FOOTNOTE, formatRatio } from '../units.js';
@@ -53,17 +54,11 @@ export function htmlReport(t: AggregateTables, opts: HtmlOptions = {}): string {
     'img-src data:',
   ].join('; '); // base64 hashes and keywords only: nothing to escape inside the attribute
 
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${htmlText(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<h1>${htmlText(title)}</h1>
+  return htmlPage({
+    title,
+    csp,
+    css: CSS,
+    body: `<h1>${htmlText(title)}</h1>
 <p class="meta">${meta(t.meta)}</p>
 ${model.hasNet ? `<div class="caveat"><strong>⚠ Scope of network figures.</strong> ${htmlText(NET_SCOPE_CAVEAT)}</div>` : ''}
 ${model.warnings.map((w) => `<div class="warn">⚠ ${htmlText(w)}</div>`).join('\n')}
@@ -79,10 +74,8 @@ ${t.notRun.map((line) => `<p class="sub">Not ranked: ${htmlText(line)}.</p>`).jo
 ${sections}
 <footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (±half-range around the median, ⚠ above 50%), cv, p95 (n ≥ 10), iterations, peak RSS, CPU/wall (≈1 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ''}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
 <script type="application/json" id="bee-bench-data">${data}</script>
-${scripts.map((s) => `<script>${s}</script>`).join('\n')}
-</body>
-</html>
-`;
+${scripts.map((s) => `<script>${s}</script>`).join('\n')}`,
+  });
 }
 
 /** Prose with `code spans` (spec docs, group notes): code spans become <code>, all text escaped. */
@@ -115,7 +108,7 @@ function htmlPieces(cell: readonly Piece[]): string {
       if ('code' in p) return `<code>${htmlText(p.code)}</code>`;
       if ('strong' in p) return `<strong>${htmlText(p.strong)}</strong>`;
       const n = p.notRun;
-      return `<span class="${n.status === 'failed' ? 'fail' : 'skip'}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ''}</span>`;
+      return `<span class="${n.status === 'failed' ? 'fail' : 'skip'}"><strong>${n.status}</strong>: ${htmlText(notRunReason(n))}</span>`;
     })
     .join('');
 }

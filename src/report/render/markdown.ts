@@ -3,13 +3,13 @@
 // Deterministic: the only timestamps are the results' own.
 import type { Runner } from '../../spec/schema.js';
 import { caveatsOf, scaledWorkLine, type CellView } from '../model/cell.js';
-import { mdCode, mdProse, mdText } from '../escape.js';
+import { mdCode, mdCopyable, mdProse, mdText } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
 import { failuresOf } from '../model/failures.js';
 import { mdBlocks, mdQuote, mdTable } from './md.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, type AggregateModel, type CaseModel, type Row } from '../model/types.js';
 import { showsAllocations } from '../model/memory.js';
-import { aggregateTables, barItems, digestNote, type AggregateTables, type Piece, type Table } from '../model/tables.js';
+import { aggregateTables, barItems, digestNote, notRunReason, type AggregateTables, type Piece, type Table } from '../model/tables.js';
 import { ALLOC_LEGEND, ALLOC_SCOREBOARD_NOTE } from './notes.js';
 import { textBars, textSparkline } from './text-charts.js';
 import { THROUGHPUT_FOOTNOTE } from '../units.js';
@@ -37,7 +37,7 @@ export function markdownReport(t: AggregateTables, opts: MarkdownOptions = {}): 
     '## Scoreboard',
     t.scoreboard ? scoreboard(t.scoreboard) : 'One runner only: nothing to rank.',
     t.allocScoreboard ? allocScoreboard(t.allocScoreboard) : null,
-    t.notRun.length > 0 ? t.notRun.map((line) => `Not ranked: ${mdText(line)}.`).join('  \n') : null,
+    t.notRun.length > 0 ? t.notRun.map((line) => `Not ranked: ${mdCopyable(line)}.`).join('  \n') : null,
     ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, t))]),
     '---',
     legend(model),
@@ -51,8 +51,7 @@ function mdPieces(cell: readonly Piece[]): string {
       if (typeof p === 'string') return mdText(p);
       if ('code' in p) return mdCode(p.code);
       if ('strong' in p) return `**${mdText(p.strong)}**`;
-      const n = p.notRun;
-      return `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ''}`;
+      return `**${p.notRun.status}**: ${mdCopyable(notRunReason(p.notRun))}`;
     })
     .join('');
 }

@@ -4,6 +4,7 @@
 // the row's three lists in full. Every name is HTML-escaped; a CSP forbids scripts outright.
 import type { ProfileDiff } from '../../profile/schema.js';
 import { htmlText } from '../escape.js';
+import { htmlPage } from './html-page.js';
 import { formatChange, formatCount, formatPercent } from '../units.js';
 
 export interface FlameFrame {
@@ -123,17 +124,11 @@ export function renderProfileHtml(d: ProfileDiff, root: FlameFrame, sides: { bas
     td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`),
   ]);
   const title = `${d.caseId} ${d.label}: where it moved`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${htmlText(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
+  return htmlPage({
+    title,
+    csp: "default-src 'none'; style-src 'unsafe-inline'",
+    css: CSS,
+    body: `<main>
 <h1>${htmlText(title)}</h1>
 <p class="muted">base ${htmlText(sides.base)} → head ${htmlText(sides.head)} · ${formatCount(d.total.base)} → ${formatCount(d.total.head)} instructions per iteration (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : '—'}) · ${d.iterations.base} and ${d.iterations.head} iterations</p>
 <p class="muted">Instructions under callgrind, not time: a row flagged by wall time alone (cache, I/O, contention) has no function list. Frames are as wide as the larger side; <span class="more">red = more instructions in head</span>, <span class="less">blue = fewer</span>. Stacks below the first call are in proportion to callgrind's caller → callee edges.</p>
@@ -141,10 +136,8 @@ export function renderProfileHtml(d: ProfileDiff, root: FlameFrame, sides: { bas
 <section><h2>Functions by change in their own instructions</h2>${table(['function', 'base', 'head', 'change', 'share of the row’s change'], selfRows)}</section>
 <section><h2>The client's functions (callees outside the client folded in)</h2>${table(['function', 'change', 'of the row', 'via'], ownRows)}</section>
 <section><h2>Allocation sites (calls into the allocator per iteration)</h2>${d.allocations === null ? '<p class="muted">V8 allocates inline in JIT-compiled code: callgrind sees no allocator calls to attribute.</p>' : table(['site', 'base', 'head', 'change'], allocRows)}</section>
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 // The trend site's palette and type (pages/src/app.css), light and dark.
