@@ -131,7 +131,11 @@ describe('profiles of a PR measured as parallel pieces', { timeout: 2_400_000 },
       const annotated = execFileSync('callgrind_annotate', ['--inclusive=yes', join(folder, 'callgrind.out.head')], { encoding: 'utf8', maxBuffer: 64 << 20 });
       expect(annotated).toContain('bee::swarm::bmt::');
     }
-    const abJson = JSON.parse(readFileSync(join(mergedDir, 'ab.json'), 'utf8')) as { profileMs?: number; pieces: Array<{ profile_s?: number }> };
+    const abJson = JSON.parse(readFileSync(join(mergedDir, 'ab.json'), 'utf8')) as {
+      profileMs?: number;
+      pieces: Array<{ piece: string; elapsed_s: number; profile_s?: number }>;
+    };
+    for (const p of abJson.pieces) console.log(`${p.piece}: ${p.elapsed_s.toFixed(1)} s, profiles ${p.profile_s?.toFixed(2) ?? '-'} s`);
     expect(abJson.profileMs).toBeGreaterThan(0);
     expect(abJson.pieces.filter((p) => p.profile_s !== undefined)).toHaveLength(2);
 
