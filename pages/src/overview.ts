@@ -226,14 +226,14 @@ export function latestScoreboard(index: Pick<HistoryIndex, 'cases' | 'runners'>,
     }
   }
   const board = boardRows(rows);
-  if (board.scored === 0) return null;
+  if (board.scored + board.lowPrecision === 0) return null;
   return {
     entries: scoreRows(rows, index.runners),
     rows: board.scored,
     lowPrecision: board.lowPrecision,
     runs: runs.size,
-    from: Math.min(...times),
-    to: Math.max(...times),
+    from: times.length > 0 ? Math.min(...times) : NaN,
+    to: times.length > 0 ? Math.max(...times) : NaN,
   };
 }
 
@@ -256,6 +256,11 @@ function scoreboardSection(
     }),
   );
   const sorted = [...entries].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+  if (latestRows && latestRows.rows === 0) {
+    // Every row the clients share rests on too little: no headline, and why.
+    section.append(el('p', { class: 'empty' }, 'No row is precise enough to score. ', lowPrecisionNote(latestRows.lowPrecision)));
+    return section;
+  }
   if (!latestRows || sorted.length === 0) {
     section.append(el('p', { class: 'empty', text: 'No cross-client run on this branch yet.' }));
     return section;

@@ -169,7 +169,7 @@ export function scoreboardNote(model: AggregateModel): string {
  * The console's line on low-precision rows (plain text), at most `max` named; null when there are none:
  * "≈ 2 low-precision rows, not scored (…): cpu.ecdsa.verify quick (bee-js: 10 ops in 5 iterations), …".
  */
-export function lowPrecisionLine(model: AggregateModel, max = 6): string | null {
+export function lowPrecisionLine(model: AggregateModel, max = 4): string | null {
   const rows = allRows(model).filter((r) => r.lowPrecision);
   if (rows.length === 0) return null;
   const named = rows.slice(0, max).map((row) => {
