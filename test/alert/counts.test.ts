@@ -17,7 +17,7 @@ import { context, countedResult, countHistory } from '../history/helpers.js';
 
 const { spec } = loadSpec('spec/bench-spec.json');
 const repo = { owner: 'ethersphere', repo: 'bee-rs' };
-const SIGN = 'cpu.ecdsa.sign-1000';
+const SIGN = 'cpu.ecdsa.sign';
 let server: GitHubApiServer;
 let base: string;
 

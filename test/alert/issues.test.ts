@@ -15,7 +15,7 @@ import { branchHistory, run } from '../verdict/history-fixtures.js';
 
 const { spec } = loadSpec('spec/bench-spec.json');
 const repo = { owner: 'ethersphere', repo: 'bee-rs' };
-const SIGN = 'cpu.ecdsa.sign-1000';
+const SIGN = 'cpu.ecdsa.sign';
 const history = branchHistory({ [SIGN]: 1e6, 'cpu.identity.create': 2e6 });
 const PREVIOUS = '7'.repeat(40);
 let server: GitHubApiServer;
