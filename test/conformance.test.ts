@@ -171,7 +171,7 @@ describe.each(wanted.map((w) => w.runner))('runner %s keeps the contract', (runn
  * so, and the entry goes.
  */
 const KNOWN_DIVERGENCES: Record<string, { runner: Runner; why: string }> = {
-  'cpu.manifest.hash-50files': {
+  'cpu.manifest.hash': {
     runner: 'rs',
     why: 'bee-rs 1.7.0 hash_collection_entries writes no Content-Type/Filename metadata; Bee (tar upload), bee-js and bee-go do',
   },

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/spec/errors.js';
-import { planJsonSchemaText, resultJsonSchemaText } from '../src/spec/json-schema.js';
+import { planJsonSchemaText, resultJsonSchemaText, specJsonSchemaText } from '../src/spec/json-schema.js';
 import { loadResult, loadSpec, parseResult } from '../src/spec/load.js';
 import { ResultSchema, type Result } from '../src/spec/schema.js';
 import { caseIters, effectiveParam, profileParams, selectCases, workOf } from '../src/spec/select.js';
@@ -24,7 +24,7 @@ function sampleResult(): Result {
     finished_at: '2026-11-20T10:01:00.000Z',
     cases: [
       {
-        id: 'cpu.ecdsa.sign-1000',
+        id: 'cpu.ecdsa.sign',
         kind: 'cpu',
         param: { label: 'quick', count: 10 },
         status: 'ok',
@@ -70,11 +70,11 @@ describe('the committed spec', () => {
   });
 
   it('keeps quick params identical for base and head (no randomness) and scales only named keys', () => {
-    const sign = spec.cases.find((c) => c.id === 'cpu.ecdsa.sign-1000')!;
+    const sign = spec.cases.find((c) => c.id === 'cpu.ecdsa.sign')!;
     const [p] = profileParams(sign, 'quick');
-    expect(effectiveParam(p!, 'js')).toEqual({ label: 'quick', count: 5 });
+    expect(effectiveParam(p!, 'js')).toEqual({ label: 'quick', count: 6 });
     expect(effectiveParam(p!, 'rs')).toEqual({ label: 'quick', count: 2000 });
-    expect(workOf(sign, effectiveParam(p!, 'js'))).toEqual({ ops: 5 });
+    expect(workOf(sign, effectiveParam(p!, 'js'))).toEqual({ ops: 6 });
   });
 
   it('hides large params unless asked', () => {
@@ -85,7 +85,7 @@ describe('the committed spec', () => {
   });
 
   it('selects by glob in spec order and rejects a glob that matches nothing', () => {
-    expect(selectCases(spec, ['cpu.ecdsa.*']).map((c) => c.id)).toEqual(['cpu.ecdsa.sign-1000', 'cpu.ecdsa.verify-1000']);
+    expect(selectCases(spec, ['cpu.ecdsa.*']).map((c) => c.id)).toEqual(['cpu.ecdsa.sign', 'cpu.ecdsa.verify']);
     expect(selectCases(spec, ['*bmt*', 'cpu.keccak.bul?']).map((c) => c.id)).toEqual(['cpu.keccak.bulk', 'cpu.bmt.file-root', 'cpu.bmt.encrypted-file-root']);
     expect(() => selectCases(spec, ['cpu.nothing.*'])).toThrow(/matches no case/);
   });
@@ -141,8 +141,9 @@ describe('result schema', () => {
     expect(issues).toEqual(expect.arrayContaining(['cases.0.samples_ns', 'cases.0.digest']));
   });
 
-  it('keeps spec/result.schema.json in step with the zod source (run npm run gen:schema)', () => {
+  it('keeps spec/result.schema.json, plan.schema.json and spec.schema.json in step with the zod source (run npm run gen:schema)', () => {
     expect(readFileSync('spec/result.schema.json', 'utf8')).toBe(resultJsonSchemaText());
     expect(readFileSync('spec/plan.schema.json', 'utf8')).toBe(planJsonSchemaText());
+    expect(readFileSync('spec/spec.schema.json', 'utf8')).toBe(specJsonSchemaText());
   });
 });

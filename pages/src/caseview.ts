@@ -136,7 +136,9 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
   const { index } = ctx;
   const state: ViewState = { ...ctx.state };
   const branch = state.branch ?? '';
-  const c = index.cases.find((x) => x.id === state.case);
+  // An old link may name the case by a former id (a renamed case keeps its series): open the case.
+  const c = index.cases.find((x) => x.id === state.case) ?? index.cases.find((x) => x.formerly?.includes(state.case ?? ''));
+  if (c) state.case = c.id;
   if (!c) {
     document.title = 'Unknown case · bee-bench trends';
     root.append(
@@ -167,6 +169,7 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
   );
   // The spec's docs mark code with backticks: shown as code, never as literal backticks (text nodes only).
   if (c.doc) root.append(el('p', { class: 'doc' }, ...c.doc.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? el('code', { text: part }) : part))));
+  if (c.formerly) root.append(el('p', { class: 'note formerly', text: `Formerly ${c.formerly.join(', ')}: its series continue here.` }));
   root.append(el('p', { class: 'meta', text: `${c.kind === 'net' ? 'Network' : 'CPU'} case · ${axisTitle(basis)} · branch ${branch} · times in UTC` }));
   if (c.kind === 'net') root.append(el('p', { class: 'caveat', text: NET_SCOPE_CAVEAT }));
 

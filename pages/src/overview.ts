@@ -2,7 +2,8 @@
 // grouped by spec group, and the cross-client scoreboard (latest run and over time). It needs
 // index.json only; no series file is loaded here.
 import type { HistoryIndex, IndexCase, IndexSeries, ScoreboardEntry } from '../../src/history/schema.js';
-import { scoreRows, scores, unitCosts, type ScoreEntry, type ScoreRow } from '../../src/stats/scoreboard.js';
+import { boardRows, scoreRows, scores, unitCosts, type ScoreEntry, type ScoreRow } from '../../src/stats/scoreboard.js';
+import { LOW_PRECISION_RULE } from '../../src/verdict/precision.js';
 import { RUNNER_LABEL } from '../../src/report/model/types.js';
 import { formatCount, formatRatio, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
 import type { Runner } from '../../src/spec/schema.js';
@@ -180,7 +181,10 @@ function invalidNotice(invalid: Array<{ file: string; problem: string }>): HTMLE
 /** The scoreboard over the latest value of every row on a branch, and the runs those values come from. */
 export interface LatestScoreboard {
   entries: ScoreEntry[];
+  /** Rows scored. */
   rows: number;
+  /** Rows compared but left out: some client's latest time is low-precision (never on counts). */
+  lowPrecision: number;
   runs: number;
   /** Oldest and newest time of the values used (ms). */
   from: number;
@@ -207,17 +211,30 @@ export function latestScoreboard(index: Pick<HistoryIndex, 'cases' | 'runners'>,
       if (cells.length < 2) continue;
       const costs = unitCosts(cells.map(({ l }) => ({ median_ns: figure(l), ops: l.ops, bytes: l.bytes })));
       if (!costs) continue;
-      const row: ScoreRow = { group: c.group, costs: cells.map(({ runner }, i) => ({ runner, unitCost: costs[i]! })) };
-      if (!scores(row)) continue; // the harness group times the runners, not the clients
+      const imprecise = !counts && cells.some(({ l }) => l.low_precision);
+      const row: ScoreRow = {
+        group: c.group,
+        costs: cells.map(({ runner }, i) => ({ runner, unitCost: costs[i]! })),
+        ...(imprecise ? { lowPrecision: true } : {}),
+      };
       rows.push(row);
+      if (!scores(row)) continue; // the harness group times the runners, not the clients; low-precision rows are counted apart
       for (const { l } of cells) {
         runs.add(l.run_id ?? `${l.sha} ${l.timestamp}`);
         times.push(Date.parse(l.run_at ?? l.timestamp));
       }
     }
   }
-  if (rows.length === 0) return null;
-  return { entries: scoreRows(rows, index.runners), rows: rows.length, runs: runs.size, from: Math.min(...times), to: Math.max(...times) };
+  const board = boardRows(rows);
+  if (board.scored + board.lowPrecision === 0) return null;
+  return {
+    entries: scoreRows(rows, index.runners),
+    rows: board.scored,
+    lowPrecision: board.lowPrecision,
+    runs: runs.size,
+    from: times.length > 0 ? Math.min(...times) : NaN,
+    to: times.length > 0 ? Math.max(...times) : NaN,
+  };
 }
 
 function scoreboardSection(
@@ -239,6 +256,11 @@ function scoreboardSection(
     }),
   );
   const sorted = [...entries].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+  if (latestRows && latestRows.rows === 0) {
+    // Every row the clients share rests on too little: no headline, and why.
+    section.append(el('p', { class: 'empty' }, 'No row is precise enough to score. ', lowPrecisionNote(latestRows.lowPrecision)));
+    return section;
+  }
   if (!latestRows || sorted.length === 0) {
     section.append(el('p', { class: 'empty', text: 'No cross-client run on this branch yet.' }));
     return section;
@@ -253,6 +275,7 @@ function scoreboardSection(
       'caption',
       {},
       `Latest value of each row: ${formatCount(latestRows.rows)} row${latestRows.rows === 1 ? '' : 's'} from ${formatCount(latestRows.runs)} run${latestRows.runs === 1 ? '' : 's'} · ${span}`,
+      counts ? null : lowPrecisionNote(latestRows.lowPrecision),
     ),
   );
   table.append(
@@ -342,6 +365,15 @@ function scoreboardSection(
     }),
   );
   return section;
+}
+
+/** The caption's second line: how many low-precision rows the headline leaves out, and the rule. */
+function lowPrecisionNote(n: number): HTMLElement {
+  const text =
+    n > 0
+      ? `${formatCount(n)} low-precision row${n === 1 ? ' is' : 's are'} left out: ${LOW_PRECISION_RULE}.`
+      : `Low-precision rows (${LOW_PRECISION_RULE}) are left out; none now.`;
+  return el('span', { class: 'low-precision-note', text });
 }
 
 function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: ViewContext, t: Theme, exportRows: Row[], counts: boolean): HTMLElement | null {

@@ -68,10 +68,10 @@ var quickDigests = map[string]string{
 	"cpu.keccak.parallel":       "07ca447bd3881f0650284426136a85d1cdf876c6c707249058042f5e540b3f1d",
 	"cpu.keccak.bulk":           "89f6e8a44741ac138d37f0f6ccf6a684831fef105455c88603008f8fbc72ea6c",
 	"cpu.bmt.file-root":         "4dd8436c25ddfaf5074f5364b7698a3c080350a14ec52840e8ba6fe777c54363",
-	"cpu.ecdsa.sign-1000":       "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
-	"cpu.ecdsa.verify-1000":     "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
+	"cpu.ecdsa.sign":            "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
+	"cpu.ecdsa.verify":          "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
 	"cpu.identity.create":       "e1677ff521b4307acdcf1d549fdfbb5b543223b01a7b93500a511946fea0369c",
-	"cpu.manifest.hash-50files": "a93d7fae4448d5e53a7dd562dd435199e6a3af89e60a7af2e035bdfcda7ff79f",
+	"cpu.manifest.hash":         "a93d7fae4448d5e53a7dd562dd435199e6a3af89e60a7af2e035bdfcda7ff79f",
 	"cpu.manifest.lookup-large": "4c84884022e699851abfbf93b321433aa298a4f5d10a0eac20c23e058e317226",
 }
 

@@ -32,10 +32,10 @@ var cpuCases = harness.Registry{
 	"cpu.keccak.bulk":             keccakBulk,
 	"cpu.bmt.file-root":           fileRoot,
 	"cpu.bmt.encrypted-file-root": encryptedFileRoot,
-	"cpu.ecdsa.sign-1000":         sign,
-	"cpu.ecdsa.verify-1000":       verify,
+	"cpu.ecdsa.sign":              sign,
+	"cpu.ecdsa.verify":            verify,
 	"cpu.identity.create":         identity,
-	"cpu.manifest.hash-50files":   manifestHash,
+	"cpu.manifest.hash":           manifestHash,
 	"cpu.manifest.lookup-large":   manifestLookup,
 }
 

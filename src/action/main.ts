@@ -16,6 +16,8 @@ import { BEE_CONTAINER_STATE } from './post.js';
 import { pullRequestFlow } from './pull-request.js';
 import { refsFlow } from './refs.js';
 import { refuseGitCredentials } from './git-credentials.js';
+import { renamedCaseNotes } from '../spec/aliases.js';
+import { loadSpec } from '../spec/load.js';
 import { holdsWriteToken, refuseUntrustedRefs } from './trust.js';
 
 /** The build cache folder: BEE_BENCH_CACHE, else a folder in RUNNER_TEMP (restored by @actions/cache). */
@@ -120,7 +122,10 @@ export async function main(): Promise<void> {
     // Masked in the log, and kept from every child process (builds and runners run others' code).
     if (inputs.token) core.setSecret(inputs.token);
     registerSecret(inputs.token);
-    const result = inputs.mode === 'comment' || inputs.mode === 'publish' ? await publishFlow(inputs, ctx) : await runFlow(inputs, ctx);
+    const publishing = inputs.mode === 'comment' || inputs.mode === 'publish';
+    // A case named by its former id still runs (src/spec/select.ts); the workflow should say the new one.
+    if (!publishing) for (const n of renamedCaseNotes(loadSpec(inputs.specFile).spec, inputs.cases)) core.notice(`input "cases": ${n}`);
+    const result = publishing ? await publishFlow(inputs, ctx) : await runFlow(inputs, ctx);
     if (result.buildFailed) core.setFailed(`${result.buildFailed} (the job summary and the comment show the end of the build log)`);
     else if (inputs.failOnRegression && result.regressions + result.failed + result.missing > 0)
       core.setFailed(`${failureText(result)} (fail-on-regression: true); see the job summary`);

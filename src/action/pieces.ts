@@ -2,7 +2,8 @@
 // read-only measure job measures one piece (wall time, or K of N of the instruction counts or
 // allocations) and uploads it as `bench-piece-<client>-<piece>`; with `pieces-path`, the merge job
 // (read-only, no checkout, runs only bee-bench) reads every piece, judges them as one A/B and
-// leaves the same report and `bee-bench-<client>` bundle one measure job leaves, for the publish job.
+// leaves the same report, profiles/ and `bee-bench-<client>` bundle one measure job leaves, for
+// the publish job (which reads the profiles' lists from comment.json only, validated).
 import * as core from '@actions/core';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,6 +50,7 @@ function pieceDirs(root: string): string[] {
 /** The pieces judged as one A/B: the report, and the commits the pieces measured; a missing piece is an error naming it. */
 export function mergePieceArtifacts(env: FlowEnv, root: string): { report: AbReport; commits?: { base: string; head: string } } {
   const merged = mergePieces(pieceDirs(root), { specFile: env.inputs.specFile, outDir: env.outDir, marker: markerFor(env.ctx.workflow, env.inputs.client) });
+  for (const p of merged.profiles?.problems ?? []) log(`profiles: ${p}`);
   announce(merged.report, env.outDir);
   if (merged.missing.length > 0)
     core.setFailed(`pieces missing from ${root}: ${merged.missing.join(', ')} (did every measure job of the matrix succeed and upload its piece?)`);

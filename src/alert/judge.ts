@@ -9,6 +9,8 @@
 // commit being judged are left out, so a rerun is never compared with itself; the newest other
 // run is the last one before this, the start of the commit range an alert names.
 import { branchBaseline } from '../history/baseline.js';
+import { withCurrentIds } from '../history/case-ids.js';
+import { caseAliases } from '../spec/aliases.js';
 import { countFigures, workUnits } from '../history/record.js';
 import type { HistoryRecord, RecordCase } from '../history/schema.js';
 import { DEFAULT_COUNT_SPREAD } from '../history/count-steps.js';
@@ -53,7 +55,9 @@ function countJudgement(head: CaseResult, prev: RecordCase | undefined, threshol
 }
 
 export function judgeAgainstBranch(result: Result, records: readonly HistoryRecord[], spec: Spec, o: BranchJudgeOptions): BranchJudgement {
-  const past = records.filter((r) => r.commit.sha !== o.sha);
+  // Records written before a case was renamed are read under its current id (the spec's formerly).
+  const aliases = caseAliases(spec);
+  const past = records.filter((r) => r.commit.sha !== o.sha).map((r) => withCurrentIds(r, aliases));
   const baseline = branchBaseline(past, result, { branch: o.branch, lastRuns: o.lastRuns });
   const judged = judgeHistory(result, baseline, spec, { branch: o.branch, alpha: o.alpha, threshold: o.threshold });
   const newest = past

@@ -7,6 +7,8 @@ import type { DevNodeOptions } from '../bee/dev-node.js';
 import { withDevNode } from '../bee/session.js';
 import { parseSource, type ClientSource } from '../build/index.js';
 import { defaultSpecPath } from '../build/paths.js';
+import { renamedCaseNotes } from '../spec/aliases.js';
+import { loadSpec } from '../spec/load.js';
 import { MeasureSchema, type Measure } from '../spec/measure.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from '../spec/schema.js';
 import type { SelectionRequest } from '../shard/commands.js';
@@ -152,9 +154,11 @@ export function common(v: Values) {
   const profile = ProfileSchema.safeParse(v.profile);
   if (!profile.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
   if (Boolean(v['bee-url']) !== Boolean(v['batch-id'])) throw new UsageError('--bee-url and --batch-id go together');
+  const specFile = resolve(v.spec ?? defaultSpecPath());
+  noteRenamedCases(specFile, v.case ?? []);
   return {
     devNode: devNodeOptions(v),
-    specFile: resolve(v.spec ?? defaultSpecPath()),
+    specFile,
     profile: profile.data,
     cases: v.case ?? [],
     large: v.large,
@@ -166,6 +170,23 @@ export function common(v: Values) {
 }
 
 export type Common = ReturnType<typeof common>;
+
+const noted = new Set<string>();
+
+/** A --case naming a case by its former id works; say once per process which id it is now. */
+function noteRenamedCases(specFile: string, cases: readonly string[]): void {
+  if (cases.length === 0) return;
+  let notes: string[];
+  try {
+    notes = renamedCaseNotes(loadSpec(specFile).spec, cases);
+  } catch {
+    return; // a spec that does not load is reported by the command that reads it, with the fix
+  }
+  for (const n of notes.filter((n) => !noted.has(n))) {
+    noted.add(n);
+    log(`note: ${n}`);
+  }
+}
 
 /** Runs a job with the net cases' node: the given one, or a dev node started for it and always removed. */
 export function withBee<T>(c: Common, job: (c: Common) => Promise<T>): Promise<T> {

@@ -76,8 +76,9 @@ ${COMMON}`,
     summary: 'one runner built on two client sources, interleaved rounds, a verdict per row',
     details: `${SRC}
 --fail-on: which evidence --fail-on-regression acts on.
---piece P --split N: measure one piece of the A/B into --out/piece.json, no verdict (a PR as
-parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case);
+--piece P --split N: measure one piece of the A/B into --out/piece.json, no report (a PR as
+parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case;
+a count piece profiles the rows its counts flag into --out/profiles/);
 \`bee-bench merge --out DIR PIECE_DIR...\` judges them as one A/B and names a missing piece.
 --keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
 the comment's marker.
@@ -145,9 +146,9 @@ ${COMMON}`,
 (each shard's machine and time). Every planned row is accounted for: a shard with no output or a
 row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
 differs between shards.
-Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md and DIR/ab.json as
-one \`ab\` would, and prints the report; a piece of the split that is missing is named and the
-exit code is 1. Runs no client code.`,
+Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md, DIR/ab.json and
+the count pieces' flagged rows' DIR/profiles/ as one \`ab\` would, and prints the report; a piece
+of the split that is missing is named and the exit code is 1. Runs no client code.`,
     fails: 'a shard, a piece or a row is missing, or a digest differs between shards',
   },
   {

@@ -19,6 +19,8 @@ import { stableJson } from './json.js';
 import { byRunner, byString, RUNNER_ORDER, timeOf } from './order.js';
 import type { RecordSet } from './read.js';
 import { workUnits, type LoadedRecord } from './record.js';
+import { loadedWithCurrentIds } from './case-ids.js';
+import { lowPrecision } from '../verdict/precision.js';
 import {
   INDEX_SCHEMA_ID,
   SERIES_SCHEMA_ID,
@@ -42,6 +44,8 @@ export interface CaseInfo {
   kind: Kind;
   group: string;
   doc: string;
+  /** Its former ids (spec `formerly`): records under them join this case's series. */
+  formerly?: readonly string[];
 }
 
 /** What records do not carry: case groups and docs, from the spec. */
@@ -53,7 +57,7 @@ export interface Catalog {
 export function catalogFromSpec(spec: Spec): Catalog {
   return {
     groups: spec.groups.map((g) => ({ id: g.id, title: g.title })),
-    cases: spec.cases.map((c) => ({ id: c.id, kind: c.kind, group: c.group, doc: c.doc })),
+    cases: spec.cases.map((c) => ({ id: c.id, kind: c.kind, group: c.group, doc: c.doc, ...(c.formerly ? { formerly: [...c.formerly] } : {}) })),
   };
 }
 
@@ -208,8 +212,10 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
   if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a positive integer, got ${maxRuns}`);
   const shiftOpts: ShiftOptions = { ...DEFAULT_SHIFT, ...opts.shift };
   const trendLength = opts.trendLength ?? 20;
+  // Records under a renamed case's former id count as the case (the catalog's `formerly`).
+  const aliases = new Map((opts.catalog?.cases ?? []).flatMap((c) => (c.formerly ?? []).map((old) => [old, c.id] as const)));
   // Commit time, then record path: the order of every series.
-  const all: Ordered[] = set.records.map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
+  const all: Ordered[] = loadedWithCurrentIds(set.records, aliases).map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
   const retained = retainedBranches(
     all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })),
     opts.branches,
@@ -262,6 +268,7 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
       group: groupOf(id, kind),
       doc: info?.doc ?? '',
       file: seriesFile(id),
+      ...(info?.formerly ? { formerly: [...info.formerly] } : {}),
       series: entry.index,
     };
   });
@@ -354,6 +361,7 @@ function finishSeries(
       trend: list.slice(-trendLength).map((i) => acc.cases[i]!.median_ns as number),
       ops: last.work.ops,
       bytes: last.work.bytes,
+      ...(lowPrecision(last.samples_ns, last.work) ? { low_precision: true as const } : {}),
       ...(last.instructions
         ? countSummary(
             counted.map((i) => acc.cases[i]!),

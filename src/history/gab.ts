@@ -20,6 +20,7 @@
 import { z } from 'zod';
 import { InputError, describeIssues } from '../spec/errors.js';
 import { RunnerSchema, type Result, type Runner } from '../spec/schema.js';
+import { currentId, NO_ALIASES, type CaseAliases } from '../spec/aliases.js';
 import { byRunner, byString } from './order.js';
 import { isRecord, recordCase } from './record.js';
 import { GabBenchSchema, HistoryRecordSchema, RECORD_SCHEMA_ID, type HistoryRecord, type RecordCase } from './schema.js';
@@ -166,6 +167,8 @@ export interface GabImportOptions {
   runner?: Runner;
   /** Branch the imported history belongs to (GAB does not record it); default main. */
   branch?: string;
+  /** Former case ids (the spec's formerly): a bench named by one is stored under the case's current id, its name kept verbatim for export. */
+  aliases?: CaseAliases;
 }
 
 export interface GabImport {
@@ -190,6 +193,7 @@ interface Placed {
 export function importGab(file: string, text: string, opts: GabImportOptions = {}): GabImport {
   const data = parseGab(file, text);
   const branch = opts.branch ?? 'main';
+  const aliases = opts.aliases ?? NO_ALIASES;
   const out: GabImport = { records: [], skipped: [], charted: 0 };
 
   // Foreign names -> gab.<slug>, made unique over the whole file in name order.
@@ -216,7 +220,7 @@ export function importGab(file: string, text: string, opts: GabImportOptions = {
         const counted = parseGabCountName(bench);
         if (counted) {
           const list = countsBy.get(counted.runner) ?? [];
-          list.push({ bench, id: counted.id, label: counted.label, j });
+          list.push({ bench, id: currentId(aliases, counted.id), label: counted.label, j });
           countsBy.set(counted.runner, list);
           if (!byRun.has(counted.runner)) byRun.set(counted.runner, []);
           return;
@@ -224,7 +228,7 @@ export function importGab(file: string, text: string, opts: GabImportOptions = {
         const ours = parseGabName(bench.name);
         const runner = ours?.runner ?? fallback;
         const list = byRun.get(runner) ?? [];
-        list.push({ bench, id: ours?.id ?? (foreign.get(bench.name) as string), label: ours?.label ?? '', j });
+        list.push({ bench, id: ours ? currentId(aliases, ours.id) : (foreign.get(bench.name) as string), label: ours?.label ?? '', j });
         byRun.set(runner, list);
       });
       for (const runner of [...byRun.keys()].sort(byRunner)) {

@@ -210,6 +210,8 @@ export interface IndexSeries {
       trend: number[];
       ops?: number;
       bytes?: number;
+      /** The latest time figure is low-precision (src/verdict/precision.ts): the scoreboard's headline leaves its row out. */
+      low_precision?: true;
       /** When the latest point is counted: its instructions per iteration, their change per work unit against the previous counted point, and the branch's last <= 20 counts. */
       instructions?: number;
       count_change?: number | null;
@@ -227,6 +229,8 @@ export interface IndexCase {
   doc: string;
   /** Relative path of the case's series file. */
   file: string;
+  /** Ids the case had before (spec `formerly`): its series holds their records, and old links open it. */
+  formerly?: string[];
   series: IndexSeries[];
 }
 
@@ -244,8 +248,10 @@ export interface ScoreboardEntry {
   sha: string;
   geomean: Partial<Record<z.infer<typeof RunnerSchema>, number>>;
   wins: Partial<Record<z.infer<typeof RunnerSchema>, number>>;
-  /** Rows compared. */
+  /** Rows scored. */
   rows: number;
+  /** Rows compared but left out as low-precision (src/verdict/precision.ts); absent when none. */
+  low_precision?: number;
 }
 
 /** index.json: all the first view needs, and nothing more (series load lazily). */

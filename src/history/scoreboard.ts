@@ -5,8 +5,11 @@
 //   per iteration when the rows did identical work; other rows are not comparable and left out.
 // The same board on instruction counts (countFigure) compares the rows every runner counted.
 // Scoring is the report's (src/stats/scoreboard.ts): ratios to the row's fastest into a geometric
-// mean, wins, and no score for the harness group (groupOf names each case's group).
-import { scoreRows, scores, unitCosts, type ScoreRow } from '../stats/scoreboard.js';
+// mean, wins, and no score for the harness group (groupOf names each case's group) nor, on time,
+// for a row where some runner's figure is low-precision (src/verdict/precision.ts; counted apart).
+// Instruction counts are deterministic: the precision rule is for time.
+import { boardRows, scoreRows, unitCosts, type ScoreRow } from '../stats/scoreboard.js';
+import { lowPrecision } from '../verdict/precision.js';
 import type { Runner } from '../spec/schema.js';
 import type { LoadedRecord } from './record.js';
 import type { RecordCase, ScoreboardEntry } from './schema.js';
@@ -54,9 +57,15 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[], groupO
     const cost = unitCost(cells, figure);
     if (!cost) continue;
     const first = cells[0] as Cell;
-    scored.push({ group: groupOf(first.c.id, first.c.kind), costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] as number })) });
+    const imprecise = figure === timeFigure && cells.some(({ c }) => lowPrecision(c.samples_ns, c.work));
+    scored.push({
+      group: groupOf(first.c.id, first.c.kind),
+      costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] as number })),
+      ...(imprecise ? { lowPrecision: true } : {}),
+    });
   }
-  const counted = scored.filter(scores).length;
+  const board = boardRows(scored);
+  const counted = board.scored;
   if (counted === 0) return null;
   const first = sorted[0] as LoadedRecord;
   const entry: ScoreboardEntry = {
@@ -67,6 +76,7 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[], groupO
     geomean: {},
     wins: {},
     rows: counted,
+    ...(board.lowPrecision > 0 ? { low_precision: board.lowPrecision } : {}),
   };
   for (const s of scoreRows(scored, RUNNER_ORDER)) {
     if (s.geomean === null) continue;

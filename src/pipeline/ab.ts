@@ -2,8 +2,9 @@
 // requests and base-ref runs, each bisect step): build -> plan -> each evidence of the measure
 // (wall time as lock-step rounds, src/run; the deterministic ones base twice and head once,
 // src/evidence) -> verdicts (src/verdict) -> ab.md, ab.json, counts and annotations (ab-report.ts).
-// measureAb and reportAb are the two halves: a PR measured as parallel pieces runs the first in
-// each piece job and the second once, in the merge (ab-pieces.ts).
+// measureAb and reportAb are the two halves: a PR measured as parallel pieces runs the first (and
+// a count piece profileFlagged on its own rows) in each piece job and the second once, in the
+// merge (src/shard/pr-pieces.ts).
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ProfileDiff } from '../profile/index.js';
@@ -258,30 +259,46 @@ export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcom
   return { report, measured, rounds, builds };
 }
 
+/** The rows the counts flagged, largest instruction change first: the order their profiles are made, capped and shown in. */
+export function countFlagged(rows: readonly AbRow[]): AbRow[] {
+  const change = (r: AbRow) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
+  return rows.filter((r) => r.instructions && r.instructions.verdict !== '~').sort((a, b) => change(b) - change(a));
+}
+
+/** The flagged rows' differences and what making them took. */
+export interface FlaggedProfiles {
+  diffs: ProfileDiff[];
+  ms: number;
+  /** Rows past the size cap: their lists only, no files. */
+  unwritten: number;
+}
+
 /**
  * Where the instructions of the rows the counts flagged went (src/profile), from the dumps the
- * count verdict read, largest change first; the dumps are removed after unless keepRaw asked for them.
+ * count verdict read, largest change first; the dumps are removed after unless keepRaw asked for
+ * them. A single job profiles all its rows; a count piece of a split A/B its own (pr-pieces.ts).
  */
-function profileFlagged(m: AbMeasured, spec: Spec, plan: Plan, o: AbPipelineOptions): { diffs: ProfileDiff[]; ms: number } | null {
+export function profileFlagged(
+  m: AbMeasured,
+  spec: Spec,
+  plan: Plan,
+  o: AbJudging & Pick<AbPipelineOptions, 'outDir' | 'log' | 'keepRaw'>,
+): FlaggedProfiles | null {
   const raw = m.deterministic.instructions?.raw;
   if (!raw) return null;
   try {
-    const change = (r: AbRow) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
-    const flagged = judgeAb(m, spec, o)
-      .filter((r) => r.instructions && r.instructions.verdict !== '~')
-      .sort((a, b) => change(b) - change(a));
     const out = profileAb({
       runner: o.runner,
       base: { dir: raw.base, plan },
       head: { dir: raw.head, plan },
-      rows: flagged,
+      rows: countFlagged(judgeAb(m, spec, o)),
       outDir: resolve(o.outDir),
       labels: { base: o.baseLabel, head: o.headLabel },
     });
     o.log(`profiles: ${out.diffs.length} flagged row(s) in ${Math.round(out.ms)} ms (counting took ${Math.round(m.deterministic.instructions!.elapsedMs)} ms)`);
     for (const p of out.problems) o.log(`profiles: ${p}`);
     if (out.unwritten > 0) o.log(`profiles: ${out.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
-    return out;
+    return { diffs: out.diffs, ms: out.ms, unwritten: out.unwritten };
   } catch (e) {
     o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
     return null;

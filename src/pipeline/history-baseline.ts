@@ -1,6 +1,8 @@
 // A/B against the branch's history (the action's `baseline: history`): the head's single run
 // judged against the base branch's recorded runs (src/verdict judgeHistory), reported like any A/B.
 import { branchBaseline } from '../history/baseline.js';
+import { withCurrentIds } from '../history/case-ids.js';
+import { caseAliases } from '../spec/aliases.js';
 import type { HistoryRecord } from '../history/schema.js';
 import type { AbReportInput } from '../report/render/ab-comment.js';
 import { loadSpec } from '../spec/load.js';
@@ -24,7 +26,13 @@ export interface HistoryAbOptions {
 
 export function historyAbReport(head: Result, records: readonly HistoryRecord[], o: HistoryAbOptions): AbReport {
   const { spec, hash } = loadSpec(o.specFile);
-  const baseline = branchBaseline(records, head, { branch: o.branch, lastRuns: o.lastRuns });
+  // Records written before a case was renamed are read under its current id (the spec's formerly).
+  const aliases = caseAliases(spec);
+  const baseline = branchBaseline(
+    records.map((r) => withCurrentIds(r, aliases)),
+    head,
+    { branch: o.branch, lastRuns: o.lastRuns },
+  );
   const { rows, runs } = judgeHistory(head, baseline, spec, { branch: o.branch, alpha: o.alpha, threshold: o.threshold });
   const input: AbReportInput = {
     title: `bee-bench: ${head.runner} ${o.branch} history → ${o.headLabel}`,

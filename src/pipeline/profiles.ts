@@ -24,15 +24,29 @@ import {
 import { mergeStacks, renderProfileHtml } from '../report/render/profile-html.js';
 import type { Runner } from '../spec/schema.js';
 
+/** Where a run's row profiles go: `<out>/profiles/<row>/`. */
+export const profilesDir = (outDir: string) => join(outDir, 'profiles');
+
+/** One side's files in a row's folder. */
+const sideFiles = (side: 'base' | 'head') => ({ callgrind: `callgrind.out.${side}`, pprof: `${side}.pb.gz`, folded: `${side}.folded` });
+/** The difference's files: the lists as JSON and the differential view. */
+export const DIFF_FILES = { json: 'diff.json', html: 'diff.html' } as const;
+/** Every file a row's folder can hold: nothing else is carried from a piece (src/shard/pr-piece-profiles.ts). */
+export const ROW_FILES: readonly string[] = [...Object.values(sideFiles('base')), ...Object.values(sideFiles('head')), ...Object.values(DIFF_FILES)];
+
 /** Writes one side's files: callgrind (opens in callgrind_annotate and KCachegrind), pprof, folded stacks. */
-function writeSide(dir: string, side: string, p: RowProfile, title: string): Array<{ stack: string[]; ir: number }> {
+function writeSide(dir: string, side: 'base' | 'head', p: RowProfile, title: string): Array<{ stack: string[]; ir: number }> {
   const name = (fn: string) => displayName(p.runner, fn);
   const stacks = expandStacks(p);
-  writeFileSync(join(dir, `callgrind.out.${side}`), callgrindText(p, `${title} (${side})`, name));
-  writeFileSync(join(dir, `${side}.pb.gz`), pprofBytes(stacks, name));
-  writeFileSync(join(dir, `${side}.folded`), foldedText(stacks, name));
+  const files = sideFiles(side);
+  writeFileSync(join(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name));
+  writeFileSync(join(dir, files.pprof), pprofBytes(stacks, name));
+  writeFileSync(join(dir, files.folded), foldedText(stacks, name));
   return stacks;
 }
+
+/** The difference's lists as diff.json holds them. */
+export const diffJson = (diff: ProfileDiff) => `${JSON.stringify(diff, null, 2)}\n`;
 
 export interface RowFiles {
   dir: string;
@@ -49,7 +63,7 @@ export function writeRowProfiles(
   sides: { base?: RowProfile | null; head?: RowProfile | null },
   labels: { base: string; head: string },
 ): RowFiles {
-  const dir = join(outDir, 'profiles', rowFolder(row));
+  const dir = join(profilesDir(outDir), rowFolder(row));
   mkdirSync(dir, { recursive: true });
   const title = `${row.caseId} ${row.label}`;
   const stacks = {
@@ -59,8 +73,8 @@ export function writeRowProfiles(
   if (!sides.base || !sides.head || !stacks.base || !stacks.head) return { dir, diff: null };
   const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row));
   const name = (fn: string) => displayName(sides.head!.runner, fn);
-  writeFileSync(join(dir, 'diff.json'), `${JSON.stringify(diff, null, 2)}\n`);
-  writeFileSync(join(dir, 'diff.html'), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name), labels));
+  writeFileSync(join(dir, DIFF_FILES.json), diffJson(diff));
+  writeFileSync(join(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name), labels));
   return { dir, diff };
 }
 
@@ -89,7 +103,7 @@ export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: numb
     if (!base || !head) continue;
     // One row that cannot be profiled costs that row its lists, not the others theirs.
     try {
-      if (folderBytes(join(o.outDir, 'profiles')) > MAX_PROFILE_BYTES) {
+      if (folderBytes(profilesDir(o.outDir)) > MAX_PROFILE_BYTES) {
         unwritten++;
         diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row)));
         continue;
@@ -110,7 +124,8 @@ export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: numb
  */
 export const MAX_PROFILE_BYTES = 16 << 20;
 
-function folderBytes(dir: string): number {
+/** The bytes of every file under dir (0 when there is none). */
+export function folderBytes(dir: string): number {
   if (!existsSync(dir)) return 0;
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())

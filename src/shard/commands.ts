@@ -4,6 +4,8 @@ import { appendFileSync } from 'node:fs';
 import { InputError } from '../spec/errors.js';
 import { join, resolve } from 'node:path';
 import { readRecords } from '../history/read.js';
+import { withCurrentIds } from '../history/case-ids.js';
+import { caseAliases } from '../spec/aliases.js';
 import { aggregate } from '../report/model/aggregate.js';
 import { writeReports, writeText, type WrittenReports } from '../report/write.js';
 import { loadSpec } from '../spec/load.js';
@@ -44,12 +46,12 @@ export function staticCostModel(r: SelectionRequest): CostModel {
 /** The cost model of a selection: the history's medians where given, else the static estimate. */
 export function costModel(r: SelectionRequest, historyDir?: string): CostModel {
   const fallback = staticCostModel(r);
-  return historyDir
-    ? historyModel(
-        readRecords(resolve(historyDir)).records.map((l) => l.record),
-        fallback,
-      )
-    : fallback;
+  if (!historyDir) return fallback;
+  const aliases = caseAliases(loadSpec(r.specFile).spec); // a renamed case's past medians still count
+  return historyModel(
+    readRecords(resolve(historyDir)).records.map((l) => withCurrentIds(l.record, aliases)),
+    fallback,
+  );
 }
 
 export function planShards(r: SelectionRequest, n: number, historyDir?: string): Assignment {

@@ -1,14 +1,15 @@
 // A PR's A/B measured as parallel pieces (docs/evidence.md "A PR as parallel jobs"): the wall-time
 // rounds in one piece (base and head interleaved on one machine, as in a single job), each
 // deterministic evidence's cases split over pieces balanced by expected cost (the sharded
-// nightly's cost model). Each piece job runs measureAb on its share and writes piece.json; the
-// merge, which runs no client code, reads every piece (zod), names a missing one, and judges and
-// writes the same ab.md / ab.json a single job writes (reportAb).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// nightly's cost model). Each piece job runs measureAb on its share and writes piece.json; a
+// count piece also profiles the rows its counts flag (pr-piece-profiles.ts). The merge, which
+// runs no client code, reads every piece (zod), names a missing one, and judges and writes the
+// same ab.md / ab.json and profiles/ a single job writes (reportAb).
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EVIDENCES } from '../evidence/index.js';
-import { measureAb, reportAb, type AbJudging, type AbMeasured, type AbPipelineOptions } from '../pipeline/ab.js';
+import { judgeAb, measureAb, profileFlagged, reportAb, type AbJudging, type AbMeasured, type AbPipelineOptions } from '../pipeline/ab.js';
 import type { AbReport } from '../pipeline/ab-report.js';
 import { planFor } from '../pipeline/options.js';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
@@ -18,6 +19,7 @@ import type { Plan } from '../spec/plan.js';
 import { KindSchema, ParamValuesSchema, ProfileSchema, ResultSchema, RunnerSchema } from '../spec/schema.js';
 import { balance, type Piece } from './balance.js';
 import { unitCostS, type CostModel } from './cost.js';
+import { carryProfiles, PieceProfilesSchema, type CarriedProfiles } from './pr-piece-profiles.js';
 
 export const AB_PIECE_SCHEMA_ID = 'bee-bench/ab-piece@1';
 export const AB_PIECE_FILE = 'piece.json';
@@ -150,6 +152,8 @@ export const AbPieceSchema = z.strictObject({
   /** The cases this piece measured. */
   cases: z.array(text),
   elapsed_s: nonneg,
+  /** A count piece's flagged rows' profile differences (their files in the piece's profiles/). */
+  profiles: PieceProfilesSchema.optional(),
 });
 export type AbPiece = z.infer<typeof AbPieceSchema> & { measured: AbMeasured };
 const AbPieceFileSchema = AbPieceSchema.extend({ measured: MeasuredSchema });
@@ -161,7 +165,11 @@ export interface PieceOptions extends AbPipelineOptions {
   commits?: { base: string; head: string };
 }
 
-/** Measures one piece of a split A/B into <outDir>/piece.json; no verdict, no report. */
+/**
+ * Measures one piece of a split A/B into <outDir>/piece.json; no report. A count piece judges its
+ * own rows' count verdicts (each row's rule needs only its own three runs) and profiles the
+ * flagged ones from its dumps, as one job does, into <outDir>/profiles/.
+ */
 export async function runPiece(o: PieceOptions): Promise<AbPiece> {
   const started = performance.now();
   const measure = o.measure ?? ['wall'];
@@ -169,7 +177,9 @@ export async function runPiece(o: PieceOptions): Promise<AbPiece> {
     throw new InputError('--piece', [`${pieceText(o.piece)} is not in --measure ${measure.join(',')}`], 'pick a piece of an evidence measured');
   const { spec, hash } = loadSpec(o.specFile);
   const cases = pieceCases(planFor(o, spec, hash, o.runner), o.piece, o.model);
-  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false });
+  const counting = o.piece.evidence === 'instructions';
+  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false, keepRaw: Boolean(o.keepRaw) || counting });
+  const profiles = counting ? profileFlagged(got.measured, got.spec, got.plan, o) : null;
   const m = got.measured;
   const measured: AbMeasured = {
     ...m,
@@ -181,6 +191,7 @@ export async function runPiece(o: PieceOptions): Promise<AbPiece> {
     ab: sharedOf(o, hash),
     cases,
     elapsed_s: (performance.now() - started) / 1000,
+    ...(profiles ? { profiles } : {}),
     measured: JSON.parse(JSON.stringify(measured)) as AbMeasured,
   };
   mkdirSync(o.outDir, { recursive: true });
@@ -208,10 +219,15 @@ function sharedOf(o: PieceOptions, hash: string): Shared {
   };
 }
 
+/** Beyond this size a piece file is refused unread (a wall piece of the full profile's 1000 rows is a few MB). */
+export const MAX_PIECE_BYTES = 64 << 20;
+
 export function loadPiece(dir: string): AbPiece {
   const file = join(dir, AB_PIECE_FILE);
   const fix = 'pass the folders `bee-bench ab --piece EVIDENCE[:K/N] --out DIR` wrote';
   if (!existsSync(file)) throw new InputError(file, ['missing'], fix);
+  const size = statSync(file).size;
+  if (size > MAX_PIECE_BYTES) throw new InputError(file, [`${size} bytes, more than the ${MAX_PIECE_BYTES} accepted`], fix);
   const parsed = AbPieceFileSchema.safeParse(parseJson(file, readFileSync(file, 'utf8')));
   if (!parsed.success) throw new InputError(file, describeIssues(parsed.error), fix);
   return parsed.data as AbPiece;
@@ -224,6 +240,8 @@ export interface AbMergeOutcome {
   /** Pieces of the split with no piece file among the folders: "instructions:2/3". */
   missing: string[];
   pieces: AbPiece[];
+  /** The count pieces' profiles as carried into <outDir>/profiles/, when any piece made some. */
+  profiles: CarriedProfiles | null;
 }
 
 /** The pieces joined and judged as one A/B; `extra` carries what only the merge knows (marker, trend link). */
@@ -263,14 +281,36 @@ export function mergePieces(dirs: readonly string[], o: { specFile: string; outD
     ...(o.marker ? { marker: o.marker } : {}),
     ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),
   };
+  const profiles = carryProfiles(
+    pieces.map((p) => ({
+      dir: p.dir,
+      file: join(p.dir, AB_PIECE_FILE),
+      evidence: p.piece.piece.evidence,
+      cases: p.piece.cases,
+      ...(p.piece.profiles ? { profiles: p.piece.profiles } : {}),
+    })),
+    judgeAb(measured, spec, judging),
+    shared.runner,
+    o.outDir,
+  );
   const report = reportAb(
     measured,
     spec,
     hash,
     { ...judging, profile: shared.profile, outDir: o.outDir },
-    { pieces: pieces.map((p) => ({ piece: pieceText(p.piece.piece), cases: p.piece.cases.length, elapsed_s: p.piece.elapsed_s })), missingPieces: missing },
+    {
+      pieces: pieces.map((p) => ({
+        piece: pieceText(p.piece.piece),
+        cases: p.piece.cases.length,
+        elapsed_s: p.piece.elapsed_s,
+        ...(p.piece.profiles ? { profile_s: p.piece.profiles.ms / 1000 } : {}),
+      })),
+      missingPieces: missing,
+      ...(profiles ? { profileMs: profiles.ms } : {}),
+    },
+    profiles?.diffs,
   );
-  return { report, missing, pieces: pieces.map((p) => p.piece) };
+  return { report, missing, pieces: pieces.map((p) => p.piece), profiles };
 }
 
 /** The pieces' figures as one A/B's: the wall piece's rounds, each evidence's rows in plan order, its time the longest piece's. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PlanSchema } from './plan.js';
-import { ResultSchema } from './schema.js';
+import { ResultSchema, SpecSchema } from './schema.js';
 
 const jsonSchemaText = (schema: z.ZodType, name: string) =>
   JSON.stringify(
@@ -18,3 +18,6 @@ export const resultJsonSchemaText = (): string => jsonSchemaText(ResultSchema, '
 
 /** The JSON Schema text of bee-bench/plan@1, as committed in spec/plan.schema.json. */
 export const planJsonSchemaText = (): string => jsonSchemaText(PlanSchema, 'plan@1');
+
+/** The JSON Schema text of bee-bench/spec@1 (the case spec's shape; cross-field rules live in zod only), as committed in spec/spec.schema.json. */
+export const specJsonSchemaText = (): string => jsonSchemaText(SpecSchema, 'spec@1');

@@ -32,9 +32,16 @@ export type SpecParam = z.infer<typeof SpecParamSchema>;
 
 const perProfile = <T extends z.ZodType>(t: T) => z.object({ quick: t, full: t });
 
+const CaseIdSchema = z.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, 'ids look like cpu.group.name or net.group.name');
+
 export const SpecCaseSchema = z
   .object({
-    id: z.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, 'ids look like cpu.group.name or net.group.name'),
+    id: CaseIdSchema,
+    /**
+     * Ids this case had before (a rename keeps its history): history records, --case globs, result
+     * files and imports that name one read as this case (src/spec/aliases.ts).
+     */
+    formerly: z.array(CaseIdSchema).min(1).optional(),
     kind: KindSchema,
     group: z.string().min(1),
     doc: z.string().min(1),
@@ -122,6 +129,17 @@ export const SpecSchema = z
       if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `duplicate case id ${c.id}` });
       seen.add(c.id);
       if (!groups.has(c.group)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'group'], message: `unknown group "${c.group}"` });
+    });
+    // A former id names one case only, and never a case of today: either would make an old record ambiguous.
+    const former = new Map<string, string>();
+    s.cases.forEach((c, i) => {
+      (c.formerly ?? []).forEach((old, j) => {
+        const path = ['cases', i, 'formerly', j];
+        if (seen.has(old)) ctx.addIssue({ code: 'custom', path, message: `"${old}" is a current case id; remove it from formerly of ${c.id}` });
+        else if (former.has(old))
+          ctx.addIssue({ code: 'custom', path, message: `"${old}" is already a former id of ${former.get(old)}; a former id names one case` });
+        former.set(old, c.id);
+      });
     });
     s.cases.forEach((c, i) => {
       const other = c.digest?.same_as;

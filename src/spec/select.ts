@@ -17,14 +17,24 @@ export class SelectionError extends Error {
   override name = 'SelectionError';
 }
 
-/** Cases in spec order matching any glob; no globs selects all. A glob matching nothing throws. */
+/**
+ * Cases in spec order matching any glob; no globs selects all. A glob matching nothing throws. A
+ * glob that matches no current id selects the cases it matches by a former id (`formerly`; the
+ * CLI and the action say so, src/spec/aliases.ts renamedCaseNotes).
+ */
 export function selectCases(spec: Spec, globs: readonly string[]): SpecCase[] {
   if (globs.length === 0) return [...spec.cases];
   const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
-  for (const p of patterns) {
-    if (!spec.cases.some((c) => p.re.test(c.id))) throw new SelectionError(noMatch(spec, p.glob));
+  const matches = (c: SpecCase, re: RegExp) => re.test(c.id);
+  const formerlyMatches = (c: SpecCase, re: RegExp) => (c.formerly ?? []).some((old) => re.test(old));
+  const picked = patterns.map((p) => ({
+    ...p,
+    test: spec.cases.some((c) => matches(c, p.re)) ? matches : formerlyMatches,
+  }));
+  for (const p of picked) {
+    if (!spec.cases.some((c) => p.test(c, p.re))) throw new SelectionError(noMatch(spec, p.glob));
   }
-  return spec.cases.filter((c) => patterns.some((p) => p.re.test(c.id)));
+  return spec.cases.filter((c) => picked.some((p) => p.test(c, p.re)));
 }
 
 /** Why a glob matched nothing, with the glob it was likely meant as. */

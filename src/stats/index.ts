@@ -1,5 +1,6 @@
 // src/stats: pure statistics (no I/O) behind PR verdicts and trend figures.
 export * from './summary.js';
+export * from './median-interval.js';
 export * from './normal.js';
 export * from './rank.js';
 export * from './wilcoxon.js';

@@ -2,7 +2,8 @@
 // trend site (src/history/scoreboard.ts): a row is one (case, param) where two or more runners have a time per
 // work unit; each runner's ratio to the row's fastest goes into its geometric mean, and wins count
 // the rows where it is the fastest (ties win for each). Rows of the harness group never score: they
-// time the runners themselves (process, timer, loop), not the clients.
+// time the runners themselves (process, timer, loop), not the clients; nor do rows marked
+// low-precision (src/verdict/precision.ts decides which, the caller marks them).
 import type { Runner } from '../spec/schema.js';
 import { geomean } from './summary.js';
 
@@ -40,11 +41,30 @@ export interface ScoreRow {
   group: string;
   /** Time per work unit of each runner with an ok figure (> 0). */
   costs: ReadonlyArray<{ runner: Runner; unitCost: number }>;
+  /** Some runner's figure is low-precision (src/verdict/precision.ts): compared, but not scored. */
+  lowPrecision?: boolean;
 }
 
-/** Whether a row counts: not an unscored group, and at least two runners to compare. */
-export function scores(row: ScoreRow): boolean {
+/** A row the board compares: not an unscored group, and at least two runners to compare. */
+export function compared(row: ScoreRow): boolean {
   return !UNSCORED_GROUPS.has(row.group) && row.costs.length >= 2;
+}
+
+/** Whether a row counts: compared, and not low-precision. */
+export function scores(row: ScoreRow): boolean {
+  return compared(row) && row.lowPrecision !== true;
+}
+
+/** What the board is taken over: the rows it scores, and the compared rows left out as low-precision. */
+export interface BoardRows {
+  scored: number;
+  lowPrecision: number;
+}
+
+export function boardRows(rows: readonly ScoreRow[]): BoardRows {
+  const all = rows.filter(compared);
+  const scored = all.filter(scores).length;
+  return { scored, lowPrecision: all.length - scored };
 }
 
 /**

@@ -8,6 +8,8 @@
 //   where the runtime gives them; attachStepRows puts either on the report's rows.
 // - the row: flaggedBy (which evidence flagged it), rowVerdict (any regression is a regression),
 //   flaggedRows (the rows to annotate).
+// - a figure's precision: precisionReasons / lowPrecision (too few ops in all, or too wide a
+//   median interval), which keeps a row out of the scoreboard's headline.
 // - the policy: failingRows / failsOn (fail-on: wall, instructions, allocations, any).
 // - the counts of outputs, comment and annotations: countRows.
 // AbRow is the row every report is made of; AbRowSchema validates rows read back from a file.
@@ -23,3 +25,4 @@ export { FailOnSchema, failingRows, failsOn, type FailOn } from './fail-on.js';
 export { judgePaired, type JudgeOptions } from './judge.js';
 export { LOAD_SPREAD, loadShift, type LoadShift } from './load-shift.js';
 export { judgeHistory, type HistoryOptions } from './history.js';
+export { LOW_PRECISION_RULE, MAX_SPREAD, MIN_TOTAL_OPS, lowPrecision, medianSpread, precisionReasons, type PrecisionReason } from './precision.js';

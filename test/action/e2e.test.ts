@@ -16,7 +16,7 @@ import { pullRequestEvent, pushEvent, workflowDispatchEvent, workflowRunEvent } 
 import { ROOT, runAction, tmp, type ActionRun, type RunOptions } from './harness.js';
 
 const REPO = 'ethswarm-tools/bee-rs';
-const CASES = 'cpu.bmt.file-root,cpu.keccak.chunk-hash,cpu.ecdsa.sign-1000,cpu.identity.create';
+const CASES = 'cpu.bmt.file-root,cpu.keccak.chunk-hash,cpu.ecdsa.sign,cpu.identity.create';
 const SLOWED = /^cpu\.(bmt|keccak)\./;
 const MARKER = markerComment('bee-bench:bench:rs');
 // A verdict is a statistical decision: an unchanged row is flagged in about alpha of the reports

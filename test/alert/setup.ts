@@ -12,7 +12,7 @@ import { GitHubApiServer } from '../github/api-server.js';
 
 export const { spec } = loadSpec('spec/bench-spec.json');
 export const repo = { owner: 'ethersphere', repo: 'bee-rs' };
-export const SIGN = 'cpu.ecdsa.sign-1000';
+export const SIGN = 'cpu.ecdsa.sign';
 
 /** The file's API server: started once, emptied before each test; gh() is a client with a write token. */
 export function alertServer(): { server: GitHubApiServer; gh: () => ReturnType<typeof makeOctokit> } {

@@ -33,7 +33,7 @@ describe('derive', () => {
     const b = derive({ records: [...recs].reverse(), invalid: [] });
     expect([...b.keys()]).toEqual([...a.keys()]);
     for (const [k, v] of a) expect(b.get(k)).toBe(v);
-    expect([...a.keys()]).toEqual(['index.json', 'series/cpu.ecdsa.sign-1000.json', 'series/cpu.keccak.chunk-hash.json']);
+    expect([...a.keys()]).toEqual(['index.json', 'series/cpu.ecdsa.sign.json', 'series/cpu.keccak.chunk-hash.json']);
   });
 
   it('builds series per (case, label, runner), points in commit-time order, with record identity', () => {
@@ -48,7 +48,7 @@ describe('derive', () => {
     const idx = indexOf(files);
     expect(idx.generated_from).toBe(12);
     expect(idx.runners).toEqual(['js', 'go', 'rs']);
-    expect(idx.cases.map((c) => c.id)).toEqual(['cpu.ecdsa.sign-1000', 'cpu.keccak.chunk-hash']);
+    expect(idx.cases.map((c) => c.id)).toEqual(['cpu.ecdsa.sign', 'cpu.keccak.chunk-hash']);
     const latest = idx.cases[1]!.series[0]!.latest['main']!;
     expect(latest.sha).toBe(js.points[3]!.sha);
     expect(latest.trend).toEqual(js.points.map((p) => p.median_ns));
@@ -59,7 +59,7 @@ describe('derive', () => {
     const recs: HistoryRecord[] = [];
     for (let i = 0; i < 40; i++) recs.push(smallRecord('rs', i, 'main', i >= 22 ? 1.4 : 1));
     const marks = (maxRuns: number) =>
-      seriesOf(derive({ records: loaded(recs), invalid: [] }, { maxRuns }), 'cpu.ecdsa.sign-1000')
+      seriesOf(derive({ records: loaded(recs), invalid: [] }, { maxRuns }), 'cpu.ecdsa.sign')
         .series[0]!.points.filter((p) => p.shift)
         .map((p) => [p.run_id, p.shift]);
     expect(marks(1000).map((m) => m[0])).toEqual(['1022']);
@@ -70,7 +70,7 @@ describe('derive', () => {
   it('retention keeps the latest maxRuns points per branch and series, and says so in the index', () => {
     const recs = history(9, ['main', 'main', 'dev']); // main: 0 1 3 4 6 7, dev: 2 5 8
     const files = derive({ records: recs, invalid: [] }, { maxRuns: 2 });
-    const js = seriesOf(files, 'cpu.ecdsa.sign-1000').series[0]!;
+    const js = seriesOf(files, 'cpu.ecdsa.sign').series[0]!;
     expect(js.points.map((p) => `${p.branch}:${p.run_id}`)).toEqual(['dev:1005', 'main:1006', 'main:1007', 'dev:1008']);
     const idx = indexOf(files);
     expect(idx.generated_from).toBe(27);
@@ -125,7 +125,7 @@ describe('derive', () => {
     expect(idx.generated_from).toBe(80);
     expect(Object.keys(idx.cases[0]!.series[0]!.latest).sort()).toEqual(idx.branches);
     expect(new Set(idx.scoreboard.map((e) => e.branch))).toEqual(new Set(idx.branches));
-    const series = seriesOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 5 } }), 'cpu.ecdsa.sign-1000');
+    const series = seriesOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 5 } }), 'cpu.ecdsa.sign');
     expect(new Set(series.series.flatMap((s) => s.points.map((p) => p.branch)))).toEqual(new Set(idx.branches));
     // Inactive for longer than activeDays before the newest record: expired even when there is room.
     const old = indexOf(derive({ records: loaded(recs), invalid: [] }, { branches: { maxBranches: 100, activeDays: 1 } }));
@@ -258,7 +258,7 @@ describe('shift markers', () => {
     const recs: HistoryRecord[] = [];
     for (let i = 0; i < 12; i++) recs.push(smallRecord('rs', i, 'main', i >= 6 ? 1.5 : 1));
     for (let i = 12; i < 16; i++) recs.push(smallRecord('rs', i, 'dev', 3));
-    const s = seriesOf(derive({ records: loaded(recs), invalid: [] }), 'cpu.ecdsa.sign-1000').series[0]!;
+    const s = seriesOf(derive({ records: loaded(recs), invalid: [] }), 'cpu.ecdsa.sign').series[0]!;
     const marked = s.points.filter((p) => p.shift);
     expect(marked.map((p) => p.run_id)).toEqual(['1006']);
     expect(marked[0]!.shift!.ratio).toBeCloseTo(1.5, 1);

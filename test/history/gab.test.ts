@@ -17,7 +17,7 @@ describe('exportGab', () => {
     const fromResult = exportGab(res);
     const fromRecord = exportGab(toRecord(res, context(1)));
     expect(fromRecord).toEqual(fromResult);
-    expect(fromResult.map((b) => b.name)).toEqual(['cpu.ecdsa.sign-1000 [quick] (go)', 'cpu.keccak.chunk-hash [quick] (go)']);
+    expect(fromResult.map((b) => b.name)).toEqual(['cpu.ecdsa.sign [quick] (go)', 'cpu.keccak.chunk-hash [quick] (go)']);
     const rec = toRecord(res, context(1));
     const hash = rec.cases[0]!;
     expect(fromResult[1]).toEqual({

@@ -98,7 +98,7 @@ export function smallResult(runner: Runner, i: number, factor = 1): Result {
       samples_ns: samples(ops * 1000 * LEVEL[runner]),
       work: { ops, bytes: ops * 4096 },
     }),
-    caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: 'quick', count: 10 }, samples_ns: samples(5e6 * LEVEL[runner]), work: { ops: 10 } }),
+    caseResult({ id: 'cpu.ecdsa.sign', param: { label: 'quick', count: 10 }, samples_ns: samples(5e6 * LEVEL[runner]), work: { ops: 10 } }),
     caseResult({
       id: 'net.bzz.upload',
       kind: 'net',

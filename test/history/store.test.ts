@@ -32,7 +32,7 @@ describe('writeHistory', () => {
     expect(await lsTree(remote)).toEqual([
       'bench/index.json',
       `bench/${recordPath(a)}`,
-      'bench/series/cpu.ecdsa.sign-1000.json',
+      'bench/series/cpu.ecdsa.sign.json',
       'bench/series/cpu.keccak.chunk-hash.json',
     ]);
     expect(await show(remote, `bench/${recordPath(a)}`)).toBe(serializeRecord(a));
@@ -97,7 +97,7 @@ describe('writeHistory', () => {
     const index = JSON.parse(readFileSync(join(clone, 'bench/index.json'), 'utf8')) as HistoryIndex;
     expect(index.generated_from).toBe(2);
     expect(index.invalid).toEqual(rep.invalid);
-    expect(readFileSync(join(clone, 'bench/series/cpu.ecdsa.sign-1000.json'), 'utf8')).not.toContain('deadbee');
+    expect(readFileSync(join(clone, 'bench/series/cpu.ecdsa.sign.json'), 'utf8')).not.toContain('deadbee');
   });
 
   it('retention bounds the series files but keeps every record', async () => {
@@ -106,7 +106,7 @@ describe('writeHistory', () => {
     await writeHistory(records, opts(remote, { derive: { maxRuns: 2 } }));
     const clone = await expectConsistent(remote, 'bench', { maxRuns: 2 });
     expect((await lsTree(remote)).filter((p) => p.startsWith('bench/runs/'))).toHaveLength(6);
-    const series = JSON.parse(readFileSync(join(clone, 'bench/series/cpu.ecdsa.sign-1000.json'), 'utf8'));
+    const series = JSON.parse(readFileSync(join(clone, 'bench/series/cpu.ecdsa.sign.json'), 'utf8'));
     expect(series.series[0].points.map((p: { run_id: string }) => p.run_id)).toEqual(['1014', '1015']);
   });
 

@@ -268,7 +268,7 @@ export function smallCases(runs: FixtureRun[]): FixtureCase[] {
       metrics: (runner, _i, run) => (runner === 'js' ? undefined : { 'B/op': runner === 'rs' ? 8160 : mi(run) >= GO_SHIFT_RUN ? 16_384 : 15_672 }),
     },
     {
-      id: 'cpu.ecdsa.sign-1000',
+      id: 'cpu.ecdsa.sign',
       kind: 'cpu',
       group: 'cpu',
       doc: 'Sign 1000 digests.',

@@ -12,10 +12,11 @@ const BB = 'bb'.repeat(32);
 /** The hand-checked example: four contested rows, one uncontested, one skipped cell. */
 function example() {
   const sign = (m: number, digest: string) =>
-    caseResult({ id: 'cpu.ecdsa.sign-1000', param: { label: '1000 signs', count: 1000 }, work: { ops: 1000 }, samples_ns: flat(m), digest });
+    caseResult({ id: 'cpu.ecdsa.sign', param: { label: '1000 signs', count: 1000 }, work: { ops: 1000 }, samples_ns: flat(m), digest });
   const ident = (m: number) =>
     caseResult({ id: 'cpu.identity.create', param: { label: '1000 identities', count: 1000 }, work: { ops: 1000 }, samples_ns: flat(m) });
-  const stamps = (m: number) => caseResult({ id: 'net.stamps.list', param: { label: '1 call', count: 1 }, work: { ops: 1 }, samples_ns: flat(m) });
+  // 30 calls of one op each: enough ops in all for the row to score (src/verdict/precision.ts).
+  const stamps = (m: number) => caseResult({ id: 'net.stamps.list', param: { label: '1 call', count: 1 }, work: { ops: 1 }, samples_ns: flat(m, 30) });
   const bulk = (bytes: number, perByte: number) =>
     caseResult({ id: 'cpu.keccak.bulk', param: { label: 'quick', bytes }, work: { bytes }, samples_ns: flat(bytes * perByte) });
   const lookup = caseResult({
@@ -62,7 +63,7 @@ describe('aggregate', () => {
 
   it('computes ratios to the fastest per row, per op or per byte', () => {
     const ratios = (r: Row) => Object.fromEntries((['js', 'go', 'rs'] as Runner[]).map((k) => [k, r.cells[k]?.ratio]));
-    expect(ratios(row(rows, 'cpu.ecdsa.sign-1000'))).toEqual({ js: 4, go: 1, rs: 2 });
+    expect(ratios(row(rows, 'cpu.ecdsa.sign'))).toEqual({ js: 4, go: 1, rs: 2 });
     expect(ratios(row(rows, 'cpu.identity.create'))).toEqual({ js: 9, go: 3, rs: 1 });
     expect(ratios(row(rows, 'net.stamps.list'))).toEqual({ js: undefined, go: 1, rs: 2 });
     // js hashed 4 MiB, go and rs 32 MiB: compared per byte, not by raw median.
@@ -85,6 +86,22 @@ describe('aggregate', () => {
     expect(sb.rs!.byGroup['calibration']).toBe(2);
   });
 
+  it('compares a low-precision row but leaves it out of the scoreboard, and counts it apart', () => {
+    expect(model.scoreboardRows).toEqual({ scored: 4, lowPrecision: 0 });
+    // bee-rs recovering 2 signatures in each of 5 iterations: 10 ops in all.
+    const verify = (runner: Runner, ops: number, m: number) =>
+      caseResult({ id: 'cpu.ecdsa.verify', param: { label: 'quick', count: ops }, work: { ops }, samples_ns: flat(m * ops, 5) });
+    const withVerify = example().map((r) => ({ ...r, cases: [...r.cases, verify(r.runner, r.runner === 'rs' ? 2 : 2000, r.runner === 'js' ? 9e5 : 1e5)] }));
+    const m = aggregate(withVerify, spec, { specHash: AA });
+    const v = row(allRows(m), 'cpu.ecdsa.verify');
+    expect(v.lowPrecision).toBe(true);
+    expect(v.cells.rs?.lowPrecision).toEqual([{ kind: 'ops', totalOps: 10, iterations: 5 }]);
+    expect(v.cells.go?.lowPrecision).toBeUndefined();
+    expect(Object.fromEntries((['js', 'go', 'rs'] as Runner[]).map((k) => [k, v.cells[k]?.ratio]))).toEqual({ js: 9, go: 1, rs: 1 });
+    expect(m.scoreboard).toEqual(model.scoreboard);
+    expect(m.scoreboardRows).toEqual({ scored: 4, lowPrecision: 1 });
+  });
+
   it('leaves the harness calibration case out of the scoreboard: it times runners, not clients', () => {
     const noop = (m: number) => caseResult({ id: 'cpu.harness.noop', param: { label: 'empty', count: 1 }, work: { ops: 1 }, samples_ns: flat(m) });
     const withHarness = example().map((r, i) => ({ ...r, cases: [...r.cases, noop([1000, 10, 10][i]!)] }));
@@ -103,7 +120,7 @@ describe('aggregate', () => {
   });
 
   it('flags digest disagreement with every runner value', () => {
-    expect(row(rows, 'cpu.ecdsa.sign-1000').digestMismatch).toEqual([
+    expect(row(rows, 'cpu.ecdsa.sign').digestMismatch).toEqual([
       { runner: 'js', digest: AA },
       { runner: 'go', digest: AA },
       { runner: 'rs', digest: BB },

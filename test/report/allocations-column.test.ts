@@ -28,7 +28,7 @@ const row = (caseId: string, extra: Partial<AbRow>): AbRow => ({
 });
 const rows: AbRow[] = [
   row('cpu.keccak.bulk', { allocations: judgeAllocations(B, B, grown, { threshold: 0.01 }) }),
-  row('cpu.ecdsa.sign-1000', { allocations: judgeAllocations(B, B, B, { threshold: 0.01 }) }),
+  row('cpu.ecdsa.sign', { allocations: judgeAllocations(B, B, B, { threshold: 0.01 }) }),
   row('cpu.identity.create', { allocationsNote: 'not measured in head' }),
 ];
 const input = abInput(rows, {

@@ -36,7 +36,7 @@ describe('memoryStory', () => {
 describe('cellAllocations', () => {
   it('divides the median per iteration by the ops of work', () => {
     const c = caseResult({
-      id: 'cpu.ecdsa.sign-1000',
+      id: 'cpu.ecdsa.sign',
       param: { label: 'quick' },
       work: { ops: 2000 },
       samples_ns: [1, 2, 3],
@@ -75,7 +75,7 @@ function results() {
       allocs: flat(figures.chunk[1]),
     }),
     caseResult({
-      id: 'cpu.ecdsa.sign-1000',
+      id: 'cpu.ecdsa.sign',
       param: { label: 'quick', count: 2000 },
       work: { ops: 2000 },
       samples_ns: flat(3e6),
@@ -106,8 +106,8 @@ describe('allocations in the run report', () => {
     });
     expect(cell('cpu.keccak.chunk-hash', 'go').alloc).toMatchObject({ bytesPerOp: (4 * MiB) / 2000, allocsPerOp: 4, story: 'retained' });
     // 2 MB per iteration, 1 MiB over the floor: neither story is clear.
-    expect(cell('cpu.ecdsa.sign-1000', 'go').alloc?.story).toBeUndefined();
-    expect(cell('cpu.ecdsa.sign-1000', 'rs').alloc).toEqual({ bytes: 0, bytesPerOp: 0, allocs: 0, allocsPerOp: 0 });
+    expect(cell('cpu.ecdsa.sign', 'go').alloc?.story).toBeUndefined();
+    expect(cell('cpu.ecdsa.sign', 'rs').alloc).toEqual({ bytes: 0, bytesPerOp: 0, allocs: 0, allocsPerOp: 0 });
   });
 
   it('tells no story without the RSS baseline case', () => {
@@ -120,7 +120,7 @@ describe('allocations in the run report', () => {
 
   it('ranks heap bytes per unit of work, with rows where a runner allocates nothing counted apart', () => {
     const [go, rs] = model.allocScoreboard!;
-    // One ranked row (chunk-hash: go allocates 4x less); sign-1000 has rs at zero; noop is the harness.
+    // One ranked row (chunk-hash: go allocates 4x less); sign has rs at zero; noop is the harness.
     expect(go).toMatchObject({ runner: 'go', wins: 1, rows: 1, geomean: 1, zeroRows: 0 });
     expect(rs).toMatchObject({ runner: 'rs', wins: 0, rows: 1, geomean: 4, zeroRows: 1 });
   });

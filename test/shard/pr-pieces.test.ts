@@ -12,6 +12,7 @@ import { costModel } from '../../src/shard/commands.js';
 import { mergePieces, parsePieceRef, piecesOfSplit, pieceText, runPiece } from '../../src/shard/pr-pieces.js';
 import { MEASURES } from '../../src/spec/measure.js';
 import type { AbRow } from '../../src/verdict/index.js';
+import { NOISE_FLOOR } from '../../src/verdict/steps.js';
 
 const work = mkdtempSync(join(tmpdir(), 'bee-bench-pieces-'));
 const specFile = defaultSpecPath();
@@ -86,11 +87,14 @@ describe('a PR measured as parallel pieces', { timeout: 2_400_000 }, () => {
     expect(verdicts(rows)).toEqual(verdicts(single.report.input.rows));
     expect(rows.filter((r) => r.instructions).length).toBeGreaterThan(2);
     expect(rows.filter((r) => r.allocations).length).toBeGreaterThan(2);
-    // The comment's deterministic columns: the same rows, each head/base within the row's A/A spread.
+    // The comment's deterministic columns: the same rows, each head/base within the row's A/A
+    // spread or the repeatability the count rule allows between processes (NOISE_FLOOR), whichever
+    // is larger: `keccak.parallel`'s threads, serialised by valgrind, once put one head process
+    // 1.9e-4 from the other run while both runs' two base processes agreed to 1e-6.
     for (const [i, r] of rows.entries()) {
       const one = single.report.input.rows[i]!;
       expect(Math.abs(r.instructions!.ratio - one.instructions!.ratio)).toBeLessThanOrEqual(
-        2 * Math.max(r.instructions!.spread, one.instructions!.spread) + 1e-12,
+        Math.max(2 * Math.max(r.instructions!.spread, one.instructions!.spread), NOISE_FLOOR) + 1e-12,
       );
       expect(Math.abs(r.allocations!.bytes.ratio - one.allocations!.bytes.ratio)).toBeLessThanOrEqual(
         2 * Math.max(r.allocations!.bytes.spread, one.allocations!.bytes.spread) + 1e-12,

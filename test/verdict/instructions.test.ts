@@ -24,7 +24,7 @@ describe('judgeInstructions', () => {
       expect(v.ratio).toBeLessThan(1.0100001);
       expect(v.verdict).toBe('regression');
     }
-    // bee-go manifest.hash-50files: head 0.02% under its bases, times 1.01.
+    // bee-go manifest.hash: head 0.02% under its bases, times 1.01.
     expect(judgeInstructions([988_565_933], [988_655_000], [998_349_000], opts).verdict).toBe('regression');
     // Short of the threshold by more than the tolerance: not a change.
     expect(judgeInstructions([1_000_000], [1_000_000], [1_009_400], opts).verdict).toBe('~');

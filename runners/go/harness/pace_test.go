@@ -170,7 +170,7 @@ func pacedRun(t *testing.T, fd int, iters int, timeoutS float64, note func(strin
 	p := param("one", 1)
 	us := []unit{
 		{"unit": pacedUnits[0], "id": "cpu.harness.noop", "param": p},
-		{"unit": pacedUnits[1], "id": "cpu.ecdsa.sign-1000", "param": p},
+		{"unit": pacedUnits[1], "id": "cpu.ecdsa.sign", "param": p},
 		{"unit": pacedUnits[2], "id": "cpu.identity.create", "param": p, "digest": map[string]any{"form": "sha256-concat", "param": p}},
 	}
 	code := Main([]string{"run", "--plan", writePlan(t, with(with(us, "iters", iters), "timeout_s", timeoutS)...), "--out", out}, Config{
@@ -266,12 +266,12 @@ func TestPacedRun(t *testing.T) {
 	if got := log.get(); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("events:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	for i, id := range []string{"cpu.harness.noop", "cpu.ecdsa.sign-1000", "cpu.identity.create"} {
+	for i, id := range []string{"cpu.harness.noop", "cpu.ecdsa.sign", "cpu.identity.create"} {
 		c := r.res.Cases[i]
 		if c.ID != id {
 			t.Fatalf("case %d is %s, want %s", i, c.ID, id)
 		}
-		if id == "cpu.ecdsa.sign-1000" {
+		if id == "cpu.ecdsa.sign" {
 			if c.Status != "skipped" {
 				t.Errorf("%s: %s", id, c.Status)
 			}

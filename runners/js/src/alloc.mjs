@@ -37,7 +37,7 @@ export const ALLOC_V8_FLAGS = [
  * flight together (one file's close, the next one's open and read) complete in an order that
  * depends on the machine's load, and each order takes a different path through the streams and
  * promises that wait on them, so the bytes allocated moved by up to 0.7% between processes
- * (cpu.manifest.hash-50files). One thread completes them in the order they were issued; the
+ * (cpu.manifest.hash). One thread completes them in the order they were issued; the
  * operation's own allocations do not depend on it. Read by libuv when the pool first starts, so
  * it too is set for the process the runner starts again.
  */

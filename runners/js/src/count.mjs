@@ -19,13 +19,14 @@ export async function loadCounter() {
     throw new Error(`BEE_BENCH_COUNT=1 but @codspeed/core's native addon does not load on ${process.platform}-${process.arch}`);
   }
   const start = () => hooks.startBenchmark();
-  const stopAs = (name) => {
-    hooks.stopBenchmark();
-    hooks.setExecutedBenchmark(process.pid, perfMap ? `${name} perf-map=${statSync(perfMap).size}` : name);
-  };
+  // A dump's name is built after its region closes, so building it is not counted.
+  const dumpAs = (name) => hooks.setExecutedBenchmark(process.pid, perfMap ? `${name} perf-map=${statSync(perfMap).size}` : name);
   return {
     start,
-    stop: (unit, step) => stopAs(`bee-bench ${unit} ${step}`),
+    stop: (unit, step) => {
+      hooks.stopBenchmark();
+      dumpAs(`bee-bench ${unit} ${step}`);
+    },
     /**
      * The unit's slowdown while counting: right after `stop`, counted spins adding up to
      * `fraction` x that step's own instruction count, each dumped as `bee-bench-spin <unit> <step>`
@@ -48,7 +49,8 @@ export async function loadCounter() {
       for (let i = 0; i < MAX_SPINS && spun < target; i++) {
         start();
         spinPasses(passes);
-        stopAs(`bee-bench-spin ${unit} ${step}`);
+        hooks.stopBenchmark();
+        dumpAs(`bee-bench-spin ${unit} ${step}`);
         const got = lastDump(dir);
         if (got === 0) throw new Error('slowdown: a spin counted no instructions (not under callgrind?)');
         spun += got;

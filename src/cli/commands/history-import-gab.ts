@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { importGab, publishRecords } from '../../history/index.js';
 import { RunnerSchema } from '../../spec/schema.js';
+import { caseAliases } from '../../spec/aliases.js';
 import { historyTarget } from '../history-target.js';
 import { log, UsageError, type Values } from '../flags.js';
 
@@ -11,13 +12,15 @@ export async function historyImportGab(v: Values, paths: string[]): Promise<numb
   const runner = v.runner?.[0] === undefined ? undefined : RunnerSchema.safeParse(v.runner[0]);
   if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
   const file = resolve(paths[0]!);
-  const imported = importGab(file, readFileSync(file, 'utf8'), { runner: runner?.data, branch: v.ref ?? 'main' });
+  const target = historyTarget(v);
+  // Benches named by a renamed case's former id join the case's series (the spec's formerly).
+  const imported = importGab(file, readFileSync(file, 'utf8'), { runner: runner?.data, branch: v.ref ?? 'main', aliases: caseAliases(target.spec) });
   for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
   if (imported.charted === 0) {
     log(`history: ${file}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
     return 1;
   }
-  const report = await publishRecords(imported.records, historyTarget(v));
+  const report = await publishRecords(imported.records, target);
   log(
     `history: imported ${report.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report.commit ?? '(none)'}`,
   );

@@ -14,6 +14,8 @@ function mergeAbPieces(v: Values, dirs: string[]): number {
     ...(v.marker ? { marker: v.marker } : {}),
   });
   for (const m of merged.missing) log(`merge: piece ${m} has no output`);
+  for (const p of merged.profiles?.problems ?? []) log(`merge: profiles: ${p}`);
+  if (merged.profiles) log(`merge: profiles of ${merged.profiles.diffs.length} flagged row(s) in ${join(resolve(v.out ?? 'out'), 'profiles')}`);
   process.stdout.write(merged.report.markdown);
   log(`wrote ${merged.report.markdownFile}`);
   return merged.missing.length > 0 ? 1 : 0;

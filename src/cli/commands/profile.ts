@@ -1,6 +1,8 @@
 // `bee-bench profile`: one CPU row's function profile, one side or base against head
 // (src/pipeline/profile.ts); the lists on stdout, the files under --out's profiles/.
 import { profileCommand } from '../../pipeline/profile.js';
+import { caseAliases, currentId } from '../../spec/aliases.js';
+import { loadSpec } from '../../spec/load.js';
 import { common, log, oneRunner, source, UsageError, type Values } from '../flags.js';
 
 export async function profile(v: Values): Promise<number> {
@@ -12,7 +14,7 @@ export async function profile(v: Values): Promise<number> {
     runner,
     specFile: c.specFile,
     profile: c.profile,
-    caseId: v.case![0]!,
+    caseId: currentId(caseAliases(loadSpec(c.specFile).spec), v.case![0]!), // a former id names the case (common() said so)
     ...(v.param ? { param: v.param } : {}),
     sides: { ...(v.base ? { base: source(v.base, 'base') } : {}), ...(v.head ? { head: source(v.head, 'head') } : {}) },
     labels: { base: v['base-label'] ?? v.base ?? 'base', head: v['head-label'] ?? v.head ?? 'head' },

@@ -23,7 +23,9 @@ import {
 } from './types.js';
 import { cellAllocations, hasAllocations, markMemoryStories } from './memory.js';
 import { normalHost } from '../../spec/platform.js';
-import { scoreRows, scores, type ScoreRow } from '../../stats/scoreboard.js';
+import { boardRows, scoreRows, scores, UNSCORED_GROUPS, type ScoreRow } from '../../stats/scoreboard.js';
+import { caseAliases, currentId } from '../../spec/aliases.js';
+import { precisionReasons } from '../../verdict/precision.js';
 import { opLabelOf } from '../units.js';
 
 export interface AggregateOptions {
@@ -59,17 +61,20 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
   }
 
   // (case id, label) -> runner -> case result; the last result file of a runner wins a duplicate.
+  // A result written before a case was renamed names it by its former id: it reads as the case.
+  const aliases = caseAliases(spec);
   const found = new Map<string, Map<string, Map<Runner, CaseResult>>>();
   for (const runner of runners) {
     for (const result of byRunner.get(runner)!) {
       for (const c of result.cases) {
+        const id = currentId(aliases, c.id);
         const label = labelOf(
           c,
-          spec.cases.find((s) => s.id === c.id),
+          spec.cases.find((s) => s.id === id),
           runner,
         );
-        const byLabel = found.get(c.id) ?? new Map<string, Map<Runner, CaseResult>>();
-        found.set(c.id, byLabel);
+        const byLabel = found.get(id) ?? new Map<string, Map<Runner, CaseResult>>();
+        found.set(id, byLabel);
         const cells = byLabel.get(label) ?? new Map<Runner, CaseResult>();
         byLabel.set(label, cells);
         cells.set(runner, c);
@@ -108,6 +113,7 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
     warnings,
     groups,
     scoreboard: scoreboard(groups, runners),
+    scoreboardRows: boardRows(timeScoreRows(groups, runners)),
     ...(hasAllocations(caseModels) ? { allocScoreboard: allocScoreboard(groups, runners) } : {}),
     hasNet: caseModels.some((c) => c.kind === 'net'),
     startedAt: starts[0] ?? null,
@@ -258,7 +264,8 @@ function buildRow(sc: SpecCase, label: string, results: Map<Runner, CaseResult>,
   const cells: Partial<Record<Runner, Cell>> = {};
   for (const runner of runners) {
     const c = results.get(runner);
-    if (c) cells[runner] = buildCell(runner, c, basis);
+    // The harness group is never scored (it times the runners), so its precision is not judged.
+    if (c) cells[runner] = buildCell(runner, c, basis, !UNSCORED_GROUPS.has(sc.group));
   }
   const ok = runners.map((r) => cells[r]).filter((c): c is Cell => c?.status === 'ok' && c.unitCostNs !== undefined && c.unitCostNs > 0);
   const contested = ok.length >= 2;
@@ -289,11 +296,12 @@ function buildRow(sc: SpecCase, label: string, results: Map<Runner, CaseResult>,
     fastest,
   };
   if (new Set(digests.map((d) => d.digest)).size > 1) row.digestMismatch = digests;
+  if (ok.some((c) => c.lowPrecision)) row.lowPrecision = true;
   if (sc.kind === 'net') row.caveat = NET_SCOPE_CAVEAT;
   return row;
 }
 
-function buildCell(runner: Runner, c: CaseResult, basis: Basis): Cell {
+function buildCell(runner: Runner, c: CaseResult, basis: Basis, judged: boolean): Cell {
   const cell: Cell = {
     runner,
     status: c.status,
@@ -311,6 +319,8 @@ function buildCell(runner: Runner, c: CaseResult, basis: Basis): Cell {
   const alloc = cellAllocations(c);
   if (alloc) cell.alloc = alloc;
   if (c.samples_ns.length === 0) return cell;
+  const reasons = judged ? precisionReasons(c.samples_ns, c.work) : [];
+  if (reasons.length > 0) cell.lowPrecision = reasons;
 
   const s = summarize(c.samples_ns);
   cell.medianNs = s.median;
@@ -363,8 +373,11 @@ function fits(rows: readonly Row[], runners: readonly Runner[]): Fit[] {
 
 type CostOf = (row: Row, cell: Cell) => number | undefined;
 
-/** The report's rows as scoreboard rows (src/stats/scoreboard.ts, shared with the trend site), each cell's cost by `costOf`. */
-function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], costOf: CostOf): ScoreRow[] {
+/**
+ * The report's rows as scoreboard rows (src/stats/scoreboard.ts, shared with the trend site), each
+ * cell's cost by `costOf`; with `precision`, a low-precision row is marked and so not scored.
+ */
+function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], costOf: CostOf, precision = false): ScoreRow[] {
   return groups.flatMap((g) =>
     g.cases.flatMap((c) =>
       c.rows.map((row) => ({
@@ -374,16 +387,20 @@ function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], 
           const unitCost = cell ? costOf(row, cell) : undefined;
           return unitCost !== undefined ? [{ runner, unitCost }] : [];
         }),
+        ...(precision && row.lowPrecision ? { lowPrecision: true } : {}),
       })),
     ),
   );
 }
 
-/** Time per unit of work, in contested rows. */
+/** Time per unit of work, in contested rows; low-precision rows are compared but not scored. */
+function timeScoreRows(groups: readonly GroupModel[], runners: readonly Runner[]): ScoreRow[] {
+  return scoreRowsOf(groups, runners, (row, cell) => (row.contested && cell.ratio !== undefined ? cell.unitCostNs : undefined), true);
+}
+
 function scoreboard(groups: readonly GroupModel[], runners: readonly Runner[]): ScoreEntry[] {
-  const rows = scoreRowsOf(groups, runners, (row, cell) => (row.contested && cell.ratio !== undefined ? cell.unitCostNs : undefined));
   return scoreRows(
-    rows,
+    timeScoreRows(groups, runners),
     runners,
     groups.map((g) => g.id),
   );

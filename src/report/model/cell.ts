@@ -4,16 +4,21 @@
 // cell never shows the larger number of a scaled row; the raw median and the work sit below it.
 import type { Runner } from '../../spec/schema.js';
 import { cellMarks } from '../../verdict/descriptive.js';
+import { LOW_PRECISION_RULE, type PrecisionReason } from '../../verdict/precision.js';
 import { RUNNER_LABEL, type Cell, type Row } from './types.js';
 import { formatBytes, formatCount, formatDuration, formatPercent, formatPerOp, formatRatio, formatThroughput, sig3 } from '../units.js';
 
 /** Marks tying a figure to its caveat under the table. */
 export const TIMER_MARK = '‡';
 export const WAIT_MARK = '†';
+export const LOW_PRECISION_MARK = '≈';
+/** The mark of a low-precision row beside its param. */
+export const LOW_PRECISION_ROW = `${LOW_PRECISION_MARK} low precision: not scored`;
 
 export const CAVEATS = {
   [TIMER_MARK]: `${TIMER_MARK} Below 1 µs per iteration: the clock's resolution and the timer calls themselves dominate, so spread and cpu/wall (CPU time is read at a coarser grain than wall time) say nothing about the operation; only the median is a figure.`,
   [WAIT_MARK]: `${WAIT_MARK} cpu/wall below 1 on a CPU-bound row: the process waited for a CPU (other load on the machine, see the load average), not on I/O.`,
+  [LOW_PRECISION_MARK]: `${LOW_PRECISION_MARK} Low precision: ${LOW_PRECISION_RULE}. The row's ratios rest on it: they are shown, and left out of the scoreboard.`,
 } as const;
 
 export interface CellView {
@@ -30,6 +35,8 @@ export interface CellView {
   spread: string[];
   /** Line 4, when the allocation run measured the cell: heap bytes and allocations per op, and their story beside peak RSS. */
   alloc?: string;
+  /** Why the figure is low-precision: "≈ low precision: 10 ops in 5 iterations". */
+  precision?: string;
   flaky: boolean;
   /** Caveat marks used in this cell (CAVEATS keys). */
   marks: string[];
@@ -86,14 +93,27 @@ export function cellView(row: Row, cell: Cell | undefined): CellView {
     if (waited) marks.push(WAIT_MARK);
     spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}${timerBound ? ` ${TIMER_MARK}` : waited ? ` ${WAIT_MARK}` : ''}`);
   }
+  if (cell.lowPrecision) marks.push(LOW_PRECISION_MARK);
   const view: CellView = { status: 'ok', lead: leadFigure(row, cell), raw: raw.join(' · '), spread, flaky, marks };
   const alloc = allocText(row, cell);
   if (alloc) view.alloc = alloc;
+  if (cell.lowPrecision) view.precision = `${LOW_PRECISION_MARK} low precision: ${precisionText(row, cell.lowPrecision)}`;
   if (cell.ratio !== undefined) {
     view.ratio = cell.fastest ? 'best' : `${formatRatio(cell.ratio)} slower`;
     view.best = cell.fastest === true;
   }
   return view;
+}
+
+/** What a low-precision figure rests on: "10 ops in 5 iterations", "median ±12.0% (95% interval, 20 iterations)". */
+export function precisionText(row: Pick<Row, 'opLabel'>, reasons: readonly PrecisionReason[]): string {
+  return reasons
+    .map((r) =>
+      r.kind === 'ops'
+        ? `${formatCount(r.totalOps)} ${r.totalOps === 1 ? row.opLabel : plural(row.opLabel)} in ${r.iterations} iteration${r.iterations === 1 ? '' : 's'}`
+        : `median ±${formatPercent(r.spread)} (95% interval, ${r.iterations} iterations)`,
+    )
+    .join(', ');
 }
 
 /** "heap 1.02 KiB/chunk · 4.00 allocs/chunk · transient": the cell's allocation line, if measured. */

@@ -6,8 +6,9 @@
 import type { Runner } from '../../spec/schema.js';
 import { platformOf } from '../../spec/platform.js';
 import { loadedMachine } from '../../verdict/descriptive.js';
-import { formatBytes, formatDuration, formatRatio, formatThroughput } from '../units.js';
-import { cellView, type CellView } from './cell.js';
+import { formatBytes, formatCount, formatDuration, formatRatio, formatThroughput } from '../units.js';
+import { LOW_PRECISION_RULE } from '../../verdict/precision.js';
+import { cellView, LOW_PRECISION_MARK, precisionText, type CellView } from './cell.js';
 import { allRows, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type Fit, type NotRun, type Row } from './types.js';
 
 /** A piece of a cell: text to escape, an identifier as code, a figure in bold, or why a runner did not run. */
@@ -45,6 +46,8 @@ export interface AggregateTables {
   environment: string | null;
   /** Null with one runner: nothing to rank. */
   scoreboard: Table | null;
+  /** The caption under the scoreboard (plain text): over which rows it is taken, and which it leaves out. */
+  scoreboardNote: string;
   allocScoreboard: Table | null;
   /** "bee-go skipped: <reason> (fix: <fix>)" per runner that did not run. */
   notRun: string[];
@@ -70,6 +73,7 @@ export function aggregateTables(model: AggregateModel): AggregateTables {
     runnersTable: runnersTable(model),
     environment: environmentLine(model),
     scoreboard: ranked ? scoreboardTable(model) : null,
+    scoreboardNote: scoreboardNote(model),
     allocScoreboard: ranked && model.allocScoreboard ? allocScoreboardTable(model, model.allocScoreboard) : null,
     notRun: notRunOf(model).map(notRunLine),
     view: (row, r) => views.get(row)?.get(r) ?? cellView(row, row.cells[r]),
@@ -152,6 +156,36 @@ function scoreTable<E extends AllocScoreEntry | AggregateModel['scoreboard'][num
 /** Time per unit of work, ranked over contested rows. */
 function scoreboardTable(model: AggregateModel): Table {
   return scoreTable(model, model.scoreboard, ['Runner', 'Wins', 'Rows', 'Overall'], () => []);
+}
+
+/** Over which rows the time scoreboard is taken, how it is read, and the low-precision rows it leaves out (named by count). */
+export function scoreboardNote(model: AggregateModel): string {
+  const rows = model.scoreboardRows;
+  const over = rows ? `${formatCount(rows.scored)} contested row${rows.scored === 1 ? '' : 's'}` : 'contested rows';
+  // A model from before the rule (aggregate.json of an older run) says nothing of precision.
+  const left = !rows
+    ? ''
+    : rows.lowPrecision > 0
+      ? ` ${formatCount(rows.lowPrecision)} low-precision row${rows.lowPrecision === 1 ? ' is' : 's are'} left out (${LOW_PRECISION_MARK}: ${LOW_PRECISION_RULE}).`
+      : ` Low-precision rows (${LOW_PRECISION_MARK}: ${LOW_PRECISION_RULE}) would be left out; this run has none.`;
+  return `Geometric mean over ${over} (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = scored rows it ran. Skipped and failed cells are left out.${left}`;
+}
+
+/**
+ * The console's line on low-precision rows (plain text), at most `max` named; null when there are none:
+ * "≈ 2 low-precision rows, not scored (…): cpu.ecdsa.verify quick (bee-js: 10 ops in 5 iterations), …".
+ */
+export function lowPrecisionLine(model: AggregateModel, max = 4): string | null {
+  const rows = allRows(model).filter((r) => r.lowPrecision);
+  if (rows.length === 0) return null;
+  const named = rows.slice(0, max).map((row) => {
+    const why = Object.values(row.cells)
+      .filter((c) => c.lowPrecision)
+      .map((c) => `${RUNNER_LABEL[c.runner]}: ${precisionText(row, c.lowPrecision!)}`);
+    return `${row.caseId} ${row.label} (${why.join('; ')})`;
+  });
+  const more = rows.length > max ? `, and ${rows.length - max} more (report.csv, column low_precision)` : '';
+  return `${LOW_PRECISION_MARK} ${formatCount(rows.length)} low-precision row${rows.length === 1 ? '' : 's'}, not scored (${LOW_PRECISION_RULE}): ${named.join(', ')}${more}`;
 }
 
 /** Heap bytes per unit of work, ranked like time (rows where a runner allocates nothing are counted apart). */

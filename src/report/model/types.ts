@@ -4,6 +4,7 @@ import type { Client, Host, Kind, Profile, Runner } from '../../spec/schema.js';
 import type { ParamValues } from '../../spec/select.js';
 import type { AllocationMedians } from '../../verdict/allocations.js';
 import type { MemoryStory } from '../../verdict/memory.js';
+import type { PrecisionReason } from '../../verdict/precision.js';
 
 export const AGGREGATE_SCHEMA_ID = 'bee-bench/aggregate@1';
 
@@ -90,6 +91,8 @@ export interface Cell {
   alloc?: CellAllocations;
   /** sum(cpu_ns) / sum(samples_ns): ~1 single-thread CPU-bound, < 1 waiting, > 1 multi-threaded. */
   cpuWallRatio?: number;
+  /** Why the figure is low-precision (src/verdict/precision.ts); absent when it is not. */
+  lowPrecision?: PrecisionReason[];
   samplesNs: number[];
   digest?: string;
 }
@@ -128,6 +131,8 @@ export interface Row {
   digestKnown?: KnownDisagreement;
   /** The net-scope caveat on net.* rows. */
   caveat?: string;
+  /** Some ok cell's figure is low-precision: the row's ratios are shown, marked, and not scored. */
+  lowPrecision?: true;
 }
 
 export interface Fit {
@@ -159,8 +164,8 @@ export interface GroupModel {
   cases: CaseModel[];
 }
 
-import type { ScoreEntry } from '../../stats/scoreboard.js';
-export type { ScoreEntry };
+import type { BoardRows, ScoreEntry } from '../../stats/scoreboard.js';
+export type { BoardRows, ScoreEntry };
 
 export interface AllocScoreEntry extends ScoreEntry {
   /** Compared rows where this runner allocated nothing in the timed region: no ratio to zero, so out of the mean. */
@@ -180,6 +185,8 @@ export interface AggregateModel {
   warnings: string[];
   groups: GroupModel[];
   scoreboard: ScoreEntry[];
+  /** The rows the time scoreboard is taken over and the low-precision ones it leaves out; absent in models from before this field. */
+  scoreboardRows?: BoardRows;
   /** The scoreboard of heap bytes per unit of work; present when some cell has allocation figures. */
   allocScoreboard?: AllocScoreEntry[];
   hasNet: boolean;

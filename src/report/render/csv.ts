@@ -7,6 +7,14 @@ import { notRunOf, notRunReason } from '../model/tables.js';
 import { RUNNER_LABEL, runnersOf, type AggregateModel } from '../model/types.js';
 import { mbPerS } from '../units.js';
 import { showsAllocations } from '../model/memory.js';
+import { precisionText } from '../model/cell.js';
+import type { Cell, Row } from '../model/types.js';
+
+/** Why the cell's figure is low-precision, or that its row's ratio rests on another runner's that is; empty otherwise. */
+function lowPrecisionField(row: Row, cell: Cell): string {
+  if (cell.lowPrecision) return precisionText(row, cell.lowPrecision);
+  return row.lowPrecision && cell.ratio !== undefined ? 'row: its ratio rests on a low-precision figure of another runner' : '';
+}
 
 export const CSV_COLUMNS = [
   'runner',
@@ -31,6 +39,7 @@ export const CSV_COLUMNS = [
   'cpu_wall_ratio',
   'digest',
   'skip_reason_or_error',
+  'low_precision',
 ] as const;
 
 /** Appended when some cell has allocation figures (--measure allocations): per op of work, raw. */
@@ -80,6 +89,7 @@ export function renderCsv(model: AggregateModel): string {
             cell.cpuWallRatio,
             cell.digest,
             cell.reason,
+            lowPrecisionField(row, cell),
             ...(withAlloc ? [cell.alloc?.allocsPerOp, cell.alloc?.bytesPerOp, cell.alloc?.story] : []),
           ];
           lines.push(fields.map((f) => csvField(f)).join(','));

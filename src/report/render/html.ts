@@ -4,7 +4,7 @@
 // hashes of the two inline scripts blocks anything else from running even if escaping failed.
 import { createHash } from 'node:crypto';
 import type { Runner } from '../../spec/schema.js';
-import { caveatsOf, leadFigure, scaledWorkLine, type CellView } from '../model/cell.js';
+import { caveatsOf, leadFigure, LOW_PRECISION_ROW, scaledWorkLine, type CellView } from '../model/cell.js';
 import { htmlText, jsonForScript } from '../escape.js';
 import { htmlPage } from './html-page.js';
 import { failureHeadline, failureLine, failuresOf } from '../model/failures.js';
@@ -67,7 +67,7 @@ ${failedBlock(model)}
 ${htmlTableOf(t.runnersTable)}
 ${t.environment ? `<p class="env">${htmlText(t.environment)}</p>` : ''}
 <h2>Scoreboard</h2>
-${t.scoreboard ? scoreboard(t.scoreboard) : '<p>One runner only: nothing to rank.</p>'}
+${t.scoreboard ? `${htmlTableOf(t.scoreboard)}<p class="sub scoreboard-note">${htmlText(t.scoreboardNote)}</p>` : '<p>One runner only: nothing to rank.</p>'}
 ${t.allocScoreboard ? allocScoreboard(t.allocScoreboard) : ''}
 ${t.notRun.map((line) => `<p class="sub">Not ranked: ${htmlText(line)}.</p>`).join('\n')}
 <p class="controls"><span id="chart-status" class="sub"></span></p>
@@ -122,10 +122,6 @@ function htmlTableOf(t: Table, cls = t.numeric ? 'num' : ''): string {
   );
 }
 
-function scoreboard(t: Table): string {
-  return `${htmlTableOf(t)}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
-}
-
 /** Heap bytes per unit of work, ranked like time (rows where a runner allocates nothing are counted apart). */
 function allocScoreboard(t: Table): string {
   return `<h3>Heap bytes per unit of work</h3>${htmlTableOf(t, 'num alloc-scoreboard')}<p class="sub">${htmlText(ALLOC_SCOREBOARD_NOTE)}</p>`;
@@ -176,7 +172,8 @@ function groupHtml(g: GroupModel, t: AggregateTables, charts: ChartSpec[]): stri
 function caseCell(c: CaseModel, row: Row, first: boolean): string {
   const head = first ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : '';
   const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : '';
-  return `${head}<span class="param">${htmlText(row.label)}</span>${work}`;
+  const precision = row.lowPrecision ? `<div class="sub low-precision">${htmlText(LOW_PRECISION_ROW)}</div>` : '';
+  return `${head}<span class="param">${htmlText(row.label)}</span>${work}${precision}`;
 }
 
 /** A new digest disagreement stands out; a known one (spec `known`) says so and links its finding. */
@@ -213,6 +210,7 @@ function cellHtml(row: Row, runner: Runner, v: CellView): string {
         `<span class="sub${v.flaky ? ' flaky' : ''}">${htmlText(v.spread.join(' · '))} ${sparkline(row.cells[runner]!.samplesNs, RUNNER_COLORS[runner])}</span>`,
       ];
       if (v.alloc) lines.push(`<span class="sub alloc">${htmlText(v.alloc)}</span>`);
+      if (v.precision) lines.push(`<span class="sub low-precision">${htmlText(v.precision)}</span>`);
       return lines.join('<br>');
     }
   }
@@ -280,7 +278,7 @@ table.num td:not(:first-child){text-align:right}
 .skip,.fail{color:#64748b;font-style:italic}
 .fail{color:#b91c1c}
 .best{color:#047857}
-.flaky{color:#b45309}
+.flaky,.low-precision{color:#b45309}
 .fit{margin-top:.5rem;padding:.5rem .75rem;background:#f8fafc;border-radius:6px}
 .chart-wrap{position:relative;margin:.5rem 0 .75rem;max-width:1100px}
 .known ul,.warn ul{margin:.25rem 0}

@@ -2,7 +2,7 @@
 // (model/tables.ts). Charts are text (text-charts.ts): GitHub strips inline SVG from markdown.
 // Deterministic: the only timestamps are the results' own.
 import type { Runner } from '../../spec/schema.js';
-import { caveatsOf, scaledWorkLine, type CellView } from '../model/cell.js';
+import { caveatsOf, LOW_PRECISION_ROW, scaledWorkLine, type CellView } from '../model/cell.js';
 import { mdCode, mdCopyable, mdProse, mdText } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
 import { failuresOf } from '../model/failures.js';
@@ -35,7 +35,7 @@ export function markdownReport(t: AggregateTables, opts: MarkdownOptions = {}): 
     mdTableOf(t.runnersTable),
     t.environment === null ? null : mdText(t.environment),
     '## Scoreboard',
-    t.scoreboard ? scoreboard(t.scoreboard) : 'One runner only: nothing to rank.',
+    t.scoreboard ? `${mdTableOf(t.scoreboard)}\n\n${mdText(t.scoreboardNote)}` : 'One runner only: nothing to rank.',
     t.allocScoreboard ? allocScoreboard(t.allocScoreboard) : null,
     t.notRun.length > 0 ? t.notRun.map((line) => `Not ranked: ${mdCopyable(line)}.`).join('  \n') : null,
     ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, t))]),
@@ -74,10 +74,6 @@ function header(meta: AggregateTables['meta']): string {
 
 export function scopeCaveat(): string {
   return mdQuote([`**⚠ Scope of network figures.** ${mdText(NET_SCOPE_CAVEAT)}`]);
-}
-
-function scoreboard(table: Table): string {
-  return `${mdTableOf(table)}\n\nGeometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = contested rows it ran. Skipped and failed cells are left out.`;
 }
 
 /** Heap bytes per unit of work, ranked like time (rows where a runner allocates nothing are counted apart). */
@@ -121,9 +117,12 @@ function digestLines(row: Row): string | null {
   ]);
 }
 
-/** The param label, and the work each runner did where it differs (per_runner scaling). */
+/** The param label, the work each runner did where it differs (per_runner scaling), and a low-precision row's mark. */
 function paramMd(row: Row): string {
-  return row.scaled ? `${mdText(row.label)}<br>${mdText(scaledWorkLine(row))}` : mdText(row.label);
+  const lines = [mdText(row.label)];
+  if (row.scaled) lines.push(mdText(scaledWorkLine(row)));
+  if (row.lowPrecision) lines.push(mdText(LOW_PRECISION_ROW));
+  return lines.join('<br>');
 }
 
 function cellMd(row: Row, runner: Runner, v: CellView): string {
@@ -137,7 +136,9 @@ function cellMd(row: Row, runner: Runner, v: CellView): string {
     case 'ok': {
       const line1 = v.best ? `**${v.lead}** (best)` : v.ratio ? `${v.lead} (${v.ratio})` : `${v.lead}`;
       const cell = row.cells[runner]!;
-      return [line1, v.raw ?? '', v.spread.join(' · '), textSparkline(cell.samplesNs), v.alloc ?? ''].filter((l) => l.length > 0).join('<br>');
+      return [line1, v.raw ?? '', v.spread.join(' · '), textSparkline(cell.samplesNs), v.alloc ?? '', v.precision ? mdText(v.precision) : '']
+        .filter((l) => l.length > 0)
+        .join('<br>');
     }
   }
 }

@@ -13,7 +13,7 @@ function signingInputs(env, count) {
 
 const recovered = (signature, message) => raw(signature.recoverPublicKey(message).address());
 
-/** cpu.ecdsa.sign-1000: PrivateKey.sign (Ethereum envelope) of `count` messages. */
+/** cpu.ecdsa.sign: PrivateKey.sign (Ethereum envelope) of `count` messages. */
 export function sign(env, p) {
   const { keys, messages } = signingInputs(env, p.count);
   const signatures = new Array(p.count);
@@ -25,7 +25,7 @@ export function sign(env, p) {
   };
 }
 
-/** cpu.ecdsa.verify-1000: Signature.recoverPublicKey(message).address() for `count` pairs. */
+/** cpu.ecdsa.verify: Signature.recoverPublicKey(message).address() for `count` pairs. */
 export function verify(env, p) {
   const { keys, messages } = signingInputs(env, p.count);
   const signatures = messages.map((m, j) => keys[j % KEYS].sign(m));

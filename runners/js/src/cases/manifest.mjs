@@ -7,7 +7,7 @@ import { beeClient, concat, pad, range, raw } from './util.mjs';
 const ZERO_REF = new Uint8Array(32);
 
 /**
- * cpu.manifest.hash-50files: bee-js hashes a collection offline from a directory (its only
+ * cpu.manifest.hash: bee-js hashes a collection offline from a directory (its only
  * offline collection API), so the files are written under the fixtures folder in setup and the
  * timed operation is hashDirectory with its defaults.
  */

@@ -38,10 +38,10 @@ async fn setup_case(id: &str, cx: &Context, p: &Param) -> anyhow::Result<Bench> 
         "cpu.bmt.encrypted-file-root" => Err(skip(
             "no offline encrypting chunker in bee-rs (encryption lives in the upload path)",
         )),
-        "cpu.ecdsa.sign-1000" => blocking(cx, p, cpu::sign).await,
-        "cpu.ecdsa.verify-1000" => blocking(cx, p, cpu::verify).await,
+        "cpu.ecdsa.sign" => blocking(cx, p, cpu::sign).await,
+        "cpu.ecdsa.verify" => blocking(cx, p, cpu::verify).await,
         "cpu.identity.create" => blocking(cx, p, cpu::identity).await,
-        "cpu.manifest.hash-50files" => blocking(cx, p, cpu::manifest_hash).await,
+        "cpu.manifest.hash" => blocking(cx, p, cpu::manifest_hash).await,
         "cpu.manifest.lookup-large" => blocking(cx, p, cpu::manifest_lookup).await,
         "net.stamps.list" => net::stamps_list(cx, p).await,
         "net.stamps.concurrent" => net::stamps_concurrent(cx, p).await,

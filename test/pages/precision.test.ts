@@ -1,0 +1,127 @@
+// The trend site's scoreboard caption and renamed cases, in Chromium. The history holds two runs
+// of bee-js and bee-rs: result files the runners wrote in a real quick run on a loaded 2-core
+// machine (test/fixtures/results: BEE_BENCH_ITERS=15, bee-js recovering one signature per
+// iteration, 15 ops in all), the first run stored under the case ids of that time. Derived by src/history with the spec's catalog, served
+// from 127.0.0.1: the headline leaves out the low-precision rows and its caption says how many;
+// an old permalink opens the renamed case. Screenshot to test-artifacts/.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogFromSpec, derive } from '../../src/history/derive.js';
+import { recordPath, toRecord } from '../../src/history/record.js';
+import type { HistoryIndex, HistoryRecord } from '../../src/history/schema.js';
+import { caseAliases } from '../../src/spec/aliases.js';
+import { parseResult } from '../../src/spec/load.js';
+import type { Result } from '../../src/spec/schema.js';
+import { LOW_PRECISION_RULE, lowPrecision } from '../../src/verdict/precision.js';
+import { spec } from '../fixtures/spec.js';
+import { context } from '../history/helpers.js';
+import { launch, serveSite, type Browser, type SiteServer } from './harness.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const ARTIFACTS = join(ROOT, 'test-artifacts');
+const RESULTS = join(ROOT, 'test/fixtures/results');
+
+const results = (['js', 'rs'] as const).map((r) => parseResult(`${r}.json`, readFileSync(join(RESULTS, `quick-${r}.json`), 'utf8')));
+const formerOf = new Map([...caseAliases(spec)].map(([old, now]) => [now, old]));
+/** The same result as written before the rename: each renamed case under its former id. */
+const asBefore = (r: Result): Result => ({ ...r, cases: r.cases.map((c) => ({ ...c, id: formerOf.get(c.id) ?? c.id })) });
+const records: HistoryRecord[] = [...results.map((r) => toRecord(asBefore(r), context(0))), ...results.map((r) => toRecord(r, context(1)))];
+
+/** Rows both clients ran (ok) in the latest run, and those with a low-precision figure, by the rule. */
+function latestRows(): { compared: string[]; low: string[] } {
+  const [js, rs] = results;
+  const compared: string[] = [];
+  const low: string[] = [];
+  for (const c of js!.cases) {
+    const other = rs!.cases.find((o) => o.id === c.id && o.param['label'] === c.param['label']);
+    if (c.status !== 'ok' || other?.status !== 'ok' || spec.cases.find((s) => s.id === c.id)?.group === 'harness') continue;
+    compared.push(c.id);
+    if (lowPrecision(c.samples_ns, c.work) || lowPrecision(other.samples_ns, other.work)) low.push(c.id);
+  }
+  return { compared, low };
+}
+
+let dataDir: string;
+let srv: SiteServer;
+let browser: Browser;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'pipe' });
+  dataDir = mkdtempSync(join(tmpdir(), 'bee-bench-precision-site-'));
+  const files = derive({ records: records.map((record) => ({ path: recordPath(record), record })), invalid: [] }, { catalog: catalogFromSpec(spec) });
+  for (const [path, text] of files) {
+    mkdirSync(dirname(join(dataDir, path)), { recursive: true });
+    writeFileSync(join(dataDir, path), text);
+  }
+  srv = await serveSite(join(ROOT, 'pages/dist'), dataDir);
+  browser = await launch({ viewport: { width: 1200, height: 900 } });
+  mkdirSync(ARTIFACTS, { recursive: true });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await srv?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function open(hash: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(srv.url + hash);
+  await page.waitForFunction(() => Number(document.body.dataset.render ?? 0) > 0 && document.body.dataset.state !== 'loading');
+  return page;
+}
+
+describe('the scoreboard headline on the site', () => {
+  it('the fixture holds low-precision rows, bee-js recovering one signature in each of 15 iterations among them, and a scored one', () => {
+    const verify = results[0]!.cases.find((c) => c.id === 'cpu.ecdsa.verify')!;
+    expect([verify.work.ops, verify.samples_ns.length]).toEqual([1, 15]);
+    const { compared, low } = latestRows();
+    expect(low).toContain('cpu.ecdsa.verify');
+    expect(compared.length).toBeGreaterThan(low.length);
+  });
+
+  it('the derived index marks the latest low-precision figures and counts the rows left out of each run', () => {
+    const index = JSON.parse(readFileSync(join(dataDir, 'index.json'), 'utf8')) as HistoryIndex;
+    const { compared, low } = latestRows();
+    const verify = index.cases.find((c) => c.id === 'cpu.ecdsa.verify')!;
+    expect(verify.series.find((s) => s.runner === 'js')!.latest['main']!.low_precision).toBe(true);
+    const latest = index.scoreboard.at(-1)!;
+    expect([latest.rows, latest.low_precision ?? 0]).toEqual([compared.length - low.length, low.length]);
+  });
+
+  it('leaves the low-precision rows out of the headline and says how many in its caption', async () => {
+    const { compared, low } = latestRows();
+    const page = await open('#branch=main');
+    const caption = page.locator('.score-table caption');
+    const scored = compared.length - low.length;
+    await expect.poll(() => caption.textContent()).toContain(`Latest value of each row: ${scored} row${scored === 1 ? '' : 's'} from 1 run`);
+    expect(await caption.locator('.low-precision-note').textContent()).toBe(
+      `${low.length} low-precision row${low.length === 1 ? ' is' : 's are'} left out: ${LOW_PRECISION_RULE}.`,
+    );
+    const won = await page.locator('.score-table tbody td:nth-child(3)').allTextContents();
+    for (const w of won) expect(w).toMatch(new RegExp(` of ${scored}$`));
+    await page.locator('section.scoreboard').screenshot({ path: join(ARTIFACTS, 'site-scoreboard-low-precision.png') });
+    await page.close();
+  });
+
+  it('opens a renamed case from a permalink with its former id, one series of both runs', async () => {
+    const page = await open('#view=case&case=cpu.ecdsa.verify-1000&branch=main');
+    await expect.poll(() => page.locator('#view-heading').textContent()).toContain('cpu.ecdsa.verify');
+    expect(await page.locator('p.formerly').textContent()).toBe('Formerly cpu.ecdsa.verify-1000: its series continue here.');
+    expect(await page.locator('p.error').count()).toBe(0);
+    await page.close();
+  });
+
+  it('logged no page error', () => {
+    expect(problems).toEqual([]);
+  });
+});
