@@ -25,9 +25,9 @@ var __export = (target, all) => {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key3 of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key3) && key3 !== except)
-        __defProp(to, key3, { get: () => from[key3], enumerable: !(desc = __getOwnPropDesc(from, key3)) || desc.enumerable });
+    for (let key4 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key4) && key4 !== except)
+        __defProp(to, key4, { get: () => from[key4], enumerable: !(desc = __getOwnPropDesc(from, key4)) || desc.enumerable });
   }
   return to;
 };
@@ -3569,18 +3569,18 @@ var require_main64 = __commonJS({
       function memoized() {
         var args;
         var out;
-        var key3;
+        var key4;
         var i;
         args = new Array(arguments.length);
         for (i = 0; i < arguments.length; i++) {
           args[i] = arguments[i];
         }
-        key3 = toKey(args).toString();
-        if (hasOwnProp(cache2, key3)) {
-          return cache2[key3];
+        key4 = toKey(args).toString();
+        if (hasOwnProp(cache2, key4)) {
+          return cache2[key4];
         }
         out = fcn.apply(null, args);
-        cache2[key3] = out;
+        cache2[key4] = out;
         return out;
       }
     }
@@ -4148,8 +4148,8 @@ var require_legacy_streams = __commonJS({
         options2 = options2 || {};
         var keys2 = Object.keys(options2);
         for (var index = 0, length = keys2.length; index < length; index++) {
-          var key3 = keys2[index];
-          this[key3] = options2[key3];
+          var key4 = keys2[index];
+          this[key4] = options2[key4];
         }
         if (this.encoding) this.setEncoding(this.encoding);
         if (this.start !== void 0) {
@@ -4196,8 +4196,8 @@ var require_legacy_streams = __commonJS({
         options2 = options2 || {};
         var keys2 = Object.keys(options2);
         for (var index = 0, length = keys2.length; index < length; index++) {
-          var key3 = keys2[index];
-          this[key3] = options2[key3];
+          var key4 = keys2[index];
+          this[key4] = options2[key4];
         }
         if (this.start !== void 0) {
           if ("number" !== typeof this.start) {
@@ -4235,8 +4235,8 @@ var require_clone = __commonJS({
         var copy = { __proto__: getPrototypeOf(obj) };
       else
         var copy = /* @__PURE__ */ Object.create(null);
-      Object.getOwnPropertyNames(obj).forEach(function(key3) {
-        Object.defineProperty(copy, key3, Object.getOwnPropertyDescriptor(obj, key3));
+      Object.getOwnPropertyNames(obj).forEach(function(key4) {
+        Object.defineProperty(copy, key4, Object.getOwnPropertyDescriptor(obj, key4));
       });
       return copy;
     }
@@ -4767,8 +4767,8 @@ var require_retry = __commonJS({
         maxTimeout: Infinity,
         randomize: false
       };
-      for (var key3 in options2) {
-        opts[key3] = options2[key3];
+      for (var key4 in options2) {
+        opts[key4] = options2[key4];
       }
       if (opts.minTimeout > opts.maxTimeout) {
         throw new Error("minTimeout is greater than maxTimeout");
@@ -4798,9 +4798,9 @@ var require_retry = __commonJS({
       }
       if (!methods) {
         methods = [];
-        for (var key3 in obj) {
-          if (typeof obj[key3] === "function") {
-            methods.push(key3);
+        for (var key4 in obj) {
+          if (typeof obj[key4] === "function") {
+            methods.push(key4);
           }
         }
       }
@@ -5415,7 +5415,7 @@ var require_proper_lockfile = __commonJS({
 
 // src/cli.ts
 import { readFileSync as readFileSync21, realpathSync as realpathSync2 } from "node:fs";
-import { join as join40 } from "node:path";
+import { join as join41 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -5436,7 +5436,7 @@ function packageRoot() {
 var defaultSpecPath = () => join(packageRoot(), "spec", "bench-spec.json");
 
 // src/cli/commands/ab.ts
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 
 // src/pipeline/ab.ts
 import { rmSync as rmSync7 } from "node:fs";
@@ -5671,9 +5671,9 @@ function readDumps(dir) {
   for (const f of readdirSync(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
     const d = parseDump(readFileSync2(join2(dir, f), "utf8"));
     if (!d) continue;
-    const key3 = `${d.unit} ${d.step}`;
-    const seen = steps.get(key3);
-    steps.set(key3, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+    const key4 = `${d.unit} ${d.step}`;
+    const seen = steps.get(key4);
+    steps.set(key4, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
   }
   const byUnit = /* @__PURE__ */ new Map();
   for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
@@ -5978,11 +5978,11 @@ var oneLine = (s) => s.replace(/[\r\n]/g, " ");
 function callgrindText(p, title, name2 = (f) => f) {
   const fileIds = /* @__PURE__ */ new Map();
   const fnIds = /* @__PURE__ */ new Map();
-  const ref = (ids, key3) => {
-    const id = ids.get(key3);
+  const ref = (ids, key4) => {
+    const id = ids.get(key4);
     if (id !== void 0) return `(${id})`;
-    ids.set(key3, ids.size + 1);
-    return `(${ids.size}) ${oneLine(key3)}`;
+    ids.set(key4, ids.size + 1);
+    return `(${ids.size}) ${oneLine(key4)}`;
   };
   const fileOf = (fn) => p.functions.get(fn)?.file || "???";
   const lines = [];
@@ -6244,8 +6244,8 @@ var cache = /* @__PURE__ */ new Map();
 function cumulative(m, n) {
   const a = Math.min(m, n);
   const b = Math.max(m, n);
-  const key3 = `${a},${b}`;
-  const hit = cache.get(key3);
+  const key4 = `${a},${b}`;
+  const hit = cache.get(key4);
   if (hit) return hit;
   let prev = Array.from({ length: b + 1 }, () => Float64Array.of(1));
   for (let i = 1; i <= a; i++) {
@@ -6267,7 +6267,7 @@ function cumulative(m, n) {
   let s = 0;
   for (let u = 0; u < dens.length; u++) cum[u] = s += dens[u];
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
-  cache.set(key3, cum);
+  cache.set(key4, cum);
   return cum;
 }
 function pwilcox(q, m, n) {
@@ -7592,9 +7592,9 @@ function floatSafeRemainder(val, step2) {
   return ratio - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
-function defineLazy(object2, key3, getter) {
+function defineLazy(object2, key4, getter) {
   let value = void 0;
-  Object.defineProperty(object2, key3, {
+  Object.defineProperty(object2, key4, {
     get() {
       if (value === EVALUATING) {
         return void 0;
@@ -7606,7 +7606,7 @@ function defineLazy(object2, key3, getter) {
       return value;
     },
     set(v) {
-      Object.defineProperty(object2, key3, {
+      Object.defineProperty(object2, key4, {
         value: v
         // configurable: true,
       });
@@ -7632,47 +7632,47 @@ function rawShape(def) {
 function sourceShape(schema) {
   return rawShape(schema._zod.def) ?? schema._zod.def.shape;
 }
-function deferProp(target, key3, getter) {
-  Object.defineProperty(target, key3, {
+function deferProp(target, key4, getter) {
+  Object.defineProperty(target, key4, {
     get() {
       const value = getter();
-      assignProp(this, key3, value);
+      assignProp(this, key4, value);
       return value;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key3, value) {
-  if (key3 in target)
-    assignProp(target, key3, value);
+function putProp(target, key4, value) {
+  if (key4 in target)
+    assignProp(target, key4, value);
   else
-    target[key3] = value;
+    target[key4] = value;
 }
 function mirrorShape(target, source2, keys2, wrap) {
   const raw = sourceShape(source2);
-  for (const key3 of keys2) {
-    const desc = Object.getOwnPropertyDescriptor(raw, key3);
+  for (const key4 of keys2) {
+    const desc = Object.getOwnPropertyDescriptor(raw, key4);
     if (!desc.enumerable)
       continue;
     if (desc.get) {
-      deferProp(target, key3, () => {
-        const value = source2._zod.def.shape[key3];
-        return wrap ? wrap(value, key3) : value;
+      deferProp(target, key4, () => {
+        const value = source2._zod.def.shape[key4];
+        return wrap ? wrap(value, key4) : value;
       });
     } else
-      putProp(target, key3, wrap ? wrap(desc.value, key3) : desc.value);
+      putProp(target, key4, wrap ? wrap(desc.value, key4) : desc.value);
   }
 }
 function mirrorProps(target, source2) {
-  for (const key3 of Reflect.ownKeys(source2)) {
-    const desc = Object.getOwnPropertyDescriptor(source2, key3);
+  for (const key4 of Reflect.ownKeys(source2)) {
+    const desc = Object.getOwnPropertyDescriptor(source2, key4);
     if (!desc.enumerable)
       continue;
     if (desc.get)
-      deferProp(target, key3, () => source2[key3]);
+      deferProp(target, key4, () => source2[key4]);
     else
-      putProp(target, key3, desc.value);
+      putProp(target, key4, desc.value);
   }
 }
 function mergeDefs(...defs) {
@@ -7689,11 +7689,11 @@ function cloneDef(schema) {
 function getElementAtPath(obj, path) {
   if (!path)
     return obj;
-  return path.reduce((acc, key3) => acc?.[key3], obj);
+  return path.reduce((acc, key4) => acc?.[key4], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys2 = Object.keys(promisesObj);
-  const promises = keys2.map((key3) => promisesObj[key3]);
+  const promises = keys2.map((key4) => promisesObj[key4]);
   return Promise.all(promises).then((results) => {
     const resolvedObj = {};
     for (let i = 0; i < keys2.length; i++) {
@@ -7765,8 +7765,8 @@ function shallowClone(o) {
 }
 function numKeys(data) {
   let keyCount = 0;
-  for (const key3 in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key3)) {
+  for (const key4 in data) {
+    if (Object.prototype.hasOwnProperty.call(data, key4)) {
       keyCount++;
     }
   }
@@ -7920,12 +7920,12 @@ function pick(schema, mask) {
 function maskedKeys(schema, mask) {
   const raw = sourceShape(schema);
   const keys2 = [];
-  for (const key3 of Reflect.ownKeys(mask)) {
-    if (!Object.getOwnPropertyDescriptor(raw, key3)?.enumerable) {
-      throw new Error(`Unrecognized key: "${String(key3)}"`);
+  for (const key4 of Reflect.ownKeys(mask)) {
+    if (!Object.getOwnPropertyDescriptor(raw, key4)?.enumerable) {
+      throw new Error(`Unrecognized key: "${String(key4)}"`);
     }
-    if (mask[key3])
-      keys2.push(key3);
+    if (mask[key4])
+      keys2.push(key4);
   }
   return keys2;
 }
@@ -7938,7 +7938,7 @@ function omit(schema, mask) {
   }
   const omitted = new Set(maskedKeys(schema, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key3) => !omitted.has(key3)));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key4) => !omitted.has(key4)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
@@ -7949,8 +7949,8 @@ function extend(schema, shape) {
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     const existingShape = sourceShape(schema);
-    for (const key3 of Reflect.ownKeys(shape)) {
-      if (Object.getOwnPropertyDescriptor(existingShape, key3) !== void 0) {
+    for (const key4 of Reflect.ownKeys(shape)) {
+      if (Object.getOwnPropertyDescriptor(existingShape, key4) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
@@ -7997,15 +7997,15 @@ function partial(Class2, schema, mask, name2 = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key3) => selected && !selected.has(key3) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key4) => selected && !selected.has(key4) ? value : new Class2({ type: "optional", innerType: value })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key3) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key4) => (
     // overwrite with non-optional
-    selected && !selected.has(key3) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key4) ? value : new Class2({ type: "nonoptional", innerType: value })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -8192,46 +8192,46 @@ var Class = class {
   }
 };
 function members(proto, table3) {
-  for (const key3 in table3) {
-    const desc = Object.getOwnPropertyDescriptor(table3, key3);
+  for (const key4 in table3) {
+    const desc = Object.getOwnPropertyDescriptor(table3, key4);
     if (desc.get)
-      Object.defineProperty(proto, key3, { ...desc, enumerable: false });
+      Object.defineProperty(proto, key4, { ...desc, enumerable: false });
     else
-      defineBound(proto, key3, desc.value);
+      defineBound(proto, key4, desc.value);
   }
 }
-function own(inst, key3, value, enumerable = true) {
-  Object.defineProperty(inst, key3, { configurable: true, writable: true, enumerable, value });
+function own(inst, key4, value, enumerable = true) {
+  Object.defineProperty(inst, key4, { configurable: true, writable: true, enumerable, value });
   return value;
 }
-function hide(inst, key3, value) {
-  return own(inst, key3, value, false);
+function hide(inst, key4, value) {
+  return own(inst, key4, value, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table3) {
-  for (const key3 in computes) {
-    const compute = computes[key3];
-    Object.defineProperty(table3, key3, {
+  for (const key4 in computes) {
+    const compute = computes[key4];
+    Object.defineProperty(table3, key4, {
       configurable: true,
       enumerable: true,
       get() {
-        return own(this, key3, compute(this));
+        return own(this, key4, compute(this));
       },
       set(value) {
-        own(this, key3, value);
+        own(this, key4, value);
       }
     });
   }
   return table3;
 }
-function defineBound(proto, key3, fn) {
-  Object.defineProperty(proto, key3, {
+function defineBound(proto, key4, fn) {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     get() {
-      return this == null ? fn : own(this, key3, fn.bind(this));
+      return this == null ? fn : own(this, key4, fn.bind(this));
     },
     set(value) {
-      own(this, key3, value);
+      own(this, key4, value);
     }
   });
 }
@@ -8248,53 +8248,53 @@ var breaker = {
     return void 0;
   }
 };
-function defineLazyInternal(inst, key3, compute) {
+function defineLazyInternal(inst, key4, compute) {
   const proto = Object.getPrototypeOf(inst._zod);
-  if (key3 in proto && installing !== inst._zod) {
+  if (key4 in proto && installing !== inst._zod) {
     installing = void 0;
     return;
   }
   installing = inst._zod;
-  Object.defineProperty(proto, key3, {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     get() {
-      Object.defineProperty(this, key3, breaker);
+      Object.defineProperty(this, key4, breaker);
       const outer = broke;
       broke = false;
       try {
         const value = compute(this);
         if (broke)
-          delete this[key3];
+          delete this[key4];
         else
-          Object.defineProperty(this, key3, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key4, { configurable: true, writable: true, value });
         broke = broke || outer;
         return value;
       } catch (err) {
-        delete this[key3];
+        delete this[key4];
         broke = broke || outer;
         throw err;
       }
     },
     set(value) {
-      Object.defineProperty(this, key3, { configurable: true, writable: true, value });
+      Object.defineProperty(this, key4, { configurable: true, writable: true, value });
     }
   });
 }
-function installLazyProp(inst, key3, make, enumerable) {
-  const proto = claim(inst, key3);
+function installLazyProp(inst, key4, make, enumerable) {
+  const proto = claim(inst, key4);
   if (!proto)
     return;
-  Object.defineProperty(proto, key3, {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     get() {
       const desc = { configurable: true, writable: true, enumerable, value: void 0 };
-      Object.defineProperty(this, key3, desc);
+      Object.defineProperty(this, key4, desc);
       desc.value = make(this);
-      Object.defineProperty(this, key3, desc);
+      Object.defineProperty(this, key4, desc);
       return desc.value;
     },
     set(value) {
-      Object.defineProperty(this, key3, { configurable: true, writable: true, enumerable, value });
+      Object.defineProperty(this, key4, { configurable: true, writable: true, enumerable, value });
     }
   });
 }
@@ -8471,15 +8471,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj, key3, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj, key3)) {
-    if (key3 === "__proto__") {
-      Object.defineProperty(obj, key3, { value: make(), writable: true, enumerable: true, configurable: true });
+function node(obj, key4, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj, key4)) {
+    if (key4 === "__proto__") {
+      Object.defineProperty(obj, key4, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj[key3] = make();
+      obj[key4] = make();
     }
   }
-  return obj[key3];
+  return obj[key4];
 }
 function flattenError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
@@ -9388,16 +9388,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries ?? (entries = Reflect.ownKeys(def.shape).map((key3) => [key3, def.shape[key3]]));
+    entries ?? (entries = Reflect.ownKeys(def.shape).map((key4) => [key4, def.shape[key4]]));
     const input2 = payload.value;
     let proms;
-    for (const [key3, schema] of entries) {
-      const result2 = schema._zod.run({ value: input2[key3], issues: [] }, {});
+    for (const [key4, schema] of entries) {
+      const result2 = schema._zod.run({ value: input2[key4], issues: [] }, {});
       if (result2 instanceof Promise) {
         proms ?? (proms = []);
-        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key3)));
+        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key4)));
       } else {
-        handleCheckPropertyResult(result2, payload, key3);
+        handleCheckPropertyResult(result2, payload, key4);
       }
     }
     if (proms)
@@ -10298,8 +10298,8 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   };
   capSize(inst, arraySize);
 });
-function handlePropertyResult(result2, final, key3, input2, optin, optout) {
-  const isPresent = key3 in input2;
+function handlePropertyResult(result2, final, key4, input2, optin, optout) {
+  const isPresent = key4 in input2;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -10308,7 +10308,7 @@ function handlePropertyResult(result2, final, key3, input2, optin, optout) {
     if (optin !== void 0 && isOptionalOut && !isPresent) {
       return;
     }
-    final.issues.push(...prefixIssues(key3, result2.issues));
+    final.issues.push(...prefixIssues(key4, result2.issues));
   }
   if (!isPresent && optin === void 0) {
     if (!result2.issues.length) {
@@ -10316,17 +10316,17 @@ function handlePropertyResult(result2, final, key3, input2, optin, optout) {
         code: "invalid_type",
         expected: "nonoptional",
         input: void 0,
-        path: [key3]
+        path: [key4]
       });
     }
     return;
   }
   if (result2.value === void 0) {
     if (isPresent || optin === "defaulted" && !isOptionalOut) {
-      final.value[key3] = void 0;
+      final.value[key4] = void 0;
     }
   } else {
-    final.value[key3] = result2.value;
+    final.value[key4] = result2.value;
   }
 }
 var NO_SYMBOL_KEYS = [];
@@ -10359,28 +10359,28 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key3 in input2) {
+  for (const key4 in input2) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
       seen = payload.issues.length;
     }
-    if (keySet.has(key3))
+    if (keySet.has(key4))
       continue;
-    if (key3 === "__proto__") {
+    if (key4 === "__proto__") {
       if (t === "never")
-        unrecognized.push(key3);
+        unrecognized.push(key4);
       continue;
     }
     if (t === "never") {
-      unrecognized.push(key3);
+      unrecognized.push(key4);
       continue;
     }
-    const r = _catchall.run({ value: input2[key3], issues: [] }, ctx);
+    const r = _catchall.run({ value: input2[key4], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key3, input2, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key4, input2, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key3, input2, optin, optout);
+      handlePropertyResult(r, payload, key4, input2, optin, optout);
     }
   }
   if (unrecognized.length) {
@@ -10417,16 +10417,16 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   defineLazyInternal(inst, "propValues", (zod) => {
     const shape = zod.def.shape;
     const propValues = {};
-    for (const key3 in shape) {
-      const field = shape[key3]._zod;
+    for (const key4 in shape) {
+      const field = shape[key4]._zod;
       if (field.values) {
-        if (!Object.prototype.hasOwnProperty.call(propValues, key3)) {
-          assignProp(propValues, key3, /* @__PURE__ */ new Set());
+        if (!Object.prototype.hasOwnProperty.call(propValues, key4)) {
+          assignProp(propValues, key4, /* @__PURE__ */ new Set());
         }
         for (const v of field.values)
-          propValues[key3].add(v);
+          propValues[key4].add(v);
         if (field.optin !== void 0)
-          propValues[key3].add(void 0);
+          propValues[key4].add(void 0);
       }
     }
     return propValues;
@@ -10453,22 +10453,22 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = value.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key3 of value.allKeys) {
+    for (const key4 of value.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      if (key3 === "__proto__")
+      if (key4 === "__proto__")
         continue;
-      const el = shape[key3];
+      const el = shape[key4];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
-      const r = el._zod.run({ value: input2[key3], issues: [] }, ctx);
+      const r = el._zod.run({ value: input2[key4], issues: [] }, ctx);
       if (r instanceof Promise) {
-        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key3, input2, optin, optout)));
+        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key4, input2, optin, optout)));
       } else {
-        handlePropertyResult(r, payload, key3, input2, optin, optout);
+        handlePropertyResult(r, payload, key4, input2, optin, optout);
       }
     }
     if (!catchall) {
@@ -10502,17 +10502,17 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     doc.write(`const input = payload.value;`);
     const ids = /* @__PURE__ */ Object.create(null);
     let counter = 0;
-    for (const key3 of normalized.allKeys) {
-      ids[key3] = `key_${counter++}`;
+    for (const key4 of normalized.allKeys) {
+      ids[key4] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-    for (const key3 of normalized.allKeys) {
-      if (key3 === "__proto__")
+    for (const key4 of normalized.allKeys) {
+      if (key4 === "__proto__")
         continue;
-      const id = ids[key3];
-      const k = typeof key3 === "symbol" ? `syms[${syms.indexOf(key3)}]` : esc(key3);
+      const id = ids[key4];
+      const k = typeof key4 === "symbol" ? `syms[${syms.indexOf(key4)}]` : esc(key4);
       const isPresent = `${k} in input`;
-      const schema = shape[key3];
+      const schema = shape[key4];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
@@ -10846,21 +10846,21 @@ function mergeValues(a, b) {
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const bKeys = Object.keys(b);
-    const sharedKeys = Object.keys(a).filter((key3) => bKeys.indexOf(key3) !== -1);
+    const sharedKeys = Object.keys(a).filter((key4) => bKeys.indexOf(key4) !== -1);
     const newObj = { ...a, ...b };
     if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
       delete newObj.__proto__;
-    for (const key3 of sharedKeys) {
-      if (key3 === "__proto__")
+    for (const key4 of sharedKeys) {
+      if (key4 === "__proto__")
         continue;
-      const sharedValue = mergeValues(a[key3], b[key3]);
+      const sharedValue = mergeValues(a[key4], b[key4]);
       if (!sharedValue.valid) {
         return {
           valid: false,
-          mergeErrorPath: [key3, ...sharedValue.mergeErrorPath]
+          mergeErrorPath: [key4, ...sharedValue.mergeErrorPath]
         };
       }
-      newObj[key3] = sharedValue.data;
+      newObj[key4] = sharedValue.data;
     }
     return { valid: true, data: newObj };
   }
@@ -11019,9 +11019,9 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     return handleTupleResults(itemResults, payload, items, input2, optoutStart);
   };
 });
-function getTupleOptStart(items, key3) {
+function getTupleOptStart(items, key4) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key3 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key4 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -11079,12 +11079,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     if (values && !def.partial) {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       const recordKeys = /* @__PURE__ */ new Set();
-      for (const key3 of values) {
-        if (typeof key3 === "string" || typeof key3 === "number" || typeof key3 === "symbol") {
-          recordKeys.add(typeof key3 === "number" ? key3.toString() : key3);
-          if (key3 === "__proto__")
+      for (const key4 of values) {
+        if (typeof key4 === "string" || typeof key4 === "number" || typeof key4 === "symbol") {
+          recordKeys.add(typeof key4 === "number" ? key4.toString() : key4);
+          if (key4 === "__proto__")
             continue;
-          const keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
+          const keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
           if (keyResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -11093,8 +11093,8 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key3,
-              path: [key3],
+              input: key4,
+              path: [key4],
               inst
             });
             continue;
@@ -11102,32 +11102,32 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
           const outKey = keyResult.value;
           if (outKey === "__proto__")
             continue;
-          const result2 = def.valueType._zod.run({ value: input2[key3], issues: [] }, ctx);
+          const result2 = def.valueType._zod.run({ value: input2[key4], issues: [] }, ctx);
           if (result2 instanceof Promise) {
             proms.push(result2.then((result3) => {
               if (result3.issues.length) {
-                payload.issues.push(...prefixIssues(key3, result3.issues));
+                payload.issues.push(...prefixIssues(key4, result3.issues));
               }
               payload.value[outKey] = result3.value;
             }));
           } else {
             if (result2.issues.length) {
-              payload.issues.push(...prefixIssues(key3, result2.issues));
+              payload.issues.push(...prefixIssues(key4, result2.issues));
             }
             payload.value[outKey] = result2.value;
           }
         }
       }
       let unrecognized;
-      for (const key3 in input2) {
-        if (!recordKeys.has(key3)) {
+      for (const key4 in input2) {
+        if (!recordKeys.has(key4)) {
           if (def.mode === "loose") {
-            if (key3 === "__proto__")
+            if (key4 === "__proto__")
               continue;
-            payload.value[key3] = input2[key3];
+            payload.value[key4] = input2[key4];
           } else {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key3);
+            unrecognized.push(key4);
           }
         }
       }
@@ -11143,18 +11143,18 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     } else {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       let unrecognized;
-      for (const key3 of Reflect.ownKeys(input2)) {
-        if (key3 === "__proto__")
+      for (const key4 of Reflect.ownKeys(input2)) {
+        if (key4 === "__proto__")
           continue;
-        if (!Object.prototype.propertyIsEnumerable.call(input2, key3))
+        if (!Object.prototype.propertyIsEnumerable.call(input2, key4))
           continue;
-        let keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
+        let keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key3 === "string" && number.test(key3) && keyResult.issues.length;
+        const checkNumericKey = typeof key4 === "string" && number.test(key4) && keyResult.issues.length;
         if (checkNumericKey) {
-          const retryResult = def.keyType._zod.run({ value: Number(key3), issues: [] }, ctx);
+          const retryResult = def.keyType._zod.run({ value: Number(key4), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -11164,17 +11164,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
         if (keyResult.issues.length) {
           if (def.mode === "loose") {
-            payload.value[key3] = input2[key3];
+            payload.value[key4] = input2[key4];
           } else if (values) {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key3);
+            unrecognized.push(key4);
           } else {
             payload.issues.push({
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key3,
-              path: [key3],
+              input: key4,
+              path: [key4],
               inst
             });
           }
@@ -11183,17 +11183,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         const outKey = keyResult.value;
         if (outKey === "__proto__")
           continue;
-        const result2 = def.valueType._zod.run({ value: input2[key3], issues: [] }, ctx);
+        const result2 = def.valueType._zod.run({ value: input2[key4], issues: [] }, ctx);
         if (result2 instanceof Promise) {
           proms.push(result2.then((result3) => {
             if (result3.issues.length) {
-              payload.issues.push(...prefixIssues(key3, result3.issues));
+              payload.issues.push(...prefixIssues(key4, result3.issues));
             }
             payload.value[outKey] = result3.value;
           }));
         } else {
           if (result2.issues.length) {
-            payload.issues.push(...prefixIssues(key3, result2.issues));
+            payload.issues.push(...prefixIssues(key4, result2.issues));
           }
           payload.value[outKey] = result2.value;
         }
@@ -11233,20 +11233,20 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key3, value] of input2) {
+    for (const [key4, value] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      const keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
+      const keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
       const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-          handleMapResult(keyResult2, valueResult2, payload, key3, input2, inst, ctx);
+          handleMapResult(keyResult2, valueResult2, payload, key4, input2, inst, ctx);
         }));
       } else {
-        handleMapResult(keyResult, valueResult, payload, key3, input2, inst, ctx);
+        handleMapResult(keyResult, valueResult, payload, key4, input2, inst, ctx);
       }
     }
     if (proms.length)
@@ -11255,10 +11255,10 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   };
   capSize(inst, mapSize);
 });
-function handleMapResult(keyResult, valueResult, final, key3, input2, inst, ctx) {
+function handleMapResult(keyResult, valueResult, final, key4, input2, inst, ctx) {
   if (keyResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key3)) {
-      final.issues.push(...prefixIssues(key3, keyResult.issues));
+    if (propertyKeyTypes.has(typeof key4)) {
+      final.issues.push(...prefixIssues(key4, keyResult.issues));
     } else {
       final.issues.push({
         code: "invalid_key",
@@ -11270,15 +11270,15 @@ function handleMapResult(keyResult, valueResult, final, key3, input2, inst, ctx)
     }
   }
   if (valueResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key3)) {
-      final.issues.push(...prefixIssues(key3, valueResult.issues));
+    if (propertyKeyTypes.has(typeof key4)) {
+      final.issues.push(...prefixIssues(key4, valueResult.issues));
     } else {
       final.issues.push({
         origin: "map",
         code: "invalid_element",
         input: input2,
         inst,
-        key: key3,
+        key: key4,
         issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
       });
     }
@@ -11953,8 +11953,8 @@ function isRecursive(inst, stack, resolve20) {
   };
   const shape = (sh, spread) => {
     let answer = NONE;
-    for (const key3 of Reflect.ownKeys(sh)) {
-      const desc = Object.getOwnPropertyDescriptor(sh, key3);
+    for (const key4 of Reflect.ownKeys(sh)) {
+      const desc = Object.getOwnPropertyDescriptor(sh, key4);
       if (spread && !desc.enumerable)
         continue;
       const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve20) : NONE;
@@ -12050,8 +12050,8 @@ function isRecursive(inst, stack, resolve20) {
       break;
     default: {
       kind;
-      for (const key3 in def) {
-        const desc = Object.getOwnPropertyDescriptor(def, key3);
+      for (const key4 in def) {
+        const desc = Object.getOwnPropertyDescriptor(def, key4);
         if (!desc || desc.get)
           continue;
         const value = desc.value;
@@ -20184,11 +20184,11 @@ function generatePropertiesChecks(doc, ctx, def, accessor) {
   }
   doc.write(`if (${accessor} == null) return INVALID;`);
   const shape = def.shape;
-  for (const key3 of Reflect.ownKeys(shape)) {
-    const keyExpr = typeof key3 === "symbol" ? addConstant(ctx, key3) : esc(key3);
+  for (const key4 of Reflect.ownKeys(shape)) {
+    const keyExpr = typeof key4 === "symbol" ? addConstant(ctx, key4) : esc(key4);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key3], inputVar, false);
+    compileChild(doc, ctx, shape[key4], inputVar, false);
   }
 }
 function generatePropertyCheck(doc, ctx, def, accessor) {
@@ -20581,9 +20581,9 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
     throw new ZodCompileUnsupportedError('object shape key "__proto__"');
   }
   const propOutputs = /* @__PURE__ */ new Map();
-  for (const key3 of allKeys) {
-    const propSchema = propShape[key3];
-    const kx = keyExpr(key3);
+  for (const key4 of allKeys) {
+    const propSchema = propShape[key4];
+    const kx = keyExpr(key4);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${kx}];`);
     if (propSchema._zod.optin !== void 0) {
@@ -20604,14 +20604,14 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
       } else {
         doc.write(`if (${outputVar2} === INVALID) return INVALID;`);
       }
-      propOutputs.set(key3, outputVar2);
+      propOutputs.set(key4, outputVar2);
     } else {
       if (requiresPresenceCheck(propSchema)) {
         doc.write(`if (!(${kx} in ${accessor})) return INVALID;`);
       }
       const outputAccessor = compileChild(doc, ctx, propSchema, inputVar, buildsValue);
       if (outputAccessor !== null)
-        propOutputs.set(key3, outputAccessor);
+        propOutputs.set(key4, outputAccessor);
     }
   }
   const catchall = def.catchall;
@@ -21032,9 +21032,9 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   }
   return outputVar;
 }
-function getTupleOptStart2(items, key3) {
+function getTupleOptStart2(items, key4) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key3 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key4 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -21164,16 +21164,16 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
   const keyValues = recordDef.partial ? void 0 : def.keyType._zod.values;
   if (keyValues) {
     const inputKeys = [];
-    for (const key3 of keyValues) {
-      if (!(typeof key3 === "string" || typeof key3 === "number" || typeof key3 === "symbol")) {
-        throw new ZodCompileUnsupportedError(`record key value ${String(key3)}`);
+    for (const key4 of keyValues) {
+      if (!(typeof key4 === "string" || typeof key4 === "number" || typeof key4 === "symbol")) {
+        throw new ZodCompileUnsupportedError(`record key value ${String(key4)}`);
       }
-      const inputKey = typeof key3 === "number" ? key3.toString() : key3;
+      const inputKey = typeof key4 === "number" ? key4.toString() : key4;
       if (inputKey === "__proto__") {
         throw new ZodCompileUnsupportedError('record key "__proto__"');
       }
       inputKeys.push(inputKey);
-      const keyConst = addConstant(ctx, key3);
+      const keyConst = addConstant(ctx, key4);
       const outKey = generateCheck(doc, ctx, def.keyType, keyConst);
       const valueVar = newVar(ctx);
       doc.write(`const ${valueVar} = ${accessor}[${literalPropertyKey(ctx, inputKey)}];`);
@@ -21251,10 +21251,10 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   });
   doc.write(`}`);
 }
-function literalPropertyKey(ctx, key3) {
-  if (typeof key3 === "string")
-    return esc(key3);
-  return addConstant(ctx, key3);
+function literalPropertyKey(ctx, key4) {
+  if (typeof key4 === "string")
+    return esc(key4);
+  return addConstant(ctx, key4);
 }
 function generateMapCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -22483,9 +22483,9 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
 // ../../main/node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source2 of sources) {
-    for (const key3 of Reflect.ownKeys(source2)) {
-      if (Object.prototype.propertyIsEnumerable.call(source2, key3)) {
-        assignProp(target, key3, source2[key3]);
+    for (const key4 of Reflect.ownKeys(source2)) {
+      if (Object.prototype.propertyIsEnumerable.call(source2, key4)) {
+        assignProp(target, key4, source2[key4]);
       }
     }
   }
@@ -22631,8 +22631,8 @@ function extractDefs(ctx, schema) {
     if (defId)
       seen.defId = defId;
     const schema2 = seen.schema;
-    for (const key3 in schema2) {
-      delete schema2[key3];
+    for (const key4 in schema2) {
+      delete schema2[key4];
     }
     schema2.$ref = ref;
   };
@@ -22713,8 +22713,8 @@ function foldObjects(members2) {
   for (const member of members2) {
     if (typeof member !== "object" || member.type !== "object")
       return null;
-    for (const key3 in member) {
-      if (!FOLDABLE_KEYS.has(key3))
+    for (const key4 in member) {
+      if (!FOLDABLE_KEYS.has(key4))
         return null;
     }
     objects.push(member);
@@ -22722,22 +22722,22 @@ function foldObjects(members2) {
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
   for (const object2 of objects) {
-    for (const key3 in object2.properties) {
-      if (Object.prototype.hasOwnProperty.call(properties, key3))
+    for (const key4 in object2.properties) {
+      if (Object.prototype.hasOwnProperty.call(properties, key4))
         continue;
       const parts = [];
       for (const other of objects) {
-        const part = other.properties?.[key3] ?? undeclaredConstraint(other);
+        const part = other.properties?.[key4] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
         if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
           parts.push(part);
       }
       const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
-      assignProp(properties, key3, merged);
+      assignProp(properties, key4, merged);
     }
-    for (const key3 of object2.required ?? [])
-      required2.add(key3);
+    for (const key4 of object2.required ?? [])
+      required2.add(key4);
   }
   const folded = { type: "object", properties };
   if (required2.size)
@@ -22762,8 +22762,8 @@ function foldIntersection(json3) {
   const allOf = json3.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
-  for (const key3 of FOLDABLE_KEYS)
-    if (key3 in json3)
+  for (const key4 of FOLDABLE_KEYS)
+    if (key4 in json3)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -22810,20 +22810,20 @@ function finalize(ctx, schema) {
       assignProps(schema2, _cached);
       const isParentRef = zodSchema._zod.parent === ref;
       if (isParentRef) {
-        for (const key3 in schema2) {
-          if (key3 === "$ref" || key3 === "allOf")
+        for (const key4 in schema2) {
+          if (key4 === "$ref" || key4 === "allOf")
             continue;
-          if (!(key3 in _cached)) {
-            delete schema2[key3];
+          if (!(key4 in _cached)) {
+            delete schema2[key4];
           }
         }
       }
       if (refSchema.$ref && refSeen.def) {
-        for (const key3 in schema2) {
-          if (key3 === "$ref" || key3 === "allOf")
+        for (const key4 in schema2) {
+          if (key4 === "$ref" || key4 === "allOf")
             continue;
-          if (key3 in refSeen.def && JSON.stringify(schema2[key3]) === JSON.stringify(refSeen.def[key3])) {
-            delete schema2[key3];
+          if (key4 in refSeen.def && JSON.stringify(schema2[key4]) === JSON.stringify(refSeen.def[key4])) {
+            delete schema2[key4];
           }
         }
       }
@@ -22835,11 +22835,11 @@ function finalize(ctx, schema) {
       if (parentSeen?.schema.$ref) {
         schema2.$ref = parentSeen.schema.$ref;
         if (parentSeen.def) {
-          for (const key3 in schema2) {
-            if (key3 === "$ref" || key3 === "allOf")
+          for (const key4 in schema2) {
+            if (key4 === "$ref" || key4 === "allOf")
               continue;
-            if (key3 in parentSeen.def && JSON.stringify(schema2[key3]) === JSON.stringify(parentSeen.def[key3])) {
-              delete schema2[key3];
+            if (key4 in parentSeen.def && JSON.stringify(schema2[key4]) === JSON.stringify(parentSeen.def[key4])) {
+              delete schema2[key4];
             }
           }
         }
@@ -22972,8 +22972,8 @@ function isTransforming(_schema, _ctx) {
     return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
   }
   if (def.type === "object") {
-    for (const key3 in def.shape) {
-      if (isTransforming(def.shape[key3], ctx))
+    for (const key4 in def.shape) {
+      if (isTransforming(def.shape[key4], ctx))
         return true;
     }
     return false;
@@ -23011,13 +23011,13 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // ../../main/node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key3, value) => {
-  if (agg[key3] === void 0 || value > agg[key3])
-    agg[key3] = value;
+var narrowMin = (agg, key4, value) => {
+  if (agg[key4] === void 0 || value > agg[key4])
+    agg[key4] = value;
 };
-var narrowMax = (agg, key3, value) => {
-  if (agg[key3] === void 0 || value < agg[key3])
-    agg[key3] = value;
+var narrowMax = (agg, key4, value) => {
+  if (agg[key4] === void 0 || value < agg[key4])
+    agg[key4] = value;
 };
 var narrowBoth = (agg, value) => {
   narrowMin(agg, "minimum", value);
@@ -23355,17 +23355,17 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   json3.type = "object";
   json3.properties = {};
-  for (const key3 in shape) {
-    assignProp(json3.properties, key3, processSchema(shape[key3], ctx, {
+  for (const key4 in shape) {
+    assignProp(json3.properties, key4, processSchema(shape[key4], ctx, {
       ...params,
-      path: [...params.path, "properties", key3]
+      path: [...params.path, "properties", key4]
     }));
   }
   const requiredKeys = [];
-  for (const key3 of Object.keys(shape)) {
-    const field = def.shape[key3];
+  for (const key4 of Object.keys(shape)) {
+    const field = def.shape[key4];
     if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
-      requiredKeys.push(key3);
+      requiredKeys.push(key4);
     }
   }
   if (requiredKeys.length > 0) {
@@ -23740,9 +23740,9 @@ function toJSONSchema(input2, params) {
     };
     ctx2.external = external;
     for (const entry of registry2._idmap.entries()) {
-      const [key3, schema] = entry;
+      const [key4, schema] = entry;
       extractDefs(ctx2, schema);
-      assignProp(schemas, key3, finalize(ctx2, schema));
+      assignProp(schemas, key4, finalize(ctx2, schema));
     }
     if (Object.keys(defs).length > 0) {
       const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
@@ -24057,17 +24057,17 @@ __export(checks_exports2, {
 
 // ../../main/node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-function _lazyMethod(proto, key3, make) {
-  Object.defineProperty(proto, key3, {
+function _lazyMethod(proto, key4, make) {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     enumerable: false,
     get() {
       const value = make(this);
-      Object.defineProperty(this, key3, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key4, { value, configurable: true, writable: true });
       return value;
     },
     set(value) {
-      Object.defineProperty(this, key3, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key4, { value, configurable: true, writable: true });
     }
   });
 }
@@ -25737,11 +25737,11 @@ function resolveRef(ref, ctx) {
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
   if (path[0] === defsKey) {
-    const key3 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
-    if (!key3 || !ctx.defs[key3]) {
+    const key4 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+    if (!key4 || !ctx.defs[key4]) {
       throw new Error(`Reference not found: ${ref}`);
     }
-    return ctx.defs[key3];
+    return ctx.defs[key4];
   }
   throw new Error(`Reference not found: ${ref}`);
 }
@@ -25776,16 +25776,16 @@ function checkObjectGuards(objectSchema, guards) {
       });
     }
     if (guards.keySchema) {
-      for (const key3 of keys2) {
-        const result2 = guards.keySchema.safeParse(key3);
+      for (const key4 of keys2) {
+        const result2 = guards.keySchema.safeParse(key4);
         if (result2.success)
           continue;
         payload.issues.push({
           code: "invalid_key",
           origin: "record",
           issues: result2.error.issues,
-          input: key3,
-          path: [key3],
+          input: key4,
+          path: [key4],
           continue: true
         });
       }
@@ -25810,20 +25810,20 @@ function canonicalKey(value, seen) {
     if (Array.isArray(value)) {
       const parts2 = [];
       for (const item of value) {
-        const key3 = canonicalKey(item, seen);
-        if (key3 === null)
+        const key4 = canonicalKey(item, seen);
+        if (key4 === null)
           return null;
-        parts2.push(key3);
+        parts2.push(key4);
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
     const keys2 = Object.keys(value).sort();
     const parts = [];
     for (const k of keys2) {
-      const key3 = canonicalKey(value[k], seen);
-      if (key3 === null)
+      const key4 = canonicalKey(value[k], seen);
+      if (key4 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key3}`);
+      parts.push(`${k.length}:${k}=${key4}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
@@ -25863,10 +25863,10 @@ function containsRef(value) {
     return value.some(containsRef);
   if (typeof value.$ref === "string")
     return true;
-  return Object.entries(value).some(([key3, sub]) => {
-    if (SCHEMA_KEYWORDS.has(key3))
+  return Object.entries(value).some(([key4, sub]) => {
+    if (SCHEMA_KEYWORDS.has(key4))
       return containsRef(sub);
-    if (!SCHEMA_MAP_KEYWORDS.has(key3) || typeof sub !== "object" || sub === null)
+    if (!SCHEMA_MAP_KEYWORDS.has(key4) || typeof sub !== "object" || sub === null)
       return false;
     return Object.values(sub).some(containsRef);
   });
@@ -25882,12 +25882,12 @@ function checkArrayGuards(arraySchema, guards) {
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
       for (let i = 0; i < items.length; i++) {
-        const key3 = canonicalKey(items[i], /* @__PURE__ */ new Set());
-        if (key3 === null)
+        const key4 = canonicalKey(items[i], /* @__PURE__ */ new Set());
+        if (key4 === null)
           continue;
-        const first2 = firstSeen.get(key3);
+        const first2 = firstSeen.get(key4);
         if (first2 === void 0) {
-          firstSeen.set(key3, i);
+          firstSeen.set(key4, i);
           continue;
         }
         payload.issues.push({
@@ -26126,9 +26126,9 @@ function convertBaseSchema(schema, ctx) {
       const properties = schema.properties || {};
       const requiredSet = new Set(schema.required || []);
       const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
-      for (const [key3, propSchema] of Object.entries(properties)) {
+      for (const [key4, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key3, requiredSet.has(key3) ? propZodSchema : propZodSchema.optional());
+        assignProp(shape, key4, requiredSet.has(key4) ? propZodSchema : propZodSchema.optional());
       }
       if (schema.patternProperties) {
         const patternProps = schema.patternProperties;
@@ -26163,12 +26163,12 @@ function convertBaseSchema(schema, ctx) {
             if (!isPlainObject(payload.value))
               return;
             const unrecognized = [];
-            for (const key3 of Object.keys(payload.value)) {
-              if (propertyKeys.includes(key3))
+            for (const key4 of Object.keys(payload.value)) {
+              if (propertyKeys.includes(key4))
                 continue;
-              if (patterns.some((regex) => regex.test(key3)))
+              if (patterns.some((regex) => regex.test(key4)))
                 continue;
-              unrecognized.push(key3);
+              unrecognized.push(key4);
             }
             if (unrecognized.length) {
               payload.issues.push({
@@ -26299,38 +26299,38 @@ function convertSchema(schema, ctx) {
   }
   const extraMeta = {};
   const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
-  for (const key3 of coreMetadataKeys) {
-    if (key3 in schema) {
-      extraMeta[key3] = schema[key3];
+  for (const key4 of coreMetadataKeys) {
+    if (key4 in schema) {
+      extraMeta[key4] = schema[key4];
     }
   }
   const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
-  for (const key3 of contentMetadataKeys) {
-    if (key3 in schema) {
-      extraMeta[key3] = schema[key3];
+  for (const key4 of contentMetadataKeys) {
+    if (key4 in schema) {
+      extraMeta[key4] = schema[key4];
     }
   }
   if (schema.type === "object" && schema.$ref === void 0) {
     if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
       extraMeta.propertyNames = schema.propertyNames;
     }
-    for (const key3 of ["minProperties", "maxProperties"]) {
-      if (schema[key3] !== void 0)
-        extraMeta[key3] = schema[key3];
+    for (const key4 of ["minProperties", "maxProperties"]) {
+      if (schema[key4] !== void 0)
+        extraMeta[key4] = schema[key4];
     }
   }
   if (schema.type === "array" && schema.$ref === void 0) {
     if (schema.contains !== void 0 && !containsRef(schema.contains)) {
       extraMeta.contains = schema.contains;
     }
-    for (const key3 of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key3] !== void 0)
-        extraMeta[key3] = schema[key3];
+    for (const key4 of ["uniqueItems", "minContains", "maxContains"]) {
+      if (schema[key4] !== void 0)
+        extraMeta[key4] = schema[key4];
     }
   }
-  for (const key3 of Object.keys(schema)) {
-    if (!RECOGNIZED_KEYS.has(key3)) {
-      assignProp(extraMeta, key3, schema[key3]);
+  for (const key4 of Object.keys(schema)) {
+    if (!RECOGNIZED_KEYS.has(key4)) {
+      assignProp(extraMeta, key4, schema[key4]);
     }
   }
   if (Object.keys(extraMeta).length > 0) {
@@ -26643,12 +26643,12 @@ var SpecCaseSchema = external_exports.object({
   for (const profile2 of PROFILES) {
     c.params[profile2].forEach((p, i) => {
       const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
-      for (const key3 of scaled) {
-        if (c.digest && !(key3 in (p.digest_with ?? {}))) {
+      for (const key4 of scaled) {
+        if (c.digest && !(key4 in (p.digest_with ?? {}))) {
           ctx.addIssue({
             code: "custom",
             path: ["params", profile2, i, "digest_with"],
-            message: `per_runner scales "${key3}" but digest_with does not fix it`
+            message: `per_runner scales "${key4}" but digest_with does not fix it`
           });
         }
       }
@@ -26836,8 +26836,8 @@ function expandStacks(p) {
 function foldedText(stacks, name2 = (f) => f) {
   const merged = /* @__PURE__ */ new Map();
   for (const s of stacks) {
-    const key3 = s.stack.map((f) => name2(f).replace(/[;\r\n]/g, ":")).join(";");
-    merged.set(key3, (merged.get(key3) ?? 0) + s.ir);
+    const key4 = s.stack.map((f) => name2(f).replace(/[;\r\n]/g, ":")).join(";");
+    merged.set(key4, (merged.get(key4) ?? 0) + s.ir);
   }
   return [...merged].map(([k, v]) => [k, Math.round(v)]).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}
 `).join("");
@@ -26869,13 +26869,38 @@ var MD_ENTITIES = {
 };
 var ZWSP = "\u200B";
 function mdText(value) {
-  const s = unlinked(String(value ?? "").replace(/\r\n?|\n|\u2028|\u2029/g, " ")).replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/@/g, "@&#8203;");
+  return mdLineStart(mdInline(oneLine2(value)));
+}
+var oneLine2 = (value) => String(value ?? "").replace(/\r\n?|\n|\u2028|\u2029/g, " ");
+function mdInline(s) {
+  return unlinked(s).replace(/[&<>|`[\]\\*~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "&#95;").replace(/@/g, "@&#8203;");
+}
+function mdLineStart(s) {
   return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws, lead) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
+}
+var COPY_TOKEN = new RegExp(
+  [
+    /https?:\/\/[A-Za-z0-9._~:/?#@!$&()*+,;=%-]*[A-Za-z0-9/_~=#-]/.source,
+    /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/.source,
+    /[A-Za-z0-9._/-]+@v?\d(?:[A-Za-z0-9._+-]*[A-Za-z0-9])?/.source,
+    /(?<=^|[\s(=])\/[A-Za-z0-9._~+/-]*[A-Za-z0-9_~+/-]/.source
+  ].join("|"),
+  "g"
+);
+function mdCopyable(value) {
+  const s = oneLine2(value);
+  let out = "";
+  let last = 0;
+  for (const m of s.matchAll(COPY_TOKEN)) {
+    out += `${mdInline(s.slice(last, m.index))}\`${m[0]}\``;
+    last = m.index + m[0].length;
+  }
+  return mdLineStart(out + mdInline(s.slice(last)));
 }
 function unlinked(s) {
   return s.replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\b(www)\./gi, `$1${ZWSP}.`);
 }
-var PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()@#-]*$/;
+var PLAIN_CODE = /^[A-Za-z0-9 _.:/=,+()@#-]*$/;
 function mdCode(value) {
   const s = String(value ?? "");
   return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
@@ -26911,6 +26936,24 @@ function safeUrl(value) {
   }
   if (url2.protocol !== "https:" && url2.protocol !== "http:") return null;
   return url2.href.replace(/[\s"'<>()[\]`|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+// src/report/render/html-page.ts
+function htmlPage(o) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${o.csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${htmlText(o.title)}</title>
+<style>${o.css}</style>
+</head>
+<body>
+${o.body}
+</body>
+</html>
+`;
 }
 
 // src/report/units.ts
@@ -27146,17 +27189,11 @@ function renderProfileHtml(d, root, sides) {
     td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`)
   ]);
   const title = `${d.caseId} ${d.label}: where it moved`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${htmlText(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
+  return htmlPage({
+    title,
+    csp: "default-src 'none'; style-src 'unsafe-inline'",
+    css: CSS,
+    body: `<main>
 <h1>${htmlText(title)}</h1>
 <p class="muted">base ${htmlText(sides.base)} \u2192 head ${htmlText(sides.head)} \xB7 ${formatCount(d.total.base)} \u2192 ${formatCount(d.total.head)} instructions per iteration (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : "\u2014"}) \xB7 ${d.iterations.base} and ${d.iterations.head} iterations</p>
 <p class="muted">Instructions under callgrind, not time: a row flagged by wall time alone (cache, I/O, contention) has no function list. Frames are as wide as the larger side; <span class="more">red = more instructions in head</span>, <span class="less">blue = fewer</span>. Stacks below the first call are in proportion to callgrind's caller \u2192 callee edges.</p>
@@ -27164,10 +27201,8 @@ function renderProfileHtml(d, root, sides) {
 <section><h2>Functions by change in their own instructions</h2>${table(["function", "base", "head", "change", "share of the row\u2019s change"], selfRows)}</section>
 <section><h2>The client's functions (callees outside the client folded in)</h2>${table(["function", "change", "of the row", "via"], ownRows)}</section>
 <section><h2>Allocation sites (calls into the allocator per iteration)</h2>${d.allocations === null ? '<p class="muted">V8 allocates inline in JIT-compiled code: callgrind sees no allocator calls to attribute.</p>' : table(["site", "base", "head", "change"], allocRows)}</section>
-</main>
-</body>
-</html>
-`;
+</main>`
+  });
 }
 var CSS = `
 :root { --bg:#fff; --bg-card:#f6f8fa; --fg:#1f2328; --muted:#59636e; --border:#d1d9e0; --more:#cf222e; --less:#0969da; color-scheme: light dark;
@@ -27186,16 +27221,23 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowra
 `;
 
 // src/pipeline/profiles.ts
+var profilesDir = (outDir) => join5(outDir, "profiles");
+var sideFiles = (side) => ({ callgrind: `callgrind.out.${side}`, pprof: `${side}.pb.gz`, folded: `${side}.folded` });
+var DIFF_FILES = { json: "diff.json", html: "diff.html" };
+var ROW_FILES = [...Object.values(sideFiles("base")), ...Object.values(sideFiles("head")), ...Object.values(DIFF_FILES)];
 function writeSide(dir, side, p, title) {
   const name2 = (fn) => displayName(p.runner, fn);
   const stacks = expandStacks(p);
-  writeFileSync(join5(dir, `callgrind.out.${side}`), callgrindText(p, `${title} (${side})`, name2));
-  writeFileSync(join5(dir, `${side}.pb.gz`), pprofBytes(stacks, name2));
-  writeFileSync(join5(dir, `${side}.folded`), foldedText(stacks, name2));
+  const files = sideFiles(side);
+  writeFileSync(join5(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name2));
+  writeFileSync(join5(dir, files.pprof), pprofBytes(stacks, name2));
+  writeFileSync(join5(dir, files.folded), foldedText(stacks, name2));
   return stacks;
 }
+var diffJson = (diff) => `${JSON.stringify(diff, null, 2)}
+`;
 function writeRowProfiles(outDir, row, sides, labels) {
-  const dir = join5(outDir, "profiles", rowFolder(row));
+  const dir = join5(profilesDir(outDir), rowFolder(row));
   mkdirSync(dir, { recursive: true });
   const title = `${row.caseId} ${row.label}`;
   const stacks = {
@@ -27205,9 +27247,8 @@ function writeRowProfiles(outDir, row, sides, labels) {
   if (!sides.base || !sides.head || !stacks.base || !stacks.head) return { dir, diff: null };
   const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row));
   const name2 = (fn) => displayName(sides.head.runner, fn);
-  writeFileSync(join5(dir, "diff.json"), `${JSON.stringify(diff, null, 2)}
-`);
-  writeFileSync(join5(dir, "diff.html"), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
+  writeFileSync(join5(dir, DIFF_FILES.json), diffJson(diff));
+  writeFileSync(join5(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
   return { dir, diff };
 }
 function profileAb(o) {
@@ -27221,7 +27262,7 @@ function profileAb(o) {
     const head = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
     if (!base || !head) continue;
     try {
-      if (folderBytes(join5(o.outDir, "profiles")) > MAX_PROFILE_BYTES) {
+      if (folderBytes(profilesDir(o.outDir)) > MAX_PROFILE_BYTES) {
         unwritten++;
         diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row)));
         continue;
@@ -27305,6 +27346,9 @@ function pinnedGoClient(goModFile) {
   const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync7(goModFile, "utf8"))?.[1];
   if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
   return version3;
+}
+function goCloneCommand(goModFile = join8(packageRoot(), "runners", "go", "go.mod")) {
+  return `git clone --branch ${pinnedGoClient(goModFile)} https://${MODULE}`;
 }
 function goProxyProblem(goModFile = join8(packageRoot(), "runners", "go", "go.mod")) {
   const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
@@ -27490,10 +27534,10 @@ var defaultCacheDir = () => resolve2(process.env.BEE_BENCH_CACHE ?? join12(".bee
 function builderFor(runner) {
   return BUILDERS[runner];
 }
-function markerMatches(marker, key3) {
+function markerMatches(marker, key4) {
   if (!existsSync6(marker)) return false;
   try {
-    return JSON.parse(readFileSync9(marker, "utf8"))?.key === key3;
+    return JSON.parse(readFileSync9(marker, "utf8"))?.key === key4;
   } catch {
     return false;
   }
@@ -27503,7 +27547,7 @@ async function buildFolder(req) {
   const toolchain = await builder.toolchain();
   if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
   const identity = sourceIdentity(req.source);
-  const key3 = hashParts([
+  const key4 = hashParts([
     req.runner,
     `recipe ${builder.recipe}`,
     treeHash(join12(packageRoot(), "runners", req.runner)),
@@ -27511,7 +27555,7 @@ async function buildFolder(req) {
     toolchain,
     req.buildCommand ?? ""
   ]);
-  return { key: key3, dir: join12(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key3}`), toolchain };
+  return { key: key4, dir: join12(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key4}`), toolchain };
 }
 var BUILD_MARKER = "bee-bench-build.json";
 async function buildRunner(req) {
@@ -27519,19 +27563,19 @@ async function buildRunner(req) {
   const log2 = req.log ?? (() => {
   });
   const builder = builderFor(req.runner);
-  const { key: key3, dir, toolchain } = await buildFolder(req);
+  const { key: key4, dir, toolchain } = await buildFolder(req);
   const root = packageRoot();
   const identity = sourceIdentity(req.source);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
   const marker = join12(dir, BUILD_MARKER);
-  if (markerMatches(marker, key3)) {
-    log2(`${req.runner}: build cache hit ${key3} (${identity.key})`);
-    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key3, cached: true, buildMs: performance.now() - started };
+  if (markerMatches(marker, key4)) {
+    log2(`${req.runner}: build cache hit ${key4} (${identity.key})`);
+    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key4, cached: true, buildMs: performance.now() - started };
   }
   if (req.reuseOnly) {
     const there = existsSync6(cacheDir) ? readdirSync6(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared")) : [];
     throw new BuildError(
-      `runner ${req.runner}: no build ${req.runner}-${key3} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
+      `runner ${req.runner}: no build ${req.runner}-${key4} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
     );
   }
   rmSync4(dir, { recursive: true, force: true });
@@ -27553,10 +27597,10 @@ async function buildRunner(req) {
     throw e;
   }
   const tookMs = performance.now() - started;
-  log2(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1e3)} s (cache miss ${key3}); output in ${shown}`);
+  log2(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1e3)} s (cache miss ${key4}); output in ${shown}`);
   recordBuild(cacheDir, req.runner, tookMs, [estimate.factor, loadFactor()]);
-  writeFileSync4(marker, JSON.stringify({ key: key3, source: identity, toolchain }, null, 2));
-  return { runner: req.runner, source: req.source, command, key: key3, cached: false, buildMs: performance.now() - started };
+  writeFileSync4(marker, JSON.stringify({ key: key4, source: identity, toolchain }, null, 2));
+  return { runner: req.runner, source: req.source, command, key: key4, cached: false, buildMs: performance.now() - started };
 }
 
 // src/spec/measure.ts
@@ -28464,12 +28508,12 @@ function pairRows(outcome) {
       if (run2.problem) runProblems[run2.side].set(run2.round, run2.problem);
       for (const entry of run2.result?.cases ?? []) {
         if (entry.id !== c.caseId) continue;
-        const key3 = rowKey2(entry.id, entry.param.label);
-        if (!views.has(key3)) {
-          views.set(key3, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
-          order.push(key3);
+        const key4 = rowKey2(entry.id, entry.param.label);
+        if (!views.has(key4)) {
+          views.set(key4, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
+          order.push(key4);
         }
-        views.get(key3)[run2.side].byRound.set(run2.round, entry);
+        views.get(key4)[run2.side].byRound.set(run2.round, entry);
       }
     }
     if (order.length === 0) {
@@ -28491,7 +28535,7 @@ function pairRows(outcome) {
       });
       continue;
     }
-    for (const key3 of order) rows.push(pairOne(views.get(key3), runProblems, roundsRun));
+    for (const key4 of order) rows.push(pairOne(views.get(key4), runProblems, roundsRun));
   }
   return rows;
 }
@@ -28901,6 +28945,29 @@ ${parts.join("\n\n")}${note}`;
   return out !== null && out.length <= budget ? out : null;
 }
 
+// src/spec/platform.ts
+var OS = /* @__PURE__ */ new Map([
+  ["macos", "darwin"],
+  ["windows", "win32"]
+]);
+var ARCH = /* @__PURE__ */ new Map([
+  ["x86_64", "x64"],
+  ["amd64", "x64"],
+  ["aarch64", "arm64"],
+  ["x86", "ia32"],
+  ["386", "ia32"],
+  ["powerpc64", "ppc64"],
+  ["ppc64le", "ppc64"],
+  ["loongarch64", "loong64"]
+]);
+function normalHost(host) {
+  return { ...host, os: OS.get(host.os) ?? host.os, arch: ARCH.get(host.arch) ?? host.arch };
+}
+function platformOf(host) {
+  const h = normalHost(host);
+  return `${h.os}/${h.arch}`;
+}
+
 // src/report/render/ab-comment.ts
 var GITHUB_COMMENT_LIMIT = 65536;
 var GLYPH = { regression: "\u{1F534} regression", improvement: "\u{1F7E2} improvement", "~": "\u26AA ~" };
@@ -28990,7 +29057,7 @@ function headline(c) {
 }
 function hostText(h) {
   if (typeof h === "string") return mdText(h);
-  return mdText(`${h.os}/${h.arch}, ${h.cpu_model}, ${h.cpus} CPUs, ${formatBytes(h.mem_mb * 2 ** 20)}, ${h.runtime}`);
+  return mdText(`${platformOf(h)}, ${h.cpu_model}, ${h.cpus} CPUs, ${formatBytes(h.mem_mb * 2 ** 20)}, ${h.runtime}`);
 }
 function crossClientSection(input2, rows) {
   const model = input2.crossClient;
@@ -29187,38 +29254,6 @@ import { mkdirSync as mkdirSync7, readFileSync as readFileSync12, writeFileSync 
 import { createRequire } from "node:module";
 import { dirname as dirname5, join as join17 } from "node:path";
 
-// src/verdict/memory.ts
-var RSS_BASELINE_CASE = "cpu.harness.noop";
-var STORY_MIN_BYTES = 2 ** 20;
-var TRANSIENT_BELOW = 0.25;
-function memoryStory(bytesPerIteration, peakRss, baselineRss) {
-  if (bytesPerIteration < STORY_MIN_BYTES) return void 0;
-  const growth = Math.max(0, peakRss - baselineRss);
-  if (growth < TRANSIENT_BELOW * bytesPerIteration) return "transient";
-  if (growth >= bytesPerIteration) return "retained";
-  return void 0;
-}
-
-// src/report/model/memory.ts
-var cellAllocations = (c) => allocationMedians(c);
-function markMemoryStories(cases, runners) {
-  const baseline = cases.find((c) => c.id === RSS_BASELINE_CASE);
-  for (const runner of runners) {
-    const floor = baseline?.rows.map((r) => r.cells[runner]).find((c) => c?.status === "ok" && c.peakRssBytes !== null)?.peakRssBytes;
-    if (floor == null) continue;
-    for (const row of cases.flatMap((c) => c.rows)) {
-      const cell = row.cells[runner];
-      if (!cell?.alloc || cell.status !== "ok" || cell.peakRssBytes === null) continue;
-      const story = memoryStory(cell.alloc.bytes, cell.peakRssBytes, floor);
-      if (story) cell.alloc.story = story;
-    }
-  }
-}
-var showsAllocations = (model) => model.allocScoreboard !== void 0;
-function hasAllocations(cases) {
-  return cases.some((c) => c.rows.some((r) => Object.values(r.cells).some((cell) => cell.alloc !== void 0)));
-}
-
 // src/verdict/descriptive.ts
 var isShift = (p, ratio, o) => p < o.alpha && Math.abs(ratio - 1) > o.threshold;
 var isFlaggedDelta = (ratio, flag) => Math.abs(ratio - 1) > flag;
@@ -29327,86 +29362,6 @@ function scaledWorkLine(row) {
   return scaledWork(row).map((s) => `${RUNNER_LABEL[s.runner]} ${s.work}`).join(" \xB7 ");
 }
 
-// src/report/render/csv.ts
-function lowPrecisionField(row, cell) {
-  if (cell.lowPrecision) return precisionText(row, cell.lowPrecision);
-  return row.lowPrecision && cell.ratio !== void 0 ? "row: its ratio rests on a low-precision figure of another runner" : "";
-}
-var CSV_COLUMNS = [
-  "runner",
-  "client_version",
-  "case",
-  "group",
-  "kind",
-  "label",
-  "params",
-  "status",
-  "n",
-  "median_ns",
-  "min_ns",
-  "max_ns",
-  "mad_ns",
-  "cv",
-  "p95_ns",
-  "ratio_to_fastest",
-  "mb_per_s",
-  "per_op_ns",
-  "peak_rss_bytes",
-  "cpu_wall_ratio",
-  "digest",
-  "skip_reason_or_error",
-  "low_precision"
-];
-var CSV_ALLOC_COLUMNS = ["allocs_per_op", "alloc_bytes_per_op", "memory_story"];
-function renderCsv(model) {
-  const runners = runnersOf(model);
-  const version3 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
-  const withAlloc = showsAllocations(model);
-  const lines = [[...CSV_COLUMNS, ...withAlloc ? CSV_ALLOC_COLUMNS : []].join(",")];
-  for (const g of model.groups) {
-    for (const c of g.cases) {
-      for (const row of c.rows) {
-        for (const runner of runners) {
-          const cell = row.cells[runner];
-          if (!cell) continue;
-          const fields = [
-            RUNNER_LABEL[runner],
-            version3.get(runner),
-            row.caseId,
-            row.group,
-            row.kind,
-            row.label,
-            JSON.stringify(cell.param),
-            cell.status,
-            cell.n,
-            cell.medianNs,
-            cell.minNs,
-            cell.maxNs,
-            cell.madNs,
-            cell.cv,
-            cell.p95Ns,
-            cell.ratio,
-            cell.bytesPerNs === void 0 ? void 0 : mbPerS(cell.bytesPerNs),
-            cell.perOpNs,
-            cell.peakRssBytes,
-            cell.cpuWallRatio,
-            cell.digest,
-            cell.reason,
-            lowPrecisionField(row, cell),
-            ...withAlloc ? [cell.alloc?.allocsPerOp, cell.alloc?.bytesPerOp, cell.alloc?.story] : []
-          ];
-          lines.push(fields.map((f) => csvField(f)).join(","));
-        }
-      }
-    }
-  }
-  return `${lines.join("\r\n")}\r
-`;
-}
-
-// src/report/render/html.ts
-import { createHash as createHash3 } from "node:crypto";
-
 // src/report/model/tables.ts
 function aggregateTables(model) {
   const runners = runnersOf(model);
@@ -29435,7 +29390,10 @@ function notRunOf(model) {
   return model.notRun ?? [];
 }
 function notRunLine(n) {
-  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${n.reason}${n.fix ? ` (fix: ${n.fix})` : ""}`;
+  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${notRunReason(n)}`;
+}
+function notRunReason(n) {
+  return `${n.reason}${n.fix ? ` (fix: ${n.fix})` : ""}`;
 }
 function environmentLine(model) {
   const e = model.environment;
@@ -29453,7 +29411,7 @@ function runnersTable(model) {
     r.client.commit ? [r.client.version, " (", { code: r.client.commit.slice(0, 12) }, ")"] : [r.client.version],
     [r.client.source],
     [r.host.runtime],
-    [`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`],
+    [`${platformOf(r.host)}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`],
     [r.bee ? r.bee.version : "none"],
     [r.startedAt]
   ]);
@@ -29536,6 +29494,128 @@ function barItems(row, runners) {
   }));
 }
 
+// src/verdict/memory.ts
+var RSS_BASELINE_CASE = "cpu.harness.noop";
+var STORY_MIN_BYTES = 2 ** 20;
+var TRANSIENT_BELOW = 0.25;
+function memoryStory(bytesPerIteration, peakRss, baselineRss) {
+  if (bytesPerIteration < STORY_MIN_BYTES) return void 0;
+  const growth = Math.max(0, peakRss - baselineRss);
+  if (growth < TRANSIENT_BELOW * bytesPerIteration) return "transient";
+  if (growth >= bytesPerIteration) return "retained";
+  return void 0;
+}
+
+// src/report/model/memory.ts
+var cellAllocations = (c) => allocationMedians(c);
+function markMemoryStories(cases, runners) {
+  const baseline = cases.find((c) => c.id === RSS_BASELINE_CASE);
+  for (const runner of runners) {
+    const floor = baseline?.rows.map((r) => r.cells[runner]).find((c) => c?.status === "ok" && c.peakRssBytes !== null)?.peakRssBytes;
+    if (floor == null) continue;
+    for (const row of cases.flatMap((c) => c.rows)) {
+      const cell = row.cells[runner];
+      if (!cell?.alloc || cell.status !== "ok" || cell.peakRssBytes === null) continue;
+      const story = memoryStory(cell.alloc.bytes, cell.peakRssBytes, floor);
+      if (story) cell.alloc.story = story;
+    }
+  }
+}
+var showsAllocations = (model) => model.allocScoreboard !== void 0;
+function hasAllocations(cases) {
+  return cases.some((c) => c.rows.some((r) => Object.values(r.cells).some((cell) => cell.alloc !== void 0)));
+}
+
+// src/report/render/csv.ts
+function lowPrecisionField(row, cell) {
+  if (cell.lowPrecision) return precisionText(row, cell.lowPrecision);
+  return row.lowPrecision && cell.ratio !== void 0 ? "row: its ratio rests on a low-precision figure of another runner" : "";
+}
+var CSV_COLUMNS = [
+  "runner",
+  "client_version",
+  "case",
+  "group",
+  "kind",
+  "label",
+  "params",
+  "status",
+  "n",
+  "median_ns",
+  "min_ns",
+  "max_ns",
+  "mad_ns",
+  "cv",
+  "p95_ns",
+  "ratio_to_fastest",
+  "mb_per_s",
+  "per_op_ns",
+  "peak_rss_bytes",
+  "cpu_wall_ratio",
+  "digest",
+  "skip_reason_or_error",
+  "low_precision"
+];
+var CSV_ALLOC_COLUMNS = ["allocs_per_op", "alloc_bytes_per_op", "memory_story"];
+function renderCsv(model) {
+  const runners = runnersOf(model);
+  const version3 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
+  const withAlloc = showsAllocations(model);
+  const header2 = [...CSV_COLUMNS, ...withAlloc ? CSV_ALLOC_COLUMNS : []];
+  const lines = [header2.join(",")];
+  for (const n of notRunOf(model)) {
+    const fields = header2.map((column) => {
+      if (column === "runner") return RUNNER_LABEL[n.runner];
+      if (column === "status") return n.status;
+      if (column === "skip_reason_or_error") return notRunReason(n);
+      return void 0;
+    });
+    lines.push(fields.map((f) => csvField(f)).join(","));
+  }
+  for (const g of model.groups) {
+    for (const c of g.cases) {
+      for (const row of c.rows) {
+        for (const runner of runners) {
+          const cell = row.cells[runner];
+          if (!cell) continue;
+          const fields = [
+            RUNNER_LABEL[runner],
+            version3.get(runner),
+            row.caseId,
+            row.group,
+            row.kind,
+            row.label,
+            JSON.stringify(cell.param),
+            cell.status,
+            cell.n,
+            cell.medianNs,
+            cell.minNs,
+            cell.maxNs,
+            cell.madNs,
+            cell.cv,
+            cell.p95Ns,
+            cell.ratio,
+            cell.bytesPerNs === void 0 ? void 0 : mbPerS(cell.bytesPerNs),
+            cell.perOpNs,
+            cell.peakRssBytes,
+            cell.cpuWallRatio,
+            cell.digest,
+            cell.reason,
+            lowPrecisionField(row, cell),
+            ...withAlloc ? [cell.alloc?.allocsPerOp, cell.alloc?.bytesPerOp, cell.alloc?.story] : []
+          ];
+          lines.push(fields.map((f) => csvField(f)).join(","));
+        }
+      }
+    }
+  }
+  return `${lines.join("\r\n")}\r
+`;
+}
+
+// src/report/render/html.ts
+import { createHash as createHash3 } from "node:crypto";
+
 // src/report/render/notes.ts
 var ALLOC_LEGEND = `heap: bytes and allocations per op of work inside the timed region, by the runtime's own accounting in a separate allocation run (median of its iterations; CPU rows; bee-js counts bytes only). Bytes allocated are not memory kept: transient = one iteration allocates at least ${1 / TRANSIENT_BELOW}x what the peak RSS grew by over the runner's ${RSS_BASELINE_CASE} row (short-lived: collector or allocator work, not memory); retained = the peak RSS grew by at least what one iteration allocates (consistent with keeping it, but setup data or what earlier cases left resident read the same: transient is the conclusive reading); no word where the two do not disagree that clearly, below ${formatBytes(STORY_MIN_BYTES)} per iteration, or without a ${RSS_BASELINE_CASE} row.`;
 var ALLOC_SCOREBOARD_NOTE = "Geometric mean over rows where two or more runners have allocation figures of each runner's heap bytes per unit of work (per byte on byte rows, per op otherwise) as a multiple of the least in the row; 1.00x = least everywhere. Least = rows where the runner allocated least. A row where some runner allocates nothing in the timed region has no ratio: it is out of the mean and Rows, and counted under Allocates nothing for the runners at zero.";
@@ -29602,17 +29682,11 @@ function htmlReport(t, opts = {}) {
     "style-src 'unsafe-inline'",
     "img-src data:"
   ].join("; ");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${htmlText(title)}</title>
-<style>${CSS2}</style>
-</head>
-<body>
-<h1>${htmlText(title)}</h1>
+  return htmlPage({
+    title,
+    csp,
+    css: CSS2,
+    body: `<h1>${htmlText(title)}</h1>
 <p class="meta">${meta3(t.meta)}</p>
 ${model.hasNet ? `<div class="caveat"><strong>\u26A0 Scope of network figures.</strong> ${htmlText(NET_SCOPE_CAVEAT)}</div>` : ""}
 ${model.warnings.map((w) => `<div class="warn">\u26A0 ${htmlText(w)}</div>`).join("\n")}
@@ -29628,10 +29702,8 @@ ${t.notRun.map((line) => `<p class="sub">Not ranked: ${htmlText(line)}.</p>`).jo
 ${sections}
 <footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ""}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
 <script type="application/json" id="bee-bench-data">${data}</script>
-${scripts.map((s) => `<script>${s}</script>`).join("\n")}
-</body>
-</html>
-`;
+${scripts.map((s) => `<script>${s}</script>`).join("\n")}`
+  });
 }
 function prose(s) {
   return s.split(/`([^`\r\n]+)`/).map((p, i) => i % 2 === 1 ? `<code>${htmlText(p)}</code>` : htmlText(p)).join("");
@@ -29656,7 +29728,7 @@ function htmlPieces(cell) {
     if ("code" in p) return `<code>${htmlText(p.code)}</code>`;
     if ("strong" in p) return `<strong>${htmlText(p.strong)}</strong>`;
     const n = p.notRun;
-    return `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`;
+    return `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(notRunReason(n))}</span>`;
   }).join("");
 }
 function htmlTableOf(t, cls2 = t.numeric ? "num" : "") {
@@ -29916,7 +29988,7 @@ function markdownReport(t, opts = {}) {
 
 ${mdText(t.scoreboardNote)}` : "One runner only: nothing to rank.",
     t.allocScoreboard ? allocScoreboard2(t.allocScoreboard) : null,
-    t.notRun.length > 0 ? t.notRun.map((line) => `Not ranked: ${mdText(line)}.`).join("  \n") : null,
+    t.notRun.length > 0 ? t.notRun.map((line) => `Not ranked: ${mdCopyable(line)}.`).join("  \n") : null,
     ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, t))]),
     "---",
     legend(model)
@@ -29927,8 +29999,7 @@ function mdPieces(cell) {
     if (typeof p === "string") return mdText(p);
     if ("code" in p) return mdCode(p.code);
     if ("strong" in p) return `**${mdText(p.strong)}**`;
-    const n = p.notRun;
-    return `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ""}`;
+    return `**${p.notRun.status}**: ${mdCopyable(notRunReason(p.notRun))}`;
   }).join("");
 }
 function mdTableOf(t) {
@@ -30307,24 +30378,26 @@ async function abPipeline(o) {
   const report2 = reportAb(measured, spec, hash2, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs);
   return { report: report2, measured, rounds, builds };
 }
+function countFlagged(rows) {
+  const change = (r) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
+  return rows.filter((r) => r.instructions && r.instructions.verdict !== "~").sort((a, b) => change(b) - change(a));
+}
 function profileFlagged(m, spec, plan2, o) {
   const raw = m.deterministic.instructions?.raw;
   if (!raw) return null;
   try {
-    const change = (r) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
-    const flagged = judgeAb(m, spec, o).filter((r) => r.instructions && r.instructions.verdict !== "~").sort((a, b) => change(b) - change(a));
     const out = profileAb({
       runner: o.runner,
       base: { dir: raw.base, plan: plan2 },
       head: { dir: raw.head, plan: plan2 },
-      rows: flagged,
+      rows: countFlagged(judgeAb(m, spec, o)),
       outDir: resolve3(o.outDir),
       labels: { base: o.baseLabel, head: o.headLabel }
     });
     o.log(`profiles: ${out.diffs.length} flagged row(s) in ${Math.round(out.ms)} ms (counting took ${Math.round(m.deterministic.instructions.elapsedMs)} ms)`);
     for (const p of out.problems) o.log(`profiles: ${p}`);
     if (out.unwritten > 0) o.log(`profiles: ${out.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
-    return out;
+    return { diffs: out.diffs, ms: out.ms, unwritten: out.unwritten };
   } catch (e) {
     o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
     return null;
@@ -30852,7 +30925,7 @@ function runnerInfo(r) {
     runner: r.runner,
     label: RUNNER_LABEL[r.runner],
     client: r.client,
-    host: r.host,
+    host: normalHost(r.host),
     bee: r.bee,
     specHash: r.spec.hash,
     profile: r.spec.profile,
@@ -31071,9 +31144,9 @@ function historyModel(records, fallback) {
     for (const c of r.cases) {
       const ns = c.status === "skipped" ? 0 : c.status === "ok" ? c.median_ns : null;
       if (ns === null) continue;
-      const key3 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
-      const seen = newest.get(key3);
-      if (!seen || r.started_at > seen.at) newest.set(key3, { at: r.started_at, ns });
+      const key4 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
+      const seen = newest.get(key4);
+      if (!seen || r.started_at > seen.at) newest.set(key4, { at: r.started_at, ns });
     }
   }
   return {
@@ -31296,10 +31369,10 @@ var rowKey4 = (runner, id, label) => `${runner} ${id} ${String(label)}`;
 function mergeShards(shards, plans) {
   if (shards.length === 0) throw new InputError("merge", ["no shard folders given"], "pass the folders of every shard");
   const assignment = shards[0].run.assignment;
-  const key3 = selectionKey(assignment.selection);
+  const key4 = selectionKey(assignment.selection);
   const seen = /* @__PURE__ */ new Map();
   for (const s of shards) {
-    if (selectionKey(s.run.assignment.selection) !== key3 || s.run.shard.total !== assignment.shards.length) {
+    if (selectionKey(s.run.assignment.selection) !== key4 || s.run.shard.total !== assignment.shards.length) {
       throw new InputError(join21(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
     }
     const other = seen.get(s.run.shard.index);
@@ -31449,8 +31522,77 @@ ${renderShardsMarkdown(merged)}`);
 }
 
 // src/shard/pr-pieces.ts
-import { existsSync as existsSync9, mkdirSync as mkdirSync9, readFileSync as readFileSync16, writeFileSync as writeFileSync9 } from "node:fs";
+import { existsSync as existsSync9, mkdirSync as mkdirSync10, readFileSync as readFileSync16, statSync as statSync3, writeFileSync as writeFileSync10 } from "node:fs";
+import { join as join24 } from "node:path";
+
+// src/shard/pr-piece-profiles.ts
+import { copyFileSync as copyFileSync3, lstatSync, mkdirSync as mkdirSync9, writeFileSync as writeFileSync9 } from "node:fs";
 import { join as join23 } from "node:path";
+var PieceProfilesSchema = external_exports.strictObject({
+  /** The piece's flagged rows' differences, largest change first. */
+  diffs: ProfileDiffsSchema,
+  /** Time the piece spent making them. */
+  ms: external_exports.number().finite().nonnegative(),
+  /** Rows past the piece's 16 MiB of files: their lists only. */
+  unwritten: external_exports.number().int().nonnegative()
+});
+var key3 = (r) => `${r.caseId}\0${r.label}`;
+var FIX = "merge the folders `bee-bench ab --piece instructions:K/N` wrote, unchanged";
+function acceptedDiffs(pieces, rows, runner) {
+  const rank3 = new Map(countFlagged(rows).map((r, i) => [key3(r), i]));
+  const from = /* @__PURE__ */ new Map();
+  const got = [];
+  for (const piece of pieces) {
+    if (piece.profiles && piece.evidence !== "instructions")
+      throw new InputError(piece.file, [`profiles: a ${piece.evidence} piece has none (only instruction counts leave dumps)`], FIX);
+    for (const [i, diff] of (piece.profiles?.diffs ?? []).entries()) {
+      const at = `profiles.diffs[${i}]`;
+      const row = `${diff.caseId} ${diff.label}`;
+      const problem = diff.runner !== runner ? `${at} is a ${diff.runner} profile in a ${runner} A/B` : !piece.cases.includes(diff.caseId) ? `${at}: row ${row} is not among the piece's cases` : !rank3.has(key3(diff)) ? `${at}: row ${row} is not flagged by the joined counts` : from.has(key3(diff)) ? `${at}: row ${row} is also profiled in ${from.get(key3(diff))}` : null;
+      if (problem) throw new InputError(piece.file, [problem], FIX);
+      from.set(key3(diff), piece.file);
+      got.push({ diff, piece });
+    }
+  }
+  return got.sort((a, b) => rank3.get(key3(a.diff)) - rank3.get(key3(b.diff))).slice(0, MAX_PROFILED_ROWS);
+}
+var statOf = (path) => {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+};
+function copyRowFiles(piece, diff, into, problems) {
+  const from = join23(piece.dir, "profiles", rowFolder(diff));
+  if (!statOf(from)?.isDirectory()) return false;
+  const to = join23(into, rowFolder(diff));
+  mkdirSync9(to, { recursive: true });
+  for (const name2 of ROW_FILES.filter((n) => n !== DIFF_FILES.json)) {
+    const src = join23(from, name2);
+    const st = statOf(src);
+    if (!st) continue;
+    if (!st.isFile()) problems.push(`${src}: not a plain file, not carried`);
+    else if (st.size > MAX_PROFILE_BYTES) problems.push(`${src}: ${st.size} bytes, more than the ${MAX_PROFILE_BYTES} a run's profiles may hold; not carried`);
+    else copyFileSync3(src, join23(to, name2));
+  }
+  writeFileSync9(join23(to, DIFF_FILES.json), diffJson(diff));
+  return true;
+}
+function carryProfiles(pieces, rows, runner, outDir) {
+  const profiled = pieces.filter((p) => p.profiles);
+  if (profiled.length === 0) return null;
+  const accepted = acceptedDiffs(profiled, rows, runner);
+  const into = profilesDir(outDir);
+  const problems = [];
+  let unwritten = 0;
+  for (const { diff, piece } of accepted) {
+    if (folderBytes(into) > MAX_PROFILE_BYTES || !copyRowFiles(piece, diff, into, problems)) unwritten++;
+  }
+  return { diffs: accepted.map((a) => a.diff), ms: profiled.reduce((s, p) => s + p.profiles.ms, 0), unwritten, problems };
+}
+
+// src/shard/pr-pieces.ts
 var AB_PIECE_SCHEMA_ID = "bee-bench/ab-piece@1";
 var AB_PIECE_FILE = "piece.json";
 function parsePieceRef(text3) {
@@ -31548,7 +31690,9 @@ var AbPieceSchema = external_exports.strictObject({
   ab: SharedSchema,
   /** The cases this piece measured. */
   cases: external_exports.array(text2),
-  elapsed_s: nonneg
+  elapsed_s: nonneg,
+  /** A count piece's flagged rows' profile differences (their files in the piece's profiles/). */
+  profiles: PieceProfilesSchema.optional()
 });
 var AbPieceFileSchema = AbPieceSchema.extend({ measured: MeasuredSchema });
 async function runPiece(o) {
@@ -31558,7 +31702,9 @@ async function runPiece(o) {
     throw new InputError("--piece", [`${pieceText(o.piece)} is not in --measure ${measure.join(",")}`], "pick a piece of an evidence measured");
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const cases = pieceCases(planFor(o, spec, hash2, o.runner), o.piece, o.model);
-  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false });
+  const counting = o.piece.evidence === "instructions";
+  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false, keepRaw: Boolean(o.keepRaw) || counting });
+  const profiles = counting ? profileFlagged(got.measured, got.spec, got.plan, o) : null;
   const m = got.measured;
   const measured = {
     ...m,
@@ -31570,10 +31716,11 @@ async function runPiece(o) {
     ab: sharedOf(o, hash2),
     cases,
     elapsed_s: (performance.now() - started) / 1e3,
+    ...profiles ? { profiles } : {},
     measured: JSON.parse(JSON.stringify(measured))
   };
-  mkdirSync9(o.outDir, { recursive: true });
-  writeFileSync9(join23(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
+  mkdirSync10(o.outDir, { recursive: true });
+  writeFileSync10(join24(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
 `);
   return piece;
 }
@@ -31596,10 +31743,13 @@ function sharedOf(o, hash2) {
     ...o.commits ? { commits: o.commits } : {}
   };
 }
+var MAX_PIECE_BYTES = 64 << 20;
 function loadPiece(dir) {
-  const file2 = join23(dir, AB_PIECE_FILE);
+  const file2 = join24(dir, AB_PIECE_FILE);
   const fix = "pass the folders `bee-bench ab --piece EVIDENCE[:K/N] --out DIR` wrote";
   if (!existsSync9(file2)) throw new InputError(file2, ["missing"], fix);
+  const size = statSync3(file2).size;
+  if (size > MAX_PIECE_BYTES) throw new InputError(file2, [`${size} bytes, more than the ${MAX_PIECE_BYTES} accepted`], fix);
   const parsed = AbPieceFileSchema.safeParse(parseJson(file2, readFileSync16(file2, "utf8")));
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
   return parsed.data;
@@ -31610,7 +31760,7 @@ function mergePieces(dirs, o) {
   const shared = pieces[0].piece.ab;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, piece } of pieces) {
-    const file2 = join23(dir, AB_PIECE_FILE);
+    const file2 = join24(dir, AB_PIECE_FILE);
     if (JSON.stringify(piece.ab) !== JSON.stringify(shared))
       throw new InputError(file2, ["belongs to another A/B (its ab settings differ)"], "merge the pieces of one A/B only");
     const name2 = pieceText(piece.piece);
@@ -31638,14 +31788,36 @@ function mergePieces(dirs, o) {
     ...o.marker ? { marker: o.marker } : {},
     ...o.trendUrl ? { trendUrl: o.trendUrl } : {}
   };
+  const profiles = carryProfiles(
+    pieces.map((p) => ({
+      dir: p.dir,
+      file: join24(p.dir, AB_PIECE_FILE),
+      evidence: p.piece.piece.evidence,
+      cases: p.piece.cases,
+      ...p.piece.profiles ? { profiles: p.piece.profiles } : {}
+    })),
+    judgeAb(measured, spec, judging),
+    shared.runner,
+    o.outDir
+  );
   const report2 = reportAb(
     measured,
     spec,
     hash2,
     { ...judging, profile: shared.profile, outDir: o.outDir },
-    { pieces: pieces.map((p) => ({ piece: pieceText(p.piece.piece), cases: p.piece.cases.length, elapsed_s: p.piece.elapsed_s })), missingPieces: missing }
+    {
+      pieces: pieces.map((p) => ({
+        piece: pieceText(p.piece.piece),
+        cases: p.piece.cases.length,
+        elapsed_s: p.piece.elapsed_s,
+        ...p.piece.profiles ? { profile_s: p.piece.profiles.ms / 1e3 } : {}
+      })),
+      missingPieces: missing,
+      ...profiles ? { profileMs: profiles.ms } : {}
+    },
+    profiles?.diffs
   );
-  return { report: report2, missing, pieces: pieces.map((p) => p.piece) };
+  return { report: report2, missing, pieces: pieces.map((p) => p.piece), profiles };
 }
 function joinPieces(pieces, plan2) {
   const order = new Map(plan2.units.map((u, i) => [`${u.id}\0${String(u.param.label)}`, i]));
@@ -31691,7 +31863,7 @@ import { execFile as execFile2, spawn as spawn3 } from "node:child_process";
 import { closeSync as closeSync2, existsSync as existsSync10, mkdtempSync as mkdtempSync4, openSync as openSync2, readFileSync as readFileSync17, rmSync as rmSync8 } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 
 // src/bee/api.ts
 var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
@@ -31830,8 +32002,8 @@ function devNodeEnv(home, from = process.env) {
 var lastLines = (text3, n = 30) => text3.trimEnd().split("\n").slice(-n).join("\n");
 async function launchBinary(path, port, cleanup, log2) {
   if (!existsSync10(path)) throw new Error(`--bee-binary ${path}: no such file`);
-  const home = mkdtempSync4(join24(tmpdir3(), "bee-bench-dev-"));
-  const logFile = join24(home, "bee.log");
+  const home = mkdtempSync4(join25(tmpdir3(), "bee-bench-dev-"));
+  const logFile = join25(home, "bee.log");
   const fd = openSync2(logFile, "a");
   const child = spawn3(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
   closeSync2(fd);
@@ -31875,17 +32047,20 @@ async function launchBinary(path, port, cleanup, log2) {
 function dockerCommand(docker, args, timeoutMs) {
   return new Promise((resolve20) => {
     execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const why = err ? err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message : "";
-      resolve20({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+      const missing = err?.code === "ENOENT";
+      const why = !err ? "" : missing ? `${docker} not found${docker.includes("/") ? "" : " on PATH"}` : err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message;
+      resolve20({ ok: !err, missing, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
     });
   });
 }
 async function removeContainer(name2, log2, docker = "docker") {
   const rm2 = await dockerCommand(docker, dockerRemoveArgs(name2), 6e4);
+  if (rm2.missing) return;
   if (rm2.ok) log2(`bee: removed container ${name2}`);
   else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name2} already removed`);
   else log2(`bee: could not remove container ${name2} (${rm2.problem}); remove it with: docker rm --force ${name2}`);
 }
+var NO_DOCKER_HINT = "without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH instead of --bee dev, or a running node with --bee-url URL --batch-id ID";
 async function launchDocker(docker, port, cleanup, o) {
   const name2 = containerName();
   o.onContainer?.(name2);
@@ -31893,8 +32068,7 @@ async function launchDocker(docker, port, cleanup, o) {
   const args = dockerRunArgs({ name: name2, hostPort: port });
   o.log(`bee: ${docker} ${args.join(" ")}`);
   const run2 = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
-  if (!run2.ok)
-    throw new Error(`docker run of the Bee dev node failed (${run2.problem}); without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH`);
+  if (!run2.ok) throw new Error(`docker run of the Bee dev node failed (${run2.problem}); ${o.withoutDocker ?? NO_DOCKER_HINT}`);
   return {
     url: `http://127.0.0.1:${port}`,
     what: `container ${name2}`,
@@ -32177,7 +32351,7 @@ async function ab(v) {
     const split = splitOf(v, measure, piece);
     const model = costModel({ specFile: c.specFile, runners: [runner], profile: c.profile, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
     const got = await withBee(c, (c2) => runPiece({ ...c2, ...abOptions, piece, split, model }));
-    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join25(c.outDir, AB_PIECE_FILE)}`);
+    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join26(c.outDir, AB_PIECE_FILE)}`);
     return 0;
   }
   const out = await withBee(c, (c2) => abPipeline({ ...c2, ...abOptions }));
@@ -32188,11 +32362,11 @@ async function ab(v) {
 }
 
 // src/cli/commands/bisect.ts
-import { existsSync as existsSync11, statSync as statSync3 } from "node:fs";
-import { join as join28, resolve as resolve7 } from "node:path";
+import { existsSync as existsSync11, statSync as statSync4 } from "node:fs";
+import { join as join29, resolve as resolve7 } from "node:path";
 
 // src/bisect/step-probe.ts
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 var MEASURE_TEXT = { wall: "wall time, paired rounds", instructions: "instruction counts under callgrind" };
 async function bisectMeasure(requested, log2) {
   if (requested && !measuresInstructions(requested)) return "wall";
@@ -32225,7 +32399,7 @@ function abStepComparator(o) {
   return async (good, candidate, step2) => {
     const out = await abPipeline({
       ...o,
-      outDir: join26(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
+      outDir: join27(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
       base: { kind: "path", path: good.path },
       head: { kind: "path", path: candidate.path },
       baseLabel: good.commit.sha.slice(0, 12),
@@ -32267,7 +32441,7 @@ function renderBisectMarkdown(b, i) {
 // src/bisect/run.ts
 import { mkdtempSync as mkdtempSync5, rmSync as rmSync9 } from "node:fs";
 import { tmpdir as tmpdir4 } from "node:os";
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 
 // src/history/git.ts
 import { execFile as execFile3 } from "node:child_process";
@@ -32377,12 +32551,12 @@ async function bisect(o) {
   const started = performance.now();
   const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
   o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
-  const workDir = o.workDir ?? mkdtempSync5(join27(tmpdir4(), "bee-bench-bisect-"));
+  const workDir = o.workDir ?? mkdtempSync5(join28(tmpdir4(), "bee-bench-bisect-"));
   const git2 = gitIn(o.repo);
   const made = [];
   const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
   const checkout = async (c) => {
-    const dir = join27(workDir, c.sha.slice(0, 16));
+    const dir = join28(workDir, c.sha.slice(0, 16));
     await removeWorktree(dir);
     await git2(["worktree", "prune"]);
     await git2(["worktree", "add", "--detach", dir, c.sha]);
@@ -32420,7 +32594,7 @@ async function bisect2(v) {
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
   const repo = resolve7(v.path);
-  if (!existsSync11(repo) || !statSync3(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  if (!existsSync11(repo) || !statSync4(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
   const outcome = await bisect({
@@ -32431,7 +32605,7 @@ async function bisect2(v) {
     compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] })
   });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
-  writeText(join28(c.outDir, "bisect.md"), md);
+  writeText(join29(c.outDir, "bisect.md"), md);
   process.stdout.write(md);
   return 0;
 }
@@ -32563,12 +32737,12 @@ ${mdTable(
 }
 
 // src/cli/results.ts
-import { existsSync as existsSync12, readdirSync as readdirSync8, statSync as statSync4 } from "node:fs";
-import { join as join29, resolve as resolve8 } from "node:path";
+import { existsSync as existsSync12, readdirSync as readdirSync8, statSync as statSync5 } from "node:fs";
+import { join as join30, resolve as resolve8 } from "node:path";
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync4(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join29(p, e));
+    if (statSync5(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join30(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
@@ -32596,8 +32770,8 @@ function compare(v, positionals) {
 }
 
 // src/cli/commands/history-export-gab.ts
-import { readFileSync as readFileSync18, statSync as statSync5 } from "node:fs";
-import { join as join32, resolve as resolve11 } from "node:path";
+import { readFileSync as readFileSync18, statSync as statSync6 } from "node:fs";
+import { join as join33, resolve as resolve11 } from "node:path";
 
 // src/history/derive.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -32629,17 +32803,17 @@ function scoreRun(runId, records, groupOf, figure = timeFigure) {
     if (!r) continue;
     const seen = /* @__PURE__ */ new Set();
     for (const c of r.record.cases) {
-      const key3 = `${c.id}\0${c.label}`;
-      if (seen.has(key3) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
-      seen.add(key3);
-      const row = rows.get(key3) ?? [];
+      const key4 = `${c.id}\0${c.label}`;
+      if (seen.has(key4) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
+      seen.add(key4);
+      const row = rows.get(key4) ?? [];
       row.push({ runner, c });
-      rows.set(key3, row);
+      rows.set(key4, row);
     }
   }
   const scored = [];
-  for (const key3 of [...rows.keys()].sort()) {
-    const cells = rows.get(key3);
+  for (const key4 of [...rows.keys()].sort()) {
+    const cells = rows.get(key4);
     const cost = unitCost(cells, figure);
     if (!cost) continue;
     const first3 = cells[0];
@@ -32792,7 +32966,7 @@ function countUnitOf(c) {
 function toolchainOf(r) {
   return r.counter ? `${r.host.runtime}; ${r.counter.tool} ${r.counter.version}` : r.host.runtime;
 }
-var hostOf = (r) => `${r.host.os}/${r.host.arch} ${r.host.cpu_model}`;
+var hostOf = (r) => `${platformOf(r.host)} ${r.host.cpu_model}`;
 function firstLine(message) {
   const line = message.split(/\r?\n/, 1)[0] ?? "";
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}\u2026` : line;
@@ -32849,10 +33023,10 @@ function deriveHistory(set2, opts = {}) {
     branches.add(record2.branch);
     for (const c of record2.cases) {
       if (c.status !== "ok" || c.median_ns === null) continue;
-      const key3 = `${c.id}\0${c.label}\0${record2.runner}`;
-      let acc = series2.get(key3);
+      const key4 = `${c.id}\0${c.label}\0${record2.runner}`;
+      let acc = series2.get(key4);
       if (!acc) {
-        series2.set(key3, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
+        series2.set(key4, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
         if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
       }
       if (acc.at[acc.at.length - 1] === k) continue;
@@ -33004,7 +33178,7 @@ function derive(set2, opts = {}) {
 var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
 import { existsSync as existsSync13 } from "node:fs";
 import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname as dirname6, join as join30, normalize, resolve as resolve10, sep } from "node:path";
+import { dirname as dirname6, join as join31, normalize, resolve as resolve10, sep } from "node:path";
 var FUTURE_SKEW_MS = 10 * 6e4;
 var RecordConflictError = class extends Error {
   constructor(file2) {
@@ -33077,7 +33251,7 @@ async function pushAttempts(git2, files, opts) {
   const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git2, branch);
-    const folderAbs = join30(opts.workdir, folder);
+    const folderAbs = join31(opts.workdir, folder);
     await refuseLinks(opts.workdir, folder);
     const { added, present: present2 } = await addRecords(folderAbs, files);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
@@ -33140,12 +33314,12 @@ async function refuseLinks(workdir, folder) {
   const parts = folder === "." ? [] : folder.split("/");
   for (let i = 1; i <= parts.length; i++) {
     const rel = parts.slice(0, i).join("/");
-    const st = await lstat(join30(workdir, rel)).catch(() => void 0);
+    const st = await lstat(join31(workdir, rel)).catch(() => void 0);
     if (!st) return;
     if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
   }
   const walk2 = async (rel) => {
-    for (const e of await readdir(join30(workdir, rel), { withFileTypes: true })) {
+    for (const e of await readdir(join31(workdir, rel), { withFileTypes: true })) {
       const child = rel === "." ? e.name : `${rel}/${e.name}`;
       if (e.isSymbolicLink()) throw new HistoryLinkError(child);
       if (e.isDirectory() && child !== ".git") await walk2(child);
@@ -33165,7 +33339,7 @@ function defaultMessage(records, branch) {
   return [head, "", ...paths].join("\n");
 }
 async function openClone(git2, remote) {
-  if (!existsSync13(join30(git2.cwd, ".git"))) {
+  if (!existsSync13(join31(git2.cwd, ".git"))) {
     await mkdir(git2.cwd, { recursive: true });
     await git2(["init", "-q"]);
     await git2(["remote", "add", "origin", remote]);
@@ -33192,7 +33366,7 @@ async function addRecords(folderAbs, files) {
   const added = [];
   const present2 = [];
   for (const [path, text3] of files) {
-    const abs = join30(folderAbs, path);
+    const abs = join31(folderAbs, path);
     let existing = null;
     try {
       existing = await readFile(abs, "utf8");
@@ -33219,9 +33393,9 @@ async function copySite(siteDir2, folderAbs) {
   await cp(siteDir2, folderAbs, { recursive: true, force: true });
 }
 async function writeDerived(folderAbs, derived2) {
-  await rm(join30(folderAbs, SERIES_DIR), { recursive: true, force: true });
-  await mkdir(join30(folderAbs, SERIES_DIR), { recursive: true });
-  for (const [path, text3] of derived2) await writeFile(join30(folderAbs, path), text3);
+  await rm(join31(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join31(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text3] of derived2) await writeFile(join31(folderAbs, path), text3);
 }
 async function stagedChanges(git2, folder) {
   const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
@@ -33416,9 +33590,9 @@ function entryRecord(file2, where, origin, entry, runner, { benches, counts }, b
   const seen = /* @__PURE__ */ new Map();
   let client = null;
   for (const placed of benches) {
-    const key3 = `${placed.id}\0${placed.label}`;
-    const k = (seen.get(key3) ?? 0) + 1;
-    seen.set(key3, k);
+    const key4 = `${placed.id}\0${placed.label}`;
+    const k = (seen.get(key4) ?? 0) + 1;
+    seen.set(key4, k);
     const label = k === 1 ? placed.label : `${placed.label}#${k}`;
     cases.push(importedCase({ ...placed, label }, `${where}.benches[${placed.j}]`, out));
     const cl = parseExtra(placed.bench.extra).get("client");
@@ -33508,8 +33682,8 @@ function countBench(c, run2) {
 function importedCounts(bench) {
   const extra = parseExtra(bench.extra);
   const samples = (extra.get("samples") ?? "").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  const exact = (key3) => {
-    const v = extra.get(key3);
+  const exact = (key4) => {
+    const v = extra.get(key4);
     const n = v === void 0 ? NaN : Number(v);
     return Number.isFinite(n) && n >= 0 ? n : void 0;
   };
@@ -33573,14 +33747,14 @@ function exportGabData(records) {
   for (const r of sorted2) {
     const suite = r.source?.suite ?? NATIVE_SUITE;
     repoUrl ??= r.source?.repo_url;
-    const key3 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
-    const e = open2.get(key3);
+    const key4 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
+    const e = open2.get(key4);
     if (e) {
       e.benches.push(...exportGab(r));
       continue;
     }
     const fresh = gabEntry(r);
-    open2.set(key3, fresh);
+    open2.set(key4, fresh);
     (entries[suite] ??= []).push(fresh);
   }
   const dates = sorted2.map(gabDate);
@@ -33602,7 +33776,7 @@ function sig6(v) {
 // src/history/publish.ts
 import { execFileSync as execFileSync4 } from "node:child_process";
 import { existsSync as existsSync14 } from "node:fs";
-import { join as join31 } from "node:path";
+import { join as join32 } from "node:path";
 function headCommit(dir) {
   const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
     encoding: "utf8",
@@ -33627,8 +33801,8 @@ function commitUrl(sha, from) {
   return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
 }
 function siteDir() {
-  const dir = join31(packageRoot(), "pages", "dist");
-  return existsSync14(join31(dir, "index.html")) ? dir : void 0;
+  const dir = join32(packageRoot(), "pages", "dist");
+  return existsSync14(join32(dir, "index.html")) ? dir : void 0;
 }
 function publishRecords(records, o) {
   return writeHistory(records, {
@@ -33680,10 +33854,10 @@ function resultOrRecord(file2) {
   return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text3) : loadResult(file2);
 }
 function historyRecords(path) {
-  if (!statSync5(path).isDirectory()) return [parseRecord(path, readFileSync18(path, "utf8"))];
+  if (!statSync6(path).isDirectory()) return [parseRecord(path, readFileSync18(path, "utf8"))];
   const set2 = readRecords(path);
   if (set2.invalid.length > 0)
-    throw new InputError(join32(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+    throw new InputError(join33(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
   if (set2.records.length === 0)
     throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set2.records.map((r) => r.record);
@@ -33695,7 +33869,7 @@ import { resolve as resolve13 } from "node:path";
 
 // src/cli/history-target.ts
 import { execFileSync as execFileSync5 } from "node:child_process";
-import { join as join33, resolve as resolve12 } from "node:path";
+import { join as join34, resolve as resolve12 } from "node:path";
 function headContext(v) {
   let commit;
   try {
@@ -33725,7 +33899,7 @@ function historyTarget(v) {
   return {
     remote: v.remote,
     ...token ? { token } : {},
-    workdir: resolve12(v.workdir ?? join33(".bee-bench", "history")),
+    workdir: resolve12(v.workdir ?? join34(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
@@ -33769,7 +33943,7 @@ async function historyPublish(v, paths) {
 
 // src/cli/commands/merge.ts
 import { existsSync as existsSync15 } from "node:fs";
-import { join as join34, resolve as resolve14 } from "node:path";
+import { join as join35, resolve as resolve14 } from "node:path";
 function mergeAbPieces(v, dirs) {
   const merged = mergePieces(dirs, {
     specFile: resolve14(v.spec ?? defaultSpecPath()),
@@ -33777,13 +33951,15 @@ function mergeAbPieces(v, dirs) {
     ...v.marker ? { marker: v.marker } : {}
   });
   for (const m of merged.missing) log(`merge: piece ${m} has no output`);
+  for (const p of merged.profiles?.problems ?? []) log(`merge: profiles: ${p}`);
+  if (merged.profiles) log(`merge: profiles of ${merged.profiles.diffs.length} flagged row(s) in ${join35(resolve14(v.out ?? "out"), "profiles")}`);
   process.stdout.write(merged.report.markdown);
   log(`wrote ${merged.report.markdownFile}`);
   return merged.missing.length > 0 ? 1 : 0;
 }
 function merge2(v, dirs) {
   if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
-  if (existsSync15(join34(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
+  if (existsSync15(join35(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
   const { merged, reports } = mergeCommand(resolve14(v.spec ?? defaultSpecPath()), dirs, resolve14(v.out ?? "out"));
   for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
   for (const r of merged.missingRows) log(`merge: missing ${r}`);
@@ -33813,8 +33989,8 @@ function plan(v) {
 }
 
 // src/pipeline/profile.ts
-import { mkdirSync as mkdirSync10, rmSync as rmSync10 } from "node:fs";
-import { join as join35, resolve as resolve16 } from "node:path";
+import { mkdirSync as mkdirSync11, rmSync as rmSync10 } from "node:fs";
+import { join as join36, resolve as resolve16 } from "node:path";
 function rowPlan(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
@@ -33830,15 +34006,15 @@ async function profileSide(o, source2, name2, plan2, row) {
   const found = await findCounter();
   if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
   const built = await buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
-  const dir = join35(o.outDir, "counts");
-  mkdirSync10(dir, { recursive: true });
-  const dumps = join35(dir, `dumps-${name2}`);
+  const dir = join36(o.outDir, "counts");
+  mkdirSync11(dir, { recursive: true });
+  const dumps = join36(dir, `dumps-${name2}`);
   try {
     const run2 = await countRunner(built.command, {
       runner: o.runner,
       plan: plan2,
       counter: found.counter,
-      out: join35(dir, `${name2}.json`),
+      out: join36(dir, `${name2}.json`),
       timeoutMs: processBudgetMs(plan2),
       keepDumps: dumps,
       onLine: (l) => o.log(`[${name2}] ${l}`)
@@ -33911,12 +34087,12 @@ function report(v, positionals) {
 }
 
 // src/cli/commands/run.ts
-import { join as join38, relative as relative4, resolve as resolve18 } from "node:path";
+import { join as join39, relative as relative4, resolve as resolve18 } from "node:path";
 
 // src/pipeline/single.ts
-import { mkdirSync as mkdirSync11, writeFileSync as writeFileSync10 } from "node:fs";
+import { mkdirSync as mkdirSync12, writeFileSync as writeFileSync11 } from "node:fs";
 import { availableParallelism as availableParallelism2, loadavg as loadavg2 } from "node:os";
-import { dirname as dirname7, join as join36, resolve as resolve17 } from "node:path";
+import { dirname as dirname7, join as join37, resolve as resolve17 } from "node:path";
 async function singlePipeline(o) {
   const measure = o.measure ?? ["wall"];
   const { spec, hash: hash2 } = loadSpec(o.specFile);
@@ -33936,7 +34112,7 @@ async function singlePipeline(o) {
       notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
       continue;
     }
-    const out = join36(resolve17(o.outDir), "results", `${r.runner}.json`);
+    const out = join37(resolve17(o.outDir), "results", `${r.runner}.json`);
     const plan2 = planFor(o, spec, hash2, r.runner);
     let result2 = null;
     for (const kind of measure) {
@@ -33945,7 +34121,7 @@ async function singlePipeline(o) {
       const run2 = await runEvidence(kind, built.command, {
         runner: r.runner,
         plan: plan2,
-        out: kind === "wall" ? out : join36(resolve17(o.outDir), ev.dir, `${r.runner}.json`),
+        out: kind === "wall" ? out : join37(resolve17(o.outDir), ev.dir, `${r.runner}.json`),
         budgetMs: processBudgetMs,
         fixtures: o.fixtures,
         ...kind === "wall" ? { bee: o.bee } : {},
@@ -33955,8 +34131,8 @@ async function singlePipeline(o) {
       if (run2.result) result2 = result2 && ev.deterministic ? ev.attach(result2, run2.result) : run2.result;
     }
     if (result2 && measure.some((m) => m !== "wall")) {
-      mkdirSync11(dirname7(out), { recursive: true });
-      writeFileSync10(out, `${JSON.stringify(result2, null, 2)}
+      mkdirSync12(dirname7(out), { recursive: true });
+      writeFileSync11(out, `${JSON.stringify(result2, null, 2)}
 `);
     }
     if (result2) results.push(result2);
@@ -33970,7 +34146,7 @@ async function singlePipeline(o) {
 
 // src/cli/eta.ts
 import { existsSync as existsSync16 } from "node:fs";
-import { join as join37 } from "node:path";
+import { join as join38 } from "node:path";
 
 // src/cli/progress.ts
 var NS_PER = { ns: 1, \u00B5s: 1e3, ms: 1e6, s: 1e9 };
@@ -34104,7 +34280,7 @@ var EVIDENCE = { wall: "wall", count: "instructions", alloc: "allocations" };
 async function cached2(r, cacheDir) {
   try {
     const { dir } = await buildFolder({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand });
-    return existsSync16(join37(dir, BUILD_MARKER));
+    return existsSync16(join38(dir, BUILD_MARKER));
   } catch {
     return false;
   }
@@ -34168,7 +34344,7 @@ async function run(v) {
     if (runner === "go" && !given) {
       const problem = await goProxyProblem();
       if (problem) {
-        const fix = "give a bee-go checkout with --go-client PATH or BEE_GO_PATH";
+        const fix = `give a bee-go checkout with --go-client PATH or BEE_GO_PATH (${goCloneCommand()})`;
         notRun.push({ runner, status: "skipped", reason: `the Go module proxy does not serve bee-go: ${problem}`, fix });
         log(`go: skipped: ${problem} (fix: ${fix}; the report says so too)`);
         continue;
@@ -34197,7 +34373,7 @@ async function runShard2(v) {
   const c = common(v);
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
-  const outDir = resolve18(v.out ?? join38("out", `shard-${ref.index}-of-${ref.total}`));
+  const outDir = resolve18(v.out ?? join39("out", `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
   const run2 = await withBee(
@@ -34214,10 +34390,10 @@ function shortPath(p) {
 
 // src/cli/site-server.ts
 import { execFileSync as execFileSync6 } from "node:child_process";
-import { existsSync as existsSync17, mkdtempSync as mkdtempSync6, readFileSync as readFileSync20, realpathSync, statSync as statSync6 } from "node:fs";
+import { existsSync as existsSync17, mkdtempSync as mkdtempSync6, readFileSync as readFileSync20, realpathSync, statSync as statSync7 } from "node:fs";
 import { createServer as createServer2 } from "node:http";
 import { tmpdir as tmpdir5 } from "node:os";
-import { extname, join as join39, relative as relative5, resolve as resolve19, sep as sep2 } from "node:path";
+import { extname, join as join40, relative as relative5, resolve as resolve19, sep as sep2 } from "node:path";
 var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js"]);
 var TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -34230,22 +34406,22 @@ var SiteError = class extends Error {
 };
 function historyFolder(dir) {
   const abs = resolve19(dir);
-  if (!existsSync17(join39(abs, "index.json"))) {
+  if (!existsSync17(join40(abs, "index.json"))) {
     throw new SiteError(
-      `${dir}: no index.json here; give the history folder (the ${existsSync17(join39(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
+      `${dir}: no index.json here; give the history folder (the ${existsSync17(join40(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
     );
   }
   return realpathSync(abs);
 }
 function cloneHistory(remote, branch, folder) {
-  const into = mkdtempSync6(join39(tmpdir5(), "bee-bench-site-"));
+  const into = mkdtempSync6(join40(tmpdir5(), "bee-bench-site-"));
   try {
     execFileSync6("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
     const stderr = e.stderr?.toString().trim();
     throw new SiteError(`cannot clone branch ${branch} of ${remote}: ${stderr || e.message}`);
   }
-  return historyFolder(join39(into, folder));
+  return historyFolder(join40(into, folder));
 }
 function fileFor(urlPath, history, site2) {
   let path;
@@ -34257,10 +34433,10 @@ function fileFor(urlPath, history, site2) {
   if (path === "/" || path === "") path = "/index.html";
   const rel = path.replace(/^\/+/, "");
   if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
-  if (SITE_FILES.has(rel)) return join39(site2, rel);
+  if (SITE_FILES.has(rel)) return join40(site2, rel);
   const file2 = resolve19(history, rel);
   if (relative5(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
-  if (!existsSync17(file2) || !statSync6(file2).isFile()) return null;
+  if (!existsSync17(file2) || !statSync7(file2).isFile()) return null;
   const real = realpathSync(file2);
   return real.startsWith(history + sep2) ? real : null;
 }
@@ -34381,8 +34557,9 @@ ${COMMON}`,
     summary: "one runner built on two client sources, interleaved rounds, a verdict per row",
     details: `${SRC}
 --fail-on: which evidence --fail-on-regression acts on.
---piece P --split N: measure one piece of the A/B into --out/piece.json, no verdict (a PR as
-parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case);
+--piece P --split N: measure one piece of the A/B into --out/piece.json, no report (a PR as
+parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case;
+a count piece profiles the rows its counts flag into --out/profiles/);
 \`bee-bench merge --out DIR PIECE_DIR...\` judges them as one A/B and names a missing piece.
 --keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
 the comment's marker.
@@ -34450,9 +34627,9 @@ ${COMMON}`,
 (each shard's machine and time). Every planned row is accounted for: a shard with no output or a
 row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
 differs between shards.
-Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md and DIR/ab.json as
-one \`ab\` would, and prints the report; a piece of the split that is missing is named and the
-exit code is 1. Runs no client code.`,
+Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md, DIR/ab.json and
+the count pieces' flagged rows' DIR/profiles/ as one \`ab\` would, and prints the report; a piece
+of the split that is missing is named and the exit code is 1. Runs no client code.`,
     fails: "a shard, a piece or a row is missing, or a digest differs between shards"
   },
   {
@@ -34626,7 +34803,7 @@ function parserMessage(e, words) {
   return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
 }
 function version2() {
-  return JSON.parse(readFileSync21(join40(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync21(join41(packageRoot(), "package.json"), "utf8")).version;
 }
 function unknownCommand(typed) {
   const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];

@@ -39385,13 +39385,15 @@ function dockerRemoveArgs(name) {
 function dockerCommand(docker, args, timeoutMs) {
   return new Promise((resolve) => {
     execFile(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const why = err ? err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message : "";
-      resolve({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+      const missing = err?.code === "ENOENT";
+      const why = !err ? "" : missing ? `${docker} not found${docker.includes("/") ? "" : " on PATH"}` : err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message;
+      resolve({ ok: !err, missing, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
     });
   });
 }
 async function removeContainer(name, log, docker = "docker") {
   const rm2 = await dockerCommand(docker, dockerRemoveArgs(name), 6e4);
+  if (rm2.missing) return;
   if (rm2.ok) log(`bee: removed container ${name}`);
   else if (/no such container/i.test(rm2.problem)) log(`bee: container ${name} already removed`);
   else log(`bee: could not remove container ${name} (${rm2.problem}); remove it with: docker rm --force ${name}`);
