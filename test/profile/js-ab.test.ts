@@ -7,7 +7,7 @@
 // - The flagged row's client list puts the changed code first, under its JavaScript name, and the
 //   client's JavaScript functions explain at least 90% of the row's change.
 // - A/A, base against its second process: no function's own cost, and no client function's
-//   folded cost, moves by more than the row's count spread.
+//   folded cost, moves as far as the lists' floor (0.05% of the row).
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,6 +16,7 @@ import { accountFor } from '../../bench/lib/profile-account.js';
 import { defaultSpecPath } from '../../src/build/paths.js';
 import { readDumps } from '../../src/count/callgrind.js';
 import { abPipeline } from '../../src/pipeline/ab.js';
+import { LISTED_SHARE } from '../../src/profile/diff.js';
 import { profileOf } from '../../src/profile/index.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { resolvePlan } from '../../src/spec/plan.js';
@@ -49,7 +50,7 @@ function patchedCopy(): string {
 }
 
 describe('bee-js: a real change through ab --measure instructions', () => {
-  it('names the changed function first, by its JavaScript name; A/A moves no function beyond the spread', { timeout: 900_000 }, async () => {
+  it('names the changed function first, by its JavaScript name; A/A lists no function', { timeout: 900_000 }, async () => {
     if (!existsSync(join(MODULES, '@ethersphere', 'bee-js'))) throw new Error('runners/js has no node_modules: run npm run test:setup');
     const head = patchedCopy();
     const outDir = join(work, 'out');
@@ -74,15 +75,18 @@ describe('bee-js: a real change through ab --measure instructions', () => {
       threshold: 0.05,
       runBudgetMs: 600_000,
       measure: ['instructions'],
+      // One copy per 32-byte segment is 0.87% of a bee-js chunk address (its Keccak is JavaScript):
+      // flagged at 0.5%, as --instructions-threshold 0.005 does.
+      instructionThreshold: 0.005,
       keepRaw: true,
     });
     const row = out.report.input.rows.find((r) => r.caseId === ROW.caseId)!;
     expect(row.instructions?.verdict).toBe('regression');
     const diff = out.report.input.profiles?.find((d) => d.caseId === ROW.caseId);
     expect(diff).toBeDefined();
-    // First among the client's functions: the chunk-address code, named (V8 inlines the changed
-    // calculateBmtRootHash into its one caller, so its code is calculateChunkAddress's).
-    expect(diff!.own[0]!.name).toMatch(/^calculateChunkAddress @ethersphere\/bee-js\/dist\/mjs\/chunk\/bmt\.js:\d+$/);
+    // First among the client's functions: the changed code, the new callback that copies each
+    // segment, named by its package path and the start of its source.
+    expect(diff!.own[0]!.name).toBe('(anonymous) @ethersphere/bee-js/dist/mjs/chunk/bmt.js «segment => { const copy = new Uint8Arra…»');
     expect(diff!.own[0]!.via.join(' ')).toMatch(/Builtins_/);
     const change = diff!.total.head - diff!.total.base;
     const own = diff!.own.reduce((s, l) => s + (l.head - l.base), 0);
@@ -100,9 +104,12 @@ describe('bee-js: a real change through ab --measure instructions', () => {
     const unit = plan.units.find((u) => u.id === ROW.caseId)!.unit;
     const spread = aaSpread(readDumps(raw('base').dir).get(unit)!, readDumps(raw('baseAgain').dir).get(unit)!);
     const aa = accountFor(base!, again!);
-    const bound = spread * base!.total;
-    expect(Math.abs(aa.largestSelf.change), `${aa.largestSelf.name} against a spread of ${bound}`).toBeLessThanOrEqual(bound + 1);
-    expect(Math.abs(aa.largestOwn.change), `${aa.largestOwn.name} against a spread of ${bound}`).toBeLessThanOrEqual(bound + 1);
+    // Measured (docs/profiles.md): own costs move up to about one spread, folded client costs a
+    // few (a callee's slow paths land on another caller); neither reaches the lists' floor.
+    const floor = LISTED_SHARE * base!.total;
+    expect(spread).toBeLessThan(LISTED_SHARE);
+    expect(Math.abs(aa.largestSelf.change), aa.largestSelf.name).toBeLessThan(floor);
+    expect(Math.abs(aa.largestOwn.change), aa.largestOwn.name).toBeLessThan(floor);
     expect(accountFor(base!, patched!).namedShare).toBeGreaterThanOrEqual(0.99);
   });
 });
