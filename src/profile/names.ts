@@ -32,8 +32,8 @@ export function displayName(runner: Runner, name: string): string {
 /**
  * bee-js's own code by its file: a raw path (`…/node_modules/@ethersphere/bee-js/dist/…`, a
  * checkout's `…/cafe-utility/…`) or the package-relative path the V8 symbolizer puts after a JIT
- * function's name (`calculateChunkAddress @ethersphere/bee-js/dist/mjs/chunk/bmt.js:20`,
- * `log2Reduce cafe-utility/index.js:2024`; src/profile/v8-symbols.ts readablePath).
+ * function's name (`calculateChunkAddress @ethersphere/bee-js/dist/mjs/chunk/bmt.js`,
+ * `log2Reduce cafe-utility/index.js`; src/profile/v8-symbols.ts readableName).
  */
 const JS_OWN_PATH = /(?:^|[\s/\\])(?:@ethersphere[/\\]bee-js|cafe-utility)[/\\]/;
 
