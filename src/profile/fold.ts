@@ -57,14 +57,22 @@ export function foldIntoClient(p: RowProfile): Map<string, FoldedCost> {
       (fn, ir) => {
         const g = p.functions.get(fn);
         const whole = g?.inclusive ?? 0;
-        if (!g || whole <= 0) return [];
+        if (!g || whole <= 0) {
+          credit(fn, ir);
+          return [];
+        }
+        // The share of its own cost stays here; the share of what ran under its calls passes on,
+        // split by the calls' instructions. That is its inclusive cost less its own, which is less
+        // than its calls add up to when it was re-entered by recursion (the calls into its deeper
+        // levels count twice): passing on the calls' sum would make more than came in.
         const share = Math.min(1, ir / whole);
-        const deeper = [...(p.edges.get(fn) ?? [])].filter(([callee]) => !own(callee) && callee !== f.name);
-        // What the share does not pass on (its own cost, and calls back into the client) stays here.
-        const moved = deeper.map(([callee, e]): [string, number] => [callee, e.ir * share]);
-        const back = [...(p.edges.get(fn) ?? [])].filter(([c]) => own(c) || c === f.name).reduce((s, [, e]) => s + e.ir * share, 0);
-        // Never below nothing: edges callgrind followed across goroutine switches need not add up.
-        credit(fn, Math.max(0, ir - moved.reduce((s, [, a]) => s + a, 0) - back));
+        const calls = [...(p.edges.get(fn) ?? [])];
+        const callsIr = calls.reduce((s, [, e]) => s + e.ir, 0);
+        const passed = Math.min(ir, share * (whole - g.self));
+        const scale = callsIr > 0 ? Math.max(0, passed) / callsIr : 0;
+        // Calls back into the client are the client's own costs: they pass to no one here.
+        const moved = calls.filter(([callee]) => !own(callee) && callee !== f.name).map(([callee, e]): [string, number] => [callee, e.ir * scale]);
+        credit(fn, ir - (callsIr > 0 ? Math.max(0, passed) : 0));
         return moved;
       },
       credit,

@@ -29,10 +29,18 @@ export function displayName(runner: Runner, name: string): string {
  * Everything else (runtimes, standard libraries, the allocator, crypto dependencies, the runner's
  * harness) is outside the client.
  */
+/**
+ * bee-js's own code by its file: a raw path (`…/node_modules/@ethersphere/bee-js/dist/…`, a
+ * checkout's `…/cafe-utility/…`) or the package-relative path the V8 symbolizer puts after a JIT
+ * function's name (`calculateChunkAddress @ethersphere/bee-js/dist/mjs/chunk/bmt.js`,
+ * `log2Reduce cafe-utility/index.js`; src/profile/v8-symbols.ts readableName).
+ */
+const JS_OWN_PATH = /(?:^|[\s/\\])(?:@ethersphere[/\\]bee-js|cafe-utility)[/\\]/;
+
 const OWN: Record<Runner, (name: string, file: string) => boolean> = {
   go: (name) => name.startsWith('github.com/ethswarm-tools/bee-go/'),
   rs: (name) => name.startsWith('bee::') || name.startsWith('<bee::'),
-  js: (name, file) => /[/\\]@ethersphere[/\\]bee-js[/\\]|[/\\]cafe-utility[/\\]/.test(`${file} ${name}`),
+  js: (name, file) => JS_OWN_PATH.test(`${file} ${name}`),
 };
 
 export const isClientOwn = (runner: Runner, name: string, file: string): boolean => OWN[runner](name, file);

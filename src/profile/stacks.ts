@@ -2,12 +2,15 @@
 // callgrind dump has no stacks): from each root, a callee's cost under a caller is the edge's
 // inclusive instructions, and below it the callee's own calls in proportion. Exact for the first
 // call level, proportional deeper; every function's own instructions add up to its self cost
-// except where a path is cut (below SMALLEST_SHARE of the row, deeper than DEEPEST, a recursion),
+// except where a path is cut (below SMALLEST_SHARE of the row, deeper than DEEPEST, a recursion,
+// past MOST_STACKS),
 // where the rest of the path stays with the frame it reached.
 import type { RowProfile } from './row-profile.js';
 
 const SMALLEST_SHARE = 1e-4;
 const DEEPEST = 96;
+/** A bound on the stacks of one profile, whatever its call graph: past it, paths stay where they are. */
+const MOST_STACKS = 50_000;
 
 /** Instructions per iteration by stack (root first). */
 export function expandStacks(p: RowProfile): Array<{ stack: string[]; ir: number }> {
@@ -28,8 +31,11 @@ export function expandStacks(p: RowProfile): Array<{ stack: string[]; ir: number
     }
     let own = (p.functions.get(fn)?.self ?? 0) * share;
     for (const [callee, e] of deeper) {
-      if (stack.includes(callee)) own += e.ir * share;
-      else walk([...stack, callee], e.ir * share);
+      // A path too small to show stays with this frame: walked on, every tiny call of a V8
+      // builtin became a stack of its own (bee-js: 250 MB of folded stacks for one row).
+      const under = e.ir * share;
+      if (stack.includes(callee) || under < smallest || out.length >= MOST_STACKS) own += under;
+      else walk([...stack, callee], under);
     }
     if (own > 0) out.push({ stack, ir: own });
   };

@@ -9,12 +9,13 @@
 //   const name = symbolizerFor([mapText]);    // one process's map (texts, not paths), oldest first
 //   const name = dumpSymbolizer(dumpText, dumpDir);            // for a dump of a counting run
 //   const forDump = dumpSymbolizers(dumpDir); forDump(dumpText) // many dumps, each map read once
-//   name('0x0000000034061c80')                // 'log2Reduce cafe-utility/index.js:2024'
-//   name("0x0000000034061c80'2")              // "log2Reduce cafe-utility/index.js:2024'2"
+//   name('0x0000000034061c80')                // 'log2Reduce cafe-utility/index.js'
+//   name("0x0000000034061c80'2")              // "log2Reduce cafe-utility/index.js'2"
 //   name('Builtins_CreateTypedArray')         // unchanged: not an address
 //   name('0x0000000007c86aa0')                // unchanged: no code of the map covers it
 //
-// - JavaScript reads `functionName path:line`: V8's kind and tier markers (`JS:*` optimized,
+// - JavaScript reads `functionName package/path` (anonymous: `(anonymous) package/path «source»`,
+//   readableName; no line number, which any change above the function moves): V8's kind and tier markers (`JS:*` optimized,
 //   `^` baseline, `~` interpreted, `+` maglev) are dropped, so one function keeps one name as it
 //   tiers up, and a path is cut to its package (`@ethersphere/bee-js/dist/mjs/chunk/bmt.js`,
 //   `cafe-utility/index.js`, readablePath), so base and head, built in different folders, name a
@@ -107,13 +108,47 @@ export function readablePath(path: string, packageOf: PackageOf): string {
   return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
 }
 
-/** A perf map name as a profile shows it. */
-export function readableName(v8Name: string, packageOf: PackageOf): string {
+/** The start of a script's line `line` (1-based) from `column` (1-based), or null (cached per file). */
+export type SourceAt = (path: string, line: number, column: number) => string | null;
+
+export function sourceLookup(): SourceAt {
+  const files = new Map<string, string[] | null>();
+  return (path, line, column) => {
+    const plain = path.startsWith('file://') ? decodeURIComponent(path.slice('file://'.length)) : path;
+    if (!isAbsolute(plain)) return null;
+    if (!files.has(plain)) {
+      try {
+        files.set(plain, readFileSync(plain, 'utf8').split('\n'));
+      } catch {
+        files.set(plain, null);
+      }
+    }
+    const text = files.get(plain)?.[line - 1]?.slice(column - 1);
+    return text === undefined ? null : text;
+  };
+}
+
+/** Characters of an anonymous function's source that name it. */
+const SNIPPET_CHARS = 40;
+
+/**
+ * A perf map name as a profile shows it, with no line number: a change above a function moves
+ * its line, and base and head must still name it alike (or the diff shows it as new in head and
+ * gone from base, each with its whole cost). A named function is `name package/path`; an
+ * anonymous one is told from the others in its file by the start of its source,
+ * `(anonymous) package/path «(a, b) => Binary.keccak256(…»`, or by line and column where its
+ * file cannot be read.
+ */
+export function readableName(v8Name: string, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup()): string {
   const script = SCRIPT_CODE.exec(v8Name);
   if (script) {
     const [, fn, path, line, column] = script;
-    // An anonymous function is told from others on its line by its column.
-    return fn ? `${fn} ${readablePath(path!, packageOf)}${line}` : `(anonymous) ${readablePath(path!, packageOf)}${line}${column ?? ''}`;
+    const where = readablePath(path!, packageOf);
+    if (fn) return `${fn} ${where}`;
+    const text = column ? sourceAt(path!, Number(line!.slice(1)), Number(column.slice(1))) : null;
+    if (!text?.trim()) return `(anonymous) ${where}${line}${column ?? ''}`;
+    const flat = text.trim().replace(/\s+/g, ' ');
+    return `(anonymous) ${where} «${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}…` : flat}»`;
   }
   if (v8Name.startsWith('Builtin:')) return `Builtins_${v8Name.slice('Builtin:'.length)}`;
   return v8Name;
@@ -131,12 +166,12 @@ export function symbolizerFor(perfMaps: string[], packageOf: PackageOf = package
 }
 
 /** The symbolizer over the first `count` entries of a map. */
-function symbolizerOver(entries: PerfMapEntry[], count: number, packageOf: PackageOf): (fn: string) => string {
+function symbolizerOver(entries: PerfMapEntry[], count: number, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup()): (fn: string) => string {
   const found = new Map<string, string | null>();
   const lookup = (address: number): string | null => {
     for (let i = count - 1; i >= 0; i--) {
       const e = entries[i]!;
-      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf);
+      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
     }
     return null;
   };
@@ -197,6 +232,7 @@ const MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
  */
 export function dumpSymbolizers(dumpDir: string, packageOf: PackageOf = packageLookup()): (dumpText: string) => (fn: string) => string {
   const maps = new Map<string, WrittenEntry[] | null>();
+  const sourceAt = sourceLookup();
   const mapOf = (pid: string) => {
     if (!maps.has(pid)) {
       const file = perfMapFile(dumpDir, Number(pid));
@@ -217,7 +253,7 @@ export function dumpSymbolizers(dumpDir: string, packageOf: PackageOf = packageL
       if (entries[mid]!.end <= length) lo = mid + 1;
       else hi = mid;
     }
-    return symbolizerOver(entries, lo, packageOf);
+    return symbolizerOver(entries, lo, packageOf, sourceAt);
   };
 }
 

@@ -83,6 +83,13 @@ describe('display names and the client’s own', () => {
     expect(isClientOwn('rs', '<bee::manifest::node::Fork as core::clone::Clone>::clone', '')).toBe(true);
     expect(isClientOwn('rs', 'bee_bench_rs::cases::cpu::manifest_lookup::{{closure}}', '')).toBe(false);
     expect(isClientOwn('js', 'makeChunk', 'node_modules/@ethersphere/bee-js/dist/cjs/chunk/cac.js')).toBe(true);
+    // JIT code: the file is callgrind's '???', the package-relative path is in the symbolized name.
+    expect(isClientOwn('js', 'calculateChunkAddress @ethersphere/bee-js/dist/mjs/chunk/bmt.js', '???')).toBe(true);
+    expect(isClientOwn('js', 'log2Reduce cafe-utility/index.js', '???')).toBe(true);
+    expect(isClientOwn('js', '(anonymous) cafe-utility/index.js «i => { t.set(i, r), (r += i.length) }»', '???')).toBe(true);
+    expect(isClientOwn('js', 'chunkHash bee-bench-runner-js/src/cases/keccak.mjs', '???')).toBe(false);
+    expect(isClientOwn('js', '(anonymous) not-cafe-utility/index.js:1:1', '???')).toBe(false);
+    expect(isClientOwn('js', 'Builtins_TypedArrayPrototypeSlice', '???')).toBe(false);
   });
 });
 
