@@ -24,6 +24,8 @@ export interface BisectDifference {
   files: string | null;
   /** Why there is no difference, when there is none. */
   problem?: string;
+  /** What making it took (checkouts excluded). */
+  elapsedMs: number;
 }
 
 /** The step that named the commit: its number (1-based, in the order measured), its probe, and the good commit it compared against. */
@@ -41,6 +43,8 @@ export function abStepDifference(o: AbStepOptions): Explainer {
   return async (parent, first, step) => {
     const row = step.probe.row;
     if (!row || !measuresInstructions(o.measure ?? ['wall'])) return null;
+    const started = performance.now();
+    const took = () => ({ elapsedMs: performance.now() - started });
     const outDir = resolve(o.outDir);
     const target = join(outDir, 'profiles', rowFolder(row));
     const known = { row, parent: parent.commit, first: first.commit };
@@ -49,7 +53,7 @@ export function abStepDifference(o: AbStepOptions): Explainer {
       if (parent.commit.sha === step.against.sha && existsSync(join(fromStep, 'diff.json'))) {
         const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync(join(fromStep, 'diff.json'), 'utf8')));
         cpSync(fromStep, target, { recursive: true });
-        return { ...known, from: 'step', diff, files: relative(outDir, target) };
+        return { ...known, from: 'step', diff, files: relative(outDir, target), ...took() };
       }
       const short = (c: Commit) => c.sha.slice(0, 12);
       o.log(`bisect: profiling ${row.caseId} [${row.label}] on ${short(first.commit)} against its parent ${short(parent.commit)}: one counted run per side`);
@@ -66,10 +70,10 @@ export function abStepDifference(o: AbStepOptions): Explainer {
         ...(o.buildCommand ? { buildCommand: o.buildCommand } : {}),
         log: o.log,
       });
-      return { ...known, from: 'counted', diff: out.diff, files: relative(outDir, out.dir) };
+      return { ...known, from: 'counted', diff: out.diff, files: relative(outDir, out.dir), ...took() };
     } catch (e) {
       // The walk's answer stands without its profile: say why there is none.
-      return { ...known, from: 'counted', diff: null, files: null, problem: e instanceof Error ? e.message.slice(0, 500) : String(e) };
+      return { ...known, from: 'counted', diff: null, files: null, problem: e instanceof Error ? e.message.slice(0, 500) : String(e), ...took() };
     }
   };
 }

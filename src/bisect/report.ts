@@ -60,5 +60,5 @@ function differenceText(d: BisectDifference): string {
   const files = d.files ? `The row's files (callgrind, pprof, folded stacks, an HTML view) are in ${mdCode(`${d.files}/`)} of the output folder.` : '';
   const section = d.diff ? renderProfileSection([d.diff], DIFFERENCE_BUDGET, files) : null;
   if (!section) return `**Where it moved** (${what}): no profile${d.problem ? `: ${mdText(d.problem)}` : ''}.`;
-  return `${section}\n\n<sub>The named commit's difference for ${what}, ${how}.</sub>`;
+  return `${section}\n\n<sub>The named commit's difference for ${what}, ${how} (${formatDuration(d.elapsedMs * 1e6)}).</sub>`;
 }
