@@ -57,7 +57,7 @@ export const ProfileDiffsSchema = z.array(ProfileDiffSchema).max(MAX_PROFILED_RO
  * function is kept when it reaches `share` of the row, at most `self` functions by own cost and
  * `own` client functions by folded cost (each with its `via` largest folded callees), and `allocations`
  * allocation sites; at most `rows` rows per run. A run's file is refused past MAX_RUN_PROFILES_BYTES
- * (src/history/profiles.ts). About 2-6 KB a row.
+ * (src/history/profiles.ts). 0.5-6.5 KB a row, measured.
  */
 export const COMPACT_CAPS = { share: 1e-4, self: 30, own: 20, via: 3, allocations: 10, rows: 200 } as const;
 
