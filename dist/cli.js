@@ -40,18 +40,18 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// node_modules/@stdlib/utils-define-property/lib/define_property.js
+// ../../main/node_modules/@stdlib/utils-define-property/lib/define_property.js
 var require_define_property = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
     "use strict";
     var main2 = typeof Object.defineProperty === "function" ? Object.defineProperty : null;
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
+// ../../main/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
 var require_has_define_property_support = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
     "use strict";
     var defineProperty = require_define_property();
     function hasDefinePropertySupport() {
@@ -66,18 +66,18 @@ var require_has_define_property_support = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-define-property/lib/builtin.js
+// ../../main/node_modules/@stdlib/utils-define-property/lib/builtin.js
 var require_builtin = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
     "use strict";
     var defineProperty = Object.defineProperty;
     module.exports = defineProperty;
   }
 });
 
-// node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
+// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
 var require_is_number = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
     "use strict";
     function isNumber(value) {
       return typeof value === "number";
@@ -86,9 +86,9 @@ var require_is_number = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
+// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
 var require_zero_pad = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
     "use strict";
     function startsWithMinus(str) {
       return str[0] === "-";
@@ -121,9 +121,9 @@ var require_zero_pad = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
+// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
 var require_format_integer = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
     "use strict";
     var isNumber = require_is_number();
     var zeroPad = require_zero_pad();
@@ -196,9 +196,9 @@ var require_format_integer = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
+// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
 var require_is_string = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
     "use strict";
     function isString(value) {
       return typeof value === "string";
@@ -207,9 +207,9 @@ var require_is_string = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
+// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
 var require_format_double = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
     "use strict";
     var abs = Math.abs;
     var lowercase2 = String.prototype.toLowerCase;
@@ -270,9 +270,9 @@ var require_format_double = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
+// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
 var require_space_pad = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
     "use strict";
     function spaces(n) {
       var out = "";
@@ -294,9 +294,9 @@ var require_space_pad = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-base-format-interpolate/lib/main.js
+// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/main.js
 var require_main = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
     "use strict";
     var formatInteger = require_format_integer();
     var isString = require_is_string();
@@ -462,18 +462,18 @@ var require_main = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-base-format-interpolate/lib/index.js
+// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/index.js
 var require_lib = __commonJS({
-  "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/string-base-format-tokenize/lib/main.js
+// ../../main/node_modules/@stdlib/string-base-format-tokenize/lib/main.js
 var require_main2 = __commonJS({
-  "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
     function parse3(match) {
@@ -520,18 +520,18 @@ var require_main2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-base-format-tokenize/lib/index.js
+// ../../main/node_modules/@stdlib/string-base-format-tokenize/lib/index.js
 var require_lib2 = __commonJS({
-  "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main2();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/string-format/lib/is_string.js
+// ../../main/node_modules/@stdlib/string-format/lib/is_string.js
 var require_is_string2 = __commonJS({
-  "node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
     "use strict";
     function isString(value) {
       return typeof value === "string";
@@ -540,9 +540,9 @@ var require_is_string2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-format/lib/main.js
+// ../../main/node_modules/@stdlib/string-format/lib/main.js
 var require_main3 = __commonJS({
-  "node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
     "use strict";
     var interpolate = require_lib();
     var tokenize = require_lib2();
@@ -563,18 +563,18 @@ var require_main3 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/string-format/lib/index.js
+// ../../main/node_modules/@stdlib/string-format/lib/index.js
 var require_lib3 = __commonJS({
-  "node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main3();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/utils-define-property/lib/polyfill.js
+// ../../main/node_modules/@stdlib/utils-define-property/lib/polyfill.js
 var require_polyfill = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
     "use strict";
     var format = require_lib3();
     var objectProtoype = Object.prototype;
@@ -623,9 +623,9 @@ var require_polyfill = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-define-property/lib/index.js
+// ../../main/node_modules/@stdlib/utils-define-property/lib/index.js
 var require_lib4 = __commonJS({
-  "node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
     "use strict";
     var hasDefinePropertySupport = require_has_define_property_support();
     var builtin = require_builtin();
@@ -640,9 +640,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
+// ../../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
 var require_main4 = __commonJS({
-  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
     "use strict";
     var defineProperty = require_lib4();
     function setNonEnumerableReadOnly(obj, prop, value) {
@@ -657,18 +657,18 @@ var require_main4 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
+// ../../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
 var require_lib5 = __commonJS({
-  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main4();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
 var require_main5 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
     "use strict";
     function isnan(x) {
       return x !== x;
@@ -677,54 +677,54 @@ var require_main5 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
 var require_lib6 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main5();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-floor/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-floor/lib/main.js
 var require_main6 = __commonJS({
-  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
     "use strict";
     var floor = Math.floor;
     module.exports = floor;
   }
 });
 
-// node_modules/@stdlib/math-base-special-floor/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-floor/lib/index.js
 var require_lib7 = __commonJS({
-  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main6();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-ceil/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-ceil/lib/main.js
 var require_main7 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
     "use strict";
     var ceil = Math.ceil;
     module.exports = ceil;
   }
 });
 
-// node_modules/@stdlib/math-base-special-ceil/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-ceil/lib/index.js
 var require_lib8 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main7();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-trunc/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-trunc/lib/main.js
 var require_main8 = __commonJS({
-  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
     "use strict";
     var floor = require_lib7();
     var ceil = require_lib8();
@@ -738,35 +738,35 @@ var require_main8 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-trunc/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-trunc/lib/index.js
 var require_lib9 = __commonJS({
-  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main8();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/number-ctor/lib/main.js
+// ../../main/node_modules/@stdlib/number-ctor/lib/main.js
 var require_main9 = __commonJS({
-  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
     "use strict";
     module.exports = Number;
   }
 });
 
-// node_modules/@stdlib/number-ctor/lib/index.js
+// ../../main/node_modules/@stdlib/number-ctor/lib/index.js
 var require_lib10 = __commonJS({
-  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main9();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/constants-float64-ninf/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-ninf/lib/index.js
 var require_lib11 = __commonJS({
-  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
     "use strict";
     var Number2 = require_lib10();
     var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
@@ -774,54 +774,54 @@ var require_lib11 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/constants-float64-pinf/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-pinf/lib/index.js
 var require_lib12 = __commonJS({
-  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_PINF = Number.POSITIVE_INFINITY;
     module.exports = FLOAT64_PINF;
   }
 });
 
-// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
 var require_lib13 = __commonJS({
-  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_EXPONENT_BIAS = 1023 | 0;
     module.exports = FLOAT64_EXPONENT_BIAS;
   }
 });
 
-// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
 var require_lib14 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT;
   }
 });
 
-// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
 var require_lib15 = __commonJS({
-  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
 var require_lib16 = __commonJS({
-  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
     module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
 var require_main10 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -832,36 +832,36 @@ var require_main10 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
 var require_lib17 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main10();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
 var require_lib18 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
   }
 });
 
-// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
 var require_lib19 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
   }
 });
 
-// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
+// ../../main/node_modules/@stdlib/assert-has-symbol-support/lib/main.js
 var require_main11 = __commonJS({
-  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
     "use strict";
     function hasSymbolSupport() {
       return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
@@ -870,18 +870,18 @@ var require_main11 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
+// ../../main/node_modules/@stdlib/assert-has-symbol-support/lib/index.js
 var require_lib20 = __commonJS({
-  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main11();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
+// ../../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
 var require_main12 = __commonJS({
-  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
     "use strict";
     var hasSymbols = require_lib20();
     var FLG = hasSymbols();
@@ -892,27 +892,27 @@ var require_main12 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
+// ../../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
 var require_lib21 = __commonJS({
-  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main12();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/utils-native-class/lib/tostring.js
+// ../../main/node_modules/@stdlib/utils-native-class/lib/tostring.js
 var require_tostring = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
     "use strict";
     var toStr = Object.prototype.toString;
     module.exports = toStr;
   }
 });
 
-// node_modules/@stdlib/utils-native-class/lib/main.js
+// ../../main/node_modules/@stdlib/utils-native-class/lib/main.js
 var require_main13 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
     "use strict";
     var toStr = require_tostring();
     function nativeClass(v) {
@@ -922,9 +922,9 @@ var require_main13 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-has-own-property/lib/main.js
+// ../../main/node_modules/@stdlib/assert-has-own-property/lib/main.js
 var require_main14 = __commonJS({
-  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
     "use strict";
     var has = Object.prototype.hasOwnProperty;
     function hasOwnProp(value, property) {
@@ -937,36 +937,36 @@ var require_main14 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-has-own-property/lib/index.js
+// ../../main/node_modules/@stdlib/assert-has-own-property/lib/index.js
 var require_lib22 = __commonJS({
-  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main14();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/symbol-ctor/lib/main.js
+// ../../main/node_modules/@stdlib/symbol-ctor/lib/main.js
 var require_main15 = __commonJS({
-  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
     "use strict";
     var Sym = typeof Symbol === "function" ? Symbol : void 0;
     module.exports = Sym;
   }
 });
 
-// node_modules/@stdlib/symbol-ctor/lib/index.js
+// ../../main/node_modules/@stdlib/symbol-ctor/lib/index.js
 var require_lib23 = __commonJS({
-  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main15();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
+// ../../main/node_modules/@stdlib/utils-native-class/lib/tostringtag.js
 var require_tostringtag = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
     "use strict";
     var Symbol2 = require_lib23();
     var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
@@ -974,9 +974,9 @@ var require_tostringtag = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-native-class/lib/polyfill.js
+// ../../main/node_modules/@stdlib/utils-native-class/lib/polyfill.js
 var require_polyfill2 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
     "use strict";
     var hasOwnProp = require_lib22();
     var toStringTag = require_tostringtag();
@@ -1007,9 +1007,9 @@ var require_polyfill2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-native-class/lib/index.js
+// ../../main/node_modules/@stdlib/utils-native-class/lib/index.js
 var require_lib24 = __commonJS({
-  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
     "use strict";
     var hasToStringTag = require_lib21();
     var builtin = require_main13();
@@ -1024,9 +1024,9 @@ var require_lib24 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-uint32array/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-uint32array/lib/main.js
 var require_main16 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint32Array = typeof Uint32Array === "function";
@@ -1038,36 +1038,36 @@ var require_main16 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-uint32array/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-uint32array/lib/index.js
 var require_lib25 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
     "use strict";
     var isUint32Array = require_main16();
     module.exports = isUint32Array;
   }
 });
 
-// node_modules/@stdlib/constants-uint32-max/lib/index.js
+// ../../main/node_modules/@stdlib/constants-uint32-max/lib/index.js
 var require_lib26 = __commonJS({
-  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT32_MAX = 4294967295;
     module.exports = UINT32_MAX;
   }
 });
 
-// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
+// ../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
 var require_uint32array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
+// ../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
 var require_main17 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint32Array = require_lib25();
     var UINT32_MAX = require_lib26();
@@ -1094,27 +1094,27 @@ var require_main17 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
+// ../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
 var require_lib27 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint32ArraySupport = require_main17();
     module.exports = hasUint32ArraySupport;
   }
 });
 
-// node_modules/@stdlib/array-uint32/lib/main.js
+// ../../main/node_modules/@stdlib/array-uint32/lib/main.js
 var require_main18 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
     module.exports = ctor;
   }
 });
 
-// node_modules/@stdlib/array-uint32/lib/polyfill.js
+// ../../main/node_modules/@stdlib/array-uint32/lib/polyfill.js
 var require_polyfill3 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1123,9 +1123,9 @@ var require_polyfill3 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/array-uint32/lib/index.js
+// ../../main/node_modules/@stdlib/array-uint32/lib/index.js
 var require_lib28 = __commonJS({
-  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
     "use strict";
     var hasUint32ArraySupport = require_lib27();
     var builtin = require_main18();
@@ -1140,9 +1140,9 @@ var require_lib28 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-float64array/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-float64array/lib/main.js
 var require_main19 = __commonJS({
-  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasFloat64Array = typeof Float64Array === "function";
@@ -1154,27 +1154,27 @@ var require_main19 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-float64array/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-float64array/lib/index.js
 var require_lib29 = __commonJS({
-  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
     "use strict";
     var isFloat64Array = require_main19();
     module.exports = isFloat64Array;
   }
 });
 
-// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
+// ../../main/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
 var require_float64array = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
     "use strict";
     var main2 = typeof Float64Array === "function" ? Float64Array : null;
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
+// ../../main/node_modules/@stdlib/assert-has-float64array-support/lib/main.js
 var require_main20 = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
     "use strict";
     var isFloat64Array = require_lib29();
     var GlobalFloat64Array = require_float64array();
@@ -1196,27 +1196,27 @@ var require_main20 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
+// ../../main/node_modules/@stdlib/assert-has-float64array-support/lib/index.js
 var require_lib30 = __commonJS({
-  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasFloat64ArraySupport = require_main20();
     module.exports = hasFloat64ArraySupport;
   }
 });
 
-// node_modules/@stdlib/array-float64/lib/main.js
+// ../../main/node_modules/@stdlib/array-float64/lib/main.js
 var require_main21 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
     module.exports = ctor;
   }
 });
 
-// node_modules/@stdlib/array-float64/lib/polyfill.js
+// ../../main/node_modules/@stdlib/array-float64/lib/polyfill.js
 var require_polyfill4 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1225,9 +1225,9 @@ var require_polyfill4 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/array-float64/lib/index.js
+// ../../main/node_modules/@stdlib/array-float64/lib/index.js
 var require_lib31 = __commonJS({
-  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
     "use strict";
     var hasFloat64ArraySupport = require_lib30();
     var builtin = require_main21();
@@ -1242,9 +1242,9 @@ var require_lib31 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-uint8array/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-uint8array/lib/main.js
 var require_main22 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint8Array = typeof Uint8Array === "function";
@@ -1256,36 +1256,36 @@ var require_main22 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-uint8array/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-uint8array/lib/index.js
 var require_lib32 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
     "use strict";
     var isUint8Array = require_main22();
     module.exports = isUint8Array;
   }
 });
 
-// node_modules/@stdlib/constants-uint8-max/lib/index.js
+// ../../main/node_modules/@stdlib/constants-uint8-max/lib/index.js
 var require_lib33 = __commonJS({
-  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT8_MAX = 255 | 0;
     module.exports = UINT8_MAX;
   }
 });
 
-// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
+// ../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
 var require_uint8array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
+// ../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
 var require_main23 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint8Array = require_lib32();
     var UINT8_MAX = require_lib33();
@@ -1312,27 +1312,27 @@ var require_main23 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
+// ../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
 var require_lib34 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint8ArraySupport = require_main23();
     module.exports = hasUint8ArraySupport;
   }
 });
 
-// node_modules/@stdlib/array-uint8/lib/main.js
+// ../../main/node_modules/@stdlib/array-uint8/lib/main.js
 var require_main24 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
     module.exports = ctor;
   }
 });
 
-// node_modules/@stdlib/array-uint8/lib/polyfill.js
+// ../../main/node_modules/@stdlib/array-uint8/lib/polyfill.js
 var require_polyfill5 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1341,9 +1341,9 @@ var require_polyfill5 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/array-uint8/lib/index.js
+// ../../main/node_modules/@stdlib/array-uint8/lib/index.js
 var require_lib35 = __commonJS({
-  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
     "use strict";
     var hasUint8ArraySupport = require_lib34();
     var builtin = require_main24();
@@ -1358,9 +1358,9 @@ var require_lib35 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-uint16array/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-uint16array/lib/main.js
 var require_main25 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint16Array = typeof Uint16Array === "function";
@@ -1372,36 +1372,36 @@ var require_main25 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-uint16array/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-uint16array/lib/index.js
 var require_lib36 = __commonJS({
-  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
     "use strict";
     var isUint16Array = require_main25();
     module.exports = isUint16Array;
   }
 });
 
-// node_modules/@stdlib/constants-uint16-max/lib/index.js
+// ../../main/node_modules/@stdlib/constants-uint16-max/lib/index.js
 var require_lib37 = __commonJS({
-  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT16_MAX = 65535 | 0;
     module.exports = UINT16_MAX;
   }
 });
 
-// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
+// ../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
 var require_uint16array = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
+// ../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
 var require_main26 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint16Array = require_lib36();
     var UINT16_MAX = require_lib37();
@@ -1428,27 +1428,27 @@ var require_main26 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
+// ../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
 var require_lib38 = __commonJS({
-  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint16ArraySupport = require_main26();
     module.exports = hasUint16ArraySupport;
   }
 });
 
-// node_modules/@stdlib/array-uint16/lib/main.js
+// ../../main/node_modules/@stdlib/array-uint16/lib/main.js
 var require_main27 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
     module.exports = ctor;
   }
 });
 
-// node_modules/@stdlib/array-uint16/lib/polyfill.js
+// ../../main/node_modules/@stdlib/array-uint16/lib/polyfill.js
 var require_polyfill6 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1457,9 +1457,9 @@ var require_polyfill6 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/array-uint16/lib/index.js
+// ../../main/node_modules/@stdlib/array-uint16/lib/index.js
 var require_lib39 = __commonJS({
-  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
     "use strict";
     var hasUint16ArraySupport = require_lib38();
     var builtin = require_main27();
@@ -1474,9 +1474,9 @@ var require_lib39 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
+// ../../main/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
 var require_ctors = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
     "use strict";
     var Uint8Array2 = require_lib35();
     var Uint16Array2 = require_lib39();
@@ -1488,9 +1488,9 @@ var require_ctors = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-little-endian/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-little-endian/lib/main.js
 var require_main28 = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
     "use strict";
     var ctors = require_ctors();
     var bool;
@@ -1507,18 +1507,18 @@ var require_main28 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-little-endian/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-little-endian/lib/index.js
 var require_lib40 = __commonJS({
-  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
     "use strict";
     var IS_LITTLE_ENDIAN = require_main28();
     module.exports = IS_LITTLE_ENDIAN;
   }
 });
 
-// node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
+// ../../main/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
 var require_indices = __commonJS({
-  "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var indices;
@@ -1539,9 +1539,9 @@ var require_indices = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
+// ../../main/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
 var require_assign = __commonJS({
-  "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -1560,9 +1560,9 @@ var require_assign = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-to-words/lib/main.js
+// ../../main/node_modules/@stdlib/number-float64-base-to-words/lib/main.js
 var require_main29 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign();
     function toWords(x) {
@@ -1572,9 +1572,9 @@ var require_main29 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-to-words/lib/index.js
+// ../../main/node_modules/@stdlib/number-float64-base-to-words/lib/index.js
 var require_lib41 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main29();
@@ -1584,9 +1584,9 @@ var require_lib41 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
+// ../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
 var require_high = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var HIGH;
@@ -1599,9 +1599,9 @@ var require_high = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
+// ../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
 var require_main30 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -1616,18 +1616,18 @@ var require_main30 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
+// ../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
 var require_lib42 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main30();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
+// ../../main/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
 var require_indices2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var indices;
@@ -1648,9 +1648,9 @@ var require_indices2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
+// ../../main/node_modules/@stdlib/number-float64-base-from-words/lib/main.js
 var require_main31 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -1668,18 +1668,18 @@ var require_main31 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
+// ../../main/node_modules/@stdlib/number-float64-base-from-words/lib/index.js
 var require_lib43 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main31();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-copysign/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-copysign/lib/main.js
 var require_main32 = __commonJS({
-  "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
     "use strict";
     var SIGN_MASK = require_lib18();
     var ABS_MASK = require_lib19();
@@ -1702,27 +1702,27 @@ var require_main32 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-copysign/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-copysign/lib/index.js
 var require_lib44 = __commonJS({
-  "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main32();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
 var require_lib45 = __commonJS({
-  "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = 22250738585072014e-324;
     module.exports = FLOAT64_SMALLEST_NORMAL;
   }
 });
 
-// node_modules/@stdlib/math-base-special-abs/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-abs/lib/main.js
 var require_main33 = __commonJS({
-  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
     "use strict";
     function abs(x) {
       return Math.abs(x);
@@ -1731,18 +1731,18 @@ var require_main33 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-abs/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-abs/lib/index.js
 var require_lib46 = __commonJS({
-  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main33();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
+// ../../main/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
 var require_assign2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = require_lib45();
     var isInfinite = require_lib17();
@@ -1768,9 +1768,9 @@ var require_assign2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-normalize/lib/main.js
+// ../../main/node_modules/@stdlib/number-float64-base-normalize/lib/main.js
 var require_main34 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign2();
     function normalize2(x) {
@@ -1780,9 +1780,9 @@ var require_main34 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-normalize/lib/index.js
+// ../../main/node_modules/@stdlib/number-float64-base-normalize/lib/index.js
 var require_lib47 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main34();
@@ -1792,18 +1792,18 @@ var require_lib47 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
 var require_lib48 = __commonJS({
-  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
     module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
   }
 });
 
-// node_modules/@stdlib/number-float64-base-exponent/lib/main.js
+// ../../main/node_modules/@stdlib/number-float64-base-exponent/lib/main.js
 var require_main35 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib42();
     var EXP_MASK = require_lib48();
@@ -1817,18 +1817,18 @@ var require_main35 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-exponent/lib/index.js
+// ../../main/node_modules/@stdlib/number-float64-base-exponent/lib/index.js
 var require_lib49 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main35();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-ldexp/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-ldexp/lib/main.js
 var require_main36 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -1883,18 +1883,18 @@ var require_main36 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-ldexp/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-ldexp/lib/index.js
 var require_lib50 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main36();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
+// ../../main/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
 var require_polyval_p = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -1906,9 +1906,9 @@ var require_polyval_p = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
+// ../../main/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
 var require_expmulti = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
     "use strict";
     var ldexp = require_lib50();
     var polyvalP = require_polyval_p();
@@ -1927,9 +1927,9 @@ var require_expmulti = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-exp/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-exp/lib/main.js
 var require_main37 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     var trunc = require_lib9();
@@ -1975,18 +1975,18 @@ var require_main37 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-exp/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-exp/lib/index.js
 var require_lib51 = __commonJS({
-  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main37();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
+// ../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
 var require_low = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var LOW;
@@ -1999,9 +1999,9 @@ var require_low = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
+// ../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
 var require_main38 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -2017,18 +2017,18 @@ var require_main38 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
+// ../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
 var require_lib52 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main38();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
 var require_polyval_pp = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2040,9 +2040,9 @@ var require_polyval_pp = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
 var require_polyval_qq = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2054,9 +2054,9 @@ var require_polyval_qq = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
 var require_polyval_pa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2068,9 +2068,9 @@ var require_polyval_pa = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
 var require_polyval_qa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2082,9 +2082,9 @@ var require_polyval_qa = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
 var require_polyval_ra = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2096,9 +2096,9 @@ var require_polyval_ra = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
 var require_polyval_sa = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2110,9 +2110,9 @@ var require_polyval_sa = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
 var require_polyval_rb = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2124,9 +2124,9 @@ var require_polyval_rb = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
 var require_polyval_sb = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2138,9 +2138,9 @@ var require_polyval_sb = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/main.js
 var require_main39 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     var exp = require_lib51();
@@ -2246,36 +2246,36 @@ var require_main39 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfc/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/index.js
 var require_lib53 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main39();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-sqrt/lib/main.js
 var require_main40 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
     "use strict";
     var sqrt = Math.sqrt;
     module.exports = sqrt;
   }
 });
 
-// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-sqrt/lib/index.js
 var require_lib54 = __commonJS({
-  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main40();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
+// ../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
 var require_main41 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
     "use strict";
     var erfc = require_lib53();
     var sqrt = require_lib54();
@@ -2297,9 +2297,9 @@ var require_main41 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-constant-function/lib/main.js
+// ../../main/node_modules/@stdlib/utils-constant-function/lib/main.js
 var require_main42 = __commonJS({
-  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
     "use strict";
     function wrap(value) {
       return constantFunction;
@@ -2311,18 +2311,18 @@ var require_main42 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-constant-function/lib/index.js
+// ../../main/node_modules/@stdlib/utils-constant-function/lib/index.js
 var require_lib55 = __commonJS({
-  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main42();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
+// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
 var require_main43 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     function cdf2(x, mu) {
@@ -2335,9 +2335,9 @@ var require_main43 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
+// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
 var require_factory = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var isnan = require_lib6();
@@ -2357,9 +2357,9 @@ var require_factory = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
+// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
 var require_lib56 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main43();
@@ -2369,9 +2369,9 @@ var require_lib56 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
+// ../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
 var require_factory2 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var degenerate = require_lib56().factory;
@@ -2401,9 +2401,9 @@ var require_factory2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
+// ../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
 var require_lib57 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main41();
@@ -2413,9 +2413,9 @@ var require_lib57 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
+// ../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
 var require_high2 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var HIGH;
@@ -2428,9 +2428,9 @@ var require_high2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
+// ../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
 var require_main44 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -2446,18 +2446,18 @@ var require_main44 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
+// ../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
 var require_lib58 = __commonJS({
-  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main44();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
+// ../../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
 var require_polyval_p2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2469,9 +2469,9 @@ var require_polyval_p2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
+// ../../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
 var require_polyval_q = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2483,9 +2483,9 @@ var require_polyval_q = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-ln/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-ln/lib/main.js
 var require_main45 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib42();
     var setHighWord = require_lib58();
@@ -2575,18 +2575,18 @@ var require_main45 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-ln/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-ln/lib/index.js
 var require_lib59 = __commonJS({
-  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main45();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
+// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
 var require_rational_p1q1 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2614,9 +2614,9 @@ var require_rational_p1q1 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
+// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
 var require_rational_p2q2 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2644,9 +2644,9 @@ var require_rational_p2q2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
+// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
 var require_rational_p3q3 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2674,9 +2674,9 @@ var require_rational_p3q3 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
+// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
 var require_rational_p4q4 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2704,9 +2704,9 @@ var require_rational_p4q4 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
+// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
 var require_rational_p5q5 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2734,9 +2734,9 @@ var require_rational_p5q5 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfinv/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/main.js
 var require_main46 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     var sqrt = require_lib54();
@@ -2813,18 +2813,18 @@ var require_main46 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-special-erfinv/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/index.js
 var require_lib60 = __commonJS({
-  "node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main46();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
+// ../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
 var require_main47 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
     "use strict";
     var erfinv = require_lib60();
     var isnan = require_lib6();
@@ -2846,9 +2846,9 @@ var require_main47 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
+// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
 var require_main48 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     function quantile3(p, mu) {
@@ -2861,9 +2861,9 @@ var require_main48 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
+// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
 var require_factory3 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var isnan = require_lib6();
@@ -2883,9 +2883,9 @@ var require_factory3 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
+// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
 var require_lib61 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main48();
@@ -2895,9 +2895,9 @@ var require_lib61 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
+// ../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
 var require_factory4 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var degenerate = require_lib61().factory;
@@ -2927,9 +2927,9 @@ var require_factory4 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
+// ../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
 var require_lib62 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main47();
@@ -2939,9 +2939,9 @@ var require_lib62 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js
 var require_main49 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js"(exports, module) {
     "use strict";
     var floor = require_lib7();
     function isPositiveInteger(x) {
@@ -2951,18 +2951,18 @@ var require_main49 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js
 var require_lib63 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main49();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-finite/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-assert-is-finite/lib/main.js
 var require_main50 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-finite/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-assert-is-finite/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -2977,54 +2977,54 @@ var require_main50 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/math-base-assert-is-finite/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-assert-is-finite/lib/index.js
 var require_lib64 = __commonJS({
-  "node_modules/@stdlib/math-base-assert-is-finite/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-assert-is-finite/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main50();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/math-base-special-round/lib/main.js
+// ../../main/node_modules/@stdlib/math-base-special-round/lib/main.js
 var require_main51 = __commonJS({
-  "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
     "use strict";
     var round = Math.round;
     module.exports = round;
   }
 });
 
-// node_modules/@stdlib/math-base-special-round/lib/index.js
+// ../../main/node_modules/@stdlib/math-base-special-round/lib/index.js
 var require_lib65 = __commonJS({
-  "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main51();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
+// ../../main/node_modules/@stdlib/constants-float64-ln-two/lib/index.js
 var require_lib66 = __commonJS({
-  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
     "use strict";
     var LN2 = 0.6931471805599453;
     module.exports = LN2;
   }
 });
 
-// node_modules/@stdlib/utils-type-of/lib/fixtures/re.js
+// ../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/re.js
 var require_re = __commonJS({
-  "node_modules/@stdlib/utils-type-of/lib/fixtures/re.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/re.js"(exports, module) {
     "use strict";
     var RE = /./;
     module.exports = RE;
   }
 });
 
-// node_modules/@stdlib/assert-is-boolean/lib/primitive.js
+// ../../main/node_modules/@stdlib/assert-is-boolean/lib/primitive.js
 var require_primitive = __commonJS({
-  "node_modules/@stdlib/assert-is-boolean/lib/primitive.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-boolean/lib/primitive.js"(exports, module) {
     "use strict";
     function isBoolean(value) {
       return typeof value === "boolean";
@@ -3033,36 +3033,36 @@ var require_primitive = __commonJS({
   }
 });
 
-// node_modules/@stdlib/boolean-ctor/lib/main.js
+// ../../main/node_modules/@stdlib/boolean-ctor/lib/main.js
 var require_main52 = __commonJS({
-  "node_modules/@stdlib/boolean-ctor/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/boolean-ctor/lib/main.js"(exports, module) {
     "use strict";
     var Bool = Boolean;
     module.exports = Bool;
   }
 });
 
-// node_modules/@stdlib/boolean-ctor/lib/index.js
+// ../../main/node_modules/@stdlib/boolean-ctor/lib/index.js
 var require_lib67 = __commonJS({
-  "node_modules/@stdlib/boolean-ctor/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/boolean-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main52();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/assert-is-boolean/lib/tostring.js
+// ../../main/node_modules/@stdlib/assert-is-boolean/lib/tostring.js
 var require_tostring2 = __commonJS({
-  "node_modules/@stdlib/assert-is-boolean/lib/tostring.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-boolean/lib/tostring.js"(exports, module) {
     "use strict";
     var toString = Boolean.prototype.toString;
     module.exports = toString;
   }
 });
 
-// node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js
+// ../../main/node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js
 var require_try2serialize = __commonJS({
-  "node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js"(exports, module) {
     "use strict";
     var toString = require_tostring2();
     function test(value) {
@@ -3077,9 +3077,9 @@ var require_try2serialize = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-boolean/lib/object.js
+// ../../main/node_modules/@stdlib/assert-is-boolean/lib/object.js
 var require_object = __commonJS({
-  "node_modules/@stdlib/assert-is-boolean/lib/object.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-boolean/lib/object.js"(exports, module) {
     "use strict";
     var hasToStringTag = require_lib21();
     var nativeClass = require_lib24();
@@ -3102,9 +3102,9 @@ var require_object = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-boolean/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-boolean/lib/main.js
 var require_main53 = __commonJS({
-  "node_modules/@stdlib/assert-is-boolean/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-boolean/lib/main.js"(exports, module) {
     "use strict";
     var isPrimitive = require_primitive();
     var isObject2 = require_object();
@@ -3115,9 +3115,9 @@ var require_main53 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-boolean/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-boolean/lib/index.js
 var require_lib68 = __commonJS({
-  "node_modules/@stdlib/assert-is-boolean/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-boolean/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main53();
@@ -3129,9 +3129,9 @@ var require_lib68 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-global/lib/codegen.js
+// ../../main/node_modules/@stdlib/utils-global/lib/codegen.js
 var require_codegen = __commonJS({
-  "node_modules/@stdlib/utils-global/lib/codegen.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-global/lib/codegen.js"(exports, module) {
     "use strict";
     function getGlobal() {
       return new Function("return this;")();
@@ -3140,45 +3140,45 @@ var require_codegen = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-global/lib/self.js
+// ../../main/node_modules/@stdlib/utils-global/lib/self.js
 var require_self = __commonJS({
-  "node_modules/@stdlib/utils-global/lib/self.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-global/lib/self.js"(exports, module) {
     "use strict";
     var obj = typeof self === "object" ? self : null;
     module.exports = obj;
   }
 });
 
-// node_modules/@stdlib/utils-global/lib/window.js
+// ../../main/node_modules/@stdlib/utils-global/lib/window.js
 var require_window = __commonJS({
-  "node_modules/@stdlib/utils-global/lib/window.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-global/lib/window.js"(exports, module) {
     "use strict";
     var obj = typeof window === "object" ? window : null;
     module.exports = obj;
   }
 });
 
-// node_modules/@stdlib/utils-global/lib/global.js
+// ../../main/node_modules/@stdlib/utils-global/lib/global.js
 var require_global = __commonJS({
-  "node_modules/@stdlib/utils-global/lib/global.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-global/lib/global.js"(exports, module) {
     "use strict";
     var obj = typeof global === "object" ? global : null;
     module.exports = obj;
   }
 });
 
-// node_modules/@stdlib/utils-global/lib/global_this.js
+// ../../main/node_modules/@stdlib/utils-global/lib/global_this.js
 var require_global_this = __commonJS({
-  "node_modules/@stdlib/utils-global/lib/global_this.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-global/lib/global_this.js"(exports, module) {
     "use strict";
     var obj = typeof globalThis === "object" ? globalThis : null;
     module.exports = obj;
   }
 });
 
-// node_modules/@stdlib/utils-global/lib/main.js
+// ../../main/node_modules/@stdlib/utils-global/lib/main.js
 var require_main54 = __commonJS({
-  "node_modules/@stdlib/utils-global/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-global/lib/main.js"(exports, module) {
     "use strict";
     var isBoolean = require_lib68().isPrimitive;
     var format = require_lib3();
@@ -3214,18 +3214,18 @@ var require_main54 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-global/lib/index.js
+// ../../main/node_modules/@stdlib/utils-global/lib/index.js
 var require_lib69 = __commonJS({
-  "node_modules/@stdlib/utils-global/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-global/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main54();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js
+// ../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js
 var require_nodelist = __commonJS({
-  "node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js"(exports, module) {
     "use strict";
     var getGlobal = require_lib69();
     var root = getGlobal();
@@ -3234,18 +3234,18 @@ var require_nodelist = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js
+// ../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js
 var require_typedarray = __commonJS({
-  "node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js"(exports, module) {
     "use strict";
     var typedarray = Int8Array;
     module.exports = typedarray;
   }
 });
 
-// node_modules/@stdlib/utils-type-of/lib/check.js
+// ../../main/node_modules/@stdlib/utils-type-of/lib/check.js
 var require_check = __commonJS({
-  "node_modules/@stdlib/utils-type-of/lib/check.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-type-of/lib/check.js"(exports, module) {
     "use strict";
     var RE = require_re();
     var nodeList = require_nodelist();
@@ -3265,9 +3265,9 @@ var require_check = __commonJS({
   }
 });
 
-// node_modules/@stdlib/regexp-function-name/lib/main.js
+// ../../main/node_modules/@stdlib/regexp-function-name/lib/main.js
 var require_main55 = __commonJS({
-  "node_modules/@stdlib/regexp-function-name/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/regexp-function-name/lib/main.js"(exports, module) {
     "use strict";
     function reFunctionName() {
       return /^\s*function\s*([^(]*)/i;
@@ -3276,9 +3276,9 @@ var require_main55 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/regexp-function-name/lib/regexp.js
+// ../../main/node_modules/@stdlib/regexp-function-name/lib/regexp.js
 var require_regexp = __commonJS({
-  "node_modules/@stdlib/regexp-function-name/lib/regexp.js"(exports, module) {
+  "../../main/node_modules/@stdlib/regexp-function-name/lib/regexp.js"(exports, module) {
     "use strict";
     var reFunctionName = require_main55();
     var RE_FUNCTION_NAME = reFunctionName();
@@ -3286,9 +3286,9 @@ var require_regexp = __commonJS({
   }
 });
 
-// node_modules/@stdlib/regexp-function-name/lib/index.js
+// ../../main/node_modules/@stdlib/regexp-function-name/lib/index.js
 var require_lib70 = __commonJS({
-  "node_modules/@stdlib/regexp-function-name/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/regexp-function-name/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main55();
@@ -3298,9 +3298,9 @@ var require_lib70 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-array/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-array/lib/main.js
 var require_main56 = __commonJS({
-  "node_modules/@stdlib/assert-is-array/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var f;
@@ -3316,18 +3316,18 @@ var require_main56 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-array/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-array/lib/index.js
 var require_lib71 = __commonJS({
-  "node_modules/@stdlib/assert-is-array/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-array/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main56();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/assert-tools-array-function/lib/main.js
+// ../../main/node_modules/@stdlib/assert-tools-array-function/lib/main.js
 var require_main57 = __commonJS({
-  "node_modules/@stdlib/assert-tools-array-function/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-tools-array-function/lib/main.js"(exports, module) {
     "use strict";
     var isArray = require_lib71();
     var format = require_lib3();
@@ -3358,18 +3358,18 @@ var require_main57 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-tools-array-function/lib/index.js
+// ../../main/node_modules/@stdlib/assert-tools-array-function/lib/index.js
 var require_lib72 = __commonJS({
-  "node_modules/@stdlib/assert-tools-array-function/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-tools-array-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main57();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/assert-is-object-like/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-object-like/lib/main.js
 var require_main58 = __commonJS({
-  "node_modules/@stdlib/assert-is-object-like/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-object-like/lib/main.js"(exports, module) {
     "use strict";
     function isObjectLike(value) {
       return value !== null && typeof value === "object";
@@ -3378,9 +3378,9 @@ var require_main58 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-object-like/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-object-like/lib/index.js
 var require_lib73 = __commonJS({
-  "node_modules/@stdlib/assert-is-object-like/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-object-like/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var arrayfun = require_lib72();
@@ -3391,9 +3391,9 @@ var require_lib73 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-buffer/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-buffer/lib/main.js
 var require_main59 = __commonJS({
-  "node_modules/@stdlib/assert-is-buffer/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-buffer/lib/main.js"(exports, module) {
     "use strict";
     var isObjectLike = require_lib73();
     function isBuffer(value) {
@@ -3406,18 +3406,18 @@ var require_main59 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-buffer/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-buffer/lib/index.js
 var require_lib74 = __commonJS({
-  "node_modules/@stdlib/assert-is-buffer/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-buffer/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main59();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/utils-constructor-name/lib/main.js
+// ../../main/node_modules/@stdlib/utils-constructor-name/lib/main.js
 var require_main60 = __commonJS({
-  "node_modules/@stdlib/utils-constructor-name/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-constructor-name/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var RE = require_lib70().REGEXP;
@@ -3446,18 +3446,18 @@ var require_main60 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-constructor-name/lib/index.js
+// ../../main/node_modules/@stdlib/utils-constructor-name/lib/index.js
 var require_lib75 = __commonJS({
-  "node_modules/@stdlib/utils-constructor-name/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-constructor-name/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main60();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/utils-type-of/lib/main.js
+// ../../main/node_modules/@stdlib/utils-type-of/lib/main.js
 var require_main61 = __commonJS({
-  "node_modules/@stdlib/utils-type-of/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-type-of/lib/main.js"(exports, module) {
     "use strict";
     var ctorName = require_lib75();
     function typeOf(v) {
@@ -3475,9 +3475,9 @@ var require_main61 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-type-of/lib/polyfill.js
+// ../../main/node_modules/@stdlib/utils-type-of/lib/polyfill.js
 var require_polyfill7 = __commonJS({
-  "node_modules/@stdlib/utils-type-of/lib/polyfill.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-type-of/lib/polyfill.js"(exports, module) {
     "use strict";
     var ctorName = require_lib75();
     function typeOf(v) {
@@ -3487,9 +3487,9 @@ var require_polyfill7 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-type-of/lib/index.js
+// ../../main/node_modules/@stdlib/utils-type-of/lib/index.js
 var require_lib76 = __commonJS({
-  "node_modules/@stdlib/utils-type-of/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-type-of/lib/index.js"(exports, module) {
     "use strict";
     var usePolyfill = require_check();
     var builtin = require_main61();
@@ -3499,9 +3499,9 @@ var require_lib76 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-function/lib/main.js
+// ../../main/node_modules/@stdlib/assert-is-function/lib/main.js
 var require_main62 = __commonJS({
-  "node_modules/@stdlib/assert-is-function/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-function/lib/main.js"(exports, module) {
     "use strict";
     var typeOf = require_lib76();
     function isFunction(value) {
@@ -3511,18 +3511,18 @@ var require_main62 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/assert-is-function/lib/index.js
+// ../../main/node_modules/@stdlib/assert-is-function/lib/index.js
 var require_lib77 = __commonJS({
-  "node_modules/@stdlib/assert-is-function/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/assert-is-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main62();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/utils-identity-function/lib/main.js
+// ../../main/node_modules/@stdlib/utils-identity-function/lib/main.js
 var require_main63 = __commonJS({
-  "node_modules/@stdlib/utils-identity-function/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-identity-function/lib/main.js"(exports, module) {
     "use strict";
     function identity(x) {
       return x;
@@ -3531,18 +3531,18 @@ var require_main63 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-identity-function/lib/index.js
+// ../../main/node_modules/@stdlib/utils-identity-function/lib/index.js
 var require_lib78 = __commonJS({
-  "node_modules/@stdlib/utils-identity-function/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-identity-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main63();
     module.exports = main2;
   }
 });
 
-// node_modules/@stdlib/utils-memoize/lib/main.js
+// ../../main/node_modules/@stdlib/utils-memoize/lib/main.js
 var require_main64 = __commonJS({
-  "node_modules/@stdlib/utils-memoize/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-memoize/lib/main.js"(exports, module) {
     "use strict";
     var isFunction = require_lib77();
     var setReadOnly = require_lib5();
@@ -3588,18 +3588,18 @@ var require_main64 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/utils-memoize/lib/index.js
+// ../../main/node_modules/@stdlib/utils-memoize/lib/index.js
 var require_lib79 = __commonJS({
-  "node_modules/@stdlib/utils-memoize/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/utils-memoize/lib/index.js"(exports, module) {
     "use strict";
     var memoize = require_main64();
     module.exports = memoize;
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js
+// ../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js
 var require_weights = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js"(exports, module) {
     "use strict";
     var memoize = require_lib79();
     var memoized;
@@ -3622,9 +3622,9 @@ var require_weights = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js
+// ../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js
 var require_main65 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var isfinite = require_lib64();
@@ -3660,9 +3660,9 @@ var require_main65 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js
+// ../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js
 var require_factory5 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var constantFunction = require_lib55();
@@ -3705,9 +3705,9 @@ var require_factory5 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js
+// ../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js
 var require_lib80 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main65();
@@ -3717,9 +3717,9 @@ var require_lib80 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js
+// ../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js
 var require_weights2 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js"(exports, module) {
     "use strict";
     var memoize = require_lib79();
     var memoized;
@@ -3742,9 +3742,9 @@ var require_weights2 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js
+// ../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js
 var require_main66 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var isfinite = require_lib64();
@@ -3781,9 +3781,9 @@ var require_main66 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js
+// ../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js
 var require_factory6 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var constantFunction = require_lib55();
@@ -3824,9 +3824,9 @@ var require_factory6 = __commonJS({
   }
 });
 
-// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js
+// ../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js
 var require_lib81 = __commonJS({
-  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js"(exports, module) {
+  "../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main66();
@@ -3836,9 +3836,9 @@ var require_lib81 = __commonJS({
   }
 });
 
-// node_modules/graceful-fs/polyfills.js
+// ../../main/node_modules/graceful-fs/polyfills.js
 var require_polyfills = __commonJS({
-  "node_modules/graceful-fs/polyfills.js"(exports, module) {
+  "../../main/node_modules/graceful-fs/polyfills.js"(exports, module) {
     var constants2 = __require("constants");
     var origCwd = process.cwd;
     var cwd = null;
@@ -4124,9 +4124,9 @@ var require_polyfills = __commonJS({
   }
 });
 
-// node_modules/graceful-fs/legacy-streams.js
+// ../../main/node_modules/graceful-fs/legacy-streams.js
 var require_legacy_streams = __commonJS({
-  "node_modules/graceful-fs/legacy-streams.js"(exports, module) {
+  "../../main/node_modules/graceful-fs/legacy-streams.js"(exports, module) {
     var Stream = __require("stream").Stream;
     module.exports = legacy;
     function legacy(fs) {
@@ -4220,9 +4220,9 @@ var require_legacy_streams = __commonJS({
   }
 });
 
-// node_modules/graceful-fs/clone.js
+// ../../main/node_modules/graceful-fs/clone.js
 var require_clone = __commonJS({
-  "node_modules/graceful-fs/clone.js"(exports, module) {
+  "../../main/node_modules/graceful-fs/clone.js"(exports, module) {
     "use strict";
     module.exports = clone2;
     var getPrototypeOf = Object.getPrototypeOf || function(obj) {
@@ -4243,9 +4243,9 @@ var require_clone = __commonJS({
   }
 });
 
-// node_modules/graceful-fs/graceful-fs.js
+// ../../main/node_modules/graceful-fs/graceful-fs.js
 var require_graceful_fs = __commonJS({
-  "node_modules/graceful-fs/graceful-fs.js"(exports, module) {
+  "../../main/node_modules/graceful-fs/graceful-fs.js"(exports, module) {
     var fs = __require("fs");
     var polyfills = require_polyfills();
     var legacy = require_legacy_streams();
@@ -4613,9 +4613,9 @@ var require_graceful_fs = __commonJS({
   }
 });
 
-// node_modules/retry/lib/retry_operation.js
+// ../../main/node_modules/retry/lib/retry_operation.js
 var require_retry_operation = __commonJS({
-  "node_modules/retry/lib/retry_operation.js"(exports, module) {
+  "../../main/node_modules/retry/lib/retry_operation.js"(exports, module) {
     function RetryOperation(timeouts, options2) {
       if (typeof options2 === "boolean") {
         options2 = { forever: options2 };
@@ -4744,9 +4744,9 @@ var require_retry_operation = __commonJS({
   }
 });
 
-// node_modules/retry/lib/retry.js
+// ../../main/node_modules/retry/lib/retry.js
 var require_retry = __commonJS({
-  "node_modules/retry/lib/retry.js"(exports) {
+  "../../main/node_modules/retry/lib/retry.js"(exports) {
     var RetryOperation = require_retry_operation();
     exports.operation = function(options2) {
       var timeouts = exports.timeouts(options2);
@@ -4830,16 +4830,16 @@ var require_retry = __commonJS({
   }
 });
 
-// node_modules/retry/index.js
+// ../../main/node_modules/retry/index.js
 var require_retry2 = __commonJS({
-  "node_modules/retry/index.js"(exports, module) {
+  "../../main/node_modules/retry/index.js"(exports, module) {
     module.exports = require_retry();
   }
 });
 
-// node_modules/proper-lockfile/node_modules/signal-exit/signals.js
+// ../../main/node_modules/proper-lockfile/node_modules/signal-exit/signals.js
 var require_signals = __commonJS({
-  "node_modules/proper-lockfile/node_modules/signal-exit/signals.js"(exports, module) {
+  "../../main/node_modules/proper-lockfile/node_modules/signal-exit/signals.js"(exports, module) {
     module.exports = [
       "SIGABRT",
       "SIGALRM",
@@ -4874,9 +4874,9 @@ var require_signals = __commonJS({
   }
 });
 
-// node_modules/proper-lockfile/node_modules/signal-exit/index.js
+// ../../main/node_modules/proper-lockfile/node_modules/signal-exit/index.js
 var require_signal_exit = __commonJS({
-  "node_modules/proper-lockfile/node_modules/signal-exit/index.js"(exports, module) {
+  "../../main/node_modules/proper-lockfile/node_modules/signal-exit/index.js"(exports, module) {
     var process2 = global.process;
     var processOk = function(process3) {
       return process3 && typeof process3 === "object" && typeof process3.removeListener === "function" && typeof process3.emit === "function" && typeof process3.reallyExit === "function" && typeof process3.listeners === "function" && typeof process3.kill === "function" && typeof process3.pid === "number" && typeof process3.on === "function";
@@ -5033,9 +5033,9 @@ var require_signal_exit = __commonJS({
   }
 });
 
-// node_modules/proper-lockfile/lib/mtime-precision.js
+// ../../main/node_modules/proper-lockfile/lib/mtime-precision.js
 var require_mtime_precision = __commonJS({
-  "node_modules/proper-lockfile/lib/mtime-precision.js"(exports, module) {
+  "../../main/node_modules/proper-lockfile/lib/mtime-precision.js"(exports, module) {
     "use strict";
     var cacheSymbol = /* @__PURE__ */ Symbol();
     function probe2(file2, fs, callback) {
@@ -5075,9 +5075,9 @@ var require_mtime_precision = __commonJS({
   }
 });
 
-// node_modules/proper-lockfile/lib/lockfile.js
+// ../../main/node_modules/proper-lockfile/lib/lockfile.js
 var require_lockfile = __commonJS({
-  "node_modules/proper-lockfile/lib/lockfile.js"(exports, module) {
+  "../../main/node_modules/proper-lockfile/lib/lockfile.js"(exports, module) {
     "use strict";
     var path = __require("path");
     var fs = require_graceful_fs();
@@ -5312,9 +5312,9 @@ var require_lockfile = __commonJS({
   }
 });
 
-// node_modules/proper-lockfile/lib/adapter.js
+// ../../main/node_modules/proper-lockfile/lib/adapter.js
 var require_adapter = __commonJS({
-  "node_modules/proper-lockfile/lib/adapter.js"(exports, module) {
+  "../../main/node_modules/proper-lockfile/lib/adapter.js"(exports, module) {
     "use strict";
     var fs = require_graceful_fs();
     function createSyncFs(fs2) {
@@ -5335,12 +5335,12 @@ var require_adapter = __commonJS({
       return newFs;
     }
     function toPromise(method) {
-      return (...args) => new Promise((resolve20, reject) => {
+      return (...args) => new Promise((resolve21, reject) => {
         args.push((err, result2) => {
           if (err) {
             reject(err);
           } else {
-            resolve20(result2);
+            resolve21(result2);
           }
         });
         method(...args);
@@ -5377,9 +5377,9 @@ var require_adapter = __commonJS({
   }
 });
 
-// node_modules/proper-lockfile/index.js
+// ../../main/node_modules/proper-lockfile/index.js
 var require_proper_lockfile = __commonJS({
-  "node_modules/proper-lockfile/index.js"(exports, module) {
+  "../../main/node_modules/proper-lockfile/index.js"(exports, module) {
     "use strict";
     var lockfile = require_lockfile();
     var { toPromise, toSync, toSyncOptions } = require_adapter();
@@ -5414,8 +5414,8 @@ var require_proper_lockfile = __commonJS({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync21, realpathSync as realpathSync2 } from "node:fs";
-import { join as join40 } from "node:path";
+import { readFileSync as readFileSync22, realpathSync as realpathSync2 } from "node:fs";
+import { join as join42 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -5519,7 +5519,7 @@ var BuildError = class extends Error {
   name = "BuildError";
 };
 function step(label, cmd, args, opts) {
-  return new Promise((resolve20, reject) => {
+  return new Promise((resolve21, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
     const tail = [];
     const emit = (line) => {
@@ -5547,19 +5547,19 @@ function step(label, cmd, args, opts) {
     child.on("close", (code) => {
       out.end();
       err.end();
-      if (code === 0) resolve20();
+      if (code === 0) resolve21();
       else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
 ${tail.slice(-15).join("\n")}`, tail.slice(-30)));
     });
   });
 }
 function toolVersion(cmd, args) {
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
     let out = "";
     child.stdout.on("data", (d) => out += d.toString("utf8"));
-    child.on("error", () => resolve20("missing"));
-    child.on("close", (code) => resolve20(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
+    child.on("error", () => resolve21("missing"));
+    child.on("close", (code) => resolve21(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
   });
 }
 
@@ -6543,13 +6543,13 @@ function overheadAndThroughput(sizes, times) {
 var pairedRounds = {
   name: "paired-rounds",
   crossMachine: false,
-  compare(base, head, opts = {}) {
-    if (base.length !== head.length) {
-      throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head.length}`);
+  compare(base, head2, opts = {}) {
+    if (base.length !== head2.length) {
+      throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head2.length}`);
     }
     const lb = logs(base, "base");
     return this.compareLogRatios(
-      logs(head, "head").map((v, i) => v - lb[i]),
+      logs(head2, "head").map((v, i) => v - lb[i]),
       opts
     );
   },
@@ -6562,15 +6562,15 @@ var pairedRounds = {
     return { ...c, identical: d.length > 0 && d.every((v) => v === 0) };
   }
 };
-function roundLogRatio(base, head) {
-  if (base.length === 0 || head.length === 0) throw new RangeError("a round needs iterations on both sides");
+function roundLogRatio(base, head2) {
+  if (base.length === 0 || head2.length === 0) throw new RangeError("a round needs iterations on both sides");
   const usable = (v) => v > 0 && Number.isFinite(v);
-  if (base.length !== head.length) {
+  if (base.length !== head2.length) {
     const b = base.filter(usable);
-    const h = head.filter(usable);
+    const h = head2.filter(usable);
     return b.length > 0 && h.length > 0 ? Math.log(median(h) / median(b)) : null;
   }
-  const pairs = base.flatMap((b, i) => usable(b) && usable(head[i]) ? [Math.log(head[i]) - Math.log(b)] : []);
+  const pairs = base.flatMap((b, i) => usable(b) && usable(head2[i]) ? [Math.log(head2[i]) - Math.log(b)] : []);
   return pairs.length > 0 ? median(pairs) : null;
 }
 function result(design, crossMachine, p, minP, method, hl, n, nBase, requestedConfLevel) {
@@ -6622,15 +6622,15 @@ function countVerdict(ratio, spread, o) {
   const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
   return { bar, verdict: ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~" };
 }
-function judgeSteps(base, baseAgain, head, o) {
-  const steps = Math.min(base.length, baseAgain.length, head.length);
+function judgeSteps(base, baseAgain, head2, o) {
+  const steps = Math.min(base.length, baseAgain.length, head2.length);
   if (steps === 0) throw new Error("judgeSteps needs counts of two base runs and a head run");
-  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error("judgeSteps: a figure of zero means nothing was counted");
+  if ([...base, ...baseAgain, ...head2].some((n) => !(n > 0))) throw new Error("judgeSteps: a figure of zero means nothing was counted");
   const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
-  const ratio = stepRatio(head, baseMean);
+  const ratio = stepRatio(head2, baseMean);
   const spread = aaSpread(base, baseAgain);
   const { bar, verdict } = countVerdict(ratio, spread, o);
-  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
+  return { base: median([...base, ...baseAgain]), head: median(head2), ratio, spread, bar, verdict };
 }
 
 // src/profile/names.ts
@@ -6750,42 +6750,61 @@ function top(lines, floor, n = LIST_LENGTH) {
   return lines.filter((l) => Math.abs(l.head - l.base) >= Math.max(floor(l), 0.5)).sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base)).slice(0, n);
 }
 var keys = (a, b) => [.../* @__PURE__ */ new Set([...a.keys(), ...b.keys()])];
-function diffProfiles(base, head, row) {
-  const runner = head.runner;
-  const name2 = (fn) => displayName(runner, fn);
-  const floor = LISTED_SHARE * Math.max(base.total, head.total);
-  const selfLines = keys(base.functions, head.functions).map((fn) => {
-    const b = base.functions.get(fn);
-    const h = head.functions.get(fn);
-    return { name: name2(fn), base: b?.self ?? 0, head: h?.self ?? 0, ...b ? {} : { status: "new" }, ...h ? {} : { status: "gone" } };
-  });
-  const foldedBase = foldIntoClient(base);
-  const foldedHead = foldIntoClient(head);
-  const own2 = keys(foldedBase, foldedHead).map((fn) => {
-    const b = foldedBase.get(fn);
-    const h = foldedHead.get(fn);
-    const change = h && b ? h.cost - b.cost : (h?.cost ?? 0) - (b?.cost ?? 0);
-    const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => name2(v.callee));
+var add2 = (m, key3, amount) => m.set(key3, (m.get(key3) ?? 0) + amount);
+function sideLists(p) {
+  const name2 = (fn) => displayName(p.runner, fn);
+  const self2 = /* @__PURE__ */ new Map();
+  for (const f of p.functions.values()) add2(self2, name2(f.name), f.self);
+  const own2 = /* @__PURE__ */ new Map();
+  for (const [fn, f] of foldIntoClient(p)) {
+    const line = own2.get(name2(fn)) ?? { cost: 0, inclusive: 0, via: /* @__PURE__ */ new Map() };
+    line.cost += f.cost;
+    line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
+    for (const [callee, ir2] of f.via) add2(line.via, name2(callee), ir2);
+    own2.set(name2(fn), line);
+  }
+  const allocations = /* @__PURE__ */ new Map();
+  for (const [fn, calls] of allocationSites(p)) add2(allocations, name2(fn), calls);
+  return { runner: p.runner, total: p.total, iterations: p.iterations, self: self2, own: own2, allocations, cut: null };
+}
+function diffProfiles(base, head2, row) {
+  return diffLists(sideLists(base), sideLists(head2), row);
+}
+function diffLists(base, head2, row) {
+  const floor = LISTED_SHARE * Math.max(base.total, head2.total);
+  const status2 = (inBase, inHead) => !inBase && base.cut === null ? { status: "new" } : !inHead && head2.cut === null ? { status: "gone" } : {};
+  const selfLines = keys(base.self, head2.self).map((fn) => ({
+    name: fn,
+    base: base.self.get(fn) ?? 0,
+    head: head2.self.get(fn) ?? 0,
+    ...status2(base.self.has(fn), head2.self.has(fn))
+  }));
+  const own2 = keys(base.own, head2.own).map((fn) => {
+    const b = base.own.get(fn);
+    const h = head2.own.get(fn);
+    const change = (h?.cost ?? 0) - (b?.cost ?? 0);
+    const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => v.callee);
     return {
-      name: name2(fn),
+      name: fn,
       base: b?.cost ?? 0,
       head: h?.cost ?? 0,
-      inclusiveBase: base.functions.get(fn)?.inclusive ?? 0,
-      inclusiveHead: head.functions.get(fn)?.inclusive ?? 0,
+      inclusiveBase: b?.inclusive ?? 0,
+      inclusiveHead: h?.inclusive ?? 0,
       via,
-      ...b ? {} : { status: "new" },
-      ...h ? {} : { status: "gone" }
+      ...status2(Boolean(b), Boolean(h))
     };
   });
-  const sitesBase = allocationSites(base);
-  const sitesHead = allocationSites(head);
-  const allocations = keys(sitesBase, sitesHead).map((fn) => ({ name: name2(fn), base: sitesBase.get(fn) ?? 0, head: sitesHead.get(fn) ?? 0 }));
+  const allocations = keys(base.allocations, head2.allocations).map((fn) => ({
+    name: fn,
+    base: base.allocations.get(fn) ?? 0,
+    head: head2.allocations.get(fn) ?? 0
+  }));
   return {
     caseId: row.caseId,
     label: row.label,
-    runner,
-    total: { base: base.total, head: head.total },
-    iterations: { base: base.iterations, head: head.iterations },
+    runner: head2.runner,
+    total: { base: base.total, head: head2.total },
+    iterations: { base: base.iterations, head: head2.iterations },
     self: top(selfLines, () => floor),
     own: top(own2, () => floor),
     // Calls: a site's change must reach ALLOCATION_SHARE of its calls (bee-go moved a site by
@@ -6794,59 +6813,7 @@ function diffProfiles(base, head, row) {
   };
 }
 
-// src/profile/pprof.ts
-import { gzipSync } from "node:zlib";
-var varint = (n) => {
-  const out = [];
-  let v = BigInt(Math.max(0, Math.round(n)));
-  do {
-    let b = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v > 0n) b |= 128;
-    out.push(b);
-  } while (v > 0n);
-  return out;
-};
-var key = (field, wire) => varint(field << 3 | wire);
-var int = (field, n) => [...key(field, 0), ...varint(n)];
-var bytes = (field, b) => [...key(field, 2), ...varint(b.length), ...Array.from(b)];
-var packed = (field, ns) => bytes(field, ns.flatMap(varint));
-function pprofBytes(stacks, name2 = (f) => f) {
-  const strings = [""];
-  const str = /* @__PURE__ */ new Map([["", 0]]);
-  const s = (t) => {
-    let i = str.get(t);
-    if (i === void 0) {
-      i = strings.length;
-      strings.push(t);
-      str.set(t, i);
-    }
-    return i;
-  };
-  const fnIds = /* @__PURE__ */ new Map();
-  const fid = (fn) => {
-    let i = fnIds.get(fn);
-    if (i === void 0) fnIds.set(fn, i = fnIds.size + 1);
-    return i;
-  };
-  const out = [];
-  out.push(...bytes(1, [...int(1, s("instructions")), ...int(2, s("count"))]));
-  for (const { stack, ir: ir2 } of stacks) {
-    const value = Math.round(ir2);
-    if (value <= 0) continue;
-    out.push(...bytes(2, [...packed(1, [...stack].reverse().map(fid)), ...packed(2, [value])]));
-  }
-  for (const [fn, id] of fnIds) {
-    out.push(...bytes(4, [...int(1, id), ...bytes(4, int(1, id))]));
-    const shown = s(name2(fn));
-    out.push(...bytes(5, [...int(1, id), ...int(2, shown), ...int(3, shown)]));
-  }
-  for (const t of strings) out.push(...bytes(6, Buffer.from(t, "utf8")));
-  out.push(...bytes(11, [...int(1, s("instructions")), ...int(2, s("count"))]), ...int(12, 1));
-  return gzipSync(Buffer.from(out));
-}
-
-// node_modules/zod/v4/classic/external.js
+// ../../main/node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -6996,7 +6963,7 @@ __export(external_exports, {
   includes: () => _includes,
   input: () => input,
   instanceof: () => _instanceof,
-  int: () => int2,
+  int: () => int,
   int32: () => int32,
   int64: () => int64,
   intersection: () => intersection,
@@ -7109,7 +7076,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/core/index.js
+// ../../main/node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -7426,7 +7393,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// node_modules/zod/v4/core/util.js
+// ../../main/node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -8282,7 +8249,7 @@ function constantCatch(value) {
   return fn;
 }
 
-// node_modules/zod/v4/core/core.js
+// ../../main/node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -8404,7 +8371,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// node_modules/zod/v4/core/errors.js
+// ../../main/node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -8596,7 +8563,7 @@ function prettifyError(error62) {
   return lines.join("\n");
 }
 
-// node_modules/zod/v4/core/parse.js
+// ../../main/node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -8756,7 +8723,7 @@ var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// node_modules/zod/v4/core/regexes.js
+// ../../main/node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -8928,7 +8895,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// node_modules/zod/v4/core/checks.js
+// ../../main/node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -9404,7 +9371,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// node_modules/zod/v4/core/doc.js
+// ../../main/node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -9445,14 +9412,14 @@ ${content.join("\n")}
   }
 };
 
-// node_modules/zod/v4/core/versions.js
+// ../../main/node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// node_modules/zod/v4/core/schemas.js
+// ../../main/node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -11894,7 +11861,7 @@ function handleRefineResult(result2, payload, input2, inst) {
   }
 }
 
-// node_modules/zod/v4/core/memoizer.js
+// ../../main/node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -11913,7 +11880,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve20) {
+function isRecursive(inst, stack, resolve21) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -11923,7 +11890,7 @@ function isRecursive(inst, stack, resolve20) {
   let result2 = NONE;
   const check2 = (child) => {
     if (result2 !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve20);
+      const answer = isRecursive(child, stack, resolve21);
       if (answer > result2)
         result2 = answer;
     }
@@ -11934,7 +11901,7 @@ function isRecursive(inst, stack, resolve20) {
       const desc = Object.getOwnPropertyDescriptor(sh, key3);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve20) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve21) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -11998,7 +11965,7 @@ function isRecursive(inst, stack, resolve20) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve20 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve21 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -12171,7 +12138,7 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// node_modules/zod/v4/locales/index.js
+// ../../main/node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -12239,7 +12206,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 
-// node_modules/zod/v4/locales/ar.js
+// ../../main/node_modules/zod/v4/locales/ar.js
 var error = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0641", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
@@ -12351,7 +12318,7 @@ function ar_default() {
   };
 }
 
-// node_modules/zod/v4/locales/az.js
+// ../../main/node_modules/zod/v4/locales/az.js
 var error2 = () => {
   const Sizable = {
     string: { unit: "simvol", verb: "olmal\u0131d\u0131r" },
@@ -12462,7 +12429,7 @@ function az_default() {
   };
 }
 
-// node_modules/zod/v4/locales/be.js
+// ../../main/node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -12631,7 +12598,7 @@ function be_default() {
   };
 }
 
-// node_modules/zod/v4/locales/bg.js
+// ../../main/node_modules/zod/v4/locales/bg.js
 var error4 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
@@ -12757,7 +12724,7 @@ function bg_default() {
   };
 }
 
-// node_modules/zod/v4/locales/bn.js
+// ../../main/node_modules/zod/v4/locales/bn.js
 var error5 = () => {
   const Sizable = {
     string: { unit: "\u0985\u0995\u09CD\u09B7\u09B0", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
@@ -12871,7 +12838,7 @@ function bn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ca.js
+// ../../main/node_modules/zod/v4/locales/ca.js
 var error6 = () => {
   const Sizable = {
     string: { unit: "car\xE0cters", verb: "contenir" },
@@ -12985,7 +12952,7 @@ function ca_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ckb.js
+// ../../main/node_modules/zod/v4/locales/ckb.js
 var error7 = () => {
   const Sizable = {
     string: { unit: "\u067E\u06CC\u062A", verb: "\u0628\u06CE\u062A" },
@@ -13118,7 +13085,7 @@ function ckb_default() {
   };
 }
 
-// node_modules/zod/v4/locales/cs.js
+// ../../main/node_modules/zod/v4/locales/cs.js
 var error8 = () => {
   const Sizable = {
     string: { unit: "znak\u016F", verb: "m\xEDt" },
@@ -13235,7 +13202,7 @@ function cs_default() {
   };
 }
 
-// node_modules/zod/v4/locales/da.js
+// ../../main/node_modules/zod/v4/locales/da.js
 var error9 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "havde" },
@@ -13356,7 +13323,7 @@ function da_default() {
   };
 }
 
-// node_modules/zod/v4/locales/de.js
+// ../../main/node_modules/zod/v4/locales/de.js
 var error10 = () => {
   const Sizable = {
     string: { unit: "Zeichen", verb: "zu haben" },
@@ -13470,7 +13437,7 @@ function de_default() {
   };
 }
 
-// node_modules/zod/v4/locales/el.js
+// ../../main/node_modules/zod/v4/locales/el.js
 var error11 = () => {
   const Sizable = {
     string: { unit: "\u03C7\u03B1\u03C1\u03B1\u03BA\u03C4\u03AE\u03C1\u03B5\u03C2", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
@@ -13583,7 +13550,7 @@ function el_default() {
   };
 }
 
-// node_modules/zod/v4/locales/en.js
+// ../../main/node_modules/zod/v4/locales/en.js
 var error12 = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -13708,7 +13675,7 @@ function en_default() {
   };
 }
 
-// node_modules/zod/v4/locales/eo.js
+// ../../main/node_modules/zod/v4/locales/eo.js
 var error13 = () => {
   const Sizable = {
     string: { unit: "karaktrojn", verb: "havi" },
@@ -13823,7 +13790,7 @@ function eo_default() {
   };
 }
 
-// node_modules/zod/v4/locales/es.js
+// ../../main/node_modules/zod/v4/locales/es.js
 var error14 = () => {
   const Sizable = {
     string: { unit: "caracteres", verb: "tener" },
@@ -13960,7 +13927,7 @@ function es_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fa.js
+// ../../main/node_modules/zod/v4/locales/fa.js
 var error15 = () => {
   const Sizable = {
     string: { unit: "\u06A9\u0627\u0631\u0627\u06A9\u062A\u0631", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
@@ -14080,7 +14047,7 @@ function fa_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fi.js
+// ../../main/node_modules/zod/v4/locales/fi.js
 var error16 = () => {
   const Sizable = {
     string: { unit: "merkki\xE4", subject: "merkkijonon" },
@@ -14198,7 +14165,7 @@ function fi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fr.js
+// ../../main/node_modules/zod/v4/locales/fr.js
 var error17 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -14328,7 +14295,7 @@ function fr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/fr-CA.js
+// ../../main/node_modules/zod/v4/locales/fr-CA.js
 var error18 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -14441,7 +14408,7 @@ function fr_CA_default() {
   };
 }
 
-// node_modules/zod/v4/locales/gu.js
+// ../../main/node_modules/zod/v4/locales/gu.js
 var error19 = () => {
   const Sizable = {
     string: { unit: "\u0A85\u0A95\u0ACD\u0AB7\u0AB0", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
@@ -14555,7 +14522,7 @@ function gu_default() {
   };
 }
 
-// node_modules/zod/v4/locales/he.js
+// ../../main/node_modules/zod/v4/locales/he.js
 var error20 = () => {
   const TypeNames = {
     string: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA", gender: "f" },
@@ -14757,7 +14724,7 @@ function he_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hi.js
+// ../../main/node_modules/zod/v4/locales/hi.js
 var error21 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
@@ -14869,7 +14836,7 @@ function hi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hr.js
+// ../../main/node_modules/zod/v4/locales/hr.js
 var error22 = () => {
   const Sizable = {
     string: { unit: "znakova", verb: "imati" },
@@ -14996,7 +14963,7 @@ function hr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hu.js
+// ../../main/node_modules/zod/v4/locales/hu.js
 var error23 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "legyen" },
@@ -15110,7 +15077,7 @@ function hu_default() {
   };
 }
 
-// node_modules/zod/v4/locales/hy.js
+// ../../main/node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count, one, many) {
   return Math.abs(count) === 1 ? one : many;
 }
@@ -15269,7 +15236,7 @@ function hy_default() {
   };
 }
 
-// node_modules/zod/v4/locales/id.js
+// ../../main/node_modules/zod/v4/locales/id.js
 var error25 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "memiliki" },
@@ -15381,7 +15348,7 @@ function id_default() {
   };
 }
 
-// node_modules/zod/v4/locales/is.js
+// ../../main/node_modules/zod/v4/locales/is.js
 var error26 = () => {
   const Sizable = {
     string: { unit: "stafi", verb: "a\xF0 hafa" },
@@ -15496,7 +15463,7 @@ function is_default() {
   };
 }
 
-// node_modules/zod/v4/locales/it.js
+// ../../main/node_modules/zod/v4/locales/it.js
 var error27 = () => {
   const Sizable = {
     string: { unit: "caratteri", verb: "avere" },
@@ -15610,7 +15577,7 @@ function it_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ja.js
+// ../../main/node_modules/zod/v4/locales/ja.js
 var error28 = () => {
   const Sizable = {
     string: { unit: "\u6587\u5B57", verb: "\u3067\u3042\u308B" },
@@ -15723,7 +15690,7 @@ function ja_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ka.js
+// ../../main/node_modules/zod/v4/locales/ka.js
 var error29 = () => {
   const Sizable = {
     string: { unit: "\u10E1\u10D8\u10DB\u10D1\u10DD\u10DA\u10DD", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
@@ -15841,7 +15808,7 @@ function ka_default() {
   };
 }
 
-// node_modules/zod/v4/locales/km.js
+// ../../main/node_modules/zod/v4/locales/km.js
 var error30 = () => {
   const Sizable = {
     string: { unit: "\u178F\u17BD\u17A2\u1780\u17D2\u179F\u179A", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
@@ -15957,12 +15924,12 @@ function km_default() {
   };
 }
 
-// node_modules/zod/v4/locales/kh.js
+// ../../main/node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 
-// node_modules/zod/v4/locales/kn.js
+// ../../main/node_modules/zod/v4/locales/kn.js
 var error31 = () => {
   const Sizable = {
     string: { unit: "\u0C85\u0C95\u0CCD\u0CB7\u0CB0\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
@@ -16078,7 +16045,7 @@ function kn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ko.js
+// ../../main/node_modules/zod/v4/locales/ko.js
 var error32 = () => {
   const Sizable = {
     string: { unit: "\uBB38\uC790", verb: "to have" },
@@ -16195,7 +16162,7 @@ function ko_default() {
   };
 }
 
-// node_modules/zod/v4/locales/lt.js
+// ../../main/node_modules/zod/v4/locales/lt.js
 var capitalizeFirstCharacter = (text3) => {
   return text3.charAt(0).toUpperCase() + text3.slice(1);
 };
@@ -16403,7 +16370,7 @@ function lt_default() {
   };
 }
 
-// node_modules/zod/v4/locales/mk.js
+// ../../main/node_modules/zod/v4/locales/mk.js
 var error34 = () => {
   const Sizable = {
     string: { unit: "\u0437\u043D\u0430\u0446\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
@@ -16518,7 +16485,7 @@ function mk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ms.js
+// ../../main/node_modules/zod/v4/locales/ms.js
 var error35 = () => {
   const Sizable = {
     string: { unit: "aksara", verb: "mempunyai" },
@@ -16631,7 +16598,7 @@ function ms_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ne.js
+// ../../main/node_modules/zod/v4/locales/ne.js
 var error36 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
@@ -16743,7 +16710,7 @@ function ne_default() {
   };
 }
 
-// node_modules/zod/v4/locales/nl.js
+// ../../main/node_modules/zod/v4/locales/nl.js
 var error37 = () => {
   const Sizable = {
     string: { unit: "tekens", verb: "heeft" },
@@ -16859,7 +16826,7 @@ function nl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/nn.js
+// ../../main/node_modules/zod/v4/locales/nn.js
 var error38 = () => {
   const Sizable = {
     string: { unit: "teikn", verb: "\xE5 ha" },
@@ -16973,7 +16940,7 @@ function nn_default() {
   };
 }
 
-// node_modules/zod/v4/locales/no.js
+// ../../main/node_modules/zod/v4/locales/no.js
 var error39 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "\xE5 ha" },
@@ -17087,7 +17054,7 @@ function no_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ota.js
+// ../../main/node_modules/zod/v4/locales/ota.js
 var error40 = () => {
   const Sizable = {
     string: { unit: "harf", verb: "olmal\u0131d\u0131r" },
@@ -17202,7 +17169,7 @@ function ota_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ps.js
+// ../../main/node_modules/zod/v4/locales/ps.js
 var error41 = () => {
   const Sizable = {
     string: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
@@ -17322,7 +17289,7 @@ function ps_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pl.js
+// ../../main/node_modules/zod/v4/locales/pl.js
 var error42 = () => {
   const Sizable = {
     string: { unit: "znak\xF3w", verb: "mie\u0107" },
@@ -17437,7 +17404,7 @@ function pl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pt.js
+// ../../main/node_modules/zod/v4/locales/pt.js
 var error43 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -17581,7 +17548,7 @@ function pt_default() {
   };
 }
 
-// node_modules/zod/v4/locales/pt-BR.js
+// ../../main/node_modules/zod/v4/locales/pt-BR.js
 var error44 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -17726,7 +17693,7 @@ function pt_BR_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ro.js
+// ../../main/node_modules/zod/v4/locales/ro.js
 var error45 = () => {
   const Sizable = {
     string: { unit: "caractere", verb: "s\u0103 aib\u0103" },
@@ -17849,7 +17816,7 @@ function ro_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ru.js
+// ../../main/node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -18018,7 +17985,7 @@ function ru_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sk.js
+// ../../main/node_modules/zod/v4/locales/sk.js
 var error47 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "ma\u0165" },
@@ -18135,7 +18102,7 @@ function sk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sl.js
+// ../../main/node_modules/zod/v4/locales/sl.js
 var error48 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "imeti" },
@@ -18250,7 +18217,7 @@ function sl_default() {
   };
 }
 
-// node_modules/zod/v4/locales/sv.js
+// ../../main/node_modules/zod/v4/locales/sv.js
 var error49 = () => {
   const Sizable = {
     string: { unit: "tecken", verb: "att ha" },
@@ -18366,7 +18333,7 @@ function sv_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ta.js
+// ../../main/node_modules/zod/v4/locales/ta.js
 var error50 = () => {
   const Sizable = {
     string: { unit: "\u0B8E\u0BB4\u0BC1\u0BA4\u0BCD\u0BA4\u0BC1\u0B95\u0BCD\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
@@ -18482,7 +18449,7 @@ function ta_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tg.js
+// ../../main/node_modules/zod/v4/locales/tg.js
 var error51 = () => {
   const Sizable = {
     string: { unit: "\u0430\u043B\u043E\u043C\u0430\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
@@ -18599,7 +18566,7 @@ function tg_default() {
   };
 }
 
-// node_modules/zod/v4/locales/th.js
+// ../../main/node_modules/zod/v4/locales/th.js
 var error52 = () => {
   const Sizable = {
     string: { unit: "\u0E15\u0E31\u0E27\u0E2D\u0E31\u0E01\u0E29\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
@@ -18715,7 +18682,7 @@ function th_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tk.js
+// ../../main/node_modules/zod/v4/locales/tk.js
 var error53 = () => {
   const Sizable = {
     string: { unit: "simwol", verb: "bolmaly" },
@@ -18823,7 +18790,7 @@ function tk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/tr.js
+// ../../main/node_modules/zod/v4/locales/tr.js
 var error54 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "olmal\u0131" },
@@ -18934,7 +18901,7 @@ function tr_default() {
   };
 }
 
-// node_modules/zod/v4/locales/uk.js
+// ../../main/node_modules/zod/v4/locales/uk.js
 var error55 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
@@ -19048,12 +19015,12 @@ function uk_default() {
   };
 }
 
-// node_modules/zod/v4/locales/ua.js
+// ../../main/node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 
-// node_modules/zod/v4/locales/ur.js
+// ../../main/node_modules/zod/v4/locales/ur.js
 var error56 = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0648\u0641", verb: "\u06C1\u0648\u0646\u0627" },
@@ -19169,7 +19136,7 @@ function ur_default() {
   };
 }
 
-// node_modules/zod/v4/locales/uz.js
+// ../../main/node_modules/zod/v4/locales/uz.js
 var error57 = () => {
   const Sizable = {
     string: { unit: "belgi", verb: "bo\u2018lishi kerak" },
@@ -19283,7 +19250,7 @@ function uz_default() {
   };
 }
 
-// node_modules/zod/v4/locales/vi.js
+// ../../main/node_modules/zod/v4/locales/vi.js
 var error58 = () => {
   const Sizable = {
     string: { unit: "k\xFD t\u1EF1", verb: "c\xF3" },
@@ -19397,7 +19364,7 @@ function vi_default() {
   };
 }
 
-// node_modules/zod/v4/locales/zh-CN.js
+// ../../main/node_modules/zod/v4/locales/zh-CN.js
 var error59 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u7B26", verb: "\u5305\u542B" },
@@ -19512,7 +19479,7 @@ function zh_CN_default() {
   };
 }
 
-// node_modules/zod/v4/locales/zh-TW.js
+// ../../main/node_modules/zod/v4/locales/zh-TW.js
 var error60 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u5143", verb: "\u64C1\u6709" },
@@ -19625,7 +19592,7 @@ function zh_TW_default() {
   };
 }
 
-// node_modules/zod/v4/locales/yo.js
+// ../../main/node_modules/zod/v4/locales/yo.js
 var error61 = () => {
   const Sizable = {
     string: { unit: "\xE0mi", verb: "n\xED" },
@@ -19738,7 +19705,7 @@ function yo_default() {
   };
 }
 
-// node_modules/zod/v4/core/registries.js
+// ../../main/node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -19788,7 +19755,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// node_modules/zod/v4/core/compile.js
+// ../../main/node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -21398,7 +21365,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
   return accessor;
 }
 
-// node_modules/zod/v4/core/api.js
+// ../../main/node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -22457,7 +22424,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// node_modules/zod/v4/core/to-json-schema.js
+// ../../main/node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source2 of sources) {
     for (const key3 of Reflect.ownKeys(source2)) {
@@ -22987,7 +22954,7 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
   return finalize(ctx, schema);
 };
 
-// node_modules/zod/v4/core/json-schema-processors.js
+// ../../main/node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key3, value) => {
   if (agg[key3] === void 0 || value > agg[key3])
     agg[key3] = value;
@@ -23735,7 +23702,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// node_modules/zod/v4/core/json-schema-generator.js
+// ../../main/node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -23813,10 +23780,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// node_modules/zod/v4/core/json-schema.js
+// ../../main/node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// node_modules/zod/v4/classic/schemas.js
+// ../../main/node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -23933,7 +23900,7 @@ __export(schemas_exports2, {
   httpUrl: () => httpUrl,
   iban: () => iban2,
   instanceof: () => _instanceof,
-  int: () => int2,
+  int: () => int,
   int32: () => int32,
   int64: () => int64,
   intersection: () => intersection,
@@ -23997,7 +23964,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// node_modules/zod/v4/classic/checks.js
+// ../../main/node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -24032,7 +23999,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// node_modules/zod/v4/classic/errors.js
+// ../../main/node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key3, make) {
   Object.defineProperty(proto, key3, {
@@ -24078,7 +24045,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// node_modules/zod/v4/classic/parse.js
+// ../../main/node_modules/zod/v4/classic/parse.js
 var parse2 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -24092,7 +24059,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// node_modules/zod/v4/classic/schemas.js
+// ../../main/node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -24677,10 +24644,10 @@ var ZodNumber = /* @__PURE__ */ $constructor(
       return this.check(_lte(value, params));
     },
     int(params) {
-      return this.check(int2(params));
+      return this.check(int(params));
     },
     safe(params) {
-      return this.check(int2(params));
+      return this.check(int(params));
     },
     positive(params) {
       return this.check(_gt(0, params));
@@ -24712,7 +24679,7 @@ var ZodNumberFormat = /* @__PURE__ */ $constructor("ZodNumberFormat", (inst, def
   $ZodNumberFormat.init(inst, def);
   ZodNumber.init(inst, def);
 });
-function int2(params) {
+function int(params) {
   return _int(ZodNumberFormat, params);
 }
 function float32(params) {
@@ -25557,7 +25524,7 @@ function preprocess(fn, schema) {
   });
 }
 
-// node_modules/zod/v4/classic/compat.js
+// ../../main/node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -25583,7 +25550,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// node_modules/zod/v4/classic/iso.js
+// ../../main/node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -25608,7 +25575,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// node_modules/zod/v4/classic/from-json-schema.js
+// ../../main/node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -26341,7 +26308,7 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
-// node_modules/zod/v4/core/visit.js
+// ../../main/node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
@@ -26496,7 +26463,7 @@ function visit(schema, fnOrHandlers) {
   return run2(schema);
 }
 
-// node_modules/zod/v4/classic/deep-partial.js
+// ../../main/node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
     object: (s) => s.partial(),
@@ -26508,7 +26475,7 @@ function deepPartial(schema) {
   });
 }
 
-// node_modules/zod/v4/classic/in-out.js
+// ../../main/node_modules/zod/v4/classic/in-out.js
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -26538,7 +26505,7 @@ function output(schema) {
   });
 }
 
-// node_modules/zod/v4/classic/coerce.js
+// ../../main/node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -26761,6 +26728,102 @@ var ProfileDiffSchema = external_exports.strictObject({
 });
 var MAX_PROFILED_ROWS = 100;
 var ProfileDiffsSchema = external_exports.array(ProfileDiffSchema).max(MAX_PROFILED_ROWS);
+var COMPACT_CAPS = { share: 1e-4, self: 30, own: 20, via: 3, allocations: 10, rows: 200 };
+var CompactProfileSchema = external_exports.strictObject({
+  caseId: external_exports.string().min(1).max(200),
+  label: external_exports.string().max(200),
+  runner: RunnerSchema,
+  /** Instructions per iteration of the whole row. */
+  total: ir,
+  iterations: external_exports.number().int().nonnegative(),
+  /** Below these nothing was kept (COMPACT_CAPS.share of the row, or the smallest kept when a list was full). */
+  cut: external_exports.strictObject({ self: ir, own: ir, allocations: ir }),
+  self: external_exports.array(external_exports.strictObject({ name, self: ir })).max(COMPACT_CAPS.self),
+  own: external_exports.array(external_exports.strictObject({ name, cost: ir, inclusive: ir, via: external_exports.array(external_exports.strictObject({ name, ir })).max(COMPACT_CAPS.via) })).max(COMPACT_CAPS.own),
+  allocations: external_exports.array(external_exports.strictObject({ name, calls: ir })).max(COMPACT_CAPS.allocations)
+});
+var RunProfilesSchema = external_exports.strictObject({ runner: RunnerSchema, rows: external_exports.array(CompactProfileSchema).max(COMPACT_CAPS.rows) });
+
+// src/profile/compact.ts
+function head(m, floor, n) {
+  const above = [...m].filter(([, v]) => v >= floor).sort((a, b) => b[1] - a[1]);
+  const kept = above.slice(0, n);
+  return { kept, cut: above.length > n ? kept.at(-1)[1] : floor };
+}
+function compactProfile(p, row) {
+  const lists = sideLists(p);
+  const floor = COMPACT_CAPS.share * p.total;
+  const self2 = head(lists.self, floor, COMPACT_CAPS.self);
+  const own2 = head(new Map([...lists.own].map(([fn, l]) => [fn, l.cost])), floor, COMPACT_CAPS.own);
+  const allocations = head(lists.allocations, 1, COMPACT_CAPS.allocations);
+  return CompactProfileSchema.parse({
+    caseId: row.caseId,
+    label: row.label,
+    runner: p.runner,
+    total: p.total,
+    iterations: p.iterations,
+    cut: { self: self2.cut, own: own2.cut, allocations: allocations.cut },
+    self: self2.kept.map(([name2, v]) => ({ name: name2, self: v })),
+    own: own2.kept.map(([name2, cost]) => {
+      const l = lists.own.get(name2);
+      const via = head(l.via, 0, COMPACT_CAPS.via).kept.map(([callee, ir2]) => ({ name: callee, ir: ir2 }));
+      return { name: name2, cost, inclusive: l.inclusive, via };
+    }),
+    allocations: allocations.kept.map(([name2, calls]) => ({ name: name2, calls }))
+  });
+}
+
+// src/profile/pprof.ts
+import { gzipSync } from "node:zlib";
+var varint = (n) => {
+  const out = [];
+  let v = BigInt(Math.max(0, Math.round(n)));
+  do {
+    let b = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v > 0n) b |= 128;
+    out.push(b);
+  } while (v > 0n);
+  return out;
+};
+var key = (field, wire) => varint(field << 3 | wire);
+var int2 = (field, n) => [...key(field, 0), ...varint(n)];
+var bytes = (field, b) => [...key(field, 2), ...varint(b.length), ...Array.from(b)];
+var packed = (field, ns) => bytes(field, ns.flatMap(varint));
+function pprofBytes(stacks, name2 = (f) => f) {
+  const strings = [""];
+  const str = /* @__PURE__ */ new Map([["", 0]]);
+  const s = (t) => {
+    let i = str.get(t);
+    if (i === void 0) {
+      i = strings.length;
+      strings.push(t);
+      str.set(t, i);
+    }
+    return i;
+  };
+  const fnIds = /* @__PURE__ */ new Map();
+  const fid = (fn) => {
+    let i = fnIds.get(fn);
+    if (i === void 0) fnIds.set(fn, i = fnIds.size + 1);
+    return i;
+  };
+  const out = [];
+  out.push(...bytes(1, [...int2(1, s("instructions")), ...int2(2, s("count"))]));
+  for (const { stack, ir: ir2 } of stacks) {
+    const value = Math.round(ir2);
+    if (value <= 0) continue;
+    out.push(...bytes(2, [...packed(1, [...stack].reverse().map(fid)), ...packed(2, [value])]));
+  }
+  for (const [fn, id] of fnIds) {
+    out.push(...bytes(4, [...int2(1, id), ...bytes(4, int2(1, id))]));
+    const shown = s(name2(fn));
+    out.push(...bytes(5, [...int2(1, id), ...int2(2, shown), ...int2(3, shown)]));
+  }
+  for (const t of strings) out.push(...bytes(6, Buffer.from(t, "utf8")));
+  out.push(...bytes(11, [...int2(1, s("instructions")), ...int2(2, s("count"))]), ...int2(12, 1));
+  return gzipSync(Buffer.from(out));
+}
 
 // src/profile/stacks.ts
 var SMALLEST_SHARE = 1e-4;
@@ -27010,10 +27073,10 @@ function opLabelOf(opNames) {
 }
 
 // src/report/render/profile-html.ts
-function mergeStacks(base, head, name2) {
+function mergeStacks(base, head2, name2) {
   const root = { name: "all", base: 0, head: 0, children: [] };
   const index = /* @__PURE__ */ new Map();
-  const add2 = (stack, ir2, side) => {
+  const add3 = (stack, ir2, side) => {
     let node2 = root;
     node2[side] += ir2;
     for (const fn of stack) {
@@ -27030,8 +27093,8 @@ function mergeStacks(base, head, name2) {
       node2 = child;
     }
   };
-  for (const s of base) add2(s.stack, s.ir, "base");
-  for (const s of head) add2(s.stack, s.ir, "head");
+  for (const s of base) add3(s.stack, s.ir, "base");
+  for (const s of head2) add3(s.stack, s.ir, "head");
   return root;
 }
 var WIDTH = 1200;
@@ -27179,15 +27242,15 @@ function profileAb(o) {
   const problems = [];
   for (const row of o.rows.slice(0, MAX_PROFILED_ROWS)) {
     const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
-    const head = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
-    if (!base || !head) continue;
+    const head2 = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
+    if (!base || !head2) continue;
     try {
       if (folderBytes(join5(o.outDir, "profiles")) > MAX_PROFILE_BYTES) {
         unwritten++;
-        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row)));
+        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head2, row)));
         continue;
       }
-      const { diff } = writeRowProfiles(o.outDir, row, { base, head }, o.labels);
+      const { diff } = writeRowProfiles(o.outDir, row, { base, head: head2 }, o.labels);
       if (diff) diffs.push(diff);
     } catch (e) {
       problems.push(`${row.caseId} ${row.label}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
@@ -27270,7 +27333,7 @@ function pinnedGoClient(goModFile) {
 function goProxyProblem(goModFile = join8(packageRoot(), "runners", "go", "go.mod")) {
   const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
   const cwd = mkdtempSync(join8(tmpdir(), "bee-bench-goproxy-"));
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     execFile("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
       rmSync2(cwd, { recursive: true, force: true });
       let reported;
@@ -27279,7 +27342,7 @@ function goProxyProblem(goModFile = join8(packageRoot(), "runners", "go", "go.mo
       } catch {
       }
       const problem = reported ?? (err ? stderr.trim() || err.message : void 0);
-      resolve20(problem?.replace(/\s*\n\s*/g, "; "));
+      resolve21(problem?.replace(/\s*\n\s*/g, "; "));
     });
   });
 }
@@ -27554,16 +27617,16 @@ function selectCases(spec, globs) {
   return spec.cases.filter((c) => patterns.some((p) => p.re.test(c.id)));
 }
 function noMatch(spec, glob) {
-  const head = `case glob "${glob}" matches no case in the spec`;
+  const head2 = `case glob "${glob}" matches no case in the spec`;
   if (!/[*?]/.test(glob)) {
     const prefix = glob.endsWith(".") ? glob : `${glob}.`;
     const under = spec.cases.filter((c) => c.id.startsWith(prefix));
     if (under.length > 0)
-      return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
+      return `${head2}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
   }
   const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
-  if (near.length > 0) return `${head}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
-  return `${head} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
+  if (near.length > 0) return `${head2}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
+  return `${head2} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
 }
 function effectiveParam(param, runner) {
   const { per_runner, digest_with: _digest, ...base } = param;
@@ -27801,7 +27864,7 @@ function runProcess(cmd, args, opts) {
   const [exe, ...prefix] = cmd.argv;
   if (!exe) throw new Error("empty runner command");
   const started = performance.now();
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     const child = spawn2(exe, [...prefix, ...args], {
       cwd: cmd.cwd,
       env: childEnv({ ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} }),
@@ -27839,7 +27902,7 @@ function runProcess(cmd, args, opts) {
     const finish = (code, signal) => {
       clearTimeout(timer);
       if (partial2) tail.push(partial2);
-      resolve20({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
+      resolve21({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
     };
     child.on("error", (e) => {
       tail.push(`cannot start ${exe}: ${e.message}`);
@@ -28112,13 +28175,13 @@ function attachStepRows(rows, measured, spec, rule) {
 // src/verdict/allocations.ts
 var ALLOCATION_DEFAULTS = { threshold: 0.01 };
 var plusOne = (xs) => xs.map((x) => x + 1);
-function judgeFigure(base, baseAgain, head, o) {
-  const v = judgeSteps(plusOne(base), plusOne(baseAgain), plusOne(head), o);
+function judgeFigure(base, baseAgain, head2, o) {
+  const v = judgeSteps(plusOne(base), plusOne(baseAgain), plusOne(head2), o);
   return { ...v, base: v.base - 1, head: v.head - 1 };
 }
-function judgeAllocations(base, baseAgain, head, o) {
-  const bytes2 = judgeFigure(base.bytes, baseAgain.bytes, head.bytes, o);
-  const allocs = base.allocs && baseAgain.allocs && head.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head.allocs, o) : void 0;
+function judgeAllocations(base, baseAgain, head2, o) {
+  const bytes2 = judgeFigure(base.bytes, baseAgain.bytes, head2.bytes, o);
+  const allocs = base.allocs && baseAgain.allocs && head2.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head2.allocs, o) : void 0;
   const both = [bytes2.verdict, ...allocs ? [allocs.verdict] : []];
   const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
   return { bytes: bytes2, ...allocs ? { allocs } : {}, verdict };
@@ -28237,7 +28300,7 @@ var ALLOCATIONS = {
     from.alloc_counter ? { alloc_counter: from.alloc_counter } : {}
   ),
   counterOf: (r) => r.alloc_counter?.method ?? null,
-  judge: (threshold) => (base, baseAgain, head) => judgeAllocations(base, baseAgain, head, { threshold }),
+  judge: (threshold) => (base, baseAgain, head2) => judgeAllocations(base, baseAgain, head2, { threshold }),
   defaultThreshold: ALLOCATION_DEFAULTS.threshold
 };
 
@@ -28274,7 +28337,7 @@ var INSTRUCTIONS = {
   figuresSchema: external_exports.array(external_exports.number().nonnegative()),
   attach: (into, from) => attachFigures(into, from, (c) => c.instructions ? { instructions: c.instructions } : null, from.counter ? { counter: from.counter } : {}),
   counterOf: (r) => r.counter ? `callgrind (${r.counter.version})` : null,
-  judge: (threshold) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { threshold }),
+  judge: (threshold) => (base, baseAgain, head2) => judgeSteps(base, baseAgain, head2, { threshold }),
   defaultThreshold: INSTRUCTION_DEFAULTS.threshold
 };
 
@@ -28368,6 +28431,7 @@ async function runEvidence(kind, cmd, o) {
     fixtures: o.fixtures,
     bee: o.bee,
     ...o.iterations ? { iterations: o.iterations } : {},
+    ...o.keep ? { keep: o.keep } : {},
     onLine: (l) => o.log(`[${ev.id === "wall" ? o.runner : `${o.runner} ${ev.id}`}] ${l}`)
   });
   const problems = run2.problems.map((p) => `${name2}: ${p}`);
@@ -28800,11 +28864,11 @@ function renderRow(d, level) {
   ].join("\n\n");
   return mdDetails(summaryOf(d), body);
 }
-function renderProfileSection(diffs, budget) {
+function renderProfileSection(diffs, budget, files = "Full profiles (callgrind, pprof, folded stacks, an HTML view) are in the run's `profiles` artifact.") {
   if (diffs.length === 0) return null;
-  const head = `### Where it moved
+  const head2 = `### Where it moved
 
-<sub>${PROFILE_NOTE} Full profiles (callgrind, pprof, folded stacks, an HTML view) are in the run's \`profiles\` artifact.</sub>`;
+<sub>${PROFILE_NOTE}${files ? ` ${files}` : ""}</sub>`;
   const levels = diffs.map(() => 2);
   const weakest = diffs.map((d, i) => ({ i, w: d.total.base > 0 ? Math.abs(rowChange(d)) / d.total.base : 0 })).sort((a, b) => a.w - b.w);
   const render = () => {
@@ -28814,7 +28878,7 @@ function renderProfileSection(diffs, budget) {
     const note = trimmed > 0 ? `
 
 <sub>${trimmed} row${trimmed === 1 ? "\u2019s" : "s\u2019"} lists trimmed or left out to fit GitHub's comment size limit (least changed rows first); the artifact has them all.</sub>` : "";
-    return `${head}
+    return `${head2}
 
 ${parts.join("\n\n")}${note}`;
   };
@@ -28975,7 +29039,7 @@ function environmentSection(input2) {
   return mdDetails("Environment", table3);
 }
 function verdictTable(rows, history, evidence = /* @__PURE__ */ new Set()) {
-  const head = [
+  const head2 = [
     "case",
     "param",
     history ? "history" : "base",
@@ -28988,7 +29052,7 @@ function verdictTable(rows, history, evidence = /* @__PURE__ */ new Set()) {
     "verdict"
   ];
   return mdTable(
-    head,
+    head2,
     rows.map((r) => tableRow(r, evidence))
   );
 }
@@ -29539,9 +29603,9 @@ function meta3(m) {
   return parts.join(" \xB7 ");
 }
 function table2(headers, rows, cls2 = "") {
-  const head = `<tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>`;
+  const head2 = `<tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>`;
   const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c === "" ? "\u2014" : c}</td>`).join("")}</tr>`).join("\n");
-  return `<table${cls2 ? ` class="${cls2}"` : ""}><thead>${head}</thead><tbody>
+  return `<table${cls2 ? ` class="${cls2}"` : ""}><thead>${head2}</thead><tbody>
 ${body}
 </tbody></table>`;
 }
@@ -29607,9 +29671,9 @@ function groupHtml(g, t, charts) {
   return parts.join("\n");
 }
 function caseCell(c, row, first2) {
-  const head = first2 ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : "";
+  const head2 = first2 ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : "";
   const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : "";
-  return `${head}<span class="param">${htmlText(row.label)}</span>${work}`;
+  return `${head2}<span class="param">${htmlText(row.label)}</span>${work}`;
 }
 function digestHtml(row) {
   const note = digestNote(row);
@@ -30151,7 +30215,7 @@ function reportAb(m, spec, hash2, j, details = {}, profiles) {
   const thresholds = thresholdsOf(j);
   const counts = m.deterministic.instructions;
   const allocations = m.deterministic.allocations;
-  const head = m.sides.head;
+  const head2 = m.sides.head;
   const wallMs = m.wall?.elapsedMs ?? 0;
   const input2 = {
     title: `bee-bench: ${j.runner} ${j.baseLabel} \u2192 ${j.headLabel}`,
@@ -30165,9 +30229,9 @@ function reportAb(m, spec, hash2, j, details = {}, profiles) {
     rounds: m.wall?.roundsDone ?? 0,
     profile: j.profile,
     env: {
-      host: head?.host ?? "unknown",
+      host: head2?.host ?? "unknown",
       clientBase: clientText(m.sides.base, "base"),
-      clientHead: clientText(head, "head"),
+      clientHead: clientText(head2, "head"),
       specHash: hash2,
       wallTimeMs: wallMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
       ...measuresInstructions(j.measure ?? ["wall"]) ? {
@@ -31657,12 +31721,12 @@ var Cleanup = class {
   }
 };
 function freePort() {
-  return new Promise((resolve20, reject) => {
+  return new Promise((resolve21, reject) => {
     const srv = createServer();
     srv.once("error", reject);
     srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
-      srv.close(() => typeof addr === "object" && addr ? resolve20(addr.port) : reject(new Error("no free port")));
+      srv.close(() => typeof addr === "object" && addr ? resolve21(addr.port) : reject(new Error("no free port")));
     });
   });
 }
@@ -31680,14 +31744,14 @@ async function launchBinary(path, port, cleanup, log2) {
   const child = spawn3(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
   closeSync2(fd);
   let ended;
-  const exited = new Promise((resolve20) => {
+  const exited = new Promise((resolve21) => {
     child.once("exit", (code, signal) => {
       ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
-      resolve20();
+      resolve21();
     });
     child.once("error", (e) => {
       ended = `cannot start ${path}: ${e.message}`;
-      resolve20();
+      resolve21();
     });
   });
   cleanup.add(async () => {
@@ -31717,10 +31781,10 @@ async function launchBinary(path, port, cleanup, log2) {
   };
 }
 function dockerCommand(docker, args, timeoutMs) {
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       const why = err ? err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message : "";
-      resolve20({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+      resolve21({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
     });
   });
 }
@@ -32016,8 +32080,8 @@ async function ab(v) {
 }
 
 // src/cli/commands/bisect.ts
-import { existsSync as existsSync11, statSync as statSync3 } from "node:fs";
-import { join as join28, resolve as resolve7 } from "node:path";
+import { existsSync as existsSync12, statSync as statSync3 } from "node:fs";
+import { join as join30, resolve as resolve9 } from "node:path";
 
 // src/bisect/step-probe.ts
 import { join as join26 } from "node:path";
@@ -32046,20 +32110,129 @@ function probeOf(rows, sha) {
     ...pick2.f.ci ? { ci: pick2.f.ci } : {},
     exceeds: regressed.length > 0,
     verdict: pick2.f.verdict ?? "~",
+    row: { caseId: pick2.r.caseId, label: pick2.r.label },
     ...compared.length > 1 ? { note: `${pick2.r.caseId} [${pick2.r.label}], slowest of ${compared.length} rows` } : {}
   };
 }
+var stepDir = (outDir, step2, sha) => join26(outDir, `step-${String(step2).padStart(2, "0")}-${sha.slice(0, 12)}`);
 function abStepComparator(o) {
   return async (good, candidate, step2) => {
     const out = await abPipeline({
       ...o,
-      outDir: join26(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
+      outDir: stepDir(o.outDir, step2, candidate.commit.sha),
       base: { kind: "path", path: good.path },
       head: { kind: "path", path: candidate.path },
       baseLabel: good.commit.sha.slice(0, 12),
       headLabel: candidate.commit.sha.slice(0, 12)
     });
     return probeOf(out.report.input.rows, candidate.commit.sha);
+  };
+}
+
+// src/bisect/difference.ts
+import { cpSync as cpSync4, existsSync as existsSync11, readFileSync as readFileSync18 } from "node:fs";
+import { join as join28, relative as relative4, resolve as resolve8 } from "node:path";
+
+// src/pipeline/profile.ts
+import { mkdirSync as mkdirSync10, rmSync as rmSync9 } from "node:fs";
+import { join as join27, resolve as resolve7 } from "node:path";
+function rowPlan(o) {
+  const { spec, hash: hash2 } = loadSpec(o.specFile);
+  const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
+  const units = all.units.filter((u) => u.id === o.caseId && isCounted(u));
+  if (units.length === 0) throw new Error(`--case ${o.caseId}: no CPU case of that id in ${o.profile} (profiles come from instruction counts, CPU rows only)`);
+  const labels = units.map((u) => String(u.param.label));
+  const label = o.param ?? (labels.length === 1 ? labels[0] : void 0);
+  if (label === void 0 || !labels.includes(label))
+    throw new Error(`--param ${o.param ?? "(none)"}: ${o.caseId} has params ${labels.join(", ")} in ${o.profile}; name one with --param`);
+  return { plan: planOf(all, (u) => u.id === o.caseId && String(u.param.label) === label), row: { caseId: o.caseId, label } };
+}
+async function profileSide(o, source2, name2, plan2, row) {
+  const found = await findCounter();
+  if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
+  const built = await buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
+  const dir = join27(o.outDir, "counts");
+  mkdirSync10(dir, { recursive: true });
+  const dumps = join27(dir, `dumps-${name2}`);
+  try {
+    const run2 = await countRunner(built.command, {
+      runner: o.runner,
+      plan: plan2,
+      counter: found.counter,
+      out: join27(dir, `${name2}.json`),
+      timeoutMs: processBudgetMs(plan2),
+      keepDumps: dumps,
+      onLine: (l) => o.log(`[${name2}] ${l}`)
+    });
+    if (run2.problems.length > 0) throw new Error(`${name2}: ${run2.problems.join("; ")}`);
+    const p = profileOf(o.runner, { dir: dumps, plan: plan2 }, row);
+    if (!p) throw new Error(`${name2}: the counting run dumped no iteration of ${row.caseId} ${row.label}`);
+    return p;
+  } finally {
+    rmSync9(dumps, { recursive: true, force: true });
+  }
+}
+function sideText(p, row, label) {
+  const fns = [...p.functions.values()];
+  const line = (f) => `| \`${displayName(p.runner, f.name).replace(/`/g, "'")}\` | ${formatCount(f.self)} | ${formatCount(f.inclusive)} |`;
+  const table3 = (sorted2) => ["| function | own | inclusive |", "|---|---:|---:|", ...sorted2.slice(0, 15).map(line)].join("\n");
+  return [
+    `## ${row.caseId} ${row.label} (${label}): ${formatCount(p.total)} instructions per iteration`,
+    "### By own instructions",
+    table3([...fns].sort((a, b) => b.self - a.self)),
+    "### By inclusive instructions",
+    table3([...fns].sort((a, b) => b.inclusive - a.inclusive))
+  ].join("\n\n");
+}
+async function profileCommand(o) {
+  const { plan: plan2, row } = rowPlan(o);
+  const outDir = resolve7(o.outDir);
+  const asked = ["base", "head"].filter((s) => o.sides[s]);
+  if (asked.length === 0) throw new Error("profile needs --head SRC (one side) or --base SRC --head SRC (the difference)");
+  const got = await Promise.all(asked.map((s) => profileSide({ ...o, outDir }, o.sides[s], s, planOf(plan2, isCounted), row)));
+  const sides = Object.fromEntries(asked.map((s, i) => [s, got[i]]));
+  const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels);
+  const markdown = diff ? (renderProfileSection([diff], Number.MAX_SAFE_INTEGER) ?? "").replace("<details>", "<details open>") : asked.map((s) => sideText(sides[s], row, o.labels[s])).join("\n\n");
+  return { markdown: `${markdown}
+`, dir, diff };
+}
+
+// src/bisect/difference.ts
+function abStepDifference(o) {
+  return async (parent, first2, step2) => {
+    const row = step2.probe.row;
+    if (!row || !measuresInstructions(o.measure ?? ["wall"])) return null;
+    const started = performance.now();
+    const took = () => ({ elapsedMs: performance.now() - started });
+    const outDir = resolve8(o.outDir);
+    const target = join28(outDir, "profiles", rowFolder(row));
+    const known = { row, parent: parent.commit, first: first2.commit };
+    const fromStep = join28(stepDir(outDir, step2.number, first2.commit.sha), "profiles", rowFolder(row));
+    try {
+      if (parent.commit.sha === step2.against.sha && existsSync11(join28(fromStep, "diff.json"))) {
+        const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync18(join28(fromStep, "diff.json"), "utf8")));
+        cpSync4(fromStep, target, { recursive: true });
+        return { ...known, from: "step", diff, files: relative4(outDir, target), ...took() };
+      }
+      const short2 = (c) => c.sha.slice(0, 12);
+      o.log(`bisect: profiling ${row.caseId} [${row.label}] on ${short2(first2.commit)} against its parent ${short2(parent.commit)}: one counted run per side`);
+      const out = await profileCommand({
+        runner: o.runner,
+        specFile: o.specFile,
+        profile: o.profile,
+        caseId: row.caseId,
+        param: row.label,
+        sides: { base: { kind: "path", path: parent.path }, head: { kind: "path", path: first2.path } },
+        labels: { base: short2(parent.commit), head: short2(first2.commit) },
+        outDir,
+        ...o.cacheDir ? { cacheDir: o.cacheDir } : {},
+        ...o.buildCommand ? { buildCommand: o.buildCommand } : {},
+        log: o.log
+      });
+      return { ...known, from: "counted", diff: out.diff, files: relative4(outDir, out.dir), ...took() };
+    } catch (e) {
+      return { ...known, from: "counted", diff: null, files: null, problem: e instanceof Error ? e.message.slice(0, 500) : String(e), ...took() };
+    }
   };
 }
 
@@ -32088,14 +32261,27 @@ function renderBisectMarkdown(b, i) {
     `Good ${mdCode(short2(b.good.sha))} \u2192 bad ${mdCode(short2(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is an A/B against the good commit (${mdText(i.measure)}).`,
     answer,
     table3,
-    `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`
+    `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`,
+    b.difference ? differenceText(b.difference) : null
   ]);
+}
+var DIFFERENCE_BUDGET = 6e4;
+function differenceText(d) {
+  const short2 = (sha) => mdCode(sha.slice(0, 12));
+  const what = `${mdCode(d.row.caseId)} [${mdText(d.row.label)}] on ${short2(d.first.sha)} against its parent ${short2(d.parent.sha)}`;
+  const how = d.from === "step" ? "from the counting runs of the step that named it" : "from one more counted run of the row per side";
+  const files = d.files ? `The row's files (callgrind, pprof, folded stacks, an HTML view) are in ${mdCode(`${d.files}/`)} of the output folder.` : "";
+  const section = d.diff ? renderProfileSection([d.diff], DIFFERENCE_BUDGET, files) : null;
+  if (!section) return `**Where it moved** (${what}): no profile${d.problem ? `: ${mdText(d.problem)}` : ""}.`;
+  return `${section}
+
+<sub>The named commit's difference for ${what}, ${how} (${formatDuration(d.elapsedMs * 1e6)}).</sub>`;
 }
 
 // src/bisect/run.ts
-import { mkdtempSync as mkdtempSync5, rmSync as rmSync9 } from "node:fs";
+import { mkdtempSync as mkdtempSync5, rmSync as rmSync10 } from "node:fs";
 import { tmpdir as tmpdir4 } from "node:os";
-import { join as join27 } from "node:path";
+import { join as join29 } from "node:path";
 
 // src/history/git.ts
 import { execFile as execFile3 } from "node:child_process";
@@ -32143,11 +32329,11 @@ function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
   ];
   const base = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
   const env = { ...base, ...auth ? remoteAuthEnv(auth, base) : {} };
-  const run2 = (args, opts = {}) => new Promise((resolve20, reject) => {
+  const run2 = (args, opts = {}) => new Promise((resolve21, reject) => {
     const child = execFile3("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (opts.allowFail) return resolve20({ ok: !err, stdout, stderr });
+      if (opts.allowFail) return resolve21({ ok: !err, stdout, stderr });
       if (err) return reject(new GitError(args, err.code ?? null, stderr || err.message));
-      resolve20(stdout);
+      resolve21(stdout);
     });
     if (opts.input !== void 0) child.stdin?.end(opts.input);
   });
@@ -32205,12 +32391,12 @@ async function bisect(o) {
   const started = performance.now();
   const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
   o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
-  const workDir = o.workDir ?? mkdtempSync5(join27(tmpdir4(), "bee-bench-bisect-"));
+  const workDir = o.workDir ?? mkdtempSync5(join29(tmpdir4(), "bee-bench-bisect-"));
   const git2 = gitIn(o.repo);
   const made = [];
   const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
   const checkout = async (c) => {
-    const dir = join27(workDir, c.sha.slice(0, 16));
+    const dir = join29(workDir, c.sha.slice(0, 16));
     await removeWorktree(dir);
     await git2(["worktree", "prune"]);
     await git2(["worktree", "add", "--detach", dir, c.sha]);
@@ -32220,6 +32406,18 @@ async function bisect(o) {
   };
   try {
     const goodCheckout = await checkout(good);
+    const explainFirst = async (first2, steps) => {
+      const at = commits.indexOf(first2);
+      const parent = at > 0 ? commits[at - 1] : good;
+      const number4 = steps.findIndex((s) => s.commit === first2) + 1;
+      try {
+        const parentCheckout = parent === good ? goodCheckout : await checkout(parent);
+        return await o.explain(parentCheckout, await checkout(first2), { number: number4, probe: steps[number4 - 1], against: good });
+      } catch (e) {
+        o.log(`bisect: no difference for ${first2.sha.slice(0, 12)}: ${e instanceof Error ? e.message : String(e)}`);
+        return null;
+      }
+    };
     let step2 = 0;
     const outcome = await firstExceeding(commits, async (c) => {
       step2++;
@@ -32234,10 +32432,11 @@ async function bisect(o) {
         await removeWorktree(candidate.path);
       }
     });
-    return { ...outcome, good, bad: bad2, range: commits, elapsedMs: performance.now() - started };
+    const difference = outcome.first && o.explain ? await explainFirst(outcome.first, outcome.steps) : null;
+    return { ...outcome, good, bad: bad2, range: commits, elapsedMs: performance.now() - started, ...difference ? { difference } : {} };
   } finally {
     for (const dir of made) await removeWorktree(dir);
-    if (!o.workDir) rmSync9(workDir, { recursive: true, force: true });
+    if (!o.workDir) rmSync10(workDir, { recursive: true, force: true });
   }
 }
 
@@ -32247,19 +32446,14 @@ async function bisect2(v) {
   const runner = oneRunner(v, "bisect");
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
-  const repo = resolve7(v.path);
-  if (!existsSync11(repo) || !statSync3(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  const repo = resolve9(v.path);
+  if (!existsSync12(repo) || !statSync3(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
-  const outcome = await bisect({
-    repo,
-    good: v.good,
-    bad: v.bad,
-    log,
-    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] })
-  });
+  const steps = { ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] };
+  const outcome = await bisect({ repo, good: v.good, bad: v.bad, log, compare: abStepComparator(steps), explain: abStepDifference(steps) });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
-  writeText(join28(c.outDir, "bisect.md"), md);
+  writeText(join30(c.outDir, "bisect.md"), md);
   process.stdout.write(md);
   return 0;
 }
@@ -32281,7 +32475,7 @@ async function build(v) {
 }
 
 // src/cli/commands/compare.ts
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 
 // src/report/model/compare.ts
 function okCost(cell) {
@@ -32391,17 +32585,17 @@ ${mdTable(
 }
 
 // src/cli/results.ts
-import { existsSync as existsSync12, readdirSync as readdirSync8, statSync as statSync4 } from "node:fs";
-import { join as join29, resolve as resolve8 } from "node:path";
+import { existsSync as existsSync13, readdirSync as readdirSync8, statSync as statSync4 } from "node:fs";
+import { join as join31, resolve as resolve10 } from "node:path";
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync4(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join29(p, e));
+    if (statSync4(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join31(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
-    if (!existsSync12(p)) throw new UsageError(`${p}: no such file or folder`);
-    walk2(resolve8(p));
+    if (!existsSync13(p)) throw new UsageError(`${p}: no such file or folder`);
+    walk2(resolve10(p));
   }
   return files;
 }
@@ -32418,14 +32612,14 @@ function compare(v, positionals) {
   const c = common(v);
   const cmp = compareModels(modelOf([positionals[0]], c.specFile), modelOf([positionals[1]], c.specFile));
   const md = renderCompareMarkdown(cmp);
-  if (v.out) writeText(resolve9(v.out), md);
+  if (v.out) writeText(resolve11(v.out), md);
   process.stdout.write(md);
   return 0;
 }
 
 // src/cli/commands/history-export-gab.ts
-import { readFileSync as readFileSync18, statSync as statSync5 } from "node:fs";
-import { join as join32, resolve as resolve11 } from "node:path";
+import { readFileSync as readFileSync19, statSync as statSync5 } from "node:fs";
+import { join as join34, resolve as resolve13 } from "node:path";
 
 // src/history/derive.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -32820,9 +33014,32 @@ function derive(set2, opts = {}) {
 
 // src/history/store.ts
 var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
-import { existsSync as existsSync13 } from "node:fs";
+import { existsSync as existsSync14 } from "node:fs";
 import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname as dirname6, join as join30, normalize, resolve as resolve10, sep } from "node:path";
+import { dirname as dirname6, join as join32, normalize, resolve as resolve12, sep } from "node:path";
+
+// src/history/profiles.ts
+var PROFILES_DIR = "profiles";
+var RUN_PROFILES_SCHEMA = "bee-bench/history-profiles@1";
+var MAX_RUN_PROFILES_BYTES = 512 << 10;
+var RunProfilesFileSchema = external_exports.strictObject({
+  schema: external_exports.literal(RUN_PROFILES_SCHEMA),
+  /** The record it belongs to, as a path in the history folder. */
+  record: external_exports.string().max(300),
+  runner: RunnerSchema,
+  rows: RunProfilesSchema.shape.rows
+});
+var profilesPath = (r) => `${PROFILES_DIR}/${recordPath(r).slice(RUNS_DIR.length + 1)}`;
+function serializeRunProfiles(r, p) {
+  if (p.runner !== r.runner) return { refused: `profiles of ${p.runner} do not belong to the ${r.runner} record` };
+  const file2 = RunProfilesFileSchema.parse({ schema: RUN_PROFILES_SCHEMA, record: recordPath(r), runner: p.runner, rows: p.rows });
+  const text3 = stableJson(file2);
+  const bytes2 = Buffer.byteLength(text3);
+  if (bytes2 > MAX_RUN_PROFILES_BYTES) return { refused: `${bytes2} bytes, more than the ${MAX_RUN_PROFILES_BYTES} a run's profiles may take` };
+  return { text: text3 };
+}
+
+// src/history/store.ts
 var FUTURE_SKEW_MS = 10 * 6e4;
 var RecordConflictError = class extends Error {
   constructor(file2) {
@@ -32832,7 +33049,7 @@ var RecordConflictError = class extends Error {
   }
   file;
 };
-var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, SERIES_DIR, INDEX_FILE]);
+var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, PROFILES_DIR, SERIES_DIR, INDEX_FILE]);
 function normalizeFolder(folder) {
   const f = normalize(folder.replace(/^\/+|\/+$/g, "") || ".").split(sep).join("/");
   if (f === ".." || f.startsWith("../") || f.startsWith("/")) throw new RangeError(`history folder must stay inside the branch: ${folder}`);
@@ -32861,6 +33078,12 @@ async function writeHistory(records, opts) {
     const prev = files.get(path);
     if (prev !== void 0 && prev !== text3) throw new RecordConflictError(path);
     files.set(path, text3);
+    const profiles = opts.profiles?.find((p) => p.runner === r.runner);
+    if (profiles) {
+      const side = serializeRunProfiles(r, profiles);
+      if ("text" in side) files.set(profilesPath(r), side.text);
+      else log2(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
+    }
   }
   const message = opts.message ?? defaultMessage(records, branch);
   const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 6e4, log2);
@@ -32872,7 +33095,7 @@ async function writeHistory(records, opts) {
   }
 }
 async function lockWorkdir(workdir, timeoutMs, log2) {
-  const dir = resolve10(workdir);
+  const dir = resolve12(workdir);
   const lockPath = `${dir}.lock`;
   await mkdir(dirname6(dir), { recursive: true });
   const maxTimeout = 1e3;
@@ -32895,9 +33118,12 @@ async function pushAttempts(git2, files, opts) {
   const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git2, branch);
-    const folderAbs = join30(opts.workdir, folder);
+    const folderAbs = join32(opts.workdir, folder);
     await refuseLinks(opts.workdir, folder);
-    const { added, present: present2 } = await addRecords(folderAbs, files);
+    const written = await addRecords(folderAbs, files);
+    const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`);
+    const added = written.added.filter(isRecord2);
+    const present2 = written.present.filter(isRecord2);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
     const set2 = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
     await writeDerived(folderAbs, derive(set2, opts.derive));
@@ -32958,12 +33184,12 @@ async function refuseLinks(workdir, folder) {
   const parts = folder === "." ? [] : folder.split("/");
   for (let i = 1; i <= parts.length; i++) {
     const rel = parts.slice(0, i).join("/");
-    const st = await lstat(join30(workdir, rel)).catch(() => void 0);
+    const st = await lstat(join32(workdir, rel)).catch(() => void 0);
     if (!st) return;
     if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
   }
   const walk2 = async (rel) => {
-    for (const e of await readdir(join30(workdir, rel), { withFileTypes: true })) {
+    for (const e of await readdir(join32(workdir, rel), { withFileTypes: true })) {
       const child = rel === "." ? e.name : `${rel}/${e.name}`;
       if (e.isSymbolicLink()) throw new HistoryLinkError(child);
       if (e.isDirectory() && child !== ".git") await walk2(child);
@@ -32979,11 +33205,11 @@ function lastLines2(s) {
 function defaultMessage(records, branch) {
   const paths = records.map(recordPath).sort();
   const first2 = records[0];
-  const head = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : `bench: re-derive ${branch}`;
-  return [head, "", ...paths].join("\n");
+  const head2 = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : `bench: re-derive ${branch}`;
+  return [head2, "", ...paths].join("\n");
 }
 async function openClone(git2, remote) {
-  if (!existsSync13(join30(git2.cwd, ".git"))) {
+  if (!existsSync14(join32(git2.cwd, ".git"))) {
     await mkdir(git2.cwd, { recursive: true });
     await git2(["init", "-q"]);
     await git2(["remote", "add", "origin", remote]);
@@ -33010,7 +33236,7 @@ async function addRecords(folderAbs, files) {
   const added = [];
   const present2 = [];
   for (const [path, text3] of files) {
-    const abs = join30(folderAbs, path);
+    const abs = join32(folderAbs, path);
     let existing = null;
     try {
       existing = await readFile(abs, "utf8");
@@ -33037,16 +33263,16 @@ async function copySite(siteDir2, folderAbs) {
   await cp(siteDir2, folderAbs, { recursive: true, force: true });
 }
 async function writeDerived(folderAbs, derived2) {
-  await rm(join30(folderAbs, SERIES_DIR), { recursive: true, force: true });
-  await mkdir(join30(folderAbs, SERIES_DIR), { recursive: true });
-  for (const [path, text3] of derived2) await writeFile(join30(folderAbs, path), text3);
+  await rm(join32(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join32(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text3] of derived2) await writeFile(join32(folderAbs, path), text3);
 }
 async function stagedChanges(git2, folder) {
   const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
   const changes = [];
   for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
-  const runs = folder === "." ? `${RUNS_DIR}/` : `${folder}/${RUNS_DIR}/`;
-  const bad2 = changes.filter(([status2, path]) => path.startsWith(runs) && status2 !== "A");
+  const immutable = [RUNS_DIR, PROFILES_DIR].map((d) => folder === "." ? `${d}/` : `${folder}/${d}/`);
+  const bad2 = changes.filter(([status2, path]) => immutable.some((dir) => path.startsWith(dir)) && status2 !== "A");
   if (bad2.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad2.map(([s, p]) => `${s} ${p}`).join(", ")}`);
   return changes;
 }
@@ -33123,16 +33349,16 @@ function toNs(value, unit) {
   return null;
 }
 function gabFigures(value, unit) {
-  const [head = "", ...rest] = unit.split("	").map((p) => p.trim());
+  const [head2 = "", ...rest] = unit.split("	").map((p) => p.trim());
   const metrics = {};
   for (const part of rest) {
     const m = /^([-+]?[0-9.]+(?:e[-+]?[0-9]+)?)\s+(\S.*)$/i.exec(part);
     if (m && Number.isFinite(Number(m[1]))) metrics[m[2]] = Number(m[1]);
   }
-  const ns = toNs(value, head);
-  if (ns === null && toNs(1, head) !== null) return { ns, metrics, reason: `rate ${value} ${head} has no time per operation` };
-  if (ns === null) return { ns, metrics, reason: `unit "${head}" is not a time or a rate` };
-  if (!Number.isFinite(ns) || ns < 0) return { ns: null, metrics, reason: `value ${value} ${head} is not a usable time` };
+  const ns = toNs(value, head2);
+  if (ns === null && toNs(1, head2) !== null) return { ns, metrics, reason: `rate ${value} ${head2} has no time per operation` };
+  if (ns === null) return { ns, metrics, reason: `unit "${head2}" is not a time or a rate` };
+  if (!Number.isFinite(ns) || ns < 0) return { ns: null, metrics, reason: `value ${value} ${head2} is not a usable time` };
   return { ns, metrics };
 }
 var TOOL_RUNNER = { cargo: "rs", go: "go", benchmarkjs: "js" };
@@ -33418,8 +33644,8 @@ function sig6(v) {
 
 // src/history/publish.ts
 import { execFileSync as execFileSync4 } from "node:child_process";
-import { existsSync as existsSync14 } from "node:fs";
-import { join as join31 } from "node:path";
+import { existsSync as existsSync15 } from "node:fs";
+import { join as join33 } from "node:path";
 function headCommit(dir) {
   const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
     encoding: "utf8",
@@ -33444,8 +33670,8 @@ function commitUrl(sha, from) {
   return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
 }
 function siteDir() {
-  const dir = join31(packageRoot(), "pages", "dist");
-  return existsSync14(join31(dir, "index.html")) ? dir : void 0;
+  const dir = join33(packageRoot(), "pages", "dist");
+  return existsSync15(join33(dir, "index.html")) ? dir : void 0;
 }
 function publishRecords(records, o) {
   return writeHistory(records, {
@@ -33460,6 +33686,7 @@ function publishRecords(records, o) {
       ...o.maxRuns ? { maxRuns: o.maxRuns } : {},
       ...o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}
     },
+    ...o.profiles && o.profiles.length > 0 ? { profiles: o.profiles } : {},
     log: o.log
   });
 }
@@ -33474,20 +33701,20 @@ function publishResults(results, ctx, o) {
 function historyExportGab(v, paths) {
   if (v["data-js"]) {
     if (paths.length === 0) throw new UsageError("history export-gab --data-js needs history folders (holding runs/) or record files");
-    writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve11(p))))) + "\n");
+    writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve13(p))))) + "\n");
     return 0;
   }
   if (paths.length !== 1) throw new UsageError("history export-gab needs one result or record file (or --data-js with history folders)");
-  writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve11(paths[0]))), null, 2)}
+  writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve13(paths[0]))), null, 2)}
 `);
   return 0;
 }
 function writeOrPrint(v, text3) {
-  if (v.out) writeText(resolve11(v.out), text3);
+  if (v.out) writeText(resolve13(v.out), text3);
   else process.stdout.write(text3);
 }
 function resultOrRecord(file2) {
-  const text3 = readFileSync18(file2, "utf8");
+  const text3 = readFileSync19(file2, "utf8");
   let schema;
   try {
     schema = JSON.parse(text3)?.schema;
@@ -33497,26 +33724,26 @@ function resultOrRecord(file2) {
   return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text3) : loadResult(file2);
 }
 function historyRecords(path) {
-  if (!statSync5(path).isDirectory()) return [parseRecord(path, readFileSync18(path, "utf8"))];
+  if (!statSync5(path).isDirectory()) return [parseRecord(path, readFileSync19(path, "utf8"))];
   const set2 = readRecords(path);
   if (set2.invalid.length > 0)
-    throw new InputError(join32(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+    throw new InputError(join34(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
   if (set2.records.length === 0)
     throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set2.records.map((r) => r.record);
 }
 
 // src/cli/commands/history-import-gab.ts
-import { readFileSync as readFileSync19 } from "node:fs";
-import { resolve as resolve13 } from "node:path";
+import { readFileSync as readFileSync20 } from "node:fs";
+import { resolve as resolve15 } from "node:path";
 
 // src/cli/history-target.ts
 import { execFileSync as execFileSync5 } from "node:child_process";
-import { join as join33, resolve as resolve12 } from "node:path";
+import { join as join35, resolve as resolve14 } from "node:path";
 function headContext(v) {
   let commit;
   try {
-    commit = headCommit(resolve12(v.repo));
+    commit = headCommit(resolve14(v.repo));
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
@@ -33529,7 +33756,7 @@ function headContext(v) {
   }
   return {
     commit: url2 ? { ...commit, url: url2 } : commit,
-    branch: v.ref ?? execFileSync5("git", ["-C", resolve12(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
+    branch: v.ref ?? execFileSync5("git", ["-C", resolve14(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
     event: v.event,
     run: { id: v["run-id"] ?? `local-${Date.now()}` }
   };
@@ -33542,12 +33769,12 @@ function historyTarget(v) {
   return {
     remote: v.remote,
     ...token ? { token } : {},
-    workdir: resolve12(v.workdir ?? join33(".bee-bench", "history")),
+    workdir: resolve14(v.workdir ?? join35(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
     ...v["default-branch"] ? { defaultBranch: v["default-branch"] } : {},
-    spec: loadSpec(resolve12(v.spec ?? defaultSpecPath())).spec,
+    spec: loadSpec(resolve14(v.spec ?? defaultSpecPath())).spec,
     log
   };
 }
@@ -33557,8 +33784,8 @@ async function historyImportGab(v, paths) {
   if (paths.length !== 1) throw new UsageError("history import-gab needs one data.js or JSON file");
   const runner = v.runner?.[0] === void 0 ? void 0 : RunnerSchema.safeParse(v.runner[0]);
   if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
-  const file2 = resolve13(paths[0]);
-  const imported = importGab(file2, readFileSync19(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
+  const file2 = resolve15(paths[0]);
+  const imported = importGab(file2, readFileSync20(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
   for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
   if (imported.charted === 0) {
     log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
@@ -33584,12 +33811,12 @@ async function historyPublish(v, paths) {
 }
 
 // src/cli/commands/merge.ts
-import { existsSync as existsSync15 } from "node:fs";
-import { join as join34, resolve as resolve14 } from "node:path";
+import { existsSync as existsSync16 } from "node:fs";
+import { join as join36, resolve as resolve16 } from "node:path";
 function mergeAbPieces(v, dirs) {
   const merged = mergePieces(dirs, {
-    specFile: resolve14(v.spec ?? defaultSpecPath()),
-    outDir: resolve14(v.out ?? "out"),
+    specFile: resolve16(v.spec ?? defaultSpecPath()),
+    outDir: resolve16(v.out ?? "out"),
     ...v.marker ? { marker: v.marker } : {}
   });
   for (const m of merged.missing) log(`merge: piece ${m} has no output`);
@@ -33599,8 +33826,8 @@ function mergeAbPieces(v, dirs) {
 }
 function merge2(v, dirs) {
   if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
-  if (existsSync15(join34(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
-  const { merged, reports } = mergeCommand(resolve14(v.spec ?? defaultSpecPath()), dirs, resolve14(v.out ?? "out"));
+  if (existsSync16(join36(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
+  const { merged, reports } = mergeCommand(resolve16(v.spec ?? defaultSpecPath()), dirs, resolve16(v.out ?? "out"));
   for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
   for (const r of merged.missingRows) log(`merge: missing ${r}`);
   for (const p of merged.problems) log(`merge: ${p}`);
@@ -33609,11 +33836,11 @@ function merge2(v, dirs) {
 }
 
 // src/cli/commands/plan.ts
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 function plan(v) {
   if (v.shards !== void 0) {
     const assignment = planShards(selectionOf(v), shardCount(v), v.history);
-    if (v.assignment) writeText(resolve15(v.assignment), `${JSON.stringify(assignment, null, 2)}
+    if (v.assignment) writeText(resolve17(v.assignment), `${JSON.stringify(assignment, null, 2)}
 `);
     process.stdout.write(`${JSON.stringify(matrixOf(assignment))}
 `);
@@ -33626,70 +33853,6 @@ function plan(v) {
   process.stdout.write(`${JSON.stringify(plan2, null, 2)}
 `);
   return 0;
-}
-
-// src/pipeline/profile.ts
-import { mkdirSync as mkdirSync10, rmSync as rmSync10 } from "node:fs";
-import { join as join35, resolve as resolve16 } from "node:path";
-function rowPlan(o) {
-  const { spec, hash: hash2 } = loadSpec(o.specFile);
-  const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
-  const units = all.units.filter((u) => u.id === o.caseId && isCounted(u));
-  if (units.length === 0) throw new Error(`--case ${o.caseId}: no CPU case of that id in ${o.profile} (profiles come from instruction counts, CPU rows only)`);
-  const labels = units.map((u) => String(u.param.label));
-  const label = o.param ?? (labels.length === 1 ? labels[0] : void 0);
-  if (label === void 0 || !labels.includes(label))
-    throw new Error(`--param ${o.param ?? "(none)"}: ${o.caseId} has params ${labels.join(", ")} in ${o.profile}; name one with --param`);
-  return { plan: planOf(all, (u) => u.id === o.caseId && String(u.param.label) === label), row: { caseId: o.caseId, label } };
-}
-async function profileSide(o, source2, name2, plan2, row) {
-  const found = await findCounter();
-  if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
-  const built = await buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
-  const dir = join35(o.outDir, "counts");
-  mkdirSync10(dir, { recursive: true });
-  const dumps = join35(dir, `dumps-${name2}`);
-  try {
-    const run2 = await countRunner(built.command, {
-      runner: o.runner,
-      plan: plan2,
-      counter: found.counter,
-      out: join35(dir, `${name2}.json`),
-      timeoutMs: processBudgetMs(plan2),
-      keepDumps: dumps,
-      onLine: (l) => o.log(`[${name2}] ${l}`)
-    });
-    if (run2.problems.length > 0) throw new Error(`${name2}: ${run2.problems.join("; ")}`);
-    const p = profileOf(o.runner, { dir: dumps, plan: plan2 }, row);
-    if (!p) throw new Error(`${name2}: the counting run dumped no iteration of ${row.caseId} ${row.label}`);
-    return p;
-  } finally {
-    rmSync10(dumps, { recursive: true, force: true });
-  }
-}
-function sideText(p, row, label) {
-  const fns = [...p.functions.values()];
-  const line = (f) => `| \`${displayName(p.runner, f.name).replace(/`/g, "'")}\` | ${formatCount(f.self)} | ${formatCount(f.inclusive)} |`;
-  const table3 = (sorted2) => ["| function | own | inclusive |", "|---|---:|---:|", ...sorted2.slice(0, 15).map(line)].join("\n");
-  return [
-    `## ${row.caseId} ${row.label} (${label}): ${formatCount(p.total)} instructions per iteration`,
-    "### By own instructions",
-    table3([...fns].sort((a, b) => b.self - a.self)),
-    "### By inclusive instructions",
-    table3([...fns].sort((a, b) => b.inclusive - a.inclusive))
-  ].join("\n\n");
-}
-async function profileCommand(o) {
-  const { plan: plan2, row } = rowPlan(o);
-  const outDir = resolve16(o.outDir);
-  const asked = ["base", "head"].filter((s) => o.sides[s]);
-  if (asked.length === 0) throw new Error("profile needs --head SRC (one side) or --base SRC --head SRC (the difference)");
-  const got = await Promise.all(asked.map((s) => profileSide({ ...o, outDir }, o.sides[s], s, planOf(plan2, isCounted), row)));
-  const sides = Object.fromEntries(asked.map((s, i) => [s, got[i]]));
-  const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels);
-  const markdown = diff ? (renderProfileSection([diff], Number.MAX_SAFE_INTEGER) ?? "").replace("<details>", "<details open>") : asked.map((s) => sideText(sides[s], row, o.labels[s])).join("\n\n");
-  return { markdown: `${markdown}
-`, dir };
 }
 
 // src/cli/commands/profile.ts
@@ -33726,12 +33889,46 @@ function report(v, positionals) {
 }
 
 // src/cli/commands/run.ts
-import { join as join38, relative as relative4, resolve as resolve18 } from "node:path";
+import { join as join40, relative as relative5, resolve as resolve19 } from "node:path";
 
 // src/pipeline/single.ts
-import { mkdirSync as mkdirSync11, writeFileSync as writeFileSync10 } from "node:fs";
+import { mkdirSync as mkdirSync12, writeFileSync as writeFileSync11 } from "node:fs";
 import { availableParallelism as availableParallelism2, loadavg as loadavg2 } from "node:os";
-import { dirname as dirname7, join as join36, resolve as resolve17 } from "node:path";
+import { dirname as dirname7, join as join38, resolve as resolve18 } from "node:path";
+
+// src/pipeline/compact-profiles.ts
+import { existsSync as existsSync17, mkdirSync as mkdirSync11, rmSync as rmSync11, writeFileSync as writeFileSync10 } from "node:fs";
+import { join as join37 } from "node:path";
+var compactFile = (outDir, runner) => join37(outDir, "profiles", `${runner}.compact.json`);
+function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
+  const started = performance.now();
+  try {
+    if (!result2 || !existsSync17(dumps)) return null;
+    const byUnit = dumpsByUnit(dumps);
+    const rows = [];
+    for (const c of result2.cases) {
+      if (c.status !== "ok" || !c.instructions) continue;
+      const row = { caseId: c.id, label: String(c.param["label"] ?? "") };
+      try {
+        const p = profileOf(runner, { dir: dumps, plan: plan2 }, row, void 0, byUnit);
+        if (p) rows.push(compactProfile(p, row));
+      } catch (e) {
+        log2(`profiles: ${runner} ${row.caseId} [${row.label}]: no compact profile: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
+      }
+    }
+    if (rows.length === 0) return null;
+    const profiles = RunProfilesSchema.parse({ runner, rows });
+    mkdirSync11(join37(outDir, "profiles"), { recursive: true });
+    writeFileSync10(compactFile(outDir, runner), `${JSON.stringify(profiles)}
+`);
+    log2(`profiles: ${runner}: compact profiles of ${rows.length} counted row(s) in ${Math.round(performance.now() - started)} ms`);
+    return profiles;
+  } finally {
+    rmSync11(dumps, { recursive: true, force: true });
+  }
+}
+
+// src/pipeline/single.ts
 async function singlePipeline(o) {
   const measure = o.measure ?? ["wall"];
   const { spec, hash: hash2 } = loadSpec(o.specFile);
@@ -33739,6 +33936,7 @@ async function singlePipeline(o) {
   const results = [];
   const builds = [];
   const problems = [];
+  const profiles = [];
   const notRun = [...o.notRun ?? []];
   for (const r of o.runners) {
     let built;
@@ -33751,27 +33949,33 @@ async function singlePipeline(o) {
       notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
       continue;
     }
-    const out = join36(resolve17(o.outDir), "results", `${r.runner}.json`);
+    const out = join38(resolve18(o.outDir), "results", `${r.runner}.json`);
     const plan2 = planFor(o, spec, hash2, r.runner);
     let result2 = null;
     for (const kind of measure) {
       if (kind !== "wall" && measuresWall(measure) && !result2) break;
       const ev = EVIDENCES[kind];
+      const keep = kind === "instructions" ? join38(resolve18(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
       const run2 = await runEvidence(kind, built.command, {
         runner: r.runner,
         plan: plan2,
-        out: kind === "wall" ? out : join36(resolve17(o.outDir), ev.dir, `${r.runner}.json`),
+        out: kind === "wall" ? out : join38(resolve18(o.outDir), ev.dir, `${r.runner}.json`),
         budgetMs: processBudgetMs,
         fixtures: o.fixtures,
         ...kind === "wall" ? { bee: o.bee } : {},
+        ...keep ? { keep } : {},
         log: o.log
       });
       problems.push(...run2.problems);
+      if (keep) {
+        const compact = compactRunProfiles(r.runner, keep, plan2, run2.result, resolve18(o.outDir), o.log);
+        if (compact) profiles.push(compact);
+      }
       if (run2.result) result2 = result2 && ev.deterministic ? ev.attach(result2, run2.result) : run2.result;
     }
     if (result2 && measure.some((m) => m !== "wall")) {
-      mkdirSync11(dirname7(out), { recursive: true });
-      writeFileSync10(out, `${JSON.stringify(result2, null, 2)}
+      mkdirSync12(dirname7(out), { recursive: true });
+      writeFileSync11(out, `${JSON.stringify(result2, null, 2)}
 `);
     }
     if (result2) results.push(result2);
@@ -33780,12 +33984,12 @@ async function singlePipeline(o) {
   const environment = { loadAverage: loadavg2(), cpus: availableParallelism2() };
   const model = aggregate(results, spec, { specHash: hash2, notRun, environment });
   const reports = writeReports(o.outDir, model);
-  return { results, builds, problems, model, reports };
+  return { results, builds, problems, model, reports, profiles };
 }
 
 // src/cli/eta.ts
-import { existsSync as existsSync16 } from "node:fs";
-import { join as join37 } from "node:path";
+import { existsSync as existsSync18 } from "node:fs";
+import { join as join39 } from "node:path";
 
 // src/cli/progress.ts
 var NS_PER = { ns: 1, \u00B5s: 1e3, ms: 1e6, s: 1e9 };
@@ -33919,7 +34123,7 @@ var EVIDENCE = { wall: "wall", count: "instructions", alloc: "allocations" };
 async function cached2(r, cacheDir) {
   try {
     const { dir } = await buildFolder({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand });
-    return existsSync16(join37(dir, BUILD_MARKER));
+    return existsSync18(join39(dir, BUILD_MARKER));
   } catch {
     return false;
   }
@@ -34010,7 +34214,7 @@ async function runShard2(v) {
   const c = common(v);
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
-  const outDir = resolve18(v.out ?? join38("out", `shard-${ref.index}-of-${ref.total}`));
+  const outDir = resolve19(v.out ?? join40("out", `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
   const run2 = await withBee(
@@ -34021,16 +34225,16 @@ async function runShard2(v) {
   return run2.problems.length > 0 ? 1 : 0;
 }
 function shortPath(p) {
-  const r = relative4(process.cwd(), p);
+  const r = relative5(process.cwd(), p);
   return r.startsWith("..") || r === "" ? p : r;
 }
 
 // src/cli/site-server.ts
 import { execFileSync as execFileSync6 } from "node:child_process";
-import { existsSync as existsSync17, mkdtempSync as mkdtempSync6, readFileSync as readFileSync20, realpathSync, statSync as statSync6 } from "node:fs";
+import { existsSync as existsSync19, mkdtempSync as mkdtempSync6, readFileSync as readFileSync21, realpathSync, statSync as statSync6 } from "node:fs";
 import { createServer as createServer2 } from "node:http";
 import { tmpdir as tmpdir5 } from "node:os";
-import { extname, join as join39, relative as relative5, resolve as resolve19, sep as sep2 } from "node:path";
+import { extname, join as join41, relative as relative6, resolve as resolve20, sep as sep2 } from "node:path";
 var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js"]);
 var TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -34042,23 +34246,23 @@ var TYPES = {
 var SiteError = class extends Error {
 };
 function historyFolder(dir) {
-  const abs = resolve19(dir);
-  if (!existsSync17(join39(abs, "index.json"))) {
+  const abs = resolve20(dir);
+  if (!existsSync19(join41(abs, "index.json"))) {
     throw new SiteError(
-      `${dir}: no index.json here; give the history folder (the ${existsSync17(join39(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
+      `${dir}: no index.json here; give the history folder (the ${existsSync19(join41(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
     );
   }
   return realpathSync(abs);
 }
 function cloneHistory(remote, branch, folder) {
-  const into = mkdtempSync6(join39(tmpdir5(), "bee-bench-site-"));
+  const into = mkdtempSync6(join41(tmpdir5(), "bee-bench-site-"));
   try {
     execFileSync6("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
     const stderr = e.stderr?.toString().trim();
     throw new SiteError(`cannot clone branch ${branch} of ${remote}: ${stderr || e.message}`);
   }
-  return historyFolder(join39(into, folder));
+  return historyFolder(join41(into, folder));
 }
 function fileFor(urlPath, history, site2) {
   let path;
@@ -34070,10 +34274,10 @@ function fileFor(urlPath, history, site2) {
   if (path === "/" || path === "") path = "/index.html";
   const rel = path.replace(/^\/+/, "");
   if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
-  if (SITE_FILES.has(rel)) return join39(site2, rel);
-  const file2 = resolve19(history, rel);
-  if (relative5(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
-  if (!existsSync17(file2) || !statSync6(file2).isFile()) return null;
+  if (SITE_FILES.has(rel)) return join41(site2, rel);
+  const file2 = resolve20(history, rel);
+  if (relative6(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
+  if (!existsSync19(file2) || !statSync6(file2).isFile()) return null;
   const real = realpathSync(file2);
   return real.startsWith(history + sep2) ? real : null;
 }
@@ -34090,7 +34294,7 @@ function serveSite(history, port) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
       return;
     }
-    const body = readFileSync20(file2);
+    const body = readFileSync21(file2);
     res.writeHead(200, { "content-type": TYPES[extname(file2)] ?? "application/octet-stream", "cache-control": "no-cache", "content-length": body.length });
     res.end(req.method === "HEAD" ? void 0 : body);
   });
@@ -34439,7 +34643,7 @@ function parserMessage(e, words) {
   return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
 }
 function version2() {
-  return JSON.parse(readFileSync21(join40(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync22(join42(packageRoot(), "package.json"), "utf8")).version;
 }
 function unknownCommand(typed) {
   const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];
