@@ -59,8 +59,7 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
   }
   let out;
   try {
-    // The measure input: counts (where valgrind is) judge the alerts and keep the compact profiles.
-    out = await runSinglePipeline(env, head, inputs.measure);
+    out = await runSinglePipeline(env, head);
   } catch (e) {
     return failedBuild(e);
   }
