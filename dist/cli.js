@@ -5335,12 +5335,12 @@ var require_adapter = __commonJS({
       return newFs;
     }
     function toPromise(method) {
-      return (...args) => new Promise((resolve20, reject) => {
+      return (...args) => new Promise((resolve21, reject) => {
         args.push((err, result2) => {
           if (err) {
             reject(err);
           } else {
-            resolve20(result2);
+            resolve21(result2);
           }
         });
         method(...args);
@@ -5414,8 +5414,8 @@ var require_proper_lockfile = __commonJS({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync21, realpathSync as realpathSync2 } from "node:fs";
-import { join as join40 } from "node:path";
+import { readFileSync as readFileSync22, realpathSync as realpathSync2 } from "node:fs";
+import { join as join42 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -5519,7 +5519,7 @@ var BuildError = class extends Error {
   name = "BuildError";
 };
 function step(label, cmd, args, opts) {
-  return new Promise((resolve20, reject) => {
+  return new Promise((resolve21, reject) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
     const tail = [];
     const emit = (line) => {
@@ -5547,19 +5547,19 @@ function step(label, cmd, args, opts) {
     child.on("close", (code) => {
       out.end();
       err.end();
-      if (code === 0) resolve20();
+      if (code === 0) resolve21();
       else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
 ${tail.slice(-15).join("\n")}`, tail.slice(-30)));
     });
   });
 }
 function toolVersion(cmd, args) {
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
     let out = "";
     child.stdout.on("data", (d) => out += d.toString("utf8"));
-    child.on("error", () => resolve20("missing"));
-    child.on("close", (code) => resolve20(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
+    child.on("error", () => resolve21("missing"));
+    child.on("close", (code) => resolve21(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
   });
 }
 
@@ -5898,43 +5898,21 @@ function readablePath(path, packageOf) {
   const pkg = packageOf(dirname2(plain));
   return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
 }
-function sourceLookup() {
-  const files = /* @__PURE__ */ new Map();
-  return (path, line, column) => {
-    const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
-    if (!isAbsolute(plain)) return null;
-    if (!files.has(plain)) {
-      try {
-        files.set(plain, readFileSync4(plain, "utf8").split("\n"));
-      } catch {
-        files.set(plain, null);
-      }
-    }
-    const text3 = files.get(plain)?.[line - 1]?.slice(column - 1);
-    return text3 === void 0 ? null : text3;
-  };
-}
-var SNIPPET_CHARS = 40;
-function readableName(v8Name, packageOf, sourceAt = sourceLookup()) {
+function readableName(v8Name, packageOf) {
   const script = SCRIPT_CODE.exec(v8Name);
   if (script) {
     const [, fn, path, line, column] = script;
-    const where = readablePath(path, packageOf);
-    if (fn) return `${fn} ${where}`;
-    const text3 = column ? sourceAt(path, Number(line.slice(1)), Number(column.slice(1))) : null;
-    if (!text3?.trim()) return `(anonymous) ${where}${line}${column ?? ""}`;
-    const flat = text3.trim().replace(/\s+/g, " ");
-    return `(anonymous) ${where} \xAB${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}\u2026` : flat}\xBB`;
+    return fn ? `${fn} ${readablePath(path, packageOf)}${line}` : `(anonymous) ${readablePath(path, packageOf)}${line}${column ?? ""}`;
   }
   if (v8Name.startsWith("Builtin:")) return `Builtins_${v8Name.slice("Builtin:".length)}`;
   return v8Name;
 }
-function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup()) {
+function symbolizerOver(entries, count, packageOf) {
   const found = /* @__PURE__ */ new Map();
   const lookup = (address) => {
     for (let i = count - 1; i >= 0; i--) {
       const e = entries[i];
-      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
+      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf);
     }
     return null;
   };
@@ -5972,7 +5950,6 @@ var PID = /^pid: (\d+)$/m;
 var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
 function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
   const maps = /* @__PURE__ */ new Map();
-  const sourceAt = sourceLookup();
   const mapOf = (pid) => {
     if (!maps.has(pid)) {
       const file2 = perfMapFile(dumpDir, Number(pid));
@@ -5992,7 +5969,7 @@ function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
       if (entries[mid].end <= length) lo = mid + 1;
       else hi = mid;
     }
-    return symbolizerOver(entries, lo, packageOf, sourceAt);
+    return symbolizerOver(entries, lo, packageOf);
   };
 }
 
@@ -6566,13 +6543,13 @@ function overheadAndThroughput(sizes, times) {
 var pairedRounds = {
   name: "paired-rounds",
   crossMachine: false,
-  compare(base, head, opts = {}) {
-    if (base.length !== head.length) {
-      throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head.length}`);
+  compare(base, head2, opts = {}) {
+    if (base.length !== head2.length) {
+      throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head2.length}`);
     }
     const lb = logs(base, "base");
     return this.compareLogRatios(
-      logs(head, "head").map((v, i) => v - lb[i]),
+      logs(head2, "head").map((v, i) => v - lb[i]),
       opts
     );
   },
@@ -6585,15 +6562,15 @@ var pairedRounds = {
     return { ...c, identical: d.length > 0 && d.every((v) => v === 0) };
   }
 };
-function roundLogRatio(base, head) {
-  if (base.length === 0 || head.length === 0) throw new RangeError("a round needs iterations on both sides");
+function roundLogRatio(base, head2) {
+  if (base.length === 0 || head2.length === 0) throw new RangeError("a round needs iterations on both sides");
   const usable = (v) => v > 0 && Number.isFinite(v);
-  if (base.length !== head.length) {
+  if (base.length !== head2.length) {
     const b = base.filter(usable);
-    const h = head.filter(usable);
+    const h = head2.filter(usable);
     return b.length > 0 && h.length > 0 ? Math.log(median(h) / median(b)) : null;
   }
-  const pairs = base.flatMap((b, i) => usable(b) && usable(head[i]) ? [Math.log(head[i]) - Math.log(b)] : []);
+  const pairs = base.flatMap((b, i) => usable(b) && usable(head2[i]) ? [Math.log(head2[i]) - Math.log(b)] : []);
   return pairs.length > 0 ? median(pairs) : null;
 }
 function result(design, crossMachine, p, minP, method, hl, n, nBase, requestedConfLevel) {
@@ -6645,15 +6622,15 @@ function countVerdict(ratio, spread, o) {
   const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
   return { bar, verdict: ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~" };
 }
-function judgeSteps(base, baseAgain, head, o) {
-  const steps = Math.min(base.length, baseAgain.length, head.length);
+function judgeSteps(base, baseAgain, head2, o) {
+  const steps = Math.min(base.length, baseAgain.length, head2.length);
   if (steps === 0) throw new Error("judgeSteps needs counts of two base runs and a head run");
-  if ([...base, ...baseAgain, ...head].some((n) => !(n > 0))) throw new Error("judgeSteps: a figure of zero means nothing was counted");
+  if ([...base, ...baseAgain, ...head2].some((n) => !(n > 0))) throw new Error("judgeSteps: a figure of zero means nothing was counted");
   const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
-  const ratio = stepRatio(head, baseMean);
+  const ratio = stepRatio(head2, baseMean);
   const spread = aaSpread(base, baseAgain);
   const { bar, verdict } = countVerdict(ratio, spread, o);
-  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
+  return { base: median([...base, ...baseAgain]), head: median(head2), ratio, spread, bar, verdict };
 }
 
 // src/profile/names.ts
@@ -6669,11 +6646,10 @@ function displayName(runner, name2) {
   }
   return [...n].length > NAME_CHARS ? `${[...n].slice(0, NAME_CHARS - 1).join("")}\u2026` : n;
 }
-var JS_OWN_PATH = /(?:^|[\s/\\])(?:@ethersphere[/\\]bee-js|cafe-utility)[/\\]/;
 var OWN = {
   go: (name2) => name2.startsWith("github.com/ethswarm-tools/bee-go/"),
   rs: (name2) => name2.startsWith("bee::") || name2.startsWith("<bee::"),
-  js: (name2, file2) => JS_OWN_PATH.test(`${file2} ${name2}`)
+  js: (name2, file2) => /[/\\]@ethersphere[/\\]bee-js[/\\]|[/\\]cafe-utility[/\\]/.test(`${file2} ${name2}`)
 };
 var isClientOwn = (runner, name2, file2) => OWN[runner](name2, file2);
 var ALLOCATORS = {
@@ -6716,17 +6692,12 @@ function foldIntoClient(p) {
       (fn, ir2) => {
         const g = p.functions.get(fn);
         const whole = g?.inclusive ?? 0;
-        if (!g || whole <= 0) {
-          credit(fn, ir2);
-          return [];
-        }
+        if (!g || whole <= 0) return [];
         const share = Math.min(1, ir2 / whole);
-        const calls = [...p.edges.get(fn) ?? []];
-        const callsIr = calls.reduce((s, [, e]) => s + e.ir, 0);
-        const passed = Math.min(ir2, share * (whole - g.self));
-        const scale = callsIr > 0 ? Math.max(0, passed) / callsIr : 0;
-        const moved = calls.filter(([callee]) => !own2(callee) && callee !== f.name).map(([callee, e]) => [callee, e.ir * scale]);
-        credit(fn, ir2 - (callsIr > 0 ? Math.max(0, passed) : 0));
+        const deeper = [...p.edges.get(fn) ?? []].filter(([callee]) => !own2(callee) && callee !== f.name);
+        const moved = deeper.map(([callee, e]) => [callee, e.ir * share]);
+        const back = [...p.edges.get(fn) ?? []].filter(([c]) => own2(c) || c === f.name).reduce((s, [, e]) => s + e.ir * share, 0);
+        credit(fn, Math.max(0, ir2 - moved.reduce((s, [, a]) => s + a, 0) - back));
         return moved;
       },
       credit
@@ -6779,100 +6750,67 @@ function top(lines, floor, n = LIST_LENGTH) {
   return lines.filter((l) => Math.abs(l.head - l.base) >= Math.max(floor(l), 0.5)).sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base)).slice(0, n);
 }
 var keys = (a, b) => [.../* @__PURE__ */ new Set([...a.keys(), ...b.keys()])];
-function diffProfiles(base, head, row) {
-  const runner = head.runner;
-  const name2 = (fn) => displayName(runner, fn);
-  const floor = LISTED_SHARE * Math.max(base.total, head.total);
-  const selfLines = keys(base.functions, head.functions).map((fn) => {
-    const b = base.functions.get(fn);
-    const h = head.functions.get(fn);
-    return { name: name2(fn), base: b?.self ?? 0, head: h?.self ?? 0, ...b ? {} : { status: "new" }, ...h ? {} : { status: "gone" } };
-  });
-  const foldedBase = foldIntoClient(base);
-  const foldedHead = foldIntoClient(head);
-  const own2 = keys(foldedBase, foldedHead).map((fn) => {
-    const b = foldedBase.get(fn);
-    const h = foldedHead.get(fn);
-    const change = h && b ? h.cost - b.cost : (h?.cost ?? 0) - (b?.cost ?? 0);
-    const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => name2(v.callee));
+var add2 = (m, key3, amount) => m.set(key3, (m.get(key3) ?? 0) + amount);
+function sideLists(p) {
+  const name2 = (fn) => displayName(p.runner, fn);
+  const self2 = /* @__PURE__ */ new Map();
+  for (const f of p.functions.values()) add2(self2, name2(f.name), f.self);
+  const own2 = /* @__PURE__ */ new Map();
+  for (const [fn, f] of foldIntoClient(p)) {
+    const line = own2.get(name2(fn)) ?? { cost: 0, inclusive: 0, via: /* @__PURE__ */ new Map() };
+    line.cost += f.cost;
+    line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
+    for (const [callee, ir2] of f.via) add2(line.via, name2(callee), ir2);
+    own2.set(name2(fn), line);
+  }
+  const allocations = /* @__PURE__ */ new Map();
+  for (const [fn, calls] of allocationSites(p)) add2(allocations, name2(fn), calls);
+  return { runner: p.runner, total: p.total, iterations: p.iterations, self: self2, own: own2, allocations, cut: null };
+}
+function diffProfiles(base, head2, row) {
+  return diffLists(sideLists(base), sideLists(head2), row);
+}
+function diffLists(base, head2, row) {
+  const floor = LISTED_SHARE * Math.max(base.total, head2.total);
+  const status2 = (inBase, inHead) => !inBase && base.cut === null ? { status: "new" } : !inHead && head2.cut === null ? { status: "gone" } : {};
+  const selfLines = keys(base.self, head2.self).map((fn) => ({
+    name: fn,
+    base: base.self.get(fn) ?? 0,
+    head: head2.self.get(fn) ?? 0,
+    ...status2(base.self.has(fn), head2.self.has(fn))
+  }));
+  const own2 = keys(base.own, head2.own).map((fn) => {
+    const b = base.own.get(fn);
+    const h = head2.own.get(fn);
+    const change = (h?.cost ?? 0) - (b?.cost ?? 0);
+    const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => v.callee);
     return {
-      name: name2(fn),
+      name: fn,
       base: b?.cost ?? 0,
       head: h?.cost ?? 0,
-      inclusiveBase: base.functions.get(fn)?.inclusive ?? 0,
-      inclusiveHead: head.functions.get(fn)?.inclusive ?? 0,
+      inclusiveBase: b?.inclusive ?? 0,
+      inclusiveHead: h?.inclusive ?? 0,
       via,
-      ...b ? {} : { status: "new" },
-      ...h ? {} : { status: "gone" }
+      ...status2(Boolean(b), Boolean(h))
     };
   });
-  const sitesBase = allocationSites(base);
-  const sitesHead = allocationSites(head);
-  const allocations = keys(sitesBase, sitesHead).map((fn) => ({ name: name2(fn), base: sitesBase.get(fn) ?? 0, head: sitesHead.get(fn) ?? 0 }));
+  const allocations = keys(base.allocations, head2.allocations).map((fn) => ({
+    name: fn,
+    base: base.allocations.get(fn) ?? 0,
+    head: head2.allocations.get(fn) ?? 0
+  }));
   return {
     caseId: row.caseId,
     label: row.label,
-    runner,
-    total: { base: base.total, head: head.total },
-    iterations: { base: base.iterations, head: head.iterations },
+    runner: head2.runner,
+    total: { base: base.total, head: head2.total },
+    iterations: { base: base.iterations, head: head2.iterations },
     self: top(selfLines, () => floor),
     own: top(own2, () => floor),
     // Calls: a site's change must reach ALLOCATION_SHARE of its calls (bee-go moved a site by
     // 1.3 calls in 6,000 between identical processes under callgrind).
     allocations: top(allocations, (l) => ALLOCATION_SHARE * Math.max(l.base, l.head))
   };
-}
-
-// src/profile/pprof.ts
-import { gzipSync } from "node:zlib";
-var varint = (n) => {
-  const out = [];
-  let v = BigInt(Math.max(0, Math.round(n)));
-  do {
-    let b = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v > 0n) b |= 128;
-    out.push(b);
-  } while (v > 0n);
-  return out;
-};
-var key = (field, wire) => varint(field << 3 | wire);
-var int = (field, n) => [...key(field, 0), ...varint(n)];
-var bytes = (field, b) => [...key(field, 2), ...varint(b.length), ...Array.from(b)];
-var packed = (field, ns) => bytes(field, ns.flatMap(varint));
-function pprofBytes(stacks, name2 = (f) => f) {
-  const strings = [""];
-  const str = /* @__PURE__ */ new Map([["", 0]]);
-  const s = (t) => {
-    let i = str.get(t);
-    if (i === void 0) {
-      i = strings.length;
-      strings.push(t);
-      str.set(t, i);
-    }
-    return i;
-  };
-  const fnIds = /* @__PURE__ */ new Map();
-  const fid = (fn) => {
-    let i = fnIds.get(fn);
-    if (i === void 0) fnIds.set(fn, i = fnIds.size + 1);
-    return i;
-  };
-  const out = [];
-  out.push(...bytes(1, [...int(1, s("instructions")), ...int(2, s("count"))]));
-  for (const { stack, ir: ir2 } of stacks) {
-    const value = Math.round(ir2);
-    if (value <= 0) continue;
-    out.push(...bytes(2, [...packed(1, [...stack].reverse().map(fid)), ...packed(2, [value])]));
-  }
-  for (const [fn, id] of fnIds) {
-    out.push(...bytes(4, [...int(1, id), ...bytes(4, int(1, id))]));
-    const shown = s(name2(fn));
-    out.push(...bytes(5, [...int(1, id), ...int(2, shown), ...int(3, shown)]));
-  }
-  for (const t of strings) out.push(...bytes(6, Buffer.from(t, "utf8")));
-  out.push(...bytes(11, [...int(1, s("instructions")), ...int(2, s("count"))]), ...int(12, 1));
-  return gzipSync(Buffer.from(out));
 }
 
 // ../../main/node_modules/zod/v4/classic/external.js
@@ -7025,7 +6963,7 @@ __export(external_exports, {
   includes: () => _includes,
   input: () => input,
   instanceof: () => _instanceof,
-  int: () => int2,
+  int: () => int,
   int32: () => int32,
   int64: () => int64,
   intersection: () => intersection,
@@ -11942,7 +11880,7 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve20) {
+function isRecursive(inst, stack, resolve21) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -11952,7 +11890,7 @@ function isRecursive(inst, stack, resolve20) {
   let result2 = NONE;
   const check2 = (child) => {
     if (result2 !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve20);
+      const answer = isRecursive(child, stack, resolve21);
       if (answer > result2)
         result2 = answer;
     }
@@ -11963,7 +11901,7 @@ function isRecursive(inst, stack, resolve20) {
       const desc = Object.getOwnPropertyDescriptor(sh, key3);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve20) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve21) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -12027,7 +11965,7 @@ function isRecursive(inst, stack, resolve20) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve20 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve21 ? inst._zod.innerType : void 0);
       merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -23962,7 +23900,7 @@ __export(schemas_exports2, {
   httpUrl: () => httpUrl,
   iban: () => iban2,
   instanceof: () => _instanceof,
-  int: () => int2,
+  int: () => int,
   int32: () => int32,
   int64: () => int64,
   intersection: () => intersection,
@@ -24706,10 +24644,10 @@ var ZodNumber = /* @__PURE__ */ $constructor(
       return this.check(_lte(value, params));
     },
     int(params) {
-      return this.check(int2(params));
+      return this.check(int(params));
     },
     safe(params) {
-      return this.check(int2(params));
+      return this.check(int(params));
     },
     positive(params) {
       return this.check(_gt(0, params));
@@ -24741,7 +24679,7 @@ var ZodNumberFormat = /* @__PURE__ */ $constructor("ZodNumberFormat", (inst, def
   $ZodNumberFormat.init(inst, def);
   ZodNumber.init(inst, def);
 });
-function int2(params) {
+function int(params) {
   return _int(ZodNumberFormat, params);
 }
 function float32(params) {
@@ -26790,11 +26728,106 @@ var ProfileDiffSchema = external_exports.strictObject({
 });
 var MAX_PROFILED_ROWS = 100;
 var ProfileDiffsSchema = external_exports.array(ProfileDiffSchema).max(MAX_PROFILED_ROWS);
+var COMPACT_CAPS = { share: 1e-4, self: 30, own: 20, via: 3, allocations: 10, rows: 200 };
+var CompactProfileSchema = external_exports.strictObject({
+  caseId: external_exports.string().min(1).max(200),
+  label: external_exports.string().max(200),
+  runner: RunnerSchema,
+  /** Instructions per iteration of the whole row. */
+  total: ir,
+  iterations: external_exports.number().int().nonnegative(),
+  /** Below these nothing was kept (COMPACT_CAPS.share of the row, or the smallest kept when a list was full). */
+  cut: external_exports.strictObject({ self: ir, own: ir, allocations: ir }),
+  self: external_exports.array(external_exports.strictObject({ name, self: ir })).max(COMPACT_CAPS.self),
+  own: external_exports.array(external_exports.strictObject({ name, cost: ir, inclusive: ir, via: external_exports.array(external_exports.strictObject({ name, ir })).max(COMPACT_CAPS.via) })).max(COMPACT_CAPS.own),
+  allocations: external_exports.array(external_exports.strictObject({ name, calls: ir })).max(COMPACT_CAPS.allocations)
+});
+var RunProfilesSchema = external_exports.strictObject({ runner: RunnerSchema, rows: external_exports.array(CompactProfileSchema).max(COMPACT_CAPS.rows) });
+
+// src/profile/compact.ts
+function head(m, floor, n) {
+  const above = [...m].filter(([, v]) => v >= floor).sort((a, b) => b[1] - a[1]);
+  const kept = above.slice(0, n);
+  return { kept, cut: above.length > n ? kept.at(-1)[1] : floor };
+}
+function compactProfile(p, row) {
+  const lists = sideLists(p);
+  const floor = COMPACT_CAPS.share * p.total;
+  const self2 = head(lists.self, floor, COMPACT_CAPS.self);
+  const own2 = head(new Map([...lists.own].map(([fn, l]) => [fn, l.cost])), floor, COMPACT_CAPS.own);
+  const allocations = head(lists.allocations, 1, COMPACT_CAPS.allocations);
+  return CompactProfileSchema.parse({
+    caseId: row.caseId,
+    label: row.label,
+    runner: p.runner,
+    total: p.total,
+    iterations: p.iterations,
+    cut: { self: self2.cut, own: own2.cut, allocations: allocations.cut },
+    self: self2.kept.map(([name2, v]) => ({ name: name2, self: v })),
+    own: own2.kept.map(([name2, cost]) => {
+      const l = lists.own.get(name2);
+      const via = head(l.via, 0, COMPACT_CAPS.via).kept.map(([callee, ir2]) => ({ name: callee, ir: ir2 }));
+      return { name: name2, cost, inclusive: l.inclusive, via };
+    }),
+    allocations: allocations.kept.map(([name2, calls]) => ({ name: name2, calls }))
+  });
+}
+
+// src/profile/pprof.ts
+import { gzipSync } from "node:zlib";
+var varint = (n) => {
+  const out = [];
+  let v = BigInt(Math.max(0, Math.round(n)));
+  do {
+    let b = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v > 0n) b |= 128;
+    out.push(b);
+  } while (v > 0n);
+  return out;
+};
+var key = (field, wire) => varint(field << 3 | wire);
+var int2 = (field, n) => [...key(field, 0), ...varint(n)];
+var bytes = (field, b) => [...key(field, 2), ...varint(b.length), ...Array.from(b)];
+var packed = (field, ns) => bytes(field, ns.flatMap(varint));
+function pprofBytes(stacks, name2 = (f) => f) {
+  const strings = [""];
+  const str = /* @__PURE__ */ new Map([["", 0]]);
+  const s = (t) => {
+    let i = str.get(t);
+    if (i === void 0) {
+      i = strings.length;
+      strings.push(t);
+      str.set(t, i);
+    }
+    return i;
+  };
+  const fnIds = /* @__PURE__ */ new Map();
+  const fid = (fn) => {
+    let i = fnIds.get(fn);
+    if (i === void 0) fnIds.set(fn, i = fnIds.size + 1);
+    return i;
+  };
+  const out = [];
+  out.push(...bytes(1, [...int2(1, s("instructions")), ...int2(2, s("count"))]));
+  for (const { stack, ir: ir2 } of stacks) {
+    const value = Math.round(ir2);
+    if (value <= 0) continue;
+    out.push(...bytes(2, [...packed(1, [...stack].reverse().map(fid)), ...packed(2, [value])]));
+  }
+  for (const [fn, id] of fnIds) {
+    out.push(...bytes(4, [...int2(1, id), ...bytes(4, int2(1, id))]));
+    const shown = s(name2(fn));
+    out.push(...bytes(5, [...int2(1, id), ...int2(2, shown), ...int2(3, shown)]));
+  }
+  for (const t of strings) out.push(...bytes(6, Buffer.from(t, "utf8")));
+  out.push(...bytes(11, [...int2(1, s("instructions")), ...int2(2, s("count"))]), ...int2(12, 1));
+  return gzipSync(Buffer.from(out));
+}
 
 // src/profile/stacks.ts
 var SMALLEST_SHARE = 1e-4;
 var DEEPEST = 96;
-var MOST_STACKS = 5e4;
 function expandStacks(p) {
   const out = [];
   const smallest = p.total * SMALLEST_SHARE;
@@ -26813,9 +26846,8 @@ function expandStacks(p) {
     }
     let own2 = (p.functions.get(fn)?.self ?? 0) * share;
     for (const [callee, e] of deeper) {
-      const under = e.ir * share;
-      if (stack.includes(callee) || under < smallest || out.length >= MOST_STACKS) own2 += under;
-      else walk2([...stack, callee], under);
+      if (stack.includes(callee)) own2 += e.ir * share;
+      else walk2([...stack, callee], e.ir * share);
     }
     if (own2 > 0) out.push({ stack, ir: own2 });
   };
@@ -27041,10 +27073,10 @@ function opLabelOf(opNames) {
 }
 
 // src/report/render/profile-html.ts
-function mergeStacks(base, head, name2) {
+function mergeStacks(base, head2, name2) {
   const root = { name: "all", base: 0, head: 0, children: [] };
   const index = /* @__PURE__ */ new Map();
-  const add2 = (stack, ir2, side) => {
+  const add3 = (stack, ir2, side) => {
     let node2 = root;
     node2[side] += ir2;
     for (const fn of stack) {
@@ -27061,8 +27093,8 @@ function mergeStacks(base, head, name2) {
       node2 = child;
     }
   };
-  for (const s of base) add2(s.stack, s.ir, "base");
-  for (const s of head) add2(s.stack, s.ir, "head");
+  for (const s of base) add3(s.stack, s.ir, "base");
+  for (const s of head2) add3(s.stack, s.ir, "head");
   return root;
 }
 var WIDTH = 1200;
@@ -27210,15 +27242,15 @@ function profileAb(o) {
   const problems = [];
   for (const row of o.rows.slice(0, MAX_PROFILED_ROWS)) {
     const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
-    const head = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
-    if (!base || !head) continue;
+    const head2 = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
+    if (!base || !head2) continue;
     try {
       if (folderBytes(join5(o.outDir, "profiles")) > MAX_PROFILE_BYTES) {
         unwritten++;
-        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row)));
+        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head2, row)));
         continue;
       }
-      const { diff } = writeRowProfiles(o.outDir, row, { base, head }, o.labels);
+      const { diff } = writeRowProfiles(o.outDir, row, { base, head: head2 }, o.labels);
       if (diff) diffs.push(diff);
     } catch (e) {
       problems.push(`${row.caseId} ${row.label}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
@@ -27301,7 +27333,7 @@ function pinnedGoClient(goModFile) {
 function goProxyProblem(goModFile = join8(packageRoot(), "runners", "go", "go.mod")) {
   const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
   const cwd = mkdtempSync(join8(tmpdir(), "bee-bench-goproxy-"));
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     execFile("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
       rmSync2(cwd, { recursive: true, force: true });
       let reported;
@@ -27310,7 +27342,7 @@ function goProxyProblem(goModFile = join8(packageRoot(), "runners", "go", "go.mo
       } catch {
       }
       const problem = reported ?? (err ? stderr.trim() || err.message : void 0);
-      resolve20(problem?.replace(/\s*\n\s*/g, "; "));
+      resolve21(problem?.replace(/\s*\n\s*/g, "; "));
     });
   });
 }
@@ -27585,16 +27617,16 @@ function selectCases(spec, globs) {
   return spec.cases.filter((c) => patterns.some((p) => p.re.test(c.id)));
 }
 function noMatch(spec, glob) {
-  const head = `case glob "${glob}" matches no case in the spec`;
+  const head2 = `case glob "${glob}" matches no case in the spec`;
   if (!/[*?]/.test(glob)) {
     const prefix = glob.endsWith(".") ? glob : `${glob}.`;
     const under = spec.cases.filter((c) => c.id.startsWith(prefix));
     if (under.length > 0)
-      return `${head}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
+      return `${head2}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
   }
   const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
-  if (near.length > 0) return `${head}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
-  return `${head} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
+  if (near.length > 0) return `${head2}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
+  return `${head2} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
 }
 function effectiveParam(param, runner) {
   const { per_runner, digest_with: _digest, ...base } = param;
@@ -27832,7 +27864,7 @@ function runProcess(cmd, args, opts) {
   const [exe, ...prefix] = cmd.argv;
   if (!exe) throw new Error("empty runner command");
   const started = performance.now();
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     const child = spawn2(exe, [...prefix, ...args], {
       cwd: cmd.cwd,
       env: childEnv({ ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} }),
@@ -27870,7 +27902,7 @@ function runProcess(cmd, args, opts) {
     const finish = (code, signal) => {
       clearTimeout(timer);
       if (partial2) tail.push(partial2);
-      resolve20({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
+      resolve21({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
     };
     child.on("error", (e) => {
       tail.push(`cannot start ${exe}: ${e.message}`);
@@ -28143,13 +28175,13 @@ function attachStepRows(rows, measured, spec, rule) {
 // src/verdict/allocations.ts
 var ALLOCATION_DEFAULTS = { threshold: 0.01 };
 var plusOne = (xs) => xs.map((x) => x + 1);
-function judgeFigure(base, baseAgain, head, o) {
-  const v = judgeSteps(plusOne(base), plusOne(baseAgain), plusOne(head), o);
+function judgeFigure(base, baseAgain, head2, o) {
+  const v = judgeSteps(plusOne(base), plusOne(baseAgain), plusOne(head2), o);
   return { ...v, base: v.base - 1, head: v.head - 1 };
 }
-function judgeAllocations(base, baseAgain, head, o) {
-  const bytes2 = judgeFigure(base.bytes, baseAgain.bytes, head.bytes, o);
-  const allocs = base.allocs && baseAgain.allocs && head.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head.allocs, o) : void 0;
+function judgeAllocations(base, baseAgain, head2, o) {
+  const bytes2 = judgeFigure(base.bytes, baseAgain.bytes, head2.bytes, o);
+  const allocs = base.allocs && baseAgain.allocs && head2.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head2.allocs, o) : void 0;
   const both = [bytes2.verdict, ...allocs ? [allocs.verdict] : []];
   const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
   return { bytes: bytes2, ...allocs ? { allocs } : {}, verdict };
@@ -28268,7 +28300,7 @@ var ALLOCATIONS = {
     from.alloc_counter ? { alloc_counter: from.alloc_counter } : {}
   ),
   counterOf: (r) => r.alloc_counter?.method ?? null,
-  judge: (threshold) => (base, baseAgain, head) => judgeAllocations(base, baseAgain, head, { threshold }),
+  judge: (threshold) => (base, baseAgain, head2) => judgeAllocations(base, baseAgain, head2, { threshold }),
   defaultThreshold: ALLOCATION_DEFAULTS.threshold
 };
 
@@ -28305,7 +28337,7 @@ var INSTRUCTIONS = {
   figuresSchema: external_exports.array(external_exports.number().nonnegative()),
   attach: (into, from) => attachFigures(into, from, (c) => c.instructions ? { instructions: c.instructions } : null, from.counter ? { counter: from.counter } : {}),
   counterOf: (r) => r.counter ? `callgrind (${r.counter.version})` : null,
-  judge: (threshold) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { threshold }),
+  judge: (threshold) => (base, baseAgain, head2) => judgeSteps(base, baseAgain, head2, { threshold }),
   defaultThreshold: INSTRUCTION_DEFAULTS.threshold
 };
 
@@ -28399,6 +28431,7 @@ async function runEvidence(kind, cmd, o) {
     fixtures: o.fixtures,
     bee: o.bee,
     ...o.iterations ? { iterations: o.iterations } : {},
+    ...o.keep ? { keep: o.keep } : {},
     onLine: (l) => o.log(`[${ev.id === "wall" ? o.runner : `${o.runner} ${ev.id}`}] ${l}`)
   });
   const problems = run2.problems.map((p) => `${name2}: ${p}`);
@@ -28831,11 +28864,11 @@ function renderRow(d, level) {
   ].join("\n\n");
   return mdDetails(summaryOf(d), body);
 }
-function renderProfileSection(diffs, budget) {
+function renderProfileSection(diffs, budget, files = "Full profiles (callgrind, pprof, folded stacks, an HTML view) are in the run's `profiles` artifact.") {
   if (diffs.length === 0) return null;
-  const head = `### Where it moved
+  const head2 = `### Where it moved
 
-<sub>${PROFILE_NOTE} Full profiles (callgrind, pprof, folded stacks, an HTML view) are in the run's \`profiles\` artifact.</sub>`;
+<sub>${PROFILE_NOTE}${files ? ` ${files}` : ""}</sub>`;
   const levels = diffs.map(() => 2);
   const weakest = diffs.map((d, i) => ({ i, w: d.total.base > 0 ? Math.abs(rowChange(d)) / d.total.base : 0 })).sort((a, b) => a.w - b.w);
   const render = () => {
@@ -28845,7 +28878,7 @@ function renderProfileSection(diffs, budget) {
     const note = trimmed > 0 ? `
 
 <sub>${trimmed} row${trimmed === 1 ? "\u2019s" : "s\u2019"} lists trimmed or left out to fit GitHub's comment size limit (least changed rows first); the artifact has them all.</sub>` : "";
-    return `${head}
+    return `${head2}
 
 ${parts.join("\n\n")}${note}`;
   };
@@ -29006,7 +29039,7 @@ function environmentSection(input2) {
   return mdDetails("Environment", table3);
 }
 function verdictTable(rows, history, evidence = /* @__PURE__ */ new Set()) {
-  const head = [
+  const head2 = [
     "case",
     "param",
     history ? "history" : "base",
@@ -29019,7 +29052,7 @@ function verdictTable(rows, history, evidence = /* @__PURE__ */ new Set()) {
     "verdict"
   ];
   return mdTable(
-    head,
+    head2,
     rows.map((r) => tableRow(r, evidence))
   );
 }
@@ -29570,9 +29603,9 @@ function meta3(m) {
   return parts.join(" \xB7 ");
 }
 function table2(headers, rows, cls2 = "") {
-  const head = `<tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>`;
+  const head2 = `<tr>${headers.map((h) => `<th>${h}</th>`).join("")}</tr>`;
   const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c === "" ? "\u2014" : c}</td>`).join("")}</tr>`).join("\n");
-  return `<table${cls2 ? ` class="${cls2}"` : ""}><thead>${head}</thead><tbody>
+  return `<table${cls2 ? ` class="${cls2}"` : ""}><thead>${head2}</thead><tbody>
 ${body}
 </tbody></table>`;
 }
@@ -29638,9 +29671,9 @@ function groupHtml(g, t, charts) {
   return parts.join("\n");
 }
 function caseCell(c, row, first2) {
-  const head = first2 ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : "";
+  const head2 = first2 ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : "";
   const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : "";
-  return `${head}<span class="param">${htmlText(row.label)}</span>${work}`;
+  return `${head2}<span class="param">${htmlText(row.label)}</span>${work}`;
 }
 function digestHtml(row) {
   const note = digestNote(row);
@@ -30182,7 +30215,7 @@ function reportAb(m, spec, hash2, j, details = {}, profiles) {
   const thresholds = thresholdsOf(j);
   const counts = m.deterministic.instructions;
   const allocations = m.deterministic.allocations;
-  const head = m.sides.head;
+  const head2 = m.sides.head;
   const wallMs = m.wall?.elapsedMs ?? 0;
   const input2 = {
     title: `bee-bench: ${j.runner} ${j.baseLabel} \u2192 ${j.headLabel}`,
@@ -30196,9 +30229,9 @@ function reportAb(m, spec, hash2, j, details = {}, profiles) {
     rounds: m.wall?.roundsDone ?? 0,
     profile: j.profile,
     env: {
-      host: head?.host ?? "unknown",
+      host: head2?.host ?? "unknown",
       clientBase: clientText(m.sides.base, "base"),
-      clientHead: clientText(head, "head"),
+      clientHead: clientText(head2, "head"),
       specHash: hash2,
       wallTimeMs: wallMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
       ...measuresInstructions(j.measure ?? ["wall"]) ? {
@@ -31688,12 +31721,12 @@ var Cleanup = class {
   }
 };
 function freePort() {
-  return new Promise((resolve20, reject) => {
+  return new Promise((resolve21, reject) => {
     const srv = createServer();
     srv.once("error", reject);
     srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
-      srv.close(() => typeof addr === "object" && addr ? resolve20(addr.port) : reject(new Error("no free port")));
+      srv.close(() => typeof addr === "object" && addr ? resolve21(addr.port) : reject(new Error("no free port")));
     });
   });
 }
@@ -31711,14 +31744,14 @@ async function launchBinary(path, port, cleanup, log2) {
   const child = spawn3(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
   closeSync2(fd);
   let ended;
-  const exited = new Promise((resolve20) => {
+  const exited = new Promise((resolve21) => {
     child.once("exit", (code, signal) => {
       ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
-      resolve20();
+      resolve21();
     });
     child.once("error", (e) => {
       ended = `cannot start ${path}: ${e.message}`;
-      resolve20();
+      resolve21();
     });
   });
   cleanup.add(async () => {
@@ -31748,10 +31781,10 @@ async function launchBinary(path, port, cleanup, log2) {
   };
 }
 function dockerCommand(docker, args, timeoutMs) {
-  return new Promise((resolve20) => {
+  return new Promise((resolve21) => {
     execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       const why = err ? err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message : "";
-      resolve20({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+      resolve21({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
     });
   });
 }
@@ -32047,8 +32080,8 @@ async function ab(v) {
 }
 
 // src/cli/commands/bisect.ts
-import { existsSync as existsSync11, statSync as statSync3 } from "node:fs";
-import { join as join28, resolve as resolve7 } from "node:path";
+import { existsSync as existsSync12, statSync as statSync3 } from "node:fs";
+import { join as join30, resolve as resolve9 } from "node:path";
 
 // src/bisect/step-probe.ts
 import { join as join26 } from "node:path";
@@ -32077,20 +32110,129 @@ function probeOf(rows, sha) {
     ...pick2.f.ci ? { ci: pick2.f.ci } : {},
     exceeds: regressed.length > 0,
     verdict: pick2.f.verdict ?? "~",
+    row: { caseId: pick2.r.caseId, label: pick2.r.label },
     ...compared.length > 1 ? { note: `${pick2.r.caseId} [${pick2.r.label}], slowest of ${compared.length} rows` } : {}
   };
 }
+var stepDir = (outDir, step2, sha) => join26(outDir, `step-${String(step2).padStart(2, "0")}-${sha.slice(0, 12)}`);
 function abStepComparator(o) {
   return async (good, candidate, step2) => {
     const out = await abPipeline({
       ...o,
-      outDir: join26(o.outDir, `step-${String(step2).padStart(2, "0")}-${candidate.commit.sha.slice(0, 12)}`),
+      outDir: stepDir(o.outDir, step2, candidate.commit.sha),
       base: { kind: "path", path: good.path },
       head: { kind: "path", path: candidate.path },
       baseLabel: good.commit.sha.slice(0, 12),
       headLabel: candidate.commit.sha.slice(0, 12)
     });
     return probeOf(out.report.input.rows, candidate.commit.sha);
+  };
+}
+
+// src/bisect/difference.ts
+import { cpSync as cpSync4, existsSync as existsSync11, readFileSync as readFileSync18 } from "node:fs";
+import { join as join28, relative as relative4, resolve as resolve8 } from "node:path";
+
+// src/pipeline/profile.ts
+import { mkdirSync as mkdirSync10, rmSync as rmSync9 } from "node:fs";
+import { join as join27, resolve as resolve7 } from "node:path";
+function rowPlan(o) {
+  const { spec, hash: hash2 } = loadSpec(o.specFile);
+  const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
+  const units = all.units.filter((u) => u.id === o.caseId && isCounted(u));
+  if (units.length === 0) throw new Error(`--case ${o.caseId}: no CPU case of that id in ${o.profile} (profiles come from instruction counts, CPU rows only)`);
+  const labels = units.map((u) => String(u.param.label));
+  const label = o.param ?? (labels.length === 1 ? labels[0] : void 0);
+  if (label === void 0 || !labels.includes(label))
+    throw new Error(`--param ${o.param ?? "(none)"}: ${o.caseId} has params ${labels.join(", ")} in ${o.profile}; name one with --param`);
+  return { plan: planOf(all, (u) => u.id === o.caseId && String(u.param.label) === label), row: { caseId: o.caseId, label } };
+}
+async function profileSide(o, source2, name2, plan2, row) {
+  const found = await findCounter();
+  if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
+  const built = await buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
+  const dir = join27(o.outDir, "counts");
+  mkdirSync10(dir, { recursive: true });
+  const dumps = join27(dir, `dumps-${name2}`);
+  try {
+    const run2 = await countRunner(built.command, {
+      runner: o.runner,
+      plan: plan2,
+      counter: found.counter,
+      out: join27(dir, `${name2}.json`),
+      timeoutMs: processBudgetMs(plan2),
+      keepDumps: dumps,
+      onLine: (l) => o.log(`[${name2}] ${l}`)
+    });
+    if (run2.problems.length > 0) throw new Error(`${name2}: ${run2.problems.join("; ")}`);
+    const p = profileOf(o.runner, { dir: dumps, plan: plan2 }, row);
+    if (!p) throw new Error(`${name2}: the counting run dumped no iteration of ${row.caseId} ${row.label}`);
+    return p;
+  } finally {
+    rmSync9(dumps, { recursive: true, force: true });
+  }
+}
+function sideText(p, row, label) {
+  const fns = [...p.functions.values()];
+  const line = (f) => `| \`${displayName(p.runner, f.name).replace(/`/g, "'")}\` | ${formatCount(f.self)} | ${formatCount(f.inclusive)} |`;
+  const table3 = (sorted2) => ["| function | own | inclusive |", "|---|---:|---:|", ...sorted2.slice(0, 15).map(line)].join("\n");
+  return [
+    `## ${row.caseId} ${row.label} (${label}): ${formatCount(p.total)} instructions per iteration`,
+    "### By own instructions",
+    table3([...fns].sort((a, b) => b.self - a.self)),
+    "### By inclusive instructions",
+    table3([...fns].sort((a, b) => b.inclusive - a.inclusive))
+  ].join("\n\n");
+}
+async function profileCommand(o) {
+  const { plan: plan2, row } = rowPlan(o);
+  const outDir = resolve7(o.outDir);
+  const asked = ["base", "head"].filter((s) => o.sides[s]);
+  if (asked.length === 0) throw new Error("profile needs --head SRC (one side) or --base SRC --head SRC (the difference)");
+  const got = await Promise.all(asked.map((s) => profileSide({ ...o, outDir }, o.sides[s], s, planOf(plan2, isCounted), row)));
+  const sides = Object.fromEntries(asked.map((s, i) => [s, got[i]]));
+  const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels);
+  const markdown = diff ? (renderProfileSection([diff], Number.MAX_SAFE_INTEGER) ?? "").replace("<details>", "<details open>") : asked.map((s) => sideText(sides[s], row, o.labels[s])).join("\n\n");
+  return { markdown: `${markdown}
+`, dir, diff };
+}
+
+// src/bisect/difference.ts
+function abStepDifference(o) {
+  return async (parent, first2, step2) => {
+    const row = step2.probe.row;
+    if (!row || !measuresInstructions(o.measure ?? ["wall"])) return null;
+    const started = performance.now();
+    const took = () => ({ elapsedMs: performance.now() - started });
+    const outDir = resolve8(o.outDir);
+    const target = join28(outDir, "profiles", rowFolder(row));
+    const known = { row, parent: parent.commit, first: first2.commit };
+    const fromStep = join28(stepDir(outDir, step2.number, first2.commit.sha), "profiles", rowFolder(row));
+    try {
+      if (parent.commit.sha === step2.against.sha && existsSync11(join28(fromStep, "diff.json"))) {
+        const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync18(join28(fromStep, "diff.json"), "utf8")));
+        cpSync4(fromStep, target, { recursive: true });
+        return { ...known, from: "step", diff, files: relative4(outDir, target), ...took() };
+      }
+      const short2 = (c) => c.sha.slice(0, 12);
+      o.log(`bisect: profiling ${row.caseId} [${row.label}] on ${short2(first2.commit)} against its parent ${short2(parent.commit)}: one counted run per side`);
+      const out = await profileCommand({
+        runner: o.runner,
+        specFile: o.specFile,
+        profile: o.profile,
+        caseId: row.caseId,
+        param: row.label,
+        sides: { base: { kind: "path", path: parent.path }, head: { kind: "path", path: first2.path } },
+        labels: { base: short2(parent.commit), head: short2(first2.commit) },
+        outDir,
+        ...o.cacheDir ? { cacheDir: o.cacheDir } : {},
+        ...o.buildCommand ? { buildCommand: o.buildCommand } : {},
+        log: o.log
+      });
+      return { ...known, from: "counted", diff: out.diff, files: relative4(outDir, out.dir), ...took() };
+    } catch (e) {
+      return { ...known, from: "counted", diff: null, files: null, problem: e instanceof Error ? e.message.slice(0, 500) : String(e), ...took() };
+    }
   };
 }
 
@@ -32119,14 +32261,27 @@ function renderBisectMarkdown(b, i) {
     `Good ${mdCode(short2(b.good.sha))} \u2192 bad ${mdCode(short2(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is an A/B against the good commit (${mdText(i.measure)}).`,
     answer,
     table3,
-    `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`
+    `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`,
+    b.difference ? differenceText(b.difference) : null
   ]);
+}
+var DIFFERENCE_BUDGET = 6e4;
+function differenceText(d) {
+  const short2 = (sha) => mdCode(sha.slice(0, 12));
+  const what = `${mdCode(d.row.caseId)} [${mdText(d.row.label)}] on ${short2(d.first.sha)} against its parent ${short2(d.parent.sha)}`;
+  const how = d.from === "step" ? "from the counting runs of the step that named it" : "from one more counted run of the row per side";
+  const files = d.files ? `The row's files (callgrind, pprof, folded stacks, an HTML view) are in ${mdCode(`${d.files}/`)} of the output folder.` : "";
+  const section = d.diff ? renderProfileSection([d.diff], DIFFERENCE_BUDGET, files) : null;
+  if (!section) return `**Where it moved** (${what}): no profile${d.problem ? `: ${mdText(d.problem)}` : ""}.`;
+  return `${section}
+
+<sub>The named commit's difference for ${what}, ${how} (${formatDuration(d.elapsedMs * 1e6)}).</sub>`;
 }
 
 // src/bisect/run.ts
-import { mkdtempSync as mkdtempSync5, rmSync as rmSync9 } from "node:fs";
+import { mkdtempSync as mkdtempSync5, rmSync as rmSync10 } from "node:fs";
 import { tmpdir as tmpdir4 } from "node:os";
-import { join as join27 } from "node:path";
+import { join as join29 } from "node:path";
 
 // src/history/git.ts
 import { execFile as execFile3 } from "node:child_process";
@@ -32174,11 +32329,11 @@ function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
   ];
   const base = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
   const env = { ...base, ...auth ? remoteAuthEnv(auth, base) : {} };
-  const run2 = (args, opts = {}) => new Promise((resolve20, reject) => {
+  const run2 = (args, opts = {}) => new Promise((resolve21, reject) => {
     const child = execFile3("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (opts.allowFail) return resolve20({ ok: !err, stdout, stderr });
+      if (opts.allowFail) return resolve21({ ok: !err, stdout, stderr });
       if (err) return reject(new GitError(args, err.code ?? null, stderr || err.message));
-      resolve20(stdout);
+      resolve21(stdout);
     });
     if (opts.input !== void 0) child.stdin?.end(opts.input);
   });
@@ -32236,12 +32391,12 @@ async function bisect(o) {
   const started = performance.now();
   const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
   o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
-  const workDir = o.workDir ?? mkdtempSync5(join27(tmpdir4(), "bee-bench-bisect-"));
+  const workDir = o.workDir ?? mkdtempSync5(join29(tmpdir4(), "bee-bench-bisect-"));
   const git2 = gitIn(o.repo);
   const made = [];
   const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
   const checkout = async (c) => {
-    const dir = join27(workDir, c.sha.slice(0, 16));
+    const dir = join29(workDir, c.sha.slice(0, 16));
     await removeWorktree(dir);
     await git2(["worktree", "prune"]);
     await git2(["worktree", "add", "--detach", dir, c.sha]);
@@ -32251,6 +32406,18 @@ async function bisect(o) {
   };
   try {
     const goodCheckout = await checkout(good);
+    const explainFirst = async (first2, steps) => {
+      const at = commits.indexOf(first2);
+      const parent = at > 0 ? commits[at - 1] : good;
+      const number4 = steps.findIndex((s) => s.commit === first2) + 1;
+      try {
+        const parentCheckout = parent === good ? goodCheckout : await checkout(parent);
+        return await o.explain(parentCheckout, await checkout(first2), { number: number4, probe: steps[number4 - 1], against: good });
+      } catch (e) {
+        o.log(`bisect: no difference for ${first2.sha.slice(0, 12)}: ${e instanceof Error ? e.message : String(e)}`);
+        return null;
+      }
+    };
     let step2 = 0;
     const outcome = await firstExceeding(commits, async (c) => {
       step2++;
@@ -32265,10 +32432,11 @@ async function bisect(o) {
         await removeWorktree(candidate.path);
       }
     });
-    return { ...outcome, good, bad: bad2, range: commits, elapsedMs: performance.now() - started };
+    const difference = outcome.first && o.explain ? await explainFirst(outcome.first, outcome.steps) : null;
+    return { ...outcome, good, bad: bad2, range: commits, elapsedMs: performance.now() - started, ...difference ? { difference } : {} };
   } finally {
     for (const dir of made) await removeWorktree(dir);
-    if (!o.workDir) rmSync9(workDir, { recursive: true, force: true });
+    if (!o.workDir) rmSync10(workDir, { recursive: true, force: true });
   }
 }
 
@@ -32278,19 +32446,14 @@ async function bisect2(v) {
   const runner = oneRunner(v, "bisect");
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
-  const repo = resolve7(v.path);
-  if (!existsSync11(repo) || !statSync3(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  const repo = resolve9(v.path);
+  if (!existsSync12(repo) || !statSync3(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
-  const outcome = await bisect({
-    repo,
-    good: v.good,
-    bad: v.bad,
-    log,
-    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] })
-  });
+  const steps = { ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] };
+  const outcome = await bisect({ repo, good: v.good, bad: v.bad, log, compare: abStepComparator(steps), explain: abStepDifference(steps) });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
-  writeText(join28(c.outDir, "bisect.md"), md);
+  writeText(join30(c.outDir, "bisect.md"), md);
   process.stdout.write(md);
   return 0;
 }
@@ -32312,7 +32475,7 @@ async function build(v) {
 }
 
 // src/cli/commands/compare.ts
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 
 // src/report/model/compare.ts
 function okCost(cell) {
@@ -32422,17 +32585,17 @@ ${mdTable(
 }
 
 // src/cli/results.ts
-import { existsSync as existsSync12, readdirSync as readdirSync8, statSync as statSync4 } from "node:fs";
-import { join as join29, resolve as resolve8 } from "node:path";
+import { existsSync as existsSync13, readdirSync as readdirSync8, statSync as statSync4 } from "node:fs";
+import { join as join31, resolve as resolve10 } from "node:path";
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync4(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join29(p, e));
+    if (statSync4(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join31(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
-    if (!existsSync12(p)) throw new UsageError(`${p}: no such file or folder`);
-    walk2(resolve8(p));
+    if (!existsSync13(p)) throw new UsageError(`${p}: no such file or folder`);
+    walk2(resolve10(p));
   }
   return files;
 }
@@ -32449,14 +32612,14 @@ function compare(v, positionals) {
   const c = common(v);
   const cmp = compareModels(modelOf([positionals[0]], c.specFile), modelOf([positionals[1]], c.specFile));
   const md = renderCompareMarkdown(cmp);
-  if (v.out) writeText(resolve9(v.out), md);
+  if (v.out) writeText(resolve11(v.out), md);
   process.stdout.write(md);
   return 0;
 }
 
 // src/cli/commands/history-export-gab.ts
-import { readFileSync as readFileSync18, statSync as statSync5 } from "node:fs";
-import { join as join32, resolve as resolve11 } from "node:path";
+import { readFileSync as readFileSync19, statSync as statSync5 } from "node:fs";
+import { join as join34, resolve as resolve13 } from "node:path";
 
 // src/history/derive.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -32851,9 +33014,32 @@ function derive(set2, opts = {}) {
 
 // src/history/store.ts
 var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
-import { existsSync as existsSync13 } from "node:fs";
+import { existsSync as existsSync14 } from "node:fs";
 import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname as dirname6, join as join30, normalize, resolve as resolve10, sep } from "node:path";
+import { dirname as dirname6, join as join32, normalize, resolve as resolve12, sep } from "node:path";
+
+// src/history/profiles.ts
+var PROFILES_DIR = "profiles";
+var RUN_PROFILES_SCHEMA = "bee-bench/history-profiles@1";
+var MAX_RUN_PROFILES_BYTES = 512 << 10;
+var RunProfilesFileSchema = external_exports.strictObject({
+  schema: external_exports.literal(RUN_PROFILES_SCHEMA),
+  /** The record it belongs to, as a path in the history folder. */
+  record: external_exports.string().max(300),
+  runner: RunnerSchema,
+  rows: RunProfilesSchema.shape.rows
+});
+var profilesPath = (r) => `${PROFILES_DIR}/${recordPath(r).slice(RUNS_DIR.length + 1)}`;
+function serializeRunProfiles(r, p) {
+  if (p.runner !== r.runner) return { refused: `profiles of ${p.runner} do not belong to the ${r.runner} record` };
+  const file2 = RunProfilesFileSchema.parse({ schema: RUN_PROFILES_SCHEMA, record: recordPath(r), runner: p.runner, rows: p.rows });
+  const text3 = stableJson(file2);
+  const bytes2 = Buffer.byteLength(text3);
+  if (bytes2 > MAX_RUN_PROFILES_BYTES) return { refused: `${bytes2} bytes, more than the ${MAX_RUN_PROFILES_BYTES} a run's profiles may take` };
+  return { text: text3 };
+}
+
+// src/history/store.ts
 var FUTURE_SKEW_MS = 10 * 6e4;
 var RecordConflictError = class extends Error {
   constructor(file2) {
@@ -32863,7 +33049,7 @@ var RecordConflictError = class extends Error {
   }
   file;
 };
-var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, SERIES_DIR, INDEX_FILE]);
+var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, PROFILES_DIR, SERIES_DIR, INDEX_FILE]);
 function normalizeFolder(folder) {
   const f = normalize(folder.replace(/^\/+|\/+$/g, "") || ".").split(sep).join("/");
   if (f === ".." || f.startsWith("../") || f.startsWith("/")) throw new RangeError(`history folder must stay inside the branch: ${folder}`);
@@ -32892,6 +33078,12 @@ async function writeHistory(records, opts) {
     const prev = files.get(path);
     if (prev !== void 0 && prev !== text3) throw new RecordConflictError(path);
     files.set(path, text3);
+    const profiles = opts.profiles?.find((p) => p.runner === r.runner);
+    if (profiles) {
+      const side = serializeRunProfiles(r, profiles);
+      if ("text" in side) files.set(profilesPath(r), side.text);
+      else log2(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
+    }
   }
   const message = opts.message ?? defaultMessage(records, branch);
   const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 6e4, log2);
@@ -32903,7 +33095,7 @@ async function writeHistory(records, opts) {
   }
 }
 async function lockWorkdir(workdir, timeoutMs, log2) {
-  const dir = resolve10(workdir);
+  const dir = resolve12(workdir);
   const lockPath = `${dir}.lock`;
   await mkdir(dirname6(dir), { recursive: true });
   const maxTimeout = 1e3;
@@ -32926,9 +33118,12 @@ async function pushAttempts(git2, files, opts) {
   const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git2, branch);
-    const folderAbs = join30(opts.workdir, folder);
+    const folderAbs = join32(opts.workdir, folder);
     await refuseLinks(opts.workdir, folder);
-    const { added, present: present2 } = await addRecords(folderAbs, files);
+    const written = await addRecords(folderAbs, files);
+    const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`);
+    const added = written.added.filter(isRecord2);
+    const present2 = written.present.filter(isRecord2);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
     const set2 = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
     await writeDerived(folderAbs, derive(set2, opts.derive));
@@ -32989,12 +33184,12 @@ async function refuseLinks(workdir, folder) {
   const parts = folder === "." ? [] : folder.split("/");
   for (let i = 1; i <= parts.length; i++) {
     const rel = parts.slice(0, i).join("/");
-    const st = await lstat(join30(workdir, rel)).catch(() => void 0);
+    const st = await lstat(join32(workdir, rel)).catch(() => void 0);
     if (!st) return;
     if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
   }
   const walk2 = async (rel) => {
-    for (const e of await readdir(join30(workdir, rel), { withFileTypes: true })) {
+    for (const e of await readdir(join32(workdir, rel), { withFileTypes: true })) {
       const child = rel === "." ? e.name : `${rel}/${e.name}`;
       if (e.isSymbolicLink()) throw new HistoryLinkError(child);
       if (e.isDirectory() && child !== ".git") await walk2(child);
@@ -33010,11 +33205,11 @@ function lastLines2(s) {
 function defaultMessage(records, branch) {
   const paths = records.map(recordPath).sort();
   const first2 = records[0];
-  const head = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : `bench: re-derive ${branch}`;
-  return [head, "", ...paths].join("\n");
+  const head2 = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : `bench: re-derive ${branch}`;
+  return [head2, "", ...paths].join("\n");
 }
 async function openClone(git2, remote) {
-  if (!existsSync13(join30(git2.cwd, ".git"))) {
+  if (!existsSync14(join32(git2.cwd, ".git"))) {
     await mkdir(git2.cwd, { recursive: true });
     await git2(["init", "-q"]);
     await git2(["remote", "add", "origin", remote]);
@@ -33041,7 +33236,7 @@ async function addRecords(folderAbs, files) {
   const added = [];
   const present2 = [];
   for (const [path, text3] of files) {
-    const abs = join30(folderAbs, path);
+    const abs = join32(folderAbs, path);
     let existing = null;
     try {
       existing = await readFile(abs, "utf8");
@@ -33068,16 +33263,16 @@ async function copySite(siteDir2, folderAbs) {
   await cp(siteDir2, folderAbs, { recursive: true, force: true });
 }
 async function writeDerived(folderAbs, derived2) {
-  await rm(join30(folderAbs, SERIES_DIR), { recursive: true, force: true });
-  await mkdir(join30(folderAbs, SERIES_DIR), { recursive: true });
-  for (const [path, text3] of derived2) await writeFile(join30(folderAbs, path), text3);
+  await rm(join32(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join32(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text3] of derived2) await writeFile(join32(folderAbs, path), text3);
 }
 async function stagedChanges(git2, folder) {
   const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
   const changes = [];
   for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
-  const runs = folder === "." ? `${RUNS_DIR}/` : `${folder}/${RUNS_DIR}/`;
-  const bad2 = changes.filter(([status2, path]) => path.startsWith(runs) && status2 !== "A");
+  const immutable = [RUNS_DIR, PROFILES_DIR].map((d) => folder === "." ? `${d}/` : `${folder}/${d}/`);
+  const bad2 = changes.filter(([status2, path]) => immutable.some((dir) => path.startsWith(dir)) && status2 !== "A");
   if (bad2.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad2.map(([s, p]) => `${s} ${p}`).join(", ")}`);
   return changes;
 }
@@ -33154,16 +33349,16 @@ function toNs(value, unit) {
   return null;
 }
 function gabFigures(value, unit) {
-  const [head = "", ...rest] = unit.split("	").map((p) => p.trim());
+  const [head2 = "", ...rest] = unit.split("	").map((p) => p.trim());
   const metrics = {};
   for (const part of rest) {
     const m = /^([-+]?[0-9.]+(?:e[-+]?[0-9]+)?)\s+(\S.*)$/i.exec(part);
     if (m && Number.isFinite(Number(m[1]))) metrics[m[2]] = Number(m[1]);
   }
-  const ns = toNs(value, head);
-  if (ns === null && toNs(1, head) !== null) return { ns, metrics, reason: `rate ${value} ${head} has no time per operation` };
-  if (ns === null) return { ns, metrics, reason: `unit "${head}" is not a time or a rate` };
-  if (!Number.isFinite(ns) || ns < 0) return { ns: null, metrics, reason: `value ${value} ${head} is not a usable time` };
+  const ns = toNs(value, head2);
+  if (ns === null && toNs(1, head2) !== null) return { ns, metrics, reason: `rate ${value} ${head2} has no time per operation` };
+  if (ns === null) return { ns, metrics, reason: `unit "${head2}" is not a time or a rate` };
+  if (!Number.isFinite(ns) || ns < 0) return { ns: null, metrics, reason: `value ${value} ${head2} is not a usable time` };
   return { ns, metrics };
 }
 var TOOL_RUNNER = { cargo: "rs", go: "go", benchmarkjs: "js" };
@@ -33449,8 +33644,8 @@ function sig6(v) {
 
 // src/history/publish.ts
 import { execFileSync as execFileSync4 } from "node:child_process";
-import { existsSync as existsSync14 } from "node:fs";
-import { join as join31 } from "node:path";
+import { existsSync as existsSync15 } from "node:fs";
+import { join as join33 } from "node:path";
 function headCommit(dir) {
   const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
     encoding: "utf8",
@@ -33475,8 +33670,8 @@ function commitUrl(sha, from) {
   return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
 }
 function siteDir() {
-  const dir = join31(packageRoot(), "pages", "dist");
-  return existsSync14(join31(dir, "index.html")) ? dir : void 0;
+  const dir = join33(packageRoot(), "pages", "dist");
+  return existsSync15(join33(dir, "index.html")) ? dir : void 0;
 }
 function publishRecords(records, o) {
   return writeHistory(records, {
@@ -33491,6 +33686,7 @@ function publishRecords(records, o) {
       ...o.maxRuns ? { maxRuns: o.maxRuns } : {},
       ...o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}
     },
+    ...o.profiles && o.profiles.length > 0 ? { profiles: o.profiles } : {},
     log: o.log
   });
 }
@@ -33505,20 +33701,20 @@ function publishResults(results, ctx, o) {
 function historyExportGab(v, paths) {
   if (v["data-js"]) {
     if (paths.length === 0) throw new UsageError("history export-gab --data-js needs history folders (holding runs/) or record files");
-    writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve11(p))))) + "\n");
+    writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve13(p))))) + "\n");
     return 0;
   }
   if (paths.length !== 1) throw new UsageError("history export-gab needs one result or record file (or --data-js with history folders)");
-  writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve11(paths[0]))), null, 2)}
+  writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve13(paths[0]))), null, 2)}
 `);
   return 0;
 }
 function writeOrPrint(v, text3) {
-  if (v.out) writeText(resolve11(v.out), text3);
+  if (v.out) writeText(resolve13(v.out), text3);
   else process.stdout.write(text3);
 }
 function resultOrRecord(file2) {
-  const text3 = readFileSync18(file2, "utf8");
+  const text3 = readFileSync19(file2, "utf8");
   let schema;
   try {
     schema = JSON.parse(text3)?.schema;
@@ -33528,26 +33724,26 @@ function resultOrRecord(file2) {
   return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text3) : loadResult(file2);
 }
 function historyRecords(path) {
-  if (!statSync5(path).isDirectory()) return [parseRecord(path, readFileSync18(path, "utf8"))];
+  if (!statSync5(path).isDirectory()) return [parseRecord(path, readFileSync19(path, "utf8"))];
   const set2 = readRecords(path);
   if (set2.invalid.length > 0)
-    throw new InputError(join32(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+    throw new InputError(join34(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
   if (set2.records.length === 0)
     throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set2.records.map((r) => r.record);
 }
 
 // src/cli/commands/history-import-gab.ts
-import { readFileSync as readFileSync19 } from "node:fs";
-import { resolve as resolve13 } from "node:path";
+import { readFileSync as readFileSync20 } from "node:fs";
+import { resolve as resolve15 } from "node:path";
 
 // src/cli/history-target.ts
 import { execFileSync as execFileSync5 } from "node:child_process";
-import { join as join33, resolve as resolve12 } from "node:path";
+import { join as join35, resolve as resolve14 } from "node:path";
 function headContext(v) {
   let commit;
   try {
-    commit = headCommit(resolve12(v.repo));
+    commit = headCommit(resolve14(v.repo));
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
@@ -33560,7 +33756,7 @@ function headContext(v) {
   }
   return {
     commit: url2 ? { ...commit, url: url2 } : commit,
-    branch: v.ref ?? execFileSync5("git", ["-C", resolve12(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
+    branch: v.ref ?? execFileSync5("git", ["-C", resolve14(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
     event: v.event,
     run: { id: v["run-id"] ?? `local-${Date.now()}` }
   };
@@ -33573,12 +33769,12 @@ function historyTarget(v) {
   return {
     remote: v.remote,
     ...token ? { token } : {},
-    workdir: resolve12(v.workdir ?? join33(".bee-bench", "history")),
+    workdir: resolve14(v.workdir ?? join35(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
     ...v["default-branch"] ? { defaultBranch: v["default-branch"] } : {},
-    spec: loadSpec(resolve12(v.spec ?? defaultSpecPath())).spec,
+    spec: loadSpec(resolve14(v.spec ?? defaultSpecPath())).spec,
     log
   };
 }
@@ -33588,8 +33784,8 @@ async function historyImportGab(v, paths) {
   if (paths.length !== 1) throw new UsageError("history import-gab needs one data.js or JSON file");
   const runner = v.runner?.[0] === void 0 ? void 0 : RunnerSchema.safeParse(v.runner[0]);
   if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
-  const file2 = resolve13(paths[0]);
-  const imported = importGab(file2, readFileSync19(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
+  const file2 = resolve15(paths[0]);
+  const imported = importGab(file2, readFileSync20(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
   for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
   if (imported.charted === 0) {
     log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
@@ -33615,12 +33811,12 @@ async function historyPublish(v, paths) {
 }
 
 // src/cli/commands/merge.ts
-import { existsSync as existsSync15 } from "node:fs";
-import { join as join34, resolve as resolve14 } from "node:path";
+import { existsSync as existsSync16 } from "node:fs";
+import { join as join36, resolve as resolve16 } from "node:path";
 function mergeAbPieces(v, dirs) {
   const merged = mergePieces(dirs, {
-    specFile: resolve14(v.spec ?? defaultSpecPath()),
-    outDir: resolve14(v.out ?? "out"),
+    specFile: resolve16(v.spec ?? defaultSpecPath()),
+    outDir: resolve16(v.out ?? "out"),
     ...v.marker ? { marker: v.marker } : {}
   });
   for (const m of merged.missing) log(`merge: piece ${m} has no output`);
@@ -33630,8 +33826,8 @@ function mergeAbPieces(v, dirs) {
 }
 function merge2(v, dirs) {
   if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
-  if (existsSync15(join34(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
-  const { merged, reports } = mergeCommand(resolve14(v.spec ?? defaultSpecPath()), dirs, resolve14(v.out ?? "out"));
+  if (existsSync16(join36(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
+  const { merged, reports } = mergeCommand(resolve16(v.spec ?? defaultSpecPath()), dirs, resolve16(v.out ?? "out"));
   for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
   for (const r of merged.missingRows) log(`merge: missing ${r}`);
   for (const p of merged.problems) log(`merge: ${p}`);
@@ -33640,11 +33836,11 @@ function merge2(v, dirs) {
 }
 
 // src/cli/commands/plan.ts
-import { resolve as resolve15 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 function plan(v) {
   if (v.shards !== void 0) {
     const assignment = planShards(selectionOf(v), shardCount(v), v.history);
-    if (v.assignment) writeText(resolve15(v.assignment), `${JSON.stringify(assignment, null, 2)}
+    if (v.assignment) writeText(resolve17(v.assignment), `${JSON.stringify(assignment, null, 2)}
 `);
     process.stdout.write(`${JSON.stringify(matrixOf(assignment))}
 `);
@@ -33657,70 +33853,6 @@ function plan(v) {
   process.stdout.write(`${JSON.stringify(plan2, null, 2)}
 `);
   return 0;
-}
-
-// src/pipeline/profile.ts
-import { mkdirSync as mkdirSync10, rmSync as rmSync10 } from "node:fs";
-import { join as join35, resolve as resolve16 } from "node:path";
-function rowPlan(o) {
-  const { spec, hash: hash2 } = loadSpec(o.specFile);
-  const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
-  const units = all.units.filter((u) => u.id === o.caseId && isCounted(u));
-  if (units.length === 0) throw new Error(`--case ${o.caseId}: no CPU case of that id in ${o.profile} (profiles come from instruction counts, CPU rows only)`);
-  const labels = units.map((u) => String(u.param.label));
-  const label = o.param ?? (labels.length === 1 ? labels[0] : void 0);
-  if (label === void 0 || !labels.includes(label))
-    throw new Error(`--param ${o.param ?? "(none)"}: ${o.caseId} has params ${labels.join(", ")} in ${o.profile}; name one with --param`);
-  return { plan: planOf(all, (u) => u.id === o.caseId && String(u.param.label) === label), row: { caseId: o.caseId, label } };
-}
-async function profileSide(o, source2, name2, plan2, row) {
-  const found = await findCounter();
-  if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
-  const built = await buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
-  const dir = join35(o.outDir, "counts");
-  mkdirSync10(dir, { recursive: true });
-  const dumps = join35(dir, `dumps-${name2}`);
-  try {
-    const run2 = await countRunner(built.command, {
-      runner: o.runner,
-      plan: plan2,
-      counter: found.counter,
-      out: join35(dir, `${name2}.json`),
-      timeoutMs: processBudgetMs(plan2),
-      keepDumps: dumps,
-      onLine: (l) => o.log(`[${name2}] ${l}`)
-    });
-    if (run2.problems.length > 0) throw new Error(`${name2}: ${run2.problems.join("; ")}`);
-    const p = profileOf(o.runner, { dir: dumps, plan: plan2 }, row);
-    if (!p) throw new Error(`${name2}: the counting run dumped no iteration of ${row.caseId} ${row.label}`);
-    return p;
-  } finally {
-    rmSync10(dumps, { recursive: true, force: true });
-  }
-}
-function sideText(p, row, label) {
-  const fns = [...p.functions.values()];
-  const line = (f) => `| \`${displayName(p.runner, f.name).replace(/`/g, "'")}\` | ${formatCount(f.self)} | ${formatCount(f.inclusive)} |`;
-  const table3 = (sorted2) => ["| function | own | inclusive |", "|---|---:|---:|", ...sorted2.slice(0, 15).map(line)].join("\n");
-  return [
-    `## ${row.caseId} ${row.label} (${label}): ${formatCount(p.total)} instructions per iteration`,
-    "### By own instructions",
-    table3([...fns].sort((a, b) => b.self - a.self)),
-    "### By inclusive instructions",
-    table3([...fns].sort((a, b) => b.inclusive - a.inclusive))
-  ].join("\n\n");
-}
-async function profileCommand(o) {
-  const { plan: plan2, row } = rowPlan(o);
-  const outDir = resolve16(o.outDir);
-  const asked = ["base", "head"].filter((s) => o.sides[s]);
-  if (asked.length === 0) throw new Error("profile needs --head SRC (one side) or --base SRC --head SRC (the difference)");
-  const got = await Promise.all(asked.map((s) => profileSide({ ...o, outDir }, o.sides[s], s, planOf(plan2, isCounted), row)));
-  const sides = Object.fromEntries(asked.map((s, i) => [s, got[i]]));
-  const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels);
-  const markdown = diff ? (renderProfileSection([diff], Number.MAX_SAFE_INTEGER) ?? "").replace("<details>", "<details open>") : asked.map((s) => sideText(sides[s], row, o.labels[s])).join("\n\n");
-  return { markdown: `${markdown}
-`, dir };
 }
 
 // src/cli/commands/profile.ts
@@ -33757,12 +33889,46 @@ function report(v, positionals) {
 }
 
 // src/cli/commands/run.ts
-import { join as join38, relative as relative4, resolve as resolve18 } from "node:path";
+import { join as join40, relative as relative5, resolve as resolve19 } from "node:path";
 
 // src/pipeline/single.ts
-import { mkdirSync as mkdirSync11, writeFileSync as writeFileSync10 } from "node:fs";
+import { mkdirSync as mkdirSync12, writeFileSync as writeFileSync11 } from "node:fs";
 import { availableParallelism as availableParallelism2, loadavg as loadavg2 } from "node:os";
-import { dirname as dirname7, join as join36, resolve as resolve17 } from "node:path";
+import { dirname as dirname7, join as join38, resolve as resolve18 } from "node:path";
+
+// src/pipeline/compact-profiles.ts
+import { existsSync as existsSync17, mkdirSync as mkdirSync11, rmSync as rmSync11, writeFileSync as writeFileSync10 } from "node:fs";
+import { join as join37 } from "node:path";
+var compactFile = (outDir, runner) => join37(outDir, "profiles", `${runner}.compact.json`);
+function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
+  const started = performance.now();
+  try {
+    if (!result2 || !existsSync17(dumps)) return null;
+    const byUnit = dumpsByUnit(dumps);
+    const rows = [];
+    for (const c of result2.cases) {
+      if (c.status !== "ok" || !c.instructions) continue;
+      const row = { caseId: c.id, label: String(c.param["label"] ?? "") };
+      try {
+        const p = profileOf(runner, { dir: dumps, plan: plan2 }, row, void 0, byUnit);
+        if (p) rows.push(compactProfile(p, row));
+      } catch (e) {
+        log2(`profiles: ${runner} ${row.caseId} [${row.label}]: no compact profile: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);
+      }
+    }
+    if (rows.length === 0) return null;
+    const profiles = RunProfilesSchema.parse({ runner, rows });
+    mkdirSync11(join37(outDir, "profiles"), { recursive: true });
+    writeFileSync10(compactFile(outDir, runner), `${JSON.stringify(profiles)}
+`);
+    log2(`profiles: ${runner}: compact profiles of ${rows.length} counted row(s) in ${Math.round(performance.now() - started)} ms`);
+    return profiles;
+  } finally {
+    rmSync11(dumps, { recursive: true, force: true });
+  }
+}
+
+// src/pipeline/single.ts
 async function singlePipeline(o) {
   const measure = o.measure ?? ["wall"];
   const { spec, hash: hash2 } = loadSpec(o.specFile);
@@ -33770,6 +33936,7 @@ async function singlePipeline(o) {
   const results = [];
   const builds = [];
   const problems = [];
+  const profiles = [];
   const notRun = [...o.notRun ?? []];
   for (const r of o.runners) {
     let built;
@@ -33782,27 +33949,33 @@ async function singlePipeline(o) {
       notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
       continue;
     }
-    const out = join36(resolve17(o.outDir), "results", `${r.runner}.json`);
+    const out = join38(resolve18(o.outDir), "results", `${r.runner}.json`);
     const plan2 = planFor(o, spec, hash2, r.runner);
     let result2 = null;
     for (const kind of measure) {
       if (kind !== "wall" && measuresWall(measure) && !result2) break;
       const ev = EVIDENCES[kind];
+      const keep = kind === "instructions" ? join38(resolve18(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
       const run2 = await runEvidence(kind, built.command, {
         runner: r.runner,
         plan: plan2,
-        out: kind === "wall" ? out : join36(resolve17(o.outDir), ev.dir, `${r.runner}.json`),
+        out: kind === "wall" ? out : join38(resolve18(o.outDir), ev.dir, `${r.runner}.json`),
         budgetMs: processBudgetMs,
         fixtures: o.fixtures,
         ...kind === "wall" ? { bee: o.bee } : {},
+        ...keep ? { keep } : {},
         log: o.log
       });
       problems.push(...run2.problems);
+      if (keep) {
+        const compact = compactRunProfiles(r.runner, keep, plan2, run2.result, resolve18(o.outDir), o.log);
+        if (compact) profiles.push(compact);
+      }
       if (run2.result) result2 = result2 && ev.deterministic ? ev.attach(result2, run2.result) : run2.result;
     }
     if (result2 && measure.some((m) => m !== "wall")) {
-      mkdirSync11(dirname7(out), { recursive: true });
-      writeFileSync10(out, `${JSON.stringify(result2, null, 2)}
+      mkdirSync12(dirname7(out), { recursive: true });
+      writeFileSync11(out, `${JSON.stringify(result2, null, 2)}
 `);
     }
     if (result2) results.push(result2);
@@ -33811,12 +33984,12 @@ async function singlePipeline(o) {
   const environment = { loadAverage: loadavg2(), cpus: availableParallelism2() };
   const model = aggregate(results, spec, { specHash: hash2, notRun, environment });
   const reports = writeReports(o.outDir, model);
-  return { results, builds, problems, model, reports };
+  return { results, builds, problems, model, reports, profiles };
 }
 
 // src/cli/eta.ts
-import { existsSync as existsSync16 } from "node:fs";
-import { join as join37 } from "node:path";
+import { existsSync as existsSync18 } from "node:fs";
+import { join as join39 } from "node:path";
 
 // src/cli/progress.ts
 var NS_PER = { ns: 1, \u00B5s: 1e3, ms: 1e6, s: 1e9 };
@@ -33950,7 +34123,7 @@ var EVIDENCE = { wall: "wall", count: "instructions", alloc: "allocations" };
 async function cached2(r, cacheDir) {
   try {
     const { dir } = await buildFolder({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand });
-    return existsSync16(join37(dir, BUILD_MARKER));
+    return existsSync18(join39(dir, BUILD_MARKER));
   } catch {
     return false;
   }
@@ -34041,7 +34214,7 @@ async function runShard2(v) {
   const c = common(v);
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
-  const outDir = resolve18(v.out ?? join38("out", `shard-${ref.index}-of-${ref.total}`));
+  const outDir = resolve19(v.out ?? join40("out", `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
   const run2 = await withBee(
@@ -34052,16 +34225,16 @@ async function runShard2(v) {
   return run2.problems.length > 0 ? 1 : 0;
 }
 function shortPath(p) {
-  const r = relative4(process.cwd(), p);
+  const r = relative5(process.cwd(), p);
   return r.startsWith("..") || r === "" ? p : r;
 }
 
 // src/cli/site-server.ts
 import { execFileSync as execFileSync6 } from "node:child_process";
-import { existsSync as existsSync17, mkdtempSync as mkdtempSync6, readFileSync as readFileSync20, realpathSync, statSync as statSync6 } from "node:fs";
+import { existsSync as existsSync19, mkdtempSync as mkdtempSync6, readFileSync as readFileSync21, realpathSync, statSync as statSync6 } from "node:fs";
 import { createServer as createServer2 } from "node:http";
 import { tmpdir as tmpdir5 } from "node:os";
-import { extname, join as join39, relative as relative5, resolve as resolve19, sep as sep2 } from "node:path";
+import { extname, join as join41, relative as relative6, resolve as resolve20, sep as sep2 } from "node:path";
 var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js"]);
 var TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -34073,23 +34246,23 @@ var TYPES = {
 var SiteError = class extends Error {
 };
 function historyFolder(dir) {
-  const abs = resolve19(dir);
-  if (!existsSync17(join39(abs, "index.json"))) {
+  const abs = resolve20(dir);
+  if (!existsSync19(join41(abs, "index.json"))) {
     throw new SiteError(
-      `${dir}: no index.json here; give the history folder (the ${existsSync17(join39(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
+      `${dir}: no index.json here; give the history folder (the ${existsSync19(join41(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
     );
   }
   return realpathSync(abs);
 }
 function cloneHistory(remote, branch, folder) {
-  const into = mkdtempSync6(join39(tmpdir5(), "bee-bench-site-"));
+  const into = mkdtempSync6(join41(tmpdir5(), "bee-bench-site-"));
   try {
     execFileSync6("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
     const stderr = e.stderr?.toString().trim();
     throw new SiteError(`cannot clone branch ${branch} of ${remote}: ${stderr || e.message}`);
   }
-  return historyFolder(join39(into, folder));
+  return historyFolder(join41(into, folder));
 }
 function fileFor(urlPath, history, site2) {
   let path;
@@ -34101,10 +34274,10 @@ function fileFor(urlPath, history, site2) {
   if (path === "/" || path === "") path = "/index.html";
   const rel = path.replace(/^\/+/, "");
   if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
-  if (SITE_FILES.has(rel)) return join39(site2, rel);
-  const file2 = resolve19(history, rel);
-  if (relative5(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
-  if (!existsSync17(file2) || !statSync6(file2).isFile()) return null;
+  if (SITE_FILES.has(rel)) return join41(site2, rel);
+  const file2 = resolve20(history, rel);
+  if (relative6(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
+  if (!existsSync19(file2) || !statSync6(file2).isFile()) return null;
   const real = realpathSync(file2);
   return real.startsWith(history + sep2) ? real : null;
 }
@@ -34121,7 +34294,7 @@ function serveSite(history, port) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
       return;
     }
-    const body = readFileSync20(file2);
+    const body = readFileSync21(file2);
     res.writeHead(200, { "content-type": TYPES[extname(file2)] ?? "application/octet-stream", "cache-control": "no-cache", "content-length": body.length });
     res.end(req.method === "HEAD" ? void 0 : body);
   });
@@ -34470,7 +34643,7 @@ function parserMessage(e, words) {
   return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
 }
 function version2() {
-  return JSON.parse(readFileSync21(join40(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync22(join42(packageRoot(), "package.json"), "utf8")).version;
 }
 function unknownCommand(typed) {
   const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];

@@ -1,17 +1,19 @@
 // alert: issue on the action's side: which runs alert (a push to the repository's default branch
 // with the history on), the branch's records read before this run is appended, the judgement
-// (src/alert/judge.ts) and the issue sync (src/alert/issues.ts) with the job's token.
+// (src/alert/judge.ts) and the issue sync (src/alert/issues.ts) with the job's token; a counted
+// row's issue shows where it moved since the last good run (src/alert/moved.ts).
 import * as core from '@actions/core';
 import { ALERT_CAPS, syncAlerts, type AlertBudget, type AlertOutcome } from '../alert/issues.js';
 import { judgeAgainstBranch } from '../alert/judge.js';
 import { makeOctokit } from '../github/octokit.js';
-import type { HistoryRecord } from '../history/schema.js';
+import { movedFinder } from '../alert/moved.js';
+import type { RunProfiles } from '../profile/index.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result } from '../spec/schema.js';
 import { countRows } from '../verdict/index.js';
 import { defaultBranchOf } from './context.js';
 import { headSha } from './checkout.js';
-import { readHistory, refName, trendUrl } from './history.js';
+import { readHistoryStore, refName, trendUrl, type HistoryRead } from './history.js';
 import { log, type FlowEnv } from './flow-steps.js';
 
 /** Whether this run alerts; says why not when alert: issue is set but the run is not a default-branch push. */
@@ -25,16 +27,18 @@ export function alertsApply(env: FlowEnv): boolean {
   return true;
 }
 
-/** The branch's records before this run is appended (read first, so the run is not its own baseline). */
-export const recordsBeforeAppend = (env: FlowEnv) => core.group('alert: the branch history', () => readHistory(env, log));
+/** The branch's records (and their profiles) before this run is appended (read first, so the run is not its own baseline). */
+export const recordsBeforeAppend = (env: FlowEnv) => core.group('alert: the branch history', () => readHistoryStore(env, log));
 
 /** Judges the run against the records and syncs the issues; returns the regressions and a summary line. */
 export async function raiseAlerts(
   env: FlowEnv,
   result: Result,
-  records: readonly HistoryRecord[],
+  history: HistoryRead,
   at?: { sha: string; branch: string; budget?: AlertBudget },
+  profiles?: RunProfiles,
 ): Promise<{ regressions: number; summary: string }> {
+  const records = history.records;
   const i = env.inputs;
   // The publish job names the commit and branch from the event it trusts; a run job from its checkout.
   const branch = at?.branch ?? refName(env);
@@ -68,6 +72,14 @@ export async function raiseAlerts(
         ...(at?.budget ? { budget: at.budget } : {}),
         ...(env.ctx.runUrl ? { runUrl: env.ctx.runUrl } : {}),
         ...(trend ? { trendUrl: trend } : {}),
+        moved: movedFinder({
+          client: i.client,
+          branch,
+          profile: result.spec.profile,
+          records,
+          profilesOf: history.profilesOf,
+          ...(profiles ? { current: profiles } : {}),
+        }),
       },
       judged.rows,
       log,

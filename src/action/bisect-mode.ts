@@ -1,9 +1,10 @@
 // mode: bisect on workflow_dispatch: the first-parent commits from base-ref (good) to head-ref or
-// the checkout (bad), each probe a paired A/B against good (src/bisect), the step table in the
-// job summary and an artifact. The checkout needs the range's history: a shallow one is deepened.
+// the checkout (bad), each probe a paired A/B against good (src/bisect), the step table and (with
+// counts) the named commit's difference against its parent in the job summary and an artifact. The checkout needs the range's history: a shallow one is deepened.
 import * as core from '@actions/core';
 import { join } from 'node:path';
 import { MEASURE_TEXT, abStepComparator, bisectMeasure } from '../bisect/step-probe.js';
+import { abStepDifference } from '../bisect/difference.js';
 import { renderBisectMarkdown } from '../bisect/report.js';
 import { bisect } from '../bisect/run.js';
 import { writeText } from '../report/write.js';
@@ -21,6 +22,16 @@ export async function bisectFlow(env: FlowEnv): Promise<FlowResult> {
     return { good: await resolveRef(i.path, i.baseRef!, log), bad: i.headRef ? await resolveRef(i.path, i.headRef, log) : await headSha(i.path) };
   });
   const measure = await bisectMeasure(i.measure, log);
+  const steps = {
+    ...pipelineOptions(env),
+    runner: i.client,
+    rounds: i.rounds,
+    alpha: i.alpha,
+    threshold: i.threshold,
+    runBudgetMs: AB_DEFAULTS.runBudgetMs,
+    measure: [measure],
+    ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}),
+  };
   const outcome = await core.group(`bisect: ${i.client} ${i.cases.join(', ')} from ${good.slice(0, 12)} to ${bad.slice(0, 12)}`, () =>
     bisect({
       repo: i.path,
@@ -28,16 +39,8 @@ export async function bisectFlow(env: FlowEnv): Promise<FlowResult> {
       bad,
       log,
       workDir: join(env.ctx.temp, 'bee-bench', 'bisect'),
-      compare: abStepComparator({
-        ...pipelineOptions(env),
-        runner: i.client,
-        rounds: i.rounds,
-        alpha: i.alpha,
-        threshold: i.threshold,
-        runBudgetMs: AB_DEFAULTS.runBudgetMs,
-        measure: [measure],
-        ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}),
-      }),
+      compare: abStepComparator(steps),
+      explain: abStepDifference(steps),
     }),
   );
   const markdown = renderBisectMarkdown(outcome, { runner: i.client, cases: i.cases, threshold: i.threshold, measure: MEASURE_TEXT[measure] });

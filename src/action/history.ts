@@ -3,7 +3,8 @@
 import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
-import { DEFAULT_IDENTITY, gitIn, headCommit, publishResults, readRecords, type HistoryRecord, type WriteReport } from '../history/index.js';
+import { DEFAULT_IDENTITY, gitIn, headCommit, publishResults, readRecords, readRunProfiles, type HistoryRecord, type WriteReport } from '../history/index.js';
+import type { RunProfiles } from '../profile/index.js';
 import { historyAbReport } from '../pipeline/history-baseline.js';
 import type { AbReport } from '../pipeline/ab-report.js';
 import { loadSpec } from '../spec/load.js';
@@ -38,7 +39,12 @@ export function refName(env: FlowEnv): string {
   return typeof ref === 'string' ? ref.replace(/^refs\/(heads|tags)\//, '') : 'unknown';
 }
 
-export async function appendHistory(env: FlowEnv, results: readonly Result[], log: (l: string) => void): Promise<WriteReport> {
+export async function appendHistory(
+  env: FlowEnv,
+  results: readonly Result[],
+  log: (l: string) => void,
+  profiles: readonly RunProfiles[] = [],
+): Promise<WriteReport> {
   const commit = headCommit(env.inputs.path);
   const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
   const report = await publishResults(
@@ -57,6 +63,7 @@ export async function appendHistory(env: FlowEnv, results: readonly Result[], lo
       maxRuns: env.inputs.historyMaxRuns,
       ...(defaultBranchOf(env.ctx) ? { defaultBranch: defaultBranchOf(env.ctx) } : {}),
       spec: loadSpec(env.inputs.specFile).spec,
+      profiles,
       log,
     },
   );
@@ -67,8 +74,18 @@ export async function appendHistory(env: FlowEnv, results: readonly Result[], lo
   return report;
 }
 
-/** Every valid record of the history branch (a shallow, read-only clone); none when the branch is absent. */
-export async function readHistory(env: FlowEnv, log: (l: string) => void): Promise<HistoryRecord[]> {
+/** The history branch as read: its valid records, and a record's side file of compact function profiles. */
+export interface HistoryRead {
+  records: HistoryRecord[];
+  /** The record's compact profiles (src/history/profiles.ts), or why it has none. */
+  profilesOf: (r: HistoryRecord) => RunProfiles | string;
+}
+
+/** No history read (the run does not alert). */
+export const NO_HISTORY: HistoryRead = { records: [], profilesOf: () => 'the history was not read' };
+
+/** The history branch (a shallow, read-only clone); no records when the branch is absent. */
+export async function readHistoryStore(env: FlowEnv, log: (l: string) => void): Promise<HistoryRead> {
   const dir = mkdtempSync(join(env.ctx.temp, 'bee-bench-history-read-'));
   const { remote, token } = historyRemote(env);
   try {
@@ -79,11 +96,17 @@ export async function readHistory(env: FlowEnv, log: (l: string) => void): Promi
     )(['clone', '--quiet', '--depth', '1', '--branch', env.inputs.historyBranch, '--', remote, '.']);
   } catch {
     log(`history: no ${env.inputs.historyBranch} branch to read a baseline from`);
-    return [];
+    return { records: [], profilesOf: () => 'the history branch does not exist' };
   }
-  const set = readRecords(join(dir, env.inputs.historyFolder));
+  const folder = join(dir, env.inputs.historyFolder);
+  const set = readRecords(folder);
   for (const bad of set.invalid) log(`history: invalid record ignored: ${bad.file}: ${bad.problem}`);
-  return set.records.map((r) => r.record);
+  return { records: set.records.map((r) => r.record), profilesOf: (r) => readRunProfiles(folder, r) };
+}
+
+/** Every valid record of the history branch; none when the branch is absent. */
+export async function readHistory(env: FlowEnv, log: (l: string) => void): Promise<HistoryRecord[]> {
+  return (await readHistoryStore(env, log)).records;
 }
 
 /** baseline: history — a single run of the head judged against the base branch's recorded runs. */

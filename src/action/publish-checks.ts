@@ -4,6 +4,7 @@
 // line saying what and why; rows of other clients in a client's own artifact are left out (the job
 // that wrote them ran that client's code). Kept over the result files (src/spec/schema.ts), so the
 // record format (src/history) can grow without this file.
+import type { RunProfiles } from '../profile/schema.js';
 import type { LoadedSpec } from '../spec/load.js';
 import type { Result, Runner } from '../spec/schema.js';
 import type { PublishBundle } from './publish-bundle.js';
@@ -101,4 +102,27 @@ export function checkWriteBound(results: readonly Result[]): void {
   const runners = results.map((r) => r.runner);
   const twice = runners.find((r, i) => runners.indexOf(r) !== i);
   if (twice) throw new PublishRefusal(`two ${twice} records in one publish (two artifacts for one client)`);
+}
+
+/**
+ * The compact profiles of publish.json that go with the accepted results: only of their runners,
+ * and only rows those results counted (a profile of a row the record does not hold is left out,
+ * with a note). The schema already capped names, lists and rows; the store caps the file's bytes.
+ */
+export function acceptedProfiles(b: PublishBundle, results: readonly Result[]): { profiles: RunProfiles[]; notes: string[] } {
+  const notes: string[] = [];
+  const profiles: RunProfiles[] = [];
+  for (const p of b.profiles ?? []) {
+    const result = results.find((r) => r.runner === p.runner);
+    if (!result) {
+      notes.push(`the ${p.runner} profiles are left out: no accepted ${p.runner} result`);
+      continue;
+    }
+    if (profiles.some((q) => q.runner === p.runner)) throw new PublishRefusal(`two ${p.runner} profile sets in one artifact`);
+    const counted = new Set(result.cases.filter((c) => c.status === 'ok' && c.instructions).map((c) => `${c.id}\u0000${String(c.param['label'] ?? '')}`));
+    const rows = p.rows.filter((row) => counted.has(`${row.caseId}\u0000${row.label}`) && row.runner === p.runner);
+    if (rows.length < p.rows.length) notes.push(`${p.rows.length - rows.length} ${p.runner} profile row(s) left out: not a row the ${p.runner} result counted`);
+    if (rows.length > 0) profiles.push({ runner: p.runner, rows });
+  }
+  return { profiles, notes };
 }

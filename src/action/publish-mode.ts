@@ -17,16 +17,17 @@ import { writeSummary } from '../github/summary.js';
 import { publishResults } from '../history/index.js';
 import { renderAbComment, renderBuildFailure } from '../report/render/ab-comment.js';
 import { loadSpec, type LoadedSpec } from '../spec/load.js';
+import type { RunProfiles } from '../profile/index.js';
 import type { Result } from '../spec/schema.js';
 import { raiseAlerts } from './alerts.js';
 import { BUNDLE_FILE, hasChange, markerFor, outcomeCounts, parseBundle, type Bundle } from './bundle.js';
 import { defaultBranchOf, type RunContext } from './context.js';
-import { historyRemote, readHistory, trendUrl } from './history.js';
+import { historyRemote, NO_HISTORY, readHistoryStore, trendUrl } from './history.js';
 import { ActionInputError, type ActionInputs } from './inputs.js';
 import { log, NOTHING, setCountOutputs, type FlowEnv, type FlowResult } from './flow-steps.js';
 import { parsePublishBundle, PUBLISH_FILE } from './publish-bundle.js';
 import { selectArtifacts, type ExpectedArtifact } from './publish-artifacts.js';
-import { acceptedResults, checkWriteBound } from './publish-checks.js';
+import { acceptedProfiles, acceptedResults, checkWriteBound } from './publish-checks.js';
 import { commentsApply, historyRefusal, pullRequestOf, sourceRun, trustedCommit, type SourceRun, type TrustedCommit } from './publish-source.js';
 
 export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
@@ -159,12 +160,14 @@ async function postComment(
   return { result, line: `- ${bundle.client}: PR #${pr.pr}: ${res.action}${res.url ? ` ${res.url}` : ''}`, body };
 }
 
-/** The accepted results of one artifact's publish.json, or undefined (warned) when it is refused. */
-function acceptedFrom(f: ArtifactFiles, commit: TrustedCommit, spec: LoadedSpec): Result[] | undefined {
+/** The accepted results (and their compact profiles) of one artifact's publish.json, or undefined (warned) when it is refused. */
+function acceptedFrom(f: ArtifactFiles, commit: TrustedCommit, spec: LoadedSpec): { results: Result[]; profiles: RunProfiles[] } | undefined {
   try {
-    const { results, notes } = acceptedResults(parsePublishBundle(f.records!), { ...(f.artifact.client ? { client: f.artifact.client } : {}), commit, spec });
-    for (const n of notes) core.warning(`publish: artifact ${f.artifact.name}: ${n}`);
-    return results;
+    const bundle = parsePublishBundle(f.records!);
+    const { results, notes } = acceptedResults(bundle, { ...(f.artifact.client ? { client: f.artifact.client } : {}), commit, spec });
+    const kept = acceptedProfiles(bundle, results);
+    for (const n of [...notes, ...kept.notes]) core.warning(`publish: artifact ${f.artifact.name}: ${n}`);
+    return { results, profiles: kept.profiles };
   } catch (e) {
     core.warning(`publish: artifact ${f.artifact.name} refused: ${e instanceof Error ? e.message : String(e)}; not appended`);
     return undefined;
@@ -192,7 +195,9 @@ async function appendRecords(
   }
   const commit = await trustedCommit(gh, ctx.repo, src.sha);
   const spec = loadSpec(inputs.specFile);
-  const results = files.flatMap((f) => acceptedFrom(f, commit, spec) ?? []);
+  const accepted = files.flatMap((f) => acceptedFrom(f, commit, spec) ?? []);
+  const results = accepted.flatMap((a) => a.results);
+  const profiles = accepted.flatMap((a) => a.profiles);
   if (results.length === 0) return none;
   try {
     checkWriteBound(results);
@@ -210,7 +215,7 @@ async function appendRecords(
   };
   const alerting = inputs.alert === 'issue' && src.event === 'push' && src.branch === defaultBranchOf(ctx);
   if (inputs.alert === 'issue' && !alerting) log(`alert: issue acts on pushes to the default branch only; this is a ${src.event} run of ${src.branch}`);
-  const before = alerting ? await core.group('alert: the branch history', () => readHistory(env, log)) : [];
+  const before = alerting ? await core.group('alert: the branch history', () => readHistoryStore(env, log)) : NO_HISTORY;
   const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
   const runUrl = `${server}/${ctx.repo.owner}/${ctx.repo.repo}/actions/runs/${src.runId}`;
   const report = await core.group('history: append', () =>
@@ -230,6 +235,7 @@ async function appendRecords(
         maxRuns: inputs.historyMaxRuns,
         ...(defaultBranchOf(ctx) ? { defaultBranch: defaultBranchOf(ctx) } : {}),
         spec: spec.spec,
+        profiles,
         log,
       },
     ),
@@ -245,7 +251,13 @@ async function appendRecords(
     // One budget for the whole publish: however many rows a run flags, it opens and closes a bounded number of issues.
     const budget = newAlertBudget();
     for (const result of results) {
-      const alerts = await raiseAlerts({ ...env, inputs: { ...inputs, client: result.runner } }, result, before, { sha: src.sha, branch: src.branch, budget });
+      const alerts = await raiseAlerts(
+        { ...env, inputs: { ...inputs, client: result.runner } },
+        result,
+        before,
+        { sha: src.sha, branch: src.branch, budget },
+        profiles.find((p) => p.runner === result.runner),
+      );
       regressions += alerts.regressions;
       lines.push(`- ${alerts.summary}`);
     }

@@ -5,7 +5,7 @@ import * as core from '@actions/core';
 import { readFileSync } from 'node:fs';
 import { resolveRef, headSha, worktree, worktreeDir } from './checkout.js';
 import { alertsApply, raiseAlerts, recordsBeforeAppend } from './alerts.js';
-import { appendHistory, refName, trendUrl } from './history.js';
+import { appendHistory, NO_HISTORY, refName, trendUrl } from './history.js';
 import { headCommit } from '../history/index.js';
 import { writePublishBundle } from './publish-bundle.js';
 import {
@@ -71,6 +71,7 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
       ref: refName(env),
       commit: headCommit(inputs.path),
       results: out.results,
+      profiles: out.profiles,
     });
   let summary = readFileSync(out.reports.markdown, 'utf8');
   let regressions = 0;
@@ -79,15 +80,21 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
     if (inputs.headRef) log('history: not appended: head-ref measures another commit than the checkout the history would name');
     else {
       const alerting = alertsApply(env);
-      const before = alerting ? await recordsBeforeAppend(env) : [];
-      await core.group('history: append', () => appendHistory(env, out.results, log));
+      const before = alerting ? await recordsBeforeAppend(env) : NO_HISTORY;
+      await core.group('history: append', () => appendHistory(env, out.results, log, out.profiles));
       const url = trendUrl(env);
       if (url) summary += `\n[Trend charts](${url})\n`;
       const result = out.results.find((r) => r.runner === inputs.client);
       if (alerting && result) {
         // An API failure must not cost the summary and the artifact: they are written first.
         try {
-          const alerts = await raiseAlerts(env, result, before);
+          const alerts = await raiseAlerts(
+            env,
+            result,
+            before,
+            undefined,
+            out.profiles.find((p) => p.runner === result.runner),
+          );
           regressions = alerts.regressions;
           summary += `\n${alerts.summary}\n`;
         } catch (e) {

@@ -1,7 +1,8 @@
 // What an alert issue says, and what it remembers. Each issue carries two hidden comments: a
 // marker naming its (client, case, param), by which every run finds it again, and its state (the
 // last good commit, the first and latest flagged ones, how many runs flagged it), read back with
-// zod on the next run so the commit range stays anchored at the last good run.
+// zod on the next run so the commit range stays anchored at the last good run. A counted row's body
+// also shows where it moved since the last good run (moved.ts), or says why it cannot.
 import { z } from 'zod';
 import { HISTORY_NOTE, markerComment, verdictTable } from '../report/render/ab-comment.js';
 import { workUnits } from '../history/record.js';
@@ -9,6 +10,9 @@ import type { AbRow } from '../verdict/index.js';
 import { mdCode, mdText, safeUrl } from '../report/escape.js';
 import { mdBlocks } from '../report/render/md.js';
 import { formatAmountChange, formatTimeChange, formatTimeInterval } from '../report/units.js';
+import { renderProfileSection } from '../report/render/profile-details.js';
+import { COMPACT_CAPS } from '../profile/schema.js';
+import type { Moved } from './moved.js';
 import type { Runner } from '../spec/schema.js';
 
 export interface AlertKey {
@@ -95,7 +99,19 @@ function judgedText(row: AbRow, l: AlertLinks, state: AlertState): { change: str
   };
 }
 
-export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLinks): string {
+/** Room for one row's lists in an issue body (GitHub's limit is 65,536 characters). */
+const MOVED_BUDGET = 30_000;
+
+/** Where the row moved since the last good run (moved.ts), or why the issue cannot say. */
+function movedText(m: Moved | undefined, latest: string): string | null {
+  if (!m) return null;
+  if ('none' in m) return `**Where it moved**: no function list: ${mdText(m.none)}.`;
+  const kept = `the functions above ${+(COMPACT_CAPS.share * 100).toPrecision(3)}% of the row (at most ${COMPACT_CAPS.self} by own instructions, ${COMPACT_CAPS.own} client functions, ${COMPACT_CAPS.allocations} allocation sites)`;
+  const files = `From the compact profiles the history keeps of the last good run (${mdCode(short(m.since))}) and this run (${mdCode(short(latest))}): each keeps ${kept}; a function one of them did not keep counts as 0 there.`;
+  return renderProfileSection([m.diff], MOVED_BUDGET, files) ?? `**Where it moved**: the lists do not fit in an issue; see the run's artifact.`;
+}
+
+export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLinks, moved?: Moved): string {
   const link = (text: string, url: string | undefined) => (url && safeUrl(url) ? `[${text}](${safeUrl(url)})` : text);
   const judged = judgedText(row, l, state);
   const range = state.since
@@ -108,6 +124,7 @@ export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLi
     `The run of ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} ${judged.how}.`,
     verdictTable([row], true, new Set(row.instructions ? (['instructions'] as const) : [])),
     `<sub>${judged.note}</sub>`,
+    movedText(moved, state.latest),
     `- **Commits since the last good run:** ${range}\n- **First flagged:** ${mdCode(short(state.first))}; flagged in ${state.runs} run(s) so far; latest ${l.runUrl ? link('run', l.runUrl) : mdCode(short(state.latest))}\n- **Trend:** ${l.trendUrl ? link('case chart', casePermalink(l.trendUrl, k.caseId, l.branch)) : 'no trend site (history-remote is set)'}`,
     `bee-bench updates this issue while the regression holds and closes it when a later run of ${mdCode(l.branch)} is back within the threshold.`,
   ]);

@@ -21,6 +21,7 @@ import {
   type AlertLinks,
   type AlertState,
 } from './body.js';
+import type { Moved } from './moved.js';
 
 export const ALERT_LABEL = 'bee-bench-regression';
 
@@ -46,6 +47,8 @@ export interface AlertRun extends RepoRef, AlertLinks {
   previousSha?: string;
   /** Issues this sync (and any other of the same publish) may still open and close; spent as it goes. A fresh ALERT_CAPS when absent. */
   budget?: AlertBudget;
+  /** A counted row's difference from the last good run (src/alert/moved.ts), shown in its issue. */
+  moved?: (row: AbRow, since: string | null) => Moved | undefined;
 }
 
 export interface AlertOutcome {
@@ -124,7 +127,7 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
         const { data } = await gh.rest.issues.create({
           ...ref,
           title: alertTitle(key, run.branch),
-          body: alertBody(key, row, state, run),
+          body: alertBody(key, row, state, run, run.moved?.(row, state.since)),
           labels: [ALERT_LABEL, `bee-bench:${run.client}`],
         });
         const oldest = (await openAlerts(gh, ref)).find((i) => i.body.includes(marker));
@@ -146,7 +149,7 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
       const state: AlertState = before
         ? { ...before, latest: run.sha, runs: before.latest === run.sha ? before.runs : before.runs + 1 }
         : { since: run.previousSha ?? null, first: run.sha, latest: run.sha, runs: 1 };
-      const body = alertBody(key, row, state, run);
+      const body = alertBody(key, row, state, run, run.moved?.(row, state.since));
       if (body !== keep.body) {
         await gh.rest.issues.update({ ...ref, issue_number: keep.number, body });
         out.updated.push(keep.number);

@@ -1,9 +1,12 @@
 // The bisect table: every probed step in the order measured (commit, its place in the range,
 // change against the good ref, interval, verdict, time), the answer, and the total time. The same
-// markdown goes to the terminal and to the job summary.
+// markdown goes to the terminal and to the job summary. With counts, the named commit's difference
+// against its parent for the walked row follows: the PR comment's "Where it moved" lists.
 import { mdCode, mdText } from '../report/escape.js';
+import { renderProfileSection } from '../report/render/profile-details.js';
 import { mdBlocks, mdTable } from '../report/render/md.js';
 import { formatAmountChange, formatDuration, formatPercent, formatTimeChange } from '../report/units.js';
+import type { BisectDifference } from './difference.js';
 import type { BisectOutcome } from './run.js';
 
 export interface BisectReportInput {
@@ -43,5 +46,19 @@ export function renderBisectMarkdown(b: BisectOutcome, i: BisectReportInput): st
     answer,
     table,
     `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`,
+    b.difference ? differenceText(b.difference) : null,
   ]);
+}
+
+/** A whole comment's worth: one row's lists always fit. */
+const DIFFERENCE_BUDGET = 60_000;
+
+function differenceText(d: BisectDifference): string {
+  const short = (sha: string) => mdCode(sha.slice(0, 12));
+  const what = `${mdCode(d.row.caseId)} [${mdText(d.row.label)}] on ${short(d.first.sha)} against its parent ${short(d.parent.sha)}`;
+  const how = d.from === 'step' ? 'from the counting runs of the step that named it' : 'from one more counted run of the row per side';
+  const files = d.files ? `The row's files (callgrind, pprof, folded stacks, an HTML view) are in ${mdCode(`${d.files}/`)} of the output folder.` : '';
+  const section = d.diff ? renderProfileSection([d.diff], DIFFERENCE_BUDGET, files) : null;
+  if (!section) return `**Where it moved** (${what}): no profile${d.problem ? `: ${mdText(d.problem)}` : ''}.`;
+  return `${section}\n\n<sub>The named commit's difference for ${what}, ${how} (${formatDuration(d.elapsedMs * 1e6)}).</sub>`;
 }

@@ -1,12 +1,14 @@
 // bee-bench bisect: which first-parent commit between a good and a bad ref made a case slower.
 // Each probed commit is checked out in its own worktree (real git) and compared with the good ref
-// by the injected step comparator; the search is search.ts. Worktrees are removed at the end.
+// by the injected step comparator; the search is search.ts. The named commit is then explained
+// against its parent by the injected explainer (difference.ts). Worktrees are removed at the end.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitIn } from '../history/git.js';
+import type { BisectDifference, Explainer } from './difference.js';
 import type { StepComparator, Checkout } from './step-probe.js';
-import { firstExceeding, type SearchOutcome } from './search.js';
+import { firstExceeding, type SearchOutcome, type Step } from './search.js';
 import { firstParentRange, type Commit } from './walk.js';
 
 export interface BisectOptions {
@@ -14,6 +16,8 @@ export interface BisectOptions {
   good: string;
   bad: string;
   compare: StepComparator;
+  /** After the walk names a commit: what it changed against its parent (difference.ts). */
+  explain?: Explainer;
   /** Where the worktrees go (default: a fresh temporary folder, removed afterwards). */
   workDir?: string;
   log: (line: string) => void;
@@ -25,6 +29,8 @@ export interface BisectOutcome extends SearchOutcome<Commit> {
   /** First-parent commits after good, up to and including bad. */
   range: Commit[];
   elapsedMs: number;
+  /** The named commit's difference against its parent for the walked row, when explain made one. */
+  difference?: BisectDifference;
 }
 
 export async function bisect(o: BisectOptions): Promise<BisectOutcome> {
@@ -46,6 +52,19 @@ export async function bisect(o: BisectOptions): Promise<BisectOutcome> {
   };
   try {
     const goodCheckout = await checkout(good);
+    // The named commit against its parent: the commit before it in the walk (its first parent).
+    const explainFirst = async (first: Commit, steps: ReadonlyArray<Step<Commit>>): Promise<BisectDifference | null> => {
+      const at = commits.indexOf(first);
+      const parent = at > 0 ? commits[at - 1]! : good;
+      const number = steps.findIndex((s) => s.commit === first) + 1;
+      try {
+        const parentCheckout = parent === good ? goodCheckout : await checkout(parent);
+        return await o.explain!(parentCheckout, await checkout(first), { number, probe: steps[number - 1]!, against: good });
+      } catch (e) {
+        o.log(`bisect: no difference for ${first.sha.slice(0, 12)}: ${e instanceof Error ? e.message : String(e)}`);
+        return null;
+      }
+    };
     let step = 0;
     const outcome = await firstExceeding(commits, async (c) => {
       step++;
@@ -60,7 +79,8 @@ export async function bisect(o: BisectOptions): Promise<BisectOutcome> {
         await removeWorktree(candidate.path);
       }
     });
-    return { ...outcome, good, bad, range: commits, elapsedMs: performance.now() - started };
+    const difference = outcome.first && o.explain ? await explainFirst(outcome.first, outcome.steps) : null;
+    return { ...outcome, good, bad, range: commits, elapsedMs: performance.now() - started, ...(difference ? { difference } : {}) };
   } finally {
     for (const dir of made) await removeWorktree(dir);
     if (!o.workDir) rmSync(workDir, { recursive: true, force: true });

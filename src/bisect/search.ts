@@ -13,6 +13,8 @@ export interface Probe {
   /** The judge's word for the step: regression, ~, improvement, failed ... */
   verdict: string;
   note?: string;
+  /** The row the step's figure is of (the slowest regressed row, else the slowest compared one). */
+  row?: { caseId: string; label: string };
 }
 
 export interface Step<C> extends Probe {

@@ -52,15 +52,19 @@ export function probeOf(rows: readonly AbRow[], sha: string): Probe {
     ...(pick.f.ci ? { ci: pick.f.ci } : {}),
     exceeds: regressed.length > 0,
     verdict: pick.f.verdict ?? '~',
+    row: { caseId: pick.r.caseId, label: pick.r.label },
     ...(compared.length > 1 ? { note: `${pick.r.caseId} [${pick.r.label}], slowest of ${compared.length} rows` } : {}),
   };
 }
+
+/** The output folder of step number `step` (1-based, in the order measured) of a candidate commit. */
+export const stepDir = (outDir: string, step: number, sha: string) => join(outDir, `step-${String(step).padStart(2, '0')}-${sha.slice(0, 12)}`);
 
 export function abStepComparator(o: AbStepOptions): StepComparator {
   return async (good, candidate, step) => {
     const out = await abPipeline({
       ...o,
-      outDir: join(o.outDir, `step-${String(step).padStart(2, '0')}-${candidate.commit.sha.slice(0, 12)}`),
+      outDir: stepDir(o.outDir, step, candidate.commit.sha),
       base: { kind: 'path', path: good.path },
       head: { kind: 'path', path: candidate.path },
       baseLabel: good.commit.sha.slice(0, 12),

@@ -20,6 +20,8 @@ export interface EvidenceJobOptions {
   log: (line: string) => void;
   /** Timed iterations of a deterministic evidence, when fewer than its own (a sharded piece cut to fit). */
   iterations?: number;
+  /** A folder where the run's raw output stays (callgrind's dumps, for function profiles). */
+  keep?: string;
 }
 
 /** The run, or a null result and `skipped` with the reason the evidence cannot run here (no valgrind). */
@@ -42,6 +44,7 @@ export async function runEvidence(kind: MeasureKind, cmd: RunnerCommand, o: Evid
     fixtures: o.fixtures,
     bee: o.bee,
     ...(o.iterations ? { iterations: o.iterations } : {}),
+    ...(o.keep ? { keep: o.keep } : {}),
     onLine: (l) => o.log(`[${ev.id === 'wall' ? o.runner : `${o.runner} ${ev.id}`}] ${l}`),
   });
   const problems = run.problems.map((p) => `${name}: ${p}`);

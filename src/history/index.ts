@@ -12,3 +12,4 @@ export { gitIn, GitError, DEFAULT_IDENTITY, type Git, type Identity, type Remote
 export * from './gab.js';
 export { stableJson, stableJsonPretty } from './json.js';
 export * from './publish.js';
+export { PROFILES_DIR, MAX_RUN_PROFILES_BYTES, profilesPath, readRunProfiles, serializeRunProfiles } from './profiles.js';

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../build/paths.js';
+import type { RunProfiles } from '../profile/index.js';
 import type { Result, Spec } from '../spec/schema.js';
 import { catalogFromSpec } from './derive.js';
 import { toRecord, type RecordContext } from './record.js';
@@ -23,6 +24,8 @@ export interface PublishOptions {
   /** The branch the derived files always keep; default: the branch with the most records. */
   defaultBranch?: string;
   spec: Spec;
+  /** Compact function profiles per runner, kept beside the records (profiles.ts). */
+  profiles?: readonly RunProfiles[];
   log?: (line: string) => void;
 }
 
@@ -75,6 +78,7 @@ export function publishRecords(records: HistoryRecord[], o: PublishOptions): Pro
       ...(o.maxRuns ? { maxRuns: o.maxRuns } : {}),
       ...(o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}),
     },
+    ...(o.profiles && o.profiles.length > 0 ? { profiles: o.profiles } : {}),
     log: o.log,
   });
 }

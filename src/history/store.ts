@@ -11,7 +11,7 @@
 //
 // Records are immutable: a record path that already exists with different bytes is refused
 // (RecordConflictError), and before each commit the staged diff under runs/ is checked to contain
-// only additions. Invalid records already in the branch are reported and left byte-identical.
+// only additions. So are the records' side files of compact function profiles, under profiles/. Invalid records already in the branch are reported and left byte-identical.
 //
 // The local clone holds one writer at a time: writers sharing a workdir (e.g. several
 // `history publish` run from one directory) queue on a lock directory beside it, <workdir>.lock
@@ -22,7 +22,9 @@ import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { INDEX_FILE, SERIES_DIR, derive, type DeriveOptions } from './derive.js';
 import { DEFAULT_IDENTITY, gitIn, redact, type Git, type Identity } from './git.js';
+import { PROFILES_DIR, profilesPath, serializeRunProfiles } from './profiles.js';
 import { RUNS_DIR, readRecords } from './read.js';
+import type { RunProfiles } from '../profile/index.js';
 import { recordPath, serializeRecord, type InvalidRecord } from './record.js';
 import type { RecordSet } from './read.js';
 import type { HistoryRecord } from './schema.js';
@@ -53,6 +55,8 @@ export interface WriteOptions {
   log?: (line: string) => void;
   /** The present, for refusing records dated after it (plus FUTURE_SKEW_MS); default Date.now(). */
   now?: () => number;
+  /** Compact function profiles per runner: each record of that runner gets its side file (profiles.ts). */
+  profiles?: readonly RunProfiles[];
 }
 
 /** How far past the present a record's times may lie (clocks of runners and git hosts differ a little). */
@@ -78,7 +82,7 @@ export class RecordConflictError extends Error {
   }
 }
 
-const RESERVED = new Set([RUNS_DIR, SERIES_DIR, INDEX_FILE]);
+const RESERVED = new Set([RUNS_DIR, PROFILES_DIR, SERIES_DIR, INDEX_FILE]);
 
 export function normalizeFolder(folder: string): string {
   const f = normalize(folder.replace(/^\/+|\/+$/g, '') || '.')
@@ -112,6 +116,12 @@ export async function writeHistory(records: readonly HistoryRecord[], opts: Writ
     const prev = files.get(path);
     if (prev !== undefined && prev !== text) throw new RecordConflictError(path);
     files.set(path, text);
+    const profiles = opts.profiles?.find((p) => p.runner === r.runner);
+    if (profiles) {
+      const side = serializeRunProfiles(r, profiles);
+      if ('text' in side) files.set(profilesPath(r), side.text);
+      else log(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
+    }
   }
   const message = opts.message ?? defaultMessage(records, branch);
   const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 60_000, log);
@@ -154,7 +164,11 @@ async function pushAttempts(git: Git, files: ReadonlyMap<string, string>, opts: 
     const folderAbs = join(opts.workdir, folder);
     // Before anything is read or written: the branch's own tree may not lead outside the clone.
     await refuseLinks(opts.workdir, folder);
-    const { added, present } = await addRecords(folderAbs, files);
+    const written = await addRecords(folderAbs, files);
+    // The report counts records; their side files go with them.
+    const isRecord = (path: string) => path.startsWith(`${RUNS_DIR}/`);
+    const added = written.added.filter(isRecord);
+    const present = written.present.filter(isRecord);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
     const set = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
     await writeDerived(folderAbs, derive(set, opts.derive));
@@ -350,8 +364,9 @@ async function stagedChanges(git: Git, folder: string): Promise<Array<[string, s
   const out = (await git(['diff', '--cached', '--name-status', '--no-renames', '-z', '--', folder])).split('\0');
   const changes: Array<[string, string]> = [];
   for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i] as string, out[i + 1] as string]);
-  const runs = folder === '.' ? `${RUNS_DIR}/` : `${folder}/${RUNS_DIR}/`;
-  const bad = changes.filter(([status, path]) => path.startsWith(runs) && status !== 'A');
+  // Records and their profiles' side files alike.
+  const immutable = [RUNS_DIR, PROFILES_DIR].map((d) => (folder === '.' ? `${d}/` : `${folder}/${d}/`));
+  const bad = changes.filter(([status, path]) => immutable.some((dir) => path.startsWith(dir)) && status !== 'A');
   if (bad.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad.map(([s, p]) => `${s} ${p}`).join(', ')}`);
   return changes;
 }

@@ -11,7 +11,7 @@ import { countRunner, isCounted } from '../run/count.js';
 import { loadSpec } from '../spec/load.js';
 import { planOf, resolvePlan, type Plan } from '../spec/plan.js';
 import type { Profile, Runner } from '../spec/schema.js';
-import { displayName, profileOf, type RowProfile, type RowRef } from '../profile/index.js';
+import { displayName, profileOf, type ProfileDiff, type RowProfile, type RowRef } from '../profile/index.js';
 import { processBudgetMs } from './options.js';
 import { writeRowProfiles } from './profiles.js';
 
@@ -85,7 +85,7 @@ function sideText(p: RowProfile, row: RowRef, label: string): string {
 }
 
 /** Runs the profile and returns the text to print; files go to `<out>/profiles/<row>/`. */
-export async function profileCommand(o: ProfileCommandOptions): Promise<{ markdown: string; dir: string }> {
+export async function profileCommand(o: ProfileCommandOptions): Promise<{ markdown: string; dir: string; diff: ProfileDiff | null }> {
   const { plan, row } = rowPlan(o);
   const outDir = resolve(o.outDir);
   const asked = (['base', 'head'] as const).filter((s) => o.sides[s]);
@@ -96,5 +96,5 @@ export async function profileCommand(o: ProfileCommandOptions): Promise<{ markdo
   const markdown = diff
     ? (renderProfileSection([diff], Number.MAX_SAFE_INTEGER) ?? '').replace('<details>', '<details open>')
     : asked.map((s) => sideText(sides[s]!, row, o.labels[s])).join('\n\n');
-  return { markdown: `${markdown}\n`, dir };
+  return { markdown: `${markdown}\n`, dir, diff };
 }

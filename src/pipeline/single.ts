@@ -1,6 +1,7 @@
 // A single run of several runners into an aggregate report (`bee-bench run`, the action's push and
 // dispatch runs): per runner build, then each evidence of the measure in its own process
-// (src/evidence), the others' figures attached to the wall-time result.
+// (src/evidence), the others' figures attached to the wall-time result. A counting run also leaves
+// its counted rows' compact function profiles (compact-profiles.ts), which the history keeps.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -13,6 +14,8 @@ import { writeReports, type WrittenReports } from '../report/write.js';
 import { loadSpec } from '../spec/load.js';
 import type { Result, Runner } from '../spec/schema.js';
 import { selectCases } from '../spec/select.js';
+import type { RunProfiles } from '../profile/index.js';
+import { compactRunProfiles } from './compact-profiles.js';
 import { checkNode, planFor, processBudgetMs, type PipelineOptions } from './options.js';
 
 export interface SinglePipelineOptions extends PipelineOptions {
@@ -30,6 +33,8 @@ export interface SinglePipelineOutcome {
   problems: string[];
   model: AggregateModel;
   reports: WrittenReports;
+  /** Per runner that counted: its counted rows' compact profiles (src/profile/compact.ts), for the history. */
+  profiles: RunProfiles[];
 }
 
 export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePipelineOutcome> {
@@ -39,6 +44,7 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
   const results: Result[] = [];
   const builds: BuiltRunner[] = [];
   const problems: string[] = [];
+  const profiles: RunProfiles[] = [];
   const notRun: NotRun[] = [...(o.notRun ?? [])];
   for (const r of o.runners) {
     let built: BuiltRunner;
@@ -58,6 +64,8 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
       // The other evidences join a wall-time result; without wall time, the first one's result carries them.
       if (kind !== 'wall' && measuresWall(measure) && !result) break;
       const ev = EVIDENCES[kind];
+      // Counting keeps its dumps until the counted rows' compact profiles are read from them.
+      const keep = kind === 'instructions' ? join(resolve(o.outDir), ev.dir, `raw-${r.runner}`) : undefined;
       const run = await runEvidence(kind, built.command, {
         runner: r.runner,
         plan,
@@ -65,9 +73,14 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
         budgetMs: processBudgetMs,
         fixtures: o.fixtures,
         ...(kind === 'wall' ? { bee: o.bee } : {}),
+        ...(keep ? { keep } : {}),
         log: o.log,
       });
       problems.push(...run.problems);
+      if (keep) {
+        const compact = compactRunProfiles(r.runner, keep, plan, run.result, resolve(o.outDir), o.log);
+        if (compact) profiles.push(compact);
+      }
       if (run.result) result = result && ev.deterministic ? ev.attach(result, run.result) : run.result;
     }
     if (result && measure.some((m) => m !== 'wall')) {
@@ -80,5 +93,5 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
   const environment = { loadAverage: loadavg() as [number, number, number], cpus: availableParallelism() };
   const model = aggregate(results, spec, { specHash: hash, notRun, environment });
   const reports = writeReports(o.outDir, model);
-  return { results, builds, problems, model, reports };
+  return { results, builds, problems, model, reports, profiles };
 }

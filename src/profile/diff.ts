@@ -1,7 +1,8 @@
 // Head against base for one row: where the instructions went (functions by change in their own
 // cost), which of the client's functions got dearer (callees outside the client folded in), and
 // which allocation sites call the allocator more or less often. The result is data for the
-// report (schema.ts): display names, figures per iteration, lists cut to LIST_LENGTH.
+// report (schema.ts): display names, figures per iteration, lists cut to LIST_LENGTH. Each side is
+// first read into its lists (sideLists): a whole profile's, or a compact one from the history.
 import type { Runner } from '../spec/schema.js';
 import { NOISE_FLOOR } from '../verdict/steps.js';
 import { allocationSites, foldIntoClient } from './fold.js';
@@ -36,45 +37,90 @@ function top<T extends { base: number; head: number }>(lines: T[], floor: (l: T)
 
 const keys = (a: Map<string, unknown>, b: Map<string, unknown>) => [...new Set([...a.keys(), ...b.keys()])];
 
+/**
+ * One side of a difference, by display name: a whole row profile (sideLists) or a compact one a run
+ * kept in the history (compact.ts). `cut`: a compact profile kept nothing below these amounts, so a
+ * function missing there is not known to be new or gone (it counts as 0 and is not marked).
+ */
+export interface SideLists {
+  runner: Runner;
+  total: number;
+  iterations: number;
+  /** Own instructions per iteration. */
+  self: Map<string, number>;
+  /** The client's functions: callees outside the client folded in (cost), the inclusive cost, and the folded callees' shares. */
+  own: Map<string, { cost: number; inclusive: number; via: Map<string, number> }>;
+  /** Calls into the allocator per iteration, by allocation site. */
+  allocations: Map<string, number>;
+  cut: { self: number; own: number; allocations: number } | null;
+}
+
+/** Adds `amount` under `key` (two symbols can show under one name: Go's ABI wrappers). */
+const add = (m: Map<string, number>, key: string, amount: number) => m.set(key, (m.get(key) ?? 0) + amount);
+
+/** A whole profile's lists under display names. */
+export function sideLists(p: RowProfile): SideLists {
+  const name = (fn: string) => displayName(p.runner, fn);
+  const self = new Map<string, number>();
+  for (const f of p.functions.values()) add(self, name(f.name), f.self);
+  const own: SideLists['own'] = new Map();
+  for (const [fn, f] of foldIntoClient(p)) {
+    const line = own.get(name(fn)) ?? { cost: 0, inclusive: 0, via: new Map<string, number>() };
+    line.cost += f.cost;
+    line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
+    for (const [callee, ir] of f.via) add(line.via, name(callee), ir);
+    own.set(name(fn), line);
+  }
+  const allocations = new Map<string, number>();
+  for (const [fn, calls] of allocationSites(p)) add(allocations, name(fn), calls);
+  return { runner: p.runner, total: p.total, iterations: p.iterations, self, own, allocations, cut: null };
+}
+
 export function diffProfiles(base: RowProfile, head: RowProfile, row: { caseId: string; label: string }): ProfileDiff {
-  const runner: Runner = head.runner;
-  const name = (fn: string) => displayName(runner, fn);
+  return diffLists(sideLists(base), sideLists(head), row);
+}
+
+/** Head against base, from each side's lists. */
+export function diffLists(base: SideLists, head: SideLists, row: { caseId: string; label: string }): ProfileDiff {
   const floor = LISTED_SHARE * Math.max(base.total, head.total);
-  const selfLines: SelfLine[] = keys(base.functions, head.functions).map((fn) => {
-    const b = base.functions.get(fn);
-    const h = head.functions.get(fn);
-    return { name: name(fn), base: b?.self ?? 0, head: h?.self ?? 0, ...(b ? {} : { status: 'new' as const }), ...(h ? {} : { status: 'gone' as const }) };
-  });
-  const foldedBase = foldIntoClient(base);
-  const foldedHead = foldIntoClient(head);
-  const own = keys(foldedBase, foldedHead).map((fn) => {
-    const b = foldedBase.get(fn);
-    const h = foldedHead.get(fn);
-    const change = h && b ? h.cost - b.cost : (h?.cost ?? 0) - (b?.cost ?? 0);
+  // new / gone only where the other side kept everything: a compact side may have left it out.
+  const status = (inBase: boolean, inHead: boolean) =>
+    !inBase && base.cut === null ? { status: 'new' as const } : !inHead && head.cut === null ? { status: 'gone' as const } : {};
+  const selfLines: SelfLine[] = keys(base.self, head.self).map((fn) => ({
+    name: fn,
+    base: base.self.get(fn) ?? 0,
+    head: head.self.get(fn) ?? 0,
+    ...status(base.self.has(fn), head.self.has(fn)),
+  }));
+  const own = keys(base.own, head.own).map((fn) => {
+    const b = base.own.get(fn);
+    const h = head.own.get(fn);
+    const change = (h?.cost ?? 0) - (b?.cost ?? 0);
     const via = keys(b?.via ?? new Map(), h?.via ?? new Map())
       .map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) }))
       .filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change))
       .sort((x, y) => Math.abs(y.d) - Math.abs(x.d))
       .slice(0, VIA_NAMES)
-      .map((v) => name(v.callee));
+      .map((v) => v.callee);
     return {
-      name: name(fn),
+      name: fn,
       base: b?.cost ?? 0,
       head: h?.cost ?? 0,
-      inclusiveBase: base.functions.get(fn)?.inclusive ?? 0,
-      inclusiveHead: head.functions.get(fn)?.inclusive ?? 0,
+      inclusiveBase: b?.inclusive ?? 0,
+      inclusiveHead: h?.inclusive ?? 0,
       via,
-      ...(b ? {} : { status: 'new' as const }),
-      ...(h ? {} : { status: 'gone' as const }),
+      ...status(Boolean(b), Boolean(h)),
     };
   });
-  const sitesBase = allocationSites(base);
-  const sitesHead = allocationSites(head);
-  const allocations = keys(sitesBase, sitesHead).map((fn) => ({ name: name(fn), base: sitesBase.get(fn) ?? 0, head: sitesHead.get(fn) ?? 0 }));
+  const allocations = keys(base.allocations, head.allocations).map((fn) => ({
+    name: fn,
+    base: base.allocations.get(fn) ?? 0,
+    head: head.allocations.get(fn) ?? 0,
+  }));
   return {
     caseId: row.caseId,
     label: row.label,
-    runner,
+    runner: head.runner,
     total: { base: base.total, head: head.total },
     iterations: { base: base.iterations, head: head.iterations },
     self: top(selfLines, () => floor),

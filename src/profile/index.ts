@@ -7,11 +7,22 @@ import { dumpsByUnit, rowProfile, type DumpSymbolizers, type RowProfile, type Sy
 import { dumpSymbolizers } from './v8-symbols.js';
 
 export { callgrindText } from './callgrind-write.js';
+export { compactProfile, diffCompact } from './compact.js';
 export { diffProfiles } from './diff.js';
 export { displayName } from './names.js';
 export { pprofBytes } from './pprof.js';
 export { dumpsByUnit, type RowProfile, type Symbolizer } from './row-profile.js';
-export { type ProfileDiff, ProfileDiffSchema, ProfileDiffsSchema, MAX_PROFILED_ROWS } from './schema.js';
+export {
+  type CompactProfile,
+  type ProfileDiff,
+  type RunProfiles,
+  COMPACT_CAPS,
+  CompactProfileSchema,
+  ProfileDiffSchema,
+  ProfileDiffsSchema,
+  RunProfilesSchema,
+  MAX_PROFILED_ROWS,
+} from './schema.js';
 export { expandStacks, foldedText } from './stacks.js';
 
 /** A counting run whose dumps were kept: its directory and the plan it ran (units name the dumps). */

@@ -50,3 +50,32 @@ export type ProfileDiff = z.infer<typeof ProfileDiffSchema>;
 /** At most this many rows carry a difference in a report (the flagged ones, largest change first). */
 export const MAX_PROFILED_ROWS = 100;
 export const ProfileDiffsSchema = z.array(ProfileDiffSchema).max(MAX_PROFILED_ROWS);
+
+/**
+ * A run's compact profile of a counted row (compact.ts): what a push run keeps in the history store
+ * beside its record, so an alert can show where a later run moved against it. Bounded here: a
+ * function is kept when it reaches `share` of the row, at most `self` functions by own cost and
+ * `own` client functions by folded cost (each with its `via` largest folded callees), and `allocations`
+ * allocation sites; at most `rows` rows per run. A run's file is refused past MAX_RUN_PROFILES_BYTES
+ * (src/history/profiles.ts). 0.5-6.5 KB a row, measured.
+ */
+export const COMPACT_CAPS = { share: 1e-4, self: 30, own: 20, via: 3, allocations: 10, rows: 200 } as const;
+
+export const CompactProfileSchema = z.strictObject({
+  caseId: z.string().min(1).max(200),
+  label: z.string().max(200),
+  runner: RunnerSchema,
+  /** Instructions per iteration of the whole row. */
+  total: ir,
+  iterations: z.number().int().nonnegative(),
+  /** Below these nothing was kept (COMPACT_CAPS.share of the row, or the smallest kept when a list was full). */
+  cut: z.strictObject({ self: ir, own: ir, allocations: ir }),
+  self: z.array(z.strictObject({ name, self: ir })).max(COMPACT_CAPS.self),
+  own: z.array(z.strictObject({ name, cost: ir, inclusive: ir, via: z.array(z.strictObject({ name, ir })).max(COMPACT_CAPS.via) })).max(COMPACT_CAPS.own),
+  allocations: z.array(z.strictObject({ name, calls: ir })).max(COMPACT_CAPS.allocations),
+});
+export type CompactProfile = z.infer<typeof CompactProfileSchema>;
+
+/** One runner's compact profiles of a run: in publish.json and, per record, in the history store. */
+export const RunProfilesSchema = z.strictObject({ runner: RunnerSchema, rows: z.array(CompactProfileSchema).max(COMPACT_CAPS.rows) });
+export type RunProfiles = z.infer<typeof RunProfilesSchema>;

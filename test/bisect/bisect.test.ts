@@ -3,12 +3,15 @@
 // root twice. The rs runner is built against each probed commit (--rs-client's path build) and
 // every step is a paired A/B against the good commit. Commit dates are fixed (client-repo.ts), so
 // the shas, and the build cache keys, repeat across runs. Bisect names that commit within 4 steps,
-// and a range before it ends in "no change found".
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+// and a range before it ends in "no change found". With instruction counts it also shows where the
+// named commit moved against its parent: bmt_root, now called twice and no longer inlined, first.
+import { appendFileSync, cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { abStepComparator } from '../../src/bisect/step-probe.js';
+import { abStepDifference } from '../../src/bisect/difference.js';
+import { abStepComparator, type AbStepOptions } from '../../src/bisect/step-probe.js';
+import { rowFolder } from '../../src/profile/index.js';
 import { renderBisectMarkdown } from '../../src/bisect/report.js';
 import { bisect } from '../../src/bisect/run.js';
 import { main } from '../../src/cli.js';
@@ -125,6 +128,74 @@ describe('bisect on a bee-rs history', () => {
       expect(printed).toMatch(/No change found/);
       expect(printed).toMatch(/Total time: /);
       expect(readFileSync(join(outDir, 'bisect.md'), 'utf8')).toBe(printed);
+    },
+    40 * 60_000,
+  );
+});
+
+describe('bisect with instruction counts: where the named commit moved', () => {
+  // rustc inlines bmt_root into calculate_chunk_address while it is called once; the slowdown
+  // calls it twice and it stays a function of its own: the doubled work shows as bmt_root (new),
+  // and calculate_chunk_address loses the root it used to hold inlined.
+  const CHANGED = 'bee::swarm::bmt::bmt_root';
+  const EDITED = 'bee::swarm::bmt::calculate_chunk_address';
+  const counted = (outDir: string, lines: string[]): AbStepOptions => ({
+    specFile: SPEC,
+    profile: 'quick',
+    cases: [CASE],
+    outDir,
+    runner: 'rs',
+    rounds: 1,
+    alpha: 0.05,
+    threshold: THRESHOLD,
+    runBudgetMs: 20 * 60_000,
+    measure: ['instructions'],
+    log: (l) => lines.push(l),
+  });
+  const walk = async (good: string, bad: string) => {
+    const outDir = mkdtempSync(join(tmpdir(), 'bee-bench-bisect-counts-'));
+    const lines: string[] = [];
+    const o = counted(outDir, lines);
+    const out = await bisect({ repo, good, bad, compare: abStepComparator(o), explain: abStepDifference(o), log: (l) => lines.push(l) });
+    const md = renderBisectMarkdown(out, { runner: 'rs', cases: [CASE], threshold: THRESHOLD, measure: 'instruction counts under callgrind' });
+    return { out, md, outDir, lines };
+  };
+
+  it(
+    'profiles the named commit against its parent with one more counted run per side, the changed function first',
+    async () => {
+      // good = commit 4: the named commit 6's parent is commit 5, which no step compared it with.
+      const { out, md, outDir, lines } = await walk(shas[4]!, shas[7]!);
+      console.log(md);
+      expect(out.first?.sha, lines.slice(-20).join('\n')).toBe(shas[SLOW_FROM]);
+      const d = out.difference!;
+      expect(d).toMatchObject({ from: 'counted', parent: { sha: shas[SLOW_FROM - 1] }, first: { sha: shas[SLOW_FROM] }, row: { caseId: CASE } });
+      expect(d.diff!.total.head).toBeGreaterThan(d.diff!.total.base * 1.5);
+      expect(d.diff!.own[0]).toMatchObject({ name: CHANGED, status: 'new' });
+      expect(d.diff!.own.map((l) => l.name)).toContain(EDITED);
+      expect(md).toContain('### Where it moved');
+      expect(md).toContain(`against its parent \`${shas[SLOW_FROM - 1]!.slice(0, 12)}\``);
+      // The client-function table's first line names the changed function.
+      expect(md.split('| client function')[1]!.split('\n')[2]).toMatch(new RegExp(`^\\| \`${CHANGED}\` 🆕 \\|`));
+      const dir = join(outDir, 'profiles', rowFolder(d.row));
+      expect(d.files).toBe(join('profiles', rowFolder(d.row)));
+      for (const f of ['callgrind.out.base', 'callgrind.out.head', 'base.pb.gz', 'head.pb.gz', 'diff.json', 'diff.html'])
+        expect(existsSync(join(dir, f)), f).toBe(true);
+      expect(git(repo, 'worktree', 'list').split('\n')).toHaveLength(1);
+    },
+    40 * 60_000,
+  );
+
+  it(
+    "takes the step's own profile when the parent is the good ref",
+    async () => {
+      const { out, md, outDir } = await walk(shas[SLOW_FROM - 1]!, shas[SLOW_FROM]!);
+      expect(out.steps).toHaveLength(1);
+      const d = out.difference!;
+      expect(d).toMatchObject({ from: 'step', parent: { sha: shas[SLOW_FROM - 1] } });
+      expect(d.diff!.own[0]).toMatchObject({ name: CHANGED, status: 'new' });
+      expect(md).toContain('from the counting runs of the step that named it');
+      expect(existsSync(join(outDir, 'profiles', rowFolder(d.row), 'diff.html'))).toBe(true);
     },
     40 * 60_000,
   );

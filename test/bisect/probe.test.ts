@@ -1,5 +1,5 @@
 // A step's probe from the engine's rows: the instruction-count verdict when the row has one, the
-// wall-time verdict otherwise; the slowest regressed row speaks for the step; a step that compared
+// wall-time verdict otherwise; the slowest regressed row speaks for the step (and is the row bisect explains); a step that compared
 // nothing stops the bisect with the rows' reasons instead of passing for "no change".
 import { describe, expect, it } from 'vitest';
 import { probeOf } from '../../src/bisect/step-probe.js';
@@ -24,17 +24,23 @@ describe('probeOf', () => {
       ci: [1.84, 2.04],
       exceeds: true,
       verdict: 'regression',
+      row: { caseId: 'cpu.keccak.chunk-hash', label: 'quick' },
     });
   });
 
   it('prefers the instruction-count verdict of a counted row', () => {
     const p = probeOf([row({ rounds: 0, instructions: counted(1.004, '~') })], 'a'.repeat(40));
-    expect(p).toEqual({ ratio: 1.004, exceeds: false, verdict: '~' });
+    expect(p).toEqual({ ratio: 1.004, exceeds: false, verdict: '~', row: { caseId: 'cpu.keccak.chunk-hash', label: 'quick' } });
   });
 
   it('a regressed row wins over a slower unflagged one, and the note names it', () => {
     const p = probeOf([row({ label: 'a', ratio: 1.3, verdict: '~' }), row({ label: 'b', ratio: 1.12, verdict: 'regression' })], 'a'.repeat(40));
-    expect(p).toMatchObject({ ratio: 1.12, exceeds: true, note: 'cpu.keccak.chunk-hash [b], slowest of 2 rows' });
+    expect(p).toMatchObject({
+      ratio: 1.12,
+      exceeds: true,
+      note: 'cpu.keccak.chunk-hash [b], slowest of 2 rows',
+      row: { caseId: 'cpu.keccak.chunk-hash', label: 'b' },
+    });
   });
 
   it('a step that compared nothing is an error naming the rows', () => {

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ARTIFACT_LIMITS, ArtifactTooLargeError, downloadArtifactZip, readArtifactEntries } from '../../src/github/artifact-download.js';
 import { readZipEntries, ZipError } from '../../src/github/zip.js';
+import { MAX_RUN_PROFILES_BYTES } from '../../src/history/profiles.js';
 import { GitHubApiServer } from './api-server.js';
 
 const GiB = 1024 ** 3;
@@ -171,5 +172,12 @@ describe('the limits as documented', () => {
     const mib = (n: number) => `${n / (1 << 20)} MiB`;
     expect(doc).toContain(`${mib(ARTIFACT_LIMITS.maxZipBytes)} download, ${mib(ARTIFACT_LIMITS.maxEntryBytes)} per entry`);
     expect(doc).toContain(`and ${mib(ARTIFACT_LIMITS.maxTotalBytes)} in all`);
+  });
+});
+
+describe('the profile side file limit as documented', () => {
+  it("docs/security.md states the side file's byte limit the store enforces", () => {
+    const doc = readFileSync(join(process.cwd(), 'docs', 'security.md'), 'utf8');
+    expect(doc.replace(/\s+/g, ' ')).toContain(`at most ${MAX_RUN_PROFILES_BYTES >> 10} KiB (\`MAX_RUN_PROFILES_BYTES\``);
   });
 });

@@ -1,8 +1,10 @@
 // `bee-bench bisect`: the first commit between --good and --bad where a case got slower, found
-// with the A/B engine as the probe; bisect.md in --out and on stdout.
+// with the A/B engine as the probe, and (with counts) that commit's difference against its parent;
+// bisect.md and profiles/<row>/ in --out, the markdown on stdout.
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { MEASURE_TEXT, abStepComparator, bisectMeasure } from '../../bisect/step-probe.js';
+import { abStepDifference } from '../../bisect/difference.js';
 import { renderBisectMarkdown } from '../../bisect/report.js';
 import { bisect as bisectCommits } from '../../bisect/run.js';
 import { writeText } from '../../report/write.js';
@@ -18,13 +20,8 @@ export async function bisect(v: Values): Promise<number> {
   if (!existsSync(repo) || !statSync(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === undefined ? undefined : measureOf(v), log);
-  const outcome = await bisectCommits({
-    repo,
-    good: v.good,
-    bad: v.bad,
-    log,
-    compare: abStepComparator({ ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] }),
-  });
+  const steps = { ...c, ...verdict, runner, buildCommand: v['build-command'], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] };
+  const outcome = await bisectCommits({ repo, good: v.good, bad: v.bad, log, compare: abStepComparator(steps), explain: abStepDifference(steps) });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
   writeText(join(c.outDir, 'bisect.md'), md);
   process.stdout.write(md);

@@ -78,11 +78,16 @@ function renderRow(d: ProfileDiff, level: 0 | 1 | 2): string | null {
 
 /**
  * The section for the rows shown, in their order, in at most `budget` characters (UTF-16 units),
- * or null when nothing fits or no row has a difference.
+ * or null when nothing fits or no row has a difference. `files` says where the full profiles are
+ * (trusted text: written by bee-bench, never from a result).
  */
-export function renderProfileSection(diffs: readonly ProfileDiff[], budget: number): string | null {
+export function renderProfileSection(
+  diffs: readonly ProfileDiff[],
+  budget: number,
+  files = "Full profiles (callgrind, pprof, folded stacks, an HTML view) are in the run's `profiles` artifact.",
+): string | null {
   if (diffs.length === 0) return null;
-  const head = `### Where it moved\n\n<sub>${PROFILE_NOTE} Full profiles (callgrind, pprof, folded stacks, an HTML view) are in the run's \`profiles\` artifact.</sub>`;
+  const head = `### Where it moved\n\n<sub>${PROFILE_NOTE}${files ? ` ${files}` : ''}</sub>`;
   const levels = diffs.map((): 0 | 1 | 2 => 2);
   // Least important first: the smallest instruction change relative to the row.
   const weakest = diffs.map((d, i) => ({ i, w: d.total.base > 0 ? Math.abs(rowChange(d)) / d.total.base : 0 })).sort((a, b) => a.w - b.w);
