@@ -25,9 +25,9 @@ var __export = (target, all) => {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key3 of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key3) && key3 !== except)
-        __defProp(to, key3, { get: () => from[key3], enumerable: !(desc = __getOwnPropDesc(from, key3)) || desc.enumerable });
+    for (let key4 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key4) && key4 !== except)
+        __defProp(to, key4, { get: () => from[key4], enumerable: !(desc = __getOwnPropDesc(from, key4)) || desc.enumerable });
   }
   return to;
 };
@@ -40,18 +40,18 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// ../../main/node_modules/@stdlib/utils-define-property/lib/define_property.js
+// node_modules/@stdlib/utils-define-property/lib/define_property.js
 var require_define_property = __commonJS({
-  "../../main/node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
     "use strict";
     var main2 = typeof Object.defineProperty === "function" ? Object.defineProperty : null;
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
+// node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
 var require_has_define_property_support = __commonJS({
-  "../../main/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
     "use strict";
     var defineProperty = require_define_property();
     function hasDefinePropertySupport() {
@@ -66,18 +66,18 @@ var require_has_define_property_support = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-define-property/lib/builtin.js
+// node_modules/@stdlib/utils-define-property/lib/builtin.js
 var require_builtin = __commonJS({
-  "../../main/node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
     "use strict";
     var defineProperty = Object.defineProperty;
     module.exports = defineProperty;
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
 var require_is_number = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
     "use strict";
     function isNumber(value) {
       return typeof value === "number";
@@ -86,9 +86,9 @@ var require_is_number = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
 var require_zero_pad = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
     "use strict";
     function startsWithMinus(str) {
       return str[0] === "-";
@@ -121,9 +121,9 @@ var require_zero_pad = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
 var require_format_integer = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
     "use strict";
     var isNumber = require_is_number();
     var zeroPad = require_zero_pad();
@@ -196,9 +196,9 @@ var require_format_integer = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
 var require_is_string = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
     "use strict";
     function isString(value) {
       return typeof value === "string";
@@ -207,9 +207,9 @@ var require_is_string = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
 var require_format_double = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
     "use strict";
     var abs = Math.abs;
     var lowercase2 = String.prototype.toLowerCase;
@@ -270,9 +270,9 @@ var require_format_double = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
 var require_space_pad = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
     "use strict";
     function spaces(n) {
       var out = "";
@@ -294,9 +294,9 @@ var require_space_pad = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/main.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/main.js
 var require_main = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
     "use strict";
     var formatInteger = require_format_integer();
     var isString = require_is_string();
@@ -462,18 +462,18 @@ var require_main = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-interpolate/lib/index.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/index.js
 var require_lib = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-tokenize/lib/main.js
+// node_modules/@stdlib/string-base-format-tokenize/lib/main.js
 var require_main2 = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
     function parse3(match) {
@@ -520,18 +520,18 @@ var require_main2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-base-format-tokenize/lib/index.js
+// node_modules/@stdlib/string-base-format-tokenize/lib/index.js
 var require_lib2 = __commonJS({
-  "../../main/node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main2();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/string-format/lib/is_string.js
+// node_modules/@stdlib/string-format/lib/is_string.js
 var require_is_string2 = __commonJS({
-  "../../main/node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
     "use strict";
     function isString(value) {
       return typeof value === "string";
@@ -540,9 +540,9 @@ var require_is_string2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-format/lib/main.js
+// node_modules/@stdlib/string-format/lib/main.js
 var require_main3 = __commonJS({
-  "../../main/node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
     "use strict";
     var interpolate = require_lib();
     var tokenize = require_lib2();
@@ -563,18 +563,18 @@ var require_main3 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/string-format/lib/index.js
+// node_modules/@stdlib/string-format/lib/index.js
 var require_lib3 = __commonJS({
-  "../../main/node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main3();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-define-property/lib/polyfill.js
+// node_modules/@stdlib/utils-define-property/lib/polyfill.js
 var require_polyfill = __commonJS({
-  "../../main/node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
     "use strict";
     var format = require_lib3();
     var objectProtoype = Object.prototype;
@@ -623,9 +623,9 @@ var require_polyfill = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-define-property/lib/index.js
+// node_modules/@stdlib/utils-define-property/lib/index.js
 var require_lib4 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
     "use strict";
     var hasDefinePropertySupport = require_has_define_property_support();
     var builtin = require_builtin();
@@ -640,9 +640,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
 var require_main4 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
     "use strict";
     var defineProperty = require_lib4();
     function setNonEnumerableReadOnly(obj, prop, value) {
@@ -657,18 +657,18 @@ var require_main4 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
 var require_lib5 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main4();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
 var require_main5 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
     "use strict";
     function isnan(x) {
       return x !== x;
@@ -677,54 +677,54 @@ var require_main5 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
 var require_lib6 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main5();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-floor/lib/main.js
+// node_modules/@stdlib/math-base-special-floor/lib/main.js
 var require_main6 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
     "use strict";
     var floor = Math.floor;
     module.exports = floor;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-floor/lib/index.js
+// node_modules/@stdlib/math-base-special-floor/lib/index.js
 var require_lib7 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main6();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-ceil/lib/main.js
+// node_modules/@stdlib/math-base-special-ceil/lib/main.js
 var require_main7 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
     "use strict";
     var ceil = Math.ceil;
     module.exports = ceil;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-ceil/lib/index.js
+// node_modules/@stdlib/math-base-special-ceil/lib/index.js
 var require_lib8 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main7();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-trunc/lib/main.js
+// node_modules/@stdlib/math-base-special-trunc/lib/main.js
 var require_main8 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
     "use strict";
     var floor = require_lib7();
     var ceil = require_lib8();
@@ -738,35 +738,35 @@ var require_main8 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-trunc/lib/index.js
+// node_modules/@stdlib/math-base-special-trunc/lib/index.js
 var require_lib9 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main8();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/number-ctor/lib/main.js
+// node_modules/@stdlib/number-ctor/lib/main.js
 var require_main9 = __commonJS({
-  "../../main/node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
     "use strict";
     module.exports = Number;
   }
 });
 
-// ../../main/node_modules/@stdlib/number-ctor/lib/index.js
+// node_modules/@stdlib/number-ctor/lib/index.js
 var require_lib10 = __commonJS({
-  "../../main/node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main9();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-ninf/lib/index.js
+// node_modules/@stdlib/constants-float64-ninf/lib/index.js
 var require_lib11 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
     "use strict";
     var Number2 = require_lib10();
     var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
@@ -774,54 +774,54 @@ var require_lib11 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-pinf/lib/index.js
+// node_modules/@stdlib/constants-float64-pinf/lib/index.js
 var require_lib12 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_PINF = Number.POSITIVE_INFINITY;
     module.exports = FLOAT64_PINF;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
+// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
 var require_lib13 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_EXPONENT_BIAS = 1023 | 0;
     module.exports = FLOAT64_EXPONENT_BIAS;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
+// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
 var require_lib14 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
 var require_lib15 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
 var require_lib16 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
     module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
 var require_main10 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -832,36 +832,36 @@ var require_main10 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
 var require_lib17 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main10();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
 var require_lib18 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
 var require_lib19 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-symbol-support/lib/main.js
+// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
 var require_main11 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
     "use strict";
     function hasSymbolSupport() {
       return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
@@ -870,18 +870,18 @@ var require_main11 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-symbol-support/lib/index.js
+// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
 var require_lib20 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main11();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
 var require_main12 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
     "use strict";
     var hasSymbols = require_lib20();
     var FLG = hasSymbols();
@@ -892,27 +892,27 @@ var require_main12 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
 var require_lib21 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main12();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-native-class/lib/tostring.js
+// node_modules/@stdlib/utils-native-class/lib/tostring.js
 var require_tostring = __commonJS({
-  "../../main/node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
     "use strict";
     var toStr = Object.prototype.toString;
     module.exports = toStr;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-native-class/lib/main.js
+// node_modules/@stdlib/utils-native-class/lib/main.js
 var require_main13 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
     "use strict";
     var toStr = require_tostring();
     function nativeClass(v) {
@@ -922,9 +922,9 @@ var require_main13 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-own-property/lib/main.js
+// node_modules/@stdlib/assert-has-own-property/lib/main.js
 var require_main14 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
     "use strict";
     var has = Object.prototype.hasOwnProperty;
     function hasOwnProp(value, property) {
@@ -937,36 +937,36 @@ var require_main14 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-own-property/lib/index.js
+// node_modules/@stdlib/assert-has-own-property/lib/index.js
 var require_lib22 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main14();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/symbol-ctor/lib/main.js
+// node_modules/@stdlib/symbol-ctor/lib/main.js
 var require_main15 = __commonJS({
-  "../../main/node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
     "use strict";
     var Sym = typeof Symbol === "function" ? Symbol : void 0;
     module.exports = Sym;
   }
 });
 
-// ../../main/node_modules/@stdlib/symbol-ctor/lib/index.js
+// node_modules/@stdlib/symbol-ctor/lib/index.js
 var require_lib23 = __commonJS({
-  "../../main/node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main15();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-native-class/lib/tostringtag.js
+// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
 var require_tostringtag = __commonJS({
-  "../../main/node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
     "use strict";
     var Symbol2 = require_lib23();
     var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
@@ -974,9 +974,9 @@ var require_tostringtag = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-native-class/lib/polyfill.js
+// node_modules/@stdlib/utils-native-class/lib/polyfill.js
 var require_polyfill2 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
     "use strict";
     var hasOwnProp = require_lib22();
     var toStringTag = require_tostringtag();
@@ -1007,9 +1007,9 @@ var require_polyfill2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-native-class/lib/index.js
+// node_modules/@stdlib/utils-native-class/lib/index.js
 var require_lib24 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
     "use strict";
     var hasToStringTag = require_lib21();
     var builtin = require_main13();
@@ -1024,9 +1024,9 @@ var require_lib24 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-uint32array/lib/main.js
+// node_modules/@stdlib/assert-is-uint32array/lib/main.js
 var require_main16 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint32Array = typeof Uint32Array === "function";
@@ -1038,36 +1038,36 @@ var require_main16 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-uint32array/lib/index.js
+// node_modules/@stdlib/assert-is-uint32array/lib/index.js
 var require_lib25 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
     "use strict";
     var isUint32Array = require_main16();
     module.exports = isUint32Array;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-uint32-max/lib/index.js
+// node_modules/@stdlib/constants-uint32-max/lib/index.js
 var require_lib26 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT32_MAX = 4294967295;
     module.exports = UINT32_MAX;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
 var require_uint32array = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
 var require_main17 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint32Array = require_lib25();
     var UINT32_MAX = require_lib26();
@@ -1094,27 +1094,27 @@ var require_main17 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
 var require_lib27 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint32ArraySupport = require_main17();
     module.exports = hasUint32ArraySupport;
   }
 });
 
-// ../../main/node_modules/@stdlib/array-uint32/lib/main.js
+// node_modules/@stdlib/array-uint32/lib/main.js
 var require_main18 = __commonJS({
-  "../../main/node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../../main/node_modules/@stdlib/array-uint32/lib/polyfill.js
+// node_modules/@stdlib/array-uint32/lib/polyfill.js
 var require_polyfill3 = __commonJS({
-  "../../main/node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1123,9 +1123,9 @@ var require_polyfill3 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/array-uint32/lib/index.js
+// node_modules/@stdlib/array-uint32/lib/index.js
 var require_lib28 = __commonJS({
-  "../../main/node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
     "use strict";
     var hasUint32ArraySupport = require_lib27();
     var builtin = require_main18();
@@ -1140,9 +1140,9 @@ var require_lib28 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-float64array/lib/main.js
+// node_modules/@stdlib/assert-is-float64array/lib/main.js
 var require_main19 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasFloat64Array = typeof Float64Array === "function";
@@ -1154,27 +1154,27 @@ var require_main19 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-float64array/lib/index.js
+// node_modules/@stdlib/assert-is-float64array/lib/index.js
 var require_lib29 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
     "use strict";
     var isFloat64Array = require_main19();
     module.exports = isFloat64Array;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
 var require_float64array = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
     "use strict";
     var main2 = typeof Float64Array === "function" ? Float64Array : null;
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-float64array-support/lib/main.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
 var require_main20 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
     "use strict";
     var isFloat64Array = require_lib29();
     var GlobalFloat64Array = require_float64array();
@@ -1196,27 +1196,27 @@ var require_main20 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-float64array-support/lib/index.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
 var require_lib30 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasFloat64ArraySupport = require_main20();
     module.exports = hasFloat64ArraySupport;
   }
 });
 
-// ../../main/node_modules/@stdlib/array-float64/lib/main.js
+// node_modules/@stdlib/array-float64/lib/main.js
 var require_main21 = __commonJS({
-  "../../main/node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../../main/node_modules/@stdlib/array-float64/lib/polyfill.js
+// node_modules/@stdlib/array-float64/lib/polyfill.js
 var require_polyfill4 = __commonJS({
-  "../../main/node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1225,9 +1225,9 @@ var require_polyfill4 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/array-float64/lib/index.js
+// node_modules/@stdlib/array-float64/lib/index.js
 var require_lib31 = __commonJS({
-  "../../main/node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
     "use strict";
     var hasFloat64ArraySupport = require_lib30();
     var builtin = require_main21();
@@ -1242,9 +1242,9 @@ var require_lib31 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-uint8array/lib/main.js
+// node_modules/@stdlib/assert-is-uint8array/lib/main.js
 var require_main22 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint8Array = typeof Uint8Array === "function";
@@ -1256,36 +1256,36 @@ var require_main22 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-uint8array/lib/index.js
+// node_modules/@stdlib/assert-is-uint8array/lib/index.js
 var require_lib32 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
     "use strict";
     var isUint8Array = require_main22();
     module.exports = isUint8Array;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-uint8-max/lib/index.js
+// node_modules/@stdlib/constants-uint8-max/lib/index.js
 var require_lib33 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT8_MAX = 255 | 0;
     module.exports = UINT8_MAX;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
 var require_uint8array = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
 var require_main23 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint8Array = require_lib32();
     var UINT8_MAX = require_lib33();
@@ -1312,27 +1312,27 @@ var require_main23 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
 var require_lib34 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint8ArraySupport = require_main23();
     module.exports = hasUint8ArraySupport;
   }
 });
 
-// ../../main/node_modules/@stdlib/array-uint8/lib/main.js
+// node_modules/@stdlib/array-uint8/lib/main.js
 var require_main24 = __commonJS({
-  "../../main/node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../../main/node_modules/@stdlib/array-uint8/lib/polyfill.js
+// node_modules/@stdlib/array-uint8/lib/polyfill.js
 var require_polyfill5 = __commonJS({
-  "../../main/node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1341,9 +1341,9 @@ var require_polyfill5 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/array-uint8/lib/index.js
+// node_modules/@stdlib/array-uint8/lib/index.js
 var require_lib35 = __commonJS({
-  "../../main/node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
     "use strict";
     var hasUint8ArraySupport = require_lib34();
     var builtin = require_main24();
@@ -1358,9 +1358,9 @@ var require_lib35 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-uint16array/lib/main.js
+// node_modules/@stdlib/assert-is-uint16array/lib/main.js
 var require_main25 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint16Array = typeof Uint16Array === "function";
@@ -1372,36 +1372,36 @@ var require_main25 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-uint16array/lib/index.js
+// node_modules/@stdlib/assert-is-uint16array/lib/index.js
 var require_lib36 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
     "use strict";
     var isUint16Array = require_main25();
     module.exports = isUint16Array;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-uint16-max/lib/index.js
+// node_modules/@stdlib/constants-uint16-max/lib/index.js
 var require_lib37 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT16_MAX = 65535 | 0;
     module.exports = UINT16_MAX;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
 var require_uint16array = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
 var require_main26 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint16Array = require_lib36();
     var UINT16_MAX = require_lib37();
@@ -1428,27 +1428,27 @@ var require_main26 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
 var require_lib38 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint16ArraySupport = require_main26();
     module.exports = hasUint16ArraySupport;
   }
 });
 
-// ../../main/node_modules/@stdlib/array-uint16/lib/main.js
+// node_modules/@stdlib/array-uint16/lib/main.js
 var require_main27 = __commonJS({
-  "../../main/node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../../main/node_modules/@stdlib/array-uint16/lib/polyfill.js
+// node_modules/@stdlib/array-uint16/lib/polyfill.js
 var require_polyfill6 = __commonJS({
-  "../../main/node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1457,9 +1457,9 @@ var require_polyfill6 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/array-uint16/lib/index.js
+// node_modules/@stdlib/array-uint16/lib/index.js
 var require_lib39 = __commonJS({
-  "../../main/node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
     "use strict";
     var hasUint16ArraySupport = require_lib38();
     var builtin = require_main27();
@@ -1474,9 +1474,9 @@ var require_lib39 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
+// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
 var require_ctors = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
     "use strict";
     var Uint8Array2 = require_lib35();
     var Uint16Array2 = require_lib39();
@@ -1488,9 +1488,9 @@ var require_ctors = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-little-endian/lib/main.js
+// node_modules/@stdlib/assert-is-little-endian/lib/main.js
 var require_main28 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
     "use strict";
     var ctors = require_ctors();
     var bool;
@@ -1507,18 +1507,18 @@ var require_main28 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-little-endian/lib/index.js
+// node_modules/@stdlib/assert-is-little-endian/lib/index.js
 var require_lib40 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
     "use strict";
     var IS_LITTLE_ENDIAN = require_main28();
     module.exports = IS_LITTLE_ENDIAN;
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
 var require_indices = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var indices;
@@ -1539,9 +1539,9 @@ var require_indices = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
 var require_assign = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -1560,9 +1560,9 @@ var require_assign = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-to-words/lib/main.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/main.js
 var require_main29 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign();
     function toWords(x) {
@@ -1572,9 +1572,9 @@ var require_main29 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-to-words/lib/index.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/index.js
 var require_lib41 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main29();
@@ -1584,9 +1584,9 @@ var require_lib41 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
 var require_high = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var HIGH;
@@ -1599,9 +1599,9 @@ var require_high = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
 var require_main30 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -1616,18 +1616,18 @@ var require_main30 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
 var require_lib42 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main30();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
 var require_indices2 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var indices;
@@ -1648,9 +1648,9 @@ var require_indices2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-from-words/lib/main.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
 var require_main31 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -1668,18 +1668,18 @@ var require_main31 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-from-words/lib/index.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
 var require_lib43 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main31();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-copysign/lib/main.js
+// node_modules/@stdlib/math-base-special-copysign/lib/main.js
 var require_main32 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
     "use strict";
     var SIGN_MASK = require_lib18();
     var ABS_MASK = require_lib19();
@@ -1702,27 +1702,27 @@ var require_main32 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-copysign/lib/index.js
+// node_modules/@stdlib/math-base-special-copysign/lib/index.js
 var require_lib44 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main32();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
+// node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
 var require_lib45 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = 22250738585072014e-324;
     module.exports = FLOAT64_SMALLEST_NORMAL;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-abs/lib/main.js
+// node_modules/@stdlib/math-base-special-abs/lib/main.js
 var require_main33 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
     "use strict";
     function abs(x) {
       return Math.abs(x);
@@ -1731,18 +1731,18 @@ var require_main33 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-abs/lib/index.js
+// node_modules/@stdlib/math-base-special-abs/lib/index.js
 var require_lib46 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main33();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
 var require_assign2 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = require_lib45();
     var isInfinite = require_lib17();
@@ -1768,9 +1768,9 @@ var require_assign2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-normalize/lib/main.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/main.js
 var require_main34 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign2();
     function normalize2(x) {
@@ -1780,9 +1780,9 @@ var require_main34 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-normalize/lib/index.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/index.js
 var require_lib47 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main34();
@@ -1792,18 +1792,18 @@ var require_lib47 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
 var require_lib48 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
     module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-exponent/lib/main.js
+// node_modules/@stdlib/number-float64-base-exponent/lib/main.js
 var require_main35 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib42();
     var EXP_MASK = require_lib48();
@@ -1817,18 +1817,18 @@ var require_main35 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-exponent/lib/index.js
+// node_modules/@stdlib/number-float64-base-exponent/lib/index.js
 var require_lib49 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main35();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-ldexp/lib/main.js
+// node_modules/@stdlib/math-base-special-ldexp/lib/main.js
 var require_main36 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -1883,18 +1883,18 @@ var require_main36 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-ldexp/lib/index.js
+// node_modules/@stdlib/math-base-special-ldexp/lib/index.js
 var require_lib50 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main36();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
 var require_polyval_p = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -1906,9 +1906,9 @@ var require_polyval_p = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
+// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
 var require_expmulti = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
     "use strict";
     var ldexp = require_lib50();
     var polyvalP = require_polyval_p();
@@ -1927,9 +1927,9 @@ var require_expmulti = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-exp/lib/main.js
+// node_modules/@stdlib/math-base-special-exp/lib/main.js
 var require_main37 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     var trunc = require_lib9();
@@ -1975,18 +1975,18 @@ var require_main37 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-exp/lib/index.js
+// node_modules/@stdlib/math-base-special-exp/lib/index.js
 var require_lib51 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main37();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
 var require_low = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var LOW;
@@ -1999,9 +1999,9 @@ var require_low = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
 var require_main38 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -2017,18 +2017,18 @@ var require_main38 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
 var require_lib52 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main38();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
 var require_polyval_pp = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2040,9 +2040,9 @@ var require_polyval_pp = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
 var require_polyval_qq = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2054,9 +2054,9 @@ var require_polyval_qq = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
 var require_polyval_pa = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2068,9 +2068,9 @@ var require_polyval_pa = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
 var require_polyval_qa = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2082,9 +2082,9 @@ var require_polyval_qa = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
 var require_polyval_ra = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2096,9 +2096,9 @@ var require_polyval_ra = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
 var require_polyval_sa = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2110,9 +2110,9 @@ var require_polyval_sa = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
 var require_polyval_rb = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2124,9 +2124,9 @@ var require_polyval_rb = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
 var require_polyval_sb = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2138,9 +2138,9 @@ var require_polyval_sb = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/main.js
+// node_modules/@stdlib/math-base-special-erfc/lib/main.js
 var require_main39 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     var exp = require_lib51();
@@ -2246,36 +2246,36 @@ var require_main39 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfc/lib/index.js
+// node_modules/@stdlib/math-base-special-erfc/lib/index.js
 var require_lib53 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main39();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-sqrt/lib/main.js
+// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
 var require_main40 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
     "use strict";
     var sqrt = Math.sqrt;
     module.exports = sqrt;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-sqrt/lib/index.js
+// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
 var require_lib54 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main40();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
 var require_main41 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
     "use strict";
     var erfc = require_lib53();
     var sqrt = require_lib54();
@@ -2297,9 +2297,9 @@ var require_main41 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-constant-function/lib/main.js
+// node_modules/@stdlib/utils-constant-function/lib/main.js
 var require_main42 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
     "use strict";
     function wrap(value) {
       return constantFunction;
@@ -2311,18 +2311,18 @@ var require_main42 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-constant-function/lib/index.js
+// node_modules/@stdlib/utils-constant-function/lib/index.js
 var require_lib55 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main42();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
 var require_main43 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     function cdf2(x, mu) {
@@ -2335,9 +2335,9 @@ var require_main43 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
 var require_factory = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var isnan = require_lib6();
@@ -2357,9 +2357,9 @@ var require_factory = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
 var require_lib56 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main43();
@@ -2369,9 +2369,9 @@ var require_lib56 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
 var require_factory2 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var degenerate = require_lib56().factory;
@@ -2401,9 +2401,9 @@ var require_factory2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
 var require_lib57 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main41();
@@ -2413,9 +2413,9 @@ var require_lib57 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
 var require_high2 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var HIGH;
@@ -2428,9 +2428,9 @@ var require_high2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
 var require_main44 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -2446,18 +2446,18 @@ var require_main44 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
 var require_lib58 = __commonJS({
-  "../../main/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main44();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
 var require_polyval_p2 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2469,9 +2469,9 @@ var require_polyval_p2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
 var require_polyval_q = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2483,9 +2483,9 @@ var require_polyval_q = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-ln/lib/main.js
+// node_modules/@stdlib/math-base-special-ln/lib/main.js
 var require_main45 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib42();
     var setHighWord = require_lib58();
@@ -2575,18 +2575,18 @@ var require_main45 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-ln/lib/index.js
+// node_modules/@stdlib/math-base-special-ln/lib/index.js
 var require_lib59 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main45();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
 var require_rational_p1q1 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2614,9 +2614,9 @@ var require_rational_p1q1 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
 var require_rational_p2q2 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2644,9 +2644,9 @@ var require_rational_p2q2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
 var require_rational_p3q3 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2674,9 +2674,9 @@ var require_rational_p3q3 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
 var require_rational_p4q4 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2704,9 +2704,9 @@ var require_rational_p4q4 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
 var require_rational_p5q5 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2734,9 +2734,9 @@ var require_rational_p5q5 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/main.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/main.js
 var require_main46 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     var sqrt = require_lib54();
@@ -2813,18 +2813,18 @@ var require_main46 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-erfinv/lib/index.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/index.js
 var require_lib60 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main46();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
 var require_main47 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
     "use strict";
     var erfinv = require_lib60();
     var isnan = require_lib6();
@@ -2846,9 +2846,9 @@ var require_main47 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
 var require_main48 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     function quantile3(p, mu) {
@@ -2861,9 +2861,9 @@ var require_main48 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
 var require_factory3 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var isnan = require_lib6();
@@ -2883,9 +2883,9 @@ var require_factory3 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
 var require_lib61 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main48();
@@ -2895,9 +2895,9 @@ var require_lib61 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
 var require_factory4 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var degenerate = require_lib61().factory;
@@ -2927,9 +2927,9 @@ var require_factory4 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
 var require_lib62 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main47();
@@ -2939,9 +2939,9 @@ var require_lib62 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js
 var require_main49 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js"(exports, module) {
     "use strict";
     var floor = require_lib7();
     function isPositiveInteger(x) {
@@ -2951,18 +2951,18 @@ var require_main49 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js
 var require_lib63 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main49();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-assert-is-finite/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-finite/lib/main.js
 var require_main50 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-assert-is-finite/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-finite/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -2977,54 +2977,54 @@ var require_main50 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-assert-is-finite/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-finite/lib/index.js
 var require_lib64 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-assert-is-finite/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-finite/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main50();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-round/lib/main.js
+// node_modules/@stdlib/math-base-special-round/lib/main.js
 var require_main51 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
     "use strict";
     var round = Math.round;
     module.exports = round;
   }
 });
 
-// ../../main/node_modules/@stdlib/math-base-special-round/lib/index.js
+// node_modules/@stdlib/math-base-special-round/lib/index.js
 var require_lib65 = __commonJS({
-  "../../main/node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main51();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/constants-float64-ln-two/lib/index.js
+// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
 var require_lib66 = __commonJS({
-  "../../main/node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
     "use strict";
     var LN2 = 0.6931471805599453;
     module.exports = LN2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/re.js
+// node_modules/@stdlib/utils-type-of/lib/fixtures/re.js
 var require_re = __commonJS({
-  "../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/re.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/fixtures/re.js"(exports, module) {
     "use strict";
     var RE = /./;
     module.exports = RE;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-boolean/lib/primitive.js
+// node_modules/@stdlib/assert-is-boolean/lib/primitive.js
 var require_primitive = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-boolean/lib/primitive.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/primitive.js"(exports, module) {
     "use strict";
     function isBoolean(value) {
       return typeof value === "boolean";
@@ -3033,36 +3033,36 @@ var require_primitive = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/boolean-ctor/lib/main.js
+// node_modules/@stdlib/boolean-ctor/lib/main.js
 var require_main52 = __commonJS({
-  "../../main/node_modules/@stdlib/boolean-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/boolean-ctor/lib/main.js"(exports, module) {
     "use strict";
     var Bool = Boolean;
     module.exports = Bool;
   }
 });
 
-// ../../main/node_modules/@stdlib/boolean-ctor/lib/index.js
+// node_modules/@stdlib/boolean-ctor/lib/index.js
 var require_lib67 = __commonJS({
-  "../../main/node_modules/@stdlib/boolean-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/boolean-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main52();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-boolean/lib/tostring.js
+// node_modules/@stdlib/assert-is-boolean/lib/tostring.js
 var require_tostring2 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-boolean/lib/tostring.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/tostring.js"(exports, module) {
     "use strict";
     var toString = Boolean.prototype.toString;
     module.exports = toString;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js
+// node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js
 var require_try2serialize = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js"(exports, module) {
     "use strict";
     var toString = require_tostring2();
     function test(value) {
@@ -3077,9 +3077,9 @@ var require_try2serialize = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-boolean/lib/object.js
+// node_modules/@stdlib/assert-is-boolean/lib/object.js
 var require_object = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-boolean/lib/object.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/object.js"(exports, module) {
     "use strict";
     var hasToStringTag = require_lib21();
     var nativeClass = require_lib24();
@@ -3102,9 +3102,9 @@ var require_object = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-boolean/lib/main.js
+// node_modules/@stdlib/assert-is-boolean/lib/main.js
 var require_main53 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-boolean/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/main.js"(exports, module) {
     "use strict";
     var isPrimitive = require_primitive();
     var isObject2 = require_object();
@@ -3115,9 +3115,9 @@ var require_main53 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-boolean/lib/index.js
+// node_modules/@stdlib/assert-is-boolean/lib/index.js
 var require_lib68 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-boolean/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main53();
@@ -3129,9 +3129,9 @@ var require_lib68 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-global/lib/codegen.js
+// node_modules/@stdlib/utils-global/lib/codegen.js
 var require_codegen = __commonJS({
-  "../../main/node_modules/@stdlib/utils-global/lib/codegen.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/codegen.js"(exports, module) {
     "use strict";
     function getGlobal() {
       return new Function("return this;")();
@@ -3140,45 +3140,45 @@ var require_codegen = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-global/lib/self.js
+// node_modules/@stdlib/utils-global/lib/self.js
 var require_self = __commonJS({
-  "../../main/node_modules/@stdlib/utils-global/lib/self.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/self.js"(exports, module) {
     "use strict";
     var obj = typeof self === "object" ? self : null;
     module.exports = obj;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-global/lib/window.js
+// node_modules/@stdlib/utils-global/lib/window.js
 var require_window = __commonJS({
-  "../../main/node_modules/@stdlib/utils-global/lib/window.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/window.js"(exports, module) {
     "use strict";
     var obj = typeof window === "object" ? window : null;
     module.exports = obj;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-global/lib/global.js
+// node_modules/@stdlib/utils-global/lib/global.js
 var require_global = __commonJS({
-  "../../main/node_modules/@stdlib/utils-global/lib/global.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/global.js"(exports, module) {
     "use strict";
     var obj = typeof global === "object" ? global : null;
     module.exports = obj;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-global/lib/global_this.js
+// node_modules/@stdlib/utils-global/lib/global_this.js
 var require_global_this = __commonJS({
-  "../../main/node_modules/@stdlib/utils-global/lib/global_this.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/global_this.js"(exports, module) {
     "use strict";
     var obj = typeof globalThis === "object" ? globalThis : null;
     module.exports = obj;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-global/lib/main.js
+// node_modules/@stdlib/utils-global/lib/main.js
 var require_main54 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-global/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/main.js"(exports, module) {
     "use strict";
     var isBoolean = require_lib68().isPrimitive;
     var format = require_lib3();
@@ -3214,18 +3214,18 @@ var require_main54 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-global/lib/index.js
+// node_modules/@stdlib/utils-global/lib/index.js
 var require_lib69 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-global/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main54();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js
+// node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js
 var require_nodelist = __commonJS({
-  "../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js"(exports, module) {
     "use strict";
     var getGlobal = require_lib69();
     var root = getGlobal();
@@ -3234,18 +3234,18 @@ var require_nodelist = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js
+// node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js
 var require_typedarray = __commonJS({
-  "../../main/node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js"(exports, module) {
     "use strict";
     var typedarray = Int8Array;
     module.exports = typedarray;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-type-of/lib/check.js
+// node_modules/@stdlib/utils-type-of/lib/check.js
 var require_check = __commonJS({
-  "../../main/node_modules/@stdlib/utils-type-of/lib/check.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/check.js"(exports, module) {
     "use strict";
     var RE = require_re();
     var nodeList = require_nodelist();
@@ -3265,9 +3265,9 @@ var require_check = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/regexp-function-name/lib/main.js
+// node_modules/@stdlib/regexp-function-name/lib/main.js
 var require_main55 = __commonJS({
-  "../../main/node_modules/@stdlib/regexp-function-name/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/regexp-function-name/lib/main.js"(exports, module) {
     "use strict";
     function reFunctionName() {
       return /^\s*function\s*([^(]*)/i;
@@ -3276,9 +3276,9 @@ var require_main55 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/regexp-function-name/lib/regexp.js
+// node_modules/@stdlib/regexp-function-name/lib/regexp.js
 var require_regexp = __commonJS({
-  "../../main/node_modules/@stdlib/regexp-function-name/lib/regexp.js"(exports, module) {
+  "node_modules/@stdlib/regexp-function-name/lib/regexp.js"(exports, module) {
     "use strict";
     var reFunctionName = require_main55();
     var RE_FUNCTION_NAME = reFunctionName();
@@ -3286,9 +3286,9 @@ var require_regexp = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/regexp-function-name/lib/index.js
+// node_modules/@stdlib/regexp-function-name/lib/index.js
 var require_lib70 = __commonJS({
-  "../../main/node_modules/@stdlib/regexp-function-name/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/regexp-function-name/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main55();
@@ -3298,9 +3298,9 @@ var require_lib70 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-array/lib/main.js
+// node_modules/@stdlib/assert-is-array/lib/main.js
 var require_main56 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var f;
@@ -3316,18 +3316,18 @@ var require_main56 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-array/lib/index.js
+// node_modules/@stdlib/assert-is-array/lib/index.js
 var require_lib71 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-array/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main56();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-tools-array-function/lib/main.js
+// node_modules/@stdlib/assert-tools-array-function/lib/main.js
 var require_main57 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-tools-array-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-tools-array-function/lib/main.js"(exports, module) {
     "use strict";
     var isArray = require_lib71();
     var format = require_lib3();
@@ -3358,18 +3358,18 @@ var require_main57 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-tools-array-function/lib/index.js
+// node_modules/@stdlib/assert-tools-array-function/lib/index.js
 var require_lib72 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-tools-array-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-tools-array-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main57();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-object-like/lib/main.js
+// node_modules/@stdlib/assert-is-object-like/lib/main.js
 var require_main58 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-object-like/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-object-like/lib/main.js"(exports, module) {
     "use strict";
     function isObjectLike(value) {
       return value !== null && typeof value === "object";
@@ -3378,9 +3378,9 @@ var require_main58 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-object-like/lib/index.js
+// node_modules/@stdlib/assert-is-object-like/lib/index.js
 var require_lib73 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-object-like/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-object-like/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var arrayfun = require_lib72();
@@ -3391,9 +3391,9 @@ var require_lib73 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-buffer/lib/main.js
+// node_modules/@stdlib/assert-is-buffer/lib/main.js
 var require_main59 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-buffer/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-buffer/lib/main.js"(exports, module) {
     "use strict";
     var isObjectLike = require_lib73();
     function isBuffer(value) {
@@ -3406,18 +3406,18 @@ var require_main59 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-buffer/lib/index.js
+// node_modules/@stdlib/assert-is-buffer/lib/index.js
 var require_lib74 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-buffer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-buffer/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main59();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-constructor-name/lib/main.js
+// node_modules/@stdlib/utils-constructor-name/lib/main.js
 var require_main60 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-constructor-name/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-constructor-name/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var RE = require_lib70().REGEXP;
@@ -3446,18 +3446,18 @@ var require_main60 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-constructor-name/lib/index.js
+// node_modules/@stdlib/utils-constructor-name/lib/index.js
 var require_lib75 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-constructor-name/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-constructor-name/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main60();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-type-of/lib/main.js
+// node_modules/@stdlib/utils-type-of/lib/main.js
 var require_main61 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-type-of/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/main.js"(exports, module) {
     "use strict";
     var ctorName = require_lib75();
     function typeOf(v) {
@@ -3475,9 +3475,9 @@ var require_main61 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-type-of/lib/polyfill.js
+// node_modules/@stdlib/utils-type-of/lib/polyfill.js
 var require_polyfill7 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-type-of/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/polyfill.js"(exports, module) {
     "use strict";
     var ctorName = require_lib75();
     function typeOf(v) {
@@ -3487,9 +3487,9 @@ var require_polyfill7 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-type-of/lib/index.js
+// node_modules/@stdlib/utils-type-of/lib/index.js
 var require_lib76 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-type-of/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/index.js"(exports, module) {
     "use strict";
     var usePolyfill = require_check();
     var builtin = require_main61();
@@ -3499,9 +3499,9 @@ var require_lib76 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-function/lib/main.js
+// node_modules/@stdlib/assert-is-function/lib/main.js
 var require_main62 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-function/lib/main.js"(exports, module) {
     "use strict";
     var typeOf = require_lib76();
     function isFunction(value) {
@@ -3511,18 +3511,18 @@ var require_main62 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/assert-is-function/lib/index.js
+// node_modules/@stdlib/assert-is-function/lib/index.js
 var require_lib77 = __commonJS({
-  "../../main/node_modules/@stdlib/assert-is-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main62();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-identity-function/lib/main.js
+// node_modules/@stdlib/utils-identity-function/lib/main.js
 var require_main63 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-identity-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-identity-function/lib/main.js"(exports, module) {
     "use strict";
     function identity(x) {
       return x;
@@ -3531,18 +3531,18 @@ var require_main63 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-identity-function/lib/index.js
+// node_modules/@stdlib/utils-identity-function/lib/index.js
 var require_lib78 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-identity-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-identity-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main63();
     module.exports = main2;
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-memoize/lib/main.js
+// node_modules/@stdlib/utils-memoize/lib/main.js
 var require_main64 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-memoize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-memoize/lib/main.js"(exports, module) {
     "use strict";
     var isFunction = require_lib77();
     var setReadOnly = require_lib5();
@@ -3569,18 +3569,18 @@ var require_main64 = __commonJS({
       function memoized() {
         var args;
         var out;
-        var key3;
+        var key4;
         var i;
         args = new Array(arguments.length);
         for (i = 0; i < arguments.length; i++) {
           args[i] = arguments[i];
         }
-        key3 = toKey(args).toString();
-        if (hasOwnProp(cache2, key3)) {
-          return cache2[key3];
+        key4 = toKey(args).toString();
+        if (hasOwnProp(cache2, key4)) {
+          return cache2[key4];
         }
         out = fcn.apply(null, args);
-        cache2[key3] = out;
+        cache2[key4] = out;
         return out;
       }
     }
@@ -3588,18 +3588,18 @@ var require_main64 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/utils-memoize/lib/index.js
+// node_modules/@stdlib/utils-memoize/lib/index.js
 var require_lib79 = __commonJS({
-  "../../main/node_modules/@stdlib/utils-memoize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-memoize/lib/index.js"(exports, module) {
     "use strict";
     var memoize = require_main64();
     module.exports = memoize;
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js
+// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js
 var require_weights = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js"(exports, module) {
     "use strict";
     var memoize = require_lib79();
     var memoized;
@@ -3622,9 +3622,9 @@ var require_weights = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js
 var require_main65 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var isfinite = require_lib64();
@@ -3660,9 +3660,9 @@ var require_main65 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js
 var require_factory5 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var constantFunction = require_lib55();
@@ -3705,9 +3705,9 @@ var require_factory5 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js
 var require_lib80 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main65();
@@ -3717,9 +3717,9 @@ var require_lib80 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js
+// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js
 var require_weights2 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js"(exports, module) {
     "use strict";
     var memoize = require_lib79();
     var memoized;
@@ -3742,9 +3742,9 @@ var require_weights2 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js
 var require_main66 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var isfinite = require_lib64();
@@ -3781,9 +3781,9 @@ var require_main66 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js
 var require_factory6 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var constantFunction = require_lib55();
@@ -3824,9 +3824,9 @@ var require_factory6 = __commonJS({
   }
 });
 
-// ../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js
 var require_lib81 = __commonJS({
-  "../../main/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main66();
@@ -3836,9 +3836,9 @@ var require_lib81 = __commonJS({
   }
 });
 
-// ../../main/node_modules/graceful-fs/polyfills.js
+// node_modules/graceful-fs/polyfills.js
 var require_polyfills = __commonJS({
-  "../../main/node_modules/graceful-fs/polyfills.js"(exports, module) {
+  "node_modules/graceful-fs/polyfills.js"(exports, module) {
     var constants2 = __require("constants");
     var origCwd = process.cwd;
     var cwd = null;
@@ -4124,9 +4124,9 @@ var require_polyfills = __commonJS({
   }
 });
 
-// ../../main/node_modules/graceful-fs/legacy-streams.js
+// node_modules/graceful-fs/legacy-streams.js
 var require_legacy_streams = __commonJS({
-  "../../main/node_modules/graceful-fs/legacy-streams.js"(exports, module) {
+  "node_modules/graceful-fs/legacy-streams.js"(exports, module) {
     var Stream = __require("stream").Stream;
     module.exports = legacy;
     function legacy(fs) {
@@ -4148,8 +4148,8 @@ var require_legacy_streams = __commonJS({
         options2 = options2 || {};
         var keys2 = Object.keys(options2);
         for (var index = 0, length = keys2.length; index < length; index++) {
-          var key3 = keys2[index];
-          this[key3] = options2[key3];
+          var key4 = keys2[index];
+          this[key4] = options2[key4];
         }
         if (this.encoding) this.setEncoding(this.encoding);
         if (this.start !== void 0) {
@@ -4196,8 +4196,8 @@ var require_legacy_streams = __commonJS({
         options2 = options2 || {};
         var keys2 = Object.keys(options2);
         for (var index = 0, length = keys2.length; index < length; index++) {
-          var key3 = keys2[index];
-          this[key3] = options2[key3];
+          var key4 = keys2[index];
+          this[key4] = options2[key4];
         }
         if (this.start !== void 0) {
           if ("number" !== typeof this.start) {
@@ -4220,9 +4220,9 @@ var require_legacy_streams = __commonJS({
   }
 });
 
-// ../../main/node_modules/graceful-fs/clone.js
+// node_modules/graceful-fs/clone.js
 var require_clone = __commonJS({
-  "../../main/node_modules/graceful-fs/clone.js"(exports, module) {
+  "node_modules/graceful-fs/clone.js"(exports, module) {
     "use strict";
     module.exports = clone2;
     var getPrototypeOf = Object.getPrototypeOf || function(obj) {
@@ -4235,17 +4235,17 @@ var require_clone = __commonJS({
         var copy = { __proto__: getPrototypeOf(obj) };
       else
         var copy = /* @__PURE__ */ Object.create(null);
-      Object.getOwnPropertyNames(obj).forEach(function(key3) {
-        Object.defineProperty(copy, key3, Object.getOwnPropertyDescriptor(obj, key3));
+      Object.getOwnPropertyNames(obj).forEach(function(key4) {
+        Object.defineProperty(copy, key4, Object.getOwnPropertyDescriptor(obj, key4));
       });
       return copy;
     }
   }
 });
 
-// ../../main/node_modules/graceful-fs/graceful-fs.js
+// node_modules/graceful-fs/graceful-fs.js
 var require_graceful_fs = __commonJS({
-  "../../main/node_modules/graceful-fs/graceful-fs.js"(exports, module) {
+  "node_modules/graceful-fs/graceful-fs.js"(exports, module) {
     var fs = __require("fs");
     var polyfills = require_polyfills();
     var legacy = require_legacy_streams();
@@ -4613,9 +4613,9 @@ var require_graceful_fs = __commonJS({
   }
 });
 
-// ../../main/node_modules/retry/lib/retry_operation.js
+// node_modules/retry/lib/retry_operation.js
 var require_retry_operation = __commonJS({
-  "../../main/node_modules/retry/lib/retry_operation.js"(exports, module) {
+  "node_modules/retry/lib/retry_operation.js"(exports, module) {
     function RetryOperation(timeouts, options2) {
       if (typeof options2 === "boolean") {
         options2 = { forever: options2 };
@@ -4744,9 +4744,9 @@ var require_retry_operation = __commonJS({
   }
 });
 
-// ../../main/node_modules/retry/lib/retry.js
+// node_modules/retry/lib/retry.js
 var require_retry = __commonJS({
-  "../../main/node_modules/retry/lib/retry.js"(exports) {
+  "node_modules/retry/lib/retry.js"(exports) {
     var RetryOperation = require_retry_operation();
     exports.operation = function(options2) {
       var timeouts = exports.timeouts(options2);
@@ -4767,8 +4767,8 @@ var require_retry = __commonJS({
         maxTimeout: Infinity,
         randomize: false
       };
-      for (var key3 in options2) {
-        opts[key3] = options2[key3];
+      for (var key4 in options2) {
+        opts[key4] = options2[key4];
       }
       if (opts.minTimeout > opts.maxTimeout) {
         throw new Error("minTimeout is greater than maxTimeout");
@@ -4798,9 +4798,9 @@ var require_retry = __commonJS({
       }
       if (!methods) {
         methods = [];
-        for (var key3 in obj) {
-          if (typeof obj[key3] === "function") {
-            methods.push(key3);
+        for (var key4 in obj) {
+          if (typeof obj[key4] === "function") {
+            methods.push(key4);
           }
         }
       }
@@ -4830,16 +4830,16 @@ var require_retry = __commonJS({
   }
 });
 
-// ../../main/node_modules/retry/index.js
+// node_modules/retry/index.js
 var require_retry2 = __commonJS({
-  "../../main/node_modules/retry/index.js"(exports, module) {
+  "node_modules/retry/index.js"(exports, module) {
     module.exports = require_retry();
   }
 });
 
-// ../../main/node_modules/proper-lockfile/node_modules/signal-exit/signals.js
+// node_modules/proper-lockfile/node_modules/signal-exit/signals.js
 var require_signals = __commonJS({
-  "../../main/node_modules/proper-lockfile/node_modules/signal-exit/signals.js"(exports, module) {
+  "node_modules/proper-lockfile/node_modules/signal-exit/signals.js"(exports, module) {
     module.exports = [
       "SIGABRT",
       "SIGALRM",
@@ -4874,9 +4874,9 @@ var require_signals = __commonJS({
   }
 });
 
-// ../../main/node_modules/proper-lockfile/node_modules/signal-exit/index.js
+// node_modules/proper-lockfile/node_modules/signal-exit/index.js
 var require_signal_exit = __commonJS({
-  "../../main/node_modules/proper-lockfile/node_modules/signal-exit/index.js"(exports, module) {
+  "node_modules/proper-lockfile/node_modules/signal-exit/index.js"(exports, module) {
     var process2 = global.process;
     var processOk = function(process3) {
       return process3 && typeof process3 === "object" && typeof process3.removeListener === "function" && typeof process3.emit === "function" && typeof process3.reallyExit === "function" && typeof process3.listeners === "function" && typeof process3.kill === "function" && typeof process3.pid === "number" && typeof process3.on === "function";
@@ -5033,9 +5033,9 @@ var require_signal_exit = __commonJS({
   }
 });
 
-// ../../main/node_modules/proper-lockfile/lib/mtime-precision.js
+// node_modules/proper-lockfile/lib/mtime-precision.js
 var require_mtime_precision = __commonJS({
-  "../../main/node_modules/proper-lockfile/lib/mtime-precision.js"(exports, module) {
+  "node_modules/proper-lockfile/lib/mtime-precision.js"(exports, module) {
     "use strict";
     var cacheSymbol = /* @__PURE__ */ Symbol();
     function probe2(file2, fs, callback) {
@@ -5075,9 +5075,9 @@ var require_mtime_precision = __commonJS({
   }
 });
 
-// ../../main/node_modules/proper-lockfile/lib/lockfile.js
+// node_modules/proper-lockfile/lib/lockfile.js
 var require_lockfile = __commonJS({
-  "../../main/node_modules/proper-lockfile/lib/lockfile.js"(exports, module) {
+  "node_modules/proper-lockfile/lib/lockfile.js"(exports, module) {
     "use strict";
     var path = __require("path");
     var fs = require_graceful_fs();
@@ -5312,9 +5312,9 @@ var require_lockfile = __commonJS({
   }
 });
 
-// ../../main/node_modules/proper-lockfile/lib/adapter.js
+// node_modules/proper-lockfile/lib/adapter.js
 var require_adapter = __commonJS({
-  "../../main/node_modules/proper-lockfile/lib/adapter.js"(exports, module) {
+  "node_modules/proper-lockfile/lib/adapter.js"(exports, module) {
     "use strict";
     var fs = require_graceful_fs();
     function createSyncFs(fs2) {
@@ -5377,9 +5377,9 @@ var require_adapter = __commonJS({
   }
 });
 
-// ../../main/node_modules/proper-lockfile/index.js
+// node_modules/proper-lockfile/index.js
 var require_proper_lockfile = __commonJS({
-  "../../main/node_modules/proper-lockfile/index.js"(exports, module) {
+  "node_modules/proper-lockfile/index.js"(exports, module) {
     "use strict";
     var lockfile = require_lockfile();
     var { toPromise, toSync, toSyncOptions } = require_adapter();
@@ -5415,7 +5415,7 @@ var require_proper_lockfile = __commonJS({
 
 // src/cli.ts
 import { readFileSync as readFileSync22, realpathSync as realpathSync2 } from "node:fs";
-import { join as join42 } from "node:path";
+import { join as join43 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -5436,7 +5436,7 @@ function packageRoot() {
 var defaultSpecPath = () => join(packageRoot(), "spec", "bench-spec.json");
 
 // src/cli/commands/ab.ts
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 
 // src/pipeline/ab.ts
 import { rmSync as rmSync7 } from "node:fs";
@@ -5671,9 +5671,9 @@ function readDumps(dir) {
   for (const f of readdirSync(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
     const d = parseDump(readFileSync2(join2(dir, f), "utf8"));
     if (!d) continue;
-    const key3 = `${d.unit} ${d.step}`;
-    const seen = steps.get(key3);
-    steps.set(key3, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+    const key4 = `${d.unit} ${d.step}`;
+    const seen = steps.get(key4);
+    steps.set(key4, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
   }
   const byUnit = /* @__PURE__ */ new Map();
   for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
@@ -5898,21 +5898,43 @@ function readablePath(path, packageOf) {
   const pkg = packageOf(dirname2(plain));
   return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
 }
-function readableName(v8Name, packageOf) {
+function sourceLookup() {
+  const files = /* @__PURE__ */ new Map();
+  return (path, line, column) => {
+    const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
+    if (!isAbsolute(plain)) return null;
+    if (!files.has(plain)) {
+      try {
+        files.set(plain, readFileSync4(plain, "utf8").split("\n"));
+      } catch {
+        files.set(plain, null);
+      }
+    }
+    const text3 = files.get(plain)?.[line - 1]?.slice(column - 1);
+    return text3 === void 0 ? null : text3;
+  };
+}
+var SNIPPET_CHARS = 40;
+function readableName(v8Name, packageOf, sourceAt = sourceLookup()) {
   const script = SCRIPT_CODE.exec(v8Name);
   if (script) {
     const [, fn, path, line, column] = script;
-    return fn ? `${fn} ${readablePath(path, packageOf)}${line}` : `(anonymous) ${readablePath(path, packageOf)}${line}${column ?? ""}`;
+    const where = readablePath(path, packageOf);
+    if (fn) return `${fn} ${where}`;
+    const text3 = column ? sourceAt(path, Number(line.slice(1)), Number(column.slice(1))) : null;
+    if (!text3?.trim()) return `(anonymous) ${where}${line}${column ?? ""}`;
+    const flat = text3.trim().replace(/\s+/g, " ");
+    return `(anonymous) ${where} \xAB${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}\u2026` : flat}\xBB`;
   }
   if (v8Name.startsWith("Builtin:")) return `Builtins_${v8Name.slice("Builtin:".length)}`;
   return v8Name;
 }
-function symbolizerOver(entries, count, packageOf) {
+function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup()) {
   const found = /* @__PURE__ */ new Map();
   const lookup = (address) => {
     for (let i = count - 1; i >= 0; i--) {
       const e = entries[i];
-      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf);
+      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
     }
     return null;
   };
@@ -5950,6 +5972,7 @@ var PID = /^pid: (\d+)$/m;
 var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
 function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
   const maps = /* @__PURE__ */ new Map();
+  const sourceAt = sourceLookup();
   const mapOf = (pid) => {
     if (!maps.has(pid)) {
       const file2 = perfMapFile(dumpDir, Number(pid));
@@ -5969,7 +5992,7 @@ function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
       if (entries[mid].end <= length) lo = mid + 1;
       else hi = mid;
     }
-    return symbolizerOver(entries, lo, packageOf);
+    return symbolizerOver(entries, lo, packageOf, sourceAt);
   };
 }
 
@@ -5978,11 +6001,11 @@ var oneLine = (s) => s.replace(/[\r\n]/g, " ");
 function callgrindText(p, title, name2 = (f) => f) {
   const fileIds = /* @__PURE__ */ new Map();
   const fnIds = /* @__PURE__ */ new Map();
-  const ref = (ids, key3) => {
-    const id = ids.get(key3);
+  const ref = (ids, key4) => {
+    const id = ids.get(key4);
     if (id !== void 0) return `(${id})`;
-    ids.set(key3, ids.size + 1);
-    return `(${ids.size}) ${oneLine(key3)}`;
+    ids.set(key4, ids.size + 1);
+    return `(${ids.size}) ${oneLine(key4)}`;
   };
   const fileOf = (fn) => p.functions.get(fn)?.file || "???";
   const lines = [];
@@ -6094,6 +6117,29 @@ function summarize(xs) {
     cv: cv(s),
     p95: s.length >= P95_MIN_N ? quantileSorted(s, 0.95) : null
   };
+}
+
+// src/stats/median-interval.ts
+function halfBinomialCdf(n) {
+  const cdf2 = new Float64Array(n + 1);
+  let logPmf = -n * Math.LN2;
+  let acc = 0;
+  for (let i = 0; i <= n; i++) {
+    acc += Math.exp(logPmf);
+    cdf2[i] = Math.min(1, acc);
+    logPmf += Math.log(n - i) - Math.log(i + 1);
+  }
+  return cdf2;
+}
+function medianInterval(xs, confidence = 0.95) {
+  const n = xs.length;
+  if (n === 0) return null;
+  const s = sorted(xs);
+  const cdf2 = halfBinomialCdf(n);
+  const tail = (1 - confidence) / 2;
+  let k = 1;
+  while (k + 1 <= Math.ceil(n / 2) && cdf2[k] <= tail) k++;
+  return { lo: s[k - 1], hi: s[n - k], coverage: 1 - 2 * cdf2[k - 1] };
 }
 
 // src/stats/normal.ts
@@ -6221,8 +6267,8 @@ var cache = /* @__PURE__ */ new Map();
 function cumulative(m, n) {
   const a = Math.min(m, n);
   const b = Math.max(m, n);
-  const key3 = `${a},${b}`;
-  const hit = cache.get(key3);
+  const key4 = `${a},${b}`;
+  const hit = cache.get(key4);
   if (hit) return hit;
   let prev = Array.from({ length: b + 1 }, () => Float64Array.of(1));
   for (let i = 1; i <= a; i++) {
@@ -6244,7 +6290,7 @@ function cumulative(m, n) {
   let s = 0;
   for (let u = 0; u < dens.length; u++) cum[u] = s += dens[u];
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
-  cache.set(key3, cum);
+  cache.set(key4, cum);
   return cum;
 }
 function pwilcox(q, m, n) {
@@ -6646,10 +6692,11 @@ function displayName(runner, name2) {
   }
   return [...n].length > NAME_CHARS ? `${[...n].slice(0, NAME_CHARS - 1).join("")}\u2026` : n;
 }
+var JS_OWN_PATH = /(?:^|[\s/\\])(?:@ethersphere[/\\]bee-js|cafe-utility)[/\\]/;
 var OWN = {
   go: (name2) => name2.startsWith("github.com/ethswarm-tools/bee-go/"),
   rs: (name2) => name2.startsWith("bee::") || name2.startsWith("<bee::"),
-  js: (name2, file2) => /[/\\]@ethersphere[/\\]bee-js[/\\]|[/\\]cafe-utility[/\\]/.test(`${file2} ${name2}`)
+  js: (name2, file2) => JS_OWN_PATH.test(`${file2} ${name2}`)
 };
 var isClientOwn = (runner, name2, file2) => OWN[runner](name2, file2);
 var ALLOCATORS = {
@@ -6692,12 +6739,17 @@ function foldIntoClient(p) {
       (fn, ir2) => {
         const g = p.functions.get(fn);
         const whole = g?.inclusive ?? 0;
-        if (!g || whole <= 0) return [];
+        if (!g || whole <= 0) {
+          credit(fn, ir2);
+          return [];
+        }
         const share = Math.min(1, ir2 / whole);
-        const deeper = [...p.edges.get(fn) ?? []].filter(([callee]) => !own2(callee) && callee !== f.name);
-        const moved = deeper.map(([callee, e]) => [callee, e.ir * share]);
-        const back = [...p.edges.get(fn) ?? []].filter(([c]) => own2(c) || c === f.name).reduce((s, [, e]) => s + e.ir * share, 0);
-        credit(fn, Math.max(0, ir2 - moved.reduce((s, [, a]) => s + a, 0) - back));
+        const calls = [...p.edges.get(fn) ?? []];
+        const callsIr = calls.reduce((s, [, e]) => s + e.ir, 0);
+        const passed = Math.min(ir2, share * (whole - g.self));
+        const scale = callsIr > 0 ? Math.max(0, passed) / callsIr : 0;
+        const moved = calls.filter(([callee]) => !own2(callee) && callee !== f.name).map(([callee, e]) => [callee, e.ir * scale]);
+        credit(fn, ir2 - (callsIr > 0 ? Math.max(0, passed) : 0));
         return moved;
       },
       credit
@@ -6750,7 +6802,7 @@ function top(lines, floor, n = LIST_LENGTH) {
   return lines.filter((l) => Math.abs(l.head - l.base) >= Math.max(floor(l), 0.5)).sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base)).slice(0, n);
 }
 var keys = (a, b) => [.../* @__PURE__ */ new Set([...a.keys(), ...b.keys()])];
-var add2 = (m, key3, amount) => m.set(key3, (m.get(key3) ?? 0) + amount);
+var add2 = (m, key4, amount) => m.set(key4, (m.get(key4) ?? 0) + amount);
 function sideLists(p) {
   const name2 = (fn) => displayName(p.runner, fn);
   const self2 = /* @__PURE__ */ new Map();
@@ -6813,7 +6865,7 @@ function diffLists(base, head2, row) {
   };
 }
 
-// ../../main/node_modules/zod/v4/classic/external.js
+// node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -7076,7 +7128,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// ../../main/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -7393,7 +7445,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// ../../main/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -7536,9 +7588,9 @@ function floatSafeRemainder(val, step2) {
   return ratio - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
-function defineLazy(object2, key3, getter) {
+function defineLazy(object2, key4, getter) {
   let value = void 0;
-  Object.defineProperty(object2, key3, {
+  Object.defineProperty(object2, key4, {
     get() {
       if (value === EVALUATING) {
         return void 0;
@@ -7550,7 +7602,7 @@ function defineLazy(object2, key3, getter) {
       return value;
     },
     set(v) {
-      Object.defineProperty(object2, key3, {
+      Object.defineProperty(object2, key4, {
         value: v
         // configurable: true,
       });
@@ -7576,47 +7628,47 @@ function rawShape(def) {
 function sourceShape(schema) {
   return rawShape(schema._zod.def) ?? schema._zod.def.shape;
 }
-function deferProp(target, key3, getter) {
-  Object.defineProperty(target, key3, {
+function deferProp(target, key4, getter) {
+  Object.defineProperty(target, key4, {
     get() {
       const value = getter();
-      assignProp(this, key3, value);
+      assignProp(this, key4, value);
       return value;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key3, value) {
-  if (key3 in target)
-    assignProp(target, key3, value);
+function putProp(target, key4, value) {
+  if (key4 in target)
+    assignProp(target, key4, value);
   else
-    target[key3] = value;
+    target[key4] = value;
 }
 function mirrorShape(target, source2, keys2, wrap) {
   const raw = sourceShape(source2);
-  for (const key3 of keys2) {
-    const desc = Object.getOwnPropertyDescriptor(raw, key3);
+  for (const key4 of keys2) {
+    const desc = Object.getOwnPropertyDescriptor(raw, key4);
     if (!desc.enumerable)
       continue;
     if (desc.get) {
-      deferProp(target, key3, () => {
-        const value = source2._zod.def.shape[key3];
-        return wrap ? wrap(value, key3) : value;
+      deferProp(target, key4, () => {
+        const value = source2._zod.def.shape[key4];
+        return wrap ? wrap(value, key4) : value;
       });
     } else
-      putProp(target, key3, wrap ? wrap(desc.value, key3) : desc.value);
+      putProp(target, key4, wrap ? wrap(desc.value, key4) : desc.value);
   }
 }
 function mirrorProps(target, source2) {
-  for (const key3 of Reflect.ownKeys(source2)) {
-    const desc = Object.getOwnPropertyDescriptor(source2, key3);
+  for (const key4 of Reflect.ownKeys(source2)) {
+    const desc = Object.getOwnPropertyDescriptor(source2, key4);
     if (!desc.enumerable)
       continue;
     if (desc.get)
-      deferProp(target, key3, () => source2[key3]);
+      deferProp(target, key4, () => source2[key4]);
     else
-      putProp(target, key3, desc.value);
+      putProp(target, key4, desc.value);
   }
 }
 function mergeDefs(...defs) {
@@ -7633,11 +7685,11 @@ function cloneDef(schema) {
 function getElementAtPath(obj, path) {
   if (!path)
     return obj;
-  return path.reduce((acc, key3) => acc?.[key3], obj);
+  return path.reduce((acc, key4) => acc?.[key4], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys2 = Object.keys(promisesObj);
-  const promises = keys2.map((key3) => promisesObj[key3]);
+  const promises = keys2.map((key4) => promisesObj[key4]);
   return Promise.all(promises).then((results) => {
     const resolvedObj = {};
     for (let i = 0; i < keys2.length; i++) {
@@ -7709,8 +7761,8 @@ function shallowClone(o) {
 }
 function numKeys(data) {
   let keyCount = 0;
-  for (const key3 in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key3)) {
+  for (const key4 in data) {
+    if (Object.prototype.hasOwnProperty.call(data, key4)) {
       keyCount++;
     }
   }
@@ -7864,12 +7916,12 @@ function pick(schema, mask) {
 function maskedKeys(schema, mask) {
   const raw = sourceShape(schema);
   const keys2 = [];
-  for (const key3 of Reflect.ownKeys(mask)) {
-    if (!Object.getOwnPropertyDescriptor(raw, key3)?.enumerable) {
-      throw new Error(`Unrecognized key: "${String(key3)}"`);
+  for (const key4 of Reflect.ownKeys(mask)) {
+    if (!Object.getOwnPropertyDescriptor(raw, key4)?.enumerable) {
+      throw new Error(`Unrecognized key: "${String(key4)}"`);
     }
-    if (mask[key3])
-      keys2.push(key3);
+    if (mask[key4])
+      keys2.push(key4);
   }
   return keys2;
 }
@@ -7882,7 +7934,7 @@ function omit(schema, mask) {
   }
   const omitted = new Set(maskedKeys(schema, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key3) => !omitted.has(key3)));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key4) => !omitted.has(key4)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
@@ -7893,8 +7945,8 @@ function extend(schema, shape) {
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     const existingShape = sourceShape(schema);
-    for (const key3 of Reflect.ownKeys(shape)) {
-      if (Object.getOwnPropertyDescriptor(existingShape, key3) !== void 0) {
+    for (const key4 of Reflect.ownKeys(shape)) {
+      if (Object.getOwnPropertyDescriptor(existingShape, key4) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
@@ -7941,15 +7993,15 @@ function partial(Class2, schema, mask, name2 = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key3) => selected && !selected.has(key3) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key4) => selected && !selected.has(key4) ? value : new Class2({ type: "optional", innerType: value })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key3) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key4) => (
     // overwrite with non-optional
-    selected && !selected.has(key3) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key4) ? value : new Class2({ type: "nonoptional", innerType: value })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -8136,46 +8188,46 @@ var Class = class {
   }
 };
 function members(proto, table3) {
-  for (const key3 in table3) {
-    const desc = Object.getOwnPropertyDescriptor(table3, key3);
+  for (const key4 in table3) {
+    const desc = Object.getOwnPropertyDescriptor(table3, key4);
     if (desc.get)
-      Object.defineProperty(proto, key3, { ...desc, enumerable: false });
+      Object.defineProperty(proto, key4, { ...desc, enumerable: false });
     else
-      defineBound(proto, key3, desc.value);
+      defineBound(proto, key4, desc.value);
   }
 }
-function own(inst, key3, value, enumerable = true) {
-  Object.defineProperty(inst, key3, { configurable: true, writable: true, enumerable, value });
+function own(inst, key4, value, enumerable = true) {
+  Object.defineProperty(inst, key4, { configurable: true, writable: true, enumerable, value });
   return value;
 }
-function hide(inst, key3, value) {
-  return own(inst, key3, value, false);
+function hide(inst, key4, value) {
+  return own(inst, key4, value, false);
 }
 // @__NO_SIDE_EFFECTS__
 function derived(computes, table3) {
-  for (const key3 in computes) {
-    const compute = computes[key3];
-    Object.defineProperty(table3, key3, {
+  for (const key4 in computes) {
+    const compute = computes[key4];
+    Object.defineProperty(table3, key4, {
       configurable: true,
       enumerable: true,
       get() {
-        return own(this, key3, compute(this));
+        return own(this, key4, compute(this));
       },
       set(value) {
-        own(this, key3, value);
+        own(this, key4, value);
       }
     });
   }
   return table3;
 }
-function defineBound(proto, key3, fn) {
-  Object.defineProperty(proto, key3, {
+function defineBound(proto, key4, fn) {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     get() {
-      return this == null ? fn : own(this, key3, fn.bind(this));
+      return this == null ? fn : own(this, key4, fn.bind(this));
     },
     set(value) {
-      own(this, key3, value);
+      own(this, key4, value);
     }
   });
 }
@@ -8192,53 +8244,53 @@ var breaker = {
     return void 0;
   }
 };
-function defineLazyInternal(inst, key3, compute) {
+function defineLazyInternal(inst, key4, compute) {
   const proto = Object.getPrototypeOf(inst._zod);
-  if (key3 in proto && installing !== inst._zod) {
+  if (key4 in proto && installing !== inst._zod) {
     installing = void 0;
     return;
   }
   installing = inst._zod;
-  Object.defineProperty(proto, key3, {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     get() {
-      Object.defineProperty(this, key3, breaker);
+      Object.defineProperty(this, key4, breaker);
       const outer = broke;
       broke = false;
       try {
         const value = compute(this);
         if (broke)
-          delete this[key3];
+          delete this[key4];
         else
-          Object.defineProperty(this, key3, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key4, { configurable: true, writable: true, value });
         broke = broke || outer;
         return value;
       } catch (err) {
-        delete this[key3];
+        delete this[key4];
         broke = broke || outer;
         throw err;
       }
     },
     set(value) {
-      Object.defineProperty(this, key3, { configurable: true, writable: true, value });
+      Object.defineProperty(this, key4, { configurable: true, writable: true, value });
     }
   });
 }
-function installLazyProp(inst, key3, make, enumerable) {
-  const proto = claim(inst, key3);
+function installLazyProp(inst, key4, make, enumerable) {
+  const proto = claim(inst, key4);
   if (!proto)
     return;
-  Object.defineProperty(proto, key3, {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     get() {
       const desc = { configurable: true, writable: true, enumerable, value: void 0 };
-      Object.defineProperty(this, key3, desc);
+      Object.defineProperty(this, key4, desc);
       desc.value = make(this);
-      Object.defineProperty(this, key3, desc);
+      Object.defineProperty(this, key4, desc);
       return desc.value;
     },
     set(value) {
-      Object.defineProperty(this, key3, { configurable: true, writable: true, enumerable, value });
+      Object.defineProperty(this, key4, { configurable: true, writable: true, enumerable, value });
     }
   });
 }
@@ -8249,7 +8301,7 @@ function constantCatch(value) {
   return fn;
 }
 
-// ../../main/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -8371,7 +8423,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// ../../main/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -8415,15 +8467,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj, key3, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj, key3)) {
-    if (key3 === "__proto__") {
-      Object.defineProperty(obj, key3, { value: make(), writable: true, enumerable: true, configurable: true });
+function node(obj, key4, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj, key4)) {
+    if (key4 === "__proto__") {
+      Object.defineProperty(obj, key4, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj[key3] = make();
+      obj[key4] = make();
     }
   }
-  return obj[key3];
+  return obj[key4];
 }
 function flattenError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
@@ -8563,7 +8615,7 @@ function prettifyError(error62) {
   return lines.join("\n");
 }
 
-// ../../main/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -8723,7 +8775,7 @@ var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// ../../main/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -8895,7 +8947,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// ../../main/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -9332,16 +9384,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries ?? (entries = Reflect.ownKeys(def.shape).map((key3) => [key3, def.shape[key3]]));
+    entries ?? (entries = Reflect.ownKeys(def.shape).map((key4) => [key4, def.shape[key4]]));
     const input2 = payload.value;
     let proms;
-    for (const [key3, schema] of entries) {
-      const result2 = schema._zod.run({ value: input2[key3], issues: [] }, {});
+    for (const [key4, schema] of entries) {
+      const result2 = schema._zod.run({ value: input2[key4], issues: [] }, {});
       if (result2 instanceof Promise) {
         proms ?? (proms = []);
-        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key3)));
+        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key4)));
       } else {
-        handleCheckPropertyResult(result2, payload, key3);
+        handleCheckPropertyResult(result2, payload, key4);
       }
     }
     if (proms)
@@ -9371,7 +9423,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// ../../main/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -9412,14 +9464,14 @@ ${content.join("\n")}
   }
 };
 
-// ../../main/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// ../../main/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -10242,8 +10294,8 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   };
   capSize(inst, arraySize);
 });
-function handlePropertyResult(result2, final, key3, input2, optin, optout) {
-  const isPresent = key3 in input2;
+function handlePropertyResult(result2, final, key4, input2, optin, optout) {
+  const isPresent = key4 in input2;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -10252,7 +10304,7 @@ function handlePropertyResult(result2, final, key3, input2, optin, optout) {
     if (optin !== void 0 && isOptionalOut && !isPresent) {
       return;
     }
-    final.issues.push(...prefixIssues(key3, result2.issues));
+    final.issues.push(...prefixIssues(key4, result2.issues));
   }
   if (!isPresent && optin === void 0) {
     if (!result2.issues.length) {
@@ -10260,17 +10312,17 @@ function handlePropertyResult(result2, final, key3, input2, optin, optout) {
         code: "invalid_type",
         expected: "nonoptional",
         input: void 0,
-        path: [key3]
+        path: [key4]
       });
     }
     return;
   }
   if (result2.value === void 0) {
     if (isPresent || optin === "defaulted" && !isOptionalOut) {
-      final.value[key3] = void 0;
+      final.value[key4] = void 0;
     }
   } else {
-    final.value[key3] = result2.value;
+    final.value[key4] = result2.value;
   }
 }
 var NO_SYMBOL_KEYS = [];
@@ -10303,28 +10355,28 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key3 in input2) {
+  for (const key4 in input2) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
       seen = payload.issues.length;
     }
-    if (keySet.has(key3))
+    if (keySet.has(key4))
       continue;
-    if (key3 === "__proto__") {
+    if (key4 === "__proto__") {
       if (t === "never")
-        unrecognized.push(key3);
+        unrecognized.push(key4);
       continue;
     }
     if (t === "never") {
-      unrecognized.push(key3);
+      unrecognized.push(key4);
       continue;
     }
-    const r = _catchall.run({ value: input2[key3], issues: [] }, ctx);
+    const r = _catchall.run({ value: input2[key4], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key3, input2, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key4, input2, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key3, input2, optin, optout);
+      handlePropertyResult(r, payload, key4, input2, optin, optout);
     }
   }
   if (unrecognized.length) {
@@ -10361,16 +10413,16 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   defineLazyInternal(inst, "propValues", (zod) => {
     const shape = zod.def.shape;
     const propValues = {};
-    for (const key3 in shape) {
-      const field = shape[key3]._zod;
+    for (const key4 in shape) {
+      const field = shape[key4]._zod;
       if (field.values) {
-        if (!Object.prototype.hasOwnProperty.call(propValues, key3)) {
-          assignProp(propValues, key3, /* @__PURE__ */ new Set());
+        if (!Object.prototype.hasOwnProperty.call(propValues, key4)) {
+          assignProp(propValues, key4, /* @__PURE__ */ new Set());
         }
         for (const v of field.values)
-          propValues[key3].add(v);
+          propValues[key4].add(v);
         if (field.optin !== void 0)
-          propValues[key3].add(void 0);
+          propValues[key4].add(void 0);
       }
     }
     return propValues;
@@ -10397,22 +10449,22 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = value.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key3 of value.allKeys) {
+    for (const key4 of value.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      if (key3 === "__proto__")
+      if (key4 === "__proto__")
         continue;
-      const el = shape[key3];
+      const el = shape[key4];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
-      const r = el._zod.run({ value: input2[key3], issues: [] }, ctx);
+      const r = el._zod.run({ value: input2[key4], issues: [] }, ctx);
       if (r instanceof Promise) {
-        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key3, input2, optin, optout)));
+        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key4, input2, optin, optout)));
       } else {
-        handlePropertyResult(r, payload, key3, input2, optin, optout);
+        handlePropertyResult(r, payload, key4, input2, optin, optout);
       }
     }
     if (!catchall) {
@@ -10446,17 +10498,17 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     doc.write(`const input = payload.value;`);
     const ids = /* @__PURE__ */ Object.create(null);
     let counter = 0;
-    for (const key3 of normalized.allKeys) {
-      ids[key3] = `key_${counter++}`;
+    for (const key4 of normalized.allKeys) {
+      ids[key4] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-    for (const key3 of normalized.allKeys) {
-      if (key3 === "__proto__")
+    for (const key4 of normalized.allKeys) {
+      if (key4 === "__proto__")
         continue;
-      const id = ids[key3];
-      const k = typeof key3 === "symbol" ? `syms[${syms.indexOf(key3)}]` : esc(key3);
+      const id = ids[key4];
+      const k = typeof key4 === "symbol" ? `syms[${syms.indexOf(key4)}]` : esc(key4);
       const isPresent = `${k} in input`;
-      const schema = shape[key3];
+      const schema = shape[key4];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
@@ -10790,21 +10842,21 @@ function mergeValues(a, b) {
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const bKeys = Object.keys(b);
-    const sharedKeys = Object.keys(a).filter((key3) => bKeys.indexOf(key3) !== -1);
+    const sharedKeys = Object.keys(a).filter((key4) => bKeys.indexOf(key4) !== -1);
     const newObj = { ...a, ...b };
     if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
       delete newObj.__proto__;
-    for (const key3 of sharedKeys) {
-      if (key3 === "__proto__")
+    for (const key4 of sharedKeys) {
+      if (key4 === "__proto__")
         continue;
-      const sharedValue = mergeValues(a[key3], b[key3]);
+      const sharedValue = mergeValues(a[key4], b[key4]);
       if (!sharedValue.valid) {
         return {
           valid: false,
-          mergeErrorPath: [key3, ...sharedValue.mergeErrorPath]
+          mergeErrorPath: [key4, ...sharedValue.mergeErrorPath]
         };
       }
-      newObj[key3] = sharedValue.data;
+      newObj[key4] = sharedValue.data;
     }
     return { valid: true, data: newObj };
   }
@@ -10963,9 +11015,9 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     return handleTupleResults(itemResults, payload, items, input2, optoutStart);
   };
 });
-function getTupleOptStart(items, key3) {
+function getTupleOptStart(items, key4) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key3 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key4 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -11023,12 +11075,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     if (values && !def.partial) {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       const recordKeys = /* @__PURE__ */ new Set();
-      for (const key3 of values) {
-        if (typeof key3 === "string" || typeof key3 === "number" || typeof key3 === "symbol") {
-          recordKeys.add(typeof key3 === "number" ? key3.toString() : key3);
-          if (key3 === "__proto__")
+      for (const key4 of values) {
+        if (typeof key4 === "string" || typeof key4 === "number" || typeof key4 === "symbol") {
+          recordKeys.add(typeof key4 === "number" ? key4.toString() : key4);
+          if (key4 === "__proto__")
             continue;
-          const keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
+          const keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
           if (keyResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -11037,8 +11089,8 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key3,
-              path: [key3],
+              input: key4,
+              path: [key4],
               inst
             });
             continue;
@@ -11046,32 +11098,32 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
           const outKey = keyResult.value;
           if (outKey === "__proto__")
             continue;
-          const result2 = def.valueType._zod.run({ value: input2[key3], issues: [] }, ctx);
+          const result2 = def.valueType._zod.run({ value: input2[key4], issues: [] }, ctx);
           if (result2 instanceof Promise) {
             proms.push(result2.then((result3) => {
               if (result3.issues.length) {
-                payload.issues.push(...prefixIssues(key3, result3.issues));
+                payload.issues.push(...prefixIssues(key4, result3.issues));
               }
               payload.value[outKey] = result3.value;
             }));
           } else {
             if (result2.issues.length) {
-              payload.issues.push(...prefixIssues(key3, result2.issues));
+              payload.issues.push(...prefixIssues(key4, result2.issues));
             }
             payload.value[outKey] = result2.value;
           }
         }
       }
       let unrecognized;
-      for (const key3 in input2) {
-        if (!recordKeys.has(key3)) {
+      for (const key4 in input2) {
+        if (!recordKeys.has(key4)) {
           if (def.mode === "loose") {
-            if (key3 === "__proto__")
+            if (key4 === "__proto__")
               continue;
-            payload.value[key3] = input2[key3];
+            payload.value[key4] = input2[key4];
           } else {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key3);
+            unrecognized.push(key4);
           }
         }
       }
@@ -11087,18 +11139,18 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     } else {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       let unrecognized;
-      for (const key3 of Reflect.ownKeys(input2)) {
-        if (key3 === "__proto__")
+      for (const key4 of Reflect.ownKeys(input2)) {
+        if (key4 === "__proto__")
           continue;
-        if (!Object.prototype.propertyIsEnumerable.call(input2, key3))
+        if (!Object.prototype.propertyIsEnumerable.call(input2, key4))
           continue;
-        let keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
+        let keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key3 === "string" && number.test(key3) && keyResult.issues.length;
+        const checkNumericKey = typeof key4 === "string" && number.test(key4) && keyResult.issues.length;
         if (checkNumericKey) {
-          const retryResult = def.keyType._zod.run({ value: Number(key3), issues: [] }, ctx);
+          const retryResult = def.keyType._zod.run({ value: Number(key4), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -11108,17 +11160,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
         if (keyResult.issues.length) {
           if (def.mode === "loose") {
-            payload.value[key3] = input2[key3];
+            payload.value[key4] = input2[key4];
           } else if (values) {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key3);
+            unrecognized.push(key4);
           } else {
             payload.issues.push({
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key3,
-              path: [key3],
+              input: key4,
+              path: [key4],
               inst
             });
           }
@@ -11127,17 +11179,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         const outKey = keyResult.value;
         if (outKey === "__proto__")
           continue;
-        const result2 = def.valueType._zod.run({ value: input2[key3], issues: [] }, ctx);
+        const result2 = def.valueType._zod.run({ value: input2[key4], issues: [] }, ctx);
         if (result2 instanceof Promise) {
           proms.push(result2.then((result3) => {
             if (result3.issues.length) {
-              payload.issues.push(...prefixIssues(key3, result3.issues));
+              payload.issues.push(...prefixIssues(key4, result3.issues));
             }
             payload.value[outKey] = result3.value;
           }));
         } else {
           if (result2.issues.length) {
-            payload.issues.push(...prefixIssues(key3, result2.issues));
+            payload.issues.push(...prefixIssues(key4, result2.issues));
           }
           payload.value[outKey] = result2.value;
         }
@@ -11177,20 +11229,20 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key3, value] of input2) {
+    for (const [key4, value] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      const keyResult = def.keyType._zod.run({ value: key3, issues: [] }, ctx);
+      const keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
       const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-          handleMapResult(keyResult2, valueResult2, payload, key3, input2, inst, ctx);
+          handleMapResult(keyResult2, valueResult2, payload, key4, input2, inst, ctx);
         }));
       } else {
-        handleMapResult(keyResult, valueResult, payload, key3, input2, inst, ctx);
+        handleMapResult(keyResult, valueResult, payload, key4, input2, inst, ctx);
       }
     }
     if (proms.length)
@@ -11199,10 +11251,10 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   };
   capSize(inst, mapSize);
 });
-function handleMapResult(keyResult, valueResult, final, key3, input2, inst, ctx) {
+function handleMapResult(keyResult, valueResult, final, key4, input2, inst, ctx) {
   if (keyResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key3)) {
-      final.issues.push(...prefixIssues(key3, keyResult.issues));
+    if (propertyKeyTypes.has(typeof key4)) {
+      final.issues.push(...prefixIssues(key4, keyResult.issues));
     } else {
       final.issues.push({
         code: "invalid_key",
@@ -11214,15 +11266,15 @@ function handleMapResult(keyResult, valueResult, final, key3, input2, inst, ctx)
     }
   }
   if (valueResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key3)) {
-      final.issues.push(...prefixIssues(key3, valueResult.issues));
+    if (propertyKeyTypes.has(typeof key4)) {
+      final.issues.push(...prefixIssues(key4, valueResult.issues));
     } else {
       final.issues.push({
         origin: "map",
         code: "invalid_element",
         input: input2,
         inst,
-        key: key3,
+        key: key4,
         issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
       });
     }
@@ -11861,7 +11913,7 @@ function handleRefineResult(result2, payload, input2, inst) {
   }
 }
 
-// ../../main/node_modules/zod/v4/core/memoizer.js
+// node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -11897,8 +11949,8 @@ function isRecursive(inst, stack, resolve21) {
   };
   const shape = (sh, spread) => {
     let answer = NONE;
-    for (const key3 of Reflect.ownKeys(sh)) {
-      const desc = Object.getOwnPropertyDescriptor(sh, key3);
+    for (const key4 of Reflect.ownKeys(sh)) {
+      const desc = Object.getOwnPropertyDescriptor(sh, key4);
       if (spread && !desc.enumerable)
         continue;
       const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve21) : NONE;
@@ -11994,8 +12046,8 @@ function isRecursive(inst, stack, resolve21) {
       break;
     default: {
       kind;
-      for (const key3 in def) {
-        const desc = Object.getOwnPropertyDescriptor(def, key3);
+      for (const key4 in def) {
+        const desc = Object.getOwnPropertyDescriptor(def, key4);
         if (!desc || desc.get)
           continue;
         const value = desc.value;
@@ -12138,7 +12190,7 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// ../../main/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -12206,7 +12258,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 
-// ../../main/node_modules/zod/v4/locales/ar.js
+// node_modules/zod/v4/locales/ar.js
 var error = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0641", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
@@ -12318,7 +12370,7 @@ function ar_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/az.js
+// node_modules/zod/v4/locales/az.js
 var error2 = () => {
   const Sizable = {
     string: { unit: "simvol", verb: "olmal\u0131d\u0131r" },
@@ -12429,7 +12481,7 @@ function az_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/be.js
+// node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -12598,7 +12650,7 @@ function be_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/bg.js
+// node_modules/zod/v4/locales/bg.js
 var error4 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
@@ -12724,7 +12776,7 @@ function bg_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/bn.js
+// node_modules/zod/v4/locales/bn.js
 var error5 = () => {
   const Sizable = {
     string: { unit: "\u0985\u0995\u09CD\u09B7\u09B0", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
@@ -12838,7 +12890,7 @@ function bn_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ca.js
+// node_modules/zod/v4/locales/ca.js
 var error6 = () => {
   const Sizable = {
     string: { unit: "car\xE0cters", verb: "contenir" },
@@ -12952,7 +13004,7 @@ function ca_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ckb.js
+// node_modules/zod/v4/locales/ckb.js
 var error7 = () => {
   const Sizable = {
     string: { unit: "\u067E\u06CC\u062A", verb: "\u0628\u06CE\u062A" },
@@ -13085,7 +13137,7 @@ function ckb_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/cs.js
+// node_modules/zod/v4/locales/cs.js
 var error8 = () => {
   const Sizable = {
     string: { unit: "znak\u016F", verb: "m\xEDt" },
@@ -13202,7 +13254,7 @@ function cs_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/da.js
+// node_modules/zod/v4/locales/da.js
 var error9 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "havde" },
@@ -13323,7 +13375,7 @@ function da_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/de.js
+// node_modules/zod/v4/locales/de.js
 var error10 = () => {
   const Sizable = {
     string: { unit: "Zeichen", verb: "zu haben" },
@@ -13437,7 +13489,7 @@ function de_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/el.js
+// node_modules/zod/v4/locales/el.js
 var error11 = () => {
   const Sizable = {
     string: { unit: "\u03C7\u03B1\u03C1\u03B1\u03BA\u03C4\u03AE\u03C1\u03B5\u03C2", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
@@ -13550,7 +13602,7 @@ function el_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 var error12 = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -13675,7 +13727,7 @@ function en_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/eo.js
+// node_modules/zod/v4/locales/eo.js
 var error13 = () => {
   const Sizable = {
     string: { unit: "karaktrojn", verb: "havi" },
@@ -13790,7 +13842,7 @@ function eo_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/es.js
+// node_modules/zod/v4/locales/es.js
 var error14 = () => {
   const Sizable = {
     string: { unit: "caracteres", verb: "tener" },
@@ -13927,7 +13979,7 @@ function es_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fa.js
+// node_modules/zod/v4/locales/fa.js
 var error15 = () => {
   const Sizable = {
     string: { unit: "\u06A9\u0627\u0631\u0627\u06A9\u062A\u0631", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
@@ -14047,7 +14099,7 @@ function fa_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fi.js
+// node_modules/zod/v4/locales/fi.js
 var error16 = () => {
   const Sizable = {
     string: { unit: "merkki\xE4", subject: "merkkijonon" },
@@ -14165,7 +14217,7 @@ function fi_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fr.js
+// node_modules/zod/v4/locales/fr.js
 var error17 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -14295,7 +14347,7 @@ function fr_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/fr-CA.js
+// node_modules/zod/v4/locales/fr-CA.js
 var error18 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -14408,7 +14460,7 @@ function fr_CA_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/gu.js
+// node_modules/zod/v4/locales/gu.js
 var error19 = () => {
   const Sizable = {
     string: { unit: "\u0A85\u0A95\u0ACD\u0AB7\u0AB0", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
@@ -14522,7 +14574,7 @@ function gu_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/he.js
+// node_modules/zod/v4/locales/he.js
 var error20 = () => {
   const TypeNames = {
     string: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA", gender: "f" },
@@ -14724,7 +14776,7 @@ function he_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hi.js
+// node_modules/zod/v4/locales/hi.js
 var error21 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
@@ -14836,7 +14888,7 @@ function hi_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hr.js
+// node_modules/zod/v4/locales/hr.js
 var error22 = () => {
   const Sizable = {
     string: { unit: "znakova", verb: "imati" },
@@ -14963,7 +15015,7 @@ function hr_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hu.js
+// node_modules/zod/v4/locales/hu.js
 var error23 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "legyen" },
@@ -15077,7 +15129,7 @@ function hu_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/hy.js
+// node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count, one, many) {
   return Math.abs(count) === 1 ? one : many;
 }
@@ -15236,7 +15288,7 @@ function hy_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/id.js
+// node_modules/zod/v4/locales/id.js
 var error25 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "memiliki" },
@@ -15348,7 +15400,7 @@ function id_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/is.js
+// node_modules/zod/v4/locales/is.js
 var error26 = () => {
   const Sizable = {
     string: { unit: "stafi", verb: "a\xF0 hafa" },
@@ -15463,7 +15515,7 @@ function is_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/it.js
+// node_modules/zod/v4/locales/it.js
 var error27 = () => {
   const Sizable = {
     string: { unit: "caratteri", verb: "avere" },
@@ -15577,7 +15629,7 @@ function it_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ja.js
+// node_modules/zod/v4/locales/ja.js
 var error28 = () => {
   const Sizable = {
     string: { unit: "\u6587\u5B57", verb: "\u3067\u3042\u308B" },
@@ -15690,7 +15742,7 @@ function ja_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ka.js
+// node_modules/zod/v4/locales/ka.js
 var error29 = () => {
   const Sizable = {
     string: { unit: "\u10E1\u10D8\u10DB\u10D1\u10DD\u10DA\u10DD", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
@@ -15808,7 +15860,7 @@ function ka_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/km.js
+// node_modules/zod/v4/locales/km.js
 var error30 = () => {
   const Sizable = {
     string: { unit: "\u178F\u17BD\u17A2\u1780\u17D2\u179F\u179A", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
@@ -15924,12 +15976,12 @@ function km_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/kh.js
+// node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 
-// ../../main/node_modules/zod/v4/locales/kn.js
+// node_modules/zod/v4/locales/kn.js
 var error31 = () => {
   const Sizable = {
     string: { unit: "\u0C85\u0C95\u0CCD\u0CB7\u0CB0\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
@@ -16045,7 +16097,7 @@ function kn_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ko.js
+// node_modules/zod/v4/locales/ko.js
 var error32 = () => {
   const Sizable = {
     string: { unit: "\uBB38\uC790", verb: "to have" },
@@ -16162,7 +16214,7 @@ function ko_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/lt.js
+// node_modules/zod/v4/locales/lt.js
 var capitalizeFirstCharacter = (text3) => {
   return text3.charAt(0).toUpperCase() + text3.slice(1);
 };
@@ -16370,7 +16422,7 @@ function lt_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/mk.js
+// node_modules/zod/v4/locales/mk.js
 var error34 = () => {
   const Sizable = {
     string: { unit: "\u0437\u043D\u0430\u0446\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
@@ -16485,7 +16537,7 @@ function mk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ms.js
+// node_modules/zod/v4/locales/ms.js
 var error35 = () => {
   const Sizable = {
     string: { unit: "aksara", verb: "mempunyai" },
@@ -16598,7 +16650,7 @@ function ms_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ne.js
+// node_modules/zod/v4/locales/ne.js
 var error36 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
@@ -16710,7 +16762,7 @@ function ne_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/nl.js
+// node_modules/zod/v4/locales/nl.js
 var error37 = () => {
   const Sizable = {
     string: { unit: "tekens", verb: "heeft" },
@@ -16826,7 +16878,7 @@ function nl_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/nn.js
+// node_modules/zod/v4/locales/nn.js
 var error38 = () => {
   const Sizable = {
     string: { unit: "teikn", verb: "\xE5 ha" },
@@ -16940,7 +16992,7 @@ function nn_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/no.js
+// node_modules/zod/v4/locales/no.js
 var error39 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "\xE5 ha" },
@@ -17054,7 +17106,7 @@ function no_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ota.js
+// node_modules/zod/v4/locales/ota.js
 var error40 = () => {
   const Sizable = {
     string: { unit: "harf", verb: "olmal\u0131d\u0131r" },
@@ -17169,7 +17221,7 @@ function ota_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ps.js
+// node_modules/zod/v4/locales/ps.js
 var error41 = () => {
   const Sizable = {
     string: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
@@ -17289,7 +17341,7 @@ function ps_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/pl.js
+// node_modules/zod/v4/locales/pl.js
 var error42 = () => {
   const Sizable = {
     string: { unit: "znak\xF3w", verb: "mie\u0107" },
@@ -17404,7 +17456,7 @@ function pl_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/pt.js
+// node_modules/zod/v4/locales/pt.js
 var error43 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -17548,7 +17600,7 @@ function pt_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/pt-BR.js
+// node_modules/zod/v4/locales/pt-BR.js
 var error44 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -17693,7 +17745,7 @@ function pt_BR_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ro.js
+// node_modules/zod/v4/locales/ro.js
 var error45 = () => {
   const Sizable = {
     string: { unit: "caractere", verb: "s\u0103 aib\u0103" },
@@ -17816,7 +17868,7 @@ function ro_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ru.js
+// node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -17985,7 +18037,7 @@ function ru_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/sk.js
+// node_modules/zod/v4/locales/sk.js
 var error47 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "ma\u0165" },
@@ -18102,7 +18154,7 @@ function sk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/sl.js
+// node_modules/zod/v4/locales/sl.js
 var error48 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "imeti" },
@@ -18217,7 +18269,7 @@ function sl_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/sv.js
+// node_modules/zod/v4/locales/sv.js
 var error49 = () => {
   const Sizable = {
     string: { unit: "tecken", verb: "att ha" },
@@ -18333,7 +18385,7 @@ function sv_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ta.js
+// node_modules/zod/v4/locales/ta.js
 var error50 = () => {
   const Sizable = {
     string: { unit: "\u0B8E\u0BB4\u0BC1\u0BA4\u0BCD\u0BA4\u0BC1\u0B95\u0BCD\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
@@ -18449,7 +18501,7 @@ function ta_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/tg.js
+// node_modules/zod/v4/locales/tg.js
 var error51 = () => {
   const Sizable = {
     string: { unit: "\u0430\u043B\u043E\u043C\u0430\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
@@ -18566,7 +18618,7 @@ function tg_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/th.js
+// node_modules/zod/v4/locales/th.js
 var error52 = () => {
   const Sizable = {
     string: { unit: "\u0E15\u0E31\u0E27\u0E2D\u0E31\u0E01\u0E29\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
@@ -18682,7 +18734,7 @@ function th_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/tk.js
+// node_modules/zod/v4/locales/tk.js
 var error53 = () => {
   const Sizable = {
     string: { unit: "simwol", verb: "bolmaly" },
@@ -18790,7 +18842,7 @@ function tk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/tr.js
+// node_modules/zod/v4/locales/tr.js
 var error54 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "olmal\u0131" },
@@ -18901,7 +18953,7 @@ function tr_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/uk.js
+// node_modules/zod/v4/locales/uk.js
 var error55 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
@@ -19015,12 +19067,12 @@ function uk_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/ua.js
+// node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 
-// ../../main/node_modules/zod/v4/locales/ur.js
+// node_modules/zod/v4/locales/ur.js
 var error56 = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0648\u0641", verb: "\u06C1\u0648\u0646\u0627" },
@@ -19136,7 +19188,7 @@ function ur_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/uz.js
+// node_modules/zod/v4/locales/uz.js
 var error57 = () => {
   const Sizable = {
     string: { unit: "belgi", verb: "bo\u2018lishi kerak" },
@@ -19250,7 +19302,7 @@ function uz_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/vi.js
+// node_modules/zod/v4/locales/vi.js
 var error58 = () => {
   const Sizable = {
     string: { unit: "k\xFD t\u1EF1", verb: "c\xF3" },
@@ -19364,7 +19416,7 @@ function vi_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/zh-CN.js
+// node_modules/zod/v4/locales/zh-CN.js
 var error59 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u7B26", verb: "\u5305\u542B" },
@@ -19479,7 +19531,7 @@ function zh_CN_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/zh-TW.js
+// node_modules/zod/v4/locales/zh-TW.js
 var error60 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u5143", verb: "\u64C1\u6709" },
@@ -19592,7 +19644,7 @@ function zh_TW_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/locales/yo.js
+// node_modules/zod/v4/locales/yo.js
 var error61 = () => {
   const Sizable = {
     string: { unit: "\xE0mi", verb: "n\xED" },
@@ -19705,7 +19757,7 @@ function yo_default() {
   };
 }
 
-// ../../main/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -19755,7 +19807,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// ../../main/node_modules/zod/v4/core/compile.js
+// node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -20128,11 +20180,11 @@ function generatePropertiesChecks(doc, ctx, def, accessor) {
   }
   doc.write(`if (${accessor} == null) return INVALID;`);
   const shape = def.shape;
-  for (const key3 of Reflect.ownKeys(shape)) {
-    const keyExpr = typeof key3 === "symbol" ? addConstant(ctx, key3) : esc(key3);
+  for (const key4 of Reflect.ownKeys(shape)) {
+    const keyExpr = typeof key4 === "symbol" ? addConstant(ctx, key4) : esc(key4);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key3], inputVar, false);
+    compileChild(doc, ctx, shape[key4], inputVar, false);
   }
 }
 function generatePropertyCheck(doc, ctx, def, accessor) {
@@ -20525,9 +20577,9 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
     throw new ZodCompileUnsupportedError('object shape key "__proto__"');
   }
   const propOutputs = /* @__PURE__ */ new Map();
-  for (const key3 of allKeys) {
-    const propSchema = propShape[key3];
-    const kx = keyExpr(key3);
+  for (const key4 of allKeys) {
+    const propSchema = propShape[key4];
+    const kx = keyExpr(key4);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${kx}];`);
     if (propSchema._zod.optin !== void 0) {
@@ -20548,14 +20600,14 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
       } else {
         doc.write(`if (${outputVar2} === INVALID) return INVALID;`);
       }
-      propOutputs.set(key3, outputVar2);
+      propOutputs.set(key4, outputVar2);
     } else {
       if (requiresPresenceCheck(propSchema)) {
         doc.write(`if (!(${kx} in ${accessor})) return INVALID;`);
       }
       const outputAccessor = compileChild(doc, ctx, propSchema, inputVar, buildsValue);
       if (outputAccessor !== null)
-        propOutputs.set(key3, outputAccessor);
+        propOutputs.set(key4, outputAccessor);
     }
   }
   const catchall = def.catchall;
@@ -20976,9 +21028,9 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   }
   return outputVar;
 }
-function getTupleOptStart2(items, key3) {
+function getTupleOptStart2(items, key4) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key3 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key4 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -21108,16 +21160,16 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
   const keyValues = recordDef.partial ? void 0 : def.keyType._zod.values;
   if (keyValues) {
     const inputKeys = [];
-    for (const key3 of keyValues) {
-      if (!(typeof key3 === "string" || typeof key3 === "number" || typeof key3 === "symbol")) {
-        throw new ZodCompileUnsupportedError(`record key value ${String(key3)}`);
+    for (const key4 of keyValues) {
+      if (!(typeof key4 === "string" || typeof key4 === "number" || typeof key4 === "symbol")) {
+        throw new ZodCompileUnsupportedError(`record key value ${String(key4)}`);
       }
-      const inputKey = typeof key3 === "number" ? key3.toString() : key3;
+      const inputKey = typeof key4 === "number" ? key4.toString() : key4;
       if (inputKey === "__proto__") {
         throw new ZodCompileUnsupportedError('record key "__proto__"');
       }
       inputKeys.push(inputKey);
-      const keyConst = addConstant(ctx, key3);
+      const keyConst = addConstant(ctx, key4);
       const outKey = generateCheck(doc, ctx, def.keyType, keyConst);
       const valueVar = newVar(ctx);
       doc.write(`const ${valueVar} = ${accessor}[${literalPropertyKey(ctx, inputKey)}];`);
@@ -21195,10 +21247,10 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   });
   doc.write(`}`);
 }
-function literalPropertyKey(ctx, key3) {
-  if (typeof key3 === "string")
-    return esc(key3);
-  return addConstant(ctx, key3);
+function literalPropertyKey(ctx, key4) {
+  if (typeof key4 === "string")
+    return esc(key4);
+  return addConstant(ctx, key4);
 }
 function generateMapCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -21365,7 +21417,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
   return accessor;
 }
 
-// ../../main/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -22424,12 +22476,12 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// ../../main/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source2 of sources) {
-    for (const key3 of Reflect.ownKeys(source2)) {
-      if (Object.prototype.propertyIsEnumerable.call(source2, key3)) {
-        assignProp(target, key3, source2[key3]);
+    for (const key4 of Reflect.ownKeys(source2)) {
+      if (Object.prototype.propertyIsEnumerable.call(source2, key4)) {
+        assignProp(target, key4, source2[key4]);
       }
     }
   }
@@ -22575,8 +22627,8 @@ function extractDefs(ctx, schema) {
     if (defId)
       seen.defId = defId;
     const schema2 = seen.schema;
-    for (const key3 in schema2) {
-      delete schema2[key3];
+    for (const key4 in schema2) {
+      delete schema2[key4];
     }
     schema2.$ref = ref;
   };
@@ -22657,8 +22709,8 @@ function foldObjects(members2) {
   for (const member of members2) {
     if (typeof member !== "object" || member.type !== "object")
       return null;
-    for (const key3 in member) {
-      if (!FOLDABLE_KEYS.has(key3))
+    for (const key4 in member) {
+      if (!FOLDABLE_KEYS.has(key4))
         return null;
     }
     objects.push(member);
@@ -22666,22 +22718,22 @@ function foldObjects(members2) {
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
   for (const object2 of objects) {
-    for (const key3 in object2.properties) {
-      if (Object.prototype.hasOwnProperty.call(properties, key3))
+    for (const key4 in object2.properties) {
+      if (Object.prototype.hasOwnProperty.call(properties, key4))
         continue;
       const parts = [];
       for (const other of objects) {
-        const part = other.properties?.[key3] ?? undeclaredConstraint(other);
+        const part = other.properties?.[key4] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
         if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
           parts.push(part);
       }
       const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
-      assignProp(properties, key3, merged);
+      assignProp(properties, key4, merged);
     }
-    for (const key3 of object2.required ?? [])
-      required2.add(key3);
+    for (const key4 of object2.required ?? [])
+      required2.add(key4);
   }
   const folded = { type: "object", properties };
   if (required2.size)
@@ -22706,8 +22758,8 @@ function foldIntersection(json3) {
   const allOf = json3.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
-  for (const key3 of FOLDABLE_KEYS)
-    if (key3 in json3)
+  for (const key4 of FOLDABLE_KEYS)
+    if (key4 in json3)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -22754,20 +22806,20 @@ function finalize(ctx, schema) {
       assignProps(schema2, _cached);
       const isParentRef = zodSchema._zod.parent === ref;
       if (isParentRef) {
-        for (const key3 in schema2) {
-          if (key3 === "$ref" || key3 === "allOf")
+        for (const key4 in schema2) {
+          if (key4 === "$ref" || key4 === "allOf")
             continue;
-          if (!(key3 in _cached)) {
-            delete schema2[key3];
+          if (!(key4 in _cached)) {
+            delete schema2[key4];
           }
         }
       }
       if (refSchema.$ref && refSeen.def) {
-        for (const key3 in schema2) {
-          if (key3 === "$ref" || key3 === "allOf")
+        for (const key4 in schema2) {
+          if (key4 === "$ref" || key4 === "allOf")
             continue;
-          if (key3 in refSeen.def && JSON.stringify(schema2[key3]) === JSON.stringify(refSeen.def[key3])) {
-            delete schema2[key3];
+          if (key4 in refSeen.def && JSON.stringify(schema2[key4]) === JSON.stringify(refSeen.def[key4])) {
+            delete schema2[key4];
           }
         }
       }
@@ -22779,11 +22831,11 @@ function finalize(ctx, schema) {
       if (parentSeen?.schema.$ref) {
         schema2.$ref = parentSeen.schema.$ref;
         if (parentSeen.def) {
-          for (const key3 in schema2) {
-            if (key3 === "$ref" || key3 === "allOf")
+          for (const key4 in schema2) {
+            if (key4 === "$ref" || key4 === "allOf")
               continue;
-            if (key3 in parentSeen.def && JSON.stringify(schema2[key3]) === JSON.stringify(parentSeen.def[key3])) {
-              delete schema2[key3];
+            if (key4 in parentSeen.def && JSON.stringify(schema2[key4]) === JSON.stringify(parentSeen.def[key4])) {
+              delete schema2[key4];
             }
           }
         }
@@ -22916,8 +22968,8 @@ function isTransforming(_schema, _ctx) {
     return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
   }
   if (def.type === "object") {
-    for (const key3 in def.shape) {
-      if (isTransforming(def.shape[key3], ctx))
+    for (const key4 in def.shape) {
+      if (isTransforming(def.shape[key4], ctx))
         return true;
     }
     return false;
@@ -22954,14 +23006,14 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
   return finalize(ctx, schema);
 };
 
-// ../../main/node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key3, value) => {
-  if (agg[key3] === void 0 || value > agg[key3])
-    agg[key3] = value;
+// node_modules/zod/v4/core/json-schema-processors.js
+var narrowMin = (agg, key4, value) => {
+  if (agg[key4] === void 0 || value > agg[key4])
+    agg[key4] = value;
 };
-var narrowMax = (agg, key3, value) => {
-  if (agg[key3] === void 0 || value < agg[key3])
-    agg[key3] = value;
+var narrowMax = (agg, key4, value) => {
+  if (agg[key4] === void 0 || value < agg[key4])
+    agg[key4] = value;
 };
 var narrowBoth = (agg, value) => {
   narrowMin(agg, "minimum", value);
@@ -23299,17 +23351,17 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   json3.type = "object";
   json3.properties = {};
-  for (const key3 in shape) {
-    assignProp(json3.properties, key3, processSchema(shape[key3], ctx, {
+  for (const key4 in shape) {
+    assignProp(json3.properties, key4, processSchema(shape[key4], ctx, {
       ...params,
-      path: [...params.path, "properties", key3]
+      path: [...params.path, "properties", key4]
     }));
   }
   const requiredKeys = [];
-  for (const key3 of Object.keys(shape)) {
-    const field = def.shape[key3];
+  for (const key4 of Object.keys(shape)) {
+    const field = def.shape[key4];
     if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
-      requiredKeys.push(key3);
+      requiredKeys.push(key4);
     }
   }
   if (requiredKeys.length > 0) {
@@ -23684,9 +23736,9 @@ function toJSONSchema(input2, params) {
     };
     ctx2.external = external;
     for (const entry of registry2._idmap.entries()) {
-      const [key3, schema] = entry;
+      const [key4, schema] = entry;
       extractDefs(ctx2, schema);
-      assignProp(schemas, key3, finalize(ctx2, schema));
+      assignProp(schemas, key4, finalize(ctx2, schema));
     }
     if (Object.keys(defs).length > 0) {
       const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
@@ -23702,7 +23754,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// ../../main/node_modules/zod/v4/core/json-schema-generator.js
+// node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -23780,10 +23832,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// ../../main/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// ../../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -23964,7 +24016,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// ../../main/node_modules/zod/v4/classic/checks.js
+// node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -23999,19 +24051,19 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// ../../main/node_modules/zod/v4/classic/errors.js
+// node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-function _lazyMethod(proto, key3, make) {
-  Object.defineProperty(proto, key3, {
+function _lazyMethod(proto, key4, make) {
+  Object.defineProperty(proto, key4, {
     configurable: true,
     enumerable: false,
     get() {
       const value = make(this);
-      Object.defineProperty(this, key3, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key4, { value, configurable: true, writable: true });
       return value;
     },
     set(value) {
-      Object.defineProperty(this, key3, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key4, { value, configurable: true, writable: true });
     }
   });
 }
@@ -24045,7 +24097,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// ../../main/node_modules/zod/v4/classic/parse.js
+// node_modules/zod/v4/classic/parse.js
 var parse2 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -24059,7 +24111,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// ../../main/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -25524,7 +25576,7 @@ function preprocess(fn, schema) {
   });
 }
 
-// ../../main/node_modules/zod/v4/classic/compat.js
+// node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -25550,7 +25602,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// ../../main/node_modules/zod/v4/classic/iso.js
+// node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -25575,7 +25627,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// ../../main/node_modules/zod/v4/classic/from-json-schema.js
+// node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -25681,11 +25733,11 @@ function resolveRef(ref, ctx) {
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
   if (path[0] === defsKey) {
-    const key3 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
-    if (!key3 || !ctx.defs[key3]) {
+    const key4 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+    if (!key4 || !ctx.defs[key4]) {
       throw new Error(`Reference not found: ${ref}`);
     }
-    return ctx.defs[key3];
+    return ctx.defs[key4];
   }
   throw new Error(`Reference not found: ${ref}`);
 }
@@ -25720,16 +25772,16 @@ function checkObjectGuards(objectSchema, guards) {
       });
     }
     if (guards.keySchema) {
-      for (const key3 of keys2) {
-        const result2 = guards.keySchema.safeParse(key3);
+      for (const key4 of keys2) {
+        const result2 = guards.keySchema.safeParse(key4);
         if (result2.success)
           continue;
         payload.issues.push({
           code: "invalid_key",
           origin: "record",
           issues: result2.error.issues,
-          input: key3,
-          path: [key3],
+          input: key4,
+          path: [key4],
           continue: true
         });
       }
@@ -25754,20 +25806,20 @@ function canonicalKey(value, seen) {
     if (Array.isArray(value)) {
       const parts2 = [];
       for (const item of value) {
-        const key3 = canonicalKey(item, seen);
-        if (key3 === null)
+        const key4 = canonicalKey(item, seen);
+        if (key4 === null)
           return null;
-        parts2.push(key3);
+        parts2.push(key4);
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
     const keys2 = Object.keys(value).sort();
     const parts = [];
     for (const k of keys2) {
-      const key3 = canonicalKey(value[k], seen);
-      if (key3 === null)
+      const key4 = canonicalKey(value[k], seen);
+      if (key4 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key3}`);
+      parts.push(`${k.length}:${k}=${key4}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
@@ -25807,10 +25859,10 @@ function containsRef(value) {
     return value.some(containsRef);
   if (typeof value.$ref === "string")
     return true;
-  return Object.entries(value).some(([key3, sub]) => {
-    if (SCHEMA_KEYWORDS.has(key3))
+  return Object.entries(value).some(([key4, sub]) => {
+    if (SCHEMA_KEYWORDS.has(key4))
       return containsRef(sub);
-    if (!SCHEMA_MAP_KEYWORDS.has(key3) || typeof sub !== "object" || sub === null)
+    if (!SCHEMA_MAP_KEYWORDS.has(key4) || typeof sub !== "object" || sub === null)
       return false;
     return Object.values(sub).some(containsRef);
   });
@@ -25826,12 +25878,12 @@ function checkArrayGuards(arraySchema, guards) {
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
       for (let i = 0; i < items.length; i++) {
-        const key3 = canonicalKey(items[i], /* @__PURE__ */ new Set());
-        if (key3 === null)
+        const key4 = canonicalKey(items[i], /* @__PURE__ */ new Set());
+        if (key4 === null)
           continue;
-        const first2 = firstSeen.get(key3);
+        const first2 = firstSeen.get(key4);
         if (first2 === void 0) {
-          firstSeen.set(key3, i);
+          firstSeen.set(key4, i);
           continue;
         }
         payload.issues.push({
@@ -26070,9 +26122,9 @@ function convertBaseSchema(schema, ctx) {
       const properties = schema.properties || {};
       const requiredSet = new Set(schema.required || []);
       const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
-      for (const [key3, propSchema] of Object.entries(properties)) {
+      for (const [key4, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key3, requiredSet.has(key3) ? propZodSchema : propZodSchema.optional());
+        assignProp(shape, key4, requiredSet.has(key4) ? propZodSchema : propZodSchema.optional());
       }
       if (schema.patternProperties) {
         const patternProps = schema.patternProperties;
@@ -26107,12 +26159,12 @@ function convertBaseSchema(schema, ctx) {
             if (!isPlainObject(payload.value))
               return;
             const unrecognized = [];
-            for (const key3 of Object.keys(payload.value)) {
-              if (propertyKeys.includes(key3))
+            for (const key4 of Object.keys(payload.value)) {
+              if (propertyKeys.includes(key4))
                 continue;
-              if (patterns.some((regex) => regex.test(key3)))
+              if (patterns.some((regex) => regex.test(key4)))
                 continue;
-              unrecognized.push(key3);
+              unrecognized.push(key4);
             }
             if (unrecognized.length) {
               payload.issues.push({
@@ -26243,38 +26295,38 @@ function convertSchema(schema, ctx) {
   }
   const extraMeta = {};
   const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
-  for (const key3 of coreMetadataKeys) {
-    if (key3 in schema) {
-      extraMeta[key3] = schema[key3];
+  for (const key4 of coreMetadataKeys) {
+    if (key4 in schema) {
+      extraMeta[key4] = schema[key4];
     }
   }
   const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
-  for (const key3 of contentMetadataKeys) {
-    if (key3 in schema) {
-      extraMeta[key3] = schema[key3];
+  for (const key4 of contentMetadataKeys) {
+    if (key4 in schema) {
+      extraMeta[key4] = schema[key4];
     }
   }
   if (schema.type === "object" && schema.$ref === void 0) {
     if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
       extraMeta.propertyNames = schema.propertyNames;
     }
-    for (const key3 of ["minProperties", "maxProperties"]) {
-      if (schema[key3] !== void 0)
-        extraMeta[key3] = schema[key3];
+    for (const key4 of ["minProperties", "maxProperties"]) {
+      if (schema[key4] !== void 0)
+        extraMeta[key4] = schema[key4];
     }
   }
   if (schema.type === "array" && schema.$ref === void 0) {
     if (schema.contains !== void 0 && !containsRef(schema.contains)) {
       extraMeta.contains = schema.contains;
     }
-    for (const key3 of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key3] !== void 0)
-        extraMeta[key3] = schema[key3];
+    for (const key4 of ["uniqueItems", "minContains", "maxContains"]) {
+      if (schema[key4] !== void 0)
+        extraMeta[key4] = schema[key4];
     }
   }
-  for (const key3 of Object.keys(schema)) {
-    if (!RECOGNIZED_KEYS.has(key3)) {
-      assignProp(extraMeta, key3, schema[key3]);
+  for (const key4 of Object.keys(schema)) {
+    if (!RECOGNIZED_KEYS.has(key4)) {
+      assignProp(extraMeta, key4, schema[key4]);
     }
   }
   if (Object.keys(extraMeta).length > 0) {
@@ -26308,7 +26360,7 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
-// ../../main/node_modules/zod/v4/core/visit.js
+// node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
@@ -26463,7 +26515,7 @@ function visit(schema, fnOrHandlers) {
   return run2(schema);
 }
 
-// ../../main/node_modules/zod/v4/classic/deep-partial.js
+// node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
     object: (s) => s.partial(),
@@ -26475,7 +26527,7 @@ function deepPartial(schema) {
   });
 }
 
-// ../../main/node_modules/zod/v4/classic/in-out.js
+// node_modules/zod/v4/classic/in-out.js
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -26505,7 +26557,7 @@ function output(schema) {
   });
 }
 
-// ../../main/node_modules/zod/v4/classic/coerce.js
+// node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
@@ -26546,8 +26598,14 @@ var SpecParamSchema = external_exports.object({
   digest_with: ParamValuesSchema.optional()
 }).catchall(ParamValueSchema);
 var perProfile = (t) => external_exports.object({ quick: t, full: t });
+var CaseIdSchema = external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, "ids look like cpu.group.name or net.group.name");
 var SpecCaseSchema = external_exports.object({
-  id: external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, "ids look like cpu.group.name or net.group.name"),
+  id: CaseIdSchema,
+  /**
+   * Ids this case had before (a rename keeps its history): history records, --case globs, result
+   * files and imports that name one read as this case (src/spec/aliases.ts).
+   */
+  formerly: external_exports.array(CaseIdSchema).min(1).optional(),
   kind: KindSchema,
   group: external_exports.string().min(1),
   doc: external_exports.string().min(1),
@@ -26581,12 +26639,12 @@ var SpecCaseSchema = external_exports.object({
   for (const profile2 of PROFILES) {
     c.params[profile2].forEach((p, i) => {
       const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
-      for (const key3 of scaled) {
-        if (c.digest && !(key3 in (p.digest_with ?? {}))) {
+      for (const key4 of scaled) {
+        if (c.digest && !(key4 in (p.digest_with ?? {}))) {
           ctx.addIssue({
             code: "custom",
             path: ["params", profile2, i, "digest_with"],
-            message: `per_runner scales "${key3}" but digest_with does not fix it`
+            message: `per_runner scales "${key4}" but digest_with does not fix it`
           });
         }
       }
@@ -26624,6 +26682,16 @@ var SpecSchema = external_exports.object({
     if (seen.has(c.id)) ctx.addIssue({ code: "custom", path: ["cases", i, "id"], message: `duplicate case id ${c.id}` });
     seen.add(c.id);
     if (!groups.has(c.group)) ctx.addIssue({ code: "custom", path: ["cases", i, "group"], message: `unknown group "${c.group}"` });
+  });
+  const former = /* @__PURE__ */ new Map();
+  s.cases.forEach((c, i) => {
+    (c.formerly ?? []).forEach((old, j) => {
+      const path = ["cases", i, "formerly", j];
+      if (seen.has(old)) ctx.addIssue({ code: "custom", path, message: `"${old}" is a current case id; remove it from formerly of ${c.id}` });
+      else if (former.has(old))
+        ctx.addIssue({ code: "custom", path, message: `"${old}" is already a former id of ${former.get(old)}; a former id names one case` });
+      former.set(old, c.id);
+    });
   });
   s.cases.forEach((c, i) => {
     const other = c.digest?.same_as;
@@ -26828,6 +26896,7 @@ function pprofBytes(stacks, name2 = (f) => f) {
 // src/profile/stacks.ts
 var SMALLEST_SHARE = 1e-4;
 var DEEPEST = 96;
+var MOST_STACKS = 5e4;
 function expandStacks(p) {
   const out = [];
   const smallest = p.total * SMALLEST_SHARE;
@@ -26846,8 +26915,9 @@ function expandStacks(p) {
     }
     let own2 = (p.functions.get(fn)?.self ?? 0) * share;
     for (const [callee, e] of deeper) {
-      if (stack.includes(callee)) own2 += e.ir * share;
-      else walk2([...stack, callee], e.ir * share);
+      const under = e.ir * share;
+      if (stack.includes(callee) || under < smallest || out.length >= MOST_STACKS) own2 += under;
+      else walk2([...stack, callee], under);
     }
     if (own2 > 0) out.push({ stack, ir: own2 });
   };
@@ -26860,8 +26930,8 @@ function expandStacks(p) {
 function foldedText(stacks, name2 = (f) => f) {
   const merged = /* @__PURE__ */ new Map();
   for (const s of stacks) {
-    const key3 = s.stack.map((f) => name2(f).replace(/[;\r\n]/g, ":")).join(";");
-    merged.set(key3, (merged.get(key3) ?? 0) + s.ir);
+    const key4 = s.stack.map((f) => name2(f).replace(/[;\r\n]/g, ":")).join(";");
+    merged.set(key4, (merged.get(key4) ?? 0) + s.ir);
   }
   return [...merged].map(([k, v]) => [k, Math.round(v)]).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}
 `).join("");
@@ -26893,13 +26963,38 @@ var MD_ENTITIES = {
 };
 var ZWSP = "\u200B";
 function mdText(value) {
-  const s = unlinked(String(value ?? "").replace(/\r\n?|\n|\u2028|\u2029/g, " ")).replace(/[&<>|`[\]\\*_~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/@/g, "@&#8203;");
+  return mdLineStart(mdInline(oneLine2(value)));
+}
+var oneLine2 = (value) => String(value ?? "").replace(/\r\n?|\n|\u2028|\u2029/g, " ");
+function mdInline(s) {
+  return unlinked(s).replace(/[&<>|`[\]\\*~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "&#95;").replace(/@/g, "@&#8203;");
+}
+function mdLineStart(s) {
   return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws, lead) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
+}
+var COPY_TOKEN = new RegExp(
+  [
+    /https?:\/\/[A-Za-z0-9._~:/?#@!$&()*+,;=%-]*[A-Za-z0-9/_~=#-]/.source,
+    /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/.source,
+    /[A-Za-z0-9._/-]+@v?\d(?:[A-Za-z0-9._+-]*[A-Za-z0-9])?/.source,
+    /(?<=^|[\s(=])\/[A-Za-z0-9._~+/-]*[A-Za-z0-9_~+/-]/.source
+  ].join("|"),
+  "g"
+);
+function mdCopyable(value) {
+  const s = oneLine2(value);
+  let out = "";
+  let last = 0;
+  for (const m of s.matchAll(COPY_TOKEN)) {
+    out += `${mdInline(s.slice(last, m.index))}\`${m[0]}\``;
+    last = m.index + m[0].length;
+  }
+  return mdLineStart(out + mdInline(s.slice(last)));
 }
 function unlinked(s) {
   return s.replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\b(www)\./gi, `$1${ZWSP}.`);
 }
-var PLAIN_CODE = /^[A-Za-z0-9 ._:/=,+()@#-]*$/;
+var PLAIN_CODE = /^[A-Za-z0-9 _.:/=,+()@#-]*$/;
 function mdCode(value) {
   const s = String(value ?? "");
   return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
@@ -26935,6 +27030,24 @@ function safeUrl(value) {
   }
   if (url2.protocol !== "https:" && url2.protocol !== "http:") return null;
   return url2.href.replace(/[\s"'<>()[\]`|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+// src/report/render/html-page.ts
+function htmlPage(o) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${o.csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${htmlText(o.title)}</title>
+<style>${o.css}</style>
+</head>
+<body>
+${o.body}
+</body>
+</html>
+`;
 }
 
 // src/report/units.ts
@@ -27170,17 +27283,11 @@ function renderProfileHtml(d, root, sides) {
     td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`)
   ]);
   const title = `${d.caseId} ${d.label}: where it moved`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${htmlText(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
+  return htmlPage({
+    title,
+    csp: "default-src 'none'; style-src 'unsafe-inline'",
+    css: CSS,
+    body: `<main>
 <h1>${htmlText(title)}</h1>
 <p class="muted">base ${htmlText(sides.base)} \u2192 head ${htmlText(sides.head)} \xB7 ${formatCount(d.total.base)} \u2192 ${formatCount(d.total.head)} instructions per iteration (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : "\u2014"}) \xB7 ${d.iterations.base} and ${d.iterations.head} iterations</p>
 <p class="muted">Instructions under callgrind, not time: a row flagged by wall time alone (cache, I/O, contention) has no function list. Frames are as wide as the larger side; <span class="more">red = more instructions in head</span>, <span class="less">blue = fewer</span>. Stacks below the first call are in proportion to callgrind's caller \u2192 callee edges.</p>
@@ -27188,10 +27295,8 @@ function renderProfileHtml(d, root, sides) {
 <section><h2>Functions by change in their own instructions</h2>${table(["function", "base", "head", "change", "share of the row\u2019s change"], selfRows)}</section>
 <section><h2>The client's functions (callees outside the client folded in)</h2>${table(["function", "change", "of the row", "via"], ownRows)}</section>
 <section><h2>Allocation sites (calls into the allocator per iteration)</h2>${d.allocations === null ? '<p class="muted">V8 allocates inline in JIT-compiled code: callgrind sees no allocator calls to attribute.</p>' : table(["site", "base", "head", "change"], allocRows)}</section>
-</main>
-</body>
-</html>
-`;
+</main>`
+  });
 }
 var CSS = `
 :root { --bg:#fff; --bg-card:#f6f8fa; --fg:#1f2328; --muted:#59636e; --border:#d1d9e0; --more:#cf222e; --less:#0969da; color-scheme: light dark;
@@ -27210,16 +27315,23 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowra
 `;
 
 // src/pipeline/profiles.ts
+var profilesDir = (outDir) => join5(outDir, "profiles");
+var sideFiles = (side) => ({ callgrind: `callgrind.out.${side}`, pprof: `${side}.pb.gz`, folded: `${side}.folded` });
+var DIFF_FILES = { json: "diff.json", html: "diff.html" };
+var ROW_FILES = [...Object.values(sideFiles("base")), ...Object.values(sideFiles("head")), ...Object.values(DIFF_FILES)];
 function writeSide(dir, side, p, title) {
   const name2 = (fn) => displayName(p.runner, fn);
   const stacks = expandStacks(p);
-  writeFileSync(join5(dir, `callgrind.out.${side}`), callgrindText(p, `${title} (${side})`, name2));
-  writeFileSync(join5(dir, `${side}.pb.gz`), pprofBytes(stacks, name2));
-  writeFileSync(join5(dir, `${side}.folded`), foldedText(stacks, name2));
+  const files = sideFiles(side);
+  writeFileSync(join5(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name2));
+  writeFileSync(join5(dir, files.pprof), pprofBytes(stacks, name2));
+  writeFileSync(join5(dir, files.folded), foldedText(stacks, name2));
   return stacks;
 }
+var diffJson = (diff) => `${JSON.stringify(diff, null, 2)}
+`;
 function writeRowProfiles(outDir, row, sides, labels) {
-  const dir = join5(outDir, "profiles", rowFolder(row));
+  const dir = join5(profilesDir(outDir), rowFolder(row));
   mkdirSync(dir, { recursive: true });
   const title = `${row.caseId} ${row.label}`;
   const stacks = {
@@ -27229,9 +27341,8 @@ function writeRowProfiles(outDir, row, sides, labels) {
   if (!sides.base || !sides.head || !stacks.base || !stacks.head) return { dir, diff: null };
   const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row));
   const name2 = (fn) => displayName(sides.head.runner, fn);
-  writeFileSync(join5(dir, "diff.json"), `${JSON.stringify(diff, null, 2)}
-`);
-  writeFileSync(join5(dir, "diff.html"), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
+  writeFileSync(join5(dir, DIFF_FILES.json), diffJson(diff));
+  writeFileSync(join5(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
   return { dir, diff };
 }
 function profileAb(o) {
@@ -27245,7 +27356,7 @@ function profileAb(o) {
     const head2 = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
     if (!base || !head2) continue;
     try {
-      if (folderBytes(join5(o.outDir, "profiles")) > MAX_PROFILE_BYTES) {
+      if (folderBytes(profilesDir(o.outDir)) > MAX_PROFILE_BYTES) {
         unwritten++;
         diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head2, row)));
         continue;
@@ -27329,6 +27440,9 @@ function pinnedGoClient(goModFile) {
   const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync7(goModFile, "utf8"))?.[1];
   if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
   return version3;
+}
+function goCloneCommand(goModFile = join8(packageRoot(), "runners", "go", "go.mod")) {
+  return `git clone --branch ${pinnedGoClient(goModFile)} https://${MODULE}`;
 }
 function goProxyProblem(goModFile = join8(packageRoot(), "runners", "go", "go.mod")) {
   const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
@@ -27514,10 +27628,10 @@ var defaultCacheDir = () => resolve2(process.env.BEE_BENCH_CACHE ?? join12(".bee
 function builderFor(runner) {
   return BUILDERS[runner];
 }
-function markerMatches(marker, key3) {
+function markerMatches(marker, key4) {
   if (!existsSync6(marker)) return false;
   try {
-    return JSON.parse(readFileSync9(marker, "utf8"))?.key === key3;
+    return JSON.parse(readFileSync9(marker, "utf8"))?.key === key4;
   } catch {
     return false;
   }
@@ -27527,7 +27641,7 @@ async function buildFolder(req) {
   const toolchain = await builder.toolchain();
   if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
   const identity = sourceIdentity(req.source);
-  const key3 = hashParts([
+  const key4 = hashParts([
     req.runner,
     `recipe ${builder.recipe}`,
     treeHash(join12(packageRoot(), "runners", req.runner)),
@@ -27535,7 +27649,7 @@ async function buildFolder(req) {
     toolchain,
     req.buildCommand ?? ""
   ]);
-  return { key: key3, dir: join12(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key3}`), toolchain };
+  return { key: key4, dir: join12(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key4}`), toolchain };
 }
 var BUILD_MARKER = "bee-bench-build.json";
 async function buildRunner(req) {
@@ -27543,19 +27657,19 @@ async function buildRunner(req) {
   const log2 = req.log ?? (() => {
   });
   const builder = builderFor(req.runner);
-  const { key: key3, dir, toolchain } = await buildFolder(req);
+  const { key: key4, dir, toolchain } = await buildFolder(req);
   const root = packageRoot();
   const identity = sourceIdentity(req.source);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
   const marker = join12(dir, BUILD_MARKER);
-  if (markerMatches(marker, key3)) {
-    log2(`${req.runner}: build cache hit ${key3} (${identity.key})`);
-    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key3, cached: true, buildMs: performance.now() - started };
+  if (markerMatches(marker, key4)) {
+    log2(`${req.runner}: build cache hit ${key4} (${identity.key})`);
+    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key4, cached: true, buildMs: performance.now() - started };
   }
   if (req.reuseOnly) {
     const there = existsSync6(cacheDir) ? readdirSync6(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared")) : [];
     throw new BuildError(
-      `runner ${req.runner}: no build ${req.runner}-${key3} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
+      `runner ${req.runner}: no build ${req.runner}-${key4} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
     );
   }
   rmSync4(dir, { recursive: true, force: true });
@@ -27577,10 +27691,10 @@ async function buildRunner(req) {
     throw e;
   }
   const tookMs = performance.now() - started;
-  log2(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1e3)} s (cache miss ${key3}); output in ${shown}`);
+  log2(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1e3)} s (cache miss ${key4}); output in ${shown}`);
   recordBuild(cacheDir, req.runner, tookMs, [estimate.factor, loadFactor()]);
-  writeFileSync4(marker, JSON.stringify({ key: key3, source: identity, toolchain }, null, 2));
-  return { runner: req.runner, source: req.source, command, key: key3, cached: false, buildMs: performance.now() - started };
+  writeFileSync4(marker, JSON.stringify({ key: key4, source: identity, toolchain }, null, 2));
+  return { runner: req.runner, source: req.source, command, key: key4, cached: false, buildMs: performance.now() - started };
 }
 
 // src/spec/measure.ts
@@ -27611,10 +27725,16 @@ var SelectionError = class extends Error {
 function selectCases(spec, globs) {
   if (globs.length === 0) return [...spec.cases];
   const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
-  for (const p of patterns) {
-    if (!spec.cases.some((c) => p.re.test(c.id))) throw new SelectionError(noMatch(spec, p.glob));
+  const matches = (c, re) => re.test(c.id);
+  const formerlyMatches = (c, re) => (c.formerly ?? []).some((old) => re.test(old));
+  const picked = patterns.map((p) => ({
+    ...p,
+    test: spec.cases.some((c) => matches(c, p.re)) ? matches : formerlyMatches
+  }));
+  for (const p of picked) {
+    if (!spec.cases.some((c) => p.test(c, p.re))) throw new SelectionError(noMatch(spec, p.glob));
   }
-  return spec.cases.filter((c) => patterns.some((p) => p.re.test(c.id)));
+  return spec.cases.filter((c) => picked.some((p) => p.test(c, p.re)));
 }
 function noMatch(spec, glob) {
   const head2 = `case glob "${glob}" matches no case in the spec`;
@@ -28215,8 +28335,8 @@ var comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, design }) 
   identical,
   design
 });
-function applyVerdicts(rows, compared, o) {
-  for (const j of judgeWall(compared, o)) {
+function applyVerdicts(rows, compared2, o) {
+  for (const j of judgeWall(compared2, o)) {
     const row = rows[j.index];
     Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
     if (row.baseMedianNs !== void 0 && Number.isFinite(j.ratio)) row.headMedianNs = row.baseMedianNs * j.ratio;
@@ -28236,7 +28356,7 @@ function unusedNote(r) {
 var groupsOf = (spec) => new Map(spec.cases.map((c) => [c.id, c.group]));
 function judgePaired(rows, spec, o) {
   const groupOf = groupsOf(spec);
-  const compared = [];
+  const compared2 = [];
   const out = rows.map((r, index) => {
     const row = {
       caseId: r.caseId,
@@ -28254,10 +28374,10 @@ function judgePaired(rows, spec, o) {
       row.note = unusedNote(r);
     }
     row.baseMedianNs = median(r.base);
-    compared.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
+    compared2.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
     return row;
   });
-  return applyVerdicts(out, compared, o);
+  return applyVerdicts(out, compared2, o);
 }
 
 // src/verdict/load-shift.ts
@@ -28278,6 +28398,33 @@ function loadShift(rows) {
   if (!(spread > LOAD_SPREAD)) return null;
   return { spread, rows: spreads.filter((s) => s > LOAD_SPREAD).length, of: spreads.length };
 }
+
+// src/verdict/precision.ts
+var MIN_TOTAL_OPS = 30;
+var MAX_SPREAD = 0.1;
+var SPREAD_CONFIDENCE = 0.95;
+var LOW_PRECISION_RULE = `a per-op figure resting on fewer than ${MIN_TOTAL_OPS} ops in all its iterations, or a median whose ${SPREAD_CONFIDENCE * 100}% interval reaches more than \xB1${MAX_SPREAD * 100}% from it`;
+function medianSpread(samples) {
+  if (samples.length < 2) return void 0;
+  const m = median(samples);
+  const ci = medianInterval(samples, SPREAD_CONFIDENCE);
+  if (!ci || !(m > 0)) return void 0;
+  return Math.max(m - ci.lo, ci.hi - m) / m;
+}
+function precisionReasons(samples, work) {
+  const iterations = samples.length;
+  if (iterations === 0) return [];
+  const reasons = [];
+  const perOp = !((work.bytes ?? 0) > 0) && (work.ops ?? 0) > 0;
+  if (perOp) {
+    const totalOps = work.ops * iterations;
+    if (totalOps < MIN_TOTAL_OPS) reasons.push({ kind: "ops", totalOps, iterations });
+  }
+  const spread = medianSpread(samples);
+  if (spread !== void 0 && spread > MAX_SPREAD) reasons.push({ kind: "spread", spread, iterations });
+  return reasons;
+}
+var lowPrecision = (samples, work) => precisionReasons(samples, work).length > 0;
 
 // src/evidence/allocations.ts
 var series = external_exports.array(external_exports.number().nonnegative());
@@ -28456,12 +28603,12 @@ function pairRows(outcome) {
       if (run2.problem) runProblems[run2.side].set(run2.round, run2.problem);
       for (const entry of run2.result?.cases ?? []) {
         if (entry.id !== c.caseId) continue;
-        const key3 = rowKey2(entry.id, entry.param.label);
-        if (!views.has(key3)) {
-          views.set(key3, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
-          order.push(key3);
+        const key4 = rowKey2(entry.id, entry.param.label);
+        if (!views.has(key4)) {
+          views.set(key4, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
+          order.push(key4);
         }
-        views.get(key3)[run2.side].byRound.set(run2.round, entry);
+        views.get(key4)[run2.side].byRound.set(run2.round, entry);
       }
     }
     if (order.length === 0) {
@@ -28483,7 +28630,7 @@ function pairRows(outcome) {
       });
       continue;
     }
-    for (const key3 of order) rows.push(pairOne(views.get(key3), runProblems, roundsRun));
+    for (const key4 of order) rows.push(pairOne(views.get(key4), runProblems, roundsRun));
   }
   return rows;
 }
@@ -28893,6 +29040,29 @@ ${parts.join("\n\n")}${note}`;
   return out !== null && out.length <= budget ? out : null;
 }
 
+// src/spec/platform.ts
+var OS = /* @__PURE__ */ new Map([
+  ["macos", "darwin"],
+  ["windows", "win32"]
+]);
+var ARCH = /* @__PURE__ */ new Map([
+  ["x86_64", "x64"],
+  ["amd64", "x64"],
+  ["aarch64", "arm64"],
+  ["x86", "ia32"],
+  ["386", "ia32"],
+  ["powerpc64", "ppc64"],
+  ["ppc64le", "ppc64"],
+  ["loongarch64", "loong64"]
+]);
+function normalHost(host) {
+  return { ...host, os: OS.get(host.os) ?? host.os, arch: ARCH.get(host.arch) ?? host.arch };
+}
+function platformOf(host) {
+  const h = normalHost(host);
+  return `${h.os}/${h.arch}`;
+}
+
 // src/report/render/ab-comment.ts
 var GITHUB_COMMENT_LIMIT = 65536;
 var GLYPH = { regression: "\u{1F534} regression", improvement: "\u{1F7E2} improvement", "~": "\u26AA ~" };
@@ -28982,7 +29152,7 @@ function headline(c) {
 }
 function hostText(h) {
   if (typeof h === "string") return mdText(h);
-  return mdText(`${h.os}/${h.arch}, ${h.cpu_model}, ${h.cpus} CPUs, ${formatBytes(h.mem_mb * 2 ** 20)}, ${h.runtime}`);
+  return mdText(`${platformOf(h)}, ${h.cpu_model}, ${h.cpus} CPUs, ${formatBytes(h.mem_mb * 2 ** 20)}, ${h.runtime}`);
 }
 function crossClientSection(input2, rows) {
   const model = input2.crossClient;
@@ -29179,112 +29349,6 @@ import { mkdirSync as mkdirSync7, readFileSync as readFileSync12, writeFileSync 
 import { createRequire } from "node:module";
 import { dirname as dirname5, join as join17 } from "node:path";
 
-// src/verdict/memory.ts
-var RSS_BASELINE_CASE = "cpu.harness.noop";
-var STORY_MIN_BYTES = 2 ** 20;
-var TRANSIENT_BELOW = 0.25;
-function memoryStory(bytesPerIteration, peakRss, baselineRss) {
-  if (bytesPerIteration < STORY_MIN_BYTES) return void 0;
-  const growth = Math.max(0, peakRss - baselineRss);
-  if (growth < TRANSIENT_BELOW * bytesPerIteration) return "transient";
-  if (growth >= bytesPerIteration) return "retained";
-  return void 0;
-}
-
-// src/report/model/memory.ts
-var cellAllocations = (c) => allocationMedians(c);
-function markMemoryStories(cases, runners) {
-  const baseline = cases.find((c) => c.id === RSS_BASELINE_CASE);
-  for (const runner of runners) {
-    const floor = baseline?.rows.map((r) => r.cells[runner]).find((c) => c?.status === "ok" && c.peakRssBytes !== null)?.peakRssBytes;
-    if (floor == null) continue;
-    for (const row of cases.flatMap((c) => c.rows)) {
-      const cell = row.cells[runner];
-      if (!cell?.alloc || cell.status !== "ok" || cell.peakRssBytes === null) continue;
-      const story = memoryStory(cell.alloc.bytes, cell.peakRssBytes, floor);
-      if (story) cell.alloc.story = story;
-    }
-  }
-}
-var showsAllocations = (model) => model.allocScoreboard !== void 0;
-function hasAllocations(cases) {
-  return cases.some((c) => c.rows.some((r) => Object.values(r.cells).some((cell) => cell.alloc !== void 0)));
-}
-
-// src/report/render/csv.ts
-var CSV_COLUMNS = [
-  "runner",
-  "client_version",
-  "case",
-  "group",
-  "kind",
-  "label",
-  "params",
-  "status",
-  "n",
-  "median_ns",
-  "min_ns",
-  "max_ns",
-  "mad_ns",
-  "cv",
-  "p95_ns",
-  "ratio_to_fastest",
-  "mb_per_s",
-  "per_op_ns",
-  "peak_rss_bytes",
-  "cpu_wall_ratio",
-  "digest",
-  "skip_reason_or_error"
-];
-var CSV_ALLOC_COLUMNS = ["allocs_per_op", "alloc_bytes_per_op", "memory_story"];
-function renderCsv(model) {
-  const runners = runnersOf(model);
-  const version3 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
-  const withAlloc = showsAllocations(model);
-  const lines = [[...CSV_COLUMNS, ...withAlloc ? CSV_ALLOC_COLUMNS : []].join(",")];
-  for (const g of model.groups) {
-    for (const c of g.cases) {
-      for (const row of c.rows) {
-        for (const runner of runners) {
-          const cell = row.cells[runner];
-          if (!cell) continue;
-          const fields = [
-            RUNNER_LABEL[runner],
-            version3.get(runner),
-            row.caseId,
-            row.group,
-            row.kind,
-            row.label,
-            JSON.stringify(cell.param),
-            cell.status,
-            cell.n,
-            cell.medianNs,
-            cell.minNs,
-            cell.maxNs,
-            cell.madNs,
-            cell.cv,
-            cell.p95Ns,
-            cell.ratio,
-            cell.bytesPerNs === void 0 ? void 0 : mbPerS(cell.bytesPerNs),
-            cell.perOpNs,
-            cell.peakRssBytes,
-            cell.cpuWallRatio,
-            cell.digest,
-            cell.reason,
-            ...withAlloc ? [cell.alloc?.allocsPerOp, cell.alloc?.bytesPerOp, cell.alloc?.story] : []
-          ];
-          lines.push(fields.map((f) => csvField(f)).join(","));
-        }
-      }
-    }
-  }
-  return `${lines.join("\r\n")}\r
-`;
-}
-
-// src/report/render/html.ts
-import { createHash as createHash3 } from "node:crypto";
-
 // src/verdict/descriptive.ts
 var isShift = (p, ratio, o) => p < o.alpha && Math.abs(ratio - 1) > o.threshold;
 var isFlaggedDelta = (ratio, flag) => Math.abs(ratio - 1) > flag;
@@ -29305,9 +29369,12 @@ var loadedMachine = (loadAverage5, cpus) => loadAverage5 > cpus;
 // src/report/model/cell.ts
 var TIMER_MARK = "\u2021";
 var WAIT_MARK = "\u2020";
+var LOW_PRECISION_MARK = "\u2248";
+var LOW_PRECISION_ROW = `${LOW_PRECISION_MARK} low precision: not scored`;
 var CAVEATS = {
   [TIMER_MARK]: `${TIMER_MARK} Below 1 \xB5s per iteration: the clock's resolution and the timer calls themselves dominate, so spread and cpu/wall (CPU time is read at a coarser grain than wall time) say nothing about the operation; only the median is a figure.`,
-  [WAIT_MARK]: `${WAIT_MARK} cpu/wall below 1 on a CPU-bound row: the process waited for a CPU (other load on the machine, see the load average), not on I/O.`
+  [WAIT_MARK]: `${WAIT_MARK} cpu/wall below 1 on a CPU-bound row: the process waited for a CPU (other load on the machine, see the load average), not on I/O.`,
+  [LOW_PRECISION_MARK]: `${LOW_PRECISION_MARK} Low precision: ${LOW_PRECISION_RULE}. The row's ratios rest on it: they are shown, and left out of the scoreboard.`
 };
 function workText(row, cell) {
   const parts = [];
@@ -29354,14 +29421,21 @@ function cellView(row, cell) {
     if (waited) marks.push(WAIT_MARK);
     spread.push(`cpu/wall ${formatRatio(cell.cpuWallRatio)}${timerBound ? ` ${TIMER_MARK}` : waited ? ` ${WAIT_MARK}` : ""}`);
   }
+  if (cell.lowPrecision) marks.push(LOW_PRECISION_MARK);
   const view = { status: "ok", lead: leadFigure(row, cell), raw: raw.join(" \xB7 "), spread, flaky, marks };
   const alloc = allocText(row, cell);
   if (alloc) view.alloc = alloc;
+  if (cell.lowPrecision) view.precision = `${LOW_PRECISION_MARK} low precision: ${precisionText(row, cell.lowPrecision)}`;
   if (cell.ratio !== void 0) {
     view.ratio = cell.fastest ? "best" : `${formatRatio(cell.ratio)} slower`;
     view.best = cell.fastest === true;
   }
   return view;
+}
+function precisionText(row, reasons) {
+  return reasons.map(
+    (r) => r.kind === "ops" ? `${formatCount(r.totalOps)} ${r.totalOps === 1 ? row.opLabel : plural2(row.opLabel)} in ${r.iterations} iteration${r.iterations === 1 ? "" : "s"}` : `median \xB1${formatPercent(r.spread)} (95% interval, ${r.iterations} iterations)`
+  ).join(", ");
 }
 function allocText(row, cell) {
   const a = cell.alloc;
@@ -29400,6 +29474,7 @@ function aggregateTables(model) {
     runnersTable: runnersTable(model),
     environment: environmentLine(model),
     scoreboard: ranked ? scoreboardTable(model) : null,
+    scoreboardNote: scoreboardNote(model),
     allocScoreboard: ranked && model.allocScoreboard ? allocScoreboardTable(model, model.allocScoreboard) : null,
     notRun: notRunOf(model).map(notRunLine),
     view: (row, r) => views.get(row)?.get(r) ?? cellView(row, row.cells[r]),
@@ -29410,7 +29485,10 @@ function notRunOf(model) {
   return model.notRun ?? [];
 }
 function notRunLine(n) {
-  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${n.reason}${n.fix ? ` (fix: ${n.fix})` : ""}`;
+  return `${RUNNER_LABEL[n.runner]} ${n.status}: ${notRunReason(n)}`;
+}
+function notRunReason(n) {
+  return `${n.reason}${n.fix ? ` (fix: ${n.fix})` : ""}`;
 }
 function environmentLine(model) {
   const e = model.environment;
@@ -29428,7 +29506,7 @@ function runnersTable(model) {
     r.client.commit ? [r.client.version, " (", { code: r.client.commit.slice(0, 12) }, ")"] : [r.client.version],
     [r.client.source],
     [r.host.runtime],
-    [`${r.host.os}/${r.host.arch}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`],
+    [`${platformOf(r.host)}, ${r.host.cpu_model}, ${r.host.cpus} CPUs, ${formatBytes(r.host.mem_mb * 2 ** 20)}`],
     [r.bee ? r.bee.version : "none"],
     [r.startedAt]
   ]);
@@ -29457,6 +29535,22 @@ function scoreTable(model, entries, headers, extra) {
 }
 function scoreboardTable(model) {
   return scoreTable(model, model.scoreboard, ["Runner", "Wins", "Rows", "Overall"], () => []);
+}
+function scoreboardNote(model) {
+  const rows = model.scoreboardRows;
+  const over = rows ? `${formatCount(rows.scored)} contested row${rows.scored === 1 ? "" : "s"}` : "contested rows";
+  const left = !rows ? "" : rows.lowPrecision > 0 ? ` ${formatCount(rows.lowPrecision)} low-precision row${rows.lowPrecision === 1 ? " is" : "s are"} left out (${LOW_PRECISION_MARK}: ${LOW_PRECISION_RULE}).` : ` Low-precision rows (${LOW_PRECISION_MARK}: ${LOW_PRECISION_RULE}) would be left out; this run has none.`;
+  return `Geometric mean over ${over} (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = scored rows it ran. Skipped and failed cells are left out.${left}`;
+}
+function lowPrecisionLine(model, max2 = 4) {
+  const rows = allRows(model).filter((r) => r.lowPrecision);
+  if (rows.length === 0) return null;
+  const named = rows.slice(0, max2).map((row) => {
+    const why = Object.values(row.cells).filter((c) => c.lowPrecision).map((c) => `${RUNNER_LABEL[c.runner]}: ${precisionText(row, c.lowPrecision)}`);
+    return `${row.caseId} ${row.label} (${why.join("; ")})`;
+  });
+  const more = rows.length > max2 ? `, and ${rows.length - max2} more (report.csv, column low_precision)` : "";
+  return `${LOW_PRECISION_MARK} ${formatCount(rows.length)} low-precision row${rows.length === 1 ? "" : "s"}, not scored (${LOW_PRECISION_RULE}): ${named.join(", ")}${more}`;
 }
 function allocScoreboardTable(model, entries) {
   return scoreTable(model, entries, ["Runner", "Least", "Rows", "Overall", "Allocates nothing"], (s) => [String(s.zeroRows)]);
@@ -29494,6 +29588,128 @@ function barItems(row, runners) {
     text: row.cells[r]?.ratio !== void 0 ? formatRatio(row.cells[r].ratio) : void 0
   }));
 }
+
+// src/verdict/memory.ts
+var RSS_BASELINE_CASE = "cpu.harness.noop";
+var STORY_MIN_BYTES = 2 ** 20;
+var TRANSIENT_BELOW = 0.25;
+function memoryStory(bytesPerIteration, peakRss, baselineRss) {
+  if (bytesPerIteration < STORY_MIN_BYTES) return void 0;
+  const growth = Math.max(0, peakRss - baselineRss);
+  if (growth < TRANSIENT_BELOW * bytesPerIteration) return "transient";
+  if (growth >= bytesPerIteration) return "retained";
+  return void 0;
+}
+
+// src/report/model/memory.ts
+var cellAllocations = (c) => allocationMedians(c);
+function markMemoryStories(cases, runners) {
+  const baseline = cases.find((c) => c.id === RSS_BASELINE_CASE);
+  for (const runner of runners) {
+    const floor = baseline?.rows.map((r) => r.cells[runner]).find((c) => c?.status === "ok" && c.peakRssBytes !== null)?.peakRssBytes;
+    if (floor == null) continue;
+    for (const row of cases.flatMap((c) => c.rows)) {
+      const cell = row.cells[runner];
+      if (!cell?.alloc || cell.status !== "ok" || cell.peakRssBytes === null) continue;
+      const story = memoryStory(cell.alloc.bytes, cell.peakRssBytes, floor);
+      if (story) cell.alloc.story = story;
+    }
+  }
+}
+var showsAllocations = (model) => model.allocScoreboard !== void 0;
+function hasAllocations(cases) {
+  return cases.some((c) => c.rows.some((r) => Object.values(r.cells).some((cell) => cell.alloc !== void 0)));
+}
+
+// src/report/render/csv.ts
+function lowPrecisionField(row, cell) {
+  if (cell.lowPrecision) return precisionText(row, cell.lowPrecision);
+  return row.lowPrecision && cell.ratio !== void 0 ? "row: its ratio rests on a low-precision figure of another runner" : "";
+}
+var CSV_COLUMNS = [
+  "runner",
+  "client_version",
+  "case",
+  "group",
+  "kind",
+  "label",
+  "params",
+  "status",
+  "n",
+  "median_ns",
+  "min_ns",
+  "max_ns",
+  "mad_ns",
+  "cv",
+  "p95_ns",
+  "ratio_to_fastest",
+  "mb_per_s",
+  "per_op_ns",
+  "peak_rss_bytes",
+  "cpu_wall_ratio",
+  "digest",
+  "skip_reason_or_error",
+  "low_precision"
+];
+var CSV_ALLOC_COLUMNS = ["allocs_per_op", "alloc_bytes_per_op", "memory_story"];
+function renderCsv(model) {
+  const runners = runnersOf(model);
+  const version3 = new Map(model.runners.map((r) => [r.runner, r.client.version]));
+  const withAlloc = showsAllocations(model);
+  const header2 = [...CSV_COLUMNS, ...withAlloc ? CSV_ALLOC_COLUMNS : []];
+  const lines = [header2.join(",")];
+  for (const n of notRunOf(model)) {
+    const fields = header2.map((column) => {
+      if (column === "runner") return RUNNER_LABEL[n.runner];
+      if (column === "status") return n.status;
+      if (column === "skip_reason_or_error") return notRunReason(n);
+      return void 0;
+    });
+    lines.push(fields.map((f) => csvField(f)).join(","));
+  }
+  for (const g of model.groups) {
+    for (const c of g.cases) {
+      for (const row of c.rows) {
+        for (const runner of runners) {
+          const cell = row.cells[runner];
+          if (!cell) continue;
+          const fields = [
+            RUNNER_LABEL[runner],
+            version3.get(runner),
+            row.caseId,
+            row.group,
+            row.kind,
+            row.label,
+            JSON.stringify(cell.param),
+            cell.status,
+            cell.n,
+            cell.medianNs,
+            cell.minNs,
+            cell.maxNs,
+            cell.madNs,
+            cell.cv,
+            cell.p95Ns,
+            cell.ratio,
+            cell.bytesPerNs === void 0 ? void 0 : mbPerS(cell.bytesPerNs),
+            cell.perOpNs,
+            cell.peakRssBytes,
+            cell.cpuWallRatio,
+            cell.digest,
+            cell.reason,
+            lowPrecisionField(row, cell),
+            ...withAlloc ? [cell.alloc?.allocsPerOp, cell.alloc?.bytesPerOp, cell.alloc?.story] : []
+          ];
+          lines.push(fields.map((f) => csvField(f)).join(","));
+        }
+      }
+    }
+  }
+  return `${lines.join("\r\n")}\r
+`;
+}
+
+// src/report/render/html.ts
+import { createHash as createHash3 } from "node:crypto";
 
 // src/report/render/notes.ts
 var ALLOC_LEGEND = `heap: bytes and allocations per op of work inside the timed region, by the runtime's own accounting in a separate allocation run (median of its iterations; CPU rows; bee-js counts bytes only). Bytes allocated are not memory kept: transient = one iteration allocates at least ${1 / TRANSIENT_BELOW}x what the peak RSS grew by over the runner's ${RSS_BASELINE_CASE} row (short-lived: collector or allocator work, not memory); retained = the peak RSS grew by at least what one iteration allocates (consistent with keeping it, but setup data or what earlier cases left resident read the same: transient is the conclusive reading); no word where the two do not disagree that clearly, below ${formatBytes(STORY_MIN_BYTES)} per iteration, or without a ${RSS_BASELINE_CASE} row.`;
@@ -29561,17 +29777,11 @@ function htmlReport(t, opts = {}) {
     "style-src 'unsafe-inline'",
     "img-src data:"
   ].join("; ");
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${htmlText(title)}</title>
-<style>${CSS2}</style>
-</head>
-<body>
-<h1>${htmlText(title)}</h1>
+  return htmlPage({
+    title,
+    csp,
+    css: CSS2,
+    body: `<h1>${htmlText(title)}</h1>
 <p class="meta">${meta3(t.meta)}</p>
 ${model.hasNet ? `<div class="caveat"><strong>\u26A0 Scope of network figures.</strong> ${htmlText(NET_SCOPE_CAVEAT)}</div>` : ""}
 ${model.warnings.map((w) => `<div class="warn">\u26A0 ${htmlText(w)}</div>`).join("\n")}
@@ -29580,17 +29790,15 @@ ${failedBlock(model)}
 ${htmlTableOf(t.runnersTable)}
 ${t.environment ? `<p class="env">${htmlText(t.environment)}</p>` : ""}
 <h2>Scoreboard</h2>
-${t.scoreboard ? scoreboard(t.scoreboard) : "<p>One runner only: nothing to rank.</p>"}
+${t.scoreboard ? `${htmlTableOf(t.scoreboard)}<p class="sub scoreboard-note">${htmlText(t.scoreboardNote)}</p>` : "<p>One runner only: nothing to rank.</p>"}
 ${t.allocScoreboard ? allocScoreboard(t.allocScoreboard) : ""}
 ${t.notRun.map((line) => `<p class="sub">Not ranked: ${htmlText(line)}.</p>`).join("\n")}
 <p class="controls"><span id="chart-status" class="sub"></span></p>
 ${sections}
 <footer><p>Cells lead with the figure rows compare: MB/s for byte cases, time per op otherwise (with its ratio to the fastest runner in the row, <strong>best</strong> in bold), so runners that ran different work (the param column names it) compare fairly. Below: the median per iteration and the work it did; spread (\xB1half-range around the median, \u26A0 above 50%), cv, p95 (n \u2265 10), iterations, peak RSS, CPU/wall (\u22481 single-thread CPU-bound, &lt;1 waiting, &gt;1 multi-threaded); a sparkline of the iterations in order. Bars and charts: time per unit of work as a multiple of the row's fastest runner (1.00x), in each runner's colour, longest = slowest; logarithmic where they span more than 10x.</p>${showsAllocations(model) ? `<p>${htmlText(ALLOC_LEGEND)}</p>` : ""}<p>${htmlText(THROUGHPUT_FOOTNOTE)}</p></footer>
 <script type="application/json" id="bee-bench-data">${data}</script>
-${scripts.map((s) => `<script>${s}</script>`).join("\n")}
-</body>
-</html>
-`;
+${scripts.map((s) => `<script>${s}</script>`).join("\n")}`
+  });
 }
 function prose(s) {
   return s.split(/`([^`\r\n]+)`/).map((p, i) => i % 2 === 1 ? `<code>${htmlText(p)}</code>` : htmlText(p)).join("");
@@ -29615,7 +29823,7 @@ function htmlPieces(cell) {
     if ("code" in p) return `<code>${htmlText(p.code)}</code>`;
     if ("strong" in p) return `<strong>${htmlText(p.strong)}</strong>`;
     const n = p.notRun;
-    return `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(n.reason)}${n.fix ? ` (fix: ${htmlText(n.fix)})` : ""}</span>`;
+    return `<span class="${n.status === "failed" ? "fail" : "skip"}"><strong>${n.status}</strong>: ${htmlText(notRunReason(n))}</span>`;
   }).join("");
 }
 function htmlTableOf(t, cls2 = t.numeric ? "num" : "") {
@@ -29624,9 +29832,6 @@ function htmlTableOf(t, cls2 = t.numeric ? "num" : "") {
     t.rows.map((r) => r.map(htmlPieces)),
     cls2
   );
-}
-function scoreboard(t) {
-  return `${htmlTableOf(t)}<p class="sub">Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Skipped and failed cells are left out.</p>`;
 }
 function allocScoreboard(t) {
   return `<h3>Heap bytes per unit of work</h3>${htmlTableOf(t, "num alloc-scoreboard")}<p class="sub">${htmlText(ALLOC_SCOREBOARD_NOTE)}</p>`;
@@ -29673,7 +29878,8 @@ function groupHtml(g, t, charts) {
 function caseCell(c, row, first2) {
   const head2 = first2 ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : "";
   const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : "";
-  return `${head2}<span class="param">${htmlText(row.label)}</span>${work}`;
+  const precision = row.lowPrecision ? `<div class="sub low-precision">${htmlText(LOW_PRECISION_ROW)}</div>` : "";
+  return `${head2}<span class="param">${htmlText(row.label)}</span>${work}${precision}`;
 }
 function digestHtml(row) {
   const note = digestNote(row);
@@ -29701,6 +29907,7 @@ function cellHtml(row, runner, v) {
         `<span class="sub${v.flaky ? " flaky" : ""}">${htmlText(v.spread.join(" \xB7 "))} ${sparkline(row.cells[runner].samplesNs, RUNNER_COLORS[runner])}</span>`
       ];
       if (v.alloc) lines.push(`<span class="sub alloc">${htmlText(v.alloc)}</span>`);
+      if (v.precision) lines.push(`<span class="sub low-precision">${htmlText(v.precision)}</span>`);
       return lines.join("<br>");
     }
   }
@@ -29760,7 +29967,7 @@ table.num td:not(:first-child){text-align:right}
 .skip,.fail{color:#64748b;font-style:italic}
 .fail{color:#b91c1c}
 .best{color:#047857}
-.flaky{color:#b45309}
+.flaky,.low-precision{color:#b45309}
 .fit{margin-top:.5rem;padding:.5rem .75rem;background:#f8fafc;border-radius:6px}
 .chart-wrap{position:relative;margin:.5rem 0 .75rem;max-width:1100px}
 .known ul,.warn ul{margin:.25rem 0}
@@ -29872,9 +30079,11 @@ function markdownReport(t, opts = {}) {
     mdTableOf(t.runnersTable),
     t.environment === null ? null : mdText(t.environment),
     "## Scoreboard",
-    t.scoreboard ? scoreboard2(t.scoreboard) : "One runner only: nothing to rank.",
+    t.scoreboard ? `${mdTableOf(t.scoreboard)}
+
+${mdText(t.scoreboardNote)}` : "One runner only: nothing to rank.",
     t.allocScoreboard ? allocScoreboard2(t.allocScoreboard) : null,
-    t.notRun.length > 0 ? t.notRun.map((line) => `Not ranked: ${mdText(line)}.`).join("  \n") : null,
+    t.notRun.length > 0 ? t.notRun.map((line) => `Not ranked: ${mdCopyable(line)}.`).join("  \n") : null,
     ...model.groups.flatMap((g) => [`## ${mdText(g.title)}`, mdQuote([mdProse(g.note)]), ...g.cases.map((c) => caseSection(c, t))]),
     "---",
     legend(model)
@@ -29885,8 +30094,7 @@ function mdPieces(cell) {
     if (typeof p === "string") return mdText(p);
     if ("code" in p) return mdCode(p.code);
     if ("strong" in p) return `**${mdText(p.strong)}**`;
-    const n = p.notRun;
-    return `**${n.status}**: ${mdText(n.reason)}${n.fix ? ` (fix: ${mdText(n.fix)})` : ""}`;
+    return `**${p.notRun.status}**: ${mdCopyable(notRunReason(p.notRun))}`;
   }).join("");
 }
 function mdTableOf(t) {
@@ -29905,11 +30113,6 @@ function header(meta4) {
 }
 function scopeCaveat() {
   return mdQuote([`**\u26A0 Scope of network figures.** ${mdText(NET_SCOPE_CAVEAT)}`]);
-}
-function scoreboard2(table3) {
-  return `${mdTableOf(table3)}
-
-Geometric mean over contested rows (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = contested rows it ran. Skipped and failed cells are left out.`;
 }
 function allocScoreboard2(table3) {
   return `### Heap bytes per unit of work
@@ -29952,7 +30155,10 @@ function digestLines(row) {
   ]);
 }
 function paramMd(row) {
-  return row.scaled ? `${mdText(row.label)}<br>${mdText(scaledWorkLine(row))}` : mdText(row.label);
+  const lines = [mdText(row.label)];
+  if (row.scaled) lines.push(mdText(scaledWorkLine(row)));
+  if (row.lowPrecision) lines.push(mdText(LOW_PRECISION_ROW));
+  return lines.join("<br>");
 }
 function cellMd(row, runner, v) {
   switch (v.status) {
@@ -29965,7 +30171,7 @@ function cellMd(row, runner, v) {
     case "ok": {
       const line1 = v.best ? `**${v.lead}** (best)` : v.ratio ? `${v.lead} (${v.ratio})` : `${v.lead}`;
       const cell = row.cells[runner];
-      return [line1, v.raw ?? "", v.spread.join(" \xB7 "), textSparkline(cell.samplesNs), v.alloc ?? ""].filter((l) => l.length > 0).join("<br>");
+      return [line1, v.raw ?? "", v.spread.join(" \xB7 "), textSparkline(cell.samplesNs), v.alloc ?? "", v.precision ? mdText(v.precision) : ""].filter((l) => l.length > 0).join("<br>");
     }
   }
 }
@@ -30267,24 +30473,26 @@ async function abPipeline(o) {
   const report2 = reportAb(measured, spec, hash2, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs);
   return { report: report2, measured, rounds, builds };
 }
+function countFlagged(rows) {
+  const change = (r) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
+  return rows.filter((r) => r.instructions && r.instructions.verdict !== "~").sort((a, b) => change(b) - change(a));
+}
 function profileFlagged(m, spec, plan2, o) {
   const raw = m.deterministic.instructions?.raw;
   if (!raw) return null;
   try {
-    const change = (r) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
-    const flagged = judgeAb(m, spec, o).filter((r) => r.instructions && r.instructions.verdict !== "~").sort((a, b) => change(b) - change(a));
     const out = profileAb({
       runner: o.runner,
       base: { dir: raw.base, plan: plan2 },
       head: { dir: raw.head, plan: plan2 },
-      rows: flagged,
+      rows: countFlagged(judgeAb(m, spec, o)),
       outDir: resolve3(o.outDir),
       labels: { base: o.baseLabel, head: o.headLabel }
     });
     o.log(`profiles: ${out.diffs.length} flagged row(s) in ${Math.round(out.ms)} ms (counting took ${Math.round(m.deterministic.instructions.elapsedMs)} ms)`);
     for (const p of out.problems) o.log(`profiles: ${p}`);
     if (out.unwritten > 0) o.log(`profiles: ${out.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
-    return out;
+    return { diffs: out.diffs, ms: out.ms, unwritten: out.unwritten };
   } catch (e) {
     o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
     return null;
@@ -30601,6 +30809,39 @@ function readRecords(folder) {
   return set2;
 }
 
+// src/spec/aliases.ts
+var NO_ALIASES = /* @__PURE__ */ new Map();
+function caseAliases(spec) {
+  return new Map(spec.cases.flatMap((c) => (c.formerly ?? []).map((old) => [old, c.id])));
+}
+var currentId = (aliases, id) => aliases.get(id) ?? id;
+function renamedCaseNotes(spec, globs) {
+  const notes = [];
+  for (const glob of globs) {
+    const re = globToRegExp(glob);
+    if (spec.cases.some((c) => re.test(c.id))) continue;
+    const renamed = spec.cases.filter((c) => (c.formerly ?? []).some((old) => re.test(old)));
+    if (renamed.length === 0) continue;
+    const olds = renamed.flatMap((c) => (c.formerly ?? []).filter((old) => re.test(old)));
+    notes.push(
+      /[*?]/.test(glob) ? `case glob "${glob}" matches former ids only (${olds.join(", ")}): it selects ${renamed.map((c) => c.id).join(", ")}; use the current id${renamed.length === 1 ? "" : "s"}` : `case ${glob} is now ${renamed.map((c) => c.id).join(", ")} (renamed; its history continues under the new id): use the new id`
+    );
+  }
+  return notes;
+}
+
+// src/history/case-ids.ts
+function withCurrentIds(record2, aliases) {
+  if (!record2.cases.some((c) => aliases.has(c.id))) return record2;
+  return { ...record2, cases: record2.cases.map((c) => aliases.has(c.id) ? { ...c, id: currentId(aliases, c.id) } : c) };
+}
+function loadedWithCurrentIds(records, aliases) {
+  return records.map((l) => {
+    const record2 = withCurrentIds(l.record, aliases);
+    return record2 === l.record ? l : { ...l, record: record2 };
+  });
+}
+
 // src/stats/scoreboard.ts
 function unitCosts(cells) {
   const all = (f) => cells.every((c) => (f(c) ?? 0) > 0);
@@ -30610,8 +30851,16 @@ function unitCosts(cells) {
   return works.size === 1 ? cells.map((c) => c.median_ns) : null;
 }
 var UNSCORED_GROUPS = /* @__PURE__ */ new Set(["harness"]);
-function scores(row) {
+function compared(row) {
   return !UNSCORED_GROUPS.has(row.group) && row.costs.length >= 2;
+}
+function scores(row) {
+  return compared(row) && row.lowPrecision !== true;
+}
+function boardRows(rows) {
+  const all = rows.filter(compared);
+  const scored = all.filter(scores).length;
+  return { scored, lowPrecision: all.length - scored };
 }
 function scoreRows(rows, runners, groupIds) {
   const counted = rows.filter(scores);
@@ -30655,17 +30904,19 @@ function aggregate(results, spec, opts = {}) {
     if (r.finished_at === null)
       warnings.push(`The ${RUNNER_LABEL[r.runner]} run started ${r.started_at} did not finish: cases after the last one written are missing.`);
   }
+  const aliases = caseAliases(spec);
   const found = /* @__PURE__ */ new Map();
   for (const runner of runners) {
     for (const result2 of byRunner2.get(runner)) {
       for (const c of result2.cases) {
+        const id = currentId(aliases, c.id);
         const label = labelOf2(
           c,
-          spec.cases.find((s) => s.id === c.id),
+          spec.cases.find((s) => s.id === id),
           runner
         );
-        const byLabel = found.get(c.id) ?? /* @__PURE__ */ new Map();
-        found.set(c.id, byLabel);
+        const byLabel = found.get(id) ?? /* @__PURE__ */ new Map();
+        found.set(id, byLabel);
         const cells = byLabel.get(label) ?? /* @__PURE__ */ new Map();
         byLabel.set(label, cells);
         cells.set(runner, c);
@@ -30695,7 +30946,8 @@ function aggregate(results, spec, opts = {}) {
     profiles,
     warnings,
     groups,
-    scoreboard: scoreboard3(groups, runners),
+    scoreboard: scoreboard(groups, runners),
+    scoreboardRows: boardRows(timeScoreRows(groups, runners)),
     ...hasAllocations(caseModels) ? { allocScoreboard: allocScoreboard3(groups, runners) } : {},
     hasNet: caseModels.some((c) => c.kind === "net"),
     startedAt: starts[0] ?? null,
@@ -30768,7 +31020,7 @@ function runnerInfo(r) {
     runner: r.runner,
     label: RUNNER_LABEL[r.runner],
     client: r.client,
-    host: r.host,
+    host: normalHost(r.host),
     bee: r.bee,
     specHash: r.spec.hash,
     profile: r.spec.profile,
@@ -30818,7 +31070,7 @@ function buildRow(sc, label, results, runners, basis, opLabel) {
   const cells = {};
   for (const runner of runners) {
     const c = results.get(runner);
-    if (c) cells[runner] = buildCell(runner, c, basis);
+    if (c) cells[runner] = buildCell(runner, c, basis, !UNSCORED_GROUPS.has(sc.group));
   }
   const ok = runners.map((r) => cells[r]).filter((c) => c?.status === "ok" && c.unitCostNs !== void 0 && c.unitCostNs > 0);
   const contested = ok.length >= 2;
@@ -30849,10 +31101,11 @@ function buildRow(sc, label, results, runners, basis, opLabel) {
     fastest
   };
   if (new Set(digests.map((d) => d.digest)).size > 1) row.digestMismatch = digests;
+  if (ok.some((c) => c.lowPrecision)) row.lowPrecision = true;
   if (sc.kind === "net") row.caveat = NET_SCOPE_CAVEAT;
   return row;
 }
-function buildCell(runner, c, basis) {
+function buildCell(runner, c, basis, judged) {
   const cell = {
     runner,
     status: c.status,
@@ -30870,6 +31123,8 @@ function buildCell(runner, c, basis) {
   const alloc = cellAllocations(c);
   if (alloc) cell.alloc = alloc;
   if (c.samples_ns.length === 0) return cell;
+  const reasons = judged ? precisionReasons(c.samples_ns, c.work) : [];
+  if (reasons.length > 0) cell.lowPrecision = reasons;
   const s = summarize(c.samples_ns);
   cell.medianNs = s.median;
   cell.minNs = s.min;
@@ -30915,7 +31170,7 @@ function fits(rows, runners) {
   }
   return out;
 }
-function scoreRowsOf(groups, runners, costOf) {
+function scoreRowsOf(groups, runners, costOf, precision = false) {
   return groups.flatMap(
     (g) => g.cases.flatMap(
       (c) => c.rows.map((row) => ({
@@ -30924,15 +31179,18 @@ function scoreRowsOf(groups, runners, costOf) {
           const cell = row.cells[runner];
           const unitCost2 = cell ? costOf(row, cell) : void 0;
           return unitCost2 !== void 0 ? [{ runner, unitCost: unitCost2 }] : [];
-        })
+        }),
+        ...precision && row.lowPrecision ? { lowPrecision: true } : {}
       }))
     )
   );
 }
-function scoreboard3(groups, runners) {
-  const rows = scoreRowsOf(groups, runners, (row, cell) => row.contested && cell.ratio !== void 0 ? cell.unitCostNs : void 0);
+function timeScoreRows(groups, runners) {
+  return scoreRowsOf(groups, runners, (row, cell) => row.contested && cell.ratio !== void 0 ? cell.unitCostNs : void 0, true);
+}
+function scoreboard(groups, runners) {
   return scoreRows(
-    rows,
+    timeScoreRows(groups, runners),
     runners,
     groups.map((g) => g.id)
   );
@@ -30981,9 +31239,9 @@ function historyModel(records, fallback) {
     for (const c of r.cases) {
       const ns = c.status === "skipped" ? 0 : c.status === "ok" ? c.median_ns : null;
       if (ns === null) continue;
-      const key3 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
-      const seen = newest.get(key3);
-      if (!seen || r.started_at > seen.at) newest.set(key3, { at: r.started_at, ns });
+      const key4 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
+      const seen = newest.get(key4);
+      if (!seen || r.started_at > seen.at) newest.set(key4, { at: r.started_at, ns });
     }
   }
   return {
@@ -31206,10 +31464,10 @@ var rowKey4 = (runner, id, label) => `${runner} ${id} ${String(label)}`;
 function mergeShards(shards, plans) {
   if (shards.length === 0) throw new InputError("merge", ["no shard folders given"], "pass the folders of every shard");
   const assignment = shards[0].run.assignment;
-  const key3 = selectionKey(assignment.selection);
+  const key4 = selectionKey(assignment.selection);
   const seen = /* @__PURE__ */ new Map();
   for (const s of shards) {
-    if (selectionKey(s.run.assignment.selection) !== key3 || s.run.shard.total !== assignment.shards.length) {
+    if (selectionKey(s.run.assignment.selection) !== key4 || s.run.shard.total !== assignment.shards.length) {
       throw new InputError(join21(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
     }
     const other = seen.get(s.run.shard.index);
@@ -31310,10 +31568,12 @@ function staticCostModel(r) {
 }
 function costModel(r, historyDir) {
   const fallback = staticCostModel(r);
-  return historyDir ? historyModel(
-    readRecords(resolve5(historyDir)).records.map((l) => l.record),
+  if (!historyDir) return fallback;
+  const aliases = caseAliases(loadSpec(r.specFile).spec);
+  return historyModel(
+    readRecords(resolve5(historyDir)).records.map((l) => withCurrentIds(l.record, aliases)),
     fallback
-  ) : fallback;
+  );
 }
 function planShards(r, n, historyDir) {
   const { selection, plans } = resolveSelection(r);
@@ -31357,8 +31617,77 @@ ${renderShardsMarkdown(merged)}`);
 }
 
 // src/shard/pr-pieces.ts
-import { existsSync as existsSync9, mkdirSync as mkdirSync9, readFileSync as readFileSync16, writeFileSync as writeFileSync9 } from "node:fs";
+import { existsSync as existsSync9, mkdirSync as mkdirSync10, readFileSync as readFileSync16, statSync as statSync3, writeFileSync as writeFileSync10 } from "node:fs";
+import { join as join24 } from "node:path";
+
+// src/shard/pr-piece-profiles.ts
+import { copyFileSync as copyFileSync3, lstatSync, mkdirSync as mkdirSync9, writeFileSync as writeFileSync9 } from "node:fs";
 import { join as join23 } from "node:path";
+var PieceProfilesSchema = external_exports.strictObject({
+  /** The piece's flagged rows' differences, largest change first. */
+  diffs: ProfileDiffsSchema,
+  /** Time the piece spent making them. */
+  ms: external_exports.number().finite().nonnegative(),
+  /** Rows past the piece's 16 MiB of files: their lists only. */
+  unwritten: external_exports.number().int().nonnegative()
+});
+var key3 = (r) => `${r.caseId}\0${r.label}`;
+var FIX = "merge the folders `bee-bench ab --piece instructions:K/N` wrote, unchanged";
+function acceptedDiffs(pieces, rows, runner) {
+  const rank3 = new Map(countFlagged(rows).map((r, i) => [key3(r), i]));
+  const from = /* @__PURE__ */ new Map();
+  const got = [];
+  for (const piece of pieces) {
+    if (piece.profiles && piece.evidence !== "instructions")
+      throw new InputError(piece.file, [`profiles: a ${piece.evidence} piece has none (only instruction counts leave dumps)`], FIX);
+    for (const [i, diff] of (piece.profiles?.diffs ?? []).entries()) {
+      const at = `profiles.diffs[${i}]`;
+      const row = `${diff.caseId} ${diff.label}`;
+      const problem = diff.runner !== runner ? `${at} is a ${diff.runner} profile in a ${runner} A/B` : !piece.cases.includes(diff.caseId) ? `${at}: row ${row} is not among the piece's cases` : !rank3.has(key3(diff)) ? `${at}: row ${row} is not flagged by the joined counts` : from.has(key3(diff)) ? `${at}: row ${row} is also profiled in ${from.get(key3(diff))}` : null;
+      if (problem) throw new InputError(piece.file, [problem], FIX);
+      from.set(key3(diff), piece.file);
+      got.push({ diff, piece });
+    }
+  }
+  return got.sort((a, b) => rank3.get(key3(a.diff)) - rank3.get(key3(b.diff))).slice(0, MAX_PROFILED_ROWS);
+}
+var statOf = (path) => {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+};
+function copyRowFiles(piece, diff, into, problems) {
+  const from = join23(piece.dir, "profiles", rowFolder(diff));
+  if (!statOf(from)?.isDirectory()) return false;
+  const to = join23(into, rowFolder(diff));
+  mkdirSync9(to, { recursive: true });
+  for (const name2 of ROW_FILES.filter((n) => n !== DIFF_FILES.json)) {
+    const src = join23(from, name2);
+    const st = statOf(src);
+    if (!st) continue;
+    if (!st.isFile()) problems.push(`${src}: not a plain file, not carried`);
+    else if (st.size > MAX_PROFILE_BYTES) problems.push(`${src}: ${st.size} bytes, more than the ${MAX_PROFILE_BYTES} a run's profiles may hold; not carried`);
+    else copyFileSync3(src, join23(to, name2));
+  }
+  writeFileSync9(join23(to, DIFF_FILES.json), diffJson(diff));
+  return true;
+}
+function carryProfiles(pieces, rows, runner, outDir) {
+  const profiled = pieces.filter((p) => p.profiles);
+  if (profiled.length === 0) return null;
+  const accepted = acceptedDiffs(profiled, rows, runner);
+  const into = profilesDir(outDir);
+  const problems = [];
+  let unwritten = 0;
+  for (const { diff, piece } of accepted) {
+    if (folderBytes(into) > MAX_PROFILE_BYTES || !copyRowFiles(piece, diff, into, problems)) unwritten++;
+  }
+  return { diffs: accepted.map((a) => a.diff), ms: profiled.reduce((s, p) => s + p.profiles.ms, 0), unwritten, problems };
+}
+
+// src/shard/pr-pieces.ts
 var AB_PIECE_SCHEMA_ID = "bee-bench/ab-piece@1";
 var AB_PIECE_FILE = "piece.json";
 function parsePieceRef(text3) {
@@ -31456,7 +31785,9 @@ var AbPieceSchema = external_exports.strictObject({
   ab: SharedSchema,
   /** The cases this piece measured. */
   cases: external_exports.array(text2),
-  elapsed_s: nonneg
+  elapsed_s: nonneg,
+  /** A count piece's flagged rows' profile differences (their files in the piece's profiles/). */
+  profiles: PieceProfilesSchema.optional()
 });
 var AbPieceFileSchema = AbPieceSchema.extend({ measured: MeasuredSchema });
 async function runPiece(o) {
@@ -31466,7 +31797,9 @@ async function runPiece(o) {
     throw new InputError("--piece", [`${pieceText(o.piece)} is not in --measure ${measure.join(",")}`], "pick a piece of an evidence measured");
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const cases = pieceCases(planFor(o, spec, hash2, o.runner), o.piece, o.model);
-  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false });
+  const counting = o.piece.evidence === "instructions";
+  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false, keepRaw: Boolean(o.keepRaw) || counting });
+  const profiles = counting ? profileFlagged(got.measured, got.spec, got.plan, o) : null;
   const m = got.measured;
   const measured = {
     ...m,
@@ -31478,10 +31811,11 @@ async function runPiece(o) {
     ab: sharedOf(o, hash2),
     cases,
     elapsed_s: (performance.now() - started) / 1e3,
+    ...profiles ? { profiles } : {},
     measured: JSON.parse(JSON.stringify(measured))
   };
-  mkdirSync9(o.outDir, { recursive: true });
-  writeFileSync9(join23(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
+  mkdirSync10(o.outDir, { recursive: true });
+  writeFileSync10(join24(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
 `);
   return piece;
 }
@@ -31504,10 +31838,13 @@ function sharedOf(o, hash2) {
     ...o.commits ? { commits: o.commits } : {}
   };
 }
+var MAX_PIECE_BYTES = 64 << 20;
 function loadPiece(dir) {
-  const file2 = join23(dir, AB_PIECE_FILE);
+  const file2 = join24(dir, AB_PIECE_FILE);
   const fix = "pass the folders `bee-bench ab --piece EVIDENCE[:K/N] --out DIR` wrote";
   if (!existsSync9(file2)) throw new InputError(file2, ["missing"], fix);
+  const size = statSync3(file2).size;
+  if (size > MAX_PIECE_BYTES) throw new InputError(file2, [`${size} bytes, more than the ${MAX_PIECE_BYTES} accepted`], fix);
   const parsed = AbPieceFileSchema.safeParse(parseJson(file2, readFileSync16(file2, "utf8")));
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
   return parsed.data;
@@ -31518,7 +31855,7 @@ function mergePieces(dirs, o) {
   const shared = pieces[0].piece.ab;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, piece } of pieces) {
-    const file2 = join23(dir, AB_PIECE_FILE);
+    const file2 = join24(dir, AB_PIECE_FILE);
     if (JSON.stringify(piece.ab) !== JSON.stringify(shared))
       throw new InputError(file2, ["belongs to another A/B (its ab settings differ)"], "merge the pieces of one A/B only");
     const name2 = pieceText(piece.piece);
@@ -31546,14 +31883,36 @@ function mergePieces(dirs, o) {
     ...o.marker ? { marker: o.marker } : {},
     ...o.trendUrl ? { trendUrl: o.trendUrl } : {}
   };
+  const profiles = carryProfiles(
+    pieces.map((p) => ({
+      dir: p.dir,
+      file: join24(p.dir, AB_PIECE_FILE),
+      evidence: p.piece.piece.evidence,
+      cases: p.piece.cases,
+      ...p.piece.profiles ? { profiles: p.piece.profiles } : {}
+    })),
+    judgeAb(measured, spec, judging),
+    shared.runner,
+    o.outDir
+  );
   const report2 = reportAb(
     measured,
     spec,
     hash2,
     { ...judging, profile: shared.profile, outDir: o.outDir },
-    { pieces: pieces.map((p) => ({ piece: pieceText(p.piece.piece), cases: p.piece.cases.length, elapsed_s: p.piece.elapsed_s })), missingPieces: missing }
+    {
+      pieces: pieces.map((p) => ({
+        piece: pieceText(p.piece.piece),
+        cases: p.piece.cases.length,
+        elapsed_s: p.piece.elapsed_s,
+        ...p.piece.profiles ? { profile_s: p.piece.profiles.ms / 1e3 } : {}
+      })),
+      missingPieces: missing,
+      ...profiles ? { profileMs: profiles.ms } : {}
+    },
+    profiles?.diffs
   );
-  return { report: report2, missing, pieces: pieces.map((p) => p.piece) };
+  return { report: report2, missing, pieces: pieces.map((p) => p.piece), profiles };
 }
 function joinPieces(pieces, plan2) {
   const order = new Map(plan2.units.map((u, i) => [`${u.id}\0${String(u.param.label)}`, i]));
@@ -31599,7 +31958,7 @@ import { execFile as execFile2, spawn as spawn3 } from "node:child_process";
 import { closeSync as closeSync2, existsSync as existsSync10, mkdtempSync as mkdtempSync4, openSync as openSync2, readFileSync as readFileSync17, rmSync as rmSync8 } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir as tmpdir3 } from "node:os";
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 
 // src/bee/api.ts
 var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
@@ -31738,8 +32097,8 @@ function devNodeEnv(home, from = process.env) {
 var lastLines = (text3, n = 30) => text3.trimEnd().split("\n").slice(-n).join("\n");
 async function launchBinary(path, port, cleanup, log2) {
   if (!existsSync10(path)) throw new Error(`--bee-binary ${path}: no such file`);
-  const home = mkdtempSync4(join24(tmpdir3(), "bee-bench-dev-"));
-  const logFile = join24(home, "bee.log");
+  const home = mkdtempSync4(join25(tmpdir3(), "bee-bench-dev-"));
+  const logFile = join25(home, "bee.log");
   const fd = openSync2(logFile, "a");
   const child = spawn3(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
   closeSync2(fd);
@@ -31783,17 +32142,20 @@ async function launchBinary(path, port, cleanup, log2) {
 function dockerCommand(docker, args, timeoutMs) {
   return new Promise((resolve21) => {
     execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const why = err ? err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message : "";
-      resolve21({ ok: !err, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+      const missing = err?.code === "ENOENT";
+      const why = !err ? "" : missing ? `${docker} not found${docker.includes("/") ? "" : " on PATH"}` : err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message;
+      resolve21({ ok: !err, missing, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
     });
   });
 }
 async function removeContainer(name2, log2, docker = "docker") {
   const rm2 = await dockerCommand(docker, dockerRemoveArgs(name2), 6e4);
+  if (rm2.missing) return;
   if (rm2.ok) log2(`bee: removed container ${name2}`);
   else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name2} already removed`);
   else log2(`bee: could not remove container ${name2} (${rm2.problem}); remove it with: docker rm --force ${name2}`);
 }
+var NO_DOCKER_HINT = "without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH instead of --bee dev, or a running node with --bee-url URL --batch-id ID";
 async function launchDocker(docker, port, cleanup, o) {
   const name2 = containerName();
   o.onContainer?.(name2);
@@ -31801,8 +32163,7 @@ async function launchDocker(docker, port, cleanup, o) {
   const args = dockerRunArgs({ name: name2, hostPort: port });
   o.log(`bee: ${docker} ${args.join(" ")}`);
   const run2 = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
-  if (!run2.ok)
-    throw new Error(`docker run of the Bee dev node failed (${run2.problem}); without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH`);
+  if (!run2.ok) throw new Error(`docker run of the Bee dev node failed (${run2.problem}); ${o.withoutDocker ?? NO_DOCKER_HINT}`);
   return {
     url: `http://127.0.0.1:${port}`,
     what: `container ${name2}`,
@@ -31972,9 +32333,11 @@ function common(v) {
   const profile2 = ProfileSchema.safeParse(v.profile);
   if (!profile2.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
   if (Boolean(v["bee-url"]) !== Boolean(v["batch-id"])) throw new UsageError("--bee-url and --batch-id go together");
+  const specFile = resolve6(v.spec ?? defaultSpecPath());
+  noteRenamedCases(specFile, v.case ?? []);
   return {
     devNode: devNodeOptions(v),
-    specFile: resolve6(v.spec ?? defaultSpecPath()),
+    specFile,
     profile: profile2.data,
     cases: v.case ?? [],
     large: v.large,
@@ -31983,6 +32346,20 @@ function common(v) {
     cacheDir: v.cache ? resolve6(v.cache) : void 0,
     log
   };
+}
+var noted = /* @__PURE__ */ new Set();
+function noteRenamedCases(specFile, cases) {
+  if (cases.length === 0) return;
+  let notes;
+  try {
+    notes = renamedCaseNotes(loadSpec(specFile).spec, cases);
+  } catch {
+    return;
+  }
+  for (const n of notes.filter((n2) => !noted.has(n2))) {
+    noted.add(n);
+    log(`note: ${n}`);
+  }
 }
 function withBee(c, job) {
   if (!c.devNode) return job(c);
@@ -32069,7 +32446,7 @@ async function ab(v) {
     const split = splitOf(v, measure, piece);
     const model = costModel({ specFile: c.specFile, runners: [runner], profile: c.profile, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
     const got = await withBee(c, (c2) => runPiece({ ...c2, ...abOptions, piece, split, model }));
-    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join25(c.outDir, AB_PIECE_FILE)}`);
+    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join26(c.outDir, AB_PIECE_FILE)}`);
     return 0;
   }
   const out = await withBee(c, (c2) => abPipeline({ ...c2, ...abOptions }));
@@ -32080,11 +32457,11 @@ async function ab(v) {
 }
 
 // src/cli/commands/bisect.ts
-import { existsSync as existsSync12, statSync as statSync3 } from "node:fs";
-import { join as join30, resolve as resolve9 } from "node:path";
+import { existsSync as existsSync12, statSync as statSync4 } from "node:fs";
+import { join as join31, resolve as resolve9 } from "node:path";
 
 // src/bisect/step-probe.ts
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 var MEASURE_TEXT = { wall: "wall time, paired rounds", instructions: "instruction counts under callgrind" };
 async function bisectMeasure(requested, log2) {
   if (requested && !measuresInstructions(requested)) return "wall";
@@ -32098,23 +32475,23 @@ function figureOf(r) {
   return { ...r.ratio !== void 0 ? { ratio: r.ratio } : {}, ...r.ci ? { ci: r.ci } : {}, ...r.verdict ? { verdict: r.verdict } : {} };
 }
 function probeOf(rows, sha) {
-  const compared = rows.filter((r) => r.status === "ok" && figureOf(r).ratio !== void 0).map((r) => ({ r, f: figureOf(r) }));
-  if (compared.length === 0) {
+  const compared2 = rows.filter((r) => r.status === "ok" && figureOf(r).ratio !== void 0).map((r) => ({ r, f: figureOf(r) }));
+  if (compared2.length === 0) {
     const why = rows.map((r) => `${r.caseId} [${r.label}]: ${r.note ?? r.instructionsNote ?? r.status}`).join("; ") || "no rows";
     throw new Error(`bisect: the step at ${sha.slice(0, 12)} compared nothing (${why}); pick a case both commits can run`);
   }
-  const regressed = compared.filter((c) => c.f.verdict === "regression");
-  const pick2 = (regressed.length ? regressed : compared).reduce((a, b) => b.f.ratio > a.f.ratio ? b : a);
+  const regressed = compared2.filter((c) => c.f.verdict === "regression");
+  const pick2 = (regressed.length ? regressed : compared2).reduce((a, b) => b.f.ratio > a.f.ratio ? b : a);
   return {
     ratio: pick2.f.ratio,
     ...pick2.f.ci ? { ci: pick2.f.ci } : {},
     exceeds: regressed.length > 0,
     verdict: pick2.f.verdict ?? "~",
     row: { caseId: pick2.r.caseId, label: pick2.r.label },
-    ...compared.length > 1 ? { note: `${pick2.r.caseId} [${pick2.r.label}], slowest of ${compared.length} rows` } : {}
+    ...compared2.length > 1 ? { note: `${pick2.r.caseId} [${pick2.r.label}], slowest of ${compared2.length} rows` } : {}
   };
 }
-var stepDir = (outDir, step2, sha) => join26(outDir, `step-${String(step2).padStart(2, "0")}-${sha.slice(0, 12)}`);
+var stepDir = (outDir, step2, sha) => join27(outDir, `step-${String(step2).padStart(2, "0")}-${sha.slice(0, 12)}`);
 function abStepComparator(o) {
   return async (good, candidate, step2) => {
     const out = await abPipeline({
@@ -32131,11 +32508,11 @@ function abStepComparator(o) {
 
 // src/bisect/difference.ts
 import { cpSync as cpSync4, existsSync as existsSync11, readFileSync as readFileSync18 } from "node:fs";
-import { join as join28, relative as relative4, resolve as resolve8 } from "node:path";
+import { join as join29, relative as relative4, resolve as resolve8 } from "node:path";
 
 // src/pipeline/profile.ts
-import { mkdirSync as mkdirSync10, rmSync as rmSync9 } from "node:fs";
-import { join as join27, resolve as resolve7 } from "node:path";
+import { mkdirSync as mkdirSync11, rmSync as rmSync9 } from "node:fs";
+import { join as join28, resolve as resolve7 } from "node:path";
 function rowPlan(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
@@ -32151,15 +32528,15 @@ async function profileSide(o, source2, name2, plan2, row) {
   const found = await findCounter();
   if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
   const built = await buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
-  const dir = join27(o.outDir, "counts");
-  mkdirSync10(dir, { recursive: true });
-  const dumps = join27(dir, `dumps-${name2}`);
+  const dir = join28(o.outDir, "counts");
+  mkdirSync11(dir, { recursive: true });
+  const dumps = join28(dir, `dumps-${name2}`);
   try {
     const run2 = await countRunner(built.command, {
       runner: o.runner,
       plan: plan2,
       counter: found.counter,
-      out: join27(dir, `${name2}.json`),
+      out: join28(dir, `${name2}.json`),
       timeoutMs: processBudgetMs(plan2),
       keepDumps: dumps,
       onLine: (l) => o.log(`[${name2}] ${l}`)
@@ -32205,12 +32582,12 @@ function abStepDifference(o) {
     const started = performance.now();
     const took = () => ({ elapsedMs: performance.now() - started });
     const outDir = resolve8(o.outDir);
-    const target = join28(outDir, "profiles", rowFolder(row));
+    const target = join29(outDir, "profiles", rowFolder(row));
     const known = { row, parent: parent.commit, first: first2.commit };
-    const fromStep = join28(stepDir(outDir, step2.number, first2.commit.sha), "profiles", rowFolder(row));
+    const fromStep = join29(stepDir(outDir, step2.number, first2.commit.sha), "profiles", rowFolder(row));
     try {
-      if (parent.commit.sha === step2.against.sha && existsSync11(join28(fromStep, "diff.json"))) {
-        const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync18(join28(fromStep, "diff.json"), "utf8")));
+      if (parent.commit.sha === step2.against.sha && existsSync11(join29(fromStep, "diff.json"))) {
+        const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync18(join29(fromStep, "diff.json"), "utf8")));
         cpSync4(fromStep, target, { recursive: true });
         return { ...known, from: "step", diff, files: relative4(outDir, target), ...took() };
       }
@@ -32281,7 +32658,7 @@ function differenceText(d) {
 // src/bisect/run.ts
 import { mkdtempSync as mkdtempSync5, rmSync as rmSync10 } from "node:fs";
 import { tmpdir as tmpdir4 } from "node:os";
-import { join as join29 } from "node:path";
+import { join as join30 } from "node:path";
 
 // src/history/git.ts
 import { execFile as execFile3 } from "node:child_process";
@@ -32391,12 +32768,12 @@ async function bisect(o) {
   const started = performance.now();
   const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
   o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
-  const workDir = o.workDir ?? mkdtempSync5(join29(tmpdir4(), "bee-bench-bisect-"));
+  const workDir = o.workDir ?? mkdtempSync5(join30(tmpdir4(), "bee-bench-bisect-"));
   const git2 = gitIn(o.repo);
   const made = [];
   const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
   const checkout = async (c) => {
-    const dir = join29(workDir, c.sha.slice(0, 16));
+    const dir = join30(workDir, c.sha.slice(0, 16));
     await removeWorktree(dir);
     await git2(["worktree", "prune"]);
     await git2(["worktree", "add", "--detach", dir, c.sha]);
@@ -32447,13 +32824,13 @@ async function bisect2(v) {
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
   const repo = resolve9(v.path);
-  if (!existsSync12(repo) || !statSync3(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  if (!existsSync12(repo) || !statSync4(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
   const steps = { ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] };
   const outcome = await bisect({ repo, good: v.good, bad: v.bad, log, compare: abStepComparator(steps), explain: abStepDifference(steps) });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
-  writeText(join30(c.outDir, "bisect.md"), md);
+  writeText(join31(c.outDir, "bisect.md"), md);
   process.stdout.write(md);
   return 0;
 }
@@ -32585,12 +32962,12 @@ ${mdTable(
 }
 
 // src/cli/results.ts
-import { existsSync as existsSync13, readdirSync as readdirSync8, statSync as statSync4 } from "node:fs";
-import { join as join31, resolve as resolve10 } from "node:path";
+import { existsSync as existsSync13, readdirSync as readdirSync8, statSync as statSync5 } from "node:fs";
+import { join as join32, resolve as resolve10 } from "node:path";
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync4(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join31(p, e));
+    if (statSync5(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join32(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
@@ -32618,8 +32995,8 @@ function compare(v, positionals) {
 }
 
 // src/cli/commands/history-export-gab.ts
-import { readFileSync as readFileSync19, statSync as statSync5 } from "node:fs";
-import { join as join34, resolve as resolve13 } from "node:path";
+import { readFileSync as readFileSync19, statSync as statSync6 } from "node:fs";
+import { join as join35, resolve as resolve13 } from "node:path";
 
 // src/history/derive.ts
 import { createHash as createHash5 } from "node:crypto";
@@ -32651,23 +33028,29 @@ function scoreRun(runId, records, groupOf, figure = timeFigure) {
     if (!r) continue;
     const seen = /* @__PURE__ */ new Set();
     for (const c of r.record.cases) {
-      const key3 = `${c.id}\0${c.label}`;
-      if (seen.has(key3) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
-      seen.add(key3);
-      const row = rows.get(key3) ?? [];
+      const key4 = `${c.id}\0${c.label}`;
+      if (seen.has(key4) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
+      seen.add(key4);
+      const row = rows.get(key4) ?? [];
       row.push({ runner, c });
-      rows.set(key3, row);
+      rows.set(key4, row);
     }
   }
   const scored = [];
-  for (const key3 of [...rows.keys()].sort()) {
-    const cells = rows.get(key3);
+  for (const key4 of [...rows.keys()].sort()) {
+    const cells = rows.get(key4);
     const cost = unitCost(cells, figure);
     if (!cost) continue;
     const first3 = cells[0];
-    scored.push({ group: groupOf(first3.c.id, first3.c.kind), costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] })) });
+    const imprecise = figure === timeFigure && cells.some(({ c }) => lowPrecision(c.samples_ns, c.work));
+    scored.push({
+      group: groupOf(first3.c.id, first3.c.kind),
+      costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] })),
+      ...imprecise ? { lowPrecision: true } : {}
+    });
   }
-  const counted = scored.filter(scores).length;
+  const board = boardRows(scored);
+  const counted = board.scored;
   if (counted === 0) return null;
   const first2 = sorted2[0];
   const entry = {
@@ -32677,7 +33060,8 @@ function scoreRun(runId, records, groupOf, figure = timeFigure) {
     sha: first2.record.commit.sha,
     geomean: {},
     wins: {},
-    rows: counted
+    rows: counted,
+    ...board.lowPrecision > 0 ? { low_precision: board.lowPrecision } : {}
   };
   for (const s of scoreRows(scored, RUNNER_ORDER)) {
     if (s.geomean === null) continue;
@@ -32686,7 +33070,7 @@ function scoreRun(runId, records, groupOf, figure = timeFigure) {
   }
   return entry;
 }
-function scoreboard4(records, maxRuns, groupOf, figure = timeFigure) {
+function scoreboard2(records, maxRuns, groupOf, figure = timeFigure) {
   const byRun = /* @__PURE__ */ new Map();
   for (const r of records) {
     const run2 = byRun.get(r.record.run.id);
@@ -32768,7 +33152,7 @@ var SERIES_DIR = "series";
 function catalogFromSpec(spec) {
   return {
     groups: spec.groups.map((g) => ({ id: g.id, title: g.title })),
-    cases: spec.cases.map((c) => ({ id: c.id, kind: c.kind, group: c.group, doc: c.doc }))
+    cases: spec.cases.map((c) => ({ id: c.id, kind: c.kind, group: c.group, doc: c.doc, ...c.formerly ? { formerly: [...c.formerly] } : {} }))
   };
 }
 var DEFAULT_BRANCH_RETENTION = { maxBranches: 20, activeDays: 90 };
@@ -32807,7 +33191,7 @@ function countUnitOf(c) {
 function toolchainOf(r) {
   return r.counter ? `${r.host.runtime}; ${r.counter.tool} ${r.counter.version}` : r.host.runtime;
 }
-var hostOf = (r) => `${r.host.os}/${r.host.arch} ${r.host.cpu_model}`;
+var hostOf = (r) => `${platformOf(r.host)} ${r.host.cpu_model}`;
 function firstLine(message) {
   const line = message.split(/\r?\n/, 1)[0] ?? "";
   return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}\u2026` : line;
@@ -32848,7 +33232,8 @@ function deriveHistory(set2, opts = {}) {
   if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a positive integer, got ${maxRuns}`);
   const shiftOpts = { ...DEFAULT_SHIFT, ...opts.shift };
   const trendLength = opts.trendLength ?? 20;
-  const all = set2.records.map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
+  const aliases = new Map((opts.catalog?.cases ?? []).flatMap((c) => (c.formerly ?? []).map((old) => [old, c.id])));
+  const all = loadedWithCurrentIds(set2.records, aliases).map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
   const retained = retainedBranches(
     all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })),
     opts.branches
@@ -32863,10 +33248,10 @@ function deriveHistory(set2, opts = {}) {
     branches.add(record2.branch);
     for (const c of record2.cases) {
       if (c.status !== "ok" || c.median_ns === null) continue;
-      const key3 = `${c.id}\0${c.label}\0${record2.runner}`;
-      let acc = series2.get(key3);
+      const key4 = `${c.id}\0${c.label}\0${record2.runner}`;
+      let acc = series2.get(key4);
       if (!acc) {
-        series2.set(key3, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
+        series2.set(key4, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
         if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
       }
       if (acc.at[acc.at.length - 1] === k) continue;
@@ -32898,6 +33283,7 @@ function deriveHistory(set2, opts = {}) {
       group: groupOf(id, kind),
       doc: info?.doc ?? "",
       file: seriesFile(id),
+      ...info?.formerly ? { formerly: [...info.formerly] } : {},
       series: entry.index
     };
   });
@@ -32906,7 +33292,7 @@ function deriveHistory(set2, opts = {}) {
   const known = new Set(groups.map((g) => g.id));
   for (const id of [...used].filter((g) => !known.has(g)).sort(byString)) groups.push({ id, title: FALLBACK_GROUPS[id] ?? id });
   const present2 = new Set([...series2.values()].map((a) => a.runner));
-  const countBoard = scoreboard4(
+  const countBoard = scoreboard2(
     ordered.map((o) => o.loaded),
     maxRuns,
     groupOf,
@@ -32921,7 +33307,7 @@ function deriveHistory(set2, opts = {}) {
     runners: RUNNER_ORDER.filter((r) => present2.has(r)),
     groups,
     cases,
-    scoreboard: scoreboard4(
+    scoreboard: scoreboard2(
       ordered.map((o) => o.loaded),
       maxRuns,
       groupOf
@@ -32979,6 +33365,7 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
       trend: list.slice(-trendLength).map((i) => acc.cases[i].median_ns),
       ops: last.work.ops,
       bytes: last.work.bytes,
+      ...lowPrecision(last.samples_ns, last.work) ? { low_precision: true } : {},
       ...last.instructions ? countSummary(
         counted.map((i) => acc.cases[i]),
         trendLength
@@ -33016,7 +33403,7 @@ function derive(set2, opts = {}) {
 var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
 import { existsSync as existsSync14 } from "node:fs";
 import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname as dirname6, join as join32, normalize, resolve as resolve12, sep } from "node:path";
+import { dirname as dirname6, join as join33, normalize, resolve as resolve12, sep } from "node:path";
 
 // src/history/profiles.ts
 var PROFILES_DIR = "profiles";
@@ -33118,7 +33505,7 @@ async function pushAttempts(git2, files, opts) {
   const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git2, branch);
-    const folderAbs = join32(opts.workdir, folder);
+    const folderAbs = join33(opts.workdir, folder);
     await refuseLinks(opts.workdir, folder);
     const written = await addRecords(folderAbs, files);
     const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`);
@@ -33184,12 +33571,12 @@ async function refuseLinks(workdir, folder) {
   const parts = folder === "." ? [] : folder.split("/");
   for (let i = 1; i <= parts.length; i++) {
     const rel = parts.slice(0, i).join("/");
-    const st = await lstat(join32(workdir, rel)).catch(() => void 0);
+    const st = await lstat(join33(workdir, rel)).catch(() => void 0);
     if (!st) return;
     if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
   }
   const walk2 = async (rel) => {
-    for (const e of await readdir(join32(workdir, rel), { withFileTypes: true })) {
+    for (const e of await readdir(join33(workdir, rel), { withFileTypes: true })) {
       const child = rel === "." ? e.name : `${rel}/${e.name}`;
       if (e.isSymbolicLink()) throw new HistoryLinkError(child);
       if (e.isDirectory() && child !== ".git") await walk2(child);
@@ -33209,7 +33596,7 @@ function defaultMessage(records, branch) {
   return [head2, "", ...paths].join("\n");
 }
 async function openClone(git2, remote) {
-  if (!existsSync14(join32(git2.cwd, ".git"))) {
+  if (!existsSync14(join33(git2.cwd, ".git"))) {
     await mkdir(git2.cwd, { recursive: true });
     await git2(["init", "-q"]);
     await git2(["remote", "add", "origin", remote]);
@@ -33236,7 +33623,7 @@ async function addRecords(folderAbs, files) {
   const added = [];
   const present2 = [];
   for (const [path, text3] of files) {
-    const abs = join32(folderAbs, path);
+    const abs = join33(folderAbs, path);
     let existing = null;
     try {
       existing = await readFile(abs, "utf8");
@@ -33263,9 +33650,9 @@ async function copySite(siteDir2, folderAbs) {
   await cp(siteDir2, folderAbs, { recursive: true, force: true });
 }
 async function writeDerived(folderAbs, derived2) {
-  await rm(join32(folderAbs, SERIES_DIR), { recursive: true, force: true });
-  await mkdir(join32(folderAbs, SERIES_DIR), { recursive: true });
-  for (const [path, text3] of derived2) await writeFile(join32(folderAbs, path), text3);
+  await rm(join33(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join33(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text3] of derived2) await writeFile(join33(folderAbs, path), text3);
 }
 async function stagedChanges(git2, folder) {
   const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
@@ -33379,6 +33766,7 @@ var UNKNOWN_HOST = { os: "unknown", arch: "unknown", cpu_model: "unknown", cpus:
 function importGab(file2, text3, opts = {}) {
   const data = parseGab(file2, text3);
   const branch = opts.branch ?? "main";
+  const aliases = opts.aliases ?? NO_ALIASES;
   const out = { records: [], skipped: [], charted: 0 };
   const foreign = /* @__PURE__ */ new Map();
   const names = /* @__PURE__ */ new Set();
@@ -33402,7 +33790,7 @@ function importGab(file2, text3, opts = {}) {
         const counted = parseGabCountName(bench);
         if (counted) {
           const list2 = countsBy.get(counted.runner) ?? [];
-          list2.push({ bench, id: counted.id, label: counted.label, j });
+          list2.push({ bench, id: currentId(aliases, counted.id), label: counted.label, j });
           countsBy.set(counted.runner, list2);
           if (!byRun.has(counted.runner)) byRun.set(counted.runner, []);
           return;
@@ -33410,7 +33798,7 @@ function importGab(file2, text3, opts = {}) {
         const ours = parseGabName(bench.name);
         const runner = ours?.runner ?? fallback;
         const list = byRun.get(runner) ?? [];
-        list.push({ bench, id: ours?.id ?? foreign.get(bench.name), label: ours?.label ?? "", j });
+        list.push({ bench, id: ours ? currentId(aliases, ours.id) : foreign.get(bench.name), label: ours?.label ?? "", j });
         byRun.set(runner, list);
       });
       for (const runner of [...byRun.keys()].sort(byRunner)) {
@@ -33459,9 +33847,9 @@ function entryRecord(file2, where, origin, entry, runner, { benches, counts }, b
   const seen = /* @__PURE__ */ new Map();
   let client = null;
   for (const placed of benches) {
-    const key3 = `${placed.id}\0${placed.label}`;
-    const k = (seen.get(key3) ?? 0) + 1;
-    seen.set(key3, k);
+    const key4 = `${placed.id}\0${placed.label}`;
+    const k = (seen.get(key4) ?? 0) + 1;
+    seen.set(key4, k);
     const label = k === 1 ? placed.label : `${placed.label}#${k}`;
     cases.push(importedCase({ ...placed, label }, `${where}.benches[${placed.j}]`, out));
     const cl = parseExtra(placed.bench.extra).get("client");
@@ -33551,8 +33939,8 @@ function countBench(c, run2) {
 function importedCounts(bench) {
   const extra = parseExtra(bench.extra);
   const samples = (extra.get("samples") ?? "").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  const exact = (key3) => {
-    const v = extra.get(key3);
+  const exact = (key4) => {
+    const v = extra.get(key4);
     const n = v === void 0 ? NaN : Number(v);
     return Number.isFinite(n) && n >= 0 ? n : void 0;
   };
@@ -33616,14 +34004,14 @@ function exportGabData(records) {
   for (const r of sorted2) {
     const suite = r.source?.suite ?? NATIVE_SUITE;
     repoUrl ??= r.source?.repo_url;
-    const key3 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
-    const e = open2.get(key3);
+    const key4 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
+    const e = open2.get(key4);
     if (e) {
       e.benches.push(...exportGab(r));
       continue;
     }
     const fresh = gabEntry(r);
-    open2.set(key3, fresh);
+    open2.set(key4, fresh);
     (entries[suite] ??= []).push(fresh);
   }
   const dates = sorted2.map(gabDate);
@@ -33645,7 +34033,7 @@ function sig6(v) {
 // src/history/publish.ts
 import { execFileSync as execFileSync4 } from "node:child_process";
 import { existsSync as existsSync15 } from "node:fs";
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 function headCommit(dir) {
   const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
     encoding: "utf8",
@@ -33670,8 +34058,8 @@ function commitUrl(sha, from) {
   return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
 }
 function siteDir() {
-  const dir = join33(packageRoot(), "pages", "dist");
-  return existsSync15(join33(dir, "index.html")) ? dir : void 0;
+  const dir = join34(packageRoot(), "pages", "dist");
+  return existsSync15(join34(dir, "index.html")) ? dir : void 0;
 }
 function publishRecords(records, o) {
   return writeHistory(records, {
@@ -33724,10 +34112,10 @@ function resultOrRecord(file2) {
   return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text3) : loadResult(file2);
 }
 function historyRecords(path) {
-  if (!statSync5(path).isDirectory()) return [parseRecord(path, readFileSync19(path, "utf8"))];
+  if (!statSync6(path).isDirectory()) return [parseRecord(path, readFileSync19(path, "utf8"))];
   const set2 = readRecords(path);
   if (set2.invalid.length > 0)
-    throw new InputError(join34(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+    throw new InputError(join35(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
   if (set2.records.length === 0)
     throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set2.records.map((r) => r.record);
@@ -33739,7 +34127,7 @@ import { resolve as resolve15 } from "node:path";
 
 // src/cli/history-target.ts
 import { execFileSync as execFileSync5 } from "node:child_process";
-import { join as join35, resolve as resolve14 } from "node:path";
+import { join as join36, resolve as resolve14 } from "node:path";
 function headContext(v) {
   let commit;
   try {
@@ -33769,7 +34157,7 @@ function historyTarget(v) {
   return {
     remote: v.remote,
     ...token ? { token } : {},
-    workdir: resolve14(v.workdir ?? join35(".bee-bench", "history")),
+    workdir: resolve14(v.workdir ?? join36(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
@@ -33785,13 +34173,14 @@ async function historyImportGab(v, paths) {
   const runner = v.runner?.[0] === void 0 ? void 0 : RunnerSchema.safeParse(v.runner[0]);
   if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
   const file2 = resolve15(paths[0]);
-  const imported = importGab(file2, readFileSync20(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main" });
+  const target = historyTarget(v);
+  const imported = importGab(file2, readFileSync20(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main", aliases: caseAliases(target.spec) });
   for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
   if (imported.charted === 0) {
     log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
     return 1;
   }
-  const report2 = await publishRecords(imported.records, historyTarget(v));
+  const report2 = await publishRecords(imported.records, target);
   log(
     `history: imported ${report2.added.length} record(s), ${imported.charted} bench(es) charted, ${imported.skipped.length} stored without a time; commit ${report2.commit ?? "(none)"}`
   );
@@ -33812,7 +34201,7 @@ async function historyPublish(v, paths) {
 
 // src/cli/commands/merge.ts
 import { existsSync as existsSync16 } from "node:fs";
-import { join as join36, resolve as resolve16 } from "node:path";
+import { join as join37, resolve as resolve16 } from "node:path";
 function mergeAbPieces(v, dirs) {
   const merged = mergePieces(dirs, {
     specFile: resolve16(v.spec ?? defaultSpecPath()),
@@ -33820,13 +34209,15 @@ function mergeAbPieces(v, dirs) {
     ...v.marker ? { marker: v.marker } : {}
   });
   for (const m of merged.missing) log(`merge: piece ${m} has no output`);
+  for (const p of merged.profiles?.problems ?? []) log(`merge: profiles: ${p}`);
+  if (merged.profiles) log(`merge: profiles of ${merged.profiles.diffs.length} flagged row(s) in ${join37(resolve16(v.out ?? "out"), "profiles")}`);
   process.stdout.write(merged.report.markdown);
   log(`wrote ${merged.report.markdownFile}`);
   return merged.missing.length > 0 ? 1 : 0;
 }
 function merge2(v, dirs) {
   if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
-  if (existsSync16(join36(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
+  if (existsSync16(join37(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
   const { merged, reports } = mergeCommand(resolve16(v.spec ?? defaultSpecPath()), dirs, resolve16(v.out ?? "out"));
   for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
   for (const r of merged.missingRows) log(`merge: missing ${r}`);
@@ -33865,7 +34256,8 @@ async function profile(v) {
     runner,
     specFile: c.specFile,
     profile: c.profile,
-    caseId: v.case[0],
+    caseId: currentId(caseAliases(loadSpec(c.specFile).spec), v.case[0]),
+    // a former id names the case (common() said so)
     ...v.param ? { param: v.param } : {},
     sides: { ...v.base ? { base: source(v.base, "base") } : {}, ...v.head ? { head: source(v.head, "head") } : {} },
     labels: { base: v["base-label"] ?? v.base ?? "base", head: v["head-label"] ?? v.head ?? "head" },
@@ -33889,17 +34281,17 @@ function report(v, positionals) {
 }
 
 // src/cli/commands/run.ts
-import { join as join40, relative as relative5, resolve as resolve19 } from "node:path";
+import { join as join41, relative as relative5, resolve as resolve19 } from "node:path";
 
 // src/pipeline/single.ts
-import { mkdirSync as mkdirSync12, writeFileSync as writeFileSync11 } from "node:fs";
+import { mkdirSync as mkdirSync13, writeFileSync as writeFileSync12 } from "node:fs";
 import { availableParallelism as availableParallelism2, loadavg as loadavg2 } from "node:os";
-import { dirname as dirname7, join as join38, resolve as resolve18 } from "node:path";
+import { dirname as dirname7, join as join39, resolve as resolve18 } from "node:path";
 
 // src/pipeline/compact-profiles.ts
-import { existsSync as existsSync17, mkdirSync as mkdirSync11, rmSync as rmSync11, writeFileSync as writeFileSync10 } from "node:fs";
-import { join as join37 } from "node:path";
-var compactFile = (outDir, runner) => join37(outDir, "profiles", `${runner}.compact.json`);
+import { existsSync as existsSync17, mkdirSync as mkdirSync12, rmSync as rmSync11, writeFileSync as writeFileSync11 } from "node:fs";
+import { join as join38 } from "node:path";
+var compactFile = (outDir, runner) => join38(outDir, "profiles", `${runner}.compact.json`);
 function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
   const started = performance.now();
   try {
@@ -33918,8 +34310,8 @@ function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
     }
     if (rows.length === 0) return null;
     const profiles = RunProfilesSchema.parse({ runner, rows });
-    mkdirSync11(join37(outDir, "profiles"), { recursive: true });
-    writeFileSync10(compactFile(outDir, runner), `${JSON.stringify(profiles)}
+    mkdirSync12(join38(outDir, "profiles"), { recursive: true });
+    writeFileSync11(compactFile(outDir, runner), `${JSON.stringify(profiles)}
 `);
     log2(`profiles: ${runner}: compact profiles of ${rows.length} counted row(s) in ${Math.round(performance.now() - started)} ms`);
     return profiles;
@@ -33949,17 +34341,17 @@ async function singlePipeline(o) {
       notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
       continue;
     }
-    const out = join38(resolve18(o.outDir), "results", `${r.runner}.json`);
+    const out = join39(resolve18(o.outDir), "results", `${r.runner}.json`);
     const plan2 = planFor(o, spec, hash2, r.runner);
     let result2 = null;
     for (const kind of measure) {
       if (kind !== "wall" && measuresWall(measure) && !result2) break;
       const ev = EVIDENCES[kind];
-      const keep = kind === "instructions" ? join38(resolve18(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
+      const keep = kind === "instructions" ? join39(resolve18(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
       const run2 = await runEvidence(kind, built.command, {
         runner: r.runner,
         plan: plan2,
-        out: kind === "wall" ? out : join38(resolve18(o.outDir), ev.dir, `${r.runner}.json`),
+        out: kind === "wall" ? out : join39(resolve18(o.outDir), ev.dir, `${r.runner}.json`),
         budgetMs: processBudgetMs,
         fixtures: o.fixtures,
         ...kind === "wall" ? { bee: o.bee } : {},
@@ -33974,8 +34366,8 @@ async function singlePipeline(o) {
       if (run2.result) result2 = result2 && ev.deterministic ? ev.attach(result2, run2.result) : run2.result;
     }
     if (result2 && measure.some((m) => m !== "wall")) {
-      mkdirSync12(dirname7(out), { recursive: true });
-      writeFileSync11(out, `${JSON.stringify(result2, null, 2)}
+      mkdirSync13(dirname7(out), { recursive: true });
+      writeFileSync12(out, `${JSON.stringify(result2, null, 2)}
 `);
     }
     if (result2) results.push(result2);
@@ -33989,7 +34381,7 @@ async function singlePipeline(o) {
 
 // src/cli/eta.ts
 import { existsSync as existsSync18 } from "node:fs";
-import { join as join39 } from "node:path";
+import { join as join40 } from "node:path";
 
 // src/cli/progress.ts
 var NS_PER = { ns: 1, \u00B5s: 1e3, ms: 1e6, s: 1e9 };
@@ -34123,7 +34515,7 @@ var EVIDENCE = { wall: "wall", count: "instructions", alloc: "allocations" };
 async function cached2(r, cacheDir) {
   try {
     const { dir } = await buildFolder({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand });
-    return existsSync18(join39(dir, BUILD_MARKER));
+    return existsSync18(join40(dir, BUILD_MARKER));
   } catch {
     return false;
   }
@@ -34187,7 +34579,7 @@ async function run(v) {
     if (runner === "go" && !given) {
       const problem = await goProxyProblem();
       if (problem) {
-        const fix = "give a bee-go checkout with --go-client PATH or BEE_GO_PATH";
+        const fix = `give a bee-go checkout with --go-client PATH or BEE_GO_PATH (${goCloneCommand()})`;
         notRun.push({ runner, status: "skipped", reason: `the Go module proxy does not serve bee-go: ${problem}`, fix });
         log(`go: skipped: ${problem} (fix: ${fix}; the report says so too)`);
         continue;
@@ -34203,6 +34595,8 @@ async function run(v) {
   const out = await withBee({ ...c, log: progress.log }, (c2) => singlePipeline({ ...c2, runners, notRun, measure })).finally(() => clearInterval(heartbeat));
   recordStages(c.cacheDir, c.profile, progress.finish());
   log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(", ")}`);
+  const lowPrecision2 = lowPrecisionLine(out.model);
+  if (lowPrecision2) log(lowPrecision2);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:
 ${failed.map((f) => `  ${failureLine(f)}`).join("\n")}`);
@@ -34214,7 +34608,7 @@ async function runShard2(v) {
   const c = common(v);
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
-  const outDir = resolve19(v.out ?? join40("out", `shard-${ref.index}-of-${ref.total}`));
+  const outDir = resolve19(v.out ?? join41("out", `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
   const run2 = await withBee(
@@ -34231,10 +34625,10 @@ function shortPath(p) {
 
 // src/cli/site-server.ts
 import { execFileSync as execFileSync6 } from "node:child_process";
-import { existsSync as existsSync19, mkdtempSync as mkdtempSync6, readFileSync as readFileSync21, realpathSync, statSync as statSync6 } from "node:fs";
+import { existsSync as existsSync19, mkdtempSync as mkdtempSync6, readFileSync as readFileSync21, realpathSync, statSync as statSync7 } from "node:fs";
 import { createServer as createServer2 } from "node:http";
 import { tmpdir as tmpdir5 } from "node:os";
-import { extname, join as join41, relative as relative6, resolve as resolve20, sep as sep2 } from "node:path";
+import { extname, join as join42, relative as relative6, resolve as resolve20, sep as sep2 } from "node:path";
 var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js"]);
 var TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -34247,22 +34641,22 @@ var SiteError = class extends Error {
 };
 function historyFolder(dir) {
   const abs = resolve20(dir);
-  if (!existsSync19(join41(abs, "index.json"))) {
+  if (!existsSync19(join42(abs, "index.json"))) {
     throw new SiteError(
-      `${dir}: no index.json here; give the history folder (the ${existsSync19(join41(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
+      `${dir}: no index.json here; give the history folder (the ${existsSync19(join42(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
     );
   }
   return realpathSync(abs);
 }
 function cloneHistory(remote, branch, folder) {
-  const into = mkdtempSync6(join41(tmpdir5(), "bee-bench-site-"));
+  const into = mkdtempSync6(join42(tmpdir5(), "bee-bench-site-"));
   try {
     execFileSync6("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
     const stderr = e.stderr?.toString().trim();
     throw new SiteError(`cannot clone branch ${branch} of ${remote}: ${stderr || e.message}`);
   }
-  return historyFolder(join41(into, folder));
+  return historyFolder(join42(into, folder));
 }
 function fileFor(urlPath, history, site2) {
   let path;
@@ -34274,10 +34668,10 @@ function fileFor(urlPath, history, site2) {
   if (path === "/" || path === "") path = "/index.html";
   const rel = path.replace(/^\/+/, "");
   if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
-  if (SITE_FILES.has(rel)) return join41(site2, rel);
+  if (SITE_FILES.has(rel)) return join42(site2, rel);
   const file2 = resolve20(history, rel);
   if (relative6(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
-  if (!existsSync19(file2) || !statSync6(file2).isFile()) return null;
+  if (!existsSync19(file2) || !statSync7(file2).isFile()) return null;
   const real = realpathSync(file2);
   return real.startsWith(history + sep2) ? real : null;
 }
@@ -34398,8 +34792,9 @@ ${COMMON}`,
     summary: "one runner built on two client sources, interleaved rounds, a verdict per row",
     details: `${SRC}
 --fail-on: which evidence --fail-on-regression acts on.
---piece P --split N: measure one piece of the A/B into --out/piece.json, no verdict (a PR as
-parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case);
+--piece P --split N: measure one piece of the A/B into --out/piece.json, no report (a PR as
+parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case;
+a count piece profiles the rows its counts flag into --out/profiles/);
 \`bee-bench merge --out DIR PIECE_DIR...\` judges them as one A/B and names a missing piece.
 --keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
 the comment's marker.
@@ -34467,9 +34862,9 @@ ${COMMON}`,
 (each shard's machine and time). Every planned row is accounted for: a shard with no output or a
 row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
 differs between shards.
-Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md and DIR/ab.json as
-one \`ab\` would, and prints the report; a piece of the split that is missing is named and the
-exit code is 1. Runs no client code.`,
+Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md, DIR/ab.json and
+the count pieces' flagged rows' DIR/profiles/ as one \`ab\` would, and prints the report; a piece
+of the split that is missing is named and the exit code is 1. Runs no client code.`,
     fails: "a shard, a piece or a row is missing, or a digest differs between shards"
   },
   {
@@ -34643,7 +35038,7 @@ function parserMessage(e, words) {
   return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
 }
 function version2() {
-  return JSON.parse(readFileSync22(join42(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync22(join43(packageRoot(), "package.json"), "utf8")).version;
 }
 function unknownCommand(typed) {
   const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];
