@@ -5,16 +5,15 @@
 // is marked as a toolchain change; the overview and the scoreboard switch to counts. Screenshots go
 // to test-artifacts/.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { derive } from '../../src/history/derive.js';
 import { recordPath } from '../../src/history/record.js';
 import type { HistoryRecord } from '../../src/history/schema.js';
 import { countHistory, RUNTIMES } from '../history/helpers.js';
-import { launch, serveSite, type Browser, type SiteServer } from './harness.js';
+import { launch, openRendered, serveSite, writeHistoryFolder, type Browser, type SiteServer } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -40,15 +39,11 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'pipe' });
-  dataDir = mkdtempSync(join(tmpdir(), 'bee-bench-counts-site-'));
   const files = derive(
     { records: [...main, ...tools].map((record) => ({ path: recordPath(record), record })), invalid: [] },
     { branches: { default: 'main' } },
   );
-  for (const [path, text] of files) {
-    mkdirSync(dirname(join(dataDir, path)), { recursive: true });
-    writeFileSync(join(dataDir, path), text);
-  }
+  dataDir = writeHistoryFolder('bee-bench-counts-site-', files);
   srv = await serveSite(join(ROOT, 'pages/dist'), dataDir);
   browser = await launch({ viewport: { width: 1100, height: 900 } });
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -60,16 +55,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function open(hash: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(srv.url + hash);
-  await page.waitForFunction(() => Number(document.body.dataset.render ?? 0) > 0 && document.body.dataset.state !== 'loading');
-  return page;
-}
+const open = (hash: string): Promise<Page> => openRendered(browser, srv.url, hash, problems);
 
 /** The first chart of the case view: per runner, its values and point styles. */
 async function firstChart(page: Page) {

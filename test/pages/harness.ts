@@ -1,12 +1,12 @@
 // Serves the built trend site and a history folder from one origin on 127.0.0.1 (port 0), and
 // launches the system Chromium through playwright-core (no browser download) with a fresh profile.
 // Shared by test/pages/*.test.ts and bench/site.bench.ts.
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -124,4 +124,26 @@ export async function launch(opts: { colorScheme?: 'light' | 'dark'; viewport?: 
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Writes a history's derived files (path → text) into a fresh folder under the system temp dir. */
+export function writeHistoryFolder(prefix: string, files: Map<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  for (const [path, text] of files) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+/** A new page at `hash` once the site has rendered; console errors and warnings, and page errors, go to `problems`. */
+export async function openRendered(browser: Browser, url: string, hash: string, problems: string[]): Promise<Page> {
+  const page = await browser.context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.goto(url + hash);
+  await page.waitForFunction(() => Number(document.body.dataset.render ?? 0) > 0 && document.body.dataset.state !== 'loading');
+  return page;
 }

@@ -5,9 +5,8 @@
 // from 127.0.0.1: the headline leaves out the low-precision rows and its caption says how many;
 // an old permalink opens the renamed case. Screenshot to test-artifacts/.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogFromSpec, derive } from '../../src/history/derive.js';
@@ -19,7 +18,7 @@ import type { Result } from '../../src/spec/schema.js';
 import { LOW_PRECISION_RULE, lowPrecision } from '../../src/verdict/precision.js';
 import { spec } from '../fixtures/spec.js';
 import { context } from '../history/helpers.js';
-import { launch, serveSite, type Browser, type SiteServer } from './harness.js';
+import { launch, openRendered, serveSite, writeHistoryFolder, type Browser, type SiteServer } from './harness.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -52,12 +51,8 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'pipe' });
-  dataDir = mkdtempSync(join(tmpdir(), 'bee-bench-precision-site-'));
   const files = derive({ records: records.map((record) => ({ path: recordPath(record), record })), invalid: [] }, { catalog: catalogFromSpec(spec) });
-  for (const [path, text] of files) {
-    mkdirSync(dirname(join(dataDir, path)), { recursive: true });
-    writeFileSync(join(dataDir, path), text);
-  }
+  dataDir = writeHistoryFolder('bee-bench-precision-site-', files);
   srv = await serveSite(join(ROOT, 'pages/dist'), dataDir);
   browser = await launch({ viewport: { width: 1200, height: 900 } });
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -69,16 +64,7 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function open(hash: string): Promise<Page> {
-  const page = await browser.context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(srv.url + hash);
-  await page.waitForFunction(() => Number(document.body.dataset.render ?? 0) > 0 && document.body.dataset.state !== 'loading');
-  return page;
-}
+const open = (hash: string): Promise<Page> => openRendered(browser, srv.url, hash, problems);
 
 describe('the scoreboard headline on the site', () => {
   it('the fixture holds low-precision rows, bee-js recovering one signature in each of 15 iterations among them, and a scored one', () => {
