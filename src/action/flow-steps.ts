@@ -17,6 +17,7 @@ import { writeBuildFailureReport, type AbReport } from '../pipeline/ab-report.js
 import type { PipelineOptions } from '../pipeline/options.js';
 import { singlePipeline, type SinglePipelineOutcome } from '../pipeline/single.js';
 import { RUNNERS, type Runner } from '../spec/schema.js';
+import type { Measure } from '../spec/measure.js';
 import { loadSpec } from '../spec/load.js';
 import { selectCases } from '../spec/select.js';
 import type { RunContext } from './context.js';
@@ -218,14 +219,19 @@ export async function runAbPipeline(env: FlowEnv, base: SideSource, head: SideSo
   return job.report;
 }
 
-/** Builds the client under test (and the cross-client runners), then singlePipeline: `bee-bench run`. */
-export async function runSinglePipeline(env: FlowEnv, head: SideSource): Promise<SinglePipelineOutcome> {
+/**
+ * Builds the client under test (and the cross-client runners), then singlePipeline: `bee-bench run`.
+ * With `measure` (a push or dispatch run: the `measure` input) the CPU rows are also counted, and
+ * the counted rows' compact profiles kept for the history; without it, wall time only.
+ */
+export async function runSinglePipeline(env: FlowEnv, head: SideSource, measure?: Measure): Promise<SinglePipelineOutcome> {
   const i = env.inputs;
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
+  if (measure) await ensureValgrind(measure, log);
   const runners = [{ runner: i.client, source: head.source, ...(i.buildCommand ? { buildCommand: i.buildCommand } : {}) }, ...env.crossClients];
   const n = selectCases(loadSpec(i.specFile).spec, i.cases).length;
   const out = await core.group(`run: ${n} case${n === 1 ? '' : 's'} on ${runners.map((r) => r.runner).join(', ')}`, () =>
-    singlePipeline({ ...pipelineOptions(env), runners }),
+    singlePipeline({ ...pipelineOptions(env), runners, ...(measure ? { measure } : {}) }),
   );
   const problems = out.problems.filter((p) => p.startsWith(`${i.client}:`));
   for (const p of out.problems) core.warning(p);

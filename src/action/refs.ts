@@ -59,7 +59,8 @@ export async function refsFlow(env: FlowEnv): Promise<FlowResult> {
   }
   let out;
   try {
-    out = await runSinglePipeline(env, head);
+    // The measure input: counts (where valgrind is) judge the alerts and keep the compact profiles.
+    out = await runSinglePipeline(env, head, inputs.measure);
   } catch (e) {
     return failedBuild(e);
   }
