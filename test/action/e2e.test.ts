@@ -398,7 +398,9 @@ describe('history on gh-pages', () => {
       const files = pages('ls-tree', '-r', '--name-only', 'gh-pages').split('\n');
       expect(files.filter((f) => /^bench\/runs\/.*-rs-10[1-5]\.json$/.test(f))).toHaveLength(5);
       expect(files).toEqual(expect.arrayContaining(['bench/index.json', 'bench/index.html', 'bench/app.js', 'bench/series/cpu.keccak.chunk-hash.json']));
-      const record = JSON.parse(pages('show', `gh-pages:${files.find((f) => f.endsWith('-rs-101.json'))!}`));
+      // Push runs count (the measure input's default), so each record has its compact profiles beside it.
+      expect(files.filter((f) => /^bench\/profiles\/.*-rs-10[1-5]\.json$/.test(f))).toHaveLength(5);
+      const record = JSON.parse(pages('show', `gh-pages:${files.find((f) => f.startsWith('bench/runs/') && f.endsWith('-rs-101.json'))!}`));
       expect(record).toMatchObject({ branch: 'main', event: 'push', commit: { sha: repo.main }, runner: 'rs' });
     },
     20 * MINUTES,
