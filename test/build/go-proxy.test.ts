@@ -53,7 +53,7 @@ describe('bee-go through the Go module proxy', () => {
       GOMODCACHE: moduleCache(),
     });
     expect(goLines(r.stderr)).toEqual([
-      `go: skipped: ${MODULE}@${VERSION}: Get "http://127.0.0.1:1/${MODULE}/@v/${VERSION}.info": dial tcp 127.0.0.1:1: connect: connection refused (fix: give a bee-go checkout with --go-client PATH or BEE_GO_PATH; the report says so too)`,
+      `go: skipped: ${MODULE}@${VERSION}: Get "http://127.0.0.1:1/${MODULE}/@v/${VERSION}.info": dial tcp 127.0.0.1:1: connect: connection refused (fix: give a bee-go checkout with --go-client PATH or BEE_GO_PATH (git clone --branch ${VERSION} https://${MODULE}); the report says so too)`,
     ]);
     // Nothing was built or run for bee-go.
     expect(existsSync(join(out, 'results', 'go.json'))).toBe(false);
