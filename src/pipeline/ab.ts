@@ -291,6 +291,7 @@ export function profileFlagged(
       runner: o.runner,
       base: { dir: raw.base, plan },
       head: { dir: raw.head, plan },
+      baseAgain: { dir: raw.baseAgain, plan },
       rows: countFlagged(judgeAb(m, spec, o)),
       outDir: resolve(o.outDir),
       labels: { base: o.baseLabel, head: o.headLabel },

@@ -3,7 +3,7 @@
 // difference, as the PR comment shows it, and the differential view).
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildRunner, type ClientSource } from '../build/index.js';
+import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import { findCounter } from '../count/callgrind.js';
 import { renderProfileSection } from '../report/render/profile-details.js';
 import { formatCount } from '../report/units.js';
@@ -43,10 +43,12 @@ function rowPlan(o: ProfileCommandOptions): { plan: Plan; row: RowRef } {
   return { plan: planOf(all, (u) => u.id === o.caseId && String(u.param.label) === label), row: { caseId: o.caseId, label } };
 }
 
-async function profileSide(o: ProfileCommandOptions, source: ClientSource, name: 'base' | 'head', plan: Plan, row: RowRef): Promise<RowProfile> {
+/** The counted processes: base and head, and with both a second base process (its differences are noise, diff.ts). */
+type SideName = 'base' | 'head' | 'baseAgain';
+
+async function profileSide(o: ProfileCommandOptions, built: BuiltRunner, name: SideName, plan: Plan, row: RowRef): Promise<RowProfile> {
   const found = await findCounter();
   if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
-  const built = await buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
   const dir = join(o.outDir, 'counts');
   mkdirSync(dir, { recursive: true });
   const dumps = join(dir, `dumps-${name}`);
@@ -90,8 +92,15 @@ export async function profileCommand(o: ProfileCommandOptions): Promise<{ markdo
   const outDir = resolve(o.outDir);
   const asked = (['base', 'head'] as const).filter((s) => o.sides[s]);
   if (asked.length === 0) throw new Error('profile needs --head SRC (one side) or --base SRC --head SRC (the difference)');
-  const got = await Promise.all(asked.map((s) => profileSide({ ...o, outDir }, o.sides[s]!, s, planOf(plan, isCounted), row)));
-  const sides = Object.fromEntries(asked.map((s, i) => [s, got[i]!])) as { base?: RowProfile; head?: RowProfile };
+  // A difference counts base twice, as an A/B does: what moves between the two is not listed.
+  const build = (source: ClientSource) => buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
+  const built = Object.fromEntries(await Promise.all(asked.map(async (s) => [s, await build(o.sides[s]!)] as const))) as Partial<
+    Record<'base' | 'head', BuiltRunner>
+  >;
+  const runs: Array<{ name: SideName; built: BuiltRunner }> = asked.map((s) => ({ name: s, built: built[s]! }));
+  if (built.base && built.head) runs.push({ name: 'baseAgain', built: built.base });
+  const got = await Promise.all(runs.map((r) => profileSide({ ...o, outDir }, r.built, r.name, planOf(plan, isCounted), row)));
+  const sides = Object.fromEntries(runs.map((r, i) => [r.name, got[i]!])) as Partial<Record<SideName, RowProfile>>;
   const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels);
   const markdown = diff
     ? (renderProfileSection([diff], Number.MAX_SAFE_INTEGER) ?? '').replace('<details>', '<details open>')

@@ -8,7 +8,7 @@ import {
   diffProfiles,
   displayName,
   dumpsByUnit,
-  expandStacks,
+  boundedStacks,
   foldedText,
   pprofBytes,
   profileOf,
@@ -37,7 +37,7 @@ export const ROW_FILES: readonly string[] = [...Object.values(sideFiles('base'))
 /** Writes one side's files: callgrind (opens in callgrind_annotate and KCachegrind), pprof, folded stacks. */
 function writeSide(dir: string, side: 'base' | 'head', p: RowProfile, title: string): Array<{ stack: string[]; ir: number }> {
   const name = (fn: string) => displayName(p.runner, fn);
-  const stacks = expandStacks(p);
+  const stacks = boundedStacks(p, name);
   const files = sideFiles(side);
   writeFileSync(join(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name));
   writeFileSync(join(dir, files.pprof), pprofBytes(stacks, name));
@@ -60,7 +60,7 @@ export interface RowFiles {
 export function writeRowProfiles(
   outDir: string,
   row: RowRef,
-  sides: { base?: RowProfile | null; head?: RowProfile | null },
+  sides: { base?: RowProfile | null; head?: RowProfile | null; baseAgain?: RowProfile | null },
   labels: { base: string; head: string },
 ): RowFiles {
   const dir = join(profilesDir(outDir), rowFolder(row));
@@ -71,7 +71,7 @@ export function writeRowProfiles(
     head: sides.head ? writeSide(dir, 'head', sides.head, `${title} ${labels.head}`) : null,
   };
   if (!sides.base || !sides.head || !stacks.base || !stacks.head) return { dir, diff: null };
-  const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row));
+  const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row, sides.baseAgain));
   const name = (fn: string) => displayName(sides.head!.runner, fn);
   writeFileSync(join(dir, DIFF_FILES.json), diffJson(diff));
   writeFileSync(join(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name), labels));
@@ -82,6 +82,8 @@ export interface ProfileAbOptions {
   runner: Runner;
   base: KeptDumps;
   head: KeptDumps;
+  /** The second base process's dumps: what moves between the two base processes is not listed (diff.ts). */
+  baseAgain?: KeptDumps;
   rows: readonly RowRef[];
   outDir: string;
   labels: { base: string; head: string };
@@ -92,7 +94,7 @@ export interface ProfileAbOptions {
 /** The rows' differences, head against base, with their files; and the time it took. */
 export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: number; unwritten: number; problems: string[] } {
   const started = performance.now();
-  const byUnit = { base: dumpsByUnit(o.base.dir), head: dumpsByUnit(o.head.dir) };
+  const byUnit = { base: dumpsByUnit(o.base.dir), head: dumpsByUnit(o.head.dir), baseAgain: o.baseAgain && dumpsByUnit(o.baseAgain.dir) };
   const diffs: ProfileDiff[] = [];
   let unwritten = 0;
   const problems: string[] = [];
@@ -101,14 +103,15 @@ export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: numb
     const base = profileOf(o.runner, o.base, row, o.symbolize?.base, byUnit.base);
     const head = profileOf(o.runner, o.head, row, o.symbolize?.head, byUnit.head);
     if (!base || !head) continue;
+    const baseAgain = o.baseAgain && profileOf(o.runner, o.baseAgain, row, o.symbolize?.base, byUnit.baseAgain);
     // One row that cannot be profiled costs that row its lists, not the others theirs.
     try {
       if (folderBytes(profilesDir(o.outDir)) > MAX_PROFILE_BYTES) {
         unwritten++;
-        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row)));
+        diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row, baseAgain)));
         continue;
       }
-      const { diff } = writeRowProfiles(o.outDir, row, { base, head }, o.labels);
+      const { diff } = writeRowProfiles(o.outDir, row, { base, head, baseAgain }, o.labels);
       if (diff) diffs.push(diff);
     } catch (e) {
       problems.push(`${row.caseId} ${row.label}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);

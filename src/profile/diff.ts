@@ -4,7 +4,7 @@
 // report (schema.ts): display names, figures per iteration, lists cut to LIST_LENGTH. Each side is
 // first read into its lists (sideLists): a whole profile's, or a compact one from the history.
 import type { Runner } from '../spec/schema.js';
-import { NOISE_FLOOR } from '../verdict/steps.js';
+import { NOISE_FLOOR, TOLERANCE_SPREADS } from '../verdict/steps.js';
 import { allocationSites, foldIntoClient } from './fold.js';
 import { displayName } from './names.js';
 import type { RowProfile } from './row-profile.js';
@@ -24,13 +24,34 @@ const VIA_NAMES = 3;
  */
 export const LISTED_SHARE = NOISE_FLOOR;
 
-/** A site's change in calls is listed when it reaches this share of its calls. */
+/** A site's change in calls is listed when it reaches this share of the row's calls into the allocator. */
 export const ALLOCATION_SHARE = 1e-3;
 
-/** Top `n` of `lines` by the size of their change, largest first; none under `floor`. */
-function top<T extends { base: number; head: number }>(lines: T[], floor: (l: T) => number, n = LIST_LENGTH): T[] {
+/**
+ * With a second base process, a line is listed only when head is beyond both base processes by its
+ * floor, and its change is at least this many times what the line moves between the two (the count
+ * verdict's TOLERANCE_SPREADS, per function). bee-js needs it: a process's allocator and heap slow
+ * paths land on whichever function is running, so single functions move up to 0.05% of a row
+ * between two processes of one build while the row's count moves 0.0005-0.016% (docs/profiles.md).
+ */
+export const AA_SPREADS = TOLERANCE_SPREADS;
+
+/**
+ * Top `n` of `lines` by the size of their change, largest first; none under `floor`, and with
+ * `again` (the line's figure in the second base process) none within the base processes' noise.
+ */
+function top<T extends { base: number; head: number }>(lines: T[], floor: (l: T) => number, again?: (l: T) => number, n = LIST_LENGTH): T[] {
+  const beyond = (l: T) => {
+    const least = Math.max(floor(l), 0.5);
+    if (Math.abs(l.head - l.base) < least) return false;
+    if (!again) return true;
+    const a = again(l);
+    return (
+      Math.sign(l.head - a) === Math.sign(l.head - l.base) && Math.abs(l.head - a) >= least && Math.abs(l.head - l.base) >= AA_SPREADS * Math.abs(a - l.base)
+    );
+  };
   return lines
-    .filter((l) => Math.abs(l.head - l.base) >= Math.max(floor(l), 0.5))
+    .filter(beyond)
     .sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base))
     .slice(0, n);
 }
@@ -76,13 +97,16 @@ export function sideLists(p: RowProfile): SideLists {
   return { runner: p.runner, total: p.total, iterations: p.iterations, self, own, allocations, cut: null };
 }
 
-export function diffProfiles(base: RowProfile, head: RowProfile, row: { caseId: string; label: string }): ProfileDiff {
-  return diffLists(sideLists(base), sideLists(head), row);
+/** Head against base; `baseAgain`, a second process of base, keeps what moves between the two out of the lists. */
+export function diffProfiles(base: RowProfile, head: RowProfile, row: { caseId: string; label: string }, baseAgain?: RowProfile | null): ProfileDiff {
+  return diffLists(sideLists(base), sideLists(head), row, baseAgain ? sideLists(baseAgain) : undefined);
 }
 
-/** Head against base, from each side's lists. */
-export function diffLists(base: SideLists, head: SideLists, row: { caseId: string; label: string }): ProfileDiff {
+/** Head against base, from each side's lists (and a second base process's, when there is one). */
+export function diffLists(base: SideLists, head: SideLists, row: { caseId: string; label: string }, again?: SideLists): ProfileDiff {
   const floor = LISTED_SHARE * Math.max(base.total, head.total);
+  const calls = (s: SideLists) => [...s.allocations.values()].reduce((sum, n) => sum + n, 0);
+  const allocationFloor = ALLOCATION_SHARE * Math.max(calls(base), calls(head));
   // new / gone only where the other side kept everything: a compact side may have left it out.
   const status = (inBase: boolean, inHead: boolean) =>
     !inBase && base.cut === null ? { status: 'new' as const } : !inHead && head.cut === null ? { status: 'gone' as const } : {};
@@ -123,10 +147,11 @@ export function diffLists(base: SideLists, head: SideLists, row: { caseId: strin
     runner: head.runner,
     total: { base: base.total, head: head.total },
     iterations: { base: base.iterations, head: head.iterations },
-    self: top(selfLines, () => floor),
-    own: top(own, () => floor),
-    // Calls: a site's change must reach ALLOCATION_SHARE of its calls (bee-go moved a site by
-    // 1.3 calls in 6,000 between identical processes under callgrind).
-    allocations: top(allocations, (l) => ALLOCATION_SHARE * Math.max(l.base, l.head)),
+    self: top(selfLines, () => floor, again && ((l) => again.self.get(l.name) ?? 0)),
+    own: top(own, () => floor, again && ((l) => again.own.get(l.name)?.cost ?? 0)),
+    // Calls: a site's change must reach ALLOCATION_SHARE of the row's (bee-go moved a site by 1.3
+    // calls in 6,000 between identical processes under callgrind; bee-js sites of V8's interpreter
+    // by 0.5-1 call in 14,000-50,000, as a GC lands in one iteration or another).
+    allocations: top(allocations, () => allocationFloor, again && ((l) => again.allocations.get(l.name) ?? 0)),
   };
 }

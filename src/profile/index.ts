@@ -23,7 +23,7 @@ export {
   RunProfilesSchema,
   MAX_PROFILED_ROWS,
 } from './schema.js';
-export { expandStacks, foldedText } from './stacks.js';
+export { boundedStacks, foldedText } from './stacks.js';
 
 /** A counting run whose dumps were kept: its directory and the plan it ran (units name the dumps). */
 export interface KeptDumps {

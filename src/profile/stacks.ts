@@ -12,10 +12,10 @@ const DEEPEST = 96;
 /** A bound on the stacks of one profile, whatever its call graph: past it, paths stay where they are. */
 const MOST_STACKS = 50_000;
 
-/** Instructions per iteration by stack (root first). */
-export function expandStacks(p: RowProfile): Array<{ stack: string[]; ir: number }> {
+/** Instructions per iteration by stack (root first); paths under `smallestShare` of the row stay with their frame. */
+export function expandStacks(p: RowProfile, smallestShare = SMALLEST_SHARE): Array<{ stack: string[]; ir: number }> {
   const out: Array<{ stack: string[]; ir: number }> = [];
-  const smallest = p.total * SMALLEST_SHARE;
+  const smallest = p.total * smallestShare;
   const incoming = new Map<string, number>();
   for (const edges of p.edges.values()) for (const [callee, e] of edges) incoming.set(callee, (incoming.get(callee) ?? 0) + e.ir);
   const incl = (fn: string) => p.functions.get(fn)?.inclusive ?? 0;
@@ -60,4 +60,26 @@ export function foldedText(stacks: ReadonlyArray<{ stack: string[]; ir: number }
     .filter(([, v]) => v > 0)
     .map(([k, v]) => `${k} ${v}\n`)
     .join('');
+}
+
+/** The most folded text a side's stacks make (BOUNDED_STACKS): a row's files stay a small part of the 16 MiB a run's profiles may hold. */
+export const FOLDED_BYTES = 1 << 20;
+/** The coarsest cut tried: paths under 1% of the row stay with their frame, at most about 100 paths of at most DEEPEST frames. */
+const COARSEST_SHARE = 0.01;
+
+/**
+ * The stacks of `p` whose folded text fits FOLDED_BYTES: the smallest path shown grows fourfold from
+ * SMALLEST_SHARE until it fits. bee-js's deep stacks of V8 builtins and JavaScript made 27-52 MB of
+ * folded text a side for one `keccak.parallel` row at 0.01% (docs/profiles.md). The size is reckoned
+ * from the names' lengths, without writing the text of a cut that is then refused.
+ */
+export function boundedStacks(p: RowProfile, name: (fn: string) => string): Array<{ stack: string[]; ir: number }> {
+  const lengths = new Map<string, number>();
+  const length = (fn: string) => lengths.get(fn) ?? lengths.set(fn, Buffer.byteLength(name(fn))).get(fn)!;
+  for (let share = SMALLEST_SHARE; ; share *= 4) {
+    const stacks = expandStacks(p, share);
+    // Each line: the names, a separator each, and a count of up to 12 digits.
+    const bytes = stacks.reduce((sum, s) => sum + s.stack.reduce((n, fn) => n + length(fn) + 1, 0) + 12, 0);
+    if (bytes <= FOLDED_BYTES || share >= COARSEST_SHARE) return stacks;
+  }
 }

@@ -8,6 +8,9 @@
 //   client's JavaScript functions explain at least 90% of the row's change.
 // - A/A, base against its second process: no function's own cost, and no client function's
 //   folded cost, moves as far as the lists' floor (0.05% of the row).
+// - A/A through `ab` with the same source on both sides, in `cpu.manifest.hash` (where a client
+//   function's folded cost moves most between processes): whichever of the three processes is
+//   taken as head, base or second base, the lists name no function.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,7 +20,7 @@ import { defaultSpecPath } from '../../src/build/paths.js';
 import { readDumps } from '../../src/count/callgrind.js';
 import { abPipeline } from '../../src/pipeline/ab.js';
 import { LISTED_SHARE } from '../../src/profile/diff.js';
-import { profileOf } from '../../src/profile/index.js';
+import { diffProfiles, profileOf } from '../../src/profile/index.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { resolvePlan } from '../../src/spec/plan.js';
 import { aaSpread } from '../../src/verdict/steps.js';
@@ -111,5 +114,46 @@ describe('bee-js: a real change through ab --measure instructions', () => {
     expect(Math.abs(aa.largestSelf.change), aa.largestSelf.name).toBeLessThan(floor);
     expect(Math.abs(aa.largestOwn.change), aa.largestOwn.name).toBeLessThan(floor);
     expect(accountFor(base!, patched!).namedShare).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('A/A: the same source as base and head lists no function, whichever process is head', { timeout: 900_000 }, async () => {
+    const caseId = 'cpu.manifest.hash';
+    const outDir = join(work, 'aa');
+    const out = await abPipeline({
+      specFile: defaultSpecPath(),
+      profile: 'quick',
+      cases: [caseId],
+      outDir,
+      cacheDir: join(work, 'cache'),
+      log: () => {},
+      runner: 'js',
+      base: { kind: 'registry' },
+      head: { kind: 'registry' },
+      baseLabel: 'registry',
+      headLabel: 'registry',
+      rounds: 1,
+      alpha: 0.05,
+      threshold: 0.05,
+      runBudgetMs: 600_000,
+      measure: ['instructions'],
+      keepRaw: true,
+    });
+    const row = out.report.input.rows.find((r) => r.caseId === caseId)!;
+    expect(row.instructions?.verdict).toBe('~');
+    const { spec, hash } = loadSpec(defaultSpecPath());
+    const plan = resolvePlan({ spec, specHash: hash, runner: 'js', profile: 'quick', cases: [caseId] });
+    const ref = { caseId, label: String(plan.units[0]!.param.label) };
+    const [a, b, c] = ['base', 'baseAgain', 'head'].map((r) => profileOf('js', { dir: join(outDir, 'counts', `raw-${r}`), plan }, ref)!);
+    for (const [base, head, again] of [
+      [a, b, c],
+      [b, a, c],
+      [a, c, b],
+      [c, a, b],
+      [b, c, a],
+      [c, b, a],
+    ] as const) {
+      const d = diffProfiles(base!, head!, ref, again);
+      expect([...d.self, ...d.own, ...(d.allocations ?? [])].map((l) => l.name)).toEqual([]);
+    }
   });
 });
