@@ -44,12 +44,63 @@ fn client_request(_request: usize, _arg1: usize) -> usize {
     0
 }
 
-/// Right before a counted iteration, outside its region: a short sleep, so that the runtime
-/// worker which handed this iteration to the blocking thread has gone back to sleep before the
-/// count starts. Otherwise its last few hundred instructions landed inside the region of some
-/// iterations and not others (the noop case read 918 or 1395 instructions).
+/// `/proc/self/task/<tid>/syscall` of the thread that runs `Runtime::block_on` (the harness
+/// future's), noted before the runtime starts.
+static HARNESS_THREAD: OnceLock<CString> = OnceLock::new();
+
+/// Notes the calling thread as the harness's (main, before `block_on`).
+pub fn note_harness_thread() {
+    // SAFETY: gettid has no preconditions.
+    let tid = unsafe { libc::gettid() };
+    let _ =
+        HARNESS_THREAD.set(CString::new(format!("/proc/self/task/{tid}/syscall")).expect("no NUL"));
+}
+
+/// How long `settle` waits at most for the harness thread to park; past it the count starts anyway.
+const SETTLE_LIMIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Right before a counted iteration, outside its region: waits until the harness thread, which
+/// handed this iteration to the blocking thread and goes on to poll its join handle and park, is
+/// parked (in a futex wait), and the runtime's workers have gone back to sleep. Otherwise their
+/// last instructions landed inside the region of some iterations and not others: the noop case read
+/// 918 or 1395 instructions, and on a loaded machine a fixed 5 ms sleep was not always enough for
+/// the harness thread to park (its tokio poll and park, ~40 functions, in one process's region).
 pub fn settle() {
     std::thread::sleep(std::time::Duration::from_millis(5));
+    let Some(path) = HARNESS_THREAD.get() else {
+        return;
+    };
+    let started = std::time::Instant::now();
+    while !in_futex_wait(path) && started.elapsed() < SETTLE_LIMIT {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+}
+
+/// Whether the thread is blocked in `futex` (tokio parks a thread there; under valgrind a thread
+/// waiting for valgrind's scheduler lock reads a pipe instead). Read with libc into a stack buffer,
+/// so the wait leaves the heap as it found it whatever the number of polls. An unreadable file
+/// (no procfs) counts as parked: the 5 ms sleep is all there is then.
+fn in_futex_wait(path: &CString) -> bool {
+    let mut buf = [0u8; 32];
+    // SAFETY: a NUL-terminated path; the descriptor is closed on every path below.
+    let n = unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return true;
+        }
+        let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+        libc::close(fd);
+        n
+    };
+    if n <= 0 {
+        return true;
+    }
+    let text = &buf[..n as usize];
+    let number = text.split(|b| *b == b' ').next().unwrap_or_default();
+    std::str::from_utf8(number)
+        .ok()
+        .and_then(|s| s.parse::<libc::c_long>().ok())
+        == Some(libc::SYS_futex)
 }
 
 /// Start counting: zero the counters, switch instrumentation on.

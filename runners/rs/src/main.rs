@@ -134,6 +134,9 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     };
 
     panics::install_hook();
+    if modes.count {
+        count::note_harness_thread();
+    }
     let runtime = harness::runtime(&modes).expect("tokio runtime");
     let cx = Context::new(Fixtures::new(plan.fixtures.clone()), node);
     let mut result = RunResult {
