@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { SeriesPoint } from '../../src/history/schema.js';
+import { csvRecords } from '../fixtures/csv.js';
 import {
   FEATURE_BRANCH,
   GO_SHIFT_RUN,
@@ -105,27 +106,6 @@ async function open(hash = ''): Promise<Page> {
 function points(branch: string, label: string, runner: string): SeriesPoint[] {
   const f = history.files.get(`series/${CASE}.json`)!;
   return f.series.find((s) => s.label === label && s.runner === runner)!.points.filter((p) => p.branch === branch);
-}
-
-function parseCsv(text: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
-    else if (c === '\r') continue;
-    else if (c === '\n') (row.push(field), rows.push(row), (row = []), (field = ''));
-    else field += c;
-  }
-  const [head, ...body] = rows;
-  return body.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i] ?? ''])));
 }
 
 async function downloadText(page: Page, button: string): Promise<string> {
@@ -363,7 +343,7 @@ describe('trend site', () => {
     expect(shown.sort()).toEqual(expected.sort());
     expect(shown).toHaveLength(7 * 5);
 
-    const csv = parseCsv(await downloadText(page, '#download-csv'));
+    const csv = csvRecords(await downloadText(page, '#download-csv'), 'lf');
     const json = JSON.parse(await downloadText(page, '#download-json')) as {
       case: string;
       branch: string;
