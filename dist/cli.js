@@ -5414,8 +5414,8 @@ var require_proper_lockfile = __commonJS({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync22, realpathSync as realpathSync2 } from "node:fs";
-import { join as join43 } from "node:path";
+import { readFileSync as readFileSync22, realpathSync as realpathSync3 } from "node:fs";
+import { join as join42 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 import { parseArgs } from "node:util";
 
@@ -11933,9 +11933,9 @@ var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
 function isRecursive(inst, stack, resolve21) {
-  const cached3 = recursive.get(inst);
-  if (cached3 !== void 0)
-    return cached3 ? PROVEN : NONE;
+  const cached2 = recursive.get(inst);
+  if (cached2 !== void 0)
+    return cached2 ? PROVEN : NONE;
   if (stack.has(inst))
     return PROVEN;
   stack.add(inst);
@@ -26369,15 +26369,15 @@ function visit(schema, fnOrHandlers) {
   };
   const cache2 = /* @__PURE__ */ new Map();
   function run2(s) {
-    const cached3 = cache2.get(s);
-    if (cached3 === RESOLVING) {
+    const cached2 = cache2.get(s);
+    if (cached2 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
         getter: () => cache2.get(s)
       });
     }
-    if (cached3 !== void 0)
-      return cached3;
+    if (cached2 !== void 0)
+      return cached2;
     cache2.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
@@ -27499,9 +27499,17 @@ var goBuilder = {
 };
 
 // src/build/js.ts
-import { cpSync as cpSync2, rmSync as rmSync3, symlinkSync } from "node:fs";
+import { cpSync as cpSync2, realpathSync, rmSync as rmSync3, symlinkSync } from "node:fs";
 import { join as join9 } from "node:path";
 var JS_CHECKOUT_BUILD = "npm ci --no-audit --no-fund && npm run build:node";
+var linkedClient = (dir) => join9(dir, "node_modules", "@ethersphere", "bee-js");
+function resolvesTo(link, folder) {
+  try {
+    return realpathSync(link) === realpathSync(folder);
+  } catch {
+    return false;
+  }
+}
 var jsBuilder = {
   runner: "js",
   recipe: 1,
@@ -27512,12 +27520,15 @@ var jsBuilder = {
     if (ctx.source.kind === "path") {
       const checkout = ctx.source.path;
       await step("bee-js checkout build", ctx.buildCommand ?? JS_CHECKOUT_BUILD, [], { cwd: checkout, log: ctx.log, shell: true });
-      const linked = join9(ctx.dir, "node_modules", "@ethersphere", "bee-js");
+      const linked = linkedClient(ctx.dir);
       rmSync3(linked, { recursive: true, force: true });
-      symlinkSync(checkout, linked, "dir");
+      symlinkSync(realpathSync(checkout), linked, "dir");
     }
     return jsBuilder.command(ctx.dir);
   },
+  keyParts: (source2) => source2.kind === "path" ? [`linked from ${realpathSync(source2.path)}`] : [],
+  // A checkout deleted (a bisect worktree, a test's folder) or moved leaves a dangling link.
+  stale: (dir, source2) => source2.kind === "path" && !resolvesTo(linkedClient(dir), source2.path) ? `its link ${linkedClient(dir)} does not resolve to ${source2.path}` : void 0,
   command: (dir) => ({ argv: ["node", join9(dir, "bin", "bee-bench-js.mjs")] })
 };
 
@@ -27628,6 +27639,7 @@ var defaultCacheDir = () => resolve2(process.env.BEE_BENCH_CACHE ?? join12(".bee
 function builderFor(runner) {
   return BUILDERS[runner];
 }
+var BUILD_MARKER = "bee-bench-build.json";
 function markerMatches(marker, key4) {
   if (!existsSync6(marker)) return false;
   try {
@@ -27635,6 +27647,11 @@ function markerMatches(marker, key4) {
   } catch {
     return false;
   }
+}
+var NOT_BUILT = "not built";
+function unusable(builder, dir, key4, source2) {
+  if (!markerMatches(join12(dir, BUILD_MARKER), key4)) return NOT_BUILT;
+  return builder.stale?.(dir, source2);
 }
 async function buildFolder(req) {
   const builder = builderFor(req.runner);
@@ -27647,11 +27664,19 @@ async function buildFolder(req) {
     treeHash(join12(packageRoot(), "runners", req.runner)),
     identity.key,
     toolchain,
-    req.buildCommand ?? ""
+    req.buildCommand ?? "",
+    ...builder.keyParts?.(req.source) ?? []
   ]);
   return { key: key4, dir: join12(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key4}`), toolchain };
 }
-var BUILD_MARKER = "bee-bench-build.json";
+async function isBuilt(req) {
+  try {
+    const { key: key4, dir } = await buildFolder(req);
+    return unusable(builderFor(req.runner), dir, key4, req.source) === void 0;
+  } catch {
+    return false;
+  }
+}
 async function buildRunner(req) {
   const started = performance.now();
   const log2 = req.log ?? (() => {
@@ -27662,9 +27687,15 @@ async function buildRunner(req) {
   const identity = sourceIdentity(req.source);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
   const marker = join12(dir, BUILD_MARKER);
-  if (markerMatches(marker, key4)) {
+  const why = unusable(builder, dir, key4, req.source);
+  if (why === void 0) {
     log2(`${req.runner}: build cache hit ${key4} (${identity.key})`);
     return { runner: req.runner, source: req.source, command: builder.command(dir), key: key4, cached: true, buildMs: performance.now() - started };
+  }
+  if (why !== NOT_BUILT) {
+    if (req.reuseOnly)
+      throw new BuildError(`runner ${req.runner}: the build ${req.runner}-${key4} in ${cacheDir} is stale: ${why}; build with \`bee-bench build\` here`);
+    log2(`${req.runner}: the cached build ${key4} is stale (${why}); rebuilding`);
   }
   if (req.reuseOnly) {
     const there = existsSync6(cacheDir) ? readdirSync6(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared")) : [];
@@ -34281,7 +34312,7 @@ function report(v, positionals) {
 }
 
 // src/cli/commands/run.ts
-import { join as join41, relative as relative5, resolve as resolve19 } from "node:path";
+import { join as join40, relative as relative5, resolve as resolve19 } from "node:path";
 
 // src/pipeline/single.ts
 import { mkdirSync as mkdirSync13, writeFileSync as writeFileSync12 } from "node:fs";
@@ -34378,10 +34409,6 @@ async function singlePipeline(o) {
   const reports = writeReports(o.outDir, model);
   return { results, builds, problems, model, reports, profiles };
 }
-
-// src/cli/eta.ts
-import { existsSync as existsSync18 } from "node:fs";
-import { join as join40 } from "node:path";
 
 // src/cli/progress.ts
 var NS_PER = { ns: 1, \u00B5s: 1e3, ms: 1e6, s: 1e9 };
@@ -34512,14 +34539,6 @@ function runProgress(stages, log2, now = () => performance.now()) {
 
 // src/cli/eta.ts
 var EVIDENCE = { wall: "wall", count: "instructions", alloc: "allocations" };
-async function cached2(r, cacheDir) {
-  try {
-    const { dir } = await buildFolder({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand });
-    return existsSync18(join40(dir, BUILD_MARKER));
-  } catch {
-    return false;
-  }
-}
 async function runStages(o) {
   const cacheDir = o.cacheDir ?? defaultCacheDir();
   const { spec, hash: hash2 } = loadSpec(o.specFile);
@@ -34533,7 +34552,7 @@ async function runStages(o) {
       runner: r.runner,
       kind: "build",
       units: 1,
-      estimateMs: await cached2(r, cacheDir) ? 0 : buildEstimate(cacheDir, r.runner, o.loadFactor).ms
+      estimateMs: await isBuilt({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand }) ? 0 : buildEstimate(cacheDir, r.runner, o.loadFactor).ms
     });
     const plan2 = planOf2(r.runner, o.profile, o.cases, o.large);
     const cpu = plan2.units.filter((u) => u.kind === "cpu");
@@ -34608,7 +34627,7 @@ async function runShard2(v) {
   const c = common(v);
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
-  const outDir = resolve19(v.out ?? join41("out", `shard-${ref.index}-of-${ref.total}`));
+  const outDir = resolve19(v.out ?? join40("out", `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
   const run2 = await withBee(
@@ -34625,10 +34644,10 @@ function shortPath(p) {
 
 // src/cli/site-server.ts
 import { execFileSync as execFileSync6 } from "node:child_process";
-import { existsSync as existsSync19, mkdtempSync as mkdtempSync6, readFileSync as readFileSync21, realpathSync, statSync as statSync7 } from "node:fs";
+import { existsSync as existsSync18, mkdtempSync as mkdtempSync6, readFileSync as readFileSync21, realpathSync as realpathSync2, statSync as statSync7 } from "node:fs";
 import { createServer as createServer2 } from "node:http";
 import { tmpdir as tmpdir5 } from "node:os";
-import { extname, join as join42, relative as relative6, resolve as resolve20, sep as sep2 } from "node:path";
+import { extname, join as join41, relative as relative6, resolve as resolve20, sep as sep2 } from "node:path";
 var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js"]);
 var TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -34641,22 +34660,22 @@ var SiteError = class extends Error {
 };
 function historyFolder(dir) {
   const abs = resolve20(dir);
-  if (!existsSync19(join42(abs, "index.json"))) {
+  if (!existsSync18(join41(abs, "index.json"))) {
     throw new SiteError(
-      `${dir}: no index.json here; give the history folder (the ${existsSync19(join42(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
+      `${dir}: no index.json here; give the history folder (the ${existsSync18(join41(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
     );
   }
-  return realpathSync(abs);
+  return realpathSync2(abs);
 }
 function cloneHistory(remote, branch, folder) {
-  const into = mkdtempSync6(join42(tmpdir5(), "bee-bench-site-"));
+  const into = mkdtempSync6(join41(tmpdir5(), "bee-bench-site-"));
   try {
     execFileSync6("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
     const stderr = e.stderr?.toString().trim();
     throw new SiteError(`cannot clone branch ${branch} of ${remote}: ${stderr || e.message}`);
   }
-  return historyFolder(join42(into, folder));
+  return historyFolder(join41(into, folder));
 }
 function fileFor(urlPath, history, site2) {
   let path;
@@ -34668,11 +34687,11 @@ function fileFor(urlPath, history, site2) {
   if (path === "/" || path === "") path = "/index.html";
   const rel = path.replace(/^\/+/, "");
   if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
-  if (SITE_FILES.has(rel)) return join42(site2, rel);
+  if (SITE_FILES.has(rel)) return join41(site2, rel);
   const file2 = resolve20(history, rel);
   if (relative6(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
-  if (!existsSync19(file2) || !statSync7(file2).isFile()) return null;
-  const real = realpathSync(file2);
+  if (!existsSync18(file2) || !statSync7(file2).isFile()) return null;
+  const real = realpathSync2(file2);
   return real.startsWith(history + sep2) ? real : null;
 }
 function serveSite(history, port) {
@@ -35038,7 +35057,7 @@ function parserMessage(e, words) {
   return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
 }
 function version2() {
-  return JSON.parse(readFileSync22(join43(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync22(join42(packageRoot(), "package.json"), "utf8")).version;
 }
 function unknownCommand(typed) {
   const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];
@@ -35116,7 +35135,7 @@ async function main(args) {
     return 1;
   }
 }
-if (process.argv[1] && realpathSync2(process.argv[1]) === fileURLToPath2(import.meta.url)) {
+if (process.argv[1] && realpathSync3(process.argv[1]) === fileURLToPath2(import.meta.url)) {
   main(process.argv.slice(2)).then(
     (code) => process.exitCode = code,
     (e) => {

@@ -32,6 +32,13 @@ export interface RunnerBuilder {
   /** Builds into ctx.dir and returns the command that starts the runner (always command(ctx.dir)). */
   build(ctx: BuildContext): Promise<RunnerCommand>;
   /**
+   * What else the build depends on than the source's content (added to the cache key): a build
+   * that links a checkout in place depends on where it is, one that copies or compiles it does not.
+   */
+  keyParts?(source: ClientSource): string[];
+  /** Why a finished build in dir no longer works for source (undefined: it does); such a hit is rebuilt. */
+  stale?(dir: string, source: ClientSource): string | undefined;
+  /**
    * The command that starts a runner built into dir. Derived from code, never read from the build
    * folder: a cache restored from another job could hold any marker file, and its argv would run.
    */

@@ -44,6 +44,8 @@ export function builderFor(runner: Runner): RunnerBuilder {
   return BUILDERS[runner];
 }
 
+export const BUILD_MARKER = 'bee-bench-build.json';
+
 /** A finished build's marker, naming this key (a marker of another key, or no JSON, is a miss). */
 function markerMatches(marker: string, key: string): boolean {
   if (!existsSync(marker)) return false;
@@ -52,6 +54,14 @@ function markerMatches(marker: string, key: string): boolean {
   } catch {
     return false;
   }
+}
+
+const NOT_BUILT = 'not built';
+
+/** Why dir holds no build of key that works for source (NOT_BUILT, or why the build is stale); undefined when it does. */
+function unusable(builder: RunnerBuilder, dir: string, key: string, source: ClientSource): string | undefined {
+  if (!markerMatches(join(dir, BUILD_MARKER), key)) return NOT_BUILT;
+  return builder.stale?.(dir, source);
 }
 
 /** Where a build of these inputs lives in the cache, and the key that names it. */
@@ -69,11 +79,20 @@ export async function buildFolder(
     identity.key,
     toolchain,
     req.buildCommand ?? '',
+    ...(builder.keyParts?.(req.source) ?? []),
   ]);
   return { key, dir: join(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key}`), toolchain };
 }
 
-export const BUILD_MARKER = 'bee-bench-build.json';
+/** Whether buildRunner would find these inputs' build in the cache (false when the toolchain is missing). */
+export async function isBuilt(req: Pick<BuildRequest, 'runner' | 'source' | 'cacheDir' | 'buildCommand'>): Promise<boolean> {
+  try {
+    const { key, dir } = await buildFolder(req);
+    return unusable(builderFor(req.runner), dir, key, req.source) === undefined;
+  } catch {
+    return false;
+  }
+}
 
 export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
   const started = performance.now();
@@ -84,10 +103,16 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
   const identity = sourceIdentity(req.source);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
   const marker = join(dir, BUILD_MARKER);
-  if (markerMatches(marker, key)) {
+  const why = unusable(builder, dir, key, req.source);
+  if (why === undefined) {
     // The marker only says the build finished; the command comes from the builder, not the file.
     log(`${req.runner}: build cache hit ${key} (${identity.key})`);
     return { runner: req.runner, source: req.source, command: builder.command(dir), key, cached: true, buildMs: performance.now() - started };
+  }
+  if (why !== NOT_BUILT) {
+    if (req.reuseOnly)
+      throw new BuildError(`runner ${req.runner}: the build ${req.runner}-${key} in ${cacheDir} is stale: ${why}; build with \`bee-bench build\` here`);
+    log(`${req.runner}: the cached build ${key} is stale (${why}); rebuilding`);
   }
   if (req.reuseOnly) {
     const there = existsSync(cacheDir) ? readdirSync(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith('-shared')) : [];

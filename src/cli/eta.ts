@@ -2,9 +2,7 @@
 // not in the cache costs the last build's time (or a first build's, src/build/timings.ts); a case
 // stage costs the last run's time per unit of that runner, stage and profile, else the shard cost
 // model's static estimate (src/shard/cost.ts), which is what a first run has.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { BUILD_MARKER, buildFolder, defaultCacheDir, type ClientSource } from '../build/index.js';
+import { defaultCacheDir, isBuilt, type ClientSource } from '../build/index.js';
 import { buildEstimate, readTimings, stageKey, updateTimings } from '../build/timings.js';
 import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
 import { loadSpec } from '../spec/load.js';
@@ -28,16 +26,6 @@ export interface RunSelection {
 
 const EVIDENCE: Record<Exclude<StageKind, 'build'>, MeasureKind> = { wall: 'wall', count: 'instructions', alloc: 'allocations' };
 
-/** Whether the build of these inputs is in the cache (a toolchain that is missing: the build step says so). */
-async function cached(r: RunSelection['runners'][number], cacheDir: string): Promise<boolean> {
-  try {
-    const { dir } = await buildFolder({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand });
-    return existsSync(join(dir, BUILD_MARKER));
-  } catch {
-    return false;
-  }
-}
-
 export async function runStages(o: RunSelection): Promise<Stage[]> {
   const cacheDir = o.cacheDir ?? defaultCacheDir();
   const { spec, hash } = loadSpec(o.specFile);
@@ -52,7 +40,9 @@ export async function runStages(o: RunSelection): Promise<Stage[]> {
       runner: r.runner,
       kind: 'build',
       units: 1,
-      estimateMs: (await cached(r, cacheDir)) ? 0 : buildEstimate(cacheDir, r.runner, o.loadFactor).ms,
+      estimateMs: (await isBuilt({ runner: r.runner, source: r.source, cacheDir, buildCommand: r.buildCommand }))
+        ? 0
+        : buildEstimate(cacheDir, r.runner, o.loadFactor).ms,
     });
     const plan = planOf(r.runner, o.profile, o.cases, o.large);
     const cpu = plan.units.filter((u) => u.kind === 'cpu');

@@ -4,16 +4,16 @@
 // its change, and nowhere else, while wall times wander by ±15%; a Go version change at one commit
 // is marked as a toolchain change; the overview and the scoreboard switch to counts. Screenshots go
 // to test-artifacts/.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { derive } from '../../src/history/derive.js';
 import { recordPath } from '../../src/history/record.js';
 import type { HistoryRecord } from '../../src/history/schema.js';
 import { countHistory, RUNTIMES } from '../history/helpers.js';
-import { launch, openRendered, serveSite, writeHistoryFolder, type Browser, type SiteServer } from './harness.js';
+import { openRendered, writeHistoryFolder } from './harness.js';
+import { servedSite } from './suite.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -32,30 +32,17 @@ const tools = countHistory({
 });
 const shaOf = (records: HistoryRecord[], i: number) => records.filter((r) => r.runner === 'go')[i]!.commit.sha;
 
-let dataDir: string;
-let srv: SiteServer;
-let browser: Browser;
-const problems: string[] = [];
-
-beforeAll(async () => {
-  execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'pipe' });
-  const files = derive(
-    { records: [...main, ...tools].map((record) => ({ path: recordPath(record), record })), invalid: [] },
-    { branches: { default: 'main' } },
+/** Both histories derived by src/history, in a folder of their own. */
+const historyDir = () =>
+  writeHistoryFolder(
+    'bee-bench-counts-site-',
+    derive({ records: [...main, ...tools].map((record) => ({ path: recordPath(record), record })), invalid: [] }, { branches: { default: 'main' } }),
   );
-  dataDir = writeHistoryFolder('bee-bench-counts-site-', files);
-  srv = await serveSite(join(ROOT, 'pages/dist'), dataDir);
-  browser = await launch({ viewport: { width: 1100, height: 900 } });
-  mkdirSync(ARTIFACTS, { recursive: true });
-});
+const site = servedSite(historyDir, { viewport: { width: 1100, height: 900 } });
+const problems: string[] = [];
+beforeAll(() => mkdirSync(ARTIFACTS, { recursive: true }));
 
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-const open = (hash: string): Promise<Page> => openRendered(browser, srv.url, hash, problems);
+const open = (hash: string): Promise<Page> => openRendered(site.browser, site.srv.url, hash, problems);
 
 /** The first chart of the case view: per runner, its values and point styles. */
 async function firstChart(page: Page) {
@@ -170,7 +157,7 @@ describe('count trend on the site', () => {
   });
 
   it('no request left 127.0.0.1 and the pages logged no error', () => {
-    expect(browser.external).toEqual([]);
+    expect(site.browser.external).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

@@ -1,37 +1,23 @@
 // Long series in a real browser: the case view draws a decimated subset (Chart.js decimation) but
 // keeps every version/shift marker drawn, and tables and downloads still hold every point.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { bigHistory, writeHistory } from './fixture.js';
-import { launch, serveSite, type Browser, type SiteServer } from './harness.js';
+import { servedSite } from './suite.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const RUNS = 6000; // main gets 9 of every 10 runs: 5,400 points per runner, above 4 per pixel of width
-let dataDir: string;
-let srv: SiteServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'pipe' });
-  dataDir = mkdtempSync(join(tmpdir(), 'bee-bench-long-'));
-  writeHistory(dataDir, bigHistory({ runs: RUNS, cases: 1 }));
-  srv = await serveSite(join(ROOT, 'pages/dist'), dataDir);
-  browser = await launch();
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+const site = servedSite(() => {
+  const dir = mkdtempSync(join(tmpdir(), 'bee-bench-long-'));
+  writeHistory(dir, bigHistory({ runs: RUNS, cases: 1 }));
+  return dir;
 });
 
 describe('a case view of long series', () => {
   it('draws a decimated line with every marker, and downloads every point', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(`${srv.url}#view=case&case=cpu.synthetic.case-00&branch=main`);
+    const page = await site.browser.context.newPage();
+    await page.goto(`${site.srv.url}#view=case&case=cpu.synthetic.case-00&branch=main`);
     await page.waitForFunction(() => document.body.dataset.state === 'ready' && document.body.dataset.view === 'case', undefined, { timeout: 60_000 });
     const drawn = await page.evaluate(() => {
       const ch = window.beeBench!.getChart(document.querySelector<HTMLCanvasElement>('figure.chart-card canvas')!)!;

@@ -4,11 +4,10 @@
 // iteration, 15 ops in all), the first run stored under the case ids of that time. Derived by src/history with the spec's catalog, served
 // from 127.0.0.1: the headline leaves out the low-precision rows and its caption says how many;
 // an old permalink opens the renamed case. Screenshot to test-artifacts/.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { catalogFromSpec, derive } from '../../src/history/derive.js';
 import { recordPath, toRecord } from '../../src/history/record.js';
 import type { HistoryIndex, HistoryRecord } from '../../src/history/schema.js';
@@ -18,7 +17,8 @@ import type { Result } from '../../src/spec/schema.js';
 import { LOW_PRECISION_RULE, lowPrecision } from '../../src/verdict/precision.js';
 import { spec } from '../fixtures/spec.js';
 import { context } from '../history/helpers.js';
-import { launch, openRendered, serveSite, writeHistoryFolder, type Browser, type SiteServer } from './harness.js';
+import { openRendered, writeHistoryFolder } from './harness.js';
+import { servedSite } from './suite.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ARTIFACTS = join(ROOT, 'test-artifacts');
@@ -44,27 +44,17 @@ function latestRows(): { compared: string[]; low: string[] } {
   return { compared, low };
 }
 
-let dataDir: string;
-let srv: SiteServer;
-let browser: Browser;
+/** The records derived by src/history with the spec's catalog, in a folder of their own. */
+const historyDir = () =>
+  writeHistoryFolder(
+    'bee-bench-precision-site-',
+    derive({ records: records.map((record) => ({ path: recordPath(record), record })), invalid: [] }, { catalog: catalogFromSpec(spec) }),
+  );
+const site = servedSite(historyDir, { viewport: { width: 1200, height: 900 } });
 const problems: string[] = [];
+beforeAll(() => mkdirSync(ARTIFACTS, { recursive: true }));
 
-beforeAll(async () => {
-  execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'pipe' });
-  const files = derive({ records: records.map((record) => ({ path: recordPath(record), record })), invalid: [] }, { catalog: catalogFromSpec(spec) });
-  dataDir = writeHistoryFolder('bee-bench-precision-site-', files);
-  srv = await serveSite(join(ROOT, 'pages/dist'), dataDir);
-  browser = await launch({ viewport: { width: 1200, height: 900 } });
-  mkdirSync(ARTIFACTS, { recursive: true });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
-
-const open = (hash: string): Promise<Page> => openRendered(browser, srv.url, hash, problems);
+const open = (hash: string): Promise<Page> => openRendered(site.browser, site.srv.url, hash, problems);
 
 describe('the scoreboard headline on the site', () => {
   it('the fixture holds low-precision rows, bee-js recovering one signature in each of 15 iterations among them, and a scored one', () => {
@@ -76,7 +66,7 @@ describe('the scoreboard headline on the site', () => {
   });
 
   it('the derived index marks the latest low-precision figures and counts the rows left out of each run', () => {
-    const index = JSON.parse(readFileSync(join(dataDir, 'index.json'), 'utf8')) as HistoryIndex;
+    const index = JSON.parse(readFileSync(join(site.dataDir, 'index.json'), 'utf8')) as HistoryIndex;
     const { compared, low } = latestRows();
     const verify = index.cases.find((c) => c.id === 'cpu.ecdsa.verify')!;
     expect(verify.series.find((s) => s.runner === 'js')!.latest['main']!.low_precision).toBe(true);

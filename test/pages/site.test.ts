@@ -1,12 +1,12 @@
 // The trend site in a real browser: headless Chromium (Debian's /usr/bin/chromium) via
 // playwright-core, the built pages/dist/ and a hand-made history served from 127.0.0.1.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SeriesPoint } from '../../src/history/schema.js';
+import { csvRecords } from '../fixtures/csv.js';
 import {
   FEATURE_BRANCH,
   GO_SHIFT_RUN,
@@ -19,18 +19,19 @@ import {
   XSS_AUTHOR,
   XSS_MESSAGE,
   XSS_RUN,
-  type History,
 } from './fixture.js';
-import { launch, serveSite, type Browser, type SiteServer } from './harness.js';
+import { servedSite } from './suite.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const OUT = join(ROOT, 'bench/out');
 const CASE = 'cpu.keccak.chunk-hash';
 
-let history: History;
-let dataDir: string;
-let srv: SiteServer;
-let browser: Browser;
+const history = smallHistory();
+const site = servedSite(() => {
+  const dir = mkdtempSync(join(tmpdir(), 'bee-bench-history-'));
+  writeHistory(dir, history);
+  return dir;
+});
 const problems: string[] = [];
 
 interface ChartView {
@@ -92,12 +93,12 @@ async function pointOnPage(page: Page, idx: number): Promise<{ x: number; y: num
 }
 
 async function open(hash = ''): Promise<Page> {
-  const page = await browser.context.newPage();
+  const page = await site.browser.context.newPage();
   page.on('console', (m) => {
     if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  await page.goto(srv.url + hash);
+  await page.goto(site.srv.url + hash);
   await rendered(page, 0);
   return page;
 }
@@ -107,46 +108,10 @@ function points(branch: string, label: string, runner: string): SeriesPoint[] {
   return f.series.find((s) => s.label === label && s.runner === runner)!.points.filter((p) => p.branch === branch);
 }
 
-function parseCsv(text: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') ((field += '"'), i++);
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') (row.push(field), (field = ''));
-    else if (c === '\r') continue;
-    else if (c === '\n') (row.push(field), rows.push(row), (row = []), (field = ''));
-    else field += c;
-  }
-  const [head, ...body] = rows;
-  return body.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i] ?? ''])));
-}
-
 async function downloadText(page: Page, button: string): Promise<string> {
   const [dl] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
   return readFileSync((await dl.path())!, 'utf8');
 }
-
-beforeAll(async () => {
-  execFileSync(process.execPath, [join(ROOT, 'pages/build.mjs')], { stdio: 'pipe' });
-  history = smallHistory();
-  dataDir = mkdtempSync(join(tmpdir(), 'bee-bench-history-'));
-  writeHistory(dataDir, history);
-  srv = await serveSite(join(ROOT, 'pages/dist'), dataDir);
-  browser = await launch();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await srv?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
 
 describe('trend site', () => {
   it('opens on the overview from index.json alone: one sparkline per case x param x runner, no series file', async () => {
@@ -162,8 +127,8 @@ describe('trend site', () => {
     const pct = ((1 / (1 + l.change!) - 1) * 100).toFixed(1);
     const cell = page.locator('tr', { hasText: '10000 chunks' }).locator('td.cell').nth(2);
     expect(await cell.locator('.change').textContent()).toBe(`${Number(pct) >= 0 ? '+' : ''}${pct}%`);
-    expect(srv.requests.filter((p) => p.startsWith('/series/'))).toEqual([]);
-    expect(srv.requests).toContain('/index.json');
+    expect(site.srv.requests.filter((p) => p.startsWith('/series/'))).toEqual([]);
+    expect(site.srv.requests).toContain('/index.json');
     await page.close();
   });
 
@@ -220,7 +185,7 @@ describe('trend site', () => {
     expect(first!.styles[0]![JS_VERSION_RUN]).toBe('rectRot');
     expect(first!.styles[2]!.filter((s) => s === 'star' || s === 'rectRot')).toEqual([]);
     // Lazy: exactly this case's series file was fetched.
-    expect(srv.requests.filter((p) => p.startsWith('/series/'))).toContain(`/series/${CASE}.json`);
+    expect(site.srv.requests.filter((p) => p.startsWith('/series/'))).toContain(`/series/${CASE}.json`);
     await page.close();
   });
 
@@ -378,7 +343,7 @@ describe('trend site', () => {
     expect(shown.sort()).toEqual(expected.sort());
     expect(shown).toHaveLength(7 * 5);
 
-    const csv = parseCsv(await downloadText(page, '#download-csv'));
+    const csv = csvRecords(await downloadText(page, '#download-csv'), 'lf');
     const json = JSON.parse(await downloadText(page, '#download-json')) as {
       case: string;
       branch: string;
@@ -459,7 +424,7 @@ describe('trend site', () => {
   it('screenshots of the overview and a case view, light and dark (bench/out/)', async () => {
     mkdirSync(OUT, { recursive: true });
     for (const scheme of ['light', 'dark'] as const) {
-      await browser.context.pages()[0]?.emulateMedia({ colorScheme: scheme });
+      await site.browser.context.pages()[0]?.emulateMedia({ colorScheme: scheme });
       const page = await open();
       await page.emulateMedia({ colorScheme: scheme });
       const n = await renderCount(page);
@@ -523,7 +488,7 @@ describe('trend site', () => {
   });
 
   it('no request left 127.0.0.1 and the pages logged no error (CSP included)', () => {
-    expect(browser.external).toEqual([]);
+    expect(site.browser.external).toEqual([]);
     expect(problems).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ import type { Result, Runner } from '../../src/spec/schema.js';
 import { LOW_PRECISION_RULE, precisionReasons } from '../../src/verdict/precision.js';
 import { runCli } from '../cli/run-cli.js';
 import { editedSpecFile } from '../fixtures/spec.js';
-import { parseCsv } from './fixtures.js';
+import { parseCsv } from '../fixtures/csv.js';
 
 const RUNNERS: Runner[] = ['js', 'rs'];
 const CASES = ['cpu.ecdsa.verify-1000', 'cpu.identity.create', 'cpu.keccak.chunk-hash'];

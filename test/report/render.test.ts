@@ -6,7 +6,8 @@ import { CSV_COLUMNS, renderCsv } from '../../src/report/render/csv.js';
 import { renderHtml } from '../../src/report/render/html.js';
 import { renderMarkdown } from '../../src/report/render/markdown.js';
 import type { Result } from '../../src/spec/schema.js';
-import { HOSTILE, caseResult, parseCsv, realSpec, result, syntheticResult } from './fixtures.js';
+import { parseCsv } from '../fixtures/csv.js';
+import { HOSTILE, caseResult, realSpec, result, syntheticResult } from './fixtures.js';
 
 const { spec, hash } = realSpec();
 const flat = (m: number, n = 3) => Array.from({ length: n }, () => m);

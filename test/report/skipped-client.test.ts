@@ -17,7 +17,8 @@ import type { NotRun } from '../../src/report/model/types.js';
 import { CSV_COLUMNS, renderCsv } from '../../src/report/render/csv.js';
 import { renderHtml } from '../../src/report/render/html.js';
 import { renderMarkdown } from '../../src/report/render/markdown.js';
-import { HOSTILE, parseCsv, realSpec, syntheticResult } from './fixtures.js';
+import { parseCsv } from '../fixtures/csv.js';
+import { HOSTILE, realSpec, syntheticResult } from './fixtures.js';
 
 const { spec, hash } = realSpec();
 

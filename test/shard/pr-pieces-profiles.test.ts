@@ -14,9 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseBundle, writeBundle, BUNDLE_FILE } from '../../src/action/bundle.js';
-import { defaultSpecPath } from '../../src/build/paths.js';
 import { parseSource } from '../../src/build/index.js';
-import { abPipeline, countFlagged, type AbPipelineOptions } from '../../src/pipeline/ab.js';
+import { abPipeline, countFlagged } from '../../src/pipeline/ab.js';
 import { ROW_FILES } from '../../src/pipeline/profiles.js';
 import { rowFolder, type ProfileDiff } from '../../src/profile/index.js';
 import { LISTED_SHARE } from '../../src/profile/diff.js';
@@ -25,9 +24,9 @@ import { costModel } from '../../src/shard/commands.js';
 import { AB_PIECE_FILE, mergePieces, piecesOfSplit, pieceText, runPiece } from '../../src/shard/pr-pieces.js';
 import type { Measure } from '../../src/spec/measure.js';
 import { beeRsCrateDir, slowDownBmt } from '../action/client-repo.js';
+import { rsAbOptions, specFile, type RsAb } from './rs-ab-options.js';
 
 const work = mkdtempSync(join(tmpdir(), 'bee-bench-piece-profiles-'));
-const specFile = defaultSpecPath();
 const cases = ['cpu.keccak.chunk-hash', 'cpu.bmt.file-root'];
 const measure: Measure = ['instructions', 'allocations'];
 const split = { instructions: 2, allocations: 1 };
@@ -66,24 +65,8 @@ describe('profiles of a PR measured as parallel pieces', { timeout: 2_400_000 },
     const slow = join(work, 'bee-rs-slow');
     cpSync(beeRsCrateDir(), slow, { recursive: true, filter: (src) => !src.endsWith('.cargo-ok') });
     slowDownBmt(slow);
-    const options = (outDir: string): AbPipelineOptions => ({
-      specFile,
-      profile: 'quick',
-      cases,
-      outDir,
-      cacheDir: process.env.BEE_BENCH_CACHE,
-      log: () => {},
-      runner: 'rs',
-      base: parseSource('registry'),
-      head: parseSource(slow),
-      baseLabel: 'registry',
-      headLabel: 'bmt twice',
-      rounds: 1,
-      alpha: 0.05,
-      threshold: 0.05,
-      runBudgetMs: 1_200_000,
-      measure,
-    });
+    const ab: RsAb = { cases, base: parseSource('registry'), head: parseSource(slow), baseLabel: 'registry', headLabel: 'bmt twice', rounds: 1, measure };
+    const options = (outDir: string) => rsAbOptions(ab, outDir);
 
     const single = await abPipeline(options(join(work, 'single')));
     const oneJob = single.report.input.profiles ?? [];

@@ -5,37 +5,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultSpecPath } from '../../src/build/paths.js';
 import { parseSource } from '../../src/build/index.js';
-import { abPipeline, type AbPipelineOptions } from '../../src/pipeline/ab.js';
+import { abPipeline } from '../../src/pipeline/ab.js';
 import { costModel } from '../../src/shard/commands.js';
 import { mergePieces, parsePieceRef, piecesOfSplit, pieceText, runPiece } from '../../src/shard/pr-pieces.js';
 import { MEASURES } from '../../src/spec/measure.js';
 import type { AbRow } from '../../src/verdict/index.js';
 import { NOISE_FLOOR } from '../../src/verdict/steps.js';
+import { rsAbOptions, specFile, type RsAb } from './rs-ab-options.js';
 
 const work = mkdtempSync(join(tmpdir(), 'bee-bench-pieces-'));
-const specFile = defaultSpecPath();
 const cases = ['cpu.keccak.*'];
 const source = parseSource('registry');
-const options = (outDir: string): AbPipelineOptions => ({
-  specFile,
-  profile: 'quick',
-  cases,
-  outDir,
-  cacheDir: process.env.BEE_BENCH_CACHE,
-  log: () => {},
-  runner: 'rs',
-  base: source,
-  head: source,
-  baseLabel: 'base',
-  headLabel: 'head',
-  rounds: 6,
-  alpha: 0.05,
-  threshold: 0.05,
-  runBudgetMs: 1_200_000,
-  measure: MEASURES,
-});
+const ab: RsAb = { cases, base: source, head: source, baseLabel: 'base', headLabel: 'head', rounds: 6, measure: MEASURES };
+const options = (outDir: string) => rsAbOptions(ab, outDir);
 
 /** What must agree: per row its status and each evidence's verdict. */
 const verdicts = (rows: readonly AbRow[]) =>
