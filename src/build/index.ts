@@ -6,6 +6,7 @@ import type { Runner } from '../spec/schema.js';
 import type { RunnerBuilder, RunnerCommand } from './builder.js';
 import { BuildError } from './exec.js';
 import { hashParts, treeHash } from './hash.js';
+import { withFolderLock } from './lock.js';
 import { goBuilder } from './go.js';
 import { jsBuilder } from './js.js';
 import { packageRoot } from './paths.js';
@@ -96,9 +97,14 @@ export async function isBuilt(req: Pick<BuildRequest, 'runner' | 'source' | 'cac
 
 export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
   const started = performance.now();
+  const folder = await buildFolder(req);
+  return withFolderLock(folder.dir, req.log ?? (() => {}), () => buildInFolder(req, folder, started));
+}
+
+/** The build of `folder`, from the cache or made there (under its lock). */
+async function buildInFolder(req: BuildRequest, { key, dir, toolchain }: Awaited<ReturnType<typeof buildFolder>>, started: number): Promise<BuiltRunner> {
   const log = req.log ?? (() => {});
   const builder = builderFor(req.runner);
-  const { key, dir, toolchain } = await buildFolder(req);
   const root = packageRoot();
   const identity = sourceIdentity(req.source);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
@@ -115,7 +121,7 @@ export async function buildRunner(req: BuildRequest): Promise<BuiltRunner> {
     log(`${req.runner}: the cached build ${key} is stale (${why}); rebuilding`);
   }
   if (req.reuseOnly) {
-    const there = existsSync(cacheDir) ? readdirSync(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith('-shared')) : [];
+    const there = existsSync(cacheDir) ? readdirSync(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith('-shared') && !d.endsWith('.lock')) : [];
     throw new BuildError(
       `runner ${req.runner}: no build ${req.runner}-${key} in ${cacheDir} (found: ${there.join(', ') || 'none'}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`,
     );
