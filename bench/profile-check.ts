@@ -8,13 +8,17 @@
 //     change the client's functions explain, and the share of the moved instructions under names
 //     (not addresses).
 //
-//   npx tsx bench/profile-check.ts --runner js --out DIR [--profile quick] [--case GLOB]...
+//   npx tsx bench/profile-check.ts --runner js --out DIR [--profile quick] [--case GLOB]... [--same]
+//
+// --same: the A/B had one source on both sides, so its three processes are an A/A three times
+// over; per row, the lines the comment's lists would hold (src/profile/diff.ts, with the second
+// base process) under each of the six ways to take head, base and second base from them.
 //
 // Give the --profile and --case the A/B ran with: they rebuild its plan, whose units name the dumps.
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readDumps } from '../src/count/callgrind.js';
-import { profileOf } from '../src/profile/index.js';
+import { diffProfiles, profileOf } from '../src/profile/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { resolvePlan } from '../src/spec/plan.js';
 import { ProfileSchema, RunnerSchema } from '../src/spec/schema.js';
@@ -27,6 +31,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
     profile: { type: 'string', default: 'quick' },
     case: { type: 'string', multiple: true, default: ['cpu.*'] },
+    same: { type: 'boolean', default: false },
   },
 });
 const outDir = values.out;
@@ -68,4 +73,34 @@ for (const u of plan.units) {
       .replace(/^/, '| ')
       .concat(' |'),
   );
+}
+
+if (values.same) {
+  console.log('\n| row | A/A spreads (3 pairs) | lines listed over the 6 orderings |');
+  console.log('|---|---|---:|');
+  const headCounts = readDumps(runs.head.dir);
+  for (const u of plan.units) {
+    const row = { caseId: u.id, label: String(u.param.label) };
+    const p = [runs.base, runs.again, runs.head].map((r) => profileOf(runner, r, row));
+    const c = [counts.base.get(u.unit), counts.again.get(u.unit), headCounts.get(u.unit)];
+    if (p.some((x) => !x) || c.some((x) => !x)) continue;
+    const orders = [
+      [0, 1, 2],
+      [1, 0, 2],
+      [0, 2, 1],
+      [2, 0, 1],
+      [1, 2, 0],
+      [2, 1, 0],
+    ] as const;
+    const listed = orders.reduce((n, [b, h, a]) => {
+      const d = diffProfiles(p[b]!, p[h]!, row, p[a]);
+      return n + d.self.length + d.own.length + (d.allocations?.length ?? 0);
+    }, 0);
+    const spreads = [
+      [0, 1],
+      [0, 2],
+      [1, 2],
+    ].map(([x, y]) => pct(aaSpread(c[x!]!, c[y!]!), 1));
+    console.log(`| \`${u.id}\` | ${spreads.join(', ')} | ${listed} |`);
+  }
 }
