@@ -40,9 +40,9 @@ export const AA_SPREADS = TOLERANCE_SPREADS;
  * Top `n` of `lines` by the size of their change, largest first; none under `floor`, and with
  * `again` (the line's figure in the second base process) none within the base processes' noise.
  */
-function top<T extends { base: number; head: number }>(lines: T[], floor: (l: T) => number, again?: (l: T) => number, n = LIST_LENGTH): T[] {
+function top<T extends { base: number; head: number }>(lines: T[], floor: number, again?: (l: T) => number, n = LIST_LENGTH): T[] {
+  const least = Math.max(floor, 0.5);
   const beyond = (l: T) => {
-    const least = Math.max(floor(l), 0.5);
     if (Math.abs(l.head - l.base) < least) return false;
     if (!again) return true;
     const a = again(l);
@@ -147,11 +147,11 @@ export function diffLists(base: SideLists, head: SideLists, row: { caseId: strin
     runner: head.runner,
     total: { base: base.total, head: head.total },
     iterations: { base: base.iterations, head: head.iterations },
-    self: top(selfLines, () => floor, again && ((l) => again.self.get(l.name) ?? 0)),
-    own: top(own, () => floor, again && ((l) => again.own.get(l.name)?.cost ?? 0)),
+    self: top(selfLines, floor, again && ((l) => again.self.get(l.name) ?? 0)),
+    own: top(own, floor, again && ((l) => again.own.get(l.name)?.cost ?? 0)),
     // Calls: a site's change must reach ALLOCATION_SHARE of the row's (bee-go moved a site by 1.3
     // calls in 6,000 between identical processes under callgrind; bee-js sites of V8's interpreter
     // by 0.5-1 call in 14,000-50,000, as a GC lands in one iteration or another).
-    allocations: top(allocations, () => allocationFloor, again && ((l) => again.allocations.get(l.name) ?? 0)),
+    allocations: top(allocations, allocationFloor, again && ((l) => again.allocations.get(l.name) ?? 0)),
   };
 }
