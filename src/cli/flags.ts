@@ -74,6 +74,7 @@ export const options = {
   piece: { type: 'string' },
   split: { type: 'string' },
   'keep-raw': { type: 'boolean', default: false },
+  'profile-case': { type: 'string', multiple: true },
   marker: { type: 'string' },
   help: { type: 'boolean', short: 'h', default: false },
   version: { type: 'boolean', short: 'V', default: false },

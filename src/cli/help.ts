@@ -70,7 +70,7 @@ ${COMMON}`,
       'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
       '                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
       '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]',
-      '                  [--instructions-threshold T] [--allocations-threshold T]',
+      '                  [--instructions-threshold T] [--allocations-threshold T] [--profile-case GLOB]...',
       '                  [--fail-on wall|instructions|allocations|any]',
     ],
     summary: 'one runner built on two client sources, interleaved rounds, a verdict per row',
@@ -81,7 +81,8 @@ parallel jobs: wall time is one piece, instructions and allocations N pieces eac
 a count piece profiles the rows its counts flag into --out/profiles/);
 \`bee-bench merge --out DIR PIECE_DIR...\` judges them as one A/B and names a missing piece.
 --keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
-the comment's marker.
+the comment's marker. --profile-case GLOB: with instruction counts, those cases' rows get "Where
+it moved" and profile files even when their counts flag nothing (a change under the threshold).
 Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct(INSTRUCTION_DEFAULTS.threshold)}),
 --allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
 ${BEE}

@@ -26,6 +26,7 @@ import { runRounds, type RoundsOutcome } from '../run/rounds.js';
 import type { Side } from '../run/side.js';
 import { loadSpec } from '../spec/load.js';
 import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
+import { globToRegExp } from '../spec/select.js';
 import type { Result, Runner, Spec } from '../spec/schema.js';
 import { attachStepRows, judgePaired, loadShift, type AbRow, type PairedRow } from '../verdict/index.js';
 import { clientText, writeAbReport, type AbReport } from './ab-report.js';
@@ -47,6 +48,8 @@ export interface AbJudging {
   marker?: string;
   trendUrl?: string;
   crossClient?: AggregateModel;
+  /** Counted rows whose cases match these globs are profiled whether or not their counts flag them (--profile-case). */
+  profileCases?: readonly string[];
 }
 
 export interface AbPipelineOptions extends PipelineOptions, AbJudging {
@@ -265,6 +268,13 @@ export function countFlagged(rows: readonly AbRow[]): AbRow[] {
   return rows.filter((r) => r.instructions && r.instructions.verdict !== '~').sort((a, b) => change(b) - change(a));
 }
 
+/** The rows to profile: the flagged ones, then the other counted rows `profileCases` asks for (a change under the threshold, say). */
+export function rowsToProfile(rows: readonly AbRow[], profileCases: readonly string[] = []): AbRow[] {
+  const flagged = countFlagged(rows);
+  const asked = profileCases.map(globToRegExp);
+  return [...flagged, ...rows.filter((r) => r.instructions && !flagged.includes(r) && asked.some((re) => re.test(r.caseId)))];
+}
+
 /** The flagged rows' differences and what making them took. */
 export interface FlaggedProfiles {
   diffs: ProfileDiff[];
@@ -292,7 +302,7 @@ export function profileFlagged(
       base: { dir: raw.base, plan },
       head: { dir: raw.head, plan },
       baseAgain: { dir: raw.baseAgain, plan },
-      rows: countFlagged(judgeAb(m, spec, o)),
+      rows: rowsToProfile(judgeAb(m, spec, o), o.profileCases),
       outDir: resolve(o.outDir),
       labels: { base: o.baseLabel, head: o.headLabel },
     });

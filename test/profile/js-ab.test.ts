@@ -137,9 +137,14 @@ describe('bee-js: a real change through ab --measure instructions', () => {
       runBudgetMs: 600_000,
       measure: ['instructions'],
       keepRaw: true,
+      // Unflagged, profiled on request (--profile-case): the lists the comment would show.
+      profileCases: [caseId],
     });
     const row = out.report.input.rows.find((r) => r.caseId === caseId)!;
     expect(row.instructions?.verdict).toBe('~');
+    const shown = out.report.input.profiles?.find((d) => d.caseId === caseId);
+    expect(shown).toBeDefined();
+    expect([...shown!.self, ...shown!.own, ...(shown!.allocations ?? [])].map((l) => l.name)).toEqual([]);
     const { spec, hash } = loadSpec(defaultSpecPath());
     const plan = resolvePlan({ spec, specHash: hash, runner: 'js', profile: 'quick', cases: [caseId] });
     const ref = { caseId, label: String(plan.units[0]!.param.label) };
