@@ -151,7 +151,10 @@ export function diffLists(base: SideLists, head: SideLists, row: { caseId: strin
     own: top(own, floor, again && ((l) => again.own.get(l.name)?.cost ?? 0)),
     // Calls: a site's change must reach ALLOCATION_SHARE of the row's (bee-go moved a site by 1.3
     // calls in 6,000 between identical processes under callgrind; bee-js sites of V8's interpreter
-    // by 0.5-1 call in 14,000-50,000, as a GC lands in one iteration or another).
-    allocations: top(allocations, allocationFloor, again && ((l) => again.allocations.get(l.name) ?? 0)),
+    // by 0.5-1 call in 14,000-50,000, as a GC lands in one iteration or another), and one call per
+    // iteration: code that allocates more does so in every iteration, where a slow path's
+    // occasional call averages to a fraction (bee-js `identity.create`'s `modInverse`, 3.7 and 3.2
+    // calls per iteration in two processes, in a row of a few hundred).
+    allocations: top(allocations, Math.max(allocationFloor, 1), again && ((l) => again.allocations.get(l.name) ?? 0)),
   };
 }
