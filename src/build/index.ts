@@ -121,7 +121,9 @@ async function buildInFolder(req: BuildRequest, { key, dir, toolchain }: Awaited
     log(`${req.runner}: the cached build ${key} is stale (${why}); rebuilding`);
   }
   if (req.reuseOnly) {
-    const there = existsSync(cacheDir) ? readdirSync(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith('-shared') && !d.endsWith('.lock')) : [];
+    const there = existsSync(cacheDir)
+      ? readdirSync(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith('-shared') && !d.endsWith('.lock'))
+      : [];
     throw new BuildError(
       `runner ${req.runner}: no build ${req.runner}-${key} in ${cacheDir} (found: ${there.join(', ') || 'none'}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`,
     );
