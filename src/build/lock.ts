@@ -16,7 +16,7 @@ const lockOf = (dir: string) => `${dir}.lock`;
 /** A lock with no holder written this long after it was made was left by a process that died between the two. */
 const UNWRITTEN_MS = 10_000;
 
-/** Whether the process that took the lock still runs on this machine. */
+/** Whether the process that took the lock still runs, on the host that asks. */
 function holderRuns(lock: string): boolean {
   let text: string;
   try {
