@@ -23,7 +23,7 @@ import { loadSpec } from '../src/spec/load.js';
 import { resolvePlan } from '../src/spec/plan.js';
 import { ProfileSchema, RunnerSchema } from '../src/spec/schema.js';
 import { aaSpread } from '../src/verdict/steps.js';
-import { accountFor } from './lib/profile-account.js';
+import { aaOrderings, accountFor } from './lib/profile-account.js';
 
 const { values } = parseArgs({
   options: {
@@ -84,16 +84,8 @@ if (values.same) {
     const p = [runs.base, runs.again, runs.head].map((r) => profileOf(runner, r, row));
     const c = [counts.base.get(u.unit), counts.again.get(u.unit), headCounts.get(u.unit)];
     if (p.some((x) => !x) || c.some((x) => !x)) continue;
-    const orders = [
-      [0, 1, 2],
-      [1, 0, 2],
-      [0, 2, 1],
-      [2, 0, 1],
-      [1, 2, 0],
-      [2, 1, 0],
-    ] as const;
-    const listed = orders.reduce((n, [b, h, a]) => {
-      const d = diffProfiles(p[b]!, p[h]!, row, p[a]);
+    const listed = aaOrderings([p[0]!, p[1]!, p[2]!]).reduce((n, [base, head, again]) => {
+      const d = diffProfiles(base, head, row, again);
       return n + d.self.length + d.own.length + (d.allocations?.length ?? 0);
     }, 0);
     const spreads = [

@@ -50,3 +50,18 @@ export function accountFor(base: RowProfile, head: RowProfile): ProfileAccount {
     ownShare: rowChange !== 0 ? own.reduce((sum, l) => sum + l.change, 0) / rowChange : 0,
   };
 }
+
+/**
+ * The six ways to take base, head and second base from three processes of one build: an A/A three
+ * times over, for the lists' rule with a second base process (src/profile/diff.ts).
+ */
+export function aaOrderings<T>([x, y, z]: readonly [T, T, T]): Array<[base: T, head: T, again: T]> {
+  return [
+    [x, y, z],
+    [y, x, z],
+    [x, z, y],
+    [z, x, y],
+    [y, z, x],
+    [z, y, x],
+  ];
+}

@@ -15,7 +15,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accountFor } from '../../bench/lib/profile-account.js';
+import { aaOrderings, accountFor } from '../../bench/lib/profile-account.js';
 import { defaultSpecPath } from '../../src/build/paths.js';
 import { readDumps } from '../../src/count/callgrind.js';
 import { abPipeline } from '../../src/pipeline/ab.js';
@@ -149,15 +149,8 @@ describe('bee-js: a real change through ab --measure instructions', () => {
     const plan = resolvePlan({ spec, specHash: hash, runner: 'js', profile: 'quick', cases: [caseId] });
     const ref = { caseId, label: String(plan.units[0]!.param.label) };
     const [a, b, c] = ['base', 'baseAgain', 'head'].map((r) => profileOf('js', { dir: join(outDir, 'counts', `raw-${r}`), plan }, ref)!);
-    for (const [base, head, again] of [
-      [a, b, c],
-      [b, a, c],
-      [a, c, b],
-      [c, a, b],
-      [b, c, a],
-      [c, b, a],
-    ] as const) {
-      const d = diffProfiles(base!, head!, ref, again);
+    for (const [base, head, again] of aaOrderings([a!, b!, c!])) {
+      const d = diffProfiles(base, head, ref, again);
       expect([...d.self, ...d.own, ...(d.allocations ?? [])].map((l) => l.name)).toEqual([]);
     }
   });
