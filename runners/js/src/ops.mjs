@@ -140,10 +140,12 @@ export function opsServer(client, node) {
           : await downloadReadableData(o.reference, options, request);
       return drain(body);
     });
-    // A body read to its end before the abort took hold is a finished download.
-    if (r.error && !abort.signal.aborted) await readErrorBody(r.error);
+    // Failed once the abort fired: the timeout. A body read to its end before it took hold is a
+    // finished download.
+    const timedOut = abort.signal.aborted;
+    if (r.error && !timedOut) await readErrorBody(r.error);
     clearTimeout(timer);
-    if (r.error) return { id: o.id, ok: false, ms: r.ms, error: abort.signal.aborted ? `timeout after ${o.timeout_ms} ms` : describeError(r.error) };
+    if (r.error) return { id: o.id, ok: false, ms: r.ms, error: timedOut ? `timeout after ${o.timeout_ms} ms` : describeError(r.error) };
     return { id: o.id, ok: true, ms: r.ms, bytes: r.value.bytes, sha256: r.value.sha256 };
   }
 
