@@ -50,6 +50,18 @@ export interface DownloadOp {
   timeout_ms: number;
 }
 
+/** How long an op may take before its runner counts as hung, and how that was worked out. */
+export interface Deadline {
+  ms: number;
+  why: string;
+}
+
+/** The op's own timeout plus a margin for the runner (a quarter of the timeout, at least 10 s). */
+export function opDeadline(timeoutMs: number): Deadline {
+  const margin = Math.max(10_000, timeoutMs / 4);
+  return { ms: timeoutMs + margin, why: `the ${timeoutMs / 1000} s timeout and a ${margin / 1000} s margin` };
+}
+
 /** The runner failed as a process (exited, spoke outside the protocol): the run stops here. */
 export class RunnerError extends Error {}
 /** The runner did not answer an op in time; it was killed and is started again on the next op. */
@@ -95,6 +107,8 @@ class OpsProcess {
     });
     createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', (l) => this.onLine(l));
     child.on('error', (e) => this.fail(`cannot start it: ${e.message}`));
+    // A runner that exits closes its stdin: the exit is the error reported, not the broken pipe.
+    child.stdin!.on('error', () => {});
     child.on('exit', (code, signal) => this.fail(signal ? `it was killed by ${signal}` : `it exited with code ${code}`));
   }
 
@@ -137,12 +151,12 @@ class OpsProcess {
     return this.exited;
   }
 
-  send(op: { id: string }, deadlineMs: number): Promise<unknown> {
+  send(op: { id: string }, deadlineMs: number, why: string): Promise<unknown> {
     if (this.exited) return Promise.reject(new RunnerError(`${this.name}: ${this.exited}`));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.exited = `did not answer ${op.id} within ${deadlineMs} ms`;
-        const e = new RunnerHungError(`${this.name} did not answer within ${deadlineMs} ms: killed and started again`);
+        const e = new RunnerHungError(`${this.name} did not answer within ${deadlineMs} ms (${why}): killed and started again`);
         for (const p of this.pending.splice(0)) p.reject(e);
         this.kill();
       }, deadlineMs);
@@ -234,9 +248,9 @@ export class OpsRunner {
     return this.started;
   }
 
-  private async ask<T>(op: { id: string }, schema: z.ZodType<T>, deadlineMs: number): Promise<T> {
+  private async ask<T>(op: { id: string }, schema: z.ZodType<T>, d: Deadline): Promise<T> {
     await this.start();
-    const line = await this.proc!.send(op, deadlineMs);
+    const line = await this.proc!.send(op, d.ms, d.why);
     const r = schema.safeParse(line);
     if (!r.success) {
       this.proc!.kill();
@@ -247,12 +261,12 @@ export class OpsRunner {
     return r.data;
   }
 
-  upload(op: UploadOp, deadlineMs: number): Promise<UploadAnswer> {
-    return this.ask(op, UploadAnswerSchema, deadlineMs);
+  upload(op: UploadOp, d: Deadline): Promise<UploadAnswer> {
+    return this.ask(op, UploadAnswerSchema, d);
   }
 
-  download(op: DownloadOp, deadlineMs: number): Promise<DownloadAnswer> {
-    return this.ask(op, DownloadAnswerSchema, deadlineMs);
+  download(op: DownloadOp, d: Deadline): Promise<DownloadAnswer> {
+    return this.ask(op, DownloadAnswerSchema, d);
   }
 
   async close(): Promise<void> {

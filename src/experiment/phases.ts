@@ -3,14 +3,11 @@
 // own signal, up to the ceiling) and download (up to `attempts` tries per unit, each bounded,
 // the content checked against the payload's sha256). A unit's step is done when its row is in
 // the journal, so a run killed anywhere repeats no row and loses none.
-import { RunnerError, RunnerHungError } from './driver.js';
+import { opDeadline, RunnerError, RunnerHungError } from './driver.js';
 import { now } from './journal.js';
 import { payloadSha256, unitSeed } from './payload.js';
 import type { Session } from './session.js';
 import { probeSignal, signalFor, type Signal } from './sync.js';
-
-/** How long past its own timeout an op may take before its runner counts as hung. */
-export const runnerMargin = (timeoutMs: number): number => Math.max(10_000, timeoutMs / 4);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -48,14 +45,14 @@ export async function uploadPhase(s: Session): Promise<void> {
     try {
       const a = await runner.upload(
         { op: 'upload', id: u.key, size: u.size, seed, level: u.level, deferred: s.design.upload === 'deferred', endpoint: s.design.endpoint },
-        timeoutMs + runnerMargin(timeoutMs),
+        opDeadline(timeoutMs),
       );
       if (a.ok)
         s.journal.append({ ...base, ok: true, ms: a.ms, reference: a.reference.toLowerCase(), ...(a.tag !== undefined ? { tag: a.tag } : {}), at: now() });
       else s.journal.append({ ...base, ok: false, ms: a.ms ?? 0, error: a.error, at: now() });
     } catch (e) {
       if (!(e instanceof RunnerHungError)) throw e;
-      s.journal.append({ ...base, ok: false, ms: timeoutMs + runnerMargin(timeoutMs), error: e.message, at: now() });
+      s.journal.append({ ...base, ok: false, ms: opDeadline(timeoutMs).ms, error: e.message, at: now() });
     }
     progress(s, 'uploads', ++n, todo.length, 50);
   }
@@ -182,11 +179,13 @@ export async function downloadPhase(s: Session): Promise<void> {
             id: `${u.key}/${attempt}`,
             reference: up.reference!,
             endpoint: s.design.endpoint,
-            strategy: u.strategy,
+            // Level 0 has no parity chunks, so no strategy has anything to choose from: the op
+            // sends none (bee-js cannot even send NONE, its 0), and the row keeps the cell's NONE.
+            ...(u.level > 0 ? { strategy: u.strategy } : {}),
             ...(s.design.fallback !== undefined ? { fallback: s.design.fallback } : {}),
             timeout_ms: timeoutMs,
           },
-          timeoutMs + runnerMargin(timeoutMs),
+          opDeadline(timeoutMs),
         );
         if (!a.ok) row({ ok: false, ms: a.ms ?? 0, error: a.error });
         else if (a.sha256.toLowerCase() !== up.sha256 || a.bytes !== u.size)
@@ -199,7 +198,7 @@ export async function downloadPhase(s: Session): Promise<void> {
         else row({ ok: true, ms: a.ms, bytes: a.bytes });
       } catch (e) {
         if (!(e instanceof RunnerHungError)) throw e;
-        row({ ok: false, ms: timeoutMs + runnerMargin(timeoutMs), error: e.message });
+        row({ ok: false, ms: opDeadline(timeoutMs).ms, error: e.message });
       }
     }
     progress(s, 'downloads (units)', ++n, todo.length, 50);
