@@ -271,6 +271,23 @@ A wait that reaches the ceiling is journaled as not synced; its unit is still do
     fails: 'a node or the runner failed (run again to continue)',
   },
   {
+    name: 'experiment compare',
+    usage: ['bee-bench experiment compare  A_DIR B_DIR [--out DIR] [--alpha 0.05]'],
+    summary: "two runs (one release each) compared per cell, the seed study's way",
+    details: `Per cell (size × level × strategy, per server and pooled): Mann–Whitney, the Hodges–Lehmann
+shift with its 95% interval, BH-corrected across cells at --alpha; failures per cell; z-scores;
+RACE vs DATA within a release; replicates needed. Writes experiment-report.{md,csv,html} and
+experiment-analysis.json into --out (default experiment-report/) and prints the summary.`,
+    fails: 'never (unreadable journals are bad input: 2)',
+  },
+  {
+    name: 'experiment report',
+    usage: ['bee-bench experiment report   RUN_DIR... [--out DIR] [--alpha 0.05]'],
+    summary: 'the report of one run: two releases side by side, or an A/A (one release on two nodes)',
+    details: 'As compare, for the releases (or nodes) of one run; --out defaults to RUN_DIR/report.',
+    fails: 'never (unreadable journals are bad input: 2)',
+  },
+  {
     name: 'experiment status',
     usage: ['bee-bench experiment status   [--out DIR]'],
     summary: 'what a run folder holds: units uploaded, synced, downloaded, failed and left',

@@ -5,8 +5,9 @@
 import { resolve } from 'node:path';
 import { designFromWords, loadDesign, runExperiment, runStatus, type PhaseName } from '../../experiment/index.js';
 import type { Design } from '../../experiment/schema.js';
+import { experimentReport } from '../../experiment/report/index.js';
 import { InputError } from '../../spec/errors.js';
-import { givenClient, log, oneRunner, source, UsageError, type Values } from '../flags.js';
+import { givenClient, log, num, oneRunner, source, UsageError, type Values } from '../flags.js';
 import { closest } from '../suggest.js';
 
 const PHASES: Record<string, readonly PhaseName[]> = {
@@ -69,11 +70,12 @@ export function designOf(v: Values): Design | undefined {
 
 export async function experiment(v: Values, args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const subs = [...Object.keys(PHASES), 'status'];
+  const subs = [...Object.keys(PHASES), 'status', 'compare', 'report'];
   if (!sub || !subs.includes(sub)) {
     const near = sub ? closest(sub, subs) : undefined;
     throw new UsageError(`unknown experiment command "${sub ?? ''}"${near ? ` (did you mean "experiment ${near}"?)` : ''}: use ${subs.join(', ')}`);
   }
+  if (sub === 'compare' || sub === 'report') return analysisReport(v, sub, rest);
   if (rest.length > 0) throw new UsageError(`experiment ${sub} takes no positional argument (got ${rest.join(' ')})`);
   const dir = resolve(v.out ?? 'experiment');
   if (sub === 'status') {
@@ -94,5 +96,17 @@ export async function experiment(v: Values, args: string[]): Promise<number> {
   });
   const st = await runStatus(dir);
   process.stdout.write(`${st.text}\n`);
+  return 0;
+}
+
+/** compare A B (two runs, the seed's way) and report RUN... (one run side by side or an A/A; or several): the analysis's report. */
+async function analysisReport(v: Values, sub: 'compare' | 'report', runs: string[]): Promise<number> {
+  if (sub === 'compare' && runs.length !== 2) throw new UsageError('experiment compare needs two run folders (A B)');
+  if (sub === 'report' && runs.length === 0) throw new UsageError('experiment report needs a run folder (or more)');
+  const out = resolve(v.out ?? (sub === 'report' && runs.length === 1 ? `${runs[0]}/report` : 'experiment-report'));
+  const alpha = num(v.alpha, 'alpha', 0.05, (n) => n > 0 && n < 1, 'a false-discovery rate between 0 and 1, e.g. 0.05');
+  const r = await experimentReport({ journals: runs.map((d) => resolve(d)), out, alpha });
+  process.stdout.write(`${r.summary}\n`);
+  for (const f of r.files) log(`experiment: wrote ${f}`);
   return 0;
 }
