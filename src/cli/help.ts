@@ -251,7 +251,7 @@ More: docs/experiment.md (real nodes, what a dev node cannot show, the cost of a
     name: 'experiment upload',
     usage: ['bee-bench experiment upload   --runner js|go|rs (--design FILE | DESIGN) [--out DIR]'],
     summary: 'the upload phase alone: one unique payload per unit, journaled',
-    details: 'Starts or continues a run folder; wait and download can follow hours later from the folder alone.',
+    details: 'Starts or continues a run folder (default --out experiment/); wait and download can follow hours later from the folder alone.',
     fails: 'a node or the runner failed (run again to continue)',
   },
   {
@@ -260,14 +260,15 @@ More: docs/experiment.md (real nodes, what a dev node cannot show, the cost of a
     summary: "the sync wait alone: each upload waited for on the node's own signal, up to the ceiling",
     details: `The design's wait rule: --wait auto|tag|stewardship|none, --ceiling SECONDS, --poll SECONDS.
 auto waits for nothing on a dev node (it holds every chunk), else for the upload's tag.
-A wait that reaches the ceiling is journaled as not synced; its unit is still downloaded.`,
+A wait that reaches the ceiling is journaled as not synced; its unit is still downloaded.
+Default --out experiment/; the rule is the run's, from its journal.`,
     fails: 'a node failed, or the uploads are not finished',
   },
   {
     name: 'experiment download',
     usage: ['bee-bench experiment download --runner js|go|rs [--out DIR]'],
     summary: 'the download phase (after any sync wait left): attempts up to --attempts, content checked',
-    details: 'Each attempt is bounded by --timeout; a wrong byte is a failed attempt, never a time.',
+    details: 'Each attempt is bounded by --timeout; a wrong byte is a failed attempt, never a time. Default --out experiment/.',
     fails: 'a node or the runner failed (run again to continue)',
   },
   {
@@ -291,7 +292,7 @@ experiment-analysis.json into --out (default experiment-report/) and prints the 
     name: 'experiment status',
     usage: ['bee-bench experiment status   [--out DIR]'],
     summary: 'what a run folder holds: units uploaded, synced, downloaded, failed and left',
-    details: 'Reads the journal only (no node, no runner).',
+    details: 'Reads the journal only (no node, no runner). Default --out experiment/.',
     fails: 'never (an unreadable journal is bad input: 2)',
   },
 ];

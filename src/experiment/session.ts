@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../build/paths.js';
 import type { RunnerCommand } from '../build/builder.js';
 import { InputError } from '../spec/errors.js';
+import { describeCost, designCost } from './cost.js';
 import { OpsRunner } from './driver.js';
 import { JournalWriter, now } from './journal.js';
 import { readyNodes, type ReadyNode } from './nodes.js';
@@ -87,6 +88,7 @@ export async function openSession(o: OpenOptions): Promise<Session> {
       journal.append({ type: 'resume', at: now() });
       o.log(`experiment: continuing ${o.dir} (${journal.state.rows - 1} rows journaled)`);
     } else {
+      o.log(`experiment: ${describeCost(designCost(design))}`);
       journal.append({
         type: 'run',
         schema: JOURNAL_SCHEMA,

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { cellsOf, designFromWords, parseNode, parseSize } from '../../src/experiment/design.js';
 import { runOrder } from '../../src/experiment/order.js';
+import { describeCost, designCost } from '../../src/experiment/cost.js';
 import { payload, payloadSha256, unitSeed } from '../../src/experiment/payload.js';
 import { createHash } from 'node:crypto';
 // @ts-expect-error: the runner's module is plain JavaScript without types
@@ -41,6 +42,9 @@ describe('the design', () => {
       replicates: '30',
     });
     expect(runOrder(d, '00'.repeat(32))).toHaveLength(4860);
+    const c = designCost(d);
+    expect(c).toMatchObject({ units: 4860, uploads: 4860, downloadsMin: 4860, downloadsMax: 72_900, uploadBytes: (810 * 3 * 61_111_000) / 3 });
+    expect(describeCost(c)).toMatch(/^4,860 units: 4,860 uploads \(49\.5 GB\), 4,860\.\.72,900 downloads \(at least 49\.5 GB\), about [\d,]+ chunks stamped$/);
   });
 });
 
