@@ -51,6 +51,9 @@ export const INPUT_DEFAULTS = {
   piece: '',
   split: '1',
   'pieces-path': '',
+  'experiment-command': 'run',
+  'experiment-design': '',
+  'experiment-out': 'bee-bench-experiment',
 } as const;
 
 export type InputName = keyof typeof INPUT_DEFAULTS;
@@ -74,7 +77,7 @@ export interface BeeInput {
 
 export interface ActionInputs {
   /** publish (and its older name, comment): the writing job of the two-job setup; it runs no client code. */
-  mode: 'run' | 'publish' | 'comment' | 'bisect';
+  mode: 'run' | 'publish' | 'comment' | 'bisect' | 'experiment';
   /** undefined only in mode publish/comment without an explicit client (then bee-bench-js, -go and -rs are read, each by exact name). */
   client?: Runner;
   clientDetected: boolean;
@@ -123,6 +126,8 @@ export interface ActionInputs {
   baseRef?: string;
   headRef?: string;
   specFile: string;
+  /** mode: experiment (docs/experiment.md): the phase to run, the design file and the run folder (absolute). */
+  experiment: { command: 'run' | 'upload' | 'wait' | 'download' | 'report'; design?: string; out: string };
 }
 
 const bool = z
@@ -152,8 +157,8 @@ interface Field<T> {
 
 const FIELDS = {
   mode: {
-    schema: z.enum(['run', 'publish', 'comment', 'bisect'], { error: 'expected run, publish, comment or bisect' }),
-    fix: "use run (measure), publish (the second job: comment, history and alerts from the measuring run's artifact; comment is its older name) or bisect (find the commit between base-ref and head-ref that made the cases slower)",
+    schema: z.enum(['run', 'publish', 'comment', 'bisect', 'experiment'], { error: 'expected run, publish, comment, bisect or experiment' }),
+    fix: "use run (measure), publish (the second job: comment, history and alerts from the measuring run's artifact; comment is its older name), bisect (find the commit between base-ref and head-ref that made the cases slower) or experiment (the Bee release experiment, docs/experiment.md)",
   },
   client: {
     schema: z.union([z.literal(''), RunnerSchema], { error: 'expected js, go or rs' }),
@@ -194,6 +199,22 @@ const FIELDS = {
       .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'expected a relative folder such as bench')
       .refine((f) => !f.split('/').includes('..'), 'must not climb out of the branch'),
     fix: 'a relative folder inside the history branch, e.g. bench',
+  },
+  'experiment-command': {
+    schema: z.enum(['run', 'upload', 'wait', 'download', 'report'], { error: 'expected run, upload, wait, download or report' }),
+    fix: 'mode: experiment only: run (all phases), upload, wait, download (one phase), or report',
+  },
+  'experiment-design': {
+    schema: z.string().trim(),
+    fix: 'mode: experiment only: a design JSON file (bee-bench/experiment-design@1) relative to the workspace, or empty to continue the run in experiment-out',
+  },
+  'experiment-out': {
+    schema: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/, 'expected a relative folder such as bee-bench-experiment')
+      .refine((f) => !f.split('/').includes('..'), 'must not climb out of the workspace'),
+    fix: 'mode: experiment only: the run folder, relative to the workspace (restore it from a cache or an artifact to continue a run)',
   },
   'artifact-id': {
     schema: z.union([z.literal(''), z.string().regex(/^[1-9][0-9]{0,15}$/, 'expected an artifact id (digits), or empty')]),
@@ -280,10 +301,12 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   const mode = p.mode ?? 'run';
   // The publishing job checks nothing out and builds nothing: path, client and cases are not its business.
   const publishing = mode === 'comment' || mode === 'publish';
+  // The experiment builds the chosen runner on its registry client: no checkout to look at.
+  const noCheckout = publishing || mode === 'experiment';
 
   const path = resolve(o.workspace, raw('path'));
   const pathOk = existsSync(path) && statSync(path).isDirectory();
-  if (!publishing && !pathOk) {
+  if (!noCheckout && !pathOk) {
     problems.push({
       input: 'path',
       problem: `${JSON.stringify(raw('path'))} is not a folder (resolved to ${path})`,
@@ -294,7 +317,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   // Client: given, or detected from the checkout.
   let client: Runner | undefined = p.client ? p.client : undefined;
   let clientDetected = false;
-  if (!publishing && p.client === '' && pathOk) {
+  if (!noCheckout && p.client === '' && pathOk) {
     const found = detectClients(path);
     if (found.length === 1) {
       client = found[0];
@@ -375,6 +398,15 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
       fix: 'set history: gh-pages as well, or alert: off',
     });
   }
+  if (mode === 'experiment' && p.client === '')
+    problems.push({ input: 'client', problem: 'mode experiment needs the client that drives it', fix: 'set client to js, go or rs' });
+  const experimentDesign = p['experiment-design'] ? resolve(o.workspace, p['experiment-design']) : undefined;
+  if (mode === 'experiment' && experimentDesign && !existsSync(experimentDesign))
+    problems.push({
+      input: 'experiment-design',
+      problem: `${experimentDesign} does not exist`,
+      fix: 'a design JSON file in the workspace (docs/experiment.md), or empty to continue a run',
+    });
   if (mode === 'bisect' && p['base-ref'] === '') {
     problems.push({
       input: 'base-ref',
@@ -438,6 +470,11 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     alert: p.alert,
     ...(baseRef ? { baseRef } : {}),
     ...(headRef ? { headRef } : {}),
+    experiment: {
+      command: p['experiment-command'],
+      ...(experimentDesign ? { design: experimentDesign } : {}),
+      out: resolve(o.workspace, p['experiment-out']),
+    },
     ...(p['artifact-id'] ? { artifactId: Number(p['artifact-id']) } : {}),
     specFile,
   };

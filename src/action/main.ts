@@ -6,6 +6,7 @@ import { withDevNode } from '../bee/session.js';
 import { registerSecret } from '../child/env.js';
 import { cachePlan, restoreCaches, saveCaches } from '../github/cache.js';
 import { bisectFlow } from './bisect-mode.js';
+import { experimentFlow } from './experiment-mode.js';
 import { publishFlow } from './publish-mode.js';
 import { readContext, type RunContext } from './context.js';
 import { ActionInputError, readInputs, type ActionInputs } from './inputs.js';
@@ -125,7 +126,11 @@ export async function main(): Promise<void> {
     const publishing = inputs.mode === 'comment' || inputs.mode === 'publish';
     // A case named by its former id still runs (src/spec/select.ts); the workflow should say the new one.
     if (!publishing) for (const n of renamedCaseNotes(loadSpec(inputs.specFile).spec, inputs.cases)) core.notice(`input "cases": ${n}`);
-    const result = publishing ? await publishFlow(inputs, ctx) : await runFlow(inputs, ctx);
+    const result = publishing
+      ? await publishFlow(inputs, ctx)
+      : inputs.mode === 'experiment'
+        ? await experimentFlow(inputs, cacheDirFor(ctx))
+        : await runFlow(inputs, ctx);
     if (result.buildFailed) core.setFailed(`${result.buildFailed} (the job summary and the comment show the end of the build log)`);
     else if (inputs.failOnRegression && result.regressions + result.failed + result.missing > 0)
       core.setFailed(`${failureText(result)} (fail-on-regression: true); see the job summary`);

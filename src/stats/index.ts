@@ -11,3 +11,5 @@ export * from './fdr.js';
 export * from './fit.js';
 export * from './designs.js';
 export * from './rank-sum-permutation.js';
+export * from './zscore.js';
+export * from './power.js';

@@ -26,3 +26,4 @@ export { judgePaired, type JudgeOptions } from './judge.js';
 export { LOAD_SPREAD, loadShift, type LoadShift } from './load-shift.js';
 export { judgeHistory, type HistoryOptions } from './history.js';
 export { LOW_PRECISION_RULE, MAX_SPREAD, MIN_TOTAL_OPS, lowPrecision, medianSpread, precisionReasons, type PrecisionReason } from './precision.js';
+export { cellDirection, type CellDirection } from './experiment.js';

@@ -111,7 +111,19 @@ describe('readInputs', () => {
     ['an unknown history store', { history: 'gist' }, /input "history": "gist": expected off or gh-pages \(fix: gh-pages/],
     ['a history baseline without the history', { baseline: 'history' }, /input "baseline": history needs the history store \(fix: set history: gh-pages/],
     ['a history folder that climbs out', { 'history-folder': '../x' }, /input "history-folder"/],
-    ['an unknown mode', { mode: 'post' }, /input "mode": "post": expected run, publish, comment or bisect/],
+    ['an unknown mode', { mode: 'post' }, /input "mode": "post": expected run, publish, comment, bisect or experiment/],
+    ['an experiment without its client', { mode: 'experiment', path: 'nowhere' }, /input "client": mode experiment needs the client that drives it/],
+    [
+      'an experiment design that is not there',
+      { mode: 'experiment', client: 'js', 'experiment-design': 'nope.json' },
+      /input "experiment-design": .*nope\.json does not exist/,
+    ],
+    ['an experiment folder that climbs out', { mode: 'experiment', client: 'js', 'experiment-out': '../x' }, /input "experiment-out"/],
+    [
+      'an unknown experiment command',
+      { mode: 'experiment', client: 'js', 'experiment-command': 'analyse' },
+      /input "experiment-command": "analyse": expected run, upload, wait, download or report/,
+    ],
     ['an unknown alert', { alert: 'email', history: 'gh-pages' }, /input "alert": "email": expected off or issue/],
     [
       'alerts without the history',
@@ -126,6 +138,12 @@ describe('readInputs', () => {
     ['a go-client-path that is not bee-go', { 'go-client-path': '../bee-js' }, /input "go-client-path": .*is not a bee-go checkout/],
   ])('rejects %s, naming the input', (_what, inputs, message) => {
     expect(problemOf(inputs)).toMatch(message);
+  });
+
+  it('mode experiment needs no checkout: the client names the runner, the run folder is in the workspace', () => {
+    const i = read({ mode: 'experiment', client: 'js', path: 'nowhere', 'experiment-command': 'download' });
+    expect(i.experiment).toEqual({ command: 'download', out: join(clients.rs, 'bee-bench-experiment') });
+    expect(i.client).toBe('js');
   });
 
   it('reports every bad input at once', () => {
