@@ -23,14 +23,15 @@ export const PUBLISH_CAPS = {
 
 /**
  * The bytes one publish may add to the history branch, summed before anything is written: each
- * record file, its profile side file, and a point in a series file for every row. A full-profile
- * record of every case is about 1 MB; more is not a real run's.
+ * record file, its profile side file, and a point in a series file for every row. A record of
+ * every quick case with 1,000 samples each (the full profile's most) is about 0.4 MB: a record
+ * may be five times that, a publish of three clients' records ten times.
  */
 export const WRITE_BUDGET = {
   /** One record file. */
-  recordBytes: 4 << 20,
+  recordBytes: 2 << 20,
   /** Everything one publish adds: records, side files, series points. */
-  publishBytes: 8 << 20,
+  publishBytes: 4 << 20,
   /** What one point adds to a series file at most: its text fields are capped (TEXT_CAPS), the rest are numbers. */
   pointBytes: 2048,
 } as const;

@@ -243,21 +243,17 @@ async function appendRecords(
   if (inputs.alert === 'issue' && !alerting) log(`alert: issue acts on pushes to the default branch only; this is a ${src.event} run of ${src.branch}`);
   const before = alerting ? await core.group('alert: the branch history', () => readHistoryStore(env, log)) : NO_HISTORY;
   const report = await core.group('history: append', () =>
-    publishResults(
-      results,
-      recordCtx,
-      {
-        ...historyRemote(env),
-        workdir: join(ctx.temp, 'bee-bench', 'history'),
-        branch: inputs.historyBranch,
-        folder: inputs.historyFolder,
-        maxRuns: inputs.historyMaxRuns,
-        ...(defaultBranchOf(ctx) ? { defaultBranch: defaultBranchOf(ctx) } : {}),
-        spec: spec.spec,
-        profiles,
-        log,
-      },
-    ),
+    publishResults(results, recordCtx, {
+      ...historyRemote(env),
+      workdir: join(ctx.temp, 'bee-bench', 'history'),
+      branch: inputs.historyBranch,
+      folder: inputs.historyFolder,
+      maxRuns: inputs.historyMaxRuns,
+      ...(defaultBranchOf(ctx) ? { defaultBranch: defaultBranchOf(ctx) } : {}),
+      spec: spec.spec,
+      profiles,
+      log,
+    }),
   );
   const lines = [
     `- ${results.map((r) => r.runner).join(', ')}: ${report.added.length} record(s) appended to ${inputs.historyBranch}/${inputs.historyFolder}${report.commit ? ` (${report.commit.slice(0, 7)})` : ''}`,

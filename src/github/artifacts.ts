@@ -37,13 +37,7 @@ export interface Uploaded {
  * With `replace`, an artifact of that name already in the run (an earlier job's, e.g. a piece job
  * that ran the PR's code) is deleted first, so the run's artifact of that name is this upload.
  */
-export async function uploadFolder(
-  name: string,
-  dir: string,
-  log: (line: string) => void,
-  retentionDays?: number,
-  replace = false,
-): Promise<Uploaded | null> {
+export async function uploadFolder(name: string, dir: string, log: (line: string) => void, retentionDays?: number, replace = false): Promise<Uploaded | null> {
   if (!artifactServiceAvailable()) {
     log(`artifact: no artifact service (ACTIONS_RUNTIME_TOKEN/ACTIONS_RESULTS_URL unset); ${name} not uploaded, files stay in ${dir}`);
     return null;

@@ -27,7 +27,9 @@ export function describeIssues(error: z.ZodError): string[] {
       return s.length > KEY_SHOWN ? `${s.slice(0, KEY_SHOWN)}… (${s.length} characters)` : s;
     };
     const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${key(p)}`)).join('');
-    const inner = issue.code === 'invalid_key' ? issue.issues[0]?.message : undefined;
+    // A bad key or union member says why in a nested issue: its size, where that was the fault.
+    const nested = issue.code === 'invalid_key' ? issue.issues : issue.code === 'invalid_union' ? issue.errors.flat() : [];
+    const inner = (nested.find((i) => i.code === 'too_big') ?? (issue.code === 'invalid_key' ? nested[0] : undefined))?.message;
     return `${path || '(top level)'}: ${issue.message}${inner ? ` (${inner})` : ''}`;
   });
 }

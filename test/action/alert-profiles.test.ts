@@ -116,7 +116,7 @@ describe('alert issues show where a counted row moved since the last good run', 
       const issues = bench.server.issues.filter((i) => i.title.includes(ROW));
       expect(issues, r.stdout.slice(-3000)).toHaveLength(1);
       const body = issues[0]!.body;
-      expect(body).toContain(`<summary>Where it moved: \`${ROW}\``);
+      expect(body).toContain(`<summary>Where it moved: <code>${ROW}</code>`);
       expect(body).toContain(`last good run (\`${good.slice(0, 7)}\`) and this run (\`${bad.slice(0, 7)}\`)`);
       expect(firstLine(body, 'function |')).toMatch(/^\| `[^`]*spin[^`]*` \|/i);
       expect(bench.server.issues.some((i) => i.title.includes(NOOP))).toBe(false);

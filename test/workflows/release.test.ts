@@ -131,7 +131,9 @@ describe('release.yml', () => {
       writeFileSync(join(cwd, 'dist', f), f === 'index.js' ? '// rewritten by an install script\n' : `// ${f}\n`);
       writeFileSync(join(cwd, 'committed-at-sha', f), `// ${f}\n`);
     }
-    const SUMS = runStep(sums, {}, [], cwd).output.replace(/^sums=/, '').trim();
+    const SUMS = runStep(sums, {}, [], cwd)
+      .output.replace(/^sums=/, '')
+      .trim();
     const r = runStep(check, { SUMS, SHA, GH_TOKEN: 'x' }, [], cwd);
     expect(r.status).not.toBe(0);
     expect(r.stdout).toContain(`::error::dist/index.js as built is not dist/index.js committed at ${SHA}`);
