@@ -20,11 +20,11 @@ export const INDEX_SCHEMA_ID = 'bee-bench/history-index@1';
 
 /** A github-action-benchmark bench exactly as its data.js held it (import keeps it for export). */
 export const GabBenchSchema = z.object({
-  name: z.string().min(1),
+  name: text(TEXT_CAPS.value).min(1),
   value: z.number(),
-  unit: z.string(),
-  range: z.string().optional(),
-  extra: z.string().optional(),
+  unit: text(TEXT_CAPS.name),
+  range: text(TEXT_CAPS.short).optional(),
+  extra: text(TEXT_CAPS.message).optional(),
 });
 
 /**
@@ -103,11 +103,11 @@ export const HistoryRecordSchema = z
     source: z
       .object({
         format: z.literal('github-action-benchmark'),
-        suite: z.string(),
-        tool: z.string(),
+        suite: text(TEXT_CAPS.short),
+        tool: text(TEXT_CAPS.name),
         /** The entry's date (ms since the epoch). */
         date: z.number(),
-        repo_url: z.string().optional(),
+        repo_url: text(TEXT_CAPS.value).optional(),
         /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
         commit: z.record(z.string(), z.unknown()),
       })
