@@ -244,11 +244,18 @@ export async function runSinglePipeline(env: FlowEnv, head: SideSource, measure?
   return out;
 }
 
-/** Job summary and artifact: every flow ends with both, before any step failure. */
+/**
+ * Job summary and artifact: every flow ends with both, before any step failure. The artifact's id
+ * is the step's `artifact-id` output: the publish job reads that id, handed on by `needs:`, and no
+ * other artifact of the run (a job that ran client code can upload any name). The merge job of a
+ * split PR replaces a `bee-bench-<client>` a piece job uploaded before it, for a publish that can
+ * only read by name (workflow_run).
+ */
 export async function summarizeAndUpload(env: FlowEnv, summary: string): Promise<void> {
   await writeSummary(summary, log);
   try {
-    await uploadFolder(`${ARTIFACT_PREFIX}${env.inputs.client}`, env.outDir, log);
+    const up = await uploadFolder(`${ARTIFACT_PREFIX}${env.inputs.client}`, env.outDir, log, undefined, Boolean(env.inputs.piecesPath));
+    if (up?.id !== undefined) core.setOutput('artifact-id', String(up.id));
   } catch (e) {
     core.warning(`artifact upload failed: ${e instanceof Error ? e.message : String(e)}`);
   }

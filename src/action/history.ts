@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import * as core from '@actions/core';
 import { DEFAULT_IDENTITY, gitIn, headCommit, publishResults, readRecords, readRunProfiles, type HistoryRecord, type WriteReport } from '../history/index.js';
+import { HistoryLinkError, linkOnPath } from '../history/read.js';
 import type { RunProfiles } from '../profile/index.js';
 import { historyAbReport } from '../pipeline/history-baseline.js';
 import type { AbReport } from '../pipeline/ab-report.js';
@@ -98,8 +99,16 @@ export async function readHistoryStore(env: FlowEnv, log: (l: string) => void): 
     log(`history: no ${env.inputs.historyBranch} branch to read a baseline from`);
     return { records: [], profilesOf: () => 'the history branch does not exist' };
   }
+  // The read clone is the branch as anyone with push access left it: no link is followed here either.
+  const link = linkOnPath(dir, env.inputs.historyFolder);
+  if (link) throw new HistoryLinkError(link);
   const folder = join(dir, env.inputs.historyFolder);
-  const set = readRecords(folder);
+  let set;
+  try {
+    set = readRecords(folder);
+  } catch (e) {
+    throw e instanceof HistoryLinkError ? new HistoryLinkError(`${env.inputs.historyFolder}/${e.path}`) : e;
+  }
   for (const bad of set.invalid) log(`history: invalid record ignored: ${bad.file}: ${bad.problem}`);
   return { records: set.records.map((r) => r.record), profilesOf: (r) => readRunProfiles(folder, r) };
 }

@@ -7,6 +7,9 @@ import { ARTIFACT_PREFIX, artifactById, LISTED_ARTIFACTS, runArtifactNamed, runB
 import type { Octokit, RepoRef } from '../github/octokit.js';
 import { RunnerSchema, type Runner } from '../spec/schema.js';
 
+/** An artifact's name as a line quotes it: chosen by whoever uploaded it, so clipped (the line is made inert where it is logged). */
+export const artifactName = (a: { name: string }) => (a.name.length > 100 ? `${a.name.slice(0, 100)}… (${a.name.length} characters)` : a.name);
+
 /** Refusals named one per line up to this many; the rest are counted in one line. */
 const NAMED_REFUSALS = 10;
 
@@ -34,9 +37,13 @@ export async function selectArtifacts(
     const a = await artifactById(gh, run, want.artifactId);
     if (!a || a.runId !== run.runId || !a.name.startsWith(ARTIFACT_PREFIX))
       refused.push(
-        `artifact id ${want.artifactId} refused: ${a ? `it is ${a.name} of run ${a.runId}` : 'no such artifact'}, not a bee-bench artifact of run ${run.runId}`,
+        `artifact id ${want.artifactId} refused: ${a ? `it is ${artifactName(a)} of run ${a.runId}` : 'no such artifact'}, not a bee-bench artifact of run ${run.runId}`,
       );
-    else read.push(a);
+    else {
+      // A client's own bundle read by id still holds only that client's rows (publish-checks.ts); the nightly's merged one, every client's.
+      const client = RunnerSchema.options.find((c) => a.name === `${ARTIFACT_PREFIX}${c}`);
+      read.push({ ...a, ...(client ? { client } : {}) });
+    }
   } else {
     const clients = want.client ? [want.client] : RunnerSchema.options;
     expected = clients.map((c) => `${ARTIFACT_PREFIX}${c}`).join(', ');
@@ -47,7 +54,7 @@ export async function selectArtifacts(
   }
   const { artifacts, total } = await runBeeBenchArtifacts(gh, run);
   const others = artifacts.filter((a) => !read.some((r) => r.id === a.id));
-  for (const a of others.slice(0, NAMED_REFUSALS)) refused.push(`artifact ${a.name} refused: not one this publish reads (it reads ${expected})`);
+  for (const a of others.slice(0, NAMED_REFUSALS)) refused.push(`artifact ${artifactName(a)} refused: not one this publish reads (it reads ${expected})`);
   if (others.length > NAMED_REFUSALS) refused.push(`${others.length - NAMED_REFUSALS} more bee-bench artifact(s) refused: not ones this publish reads`);
   if (total > LISTED_ARTIFACTS)
     refused.push(`run ${run.runId} has ${total} artifacts; only the first ${LISTED_ARTIFACTS} were listed to name the refused ones`);

@@ -4,6 +4,8 @@
 // line saying what and why; rows of other clients in a client's own artifact are left out (the job
 // that wrote them ran that client's code). Kept over the result files (src/spec/schema.ts), so the
 // record format (src/history) can grow without this file.
+import { serializeRecord, toRecord, type RecordContext } from '../history/record.js';
+import { MAX_RUN_PROFILES_BYTES } from '../history/profiles.js';
 import type { RunProfiles } from '../profile/schema.js';
 import type { LoadedSpec } from '../spec/load.js';
 import type { Result, Runner } from '../spec/schema.js';
@@ -19,6 +21,24 @@ export const PUBLISH_CAPS = {
   recordsPerPublish: 3,
 } as const;
 
+/**
+ * The bytes one publish may add to the history branch, summed before anything is written: each
+ * record file, its profile side file, and a point in a series file for every row. A record of
+ * every quick case with 1,000 samples each (the full profile's most) is about 0.4 MB: a record
+ * may be five times that, a publish of three clients' records ten times.
+ */
+export const WRITE_BUDGET = {
+  /** One record file. */
+  recordBytes: 2 << 20,
+  /** Everything one publish adds: records, side files, series points. */
+  publishBytes: 4 << 20,
+  /** What one point adds to a series file at most: its text fields are capped (TEXT_CAPS), the rest are numbers. */
+  pointBytes: 2048,
+} as const;
+
+/** How long after the present a run may claim to have happened (the history's own skew, src/history/store.ts). */
+const FUTURE_SLACK_MS = 10 * 60_000;
+
 /** How long before its commit's time a run may claim to have started (committers' clocks drift). */
 const CLOCK_SLACK_MS = 24 * 3600_000;
 
@@ -32,6 +52,8 @@ export interface BundleExpectation {
   /** The commit of the run, with its time, from the API. */
   commit: TrustedCommit;
   spec: LoadedSpec;
+  /** The present (ms), for refusing a run dated after it; default Date.now(). */
+  now?: number;
 }
 
 /** The results of publish.json that may be appended, and a line for each left out; throws PublishRefusal otherwise. */
@@ -69,6 +91,7 @@ function checkResult(r: Result, e: BundleExpectation): void {
     ['finished_at', r.finished_at],
   ] as const) {
     if (at && Date.parse(at) < earliest) throw new PublishRefusal(`${what}'s ${field} ${at} is before its commit was made (${e.commit.timestamp})`);
+    if (at && Date.parse(at) > (e.now ?? Date.now()) + FUTURE_SLACK_MS) throw new PublishRefusal(`${what}'s ${field} ${at} is in the future`);
   }
   // Every row a (case, label) of the spec for the result's profile, once: the series it can make are the spec's.
   const labels = new Map(e.spec.spec.cases.map((c) => [c.id, new Set((c.params[r.spec.profile] ?? []).map((p) => p.label))]));
@@ -125,4 +148,48 @@ export function acceptedProfiles(b: PublishBundle, results: readonly Result[]): 
     if (rows.length > 0) profiles.push({ runner: p.runner, rows });
   }
   return { profiles, notes };
+}
+
+const mib = (n: number) => `${(n / (1 << 20)).toFixed(1)} MiB`;
+
+/**
+ * What one artifact's accepted results would add to the history branch: each record as the store
+ * serialises it, its side file, and a series point per ok row. Throws PublishRefusal naming the
+ * record and its size when a record alone is over the budget.
+ */
+export function writeCost(results: readonly Result[], profiles: readonly RunProfiles[], ctx: RecordContext): number {
+  let total = 0;
+  for (const r of results) {
+    const bytes = Buffer.byteLength(serializeRecord(toRecord(r, ctx)));
+    if (bytes > WRITE_BUDGET.recordBytes) {
+      const samples = r.cases.reduce((n, c) => n + c.samples_ns.length + (c.instructions?.length ?? 0), 0);
+      throw new PublishRefusal(
+        `the ${r.runner} record would be ${mib(bytes)} (cases: ${r.cases.length} rows, ${samples} samples), more than the ${mib(WRITE_BUDGET.recordBytes)} a record may be`,
+      );
+    }
+    const side = profiles.some((p) => p.runner === r.runner) ? MAX_RUN_PROFILES_BYTES : 0;
+    total += bytes + side + r.cases.filter((c) => c.status === 'ok').length * WRITE_BUDGET.pointBytes;
+  }
+  return total;
+}
+
+/**
+ * The artifacts that fit the publish's budget, in order: each one's cost is added while the sum
+ * stays within WRITE_BUDGET.publishBytes; one that would pass it is refused with a line saying so.
+ */
+export function withinBudget<T extends { cost: number; name: string }>(items: readonly T[]): { kept: T[]; refused: string[] } {
+  const kept: T[] = [];
+  const refused: string[] = [];
+  let sum = 0;
+  for (const it of items) {
+    if (sum + it.cost > WRITE_BUDGET.publishBytes)
+      refused.push(
+        `artifact ${it.name} refused: it would write ${mib(it.cost)}, and with the ${mib(sum)} before it this publish would pass its budget of ${mib(WRITE_BUDGET.publishBytes)}; not appended`,
+      );
+    else {
+      kept.push(it);
+      sum += it.cost;
+    }
+  }
+  return { kept, refused };
 }

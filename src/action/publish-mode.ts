@@ -15,6 +15,8 @@ import { upsertSticky } from '../github/comment.js';
 import { makeOctokit, type Octokit } from '../github/octokit.js';
 import { writeSummary } from '../github/summary.js';
 import { publishResults } from '../history/index.js';
+import type { RecordContext } from '../history/record.js';
+import { inert } from '../report/escape.js';
 import { renderAbComment, renderBuildFailure } from '../report/render/ab-comment.js';
 import { loadSpec, type LoadedSpec } from '../spec/load.js';
 import type { RunProfiles } from '../profile/index.js';
@@ -26,8 +28,8 @@ import { historyRemote, NO_HISTORY, readHistoryStore, trendUrl } from './history
 import { ActionInputError, type ActionInputs } from './inputs.js';
 import { log, NOTHING, setCountOutputs, type FlowEnv, type FlowResult } from './flow-steps.js';
 import { parsePublishBundle, PUBLISH_FILE } from './publish-bundle.js';
-import { selectArtifacts, type ExpectedArtifact } from './publish-artifacts.js';
-import { acceptedProfiles, acceptedResults, checkWriteBound } from './publish-checks.js';
+import { artifactName, selectArtifacts, type ExpectedArtifact } from './publish-artifacts.js';
+import { acceptedProfiles, acceptedResults, checkWriteBound, withinBudget, writeCost } from './publish-checks.js';
 import { commentsApply, historyRefusal, pullRequestOf, sourceRun, trustedCommit, type SourceRun, type TrustedCommit } from './publish-source.js';
 
 export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResult> {
@@ -47,13 +49,13 @@ export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promis
       ...(inputs.artifactId !== undefined ? { artifactId: inputs.artifactId } : {}),
     },
   );
-  for (const line of selection.refused) core.warning(`publish: ${line}`);
+  for (const line of selection.refused) warn(`publish: ${line}`);
   const done: string[] = [];
   const bodies: string[] = [];
   const total: FlowResult = { ...NOTHING };
   if (selection.read.length === 0) {
     const what = inputs.artifactId !== undefined ? `artifact id ${inputs.artifactId}` : `${ARTIFACT_PREFIX}${inputs.client ?? '<client>'}`;
-    core.warning(`publish: run ${src.runId} (${src.workflow}) has no ${what} artifact to publish; did its bee-bench step finish?`);
+    warn(`publish: run ${src.runId} (${src.workflow}) has no ${what} artifact to publish; did its bee-bench step finish?`);
   }
   const files: ArtifactFiles[] = [];
   for (const a of selection.read) {
@@ -64,10 +66,10 @@ export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promis
       );
       const comment = entries.get(BUNDLE_FILE);
       const records = entries.get(PUBLISH_FILE);
-      if (!comment && !records) core.warning(`publish: artifact ${a.name} holds neither ${BUNDLE_FILE} nor ${PUBLISH_FILE}; nothing to publish`);
+      if (!comment && !records) warn(`publish: artifact ${artifactName(a)} holds neither ${BUNDLE_FILE} nor ${PUBLISH_FILE}; nothing to publish`);
       else files.push({ artifact: a, ...(comment ? { comment } : {}), ...(records ? { records } : {}) });
     } catch (e) {
-      core.warning(`publish: artifact ${a.name} refused: ${e instanceof Error ? e.message : String(e)}`);
+      warn(`publish: artifact ${artifactName(a)} refused: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   const pr = new PullRequestOnce(gh, ctx, src);
@@ -92,6 +94,12 @@ export async function publishFlow(inputs: ActionInputs, ctx: RunContext): Promis
   );
   return total;
 }
+
+/**
+ * A warning annotation. Its text quotes what an artifact brought (its name, a case id, a field), so
+ * it is made inert: no mention, reference, link or bidirectional control reaches GitHub.
+ */
+const warn = (line: string) => core.warning(inert(line));
 
 interface ArtifactFiles {
   artifact: ExpectedArtifact;
@@ -128,7 +136,7 @@ async function postComment(
   a: ExpectedArtifact,
   bytes: Buffer,
 ): Promise<{ result: FlowResult; line: string; body: string } | undefined> {
-  const refuse = (why: string) => void core.warning(`publish: artifact ${a.name}: comment not posted: ${why}`);
+  const refuse = (why: string) => void warn(`publish: artifact ${artifactName(a)}: comment not posted: ${why}`);
   if (!commentsApply(src)) return refuse(`run ${src.runId} was a ${src.event} run, which has no pull request`);
   let bundle: Bundle;
   try {
@@ -160,16 +168,23 @@ async function postComment(
   return { result, line: `- ${bundle.client}: PR #${pr.pr}: ${res.action}${res.url ? ` ${res.url}` : ''}`, body };
 }
 
-/** The accepted results (and their compact profiles) of one artifact's publish.json, or undefined (warned) when it is refused. */
-function acceptedFrom(f: ArtifactFiles, commit: TrustedCommit, spec: LoadedSpec): { results: Result[]; profiles: RunProfiles[] } | undefined {
+/** The accepted results (and their compact profiles) of one artifact's publish.json with what they would write, or undefined (warned) when it is refused. */
+function acceptedFrom(
+  f: ArtifactFiles,
+  commit: TrustedCommit,
+  spec: LoadedSpec,
+  ctx: RecordContext,
+): { name: string; results: Result[]; profiles: RunProfiles[]; cost: number } | undefined {
+  const name = artifactName(f.artifact);
   try {
     const bundle = parsePublishBundle(f.records!);
     const { results, notes } = acceptedResults(bundle, { ...(f.artifact.client ? { client: f.artifact.client } : {}), commit, spec });
     const kept = acceptedProfiles(bundle, results);
-    for (const n of [...notes, ...kept.notes]) core.warning(`publish: artifact ${f.artifact.name}: ${n}`);
-    return { results, profiles: kept.profiles };
+    const cost = writeCost(results, kept.profiles, ctx);
+    for (const n of [...notes, ...kept.notes]) warn(`publish: artifact ${name}: ${n}`);
+    return { name, results, profiles: kept.profiles, cost };
   } catch (e) {
-    core.warning(`publish: artifact ${f.artifact.name} refused: ${e instanceof Error ? e.message : String(e)}; not appended`);
+    warn(`publish: artifact ${name} refused: ${e instanceof Error ? e.message : String(e)}; not appended`);
     return undefined;
   }
 }
@@ -182,7 +197,7 @@ async function appendRecords(
   gh: Octokit,
   files: readonly ArtifactFiles[],
 ): Promise<{ regressions: number; lines: string[] }> {
-  const names = files.map((f) => f.artifact.name).join(', ');
+  const names = files.map((f) => artifactName(f.artifact)).join(', ');
   const none = { regressions: 0, lines: [] };
   if (inputs.history !== 'gh-pages') {
     log(`publish: ${names} has results, and history is off; not appended`);
@@ -190,22 +205,33 @@ async function appendRecords(
   }
   const refusal = historyRefusal(src);
   if (refusal) {
-    core.warning(`publish: ${names}: records not appended: ${refusal}`);
+    warn(`publish: ${names}: records not appended: ${refusal}`);
     return none;
   }
   const commit = await trustedCommit(gh, ctx.repo, src.sha);
   const spec = loadSpec(inputs.specFile);
-  const accepted = files.flatMap((f) => acceptedFrom(f, commit, spec) ?? []);
+  if (!src.branch) throw new Error(`publish: the branch of run ${src.runId} is unknown (no GITHUB_REF_NAME / workflow_run.head_branch)`);
+  const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
+  const runUrl = `${server}/${ctx.repo.owner}/${ctx.repo.repo}/actions/runs/${src.runId}`;
+  const recordCtx: RecordContext = {
+    commit: { ...commit, url: `${server}/${ctx.repo.owner}/${ctx.repo.repo}/commit/${src.sha}` },
+    branch: src.branch,
+    event: src.event,
+    run: { id: String(src.runId), url: runUrl },
+  };
+  // Every artifact checked alone, then the bytes they would write summed against one budget.
+  const budget = withinBudget(files.flatMap((f) => acceptedFrom(f, commit, spec, recordCtx) ?? []));
+  for (const line of budget.refused) warn(`publish: ${line}`);
+  const accepted = budget.kept;
   const results = accepted.flatMap((a) => a.results);
   const profiles = accepted.flatMap((a) => a.profiles);
   if (results.length === 0) return none;
   try {
     checkWriteBound(results);
   } catch (e) {
-    core.warning(`publish: ${names} refused: ${e instanceof Error ? e.message : String(e)}; nothing appended`);
+    warn(`publish: ${accepted.map((a) => a.name).join(', ')} refused: ${e instanceof Error ? e.message : String(e)}; nothing appended`);
     return none;
   }
-  if (!src.branch) throw new Error(`publish: the branch of run ${src.runId} is unknown (no GITHUB_REF_NAME / workflow_run.head_branch)`);
   const env: FlowEnv = {
     inputs: { ...inputs, client: results[0]!.runner },
     ctx,
@@ -216,29 +242,18 @@ async function appendRecords(
   const alerting = inputs.alert === 'issue' && src.event === 'push' && src.branch === defaultBranchOf(ctx);
   if (inputs.alert === 'issue' && !alerting) log(`alert: issue acts on pushes to the default branch only; this is a ${src.event} run of ${src.branch}`);
   const before = alerting ? await core.group('alert: the branch history', () => readHistoryStore(env, log)) : NO_HISTORY;
-  const server = process.env.GITHUB_SERVER_URL ?? 'https://github.com';
-  const runUrl = `${server}/${ctx.repo.owner}/${ctx.repo.repo}/actions/runs/${src.runId}`;
   const report = await core.group('history: append', () =>
-    publishResults(
-      results,
-      {
-        commit: { ...commit, url: `${server}/${ctx.repo.owner}/${ctx.repo.repo}/commit/${src.sha}` },
-        branch: src.branch,
-        event: src.event,
-        run: { id: String(src.runId), url: runUrl },
-      },
-      {
-        ...historyRemote(env),
-        workdir: join(ctx.temp, 'bee-bench', 'history'),
-        branch: inputs.historyBranch,
-        folder: inputs.historyFolder,
-        maxRuns: inputs.historyMaxRuns,
-        ...(defaultBranchOf(ctx) ? { defaultBranch: defaultBranchOf(ctx) } : {}),
-        spec: spec.spec,
-        profiles,
-        log,
-      },
-    ),
+    publishResults(results, recordCtx, {
+      ...historyRemote(env),
+      workdir: join(ctx.temp, 'bee-bench', 'history'),
+      branch: inputs.historyBranch,
+      folder: inputs.historyFolder,
+      maxRuns: inputs.historyMaxRuns,
+      ...(defaultBranchOf(ctx) ? { defaultBranch: defaultBranchOf(ctx) } : {}),
+      spec: spec.spec,
+      profiles,
+      log,
+    }),
   );
   const lines = [
     `- ${results.map((r) => r.runner).join(', ')}: ${report.added.length} record(s) appended to ${inputs.historyBranch}/${inputs.historyFolder}${report.commit ? ` (${report.commit.slice(0, 7)})` : ''}`,

@@ -4,6 +4,8 @@
 // read from the artifact, which a job running client code wrote.
 import { z } from 'zod';
 import { httpStatus, type Octokit, type RepoRef } from '../github/octokit.js';
+import { COMMIT_MESSAGE_MAX } from '../history/schema.js';
+import { TEXT_CAPS } from '../spec/schema.js';
 import { isForkPr, parsePayload, PullRequestEventSchema, WorkflowRunEventSchema, type RunContext } from './context.js';
 
 /** The events whose runs append to the history: the repository's own code, on a branch it chose. */
@@ -132,5 +134,7 @@ export async function trustedCommit(gh: Octokit, repo: RepoRef, sha: string): Pr
   }
   const timestamp = data.commit.committer?.date ?? data.commit.author?.date;
   if (data.sha !== sha || !timestamp) throw new Error(`publish: the API answered for commit ${sha.slice(0, 12)} without its sha or date; nothing appended`);
-  return { sha, message: data.commit.message, author: data.commit.author?.name ?? data.author?.login ?? 'unknown', timestamp };
+  // Held to the record's caps (src/history/schema.ts): the API's text, but a record must stay readable.
+  const author = data.commit.author?.name ?? data.author?.login ?? 'unknown';
+  return { sha, message: data.commit.message.slice(0, COMMIT_MESSAGE_MAX), author: author.slice(0, TEXT_CAPS.short), timestamp };
 }

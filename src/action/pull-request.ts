@@ -8,7 +8,6 @@ import type { AbCounts } from '../verdict/index.js';
 import { hasChange, markerFor, outcomeCounts, writeBundle, type BundleOutcome } from './bundle.js';
 import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
 import { headSha, mergeBase, worktree, worktreeDir } from './checkout.js';
-import { ActionInputError } from './inputs.js';
 import { historyBaselinePipeline } from './history.js';
 import { measurePiece, mergePieceArtifacts } from './pieces.js';
 import { BuildFailure, flowResult, log, NOTHING, reportBuildFailure, runAbPipeline, summarizeAndUpload, type FlowEnv, type FlowResult } from './flow-steps.js';
@@ -18,13 +17,6 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   const ev = parsePayload(PullRequestEventSchema, ctx);
   const pr = ev.pull_request;
   const fork = isForkPr(ev);
-  if (!fork && inputs.comment !== 'never' && !inputs.token) {
-    throw ActionInputError.one(
-      'github-token',
-      'empty, but the action comments on this pull request',
-      'leave github-token at its default (${{ github.token }}) with permissions: pull-requests: write, or set comment: never',
-    );
-  }
 
   // The merge job of a split A/B: no checkout; the pieces name the commits they measured.
   const merged = inputs.piecesPath ? mergePieceArtifacts(env, inputs.piecesPath) : undefined;
@@ -72,14 +64,20 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
   }
   writeBundle(env.outDir, { client: inputs.client, pr: pr.number, head_sha: pr.head.sha, base_sha: mb, workflow: ctx.workflow }, run.outcome);
 
+  // A job that runs the PR's code holds no token that can comment (github-token: ''), or a fork's
+  // read-only one: it leaves the bundle, and the publish job posts it. It never asks for a token.
+  const publishedElsewhere = fork || !inputs.token;
   const note =
-    fork && inputs.comment !== 'never'
-      ? "\n\n> This pull request comes from a fork: its token is read-only, so the comment is posted by the workflow_run job (`mode: comment`) from this run's artifact.\n"
+    publishedElsewhere && inputs.comment !== 'never'
+      ? `\n\n> ${fork ? 'This pull request comes from a fork: its token is read-only' : 'This job holds no token'}, so the comment is posted by the publish job (\`mode: publish\`) from this run's artifact.\n`
       : '';
   await summarizeAndUpload(env, run.markdown + note);
 
   if (inputs.comment === 'never') log('comment: never');
-  else if (fork) log('comment: fork pull request; the workflow_run job with mode: comment posts it from the artifact (docs/action.md)');
+  else if (publishedElsewhere)
+    log(
+      `comment: ${fork ? 'fork pull request' : "no github-token in this job (it runs the pull request's code)"}; the publish job (mode: publish) posts it from the artifact (docs/action.md)`,
+    );
   else {
     try {
       const gh = makeOctokit(inputs.token);
@@ -94,7 +92,7 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
       const status = httpStatus(e);
       const hint =
         status === 403 || status === 404
-          ? ' (the token cannot write to this pull request: give the job permissions: pull-requests: write, or use the two-workflow pattern of docs/action.md)'
+          ? ' (the token cannot write to this pull request; measure with github-token: \'\' and post the comment from a publish job, mode: publish, as docs/action.md "Two jobs: measure, then publish" shows)'
           : '';
       core.warning(`comment not posted: ${e instanceof Error ? e.message : String(e)}${hint}`);
     }

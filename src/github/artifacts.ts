@@ -32,13 +32,25 @@ export interface Uploaded {
   size?: number;
 }
 
-/** Uploads every file under dir as one artifact; null (logged) when there is no artifact service. */
-export async function uploadFolder(name: string, dir: string, log: (line: string) => void, retentionDays?: number): Promise<Uploaded | null> {
+/**
+ * Uploads every file under dir as one artifact; null (logged) when there is no artifact service.
+ * With `replace`, an artifact of that name already in the run (an earlier job's, e.g. a piece job
+ * that ran the PR's code) is deleted first, so the run's artifact of that name is this upload.
+ */
+export async function uploadFolder(name: string, dir: string, log: (line: string) => void, retentionDays?: number, replace = false): Promise<Uploaded | null> {
   if (!artifactServiceAvailable()) {
     log(`artifact: no artifact service (ACTIONS_RUNTIME_TOKEN/ACTIONS_RESULTS_URL unset); ${name} not uploaded, files stay in ${dir}`);
     return null;
   }
   const client = new DefaultArtifactClient();
+  if (replace) {
+    try {
+      const gone = await client.deleteArtifact(name);
+      log(`artifact: deleted an earlier ${name} of this run (id ${gone.id}): this job's upload replaces it`);
+    } catch {
+      // None of that name: the usual case.
+    }
+  }
   const res = await client.uploadArtifact(name, filesUnder(dir), dir, retentionDays ? { retentionDays } : {});
   log(`artifact: uploaded ${name} (${res.size ?? '?'} bytes, id ${res.id ?? '?'})`);
   return { id: res.id, size: res.size };

@@ -11,7 +11,7 @@ import { RunProfilesSchema, type RunProfiles } from '../profile/index.js';
 import { RunnerSchema } from '../spec/schema.js';
 import { describeIssues, parseJson, InputError } from '../spec/errors.js';
 import { stableJson } from './json.js';
-import { RUNS_DIR } from './read.js';
+import { linkOnPath, RUNS_DIR } from './read.js';
 import { recordPath } from './record.js';
 import type { HistoryRecord } from './schema.js';
 
@@ -47,6 +47,8 @@ export function serializeRunProfiles(r: HistoryRecord, p: RunProfiles): { text: 
 export function readRunProfiles(folderAbs: string, r: HistoryRecord): RunProfiles | string {
   const rel = profilesPath(r);
   const path = join(folderAbs, rel);
+  const link = linkOnPath(folderAbs, rel);
+  if (link) return `${link} is a symbolic link; not read`;
   let size: number;
   try {
     const st = statSync(path);

@@ -3,7 +3,11 @@
 // the derived shapes are the contract between src/history (writer) and pages/ (reader).
 import { z } from 'zod';
 import type { CountStep } from './count-steps.js';
-import { ClientSchema, CounterSchema, HostSchema, KindSchema, ProfileSchema, RunnerSchema } from '../spec/schema.js';
+import { ClientSchema, CounterSchema, HostSchema, KindSchema, ProfileSchema, RunnerSchema, TEXT_CAPS, capped } from '../spec/schema.js';
+
+/** Record text is capped as result text is (TEXT_CAPS); a commit message as git keeps one, a URL as a browser takes one. */
+const text = capped;
+export const COMMIT_MESSAGE_MAX = 65_536;
 
 /** Records without instruction counts (read, never written any more). */
 export const RECORD_SCHEMA_V1 = 'bee-bench/history-record@1';
@@ -16,11 +20,11 @@ export const INDEX_SCHEMA_ID = 'bee-bench/history-index@1';
 
 /** A github-action-benchmark bench exactly as its data.js held it (import keeps it for export). */
 export const GabBenchSchema = z.object({
-  name: z.string().min(1),
+  name: text(TEXT_CAPS.value).min(1),
   value: z.number(),
-  unit: z.string(),
-  range: z.string().optional(),
-  extra: z.string().optional(),
+  unit: text(TEXT_CAPS.name),
+  range: text(TEXT_CAPS.short).optional(),
+  extra: text(TEXT_CAPS.message).optional(),
 });
 
 /**
@@ -39,13 +43,13 @@ export const RecordCountsSchema = z.object({
 export type RecordCounts = z.infer<typeof RecordCountsSchema>;
 
 export const RecordCaseSchema = z.object({
-  id: z.string().min(1),
+  id: text(TEXT_CAPS.name).min(1),
   kind: KindSchema,
   /** The param's label: with `id` and `runner`, names a series. */
-  label: z.string(),
-  param: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])),
+  label: text(TEXT_CAPS.name),
+  param: z.record(text(TEXT_CAPS.name), z.union([z.number(), text(TEXT_CAPS.value), z.boolean()])),
   status: z.enum(['ok', 'skipped', 'failed']),
-  reason: z.string().optional(),
+  reason: text(TEXT_CAPS.message).optional(),
   n: z.number().int().nonnegative(),
   median_ns: z.number().nonnegative().nullable(),
   min_ns: z.number().nonnegative().nullable(),
@@ -55,13 +59,13 @@ export const RecordCaseSchema = z.object({
   samples_ns: z.array(z.number().nonnegative()),
   work: z.object({ ops: z.number().optional(), bytes: z.number().optional() }),
   peak_rss_bytes: z.number().int().nonnegative().nullable(),
-  digest: z.string().optional(),
+  digest: text(TEXT_CAPS.value).optional(),
   /**
    * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
    * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
    * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
    */
-  metrics: z.record(z.string(), z.number()).optional(),
+  metrics: z.record(text(TEXT_CAPS.name), z.number()).optional(),
   /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */
   instructions: RecordCountsSchema.optional(),
   /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
@@ -77,19 +81,19 @@ export const HistoryRecordSchema = z
     schema: z.enum(RECORD_SCHEMAS),
     commit: z.object({
       sha: z.string().regex(/^[0-9a-f]{7,64}$/),
-      message: z.string(),
-      author: z.string(),
+      message: text(COMMIT_MESSAGE_MAX),
+      author: text(TEXT_CAPS.short),
       timestamp: z.iso.datetime({ offset: true }),
-      url: z.string().optional(),
+      url: text(TEXT_CAPS.value).optional(),
     }),
-    branch: z.string().min(1),
-    event: z.string().min(1),
-    run: z.object({ id: z.string().min(1), attempt: z.number().int().positive().optional(), url: z.string().optional() }),
+    branch: text(TEXT_CAPS.short).min(1),
+    event: text(TEXT_CAPS.name).min(1),
+    run: z.object({ id: text(TEXT_CAPS.name).min(1), attempt: z.number().int().positive().optional(), url: text(TEXT_CAPS.value).optional() }),
     runner: RunnerSchema,
     client: ClientSchema,
     host: HostSchema,
-    bee: z.object({ url: z.string(), version: z.string() }).nullable(),
-    spec: z.object({ hash: z.string(), profile: ProfileSchema }),
+    bee: z.object({ url: text(TEXT_CAPS.value), version: text(TEXT_CAPS.short) }).nullable(),
+    spec: z.object({ hash: text(TEXT_CAPS.name), profile: ProfileSchema }),
     started_at: z.iso.datetime({ offset: true }),
     finished_at: z.iso.datetime({ offset: true }).nullable(),
     cases: z.array(RecordCaseSchema),
@@ -99,11 +103,11 @@ export const HistoryRecordSchema = z
     source: z
       .object({
         format: z.literal('github-action-benchmark'),
-        suite: z.string(),
-        tool: z.string(),
+        suite: text(TEXT_CAPS.short),
+        tool: text(TEXT_CAPS.name),
         /** The entry's date (ms since the epoch). */
         date: z.number(),
-        repo_url: z.string().optional(),
+        repo_url: text(TEXT_CAPS.value).optional(),
         /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
         commit: z.record(z.string(), z.unknown()),
       })

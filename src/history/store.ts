@@ -23,7 +23,9 @@ import { lock } from 'proper-lockfile';
 import { INDEX_FILE, SERIES_DIR, derive, type DeriveOptions } from './derive.js';
 import { DEFAULT_IDENTITY, gitIn, redact, type Git, type Identity } from './git.js';
 import { PROFILES_DIR, profilesPath, serializeRunProfiles } from './profiles.js';
-import { RUNS_DIR, readRecords } from './read.js';
+import { HistoryLinkError, RUNS_DIR, readRecords } from './read.js';
+
+export { HistoryLinkError } from './read.js';
 import type { RunProfiles } from '../profile/index.js';
 import { recordPath, serializeRecord, type InvalidRecord } from './record.js';
 import type { RecordSet } from './read.js';
@@ -223,16 +225,6 @@ function setAsideFuture(set: RecordSet, notAfter: number): RecordSet {
     else records.push(loaded);
   }
   return { records, invalid: invalid.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)) };
-}
-
-/** A symlink error: the branch's tree would lead a write or a read outside the clone. */
-export class HistoryLinkError extends Error {
-  constructor(readonly path: string) {
-    super(
-      `history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`,
-    );
-    this.name = 'HistoryLinkError';
-  }
 }
 
 /** Throws HistoryLinkError when the folder, a folder above it in the clone, or anything under it is a symlink. */

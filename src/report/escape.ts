@@ -31,7 +31,30 @@ export function mdText(value: unknown): string {
   return mdLineStart(mdInline(oneLine(value)));
 }
 
-const oneLine = (value: unknown) => String(value ?? '').replace(/\r\n?|\n|\u2028|\u2029/g, ' ');
+/**
+ * Bidirectional controls (embeddings, overrides, isolates, marks): text that reorders what follows
+ * it on screen (a right-to-left override makes "gnp.exe" read "exe.png"). Shown as U+FFFD instead.
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const noBidi = (s: string) => s.replace(BIDI, '\ufffd');
+
+const oneLine = (value: unknown) => noBidi(String(value ?? '')).replace(/\r\n?|\n|\u2028|\u2029/g, ' ');
+
+/**
+ * Plain text that GitHub shows as it is (an annotation, a log line): on one line, no @-mention or
+ * team mention, no issue or cross-repository reference, no bare link, no bidirectional control.
+ */
+export function inert(value: unknown): string {
+  return unlinked(oneLine(value)).replace(/@/g, `@${ZWSP}`);
+}
+
+/**
+ * An identifier as inline code inside an HTML block (a <summary>), where markdown's backticks are
+ * not code spans: a <code> element with HTML-escaped content, no mention, reference or link.
+ */
+export function htmlCode(value: unknown): string {
+  return `<code>${htmlText(unlinked(oneLine(value))).replace(/@/g, '@&#8203;')}</code>`;
+}
 
 /** mdText's escaping within a line, without the line-start rule. */
 function mdInline(s: string): string {
@@ -120,7 +143,7 @@ export function mdProse(value: unknown): string {
 
 /** Text safe inside an HTML element or a double- or single-quoted attribute. */
 export function htmlText(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return noBidi(String(value ?? '')).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /**

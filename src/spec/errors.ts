@@ -15,11 +15,22 @@ export class InputError extends Error {
   }
 }
 
+/** The characters of a key shown in an error. */
+const KEY_SHOWN = 60;
+
 /** `cases[3].params.quick[0].digest_with: per_runner scales "count" ...` for each zod issue. */
 export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((issue) => {
-    const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-    return `${path || '(top level)'}: ${issue.message}`;
+    // A path segment is a key of the file, which may be hostile and huge (a 1 MiB param name): clipped.
+    const key = (p: PropertyKey) => {
+      const s = String(p);
+      return s.length > KEY_SHOWN ? `${s.slice(0, KEY_SHOWN)}… (${s.length} characters)` : s;
+    };
+    const path = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${key(p)}`)).join('');
+    // A bad key or union member says why in a nested issue: its size, where that was the fault.
+    const nested = issue.code === 'invalid_key' ? issue.issues : issue.code === 'invalid_union' ? issue.errors.flat() : [];
+    const inner = (nested.find((i) => i.code === 'too_big') ?? (issue.code === 'invalid_key' ? nested[0] : undefined))?.message;
+    return `${path || '(top level)'}: ${issue.message}${inner ? ` (${inner})` : ''}`;
   });
 }
 

@@ -16,8 +16,29 @@ export type Kind = z.infer<typeof KindSchema>;
 
 const hex = (bytes?: number) => z.string().regex(bytes ? new RegExp(`^[0-9a-f]{${bytes * 2}}$`) : /^[0-9a-f]+$/, 'lowercase hex without 0x');
 
-const ParamValueSchema = z.union([z.number(), z.string(), z.boolean()]);
-export const ParamValuesSchema = z.record(z.string(), ParamValueSchema);
+/**
+ * The most characters a string of a result may hold: what a real run writes, with room to spare.
+ * A result is read where it enters (a runner's file, a piece, an artifact's publish.json), so a
+ * 15 MiB client version or a 1 MiB param never reaches a record, a series file or a comment.
+ */
+export const TEXT_CAPS = {
+  /** Case ids, param keys and labels, a client's name. */
+  name: 200,
+  /** A client version, a runtime, an OS, a CPU model, a counter's name: "1.2.3-rc.1+abc", "Intel(R) Xeon(R) ...". */
+  short: 300,
+  /** A param's text value (a path, a URL, a mode). */
+  value: 1_000,
+  /** A commit (a sha, or `git describe`). */
+  commit: 100,
+  /** A skip reason or a case's error message (a stack's first lines, a node's answer). */
+  message: 8_000,
+} as const;
+/** A string of at most `max` characters; a longer one is refused naming its length, never quoting it. */
+export const capped = (max: number) =>
+  z.string().max(max, { error: (i) => `${typeof i.input === 'string' ? i.input.length : '?'} characters, more than the ${max} a real run writes` });
+
+const ParamValueSchema = z.union([z.number(), capped(TEXT_CAPS.value), z.boolean()]);
+export const ParamValuesSchema = z.record(capped(TEXT_CAPS.name), ParamValueSchema);
 
 /** A param as the spec declares it: values plus the per-runner scaling and the digest input. */
 export const SpecParamSchema = z
@@ -151,20 +172,20 @@ export const SpecSchema = z
 export type Spec = z.infer<typeof SpecSchema>;
 
 export const HostSchema = z.object({
-  os: z.string(),
-  arch: z.string(),
-  cpu_model: z.string(),
+  os: capped(TEXT_CAPS.short),
+  arch: capped(TEXT_CAPS.short),
+  cpu_model: capped(TEXT_CAPS.short),
   cpus: z.number().int().positive(),
   mem_mb: z.number().int().nonnegative(),
-  runtime: z.string(),
+  runtime: capped(TEXT_CAPS.short),
 });
 export type Host = z.infer<typeof HostSchema>;
 
 export const ClientSchema = z.object({
-  name: z.string().min(1),
-  version: z.string().min(1),
+  name: capped(TEXT_CAPS.name).min(1),
+  version: capped(TEXT_CAPS.short).min(1),
   source: z.enum(['registry', 'path']),
-  commit: z.string().optional(),
+  commit: capped(TEXT_CAPS.commit).optional(),
 });
 export type Client = z.infer<typeof ClientSchema>;
 
@@ -172,18 +193,18 @@ const nsArray = z.array(z.number().int().nonnegative());
 
 export const CaseResultSchema = z
   .object({
-    id: z.string().min(1),
+    id: capped(TEXT_CAPS.name).min(1),
     kind: KindSchema,
     param: ParamValuesSchema,
     status: z.enum(['ok', 'skipped', 'failed']),
-    skip_reason: z.string().min(1).optional(),
-    error: z.string().min(1).optional(),
+    skip_reason: capped(TEXT_CAPS.message).min(1).optional(),
+    error: capped(TEXT_CAPS.message).min(1).optional(),
     warmup: z.number().int().nonnegative(),
     samples_ns: nsArray,
     cpu_ns: nsArray,
     peak_rss_bytes: z.number().int().nonnegative().nullable(),
     work: z.object({ bytes: z.number().nonnegative().optional(), ops: z.number().nonnegative().optional() }),
-    digest: hex().optional(),
+    digest: hex().max(TEXT_CAPS.value).optional(),
     /** Instructions executed by each timed iteration, counted under a CPU simulator (result.counter). */
     instructions: z.array(z.number().int().positive()).optional(),
     /** Heap allocations made inside each timed iteration, by the runtime's own accounting (result.alloc_counter); absent where the runtime cannot count them (bee-js counts bytes only). */
@@ -209,18 +230,18 @@ export type CaseResult = z.infer<typeof CaseResultSchema>;
 export const RESULT_SCHEMA_ID = 'bee-bench/result@1';
 
 /** What counted the instructions of a result's cases: the tool and its version. */
-export const CounterSchema = z.object({ tool: z.literal('callgrind'), version: z.string().min(1) });
+export const CounterSchema = z.object({ tool: z.literal('callgrind'), version: capped(TEXT_CAPS.short).min(1) });
 export type Counter = z.infer<typeof CounterSchema>;
 
 /** What counted a result's allocations: the runtime's accounting, named (e.g. "go runtime/metrics /gc/heap/allocs"). */
-export const AllocCounterSchema = z.object({ method: z.string().min(1) });
+export const AllocCounterSchema = z.object({ method: capped(TEXT_CAPS.short).min(1) });
 export type AllocCounter = z.infer<typeof AllocCounterSchema>;
 
 export const ResultSchema = z.object({
   schema: z.literal(RESULT_SCHEMA_ID),
   runner: RunnerSchema,
   client: ClientSchema,
-  bee: z.object({ url: z.string(), version: z.string() }).nullable(),
+  bee: z.object({ url: capped(TEXT_CAPS.value), version: capped(TEXT_CAPS.short) }).nullable(),
   spec: z.object({ hash: hex(32), profile: ProfileSchema }),
   host: HostSchema,
   started_at: z.iso.datetime({ offset: true }),
@@ -233,5 +254,5 @@ export const ResultSchema = z.object({
 });
 export type Result = z.infer<typeof ResultSchema>;
 
-export const InfoSchema = z.object({ runner: RunnerSchema, client: ClientSchema, runtime: z.string(), host: HostSchema });
+export const InfoSchema = z.object({ runner: RunnerSchema, client: ClientSchema, runtime: capped(TEXT_CAPS.short), host: HostSchema });
 export type Info = z.infer<typeof InfoSchema>;

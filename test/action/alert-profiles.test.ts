@@ -18,7 +18,7 @@ import type { Result } from '../../src/spec/schema.js';
 import { bareRemote, lsTree, removeAll, show } from '../history/helpers.js';
 import { countedDumps } from '../profile/real-dumps.js';
 import { pushEvent } from './events.js';
-import { COMMIT_TIME, PublishBench, publishJson } from './publish-harness.js';
+import { COMMIT_TIME, githubView, liveText, PublishBench, publishJson, scannedText } from './publish-harness.js';
 
 const REPO = 'ethersphere/bee-rs';
 const ROW = 'cpu.manifest.lookup-large';
@@ -116,7 +116,7 @@ describe('alert issues show where a counted row moved since the last good run', 
       const issues = bench.server.issues.filter((i) => i.title.includes(ROW));
       expect(issues, r.stdout.slice(-3000)).toHaveLength(1);
       const body = issues[0]!.body;
-      expect(body).toContain(`<summary>Where it moved: \`${ROW}\``);
+      expect(body).toContain(`<summary>Where it moved: <code>${ROW}</code>`);
       expect(body).toContain(`last good run (\`${good.slice(0, 7)}\`) and this run (\`${bad.slice(0, 7)}\`)`);
       expect(firstLine(body, 'function |')).toMatch(/^\| `[^`]*spin[^`]*` \|/i);
       expect(bench.server.issues.some((i) => i.title.includes(NOOP))).toBe(false);
@@ -131,7 +131,7 @@ describe('alert issues show where a counted row moved since the last good run', 
     const { plain, slowed } = runs;
     // The last good run kept no profile of the noop row.
     await pushRun(remote, good, COMMIT_TIME, plain.result, { runner: 'rs', rows: plain.profiles.rows.filter((p) => p.caseId !== NOOP) });
-    const hostile = '</details><img src=x onerror=alert(1)> @mallory [x](https://evil.example) `x` | y';
+    const hostile = '</details><img src=x onerror=alert(1)> @mallory @org/team #1 owner/repo#5 \u202egnp.exe [x](https://evil.example) `x` | y';
     const forged: RunProfiles = {
       runner: 'rs',
       rows: slowed.profiles.rows.map((p) => ({ ...p, self: p.self.map((l) => (/spin/i.test(l.name) ? { ...l, name: hostile } : l)) })),
@@ -148,6 +148,9 @@ describe('alert issues show where a counted row moved since the last good run', 
     expect(moved).not.toContain('](https://evil');
     expect(moved).not.toMatch(/<\/details><img/);
     expect(firstLine(moved, 'function |')).toContain('&lt;/details&gt;&lt;img src=x onerror=alert(1)&gt;');
+    // As GitHub shows the issue: no mention, team mention, reference or bidi control outside code and links.
+    expect(liveText(scannedText(githubView(moved)))).toEqual([]);
+    expect(moved).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
     const noop = bench.server.issues.find((i) => i.title.includes(NOOP))!.body;
     expect(noop).toContain(`**Where it moved**: no function list: the last good run (${good.slice(0, 7)}) has no function profile of this row on record.`);
     expect(bench.server.violations).toEqual([]);

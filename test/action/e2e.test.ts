@@ -294,7 +294,9 @@ describe('pull requests from forks: the two-workflow pair', () => {
       server.addArtifact(RUN_ID + 1, 'bee-bench-rs', zip(bundleDir, 'tampered'), repo.slow);
       const r = await commentJob(RUN_ID + 1, repo.slow);
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/::warning::publish: artifact bee-bench-rs: comment not posted: it names pull request #10, the run's is #9 \(from the API\)/);
+      expect(r.stdout.replace(/\u200b/g, '')).toMatch(
+        /::warning::publish: artifact bee-bench-rs: comment not posted: it names pull request #10, the run's is #9 \(from the API\)/,
+      );
       expect(server.commentsOn(10)).toEqual([]);
       expect(server.violations).toEqual([]);
     },

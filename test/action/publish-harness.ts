@@ -3,7 +3,14 @@
 // in mode: publish as a `needs:` job or a workflow_run job. Results and publish.json are built
 // from the real spec, so only what a test forges differs from a genuine measure job's output.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import type { Element, Root } from 'hast';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PUBLISH_SCHEMA } from '../../src/action/publish-bundle.js';
 import { defaultSpecPath } from '../../src/build/paths.js';
@@ -106,7 +113,7 @@ export class PublishBench {
     for (const [file, text] of Object.entries(files)) writeFileSync(join(from, file), text);
     const zipFile = join(this.dir, `artifact-${this.n}.zip`);
     execFileSync('zip', ['-q', '-r', zipFile, '.'], { cwd: from });
-    return this.server.addArtifact(run, name, execFileSync('cat', [zipFile]), sha);
+    return this.server.addArtifact(run, name, readFileSync(zipFile), sha);
   }
 
   /** The publish job: the bundled action in mode: publish, with the job token that may write. */
@@ -129,5 +136,36 @@ export class PublishBench {
   }
 }
 
-/** The `::warning::` lines of a run's output. */
-export const warnings = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith('::warning::'));
+/** The `::warning::` lines of a run's output, zero-width spaces (inert text's mention and reference breaks) left out. */
+export const warnings = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => l.startsWith('::warning::'))
+    .map((l) => l.replace(/\u200b/g, ''));
+
+/** Every line GitHub shows of a run's output as an annotation, as written. */
+export const annotations = (stdout: string) => stdout.split('\n').filter((l) => /^::(warning|error|notice)::/.test(l));
+
+/** The sanitised HTML tree GitHub shows for a markdown text: GFM, raw HTML parsed, GitHub's sanitiser schema. */
+export function githubView(markdown: string): Root {
+  const processor = unified().use(remarkParse).use(remarkGfm).use(remarkRehype, { allowDangerousHtml: true }).use(rehypeRaw).use(rehypeSanitize);
+  return processor.runSync(processor.parse(markdown)) as Root;
+}
+
+/** The text of a rendered tree outside code, pre and links: where GitHub looks for mentions and references. */
+export function scannedText(node: Root | Element): string {
+  return node.children
+    .map((c) => (c.type === 'text' ? c.value : c.type === 'element' && !['code', 'pre', 'a'].includes(c.tagName) ? scannedText(c) : ' '))
+    .join('');
+}
+
+/** What GitHub would turn into a notification or a link in plain text: @user, @org/team, #12, owner/repo#5; and bidi controls anywhere. */
+export function liveText(text: string): string[] {
+  const found = [
+    ...text.matchAll(/(?<![\w`])@[A-Za-z0-9][\w-]*(?:\/[\w-]+)?/g),
+    ...text.matchAll(/(?<![\w&])#\d+/g),
+    ...text.matchAll(/[\w.-]+\/[\w.-]+#\d+/g),
+    ...text.matchAll(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g),
+  ];
+  return found.map((m) => m[0]);
+}

@@ -86,7 +86,9 @@ describe('mode: publish', () => {
     const other = ++runId;
     bench.artifact(other, 'bee-bench-js', { 'comment.json': JSON.stringify({ ...bundle, pr: 45 }) }, head);
     const r2 = await bench.publish('pull_request', payload, other, head, {});
-    expect(r2.stdout).toMatch(/artifact bee-bench-js: comment not posted: it names pull request #45, the run's is #44 \(from the event\)/);
+    expect(r2.stdout.replace(/\u200b/g, '')).toMatch(
+      /artifact bee-bench-js: comment not posted: it names pull request #45, the run's is #44 \(from the event\)/,
+    );
     expect(bench.server.commentsOn(45)).toEqual([]);
     expect(bench.server.violations).toEqual([]);
   });

@@ -3,7 +3,9 @@
 // file is written, with nothing reported as added, nothing written outside the clone and the
 // branch unchanged; records dated beyond the present are refused, and one already in the branch is
 // set aside as invalid instead of expiring every other branch from the derived files.
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { listRecordFiles, readRecords } from '../../src/history/read.js';
+import { profilesPath, readRunProfiles } from '../../src/history/profiles.js';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { recordPath, serializeRecord } from '../../src/history/record.js';
@@ -57,6 +59,25 @@ describe('symlinks on the history branch', () => {
     expect(readdirSync(outside)).toEqual([]);
     expect(await tip(remote)).toBe(before);
     expect(await lsTree(remote)).toEqual(treeBefore);
+  });
+});
+
+describe('reads follow no link', () => {
+  it('listing records refuses a symlink at runs/ or under it, naming it; a profile side file behind a link is not read', async () => {
+    const outside = tempDir('outside', dirs);
+    writeFileSync(join(outside, 'token'), 'ghs_secret');
+    const folder = tempDir('folder', dirs);
+    mkdirSync(join(folder, 'runs', '2026'), { recursive: true });
+    symlinkSync(join(outside, 'token'), join(folder, 'runs', '2026', 'x.json'));
+    expect(() => listRecordFiles(folder)).toThrow(new HistoryLinkError('runs/2026/x.json').message);
+    const linked = tempDir('linked', dirs);
+    symlinkSync(outside, join(linked, 'runs'));
+    expect(() => readRecords(linked)).toThrow(HistoryLinkError);
+    const r = smallRecord('go', 1);
+    const side = join(folder, profilesPath(r));
+    mkdirSync(join(side, '..'), { recursive: true });
+    symlinkSync(join(outside, 'token'), side);
+    expect(readRunProfiles(folder, r)).toBe(`${profilesPath(r)} is a symbolic link; not read`);
   });
 });
 

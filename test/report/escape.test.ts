@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOSTILE } from './fixtures.js';
-import { csvField, htmlText, jsonForScript, mdCode, mdText } from '../../src/report/escape.js';
+import { csvField, htmlCode, htmlText, inert, jsonForScript, mdCode, mdText, preText } from '../../src/report/escape.js';
 
 describe('mdText', () => {
   it('never leaves raw HTML, pipes, backticks, link syntax or newlines', () => {
@@ -28,6 +28,27 @@ describe('mdText', () => {
     expect(mdCode('a|b')).toBe('a&#124;b');
     // An underscore is safe in a code span: an identifier that has one copies exactly.
     expect(mdCode('BEE_GO_PATH')).toBe('`BEE_GO_PATH`');
+  });
+});
+
+describe('bidirectional controls, plain text and HTML blocks', () => {
+  const LIVE = 'cpu.x @someone @org/team #1 owner/repo#5 \u202egnp.exe \u2066x\u2069 \u200f';
+  const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+  it('no function lets a bidi control through: each shows U+FFFD instead', () => {
+    for (const f of [mdText, mdCode, htmlText, htmlCode, inert, preText]) {
+      expect(f(LIVE), f.name).not.toMatch(BIDI);
+      expect(f(LIVE), f.name).toContain('\ufffd');
+    }
+  });
+  it('inert: one line of plain text with no mention, team mention or reference, readable once the zero-width spaces are taken out', () => {
+    const out = inert(`${LIVE}\nsecond line`);
+    expect(out).not.toMatch(/@[A-Za-z]|#\d|\n/);
+    expect(out.replace(/\u200b/g, '')).toBe('cpu.x @someone @org/team #1 owner/repo#5 \ufffdgnp.exe \ufffdx\ufffd \ufffd second line');
+  });
+  it('htmlCode: an identifier inside an HTML block (a <summary>, where backticks are no code span) as <code>, escaped, nothing live', () => {
+    expect(htmlCode('cpu.bmt.file-root')).toBe('<code>cpu.bmt.file-root</code>');
+    const out = htmlCode('<b>x</b> @someone #1');
+    expect(out).toBe('<code>&#60;b&#62;x&#60;/b&#62; @&#8203;someone #\u200b1</code>');
   });
 });
 

@@ -53,7 +53,7 @@ describe('Where it moved', () => {
     expect(md.indexOf('### Where it moved')).toBeGreaterThan(md.indexOf('| case |'));
     expect(md).toContain(PROFILE_NOTE);
     const section = md.slice(md.indexOf('### Where it moved'));
-    expect(section.match(/<details><summary>Where it moved: `cpu.bmt.file-root` quick \(\+3.7% instructions/g)).toHaveLength(1);
+    expect(section.match(/<details><summary>Where it moved: <code>cpu.bmt.file-root<\/code> quick \(\+3.7% instructions/g)).toHaveLength(1);
     // Three tables of five lines each.
     expect(section.match(/Method\d+/g)?.length).toBe(15);
     expect(section).toContain('`runtime.mallocgc`, `runtime.memmove`');
@@ -72,8 +72,8 @@ describe('Where it moved', () => {
     expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
     expect(md).toMatch(/rows’ lists trimmed or left out to fit GitHub's comment size limit/);
     // The largest change keeps its full lists; the smallest is trimmed to one line or left out.
-    expect(md).toMatch(/<details><summary>Where it moved: `cpu.case-29`/);
-    expect(md).not.toMatch(/<details><summary>Where it moved: `cpu.case-0`/);
+    expect(md).toMatch(/<details><summary>Where it moved: <code>cpu.case-29<\/code>/);
+    expect(md).not.toMatch(/<details><summary>Where it moved: <code>cpu.case-0<\/code>/);
     // Every row is still in the table.
     for (let i = 0; i < 30; i++) expect(md).toContain(`| \`cpu.case-${i}\` |`);
   });

@@ -34,11 +34,14 @@ function runStep(step: Step, env: Record<string, string>, runs: unknown[] = [], 
     join(bin, 'gh'),
     `#!/usr/bin/env bash
 echo "$*" >> "${cwd}/gh.log"
+[ "$1" = release ] && exit 0
 jqexpr=""; url=""
-while [ $# -gt 0 ]; do case "$1" in --jq) jqexpr="$2"; shift 2;; api) shift;; *) url="$1"; shift;; esac; done
+while [ $# -gt 0 ]; do case "$1" in --jq) jqexpr="$2"; shift 2;; -H|-X|-f|-F) shift 2;; api|--silent) shift;; *) url="$1"; shift;; esac; done
 case "$url" in
   */commits/*) echo '{"sha":"${SHA}"}' | jq -r "$jqexpr";;
   */actions/workflows/ci.yml/runs*) jq -r "$jqexpr" "${cwd}/runs.json";;
+  */contents/dist/*) f="\${url##*/dist/}"; cat "${cwd}/committed-at-sha/\${f%%\\?*}";;
+  */git/ref/tags/*|*/git/refs*) exit 0;;
   *) exit 1;;
 esac
 `,
@@ -106,10 +109,45 @@ describe('release.yml', () => {
     const built = runStep(sums, {}, [], cwd);
     expect(built.status).toBe(0);
     const SUMS = built.output.replace(/^sums=/, '').trim();
-    expect(runStep(check, { SUMS }, [], cwd).status).toBe(0);
+    mkdirSync(join(cwd, 'committed-at-sha'));
+    for (const f of ['index.js', 'post.js', 'cli.js']) writeFileSync(join(cwd, 'committed-at-sha', f), `// ${f}\n`);
+    const env = { SUMS, SHA, GH_TOKEN: 'x' };
+    expect(runStep(check, env, [], cwd).status).toBe(0);
+    expect(readFileSync(join(cwd, 'gh.log'), 'utf8')).toContain(`repos/${REPO}/contents/dist/cli.js?ref=${SHA}`);
     writeFileSync(join(cwd, 'dist', 'post.js'), '// planted\n');
-    const tampered = runStep(check, { SUMS }, [], cwd);
+    const tampered = runStep(check, env, [], cwd);
     expect(tampered.status).not.toBe(0);
     expect(tampered.stdout).toMatch(/post\.js: FAILED/);
+  });
+
+  it('the writing job refuses built files that differ from dist/ committed at the gated commit, even when the build job vouched for them', () => {
+    const sums = wf.jobs.build!.steps.find((s) => s.id === 'sums')!;
+    const check = wf.jobs.release!.steps.find((s) => s.run?.includes('sha256sum --check'))!;
+    const cwd = mkdtempSync(join(tmpdir(), 'bee-bench-release-'));
+    mkdirSync(join(cwd, 'dist'));
+    mkdirSync(join(cwd, 'committed-at-sha'));
+    // An install script rewrote dist/ (and the index, so git diff saw nothing): the build job's sums are of the rewritten files.
+    for (const f of ['index.js', 'post.js', 'cli.js']) {
+      writeFileSync(join(cwd, 'dist', f), f === 'index.js' ? '// rewritten by an install script\n' : `// ${f}\n`);
+      writeFileSync(join(cwd, 'committed-at-sha', f), `// ${f}\n`);
+    }
+    const SUMS = runStep(sums, {}, [], cwd)
+      .output.replace(/^sums=/, '')
+      .trim();
+    const r = runStep(check, { SUMS, SHA, GH_TOKEN: 'x' }, [], cwd);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).toContain(`::error::dist/index.js as built is not dist/index.js committed at ${SHA}`);
+  });
+
+  it('only a vX.Y.Z release moves the major tag: not a pre-release, not v1.2.3-rc.1, v1.2.3.4 or v1x', () => {
+    const move = wf.jobs.release!.steps.find((s) => s.run?.includes('gh release upload'))!;
+    const moved = (TAG: string, PRERELEASE = 'false') => {
+      const r = runStep(move, { TAG, PRERELEASE, SHA, GH_TOKEN: 'x' });
+      expect(r.status, r.stdout).toBe(0);
+      return readFileSync(join(r.cwd, 'gh.log'), 'utf8').includes('git/ref');
+    };
+    expect(moved('v1.2.3')).toBe(true);
+    for (const tag of ['v1.2.3-rc.1', 'v1.2.3.4', 'v1x.2.3', 'v1.2', 'release-1.2.3']) expect(moved(tag), tag).toBe(false);
+    expect(moved('v1.2.3', 'true')).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
 // smallest instruction change), down to one line naming the client function that moved most,
 // then nothing, and the section says how many were trimmed.
 import type { ProfileDiff } from '../../profile/schema.js';
-import { mdCode, mdText } from '../escape.js';
+import { htmlCode, mdCode, mdText } from '../escape.js';
 import { mdDetails, mdTable } from './md.js';
 import { formatChange, formatCount, formatPercent } from '../units.js';
 
@@ -58,8 +58,9 @@ function allocationTable(d: ProfileDiff): string {
   );
 }
 
+// The summary sits inside <details>, an HTML block, where backticks make no code span: <code> instead.
 const summaryOf = (d: ProfileDiff) =>
-  `Where it moved: ${mdCode(d.caseId)} ${mdText(d.label)} (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : '—'} instructions, ${signed(rowChange(d))} per iteration)`;
+  `Where it moved: ${htmlCode(d.caseId)} ${mdText(d.label)} (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : '—'} instructions, ${signed(rowChange(d))} per iteration)`;
 
 /** One row at a level of detail: 2 every list, 1 one line, 0 nothing. */
 function renderRow(d: ProfileDiff, level: 0 | 1 | 2): string | null {
