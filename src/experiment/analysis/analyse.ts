@@ -476,6 +476,7 @@ function summaryOf(a: Analysis): string {
   const range = (list: Comparison[]) => {
     const abs = list.map((c) => Math.abs(c.shift));
     const rel = list.map((c) => Math.abs(c.relative * 100));
+    if (list.length === 1) return `by ${seconds(abs[0]!)} (${rel[0]!.toFixed(0)} %)`;
     return `by ${seconds(Math.min(...abs))} to ${seconds(Math.max(...abs))} (${Math.min(...rel).toFixed(0)}–${Math.max(...rel).toFixed(0)} %)`;
   };
   const where = (list: Comparison[]) => list.map((c) => cellLabel(c)).join('; ');

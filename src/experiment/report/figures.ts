@@ -11,8 +11,8 @@ import { LEVEL_NAMES, sizeLabel, type Analysis, type Comparison, type SampleGrou
 export interface DatasetSpec {
   label: string;
   color: string;
-  /** box: values per category; errorbar: one point (or null) per category. */
-  data: (number[] | { y: number; yMin: number; yMax: number } | null)[];
+  /** box: values per category; errorbar: the points of this dataset, each naming its category. */
+  data: (number[] | { x: string; y: number; yMin: number; yMax: number })[];
 }
 
 export interface PanelSpec {
@@ -63,7 +63,7 @@ export function experimentFigures(a: Analysis): FigureSpec[] {
   figures.push({
     id: 'distributions',
     title: 'Download time by file size, per level and strategy, per server',
-    caption: `Each box is one release in one cell (${a.arms.map((x) => x.label).join(', ')}); the points are the downloads (time of the first ok attempt), the box the quartiles, the whiskers 1.5 IQR. Both axes are categorical size × log time. "all servers" pools a release's nodes; "server k" is the k-th node of each release.`,
+    caption: `Each box is one release in one cell (${a.arms.map((x) => x.label).join(', ')}); the points are the downloads (time of the first ok attempt), the box the quartiles, the whiskers 1.5 IQR. x: file size; y: seconds on a log scale. "all servers" pools a release's nodes; "server k" is the k-th node of each release.`,
     panels: rows.flatMap((r) =>
       scopes.map((s) => ({
         id: `dist-${r.level}-${r.strategy}-${s}`,
@@ -121,6 +121,7 @@ export function experimentFigures(a: Analysis): FigureSpec[] {
         .sort((x, y) => x - y)
         .map((size) => {
           const row = cells.filter((c) => c.size === size);
+          const label = (c: Comparison) => (family === 'upload' ? levelName(c.level) : `${levelName(c.level)}, ${c.strategy}`);
           return {
             id: `${id}-${size}`,
             title: `${sizeLabel(size)}: ${B} − ${A}`,
@@ -128,11 +129,11 @@ export function experimentFigures(a: Analysis): FigureSpec[] {
             xTitle: family === 'upload' ? 'erasure level' : 'erasure level, strategy',
             yTitle: `shift ${B} − ${A} (s)`,
             logY: false,
-            labels: row.map((c) => (family === 'upload' ? levelName(c.level) : `${levelName(c.level)}, ${c.strategy}`)),
+            labels: row.map(label),
             datasets: dirs.map((d) => ({
               label: d.label,
               color: DIRECTION_COLORS[d.key],
-              data: row.map((c) => (c.direction === d.key && Number.isFinite(c.shift) ? { y: c.shift, yMin: c.lo, yMax: c.hi } : null)),
+              data: row.filter((c) => c.direction === d.key && Number.isFinite(c.shift)).map((c) => ({ x: label(c), y: c.shift, yMin: c.lo, yMax: c.hi })),
             })),
           };
         }),
