@@ -54,3 +54,4 @@ export async function experimentReport(opts: ExperimentReportOptions): Promise<E
 }
 
 export { analyse, readJournal, type Analysis, type AnalysisOptions };
+export { experimentSummary, experimentId, publishExperiment, type PublishExperimentOptions } from './history.js';
