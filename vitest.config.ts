@@ -8,5 +8,7 @@ export default defineConfig({
     // Runner tests time real work on 2 cores; running files in parallel would distort them.
     fileParallelism: false,
     reporters: ['default', './test/summary-reporter.ts'],
+    // A temporary folder for the real Bee binaries the net tests unpack (test/bee/real-node.ts).
+    globalSetup: ['./test/bee/real-node-setup.ts'],
   },
 });

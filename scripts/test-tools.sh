@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The tools the tests need beyond Node, Go and Rust: Chromium (report.html and the trend site in a
-# real browser), valgrind (instruction counts), shellcheck and actionlint (workflow lint). Installs
+# real browser), valgrind (instruction counts), shellcheck and actionlint (workflow lint), xz (the
+# tests unpack real Bee nodes from ../shared/bee's .xz archives: test/bee/real-node.ts). Installs
 # what is missing (apt-get as root; actionlint through the Go module proxy), or fails in one line
 # naming the command that installs it. Run first by `npm test` and by .ci/run.
 set -euo pipefail
 
+# command=package where the two differ.
 missing=()
-for tool in chromium valgrind shellcheck; do
-  command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+for tool in chromium valgrind shellcheck xz=xz-utils; do
+  command -v "${tool%%=*}" >/dev/null 2>&1 || missing+=("${tool#*=}")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -10,6 +10,7 @@ import { ab } from './cli/commands/ab.js';
 import { bisect } from './cli/commands/bisect.js';
 import { build } from './cli/commands/build.js';
 import { compare } from './cli/commands/compare.js';
+import { experiment } from './cli/commands/experiment.js';
 import { historyExportGab } from './cli/commands/history-export-gab.js';
 import { historyImportGab } from './cli/commands/history-import-gab.js';
 import { historyPublish } from './cli/commands/history-publish.js';
@@ -38,6 +39,7 @@ const COMMAND_TABLE: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['report', report],
   ['compare', compare],
   ['site', site],
+  ['experiment', experiment],
 ]);
 /** `history SUB`: the history branch's commands. */
 const HISTORY_TABLE: ReadonlyMap<string, Command> = new Map<string, Command>([
@@ -46,9 +48,9 @@ const HISTORY_TABLE: ReadonlyMap<string, Command> = new Map<string, Command>([
   ['export-gab', historyExportGab],
 ]);
 
-/** The command words typed (before any flag's value could be mistaken for one): "run", "history publish". */
+/** The command words typed (before any flag's value could be mistaken for one): "run", "history publish", "experiment run". */
 function commandWords(positionals: readonly string[]): string[] {
-  return positionals[0] === 'history' ? positionals.slice(0, 2) : positionals.slice(0, 1);
+  return positionals[0] === 'history' || positionals[0] === 'experiment' ? positionals.slice(0, 2) : positionals.slice(0, 1);
 }
 
 /** One line for a flag the parser does not know, with the closest valid flag. */

@@ -1,8 +1,10 @@
 // Prints the run's closing lines for CI logs and for a person reading the end of `npm test`, whatever
 // the default reporter's formatting: "vitest: N passed, N failed, N skipped", then which clients the
 // cross-client tests built and ran, and, loudly, each client they could not test, why, and the fix
-// (test/clients.ts decides both lists; a green run without bee-go says so instead of hiding it).
+// (test/clients.ts decides both lists; a green run without bee-go says so instead of hiding it), and
+// whether the net tests had real Bee nodes (test/bee/real-bee-archives.ts) or what they skipped.
 import type { Reporter, TestModule } from 'vitest/node';
+import { BEE_RELEASES, realBeeAvailability } from './bee/real-bee-archives.js';
 import { testClients, type MissingClient, type TestClient } from './clients.js';
 
 const LABEL = { js: 'bee-js', go: 'bee-go', rs: 'bee-rs' } as const;
@@ -11,6 +13,12 @@ const LABEL = { js: 'bee-js', go: 'bee-go', rs: 'bee-rs' } as const;
 export function clientLines(clients: { tested: readonly TestClient[]; missing: readonly MissingClient[] }): string[] {
   const tested = clients.tested.map((c) => `${LABEL[c.runner]} (${c.source === 'registry' ? 'registry release' : `checkout ${c.source}`})`);
   return [`clients tested: ${tested.join(', ') || 'none'}`, ...clients.missing.map((m) => `!!! ${LABEL[m.runner]} NOT TESTED: ${m.reason}. Fix: ${m.fix}`)];
+}
+
+/** The closing line about real Bee nodes (exported for its test). */
+export function realBeeLine(a: ReturnType<typeof realBeeAvailability>): string {
+  if (a.ok) return `real Bee nodes: ${BEE_RELEASES.map((r) => `v${r}`).join(', ')} from ../shared/bee`;
+  return `!!! REAL BEE NODES NOT TESTED: the net tests against real nodes skipped: ${a.reason}. Fix: ${a.fix}`;
 }
 
 export default class SummaryReporter implements Reporter {
@@ -29,6 +37,8 @@ export default class SummaryReporter implements Reporter {
         else skipped++;
       }
     }
-    process.stdout.write(`\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n${clientLines(testClients()).join('\n')}\n`);
+    process.stdout.write(
+      `\nvitest: ${passed} passed, ${failed} failed, ${skipped} skipped\n${[...clientLines(testClients()), realBeeLine(realBeeAvailability())].join('\n')}\n`,
+    );
   }
 }

@@ -22,14 +22,14 @@ describe('scripts/test-tools.sh', () => {
 
   it('without root and without the tools, fails in one line naming the install command', () => {
     const bin = mkdtempSync(join(tmpdir(), 'bee-bench-tools-'));
-    // A PATH with no chromium, valgrind or shellcheck, and an `id` that says "not root".
+    // A PATH with no chromium, valgrind, shellcheck or xz, and an `id` that says "not root".
     writeFileSync(join(bin, 'id'), '#!/bin/sh\necho 1000\n');
     chmodSync(join(bin, 'id'), 0o755);
     const bash = execFileSync('sh', ['-c', 'command -v bash'], { encoding: 'utf8' }).trim();
     const r = spawnSync(bash, [join(ROOT, 'scripts', 'test-tools.sh')], { env: { PATH: bin }, encoding: 'utf8' });
     expect(r.status).toBe(1);
     expect(r.stderr.trimEnd().split('\n')).toEqual([
-      "test-tools: the tests need chromium valgrind shellcheck: install with 'sudo apt-get install -y chromium valgrind shellcheck' (or run 'sudo npm run test:tools')",
+      "test-tools: the tests need chromium valgrind shellcheck xz-utils: install with 'sudo apt-get install -y chromium valgrind shellcheck xz-utils' (or run 'sudo npm run test:tools')",
     ]);
   });
 });

@@ -36,6 +36,15 @@ timed.`;
 const HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
 publishes sharing one wait for each other.`;
 
+const EXPERIMENT_DESIGN = `DESIGN is --design FILE (JSON, schema bee-bench/experiment-design@1) or these flags:
+  --node LABEL=RELEASE@URL[#BATCH_ID]...  the nodes (a dev node without a batch gets one bought)
+  --sizes 1KB,10KB,100KB   --levels 0,2,4   --strategies DATA,RACE (level 0 always uses NONE)
+  --replicates 5  --attempts 15  --timeout 120 (s per download attempt)  --upload deferred|direct
+  --endpoint bytes|bzz  --wait auto|tag|stewardship|none  --ceiling 7200  --poll 10 (seconds)
+  --seed HEX64 (default: random, journaled)  --order blocked|sequential  --fallback true|false
+KB/MB are decimal (1KB = 1000 bytes), KiB/MiB binary. blocked order: each replicate is a block of
+every cell on every node, shuffled by the seed, a cell's nodes back to back.`;
+
 export const COMMANDS: readonly CommandHelp[] = [
   {
     name: 'run',
@@ -221,6 +230,70 @@ Defaults: --history-branch gh-pages, --folder bench, --ref the current branch.`,
 on 127.0.0.1 only, port --port (default 8080; 0 picks a free one), until Ctrl-C. Browsers do not
 run the page's script when it is opened as a file: serve it with this command instead.`,
     fails: 'the server could not start (the port is in use, say)',
+  },
+  {
+    name: 'experiment run',
+    usage: ['bee-bench experiment run      --runner js|go|rs (--design FILE | DESIGN) [--out DIR] [--js-client SRC] [--cache DIR]'],
+    summary: 'the Bee release experiment: unique uploads, a sync wait, checked downloads, journaled',
+    details: `${EXPERIMENT_DESIGN}
+A run folder (--out, default experiment/) holds journal.jsonl, one fsync'd row per upload, sync
+wait and download attempt. Run the same command again on the same folder after a kill or a crash:
+it continues after the last row, repeating none (the design then comes from the journal).
+Example, two dev nodes side by side (started by hand: bee dev --api-addr=127.0.0.1:1633, :1634):
+  bee-bench experiment run --runner js --out exp1 \\
+    --node a=2.7.0@http://127.0.0.1:1633 --node b=2.8.0@http://127.0.0.1:1634 \\
+    --sizes 1KB,10KB,100KB --levels 0,2,4 --strategies DATA,RACE --replicates 5
+  bee-bench experiment status --out exp1
+More: docs/experiment.md (real nodes, what a dev node cannot show, the cost of a full study).`,
+    fails: 'a node or the runner failed (the message names it; the journal keeps every finished row: run again to continue)',
+  },
+  {
+    name: 'experiment upload',
+    usage: ['bee-bench experiment upload   --runner js|go|rs (--design FILE | DESIGN) [--out DIR]'],
+    summary: 'the upload phase alone: one unique payload per unit, journaled',
+    details: 'Starts or continues a run folder (default --out experiment/); wait and download can follow hours later from the folder alone.',
+    fails: 'a node or the runner failed (run again to continue)',
+  },
+  {
+    name: 'experiment wait',
+    usage: ['bee-bench experiment wait     --runner js|go|rs [--out DIR]'],
+    summary: "the sync wait alone: each upload waited for on the node's own signal, up to the ceiling",
+    details: `The design's wait rule: --wait auto|tag|stewardship|none, --ceiling SECONDS, --poll SECONDS.
+auto waits for nothing on a dev node (it holds every chunk), else for the upload's tag.
+A wait that reaches the ceiling is journaled as not synced; its unit is still downloaded.
+Default --out experiment/; the rule is the run's, from its journal.`,
+    fails: 'a node failed, or the uploads are not finished',
+  },
+  {
+    name: 'experiment download',
+    usage: ['bee-bench experiment download --runner js|go|rs [--out DIR]'],
+    summary: 'the download phase (after any sync wait left): attempts up to --attempts, content checked',
+    details: 'Each attempt is bounded by --timeout; a wrong byte is a failed attempt, never a time. Default --out experiment/.',
+    fails: 'a node or the runner failed (run again to continue)',
+  },
+  {
+    name: 'experiment compare',
+    usage: ['bee-bench experiment compare  A_DIR B_DIR [--out DIR] [--alpha 0.05]'],
+    summary: "two runs (one release each) compared per cell, the seed study's way",
+    details: `Per cell (size × level × strategy, per server and pooled): Mann–Whitney, the Hodges–Lehmann
+shift with its 95% interval, BH-corrected across cells at --alpha; failures per cell; z-scores;
+RACE vs DATA within a release; replicates needed. Writes experiment-report.{md,csv,html} and
+experiment-analysis.json into --out (default experiment-report/) and prints the summary.`,
+    fails: 'never (unreadable journals are bad input: 2)',
+  },
+  {
+    name: 'experiment report',
+    usage: ['bee-bench experiment report   RUN_DIR... [--out DIR] [--alpha 0.05]'],
+    summary: 'the report of one run: two releases side by side, or an A/A (one release on two nodes)',
+    details: 'As compare, for the releases (or nodes) of one run; --out defaults to RUN_DIR/report.',
+    fails: 'never (unreadable journals are bad input: 2)',
+  },
+  {
+    name: 'experiment status',
+    usage: ['bee-bench experiment status   [--out DIR]'],
+    summary: 'what a run folder holds: units uploaded, synced, downloaded, failed and left',
+    details: 'Reads the journal only (no node, no runner). Default --out experiment/.',
+    fails: 'never (an unreadable journal is bad input: 2)',
   },
 ];
 

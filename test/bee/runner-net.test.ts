@@ -3,8 +3,7 @@
 // result file and fail every case with "no answer in N s"; a node that serves altered bytes must
 // fail the download cases with a content mismatch, and serve the same bytes back must pass them;
 // the upload cases record, as their digest, what the node returned for the unsalted fixture.
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { loadSpec } from '../../src/spec/load.js';
 import { resolvePlan } from '../../src/spec/plan.js';
 import type { Runner } from '../../src/spec/schema.js';
 import { BATCH, nodeTracker, referenceOf, silentNode, storingNode } from './fake-node.js';
+import { fixtureData } from './real-node.js';
 import { testClients } from '../clients.js';
 
 const { spec, hash } = loadSpec(join(process.cwd(), 'spec', 'bench-spec.json'));
@@ -90,18 +90,6 @@ describe.each(wanted.map((w) => w.runner))('runner %s against a misbehaving node
     ]);
   }, 120_000);
 });
-
-/** data[0, n): SHA-256(data_label || u64le(i)) blocks, as the spec's fixtures define it. */
-function fixtureData(n: number): Buffer {
-  const { data_label } = (JSON.parse(readFileSync(join(process.cwd(), 'spec', 'bench-spec.json'), 'utf8')) as { fixtures: { data_label: string } }).fixtures;
-  const blocks: Buffer[] = [];
-  for (let i = 0; i * 32 < n; i++) {
-    const index = Buffer.alloc(8);
-    index.writeBigUInt64LE(BigInt(i));
-    blocks.push(createHash('sha256').update(data_label).update(index).digest());
-  }
-  return Buffer.concat(blocks).subarray(0, n);
-}
 
 describe('upload digests: what the node returned for one unsalted upload, in every runner', () => {
   const digests = new Map<Runner, Map<string, { status: string; digest?: string; skip_reason?: string; error?: string }>>();
