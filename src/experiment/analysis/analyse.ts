@@ -486,7 +486,7 @@ function summaryOf(a: Analysis): string {
   if (faster.length) parts.push(`${B} is faster in ${faster.length} of ${cells.length} cells ${range(faster)} (${where(faster)});`);
   if (slower.length) parts.push(`${B} is slower in ${slower.length} of ${cells.length} cells ${range(slower)} (${where(slower)});`);
   const unclear = cells.length - faster.length - slower.length;
-  if (!faster.length && !slower.length) parts.push(`no cell differs after BH correction (all ${cells.length} cells q ≥ ${a.options.alpha});`);
+  if (!faster.length && !slower.length) parts.push(`no cell differs after BH correction (all ${cells.length} cells q ≥ ${a.options.alpha}).`);
   else parts.push(`${unclear} cell${unclear === 1 ? '' : 's'} show no clear difference.`);
   const biggest = [...faster, ...slower].sort((x, y) => Math.abs(y.shift) - Math.abs(x.shift))[0];
   if (biggest)
