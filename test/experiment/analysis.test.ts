@@ -219,6 +219,7 @@ describe('experiment-report.md and .csv', () => {
     expect(r.files.map((f) => f.slice(out.length + 1))).toEqual([
       'experiment-report.md',
       'experiment-report.csv',
+      'experiment-samples.csv',
       'experiment-report.html',
       'experiment-analysis.json',
     ]);
@@ -250,5 +251,13 @@ describe('experiment-report.md and .csv', () => {
     const failing = csv.find((l) => l.startsWith('download,pooled,,1000000,2,DATA,'))!.split(',');
     expect(failing.slice(20, 24)).toEqual(['0', '1', '0', '3']);
     expect(csv.filter((l) => l.startsWith('strategy,pooled,2.7.0,')).length).toBe(6);
+    const samples = readFileSync(join(out, 'experiment-samples.csv'), 'utf8').trim().split('\n');
+    expect(samples[0]).toBe('kind,arm,node,server,size_bytes,level,strategy,seconds,z');
+    // Every download time (one failed unit has none) and every upload, once.
+    expect(samples.filter((l) => l.startsWith('download,')).length).toBe(2 * 15 * 8 - 1);
+    expect(samples.filter((l) => l.startsWith('upload,')).length).toBe(2 * 15 * 8);
+    const mb = samples.filter((l) => l.startsWith('download,2.8.0,b,1,1000000,0,NONE,')).map((l) => Number(l.split(',')[7]));
+    expect(mb.length).toBe(8);
+    for (const t of mb) expect(Math.abs(t / 0.825 - 1)).toBeLessThan(0.25); // 1.5 × 0.55 s, noise sd 5 %
   });
 });

@@ -1,5 +1,7 @@
-// The experiment report's comparisons as CSV (experiment-report.csv): one row per compared cell of
-// every family and scope, numbers unformatted (seconds, fractions) for spreadsheets and R.
+// The experiment report's CSV files, numbers unformatted (seconds, fractions) for spreadsheets and R:
+// experiment-report.csv has one row per compared cell of every family and scope;
+// experiment-samples.csv one row per measured time (a unit's download or upload) with its z-score,
+// to redo any figure or test elsewhere.
 import { csvField } from '../../report/escape.js';
 import type { Analysis } from '../analysis/analyse.js';
 
@@ -70,5 +72,14 @@ export function experimentCsv(a: Analysis): string {
         .join(','),
     );
   }
+  return lines.join('\n') + '\n';
+}
+
+export function experimentSamplesCsv(a: Analysis): string {
+  const lines = ['kind,arm,node,server,size_bytes,level,strategy,seconds,z'];
+  for (const g of a.samples)
+    g.values.forEach((v, i) => {
+      lines.push([g.kind, g.arm, g.node, g.server, g.size, g.level, g.strategy, v, num(g.z[i] ?? NaN)].map((x) => csvField(x)).join(','));
+    });
   return lines.join('\n') + '\n';
 }
