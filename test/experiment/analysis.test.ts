@@ -174,6 +174,18 @@ describe('A/A and compare A B', () => {
   });
 });
 
+describe('one arm', () => {
+  it('one release on one node: described, nothing compared, every file still written', async () => {
+    const dir = await journalOf(design({ nodes: [{ label: 'a', release: '2.7.0' }], replicates: 3 }));
+    const r = await experimentReport({ journals: [dir], out: join(dir, 'report'), charts: false });
+    expect(r.analysis.mode).toBe('single');
+    expect(r.analysis.comparisons.filter((c) => c.family !== 'strategy')).toEqual([]);
+    expect(r.analysis.comparisons.filter((c) => c.family === 'strategy').length).toBe(6);
+    expect(r.summary).toMatch(/^One arm \(2\.7\.0\): 45 units, 0 failed downloads; nothing to compare/);
+    expect(r.files.length).toBe(5);
+  });
+});
+
 describe('failures, sync ceilings and the journal file', () => {
   it('counts failed attempts, failed units per cell, and the sync ceiling', async () => {
     const failures = (r: string, s: number, l: number, st: Strategy, rep: number) =>
