@@ -5,6 +5,7 @@
 // shift each experiment measured, in order. Charts through the experiment report's own drawing
 // code (src/experiment/report/charts.ts), bundled here; nothing from a CDN.
 import type { ExperimentCell, ExperimentIndex, ExperimentSummary } from '../../src/history/experiments.js';
+import { DIRECTION_COLORS, directionWords, levelName, seconds, sizeLabel } from '../../src/experiment/analysis/names.js';
 import { drawFigures } from '../../src/experiment/report/charts.js';
 import type { FigureSpec, PanelSpec } from '../../src/experiment/report/figures.js';
 import { loadExperiment, loadExperimentIndex } from './data.js';
@@ -17,24 +18,10 @@ declare global {
   }
 }
 
-const LEVELS = ['NONE', 'MEDIUM', 'STRONG', 'INSANE', 'PARANOID'];
-const DIRECTION_COLORS = { 'a-faster': '#3b6fb6', 'b-faster': '#e0a400', unclear: '#9a9a9a' } as const;
 const main = document.getElementById('main')!;
 let charts: { destroy(): void }[] = [];
 
-function sizeLabel(bytes: number): string {
-  for (const [unit, f] of [
-    ['GB', 1e9],
-    ['MB', 1e6],
-    ['KB', 1e3],
-  ] as const)
-    if (bytes >= f && bytes % (f / 10) === 0) return `${+(bytes / f).toFixed(1)} ${unit}`;
-  return `${bytes} B`;
-}
-const levelName = (l: number) => `${l} ${LEVELS[l] ?? ''}`.trim();
-const secs = (s: number | null) => (s === null ? '–' : Math.abs(s) < 1 ? `${(s * 1000).toPrecision(3)} ms` : `${s.toPrecision(3)} s`);
-const directionText = (c: Pick<ExperimentCell, 'direction' | 'a' | 'b'>) =>
-  c.direction === 'b-faster' ? `${c.b} faster` : c.direction === 'a-faster' ? `${c.a} faster` : 'no clear difference';
+const directionText = (c: Pick<ExperimentCell, 'direction' | 'a' | 'b'>) => directionWords(c.direction, c.a, c.b);
 
 function directions(a: string, b: string, alpha: number) {
   return [
@@ -123,9 +110,9 @@ function cellTable(s: ExperimentSummary): HTMLElement {
         { class: `dir-${c.direction}` },
         el('td', { text: `${sizeLabel(c.size)}, level ${levelName(c.level)}, ${c.strategy}` }),
         el('td', { text: `${c.n_a} / ${c.n_b}` }),
-        el('td', { text: secs(c.median_a_s) }),
-        el('td', { text: secs(c.median_b_s) }),
-        el('td', { text: c.shift_s === null ? '–' : `${c.shift_s > 0 ? '+' : ''}${secs(c.shift_s)} (${secs(c.lo_s)} to ${secs(c.hi_s)})` }),
+        el('td', { text: seconds(c.median_a_s) }),
+        el('td', { text: seconds(c.median_b_s) }),
+        el('td', { text: c.shift_s === null ? '–' : `${c.shift_s > 0 ? '+' : ''}${seconds(c.shift_s)} (${seconds(c.lo_s)} to ${seconds(c.hi_s)})` }),
         el('td', { text: c.q === null ? '–' : c.q.toPrecision(2) }),
         el('td', { text: directionText(c) }),
         el('td', { text: `${c.failures_a} / ${c.failures_b}` }),

@@ -4,6 +4,7 @@
 // to redo any figure or test elsewhere.
 import { csvField } from '../../report/escape.js';
 import type { Analysis } from '../analysis/analyse.js';
+import { directionWords } from '../analysis/names.js';
 
 const COLUMNS = [
   'family',
@@ -39,7 +40,7 @@ const num = (v: number): number | string => (Number.isFinite(v) ? v : Number.isN
 export function experimentCsv(a: Analysis): string {
   const lines = [COLUMNS.join(',')];
   for (const c of a.comparisons) {
-    const direction = c.direction === 'a-faster' ? `${c.aLabel} faster` : c.direction === 'b-faster' ? `${c.bLabel} faster` : 'unclear';
+    const direction = c.direction === 'unclear' ? 'unclear' : directionWords(c.direction, c.aLabel, c.bLabel);
     lines.push(
       [
         c.family,

@@ -6,7 +6,8 @@
 // significance, download time by level per strategy within a release (high outliers left out and
 // counted), and uploads by size and level.
 import { quantile } from '../../stats/index.js';
-import { LEVEL_NAMES, sizeLabel, type Analysis, type Comparison, type SampleGroup } from '../analysis/analyse.js';
+import { type Analysis, type Comparison, type SampleGroup } from '../analysis/analyse.js';
+import { ARM_COLORS, DIRECTION_COLORS, levelName, sizeLabel } from '../analysis/names.js';
 
 export interface DatasetSpec {
   label: string;
@@ -33,13 +34,9 @@ export interface FigureSpec {
   panels: PanelSpec[];
 }
 
-/** Arm colours as the seed's figures: the older release blue, the newer yellow; more arms after. */
-export const ARM_COLORS = ['#3b6fb6', '#e0a400', '#3c9a5f', '#b04a8f'];
-export const DIRECTION_COLORS = { 'a-faster': ARM_COLORS[0]!, 'b-faster': ARM_COLORS[1]!, unclear: '#9a9a9a' } as const;
 const LEVEL_COLORS = ['#444444', '#1b9e77', '#d95f02', '#7570b3', '#e7298a'];
 const STRATEGY_COLORS: Record<string, string> = { NONE: '#444444', DATA: '#1b9e77', PROX: '#7570b3', RACE: '#d95f02' };
 
-const levelName = (l: number) => `${l} ${LEVEL_NAMES[l] ?? ''}`.trim();
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
 
 export function experimentFigures(a: Analysis): FigureSpec[] {
