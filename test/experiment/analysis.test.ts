@@ -212,7 +212,7 @@ describe('failures, sync ceilings and the journal file', () => {
   it('skips a torn last line and says so; a bad line elsewhere names file and line', async () => {
     const dir = await journalOf(design({ replicates: 2 }), true);
     const j = await readJournal(dir);
-    expect(j.notes).toEqual([expect.stringMatching(/journal\.jsonl: the last line \(\d+\) is torn .* skipped/)]);
+    expect(j.notes).toEqual([expect.stringMatching(/journal\.jsonl: its last line is torn \(\d+ bytes without a newline.*left out$/)]);
     appendFileSync(join(dir, 'journal.jsonl'), '\n{"type":"phase","phase":"download","state":"done","at":"x"}\n');
     await expect(readJournal(dir)).rejects.toThrow(/journal\.jsonl:\d+: not JSON/);
     const bad = tmp();
