@@ -1,6 +1,7 @@
 // Builds the trend site into pages/dist/: index.html, favicon.svg (browsers ask for an icon on every
 // load), app.js (TypeScript + Chart.js + zoom plugin,
-// one minified ES module) and app.css. No CDN: the site makes no request outside its own folder.
+// one minified ES module), experiments.html with experiments.js (the release experiments page, Chart.js
+// with the boxplot and error-bar plugins) and app.css. No CDN: the site makes no request outside its own folder.
 // Run directly (node pages/build.mjs) or from scripts/build.mjs via buildPages().
 import { build } from 'esbuild';
 import { copyFile, mkdir } from 'node:fs/promises';
@@ -12,7 +13,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 export async function buildPages({ outdir = join(here, 'dist') } = {}) {
   await mkdir(outdir, { recursive: true });
   await build({
-    entryPoints: { app: join(here, 'src/main.ts') },
+    entryPoints: { app: join(here, 'src/main.ts'), experiments: join(here, 'src/experiments.ts') },
     outdir,
     bundle: true,
     format: 'esm',
@@ -29,7 +30,7 @@ export async function buildPages({ outdir = join(here, 'dist') } = {}) {
     minify: true,
     logLevel: 'warning',
   });
-  for (const file of ['index.html', 'favicon.svg', 'file-hint.js']) await copyFile(join(here, 'src', file), join(outdir, file));
+  for (const file of ['index.html', 'experiments.html', 'favicon.svg', 'file-hint.js']) await copyFile(join(here, 'src', file), join(outdir, file));
   return outdir;
 }
 

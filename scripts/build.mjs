@@ -9,6 +9,22 @@ import { dirname, join } from 'node:path';
 // library text is embedded at bundle time (read back in src/report/write.ts).
 const chartJs = readFileSync(join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
 
+// experiment-report.html inlines its chart code (Chart.js with the boxplot and error-bar plugins):
+// bundled here for the browser and embedded as text (read back in src/experiment/report/bundle.ts).
+const experimentCharts = (
+  await build({
+    entryPoints: ['src/experiment/report/page.ts'],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: ['chrome109', 'firefox115', 'safari16'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  })
+).outputFiles[0].text;
+
 const entries = [
   // The CLI is package.json's bin: executable, so `bee-bench` and `./dist/cli.js` run it directly.
   { in: 'src/cli.ts', out: 'dist/cli.js', banner: '#!/usr/bin/env node', mode: 0o755 },
@@ -28,7 +44,9 @@ for (const e of entries) {
     banner: {
       js: `${e.banner ? e.banner + '\n' : ''}import { createRequire as __bbCreateRequire } from 'node:module'; const require = __bbCreateRequire(import.meta.url);`,
     },
-    define: { __BEE_BENCH_CHARTJS__: JSON.stringify(chartJs) },
+    define: { __BEE_BENCH_CHARTJS__: JSON.stringify(chartJs), __BEE_BENCH_EXPERIMENT_CHARTS__: JSON.stringify(experimentCharts) },
+    // Only the sources bundle the experiment charts on demand (bundle.ts); the build carries them.
+    external: ['esbuild'],
     legalComments: 'none',
     logLevel: 'warning',
   });

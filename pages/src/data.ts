@@ -2,6 +2,7 @@
 // opened (each fetched once). The history folder defaults to the page's own folder; a page built
 // for another layout names it in <meta name="bee-bench-data" content="...">. Only same-origin
 // paths inside that folder are ever requested.
+import type { ExperimentIndex, ExperimentSummary } from '../../src/history/experiments.js';
 import type { CaseSeriesFile, HistoryIndex, IndexCase } from '../../src/history/schema.js';
 
 export class DataError extends Error {}
@@ -71,4 +72,22 @@ export function loadSeries(c: IndexCase): Promise<CaseSeriesFile> {
     seriesCache.set(c.id, p);
   }
   return p;
+}
+
+/** experiments/index.json (the experiments page's list and trends). */
+export async function loadExperimentIndex(): Promise<ExperimentIndex> {
+  const v = await getJson(resolveDataPath('experiments/index.json'));
+  if (!isObject(v) || v.schema !== 'bee-bench/experiment-index@1' || !Array.isArray(v.experiments) || !Array.isArray(v.trends)) {
+    throw new DataError('experiments/index.json is not a bee-bench/experiment-index@1 file.');
+  }
+  return v as unknown as ExperimentIndex;
+}
+
+/** experiments/<id>.json: one experiment's summary and cells. */
+export async function loadExperiment(id: string): Promise<ExperimentSummary> {
+  const v = await getJson(resolveDataPath(`experiments/${id}.json`));
+  if (!isObject(v) || v.schema !== 'bee-bench/experiment-summary@1' || !Array.isArray(v.cells)) {
+    throw new DataError(`experiments/${id}.json is not a bee-bench/experiment-summary@1 file.`);
+  }
+  return v as unknown as ExperimentSummary;
 }

@@ -277,8 +277,9 @@ Default --out experiment/; the rule is the run's, from its journal.`,
     summary: "two runs (one release each) compared per cell, the seed study's way",
     details: `Per cell (size × level × strategy, per server and pooled): Mann–Whitney, the Hodges–Lehmann
 shift with its 95% interval, BH-corrected across cells at --alpha; failures per cell; z-scores;
-RACE vs DATA within a release; replicates needed. Writes experiment-report.{md,csv,html} and
-experiment-analysis.json into --out (default experiment-report/) and prints the summary.`,
+RACE vs DATA within a release; replicates needed. Writes experiment-report.{md,csv,html},
+experiment-samples.csv and experiment-analysis.json into --out (default experiment-report/) and
+prints the summary.`,
     fails: 'never (unreadable journals are bad input: 2)',
   },
   {

@@ -1,8 +1,9 @@
 // `bee-bench site`: the trend site served on 127.0.0.1 over a history folder, as browsers do not run
-// the page's module script from file://. The page itself (index.html, app.js, app.css, the icon)
-// comes from this package's pages/dist, so the site shown is the one this version builds; every
-// other path is a file of the history folder (index.json, series/, runs/). GET and HEAD only, no
-// listing, nothing outside the two folders, and only on the loopback interface.
+// the page's module script from file://. The pages themselves (index.html, app.js, app.css, the
+// icon, experiments.html and experiments.js) come from this package's pages/dist, so the site shown
+// is the one this version builds; every other path is a file of the history folder (index.json,
+// series/, runs/, experiments/). GET and HEAD only, no listing, nothing outside the two folders,
+// and only on the loopback interface.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -12,7 +13,7 @@ import { extname, join, relative, resolve, sep } from 'node:path';
 import { childEnv } from '../child/env.js';
 import { siteDir } from '../history/publish.js';
 
-const SITE_FILES = new Set(['index.html', 'app.js', 'app.css', 'favicon.svg', 'file-hint.js']);
+const SITE_FILES = new Set(['index.html', 'app.js', 'app.css', 'favicon.svg', 'file-hint.js', 'experiments.html', 'experiments.js']);
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

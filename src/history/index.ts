@@ -13,3 +13,4 @@ export * from './gab.js';
 export { stableJson, stableJsonPretty } from './json.js';
 export * from './publish.js';
 export { PROFILES_DIR, MAX_RUN_PROFILES_BYTES, profilesPath, readRunProfiles, serializeRunProfiles } from './profiles.js';
+export * from './experiments.js';

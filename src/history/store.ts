@@ -11,7 +11,8 @@
 //
 // Records are immutable: a record path that already exists with different bytes is refused
 // (RecordConflictError), and before each commit the staged diff under runs/ is checked to contain
-// only additions. So are the records' side files of compact function profiles, under profiles/. Invalid records already in the branch are reported and left byte-identical.
+// only additions. So are the records' side files of compact function profiles, under profiles/,
+// and release experiment summaries, under experiments/ (whose index.json is derived like index.json). Invalid records already in the branch are reported and left byte-identical.
 //
 // The local clone holds one writer at a time: writers sharing a workdir (e.g. several
 // `history publish` run from one directory) queue on a lock directory beside it, <workdir>.lock
@@ -21,6 +22,15 @@ import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/prom
 import { dirname, join, normalize, resolve, sep } from 'node:path';
 import { lock } from 'proper-lockfile';
 import { INDEX_FILE, SERIES_DIR, derive, type DeriveOptions } from './derive.js';
+import {
+  EXPERIMENTS_DIR,
+  EXPERIMENT_INDEX_FILE,
+  deriveExperimentIndex,
+  experimentPath,
+  readExperiments,
+  serializeExperiment,
+  type ExperimentSummary,
+} from './experiments.js';
 import { DEFAULT_IDENTITY, gitIn, redact, type Git, type Identity } from './git.js';
 import { PROFILES_DIR, profilesPath, serializeRunProfiles } from './profiles.js';
 import { HistoryLinkError, RUNS_DIR, readRecords } from './read.js';
@@ -59,6 +69,8 @@ export interface WriteOptions {
   now?: () => number;
   /** Compact function profiles per runner: each record of that runner gets its side file (profiles.ts). */
   profiles?: readonly RunProfiles[];
+  /** Release experiment summaries, written as immutable experiments/<id>.json beside the records (experiments.ts). */
+  experiments?: readonly ExperimentSummary[];
 }
 
 /** How far past the present a record's times may lie (clocks of runners and git hosts differ a little). */
@@ -84,7 +96,7 @@ export class RecordConflictError extends Error {
   }
 }
 
-const RESERVED = new Set([RUNS_DIR, PROFILES_DIR, SERIES_DIR, INDEX_FILE]);
+const RESERVED = new Set([RUNS_DIR, PROFILES_DIR, SERIES_DIR, INDEX_FILE, EXPERIMENTS_DIR]);
 
 export function normalizeFolder(folder: string): string {
   const f = normalize(folder.replace(/^\/+|\/+$/g, '') || '.')
@@ -125,7 +137,14 @@ export async function writeHistory(records: readonly HistoryRecord[], opts: Writ
       else log(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
     }
   }
-  const message = opts.message ?? defaultMessage(records, branch);
+  for (const e of opts.experiments ?? []) {
+    const path = experimentPath(e.id);
+    const text = serializeExperiment(e);
+    const prev = files.get(path);
+    if (prev !== undefined && prev !== text) throw new RecordConflictError(path);
+    files.set(path, text);
+  }
+  const message = opts.message ?? defaultMessage(records, branch, opts.experiments ?? []);
   const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 60_000, log);
   try {
     await openClone(git, opts.remote);
@@ -167,13 +186,16 @@ async function pushAttempts(git: Git, files: ReadonlyMap<string, string>, opts: 
     // Before anything is read or written: the branch's own tree may not lead outside the clone.
     await refuseLinks(opts.workdir, folder);
     const written = await addRecords(folderAbs, files);
-    // The report counts records; their side files go with them.
-    const isRecord = (path: string) => path.startsWith(`${RUNS_DIR}/`);
+    // The report counts records and experiments; the records' side files go with them.
+    const isRecord = (path: string) => path.startsWith(`${RUNS_DIR}/`) || path.startsWith(`${EXPERIMENTS_DIR}/`);
     const added = written.added.filter(isRecord);
     const present = written.present.filter(isRecord);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
     const set = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
     await writeDerived(folderAbs, derive(set, opts.derive));
+    const experiments = readExperiments(folderAbs);
+    if (experiments.summaries.length > 0 || experiments.invalid.length > 0)
+      await writeFile(join(folderAbs, EXPERIMENTS_DIR, EXPERIMENT_INDEX_FILE), deriveExperimentIndex(experiments.summaries, experiments.invalid));
     await git(['add', '--all', '--', folder]);
     const staged = await stagedChanges(git, folder);
     const report = { attempts: attempt, added, present, invalid: set.invalid };
@@ -257,12 +279,14 @@ function lastLines(s: string): string {
   );
 }
 
-function defaultMessage(records: readonly HistoryRecord[], branch: string): string {
-  const paths = records.map(recordPath).sort();
+function defaultMessage(records: readonly HistoryRecord[], branch: string, experiments: readonly ExperimentSummary[]): string {
+  const paths = [...records.map(recordPath), ...experiments.map((e) => experimentPath(e.id))].sort();
   const first = records[0];
   const head = first
     ? `bench: record ${first.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(', ')}) from ${first.branch}`
-    : `bench: re-derive ${branch}`;
+    : experiments.length > 0
+      ? `bench: experiment ${experiments.map((e) => e.id).join(', ')}`
+      : `bench: re-derive ${branch}`;
   return [head, '', ...paths].join('\n');
 }
 
@@ -356,9 +380,11 @@ async function stagedChanges(git: Git, folder: string): Promise<Array<[string, s
   const out = (await git(['diff', '--cached', '--name-status', '--no-renames', '-z', '--', folder])).split('\0');
   const changes: Array<[string, string]> = [];
   for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i] as string, out[i + 1] as string]);
-  // Records and their profiles' side files alike.
-  const immutable = [RUNS_DIR, PROFILES_DIR].map((d) => (folder === '.' ? `${d}/` : `${folder}/${d}/`));
-  const bad = changes.filter(([status, path]) => immutable.some((dir) => path.startsWith(dir)) && status !== 'A');
+  // Records, their profiles' side files and experiment summaries alike (not the experiments' derived index).
+  const under = (d: string) => (folder === '.' ? `${d}/` : `${folder}/${d}/`);
+  const immutable = [RUNS_DIR, PROFILES_DIR, EXPERIMENTS_DIR].map(under);
+  const derivedIndex = `${under(EXPERIMENTS_DIR)}${EXPERIMENT_INDEX_FILE}`;
+  const bad = changes.filter(([status, path]) => immutable.some((dir) => path.startsWith(dir)) && path !== derivedIndex && status !== 'A');
   if (bad.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad.map(([s, p]) => `${s} ${p}`).join(', ')}`);
   return changes;
 }

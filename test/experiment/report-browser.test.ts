@@ -69,7 +69,7 @@ describe('experiment-report.html in Chromium', () => {
           let inked = 0;
           for (let i = 3; i < px.length; i += 4) if (px[i]! > 0) inked++;
           const drawn = c.data.datasets.map((d, i) => {
-            const withData = d.data.filter((v) => v !== null && !(Array.isArray(v) && v.length === 0)).length;
+            const withData = d.data.filter((v) => !(Array.isArray(v) && v.length === 0)).length;
             const placed = c.getDatasetMeta(i).data.filter((e) => Number.isFinite(e.x) && Number.isFinite(e.y)).length;
             return { label: d.label, withData, placed };
           });

@@ -9,7 +9,10 @@
 import { benjaminiHochberg, hodgesLehmannTwoSample, mannWhitney, median, quantile, replicatesForShift, zScores } from '../../stats/index.js';
 import { cellDirection, type CellDirection } from '../../verdict/index.js';
 import type { Strategy } from '../schema.js';
+import { levelName, seconds, sizeLabel } from './names.js';
 import type { Journal, UnitRecord } from './read.js';
+
+export { LEVEL_NAMES, levelName, seconds, sizeLabel } from './names.js';
 
 export interface AnalysisOptions {
   /** FDR level a cell's q is held against (default 0.05, as Swarm's release reports). */
@@ -430,32 +433,9 @@ function syncFigures(A: Arm, journals: readonly Journal[], armOf: (j: number, u:
   };
 }
 
-/** Bytes as the seed names sizes: 1 KB = 1000 bytes. */
-export function sizeLabel(bytes: number): string {
-  for (const [unit, f] of [
-    ['GB', 1e9],
-    ['MB', 1e6],
-    ['KB', 1e3],
-  ] as const)
-    if (bytes >= f && bytes % (f / 10) === 0) return `${+(bytes / f).toFixed(1)} ${unit}`;
-  return `${bytes} B`;
-}
-
-export const LEVEL_NAMES = ['NONE', 'MEDIUM', 'STRONG', 'INSANE', 'PARANOID'] as const;
-
 export function cellLabel(c: Cell): string {
-  const level = `${c.level} ${LEVEL_NAMES[c.level] ?? ''}`.trim();
+  const level = levelName(c.level);
   return c.strategy === 'any' ? `${sizeLabel(c.size)}, level ${level}` : `${sizeLabel(c.size)}, level ${level}, ${c.strategy}`;
-}
-
-/** Seconds with sensible digits: 0.0123 s, 1.23 s, 123 s. */
-export function seconds(s: number): string {
-  if (!Number.isFinite(s)) return '–';
-  const a = Math.abs(s);
-  if (a === 0) return '0 s';
-  if (a < 0.001) return `${(s * 1e6).toPrecision(3)} µs`;
-  if (a < 1) return `${(s * 1000).toPrecision(3)} ms`;
-  return `${s.toPrecision(3)} s`;
 }
 
 function pct(r: number): string {
@@ -476,6 +456,7 @@ function summaryOf(a: Analysis): string {
   const range = (list: Comparison[]) => {
     const abs = list.map((c) => Math.abs(c.shift));
     const rel = list.map((c) => Math.abs(c.relative * 100));
+    if (list.length === 1) return `by ${seconds(abs[0]!)} (${rel[0]!.toFixed(0)} %)`;
     return `by ${seconds(Math.min(...abs))} to ${seconds(Math.max(...abs))} (${Math.min(...rel).toFixed(0)}–${Math.max(...rel).toFixed(0)} %)`;
   };
   const where = (list: Comparison[]) => list.map((c) => cellLabel(c)).join('; ');
@@ -485,7 +466,7 @@ function summaryOf(a: Analysis): string {
   if (faster.length) parts.push(`${B} is faster in ${faster.length} of ${cells.length} cells ${range(faster)} (${where(faster)});`);
   if (slower.length) parts.push(`${B} is slower in ${slower.length} of ${cells.length} cells ${range(slower)} (${where(slower)});`);
   const unclear = cells.length - faster.length - slower.length;
-  if (!faster.length && !slower.length) parts.push(`no cell differs after BH correction (all ${cells.length} cells q ≥ ${a.options.alpha});`);
+  if (!faster.length && !slower.length) parts.push(`no cell differs after BH correction (all ${cells.length} cells q ≥ ${a.options.alpha}).`);
   else parts.push(`${unclear} cell${unclear === 1 ? '' : 's'} show no clear difference.`);
   const biggest = [...faster, ...slower].sort((x, y) => Math.abs(y.shift) - Math.abs(x.shift))[0];
   if (biggest)

@@ -1,12 +1,12 @@
-// Reads an experiment journal (journal.jsonl, or its run folder) line by line, never whole: each row
-// is validated with the shared schema (../schema.ts) and folded into one record per unit (its
-// upload, its sync wait, and only the first ok download attempt's time plus counts), so memory grows
-// with the units, not with the attempts. A torn last line (a run killed mid-write) is skipped and
-// reported; any other bad line stops the read with its file and line number.
-import { createReadStream, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { JOURNAL_FILE, JournalRowSchema, type RunRow, type Strategy } from '../schema.js';
+// Reads an experiment journal for the analysis: the journal's own streaming reader (../journal.ts:
+// line by line, every row checked with the shared schema, a torn last line left out) folded into
+// one record per unit (its upload, its sync wait, and only the first ok download attempt's time
+// plus counts), so memory grows with the units, not with the attempts. A torn last line (a run
+// killed mid-write) is reported in the notes; a bad line stops the read naming its file and line.
+import { statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { readJournal as streamJournal } from '../journal.js';
+import { JOURNAL_FILE, type RunRow, type Strategy } from '../schema.js';
 
 export interface UnitRecord {
   unit: string;
@@ -43,23 +43,21 @@ export interface Journal {
   notes: string[];
 }
 
-/** The journal file of a path that is the file itself or the run folder holding it. */
-export function journalPath(path: string): string {
-  return statSync(path).isDirectory() ? join(path, JOURNAL_FILE) : path;
+/** The run folder of a path that is the folder or its journal.jsonl. */
+export function runFolder(path: string): string {
+  if (statSync(path).isDirectory()) return path;
+  if (basename(path) === JOURNAL_FILE) return dirname(path);
+  throw new Error(`${path}: not a run folder or its ${JOURNAL_FILE}. Fix: give the folder \`bee-bench experiment run --out\` wrote`);
 }
 
 export async function readJournal(path: string): Promise<Journal> {
-  const file = journalPath(path);
-  const stream = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  const dir = runFolder(path);
+  const file = `${dir}/${JOURNAL_FILE}`;
   let run: RunRow | undefined;
   const units = new Map<string, UnitRecord>();
   const notes: string[] = [];
   let rows = 0;
   let resumes = 0;
-  let lineNo = 0;
-  let pendingBad: { line: number; message: string } | undefined;
-
   const unitOf = (r: { unit: string; node: string; release: string; size: number; level: number; strategy: Strategy; rep: number }) => {
     let u = units.get(r.unit);
     if (!u) {
@@ -83,25 +81,8 @@ export async function readJournal(path: string): Promise<Journal> {
     return u;
   };
 
-  for await (const text of lines) {
-    lineNo++;
-    if (pendingBad) throw badLine(file, pendingBad.line, pendingBad.message);
-    if (text.trim() === '') continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (e) {
-      // Only the last line may be torn; decide once the next line shows whether there is one.
-      pendingBad = { line: lineNo, message: `not JSON (${(e as Error).message})` };
-      continue;
-    }
-    const parsed = JournalRowSchema.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw badLine(file, lineNo, `${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'invalid'}`);
-    }
+  const { torn } = await streamJournal(dir, (row, lineNo) => {
     rows++;
-    const row = parsed.data;
     switch (row.type) {
       case 'run':
         if (run) throw badLine(file, lineNo, 'a second "run" row: a journal holds one run');
@@ -140,8 +121,9 @@ export async function readJournal(path: string): Promise<Journal> {
         break;
       }
     }
-  }
-  if (pendingBad) notes.push(`${file}: the last line (${pendingBad.line}) is torn (${pendingBad.message}) and was skipped, as a resumed run does`);
+  });
+  if (torn !== undefined)
+    notes.push(`${file}: its last line is torn (${torn.length} bytes without a newline, a write the run did not finish) and was left out`);
   if (!run) throw new Error(`${file}: no "run" row; a journal starts with one (is this an experiment journal?)`);
   return { file, run, units: [...units.values()], rows, resumes, notes };
 }

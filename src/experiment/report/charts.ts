@@ -59,6 +59,9 @@ function config(p: PanelSpec): ChartConfiguration {
         label: d.label,
         data: d.data,
         showLine: false,
+        borderWidth: 0,
+        pointBorderWidth: 1,
+        pointBorderColor: d.color,
         borderColor: d.color,
         backgroundColor: d.color,
         errorBarColor: d.color,
@@ -72,7 +75,11 @@ function config(p: PanelSpec): ChartConfiguration {
       responsive: true,
       maintainAspectRatio: false,
       plugins,
-      scales: { ...scales, y: { ...scales.y, grid: { color: (c: { tick?: { value: number } }) => (c.tick?.value === 0 ? '#555' : '#e5e5e5') } } },
+      // The zero line (no change) is always in view and drawn darker.
+      scales: {
+        x: { ...scales.x, offset: true },
+        y: { ...scales.y, beginAtZero: true, grid: { color: (c: { tick?: { value: number } }) => (c.tick?.value === 0 ? '#555' : '#e5e5e5') } },
+      },
     },
   } as unknown as ChartConfiguration;
 }

@@ -1,7 +1,10 @@
-// The experiment report's comparisons as CSV (experiment-report.csv): one row per compared cell of
-// every family and scope, numbers unformatted (seconds, fractions) for spreadsheets and R.
+// The experiment report's CSV files, numbers unformatted (seconds, fractions) for spreadsheets and R:
+// experiment-report.csv has one row per compared cell of every family and scope;
+// experiment-samples.csv one row per measured time (a unit's download or upload) with its z-score,
+// to redo any figure or test elsewhere.
 import { csvField } from '../../report/escape.js';
 import type { Analysis } from '../analysis/analyse.js';
+import { directionWords } from '../analysis/names.js';
 
 const COLUMNS = [
   'family',
@@ -37,7 +40,7 @@ const num = (v: number): number | string => (Number.isFinite(v) ? v : Number.isN
 export function experimentCsv(a: Analysis): string {
   const lines = [COLUMNS.join(',')];
   for (const c of a.comparisons) {
-    const direction = c.direction === 'a-faster' ? `${c.aLabel} faster` : c.direction === 'b-faster' ? `${c.bLabel} faster` : 'unclear';
+    const direction = c.direction === 'unclear' ? 'unclear' : directionWords(c.direction, c.aLabel, c.bLabel);
     lines.push(
       [
         c.family,
@@ -70,5 +73,14 @@ export function experimentCsv(a: Analysis): string {
         .join(','),
     );
   }
+  return lines.join('\n') + '\n';
+}
+
+export function experimentSamplesCsv(a: Analysis): string {
+  const lines = ['kind,arm,node,server,size_bytes,level,strategy,seconds,z'];
+  for (const g of a.samples)
+    g.values.forEach((v, i) => {
+      lines.push([g.kind, g.arm, g.node, g.server, g.size, g.level, g.strategy, v, num(g.z[i] ?? NaN)].map((x) => csvField(x)).join(','));
+    });
   return lines.join('\n') + '\n';
 }

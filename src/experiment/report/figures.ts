@@ -6,13 +6,14 @@
 // significance, download time by level per strategy within a release (high outliers left out and
 // counted), and uploads by size and level.
 import { quantile } from '../../stats/index.js';
-import { LEVEL_NAMES, sizeLabel, type Analysis, type Comparison, type SampleGroup } from '../analysis/analyse.js';
+import { type Analysis, type Comparison, type SampleGroup } from '../analysis/analyse.js';
+import { ARM_COLORS, DIRECTION_COLORS, levelName, sizeLabel } from '../analysis/names.js';
 
 export interface DatasetSpec {
   label: string;
   color: string;
-  /** box: values per category; errorbar: one point (or null) per category. */
-  data: (number[] | { y: number; yMin: number; yMax: number } | null)[];
+  /** box: values per category; errorbar: the points of this dataset, each naming its category. */
+  data: (number[] | { x: string; y: number; yMin: number; yMax: number })[];
 }
 
 export interface PanelSpec {
@@ -33,13 +34,9 @@ export interface FigureSpec {
   panels: PanelSpec[];
 }
 
-/** Arm colours as the seed's figures: the older release blue, the newer yellow; more arms after. */
-export const ARM_COLORS = ['#3b6fb6', '#e0a400', '#3c9a5f', '#b04a8f'];
-export const DIRECTION_COLORS = { 'a-faster': ARM_COLORS[0]!, 'b-faster': ARM_COLORS[1]!, unclear: '#9a9a9a' } as const;
 const LEVEL_COLORS = ['#444444', '#1b9e77', '#d95f02', '#7570b3', '#e7298a'];
 const STRATEGY_COLORS: Record<string, string> = { NONE: '#444444', DATA: '#1b9e77', PROX: '#7570b3', RACE: '#d95f02' };
 
-const levelName = (l: number) => `${l} ${LEVEL_NAMES[l] ?? ''}`.trim();
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
 
 export function experimentFigures(a: Analysis): FigureSpec[] {
@@ -63,7 +60,7 @@ export function experimentFigures(a: Analysis): FigureSpec[] {
   figures.push({
     id: 'distributions',
     title: 'Download time by file size, per level and strategy, per server',
-    caption: `Each box is one release in one cell (${a.arms.map((x) => x.label).join(', ')}); the points are the downloads (time of the first ok attempt), the box the quartiles, the whiskers 1.5 IQR. Both axes are categorical size × log time. "all servers" pools a release's nodes; "server k" is the k-th node of each release.`,
+    caption: `Each box is one release in one cell (${a.arms.map((x) => x.label).join(', ')}); the points are the downloads (time of the first ok attempt), the box the quartiles, the whiskers 1.5 IQR. x: file size; y: seconds on a log scale. "all servers" pools a release's nodes; "server k" is the k-th node of each release.`,
     panels: rows.flatMap((r) =>
       scopes.map((s) => ({
         id: `dist-${r.level}-${r.strategy}-${s}`,
@@ -121,6 +118,7 @@ export function experimentFigures(a: Analysis): FigureSpec[] {
         .sort((x, y) => x - y)
         .map((size) => {
           const row = cells.filter((c) => c.size === size);
+          const label = (c: Comparison) => (family === 'upload' ? levelName(c.level) : `${levelName(c.level)}, ${c.strategy}`);
           return {
             id: `${id}-${size}`,
             title: `${sizeLabel(size)}: ${B} − ${A}`,
@@ -128,11 +126,11 @@ export function experimentFigures(a: Analysis): FigureSpec[] {
             xTitle: family === 'upload' ? 'erasure level' : 'erasure level, strategy',
             yTitle: `shift ${B} − ${A} (s)`,
             logY: false,
-            labels: row.map((c) => (family === 'upload' ? levelName(c.level) : `${levelName(c.level)}, ${c.strategy}`)),
+            labels: row.map(label),
             datasets: dirs.map((d) => ({
               label: d.label,
               color: DIRECTION_COLORS[d.key],
-              data: row.map((c) => (c.direction === d.key && Number.isFinite(c.shift) ? { y: c.shift, yMin: c.lo, yMax: c.hi } : null)),
+              data: row.filter((c) => c.direction === d.key && Number.isFinite(c.shift)).map((c) => ({ x: label(c), y: c.shift, yMin: c.lo, yMax: c.hi })),
             })),
           };
         }),

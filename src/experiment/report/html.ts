@@ -3,7 +3,7 @@
 // JSON), then the same tables as the markdown. Every user-controlled string passes htmlText; the
 // data block passes jsonForScript.
 import { htmlText, jsonForScript } from '../../report/escape.js';
-import { LEVEL_NAMES, seconds, type Analysis, type Comparison } from '../analysis/analyse.js';
+import { levelName, seconds, sizeLabel, type Analysis, type Comparison } from '../analysis/analyse.js';
 import { experimentChartsSource } from './bundle.js';
 import { experimentFigures, type FigureSpec } from './figures.js';
 import { cellLabel, directionText, needText, pText, relativeText, shiftText } from './labels.js';
@@ -89,7 +89,7 @@ function failuresTable(a: Analysis): string {
   if (a.failures.length === 0) return '<p>Every download succeeded at its first attempt.</p>';
   const rows = a.failures.map(
     (f) =>
-      `<tr><td>${htmlText(f.arm)}</td><td class="t">${htmlText(f.node)}</td><td>${htmlText(cellLabel({ ...f, strategy: 'any' }).split(',')[0])}</td><td class="t">${f.level} ${LEVEL_NAMES[f.level] ?? ''}</td><td class="t">${f.strategy}</td><td>${f.units}</td><td>${f.failures}</td><td>${f.failedAttempts}</td><td class="t">${htmlText(f.lastError ?? '')}</td></tr>`,
+      `<tr><td>${htmlText(f.arm)}</td><td class="t">${htmlText(f.node)}</td><td>${htmlText(sizeLabel(f.size))}</td><td class="t">${levelName(f.level)}</td><td class="t">${f.strategy}</td><td>${f.units}</td><td>${f.failures}</td><td>${f.failedAttempts}</td><td class="t">${htmlText(f.lastError ?? '')}</td></tr>`,
   );
   return `<table id="failures-table"><tr><th>release</th><th>node</th><th>size</th><th>level</th><th>strategy</th><th>units</th><th>never succeeded</th><th>failed attempts</th><th>last error</th></tr>${rows.join('')}</table>`;
 }

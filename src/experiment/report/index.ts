@@ -6,13 +6,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyse, type Analysis, type AnalysisOptions } from '../analysis/analyse.js';
 import { readJournal } from '../analysis/read.js';
-import { experimentCsv } from './csv.js';
+import { experimentCsv, experimentSamplesCsv } from './csv.js';
 import { experimentHtml } from './html.js';
 import { experimentMarkdown } from './markdown.js';
 
 export const REPORT_FILES = {
   md: 'experiment-report.md',
   csv: 'experiment-report.csv',
+  samples: 'experiment-samples.csv',
   html: 'experiment-report.html',
   json: 'experiment-analysis.json',
 } as const;
@@ -45,6 +46,7 @@ export async function experimentReport(opts: ExperimentReportOptions): Promise<E
   };
   write(REPORT_FILES.md, experimentMarkdown(analysis));
   write(REPORT_FILES.csv, experimentCsv(analysis));
+  write(REPORT_FILES.samples, experimentSamplesCsv(analysis));
   write(REPORT_FILES.html, await experimentHtml(analysis, { charts: opts.charts ?? true }));
   write(
     REPORT_FILES.json,
@@ -54,3 +56,4 @@ export async function experimentReport(opts: ExperimentReportOptions): Promise<E
 }
 
 export { analyse, readJournal, type Analysis, type AnalysisOptions };
+export { experimentSummary, experimentId, publishExperiment, type PublishExperimentOptions } from './history.js';

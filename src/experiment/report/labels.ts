@@ -1,11 +1,10 @@
 // Words and numbers shared by the experiment report's markdown, CSV and HTML: what a direction is
 // called, how a comparison's cell, shift and interval read, so the three formats say the same.
 import { cellLabel, seconds, type Comparison } from '../analysis/analyse.js';
+import { directionWords } from '../analysis/names.js';
 
 export function directionText(c: Comparison): string {
-  if (c.direction === 'b-faster') return `${c.bLabel} faster`;
-  if (c.direction === 'a-faster') return `${c.aLabel} faster`;
-  return 'no clear difference';
+  return directionWords(c.direction, c.aLabel, c.bLabel);
 }
 
 export function shiftText(c: Comparison): string {

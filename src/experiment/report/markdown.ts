@@ -2,7 +2,7 @@
 // per family (downloads pooled and per server, RACE vs DATA within each arm, uploads), failures,
 // sync waits, and how the figures were computed. Every user-controlled string passes mdText.
 import { mdText } from '../../report/escape.js';
-import { LEVEL_NAMES, seconds, type Analysis, type Comparison } from '../analysis/analyse.js';
+import { levelName, seconds, sizeLabel, type Analysis, type Comparison } from '../analysis/analyse.js';
 import { cellLabel, directionText, needText, pText, relativeText, shiftText } from './labels.js';
 
 export function experimentMarkdown(a: Analysis): string {
@@ -59,7 +59,7 @@ export function experimentMarkdown(a: Analysis): string {
     );
     for (const f of a.failures)
       out.push(
-        `| ${mdText(f.arm)} | ${mdText(f.node)} | ${mdText(cellLabel({ ...f, strategy: 'any' }).split(',')[0])} | ${f.level} ${LEVEL_NAMES[f.level] ?? ''} | ${f.strategy} | ${f.units} | ${f.failures} | ${f.failedAttempts} | ${mdText(f.lastError ?? '')} |`,
+        `| ${mdText(f.arm)} | ${mdText(f.node)} | ${mdText(sizeLabel(f.size))} | ${levelName(f.level)} | ${f.strategy} | ${f.units} | ${f.failures} | ${f.failedAttempts} | ${mdText(f.lastError ?? '')} |`,
       );
     out.push('');
   }
