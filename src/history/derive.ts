@@ -21,6 +21,7 @@ import type { RecordSet } from './read.js';
 import { workUnits, type LoadedRecord } from './record.js';
 import { loadedWithCurrentIds } from './case-ids.js';
 import { lowPrecision } from '../verdict/precision.js';
+import { costInterval } from '../stats/scoreboard.js';
 import {
   INDEX_SCHEMA_ID,
   SERIES_SCHEMA_ID,
@@ -362,6 +363,7 @@ function finishSeries(
       ops: last.work.ops,
       bytes: last.work.bytes,
       ...(lowPrecision(last.samples_ns, last.work) ? { low_precision: true as const } : {}),
+      ...medianIntervalOf(last.samples_ns),
       ...(last.instructions
         ? countSummary(
             counted.map((i) => acc.cases[i]!),
@@ -402,4 +404,10 @@ export function renderDerived(d: Derived): Map<string, string> {
 /** deriveHistory + renderDerived: records in, the derived files' bytes out. */
 export function derive(set: RecordSet, opts: DeriveOptions = {}): Map<string, string> {
   return renderDerived(deriveHistory(set, opts));
+}
+
+/** The latest point's median interval per iteration, when it has samples enough for one. */
+function medianIntervalOf(samples: readonly number[]): { median_interval?: { lo: number; hi: number } } {
+  const ci = costInterval(samples, 1);
+  return ci ? { median_interval: ci } : {};
 }

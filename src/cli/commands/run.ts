@@ -4,7 +4,7 @@ import { join, relative, resolve } from 'node:path';
 import { goCloneCommand, goProxyProblem, type ClientSource } from '../../build/index.js';
 import { singlePipeline } from '../../pipeline/single.js';
 import { failureHeadline, failureLine, failuresOf } from '../../report/model/failures.js';
-import { lowPrecisionLine } from '../../report/model/tables.js';
+import { lowPrecisionLine, openRankingLine } from '../../report/model/tables.js';
 import type { NotRun } from '../../report/model/types.js';
 import { parseShardRef } from '../../shard/assignment.js';
 import { shardCommand, shardPlan } from '../../shard/commands.js';
@@ -45,8 +45,7 @@ export async function run(v: Values): Promise<number> {
   const out = await withBee({ ...c, log: progress.log }, (c) => singlePipeline({ ...c, runners, notRun, measure })).finally(() => clearInterval(heartbeat));
   recordStages(c.cacheDir, c.profile, progress.finish());
   log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(', ')}`);
-  const lowPrecision = lowPrecisionLine(out.model);
-  if (lowPrecision) log(lowPrecision);
+  for (const line of [openRankingLine(out.model), lowPrecisionLine(out.model)]) if (line) log(line);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
