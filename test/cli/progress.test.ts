@@ -143,6 +143,10 @@ describe('run progress', () => {
   it("gives every runner's median one format", () => {
     expect(summarize('ok: median 0.0002 ms, min 0.0001 ms over 200 iterations')).toBe('ok, median 200 ns (200 iterations)');
     expect(summarize('ok, 200 iterations, median 0.000 ms')).toBe('ok, median < 500 ns (200 iterations)');
+    // The runners' lines now carry the report's median to the ns (bee-js in µs, bee-rs in ns): the console agrees with report.md.
+    expect(summarize('ok: median 0.092 µs, min 0.088 µs over 5 iterations')).toBe('ok, median 92.0 ns (5 iterations)');
+    expect(summarize('ok, 5 iterations, median 22 ns')).toBe('ok, median 22.0 ns (5 iterations)');
+    expect(summarize('ok, 4 iterations, median 22.5 ns')).toBe('ok, median 22.5 ns (4 iterations)');
     expect(summarize('ok: median 30ns (min 29ns, 200 iters)')).toBe('ok, median 30.0 ns (200 iterations)');
   });
 
