@@ -9,7 +9,9 @@ import type { NotRun } from '../../report/model/types.js';
 import { parseShardRef } from '../../shard/assignment.js';
 import { shardCommand, shardPlan } from '../../shard/commands.js';
 import { loadSpec } from '../../spec/load.js';
-import type { Runner } from '../../spec/schema.js';
+import type { Result, Runner } from '../../spec/schema.js';
+import { keepLocally, LOCAL_HISTORY, localContext, readRecords } from '../../history/index.js';
+import type { RunProfiles } from '../../profile/index.js';
 import { selectCases } from '../../spec/select.js';
 import { planLine, recordStages, runStages } from '../eta.js';
 import { runProgress } from '../progress.js';
@@ -48,7 +50,22 @@ export async function run(v: Values): Promise<number> {
   for (const line of [openRankingLine(out.model), lowPrecisionLine(out.model)]) if (line) log(line);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
+  // Each run a point of the local history under --out; the last line says how to see the trend.
+  if (out.results.length > 0) log(await keepRun(c.outDir, c.specFile, out.results, out.profiles));
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
+}
+
+/** Adds the run to <out>/history and says how to open the trend site over it (or why it was not kept). */
+async function keepRun(outDir: string, specFile: string, results: readonly Result[], profiles: readonly RunProfiles[]): Promise<string> {
+  const folder = join(outDir, LOCAL_HISTORY);
+  try {
+    const kept = await keepLocally(results, localContext(process.cwd(), `local-${Date.now()}`), { folder, spec: loadSpec(specFile).spec, profiles, log });
+    const runs = new Set(readRecords(folder).records.map((r) => r.record.run.id)).size;
+    const flag = resolve(outDir) === resolve('out') ? '' : ` --history ${shortPath(folder)}`;
+    return `history: run kept in ${shortPath(folder)} (${kept.added.length} record(s), ${runs} run(s) in all); trend site: npx bee-bench site${flag}`;
+  } catch (e) {
+    return `history: this run was not kept in ${shortPath(folder)}: ${e instanceof Error ? e.message : String(e)}`;
+  }
 }
 
 /** `run --shard K/N`: one shard of a sharded run, into --out (default out/shard-K-of-N). */
