@@ -13,12 +13,13 @@ import type { Result, Runner } from '../../spec/schema.js';
 import { keepLocally, LOCAL_HISTORY, localContext, readRecords } from '../../history/index.js';
 import type { RunProfiles } from '../../profile/index.js';
 import { selectCases } from '../../spec/select.js';
-import { planLine, recordStages, runStages } from '../eta.js';
+import { overheadEstimate, planLine, recordStages, runStages } from '../eta.js';
 import { runProgress } from '../progress.js';
 import { common, givenClient, log, measureOf, runnerList, selectionOf, source, UsageError, withBee, type Values } from '../flags.js';
 
 export async function run(v: Values): Promise<number> {
   if (v.shard !== undefined) return runShard(v);
+  const started = performance.now();
   const c = common(v);
   selectCases(loadSpec(c.specFile).spec, c.cases); // a mistyped --case stops here, before any build
   const measure = measureOf(v); // and a mistyped --measure, before the Go proxy is asked anything
@@ -40,18 +41,20 @@ export async function run(v: Values): Promise<number> {
   // Every step with its estimate first; then a line per build start and finished case, with an
   // ETA over the steps left, and a heartbeat when a step is silent (a cold cargo build).
   const stages = await runStages({ ...c, runners, measure });
-  log(planLine(stages));
+  log(planLine(stages, overheadEstimate(c.cacheDir, c.profile)));
   const progress = runProgress(stages, log);
   const heartbeat = setInterval(() => progress.beat(), 2_000);
   heartbeat.unref();
   const out = await withBee({ ...c, log: progress.log }, (c) => singlePipeline({ ...c, runners, notRun, measure })).finally(() => clearInterval(heartbeat));
-  recordStages(c.cacheDir, c.profile, progress.finish());
+  const stepTimes = progress.finish();
   log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(', ')}`);
   for (const line of [openRankingLine(out.model), lowPrecisionLine(out.model)]) if (line) log(line);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
   // Each run a point of the local history under --out; the last line says how to see the trend.
   if (out.results.length > 0) log(await keepRun(c.outDir, c.specFile, out.results, out.profiles));
+  // Last: what this run took, for the next one's estimate (its overhead counts the history's write).
+  recordStages(c.cacheDir, c.profile, stepTimes, { elapsedMs: performance.now() - started, stages });
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
 }
 
