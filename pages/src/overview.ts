@@ -12,7 +12,7 @@ import { formatUtc, minUnitFor } from './date-adapter.js';
 import { download, fileName, toCsv, type Row } from './download.js';
 import { dottedName, el, internalLink } from './dom.js';
 import { anyCounts, countCell, formatCountChange } from './counts.js';
-import { basisOf, changeTitle, exportUnit, exportValue, formatFigureChange, formatValue, valueOf, type Basis, type Figure } from './metric.js';
+import { basisOf, changeDirection, changeTitle, exportUnit, exportValue, formatValue, timeChangeWords, valueOf, type Basis, type Figure } from './metric.js';
 import { formatHash } from './permalink.js';
 import { sparkline } from './sparkline.js';
 
@@ -62,7 +62,7 @@ function cellOf(c: IndexCase, basis: Basis, label: string, runner: Runner, branc
   const work = { ops: l.ops, bytes: l.bytes };
   return {
     figure: basis,
-    changeText: formatFigureChange(basis, l.change),
+    changeText: timeChangeWords(l.change),
     value: valueOf(basis, l.median_ns, work),
     trend: (Array.isArray(l.trend) ? l.trend : []).map((ns) => valueOf(basis, ns, work)).filter((v): v is number => v !== null),
     change: l.change,
@@ -422,8 +422,9 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
           );
           continue;
         }
-        const display = formatValue(cell.figure, cell.value);
+        const display = formatValue(cell.figure, cell.value, c.op);
         const change = cell.changeText;
+        const direction = changeDirection(cell.change, change);
         tr.append(
           el(
             'td',
@@ -433,7 +434,7 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
               : { class: 'cell' },
             sparkline(cell.trend, t.runner[r]),
             el('span', { class: 'value', text: display }),
-            el('span', { class: 'change', text: change, attrs: { title: changeTitle() } }),
+            el('span', { class: `change ${direction}`, text: change, attrs: { title: changeTitle(direction) } }),
           ),
         );
         exportRows.push({

@@ -233,6 +233,8 @@ export interface IndexCase {
   file: string;
   /** Ids the case had before (spec `formerly`): its series holds their records, and old links open it. */
   formerly?: string[];
+  /** What one op is called, as the report names it ("lookup": µs/lookup); absent for "op". */
+  op?: string;
   series: IndexSeries[];
 }
 
