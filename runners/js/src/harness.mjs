@@ -95,7 +95,8 @@ function runCase(unit, options) {
           record.samples_ns.push(m.wall);
           record.cpu_ns.push(m.cpu);
           record.alloc_bytes?.push(m.bytes);
-          if (m.wall > SLOW_ITERATION_NS) options.log(`    iteration ${record.samples_ns.length}/${iters}: ${(m.wall / 1e9).toFixed(2)} s`);
+          if (m.wall > SLOW_ITERATION_NS || options.modes.count)
+            options.log(`    iteration ${record.samples_ns.length}/${iters}: ${(m.wall / 1e9).toFixed(2)} s`);
           break;
         case 'done':
           finish('ok');
