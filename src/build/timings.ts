@@ -22,7 +22,7 @@ export function loadFactor(): number {
 const FILE = 'timings.json';
 
 const TimingsSchema = z.object({
-  /** The last build of each runner on this machine, ms as it took (the machine's load included). */
+  /** The last build of each runner on the machine it runs on, ms as it took (the machine's load included). */
   builds: z.record(z.string(), z.number().nonnegative()).default({}),
   stages: z.record(z.string(), z.object({ msPerUnit: z.number().nonnegative() })).default({}),
   /** Per profile: what the last run took beyond its steps (start-up, planning, reports, history), ms. */
@@ -46,7 +46,7 @@ export interface BuildEstimate {
 }
 
 /**
- * The last build's time of this runner on this machine, as it took; before any, a first build's
+ * The last build's time of this runner on the machine it runs on, as it took; before any, a first build's
  * idle-machine time scaled by the square root of the load factor now. Linear scaling by the load
  * (once the rule) overshot: at load 5.2 on 2 cores the rs build was estimated at 395 s and took
  * 191 s, as a build waits on downloads and disk as well as on the CPU. The machine's own time
@@ -65,7 +65,7 @@ export function estimateBasis(e: BuildEstimate): string {
   return e.factor > 1.05 ? `${what}, times ${e.factor.toFixed(1)} for the load` : what;
 }
 
-/** Keeps a finished build's time as it took on this machine. */
+/** Keeps a finished build's time as it took on the machine it runs on. */
 export function recordBuild(cacheDir: string, runner: Runner, ms: number): void {
   updateTimings(cacheDir, (t) => (t.builds[runner] = Math.round(ms)));
 }

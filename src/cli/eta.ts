@@ -62,7 +62,7 @@ export async function runStages(o: RunSelection): Promise<Stage[]> {
   return stages;
 }
 
-/** The last run's overhead beyond its steps for this profile on this machine (0 before any). */
+/** The last run's overhead beyond its steps for this profile on the machine it runs on (0 before any). */
 export function overheadEstimate(cacheDir: string | undefined, profile: Profile): number {
   return readTimings(cacheDir ?? defaultCacheDir()).overhead[profile] ?? 0;
 }

@@ -1,4 +1,4 @@
-// The run's first-line ETA against the real time, on this machine, whatever its load: two real
+// The run's first-line ETA against the real time, on the machine it runs on, whatever its load: two real
 // `bee-bench run`s of bee-js on a fresh build cache. The first builds the runner and keeps what its
 // build, its cases and its own overhead took (src/build/timings.ts, with the cache); the second's
 // estimate rests on those figures alone, and must be within 1.5x of its real time either way.
@@ -38,7 +38,7 @@ async function timedRun(): Promise<{ estimateMs: number; realMs: number; code: n
   return { estimateMs: clockMs(plan[1]!), realMs, code, stderr };
 }
 
-describe('the ETA of a second run on this machine', () => {
+describe('the ETA of a second run, learned from the machine', () => {
   it('is within 1.5x of its real time, learned from the first run', async () => {
     const first = await timedRun();
     expect(first.code, first.stderr).toBe(0);

@@ -117,7 +117,7 @@ describe('run progress', () => {
     expect(first[0]!.estimateMs).toBe(FIRST_BUILD_MS.rs);
     expect(first[1]!.estimateMs).toBeGreaterThan(0);
     expect(buildEstimate(cacheDir, 'rs', 1).from).toBe('first build');
-    // Before any build on this machine: the first build's time, times the square root of the load factor.
+    // Before any build on the machine it runs on: the first build's time, times the square root of the load factor.
     expect(buildEstimate(cacheDir, 'rs', 4).ms).toBe(2 * FIRST_BUILD_MS.rs);
     // What the last run took, kept in the cache, is the next estimate.
     writeFileSync(join(cacheDir, 'timings.json'), JSON.stringify({ builds: { rs: 90_000 } }));
@@ -128,7 +128,7 @@ describe('run progress', () => {
     expect(planLine(next)).toBe(
       `run: builds rs ~1 min 30 s; ${first[1]!.units} case run(s) ~${clock(2_000 * first[1]!.units)} · ETA ${clock(90_000 + 2_000 * first[1]!.units)}`,
     );
-    // A build is kept as it took on this machine, and is the next estimate whatever the load now.
+    // A build is kept as it took on the machine it runs on, and is the next estimate whatever the load now.
     recordBuild(cacheDir, 'go', 200_000);
     expect(readTimings(cacheDir).builds['go']).toBe(200_000);
     expect(buildEstimate(cacheDir, 'go', 3)).toEqual({ ms: 200_000, from: 'last build', factor: 1 });
