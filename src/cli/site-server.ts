@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { childEnv } from '../child/env.js';
+import { redact } from '../history/git.js';
 import { LOCAL_HISTORY, siteDir } from '../history/publish.js';
 import { remoteProblem } from './remote.js';
 
@@ -43,8 +44,9 @@ export function cloneHistory(remote: string, branch: string, folder: string): st
   const into = mkdtempSync(join(tmpdir(), 'bee-bench-site-'));
   try {
     execFileSync('git', ['clone', '--quiet', '--depth', '1', '--branch', branch, '--', remote, into], { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
-  } catch {
-    throw new SiteError(remoteProblem(remote, branch) ?? `cannot clone branch ${branch} of ${remote}`);
+  } catch (e) {
+    const said = (e as { stderr?: Buffer }).stderr?.toString().trim().split('\n')[0];
+    throw new SiteError(remoteProblem(remote, branch) ?? `cannot clone branch ${branch} of ${redact(remote)}: ${said || (e as Error).message}`);
   }
   return historyFolder(join(into, folder));
 }
