@@ -16,6 +16,7 @@ import { geomean } from '../../src/stats/index.js';
 import type { Result, Runner } from '../../src/spec/schema.js';
 import { LOW_PRECISION_RULE, precisionReasons } from '../../src/verdict/precision.js';
 import { RANKING_RULE } from '../../src/stats/scoreboard.js';
+import { htmlText } from '../../src/report/escape.js';
 import { runCli } from '../cli/run-cli.js';
 import { editedSpecFile } from '../fixtures/spec.js';
 import { parseCsv } from '../fixtures/csv.js';
@@ -143,7 +144,7 @@ describe('a quick run with a row on 10 ops', () => {
     expect(verify).toContain('≈ Low precision: ');
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toContain(`<p class="sub scoreboard-note">`);
-    expect(html).toContain(caption);
+    expect(html).toContain(htmlText(caption));
     expect(html).toContain('<span class="sub low-precision">≈ low precision: 10 ops in 5 iterations');
     expect(html).toContain('<div class="sub low-precision">≈ low precision for A/B claims</div>');
   });
