@@ -23,7 +23,7 @@ import { site } from './cli/commands/site.js';
 import { SiteError } from './cli/site-server.js';
 import { COMMANDS, commandHelp, commandsFor, globalHelp } from './cli/help.js';
 import { log, options, UsageError, type Command } from './cli/flags.js';
-import { closest } from './cli/suggest.js';
+import { closest } from './spec/suggest.js';
 import { InputError } from './spec/errors.js';
 import { SelectionError } from './spec/select.js';
 
@@ -124,10 +124,15 @@ export async function main(args: string[]): Promise<number> {
       const [sub, ...paths] = rest;
       const historyCommand = sub === undefined ? undefined : HISTORY_TABLE.get(sub);
       if (!historyCommand) {
-        const near = sub ? closest(sub, [...HISTORY_TABLE.keys()]) : undefined;
-        throw new UsageError(
-          `unknown history command "${sub ?? ''}"${near ? ` (did you mean "history ${near}"?)` : ''}: use publish, import-gab or export-gab`,
-        );
+        const subs = [...HISTORY_TABLE.keys()];
+        if (sub === undefined) {
+          // A bare `history`: what it holds, not an "unknown command" of nothing.
+          process.stdout.write(`${commandHelp(commandsFor(['history']))}\n`);
+          log(`bee-bench history: give a subcommand: ${subs.join(', ')} (e.g. bee-bench history publish --help)`);
+          return 2;
+        }
+        const near = closest(sub, subs);
+        throw new UsageError(near ? `unknown history command; did you mean "history ${near}"?` : `unknown history command: use ${subs.join(', ')}`);
       }
       return await historyCommand(values, paths);
     }
@@ -138,7 +143,9 @@ export async function main(args: string[]): Promise<number> {
     }
     return await chosen(values, rest);
   } catch (e) {
-    const help = commandsFor(commandWords(positionals)).length > 0 ? `bee-bench ${commandWords(positionals).join(' ')} --help` : 'bee-bench --help';
+    // A mistyped history subcommand is not echoed back in the help hint.
+    const words = positionals[0] === 'history' && !HISTORY_TABLE.has(positionals[1] ?? '') ? ['history'] : commandWords(positionals);
+    const help = commandsFor(words).length > 0 ? `bee-bench ${words.join(' ')} --help` : 'bee-bench --help';
     if (e instanceof UsageError || e instanceof SelectionError) {
       log(`bee-bench: ${e.message}; see ${help}`);
       return 2;

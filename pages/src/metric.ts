@@ -4,7 +4,7 @@
 // into units happens in src/report/units.ts, the project's one place for it; this module only
 // picks the function.
 import type { CaseSeriesFile, IndexCase, SeriesPoint } from '../../src/history/schema.js';
-import { formatBytes, formatChange, formatDuration, formatPerOp, formatThroughput, mbPerS, sig3 } from '../../src/report/units.js';
+import { formatBytes, formatDuration, formatPerOp, formatThroughput, formatTimeChange, mbPerS, sig3 } from '../../src/report/units.js';
 import { countAxisTitle, countUnit, countValue, formatCountValue } from './counts.js';
 
 /** bytes: throughput (bytes/ns, higher is better); ops: ns per op; iteration: ns per iteration. */
@@ -60,7 +60,7 @@ export function pointValue(figure: Figure, p: SeriesPoint): number | null {
   return valueOf(figure, p.median_ns, p);
 }
 
-export function formatValue(basis: Figure, v: number | null | undefined): string {
+export function formatValue(basis: Figure, v: number | null | undefined, opLabel = 'op'): string {
   if (isCount(basis)) return formatCountValue(basis.count, v);
   if (isMetric(basis)) {
     if (v == null || !Number.isFinite(v)) return '—';
@@ -68,7 +68,7 @@ export function formatValue(basis: Figure, v: number | null | undefined): string
     return basis.metric.startsWith('B/') ? `${formatBytes(v)}/${per}` : `${sig3(v)} ${basis.metric}`;
   }
   if (basis === 'bytes') return formatThroughput(v);
-  if (basis === 'ops') return formatPerOp(v);
+  if (basis === 'ops') return formatPerOp(v, opLabel);
   return formatDuration(v);
 }
 
@@ -103,16 +103,22 @@ export function exportValue(basis: Figure, v: number): number {
 }
 
 /**
- * The index's change (time per work unit, latest / previous - 1, as src/history/derive.ts writes
- * it) in the figure's direction: 10% more time is "+10.0%" for time and "-9.1%" for throughput.
+ * The index's change (time per work unit) in the report's words, whatever the unit shown: "3.4%
+ * slower" / "1.2% faster" (MB/s rises as time falls, so a signed percent misled there).
  */
-export function formatFigureChange(basis: Basis, change: number | null | undefined): string {
-  if (change == null || !Number.isFinite(change) || change <= -1) return formatChange(null);
-  const timeRatio = 1 + change;
-  return formatChange(basis === 'bytes' ? 1 / timeRatio : timeRatio);
+export function timeChangeWords(change: number | null | undefined): string {
+  if (change == null || !Number.isFinite(change) || change <= -1) return formatTimeChange(null);
+  return formatTimeChange(1 + change);
 }
 
-/** What the change column means, for its title: no colour, no verdict. */
-export function changeTitle(): string {
-  return 'Change against the previous run on this branch: one run against one run, not a significance test.';
+/** Which way a change goes for the reader: more time or more instructions per unit of work is worse. */
+export function changeDirection(change: number | null | undefined, text: string): 'better' | 'worse' | 'same' {
+  if (change == null || !Number.isFinite(change) || text === 'no change' || /^[+-]?0(\.0+)?%$/.test(text)) return 'same';
+  return change > 0 ? 'worse' : 'better';
+}
+
+/** What the change column means, for its title: its direction, and that it is no verdict. */
+export function changeTitle(direction: 'better' | 'worse' | 'same' = 'same'): string {
+  const word = direction === 'same' ? '' : ` (${direction})`;
+  return `Change against the previous run on this branch${word}: one run against one run, not a significance test.`;
 }

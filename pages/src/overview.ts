@@ -2,8 +2,7 @@
 // grouped by spec group, and the cross-client scoreboard (latest run and over time). It needs
 // index.json only; no series file is loaded here.
 import type { HistoryIndex, IndexCase, IndexSeries, ScoreboardEntry } from '../../src/history/schema.js';
-import { boardRows, scoreRows, scores, unitCosts, type ScoreEntry, type ScoreRow } from '../../src/stats/scoreboard.js';
-import { LOW_PRECISION_RULE } from '../../src/verdict/precision.js';
+import { boardRows, RANKING_RULE, scoreRows, scores, unitCosts, type ScoreEntry, type ScoreRow } from '../../src/stats/scoreboard.js';
 import { RUNNER_LABEL } from '../../src/report/model/types.js';
 import { formatCount, formatRatio, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
 import type { Runner } from '../../src/spec/schema.js';
@@ -13,7 +12,7 @@ import { formatUtc, minUnitFor } from './date-adapter.js';
 import { download, fileName, toCsv, type Row } from './download.js';
 import { dottedName, el, internalLink } from './dom.js';
 import { anyCounts, countCell, formatCountChange } from './counts.js';
-import { basisOf, changeTitle, exportUnit, exportValue, formatFigureChange, formatValue, valueOf, type Basis, type Figure } from './metric.js';
+import { basisOf, changeDirection, changeTitle, exportUnit, exportValue, formatValue, timeChangeWords, valueOf, type Basis, type Figure } from './metric.js';
 import { formatHash } from './permalink.js';
 import { sparkline } from './sparkline.js';
 
@@ -63,7 +62,7 @@ function cellOf(c: IndexCase, basis: Basis, label: string, runner: Runner, branc
   const work = { ops: l.ops, bytes: l.bytes };
   return {
     figure: basis,
-    changeText: formatFigureChange(basis, l.change),
+    changeText: timeChangeWords(l.change),
     value: valueOf(basis, l.median_ns, work),
     trend: (Array.isArray(l.trend) ? l.trend : []).map((ns) => valueOf(basis, ns, work)).filter((v): v is number => v !== null),
     change: l.change,
@@ -183,8 +182,8 @@ export interface LatestScoreboard {
   entries: ScoreEntry[];
   /** Rows scored. */
   rows: number;
-  /** Rows compared but left out: some client's latest time is low-precision (never on counts). */
-  lowPrecision: number;
+  /** Rows compared but left out: the latest times' intervals leave the ranking open (never on counts). */
+  open: number;
   runs: number;
   /** Oldest and newest time of the values used (ms). */
   from: number;
@@ -211,14 +210,18 @@ export function latestScoreboard(index: Pick<HistoryIndex, 'cases' | 'runners'>,
       if (cells.length < 2) continue;
       const costs = unitCosts(cells.map(({ l }) => ({ median_ns: figure(l), ops: l.ops, bytes: l.bytes })));
       if (!costs) continue;
-      const imprecise = !counts && cells.some(({ l }) => l.low_precision);
       const row: ScoreRow = {
         group: c.group,
-        costs: cells.map(({ runner }, i) => ({ runner, unitCost: costs[i]! })),
-        ...(imprecise ? { lowPrecision: true } : {}),
+        costs: cells.map(({ runner, l }, i) => {
+          const unitCost = costs[i]!;
+          // The median's interval in the cost's units (scaled as the median was); time only.
+          const ci = counts ? undefined : l.median_interval;
+          const scale = l.median_ns / unitCost;
+          return { runner, unitCost, ...(ci && scale > 0 ? { interval: { lo: ci.lo / scale, hi: ci.hi / scale } } : {}) };
+        }),
       };
       rows.push(row);
-      if (!scores(row)) continue; // the harness group times the runners, not the clients; low-precision rows are counted apart
+      if (!scores(row)) continue; // the harness group times the runners, not the clients; rows whose ranking is open are counted apart
       for (const { l } of cells) {
         runs.add(l.run_id ?? `${l.sha} ${l.timestamp}`);
         times.push(Date.parse(l.run_at ?? l.timestamp));
@@ -226,11 +229,11 @@ export function latestScoreboard(index: Pick<HistoryIndex, 'cases' | 'runners'>,
     }
   }
   const board = boardRows(rows);
-  if (board.scored + board.lowPrecision === 0) return null;
+  if (board.scored + board.open === 0) return null;
   return {
     entries: scoreRows(rows, index.runners),
     rows: board.scored,
-    lowPrecision: board.lowPrecision,
+    open: board.open,
     runs: runs.size,
     from: times.length > 0 ? Math.min(...times) : NaN,
     to: times.length > 0 ? Math.max(...times) : NaN,
@@ -257,8 +260,8 @@ function scoreboardSection(
   );
   const sorted = [...entries].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
   if (latestRows && latestRows.rows === 0) {
-    // Every row the clients share rests on too little: no headline, and why.
-    section.append(el('p', { class: 'empty' }, 'No row is precise enough to score. ', lowPrecisionNote(latestRows.lowPrecision)));
+    // Every row the clients share leaves its ranking open: no headline, and why.
+    section.append(el('p', { class: 'empty' }, 'No row ranks its clients clearly enough to score. ', openNote(latestRows.open)));
     return section;
   }
   if (!latestRows || sorted.length === 0) {
@@ -275,7 +278,7 @@ function scoreboardSection(
       'caption',
       {},
       `Latest value of each row: ${formatCount(latestRows.rows)} row${latestRows.rows === 1 ? '' : 's'} from ${formatCount(latestRows.runs)} run${latestRows.runs === 1 ? '' : 's'} · ${span}`,
-      counts ? null : lowPrecisionNote(latestRows.lowPrecision),
+      counts ? null : openNote(latestRows.open),
     ),
   );
   table.append(
@@ -367,13 +370,10 @@ function scoreboardSection(
   return section;
 }
 
-/** The caption's second line: how many low-precision rows the headline leaves out, and the rule. */
-function lowPrecisionNote(n: number): HTMLElement {
-  const text =
-    n > 0
-      ? `${formatCount(n)} low-precision row${n === 1 ? ' is' : 's are'} left out: ${LOW_PRECISION_RULE}.`
-      : `Low-precision rows (${LOW_PRECISION_RULE}) are left out; none now.`;
-  return el('span', { class: 'low-precision-note', text });
+/** The caption's second line: how many rows with an open ranking the headline leaves out, and the rule. */
+function openNote(n: number): HTMLElement {
+  const text = n > 0 ? ` ${formatCount(n)} row${n === 1 ? ' is' : 's are'} left out: ${RANKING_RULE}.` : ` Every shared row is ranked: ${RANKING_RULE}.`;
+  return el('span', { class: 'ranking-note', text });
 }
 
 function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: ViewContext, t: Theme, exportRows: Row[], counts: boolean): HTMLElement | null {
@@ -422,8 +422,9 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
           );
           continue;
         }
-        const display = formatValue(cell.figure, cell.value);
+        const display = formatValue(cell.figure, cell.value, c.op);
         const change = cell.changeText;
+        const direction = changeDirection(cell.change, change);
         tr.append(
           el(
             'td',
@@ -433,7 +434,7 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
               : { class: 'cell' },
             sparkline(cell.trend, t.runner[r]),
             el('span', { class: 'value', text: display }),
-            el('span', { class: 'change', text: change, attrs: { title: changeTitle() } }),
+            el('span', { class: `change ${direction}`, text: change, attrs: { title: changeTitle(direction) } }),
           ),
         );
         exportRows.push({

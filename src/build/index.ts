@@ -12,7 +12,7 @@ import { jsBuilder } from './js.js';
 import { packageRoot } from './paths.js';
 import { rsBuilder } from './rs.js';
 import { sourceIdentity, type ClientSource } from './source.js';
-import { buildEstimate, estimateBasis, loadFactor, recordBuild } from './timings.js';
+import { buildEstimate, estimateBasis, recordBuild } from './timings.js';
 
 export { BuildError } from './exec.js';
 export { goCloneCommand, goProxyProblem } from './go.js';
@@ -150,7 +150,7 @@ async function buildInFolder(req: BuildRequest, { key, dir, toolchain }: Awaited
   }
   const tookMs = performance.now() - started;
   log(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1000)} s (cache miss ${key}); output in ${shown}`);
-  recordBuild(cacheDir, req.runner, tookMs, [estimate.factor, loadFactor()]);
+  recordBuild(cacheDir, req.runner, tookMs);
   // The marker is written last: a build that died half-way has none and is redone.
   writeFileSync(marker, JSON.stringify({ key, source: identity, toolchain }, null, 2));
   return { runner: req.runner, source: req.source, command, key, cached: false, buildMs: performance.now() - started };

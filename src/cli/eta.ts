@@ -1,7 +1,9 @@
 // The steps of a `bee-bench run` and what each should take, before anything runs: a build that is
-// not in the cache costs the last build's time (or a first build's, src/build/timings.ts); a case
-// stage costs the last run's time per unit of that runner, stage and profile, else the shard cost
-// model's static estimate (src/shard/cost.ts), which is what a first run has.
+// not in the cache costs this machine's last build of it (or a first build's, src/build/timings.ts);
+// a case stage costs the last run's time per unit of that runner, stage and profile, else the shard
+// cost model's static estimate (src/shard/cost.ts), which is what a first run has; and the run's own
+// overhead (start-up, planning, reports, the local history) is the last run's. All of it is kept
+// with the build cache, so the estimate learns from the machine it runs on.
 import { defaultCacheDir, isBuilt, type ClientSource } from '../build/index.js';
 import { buildEstimate, readTimings, stageKey, updateTimings } from '../build/timings.js';
 import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
@@ -60,21 +62,42 @@ export async function runStages(o: RunSelection): Promise<Stage[]> {
   return stages;
 }
 
+/** The last run's overhead beyond its steps for this profile on the machine it runs on (0 before any). */
+export function overheadEstimate(cacheDir: string | undefined, profile: Profile): number {
+  return readTimings(cacheDir ?? defaultCacheDir()).overhead[profile] ?? 0;
+}
+
+/** The whole run's estimate, ms: its steps and its overhead. */
+export const runEstimateMs = (stages: readonly Stage[], overheadMs = 0): number => stages.reduce((ms, s) => ms + s.estimateMs, overheadMs);
+
 /** The run's first line: its steps and the whole run's estimate. */
-export function planLine(stages: readonly Stage[]): string {
+export function planLine(stages: readonly Stage[], overheadMs = 0): string {
   const builds = stages.filter((s) => s.kind === 'build');
   const buildText = builds.map((b) => (b.estimateMs > 0 ? `${b.runner} ~${clock(b.estimateMs)}` : `${b.runner} cached`)).join(', ');
   const cases = stages.filter((s) => s.kind === 'wall').reduce((n, s) => n + s.units, 0);
   const caseMs = stages.filter((s) => s.kind !== 'build').reduce((ms, s) => ms + s.estimateMs, 0);
-  const total = stages.reduce((ms, s) => ms + s.estimateMs, 0);
-  return `run: builds ${buildText}; ${cases} case run(s) ~${clock(caseMs)} · ETA ${clock(total)}`;
+  return `run: builds ${buildText}; ${cases} case run(s) ~${clock(caseMs)} · ETA ${clock(runEstimateMs(stages, overheadMs))}`;
 }
 
-/** Keeps what each case stage took per unit, for the next run's estimate (builds keep their own). */
-export function recordStages(cacheDir: string | undefined, profile: Profile, timings: readonly StageTiming[]): void {
+/**
+ * Keeps what each case stage took per unit, for the next run's estimate (builds keep their own),
+ * and, when every step finished, the run's time beyond its steps (`elapsedMs`: the whole run).
+ */
+export function recordStages(
+  cacheDir: string | undefined,
+  profile: Profile,
+  timings: readonly StageTiming[],
+  run?: { elapsedMs: number; stages: readonly Stage[] },
+): void {
   const stages = timings.filter((t) => t.kind !== 'build');
-  if (stages.length === 0) return;
+  // Every step ran to its end (a cached build is no step): only then is the rest overhead.
+  const finished = run?.stages.every((s) => (s.kind === 'build' && s.estimateMs === 0) || timings.some((t) => t.runner === s.runner && t.kind === s.kind));
+  if (stages.length === 0 && !finished) return;
   updateTimings(cacheDir ?? defaultCacheDir(), (t) => {
     for (const s of stages) t.stages[stageKey(s.runner, s.kind, profile)] = { msPerUnit: Math.round(s.msPerUnit) };
+    if (run && finished) {
+      const inSteps = timings.reduce((ms, s) => ms + s.msPerUnit * (run.stages.find((x) => x.runner === s.runner && x.kind === s.kind)?.units ?? 1), 0);
+      t.overhead[profile] = Math.max(0, Math.round(run.elapsedMs - inSteps));
+    }
   });
 }

@@ -9,7 +9,8 @@ import { parseSource, type ClientSource } from '../build/index.js';
 import { defaultSpecPath } from '../build/paths.js';
 import { renamedCaseNotes } from '../spec/aliases.js';
 import { loadSpec } from '../spec/load.js';
-import { MeasureSchema, type Measure } from '../spec/measure.js';
+import { closest } from '../spec/suggest.js';
+import { MEASURES, MeasureSchema, type Measure } from '../spec/measure.js';
 import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from '../spec/schema.js';
 import type { SelectionRequest } from '../shard/commands.js';
 import { AB_DEFAULTS } from '../verdict/index.js';
@@ -213,7 +214,16 @@ export function withBee<T>(c: Common, job: (c: Common) => Promise<T>): Promise<T
 
 export function measureOf(v: Values): Measure {
   const m = MeasureSchema.safeParse(v.measure ?? 'wall');
-  if (!m.success) throw new UsageError(`--measure ${v.measure}: a comma list of wall, instructions, allocations (both = wall,instructions)`);
+  if (!m.success) {
+    // Did you mean, per item typed: `--measure wal` → wall.
+    const wrong = (v.measure ?? '')
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x !== 'both' && !(MEASURES as readonly string[]).includes(x));
+    const near = wrong.map((x) => closest(x, [...MEASURES, 'both'])).filter((x): x is string => x !== undefined);
+    const hint = near.length > 0 ? `; did you mean ${near.map((x) => `"${x}"`).join(', ')}?` : '';
+    throw new UsageError(`--measure ${v.measure}: a comma list of wall, instructions, allocations (both = wall,instructions)${hint}`);
+  }
   return m.data;
 }
 

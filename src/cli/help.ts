@@ -14,6 +14,8 @@ export interface CommandHelp {
   details: string;
   /** What exit code 1 means for this command (its help's exit-code line). */
   fails: string;
+  /** Worked examples the command's help opens with: a comment line saying what for, then the command. */
+  examples?: ReadonlyArray<{ what: string; command: string }>;
 }
 
 const pct = (f: number) => `${+(f * 100).toFixed(2)}%`;
@@ -83,6 +85,20 @@ ${COMMON}`,
       '                  [--fail-on wall|instructions|allocations|any]',
     ],
     summary: 'one runner built on two client sources, interleaved rounds, a verdict per row',
+    examples: [
+      {
+        what: "a PR's base against its head: two bee-js checkouts, every CPU case",
+        command: "bee-bench ab --runner js --base ../bee-js-main --head ../bee-js --case 'cpu.*'",
+      },
+      {
+        what: 'where it moved: instruction counts beside wall time, and the functions behind each flagged row (and every bmt row)',
+        command: "bee-bench ab --runner rs --base registry --head ../bee-rs --measure wall,instructions --profile-case 'cpu.bmt.*'",
+      },
+      {
+        what: 'a node A/B: one client, the same build, against two Bee nodes (e.g. two releases)',
+        command: "bee-bench ab --runner js --base registry --head registry --base-bee http://127.0.0.1:1633 --head-bee http://127.0.0.1:1733 --case 'net.*'",
+      },
+    ],
     details: `${SRC}
 --fail-on: which evidence --fail-on-regression acts on.
 --piece P --split N: measure one piece of the A/B into --out/piece.json, no report (a PR as
@@ -103,6 +119,16 @@ ${COMMON}`,
     name: 'profile',
     usage: ['bee-bench profile --runner js|go|rs --case ID [--param LABEL] [--base SRC] --head SRC', '                  [--profile quick|full] [--out DIR]'],
     summary: "one CPU row's function profile under callgrind: one side, or where base and head differ",
+    examples: [
+      {
+        what: 'where one row spends its instructions: bee-rs as released, one side',
+        command: 'bee-bench profile --runner rs --case cpu.bmt.file-root --head registry',
+      },
+      {
+        what: 'where a change moved it: the released bee-js against a checkout, function by function',
+        command: 'bee-bench profile --runner js --case cpu.keccak.bulk --param quick --base registry --head ../bee-js',
+      },
+    ],
     details: `${SRC}
 Counts the row alone under callgrind (valgrind needed) and writes DIR/profiles/<case>~<param>/:
 callgrind.out.base/head (callgrind_annotate, KCachegrind), base/head.pb.gz (go tool pprof
@@ -338,6 +364,7 @@ export function commandHelp(list: readonly CommandHelp[]): string {
     .flatMap((c) => [
       `bee-bench ${c.name}: ${c.summary}`,
       '',
+      ...(c.examples ? ['Examples:', ...c.examples.flatMap((e) => [`  # ${e.what}`, `  ${e.command}`]), ''] : []),
       'Usage:',
       ...c.usage.map((l) => `  ${l}`),
       '',

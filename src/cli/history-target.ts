@@ -6,6 +6,7 @@ import { childEnv, registerSecret } from '../child/env.js';
 import { commitUrl, headCommit, type RecordContext } from '../history/index.js';
 import { loadSpec } from '../spec/load.js';
 import { log, num, UsageError, type Values } from './flags.js';
+import { remoteProblem } from './remote.js';
 
 /** The commit a local history write is about: HEAD of --repo, read with git. */
 export function headContext(v: Values): RecordContext {
@@ -31,7 +32,10 @@ export function headContext(v: Values): RecordContext {
 }
 
 export function historyTarget(v: Values) {
-  if (!v.remote) throw new UsageError('history needs --remote URL|PATH (the repository holding the history branch)');
+  if (!v.remote)
+    throw new UsageError('history needs --remote URL|PATH (the repository holding the history branch; a local one: `git init --bare ../bench-history`)');
+  const problem = remoteProblem(v.remote, undefined, true);
+  if (problem) throw new UsageError(problem);
   const maxRuns =
     v['max-runs'] === undefined ? undefined : num(v['max-runs'], 'max-runs', 0, (n) => Number.isInteger(n) && n > 0, 'a whole number of points per series');
   // A token for an https remote comes from the environment (git gets it as a header, never argv);

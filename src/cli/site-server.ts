@@ -11,7 +11,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, relative, resolve, sep } from 'node:path';
 import { childEnv } from '../child/env.js';
-import { siteDir } from '../history/publish.js';
+import { redact } from '../history/git.js';
+import { LOCAL_HISTORY, siteDir } from '../history/publish.js';
+import { remoteProblem } from './remote.js';
+
+/** What `bee-bench site` serves with no argument: the history `bee-bench run` keeps under the default --out. */
+const LOCAL_DEFAULT = join('out', LOCAL_HISTORY);
 
 const SITE_FILES = new Set(['index.html', 'app.js', 'app.css', 'favicon.svg', 'file-hint.js', 'experiments.html', 'experiments.js']);
 const TYPES: Record<string, string> = {
@@ -41,8 +46,8 @@ export function cloneHistory(remote: string, branch: string, folder: string): st
   try {
     execFileSync('git', ['clone', '--quiet', '--depth', '1', '--branch', branch, '--', remote, into], { env: childEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (e) {
-    const stderr = (e as { stderr?: Buffer }).stderr?.toString().trim();
-    throw new SiteError(`cannot clone branch ${branch} of ${remote}: ${stderr || (e as Error).message}`);
+    const said = (e as { stderr?: Buffer }).stderr?.toString().trim().split('\n')[0];
+    throw new SiteError(remoteProblem(remote, branch) ?? `cannot clone branch ${branch} of ${redact(remote)}: ${said || (e as Error).message}`);
   }
   return historyFolder(join(into, folder));
 }
@@ -112,11 +117,16 @@ export interface SiteCommand {
 
 /** `bee-bench site`: serves until interrupted; resolves with the exit code once the server is closed. */
 export async function siteCommand(o: SiteCommand): Promise<number> {
-  if ((o.history === undefined) === (o.remote === undefined))
-    throw new SiteError('site needs one of --history DIR (a history folder) or --remote URL|PATH (a repository with the history branch)');
-  const folder = o.history !== undefined ? historyFolder(o.history) : cloneHistory(o.remote!, o.branch, o.folder);
+  if (o.history !== undefined && o.remote !== undefined) throw new SiteError('site takes --history DIR or --remote URL|PATH, not both');
+  // No argument: the local history `bee-bench run` keeps under out/.
+  const history = o.history ?? (o.remote === undefined ? LOCAL_DEFAULT : undefined);
+  if (history === LOCAL_DEFAULT && !existsSync(join(resolve(history), 'index.json')))
+    throw new SiteError(
+      `no local history in ${LOCAL_DEFAULT} yet: run \`npm run main\` (or bee-bench run) first, each run adds a point; or give --history DIR (a history folder) or --remote URL|PATH (a repository with the history branch)`,
+    );
+  const folder = history !== undefined ? historyFolder(history) : cloneHistory(o.remote!, o.branch, o.folder);
   const { url, server } = await serveSite(folder, o.port);
-  o.log(`serving ${o.history ?? `${o.remote} (branch ${o.branch}, folder ${o.folder})`} on 127.0.0.1 only; press Ctrl-C to stop`);
+  o.log(`serving ${history ?? `${o.remote} (branch ${o.branch}, folder ${o.folder})`} on 127.0.0.1 only; press Ctrl-C to stop`);
   process.stdout.write(`${url}\n`);
   return new Promise((done) => {
     const stop = () => {

@@ -73,7 +73,7 @@ export async function findCounter(): Promise<{ counter: Counter } | { counter: n
  * The runner's command wrapped in callgrind, with its dumps going to `dumpDir`; `names: false`
  * leaves out bee-js's perf map (JS_NAMING_FLAGS), whose file collectPerfMaps moves next to the dumps.
  */
-export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: string, o: { names?: boolean } = {}): RunnerCommand {
+export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: string, o: { names?: boolean; logFile?: string } = {}): RunnerCommand {
   const [exe, ...rest] = cmd.argv;
   if (!exe) throw new Error('empty runner command');
   const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
@@ -87,6 +87,8 @@ export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: str
       '--dump-line=no',
       '--compress-strings=yes',
       `--callgrind-out-file=${join(dumpDir, 'callgrind.out.%p')}`,
+      // valgrind's own "==pid==" lines to a file of their own, not the console among the runner's.
+      ...(o.logFile ? [`--log-file=${o.logFile}`] : []),
       '--quiet',
       ...inner,
     ],

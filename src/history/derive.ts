@@ -21,6 +21,8 @@ import type { RecordSet } from './read.js';
 import { workUnits, type LoadedRecord } from './record.js';
 import { loadedWithCurrentIds } from './case-ids.js';
 import { lowPrecision } from '../verdict/precision.js';
+import { costInterval } from '../stats/scoreboard.js';
+import { opLabelOf } from '../report/units.js';
 import {
   INDEX_SCHEMA_ID,
   SERIES_SCHEMA_ID,
@@ -46,6 +48,8 @@ export interface CaseInfo {
   doc: string;
   /** Its former ids (spec `formerly`): records under them join this case's series. */
   formerly?: readonly string[];
+  /** What one op is called (the report's `µs/lookup`), when not "op". */
+  op?: string;
 }
 
 /** What records do not carry: case groups and docs, from the spec. */
@@ -57,7 +61,10 @@ export interface Catalog {
 export function catalogFromSpec(spec: Spec): Catalog {
   return {
     groups: spec.groups.map((g) => ({ id: g.id, title: g.title })),
-    cases: spec.cases.map((c) => ({ id: c.id, kind: c.kind, group: c.group, doc: c.doc, ...(c.formerly ? { formerly: [...c.formerly] } : {}) })),
+    cases: spec.cases.map((c) => {
+      const op = opLabelOf(c.work.ops);
+      return { id: c.id, kind: c.kind, group: c.group, doc: c.doc, ...(c.formerly ? { formerly: [...c.formerly] } : {}), ...(op !== 'op' ? { op } : {}) };
+    }),
   };
 }
 
@@ -269,6 +276,7 @@ export function deriveHistory(set: RecordSet, opts: DeriveOptions = {}): Derived
       doc: info?.doc ?? '',
       file: seriesFile(id),
       ...(info?.formerly ? { formerly: [...info.formerly] } : {}),
+      ...(info?.op ? { op: info.op } : {}),
       series: entry.index,
     };
   });
@@ -362,6 +370,7 @@ function finishSeries(
       ops: last.work.ops,
       bytes: last.work.bytes,
       ...(lowPrecision(last.samples_ns, last.work) ? { low_precision: true as const } : {}),
+      ...medianIntervalOf(last.samples_ns),
       ...(last.instructions
         ? countSummary(
             counted.map((i) => acc.cases[i]!),
@@ -402,4 +411,10 @@ export function renderDerived(d: Derived): Map<string, string> {
 /** deriveHistory + renderDerived: records in, the derived files' bytes out. */
 export function derive(set: RecordSet, opts: DeriveOptions = {}): Map<string, string> {
   return renderDerived(deriveHistory(set, opts));
+}
+
+/** The latest point's median interval per iteration, when it has samples enough for one. */
+function medianIntervalOf(samples: readonly number[]): { median_interval?: { lo: number; hi: number } } {
+  const ci = costInterval(samples, 1);
+  return ci ? { median_interval: ci } : {};
 }

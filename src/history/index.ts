@@ -7,7 +7,7 @@ export * from './read.js';
 export * from './derive.js';
 export { detectShifts, DEFAULT_SHIFT, type Shift, type ShiftOptions } from './shift.js';
 export { scoreboard, scoreRun, type GroupOf } from './scoreboard.js';
-export { writeHistory, staleDerived, writeDerived, normalizeFolder, RecordConflictError, type WriteOptions, type WriteReport } from './store.js';
+export { writeHistory, writeFolder, staleDerived, writeDerived, normalizeFolder, RecordConflictError, type WriteOptions, type WriteReport } from './store.js';
 export { gitIn, GitError, DEFAULT_IDENTITY, type Git, type Identity, type RemoteAuth } from './git.js';
 export * from './gab.js';
 export { stableJson, stableJsonPretty } from './json.js';

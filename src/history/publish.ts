@@ -9,7 +9,7 @@ import type { Result, Spec } from '../spec/schema.js';
 import { catalogFromSpec } from './derive.js';
 import { toRecord, type RecordContext } from './record.js';
 import type { HistoryRecord } from './schema.js';
-import { writeHistory, type WriteReport } from './store.js';
+import { writeFolder, writeHistory, type WriteReport } from './store.js';
 import { childEnv } from '../child/env.js';
 
 export interface PublishOptions {
@@ -87,5 +87,45 @@ export function publishResults(results: readonly Result[], ctx: RecordContext, o
   return publishRecords(
     results.map((r) => toRecord(r, ctx)),
     o,
+  );
+}
+
+/** The local history of `bee-bench run`, under its --out folder: each run a point; `bee-bench site` serves it. */
+export const LOCAL_HISTORY = 'history';
+
+/**
+ * What a local run's records name: HEAD of the checkout `dir` runs in (its branch), or, outside a
+ * git checkout, an all-zero commit dated now on branch "local" (the points still order by run time).
+ */
+export function localContext(dir: string, runId: string): RecordContext {
+  const run = { id: runId };
+  try {
+    const commit = headCommit(dir);
+    const branch = execFileSync('git', ['-C', dir, 'rev-parse', '--abbrev-ref', 'HEAD'], {
+      encoding: 'utf8',
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    return { commit, branch: branch === 'HEAD' || branch === '' ? 'local' : branch, event: 'local', run };
+  } catch {
+    const commit = { sha: '0'.repeat(40), author: 'local', timestamp: new Date().toISOString(), message: 'not a git checkout' };
+    return { commit, branch: 'local', event: 'local', run };
+  }
+}
+
+/** Adds a run's results to the local history folder and re-derives what the site reads. */
+export function keepLocally(
+  results: readonly Result[],
+  ctx: RecordContext,
+  o: { folder: string; spec: Spec; profiles?: readonly RunProfiles[]; log?: (line: string) => void },
+): ReturnType<typeof writeFolder> {
+  return writeFolder(
+    results.map((r) => toRecord(r, ctx)),
+    {
+      folder: o.folder,
+      derive: { catalog: catalogFromSpec(o.spec) },
+      ...(o.profiles && o.profiles.length > 0 ? { profiles: o.profiles } : {}),
+      ...(o.log ? { log: o.log } : {}),
+    },
   );
 }

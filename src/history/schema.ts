@@ -214,8 +214,10 @@ export interface IndexSeries {
       trend: number[];
       ops?: number;
       bytes?: number;
-      /** The latest time figure is low-precision (src/verdict/precision.ts): the scoreboard's headline leaves its row out. */
+      /** The latest time figure is low-precision (src/verdict/precision.ts): a mark for A/B-size claims. */
       low_precision?: true;
+      /** The latest median's interval per iteration, ns (order statistics, src/stats/scoreboard.ts): the scoreboard's ranking rule reads it. */
+      median_interval?: { lo: number; hi: number };
       /** When the latest point is counted: its instructions per iteration, their change per work unit against the previous counted point, and the branch's last <= 20 counts. */
       instructions?: number;
       count_change?: number | null;
@@ -235,6 +237,8 @@ export interface IndexCase {
   file: string;
   /** Ids the case had before (spec `formerly`): its series holds their records, and old links open it. */
   formerly?: string[];
+  /** What one op is called, as the report names it ("lookup": µs/lookup); absent for "op". */
+  op?: string;
   series: IndexSeries[];
 }
 
@@ -254,7 +258,9 @@ export interface ScoreboardEntry {
   wins: Partial<Record<z.infer<typeof RunnerSchema>, number>>;
   /** Rows scored. */
   rows: number;
-  /** Rows compared but left out as low-precision (src/verdict/precision.ts); absent when none. */
+  /** Rows compared but left out because their ranking is open (src/stats/scoreboard.ts); absent when none. */
+  open?: number;
+  /** Indexes from before the ranking rule: rows left out as low-precision. Never written now. */
   low_precision?: number;
 }
 

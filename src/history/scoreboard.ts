@@ -6,10 +6,9 @@
 // The same board on instruction counts (countFigure) compares the rows every runner counted.
 // Scoring is the report's (src/stats/scoreboard.ts): ratios to the row's fastest into a geometric
 // mean, wins, and no score for the harness group (groupOf names each case's group) nor, on time,
-// for a row where some runner's figure is low-precision (src/verdict/precision.ts; counted apart).
-// Instruction counts are deterministic: the precision rule is for time.
-import { boardRows, scoreRows, unitCosts, type ScoreRow } from '../stats/scoreboard.js';
-import { lowPrecision } from '../verdict/precision.js';
+// for a row whose ranking the iterations leave open (each median's interval, counted apart).
+// Instruction counts are deterministic: the ranking rule is for time.
+import { boardRows, costInterval, scoreRows, unitCosts, type ScoreRow } from '../stats/scoreboard.js';
 import type { Runner } from '../spec/schema.js';
 import type { LoadedRecord } from './record.js';
 import type { RecordCase, ScoreboardEntry } from './schema.js';
@@ -57,11 +56,14 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[], groupO
     const cost = unitCost(cells, figure);
     if (!cost) continue;
     const first = cells[0] as Cell;
-    const imprecise = figure === timeFigure && cells.some(({ c }) => lowPrecision(c.samples_ns, c.work));
     scored.push({
       group: groupOf(first.c.id, first.c.kind),
-      costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] as number })),
-      ...(imprecise ? { lowPrecision: true } : {}),
+      costs: cells.map(({ runner, c }, i) => {
+        const unitCost = cost[i] as number;
+        // The interval in the cost's units: the median's interval scaled as the median was.
+        const interval = figure === timeFigure && c.median_ns! > 0 ? costInterval(c.samples_ns, c.median_ns! / unitCost) : undefined;
+        return { runner, unitCost, ...(interval ? { interval } : {}) };
+      }),
     });
   }
   const board = boardRows(scored);
@@ -76,7 +78,7 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[], groupO
     geomean: {},
     wins: {},
     rows: counted,
-    ...(board.lowPrecision > 0 ? { low_precision: board.lowPrecision } : {}),
+    ...(board.open > 0 ? { open: board.open } : {}),
   };
   for (const s of scoreRows(scored, RUNNER_ORDER)) {
     if (s.geomean === null) continue;

@@ -123,20 +123,7 @@ export async function writeHistory(records: readonly HistoryRecord[], opts: Writ
         `history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(' ')[0]}`,
       );
   }
-  const files = new Map<string, string>();
-  for (const r of records) {
-    const path = recordPath(r);
-    const text = serializeRecord(r);
-    const prev = files.get(path);
-    if (prev !== undefined && prev !== text) throw new RecordConflictError(path);
-    files.set(path, text);
-    const profiles = opts.profiles?.find((p) => p.runner === r.runner);
-    if (profiles) {
-      const side = serializeRunProfiles(r, profiles);
-      if ('text' in side) files.set(profilesPath(r), side.text);
-      else log(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
-    }
-  }
+  const files = recordFiles(records, opts.profiles, log);
   for (const e of opts.experiments ?? []) {
     const path = experimentPath(e.id);
     const text = serializeExperiment(e);
@@ -315,6 +302,44 @@ async function checkoutTip(git: Git, branch: string): Promise<void> {
     throw new Error(`history: cannot fetch ${branch}: ${lastLines(fetched.stderr)}`);
   }
   await git(['clean', '-q', '-f', '-d', '-x']);
+}
+
+/** The record files (and their profiles' side files) of `records`, by path under the history folder. */
+function recordFiles(records: readonly HistoryRecord[], profiles: readonly RunProfiles[] | undefined, log: (line: string) => void): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const r of records) {
+    const path = recordPath(r);
+    const text = serializeRecord(r);
+    const prev = files.get(path);
+    if (prev !== undefined && prev !== text) throw new RecordConflictError(path);
+    files.set(path, text);
+    const mine = profiles?.find((p) => p.runner === r.runner);
+    if (mine) {
+      const side = serializeRunProfiles(r, mine);
+      if ('text' in side) files.set(profilesPath(r), side.text);
+      else log(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
+    }
+  }
+  return files;
+}
+
+/**
+ * A history kept in a plain folder, no git (`bee-bench run` keeps one as it goes; `bee-bench site`
+ * serves it): the records added under runs/ (immutable as on a branch) and the derived files
+ * re-derived from every record in the folder.
+ */
+export async function writeFolder(
+  records: readonly HistoryRecord[],
+  opts: { folder: string; derive?: DeriveOptions; profiles?: readonly RunProfiles[]; log?: (line: string) => void },
+): Promise<Pick<WriteReport, 'added' | 'present' | 'invalid'>> {
+  const log = opts.log ?? (() => {});
+  const folderAbs = resolve(opts.folder);
+  await mkdir(folderAbs, { recursive: true });
+  const written = await addRecords(folderAbs, recordFiles(records, opts.profiles, log));
+  const set = setAsideFuture(readRecords(folderAbs), Date.now() + FUTURE_SKEW_MS);
+  await writeDerived(folderAbs, derive(set, opts.derive));
+  const isRecord = (path: string) => path.startsWith(`${RUNS_DIR}/`);
+  return { added: written.added.filter(isRecord), present: written.present.filter(isRecord), invalid: set.invalid };
 }
 
 async function addRecords(folderAbs: string, files: ReadonlyMap<string, string>): Promise<{ added: string[]; present: string[] }> {

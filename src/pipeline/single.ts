@@ -16,6 +16,7 @@ import type { Result, Runner } from '../spec/schema.js';
 import { selectCases } from '../spec/select.js';
 import type { RunProfiles } from '../profile/index.js';
 import { compactRunProfiles } from './compact-profiles.js';
+import { reachPrecision, type PrecisionRow } from './precision.js';
 import { checkNode, planFor, processBudgetMs, type PipelineOptions } from './options.js';
 
 export interface SinglePipelineOptions extends PipelineOptions {
@@ -24,6 +25,8 @@ export interface SinglePipelineOptions extends PipelineOptions {
   measure?: Measure;
   /** Runners asked for but left out before the run (bee-go without its module): the report names them. */
   notRun?: readonly NotRun[];
+  /** Time the rows whose ranking is open may take to be measured again (precision.ts); 0: none. */
+  precisionBudgetMs?: number;
 }
 
 export interface SinglePipelineOutcome {
@@ -35,6 +38,8 @@ export interface SinglePipelineOutcome {
   reports: WrittenReports;
   /** Per runner that counted: its counted rows' compact profiles (src/profile/compact.ts), for the history. */
   profiles: RunProfiles[];
+  /** The rows measured again until their ranking was told or the budget ended (precision.ts). */
+  precision: PrecisionRow[];
 }
 
 export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePipelineOutcome> {
@@ -90,8 +95,24 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
     if (result) results.push(result);
     else notRun.push({ runner: r.runner, status: 'failed', reason: problems.filter((p) => p.startsWith(`${r.runner}:`)).at(-1) ?? 'no result' });
   }
+  // Rows whose ranking the first pass leaves open are measured again, their runners' files rewritten.
+  const precision = measuresWall(measure)
+    ? await reachPrecision({
+        results,
+        builds,
+        plans: new Map(results.map((r) => [r.runner, planFor(o, spec, hash, r.runner)])),
+        groupOf: (id) => spec.cases.find((c) => c.id === id)?.group ?? 'cpu',
+        outDir: resolve(o.outDir),
+        ...(o.precisionBudgetMs !== undefined ? { budgetMs: o.precisionBudgetMs } : {}),
+        ...(o.fixtures ? { fixtures: o.fixtures } : {}),
+        ...(o.bee ? { bee: o.bee } : {}),
+        log: o.log,
+      })
+    : [];
+  for (const r of results)
+    if (precision.some((p) => p.added[r.runner])) writeFileSync(join(resolve(o.outDir), 'results', `${r.runner}.json`), `${JSON.stringify(r, null, 2)}\n`);
   const environment = { loadAverage: loadavg() as [number, number, number], cpus: availableParallelism() };
   const model = aggregate(results, spec, { specHash: hash, notRun, environment });
   const reports = writeReports(o.outDir, model);
-  return { results, builds, problems, model, reports, profiles };
+  return { results, builds, problems, model, reports, profiles, precision };
 }

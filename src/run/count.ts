@@ -49,12 +49,14 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
   if (o.keepDumps) rmSync(o.keepDumps, { recursive: true, force: true });
   const dumpDir = o.keepDumps ? (mkdirSync(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync(join(dirname(o.out), 'callgrind-'));
   try {
-    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir), {
+    const logFile = join(dirname(o.out), `valgrind-${o.runner}.log`);
+    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir, { logFile }), {
       ...o,
       plan,
       timeoutMs: o.timeoutMs * COUNT_SLOWDOWN,
     });
-    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem}`] : [];
+    // valgrind's own messages are in logFile: a problem names it.
+    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem} (valgrind's messages: ${logFile})`] : [];
     if (!inv.result) return { result: null, problems };
     const counts = readDumps(dumpDir);
     const result: Result = { ...inv.result, counter: o.counter, cases: [] };

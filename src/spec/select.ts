@@ -1,6 +1,7 @@
 // Case selection and param resolution: the same rules the runners implement (runners/README.md),
 // here for the engine, which must know what a runner will run before it runs it.
 import type { Profile, Runner, Spec, SpecCase, SpecParam } from './schema.js';
+import { closest } from './suggest.js';
 
 export type ParamValues = Record<string, number | string | boolean>;
 
@@ -49,6 +50,12 @@ function noMatch(spec: Spec, glob: string): string {
   }
   const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, '')) && glob.replace(/[*?]/g, '').length >= 3);
   if (near.length > 0) return `${head}; ids containing it: ${near.slice(0, 5).join(', ')}${near.length > 5 ? ', …' : ''}`;
+  // A typo in a whole id (--case cpu.keccak.bulkk): the closest id, current or former.
+  if (!/[*?]/.test(glob)) {
+    const ids = spec.cases.flatMap((c) => [c.id, ...(c.formerly ?? [])]);
+    const typo = closest(glob, ids);
+    if (typo) return `${head}; did you mean "${typo}"?`;
+  }
   return `${head} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
 }
 

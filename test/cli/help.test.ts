@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { COMMANDS, commandHelp, commandsFor } from '../../src/cli/help.js';
 import { AB_DEFAULTS } from '../../src/verdict/index.js';
-import { closest, editDistance } from '../../src/cli/suggest.js';
+import { closest, editDistance } from '../../src/spec/suggest.js';
 
 const cli = runCli;
 
@@ -95,7 +95,9 @@ describe('CLI errors in one line', () => {
   it('a mistyped history command names the closest one; -v prints the version', async () => {
     const r = await cli(['history', 'pubish']);
     expect(r.code).toBe(2);
-    expect(lines(r.stderr)[0]).toMatch(/^bee-bench: unknown history command "pubish" \(did you mean "history publish"\?\)/);
+    // The hint names the fix, not the typo back.
+    expect(lines(r.stderr)).toEqual(['bee-bench: unknown history command; did you mean "history publish"?; see bee-bench history --help']);
+    expect(r.stderr).not.toContain('pubish');
     const v = await cli(['-v']);
     expect(v.code).toBe(0);
     expect(v.stdout).toMatch(/^bee-bench \d+\.\d+\.\d+\n$/);
@@ -107,8 +109,9 @@ describe('CLI errors in one line', () => {
     try {
       const r = await cli(['run', '--runner', 'go', '--measure', 'wal']);
       expect(r.code).toBe(2);
-      expect(lines(r.stderr)).toHaveLength(1);
-      expect(r.stderr).toMatch(/--measure/);
+      expect(lines(r.stderr)).toEqual([
+        'bee-bench: --measure wal: a comma list of wall, instructions, allocations (both = wall,instructions); did you mean "wall"?; see bee-bench run --help',
+      ]);
     } finally {
       if (before !== undefined) process.env.BEE_GO_PATH = before;
     }
@@ -126,6 +129,19 @@ describe('CLI errors in one line', () => {
     expect(r.code).toBe(2);
     expect(lines(r.stderr)).toEqual([
       'bee-bench: case glob "cpu.keccak" matches no case in the spec; did you mean "cpu.keccak.*" (3 cases: cpu.keccak.chunk-hash, cpu.keccak.parallel, cpu.keccak.bulk)?; see bee-bench run --help',
+    ]);
+  });
+
+  it('a bare history lists its subcommands; a mistyped whole case id names the closest id', async () => {
+    const h = await cli(['history']);
+    expect(h.code).toBe(2);
+    expect(h.stdout).toContain('history publish');
+    expect(lines(h.stderr)).toEqual(['bee-bench history: give a subcommand: publish, import-gab, export-gab (e.g. bee-bench history publish --help)']);
+    expect(h.stderr).not.toContain('unknown');
+    const r = await cli(['run', '--runner', 'rs', '--case', 'cpu.keccak.bulkk']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual([
+      'bee-bench: case glob "cpu.keccak.bulkk" matches no case in the spec; did you mean "cpu.keccak.bulk"?; see bee-bench run --help',
     ]);
   });
 
@@ -154,6 +170,27 @@ describe("each command's help", () => {
 });
 
 describe('docs/cli.md and --help agree', () => {
+  it("ab --help and profile --help open with worked examples whose flags are the command's own", async () => {
+    // The node A/B's flags arrive with the node A/B itself (another change); until then they are the only ones not in ab's usage.
+    const PENDING = new Set(['--base-bee', '--head-bee']);
+    for (const name of ['ab', 'profile']) {
+      const r = await cli([name, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n').slice(0, 3), name).toEqual([expect.stringMatching(new RegExp(`^bee-bench ${name}: `)), '', 'Examples:']);
+      const c = commandsFor([name])[0]!;
+      expect(c.examples!.length).toBeGreaterThanOrEqual(2);
+      for (const e of c.examples!) {
+        expect(r.stdout).toContain(`  # ${e.what}\n  ${e.command}\n`);
+        expect(e.command.startsWith(`bee-bench ${name} `)).toBe(true);
+        for (const flag of e.command.match(/--[a-z-]+/g) ?? []) if (!PENDING.has(flag)) expect(c.usage.join(' '), `${name}: ${flag}`).toContain(flag);
+      }
+    }
+    const ab = commandHelp(commandsFor(['ab']));
+    expect(ab).toContain('--measure wall,instructions --profile-case');
+    expect(ab).toMatch(/# a PR's base against its head/);
+    expect(ab).toMatch(/# a node A\/B/);
+  });
+
   it("docs/cli.md's CLI block holds every usage line, prefixed `npx `", () => {
     const page = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
     const missing = COMMANDS.flatMap((c) => c.usage).filter((l) => !page.includes(l.startsWith('bee-bench ') ? `npx ${l}` : `    ${l}`));

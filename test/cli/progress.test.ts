@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { clock, runProgress, summarize, type Stage } from '../../src/cli/progress.js';
-import { planLine, recordStages, runStages } from '../../src/cli/eta.js';
+import { overheadEstimate, planLine, recordStages, runStages } from '../../src/cli/eta.js';
 import { buildEstimate, FIRST_BUILD_MS, readTimings, recordBuild } from '../../src/build/timings.js';
 import { defaultSpecPath } from '../../src/build/paths.js';
 
@@ -117,7 +117,8 @@ describe('run progress', () => {
     expect(first[0]!.estimateMs).toBe(FIRST_BUILD_MS.rs);
     expect(first[1]!.estimateMs).toBeGreaterThan(0);
     expect(buildEstimate(cacheDir, 'rs', 1).from).toBe('first build');
-    expect(buildEstimate(cacheDir, 'rs', 3).ms).toBe(3 * FIRST_BUILD_MS.rs);
+    // Before any build on the machine it runs on: the first build's time, times the square root of the load factor.
+    expect(buildEstimate(cacheDir, 'rs', 4).ms).toBe(2 * FIRST_BUILD_MS.rs);
     // What the last run took, kept in the cache, is the next estimate.
     writeFileSync(join(cacheDir, 'timings.json'), JSON.stringify({ builds: { rs: 90_000 } }));
     recordStages(cacheDir, 'quick', [{ runner: 'rs', kind: 'wall', msPerUnit: 2_000 }]);
@@ -127,9 +128,29 @@ describe('run progress', () => {
     expect(planLine(next)).toBe(
       `run: builds rs ~1 min 30 s; ${first[1]!.units} case run(s) ~${clock(2_000 * first[1]!.units)} · ETA ${clock(90_000 + 2_000 * first[1]!.units)}`,
     );
-    // A build is kept as its idle-machine time: 200 s at twice the load is 100 s.
-    recordBuild(cacheDir, 'go', 200_000, [2, 2]);
-    expect(readTimings(cacheDir).builds['go']).toBe(100_000);
+    // A build is kept as it took on the machine it runs on, and is the next estimate whatever the load now.
+    recordBuild(cacheDir, 'go', 200_000);
+    expect(readTimings(cacheDir).builds['go']).toBe(200_000);
+    expect(buildEstimate(cacheDir, 'go', 3)).toEqual({ ms: 200_000, from: 'last build', factor: 1 });
+    // The run's overhead beyond its steps is kept when every step finished, and joins the next ETA.
+    const stages = await runStages(sel);
+    recordStages(
+      cacheDir,
+      'quick',
+      [
+        { runner: 'rs', kind: 'build', msPerUnit: 90_000 },
+        { runner: 'rs', kind: 'wall', msPerUnit: 2_000 },
+      ],
+      {
+        elapsedMs: 90_000 + 2_000 * first[1]!.units + 7_000,
+        stages,
+      },
+    );
+    expect(overheadEstimate(cacheDir, 'quick')).toBe(7_000);
+    expect(planLine(stages, 7_000)).toContain(`ETA ${clock(90_000 + 2_000 * first[1]!.units + 7_000)}`);
+    // A run cut short keeps no overhead.
+    recordStages(cacheDir, 'quick', [{ runner: 'rs', kind: 'build', msPerUnit: 90_000 }], { elapsedMs: 1_000_000, stages });
+    expect(overheadEstimate(cacheDir, 'quick')).toBe(7_000);
     // A file that is not the store's shape is no history, not a crash.
     writeFileSync(join(cacheDir, 'timings.json'), '{"builds": {"rs": "soon"}}');
     expect(buildEstimate(cacheDir, 'rs', 1)).toEqual({ ms: FIRST_BUILD_MS.rs, from: 'first build', factor: 1 });
@@ -143,6 +164,10 @@ describe('run progress', () => {
   it("gives every runner's median one format", () => {
     expect(summarize('ok: median 0.0002 ms, min 0.0001 ms over 200 iterations')).toBe('ok, median 200 ns (200 iterations)');
     expect(summarize('ok, 200 iterations, median 0.000 ms')).toBe('ok, median < 500 ns (200 iterations)');
+    // The runners' lines now carry the report's median to the ns (bee-js in µs, bee-rs in ns): the console agrees with report.md.
+    expect(summarize('ok: median 0.092 µs, min 0.088 µs over 5 iterations')).toBe('ok, median 92.0 ns (5 iterations)');
+    expect(summarize('ok, 5 iterations, median 22 ns')).toBe('ok, median 22.0 ns (5 iterations)');
+    expect(summarize('ok, 4 iterations, median 22.5 ns')).toBe('ok, median 22.5 ns (4 iterations)');
     expect(summarize('ok: median 30ns (min 29ns, 200 iters)')).toBe('ok, median 30.0 ns (200 iterations)');
   });
 

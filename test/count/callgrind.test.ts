@@ -171,6 +171,10 @@ describe('countingCommand', () => {
     const cmd = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/dumps');
     expect(cmd.argv.slice(0, 3)).toEqual(['valgrind', '--tool=callgrind', '--instr-atstart=no']);
     expect(cmd.argv).toContain('--callgrind-out-file=/dumps/callgrind.out.%p');
+    // valgrind's own ==pid== lines go to a log file when one is given, not to the console.
+    expect(cmd.argv.some((a) => a.startsWith('--log-file='))).toBe(false);
+    const logged = countingCommand({ argv: ['node', 'bee-bench-js.mjs'] }, 'js', '/dumps', { logFile: '/out/valgrind-js.log' });
+    expect(logged.argv.slice(0, logged.argv.indexOf('node'))).toContain('--log-file=/out/valgrind-js.log');
     expect(cmd.argv.slice(cmd.argv.indexOf('node'))).toEqual([
       'node',
       '--single-threaded',

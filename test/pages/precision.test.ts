@@ -2,7 +2,8 @@
 // of bee-js and bee-rs: result files the runners wrote in a real quick run on a loaded 2-core
 // machine (test/fixtures/results: BEE_BENCH_ITERS=15, bee-js recovering one signature per
 // iteration, 15 ops in all), the first run stored under the case ids of that time. Derived by src/history with the spec's catalog, served
-// from 127.0.0.1: the headline leaves out the low-precision rows and its caption says how many;
+// from 127.0.0.1: the headline ranks every row the iterations rank (the low-precision mark no
+// longer keeps a row out), leaves out the rows whose ranking is open and its caption says how many;
 // an old permalink opens the renamed case. Screenshot to test-artifacts/.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,7 +15,9 @@ import type { HistoryIndex, HistoryRecord } from '../../src/history/schema.js';
 import { caseAliases } from '../../src/spec/aliases.js';
 import { parseResult } from '../../src/spec/load.js';
 import type { Result } from '../../src/spec/schema.js';
-import { LOW_PRECISION_RULE, lowPrecision } from '../../src/verdict/precision.js';
+import { costInterval, RANKING_RULE, rankingOpen, unitCosts } from '../../src/stats/scoreboard.js';
+import { median } from '../../src/stats/summary.js';
+import { lowPrecision } from '../../src/verdict/precision.js';
 import { spec } from '../fixtures/spec.js';
 import { context } from '../history/helpers.js';
 import { openRendered, writeHistoryFolder } from './harness.js';
@@ -30,18 +33,29 @@ const formerOf = new Map([...caseAliases(spec)].map(([old, now]) => [now, old]))
 const asBefore = (r: Result): Result => ({ ...r, cases: r.cases.map((c) => ({ ...c, id: formerOf.get(c.id) ?? c.id })) });
 const records: HistoryRecord[] = [...results.map((r) => toRecord(asBefore(r), context(0))), ...results.map((r) => toRecord(r, context(1)))];
 
-/** Rows both clients ran (ok) in the latest run, and those with a low-precision figure, by the rule. */
-function latestRows(): { compared: string[]; low: string[] } {
+/** Rows both clients ran (ok) in the latest run, those with a low-precision figure, and those whose ranking is open, by the rules. */
+function latestRows(): { compared: string[]; low: string[]; open: string[] } {
   const [js, rs] = results;
   const compared: string[] = [];
   const low: string[] = [];
+  const open: string[] = [];
   for (const c of js!.cases) {
     const other = rs!.cases.find((o) => o.id === c.id && o.param['label'] === c.param['label']);
     if (c.status !== 'ok' || other?.status !== 'ok' || spec.cases.find((s) => s.id === c.id)?.group === 'harness') continue;
+    const pair = [c, other];
+    const medians = pair.map((x) => median(x.samples_ns));
+    const costs = unitCosts(pair.map((x, i) => ({ median_ns: medians[i]!, ops: x.work.ops, bytes: x.work.bytes })));
+    if (!costs) continue;
     compared.push(c.id);
     if (lowPrecision(c.samples_ns, c.work) || lowPrecision(other.samples_ns, other.work)) low.push(c.id);
+    const row = pair.map((x, i) => ({
+      runner: x === c ? ('js' as const) : ('rs' as const),
+      unitCost: costs[i]!,
+      interval: costInterval(x.samples_ns, medians[i]! / costs[i]!)!,
+    }));
+    if (rankingOpen({ costs: row })) open.push(c.id);
   }
-  return { compared, low };
+  return { compared, low, open };
 }
 
 /** The records derived by src/history with the spec's catalog, in a folder of their own. */
@@ -57,31 +71,36 @@ beforeAll(() => mkdirSync(ARTIFACTS, { recursive: true }));
 const open = (hash: string): Promise<Page> => openRendered(site.browser, site.srv.url, hash, problems);
 
 describe('the scoreboard headline on the site', () => {
-  it('the fixture holds low-precision rows, bee-js recovering one signature in each of 15 iterations among them, and a scored one', () => {
+  it('the fixture holds low-precision rows, bee-js recovering one signature in each of 15 iterations among them, ranked all the same', () => {
     const verify = results[0]!.cases.find((c) => c.id === 'cpu.ecdsa.verify')!;
     expect([verify.work.ops, verify.samples_ns.length]).toEqual([1, 15]);
-    const { compared, low } = latestRows();
+    const { compared, low, open } = latestRows();
     expect(low).toContain('cpu.ecdsa.verify');
-    expect(compared.length).toBeGreaterThan(low.length);
+    expect(open).not.toContain('cpu.ecdsa.verify');
+    expect(compared.length - open.length).toBeGreaterThan(compared.length - low.length);
   });
 
-  it('the derived index marks the latest low-precision figures and counts the rows left out of each run', () => {
+  it('the derived index marks the latest low-precision figures, keeps their intervals and counts the open rows of each run', () => {
     const index = JSON.parse(readFileSync(join(site.dataDir, 'index.json'), 'utf8')) as HistoryIndex;
-    const { compared, low } = latestRows();
+    const { compared, open } = latestRows();
     const verify = index.cases.find((c) => c.id === 'cpu.ecdsa.verify')!;
-    expect(verify.series.find((s) => s.runner === 'js')!.latest['main']!.low_precision).toBe(true);
+    const latestJs = verify.series.find((s) => s.runner === 'js')!.latest['main']!;
+    expect(latestJs.low_precision).toBe(true);
+    expect(latestJs.median_interval!.lo).toBeLessThanOrEqual(latestJs.median_ns);
     const latest = index.scoreboard.at(-1)!;
-    expect([latest.rows, latest.low_precision ?? 0]).toEqual([compared.length - low.length, low.length]);
+    expect([latest.rows, latest.open ?? 0]).toEqual([compared.length - open.length, open.length]);
   });
 
-  it('leaves the low-precision rows out of the headline and says how many in its caption', async () => {
-    const { compared, low } = latestRows();
+  it('ranks the rows the iterations rank in the headline and says how many it leaves out in its caption', async () => {
+    const { compared, open: left } = latestRows();
     const page = await open('#branch=main');
     const caption = page.locator('.score-table caption');
-    const scored = compared.length - low.length;
+    const scored = compared.length - left.length;
     await expect.poll(() => caption.textContent()).toContain(`Latest value of each row: ${scored} row${scored === 1 ? '' : 's'} from 1 run`);
-    expect(await caption.locator('.low-precision-note').textContent()).toBe(
-      `${low.length} low-precision row${low.length === 1 ? ' is' : 's are'} left out: ${LOW_PRECISION_RULE}.`,
+    expect(await caption.locator('.ranking-note').textContent()).toBe(
+      left.length > 0
+        ? ` ${left.length} row${left.length === 1 ? ' is' : 's are'} left out: ${RANKING_RULE}.`
+        : ` Every shared row is ranked: ${RANKING_RULE}.`,
     );
     const won = await page.locator('.score-table tbody td:nth-child(3)').allTextContents();
     for (const w of won) expect(w).toMatch(new RegExp(` of ${scored}$`));

@@ -123,10 +123,13 @@ describe('trend site', () => {
     const l = history.index.cases.find((c) => c.id === CASE)!.series.find((s) => s.runner === 'rs' && s.label === '10000 chunks')!.latest.main!;
     const mbps = ((l.bytes! / l.median_ns) * 1e3).toPrecision(3);
     await expect.poll(() => page.locator('table.cases td.cell .value').allTextContents()).toContain(`${mbps} MB/s`);
-    // Its change: the index holds time per unit (latest / previous - 1); MB/s moves the other way.
-    const pct = ((1 / (1 + l.change!) - 1) * 100).toFixed(1);
+    // Its change in the report's words: the index holds time per unit (latest / previous - 1), so
+    // more time is "slower" (and coloured worse) whatever the MB/s figure beside it does.
+    const pct = (Math.abs(l.change!) * 100).toFixed(1);
     const cell = page.locator('tr', { hasText: '10000 chunks' }).locator('td.cell').nth(2);
-    expect(await cell.locator('.change').textContent()).toBe(`${Number(pct) >= 0 ? '+' : ''}${pct}%`);
+    const change = cell.locator('.change');
+    expect(await change.textContent()).toBe(pct === '0.0' ? 'no change' : `${pct}% ${l.change! > 0 ? 'slower' : 'faster'}`);
+    expect(await change.getAttribute('class')).toBe(`change ${pct === '0.0' ? 'same' : l.change! > 0 ? 'worse' : 'better'}`);
     expect(site.srv.requests.filter((p) => p.startsWith('/series/'))).toEqual([]);
     expect(site.srv.requests).toContain('/index.json');
     await page.close();

@@ -3,7 +3,19 @@ import { describe, expect, it } from 'vitest';
 import type { IndexCase, SeriesPoint } from '../../src/history/schema.js';
 import { DataError, resolveDataPath } from '../../pages/src/data.js';
 import { safeHttpUrl } from '../../pages/src/dom.js';
-import { axisTitle, basisOf, exportUnit, exportValue, formatFigureChange, formatValue, metricsOf, pointValue, valueOf } from '../../pages/src/metric.js';
+import {
+  axisTitle,
+  basisOf,
+  changeDirection,
+  changeTitle,
+  exportUnit,
+  exportValue,
+  formatValue,
+  metricsOf,
+  pointValue,
+  timeChangeWords,
+  valueOf,
+} from '../../pages/src/metric.js';
 import type { CaseSeriesFile } from '../../src/history/schema.js';
 import { formatHash, parseHash } from '../../pages/src/permalink.js';
 
@@ -55,10 +67,19 @@ describe('figures', () => {
   });
 
   it('writes the index change (time per unit, latest / previous - 1) in the figure direction', () => {
-    expect(formatFigureChange('ops', 0.1)).toBe('+10.0%');
-    expect(formatFigureChange('iteration', -0.05)).toBe('-5.0%');
-    expect(formatFigureChange('bytes', 0.1)).toBe('-9.1%');
-    expect(formatFigureChange('bytes', null)).toBe('—');
+    // The report's words, one for every unit shown: more time per unit of work is slower, and worse.
+    expect(timeChangeWords(0.1)).toBe('10.0% slower');
+    expect(timeChangeWords(-0.05)).toBe('5.0% faster');
+    expect(timeChangeWords(null)).toBe('—');
+    expect(timeChangeWords(0.0001)).toBe('no change');
+    expect(changeDirection(0.1, timeChangeWords(0.1))).toBe('worse');
+    expect(changeDirection(-0.05, timeChangeWords(-0.05))).toBe('better');
+    expect(changeDirection(0.0001, 'no change')).toBe('same');
+    expect(changeDirection(0.0012, '+0.12%')).toBe('worse');
+    expect(changeDirection(0, '+0.00%')).toBe('same');
+    expect(changeTitle('worse')).toMatch(/^Change against the previous run on this branch \(worse\): /);
+    // The report's op names: µs/lookup, not µs/op.
+    expect(formatValue('ops', 1500, 'lookup')).toBe('1.50 µs/lookup');
   });
 });
 

@@ -84,6 +84,15 @@ describe('A/B PR comment', () => {
     expect(md).not.toContain('10 paired rounds');
     expect(md).toContain('9 of 10 rounds used (round 4: head killed after its budget of 60 s)');
     expect(renderAbComment(input([okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~')]))).toContain('10 paired rounds');
+    // Counts only: the header names what was counted, not "0 paired rounds" and the time rule.
+    const countsOnly = renderAbComment(
+      input([], { rounds: 0, env: { ...input([]).env, measure: { wallMs: 0, countMs: 60_000, counter: 'callgrind 3.22.0', threshold: 0.01 } } }),
+    );
+    const header = countsOnly.split('\n').find((l) => l.startsWith('bee-js: '))!;
+    expect(header).toBe(
+      'bee-js: base `main@1a2b3c4` → head `feature/x@5d6e7f8` · instructions counted (no wall-time rounds) · profile quick · a row is flagged by its instructions as the lines below say',
+    );
+    expect(countsOnly).not.toContain('0 paired rounds');
   });
 
   it("clips a runner's error note to one short line", () => {

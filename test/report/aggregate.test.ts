@@ -86,20 +86,39 @@ describe('aggregate', () => {
     expect(sb.rs!.byGroup['calibration']).toBe(2);
   });
 
-  it('compares a low-precision row but leaves it out of the scoreboard, and counts it apart', () => {
-    expect(model.scoreboardRows).toEqual({ scored: 4, lowPrecision: 0 });
-    // bee-rs recovering 2 signatures in each of 5 iterations: 10 ops in all.
-    const verify = (runner: Runner, ops: number, m: number) =>
-      caseResult({ id: 'cpu.ecdsa.verify', param: { label: 'quick', count: ops }, work: { ops }, samples_ns: flat(m * ops, 5) });
-    const withVerify = example().map((r) => ({ ...r, cases: [...r.cases, verify(r.runner, r.runner === 'rs' ? 2 : 2000, r.runner === 'js' ? 9e5 : 1e5)] }));
+  it('scores a low-precision row whose ranking is clear, and leaves out a row whose ranking is open', () => {
+    expect(model.scoreboardRows).toEqual({ scored: 4, open: 0 });
+    // bee-rs recovering 2 signatures in each of 5 iterations: 10 ops in all, low-precision for an A/B
+    // claim; but bee-go is 3x faster than bee-rs and bee-js 9x slower, every iteration: the ranking is clear.
+    const jitter = (m: number) => [0.97, 0.99, 1, 1.01, 1.03].map((f) => m * f);
+    const verify = (ops: number, perOp: number) =>
+      caseResult({ id: 'cpu.ecdsa.verify', param: { label: 'quick', count: ops }, work: { ops }, samples_ns: jitter(perOp * ops) });
+    const perOp: Record<Runner, number> = { js: 9e5, go: 1e5, rs: 3e5 };
+    const withVerify = example().map((r) => ({ ...r, cases: [...r.cases, verify(r.runner === 'rs' ? 2 : 2000, perOp[r.runner])] }));
     const m = aggregate(withVerify, spec, { specHash: AA });
     const v = row(allRows(m), 'cpu.ecdsa.verify');
     expect(v.lowPrecision).toBe(true);
+    expect(v.rankingOpen).toBeUndefined();
     expect(v.cells.rs?.lowPrecision).toEqual([{ kind: 'ops', totalOps: 10, iterations: 5 }]);
     expect(v.cells.go?.lowPrecision).toBeUndefined();
-    expect(Object.fromEntries((['js', 'go', 'rs'] as Runner[]).map((k) => [k, v.cells[k]?.ratio]))).toEqual({ js: 9, go: 1, rs: 1 });
-    expect(m.scoreboard).toEqual(model.scoreboard);
-    expect(m.scoreboardRows).toEqual({ scored: 4, lowPrecision: 1 });
+    expect(v.cells.js?.ratio).toBeCloseTo(9, 10);
+    // 5 samples: the median's interval is their range; the ratio's spans range over range.
+    expect(v.cells.js?.ratioInterval?.lo).toBeCloseTo((9 * 0.97) / 1.03, 10);
+    expect(v.cells.js?.ratioInterval?.hi).toBeCloseTo((9 * 1.03) / 0.97, 10);
+    expect(v.cells.go?.ratioInterval).toBeUndefined();
+    expect(m.scoreboardRows).toEqual({ scored: 5, open: 0 });
+    expect(m.scoreboard.find((e) => e.runner === 'go')!.wins).toBe(model.scoreboard.find((e) => e.runner === 'go')!.wins + 1);
+
+    // bee-rs within bee-go's range: who is fastest is open, the row is compared and not scored.
+    perOp.rs = 1.02e5;
+    const open = aggregate(
+      example().map((r) => ({ ...r, cases: [...r.cases, verify(2000, perOp[r.runner])] })),
+      spec,
+      { specHash: AA },
+    );
+    expect(row(allRows(open), 'cpu.ecdsa.verify').rankingOpen).toBe(true);
+    expect(open.scoreboardRows).toEqual({ scored: 4, open: 1 });
+    expect(open.scoreboard).toEqual(model.scoreboard);
   });
 
   it('leaves the harness calibration case out of the scoreboard: it times runners, not clients', () => {

@@ -56,7 +56,7 @@ describe('cells lead with the comparable figure', () => {
     expect(rs).toMatch(/^\*\*96\.5 µs\/op\*\* \(best\)<br>median 193 ms for 2,000 ops/);
     expect(js).toMatch(/^13\.3 ms\/op \(138x slower\)<br>median 66\.7 ms for 5 ops/);
     // 5 ops in each of 3 iterations: a ratio on 15 ops in all, marked low-precision (src/verdict/precision.ts).
-    expect(param).toBe('| quick<br>bee-js 5 ops · bee-rs 2,000 ops<br>≈ low precision: not scored');
+    expect(param).toBe('| quick<br>bee-js 5 ops · bee-rs 2,000 ops<br>≈ low precision for A/B claims');
   });
 
   it('no best cell anywhere leads with a larger time per unit than another cell of its row', () => {

@@ -94,7 +94,7 @@ describe('report.md', () => {
     expect(go).toContain('⚠ ±200%');
     expect(go).not.toContain('p95');
     expect(go).toContain('**1.00 µs/op** (best)<br>median 10.0 µs for 10 ops');
-    expect(rs).toContain('10.0 µs/op (10.0x slower)<br>median 100 µs for 10 ops');
+    expect(rs).toContain('10.0 µs/op (10.0x slower [3.34x–10.1x])<br>median 100 µs for 10 ops');
     expect(rs).toMatch(/±0.4% · cv [0-9.]+% · p95 101 µs · n 10/);
     // ±50.0% is not "above 50%": no ⚠ on a spread that prints as exactly 50.0%.
     const [half] = cells([1e5, 1e5, 150_004], [1e5, 1e5, 1e5]);

@@ -265,7 +265,8 @@ func (s *session) execute(ctx context.Context, env *Env, impl Case, u plan.Unit,
 			return fmt.Errorf("iteration %d: %w", i+1, err)
 		}
 		rec.add(x)
-		if wall := time.Duration(x.wall); wall > time.Second {
+		// Counting runs are slow and few: every iteration is said, so none looks skipped.
+		if wall := time.Duration(x.wall); wall > time.Second || s.modes.Count {
 			fmt.Fprintf(s.log, "%s   iteration %d/%d: %s\n", prefix, i+1, u.Iters, wall.Round(time.Millisecond))
 		}
 		if err := env.detached.failure(); err != nil {

@@ -39,6 +39,7 @@ export async function runPlan(units, result, out, options) {
   }
   result.finished_at = new Date().toISOString();
   writeResult(out, result);
+  log(`wrote ${out}`);
 }
 
 /** One unit in a fresh worker; resolves with its record, whatever happens in there. */
@@ -94,7 +95,8 @@ function runCase(unit, options) {
           record.samples_ns.push(m.wall);
           record.cpu_ns.push(m.cpu);
           record.alloc_bytes?.push(m.bytes);
-          if (m.wall > SLOW_ITERATION_NS) options.log(`    iteration ${record.samples_ns.length}/${iters}: ${(m.wall / 1e9).toFixed(2)} s`);
+          if (m.wall > SLOW_ITERATION_NS || options.modes.count)
+            options.log(`    iteration ${record.samples_ns.length}/${iters}: ${(m.wall / 1e9).toFixed(2)} s`);
           break;
         case 'done':
           finish('ok');
@@ -143,9 +145,11 @@ function outcome(r) {
   if (r.status === 'skipped') return `skipped: ${r.skip_reason}`;
   if (r.status === 'failed') return `FAILED: ${r.error} (${r.samples_ns.length} samples kept)`;
   const sorted = [...r.samples_ns].sort((a, b) => a - b);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)];
-  const ms = (ns) => (ns / 1e6).toFixed(ns < 1e6 ? 4 : 2);
+  // The median as the engine's report takes it (mean of the two middles), to the ns under 1 ms.
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const ms = (ns) => (ns < 1e6 ? `${(ns / 1e3).toFixed(3)} µs` : `${(ns / 1e6).toFixed(2)} ms`);
   const rss = r.peak_rss_bytes === null ? '' : `, peak RSS ${(r.peak_rss_bytes / 2 ** 20).toFixed(0)} MiB`;
   const digest = r.digest ? `, digest ${r.digest.slice(0, 12)}` : '';
-  return `ok: median ${ms(median)} ms, min ${ms(sorted[0])} ms over ${sorted.length} iterations${rss}${digest}`;
+  return `ok: median ${ms(median)}, min ${ms(sorted[0])} over ${sorted.length} iterations${rss}${digest}`;
 }

@@ -196,7 +196,8 @@ impl Steps<'_> {
                 bytes.push(a.bytes);
             }
             detached_panic()?;
-            if sample.wall_ns >= SLOW_ITERATION.as_nanos() as u64 {
+            // Counting runs are slow and few: every iteration is said, so none looks skipped.
+            if self.count || sample.wall_ns >= SLOW_ITERATION.as_nanos() as u64 {
                 progress.iteration(i + 1, u.iters, sample);
             }
         }
@@ -369,11 +370,17 @@ impl Progress {
             Status::Ok => {
                 let mut sorted = r.samples_ns.clone();
                 sorted.sort_unstable();
-                format!(
-                    "ok, {} iterations, median {}",
-                    sorted.len(),
-                    sorted.get(sorted.len() / 2).map_or("-".into(), |m| ms(*m))
-                )
+                // The median as the engine's report takes it (mean of the two middles), in ns.
+                let mid = sorted.len() / 2;
+                let median = match sorted.len() {
+                    0 => "-".into(),
+                    n if n % 2 == 1 => format!("{} ns", sorted[mid]),
+                    _ => format!(
+                        "{:.1} ns",
+                        (sorted[mid - 1] as f64 + sorted[mid] as f64) / 2.0
+                    ),
+                };
+                format!("ok, {} iterations, median {median}", sorted.len())
             }
             Status::Skipped => format!("skipped: {}", r.skip_reason.as_deref().unwrap_or("")),
             Status::Failed => format!("FAILED: {}", r.error.as_deref().unwrap_or("")),

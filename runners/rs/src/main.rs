@@ -206,7 +206,10 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     // Abandoned (timed-out) blocking work must not hold the exit.
     runtime.shutdown_background();
     match written {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(()) => {
+            eprintln!("wrote {}", run.out.display());
+            Ok(ExitCode::SUCCESS)
+        }
         Err(e) => {
             eprintln!("bee-bench-rs: cannot write {}: {e}", run.out.display());
             Ok(ExitCode::FAILURE)

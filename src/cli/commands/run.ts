@@ -4,14 +4,16 @@ import { join, relative, resolve } from 'node:path';
 import { goCloneCommand, goProxyProblem, type ClientSource } from '../../build/index.js';
 import { singlePipeline } from '../../pipeline/single.js';
 import { failureHeadline, failureLine, failuresOf } from '../../report/model/failures.js';
-import { lowPrecisionLine } from '../../report/model/tables.js';
+import { lowPrecisionLine, openRankingLine } from '../../report/model/tables.js';
 import type { NotRun } from '../../report/model/types.js';
 import { parseShardRef } from '../../shard/assignment.js';
 import { shardCommand, shardPlan } from '../../shard/commands.js';
 import { loadSpec } from '../../spec/load.js';
-import type { Runner } from '../../spec/schema.js';
+import type { Result, Runner } from '../../spec/schema.js';
+import { keepLocally, LOCAL_HISTORY, localContext, readRecords } from '../../history/index.js';
+import type { RunProfiles } from '../../profile/index.js';
 import { selectCases } from '../../spec/select.js';
-import { planLine, recordStages, runStages } from '../eta.js';
+import { overheadEstimate, planLine, recordStages, runStages } from '../eta.js';
 import { runProgress } from '../progress.js';
 import { common, givenClient, log, measureOf, runnerList, selectionOf, source, UsageError, withBee, type Values } from '../flags.js';
 
@@ -38,18 +40,34 @@ export async function run(v: Values): Promise<number> {
   // Every step with its estimate first; then a line per build start and finished case, with an
   // ETA over the steps left, and a heartbeat when a step is silent (a cold cargo build).
   const stages = await runStages({ ...c, runners, measure });
-  log(planLine(stages));
+  log(planLine(stages, overheadEstimate(c.cacheDir, c.profile)));
   const progress = runProgress(stages, log);
   const heartbeat = setInterval(() => progress.beat(), 2_000);
   heartbeat.unref();
   const out = await withBee({ ...c, log: progress.log }, (c) => singlePipeline({ ...c, runners, notRun, measure })).finally(() => clearInterval(heartbeat));
-  recordStages(c.cacheDir, c.profile, progress.finish());
+  const stepTimes = progress.finish();
   log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(', ')}`);
-  const lowPrecision = lowPrecisionLine(out.model);
-  if (lowPrecision) log(lowPrecision);
+  for (const line of [openRankingLine(out.model), lowPrecisionLine(out.model)]) if (line) log(line);
   const failed = failuresOf(out.model);
   if (failed.length > 0) log(`${failureHeadline(failed.length)}:\n${failed.map((f) => `  ${failureLine(f)}`).join('\n')}`);
+  // Each run a point of the local history under --out; the last line says how to see the trend.
+  if (out.results.length > 0) log(await keepRun(c.outDir, c.specFile, out.results, out.profiles));
+  // Last: what this run took since the process started (what a user waits), for the next one's estimate.
+  recordStages(c.cacheDir, c.profile, stepTimes, { elapsedMs: performance.now(), stages });
   return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
+}
+
+/** Adds the run to <out>/history and says how to open the trend site over it (or why it was not kept). */
+async function keepRun(outDir: string, specFile: string, results: readonly Result[], profiles: readonly RunProfiles[]): Promise<string> {
+  const folder = join(outDir, LOCAL_HISTORY);
+  try {
+    const kept = await keepLocally(results, localContext(process.cwd(), `local-${Date.now()}`), { folder, spec: loadSpec(specFile).spec, profiles, log });
+    const runs = new Set(readRecords(folder).records.map((r) => r.record.run.id)).size;
+    const flag = resolve(outDir) === resolve('out') ? '' : ` --history ${shortPath(folder)}`;
+    return `history: run kept in ${shortPath(folder)} (${kept.added.length} record(s), ${runs} run(s) in all); trend site: npx bee-bench site${flag}`;
+  } catch (e) {
+    return `history: this run was not kept in ${shortPath(folder)}: ${e instanceof Error ? e.message : String(e)}`;
+  }
 }
 
 /** `run --shard K/N`: one shard of a sharded run, into --out (default out/shard-K-of-N). */

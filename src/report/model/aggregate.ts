@@ -23,7 +23,7 @@ import {
 } from './types.js';
 import { cellAllocations, hasAllocations, markMemoryStories } from './memory.js';
 import { normalHost } from '../../spec/platform.js';
-import { boardRows, scoreRows, scores, UNSCORED_GROUPS, type ScoreRow } from '../../stats/scoreboard.js';
+import { boardRows, costInterval, rankingOpen, ratioInterval, scoreRows, scores, UNSCORED_GROUPS, type ScoreRow } from '../../stats/scoreboard.js';
 import { caseAliases, currentId } from '../../spec/aliases.js';
 import { precisionReasons } from '../../verdict/precision.js';
 import { opLabelOf } from '../units.js';
@@ -272,10 +272,13 @@ function buildRow(sc: SpecCase, label: string, results: Map<Runner, CaseResult>,
   const best = Math.min(...ok.map((c) => c.unitCostNs!));
   const fastest: Runner[] = [];
   if (contested) {
+    const top = ok.find((c) => c.unitCostNs === best)!;
     for (const c of ok) {
       c.ratio = c.unitCostNs! / best;
       c.fastest = c.unitCostNs === best;
       if (c.fastest) fastest.push(c.runner);
+      const ri = ratioInterval(c.costInterval, top.costInterval);
+      if (ri && !c.fastest) c.ratioInterval = ri;
     }
   }
   const works = new Set(Object.values(cells).map((c) => `${c.work.ops ?? ''}/${c.work.bytes ?? ''}`));
@@ -297,6 +300,7 @@ function buildRow(sc: SpecCase, label: string, results: Map<Runner, CaseResult>,
   };
   if (new Set(digests.map((d) => d.digest)).size > 1) row.digestMismatch = digests;
   if (ok.some((c) => c.lowPrecision)) row.lowPrecision = true;
+  if (contested && !UNSCORED_GROUPS.has(sc.group) && rankingOpen({ costs: ok.map(rowCost) })) row.rankingOpen = true;
   if (sc.kind === 'net') row.caveat = NET_SCOPE_CAVEAT;
   return row;
 }
@@ -334,7 +338,11 @@ function buildCell(runner: Runner, c: CaseResult, basis: Basis, judged: boolean)
   if (bytes && s.median > 0) cell.bytesPerNs = bytes / s.median;
   if (ops) cell.perOpNs = s.median / ops;
   const units = basis === 'bytes' ? bytes : basis === 'ops' ? ops : 1;
-  if (units && units > 0) cell.unitCostNs = s.median / units;
+  if (units && units > 0) {
+    cell.unitCostNs = s.median / units;
+    const ci = costInterval(c.samples_ns, units);
+    if (ci) cell.costInterval = ci;
+  }
   const wall = sum(c.samples_ns);
   const cpu = sum(c.cpu_ns);
   if (wall > 0 && cpu > 0) cell.cpuWallRatio = cpu / wall;
@@ -373,11 +381,15 @@ function fits(rows: readonly Row[], runners: readonly Runner[]): Fit[] {
 
 type CostOf = (row: Row, cell: Cell) => number | undefined;
 
+/** A time cell as a scoreboard cost: time per unit of work and its median's interval. */
+const rowCost = (cell: Cell) => ({ runner: cell.runner, unitCost: cell.unitCostNs!, ...(cell.costInterval ? { interval: cell.costInterval } : {}) });
+
 /**
  * The report's rows as scoreboard rows (src/stats/scoreboard.ts, shared with the trend site), each
- * cell's cost by `costOf`; with `precision`, a low-precision row is marked and so not scored.
+ * cell's cost by `costOf`; with `intervals`, each time cost carries its median's interval, so a row
+ * whose ranking the iterations leave open is not scored.
  */
-function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], costOf: CostOf, precision = false): ScoreRow[] {
+function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], costOf: CostOf, intervals = false): ScoreRow[] {
   return groups.flatMap((g) =>
     g.cases.flatMap((c) =>
       c.rows.map((row) => ({
@@ -385,15 +397,15 @@ function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], 
         costs: runners.flatMap((runner) => {
           const cell = row.cells[runner];
           const unitCost = cell ? costOf(row, cell) : undefined;
-          return unitCost !== undefined ? [{ runner, unitCost }] : [];
+          if (unitCost === undefined) return [];
+          return [{ runner, unitCost, ...(intervals && cell!.costInterval ? { interval: cell!.costInterval } : {}) }];
         }),
-        ...(precision && row.lowPrecision ? { lowPrecision: true } : {}),
       })),
     ),
   );
 }
 
-/** Time per unit of work, in contested rows; low-precision rows are compared but not scored. */
+/** Time per unit of work, in contested rows; rows whose ranking is open are compared but not scored. */
 function timeScoreRows(groups: readonly GroupModel[], runners: readonly Runner[]): ScoreRow[] {
   return scoreRowsOf(groups, runners, (row, cell) => (row.contested && cell.ratio !== undefined ? cell.unitCostNs : undefined), true);
 }

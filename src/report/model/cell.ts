@@ -12,8 +12,15 @@ import { formatBytes, formatCount, formatDuration, formatPercent, formatPerOp, f
 export const TIMER_MARK = '‡';
 export const WAIT_MARK = '†';
 export const LOW_PRECISION_MARK = '≈';
-/** The mark of a low-precision row beside its param. */
-export const LOW_PRECISION_ROW = `${LOW_PRECISION_MARK} low precision: not scored`;
+/** The mark of a low-precision row beside its param: too wide for an A/B claim of a few %, still ranked when its ranking is clear. */
+export const LOW_PRECISION_ROW = `${LOW_PRECISION_MARK} low precision for A/B claims`;
+/** The mark of a row whose ranking the iterations leave open (src/stats/scoreboard.ts), beside its param. */
+export const RANKING_OPEN_ROW = 'ranking open: not scored';
+
+/** The mark(s) beside a row's param: low precision, ranking open. */
+export function rowMarks(row: Pick<Row, 'lowPrecision' | 'rankingOpen'>): string[] {
+  return [...(row.lowPrecision ? [LOW_PRECISION_ROW] : []), ...(row.rankingOpen ? [RANKING_OPEN_ROW] : [])];
+}
 
 export const CAVEATS = {
   [TIMER_MARK]: `${TIMER_MARK} Below 1 µs per iteration: the clock's resolution and the timer calls themselves dominate, so spread and cpu/wall (CPU time is read at a coarser grain than wall time) say nothing about the operation; only the median is a figure.`,
@@ -99,7 +106,10 @@ export function cellView(row: Row, cell: Cell | undefined): CellView {
   if (alloc) view.alloc = alloc;
   if (cell.lowPrecision) view.precision = `${LOW_PRECISION_MARK} low precision: ${precisionText(row, cell.lowPrecision)}`;
   if (cell.ratio !== undefined) {
-    view.ratio = cell.fastest ? 'best' : `${formatRatio(cell.ratio)} slower`;
+    // The ratio's interval from the iterations (src/stats/scoreboard.ts), when it says more than the ratio.
+    const ri = cell.ratioInterval;
+    const span = ri && formatRatio(ri.lo) !== formatRatio(ri.hi) ? ` [${formatRatio(ri.lo)}–${formatRatio(ri.hi)}]` : '';
+    view.ratio = cell.fastest ? 'best' : `${formatRatio(cell.ratio)} slower${span}`;
     view.best = cell.fastest === true;
   }
   return view;

@@ -8,6 +8,7 @@ import { platformOf } from '../../spec/platform.js';
 import { loadedMachine } from '../../verdict/descriptive.js';
 import { formatBytes, formatCount, formatDuration, formatRatio, formatThroughput } from '../units.js';
 import { LOW_PRECISION_RULE } from '../../verdict/precision.js';
+import { RANKING_RULE } from '../../stats/scoreboard.js';
 import { cellView, LOW_PRECISION_MARK, precisionText, type CellView } from './cell.js';
 import { allRows, RUNNER_LABEL, runnersOf, type AggregateModel, type AllocScoreEntry, type Fit, type NotRun, type Row } from './types.js';
 
@@ -158,22 +159,24 @@ function scoreboardTable(model: AggregateModel): Table {
   return scoreTable(model, model.scoreboard, ['Runner', 'Wins', 'Rows', 'Overall'], () => []);
 }
 
-/** Over which rows the time scoreboard is taken, how it is read, and the low-precision rows it leaves out (named by count). */
+/** Over which rows the time scoreboard is taken, how it is read, and the rows whose open ranking it leaves out (named by count). */
 export function scoreboardNote(model: AggregateModel): string {
   const rows = model.scoreboardRows;
   const over = rows ? `${formatCount(rows.scored)} contested row${rows.scored === 1 ? '' : 's'}` : 'contested rows';
-  // A model from before the rule (aggregate.json of an older run) says nothing of precision.
-  const left = !rows
-    ? ''
-    : rows.lowPrecision > 0
-      ? ` ${formatCount(rows.lowPrecision)} low-precision row${rows.lowPrecision === 1 ? ' is' : 's are'} left out (${LOW_PRECISION_MARK}: ${LOW_PRECISION_RULE}).`
-      : ` Low-precision rows (${LOW_PRECISION_MARK}: ${LOW_PRECISION_RULE}) would be left out; this run has none.`;
+  // A model from before the ranking rule (aggregate.json of an older run) has no `open` count.
+  const open = rows?.open;
+  const left =
+    open === undefined
+      ? ''
+      : open > 0
+        ? ` ${formatCount(open)} row${open === 1 ? ' is' : 's are'} left out: ${RANKING_RULE}.`
+        : ` Every contested row is ranked: ${RANKING_RULE}.`;
   return `Geometric mean over ${over} (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = scored rows it ran. Skipped and failed cells are left out.${left}`;
 }
 
 /**
  * The console's line on low-precision rows (plain text), at most `max` named; null when there are none:
- * "≈ 2 low-precision rows, not scored (…): cpu.ecdsa.verify quick (bee-js: 10 ops in 5 iterations), …".
+ * "≈ 2 low-precision rows, too wide for an A/B claim of a few % (…): cpu.ecdsa.verify quick (bee-js: 10 ops in 5 iterations), …".
  */
 export function lowPrecisionLine(model: AggregateModel, max = 4): string | null {
   const rows = allRows(model).filter((r) => r.lowPrecision);
@@ -185,7 +188,16 @@ export function lowPrecisionLine(model: AggregateModel, max = 4): string | null 
     return `${row.caseId} ${row.label} (${why.join('; ')})`;
   });
   const more = rows.length > max ? `, and ${rows.length - max} more (report.csv, column low_precision)` : '';
-  return `${LOW_PRECISION_MARK} ${formatCount(rows.length)} low-precision row${rows.length === 1 ? '' : 's'}, not scored (${LOW_PRECISION_RULE}): ${named.join(', ')}${more}`;
+  return `${LOW_PRECISION_MARK} ${formatCount(rows.length)} low-precision row${rows.length === 1 ? '' : 's'}, too wide for an A/B claim of a few % (${LOW_PRECISION_RULE}): ${named.join(', ')}${more}`;
+}
+
+/** The console's line on rows the scoreboard leaves out because their ranking is open; null when none. */
+export function openRankingLine(model: AggregateModel, max = 4): string | null {
+  const rows = allRows(model).filter((r) => r.rankingOpen);
+  if (rows.length === 0) return null;
+  const named = rows.slice(0, max).map((row) => `${row.caseId} ${row.label}`);
+  const more = rows.length > max ? `, and ${rows.length - max} more` : '';
+  return `${formatCount(rows.length)} row${rows.length === 1 ? '' : 's'} not scored, ranking open (${RANKING_RULE}): ${named.join(', ')}${more}`;
 }
 
 /** Heap bytes per unit of work, ranked like time (rows where a runner allocates nothing are counted apart). */

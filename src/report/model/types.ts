@@ -81,6 +81,10 @@ export interface Cell {
   unitCostNs?: number;
   /** unitCost / the fastest unitCost in the row; only in contested rows (two or more ok cells). */
   ratio?: number;
+  /** The median's order-statistic interval in unitCost units (src/stats/scoreboard.ts); absent under two samples. */
+  costInterval?: CostInterval;
+  /** The interval of `ratio` (this cell's interval over the fastest's); on the slower cells of contested rows. */
+  ratioInterval?: CostInterval;
   fastest?: boolean;
   /** work.bytes / median. */
   bytesPerNs?: number;
@@ -131,8 +135,10 @@ export interface Row {
   digestKnown?: KnownDisagreement;
   /** The net-scope caveat on net.* rows. */
   caveat?: string;
-  /** Some ok cell's figure is low-precision: the row's ratios are shown, marked, and not scored. */
+  /** Some ok cell's figure is low-precision (for A/B-size claims): marked; the scoreboard still ranks it when its ranking is clear. */
   lowPrecision?: true;
+  /** The fastest cell's interval overlaps another's: the ranking is open and the scoreboard leaves the row out. */
+  rankingOpen?: true;
 }
 
 export interface Fit {
@@ -164,8 +170,8 @@ export interface GroupModel {
   cases: CaseModel[];
 }
 
-import type { BoardRows, ScoreEntry } from '../../stats/scoreboard.js';
-export type { BoardRows, ScoreEntry };
+import type { BoardRows, CostInterval, ScoreEntry } from '../../stats/scoreboard.js';
+export type { BoardRows, CostInterval, ScoreEntry };
 
 export interface AllocScoreEntry extends ScoreEntry {
   /** Compared rows where this runner allocated nothing in the timed region: no ratio to zero, so out of the mean. */

@@ -320,13 +320,21 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const counted = Boolean(m) || input.rows.some((r) => r.instructions || r.instructionsNote);
   const allocated = Boolean(input.env.allocations) || input.rows.some((r) => r.allocations || r.allocationsNote);
   const evidence: Evidence = new Set(DETERMINISTIC.filter((k) => (k === 'instructions' ? counted : allocated)));
+  // Counts only (no wall-time rounds): the header says what was measured, not "0 paired rounds" and a time rule.
+  const countsOnly = !b && input.rounds === 0 && evidence.size > 0;
+  const measured = [...evidence].map((k) => MEASURE_NAMES[k].label).join(' and ');
   const design = b
     ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
-    : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${pairedRoundsText(input)}`;
+    : countsOnly
+      ? `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${measured} counted (no wall-time rounds)`
+      : `base ${mdCode(input.baseLabel)} → head ${mdCode(input.headLabel)} · ${pairedRoundsText(input)}`;
+  const rule = countsOnly
+    ? `a row is flagged by its ${measured} as the lines below say`
+    : `verdicts at BH q < ${input.alpha} and a change beyond ±${Math.round(input.threshold * 1000) / 10}%`;
   const top = [
     markerComment(input.marker),
     `## ${mdText(input.title)}`,
-    `${mdText(RUNNER_LABEL[input.runner])}: ${design} · profile ${mdText(input.profile)} · verdicts at BH q < ${input.alpha} and a change beyond ±${Math.round(input.threshold * 1000) / 10}%`,
+    `${mdText(RUNNER_LABEL[input.runner])}: ${design} · profile ${mdText(input.profile)} · ${rule}`,
     b
       ? mdQuote([
           '⚠ Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict.',

@@ -4,7 +4,7 @@
 // hashes of the two inline scripts blocks anything else from running even if escaping failed.
 import { createHash } from 'node:crypto';
 import type { Runner } from '../../spec/schema.js';
-import { caveatsOf, leadFigure, LOW_PRECISION_ROW, scaledWorkLine, type CellView } from '../model/cell.js';
+import { caveatsOf, leadFigure, rowMarks, scaledWorkLine, type CellView } from '../model/cell.js';
 import { htmlText, jsonForScript } from '../escape.js';
 import { htmlPage } from './html-page.js';
 import { failureHeadline, failureLine, failuresOf } from '../model/failures.js';
@@ -172,7 +172,9 @@ function groupHtml(g: GroupModel, t: AggregateTables, charts: ChartSpec[]): stri
 function caseCell(c: CaseModel, row: Row, first: boolean): string {
   const head = first ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : '';
   const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : '';
-  const precision = row.lowPrecision ? `<div class="sub low-precision">${htmlText(LOW_PRECISION_ROW)}</div>` : '';
+  const precision = rowMarks(row)
+    .map((m) => `<div class="sub low-precision">${htmlText(m)}</div>`)
+    .join('');
   return `${head}<span class="param">${htmlText(row.label)}</span>${work}${precision}`;
 }
 

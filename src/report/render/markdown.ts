@@ -2,7 +2,7 @@
 // (model/tables.ts). Charts are text (text-charts.ts): GitHub strips inline SVG from markdown.
 // Deterministic: the only timestamps are the results' own.
 import type { Runner } from '../../spec/schema.js';
-import { caveatsOf, LOW_PRECISION_ROW, scaledWorkLine, type CellView } from '../model/cell.js';
+import { caveatsOf, rowMarks, scaledWorkLine, type CellView } from '../model/cell.js';
 import { mdCode, mdCopyable, mdProse, mdText } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
 import { failuresOf } from '../model/failures.js';
@@ -121,7 +121,7 @@ function digestLines(row: Row): string | null {
 function paramMd(row: Row): string {
   const lines = [mdText(row.label)];
   if (row.scaled) lines.push(mdText(scaledWorkLine(row)));
-  if (row.lowPrecision) lines.push(mdText(LOW_PRECISION_ROW));
+  for (const m of rowMarks(row)) lines.push(mdText(m));
   return lines.join('<br>');
 }
 
