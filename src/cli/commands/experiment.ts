@@ -8,7 +8,7 @@ import type { Design } from '../../experiment/schema.js';
 import { experimentReport } from '../../experiment/report/index.js';
 import { InputError } from '../../spec/errors.js';
 import { givenClient, log, num, oneRunner, source, UsageError, type Values } from '../flags.js';
-import { closest } from '../suggest.js';
+import { closest } from '../../spec/suggest.js';
 
 const PHASES: Record<string, readonly PhaseName[]> = {
   run: ['upload', 'sync', 'download'],
