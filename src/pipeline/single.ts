@@ -95,8 +95,9 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
     if (result) results.push(result);
     else notRun.push({ runner: r.runner, status: 'failed', reason: problems.filter((p) => p.startsWith(`${r.runner}:`)).at(-1) ?? 'no result' });
   }
-  // Rows whose ranking the first pass leaves open are measured again, their runners' files rewritten.
-  const precision = measuresWall(measure)
+  // Rows whose ranking the first pass leaves open are measured again, their runners' files rewritten;
+  // not when BEE_BENCH_ITERS pins every unit's iterations (tests, counting runs): more would break the pin.
+  const precision = measuresWall(measure) && process.env.BEE_BENCH_ITERS === undefined
     ? await reachPrecision({
         results,
         builds,
