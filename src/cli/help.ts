@@ -316,6 +316,16 @@ prints the summary.`,
     fails: 'never (unreadable journals are bad input: 2)',
   },
   {
+    name: 'experiment publish',
+    usage: ['bee-bench experiment publish  RUN_DIR... --remote URL|PATH [--history-branch gh-pages] [--folder bench] [--workdir DIR] [--alpha 0.05]'],
+    summary: "a run's analysis (or compare A B's) into the history branch, where the site's experiments page lists it",
+    details: `The summary (bee-bench/experiment-summary@1: the pooled per-cell comparisons and the one-paragraph
+summary) is written once under experiments/<run id>.json, immutable, with the index re-derived and
+the trend site copied in the same commit; a cell measured by two or more experiments gets a trend.
+Defaults: --history-branch gh-pages, --folder bench, --workdir .bee-bench/history, --alpha 0.05.`,
+    fails: 'the push failed after its retries (1); unreadable journals are bad input (2)',
+  },
+  {
     name: 'experiment status',
     usage: ['bee-bench experiment status   [--out DIR]'],
     summary: 'what a run folder holds: units uploaded, synced, downloaded, failed and left',

@@ -5,7 +5,9 @@
 import { resolve } from 'node:path';
 import { designFromWords, loadDesign, runExperiment, runStatus, type PhaseName } from '../../experiment/index.js';
 import type { Design } from '../../experiment/schema.js';
-import { experimentReport } from '../../experiment/report/index.js';
+import { analyse, experimentId, experimentReport, publishExperiment, readJournal } from '../../experiment/report/index.js';
+import { redact } from '../../history/git.js';
+import { historyTarget } from '../history-target.js';
 import { InputError } from '../../spec/errors.js';
 import { givenClient, log, num, oneRunner, source, UsageError, type Values } from '../flags.js';
 import { closest } from '../../spec/suggest.js';
@@ -70,12 +72,13 @@ export function designOf(v: Values): Design | undefined {
 
 export async function experiment(v: Values, args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  const subs = [...Object.keys(PHASES), 'status', 'compare', 'report'];
+  const subs = [...Object.keys(PHASES), 'status', 'compare', 'report', 'publish'];
   if (!sub || !subs.includes(sub)) {
     const near = sub ? closest(sub, subs) : undefined;
     throw new UsageError(`unknown experiment command "${sub ?? ''}"${near ? ` (did you mean "experiment ${near}"?)` : ''}: use ${subs.join(', ')}`);
   }
   if (sub === 'compare' || sub === 'report') return analysisReport(v, sub, rest);
+  if (sub === 'publish') return publishRuns(v, rest);
   if (rest.length > 0) throw new UsageError(`experiment ${sub} takes no positional argument (got ${rest.join(' ')})`);
   const dir = resolve(v.out ?? 'experiment');
   if (sub === 'status') {
@@ -104,9 +107,32 @@ async function analysisReport(v: Values, sub: 'compare' | 'report', runs: string
   if (sub === 'compare' && runs.length !== 2) throw new UsageError('experiment compare needs two run folders (A B)');
   if (sub === 'report' && runs.length === 0) throw new UsageError('experiment report needs a run folder (or more)');
   const out = resolve(v.out ?? (sub === 'report' && runs.length === 1 ? `${runs[0]}/report` : 'experiment-report'));
-  const alpha = num(v.alpha, 'alpha', 0.05, (n) => n > 0 && n < 1, 'a false-discovery rate between 0 and 1, e.g. 0.05');
+  const alpha = alphaOf(v);
   const r = await experimentReport({ journals: runs.map((d) => resolve(d)), out, alpha });
   process.stdout.write(`${r.summary}\n`);
   for (const f of r.files) log(`experiment: wrote ${f}`);
   return 0;
 }
+
+/** publish RUN... --remote R: the runs' analysis (as `report` or `compare` makes it) into the history branch's experiments. */
+async function publishRuns(v: Values, runs: string[]): Promise<number> {
+  if (runs.length === 0) throw new UsageError('experiment publish needs a run folder (one side by side, or two: A B) and --remote');
+  const target = historyTarget(v);
+  const alpha = alphaOf(v);
+  const journals = [];
+  for (const d of runs) journals.push(await readJournal(resolve(d)));
+  const analysis = analyse(journals, { alpha });
+  const written = await publishExperiment(analysis, {
+    remote: target.remote,
+    workdir: target.workdir,
+    ...(target.token ? { token: target.token } : {}),
+    ...(target.branch ? { branch: target.branch } : {}),
+    ...(target.folder ? { folder: target.folder } : {}),
+    log,
+  });
+  log(`experiment: ${experimentId(analysis)} published, commit ${written.commit ?? '(none)'}`);
+  log(`next: npx bee-bench site --remote ${redact(target.remote)} (its experiments page lists it)`);
+  return 0;
+}
+
+const alphaOf = (v: Values) => num(v.alpha, 'alpha', 0.05, (n) => n > 0 && n < 1, 'a false-discovery rate between 0 and 1, e.g. 0.05');
