@@ -27,6 +27,17 @@ process.on('unhandledRejection', (reason) => {
   throw new Error(`unhandled rejection: ${describeError(reason)}`);
 });
 
+/**
+ * The message of one timed iteration, built from numbers only. What the operation returned never
+ * leaves the worker: a case may return anything (bee-js 12's postage batches carry methods, which
+ * a structured clone refuses), and only the allocation meter's region yields a value to report.
+ */
+function sampleMessage(sample, metered) {
+  const message = { t: 'sample', wall: sample.wall, cpu: sample.cpu };
+  if (metered) message.bytes = Number(sample.value);
+  return message;
+}
+
 const hex = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
 
 async function runCase({ unit, paceFd, count, allocs, shared, options }) {
@@ -95,7 +106,7 @@ async function runCase({ unit, paceFd, count, allocs, shared, options }) {
         counter?.stop(unit.unit, warmup + i);
       }
       if (counter && slowdown > 0) counter.slowDown(slowdown, unit.unit, warmup + i);
-      post({ t: 'sample', wall: sample.wall, cpu: sample.cpu, bytes: sample.value });
+      post(sampleMessage(sample, meter !== null));
     }
     // Give a rejection leaked by the last iteration its turn before reporting success.
     await new Promise((resolve) => setImmediate(resolve));

@@ -1,4 +1,4 @@
-// Command line (runners/README.md): `run` and `info`, exit codes 0 (result written), 2 (bad
+// Command line (runners/README.md): `run`, `ops` (ops.mjs) and `info`, exit codes 0 (result written), 2 (bad
 // arguments or plan, message on stderr naming the flag or field), anything else (harness broke).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -11,50 +11,71 @@ import { callTimeoutS, runPlan } from './harness.mjs';
 import { hostInfo, runtime } from './host.mjs';
 import { parseModes } from './modes.mjs';
 import { loadPlan, RUNNER } from './plan.mjs';
+import { serveOps } from './ops.mjs';
 import { newResult } from './result.mjs';
 
 const USAGE = `usage:
   bee-bench-js run --plan FILE --out FILE [--fixtures DIR] [--bee-url URL --batch-id HEX]
+  bee-bench-js ops --bee-url URL --batch-id HEX    (JSON lines on stdin and stdout)
   bee-bench-js info
 (make the plan with: bee-bench plan --runner js [--profile P] [--case GLOB]... [--large])`;
 
 /** The version check must not hold up the run: a frozen node still gets a result file. */
 const VERSION_TIMEOUT_S = 10;
 
-const FLAGS = ['--plan', '--out', '--fixtures', '--bee-url', '--batch-id'];
+const RUN_FLAGS = ['--plan', '--out', '--fixtures', '--bee-url', '--batch-id'];
+const OPS_FLAGS = ['--bee-url', '--batch-id'];
 /** What the engine resolves now: a runner given them is being driven the old way. */
 const SPEC_FLAGS = ['--spec', '--case', '--profile', '--large'];
 
-/** Parses `run` arguments; `--flag value` and `--flag=value` are both accepted. */
-export function parseRunArgs(args) {
+/** Reads `--flag value` and `--flag=value` pairs of the given flags into an object keyed by name. */
+function parseFlags(args, flags) {
   const opts = {};
   for (let i = 0; i < args.length; i++) {
     const [flag, inline] = args[i].startsWith('--') && args[i].includes('=') ? args[i].split(/=(.*)/s, 2) : [args[i], undefined];
-    if (SPEC_FLAGS.includes(flag)) throw new UsageError(`${flag} is not taken any more: pass --plan FILE, a plan made by bee-bench plan --runner js`);
-    if (!FLAGS.includes(flag)) throw new UsageError(`unknown ${args[i].startsWith('-') ? 'flag' : 'argument'} ${args[i]}`);
+    if (flags === RUN_FLAGS && SPEC_FLAGS.includes(flag))
+      throw new UsageError(`${flag} is not taken any more: pass --plan FILE, a plan made by bee-bench plan --runner js`);
+    if (!flags.includes(flag)) throw new UsageError(`unknown ${args[i].startsWith('-') ? 'flag' : 'argument'} ${args[i]}`);
     const value = inline ?? args[++i];
     if (value === undefined || (inline === undefined && value.startsWith('--'))) throw new UsageError(`${flag} needs a value`);
     const key = flag.slice(2);
     if (key in opts) throw new UsageError(`${flag} given twice`);
     opts[key] = value;
   }
-  if (!opts.plan) throw new UsageError('--plan is required (make it with bee-bench plan --runner js)');
-  if (!opts.out) throw new UsageError('--out is required');
+  return opts;
+}
+
+/** Checks --bee-url and --batch-id (given together) and returns the node, or null without them. */
+function parseNode(opts) {
   if (Boolean(opts['bee-url']) !== Boolean(opts['batch-id'])) {
     throw new UsageError(opts['bee-url'] ? '--bee-url needs --batch-id' : '--batch-id needs --bee-url');
   }
-  if (opts['bee-url']) {
-    let url;
-    try {
-      url = new URL(opts['bee-url']);
-    } catch {
-      throw new UsageError(`--bee-url: not a URL: ${opts['bee-url']}`);
-    }
-    if (!['http:', 'https:'].includes(url.protocol)) throw new UsageError(`--bee-url: must be http(s), got ${url.protocol}`);
-    opts['batch-id'] = opts['batch-id'].replace(/^0x/i, '').toLowerCase();
-    if (!/^[0-9a-f]{64}$/.test(opts['batch-id'])) throw new UsageError('--batch-id: must be 64 hex digits');
+  if (!opts['bee-url']) return null;
+  let url;
+  try {
+    url = new URL(opts['bee-url']);
+  } catch {
+    throw new UsageError(`--bee-url: not a URL: ${opts['bee-url']}`);
   }
-  return opts;
+  if (!['http:', 'https:'].includes(url.protocol)) throw new UsageError(`--bee-url: must be http(s), got ${url.protocol}`);
+  const batchId = opts['batch-id'].replace(/^0x/i, '').toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(batchId)) throw new UsageError('--batch-id: must be 64 hex digits');
+  return { url: opts['bee-url'].replace(/\/+$/, ''), batchId };
+}
+
+/** Parses `run` arguments: {plan, out, fixtures?, node}. */
+export function parseRunArgs(args) {
+  const opts = parseFlags(args, RUN_FLAGS);
+  if (!opts.plan) throw new UsageError('--plan is required (make it with bee-bench plan --runner js)');
+  if (!opts.out) throw new UsageError('--out is required');
+  return { plan: opts.plan, out: opts.out, fixtures: opts.fixtures, node: parseNode(opts) };
+}
+
+/** Parses `ops` arguments: {node}; both flags are required. */
+export function parseOpsArgs(args) {
+  const opts = parseFlags(args, OPS_FLAGS);
+  if (!opts['bee-url'] && !opts['batch-id']) throw new UsageError('ops needs --bee-url and --batch-id');
+  return { node: /** @type {{url: string, batchId: string}} */ (parseNode(opts)) };
 }
 
 function info() {
@@ -85,7 +106,7 @@ async function run(args) {
     const code = await rerunWithAllocFlags(modes.paceFd);
     if (code !== null) return code;
   }
-  const node = opts['bee-url'] ? { url: opts['bee-url'].replace(/\/+$/, ''), batchId: opts['batch-id'] } : null;
+  const { node } = opts;
   const tempFixtures = opts.fixtures ? null : mkdtempSync(join(os.tmpdir(), 'bee-bench-js-'));
   const { info: client } = locateClient();
   // The version check waits no longer than the shortest call budget of the plan.
@@ -112,6 +133,7 @@ export async function main(argv) {
   const [command, ...args] = argv;
   try {
     if (command === 'run') return await run(args);
+    if (command === 'ops') return await serveOps(await loadClient(), parseOpsArgs(args).node, (line) => process.stderr.write(`${line}\n`));
     if (command === 'info' && args.length === 0) info();
     else if (command === '--help' || command === '-h' || command === 'help') process.stdout.write(`${USAGE}\n`);
     else throw new UsageError(command === 'info' ? `info takes no arguments, got ${args.join(' ')}` : `unknown command ${JSON.stringify(command ?? '')}`);

@@ -10,7 +10,8 @@ function spinUntil(until) {
 }
 
 /**
- * Times `op()` once; `value` is what it returned (awaited). A sync op is not awaited, so an empty
+ * Times `op()` once; `value` is what it returned (awaited), for the caller to read, never to pass on
+ * (see sampleMessage in case-worker.mjs). A sync op is not awaited, so an empty
  * op costs only the clock reads.
  * `slowdown` is the unit's slowdown fraction (0: none).
  */

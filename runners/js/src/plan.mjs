@@ -17,8 +17,8 @@ const SCHEMA = 'bee-bench/plan@1';
  * @typedef {{ [field: string]: Type }} Shape
  */
 
-/** A problem at one field; loadPlan prefixes the file. */
-class Bad extends Error {
+/** A problem at one field; loadPlan prefixes the file (ops.mjs reads its lines with the same shapes). */
+export class Bad extends Error {
   /** @param {string} at @param {string} message */
   constructor(at, message) {
     super(`${at || '(top level)'}: ${message}`);
@@ -36,8 +36,11 @@ const JSON_TYPES = {
   object: isObject,
 };
 
-/** @param {unknown} v @param {Type} type @param {string} at */
-function check(v, type, at) {
+/**
+ * Checks v against a type; throws Bad naming the field.
+ * @param {unknown} v @param {Type} type @param {string} at
+ */
+export function check(v, type, at) {
   if (typeof type === 'function') return type(v, at);
   if (Array.isArray(type)) {
     if (!type.includes(v)) throw new Bad(at, `must be ${type.map((x) => JSON.stringify(x)).join(' or ')}, got ${JSON.stringify(v)}`);

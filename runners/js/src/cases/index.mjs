@@ -11,7 +11,7 @@ import { noop } from './harness.mjs';
 import { chunkHash, chunkHashParallel, keccakBulk } from './keccak.mjs';
 import { hashFiles, lookupLarge } from './manifest.mjs';
 import { stampsConcurrent, stampsList } from './net-calibration.mjs';
-import { bytesDownloadRange, bytesHead, bzzDownload } from './net-download.mjs';
+import { bytesDownload, bytesDownloadRange, bytesHead, bzzDownload } from './net-download.mjs';
 import { feedFresh, feedWarm } from './net-feeds.mjs';
 import { chunksUpload, pinAddList, socUpload, streamDirUpload } from './net-pipeline.mjs';
 import { bytesUpload, bzzUpload, bzzUploadEncrypted, bzzUploadFromDisk, tagsUploadWithTag } from './net-upload.mjs';
@@ -38,6 +38,7 @@ export const CASES = {
   'net.bytes.upload': bytesUpload,
   'net.tags.upload-with-tag': tagsUploadWithTag,
   'net.bzz.download': bzzDownload,
+  'net.bytes.download': bytesDownload,
   'net.bytes.head': bytesHead,
   'net.bytes.download.range': bytesDownloadRange,
   'net.pin.add-list': pinAddList,

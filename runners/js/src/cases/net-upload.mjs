@@ -1,12 +1,12 @@
 // Uploads of salted buffers (unique per iteration, so the node never deduplicates): /bzz as a
-// single file, encrypted, streamed from disk; /bytes raw and with tag bookkeeping.
+// single file, encrypted, streamed from disk; /bytes raw and with tag bookkeeping. net.bytes.upload
+// and the /bzz single-file uploads take the unit's redundancy_level and deferred (uploadOptions),
+// their untimed digest upload too: the digest is that level's reference.
 import { createReadStream } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureDataFile, writeSalt } from '../fixtures.mjs';
-import { nodeApi, raw, UPLOAD } from './util.mjs';
-
-const FILE = { ...UPLOAD, contentType: 'application/octet-stream' };
+import { FILE, nodeApi, raw, UPLOAD, uploadOptions } from './util.mjs';
 
 /** A salt || data[0, bytes) buffer whose salt is renewed before every iteration. */
 function saltedBuffer(env, bytes) {
@@ -17,12 +17,13 @@ function saltedBuffer(env, bytes) {
 /** data[0, bytes) as a plain copy: bee-js sends other bytes for a view over the fixtures' SharedArrayBuffer. */
 const unsalted = (env, bytes) => env.fixtures.data(bytes).slice();
 
-function bzzUploadWith(options) {
-  return (env, p) => {
+function bzzUploadWith(base) {
+  return async (env, p) => {
     const { batchId, uploadFile } = nodeApi(env, 'uploadFile');
+    const options = await uploadOptions(env, p, 'upload bzz', base, (o) => uploadFile(batchId, env.fixtures.salted(0), 'bench.bin', o));
     const { buf, renew } = saltedBuffer(env, p.bytes);
     // Encrypted references are random: only the plain upload has a digest (unsalted, see bytesUpload).
-    const output = options.encrypt ? undefined : async () => raw((await uploadFile(batchId, unsalted(env, p.bytes), 'bench.bin', options)).reference);
+    const output = base.encrypt ? undefined : async () => raw((await uploadFile(batchId, unsalted(env, p.bytes), 'bench.bin', options)).reference);
     return { before: renew, op: () => uploadFile(batchId, buf, 'bench.bin', options), output };
   };
 }
@@ -55,13 +56,14 @@ export async function bzzUploadFromDisk(env, p) {
  * unsalted, once and untimed: the same bytes in every runner, so it is comparable across clients
  * and with the offline BMT root of cpu.bmt.file-root.
  */
-export function bytesUpload(env, p) {
+export async function bytesUpload(env, p) {
   const { batchId, uploadData } = nodeApi(env, 'uploadData');
+  const options = await uploadOptions(env, p, 'upload bytes', UPLOAD, (o) => uploadData(batchId, env.fixtures.salted(0), o));
   const { buf, renew } = saltedBuffer(env, p.bytes);
   return {
     before: renew,
-    op: () => uploadData(batchId, buf, UPLOAD),
-    output: async () => raw((await uploadData(batchId, unsalted(env, p.bytes), UPLOAD)).reference),
+    op: () => uploadData(batchId, buf, options),
+    output: async () => raw((await uploadData(batchId, unsalted(env, p.bytes), options)).reference),
   };
 }
 

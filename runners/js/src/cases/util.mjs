@@ -1,7 +1,8 @@
 // Small helpers the cases share.
 import { createHash } from 'node:crypto';
 import { operation } from '../client.mjs';
-import { Skip } from '../errors.mjs';
+import { describeError, Skip } from '../errors.mjs';
+import { beeOptions, readUploadParams, refusesDirect, requireExpressed } from '../swarm-params.mjs';
 
 /** Concatenates byte arrays in order (the digest input of `sha256-concat` outputs). */
 export function concat(parts) {
@@ -39,25 +40,42 @@ export function nodeApi(env, ...names) {
   return { bee, batchId: env.node.batchId, ...ops };
 }
 
-/** Reads a download body to the end into a SHA-256 and a byte count, never holding it whole. */
-export async function drain(body) {
-  const hash = createHash('sha256');
-  let n = 0;
-  const take = (chunk) => {
-    hash.update(chunk);
-    n += chunk.byteLength;
-  };
+/** Calls take(chunk) for each chunk of a download body (a web ReadableStream or a Node stream) as it arrives. */
+export async function eachChunk(body, take) {
   if (typeof body?.getReader === 'function') {
     const reader = body.getReader();
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) break;
+      if (done) return;
       take(value);
     }
-  } else {
-    for await (const chunk of body) take(chunk);
   }
+  for await (const chunk of body) take(chunk);
+}
+
+/** Reads a download body to the end into a SHA-256 and a byte count, never holding it whole. */
+export async function drain(body) {
+  const hash = createHash('sha256');
+  let n = 0;
+  await eachChunk(body, (chunk) => {
+    hash.update(chunk);
+    n += chunk.byteLength;
+  });
   return { bytes: n, sha256: hash.digest('hex') };
+}
+
+/** Reads a download body to the end, counting its bytes (the timed downloads: no hashing in the region). */
+export async function countBytes(body) {
+  let n = 0;
+  await eachChunk(body, (chunk) => {
+    n += chunk.byteLength;
+  });
+  return n;
+}
+
+/** Fails unless a timed download brought back as many bytes as were uploaded. */
+export function expectBytes(call, got, want) {
+  if (got !== want) throw new Error(`content mismatch on ${call}: got ${got} bytes, the upload was ${want} bytes`);
 }
 
 /** A download's expected content: its length and SHA-256. */
@@ -105,3 +123,27 @@ export function saltedWrite(env, n) {
 
 /** Upload options every upload shares: deferred, as the group notes say. */
 export const UPLOAD = Object.freeze({ deferred: true });
+
+/** A single-file /bzz upload's options: UPLOAD as raw bytes (application/octet-stream). */
+export const FILE = Object.freeze({ ...UPLOAD, contentType: 'application/octet-stream' });
+
+/**
+ * The options of a case's uploads (`what`: "upload bytes" or "upload bzz"): `base` with the unit's
+ * redundancy_level and deferred as bee-js options. Skips when bee-js cannot express them, and,
+ * for a direct upload, when the node refuses one (a dev node: 400 "operation not supported in dev
+ * mode"), quoting the node; `probe(options)` is that one untimed direct upload of a few bytes.
+ */
+export async function uploadOptions(env, p, what, base, probe) {
+  const params = readUploadParams(p);
+  await requireExpressed(env.client, what, params);
+  const options = { ...base, ...beeOptions(env.client.lib, params) };
+  if (params.deferred === false) {
+    try {
+      await probe(options);
+    } catch (err) {
+      if (refusesDirect(err, params)) throw new Skip(`the node refuses direct uploads: ${describeError(err)}`);
+      throw err;
+    }
+  }
+  return options;
+}
