@@ -50,6 +50,7 @@ var netCases = map[string]nodeCase{
 	"net.bytes.upload":          bytesUpload,
 	"net.tags.upload-with-tag":  tagsUploadWithTag,
 	"net.bzz.download":          bzzDownload,
+	"net.bytes.download":        bytesDownload,
 	"net.bytes.head":            bytesHead,
 	"net.bytes.download.range":  bytesDownloadRange,
 	"net.pin.add-list":          pinAddList,
@@ -64,6 +65,7 @@ func main() {
 		Client:     clientIdentity(),
 		Cases:      func(*harness.Node) (harness.Registry, error) { return registry(), nil },
 		BeeVersion: beeVersion,
+		Ops:        newOpsClient,
 	}))
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/transfer"
 	bee "github.com/ethswarm-tools/bee-go"
 	"github.com/ethswarm-tools/bee-go/pkg/api"
 	"github.com/ethswarm-tools/bee-go/pkg/file"
@@ -278,9 +280,20 @@ const uploadName = "bench.bin"
 
 // uploadBench uploads salt || data[0, n) once per timed iteration (resalted before it, untimed).
 // With digest, its digest is the reference Bee returns for data[0, n) itself, uploaded the same
-// way once, untimed under the case's context: comparable across clients.
-func uploadBench(ctx context.Context, env *harness.Env, n int, digest bool, upload func(context.Context, []byte) (swarm.Reference, error)) *harness.Bench {
+// way (same level) once, untimed under the case's context: comparable across clients and with
+// Bee's own reference at that level. A direct upload (o.Deferred false) is probed once in setup,
+// untimed: a node that refuses it (a dev node answers 400) skips the unit with its answer.
+func uploadBench(ctx context.Context, env *harness.Env, n int, digest bool, o transfer.Options, upload func(context.Context, []byte) (swarm.Reference, error)) (*harness.Bench, error) {
 	body := newSalted(env, n)
+	if o.Deferred != nil && !*o.Deferred {
+		body.resalt(env)
+		if _, err := upload(ctx, body.buf); err != nil {
+			if rerr, ok := swarm.IsBeeResponseError(err); ok && rerr.Status == http.StatusBadRequest {
+				return nil, harness.Skip("the node refuses direct uploads: " + describe(err).Error())
+			}
+			return nil, fmt.Errorf("direct upload probe: %w", err)
+		}
+	}
 	bench := &harness.Bench{
 		Before: func(context.Context) error { body.resalt(env); return nil },
 		Op: func(ctx context.Context) error {
@@ -297,22 +310,31 @@ func uploadBench(ctx context.Context, env *harness.Env, n int, digest bool, uplo
 			return ref.Raw(), nil
 		}
 	}
-	return bench
+	return bench, nil
 }
 
+// bzzUploadWith: UploadFile of a salted buffer. Plain uploads take the level and mode of the
+// param (absent: bee-go's defaults, no header); the encrypted one stays deferred.
 func bzzUploadWith(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params, encrypt bool) (*harness.Bench, error) {
 	opts := &api.FileUploadOptions{UploadOptions: deferred()}
+	var o transfer.Options
 	if encrypt {
 		opts.Encrypt = &encrypt
+	} else {
+		var err error
+		if o, err = transfer.FromParams(p, transfer.Upload); err != nil {
+			return nil, err
+		}
+		opts = fileUploadOptions(o)
 	}
 	// Encrypted references are random: only the plain upload has a digest.
-	return uploadBench(ctx, env, p.Int("bytes"), !encrypt, func(ctx context.Context, data []byte) (swarm.Reference, error) {
+	return uploadBench(ctx, env, p.Int("bytes"), !encrypt, o, func(ctx context.Context, data []byte) (swarm.Reference, error) {
 		res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(data), uploadName, "application/octet-stream", opts)
 		if err != nil {
 			return swarm.Reference{}, err
 		}
 		return res.Reference, nil
-	}), nil
+	})
 }
 
 func bzzUpload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
@@ -431,23 +453,28 @@ func bzzUploadFromDisk(ctx context.Context, env *harness.Env, b *beeNode, p plan
 	}, nil
 }
 
-// bytesUpload: UploadData of a salted buffer. Its digest is comparable with cpu.bmt.file-root's
-// offline root of the same bytes.
+// bytesUpload: UploadData of a salted buffer at the param's level and mode (absent: bee-go's
+// defaults, no header). At level 0 its digest is comparable with cpu.bmt.file-root's offline
+// root of the same bytes; at level L with Bee's own reference for them at L.
 func bytesUpload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
-	opts := &api.RedundantUploadOptions{UploadOptions: deferred()}
-	return uploadBench(ctx, env, p.Int("bytes"), true, func(ctx context.Context, data []byte) (swarm.Reference, error) {
+	o, err := transfer.FromParams(p, transfer.Upload)
+	if err != nil {
+		return nil, err
+	}
+	opts := bytesUploadOptions(o)
+	return uploadBench(ctx, env, p.Int("bytes"), true, o, func(ctx context.Context, data []byte) (swarm.Reference, error) {
 		res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(data), opts)
 		if err != nil {
 			return swarm.Reference{}, err
 		}
 		return res.Reference, nil
-	}), nil
+	})
 }
 
 // tagsUploadWithTag: CreateTag, UploadData with the tag, GetTag. Its digest is the reference of
 // the unsalted fixture uploaded under a fresh tag (the BMT root, as bytesUpload).
 func tagsUploadWithTag(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
-	return uploadBench(ctx, env, p.Int("bytes"), true, func(ctx context.Context, data []byte) (swarm.Reference, error) {
+	return uploadBench(ctx, env, p.Int("bytes"), true, transfer.Options{}, func(ctx context.Context, data []byte) (swarm.Reference, error) {
 		tag, err := b.client.API.CreateTag(ctx)
 		if err != nil {
 			return swarm.Reference{}, err
@@ -460,7 +487,7 @@ func tagsUploadWithTag(ctx context.Context, env *harness.Env, b *beeNode, p plan
 		}
 		_, err = b.client.API.GetTag(ctx, tag.UID)
 		return res.Reference, err
-	}), nil
+	})
 }
 
 // content is a download's expected length and SHA-256.
@@ -488,24 +515,112 @@ func drain(rc io.ReadCloser, call string, want content) error {
 	return nil
 }
 
-// bzzDownload: DownloadFile of a salted upload made during setup, body drained.
-func bzzDownload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
+// downloadBench is a download case: salt || data[0, bytes) uploaded during setup (deferred, at
+// the param's level), then downloaded once untimed and compared byte for byte with the upload (a
+// wrong byte fails the unit, it is never a time); each timed iteration downloads it with the
+// param's strategy and fallback and drains the body into a counting sink, checking the count.
+func downloadBench(ctx context.Context, env *harness.Env, p plan.Params, call string,
+	upload func(context.Context, []byte, transfer.Options) (swarm.Reference, error),
+	download func(context.Context, swarm.Reference, *api.DownloadOptions) (io.ReadCloser, error),
+) (*harness.Bench, error) {
+	o, err := transfer.FromParams(p, transfer.Download)
+	if err != nil {
+		return nil, err
+	}
 	body := newSalted(env, p.Int("bytes"))
 	body.resalt(env)
-	want := contentOf(body.buf)
-	res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(body.buf), uploadName, "application/octet-stream", &api.FileUploadOptions{UploadOptions: deferred()})
+	ref, err := upload(ctx, body.buf, deferredUpload(o))
 	if err != nil {
 		return nil, fmt.Errorf("pre-upload: %w", err)
 	}
-	body = nil // only the reference is needed from here on
-	ref := res.Reference
+	opts := downloadOptions(o)
+	rc, err := download(ctx, ref, opts)
+	if err != nil {
+		return nil, fmt.Errorf("verification download: %w", err)
+	}
+	if err := compareBody(rc, call, body.buf); err != nil {
+		return nil, err
+	}
+	size := int64(len(body.buf))
+	body = nil // only the reference and the size are needed from here on
 	return &harness.Bench{Op: func(ctx context.Context) error {
-		rc, _, err := b.client.File.DownloadFile(ctx, ref, nil)
+		rc, err := download(ctx, ref, opts)
 		if err != nil {
 			return err
 		}
-		return drain(rc, "GET /bzz", want)
+		defer rc.Close()
+		n, err := io.Copy(io.Discard, rc)
+		if err != nil {
+			return err
+		}
+		if n != size {
+			return fmt.Errorf("content mismatch on %s: got %d bytes, the upload was %d", call, n, size)
+		}
+		return nil
 	}}, nil
+}
+
+// compareBody reads a body to its end, comparing it byte for byte with want as it arrives.
+func compareBody(rc io.ReadCloser, call string, want []byte) error {
+	defer rc.Close()
+	c := &comparer{want: want, at: -1}
+	_, err := io.Copy(c, rc)
+	switch {
+	case c.at >= 0:
+		return fmt.Errorf("content mismatch on %s: byte %d differs from the upload (the upload was %d bytes)", call, c.at, len(want))
+	case err != nil:
+		return fmt.Errorf("verification download: %w", err)
+	case c.n != int64(len(want)):
+		return fmt.Errorf("content mismatch on %s: got %d bytes, the upload was %d", call, c.n, len(want))
+	}
+	return nil
+}
+
+// comparer is a sink that checks what it is given against want; at is the first differing
+// offset (-1: none so far), n the bytes given.
+type comparer struct {
+	want []byte
+	n    int64
+	at   int64
+}
+
+var errDiffers = errors.New("differs")
+
+func (c *comparer) Write(p []byte) (int, error) {
+	rest := c.want[min(c.n, int64(len(c.want))):]
+	for i, x := range p {
+		if i >= len(rest) || x != rest[i] {
+			c.at = c.n + int64(i)
+			return i, errDiffers
+		}
+	}
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
+// bzzDownload: DownloadFile of an upload made during setup (UploadFile, one file).
+func bzzDownload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
+	return downloadBench(ctx, env, p, "GET /bzz",
+		func(ctx context.Context, data []byte, o transfer.Options) (swarm.Reference, error) {
+			res, err := b.client.File.UploadFile(ctx, b.batch, bytes.NewReader(data), uploadName, "application/octet-stream", fileUploadOptions(o))
+			return res.Reference, err
+		},
+		func(ctx context.Context, ref swarm.Reference, opts *api.DownloadOptions) (io.ReadCloser, error) {
+			rc, _, err := b.client.File.DownloadFile(ctx, ref, opts)
+			return rc, err
+		})
+}
+
+// bytesDownload: DownloadData of an upload made during setup (UploadData).
+func bytesDownload(ctx context.Context, env *harness.Env, b *beeNode, p plan.Params) (*harness.Bench, error) {
+	return downloadBench(ctx, env, p, "GET /bytes",
+		func(ctx context.Context, data []byte, o transfer.Options) (swarm.Reference, error) {
+			res, err := b.client.File.UploadData(ctx, b.batch, bytes.NewReader(data), bytesUploadOptions(o))
+			return res.Reference, err
+		},
+		func(ctx context.Context, ref swarm.Reference, opts *api.DownloadOptions) (io.ReadCloser, error) {
+			return b.client.File.DownloadData(ctx, ref, opts)
+		})
 }
 
 // bytesHead: ProbeData (HEAD /bytes/{ref}) of a 1 MiB upload made during setup.

@@ -20,6 +20,7 @@ import (
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/alloc"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/count/seed"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/fixture"
+	"github.com/ethswarm-tools/bee-bench/runners/go/harness/ops"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/plan"
 	"github.com/ethswarm-tools/bee-bench/runners/go/harness/result"
 )
@@ -47,19 +48,27 @@ type Config struct {
 	Cases func(node *Node) (Registry, error)
 	// BeeVersion asks the node for its version (result bee.version).
 	BeeVersion func(ctx context.Context, node *Node) (string, error)
+	// Ops builds the client the `ops` subcommand drives (node.CallTimeout is 0: each op brings
+	// its own bound).
+	Ops func(node *Node) (ops.Client, error)
 
+	Stdin          io.Reader           // default os.Stdin
 	Stdout, Stderr io.Writer           // default os.Stdout, os.Stderr
 	Getenv         func(string) string // default os.Getenv
 }
 
 const usage = `usage:
   %[1]s run --plan FILE --out FILE [--fixtures DIR] [--bee-url URL --batch-id HEX]
+  %[1]s ops --bee-url URL --batch-id HEX   (JSON lines on stdin, one answer per line on stdout)
   %[1]s info
 (make the plan with: bee-bench plan --runner go [--profile P] [--case GLOB]... [--large])
 `
 
 // Main runs the command line (without the program name) and returns the exit code.
 func Main(args []string, cfg Config) int {
+	if cfg.Stdin == nil {
+		cfg.Stdin = os.Stdin
+	}
 	if cfg.Stdout == nil {
 		cfg.Stdout = os.Stdout
 	}
@@ -77,8 +86,12 @@ func Main(args []string, cfg Config) int {
 	switch args[0] {
 	case "info":
 		return info(cfg)
-	case "run":
-		err := run(args[1:], cfg, prog)
+	case "run", "ops":
+		command := run
+		if args[0] == "ops" {
+			command = serveOps
+		}
+		err := command(args[1:], cfg, prog)
 		var ue *UsageError
 		var pe *plan.Error
 		switch {
@@ -177,15 +190,72 @@ func parseRun(args []string, stderr io.Writer, prog string) (*options, error) {
 		return nil, &UsageError{Flag: "--bee-url/--batch-id", Msg: "give both or neither"}
 	}
 	if o.beeURL != "" {
-		u, err := url.Parse(o.beeURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, &UsageError{Flag: "--bee-url", Msg: fmt.Sprintf("want an http(s) URL, got %q", o.beeURL)}
-		}
-		if !hex64.MatchString(strings.TrimPrefix(o.batchID, "0x")) {
-			return nil, &UsageError{Flag: "--batch-id", Msg: "want 64 hex digits"}
+		if err := checkNode(o.beeURL, o.batchID); err != nil {
+			return nil, err
 		}
 	}
 	return &o, nil
+}
+
+// checkNode checks the values of --bee-url and --batch-id.
+func checkNode(beeURL, batchID string) error {
+	u, err := url.Parse(beeURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return &UsageError{Flag: "--bee-url", Msg: fmt.Sprintf("want an http(s) URL, got %q", beeURL)}
+	}
+	if !hex64.MatchString(strings.TrimPrefix(batchID, "0x")) {
+		return &UsageError{Flag: "--batch-id", Msg: "want 64 hex digits"}
+	}
+	return nil
+}
+
+// nodeOf is the Node of valid --bee-url and --batch-id values.
+func nodeOf(beeURL, batchID string, callTimeout time.Duration) *Node {
+	return &Node{
+		URL:         strings.TrimRight(beeURL, "/"),
+		BatchID:     strings.ToLower(strings.TrimPrefix(batchID, "0x")),
+		CallTimeout: callTimeout,
+	}
+}
+
+// serveOps is the `ops` subcommand: the ops protocol (package ops) over stdin and stdout
+// against the node, until stdin ends.
+func serveOps(args []string, cfg Config, prog string) error {
+	fs := flag.NewFlagSet(prog+" ops", flag.ContinueOnError)
+	fs.SetOutput(cfg.Stderr)
+	fs.Usage = func() { fmt.Fprintf(cfg.Stderr, usage, prog) }
+	var beeURL, batchID string
+	fs.StringVar(&beeURL, "bee-url", "", "Bee API URL")
+	fs.StringVar(&batchID, "batch-id", "", "postage batch id (64 hex) for uploads")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return &UsageError{Flag: "arguments", Msg: err.Error()}
+	}
+	switch {
+	case fs.NArg() > 0:
+		return &UsageError{Flag: "arguments", Msg: fmt.Sprintf("unexpected %q", fs.Arg(0))}
+	case beeURL == "":
+		return &UsageError{Flag: "--bee-url", Msg: "required"}
+	case batchID == "":
+		return &UsageError{Flag: "--batch-id", Msg: "required"}
+	}
+	if err := checkNode(beeURL, batchID); err != nil {
+		return err
+	}
+	if cfg.Ops == nil {
+		return &UsageError{Flag: "ops", Msg: "this runner has no ops client"}
+	}
+	client, err := cfg.Ops(nodeOf(beeURL, batchID, 0))
+	if err != nil {
+		return fmt.Errorf("building the client: %w", err)
+	}
+	id := ops.Identity{Name: cfg.Client.Name, Version: cfg.Client.Version}
+	if err := ops.Serve(context.Background(), cfg.Stdin, cfg.Stdout, cfg.Runner, id, client); err != nil {
+		return fmt.Errorf("ops: %w", err)
+	}
+	return nil
 }
 
 func run(args []string, cfg Config, prog string) error {
@@ -214,11 +284,7 @@ func run(args []string, cfg Config, prog string) error {
 
 	var node *Node
 	if o.beeURL != "" {
-		node = &Node{
-			URL:         strings.TrimRight(o.beeURL, "/"),
-			BatchID:     strings.ToLower(strings.TrimPrefix(o.batchID, "0x")),
-			CallTimeout: shortestTimeout(pl.Units) / 2,
-		}
+		node = nodeOf(o.beeURL, o.batchID, shortestTimeout(pl.Units)/2)
 	}
 	registry, err := cfg.Cases(node)
 	if err != nil {
