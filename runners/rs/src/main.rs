@@ -8,10 +8,12 @@ mod fixtures;
 mod harness;
 mod measure;
 mod modes;
+mod ops;
 mod pace;
 mod panics;
 mod plan;
 mod result;
+mod transfer;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,6 +32,7 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 const USAGE: &str = "\
 usage: bee-bench-rs run --plan FILE --out FILE [--fixtures DIR] [--bee-url URL --batch-id HEX]
+       bee-bench-rs ops --bee-url URL --batch-id HEX   (JSON lines on stdin, answers on stdout)
        bee-bench-rs info
 The plan is made by `bee-bench plan --runner rs [--profile P] [--case GLOB]... [--large]`.";
 
@@ -48,6 +51,9 @@ fn main() -> ExitCode {
     let outcome = match args.first().map(String::as_str) {
         Some("info") if args.len() == 1 => info(),
         Some("run") => parse_run(&args[1..]).and_then(run),
+        Some("ops") => {
+            parse_ops(&args[1..]).and_then(|(url, batch)| ops::run(&url, &batch).map_err(Usage))
+        }
         Some("info") => Err(Usage("info takes no arguments".into())),
         Some("-h" | "--help") => {
             println!("{USAGE}");
@@ -115,6 +121,31 @@ fn parse_run(args: &[String]) -> Result<RunArgs, Usage> {
     })
 }
 
+/// `ops --bee-url URL --batch-id HEX`, both required.
+fn parse_ops(args: &[String]) -> Result<(String, String), Usage> {
+    let (mut bee_url, mut batch_id) = (None, None);
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let slot = match flag {
+            "--bee-url" => &mut bee_url,
+            "--batch-id" => &mut batch_id,
+            _ => return Err(Usage(format!("ops: unknown argument {arg:?}"))),
+        };
+        let value = inline
+            .or_else(|| it.next().cloned())
+            .ok_or_else(|| Usage(format!("{flag} needs a value")))?;
+        *slot = Some(value);
+    }
+    match (bee_url, batch_id) {
+        (Some(url), Some(batch)) => Ok((url, batch)),
+        _ => Err(Usage("ops needs --bee-url and --batch-id".into())),
+    }
+}
+
 fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     let modes = Modes::from_env().map_err(Usage)?;
     // Before anything else is opened: see Pacer::inherit.
@@ -127,9 +158,10 @@ fn run(args: RunArgs) -> Result<ExitCode, Usage> {
             .map_err(|e| Usage(format!("--fixtures {}: {e}", dir.display())))?;
     }
     let node = match &args.node {
-        Some((url, batch)) => {
-            Some(Node::new(url, batch, call_timeout(&plan)).map_err(|e| Usage(format!("{e:#}")))?)
-        }
+        Some((url, batch)) => Some(
+            Node::new(url, batch, Some(call_timeout(&plan)))
+                .map_err(|e| Usage(format!("{e:#}")))?,
+        ),
         None => None,
     };
 

@@ -5,6 +5,8 @@
 mod cpu;
 mod net;
 
+pub use net::{bee_message, describe};
+
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,6 +57,7 @@ async fn setup_case(id: &str, cx: &Context, p: &Param) -> anyhow::Result<Bench> 
         "net.bytes.upload" => net::bytes_upload(cx, p).await,
         "net.tags.upload-with-tag" => net::tags_upload(cx, p).await,
         "net.bzz.download" => net::bzz_download(cx, p).await,
+        "net.bytes.download" => net::bytes_download(cx, p).await,
         "net.bytes.head" => net::bytes_head(cx, p).await,
         "net.bytes.download.range" => net::bytes_range(cx, p).await,
         "net.pin.add-list" => net::pin_add_list(cx, p).await,
@@ -194,8 +197,9 @@ pub struct Node {
     pub client: bee::Client,
     pub batch: BatchId,
     /// Each call to the node may take this long (half the case timeout), so a frozen node fails
-    /// a case with "no answer in N s" before the case timeout cuts it off.
-    call_timeout: Duration,
+    /// a case with "no answer in N s" before the case timeout cuts it off. None in `ops`, whose
+    /// lines carry their own bounds.
+    call_timeout: Option<Duration>,
 }
 
 /// The run's call timeout, for error messages (reqwest's timeout error does not carry it).
@@ -206,8 +210,10 @@ pub fn call_timeout() -> Option<Duration> {
 }
 
 impl Node {
-    pub fn new(url: &str, batch_hex: &str, call_timeout: Duration) -> anyhow::Result<Self> {
-        CALL_TIMEOUT.get_or_init(|| call_timeout);
+    pub fn new(url: &str, batch_hex: &str, call_timeout: Option<Duration>) -> anyhow::Result<Self> {
+        if let Some(timeout) = call_timeout {
+            CALL_TIMEOUT.get_or_init(|| timeout);
+        }
         let batch =
             BatchId::from_hex(batch_hex).map_err(|e| anyhow!("--batch-id {batch_hex}: {e}"))?;
         let client = bee::Client::with_http_client(
@@ -238,16 +244,19 @@ impl Node {
 }
 
 /// bee-rs's default HTTP client, minus proxies from the environment (the figures are client
-/// <-> Bee, never through a proxy), with each call bounded by `timeout`.
+/// <-> Bee, never through a proxy), with each call bounded by `timeout` when given.
 fn http_client(
     headers: reqwest::header::HeaderMap,
-    timeout: Duration,
+    timeout: Option<Duration>,
 ) -> anyhow::Result<reqwest::Client> {
-    Ok(reqwest::Client::builder()
+    let builder = reqwest::Client::builder()
         .no_proxy()
-        .default_headers(headers)
-        .timeout(timeout)
-        .build()?)
+        .default_headers(headers);
+    let builder = match timeout {
+        Some(timeout) => builder.timeout(timeout),
+        None => builder,
+    };
+    Ok(builder.build()?)
 }
 
 impl Context {

@@ -2,8 +2,8 @@
 //! (unique per iteration), downloads drain the body into a counting sink. Per-iteration inputs
 //! are built in the untimed half of each closure, the client calls are the returned future.
 
-use anyhow::{Context as _, anyhow, ensure};
-use bee::api::{CollectionUploadOptions, FileUploadOptions, RedundantUploadOptions, UploadOptions};
+use anyhow::{Context as _, anyhow, bail, ensure};
+use bee::api::{CollectionUploadOptions, RedundantUploadOptions, UploadOptions};
 use bee::file::CollectionEntry;
 use bee::swarm::{BatchId, Identifier, PrivateKey, Reference, Topic, make_content_addressed_chunk};
 use bytes::Bytes;
@@ -12,9 +12,9 @@ use sha2::{Digest, Sha256};
 
 use super::{Bench, Context, Node, skip, uint};
 use crate::plan::Param;
+use crate::transfer::{self, Endpoint};
 
 const FILE_NAME: &str = "bench.bin";
-const CONTENT_TYPE: &str = "application/octet-stream";
 /// Range of net.bytes.download.range: bytes=0-65535.
 const RANGE_BYTES: u64 = 65536;
 
@@ -141,7 +141,7 @@ fn path_of(url: &str) -> String {
 }
 
 /// Bee's own message from an error body ({"code":404,"message":"..."}), else the body's start.
-fn bee_message(body: &[u8]) -> String {
+pub fn bee_message(body: &[u8]) -> String {
     if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice(body)
         && let Some(serde_json::Value::String(message)) = m.get("message")
     {
@@ -303,49 +303,61 @@ where
     })
 }
 
-pub async fn bzz_upload(cx: &Context, p: &Param, encrypt: bool) -> anyhow::Result<Bench> {
+/// One upload case on `endpoint` with the unit's `redundancy_level` and `deferred` (the timed
+/// uploads and the untimed digest upload alike, so the digest is that level's reference).
+async fn upload_case(
+    cx: &Context,
+    p: &Param,
+    endpoint: Endpoint,
+    encrypt: bool,
+) -> anyhow::Result<Bench> {
     let node = node(cx)?;
-    let (client, batch) = (node.client.clone(), node.batch);
-    let options = FileUploadOptions {
-        base: UploadOptions {
-            encrypt: encrypt.then_some(true),
-            ..deferred()
-        },
-        ..Default::default()
+    let params = transfer::Upload {
+        encrypt,
+        ..transfer::from_param(p)?
     };
+    let (client, batch) = (node.client.clone(), node.batch);
     let fixture = data(cx, uint(p, "bytes")?).await?;
-    // Encrypted references are random: only the plain upload has a digest.
+    if params.direct() {
+        refuse_direct(cx, node, endpoint, &fixture, &params).await?;
+    }
+    // Encrypted references are random: only plain uploads have a digest.
     upload_bench(cx, fixture, !encrypt, move |body| {
-        let (client, options) = (client.clone(), options.clone());
+        let (client, params) = (client.clone(), params.clone());
         async move {
-            let file = client.file();
-            Ok(file
-                .upload_file(&batch, body, FILE_NAME, CONTENT_TYPE, Some(&options))
-                .await?
-                .reference)
+            let uploaded =
+                transfer::upload(&client, &batch, endpoint, body, FILE_NAME, &params).await?;
+            Ok(uploaded.reference)
         }
     })
 }
 
-/// Its digest is comparable with cpu.bmt.file-root's offline root of the same bytes.
+/// A direct upload is tried once, untimed and salted, before the unit runs: a dev node refuses
+/// it, and the unit is skipped with the node's own words.
+async fn refuse_direct(
+    cx: &Context,
+    node: &Node,
+    endpoint: Endpoint,
+    fixture: &[u8],
+    params: &transfer::Upload,
+) -> anyhow::Result<()> {
+    let body = salted(cx.salt(), fixture);
+    match transfer::upload(&node.client, &node.batch, endpoint, body, FILE_NAME, params).await {
+        Ok(_) => Ok(()),
+        Err(e) => Err(match transfer::refused_direct_upload(&e) {
+            Some(reason) => skip(reason),
+            None => anyhow::Error::new(e).context("setup: direct upload"),
+        }),
+    }
+}
+
+pub async fn bzz_upload(cx: &Context, p: &Param, encrypt: bool) -> anyhow::Result<Bench> {
+    upload_case(cx, p, Endpoint::Bzz, encrypt).await
+}
+
+/// Its digest is comparable with cpu.bmt.file-root's offline root of the same bytes (at level 0).
 pub async fn bytes_upload(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
-    let node = node(cx)?;
-    let (client, batch) = (node.client.clone(), node.batch);
-    let options = RedundantUploadOptions {
-        base: deferred(),
-        ..Default::default()
-    };
-    let fixture = data(cx, uint(p, "bytes")?).await?;
-    upload_bench(cx, fixture, true, move |body| {
-        let (client, options) = (client.clone(), options.clone());
-        async move {
-            Ok(client
-                .file()
-                .upload_data(&batch, body, Some(&options))
-                .await?
-                .reference)
-        }
-    })
+    upload_case(cx, p, Endpoint::Bytes, false).await
 }
 
 /// POST /tags, POST /bytes under the tag, GET /tags/{uid}; the reference.
@@ -416,31 +428,92 @@ async fn drain(mut response: reqwest::Response, call: &str, want: Content) -> an
     Ok(())
 }
 
-pub async fn bzz_download(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
+/// Read a response body to its end, comparing it byte for byte with `want` as it arrives
+/// (the untimed check before a download case's timing); a difference fails the unit.
+async fn verify(mut response: reqwest::Response, call: &str, want: &[u8]) -> anyhow::Result<()> {
+    let mut hash = Sha256::new();
+    let (mut len, mut first_difference) = (0usize, None);
+    while let Some(chunk) = response.chunk().await? {
+        if first_difference.is_none() {
+            let expected = want.get(len..).unwrap_or_default();
+            first_difference = chunk
+                .iter()
+                .zip(expected)
+                .position(|(a, b)| a != b)
+                .or((chunk.len() > expected.len()).then_some(expected.len()))
+                .map(|at| len + at);
+        }
+        len += chunk.len();
+        hash.update(&chunk);
+    }
+    let first_difference = first_difference.or((len < want.len()).then_some(len));
+    if let Some(at) = first_difference {
+        let got: [u8; 32] = hash.finalize().into();
+        bail!(
+            "content mismatch on {call}: got {len} bytes (sha256 {}), the upload was {} bytes (sha256 {}); first difference at byte {at}",
+            hex::encode(&got[..8]),
+            want.len(),
+            hex::encode(&Sha256::digest(want)[..8])
+        );
+    }
+    Ok(())
+}
+
+/// Read a response body to its end into a counting sink (timed iterations); a length other
+/// than the upload's fails the unit.
+async fn count(mut response: reqwest::Response, call: &str, want: u64) -> anyhow::Result<()> {
+    let mut len = 0u64;
+    while let Some(chunk) = response.chunk().await? {
+        len += chunk.len() as u64;
+    }
+    ensure!(
+        len == want,
+        "content mismatch on {call}: got {len} bytes, the upload was {want} bytes"
+    );
+    Ok(())
+}
+
+/// A download case on `endpoint`: salt || data[0, bytes) uploaded outside timing at the unit's
+/// `redundancy_level`, one untimed download compared byte for byte with it, then timed
+/// downloads with the unit's `strategy` and `fallback`, drained into a counting sink.
+async fn download_case(cx: &Context, p: &Param, endpoint: Endpoint) -> anyhow::Result<Bench> {
     let node = node(cx)?;
+    let params: transfer::Download = transfer::from_param(p)?;
     let body = salted(cx.salt(), &data(cx, uint(p, "bytes")?).await?);
-    let want = Content::of(&body);
-    let options = FileUploadOptions {
-        base: deferred(),
-        ..Default::default()
-    };
-    let uploaded = node
-        .client
-        .file()
-        .upload_file(&node.batch, body, FILE_NAME, CONTENT_TYPE, Some(&options))
+    let upload = params.upload();
+    let reference = transfer::upload(
+        &node.client,
+        &node.batch,
+        endpoint,
+        body.clone(),
+        FILE_NAME,
+        &upload,
+    )
+    .await
+    .context("setup: upload")?
+    .reference;
+    let (client, options, call) = (node.client.clone(), params.options(), endpoint.get());
+    let response = transfer::download(&client, endpoint, &reference, &options)
         .await
-        .context("setup: upload")?;
-    let (client, reference) = (node.client.clone(), uploaded.reference);
+        .context("setup: verification download")?;
+    verify(response, call, &body).await?;
+    let len = body.len() as u64;
+    drop(body);
     Bench::net(move || {
-        let (client, reference) = (client.clone(), reference.clone());
+        let (client, reference, options) = (client.clone(), reference.clone(), options.clone());
         async move {
-            let response = client
-                .file()
-                .download_file_response(&reference, None)
-                .await?;
-            drain(response, "GET /bzz", want).await
+            let response = transfer::download(&client, endpoint, &reference, &options).await?;
+            count(response, call, len).await
         }
     })
+}
+
+pub async fn bzz_download(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
+    download_case(cx, p, Endpoint::Bzz).await
+}
+
+pub async fn bytes_download(cx: &Context, p: &Param) -> anyhow::Result<Bench> {
+    download_case(cx, p, Endpoint::Bytes).await
 }
 
 /// One /bytes upload of salt || data[0, len) made outside timing: its reference and body.
