@@ -78,6 +78,13 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
       : '';
   await summarizeAndUpload(env, run.markdown + note);
 
+  await postComment(env, pr.number, fork, run);
+  return run.result;
+}
+
+/** The sticky comment on the pull request (unless comment: never or a fork's read-only token): shared with the node A/B. */
+export async function postComment(env: FlowEnv, pr: number, fork: boolean, run: { markdown: string; marker: string; counts: AbCounts }): Promise<void> {
+  const { inputs, ctx } = env;
   if (inputs.comment === 'never') log('comment: never');
   else if (fork) log('comment: fork pull request; the workflow_run job with mode: comment posts it from the artifact (docs/action.md)');
   else {
@@ -85,7 +92,7 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
       const gh = makeOctokit(inputs.token);
       const res = await upsertSticky(
         gh,
-        { ...ctx.repo, issue: pr.number, marker: run.marker, body: run.markdown, policy: inputs.comment, changed: hasChange(run.counts) },
+        { ...ctx.repo, issue: pr, marker: run.marker, body: run.markdown, policy: inputs.comment, changed: hasChange(run.counts) },
         log,
       );
       log(`comment: ${res.action}${res.url ? ` ${res.url}` : ''}${res.reason ? ` (${res.reason})` : ''}`);
@@ -99,5 +106,4 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
       core.warning(`comment not posted: ${e instanceof Error ? e.message : String(e)}${hint}`);
     }
   }
-  return run.result;
 }
