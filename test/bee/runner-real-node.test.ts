@@ -73,6 +73,9 @@ describe.skipIf(noRealBee)(`every net case of every runner against a real Bee v2
       });
       problems.set(w.runner, inv.problem);
       results.set(w.runner, new Map((inv.result?.cases ?? []).map((c) => [key(c), c])));
+      const skipped = (inv.result?.cases ?? []).filter((c) => c.status === 'skipped');
+      const ran = (inv.result?.cases.length ?? 0) - skipped.length;
+      console.log(`${LABEL[w.runner]}: ${ran} ran, ${skipped.length} skipped (${skipped.map((c) => `${key(c)}: ${c.skip_reason}`).join('; ')})`);
     }
   }, 1_800_000);
   afterAll(nodes.stopAll);
