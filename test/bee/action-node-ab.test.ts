@@ -2,17 +2,18 @@
 // real Bee releases from ../shared/bee (test/bee/real-node.ts) as the two sides and the local API
 // server as GitHub. Bee v2.7.0 → v2.8.0 on a pull request: one comment (under a marker of its own)
 // and ab.json name both nodes by their versions, and every row ran. Bee v2.8.0 → v2.8.0, an A/A on
-// a push: nothing is flagged. Small on purpose: two cheap net cases, the fewest rounds that judge.
+// a push: nothing is flagged. Small on purpose: two cheap net cases, few rounds; kept out of
+// test/action so that .ci/run's other Node versions do not run it again (nothing in it depends on Node's version).
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerComment } from '../../src/report/render/ab-comment.js';
 import type { AbRow } from '../../src/verdict/index.js';
 import { GitHubApiServer } from '../github/api-server.js';
-import { noRealBee, realBeeBinary, realBeeSkipNote } from '../bee/real-node.js';
-import { makeBeeRsRepo, shallowCheckout, type ClientRepo } from './client-repo.js';
-import { pullRequestEvent, pushEvent } from './events.js';
-import { ROOT, runAction, tmp, type ActionRun } from './harness.js';
+import { makeBeeRsRepo, shallowCheckout, type ClientRepo } from '../action/client-repo.js';
+import { pullRequestEvent, pushEvent } from '../action/events.js';
+import { ROOT, runAction, tmp, type ActionRun } from '../action/harness.js';
+import { noRealBee, realBeeBinary, realBeeSkipNote } from './real-node.js';
 
 const REPO = 'ethswarm-tools/bee-rs';
 const CASES = 'net.stamps.list,net.bytes.upload';
