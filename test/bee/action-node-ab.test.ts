@@ -96,7 +96,7 @@ describe.skipIf(noRealBee)(`the bundled action with the Bee node as the A/B's va
       const body = comments[0]!.body;
       expect(body).toMatch(/^## bee-bench: rs bee 2\.7\.0-[0-9a-f]+ → bee 2\.8\.0-[0-9a-f]+$/m);
       expect(body).toMatch(
-        /The Bee node is the variable: base Bee 2\.7\.0-[0-9a-f]+ \(dev node of .*\) → head Bee 2\.8\.0-[0-9a-f]+ \(dev node of .*\), one bee-rs 1\.7\.0 \(path\) build on both sides\./,
+        /The Bee node is the variable: base Bee 2\.7\.0-[0-9a-f]+ \(dev node of .*\) → head Bee 2\.8\.0-[0-9a-f]+ \(dev node of .*\), one bee-rs 1\.7\.0 \(path [0-9a-f]+\) build on both sides\./,
       );
       expect(body).toMatch(/\| Bee node \(base\) \| Bee 2\.7\.0-/);
       expect(r.summary).toContain('The Bee node is the variable');
