@@ -75,6 +75,23 @@ async function timed(call) {
   }
 }
 
+/**
+ * A download's error answer (a 404's) carries its body as a stream: read it (Bee's message, for
+ * describeError) to the end, which also frees its connection (left taken, it would hold the process
+ * open at the end of input until the node drops it, 30 s later). Under the download's abort timer.
+ */
+async function readErrorBody(err) {
+  const body = err?.responseBody;
+  if (typeof body?.on !== 'function') return;
+  let text = '';
+  try {
+    for await (const chunk of body) if (text.length < 4096) text += Buffer.from(chunk).toString('utf8');
+  } catch {
+    // cut off: what arrived is the message
+  }
+  err.responseBody = text;
+}
+
 /** The answer to a line that is not an op. */
 const badOp = (id, message) => ({ id, ok: false, error: `bad op: ${message}` });
 
@@ -123,9 +140,12 @@ export function opsServer(client, node) {
           : await downloadReadableData(o.reference, options, request);
       return drain(body);
     });
+    // Failed once the abort fired: the timeout. A body read to its end before it took hold is a
+    // finished download.
+    const timedOut = abort.signal.aborted;
+    if (r.error && !timedOut) await readErrorBody(r.error);
     clearTimeout(timer);
-    // A body read to its end before the abort took hold is a finished download.
-    if (r.error) return { id: o.id, ok: false, ms: r.ms, error: abort.signal.aborted ? `timeout after ${o.timeout_ms} ms` : describeError(r.error) };
+    if (r.error) return { id: o.id, ok: false, ms: r.ms, error: timedOut ? `timeout after ${o.timeout_ms} ms` : describeError(r.error) };
     return { id: o.id, ok: true, ms: r.ms, bytes: r.value.bytes, sha256: r.value.sha256 };
   }
 
@@ -144,6 +164,7 @@ export function opsServer(client, node) {
       }
       if (o === null || typeof o !== 'object' || Array.isArray(o)) return badOp(null, `not a JSON object: ${line.slice(0, 80)}`);
       const id = typeof o.id === 'string' || typeof o.id === 'number' ? o.id : null;
+      if (o.op === undefined) return badOp(id, 'no "op" (upload or download)');
       if (!Object.hasOwn(OPS, o.op)) return badOp(id, `unknown op ${JSON.stringify(o.op)} (upload or download)`);
       try {
         check(o, SHAPES[o.op], '');
