@@ -554,7 +554,7 @@ func downloadBench(ctx context.Context, env *harness.Env, p plan.Params, call st
 			return err
 		}
 		if n != size {
-			return fmt.Errorf("content mismatch on %s: got %d bytes, the upload was %d", call, n, size)
+			return fmt.Errorf("content mismatch on %s: got %d bytes, the upload was %d bytes", call, n, size)
 		}
 		return nil
 	}}, nil
@@ -571,7 +571,7 @@ func compareBody(rc io.ReadCloser, call string, want []byte) error {
 	case err != nil:
 		return fmt.Errorf("verification download: %w", err)
 	case c.n != int64(len(want)):
-		return fmt.Errorf("content mismatch on %s: got %d bytes, the upload was %d", call, c.n, len(want))
+		return fmt.Errorf("content mismatch on %s: got %d bytes, the upload was %d bytes", call, c.n, len(want))
 	}
 	return nil
 }

@@ -186,19 +186,25 @@ func bad(id *string, msg string) answer {
 
 // handle answers one line.
 func handle(ctx context.Context, c Client, line []byte) answer {
-	var head struct {
-		Op string          `json:"op"`
-		ID json.RawMessage `json:"id"`
-	}
-	if err := json.Unmarshal(line, &head); err != nil {
-		return bad(nil, "not a JSON object: "+err.Error())
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(line, &fields); err != nil {
+		if !json.Valid(line) {
+			return bad(nil, "not JSON: "+err.Error())
+		}
+		return bad(nil, "not a JSON object")
 	}
 	var id *string
 	var s string
-	if json.Unmarshal(head.ID, &s) == nil {
+	if json.Unmarshal(fields["id"], &s) == nil {
 		id = &s
 	}
-	switch head.Op {
+	var op string
+	if raw, ok := fields["op"]; !ok || string(raw) == "null" {
+		return bad(id, `no "op" (want "upload" or "download")`)
+	} else if json.Unmarshal(raw, &op) != nil {
+		return bad(id, fmt.Sprintf(`"op": want "upload" or "download", got %s`, raw))
+	}
+	switch op {
 	case "upload":
 		var l uploadLine
 		if msg := decodeStrict(line, &l); msg != "" {
@@ -219,10 +225,8 @@ func handle(ctx context.Context, c Client, line []byte) answer {
 			return bad(id, "download: "+msg)
 		}
 		return download(ctx, c, l.ID, req, l.TimeoutMS)
-	case "":
-		return bad(id, `no "op" (want "upload" or "download")`)
 	default:
-		return bad(id, fmt.Sprintf("unknown op %q (want \"upload\" or \"download\")", head.Op))
+		return bad(id, fmt.Sprintf(`unknown op %q (want "upload" or "download")`, op))
 	}
 }
 

@@ -302,8 +302,10 @@ func TestBadLinesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
 	_, srv := newFakeBee(t)
 	seed := strings.Repeat("01", 32)
 	lines := []struct{ line, id, want string }{
-		{`not json`, "", "bad op: not a JSON object"},
-		{``, "", "bad op: not a JSON object"},
+		{`not json`, "", "bad op: not JSON"},
+		{``, "", "bad op: not JSON"},
+		{`[1,2]`, "", "bad op: not a JSON object"},
+		{`{"op":5,"id":"x0"}`, "x0", `bad op: "op": want "upload" or "download", got 5`},
 		{`{"op":"delete","id":"x1"}`, "x1", `bad op: unknown op "delete"`},
 		{`{"id":"x2"}`, "x2", `bad op: no "op"`},
 		{`{"op":"upload","id":"x3","size":10,"seed":"` + seed + `","colour":"red"}`, "x3", `bad op: upload: unknown field "colour"`},
