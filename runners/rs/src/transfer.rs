@@ -220,20 +220,10 @@ pub async fn download(
     }
 }
 
-/// A dev node's refusal of a direct upload (400 "operation not supported in dev mode") as the
-/// reason a unit is skipped, quoting the node; None for any other error.
-pub fn refused_direct_upload(e: &bee::Error) -> Option<String> {
-    match e {
-        bee::Error::Response {
-            status: 400, body, ..
-        } => {
-            let message = crate::cases::bee_message(body);
-            message
-                .contains("dev mode")
-                .then(|| format!("the node refuses direct uploads: {message}"))
-        }
-        _ => None,
-    }
+/// A dev node's refusal of a direct upload: 400 "operation not supported in dev mode".
+pub fn refuses_direct_upload(e: &bee::Error) -> bool {
+    matches!(e, bee::Error::Response { status: 400, body, .. }
+        if crate::cases::bee_message(body).contains("not supported"))
 }
 
 #[cfg(test)]

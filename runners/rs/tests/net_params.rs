@@ -136,7 +136,14 @@ fn a_refused_direct_upload_is_skipped_in_the_nodes_words() {
         assert_eq!(c["status"], "skipped", "{c}");
         assert_eq!(
             c["skip_reason"],
-            "the node refuses direct uploads: operation not supported in dev mode"
+            format!(
+                "the node refuses direct uploads: Bee answered 400 to POST {}: operation not supported in dev mode",
+                if c["id"] == "net.bytes.upload" {
+                    "/bytes"
+                } else {
+                    "/bzz"
+                }
+            )
         );
     }
     // One probe each, nothing more.

@@ -152,7 +152,8 @@ pub fn bee_message(body: &[u8]) -> String {
         .to_string()
 }
 
-/// Every upload is deferred (the Bee default, sent explicitly as the other runners do).
+/// The uploads of the cases without an upload-mode param are deferred (the Bee default, sent
+/// explicitly as the other runners do); the upload cases take `deferred` from their param.
 fn deferred() -> UploadOptions {
     UploadOptions {
         deferred: Some(true),
@@ -304,7 +305,8 @@ where
 }
 
 /// One upload case on `endpoint` with the unit's `redundancy_level` and `deferred` (the timed
-/// uploads and the untimed digest upload alike, so the digest is that level's reference).
+/// uploads and the untimed digest upload alike, so the digest is that level's reference); the
+/// encrypted upload takes neither and stays deferred.
 async fn upload_case(
     cx: &Context,
     p: &Param,
@@ -312,9 +314,14 @@ async fn upload_case(
     encrypt: bool,
 ) -> anyhow::Result<Bench> {
     let node = node(cx)?;
-    let params = transfer::Upload {
-        encrypt,
-        ..transfer::from_param(p)?
+    let params = if encrypt {
+        transfer::Upload {
+            deferred: Some(true),
+            encrypt,
+            ..Default::default()
+        }
+    } else {
+        transfer::from_param(p)?
     };
     let (client, batch) = (node.client.clone(), node.batch);
     let fixture = data(cx, uint(p, "bytes")?).await?;
@@ -344,10 +351,11 @@ async fn refuse_direct(
     let body = salted(cx.salt(), fixture);
     match transfer::upload(&node.client, &node.batch, endpoint, body, FILE_NAME, params).await {
         Ok(_) => Ok(()),
-        Err(e) => Err(match transfer::refused_direct_upload(&e) {
-            Some(reason) => skip(reason),
-            None => anyhow::Error::new(e).context("setup: direct upload"),
-        }),
+        Err(e) if transfer::refuses_direct_upload(&e) => Err(skip(format!(
+            "the node refuses direct uploads: {}",
+            describe(anyhow::Error::new(e))
+        ))),
+        Err(e) => Err(anyhow::Error::new(e).context("setup: direct upload")),
     }
 }
 
