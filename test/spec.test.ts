@@ -54,9 +54,10 @@ function sampleResult(): Result {
 describe('the committed spec', () => {
   const { spec, hash } = loadSpec(SPEC);
 
-  it('holds the 26 predecessor cases plus the harness calibration case', () => {
+  it('holds the 26 predecessor cases, net.bytes.download and the harness calibration case', () => {
     expect(spec.cases.filter((c) => c.kind === 'cpu' && c.group !== 'harness')).toHaveLength(10);
-    expect(spec.cases.filter((c) => c.kind === 'net')).toHaveLength(16);
+    expect(spec.cases.filter((c) => c.kind === 'net')).toHaveLength(17);
+    expect(spec.cases.map((c) => c.id)).toContain('net.bytes.download');
     expect(spec.cases.map((c) => c.id)).toContain('cpu.harness.noop');
   });
 
@@ -75,6 +76,21 @@ describe('the committed spec', () => {
     expect(effectiveParam(p!, 'js')).toEqual({ label: 'quick', count: 6 });
     expect(effectiveParam(p!, 'rs')).toEqual({ label: 'quick', count: 2000 });
     expect(workOf(sign, effectiveParam(p!, 'js'))).toEqual({ ops: 6 });
+  });
+
+  it('refuses an erasure or upload-mode param on a case whose runners do not read it, and a level outside 0..4', () => {
+    const other = editedSpecFile(
+      (raw) => (raw.cases.find((c: { id: string }) => c.id === 'net.bytes.head').params.full[0].strategy = 'DATA'),
+      'strategy-spec.json',
+    );
+    expect(() => loadSpec(other)).toThrow(
+      /strategy-spec\.json: cases\[\d+\]\.params\.full\[0\]\.strategy: "strategy" is a param of net\.bytes\.download, net\.bzz\.download only/,
+    );
+    const level = editedSpecFile(
+      (raw) => (raw.cases.find((c: { id: string }) => c.id === 'net.bytes.upload').params.quick[0].redundancy_level = 5),
+      'level-spec.json',
+    );
+    expect(() => loadSpec(level)).toThrow(/level-spec\.json: cases\[\d+\]\.params\.quick\[0\]\.redundancy_level/);
   });
 
   it('hides large params unless asked', () => {

@@ -14,6 +14,7 @@ import { PROFILES, RunnerSchema, type Profile, type Runner } from '../spec/schem
 import { SelectionError, selectCases } from '../spec/select.js';
 import { parsePieceRef, type PieceRef } from '../shard/pr-pieces.js';
 import { CLIENT_IDS, detectClients } from './detect.js';
+import { parseNodeSpec, type NodeSpec } from '../bee/node-sides.js';
 
 export const INPUT_DEFAULTS = {
   client: '',
@@ -36,6 +37,10 @@ export const INPUT_DEFAULTS = {
   bee: 'url',
   'bee-url': '',
   'batch-id': '',
+  'base-bee': '',
+  'head-bee': '',
+  'base-batch-id': '',
+  'head-batch-id': '',
   history: 'off',
   'history-branch': 'gh-pages',
   'history-folder': 'bench',
@@ -110,6 +115,8 @@ export interface ActionInputs {
   /** dev: start a Bee dev node in Docker for the net cases; url: the node in bee-url (or none). */
   beeSource: 'dev' | 'url';
   bee?: BeeInput;
+  /** base-bee and head-bee: the Bee node is the A/B's variable (one build of the checkout at path against both). */
+  nodeAb?: { base: NodeSpec; head: NodeSpec };
   history: 'off' | 'gh-pages';
   historyBranch: string;
   historyFolder: string;
@@ -255,6 +262,10 @@ const FIELDS = {
     schema: z.literal('').or(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' })),
     fix: 'the API URL of a Bee node, e.g. http://localhost:1633',
   },
+  'base-bee': { schema: z.string(), fix: 'a Bee executable (a path in the workspace) started as a dev node, or the http(s) URL of a running node' },
+  'head-bee': { schema: z.string(), fix: 'a Bee executable (a path in the workspace) started as a dev node, or the http(s) URL of a running node' },
+  'base-batch-id': { schema: z.string(), fix: 'the postage batch (64 hex digits) of the node in base-bee, when it is a URL' },
+  'head-batch-id': { schema: z.string(), fix: 'the postage batch (64 hex digits) of the node in head-bee, when it is a URL' },
   'batch-id': {
     schema: z.literal('').or(
       z
@@ -374,6 +385,41 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
       });
   }
 
+  // base-bee and head-bee: the node A/B (src/bee/node-sides.ts parses each side, relative to the workspace).
+  let nodeAb: ActionInputs['nodeAb'];
+  const baseBee = raw('base-bee');
+  const headBee = raw('head-bee');
+  if (baseBee || headBee || raw('base-batch-id') || raw('head-batch-id')) {
+    const conflict =
+      !baseBee || !headBee
+        ? { input: baseBee ? 'head-bee' : 'base-bee', problem: 'a node A/B needs both base-bee and head-bee', fix: 'give both, or neither for a client A/B' }
+        : mode !== 'run'
+          ? { input: 'base-bee', problem: `a node A/B measures, and mode is ${mode}`, fix: 'use mode: run' }
+          : p.bee === 'dev' || beeUrl || batchId
+            ? {
+                input: 'base-bee',
+                problem: 'base-bee and head-bee are the nodes of a node A/B, but bee: dev or bee-url is set too',
+                fix: 'drop bee, bee-url and batch-id',
+              }
+            : p['base-ref'] || p['head-ref'] || p.piece
+              ? { input: 'base-bee', problem: 'a node A/B runs one build of the checkout, but base-ref, head-ref or piece is set too', fix: 'drop them' }
+              : undefined;
+    if (conflict) problems.push(conflict);
+    else {
+      const side = (name: 'base' | 'head', value: string) => {
+        try {
+          return parseNodeSpec(value, raw(`${name}-batch-id`) || undefined, `${name}-bee`, `${name}-batch-id`, o.workspace);
+        } catch (e) {
+          problems.push({ input: `${name}-bee`, problem: (e as Error).message, fix: FIELDS[`${name}-bee`].fix });
+          return undefined;
+        }
+      };
+      const base = side('base', baseBee);
+      const head = side('head', headBee);
+      if (base && head) nodeAb = { base, head };
+    }
+  }
+
   const goClientPath = raw('go-client-path');
   let goPath: string | undefined;
   if (goClientPath) {
@@ -460,6 +506,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     token: raw('github-token'),
     beeSource: p.bee,
     ...(beeUrl ? { bee: { url: beeUrl, batchId } } : {}),
+    ...(nodeAb ? { nodeAb } : {}),
     history: p.history,
     historyBranch: p['history-branch'],
     historyFolder: p['history-folder'],

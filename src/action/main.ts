@@ -14,6 +14,7 @@ import { crossClientRunners, freshOutDir, log, type FlowEnv, type FlowResult } f
 import { trendUrl } from './history.js';
 import { headSha } from './checkout.js';
 import { BEE_CONTAINER_STATE } from './post.js';
+import { nodeAbFlow } from './node-ab.js';
 import { pullRequestFlow } from './pull-request.js';
 import { refsFlow } from './refs.js';
 import { refuseGitCredentials } from './git-credentials.js';
@@ -78,7 +79,7 @@ async function runFlow(inputs: ActionInputs, ctx: RunContext): Promise<FlowResul
     : await core.group('cache: restore', async () =>
         restoreCaches(await Promise.all(runners.map((r) => cachePlan(r, env.cacheDir, r === client ? [inputs.path] : []))), log),
       );
-  const flow = (env: FlowEnv) => (ctx.eventName === 'pull_request' ? pullRequestFlow(env) : refsFlow(env));
+  const flow = (env: FlowEnv) => (inputs.nodeAb ? nodeAbFlow(env) : ctx.eventName === 'pull_request' ? pullRequestFlow(env) : refsFlow(env));
   try {
     if (inputs.mode === 'bisect') {
       if (ctx.eventName === 'pull_request')

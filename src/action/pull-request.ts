@@ -73,6 +73,13 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
       : '';
   await summarizeAndUpload(env, run.markdown + note);
 
+  await postComment(env, pr.number, fork, run);
+  return run.result;
+}
+
+/** The sticky comment on the pull request (unless comment: never or a fork's read-only token): shared with the node A/B. */
+export async function postComment(env: FlowEnv, pr: number, fork: boolean, run: { markdown: string; marker: string; counts: AbCounts }): Promise<void> {
+  const { inputs, ctx } = env;
   if (inputs.comment === 'never') log('comment: never');
   else if (publishedElsewhere)
     log(
@@ -83,7 +90,7 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
       const gh = makeOctokit(inputs.token);
       const res = await upsertSticky(
         gh,
-        { ...ctx.repo, issue: pr.number, marker: run.marker, body: run.markdown, policy: inputs.comment, changed: hasChange(run.counts) },
+        { ...ctx.repo, issue: pr, marker: run.marker, body: run.markdown, policy: inputs.comment, changed: hasChange(run.counts) },
         log,
       );
       log(`comment: ${res.action}${res.url ? ` ${res.url}` : ''}${res.reason ? ` (${res.reason})` : ''}`);
@@ -97,5 +104,4 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
       core.warning(`comment not posted: ${e instanceof Error ? e.message : String(e)}${hint}`);
     }
   }
-  return run.result;
 }

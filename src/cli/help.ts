@@ -83,8 +83,10 @@ ${COMMON}`,
       '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]',
       '                  [--instructions-threshold T] [--allocations-threshold T] [--profile-case GLOB]...',
       '                  [--fail-on wall|instructions|allocations|any]',
+      'bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]',
+      "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)",
     ],
-    summary: 'one runner built on two client sources, interleaved rounds, a verdict per row',
+    summary: 'one runner built on two client sources (or one client against two Bee nodes), interleaved rounds, a verdict per row',
     examples: [
       {
         what: "a PR's base against its head: two bee-js checkouts, every CPU case",
@@ -95,11 +97,16 @@ ${COMMON}`,
         command: "bee-bench ab --runner rs --base registry --head ../bee-rs --measure wall,instructions --profile-case 'cpu.bmt.*'",
       },
       {
-        what: 'a node A/B: one client, the same build, against two Bee nodes (e.g. two releases)',
-        command: "bee-bench ab --runner js --base registry --head registry --base-bee http://127.0.0.1:1633 --head-bee http://127.0.0.1:1733 --case 'net.*'",
+        what: 'a node A/B: one bee-js build against two Bee releases, each started as a dev node (or a URL with --base-batch-id/--head-batch-id)',
+        command: "bee-bench ab --runner js --base-bee ./bee-2.7.0 --head-bee ./bee-2.8.0 --case 'net.*'",
       },
     ],
     details: `${SRC}
+--base-bee BEE --head-bee BEE: the Bee node is the variable instead: one client build (--<runner>-client
+SRC, BEE_GO_PATH for go, else the registry release) runs its rounds against two nodes, each a Bee
+executable started as a dev node for the job (\`bee dev\`: Bee 2.8.0 or older) or the URL of a running
+node with its batch (--base-batch-id, --head-batch-id). The sides are labelled by the nodes'
+versions (GET /health; --base-label/--head-label override); ab.md and ab.json name both nodes.
 --fail-on: which evidence --fail-on-regression acts on.
 --piece P --split N: measure one piece of the A/B into --out/piece.json, no report (a PR as
 parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case;

@@ -7,6 +7,7 @@
 // merge (src/shard/pr-pieces.ts).
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { NodeSide } from '../bee/node-sides.js';
 import type { ProfileDiff } from '../profile/index.js';
 import { MAX_PROFILE_BYTES, profileAb } from './profiles.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
@@ -66,6 +67,11 @@ export interface AbPipelineOptions extends PipelineOptions, AbJudging {
   fallbackToWall?: boolean;
   /** Use builds already in the cache (a build job's artifact) and never build. */
   prebuilt?: boolean;
+  /**
+   * A node A/B: each side runs against its own Bee node (src/bee/node-sides.ts) and both sides run
+   * one client build (`base`; `head` must be the same source). Wall time only.
+   */
+  nodes?: Record<Side, NodeSide>;
 }
 
 type DeterministicOutcomes = { [K in DeterministicKind]: DeterministicAbOutcome<DeterministicFigures[K]> };
@@ -105,10 +111,15 @@ export async function measureAb(
 ): Promise<{ measured: AbMeasured; rounds: RoundsOutcome; builds: Record<Side, BuiltRunner>; spec: Spec; hash: string; plan: Plan }> {
   const { spec, hash } = loadSpec(o.specFile);
   const plan = planFor(o, spec, hash, o.runner);
-  await checkNode(o, plan.units);
+  if (o.nodes) {
+    // The node is the variable: instruction and allocation counts are the client's, the same build on both sides.
+    if ((o.measure ?? ['wall']).some((k) => k !== 'wall')) throw new Error('a node A/B measures wall time only: the client build is the same on both sides');
+    for (const side of ['base', 'head'] as const) await checkNode({ ...o, bee: o.nodes[side] }, plan.units);
+  } else await checkNode(o, plan.units);
   const build = (source: ClientSource) =>
     buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, reuseOnly: o.prebuilt, log: o.log });
-  const builds = { base: await build(o.base), head: await build(o.head) };
+  const baseBuild = await build(o.base);
+  const builds = { base: baseBuild, head: o.nodes ? baseBuild : await build(o.head) };
   const { measure, countsUnavailable } = await measurable(o.measure ?? ['wall'], o.fallbackToWall ?? true, o.log);
   const sides = { base: builds.base.command, head: builds.head.command };
   const rounds = measuresWall(measure) ? await runRounds(sides, roundsOptions(o, plan)) : NO_ROUNDS;
@@ -166,6 +177,7 @@ function roundsOptions(o: AbPipelineOptions, plan: Plan) {
     runBudgetMs: o.runBudgetMs,
     fixtures: o.fixtures,
     bee: o.bee,
+    ...(o.nodes ? { beeBySide: { base: o.nodes.base, head: o.nodes.head } } : {}),
     env: o.env,
     log: o.log,
   };
@@ -199,6 +211,7 @@ export function reportAb(
   j: AbJudging & Pick<PipelineOptions, 'profile' | 'outDir'>,
   details: Record<string, unknown> = {},
   profiles?: readonly ProfileDiff[],
+  nodes?: Record<Side, NodeSide>,
 ): AbReport {
   const rows = judgeAb(m, spec, j);
   const load = m.wall ? loadShift(m.wall.rows) : null;
@@ -238,6 +251,7 @@ export function reportAb(
       ...(allocations ? { allocations: { threshold: thresholds.allocations, counter: allocations.counter, ms: allocations.elapsedMs } } : {}),
       ...(m.wall?.stoppedEarly ? { stoppedEarly: m.wall.stoppedEarly } : {}),
       ...(load ? { loadShift: load } : {}),
+      ...(nodes ? { nodes: { base: nodeText(nodes.base), head: nodeText(nodes.head) } } : {}),
     },
     ...(j.crossClient ? { crossClient: j.crossClient } : {}),
     ...(j.trendUrl ? { trendUrl: j.trendUrl } : {}),
@@ -249,16 +263,22 @@ export function reportAb(
     elapsedMs: wallMs,
     ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}),
     ...(allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}),
+    ...(nodes ? { nodes: { base: nodeRecord(nodes.base), head: nodeRecord(nodes.head) } } : {}),
     ...details,
   });
 }
+
+/** A side's node as the comment names it: "Bee 2.8.0-41d6efc6 (dev node of /…/bee)". */
+const nodeText = (n: NodeSide) => `Bee ${n.version} (${n.how})`;
+/** A side's node as ab.json records it (the batch id is the node's, not a secret, but adds nothing). */
+const nodeRecord = (n: NodeSide) => ({ version: n.version, url: n.url, how: n.how });
 
 export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcome> {
   // Counting keeps its dumps until the flagged rows are profiled (unless asked to keep them).
   const counting = measuresInstructions(o.measure ?? ['wall']);
   const { measured, rounds, builds, spec, hash, plan } = await measureAb({ ...o, keepRaw: Boolean(o.keepRaw) || counting });
   const profiled = profileFlagged(measured, spec, plan, o);
-  const report = reportAb(measured, spec, hash, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs);
+  const report = reportAb(measured, spec, hash, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs, o.nodes);
   return { report, measured, rounds, builds };
 }
 

@@ -24,6 +24,8 @@ export interface RoundsOptions {
   runBudgetMs: number;
   fixtures?: string;
   bee?: BeeTarget;
+  /** A node A/B: each side's own node (instead of `bee`), one client build on both sides. */
+  beeBySide?: Record<Side, BeeTarget>;
   env?: Partial<Record<Side, Readonly<Record<string, string>>>>;
   log?: (line: string) => void;
 }
@@ -122,7 +124,7 @@ async function runCaseRound(sides: Record<Side, RunnerCommand>, o: RoundsOptions
         out: join(o.outDir, 'rounds', c.id, `r${String(round).padStart(2, '0')}-${side}.json`),
         timeoutMs: 2 * o.caseBudgetMs,
         fixtures: o.fixtures,
-        bee: o.bee,
+        bee: o.beeBySide?.[side] ?? o.bee,
         env: o.env?.[side],
         pace: (channel, pid) => {
           pids.set(side, pid);

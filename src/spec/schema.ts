@@ -40,6 +40,20 @@ export const capped = (max: number) =>
 const ParamValueSchema = z.union([z.number(), capped(TEXT_CAPS.value), z.boolean()]);
 export const ParamValuesSchema = z.record(capped(TEXT_CAPS.name), ParamValueSchema);
 
+/** Retrieval strategies in Swarm-Redundancy-Strategy order (0..3). */
+export const STRATEGIES = ['NONE', 'DATA', 'PROX', 'RACE'] as const;
+
+/**
+ * The Swarm upload and download options a net case can take as params (docs/cases.md, "Erasure
+ * coding and upload mode"), and the cases whose runners implement them; absent = the client's default.
+ */
+export const NET_OPTION_CASES = {
+  redundancy_level: ['net.bytes.upload', 'net.bzz.upload', 'net.bytes.download', 'net.bzz.download'],
+  deferred: ['net.bytes.upload', 'net.bzz.upload'],
+  strategy: ['net.bytes.download', 'net.bzz.download'],
+  fallback: ['net.bytes.download', 'net.bzz.download'],
+} as const;
+
 /** A param as the spec declares it: values plus the per-runner scaling and the digest input. */
 export const SpecParamSchema = z
   .object({
@@ -47,6 +61,14 @@ export const SpecParamSchema = z
     large: z.boolean().optional(),
     per_runner: z.partialRecord(RunnerSchema, ParamValuesSchema).optional(),
     digest_with: ParamValuesSchema.optional(),
+    /** Swarm-Redundancy-Level of the upload (0 NONE … 4 PARANOID). */
+    redundancy_level: z.number().int().min(0).max(4).optional(),
+    /** Swarm-Deferred-Upload: false is a direct upload. */
+    deferred: z.boolean().optional(),
+    /** Swarm-Redundancy-Strategy of the download. */
+    strategy: z.enum(STRATEGIES).optional(),
+    /** Swarm-Redundancy-Fallback-Mode of the download. */
+    fallback: z.boolean().optional(),
   })
   .catchall(ParamValueSchema);
 export type SpecParam = z.infer<typeof SpecParamSchema>;
@@ -111,6 +133,14 @@ export const SpecCaseSchema = z
               message: `per_runner scales "${key}" but digest_with does not fix it`,
             });
           }
+        }
+        for (const [option, cases] of Object.entries(NET_OPTION_CASES)) {
+          if (option in p && !(cases as readonly string[]).includes(c.id))
+            ctx.addIssue({
+              code: 'custom',
+              path: ['params', profile, i, option],
+              message: `"${option}" is a param of ${cases.join(', ')} only: no runner reads it in ${c.id}`,
+            });
         }
         for (const name of [...c.work.ops, ...(c.work.bytes ?? [])]) {
           if (typeof p[name] !== 'number') {

@@ -170,6 +170,33 @@ describe('input bee', () => {
   });
 });
 
+describe('readInputs: the node A/B (base-bee, head-bee)', () => {
+  const bee = join(clients.rs, 'bee');
+  writeFileSync(bee, '#!/bin/sh\n');
+
+  it('takes a Bee executable in the workspace or a node URL with its batch per side', () => {
+    expect(read({ 'base-bee': 'bee', 'head-bee': 'http://127.0.0.1:1633/', 'head-batch-id': '0x' + 'AB'.repeat(32) }).nodeAb).toEqual({
+      base: { kind: 'binary', path: bee },
+      head: { kind: 'url', target: { url: 'http://127.0.0.1:1633', batchId: 'ab'.repeat(32) } },
+    });
+    expect(read({}).nodeAb).toBeUndefined();
+  });
+
+  it('names the input and the fix for a missing side, a missing file, a URL without its batch, and bee-url set too', () => {
+    expect(problemOf({ 'base-bee': 'bee' })).toMatch(/input "head-bee": a node A\/B needs both base-bee and head-bee/);
+    expect(problemOf({ 'base-bee': 'nope', 'head-bee': 'bee' })).toMatch(/input "base-bee": base-bee nope: no such file \(.*nope\); give a Bee executable/);
+    expect(problemOf({ 'base-bee': 'bee', 'head-bee': 'http://127.0.0.1:1633' })).toMatch(
+      /input "head-bee": head-bee http:\/\/127\.0\.0\.1:1633: a running node needs its postage batch: give head-batch-id/,
+    );
+    expect(problemOf({ 'base-bee': 'bee', 'head-bee': 'bee', 'base-batch-id': 'ab'.repeat(32) })).toMatch(
+      /base-batch-id: base-bee starts a dev node that buys its own batch/,
+    );
+    expect(problemOf({ 'base-bee': 'bee', 'head-bee': 'bee', 'bee-url': 'http://127.0.0.1:1633', 'batch-id': 'ab'.repeat(32) })).toMatch(
+      /input "base-bee": base-bee and head-bee are the nodes of a node A\/B, but bee: dev or bee-url is set too/,
+    );
+  });
+});
+
 describe('action.yml and docs/action.md', () => {
   const yml = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
     runs: { using: string; main: string; post?: string };

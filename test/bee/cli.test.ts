@@ -19,6 +19,29 @@ async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
   }
 }
 
+describe('bee-bench ab --base-bee --head-bee', () => {
+  it('rejects a half-given, mixed or malformed node A/B before starting anything', async () => {
+    const ab = (...a: string[]) => cli(['ab', '--runner', 'rs', ...a]);
+    expect(await ab('--base-bee', '/usr/bin/true')).toMatchObject({ code: 2, stderr: expect.stringMatching(/needs both --base-bee and --head-bee/) });
+    expect(await ab('--base-bee', '/usr/bin/true', '--head-bee', '/usr/bin/true', '--base', 'registry')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/one client build against both nodes: drop --base and --head/),
+    });
+    expect(await ab('--base-bee', '/usr/bin/true', '--head-bee', 'http://127.0.0.1:1633')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--head-bee http:\/\/127\.0\.0\.1:1633: a running node needs its postage batch: give --head-batch-id/),
+    });
+    expect(await ab('--base-bee', '/no/such/bee', '--head-bee', '/usr/bin/true')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--base-bee \/no\/such\/bee: no such file/),
+    });
+    expect(await ab('--base-bee', '/usr/bin/true', '--head-bee', '/usr/bin/true', '--measure', 'both')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/a node A\/B measures wall time only/),
+    });
+  });
+});
+
 describe('bee-bench --bee', () => {
   it('rejects combinations that leave the node ambiguous, before starting anything', async () => {
     expect(await cli(['run', '--bee', 'docker'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--bee docker: use dev .* or url/) });

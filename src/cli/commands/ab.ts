@@ -1,12 +1,52 @@
 // `bee-bench ab`: one runner built on two client sources, paired rounds, a verdict per row; the
 // markdown report on stdout, exit 1 with --fail-on-regression when a row fails the policy.
 import { join } from 'node:path';
+import { BeeArgumentError } from '../../bee/preflight.js';
+import { parseNodeSpec, withNodeSides, type NodeSpec } from '../../bee/node-sides.js';
 import { abPipeline } from '../../pipeline/ab.js';
 import { costModel } from '../../shard/commands.js';
 import { AB_PIECE_FILE, parsePieceRef, pieceText, runPiece, type PieceRef, type Split } from '../../shard/pr-pieces.js';
 import type { Measure } from '../../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from '../../verdict/index.js';
-import { changeThreshold, common, envPairs, log, measureOf, num, oneRunner, source, UsageError, verdictOptions, withBee, type Values } from '../flags.js';
+import {
+  changeThreshold,
+  common,
+  envPairs,
+  givenClient,
+  log,
+  measureOf,
+  num,
+  oneRunner,
+  source,
+  UsageError,
+  verdictOptions,
+  withBee,
+  type Values,
+} from '../flags.js';
+
+/** --base-bee / --head-bee: the node A/B's two nodes, or undefined for a client A/B. Every conflict is a UsageError. */
+function nodeSpecs(v: Values): { base: NodeSpec; head: NodeSpec } | undefined {
+  if (!v['base-bee'] && !v['head-bee']) {
+    if (v['base-batch-id'] || v['head-batch-id']) throw new UsageError('--base-batch-id and --head-batch-id go with --base-bee URL and --head-bee URL');
+    return undefined;
+  }
+  if (!v['base-bee'] || !v['head-bee']) throw new UsageError('a node A/B needs both --base-bee and --head-bee (each a Bee executable or a node URL)');
+  if (v.base || v.head)
+    throw new UsageError(
+      'a node A/B runs one client build against both nodes: drop --base and --head (the client is --<runner>-client SRC, BEE_GO_PATH for go, or the registry release)',
+    );
+  if (v.bee || v['bee-url'] || v['bee-binary'] || v['batch-id'] || v['bee-port'])
+    throw new UsageError('--base-bee and --head-bee are the nodes of a node A/B: drop --bee, --bee-url, --batch-id, --bee-binary and --bee-port');
+  try {
+    return {
+      base: parseNodeSpec(v['base-bee'], v['base-batch-id'], '--base-bee', '--base-batch-id'),
+      head: parseNodeSpec(v['head-bee'], v['head-batch-id'], '--head-bee', '--head-batch-id'),
+    };
+  } catch (e) {
+    if (e instanceof BeeArgumentError) throw new UsageError(e.message);
+    throw e;
+  }
+}
 
 /** --split N: pieces per deterministic evidence of a split A/B (every piece of one A/B is given the same N). */
 function splitOf(v: Values, measure: Measure, piece: PieceRef): Split {
@@ -20,19 +60,24 @@ function splitOf(v: Values, measure: Measure, piece: PieceRef): Split {
 export async function ab(v: Values): Promise<number> {
   const c = common(v);
   const runner = oneRunner(v, 'ab');
-  if (!v.base || !v.head) throw new UsageError('ab needs --base SRC and --head SRC');
+  const nodes = nodeSpecs(v);
+  if (!nodes && (!v.base || !v.head)) throw new UsageError('ab needs --base SRC and --head SRC (or, with the node as the variable, --base-bee and --head-bee)');
   const { rounds, alpha, threshold } = verdictOptions(v);
   const instructionThreshold = changeThreshold(v, 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold);
   const allocationThreshold = changeThreshold(v, 'allocations-threshold', ALLOCATION_DEFAULTS.threshold);
   const failOn = FailOnSchema.safeParse(v['fail-on']);
   if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
+  if (nodes && measure.some((k) => k !== 'wall'))
+    throw new UsageError(`--measure ${v.measure}: a node A/B measures wall time only (one client build on both sides)`);
+  if (nodes && v.piece !== undefined) throw new UsageError('--piece splits a client A/B: a node A/B runs as one job');
   // Every argument is checked before a dev node is started for the job.
+  const client = nodes ? source(givenClient(v, runner) ?? 'registry', `${runner}-client`) : undefined;
   const sides = {
-    base: source(v.base, 'base'),
-    head: source(v.head, 'head'),
-    baseLabel: v['base-label'] ?? v.base,
-    headLabel: v['head-label'] ?? v.head,
+    base: client ?? source(v.base!, 'base'),
+    head: client ?? source(v.head!, 'head'),
+    baseLabel: v['base-label'] ?? v.base ?? '',
+    headLabel: v['head-label'] ?? v.head ?? '',
     env: { base: envPairs(v['base-env'], 'base-env'), head: envPairs(v['head-env'], 'head-env') },
   };
   const abOptions = {
@@ -62,7 +107,18 @@ export async function ab(v: Values): Promise<number> {
     log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join(c.outDir, AB_PIECE_FILE)}`);
     return 0;
   }
-  const out = await withBee(c, (c) => abPipeline({ ...c, ...abOptions }));
+  const out = nodes
+    ? await withNodeSides(nodes, { log }, (n) =>
+        abPipeline({
+          ...c,
+          ...abOptions,
+          nodes: n,
+          // Named by what differs: the node's version (a label given on the command line wins).
+          baseLabel: v['base-label'] ?? `bee ${n.base.version}`,
+          headLabel: v['head-label'] ?? `bee ${n.head.version}`,
+        }),
+      )
+    : await withBee(c, (c) => abPipeline({ ...c, ...abOptions }));
   process.stdout.write(out.report.markdown);
   log(`wrote ${out.report.markdownFile}`);
   // As in the action: a head that failed or lost a row fails the run like a regression does.

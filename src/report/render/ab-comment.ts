@@ -52,6 +52,8 @@ export interface AbReportInput {
     measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
     /** Set when allocations were measured: their threshold, how the runner counted, the time the runs took. */
     allocations?: { threshold: number; counter: string | null; ms: number };
+    /** A node A/B: each side's Bee node ("Bee 2.8.0-41d6efc6 (dev node of …)"); one client build on both sides. */
+    nodes?: { base: string; head: string };
   };
   /** Aggregate of the other runners (released versions) for context. */
   crossClient?: AggregateModel;
@@ -225,6 +227,12 @@ function environmentSection(input: AbReportInput): string {
       ['host', hostText(e.host)],
       ['client (base)', mdText(e.clientBase)],
       ['client (head)', mdText(e.clientHead)],
+      ...(e.nodes
+        ? [
+            ['Bee node (base)', mdText(e.nodes.base)],
+            ['Bee node (head)', mdText(e.nodes.head)],
+          ]
+        : []),
       ['spec', mdCode(e.specHash)],
       ['profile', mdText(input.profile)],
       ['rounds', String(input.rounds)],
@@ -335,6 +343,9 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     markerComment(input.marker),
     `## ${mdText(input.title)}`,
     `${mdText(RUNNER_LABEL[input.runner])}: ${design} · profile ${mdText(input.profile)} · ${rule}`,
+    input.env.nodes
+      ? `The Bee node is the variable: base ${mdText(input.env.nodes.base)} → head ${mdText(input.env.nodes.head)}, one ${mdText(input.env.clientHead)} build on both sides.`
+      : null,
     b
       ? mdQuote([
           '⚠ Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict.',
