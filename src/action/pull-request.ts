@@ -80,6 +80,7 @@ export async function pullRequestFlow(env: FlowEnv): Promise<FlowResult> {
 /** The sticky comment on the pull request (unless comment: never or a fork's read-only token): shared with the node A/B. */
 export async function postComment(env: FlowEnv, pr: number, fork: boolean, run: { markdown: string; marker: string; counts: AbCounts }): Promise<void> {
   const { inputs, ctx } = env;
+  const publishedElsewhere = fork || !inputs.token;
   if (inputs.comment === 'never') log('comment: never');
   else if (publishedElsewhere)
     log(
