@@ -4,6 +4,8 @@
 # from the checkout in BEE_GO_PATH (a replace in a temporary modfile, as the engine's build does;
 # the committed go.mod and go.sum are never edited). Without either it says so and skips.
 set -euo pipefail
+# A relative BEE_GO_PATH is relative to where this was started (the repository root under npm).
+if [ -n "${BEE_GO_PATH:-}" ]; then BEE_GO_PATH="$(cd "$BEE_GO_PATH" && pwd)"; fi
 cd "$(dirname "$0")"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
