@@ -25,9 +25,9 @@ var __export = (target, all) => {
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
-    for (let key4 of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to, key4) && key4 !== except)
-        __defProp(to, key4, { get: () => from[key4], enumerable: !(desc = __getOwnPropDesc(from, key4)) || desc.enumerable });
+    for (let key5 of __getOwnPropNames(from))
+      if (!__hasOwnProp.call(to, key5) && key5 !== except)
+        __defProp(to, key5, { get: () => from[key5], enumerable: !(desc = __getOwnPropDesc(from, key5)) || desc.enumerable });
   }
   return to;
 };
@@ -323,7 +323,7 @@ var require_main = __commonJS({
       var flags;
       var token;
       var flag;
-      var num2;
+      var num4;
       var out;
       var pos;
       var f;
@@ -415,11 +415,11 @@ var require_main = __commonJS({
               break;
             case "c":
               if (!isnan(token.arg)) {
-                num2 = parseInt(token.arg, 10);
-                if (num2 < 0 || num2 > 127) {
+                num4 = parseInt(token.arg, 10);
+                if (num4 < 0 || num4 > 127) {
                   throw new Error("invalid character code. Value: " + token.arg);
                 }
-                token.arg = isnan(num2) ? String(token.arg) : fromCharCode(num2);
+                token.arg = isnan(num4) ? String(token.arg) : fromCharCode(num4);
               }
               break;
             case "e":
@@ -3569,18 +3569,18 @@ var require_main64 = __commonJS({
       function memoized() {
         var args;
         var out;
-        var key4;
+        var key5;
         var i;
         args = new Array(arguments.length);
         for (i = 0; i < arguments.length; i++) {
           args[i] = arguments[i];
         }
-        key4 = toKey(args).toString();
-        if (hasOwnProp(cache2, key4)) {
-          return cache2[key4];
+        key5 = toKey(args).toString();
+        if (hasOwnProp(cache2, key5)) {
+          return cache2[key5];
         }
         out = fcn.apply(null, args);
-        cache2[key4] = out;
+        cache2[key5] = out;
         return out;
       }
     }
@@ -4148,8 +4148,8 @@ var require_legacy_streams = __commonJS({
         options2 = options2 || {};
         var keys2 = Object.keys(options2);
         for (var index = 0, length = keys2.length; index < length; index++) {
-          var key4 = keys2[index];
-          this[key4] = options2[key4];
+          var key5 = keys2[index];
+          this[key5] = options2[key5];
         }
         if (this.encoding) this.setEncoding(this.encoding);
         if (this.start !== void 0) {
@@ -4196,8 +4196,8 @@ var require_legacy_streams = __commonJS({
         options2 = options2 || {};
         var keys2 = Object.keys(options2);
         for (var index = 0, length = keys2.length; index < length; index++) {
-          var key4 = keys2[index];
-          this[key4] = options2[key4];
+          var key5 = keys2[index];
+          this[key5] = options2[key5];
         }
         if (this.start !== void 0) {
           if ("number" !== typeof this.start) {
@@ -4235,8 +4235,8 @@ var require_clone = __commonJS({
         var copy = { __proto__: getPrototypeOf(obj) };
       else
         var copy = /* @__PURE__ */ Object.create(null);
-      Object.getOwnPropertyNames(obj).forEach(function(key4) {
-        Object.defineProperty(copy, key4, Object.getOwnPropertyDescriptor(obj, key4));
+      Object.getOwnPropertyNames(obj).forEach(function(key5) {
+        Object.defineProperty(copy, key5, Object.getOwnPropertyDescriptor(obj, key5));
       });
       return copy;
     }
@@ -4297,14 +4297,14 @@ var require_graceful_fs = __commonJS({
         return close;
       })(fs.close);
       fs.closeSync = (function(fs$closeSync) {
-        function closeSync3(fd) {
+        function closeSync4(fd) {
           fs$closeSync.apply(fs, arguments);
           resetQueue();
         }
-        Object.defineProperty(closeSync3, previousSymbol, {
+        Object.defineProperty(closeSync4, previousSymbol, {
           value: fs$closeSync
         });
-        return closeSync3;
+        return closeSync4;
       })(fs.closeSync);
       if (/\bgfs4\b/i.test(process.env.NODE_DEBUG || "")) {
         process.on("exit", function() {
@@ -4325,7 +4325,7 @@ var require_graceful_fs = __commonJS({
     function patch(fs2) {
       polyfills(fs2);
       fs2.gracefulify = patch;
-      fs2.createReadStream = createReadStream;
+      fs2.createReadStream = createReadStream2;
       fs2.createWriteStream = createWriteStream;
       var fs$readFile = fs2.readFile;
       fs2.readFile = readFile2;
@@ -4535,7 +4535,7 @@ var require_graceful_fs = __commonJS({
           }
         });
       }
-      function createReadStream(path, options2) {
+      function createReadStream2(path, options2) {
         return new fs2.ReadStream(path, options2);
       }
       function createWriteStream(path, options2) {
@@ -4567,11 +4567,11 @@ var require_graceful_fs = __commonJS({
     }
     var retryTimer;
     function resetQueue() {
-      var now = Date.now();
+      var now2 = Date.now();
       for (var i = 0; i < fs[gracefulQueue].length; ++i) {
         if (fs[gracefulQueue][i].length > 2) {
-          fs[gracefulQueue][i][3] = now;
-          fs[gracefulQueue][i][4] = now;
+          fs[gracefulQueue][i][3] = now2;
+          fs[gracefulQueue][i][4] = now2;
         }
       }
       retry();
@@ -4767,8 +4767,8 @@ var require_retry = __commonJS({
         maxTimeout: Infinity,
         randomize: false
       };
-      for (var key4 in options2) {
-        opts[key4] = options2[key4];
+      for (var key5 in options2) {
+        opts[key5] = options2[key5];
       }
       if (opts.minTimeout > opts.maxTimeout) {
         throw new Error("minTimeout is greater than maxTimeout");
@@ -4798,9 +4798,9 @@ var require_retry = __commonJS({
       }
       if (!methods) {
         methods = [];
-        for (var key4 in obj) {
-          if (typeof obj[key4] === "function") {
-            methods.push(key4);
+        for (var key5 in obj) {
+          if (typeof obj[key5] === "function") {
+            methods.push(key5);
           }
         }
       }
@@ -5064,11 +5064,11 @@ var require_mtime_precision = __commonJS({
       });
     }
     function getMtime(precision) {
-      let now = Date.now();
+      let now2 = Date.now();
       if (precision === "s") {
-        now = Math.ceil(now / 1e3) * 1e3;
+        now2 = Math.ceil(now2 / 1e3) * 1e3;
       }
-      return new Date(now);
+      return new Date(now2);
     }
     module.exports.probe = probe2;
     module.exports.getMtime = getMtime;
@@ -5335,12 +5335,12 @@ var require_adapter = __commonJS({
       return newFs;
     }
     function toPromise(method) {
-      return (...args) => new Promise((resolve21, reject) => {
+      return (...args) => new Promise((resolve24, reject) => {
         args.push((err, result2) => {
           if (err) {
             reject(err);
           } else {
-            resolve21(result2);
+            resolve24(result2);
           }
         });
         method(...args);
@@ -5414,9 +5414,9 @@ var require_proper_lockfile = __commonJS({
 });
 
 // src/cli.ts
-import { readFileSync as readFileSync23, realpathSync as realpathSync3 } from "node:fs";
-import { join as join43 } from "node:path";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
+import { readFileSync as readFileSync26, realpathSync as realpathSync3 } from "node:fs";
+import { join as join48 } from "node:path";
+import { fileURLToPath as fileURLToPath3 } from "node:url";
 import { parseArgs } from "node:util";
 
 // src/build/paths.ts
@@ -5437,1462 +5437,6 @@ var defaultSpecPath = () => join(packageRoot(), "spec", "bench-spec.json");
 
 // src/cli/commands/ab.ts
 import { join as join27 } from "node:path";
-
-// src/pipeline/ab.ts
-import { rmSync as rmSync8 } from "node:fs";
-import { resolve as resolve3 } from "node:path";
-
-// src/pipeline/profiles.ts
-import { existsSync as existsSync3, mkdirSync, readdirSync as readdirSync4, statSync, writeFileSync } from "node:fs";
-import { join as join5 } from "node:path";
-
-// src/profile/row-profile.ts
-import { closeSync, openSync, readdirSync as readdirSync2, readFileSync as readFileSync3, readSync } from "node:fs";
-import { join as join3 } from "node:path";
-
-// src/count/callgrind.ts
-import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
-import { join as join2 } from "node:path";
-
-// src/build/exec.ts
-import { spawn } from "node:child_process";
-
-// src/child/env.ts
-var DROPPED_PREFIXES = ["INPUT_", "ACTIONS_RUNTIME_", "ACTIONS_ID_TOKEN_REQUEST_"];
-var DROPPED_NAMES = /* @__PURE__ */ new Set([
-  "ACTIONS_CACHE_URL",
-  "ACTIONS_RESULTS_URL",
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  // File commands: whoever can write these files steers the steps after this one.
-  "GITHUB_ENV",
-  "GITHUB_PATH",
-  "GITHUB_OUTPUT",
-  "GITHUB_STATE",
-  "GITHUB_STEP_SUMMARY",
-  // Git configuration and credentials handed down through the environment.
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG_COUNT",
-  "GIT_ASKPASS",
-  "SSH_ASKPASS"
-]);
-var GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
-var TOKEN_NAMES = [
-  "INPUT_GITHUB-TOKEN",
-  "INPUT_GITHUB_TOKEN",
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  "ACTIONS_RUNTIME_TOKEN",
-  "ACTIONS_ID_TOKEN_REQUEST_TOKEN"
-];
-var MIN_SECRET_LENGTH = 8;
-var registered = /* @__PURE__ */ new Set();
-function registerSecret(value) {
-  if (value && value.length >= MIN_SECRET_LENGTH) registered.add(value);
-}
-var isDroppedName = (name2) => {
-  const upper = name2.toUpperCase();
-  return DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p)) || GIT_CONFIG_ENTRY.test(upper);
-};
-function childEnv(extra = {}, base = process.env) {
-  const secrets = [...registered];
-  for (const name2 of TOKEN_NAMES) {
-    const v = base[name2];
-    if (v && v.length >= MIN_SECRET_LENGTH) secrets.push(v);
-  }
-  const out = {};
-  for (const [name2, value] of Object.entries({ ...base, ...extra })) {
-    if (value === void 0 || isDroppedName(name2)) continue;
-    if (secrets.some((s) => value.includes(s))) continue;
-    out[name2] = value;
-  }
-  return out;
-}
-
-// src/build/exec.ts
-var BuildError = class extends Error {
-  constructor(message, logTail = []) {
-    super(message);
-    this.logTail = logTail;
-  }
-  logTail;
-  name = "BuildError";
-};
-function step(label, cmd, args, opts) {
-  return new Promise((resolve21, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
-    const tail = [];
-    const emit = (line) => {
-      if (!line.trim()) return;
-      tail.push(line);
-      if (tail.length > 30) tail.shift();
-      opts.log(`  ${line}`);
-    };
-    const lines = () => {
-      let partial2 = "";
-      return {
-        data: (d) => {
-          const parts = (partial2 + d.toString("utf8")).split(/\r?\n/);
-          partial2 = parts.pop() ?? "";
-          parts.forEach(emit);
-        },
-        end: () => emit(partial2)
-      };
-    };
-    const out = lines();
-    const err = lines();
-    child.stdout.on("data", out.data);
-    child.stderr.on("data", err.data);
-    child.on("error", (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
-    child.on("close", (code) => {
-      out.end();
-      err.end();
-      if (code === 0) resolve21();
-      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
-${tail.slice(-15).join("\n")}`, tail.slice(-30)));
-    });
-  });
-}
-function toolVersion(cmd, args) {
-  return new Promise((resolve21) => {
-    const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.on("data", (d) => out += d.toString("utf8"));
-    child.on("error", () => resolve21("missing"));
-    child.on("close", (code) => resolve21(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
-  });
-}
-
-// runners/js/src/callgrind-costs.mjs
-var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
-var V8_LOGGER_FUNCTION = /^v8::internal::(?:Logger|V8FileLogger|CodeEventLogger|LinuxPerfBasicLogger|LogFile|ExistingCodeLogger)::/;
-function v8Count(text3) {
-  const total = dumpTotal(text3);
-  return total === null ? null : total - v8HeapCost(text3) - v8LoggerCost(text3);
-}
-function v8LoggerCost(text3) {
-  if (!text3.includes("Logger::")) return 0;
-  return inclusiveCost(text3, (fn) => V8_LOGGER_FUNCTION.test(fn));
-}
-function inclusiveCost(text3, isIn) {
-  return sumCosts(text3, (fn, callee) => isIn(fn) && !(callee !== null && isIn(callee)));
-}
-function dumpTotal(text3) {
-  const totals = /^totals: (\d+)/m.exec(text3);
-  return totals ? Number(totals[1]) : null;
-}
-function v8HeapCost(text3) {
-  if (!text3.includes("v8::internal::")) return 0;
-  const heap = /* @__PURE__ */ new Map();
-  const isHeap = (fn) => {
-    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
-    return heap.get(fn);
-  };
-  return sumCosts(text3, (fn, callee) => callee === null && isHeap(fn));
-}
-function sumCosts(text3, pick2) {
-  const names = /* @__PURE__ */ new Map();
-  const nameOf = (spec) => {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== void 0) names.set(m[1], m[2]);
-    return names.get(m[1]) ?? "";
-  };
-  let fn = "";
-  let callee = "";
-  let callCost = false;
-  let cost = 0;
-  for (const line of text3.split("\n")) {
-    if (line.startsWith("fn=")) {
-      fn = nameOf(line.slice(3));
-      callCost = false;
-    } else if (line.startsWith("cfn=")) {
-      callee = nameOf(line.slice(4));
-    } else if (line.startsWith("calls=")) {
-      callCost = true;
-    } else if (/^[\d+*-]/.test(line)) {
-      if (pick2(fn, callCost ? callee : null)) cost += Number(line.split(" ")[1] ?? 0);
-      callCost = false;
-    }
-  }
-  return cost;
-}
-
-// src/count/callgrind.ts
-var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
-var JS_NAMING_FLAGS = ["--perf-basic-prof", "--logfile=/dev/null", "--no-short-builtin-calls"];
-var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
-var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
-var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
-async function findCounter() {
-  if (process.platform !== "linux" || process.arch !== "x64") {
-    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
-  }
-  const line = await toolVersion("valgrind", ["--version"]);
-  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
-  return { counter: { tool: "callgrind", version: line } };
-}
-function countingCommand(cmd, runner, dumpDir, o = {}) {
-  const [exe, ...rest] = cmd.argv;
-  if (!exe) throw new Error("empty runner command");
-  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
-  const inner = runner === "js" ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
-  return {
-    ...cmd,
-    argv: [
-      "valgrind",
-      "--tool=callgrind",
-      "--instr-atstart=no",
-      "--dump-line=no",
-      "--compress-strings=yes",
-      `--callgrind-out-file=${join2(dumpDir, "callgrind.out.%p")}`,
-      "--quiet",
-      ...inner
-    ],
-    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
-  };
-}
-var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
-var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
-function parseDump(text3) {
-  const trigger = TRIGGER.exec(text3);
-  if (!trigger) return null;
-  const count = v8Count(text3);
-  const instructions = count === null ? 0 : count - wallClockCost(text3);
-  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
-}
-var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
-function wallClockCost(text3) {
-  if (!WALL_CLOCK_FUNCTIONS.some((w) => text3.includes(w))) return 0;
-  return inclusiveCost(text3, isWallClock);
-}
-function readDumps(dir) {
-  const steps = /* @__PURE__ */ new Map();
-  for (const f of readdirSync(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
-    const d = parseDump(readFileSync2(join2(dir, f), "utf8"));
-    if (!d) continue;
-    const key4 = `${d.unit} ${d.step}`;
-    const seen = steps.get(key4);
-    steps.set(key4, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
-  }
-  const byUnit = /* @__PURE__ */ new Map();
-  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
-    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
-  }
-  return byUnit;
-}
-
-// src/profile/callgrind-read.ts
-var TRIGGER2 = /^desc: Trigger: Client Request: bee-bench(-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
-function triggerOf(text3) {
-  const t = TRIGGER2.exec(text3);
-  return t ? { unit: Number(t[2]), step: Number(t[3]), spin: t[1] !== void 0 } : null;
-}
-var baseName = (fn) => fn.replace(/'\d+$/, "");
-var isDeeperLevel = (fn) => /'\d+$/.test(fn);
-var Names = class {
-  byId = /* @__PURE__ */ new Map();
-  resolve(spec) {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== void 0) this.byId.set(m[1], m[2]);
-    return this.byId.get(m[1]) ?? "";
-  }
-};
-var add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
-function readDumpProfile(text3, rename = (f) => f) {
-  const profile2 = {
-    trigger: triggerOf(text3),
-    self: /* @__PURE__ */ new Map(),
-    edges: /* @__PURE__ */ new Map(),
-    reentered: /* @__PURE__ */ new Map(),
-    files: /* @__PURE__ */ new Map()
-  };
-  const fns = new Names();
-  const files = new Names();
-  const renamed = /* @__PURE__ */ new Map();
-  const name2 = (raw) => {
-    let n = renamed.get(raw);
-    if (n === void 0) renamed.set(raw, n = rename(baseName(raw)));
-    return n;
-  };
-  let file2 = "";
-  let fn = "";
-  let callee = null;
-  let calleeRaw = "";
-  let calls = 0;
-  for (const line of text3.split("\n")) {
-    const c = line.charCodeAt(0);
-    if (c >= 48 && c <= 57 || c === 43 || c === 45 || c === 42) {
-      const ir2 = Number(line.slice(line.indexOf(" ") + 1).split(" ")[0] ?? 0) || 0;
-      if (callee === null) {
-        add(profile2.self, fn, ir2);
-      } else {
-        if (callee !== fn) {
-          const out = profile2.edges.get(fn) ?? /* @__PURE__ */ new Map();
-          profile2.edges.set(fn, out);
-          const e = out.get(callee) ?? { calls: 0, ir: 0 };
-          out.set(callee, { calls: e.calls + calls, ir: e.ir + ir2 });
-          if (isDeeperLevel(calleeRaw)) add(profile2.reentered, callee, ir2);
-        }
-        callee = null;
-      }
-    } else if (line.startsWith("fl=")) {
-      file2 = files.resolve(line.slice(3));
-    } else if (line.startsWith("fi=") || line.startsWith("fe=") || line.startsWith("cfi=") || line.startsWith("cfl=")) {
-      files.resolve(line.slice(line.indexOf("=") + 1));
-    } else if (line.startsWith("fn=")) {
-      fn = name2(fns.resolve(line.slice(3)));
-      if (!profile2.files.has(fn)) profile2.files.set(fn, file2);
-      if (!profile2.self.has(fn)) profile2.self.set(fn, 0);
-    } else if (line.startsWith("cfn=")) {
-      calleeRaw = fns.resolve(line.slice(4));
-    } else if (line.startsWith("calls=")) {
-      calls = Number(line.slice(6).split(" ")[0]) || 0;
-      callee = name2(calleeRaw);
-    }
-  }
-  return profile2;
-}
-function inclusive(p, fn) {
-  let out = 0;
-  for (const e of p.edges.get(fn)?.values() ?? []) out += e.ir;
-  return (p.self.get(fn) ?? 0) + out - (p.reentered.get(fn) ?? 0);
-}
-
-// src/profile/row-profile.ts
-function readTrigger(path) {
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(4096);
-    return triggerOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("utf8"));
-  } finally {
-    closeSync(fd);
-  }
-}
-function dumpsByUnit(dir) {
-  const found = [];
-  for (const f of readdirSync2(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
-    const path = join3(dir, f);
-    const t = readTrigger(path);
-    if (t) found.push({ unit: t.unit, step: t.step, file: path });
-  }
-  const byUnit = /* @__PURE__ */ new Map();
-  for (const d of found.sort((a, b) => a.unit - b.unit || a.step - b.step || a.file.localeCompare(b.file))) {
-    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.file]);
-  }
-  return byUnit;
-}
-var isWallClock2 = (fn) => WALL_CLOCK_FUNCTIONS.includes(fn);
-var LEFT_OUT = { go: isWallClock2, rs: () => false, js: (fn) => V8_LOGGER_FUNCTION.test(fn) };
-function withoutLeftOut(p, isLeftOut) {
-  const roots = [...p.self.keys()].filter(isLeftOut);
-  if (roots.length === 0) return;
-  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
-  const self2 = new Map(p.self);
-  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
-  const remove = (fn, ir2, path) => {
-    const whole = incl.get(fn) ?? 0;
-    if (whole <= 0 || ir2 <= 0 || path.has(fn) || isLeftOut(fn)) return;
-    const share = Math.min(1, ir2 / whole);
-    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self2.get(fn) ?? 0) * share));
-    const next = new Set(path).add(fn);
-    for (const [callee, e] of edges.get(fn) ?? []) {
-      remove(callee, e.ir * share, next);
-      const now = p.edges.get(fn).get(callee);
-      p.edges.get(fn).set(callee, { calls: Math.max(0, now.calls - e.calls * share), ir: Math.max(0, now.ir - e.ir * share) });
-    }
-  };
-  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, /* @__PURE__ */ new Set([w]));
-  const gone = new Set(roots);
-  for (const [fn, own2] of p.self) {
-    const out = [...p.edges.get(fn)?.values() ?? []].reduce((sum2, e) => sum2 + e.ir, 0);
-    if (own2 < 0.5 && out < 0.5 && (self2.get(fn) ?? 0) >= 0.5) gone.add(fn);
-  }
-  for (const fn of gone) {
-    p.self.delete(fn);
-    p.edges.delete(fn);
-    p.reentered.delete(fn);
-  }
-  for (const out of p.edges.values()) for (const [callee, e] of out) if (gone.has(callee) || e.ir < 0.5) out.delete(callee);
-}
-function withoutV8Heap(p) {
-  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fn)) p.self.set(fn, 0);
-}
-function rowProfile(runner, files, symbolize) {
-  const functions = /* @__PURE__ */ new Map();
-  const edges = /* @__PURE__ */ new Map();
-  const steps = /* @__PURE__ */ new Set();
-  for (const file2 of files) {
-    const text3 = readFileSync3(file2, "utf8");
-    const d = readDumpProfile(text3, typeof symbolize === "object" ? symbolize.forDump(text3) : symbolize);
-    if (!d.trigger) continue;
-    steps.add(`${d.trigger.unit} ${d.trigger.step}`);
-    withoutLeftOut(d, LEFT_OUT[runner]);
-    if (runner === "js") withoutV8Heap(d);
-    for (const [fn, self2] of d.self) {
-      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? "", self: 0, inclusive: 0 };
-      functions.set(fn, { ...f, self: f.self + self2, inclusive: f.inclusive + inclusive(d, fn) });
-    }
-    for (const [caller, out] of d.edges) {
-      const into = edges.get(caller) ?? /* @__PURE__ */ new Map();
-      edges.set(caller, into);
-      for (const [callee, e] of out) {
-        const had = into.get(callee) ?? { calls: 0, ir: 0 };
-        into.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
-      }
-    }
-  }
-  const n = Math.max(1, steps.size);
-  let total = 0;
-  for (const f of functions.values()) {
-    f.self /= n;
-    f.inclusive /= n;
-    total += f.self;
-  }
-  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
-  return { runner, total, iterations: steps.size, functions, edges };
-}
-
-// src/profile/v8-symbols.ts
-import { copyFileSync, existsSync as existsSync2, readdirSync as readdirSync3, readFileSync as readFileSync4, renameSync, rmSync } from "node:fs";
-import { dirname as dirname2, isAbsolute, join as join4, relative } from "node:path";
-var LINE = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i;
-function readPerfMap(text3, file2) {
-  const entries = [];
-  const lines = text3.split("\n");
-  lines.pop();
-  let end = 0;
-  for (const [i, line] of lines.entries()) {
-    end += Buffer.byteLength(line) + 1;
-    if (line === "") continue;
-    const m = LINE.exec(line);
-    if (!m) throw new Error(`${file2}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
-    entries.push({ start: parseInt(m[1], 16), size: parseInt(m[2], 16), name: m[3], end });
-  }
-  return entries;
-}
-var ADDRESS = /^0x([0-9a-f]+)((?:'\d+)?)$/;
-var SCRIPT_CODE = /^(?:JS|Function|LazyCompile|Script|Eval):[*~^+]?(.*?) ?((?:file:\/\/|\/|node:)\S*?)(:\d+)(:\d+)?$/;
-function packageLookup() {
-  const seen = /* @__PURE__ */ new Map();
-  const of = (dir) => {
-    if (seen.has(dir)) return seen.get(dir);
-    let found = null;
-    try {
-      const name2 = JSON.parse(readFileSync4(join4(dir, "package.json"), "utf8")).name;
-      if (typeof name2 === "string" && name2 !== "") found = { name: name2, dir };
-    } catch {
-    }
-    if (!found && dirname2(dir) !== dir) found = of(dirname2(dir));
-    seen.set(dir, found);
-    return found;
-  };
-  return of;
-}
-function readablePath(path, packageOf) {
-  const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
-  if (!isAbsolute(plain)) return plain;
-  const inModules = plain.lastIndexOf("/node_modules/");
-  if (inModules >= 0) return plain.slice(inModules + "/node_modules/".length);
-  const pkg = packageOf(dirname2(plain));
-  return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
-}
-function sourceLookup() {
-  const files = /* @__PURE__ */ new Map();
-  return (path, line, column) => {
-    const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
-    if (!isAbsolute(plain)) return null;
-    if (!files.has(plain)) {
-      try {
-        files.set(plain, readFileSync4(plain, "utf8").split("\n"));
-      } catch {
-        files.set(plain, null);
-      }
-    }
-    const text3 = files.get(plain)?.[line - 1]?.slice(column - 1);
-    return text3 === void 0 ? null : text3;
-  };
-}
-var SNIPPET_CHARS = 40;
-function readableName(v8Name, packageOf, sourceAt = sourceLookup()) {
-  const script = SCRIPT_CODE.exec(v8Name);
-  if (script) {
-    const [, fn, path, line, column] = script;
-    const where = readablePath(path, packageOf);
-    if (fn) return `${fn} ${where}`;
-    const text3 = column ? sourceAt(path, Number(line.slice(1)), Number(column.slice(1))) : null;
-    if (!text3?.trim()) return `(anonymous) ${where}${line}${column ?? ""}`;
-    const flat = text3.trim().replace(/\s+/g, " ");
-    return `(anonymous) ${where} \xAB${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}\u2026` : flat}\xBB`;
-  }
-  if (v8Name.startsWith("Builtin:")) return `Builtins_${v8Name.slice("Builtin:".length)}`;
-  return v8Name;
-}
-function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup()) {
-  const found = /* @__PURE__ */ new Map();
-  const lookup = (address) => {
-    for (let i = count - 1; i >= 0; i--) {
-      const e = entries[i];
-      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
-    }
-    return null;
-  };
-  return (fn) => {
-    const m = ADDRESS.exec(fn);
-    if (!m) return fn;
-    const hex4 = m[1];
-    if (!found.has(hex4)) found.set(hex4, lookup(parseInt(hex4, 16)));
-    const name2 = found.get(hex4);
-    return name2 === null || name2 === void 0 ? fn : `${name2}${m[2]}`;
-  };
-}
-var v8PerfMapPath = (pid) => `/tmp/perf-${pid}.map`;
-var perfMapFile = (dumpDir, pid) => join4(dumpDir, `perf-${pid}.map`);
-function collectPerfMaps(dumpDir) {
-  const pids = new Set(
-    readdirSync3(dumpDir).map((f) => /^callgrind\.out\.(\d+)(?:\.\d+)?$/.exec(f)?.[1]).filter((pid) => pid !== void 0).map(Number)
-  );
-  const moved = [];
-  for (const pid of pids) {
-    const from = v8PerfMapPath(pid);
-    if (!existsSync2(from)) continue;
-    const to = perfMapFile(dumpDir, pid);
-    try {
-      renameSync(from, to);
-    } catch {
-      copyFileSync(from, to);
-      rmSync(from, { force: true });
-    }
-    moved.push(to);
-  }
-  return moved;
-}
-var PID = /^pid: (\d+)$/m;
-var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
-function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
-  const maps = /* @__PURE__ */ new Map();
-  const sourceAt = sourceLookup();
-  const mapOf = (pid) => {
-    if (!maps.has(pid)) {
-      const file2 = perfMapFile(dumpDir, Number(pid));
-      maps.set(pid, existsSync2(file2) ? readPerfMap(readFileSync4(file2, "utf8"), file2) : null);
-    }
-    return maps.get(pid);
-  };
-  return (dumpText) => {
-    const pid = PID.exec(dumpText)?.[1];
-    const entries = pid === void 0 ? null : mapOf(pid);
-    if (!entries) return (fn) => fn;
-    const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
-    let lo = 0;
-    let hi = entries.length;
-    while (lo < hi) {
-      const mid = lo + hi >> 1;
-      if (entries[mid].end <= length) lo = mid + 1;
-      else hi = mid;
-    }
-    return symbolizerOver(entries, lo, packageOf, sourceAt);
-  };
-}
-
-// src/profile/callgrind-write.ts
-var oneLine = (s) => s.replace(/[\r\n]/g, " ");
-function callgrindText(p, title, name2 = (f) => f) {
-  const fileIds = /* @__PURE__ */ new Map();
-  const fnIds = /* @__PURE__ */ new Map();
-  const ref = (ids, key4) => {
-    const id = ids.get(key4);
-    if (id !== void 0) return `(${id})`;
-    ids.set(key4, ids.size + 1);
-    return `(${ids.size}) ${oneLine(key4)}`;
-  };
-  const fileOf = (fn) => p.functions.get(fn)?.file || "???";
-  const lines = [];
-  let total = 0;
-  for (const f of [...p.functions.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-    const self2 = Math.round(f.self);
-    total += self2;
-    lines.push(`fl=${ref(fileIds, fileOf(f.name))}`, `fn=${ref(fnIds, name2(f.name))}`, `0 ${self2}`);
-    for (const [callee, e] of p.edges.get(f.name) ?? []) {
-      const calls = Math.max(1, Math.round(e.calls));
-      lines.push(`cfl=${ref(fileIds, fileOf(callee))}`, `cfn=${ref(fnIds, name2(callee))}`, `calls=${calls} 0`, `0 ${Math.round(e.ir)}`);
-    }
-  }
-  return [
-    "# callgrind format",
-    "version: 1",
-    "creator: bee-bench",
-    `cmd: ${oneLine(title)}`,
-    "desc: Instructions per timed iteration (the mean over the counted iterations)",
-    "positions: line",
-    "events: Ir",
-    `summary: ${total}`,
-    "",
-    ...lines,
-    `totals: ${total}`,
-    ""
-  ].join("\n");
-}
-
-// src/stats/summary.ts
-function sorted(xs) {
-  return Float64Array.from(xs).sort();
-}
-function quantileSorted(s, p) {
-  const n = s.length;
-  if (n === 0 || !(p >= 0 && p <= 1)) return NaN;
-  const h = (n - 1) * p;
-  const lo = Math.floor(h);
-  const a = s[lo];
-  if (lo + 1 >= n) return a;
-  return a + (h - lo) * (s[lo + 1] - a);
-}
-function quantile(xs, p) {
-  return quantileSorted(sorted(xs), p);
-}
-function median(xs) {
-  return quantile(xs, 0.5);
-}
-function mean(xs) {
-  if (xs.length === 0) return NaN;
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i];
-  return s / xs.length;
-}
-function sd(xs) {
-  const n = xs.length;
-  if (n < 2) return NaN;
-  const m = mean(xs);
-  let ss = 0;
-  for (let i = 0; i < n; i++) ss += (xs[i] - m) ** 2;
-  return Math.sqrt(ss / (n - 1));
-}
-function cv(xs) {
-  return sd(xs) / mean(xs);
-}
-function madRaw(xs) {
-  const m = median(xs);
-  const dev = Float64Array.from(xs, (x) => Math.abs(x - m));
-  return median(dev);
-}
-var MAD_SCALE = 1.4826;
-function madScaled(xs) {
-  return MAD_SCALE * madRaw(xs);
-}
-function min(xs) {
-  if (xs.length === 0) return NaN;
-  let m = Infinity;
-  for (let i = 0; i < xs.length; i++) m = Math.min(m, xs[i]);
-  return m;
-}
-function max(xs) {
-  if (xs.length === 0) return NaN;
-  let m = -Infinity;
-  for (let i = 0; i < xs.length; i++) m = Math.max(m, xs[i]);
-  return m;
-}
-function geomean(xs) {
-  if (xs.length === 0) return NaN;
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i];
-    if (!(x > 0)) return NaN;
-    s += Math.log(x);
-  }
-  return Math.exp(s / xs.length);
-}
-var P95_MIN_N = 10;
-function summarize(xs) {
-  const s = sorted(xs);
-  const med = quantileSorted(s, 0.5);
-  return {
-    n: s.length,
-    min: s.length ? s[0] : NaN,
-    max: s.length ? s[s.length - 1] : NaN,
-    mean: mean(s),
-    median: med,
-    madRaw: madRaw(s),
-    madScaled: madScaled(s),
-    cv: cv(s),
-    p95: s.length >= P95_MIN_N ? quantileSorted(s, 0.95) : null
-  };
-}
-
-// src/stats/median-interval.ts
-function halfBinomialCdf(n) {
-  const cdf2 = new Float64Array(n + 1);
-  let logPmf = -n * Math.LN2;
-  let acc = 0;
-  for (let i = 0; i <= n; i++) {
-    acc += Math.exp(logPmf);
-    cdf2[i] = Math.min(1, acc);
-    logPmf += Math.log(n - i) - Math.log(i + 1);
-  }
-  return cdf2;
-}
-function medianInterval(xs, confidence = 0.95) {
-  const n = xs.length;
-  if (n === 0) return null;
-  const s = sorted(xs);
-  const cdf2 = halfBinomialCdf(n);
-  const tail = (1 - confidence) / 2;
-  let k = 1;
-  while (k + 1 <= Math.ceil(n / 2) && cdf2[k] <= tail) k++;
-  return { lo: s[k - 1], hi: s[n - k], coverage: 1 - 2 * cdf2[k - 1] };
-}
-
-// src/stats/normal.ts
-var import_stats_base_dists_normal_cdf = __toESM(require_lib57(), 1);
-var import_stats_base_dists_normal_quantile = __toESM(require_lib62(), 1);
-function pnorm(z2, upper = false) {
-  return (0, import_stats_base_dists_normal_cdf.default)(upper ? -z2 : z2, 0, 1);
-}
-function qnorm(p) {
-  return (0, import_stats_base_dists_normal_quantile.default)(p, 0, 1);
-}
-
-// src/stats/rank.ts
-function rank(values) {
-  const n = values.length;
-  const order = Array.from({ length: n }, (_, i2) => i2).sort((a, b) => values[a] - values[b]);
-  const ranks = new Float64Array(n);
-  const ties = [];
-  let i = 0;
-  while (i < n) {
-    let j = i + 1;
-    const v = values[order[i]];
-    while (j < n && values[order[j]] === v) j++;
-    const mid = (i + 1 + j) / 2;
-    for (let k = i; k < j; k++) ranks[order[k]] = mid;
-    if (j - i > 1) ties.push(j - i);
-    i = j;
-  }
-  return { ranks, ties };
-}
-function tieSum(ties) {
-  let s = 0;
-  for (const t of ties) s += t * t * t - t;
-  return s;
-}
-
-// src/stats/wilcoxon.ts
-var import_stats_base_dists_signrank_cdf = __toESM(require_lib80(), 1);
-var EXACT_BELOW = 50;
-function signedRank(d, opts = {}) {
-  const alternative = opts.alternative ?? "two.sided";
-  const correct = opts.correct ?? true;
-  const kept = d.filter((v2) => !Number.isNaN(v2));
-  const x = kept.filter((v2) => v2 !== 0);
-  const zeros = kept.length - x.length;
-  const n = x.length;
-  if (n === 0) {
-    return { statistic: 0, p: 1, minP: 1, n: 0, zeros, ties: false, method: "normal" };
-  }
-  const { ranks, ties } = rank(x.map(Math.abs));
-  let v = 0;
-  for (let i = 0; i < n; i++) if (x[i] > 0) v += ranks[i];
-  const total = n * (n + 1) / 2;
-  if (opts.exact ?? n < EXACT_BELOW) {
-    if (ties.length === 0) {
-      const p = exactP(v, n, alternative);
-      const minP = exactP(alternative === "less" ? 0 : total, n, alternative);
-      return { statistic: v, p, minP, n, zeros, ties: false, method: "exact" };
-    }
-    const perm = permutationP(ranks, v, alternative);
-    return { statistic: v, p: perm.p, minP: perm.minP, n, zeros, ties: true, method: "exact" };
-  }
-  const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48);
-  const norm = (stat) => normalP(stat - total / 2, sigma, alternative, correct);
-  return {
-    statistic: v,
-    p: norm(v),
-    minP: norm(alternative === "less" ? 0 : total),
-    n,
-    zeros,
-    ties: ties.length > 0,
-    method: "normal"
-  };
-}
-function sidedP(alternative, lower, upper) {
-  if (alternative === "less") return lower();
-  if (alternative === "greater") return upper();
-  return Math.min(1, 2 * Math.min(lower(), upper()));
-}
-function exactP(v, n, alternative) {
-  const total = n * (n + 1) / 2;
-  return sidedP(
-    alternative,
-    () => (0, import_stats_base_dists_signrank_cdf.default)(v, n),
-    () => (0, import_stats_base_dists_signrank_cdf.default)(total - v, n)
-  );
-}
-function permutationP(ranks, v, alternative) {
-  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
-  const top2 = doubled.reduce((a, b) => a + b, 0);
-  let counts = new Float64Array(top2 + 1);
-  counts[0] = 1;
-  for (const r of doubled) {
-    const next = Float64Array.from(counts);
-    for (let s = r; s <= top2; s++) next[s] += counts[s - r];
-    counts = next;
-  }
-  const patterns = 2 ** doubled.length;
-  const atMost = (s) => counts.subarray(0, s + 1).reduce((a, b) => a + b, 0) / patterns;
-  const atLeast = (s) => counts.subarray(s).reduce((a, b) => a + b, 0) / patterns;
-  const tailP = (s) => sidedP(
-    alternative,
-    () => atMost(s),
-    () => atLeast(s)
-  );
-  return { p: tailP(Math.round(2 * v)), minP: tailP(alternative === "less" ? 0 : top2) };
-}
-function normalP(z0, sigma, alternative, correct) {
-  let c = 0;
-  if (correct) c = alternative === "two.sided" ? Math.sign(z0) * 0.5 : alternative === "greater" ? 0.5 : -0.5;
-  const z2 = (z0 - c) / sigma;
-  switch (alternative) {
-    case "less":
-      return pnorm(z2);
-    case "greater":
-      return pnorm(z2, true);
-    default:
-      return Math.min(1, 2 * Math.min(pnorm(z2), pnorm(z2, true)));
-  }
-}
-
-// src/stats/rank-sum-dist.ts
-var CACHE_LIMIT = 32;
-var cache = /* @__PURE__ */ new Map();
-function cumulative(m, n) {
-  const a = Math.min(m, n);
-  const b = Math.max(m, n);
-  const key4 = `${a},${b}`;
-  const hit = cache.get(key4);
-  if (hit) return hit;
-  let prev = Array.from({ length: b + 1 }, () => Float64Array.of(1));
-  for (let i = 1; i <= a; i++) {
-    const cur = [Float64Array.of(1)];
-    for (let j = 1; j <= b; j++) {
-      const out = new Float64Array(i * j + 1);
-      const fx = prev[j];
-      const fy = cur[j - 1];
-      const wx = i / (i + j);
-      const wy = j / (i + j);
-      for (let u = 0; u < fy.length; u++) out[u] = wy * fy[u];
-      for (let u = 0; u < fx.length; u++) out[u + j] = out[u + j] + wx * fx[u];
-      cur.push(out);
-    }
-    prev = cur;
-  }
-  const dens = prev[b];
-  const cum = new Float64Array(dens.length);
-  let s = 0;
-  for (let u = 0; u < dens.length; u++) cum[u] = s += dens[u];
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
-  cache.set(key4, cum);
-  return cum;
-}
-function pwilcox(q, m, n) {
-  const u = Math.floor(q + 1e-7);
-  if (u < 0) return 0;
-  if (u >= m * n) return 1;
-  return cumulative(m, n)[u];
-}
-function qwilcox(p, m, n) {
-  const cum = cumulative(m, n);
-  const target = p - 10 * Number.EPSILON;
-  for (let u = 0; u < cum.length; u++) if (cum[u] >= target) return u;
-  return m * n;
-}
-
-// src/stats/rank-sum-permutation.ts
-function rankSumPermutation(ranks, nx, alternative) {
-  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
-  let observed = 0;
-  for (let i = 0; i < nx; i++) observed += doubled[i];
-  const maxSum = doubled.reduce((a, b) => a + b, 0);
-  const ways = Array.from({ length: nx + 1 }, () => new Float64Array(maxSum + 1));
-  ways[0][0] = 1;
-  let reach = 0;
-  doubled.forEach((r, seen) => {
-    reach += r;
-    for (let k = Math.min(nx, seen + 1); k >= 1; k--) {
-      const to = ways[k];
-      const from = ways[k - 1];
-      for (let s = reach - r; s >= 0; s--) if (from[s]) to[s + r] += from[s];
-    }
-  });
-  const dist = ways[nx];
-  const total = dist.reduce((a, b) => a + b, 0);
-  const below = (s) => dist.subarray(0, s + 1).reduce((a, b) => a + b, 0) / total;
-  const above = (s) => dist.subarray(s).reduce((a, b) => a + b, 0) / total;
-  const tailP = (s) => sidedP(
-    alternative,
-    () => below(s),
-    () => above(s)
-  );
-  const lowest = dist.findIndex((w) => w > 0);
-  let highest = maxSum;
-  while (highest > 0 && !dist[highest]) highest--;
-  return { p: tailP(observed), minP: Math.min(tailP(lowest), tailP(highest)) };
-}
-
-// src/stats/mann-whitney.ts
-function mannWhitney(xIn, yIn, opts = {}) {
-  const alternative = opts.alternative ?? "two.sided";
-  const correct = opts.correct ?? true;
-  const x = xIn.filter((v) => !Number.isNaN(v));
-  const y = yIn.filter((v) => !Number.isNaN(v));
-  const nx = x.length;
-  const ny = y.length;
-  if (nx === 0 || ny === 0) {
-    return { statistic: 0, p: 1, minP: 1, nx, ny, ties: false, method: "normal" };
-  }
-  const { ranks, ties } = rank([...x, ...y]);
-  let rx = 0;
-  for (let i = 0; i < nx; i++) rx += ranks[i];
-  const w = rx - nx * (nx + 1) / 2;
-  const mn = nx * ny;
-  const extreme = alternative === "less" ? 0 : mn;
-  if (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) {
-    if (ties.length === 0) {
-      const p = exactP2(w, nx, ny, alternative);
-      return { statistic: w, p, minP: exactP2(extreme, nx, ny, alternative), nx, ny, ties: false, method: "exact" };
-    }
-    return { statistic: w, ...rankSumPermutation(ranks, nx, alternative), nx, ny, ties: true, method: "exact" };
-  }
-  const N = nx + ny;
-  const sigma = Math.sqrt(mn / 12 * (N + 1 - tieSum(ties) / (N * (N - 1))));
-  const norm = (stat) => sigma > 0 ? normalP(stat - mn / 2, sigma, alternative, correct) : 1;
-  return { statistic: w, p: norm(w), minP: norm(extreme), nx, ny, ties: ties.length > 0, method: "normal" };
-}
-function exactP2(w, nx, ny, alternative) {
-  const mn = nx * ny;
-  const lower = (q) => pwilcox(q, nx, ny);
-  const upper = (q) => pwilcox(mn - q, nx, ny);
-  switch (alternative) {
-    case "less":
-      return lower(w);
-    case "greater":
-      return upper(w);
-    default:
-      return Math.min(1, 2 * (w > mn / 2 ? upper(w) : lower(w)));
-  }
-}
-
-// src/stats/hodges-lehmann.ts
-var import_stats_base_dists_signrank_cdf2 = __toESM(require_lib80(), 1);
-var import_stats_base_dists_signrank_quantile = __toESM(require_lib81(), 1);
-function hodgesLehmann(xIn, opts = {}) {
-  const confLevel = opts.confLevel ?? 0.95;
-  const alpha = 1 - confLevel;
-  const x = xIn.filter((v) => !Number.isNaN(v));
-  const n = x.length;
-  if (n === 0) return { estimate: NaN, lo: NaN, hi: NaN, confLevel: 0, achievedConfLevel: 0, method: "normal" };
-  const walsh = walshAverages(x);
-  const estimate = quantileSorted(walsh, 0.5);
-  const nonzero = x.filter((v) => v !== 0);
-  const exact = (opts.exact ?? nonzero.length < EXACT_BELOW) && nonzero.length === n && rank(nonzero.map(Math.abs)).ties.length === 0;
-  if (exact) {
-    const total = walsh.length;
-    let qu = (0, import_stats_base_dists_signrank_quantile.default)(alpha / 2 - 10 * Number.EPSILON, n);
-    if (qu === 0) qu = 1;
-    const achievedAlpha = Math.min(1, 2 * (0, import_stats_base_dists_signrank_cdf2.default)(qu - 1, n));
-    return {
-      estimate,
-      lo: walsh[qu - 1],
-      hi: walsh[total - qu],
-      confLevel: achievedAlpha - alpha > alpha / 2 ? 1 - signif2(achievedAlpha) : confLevel,
-      achievedConfLevel: 1 - achievedAlpha,
-      method: "exact"
-    };
-  }
-  const W = (d) => signedRankZ(x, d, opts.correct ?? true);
-  const ci = asymptoticOneSample(W, walsh, x, alpha, confLevel);
-  return { estimate, ...ci, method: "normal" };
-}
-function hodgesLehmannTwoSample(xIn, yIn, opts = {}) {
-  const confLevel = opts.confLevel ?? 0.95;
-  const alpha = 1 - confLevel;
-  const x = xIn.filter((v) => !Number.isNaN(v));
-  const y = yIn.filter((v) => !Number.isNaN(v));
-  const nx = x.length;
-  const ny = y.length;
-  if (nx === 0 || ny === 0) {
-    return { estimate: NaN, lo: NaN, hi: NaN, confLevel: 0, achievedConfLevel: 0, method: "normal" };
-  }
-  const diffs = new Float64Array(nx * ny);
-  for (let i = 0; i < nx; i++) for (let j = 0; j < ny; j++) diffs[i * ny + j] = x[i] - y[j];
-  diffs.sort();
-  const estimate = quantileSorted(diffs, 0.5);
-  const exact = (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) && rank([...x, ...y]).ties.length === 0;
-  if (exact) {
-    const mn = nx * ny;
-    let qu = qwilcox(alpha / 2, nx, ny);
-    if (qu === 0) qu = 1;
-    const achievedAlpha = Math.min(1, 2 * pwilcox(qu - 1, nx, ny));
-    return {
-      estimate,
-      lo: diffs[qu - 1],
-      hi: diffs[mn - qu],
-      confLevel: achievedAlpha - alpha > alpha / 2 ? 1 - achievedAlpha : confLevel,
-      achievedConfLevel: 1 - achievedAlpha,
-      method: "exact"
-    };
-  }
-  const W = (d) => rankSumZ(x, y, d, opts.correct ?? true);
-  const mumin = diffs[0];
-  const mumax = diffs[diffs.length - 1];
-  return {
-    estimate,
-    lo: stepRoot(W, qnorm(1 - alpha / 2), mumin, mumax, diffs),
-    hi: stepRoot(W, qnorm(alpha / 2), mumin, mumax, diffs),
-    confLevel,
-    achievedConfLevel: confLevel,
-    method: "normal"
-  };
-}
-function walshAverages(x) {
-  const n = x.length;
-  const out = new Float64Array(n * (n + 1) / 2);
-  let k = 0;
-  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) out[k++] = (x[i] + x[j]) / 2;
-  return out.sort();
-}
-function asymptoticOneSample(W, walsh, x, alphaIn, confLevelIn) {
-  let alpha = alphaIn;
-  let confLevel = confLevelIn;
-  const mumin = walsh[0];
-  const mumax = walsh[walsh.length - 1];
-  const wmin = W(mumin);
-  const wmax = W(mumax);
-  if (!Number.isFinite(wmin) || !Number.isFinite(wmax)) {
-    return { lo: mumin, hi: mumax, confLevel: 0, achievedConfLevel: 0 };
-  }
-  for (; ; ) {
-    if (wmin - qnorm(1 - alpha / 2) < 0 || wmax - qnorm(alpha / 2) > 0) alpha *= 2;
-    else break;
-  }
-  if (alpha >= 1 || 1 - confLevel < alpha * 0.75) confLevel = 1 - Math.min(1, alpha);
-  if (alpha >= 1) {
-    const m = quantileSorted(sorted(x), 0.5);
-    return { lo: m, hi: m, confLevel, achievedConfLevel: confLevel };
-  }
-  return {
-    lo: stepRoot(W, qnorm(1 - alpha / 2), mumin, mumax, walsh),
-    hi: stepRoot(W, qnorm(alpha / 2), mumin, mumax, walsh),
-    confLevel,
-    achievedConfLevel: confLevel
-  };
-}
-function stepRoot(W, zq, lo, hi, breaks) {
-  if (W(lo) - zq <= 0) return lo;
-  if (W(hi) - zq >= 0) return hi;
-  const b = [lo];
-  for (const v of breaks) if (v > b[b.length - 1] && v < hi) b.push(v);
-  b.push(hi);
-  let left = 0;
-  let right = b.length - 1;
-  while (left < right) {
-    const k = left + right >> 1;
-    const mid = (b[k] + b[k + 1]) / 2;
-    if (W(mid) - zq <= 0) right = k;
-    else left = k + 1;
-  }
-  return b[left];
-}
-function signedRankZ(x, d, correct) {
-  const xd = x.map((v2) => v2 - d).filter((v2) => v2 !== 0);
-  const n = xd.length;
-  const { ranks, ties } = rank(xd.map(Math.abs));
-  let v = 0;
-  for (let i = 0; i < n; i++) if (xd[i] > 0) v += ranks[i];
-  const z2 = v - n * (n + 1) / 4;
-  const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48);
-  return (z2 - (correct ? Math.sign(z2) * 0.5 : 0)) / sigma;
-}
-function rankSumZ(x, y, d, correct) {
-  const nx = x.length;
-  const ny = y.length;
-  const { ranks, ties } = rank([...x.map((v) => v - d), ...y]);
-  let rx = 0;
-  for (let i = 0; i < nx; i++) rx += ranks[i];
-  const z2 = rx - nx * (nx + 1) / 2 - nx * ny / 2;
-  const N = nx + ny;
-  const sigma = Math.sqrt(nx * ny / 12 * (N + 1 - tieSum(ties) / (N * (N - 1))));
-  return (z2 - (correct ? Math.sign(z2) * 0.5 : 0)) / sigma;
-}
-function signif2(v) {
-  if (v === 0 || !Number.isFinite(v)) return v;
-  const scale = 10 ** (1 - Math.floor(Math.log10(Math.abs(v))));
-  const t = v * scale;
-  let r = Math.round(t);
-  if (Math.abs(t - Math.trunc(t)) === 0.5 && r % 2 !== 0) r -= 1;
-  return r / scale;
-}
-
-// src/stats/fdr.ts
-function benjaminiHochberg(p) {
-  const idx = p.map((_, i) => i).filter((i) => !Number.isNaN(p[i]));
-  const m = idx.length;
-  const q = p.map(() => NaN);
-  idx.sort((a, b) => p[b] - p[a]);
-  let running = Infinity;
-  idx.forEach((i, r) => {
-    const k = m - r;
-    running = Math.min(running, p[i] * m / k);
-    q[i] = Math.min(1, running);
-  });
-  return q;
-}
-
-// src/stats/fit.ts
-function linearFit(x, y) {
-  if (x.length !== y.length) throw new RangeError(`x and y differ in length: ${x.length} vs ${y.length}`);
-  const n = x.length;
-  let mx = 0;
-  let my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += x[i];
-    my += y[i];
-  }
-  mx /= n;
-  my /= n;
-  let sxx = 0;
-  let sxy = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = x[i] - mx;
-    const dy = y[i] - my;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
-  const slope = sxy / sxx;
-  const intercept = my - slope * mx;
-  const sse = Math.max(0, syy - slope * sxy);
-  const r2 = syy === 0 ? sxx > 0 ? 1 : NaN : 1 - sse / syy;
-  const s2 = n > 2 ? sse / (n - 2) : NaN;
-  const slopeStderr = Math.sqrt(s2 / sxx);
-  let sumx2 = 0;
-  for (let i = 0; i < n; i++) sumx2 += x[i] ** 2;
-  const interceptStderr = slopeStderr * Math.sqrt(sumx2 / n);
-  return { intercept, slope, r2, slopeStderr, interceptStderr, n };
-}
-function overheadAndThroughput(sizes, times) {
-  const f = linearFit(sizes, times);
-  return { overhead: f.intercept, throughput: 1 / f.slope, r2: f.r2, n: f.n };
-}
-
-// src/stats/designs.ts
-var pairedRounds = {
-  name: "paired-rounds",
-  crossMachine: false,
-  compare(base, head2, opts = {}) {
-    if (base.length !== head2.length) {
-      throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head2.length}`);
-    }
-    const lb = logs(base, "base");
-    return this.compareLogRatios(
-      logs(head2, "head").map((v, i) => v - lb[i]),
-      opts
-    );
-  },
-  compareLogRatios(d, opts = {}) {
-    if (!d.every(Number.isFinite)) throw new RangeError(`round log-ratios must be finite, got ${d.join(", ")}`);
-    const test = signedRank(d);
-    const confLevel = opts.confLevel ?? 0.95;
-    const hl = hodgesLehmann(d, { confLevel });
-    const c = result("paired-rounds", false, test.p, signedRankMinP(d.length), test.method, hl, d.length, d.length, confLevel);
-    return { ...c, identical: d.length > 0 && d.every((v) => v === 0) };
-  }
-};
-function roundLogRatio(base, head2) {
-  if (base.length === 0 || head2.length === 0) throw new RangeError("a round needs iterations on both sides");
-  const usable = (v) => v > 0 && Number.isFinite(v);
-  if (base.length !== head2.length) {
-    const b = base.filter(usable);
-    const h = head2.filter(usable);
-    return b.length > 0 && h.length > 0 ? Math.log(median(h) / median(b)) : null;
-  }
-  const pairs = base.flatMap((b, i) => usable(b) && usable(head2[i]) ? [Math.log(head2[i]) - Math.log(b)] : []);
-  return pairs.length > 0 ? median(pairs) : null;
-}
-function result(design, crossMachine, p, minP, method, hl, n, nBase, requestedConfLevel) {
-  return {
-    design,
-    ratio: Math.exp(hl.estimate),
-    ci: [Math.exp(hl.lo), Math.exp(hl.hi)],
-    confLevel: hl.confLevel,
-    achievedConfLevel: hl.achievedConfLevel,
-    intervalHolds: hl.achievedConfLevel >= requestedConfLevel - 1e-9 && hl.lo <= hl.estimate && hl.estimate <= hl.hi,
-    identical: false,
-    p,
-    minP,
-    n,
-    nBase,
-    method,
-    crossMachine
-  };
-}
-function logs(xs, what) {
-  return xs.map((v) => {
-    if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${what} values must be finite and > 0, got ${v}`);
-    return Math.log(v);
-  });
-}
-function signedRankMinP(n) {
-  return Math.min(1, 2 ** (1 - n));
-}
-function minRounds(alpha) {
-  let n = 1;
-  while (signedRankMinP(n) >= alpha) n++;
-  return n;
-}
-
-// src/verdict/steps.ts
-var SPREAD_FACTOR = 10;
-var NOISE_FLOOR = 5e-4;
-var TOLERANCE_SPREADS = 3;
-var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
-function stepRatio(a, b) {
-  const steps = Math.min(a.length, b.length);
-  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
-}
-function aaSpread(a, b) {
-  const r = stepRatio(a, b);
-  return Math.max(r, 1 / r) - 1;
-}
-function countVerdict(ratio, spread, o) {
-  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
-  return { bar, verdict: ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~" };
-}
-function judgeSteps(base, baseAgain, head2, o) {
-  const steps = Math.min(base.length, baseAgain.length, head2.length);
-  if (steps === 0) throw new Error("judgeSteps needs counts of two base runs and a head run");
-  if ([...base, ...baseAgain, ...head2].some((n) => !(n > 0))) throw new Error("judgeSteps: a figure of zero means nothing was counted");
-  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
-  const ratio = stepRatio(head2, baseMean);
-  const spread = aaSpread(base, baseAgain);
-  const { bar, verdict } = countVerdict(ratio, spread, o);
-  return { base: median([...base, ...baseAgain]), head: median(head2), ratio, spread, bar, verdict };
-}
-
-// src/profile/names.ts
-var NAME_CHARS = 200;
-function displayName(runner, name2) {
-  let n = name2;
-  if (runner === "go") {
-    const paren = n.indexOf("(");
-    const slash = n.lastIndexOf("/", paren === -1 ? n.length : paren);
-    n = n.slice(slash + 1).replace(/\.abi0$/, "");
-  } else {
-    n = n.replace(/::h[0-9a-f]{16}$/, "");
-  }
-  return [...n].length > NAME_CHARS ? `${[...n].slice(0, NAME_CHARS - 1).join("")}\u2026` : n;
-}
-var JS_OWN_PATH = /(?:^|[\s/\\])(?:@ethersphere[/\\]bee-js|cafe-utility)[/\\]/;
-var OWN = {
-  go: (name2) => name2.startsWith("github.com/ethswarm-tools/bee-go/"),
-  rs: (name2) => name2.startsWith("bee::") || name2.startsWith("<bee::"),
-  js: (name2, file2) => JS_OWN_PATH.test(`${file2} ${name2}`)
-};
-var isClientOwn = (runner, name2, file2) => OWN[runner](name2, file2);
-var ALLOCATORS = {
-  go: (fn) => fn === "runtime.mallocgc",
-  rs: (fn) => /^(?:__rustc::)?__rust_(?:alloc|alloc_zeroed|realloc)$|^(?:malloc|calloc|realloc)$/.test(fn),
-  js: (fn) => fn.startsWith("v8::internal::BackingStore::Allocate(")
-};
-var isAllocator = (runner, fn) => ALLOCATORS[runner](fn);
-
-// src/profile/fold.ts
-var SMALLEST = 0.5;
-var SMALLEST_FOLDED_SHARE = 1e-6;
-var MOST_VISITS = 2e5;
-function flow(start, next, keep, smallest = SMALLEST) {
-  const pending = new Map(start);
-  let visits = 0;
-  while (pending.size > 0) {
-    const [node2, amount] = pending.entries().next().value;
-    pending.delete(node2);
-    if (amount < smallest || ++visits > MOST_VISITS) {
-      keep(node2, amount);
-      continue;
-    }
-    for (const [to, a] of next(node2, amount)) if (a > 0) pending.set(to, (pending.get(to) ?? 0) + a);
-  }
-}
-var NOT_FOLDED = { go: () => false, rs: () => false, js: (fn) => V8_HEAP_FUNCTION.test(fn) };
-function foldIntoClient(p) {
-  const ownness = /* @__PURE__ */ new Map();
-  const own2 = (fn) => ownness.get(fn) ?? ownness.set(fn, isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? "")).get(fn);
-  const notFolded = NOT_FOLDED[p.runner];
-  const foldable = (callee) => !own2(callee) && !notFolded(callee);
-  const outward = /* @__PURE__ */ new Map();
-  const callsOf = (fn) => {
-    let c = outward.get(fn);
-    if (!c) {
-      const calls = [...p.edges.get(fn) ?? []];
-      c = { calls: calls.filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]), callsIr: calls.reduce((s, [, e]) => s + e.ir, 0) };
-      outward.set(fn, c);
-    }
-    return c;
-  };
-  const out = /* @__PURE__ */ new Map();
-  for (const f of p.functions.values()) {
-    if (!own2(f.name)) continue;
-    const via = /* @__PURE__ */ new Map();
-    let cost = f.self;
-    const credit = (fn, ir2) => {
-      cost += ir2;
-      via.set(fn, (via.get(fn) ?? 0) + ir2);
-    };
-    const start = new Map([...p.edges.get(f.name) ?? []].filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]));
-    flow(
-      start,
-      (fn, ir2) => {
-        const g = p.functions.get(fn);
-        const whole = g?.inclusive ?? 0;
-        if (!g || whole <= 0) {
-          credit(fn, ir2);
-          return [];
-        }
-        const share = Math.min(1, ir2 / whole);
-        const { calls, callsIr } = callsOf(fn);
-        const passed = Math.min(ir2, share * (whole - g.self));
-        const scale = callsIr > 0 ? Math.max(0, passed) / callsIr : 0;
-        const moved = calls.filter(([callee]) => callee !== f.name).map(([callee, e]) => [callee, e * scale]);
-        credit(fn, ir2 - (callsIr > 0 ? Math.max(0, passed) : 0));
-        return moved;
-      },
-      credit,
-      Math.max(SMALLEST, SMALLEST_FOLDED_SHARE * p.total)
-    );
-    out.set(f.name, { cost, via });
-  }
-  return out;
-}
-var PASS_THROUGH = {
-  go: /^runtime\./,
-  rs: /^<?(?:alloc|core|std|hashbrown)::|^__rustc::|^__rust_|^__rdl_|^(?:malloc|calloc|realloc)$/,
-  js: /v8::internal::|^v8::|^Builtins_|^node::|^std::/
-};
-function allocationSites(p) {
-  const through = PASS_THROUGH[p.runner];
-  const entry = (fn) => isAllocator(p.runner, fn);
-  const callers = /* @__PURE__ */ new Map();
-  for (const [caller, out] of p.edges) {
-    for (const [callee, e] of out) callers.set(callee, [...callers.get(callee) ?? [], { caller, calls: e.calls }]);
-  }
-  const sites = /* @__PURE__ */ new Map();
-  const keep = (fn, calls) => sites.set(fn, (sites.get(fn) ?? 0) + calls);
-  const start = /* @__PURE__ */ new Map();
-  for (const [callee, from] of callers) {
-    if (!entry(callee)) continue;
-    for (const c of from) if (!entry(c.caller)) start.set(c.caller, (start.get(c.caller) ?? 0) + c.calls);
-  }
-  flow(
-    start,
-    (fn, calls) => {
-      const up = (callers.get(fn) ?? []).filter((c) => c.caller !== fn);
-      const into = up.reduce((s, c) => s + c.calls, 0);
-      if (!through.test(fn) || into === 0) {
-        keep(fn, calls);
-        return [];
-      }
-      return up.map((c) => [c.caller, calls * c.calls / into]);
-    },
-    keep
-  );
-  return sites;
-}
-
-// src/profile/diff.ts
-var LIST_LENGTH = 20;
-var VIA_NAMES = 3;
-var LISTED_SHARE = NOISE_FLOOR;
-var ALLOCATION_SHARE = 1e-3;
-var AA_SPREADS = TOLERANCE_SPREADS;
-function top(lines, floor, again, n = LIST_LENGTH) {
-  const least = Math.max(floor, 0.5);
-  const beyond = (l) => {
-    if (Math.abs(l.head - l.base) < least) return false;
-    if (!again) return true;
-    const a = again(l);
-    return Math.sign(l.head - a) === Math.sign(l.head - l.base) && Math.abs(l.head - a) >= least && Math.abs(l.head - l.base) >= AA_SPREADS * Math.abs(a - l.base);
-  };
-  return lines.filter(beyond).sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base)).slice(0, n);
-}
-var keys = (a, b) => [.../* @__PURE__ */ new Set([...a.keys(), ...b.keys()])];
-var add2 = (m, key4, amount) => m.set(key4, (m.get(key4) ?? 0) + amount);
-function sideLists(p) {
-  const name2 = (fn) => displayName(p.runner, fn);
-  const self2 = /* @__PURE__ */ new Map();
-  for (const f of p.functions.values()) add2(self2, name2(f.name), f.self);
-  const own2 = /* @__PURE__ */ new Map();
-  for (const [fn, f] of foldIntoClient(p)) {
-    const line = own2.get(name2(fn)) ?? { cost: 0, inclusive: 0, via: /* @__PURE__ */ new Map() };
-    line.cost += f.cost;
-    line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
-    for (const [callee, ir2] of f.via) add2(line.via, name2(callee), ir2);
-    own2.set(name2(fn), line);
-  }
-  const allocations = /* @__PURE__ */ new Map();
-  for (const [fn, calls] of allocationSites(p)) add2(allocations, name2(fn), calls);
-  return { runner: p.runner, total: p.total, iterations: p.iterations, self: self2, own: own2, allocations, cut: null };
-}
-function diffProfiles(base, head2, row, baseAgain) {
-  return diffLists(sideLists(base), sideLists(head2), row, baseAgain ? sideLists(baseAgain) : void 0);
-}
-function diffLists(base, head2, row, again) {
-  const floor = LISTED_SHARE * Math.max(base.total, head2.total);
-  const calls = (s) => [...s.allocations.values()].reduce((sum2, n) => sum2 + n, 0);
-  const allocationFloor = ALLOCATION_SHARE * Math.max(calls(base), calls(head2));
-  const status2 = (inBase, inHead) => !inBase && base.cut === null ? { status: "new" } : !inHead && head2.cut === null ? { status: "gone" } : {};
-  const selfLines = keys(base.self, head2.self).map((fn) => ({
-    name: fn,
-    base: base.self.get(fn) ?? 0,
-    head: head2.self.get(fn) ?? 0,
-    ...status2(base.self.has(fn), head2.self.has(fn))
-  }));
-  const own2 = keys(base.own, head2.own).map((fn) => {
-    const b = base.own.get(fn);
-    const h = head2.own.get(fn);
-    const change = (h?.cost ?? 0) - (b?.cost ?? 0);
-    const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => v.callee);
-    return {
-      name: fn,
-      base: b?.cost ?? 0,
-      head: h?.cost ?? 0,
-      inclusiveBase: b?.inclusive ?? 0,
-      inclusiveHead: h?.inclusive ?? 0,
-      via,
-      ...status2(Boolean(b), Boolean(h))
-    };
-  });
-  const allocations = keys(base.allocations, head2.allocations).map((fn) => ({
-    name: fn,
-    base: base.allocations.get(fn) ?? 0,
-    head: head2.allocations.get(fn) ?? 0
-  }));
-  return {
-    caseId: row.caseId,
-    label: row.label,
-    runner: head2.runner,
-    total: { base: base.total, head: head2.total },
-    iterations: { base: base.iterations, head: head2.iterations },
-    self: top(selfLines, floor, again && ((l) => again.self.get(l.name) ?? 0)),
-    own: top(own2, floor, again && ((l) => again.own.get(l.name)?.cost ?? 0)),
-    // Calls: a site's change must reach ALLOCATION_SHARE of the row's (bee-go moved a site by 1.3
-    // calls in 6,000 between identical processes under callgrind; bee-js sites of V8's interpreter
-    // by 0.5-1 call in 14,000-50,000, as a GC lands in one iteration or another), and one call per
-    // iteration: code that allocates more does so in every iteration, where a slow path's
-    // occasional call averages to a fraction (bee-js `identity.create`'s `modInverse`, 3.7 and 3.2
-    // calls per iteration in two processes, in a row of a few hundred).
-    allocations: top(allocations, Math.max(allocationFloor, 1), again && ((l) => again.allocations.get(l.name) ?? 0))
-  };
-}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -7617,9 +6161,9 @@ function floatSafeRemainder(val, step2) {
   return ratio - roundedRatio;
 }
 var EVALUATING = /* @__PURE__ */ Symbol("evaluating");
-function defineLazy(object2, key4, getter) {
+function defineLazy(object2, key5, getter) {
   let value = void 0;
-  Object.defineProperty(object2, key4, {
+  Object.defineProperty(object2, key5, {
     get() {
       if (value === EVALUATING) {
         return void 0;
@@ -7631,7 +6175,7 @@ function defineLazy(object2, key4, getter) {
       return value;
     },
     set(v) {
-      Object.defineProperty(object2, key4, {
+      Object.defineProperty(object2, key5, {
         value: v
         // configurable: true,
       });
@@ -7657,47 +6201,47 @@ function rawShape(def) {
 function sourceShape(schema) {
   return rawShape(schema._zod.def) ?? schema._zod.def.shape;
 }
-function deferProp(target, key4, getter) {
-  Object.defineProperty(target, key4, {
+function deferProp(target, key5, getter) {
+  Object.defineProperty(target, key5, {
     get() {
       const value = getter();
-      assignProp(this, key4, value);
+      assignProp(this, key5, value);
       return value;
     },
     enumerable: true,
     configurable: true
   });
 }
-function putProp(target, key4, value) {
-  if (key4 in target)
-    assignProp(target, key4, value);
+function putProp(target, key5, value) {
+  if (key5 in target)
+    assignProp(target, key5, value);
   else
-    target[key4] = value;
+    target[key5] = value;
 }
 function mirrorShape(target, source2, keys2, wrap) {
   const raw = sourceShape(source2);
-  for (const key4 of keys2) {
-    const desc = Object.getOwnPropertyDescriptor(raw, key4);
+  for (const key5 of keys2) {
+    const desc = Object.getOwnPropertyDescriptor(raw, key5);
     if (!desc.enumerable)
       continue;
     if (desc.get) {
-      deferProp(target, key4, () => {
-        const value = source2._zod.def.shape[key4];
-        return wrap ? wrap(value, key4) : value;
+      deferProp(target, key5, () => {
+        const value = source2._zod.def.shape[key5];
+        return wrap ? wrap(value, key5) : value;
       });
     } else
-      putProp(target, key4, wrap ? wrap(desc.value, key4) : desc.value);
+      putProp(target, key5, wrap ? wrap(desc.value, key5) : desc.value);
   }
 }
 function mirrorProps(target, source2) {
-  for (const key4 of Reflect.ownKeys(source2)) {
-    const desc = Object.getOwnPropertyDescriptor(source2, key4);
+  for (const key5 of Reflect.ownKeys(source2)) {
+    const desc = Object.getOwnPropertyDescriptor(source2, key5);
     if (!desc.enumerable)
       continue;
     if (desc.get)
-      deferProp(target, key4, () => source2[key4]);
+      deferProp(target, key5, () => source2[key5]);
     else
-      putProp(target, key4, desc.value);
+      putProp(target, key5, desc.value);
   }
 }
 function mergeDefs(...defs) {
@@ -7714,11 +6258,11 @@ function cloneDef(schema) {
 function getElementAtPath(obj, path) {
   if (!path)
     return obj;
-  return path.reduce((acc, key4) => acc?.[key4], obj);
+  return path.reduce((acc, key5) => acc?.[key5], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys2 = Object.keys(promisesObj);
-  const promises = keys2.map((key4) => promisesObj[key4]);
+  const promises = keys2.map((key5) => promisesObj[key5]);
   return Promise.all(promises).then((results) => {
     const resolvedObj = {};
     for (let i = 0; i < keys2.length; i++) {
@@ -7790,8 +6334,8 @@ function shallowClone(o) {
 }
 function numKeys(data) {
   let keyCount = 0;
-  for (const key4 in data) {
-    if (Object.prototype.hasOwnProperty.call(data, key4)) {
+  for (const key5 in data) {
+    if (Object.prototype.hasOwnProperty.call(data, key5)) {
       keyCount++;
     }
   }
@@ -7945,12 +6489,12 @@ function pick(schema, mask) {
 function maskedKeys(schema, mask) {
   const raw = sourceShape(schema);
   const keys2 = [];
-  for (const key4 of Reflect.ownKeys(mask)) {
-    if (!Object.getOwnPropertyDescriptor(raw, key4)?.enumerable) {
-      throw new Error(`Unrecognized key: "${String(key4)}"`);
+  for (const key5 of Reflect.ownKeys(mask)) {
+    if (!Object.getOwnPropertyDescriptor(raw, key5)?.enumerable) {
+      throw new Error(`Unrecognized key: "${String(key5)}"`);
     }
-    if (mask[key4])
-      keys2.push(key4);
+    if (mask[key5])
+      keys2.push(key5);
   }
   return keys2;
 }
@@ -7963,7 +6507,7 @@ function omit(schema, mask) {
   }
   const omitted = new Set(maskedKeys(schema, mask));
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key4) => !omitted.has(key4)));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)).filter((key5) => !omitted.has(key5)));
   return clone(schema, mergeDefs(currDef, { shape: newShape, checks: [] }));
 }
 function extend(schema, shape) {
@@ -7974,8 +6518,8 @@ function extend(schema, shape) {
   const hasChecks = checks && checks.length > 0;
   if (hasChecks) {
     const existingShape = sourceShape(schema);
-    for (const key4 of Reflect.ownKeys(shape)) {
-      if (Object.getOwnPropertyDescriptor(existingShape, key4) !== void 0) {
+    for (const key5 of Reflect.ownKeys(shape)) {
+      if (Object.getOwnPropertyDescriptor(existingShape, key5) !== void 0) {
         throw new Error("Cannot overwrite keys on object schemas containing refinements. Use `.safeExtend()` instead.");
       }
     }
@@ -8022,15 +6566,15 @@ function partial(Class2, schema, mask, name2 = "partial") {
   }
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key4) => selected && !selected.has(key4) ? value : new Class2({ type: "optional", innerType: value })));
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), Class2 && ((value, key5) => selected && !selected.has(key5) ? value : new Class2({ type: "optional", innerType: value })));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape, checks: [] }));
 }
 function required(Class2, schema, mask) {
   const selected = mask ? new Set(maskedKeys(schema, mask)) : void 0;
   const newShape = {};
-  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key4) => (
+  mirrorShape(newShape, schema, Reflect.ownKeys(sourceShape(schema)), (value, key5) => (
     // overwrite with non-optional
-    selected && !selected.has(key4) ? value : new Class2({ type: "nonoptional", innerType: value })
+    selected && !selected.has(key5) ? value : new Class2({ type: "nonoptional", innerType: value })
   ));
   return clone(schema, mergeDefs(schema._zod.def, { shape: newShape }));
 }
@@ -8198,8 +6742,8 @@ function base64urlToUint8Array(base64url3) {
 function uint8ArrayToBase64url(bytes2) {
   return uint8ArrayToBase64(bytes2).replace(/\+/g, "-").replace(/\//g, "_").replace(/=/g, "");
 }
-function hexToUint8Array(hex4) {
-  const cleanHex = hex4.replace(/^0x/, "");
+function hexToUint8Array(hex6) {
+  const cleanHex = hex6.replace(/^0x/, "");
   if (cleanHex.length % 2 !== 0) {
     throw new Error("Invalid hex string length");
   }
@@ -8216,47 +6760,47 @@ var Class = class {
   constructor(..._args) {
   }
 };
-function members(proto, table3) {
-  for (const key4 in table3) {
-    const desc = Object.getOwnPropertyDescriptor(table3, key4);
+function members(proto, table4) {
+  for (const key5 in table4) {
+    const desc = Object.getOwnPropertyDescriptor(table4, key5);
     if (desc.get)
-      Object.defineProperty(proto, key4, { ...desc, enumerable: false });
+      Object.defineProperty(proto, key5, { ...desc, enumerable: false });
     else
-      defineBound(proto, key4, desc.value);
+      defineBound(proto, key5, desc.value);
   }
 }
-function own(inst, key4, value, enumerable = true) {
-  Object.defineProperty(inst, key4, { configurable: true, writable: true, enumerable, value });
+function own(inst, key5, value, enumerable = true) {
+  Object.defineProperty(inst, key5, { configurable: true, writable: true, enumerable, value });
   return value;
 }
-function hide(inst, key4, value) {
-  return own(inst, key4, value, false);
+function hide(inst, key5, value) {
+  return own(inst, key5, value, false);
 }
 // @__NO_SIDE_EFFECTS__
-function derived(computes, table3) {
-  for (const key4 in computes) {
-    const compute = computes[key4];
-    Object.defineProperty(table3, key4, {
+function derived(computes, table4) {
+  for (const key5 in computes) {
+    const compute = computes[key5];
+    Object.defineProperty(table4, key5, {
       configurable: true,
       enumerable: true,
       get() {
-        return own(this, key4, compute(this));
+        return own(this, key5, compute(this));
       },
       set(value) {
-        own(this, key4, value);
+        own(this, key5, value);
       }
     });
   }
-  return table3;
+  return table4;
 }
-function defineBound(proto, key4, fn) {
-  Object.defineProperty(proto, key4, {
+function defineBound(proto, key5, fn) {
+  Object.defineProperty(proto, key5, {
     configurable: true,
     get() {
-      return this == null ? fn : own(this, key4, fn.bind(this));
+      return this == null ? fn : own(this, key5, fn.bind(this));
     },
     set(value) {
-      own(this, key4, value);
+      own(this, key5, value);
     }
   });
 }
@@ -8273,53 +6817,53 @@ var breaker = {
     return void 0;
   }
 };
-function defineLazyInternal(inst, key4, compute) {
+function defineLazyInternal(inst, key5, compute) {
   const proto = Object.getPrototypeOf(inst._zod);
-  if (key4 in proto && installing !== inst._zod) {
+  if (key5 in proto && installing !== inst._zod) {
     installing = void 0;
     return;
   }
   installing = inst._zod;
-  Object.defineProperty(proto, key4, {
+  Object.defineProperty(proto, key5, {
     configurable: true,
     get() {
-      Object.defineProperty(this, key4, breaker);
+      Object.defineProperty(this, key5, breaker);
       const outer = broke;
       broke = false;
       try {
         const value = compute(this);
         if (broke)
-          delete this[key4];
+          delete this[key5];
         else
-          Object.defineProperty(this, key4, { configurable: true, writable: true, value });
+          Object.defineProperty(this, key5, { configurable: true, writable: true, value });
         broke = broke || outer;
         return value;
       } catch (err) {
-        delete this[key4];
+        delete this[key5];
         broke = broke || outer;
         throw err;
       }
     },
     set(value) {
-      Object.defineProperty(this, key4, { configurable: true, writable: true, value });
+      Object.defineProperty(this, key5, { configurable: true, writable: true, value });
     }
   });
 }
-function installLazyProp(inst, key4, make, enumerable) {
-  const proto = claim(inst, key4);
+function installLazyProp(inst, key5, make, enumerable) {
+  const proto = claim(inst, key5);
   if (!proto)
     return;
-  Object.defineProperty(proto, key4, {
+  Object.defineProperty(proto, key5, {
     configurable: true,
     get() {
       const desc = { configurable: true, writable: true, enumerable, value: void 0 };
-      Object.defineProperty(this, key4, desc);
+      Object.defineProperty(this, key5, desc);
       desc.value = make(this);
-      Object.defineProperty(this, key4, desc);
+      Object.defineProperty(this, key5, desc);
       return desc.value;
     },
     set(value) {
-      Object.defineProperty(this, key4, { configurable: true, writable: true, enumerable, value });
+      Object.defineProperty(this, key5, { configurable: true, writable: true, enumerable, value });
     }
   });
 }
@@ -8496,15 +7040,15 @@ var $ZodError = $constructor("$ZodError", initializer);
 var $ZodRealError = $constructor("$ZodError", initializer, void 0, {
   Parent: Error
 });
-function node(obj, key4, make) {
-  if (!Object.prototype.hasOwnProperty.call(obj, key4)) {
-    if (key4 === "__proto__") {
-      Object.defineProperty(obj, key4, { value: make(), writable: true, enumerable: true, configurable: true });
+function node(obj, key5, make) {
+  if (!Object.prototype.hasOwnProperty.call(obj, key5)) {
+    if (key5 === "__proto__") {
+      Object.defineProperty(obj, key5, { value: make(), writable: true, enumerable: true, configurable: true });
     } else {
-      obj[key4] = make();
+      obj[key5] = make();
     }
   }
-  return obj[key4];
+  return obj[key5];
 }
 function flattenError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = {};
@@ -9413,16 +7957,16 @@ var $ZodCheckProperties = /* @__PURE__ */ $constructor("$ZodCheckProperties", (i
       payload.issues.push({ expected: "object", code: "invalid_type", input: payload.value, inst });
       return void 0;
     }
-    entries ?? (entries = Reflect.ownKeys(def.shape).map((key4) => [key4, def.shape[key4]]));
+    entries ?? (entries = Reflect.ownKeys(def.shape).map((key5) => [key5, def.shape[key5]]));
     const input2 = payload.value;
     let proms;
-    for (const [key4, schema] of entries) {
-      const result2 = schema._zod.run({ value: input2[key4], issues: [] }, {});
+    for (const [key5, schema] of entries) {
+      const result2 = schema._zod.run({ value: input2[key5], issues: [] }, {});
       if (result2 instanceof Promise) {
         proms ?? (proms = []);
-        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key4)));
+        proms.push(result2.then((result3) => handleCheckPropertyResult(result3, payload, key5)));
       } else {
-        handleCheckPropertyResult(result2, payload, key4);
+        handleCheckPropertyResult(result2, payload, key5);
       }
     }
     if (proms)
@@ -10323,8 +8867,8 @@ var $ZodArray = /* @__PURE__ */ $constructor("$ZodArray", (inst, def) => {
   };
   capSize(inst, arraySize);
 });
-function handlePropertyResult(result2, final, key4, input2, optin, optout) {
-  const isPresent = key4 in input2;
+function handlePropertyResult(result2, final, key5, input2, optin, optout) {
+  const isPresent = key5 in input2;
   const isOptionalOut = optout === "optional";
   if (!isPresent && isOptionalOut && optin === "optional") {
     return;
@@ -10333,7 +8877,7 @@ function handlePropertyResult(result2, final, key4, input2, optin, optout) {
     if (optin !== void 0 && isOptionalOut && !isPresent) {
       return;
     }
-    final.issues.push(...prefixIssues(key4, result2.issues));
+    final.issues.push(...prefixIssues(key5, result2.issues));
   }
   if (!isPresent && optin === void 0) {
     if (!result2.issues.length) {
@@ -10341,17 +8885,17 @@ function handlePropertyResult(result2, final, key4, input2, optin, optout) {
         code: "invalid_type",
         expected: "nonoptional",
         input: void 0,
-        path: [key4]
+        path: [key5]
       });
     }
     return;
   }
   if (result2.value === void 0) {
     if (isPresent || optin === "defaulted" && !isOptionalOut) {
-      final.value[key4] = void 0;
+      final.value[key5] = void 0;
     }
   } else {
-    final.value[key4] = result2.value;
+    final.value[key5] = result2.value;
   }
 }
 var NO_SYMBOL_KEYS = [];
@@ -10384,28 +8928,28 @@ function handleCatchall(proms, input2, payload, ctx, def, inst, abortEarly) {
   const optin = _catchall.optin;
   const optout = _catchall.optout;
   let seen = 0;
-  for (const key4 in input2) {
+  for (const key5 in input2) {
     if (abortEarly && payload.issues.length !== seen) {
       if (aborted(payload, seen))
         break;
       seen = payload.issues.length;
     }
-    if (keySet.has(key4))
+    if (keySet.has(key5))
       continue;
-    if (key4 === "__proto__") {
+    if (key5 === "__proto__") {
       if (t === "never")
-        unrecognized.push(key4);
+        unrecognized.push(key5);
       continue;
     }
     if (t === "never") {
-      unrecognized.push(key4);
+      unrecognized.push(key5);
       continue;
     }
-    const r = _catchall.run({ value: input2[key4], issues: [] }, ctx);
+    const r = _catchall.run({ value: input2[key5], issues: [] }, ctx);
     if (r instanceof Promise) {
-      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key4, input2, optin, optout)));
+      proms.push(r.then((r2) => handlePropertyResult(r2, payload, key5, input2, optin, optout)));
     } else {
-      handlePropertyResult(r, payload, key4, input2, optin, optout);
+      handlePropertyResult(r, payload, key5, input2, optin, optout);
     }
   }
   if (unrecognized.length) {
@@ -10442,16 +8986,16 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
   defineLazyInternal(inst, "propValues", (zod) => {
     const shape = zod.def.shape;
     const propValues = {};
-    for (const key4 in shape) {
-      const field = shape[key4]._zod;
+    for (const key5 in shape) {
+      const field = shape[key5]._zod;
       if (field.values) {
-        if (!Object.prototype.hasOwnProperty.call(propValues, key4)) {
-          assignProp(propValues, key4, /* @__PURE__ */ new Set());
+        if (!Object.prototype.hasOwnProperty.call(propValues, key5)) {
+          assignProp(propValues, key5, /* @__PURE__ */ new Set());
         }
         for (const v of field.values)
-          propValues[key4].add(v);
+          propValues[key5].add(v);
         if (field.optin !== void 0)
-          propValues[key4].add(void 0);
+          propValues[key5].add(void 0);
       }
     }
     return propValues;
@@ -10478,22 +9022,22 @@ var $ZodObject = /* @__PURE__ */ $constructor("$ZodObject", (inst, def) => {
     const shape = value.shape;
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const key4 of value.allKeys) {
+    for (const key5 of value.allKeys) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      if (key4 === "__proto__")
+      if (key5 === "__proto__")
         continue;
-      const el = shape[key4];
+      const el = shape[key5];
       const optin = el._zod.optin;
       const optout = el._zod.optout;
-      const r = el._zod.run({ value: input2[key4], issues: [] }, ctx);
+      const r = el._zod.run({ value: input2[key5], issues: [] }, ctx);
       if (r instanceof Promise) {
-        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key4, input2, optin, optout)));
+        proms.push(r.then((r2) => handlePropertyResult(r2, payload, key5, input2, optin, optout)));
       } else {
-        handlePropertyResult(r, payload, key4, input2, optin, optout);
+        handlePropertyResult(r, payload, key5, input2, optin, optout);
       }
     }
     if (!catchall) {
@@ -10527,17 +9071,17 @@ var $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) =>
     doc.write(`const input = payload.value;`);
     const ids = /* @__PURE__ */ Object.create(null);
     let counter = 0;
-    for (const key4 of normalized.allKeys) {
-      ids[key4] = `key_${counter++}`;
+    for (const key5 of normalized.allKeys) {
+      ids[key5] = `key_${counter++}`;
     }
     doc.write(memo2 ? `const newResult = memo.alloc(inst, payload, {}, ctx);` : `const newResult = {};`);
-    for (const key4 of normalized.allKeys) {
-      if (key4 === "__proto__")
+    for (const key5 of normalized.allKeys) {
+      if (key5 === "__proto__")
         continue;
-      const id = ids[key4];
-      const k = typeof key4 === "symbol" ? `syms[${syms.indexOf(key4)}]` : esc(key4);
+      const id = ids[key5];
+      const k = typeof key5 === "symbol" ? `syms[${syms.indexOf(key5)}]` : esc(key5);
       const isPresent = `${k} in input`;
-      const schema = shape[key4];
+      const schema = shape[key5];
       const optin = schema?._zod?.optin;
       const isOptionalIn = optin !== void 0;
       const isOptionalOut = schema?._zod?.optout === "optional";
@@ -10871,21 +9415,21 @@ function mergeValues(a, b) {
   }
   if (isPlainObject(a) && isPlainObject(b)) {
     const bKeys = Object.keys(b);
-    const sharedKeys = Object.keys(a).filter((key4) => bKeys.indexOf(key4) !== -1);
+    const sharedKeys = Object.keys(a).filter((key5) => bKeys.indexOf(key5) !== -1);
     const newObj = { ...a, ...b };
     if (Object.prototype.hasOwnProperty.call(newObj, "__proto__"))
       delete newObj.__proto__;
-    for (const key4 of sharedKeys) {
-      if (key4 === "__proto__")
+    for (const key5 of sharedKeys) {
+      if (key5 === "__proto__")
         continue;
-      const sharedValue = mergeValues(a[key4], b[key4]);
+      const sharedValue = mergeValues(a[key5], b[key5]);
       if (!sharedValue.valid) {
         return {
           valid: false,
-          mergeErrorPath: [key4, ...sharedValue.mergeErrorPath]
+          mergeErrorPath: [key5, ...sharedValue.mergeErrorPath]
         };
       }
-      newObj[key4] = sharedValue.data;
+      newObj[key5] = sharedValue.data;
     }
     return { valid: true, data: newObj };
   }
@@ -11044,9 +9588,9 @@ var $ZodTuple = /* @__PURE__ */ $constructor("$ZodTuple", (inst, def) => {
     return handleTupleResults(itemResults, payload, items, input2, optoutStart);
   };
 });
-function getTupleOptStart(items, key4) {
+function getTupleOptStart(items, key5) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key4 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key5 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -11104,12 +9648,12 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     if (values && !def.partial) {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       const recordKeys = /* @__PURE__ */ new Set();
-      for (const key4 of values) {
-        if (typeof key4 === "string" || typeof key4 === "number" || typeof key4 === "symbol") {
-          recordKeys.add(typeof key4 === "number" ? key4.toString() : key4);
-          if (key4 === "__proto__")
+      for (const key5 of values) {
+        if (typeof key5 === "string" || typeof key5 === "number" || typeof key5 === "symbol") {
+          recordKeys.add(typeof key5 === "number" ? key5.toString() : key5);
+          if (key5 === "__proto__")
             continue;
-          const keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
+          const keyResult = def.keyType._zod.run({ value: key5, issues: [] }, ctx);
           if (keyResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -11118,8 +9662,8 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key4,
-              path: [key4],
+              input: key5,
+              path: [key5],
               inst
             });
             continue;
@@ -11127,32 +9671,32 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
           const outKey = keyResult.value;
           if (outKey === "__proto__")
             continue;
-          const result2 = def.valueType._zod.run({ value: input2[key4], issues: [] }, ctx);
+          const result2 = def.valueType._zod.run({ value: input2[key5], issues: [] }, ctx);
           if (result2 instanceof Promise) {
             proms.push(result2.then((result3) => {
               if (result3.issues.length) {
-                payload.issues.push(...prefixIssues(key4, result3.issues));
+                payload.issues.push(...prefixIssues(key5, result3.issues));
               }
               payload.value[outKey] = result3.value;
             }));
           } else {
             if (result2.issues.length) {
-              payload.issues.push(...prefixIssues(key4, result2.issues));
+              payload.issues.push(...prefixIssues(key5, result2.issues));
             }
             payload.value[outKey] = result2.value;
           }
         }
       }
       let unrecognized;
-      for (const key4 in input2) {
-        if (!recordKeys.has(key4)) {
+      for (const key5 in input2) {
+        if (!recordKeys.has(key5)) {
           if (def.mode === "loose") {
-            if (key4 === "__proto__")
+            if (key5 === "__proto__")
               continue;
-            payload.value[key4] = input2[key4];
+            payload.value[key5] = input2[key5];
           } else {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key4);
+            unrecognized.push(key5);
           }
         }
       }
@@ -11168,18 +9712,18 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
     } else {
       payload.value = memo2 ? memo2.alloc(inst, payload, {}, ctx) : {};
       let unrecognized;
-      for (const key4 of Reflect.ownKeys(input2)) {
-        if (key4 === "__proto__")
+      for (const key5 of Reflect.ownKeys(input2)) {
+        if (key5 === "__proto__")
           continue;
-        if (!Object.prototype.propertyIsEnumerable.call(input2, key4))
+        if (!Object.prototype.propertyIsEnumerable.call(input2, key5))
           continue;
-        let keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
+        let keyResult = def.keyType._zod.run({ value: key5, issues: [] }, ctx);
         if (keyResult instanceof Promise) {
           throw new Error("Async schemas not supported in object keys currently");
         }
-        const checkNumericKey = typeof key4 === "string" && number.test(key4) && keyResult.issues.length;
+        const checkNumericKey = typeof key5 === "string" && number.test(key5) && keyResult.issues.length;
         if (checkNumericKey) {
-          const retryResult = def.keyType._zod.run({ value: Number(key4), issues: [] }, ctx);
+          const retryResult = def.keyType._zod.run({ value: Number(key5), issues: [] }, ctx);
           if (retryResult instanceof Promise) {
             throw new Error("Async schemas not supported in object keys currently");
           }
@@ -11189,17 +9733,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         }
         if (keyResult.issues.length) {
           if (def.mode === "loose") {
-            payload.value[key4] = input2[key4];
+            payload.value[key5] = input2[key5];
           } else if (values) {
             unrecognized = unrecognized ?? [];
-            unrecognized.push(key4);
+            unrecognized.push(key5);
           } else {
             payload.issues.push({
               code: "invalid_key",
               origin: "record",
               issues: keyResult.issues.map((iss) => finalizeIssue(iss, ctx, config())),
-              input: key4,
-              path: [key4],
+              input: key5,
+              path: [key5],
               inst
             });
           }
@@ -11208,17 +9752,17 @@ var $ZodRecord = /* @__PURE__ */ $constructor("$ZodRecord", (inst, def) => {
         const outKey = keyResult.value;
         if (outKey === "__proto__")
           continue;
-        const result2 = def.valueType._zod.run({ value: input2[key4], issues: [] }, ctx);
+        const result2 = def.valueType._zod.run({ value: input2[key5], issues: [] }, ctx);
         if (result2 instanceof Promise) {
           proms.push(result2.then((result3) => {
             if (result3.issues.length) {
-              payload.issues.push(...prefixIssues(key4, result3.issues));
+              payload.issues.push(...prefixIssues(key5, result3.issues));
             }
             payload.value[outKey] = result3.value;
           }));
         } else {
           if (result2.issues.length) {
-            payload.issues.push(...prefixIssues(key4, result2.issues));
+            payload.issues.push(...prefixIssues(key5, result2.issues));
           }
           payload.value[outKey] = result2.value;
         }
@@ -11258,20 +9802,20 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
     payload.value = memo2 ? memo2.alloc(inst, payload, /* @__PURE__ */ new Map(), ctx) : /* @__PURE__ */ new Map();
     const abortEarly = ctx?.abortEarly;
     let seen = payload.issues.length;
-    for (const [key4, value] of input2) {
+    for (const [key5, value] of input2) {
       if (abortEarly && payload.issues.length !== seen) {
         if (aborted(payload, seen))
           break;
         seen = payload.issues.length;
       }
-      const keyResult = def.keyType._zod.run({ value: key4, issues: [] }, ctx);
+      const keyResult = def.keyType._zod.run({ value: key5, issues: [] }, ctx);
       const valueResult = def.valueType._zod.run({ value, issues: [] }, ctx);
       if (keyResult instanceof Promise || valueResult instanceof Promise) {
         proms.push(Promise.all([keyResult, valueResult]).then(([keyResult2, valueResult2]) => {
-          handleMapResult(keyResult2, valueResult2, payload, key4, input2, inst, ctx);
+          handleMapResult(keyResult2, valueResult2, payload, key5, input2, inst, ctx);
         }));
       } else {
-        handleMapResult(keyResult, valueResult, payload, key4, input2, inst, ctx);
+        handleMapResult(keyResult, valueResult, payload, key5, input2, inst, ctx);
       }
     }
     if (proms.length)
@@ -11280,10 +9824,10 @@ var $ZodMap = /* @__PURE__ */ $constructor("$ZodMap", (inst, def) => {
   };
   capSize(inst, mapSize);
 });
-function handleMapResult(keyResult, valueResult, final, key4, input2, inst, ctx) {
+function handleMapResult(keyResult, valueResult, final, key5, input2, inst, ctx) {
   if (keyResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key4)) {
-      final.issues.push(...prefixIssues(key4, keyResult.issues));
+    if (propertyKeyTypes.has(typeof key5)) {
+      final.issues.push(...prefixIssues(key5, keyResult.issues));
     } else {
       final.issues.push({
         code: "invalid_key",
@@ -11295,15 +9839,15 @@ function handleMapResult(keyResult, valueResult, final, key4, input2, inst, ctx)
     }
   }
   if (valueResult.issues.length) {
-    if (propertyKeyTypes.has(typeof key4)) {
-      final.issues.push(...prefixIssues(key4, valueResult.issues));
+    if (propertyKeyTypes.has(typeof key5)) {
+      final.issues.push(...prefixIssues(key5, valueResult.issues));
     } else {
       final.issues.push({
         origin: "map",
         code: "invalid_element",
         input: input2,
         inst,
-        key: key4,
+        key: key5,
         issues: valueResult.issues.map((iss) => finalizeIssue(iss, ctx, config()))
       });
     }
@@ -11961,34 +10505,34 @@ var recursive = /* @__PURE__ */ new WeakMap();
 var NONE = 0;
 var ASSUMED = 1;
 var PROVEN = 2;
-function isRecursive(inst, stack, resolve21) {
-  const cached2 = recursive.get(inst);
-  if (cached2 !== void 0)
-    return cached2 ? PROVEN : NONE;
+function isRecursive(inst, stack, resolve24) {
+  const cached3 = recursive.get(inst);
+  if (cached3 !== void 0)
+    return cached3 ? PROVEN : NONE;
   if (stack.has(inst))
     return PROVEN;
   stack.add(inst);
   let result2 = NONE;
   const check2 = (child) => {
     if (result2 !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve21);
+      const answer = isRecursive(child, stack, resolve24);
       if (answer > result2)
         result2 = answer;
     }
   };
   const shape = (sh, spread) => {
     let answer = NONE;
-    for (const key4 of Reflect.ownKeys(sh)) {
-      const desc = Object.getOwnPropertyDescriptor(sh, key4);
+    for (const key5 of Reflect.ownKeys(sh)) {
+      const desc = Object.getOwnPropertyDescriptor(sh, key5);
       if (spread && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve21) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve24) : NONE;
       if (child > answer)
         answer = child;
     }
     return answer;
   };
-  const merge3 = (answer) => {
+  const merge4 = (answer) => {
     if (answer > result2)
       result2 = answer;
   };
@@ -11997,7 +10541,7 @@ function isRecursive(inst, stack, resolve21) {
   switch (kind) {
     case "object": {
       const raw = rawShape(def);
-      merge3(raw ? shape(raw, true) : ASSUMED);
+      merge4(raw ? shape(raw, true) : ASSUMED);
       check2(def.catchall);
       break;
     }
@@ -12046,8 +10590,8 @@ function isRecursive(inst, stack, resolve21) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve21 ? inst._zod.innerType : void 0);
-      merge3(inner ? isRecursive(inner, stack, false) : ASSUMED);
+      const inner = def._cachedInner ?? (resolve24 ? inst._zod.innerType : void 0);
+      merge4(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
     // a leaf by choice: `parts` are regex fragments, not data positions
@@ -12075,8 +10619,8 @@ function isRecursive(inst, stack, resolve21) {
       break;
     default: {
       kind;
-      for (const key4 in def) {
-        const desc = Object.getOwnPropertyDescriptor(def, key4);
+      for (const key5 in def) {
+        const desc = Object.getOwnPropertyDescriptor(def, key5);
         if (!desc || desc.get)
           continue;
         const value = desc.value;
@@ -16244,8 +14788,8 @@ function ko_default() {
 }
 
 // node_modules/zod/v4/locales/lt.js
-var capitalizeFirstCharacter = (text3) => {
-  return text3.charAt(0).toUpperCase() + text3.slice(1);
+var capitalizeFirstCharacter = (text4) => {
+  return text4.charAt(0).toUpperCase() + text4.slice(1);
 };
 function getUnitTypeFromNumber(number4) {
   const abs = Math.abs(number4);
@@ -20209,11 +18753,11 @@ function generatePropertiesChecks(doc, ctx, def, accessor) {
   }
   doc.write(`if (${accessor} == null) return INVALID;`);
   const shape = def.shape;
-  for (const key4 of Reflect.ownKeys(shape)) {
-    const keyExpr = typeof key4 === "symbol" ? addConstant(ctx, key4) : esc(key4);
+  for (const key5 of Reflect.ownKeys(shape)) {
+    const keyExpr = typeof key5 === "symbol" ? addConstant(ctx, key5) : esc(key5);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${keyExpr}];`);
-    compileChild(doc, ctx, shape[key4], inputVar, false);
+    compileChild(doc, ctx, shape[key5], inputVar, false);
   }
 }
 function generatePropertyCheck(doc, ctx, def, accessor) {
@@ -20606,9 +19150,9 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
     throw new ZodCompileUnsupportedError('object shape key "__proto__"');
   }
   const propOutputs = /* @__PURE__ */ new Map();
-  for (const key4 of allKeys) {
-    const propSchema = propShape[key4];
-    const kx = keyExpr(key4);
+  for (const key5 of allKeys) {
+    const propSchema = propShape[key5];
+    const kx = keyExpr(key5);
     const inputVar = newVar(ctx);
     doc.write(`const ${inputVar} = ${accessor}[${kx}];`);
     if (propSchema._zod.optin !== void 0) {
@@ -20629,14 +19173,14 @@ function generateObjectCheck(doc, ctx, schema, accessor, buildsValue = true) {
       } else {
         doc.write(`if (${outputVar2} === INVALID) return INVALID;`);
       }
-      propOutputs.set(key4, outputVar2);
+      propOutputs.set(key5, outputVar2);
     } else {
       if (requiresPresenceCheck(propSchema)) {
         doc.write(`if (!(${kx} in ${accessor})) return INVALID;`);
       }
       const outputAccessor = compileChild(doc, ctx, propSchema, inputVar, buildsValue);
       if (outputAccessor !== null)
-        propOutputs.set(key4, outputAccessor);
+        propOutputs.set(key5, outputAccessor);
     }
   }
   const catchall = def.catchall;
@@ -21057,9 +19601,9 @@ function generateTupleCheck(doc, ctx, schema, accessor) {
   }
   return outputVar;
 }
-function getTupleOptStart2(items, key4) {
+function getTupleOptStart2(items, key5) {
   for (let i = items.length - 1; i >= 0; i--) {
-    const omittable = key4 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
+    const omittable = key5 === "optin" ? items[i]._zod.optin !== void 0 : items[i]._zod.optout === "optional";
     if (!omittable)
       return i + 1;
   }
@@ -21189,16 +19733,16 @@ function generateRecordCheck(doc, ctx, schema, accessor) {
   const keyValues = recordDef.partial ? void 0 : def.keyType._zod.values;
   if (keyValues) {
     const inputKeys = [];
-    for (const key4 of keyValues) {
-      if (!(typeof key4 === "string" || typeof key4 === "number" || typeof key4 === "symbol")) {
-        throw new ZodCompileUnsupportedError(`record key value ${String(key4)}`);
+    for (const key5 of keyValues) {
+      if (!(typeof key5 === "string" || typeof key5 === "number" || typeof key5 === "symbol")) {
+        throw new ZodCompileUnsupportedError(`record key value ${String(key5)}`);
       }
-      const inputKey = typeof key4 === "number" ? key4.toString() : key4;
+      const inputKey = typeof key5 === "number" ? key5.toString() : key5;
       if (inputKey === "__proto__") {
         throw new ZodCompileUnsupportedError('record key "__proto__"');
       }
       inputKeys.push(inputKey);
-      const keyConst = addConstant(ctx, key4);
+      const keyConst = addConstant(ctx, key5);
       const outKey = generateCheck(doc, ctx, def.keyType, keyConst);
       const valueVar = newVar(ctx);
       doc.write(`const ${valueVar} = ${accessor}[${literalPropertyKey(ctx, inputKey)}];`);
@@ -21276,10 +19820,10 @@ function emitOwnKeys(doc, ctx, accessor, kVar, body, onSymbol) {
   });
   doc.write(`}`);
 }
-function literalPropertyKey(ctx, key4) {
-  if (typeof key4 === "string")
-    return esc(key4);
-  return addConstant(ctx, key4);
+function literalPropertyKey(ctx, key5) {
+  if (typeof key5 === "string")
+    return esc(key5);
+  return addConstant(ctx, key5);
 }
 function generateMapCheck(doc, ctx, schema, accessor) {
   const def = schema._zod.def;
@@ -22508,9 +21052,9 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
 // node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source2 of sources) {
-    for (const key4 of Reflect.ownKeys(source2)) {
-      if (Object.prototype.propertyIsEnumerable.call(source2, key4)) {
-        assignProp(target, key4, source2[key4]);
+    for (const key5 of Reflect.ownKeys(source2)) {
+      if (Object.prototype.propertyIsEnumerable.call(source2, key5)) {
+        assignProp(target, key5, source2[key5]);
       }
     }
   }
@@ -22656,8 +21200,8 @@ function extractDefs(ctx, schema) {
     if (defId)
       seen.defId = defId;
     const schema2 = seen.schema;
-    for (const key4 in schema2) {
-      delete schema2[key4];
+    for (const key5 in schema2) {
+      delete schema2[key5];
     }
     schema2.$ref = ref;
   };
@@ -22738,8 +21282,8 @@ function foldObjects(members2) {
   for (const member of members2) {
     if (typeof member !== "object" || member.type !== "object")
       return null;
-    for (const key4 in member) {
-      if (!FOLDABLE_KEYS.has(key4))
+    for (const key5 in member) {
+      if (!FOLDABLE_KEYS.has(key5))
         return null;
     }
     objects.push(member);
@@ -22747,22 +21291,22 @@ function foldObjects(members2) {
   const properties = {};
   const required2 = /* @__PURE__ */ new Set();
   for (const object2 of objects) {
-    for (const key4 in object2.properties) {
-      if (Object.prototype.hasOwnProperty.call(properties, key4))
+    for (const key5 in object2.properties) {
+      if (Object.prototype.hasOwnProperty.call(properties, key5))
         continue;
       const parts = [];
       for (const other of objects) {
-        const part = other.properties?.[key4] ?? undeclaredConstraint(other);
+        const part = other.properties?.[key5] ?? undeclaredConstraint(other);
         if (part === null || part === void 0)
           continue;
         if (!parts.some((seen) => JSON.stringify(seen) === JSON.stringify(part)))
           parts.push(part);
       }
       const merged = parts.length === 1 ? parts[0] : foldObjects(parts) ?? { allOf: parts };
-      assignProp(properties, key4, merged);
+      assignProp(properties, key5, merged);
     }
-    for (const key4 of object2.required ?? [])
-      required2.add(key4);
+    for (const key5 of object2.required ?? [])
+      required2.add(key5);
   }
   const folded = { type: "object", properties };
   if (required2.size)
@@ -22787,8 +21331,8 @@ function foldIntersection(json3) {
   const allOf = json3.allOf;
   if (!Array.isArray(allOf) || allOf.length < 2)
     return;
-  for (const key4 of FOLDABLE_KEYS)
-    if (key4 in json3)
+  for (const key5 of FOLDABLE_KEYS)
+    if (key5 in json3)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
   let folded = null;
@@ -22835,20 +21379,20 @@ function finalize(ctx, schema) {
       assignProps(schema2, _cached);
       const isParentRef = zodSchema._zod.parent === ref;
       if (isParentRef) {
-        for (const key4 in schema2) {
-          if (key4 === "$ref" || key4 === "allOf")
+        for (const key5 in schema2) {
+          if (key5 === "$ref" || key5 === "allOf")
             continue;
-          if (!(key4 in _cached)) {
-            delete schema2[key4];
+          if (!(key5 in _cached)) {
+            delete schema2[key5];
           }
         }
       }
       if (refSchema.$ref && refSeen.def) {
-        for (const key4 in schema2) {
-          if (key4 === "$ref" || key4 === "allOf")
+        for (const key5 in schema2) {
+          if (key5 === "$ref" || key5 === "allOf")
             continue;
-          if (key4 in refSeen.def && JSON.stringify(schema2[key4]) === JSON.stringify(refSeen.def[key4])) {
-            delete schema2[key4];
+          if (key5 in refSeen.def && JSON.stringify(schema2[key5]) === JSON.stringify(refSeen.def[key5])) {
+            delete schema2[key5];
           }
         }
       }
@@ -22860,11 +21404,11 @@ function finalize(ctx, schema) {
       if (parentSeen?.schema.$ref) {
         schema2.$ref = parentSeen.schema.$ref;
         if (parentSeen.def) {
-          for (const key4 in schema2) {
-            if (key4 === "$ref" || key4 === "allOf")
+          for (const key5 in schema2) {
+            if (key5 === "$ref" || key5 === "allOf")
               continue;
-            if (key4 in parentSeen.def && JSON.stringify(schema2[key4]) === JSON.stringify(parentSeen.def[key4])) {
-              delete schema2[key4];
+            if (key5 in parentSeen.def && JSON.stringify(schema2[key5]) === JSON.stringify(parentSeen.def[key5])) {
+              delete schema2[key5];
             }
           }
         }
@@ -22997,8 +21541,8 @@ function isTransforming(_schema, _ctx) {
     return isTransforming(def.in, ctx) || isTransforming(def.out, ctx);
   }
   if (def.type === "object") {
-    for (const key4 in def.shape) {
-      if (isTransforming(def.shape[key4], ctx))
+    for (const key5 in def.shape) {
+      if (isTransforming(def.shape[key5], ctx))
         return true;
     }
     return false;
@@ -23036,13 +21580,13 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
 };
 
 // node_modules/zod/v4/core/json-schema-processors.js
-var narrowMin = (agg, key4, value) => {
-  if (agg[key4] === void 0 || value > agg[key4])
-    agg[key4] = value;
+var narrowMin = (agg, key5, value) => {
+  if (agg[key5] === void 0 || value > agg[key5])
+    agg[key5] = value;
 };
-var narrowMax = (agg, key4, value) => {
-  if (agg[key4] === void 0 || value < agg[key4])
-    agg[key4] = value;
+var narrowMax = (agg, key5, value) => {
+  if (agg[key5] === void 0 || value < agg[key5])
+    agg[key5] = value;
 };
 var narrowBoth = (agg, value) => {
   narrowMin(agg, "minimum", value);
@@ -23099,8 +21643,8 @@ var contributors = {
 function aggregateChecks(schema) {
   const agg = {};
   const def = schema._zod.def;
-  const list = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
-  for (const ch of list)
+  const list2 = schema._zod.traits.has("$ZodCheck") ? [schema, ...def.checks ?? []] : def.checks ?? [];
+  for (const ch of list2)
     contributors[ch._zod.def.check]?.(agg, ch._zod.def);
   const bag = schema._zod.bag;
   if (bag.minimum !== void 0)
@@ -23380,17 +21924,17 @@ var objectProcessor = (schema, ctx, _json, params) => {
   }
   json3.type = "object";
   json3.properties = {};
-  for (const key4 in shape) {
-    assignProp(json3.properties, key4, processSchema(shape[key4], ctx, {
+  for (const key5 in shape) {
+    assignProp(json3.properties, key5, processSchema(shape[key5], ctx, {
       ...params,
-      path: [...params.path, "properties", key4]
+      path: [...params.path, "properties", key5]
     }));
   }
   const requiredKeys = [];
-  for (const key4 of Object.keys(shape)) {
-    const field = def.shape[key4];
+  for (const key5 of Object.keys(shape)) {
+    const field = def.shape[key5];
     if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
-      requiredKeys.push(key4);
+      requiredKeys.push(key5);
     }
   }
   if (requiredKeys.length > 0) {
@@ -23765,9 +22309,9 @@ function toJSONSchema(input2, params) {
     };
     ctx2.external = external;
     for (const entry of registry2._idmap.entries()) {
-      const [key4, schema] = entry;
+      const [key5, schema] = entry;
       extractDefs(ctx2, schema);
-      assignProp(schemas, key4, finalize(ctx2, schema));
+      assignProp(schemas, key5, finalize(ctx2, schema));
     }
     if (Object.keys(defs).length > 0) {
       const defsSegment = ctx2.target === "draft-2020-12" ? "$defs" : "definitions";
@@ -24082,17 +22626,17 @@ __export(checks_exports2, {
 
 // node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
-function _lazyMethod(proto, key4, make) {
-  Object.defineProperty(proto, key4, {
+function _lazyMethod(proto, key5, make) {
+  Object.defineProperty(proto, key5, {
     configurable: true,
     enumerable: false,
     get() {
       const value = make(this);
-      Object.defineProperty(this, key4, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key5, { value, configurable: true, writable: true });
       return value;
     },
     set(value) {
-      Object.defineProperty(this, key4, { value, configurable: true, writable: true });
+      Object.defineProperty(this, key5, { value, configurable: true, writable: true });
     }
   });
 }
@@ -25762,11 +24306,11 @@ function resolveRef(ref, ctx) {
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
   if (path[0] === defsKey) {
-    const key4 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
-    if (!key4 || !ctx.defs[key4]) {
+    const key5 = path[1] === void 0 ? void 0 : decodeJSONPointerSegment(path[1]);
+    if (!key5 || !ctx.defs[key5]) {
       throw new Error(`Reference not found: ${ref}`);
     }
-    return ctx.defs[key4];
+    return ctx.defs[key5];
   }
   throw new Error(`Reference not found: ${ref}`);
 }
@@ -25801,16 +24345,16 @@ function checkObjectGuards(objectSchema, guards) {
       });
     }
     if (guards.keySchema) {
-      for (const key4 of keys2) {
-        const result2 = guards.keySchema.safeParse(key4);
+      for (const key5 of keys2) {
+        const result2 = guards.keySchema.safeParse(key5);
         if (result2.success)
           continue;
         payload.issues.push({
           code: "invalid_key",
           origin: "record",
           issues: result2.error.issues,
-          input: key4,
-          path: [key4],
+          input: key5,
+          path: [key5],
           continue: true
         });
       }
@@ -25835,20 +24379,20 @@ function canonicalKey(value, seen) {
     if (Array.isArray(value)) {
       const parts2 = [];
       for (const item of value) {
-        const key4 = canonicalKey(item, seen);
-        if (key4 === null)
+        const key5 = canonicalKey(item, seen);
+        if (key5 === null)
           return null;
-        parts2.push(key4);
+        parts2.push(key5);
       }
       return `a${parts2.length}:[${parts2.join(",")}]`;
     }
     const keys2 = Object.keys(value).sort();
     const parts = [];
     for (const k of keys2) {
-      const key4 = canonicalKey(value[k], seen);
-      if (key4 === null)
+      const key5 = canonicalKey(value[k], seen);
+      if (key5 === null)
         return null;
-      parts.push(`${k.length}:${k}=${key4}`);
+      parts.push(`${k.length}:${k}=${key5}`);
     }
     return `o${parts.length}:{${parts.join(",")}}`;
   } finally {
@@ -25888,10 +24432,10 @@ function containsRef(value) {
     return value.some(containsRef);
   if (typeof value.$ref === "string")
     return true;
-  return Object.entries(value).some(([key4, sub]) => {
-    if (SCHEMA_KEYWORDS.has(key4))
+  return Object.entries(value).some(([key5, sub]) => {
+    if (SCHEMA_KEYWORDS.has(key5))
       return containsRef(sub);
-    if (!SCHEMA_MAP_KEYWORDS.has(key4) || typeof sub !== "object" || sub === null)
+    if (!SCHEMA_MAP_KEYWORDS.has(key5) || typeof sub !== "object" || sub === null)
       return false;
     return Object.values(sub).some(containsRef);
   });
@@ -25907,12 +24451,12 @@ function checkArrayGuards(arraySchema, guards) {
     if (guards.uniqueItems === true) {
       const firstSeen = /* @__PURE__ */ new Map();
       for (let i = 0; i < items.length; i++) {
-        const key4 = canonicalKey(items[i], /* @__PURE__ */ new Set());
-        if (key4 === null)
+        const key5 = canonicalKey(items[i], /* @__PURE__ */ new Set());
+        if (key5 === null)
           continue;
-        const first2 = firstSeen.get(key4);
+        const first2 = firstSeen.get(key5);
         if (first2 === void 0) {
-          firstSeen.set(key4, i);
+          firstSeen.set(key5, i);
           continue;
         }
         payload.issues.push({
@@ -26151,9 +24695,9 @@ function convertBaseSchema(schema, ctx) {
       const properties = schema.properties || {};
       const requiredSet = new Set(schema.required || []);
       const additionalSchema = typeof schema.additionalProperties === "object" ? convertSchema(schema.additionalProperties, ctx) : void 0;
-      for (const [key4, propSchema] of Object.entries(properties)) {
+      for (const [key5, propSchema] of Object.entries(properties)) {
         const propZodSchema = convertSchema(propSchema, ctx);
-        assignProp(shape, key4, requiredSet.has(key4) ? propZodSchema : propZodSchema.optional());
+        assignProp(shape, key5, requiredSet.has(key5) ? propZodSchema : propZodSchema.optional());
       }
       if (schema.patternProperties) {
         const patternProps = schema.patternProperties;
@@ -26188,12 +24732,12 @@ function convertBaseSchema(schema, ctx) {
             if (!isPlainObject(payload.value))
               return;
             const unrecognized = [];
-            for (const key4 of Object.keys(payload.value)) {
-              if (propertyKeys.includes(key4))
+            for (const key5 of Object.keys(payload.value)) {
+              if (propertyKeys.includes(key5))
                 continue;
-              if (patterns.some((regex) => regex.test(key4)))
+              if (patterns.some((regex) => regex.test(key5)))
                 continue;
-              unrecognized.push(key4);
+              unrecognized.push(key5);
             }
             if (unrecognized.length) {
               payload.issues.push({
@@ -26324,38 +24868,38 @@ function convertSchema(schema, ctx) {
   }
   const extraMeta = {};
   const coreMetadataKeys = ["$id", "id", "$comment", "$anchor", "$vocabulary", "$dynamicRef", "$dynamicAnchor"];
-  for (const key4 of coreMetadataKeys) {
-    if (key4 in schema) {
-      extraMeta[key4] = schema[key4];
+  for (const key5 of coreMetadataKeys) {
+    if (key5 in schema) {
+      extraMeta[key5] = schema[key5];
     }
   }
   const contentMetadataKeys = ["contentEncoding", "contentMediaType", "contentSchema"];
-  for (const key4 of contentMetadataKeys) {
-    if (key4 in schema) {
-      extraMeta[key4] = schema[key4];
+  for (const key5 of contentMetadataKeys) {
+    if (key5 in schema) {
+      extraMeta[key5] = schema[key5];
     }
   }
   if (schema.type === "object" && schema.$ref === void 0) {
     if (schema.propertyNames !== void 0 && !containsRef(schema.propertyNames)) {
       extraMeta.propertyNames = schema.propertyNames;
     }
-    for (const key4 of ["minProperties", "maxProperties"]) {
-      if (schema[key4] !== void 0)
-        extraMeta[key4] = schema[key4];
+    for (const key5 of ["minProperties", "maxProperties"]) {
+      if (schema[key5] !== void 0)
+        extraMeta[key5] = schema[key5];
     }
   }
   if (schema.type === "array" && schema.$ref === void 0) {
     if (schema.contains !== void 0 && !containsRef(schema.contains)) {
       extraMeta.contains = schema.contains;
     }
-    for (const key4 of ["uniqueItems", "minContains", "maxContains"]) {
-      if (schema[key4] !== void 0)
-        extraMeta[key4] = schema[key4];
+    for (const key5 of ["uniqueItems", "minContains", "maxContains"]) {
+      if (schema[key5] !== void 0)
+        extraMeta[key5] = schema[key5];
     }
   }
-  for (const key4 of Object.keys(schema)) {
-    if (!RECOGNIZED_KEYS.has(key4)) {
-      assignProp(extraMeta, key4, schema[key4]);
+  for (const key5 of Object.keys(schema)) {
+    if (!RECOGNIZED_KEYS.has(key5)) {
+      assignProp(extraMeta, key5, schema[key5]);
     }
   }
   if (Object.keys(extraMeta).length > 0) {
@@ -26398,15 +24942,15 @@ function visit(schema, fnOrHandlers) {
   };
   const cache2 = /* @__PURE__ */ new Map();
   function run2(s) {
-    const cached2 = cache2.get(s);
-    if (cached2 === RESOLVING) {
+    const cached3 = cache2.get(s);
+    if (cached3 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
         getter: () => cache2.get(s)
       });
     }
-    if (cached2 !== void 0)
-      return cached2;
+    if (cached3 !== void 0)
+      return cached3;
     cache2.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
@@ -26611,6 +25155,1949 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
+// src/bee/preflight.ts
+var PROBE_TIMEOUT_MS = 5e3;
+var BeeArgumentError = class extends Error {
+  name = "BeeArgumentError";
+};
+var BeeNodeError = class extends Error {
+  name = "BeeNodeError";
+};
+function parseBeeTarget(url2, batchId) {
+  let parsed;
+  try {
+    parsed = new URL(url2);
+  } catch {
+    throw new BeeArgumentError(`--bee-url ${url2}: not a URL; give the Bee API URL, e.g. http://localhost:1633`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new BeeArgumentError(`--bee-url ${url2}: must be http(s), e.g. http://localhost:1633`);
+  }
+  const id = batchId.trim().replace(/^0x/i, "").toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(id)) {
+    throw new BeeArgumentError(`--batch-id ${batchId}: must be 64 hex digits (a postage batch id, see GET /stamps on the node)`);
+  }
+  return { url: url2.replace(/\/+$/, ""), batchId: id };
+}
+async function probe(url2, timeoutMs = PROBE_TIMEOUT_MS) {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await fetch(url2, { signal, headers: { accept: "application/json" } });
+    return { status: res.status, body: await res.text() };
+  } catch (e) {
+    if (signal.aborted) throw new BeeNodeError(`no answer from ${url2} in ${timeoutMs / 1e3} s`);
+    const cause = e.cause;
+    throw new BeeNodeError(`cannot connect to ${url2} (${cause?.code ?? cause?.message ?? e.message})`);
+  }
+}
+var Health = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
+var Batch = external_exports.object({ usable: external_exports.boolean(), exists: external_exports.boolean().optional(), batchTTL: external_exports.number().optional() });
+var BeeMessage = external_exports.object({ message: external_exports.string() });
+function beeMessage(body) {
+  try {
+    const parsed = BeeMessage.safeParse(JSON.parse(body));
+    if (parsed.success) return parsed.data.message;
+  } catch {
+  }
+  return body.trim().slice(0, 200);
+}
+function json2(body) {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return void 0;
+  }
+}
+async function preflight(target, timeoutMs = PROBE_TIMEOUT_MS) {
+  const fix = "start the node (or fix --bee-url) and try again";
+  let health;
+  try {
+    health = await probe(`${target.url}/health`, timeoutMs);
+  } catch (e) {
+    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message}; ${fix}`);
+  }
+  const h = Health.safeParse(json2(health.body));
+  if (health.status !== 200 || !h.success) {
+    throw new BeeNodeError(`Bee node at ${target.url}: GET /health answered ${health.status} ${beeMessage(health.body)}; is this a Bee API URL? ${fix}`);
+  }
+  const stamps = await probe(`${target.url}/stamps/${target.batchId}`, timeoutMs).catch((e) => {
+    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message} (reading batch ${target.batchId}); ${fix}`);
+  });
+  const buy = `buy one (POST /stamps/{amount}/{depth}) or pick one from GET ${target.url}/stamps`;
+  if (stamps.status === 404) {
+    throw new BeeNodeError(`batch ${target.batchId} is not on the node at ${target.url} (${beeMessage(stamps.body)}); ${buy}`);
+  }
+  const b = Batch.safeParse(json2(stamps.body));
+  if (stamps.status !== 200 || !b.success) {
+    throw new BeeNodeError(`batch ${target.batchId}: GET /stamps/{id} on ${target.url} answered ${stamps.status} ${beeMessage(stamps.body)}; ${buy}`);
+  }
+  if (!b.data.usable || b.data.exists === false) {
+    throw new BeeNodeError(
+      `batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ", expired" : ""}); wait for it to be usable (about a minute after purchase) or ${buy}`
+    );
+  }
+  return { version: h.data.version ?? "unknown" };
+}
+
+// src/bee/node-sides.ts
+import { existsSync as existsSync3, statSync } from "node:fs";
+import { resolve } from "node:path";
+
+// src/bee/session.ts
+import { constants } from "node:os";
+
+// src/bee/dev-node.ts
+import { execFile, spawn } from "node:child_process";
+import { closeSync, existsSync as existsSync2, mkdtempSync, openSync, readFileSync as readFileSync2, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join as join2 } from "node:path";
+
+// src/child/env.ts
+var DROPPED_PREFIXES = ["INPUT_", "ACTIONS_RUNTIME_", "ACTIONS_ID_TOKEN_REQUEST_"];
+var DROPPED_NAMES = /* @__PURE__ */ new Set([
+  "ACTIONS_CACHE_URL",
+  "ACTIONS_RESULTS_URL",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  // File commands: whoever can write these files steers the steps after this one.
+  "GITHUB_ENV",
+  "GITHUB_PATH",
+  "GITHUB_OUTPUT",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY",
+  // Git configuration and credentials handed down through the environment.
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS"
+]);
+var GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
+var TOKEN_NAMES = [
+  "INPUT_GITHUB-TOKEN",
+  "INPUT_GITHUB_TOKEN",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN"
+];
+var MIN_SECRET_LENGTH = 8;
+var registered = /* @__PURE__ */ new Set();
+function registerSecret(value) {
+  if (value && value.length >= MIN_SECRET_LENGTH) registered.add(value);
+}
+var isDroppedName = (name2) => {
+  const upper = name2.toUpperCase();
+  return DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p)) || GIT_CONFIG_ENTRY.test(upper);
+};
+function childEnv(extra = {}, base = process.env) {
+  const secrets = [...registered];
+  for (const name2 of TOKEN_NAMES) {
+    const v = base[name2];
+    if (v && v.length >= MIN_SECRET_LENGTH) secrets.push(v);
+  }
+  const out = {};
+  for (const [name2, value] of Object.entries({ ...base, ...extra })) {
+    if (value === void 0 || isDroppedName(name2)) continue;
+    if (secrets.some((s) => value.includes(s))) continue;
+    out[name2] = value;
+  }
+  return out;
+}
+
+// src/bee/api.ts
+var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
+var CreatedBatchSchema = external_exports.object({ batchID: external_exports.string().regex(/^[0-9a-f]{64}$/i, "expected 64 hex digits") });
+var describe3 = (e) => e instanceof Error ? e.message : String(e);
+var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function poll(what, o, fn) {
+  const deadline = Date.now() + o.timeoutMs;
+  let last = "no answer yet";
+  for (; ; ) {
+    const gone = o.gone?.();
+    if (gone) throw new Error(`${what}: ${gone}`);
+    try {
+      const v = await fn();
+      if (v !== void 0) return v;
+    } catch (e) {
+      last = describe3(e);
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`${what}: no success within ${Math.round(o.timeoutMs / 1e3)} s (last: ${last})`);
+    await sleep(Math.min(o.intervalMs ?? 250, left));
+  }
+}
+function waitForHealth(baseUrl, o) {
+  return poll(`Bee at ${baseUrl} not healthy`, o, async () => {
+    const r = await probe(`${baseUrl}/health`, Math.min(PROBE_TIMEOUT_MS, o.timeoutMs));
+    let h;
+    try {
+      h = HealthSchema.safeParse(JSON.parse(r.body));
+    } catch {
+      h = void 0;
+    }
+    if (r.status !== 200 || !h?.success) throw new Error(`GET /health: HTTP ${r.status} ${beeMessage(r.body)}`);
+    if (h.data.status !== "ok") throw new Error(`GET /health: status "${h.data.status}"`);
+    return h.data.version ?? "unknown version";
+  });
+}
+async function buyBatch(baseUrl, o) {
+  const path = `/stamps/${o.amount}/${o.depth}`;
+  let status2;
+  let body;
+  try {
+    const res = await fetch(`${baseUrl}${path}`, { method: "POST", signal: AbortSignal.timeout(Math.min(6 * PROBE_TIMEOUT_MS, o.timeoutMs)) });
+    status2 = res.status;
+    body = await res.text();
+  } catch (e) {
+    throw new Error(`buying a postage batch on ${baseUrl}: POST ${path}: ${describe3(e)}`);
+  }
+  let parsed;
+  try {
+    parsed = CreatedBatchSchema.safeParse(JSON.parse(body));
+  } catch {
+    parsed = void 0;
+  }
+  if (status2 !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status2} ${beeMessage(body)}`);
+  const batchId = parsed.data.batchID.toLowerCase();
+  await poll(`postage batch ${batchId} on ${baseUrl} not usable`, { timeoutMs: o.timeoutMs }, async () => {
+    await preflight({ url: baseUrl, batchId });
+    return true;
+  });
+  return batchId;
+}
+
+// src/bee/docker.ts
+import { randomBytes } from "node:crypto";
+var BEE_IMAGE = "ethersphere/bee:2.8.0";
+var CONTAINER_API_PORT = 1633;
+var CONTAINER_LABEL = "org.bee-bench.dev-node=1";
+function containerName() {
+  return `bee-bench-dev-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+function dockerRunArgs(o) {
+  return [
+    "run",
+    "-d",
+    "--rm",
+    "--name",
+    o.name,
+    "--label",
+    CONTAINER_LABEL,
+    "--publish",
+    `127.0.0.1:${o.hostPort}:${CONTAINER_API_PORT}`,
+    o.image ?? BEE_IMAGE,
+    "dev",
+    `--api-addr=:${CONTAINER_API_PORT}`
+  ];
+}
+function dockerRemoveArgs(name2) {
+  return ["rm", "--force", name2];
+}
+function dockerLogsArgs(name2) {
+  return ["logs", "--tail", "30", name2];
+}
+
+// src/bee/dev-node.ts
+var DEV_NODE_DEFAULTS = {
+  /** Covers Bee's start-up, not the image pull (docker run returns after the pull). */
+  healthTimeoutMs: 6e4,
+  batchTimeoutMs: 6e4,
+  /** Image pull and container creation. */
+  dockerRunTimeoutMs: 6e5,
+  /** SIGTERM, then this long for Bee's graceful shutdown, then SIGKILL. */
+  stopGraceMs: 1e4,
+  /** The batch the nightly has always bought: ample for the spec's largest uploads. */
+  batchAmount: 10000000000n,
+  batchDepth: 24
+};
+var Cleanup = class {
+  steps = [];
+  done;
+  add(step2) {
+    this.steps.push(step2);
+  }
+  run() {
+    this.done ??= (async () => {
+      for (const step2 of this.steps.reverse()) await step2();
+    })();
+    return this.done;
+  }
+};
+function freePort() {
+  return new Promise((resolve24, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => typeof addr === "object" && addr ? resolve24(addr.port) : reject(new Error("no free port")));
+    });
+  });
+}
+function devNodeEnv(home, from = process.env) {
+  const env = childEnv({ HOME: home }, from);
+  for (const k of Object.keys(env)) if (/^BEE_/i.test(k)) delete env[k];
+  return env;
+}
+var lastLines = (text4, n = 30) => text4.trimEnd().split("\n").slice(-n).join("\n");
+async function launchBinary(path, port, cleanup, log2) {
+  if (!existsSync2(path)) throw new Error(`--bee-binary ${path}: no such file`);
+  const home = mkdtempSync(join2(tmpdir(), "bee-bench-dev-"));
+  const logFile = join2(home, "bee.log");
+  const fd = openSync(logFile, "a");
+  const child = spawn(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
+  closeSync(fd);
+  let ended;
+  const exited = new Promise((resolve24) => {
+    child.once("exit", (code, signal) => {
+      ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
+      resolve24();
+    });
+    child.once("error", (e) => {
+      ended = `cannot start ${path}: ${e.message}`;
+      resolve24();
+    });
+  });
+  cleanup.add(async () => {
+    if (ended === void 0 && child.pid) {
+      const signalGroup = (s) => {
+        try {
+          process.kill(-child.pid, s);
+        } catch {
+        }
+      };
+      signalGroup("SIGTERM");
+      const timer = new Promise((r) => setTimeout(() => r("late"), DEV_NODE_DEFAULTS.stopGraceMs).unref());
+      if (await Promise.race([exited, timer]) === "late") {
+        log2(`bee: process ${child.pid} ignored SIGTERM for ${DEV_NODE_DEFAULTS.stopGraceMs / 1e3} s; killing it`);
+        signalGroup("SIGKILL");
+        await exited;
+      }
+      log2(`bee: stopped process ${child.pid}`);
+    }
+    rmSync(home, { recursive: true, force: true });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    what: `process ${child.pid ?? "(not started)"} (${path})`,
+    gone: () => ended,
+    logTail: async () => lastLines(readFileSync2(logFile, "utf8"))
+  };
+}
+function dockerCommand(docker, args, timeoutMs) {
+  return new Promise((resolve24) => {
+    execFile(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      const missing = err?.code === "ENOENT";
+      const why = !err ? "" : missing ? `${docker} not found${docker.includes("/") ? "" : " on PATH"}` : err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message;
+      resolve24({ ok: !err, missing, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+    });
+  });
+}
+async function removeContainer(name2, log2, docker = "docker") {
+  const rm2 = await dockerCommand(docker, dockerRemoveArgs(name2), 6e4);
+  if (rm2.missing) return;
+  if (rm2.ok) log2(`bee: removed container ${name2}`);
+  else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name2} already removed`);
+  else log2(`bee: could not remove container ${name2} (${rm2.problem}); remove it with: docker rm --force ${name2}`);
+}
+var NO_DOCKER_HINT = "without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH instead of --bee dev, or a running node with --bee-url URL --batch-id ID";
+async function launchDocker(docker, port, cleanup, o) {
+  const name2 = containerName();
+  o.onContainer?.(name2);
+  cleanup.add(() => removeContainer(name2, o.log, docker));
+  const args = dockerRunArgs({ name: name2, hostPort: port });
+  o.log(`bee: ${docker} ${args.join(" ")}`);
+  const run2 = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
+  if (!run2.ok) throw new Error(`docker run of the Bee dev node failed (${run2.problem}); ${o.withoutDocker ?? NO_DOCKER_HINT}`);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    what: `container ${name2}`,
+    gone: () => void 0,
+    logTail: async () => {
+      const logs2 = await dockerCommand(docker, dockerLogsArgs(name2), 3e4);
+      return lastLines(`${logs2.stdout}
+${logs2.problem}`);
+    }
+  };
+}
+async function startDevNode(o, cleanup) {
+  const port = o.port ?? await freePort();
+  const launched = o.how.kind === "docker" ? await launchDocker(o.how.docker ?? "docker", port, cleanup, o) : await launchBinary(o.how.path, port, cleanup, o.log);
+  try {
+    const version3 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
+    const batchId = await buyBatch(launched.url, {
+      amount: DEV_NODE_DEFAULTS.batchAmount,
+      depth: DEV_NODE_DEFAULTS.batchDepth,
+      timeoutMs: o.batchTimeoutMs ?? DEV_NODE_DEFAULTS.batchTimeoutMs
+    });
+    o.log(`bee: dev node ${version3} at ${launched.url} (${launched.what}), batch ${batchId}`);
+    return { url: launched.url, batchId, version: version3, what: launched.what };
+  } catch (e) {
+    const tail = await launched.logTail().catch(() => "");
+    throw new Error(`${e instanceof Error ? e.message : String(e)}${tail ? `
+last lines of the Bee log (${launched.what}):
+${tail}` : ""}`);
+  }
+}
+
+// src/bee/session.ts
+var SIGNALS = ["SIGINT", "SIGTERM"];
+function withDevNode(o, work) {
+  return withDevNodes([o], ([node2]) => work(node2));
+}
+async function withDevNodes(list2, work) {
+  if (list2.length === 0) return work([]);
+  const o = list2[0];
+  const cleanup = new Cleanup();
+  const onSignal = (signal) => {
+    o.log(`bee: ${signal} received: stopping the dev node${list2.length > 1 ? "s" : ""} before exiting`);
+    void cleanup.run().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  try {
+    const nodes = [];
+    for (const one of list2) nodes.push(await startDevNode(one, cleanup));
+    return await work(nodes);
+  } finally {
+    await cleanup.run();
+    for (const s of SIGNALS) process.off(s, onSignal);
+  }
+}
+
+// src/bee/node-sides.ts
+function parseNodeSpec(value, batchId, flag, batchFlag, cwd = process.cwd()) {
+  const v = value.trim();
+  if (/^https?:\/\//i.test(v)) {
+    if (!batchId) throw new BeeArgumentError(`${flag} ${v}: a running node needs its postage batch: give ${batchFlag} (64 hex digits)`);
+    try {
+      return { kind: "url", target: parseBeeTarget(v, batchId) };
+    } catch (e) {
+      throw new BeeArgumentError(`${flag}: ${e.message.replace(/^--bee-url |^--batch-id /, "")}`);
+    }
+  }
+  const path = resolve(cwd, v);
+  if (!existsSync3(path) || !statSync(path).isFile())
+    throw new BeeArgumentError(
+      `${flag} ${v}: no such file (${path}); give a Bee executable that has \`bee dev\` (Bee \u2264 2.8.0) or an http(s) URL of a running node`
+    );
+  if (batchId) throw new BeeArgumentError(`${batchFlag}: ${flag} starts a dev node that buys its own batch; drop ${batchFlag}`);
+  return { kind: "binary", path };
+}
+async function withNodeSides(specs, o, work) {
+  const sides = ["base", "head"];
+  const started = sides.filter((s) => specs[s].kind === "binary");
+  const devOptions = started.map((s) => ({ how: { kind: "binary", path: specs[s].path }, log: o.log }));
+  return withDevNodes(devOptions, async (devNodes) => {
+    const out = {};
+    for (const s of sides) {
+      const spec = specs[s];
+      if (spec.kind === "binary") {
+        const n = devNodes[started.indexOf(s)];
+        out[s] = { url: n.url, batchId: n.batchId, version: n.version, how: `dev node of ${spec.path}` };
+      } else {
+        const { version: version3 } = await preflight(spec.target);
+        out[s] = { ...spec.target, version: version3, how: `node at ${spec.target.url}` };
+      }
+      o.log(`${s} node: Bee ${out[s].version} (${out[s].how})`);
+    }
+    return work(out);
+  });
+}
+
+// src/pipeline/ab.ts
+import { rmSync as rmSync9 } from "node:fs";
+import { resolve as resolve4 } from "node:path";
+
+// src/pipeline/profiles.ts
+import { existsSync as existsSync5, mkdirSync, readdirSync as readdirSync4, statSync as statSync2, writeFileSync } from "node:fs";
+import { join as join6 } from "node:path";
+
+// src/profile/row-profile.ts
+import { closeSync as closeSync2, openSync as openSync2, readdirSync as readdirSync2, readFileSync as readFileSync4, readSync } from "node:fs";
+import { join as join4 } from "node:path";
+
+// src/count/callgrind.ts
+import { readdirSync, readFileSync as readFileSync3 } from "node:fs";
+import { join as join3 } from "node:path";
+
+// src/build/exec.ts
+import { spawn as spawn2 } from "node:child_process";
+var BuildError = class extends Error {
+  constructor(message, logTail = []) {
+    super(message);
+    this.logTail = logTail;
+  }
+  logTail;
+  name = "BuildError";
+};
+function step(label, cmd, args, opts) {
+  return new Promise((resolve24, reject) => {
+    const child = spawn2(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
+    const tail = [];
+    const emit = (line) => {
+      if (!line.trim()) return;
+      tail.push(line);
+      if (tail.length > 30) tail.shift();
+      opts.log(`  ${line}`);
+    };
+    const lines = () => {
+      let partial2 = "";
+      return {
+        data: (d) => {
+          const parts = (partial2 + d.toString("utf8")).split(/\r?\n/);
+          partial2 = parts.pop() ?? "";
+          parts.forEach(emit);
+        },
+        end: () => emit(partial2)
+      };
+    };
+    const out = lines();
+    const err = lines();
+    child.stdout.on("data", out.data);
+    child.stderr.on("data", err.data);
+    child.on("error", (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
+    child.on("close", (code) => {
+      out.end();
+      err.end();
+      if (code === 0) resolve24();
+      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
+${tail.slice(-15).join("\n")}`, tail.slice(-30)));
+    });
+  });
+}
+function toolVersion(cmd, args) {
+  return new Promise((resolve24) => {
+    const child = spawn2(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (d) => out += d.toString("utf8"));
+    child.on("error", () => resolve24("missing"));
+    child.on("close", (code) => resolve24(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
+  });
+}
+
+// runners/js/src/callgrind-costs.mjs
+var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
+var V8_LOGGER_FUNCTION = /^v8::internal::(?:Logger|V8FileLogger|CodeEventLogger|LinuxPerfBasicLogger|LogFile|ExistingCodeLogger)::/;
+function v8Count(text4) {
+  const total = dumpTotal(text4);
+  return total === null ? null : total - v8HeapCost(text4) - v8LoggerCost(text4);
+}
+function v8LoggerCost(text4) {
+  if (!text4.includes("Logger::")) return 0;
+  return inclusiveCost(text4, (fn) => V8_LOGGER_FUNCTION.test(fn));
+}
+function inclusiveCost(text4, isIn) {
+  return sumCosts(text4, (fn, callee) => isIn(fn) && !(callee !== null && isIn(callee)));
+}
+function dumpTotal(text4) {
+  const totals = /^totals: (\d+)/m.exec(text4);
+  return totals ? Number(totals[1]) : null;
+}
+function v8HeapCost(text4) {
+  if (!text4.includes("v8::internal::")) return 0;
+  const heap = /* @__PURE__ */ new Map();
+  const isHeap = (fn) => {
+    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
+    return heap.get(fn);
+  };
+  return sumCosts(text4, (fn, callee) => callee === null && isHeap(fn));
+}
+function sumCosts(text4, pick2) {
+  const names = /* @__PURE__ */ new Map();
+  const nameOf = (spec) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== void 0) names.set(m[1], m[2]);
+    return names.get(m[1]) ?? "";
+  };
+  let fn = "";
+  let callee = "";
+  let callCost = false;
+  let cost = 0;
+  for (const line of text4.split("\n")) {
+    if (line.startsWith("fn=")) {
+      fn = nameOf(line.slice(3));
+      callCost = false;
+    } else if (line.startsWith("cfn=")) {
+      callee = nameOf(line.slice(4));
+    } else if (line.startsWith("calls=")) {
+      callCost = true;
+    } else if (/^[\d+*-]/.test(line)) {
+      if (pick2(fn, callCost ? callee : null)) cost += Number(line.split(" ")[1] ?? 0);
+      callCost = false;
+    }
+  }
+  return cost;
+}
+
+// src/count/callgrind.ts
+var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
+var JS_NAMING_FLAGS = ["--perf-basic-prof", "--logfile=/dev/null", "--no-short-builtin-calls"];
+var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
+var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
+var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
+async function findCounter() {
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
+  }
+  const line = await toolVersion("valgrind", ["--version"]);
+  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
+  return { counter: { tool: "callgrind", version: line } };
+}
+function countingCommand(cmd, runner, dumpDir, o = {}) {
+  const [exe, ...rest] = cmd.argv;
+  if (!exe) throw new Error("empty runner command");
+  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
+  const inner = runner === "js" ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
+  return {
+    ...cmd,
+    argv: [
+      "valgrind",
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      "--dump-line=no",
+      "--compress-strings=yes",
+      `--callgrind-out-file=${join3(dumpDir, "callgrind.out.%p")}`,
+      // valgrind's own "==pid==" lines to a file of their own, not the console among the runner's.
+      ...o.logFile ? [`--log-file=${o.logFile}`] : [],
+      "--quiet",
+      ...inner
+    ],
+    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
+  };
+}
+var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
+var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
+function parseDump(text4) {
+  const trigger = TRIGGER.exec(text4);
+  if (!trigger) return null;
+  const count = v8Count(text4);
+  const instructions = count === null ? 0 : count - wallClockCost(text4);
+  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
+}
+var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
+function wallClockCost(text4) {
+  if (!WALL_CLOCK_FUNCTIONS.some((w) => text4.includes(w))) return 0;
+  return inclusiveCost(text4, isWallClock);
+}
+function readDumps(dir) {
+  const steps = /* @__PURE__ */ new Map();
+  for (const f of readdirSync(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
+    const d = parseDump(readFileSync3(join3(dir, f), "utf8"));
+    if (!d) continue;
+    const key5 = `${d.unit} ${d.step}`;
+    const seen = steps.get(key5);
+    steps.set(key5, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+  }
+  const byUnit = /* @__PURE__ */ new Map();
+  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
+  }
+  return byUnit;
+}
+
+// src/profile/callgrind-read.ts
+var TRIGGER2 = /^desc: Trigger: Client Request: bee-bench(-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
+function triggerOf(text4) {
+  const t = TRIGGER2.exec(text4);
+  return t ? { unit: Number(t[2]), step: Number(t[3]), spin: t[1] !== void 0 } : null;
+}
+var baseName = (fn) => fn.replace(/'\d+$/, "");
+var isDeeperLevel = (fn) => /'\d+$/.test(fn);
+var Names = class {
+  byId = /* @__PURE__ */ new Map();
+  resolve(spec) {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== void 0) this.byId.set(m[1], m[2]);
+    return this.byId.get(m[1]) ?? "";
+  }
+};
+var add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
+function readDumpProfile(text4, rename = (f) => f) {
+  const profile2 = {
+    trigger: triggerOf(text4),
+    self: /* @__PURE__ */ new Map(),
+    edges: /* @__PURE__ */ new Map(),
+    reentered: /* @__PURE__ */ new Map(),
+    files: /* @__PURE__ */ new Map()
+  };
+  const fns = new Names();
+  const files = new Names();
+  const renamed = /* @__PURE__ */ new Map();
+  const name2 = (raw) => {
+    let n = renamed.get(raw);
+    if (n === void 0) renamed.set(raw, n = rename(baseName(raw)));
+    return n;
+  };
+  let file2 = "";
+  let fn = "";
+  let callee = null;
+  let calleeRaw = "";
+  let calls = 0;
+  for (const line of text4.split("\n")) {
+    const c = line.charCodeAt(0);
+    if (c >= 48 && c <= 57 || c === 43 || c === 45 || c === 42) {
+      const ir2 = Number(line.slice(line.indexOf(" ") + 1).split(" ")[0] ?? 0) || 0;
+      if (callee === null) {
+        add(profile2.self, fn, ir2);
+      } else {
+        if (callee !== fn) {
+          const out = profile2.edges.get(fn) ?? /* @__PURE__ */ new Map();
+          profile2.edges.set(fn, out);
+          const e = out.get(callee) ?? { calls: 0, ir: 0 };
+          out.set(callee, { calls: e.calls + calls, ir: e.ir + ir2 });
+          if (isDeeperLevel(calleeRaw)) add(profile2.reentered, callee, ir2);
+        }
+        callee = null;
+      }
+    } else if (line.startsWith("fl=")) {
+      file2 = files.resolve(line.slice(3));
+    } else if (line.startsWith("fi=") || line.startsWith("fe=") || line.startsWith("cfi=") || line.startsWith("cfl=")) {
+      files.resolve(line.slice(line.indexOf("=") + 1));
+    } else if (line.startsWith("fn=")) {
+      fn = name2(fns.resolve(line.slice(3)));
+      if (!profile2.files.has(fn)) profile2.files.set(fn, file2);
+      if (!profile2.self.has(fn)) profile2.self.set(fn, 0);
+    } else if (line.startsWith("cfn=")) {
+      calleeRaw = fns.resolve(line.slice(4));
+    } else if (line.startsWith("calls=")) {
+      calls = Number(line.slice(6).split(" ")[0]) || 0;
+      callee = name2(calleeRaw);
+    }
+  }
+  return profile2;
+}
+function inclusive(p, fn) {
+  let out = 0;
+  for (const e of p.edges.get(fn)?.values() ?? []) out += e.ir;
+  return (p.self.get(fn) ?? 0) + out - (p.reentered.get(fn) ?? 0);
+}
+
+// src/profile/row-profile.ts
+function readTrigger(path) {
+  const fd = openSync2(path, "r");
+  try {
+    const buf = Buffer.alloc(4096);
+    return triggerOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("utf8"));
+  } finally {
+    closeSync2(fd);
+  }
+}
+function dumpsByUnit(dir) {
+  const found = [];
+  for (const f of readdirSync2(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
+    const path = join4(dir, f);
+    const t = readTrigger(path);
+    if (t) found.push({ unit: t.unit, step: t.step, file: path });
+  }
+  const byUnit = /* @__PURE__ */ new Map();
+  for (const d of found.sort((a, b) => a.unit - b.unit || a.step - b.step || a.file.localeCompare(b.file))) {
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.file]);
+  }
+  return byUnit;
+}
+var isWallClock2 = (fn) => WALL_CLOCK_FUNCTIONS.includes(fn);
+var LEFT_OUT = { go: isWallClock2, rs: () => false, js: (fn) => V8_LOGGER_FUNCTION.test(fn) };
+function withoutLeftOut(p, isLeftOut) {
+  const roots = [...p.self.keys()].filter(isLeftOut);
+  if (roots.length === 0) return;
+  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
+  const self2 = new Map(p.self);
+  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
+  const remove = (fn, ir2, path) => {
+    const whole = incl.get(fn) ?? 0;
+    if (whole <= 0 || ir2 <= 0 || path.has(fn) || isLeftOut(fn)) return;
+    const share = Math.min(1, ir2 / whole);
+    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self2.get(fn) ?? 0) * share));
+    const next = new Set(path).add(fn);
+    for (const [callee, e] of edges.get(fn) ?? []) {
+      remove(callee, e.ir * share, next);
+      const now2 = p.edges.get(fn).get(callee);
+      p.edges.get(fn).set(callee, { calls: Math.max(0, now2.calls - e.calls * share), ir: Math.max(0, now2.ir - e.ir * share) });
+    }
+  };
+  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, /* @__PURE__ */ new Set([w]));
+  const gone = new Set(roots);
+  for (const [fn, own2] of p.self) {
+    const out = [...p.edges.get(fn)?.values() ?? []].reduce((sum2, e) => sum2 + e.ir, 0);
+    if (own2 < 0.5 && out < 0.5 && (self2.get(fn) ?? 0) >= 0.5) gone.add(fn);
+  }
+  for (const fn of gone) {
+    p.self.delete(fn);
+    p.edges.delete(fn);
+    p.reentered.delete(fn);
+  }
+  for (const out of p.edges.values()) for (const [callee, e] of out) if (gone.has(callee) || e.ir < 0.5) out.delete(callee);
+}
+function withoutV8Heap(p) {
+  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fn)) p.self.set(fn, 0);
+}
+function rowProfile(runner, files, symbolize) {
+  const functions = /* @__PURE__ */ new Map();
+  const edges = /* @__PURE__ */ new Map();
+  const steps = /* @__PURE__ */ new Set();
+  for (const file2 of files) {
+    const text4 = readFileSync4(file2, "utf8");
+    const d = readDumpProfile(text4, typeof symbolize === "object" ? symbolize.forDump(text4) : symbolize);
+    if (!d.trigger) continue;
+    steps.add(`${d.trigger.unit} ${d.trigger.step}`);
+    withoutLeftOut(d, LEFT_OUT[runner]);
+    if (runner === "js") withoutV8Heap(d);
+    for (const [fn, self2] of d.self) {
+      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? "", self: 0, inclusive: 0 };
+      functions.set(fn, { ...f, self: f.self + self2, inclusive: f.inclusive + inclusive(d, fn) });
+    }
+    for (const [caller, out] of d.edges) {
+      const into = edges.get(caller) ?? /* @__PURE__ */ new Map();
+      edges.set(caller, into);
+      for (const [callee, e] of out) {
+        const had = into.get(callee) ?? { calls: 0, ir: 0 };
+        into.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
+      }
+    }
+  }
+  const n = Math.max(1, steps.size);
+  let total = 0;
+  for (const f of functions.values()) {
+    f.self /= n;
+    f.inclusive /= n;
+    total += f.self;
+  }
+  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
+  return { runner, total, iterations: steps.size, functions, edges };
+}
+
+// src/profile/v8-symbols.ts
+import { copyFileSync, existsSync as existsSync4, readdirSync as readdirSync3, readFileSync as readFileSync5, renameSync, rmSync as rmSync2 } from "node:fs";
+import { dirname as dirname2, isAbsolute, join as join5, relative } from "node:path";
+var LINE = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i;
+function readPerfMap(text4, file2) {
+  const entries = [];
+  const lines = text4.split("\n");
+  lines.pop();
+  let end = 0;
+  for (const [i, line] of lines.entries()) {
+    end += Buffer.byteLength(line) + 1;
+    if (line === "") continue;
+    const m = LINE.exec(line);
+    if (!m) throw new Error(`${file2}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
+    entries.push({ start: parseInt(m[1], 16), size: parseInt(m[2], 16), name: m[3], end });
+  }
+  return entries;
+}
+var ADDRESS = /^0x([0-9a-f]+)((?:'\d+)?)$/;
+var SCRIPT_CODE = /^(?:JS|Function|LazyCompile|Script|Eval):[*~^+]?(.*?) ?((?:file:\/\/|\/|node:)\S*?)(:\d+)(:\d+)?$/;
+function packageLookup() {
+  const seen = /* @__PURE__ */ new Map();
+  const of = (dir) => {
+    if (seen.has(dir)) return seen.get(dir);
+    let found = null;
+    try {
+      const name2 = JSON.parse(readFileSync5(join5(dir, "package.json"), "utf8")).name;
+      if (typeof name2 === "string" && name2 !== "") found = { name: name2, dir };
+    } catch {
+    }
+    if (!found && dirname2(dir) !== dir) found = of(dirname2(dir));
+    seen.set(dir, found);
+    return found;
+  };
+  return of;
+}
+function readablePath(path, packageOf) {
+  const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
+  if (!isAbsolute(plain)) return plain;
+  const inModules = plain.lastIndexOf("/node_modules/");
+  if (inModules >= 0) return plain.slice(inModules + "/node_modules/".length);
+  const pkg = packageOf(dirname2(plain));
+  return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
+}
+function sourceLookup() {
+  const files = /* @__PURE__ */ new Map();
+  return (path, line, column) => {
+    const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
+    if (!isAbsolute(plain)) return null;
+    if (!files.has(plain)) {
+      try {
+        files.set(plain, readFileSync5(plain, "utf8").split("\n"));
+      } catch {
+        files.set(plain, null);
+      }
+    }
+    const text4 = files.get(plain)?.[line - 1]?.slice(column - 1);
+    return text4 === void 0 ? null : text4;
+  };
+}
+var SNIPPET_CHARS = 40;
+function readableName(v8Name, packageOf, sourceAt = sourceLookup()) {
+  const script = SCRIPT_CODE.exec(v8Name);
+  if (script) {
+    const [, fn, path, line, column] = script;
+    const where = readablePath(path, packageOf);
+    if (fn) return `${fn} ${where}`;
+    const text4 = column ? sourceAt(path, Number(line.slice(1)), Number(column.slice(1))) : null;
+    if (!text4?.trim()) return `(anonymous) ${where}${line}${column ?? ""}`;
+    const flat = text4.trim().replace(/\s+/g, " ");
+    return `(anonymous) ${where} \xAB${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}\u2026` : flat}\xBB`;
+  }
+  if (v8Name.startsWith("Builtin:")) return `Builtins_${v8Name.slice("Builtin:".length)}`;
+  return v8Name;
+}
+function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup()) {
+  const found = /* @__PURE__ */ new Map();
+  const lookup = (address) => {
+    for (let i = count - 1; i >= 0; i--) {
+      const e = entries[i];
+      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
+    }
+    return null;
+  };
+  return (fn) => {
+    const m = ADDRESS.exec(fn);
+    if (!m) return fn;
+    const hex6 = m[1];
+    if (!found.has(hex6)) found.set(hex6, lookup(parseInt(hex6, 16)));
+    const name2 = found.get(hex6);
+    return name2 === null || name2 === void 0 ? fn : `${name2}${m[2]}`;
+  };
+}
+var v8PerfMapPath = (pid) => `/tmp/perf-${pid}.map`;
+var perfMapFile = (dumpDir, pid) => join5(dumpDir, `perf-${pid}.map`);
+function collectPerfMaps(dumpDir) {
+  const pids = new Set(
+    readdirSync3(dumpDir).map((f) => /^callgrind\.out\.(\d+)(?:\.\d+)?$/.exec(f)?.[1]).filter((pid) => pid !== void 0).map(Number)
+  );
+  const moved = [];
+  for (const pid of pids) {
+    const from = v8PerfMapPath(pid);
+    if (!existsSync4(from)) continue;
+    const to = perfMapFile(dumpDir, pid);
+    try {
+      renameSync(from, to);
+    } catch {
+      copyFileSync(from, to);
+      rmSync2(from, { force: true });
+    }
+    moved.push(to);
+  }
+  return moved;
+}
+var PID = /^pid: (\d+)$/m;
+var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
+function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
+  const maps = /* @__PURE__ */ new Map();
+  const sourceAt = sourceLookup();
+  const mapOf = (pid) => {
+    if (!maps.has(pid)) {
+      const file2 = perfMapFile(dumpDir, Number(pid));
+      maps.set(pid, existsSync4(file2) ? readPerfMap(readFileSync5(file2, "utf8"), file2) : null);
+    }
+    return maps.get(pid);
+  };
+  return (dumpText) => {
+    const pid = PID.exec(dumpText)?.[1];
+    const entries = pid === void 0 ? null : mapOf(pid);
+    if (!entries) return (fn) => fn;
+    const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = lo + hi >> 1;
+      if (entries[mid].end <= length) lo = mid + 1;
+      else hi = mid;
+    }
+    return symbolizerOver(entries, lo, packageOf, sourceAt);
+  };
+}
+
+// src/profile/callgrind-write.ts
+var oneLine = (s) => s.replace(/[\r\n]/g, " ");
+function callgrindText(p, title, name2 = (f) => f) {
+  const fileIds = /* @__PURE__ */ new Map();
+  const fnIds = /* @__PURE__ */ new Map();
+  const ref = (ids, key5) => {
+    const id = ids.get(key5);
+    if (id !== void 0) return `(${id})`;
+    ids.set(key5, ids.size + 1);
+    return `(${ids.size}) ${oneLine(key5)}`;
+  };
+  const fileOf = (fn) => p.functions.get(fn)?.file || "???";
+  const lines = [];
+  let total = 0;
+  for (const f of [...p.functions.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    const self2 = Math.round(f.self);
+    total += self2;
+    lines.push(`fl=${ref(fileIds, fileOf(f.name))}`, `fn=${ref(fnIds, name2(f.name))}`, `0 ${self2}`);
+    for (const [callee, e] of p.edges.get(f.name) ?? []) {
+      const calls = Math.max(1, Math.round(e.calls));
+      lines.push(`cfl=${ref(fileIds, fileOf(callee))}`, `cfn=${ref(fnIds, name2(callee))}`, `calls=${calls} 0`, `0 ${Math.round(e.ir)}`);
+    }
+  }
+  return [
+    "# callgrind format",
+    "version: 1",
+    "creator: bee-bench",
+    `cmd: ${oneLine(title)}`,
+    "desc: Instructions per timed iteration (the mean over the counted iterations)",
+    "positions: line",
+    "events: Ir",
+    `summary: ${total}`,
+    "",
+    ...lines,
+    `totals: ${total}`,
+    ""
+  ].join("\n");
+}
+
+// src/stats/summary.ts
+function sorted(xs) {
+  return Float64Array.from(xs).sort();
+}
+function quantileSorted(s, p) {
+  const n = s.length;
+  if (n === 0 || !(p >= 0 && p <= 1)) return NaN;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const a = s[lo];
+  if (lo + 1 >= n) return a;
+  return a + (h - lo) * (s[lo + 1] - a);
+}
+function quantile(xs, p) {
+  return quantileSorted(sorted(xs), p);
+}
+function median(xs) {
+  return quantile(xs, 0.5);
+}
+function mean(xs) {
+  if (xs.length === 0) return NaN;
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) s += xs[i];
+  return s / xs.length;
+}
+function sd(xs) {
+  const n = xs.length;
+  if (n < 2) return NaN;
+  const m = mean(xs);
+  let ss = 0;
+  for (let i = 0; i < n; i++) ss += (xs[i] - m) ** 2;
+  return Math.sqrt(ss / (n - 1));
+}
+function cv(xs) {
+  return sd(xs) / mean(xs);
+}
+function madRaw(xs) {
+  const m = median(xs);
+  const dev = Float64Array.from(xs, (x) => Math.abs(x - m));
+  return median(dev);
+}
+var MAD_SCALE = 1.4826;
+function madScaled(xs) {
+  return MAD_SCALE * madRaw(xs);
+}
+function min(xs) {
+  if (xs.length === 0) return NaN;
+  let m = Infinity;
+  for (let i = 0; i < xs.length; i++) m = Math.min(m, xs[i]);
+  return m;
+}
+function max(xs) {
+  if (xs.length === 0) return NaN;
+  let m = -Infinity;
+  for (let i = 0; i < xs.length; i++) m = Math.max(m, xs[i]);
+  return m;
+}
+function geomean(xs) {
+  if (xs.length === 0) return NaN;
+  let s = 0;
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i];
+    if (!(x > 0)) return NaN;
+    s += Math.log(x);
+  }
+  return Math.exp(s / xs.length);
+}
+var P95_MIN_N = 10;
+function summarize(xs) {
+  const s = sorted(xs);
+  const med = quantileSorted(s, 0.5);
+  return {
+    n: s.length,
+    min: s.length ? s[0] : NaN,
+    max: s.length ? s[s.length - 1] : NaN,
+    mean: mean(s),
+    median: med,
+    madRaw: madRaw(s),
+    madScaled: madScaled(s),
+    cv: cv(s),
+    p95: s.length >= P95_MIN_N ? quantileSorted(s, 0.95) : null
+  };
+}
+
+// src/stats/median-interval.ts
+function halfBinomialCdf(n) {
+  const cdf2 = new Float64Array(n + 1);
+  let logPmf = -n * Math.LN2;
+  let acc = 0;
+  for (let i = 0; i <= n; i++) {
+    acc += Math.exp(logPmf);
+    cdf2[i] = Math.min(1, acc);
+    logPmf += Math.log(n - i) - Math.log(i + 1);
+  }
+  return cdf2;
+}
+function medianInterval(xs, confidence = 0.95) {
+  const n = xs.length;
+  if (n === 0) return null;
+  const s = sorted(xs);
+  const cdf2 = halfBinomialCdf(n);
+  const tail = (1 - confidence) / 2;
+  let k = 1;
+  while (k + 1 <= Math.ceil(n / 2) && cdf2[k] <= tail) k++;
+  return { lo: s[k - 1], hi: s[n - k], coverage: 1 - 2 * cdf2[k - 1] };
+}
+
+// src/stats/normal.ts
+var import_stats_base_dists_normal_cdf = __toESM(require_lib57(), 1);
+var import_stats_base_dists_normal_quantile = __toESM(require_lib62(), 1);
+function pnorm(z2, upper = false) {
+  return (0, import_stats_base_dists_normal_cdf.default)(upper ? -z2 : z2, 0, 1);
+}
+function qnorm(p) {
+  return (0, import_stats_base_dists_normal_quantile.default)(p, 0, 1);
+}
+
+// src/stats/rank.ts
+function rank(values) {
+  const n = values.length;
+  const order = Array.from({ length: n }, (_, i2) => i2).sort((a, b) => values[a] - values[b]);
+  const ranks = new Float64Array(n);
+  const ties = [];
+  let i = 0;
+  while (i < n) {
+    let j = i + 1;
+    const v = values[order[i]];
+    while (j < n && values[order[j]] === v) j++;
+    const mid = (i + 1 + j) / 2;
+    for (let k = i; k < j; k++) ranks[order[k]] = mid;
+    if (j - i > 1) ties.push(j - i);
+    i = j;
+  }
+  return { ranks, ties };
+}
+function tieSum(ties) {
+  let s = 0;
+  for (const t of ties) s += t * t * t - t;
+  return s;
+}
+
+// src/stats/wilcoxon.ts
+var import_stats_base_dists_signrank_cdf = __toESM(require_lib80(), 1);
+var EXACT_BELOW = 50;
+function signedRank(d, opts = {}) {
+  const alternative = opts.alternative ?? "two.sided";
+  const correct = opts.correct ?? true;
+  const kept = d.filter((v2) => !Number.isNaN(v2));
+  const x = kept.filter((v2) => v2 !== 0);
+  const zeros = kept.length - x.length;
+  const n = x.length;
+  if (n === 0) {
+    return { statistic: 0, p: 1, minP: 1, n: 0, zeros, ties: false, method: "normal" };
+  }
+  const { ranks, ties } = rank(x.map(Math.abs));
+  let v = 0;
+  for (let i = 0; i < n; i++) if (x[i] > 0) v += ranks[i];
+  const total = n * (n + 1) / 2;
+  if (opts.exact ?? n < EXACT_BELOW) {
+    if (ties.length === 0) {
+      const p = exactP(v, n, alternative);
+      const minP = exactP(alternative === "less" ? 0 : total, n, alternative);
+      return { statistic: v, p, minP, n, zeros, ties: false, method: "exact" };
+    }
+    const perm = permutationP(ranks, v, alternative);
+    return { statistic: v, p: perm.p, minP: perm.minP, n, zeros, ties: true, method: "exact" };
+  }
+  const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48);
+  const norm = (stat) => normalP(stat - total / 2, sigma, alternative, correct);
+  return {
+    statistic: v,
+    p: norm(v),
+    minP: norm(alternative === "less" ? 0 : total),
+    n,
+    zeros,
+    ties: ties.length > 0,
+    method: "normal"
+  };
+}
+function sidedP(alternative, lower, upper) {
+  if (alternative === "less") return lower();
+  if (alternative === "greater") return upper();
+  return Math.min(1, 2 * Math.min(lower(), upper()));
+}
+function exactP(v, n, alternative) {
+  const total = n * (n + 1) / 2;
+  return sidedP(
+    alternative,
+    () => (0, import_stats_base_dists_signrank_cdf.default)(v, n),
+    () => (0, import_stats_base_dists_signrank_cdf.default)(total - v, n)
+  );
+}
+function permutationP(ranks, v, alternative) {
+  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
+  const top2 = doubled.reduce((a, b) => a + b, 0);
+  let counts = new Float64Array(top2 + 1);
+  counts[0] = 1;
+  for (const r of doubled) {
+    const next = Float64Array.from(counts);
+    for (let s = r; s <= top2; s++) next[s] += counts[s - r];
+    counts = next;
+  }
+  const patterns = 2 ** doubled.length;
+  const atMost = (s) => counts.subarray(0, s + 1).reduce((a, b) => a + b, 0) / patterns;
+  const atLeast = (s) => counts.subarray(s).reduce((a, b) => a + b, 0) / patterns;
+  const tailP = (s) => sidedP(
+    alternative,
+    () => atMost(s),
+    () => atLeast(s)
+  );
+  return { p: tailP(Math.round(2 * v)), minP: tailP(alternative === "less" ? 0 : top2) };
+}
+function normalP(z0, sigma, alternative, correct) {
+  let c = 0;
+  if (correct) c = alternative === "two.sided" ? Math.sign(z0) * 0.5 : alternative === "greater" ? 0.5 : -0.5;
+  const z2 = (z0 - c) / sigma;
+  switch (alternative) {
+    case "less":
+      return pnorm(z2);
+    case "greater":
+      return pnorm(z2, true);
+    default:
+      return Math.min(1, 2 * Math.min(pnorm(z2), pnorm(z2, true)));
+  }
+}
+
+// src/stats/rank-sum-dist.ts
+var CACHE_LIMIT = 32;
+var cache = /* @__PURE__ */ new Map();
+function cumulative(m, n) {
+  const a = Math.min(m, n);
+  const b = Math.max(m, n);
+  const key5 = `${a},${b}`;
+  const hit = cache.get(key5);
+  if (hit) return hit;
+  let prev = Array.from({ length: b + 1 }, () => Float64Array.of(1));
+  for (let i = 1; i <= a; i++) {
+    const cur = [Float64Array.of(1)];
+    for (let j = 1; j <= b; j++) {
+      const out = new Float64Array(i * j + 1);
+      const fx = prev[j];
+      const fy = cur[j - 1];
+      const wx = i / (i + j);
+      const wy = j / (i + j);
+      for (let u = 0; u < fy.length; u++) out[u] = wy * fy[u];
+      for (let u = 0; u < fx.length; u++) out[u + j] = out[u + j] + wx * fx[u];
+      cur.push(out);
+    }
+    prev = cur;
+  }
+  const dens = prev[b];
+  const cum = new Float64Array(dens.length);
+  let s = 0;
+  for (let u = 0; u < dens.length; u++) cum[u] = s += dens[u];
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value);
+  cache.set(key5, cum);
+  return cum;
+}
+function pwilcox(q, m, n) {
+  const u = Math.floor(q + 1e-7);
+  if (u < 0) return 0;
+  if (u >= m * n) return 1;
+  return cumulative(m, n)[u];
+}
+function qwilcox(p, m, n) {
+  const cum = cumulative(m, n);
+  const target = p - 10 * Number.EPSILON;
+  for (let u = 0; u < cum.length; u++) if (cum[u] >= target) return u;
+  return m * n;
+}
+
+// src/stats/rank-sum-permutation.ts
+function rankSumPermutation(ranks, nx, alternative) {
+  const doubled = Array.from(ranks, (r) => Math.round(2 * r));
+  let observed = 0;
+  for (let i = 0; i < nx; i++) observed += doubled[i];
+  const maxSum = doubled.reduce((a, b) => a + b, 0);
+  const ways = Array.from({ length: nx + 1 }, () => new Float64Array(maxSum + 1));
+  ways[0][0] = 1;
+  let reach = 0;
+  doubled.forEach((r, seen) => {
+    reach += r;
+    for (let k = Math.min(nx, seen + 1); k >= 1; k--) {
+      const to = ways[k];
+      const from = ways[k - 1];
+      for (let s = reach - r; s >= 0; s--) if (from[s]) to[s + r] += from[s];
+    }
+  });
+  const dist = ways[nx];
+  const total = dist.reduce((a, b) => a + b, 0);
+  const below = (s) => dist.subarray(0, s + 1).reduce((a, b) => a + b, 0) / total;
+  const above = (s) => dist.subarray(s).reduce((a, b) => a + b, 0) / total;
+  const tailP = (s) => sidedP(
+    alternative,
+    () => below(s),
+    () => above(s)
+  );
+  const lowest = dist.findIndex((w) => w > 0);
+  let highest = maxSum;
+  while (highest > 0 && !dist[highest]) highest--;
+  return { p: tailP(observed), minP: Math.min(tailP(lowest), tailP(highest)) };
+}
+
+// src/stats/mann-whitney.ts
+function mannWhitney(xIn, yIn, opts = {}) {
+  const alternative = opts.alternative ?? "two.sided";
+  const correct = opts.correct ?? true;
+  const x = xIn.filter((v) => !Number.isNaN(v));
+  const y = yIn.filter((v) => !Number.isNaN(v));
+  const nx = x.length;
+  const ny = y.length;
+  if (nx === 0 || ny === 0) {
+    return { statistic: 0, p: 1, minP: 1, nx, ny, ties: false, method: "normal" };
+  }
+  const { ranks, ties } = rank([...x, ...y]);
+  let rx = 0;
+  for (let i = 0; i < nx; i++) rx += ranks[i];
+  const w = rx - nx * (nx + 1) / 2;
+  const mn = nx * ny;
+  const extreme = alternative === "less" ? 0 : mn;
+  if (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) {
+    if (ties.length === 0) {
+      const p = exactP2(w, nx, ny, alternative);
+      return { statistic: w, p, minP: exactP2(extreme, nx, ny, alternative), nx, ny, ties: false, method: "exact" };
+    }
+    return { statistic: w, ...rankSumPermutation(ranks, nx, alternative), nx, ny, ties: true, method: "exact" };
+  }
+  const N = nx + ny;
+  const sigma = Math.sqrt(mn / 12 * (N + 1 - tieSum(ties) / (N * (N - 1))));
+  const norm = (stat) => sigma > 0 ? normalP(stat - mn / 2, sigma, alternative, correct) : 1;
+  return { statistic: w, p: norm(w), minP: norm(extreme), nx, ny, ties: ties.length > 0, method: "normal" };
+}
+function exactP2(w, nx, ny, alternative) {
+  const mn = nx * ny;
+  const lower = (q) => pwilcox(q, nx, ny);
+  const upper = (q) => pwilcox(mn - q, nx, ny);
+  switch (alternative) {
+    case "less":
+      return lower(w);
+    case "greater":
+      return upper(w);
+    default:
+      return Math.min(1, 2 * (w > mn / 2 ? upper(w) : lower(w)));
+  }
+}
+
+// src/stats/hodges-lehmann.ts
+var import_stats_base_dists_signrank_cdf2 = __toESM(require_lib80(), 1);
+var import_stats_base_dists_signrank_quantile = __toESM(require_lib81(), 1);
+function hodgesLehmann(xIn, opts = {}) {
+  const confLevel = opts.confLevel ?? 0.95;
+  const alpha = 1 - confLevel;
+  const x = xIn.filter((v) => !Number.isNaN(v));
+  const n = x.length;
+  if (n === 0) return { estimate: NaN, lo: NaN, hi: NaN, confLevel: 0, achievedConfLevel: 0, method: "normal" };
+  const walsh = walshAverages(x);
+  const estimate = quantileSorted(walsh, 0.5);
+  const nonzero = x.filter((v) => v !== 0);
+  const exact = (opts.exact ?? nonzero.length < EXACT_BELOW) && nonzero.length === n && rank(nonzero.map(Math.abs)).ties.length === 0;
+  if (exact) {
+    const total = walsh.length;
+    let qu = (0, import_stats_base_dists_signrank_quantile.default)(alpha / 2 - 10 * Number.EPSILON, n);
+    if (qu === 0) qu = 1;
+    const achievedAlpha = Math.min(1, 2 * (0, import_stats_base_dists_signrank_cdf2.default)(qu - 1, n));
+    return {
+      estimate,
+      lo: walsh[qu - 1],
+      hi: walsh[total - qu],
+      confLevel: achievedAlpha - alpha > alpha / 2 ? 1 - signif2(achievedAlpha) : confLevel,
+      achievedConfLevel: 1 - achievedAlpha,
+      method: "exact"
+    };
+  }
+  const W = (d) => signedRankZ(x, d, opts.correct ?? true);
+  const ci = asymptoticOneSample(W, walsh, x, alpha, confLevel);
+  return { estimate, ...ci, method: "normal" };
+}
+function hodgesLehmannTwoSample(xIn, yIn, opts = {}) {
+  const confLevel = opts.confLevel ?? 0.95;
+  const alpha = 1 - confLevel;
+  const x = xIn.filter((v) => !Number.isNaN(v));
+  const y = yIn.filter((v) => !Number.isNaN(v));
+  const nx = x.length;
+  const ny = y.length;
+  if (nx === 0 || ny === 0) {
+    return { estimate: NaN, lo: NaN, hi: NaN, confLevel: 0, achievedConfLevel: 0, method: "normal" };
+  }
+  const diffs = new Float64Array(nx * ny);
+  for (let i = 0; i < nx; i++) for (let j = 0; j < ny; j++) diffs[i * ny + j] = x[i] - y[j];
+  diffs.sort();
+  const estimate = quantileSorted(diffs, 0.5);
+  const exact = (opts.exact ?? (nx < EXACT_BELOW && ny < EXACT_BELOW)) && rank([...x, ...y]).ties.length === 0;
+  if (exact) {
+    const mn = nx * ny;
+    let qu = qwilcox(alpha / 2, nx, ny);
+    if (qu === 0) qu = 1;
+    const achievedAlpha = Math.min(1, 2 * pwilcox(qu - 1, nx, ny));
+    return {
+      estimate,
+      lo: diffs[qu - 1],
+      hi: diffs[mn - qu],
+      confLevel: achievedAlpha - alpha > alpha / 2 ? 1 - achievedAlpha : confLevel,
+      achievedConfLevel: 1 - achievedAlpha,
+      method: "exact"
+    };
+  }
+  const xs = sorted(x);
+  const ys = sorted(y);
+  const W = (d) => rankSumZ(xs, ys, d, opts.correct ?? true);
+  const mumin = diffs[0];
+  const mumax = diffs[diffs.length - 1];
+  return {
+    estimate,
+    lo: stepRoot(W, qnorm(1 - alpha / 2), mumin, mumax, diffs),
+    hi: stepRoot(W, qnorm(alpha / 2), mumin, mumax, diffs),
+    confLevel,
+    achievedConfLevel: confLevel,
+    method: "normal"
+  };
+}
+function walshAverages(x) {
+  const n = x.length;
+  const out = new Float64Array(n * (n + 1) / 2);
+  let k = 0;
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) out[k++] = (x[i] + x[j]) / 2;
+  return out.sort();
+}
+function asymptoticOneSample(W, walsh, x, alphaIn, confLevelIn) {
+  let alpha = alphaIn;
+  let confLevel = confLevelIn;
+  const mumin = walsh[0];
+  const mumax = walsh[walsh.length - 1];
+  const wmin = W(mumin);
+  const wmax = W(mumax);
+  if (!Number.isFinite(wmin) || !Number.isFinite(wmax)) {
+    return { lo: mumin, hi: mumax, confLevel: 0, achievedConfLevel: 0 };
+  }
+  for (; ; ) {
+    if (wmin - qnorm(1 - alpha / 2) < 0 || wmax - qnorm(alpha / 2) > 0) alpha *= 2;
+    else break;
+  }
+  if (alpha >= 1 || 1 - confLevel < alpha * 0.75) confLevel = 1 - Math.min(1, alpha);
+  if (alpha >= 1) {
+    const m = quantileSorted(sorted(x), 0.5);
+    return { lo: m, hi: m, confLevel, achievedConfLevel: confLevel };
+  }
+  return {
+    lo: stepRoot(W, qnorm(1 - alpha / 2), mumin, mumax, walsh),
+    hi: stepRoot(W, qnorm(alpha / 2), mumin, mumax, walsh),
+    confLevel,
+    achievedConfLevel: confLevel
+  };
+}
+function stepRoot(W, zq, lo, hi, breaks) {
+  if (W(lo) - zq <= 0) return lo;
+  if (W(hi) - zq >= 0) return hi;
+  const b = [lo];
+  for (const v of breaks) if (v > b[b.length - 1] && v < hi) b.push(v);
+  b.push(hi);
+  let left = 0;
+  let right = b.length - 1;
+  while (left < right) {
+    const k = left + right >> 1;
+    const mid = (b[k] + b[k + 1]) / 2;
+    if (W(mid) - zq <= 0) right = k;
+    else left = k + 1;
+  }
+  return b[left];
+}
+function signedRankZ(x, d, correct) {
+  const xd = x.map((v2) => v2 - d).filter((v2) => v2 !== 0);
+  const n = xd.length;
+  const { ranks, ties } = rank(xd.map(Math.abs));
+  let v = 0;
+  for (let i = 0; i < n; i++) if (xd[i] > 0) v += ranks[i];
+  const z2 = v - n * (n + 1) / 4;
+  const sigma = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24 - tieSum(ties) / 48);
+  return (z2 - (correct ? Math.sign(z2) * 0.5 : 0)) / sigma;
+}
+function rankSumZ(xs, ys, d, correct) {
+  const nx = xs.length;
+  const ny = ys.length;
+  let i = 0;
+  let j = 0;
+  let pos = 0;
+  let rx = 0;
+  let ties = 0;
+  while (i < nx || j < ny) {
+    const xv = i < nx ? xs[i] - d : Infinity;
+    const yv = j < ny ? ys[j] : Infinity;
+    const v = xv < yv ? xv : yv;
+    let cx = 0;
+    let cy = 0;
+    while (i < nx && xs[i] - d === v) {
+      i++;
+      cx++;
+    }
+    while (j < ny && ys[j] === v) {
+      j++;
+      cy++;
+    }
+    const t = cx + cy;
+    rx += cx * (pos + (t + 1) / 2);
+    if (t > 1) ties += t * t * t - t;
+    pos += t;
+  }
+  const z2 = rx - nx * (nx + 1) / 2 - nx * ny / 2;
+  const N = nx + ny;
+  const sigma = Math.sqrt(nx * ny / 12 * (N + 1 - ties / (N * (N - 1))));
+  return (z2 - (correct ? Math.sign(z2) * 0.5 : 0)) / sigma;
+}
+function signif2(v) {
+  if (v === 0 || !Number.isFinite(v)) return v;
+  const scale = 10 ** (1 - Math.floor(Math.log10(Math.abs(v))));
+  const t = v * scale;
+  let r = Math.round(t);
+  if (Math.abs(t - Math.trunc(t)) === 0.5 && r % 2 !== 0) r -= 1;
+  return r / scale;
+}
+
+// src/stats/fdr.ts
+function benjaminiHochberg(p) {
+  const idx = p.map((_, i) => i).filter((i) => !Number.isNaN(p[i]));
+  const m = idx.length;
+  const q = p.map(() => NaN);
+  idx.sort((a, b) => p[b] - p[a]);
+  let running = Infinity;
+  idx.forEach((i, r) => {
+    const k = m - r;
+    running = Math.min(running, p[i] * m / k);
+    q[i] = Math.min(1, running);
+  });
+  return q;
+}
+
+// src/stats/fit.ts
+function linearFit(x, y) {
+  if (x.length !== y.length) throw new RangeError(`x and y differ in length: ${x.length} vs ${y.length}`);
+  const n = x.length;
+  let mx = 0;
+  let my = 0;
+  for (let i = 0; i < n; i++) {
+    mx += x[i];
+    my += y[i];
+  }
+  mx /= n;
+  my /= n;
+  let sxx = 0;
+  let sxy = 0;
+  let syy = 0;
+  for (let i = 0; i < n; i++) {
+    const dx = x[i] - mx;
+    const dy = y[i] - my;
+    sxx += dx * dx;
+    sxy += dx * dy;
+    syy += dy * dy;
+  }
+  const slope = sxy / sxx;
+  const intercept = my - slope * mx;
+  const sse = Math.max(0, syy - slope * sxy);
+  const r2 = syy === 0 ? sxx > 0 ? 1 : NaN : 1 - sse / syy;
+  const s2 = n > 2 ? sse / (n - 2) : NaN;
+  const slopeStderr = Math.sqrt(s2 / sxx);
+  let sumx2 = 0;
+  for (let i = 0; i < n; i++) sumx2 += x[i] ** 2;
+  const interceptStderr = slopeStderr * Math.sqrt(sumx2 / n);
+  return { intercept, slope, r2, slopeStderr, interceptStderr, n };
+}
+function overheadAndThroughput(sizes, times) {
+  const f = linearFit(sizes, times);
+  return { overhead: f.intercept, throughput: 1 / f.slope, r2: f.r2, n: f.n };
+}
+
+// src/stats/designs.ts
+var pairedRounds = {
+  name: "paired-rounds",
+  crossMachine: false,
+  compare(base, head2, opts = {}) {
+    if (base.length !== head2.length) {
+      throw new RangeError(`paired rounds need as many base as head values: ${base.length} vs ${head2.length}`);
+    }
+    const lb = logs(base, "base");
+    return this.compareLogRatios(
+      logs(head2, "head").map((v, i) => v - lb[i]),
+      opts
+    );
+  },
+  compareLogRatios(d, opts = {}) {
+    if (!d.every(Number.isFinite)) throw new RangeError(`round log-ratios must be finite, got ${d.join(", ")}`);
+    const test = signedRank(d);
+    const confLevel = opts.confLevel ?? 0.95;
+    const hl = hodgesLehmann(d, { confLevel });
+    const c = result("paired-rounds", false, test.p, signedRankMinP(d.length), test.method, hl, d.length, d.length, confLevel);
+    return { ...c, identical: d.length > 0 && d.every((v) => v === 0) };
+  }
+};
+function roundLogRatio(base, head2) {
+  if (base.length === 0 || head2.length === 0) throw new RangeError("a round needs iterations on both sides");
+  const usable = (v) => v > 0 && Number.isFinite(v);
+  if (base.length !== head2.length) {
+    const b = base.filter(usable);
+    const h = head2.filter(usable);
+    return b.length > 0 && h.length > 0 ? Math.log(median(h) / median(b)) : null;
+  }
+  const pairs = base.flatMap((b, i) => usable(b) && usable(head2[i]) ? [Math.log(head2[i]) - Math.log(b)] : []);
+  return pairs.length > 0 ? median(pairs) : null;
+}
+function result(design, crossMachine, p, minP, method, hl, n, nBase, requestedConfLevel) {
+  return {
+    design,
+    ratio: Math.exp(hl.estimate),
+    ci: [Math.exp(hl.lo), Math.exp(hl.hi)],
+    confLevel: hl.confLevel,
+    achievedConfLevel: hl.achievedConfLevel,
+    intervalHolds: hl.achievedConfLevel >= requestedConfLevel - 1e-9 && hl.lo <= hl.estimate && hl.estimate <= hl.hi,
+    identical: false,
+    p,
+    minP,
+    n,
+    nBase,
+    method,
+    crossMachine
+  };
+}
+function logs(xs, what) {
+  return xs.map((v) => {
+    if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${what} values must be finite and > 0, got ${v}`);
+    return Math.log(v);
+  });
+}
+function signedRankMinP(n) {
+  return Math.min(1, 2 ** (1 - n));
+}
+function minRounds(alpha) {
+  let n = 1;
+  while (signedRankMinP(n) >= alpha) n++;
+  return n;
+}
+
+// src/stats/zscore.ts
+function zScores(xs) {
+  const m = mean(xs);
+  const s = sd(xs);
+  const ok = Number.isFinite(s) && s > 0;
+  return Array.from(xs, (x) => ok ? (x - m) / s : NaN);
+}
+
+// src/stats/power.ts
+function medianResiduals(groups) {
+  const out = [];
+  for (const g of groups) {
+    const m = median(g);
+    for (const v of g) out.push(v - m);
+  }
+  return out;
+}
+function shiftExceedance(residuals, shift) {
+  const r = Float64Array.from(residuals).sort();
+  const n = r.length;
+  if (n < 2) return NaN;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const t = r[i] + shift;
+    const below = lowerBound(r, t);
+    const upTo = upperBound(r, t);
+    let less = below;
+    let ties = upTo - below;
+    if (shift === 0) ties -= 1;
+    else if (shift > 0) less -= 1;
+    count += less + ties / 2;
+  }
+  return count / (n * (n - 1));
+}
+function noetherPerGroup(p, opts = {}) {
+  const alpha = opts.alpha ?? 0.05;
+  const power = opts.power ?? 0.8;
+  if (!Number.isFinite(p)) return NaN;
+  const d = p - 0.5;
+  if (d === 0) return Infinity;
+  const z2 = qnorm(1 - alpha / 2) + qnorm(power);
+  return Math.ceil(z2 * z2 / (6 * d * d));
+}
+function replicatesForShift(groups, shift, opts = {}) {
+  return noetherPerGroup(shiftExceedance(medianResiduals(groups), shift), opts);
+}
+function lowerBound(a, t) {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const m = lo + hi >> 1;
+    if (a[m] < t) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+function upperBound(a, t) {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const m = lo + hi >> 1;
+    if (a[m] <= t) lo = m + 1;
+    else hi = m;
+  }
+  return lo;
+}
+
+// src/verdict/steps.ts
+var SPREAD_FACTOR = 10;
+var NOISE_FLOOR = 5e-4;
+var TOLERANCE_SPREADS = 3;
+var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
+function stepRatio(a, b) {
+  const steps = Math.min(a.length, b.length);
+  return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
+}
+function aaSpread(a, b) {
+  const r = stepRatio(a, b);
+  return Math.max(r, 1 / r) - 1;
+}
+function countVerdict(ratio, spread, o) {
+  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
+  return { bar, verdict: ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~" };
+}
+function judgeSteps(base, baseAgain, head2, o) {
+  const steps = Math.min(base.length, baseAgain.length, head2.length);
+  if (steps === 0) throw new Error("judgeSteps needs counts of two base runs and a head run");
+  if ([...base, ...baseAgain, ...head2].some((n) => !(n > 0))) throw new Error("judgeSteps: a figure of zero means nothing was counted");
+  const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
+  const ratio = stepRatio(head2, baseMean);
+  const spread = aaSpread(base, baseAgain);
+  const { bar, verdict } = countVerdict(ratio, spread, o);
+  return { base: median([...base, ...baseAgain]), head: median(head2), ratio, spread, bar, verdict };
+}
+
+// src/profile/names.ts
+var NAME_CHARS = 200;
+function displayName(runner, name2) {
+  let n = name2;
+  if (runner === "go") {
+    const paren = n.indexOf("(");
+    const slash = n.lastIndexOf("/", paren === -1 ? n.length : paren);
+    n = n.slice(slash + 1).replace(/\.abi0$/, "");
+  } else {
+    n = n.replace(/::h[0-9a-f]{16}$/, "");
+  }
+  return [...n].length > NAME_CHARS ? `${[...n].slice(0, NAME_CHARS - 1).join("")}\u2026` : n;
+}
+var JS_OWN_PATH = /(?:^|[\s/\\])(?:@ethersphere[/\\]bee-js|cafe-utility)[/\\]/;
+var OWN = {
+  go: (name2) => name2.startsWith("github.com/ethswarm-tools/bee-go/"),
+  rs: (name2) => name2.startsWith("bee::") || name2.startsWith("<bee::"),
+  js: (name2, file2) => JS_OWN_PATH.test(`${file2} ${name2}`)
+};
+var isClientOwn = (runner, name2, file2) => OWN[runner](name2, file2);
+var ALLOCATORS = {
+  go: (fn) => fn === "runtime.mallocgc",
+  rs: (fn) => /^(?:__rustc::)?__rust_(?:alloc|alloc_zeroed|realloc)$|^(?:malloc|calloc|realloc)$/.test(fn),
+  js: (fn) => fn.startsWith("v8::internal::BackingStore::Allocate(")
+};
+var isAllocator = (runner, fn) => ALLOCATORS[runner](fn);
+
+// src/profile/fold.ts
+var SMALLEST = 0.5;
+var SMALLEST_FOLDED_SHARE = 1e-6;
+var MOST_VISITS = 2e5;
+function flow(start, next, keep, smallest = SMALLEST) {
+  const pending = new Map(start);
+  let visits = 0;
+  while (pending.size > 0) {
+    const [node2, amount] = pending.entries().next().value;
+    pending.delete(node2);
+    if (amount < smallest || ++visits > MOST_VISITS) {
+      keep(node2, amount);
+      continue;
+    }
+    for (const [to, a] of next(node2, amount)) if (a > 0) pending.set(to, (pending.get(to) ?? 0) + a);
+  }
+}
+var NOT_FOLDED = { go: () => false, rs: () => false, js: (fn) => V8_HEAP_FUNCTION.test(fn) };
+function foldIntoClient(p) {
+  const ownness = /* @__PURE__ */ new Map();
+  const own2 = (fn) => ownness.get(fn) ?? ownness.set(fn, isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? "")).get(fn);
+  const notFolded = NOT_FOLDED[p.runner];
+  const foldable = (callee) => !own2(callee) && !notFolded(callee);
+  const outward = /* @__PURE__ */ new Map();
+  const callsOf = (fn) => {
+    let c = outward.get(fn);
+    if (!c) {
+      const calls = [...p.edges.get(fn) ?? []];
+      c = { calls: calls.filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]), callsIr: calls.reduce((s, [, e]) => s + e.ir, 0) };
+      outward.set(fn, c);
+    }
+    return c;
+  };
+  const out = /* @__PURE__ */ new Map();
+  for (const f of p.functions.values()) {
+    if (!own2(f.name)) continue;
+    const via = /* @__PURE__ */ new Map();
+    let cost = f.self;
+    const credit = (fn, ir2) => {
+      cost += ir2;
+      via.set(fn, (via.get(fn) ?? 0) + ir2);
+    };
+    const start = new Map([...p.edges.get(f.name) ?? []].filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]));
+    flow(
+      start,
+      (fn, ir2) => {
+        const g = p.functions.get(fn);
+        const whole = g?.inclusive ?? 0;
+        if (!g || whole <= 0) {
+          credit(fn, ir2);
+          return [];
+        }
+        const share = Math.min(1, ir2 / whole);
+        const { calls, callsIr } = callsOf(fn);
+        const passed = Math.min(ir2, share * (whole - g.self));
+        const scale = callsIr > 0 ? Math.max(0, passed) / callsIr : 0;
+        const moved = calls.filter(([callee]) => callee !== f.name).map(([callee, e]) => [callee, e * scale]);
+        credit(fn, ir2 - (callsIr > 0 ? Math.max(0, passed) : 0));
+        return moved;
+      },
+      credit,
+      Math.max(SMALLEST, SMALLEST_FOLDED_SHARE * p.total)
+    );
+    out.set(f.name, { cost, via });
+  }
+  return out;
+}
+var PASS_THROUGH = {
+  go: /^runtime\./,
+  rs: /^<?(?:alloc|core|std|hashbrown)::|^__rustc::|^__rust_|^__rdl_|^(?:malloc|calloc|realloc)$/,
+  js: /v8::internal::|^v8::|^Builtins_|^node::|^std::/
+};
+function allocationSites(p) {
+  const through = PASS_THROUGH[p.runner];
+  const entry = (fn) => isAllocator(p.runner, fn);
+  const callers = /* @__PURE__ */ new Map();
+  for (const [caller, out] of p.edges) {
+    for (const [callee, e] of out) callers.set(callee, [...callers.get(callee) ?? [], { caller, calls: e.calls }]);
+  }
+  const sites = /* @__PURE__ */ new Map();
+  const keep = (fn, calls) => sites.set(fn, (sites.get(fn) ?? 0) + calls);
+  const start = /* @__PURE__ */ new Map();
+  for (const [callee, from] of callers) {
+    if (!entry(callee)) continue;
+    for (const c of from) if (!entry(c.caller)) start.set(c.caller, (start.get(c.caller) ?? 0) + c.calls);
+  }
+  flow(
+    start,
+    (fn, calls) => {
+      const up = (callers.get(fn) ?? []).filter((c) => c.caller !== fn);
+      const into = up.reduce((s, c) => s + c.calls, 0);
+      if (!through.test(fn) || into === 0) {
+        keep(fn, calls);
+        return [];
+      }
+      return up.map((c) => [c.caller, calls * c.calls / into]);
+    },
+    keep
+  );
+  return sites;
+}
+
+// src/profile/diff.ts
+var LIST_LENGTH = 20;
+var VIA_NAMES = 3;
+var LISTED_SHARE = NOISE_FLOOR;
+var ALLOCATION_SHARE = 1e-3;
+var AA_SPREADS = TOLERANCE_SPREADS;
+function top(lines, floor, again, n = LIST_LENGTH) {
+  const least = Math.max(floor, 0.5);
+  const beyond = (l) => {
+    if (Math.abs(l.head - l.base) < least) return false;
+    if (!again) return true;
+    const a = again(l);
+    return Math.sign(l.head - a) === Math.sign(l.head - l.base) && Math.abs(l.head - a) >= least && Math.abs(l.head - l.base) >= AA_SPREADS * Math.abs(a - l.base);
+  };
+  return lines.filter(beyond).sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base)).slice(0, n);
+}
+var keys = (a, b) => [.../* @__PURE__ */ new Set([...a.keys(), ...b.keys()])];
+var add2 = (m, key5, amount) => m.set(key5, (m.get(key5) ?? 0) + amount);
+function sideLists(p) {
+  const name2 = (fn) => displayName(p.runner, fn);
+  const self2 = /* @__PURE__ */ new Map();
+  for (const f of p.functions.values()) add2(self2, name2(f.name), f.self);
+  const own2 = /* @__PURE__ */ new Map();
+  for (const [fn, f] of foldIntoClient(p)) {
+    const line = own2.get(name2(fn)) ?? { cost: 0, inclusive: 0, via: /* @__PURE__ */ new Map() };
+    line.cost += f.cost;
+    line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
+    for (const [callee, ir2] of f.via) add2(line.via, name2(callee), ir2);
+    own2.set(name2(fn), line);
+  }
+  const allocations = /* @__PURE__ */ new Map();
+  for (const [fn, calls] of allocationSites(p)) add2(allocations, name2(fn), calls);
+  return { runner: p.runner, total: p.total, iterations: p.iterations, self: self2, own: own2, allocations, cut: null };
+}
+function diffProfiles(base, head2, row, baseAgain) {
+  return diffLists(sideLists(base), sideLists(head2), row, baseAgain ? sideLists(baseAgain) : void 0);
+}
+function diffLists(base, head2, row, again) {
+  const floor = LISTED_SHARE * Math.max(base.total, head2.total);
+  const calls = (s) => [...s.allocations.values()].reduce((sum2, n) => sum2 + n, 0);
+  const allocationFloor = ALLOCATION_SHARE * Math.max(calls(base), calls(head2));
+  const status2 = (inBase, inHead) => !inBase && base.cut === null ? { status: "new" } : !inHead && head2.cut === null ? { status: "gone" } : {};
+  const selfLines = keys(base.self, head2.self).map((fn) => ({
+    name: fn,
+    base: base.self.get(fn) ?? 0,
+    head: head2.self.get(fn) ?? 0,
+    ...status2(base.self.has(fn), head2.self.has(fn))
+  }));
+  const own2 = keys(base.own, head2.own).map((fn) => {
+    const b = base.own.get(fn);
+    const h = head2.own.get(fn);
+    const change = (h?.cost ?? 0) - (b?.cost ?? 0);
+    const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => v.callee);
+    return {
+      name: fn,
+      base: b?.cost ?? 0,
+      head: h?.cost ?? 0,
+      inclusiveBase: b?.inclusive ?? 0,
+      inclusiveHead: h?.inclusive ?? 0,
+      via,
+      ...status2(Boolean(b), Boolean(h))
+    };
+  });
+  const allocations = keys(base.allocations, head2.allocations).map((fn) => ({
+    name: fn,
+    base: base.allocations.get(fn) ?? 0,
+    head: head2.allocations.get(fn) ?? 0
+  }));
+  return {
+    caseId: row.caseId,
+    label: row.label,
+    runner: head2.runner,
+    total: { base: base.total, head: head2.total },
+    iterations: { base: base.iterations, head: head2.iterations },
+    self: top(selfLines, floor, again && ((l) => again.self.get(l.name) ?? 0)),
+    own: top(own2, floor, again && ((l) => again.own.get(l.name)?.cost ?? 0)),
+    // Calls: a site's change must reach ALLOCATION_SHARE of the row's (bee-go moved a site by 1.3
+    // calls in 6,000 between identical processes under callgrind; bee-js sites of V8's interpreter
+    // by 0.5-1 call in 14,000-50,000, as a GC lands in one iteration or another), and one call per
+    // iteration: code that allocates more does so in every iteration, where a slow path's
+    // occasional call averages to a fraction (bee-js `identity.create`'s `modInverse`, 3.7 and 3.2
+    // calls per iteration in two processes, in a row of a few hundred).
+    allocations: top(allocations, Math.max(allocationFloor, 1), again && ((l) => again.allocations.get(l.name) ?? 0))
+  };
+}
+
 // src/spec/schema.ts
 var RUNNERS = ["js", "go", "rs"];
 var RunnerSchema = external_exports.enum(RUNNERS);
@@ -26618,13 +27105,41 @@ var PROFILES = ["quick", "full"];
 var ProfileSchema = external_exports.enum(PROFILES);
 var KindSchema = external_exports.enum(["cpu", "net"]);
 var hex3 = (bytes2) => external_exports.string().regex(bytes2 ? new RegExp(`^[0-9a-f]{${bytes2 * 2}}$`) : /^[0-9a-f]+$/, "lowercase hex without 0x");
-var ParamValueSchema = external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()]);
-var ParamValuesSchema = external_exports.record(external_exports.string(), ParamValueSchema);
+var TEXT_CAPS = {
+  /** Case ids, param keys and labels, a client's name. */
+  name: 200,
+  /** A client version, a runtime, an OS, a CPU model, a counter's name: "1.2.3-rc.1+abc", "Intel(R) Xeon(R) ...". */
+  short: 300,
+  /** A param's text value (a path, a URL, a mode). */
+  value: 1e3,
+  /** A commit (a sha, or `git describe`). */
+  commit: 100,
+  /** A skip reason or a case's error message (a stack's first lines, a node's answer). */
+  message: 8e3
+};
+var capped = (max2) => external_exports.string().max(max2, { error: (i) => `${typeof i.input === "string" ? i.input.length : "?"} characters, more than the ${max2} a real run writes` });
+var ParamValueSchema = external_exports.union([external_exports.number(), capped(TEXT_CAPS.value), external_exports.boolean()]);
+var ParamValuesSchema = external_exports.record(capped(TEXT_CAPS.name), ParamValueSchema);
+var STRATEGIES = ["NONE", "DATA", "PROX", "RACE"];
+var NET_OPTION_CASES = {
+  redundancy_level: ["net.bytes.upload", "net.bzz.upload", "net.bytes.download", "net.bzz.download"],
+  deferred: ["net.bytes.upload", "net.bzz.upload"],
+  strategy: ["net.bytes.download", "net.bzz.download"],
+  fallback: ["net.bytes.download", "net.bzz.download"]
+};
 var SpecParamSchema = external_exports.object({
   label: external_exports.string().min(1),
   large: external_exports.boolean().optional(),
   per_runner: external_exports.partialRecord(RunnerSchema, ParamValuesSchema).optional(),
-  digest_with: ParamValuesSchema.optional()
+  digest_with: ParamValuesSchema.optional(),
+  /** Swarm-Redundancy-Level of the upload (0 NONE … 4 PARANOID). */
+  redundancy_level: external_exports.number().int().min(0).max(4).optional(),
+  /** Swarm-Deferred-Upload: false is a direct upload. */
+  deferred: external_exports.boolean().optional(),
+  /** Swarm-Redundancy-Strategy of the download. */
+  strategy: external_exports.enum(STRATEGIES).optional(),
+  /** Swarm-Redundancy-Fallback-Mode of the download. */
+  fallback: external_exports.boolean().optional()
 }).catchall(ParamValueSchema);
 var perProfile = (t) => external_exports.object({ quick: t, full: t });
 var CaseIdSchema = external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, "ids look like cpu.group.name or net.group.name");
@@ -26668,14 +27183,22 @@ var SpecCaseSchema = external_exports.object({
   for (const profile2 of PROFILES) {
     c.params[profile2].forEach((p, i) => {
       const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
-      for (const key4 of scaled) {
-        if (c.digest && !(key4 in (p.digest_with ?? {}))) {
+      for (const key5 of scaled) {
+        if (c.digest && !(key5 in (p.digest_with ?? {}))) {
           ctx.addIssue({
             code: "custom",
             path: ["params", profile2, i, "digest_with"],
-            message: `per_runner scales "${key4}" but digest_with does not fix it`
+            message: `per_runner scales "${key5}" but digest_with does not fix it`
           });
         }
+      }
+      for (const [option, cases] of Object.entries(NET_OPTION_CASES)) {
+        if (option in p && !cases.includes(c.id))
+          ctx.addIssue({
+            code: "custom",
+            path: ["params", profile2, i, option],
+            message: `"${option}" is a param of ${cases.join(", ")} only: no runner reads it in ${c.id}`
+          });
       }
       for (const name2 of [...c.work.ops, ...c.work.bytes ?? []]) {
         if (typeof p[name2] !== "number") {
@@ -26730,33 +27253,33 @@ var SpecSchema = external_exports.object({
   });
 });
 var HostSchema = external_exports.object({
-  os: external_exports.string(),
-  arch: external_exports.string(),
-  cpu_model: external_exports.string(),
+  os: capped(TEXT_CAPS.short),
+  arch: capped(TEXT_CAPS.short),
+  cpu_model: capped(TEXT_CAPS.short),
   cpus: external_exports.number().int().positive(),
   mem_mb: external_exports.number().int().nonnegative(),
-  runtime: external_exports.string()
+  runtime: capped(TEXT_CAPS.short)
 });
 var ClientSchema = external_exports.object({
-  name: external_exports.string().min(1),
-  version: external_exports.string().min(1),
+  name: capped(TEXT_CAPS.name).min(1),
+  version: capped(TEXT_CAPS.short).min(1),
   source: external_exports.enum(["registry", "path"]),
-  commit: external_exports.string().optional()
+  commit: capped(TEXT_CAPS.commit).optional()
 });
 var nsArray = external_exports.array(external_exports.number().int().nonnegative());
 var CaseResultSchema = external_exports.object({
-  id: external_exports.string().min(1),
+  id: capped(TEXT_CAPS.name).min(1),
   kind: KindSchema,
   param: ParamValuesSchema,
   status: external_exports.enum(["ok", "skipped", "failed"]),
-  skip_reason: external_exports.string().min(1).optional(),
-  error: external_exports.string().min(1).optional(),
+  skip_reason: capped(TEXT_CAPS.message).min(1).optional(),
+  error: capped(TEXT_CAPS.message).min(1).optional(),
   warmup: external_exports.number().int().nonnegative(),
   samples_ns: nsArray,
   cpu_ns: nsArray,
   peak_rss_bytes: external_exports.number().int().nonnegative().nullable(),
   work: external_exports.object({ bytes: external_exports.number().nonnegative().optional(), ops: external_exports.number().nonnegative().optional() }),
-  digest: hex3().optional(),
+  digest: hex3().max(TEXT_CAPS.value).optional(),
   /** Instructions executed by each timed iteration, counted under a CPU simulator (result.counter). */
   instructions: external_exports.array(external_exports.number().int().positive()).optional(),
   /** Heap allocations made inside each timed iteration, by the runtime's own accounting (result.alloc_counter); absent where the runtime cannot count them (bee-js counts bytes only). */
@@ -26774,13 +27297,13 @@ var CaseResultSchema = external_exports.object({
   }
 });
 var RESULT_SCHEMA_ID = "bee-bench/result@1";
-var CounterSchema = external_exports.object({ tool: external_exports.literal("callgrind"), version: external_exports.string().min(1) });
-var AllocCounterSchema = external_exports.object({ method: external_exports.string().min(1) });
+var CounterSchema = external_exports.object({ tool: external_exports.literal("callgrind"), version: capped(TEXT_CAPS.short).min(1) });
+var AllocCounterSchema = external_exports.object({ method: capped(TEXT_CAPS.short).min(1) });
 var ResultSchema = external_exports.object({
   schema: external_exports.literal(RESULT_SCHEMA_ID),
   runner: RunnerSchema,
   client: ClientSchema,
-  bee: external_exports.object({ url: external_exports.string(), version: external_exports.string() }).nullable(),
+  bee: external_exports.object({ url: capped(TEXT_CAPS.value), version: capped(TEXT_CAPS.short) }).nullable(),
   spec: external_exports.object({ hash: hex3(32), profile: ProfileSchema }),
   host: HostSchema,
   started_at: external_exports.iso.datetime({ offset: true }),
@@ -26791,7 +27314,7 @@ var ResultSchema = external_exports.object({
   /** Present when some case carries `alloc_bytes`: how the runner counted (runners/README.md "Allocations"). */
   alloc_counter: AllocCounterSchema.optional()
 });
-var InfoSchema = external_exports.object({ runner: RunnerSchema, client: ClientSchema, runtime: external_exports.string(), host: HostSchema });
+var InfoSchema = external_exports.object({ runner: RunnerSchema, client: ClientSchema, runtime: capped(TEXT_CAPS.short), host: HostSchema });
 
 // src/profile/schema.ts
 var MAX_LINES = 20;
@@ -26959,8 +27482,8 @@ function expandStacks(p, smallestShare = SMALLEST_SHARE) {
 function foldedText(stacks, name2 = (f) => f) {
   const merged = /* @__PURE__ */ new Map();
   for (const s of stacks) {
-    const key4 = s.stack.map((f) => name2(f).replace(/[;\r\n]/g, ":")).join(";");
-    merged.set(key4, (merged.get(key4) ?? 0) + s.ir);
+    const key5 = s.stack.map((f) => name2(f).replace(/[;\r\n]/g, ":")).join(";");
+    merged.set(key5, (merged.get(key5) ?? 0) + s.ir);
   }
   return [...merged].map(([k, v]) => [k, Math.round(v)]).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}
 `).join("");
@@ -27005,7 +27528,12 @@ var ZWSP = "\u200B";
 function mdText(value) {
   return mdLineStart(mdInline(oneLine2(value)));
 }
-var oneLine2 = (value) => String(value ?? "").replace(/\r\n?|\n|\u2028|\u2029/g, " ");
+var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+var noBidi = (s) => s.replace(BIDI, "\uFFFD");
+var oneLine2 = (value) => noBidi(String(value ?? "")).replace(/\r\n?|\n|\u2028|\u2029/g, " ");
+function htmlCode(value) {
+  return `<code>${htmlText(unlinked(oneLine2(value))).replace(/@/g, "@&#8203;")}</code>`;
+}
 function mdInline(s) {
   return unlinked(s).replace(/[&<>|`[\]\\*~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "&#95;").replace(/@/g, "@&#8203;");
 }
@@ -27044,7 +27572,7 @@ function mdProse(value) {
   return parts.map((p, i) => i % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, "&#124;")}</code>` : mdText(p)).join("");
 }
 function htmlText(value) {
-  return String(value ?? "").replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return noBidi(String(value ?? "")).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 function jsonForScript(value) {
   return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
@@ -27298,7 +27826,7 @@ var cls = (n) => Math.round(n) > 0 ? "more" : Math.round(n) < 0 ? "less" : "";
 function table(headers, rows) {
   return `<table><thead><tr>${headers.map((h) => `<th>${htmlText(h)}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.join("")}</tr>`).join("")}</tbody></table>`;
 }
-var td = (text3, c = "") => `<td${c ? ` class="${c}"` : ""}>${htmlText(text3)}</td>`;
+var td = (text4, c = "") => `<td${c ? ` class="${c}"` : ""}>${htmlText(text4)}</td>`;
 var fnCell = (name2, status2) => `<td><code>${htmlText(name2)}</code>${status2 ? ` <span class="tag">${htmlText(status2)}</span>` : ""}</td>`;
 function renderProfileHtml(d, root, sides) {
   const whole = d.total.head - d.total.base;
@@ -27355,7 +27883,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowra
 `;
 
 // src/pipeline/profiles.ts
-var profilesDir = (outDir) => join5(outDir, "profiles");
+var profilesDir = (outDir) => join6(outDir, "profiles");
 var sideFiles = (side) => ({ callgrind: `callgrind.out.${side}`, pprof: `${side}.pb.gz`, folded: `${side}.folded` });
 var DIFF_FILES = { json: "diff.json", html: "diff.html" };
 var ROW_FILES = [...Object.values(sideFiles("base")), ...Object.values(sideFiles("head")), ...Object.values(DIFF_FILES)];
@@ -27363,15 +27891,15 @@ function writeSide(dir, side, p, title) {
   const name2 = (fn) => displayName(p.runner, fn);
   const stacks = boundedStacks(p, name2);
   const files = sideFiles(side);
-  writeFileSync(join5(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name2));
-  writeFileSync(join5(dir, files.pprof), pprofBytes(stacks, name2));
-  writeFileSync(join5(dir, files.folded), foldedText(stacks, name2));
+  writeFileSync(join6(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name2));
+  writeFileSync(join6(dir, files.pprof), pprofBytes(stacks, name2));
+  writeFileSync(join6(dir, files.folded), foldedText(stacks, name2));
   return stacks;
 }
 var diffJson = (diff) => `${JSON.stringify(diff, null, 2)}
 `;
 function writeRowProfiles(outDir, row, sides, labels) {
-  const dir = join5(profilesDir(outDir), rowFolder(row));
+  const dir = join6(profilesDir(outDir), rowFolder(row));
   mkdirSync(dir, { recursive: true });
   const title = `${row.caseId} ${row.label}`;
   const stacks = {
@@ -27381,8 +27909,8 @@ function writeRowProfiles(outDir, row, sides, labels) {
   if (!sides.base || !sides.head || !stacks.base || !stacks.head) return { dir, diff: null };
   const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row, sides.baseAgain));
   const name2 = (fn) => displayName(sides.head.runner, fn);
-  writeFileSync(join5(dir, DIFF_FILES.json), diffJson(diff));
-  writeFileSync(join5(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
+  writeFileSync(join6(dir, DIFF_FILES.json), diffJson(diff));
+  writeFileSync(join6(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
   return { dir, diff };
 }
 function profileAb(o) {
@@ -27412,27 +27940,27 @@ function profileAb(o) {
 }
 var MAX_PROFILE_BYTES = 16 << 20;
 function folderBytes(dir) {
-  if (!existsSync3(dir)) return 0;
-  return readdirSync4(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).reduce((sum2, e) => sum2 + statSync(join5(e.parentPath, e.name)).size, 0);
+  if (!existsSync5(dir)) return 0;
+  return readdirSync4(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).reduce((sum2, e) => sum2 + statSync2(join6(e.parentPath, e.name)).size, 0);
 }
 
 // src/build/index.ts
-import { appendFileSync, existsSync as existsSync6, mkdirSync as mkdirSync5, readdirSync as readdirSync6, readFileSync as readFileSync10, rmSync as rmSync5, writeFileSync as writeFileSync5 } from "node:fs";
-import { join as join13, relative as relative3, resolve as resolve2 } from "node:path";
+import { appendFileSync, existsSync as existsSync8, mkdirSync as mkdirSync5, readdirSync as readdirSync6, readFileSync as readFileSync11, rmSync as rmSync6, writeFileSync as writeFileSync5 } from "node:fs";
+import { join as join14, relative as relative3, resolve as resolve3 } from "node:path";
 
 // src/build/hash.ts
 import { createHash } from "node:crypto";
-import { readdirSync as readdirSync5, readFileSync as readFileSync5 } from "node:fs";
-import { join as join6, relative as relative2 } from "node:path";
+import { readdirSync as readdirSync5, readFileSync as readFileSync6 } from "node:fs";
+import { join as join7, relative as relative2 } from "node:path";
 var SKIP = /* @__PURE__ */ new Set(["node_modules", "target", ".git", "bin", "dist-test"]);
 function walk(root, dir, h) {
   const entries = readdirSync5(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
   for (const e of entries) {
     if (SKIP.has(e.name)) continue;
-    const full = join6(dir, e.name);
+    const full = join7(dir, e.name);
     if (e.isDirectory()) walk(root, full, h);
     else if (e.isFile()) {
-      h.update(relative2(root, full)).update("\0").update(readFileSync5(full)).update("\0");
+      h.update(relative2(root, full)).update("\0").update(readFileSync6(full)).update("\0");
     }
   }
 }
@@ -27448,27 +27976,27 @@ function hashParts(parts) {
 }
 
 // src/build/lock.ts
-import { mkdirSync as mkdirSync2, readFileSync as readFileSync6, rmSync as rmSync2, statSync as statSync2, writeFileSync as writeFileSync2 } from "node:fs";
+import { mkdirSync as mkdirSync2, readFileSync as readFileSync7, rmSync as rmSync3, statSync as statSync3, writeFileSync as writeFileSync2 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { dirname as dirname3, join as join7 } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
+import { dirname as dirname3, join as join8 } from "node:path";
+import { setTimeout as sleep2 } from "node:timers/promises";
 var POLL_MS = 250;
 var lockOf = (dir) => `${dir}.lock`;
 var UNWRITTEN_MS = 1e4;
 function holderRuns(lock2) {
-  let text3;
+  let text4;
   try {
-    text3 = readFileSync6(join7(lock2, "holder"), "utf8");
+    text4 = readFileSync7(join8(lock2, "holder"), "utf8");
   } catch {
     try {
-      return Date.now() - statSync2(lock2).mtimeMs < UNWRITTEN_MS;
+      return Date.now() - statSync3(lock2).mtimeMs < UNWRITTEN_MS;
     } catch {
       return false;
     }
   }
-  const at = text3.lastIndexOf(" ");
-  const pid = Number(text3.slice(at + 1));
-  if (text3.slice(0, at) !== hostname3() || !Number.isInteger(pid) || pid <= 0) return false;
+  const at = text4.lastIndexOf(" ");
+  const pid = Number(text4.slice(at + 1));
+  if (text4.slice(0, at) !== hostname3() || !Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -27488,45 +28016,45 @@ async function withFolderLock(dir, log2, work) {
       if (e.code !== "EEXIST") throw e;
     }
     if (!holderRuns(lock2)) {
-      rmSync2(lock2, { recursive: true, force: true });
+      rmSync3(lock2, { recursive: true, force: true });
       continue;
     }
     if (!said) log2(`waiting for another build of ${dir} to finish`);
     said = true;
-    await sleep(POLL_MS);
+    await sleep2(POLL_MS);
   }
   try {
-    writeFileSync2(join7(lock2, "holder"), `${hostname3()} ${process.pid}`);
+    writeFileSync2(join8(lock2, "holder"), `${hostname3()} ${process.pid}`);
     return await work();
   } finally {
-    rmSync2(lock2, { recursive: true, force: true });
+    rmSync3(lock2, { recursive: true, force: true });
   }
 }
 
 // src/build/go.ts
-import { execFile, execFileSync as execFileSync2 } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync as readFileSync8, rmSync as rmSync3 } from "node:fs";
-import { tmpdir } from "node:os";
-import { join as join9 } from "node:path";
+import { execFile as execFile2, execFileSync as execFileSync2 } from "node:child_process";
+import { cpSync, mkdtempSync as mkdtempSync2, readFileSync as readFileSync9, rmSync as rmSync4 } from "node:fs";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join10 } from "node:path";
 
 // src/build/go-map-seed.ts
 import { execFileSync } from "node:child_process";
-import { existsSync as existsSync4, mkdirSync as mkdirSync3, readFileSync as readFileSync7, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join8 } from "node:path";
+import { existsSync as existsSync6, mkdirSync as mkdirSync3, readFileSync as readFileSync8, writeFileSync as writeFileSync3 } from "node:fs";
+import { join as join9 } from "node:path";
 var SEED_DRAW = /m\.seed = uintptr\(rand\(\)\)/g;
 function goMapSource() {
   const goroot = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8", env: childEnv() }).trim();
-  return join8(goroot, "src", "internal", "runtime", "maps", "map.go");
+  return join9(goroot, "src", "internal", "runtime", "maps", "map.go");
 }
 function mapSeedOverlay(dir, source2 = goMapSource()) {
-  if (!existsSync4(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
-  const text3 = readFileSync7(source2, "utf8");
-  const patched = text3.replace(SEED_DRAW, "m.seed = 0");
-  if (patched === text3) return { overlay: null, reason: `${source2} draws no per-map seed as "m.seed = uintptr(rand())"` };
+  if (!existsSync6(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
+  const text4 = readFileSync8(source2, "utf8");
+  const patched = text4.replace(SEED_DRAW, "m.seed = 0");
+  if (patched === text4) return { overlay: null, reason: `${source2} draws no per-map seed as "m.seed = uintptr(rand())"` };
   mkdirSync3(dir, { recursive: true });
-  const replacement = join8(dir, "map.go");
+  const replacement = join9(dir, "map.go");
   writeFileSync3(replacement, patched);
-  const overlay = join8(dir, "overlay.json");
+  const overlay = join9(dir, "overlay.json");
   writeFileSync3(overlay, JSON.stringify({ Replace: { [source2]: replacement } }));
   return { overlay };
 }
@@ -27534,26 +28062,26 @@ function mapSeedOverlay(dir, source2 = goMapSource()) {
 // src/build/go.ts
 var MODULE = "github.com/ethswarm-tools/bee-go";
 function pinnedGoClient(goModFile) {
-  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync8(goModFile, "utf8"))?.[1];
+  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync9(goModFile, "utf8"))?.[1];
   if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
   return version3;
 }
-function goCloneCommand(goModFile = join9(packageRoot(), "runners", "go", "go.mod")) {
+function goCloneCommand(goModFile = join10(packageRoot(), "runners", "go", "go.mod")) {
   return `git clone --branch ${pinnedGoClient(goModFile)} https://${MODULE}`;
 }
-function goProxyProblem(goModFile = join9(packageRoot(), "runners", "go", "go.mod")) {
+function goProxyProblem(goModFile = join10(packageRoot(), "runners", "go", "go.mod")) {
   const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
-  const cwd = mkdtempSync(join9(tmpdir(), "bee-bench-goproxy-"));
-  return new Promise((resolve21) => {
-    execFile("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
-      rmSync3(cwd, { recursive: true, force: true });
+  const cwd = mkdtempSync2(join10(tmpdir2(), "bee-bench-goproxy-"));
+  return new Promise((resolve24) => {
+    execFile2("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
+      rmSync4(cwd, { recursive: true, force: true });
       let reported;
       try {
         reported = JSON.parse(stdout).Error;
       } catch {
       }
       const problem = reported ?? (err ? stderr.trim() || err.message : void 0);
-      resolve21(problem?.replace(/\s*\n\s*/g, "; "));
+      resolve24(problem?.replace(/\s*\n\s*/g, "; "));
     });
   });
 }
@@ -27570,7 +28098,7 @@ var goBuilder = {
   recipe: 2,
   toolchain: () => toolVersion("go", ["version"]),
   async build(ctx) {
-    cpSync(join9(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
+    cpSync(join10(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
     let ldflags;
     if (ctx.source.kind === "path") {
       const checkout = ctx.source.path;
@@ -27580,10 +28108,10 @@ var goBuilder = {
       const commit = gitOut(checkout, ["rev-parse", "HEAD"]);
       ldflags = `-X main.clientVersion=${version3} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
     } else {
-      ldflags = `-X main.clientVersion=${pinnedGoClient(join9(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
+      ldflags = `-X main.clientVersion=${pinnedGoClient(join10(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
     }
-    const binary = join9(ctx.dir, "bee-bench-go");
-    const seeds = mapSeedOverlay(join9(ctx.dir, ".map-seed-overlay"));
+    const binary = join10(ctx.dir, "bee-bench-go");
+    const seeds = mapSeedOverlay(join10(ctx.dir, ".map-seed-overlay"));
     if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
     const overlay = seeds.overlay === null ? [] : ["-overlay", seeds.overlay];
     await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], {
@@ -27592,14 +28120,14 @@ var goBuilder = {
     });
     return goBuilder.command(ctx.dir);
   },
-  command: (dir) => ({ argv: [join9(dir, "bee-bench-go")] })
+  command: (dir) => ({ argv: [join10(dir, "bee-bench-go")] })
 };
 
 // src/build/js.ts
-import { cpSync as cpSync2, realpathSync, rmSync as rmSync4, symlinkSync } from "node:fs";
-import { join as join10 } from "node:path";
+import { cpSync as cpSync2, realpathSync, rmSync as rmSync5, symlinkSync } from "node:fs";
+import { join as join11 } from "node:path";
 var JS_CHECKOUT_BUILD = "npm ci --no-audit --no-fund && npm run build:node";
-var linkedClient = (dir) => join10(dir, "node_modules", "@ethersphere", "bee-js");
+var linkedClient = (dir) => join11(dir, "node_modules", "@ethersphere", "bee-js");
 function resolvesTo(link, folder) {
   try {
     return realpathSync(link) === realpathSync(folder);
@@ -27612,13 +28140,13 @@ var jsBuilder = {
   recipe: 1,
   toolchain: () => toolVersion("node", ["--version"]),
   async build(ctx) {
-    cpSync2(join10(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
+    cpSync2(join11(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
     await step("npm ci (runners/js)", "npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: ctx.dir, log: ctx.log });
     if (ctx.source.kind === "path") {
       const checkout = ctx.source.path;
       await step("bee-js checkout build", ctx.buildCommand ?? JS_CHECKOUT_BUILD, [], { cwd: checkout, log: ctx.log, shell: true });
       const linked = linkedClient(ctx.dir);
-      rmSync4(linked, { recursive: true, force: true });
+      rmSync5(linked, { recursive: true, force: true });
       symlinkSync(realpathSync(checkout), linked, "dir");
     }
     return jsBuilder.command(ctx.dir);
@@ -27626,12 +28154,12 @@ var jsBuilder = {
   keyParts: (source2) => source2.kind === "path" ? [`linked from ${realpathSync(source2.path)}`] : [],
   // A checkout deleted (a bisect worktree, a test's folder) or moved leaves a dangling link.
   stale: (dir, source2) => source2.kind === "path" && !resolvesTo(linkedClient(dir), source2.path) ? `its link ${linkedClient(dir)} does not resolve to ${source2.path}` : void 0,
-  command: (dir) => ({ argv: ["node", join10(dir, "bin", "bee-bench-js.mjs")] })
+  command: (dir) => ({ argv: ["node", join11(dir, "bin", "bee-bench-js.mjs")] })
 };
 
 // src/build/rs.ts
 import { copyFileSync as copyFileSync2, cpSync as cpSync3 } from "node:fs";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 var rsBuilder = {
   runner: "rs",
   recipe: 1,
@@ -27640,8 +28168,8 @@ var rsBuilder = {
     return rustc === "missing" || cargo === "missing" ? "missing" : rustc;
   },
   async build(ctx) {
-    cpSync3(join11(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
-    const targetDir = join11(ctx.sharedDir, "target");
+    cpSync3(join12(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
+    const targetDir = join12(ctx.sharedDir, "target");
     const args = ["build", "--release", "--target-dir", targetDir];
     if (ctx.source.kind === "path") {
       const patch = ["--config", `patch.crates-io.bee-rs.path=${JSON.stringify(ctx.source.path)}`];
@@ -27652,22 +28180,22 @@ var rsBuilder = {
       args.push("--locked");
     }
     await step("cargo build (runners/rs)", "cargo", args, { cwd: ctx.dir, log: ctx.log });
-    const binary = join11(ctx.dir, "bee-bench-rs");
-    copyFileSync2(join11(targetDir, "release", "bee-bench-rs"), binary);
+    const binary = join12(ctx.dir, "bee-bench-rs");
+    copyFileSync2(join12(targetDir, "release", "bee-bench-rs"), binary);
     return rsBuilder.command(ctx.dir);
   },
-  command: (dir) => ({ argv: [join11(dir, "bee-bench-rs")] })
+  command: (dir) => ({ argv: [join12(dir, "bee-bench-rs")] })
 };
 
 // src/build/source.ts
 import { execFileSync as execFileSync3 } from "node:child_process";
-import { existsSync as existsSync5, statSync as statSync3 } from "node:fs";
-import { resolve } from "node:path";
-function parseSource(text3) {
-  if (text3 === "registry") return { kind: "registry" };
-  const path = resolve(text3);
-  if (!existsSync5(path) || !statSync3(path).isDirectory()) {
-    throw new Error(`client source "${text3}" is neither "registry" nor an existing checkout folder`);
+import { existsSync as existsSync7, statSync as statSync4 } from "node:fs";
+import { resolve as resolve2 } from "node:path";
+function parseSource(text4) {
+  if (text4 === "registry") return { kind: "registry" };
+  const path = resolve2(text4);
+  if (!existsSync7(path) || !statSync4(path).isDirectory()) {
+    throw new Error(`client source "${text4}" is neither "registry" nor an existing checkout folder`);
   }
   return { kind: "path", path };
 }
@@ -27688,66 +28216,70 @@ function sourceIdentity(src) {
 }
 
 // src/build/timings.ts
-import { mkdirSync as mkdirSync4, readFileSync as readFileSync9, renameSync as renameSync2, writeFileSync as writeFileSync4 } from "node:fs";
+import { mkdirSync as mkdirSync4, readFileSync as readFileSync10, renameSync as renameSync2, writeFileSync as writeFileSync4 } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 var FIRST_BUILD_MS = { js: 2e4, go: 45e3, rs: 15e4 };
 function loadFactor() {
   return Math.max(1, loadavg()[0] / availableParallelism());
 }
 var FILE = "timings.json";
 var TimingsSchema = external_exports.object({
+  /** The last build of each runner on the machine it runs on, ms as it took (the machine's load included). */
   builds: external_exports.record(external_exports.string(), external_exports.number().nonnegative()).default({}),
-  stages: external_exports.record(external_exports.string(), external_exports.object({ msPerUnit: external_exports.number().nonnegative() })).default({})
+  stages: external_exports.record(external_exports.string(), external_exports.object({ msPerUnit: external_exports.number().nonnegative() })).default({}),
+  /** Per profile: what the last run took beyond its steps (start-up, planning, reports, history), ms. */
+  overhead: external_exports.record(external_exports.string(), external_exports.number().nonnegative()).default({})
 });
 function readTimings(cacheDir) {
   try {
-    return TimingsSchema.parse(JSON.parse(readFileSync9(join12(cacheDir, FILE), "utf8")));
+    return TimingsSchema.parse(JSON.parse(readFileSync10(join13(cacheDir, FILE), "utf8")));
   } catch {
-    return { builds: {}, stages: {} };
+    return { builds: {}, stages: {}, overhead: {} };
   }
 }
 function buildEstimate(cacheDir, runner, factor = loadFactor()) {
   const last = readTimings(cacheDir).builds[runner];
-  return { ms: (last ?? FIRST_BUILD_MS[runner]) * factor, from: last === void 0 ? "first build" : "last build", factor };
+  if (last !== void 0) return { ms: last, from: "last build", factor: 1 };
+  const f = Math.sqrt(Math.max(1, factor));
+  return { ms: FIRST_BUILD_MS[runner] * f, from: "first build", factor: f };
 }
 function estimateBasis(e) {
-  const what = e.from === "last build" ? "the last build's time" : "a first build's time on 2 cores";
+  const what = e.from === "last build" ? "this machine's last build" : "a first build's time on 2 cores";
   return e.factor > 1.05 ? `${what}, times ${e.factor.toFixed(1)} for the load` : what;
 }
-function recordBuild(cacheDir, runner, ms, factors) {
-  const mean3 = factors.reduce((a, b) => a + b, 0) / factors.length;
-  updateTimings(cacheDir, (t) => t.builds[runner] = Math.round(ms / mean3));
+function recordBuild(cacheDir, runner, ms) {
+  updateTimings(cacheDir, (t) => t.builds[runner] = Math.round(ms));
 }
 function updateTimings(cacheDir, change) {
   const t = readTimings(cacheDir);
   change(t);
   mkdirSync4(cacheDir, { recursive: true });
-  const tmp = join12(cacheDir, `${FILE}.${process.pid}.tmp`);
+  const tmp = join13(cacheDir, `${FILE}.${process.pid}.tmp`);
   writeFileSync4(tmp, `${JSON.stringify(t, null, 2)}
 `);
-  renameSync2(tmp, join12(cacheDir, FILE));
+  renameSync2(tmp, join13(cacheDir, FILE));
 }
 var stageKey = (runner, stage, profile2) => `${runner} ${stage} ${profile2}`;
 
 // src/build/index.ts
 var BUILDERS = { js: jsBuilder, go: goBuilder, rs: rsBuilder };
-var defaultCacheDir = () => resolve2(process.env.BEE_BENCH_CACHE ?? join13(".bee-bench", "cache"));
+var defaultCacheDir = () => resolve3(process.env.BEE_BENCH_CACHE ?? join14(".bee-bench", "cache"));
 function builderFor(runner) {
   return BUILDERS[runner];
 }
 var BUILD_MARKER = "bee-bench-build.json";
-function markerMatches(marker, key4) {
-  if (!existsSync6(marker)) return false;
+function markerMatches(marker, key5) {
+  if (!existsSync8(marker)) return false;
   try {
-    return JSON.parse(readFileSync10(marker, "utf8"))?.key === key4;
+    return JSON.parse(readFileSync11(marker, "utf8"))?.key === key5;
   } catch {
     return false;
   }
 }
 var NOT_BUILT = "not built";
-function unusable(builder, dir, key4, source2) {
-  if (!markerMatches(join13(dir, BUILD_MARKER), key4)) return NOT_BUILT;
+function unusable(builder, dir, key5, source2) {
+  if (!markerMatches(join14(dir, BUILD_MARKER), key5)) return NOT_BUILT;
   return builder.stale?.(dir, source2);
 }
 async function buildFolder(req) {
@@ -27755,21 +28287,21 @@ async function buildFolder(req) {
   const toolchain = await builder.toolchain();
   if (toolchain === "missing") throw new BuildError(`runner ${req.runner}: its toolchain is not installed`);
   const identity = sourceIdentity(req.source);
-  const key4 = hashParts([
+  const key5 = hashParts([
     req.runner,
     `recipe ${builder.recipe}`,
-    treeHash(join13(packageRoot(), "runners", req.runner)),
+    treeHash(join14(packageRoot(), "runners", req.runner)),
     identity.key,
     toolchain,
     req.buildCommand ?? "",
     ...builder.keyParts?.(req.source) ?? []
   ]);
-  return { key: key4, dir: join13(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key4}`), toolchain };
+  return { key: key5, dir: join14(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key5}`), toolchain };
 }
 async function isBuilt(req) {
   try {
-    const { key: key4, dir } = await buildFolder(req);
-    return unusable(builderFor(req.runner), dir, key4, req.source) === void 0;
+    const { key: key5, dir } = await buildFolder(req);
+    return unusable(builderFor(req.runner), dir, key5, req.source) === void 0;
   } catch {
     return false;
   }
@@ -27780,35 +28312,35 @@ async function buildRunner(req) {
   return withFolderLock(folder.dir, req.log ?? (() => {
   }), () => buildInFolder(req, folder, started));
 }
-async function buildInFolder(req, { key: key4, dir, toolchain }, started) {
+async function buildInFolder(req, { key: key5, dir, toolchain }, started) {
   const log2 = req.log ?? (() => {
   });
   const builder = builderFor(req.runner);
   const root = packageRoot();
   const identity = sourceIdentity(req.source);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
-  const marker = join13(dir, BUILD_MARKER);
-  const why = unusable(builder, dir, key4, req.source);
+  const marker = join14(dir, BUILD_MARKER);
+  const why = unusable(builder, dir, key5, req.source);
   if (why === void 0) {
-    log2(`${req.runner}: build cache hit ${key4} (${identity.key})`);
-    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key4, cached: true, buildMs: performance.now() - started };
+    log2(`${req.runner}: build cache hit ${key5} (${identity.key})`);
+    return { runner: req.runner, source: req.source, command: builder.command(dir), key: key5, cached: true, buildMs: performance.now() - started };
   }
   if (why !== NOT_BUILT) {
     if (req.reuseOnly)
-      throw new BuildError(`runner ${req.runner}: the build ${req.runner}-${key4} in ${cacheDir} is stale: ${why}; build with \`bee-bench build\` here`);
-    log2(`${req.runner}: the cached build ${key4} is stale (${why}); rebuilding`);
+      throw new BuildError(`runner ${req.runner}: the build ${req.runner}-${key5} in ${cacheDir} is stale: ${why}; build with \`bee-bench build\` here`);
+    log2(`${req.runner}: the cached build ${key5} is stale (${why}); rebuilding`);
   }
   if (req.reuseOnly) {
-    const there = existsSync6(cacheDir) ? readdirSync6(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared") && !d.endsWith(".lock")) : [];
+    const there = existsSync8(cacheDir) ? readdirSync6(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared") && !d.endsWith(".lock")) : [];
     throw new BuildError(
-      `runner ${req.runner}: no build ${req.runner}-${key4} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
+      `runner ${req.runner}: no build ${req.runner}-${key5} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
     );
   }
-  rmSync5(dir, { recursive: true, force: true });
+  rmSync6(dir, { recursive: true, force: true });
   mkdirSync5(dir, { recursive: true });
-  const sharedDir = join13(cacheDir, `${req.runner}-shared`);
+  const sharedDir = join14(cacheDir, `${req.runner}-shared`);
   mkdirSync5(sharedDir, { recursive: true });
-  const logFile = join13(dir, "build.log");
+  const logFile = join14(dir, "build.log");
   const shown = relative3(process.cwd(), logFile).startsWith("..") ? logFile : relative3(process.cwd(), logFile);
   const toFile = (line) => appendFileSync(logFile, `${line}
 `);
@@ -27823,17 +28355,17 @@ async function buildInFolder(req, { key: key4, dir, toolchain }, started) {
     throw e;
   }
   const tookMs = performance.now() - started;
-  log2(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1e3)} s (cache miss ${key4}); output in ${shown}`);
-  recordBuild(cacheDir, req.runner, tookMs, [estimate.factor, loadFactor()]);
-  writeFileSync5(marker, JSON.stringify({ key: key4, source: identity, toolchain }, null, 2));
-  return { runner: req.runner, source: req.source, command, key: key4, cached: false, buildMs: performance.now() - started };
+  log2(`${req.runner}: built ${identity.key} in ${Math.round(tookMs / 1e3)} s (cache miss ${key5}); output in ${shown}`);
+  recordBuild(cacheDir, req.runner, tookMs);
+  writeFileSync5(marker, JSON.stringify({ key: key5, source: identity, toolchain }, null, 2));
+  return { runner: req.runner, source: req.source, command, key: key5, cached: false, buildMs: performance.now() - started };
 }
 
 // src/spec/measure.ts
 var MEASURES = ["wall", "instructions", "allocations"];
 var MeasureKindSchema = external_exports.enum(MEASURES);
 var MeasureSchema = external_exports.string().transform(
-  (text3) => text3.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
+  (text4) => text4.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
 ).pipe(external_exports.array(MeasureKindSchema).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
 var measuresWall = (m) => m.includes("wall");
 var measuresInstructions = (m) => m.includes("instructions");
@@ -27845,6 +28377,27 @@ var MEASURE_NAMES = {
 };
 var DETERMINISTIC = ["instructions", "allocations"];
 var isDeterministic = (k) => k !== "wall";
+
+// src/spec/suggest.ts
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+function closest(typed, candidates) {
+  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
+  if (prefix.length > 0 && typed.length >= 3) return prefix[0];
+  let best;
+  for (const c of candidates) {
+    const d = editDistance(typed, c);
+    if (!best || d < best.d) best = { name: c, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : void 0;
+}
 
 // src/spec/select.ts
 function globToRegExp(glob) {
@@ -27878,6 +28431,11 @@ function noMatch(spec, glob) {
   }
   const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
   if (near.length > 0) return `${head2}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
+  if (!/[*?]/.test(glob)) {
+    const ids = spec.cases.flatMap((c) => [c.id, ...c.formerly ?? []]);
+    const typo = closest(glob, ids);
+    if (typo) return `${head2}; did you mean "${typo}"?`;
+  }
   return `${head2} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
 }
 function effectiveParam(param, runner) {
@@ -27996,13 +28554,13 @@ function pickFixtures(spec) {
 }
 
 // src/run/count.ts
-import { mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync3, rmSync as rmSync7, writeFileSync as writeFileSync7 } from "node:fs";
-import { dirname as dirname5, join as join15 } from "node:path";
+import { mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync4, rmSync as rmSync8, writeFileSync as writeFileSync7 } from "node:fs";
+import { dirname as dirname5, join as join16 } from "node:path";
 
 // src/run/invoke.ts
-import { existsSync as existsSync7, mkdirSync as mkdirSync6, mkdtempSync as mkdtempSync2, rmSync as rmSync6, writeFileSync as writeFileSync6 } from "node:fs";
-import { tmpdir as tmpdir2 } from "node:os";
-import { dirname as dirname4, join as join14 } from "node:path";
+import { existsSync as existsSync9, mkdirSync as mkdirSync6, mkdtempSync as mkdtempSync3, rmSync as rmSync7, writeFileSync as writeFileSync6 } from "node:fs";
+import { tmpdir as tmpdir3 } from "node:os";
+import { dirname as dirname4, join as join15 } from "node:path";
 
 // src/spec/errors.ts
 var InputError = class extends Error {
@@ -28017,21 +28575,28 @@ var InputError = class extends Error {
   problems;
   fix;
 };
+var KEY_SHOWN = 60;
 function describeIssues(error62) {
   return error62.issues.map((issue2) => {
-    const path = issue2.path.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${String(p)}`).join("");
-    return `${path || "(top level)"}: ${issue2.message}`;
+    const key5 = (p) => {
+      const s = String(p);
+      return s.length > KEY_SHOWN ? `${s.slice(0, KEY_SHOWN)}\u2026 (${s.length} characters)` : s;
+    };
+    const path = issue2.path.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${key5(p)}`).join("");
+    const nested = issue2.code === "invalid_key" ? issue2.issues : issue2.code === "invalid_union" ? issue2.errors.flat() : [];
+    const inner = (nested.find((i) => i.code === "too_big") ?? (issue2.code === "invalid_key" ? nested[0] : void 0))?.message;
+    return `${path || "(top level)"}: ${issue2.message}${inner ? ` (${inner})` : ""}`;
   });
 }
-function parseJson(file2, text3) {
+function parseJson(file2, text4) {
   try {
-    return JSON.parse(text3);
+    return JSON.parse(text4);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const at = /position (\d+)/.exec(msg);
     if (at) {
       const pos = Number(at[1]);
-      const before = text3.slice(0, pos);
+      const before = text4.slice(0, pos);
       const line = before.split("\n").length;
       const col = pos - before.lastIndexOf("\n");
       throw new InputError(file2, [`invalid JSON at line ${line}, column ${col}: ${msg}`], "correct the JSON syntax");
@@ -28080,10 +28645,10 @@ var HOOK_VARIABLES = ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ALLOC"
 
 // src/spec/load.ts
 import { createHash as createHash2 } from "node:crypto";
-import { readFileSync as readFileSync11 } from "node:fs";
+import { readFileSync as readFileSync12 } from "node:fs";
 function readText(file2) {
   try {
-    return readFileSync11(file2);
+    return readFileSync12(file2);
   } catch (e) {
     throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "check the path");
   }
@@ -28101,23 +28666,23 @@ function loadSpec(file2) {
   const spec = validate2(SpecSchema, file2, parseJson(file2, bytes2.toString("utf8")), "edit the spec to match src/spec/schema.ts");
   return { spec, hash: specHash(bytes2), file: file2 };
 }
-function parseResult(file2, text3) {
-  return validate2(ResultSchema, file2, parseJson(file2, text3), "the runner wrote a result that breaks bee-bench/result@1 (spec/result.schema.json)");
+function parseResult(file2, text4) {
+  return validate2(ResultSchema, file2, parseJson(file2, text4), "the runner wrote a result that breaks bee-bench/result@1 (spec/result.schema.json)");
 }
 function loadResult(file2) {
   return parseResult(file2, readText(file2).toString("utf8"));
 }
 
 // src/run/process.ts
-import { spawn as spawn2 } from "node:child_process";
+import { spawn as spawn3 } from "node:child_process";
 var PACE_FD = 3;
 var TAIL_LINES = 20;
 function runProcess(cmd, args, opts) {
   const [exe, ...prefix] = cmd.argv;
   if (!exe) throw new Error("empty runner command");
   const started = performance.now();
-  return new Promise((resolve21) => {
-    const child = spawn2(exe, [...prefix, ...args], {
+  return new Promise((resolve24) => {
+    const child = spawn3(exe, [...prefix, ...args], {
       cwd: cmd.cwd,
       env: childEnv({ ...cmd.env, ...opts.extraEnv, ...opts.pace ? { BEE_BENCH_PACE_FD: String(PACE_FD) } : {} }),
       // Node makes an extra 'pipe' a socket pair: one duplex channel for both directions.
@@ -28154,7 +28719,7 @@ function runProcess(cmd, args, opts) {
     const finish = (code, signal) => {
       clearTimeout(timer);
       if (partial2) tail.push(partial2);
-      resolve21({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
+      resolve24({ code, signal, timedOut, stdout, stderrTail: tail.slice(-TAIL_LINES), elapsedMs: performance.now() - started });
     };
     child.on("error", (e) => {
       tail.push(`cannot start ${exe}: ${e.message}`);
@@ -28177,7 +28742,7 @@ function runnerArgs(o, planFile) {
   return args;
 }
 function readIfValid(file2) {
-  if (!existsSync7(file2)) return { result: null };
+  if (!existsSync9(file2)) return { result: null };
   try {
     return { result: loadResult(file2) };
   } catch (e) {
@@ -28191,8 +28756,8 @@ var withoutHooks = (env) => ({
 async function invokeRunner(cmd, o) {
   mkdirSync6(dirname4(o.out), { recursive: true });
   const plan2 = applyHooks(o.plan, hooksFromEnv({ ...process.env, ...o.env }));
-  const planDir = mkdtempSync2(join14(tmpdir2(), "bee-bench-plan-"));
-  const planFile = join14(planDir, "plan.json");
+  const planDir = mkdtempSync3(join15(tmpdir3(), "bee-bench-plan-"));
+  const planFile = join15(planDir, "plan.json");
   writeFileSync6(planFile, `${JSON.stringify(plan2)}
 `);
   const outcome = await runProcess(cmd, runnerArgs(o, planFile), {
@@ -28200,7 +28765,7 @@ async function invokeRunner(cmd, o) {
     onLine: o.onLine,
     extraEnv: withoutHooks(o.env),
     pace: o.pace
-  }).finally(() => rmSync6(planDir, { recursive: true, force: true }));
+  }).finally(() => rmSync7(planDir, { recursive: true, force: true }));
   const tail = outcome.stderrTail.filter((l) => l.trim()).slice(-5).join(" | ");
   if (outcome.code === 2 && !outcome.timedOut) {
     return { result: null, outcome, problem: `runner rejected its arguments (exit 2): ${tail}` };
@@ -28227,15 +28792,16 @@ async function countRunner(cmd, o) {
   const plan2 = countingPlan(o.plan, o.iterations);
   if (plan2.units.length === 0) return { result: null, problems: [] };
   mkdirSync7(dirname5(o.out), { recursive: true });
-  if (o.keepDumps) rmSync7(o.keepDumps, { recursive: true, force: true });
-  const dumpDir = o.keepDumps ? (mkdirSync7(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync3(join15(dirname5(o.out), "callgrind-"));
+  if (o.keepDumps) rmSync8(o.keepDumps, { recursive: true, force: true });
+  const dumpDir = o.keepDumps ? (mkdirSync7(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync4(join16(dirname5(o.out), "callgrind-"));
   try {
-    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir), {
+    const logFile = join16(dirname5(o.out), `valgrind-${o.runner}.log`);
+    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir, { logFile }), {
       ...o,
       plan: plan2,
       timeoutMs: o.timeoutMs * COUNT_SLOWDOWN
     });
-    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem}`] : [];
+    const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem} (valgrind's messages: ${logFile})`] : [];
     if (!inv.result) return { result: null, problems };
     const counts = readDumps(dumpDir);
     const result2 = { ...inv.result, counter: o.counter, cases: [] };
@@ -28259,7 +28825,7 @@ async function countRunner(cmd, o) {
     return { result: result2, problems };
   } finally {
     collectPerfMaps(dumpDir);
-    if (!o.keepDumps) rmSync7(dumpDir, { recursive: true, force: true });
+    if (!o.keepDumps) rmSync8(dumpDir, { recursive: true, force: true });
   }
 }
 
@@ -28453,8 +29019,8 @@ function failsOn(row, on) {
   return on === "any" ? by.length > 0 : by.includes(on);
 }
 function failingRows(rows, on) {
-  const { failed, missing } = countRows(rows);
-  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed, missing };
+  const { failed: failed2, missing } = countRows(rows);
+  return { regressions: rows.filter((r) => failsOn(r, on)).length, failed: failed2, missing };
 }
 
 // src/verdict/judge.ts
@@ -28558,6 +29124,12 @@ function precisionReasons(samples, work) {
 }
 var lowPrecision = (samples, work) => precisionReasons(samples, work).length > 0;
 
+// src/verdict/experiment.ts
+function cellDirection(q, shift, alpha) {
+  if (!(q < alpha) || shift === 0 || !Number.isFinite(shift)) return "unclear";
+  return shift < 0 ? "b-faster" : "a-faster";
+}
+
 // src/evidence/allocations.ts
 var series = external_exports.array(external_exports.number().nonnegative());
 var ALLOCATIONS = {
@@ -28642,19 +29214,19 @@ var deterministicEvidence = (kind) => DETERMINISTIC_RECORDS[kind];
 var deterministicOf = (m) => DETERMINISTIC.filter((k) => m.includes(k));
 
 // src/evidence/deterministic-ab.ts
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 var AB_RUNS = ["base", "baseAgain", "head"];
 var RUN_TEXT = { base: "base", baseAgain: "base (second run)", head: "head" };
 var keyOf = (c) => `${c.id}\0${String(c.param.label)}`;
 async function deterministicAb(ev, sides, o) {
   const started = performance.now();
-  const rawDir = (name2) => join16(o.outDir, ev.dir, `raw-${name2}`);
+  const rawDir = (name2) => join17(o.outDir, ev.dir, `raw-${name2}`);
   const runs = await Promise.all(
     AB_RUNS.map((name2) => {
       const side = name2 === "head" ? "head" : "base";
       return ev.run(sides[side], {
         ...o,
-        out: join16(o.outDir, ev.dir, `${name2}.json`),
+        out: join17(o.outDir, ev.dir, `${name2}.json`),
         env: o.env?.[side],
         onLine: (l) => o.log?.(`[${ev.id} ${name2}] ${l}`),
         ...o.keepRaw ? { keep: rawDir(name2) } : {}
@@ -28735,12 +29307,12 @@ function pairRows(outcome) {
       if (run2.problem) runProblems[run2.side].set(run2.round, run2.problem);
       for (const entry of run2.result?.cases ?? []) {
         if (entry.id !== c.caseId) continue;
-        const key4 = rowKey2(entry.id, entry.param.label);
-        if (!views.has(key4)) {
-          views.set(key4, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
-          order.push(key4);
+        const key5 = rowKey2(entry.id, entry.param.label);
+        if (!views.has(key5)) {
+          views.set(key5, { base: { byRound: /* @__PURE__ */ new Map(), problems: [] }, head: { byRound: /* @__PURE__ */ new Map(), problems: [] } });
+          order.push(key5);
         }
-        views.get(key4)[run2.side].byRound.set(run2.round, entry);
+        views.get(key5)[run2.side].byRound.set(run2.round, entry);
       }
     }
     if (order.length === 0) {
@@ -28762,7 +29334,7 @@ function pairRows(outcome) {
       });
       continue;
     }
-    for (const key4 of order) rows.push(pairOne(views.get(key4), runProblems, roundsRun));
+    for (const key5 of order) rows.push(pairOne(views.get(key5), runProblems, roundsRun));
   }
   return rows;
 }
@@ -28815,8 +29387,8 @@ function pairOne(v, runProblems, roundsRun) {
     const why = firstReason(v.head.byRound.values(), "skipped");
     return { ...row, status: "missing", note: why ? `head: ${why}` : "not in head" };
   }
-  const failed = firstReason(v.head.byRound.values(), "failed") ?? firstReason(v.base.byRound.values(), "failed");
-  if (failed) return { ...row, status: "failed", note: failed };
+  const failed2 = firstReason(v.head.byRound.values(), "failed") ?? firstReason(v.base.byRound.values(), "failed");
+  if (failed2) return { ...row, status: "failed", note: failed2 };
   const skipped = firstReason(v.head.byRound.values(), "skipped") ?? firstReason(v.base.byRound.values(), "skipped");
   if (skipped) return { ...row, status: "skipped", note: skipped };
   return { ...row, status: "failed", note: row.unused[0] ?? first(runProblems.head) ?? "no paired round" };
@@ -28824,14 +29396,14 @@ function pairOne(v, runProblems, roundsRun) {
 var first = (m) => m.values().next().value;
 
 // src/run/rounds.ts
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 
 // src/run/pin.ts
 import { spawnSync } from "node:child_process";
-import { readFileSync as readFileSync12 } from "node:fs";
-function parseCpuList(list) {
+import { readFileSync as readFileSync13 } from "node:fs";
+function parseCpuList(list2) {
   const cpus = [];
-  for (const part of list.trim().split(",")) {
+  for (const part of list2.trim().split(",")) {
     const m = /^(\d+)(?:-(\d+))?$/.exec(part.trim());
     if (!m) return [];
     const from = Number(m[1]);
@@ -28843,14 +29415,14 @@ function parseCpuList(list) {
 function pinnableCpus() {
   let status2;
   try {
-    status2 = readFileSync12("/proc/self/status", "utf8");
+    status2 = readFileSync13("/proc/self/status", "utf8");
   } catch {
     return [];
   }
-  const list = /^Cpus_allowed_list:\s*(.+)$/m.exec(status2)?.[1];
-  if (!list) return [];
+  const list2 = /^Cpus_allowed_list:\s*(.+)$/m.exec(status2)?.[1];
+  if (!list2) return [];
   if (spawnSync("taskset", ["--version"], { env: childEnv() }).status !== 0) return [];
-  return parseCpuList(list);
+  return parseCpuList(list2);
 }
 function cpuFor(c, round, cpus) {
   if (c.kind !== "cpu" || c.parallel || cpus.length < 2) return null;
@@ -28979,10 +29551,10 @@ async function runCaseRound(sides, o, c, round, cpu) {
     order.map(async (side) => {
       const inv = await invokeRunner(sides[side], {
         plan: planOf(o.plan, (u) => u.id === c.id),
-        out: join17(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
+        out: join18(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
         timeoutMs: 2 * o.caseBudgetMs,
         fixtures: o.fixtures,
-        bee: o.bee,
+        bee: o.beeBySide?.[side] ?? o.bee,
         env: o.env?.[side],
         pace: (channel, pid) => {
           pids.set(side, pid);
@@ -28995,7 +29567,7 @@ async function runCaseRound(sides, o, c, round, cpu) {
 }
 
 // src/pipeline/ab-report.ts
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 
 // src/report/render/annotations.ts
 function evidenceText(r, by) {
@@ -29129,7 +29701,7 @@ function allocationTable(d) {
     ["left", "right", "right", "right"]
   );
 }
-var summaryOf = (d) => `Where it moved: ${mdCode(d.caseId)} ${mdText(d.label)} (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : "\u2014"} instructions, ${signed2(rowChange(d))} per iteration)`;
+var summaryOf = (d) => `Where it moved: ${htmlCode(d.caseId)} ${mdText(d.label)} (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : "\u2014"} instructions, ${signed2(rowChange(d))} per iteration)`;
 function renderRow(d, level) {
   if (level === 0) return null;
   if (level === 1) {
@@ -29223,12 +29795,12 @@ function humanFigure(medianNs, work) {
 }
 var NOTE_CHARS = 300;
 function verdictCell(r) {
-  const text3 = r.note ? mdText(clip(r.note, NOTE_CHARS)) : "";
-  const note = text3 ? `: ${text3}` : "";
+  const text4 = r.note ? mdText(clip(r.note, NOTE_CHARS)) : "";
+  const note = text4 ? `: ${text4}` : "";
   switch (r.status) {
     case "ok":
-      if (r.note?.startsWith("too few")) return `\u26A0 ${text3}`;
-      return `${GLYPH[rowVerdict(r)]}${text3 ? ` (${text3})` : ""}`;
+      if (r.note?.startsWith("too few")) return `\u26A0 ${text4}`;
+      return `${GLYPH[rowVerdict(r)]}${text4 ? ` (${text4})` : ""}`;
     case "skipped":
       return `\u23ED skipped${note}`;
     case "failed":
@@ -29310,24 +29882,28 @@ function crossClientSection(input2, rows) {
   });
   if (lines.length === 0) return null;
   const versions = model.runners.filter((r) => others.includes(r.runner)).map((r) => `${mdText(r.label)} ${mdText(r.client.version)}`).join(", ");
-  const table3 = mdTable(["case", "param", `${mdText(RUNNER_LABEL[input2.runner])} (head)`, ...others.map((o) => mdText(RUNNER_LABEL[o]))], lines);
+  const table4 = mdTable(["case", "param", `${mdText(RUNNER_LABEL[input2.runner])} (head)`, ...others.map((o) => mdText(RUNNER_LABEL[o]))], lines);
   return mdDetails(
     "Cross-client context",
     `The same rows in the other clients (${versions}), in the units of the table above. Measured separately from the paired rounds: read orders of magnitude, not small differences.
 
-${table3}`
+${table4}`
   );
 }
 function environmentSection(input2) {
   const e = input2.env;
   const stopped = e.stoppedEarly ? typeof e.stoppedEarly === "string" ? mdText(e.stoppedEarly) : "yes" : null;
-  const table3 = mdTable(
+  const table4 = mdTable(
     ["", ""],
     [
       ["runner", mdText(RUNNER_LABEL[input2.runner])],
       ["host", hostText(e.host)],
       ["client (base)", mdText(e.clientBase)],
       ["client (head)", mdText(e.clientHead)],
+      ...e.nodes ? [
+        ["Bee node (base)", mdText(e.nodes.base)],
+        ["Bee node (head)", mdText(e.nodes.head)]
+      ] : [],
       ["spec", mdCode(e.specHash)],
       ["profile", mdText(input2.profile)],
       ["rounds", String(input2.rounds)],
@@ -29338,7 +29914,7 @@ function environmentSection(input2) {
       ...stopped ? [["stopped early", stopped]] : []
     ]
   );
-  return mdDetails("Environment", table3);
+  return mdDetails("Environment", table4);
 }
 function verdictTable(rows, history, evidence = /* @__PURE__ */ new Set()) {
   const head2 = [
@@ -29363,7 +29939,7 @@ var HISTORY_NOTE = "change = head against history in time per iteration (two-sam
 var COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 var ALLOCATION_NOTE = "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
 function assemble(p) {
-  const table3 = verdictTable(p.shown, p.history, p.evidence);
+  const table4 = verdictTable(p.shown, p.history, p.evidence);
   const notes = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
   if (p.evidence.has("instructions")) notes.push(COUNT_NOTE);
   if (p.evidence.has("allocations")) notes.push(ALLOCATION_NOTE);
@@ -29372,7 +29948,7 @@ function assemble(p) {
       `${p.omittedUnchanged} unchanged (\u26AA ~) row${p.omittedUnchanged === 1 ? "" : "s"} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`
     );
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? "" : "s"} omitted to fit GitHub's comment size limit.`);
-  return mdBlocks([...p.top, p.shown.length > 0 ? table3 : "*No rows.*", `<sub>${notes.join(" ")}</sub>`, p.profiles, ...p.tail]);
+  return mdBlocks([...p.top, p.shown.length > 0 ? table4 : "*No rows.*", `<sub>${notes.join(" ")}</sub>`, p.profiles, ...p.tail]);
 }
 function loadShiftLine(l) {
   return `\u26A0 The machine's load moved during the rounds: a side's round medians spread ${l.spread.toFixed(1)}x in the typical row (over ${LOAD_SPREAD}x in ${l.rows} of ${l.of} rows). Each round pairs base and head under the same load, so changes and verdicts stand; the base and head figures are the rounds' middle level, not a quiet machine's.`;
@@ -29393,11 +29969,15 @@ function renderAbComment(input2, opts = {}) {
   const counted = Boolean(m) || input2.rows.some((r) => r.instructions || r.instructionsNote);
   const allocated = Boolean(input2.env.allocations) || input2.rows.some((r) => r.allocations || r.allocationsNote);
   const evidence = new Set(DETERMINISTIC.filter((k) => k === "instructions" ? counted : allocated));
-  const design = b ? `history: last ${b.runs} run${b.runs === 1 ? "" : "s"} of ${mdCode(b.branch)} \u2192 head ${mdCode(input2.headLabel)}` : `base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 ${pairedRoundsText(input2)}`;
+  const countsOnly = !b && input2.rounds === 0 && evidence.size > 0;
+  const measured = [...evidence].map((k) => MEASURE_NAMES[k].label).join(" and ");
+  const design = b ? `history: last ${b.runs} run${b.runs === 1 ? "" : "s"} of ${mdCode(b.branch)} \u2192 head ${mdCode(input2.headLabel)}` : countsOnly ? `base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 ${measured} counted (no wall-time rounds)` : `base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 ${pairedRoundsText(input2)}`;
+  const rule = countsOnly ? `a row is flagged by its ${measured} as the lines below say` : `verdicts at BH q < ${input2.alpha} and a change beyond \xB1${Math.round(input2.threshold * 1e3) / 10}%`;
   const top2 = [
     markerComment(input2.marker),
     `## ${mdText(input2.title)}`,
-    `${mdText(RUNNER_LABEL[input2.runner])}: ${design} \xB7 profile ${mdText(input2.profile)} \xB7 verdicts at BH q < ${input2.alpha} and a change beyond \xB1${Math.round(input2.threshold * 1e3) / 10}%`,
+    `${mdText(RUNNER_LABEL[input2.runner])}: ${design} \xB7 profile ${mdText(input2.profile)} \xB7 ${rule}`,
+    input2.env.nodes ? `The Bee node is the variable: base ${mdText(input2.env.nodes.base)} \u2192 head ${mdText(input2.env.nodes.head)}, one ${mdText(input2.env.clientHead)} build on both sides.` : null,
     b ? mdQuote([
       "\u26A0 Cross-machine comparison: the base figures come from earlier runs on other runner hosts, so host differences show up as changes. Build the base in this job for a paired verdict."
     ]) : null,
@@ -29477,9 +30057,9 @@ function renderAbComment(input2, opts = {}) {
 }
 
 // src/report/write.ts
-import { mkdirSync as mkdirSync8, readFileSync as readFileSync13, writeFileSync as writeFileSync8 } from "node:fs";
+import { mkdirSync as mkdirSync8, readFileSync as readFileSync14, writeFileSync as writeFileSync8 } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname as dirname6, join as join18 } from "node:path";
+import { dirname as dirname6, join as join19 } from "node:path";
 
 // src/verdict/descriptive.ts
 var isShift = (p, ratio, o) => p < o.alpha && Math.abs(ratio - 1) > o.threshold;
@@ -29498,11 +30078,71 @@ function cellMarks(o) {
 }
 var loadedMachine = (loadAverage5, cpus) => loadAverage5 > cpus;
 
+// src/stats/scoreboard.ts
+var RANKING_CONFIDENCE = 0.95;
+var RANKING_RULE = `a row is scored when the fastest client's ${RANKING_CONFIDENCE * 100}% median interval (order statistics of its iterations) lies wholly below every other client's; otherwise its ranking is open and it is left out`;
+function unitCosts(cells) {
+  const all = (f) => cells.every((c) => (f(c) ?? 0) > 0);
+  if (all((c) => c.bytes)) return cells.map((c) => c.median_ns / c.bytes);
+  if (all((c) => c.ops)) return cells.map((c) => c.median_ns / c.ops);
+  const works = new Set(cells.map((c) => `${c.ops ?? ""}/${c.bytes ?? ""}`));
+  return works.size === 1 ? cells.map((c) => c.median_ns) : null;
+}
+var UNSCORED_GROUPS = /* @__PURE__ */ new Set(["harness"]);
+function costInterval(samples, units) {
+  const ci = samples.length >= 2 && units > 0 ? medianInterval(samples, RANKING_CONFIDENCE) : null;
+  return ci ? { lo: ci.lo / units, hi: ci.hi / units } : void 0;
+}
+function ratioInterval(a, b) {
+  if (!a || !b || !(b.lo > 0) || !(b.hi > 0)) return void 0;
+  return { lo: a.lo / b.hi, hi: a.hi / b.lo };
+}
+function rankingOpen(row) {
+  if (row.costs.length < 2) return false;
+  const best = Math.min(...row.costs.map((c) => c.unitCost));
+  const fastest = row.costs.filter((c) => c.unitCost === best);
+  return fastest.some((top2) => row.costs.some((c) => c !== top2 && top2.interval !== void 0 && c.interval !== void 0 && c.interval.lo <= top2.interval.hi));
+}
+function compared(row) {
+  return !UNSCORED_GROUPS.has(row.group) && row.costs.length >= 2;
+}
+function scores(row) {
+  return compared(row) && !rankingOpen(row);
+}
+function boardRows(rows) {
+  const all = rows.filter(compared);
+  const scored = all.filter(scores).length;
+  return { scored, open: all.length - scored };
+}
+function scoreRows(rows, runners, groupIds) {
+  const counted = rows.filter(scores);
+  const groups = (groupIds ?? [...new Set(counted.map((r) => r.group))]).filter((g) => !UNSCORED_GROUPS.has(g));
+  return runners.map((runner) => {
+    const byGroupRatios = new Map(groups.map((g) => [g, []]));
+    const all = [];
+    let wins = 0;
+    for (const row of counted) {
+      const mine = row.costs.find((c) => c.runner === runner);
+      if (!mine) continue;
+      const ratio = mine.unitCost / Math.min(...row.costs.map((c) => c.unitCost));
+      byGroupRatios.get(row.group)?.push(ratio);
+      all.push(ratio);
+      if (ratio === 1) wins++;
+    }
+    const byGroup = Object.fromEntries([...byGroupRatios].map(([g, rs]) => [g, rs.length > 0 ? geomean(rs) : null]));
+    return { runner, wins, rows: all.length, geomean: all.length > 0 ? geomean(all) : null, byGroup };
+  });
+}
+
 // src/report/model/cell.ts
 var TIMER_MARK = "\u2021";
 var WAIT_MARK = "\u2020";
 var LOW_PRECISION_MARK = "\u2248";
-var LOW_PRECISION_ROW = `${LOW_PRECISION_MARK} low precision: not scored`;
+var LOW_PRECISION_ROW = `${LOW_PRECISION_MARK} low precision for A/B claims`;
+var RANKING_OPEN_ROW = "ranking open: not scored";
+function rowMarks(row) {
+  return [...row.lowPrecision ? [LOW_PRECISION_ROW] : [], ...row.rankingOpen ? [RANKING_OPEN_ROW] : []];
+}
 var CAVEATS = {
   [TIMER_MARK]: `${TIMER_MARK} Below 1 \xB5s per iteration: the clock's resolution and the timer calls themselves dominate, so spread and cpu/wall (CPU time is read at a coarser grain than wall time) say nothing about the operation; only the median is a figure.`,
   [WAIT_MARK]: `${WAIT_MARK} cpu/wall below 1 on a CPU-bound row: the process waited for a CPU (other load on the machine, see the load average), not on I/O.`,
@@ -29559,7 +30199,9 @@ function cellView(row, cell) {
   if (alloc) view.alloc = alloc;
   if (cell.lowPrecision) view.precision = `${LOW_PRECISION_MARK} low precision: ${precisionText(row, cell.lowPrecision)}`;
   if (cell.ratio !== void 0) {
-    view.ratio = cell.fastest ? "best" : `${formatRatio(cell.ratio)} slower`;
+    const ri = cell.ratioInterval;
+    const span = ri && formatRatio(ri.lo) !== formatRatio(ri.hi) ? ` [${formatRatio(ri.lo)}\u2013${formatRatio(ri.hi)}]` : "";
+    view.ratio = cell.fastest ? "best" : `${formatRatio(cell.ratio)} slower${span}`;
     view.best = cell.fastest === true;
   }
   return view;
@@ -29579,7 +30221,7 @@ function allocText(row, cell) {
 }
 function caveatsOf(rows, runners, view = (row, r) => cellView(row, row.cells[r])) {
   const used = new Set(rows.flatMap((row) => runners.flatMap((r) => view(row, r).marks)));
-  return Object.entries(CAVEATS).filter(([mark]) => used.has(mark)).map(([, text3]) => text3);
+  return Object.entries(CAVEATS).filter(([mark]) => used.has(mark)).map(([, text4]) => text4);
 }
 function scaledWork(row) {
   if (!row.scaled) return [];
@@ -29626,8 +30268,8 @@ function environmentLine(model) {
   const e = model.environment;
   if (!e) return null;
   const avg = e.loadAverage.map((v) => v.toFixed(2)).join(" / ");
-  const text3 = `Environment: load average ${avg} (1 / 5 / 15 min, at the end of the run) on ${e.cpus} CPUs.`;
-  return loadedMachine(e.loadAverage[1], e.cpus) ? `\u26A0 ${text3} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.` : text3;
+  const text4 = `Environment: load average ${avg} (1 / 5 / 15 min, at the end of the run) on ${e.cpus} CPUs.`;
+  return loadedMachine(e.loadAverage[1], e.cpus) ? `\u26A0 ${text4} The machine was loaded: wall times include waiting for a CPU and read high; ratios between runners that ran one after the other can move with the load.` : text4;
 }
 var RUNNER_HEADERS = ["Runner", "Status", "Client", "Version", "Source", "Runtime", "Host", "Bee", "Started"];
 function runnersTable(model) {
@@ -29671,7 +30313,8 @@ function scoreboardTable(model) {
 function scoreboardNote(model) {
   const rows = model.scoreboardRows;
   const over = rows ? `${formatCount(rows.scored)} contested row${rows.scored === 1 ? "" : "s"}` : "contested rows";
-  const left = !rows ? "" : rows.lowPrecision > 0 ? ` ${formatCount(rows.lowPrecision)} low-precision row${rows.lowPrecision === 1 ? " is" : "s are"} left out (${LOW_PRECISION_MARK}: ${LOW_PRECISION_RULE}).` : ` Low-precision rows (${LOW_PRECISION_MARK}: ${LOW_PRECISION_RULE}) would be left out; this run has none.`;
+  const open2 = rows?.open;
+  const left = open2 === void 0 ? "" : open2 > 0 ? ` ${formatCount(open2)} row${open2 === 1 ? " is" : "s are"} left out: ${RANKING_RULE}.` : ` Every contested row is ranked: ${RANKING_RULE}.`;
   return `Geometric mean over ${over} (two or more runners ok) of each runner's ratio to the fastest in the row, comparing time per byte or per op; 1.00x = fastest everywhere. Wins = rows where the runner was fastest; Rows = scored rows it ran. Skipped and failed cells are left out.${left}`;
 }
 function lowPrecisionLine(model, max2 = 4) {
@@ -29682,7 +30325,14 @@ function lowPrecisionLine(model, max2 = 4) {
     return `${row.caseId} ${row.label} (${why.join("; ")})`;
   });
   const more = rows.length > max2 ? `, and ${rows.length - max2} more (report.csv, column low_precision)` : "";
-  return `${LOW_PRECISION_MARK} ${formatCount(rows.length)} low-precision row${rows.length === 1 ? "" : "s"}, not scored (${LOW_PRECISION_RULE}): ${named.join(", ")}${more}`;
+  return `${LOW_PRECISION_MARK} ${formatCount(rows.length)} low-precision row${rows.length === 1 ? "" : "s"}, too wide for an A/B claim of a few % (${LOW_PRECISION_RULE}): ${named.join(", ")}${more}`;
+}
+function openRankingLine(model, max2 = 4) {
+  const rows = allRows(model).filter((r) => r.rankingOpen);
+  if (rows.length === 0) return null;
+  const named = rows.slice(0, max2).map((row) => `${row.caseId} ${row.label}`);
+  const more = rows.length > max2 ? `, and ${rows.length - max2} more` : "";
+  return `${formatCount(rows.length)} row${rows.length === 1 ? "" : "s"} not scored, ranking open (${RANKING_RULE}): ${named.join(", ")}${more}`;
 }
 function allocScoreboardTable(model, entries) {
   return scoreTable(model, entries, ["Runner", "Least", "Rows", "Overall", "Allocates nothing"], (s) => [String(s.zeroRows)]);
@@ -29994,7 +30644,7 @@ function groupHtml(g, t, charts) {
     runners,
     view
   );
-  for (const text3 of caveats) parts.push(`<p class="sub">${htmlText(text3)}</p>`);
+  for (const text4 of caveats) parts.push(`<p class="sub">${htmlText(text4)}</p>`);
   if (g.cases.some((c) => c.kind === "net"))
     parts.push('<p class="sub scope">Scope: client \u2194 local Bee over loopback, deferred uploads, warm local cache; not Swarm-network throughput.</p>');
   for (const c of g.cases) {
@@ -30010,7 +30660,7 @@ function groupHtml(g, t, charts) {
 function caseCell(c, row, first2) {
   const head2 = first2 ? `<code>${htmlText(c.id)}</code><div class="doc">${prose(c.doc)}</div>` : "";
   const work = row.scaled ? `<div class="sub">${htmlText(scaledWorkLine(row))}</div>` : "";
-  const precision = row.lowPrecision ? `<div class="sub low-precision">${htmlText(LOW_PRECISION_ROW)}</div>` : "";
+  const precision = rowMarks(row).map((m) => `<div class="sub low-precision">${htmlText(m)}</div>`).join("");
   return `${head2}<span class="param">${htmlText(row.label)}</span>${work}${precision}`;
 }
 function digestHtml(row) {
@@ -30246,10 +30896,10 @@ function header(meta4) {
 function scopeCaveat() {
   return mdQuote([`**\u26A0 Scope of network figures.** ${mdText(NET_SCOPE_CAVEAT)}`]);
 }
-function allocScoreboard2(table3) {
+function allocScoreboard2(table4) {
   return `### Heap bytes per unit of work
 
-${mdTableOf(table3)}
+${mdTableOf(table4)}
 
 ${mdText(ALLOC_SCOREBOARD_NOTE)}`;
 }
@@ -30289,7 +30939,7 @@ function digestLines(row) {
 function paramMd(row) {
   const lines = [mdText(row.label)];
   if (row.scaled) lines.push(mdText(scaledWorkLine(row)));
-  if (row.lowPrecision) lines.push(mdText(LOW_PRECISION_ROW));
+  for (const m of rowMarks(row)) lines.push(mdText(m));
   return lines.join("<br>");
 }
 function cellMd(row, runner, v) {
@@ -30330,7 +30980,7 @@ function chartJsSource() {
   if (true) return '/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */\n!function(t,e){"object"==typeof exports&&"undefined"!=typeof module?module.exports=e():"function"==typeof define&&define.amd?define(e):(t="undefined"!=typeof globalThis?globalThis:t||self).Chart=e()}(this,(function(){"use strict";var t=Object.freeze({__proto__:null,get Colors(){return Jo},get Decimation(){return ta},get Filler(){return ba},get Legend(){return Ma},get SubTitle(){return Pa},get Title(){return ka},get Tooltip(){return Wa}});function e(){}const i=(()=>{let t=0;return()=>t++})();function s(t){return null==t}function n(t){if(Array.isArray&&Array.isArray(t))return!0;const e=Object.prototype.toString.call(t);return"[object"===e.slice(0,7)&&"Array]"===e.slice(-6)}function o(t){return null!==t&&"[object Object]"===Object.prototype.toString.call(t)}function a(t){return("number"==typeof t||t instanceof Number)&&isFinite(+t)}function r(t,e){return a(t)?t:e}function l(t,e){return void 0===t?e:t}const h=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100:+t/e,c=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100*e:+t;function d(t,e,i){if(t&&"function"==typeof t.call)return t.apply(i,e)}function u(t,e,i,s){let a,r,l;if(n(t))if(r=t.length,s)for(a=r-1;a>=0;a--)e.call(i,t[a],a);else for(a=0;a<r;a++)e.call(i,t[a],a);else if(o(t))for(l=Object.keys(t),r=l.length,a=0;a<r;a++)e.call(i,t[l[a]],l[a])}function f(t,e){let i,s,n,o;if(!t||!e||t.length!==e.length)return!1;for(i=0,s=t.length;i<s;++i)if(n=t[i],o=e[i],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function g(t){if(n(t))return t.map(g);if(o(t)){const e=Object.create(null),i=Object.keys(t),s=i.length;let n=0;for(;n<s;++n)e[i[n]]=g(t[i[n]]);return e}return t}function p(t){return-1===["__proto__","prototype","constructor"].indexOf(t)}function m(t,e,i,s){if(!p(t))return;const n=e[t],a=i[t];o(n)&&o(a)?x(n,a,s):e[t]=g(a)}function x(t,e,i){const s=n(e)?e:[e],a=s.length;if(!o(t))return t;const r=(i=i||{}).merger||m;let l;for(let e=0;e<a;++e){if(l=s[e],!o(l))continue;const n=Object.keys(l);for(let e=0,s=n.length;e<s;++e)r(n[e],t,l,i)}return t}function b(t,e){return x(t,e,{merger:_})}function _(t,e,i){if(!p(t))return;const s=e[t],n=i[t];o(s)&&o(n)?b(s,n):Object.prototype.hasOwnProperty.call(e,t)||(e[t]=g(n))}const y={"":t=>t,x:t=>t.x,y:t=>t.y};function v(t){const e=t.split("."),i=[];let s="";for(const t of e)s+=t,s.endsWith("\\\\")?s=s.slice(0,-1)+".":(i.push(s),s="");return i}function M(t,e){const i=y[e]||(y[e]=function(t){const e=v(t);return t=>{for(const i of e){if(""===i)break;t=t&&t[i]}return t}}(e));return i(t)}function w(t){return t.charAt(0).toUpperCase()+t.slice(1)}const k=t=>void 0!==t,S=t=>"function"==typeof t,P=(t,e)=>{if(t.size!==e.size)return!1;for(const i of t)if(!e.has(i))return!1;return!0};function D(t){return"mouseup"===t.type||"click"===t.type||"contextmenu"===t.type}const C=Math.PI,O=2*C,A=O+C,T=Number.POSITIVE_INFINITY,L=C/180,E=C/2,R=C/4,I=2*C/3,z=Math.log10,F=Math.sign;function V(t,e,i){return Math.abs(t-e)<i}function B(t){const e=Math.round(t);t=V(t,e,t/1e3)?e:t;const i=Math.pow(10,Math.floor(z(t))),s=t/i;return(s<=1?1:s<=2?2:s<=5?5:10)*i}function N(t){const e=[],i=Math.sqrt(t);let s;for(s=1;s<i;s++)t%s==0&&(e.push(s),e.push(t/s));return i===(0|i)&&e.push(i),e.sort(((t,e)=>t-e)).pop(),e}function W(t){return!function(t){return"symbol"==typeof t||"object"==typeof t&&null!==t&&!(Symbol.toPrimitive in t||"toString"in t||"valueOf"in t)}(t)&&!isNaN(parseFloat(t))&&isFinite(t)}function H(t,e){const i=Math.round(t);return i-e<=t&&i+e>=t}function j(t,e,i){let s,n,o;for(s=0,n=t.length;s<n;s++)o=t[s][i],isNaN(o)||(e.min=Math.min(e.min,o),e.max=Math.max(e.max,o))}function $(t){return t*(C/180)}function Y(t){return t*(180/C)}function U(t){if(!a(t))return;let e=1,i=0;for(;Math.round(t*e)/e!==t;)e*=10,i++;return i}function X(t,e){const i=e.x-t.x,s=e.y-t.y,n=Math.sqrt(i*i+s*s);let o=Math.atan2(s,i);return o<-.5*C&&(o+=O),{angle:o,distance:n}}function q(t,e){return Math.sqrt(Math.pow(e.x-t.x,2)+Math.pow(e.y-t.y,2))}function K(t,e){return(t-e+A)%O-C}function G(t){return(t%O+O)%O}function J(t,e,i,s){const n=G(t),o=G(e),a=G(i),r=G(o-n),l=G(a-n),h=G(n-o),c=G(n-a);return n===o||n===a||s&&o===a||r>l&&h<c}function Z(t,e,i){return Math.max(e,Math.min(i,t))}function Q(t){return Z(t,-32768,32767)}function tt(t,e,i,s=1e-6){return t>=Math.min(e,i)-s&&t<=Math.max(e,i)+s}function et(t,e,i){i=i||(i=>t[i]<e);let s,n=t.length-1,o=0;for(;n-o>1;)s=o+n>>1,i(s)?o=s:n=s;return{lo:o,hi:n}}const it=(t,e,i,s)=>et(t,i,s?s=>{const n=t[s][e];return n<i||n===i&&t[s+1][e]===i}:s=>t[s][e]<i),st=(t,e,i)=>et(t,i,(s=>t[s][e]>=i));function nt(t,e,i){let s=0,n=t.length;for(;s<n&&t[s]<e;)s++;for(;n>s&&t[n-1]>i;)n--;return s>0||n<t.length?t.slice(s,n):t}const ot=["push","pop","shift","splice","unshift"];function at(t,e){t._chartjs?t._chartjs.listeners.push(e):(Object.defineProperty(t,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[e]}}),ot.forEach((e=>{const i="_onData"+w(e),s=t[e];Object.defineProperty(t,e,{configurable:!0,enumerable:!1,value(...e){const n=s.apply(this,e);return t._chartjs.listeners.forEach((t=>{"function"==typeof t[i]&&t[i](...e)})),n}})})))}function rt(t,e){const i=t._chartjs;if(!i)return;const s=i.listeners,n=s.indexOf(e);-1!==n&&s.splice(n,1),s.length>0||(ot.forEach((e=>{delete t[e]})),delete t._chartjs)}function lt(t){const e=new Set(t);return e.size===t.length?t:Array.from(e)}const ht="undefined"==typeof window?function(t){return t()}:window.requestAnimationFrame;function ct(t,e){let i=[],s=!1;return function(...n){i=n,s||(s=!0,ht.call(window,(()=>{s=!1,t.apply(e,i)})))}}function dt(t,e){let i;return function(...s){return e?(clearTimeout(i),i=setTimeout(t,e,s)):t.apply(this,s),e}}const ut=t=>"start"===t?"left":"end"===t?"right":"center",ft=(t,e,i)=>"start"===t?e:"end"===t?i:(e+i)/2,gt=(t,e,i,s)=>t===(s?"left":"right")?i:"center"===t?(e+i)/2:e;function pt(t,e,i){const n=e.length;let o=0,a=n;if(t._sorted){const{iScale:r,vScale:l,_parsed:h}=t,c=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null,d=r.axis,{min:u,max:f,minDefined:g,maxDefined:p}=r.getUserBounds();if(g){if(o=Math.min(it(h,d,u).lo,i?n:it(e,d,r.getPixelForValue(u)).lo),c){const t=h.slice(0,o+1).reverse().findIndex((t=>!s(t[l.axis])));o-=Math.max(0,t)}o=Z(o,0,n-1)}if(p){let t=Math.max(it(h,r.axis,f,!0).hi+1,i?0:it(e,d,r.getPixelForValue(f),!0).hi+1);if(c){const e=h.slice(t-1).findIndex((t=>!s(t[l.axis])));t+=Math.max(0,e)}a=Z(t,o,n)-o}else a=n-o}return{start:o,count:a}}function mt(t){const{xScale:e,yScale:i,_scaleRanges:s}=t,n={xmin:e.min,xmax:e.max,ymin:i.min,ymax:i.max};if(!s)return t._scaleRanges=n,!0;const o=s.xmin!==e.min||s.xmax!==e.max||s.ymin!==i.min||s.ymax!==i.max;return Object.assign(s,n),o}class xt{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,s){const n=e.listeners[s],o=e.duration;n.forEach((s=>s({chart:t,initial:e.initial,numSteps:o,currentStep:Math.min(i-e.start,o)})))}_refresh(){this._request||(this._running=!0,this._request=ht.call(window,(()=>{this._update(),this._request=null,this._running&&this._refresh()})))}_update(t=Date.now()){let e=0;this._charts.forEach(((i,s)=>{if(!i.running||!i.items.length)return;const n=i.items;let o,a=n.length-1,r=!1;for(;a>=0;--a)o=n[a],o._active?(o._total>i.duration&&(i.duration=o._total),o.tick(t),r=!0):(n[a]=n[n.length-1],n.pop());r&&(s.draw(),this._notify(s,i,t,"progress")),n.length||(i.running=!1,this._notify(s,i,t,"complete"),i.initial=!1),e+=n.length})),this._lastDate=t,0===e&&(this._running=!1)}_getAnims(t){const e=this._charts;let i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){e&&e.length&&this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){const e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce(((t,e)=>Math.max(t,e._duration)),0),this._refresh())}running(t){if(!this._running)return!1;const e=this._charts.get(t);return!!(e&&e.running&&e.items.length)}stop(t){const e=this._charts.get(t);if(!e||!e.items.length)return;const i=e.items;let s=i.length-1;for(;s>=0;--s)i[s].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}}var bt=new xt;\n/*!\n * @kurkle/color v0.3.2\n * https://github.com/kurkle/color#readme\n * (c) 2023 Jukka Kurkela\n * Released under the MIT License\n */function _t(t){return t+.5|0}const yt=(t,e,i)=>Math.max(Math.min(t,i),e);function vt(t){return yt(_t(2.55*t),0,255)}function Mt(t){return yt(_t(255*t),0,255)}function wt(t){return yt(_t(t/2.55)/100,0,1)}function kt(t){return yt(_t(100*t),0,100)}const St={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Pt=[..."0123456789ABCDEF"],Dt=t=>Pt[15&t],Ct=t=>Pt[(240&t)>>4]+Pt[15&t],Ot=t=>(240&t)>>4==(15&t);function At(t){var e=(t=>Ot(t.r)&&Ot(t.g)&&Ot(t.b)&&Ot(t.a))(t)?Dt:Ct;return t?"#"+e(t.r)+e(t.g)+e(t.b)+((t,e)=>t<255?e(t):"")(t.a,e):void 0}const Tt=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Lt(t,e,i){const s=e*Math.min(i,1-i),n=(e,n=(e+t/30)%12)=>i-s*Math.max(Math.min(n-3,9-n,1),-1);return[n(0),n(8),n(4)]}function Et(t,e,i){const s=(s,n=(s+t/60)%6)=>i-i*e*Math.max(Math.min(n,4-n,1),0);return[s(5),s(3),s(1)]}function Rt(t,e,i){const s=Lt(t,1,.5);let n;for(e+i>1&&(n=1/(e+i),e*=n,i*=n),n=0;n<3;n++)s[n]*=1-e-i,s[n]+=e;return s}function It(t){const e=t.r/255,i=t.g/255,s=t.b/255,n=Math.max(e,i,s),o=Math.min(e,i,s),a=(n+o)/2;let r,l,h;return n!==o&&(h=n-o,l=a>.5?h/(2-n-o):h/(n+o),r=function(t,e,i,s,n){return t===n?(e-i)/s+(e<i?6:0):e===n?(i-t)/s+2:(t-e)/s+4}(e,i,s,h,n),r=60*r+.5),[0|r,l||0,a]}function zt(t,e,i,s){return(Array.isArray(e)?t(e[0],e[1],e[2]):t(e,i,s)).map(Mt)}function Ft(t,e,i){return zt(Lt,t,e,i)}function Vt(t){return(t%360+360)%360}function Bt(t){const e=Tt.exec(t);let i,s=255;if(!e)return;e[5]!==i&&(s=e[6]?vt(+e[5]):Mt(+e[5]));const n=Vt(+e[2]),o=+e[3]/100,a=+e[4]/100;return i="hwb"===e[1]?function(t,e,i){return zt(Rt,t,e,i)}(n,o,a):"hsv"===e[1]?function(t,e,i){return zt(Et,t,e,i)}(n,o,a):Ft(n,o,a),{r:i[0],g:i[1],b:i[2],a:s}}const Nt={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Wt={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};let Ht;function jt(t){Ht||(Ht=function(){const t={},e=Object.keys(Wt),i=Object.keys(Nt);let s,n,o,a,r;for(s=0;s<e.length;s++){for(a=r=e[s],n=0;n<i.length;n++)o=i[n],r=r.replace(o,Nt[o]);o=parseInt(Wt[a],16),t[r]=[o>>16&255,o>>8&255,255&o]}return t}(),Ht.transparent=[0,0,0,0]);const e=Ht[t.toLowerCase()];return e&&{r:e[0],g:e[1],b:e[2],a:4===e.length?e[3]:255}}const $t=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;const Yt=t=>t<=.0031308?12.92*t:1.055*Math.pow(t,1/2.4)-.055,Ut=t=>t<=.04045?t/12.92:Math.pow((t+.055)/1.055,2.4);function Xt(t,e,i){if(t){let s=It(t);s[e]=Math.max(0,Math.min(s[e]+s[e]*i,0===e?360:1)),s=Ft(s),t.r=s[0],t.g=s[1],t.b=s[2]}}function qt(t,e){return t?Object.assign(e||{},t):t}function Kt(t){var e={r:0,g:0,b:0,a:255};return Array.isArray(t)?t.length>=3&&(e={r:t[0],g:t[1],b:t[2],a:255},t.length>3&&(e.a=Mt(t[3]))):(e=qt(t,{r:0,g:0,b:0,a:1})).a=Mt(e.a),e}function Gt(t){return"r"===t.charAt(0)?function(t){const e=$t.exec(t);let i,s,n,o=255;if(e){if(e[7]!==i){const t=+e[7];o=e[8]?vt(t):yt(255*t,0,255)}return i=+e[1],s=+e[3],n=+e[5],i=255&(e[2]?vt(i):yt(i,0,255)),s=255&(e[4]?vt(s):yt(s,0,255)),n=255&(e[6]?vt(n):yt(n,0,255)),{r:i,g:s,b:n,a:o}}}(t):Bt(t)}class Jt{constructor(t){if(t instanceof Jt)return t;const e=typeof t;let i;var s,n,o;"object"===e?i=Kt(t):"string"===e&&(o=(s=t).length,"#"===s[0]&&(4===o||5===o?n={r:255&17*St[s[1]],g:255&17*St[s[2]],b:255&17*St[s[3]],a:5===o?17*St[s[4]]:255}:7!==o&&9!==o||(n={r:St[s[1]]<<4|St[s[2]],g:St[s[3]]<<4|St[s[4]],b:St[s[5]]<<4|St[s[6]],a:9===o?St[s[7]]<<4|St[s[8]]:255})),i=n||jt(t)||Gt(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=qt(this._rgb);return t&&(t.a=wt(t.a)),t}set rgb(t){this._rgb=Kt(t)}rgbString(){return this._valid?(t=this._rgb)&&(t.a<255?`rgba(${t.r}, ${t.g}, ${t.b}, ${wt(t.a)})`:`rgb(${t.r}, ${t.g}, ${t.b})`):void 0;var t}hexString(){return this._valid?At(this._rgb):void 0}hslString(){return this._valid?function(t){if(!t)return;const e=It(t),i=e[0],s=kt(e[1]),n=kt(e[2]);return t.a<255?`hsla(${i}, ${s}%, ${n}%, ${wt(t.a)})`:`hsl(${i}, ${s}%, ${n}%)`}(this._rgb):void 0}mix(t,e){if(t){const i=this.rgb,s=t.rgb;let n;const o=e===n?.5:e,a=2*o-1,r=i.a-s.a,l=((a*r==-1?a:(a+r)/(1+a*r))+1)/2;n=1-l,i.r=255&l*i.r+n*s.r+.5,i.g=255&l*i.g+n*s.g+.5,i.b=255&l*i.b+n*s.b+.5,i.a=o*i.a+(1-o)*s.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=function(t,e,i){const s=Ut(wt(t.r)),n=Ut(wt(t.g)),o=Ut(wt(t.b));return{r:Mt(Yt(s+i*(Ut(wt(e.r))-s))),g:Mt(Yt(n+i*(Ut(wt(e.g))-n))),b:Mt(Yt(o+i*(Ut(wt(e.b))-o))),a:t.a+i*(e.a-t.a)}}(this._rgb,t._rgb,e)),this}clone(){return new Jt(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){return this._rgb.a*=1-t,this}greyscale(){const t=this._rgb,e=_t(.3*t.r+.59*t.g+.11*t.b);return t.r=t.g=t.b=e,this}opaquer(t){return this._rgb.a*=1+t,this}negate(){const t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Xt(this._rgb,2,t),this}darken(t){return Xt(this._rgb,2,-t),this}saturate(t){return Xt(this._rgb,1,t),this}desaturate(t){return Xt(this._rgb,1,-t),this}rotate(t){return function(t,e){var i=It(t);i[0]=Vt(i[0]+e),i=Ft(i),t.r=i[0],t.g=i[1],t.b=i[2]}(this._rgb,t),this}}function Zt(t){if(t&&"object"==typeof t){const e=t.toString();return"[object CanvasPattern]"===e||"[object CanvasGradient]"===e}return!1}function Qt(t){return Zt(t)?t:new Jt(t)}function te(t){return Zt(t)?t:new Jt(t).saturate(.5).darken(.1).hexString()}const ee=["x","y","borderWidth","radius","tension"],ie=["color","borderColor","backgroundColor"];const se=new Map;function ne(t,e,i){return function(t,e){e=e||{};const i=t+JSON.stringify(e);let s=se.get(i);return s||(s=new Intl.NumberFormat(t,e),se.set(i,s)),s}(e,i).format(t)}const oe={values:t=>n(t)?t:""+t,numeric(t,e,i){if(0===t)return"0";const s=this.chart.options.locale;let n,o=t;if(i.length>1){const e=Math.max(Math.abs(i[0].value),Math.abs(i[i.length-1].value));(e<1e-4||e>1e15)&&(n="scientific"),o=function(t,e){let i=e.length>3?e[2].value-e[1].value:e[1].value-e[0].value;Math.abs(i)>=1&&t!==Math.floor(t)&&(i=t-Math.floor(t));return i}(t,i)}const a=z(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),ne(t,s,l)},logarithmic(t,e,i){if(0===t)return"0";const s=i[e].significand||t/Math.pow(10,Math.floor(z(t)));return[1,2,3,5,10,15].includes(s)||e>.8*i.length?oe.numeric.call(this,t,e,i):""}};var ae={formatters:oe};const re=Object.create(null),le=Object.create(null);function he(t,e){if(!e)return t;const i=e.split(".");for(let e=0,s=i.length;e<s;++e){const s=i[e];t=t[s]||(t[s]=Object.create(null))}return t}function ce(t,e,i){return"string"==typeof e?x(he(t,e),i):x(he(t,""),e)}class de{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=t=>t.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(t,e)=>te(e.backgroundColor),this.hoverBorderColor=(t,e)=>te(e.borderColor),this.hoverColor=(t,e)=>te(e.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return ce(this,t,e)}get(t){return he(this,t)}describe(t,e){return ce(le,t,e)}override(t,e){return ce(re,t,e)}route(t,e,i,s){const n=he(this,t),a=he(this,i),r="_"+e;Object.defineProperties(n,{[r]:{value:n[e],writable:!0},[e]:{enumerable:!0,get(){const t=this[r],e=a[s];return o(t)?Object.assign({},e,t):l(t,e)},set(t){this[r]=t}}})}apply(t){t.forEach((t=>t(this)))}}var ue=new de({_scriptable:t=>!t.startsWith("on"),_indexable:t=>"events"!==t,hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[function(t){t.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),t.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>"onProgress"!==t&&"onComplete"!==t&&"fn"!==t}),t.set("animations",{colors:{type:"color",properties:ie},numbers:{type:"number",properties:ee}}),t.describe("animations",{_fallback:"animation"}),t.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>0|t}}}})},function(t){t.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})},function(t){t.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ae.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),t.route("scale.ticks","color","","color"),t.route("scale.grid","color","","borderColor"),t.route("scale.border","color","","borderColor"),t.route("scale.title","color","","color"),t.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&"callback"!==t&&"parser"!==t,_indexable:t=>"borderDash"!==t&&"tickBorderDash"!==t&&"dash"!==t}),t.describe("scales",{_fallback:"scale"}),t.describe("scale.ticks",{_scriptable:t=>"backdropPadding"!==t&&"callback"!==t,_indexable:t=>"backdropPadding"!==t})}]);function fe(){return"undefined"!=typeof window&&"undefined"!=typeof document}function ge(t){let e=t.parentNode;return e&&"[object ShadowRoot]"===e.toString()&&(e=e.host),e}function pe(t,e,i){let s;return"string"==typeof t?(s=parseInt(t,10),-1!==t.indexOf("%")&&(s=s/100*e.parentNode[i])):s=t,s}const me=t=>t.ownerDocument.defaultView.getComputedStyle(t,null);function xe(t,e){return me(t).getPropertyValue(e)}const be=["top","right","bottom","left"];function _e(t,e,i){const s={};i=i?"-"+i:"";for(let n=0;n<4;n++){const o=be[n];s[o]=parseFloat(t[e+"-"+o+i])||0}return s.width=s.left+s.right,s.height=s.top+s.bottom,s}const ye=(t,e,i)=>(t>0||e>0)&&(!i||!i.shadowRoot);function ve(t,e){if("native"in t)return t;const{canvas:i,currentDevicePixelRatio:s}=e,n=me(i),o="border-box"===n.boxSizing,a=_e(n,"padding"),r=_e(n,"border","width"),{x:l,y:h,box:c}=function(t,e){const i=t.touches,s=i&&i.length?i[0]:t,{offsetX:n,offsetY:o}=s;let a,r,l=!1;if(ye(n,o,t.target))a=n,r=o;else{const t=e.getBoundingClientRect();a=s.clientX-t.left,r=s.clientY-t.top,l=!0}return{x:a,y:r,box:l}}(t,i),d=a.left+(c&&r.left),u=a.top+(c&&r.top);let{width:f,height:g}=e;return o&&(f-=a.width+r.width,g-=a.height+r.height),{x:Math.round((l-d)/f*i.width/s),y:Math.round((h-u)/g*i.height/s)}}const Me=t=>Math.round(10*t)/10;function we(t,e,i,s){const n=me(t),o=_e(n,"margin"),a=pe(n.maxWidth,t,"clientWidth")||T,r=pe(n.maxHeight,t,"clientHeight")||T,l=function(t,e,i){let s,n;if(void 0===e||void 0===i){const o=t&&ge(t);if(o){const t=o.getBoundingClientRect(),a=me(o),r=_e(a,"border","width"),l=_e(a,"padding");e=t.width-l.width-r.width,i=t.height-l.height-r.height,s=pe(a.maxWidth,o,"clientWidth"),n=pe(a.maxHeight,o,"clientHeight")}else e=t.clientWidth,i=t.clientHeight}return{width:e,height:i,maxWidth:s||T,maxHeight:n||T}}(t,e,i);let{width:h,height:c}=l;if("content-box"===n.boxSizing){const t=_e(n,"border","width"),e=_e(n,"padding");h-=e.width+t.width,c-=e.height+t.height}h=Math.max(0,h-o.width),c=Math.max(0,s?h/s:c-o.height),h=Me(Math.min(h,a,l.maxWidth)),c=Me(Math.min(c,r,l.maxHeight)),h&&!c&&(c=Me(h/2));return(void 0!==e||void 0!==i)&&s&&l.height&&c>l.height&&(c=l.height,h=Me(Math.floor(c*s))),{width:h,height:c}}function ke(t,e,i){const s=e||1,n=Me(t.height*s),o=Me(t.width*s);t.height=Me(t.height),t.width=Me(t.width);const a=t.canvas;a.style&&(i||!a.style.height&&!a.style.width)&&(a.style.height=`${t.height}px`,a.style.width=`${t.width}px`);const r=Math.floor(n),l=Math.floor(o);return(t.currentDevicePixelRatio!==s||a.height!==r||a.width!==l)&&(t.currentDevicePixelRatio=s,a.height=r,a.width=l,t.ctx.setTransform(s,0,0,s,0,0),!0)}const Se=function(){let t=!1;try{const e={get passive(){return t=!0,!1}};fe()&&(window.addEventListener("test",null,e),window.removeEventListener("test",null,e))}catch(t){}return t}();function Pe(t,e){const i=xe(t,e),s=i&&i.match(/^(\\d+)(\\.\\d+)?px$/);return s?+s[1]:void 0}function De(t){return!t||s(t.size)||s(t.family)?null:(t.style?t.style+" ":"")+(t.weight?t.weight+" ":"")+t.size+"px "+t.family}function Ce(t,e,i,s,n){let o=e[n];return o||(o=e[n]=t.measureText(n).width,i.push(n)),o>s&&(s=o),s}function Oe(t,e,i,s){let o=(s=s||{}).data=s.data||{},a=s.garbageCollect=s.garbageCollect||[];s.font!==e&&(o=s.data={},a=s.garbageCollect=[],s.font=e),t.save(),t.font=e;let r=0;const l=i.length;let h,c,d,u,f;for(h=0;h<l;h++)if(u=i[h],null==u||n(u)){if(n(u))for(c=0,d=u.length;c<d;c++)f=u[c],null==f||n(f)||(r=Ce(t,o,a,r,f))}else r=Ce(t,o,a,r,u);t.restore();const g=a.length/2;if(g>i.length){for(h=0;h<g;h++)delete o[a[h]];a.splice(0,g)}return r}function Ae(t,e,i){const s=t.currentDevicePixelRatio,n=0!==i?Math.max(i/2,.5):0;return Math.round((e-n)*s)/s+n}function Te(t,e){(e||t)&&((e=e||t.getContext("2d")).save(),e.resetTransform(),e.clearRect(0,0,t.width,t.height),e.restore())}function Le(t,e,i,s){Ee(t,e,i,s,null)}function Ee(t,e,i,s,n){let o,a,r,l,h,c,d,u;const f=e.pointStyle,g=e.rotation,p=e.radius;let m=(g||0)*L;if(f&&"object"==typeof f&&(o=f.toString(),"[object HTMLImageElement]"===o||"[object HTMLCanvasElement]"===o))return t.save(),t.translate(i,s),t.rotate(m),t.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),void t.restore();if(!(isNaN(p)||p<=0)){switch(t.beginPath(),f){default:n?t.ellipse(i,s,n/2,p,0,0,O):t.arc(i,s,p,0,O),t.closePath();break;case"triangle":c=n?n/2:p,t.moveTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),t.closePath();break;case"rectRounded":h=.516*p,l=p-h,a=Math.cos(m+R)*l,d=Math.cos(m+R)*(n?n/2-h:l),r=Math.sin(m+R)*l,u=Math.sin(m+R)*(n?n/2-h:l),t.arc(i-d,s-r,h,m-C,m-E),t.arc(i+u,s-a,h,m-E,m),t.arc(i+d,s+r,h,m,m+E),t.arc(i-u,s+a,h,m+E,m+C),t.closePath();break;case"rect":if(!g){l=Math.SQRT1_2*p,c=n?n/2:l,t.rect(i-c,s-l,2*c,2*l);break}m+=R;case"rectRot":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+u,s-a),t.lineTo(i+d,s+r),t.lineTo(i-u,s+a),t.closePath();break;case"crossRot":m+=R;case"cross":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"star":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a),m+=R,d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"line":a=n?n/2:Math.cos(m)*p,r=Math.sin(m)*p,t.moveTo(i-a,s-r),t.lineTo(i+a,s+r);break;case"dash":t.moveTo(i,s),t.lineTo(i+Math.cos(m)*(n?n/2:p),s+Math.sin(m)*p);break;case!1:t.closePath()}t.fill(),e.borderWidth>0&&t.stroke()}}function Re(t,e,i){return i=i||.5,!e||t&&t.x>e.left-i&&t.x<e.right+i&&t.y>e.top-i&&t.y<e.bottom+i}function Ie(t,e){t.save(),t.beginPath(),t.rect(e.left,e.top,e.right-e.left,e.bottom-e.top),t.clip()}function ze(t){t.restore()}function Fe(t,e,i,s,n){if(!e)return t.lineTo(i.x,i.y);if("middle"===n){const s=(e.x+i.x)/2;t.lineTo(s,e.y),t.lineTo(s,i.y)}else"after"===n!=!!s?t.lineTo(e.x,i.y):t.lineTo(i.x,e.y);t.lineTo(i.x,i.y)}function Ve(t,e,i,s){if(!e)return t.lineTo(i.x,i.y);t.bezierCurveTo(s?e.cp1x:e.cp2x,s?e.cp1y:e.cp2y,s?i.cp2x:i.cp1x,s?i.cp2y:i.cp1y,i.x,i.y)}function Be(t,e,i,s,n){if(n.strikethrough||n.underline){const o=t.measureText(s),a=e-o.actualBoundingBoxLeft,r=e+o.actualBoundingBoxRight,l=i-o.actualBoundingBoxAscent,h=i+o.actualBoundingBoxDescent,c=n.strikethrough?(l+h)/2:h;t.strokeStyle=t.fillStyle,t.beginPath(),t.lineWidth=n.decorationWidth||2,t.moveTo(a,c),t.lineTo(r,c),t.stroke()}}function Ne(t,e){const i=t.fillStyle;t.fillStyle=e.color,t.fillRect(e.left,e.top,e.width,e.height),t.fillStyle=i}function We(t,e,i,o,a,r={}){const l=n(e)?e:[e],h=r.strokeWidth>0&&""!==r.strokeColor;let c,d;for(t.save(),t.font=a.string,function(t,e){e.translation&&t.translate(e.translation[0],e.translation[1]),s(e.rotation)||t.rotate(e.rotation),e.color&&(t.fillStyle=e.color),e.textAlign&&(t.textAlign=e.textAlign),e.textBaseline&&(t.textBaseline=e.textBaseline)}(t,r),c=0;c<l.length;++c)d=l[c],r.backdrop&&Ne(t,r.backdrop),h&&(r.strokeColor&&(t.strokeStyle=r.strokeColor),s(r.strokeWidth)||(t.lineWidth=r.strokeWidth),t.strokeText(d,i,o,r.maxWidth)),t.fillText(d,i,o,r.maxWidth),Be(t,i,o,d,r),o+=Number(a.lineHeight);t.restore()}function He(t,e){const{x:i,y:s,w:n,h:o,radius:a}=e;t.arc(i+a.topLeft,s+a.topLeft,a.topLeft,1.5*C,C,!0),t.lineTo(i,s+o-a.bottomLeft),t.arc(i+a.bottomLeft,s+o-a.bottomLeft,a.bottomLeft,C,E,!0),t.lineTo(i+n-a.bottomRight,s+o),t.arc(i+n-a.bottomRight,s+o-a.bottomRight,a.bottomRight,E,0,!0),t.lineTo(i+n,s+a.topRight),t.arc(i+n-a.topRight,s+a.topRight,a.topRight,0,-E,!0),t.lineTo(i+a.topLeft,s)}function je(t,e=[""],i,s,n=(()=>t[0])){const o=i||t;void 0===s&&(s=ti("_fallback",t));const a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:t,_rootScopes:o,_fallback:s,_getTarget:n,override:i=>je([i,...t],e,o,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete e._keys,delete t[0][i],!0),get:(i,s)=>qe(i,s,(()=>function(t,e,i,s){let n;for(const o of e)if(n=ti(Ue(o,t),i),void 0!==n)return Xe(t,n)?Ze(i,s,t,n):n}(s,e,t,i))),getOwnPropertyDescriptor:(t,e)=>Reflect.getOwnPropertyDescriptor(t._scopes[0],e),getPrototypeOf:()=>Reflect.getPrototypeOf(t[0]),has:(t,e)=>ei(t).includes(e),ownKeys:t=>ei(t),set(t,e,i){const s=t._storage||(t._storage=n());return t[e]=s[e]=i,delete t._keys,!0}})}function $e(t,e,i,s){const a={_cacheable:!1,_proxy:t,_context:e,_subProxy:i,_stack:new Set,_descriptors:Ye(t,s),setContext:e=>$e(t,e,i,s),override:n=>$e(t.override(n),e,i,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete t[i],!0),get:(t,e,i)=>qe(t,e,(()=>function(t,e,i){const{_proxy:s,_context:a,_subProxy:r,_descriptors:l}=t;let h=s[e];S(h)&&l.isScriptable(e)&&(h=function(t,e,i,s){const{_proxy:n,_context:o,_subProxy:a,_stack:r}=i;if(r.has(t))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+t);r.add(t);let l=e(o,a||s);r.delete(t),Xe(t,l)&&(l=Ze(n._scopes,n,t,l));return l}(e,h,t,i));n(h)&&h.length&&(h=function(t,e,i,s){const{_proxy:n,_context:a,_subProxy:r,_descriptors:l}=i;if(void 0!==a.index&&s(t))return e[a.index%e.length];if(o(e[0])){const i=e,s=n._scopes.filter((t=>t!==i));e=[];for(const o of i){const i=Ze(s,n,t,o);e.push($e(i,a,r&&r[t],l))}}return e}(e,h,t,l.isIndexable));Xe(e,h)&&(h=$e(h,a,r&&r[e],l));return h}(t,e,i))),getOwnPropertyDescriptor:(e,i)=>e._descriptors.allKeys?Reflect.has(t,i)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(t,i),getPrototypeOf:()=>Reflect.getPrototypeOf(t),has:(e,i)=>Reflect.has(t,i),ownKeys:()=>Reflect.ownKeys(t),set:(e,i,s)=>(t[i]=s,delete e[i],!0)})}function Ye(t,e={scriptable:!0,indexable:!0}){const{_scriptable:i=e.scriptable,_indexable:s=e.indexable,_allKeys:n=e.allKeys}=t;return{allKeys:n,scriptable:i,indexable:s,isScriptable:S(i)?i:()=>i,isIndexable:S(s)?s:()=>s}}const Ue=(t,e)=>t?t+w(e):e,Xe=(t,e)=>o(e)&&"adapters"!==t&&(null===Object.getPrototypeOf(e)||e.constructor===Object);function qe(t,e,i){if(Object.prototype.hasOwnProperty.call(t,e)||"constructor"===e)return t[e];const s=i();return t[e]=s,s}function Ke(t,e,i){return S(t)?t(e,i):t}const Ge=(t,e)=>!0===t?e:"string"==typeof t?M(e,t):void 0;function Je(t,e,i,s,n){for(const o of e){const e=Ge(i,o);if(e){t.add(e);const o=Ke(e._fallback,i,n);if(void 0!==o&&o!==i&&o!==s)return o}else if(!1===e&&void 0!==s&&i!==s)return null}return!1}function Ze(t,e,i,s){const a=e._rootScopes,r=Ke(e._fallback,i,s),l=[...t,...a],h=new Set;h.add(s);let c=Qe(h,l,i,r||i,s);return null!==c&&((void 0===r||r===i||(c=Qe(h,l,r,c,s),null!==c))&&je(Array.from(h),[""],a,r,(()=>function(t,e,i){const s=t._getTarget();e in s||(s[e]={});const a=s[e];if(n(a)&&o(i))return i;return a||{}}(e,i,s))))}function Qe(t,e,i,s,n){for(;i;)i=Je(t,e,i,s,n);return i}function ti(t,e){for(const i of e){if(!i)continue;const e=i[t];if(void 0!==e)return e}}function ei(t){let e=t._keys;return e||(e=t._keys=function(t){const e=new Set;for(const i of t)for(const t of Object.keys(i).filter((t=>!t.startsWith("_"))))e.add(t);return Array.from(e)}(t._scopes)),e}function ii(t,e,i,s){const{iScale:n}=t,{key:o="r"}=this._parsing,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={r:n.parse(M(c,o),h)};return a}const si=Number.EPSILON||1e-14,ni=(t,e)=>e<t.length&&!t[e].skip&&t[e],oi=t=>"x"===t?"y":"x";function ai(t,e,i,s){const n=t.skip?e:t,o=e,a=i.skip?e:i,r=q(o,n),l=q(a,o);let h=r/(r+l),c=l/(r+l);h=isNaN(h)?0:h,c=isNaN(c)?0:c;const d=s*h,u=s*c;return{previous:{x:o.x-d*(a.x-n.x),y:o.y-d*(a.y-n.y)},next:{x:o.x+u*(a.x-n.x),y:o.y+u*(a.y-n.y)}}}function ri(t,e="x"){const i=oi(e),s=t.length,n=Array(s).fill(0),o=Array(s);let a,r,l,h=ni(t,0);for(a=0;a<s;++a)if(r=l,l=h,h=ni(t,a+1),l){if(h){const t=h[e]-l[e];n[a]=0!==t?(h[i]-l[i])/t:0}o[a]=r?h?F(n[a-1])!==F(n[a])?0:(n[a-1]+n[a])/2:n[a-1]:n[a]}!function(t,e,i){const s=t.length;let n,o,a,r,l,h=ni(t,0);for(let c=0;c<s-1;++c)l=h,h=ni(t,c+1),l&&h&&(V(e[c],0,si)?i[c]=i[c+1]=0:(n=i[c]/e[c],o=i[c+1]/e[c],r=Math.pow(n,2)+Math.pow(o,2),r<=9||(a=3/Math.sqrt(r),i[c]=n*a*e[c],i[c+1]=o*a*e[c])))}(t,n,o),function(t,e,i="x"){const s=oi(i),n=t.length;let o,a,r,l=ni(t,0);for(let h=0;h<n;++h){if(a=r,r=l,l=ni(t,h+1),!r)continue;const n=r[i],c=r[s];a&&(o=(n-a[i])/3,r[`cp1${i}`]=n-o,r[`cp1${s}`]=c-o*e[h]),l&&(o=(l[i]-n)/3,r[`cp2${i}`]=n+o,r[`cp2${s}`]=c+o*e[h])}}(t,o,e)}function li(t,e,i){return Math.max(Math.min(t,i),e)}function hi(t,e,i,s,n){let o,a,r,l;if(e.spanGaps&&(t=t.filter((t=>!t.skip))),"monotone"===e.cubicInterpolationMode)ri(t,n);else{let i=s?t[t.length-1]:t[0];for(o=0,a=t.length;o<a;++o)r=t[o],l=ai(i,r,t[Math.min(o+1,a-(s?0:1))%a],e.tension),r.cp1x=l.previous.x,r.cp1y=l.previous.y,r.cp2x=l.next.x,r.cp2y=l.next.y,i=r}e.capBezierPoints&&function(t,e){let i,s,n,o,a,r=Re(t[0],e);for(i=0,s=t.length;i<s;++i)a=o,o=r,r=i<s-1&&Re(t[i+1],e),o&&(n=t[i],a&&(n.cp1x=li(n.cp1x,e.left,e.right),n.cp1y=li(n.cp1y,e.top,e.bottom)),r&&(n.cp2x=li(n.cp2x,e.left,e.right),n.cp2y=li(n.cp2y,e.top,e.bottom)))}(t,i)}const ci=t=>0===t||1===t,di=(t,e,i)=>-Math.pow(2,10*(t-=1))*Math.sin((t-e)*O/i),ui=(t,e,i)=>Math.pow(2,-10*t)*Math.sin((t-e)*O/i)+1,fi={linear:t=>t,easeInQuad:t=>t*t,easeOutQuad:t=>-t*(t-2),easeInOutQuad:t=>(t/=.5)<1?.5*t*t:-.5*(--t*(t-2)-1),easeInCubic:t=>t*t*t,easeOutCubic:t=>(t-=1)*t*t+1,easeInOutCubic:t=>(t/=.5)<1?.5*t*t*t:.5*((t-=2)*t*t+2),easeInQuart:t=>t*t*t*t,easeOutQuart:t=>-((t-=1)*t*t*t-1),easeInOutQuart:t=>(t/=.5)<1?.5*t*t*t*t:-.5*((t-=2)*t*t*t-2),easeInQuint:t=>t*t*t*t*t,easeOutQuint:t=>(t-=1)*t*t*t*t+1,easeInOutQuint:t=>(t/=.5)<1?.5*t*t*t*t*t:.5*((t-=2)*t*t*t*t+2),easeInSine:t=>1-Math.cos(t*E),easeOutSine:t=>Math.sin(t*E),easeInOutSine:t=>-.5*(Math.cos(C*t)-1),easeInExpo:t=>0===t?0:Math.pow(2,10*(t-1)),easeOutExpo:t=>1===t?1:1-Math.pow(2,-10*t),easeInOutExpo:t=>ci(t)?t:t<.5?.5*Math.pow(2,10*(2*t-1)):.5*(2-Math.pow(2,-10*(2*t-1))),easeInCirc:t=>t>=1?t:-(Math.sqrt(1-t*t)-1),easeOutCirc:t=>Math.sqrt(1-(t-=1)*t),easeInOutCirc:t=>(t/=.5)<1?-.5*(Math.sqrt(1-t*t)-1):.5*(Math.sqrt(1-(t-=2)*t)+1),easeInElastic:t=>ci(t)?t:di(t,.075,.3),easeOutElastic:t=>ci(t)?t:ui(t,.075,.3),easeInOutElastic(t){const e=.1125;return ci(t)?t:t<.5?.5*di(2*t,e,.45):.5+.5*ui(2*t-1,e,.45)},easeInBack(t){const e=1.70158;return t*t*((e+1)*t-e)},easeOutBack(t){const e=1.70158;return(t-=1)*t*((e+1)*t+e)+1},easeInOutBack(t){let e=1.70158;return(t/=.5)<1?t*t*((1+(e*=1.525))*t-e)*.5:.5*((t-=2)*t*((1+(e*=1.525))*t+e)+2)},easeInBounce:t=>1-fi.easeOutBounce(1-t),easeOutBounce(t){const e=7.5625,i=2.75;return t<1/i?e*t*t:t<2/i?e*(t-=1.5/i)*t+.75:t<2.5/i?e*(t-=2.25/i)*t+.9375:e*(t-=2.625/i)*t+.984375},easeInOutBounce:t=>t<.5?.5*fi.easeInBounce(2*t):.5*fi.easeOutBounce(2*t-1)+.5};function gi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:t.y+i*(e.y-t.y)}}function pi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:"middle"===s?i<.5?t.y:e.y:"after"===s?i<1?t.y:e.y:i>0?e.y:t.y}}function mi(t,e,i,s){const n={x:t.cp2x,y:t.cp2y},o={x:e.cp1x,y:e.cp1y},a=gi(t,n,i),r=gi(n,o,i),l=gi(o,e,i),h=gi(a,r,i),c=gi(r,l,i);return gi(h,c,i)}const xi=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,bi=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function _i(t,e){const i=(""+t).match(xi);if(!i||"normal"===i[1])return 1.2*e;switch(t=+i[2],i[3]){case"px":return t;case"%":t/=100}return e*t}const yi=t=>+t||0;function vi(t,e){const i={},s=o(e),n=s?Object.keys(e):e,a=o(t)?s?i=>l(t[i],t[e[i]]):e=>t[e]:()=>t;for(const t of n)i[t]=yi(a(t));return i}function Mi(t){return vi(t,{top:"y",right:"x",bottom:"y",left:"x"})}function wi(t){return vi(t,["topLeft","topRight","bottomLeft","bottomRight"])}function ki(t){const e=Mi(t);return e.width=e.left+e.right,e.height=e.top+e.bottom,e}function Si(t,e){t=t||{},e=e||ue.font;let i=l(t.size,e.size);"string"==typeof i&&(i=parseInt(i,10));let s=l(t.style,e.style);s&&!(""+s).match(bi)&&(console.warn(\'Invalid font style specified: "\'+s+\'"\'),s=void 0);const n={family:l(t.family,e.family),lineHeight:_i(l(t.lineHeight,e.lineHeight),i),size:i,style:s,weight:l(t.weight,e.weight),string:""};return n.string=De(n),n}function Pi(t,e,i,s){let o,a,r,l=!0;for(o=0,a=t.length;o<a;++o)if(r=t[o],void 0!==r&&(void 0!==e&&"function"==typeof r&&(r=r(e),l=!1),void 0!==i&&n(r)&&(r=r[i%r.length],l=!1),void 0!==r))return s&&!l&&(s.cacheable=!1),r}function Di(t,e,i){const{min:s,max:n}=t,o=c(e,(n-s)/2),a=(t,e)=>i&&0===t?0:t+e;return{min:a(s,-Math.abs(o)),max:a(n,o)}}function Ci(t,e){return Object.assign(Object.create(t),e)}function Oi(t,e,i){return t?function(t,e){return{x:i=>t+t+e-i,setWidth(t){e=t},textAlign:t=>"center"===t?t:"right"===t?"left":"right",xPlus:(t,e)=>t-e,leftForLtr:(t,e)=>t-e}}(e,i):{x:t=>t,setWidth(t){},textAlign:t=>t,xPlus:(t,e)=>t+e,leftForLtr:(t,e)=>t}}function Ai(t,e){let i,s;"ltr"!==e&&"rtl"!==e||(i=t.canvas.style,s=[i.getPropertyValue("direction"),i.getPropertyPriority("direction")],i.setProperty("direction",e,"important"),t.prevTextDirection=s)}function Ti(t,e){void 0!==e&&(delete t.prevTextDirection,t.canvas.style.setProperty("direction",e[0],e[1]))}function Li(t){return"angle"===t?{between:J,compare:K,normalize:G}:{between:tt,compare:(t,e)=>t-e,normalize:t=>t}}function Ei({start:t,end:e,count:i,loop:s,style:n}){return{start:t%i,end:e%i,loop:s&&(e-t+1)%i==0,style:n}}function Ri(t,e,i){if(!i)return[t];const{property:s,start:n,end:o}=i,a=e.length,{compare:r,between:l,normalize:h}=Li(s),{start:c,end:d,loop:u,style:f}=function(t,e,i){const{property:s,start:n,end:o}=i,{between:a,normalize:r}=Li(s),l=e.length;let h,c,{start:d,end:u,loop:f}=t;if(f){for(d+=l,u+=l,h=0,c=l;h<c&&a(r(e[d%l][s]),n,o);++h)d--,u--;d%=l,u%=l}return u<d&&(u+=l),{start:d,end:u,loop:f,style:t.style}}(t,e,i),g=[];let p,m,x,b=!1,_=null;const y=()=>b||l(n,x,p)&&0!==r(n,x),v=()=>!b||0===r(o,p)||l(o,x,p);for(let t=c,i=c;t<=d;++t)m=e[t%a],m.skip||(p=h(m[s]),p!==x&&(b=l(p,n,o),null===_&&y()&&(_=0===r(p,n)?t:i),null!==_&&v()&&(g.push(Ei({start:_,end:t,loop:u,count:a,style:f})),_=null),i=t,x=p));return null!==_&&g.push(Ei({start:_,end:d,loop:u,count:a,style:f})),g}function Ii(t,e){const i=[],s=t.segments;for(let n=0;n<s.length;n++){const o=Ri(s[n],t.points,e);o.length&&i.push(...o)}return i}function zi(t,e){const i=t.points,s=t.options.spanGaps,n=i.length;if(!n)return[];const o=!!t._loop,{start:a,end:r}=function(t,e,i,s){let n=0,o=e-1;if(i&&!s)for(;n<e&&!t[n].skip;)n++;for(;n<e&&t[n].skip;)n++;for(n%=e,i&&(o+=n);o>n&&t[o%e].skip;)o--;return o%=e,{start:n,end:o}}(i,n,o,s);if(!0===s)return Fi(t,[{start:a,end:r,loop:o}],i,e);return Fi(t,function(t,e,i,s){const n=t.length,o=[];let a,r=e,l=t[e];for(a=e+1;a<=i;++a){const i=t[a%n];i.skip||i.stop?l.skip||(s=!1,o.push({start:e%n,end:(a-1)%n,loop:s}),e=r=i.stop?a:null):(r=a,l.skip&&(e=a)),l=i}return null!==r&&o.push({start:e%n,end:r%n,loop:s}),o}(i,a,r<a?r+n:r,!!t._fullLoop&&0===a&&r===n-1),i,e)}function Fi(t,e,i,s){return s&&s.setContext&&i?function(t,e,i,s){const n=t._chart.getContext(),o=Vi(t.options),{_datasetIndex:a,options:{spanGaps:r}}=t,l=i.length,h=[];let c=o,d=e[0].start,u=d;function f(t,e,s,n){const o=r?-1:1;if(t!==e){for(t+=l;i[t%l].skip;)t-=o;for(;i[e%l].skip;)e+=o;t%l!=e%l&&(h.push({start:t%l,end:e%l,loop:s,style:n}),c=n,d=e%l)}}for(const t of e){d=r?d:t.start;let e,o=i[d%l];for(u=d+1;u<=t.end;u++){const r=i[u%l];e=Vi(s.setContext(Ci(n,{type:"segment",p0:o,p1:r,p0DataIndex:(u-1)%l,p1DataIndex:u%l,datasetIndex:a}))),Bi(e,c)&&f(d,u-1,t.loop,c),o=r,c=e}d<u-1&&f(d,u-1,t.loop,c)}return h}(t,e,i,s):e}function Vi(t){return{backgroundColor:t.backgroundColor,borderCapStyle:t.borderCapStyle,borderDash:t.borderDash,borderDashOffset:t.borderDashOffset,borderJoinStyle:t.borderJoinStyle,borderWidth:t.borderWidth,borderColor:t.borderColor}}function Bi(t,e){if(!e)return!1;const i=[],s=function(t,e){return Zt(e)?(i.includes(e)||i.push(e),i.indexOf(e)):e};return JSON.stringify(t,s)!==JSON.stringify(e,s)}function Ni(t,e,i){return t.options.clip?t[i]:e[i]}function Wi(t,e){const i=e._clip;if(i.disabled)return!1;const s=function(t,e){const{xScale:i,yScale:s}=t;return i&&s?{left:Ni(i,e,"left"),right:Ni(i,e,"right"),top:Ni(s,e,"top"),bottom:Ni(s,e,"bottom")}:e}(e,t.chartArea);return{left:!1===i.left?0:s.left-(!0===i.left?0:i.left),right:!1===i.right?t.width:s.right+(!0===i.right?0:i.right),top:!1===i.top?0:s.top-(!0===i.top?0:i.top),bottom:!1===i.bottom?t.height:s.bottom+(!0===i.bottom?0:i.bottom)}}var Hi=Object.freeze({__proto__:null,HALF_PI:E,INFINITY:T,PI:C,PITAU:A,QUARTER_PI:R,RAD_PER_DEG:L,TAU:O,TWO_THIRDS_PI:I,_addGrace:Di,_alignPixel:Ae,_alignStartEnd:ft,_angleBetween:J,_angleDiff:K,_arrayUnique:lt,_attachContext:$e,_bezierCurveTo:Ve,_bezierInterpolation:mi,_boundSegment:Ri,_boundSegments:Ii,_capitalize:w,_computeSegments:zi,_createResolver:je,_decimalPlaces:U,_deprecated:function(t,e,i,s){void 0!==e&&console.warn(t+\': "\'+i+\'" is deprecated. Please use "\'+s+\'" instead\')},_descriptors:Ye,_elementsEqual:f,_factorize:N,_filterBetween:nt,_getParentNode:ge,_getStartAndCountOfVisiblePoints:pt,_int16Range:Q,_isBetween:tt,_isClickEvent:D,_isDomSupported:fe,_isPointInArea:Re,_limitValue:Z,_longestText:Oe,_lookup:et,_lookupByKey:it,_measureText:Ce,_merger:m,_mergerIf:_,_normalizeAngle:G,_parseObjectDataRadialScale:ii,_pointInLine:gi,_readValueToProps:vi,_rlookupByKey:st,_scaleRangesChanged:mt,_setMinAndMaxByKey:j,_splitKey:v,_steppedInterpolation:pi,_steppedLineTo:Fe,_textX:gt,_toLeftRightCenter:ut,_updateBezierControlPoints:hi,addRoundedRectPath:He,almostEquals:V,almostWhole:H,callback:d,clearCanvas:Te,clipArea:Ie,clone:g,color:Qt,createContext:Ci,debounce:dt,defined:k,distanceBetweenPoints:q,drawPoint:Le,drawPointLegend:Ee,each:u,easingEffects:fi,finiteOrDefault:r,fontString:function(t,e,i){return e+" "+t+"px "+i},formatNumber:ne,getAngleFromPoint:X,getDatasetClipArea:Wi,getHoverColor:te,getMaximumSize:we,getRelativePosition:ve,getRtlAdapter:Oi,getStyle:xe,isArray:n,isFinite:a,isFunction:S,isNullOrUndef:s,isNumber:W,isObject:o,isPatternOrGradient:Zt,listenArrayEvents:at,log10:z,merge:x,mergeIf:b,niceNum:B,noop:e,overrideTextDirection:Ai,readUsedSize:Pe,renderText:We,requestAnimFrame:ht,resolve:Pi,resolveObjectKey:M,restoreTextDirection:Ti,retinaScale:ke,setsEqual:P,sign:F,splineCurve:ai,splineCurveMonotone:ri,supportsEventListenerOptions:Se,throttled:ct,toDegrees:Y,toDimension:c,toFont:Si,toFontString:De,toLineHeight:_i,toPadding:ki,toPercentage:h,toRadians:$,toTRBL:Mi,toTRBLCorners:wi,uid:i,unclipArea:ze,unlistenArrayEvents:rt,valueOrDefault:l});function ji(t,e,i,n){const{controller:o,data:a,_sorted:r}=t,l=o._cachedMeta.iScale,h=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null;if(l&&e===l.axis&&"r"!==e&&r&&a.length){const r=l._reversePixels?st:it;if(!n){const n=r(a,e,i);if(h){const{vScale:e}=o._cachedMeta,{_parsed:i}=t,a=i.slice(0,n.lo+1).reverse().findIndex((t=>!s(t[e.axis])));n.lo-=Math.max(0,a);const r=i.slice(n.hi).findIndex((t=>!s(t[e.axis])));n.hi+=Math.max(0,r)}return n}if(o._sharedOptions){const t=a[0],s="function"==typeof t.getRange&&t.getRange(e);if(s){const t=r(a,e,i-s),n=r(a,e,i+s);return{lo:t.lo,hi:n.hi}}}}return{lo:0,hi:a.length-1}}function $i(t,e,i,s,n){const o=t.getSortedVisibleDatasetMetas(),a=i[e];for(let t=0,i=o.length;t<i;++t){const{index:i,data:r}=o[t],{lo:l,hi:h}=ji(o[t],e,a,n);for(let t=l;t<=h;++t){const e=r[t];e.skip||s(e,i,t)}}}function Yi(t,e,i,s,n){const o=[];if(!n&&!t.isPointInArea(e))return o;return $i(t,i,e,(function(i,a,r){(n||Re(i,t.chartArea,0))&&i.inRange(e.x,e.y,s)&&o.push({element:i,datasetIndex:a,index:r})}),!0),o}function Ui(t,e,i,s,n,o){let a=[];const r=function(t){const e=-1!==t.indexOf("x"),i=-1!==t.indexOf("y");return function(t,s){const n=e?Math.abs(t.x-s.x):0,o=i?Math.abs(t.y-s.y):0;return Math.sqrt(Math.pow(n,2)+Math.pow(o,2))}}(i);let l=Number.POSITIVE_INFINITY;return $i(t,i,e,(function(i,h,c){const d=i.inRange(e.x,e.y,n);if(s&&!d)return;const u=i.getCenterPoint(n);if(!(!!o||t.isPointInArea(u))&&!d)return;const f=r(e,u);f<l?(a=[{element:i,datasetIndex:h,index:c}],l=f):f===l&&a.push({element:i,datasetIndex:h,index:c})})),a}function Xi(t,e,i,s,n,o){return o||t.isPointInArea(e)?"r"!==i||s?Ui(t,e,i,s,n,o):function(t,e,i,s){let n=[];return $i(t,i,e,(function(t,i,o){const{startAngle:a,endAngle:r}=t.getProps(["startAngle","endAngle"],s),{angle:l}=X(t,{x:e.x,y:e.y});J(l,a,r)&&n.push({element:t,datasetIndex:i,index:o})})),n}(t,e,i,n):[]}function qi(t,e,i,s,n){const o=[],a="x"===i?"inXRange":"inYRange";let r=!1;return $i(t,i,e,((t,s,l)=>{t[a]&&t[a](e[i],n)&&(o.push({element:t,datasetIndex:s,index:l}),r=r||t.inRange(e.x,e.y,n))})),s&&!r?[]:o}var Ki={evaluateInteractionItems:$i,modes:{index(t,e,i,s){const n=ve(e,t),o=i.axis||"x",a=i.includeInvisible||!1,r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a),l=[];return r.length?(t.getSortedVisibleDatasetMetas().forEach((t=>{const e=r[0].index,i=t.data[e];i&&!i.skip&&l.push({element:i,datasetIndex:t.index,index:e})})),l):[]},dataset(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;let r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a);if(r.length>0){const e=r[0].datasetIndex,i=t.getDatasetMeta(e).data;r=[];for(let t=0;t<i.length;++t)r.push({element:i[t],datasetIndex:e,index:t})}return r},point:(t,e,i,s)=>Yi(t,ve(e,t),i.axis||"xy",s,i.includeInvisible||!1),nearest(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;return Xi(t,n,o,i.intersect,s,a)},x:(t,e,i,s)=>qi(t,ve(e,t),"x",i.intersect,s),y:(t,e,i,s)=>qi(t,ve(e,t),"y",i.intersect,s)}};const Gi=["left","top","right","bottom"];function Ji(t,e){return t.filter((t=>t.pos===e))}function Zi(t,e){return t.filter((t=>-1===Gi.indexOf(t.pos)&&t.box.axis===e))}function Qi(t,e){return t.sort(((t,i)=>{const s=e?i:t,n=e?t:i;return s.weight===n.weight?s.index-n.index:s.weight-n.weight}))}function ts(t,e){const i=function(t){const e={};for(const i of t){const{stack:t,pos:s,stackWeight:n}=i;if(!t||!Gi.includes(s))continue;const o=e[t]||(e[t]={count:0,placed:0,weight:0,size:0});o.count++,o.weight+=n}return e}(t),{vBoxMaxWidth:s,hBoxMaxHeight:n}=e;let o,a,r;for(o=0,a=t.length;o<a;++o){r=t[o];const{fullSize:a}=r.box,l=i[r.stack],h=l&&r.stackWeight/l.weight;r.horizontal?(r.width=h?h*s:a&&e.availableWidth,r.height=n):(r.width=s,r.height=h?h*n:a&&e.availableHeight)}return i}function es(t,e,i,s){return Math.max(t[i],e[i])+Math.max(t[s],e[s])}function is(t,e){t.top=Math.max(t.top,e.top),t.left=Math.max(t.left,e.left),t.bottom=Math.max(t.bottom,e.bottom),t.right=Math.max(t.right,e.right)}function ss(t,e,i,s){const{pos:n,box:a}=i,r=t.maxPadding;if(!o(n)){i.size&&(t[n]-=i.size);const e=s[i.stack]||{size:0,count:1};e.size=Math.max(e.size,i.horizontal?a.height:a.width),i.size=e.size/e.count,t[n]+=i.size}a.getPadding&&is(r,a.getPadding());const l=Math.max(0,e.outerWidth-es(r,t,"left","right")),h=Math.max(0,e.outerHeight-es(r,t,"top","bottom")),c=l!==t.w,d=h!==t.h;return t.w=l,t.h=h,i.horizontal?{same:c,other:d}:{same:d,other:c}}function ns(t,e){const i=e.maxPadding;function s(t){const s={left:0,top:0,right:0,bottom:0};return t.forEach((t=>{s[t]=Math.max(e[t],i[t])})),s}return s(t?["left","right"]:["top","bottom"])}function os(t,e,i,s){const n=[];let o,a,r,l,h,c;for(o=0,a=t.length,h=0;o<a;++o){r=t[o],l=r.box,l.update(r.width||e.w,r.height||e.h,ns(r.horizontal,e));const{same:a,other:d}=ss(e,i,r,s);h|=a&&n.length,c=c||d,l.fullSize||n.push(r)}return h&&os(n,e,i,s)||c}function as(t,e,i,s,n){t.top=i,t.left=e,t.right=e+s,t.bottom=i+n,t.width=s,t.height=n}function rs(t,e,i,s){const n=i.padding;let{x:o,y:a}=e;for(const r of t){const t=r.box,l=s[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/l.weight||1;if(r.horizontal){const s=e.w*h,o=l.size||t.height;k(l.start)&&(a=l.start),t.fullSize?as(t,n.left,a,i.outerWidth-n.right-n.left,o):as(t,e.left+l.placed,a,s,o),l.start=a,l.placed+=s,a=t.bottom}else{const s=e.h*h,a=l.size||t.width;k(l.start)&&(o=l.start),t.fullSize?as(t,o,n.top,a,i.outerHeight-n.bottom-n.top):as(t,o,e.top+l.placed,a,s),l.start=o,l.placed+=s,o=t.right}}e.x=o,e.y=a}var ls={addBox(t,e){t.boxes||(t.boxes=[]),e.fullSize=e.fullSize||!1,e.position=e.position||"top",e.weight=e.weight||0,e._layers=e._layers||function(){return[{z:0,draw(t){e.draw(t)}}]},t.boxes.push(e)},removeBox(t,e){const i=t.boxes?t.boxes.indexOf(e):-1;-1!==i&&t.boxes.splice(i,1)},configure(t,e,i){e.fullSize=i.fullSize,e.position=i.position,e.weight=i.weight},update(t,e,i,s){if(!t)return;const n=ki(t.options.layout.padding),o=Math.max(e-n.width,0),a=Math.max(i-n.height,0),r=function(t){const e=function(t){const e=[];let i,s,n,o,a,r;for(i=0,s=(t||[]).length;i<s;++i)n=t[i],({position:o,options:{stack:a,stackWeight:r=1}}=n),e.push({index:i,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return e}(t),i=Qi(e.filter((t=>t.box.fullSize)),!0),s=Qi(Ji(e,"left"),!0),n=Qi(Ji(e,"right")),o=Qi(Ji(e,"top"),!0),a=Qi(Ji(e,"bottom")),r=Zi(e,"x"),l=Zi(e,"y");return{fullSize:i,leftAndTop:s.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:Ji(e,"chartArea"),vertical:s.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}(t.boxes),l=r.vertical,h=r.horizontal;u(t.boxes,(t=>{"function"==typeof t.beforeLayout&&t.beforeLayout()}));const c=l.reduce(((t,e)=>e.box.options&&!1===e.box.options.display?t:t+1),0)||1,d=Object.freeze({outerWidth:e,outerHeight:i,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/c,hBoxMaxHeight:a/2}),f=Object.assign({},n);is(f,ki(s));const g=Object.assign({maxPadding:f,w:o,h:a,x:n.left,y:n.top},n),p=ts(l.concat(h),d);os(r.fullSize,g,d,p),os(l,g,d,p),os(h,g,d,p)&&os(l,g,d,p),function(t){const e=t.maxPadding;function i(i){const s=Math.max(e[i]-t[i],0);return t[i]+=s,s}t.y+=i("top"),t.x+=i("left"),i("right"),i("bottom")}(g),rs(r.leftAndTop,g,d,p),g.x+=g.w,g.y+=g.h,rs(r.rightAndBottom,g,d,p),t.chartArea={left:g.left,top:g.top,right:g.left+g.w,bottom:g.top+g.h,height:g.h,width:g.w},u(r.chartArea,(e=>{const i=e.box;Object.assign(i,t.chartArea),i.update(g.w,g.h,{left:0,top:0,right:0,bottom:0})}))}};class hs{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,s){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,s?Math.floor(e/s):i)}}isAttached(t){return!0}updateConfig(t){}}class cs extends hs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}}const ds="$chartjs",us={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},fs=t=>null===t||""===t;const gs=!!Se&&{passive:!0};function ps(t,e,i){t&&t.canvas&&t.canvas.removeEventListener(e,i,gs)}function ms(t,e){for(const i of t)if(i===e||i.contains(e))return!0}function xs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.addedNodes,s),e=e&&!ms(i.removedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}function bs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.removedNodes,s),e=e&&!ms(i.addedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}const _s=new Map;let ys=0;function vs(){const t=window.devicePixelRatio;t!==ys&&(ys=t,_s.forEach(((e,i)=>{i.currentDevicePixelRatio!==t&&e()})))}function Ms(t,e,i){const s=t.canvas,n=s&&ge(s);if(!n)return;const o=ct(((t,e)=>{const s=n.clientWidth;i(t,e),s<n.clientWidth&&i()}),window),a=new ResizeObserver((t=>{const e=t[0],i=e.contentRect.width,s=e.contentRect.height;0===i&&0===s||o(i,s)}));return a.observe(n),function(t,e){_s.size||window.addEventListener("resize",vs),_s.set(t,e)}(t,o),a}function ws(t,e,i){i&&i.disconnect(),"resize"===e&&function(t){_s.delete(t),_s.size||window.removeEventListener("resize",vs)}(t)}function ks(t,e,i){const s=t.canvas,n=ct((e=>{null!==t.ctx&&i(function(t,e){const i=us[t.type]||t.type,{x:s,y:n}=ve(t,e);return{type:i,chart:e,native:t,x:void 0!==s?s:null,y:void 0!==n?n:null}}(e,t))}),t);return function(t,e,i){t&&t.addEventListener(e,i,gs)}(s,e,n),n}class Ss extends hs{acquireContext(t,e){const i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(function(t,e){const i=t.style,s=t.getAttribute("height"),n=t.getAttribute("width");if(t[ds]={initial:{height:s,width:n,style:{display:i.display,height:i.height,width:i.width}}},i.display=i.display||"block",i.boxSizing=i.boxSizing||"border-box",fs(n)){const e=Pe(t,"width");void 0!==e&&(t.width=e)}if(fs(s))if(""===t.style.height)t.height=t.width/(e||2);else{const e=Pe(t,"height");void 0!==e&&(t.height=e)}}(t,e),i):null}releaseContext(t){const e=t.canvas;if(!e[ds])return!1;const i=e[ds].initial;["height","width"].forEach((t=>{const n=i[t];s(n)?e.removeAttribute(t):e.setAttribute(t,n)}));const n=i.style||{};return Object.keys(n).forEach((t=>{e.style[t]=n[t]})),e.width=e.width,delete e[ds],!0}addEventListener(t,e,i){this.removeEventListener(t,e);const s=t.$proxies||(t.$proxies={}),n={attach:xs,detach:bs,resize:Ms}[e]||ks;s[e]=n(t,e,i)}removeEventListener(t,e){const i=t.$proxies||(t.$proxies={}),s=i[e];if(!s)return;({attach:ws,detach:ws,resize:ws}[e]||ps)(t,e,s),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,s){return we(t,e,i,s)}isAttached(t){const e=t&&ge(t);return!(!e||!e.isConnected)}}function Ps(t){return!fe()||"undefined"!=typeof OffscreenCanvas&&t instanceof OffscreenCanvas?cs:Ss}var Ds=Object.freeze({__proto__:null,BasePlatform:hs,BasicPlatform:cs,DomPlatform:Ss,_detectPlatform:Ps});const Cs="transparent",Os={boolean:(t,e,i)=>i>.5?e:t,color(t,e,i){const s=Qt(t||Cs),n=s.valid&&Qt(e||Cs);return n&&n.valid?n.mix(s,i).hexString():e},number:(t,e,i)=>t+(e-t)*i};class As{constructor(t,e,i,s){const n=e[i];s=Pi([t.to,s,n,t.from]);const o=Pi([t.from,n,s]);this._active=!0,this._fn=t.fn||Os[t.type||typeof o],this._easing=fi[t.easing]||fi.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=o,this._to=s,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);const s=this._target[this._prop],n=i-this._start,o=this._duration-n;this._start=i,this._duration=Math.floor(Math.max(o,t.duration)),this._total+=n,this._loop=!!t.loop,this._to=Pi([t.to,e,s,t.from]),this._from=Pi([t.from,s,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){const e=t-this._start,i=this._duration,s=this._prop,n=this._from,o=this._loop,a=this._to;let r;if(this._active=n!==a&&(o||e<i),!this._active)return this._target[s]=a,void this._notify(!0);e<0?this._target[s]=n:(r=e/i%2,r=o&&r>1?2-r:r,r=this._easing(Math.min(1,Math.max(0,r))),this._target[s]=this._fn(n,a,r))}wait(){const t=this._promises||(this._promises=[]);return new Promise(((e,i)=>{t.push({res:e,rej:i})}))}_notify(t){const e=t?"res":"rej",i=this._promises||[];for(let t=0;t<i.length;t++)i[t][e]()}}class Ts{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!o(t))return;const e=Object.keys(ue.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach((s=>{const a=t[s];if(!o(a))return;const r={};for(const t of e)r[t]=a[t];(n(a.properties)&&a.properties||[s]).forEach((t=>{t!==s&&i.has(t)||i.set(t,r)}))}))}_animateOptions(t,e){const i=e.options,s=function(t,e){if(!e)return;let i=t.options;if(!i)return void(t.options=e);i.$shared&&(t.options=i=Object.assign({},i,{$shared:!1,$animations:{}}));return i}(t,i);if(!s)return[];const n=this._createAnimations(s,i);return i.$shared&&function(t,e){const i=[],s=Object.keys(e);for(let e=0;e<s.length;e++){const n=t[s[e]];n&&n.active()&&i.push(n.wait())}return Promise.all(i)}(t.options.$animations,i).then((()=>{t.options=i}),(()=>{})),n}_createAnimations(t,e){const i=this._properties,s=[],n=t.$animations||(t.$animations={}),o=Object.keys(e),a=Date.now();let r;for(r=o.length-1;r>=0;--r){const l=o[r];if("$"===l.charAt(0))continue;if("options"===l){s.push(...this._animateOptions(t,e));continue}const h=e[l];let c=n[l];const d=i.get(l);if(c){if(d&&c.active()){c.update(d,h,a);continue}c.cancel()}d&&d.duration?(n[l]=c=new As(d,t,l,h),s.push(c)):t[l]=h}return s}update(t,e){if(0===this._properties.size)return void Object.assign(t,e);const i=this._createAnimations(t,e);return i.length?(bt.add(this._chart,i),!0):void 0}}function Ls(t,e){const i=t&&t.options||{},s=i.reverse,n=void 0===i.min?e:0,o=void 0===i.max?e:0;return{start:s?o:n,end:s?n:o}}function Es(t,e){const i=[],s=t._getSortedDatasetMetas(e);let n,o;for(n=0,o=s.length;n<o;++n)i.push(s[n].index);return i}function Rs(t,e,i,s={}){const n=t.keys,o="single"===s.mode;let r,l,h,c;if(null===e)return;let d=!1;for(r=0,l=n.length;r<l;++r){if(h=+n[r],h===i){if(d=!0,s.all)continue;break}c=t.values[h],a(c)&&(o||0===e||F(e)===F(c))&&(e+=c)}return d||s.all?e:0}function Is(t,e){const i=t&&t.options.stacked;return i||void 0===i&&void 0!==e.stack}function zs(t,e,i){const s=t[e]||(t[e]={});return s[i]||(s[i]={})}function Fs(t,e,i,s){for(const n of e.getMatchingVisibleMetas(s).reverse()){const e=t[n.index];if(i&&e>0||!i&&e<0)return n.index}return null}function Vs(t,e){const{chart:i,_cachedMeta:s}=t,n=i._stacks||(i._stacks={}),{iScale:o,vScale:a,index:r}=s,l=o.axis,h=a.axis,c=function(t,e,i){return`${t.id}.${e.id}.${i.stack||i.type}`}(o,a,s),d=e.length;let u;for(let t=0;t<d;++t){const i=e[t],{[l]:o,[h]:d}=i;u=(i._stacks||(i._stacks={}))[h]=zs(n,c,o),u[r]=d,u._top=Fs(u,a,!0,s.type),u._bottom=Fs(u,a,!1,s.type);(u._visualValues||(u._visualValues={}))[r]=d}}function Bs(t,e){const i=t.scales;return Object.keys(i).filter((t=>i[t].axis===e)).shift()}function Ns(t,e){const i=t.controller.index,s=t.vScale&&t.vScale.axis;if(s){e=e||t._parsed;for(const t of e){const e=t._stacks;e&&void 0!==e[s]&&void 0!==e[s][i]&&(delete e[s][i],void 0!==e[s]._visualValues&&void 0!==e[s]._visualValues[i]&&delete e[s]._visualValues[i])}}}const Ws=t=>"reset"===t||"none"===t,Hs=(t,e)=>e?t:Object.assign({},t);class js{static defaults={};static datasetElementType=null;static dataElementType=null;constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){const t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=Is(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ns(this._cachedMeta),this.index=t}linkScales(){const t=this.chart,e=this._cachedMeta,i=this.getDataset(),s=(t,e,i,s)=>"x"===t?e:"r"===t?s:i,n=e.xAxisID=l(i.xAxisID,Bs(t,"x")),o=e.yAxisID=l(i.yAxisID,Bs(t,"y")),a=e.rAxisID=l(i.rAxisID,Bs(t,"r")),r=e.indexAxis,h=e.iAxisID=s(r,n,o,a),c=e.vAxisID=s(r,o,n,a);e.xScale=this.getScaleForId(n),e.yScale=this.getScaleForId(o),e.rScale=this.getScaleForId(a),e.iScale=this.getScaleForId(h),e.vScale=this.getScaleForId(c)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){const e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){const t=this._cachedMeta;this._data&&rt(this._data,this),t._stacked&&Ns(t)}_dataCheck(){const t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(o(e)){const t=this._cachedMeta;this._data=function(t,e){const{iScale:i,vScale:s}=e,n="x"===i.axis?"x":"y",o="x"===s.axis?"x":"y",a=Object.keys(t),r=new Array(a.length);let l,h,c;for(l=0,h=a.length;l<h;++l)c=a[l],r[l]={[n]:c,[o]:t[c]};return r}(e,t)}else if(i!==e){if(i){rt(i,this);const t=this._cachedMeta;Ns(t),t._parsed=[]}e&&Object.isExtensible(e)&&at(e,this),this._syncList=[],this._data=e}}addElements(){const t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){const e=this._cachedMeta,i=this.getDataset();let s=!1;this._dataCheck();const n=e._stacked;e._stacked=Is(e.vScale,e),e.stack!==i.stack&&(s=!0,Ns(e),e.stack=i.stack),this._resyncElements(t),(s||n!==e._stacked)&&(Vs(this,e._parsed),e._stacked=Is(e.vScale,e))}configure(){const t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){const{_cachedMeta:i,_data:s}=this,{iScale:a,_stacked:r}=i,l=a.axis;let h,c,d,u=0===t&&e===s.length||i._sorted,f=t>0&&i._parsed[t-1];if(!1===this._parsing)i._parsed=s,i._sorted=!0,d=s;else{d=n(s[t])?this.parseArrayData(i,s,t,e):o(s[t])?this.parseObjectData(i,s,t,e):this.parsePrimitiveData(i,s,t,e);const a=()=>null===c[l]||f&&c[l]<f[l];for(h=0;h<e;++h)i._parsed[h+t]=c=d[h],u&&(a()&&(u=!1),f=c);i._sorted=u}r&&Vs(this,d)}parsePrimitiveData(t,e,i,s){const{iScale:n,vScale:o}=t,a=n.axis,r=o.axis,l=n.getLabels(),h=n===o,c=new Array(s);let d,u,f;for(d=0,u=s;d<u;++d)f=d+i,c[d]={[a]:h||n.parse(l[f],f),[r]:o.parse(e[f],f)};return c}parseArrayData(t,e,i,s){const{xScale:n,yScale:o}=t,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={x:n.parse(c[0],h),y:o.parse(c[1],h)};return a}parseObjectData(t,e,i,s){const{xScale:n,yScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l=new Array(s);let h,c,d,u;for(h=0,c=s;h<c;++h)d=h+i,u=e[d],l[h]={x:n.parse(M(u,a),d),y:o.parse(M(u,r),d)};return l}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){const s=this.chart,n=this._cachedMeta,o=e[t.axis];return Rs({keys:Es(s,!0),values:e._stacks[t.axis]._visualValues},o,n.index,{mode:i})}updateRangeFromParsed(t,e,i,s){const n=i[e.axis];let o=null===n?NaN:n;const a=s&&i._stacks[e.axis];s&&a&&(s.values=a,o=Rs(s,n,this._cachedMeta.index)),t.min=Math.min(t.min,o),t.max=Math.max(t.max,o)}getMinMax(t,e){const i=this._cachedMeta,s=i._parsed,n=i._sorted&&t===i.iScale,o=s.length,r=this._getOtherScale(t),l=((t,e,i)=>t&&!e.hidden&&e._stacked&&{keys:Es(i,!0),values:null})(e,i,this.chart),h={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:c,max:d}=function(t){const{min:e,max:i,minDefined:s,maxDefined:n}=t.getUserBounds();return{min:s?e:Number.NEGATIVE_INFINITY,max:n?i:Number.POSITIVE_INFINITY}}(r);let u,f;function g(){f=s[u];const e=f[r.axis];return!a(f[t.axis])||c>e||d<e}for(u=0;u<o&&(g()||(this.updateRangeFromParsed(h,t,f,l),!n));++u);if(n)for(u=o-1;u>=0;--u)if(!g()){this.updateRangeFromParsed(h,t,f,l);break}return h}getAllParsedValues(t){const e=this._cachedMeta._parsed,i=[];let s,n,o;for(s=0,n=e.length;s<n;++s)o=e[s][t.axis],a(o)&&i.push(o);return i}getMaxOverflow(){return!1}getLabelAndValue(t){const e=this._cachedMeta,i=e.iScale,s=e.vScale,n=this.getParsed(t);return{label:i?""+i.getLabelForValue(n[i.axis]):"",value:s?""+s.getLabelForValue(n[s.axis]):""}}_update(t){const e=this._cachedMeta;this.update(t||"default"),e._clip=function(t){let e,i,s,n;return o(t)?(e=t.top,i=t.right,s=t.bottom,n=t.left):e=i=s=n=t,{top:e,right:i,bottom:s,left:n,disabled:!1===t}}(l(this.options.clip,function(t,e,i){if(!1===i)return!1;const s=Ls(t,i),n=Ls(e,i);return{top:n.end,right:s.end,bottom:n.start,left:s.start}}(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){const t=this._ctx,e=this.chart,i=this._cachedMeta,s=i.data||[],n=e.chartArea,o=[],a=this._drawStart||0,r=this._drawCount||s.length-a,l=this.options.drawActiveElementsOnTop;let h;for(i.dataset&&i.dataset.draw(t,n,a,r),h=a;h<a+r;++h){const e=s[h];e.hidden||(e.active&&l?o.push(e):e.draw(t,n))}for(h=0;h<o.length;++h)o[h].draw(t,n)}getStyle(t,e){const i=e?"active":"default";return void 0===t&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){const s=this.getDataset();let n;if(t>=0&&t<this._cachedMeta.data.length){const e=this._cachedMeta.data[t];n=e.$context||(e.$context=function(t,e,i){return Ci(t,{active:!1,dataIndex:e,parsed:void 0,raw:void 0,element:i,index:e,mode:"default",type:"data"})}(this.getContext(),t,e)),n.parsed=this.getParsed(t),n.raw=s.data[t],n.index=n.dataIndex=t}else n=this.$context||(this.$context=function(t,e){return Ci(t,{active:!1,dataset:void 0,datasetIndex:e,index:e,mode:"default",type:"dataset"})}(this.chart.getContext(),this.index)),n.dataset=s,n.index=n.datasetIndex=this.index;return n.active=!!e,n.mode=i,n}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){const s="active"===e,n=this._cachedDataOpts,o=t+"-"+e,a=n[o],r=this.enableOptionSharing&&k(i);if(a)return Hs(a,r);const l=this.chart.config,h=l.datasetElementScopeKeys(this._type,t),c=s?[`${t}Hover`,"hover",t,""]:[t,""],d=l.getOptionScopes(this.getDataset(),h),u=Object.keys(ue.elements[t]),f=l.resolveNamedOptions(d,u,(()=>this.getContext(i,s,e)),c);return f.$shared&&(f.$shared=r,n[o]=Object.freeze(Hs(f,r))),f}_resolveAnimations(t,e,i){const s=this.chart,n=this._cachedDataOpts,o=`animation-${e}`,a=n[o];if(a)return a;let r;if(!1!==s.options.animation){const s=this.chart.config,n=s.datasetAnimationScopeKeys(this._type,e),o=s.getOptionScopes(this.getDataset(),n);r=s.createResolver(o,this.getContext(t,i,e))}const l=new Ts(s,r&&r.animations);return r&&r._cacheable&&(n[o]=Object.freeze(l)),l}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||Ws(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){const i=this.resolveDataElementOptions(t,e),s=this._sharedOptions,n=this.getSharedOptions(i),o=this.includeOptions(e,n)||n!==s;return this.updateSharedOptions(n,e,i),{sharedOptions:n,includeOptions:o}}updateElement(t,e,i,s){Ws(s)?Object.assign(t,i):this._resolveAnimations(e,s).update(t,i)}updateSharedOptions(t,e,i){t&&!Ws(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,s){t.active=s;const n=this.getStyle(e,s);this._resolveAnimations(e,i,s).update(t,{options:!s&&this.getSharedOptions(n)||n})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){const e=this._data,i=this._cachedMeta.data;for(const[t,e,i]of this._syncList)this[t](e,i);this._syncList=[];const s=i.length,n=e.length,o=Math.min(n,s);o&&this.parse(0,o),n>s?this._insertElements(s,n-s,t):n<s&&this._removeElements(n,s-n)}_insertElements(t,e,i=!0){const s=this._cachedMeta,n=s.data,o=t+e;let a;const r=t=>{for(t.length+=e,a=t.length-1;a>=o;a--)t[a]=t[a-e]};for(r(n),a=t;a<o;++a)n[a]=new this.dataElementType;this._parsing&&r(s._parsed),this.parse(t,e),i&&this.updateElements(n,t,e,"reset")}updateElements(t,e,i,s){}_removeElements(t,e){const i=this._cachedMeta;if(this._parsing){const s=i._parsed.splice(t,e);i._stacked&&Ns(i,s)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{const[e,i,s]=t;this[e](i,s)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){const t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);const i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}}class $s{static defaults={};static defaultRoutes=void 0;x;y;active=!1;options;$animations;tooltipPosition(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return W(this.x)&&W(this.y)}getProps(t,e){const i=this.$animations;if(!e||!i)return this;const s={};return t.forEach((t=>{s[t]=i[t]&&i[t].active()?i[t]._to:this[t]})),s}}function Ys(t,e){const i=t.options.ticks,n=function(t){const e=t.options.offset,i=t._tickSize(),s=t._length/i+(e?0:1),n=t._maxLength/i;return Math.floor(Math.min(s,n))}(t),o=Math.min(i.maxTicksLimit||n,n),a=i.major.enabled?function(t){const e=[];let i,s;for(i=0,s=t.length;i<s;i++)t[i].major&&e.push(i);return e}(e):[],r=a.length,l=a[0],h=a[r-1],c=[];if(r>o)return function(t,e,i,s){let n,o=0,a=i[0];for(s=Math.ceil(s),n=0;n<t.length;n++)n===a&&(e.push(t[n]),o++,a=i[o*s])}(e,c,a,r/o),c;const d=function(t,e,i){const s=function(t){const e=t.length;let i,s;if(e<2)return!1;for(s=t[0],i=1;i<e;++i)if(t[i]-t[i-1]!==s)return!1;return s}(t),n=e.length/i;if(!s)return Math.max(n,1);const o=N(s);for(let t=0,e=o.length-1;t<e;t++){const e=o[t];if(e>n)return e}return Math.max(n,1)}(a,e,o);if(r>0){let t,i;const n=r>1?Math.round((h-l)/(r-1)):null;for(Us(e,c,d,s(n)?0:l-n,l),t=0,i=r-1;t<i;t++)Us(e,c,d,a[t],a[t+1]);return Us(e,c,d,h,s(n)?e.length:h+n),c}return Us(e,c,d),c}function Us(t,e,i,s,n){const o=l(s,0),a=Math.min(l(n,t.length),t.length);let r,h,c,d=0;for(i=Math.ceil(i),n&&(r=n-s,i=r/Math.floor(r/i)),c=o;c<0;)d++,c=Math.round(o+d*i);for(h=Math.max(o,0);h<a;h++)h===c&&(e.push(t[h]),d++,c=Math.round(o+d*i))}const Xs=(t,e,i)=>"top"===e||"left"===e?t[e]+i:t[e]-i,qs=(t,e)=>Math.min(e||t,t);function Ks(t,e){const i=[],s=t.length/e,n=t.length;let o=0;for(;o<n;o+=s)i.push(t[Math.floor(o)]);return i}function Gs(t,e,i){const s=t.ticks.length,n=Math.min(e,s-1),o=t._startPixel,a=t._endPixel,r=1e-6;let l,h=t.getPixelForTick(n);if(!(i&&(l=1===s?Math.max(h-o,a-h):0===e?(t.getPixelForTick(1)-h)/2:(h-t.getPixelForTick(n-1))/2,h+=n<e?l:-l,h<o-r||h>a+r)))return h}function Js(t){return t.drawTicks?t.tickLength:0}function Zs(t,e){if(!t.display)return 0;const i=Si(t.font,e),s=ki(t.padding);return(n(t.text)?t.text.length:1)*i.lineHeight+s.height}function Qs(t,e,i){let s=ut(t);return(i&&"right"!==e||!i&&"right"===e)&&(s=(t=>"left"===t?"right":"right"===t?"left":t)(s)),s}class tn extends $s{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:s}=this;return t=r(t,Number.POSITIVE_INFINITY),e=r(e,Number.NEGATIVE_INFINITY),i=r(i,Number.POSITIVE_INFINITY),s=r(s,Number.NEGATIVE_INFINITY),{min:r(t,i),max:r(e,s),minDefined:a(t),maxDefined:a(e)}}getMinMax(t){let e,{min:i,max:s,minDefined:n,maxDefined:o}=this.getUserBounds();if(n&&o)return{min:i,max:s};const a=this.getMatchingVisibleMetas();for(let r=0,l=a.length;r<l;++r)e=a[r].controller.getMinMax(this,t),n||(i=Math.min(i,e.min)),o||(s=Math.max(s,e.max));return i=o&&i>s?s:i,s=n&&i>s?i:s,{min:r(i,r(s,i)),max:r(s,r(i,s))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){const t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){d(this.options.beforeUpdate,[this])}update(t,e,i){const{beginAtZero:s,grace:n,ticks:o}=this.options,a=o.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Di(this,n,s),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();const r=a<this.ticks.length;this._convertTicksToLabels(r?Ks(this.ticks,a):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),o.display&&(o.autoSkip||"auto"===o.source)&&(this.ticks=Ys(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),r&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t,e,i=this.options.reverse;this.isHorizontal()?(t=this.left,e=this.right):(t=this.top,e=this.bottom,i=!i),this._startPixel=t,this._endPixel=e,this._reversePixels=i,this._length=e-t,this._alignToPixels=this.options.alignToPixels}afterUpdate(){d(this.options.afterUpdate,[this])}beforeSetDimensions(){d(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){d(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),d(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){d(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){const e=this.options.ticks;let i,s,n;for(i=0,s=t.length;i<s;i++)n=t[i],n.label=d(e.callback,[n.value,i,t],this)}afterTickToLabelConversion(){d(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){d(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){const t=this.options,e=t.ticks,i=qs(this.ticks.length,t.ticks.maxTicksLimit),s=e.minRotation||0,n=e.maxRotation;let o,a,r,l=s;if(!this._isVisible()||!e.display||s>=n||i<=1||!this.isHorizontal())return void(this.labelRotation=s);const h=this._getLabelSizes(),c=h.widest.width,d=h.highest.height,u=Z(this.chart.width-c,0,this.maxWidth);o=t.offset?this.maxWidth/i:u/(i-1),c+6>o&&(o=u/(i-(t.offset?.5:1)),a=this.maxHeight-Js(t.grid)-e.padding-Zs(t.title,this.chart.options.font),r=Math.sqrt(c*c+d*d),l=Y(Math.min(Math.asin(Z((h.highest.height+6)/o,-1,1)),Math.asin(Z(a/r,-1,1))-Math.asin(Z(d/r,-1,1)))),l=Math.max(s,Math.min(n,l))),this.labelRotation=l}afterCalculateLabelRotation(){d(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){d(this.options.beforeFit,[this])}fit(){const t={width:0,height:0},{chart:e,options:{ticks:i,title:s,grid:n}}=this,o=this._isVisible(),a=this.isHorizontal();if(o){const o=Zs(s,e.options.font);if(a?(t.width=this.maxWidth,t.height=Js(n)+o):(t.height=this.maxHeight,t.width=Js(n)+o),i.display&&this.ticks.length){const{first:e,last:s,widest:n,highest:o}=this._getLabelSizes(),r=2*i.padding,l=$(this.labelRotation),h=Math.cos(l),c=Math.sin(l);if(a){const e=i.mirror?0:c*n.width+h*o.height;t.height=Math.min(this.maxHeight,t.height+e+r)}else{const e=i.mirror?0:h*n.width+c*o.height;t.width=Math.min(this.maxWidth,t.width+e+r)}this._calculatePadding(e,s,c,h)}}this._handleMargins(),a?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,s){const{ticks:{align:n,padding:o},position:a}=this.options,r=0!==this.labelRotation,l="top"!==a&&"x"===this.axis;if(this.isHorizontal()){const a=this.getPixelForTick(0)-this.left,h=this.right-this.getPixelForTick(this.ticks.length-1);let c=0,d=0;r?l?(c=s*t.width,d=i*e.height):(c=i*t.height,d=s*e.width):"start"===n?d=e.width:"end"===n?c=t.width:"inner"!==n&&(c=t.width/2,d=e.width/2),this.paddingLeft=Math.max((c-a+o)*this.width/(this.width-a),0),this.paddingRight=Math.max((d-h+o)*this.width/(this.width-h),0)}else{let i=e.height/2,s=t.height/2;"start"===n?(i=0,s=t.height):"end"===n&&(i=e.height,s=0),this.paddingTop=i+o,this.paddingBottom=s+o}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){d(this.options.afterFit,[this])}isHorizontal(){const{axis:t,position:e}=this.options;return"top"===e||"bottom"===e||"x"===t}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){let e,i;for(this.beforeTickToLabelConversion(),this.generateTickLabels(t),e=0,i=t.length;e<i;e++)s(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){const e=this.options.ticks.sampleSize;let i=this.ticks;e<i.length&&(i=Ks(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){const{ctx:o,_longestTextCache:a}=this,r=[],l=[],h=Math.floor(e/qs(e,i));let c,d,f,g,p,m,x,b,_,y,v,M=0,w=0;for(c=0;c<e;c+=h){if(g=t[c].label,p=this._resolveTickFontOptions(c),o.font=m=p.string,x=a[m]=a[m]||{data:{},gc:[]},b=p.lineHeight,_=y=0,s(g)||n(g)){if(n(g))for(d=0,f=g.length;d<f;++d)v=g[d],s(v)||n(v)||(_=Ce(o,x.data,x.gc,_,v),y+=b)}else _=Ce(o,x.data,x.gc,_,g),y=b;r.push(_),l.push(y),M=Math.max(_,M),w=Math.max(y,w)}!function(t,e){u(t,(t=>{const i=t.gc,s=i.length/2;let n;if(s>e){for(n=0;n<s;++n)delete t.data[i[n]];i.splice(0,s)}}))}(a,e);const k=r.indexOf(M),S=l.indexOf(w),P=t=>({width:r[t]||0,height:l[t]||0});return{first:P(0),last:P(e-1),widest:P(k),highest:P(S),widths:r,heights:l}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);const e=this._startPixel+t*this._length;return Q(this._alignToPixels?Ae(this.chart,e,0):e)}getDecimalForPixel(t){const e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){const{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){const e=this.ticks||[];if(t>=0&&t<e.length){const i=e[t];return i.$context||(i.$context=function(t,e,i){return Ci(t,{tick:i,index:e,type:"tick"})}(this.getContext(),t,i))}return this.$context||(this.$context=Ci(this.chart.getContext(),{scale:this,type:"scale"}))}_tickSize(){const t=this.options.ticks,e=$(this.labelRotation),i=Math.abs(Math.cos(e)),s=Math.abs(Math.sin(e)),n=this._getLabelSizes(),o=t.autoSkipPadding||0,a=n?n.widest.width+o:0,r=n?n.highest.height+o:0;return this.isHorizontal()?r*i>a*s?a/i:r/s:r*s<a*i?r/i:a/s}_isVisible(){const t=this.options.display;return"auto"!==t?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){const e=this.axis,i=this.chart,s=this.options,{grid:n,position:a,border:r}=s,h=n.offset,c=this.isHorizontal(),d=this.ticks.length+(h?1:0),u=Js(n),f=[],g=r.setContext(this.getContext()),p=g.display?g.width:0,m=p/2,x=function(t){return Ae(i,t,p)};let b,_,y,v,M,w,k,S,P,D,C,O;if("top"===a)b=x(this.bottom),w=this.bottom-u,S=b-m,D=x(t.top)+m,O=t.bottom;else if("bottom"===a)b=x(this.top),D=t.top,O=x(t.bottom)-m,w=b+m,S=this.top+u;else if("left"===a)b=x(this.right),M=this.right-u,k=b-m,P=x(t.left)+m,C=t.right;else if("right"===a)b=x(this.left),P=t.left,C=x(t.right)-m,M=b+m,k=this.left+u;else if("x"===e){if("center"===a)b=x((t.top+t.bottom)/2+.5);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}D=t.top,O=t.bottom,w=b+m,S=w+u}else if("y"===e){if("center"===a)b=x((t.left+t.right)/2);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}M=b-m,k=M-u,P=t.left,C=t.right}const A=l(s.ticks.maxTicksLimit,d),T=Math.max(1,Math.ceil(d/A));for(_=0;_<d;_+=T){const t=this.getContext(_),e=n.setContext(t),s=r.setContext(t),o=e.lineWidth,a=e.color,l=s.dash||[],d=s.dashOffset,u=e.tickWidth,g=e.tickColor,p=e.tickBorderDash||[],m=e.tickBorderDashOffset;y=Gs(this,_,h),void 0!==y&&(v=Ae(i,y,o),c?M=k=P=C=v:w=S=D=O=v,f.push({tx1:M,ty1:w,tx2:k,ty2:S,x1:P,y1:D,x2:C,y2:O,width:o,color:a,borderDash:l,borderDashOffset:d,tickWidth:u,tickColor:g,tickBorderDash:p,tickBorderDashOffset:m}))}return this._ticksLength=d,this._borderValue=b,f}_computeLabelItems(t){const e=this.axis,i=this.options,{position:s,ticks:a}=i,r=this.isHorizontal(),l=this.ticks,{align:h,crossAlign:c,padding:d,mirror:u}=a,f=Js(i.grid),g=f+d,p=u?-d:g,m=-$(this.labelRotation),x=[];let b,_,y,v,M,w,k,S,P,D,C,O,A="middle";if("top"===s)w=this.bottom-p,k=this._getXAxisLabelAlignment();else if("bottom"===s)w=this.top+p,k=this._getXAxisLabelAlignment();else if("left"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("right"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("x"===e){if("center"===s)w=(t.top+t.bottom)/2+g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];w=this.chart.scales[t].getPixelForValue(e)+g}k=this._getXAxisLabelAlignment()}else if("y"===e){if("center"===s)M=(t.left+t.right)/2-g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];M=this.chart.scales[t].getPixelForValue(e)}k=this._getYAxisLabelAlignment(f).textAlign}"y"===e&&("start"===h?A="top":"end"===h&&(A="bottom"));const T=this._getLabelSizes();for(b=0,_=l.length;b<_;++b){y=l[b],v=y.label;const t=a.setContext(this.getContext(b));S=this.getPixelForTick(b)+a.labelOffset,P=this._resolveTickFontOptions(b),D=P.lineHeight,C=n(v)?v.length:1;const e=C/2,i=t.color,o=t.textStrokeColor,h=t.textStrokeWidth;let d,f=k;if(r?(M=S,"inner"===k&&(f=b===_-1?this.options.reverse?"left":"right":0===b?this.options.reverse?"right":"left":"center"),O="top"===s?"near"===c||0!==m?-C*D+D/2:"center"===c?-T.highest.height/2-e*D+D:-T.highest.height+D/2:"near"===c||0!==m?D/2:"center"===c?T.highest.height/2-e*D:T.highest.height-C*D,u&&(O*=-1),0===m||t.showLabelBackdrop||(M+=D/2*Math.sin(m))):(w=S,O=(1-C)*D/2),t.showLabelBackdrop){const e=ki(t.backdropPadding),i=T.heights[b],s=T.widths[b];let n=O-e.top,o=0-e.left;switch(A){case"middle":n-=i/2;break;case"bottom":n-=i}switch(k){case"center":o-=s/2;break;case"right":o-=s;break;case"inner":b===_-1?o-=s:b>0&&(o-=s/2)}d={left:o,top:n,width:s+e.width,height:i+e.height,color:t.backdropColor}}x.push({label:v,font:P,textOffset:O,options:{rotation:m,color:i,strokeColor:o,strokeWidth:h,textAlign:f,textBaseline:A,translation:[M,w],backdrop:d}})}return x}_getXAxisLabelAlignment(){const{position:t,ticks:e}=this.options;if(-$(this.labelRotation))return"top"===t?"left":"right";let i="center";return"start"===e.align?i="left":"end"===e.align?i="right":"inner"===e.align&&(i="inner"),i}_getYAxisLabelAlignment(t){const{position:e,ticks:{crossAlign:i,mirror:s,padding:n}}=this.options,o=t+n,a=this._getLabelSizes().widest.width;let r,l;return"left"===e?s?(l=this.right+n,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l+=a)):(l=this.right-o,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l=this.left)):"right"===e?s?(l=this.left+n,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l-=a)):(l=this.left+o,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l=this.right)):r="right",{textAlign:r,x:l}}_computeLabelArea(){if(this.options.ticks.mirror)return;const t=this.chart,e=this.options.position;return"left"===e||"right"===e?{top:0,left:this.left,bottom:t.height,right:this.right}:"top"===e||"bottom"===e?{top:this.top,left:0,bottom:this.bottom,right:t.width}:void 0}drawBackground(){const{ctx:t,options:{backgroundColor:e},left:i,top:s,width:n,height:o}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,s,n,o),t.restore())}getLineWidthForValue(t){const e=this.options.grid;if(!this._isVisible()||!e.display)return 0;const i=this.ticks.findIndex((e=>e.value===t));if(i>=0){return e.setContext(this.getContext(i)).lineWidth}return 0}drawGrid(t){const e=this.options.grid,i=this.ctx,s=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t));let n,o;const a=(t,e,s)=>{s.width&&s.color&&(i.save(),i.lineWidth=s.width,i.strokeStyle=s.color,i.setLineDash(s.borderDash||[]),i.lineDashOffset=s.borderDashOffset,i.beginPath(),i.moveTo(t.x,t.y),i.lineTo(e.x,e.y),i.stroke(),i.restore())};if(e.display)for(n=0,o=s.length;n<o;++n){const t=s[n];e.drawOnChartArea&&a({x:t.x1,y:t.y1},{x:t.x2,y:t.y2},t),e.drawTicks&&a({x:t.tx1,y:t.ty1},{x:t.tx2,y:t.ty2},{color:t.tickColor,width:t.tickWidth,borderDash:t.tickBorderDash,borderDashOffset:t.tickBorderDashOffset})}}drawBorder(){const{chart:t,ctx:e,options:{border:i,grid:s}}=this,n=i.setContext(this.getContext()),o=i.display?n.width:0;if(!o)return;const a=s.setContext(this.getContext(0)).lineWidth,r=this._borderValue;let l,h,c,d;this.isHorizontal()?(l=Ae(t,this.left,o)-o/2,h=Ae(t,this.right,a)+a/2,c=d=r):(c=Ae(t,this.top,o)-o/2,d=Ae(t,this.bottom,a)+a/2,l=h=r),e.save(),e.lineWidth=n.width,e.strokeStyle=n.color,e.beginPath(),e.moveTo(l,c),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;const e=this.ctx,i=this._computeLabelArea();i&&Ie(e,i);const s=this.getLabelItems(t);for(const t of s){const i=t.options,s=t.font;We(e,t.label,0,t.textOffset,s,i)}i&&ze(e)}drawTitle(){const{ctx:t,options:{position:e,title:i,reverse:s}}=this;if(!i.display)return;const a=Si(i.font),r=ki(i.padding),l=i.align;let h=a.lineHeight/2;"bottom"===e||"center"===e||o(e)?(h+=r.bottom,n(i.text)&&(h+=a.lineHeight*(i.text.length-1))):h+=r.top;const{titleX:c,titleY:d,maxWidth:u,rotation:f}=function(t,e,i,s){const{top:n,left:a,bottom:r,right:l,chart:h}=t,{chartArea:c,scales:d}=h;let u,f,g,p=0;const m=r-n,x=l-a;if(t.isHorizontal()){if(f=ft(s,a,l),o(i)){const t=Object.keys(i)[0],s=i[t];g=d[t].getPixelForValue(s)+m-e}else g="center"===i?(c.bottom+c.top)/2+m-e:Xs(t,i,e);u=l-a}else{if(o(i)){const t=Object.keys(i)[0],s=i[t];f=d[t].getPixelForValue(s)-x+e}else f="center"===i?(c.left+c.right)/2-x+e:Xs(t,i,e);g=ft(s,r,n),p="left"===i?-E:E}return{titleX:f,titleY:g,maxWidth:u,rotation:p}}(this,h,e,l);We(t,i.text,0,0,a,{color:i.color,maxWidth:u,rotation:f,textAlign:Qs(l,e,s),textBaseline:"middle",translation:[c,d],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){const t=this.options,e=t.ticks&&t.ticks.z||0,i=l(t.grid&&t.grid.z,-1),s=l(t.border&&t.border.z,0);return this._isVisible()&&this.draw===tn.prototype.draw?[{z:i,draw:t=>{this.drawBackground(),this.drawGrid(t),this.drawTitle()}},{z:s,draw:()=>{this.drawBorder()}},{z:e,draw:t=>{this.drawLabels(t)}}]:[{z:e,draw:t=>{this.draw(t)}}]}getMatchingVisibleMetas(t){const e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",s=[];let n,o;for(n=0,o=e.length;n<o;++n){const o=e[n];o[i]!==this.id||t&&o.type!==t||s.push(o)}return s}_resolveTickFontOptions(t){return Si(this.options.ticks.setContext(this.getContext(t)).font)}_maxDigits(){const t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}}class en{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){const e=Object.getPrototypeOf(t);let i;(function(t){return"id"in t&&"defaults"in t})(e)&&(i=this.register(e));const s=this.items,n=t.id,o=this.scope+"."+n;if(!n)throw new Error("class does not have id: "+t);return n in s||(s[n]=t,function(t,e,i){const s=x(Object.create(null),[i?ue.get(i):{},ue.get(e),t.defaults]);ue.set(e,s),t.defaultRoutes&&function(t,e){Object.keys(e).forEach((i=>{const s=i.split("."),n=s.pop(),o=[t].concat(s).join("."),a=e[i].split("."),r=a.pop(),l=a.join(".");ue.route(o,n,l,r)}))}(e,t.defaultRoutes);t.descriptors&&ue.describe(e,t.descriptors)}(t,o,i),this.override&&ue.override(t.id,t.overrides)),o}get(t){return this.items[t]}unregister(t){const e=this.items,i=t.id,s=this.scope;i in e&&delete e[i],s&&i in ue[s]&&(delete ue[s][i],this.override&&delete re[i])}}class sn{constructor(){this.controllers=new en(js,"datasets",!0),this.elements=new en($s,"elements"),this.plugins=new en(Object,"plugins"),this.scales=new en(tn,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach((e=>{const s=i||this._getRegistryForType(e);i||s.isForType(e)||s===this.plugins&&e.id?this._exec(t,s,e):u(e,(e=>{const s=i||this._getRegistryForType(e);this._exec(t,s,e)}))}))}_exec(t,e,i){const s=w(t);d(i["before"+s],[],i),e[t](i),d(i["after"+s],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){const i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){const s=e.get(t);if(void 0===s)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return s}}var nn=new sn;class on{constructor(){this._init=void 0}notify(t,e,i,s){if("beforeInit"===e&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),void 0===this._init)return;const n=s?this._descriptors(t).filter(s):this._descriptors(t),o=this._notify(n,t,e,i);return"afterDestroy"===e&&(this._notify(n,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),o}_notify(t,e,i,s){s=s||{};for(const n of t){const t=n.plugin;if(!1===d(t[i],[e,s,n.options],t)&&s.cancelable)return!1}return!0}invalidate(){s(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;const e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){const i=t&&t.config,s=l(i.options&&i.options.plugins,{}),n=function(t){const e={},i=[],s=Object.keys(nn.plugins.items);for(let t=0;t<s.length;t++)i.push(nn.getPlugin(s[t]));const n=t.plugins||[];for(let t=0;t<n.length;t++){const s=n[t];-1===i.indexOf(s)&&(i.push(s),e[s.id]=!0)}return{plugins:i,localIds:e}}(i);return!1!==s||e?function(t,{plugins:e,localIds:i},s,n){const o=[],a=t.getContext();for(const r of e){const e=r.id,l=an(s[e],n);null!==l&&o.push({plugin:r,options:rn(t.config,{plugin:r,local:i[e]},l,a)})}return o}(t,n,s,e):[]}_notifyStateChanges(t){const e=this._oldCache||[],i=this._cache,s=(t,e)=>t.filter((t=>!e.some((e=>t.plugin.id===e.plugin.id))));this._notify(s(e,i),t,"stop"),this._notify(s(i,e),t,"start")}}function an(t,e){return e||!1!==t?!0===t?{}:t:null}function rn(t,{plugin:e,local:i},s,n){const o=t.pluginScopeKeys(e),a=t.getOptionScopes(s,o);return i&&e.defaults&&a.push(e.defaults),t.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function ln(t,e){const i=ue.datasets[t]||{};return((e.datasets||{})[t]||{}).indexAxis||e.indexAxis||i.indexAxis||"x"}function hn(t){if("x"===t||"y"===t||"r"===t)return t}function cn(t,...e){if(hn(t))return t;for(const s of e){const e=s.axis||("top"===(i=s.position)||"bottom"===i?"x":"left"===i||"right"===i?"y":void 0)||t.length>1&&hn(t[0].toLowerCase());if(e)return e}var i;throw new Error(`Cannot determine type of \'${t}\' axis. Please provide \'axis\' or \'position\' option.`)}function dn(t,e,i){if(i[e+"AxisID"]===t)return{axis:e}}function un(t,e){const i=re[t.type]||{scales:{}},s=e.scales||{},n=ln(t.type,e),a=Object.create(null);return Object.keys(s).forEach((e=>{const r=s[e];if(!o(r))return console.error(`Invalid scale configuration for scale: ${e}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${e}`);const l=cn(e,r,function(t,e){if(e.data&&e.data.datasets){const i=e.data.datasets.filter((e=>e.xAxisID===t||e.yAxisID===t));if(i.length)return dn(t,"x",i[0])||dn(t,"y",i[0])}return{}}(e,t),ue.scales[r.type]),h=function(t,e){return t===e?"_index_":"_value_"}(l,n),c=i.scales||{};a[e]=b(Object.create(null),[{axis:l},r,c[l],c[h]])})),t.data.datasets.forEach((i=>{const n=i.type||t.type,o=i.indexAxis||ln(n,e),r=(re[n]||{}).scales||{};Object.keys(r).forEach((t=>{const e=function(t,e){let i=t;return"_index_"===t?i=e:"_value_"===t&&(i="x"===e?"y":"x"),i}(t,o),n=i[e+"AxisID"]||e;a[n]=a[n]||Object.create(null),b(a[n],[{axis:e},s[n],r[t]])}))})),Object.keys(a).forEach((t=>{const e=a[t];b(e,[ue.scales[e.type],ue.scale])})),a}function fn(t){const e=t.options||(t.options={});e.plugins=l(e.plugins,{}),e.scales=un(t,e)}function gn(t){return(t=t||{}).datasets=t.datasets||[],t.labels=t.labels||[],t}const pn=new Map,mn=new Set;function xn(t,e){let i=pn.get(t);return i||(i=e(),pn.set(t,i),mn.add(i)),i}const bn=(t,e,i)=>{const s=M(e,i);void 0!==s&&t.add(s)};class _n{constructor(t){this._config=function(t){return(t=t||{}).data=gn(t.data),fn(t),t}(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=gn(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){const t=this._config;this.clearCache(),fn(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return xn(t,(()=>[[`datasets.${t}`,""]]))}datasetAnimationScopeKeys(t,e){return xn(`${t}.transition.${e}`,(()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]]))}datasetElementScopeKeys(t,e){return xn(`${t}-${e}`,(()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]]))}pluginScopeKeys(t){const e=t.id;return xn(`${this.type}-plugin-${e}`,(()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]]))}_cachedScopes(t,e){const i=this._scopeCache;let s=i.get(t);return s&&!e||(s=new Map,i.set(t,s)),s}getOptionScopes(t,e,i){const{options:s,type:n}=this,o=this._cachedScopes(t,i),a=o.get(e);if(a)return a;const r=new Set;e.forEach((e=>{t&&(r.add(t),e.forEach((e=>bn(r,t,e)))),e.forEach((t=>bn(r,s,t))),e.forEach((t=>bn(r,re[n]||{},t))),e.forEach((t=>bn(r,ue,t))),e.forEach((t=>bn(r,le,t)))}));const l=Array.from(r);return 0===l.length&&l.push(Object.create(null)),mn.has(e)&&o.set(e,l),l}chartOptionScopes(){const{options:t,type:e}=this;return[t,re[e]||{},ue.datasets[e]||{},{type:e},ue,le]}resolveNamedOptions(t,e,i,s=[""]){const o={$shared:!0},{resolver:a,subPrefixes:r}=yn(this._resolverCache,t,s);let l=a;if(function(t,e){const{isScriptable:i,isIndexable:s}=Ye(t);for(const o of e){const e=i(o),a=s(o),r=(a||e)&&t[o];if(e&&(S(r)||vn(r))||a&&n(r))return!0}return!1}(a,e)){o.$shared=!1;l=$e(a,i=S(i)?i():i,this.createResolver(t,i,r))}for(const t of e)o[t]=l[t];return o}createResolver(t,e,i=[""],s){const{resolver:n}=yn(this._resolverCache,t,i);return o(e)?$e(n,e,void 0,s):n}}function yn(t,e,i){let s=t.get(e);s||(s=new Map,t.set(e,s));const n=i.join();let o=s.get(n);if(!o){o={resolver:je(e,i),subPrefixes:i.filter((t=>!t.toLowerCase().includes("hover")))},s.set(n,o)}return o}const vn=t=>o(t)&&Object.getOwnPropertyNames(t).some((e=>S(t[e])));const Mn=["top","bottom","left","right","chartArea"];function wn(t,e){return"top"===t||"bottom"===t||-1===Mn.indexOf(t)&&"x"===e}function kn(t,e){return function(i,s){return i[t]===s[t]?i[e]-s[e]:i[t]-s[t]}}function Sn(t){const e=t.chart,i=e.options.animation;e.notifyPlugins("afterRender"),d(i&&i.onComplete,[t],e)}function Pn(t){const e=t.chart,i=e.options.animation;d(i&&i.onProgress,[t],e)}function Dn(t){return fe()&&"string"==typeof t?t=document.getElementById(t):t&&t.length&&(t=t[0]),t&&t.canvas&&(t=t.canvas),t}const Cn={},On=t=>{const e=Dn(t);return Object.values(Cn).filter((t=>t.canvas===e)).pop()};function An(t,e,i){const s=Object.keys(t);for(const n of s){const s=+n;if(s>=e){const o=t[n];delete t[n],(i>0||s>e)&&(t[s+i]=o)}}}class Tn{static defaults=ue;static instances=Cn;static overrides=re;static registry=nn;static version="4.6.1";static getChart=On;static register(...t){nn.add(...t),Ln()}static unregister(...t){nn.remove(...t),Ln()}constructor(t,e){const s=this.config=new _n(e),n=Dn(t),o=On(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");const a=s.createResolver(s.chartOptionScopes(),this.getContext());this.platform=new(s.platform||Ps(n)),this.platform.updateConfig(s);const r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,h=l&&l.height,c=l&&l.width;this.id=i(),this.ctx=r,this.canvas=l,this.width=c,this.height=h,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new on,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=dt((t=>this.update(t)),a.resizeDelay||0),this._dataChanges=[],Cn[this.id]=this,r&&l?(bt.listen(this,"complete",Sn),bt.listen(this,"progress",Pn),this._initialize(),this.attached&&this.update()):console.error("Failed to create chart: can\'t acquire context from the given item")}get aspectRatio(){const{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return s(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return nn}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ke(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Te(this.canvas,this.ctx),this}stop(){return bt.stop(this),this}resize(t,e){bt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){const i=this.options,s=this.canvas,n=i.maintainAspectRatio&&this.aspectRatio,o=this.platform.getMaximumSize(s,t,e,n),a=i.devicePixelRatio||this.platform.getDevicePixelRatio(),r=this.width?"resize":"attach";this.width=o.width,this.height=o.height,this._aspectRatio=this.aspectRatio,ke(this,a,!0)&&(this.notifyPlugins("resize",{size:o}),d(i.onResize,[this,o],this),this.attached&&this._doResize(r)&&this.render())}ensureScalesHaveIDs(){u(this.options.scales||{},((t,e)=>{t.id=e}))}buildOrUpdateScales(){const t=this.options,e=t.scales,i=this.scales,s=Object.keys(i).reduce(((t,e)=>(t[e]=!1,t)),{});let n=[];e&&(n=n.concat(Object.keys(e).map((t=>{const i=e[t],s=cn(t,i),n="r"===s,o="x"===s;return{options:i,dposition:n?"chartArea":o?"bottom":"left",dtype:n?"radialLinear":o?"category":"linear"}})))),u(n,(e=>{const n=e.options,o=n.id,a=cn(o,n),r=l(n.type,e.dtype);void 0!==n.position&&wn(n.position,a)===wn(e.dposition)||(n.position=e.dposition),s[o]=!0;let h=null;if(o in i&&i[o].type===r)h=i[o];else{h=new(nn.getScale(r))({id:o,type:r,ctx:this.ctx,chart:this}),i[h.id]=h}h.init(n,t)})),u(s,((t,e)=>{t||delete i[e]})),u(i,(t=>{ls.configure(this,t,t.options),ls.addBox(this,t)}))}_updateMetasets(){const t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort(((t,e)=>t.index-e.index)),i>e){for(let t=e;t<i;++t)this._destroyDatasetMeta(t);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(kn("order","index"))}_removeUnreferencedMetasets(){const{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach(((t,i)=>{0===e.filter((e=>e===t._dataset)).length&&this._destroyDatasetMeta(i)}))}buildOrUpdateControllers(){const t=[],e=this.data.datasets;let i,s;for(this._removeUnreferencedMetasets(),i=0,s=e.length;i<s;i++){const s=e[i];let n=this.getDatasetMeta(i);const o=s.type||this.config.type;if(n.type&&n.type!==o&&(this._destroyDatasetMeta(i),n=this.getDatasetMeta(i)),n.type=o,n.indexAxis=s.indexAxis||ln(o,this.options),n.order=s.order||0,n.index=i,n.label=""+s.label,n.visible=this.isDatasetVisible(i),n.controller)n.controller.updateIndex(i),n.controller.linkScales();else{const e=nn.getController(o),{datasetElementType:s,dataElementType:a}=ue.datasets[o];Object.assign(e,{dataElementType:nn.getElement(a),datasetElementType:s&&nn.getElement(s)}),n.controller=new e(this,i),t.push(n.controller)}}return this._updateMetasets(),t}_resetElements(){u(this.data.datasets,((t,e)=>{this.getDatasetMeta(e).controller.reset()}),this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){const e=this.config;e.update();const i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),s=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),!1===this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0}))return;const n=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let o=0;for(let t=0,e=this.data.datasets.length;t<e;t++){const{controller:e}=this.getDatasetMeta(t),i=!s&&-1===n.indexOf(e);e.buildOrUpdateElements(i),o=Math.max(+e.getMaxOverflow(),o)}o=this._minPadding=i.layout.autoPadding?o:0,this._updateLayout(o),s||u(n,(t=>{t.reset()})),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(kn("z","_idx"));const{_active:a,_lastEvent:r}=this;r?this._eventHandler(r,!0):a.length&&this._updateHoverStyles(a,a,!0),this.render()}_updateScales(){u(this.scales,(t=>{ls.removeBox(this,t)})),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){const t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);P(e,i)&&!!this._responsiveListeners===t.responsive||(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){const{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(const{method:i,start:s,count:n}of e){An(t,s,"_removeElements"===i?-n:n)}}_getUniformDataChanges(){const t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];const e=this.data.datasets.length,i=e=>new Set(t.filter((t=>t[0]===e)).map(((t,e)=>e+","+t.splice(1).join(",")))),s=i(0);for(let t=1;t<e;t++)if(!P(s,i(t)))return;return Array.from(s).map((t=>t.split(","))).map((t=>({method:t[1],start:+t[2],count:+t[3]})))}_updateLayout(t){if(!1===this.notifyPlugins("beforeLayout",{cancelable:!0}))return;ls.update(this,this.width,this.height,t);const e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],u(this.boxes,(t=>{i&&"chartArea"===t.position||(t.configure&&t.configure(),this._layers.push(...t._layers()))}),this),this._layers.forEach(((t,e)=>{t._idx=e})),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(!1!==this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})){for(let t=0,e=this.data.datasets.length;t<e;++t)this.getDatasetMeta(t).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,S(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){const i=this.getDatasetMeta(t),s={meta:i,index:t,mode:e,cancelable:!0};!1!==this.notifyPlugins("beforeDatasetUpdate",s)&&(i.controller._update(e),s.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",s))}render(){!1!==this.notifyPlugins("beforeRender",{cancelable:!0})&&(bt.has(this)?this.attached&&!bt.running(this)&&bt.start(this):(this.draw(),Sn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){const{width:t,height:e}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(t,e)}if(this.clear(),this.width<=0||this.height<=0)return;if(!1===this.notifyPlugins("beforeDraw",{cancelable:!0}))return;const e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){const e=this._sortedMetasets,i=[];let s,n;for(s=0,n=e.length;s<n;++s){const n=e[s];t&&!n.visible||i.push(n)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(!1===this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0}))return;const t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){const e=this.ctx,i={meta:t,index:t.index,cancelable:!0},s=Wi(this,t);!1!==this.notifyPlugins("beforeDatasetDraw",i)&&(s&&Ie(e,s),t.controller.draw(),s&&ze(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Re(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,s){const n=Ki.modes[e];return"function"==typeof n?n(this,t,i,s):[]}getDatasetMeta(t){const e=this.data.datasets[t],i=this._metasets;let s=i.filter((t=>t&&t._dataset===e)).pop();return s||(s={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(s)),s}getContext(){return this.$context||(this.$context=Ci(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){const e=this.data.datasets[t];if(!e)return!1;const i=this.getDatasetMeta(t);return"boolean"==typeof i.hidden?!i.hidden:!e.hidden}setDatasetVisibility(t,e){this.getDatasetMeta(t).hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){const s=i?"show":"hide",n=this.getDatasetMeta(t),o=n.controller._resolveAnimations(void 0,s);k(e)?(n.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),o.update(n,{visible:i}),this.update((e=>e.datasetIndex===t?s:void 0)))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){const e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),bt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");const{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Te(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete Cn[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){const t=this._listeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(t,e,i)=>{t.offsetX=e,t.offsetY=i,this._eventHandler(t)};u(this.options.events,(t=>i(t,s)))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});const t=this._responsiveListeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(i,s)=>{t[i]&&(e.removeEventListener(this,i,s),delete t[i])},n=(t,e)=>{this.canvas&&this.resize(t,e)};let o;const a=()=>{s("attach",a),this.attached=!0,this.resize(),i("resize",n),i("detach",o)};o=()=>{this.attached=!1,s("resize",n),this._stop(),this._resize(0,0),i("attach",a)},e.isAttached(this.canvas)?a():o()}unbindEvents(){u(this._listeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._listeners={},u(this._responsiveListeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){const s=i?"set":"remove";let n,o,a,r;for("dataset"===e&&(n=this.getDatasetMeta(t[0].datasetIndex),n.controller["_"+s+"DatasetHoverStyle"]()),a=0,r=t.length;a<r;++a){o=t[a];const e=o&&this.getDatasetMeta(o.datasetIndex).controller;e&&e[s+"HoverStyle"](o.element,o.datasetIndex,o.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){const e=this._active||[],i=t.map((({datasetIndex:t,index:e})=>{const i=this.getDatasetMeta(t);if(!i)throw new Error("No dataset found at index "+t);return{datasetIndex:t,element:i.data[e],index:e}}));!f(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return 1===this._plugins._cache.filter((e=>e.plugin.id===t)).length}_updateHoverStyles(t,e,i){const s=this.options.hover,n=(t,e)=>t.filter((t=>!e.some((e=>t.datasetIndex===e.datasetIndex&&t.index===e.index)))),o=n(e,t),a=i?t:n(t,e);o.length&&this.updateHoverStyle(o,s.mode,!1),a.length&&s.mode&&this.updateHoverStyle(a,s.mode,!0)}_eventHandler(t,e){const i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},s=e=>(e.options.events||this.options.events).includes(t.native.type);if(!1===this.notifyPlugins("beforeEvent",i,s))return;const n=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,s),(n||i.changed)&&this.render(),this}_handleEvent(t,e,i){const{_active:s=[],options:n}=this,o=e,a=this._getActiveElements(t,s,i,o),r=D(t),l=function(t,e,i,s){return i&&"mouseout"!==t.type?s?e:t:null}(t,this._lastEvent,i,r);i&&(this._lastEvent=null,d(n.onHover,[t,a,this],this),r&&d(n.onClick,[t,a,this],this));const h=!f(a,s);return(h||e)&&(this._active=a,this._updateHoverStyles(a,s,e)),this._lastEvent=l,h}_getActiveElements(t,e,i,s){if("mouseout"===t.type)return[];if(!i)return e;const n=this.options.hover;return this.getElementsAtEventForMode(t,n.mode,n,s)}}function Ln(){return u(Tn.instances,(t=>t._plugins.invalidate()))}function En(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}class Rn{static override(t){Object.assign(Rn.prototype,t)}options;constructor(t){this.options=t||{}}init(){}formats(){return En()}parse(){return En()}format(){return En()}add(){return En()}diff(){return En()}startOf(){return En()}endOf(){return En()}}var In={_date:Rn};function zn(t){const e=t.iScale,i=function(t,e){if(!t._cache.$bar){const i=t.getMatchingVisibleMetas(e);let s=[];for(let e=0,n=i.length;e<n;e++)s=s.concat(i[e].controller.getAllParsedValues(t));t._cache.$bar=lt(s.sort(((t,e)=>t-e)))}return t._cache.$bar}(e,t.type);let s,n,o,a,r=e._length;const l=()=>{32767!==o&&-32768!==o&&(k(a)&&(r=Math.min(r,Math.abs(o-a)||r)),a=o)};for(s=0,n=i.length;s<n;++s)o=e.getPixelForValue(i[s]),l();for(a=void 0,s=0,n=e.ticks.length;s<n;++s)o=e.getPixelForTick(s),l();return r}function Fn(t,e,i,s){return n(t)?function(t,e,i,s){const n=i.parse(t[0],s),o=i.parse(t[1],s),a=Math.min(n,o),r=Math.max(n,o);let l=a,h=r;Math.abs(a)>Math.abs(r)&&(l=r,h=a),e[i.axis]=h,e._custom={barStart:l,barEnd:h,start:n,end:o,min:a,max:r}}(t,e,i,s):e[i.axis]=i.parse(t,s),e}function Vn(t,e,i,s){const n=t.iScale,o=t.vScale,a=n.getLabels(),r=n===o,l=[];let h,c,d,u;for(h=i,c=i+s;h<c;++h)u=e[h],d={},d[n.axis]=r||n.parse(a[h],h),l.push(Fn(u,d,o,h));return l}function Bn(t){return t&&void 0!==t.barStart&&void 0!==t.barEnd}function Nn(t,e,i,s){let n=e.borderSkipped;const o={};if(!n)return void(t.borderSkipped=o);if(!0===n)return void(t.borderSkipped={top:!0,right:!0,bottom:!0,left:!0});const{start:a,end:r,reverse:l,top:h,bottom:c}=function(t){let e,i,s,n,o;return t.horizontal?(e=t.base>t.x,i="left",s="right"):(e=t.base<t.y,i="bottom",s="top"),e?(n="end",o="start"):(n="start",o="end"),{start:i,end:s,reverse:e,top:n,bottom:o}}(t);"middle"===n&&i&&(t.enableBorderRadius=!0,(i._top||0)===s?n=h:(i._bottom||0)===s?n=c:(o[Wn(c,a,r,l)]=!0,n=h)),o[Wn(n,a,r,l)]=!0,t.borderSkipped=o}function Wn(t,e,i,s){var n,o,a;return s?(a=i,t=Hn(t=(n=t)===(o=e)?a:n===a?o:n,i,e)):t=Hn(t,e,i),t}function Hn(t,e,i){return"start"===t?e:"end"===t?i:t}function jn(t,{inflateAmount:e},i){t.inflateAmount="auto"===e?1===i?.33:0:e}class $n extends js{static id="doughnut";static defaults={datasetElementType:!1,dataElementType:"arc",animation:{animateRotate:!0,animateScale:!1},animations:{numbers:{type:"number",properties:["circumference","endAngle","innerRadius","outerRadius","startAngle","x","y","offset","borderWidth","spacing"]}},cutout:"50%",rotation:0,circumference:360,radius:"100%",spacing:0,spacingMode:"angular",indexAxis:"r"};static descriptors={_scriptable:t=>"spacing"!==t&&"spacingMode"!==t,_indexable:t=>"spacing"!==t&&"spacingMode"!==t&&!t.startsWith("borderDash")&&!t.startsWith("hoverBorderDash")};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data,{labels:{pointStyle:i,textAlign:s,color:n,useBorderRadius:o,borderRadius:a}}=t.legend.options;return e.labels.length&&e.datasets.length?e.labels.map(((e,r)=>{const l=t.getDatasetMeta(0).controller.getStyle(r);return{text:e,fillStyle:l.backgroundColor,fontColor:n,hidden:!t.getDataVisibility(r),lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:l.borderWidth,strokeStyle:l.borderColor,textAlign:s,pointStyle:i,borderRadius:o&&(a||l.borderRadius),index:r}})):[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}}};constructor(t,e){super(t,e),this.enableOptionSharing=!0,this.innerRadius=void 0,this.outerRadius=void 0,this.offsetX=void 0,this.offsetY=void 0}linkScales(){}parse(t,e){const i=this.getDataset().data,s=this._cachedMeta;if(!1===this._parsing)s._parsed=i;else{let n,a,r=t=>+i[t];if(o(i[t])){const{key:t="value"}=this._parsing;r=e=>+M(i[e],t)}for(n=t,a=t+e;n<a;++n)s._parsed[n]=r(n)}}_getRotation(){return $(this.options.rotation-90)}_getCircumference(){return $(this.options.circumference)}_getRotationExtents(){let t=O,e=-O;for(let i=0;i<this.chart.data.datasets.length;++i)if(this.chart.isDatasetVisible(i)&&this.chart.getDatasetMeta(i).type===this._type){const s=this.chart.getDatasetMeta(i).controller,n=s._getRotation(),o=s._getCircumference();t=Math.min(t,n),e=Math.max(e,n+o)}return{rotation:t,circumference:e-t}}update(t){const e=this.chart,{chartArea:i}=e,s=this._cachedMeta,n=s.data,o=this.getMaxBorderWidth()+this.getMaxOffset(n)+this.options.spacing,a=Math.max((Math.min(i.width,i.height)-o)/2,0),r=Math.min(h(this.options.cutout,a),1),l=this._getRingWeight(this.index),{circumference:d,rotation:u}=this._getRotationExtents(),{ratioX:f,ratioY:g,offsetX:p,offsetY:m}=function(t,e,i){let s=1,n=1,o=0,a=0;if(e<O){const r=t,l=r+e,h=Math.cos(r),c=Math.sin(r),d=Math.cos(l),u=Math.sin(l),f=(t,e,s)=>J(t,r,l,!0)?1:Math.max(e,e*i,s,s*i),g=(t,e,s)=>J(t,r,l,!0)?-1:Math.min(e,e*i,s,s*i),p=f(0,h,d),m=f(E,c,u),x=g(C,h,d),b=g(C+E,c,u);s=(p-x)/2,n=(m-b)/2,o=-(p+x)/2,a=-(m+b)/2}return{ratioX:s,ratioY:n,offsetX:o,offsetY:a}}(u,d,r),x=(i.width-o)/f,b=(i.height-o)/g,_=Math.max(Math.min(x,b)/2,0),y=c(this.options.radius,_),v=(y-Math.max(y*r,0))/this._getVisibleDatasetWeightTotal();this.offsetX=p*y,this.offsetY=m*y,s.total=this.calculateTotal(),this.outerRadius=y-v*this._getRingWeightOffset(this.index),this.innerRadius=Math.max(this.outerRadius-v*l,0),this.updateElements(n,0,n.length,t)}_circumference(t,e){const i=this.options,s=this._cachedMeta,n=this._getCircumference();return e&&i.animation.animateRotate||!this.chart.getDataVisibility(t)||null===s._parsed[t]||s.data[t].hidden?0:this.calculateCircumference(s._parsed[t]*n/O)}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.chartArea,r=o.options.animation,l=(a.left+a.right)/2,h=(a.top+a.bottom)/2,c=n&&r.animateScale,d=c?0:this.innerRadius,u=c?0:this.outerRadius,{sharedOptions:f,includeOptions:g}=this._getSharedOptions(e,s);let p,m=this._getRotation();for(p=0;p<e;++p)m+=this._circumference(p,n);for(p=e;p<e+i;++p){const e=this._circumference(p,n),i=t[p],o={x:l+this.offsetX,y:h+this.offsetY,startAngle:m,endAngle:m+e,circumference:e,outerRadius:u,innerRadius:d};g&&(o.options=f||this.resolveDataElementOptions(p,i.active?"active":s)),m+=e,this.updateElement(i,p,o,s)}}calculateTotal(){const t=this._cachedMeta,e=t.data;let i,s=0;for(i=0;i<e.length;i++){const n=t._parsed[i];null===n||isNaN(n)||!this.chart.getDataVisibility(i)||e[i].hidden||(s+=Math.abs(n))}return s}calculateCircumference(t){const e=this._cachedMeta.total;return e>0&&!isNaN(t)?O*(Math.abs(t)/e):0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t],i.options.locale);return{label:s[t]||"",value:n}}getMaxBorderWidth(t){let e=0;const i=this.chart;let s,n,o,a,r;if(!t)for(s=0,n=i.data.datasets.length;s<n;++s)if(i.isDatasetVisible(s)){o=i.getDatasetMeta(s),t=o.data,a=o.controller;break}if(!t)return 0;for(s=0,n=t.length;s<n;++s)r=a.resolveDataElementOptions(s),"inner"!==r.borderAlign&&(e=Math.max(e,r.borderWidth||0,r.hoverBorderWidth||0));return e}getMaxOffset(t){let e=0;for(let i=0,s=t.length;i<s;++i){const t=this.resolveDataElementOptions(i);e=Math.max(e,t.offset||0,t.hoverOffset||0)}return e}_getRingWeightOffset(t){let e=0;for(let i=0;i<t;++i)this.chart.isDatasetVisible(i)&&(e+=this._getRingWeight(i));return e}_getRingWeight(t){return Math.max(l(this.chart.data.datasets[t].weight,1),0)}_getVisibleDatasetWeightTotal(){return this._getRingWeightOffset(this.chart.data.datasets.length)||1}}class Yn extends js{static id="polarArea";static defaults={dataElementType:"arc",animation:{animateRotate:!0,animateScale:!0},animations:{numbers:{type:"number",properties:["x","y","startAngle","endAngle","innerRadius","outerRadius"]}},indexAxis:"r",startAngle:0,spacing:0,spacingMode:"proportional"};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data;if(e.labels.length&&e.datasets.length){const{labels:{pointStyle:i,color:s}}=t.legend.options;return e.labels.map(((e,n)=>{const o=t.getDatasetMeta(0).controller.getStyle(n);return{text:e,fillStyle:o.backgroundColor,strokeStyle:o.borderColor,fontColor:s,lineWidth:o.borderWidth,pointStyle:i,hidden:!t.getDataVisibility(n),index:n}}))}return[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}},scales:{r:{type:"radialLinear",angleLines:{display:!1},beginAtZero:!0,grid:{circular:!0},pointLabels:{display:!1},startAngle:0}}};constructor(t,e){super(t,e),this.innerRadius=void 0,this.outerRadius=void 0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t].r,i.options.locale);return{label:s[t]||"",value:n}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta.data;this._updateRadius(),this.updateElements(e,0,e.length,t)}getMinMax(){const t=this._cachedMeta,e={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY};return t.data.forEach(((t,i)=>{const s=this.getParsed(i).r;!isNaN(s)&&this.chart.getDataVisibility(i)&&(s<e.min&&(e.min=s),s>e.max&&(e.max=s))})),e}_updateRadius(){const t=this.chart,e=t.chartArea,i=t.options,s=Math.min(e.right-e.left,e.bottom-e.top),n=Math.max(s/2,0),o=(n-Math.max(i.cutoutPercentage?n/100*i.cutoutPercentage:1,0))/t.getVisibleDatasetCount();this.outerRadius=n-o*this.index,this.innerRadius=this.outerRadius-o}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.options.animation,r=this._cachedMeta.rScale,l=r.xCenter,h=r.yCenter,c=r.getIndexAngle(0)-.5*C;let d,u=c;const f=360/this.countVisibleElements();for(d=0;d<e;++d)u+=this._computeAngle(d,s,f);for(d=e;d<e+i;d++){const e=t[d];let i=u,g=u+this._computeAngle(d,s,f),p=o.getDataVisibility(d)?r.getDistanceFromCenterForValue(this.getParsed(d).r):0;u=g,n&&(a.animateScale&&(p=0),a.animateRotate&&(i=g=c));const m={x:l,y:h,innerRadius:0,outerRadius:p,startAngle:i,endAngle:g,options:this.resolveDataElementOptions(d,e.active?"active":s)};0===m.options.spacing&&(m.options.spacing=this.options.spacing),"angular"===m.options.spacingMode&&(m.options.spacingMode=this.options.spacingMode),this.updateElement(e,d,m,s)}}countVisibleElements(){const t=this._cachedMeta;let e=0;return t.data.forEach(((t,i)=>{!isNaN(this.getParsed(i).r)&&this.chart.getDataVisibility(i)&&e++})),e}_computeAngle(t,e,i){return this.chart.getDataVisibility(t)?$(this.resolveDataElementOptions(t,e).angle||i):0}}var Un=Object.freeze({__proto__:null,BarController:class extends js{static id="bar";static defaults={datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}};static overrides={scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}};parsePrimitiveData(t,e,i,s){return Vn(t,e,i,s)}parseArrayData(t,e,i,s){return Vn(t,e,i,s)}parseObjectData(t,e,i,s){const{iScale:n,vScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l="x"===n.axis?a:r,h="x"===o.axis?a:r,c=[];let d,u,f,g;for(d=i,u=i+s;d<u;++d)g=e[d],f={},f[n.axis]=n.parse(M(g,l),d),c.push(Fn(M(g,h),f,o,d));return c}updateRangeFromParsed(t,e,i,s){super.updateRangeFromParsed(t,e,i,s);const n=i._custom;n&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,n.min),t.max=Math.max(t.max,n.max))}getMaxOverflow(){return 0}getLabelAndValue(t){const e=this._cachedMeta,{iScale:i,vScale:s}=e,n=this.getParsed(t),o=n._custom,a=Bn(o)?"["+o.start+", "+o.end+"]":""+s.getLabelForValue(n[s.axis]);return{label:""+i.getLabelForValue(n[i.axis]),value:a}}initialize(){this.enableOptionSharing=!0,super.initialize();this._cachedMeta.stack=this.getDataset().stack}update(t){const e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){const o="reset"===n,{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),h=r.isHorizontal(),c=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){const e=this.getParsed(f),i=o||s(e[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),g=this._calculateBarIndexPixels(f,c),p=(e._stacks||{})[r.axis],m={horizontal:h,base:i.base,enableBorderRadius:!p||Bn(e._custom)||a===p._top||a===p._bottom,x:h?i.head:g.center,y:h?g.center:i.head,height:h?g.size:Math.abs(i.size),width:h?Math.abs(i.size):g.size};u&&(m.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));const x=m.options||t[f].options;Nn(m,x,p,a),jn(m,x,c.ratio),this.updateElement(t[f],f,m,n)}}_getStacks(t,e){const{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter((t=>t.controller.options.grouped)),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],h=t=>{const e=t._parsed.find((t=>t[i.axis]===l)),n=e&&e[t.vScale.axis];if(s(n)||isNaN(n))return!0};for(const i of n)if((void 0===e||!h(i))&&((!1===o||-1===a.indexOf(i.stack)||void 0===o&&void 0===i.stack)&&a.push(i.stack),i.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){const t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter((i=>t[i].axis===e)).shift()}_getAxis(){const t={},e=this.getFirstScaleIdForIndexAxis();for(const i of this.chart.data.datasets)t[l("x"===this.chart.options.indexAxis?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){const s=this._getStacks(t,i),n=void 0!==e?s.indexOf(e):-1;return-1===n?s.length-1:n}_getRuler(){const t=this.options,e=this._cachedMeta,i=e.iScale,s=[];let n,o;for(n=0,o=e.data.length;n<o;++n)s.push(i.getPixelForValue(this.getParsed(n)[i.axis],n));const a=t.barThickness;return{min:a||zn(e),pixels:s,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:a?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){const{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),h=l._custom,c=Bn(h);let d,u,f=l[e.axis],g=0,p=i?this.applyStack(e,l,i):f;p!==f&&(g=p-f,p=f),c&&(f=h.barStart,p=h.barEnd-h.barStart,0!==f&&F(f)!==F(h.barEnd)&&(g=0),g+=f);const m=s(o)||c?g:o;let x=e.getPixelForValue(m);if(d=this.chart.getDataVisibility(t)?e.getPixelForValue(g+p):x,u=d-x,Math.abs(u)<a){u=function(t,e,i){return 0!==t?F(t):(e.isHorizontal()?1:-1)*(e.min>=i?1:-1)}(u,e,r)*a,f===r&&(x-=u/2);const t=e.getPixelForDecimal(0),s=e.getPixelForDecimal(1),o=Math.min(t,s),h=Math.max(t,s);x=Math.max(Math.min(x,h),o),d=x+u,i&&!c&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(d)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){const t=F(u)*e.getLineWidthForValue(r)/2;x+=t,u-=t}return{size:u,base:x,head:d,center:d+u/2}}_calculateBarIndexPixels(t,e){const i=e.scale,n=this.options,o=n.skipNull,a=l(n.maxBarThickness,1/0);let r,h;const c=this._getAxisCount();if(e.grouped){const i=o?this._getStackCount(t):e.stackCount,d="flex"===n.barThickness?function(t,e,i,s){const n=e.pixels,o=n[t];let a=t>0?n[t-1]:null,r=t<n.length-1?n[t+1]:null;const l=i.categoryPercentage;null===a&&(a=o-(null===r?e.end-e.start:r-o)),null===r&&(r=o+o-a);const h=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/s,ratio:i.barPercentage,start:h}}(t,e,n,i*c):function(t,e,i,n){const o=i.barThickness;let a,r;return s(o)?(a=e.min*i.categoryPercentage,r=i.barPercentage):(a=o*n,r=1),{chunk:a/n,ratio:r,start:e.pixels[t]-a/2}}(t,e,n,i*c),u="x"===this.chart.options.indexAxis?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(l(u,this.getFirstScaleIdForIndexAxis())),g=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*g+d.chunk/2,h=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),h=Math.min(a,e.min*e.ratio);return{base:r-h/2,head:r+h/2,center:r,size:h}}draw(){const t=this._cachedMeta,e=t.vScale,i=t.data,s=i.length;let n=0;for(;n<s;++n)null===this.getParsed(n)[e.axis]||i[n].hidden||i[n].draw(this._ctx)}},BubbleController:class extends js{static id="bubble";static defaults={datasetElementType:!1,dataElementType:"point",animations:{numbers:{type:"number",properties:["x","y","borderWidth","radius"]}}};static overrides={scales:{x:{type:"linear"},y:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,super.initialize()}parsePrimitiveData(t,e,i,s){const n=super.parsePrimitiveData(t,e,i,s);for(let t=0;t<n.length;t++)n[t]._custom=this.resolveDataElementOptions(t+i).radius;return n}parseArrayData(t,e,i,s){const n=super.parseArrayData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s[2],this.resolveDataElementOptions(t+i).radius)}return n}parseObjectData(t,e,i,s){const n=super.parseObjectData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s&&s.r&&+s.r,this.resolveDataElementOptions(t+i).radius)}return n}getMaxOverflow(){const t=this._cachedMeta.data;let e=0;for(let i=t.length-1;i>=0;--i)e=Math.max(e,t[i].size(this.resolveDataElementOptions(i))/2);return e>0&&e}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y),l=o._custom;return{label:i[t]||"",value:"("+a+", "+r+(l?", "+l:"")+")"}}update(t){const e=this._cachedMeta.data;this.updateElements(e,0,e.length,t)}updateElements(t,e,i,s){const n="reset"===s,{iScale:o,vScale:a}=this._cachedMeta,{sharedOptions:r,includeOptions:l}=this._getSharedOptions(e,s),h=o.axis,c=a.axis;for(let d=e;d<e+i;d++){const e=t[d],i=!n&&this.getParsed(d),u={},f=u[h]=n?o.getPixelForDecimal(.5):o.getPixelForValue(i[h]),g=u[c]=n?a.getBasePixel():a.getPixelForValue(i[c]);u.skip=isNaN(f)||isNaN(g),l&&(u.options=r||this.resolveDataElementOptions(d,e.active?"active":s),n&&(u.options.radius=0)),this.updateElement(e,d,u,s)}}resolveDataElementOptions(t,e){const i=this.getParsed(t);let s=super.resolveDataElementOptions(t,e);s.$shared&&(s=Object.assign({},s,{$shared:!1}));const n=s.radius;return"active"!==e&&(s.radius=0),s.radius+=l(i&&i._custom,n),s}},DoughnutController:$n,LineController:class extends js{static id="line";static defaults={datasetElementType:"line",dataElementType:"point",showLine:!0,spanGaps:!1};static overrides={scales:{_index_:{type:"category"},_value_:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,this.supportsDecimation=!0,super.initialize()}update(t){const e=this._cachedMeta,{dataset:i,data:s=[],_dataset:n}=e,o=this.chart._animationsDisabled;let{start:a,count:r}=pt(e,s,o);this._drawStart=a,this._drawCount=r,mt(e)&&(a=0,r=s.length),i._chart=this.chart,i._datasetIndex=this.index,i._decimated=!!n._decimated,i.points=s;const l=this.resolveDatasetElementOptions(t);this.options.showLine||(l.borderWidth=0),l.segment=this.options.segment,this.updateElement(i,void 0,{animated:!o,options:l},t),this.updateElements(s,a,r,t)}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,{sharedOptions:c,includeOptions:d}=this._getSharedOptions(e,n),u=a.axis,f=r.axis,{spanGaps:g,segment:p}=this.options,m=W(g)?g:Number.POSITIVE_INFINITY,x=this.chart._animationsDisabled||o||"none"===n,b=e+i,_=t.length;let y=e>0&&this.getParsed(e-1);for(let i=0;i<_;++i){const g=t[i],_=x?g:{};if(i<e||i>=b){_.skip=!0;continue}const v=this.getParsed(i),M=s(v[f]),w=_[u]=a.getPixelForValue(v[u],i),k=_[f]=o||M?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,v,l):v[f],i);_.skip=isNaN(w)||isNaN(k)||M,_.stop=i>0&&Math.abs(v[u]-y[u])>m,p&&(_.parsed=v,_.raw=h.data[i]),d&&(_.options=c||this.resolveDataElementOptions(i,g.active?"active":n)),x||this.updateElement(g,i,_,n),y=v}}getMaxOverflow(){const t=this._cachedMeta,e=t.dataset,i=e.options&&e.options.borderWidth||0,s=t.data||[];if(!s.length)return i;const n=s[0].size(this.resolveDataElementOptions(0)),o=s[s.length-1].size(this.resolveDataElementOptions(s.length-1));return Math.max(i,n,o)/2}draw(){const t=this._cachedMeta;t.dataset.updateControlPoints(this.chart.chartArea,t.iScale.axis),super.draw()}},PieController:class extends $n{static id="pie";static defaults={cutout:0,rotation:0,circumference:360,radius:"100%"}},PolarAreaController:Yn,RadarController:class extends js{static id="radar";static defaults={datasetElementType:"line",dataElementType:"point",indexAxis:"r",showLine:!0,elements:{line:{fill:"start"}}};static overrides={aspectRatio:1,scales:{r:{type:"radialLinear"}}};getLabelAndValue(t){const e=this._cachedMeta.vScale,i=this.getParsed(t);return{label:e.getLabels()[t],value:""+e.getLabelForValue(i[e.axis])}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta,i=e.dataset,s=e.data||[],n=e.iScale.getLabels();if(i.points=s,"resize"!==t){const e=this.resolveDatasetElementOptions(t);this.options.showLine||(e.borderWidth=0);const o={_loop:!0,_fullLoop:n.length===s.length,options:e};this.updateElement(i,void 0,o,t)}this.updateElements(s,0,s.length,t)}updateElements(t,e,i,s){const n=this._cachedMeta.rScale,o="reset"===s;for(let a=e;a<e+i;a++){const e=t[a],i=this.resolveDataElementOptions(a,e.active?"active":s),r=n.getPointPositionForValue(a,this.getParsed(a).r),l=o?n.xCenter:r.x,h=o?n.yCenter:r.y,c={x:l,y:h,angle:r.angle,skip:isNaN(l)||isNaN(h),options:i};this.updateElement(e,a,c,s)}}},ScatterController:class extends js{static id="scatter";static defaults={datasetElementType:!1,dataElementType:"point",showLine:!1,fill:!1};static overrides={interaction:{mode:"point"},scales:{x:{type:"linear"},y:{type:"linear"}}};getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y);return{label:i[t]||"",value:"("+a+", "+r+")"}}update(t){const e=this._cachedMeta,{data:i=[]}=e,s=this.chart._animationsDisabled;let{start:n,count:o}=pt(e,i,s);if(this._drawStart=n,this._drawCount=o,mt(e)&&(n=0,o=i.length),this.options.showLine){this.datasetElementType||this.addElements();const{dataset:n,_dataset:o}=e;n._chart=this.chart,n._datasetIndex=this.index,n._decimated=!!o._decimated,n.points=i;const a=this.resolveDatasetElementOptions(t);a.segment=this.options.segment,this.updateElement(n,void 0,{animated:!s,options:a},t)}else this.datasetElementType&&(delete e.dataset,this.datasetElementType=!1);this.updateElements(i,n,o,t)}addElements(){const{showLine:t}=this.options;!this.datasetElementType&&t&&(this.datasetElementType=this.chart.registry.getElement("line")),super.addElements()}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,c=this.resolveDataElementOptions(e,n),d=this.getSharedOptions(c),u=this.includeOptions(n,d),f=a.axis,g=r.axis,{spanGaps:p,segment:m}=this.options,x=W(p)?p:Number.POSITIVE_INFINITY,b=this.chart._animationsDisabled||o||"none"===n;let _=e>0&&this.getParsed(e-1);for(let c=e;c<e+i;++c){const e=t[c],i=this.getParsed(c),p=b?e:{},y=s(i[g]),v=p[f]=a.getPixelForValue(i[f],c),M=p[g]=o||y?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,i,l):i[g],c);p.skip=isNaN(v)||isNaN(M)||y,p.stop=c>0&&Math.abs(i[f]-_[f])>x,m&&(p.parsed=i,p.raw=h.data[c]),u&&(p.options=d||this.resolveDataElementOptions(c,e.active?"active":n)),b||this.updateElement(e,c,p,n),_=i}this.updateSharedOptions(d,n,c)}getMaxOverflow(){const t=this._cachedMeta,e=t.data||[];if(!this.options.showLine){let t=0;for(let i=e.length-1;i>=0;--i)t=Math.max(t,e[i].size(this.resolveDataElementOptions(i))/2);return t>0&&t}const i=t.dataset,s=i.options&&i.options.borderWidth||0;if(!e.length)return s;const n=e[0].size(this.resolveDataElementOptions(0)),o=e[e.length-1].size(this.resolveDataElementOptions(e.length-1));return Math.max(s,n,o)/2}}});function Xn(t,e,i,s){const n=vi(t.options.borderRadius,["outerStart","outerEnd","innerStart","innerEnd"]);const o=(i-e)/2,a=Math.min(o,s*e/2),r=t=>{const e=(i-Math.min(o,t))*s/2;return Z(t,0,Math.min(o,e))};return{outerStart:r(n.outerStart),outerEnd:r(n.outerEnd),innerStart:Z(n.innerStart,0,a),innerEnd:Z(n.innerEnd,0,a)}}function qn(t,e,i,s){return{x:i+t*Math.cos(e),y:s+t*Math.sin(e)}}function Kn(t,e,i,s,n,o){const{x:a,y:r,startAngle:l,pixelMargin:h,innerRadius:c}=e,{spacingMode:d="angular"}=e.options,u=n-l;if(o&&e.options.selfJoin&&Math.abs(u)>=O-1e-4)return void function(t,e,i,s){const{x:n,y:o,startAngle:a,pixelMargin:r,innerRadius:l}=e,h=Math.max(e.outerRadius+s+i-r,0),c=l>0?l+s+i+r:0;t.beginPath(),t.arc(n,o,h,a,a+O),c>0&&(t.moveTo(n+Math.cos(a)*c,o+Math.sin(a)*c),t.arc(n,o,c,a+O,a,!0)),t.closePath()}(t,e,i,s);const f=Math.max(e.outerRadius+s+i-h,0);let g=c>0?c+s+i+h:0,p=0,m=0;const x=f>0?Math.max(.001,u*f-i/C)/f:.001,b=(u-x)/2;if(s){const t=((c>0?c-s:0)+(f>0?f-s:0))/2,e=(u-(0!==t?u*t/(t+s):u))/2,i=t>0?Math.asin(Math.min(1,s/t)):0,n=Math.max(0,x/2-.001),o=Math.sin(n);if("parallel"===d){if(0===g&&o>0){const t=s/o,e=Math.max(0,f-.001);g=Math.min(t,e)}const t=Math.min(f>0?f*o:Number.POSITIVE_INFINITY,g>0?g*o:Number.POSITIVE_INFINITY),e=Math.min(s,t);p=f>0?Math.asin(Math.min(1,e/f)):Math.min(n,i),m=g>0?Math.asin(Math.min(1,e/g)):p}else"proportional"===d?(p=Math.min(n,e),m=Math.min(n,e)):(p=Math.min(n,i),m=Math.min(n,i))}const _=l+b+p,y=n-b-p,v=l+b+m,M=n-b-m,w=Math.min(y-_,M-v),{outerStart:k,outerEnd:S,innerStart:P,innerEnd:D}=Xn(e,g,f,w),A=f-k,T=f-S,L=_+k/A,R=y-S/T,I=g+P,z=g+D,F=v+P/I,V=M-D/z;if(t.beginPath(),o){const e=(L+R)/2;if(t.arc(a,r,f,L,e),t.arc(a,r,f,e,R),S>0){const e=qn(T,R,a,r);t.arc(e.x,e.y,S,R,y+E)}const i=qn(z,M,a,r);if(t.lineTo(i.x,i.y),D>0){const e=qn(z,V,a,r);t.arc(e.x,e.y,D,M+E,V+Math.PI)}const s=(M-D/g+(v+P/g))/2;if(t.arc(a,r,g,M-D/g,s,!0),t.arc(a,r,g,s,v+P/g,!0),P>0){const e=qn(I,F,a,r);t.arc(e.x,e.y,P,F+Math.PI,v-E)}const n=qn(A,_,a,r);if(t.lineTo(n.x,n.y),k>0){const e=qn(A,L,a,r);t.arc(e.x,e.y,k,_-E,L)}}else{t.moveTo(a,r);const e=Math.cos(L)*f+a,i=Math.sin(L)*f+r;t.lineTo(e,i);const s=Math.cos(R)*f+a,n=Math.sin(R)*f+r;t.lineTo(s,n)}t.closePath()}function Gn(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r,options:l}=e,{borderWidth:h,borderJoinStyle:c,borderDash:d,borderDashOffset:u,borderRadius:f}=l,g="inner"===l.borderAlign;if(!h)return;t.setLineDash(d||[]),t.lineDashOffset=u,g?(t.lineWidth=2*h,t.lineJoin=c||"round"):(t.lineWidth=h,t.lineJoin=c||"bevel");let p=e.endAngle;const m=Math.abs(p-a)>=O-1e-4;if(o){Kn(t,e,i,s,p,n);for(let e=0;e<o;++e)t.stroke();isNaN(r)||(p=a+(r%O||O))}g&&function(t,e,i){const{startAngle:s,pixelMargin:n,x:o,y:a,outerRadius:r,innerRadius:l}=e;let h=n/r;t.beginPath(),t.arc(o,a,r,s-h,i+h),l>n?(h=n/l,t.arc(o,a,l,i+h,s-h,!0)):t.arc(o,a,n,i+E,s-E),t.closePath(),t.clip()}(t,e,p);!(m&&e.innerRadius>0)&&l.selfJoin&&p-a>=C&&0===f&&"miter"!==c&&function(t,e,i){const{startAngle:s,x:n,y:o,outerRadius:a,innerRadius:r,options:l}=e,{borderWidth:h,borderJoinStyle:c}=l,d=Math.min(h/a,G(s-i));if(t.beginPath(),t.arc(n,o,a-h/2,s+d/2,i-d/2),r>0){const e=Math.min(h/r,G(s-i));t.arc(n,o,r+h/2,i-e/2,s+e/2,!0)}else{const e=Math.min(h/2,a*G(s-i));if("round"===c)t.arc(n,o,e,i-C/2,s+C/2,!0);else if("bevel"===c){const a=2*e*e,r=-a*Math.cos(i+C/2)+n,l=-a*Math.sin(i+C/2)+o,h=a*Math.cos(s+C/2)+n,c=a*Math.sin(s+C/2)+o;t.lineTo(r,l),t.lineTo(h,c)}}t.closePath(),t.moveTo(0,0),t.rect(0,0,t.canvas.width,t.canvas.height),t.clip("evenodd")}(t,e,p),o||(Kn(t,e,i,s,p,n),t.stroke())}function Jn(t,e,i=e){t.lineCap=l(i.borderCapStyle,e.borderCapStyle),t.setLineDash(l(i.borderDash,e.borderDash)),t.lineDashOffset=l(i.borderDashOffset,e.borderDashOffset),t.lineJoin=l(i.borderJoinStyle,e.borderJoinStyle),t.lineWidth=l(i.borderWidth,e.borderWidth),t.strokeStyle=l(i.borderColor,e.borderColor)}function Zn(t,e,i){t.lineTo(i.x,i.y)}function Qn(t,e,i={}){const s=t.length,{start:n=0,end:o=s-1}=i,{start:a,end:r}=e,l=Math.max(n,a),h=Math.min(o,r),c=n<a&&o<a||n>r&&o>r;return{count:s,start:l,loop:e.loop,ilen:h<l&&!c?s+h-l:h-l}}function to(t,e,i,s){const{points:n,options:o}=e,{count:a,start:r,loop:l,ilen:h}=Qn(n,i,s),c=function(t){return t.stepped?Fe:t.tension||"monotone"===t.cubicInterpolationMode?Ve:Zn}(o);let d,u,f,{move:g=!0,reverse:p}=s||{};for(d=0;d<=h;++d)u=n[(r+(p?h-d:d))%a],u.skip||(g?(t.moveTo(u.x,u.y),g=!1):c(t,f,u,p,o.stepped),f=u);return l&&(u=n[(r+(p?h:0))%a],c(t,f,u,p,o.stepped)),!!l}function eo(t,e,i,s){const n=e.points,{count:o,start:a,ilen:r}=Qn(n,i,s),{move:l=!0,reverse:h}=s||{};let c,d,u,f,g,p,m=0,x=0;const b=t=>(a+(h?r-t:t))%o,_=()=>{f!==g&&(t.lineTo(m,g),t.lineTo(m,f),t.lineTo(m,p))};for(l&&(d=n[b(0)],t.moveTo(d.x,d.y)),c=0;c<=r;++c){if(d=n[b(c)],d.skip)continue;const e=d.x,i=d.y,s=0|e;s===u?(i<f?f=i:i>g&&(g=i),m=(x*m+e)/++x):(_(),t.lineTo(e,i),u=s,x=0,f=g=i),p=i}_()}function io(t){const e=t.options,i=e.borderDash&&e.borderDash.length;return!(t._decimated||t._loop||e.tension||"monotone"===e.cubicInterpolationMode||e.stepped||i)?eo:to}const so="function"==typeof Path2D;function no(t,e,i,s){so&&!e.options.segment?function(t,e,i,s){let n=e._path;n||(n=e._path=new Path2D,e.path(n,i,s)&&n.closePath()),Jn(t,e.options),t.stroke(n)}(t,e,i,s):function(t,e,i,s){const{segments:n,options:o}=e,a=io(e);for(const r of n)Jn(t,o,r.style),t.beginPath(),a(t,e,r,{start:i,end:i+s-1})&&t.closePath(),t.stroke()}(t,e,i,s)}class oo extends $s{static id="line";static defaults={borderCapStyle:"butt",borderDash:[],borderDashOffset:0,borderJoinStyle:"miter",borderWidth:3,capBezierPoints:!0,cubicInterpolationMode:"default",fill:!1,spanGaps:!1,stepped:!1,tension:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t&&"fill"!==t};constructor(t){super(),this.animated=!0,this.options=void 0,this._chart=void 0,this._loop=void 0,this._fullLoop=void 0,this._path=void 0,this._points=void 0,this._segments=void 0,this._decimated=!1,this._pointsUpdated=!1,this._datasetIndex=void 0,t&&Object.assign(this,t)}updateControlPoints(t,e){const i=this.options;if((i.tension||"monotone"===i.cubicInterpolationMode)&&!i.stepped&&!this._pointsUpdated){const s=i.spanGaps?this._loop:this._fullLoop;hi(this._points,i,t,s,e),this._pointsUpdated=!0}}set points(t){this._points=t,delete this._segments,delete this._path,this._pointsUpdated=!1}get points(){return this._points}get segments(){return this._segments||(this._segments=zi(this,this.options.segment))}first(){const t=this.segments,e=this.points;return t.length&&e[t[0].start]}last(){const t=this.segments,e=this.points,i=t.length;return i&&e[t[i-1].end]}interpolate(t,e){const i=this.options,s=t[e],n=this.points,o=Ii(this,{property:e,start:s,end:s});if(!o.length)return;const a=[],r=function(t){return t.stepped?pi:t.tension||"monotone"===t.cubicInterpolationMode?mi:gi}(i);let l,h;for(l=0,h=o.length;l<h;++l){const{start:h,end:c}=o[l],d=n[h],u=n[c];if(d===u){a.push(d);continue}const f=r(d,u,Math.abs((s-d[e])/(u[e]-d[e])),i.stepped);f[e]=t[e],a.push(f)}return 1===a.length?a[0]:a}pathSegment(t,e,i){return io(this)(t,this,e,i)}path(t,e,i){const s=this.segments,n=io(this);let o=this._loop;e=e||0,i=i||this.points.length-e;for(const a of s)o&=n(t,this,a,{start:e,end:e+i-1});return!!o}draw(t,e,i,s){const n=this.options||{};(this.points||[]).length&&n.borderWidth&&(t.save(),no(t,this,i,s),t.restore()),this.animated&&(this._pointsUpdated=!1,this._path=void 0)}}function ao(t,e,i,s){const n=t.options,{[i]:o}=t.getProps([i],s);return Math.abs(e-o)<n.radius+n.hitRadius}function ro(t,e){const{x:i,y:s,base:n,width:o,height:a}=t.getProps(["x","y","base","width","height"],e);let r,l,h,c,d;return t.horizontal?(d=a/2,r=Math.min(i,n),l=Math.max(i,n),h=s-d,c=s+d):(d=o/2,r=i-d,l=i+d,h=Math.min(s,n),c=Math.max(s,n)),{left:r,top:h,right:l,bottom:c}}function lo(t,e,i,s){return t?0:Z(e,i,s)}function ho(t){const e=ro(t),i=e.right-e.left,s=e.bottom-e.top,n=function(t,e,i){const s=t.options.borderWidth,n=t.borderSkipped,o=Mi(s);return{t:lo(n.top,o.top,0,i),r:lo(n.right,o.right,0,e),b:lo(n.bottom,o.bottom,0,i),l:lo(n.left,o.left,0,e)}}(t,i/2,s/2),a=function(t,e,i){const{enableBorderRadius:s}=t.getProps(["enableBorderRadius"]),n=t.options.borderRadius,a=wi(n),r=Math.min(e,i),l=t.borderSkipped,h=s||o(n);return{topLeft:lo(!h||l.top||l.left,a.topLeft,0,r),topRight:lo(!h||l.top||l.right,a.topRight,0,r),bottomLeft:lo(!h||l.bottom||l.left,a.bottomLeft,0,r),bottomRight:lo(!h||l.bottom||l.right,a.bottomRight,0,r)}}(t,i/2,s/2);return{outer:{x:e.left,y:e.top,w:i,h:s,radius:a},inner:{x:e.left+n.l,y:e.top+n.t,w:i-n.l-n.r,h:s-n.t-n.b,radius:{topLeft:Math.max(0,a.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,a.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,a.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,a.bottomRight-Math.max(n.b,n.r))}}}}function co(t,e,i,s){const n=null===e,o=null===i,a=t&&!(n&&o)&&ro(t,s);return a&&(n||tt(e,a.left,a.right))&&(o||tt(i,a.top,a.bottom))}function uo(t,e){t.rect(e.x,e.y,e.w,e.h)}function fo(t,e,i={}){const s=t.x!==i.x?-e:0,n=t.y!==i.y?-e:0,o=(t.x+t.w!==i.x+i.w?e:0)-s,a=(t.y+t.h!==i.y+i.h?e:0)-n;return{x:t.x+s,y:t.y+n,w:t.w+o,h:t.h+a,radius:t.radius}}var go=Object.freeze({__proto__:null,ArcElement:class extends $s{static id="arc";static defaults={borderAlign:"center",borderColor:"#fff",borderDash:[],borderDashOffset:0,borderJoinStyle:void 0,borderRadius:0,borderWidth:2,offset:0,spacing:0,spacingMode:"angular",angle:void 0,circular:!0,selfJoin:!1};static defaultRoutes={backgroundColor:"backgroundColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t};circumference;endAngle;fullCircles;innerRadius;outerRadius;pixelMargin;startAngle;circular;constructor(t){super(),this.options=void 0,this.circumference=void 0,this.startAngle=void 0,this.endAngle=void 0,this.innerRadius=void 0,this.outerRadius=void 0,this.pixelMargin=0,this.fullCircles=0,this.circular=!1,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.getProps(["x","y"],i),{angle:n,distance:o}=X(s,{x:t,y:e}),{startAngle:a,endAngle:r,innerRadius:h,outerRadius:c,circumference:d}=this.getProps(["startAngle","endAngle","innerRadius","outerRadius","circumference"],i),u=(this.options.spacing+this.options.borderWidth)/2,f=l(d,r-a),g=J(n,a,r)&&a!==r,p=f>=O||g,m=tt(o,h+u,c+u);return p&&m}getCenterPoint(t){const{x:e,y:i,startAngle:s,endAngle:n,innerRadius:o,outerRadius:a}=this.getProps(["x","y","startAngle","endAngle","innerRadius","outerRadius"],t),{offset:r,spacing:l}=this.options,h=(s+n)/2,c=(o+a+l+r)/2;return{x:e+Math.cos(h)*c,y:i+Math.sin(h)*c}}tooltipPosition(t){return this.getCenterPoint(t)}draw(t){const{options:e,circumference:i}=this,s=(e.offset||0)/4,n=(e.spacing||0)/2,o=e.circular;if(this.pixelMargin="inner"===e.borderAlign?.33:0,this.fullCircles=i>O?Math.floor(i/O):0,0===i||this.innerRadius<0||this.outerRadius<0)return;t.save();const a=(this.startAngle+this.endAngle)/2;t.translate(Math.cos(a)*s,Math.sin(a)*s);const r=s*(1-Math.sin(Math.min(C,i||0)));t.fillStyle=e.backgroundColor,t.strokeStyle=e.borderColor,function(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r}=e;let l=e.endAngle;if(o){Kn(t,e,i,s,l,n);for(let e=0;e<o;++e)t.fill();isNaN(r)||(l=a+(r%O||O))}Kn(t,e,i,s,l,n),t.fill()}(t,this,r,n,o),Gn(t,this,r,n,o),t.restore()}},BarElement:class extends $s{static id="bar";static defaults={borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){const{inflateAmount:e,options:{borderColor:i,backgroundColor:s}}=this,{inner:n,outer:o}=ho(this),a=(r=o.radius).topLeft||r.topRight||r.bottomLeft||r.bottomRight?He:uo;var r;t.save(),o.w===n.w&&o.h===n.h||(t.beginPath(),a(t,fo(o,e,n)),t.clip(),a(t,fo(n,-e,o)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),a(t,fo(n,e)),t.fillStyle=s,t.fill(),t.restore()}inRange(t,e,i){return co(this,t,e,i)}inXRange(t,e){return co(this,t,null,e)}inYRange(t,e){return co(this,null,t,e)}getCenterPoint(t){const{x:e,y:i,base:s,horizontal:n}=this.getProps(["x","y","base","horizontal"],t);return{x:n?(e+s)/2:e,y:n?i:(i+s)/2}}getRange(t){return"x"===t?this.width/2:this.height/2}},LineElement:oo,PointElement:class extends $s{static id="point";parsed;skip;stop;static defaults={borderWidth:1,hitRadius:1,hoverBorderWidth:1,hoverRadius:4,pointStyle:"circle",radius:3,rotation:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.parsed=void 0,this.skip=void 0,this.stop=void 0,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.options,{x:n,y:o}=this.getProps(["x","y"],i);return Math.pow(t-n,2)+Math.pow(e-o,2)<Math.pow(s.hitRadius+s.radius,2)}inXRange(t,e){return ao(this,t,"x",e)}inYRange(t,e){return ao(this,t,"y",e)}getCenterPoint(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}size(t){let e=(t=t||this.options||{}).radius||0;e=Math.max(e,e&&t.hoverRadius||0);return 2*(e+(e&&t.borderWidth||0))}draw(t,e){const i=this.options;this.skip||i.radius<.1||!Re(this,e,this.size(i)/2)||(t.strokeStyle=i.borderColor,t.lineWidth=i.borderWidth,t.fillStyle=i.backgroundColor,Le(t,i,this.x,this.y))}getRange(){const t=this.options||{};return t.radius+t.hitRadius}}});function po(t,e,i,s){const n=t.indexOf(e);if(-1===n)return((t,e,i,s)=>("string"==typeof e?(i=t.push(e)-1,s.unshift({index:i,label:e})):isNaN(e)&&(i=null),i))(t,e,i,s);return n!==t.lastIndexOf(e)?i:n}function mo(t){const e=this.getLabels();return t>=0&&t<e.length?e[t]:t}function xo(t,e,{horizontal:i,minRotation:s}){const n=$(s),o=(i?Math.sin(n):Math.cos(n))||.001,a=.75*e*(""+t).length;return Math.min(e/o,a)}class bo extends tn{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return s(t)||("number"==typeof t||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){const{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds();let{min:s,max:n}=this;const o=t=>s=e?s:t,a=t=>n=i?n:t;if(t){const t=F(s),e=F(n);t<0&&e<0?a(0):t>0&&e>0&&o(0)}if(s===n){let e=0===n?1:Math.abs(.05*n);a(n+e),t||o(s-e)}this.min=s,this.max=n}getTickLimit(){const t=this.options.ticks;let e,{maxTicksLimit:i,stepSize:s}=t;return s?(e=Math.ceil(this.max/s)-Math.floor(this.min/s)+1,e>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${s} would result generating up to ${e} ticks. Limiting to 1000.`),e=1e3)):(e=this.computeTickLimit(),i=i||11),i&&(e=Math.min(i,e)),e}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){const t=this.options,e=t.ticks;let i=this.getTickLimit();i=Math.max(2,i);const n=function(t,e){const i=[],{bounds:n,step:o,min:a,max:r,precision:l,count:h,maxTicks:c,maxDigits:d,includeBounds:u}=t,f=o||1,g=c-1,{min:p,max:m}=e,x=!s(a),b=!s(r),_=!s(h),y=(m-p)/(d+1);let v,M,w,k,S=B((m-p)/g/f)*f;if(S<1e-14&&!x&&!b)return[{value:p},{value:m}];k=Math.ceil(m/S)-Math.floor(p/S),k>g&&(S=B(k*S/g/f)*f),s(l)||(v=Math.pow(10,l),S=Math.ceil(S*v)/v),"ticks"===n?(M=Math.floor(p/S)*S,w=Math.ceil(m/S)*S):(M=p,w=m),x&&b&&o&&H((r-a)/o,S/1e3)?(k=Math.round(Math.min((r-a)/S,c)),S=(r-a)/k,M=a,w=r):_?(M=x?a:M,w=b?r:w,k=h-1,S=(w-M)/k):(k=(w-M)/S,k=V(k,Math.round(k),S/1e3)?Math.round(k):Math.ceil(k));const P=Math.max(U(S),U(M));v=Math.pow(10,s(l)?P:l),M=Math.round(M*v)/v,w=Math.round(w*v)/v;let D=0;for(x&&(u&&M!==a?(i.push({value:a}),M<a&&D++,V(Math.round((M+D*S)*v)/v,a,xo(a,y,t))&&D++):M<a&&D++);D<k;++D){const t=Math.round((M+D*S)*v)/v;if(b&&t>r)break;i.push({value:t})}return b&&u&&w!==r?i.length&&V(i[i.length-1].value,r,xo(r,y,t))?i[i.length-1].value=r:i.push({value:r}):b&&w!==r||i.push({value:w}),i}({maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:!1!==e.includeBounds},this._range||this);return"ticks"===t.bounds&&j(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}configure(){const t=this.ticks;let e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){const s=(i-e)/Math.max(t.length-1,1)/2;e-=s,i+=s}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return ne(t,this.chart.options.locale,this.options.ticks.format)}}class _o extends bo{static id="linear";static defaults={ticks:{callback:ae.formatters.numeric}};determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?t:0,this.max=a(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){const t=this.isHorizontal(),e=t?this.width:this.height,i=$(this.options.ticks.minRotation),s=(t?Math.sin(i):Math.cos(i))||.001,n=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,n.lineHeight/s))}getPixelForValue(t){return null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}}const yo=t=>Math.floor(z(t)),vo=(t,e)=>Math.pow(10,yo(t)+e);function Mo(t){return 1===t/Math.pow(10,yo(t))}function wo(t,e,i){const s=Math.pow(10,i),n=Math.floor(t/s);return Math.ceil(e/s)-n}function ko(t,{min:e,max:i}){e=r(t.min,e);const s=[],n=yo(e);let o=function(t,e){let i=yo(e-t);for(;wo(t,e,i)>10;)i++;for(;wo(t,e,i)<10;)i--;return Math.min(i,yo(t))}(e,i),a=o<0?Math.pow(10,Math.abs(o)):1;const l=Math.pow(10,o),h=n>o?Math.pow(10,n):0,c=Math.round((e-h)*a)/a,d=Math.floor((e-h)/l/10)*l*10;let u=Math.floor((c-d)/Math.pow(10,o)),f=r(t.min,Math.round((h+d+u*Math.pow(10,o))*a)/a);for(;f<i;)s.push({value:f,major:Mo(f),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),f=Math.round((h+d+u*Math.pow(10,o))*a)/a;const g=r(t.max,f);return s.push({value:g,major:Mo(g),significand:u}),s}class So extends tn{static id="logarithmic";static defaults={ticks:{callback:ae.formatters.logarithmic,major:{enabled:!0}}};constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){const i=bo.prototype.parse.apply(this,[t,e]);if(0!==i)return a(i)&&i>0?i:null;this._zero=!0}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?Math.max(0,t):null,this.max=a(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!a(this._userMin)&&(this.min=t===vo(this.min,0)?vo(this.min,-1):vo(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let i=this.min,s=this.max;const n=e=>i=t?i:e,o=t=>s=e?s:t;i===s&&(i<=0?(n(1),o(10)):(n(vo(i,-1)),o(vo(s,1)))),i<=0&&n(vo(s,-1)),s<=0&&o(vo(i,1)),this.min=i,this.max=s}buildTicks(){const t=this.options,e=ko({min:this._userMin,max:this._userMax},this);return"ticks"===t.bounds&&j(e,this,"value"),t.reverse?(e.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),e}getLabelForValue(t){return void 0===t?"0":ne(t,this.chart.options.locale,this.options.ticks.format)}configure(){const t=this.min;super.configure(),this._startValue=z(t),this._valueRange=z(this.max)-z(t)}getPixelForValue(t){return void 0!==t&&0!==t||(t=this.min),null===t||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(z(t)-this._startValue)/this._valueRange)}getValueForPixel(t){const e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}}function Po(t){const e=t.ticks;if(e.display&&t.display){const t=ki(e.backdropPadding);return l(e.font&&e.font.size,ue.font.size)+t.height}return 0}function Do(t,e,i,s,n){return t===s||t===n?{start:e-i/2,end:e+i/2}:t<s||t>n?{start:e-i,end:e}:{start:e,end:e+i}}function Co(t){const e={l:t.left+t._padding.left,r:t.right-t._padding.right,t:t.top+t._padding.top,b:t.bottom-t._padding.bottom},i=Object.assign({},e),s=[],o=[],a=t._pointLabels.length,r=t.options.pointLabels,l=r.centerPointLabels?C/a:0;for(let u=0;u<a;u++){const a=r.setContext(t.getPointLabelContext(u));o[u]=a.padding;const f=t.getPointPosition(u,t.drawingArea+o[u],l),g=Si(a.font),p=(h=t.ctx,c=g,d=n(d=t._pointLabels[u])?d:[d],{w:Oe(h,c.string,d),h:d.length*c.lineHeight});s[u]=p;const m=G(t.getIndexAngle(u)+l),x=Math.round(Y(m));Oo(i,e,m,Do(x,f.x,p.w,0,180),Do(x,f.y,p.h,90,270))}var h,c,d;t.setCenterPoint(e.l-i.l,i.r-e.r,e.t-i.t,i.b-e.b),t._pointLabelItems=function(t,e,i){const s=[],n=t._pointLabels.length,o=t.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Po(o)/2,additionalAngle:a?C/n:0};let h;for(let o=0;o<n;o++){l.padding=i[o],l.size=e[o];const n=Ao(t,o,l);s.push(n),"auto"===r&&(n.visible=To(n,h),n.visible&&(h=n))}return s}(t,s,o)}function Oo(t,e,i,s,n){const o=Math.abs(Math.sin(i)),a=Math.abs(Math.cos(i));let r=0,l=0;s.start<e.l?(r=(e.l-s.start)/o,t.l=Math.min(t.l,e.l-r)):s.end>e.r&&(r=(s.end-e.r)/o,t.r=Math.max(t.r,e.r+r)),n.start<e.t?(l=(e.t-n.start)/a,t.t=Math.min(t.t,e.t-l)):n.end>e.b&&(l=(n.end-e.b)/a,t.b=Math.max(t.b,e.b+l))}function Ao(t,e,i){const s=t.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=i,l=t.getPointPosition(e,s+n+a,o),h=Math.round(Y(G(l.angle+E))),c=function(t,e,i){90===i||270===i?t-=e/2:(i>270||i<90)&&(t-=e);return t}(l.y,r.h,h),d=function(t){if(0===t||180===t)return"center";if(t<180)return"left";return"right"}(h),u=function(t,e,i){"right"===i?t-=e:"center"===i&&(t-=e/2);return t}(l.x,r.w,d);return{visible:!0,x:l.x,y:c,textAlign:d,left:u,top:c,right:u+r.w,bottom:c+r.h}}function To(t,e){if(!e)return!0;const{left:i,top:s,right:n,bottom:o}=t;return!(Re({x:i,y:s},e)||Re({x:i,y:o},e)||Re({x:n,y:s},e)||Re({x:n,y:o},e))}function Lo(t,e,i){const{left:n,top:o,right:a,bottom:r}=i,{backdropColor:l}=e;if(!s(l)){const i=wi(e.borderRadius),s=ki(e.backdropPadding);t.fillStyle=l;const h=n-s.left,c=o-s.top,d=a-n+s.width,u=r-o+s.height;Object.values(i).some((t=>0!==t))?(t.beginPath(),He(t,{x:h,y:c,w:d,h:u,radius:i}),t.fill()):t.fillRect(h,c,d,u)}}function Eo(t,e,i,s){const{ctx:n}=t;if(i)n.arc(t.xCenter,t.yCenter,e,0,O);else{let i=t.getPointPosition(0,e);n.moveTo(i.x,i.y);for(let o=1;o<s;o++)i=t.getPointPosition(o,e),n.lineTo(i.x,i.y)}}class Ro extends bo{static id="radialLinear";static defaults={display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ae.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback:t=>t,padding:5,centerPointLabels:!1}};static defaultRoutes={"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"};static descriptors={angleLines:{_fallback:"grid"}};constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){const t=this._padding=ki(Po(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!1);this.min=a(t)&&!isNaN(t)?t:0,this.max=a(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Po(this.options))}generateTickLabels(t){bo.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map(((t,e)=>{const i=d(this.options.pointLabels.callback,[t,e],this);return i||0===i?i:""})).filter(((t,e)=>this.chart.getDataVisibility(e)))}fit(){const t=this.options;t.display&&t.pointLabels.display?Co(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,s){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-s)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,s))}getIndexAngle(t){return G(t*(O/(this._pointLabels.length||1))+$(this.options.startAngle||0))}getDistanceFromCenterForValue(t){if(s(t))return NaN;const e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(s(t))return NaN;const e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){const e=this._pointLabels||[];if(t>=0&&t<e.length){const i=e[t];return function(t,e,i){return Ci(t,{label:i,index:e,type:"pointLabel"})}(this.getContext(),t,i)}}getPointPosition(t,e,i=0){const s=this.getIndexAngle(t)-E+i;return{x:Math.cos(s)*e+this.xCenter,y:Math.sin(s)*e+this.yCenter,angle:s}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){const{left:e,top:i,right:s,bottom:n}=this._pointLabelItems[t];return{left:e,top:i,right:s,bottom:n}}drawBackground(){const{backgroundColor:t,grid:{circular:e}}=this.options;if(t){const i=this.ctx;i.save(),i.beginPath(),Eo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){const t=this.ctx,e=this.options,{angleLines:i,grid:s,border:n}=e,o=this._pointLabels.length;let a,r,l;if(e.pointLabels.display&&function(t,e){const{ctx:i,options:{pointLabels:s}}=t;for(let n=e-1;n>=0;n--){const e=t._pointLabelItems[n];if(!e.visible)continue;const o=s.setContext(t.getPointLabelContext(n));Lo(i,o,e);const a=Si(o.font),{x:r,y:l,textAlign:h}=e;We(i,t._pointLabels[n],r,l+a.lineHeight/2,a,{color:o.color,textAlign:h,textBaseline:"middle"})}}(this,o),s.display&&this.ticks.forEach(((t,e)=>{if(0!==e||0===e&&this.min<0){r=this.getDistanceFromCenterForValue(t.value);const i=this.getContext(e),a=s.setContext(i),l=n.setContext(i);!function(t,e,i,s,n){const o=t.ctx,a=e.circular,{color:r,lineWidth:l}=e;!a&&!s||!r||!l||i<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Eo(t,i,a,s),o.closePath(),o.stroke(),o.restore())}(this,a,r,o,l)}})),i.display){for(t.save(),a=o-1;a>=0;a--){const s=i.setContext(this.getPointLabelContext(a)),{color:n,lineWidth:o}=s;o&&n&&(t.lineWidth=o,t.strokeStyle=n,t.setLineDash(s.borderDash),t.lineDashOffset=s.borderDashOffset,r=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),l=this.getPointPosition(a,r),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(l.x,l.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){const t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;const s=this.getIndexAngle(0);let n,o;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(s),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach(((s,a)=>{if(0===a&&this.min>=0&&!e.reverse)return;const r=i.setContext(this.getContext(a)),l=Si(r.font);if(n=this.getDistanceFromCenterForValue(this.ticks[a].value),r.showLabelBackdrop){t.font=l.string,o=t.measureText(s.label).width,t.fillStyle=r.backdropColor;const e=ki(r.backdropPadding);t.fillRect(-o/2-e.left,-n-l.size/2-e.top,o+e.width,l.size+e.height)}We(t,s.label,0,-n,l,{color:r.color,strokeColor:r.textStrokeColor,strokeWidth:r.textStrokeWidth})})),t.restore()}drawTitle(){}}const Io={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},zo=Object.keys(Io);function Fo(t,e){return t-e}function Vo(t,e){if(s(e))return null;const i=t._adapter,{parser:n,round:o,isoWeekday:r}=t._parseOpts;let l=e;return"function"==typeof n&&(l=n(l)),a(l)||(l="string"==typeof n?i.parse(l,n):i.parse(l)),null===l?null:(o&&(l="week"!==o||!W(r)&&!0!==r?i.startOf(l,o):i.startOf(l,"isoWeek",r)),+l)}function Bo(t,e,i,s){const n=zo.length;for(let o=zo.indexOf(t);o<n-1;++o){const t=Io[zo[o]],n=t.steps?t.steps:Number.MAX_SAFE_INTEGER;if(t.common&&Math.ceil((i-e)/(n*t.size))<=s)return zo[o]}return zo[n-1]}function No(t,e,i){if(i){if(i.length){const{lo:s,hi:n}=et(i,e);t[i[s]>=e?i[s]:i[n]]=!0}}else t[e]=!0}function Wo(t,e,i){const s=[],n={},o=e.length;let a,r;for(a=0;a<o;++a)r=e[a],n[r]=a,s.push({value:r,major:!1});return 0!==o&&i?function(t,e,i,s){const n=t._adapter,o=+n.startOf(e[0].value,s),a=e[e.length-1].value;let r,l;for(r=o;r<=a;r=+n.add(r,1,s))l=i[r],l>=0&&(e[l].major=!0);return e}(t,s,n,i):s}class Ho extends tn{static id="time";static defaults={bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}};constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){const i=t.time||(t.time={}),s=this._adapter=new In._date(t.adapters.date);s.init(e),b(i.displayFormats,s.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return void 0===t?null:Vo(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){const t=this.options,e=this._adapter,i=t.time.unit||"day";let{min:s,max:n,minDefined:o,maxDefined:r}=this.getUserBounds();function l(t){o||isNaN(t.min)||(s=Math.min(s,t.min)),r||isNaN(t.max)||(n=Math.max(n,t.max))}o&&r||(l(this._getLabelBounds()),"ticks"===t.bounds&&"labels"===t.ticks.source||l(this.getMinMax(!1))),s=a(s)&&!isNaN(s)?s:+e.startOf(Date.now(),i),n=a(n)&&!isNaN(n)?n:+e.endOf(Date.now(),i)+1,this.min=Math.min(s,n-1),this.max=Math.max(s+1,n)}_getLabelBounds(){const t=this.getLabelTimestamps();let e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){const t=this.options,e=t.time,i=t.ticks,s="labels"===i.source?this.getLabelTimestamps():this._generate();"ticks"===t.bounds&&s.length&&(this.min=this._userMin||s[0],this.max=this._userMax||s[s.length-1]);const n=this.min,o=nt(s,n,this.max);return this._unit=e.unit||(i.autoSkip?Bo(e.minUnit,this.min,this.max,this._getLabelCapacity(n)):function(t,e,i,s,n){for(let o=zo.length-1;o>=zo.indexOf(i);o--){const i=zo[o];if(Io[i].common&&t._adapter.diff(n,s,i)>=e-1)return i}return zo[i?zo.indexOf(i):0]}(this,o.length,e.minUnit,this.min,this.max)),this._majorUnit=i.major.enabled&&"year"!==this._unit?function(t){for(let e=zo.indexOf(t)+1,i=zo.length;e<i;++e)if(Io[zo[e]].common)return zo[e]}(this._unit):void 0,this.initOffsets(s),t.reverse&&o.reverse(),Wo(this,o,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map((t=>+t.value)))}initOffsets(t=[]){let e,i,s=0,n=0;this.options.offset&&t.length&&(e=this.getDecimalForValue(t[0]),s=1===t.length?1-e:(this.getDecimalForValue(t[1])-e)/2,i=this.getDecimalForValue(t[t.length-1]),n=1===t.length?i:(i-this.getDecimalForValue(t[t.length-2]))/2);const o=t.length<3?.5:.25;s=Z(s,0,o),n=Z(n,0,o),this._offsets={start:s,end:n,factor:1/(s+1+n)}}_generate(){const t=this._adapter,e=this.min,i=this.max,s=this.options,n=s.time,o=n.unit||Bo(n.minUnit,e,i,this._getLabelCapacity(e)),a=l(s.ticks.stepSize,1),r="week"===o&&n.isoWeekday,h=W(r)||!0===r,c={};let d,u,f=e;if(h&&(f=+t.startOf(f,"isoWeek",r)),f=+t.startOf(f,h?"day":o),t.diff(i,e,o)>1e5*a)throw new Error(e+" and "+i+" are too far apart with stepSize of "+a+" "+o);const g="data"===s.ticks.source&&this.getDataTimestamps();for(d=f,u=0;d<i;d=+t.add(d,a,o),u++)No(c,d,g);return d!==i&&"ticks"!==s.bounds&&1!==u||No(c,d,g),Object.keys(c).sort(Fo).map((t=>+t))}getLabelForValue(t){const e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){const i=this.options.time.displayFormats,s=this._unit,n=e||i[s];return this._adapter.format(t,n)}_tickFormatFunction(t,e,i,s){const n=this.options,o=n.ticks.callback;if(o)return d(o,[t,e,i],this);const a=n.time.displayFormats,r=this._unit,l=this._majorUnit,h=r&&a[r],c=l&&a[l],u=i[e],f=l&&c&&u&&u.major;return this._adapter.format(t,s||(f?c:h))}generateTickLabels(t){let e,i,s;for(e=0,i=t.length;e<i;++e)s=t[e],s.label=this._tickFormatFunction(s.value,e,t)}getDecimalForValue(t){return null===t?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){const e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){const e=this.options.ticks,i=this.ctx.measureText(t).width,s=$(this.isHorizontal()?e.maxRotation:e.minRotation),n=Math.cos(s),o=Math.sin(s),a=this._resolveTickFontOptions(0).size;return{w:i*n+a*o,h:i*o+a*n}}_getLabelCapacity(t){const e=this.options.time,i=e.displayFormats,s=i[e.unit]||i.millisecond,n=this._tickFormatFunction(t,0,Wo(this,[t],this._majorUnit),s),o=this._getLabelSize(n),a=Math.floor(this.isHorizontal()?this.width/o.w:this.height/o.h)-1;return a>0?a:1}getDataTimestamps(){let t,e,i=this._cache.data||[];if(i.length)return i;const s=this.getMatchingVisibleMetas();if(this._normalized&&s.length)return this._cache.data=s[0].controller.getAllParsedValues(this);for(t=0,e=s.length;t<e;++t)i=i.concat(s[t].controller.getAllParsedValues(this));return this._cache.data=this.normalize(i)}getLabelTimestamps(){const t=this._cache.labels||[];let e,i;if(t.length)return t;const s=this.getLabels();for(e=0,i=s.length;e<i;++e)t.push(Vo(this,s[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return lt(t.sort(Fo))}}function jo(t,e,i){let s,n,o,a,r=0,l=t.length-1;i?(e>=t[r].pos&&e<=t[l].pos&&({lo:r,hi:l}=it(t,"pos",e)),({pos:s,time:o}=t[r]),({pos:n,time:a}=t[l])):(e>=t[r].time&&e<=t[l].time&&({lo:r,hi:l}=it(t,"time",e)),({time:s,pos:o}=t[r]),({time:n,pos:a}=t[l]));const h=n-s;return h?o+(a-o)*(e-s)/h:o}var $o=Object.freeze({__proto__:null,CategoryScale:class extends tn{static id="category";static defaults={ticks:{callback:mo}};constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){const e=this._addedLabels;if(e.length){const t=this.getLabels();for(const{index:i,label:s}of e)t[i]===s&&t.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(s(t))return null;const i=this.getLabels();return((t,e)=>null===t?null:Z(Math.round(t),0,e))(e=isFinite(e)&&i[e]===t?e:po(i,t,l(e,t),this._addedLabels),i.length-1)}determineDataLimits(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let{min:i,max:s}=this.getMinMax(!0);"ticks"===this.options.bounds&&(t||(i=0),e||(s=this.getLabels().length-1)),this.min=i,this.max=s}buildTicks(){const t=this.min,e=this.max,i=this.options.offset,s=[];let n=this.getLabels();n=0===t&&e===n.length-1?n:n.slice(t,e+1),this._valueRange=Math.max(n.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let i=t;i<=e;i++)s.push({value:i});return s}getLabelForValue(t){return mo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return"number"!=typeof t&&(t=this.parse(t)),null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}},LinearScale:_o,LogarithmicScale:So,RadialLinearScale:Ro,TimeScale:Ho,TimeSeriesScale:class extends Ho{static id="timeseries";static defaults=Ho.defaults;constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){const t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=jo(e,this.min),this._tableRange=jo(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){const{min:e,max:i}=this,s=[],n=[];let o,a,r,l,h;for(o=0,a=t.length;o<a;++o)l=t[o],l>=e&&l<=i&&s.push(l);if(s.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(o=0,a=s.length;o<a;++o)h=s[o+1],r=s[o-1],l=s[o],Math.round((h+r)/2)!==l&&n.push({time:l,pos:o/(a-1)});return n}_generate(){const t=this.min,e=this.max;let i=super.getDataTimestamps();return i.includes(t)&&i.length||i.splice(0,0,t),i.includes(e)&&1!==i.length||i.push(e),i.sort(((t,e)=>t-e))}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;const e=this.getDataTimestamps(),i=this.getLabelTimestamps();return t=e.length&&i.length?this.normalize(e.concat(i)):e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(jo(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return jo(this._table,i*this._tableRange+this._minPos,!0)}}});const Yo=["rgb(54, 162, 235)","rgb(255, 99, 132)","rgb(255, 159, 64)","rgb(255, 205, 86)","rgb(75, 192, 192)","rgb(153, 102, 255)","rgb(201, 203, 207)"],Uo=Yo.map((t=>t.replace("rgb(","rgba(").replace(")",", 0.5)")));function Xo(t){return Yo[t%Yo.length]}function qo(t){return Uo[t%Uo.length]}function Ko(t){let e=0;return(i,s)=>{const n=t.getDatasetMeta(s).controller;n instanceof $n?e=function(t,e){return t.backgroundColor=t.data.map((()=>Xo(e++))),e}(i,e):n instanceof Yn?e=function(t,e){return t.backgroundColor=t.data.map((()=>qo(e++))),e}(i,e):n&&(e=function(t,e){return t.borderColor=Xo(e),t.backgroundColor=qo(e),++e}(i,e))}}function Go(t){let e;for(e in t)if(t[e].borderColor||t[e].backgroundColor)return!0;return!1}var Jo={id:"colors",defaults:{enabled:!0,forceOverride:!1},beforeLayout(t,e,i){if(!i.enabled)return;const{data:{datasets:s},options:n}=t.config,{elements:o}=n,a=Go(s)||(r=n)&&(r.borderColor||r.backgroundColor)||o&&Go(o)||"rgba(0,0,0,0.1)"!==ue.borderColor||"rgba(0,0,0,0.1)"!==ue.backgroundColor;var r;if(!i.forceOverride&&a)return;const l=Ko(t);s.forEach(l)}};function Zo(t){if(t._decimated){const e=t._data;delete t._decimated,delete t._data,Object.defineProperty(t,"data",{configurable:!0,enumerable:!0,writable:!0,value:e})}}function Qo(t){t.data.datasets.forEach((t=>{Zo(t)}))}var ta={id:"decimation",defaults:{algorithm:"min-max",enabled:!1},beforeElementsUpdate:(t,e,i)=>{if(!i.enabled)return void Qo(t);const n=t.width;t.data.datasets.forEach(((e,o)=>{const{_data:a,indexAxis:r}=e,l=t.getDatasetMeta(o),h=a||e.data;if("y"===Pi([r,t.options.indexAxis]))return;if(!l.controller.supportsDecimation)return;const c=t.scales[l.xAxisID];if("linear"!==c.type&&"time"!==c.type)return;if(t.options.parsing)return;let{start:d,count:u}=function(t,e){const i=e.length;let s,n=0;const{iScale:o}=t,{min:a,max:r,minDefined:l,maxDefined:h}=o.getUserBounds();return l&&(n=Z(it(e,o.axis,a).lo,0,i-1)),s=h?Z(it(e,o.axis,r).hi+1,n,i)-n:i-n,{start:n,count:s}}(l,h);if(u<=(i.threshold||4*n))return void Zo(e);let f;switch(s(a)&&(e._data=h,delete e.data,Object.defineProperty(e,"data",{configurable:!0,enumerable:!0,get:function(){return this._decimated},set:function(t){this._data=t}})),i.algorithm){case"lttb":f=function(t,e,i,s,n){const o=n.samples||s;if(o>=i)return t.slice(e,e+i);const a=[],r=(i-2)/(o-2);let l=0;const h=e+i-1;let c,d,u,f,g,p=e;for(a[l++]=t[p],c=0;c<o-2;c++){let s,n=0,o=0;const h=Math.floor((c+1)*r)+1+e,m=Math.min(Math.floor((c+2)*r)+1,i)+e,x=m-h;for(s=h;s<m;s++)n+=t[s].x,o+=t[s].y;n/=x,o/=x;const b=Math.floor(c*r)+1+e,_=Math.min(Math.floor((c+1)*r)+1,i)+e,{x:y,y:v}=t[p];for(u=f=-1,s=b;s<_;s++)f=.5*Math.abs((y-n)*(t[s].y-v)-(y-t[s].x)*(o-v)),f>u&&(u=f,d=t[s],g=s);a[l++]=d,p=g}return a[l++]=t[h],a}(h,d,u,n,i);break;case"min-max":f=function(t,e,i,n){let o,a,r,l,h,c,d,u,f,g,p=0,m=0;const x=[],b=e+i-1,_=t[e].x,y=t[b].x-_;for(o=e;o<e+i;++o){a=t[o],r=(a.x-_)/y*n,l=a.y;const e=0|r;if(e===h)l<f?(f=l,c=o):l>g&&(g=l,d=o),p=(m*p+a.x)/++m;else{const i=o-1;if(!s(c)&&!s(d)){const e=Math.min(c,d),s=Math.max(c,d);e!==u&&e!==i&&x.push({...t[e],x:p}),s!==u&&s!==i&&x.push({...t[s],x:p})}o>0&&i!==u&&x.push(t[i]),x.push(a),h=e,m=0,f=g=l,c=d=u=o}}return x}(h,d,u,n);break;default:throw new Error(`Unsupported decimation algorithm \'${i.algorithm}\'`)}e._decimated=f}))},destroy(t){Qo(t)}};function ea(t,e,i,s){if(s)return;let n=e[t],o=i[t];return"angle"===t&&(n=G(n),o=G(o)),{property:t,start:n,end:o}}function ia(t,e,i){for(;e>t;e--){const t=i[e];if(!isNaN(t.x)&&!isNaN(t.y))break}return e}function sa(t,e,i,s){return t&&e?s(t[i],e[i]):t?t[i]:e?e[i]:0}function na(t,e){let i=[],s=!1;return n(t)?(s=!0,i=t):i=function(t,e){const{x:i=null,y:s=null}=t||{},n=e.points,o=[];return e.segments.forEach((({start:t,end:e})=>{e=ia(t,e,n);const a=n[t],r=n[e];null!==s?(o.push({x:a.x,y:s}),o.push({x:r.x,y:s})):null!==i&&(o.push({x:i,y:a.y}),o.push({x:i,y:r.y}))})),o}(t,e),i.length?new oo({points:i,options:{tension:0},_loop:s,_fullLoop:s}):null}function oa(t){return t&&!1!==t.fill}function aa(t,e,i){let s=t[e].fill;const n=[e];let o;if(!i)return s;for(;!1!==s&&-1===n.indexOf(s);){if(!a(s))return s;if(o=t[s],!o)return!1;if(o.visible)return s;n.push(s),s=o.fill}return!1}function ra(t,e,i){const s=function(t){const e=t.options,i=e.fill;let s=l(i&&i.target,i);void 0===s&&(s=!!e.backgroundColor);if(!1===s||null===s)return!1;if(!0===s)return"origin";return s}(t);if(o(s))return!isNaN(s.value)&&s;let n=parseFloat(s);return a(n)&&Math.floor(n)===n?function(t,e,i,s){"-"!==t&&"+"!==t||(i=e+i);if(i===e||i<0||i>=s)return!1;return i}(s[0],e,n,i):["origin","start","end","stack","shape"].indexOf(s)>=0&&s}function la(t,e,i){const s=[];for(let n=0;n<i.length;n++){const o=i[n],{first:a,last:r,point:l}=ha(o,e,"x");if(!(!l||a&&r))if(a)s.unshift(l);else if(t.push(l),!r)break}t.push(...s)}function ha(t,e,i){const s=t.interpolate(e,i);if(!s)return{};const n=s[i],o=t.segments,a=t.points;let r=!1,l=!1;for(let t=0;t<o.length;t++){const e=o[t],s=a[e.start][i],h=a[e.end][i];if(tt(n,s,h)){r=n===s,l=n===h;break}}return{first:r,last:l,point:s}}class ca{constructor(t){this.x=t.x,this.y=t.y,this.radius=t.radius}pathSegment(t,e,i){const{x:s,y:n,radius:o}=this;return e=e||{start:0,end:O},t.arc(s,n,o,e.end,e.start,!0),!i.bounds}interpolate(t){const{x:e,y:i,radius:s}=this,n=t.angle;return{x:e+Math.cos(n)*s,y:i+Math.sin(n)*s,angle:n}}}function da(t){const{chart:e,fill:i,line:s}=t;if(a(i))return function(t,e){const i=t.getDatasetMeta(e),s=i&&t.isDatasetVisible(e);return s?i.dataset:null}(e,i);if("stack"===i)return function(t){const{scale:e,index:i,line:s}=t,n=[],o=s.segments,a=s.points,r=function(t,e){const i=[],s=t.getMatchingVisibleMetas("line");for(let t=0;t<s.length;t++){const n=s[t];if(n.index===e)break;n.hidden||i.unshift(n.dataset)}return i}(e,i);r.push(na({x:null,y:e.bottom},s));for(let t=0;t<o.length;t++){const e=o[t];for(let t=e.start;t<=e.end;t++)la(n,a[t],r)}return new oo({points:n,options:{}})}(t);if("shape"===i)return!0;const n=function(t){const e=t.scale||{};if(e.getPointPositionForValue)return function(t){const{scale:e,fill:i}=t,s=e.options,n=e.getLabels().length,a=s.reverse?e.max:e.min,r=function(t,e,i){let s;return s="start"===t?i:"end"===t?e.options.reverse?e.min:e.max:o(t)?t.value:e.getBaseValue(),s}(i,e,a),l=[];if(s.grid.circular){const t=e.getPointPositionForValue(0,a);return new ca({x:t.x,y:t.y,radius:e.getDistanceFromCenterForValue(r)})}for(let t=0;t<n;++t)l.push(e.getPointPositionForValue(t,r));return l}(t);return function(t){const{scale:e={},fill:i}=t,s=function(t,e){let i=null;return"start"===t?i=e.bottom:"end"===t?i=e.top:o(t)?i=e.getPixelForValue(t.value):e.getBasePixel&&(i=e.getBasePixel()),i}(i,e);if(a(s)){const t=e.isHorizontal();return{x:t?s:null,y:t?null:s}}return null}(t)}(t);return n instanceof ca?n:na(n,s)}function ua(t,e,i){const s=da(e),{chart:n,index:o,line:a,scale:r,axis:l}=e,h=a.options,c=h.fill,d=h.backgroundColor,{above:u=d,below:f=d}=c||{},g=n.getDatasetMeta(o),p=Wi(n,g);s&&a.points.length&&(Ie(t,function(t,e){if(!e||e.getPointPositionForValue)return t;const i=e.getPixelForValue(e.min),s=e.getPixelForValue(e.max),n=Math.min(i,s),o=Math.max(i,s);return e.isHorizontal()?{...t,left:Math.max(t.left,n),right:Math.min(t.right,o)}:{...t,top:Math.max(t.top,n),bottom:Math.min(t.bottom,o)}}(i,g.iScale)),function(t,e){const{line:i,target:s,above:n,below:o,area:a,scale:r,clip:l}=e,h=i._loop?"angle":e.axis;t.save();let c=o;o!==n&&("x"===h?(fa(t,s,a.top),pa(t,{line:i,target:s,color:n,scale:r,property:h,clip:l}),t.restore(),t.save(),fa(t,s,a.bottom)):"y"===h&&(ga(t,s,a.left),pa(t,{line:i,target:s,color:o,scale:r,property:h,clip:l}),t.restore(),t.save(),ga(t,s,a.right),c=n));pa(t,{line:i,target:s,color:c,scale:r,property:h,clip:l}),t.restore()}(t,{line:a,target:s,above:u,below:f,area:i,scale:r,axis:l,clip:p}),ze(t))}function fa(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(h.x,i),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(c.x,i)}t.lineTo(e.first().x,i),t.closePath(),t.clip()}function ga(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(i,h.y),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(i,c.y)}t.lineTo(i,e.first().y),t.closePath(),t.clip()}function pa(t,e){const{line:i,target:s,property:n,color:o,scale:a,clip:r}=e,l=function(t,e,i){const s=t.segments,n=t.points,o=e.points,a=[];for(const t of s){let{start:s,end:r}=t;r=ia(s,r,n);const l=ea(i,n[s],n[r],t.loop);if(!e.segments){a.push({source:t,target:l,start:n[s],end:n[r]});continue}const h=Ii(e,l);for(const e of h){const s=ea(i,o[e.start],o[e.end],e.loop),r=Ri(t,n,s);for(const t of r)a.push({source:t,target:e,start:{[i]:sa(l,s,"start",Math.max)},end:{[i]:sa(l,s,"end",Math.min)}})}}return a}(i,s,n);for(const{source:e,target:h,start:c,end:d}of l){const{style:{backgroundColor:l=o}={}}=e,u=!0!==s;t.save(),t.fillStyle=l,ma(t,a,r,u&&ea(n,c,d)),t.beginPath();const f=!!i.pathSegment(t,e);let g;if(u){f?t.closePath():xa(t,s,d,n);const e=!!s.pathSegment(t,h,{move:f,reverse:!0});g=f&&e,g||xa(t,s,c,n)}t.closePath(),t.fill(g?"evenodd":"nonzero"),t.restore()}}function ma(t,e,i,s){const n=e.chart.chartArea,{property:o,start:a,end:r}=s||{};if("x"===o||"y"===o){let e,s,l,h;"x"===o?(e=a,s=n.top,l=r,h=n.bottom):(e=n.left,s=a,l=n.right,h=r),t.beginPath(),i&&(e=Math.max(e,i.left),l=Math.min(l,i.right),s=Math.max(s,i.top),h=Math.min(h,i.bottom)),t.rect(e,s,l-e,h-s),t.clip()}}function xa(t,e,i,s){const n=e.interpolate(i,s);n&&t.lineTo(n.x,n.y)}var ba={id:"filler",afterDatasetsUpdate(t,e,i){const s=(t.data.datasets||[]).length,n=[];let o,a,r,l;for(a=0;a<s;++a)o=t.getDatasetMeta(a),r=o.dataset,l=null,r&&r.options&&r instanceof oo&&(l={visible:t.isDatasetVisible(a),index:a,fill:ra(r,a,s),chart:t,axis:o.controller.options.indexAxis,scale:o.vScale,line:r}),o.$filler=l,n.push(l);for(a=0;a<s;++a)l=n[a],l&&!1!==l.fill&&(l.fill=aa(n,a,i.propagate))},beforeDraw(t,e,i){const s="beforeDraw"===i.drawTime,n=t.getSortedVisibleDatasetMetas(),o=t.chartArea;for(let e=n.length-1;e>=0;--e){const i=n[e].$filler;i&&(i.line.updateControlPoints(o,i.axis),s&&i.fill&&ua(t.ctx,i,o))}},beforeDatasetsDraw(t,e,i){if("beforeDatasetsDraw"!==i.drawTime)return;const s=t.getSortedVisibleDatasetMetas();for(let e=s.length-1;e>=0;--e){const i=s[e].$filler;oa(i)&&ua(t.ctx,i,t.chartArea)}},beforeDatasetDraw(t,e,i){const s=e.meta.$filler;oa(s)&&"beforeDatasetDraw"===i.drawTime&&ua(t.ctx,s,t.chartArea)},defaults:{propagate:!0,drawTime:"beforeDatasetDraw"}};const _a=(t,e)=>{let{boxHeight:i=e,boxWidth:s=e}=t;return t.usePointStyle&&(i=Math.min(i,e),s=t.pointStyleWidth||Math.min(s,e)),{boxWidth:s,boxHeight:i,itemHeight:Math.max(e,i)}};class ya extends $s{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){const t=this.options.labels||{};let e=d(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter((e=>t.filter(e,this.chart.data)))),t.sort&&(e=e.sort(((e,i)=>t.sort(e,i,this.chart.data)))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){const{options:t,ctx:e}=this;if(!t.display)return void(this.width=this.height=0);const i=t.labels,s=Si(i.font),n=s.size,o=this._computeTitleHeight(),{boxWidth:a,itemHeight:r}=_a(i,n);let l,h;e.font=s.string,this.isHorizontal()?(l=this.maxWidth,h=this._fitRows(o,n,a,r)+10):(h=this.maxHeight,l=this._fitCols(o,s,a,r)+10),this.width=Math.min(l,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,s){const{ctx:n,maxWidth:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.lineWidths=[0],h=s+a;let c=t;n.textAlign="left",n.textBaseline="middle";let d=-1,u=-h;return this.legendItems.forEach(((t,f)=>{const g=i+e/2+n.measureText(t.text).width;(0===f||l[l.length-1]+g+2*a>o)&&(c+=h,l[l.length-(f>0?0:1)]=0,u+=h,d++),r[f]={left:0,top:u,row:d,width:g,height:s},l[l.length-1]+=g+a})),c}_fitCols(t,e,i,s){const{ctx:n,maxHeight:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.columnSizes=[],h=o-t;let c=a,d=0,u=0,f=0,g=0;return this.legendItems.forEach(((t,o)=>{const{itemWidth:p,itemHeight:m}=function(t,e,i,s,n){const o=function(t,e,i,s){let n=t.text;n&&"string"!=typeof n&&(n=n.reduce(((t,e)=>t.length>e.length?t:e)));return e+i.size/2+s.measureText(n).width}(s,t,e,i),a=function(t,e,i){let s=t;"string"!=typeof e.text&&(s=va(e,i));return s}(n,s,e.lineHeight);return{itemWidth:o,itemHeight:a}}(i,e,n,t,s);o>0&&u+m+2*a>h&&(c+=d+a,l.push({width:d,height:u}),f+=d+a,g++,d=u=0),r[o]={left:f,top:u,col:g,width:p,height:m},d=Math.max(d,p),u+=m+a})),c+=d,l.push({width:d,height:u}),c}adjustHitBoxes(){if(!this.options.display)return;const t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:s},rtl:n}}=this,o=Oi(n,this.left,this.width);if(this.isHorizontal()){let n=0,a=ft(i,this.left+s,this.right-this.lineWidths[n]);for(const r of e)n!==r.row&&(n=r.row,a=ft(i,this.left+s,this.right-this.lineWidths[n])),r.top+=this.top+t+s,r.left=o.leftForLtr(o.x(a),r.width),a+=r.width+s}else{let n=0,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height);for(const r of e)r.col!==n&&(n=r.col,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height)),r.top=a,r.left+=this.left+s,r.left=o.leftForLtr(o.x(r.left),r.width),a+=r.height+s}}isHorizontal(){return"top"===this.options.position||"bottom"===this.options.position}draw(){if(this.options.display){const t=this.ctx;Ie(t,this),this._draw(),ze(t)}}_draw(){const{options:t,columnSizes:e,lineWidths:i,ctx:s}=this,{align:n,labels:o}=t,a=ue.color,r=Oi(t.rtl,this.left,this.width),h=Si(o.font),{padding:c}=o,d=h.size,u=d/2;let f;this.drawTitle(),s.textAlign=r.textAlign("left"),s.textBaseline="middle",s.lineWidth=.5,s.font=h.string;const{boxWidth:g,boxHeight:p,itemHeight:m}=_a(o,d),x=this.isHorizontal(),b=this._computeTitleHeight();f=x?{x:ft(n,this.left+c,this.right-i[0]),y:this.top+c+b,line:0}:{x:this.left+c,y:ft(n,this.top+b+c,this.bottom-e[0].height),line:0},Ai(this.ctx,t.textDirection);const _=m+c;this.legendItems.forEach(((y,v)=>{s.strokeStyle=y.fontColor,s.fillStyle=y.fontColor;const M=s.measureText(y.text).width,w=r.textAlign(y.textAlign||(y.textAlign=o.textAlign)),k=g+u+M;let S=f.x,P=f.y;r.setWidth(this.width),x?v>0&&S+k+c>this.right&&(P=f.y+=_,f.line++,S=f.x=ft(n,this.left+c,this.right-i[f.line])):v>0&&P+_>this.bottom&&(S=f.x=S+e[f.line].width+c,f.line++,P=f.y=ft(n,this.top+b+c,this.bottom-e[f.line].height));if(function(t,e,i){if(isNaN(g)||g<=0||isNaN(p)||p<0)return;s.save();const n=l(i.lineWidth,1);if(s.fillStyle=l(i.fillStyle,a),s.lineCap=l(i.lineCap,"butt"),s.lineDashOffset=l(i.lineDashOffset,0),s.lineJoin=l(i.lineJoin,"miter"),s.lineWidth=n,s.strokeStyle=l(i.strokeStyle,a),s.setLineDash(l(i.lineDash,[])),o.usePointStyle){const a={radius:p*Math.SQRT2/2,pointStyle:i.pointStyle,rotation:i.rotation,borderWidth:n},l=r.xPlus(t,g/2);Ee(s,a,l,e+u,o.pointStyleWidth&&g)}else{const o=e+Math.max((d-p)/2,0),a=r.leftForLtr(t,g),l=wi(i.borderRadius);s.beginPath(),Object.values(l).some((t=>0!==t))?He(s,{x:a,y:o,w:g,h:p,radius:l}):s.rect(a,o,g,p),s.fill(),0!==n&&s.stroke()}s.restore()}(r.x(S),P,y),S=gt(w,S+g+u,x?S+k:this.right,t.rtl),function(t,e,i){We(s,i.text,t,e+m/2,h,{strikethrough:i.hidden,textAlign:r.textAlign(i.textAlign)})}(r.x(S),P,y),x)f.x+=k+c;else if("string"!=typeof y.text){const t=h.lineHeight;f.y+=va(y,t)+c}else f.y+=_})),Ti(this.ctx,t.textDirection)}drawTitle(){const t=this.options,e=t.title,i=Si(e.font),s=ki(e.padding);if(!e.display)return;const n=Oi(t.rtl,this.left,this.width),o=this.ctx,a=e.position,r=i.size/2,l=s.top+r;let h,c=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+l,c=ft(t.align,c,this.right-d);else{const e=this.columnSizes.reduce(((t,e)=>Math.max(t,e.height)),0);h=l+ft(t.align,this.top,this.bottom-e-t.labels.padding-this._computeTitleHeight())}const u=ft(a,c,c+d);o.textAlign=n.textAlign(ut(a)),o.textBaseline="middle",o.strokeStyle=e.color,o.fillStyle=e.color,o.font=i.string,We(o,e.text,u,h,i)}_computeTitleHeight(){const t=this.options.title,e=Si(t.font),i=ki(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,s,n;if(tt(t,this.left,this.right)&&tt(e,this.top,this.bottom))for(n=this.legendHitBoxes,i=0;i<n.length;++i)if(s=n[i],tt(t,s.left,s.left+s.width)&&tt(e,s.top,s.top+s.height))return this.legendItems[i];return null}handleEvent(t){const e=this.options;if(!function(t,e){if(("mousemove"===t||"mouseout"===t)&&(e.onHover||e.onLeave))return!0;if(e.onClick&&("click"===t||"mouseup"===t))return!0;return!1}(t.type,e))return;const i=this._getLegendItemAt(t.x,t.y);if("mousemove"===t.type||"mouseout"===t.type){const o=this._hoveredItem,a=(n=i,null!==(s=o)&&null!==n&&s.datasetIndex===n.datasetIndex&&s.index===n.index);o&&!a&&d(e.onLeave,[t,o,this],this),this._hoveredItem=i,i&&!a&&d(e.onHover,[t,i,this],this)}else i&&d(e.onClick,[t,i,this],this);var s,n}}function va(t,e){return e*(t.text?t.text.length:0)}var Ma={id:"legend",_element:ya,start(t,e,i){const s=t.legend=new ya({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s)},stop(t){ls.removeBox(t,t.legend),delete t.legend},beforeUpdate(t,e,i){const s=t.legend;ls.configure(t,s,i),s.options=i},afterUpdate(t){const e=t.legend;e.buildLabels(),e.adjustHitBoxes()},afterEvent(t,e){e.replay||t.legend.handleEvent(e.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(t,e,i){const s=e.datasetIndex,n=i.chart;n.isDatasetVisible(s)?(n.hide(s),e.hidden=!0):(n.show(s),e.hidden=!1)},onHover:null,onLeave:null,labels:{color:t=>t.chart.options.color,boxWidth:40,padding:10,generateLabels(t){const e=t.data.datasets,{labels:{usePointStyle:i,pointStyle:s,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=t.legend.options;return t._getSortedDatasetMetas().map((t=>{const l=t.controller.getStyle(i?0:void 0),h=ki(l.borderWidth);return{text:e[t.index].label,fillStyle:l.backgroundColor,fontColor:o,hidden:!t.visible,lineCap:l.borderCapStyle,lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:l.borderColor,pointStyle:s||l.pointStyle,rotation:l.rotation,textAlign:n||l.textAlign,borderRadius:a&&(r||l.borderRadius),datasetIndex:t.index}}),this)}},title:{color:t=>t.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:t=>!t.startsWith("on"),labels:{_scriptable:t=>!["generateLabels","filter","sort"].includes(t)}}};class wa extends $s{constructor(t){super(),this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this._padding=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e){const i=this.options;if(this.left=0,this.top=0,!i.display)return void(this.width=this.height=this.right=this.bottom=0);this.width=this.right=t,this.height=this.bottom=e;const s=n(i.text)?i.text.length:1;this._padding=ki(i.padding);const o=s*Si(i.font).lineHeight+this._padding.height;this.isHorizontal()?this.height=o:this.width=o}isHorizontal(){const t=this.options.position;return"top"===t||"bottom"===t}_drawArgs(t){const{top:e,left:i,bottom:s,right:n,options:o}=this,a=o.align;let r,l,h,c=0;return this.isHorizontal()?(l=ft(a,i,n),h=e+t,r=n-i):("left"===o.position?(l=i+t,h=ft(a,s,e),c=-.5*C):(l=n-t,h=ft(a,e,s),c=.5*C),r=s-e),{titleX:l,titleY:h,maxWidth:r,rotation:c}}draw(){const t=this.ctx,e=this.options;if(!e.display)return;const i=Si(e.font),s=i.lineHeight/2+this._padding.top,{titleX:n,titleY:o,maxWidth:a,rotation:r}=this._drawArgs(s);We(t,e.text,0,0,i,{color:e.color,maxWidth:a,rotation:r,textAlign:ut(e.align),textBaseline:"middle",translation:[n,o]})}}var ka={id:"title",_element:wa,start(t,e,i){!function(t,e){const i=new wa({ctx:t.ctx,options:e,chart:t});ls.configure(t,i,e),ls.addBox(t,i),t.titleBlock=i}(t,i)},stop(t){const e=t.titleBlock;ls.removeBox(t,e),delete t.titleBlock},beforeUpdate(t,e,i){const s=t.titleBlock;ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"bold"},fullSize:!0,padding:10,position:"top",text:"",weight:2e3},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Sa=new WeakMap;var Pa={id:"subtitle",start(t,e,i){const s=new wa({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s),Sa.set(t,s)},stop(t){ls.removeBox(t,Sa.get(t)),Sa.delete(t)},beforeUpdate(t,e,i){const s=Sa.get(t);ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"normal"},fullSize:!0,padding:0,position:"top",text:"",weight:1500},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Da={average(t){if(!t.length)return!1;let e,i,s=new Set,n=0,o=0;for(e=0,i=t.length;e<i;++e){const i=t[e].element;if(i&&i.hasValue()){const t=i.tooltipPosition();s.add(t.x),n+=t.y,++o}}if(0===o||0===s.size)return!1;return{x:[...s].reduce(((t,e)=>t+e))/s.size,y:n/o}},nearest(t,e){if(!t.length)return!1;let i,s,n,o=e.x,a=e.y,r=Number.POSITIVE_INFINITY;for(i=0,s=t.length;i<s;++i){const s=t[i].element;if(s&&s.hasValue()){const t=q(e,s.getCenterPoint());t<r&&(r=t,n=s)}}if(n){const t=n.tooltipPosition();o=t.x,a=t.y}return{x:o,y:a}}};function Ca(t,e){return e&&(n(e)?Array.prototype.push.apply(t,e):t.push(e)),t}function Oa(t){return("string"==typeof t||t instanceof String)&&t.indexOf("\\n")>-1?t.split("\\n"):t}function Aa(t,e){const{element:i,datasetIndex:s,index:n}=e,o=t.getDatasetMeta(s).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:t,label:a,parsed:o.getParsed(n),raw:t.data.datasets[s].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:s,element:i}}function Ta(t,e){const i=t.chart.ctx,{body:s,footer:n,title:o}=t,{boxWidth:a,boxHeight:r}=e,l=Si(e.bodyFont),h=Si(e.titleFont),c=Si(e.footerFont),d=o.length,f=n.length,g=s.length,p=ki(e.padding);let m=p.height,x=0,b=s.reduce(((t,e)=>t+e.before.length+e.lines.length+e.after.length),0);if(b+=t.beforeBody.length+t.afterBody.length,d&&(m+=d*h.lineHeight+(d-1)*e.titleSpacing+e.titleMarginBottom),b){m+=g*(e.displayColors?Math.max(r,l.lineHeight):l.lineHeight)+(b-g)*l.lineHeight+(b-1)*e.bodySpacing}f&&(m+=e.footerMarginTop+f*c.lineHeight+(f-1)*e.footerSpacing);let _=0;const y=function(t){x=Math.max(x,i.measureText(t).width+_)};return i.save(),i.font=h.string,u(t.title,y),i.font=l.string,u(t.beforeBody.concat(t.afterBody),y),_=e.displayColors?a+2+e.boxPadding:0,u(s,(t=>{u(t.before,y),u(t.lines,y),u(t.after,y)})),_=0,i.font=c.string,u(t.footer,y),i.restore(),x+=p.width,{width:x,height:m}}function La(t,e,i,s){const{x:n,width:o}=i,{width:a,chartArea:{left:r,right:l}}=t;let h="center";return"center"===s?h=n<=(r+l)/2?"left":"right":n<=o/2?h="left":n>=a-o/2&&(h="right"),function(t,e,i,s){const{x:n,width:o}=s,a=i.caretSize+i.caretPadding;return"left"===t&&n+o+a>e.width||"right"===t&&n-o-a<0||void 0}(h,t,e,i)&&(h="center"),h}function Ea(t,e,i){const s=i.yAlign||e.yAlign||function(t,e){const{y:i,height:s}=e;return i<s/2?"top":i>t.height-s/2?"bottom":"center"}(t,i);return{xAlign:i.xAlign||e.xAlign||La(t,e,i,s),yAlign:s}}function Ra(t,e,i,s){const{caretSize:n,caretPadding:o,cornerRadius:a}=t,{xAlign:r,yAlign:l}=i,h=n+o,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(a);let g=function(t,e){let{x:i,width:s}=t;return"right"===e?i-=s:"center"===e&&(i-=s/2),i}(e,r);const p=function(t,e,i){let{y:s,height:n}=t;return"top"===e?s+=i:s-="bottom"===e?n+i:n/2,s}(e,l,h);return"center"===l?"left"===r?g+=h:"right"===r&&(g-=h):"left"===r?g-=Math.max(c,u)+n:"right"===r&&(g+=Math.max(d,f)+n),{x:Z(g,0,s.width-e.width),y:Z(p,0,s.height-e.height)}}function Ia(t,e,i){const s=ki(i.padding);return"center"===e?t.x+t.width/2:"right"===e?t.x+t.width-s.right:t.x+s.left}function za(t){return Ca([],Oa(t))}function Fa(t,e){const i=e&&e.dataset&&e.dataset.tooltip&&e.dataset.tooltip.callbacks;return i?t.override(i):t}const Va={beforeTitle:e,title(t){if(t.length>0){const e=t[0],i=e.chart.data.labels,s=i?i.length:0;if(this&&this.options&&"dataset"===this.options.mode)return e.dataset.label||"";if(e.label)return e.label;if(s>0&&e.dataIndex<s)return i[e.dataIndex]}return""},afterTitle:e,beforeBody:e,beforeLabel:e,label(t){if(this&&this.options&&"dataset"===this.options.mode)return t.label+": "+t.formattedValue||t.formattedValue;let e=t.dataset.label||"";e&&(e+=": ");const i=t.formattedValue;return s(i)||(e+=i),e},labelColor(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:e,afterBody:e,beforeFooter:e,footer:e,afterFooter:e};function Ba(t,e,i,s){const n=t[e].call(i,s);return void 0===n?Va[e].call(i,s):n}class Na extends $s{static positioners=Da;constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){const t=this._cachedAnimations;if(t)return t;const e=this.chart,i=this.options.setContext(this.getContext()),s=i.enabled&&e.options.animation&&i.animations,n=new Ts(this.chart,s);return s._cacheable&&(this._cachedAnimations=Object.freeze(n)),n}getContext(){return this.$context||(this.$context=(t=this.chart.getContext(),e=this,i=this._tooltipItems,Ci(t,{tooltip:e,tooltipItems:i,type:"tooltip"})));var t,e,i}getTitle(t,e){const{callbacks:i}=e,s=Ba(i,"beforeTitle",this,t),n=Ba(i,"title",this,t),o=Ba(i,"afterTitle",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}getBeforeBody(t,e){return za(Ba(e.callbacks,"beforeBody",this,t))}getBody(t,e){const{callbacks:i}=e,s=[];return u(t,(t=>{const e={before:[],lines:[],after:[]},n=Fa(i,t);Ca(e.before,Oa(Ba(n,"beforeLabel",this,t))),Ca(e.lines,Ba(n,"label",this,t)),Ca(e.after,Oa(Ba(n,"afterLabel",this,t))),s.push(e)})),s}getAfterBody(t,e){return za(Ba(e.callbacks,"afterBody",this,t))}getFooter(t,e){const{callbacks:i}=e,s=Ba(i,"beforeFooter",this,t),n=Ba(i,"footer",this,t),o=Ba(i,"afterFooter",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}_createItems(t){const e=this._active,i=this.chart.data,s=[],n=[],o=[];let a,r,l=[];for(a=0,r=e.length;a<r;++a)l.push(Aa(this.chart,e[a]));return t.filter&&(l=l.filter(((e,s,n)=>t.filter(e,s,n,i)))),t.itemSort&&(l=l.sort(((e,s)=>t.itemSort(e,s,i)))),u(l,(e=>{const i=Fa(t.callbacks,e);s.push(Ba(i,"labelColor",this,e)),n.push(Ba(i,"labelPointStyle",this,e)),o.push(Ba(i,"labelTextColor",this,e))})),this.labelColors=s,this.labelPointStyles=n,this.labelTextColors=o,this.dataPoints=l,l}update(t,e){const i=this.options.setContext(this.getContext()),s=this._active;let n,o=[];if(s.length){const t=Da[i.position].call(this,s,this._eventPosition);o=this._createItems(i),this.title=this.getTitle(o,i),this.beforeBody=this.getBeforeBody(o,i),this.body=this.getBody(o,i),this.afterBody=this.getAfterBody(o,i),this.footer=this.getFooter(o,i);const e=this._size=Ta(this,i),a=Object.assign({},t,e),r=Ea(this.chart,i,a),l=Ra(i,a,r,this.chart);this.xAlign=r.xAlign,this.yAlign=r.yAlign,n={opacity:1,x:l.x,y:l.y,width:e.width,height:e.height,caretX:t.x,caretY:t.y}}else 0!==this.opacity&&(n={opacity:0});this._tooltipItems=o,this.$context=void 0,n&&this._resolveAnimations().update(this,n),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,s){const n=this.getCaretPosition(t,i,s);e.lineTo(n.x1,n.y1),e.lineTo(n.x2,n.y2),e.lineTo(n.x3,n.y3)}getCaretPosition(t,e,i){const{xAlign:s,yAlign:n}=this,{caretSize:o,cornerRadius:a}=i,{topLeft:r,topRight:l,bottomLeft:h,bottomRight:c}=wi(a),{x:d,y:u}=t,{width:f,height:g}=e;let p,m,x,b,_,y;return"center"===n?(_=u+g/2,"left"===s?(p=d,m=p-o,b=_+o,y=_-o):(p=d+f,m=p+o,b=_-o,y=_+o),x=p):(m="left"===s?d+Math.max(r,h)+o:"right"===s?d+f-Math.max(l,c)-o:this.caretX,"top"===n?(b=u,_=b-o,p=m-o,x=m+o):(b=u+g,_=b+o,p=m+o,x=m-o),y=b),{x1:p,x2:m,x3:x,y1:b,y2:_,y3:y}}drawTitle(t,e,i){const s=this.title,n=s.length;let o,a,r;if(n){const l=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.titleAlign,i),e.textAlign=l.textAlign(i.titleAlign),e.textBaseline="middle",o=Si(i.titleFont),a=i.titleSpacing,e.fillStyle=i.titleColor,e.font=o.string,r=0;r<n;++r)e.fillText(s[r],l.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+a,r+1===n&&(t.y+=i.titleMarginBottom-a)}}_drawColorBox(t,e,i,s,n){const a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:h}=n,c=Si(n.bodyFont),d=Ia(this,"left",n),u=s.x(d),f=l<c.lineHeight?(c.lineHeight-l)/2:0,g=e.y+f;if(n.usePointStyle){const e={radius:Math.min(h,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},i=s.leftForLtr(u,h)+h/2,o=g+l/2;t.strokeStyle=n.multiKeyBackground,t.fillStyle=n.multiKeyBackground,Le(t,e,i,o),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Le(t,e,i,o)}else{t.lineWidth=o(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;const e=s.leftForLtr(u,h),i=s.leftForLtr(s.xPlus(u,1),h-2),r=wi(a.borderRadius);Object.values(r).some((t=>0!==t))?(t.beginPath(),t.fillStyle=n.multiKeyBackground,He(t,{x:e,y:g,w:h,h:l,radius:r}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),He(t,{x:i,y:g+1,w:h-2,h:l-2,radius:r}),t.fill()):(t.fillStyle=n.multiKeyBackground,t.fillRect(e,g,h,l),t.strokeRect(e,g,h,l),t.fillStyle=a.backgroundColor,t.fillRect(i,g+1,h-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){const{body:s}=this,{bodySpacing:n,bodyAlign:o,displayColors:a,boxHeight:r,boxWidth:l,boxPadding:h}=i,c=Si(i.bodyFont);let d=c.lineHeight,f=0;const g=Oi(i.rtl,this.x,this.width),p=function(i){e.fillText(i,g.x(t.x+f),t.y+d/2),t.y+=d+n},m=g.textAlign(o);let x,b,_,y,v,M,w;for(e.textAlign=o,e.textBaseline="middle",e.font=c.string,t.x=Ia(this,m,i),e.fillStyle=i.bodyColor,u(this.beforeBody,p),f=a&&"right"!==m?"center"===o?l/2+h:l+2+h:0,y=0,M=s.length;y<M;++y){for(x=s[y],b=this.labelTextColors[y],e.fillStyle=b,u(x.before,p),_=x.lines,a&&_.length&&(this._drawColorBox(e,t,y,g,i),d=Math.max(c.lineHeight,r)),v=0,w=_.length;v<w;++v)p(_[v]),d=c.lineHeight;u(x.after,p)}f=0,d=c.lineHeight,u(this.afterBody,p),t.y-=n}drawFooter(t,e,i){const s=this.footer,n=s.length;let o,a;if(n){const r=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=r.textAlign(i.footerAlign),e.textBaseline="middle",o=Si(i.footerFont),e.fillStyle=i.footerColor,e.font=o.string,a=0;a<n;++a)e.fillText(s[a],r.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+i.footerSpacing}}drawBackground(t,e,i,s){const{xAlign:n,yAlign:o}=this,{x:a,y:r}=t,{width:l,height:h}=i,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(s.cornerRadius);e.fillStyle=s.backgroundColor,e.strokeStyle=s.borderColor,e.lineWidth=s.borderWidth,e.beginPath(),e.moveTo(a+c,r),"top"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+l-d,r),e.quadraticCurveTo(a+l,r,a+l,r+d),"center"===o&&"right"===n&&this.drawCaret(t,e,i,s),e.lineTo(a+l,r+h-f),e.quadraticCurveTo(a+l,r+h,a+l-f,r+h),"bottom"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+u,r+h),e.quadraticCurveTo(a,r+h,a,r+h-u),"center"===o&&"left"===n&&this.drawCaret(t,e,i,s),e.lineTo(a,r+c),e.quadraticCurveTo(a,r,a+c,r),e.closePath(),e.fill(),s.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){const e=this.chart,i=this.$animations,s=i&&i.x,n=i&&i.y;if(s||n){const i=Da[t.position].call(this,this._active,this._eventPosition);if(!i)return;const o=this._size=Ta(this,t),a=Object.assign({},i,this._size),r=Ea(e,t,a),l=Ra(t,a,r,e);s._to===l.x&&n._to===l.y||(this.xAlign=r.xAlign,this.yAlign=r.yAlign,this.width=o.width,this.height=o.height,this.caretX=i.x,this.caretY=i.y,this._resolveAnimations().update(this,l))}}_willRender(){return!!this.opacity}draw(t){const e=this.options.setContext(this.getContext());let i=this.opacity;if(!i)return;this._updateAnimationTarget(e);const s={width:this.width,height:this.height},n={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;const o=ki(e.padding),a=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&a&&(t.save(),t.globalAlpha=i,this.drawBackground(n,t,s,e),Ai(t,e.textDirection),n.y+=o.top,this.drawTitle(n,t,e),this.drawBody(n,t,e),this.drawFooter(n,t,e),Ti(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){const i=this._active,s=t.map((({datasetIndex:t,index:e})=>{const i=this.chart.getDatasetMeta(t);if(!i)throw new Error("Cannot find a dataset at index "+t);return{datasetIndex:t,element:i.data[e],index:e}})),n=!f(i,s),o=this._positionChanged(s,e);(n||o)&&(this._active=s,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;const s=this.options,n=this._active||[],o=this._getActiveElements(t,n,e,i),a=this._positionChanged(o,t),r=e||!f(o,n)||a;return r&&(this._active=o,(s.enabled||s.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),r}_getActiveElements(t,e,i,s){const n=this.options;if("mouseout"===t.type)return[];if(!s)return e.filter((t=>this.chart.data.datasets[t.datasetIndex]&&void 0!==this.chart.getDatasetMeta(t.datasetIndex).controller.getParsed(t.index)));const o=this.chart.getElementsAtEventForMode(t,n.mode,n,i);return n.reverse&&o.reverse(),o}_positionChanged(t,e){const{caretX:i,caretY:s,options:n}=this,o=Da[n.position].call(this,t,e);return!1!==o&&(i!==o.x||s!==o.y)}}var Wa={id:"tooltip",_element:Na,positioners:Da,afterInit(t,e,i){i&&(t.tooltip=new Na({chart:t,options:i}))},beforeUpdate(t,e,i){t.tooltip&&t.tooltip.initialize(i)},reset(t,e,i){t.tooltip&&t.tooltip.initialize(i)},afterDraw(t){const e=t.tooltip;if(e&&e._willRender()){const i={tooltip:e};if(!1===t.notifyPlugins("beforeTooltipDraw",{...i,cancelable:!0}))return;e.draw(t.ctx),t.notifyPlugins("afterTooltipDraw",i)}},afterEvent(t,e){if(t.tooltip){const i=e.replay;t.tooltip.handleEvent(e.event,i,e.inChartArea)&&(e.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(t,e)=>e.bodyFont.size,boxWidth:(t,e)=>e.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Va},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:t=>"filter"!==t&&"itemSort"!==t&&"external"!==t,_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};return Tn.register(Un,$o,go,t),Tn.helpers={...Hi},Tn._adapters=In,Tn.Animation=As,Tn.Animations=Ts,Tn.animator=bt,Tn.controllers=nn.controllers.items,Tn.DatasetController=js,Tn.Element=$s,Tn.elements=go,Tn.Interaction=Ki,Tn.layouts=ls,Tn.platforms=Ds,Tn.Scale=tn,Tn.Ticks=ae,Object.assign(Tn,Un,$o,go,t,Ds),Tn.Chart=Tn,"undefined"!=typeof window&&(window.Chart=Tn),Tn}));\n//# sourceMappingURL=chart.umd.min.js.map\n';
   try {
     const main2 = createRequire(import.meta.url).resolve("chart.js");
-    return readFileSync13(join18(dirname6(main2), "chart.umd.min.js"), "utf8");
+    return readFileSync14(join19(dirname6(main2), "chart.umd.min.js"), "utf8");
   } catch {
     return null;
   }
@@ -30338,10 +30988,10 @@ function chartJsSource() {
 function writeReports(outDir, model, opts = {}) {
   mkdirSync8(outDir, { recursive: true });
   const paths = {
-    markdown: join18(outDir, "report.md"),
-    html: join18(outDir, "report.html"),
-    csv: join18(outDir, "report.csv"),
-    json: join18(outDir, "aggregate.json")
+    markdown: join19(outDir, "report.md"),
+    html: join19(outDir, "report.html"),
+    csv: join19(outDir, "report.csv"),
+    json: join19(outDir, "aggregate.json")
   };
   const title = opts.title !== void 0 ? { title: opts.title } : {};
   const chartJs = opts.chartJs !== void 0 ? opts.chartJs : chartJsSource();
@@ -30353,105 +31003,21 @@ function writeReports(outDir, model, opts = {}) {
 `);
   return paths;
 }
-function writeText(file2, text3) {
+function writeText(file2, text4) {
   mkdirSync8(dirname6(file2), { recursive: true });
-  writeFileSync8(file2, text3);
+  writeFileSync8(file2, text4);
 }
 
 // src/pipeline/ab-report.ts
 function writeAbReport(outDir, input2, details = {}) {
   const markdown = renderAbComment(input2);
-  const markdownFile = join19(outDir, "ab.md");
+  const markdownFile = join20(outDir, "ab.md");
   writeText(markdownFile, markdown);
-  writeText(join19(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
+  writeText(join20(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
 `);
   return { input: input2, markdown, markdownFile, counts: countRows(input2.rows), annotations: regressionAnnotations(input2.rows) };
 }
 var clientText = (r, label) => r ? `${r.client.name} ${r.client.version} (${r.client.source}${r.client.commit ? ` ${r.client.commit.slice(0, 12)}` : ""})` : `${label}: no result`;
-
-// src/bee/preflight.ts
-var PROBE_TIMEOUT_MS = 5e3;
-var BeeArgumentError = class extends Error {
-  name = "BeeArgumentError";
-};
-var BeeNodeError = class extends Error {
-  name = "BeeNodeError";
-};
-function parseBeeTarget(url2, batchId) {
-  let parsed;
-  try {
-    parsed = new URL(url2);
-  } catch {
-    throw new BeeArgumentError(`--bee-url ${url2}: not a URL; give the Bee API URL, e.g. http://localhost:1633`);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new BeeArgumentError(`--bee-url ${url2}: must be http(s), e.g. http://localhost:1633`);
-  }
-  const id = batchId.trim().replace(/^0x/i, "").toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(id)) {
-    throw new BeeArgumentError(`--batch-id ${batchId}: must be 64 hex digits (a postage batch id, see GET /stamps on the node)`);
-  }
-  return { url: url2.replace(/\/+$/, ""), batchId: id };
-}
-async function probe(url2, timeoutMs = PROBE_TIMEOUT_MS) {
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const res = await fetch(url2, { signal, headers: { accept: "application/json" } });
-    return { status: res.status, body: await res.text() };
-  } catch (e) {
-    if (signal.aborted) throw new BeeNodeError(`no answer from ${url2} in ${timeoutMs / 1e3} s`);
-    const cause = e.cause;
-    throw new BeeNodeError(`cannot connect to ${url2} (${cause?.code ?? cause?.message ?? e.message})`);
-  }
-}
-var Health = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
-var Batch = external_exports.object({ usable: external_exports.boolean(), exists: external_exports.boolean().optional(), batchTTL: external_exports.number().optional() });
-var BeeMessage = external_exports.object({ message: external_exports.string() });
-function beeMessage(body) {
-  try {
-    const parsed = BeeMessage.safeParse(JSON.parse(body));
-    if (parsed.success) return parsed.data.message;
-  } catch {
-  }
-  return body.trim().slice(0, 200);
-}
-function json2(body) {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return void 0;
-  }
-}
-async function preflight(target, timeoutMs = PROBE_TIMEOUT_MS) {
-  const fix = "start the node (or fix --bee-url) and try again";
-  let health;
-  try {
-    health = await probe(`${target.url}/health`, timeoutMs);
-  } catch (e) {
-    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message}; ${fix}`);
-  }
-  const h = Health.safeParse(json2(health.body));
-  if (health.status !== 200 || !h.success) {
-    throw new BeeNodeError(`Bee node at ${target.url}: GET /health answered ${health.status} ${beeMessage(health.body)}; is this a Bee API URL? ${fix}`);
-  }
-  const stamps = await probe(`${target.url}/stamps/${target.batchId}`, timeoutMs).catch((e) => {
-    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message} (reading batch ${target.batchId}); ${fix}`);
-  });
-  const buy = `buy one (POST /stamps/{amount}/{depth}) or pick one from GET ${target.url}/stamps`;
-  if (stamps.status === 404) {
-    throw new BeeNodeError(`batch ${target.batchId} is not on the node at ${target.url} (${beeMessage(stamps.body)}); ${buy}`);
-  }
-  const b = Batch.safeParse(json2(stamps.body));
-  if (stamps.status !== 200 || !b.success) {
-    throw new BeeNodeError(`batch ${target.batchId}: GET /stamps/{id} on ${target.url} answered ${stamps.status} ${beeMessage(stamps.body)}; ${buy}`);
-  }
-  if (!b.data.usable || b.data.exists === false) {
-    throw new BeeNodeError(
-      `batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ", expired" : ""}); wait for it to be usable (about a minute after purchase) or ${buy}`
-    );
-  }
-  return { version: h.data.version ?? "unknown" };
-}
 
 // src/pipeline/options.ts
 var PROCESS_SLACK_MS = 9e4;
@@ -30477,9 +31043,13 @@ async function measurable(asked, fallbackToWall, log2) {
 async function measureAb(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const plan2 = planFor(o, spec, hash2, o.runner);
-  await checkNode(o, plan2.units);
+  if (o.nodes) {
+    if ((o.measure ?? ["wall"]).some((k) => k !== "wall")) throw new Error("a node A/B measures wall time only: the client build is the same on both sides");
+    for (const side of ["base", "head"]) await checkNode({ ...o, bee: o.nodes[side] }, plan2.units);
+  } else await checkNode(o, plan2.units);
   const build2 = (source2) => buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, reuseOnly: o.prebuilt, log: o.log });
-  const builds = { base: await build2(o.base), head: await build2(o.head) };
+  const baseBuild = await build2(o.base);
+  const builds = { base: baseBuild, head: o.nodes ? baseBuild : await build2(o.head) };
   const { measure, countsUnavailable } = await measurable(o.measure ?? ["wall"], o.fallbackToWall ?? true, o.log);
   const sides = { base: builds.base.command, head: builds.head.command };
   const rounds = measuresWall(measure) ? await runRounds(sides, roundsOptions(o, plan2)) : NO_ROUNDS;
@@ -30497,7 +31067,7 @@ async function measureAb(o) {
   const detOptions = {
     runner: o.runner,
     plan: plan2,
-    outDir: resolve3(o.outDir),
+    outDir: resolve4(o.outDir),
     timeoutMs: processBudgetMs(planOf(plan2, EVIDENCES.instructions.takes)),
     fixtures: o.fixtures,
     env: o.env,
@@ -30522,11 +31092,12 @@ function roundsOptions(o, plan2) {
   return {
     plan: plan2,
     rounds: o.rounds,
-    outDir: resolve3(o.outDir),
+    outDir: resolve4(o.outDir),
     caseBudgetMs,
     runBudgetMs: o.runBudgetMs,
     fixtures: o.fixtures,
     bee: o.bee,
+    ...o.nodes ? { beeBySide: { base: o.nodes.base, head: o.nodes.head } } : {},
     env: o.env,
     log: o.log
   };
@@ -30547,7 +31118,7 @@ function judgeAb(m, spec, j) {
   for (const kind of deterministicOf(j.measure ?? ["wall"])) attach(kind);
   return rows;
 }
-function reportAb(m, spec, hash2, j, details = {}, profiles) {
+function reportAb(m, spec, hash2, j, details = {}, profiles, nodes) {
   const rows = judgeAb(m, spec, j);
   const load = m.wall ? loadShift(m.wall.rows) : null;
   const thresholds = thresholdsOf(j);
@@ -30583,7 +31154,8 @@ function reportAb(m, spec, hash2, j, details = {}, profiles) {
       } : {},
       ...allocations ? { allocations: { threshold: thresholds.allocations, counter: allocations.counter, ms: allocations.elapsedMs } } : {},
       ...m.wall?.stoppedEarly ? { stoppedEarly: m.wall.stoppedEarly } : {},
-      ...load ? { loadShift: load } : {}
+      ...load ? { loadShift: load } : {},
+      ...nodes ? { nodes: { base: nodeText(nodes.base), head: nodeText(nodes.head) } } : {}
     },
     ...j.crossClient ? { crossClient: j.crossClient } : {},
     ...j.trendUrl ? { trendUrl: j.trendUrl } : {},
@@ -30595,14 +31167,17 @@ function reportAb(m, spec, hash2, j, details = {}, profiles) {
     elapsedMs: wallMs,
     ...counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {},
     ...allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {},
+    ...nodes ? { nodes: { base: nodeRecord(nodes.base), head: nodeRecord(nodes.head) } } : {},
     ...details
   });
 }
+var nodeText = (n) => `Bee ${n.version} (${n.how})`;
+var nodeRecord = (n) => ({ version: n.version, url: n.url, how: n.how });
 async function abPipeline(o) {
   const counting = measuresInstructions(o.measure ?? ["wall"]);
   const { measured, rounds, builds, spec, hash: hash2, plan: plan2 } = await measureAb({ ...o, keepRaw: Boolean(o.keepRaw) || counting });
   const profiled = profileFlagged(measured, spec, plan2, o);
-  const report2 = reportAb(measured, spec, hash2, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs);
+  const report2 = reportAb(measured, spec, hash2, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs, o.nodes);
   return { report: report2, measured, rounds, builds };
 }
 function countFlagged(rows) {
@@ -30624,7 +31199,7 @@ function profileFlagged(m, spec, plan2, o) {
       head: { dir: raw.head, plan: plan2 },
       baseAgain: { dir: raw.baseAgain, plan: plan2 },
       rows: rowsToProfile(judgeAb(m, spec, o), o.profileCases),
-      outDir: resolve3(o.outDir),
+      outDir: resolve4(o.outDir),
       labels: { base: o.baseLabel, head: o.headLabel }
     });
     o.log(`profiles: ${out.diffs.length} flagged row(s) in ${Math.round(out.ms)} ms (counting took ${Math.round(m.deterministic.instructions.elapsedMs)} ms)`);
@@ -30635,17 +31210,17 @@ function profileFlagged(m, spec, plan2, o) {
     o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
     return null;
   } finally {
-    if (!o.keepRaw) for (const d of Object.values(raw)) rmSync8(d, { recursive: true, force: true });
+    if (!o.keepRaw) for (const d of Object.values(raw)) rmSync9(d, { recursive: true, force: true });
   }
 }
 
 // src/shard/commands.ts
 import { appendFileSync as appendFileSync2 } from "node:fs";
-import { join as join23, resolve as resolve5 } from "node:path";
+import { join as join24, resolve as resolve6 } from "node:path";
 
 // src/history/read.ts
-import { readdirSync as readdirSync7, readFileSync as readFileSync14 } from "node:fs";
-import { join as join20 } from "node:path";
+import { lstatSync, readdirSync as readdirSync7, readFileSync as readFileSync15 } from "node:fs";
+import { join as join21 } from "node:path";
 
 // src/history/json.ts
 function stableJson(value) {
@@ -30693,17 +31268,19 @@ function write(v, indent, pad) {
 }
 
 // src/history/schema.ts
+var text2 = capped;
+var COMMIT_MESSAGE_MAX = 65536;
 var RECORD_SCHEMA_V1 = "bee-bench/history-record@1";
 var RECORD_SCHEMA_ID = "bee-bench/history-record@2";
 var RECORD_SCHEMAS = [RECORD_SCHEMA_V1, RECORD_SCHEMA_ID];
 var SERIES_SCHEMA_ID = "bee-bench/history-series@1";
 var INDEX_SCHEMA_ID = "bee-bench/history-index@1";
 var GabBenchSchema = external_exports.object({
-  name: external_exports.string().min(1),
+  name: text2(TEXT_CAPS.value).min(1),
   value: external_exports.number(),
-  unit: external_exports.string(),
-  range: external_exports.string().optional(),
-  extra: external_exports.string().optional()
+  unit: text2(TEXT_CAPS.name),
+  range: text2(TEXT_CAPS.short).optional(),
+  extra: text2(TEXT_CAPS.message).optional()
 });
 var RecordCountsSchema = external_exports.object({
   samples: external_exports.array(external_exports.number().int().positive()).min(1),
@@ -30713,13 +31290,13 @@ var RecordCountsSchema = external_exports.object({
   aa_spread: external_exports.number().nonnegative().optional()
 });
 var RecordCaseSchema = external_exports.object({
-  id: external_exports.string().min(1),
+  id: text2(TEXT_CAPS.name).min(1),
   kind: KindSchema,
   /** The param's label: with `id` and `runner`, names a series. */
-  label: external_exports.string(),
-  param: external_exports.record(external_exports.string(), external_exports.union([external_exports.number(), external_exports.string(), external_exports.boolean()])),
+  label: text2(TEXT_CAPS.name),
+  param: external_exports.record(text2(TEXT_CAPS.name), external_exports.union([external_exports.number(), text2(TEXT_CAPS.value), external_exports.boolean()])),
   status: external_exports.enum(["ok", "skipped", "failed"]),
-  reason: external_exports.string().optional(),
+  reason: text2(TEXT_CAPS.message).optional(),
   n: external_exports.number().int().nonnegative(),
   median_ns: external_exports.number().nonnegative().nullable(),
   min_ns: external_exports.number().nonnegative().nullable(),
@@ -30729,13 +31306,13 @@ var RecordCaseSchema = external_exports.object({
   samples_ns: external_exports.array(external_exports.number().nonnegative()),
   work: external_exports.object({ ops: external_exports.number().optional(), bytes: external_exports.number().optional() }),
   peak_rss_bytes: external_exports.number().int().nonnegative().nullable(),
-  digest: external_exports.string().optional(),
+  digest: text2(TEXT_CAPS.value).optional(),
   /**
    * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
    * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
    * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
    */
-  metrics: external_exports.record(external_exports.string(), external_exports.number()).optional(),
+  metrics: external_exports.record(text2(TEXT_CAPS.name), external_exports.number()).optional(),
   /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */
   instructions: RecordCountsSchema.optional(),
   /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
@@ -30747,19 +31324,19 @@ var HistoryRecordSchema = external_exports.object({
   schema: external_exports.enum(RECORD_SCHEMAS),
   commit: external_exports.object({
     sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
-    message: external_exports.string(),
-    author: external_exports.string(),
+    message: text2(COMMIT_MESSAGE_MAX),
+    author: text2(TEXT_CAPS.short),
     timestamp: external_exports.iso.datetime({ offset: true }),
-    url: external_exports.string().optional()
+    url: text2(TEXT_CAPS.value).optional()
   }),
-  branch: external_exports.string().min(1),
-  event: external_exports.string().min(1),
-  run: external_exports.object({ id: external_exports.string().min(1), attempt: external_exports.number().int().positive().optional(), url: external_exports.string().optional() }),
+  branch: text2(TEXT_CAPS.short).min(1),
+  event: text2(TEXT_CAPS.name).min(1),
+  run: external_exports.object({ id: text2(TEXT_CAPS.name).min(1), attempt: external_exports.number().int().positive().optional(), url: text2(TEXT_CAPS.value).optional() }),
   runner: RunnerSchema,
   client: ClientSchema,
   host: HostSchema,
-  bee: external_exports.object({ url: external_exports.string(), version: external_exports.string() }).nullable(),
-  spec: external_exports.object({ hash: external_exports.string(), profile: ProfileSchema }),
+  bee: external_exports.object({ url: text2(TEXT_CAPS.value), version: text2(TEXT_CAPS.short) }).nullable(),
+  spec: external_exports.object({ hash: text2(TEXT_CAPS.name), profile: ProfileSchema }),
   started_at: external_exports.iso.datetime({ offset: true }),
   finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
   cases: external_exports.array(RecordCaseSchema),
@@ -30768,11 +31345,11 @@ var HistoryRecordSchema = external_exports.object({
   /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
   source: external_exports.object({
     format: external_exports.literal("github-action-benchmark"),
-    suite: external_exports.string(),
-    tool: external_exports.string(),
+    suite: text2(TEXT_CAPS.short),
+    tool: text2(TEXT_CAPS.name),
     /** The entry's date (ms since the epoch). */
     date: external_exports.number(),
-    repo_url: external_exports.string().optional(),
+    repo_url: text2(TEXT_CAPS.value).optional(),
     /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
     commit: external_exports.record(external_exports.string(), external_exports.unknown())
   }).optional()
@@ -30870,9 +31447,9 @@ function toRecord(result2, ctx) {
   }
   return parsed.data;
 }
-function compactTimestamp(iso) {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) throw new RangeError(`not a timestamp: ${iso}`);
+function compactTimestamp(iso2) {
+  const d = new Date(iso2);
+  if (Number.isNaN(d.getTime())) throw new RangeError(`not a timestamp: ${iso2}`);
   return `${d.toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
 }
 function fileSegment(s) {
@@ -30888,8 +31465,8 @@ function serializeRecord(r) {
 }
 var SCHEMA_FAMILY = RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1);
 var isRecord = (doc) => RECORD_SCHEMAS.includes(doc.schema);
-function parseRecord(file2, text3) {
-  const value = parseJson(file2, text3);
+function parseRecord(file2, text4) {
+  const value = parseJson(file2, text4);
   const schema = value !== null && typeof value === "object" ? value.schema : void 0;
   if (typeof schema === "string" && !RECORD_SCHEMAS.includes(schema) && schema.startsWith(SCHEMA_FAMILY)) {
     throw new InputError(
@@ -30907,9 +31484,9 @@ function parseRecord(file2, text3) {
     );
   return parsed.data;
 }
-function tryParseRecord(file2, text3) {
+function tryParseRecord(file2, text4) {
   try {
-    return { path: file2, record: parseRecord(file2, text3) };
+    return { path: file2, record: parseRecord(file2, text4) };
   } catch (e) {
     if (e instanceof InputError) return { file: file2, problem: e.problems.join("; ") };
     throw e;
@@ -30918,18 +31495,45 @@ function tryParseRecord(file2, text3) {
 
 // src/history/read.ts
 var RUNS_DIR = "runs";
+var HistoryLinkError = class extends Error {
+  constructor(path) {
+    super(
+      `history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`
+    );
+    this.path = path;
+    this.name = "HistoryLinkError";
+  }
+  path;
+};
+function linkOnPath(root, rel) {
+  const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
+  for (let i = 1; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join("/");
+    let link;
+    try {
+      link = lstatSync(join21(root, at)).isSymbolicLink();
+    } catch {
+      return void 0;
+    }
+    if (link) return at;
+  }
+  return void 0;
+}
 function listRecordFiles(folder) {
   const out = [];
+  const top2 = linkOnPath(folder, RUNS_DIR);
+  if (top2) throw new HistoryLinkError(top2);
   const walk2 = (rel) => {
     let entries;
     try {
-      entries = readdirSync7(join20(folder, rel), { withFileTypes: true });
+      entries = readdirSync7(join21(folder, rel), { withFileTypes: true });
     } catch (e) {
       if (e.code === "ENOENT") return;
       throw e;
     }
     for (const e of entries) {
       const child = `${rel}/${e.name}`;
+      if (e.isSymbolicLink()) throw new HistoryLinkError(child);
       if (e.isDirectory()) walk2(child);
       else if (e.isFile() && e.name.endsWith(".json")) out.push(child);
     }
@@ -30940,7 +31544,7 @@ function listRecordFiles(folder) {
 function readRecords(folder) {
   const set2 = { records: [], invalid: [] };
   for (const file2 of listRecordFiles(folder)) {
-    const got = tryParseRecord(file2, readFileSync14(join20(folder, file2), "utf8"));
+    const got = tryParseRecord(file2, readFileSync15(join21(folder, file2), "utf8"));
     if ("record" in got) set2.records.push(got);
     else set2.invalid.push(got);
   }
@@ -30977,46 +31581,6 @@ function loadedWithCurrentIds(records, aliases) {
   return records.map((l) => {
     const record2 = withCurrentIds(l.record, aliases);
     return record2 === l.record ? l : { ...l, record: record2 };
-  });
-}
-
-// src/stats/scoreboard.ts
-function unitCosts(cells) {
-  const all = (f) => cells.every((c) => (f(c) ?? 0) > 0);
-  if (all((c) => c.bytes)) return cells.map((c) => c.median_ns / c.bytes);
-  if (all((c) => c.ops)) return cells.map((c) => c.median_ns / c.ops);
-  const works = new Set(cells.map((c) => `${c.ops ?? ""}/${c.bytes ?? ""}`));
-  return works.size === 1 ? cells.map((c) => c.median_ns) : null;
-}
-var UNSCORED_GROUPS = /* @__PURE__ */ new Set(["harness"]);
-function compared(row) {
-  return !UNSCORED_GROUPS.has(row.group) && row.costs.length >= 2;
-}
-function scores(row) {
-  return compared(row) && row.lowPrecision !== true;
-}
-function boardRows(rows) {
-  const all = rows.filter(compared);
-  const scored = all.filter(scores).length;
-  return { scored, lowPrecision: all.length - scored };
-}
-function scoreRows(rows, runners, groupIds) {
-  const counted = rows.filter(scores);
-  const groups = (groupIds ?? [...new Set(counted.map((r) => r.group))]).filter((g) => !UNSCORED_GROUPS.has(g));
-  return runners.map((runner) => {
-    const byGroupRatios = new Map(groups.map((g) => [g, []]));
-    const all = [];
-    let wins = 0;
-    for (const row of counted) {
-      const mine = row.costs.find((c) => c.runner === runner);
-      if (!mine) continue;
-      const ratio = mine.unitCost / Math.min(...row.costs.map((c) => c.unitCost));
-      byGroupRatios.get(row.group)?.push(ratio);
-      all.push(ratio);
-      if (ratio === 1) wins++;
-    }
-    const byGroup = Object.fromEntries([...byGroupRatios].map(([g, rs]) => [g, rs.length > 0 ? geomean(rs) : null]));
-    return { runner, wins, rows: all.length, geomean: all.length > 0 ? geomean(all) : null, byGroup };
   });
 }
 
@@ -31139,12 +31703,12 @@ function digestInput(sc, label, runner) {
 function pickPerRunner(results, warnings) {
   const out = /* @__PURE__ */ new Map();
   for (const r of [...results].sort((a, b) => a.started_at.localeCompare(b.started_at))) {
-    const list = out.get(r.runner) ?? [];
-    list.push(r);
-    out.set(r.runner, list);
+    const list2 = out.get(r.runner) ?? [];
+    list2.push(r);
+    out.set(r.runner, list2);
   }
-  for (const [runner, list] of out) {
-    const versions = new Set(list.map((r) => `${r.client.name}@${r.client.version}${r.client.commit ? `#${r.client.commit}` : ""}`));
+  for (const [runner, list2] of out) {
+    const versions = new Set(list2.map((r) => `${r.client.name}@${r.client.version}${r.client.commit ? `#${r.client.commit}` : ""}`));
     if (versions.size > 1) {
       warnings.push(
         `${RUNNER_LABEL[runner]} results come from ${versions.size} client builds (${[...versions].join(", ")}); the latest run wins where they overlap.`
@@ -31215,10 +31779,13 @@ function buildRow(sc, label, results, runners, basis, opLabel) {
   const best = Math.min(...ok.map((c) => c.unitCostNs));
   const fastest = [];
   if (contested) {
+    const top2 = ok.find((c) => c.unitCostNs === best);
     for (const c of ok) {
       c.ratio = c.unitCostNs / best;
       c.fastest = c.unitCostNs === best;
       if (c.fastest) fastest.push(c.runner);
+      const ri = ratioInterval(c.costInterval, top2.costInterval);
+      if (ri && !c.fastest) c.ratioInterval = ri;
     }
   }
   const works = new Set(Object.values(cells).map((c) => `${c.work.ops ?? ""}/${c.work.bytes ?? ""}`));
@@ -31240,6 +31807,7 @@ function buildRow(sc, label, results, runners, basis, opLabel) {
   };
   if (new Set(digests.map((d) => d.digest)).size > 1) row.digestMismatch = digests;
   if (ok.some((c) => c.lowPrecision)) row.lowPrecision = true;
+  if (contested && !UNSCORED_GROUPS.has(sc.group) && rankingOpen({ costs: ok.map(rowCost) })) row.rankingOpen = true;
   if (sc.kind === "net") row.caveat = NET_SCOPE_CAVEAT;
   return row;
 }
@@ -31275,7 +31843,11 @@ function buildCell(runner, c, basis, judged) {
   if (bytes2 && s.median > 0) cell.bytesPerNs = bytes2 / s.median;
   if (ops) cell.perOpNs = s.median / ops;
   const units = basis === "bytes" ? bytes2 : basis === "ops" ? ops : 1;
-  if (units && units > 0) cell.unitCostNs = s.median / units;
+  if (units && units > 0) {
+    cell.unitCostNs = s.median / units;
+    const ci = costInterval(c.samples_ns, units);
+    if (ci) cell.costInterval = ci;
+  }
   const wall = sum(c.samples_ns);
   const cpu = sum(c.cpu_ns);
   if (wall > 0 && cpu > 0) cell.cpuWallRatio = cpu / wall;
@@ -31308,7 +31880,8 @@ function fits(rows, runners) {
   }
   return out;
 }
-function scoreRowsOf(groups, runners, costOf, precision = false) {
+var rowCost = (cell) => ({ runner: cell.runner, unitCost: cell.unitCostNs, ...cell.costInterval ? { interval: cell.costInterval } : {} });
+function scoreRowsOf(groups, runners, costOf, intervals = false) {
   return groups.flatMap(
     (g) => g.cases.flatMap(
       (c) => c.rows.map((row) => ({
@@ -31316,9 +31889,9 @@ function scoreRowsOf(groups, runners, costOf, precision = false) {
         costs: runners.flatMap((runner) => {
           const cell = row.cells[runner];
           const unitCost2 = cell ? costOf(row, cell) : void 0;
-          return unitCost2 !== void 0 ? [{ runner, unitCost: unitCost2 }] : [];
-        }),
-        ...precision && row.lowPrecision ? { lowPrecision: true } : {}
+          if (unitCost2 === void 0) return [];
+          return [{ runner, unitCost: unitCost2, ...intervals && cell.costInterval ? { interval: cell.costInterval } : {} }];
+        })
       }))
     )
   );
@@ -31353,7 +31926,7 @@ function short(hash2) {
 
 // src/shard/assignment.ts
 import { createHash as createHash4 } from "node:crypto";
-import { readFileSync as readFileSync15 } from "node:fs";
+import { readFileSync as readFileSync16 } from "node:fs";
 
 // src/shard/cost.ts
 var QUICK_ITERATION_S = 0.15;
@@ -31377,9 +31950,9 @@ function historyModel(records, fallback) {
     for (const c of r.cases) {
       const ns = c.status === "skipped" ? 0 : c.status === "ok" ? c.median_ns : null;
       if (ns === null) continue;
-      const key4 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
-      const seen = newest.get(key4);
-      if (!seen || r.started_at > seen.at) newest.set(key4, { at: r.started_at, ns });
+      const key5 = `${r.runner}\0${c.id}\0${c.label}\0${r.spec.profile}`;
+      const seen = newest.get(key5);
+      if (!seen || r.started_at > seen.at) newest.set(key5, { at: r.started_at, ns });
     }
   }
   return {
@@ -31483,9 +32056,9 @@ function assign(selection, plans, model, n, budgetModel = model) {
   return { schema: ASSIGNMENT_SCHEMA_ID, selection, costs: fromHistory ? "history" : "static", shards };
 }
 function loadAssignment(file2) {
-  let text3;
+  let text4;
   try {
-    text3 = readFileSync15(file2, "utf8");
+    text4 = readFileSync16(file2, "utf8");
   } catch (e) {
     throw new InputError(
       file2,
@@ -31493,12 +32066,12 @@ function loadAssignment(file2) {
       "pass the file `bee-bench plan --shards N --assignment FILE` wrote"
     );
   }
-  const parsed = AssignmentSchema.safeParse(parseJson(file2, text3));
+  const parsed = AssignmentSchema.safeParse(parseJson(file2, text4));
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "write it again with bee-bench plan --shards N --assignment FILE");
   return parsed.data;
 }
-function parseShardRef(text3) {
-  const m = /^(\d+)\/(\d+)$/.exec(text3);
+function parseShardRef(text4) {
+  const m = /^(\d+)\/(\d+)$/.exec(text4);
   if (!m) return null;
   const [index, total] = [Number(m[1]), Number(m[2])];
   return index >= 1 && index <= total ? { index, total } : null;
@@ -31509,13 +32082,13 @@ function matrixOf(a) {
 }
 
 // src/shard/merge.ts
-import { existsSync as existsSync8, readFileSync as readFileSync16 } from "node:fs";
-import { join as join22 } from "node:path";
+import { existsSync as existsSync10, readFileSync as readFileSync17 } from "node:fs";
+import { join as join23 } from "node:path";
 
 // src/shard/run.ts
 import { mkdirSync as mkdirSync9, writeFileSync as writeFileSync9 } from "node:fs";
 import { hostname as hostname4 } from "node:os";
-import { join as join21, resolve as resolve4 } from "node:path";
+import { join as join22, resolve as resolve5 } from "node:path";
 var SHARD_RUN_SCHEMA_ID = "bee-bench/shard-run@1";
 var ShardRunSchema = external_exports.strictObject({
   schema: external_exports.literal(SHARD_RUN_SCHEMA_ID),
@@ -31529,12 +32102,12 @@ var ShardRunSchema = external_exports.strictObject({
   problems: external_exports.array(external_exports.string())
 });
 var SHARD_FILE = "shard.json";
-var shardResultFile = (runner, evidence, iterations) => join21("results", `${runner}.${evidence}${iterations ? `.${iterations}-iterations` : ""}.json`);
+var shardResultFile = (runner, evidence, iterations) => join22("results", `${runner}.${evidence}${iterations ? `.${iterations}-iterations` : ""}.json`);
 async function runShard(o) {
   const started = performance.now();
   const shard = o.assignment.shards.find((s) => s.index === o.index);
   if (!shard) throw new Error(`shard ${o.index} is not in the assignment (1-${o.assignment.shards.length})`);
-  const outDir = resolve4(o.outDir);
+  const outDir = resolve5(o.outDir);
   const run2 = {
     schema: SHARD_RUN_SCHEMA_ID,
     shard: { index: o.index, total: o.assignment.shards.length },
@@ -31544,9 +32117,9 @@ async function runShard(o) {
     files: [],
     problems: []
   };
-  const problem = (text3) => {
-    run2.problems.push(text3);
-    o.log(text3);
+  const problem = (text4) => {
+    run2.problems.push(text4);
+    o.log(text4);
   };
   for (const [runner, plan2] of o.plans) {
     const parts = o.assignment.selection.evidences.flatMap((evidence) => {
@@ -31572,7 +32145,7 @@ async function runShard(o) {
         runner,
         plan: part,
         ...iterations ? { iterations } : {},
-        out: join21(outDir, file2),
+        out: join22(outDir, file2),
         budgetMs: processBudgetMs,
         ...evidence === "wall" ? { bee: o.bee } : {},
         log: o.log
@@ -31585,16 +32158,16 @@ async function runShard(o) {
   }
   run2.elapsed_s = (performance.now() - started) / 1e3;
   mkdirSync9(outDir, { recursive: true });
-  writeFileSync9(join21(outDir, SHARD_FILE), `${JSON.stringify(run2, null, 2)}
+  writeFileSync9(join22(outDir, SHARD_FILE), `${JSON.stringify(run2, null, 2)}
 `);
   return run2;
 }
 
 // src/shard/merge.ts
 function loadShard(dir) {
-  const file2 = join22(dir, SHARD_FILE);
-  if (!existsSync8(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
-  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync16(file2, "utf8")));
+  const file2 = join23(dir, SHARD_FILE);
+  if (!existsSync10(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
+  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync17(file2, "utf8")));
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
   return { dir, run: parsed.data };
 }
@@ -31602,14 +32175,14 @@ var rowKey4 = (runner, id, label) => `${runner} ${id} ${String(label)}`;
 function mergeShards(shards, plans) {
   if (shards.length === 0) throw new InputError("merge", ["no shard folders given"], "pass the folders of every shard");
   const assignment = shards[0].run.assignment;
-  const key4 = selectionKey(assignment.selection);
+  const key5 = selectionKey(assignment.selection);
   const seen = /* @__PURE__ */ new Map();
   for (const s of shards) {
-    if (selectionKey(s.run.assignment.selection) !== key4 || s.run.shard.total !== assignment.shards.length) {
-      throw new InputError(join22(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
+    if (selectionKey(s.run.assignment.selection) !== key5 || s.run.shard.total !== assignment.shards.length) {
+      throw new InputError(join23(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
     }
     const other = seen.get(s.run.shard.index);
-    if (other) throw new InputError(join22(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
+    if (other) throw new InputError(join23(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
     seen.set(s.run.shard.index, s.dir);
   }
   const missingShards = assignment.shards.map((s) => s.index).filter((i) => !seen.has(i));
@@ -31617,7 +32190,7 @@ function mergeShards(shards, plans) {
   const delivered = new Map(MEASURES.map((k) => [k, /* @__PURE__ */ new Map()]));
   for (const s of shards) {
     for (const f of s.run.files) {
-      const result2 = loadResult(join22(s.dir, f.file));
+      const result2 = loadResult(join23(s.dir, f.file));
       for (const c of result2.cases) delivered.get(f.evidence).set(rowKey4(f.runner, c.id, c.param.label), { shard: s.run.shard.index, c, result: result2 });
     }
   }
@@ -31709,7 +32282,7 @@ function costModel(r, historyDir) {
   if (!historyDir) return fallback;
   const aliases = caseAliases(loadSpec(r.specFile).spec);
   return historyModel(
-    readRecords(resolve5(historyDir)).records.map((l) => withCurrentIds(l.record, aliases)),
+    readRecords(resolve6(historyDir)).records.map((l) => withCurrentIds(l.record, aliases)),
     fallback
   );
 }
@@ -31735,7 +32308,7 @@ function shardCommand(o, planned = shardPlan(o)) {
   return runShard({ ...o, assignment: planned.assignment, plans: planned.plans });
 }
 function mergeCommand(specFile, shardDirs, outDir) {
-  const shards = shardDirs.map((d) => loadShard(resolve5(d)));
+  const shards = shardDirs.map((d) => loadShard(resolve6(d)));
   const sel = shards[0]?.run.assignment.selection;
   const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: /* @__PURE__ */ new Map() };
   const { spec, hash: hash2 } = loadSpec(specFile);
@@ -31746,7 +32319,7 @@ function mergeCommand(specFile, shardDirs, outDir) {
       "merge with the spec the shards ran (--spec)"
     );
   const merged = mergeShards(shards, plans);
-  for (const r of merged.results) writeText(join23(resolve5(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
+  for (const r of merged.results) writeText(join24(resolve6(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
 `);
   const reports = writeReports(outDir, aggregate(merged.results, spec, { specHash: hash2 }));
   appendFileSync2(reports.markdown, `
@@ -31755,12 +32328,12 @@ ${renderShardsMarkdown(merged)}`);
 }
 
 // src/shard/pr-pieces.ts
-import { existsSync as existsSync9, mkdirSync as mkdirSync11, readFileSync as readFileSync17, statSync as statSync4, writeFileSync as writeFileSync11 } from "node:fs";
-import { join as join25 } from "node:path";
+import { existsSync as existsSync11, mkdirSync as mkdirSync11, readFileSync as readFileSync18, statSync as statSync5, writeFileSync as writeFileSync11 } from "node:fs";
+import { join as join26 } from "node:path";
 
 // src/shard/pr-piece-profiles.ts
-import { copyFileSync as copyFileSync3, lstatSync, mkdirSync as mkdirSync10, writeFileSync as writeFileSync10 } from "node:fs";
-import { join as join24 } from "node:path";
+import { copyFileSync as copyFileSync3, lstatSync as lstatSync2, mkdirSync as mkdirSync10, writeFileSync as writeFileSync10 } from "node:fs";
+import { join as join25 } from "node:path";
 var PieceProfilesSchema = external_exports.strictObject({
   /** The piece's flagged rows' differences, largest change first. */
   diffs: ProfileDiffsSchema,
@@ -31791,25 +32364,25 @@ function acceptedDiffs(pieces, rows, runner) {
 }
 var statOf = (path) => {
   try {
-    return lstatSync(path);
+    return lstatSync2(path);
   } catch {
     return null;
   }
 };
 function copyRowFiles(piece, diff, into, problems) {
-  const from = join24(piece.dir, "profiles", rowFolder(diff));
+  const from = join25(piece.dir, "profiles", rowFolder(diff));
   if (!statOf(from)?.isDirectory()) return false;
-  const to = join24(into, rowFolder(diff));
+  const to = join25(into, rowFolder(diff));
   mkdirSync10(to, { recursive: true });
   for (const name2 of ROW_FILES.filter((n) => n !== DIFF_FILES.json)) {
-    const src = join24(from, name2);
+    const src = join25(from, name2);
     const st = statOf(src);
     if (!st) continue;
     if (!st.isFile()) problems.push(`${src}: not a plain file, not carried`);
     else if (st.size > MAX_PROFILE_BYTES) problems.push(`${src}: ${st.size} bytes, more than the ${MAX_PROFILE_BYTES} a run's profiles may hold; not carried`);
-    else copyFileSync3(src, join24(to, name2));
+    else copyFileSync3(src, join25(to, name2));
   }
-  writeFileSync10(join24(to, DIFF_FILES.json), diffJson(diff));
+  writeFileSync10(join25(to, DIFF_FILES.json), diffJson(diff));
   return true;
 }
 function carryProfiles(pieces, rows, runner, outDir) {
@@ -31828,8 +32401,8 @@ function carryProfiles(pieces, rows, runner, outDir) {
 // src/shard/pr-pieces.ts
 var AB_PIECE_SCHEMA_ID = "bee-bench/ab-piece@1";
 var AB_PIECE_FILE = "piece.json";
-function parsePieceRef(text3) {
-  const m = /^([a-z]+)(?::(\d+)\/(\d+))?$/.exec(text3.trim());
+function parsePieceRef(text4) {
+  const m = /^([a-z]+)(?::(\d+)\/(\d+))?$/.exec(text4.trim());
   const evidence = MeasureKindSchema.safeParse(m?.[1]);
   if (!m || !evidence.success) return null;
   const [index, total] = m[2] === void 0 ? [1, 1] : [Number(m[2]), Number(m[3])];
@@ -31858,58 +32431,58 @@ function pieceCases(plan2, piece, model) {
   return cases.filter((id) => shard.pieces.some((p) => p.case === id));
 }
 var nonneg = external_exports.number().finite().nonnegative();
-var text2 = external_exports.string().max(4e3);
+var text3 = external_exports.string().max(4e3);
 var WorkSchema = external_exports.strictObject({ bytes: nonneg.optional(), ops: nonneg.optional() });
 var PairedRowSchema = external_exports.strictObject({
-  caseId: text2,
-  label: text2,
+  caseId: text3,
+  label: text3,
   kind: KindSchema,
   status: external_exports.enum(["ok", "skipped", "failed", "new", "missing"]),
-  note: text2.optional(),
+  note: text3.optional(),
   base: external_exports.array(nonneg),
   head: external_exports.array(nonneg),
   logRatios: external_exports.array(external_exports.number().finite()),
   roundsRun: external_exports.number().int().nonnegative(),
-  unused: external_exports.array(text2),
+  unused: external_exports.array(text3),
   work: WorkSchema,
   param: ParamValuesSchema
 });
 var stepRowSchema = (figures) => external_exports.strictObject({
-  caseId: text2,
-  label: text2,
+  caseId: text3,
+  label: text3,
   base: figures.nullable(),
   baseAgain: figures.nullable(),
   head: figures.nullable(),
   work: WorkSchema,
-  note: text2.optional(),
+  note: text3.optional(),
   skipped: external_exports.boolean().optional()
 });
 var outcomeSchema = (kind) => external_exports.strictObject({
   kind: external_exports.literal(kind),
-  counter: text2.nullable(),
+  counter: text3.nullable(),
   rows: external_exports.array(stepRowSchema(EVIDENCES[kind].figuresSchema)),
-  problems: external_exports.array(text2),
+  problems: external_exports.array(text3),
   elapsedMs: nonneg,
   // A piece keeps no run results: the sides' client and host travel in `sides`.
   results: external_exports.strictObject({ base: external_exports.null(), head: external_exports.null() })
 });
 var MeasuredSchema = external_exports.strictObject({
-  wall: external_exports.strictObject({ rows: external_exports.array(PairedRowSchema), roundsDone: external_exports.number().int().nonnegative(), stoppedEarly: text2.optional(), elapsedMs: nonneg }).nullable(),
+  wall: external_exports.strictObject({ rows: external_exports.array(PairedRowSchema), roundsDone: external_exports.number().int().nonnegative(), stoppedEarly: text3.optional(), elapsedMs: nonneg }).nullable(),
   deterministic: external_exports.strictObject({ instructions: outcomeSchema("instructions").optional(), allocations: outcomeSchema("allocations").optional() }),
-  countsUnavailable: text2.optional(),
+  countsUnavailable: text3.optional(),
   sides: external_exports.strictObject({ base: ResultSchema.nullable(), head: ResultSchema.nullable() })
 });
 var SharedSchema = external_exports.strictObject({
   runner: RunnerSchema,
   profile: ProfileSchema,
-  cases: external_exports.array(text2),
+  cases: external_exports.array(text3),
   large: external_exports.boolean(),
-  spec_hash: text2,
+  spec_hash: text3,
   measure: external_exports.array(MeasureKindSchema).min(1),
   /** Pieces per evidence. */
   split: external_exports.partialRecord(MeasureKindSchema, external_exports.number().int().positive().max(256)),
-  base_label: text2,
-  head_label: text2,
+  base_label: text3,
+  head_label: text3,
   alpha: external_exports.number().positive().lt(1),
   threshold: nonneg,
   instruction_threshold: nonneg,
@@ -31922,7 +32495,7 @@ var AbPieceSchema = external_exports.strictObject({
   piece: external_exports.strictObject({ evidence: MeasureKindSchema, index: external_exports.number().int().positive(), total: external_exports.number().int().positive() }),
   ab: SharedSchema,
   /** The cases this piece measured. */
-  cases: external_exports.array(text2),
+  cases: external_exports.array(text3),
   elapsed_s: nonneg,
   /** A count piece's flagged rows' profile differences (their files in the piece's profiles/). */
   profiles: PieceProfilesSchema.optional()
@@ -31953,7 +32526,7 @@ async function runPiece(o) {
     measured: JSON.parse(JSON.stringify(measured))
   };
   mkdirSync11(o.outDir, { recursive: true });
-  writeFileSync11(join25(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
+  writeFileSync11(join26(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
 `);
   return piece;
 }
@@ -31978,12 +32551,12 @@ function sharedOf(o, hash2) {
 }
 var MAX_PIECE_BYTES = 64 << 20;
 function loadPiece(dir) {
-  const file2 = join25(dir, AB_PIECE_FILE);
+  const file2 = join26(dir, AB_PIECE_FILE);
   const fix = "pass the folders `bee-bench ab --piece EVIDENCE[:K/N] --out DIR` wrote";
-  if (!existsSync9(file2)) throw new InputError(file2, ["missing"], fix);
-  const size = statSync4(file2).size;
+  if (!existsSync11(file2)) throw new InputError(file2, ["missing"], fix);
+  const size = statSync5(file2).size;
   if (size > MAX_PIECE_BYTES) throw new InputError(file2, [`${size} bytes, more than the ${MAX_PIECE_BYTES} accepted`], fix);
-  const parsed = AbPieceFileSchema.safeParse(parseJson(file2, readFileSync17(file2, "utf8")));
+  const parsed = AbPieceFileSchema.safeParse(parseJson(file2, readFileSync18(file2, "utf8")));
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
   return parsed.data;
 }
@@ -31993,7 +32566,7 @@ function mergePieces(dirs, o) {
   const shared = pieces[0].piece.ab;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, piece } of pieces) {
-    const file2 = join25(dir, AB_PIECE_FILE);
+    const file2 = join26(dir, AB_PIECE_FILE);
     if (JSON.stringify(piece.ab) !== JSON.stringify(shared))
       throw new InputError(file2, ["belongs to another A/B (its ab settings differ)"], "merge the pieces of one A/B only");
     const name2 = pieceText(piece.piece);
@@ -32024,7 +32597,7 @@ function mergePieces(dirs, o) {
   const profiles = carryProfiles(
     pieces.map((p) => ({
       dir: p.dir,
-      file: join25(p.dir, AB_PIECE_FILE),
+      file: join26(p.dir, AB_PIECE_FILE),
       evidence: p.piece.piece.evidence,
       cases: p.piece.cases,
       ...p.piece.profiles ? { profiles: p.piece.profiles } : {}
@@ -32086,271 +32659,7 @@ function joinPieces(pieces, plan2) {
 }
 
 // src/cli/flags.ts
-import { resolve as resolve6 } from "node:path";
-
-// src/bee/session.ts
-import { constants } from "node:os";
-
-// src/bee/dev-node.ts
-import { execFile as execFile2, spawn as spawn3 } from "node:child_process";
-import { closeSync as closeSync2, existsSync as existsSync10, mkdtempSync as mkdtempSync4, openSync as openSync2, readFileSync as readFileSync18, rmSync as rmSync9 } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir as tmpdir3 } from "node:os";
-import { join as join26 } from "node:path";
-
-// src/bee/api.ts
-var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
-var CreatedBatchSchema = external_exports.object({ batchID: external_exports.string().regex(/^[0-9a-f]{64}$/i, "expected 64 hex digits") });
-var describe3 = (e) => e instanceof Error ? e.message : String(e);
-var sleep2 = (ms) => new Promise((r) => setTimeout(r, ms));
-async function poll(what, o, fn) {
-  const deadline = Date.now() + o.timeoutMs;
-  let last = "no answer yet";
-  for (; ; ) {
-    const gone = o.gone?.();
-    if (gone) throw new Error(`${what}: ${gone}`);
-    try {
-      const v = await fn();
-      if (v !== void 0) return v;
-    } catch (e) {
-      last = describe3(e);
-    }
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`${what}: no success within ${Math.round(o.timeoutMs / 1e3)} s (last: ${last})`);
-    await sleep2(Math.min(o.intervalMs ?? 250, left));
-  }
-}
-function waitForHealth(baseUrl, o) {
-  return poll(`Bee at ${baseUrl} not healthy`, o, async () => {
-    const r = await probe(`${baseUrl}/health`, Math.min(PROBE_TIMEOUT_MS, o.timeoutMs));
-    let h;
-    try {
-      h = HealthSchema.safeParse(JSON.parse(r.body));
-    } catch {
-      h = void 0;
-    }
-    if (r.status !== 200 || !h?.success) throw new Error(`GET /health: HTTP ${r.status} ${beeMessage(r.body)}`);
-    if (h.data.status !== "ok") throw new Error(`GET /health: status "${h.data.status}"`);
-    return h.data.version ?? "unknown version";
-  });
-}
-async function buyBatch(baseUrl, o) {
-  const path = `/stamps/${o.amount}/${o.depth}`;
-  let status2;
-  let body;
-  try {
-    const res = await fetch(`${baseUrl}${path}`, { method: "POST", signal: AbortSignal.timeout(Math.min(6 * PROBE_TIMEOUT_MS, o.timeoutMs)) });
-    status2 = res.status;
-    body = await res.text();
-  } catch (e) {
-    throw new Error(`buying a postage batch on ${baseUrl}: POST ${path}: ${describe3(e)}`);
-  }
-  let parsed;
-  try {
-    parsed = CreatedBatchSchema.safeParse(JSON.parse(body));
-  } catch {
-    parsed = void 0;
-  }
-  if (status2 !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status2} ${beeMessage(body)}`);
-  const batchId = parsed.data.batchID.toLowerCase();
-  await poll(`postage batch ${batchId} on ${baseUrl} not usable`, { timeoutMs: o.timeoutMs }, async () => {
-    await preflight({ url: baseUrl, batchId });
-    return true;
-  });
-  return batchId;
-}
-
-// src/bee/docker.ts
-import { randomBytes } from "node:crypto";
-var BEE_IMAGE = "ethersphere/bee:2.8.0";
-var CONTAINER_API_PORT = 1633;
-var CONTAINER_LABEL = "org.bee-bench.dev-node=1";
-function containerName() {
-  return `bee-bench-dev-${process.pid}-${randomBytes(4).toString("hex")}`;
-}
-function dockerRunArgs(o) {
-  return [
-    "run",
-    "-d",
-    "--rm",
-    "--name",
-    o.name,
-    "--label",
-    CONTAINER_LABEL,
-    "--publish",
-    `127.0.0.1:${o.hostPort}:${CONTAINER_API_PORT}`,
-    o.image ?? BEE_IMAGE,
-    "dev",
-    `--api-addr=:${CONTAINER_API_PORT}`
-  ];
-}
-function dockerRemoveArgs(name2) {
-  return ["rm", "--force", name2];
-}
-function dockerLogsArgs(name2) {
-  return ["logs", "--tail", "30", name2];
-}
-
-// src/bee/dev-node.ts
-var DEV_NODE_DEFAULTS = {
-  /** Covers Bee's start-up, not the image pull (docker run returns after the pull). */
-  healthTimeoutMs: 6e4,
-  batchTimeoutMs: 6e4,
-  /** Image pull and container creation. */
-  dockerRunTimeoutMs: 6e5,
-  /** SIGTERM, then this long for Bee's graceful shutdown, then SIGKILL. */
-  stopGraceMs: 1e4,
-  /** The batch the nightly has always bought: ample for the spec's largest uploads. */
-  batchAmount: 10000000000n,
-  batchDepth: 24
-};
-var Cleanup = class {
-  steps = [];
-  done;
-  add(step2) {
-    this.steps.push(step2);
-  }
-  run() {
-    this.done ??= (async () => {
-      for (const step2 of this.steps.reverse()) await step2();
-    })();
-    return this.done;
-  }
-};
-function freePort() {
-  return new Promise((resolve21, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => typeof addr === "object" && addr ? resolve21(addr.port) : reject(new Error("no free port")));
-    });
-  });
-}
-function devNodeEnv(home, from = process.env) {
-  const env = childEnv({ HOME: home }, from);
-  for (const k of Object.keys(env)) if (/^BEE_/i.test(k)) delete env[k];
-  return env;
-}
-var lastLines = (text3, n = 30) => text3.trimEnd().split("\n").slice(-n).join("\n");
-async function launchBinary(path, port, cleanup, log2) {
-  if (!existsSync10(path)) throw new Error(`--bee-binary ${path}: no such file`);
-  const home = mkdtempSync4(join26(tmpdir3(), "bee-bench-dev-"));
-  const logFile = join26(home, "bee.log");
-  const fd = openSync2(logFile, "a");
-  const child = spawn3(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
-  closeSync2(fd);
-  let ended;
-  const exited = new Promise((resolve21) => {
-    child.once("exit", (code, signal) => {
-      ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
-      resolve21();
-    });
-    child.once("error", (e) => {
-      ended = `cannot start ${path}: ${e.message}`;
-      resolve21();
-    });
-  });
-  cleanup.add(async () => {
-    if (ended === void 0 && child.pid) {
-      const signalGroup = (s) => {
-        try {
-          process.kill(-child.pid, s);
-        } catch {
-        }
-      };
-      signalGroup("SIGTERM");
-      const timer = new Promise((r) => setTimeout(() => r("late"), DEV_NODE_DEFAULTS.stopGraceMs).unref());
-      if (await Promise.race([exited, timer]) === "late") {
-        log2(`bee: process ${child.pid} ignored SIGTERM for ${DEV_NODE_DEFAULTS.stopGraceMs / 1e3} s; killing it`);
-        signalGroup("SIGKILL");
-        await exited;
-      }
-      log2(`bee: stopped process ${child.pid}`);
-    }
-    rmSync9(home, { recursive: true, force: true });
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    what: `process ${child.pid ?? "(not started)"} (${path})`,
-    gone: () => ended,
-    logTail: async () => lastLines(readFileSync18(logFile, "utf8"))
-  };
-}
-function dockerCommand(docker, args, timeoutMs) {
-  return new Promise((resolve21) => {
-    execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const missing = err?.code === "ENOENT";
-      const why = !err ? "" : missing ? `${docker} not found${docker.includes("/") ? "" : " on PATH"}` : err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message;
-      resolve21({ ok: !err, missing, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
-    });
-  });
-}
-async function removeContainer(name2, log2, docker = "docker") {
-  const rm2 = await dockerCommand(docker, dockerRemoveArgs(name2), 6e4);
-  if (rm2.missing) return;
-  if (rm2.ok) log2(`bee: removed container ${name2}`);
-  else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name2} already removed`);
-  else log2(`bee: could not remove container ${name2} (${rm2.problem}); remove it with: docker rm --force ${name2}`);
-}
-var NO_DOCKER_HINT = "without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH instead of --bee dev, or a running node with --bee-url URL --batch-id ID";
-async function launchDocker(docker, port, cleanup, o) {
-  const name2 = containerName();
-  o.onContainer?.(name2);
-  cleanup.add(() => removeContainer(name2, o.log, docker));
-  const args = dockerRunArgs({ name: name2, hostPort: port });
-  o.log(`bee: ${docker} ${args.join(" ")}`);
-  const run2 = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
-  if (!run2.ok) throw new Error(`docker run of the Bee dev node failed (${run2.problem}); ${o.withoutDocker ?? NO_DOCKER_HINT}`);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    what: `container ${name2}`,
-    gone: () => void 0,
-    logTail: async () => {
-      const logs2 = await dockerCommand(docker, dockerLogsArgs(name2), 3e4);
-      return lastLines(`${logs2.stdout}
-${logs2.problem}`);
-    }
-  };
-}
-async function startDevNode(o, cleanup) {
-  const port = o.port ?? await freePort();
-  const launched = o.how.kind === "docker" ? await launchDocker(o.how.docker ?? "docker", port, cleanup, o) : await launchBinary(o.how.path, port, cleanup, o.log);
-  try {
-    const version3 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
-    const batchId = await buyBatch(launched.url, {
-      amount: DEV_NODE_DEFAULTS.batchAmount,
-      depth: DEV_NODE_DEFAULTS.batchDepth,
-      timeoutMs: o.batchTimeoutMs ?? DEV_NODE_DEFAULTS.batchTimeoutMs
-    });
-    o.log(`bee: dev node ${version3} at ${launched.url} (${launched.what}), batch ${batchId}`);
-    return { url: launched.url, batchId, version: version3, what: launched.what };
-  } catch (e) {
-    const tail = await launched.logTail().catch(() => "");
-    throw new Error(`${e instanceof Error ? e.message : String(e)}${tail ? `
-last lines of the Bee log (${launched.what}):
-${tail}` : ""}`);
-  }
-}
-
-// src/bee/session.ts
-var SIGNALS = ["SIGINT", "SIGTERM"];
-async function withDevNode(o, work) {
-  const cleanup = new Cleanup();
-  const onSignal = (signal) => {
-    o.log(`bee: ${signal} received: stopping the dev node before exiting`);
-    void cleanup.run().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
-  };
-  for (const s of SIGNALS) process.on(s, onSignal);
-  try {
-    return await work(await startDevNode(o, cleanup));
-  } finally {
-    await cleanup.run();
-    for (const s of SIGNALS) process.off(s, onSignal);
-  }
-}
-
-// src/cli/flags.ts
+import { resolve as resolve7 } from "node:path";
 var UsageError = class extends Error {
 };
 var options = {
@@ -32376,6 +32685,10 @@ var options = {
   bee: { type: "string" },
   "bee-binary": { type: "string" },
   "bee-port": { type: "string" },
+  "base-bee": { type: "string" },
+  "head-bee": { type: "string" },
+  "base-batch-id": { type: "string" },
+  "head-batch-id": { type: "string" },
   port: { type: "string" },
   rounds: { type: "string" },
   alpha: { type: "string" },
@@ -32412,6 +32725,22 @@ var options = {
   "keep-raw": { type: "boolean", default: false },
   "profile-case": { type: "string", multiple: true },
   marker: { type: "string" },
+  design: { type: "string" },
+  sizes: { type: "string" },
+  levels: { type: "string" },
+  strategies: { type: "string" },
+  node: { type: "string", multiple: true },
+  replicates: { type: "string" },
+  attempts: { type: "string" },
+  upload: { type: "string" },
+  endpoint: { type: "string" },
+  wait: { type: "string" },
+  ceiling: { type: "string" },
+  poll: { type: "string" },
+  timeout: { type: "string" },
+  seed: { type: "string" },
+  order: { type: "string" },
+  fallback: { type: "string" },
   help: { type: "boolean", short: "h", default: false },
   version: { type: "boolean", short: "V", default: false }
 };
@@ -32428,16 +32757,16 @@ function num(v, name2, fallback, check2, hint) {
 function changeThreshold(v, name2, fallback) {
   return num(v[name2], name2, fallback, (n) => n > 0 && n < 10, "a fraction, e.g. 0.01 for 1%");
 }
-function source(text3, flag) {
+function source(text4, flag) {
   try {
-    return parseSource(text3);
+    return parseSource(text4);
   } catch (e) {
     throw new UsageError(`--${flag}: ${e.message}`);
   }
 }
-function envPairs(list, flag) {
+function envPairs(list2, flag) {
   const env = {};
-  for (const kv of list ?? []) {
+  for (const kv of list2 ?? []) {
     const at = kv.indexOf("=");
     if (at < 1) throw new UsageError(`--${flag} ${kv}: expected KEY=VALUE`);
     env[kv.slice(0, at)] = kv.slice(at + 1);
@@ -32455,7 +32784,7 @@ function devNodeOptions(v) {
   if (v["bee-url"] || v["batch-id"]) throw new UsageError("--bee dev starts its own node and batch: drop --bee-url and --batch-id");
   const port = v["bee-port"] === void 0 ? void 0 : num(v["bee-port"], "bee-port", 0, (n) => Number.isInteger(n) && n >= 1 && n <= 65535, "a TCP port from 1 to 65535");
   return {
-    how: v["bee-binary"] ? { kind: "binary", path: resolve6(v["bee-binary"]) } : { kind: "docker" },
+    how: v["bee-binary"] ? { kind: "binary", path: resolve7(v["bee-binary"]) } : { kind: "docker" },
     ...port ? { port } : {},
     log
   };
@@ -32472,7 +32801,7 @@ function common(v) {
   const profile2 = ProfileSchema.safeParse(v.profile);
   if (!profile2.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
   if (Boolean(v["bee-url"]) !== Boolean(v["batch-id"])) throw new UsageError("--bee-url and --batch-id go together");
-  const specFile = resolve6(v.spec ?? defaultSpecPath());
+  const specFile = resolve7(v.spec ?? defaultSpecPath());
   noteRenamedCases(specFile, v.case ?? []);
   return {
     devNode: devNodeOptions(v),
@@ -32481,8 +32810,8 @@ function common(v) {
     cases: v.case ?? [],
     large: v.large,
     bee: v["bee-url"] ? beeTarget(v["bee-url"], v["batch-id"]) : void 0,
-    outDir: resolve6(v.out ?? "out"),
-    cacheDir: v.cache ? resolve6(v.cache) : void 0,
+    outDir: resolve7(v.out ?? "out"),
+    cacheDir: v.cache ? resolve7(v.cache) : void 0,
     log
   };
 }
@@ -32506,13 +32835,18 @@ function withBee(c, job) {
 }
 function measureOf(v) {
   const m = MeasureSchema.safeParse(v.measure ?? "wall");
-  if (!m.success) throw new UsageError(`--measure ${v.measure}: a comma list of wall, instructions, allocations (both = wall,instructions)`);
+  if (!m.success) {
+    const wrong = (v.measure ?? "").split(",").map((x) => x.trim()).filter((x) => x !== "both" && !MEASURES.includes(x));
+    const near = wrong.map((x) => closest(x, [...MEASURES, "both"])).filter((x) => x !== void 0);
+    const hint = near.length > 0 ? `; did you mean ${near.map((x) => `"${x}"`).join(", ")}?` : "";
+    throw new UsageError(`--measure ${v.measure}: a comma list of wall, instructions, allocations (both = wall,instructions)${hint}`);
+  }
   return m.data;
 }
 function runnerList(v) {
-  const list = (v.runner ?? []).flatMap((r) => r.split(","));
-  for (const r of list) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
-  return list.length ? [...new Set(list)] : [...RUNNERS];
+  const list2 = (v.runner ?? []).flatMap((r) => r.split(","));
+  for (const r of list2) if (!RunnerSchema.safeParse(r).success) throw new UsageError(`--runner ${r}: use js, go or rs`);
+  return list2.length ? [...new Set(list2)] : [...RUNNERS];
 }
 function oneRunner(v, command) {
   const runner = RunnerSchema.safeParse(v.runner?.[0]);
@@ -32540,6 +32874,28 @@ function verdictOptions(v) {
 }
 
 // src/cli/commands/ab.ts
+function nodeSpecs(v) {
+  if (!v["base-bee"] && !v["head-bee"]) {
+    if (v["base-batch-id"] || v["head-batch-id"]) throw new UsageError("--base-batch-id and --head-batch-id go with --base-bee URL and --head-bee URL");
+    return void 0;
+  }
+  if (!v["base-bee"] || !v["head-bee"]) throw new UsageError("a node A/B needs both --base-bee and --head-bee (each a Bee executable or a node URL)");
+  if (v.base || v.head)
+    throw new UsageError(
+      "a node A/B runs one client build against both nodes: drop --base and --head (the client is --<runner>-client SRC, BEE_GO_PATH for go, or the registry release)"
+    );
+  if (v.bee || v["bee-url"] || v["bee-binary"] || v["batch-id"] || v["bee-port"])
+    throw new UsageError("--base-bee and --head-bee are the nodes of a node A/B: drop --bee, --bee-url, --batch-id, --bee-binary and --bee-port");
+  try {
+    return {
+      base: parseNodeSpec(v["base-bee"], v["base-batch-id"], "--base-bee", "--base-batch-id"),
+      head: parseNodeSpec(v["head-bee"], v["head-batch-id"], "--head-bee", "--head-batch-id")
+    };
+  } catch (e) {
+    if (e instanceof BeeArgumentError) throw new UsageError(e.message);
+    throw e;
+  }
+}
 function splitOf(v, measure, piece) {
   if (v.split === void 0)
     throw new UsageError("--piece needs --split N: how many pieces each of instructions and allocations is split into (the same N for every piece)");
@@ -32550,18 +32906,23 @@ function splitOf(v, measure, piece) {
 async function ab(v) {
   const c = common(v);
   const runner = oneRunner(v, "ab");
-  if (!v.base || !v.head) throw new UsageError("ab needs --base SRC and --head SRC");
+  const nodes = nodeSpecs(v);
+  if (!nodes && (!v.base || !v.head)) throw new UsageError("ab needs --base SRC and --head SRC (or, with the node as the variable, --base-bee and --head-bee)");
   const { rounds, alpha, threshold } = verdictOptions(v);
   const instructionThreshold = changeThreshold(v, "instructions-threshold", INSTRUCTION_DEFAULTS.threshold);
   const allocationThreshold = changeThreshold(v, "allocations-threshold", ALLOCATION_DEFAULTS.threshold);
   const failOn = FailOnSchema.safeParse(v["fail-on"]);
   if (!failOn.success) throw new UsageError(`--fail-on ${v["fail-on"]}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
+  if (nodes && measure.some((k) => k !== "wall"))
+    throw new UsageError(`--measure ${v.measure}: a node A/B measures wall time only (one client build on both sides)`);
+  if (nodes && v.piece !== void 0) throw new UsageError("--piece splits a client A/B: a node A/B runs as one job");
+  const client = nodes ? source(givenClient(v, runner) ?? "registry", `${runner}-client`) : void 0;
   const sides = {
-    base: source(v.base, "base"),
-    head: source(v.head, "head"),
-    baseLabel: v["base-label"] ?? v.base,
-    headLabel: v["head-label"] ?? v.head,
+    base: client ?? source(v.base, "base"),
+    head: client ?? source(v.head, "head"),
+    baseLabel: v["base-label"] ?? v.base ?? "",
+    headLabel: v["head-label"] ?? v.head ?? "",
     env: { base: envPairs(v["base-env"], "base-env"), head: envPairs(v["head-env"], "head-env") }
   };
   const abOptions = {
@@ -32590,7 +32951,18 @@ async function ab(v) {
     log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join27(c.outDir, AB_PIECE_FILE)}`);
     return 0;
   }
-  const out = await withBee(c, (c2) => abPipeline({ ...c2, ...abOptions }));
+  const out = nodes ? await withNodeSides(
+    nodes,
+    { log },
+    (n) => abPipeline({
+      ...c,
+      ...abOptions,
+      nodes: n,
+      // Named by what differs: the node's version (a label given on the command line wins).
+      baseLabel: v["base-label"] ?? `bee ${n.base.version}`,
+      headLabel: v["head-label"] ?? `bee ${n.head.version}`
+    })
+  ) : await withBee(c, (c2) => abPipeline({ ...c2, ...abOptions }));
   process.stdout.write(out.report.markdown);
   log(`wrote ${out.report.markdownFile}`);
   const f = failingRows(out.report.input.rows, failOn.data);
@@ -32598,8 +32970,8 @@ async function ab(v) {
 }
 
 // src/cli/commands/bisect.ts
-import { existsSync as existsSync12, statSync as statSync5 } from "node:fs";
-import { join as join32, resolve as resolve9 } from "node:path";
+import { existsSync as existsSync13, statSync as statSync6 } from "node:fs";
+import { join as join32, resolve as resolve10 } from "node:path";
 
 // src/bisect/step-probe.ts
 import { join as join28 } from "node:path";
@@ -32648,12 +33020,12 @@ function abStepComparator(o) {
 }
 
 // src/bisect/difference.ts
-import { cpSync as cpSync4, existsSync as existsSync11, readFileSync as readFileSync19 } from "node:fs";
-import { join as join30, relative as relative4, resolve as resolve8 } from "node:path";
+import { cpSync as cpSync4, existsSync as existsSync12, readFileSync as readFileSync19 } from "node:fs";
+import { join as join30, relative as relative4, resolve as resolve9 } from "node:path";
 
 // src/pipeline/profile.ts
 import { mkdirSync as mkdirSync12, rmSync as rmSync10 } from "node:fs";
-import { join as join29, resolve as resolve7 } from "node:path";
+import { join as join29, resolve as resolve8 } from "node:path";
 function rowPlan(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
@@ -32692,18 +33064,18 @@ async function profileSide(o, built, name2, plan2, row) {
 function sideText(p, row, label) {
   const fns = [...p.functions.values()];
   const line = (f) => `| \`${displayName(p.runner, f.name).replace(/`/g, "'")}\` | ${formatCount(f.self)} | ${formatCount(f.inclusive)} |`;
-  const table3 = (sorted2) => ["| function | own | inclusive |", "|---|---:|---:|", ...sorted2.slice(0, 15).map(line)].join("\n");
+  const table4 = (sorted2) => ["| function | own | inclusive |", "|---|---:|---:|", ...sorted2.slice(0, 15).map(line)].join("\n");
   return [
     `## ${row.caseId} ${row.label} (${label}): ${formatCount(p.total)} instructions per iteration`,
     "### By own instructions",
-    table3([...fns].sort((a, b) => b.self - a.self)),
+    table4([...fns].sort((a, b) => b.self - a.self)),
     "### By inclusive instructions",
-    table3([...fns].sort((a, b) => b.inclusive - a.inclusive))
+    table4([...fns].sort((a, b) => b.inclusive - a.inclusive))
   ].join("\n\n");
 }
 async function profileCommand(o) {
   const { plan: plan2, row } = rowPlan(o);
-  const outDir = resolve7(o.outDir);
+  const outDir = resolve8(o.outDir);
   const asked = ["base", "head"].filter((s) => o.sides[s]);
   if (asked.length === 0) throw new Error("profile needs --head SRC (one side) or --base SRC --head SRC (the difference)");
   const build2 = (source2) => buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
@@ -32725,12 +33097,12 @@ function abStepDifference(o) {
     if (!row || !measuresInstructions(o.measure ?? ["wall"])) return null;
     const started = performance.now();
     const took = () => ({ elapsedMs: performance.now() - started });
-    const outDir = resolve8(o.outDir);
+    const outDir = resolve9(o.outDir);
     const target = join30(outDir, "profiles", rowFolder(row));
     const known = { row, parent: parent.commit, first: first2.commit };
     const fromStep = join30(stepDir(outDir, step2.number, first2.commit.sha), "profiles", rowFolder(row));
     try {
-      if (parent.commit.sha === step2.against.sha && existsSync11(join30(fromStep, "diff.json"))) {
+      if (parent.commit.sha === step2.against.sha && existsSync12(join30(fromStep, "diff.json"))) {
         const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync19(join30(fromStep, "diff.json"), "utf8")));
         cpSync4(fromStep, target, { recursive: true });
         return { ...known, from: "step", diff, files: relative4(outDir, target), ...took() };
@@ -32763,7 +33135,7 @@ function renderBisectMarkdown(b, i) {
   const short2 = (sha) => sha.slice(0, 12);
   const change = i.measure === "wall time" ? formatTimeChange : formatAmountChange;
   const answer = b.first ? `**First commit whose change exceeds ${formatPercent(i.threshold)}: ${mdCode(short2(b.first.sha))}** ${mdText(b.first.subject)}` : `**No change found**: none of the ${b.range.length} commit(s) after ${mdCode(short2(b.good.sha))} exceeds ${formatPercent(i.threshold)} (${b.steps.length} step(s) measured).`;
-  const table3 = mdTable(
+  const table4 = mdTable(
     ["step", "commit", "position", "change", "95% interval", "verdict", "time", "subject"],
     b.steps.map((s, n) => [
       String(n + 1),
@@ -32781,7 +33153,7 @@ function renderBisectMarkdown(b, i) {
     `## bee-bench bisect: ${mdText(i.runner)} ${i.cases.map(mdCode).join(", ")}`,
     `Good ${mdCode(short2(b.good.sha))} \u2192 bad ${mdCode(short2(b.bad.sha))}: ${b.range.length} first-parent commit(s); each step is an A/B against the good commit (${mdText(i.measure)}).`,
     answer,
-    table3,
+    table4,
     `Total time: ${formatDuration(b.elapsedMs * 1e6)} for ${b.steps.length} step(s).`,
     b.difference ? differenceText(b.difference) : null
   ]);
@@ -32807,8 +33179,8 @@ import { join as join31 } from "node:path";
 // src/history/git.ts
 import { execFile as execFile3 } from "node:child_process";
 var DEFAULT_IDENTITY = { name: "bee-bench", email: "bee-bench@users.noreply.github.com" };
-function redact(text3) {
-  return text3.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@'"]+@/gi, "$1***@");
+function redact(text4) {
+  return text4.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@'"]+@/gi, "$1***@");
 }
 var GitError = class extends Error {
   constructor(args, code, stderr) {
@@ -32850,11 +33222,11 @@ function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
   ];
   const base = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
   const env = { ...base, ...auth ? remoteAuthEnv(auth, base) : {} };
-  const run2 = (args, opts = {}) => new Promise((resolve21, reject) => {
+  const run2 = (args, opts = {}) => new Promise((resolve24, reject) => {
     const child = execFile3("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (opts.allowFail) return resolve21({ ok: !err, stdout, stderr });
+      if (opts.allowFail) return resolve24({ ok: !err, stdout, stderr });
       if (err) return reject(new GitError(args, err.code ?? null, stderr || err.message));
-      resolve21(stdout);
+      resolve24(stdout);
     });
     if (opts.input !== void 0) child.stdin?.end(opts.input);
   });
@@ -32967,8 +33339,8 @@ async function bisect2(v) {
   const runner = oneRunner(v, "bisect");
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
-  const repo = resolve9(v.path);
-  if (!existsSync12(repo) || !statSync5(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  const repo = resolve10(v.path);
+  if (!existsSync13(repo) || !statSync6(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
   const steps = { ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] };
@@ -32996,7 +33368,7 @@ async function build(v) {
 }
 
 // src/cli/commands/compare.ts
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 
 // src/report/model/compare.ts
 function okCost(cell) {
@@ -33061,7 +33433,7 @@ function compareRow(o, n, runners, flag, ratios) {
 // src/report/render/compare-markdown.ts
 function renderCompareMarkdown(cmp, opts = {}) {
   const side = (label, s) => `${mdText(label)}${s.startedAt ? `: runs from ${mdText(s.startedAt)}` : ""}${s.specHashes.length ? `, spec ${s.specHashes.map((h) => mdCode(h.slice(0, 12))).join(", ")}` : ""}`;
-  const pct3 = Math.round(cmp.flag * 100);
+  const pct4 = Math.round(cmp.flag * 100);
   const byCase = /* @__PURE__ */ new Map();
   for (const r of cmp.rows) byCase.set(r.caseId, [...byCase.get(r.caseId) ?? [], r]);
   return mdBlocks([
@@ -33081,7 +33453,7 @@ ${side(opts.newLabel ?? "New", cmp.new)}`,
     ),
     "Geometric mean over the rows both runs have ok of new/old time per unit of work. \u0394: the new run against the old, in time per unit of work.",
     "## Per-case deltas",
-    `\u0394 flagged \u26A0 beyond \xB1${pct3}%.`,
+    `\u0394 flagged \u26A0 beyond \xB1${pct4}%.`,
     ...[...byCase].map(([caseId, rows]) => {
       const runners = cmp.runners.filter((r) => rows.some((row) => row.cells[r]));
       return `### ${mdCode(caseId)}
@@ -33106,17 +33478,17 @@ ${mdTable(
 }
 
 // src/cli/results.ts
-import { existsSync as existsSync13, readdirSync as readdirSync8, statSync as statSync6 } from "node:fs";
-import { join as join33, resolve as resolve10 } from "node:path";
+import { existsSync as existsSync14, readdirSync as readdirSync8, statSync as statSync7 } from "node:fs";
+import { join as join33, resolve as resolve11 } from "node:path";
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync6(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join33(p, e));
+    if (statSync7(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join33(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
-    if (!existsSync13(p)) throw new UsageError(`${p}: no such file or folder`);
-    walk2(resolve10(p));
+    if (!existsSync14(p)) throw new UsageError(`${p}: no such file or folder`);
+    walk2(resolve11(p));
   }
   return files;
 }
@@ -33133,17 +33505,1987 @@ function compare(v, positionals) {
   const c = common(v);
   const cmp = compareModels(modelOf([positionals[0]], c.specFile), modelOf([positionals[1]], c.specFile));
   const md = renderCompareMarkdown(cmp);
-  if (v.out) writeText(resolve11(v.out), md);
+  if (v.out) writeText(resolve12(v.out), md);
   process.stdout.write(md);
   return 0;
 }
 
-// src/cli/commands/history-export-gab.ts
-import { readFileSync as readFileSync20, statSync as statSync7 } from "node:fs";
-import { join as join36, resolve as resolve13 } from "node:path";
+// src/cli/commands/experiment.ts
+import { resolve as resolve16 } from "node:path";
+
+// src/experiment/driver.ts
+import { spawn as spawn4 } from "node:child_process";
+import { createInterface as createInterface2 } from "node:readline";
+var ReadySchema = external_exports.object({
+  ready: external_exports.literal(true),
+  runner: external_exports.enum(["js", "go", "rs"]),
+  client: external_exports.object({ name: external_exports.string(), version: external_exports.string() })
+});
+var hex4 = external_exports.string().regex(/^[0-9a-f]+$/i);
+var failed = external_exports.object({ id: external_exports.string().nullable(), ok: external_exports.literal(false), ms: external_exports.number().nonnegative().optional(), error: external_exports.string() });
+var UploadAnswerSchema = external_exports.union([
+  external_exports.object({ id: external_exports.string(), ok: external_exports.literal(true), ms: external_exports.number().nonnegative(), reference: hex4, tag: external_exports.number().int().optional() }),
+  failed
+]);
+var DownloadAnswerSchema = external_exports.union([
+  external_exports.object({ id: external_exports.string(), ok: external_exports.literal(true), ms: external_exports.number().nonnegative(), bytes: external_exports.number().int().nonnegative(), sha256: hex4 }),
+  failed
+]);
+function opDeadline(timeoutMs) {
+  const margin = Math.max(1e4, timeoutMs / 4);
+  return { ms: timeoutMs + margin, why: `the ${timeoutMs / 1e3} s timeout and a ${margin / 1e3} s margin` };
+}
+var RunnerError = class extends Error {
+};
+var RunnerHungError = class extends Error {
+};
+var TAIL = 20;
+var trim = (s, n = 300) => s.length > n ? `${s.slice(0, n)}\u2026` : s;
+var OpsProcess = class {
+  constructor(child, name2, log2) {
+    this.child = child;
+    this.name = name2;
+    this.ready = new Promise((resolve24, reject) => this.readyHandlers = { resolve: resolve24, reject });
+    createInterface2({ input: child.stderr, crlfDelay: Infinity }).on("line", (l) => {
+      this.tail.push(l);
+      if (this.tail.length > TAIL) this.tail.shift();
+      log2(`${name2}: ${l}`);
+    });
+    createInterface2({ input: child.stdout, crlfDelay: Infinity }).on("line", (l) => this.onLine(l));
+    child.on("error", (e) => this.fail(`cannot start it: ${e.message}`));
+    child.stdin.on("error", () => {
+    });
+    child.on("exit", (code, signal) => this.fail(signal ? `it was killed by ${signal}` : `it exited with code ${code}`));
+  }
+  child;
+  name;
+  tail = [];
+  pending = [];
+  exited;
+  ready;
+  readyHandlers;
+  protocolError(why) {
+    this.fail(`it broke the ops protocol: ${why}`);
+    this.kill();
+  }
+  onLine(line) {
+    let json3;
+    try {
+      json3 = JSON.parse(line);
+    } catch {
+      return this.protocolError(`a line that is not JSON: ${trim(line)}`);
+    }
+    if (this.readyHandlers) {
+      const r = ReadySchema.safeParse(json3);
+      if (!r.success) return this.protocolError(`the first line is not {"ready":true,"runner":\u2026,"client":{\u2026}}: ${trim(line)}`);
+      this.readyHandlers.resolve(r.data);
+      this.readyHandlers = void 0;
+      return;
+    }
+    const p = this.pending.shift();
+    if (!p) return this.protocolError(`an answer to no op: ${trim(line)}`);
+    const id = json3?.id;
+    if (id !== p.id && id !== null) return this.protocolError(`answered id ${JSON.stringify(id)} where ${p.id} was next: ${trim(line)}`);
+    p.resolve(json3);
+  }
+  fail(why) {
+    if (this.exited) return;
+    this.exited = why;
+    const e = new RunnerError(`${this.name}: ${why}${this.tail.length ? `; its last log lines:
+  ${this.tail.join("\n  ")}` : ""}`);
+    this.readyHandlers?.reject(e);
+    this.readyHandlers = void 0;
+    for (const p of this.pending.splice(0)) p.reject(e);
+  }
+  get gone() {
+    return this.exited;
+  }
+  send(op, deadlineMs, why) {
+    if (this.exited) return Promise.reject(new RunnerError(`${this.name}: ${this.exited}`));
+    return new Promise((resolve24, reject) => {
+      const timer = setTimeout(() => {
+        this.exited = `did not answer ${op.id} within ${deadlineMs} ms`;
+        const e = new RunnerHungError(`${this.name} did not answer within ${deadlineMs} ms (${why}): killed and started again`);
+        for (const p of this.pending.splice(0)) p.reject(e);
+        this.kill();
+      }, deadlineMs);
+      this.pending.push({
+        id: op.id,
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve24(v);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        }
+      });
+      this.child.stdin.write(`${JSON.stringify(op)}
+`);
+    });
+  }
+  kill() {
+    try {
+      if (this.child.pid) process.kill(-this.child.pid, "SIGKILL");
+    } catch {
+      this.child.kill("SIGKILL");
+    }
+  }
+  /** EOF on stdin; the runner exits 0. Bounded: killed after `graceMs`. */
+  async close(graceMs = 5e3) {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const done = new Promise((r) => this.child.once("exit", () => r()));
+    this.child.stdin.end();
+    const timer = setTimeout(() => this.kill(), graceMs);
+    await done;
+    clearTimeout(timer);
+  }
+};
+var OpsRunner = class {
+  constructor(cmd, o) {
+    this.cmd = cmd;
+    this.o = o;
+  }
+  cmd;
+  o;
+  proc;
+  started = 0;
+  client;
+  get name() {
+    return `runner ${this.o.runner} (ops, node ${this.o.node})`;
+  }
+  /** Starts the process if none is live; resolves with its ready line. */
+  async start() {
+    if (this.proc && !this.proc.gone) return this.proc.ready;
+    const [exe, ...prefix] = this.cmd.argv;
+    if (!exe) throw new RunnerError(`${this.name}: empty runner command`);
+    const child = spawn4(exe, [...prefix, "ops", "--bee-url", this.o.beeUrl, "--batch-id", this.o.batchId], {
+      cwd: this.cmd.cwd,
+      env: childEnv({ ...this.cmd.env }),
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true
+    });
+    this.started++;
+    const proc = new OpsProcess(child, this.name, this.o.log ?? (() => {
+    }));
+    this.proc = proc;
+    const limit = this.o.readyTimeoutMs ?? 6e4;
+    let timer;
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        proc.kill();
+        reject(
+          new RunnerError(`${this.name}: no ready line within ${limit} ms${proc.tail.length ? `; its last log lines:
+  ${proc.tail.join("\n  ")}` : ""}`)
+        );
+      }, limit);
+    });
+    try {
+      const ready = await Promise.race([proc.ready, timeout]);
+      if (ready.runner !== this.o.runner) throw new RunnerError(`${this.name}: says it is runner ${ready.runner}`);
+      this.client = ready.client;
+      return ready;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  /** How many processes were started (1 + restarts after hangs). */
+  get starts() {
+    return this.started;
+  }
+  async ask(op, schema, d) {
+    await this.start();
+    const line = await this.proc.send(op, d.ms, d.why);
+    const r = schema.safeParse(line);
+    if (!r.success) {
+      this.proc.kill();
+      throw new RunnerError(
+        `${this.name}: its answer to ${op.id} is not the protocol's: ${trim(JSON.stringify(line))} (${external_exports.prettifyError(r.error).replace(/\n/g, "; ")})`
+      );
+    }
+    return r.data;
+  }
+  upload(op, d) {
+    return this.ask(op, UploadAnswerSchema, d);
+  }
+  download(op, d) {
+    return this.ask(op, DownloadAnswerSchema, d);
+  }
+  async close() {
+    await this.proc?.close();
+    this.proc = void 0;
+  }
+  /** Kills the process now (a signal handler's path). */
+  kill() {
+    this.proc?.kill();
+  }
+};
+
+// src/experiment/journal.ts
+import { appendFileSync as appendFileSync3, closeSync as closeSync3, createReadStream, existsSync as existsSync15, fstatSync, fsyncSync, openSync as openSync3, readSync as readSync2, ftruncateSync, writeSync } from "node:fs";
+import { join as join34 } from "node:path";
+import { createInterface as createInterface3 } from "node:readline";
+
+// src/experiment/schema.ts
+var DESIGN_SCHEMA = "bee-bench/experiment-design@1";
+var JOURNAL_SCHEMA = "bee-bench/experiment-journal@1";
+var JOURNAL_FILE = "journal.jsonl";
+var hex64 = external_exports.string().regex(/^[0-9a-f]{64}$/i, "expected 64 hex digits");
+var hex5 = external_exports.string().regex(/^[0-9a-f]+$/i, "expected hex digits");
+var iso = external_exports.string().min(1);
+var LevelSchema = external_exports.number().int().min(0).max(4);
+var DesignStrategySchema = external_exports.enum(["DATA", "PROX", "RACE"]);
+var StrategySchema = external_exports.enum(["NONE", "DATA", "PROX", "RACE"]);
+var DesignNodeSchema = external_exports.object({
+  /** Unique, e.g. "a". */
+  label: external_exports.string().regex(/^[A-Za-z0-9_.-]+$/, "a label is letters, digits, _ . -"),
+  /** e.g. "2.7.0": nodes of one release are that release's servers. */
+  release: external_exports.string().min(1),
+  url: external_exports.url({ protocol: /^https?$/ }),
+  /** Bought on a dev node when absent. */
+  batch_id: hex64.optional()
+});
+var WaitRuleSchema = external_exports.object({
+  signal: external_exports.enum(["auto", "tag", "stewardship", "none"]),
+  ceiling_s: external_exports.number().nonnegative(),
+  poll_s: external_exports.number().positive()
+});
+var DesignSchema = external_exports.object({
+  schema: external_exports.literal(DESIGN_SCHEMA),
+  sizes: external_exports.array(external_exports.number().int().min(1)).min(1),
+  levels: external_exports.array(LevelSchema).min(1),
+  strategies: external_exports.array(DesignStrategySchema),
+  fallback: external_exports.boolean().optional(),
+  nodes: external_exports.array(DesignNodeSchema).min(1),
+  replicates: external_exports.number().int().min(1),
+  attempts: external_exports.number().int().min(1),
+  upload: external_exports.enum(["deferred", "direct"]),
+  endpoint: external_exports.enum(["bytes", "bzz"]),
+  wait: WaitRuleSchema,
+  timeout_s: external_exports.number().positive(),
+  seed: hex64.optional(),
+  order: external_exports.enum(["blocked", "sequential"]).default("blocked")
+}).superRefine((d, ctx) => {
+  const seen = /* @__PURE__ */ new Set();
+  d.nodes.forEach((n, i) => {
+    if (seen.has(n.label))
+      ctx.addIssue({
+        code: "custom",
+        path: ["nodes", i, "label"],
+        message: `node label "${n.label}" is used twice: give each node its own label`
+      });
+    seen.add(n.label);
+  });
+  if (d.levels.some((l) => l > 0) && d.strategies.length === 0)
+    ctx.addIssue({
+      code: "custom",
+      path: ["strategies"],
+      message: "levels above 0 need at least one strategy (DATA, PROX or RACE)"
+    });
+});
+var ClientSchema2 = external_exports.object({ name: external_exports.string(), version: external_exports.string() });
+var RunRowSchema = external_exports.object({
+  type: external_exports.literal("run"),
+  schema: external_exports.literal(JOURNAL_SCHEMA),
+  run_id: external_exports.string().min(1),
+  created_at: iso,
+  design: DesignSchema,
+  seed: hex64,
+  runner: external_exports.enum(["js", "go", "rs"]),
+  client: ClientSchema2,
+  nodes: external_exports.array(external_exports.object({ label: external_exports.string(), release: external_exports.string(), url: external_exports.string(), version: external_exports.string() })),
+  bee_bench: external_exports.string()
+});
+var unitFactors = {
+  unit: external_exports.string().min(1),
+  node: external_exports.string(),
+  release: external_exports.string(),
+  size: external_exports.number().int().min(1),
+  level: LevelSchema,
+  strategy: StrategySchema,
+  rep: external_exports.number().int().min(1)
+};
+var UploadRowSchema = external_exports.object({
+  type: external_exports.literal("upload"),
+  ...unitFactors,
+  seed: hex64,
+  sha256: hex64,
+  ok: external_exports.boolean(),
+  ms: external_exports.number().nonnegative(),
+  reference: hex5.optional(),
+  tag: external_exports.number().int().optional(),
+  error: external_exports.string().optional(),
+  at: iso
+});
+var SyncRowSchema = external_exports.object({
+  type: external_exports.literal("sync"),
+  unit: external_exports.string().min(1),
+  node: external_exports.string(),
+  signal: external_exports.enum(["tag", "stewardship", "none"]),
+  /** false = the ceiling was reached; the download still runs and the report says so. */
+  synced: external_exports.boolean(),
+  waited_ms: external_exports.number().nonnegative(),
+  detail: external_exports.string().optional(),
+  at: iso
+});
+var DownloadRowSchema = external_exports.object({
+  type: external_exports.literal("download"),
+  ...unitFactors,
+  /** 1-based. */
+  attempt: external_exports.number().int().min(1),
+  ok: external_exports.boolean(),
+  ms: external_exports.number().nonnegative(),
+  bytes: external_exports.number().int().nonnegative().optional(),
+  error: external_exports.string().optional(),
+  at: iso
+});
+var PhaseRowSchema = external_exports.object({
+  type: external_exports.literal("phase"),
+  phase: external_exports.enum(["upload", "sync", "download"]),
+  state: external_exports.enum(["start", "done"]),
+  at: iso
+});
+var ResumeRowSchema = external_exports.object({ type: external_exports.literal("resume"), at: iso });
+var JournalRowSchema = external_exports.discriminatedUnion("type", [
+  RunRowSchema,
+  UploadRowSchema,
+  SyncRowSchema,
+  DownloadRowSchema,
+  PhaseRowSchema,
+  ResumeRowSchema
+]);
+
+// src/experiment/journal.ts
+var journalPath = (dir) => join34(dir, JOURNAL_FILE);
+var emptyState = () => ({
+  uploads: /* @__PURE__ */ new Map(),
+  synced: /* @__PURE__ */ new Map(),
+  downloads: /* @__PURE__ */ new Map(),
+  phasesDone: /* @__PURE__ */ new Set(),
+  rows: 0,
+  resumes: 0
+});
+function foldRow(s, row) {
+  s.rows++;
+  switch (row.type) {
+    case "run":
+      s.run = row;
+      break;
+    case "upload":
+      s.uploads.set(row.unit, {
+        ok: row.ok,
+        sha256: row.sha256,
+        ...row.reference ? { reference: row.reference } : {},
+        ...row.tag !== void 0 ? { tag: row.tag } : {}
+      });
+      break;
+    case "sync":
+      s.synced.set(row.unit, row.synced);
+      break;
+    case "download": {
+      const d = s.downloads.get(row.unit) ?? { attempts: 0, ok: false };
+      d.attempts = Math.max(d.attempts, row.attempt);
+      d.ok ||= row.ok;
+      s.downloads.set(row.unit, d);
+      break;
+    }
+    case "phase":
+      if (row.state === "done") s.phasesDone.add(row.phase);
+      break;
+    case "resume":
+      s.resumes++;
+      break;
+  }
+}
+function endsComplete(file2) {
+  const fd = openSync3(file2, "r");
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return { size, complete: true };
+    const b = Buffer.alloc(1);
+    readSync2(fd, b, 0, 1, size - 1);
+    return { size, complete: b[0] === 10 };
+  } finally {
+    closeSync3(fd);
+  }
+}
+async function readJournal(dir, onRow) {
+  const file2 = journalPath(dir);
+  if (!existsSync15(file2)) throw new InputError(file2, ["no journal here"], `start a run with \`bee-bench experiment run --out ${dir}\``);
+  const { size, complete } = endsComplete(file2);
+  let completeBytes = size;
+  let torn;
+  if (!complete) {
+    const fd = openSync3(file2, "r");
+    try {
+      const tail = Math.min(size, 1 << 20);
+      const b = Buffer.alloc(tail);
+      readSync2(fd, b, 0, tail, size - tail);
+      const nl = b.lastIndexOf(10);
+      completeBytes = nl < 0 ? size - tail : size - tail + nl + 1;
+      torn = b.subarray(nl + 1).toString("utf8");
+    } finally {
+      closeSync3(fd);
+    }
+  }
+  if (completeBytes === 0) return { torn, completeBytes };
+  const lines = createInterface3({ input: createReadStream(file2, { start: 0, end: completeBytes - 1 }), crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of lines) {
+    n++;
+    if (line.trim() === "") continue;
+    let json3;
+    try {
+      json3 = JSON.parse(line);
+    } catch {
+      throw new InputError(
+        `${file2}:${n}`,
+        ["not JSON (a journal is append-only: only its last line may be torn)"],
+        "restore the file or start a new run folder"
+      );
+    }
+    const r = JournalRowSchema.safeParse(json3);
+    if (!r.success) throw new InputError(`${file2}:${n}`, describeIssues(r.error), `a ${JOURNAL_SCHEMA} row`);
+    onRow(r.data, n);
+  }
+  return { torn, completeBytes };
+}
+async function loadJournal(dir) {
+  const s = emptyState();
+  const { torn } = await readJournal(dir, (row) => foldRow(s, row));
+  if (torn !== void 0) s.torn = torn;
+  return s;
+}
+var JournalWriter = class _JournalWriter {
+  constructor(fd, file2, state) {
+    this.fd = fd;
+    this.file = file2;
+    this.state = state;
+  }
+  fd;
+  file;
+  state;
+  /**
+   * Opens dir's journal for appending: reads what is there (a torn last line is cut off, kept in
+   * journal.torn and named in state.torn) or starts an empty one.
+   */
+  static async open(dir) {
+    const file2 = journalPath(dir);
+    const state = emptyState();
+    if (!existsSync15(file2)) {
+      const fd2 = openSync3(file2, "a");
+      return new _JournalWriter(fd2, file2, state);
+    }
+    const { torn, completeBytes } = await readJournal(dir, (row) => foldRow(state, row));
+    const fd = openSync3(file2, "r+");
+    if (torn !== void 0) {
+      appendFileSync3(join34(dir, "journal.torn"), `${torn}
+`);
+      ftruncateSync(fd, completeBytes);
+      fsyncSync(fd);
+      state.torn = torn;
+    }
+    closeSync3(fd);
+    return new _JournalWriter(openSync3(file2, "a"), file2, state);
+  }
+  /** Appends one row (checked with the schema first) and fsyncs it. */
+  append(row) {
+    const checked = JournalRowSchema.parse(row);
+    writeSync(this.fd, `${JSON.stringify(checked)}
+`);
+    fsyncSync(this.fd);
+    foldRow(this.state, checked);
+  }
+  close() {
+    if (this.fd >= 0) closeSync3(this.fd);
+    this.fd = -1;
+  }
+};
+var now = () => (/* @__PURE__ */ new Date()).toISOString();
+
+// src/experiment/payload.ts
+import { createHash as createHash5 } from "node:crypto";
+function unitSeed(runSeedHex, unit) {
+  return createHash5("sha256").update(Buffer.from(runSeedHex, "hex")).update(`payload/${unit}`, "utf8").digest("hex");
+}
+function payloadPieces(seedHex, size, sink, chunk = 1 << 16) {
+  const seed = Buffer.from(seedHex, "hex");
+  const counter = Buffer.alloc(8);
+  const piece = Buffer.alloc(Math.max(32, chunk - chunk % 32));
+  let block = 0n;
+  let left = size;
+  while (left > 0) {
+    let filled = 0;
+    while (filled < piece.length && filled < left) {
+      counter.writeBigUInt64BE(block++);
+      const h = createHash5("sha256").update(seed).update(counter).digest();
+      h.copy(piece, filled, 0, Math.min(32, left - filled));
+      filled += Math.min(32, left - filled);
+    }
+    sink(piece.subarray(0, filled));
+    left -= filled;
+  }
+}
+function payloadSha256(seedHex, size) {
+  const h = createHash5("sha256");
+  payloadPieces(seedHex, size, (p) => h.update(p));
+  return h.digest("hex");
+}
+
+// src/experiment/sync.ts
+var DEV_NODE_NO_WAIT = "a dev node holds every chunk itself: its tags never count chunks synced and stewardship says not retrievable, so there is nothing to wait for";
+function signalFor(rule, dev, tag) {
+  if (rule.signal === "auto") {
+    if (dev) return { signal: "none", detail: `auto: ${DEV_NODE_NO_WAIT}` };
+    return tag !== void 0 ? { signal: "tag" } : { signal: "stewardship", detail: "auto: the upload returned no tag" };
+  }
+  if (rule.signal === "tag" && tag === void 0)
+    return { signal: "stewardship", detail: "tag asked for, but the upload returned no tag: stewardship instead" };
+  return { signal: rule.signal };
+}
+var Tag = external_exports.object({ split: external_exports.number(), seen: external_exports.number(), synced: external_exports.number() });
+var Stewardship = external_exports.object({ isRetrievable: external_exports.boolean() });
+async function probeSignal(url2, signal, id) {
+  if (signal === "tag") {
+    const r2 = await probe(`${url2}/tags/${id.tag}`);
+    const t = Tag.safeParse(JSON.parse(r2.body || "null"));
+    if (r2.status !== 200 || !t.success) return `GET /tags/${id.tag}: HTTP ${r2.status}`;
+    const { split, seen, synced } = t.data;
+    return split > 0 && synced + seen >= split ? true : `tag ${id.tag}: synced ${synced} + seen ${seen} of split ${split}`;
+  }
+  const r = await probe(`${url2}/stewardship/${id.reference}`);
+  let s;
+  try {
+    s = Stewardship.safeParse(JSON.parse(r.body));
+  } catch {
+    s = void 0;
+  }
+  if (r.status !== 200 || !s?.success) return `GET /stewardship: HTTP ${r.status}`;
+  return s.data.isRetrievable ? true : "stewardship: not retrievable yet";
+}
+
+// src/experiment/phases.ts
+var sleep3 = (ms) => new Promise((r) => setTimeout(r, ms));
+function phase(s, name2, state) {
+  s.journal.append({ type: "phase", phase: name2, state, at: now() });
+}
+function progress(s, what, done, total, every) {
+  if (done === total || done % every === 0) s.log(`experiment: ${what} ${done}/${total}`);
+}
+async function uploadPhase(s) {
+  const st = s.journal.state;
+  if (st.phasesDone.has("upload")) return;
+  phase(s, "upload", "start");
+  const todo = s.units.filter((u) => !st.uploads.has(u.key));
+  const timeoutMs = s.design.timeout_s * 1e3;
+  let n = 0;
+  for (const u of todo) {
+    const seed = unitSeed(s.seed, u.key);
+    const sha256 = payloadSha256(seed, u.size);
+    const runner = s.runners.get(u.node);
+    const base = {
+      type: "upload",
+      unit: u.key,
+      node: u.node,
+      release: u.release,
+      size: u.size,
+      level: u.level,
+      strategy: u.strategy,
+      rep: u.rep,
+      seed,
+      sha256
+    };
+    try {
+      const a = await runner.upload(
+        { op: "upload", id: u.key, size: u.size, seed, level: u.level, deferred: s.design.upload === "deferred", endpoint: s.design.endpoint },
+        opDeadline(timeoutMs)
+      );
+      if (a.ok)
+        s.journal.append({ ...base, ok: true, ms: a.ms, reference: a.reference.toLowerCase(), ...a.tag !== void 0 ? { tag: a.tag } : {}, at: now() });
+      else s.journal.append({ ...base, ok: false, ms: a.ms ?? 0, error: a.error, at: now() });
+    } catch (e) {
+      if (!(e instanceof RunnerHungError)) throw e;
+      s.journal.append({ ...base, ok: false, ms: opDeadline(timeoutMs).ms, error: e.message, at: now() });
+    }
+    progress(s, "uploads", ++n, todo.length, 50);
+  }
+  phase(s, "upload", "done");
+}
+async function syncPhase(s) {
+  const st = s.journal.state;
+  if (st.phasesDone.has("sync")) return;
+  if (!st.phasesDone.has("upload")) throw new Error(`${s.dir}: the uploads are not finished: run \`bee-bench experiment upload --out ${s.dir}\` first`);
+  phase(s, "sync", "start");
+  const started = performance.now();
+  const waiting = [];
+  for (const u of s.units) {
+    const up = st.uploads.get(u.key);
+    if (!up?.ok || st.synced.has(u.key)) continue;
+    const node2 = s.nodes.get(u.node);
+    const { signal, detail } = signalFor(s.design.wait, node2.dev, up.tag);
+    if (signal === "none") {
+      s.journal.append({
+        type: "sync",
+        unit: u.key,
+        node: u.node,
+        signal,
+        synced: true,
+        waited_ms: 0,
+        detail: detail ?? "the design waits for no signal",
+        at: now()
+      });
+      continue;
+    }
+    waiting.push({
+      unit: u.key,
+      node: u.node,
+      signal,
+      ...detail ? { detail } : {},
+      ...up.tag !== void 0 ? { tag: up.tag } : {},
+      reference: up.reference,
+      last: "not looked at yet"
+    });
+  }
+  const ceilingMs = s.design.wait.ceiling_s * 1e3;
+  let pending = waiting;
+  while (pending.length > 0) {
+    const next = [];
+    for (const w of pending) {
+      const url2 = s.nodes.get(w.node).url;
+      let seen;
+      try {
+        seen = await probeSignal(url2, w.signal, w);
+      } catch (e) {
+        seen = e.message;
+      }
+      const waited = Math.round(performance.now() - started);
+      const note = (d) => w.detail ? `${w.detail}; ${d}` : d;
+      if (seen === true)
+        s.journal.append({
+          type: "sync",
+          unit: w.unit,
+          node: w.node,
+          signal: w.signal,
+          synced: true,
+          waited_ms: waited,
+          ...w.detail ? { detail: w.detail } : {},
+          at: now()
+        });
+      else if (waited >= ceilingMs)
+        s.journal.append({
+          type: "sync",
+          unit: w.unit,
+          node: w.node,
+          signal: w.signal,
+          synced: false,
+          waited_ms: waited,
+          detail: note(`ceiling of ${s.design.wait.ceiling_s} s reached: ${seen}`),
+          at: now()
+        });
+      else next.push({ ...w, last: seen });
+    }
+    pending = next;
+    if (pending.length > 0) {
+      s.log(
+        `experiment: waiting for ${pending.length} upload(s) to sync (${Math.round((performance.now() - started) / 1e3)} s of ${s.design.wait.ceiling_s} s; ${pending[0].last})`
+      );
+      await sleep3(s.design.wait.poll_s * 1e3);
+    }
+  }
+  phase(s, "sync", "done");
+}
+async function downloadPhase(s) {
+  const st = s.journal.state;
+  if (st.phasesDone.has("download")) return;
+  if (!st.phasesDone.has("sync")) throw new Error(`${s.dir}: the sync wait is not finished: run \`bee-bench experiment wait --out ${s.dir}\` first`);
+  phase(s, "download", "start");
+  const timeoutMs = s.design.timeout_s * 1e3;
+  const todo = s.units.filter((u) => st.uploads.get(u.key)?.ok);
+  let n = 0;
+  for (const u of todo) {
+    const up = st.uploads.get(u.key);
+    const runner = s.runners.get(u.node);
+    const base = { type: "download", unit: u.key, node: u.node, release: u.release, size: u.size, level: u.level, strategy: u.strategy, rep: u.rep };
+    for (; ; ) {
+      const d = st.downloads.get(u.key) ?? { attempts: 0, ok: false };
+      if (d.ok || d.attempts >= s.design.attempts) break;
+      const attempt = d.attempts + 1;
+      const row = (r) => s.journal.append({ ...base, attempt, ...r, at: now() });
+      try {
+        const a = await runner.download(
+          {
+            op: "download",
+            id: `${u.key}/${attempt}`,
+            reference: up.reference,
+            endpoint: s.design.endpoint,
+            // Level 0 has no parity chunks, so no strategy has anything to choose from: the op
+            // sends none (bee-js cannot even send NONE, its 0), and the row keeps the cell's NONE.
+            ...u.level > 0 ? { strategy: u.strategy } : {},
+            ...s.design.fallback !== void 0 ? { fallback: s.design.fallback } : {},
+            timeout_ms: timeoutMs
+          },
+          opDeadline(timeoutMs)
+        );
+        if (!a.ok) row({ ok: false, ms: a.ms ?? 0, error: a.error });
+        else if (a.sha256.toLowerCase() !== up.sha256 || a.bytes !== u.size)
+          row({
+            ok: false,
+            ms: a.ms,
+            bytes: a.bytes,
+            error: `content mismatch: sha256 ${a.sha256.toLowerCase()} of ${a.bytes} bytes, expected ${up.sha256} of ${u.size}`
+          });
+        else row({ ok: true, ms: a.ms, bytes: a.bytes });
+      } catch (e) {
+        if (!(e instanceof RunnerHungError)) throw e;
+        row({ ok: false, ms: opDeadline(timeoutMs).ms, error: e.message });
+      }
+    }
+    progress(s, "downloads (units)", ++n, todo.length, 50);
+  }
+  phase(s, "download", "done");
+}
+
+// src/experiment/session.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdirSync as mkdirSync13, readFileSync as readFileSync21 } from "node:fs";
+import { join as join35 } from "node:path";
+
+// src/experiment/design.ts
+import { readFileSync as readFileSync20 } from "node:fs";
+var cellKey = (c) => `${c.size}-L${c.level}-${c.strategy}`;
+var unitKey = (c, node2, rep) => `${cellKey(c)}@${node2}#${rep}`;
+function cellsOf(d) {
+  const cells = [];
+  for (const size of d.sizes)
+    for (const level of d.levels) {
+      const strategies = level === 0 ? ["NONE"] : d.strategies;
+      for (const strategy of strategies) cells.push({ size, level, strategy });
+    }
+  return cells;
+}
+var SIZE_UNITS = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, KIB: 1024, MIB: 1024 ** 2, GIB: 1024 ** 3 };
+function parseSize(text4) {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$/.exec(text4);
+  const unit = SIZE_UNITS[(m?.[2] || "B").toUpperCase()];
+  const n = m && unit ? Math.round(Number(m[1]) * unit) : NaN;
+  if (!Number.isInteger(n) || n < 1)
+    throw new InputError(`size "${text4}"`, ["not a byte count"], "write it like 1024, 1KB, 10MB or 1MiB (KB/MB are decimal, KiB/MiB binary)");
+  return n;
+}
+function parseNode(text4) {
+  const m = /^([^=]+)=([^@]+)@([^#]+)(?:#([0-9a-fA-F]{64}))?$/.exec(text4.trim());
+  if (!m) throw new InputError(`node "${text4}"`, ["not LABEL=RELEASE@URL[#BATCH_ID]"], "write it like a=2.7.0@http://127.0.0.1:1633");
+  return { label: m[1], release: m[2], url: m[3], ...m[4] ? { batch_id: m[4].toLowerCase() } : {} };
+}
+var list = (text4) => text4.split(",").map((s) => s.trim()).filter((s) => s !== "");
+var DESIGN_DEFAULTS = {
+  sizes: "1KB,10KB,100KB",
+  levels: "0,2,4",
+  strategies: "DATA,RACE",
+  replicates: 5,
+  attempts: 15,
+  upload: "deferred",
+  endpoint: "bytes",
+  wait: { signal: "auto", ceiling_s: 7200, poll_s: 10 },
+  timeout_s: 120
+};
+var numberWord = (text4, field) => {
+  if (text4 === void 0) return void 0;
+  const n = Number(text4);
+  if (!Number.isFinite(n)) throw new InputError(`${field} "${text4}"`, ["not a number"]);
+  return n;
+};
+function designFromWords(w) {
+  const input2 = {
+    schema: DESIGN_SCHEMA,
+    sizes: list(w.sizes ?? DESIGN_DEFAULTS.sizes).map(parseSize),
+    levels: list(w.levels ?? DESIGN_DEFAULTS.levels).map((l) => numberWord(l, "level")),
+    strategies: list(w.strategies ?? DESIGN_DEFAULTS.strategies).map((s) => s.toUpperCase()),
+    ...w.fallback !== void 0 ? { fallback: w.fallback } : {},
+    nodes: (w.nodes ?? []).map(parseNode),
+    replicates: numberWord(w.replicates, "replicates") ?? DESIGN_DEFAULTS.replicates,
+    attempts: numberWord(w.attempts, "attempts") ?? DESIGN_DEFAULTS.attempts,
+    upload: w.upload ?? DESIGN_DEFAULTS.upload,
+    endpoint: w.endpoint ?? DESIGN_DEFAULTS.endpoint,
+    wait: {
+      signal: w.wait ?? DESIGN_DEFAULTS.wait.signal,
+      ceiling_s: numberWord(w.ceiling, "ceiling") ?? DESIGN_DEFAULTS.wait.ceiling_s,
+      poll_s: numberWord(w.poll, "poll") ?? DESIGN_DEFAULTS.wait.poll_s
+    },
+    timeout_s: numberWord(w.timeout, "timeout") ?? DESIGN_DEFAULTS.timeout_s,
+    ...w.seed ? { seed: w.seed.toLowerCase() } : {},
+    order: w.order ?? "blocked"
+  };
+  return checkDesign(input2, "the design flags");
+}
+function checkDesign(input2, where) {
+  const r = DesignSchema.safeParse(input2);
+  if (!r.success) throw new InputError(where, describeIssues(r.error), `a ${DESIGN_SCHEMA} design (docs/experiment.md)`);
+  if (r.data.nodes.length === 0) throw new InputError(where, ["no node"], "give at least one node (LABEL=RELEASE@URL)");
+  return r.data;
+}
+function loadDesign(file2) {
+  let text4;
+  try {
+    text4 = readFileSync20(file2, "utf8");
+  } catch (e) {
+    throw new InputError(`design ${file2}`, [`cannot read it: ${e.message}`]);
+  }
+  let json3;
+  try {
+    json3 = JSON.parse(text4);
+  } catch (e) {
+    throw new InputError(`design ${file2}`, [`not JSON: ${e.message}`], "correct the JSON syntax");
+  }
+  return checkDesign(json3, `design ${file2}`);
+}
+
+// src/experiment/cost.ts
+var CHUNKS_PER_DATA_CHUNK = [259 / 256, 288 / 256, 324 / 256, 361 / 256, 915 / 256];
+function designCost(d) {
+  const cells = cellsOf(d);
+  const perRelease = {};
+  let bytes2 = 0;
+  let chunks = 0;
+  for (const n of d.nodes) {
+    const r = perRelease[n.release] ??= { units: 0, bytes: 0 };
+    for (const c of cells) {
+      r.units += d.replicates;
+      r.bytes += c.size * d.replicates;
+      bytes2 += c.size * d.replicates;
+      chunks += Math.ceil(c.size / 4096) * CHUNKS_PER_DATA_CHUNK[c.level] * d.replicates;
+    }
+  }
+  const units = cells.length * d.nodes.length * d.replicates;
+  return {
+    units,
+    uploads: units,
+    downloadsMin: units,
+    downloadsMax: units * d.attempts,
+    uploadBytes: bytes2,
+    downloadBytesMin: bytes2,
+    chunks: Math.round(chunks),
+    perRelease
+  };
+}
+var gb = (b) => `${(b / 1e9).toFixed(b < 1e9 ? 3 : 1)} GB`;
+function describeCost(c) {
+  const f = (n) => n.toLocaleString("en-US");
+  return `${f(c.units)} units: ${f(c.uploads)} uploads (${gb(c.uploadBytes)}), ${f(c.downloadsMin)}..${f(c.downloadsMax)} downloads (at least ${gb(c.downloadBytesMin)}), about ${f(c.chunks)} chunks stamped`;
+}
+
+// src/experiment/nodes.ts
+var NodeInfo = external_exports.object({ beeMode: external_exports.string() });
+async function isDevNode(url2) {
+  try {
+    const r = await probe(`${url2}/node`);
+    const p = NodeInfo.safeParse(JSON.parse(r.body));
+    return r.status === 200 && p.success && p.data.beeMode === "dev";
+  } catch {
+    return false;
+  }
+}
+async function readyNodes(d, log2, healthTimeoutMs = 3e4) {
+  const out = [];
+  for (const n of d.nodes) {
+    const url2 = n.url.replace(/\/+$/, "");
+    const version3 = await waitForHealth(url2, { timeoutMs: healthTimeoutMs }).catch((e) => {
+      throw new Error(`node ${n.label} (${url2}): ${e.message}`);
+    });
+    const dev = await isDevNode(url2);
+    let batch = n.batch_id;
+    if (batch) {
+      await preflight({ url: url2, batchId: batch }).catch((e) => {
+        throw new Error(`node ${n.label} (${url2}): batch ${batch}: ${e.message}`);
+      });
+    } else if (dev) {
+      batch = await buyBatch(url2, { amount: DEV_NODE_DEFAULTS.batchAmount, depth: DEV_NODE_DEFAULTS.batchDepth, timeoutMs: DEV_NODE_DEFAULTS.batchTimeoutMs });
+      log2(`experiment: node ${n.label}: bought postage batch ${batch} on the dev node`);
+    } else {
+      throw new Error(
+        `node ${n.label} (${url2}) is not a dev node and has no batch_id: buy a postage batch on it (POST /stamps) and give its id (LABEL=RELEASE@URL#BATCH_ID or batch_id in the design)`
+      );
+    }
+    out.push({ ...n, url: url2, batch_id: batch, version: version3, dev });
+  }
+  return out;
+}
+
+// src/experiment/order.ts
+import { createHash as createHash6 } from "node:crypto";
+function seededInts(seedHex, label) {
+  const seed = Buffer.from(seedHex, "hex");
+  let counter = 0n;
+  let block = Buffer.alloc(0);
+  let at = 0;
+  return () => {
+    if (at >= block.length) {
+      const c = Buffer.alloc(8);
+      c.writeBigUInt64BE(counter++);
+      block = createHash6("sha256").update(seed).update(label, "utf8").update(c).digest();
+      at = 0;
+    }
+    const v = block.readUInt32BE(at);
+    at += 4;
+    return v;
+  };
+}
+function shuffle(items, next) {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const n = i + 1;
+    const limit = Math.floor(2 ** 32 / n) * n;
+    let r = next();
+    while (r >= limit) r = next();
+    const j = r % n;
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+function runOrder(d, seedHex) {
+  const cells = cellsOf(d);
+  const units = [];
+  for (let rep = 1; rep <= d.replicates; rep++) {
+    const next = seededInts(seedHex, `order/block ${rep}`);
+    const blockCells = d.order === "sequential" ? cells : shuffle(cells, next);
+    for (const cell of blockCells) {
+      const nodes = d.order === "sequential" ? d.nodes : shuffle(d.nodes, next);
+      for (const n of nodes) units.push({ ...cell, key: unitKey(cell, n.label, rep), node: n.label, release: n.release, rep, index: units.length });
+    }
+  }
+  return units;
+}
+
+// src/experiment/session.ts
+function beeBenchVersion() {
+  try {
+    return JSON.parse(readFileSync21(join35(packageRoot(), "package.json"), "utf8")).version;
+  } catch {
+    return "unknown";
+  }
+}
+var factors = (d) => JSON.stringify({ ...d, seed: void 0, nodes: d.nodes.map((n) => ({ ...n, batch_id: void 0 })) });
+async function openSession(o) {
+  mkdirSync13(o.dir, { recursive: true });
+  const journal = await JournalWriter.open(o.dir);
+  try {
+    const prior = journal.state.run;
+    if (journal.state.torn !== void 0)
+      o.log(
+        `experiment: the journal's last line was torn (the run was killed while writing it): cut off and kept in journal.torn: ${journal.state.torn.slice(0, 120)}`
+      );
+    if (!prior && journal.state.rows > 0) throw new InputError(journal.file, ["rows without a run row"], "start a new run folder");
+    if (prior) {
+      if (o.design && factors(o.design) !== factors(prior.design))
+        throw new InputError(
+          o.dir,
+          ["already holds a run of another design"],
+          "continue it without a design (its own is in the journal) or use a new --out folder"
+        );
+      if (prior.runner !== o.runner) throw new InputError(o.dir, [`a run through runner ${prior.runner}`], `continue it with --runner ${prior.runner}`);
+    } else if (!o.design) throw new InputError(o.dir, ["no run here yet"], "give a design (--design FILE or the design flags)");
+    const base = prior?.design ?? o.design;
+    const seed = prior?.seed ?? base.seed ?? randomBytes2(32).toString("hex");
+    const nodes = await readyNodes(base, o.log);
+    const design = { ...base, seed, nodes: nodes.map(({ label, release, url: url2, batch_id }) => ({ label, release, url: url2, batch_id })) };
+    const runners = /* @__PURE__ */ new Map();
+    for (const n of nodes)
+      runners.set(
+        n.label,
+        new OpsRunner(o.command, { runner: o.runner, node: n.label, beeUrl: n.url, batchId: n.batch_id, log: o.log, readyTimeoutMs: o.readyTimeoutMs })
+      );
+    const first2 = await runners.get(nodes[0].label).start();
+    if (prior) {
+      if (first2.client.version !== prior.client.version || first2.client.name !== prior.client.name)
+        o.log(
+          `experiment: warning: this run began with ${prior.client.name} ${prior.client.version}, the runner now drives ${first2.client.name} ${first2.client.version}`
+        );
+      journal.append({ type: "resume", at: now() });
+      o.log(`experiment: continuing ${o.dir} (${journal.state.rows - 1} rows journaled)`);
+    } else {
+      o.log(`experiment: ${describeCost(designCost(design))}`);
+      journal.append({
+        type: "run",
+        schema: JOURNAL_SCHEMA,
+        run_id: `${(/* @__PURE__ */ new Date()).toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${seed.slice(0, 8)}`,
+        created_at: now(),
+        design,
+        seed,
+        runner: o.runner,
+        client: first2.client,
+        nodes: nodes.map((n) => ({ label: n.label, release: n.release, url: n.url, version: n.version })),
+        bee_bench: beeBenchVersion()
+      });
+    }
+    return { dir: o.dir, journal, design, seed, units: runOrder(design, seed), nodes: new Map(nodes.map((n) => [n.label, n])), runners, log: o.log };
+  } catch (e) {
+    journal.close();
+    throw e;
+  }
+}
+async function closeSession(s) {
+  await Promise.all([...s.runners.values()].map((r) => r.close()));
+  s.journal.close();
+}
+
+// src/experiment/status.ts
+async function runStatus(dir) {
+  const s = await loadJournal(dir);
+  if (!s.run) throw new Error(`${dir}: the journal has no run row`);
+  const run2 = s.run;
+  const units = runOrder(run2.design, run2.seed);
+  const ups = [...s.uploads.values()];
+  const uploaded = ups.filter((u) => u.ok).length;
+  const synced = [...s.synced.values()];
+  const downs = [...s.downloads.values()];
+  const downloaded = downs.filter((d) => d.ok).length;
+  const downloadFailed = downs.filter((d) => !d.ok && d.attempts >= run2.design.attempts).length;
+  const left = {
+    uploads: units.length - s.uploads.size,
+    syncs: uploaded - s.synced.size,
+    downloads: uploaded - downloaded - downloadFailed
+  };
+  const st = {
+    runId: run2.run_id,
+    runner: run2.runner,
+    client: `${run2.client.name} ${run2.client.version}`,
+    nodes: run2.nodes.map((n) => `${n.label}=${n.release} (${n.version}) ${n.url}`),
+    units: units.length,
+    uploaded,
+    uploadFailed: ups.length - uploaded,
+    synced: synced.filter(Boolean).length,
+    ceilingReached: synced.filter((x) => !x).length,
+    downloaded,
+    downloadFailed,
+    left,
+    phasesDone: [...s.phasesDone],
+    resumes: s.resumes,
+    ...s.torn !== void 0 ? { torn: s.torn } : {}
+  };
+  const text4 = [
+    `run ${st.runId}: runner ${st.runner} (${st.client}), ${cellsOf(run2.design).length} cells \xD7 ${run2.design.nodes.length} node(s) \xD7 ${run2.design.replicates} replicates = ${st.units} units`,
+    ...st.nodes.map((n) => `  node ${n}`),
+    `uploads: ${st.uploaded} ok, ${st.uploadFailed} failed, ${left.uploads} left`,
+    `sync: ${st.synced} synced, ${st.ceilingReached} reached the ${run2.design.wait.ceiling_s} s ceiling, ${left.syncs} left`,
+    `downloads: ${st.downloaded} units ok, ${st.downloadFailed} failed all ${run2.design.attempts} attempts, ${left.downloads} left`,
+    `phases done: ${st.phasesDone.join(", ") || "none"}; resumed ${st.resumes} time(s)${st.torn !== void 0 ? "; a torn last line is pending (cut off at the next run)" : ""}`
+  ].join("\n");
+  return { ...st, text: text4 };
+}
+
+// src/experiment/index.ts
+var RUN = { upload: uploadPhase, sync: syncPhase, download: downloadPhase };
+async function runExperiment(o) {
+  const command = o.command ?? (await buildRunner({ runner: o.runner, source: o.source ?? { kind: "registry" }, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log })).command;
+  const s = await openSession({ dir: o.dir, design: o.design, runner: o.runner, command, log: o.log });
+  const onSignal = (signal) => {
+    o.log(`experiment: ${signal}: stopping; the journal holds every finished row (continue with the same --out)`);
+    for (const r of s.runners.values()) r.kill();
+    s.journal.close();
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    for (const p of o.phases) await RUN[p](s);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await closeSession(s);
+  }
+}
+
+// src/experiment/report/index.ts
+import { mkdirSync as mkdirSync14, writeFileSync as writeFileSync12 } from "node:fs";
+import { join as join39 } from "node:path";
+
+// src/experiment/analysis/names.ts
+var LEVEL_NAMES = ["NONE", "MEDIUM", "STRONG", "INSANE", "PARANOID"];
+function levelName(level) {
+  return `${level} ${LEVEL_NAMES[level] ?? ""}`.trim();
+}
+function sizeLabel(bytes2) {
+  for (const [unit, f] of [
+    ["GB", 1e9],
+    ["MB", 1e6],
+    ["KB", 1e3]
+  ])
+    if (bytes2 >= f && bytes2 % (f / 10) === 0) return `${+(bytes2 / f).toFixed(1)} ${unit}`;
+  return `${bytes2} B`;
+}
+function seconds(s) {
+  if (s === null || !Number.isFinite(s)) return "\u2013";
+  const a = Math.abs(s);
+  if (a === 0) return "0 s";
+  if (a < 1e-3) return `${(s * 1e6).toPrecision(3)} \xB5s`;
+  if (a < 1) return `${(s * 1e3).toPrecision(3)} ms`;
+  return `${s.toPrecision(3)} s`;
+}
+function directionWords(direction, a, b) {
+  if (direction === "b-faster") return `${b} faster`;
+  if (direction === "a-faster") return `${a} faster`;
+  return "no clear difference";
+}
+var ARM_COLORS = ["#3b6fb6", "#e0a400", "#3c9a5f", "#b04a8f"];
+var DIRECTION_COLORS = { "a-faster": ARM_COLORS[0], "b-faster": ARM_COLORS[1], unclear: "#9a9a9a" };
+
+// src/experiment/analysis/analyse.ts
+var ANALYSIS_DEFAULTS = { alpha: 0.05, powerShift: 0.1, power: 0.8 };
+var key4 = (c) => `${c.size}|${c.level}|${c.strategy}`;
+var byCell = (a, b) => a.size - b.size || a.level - b.level || String(a.strategy).localeCompare(String(b.strategy));
+function armsOf(journals) {
+  const client = (j) => `${j.run.client.name} ${j.run.client.version}`;
+  if (journals.length === 1) {
+    const j = journals[0];
+    const releases = [...new Set(j.run.design.nodes.map((n) => n.release))];
+    if (releases.length >= 2) {
+      const arms2 = releases.map((release) => ({
+        label: release,
+        release,
+        runId: j.run.run_id,
+        nodes: j.run.design.nodes.filter((n) => n.release === release).map((n) => n.label),
+        client: client(j),
+        runner: j.run.runner
+      }));
+      return { mode: "side-by-side", arms: arms2, armOf: (_j, u) => u.release };
+    }
+    const nodes = j.run.design.nodes.map((n) => n.label);
+    if (nodes.length >= 2) {
+      const arms2 = nodes.map((node2) => ({
+        label: `${releases[0]} on ${node2}`,
+        release: releases[0],
+        runId: j.run.run_id,
+        nodes: [node2],
+        client: client(j),
+        runner: j.run.runner
+      }));
+      return { mode: "a/a", arms: arms2, armOf: (_j, u) => `${u.release} on ${u.node}` };
+    }
+    const only = { label: releases[0], release: releases[0], runId: j.run.run_id, nodes, client: client(j), runner: j.run.runner };
+    return { mode: "single", arms: [only], armOf: () => only.label };
+  }
+  const releaseOf = (j) => [...new Set(j.run.design.nodes.map((n) => n.release))].join("+");
+  const labels = journals.map(releaseOf);
+  const arms = journals.map((j, i) => ({
+    label: labels.filter((l) => l === labels[i]).length > 1 ? `${labels[i]} (run ${j.run.run_id})` : labels[i],
+    release: labels[i],
+    runId: j.run.run_id,
+    nodes: j.run.design.nodes.map((n) => n.label),
+    client: client(j),
+    runner: j.run.runner
+  }));
+  return { mode: "compare", arms, armOf: (j) => arms[j].label };
+}
+function analyse(journals, opts = {}) {
+  if (journals.length === 0) throw new Error("no journal to analyse: give at least one run folder or journal.jsonl");
+  const options2 = { ...ANALYSIS_DEFAULTS, ...opts };
+  const { mode, arms, armOf } = armsOf(journals);
+  const notes = journals.flatMap((j) => j.notes);
+  const groups = /* @__PURE__ */ new Map();
+  const unitsByGroup = /* @__PURE__ */ new Map();
+  const group = (kind, arm, u, cell) => {
+    const k = `${kind}|${arm}|${u.node}|${key4(cell)}`;
+    let g = groups.get(k);
+    if (!g) {
+      const server = (arms.find((a) => a.label === arm)?.nodes.indexOf(u.node) ?? -1) + 1;
+      g = { kind, arm, node: u.node, server, ...cell, values: [], z: [], zPooled: [] };
+      groups.set(k, g);
+      unitsByGroup.set(k, []);
+    }
+    unitsByGroup.get(k).push(u);
+    return g;
+  };
+  let totalUnits = 0;
+  let downloads = 0;
+  journals.forEach((j, ji) => {
+    for (const u of j.units) {
+      const arm = armOf(ji, u);
+      if (arm === void 0) continue;
+      totalUnits++;
+      downloads += u.attempts;
+      const d = group("download", arm, u, { size: u.size, level: u.level, strategy: u.strategy });
+      if (u.downloadMs !== null) d.values.push(u.downloadMs / 1e3);
+      const up = group("upload", arm, u, { size: u.size, level: u.level, strategy: "any" });
+      if (u.uploadMs !== null) up.values.push(u.uploadMs / 1e3);
+    }
+  });
+  const samples = [...groups.values()].sort((a, b) => byCell(a, b) || a.arm.localeCompare(b.arm) || a.server - b.server);
+  addZScores(samples);
+  const figures = (kind, arm, cell, server) => {
+    const values = [];
+    let n = 0;
+    let failures2 = 0;
+    let failedAttempts2 = 0;
+    for (const [k, g] of groups) {
+      if (g.kind !== kind || g.arm !== arm || key4(g) !== key4(cell) || server !== void 0 && g.server !== server) continue;
+      values.push(...g.values);
+      for (const u of unitsByGroup.get(k)) {
+        n++;
+        if (kind === "download") {
+          failedAttempts2 += u.failedAttempts;
+          if (u.downloadMs === null && u.attempts > 0) failures2++;
+        } else if (u.uploadOk === false) {
+          failures2++;
+          failedAttempts2++;
+        }
+      }
+    }
+    void n;
+    return { values, fig: { n: values.length, median: median(values), failures: failures2, failedAttempts: failedAttempts2 } };
+  };
+  const cellsOf2 = (kind) => {
+    const m = /* @__PURE__ */ new Map();
+    for (const g of groups.values()) if (g.kind === kind) m.set(key4(g), { size: g.size, level: g.level, strategy: g.strategy });
+    return [...m.values()].sort(byCell);
+  };
+  const comparisons = [];
+  const compare2 = (family, scope, cell, aLabel, bLabel, a, b, arm) => {
+    const enough = a.values.length > 0 && b.values.length > 0;
+    const t = enough ? mannWhitney(b.values, a.values) : void 0;
+    const hl = enough ? hodgesLehmannTwoSample(b.values, a.values) : void 0;
+    const pooledMedian = median([...a.values, ...b.values]);
+    const shift = hl?.estimate ?? NaN;
+    const need = a.values.length >= 2 && b.values.length >= 2 ? replicatesForShift([a.values, b.values], options2.powerShift * pooledMedian, { alpha: options2.alpha, power: options2.power }) : NaN;
+    return {
+      family,
+      scope,
+      ...cell,
+      ...arm !== void 0 ? { arm } : {},
+      aLabel,
+      bLabel,
+      a: a.fig,
+      b: b.fig,
+      shift,
+      lo: hl?.lo ?? NaN,
+      hi: hl?.hi ?? NaN,
+      confLevel: hl?.achievedConfLevel ?? NaN,
+      relative: shift / a.fig.median,
+      p: t?.p ?? NaN,
+      q: NaN,
+      direction: "unclear",
+      replicatesNeeded: need
+    };
+  };
+  for (let i = 1; i < arms.length; i++) {
+    const A = arms[0];
+    const B = arms[i];
+    const servers = Math.min(A.nodes.length, B.nodes.length);
+    for (const kind of ["download", "upload"]) {
+      for (const cell of cellsOf2(kind)) {
+        comparisons.push(compare2(kind, "pooled", cell, A.label, B.label, figures(kind, A.label, cell), figures(kind, B.label, cell)));
+        if (servers > 1 || A.nodes.length > 1 && B.nodes.length > 1)
+          for (let s = 1; s <= servers; s++)
+            comparisons.push(compare2(kind, `server ${s}`, cell, A.label, B.label, figures(kind, A.label, cell, s), figures(kind, B.label, cell, s)));
+      }
+    }
+  }
+  for (const A of arms) {
+    const cells = cellsOf2("download").filter((c) => c.level > 0);
+    for (const cell of cells.filter((c) => c.strategy === "DATA")) {
+      for (const other of cells.filter((c) => c.size === cell.size && c.level === cell.level && c.strategy !== "DATA")) {
+        const data = figures("download", A.label, cell);
+        const alt = figures("download", A.label, other);
+        if (data.values.length === 0 && alt.values.length === 0) continue;
+        comparisons.push(compare2("strategy", "pooled", { ...cell, strategy: other.strategy }, "DATA", String(other.strategy), data, alt, A.label));
+      }
+    }
+  }
+  const families = /* @__PURE__ */ new Map();
+  for (const c of comparisons) {
+    const f = `${c.family}|${c.scope === "pooled" ? "pooled" : "server"}|${c.arm ?? ""}|${c.aLabel}|${c.bLabel}`;
+    (families.get(f) ?? families.set(f, []).get(f)).push(c);
+  }
+  for (const list2 of families.values()) {
+    const q = benjaminiHochberg(list2.map((c) => c.p));
+    list2.forEach((c, i) => {
+      c.q = q[i];
+      c.direction = cellDirection(c.q, c.shift, options2.alpha);
+    });
+  }
+  const sync = arms.map((A) => syncFigures(A, journals, armOf));
+  const failures = [];
+  for (const [k, g] of groups) {
+    if (g.kind !== "download") continue;
+    const us = unitsByGroup.get(k);
+    const failed2 = us.filter((u) => u.downloadMs === null && u.attempts > 0).length;
+    const attempts = us.reduce((s, u) => s + u.failedAttempts, 0);
+    if (failed2 === 0 && attempts === 0) continue;
+    const last = us.find((u) => u.downloadMs === null && u.lastError)?.lastError ?? us.find((u) => u.lastError)?.lastError;
+    failures.push({
+      arm: g.arm,
+      node: g.node,
+      size: g.size,
+      level: g.level,
+      strategy: g.strategy,
+      units: us.length,
+      failures: failed2,
+      failedAttempts: attempts,
+      ...last !== void 0 ? { lastError: last } : {}
+    });
+  }
+  failures.sort((a, b) => byCell(a, b) || a.arm.localeCompare(b.arm) || a.node.localeCompare(b.node));
+  const failedUnits = failures.reduce((s, f) => s + f.failures, 0);
+  const failedAttempts = failures.reduce((s, f) => s + f.failedAttempts, 0);
+  const analysis = {
+    mode,
+    arms,
+    options: options2,
+    journals: journals.map((j) => ({
+      file: j.file,
+      runId: j.run.run_id,
+      createdAt: j.run.created_at,
+      rows: j.rows,
+      resumes: j.resumes,
+      seed: j.run.seed
+    })),
+    notes,
+    comparisons,
+    samples,
+    sync,
+    failures,
+    totals: { units: totalUnits, downloads, failedUnits, failedAttempts },
+    summary: ""
+  };
+  analysis.summary = summaryOf2(analysis);
+  return analysis;
+}
+function addZScores(samples) {
+  const pool = (k, set2) => {
+    const m = /* @__PURE__ */ new Map();
+    for (const g of samples) (m.get(k(g)) ?? m.set(k(g), []).get(k(g))).push(g);
+    for (const list2 of m.values()) {
+      const z2 = zScores(list2.flatMap((g) => g.values));
+      let at = 0;
+      for (const g of list2) {
+        set2(g, z2.slice(at, at + g.values.length));
+        at += g.values.length;
+      }
+    }
+  };
+  pool(
+    (g) => `${g.kind}|${key4(g)}|${g.server}`,
+    (g, z2) => g.z = z2
+  );
+  pool(
+    (g) => `${g.kind}|${key4(g)}`,
+    (g, z2) => g.zPooled = z2
+  );
+}
+function syncFigures(A, journals, armOf) {
+  const waits = [];
+  let units = 0;
+  let synced = 0;
+  let ceiling = 0;
+  const signals = /* @__PURE__ */ new Set();
+  const examples = [];
+  journals.forEach((j, ji) => {
+    for (const u of j.units) {
+      if (armOf(ji, u) !== A.label || !u.sync) continue;
+      units++;
+      signals.add(u.sync.signal);
+      waits.push(u.sync.waitedMs / 1e3);
+      if (u.sync.synced) synced++;
+      else if (u.sync.signal !== "none") {
+        ceiling++;
+        if (examples.length < 5) examples.push(`${u.unit}${u.sync.detail ? `: ${u.sync.detail}` : ""}`);
+      }
+    }
+  });
+  return {
+    arm: A.label,
+    units,
+    synced,
+    ceilingReached: ceiling,
+    signals: [...signals].sort(),
+    medianWaitS: median(waits),
+    maxWaitS: waits.length ? quantile(waits, 1) : NaN,
+    examples
+  };
+}
+function cellLabel(c) {
+  const level = levelName(c.level);
+  return c.strategy === "any" ? `${sizeLabel(c.size)}, level ${level}` : `${sizeLabel(c.size)}, level ${level}, ${c.strategy}`;
+}
+function pct2(r) {
+  return Number.isFinite(r) ? `${r >= 0 ? "+" : ""}${(r * 100).toFixed(1)} %` : "\u2013";
+}
+function summaryOf2(a) {
+  if (a.arms.length < 2) {
+    const units = a.totals.units;
+    return `One arm (${a.arms[0]?.label ?? "?"}): ${units} units, ${a.totals.failedUnits} failed downloads; nothing to compare. Give a second run (compare A B) or a design with two releases.`;
+  }
+  const A = a.arms[0].label;
+  const B = a.arms[1].label;
+  const cells = a.comparisons.filter((c) => c.family === "download" && c.scope === "pooled" && c.bLabel === B);
+  const faster = cells.filter((c) => c.direction === "b-faster");
+  const slower = cells.filter((c) => c.direction === "a-faster");
+  const how = a.mode === "side-by-side" ? "measured side by side in one run" : a.mode === "a/a" ? "an A/A: one release on two nodes" : "two runs compared";
+  const range = (list2) => {
+    const abs = list2.map((c) => Math.abs(c.shift));
+    const rel = list2.map((c) => Math.abs(c.relative * 100));
+    if (list2.length === 1) return `by ${seconds(abs[0])} (${rel[0].toFixed(0)} %)`;
+    return `by ${seconds(Math.min(...abs))} to ${seconds(Math.max(...abs))} (${Math.min(...rel).toFixed(0)}\u2013${Math.max(...rel).toFixed(0)} %)`;
+  };
+  const where = (list2) => list2.map((c) => cellLabel(c)).join("; ");
+  const parts = [
+    `${B} against ${A} (${how}; ${a.arms[0].client} through the ${a.arms[0].runner} runner), download time per cell, pooled over servers, FDR ${a.options.alpha}:`
+  ];
+  if (faster.length) parts.push(`${B} is faster in ${faster.length} of ${cells.length} cells ${range(faster)} (${where(faster)});`);
+  if (slower.length) parts.push(`${B} is slower in ${slower.length} of ${cells.length} cells ${range(slower)} (${where(slower)});`);
+  const unclear = cells.length - faster.length - slower.length;
+  if (!faster.length && !slower.length) parts.push(`no cell differs after BH correction (all ${cells.length} cells q \u2265 ${a.options.alpha}).`);
+  else parts.push(`${unclear} cell${unclear === 1 ? "" : "s"} show no clear difference.`);
+  const biggest = [...faster, ...slower].sort((x, y) => Math.abs(y.shift) - Math.abs(x.shift))[0];
+  if (biggest)
+    parts.push(
+      `The largest shift: ${cellLabel(biggest)}, ${B} ${biggest.shift < 0 ? "faster" : "slower"} by ${seconds(Math.abs(biggest.shift))} (95 % interval ${seconds(biggest.lo)} to ${seconds(biggest.hi)}, ${pct2(biggest.relative)}, q = ${biggest.q.toPrecision(2)}).`
+    );
+  const ups = a.comparisons.filter((c) => c.family === "upload" && c.scope === "pooled" && c.bLabel === B);
+  const upF = ups.filter((c) => c.direction === "b-faster").length;
+  const upS = ups.filter((c) => c.direction === "a-faster").length;
+  parts.push(`Uploads: ${B} faster in ${upF}, slower in ${upS} of ${ups.length} size \xD7 level cells.`);
+  parts.push(
+    a.totals.failedUnits ? `${a.totals.failedUnits} download${a.totals.failedUnits === 1 ? "" : "s"} never succeeded (${a.totals.failedAttempts} failed attempts; see the failures table).` : `Every download succeeded${a.totals.failedAttempts ? ` (${a.totals.failedAttempts} failed attempts before an ok one)` : ""}.`
+  );
+  const ceiling = a.sync.reduce((s, x) => s + x.ceilingReached, 0);
+  if (ceiling) parts.push(`The sync wait reached its ceiling for ${ceiling} upload${ceiling === 1 ? "" : "s"}; those downloads ran anyway.`);
+  return parts.join(" ");
+}
+
+// src/experiment/analysis/read.ts
+import { statSync as statSync8 } from "node:fs";
+import { basename, dirname as dirname7 } from "node:path";
+function runFolder(path) {
+  if (statSync8(path).isDirectory()) return path;
+  if (basename(path) === JOURNAL_FILE) return dirname7(path);
+  throw new Error(`${path}: not a run folder or its ${JOURNAL_FILE}. Fix: give the folder \`bee-bench experiment run --out\` wrote`);
+}
+async function readJournal2(path) {
+  const dir = runFolder(path);
+  const file2 = `${dir}/${JOURNAL_FILE}`;
+  let run2;
+  const units = /* @__PURE__ */ new Map();
+  const notes = [];
+  let rows = 0;
+  let resumes = 0;
+  const unitOf2 = (r) => {
+    let u = units.get(r.unit);
+    if (!u) {
+      u = {
+        unit: r.unit,
+        node: r.node,
+        release: r.release,
+        size: r.size,
+        level: r.level,
+        strategy: r.strategy,
+        rep: r.rep,
+        uploadMs: null,
+        uploadOk: null,
+        downloadMs: null,
+        okAttempt: null,
+        attempts: 0,
+        failedAttempts: 0
+      };
+      units.set(r.unit, u);
+    }
+    return u;
+  };
+  const { torn } = await readJournal(dir, (row, lineNo) => {
+    rows++;
+    switch (row.type) {
+      case "run":
+        if (run2) throw badLine(file2, lineNo, 'a second "run" row: a journal holds one run');
+        run2 = row;
+        break;
+      case "resume":
+        resumes++;
+        break;
+      case "phase":
+        break;
+      case "upload": {
+        const u = unitOf2(row);
+        u.uploadOk = row.ok;
+        u.uploadMs = row.ok ? row.ms : null;
+        if (row.error !== void 0) u.uploadError = row.error;
+        break;
+      }
+      case "sync": {
+        const u = units.get(row.unit);
+        if (!u) throw badLine(file2, lineNo, `sync row for unit "${row.unit}" before its upload row`);
+        u.sync = { signal: row.signal, synced: row.synced, waitedMs: row.waited_ms, ...row.detail !== void 0 ? { detail: row.detail } : {} };
+        break;
+      }
+      case "download": {
+        const u = unitOf2(row);
+        u.attempts++;
+        if (row.ok) {
+          if (u.downloadMs === null) {
+            u.downloadMs = row.ms;
+            u.okAttempt = row.attempt;
+          }
+        } else {
+          u.failedAttempts++;
+          if (row.error !== void 0) u.lastError = row.error;
+        }
+        break;
+      }
+    }
+  });
+  if (torn !== void 0)
+    notes.push(`${file2}: its last line is torn (${torn.length} bytes without a newline, a write the run did not finish) and was left out`);
+  if (!run2) throw new Error(`${file2}: no "run" row; a journal starts with one (is this an experiment journal?)`);
+  return { file: file2, run: run2, units: [...units.values()], rows, resumes, notes };
+}
+function badLine(file2, line, message) {
+  return new Error(`${file2}:${line}: ${message}. Fix: the journal is written only by \`bee-bench experiment\`; restore the line or cut the file before it`);
+}
+
+// src/experiment/report/csv.ts
+var COLUMNS = [
+  "family",
+  "scope",
+  "arm",
+  "size_bytes",
+  "level",
+  "strategy",
+  "a",
+  "b",
+  "n_a",
+  "n_b",
+  "median_a_s",
+  "median_b_s",
+  "shift_s",
+  "lo_s",
+  "hi_s",
+  "conf_level",
+  "relative",
+  "p",
+  "q",
+  "direction",
+  "failures_a",
+  "failures_b",
+  "failed_attempts_a",
+  "failed_attempts_b",
+  "replicates_needed"
+];
+var num2 = (v) => Number.isFinite(v) ? v : Number.isNaN(v) ? "" : v > 0 ? "Inf" : "-Inf";
+function experimentCsv(a) {
+  const lines = [COLUMNS.join(",")];
+  for (const c of a.comparisons) {
+    const direction = c.direction === "unclear" ? "unclear" : directionWords(c.direction, c.aLabel, c.bLabel);
+    lines.push(
+      [
+        c.family,
+        c.scope,
+        c.arm ?? "",
+        c.size,
+        c.level,
+        c.strategy,
+        c.aLabel,
+        c.bLabel,
+        c.a.n,
+        c.b.n,
+        num2(c.a.median),
+        num2(c.b.median),
+        num2(c.shift),
+        num2(c.lo),
+        num2(c.hi),
+        num2(c.confLevel),
+        num2(c.relative),
+        num2(c.p),
+        num2(c.q),
+        direction,
+        c.a.failures,
+        c.b.failures,
+        c.a.failedAttempts,
+        c.b.failedAttempts,
+        num2(c.replicatesNeeded)
+      ].map((v) => csvField(v)).join(",")
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+function experimentSamplesCsv(a) {
+  const lines = ["kind,arm,node,server,size_bytes,level,strategy,seconds,z"];
+  for (const g of a.samples)
+    g.values.forEach((v, i) => {
+      lines.push([g.kind, g.arm, g.node, g.server, g.size, g.level, g.strategy, v, num2(g.z[i] ?? NaN)].map((x) => csvField(x)).join(","));
+    });
+  return lines.join("\n") + "\n";
+}
+
+// src/experiment/report/bundle.ts
+import { fileURLToPath as fileURLToPath2 } from "node:url";
+var PAGE_ENTRY = fileURLToPath2(new URL("./page.ts", import.meta.url));
+var cached2;
+async function experimentChartsSource() {
+  if (true) return '"use strict";(()=>{function Ne(i){return i+.5|0}var $t=(i,t,e)=>Math.max(Math.min(i,e),t);function Be(i){return $t(Ne(i*2.55),0,255)}function Yt(i){return $t(Ne(i*255),0,255)}function Rt(i){return $t(Ne(i/2.55)/100,0,1)}function Kn(i){return $t(Ne(i*100),0,100)}var pt={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},vs=[..."0123456789ABCDEF"],vr=i=>vs[i&15],kr=i=>vs[(i&240)>>4]+vs[i&15],mi=i=>(i&240)>>4===(i&15),Sr=i=>mi(i.r)&&mi(i.g)&&mi(i.b)&&mi(i.a);function wr(i){var t=i.length,e;return i[0]==="#"&&(t===4||t===5?e={r:255&pt[i[1]]*17,g:255&pt[i[2]]*17,b:255&pt[i[3]]*17,a:t===5?pt[i[4]]*17:255}:(t===7||t===9)&&(e={r:pt[i[1]]<<4|pt[i[2]],g:pt[i[3]]<<4|pt[i[4]],b:pt[i[5]]<<4|pt[i[6]],a:t===9?pt[i[7]]<<4|pt[i[8]]:255})),e}var Pr=(i,t)=>i<255?t(i):"";function Cr(i){var t=Sr(i)?vr:kr;return i?"#"+t(i.r)+t(i.g)+t(i.b)+Pr(i.a,t):void 0}var Ar=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Qn(i,t,e){let s=t*Math.min(e,1-e),n=(o,a=(o+i/30)%12)=>e-s*Math.max(Math.min(a-3,9-a,1),-1);return[n(0),n(8),n(4)]}function Dr(i,t,e){let s=(n,o=(n+i/60)%6)=>e-e*t*Math.max(Math.min(o,4-o,1),0);return[s(5),s(3),s(1)]}function Or(i,t,e){let s=Qn(i,1,.5),n;for(t+e>1&&(n=1/(t+e),t*=n,e*=n),n=0;n<3;n++)s[n]*=1-t-e,s[n]+=t;return s}function Tr(i,t,e,s,n){return i===n?(t-e)/s+(t<e?6:0):t===n?(e-i)/s+2:(i-t)/s+4}function ks(i){let e=i.r/255,s=i.g/255,n=i.b/255,o=Math.max(e,s,n),a=Math.min(e,s,n),r=(o+a)/2,l,c,h;return o!==a&&(h=o-a,c=r>.5?h/(2-o-a):h/(o+a),l=Tr(e,s,n,h,o),l=l*60+.5),[l|0,c||0,r]}function Ss(i,t,e,s){return(Array.isArray(t)?i(t[0],t[1],t[2]):i(t,e,s)).map(Yt)}function ws(i,t,e){return Ss(Qn,i,t,e)}function Rr(i,t,e){return Ss(Or,i,t,e)}function Er(i,t,e){return Ss(Dr,i,t,e)}function to(i){return(i%360+360)%360}function Lr(i){let t=Ar.exec(i),e=255,s;if(!t)return;t[5]!==s&&(e=t[6]?Be(+t[5]):Yt(+t[5]));let n=to(+t[2]),o=+t[3]/100,a=+t[4]/100;return t[1]==="hwb"?s=Rr(n,o,a):t[1]==="hsv"?s=Er(n,o,a):s=ws(n,o,a),{r:s[0],g:s[1],b:s[2],a:e}}function Ir(i,t){var e=ks(i);e[0]=to(e[0]+t),e=ws(e),i.r=e[0],i.g=e[1],i.b=e[2]}function Fr(i){if(!i)return;let t=ks(i),e=t[0],s=Kn(t[1]),n=Kn(t[2]);return i.a<255?`hsla(${e}, ${s}%, ${n}%, ${Rt(i.a)})`:`hsl(${e}, ${s}%, ${n}%)`}var Gn={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Jn={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};function Br(){let i={},t=Object.keys(Jn),e=Object.keys(Gn),s,n,o,a,r;for(s=0;s<t.length;s++){for(a=r=t[s],n=0;n<e.length;n++)o=e[n],r=r.replace(o,Gn[o]);o=parseInt(Jn[a],16),i[r]=[o>>16&255,o>>8&255,o&255]}return i}var bi;function zr(i){bi||(bi=Br(),bi.transparent=[0,0,0,0]);let t=bi[i.toLowerCase()];return t&&{r:t[0],g:t[1],b:t[2],a:t.length===4?t[3]:255}}var Nr=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Wr(i){let t=Nr.exec(i),e=255,s,n,o;if(t){if(t[7]!==s){let a=+t[7];e=t[8]?Be(a):$t(a*255,0,255)}return s=+t[1],n=+t[3],o=+t[5],s=255&(t[2]?Be(s):$t(s,0,255)),n=255&(t[4]?Be(n):$t(n,0,255)),o=255&(t[6]?Be(o):$t(o,0,255)),{r:s,g:n,b:o,a:e}}}function Vr(i){return i&&(i.a<255?`rgba(${i.r}, ${i.g}, ${i.b}, ${Rt(i.a)})`:`rgb(${i.r}, ${i.g}, ${i.b})`)}var Ms=i=>i<=.0031308?i*12.92:Math.pow(i,1/2.4)*1.055-.055,we=i=>i<=.04045?i/12.92:Math.pow((i+.055)/1.055,2.4);function Hr(i,t,e){let s=we(Rt(i.r)),n=we(Rt(i.g)),o=we(Rt(i.b));return{r:Yt(Ms(s+e*(we(Rt(t.r))-s))),g:Yt(Ms(n+e*(we(Rt(t.g))-n))),b:Yt(Ms(o+e*(we(Rt(t.b))-o))),a:i.a+e*(t.a-i.a)}}function xi(i,t,e){if(i){let s=ks(i);s[t]=Math.max(0,Math.min(s[t]+s[t]*e,t===0?360:1)),s=ws(s),i.r=s[0],i.g=s[1],i.b=s[2]}}function eo(i,t){return i&&Object.assign(t||{},i)}function Zn(i){var t={r:0,g:0,b:0,a:255};return Array.isArray(i)?i.length>=3&&(t={r:i[0],g:i[1],b:i[2],a:255},i.length>3&&(t.a=Yt(i[3]))):(t=eo(i,{r:0,g:0,b:0,a:1}),t.a=Yt(t.a)),t}function jr(i){return i.charAt(0)==="r"?Wr(i):Lr(i)}var ze=class i{constructor(t){if(t instanceof i)return t;let e=typeof t,s;e==="object"?s=Zn(t):e==="string"&&(s=wr(t)||zr(t)||jr(t)),this._rgb=s,this._valid=!!s}get valid(){return this._valid}get rgb(){var t=eo(this._rgb);return t&&(t.a=Rt(t.a)),t}set rgb(t){this._rgb=Zn(t)}rgbString(){return this._valid?Vr(this._rgb):void 0}hexString(){return this._valid?Cr(this._rgb):void 0}hslString(){return this._valid?Fr(this._rgb):void 0}mix(t,e){if(t){let s=this.rgb,n=t.rgb,o,a=e===o?.5:e,r=2*a-1,l=s.a-n.a,c=((r*l===-1?r:(r+l)/(1+r*l))+1)/2;o=1-c,s.r=255&c*s.r+o*n.r+.5,s.g=255&c*s.g+o*n.g+.5,s.b=255&c*s.b+o*n.b+.5,s.a=a*s.a+(1-a)*n.a,this.rgb=s}return this}interpolate(t,e){return t&&(this._rgb=Hr(this._rgb,t._rgb,e)),this}clone(){return new i(this.rgb)}alpha(t){return this._rgb.a=Yt(t),this}clearer(t){let e=this._rgb;return e.a*=1-t,this}greyscale(){let t=this._rgb,e=Ne(t.r*.3+t.g*.59+t.b*.11);return t.r=t.g=t.b=e,this}opaquer(t){let e=this._rgb;return e.a*=1+t,this}negate(){let t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return xi(this._rgb,2,t),this}darken(t){return xi(this._rgb,2,-t),this}saturate(t){return xi(this._rgb,1,t),this}desaturate(t){return xi(this._rgb,1,-t),this}rotate(t){return Ir(this._rgb,t),this}};function Mt(){}var Ds=(()=>{let i=0;return()=>i++})();function D(i){return i==null}function B(i){if(Array.isArray&&Array.isArray(i))return!0;let t=Object.prototype.toString.call(i);return t.slice(0,7)==="[object"&&t.slice(-6)==="Array]"}function O(i){return i!==null&&Object.prototype.toString.call(i)==="[object Object]"}function N(i){return(typeof i=="number"||i instanceof Number)&&isFinite(+i)}function st(i,t){return N(i)?i:t}function P(i,t){return typeof i>"u"?t:i}var Os=(i,t)=>typeof i=="string"&&i.endsWith("%")?parseFloat(i)/100:+i/t,Si=(i,t)=>typeof i=="string"&&i.endsWith("%")?parseFloat(i)/100*t:+i;function F(i,t,e){if(i&&typeof i.call=="function")return i.apply(e,t)}function L(i,t,e,s){let n,o,a;if(B(i))if(o=i.length,s)for(n=o-1;n>=0;n--)t.call(e,i[n],n);else for(n=0;n<o;n++)t.call(e,i[n],n);else if(O(i))for(a=Object.keys(i),o=a.length,n=0;n<o;n++)t.call(e,i[a[n]],a[n])}function Ae(i,t){let e,s,n,o;if(!i||!t||i.length!==t.length)return!1;for(e=0,s=i.length;e<s;++e)if(n=i[e],o=t[e],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function Ve(i){if(B(i))return i.map(Ve);if(O(i)){let t=Object.create(null),e=Object.keys(i),s=e.length,n=0;for(;n<s;++n)t[e[n]]=Ve(i[e[n]]);return t}return i}function uo(i){return["__proto__","prototype","constructor"].indexOf(i)===-1}function fo(i,t,e,s){if(!uo(i))return;let n=t[i],o=e[i];O(n)&&O(o)?j(n,o,s):t[i]=Ve(o)}function j(i,t,e){let s=B(t)?t:[t],n=s.length;if(!O(i))return i;e=e||{};let o=e.merger||fo,a;for(let r=0;r<n;++r){if(a=s[r],!O(a))continue;let l=Object.keys(a);for(let c=0,h=l.length;c<h;++c)o(l[c],i,a,e)}return i}function ce(i,t){return j(i,t,{merger:go})}function go(i,t,e){if(!uo(i))return;let s=t[i],n=e[i];O(s)&&O(n)?ce(s,n):Object.prototype.hasOwnProperty.call(t,i)||(t[i]=Ve(n))}var io={"":i=>i,x:i=>i.x,y:i=>i.y};function po(i){let t=i.split("."),e=[],s="";for(let n of t)s+=n,s.endsWith("\\\\")?s=s.slice(0,-1)+".":(e.push(s),s="");return e}function qr(i){let t=po(i);return e=>{for(let s of t){if(s==="")break;e=e&&e[s]}return e}}function wt(i,t){return(io[t]||(io[t]=qr(t)))(i)}function qe(i){return i.charAt(0).toUpperCase()+i.slice(1)}var he=i=>typeof i<"u",kt=i=>typeof i=="function",wi=(i,t)=>{if(i.size!==t.size)return!1;for(let e of i)if(!t.has(e))return!1;return!0};function Ts(i){return i.type==="mouseup"||i.type==="click"||i.type==="contextmenu"}var R=Math.PI,E=2*R,mo=E+R,He=Number.POSITIVE_INFINITY,bo=R/180,V=R/2,Ut=R/4,Cs=R*2/3,St=Math.log10,mt=Math.sign;function de(i,t,e){return Math.abs(i-t)<e}function Pi(i){let t=Math.round(i);i=de(i,t,i/1e3)?t:i;let e=Math.pow(10,Math.floor(St(i))),s=i/e;return(s<=1?1:s<=2?2:s<=5?5:10)*e}function Rs(i){let t=[],e=Math.sqrt(i),s;for(s=1;s<e;s++)i%s===0&&(t.push(s),t.push(i/s));return e===(e|0)&&t.push(e),t.sort((n,o)=>n-o).pop(),t}function $r(i){return typeof i=="symbol"||typeof i=="object"&&i!==null&&!(Symbol.toPrimitive in i||"toString"in i||"valueOf"in i)}function Gt(i){return!$r(i)&&!isNaN(parseFloat(i))&&isFinite(i)}function Es(i,t){let e=Math.round(i);return e-t<=i&&e+t>=i}function Ci(i,t,e){let s,n,o;for(s=0,n=i.length;s<n;s++)o=i[s][e],isNaN(o)||(t.min=Math.min(t.min,o),t.max=Math.max(t.max,o))}function ht(i){return i*(R/180)}function $e(i){return i*(180/R)}function Ai(i){if(!N(i))return;let t=1,e=0;for(;Math.round(i*t)/t!==i;)t*=10,e++;return e}function Di(i,t){let e=t.x-i.x,s=t.y-i.y,n=Math.sqrt(e*e+s*s),o=Math.atan2(s,e);return o<-.5*R&&(o+=E),{angle:o,distance:n}}function je(i,t){return Math.sqrt(Math.pow(t.x-i.x,2)+Math.pow(t.y-i.y,2))}function xo(i,t){return(i-t+mo)%E-R}function U(i){return(i%E+E)%E}function ue(i,t,e,s){let n=U(i),o=U(t),a=U(e),r=U(o-n),l=U(a-n),c=U(n-o),h=U(n-a);return n===o||n===a||s&&o===a||r>l&&c<h}function Y(i,t,e){return Math.max(t,Math.min(e,i))}function Ls(i){return Y(i,-32768,32767)}function vt(i,t,e,s=1e-6){return i>=Math.min(t,e)-s&&i<=Math.max(t,e)+s}function Ye(i,t,e){e=e||(a=>i[a]<t);let s=i.length-1,n=0,o;for(;s-n>1;)o=n+s>>1,e(o)?n=o:s=o;return{lo:n,hi:s}}var _t=(i,t,e,s)=>Ye(i,e,s?n=>{let o=i[n][t];return o<e||o===e&&i[n+1][t]===e}:n=>i[n][t]<e),Is=(i,t,e)=>Ye(i,e,s=>i[s][t]>=e);function Fs(i,t,e){let s=0,n=i.length;for(;s<n&&i[s]<t;)s++;for(;n>s&&i[n-1]>e;)n--;return s>0||n<i.length?i.slice(s,n):i}var _o=["push","pop","shift","splice","unshift"];function Bs(i,t){if(i._chartjs){i._chartjs.listeners.push(t);return}Object.defineProperty(i,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[t]}}),_o.forEach(e=>{let s="_onData"+qe(e),n=i[e];Object.defineProperty(i,e,{configurable:!0,enumerable:!1,value(...o){let a=n.apply(this,o);return i._chartjs.listeners.forEach(r=>{typeof r[s]=="function"&&r[s](...o)}),a}})})}function Oi(i,t){let e=i._chartjs;if(!e)return;let s=e.listeners,n=s.indexOf(t);n!==-1&&s.splice(n,1),!(s.length>0)&&(_o.forEach(o=>{delete i[o]}),delete i._chartjs)}function Ti(i){let t=new Set(i);return t.size===i.length?i:Array.from(t)}var Ri=(function(){return typeof window>"u"?function(i){return i()}:window.requestAnimationFrame})();function Ei(i,t){let e=[],s=!1;return function(...n){e=n,s||(s=!0,Ri.call(window,()=>{s=!1,i.apply(t,e)}))}}function zs(i,t){let e;return function(...s){return t?(clearTimeout(e),e=setTimeout(i,t,s)):i.apply(this,s),t}}var Ue=i=>i==="start"?"left":i==="end"?"right":"center",X=(i,t,e)=>i==="start"?t:i==="end"?e:(t+e)/2,Ns=(i,t,e,s)=>i===(s?"left":"right")?e:i==="center"?(t+e)/2:t;function Li(i,t,e){let s=t.length,n=0,o=s;if(i._sorted){let{iScale:a,vScale:r,_parsed:l}=i,c=i.dataset&&i.dataset.options?i.dataset.options.spanGaps:null,h=a.axis,{min:d,max:u,minDefined:f,maxDefined:g}=a.getUserBounds();if(f){if(n=Math.min(_t(l,h,d).lo,e?s:_t(t,h,a.getPixelForValue(d)).lo),c){let p=l.slice(0,n+1).reverse().findIndex(m=>!D(m[r.axis]));n-=Math.max(0,p)}n=Y(n,0,s-1)}if(g){let p=Math.max(_t(l,a.axis,u,!0).hi+1,e?0:_t(t,h,a.getPixelForValue(u),!0).hi+1);if(c){let m=l.slice(p-1).findIndex(b=>!D(b[r.axis]));p+=Math.max(0,m)}o=Y(p,n,s)-n}else o=s-n}return{start:n,count:o}}function Ii(i){let{xScale:t,yScale:e,_scaleRanges:s}=i,n={xmin:t.min,xmax:t.max,ymin:e.min,ymax:e.max};if(!s)return i._scaleRanges=n,!0;let o=s.xmin!==t.min||s.xmax!==t.max||s.ymin!==e.min||s.ymax!==e.max;return Object.assign(s,n),o}var _i=i=>i===0||i===1,so=(i,t,e)=>-(Math.pow(2,10*(i-=1))*Math.sin((i-t)*E/e)),no=(i,t,e)=>Math.pow(2,-10*i)*Math.sin((i-t)*E/e)+1,re={linear:i=>i,easeInQuad:i=>i*i,easeOutQuad:i=>-i*(i-2),easeInOutQuad:i=>(i/=.5)<1?.5*i*i:-.5*(--i*(i-2)-1),easeInCubic:i=>i*i*i,easeOutCubic:i=>(i-=1)*i*i+1,easeInOutCubic:i=>(i/=.5)<1?.5*i*i*i:.5*((i-=2)*i*i+2),easeInQuart:i=>i*i*i*i,easeOutQuart:i=>-((i-=1)*i*i*i-1),easeInOutQuart:i=>(i/=.5)<1?.5*i*i*i*i:-.5*((i-=2)*i*i*i-2),easeInQuint:i=>i*i*i*i*i,easeOutQuint:i=>(i-=1)*i*i*i*i+1,easeInOutQuint:i=>(i/=.5)<1?.5*i*i*i*i*i:.5*((i-=2)*i*i*i*i+2),easeInSine:i=>-Math.cos(i*V)+1,easeOutSine:i=>Math.sin(i*V),easeInOutSine:i=>-.5*(Math.cos(R*i)-1),easeInExpo:i=>i===0?0:Math.pow(2,10*(i-1)),easeOutExpo:i=>i===1?1:-Math.pow(2,-10*i)+1,easeInOutExpo:i=>_i(i)?i:i<.5?.5*Math.pow(2,10*(i*2-1)):.5*(-Math.pow(2,-10*(i*2-1))+2),easeInCirc:i=>i>=1?i:-(Math.sqrt(1-i*i)-1),easeOutCirc:i=>Math.sqrt(1-(i-=1)*i),easeInOutCirc:i=>(i/=.5)<1?-.5*(Math.sqrt(1-i*i)-1):.5*(Math.sqrt(1-(i-=2)*i)+1),easeInElastic:i=>_i(i)?i:so(i,.075,.3),easeOutElastic:i=>_i(i)?i:no(i,.075,.3),easeInOutElastic(i){return _i(i)?i:i<.5?.5*so(i*2,.1125,.45):.5+.5*no(i*2-1,.1125,.45)},easeInBack(i){return i*i*((1.70158+1)*i-1.70158)},easeOutBack(i){return(i-=1)*i*((1.70158+1)*i+1.70158)+1},easeInOutBack(i){let t=1.70158;return(i/=.5)<1?.5*(i*i*(((t*=1.525)+1)*i-t)):.5*((i-=2)*i*(((t*=1.525)+1)*i+t)+2)},easeInBounce:i=>1-re.easeOutBounce(1-i),easeOutBounce(i){return i<1/2.75?7.5625*i*i:i<2/2.75?7.5625*(i-=1.5/2.75)*i+.75:i<2.5/2.75?7.5625*(i-=2.25/2.75)*i+.9375:7.5625*(i-=2.625/2.75)*i+.984375},easeInOutBounce:i=>i<.5?re.easeInBounce(i*2)*.5:re.easeOutBounce(i*2-1)*.5+.5};function Fi(i){if(i&&typeof i=="object"){let t=i.toString();return t==="[object CanvasPattern]"||t==="[object CanvasGradient]"}return!1}function fe(i){return Fi(i)?i:new ze(i)}function vi(i){return Fi(i)?i:new ze(i).saturate(.5).darken(.1).hexString()}var Yr=["x","y","borderWidth","radius","tension"],Ur=["color","borderColor","backgroundColor"];function Xr(i){i.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),i.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>t!=="onProgress"&&t!=="onComplete"&&t!=="fn"}),i.set("animations",{colors:{type:"color",properties:Ur},numbers:{type:"number",properties:Yr}}),i.describe("animations",{_fallback:"animation"}),i.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>t|0}}}})}function Kr(i){i.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})}var oo=new Map;function Gr(i,t){t=t||{};let e=i+JSON.stringify(t),s=oo.get(e);return s||(s=new Intl.NumberFormat(i,t),oo.set(e,s)),s}function Lt(i,t,e){return Gr(t,e).format(i)}var yo={values(i){return B(i)?i:""+i},numeric(i,t,e){if(i===0)return"0";let s=this.chart.options.locale,n,o=i;if(e.length>1){let c=Math.max(Math.abs(e[0].value),Math.abs(e[e.length-1].value));(c<1e-4||c>1e15)&&(n="scientific"),o=Jr(i,e)}let a=St(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),Lt(i,s,l)},logarithmic(i,t,e){if(i===0)return"0";let s=e[t].significand||i/Math.pow(10,Math.floor(St(i)));return[1,2,3,5,10,15].includes(s)||t>.8*e.length?yo.numeric.call(this,i,t,e):""}};function Jr(i,t){let e=t.length>3?t[2].value-t[1].value:t[1].value-t[0].value;return Math.abs(e)>=1&&i!==Math.floor(i)&&(e=i-Math.floor(i)),e}var Xe={formatters:yo};function Zr(i){i.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:Xe.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),i.route("scale.ticks","color","","color"),i.route("scale.grid","color","","borderColor"),i.route("scale.border","color","","borderColor"),i.route("scale.title","color","","color"),i.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&t!=="callback"&&t!=="parser",_indexable:t=>t!=="borderDash"&&t!=="tickBorderDash"&&t!=="dash"}),i.describe("scales",{_fallback:"scale"}),i.describe("scale.ticks",{_scriptable:t=>t!=="backdropPadding"&&t!=="callback",_indexable:t=>t!=="backdropPadding"})}var Jt=Object.create(null),Bi=Object.create(null);function We(i,t){if(!t)return i;let e=t.split(".");for(let s=0,n=e.length;s<n;++s){let o=e[s];i=i[o]||(i[o]=Object.create(null))}return i}function Ps(i,t,e){return typeof t=="string"?j(We(i,t),e):j(We(i,""),t)}var As=class{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=s=>s.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(s,n)=>vi(n.backgroundColor),this.hoverBorderColor=(s,n)=>vi(n.borderColor),this.hoverColor=(s,n)=>vi(n.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return Ps(this,t,e)}get(t){return We(this,t)}describe(t,e){return Ps(Bi,t,e)}override(t,e){return Ps(Jt,t,e)}route(t,e,s,n){let o=We(this,t),a=We(this,s),r="_"+e;Object.defineProperties(o,{[r]:{value:o[e],writable:!0},[e]:{enumerable:!0,get(){let l=this[r],c=a[n];return O(l)?Object.assign({},c,l):P(l,c)},set(l){this[r]=l}}})}apply(t){t.forEach(e=>e(this))}},z=new As({_scriptable:i=>!i.startsWith("on"),_indexable:i=>i!=="events",hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[Xr,Kr,Zr]);function Mo(i){return!i||D(i.size)||D(i.family)?null:(i.style?i.style+" ":"")+(i.weight?i.weight+" ":"")+i.size+"px "+i.family}function Pe(i,t,e,s,n){let o=t[n];return o||(o=t[n]=i.measureText(n).width,e.push(n)),o>s&&(s=o),s}function Ws(i,t,e,s){s=s||{};let n=s.data=s.data||{},o=s.garbageCollect=s.garbageCollect||[];s.font!==t&&(n=s.data={},o=s.garbageCollect=[],s.font=t),i.save(),i.font=t;let a=0,r=e.length,l,c,h,d,u;for(l=0;l<r;l++)if(d=e[l],d!=null&&!B(d))a=Pe(i,n,o,a,d);else if(B(d))for(c=0,h=d.length;c<h;c++)u=d[c],u!=null&&!B(u)&&(a=Pe(i,n,o,a,u));i.restore();let f=o.length/2;if(f>e.length){for(l=0;l<f;l++)delete n[o[l]];o.splice(0,f)}return a}function It(i,t,e){let s=i.currentDevicePixelRatio,n=e!==0?Math.max(e/2,.5):0;return Math.round((t-n)*s)/s+n}function zi(i,t){!t&&!i||(t=t||i.getContext("2d"),t.save(),t.resetTransform(),t.clearRect(0,0,i.width,i.height),t.restore())}function dt(i,t,e,s){Ni(i,t,e,s,null)}function Ni(i,t,e,s,n){let o,a,r,l,c,h,d,u,f=t.pointStyle,g=t.rotation,p=t.radius,m=(g||0)*bo;if(f&&typeof f=="object"&&(o=f.toString(),o==="[object HTMLImageElement]"||o==="[object HTMLCanvasElement]")){i.save(),i.translate(e,s),i.rotate(m),i.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),i.restore();return}if(!(isNaN(p)||p<=0)){switch(i.beginPath(),f){default:n?i.ellipse(e,s,n/2,p,0,0,E):i.arc(e,s,p,0,E),i.closePath();break;case"triangle":h=n?n/2:p,i.moveTo(e+Math.sin(m)*h,s-Math.cos(m)*p),m+=Cs,i.lineTo(e+Math.sin(m)*h,s-Math.cos(m)*p),m+=Cs,i.lineTo(e+Math.sin(m)*h,s-Math.cos(m)*p),i.closePath();break;case"rectRounded":c=p*.516,l=p-c,a=Math.cos(m+Ut)*l,d=Math.cos(m+Ut)*(n?n/2-c:l),r=Math.sin(m+Ut)*l,u=Math.sin(m+Ut)*(n?n/2-c:l),i.arc(e-d,s-r,c,m-R,m-V),i.arc(e+u,s-a,c,m-V,m),i.arc(e+d,s+r,c,m,m+V),i.arc(e-u,s+a,c,m+V,m+R),i.closePath();break;case"rect":if(!g){l=Math.SQRT1_2*p,h=n?n/2:l,i.rect(e-h,s-l,2*h,2*l);break}m+=Ut;case"rectRot":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),i.moveTo(e-d,s-r),i.lineTo(e+u,s-a),i.lineTo(e+d,s+r),i.lineTo(e-u,s+a),i.closePath();break;case"crossRot":m+=Ut;case"cross":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),i.moveTo(e-d,s-r),i.lineTo(e+d,s+r),i.moveTo(e+u,s-a),i.lineTo(e-u,s+a);break;case"star":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),i.moveTo(e-d,s-r),i.lineTo(e+d,s+r),i.moveTo(e+u,s-a),i.lineTo(e-u,s+a),m+=Ut,d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),i.moveTo(e-d,s-r),i.lineTo(e+d,s+r),i.moveTo(e+u,s-a),i.lineTo(e-u,s+a);break;case"line":a=n?n/2:Math.cos(m)*p,r=Math.sin(m)*p,i.moveTo(e-a,s-r),i.lineTo(e+a,s+r);break;case"dash":i.moveTo(e,s),i.lineTo(e+Math.cos(m)*(n?n/2:p),s+Math.sin(m)*p);break;case!1:i.closePath();break}i.fill(),t.borderWidth>0&&i.stroke()}}function yt(i,t,e){return e=e||.5,!t||i&&i.x>t.left-e&&i.x<t.right+e&&i.y>t.top-e&&i.y<t.bottom+e}function De(i,t){i.save(),i.beginPath(),i.rect(t.left,t.top,t.right-t.left,t.bottom-t.top),i.clip()}function Oe(i){i.restore()}function Vs(i,t,e,s,n){if(!t)return i.lineTo(e.x,e.y);if(n==="middle"){let o=(t.x+e.x)/2;i.lineTo(o,t.y),i.lineTo(o,e.y)}else n==="after"!=!!s?i.lineTo(t.x,e.y):i.lineTo(e.x,t.y);i.lineTo(e.x,e.y)}function Hs(i,t,e,s){if(!t)return i.lineTo(e.x,e.y);i.bezierCurveTo(s?t.cp1x:t.cp2x,s?t.cp1y:t.cp2y,s?e.cp2x:e.cp1x,s?e.cp2y:e.cp1y,e.x,e.y)}function Qr(i,t){t.translation&&i.translate(t.translation[0],t.translation[1]),D(t.rotation)||i.rotate(t.rotation),t.color&&(i.fillStyle=t.color),t.textAlign&&(i.textAlign=t.textAlign),t.textBaseline&&(i.textBaseline=t.textBaseline)}function tl(i,t,e,s,n){if(n.strikethrough||n.underline){let o=i.measureText(s),a=t-o.actualBoundingBoxLeft,r=t+o.actualBoundingBoxRight,l=e-o.actualBoundingBoxAscent,c=e+o.actualBoundingBoxDescent,h=n.strikethrough?(l+c)/2:c;i.strokeStyle=i.fillStyle,i.beginPath(),i.lineWidth=n.decorationWidth||2,i.moveTo(a,h),i.lineTo(r,h),i.stroke()}}function el(i,t){let e=i.fillStyle;i.fillStyle=t.color,i.fillRect(t.left,t.top,t.width,t.height),i.fillStyle=e}function Ft(i,t,e,s,n,o={}){let a=B(t)?t:[t],r=o.strokeWidth>0&&o.strokeColor!=="",l,c;for(i.save(),i.font=n.string,Qr(i,o),l=0;l<a.length;++l)c=a[l],o.backdrop&&el(i,o.backdrop),r&&(o.strokeColor&&(i.strokeStyle=o.strokeColor),D(o.strokeWidth)||(i.lineWidth=o.strokeWidth),i.strokeText(c,e,s,o.maxWidth)),i.fillText(c,e,s,o.maxWidth),tl(i,e,s,c,o),s+=Number(n.lineHeight);i.restore()}function ge(i,t){let{x:e,y:s,w:n,h:o,radius:a}=t;i.arc(e+a.topLeft,s+a.topLeft,a.topLeft,1.5*R,R,!0),i.lineTo(e,s+o-a.bottomLeft),i.arc(e+a.bottomLeft,s+o-a.bottomLeft,a.bottomLeft,R,V,!0),i.lineTo(e+n-a.bottomRight,s+o),i.arc(e+n-a.bottomRight,s+o-a.bottomRight,a.bottomRight,V,0,!0),i.lineTo(e+n,s+a.topRight),i.arc(e+n-a.topRight,s+a.topRight,a.topRight,0,-V,!0),i.lineTo(e+a.topLeft,s)}var il=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,sl=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function vo(i,t){let e=(""+i).match(il);if(!e||e[1]==="normal")return t*1.2;switch(i=+e[2],e[3]){case"px":return i;case"%":i/=100;break}return t*i}var nl=i=>+i||0;function Ke(i,t){let e={},s=O(t),n=s?Object.keys(t):t,o=O(i)?s?a=>P(i[a],i[t[a]]):a=>i[a]:()=>i;for(let a of n)e[a]=nl(o(a));return e}function Wi(i){return Ke(i,{top:"y",right:"x",bottom:"y",left:"x"})}function Bt(i){return Ke(i,["topLeft","topRight","bottomLeft","bottomRight"])}function K(i){let t=Wi(i);return t.width=t.left+t.right,t.height=t.top+t.bottom,t}function q(i,t){i=i||{},t=t||z.font;let e=P(i.size,t.size);typeof e=="string"&&(e=parseInt(e,10));let s=P(i.style,t.style);s&&!(""+s).match(sl)&&(console.warn(\'Invalid font style specified: "\'+s+\'"\'),s=void 0);let n={family:P(i.family,t.family),lineHeight:vo(P(i.lineHeight,t.lineHeight),e),size:e,style:s,weight:P(i.weight,t.weight),string:""};return n.string=Mo(n),n}function pe(i,t,e,s){let n=!0,o,a,r;for(o=0,a=i.length;o<a;++o)if(r=i[o],r!==void 0&&(t!==void 0&&typeof r=="function"&&(r=r(t),n=!1),e!==void 0&&B(r)&&(r=r[e%r.length],n=!1),r!==void 0))return s&&!n&&(s.cacheable=!1),r}function js(i,t,e){let{min:s,max:n}=i,o=Si(t,(n-s)/2),a=(r,l)=>e&&r===0?0:r+l;return{min:a(s,-Math.abs(o)),max:a(n,o)}}function Pt(i,t){return Object.assign(Object.create(i),t)}function Ge(i,t=[""],e,s,n=()=>i[0]){let o=e||i;typeof s>"u"&&(s=wo("_fallback",i));let a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:i,_rootScopes:o,_fallback:s,_getTarget:n,override:r=>Ge([r,...i],t,o,s)};return new Proxy(a,{deleteProperty(r,l){return delete r[l],delete r._keys,delete i[0][l],!0},get(r,l){return ko(r,l,()=>ul(l,t,i,r))},getOwnPropertyDescriptor(r,l){return Reflect.getOwnPropertyDescriptor(r._scopes[0],l)},getPrototypeOf(){return Reflect.getPrototypeOf(i[0])},has(r,l){return ro(r).includes(l)},ownKeys(r){return ro(r)},set(r,l,c){let h=r._storage||(r._storage=n());return r[l]=h[l]=c,delete r._keys,!0}})}function Kt(i,t,e,s){let n={_cacheable:!1,_proxy:i,_context:t,_subProxy:e,_stack:new Set,_descriptors:Vi(i,s),setContext:o=>Kt(i,o,e,s),override:o=>Kt(i.override(o),t,e,s)};return new Proxy(n,{deleteProperty(o,a){return delete o[a],delete i[a],!0},get(o,a,r){return ko(o,a,()=>al(o,a,r))},getOwnPropertyDescriptor(o,a){return o._descriptors.allKeys?Reflect.has(i,a)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(i,a)},getPrototypeOf(){return Reflect.getPrototypeOf(i)},has(o,a){return Reflect.has(i,a)},ownKeys(){return Reflect.ownKeys(i)},set(o,a,r){return i[a]=r,delete o[a],!0}})}function Vi(i,t={scriptable:!0,indexable:!0}){let{_scriptable:e=t.scriptable,_indexable:s=t.indexable,_allKeys:n=t.allKeys}=i;return{allKeys:n,scriptable:e,indexable:s,isScriptable:kt(e)?e:()=>e,isIndexable:kt(s)?s:()=>s}}var ol=(i,t)=>i?i+qe(t):t,qs=(i,t)=>O(t)&&i!=="adapters"&&(Object.getPrototypeOf(t)===null||t.constructor===Object);function ko(i,t,e){if(Object.prototype.hasOwnProperty.call(i,t)||t==="constructor")return i[t];let s=e();return i[t]=s,s}function al(i,t,e){let{_proxy:s,_context:n,_subProxy:o,_descriptors:a}=i,r=s[t];return kt(r)&&a.isScriptable(t)&&(r=rl(t,r,i,e)),B(r)&&r.length&&(r=ll(t,r,i,a.isIndexable)),qs(t,r)&&(r=Kt(r,n,o&&o[t],a)),r}function rl(i,t,e,s){let{_proxy:n,_context:o,_subProxy:a,_stack:r}=e;if(r.has(i))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+i);r.add(i);let l=t(o,a||s);return r.delete(i),qs(i,l)&&(l=$s(n._scopes,n,i,l)),l}function ll(i,t,e,s){let{_proxy:n,_context:o,_subProxy:a,_descriptors:r}=e;if(typeof o.index<"u"&&s(i))return t[o.index%t.length];if(O(t[0])){let l=t,c=n._scopes.filter(h=>h!==l);t=[];for(let h of l){let d=$s(c,n,i,h);t.push(Kt(d,o,a&&a[i],r))}}return t}function So(i,t,e){return kt(i)?i(t,e):i}var cl=(i,t)=>i===!0?t:typeof i=="string"?wt(t,i):void 0;function hl(i,t,e,s,n){for(let o of t){let a=cl(e,o);if(a){i.add(a);let r=So(a._fallback,e,n);if(typeof r<"u"&&r!==e&&r!==s)return r}else if(a===!1&&typeof s<"u"&&e!==s)return null}return!1}function $s(i,t,e,s){let n=t._rootScopes,o=So(t._fallback,e,s),a=[...i,...n],r=new Set;r.add(s);let l=ao(r,a,e,o||e,s);return l===null||typeof o<"u"&&o!==e&&(l=ao(r,a,o,l,s),l===null)?!1:Ge(Array.from(r),[""],n,o,()=>dl(t,e,s))}function ao(i,t,e,s,n){for(;e;)e=hl(i,t,e,s,n);return e}function dl(i,t,e){let s=i._getTarget();t in s||(s[t]={});let n=s[t];return B(n)&&O(e)?e:n||{}}function ul(i,t,e,s){let n;for(let o of t)if(n=wo(ol(o,i),e),typeof n<"u")return qs(i,n)?$s(e,s,i,n):n}function wo(i,t){for(let e of t){if(!e)continue;let s=e[i];if(typeof s<"u")return s}}function ro(i){let t=i._keys;return t||(t=i._keys=fl(i._scopes)),t}function fl(i){let t=new Set;for(let e of i)for(let s of Object.keys(e).filter(n=>!n.startsWith("_")))t.add(s);return Array.from(t)}function Hi(i,t,e,s){let{iScale:n}=i,{key:o="r"}=this._parsing,a=new Array(s),r,l,c,h;for(r=0,l=s;r<l;++r)c=r+e,h=t[c],a[r]={r:n.parse(wt(h,o),c)};return a}var gl=Number.EPSILON||1e-14,Ce=(i,t)=>t<i.length&&!i[t].skip&&i[t],Po=i=>i==="x"?"y":"x";function Co(i,t,e,s){let n=i.skip?t:i,o=t,a=e.skip?t:e,r=je(o,n),l=je(a,o),c=r/(r+l),h=l/(r+l);c=isNaN(c)?0:c,h=isNaN(h)?0:h;let d=s*c,u=s*h;return{previous:{x:o.x-d*(a.x-n.x),y:o.y-d*(a.y-n.y)},next:{x:o.x+u*(a.x-n.x),y:o.y+u*(a.y-n.y)}}}function pl(i,t,e){let s=i.length,n,o,a,r,l,c=Ce(i,0);for(let h=0;h<s-1;++h)if(l=c,c=Ce(i,h+1),!(!l||!c)){if(de(t[h],0,gl)){e[h]=e[h+1]=0;continue}n=e[h]/t[h],o=e[h+1]/t[h],r=Math.pow(n,2)+Math.pow(o,2),!(r<=9)&&(a=3/Math.sqrt(r),e[h]=n*a*t[h],e[h+1]=o*a*t[h])}}function ml(i,t,e="x"){let s=Po(e),n=i.length,o,a,r,l=Ce(i,0);for(let c=0;c<n;++c){if(a=r,r=l,l=Ce(i,c+1),!r)continue;let h=r[e],d=r[s];a&&(o=(h-a[e])/3,r[`cp1${e}`]=h-o,r[`cp1${s}`]=d-o*t[c]),l&&(o=(l[e]-h)/3,r[`cp2${e}`]=h+o,r[`cp2${s}`]=d+o*t[c])}}function Ao(i,t="x"){let e=Po(t),s=i.length,n=Array(s).fill(0),o=Array(s),a,r,l,c=Ce(i,0);for(a=0;a<s;++a)if(r=l,l=c,c=Ce(i,a+1),!!l){if(c){let h=c[t]-l[t];n[a]=h!==0?(c[e]-l[e])/h:0}o[a]=r?c?mt(n[a-1])!==mt(n[a])?0:(n[a-1]+n[a])/2:n[a-1]:n[a]}pl(i,n,o),ml(i,o,t)}function yi(i,t,e){return Math.max(Math.min(i,e),t)}function bl(i,t){let e,s,n,o,a,r=yt(i[0],t);for(e=0,s=i.length;e<s;++e)a=o,o=r,r=e<s-1&&yt(i[e+1],t),o&&(n=i[e],a&&(n.cp1x=yi(n.cp1x,t.left,t.right),n.cp1y=yi(n.cp1y,t.top,t.bottom)),r&&(n.cp2x=yi(n.cp2x,t.left,t.right),n.cp2y=yi(n.cp2y,t.top,t.bottom)))}function Ys(i,t,e,s,n){let o,a,r,l;if(t.spanGaps&&(i=i.filter(c=>!c.skip)),t.cubicInterpolationMode==="monotone")Ao(i,n);else{let c=s?i[i.length-1]:i[0];for(o=0,a=i.length;o<a;++o)r=i[o],l=Co(c,r,i[Math.min(o+1,a-(s?0:1))%a],t.tension),r.cp1x=l.previous.x,r.cp1y=l.previous.y,r.cp2x=l.next.x,r.cp2y=l.next.y,c=r}t.capBezierPoints&&bl(i,e)}function Je(){return typeof window<"u"&&typeof document<"u"}function Ze(i){let t=i.parentNode;return t&&t.toString()==="[object ShadowRoot]"&&(t=t.host),t}function ki(i,t,e){let s;return typeof i=="string"?(s=parseInt(i,10),i.indexOf("%")!==-1&&(s=s/100*t.parentNode[e])):s=i,s}var ji=i=>i.ownerDocument.defaultView.getComputedStyle(i,null);function Do(i,t){return ji(i).getPropertyValue(t)}var xl=["top","right","bottom","left"];function le(i,t,e){let s={};e=e?"-"+e:"";for(let n=0;n<4;n++){let o=xl[n];s[o]=parseFloat(i[t+"-"+o+e])||0}return s.width=s.left+s.right,s.height=s.top+s.bottom,s}var _l=(i,t,e)=>(i>0||t>0)&&(!e||!e.shadowRoot);function yl(i,t){let e=i.touches,s=e&&e.length?e[0]:i,{offsetX:n,offsetY:o}=s,a=!1,r,l;if(_l(n,o,i.target))r=n,l=o;else{let c=t.getBoundingClientRect();r=s.clientX-c.left,l=s.clientY-c.top,a=!0}return{x:r,y:l,box:a}}function zt(i,t){if("native"in i)return i;let{canvas:e,currentDevicePixelRatio:s}=t,n=ji(e),o=n.boxSizing==="border-box",a=le(n,"padding"),r=le(n,"border","width"),{x:l,y:c,box:h}=yl(i,e),d=a.left+(h&&r.left),u=a.top+(h&&r.top),{width:f,height:g}=t;return o&&(f-=a.width+r.width,g-=a.height+r.height),{x:Math.round((l-d)/f*e.width/s),y:Math.round((c-u)/g*e.height/s)}}function Ml(i,t,e){let s,n;if(t===void 0||e===void 0){let o=i&&Ze(i);if(!o)t=i.clientWidth,e=i.clientHeight;else{let a=o.getBoundingClientRect(),r=ji(o),l=le(r,"border","width"),c=le(r,"padding");t=a.width-c.width-l.width,e=a.height-c.height-l.height,s=ki(r.maxWidth,o,"clientWidth"),n=ki(r.maxHeight,o,"clientHeight")}}return{width:t,height:e,maxWidth:s||He,maxHeight:n||He}}var Xt=i=>Math.round(i*10)/10;function Us(i,t,e,s){let n=ji(i),o=le(n,"margin"),a=ki(n.maxWidth,i,"clientWidth")||He,r=ki(n.maxHeight,i,"clientHeight")||He,l=Ml(i,t,e),{width:c,height:h}=l;if(n.boxSizing==="content-box"){let u=le(n,"border","width"),f=le(n,"padding");c-=f.width+u.width,h-=f.height+u.height}return c=Math.max(0,c-o.width),h=Math.max(0,s?c/s:h-o.height),c=Xt(Math.min(c,a,l.maxWidth)),h=Xt(Math.min(h,r,l.maxHeight)),c&&!h&&(h=Xt(c/2)),(t!==void 0||e!==void 0)&&s&&l.height&&h>l.height&&(h=l.height,c=Xt(Math.floor(h*s))),{width:c,height:h}}function qi(i,t,e){let s=t||1,n=Xt(i.height*s),o=Xt(i.width*s);i.height=Xt(i.height),i.width=Xt(i.width);let a=i.canvas;a.style&&(e||!a.style.height&&!a.style.width)&&(a.style.height=`${i.height}px`,a.style.width=`${i.width}px`);let r=Math.floor(n),l=Math.floor(o);return i.currentDevicePixelRatio!==s||a.height!==r||a.width!==l?(i.currentDevicePixelRatio=s,a.height=r,a.width=l,i.ctx.setTransform(s,0,0,s,0,0),!0):!1}var Xs=(function(){let i=!1;try{let t={get passive(){return i=!0,!1}};Je()&&(window.addEventListener("test",null,t),window.removeEventListener("test",null,t))}catch{}return i})();function $i(i,t){let e=Do(i,t),s=e&&e.match(/^(\\d+)(\\.\\d+)?px$/);return s?+s[1]:void 0}function Et(i,t,e,s){return{x:i.x+e*(t.x-i.x),y:i.y+e*(t.y-i.y)}}function Ks(i,t,e,s){return{x:i.x+e*(t.x-i.x),y:s==="middle"?e<.5?i.y:t.y:s==="after"?e<1?i.y:t.y:e>0?t.y:i.y}}function Gs(i,t,e,s){let n={x:i.cp2x,y:i.cp2y},o={x:t.cp1x,y:t.cp1y},a=Et(i,n,e),r=Et(n,o,e),l=Et(o,t,e),c=Et(a,r,e),h=Et(r,l,e);return Et(c,h,e)}var vl=function(i,t){return{x(e){return i+i+t-e},setWidth(e){t=e},textAlign(e){return e==="center"?e:e==="right"?"left":"right"},xPlus(e,s){return e-s},leftForLtr(e,s){return e-s}}},kl=function(){return{x(i){return i},setWidth(i){},textAlign(i){return i},xPlus(i,t){return i+t},leftForLtr(i,t){return i}}};function Zt(i,t,e){return i?vl(t,e):kl()}function Yi(i,t){let e,s;(t==="ltr"||t==="rtl")&&(e=i.canvas.style,s=[e.getPropertyValue("direction"),e.getPropertyPriority("direction")],e.setProperty("direction",t,"important"),i.prevTextDirection=s)}function Ui(i,t){t!==void 0&&(delete i.prevTextDirection,i.canvas.style.setProperty("direction",t[0],t[1]))}function Oo(i){return i==="angle"?{between:ue,compare:xo,normalize:U}:{between:vt,compare:(t,e)=>t-e,normalize:t=>t}}function lo({start:i,end:t,count:e,loop:s,style:n}){return{start:i%e,end:t%e,loop:s&&(t-i+1)%e===0,style:n}}function Sl(i,t,e){let{property:s,start:n,end:o}=e,{between:a,normalize:r}=Oo(s),l=t.length,{start:c,end:h,loop:d}=i,u,f;if(d){for(c+=l,h+=l,u=0,f=l;u<f&&a(r(t[c%l][s]),n,o);++u)c--,h--;c%=l,h%=l}return h<c&&(h+=l),{start:c,end:h,loop:d,style:i.style}}function Xi(i,t,e){if(!e)return[i];let{property:s,start:n,end:o}=e,a=t.length,{compare:r,between:l,normalize:c}=Oo(s),{start:h,end:d,loop:u,style:f}=Sl(i,t,e),g=[],p=!1,m=null,b,x,M,_=()=>l(n,M,b)&&r(n,M)!==0,y=()=>r(o,b)===0||l(o,M,b),v=()=>p||_(),S=()=>!p||y();for(let k=h,w=h;k<=d;++k)x=t[k%a],!x.skip&&(b=c(x[s]),b!==M&&(p=l(b,n,o),m===null&&v()&&(m=r(b,n)===0?k:w),m!==null&&S()&&(g.push(lo({start:m,end:k,loop:u,count:a,style:f})),m=null),w=k,M=b));return m!==null&&g.push(lo({start:m,end:d,loop:u,count:a,style:f})),g}function Ki(i,t){let e=[],s=i.segments;for(let n=0;n<s.length;n++){let o=Xi(s[n],i.points,t);o.length&&e.push(...o)}return e}function wl(i,t,e,s){let n=0,o=t-1;if(e&&!s)for(;n<t&&!i[n].skip;)n++;for(;n<t&&i[n].skip;)n++;for(n%=t,e&&(o+=n);o>n&&i[o%t].skip;)o--;return o%=t,{start:n,end:o}}function Pl(i,t,e,s){let n=i.length,o=[],a=t,r=i[t],l;for(l=t+1;l<=e;++l){let c=i[l%n];c.skip||c.stop?r.skip||(s=!1,o.push({start:t%n,end:(l-1)%n,loop:s}),t=a=c.stop?l:null):(a=l,r.skip&&(t=l)),r=c}return a!==null&&o.push({start:t%n,end:a%n,loop:s}),o}function Js(i,t){let e=i.points,s=i.options.spanGaps,n=e.length;if(!n)return[];let o=!!i._loop,{start:a,end:r}=wl(e,n,o,s);if(s===!0)return co(i,[{start:a,end:r,loop:o}],e,t);let l=r<a?r+n:r,c=!!i._fullLoop&&a===0&&r===n-1;return co(i,Pl(e,a,l,c),e,t)}function co(i,t,e,s){return!s||!s.setContext||!e?t:Cl(i,t,e,s)}function Cl(i,t,e,s){let n=i._chart.getContext(),o=ho(i.options),{_datasetIndex:a,options:{spanGaps:r}}=i,l=e.length,c=[],h=o,d=t[0].start,u=d;function f(g,p,m,b){let x=r?-1:1;if(g!==p){for(g+=l;e[g%l].skip;)g-=x;for(;e[p%l].skip;)p+=x;g%l!==p%l&&(c.push({start:g%l,end:p%l,loop:m,style:b}),h=b,d=p%l)}}for(let g of t){d=r?d:g.start;let p=e[d%l],m;for(u=d+1;u<=g.end;u++){let b=e[u%l];m=ho(s.setContext(Pt(n,{type:"segment",p0:p,p1:b,p0DataIndex:(u-1)%l,p1DataIndex:u%l,datasetIndex:a}))),Al(m,h)&&f(d,u-1,g.loop,h),p=b,h=m}d<u-1&&f(d,u-1,g.loop,h)}return c}function ho(i){return{backgroundColor:i.backgroundColor,borderCapStyle:i.borderCapStyle,borderDash:i.borderDash,borderDashOffset:i.borderDashOffset,borderJoinStyle:i.borderJoinStyle,borderWidth:i.borderWidth,borderColor:i.borderColor}}function Al(i,t){if(!t)return!1;let e=[],s=function(n,o){return Fi(o)?(e.includes(o)||e.push(o),e.indexOf(o)):o};return JSON.stringify(i,s)!==JSON.stringify(t,s)}function Mi(i,t,e){return i.options.clip?i[e]:t[e]}function Dl(i,t){let{xScale:e,yScale:s}=i;return e&&s?{left:Mi(e,t,"left"),right:Mi(e,t,"right"),top:Mi(s,t,"top"),bottom:Mi(s,t,"bottom")}:t}function Gi(i,t){let e=t._clip;if(e.disabled)return!1;let s=Dl(t,i.chartArea);return{left:e.left===!1?0:s.left-(e.left===!0?0:e.left),right:e.right===!1?i.width:s.right+(e.right===!0?0:e.right),top:e.top===!1?0:s.top-(e.top===!0?0:e.top),bottom:e.bottom===!1?i.height:s.bottom+(e.bottom===!0?0:e.bottom)}}var hn=class{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,s,n){let o=e.listeners[n],a=e.duration;o.forEach(r=>r({chart:t,initial:e.initial,numSteps:a,currentStep:Math.min(s-e.start,a)}))}_refresh(){this._request||(this._running=!0,this._request=Ri.call(window,()=>{this._update(),this._request=null,this._running&&this._refresh()}))}_update(t=Date.now()){let e=0;this._charts.forEach((s,n)=>{if(!s.running||!s.items.length)return;let o=s.items,a=o.length-1,r=!1,l;for(;a>=0;--a)l=o[a],l._active?(l._total>s.duration&&(s.duration=l._total),l.tick(t),r=!0):(o[a]=o[o.length-1],o.pop());r&&(n.draw(),this._notify(n,s,t,"progress")),o.length||(s.running=!1,this._notify(n,s,t,"complete"),s.initial=!1),e+=o.length}),this._lastDate=t,e===0&&(this._running=!1)}_getAnims(t){let e=this._charts,s=e.get(t);return s||(s={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,s)),s}listen(t,e,s){this._getAnims(t).listeners[e].push(s)}add(t,e){!e||!e.length||this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){let e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce((s,n)=>Math.max(s,n._duration),0),this._refresh())}running(t){if(!this._running)return!1;let e=this._charts.get(t);return!(!e||!e.running||!e.items.length)}stop(t){let e=this._charts.get(t);if(!e||!e.items.length)return;let s=e.items,n=s.length-1;for(;n>=0;--n)s[n].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}},Nt=new hn,To="transparent",Ol={boolean(i,t,e){return e>.5?t:i},color(i,t,e){let s=fe(i||To),n=s.valid&&fe(t||To);return n&&n.valid?n.mix(s,e).hexString():t},number(i,t,e){return i+(t-i)*e}},dn=class{constructor(t,e,s,n){let o=e[s];n=pe([t.to,n,o,t.from]);let a=pe([t.from,o,n]);this._active=!0,this._fn=t.fn||Ol[t.type||typeof a],this._easing=re[t.easing]||re.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=s,this._from=a,this._to=n,this._promises=void 0}active(){return this._active}update(t,e,s){if(this._active){this._notify(!1);let n=this._target[this._prop],o=s-this._start,a=this._duration-o;this._start=s,this._duration=Math.floor(Math.max(a,t.duration)),this._total+=o,this._loop=!!t.loop,this._to=pe([t.to,e,n,t.from]),this._from=pe([t.from,n,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){let e=t-this._start,s=this._duration,n=this._prop,o=this._from,a=this._loop,r=this._to,l;if(this._active=o!==r&&(a||e<s),!this._active){this._target[n]=r,this._notify(!0);return}if(e<0){this._target[n]=o;return}l=e/s%2,l=a&&l>1?2-l:l,l=this._easing(Math.min(1,Math.max(0,l))),this._target[n]=this._fn(o,r,l)}wait(){let t=this._promises||(this._promises=[]);return new Promise((e,s)=>{t.push({res:e,rej:s})})}_notify(t){let e=t?"res":"rej",s=this._promises||[];for(let n=0;n<s.length;n++)s[n][e]()}},os=class{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!O(t))return;let e=Object.keys(z.animation),s=this._properties;Object.getOwnPropertyNames(t).forEach(n=>{let o=t[n];if(!O(o))return;let a={};for(let r of e)a[r]=o[r];(B(o.properties)&&o.properties||[n]).forEach(r=>{(r===n||!s.has(r))&&s.set(r,a)})})}_animateOptions(t,e){let s=e.options,n=Rl(t,s);if(!n)return[];let o=this._createAnimations(n,s);return s.$shared&&Tl(t.options.$animations,s).then(()=>{t.options=s},()=>{}),o}_createAnimations(t,e){let s=this._properties,n=[],o=t.$animations||(t.$animations={}),a=Object.keys(e),r=Date.now(),l;for(l=a.length-1;l>=0;--l){let c=a[l];if(c.charAt(0)==="$")continue;if(c==="options"){n.push(...this._animateOptions(t,e));continue}let h=e[c],d=o[c],u=s.get(c);if(d)if(u&&d.active()){d.update(u,h,r);continue}else d.cancel();if(!u||!u.duration){t[c]=h;continue}o[c]=d=new dn(u,t,c,h),n.push(d)}return n}update(t,e){if(this._properties.size===0){Object.assign(t,e);return}let s=this._createAnimations(t,e);if(s.length)return Nt.add(this._chart,s),!0}};function Tl(i,t){let e=[],s=Object.keys(t);for(let n=0;n<s.length;n++){let o=i[s[n]];o&&o.active()&&e.push(o.wait())}return Promise.all(e)}function Rl(i,t){if(!t)return;let e=i.options;if(!e){i.options=t;return}return e.$shared&&(i.options=e=Object.assign({},e,{$shared:!1,$animations:{}})),e}function Ro(i,t){let e=i&&i.options||{},s=e.reverse,n=e.min===void 0?t:0,o=e.max===void 0?t:0;return{start:s?o:n,end:s?n:o}}function El(i,t,e){if(e===!1)return!1;let s=Ro(i,e),n=Ro(t,e);return{top:n.end,right:s.end,bottom:n.start,left:s.start}}function Ll(i){let t,e,s,n;return O(i)?(t=i.top,e=i.right,s=i.bottom,n=i.left):t=e=s=n=i,{top:t,right:e,bottom:s,left:n,disabled:i===!1}}function Oa(i,t){let e=[],s=i._getSortedDatasetMetas(t),n,o;for(n=0,o=s.length;n<o;++n)e.push(s[n].index);return e}function Eo(i,t,e,s={}){let n=i.keys,o=s.mode==="single",a,r,l,c;if(t===null)return;let h=!1;for(a=0,r=n.length;a<r;++a){if(l=+n[a],l===e){if(h=!0,s.all)continue;break}c=i.values[l],N(c)&&(o||t===0||mt(t)===mt(c))&&(t+=c)}return!h&&!s.all?0:t}function Il(i,t){let{iScale:e,vScale:s}=t,n=e.axis==="x"?"x":"y",o=s.axis==="x"?"x":"y",a=Object.keys(i),r=new Array(a.length),l,c,h;for(l=0,c=a.length;l<c;++l)h=a[l],r[l]={[n]:h,[o]:i[h]};return r}function Zs(i,t){let e=i&&i.options.stacked;return e||e===void 0&&t.stack!==void 0}function Fl(i,t,e){return`${i.id}.${t.id}.${e.stack||e.type}`}function Bl(i){let{min:t,max:e,minDefined:s,maxDefined:n}=i.getUserBounds();return{min:s?t:Number.NEGATIVE_INFINITY,max:n?e:Number.POSITIVE_INFINITY}}function zl(i,t,e){let s=i[t]||(i[t]={});return s[e]||(s[e]={})}function Lo(i,t,e,s){for(let n of t.getMatchingVisibleMetas(s).reverse()){let o=i[n.index];if(e&&o>0||!e&&o<0)return n.index}return null}function Io(i,t){let{chart:e,_cachedMeta:s}=i,n=e._stacks||(e._stacks={}),{iScale:o,vScale:a,index:r}=s,l=o.axis,c=a.axis,h=Fl(o,a,s),d=t.length,u;for(let f=0;f<d;++f){let g=t[f],{[l]:p,[c]:m}=g,b=g._stacks||(g._stacks={});u=b[c]=zl(n,h,p),u[r]=m,u._top=Lo(u,a,!0,s.type),u._bottom=Lo(u,a,!1,s.type);let x=u._visualValues||(u._visualValues={});x[r]=m}}function Qs(i,t){let e=i.scales;return Object.keys(e).filter(s=>e[s].axis===t).shift()}function Nl(i,t){return Pt(i,{active:!1,dataset:void 0,datasetIndex:t,index:t,mode:"default",type:"dataset"})}function Wl(i,t,e){return Pt(i,{active:!1,dataIndex:t,parsed:void 0,raw:void 0,element:e,index:t,mode:"default",type:"data"})}function Qe(i,t){let e=i.controller.index,s=i.vScale&&i.vScale.axis;if(s){t=t||i._parsed;for(let n of t){let o=n._stacks;!o||o[s]===void 0||o[s][e]===void 0||(delete o[s][e],o[s]._visualValues!==void 0&&o[s]._visualValues[e]!==void 0&&delete o[s]._visualValues[e])}}}var tn=i=>i==="reset"||i==="none",Fo=(i,t)=>t?i:Object.assign({},i),Vl=(i,t,e)=>i&&!t.hidden&&t._stacked&&{keys:Oa(e,!0),values:null},At=class{static defaults={};static datasetElementType=null;static dataElementType=null;constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){let t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=Zs(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Qe(this._cachedMeta),this.index=t}linkScales(){let t=this.chart,e=this._cachedMeta,s=this.getDataset(),n=(d,u,f,g)=>d==="x"?u:d==="r"?g:f,o=e.xAxisID=P(s.xAxisID,Qs(t,"x")),a=e.yAxisID=P(s.yAxisID,Qs(t,"y")),r=e.rAxisID=P(s.rAxisID,Qs(t,"r")),l=e.indexAxis,c=e.iAxisID=n(l,o,a,r),h=e.vAxisID=n(l,a,o,r);e.xScale=this.getScaleForId(o),e.yScale=this.getScaleForId(a),e.rScale=this.getScaleForId(r),e.iScale=this.getScaleForId(c),e.vScale=this.getScaleForId(h)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){let e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){let t=this._cachedMeta;this._data&&Oi(this._data,this),t._stacked&&Qe(t)}_dataCheck(){let t=this.getDataset(),e=t.data||(t.data=[]),s=this._data;if(O(e)){let n=this._cachedMeta;this._data=Il(e,n)}else if(s!==e){if(s){Oi(s,this);let n=this._cachedMeta;Qe(n),n._parsed=[]}e&&Object.isExtensible(e)&&Bs(e,this),this._syncList=[],this._data=e}}addElements(){let t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){let e=this._cachedMeta,s=this.getDataset(),n=!1;this._dataCheck();let o=e._stacked;e._stacked=Zs(e.vScale,e),e.stack!==s.stack&&(n=!0,Qe(e),e.stack=s.stack),this._resyncElements(t),(n||o!==e._stacked)&&(Io(this,e._parsed),e._stacked=Zs(e.vScale,e))}configure(){let t=this.chart.config,e=t.datasetScopeKeys(this._type),s=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(s,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){let{_cachedMeta:s,_data:n}=this,{iScale:o,_stacked:a}=s,r=o.axis,l=t===0&&e===n.length?!0:s._sorted,c=t>0&&s._parsed[t-1],h,d,u;if(this._parsing===!1)s._parsed=n,s._sorted=!0,u=n;else{B(n[t])?u=this.parseArrayData(s,n,t,e):O(n[t])?u=this.parseObjectData(s,n,t,e):u=this.parsePrimitiveData(s,n,t,e);let f=()=>d[r]===null||c&&d[r]<c[r];for(h=0;h<e;++h)s._parsed[h+t]=d=u[h],l&&(f()&&(l=!1),c=d);s._sorted=l}a&&Io(this,u)}parsePrimitiveData(t,e,s,n){let{iScale:o,vScale:a}=t,r=o.axis,l=a.axis,c=o.getLabels(),h=o===a,d=new Array(n),u,f,g;for(u=0,f=n;u<f;++u)g=u+s,d[u]={[r]:h||o.parse(c[g],g),[l]:a.parse(e[g],g)};return d}parseArrayData(t,e,s,n){let{xScale:o,yScale:a}=t,r=new Array(n),l,c,h,d;for(l=0,c=n;l<c;++l)h=l+s,d=e[h],r[l]={x:o.parse(d[0],h),y:a.parse(d[1],h)};return r}parseObjectData(t,e,s,n){let{xScale:o,yScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=new Array(n),h,d,u,f;for(h=0,d=n;h<d;++h)u=h+s,f=e[u],c[h]={x:o.parse(wt(f,r),u),y:a.parse(wt(f,l),u)};return c}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,s){let n=this.chart,o=this._cachedMeta,a=e[t.axis],r={keys:Oa(n,!0),values:e._stacks[t.axis]._visualValues};return Eo(r,a,o.index,{mode:s})}updateRangeFromParsed(t,e,s,n){let o=s[e.axis],a=o===null?NaN:o,r=n&&s._stacks[e.axis];n&&r&&(n.values=r,a=Eo(n,o,this._cachedMeta.index)),t.min=Math.min(t.min,a),t.max=Math.max(t.max,a)}getMinMax(t,e){let s=this._cachedMeta,n=s._parsed,o=s._sorted&&t===s.iScale,a=n.length,r=this._getOtherScale(t),l=Vl(e,s,this.chart),c={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:h,max:d}=Bl(r),u,f;function g(){f=n[u];let p=f[r.axis];return!N(f[t.axis])||h>p||d<p}for(u=0;u<a&&!(!g()&&(this.updateRangeFromParsed(c,t,f,l),o));++u);if(o){for(u=a-1;u>=0;--u)if(!g()){this.updateRangeFromParsed(c,t,f,l);break}}return c}getAllParsedValues(t){let e=this._cachedMeta._parsed,s=[],n,o,a;for(n=0,o=e.length;n<o;++n)a=e[n][t.axis],N(a)&&s.push(a);return s}getMaxOverflow(){return!1}getLabelAndValue(t){let e=this._cachedMeta,s=e.iScale,n=e.vScale,o=this.getParsed(t);return{label:s?""+s.getLabelForValue(o[s.axis]):"",value:n?""+n.getLabelForValue(o[n.axis]):""}}_update(t){let e=this._cachedMeta;this.update(t||"default"),e._clip=Ll(P(this.options.clip,El(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){let t=this._ctx,e=this.chart,s=this._cachedMeta,n=s.data||[],o=e.chartArea,a=[],r=this._drawStart||0,l=this._drawCount||n.length-r,c=this.options.drawActiveElementsOnTop,h;for(s.dataset&&s.dataset.draw(t,o,r,l),h=r;h<r+l;++h){let d=n[h];d.hidden||(d.active&&c?a.push(d):d.draw(t,o))}for(h=0;h<a.length;++h)a[h].draw(t,o)}getStyle(t,e){let s=e?"active":"default";return t===void 0&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(s):this.resolveDataElementOptions(t||0,s)}getContext(t,e,s){let n=this.getDataset(),o;if(t>=0&&t<this._cachedMeta.data.length){let a=this._cachedMeta.data[t];o=a.$context||(a.$context=Wl(this.getContext(),t,a)),o.parsed=this.getParsed(t),o.raw=n.data[t],o.index=o.dataIndex=t}else o=this.$context||(this.$context=Nl(this.chart.getContext(),this.index)),o.dataset=n,o.index=o.datasetIndex=this.index;return o.active=!!e,o.mode=s,o}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",s){let n=e==="active",o=this._cachedDataOpts,a=t+"-"+e,r=o[a],l=this.enableOptionSharing&&he(s);if(r)return Fo(r,l);let c=this.chart.config,h=c.datasetElementScopeKeys(this._type,t),d=n?[`${t}Hover`,"hover",t,""]:[t,""],u=c.getOptionScopes(this.getDataset(),h),f=Object.keys(z.elements[t]),g=()=>this.getContext(s,n,e),p=c.resolveNamedOptions(u,f,g,d);return p.$shared&&(p.$shared=l,o[a]=Object.freeze(Fo(p,l))),p}_resolveAnimations(t,e,s){let n=this.chart,o=this._cachedDataOpts,a=`animation-${e}`,r=o[a];if(r)return r;let l;if(n.options.animation!==!1){let h=this.chart.config,d=h.datasetAnimationScopeKeys(this._type,e),u=h.getOptionScopes(this.getDataset(),d);l=h.createResolver(u,this.getContext(t,s,e))}let c=new os(n,l&&l.animations);return l&&l._cacheable&&(o[a]=Object.freeze(c)),c}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||tn(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){let s=this.resolveDataElementOptions(t,e),n=this._sharedOptions,o=this.getSharedOptions(s),a=this.includeOptions(e,o)||o!==n;return this.updateSharedOptions(o,e,s),{sharedOptions:o,includeOptions:a}}updateElement(t,e,s,n){tn(n)?Object.assign(t,s):this._resolveAnimations(e,n).update(t,s)}updateSharedOptions(t,e,s){t&&!tn(e)&&this._resolveAnimations(void 0,e).update(t,s)}_setStyle(t,e,s,n){t.active=n;let o=this.getStyle(e,n);this._resolveAnimations(e,s,n).update(t,{options:!n&&this.getSharedOptions(o)||o})}removeHoverStyle(t,e,s){this._setStyle(t,s,"active",!1)}setHoverStyle(t,e,s){this._setStyle(t,s,"active",!0)}_removeDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){let t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){let e=this._data,s=this._cachedMeta.data;for(let[r,l,c]of this._syncList)this[r](l,c);this._syncList=[];let n=s.length,o=e.length,a=Math.min(o,n);a&&this.parse(0,a),o>n?this._insertElements(n,o-n,t):o<n&&this._removeElements(o,n-o)}_insertElements(t,e,s=!0){let n=this._cachedMeta,o=n.data,a=t+e,r,l=c=>{for(c.length+=e,r=c.length-1;r>=a;r--)c[r]=c[r-e]};for(l(o),r=t;r<a;++r)o[r]=new this.dataElementType;this._parsing&&l(n._parsed),this.parse(t,e),s&&this.updateElements(o,t,e,"reset")}updateElements(t,e,s,n){}_removeElements(t,e){let s=this._cachedMeta;if(this._parsing){let n=s._parsed.splice(t,e);s._stacked&&Qe(s,n)}s.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{let[e,s,n]=t;this[e](s,n)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){let t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);let s=arguments.length-2;s&&this._sync(["_insertElements",t,s])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}};function Hl(i,t){if(!i._cache.$bar){let e=i.getMatchingVisibleMetas(t),s=[];for(let n=0,o=e.length;n<o;n++)s=s.concat(e[n].controller.getAllParsedValues(i));i._cache.$bar=Ti(s.sort((n,o)=>n-o))}return i._cache.$bar}function jl(i){let t=i.iScale,e=Hl(t,i.type),s=t._length,n,o,a,r,l=()=>{a===32767||a===-32768||(he(r)&&(s=Math.min(s,Math.abs(a-r)||s)),r=a)};for(n=0,o=e.length;n<o;++n)a=t.getPixelForValue(e[n]),l();for(r=void 0,n=0,o=t.ticks.length;n<o;++n)a=t.getPixelForTick(n),l();return s}function ql(i,t,e,s){let n=e.barThickness,o,a;return D(n)?(o=t.min*e.categoryPercentage,a=e.barPercentage):(o=n*s,a=1),{chunk:o/s,ratio:a,start:t.pixels[i]-o/2}}function $l(i,t,e,s){let n=t.pixels,o=n[i],a=i>0?n[i-1]:null,r=i<n.length-1?n[i+1]:null,l=e.categoryPercentage;a===null&&(a=o-(r===null?t.end-t.start:r-o)),r===null&&(r=o+o-a);let c=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/s,ratio:e.barPercentage,start:c}}function Yl(i,t,e,s){let n=e.parse(i[0],s),o=e.parse(i[1],s),a=Math.min(n,o),r=Math.max(n,o),l=a,c=r;Math.abs(a)>Math.abs(r)&&(l=r,c=a),t[e.axis]=c,t._custom={barStart:l,barEnd:c,start:n,end:o,min:a,max:r}}function Ta(i,t,e,s){return B(i)?Yl(i,t,e,s):t[e.axis]=e.parse(i,s),t}function Bo(i,t,e,s){let n=i.iScale,o=i.vScale,a=n.getLabels(),r=n===o,l=[],c,h,d,u;for(c=e,h=e+s;c<h;++c)u=t[c],d={},d[n.axis]=r||n.parse(a[c],c),l.push(Ta(u,d,o,c));return l}function en(i){return i&&i.barStart!==void 0&&i.barEnd!==void 0}function Ul(i,t,e){return i!==0?mt(i):(t.isHorizontal()?1:-1)*(t.min>=e?1:-1)}function Xl(i){let t,e,s,n,o;return i.horizontal?(t=i.base>i.x,e="left",s="right"):(t=i.base<i.y,e="bottom",s="top"),t?(n="end",o="start"):(n="start",o="end"),{start:e,end:s,reverse:t,top:n,bottom:o}}function Kl(i,t,e,s){let n=t.borderSkipped,o={};if(!n){i.borderSkipped=o;return}if(n===!0){i.borderSkipped={top:!0,right:!0,bottom:!0,left:!0};return}let{start:a,end:r,reverse:l,top:c,bottom:h}=Xl(i);n==="middle"&&e&&(i.enableBorderRadius=!0,(e._top||0)===s?n=c:(e._bottom||0)===s?n=h:(o[zo(h,a,r,l)]=!0,n=c)),o[zo(n,a,r,l)]=!0,i.borderSkipped=o}function zo(i,t,e,s){return s?(i=Gl(i,t,e),i=No(i,e,t)):i=No(i,t,e),i}function Gl(i,t,e){return i===t?e:i===e?t:i}function No(i,t,e){return i==="start"?t:i==="end"?e:i}function Jl(i,{inflateAmount:t},e){i.inflateAmount=t==="auto"?e===1?.33:0:t}var et=class extends At{static id="bar";static defaults={datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}};static overrides={scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}};parsePrimitiveData(t,e,s,n){return Bo(t,e,s,n)}parseArrayData(t,e,s,n){return Bo(t,e,s,n)}parseObjectData(t,e,s,n){let{iScale:o,vScale:a}=t,{xAxisKey:r="x",yAxisKey:l="y"}=this._parsing,c=o.axis==="x"?r:l,h=a.axis==="x"?r:l,d=[],u,f,g,p;for(u=s,f=s+n;u<f;++u)p=e[u],g={},g[o.axis]=o.parse(wt(p,c),u),d.push(Ta(wt(p,h),g,a,u));return d}updateRangeFromParsed(t,e,s,n){super.updateRangeFromParsed(t,e,s,n);let o=s._custom;o&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,o.min),t.max=Math.max(t.max,o.max))}getMaxOverflow(){return 0}getLabelAndValue(t){let e=this._cachedMeta,{iScale:s,vScale:n}=e,o=this.getParsed(t),a=o._custom,r=en(a)?"["+a.start+", "+a.end+"]":""+n.getLabelForValue(o[n.axis]);return{label:""+s.getLabelForValue(o[s.axis]),value:r}}initialize(){this.enableOptionSharing=!0,super.initialize();let t=this._cachedMeta;t.stack=this.getDataset().stack}update(t){let e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,s,n){let o=n==="reset",{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),c=r.isHorizontal(),h=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+s;f++){let g=this.getParsed(f),p=o||D(g[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),m=this._calculateBarIndexPixels(f,h),b=(g._stacks||{})[r.axis],x={horizontal:c,base:p.base,enableBorderRadius:!b||en(g._custom)||a===b._top||a===b._bottom,x:c?p.head:m.center,y:c?m.center:p.head,height:c?m.size:Math.abs(p.size),width:c?Math.abs(p.size):m.size};u&&(x.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));let M=x.options||t[f].options;Kl(x,M,b,a),Jl(x,M,h.ratio),this.updateElement(t[f],f,x,n)}}_getStacks(t,e){let{iScale:s}=this._cachedMeta,n=s.getMatchingVisibleMetas(this._type).filter(h=>h.controller.options.grouped),o=s.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[s.axis],c=h=>{let d=h._parsed.find(f=>f[s.axis]===l),u=d&&d[h.vScale.axis];if(D(u)||isNaN(u))return!0};for(let h of n)if(!(e!==void 0&&c(h))&&((o===!1||a.indexOf(h.stack)===-1||o===void 0&&h.stack===void 0)&&a.push(h.stack),h.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){let t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter(s=>t[s].axis===e).shift()}_getAxis(){let t={},e=this.getFirstScaleIdForIndexAxis();for(let s of this.chart.data.datasets)t[P(this.chart.options.indexAxis==="x"?s.xAxisID:s.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,s){let n=this._getStacks(t,s),o=e!==void 0?n.indexOf(e):-1;return o===-1?n.length-1:o}_getRuler(){let t=this.options,e=this._cachedMeta,s=e.iScale,n=[],o,a;for(o=0,a=e.data.length;o<a;++o)n.push(s.getPixelForValue(this.getParsed(o)[s.axis],o));let r=t.barThickness;return{min:r||jl(e),pixels:n,start:s._startPixel,end:s._endPixel,stackCount:this._getStackCount(),scale:s,grouped:t.grouped,ratio:r?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){let{_cachedMeta:{vScale:e,_stacked:s,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),c=l._custom,h=en(c),d=l[e.axis],u=0,f=s?this.applyStack(e,l,s):d,g,p;f!==d&&(u=f-d,f=d),h&&(d=c.barStart,f=c.barEnd-c.barStart,d!==0&&mt(d)!==mt(c.barEnd)&&(u=0),u+=d);let m=!D(o)&&!h?o:u,b=e.getPixelForValue(m);if(this.chart.getDataVisibility(t)?g=e.getPixelForValue(u+f):g=b,p=g-b,Math.abs(p)<a){p=Ul(p,e,r)*a,d===r&&(b-=p/2);let x=e.getPixelForDecimal(0),M=e.getPixelForDecimal(1),_=Math.min(x,M),y=Math.max(x,M);b=Math.max(Math.min(b,y),_),g=b+p,s&&!h&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(g)-e.getValueForPixel(b))}if(b===e.getPixelForValue(r)){let x=mt(p)*e.getLineWidthForValue(r)/2;b+=x,p-=x}return{size:p,base:b,head:g,center:g+p/2}}_calculateBarIndexPixels(t,e){let s=e.scale,n=this.options,o=n.skipNull,a=P(n.maxBarThickness,1/0),r,l,c=this._getAxisCount();if(e.grouped){let h=o?this._getStackCount(t):e.stackCount,d=n.barThickness==="flex"?$l(t,e,n,h*c):ql(t,e,n,h*c),u=this.chart.options.indexAxis==="x"?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(P(u,this.getFirstScaleIdForIndexAxis())),g=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*g+d.chunk/2,l=Math.min(a,d.chunk*d.ratio)}else r=s.getPixelForValue(this.getParsed(t)[s.axis],t),l=Math.min(a,e.min*e.ratio);return{base:r-l/2,head:r+l/2,center:r,size:l}}draw(){let t=this._cachedMeta,e=t.vScale,s=t.data,n=s.length,o=0;for(;o<n;++o)this.getParsed(o)[e.axis]!==null&&!s[o].hidden&&s[o].draw(this._ctx)}},un=class extends At{static id="bubble";static defaults={datasetElementType:!1,dataElementType:"point",animations:{numbers:{type:"number",properties:["x","y","borderWidth","radius"]}}};static overrides={scales:{x:{type:"linear"},y:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,super.initialize()}parsePrimitiveData(t,e,s,n){let o=super.parsePrimitiveData(t,e,s,n);for(let a=0;a<o.length;a++)o[a]._custom=this.resolveDataElementOptions(a+s).radius;return o}parseArrayData(t,e,s,n){let o=super.parseArrayData(t,e,s,n);for(let a=0;a<o.length;a++){let r=e[s+a];o[a]._custom=P(r[2],this.resolveDataElementOptions(a+s).radius)}return o}parseObjectData(t,e,s,n){let o=super.parseObjectData(t,e,s,n);for(let a=0;a<o.length;a++){let r=e[s+a];o[a]._custom=P(r&&r.r&&+r.r,this.resolveDataElementOptions(a+s).radius)}return o}getMaxOverflow(){let t=this._cachedMeta.data,e=0;for(let s=t.length-1;s>=0;--s)e=Math.max(e,t[s].size(this.resolveDataElementOptions(s))/2);return e>0&&e}getLabelAndValue(t){let e=this._cachedMeta,s=this.chart.data.labels||[],{xScale:n,yScale:o}=e,a=this.getParsed(t),r=n.getLabelForValue(a.x),l=o.getLabelForValue(a.y),c=a._custom;return{label:s[t]||"",value:"("+r+", "+l+(c?", "+c:"")+")"}}update(t){let e=this._cachedMeta.data;this.updateElements(e,0,e.length,t)}updateElements(t,e,s,n){let o=n==="reset",{iScale:a,vScale:r}=this._cachedMeta,{sharedOptions:l,includeOptions:c}=this._getSharedOptions(e,n),h=a.axis,d=r.axis;for(let u=e;u<e+s;u++){let f=t[u],g=!o&&this.getParsed(u),p={},m=p[h]=o?a.getPixelForDecimal(.5):a.getPixelForValue(g[h]),b=p[d]=o?r.getBasePixel():r.getPixelForValue(g[d]);p.skip=isNaN(m)||isNaN(b),c&&(p.options=l||this.resolveDataElementOptions(u,f.active?"active":n),o&&(p.options.radius=0)),this.updateElement(f,u,p,n)}}resolveDataElementOptions(t,e){let s=this.getParsed(t),n=super.resolveDataElementOptions(t,e);n.$shared&&(n=Object.assign({},n,{$shared:!1}));let o=n.radius;return e!=="active"&&(n.radius=0),n.radius+=P(s&&s._custom,o),n}};function Zl(i,t,e){let s=1,n=1,o=0,a=0;if(t<E){let r=i,l=r+t,c=Math.cos(r),h=Math.sin(r),d=Math.cos(l),u=Math.sin(l),f=(M,_,y)=>ue(M,r,l,!0)?1:Math.max(_,_*e,y,y*e),g=(M,_,y)=>ue(M,r,l,!0)?-1:Math.min(_,_*e,y,y*e),p=f(0,c,d),m=f(V,h,u),b=g(R,c,d),x=g(R+V,h,u);s=(p-b)/2,n=(m-x)/2,o=-(p+b)/2,a=-(m+x)/2}return{ratioX:s,ratioY:n,offsetX:o,offsetY:a}}var ai=class extends At{static id="doughnut";static defaults={datasetElementType:!1,dataElementType:"arc",animation:{animateRotate:!0,animateScale:!1},animations:{numbers:{type:"number",properties:["circumference","endAngle","innerRadius","outerRadius","startAngle","x","y","offset","borderWidth","spacing"]}},cutout:"50%",rotation:0,circumference:360,radius:"100%",spacing:0,spacingMode:"angular",indexAxis:"r"};static descriptors={_scriptable:t=>t!=="spacing"&&t!=="spacingMode",_indexable:t=>t!=="spacing"&&t!=="spacingMode"&&!t.startsWith("borderDash")&&!t.startsWith("hoverBorderDash")};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){let e=t.data,{labels:{pointStyle:s,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=t.legend.options;return e.labels.length&&e.datasets.length?e.labels.map((l,c)=>{let d=t.getDatasetMeta(0).controller.getStyle(c);return{text:l,fillStyle:d.backgroundColor,fontColor:o,hidden:!t.getDataVisibility(c),lineDash:d.borderDash,lineDashOffset:d.borderDashOffset,lineJoin:d.borderJoinStyle,lineWidth:d.borderWidth,strokeStyle:d.borderColor,textAlign:n,pointStyle:s,borderRadius:a&&(r||d.borderRadius),index:c}}):[]}},onClick(t,e,s){s.chart.toggleDataVisibility(e.index),s.chart.update()}}}};constructor(t,e){super(t,e),this.enableOptionSharing=!0,this.innerRadius=void 0,this.outerRadius=void 0,this.offsetX=void 0,this.offsetY=void 0}linkScales(){}parse(t,e){let s=this.getDataset().data,n=this._cachedMeta;if(this._parsing===!1)n._parsed=s;else{let o=l=>+s[l];if(O(s[t])){let{key:l="value"}=this._parsing;o=c=>+wt(s[c],l)}let a,r;for(a=t,r=t+e;a<r;++a)n._parsed[a]=o(a)}}_getRotation(){return ht(this.options.rotation-90)}_getCircumference(){return ht(this.options.circumference)}_getRotationExtents(){let t=E,e=-E;for(let s=0;s<this.chart.data.datasets.length;++s)if(this.chart.isDatasetVisible(s)&&this.chart.getDatasetMeta(s).type===this._type){let n=this.chart.getDatasetMeta(s).controller,o=n._getRotation(),a=n._getCircumference();t=Math.min(t,o),e=Math.max(e,o+a)}return{rotation:t,circumference:e-t}}update(t){let e=this.chart,{chartArea:s}=e,n=this._cachedMeta,o=n.data,a=this.getMaxBorderWidth()+this.getMaxOffset(o)+this.options.spacing,r=Math.max((Math.min(s.width,s.height)-a)/2,0),l=Math.min(Os(this.options.cutout,r),1),c=this._getRingWeight(this.index),{circumference:h,rotation:d}=this._getRotationExtents(),{ratioX:u,ratioY:f,offsetX:g,offsetY:p}=Zl(d,h,l),m=(s.width-a)/u,b=(s.height-a)/f,x=Math.max(Math.min(m,b)/2,0),M=Si(this.options.radius,x),_=Math.max(M*l,0),y=(M-_)/this._getVisibleDatasetWeightTotal();this.offsetX=g*M,this.offsetY=p*M,n.total=this.calculateTotal(),this.outerRadius=M-y*this._getRingWeightOffset(this.index),this.innerRadius=Math.max(this.outerRadius-y*c,0),this.updateElements(o,0,o.length,t)}_circumference(t,e){let s=this.options,n=this._cachedMeta,o=this._getCircumference();return e&&s.animation.animateRotate||!this.chart.getDataVisibility(t)||n._parsed[t]===null||n.data[t].hidden?0:this.calculateCircumference(n._parsed[t]*o/E)}updateElements(t,e,s,n){let o=n==="reset",a=this.chart,r=a.chartArea,c=a.options.animation,h=(r.left+r.right)/2,d=(r.top+r.bottom)/2,u=o&&c.animateScale,f=u?0:this.innerRadius,g=u?0:this.outerRadius,{sharedOptions:p,includeOptions:m}=this._getSharedOptions(e,n),b=this._getRotation(),x;for(x=0;x<e;++x)b+=this._circumference(x,o);for(x=e;x<e+s;++x){let M=this._circumference(x,o),_=t[x],y={x:h+this.offsetX,y:d+this.offsetY,startAngle:b,endAngle:b+M,circumference:M,outerRadius:g,innerRadius:f};m&&(y.options=p||this.resolveDataElementOptions(x,_.active?"active":n)),b+=M,this.updateElement(_,x,y,n)}}calculateTotal(){let t=this._cachedMeta,e=t.data,s=0,n;for(n=0;n<e.length;n++){let o=t._parsed[n];o!==null&&!isNaN(o)&&this.chart.getDataVisibility(n)&&!e[n].hidden&&(s+=Math.abs(o))}return s}calculateCircumference(t){let e=this._cachedMeta.total;return e>0&&!isNaN(t)?E*(Math.abs(t)/e):0}getLabelAndValue(t){let e=this._cachedMeta,s=this.chart,n=s.data.labels||[],o=Lt(e._parsed[t],s.options.locale);return{label:n[t]||"",value:o}}getMaxBorderWidth(t){let e=0,s=this.chart,n,o,a,r,l;if(!t){for(n=0,o=s.data.datasets.length;n<o;++n)if(s.isDatasetVisible(n)){a=s.getDatasetMeta(n),t=a.data,r=a.controller;break}}if(!t)return 0;for(n=0,o=t.length;n<o;++n)l=r.resolveDataElementOptions(n),l.borderAlign!=="inner"&&(e=Math.max(e,l.borderWidth||0,l.hoverBorderWidth||0));return e}getMaxOffset(t){let e=0;for(let s=0,n=t.length;s<n;++s){let o=this.resolveDataElementOptions(s);e=Math.max(e,o.offset||0,o.hoverOffset||0)}return e}_getRingWeightOffset(t){let e=0;for(let s=0;s<t;++s)this.chart.isDatasetVisible(s)&&(e+=this._getRingWeight(s));return e}_getRingWeight(t){return Math.max(P(this.chart.data.datasets[t].weight,1),0)}_getVisibleDatasetWeightTotal(){return this._getRingWeightOffset(this.chart.data.datasets.length)||1}},Vt=class extends At{static id="line";static defaults={datasetElementType:"line",dataElementType:"point",showLine:!0,spanGaps:!1};static overrides={scales:{_index_:{type:"category"},_value_:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,this.supportsDecimation=!0,super.initialize()}update(t){let e=this._cachedMeta,{dataset:s,data:n=[],_dataset:o}=e,a=this.chart._animationsDisabled,{start:r,count:l}=Li(e,n,a);this._drawStart=r,this._drawCount=l,Ii(e)&&(r=0,l=n.length),s._chart=this.chart,s._datasetIndex=this.index,s._decimated=!!o._decimated,s.points=n;let c=this.resolveDatasetElementOptions(t);this.options.showLine||(c.borderWidth=0),c.segment=this.options.segment,this.updateElement(s,void 0,{animated:!a,options:c},t),this.updateElements(n,r,l,t)}updateElements(t,e,s,n){let o=n==="reset",{iScale:a,vScale:r,_stacked:l,_dataset:c}=this._cachedMeta,{sharedOptions:h,includeOptions:d}=this._getSharedOptions(e,n),u=a.axis,f=r.axis,{spanGaps:g,segment:p}=this.options,m=Gt(g)?g:Number.POSITIVE_INFINITY,b=this.chart._animationsDisabled||o||n==="none",x=e+s,M=t.length,_=e>0&&this.getParsed(e-1);for(let y=0;y<M;++y){let v=t[y],S=b?v:{};if(y<e||y>=x){S.skip=!0;continue}let k=this.getParsed(y),w=D(k[f]),A=S[u]=a.getPixelForValue(k[u],y),C=S[f]=o||w?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,k,l):k[f],y);S.skip=isNaN(A)||isNaN(C)||w,S.stop=y>0&&Math.abs(k[u]-_[u])>m,p&&(S.parsed=k,S.raw=c.data[y]),d&&(S.options=h||this.resolveDataElementOptions(y,v.active?"active":n)),b||this.updateElement(v,y,S,n),_=k}}getMaxOverflow(){let t=this._cachedMeta,e=t.dataset,s=e.options&&e.options.borderWidth||0,n=t.data||[];if(!n.length)return s;let o=n[0].size(this.resolveDataElementOptions(0)),a=n[n.length-1].size(this.resolveDataElementOptions(n.length-1));return Math.max(s,o,a)/2}draw(){let t=this._cachedMeta;t.dataset.updateControlPoints(this.chart.chartArea,t.iScale.axis),super.draw()}},Dt=class extends At{static id="polarArea";static defaults={dataElementType:"arc",animation:{animateRotate:!0,animateScale:!0},animations:{numbers:{type:"number",properties:["x","y","startAngle","endAngle","innerRadius","outerRadius"]}},indexAxis:"r",startAngle:0,spacing:0,spacingMode:"proportional"};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){let e=t.data;if(e.labels.length&&e.datasets.length){let{labels:{pointStyle:s,color:n}}=t.legend.options;return e.labels.map((o,a)=>{let l=t.getDatasetMeta(0).controller.getStyle(a);return{text:o,fillStyle:l.backgroundColor,strokeStyle:l.borderColor,fontColor:n,lineWidth:l.borderWidth,pointStyle:s,hidden:!t.getDataVisibility(a),index:a}})}return[]}},onClick(t,e,s){s.chart.toggleDataVisibility(e.index),s.chart.update()}}},scales:{r:{type:"radialLinear",angleLines:{display:!1},beginAtZero:!0,grid:{circular:!0},pointLabels:{display:!1},startAngle:0}}};constructor(t,e){super(t,e),this.innerRadius=void 0,this.outerRadius=void 0}getLabelAndValue(t){let e=this._cachedMeta,s=this.chart,n=s.data.labels||[],o=Lt(e._parsed[t].r,s.options.locale);return{label:n[t]||"",value:o}}parseObjectData(t,e,s,n){return Hi.bind(this)(t,e,s,n)}update(t){let e=this._cachedMeta.data;this._updateRadius(),this.updateElements(e,0,e.length,t)}getMinMax(){let t=this._cachedMeta,e={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY};return t.data.forEach((s,n)=>{let o=this.getParsed(n).r;!isNaN(o)&&this.chart.getDataVisibility(n)&&(o<e.min&&(e.min=o),o>e.max&&(e.max=o))}),e}_updateRadius(){let t=this.chart,e=t.chartArea,s=t.options,n=Math.min(e.right-e.left,e.bottom-e.top),o=Math.max(n/2,0),a=Math.max(s.cutoutPercentage?o/100*s.cutoutPercentage:1,0),r=(o-a)/t.getVisibleDatasetCount();this.outerRadius=o-r*this.index,this.innerRadius=this.outerRadius-r}updateElements(t,e,s,n){let o=n==="reset",a=this.chart,l=a.options.animation,c=this._cachedMeta.rScale,h=c.xCenter,d=c.yCenter,u=c.getIndexAngle(0)-.5*R,f=u,g,p=360/this.countVisibleElements();for(g=0;g<e;++g)f+=this._computeAngle(g,n,p);for(g=e;g<e+s;g++){let m=t[g],b=f,x=f+this._computeAngle(g,n,p),M=a.getDataVisibility(g)?c.getDistanceFromCenterForValue(this.getParsed(g).r):0;f=x,o&&(l.animateScale&&(M=0),l.animateRotate&&(b=x=u));let _={x:h,y:d,innerRadius:0,outerRadius:M,startAngle:b,endAngle:x,options:this.resolveDataElementOptions(g,m.active?"active":n)};_.options.spacing===0&&(_.options.spacing=this.options.spacing),_.options.spacingMode==="angular"&&(_.options.spacingMode=this.options.spacingMode),this.updateElement(m,g,_,n)}}countVisibleElements(){let t=this._cachedMeta,e=0;return t.data.forEach((s,n)=>{!isNaN(this.getParsed(n).r)&&this.chart.getDataVisibility(n)&&e++}),e}_computeAngle(t,e,s){return this.chart.getDataVisibility(t)?ht(this.resolveDataElementOptions(t,e).angle||s):0}},fn=class extends ai{static id="pie";static defaults={cutout:0,rotation:0,circumference:360,radius:"100%"}},gn=class extends At{static id="radar";static defaults={datasetElementType:"line",dataElementType:"point",indexAxis:"r",showLine:!0,elements:{line:{fill:"start"}}};static overrides={aspectRatio:1,scales:{r:{type:"radialLinear"}}};getLabelAndValue(t){let e=this._cachedMeta.vScale,s=this.getParsed(t);return{label:e.getLabels()[t],value:""+e.getLabelForValue(s[e.axis])}}parseObjectData(t,e,s,n){return Hi.bind(this)(t,e,s,n)}update(t){let e=this._cachedMeta,s=e.dataset,n=e.data||[],o=e.iScale.getLabels();if(s.points=n,t!=="resize"){let a=this.resolveDatasetElementOptions(t);this.options.showLine||(a.borderWidth=0);let r={_loop:!0,_fullLoop:o.length===n.length,options:a};this.updateElement(s,void 0,r,t)}this.updateElements(n,0,n.length,t)}updateElements(t,e,s,n){let o=this._cachedMeta.rScale,a=n==="reset";for(let r=e;r<e+s;r++){let l=t[r],c=this.resolveDataElementOptions(r,l.active?"active":n),h=o.getPointPositionForValue(r,this.getParsed(r).r),d=a?o.xCenter:h.x,u=a?o.yCenter:h.y,f={x:d,y:u,angle:h.angle,skip:isNaN(d)||isNaN(u),options:c};this.updateElement(l,r,f,n)}}},xe=class extends At{static id="scatter";static defaults={datasetElementType:!1,dataElementType:"point",showLine:!1,fill:!1};static overrides={interaction:{mode:"point"},scales:{x:{type:"linear"},y:{type:"linear"}}};getLabelAndValue(t){let e=this._cachedMeta,s=this.chart.data.labels||[],{xScale:n,yScale:o}=e,a=this.getParsed(t),r=n.getLabelForValue(a.x),l=o.getLabelForValue(a.y);return{label:s[t]||"",value:"("+r+", "+l+")"}}update(t){let e=this._cachedMeta,{data:s=[]}=e,n=this.chart._animationsDisabled,{start:o,count:a}=Li(e,s,n);if(this._drawStart=o,this._drawCount=a,Ii(e)&&(o=0,a=s.length),this.options.showLine){this.datasetElementType||this.addElements();let{dataset:r,_dataset:l}=e;r._chart=this.chart,r._datasetIndex=this.index,r._decimated=!!l._decimated,r.points=s;let c=this.resolveDatasetElementOptions(t);c.segment=this.options.segment,this.updateElement(r,void 0,{animated:!n,options:c},t)}else this.datasetElementType&&(delete e.dataset,this.datasetElementType=!1);this.updateElements(s,o,a,t)}addElements(){let{showLine:t}=this.options;!this.datasetElementType&&t&&(this.datasetElementType=this.chart.registry.getElement("line")),super.addElements()}updateElements(t,e,s,n){let o=n==="reset",{iScale:a,vScale:r,_stacked:l,_dataset:c}=this._cachedMeta,h=this.resolveDataElementOptions(e,n),d=this.getSharedOptions(h),u=this.includeOptions(n,d),f=a.axis,g=r.axis,{spanGaps:p,segment:m}=this.options,b=Gt(p)?p:Number.POSITIVE_INFINITY,x=this.chart._animationsDisabled||o||n==="none",M=e>0&&this.getParsed(e-1);for(let _=e;_<e+s;++_){let y=t[_],v=this.getParsed(_),S=x?y:{},k=D(v[g]),w=S[f]=a.getPixelForValue(v[f],_),A=S[g]=o||k?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,v,l):v[g],_);S.skip=isNaN(w)||isNaN(A)||k,S.stop=_>0&&Math.abs(v[f]-M[f])>b,m&&(S.parsed=v,S.raw=c.data[_]),u&&(S.options=d||this.resolveDataElementOptions(_,y.active?"active":n)),x||this.updateElement(y,_,S,n),M=v}this.updateSharedOptions(d,n,h)}getMaxOverflow(){let t=this._cachedMeta,e=t.data||[];if(!this.options.showLine){let r=0;for(let l=e.length-1;l>=0;--l)r=Math.max(r,e[l].size(this.resolveDataElementOptions(l))/2);return r>0&&r}let s=t.dataset,n=s.options&&s.options.borderWidth||0;if(!e.length)return n;let o=e[0].size(this.resolveDataElementOptions(0)),a=e[e.length-1].size(this.resolveDataElementOptions(e.length-1));return Math.max(n,o,a)/2}},Ql=Object.freeze({__proto__:null,BarController:et,BubbleController:un,DoughnutController:ai,LineController:Vt,PieController:fn,PolarAreaController:Dt,RadarController:gn,ScatterController:xe});function me(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}var pn=class i{static override(t){Object.assign(i.prototype,t)}options;constructor(t){this.options=t||{}}init(){}formats(){return me()}parse(){return me()}format(){return me()}add(){return me()}diff(){return me()}startOf(){return me()}endOf(){return me()}},tc={_date:pn};function ec(i,t,e,s){let{controller:n,data:o,_sorted:a}=i,r=n._cachedMeta.iScale,l=i.dataset&&i.dataset.options?i.dataset.options.spanGaps:null;if(r&&t===r.axis&&t!=="r"&&a&&o.length){let c=r._reversePixels?Is:_t;if(s){if(n._sharedOptions){let h=o[0],d=typeof h.getRange=="function"&&h.getRange(t);if(d){let u=c(o,t,e-d),f=c(o,t,e+d);return{lo:u.lo,hi:f.hi}}}}else{let h=c(o,t,e);if(l){let{vScale:d}=n._cachedMeta,{_parsed:u}=i,f=u.slice(0,h.lo+1).reverse().findIndex(p=>!D(p[d.axis]));h.lo-=Math.max(0,f);let g=u.slice(h.hi).findIndex(p=>!D(p[d.axis]));h.hi+=Math.max(0,g)}return h}}return{lo:0,hi:o.length-1}}function ui(i,t,e,s,n){let o=i.getSortedVisibleDatasetMetas(),a=e[t];for(let r=0,l=o.length;r<l;++r){let{index:c,data:h}=o[r],{lo:d,hi:u}=ec(o[r],t,a,n);for(let f=d;f<=u;++f){let g=h[f];g.skip||s(g,c,f)}}}function ic(i){let t=i.indexOf("x")!==-1,e=i.indexOf("y")!==-1;return function(s,n){let o=t?Math.abs(s.x-n.x):0,a=e?Math.abs(s.y-n.y):0;return Math.sqrt(Math.pow(o,2)+Math.pow(a,2))}}function sn(i,t,e,s,n){let o=[];return!n&&!i.isPointInArea(t)||ui(i,e,t,function(r,l,c){!n&&!yt(r,i.chartArea,0)||r.inRange(t.x,t.y,s)&&o.push({element:r,datasetIndex:l,index:c})},!0),o}function sc(i,t,e,s){let n=[];function o(a,r,l){let{startAngle:c,endAngle:h}=a.getProps(["startAngle","endAngle"],s),{angle:d}=Di(a,{x:t.x,y:t.y});ue(d,c,h)&&n.push({element:a,datasetIndex:r,index:l})}return ui(i,e,t,o),n}function nc(i,t,e,s,n,o){let a=[],r=ic(e),l=Number.POSITIVE_INFINITY;function c(h,d,u){let f=h.inRange(t.x,t.y,n);if(s&&!f)return;let g=h.getCenterPoint(n);if(!(!!o||i.isPointInArea(g))&&!f)return;let m=r(t,g);m<l?(a=[{element:h,datasetIndex:d,index:u}],l=m):m===l&&a.push({element:h,datasetIndex:d,index:u})}return ui(i,e,t,c),a}function nn(i,t,e,s,n,o){return!o&&!i.isPointInArea(t)?[]:e==="r"&&!s?sc(i,t,e,n):nc(i,t,e,s,n,o)}function Wo(i,t,e,s,n){let o=[],a=e==="x"?"inXRange":"inYRange",r=!1;return ui(i,e,t,(l,c,h)=>{l[a]&&l[a](t[e],n)&&(o.push({element:l,datasetIndex:c,index:h}),r=r||l.inRange(t.x,t.y,n))}),s&&!r?[]:o}var oc={evaluateInteractionItems:ui,modes:{index(i,t,e,s){let n=zt(t,i),o=e.axis||"x",a=e.includeInvisible||!1,r=e.intersect?sn(i,n,o,s,a):nn(i,n,o,!1,s,a),l=[];return r.length?(i.getSortedVisibleDatasetMetas().forEach(c=>{let h=r[0].index,d=c.data[h];d&&!d.skip&&l.push({element:d,datasetIndex:c.index,index:h})}),l):[]},dataset(i,t,e,s){let n=zt(t,i),o=e.axis||"xy",a=e.includeInvisible||!1,r=e.intersect?sn(i,n,o,s,a):nn(i,n,o,!1,s,a);if(r.length>0){let l=r[0].datasetIndex,c=i.getDatasetMeta(l).data;r=[];for(let h=0;h<c.length;++h)r.push({element:c[h],datasetIndex:l,index:h})}return r},point(i,t,e,s){let n=zt(t,i),o=e.axis||"xy",a=e.includeInvisible||!1;return sn(i,n,o,s,a)},nearest(i,t,e,s){let n=zt(t,i),o=e.axis||"xy",a=e.includeInvisible||!1;return nn(i,n,o,e.intersect,s,a)},x(i,t,e,s){let n=zt(t,i);return Wo(i,n,"x",e.intersect,s)},y(i,t,e,s){let n=zt(t,i);return Wo(i,n,"y",e.intersect,s)}}},Ra=["left","top","right","bottom"];function ti(i,t){return i.filter(e=>e.pos===t)}function Vo(i,t){return i.filter(e=>Ra.indexOf(e.pos)===-1&&e.box.axis===t)}function ei(i,t){return i.sort((e,s)=>{let n=t?s:e,o=t?e:s;return n.weight===o.weight?n.index-o.index:n.weight-o.weight})}function ac(i){let t=[],e,s,n,o,a,r;for(e=0,s=(i||[]).length;e<s;++e)n=i[e],{position:o,options:{stack:a,stackWeight:r=1}}=n,t.push({index:e,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return t}function rc(i){let t={};for(let e of i){let{stack:s,pos:n,stackWeight:o}=e;if(!s||!Ra.includes(n))continue;let a=t[s]||(t[s]={count:0,placed:0,weight:0,size:0});a.count++,a.weight+=o}return t}function lc(i,t){let e=rc(i),{vBoxMaxWidth:s,hBoxMaxHeight:n}=t,o,a,r;for(o=0,a=i.length;o<a;++o){r=i[o];let{fullSize:l}=r.box,c=e[r.stack],h=c&&r.stackWeight/c.weight;r.horizontal?(r.width=h?h*s:l&&t.availableWidth,r.height=n):(r.width=s,r.height=h?h*n:l&&t.availableHeight)}return e}function cc(i){let t=ac(i),e=ei(t.filter(c=>c.box.fullSize),!0),s=ei(ti(t,"left"),!0),n=ei(ti(t,"right")),o=ei(ti(t,"top"),!0),a=ei(ti(t,"bottom")),r=Vo(t,"x"),l=Vo(t,"y");return{fullSize:e,leftAndTop:s.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:ti(t,"chartArea"),vertical:s.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}function Ho(i,t,e,s){return Math.max(i[e],t[e])+Math.max(i[s],t[s])}function Ea(i,t){i.top=Math.max(i.top,t.top),i.left=Math.max(i.left,t.left),i.bottom=Math.max(i.bottom,t.bottom),i.right=Math.max(i.right,t.right)}function hc(i,t,e,s){let{pos:n,box:o}=e,a=i.maxPadding;if(!O(n)){e.size&&(i[n]-=e.size);let d=s[e.stack]||{size:0,count:1};d.size=Math.max(d.size,e.horizontal?o.height:o.width),e.size=d.size/d.count,i[n]+=e.size}o.getPadding&&Ea(a,o.getPadding());let r=Math.max(0,t.outerWidth-Ho(a,i,"left","right")),l=Math.max(0,t.outerHeight-Ho(a,i,"top","bottom")),c=r!==i.w,h=l!==i.h;return i.w=r,i.h=l,e.horizontal?{same:c,other:h}:{same:h,other:c}}function dc(i){let t=i.maxPadding;function e(s){let n=Math.max(t[s]-i[s],0);return i[s]+=n,n}i.y+=e("top"),i.x+=e("left"),e("right"),e("bottom")}function uc(i,t){let e=t.maxPadding;function s(n){let o={left:0,top:0,right:0,bottom:0};return n.forEach(a=>{o[a]=Math.max(t[a],e[a])}),o}return s(i?["left","right"]:["top","bottom"])}function ni(i,t,e,s){let n=[],o,a,r,l,c,h;for(o=0,a=i.length,c=0;o<a;++o){r=i[o],l=r.box,l.update(r.width||t.w,r.height||t.h,uc(r.horizontal,t));let{same:d,other:u}=hc(t,e,r,s);c|=d&&n.length,h=h||u,l.fullSize||n.push(r)}return c&&ni(n,t,e,s)||h}function Ji(i,t,e,s,n){i.top=e,i.left=t,i.right=t+s,i.bottom=e+n,i.width=s,i.height=n}function jo(i,t,e,s){let n=e.padding,{x:o,y:a}=t;for(let r of i){let l=r.box,c=s[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/c.weight||1;if(r.horizontal){let d=t.w*h,u=c.size||l.height;he(c.start)&&(a=c.start),l.fullSize?Ji(l,n.left,a,e.outerWidth-n.right-n.left,u):Ji(l,t.left+c.placed,a,d,u),c.start=a,c.placed+=d,a=l.bottom}else{let d=t.h*h,u=c.size||l.width;he(c.start)&&(o=c.start),l.fullSize?Ji(l,o,n.top,u,e.outerHeight-n.bottom-n.top):Ji(l,o,t.top+c.placed,u,d),c.start=o,c.placed+=d,o=l.right}}t.x=o,t.y=a}var tt={addBox(i,t){i.boxes||(i.boxes=[]),t.fullSize=t.fullSize||!1,t.position=t.position||"top",t.weight=t.weight||0,t._layers=t._layers||function(){return[{z:0,draw(e){t.draw(e)}}]},i.boxes.push(t)},removeBox(i,t){let e=i.boxes?i.boxes.indexOf(t):-1;e!==-1&&i.boxes.splice(e,1)},configure(i,t,e){t.fullSize=e.fullSize,t.position=e.position,t.weight=e.weight},update(i,t,e,s){if(!i)return;let n=K(i.options.layout.padding),o=Math.max(t-n.width,0),a=Math.max(e-n.height,0),r=cc(i.boxes),l=r.vertical,c=r.horizontal;L(i.boxes,p=>{typeof p.beforeLayout=="function"&&p.beforeLayout()});let h=l.reduce((p,m)=>m.box.options&&m.box.options.display===!1?p:p+1,0)||1,d=Object.freeze({outerWidth:t,outerHeight:e,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/h,hBoxMaxHeight:a/2}),u=Object.assign({},n);Ea(u,K(s));let f=Object.assign({maxPadding:u,w:o,h:a,x:n.left,y:n.top},n),g=lc(l.concat(c),d);ni(r.fullSize,f,d,g),ni(l,f,d,g),ni(c,f,d,g)&&ni(l,f,d,g),dc(f),jo(r.leftAndTop,f,d,g),f.x+=f.w,f.y+=f.h,jo(r.rightAndBottom,f,d,g),i.chartArea={left:f.left,top:f.top,right:f.left+f.w,bottom:f.top+f.h,height:f.h,width:f.w},L(r.chartArea,p=>{let m=p.box;Object.assign(m,i.chartArea),m.update(f.w,f.h,{left:0,top:0,right:0,bottom:0})})}},as=class{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,s){}removeEventListener(t,e,s){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,s,n){return e=Math.max(0,e||t.width),s=s||t.height,{width:e,height:Math.max(0,n?Math.floor(e/n):s)}}isAttached(t){return!0}updateConfig(t){}},mn=class extends as{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}},ss="$chartjs",fc={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},qo=i=>i===null||i==="";function gc(i,t){let e=i.style,s=i.getAttribute("height"),n=i.getAttribute("width");if(i[ss]={initial:{height:s,width:n,style:{display:e.display,height:e.height,width:e.width}}},e.display=e.display||"block",e.boxSizing=e.boxSizing||"border-box",qo(n)){let o=$i(i,"width");o!==void 0&&(i.width=o)}if(qo(s))if(i.style.height==="")i.height=i.width/(t||2);else{let o=$i(i,"height");o!==void 0&&(i.height=o)}return i}var La=Xs?{passive:!0}:!1;function pc(i,t,e){i&&i.addEventListener(t,e,La)}function mc(i,t,e){i&&i.canvas&&i.canvas.removeEventListener(t,e,La)}function bc(i,t){let e=fc[i.type]||i.type,{x:s,y:n}=zt(i,t);return{type:e,chart:t,native:i,x:s!==void 0?s:null,y:n!==void 0?n:null}}function rs(i,t){for(let e of i)if(e===t||e.contains(t))return!0}function xc(i,t,e){let s=i.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||rs(r.addedNodes,s),a=a&&!rs(r.removedNodes,s);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}function _c(i,t,e){let s=i.canvas,n=new MutationObserver(o=>{let a=!1;for(let r of o)a=a||rs(r.removedNodes,s),a=a&&!rs(r.addedNodes,s);a&&e()});return n.observe(document,{childList:!0,subtree:!0}),n}var ri=new Map,$o=0;function Ia(){let i=window.devicePixelRatio;i!==$o&&($o=i,ri.forEach((t,e)=>{e.currentDevicePixelRatio!==i&&t()}))}function yc(i,t){ri.size||window.addEventListener("resize",Ia),ri.set(i,t)}function Mc(i){ri.delete(i),ri.size||window.removeEventListener("resize",Ia)}function vc(i,t,e){let s=i.canvas,n=s&&Ze(s);if(!n)return;let o=Ei((r,l)=>{let c=n.clientWidth;e(r,l),c<n.clientWidth&&e()},window),a=new ResizeObserver(r=>{let l=r[0],c=l.contentRect.width,h=l.contentRect.height;c===0&&h===0||o(c,h)});return a.observe(n),yc(i,o),a}function on(i,t,e){e&&e.disconnect(),t==="resize"&&Mc(i)}function kc(i,t,e){let s=i.canvas,n=Ei(o=>{i.ctx!==null&&e(bc(o,i))},i);return pc(s,t,n),n}var bn=class extends as{acquireContext(t,e){let s=t&&t.getContext&&t.getContext("2d");return s&&s.canvas===t?(gc(t,e),s):null}releaseContext(t){let e=t.canvas;if(!e[ss])return!1;let s=e[ss].initial;["height","width"].forEach(o=>{let a=s[o];D(a)?e.removeAttribute(o):e.setAttribute(o,a)});let n=s.style||{};return Object.keys(n).forEach(o=>{e.style[o]=n[o]}),e.width=e.width,delete e[ss],!0}addEventListener(t,e,s){this.removeEventListener(t,e);let n=t.$proxies||(t.$proxies={}),a={attach:xc,detach:_c,resize:vc}[e]||kc;n[e]=a(t,e,s)}removeEventListener(t,e){let s=t.$proxies||(t.$proxies={}),n=s[e];if(!n)return;({attach:on,detach:on,resize:on}[e]||mc)(t,e,n),s[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,s,n){return Us(t,e,s,n)}isAttached(t){let e=t&&Ze(t);return!!(e&&e.isConnected)}};function Sc(i){return!Je()||typeof OffscreenCanvas<"u"&&i instanceof OffscreenCanvas?mn:bn}var ut=class{static defaults={};static defaultRoutes=void 0;x;y;active=!1;options;$animations;tooltipPosition(t){let{x:e,y:s}=this.getProps(["x","y"],t);return{x:e,y:s}}hasValue(){return Gt(this.x)&&Gt(this.y)}getProps(t,e){let s=this.$animations;if(!e||!s)return this;let n={};return t.forEach(o=>{n[o]=s[o]&&s[o].active()?s[o]._to:this[o]}),n}};function wc(i,t){let e=i.options.ticks,s=Pc(i),n=Math.min(e.maxTicksLimit||s,s),o=e.major.enabled?Ac(t):[],a=o.length,r=o[0],l=o[a-1],c=[];if(a>n)return Dc(t,c,o,a/n),c;let h=Cc(o,t,n);if(a>0){let d,u,f=a>1?Math.round((l-r)/(a-1)):null;for(Zi(t,c,h,D(f)?0:r-f,r),d=0,u=a-1;d<u;d++)Zi(t,c,h,o[d],o[d+1]);return Zi(t,c,h,l,D(f)?t.length:l+f),c}return Zi(t,c,h),c}function Pc(i){let t=i.options.offset,e=i._tickSize(),s=i._length/e+(t?0:1),n=i._maxLength/e;return Math.floor(Math.min(s,n))}function Cc(i,t,e){let s=Oc(i),n=t.length/e;if(!s)return Math.max(n,1);let o=Rs(s);for(let a=0,r=o.length-1;a<r;a++){let l=o[a];if(l>n)return l}return Math.max(n,1)}function Ac(i){let t=[],e,s;for(e=0,s=i.length;e<s;e++)i[e].major&&t.push(e);return t}function Dc(i,t,e,s){let n=0,o=e[0],a;for(s=Math.ceil(s),a=0;a<i.length;a++)a===o&&(t.push(i[a]),n++,o=e[n*s])}function Zi(i,t,e,s,n){let o=P(s,0),a=Math.min(P(n,i.length),i.length),r=0,l,c,h;for(e=Math.ceil(e),n&&(l=n-s,e=l/Math.floor(l/e)),h=o;h<0;)r++,h=Math.round(o+r*e);for(c=Math.max(o,0);c<a;c++)c===h&&(t.push(i[c]),r++,h=Math.round(o+r*e))}function Oc(i){let t=i.length,e,s;if(t<2)return!1;for(s=i[0],e=1;e<t;++e)if(i[e]-i[e-1]!==s)return!1;return s}var Tc=i=>i==="left"?"right":i==="right"?"left":i,Yo=(i,t,e)=>t==="top"||t==="left"?i[t]+e:i[t]-e,Uo=(i,t)=>Math.min(t||i,i);function Xo(i,t){let e=[],s=i.length/t,n=i.length,o=0;for(;o<n;o+=s)e.push(i[Math.floor(o)]);return e}function Rc(i,t,e){let s=i.ticks.length,n=Math.min(t,s-1),o=i._startPixel,a=i._endPixel,r=1e-6,l=i.getPixelForTick(n),c;if(!(e&&(s===1?c=Math.max(l-o,a-l):t===0?c=(i.getPixelForTick(1)-l)/2:c=(l-i.getPixelForTick(n-1))/2,l+=n<t?c:-c,l<o-r||l>a+r)))return l}function Ec(i,t){L(i,e=>{let s=e.gc,n=s.length/2,o;if(n>t){for(o=0;o<n;++o)delete e.data[s[o]];s.splice(0,n)}})}function ii(i){return i.drawTicks?i.tickLength:0}function Ko(i,t){if(!i.display)return 0;let e=q(i.font,t),s=K(i.padding);return(B(i.text)?i.text.length:1)*e.lineHeight+s.height}function Lc(i,t){return Pt(i,{scale:t,type:"scale"})}function Ic(i,t,e){return Pt(i,{tick:e,index:t,type:"tick"})}function Fc(i,t,e){let s=Ue(i);return(e&&t!=="right"||!e&&t==="right")&&(s=Tc(s)),s}function Bc(i,t,e,s){let{top:n,left:o,bottom:a,right:r,chart:l}=i,{chartArea:c,scales:h}=l,d=0,u,f,g,p=a-n,m=r-o;if(i.isHorizontal()){if(f=X(s,o,r),O(e)){let b=Object.keys(e)[0],x=e[b];g=h[b].getPixelForValue(x)+p-t}else e==="center"?g=(c.bottom+c.top)/2+p-t:g=Yo(i,e,t);u=r-o}else{if(O(e)){let b=Object.keys(e)[0],x=e[b];f=h[b].getPixelForValue(x)-m+t}else e==="center"?f=(c.left+c.right)/2-m+t:f=Yo(i,e,t);g=X(s,a,n),d=e==="left"?-V:V}return{titleX:f,titleY:g,maxWidth:u,rotation:d}}var _e=class i extends ut{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:s,_suggestedMax:n}=this;return t=st(t,Number.POSITIVE_INFINITY),e=st(e,Number.NEGATIVE_INFINITY),s=st(s,Number.POSITIVE_INFINITY),n=st(n,Number.NEGATIVE_INFINITY),{min:st(t,s),max:st(e,n),minDefined:N(t),maxDefined:N(e)}}getMinMax(t){let{min:e,max:s,minDefined:n,maxDefined:o}=this.getUserBounds(),a;if(n&&o)return{min:e,max:s};let r=this.getMatchingVisibleMetas();for(let l=0,c=r.length;l<c;++l)a=r[l].controller.getMinMax(this,t),n||(e=Math.min(e,a.min)),o||(s=Math.max(s,a.max));return e=o&&e>s?s:e,s=n&&e>s?e:s,{min:st(e,st(s,e)),max:st(s,st(e,s))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){let t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){F(this.options.beforeUpdate,[this])}update(t,e,s){let{beginAtZero:n,grace:o,ticks:a}=this.options,r=a.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=s=Object.assign({left:0,right:0,top:0,bottom:0},s),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+s.left+s.right:this.height+s.top+s.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=js(this,o,n),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();let l=r<this.ticks.length;this._convertTicksToLabels(l?Xo(this.ticks,r):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),a.display&&(a.autoSkip||a.source==="auto")&&(this.ticks=wc(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),l&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t=this.options.reverse,e,s;this.isHorizontal()?(e=this.left,s=this.right):(e=this.top,s=this.bottom,t=!t),this._startPixel=e,this._endPixel=s,this._reversePixels=t,this._length=s-e,this._alignToPixels=this.options.alignToPixels}afterUpdate(){F(this.options.afterUpdate,[this])}beforeSetDimensions(){F(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){F(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),F(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){F(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){let e=this.options.ticks,s,n,o;for(s=0,n=t.length;s<n;s++)o=t[s],o.label=F(e.callback,[o.value,s,t],this)}afterTickToLabelConversion(){F(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){F(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){let t=this.options,e=t.ticks,s=Uo(this.ticks.length,t.ticks.maxTicksLimit),n=e.minRotation||0,o=e.maxRotation,a=n,r,l,c;if(!this._isVisible()||!e.display||n>=o||s<=1||!this.isHorizontal()){this.labelRotation=n;return}let h=this._getLabelSizes(),d=h.widest.width,u=h.highest.height,f=Y(this.chart.width-d,0,this.maxWidth);r=t.offset?this.maxWidth/s:f/(s-1),d+6>r&&(r=f/(s-(t.offset?.5:1)),l=this.maxHeight-ii(t.grid)-e.padding-Ko(t.title,this.chart.options.font),c=Math.sqrt(d*d+u*u),a=$e(Math.min(Math.asin(Y((h.highest.height+6)/r,-1,1)),Math.asin(Y(l/c,-1,1))-Math.asin(Y(u/c,-1,1)))),a=Math.max(n,Math.min(o,a))),this.labelRotation=a}afterCalculateLabelRotation(){F(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){F(this.options.beforeFit,[this])}fit(){let t={width:0,height:0},{chart:e,options:{ticks:s,title:n,grid:o}}=this,a=this._isVisible(),r=this.isHorizontal();if(a){let l=Ko(n,e.options.font);if(r?(t.width=this.maxWidth,t.height=ii(o)+l):(t.height=this.maxHeight,t.width=ii(o)+l),s.display&&this.ticks.length){let{first:c,last:h,widest:d,highest:u}=this._getLabelSizes(),f=s.padding*2,g=ht(this.labelRotation),p=Math.cos(g),m=Math.sin(g);if(r){let b=s.mirror?0:m*d.width+p*u.height;t.height=Math.min(this.maxHeight,t.height+b+f)}else{let b=s.mirror?0:p*d.width+m*u.height;t.width=Math.min(this.maxWidth,t.width+b+f)}this._calculatePadding(c,h,m,p)}}this._handleMargins(),r?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,s,n){let{ticks:{align:o,padding:a},position:r}=this.options,l=this.labelRotation!==0,c=r!=="top"&&this.axis==="x";if(this.isHorizontal()){let h=this.getPixelForTick(0)-this.left,d=this.right-this.getPixelForTick(this.ticks.length-1),u=0,f=0;l?c?(u=n*t.width,f=s*e.height):(u=s*t.height,f=n*e.width):o==="start"?f=e.width:o==="end"?u=t.width:o!=="inner"&&(u=t.width/2,f=e.width/2),this.paddingLeft=Math.max((u-h+a)*this.width/(this.width-h),0),this.paddingRight=Math.max((f-d+a)*this.width/(this.width-d),0)}else{let h=e.height/2,d=t.height/2;o==="start"?(h=0,d=t.height):o==="end"&&(h=e.height,d=0),this.paddingTop=h+a,this.paddingBottom=d+a}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){F(this.options.afterFit,[this])}isHorizontal(){let{axis:t,position:e}=this.options;return e==="top"||e==="bottom"||t==="x"}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){this.beforeTickToLabelConversion(),this.generateTickLabels(t);let e,s;for(e=0,s=t.length;e<s;e++)D(t[e].label)&&(t.splice(e,1),s--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){let e=this.options.ticks.sampleSize,s=this.ticks;e<s.length&&(s=Xo(s,e)),this._labelSizes=t=this._computeLabelSizes(s,s.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,s){let{ctx:n,_longestTextCache:o}=this,a=[],r=[],l=Math.floor(e/Uo(e,s)),c=0,h=0,d,u,f,g,p,m,b,x,M,_,y;for(d=0;d<e;d+=l){if(g=t[d].label,p=this._resolveTickFontOptions(d),n.font=m=p.string,b=o[m]=o[m]||{data:{},gc:[]},x=p.lineHeight,M=_=0,!D(g)&&!B(g))M=Pe(n,b.data,b.gc,M,g),_=x;else if(B(g))for(u=0,f=g.length;u<f;++u)y=g[u],!D(y)&&!B(y)&&(M=Pe(n,b.data,b.gc,M,y),_+=x);a.push(M),r.push(_),c=Math.max(M,c),h=Math.max(_,h)}Ec(o,e);let v=a.indexOf(c),S=r.indexOf(h),k=w=>({width:a[w]||0,height:r[w]||0});return{first:k(0),last:k(e-1),widest:k(v),highest:k(S),widths:a,heights:r}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);let e=this._startPixel+t*this._length;return Ls(this._alignToPixels?It(this.chart,e,0):e)}getDecimalForPixel(t){let e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){let{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){let e=this.ticks||[];if(t>=0&&t<e.length){let s=e[t];return s.$context||(s.$context=Ic(this.getContext(),t,s))}return this.$context||(this.$context=Lc(this.chart.getContext(),this))}_tickSize(){let t=this.options.ticks,e=ht(this.labelRotation),s=Math.abs(Math.cos(e)),n=Math.abs(Math.sin(e)),o=this._getLabelSizes(),a=t.autoSkipPadding||0,r=o?o.widest.width+a:0,l=o?o.highest.height+a:0;return this.isHorizontal()?l*s>r*n?r/s:l/n:l*n<r*s?l/s:r/n}_isVisible(){let t=this.options.display;return t!=="auto"?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){let e=this.axis,s=this.chart,n=this.options,{grid:o,position:a,border:r}=n,l=o.offset,c=this.isHorizontal(),d=this.ticks.length+(l?1:0),u=ii(o),f=[],g=r.setContext(this.getContext()),p=g.display?g.width:0,m=p/2,b=function($){return It(s,$,p)},x,M,_,y,v,S,k,w,A,C,T,G;if(a==="top")x=b(this.bottom),S=this.bottom-u,w=x-m,C=b(t.top)+m,G=t.bottom;else if(a==="bottom")x=b(this.top),C=t.top,G=b(t.bottom)-m,S=x+m,w=this.top+u;else if(a==="left")x=b(this.right),v=this.right-u,k=x-m,A=b(t.left)+m,T=t.right;else if(a==="right")x=b(this.left),A=t.left,T=b(t.right)-m,v=x+m,k=this.left+u;else if(e==="x"){if(a==="center")x=b((t.top+t.bottom)/2+.5);else if(O(a)){let $=Object.keys(a)[0],Q=a[$];x=b(this.chart.scales[$].getPixelForValue(Q))}C=t.top,G=t.bottom,S=x+m,w=S+u}else if(e==="y"){if(a==="center")x=b((t.left+t.right)/2);else if(O(a)){let $=Object.keys(a)[0],Q=a[$];x=b(this.chart.scales[$].getPixelForValue(Q))}v=x-m,k=v-u,A=t.left,T=t.right}let J=P(n.ticks.maxTicksLimit,d),I=Math.max(1,Math.ceil(d/J));for(M=0;M<d;M+=I){let $=this.getContext(M),Q=o.setContext($),oe=r.setContext($),ae=Q.lineWidth,lt=Q.color,xt=oe.dash||[],Z=oe.dashOffset,ct=Q.tickWidth,W=Q.tickColor,ft=Q.tickBorderDash||[],gt=Q.tickBorderDashOffset;_=Rc(this,M,l),_!==void 0&&(y=It(s,_,ae),c?v=k=A=T=y:S=w=C=G=y,f.push({tx1:v,ty1:S,tx2:k,ty2:w,x1:A,y1:C,x2:T,y2:G,width:ae,color:lt,borderDash:xt,borderDashOffset:Z,tickWidth:ct,tickColor:W,tickBorderDash:ft,tickBorderDashOffset:gt}))}return this._ticksLength=d,this._borderValue=x,f}_computeLabelItems(t){let e=this.axis,s=this.options,{position:n,ticks:o}=s,a=this.isHorizontal(),r=this.ticks,{align:l,crossAlign:c,padding:h,mirror:d}=o,u=ii(s.grid),f=u+h,g=d?-h:f,p=-ht(this.labelRotation),m=[],b,x,M,_,y,v,S,k,w,A,C,T,G="middle";if(n==="top")v=this.bottom-g,S=this._getXAxisLabelAlignment();else if(n==="bottom")v=this.top+g,S=this._getXAxisLabelAlignment();else if(n==="left"){let I=this._getYAxisLabelAlignment(u);S=I.textAlign,y=I.x}else if(n==="right"){let I=this._getYAxisLabelAlignment(u);S=I.textAlign,y=I.x}else if(e==="x"){if(n==="center")v=(t.top+t.bottom)/2+f;else if(O(n)){let I=Object.keys(n)[0],$=n[I];v=this.chart.scales[I].getPixelForValue($)+f}S=this._getXAxisLabelAlignment()}else if(e==="y"){if(n==="center")y=(t.left+t.right)/2-f;else if(O(n)){let I=Object.keys(n)[0],$=n[I];y=this.chart.scales[I].getPixelForValue($)}S=this._getYAxisLabelAlignment(u).textAlign}e==="y"&&(l==="start"?G="top":l==="end"&&(G="bottom"));let J=this._getLabelSizes();for(b=0,x=r.length;b<x;++b){M=r[b],_=M.label;let I=o.setContext(this.getContext(b));k=this.getPixelForTick(b)+o.labelOffset,w=this._resolveTickFontOptions(b),A=w.lineHeight,C=B(_)?_.length:1;let $=C/2,Q=I.color,oe=I.textStrokeColor,ae=I.textStrokeWidth,lt=S;a?(y=k,S==="inner"&&(b===x-1?lt=this.options.reverse?"left":"right":b===0?lt=this.options.reverse?"right":"left":lt="center"),n==="top"?c==="near"||p!==0?T=-C*A+A/2:c==="center"?T=-J.highest.height/2-$*A+A:T=-J.highest.height+A/2:c==="near"||p!==0?T=A/2:c==="center"?T=J.highest.height/2-$*A:T=J.highest.height-C*A,d&&(T*=-1),p!==0&&!I.showLabelBackdrop&&(y+=A/2*Math.sin(p))):(v=k,T=(1-C)*A/2);let xt;if(I.showLabelBackdrop){let Z=K(I.backdropPadding),ct=J.heights[b],W=J.widths[b],ft=T-Z.top,gt=0-Z.left;switch(G){case"middle":ft-=ct/2;break;case"bottom":ft-=ct;break}switch(S){case"center":gt-=W/2;break;case"right":gt-=W;break;case"inner":b===x-1?gt-=W:b>0&&(gt-=W/2);break}xt={left:gt,top:ft,width:W+Z.width,height:ct+Z.height,color:I.backdropColor}}m.push({label:_,font:w,textOffset:T,options:{rotation:p,color:Q,strokeColor:oe,strokeWidth:ae,textAlign:lt,textBaseline:G,translation:[y,v],backdrop:xt}})}return m}_getXAxisLabelAlignment(){let{position:t,ticks:e}=this.options;if(-ht(this.labelRotation))return t==="top"?"left":"right";let n="center";return e.align==="start"?n="left":e.align==="end"?n="right":e.align==="inner"&&(n="inner"),n}_getYAxisLabelAlignment(t){let{position:e,ticks:{crossAlign:s,mirror:n,padding:o}}=this.options,a=this._getLabelSizes(),r=t+o,l=a.widest.width,c,h;return e==="left"?n?(h=this.right+o,s==="near"?c="left":s==="center"?(c="center",h+=l/2):(c="right",h+=l)):(h=this.right-r,s==="near"?c="right":s==="center"?(c="center",h-=l/2):(c="left",h=this.left)):e==="right"?n?(h=this.left+o,s==="near"?c="right":s==="center"?(c="center",h-=l/2):(c="left",h-=l)):(h=this.left+r,s==="near"?c="left":s==="center"?(c="center",h+=l/2):(c="right",h=this.right)):c="right",{textAlign:c,x:h}}_computeLabelArea(){if(this.options.ticks.mirror)return;let t=this.chart,e=this.options.position;if(e==="left"||e==="right")return{top:0,left:this.left,bottom:t.height,right:this.right};if(e==="top"||e==="bottom")return{top:this.top,left:0,bottom:this.bottom,right:t.width}}drawBackground(){let{ctx:t,options:{backgroundColor:e},left:s,top:n,width:o,height:a}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(s,n,o,a),t.restore())}getLineWidthForValue(t){let e=this.options.grid;if(!this._isVisible()||!e.display)return 0;let n=this.ticks.findIndex(o=>o.value===t);return n>=0?e.setContext(this.getContext(n)).lineWidth:0}drawGrid(t){let e=this.options.grid,s=this.ctx,n=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t)),o,a,r=(l,c,h)=>{!h.width||!h.color||(s.save(),s.lineWidth=h.width,s.strokeStyle=h.color,s.setLineDash(h.borderDash||[]),s.lineDashOffset=h.borderDashOffset,s.beginPath(),s.moveTo(l.x,l.y),s.lineTo(c.x,c.y),s.stroke(),s.restore())};if(e.display)for(o=0,a=n.length;o<a;++o){let l=n[o];e.drawOnChartArea&&r({x:l.x1,y:l.y1},{x:l.x2,y:l.y2},l),e.drawTicks&&r({x:l.tx1,y:l.ty1},{x:l.tx2,y:l.ty2},{color:l.tickColor,width:l.tickWidth,borderDash:l.tickBorderDash,borderDashOffset:l.tickBorderDashOffset})}}drawBorder(){let{chart:t,ctx:e,options:{border:s,grid:n}}=this,o=s.setContext(this.getContext()),a=s.display?o.width:0;if(!a)return;let r=n.setContext(this.getContext(0)).lineWidth,l=this._borderValue,c,h,d,u;this.isHorizontal()?(c=It(t,this.left,a)-a/2,h=It(t,this.right,r)+r/2,d=u=l):(d=It(t,this.top,a)-a/2,u=It(t,this.bottom,r)+r/2,c=h=l),e.save(),e.lineWidth=o.width,e.strokeStyle=o.color,e.beginPath(),e.moveTo(c,d),e.lineTo(h,u),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;let s=this.ctx,n=this._computeLabelArea();n&&De(s,n);let o=this.getLabelItems(t);for(let a of o){let r=a.options,l=a.font,c=a.label,h=a.textOffset;Ft(s,c,0,h,l,r)}n&&Oe(s)}drawTitle(){let{ctx:t,options:{position:e,title:s,reverse:n}}=this;if(!s.display)return;let o=q(s.font),a=K(s.padding),r=s.align,l=o.lineHeight/2;e==="bottom"||e==="center"||O(e)?(l+=a.bottom,B(s.text)&&(l+=o.lineHeight*(s.text.length-1))):l+=a.top;let{titleX:c,titleY:h,maxWidth:d,rotation:u}=Bc(this,l,e,r);Ft(t,s.text,0,0,o,{color:s.color,maxWidth:d,rotation:u,textAlign:Fc(r,e,n),textBaseline:"middle",translation:[c,h],strokeColor:s.strokeColor,strokeWidth:s.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){let t=this.options,e=t.ticks&&t.ticks.z||0,s=P(t.grid&&t.grid.z,-1),n=P(t.border&&t.border.z,0);return!this._isVisible()||this.draw!==i.prototype.draw?[{z:e,draw:o=>{this.draw(o)}}]:[{z:s,draw:o=>{this.drawBackground(),this.drawGrid(o),this.drawTitle()}},{z:n,draw:()=>{this.drawBorder()}},{z:e,draw:o=>{this.drawLabels(o)}}]}getMatchingVisibleMetas(t){let e=this.chart.getSortedVisibleDatasetMetas(),s=this.axis+"AxisID",n=[],o,a;for(o=0,a=e.length;o<a;++o){let r=e[o];r[s]===this.id&&(!t||r.type===t)&&n.push(r)}return n}_resolveTickFontOptions(t){let e=this.options.ticks.setContext(this.getContext(t));return q(e.font)}_maxDigits(){let t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}},Re=class{constructor(t,e,s){this.type=t,this.scope=e,this.override=s,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){let e=Object.getPrototypeOf(t),s;Wc(e)&&(s=this.register(e));let n=this.items,o=t.id,a=this.scope+"."+o;if(!o)throw new Error("class does not have id: "+t);return o in n||(n[o]=t,zc(t,a,s),this.override&&z.override(t.id,t.overrides)),a}get(t){return this.items[t]}unregister(t){let e=this.items,s=t.id,n=this.scope;s in e&&delete e[s],n&&s in z[n]&&(delete z[n][s],this.override&&delete Jt[s])}};function zc(i,t,e){let s=j(Object.create(null),[e?z.get(e):{},z.get(t),i.defaults]);z.set(t,s),i.defaultRoutes&&Nc(t,i.defaultRoutes),i.descriptors&&z.describe(t,i.descriptors)}function Nc(i,t){Object.keys(t).forEach(e=>{let s=e.split("."),n=s.pop(),o=[i].concat(s).join("."),a=t[e].split("."),r=a.pop(),l=a.join(".");z.route(o,n,l,r)})}function Wc(i){return"id"in i&&"defaults"in i}var xn=class{constructor(){this.controllers=new Re(At,"datasets",!0),this.elements=new Re(ut,"elements"),this.plugins=new Re(Object,"plugins"),this.scales=new Re(_e,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,s){[...e].forEach(n=>{let o=s||this._getRegistryForType(n);s||o.isForType(n)||o===this.plugins&&n.id?this._exec(t,o,n):L(n,a=>{let r=s||this._getRegistryForType(a);this._exec(t,r,a)})})}_exec(t,e,s){let n=qe(t);F(s["before"+n],[],s),e[t](s),F(s["after"+n],[],s)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){let s=this._typedRegistries[e];if(s.isForType(t))return s}return this.plugins}_get(t,e,s){let n=e.get(t);if(n===void 0)throw new Error(\'"\'+t+\'" is not a registered \'+s+".");return n}},H=new xn,_n=class{constructor(){this._init=void 0}notify(t,e,s,n){if(e==="beforeInit"&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),this._init===void 0)return;let o=n?this._descriptors(t).filter(n):this._descriptors(t),a=this._notify(o,t,e,s);return e==="afterDestroy"&&(this._notify(o,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),a}_notify(t,e,s,n){n=n||{};for(let o of t){let a=o.plugin,r=a[s],l=[e,n,o.options];if(F(r,l,a)===!1&&n.cancelable)return!1}return!0}invalidate(){D(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;let e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){let s=t&&t.config,n=P(s.options&&s.options.plugins,{}),o=Vc(s);return n===!1&&!e?[]:jc(t,o,n,e)}_notifyStateChanges(t){let e=this._oldCache||[],s=this._cache,n=(o,a)=>o.filter(r=>!a.some(l=>r.plugin.id===l.plugin.id));this._notify(n(e,s),t,"stop"),this._notify(n(s,e),t,"start")}};function Vc(i){let t={},e=[],s=Object.keys(H.plugins.items);for(let o=0;o<s.length;o++)e.push(H.getPlugin(s[o]));let n=i.plugins||[];for(let o=0;o<n.length;o++){let a=n[o];e.indexOf(a)===-1&&(e.push(a),t[a.id]=!0)}return{plugins:e,localIds:t}}function Hc(i,t){return!t&&i===!1?null:i===!0?{}:i}function jc(i,{plugins:t,localIds:e},s,n){let o=[],a=i.getContext();for(let r of t){let l=r.id,c=Hc(s[l],n);c!==null&&o.push({plugin:r,options:qc(i.config,{plugin:r,local:e[l]},c,a)})}return o}function qc(i,{plugin:t,local:e},s,n){let o=i.pluginScopeKeys(t),a=i.getOptionScopes(s,o);return e&&t.defaults&&a.push(t.defaults),i.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function yn(i,t){let e=z.datasets[i]||{};return((t.datasets||{})[i]||{}).indexAxis||t.indexAxis||e.indexAxis||"x"}function $c(i,t){let e=i;return i==="_index_"?e=t:i==="_value_"&&(e=t==="x"?"y":"x"),e}function Yc(i,t){return i===t?"_index_":"_value_"}function Go(i){if(i==="x"||i==="y"||i==="r")return i}function Uc(i){if(i==="top"||i==="bottom")return"x";if(i==="left"||i==="right")return"y"}function Mn(i,...t){if(Go(i))return i;for(let e of t){let s=e.axis||Uc(e.position)||i.length>1&&Go(i[0].toLowerCase());if(s)return s}throw new Error(`Cannot determine type of \'${i}\' axis. Please provide \'axis\' or \'position\' option.`)}function Jo(i,t,e){if(e[t+"AxisID"]===i)return{axis:t}}function Xc(i,t){if(t.data&&t.data.datasets){let e=t.data.datasets.filter(s=>s.xAxisID===i||s.yAxisID===i);if(e.length)return Jo(i,"x",e[0])||Jo(i,"y",e[0])}return{}}function Kc(i,t){let e=Jt[i.type]||{scales:{}},s=t.scales||{},n=yn(i.type,t),o=Object.create(null);return Object.keys(s).forEach(a=>{let r=s[a];if(!O(r))return console.error(`Invalid scale configuration for scale: ${a}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${a}`);let l=Mn(a,r,Xc(a,i),z.scales[r.type]),c=Yc(l,n),h=e.scales||{};o[a]=ce(Object.create(null),[{axis:l},r,h[l],h[c]])}),i.data.datasets.forEach(a=>{let r=a.type||i.type,l=a.indexAxis||yn(r,t),h=(Jt[r]||{}).scales||{};Object.keys(h).forEach(d=>{let u=$c(d,l),f=a[u+"AxisID"]||u;o[f]=o[f]||Object.create(null),ce(o[f],[{axis:u},s[f],h[d]])})}),Object.keys(o).forEach(a=>{let r=o[a];ce(r,[z.scales[r.type],z.scale])}),o}function Fa(i){let t=i.options||(i.options={});t.plugins=P(t.plugins,{}),t.scales=Kc(i,t)}function Ba(i){return i=i||{},i.datasets=i.datasets||[],i.labels=i.labels||[],i}function Gc(i){return i=i||{},i.data=Ba(i.data),Fa(i),i}var Zo=new Map,za=new Set;function Qi(i,t){let e=Zo.get(i);return e||(e=t(),Zo.set(i,e),za.add(e)),e}var si=(i,t,e)=>{let s=wt(t,e);s!==void 0&&i.add(s)},vn=class{constructor(t){this._config=Gc(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=Ba(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){let t=this._config;this.clearCache(),Fa(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return Qi(t,()=>[[`datasets.${t}`,""]])}datasetAnimationScopeKeys(t,e){return Qi(`${t}.transition.${e}`,()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]])}datasetElementScopeKeys(t,e){return Qi(`${t}-${e}`,()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]])}pluginScopeKeys(t){let e=t.id,s=this.type;return Qi(`${s}-plugin-${e}`,()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]])}_cachedScopes(t,e){let s=this._scopeCache,n=s.get(t);return(!n||e)&&(n=new Map,s.set(t,n)),n}getOptionScopes(t,e,s){let{options:n,type:o}=this,a=this._cachedScopes(t,s),r=a.get(e);if(r)return r;let l=new Set;e.forEach(h=>{t&&(l.add(t),h.forEach(d=>si(l,t,d))),h.forEach(d=>si(l,n,d)),h.forEach(d=>si(l,Jt[o]||{},d)),h.forEach(d=>si(l,z,d)),h.forEach(d=>si(l,Bi,d))});let c=Array.from(l);return c.length===0&&c.push(Object.create(null)),za.has(e)&&a.set(e,c),c}chartOptionScopes(){let{options:t,type:e}=this;return[t,Jt[e]||{},z.datasets[e]||{},{type:e},z,Bi]}resolveNamedOptions(t,e,s,n=[""]){let o={$shared:!0},{resolver:a,subPrefixes:r}=Qo(this._resolverCache,t,n),l=a;if(Zc(a,e)){o.$shared=!1,s=kt(s)?s():s;let c=this.createResolver(t,s,r);l=Kt(a,s,c)}for(let c of e)o[c]=l[c];return o}createResolver(t,e,s=[""],n){let{resolver:o}=Qo(this._resolverCache,t,s);return O(e)?Kt(o,e,void 0,n):o}};function Qo(i,t,e){let s=i.get(t);s||(s=new Map,i.set(t,s));let n=e.join(),o=s.get(n);return o||(o={resolver:Ge(t,e),subPrefixes:e.filter(r=>!r.toLowerCase().includes("hover"))},s.set(n,o)),o}var Jc=i=>O(i)&&Object.getOwnPropertyNames(i).some(t=>kt(i[t]));function Zc(i,t){let{isScriptable:e,isIndexable:s}=Vi(i);for(let n of t){let o=e(n),a=s(n),r=(a||o)&&i[n];if(o&&(kt(r)||Jc(r))||a&&B(r))return!0}return!1}var Qc="4.6.1",th=["top","bottom","left","right","chartArea"];function ta(i,t){return i==="top"||i==="bottom"||th.indexOf(i)===-1&&t==="x"}function ea(i,t){return function(e,s){return e[i]===s[i]?e[t]-s[t]:e[i]-s[i]}}function ia(i){let t=i.chart,e=t.options.animation;t.notifyPlugins("afterRender"),F(e&&e.onComplete,[i],t)}function eh(i){let t=i.chart,e=t.options.animation;F(e&&e.onProgress,[i],t)}function Na(i){return Je()&&typeof i=="string"?i=document.getElementById(i):i&&i.length&&(i=i[0]),i&&i.canvas&&(i=i.canvas),i}var ns={},sa=i=>{let t=Na(i);return Object.values(ns).filter(e=>e.canvas===t).pop()};function ih(i,t,e){let s=Object.keys(i);for(let n of s){let o=+n;if(o>=t){let a=i[n];delete i[n],(e>0||o>t)&&(i[o+e]=a)}}}function sh(i,t,e,s){return!e||i.type==="mouseout"?null:s?t:i}var at=class{static defaults=z;static instances=ns;static overrides=Jt;static registry=H;static version=Qc;static getChart=sa;static register(...t){H.add(...t),na()}static unregister(...t){H.remove(...t),na()}constructor(t,e){let s=this.config=new vn(e),n=Na(t),o=sa(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");let a=s.createResolver(s.chartOptionScopes(),this.getContext());this.platform=new(s.platform||Sc(n)),this.platform.updateConfig(s);let r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,c=l&&l.height,h=l&&l.width;if(this.id=Ds(),this.ctx=r,this.canvas=l,this.width=h,this.height=c,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new _n,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=zs(d=>this.update(d),a.resizeDelay||0),this._dataChanges=[],ns[this.id]=this,!r||!l){console.error("Failed to create chart: can\'t acquire context from the given item");return}Nt.listen(this,"complete",ia),Nt.listen(this,"progress",eh),this._initialize(),this.attached&&this.update()}get aspectRatio(){let{options:{aspectRatio:t,maintainAspectRatio:e},width:s,height:n,_aspectRatio:o}=this;return D(t)?e&&o?o:n?s/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return H}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():qi(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return zi(this.canvas,this.ctx),this}stop(){return Nt.stop(this),this}resize(t,e){Nt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){let s=this.options,n=this.canvas,o=s.maintainAspectRatio&&this.aspectRatio,a=this.platform.getMaximumSize(n,t,e,o),r=s.devicePixelRatio||this.platform.getDevicePixelRatio(),l=this.width?"resize":"attach";this.width=a.width,this.height=a.height,this._aspectRatio=this.aspectRatio,qi(this,r,!0)&&(this.notifyPlugins("resize",{size:a}),F(s.onResize,[this,a],this),this.attached&&this._doResize(l)&&this.render())}ensureScalesHaveIDs(){let e=this.options.scales||{};L(e,(s,n)=>{s.id=n})}buildOrUpdateScales(){let t=this.options,e=t.scales,s=this.scales,n=Object.keys(s).reduce((a,r)=>(a[r]=!1,a),{}),o=[];e&&(o=o.concat(Object.keys(e).map(a=>{let r=e[a],l=Mn(a,r),c=l==="r",h=l==="x";return{options:r,dposition:c?"chartArea":h?"bottom":"left",dtype:c?"radialLinear":h?"category":"linear"}}))),L(o,a=>{let r=a.options,l=r.id,c=Mn(l,r),h=P(r.type,a.dtype);(r.position===void 0||ta(r.position,c)!==ta(a.dposition))&&(r.position=a.dposition),n[l]=!0;let d=null;if(l in s&&s[l].type===h)d=s[l];else{let u=H.getScale(h);d=new u({id:l,type:h,ctx:this.ctx,chart:this}),s[d.id]=d}d.init(r,t)}),L(n,(a,r)=>{a||delete s[r]}),L(s,a=>{tt.configure(this,a,a.options),tt.addBox(this,a)})}_updateMetasets(){let t=this._metasets,e=this.data.datasets.length,s=t.length;if(t.sort((n,o)=>n.index-o.index),s>e){for(let n=e;n<s;++n)this._destroyDatasetMeta(n);t.splice(e,s-e)}this._sortedMetasets=t.slice(0).sort(ea("order","index"))}_removeUnreferencedMetasets(){let{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach((s,n)=>{e.filter(o=>o===s._dataset).length===0&&this._destroyDatasetMeta(n)})}buildOrUpdateControllers(){let t=[],e=this.data.datasets,s,n;for(this._removeUnreferencedMetasets(),s=0,n=e.length;s<n;s++){let o=e[s],a=this.getDatasetMeta(s),r=o.type||this.config.type;if(a.type&&a.type!==r&&(this._destroyDatasetMeta(s),a=this.getDatasetMeta(s)),a.type=r,a.indexAxis=o.indexAxis||yn(r,this.options),a.order=o.order||0,a.index=s,a.label=""+o.label,a.visible=this.isDatasetVisible(s),a.controller)a.controller.updateIndex(s),a.controller.linkScales();else{let l=H.getController(r),{datasetElementType:c,dataElementType:h}=z.datasets[r];Object.assign(l,{dataElementType:H.getElement(h),datasetElementType:c&&H.getElement(c)}),a.controller=new l(this,s),t.push(a.controller)}}return this._updateMetasets(),t}_resetElements(){L(this.data.datasets,(t,e)=>{this.getDatasetMeta(e).controller.reset()},this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){let e=this.config;e.update();let s=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),n=this._animationsDisabled=!s.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0})===!1)return;let o=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let a=0;for(let c=0,h=this.data.datasets.length;c<h;c++){let{controller:d}=this.getDatasetMeta(c),u=!n&&o.indexOf(d)===-1;d.buildOrUpdateElements(u),a=Math.max(+d.getMaxOverflow(),a)}a=this._minPadding=s.layout.autoPadding?a:0,this._updateLayout(a),n||L(o,c=>{c.reset()}),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(ea("z","_idx"));let{_active:r,_lastEvent:l}=this;l?this._eventHandler(l,!0):r.length&&this._updateHoverStyles(r,r,!0),this.render()}_updateScales(){L(this.scales,t=>{tt.removeBox(this,t)}),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){let t=this.options,e=new Set(Object.keys(this._listeners)),s=new Set(t.events);(!wi(e,s)||!!this._responsiveListeners!==t.responsive)&&(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){let{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(let{method:s,start:n,count:o}of e){let a=s==="_removeElements"?-o:o;ih(t,n,a)}}_getUniformDataChanges(){let t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];let e=this.data.datasets.length,s=o=>new Set(t.filter(a=>a[0]===o).map((a,r)=>r+","+a.splice(1).join(","))),n=s(0);for(let o=1;o<e;o++)if(!wi(n,s(o)))return;return Array.from(n).map(o=>o.split(",")).map(o=>({method:o[1],start:+o[2],count:+o[3]}))}_updateLayout(t){if(this.notifyPlugins("beforeLayout",{cancelable:!0})===!1)return;tt.update(this,this.width,this.height,t);let e=this.chartArea,s=e.width<=0||e.height<=0;this._layers=[],L(this.boxes,n=>{s&&n.position==="chartArea"||(n.configure&&n.configure(),this._layers.push(...n._layers()))},this),this._layers.forEach((n,o)=>{n._idx=o}),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})!==!1){for(let e=0,s=this.data.datasets.length;e<s;++e)this.getDatasetMeta(e).controller.configure();for(let e=0,s=this.data.datasets.length;e<s;++e)this._updateDataset(e,kt(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){let s=this.getDatasetMeta(t),n={meta:s,index:t,mode:e,cancelable:!0};this.notifyPlugins("beforeDatasetUpdate",n)!==!1&&(s.controller._update(e),n.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",n))}render(){this.notifyPlugins("beforeRender",{cancelable:!0})!==!1&&(Nt.has(this)?this.attached&&!Nt.running(this)&&Nt.start(this):(this.draw(),ia({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){let{width:s,height:n}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(s,n)}if(this.clear(),this.width<=0||this.height<=0||this.notifyPlugins("beforeDraw",{cancelable:!0})===!1)return;let e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){let e=this._sortedMetasets,s=[],n,o;for(n=0,o=e.length;n<o;++n){let a=e[n];(!t||a.visible)&&s.push(a)}return s}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0})===!1)return;let t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){let e=this.ctx,s={meta:t,index:t.index,cancelable:!0},n=Gi(this,t);this.notifyPlugins("beforeDatasetDraw",s)!==!1&&(n&&De(e,n),t.controller.draw(),n&&Oe(e),s.cancelable=!1,this.notifyPlugins("afterDatasetDraw",s))}isPointInArea(t){return yt(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,s,n){let o=oc.modes[e];return typeof o=="function"?o(this,t,s,n):[]}getDatasetMeta(t){let e=this.data.datasets[t],s=this._metasets,n=s.filter(o=>o&&o._dataset===e).pop();return n||(n={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},s.push(n)),n}getContext(){return this.$context||(this.$context=Pt(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){let e=this.data.datasets[t];if(!e)return!1;let s=this.getDatasetMeta(t);return typeof s.hidden=="boolean"?!s.hidden:!e.hidden}setDatasetVisibility(t,e){let s=this.getDatasetMeta(t);s.hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,s){let n=s?"show":"hide",o=this.getDatasetMeta(t),a=o.controller._resolveAnimations(void 0,n);he(e)?(o.data[e].hidden=!s,this.update()):(this.setDatasetVisibility(t,s),a.update(o,{visible:s}),this.update(r=>r.datasetIndex===t?n:void 0))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){let e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),Nt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");let{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),zi(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete ns[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){let t=this._listeners,e=this.platform,s=(o,a)=>{e.addEventListener(this,o,a),t[o]=a},n=(o,a,r)=>{o.offsetX=a,o.offsetY=r,this._eventHandler(o)};L(this.options.events,o=>s(o,n))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});let t=this._responsiveListeners,e=this.platform,s=(l,c)=>{e.addEventListener(this,l,c),t[l]=c},n=(l,c)=>{t[l]&&(e.removeEventListener(this,l,c),delete t[l])},o=(l,c)=>{this.canvas&&this.resize(l,c)},a,r=()=>{n("attach",r),this.attached=!0,this.resize(),s("resize",o),s("detach",a)};a=()=>{this.attached=!1,n("resize",o),this._stop(),this._resize(0,0),s("attach",r)},e.isAttached(this.canvas)?r():a()}unbindEvents(){L(this._listeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._listeners={},L(this._responsiveListeners,(t,e)=>{this.platform.removeEventListener(this,e,t)}),this._responsiveListeners=void 0}updateHoverStyle(t,e,s){let n=s?"set":"remove",o,a,r,l;for(e==="dataset"&&(o=this.getDatasetMeta(t[0].datasetIndex),o.controller["_"+n+"DatasetHoverStyle"]()),r=0,l=t.length;r<l;++r){a=t[r];let c=a&&this.getDatasetMeta(a.datasetIndex).controller;c&&c[n+"HoverStyle"](a.element,a.datasetIndex,a.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){let e=this._active||[],s=t.map(({datasetIndex:o,index:a})=>{let r=this.getDatasetMeta(o);if(!r)throw new Error("No dataset found at index "+o);return{datasetIndex:o,element:r.data[a],index:a}});!Ae(s,e)&&(this._active=s,this._lastEvent=null,this._updateHoverStyles(s,e))}notifyPlugins(t,e,s){return this._plugins.notify(this,t,e,s)}isPluginEnabled(t){return this._plugins._cache.filter(e=>e.plugin.id===t).length===1}_updateHoverStyles(t,e,s){let n=this.options.hover,o=(l,c)=>l.filter(h=>!c.some(d=>h.datasetIndex===d.datasetIndex&&h.index===d.index)),a=o(e,t),r=s?t:o(t,e);a.length&&this.updateHoverStyle(a,n.mode,!1),r.length&&n.mode&&this.updateHoverStyle(r,n.mode,!0)}_eventHandler(t,e){let s={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},n=a=>(a.options.events||this.options.events).includes(t.native.type);if(this.notifyPlugins("beforeEvent",s,n)===!1)return;let o=this._handleEvent(t,e,s.inChartArea);return s.cancelable=!1,this.notifyPlugins("afterEvent",s,n),(o||s.changed)&&this.render(),this}_handleEvent(t,e,s){let{_active:n=[],options:o}=this,a=e,r=this._getActiveElements(t,n,s,a),l=Ts(t),c=sh(t,this._lastEvent,s,l);s&&(this._lastEvent=null,F(o.onHover,[t,r,this],this),l&&F(o.onClick,[t,r,this],this));let h=!Ae(r,n);return(h||e)&&(this._active=r,this._updateHoverStyles(r,n,e)),this._lastEvent=c,h}_getActiveElements(t,e,s,n){if(t.type==="mouseout")return[];if(!s)return e;let o=this.options.hover;return this.getElementsAtEventForMode(t,o.mode,o,n)}};function na(){return L(at.instances,i=>i._plugins.invalidate())}function nh(i,t,e){let{startAngle:s,x:n,y:o,outerRadius:a,innerRadius:r,options:l}=t,{borderWidth:c,borderJoinStyle:h}=l,d=Math.min(c/a,U(s-e));if(i.beginPath(),i.arc(n,o,a-c/2,s+d/2,e-d/2),r>0){let u=Math.min(c/r,U(s-e));i.arc(n,o,r+c/2,e-u/2,s+u/2,!0)}else{let u=Math.min(c/2,a*U(s-e));if(h==="round")i.arc(n,o,u,e-R/2,s+R/2,!0);else if(h==="bevel"){let f=2*u*u,g=-f*Math.cos(e+R/2)+n,p=-f*Math.sin(e+R/2)+o,m=f*Math.cos(s+R/2)+n,b=f*Math.sin(s+R/2)+o;i.lineTo(g,p),i.lineTo(m,b)}}i.closePath(),i.moveTo(0,0),i.rect(0,0,i.canvas.width,i.canvas.height),i.clip("evenodd")}function oh(i,t,e){let{startAngle:s,pixelMargin:n,x:o,y:a,outerRadius:r,innerRadius:l}=t,c=n/r;i.beginPath(),i.arc(o,a,r,s-c,e+c),l>n?(c=n/l,i.arc(o,a,l,e+c,s-c,!0)):i.arc(o,a,n,e+V,s-V),i.closePath(),i.clip()}function ah(i){return Ke(i,["outerStart","outerEnd","innerStart","innerEnd"])}function rh(i,t,e,s){let n=ah(i.options.borderRadius),o=(e-t)/2,a=Math.min(o,s*t/2),r=l=>{let c=(e-Math.min(o,l))*s/2;return Y(l,0,Math.min(o,c))};return{outerStart:r(n.outerStart),outerEnd:r(n.outerEnd),innerStart:Y(n.innerStart,0,a),innerEnd:Y(n.innerEnd,0,a)}}function Te(i,t,e,s){return{x:e+i*Math.cos(t),y:s+i*Math.sin(t)}}function lh(i,t,e,s){let{x:n,y:o,startAngle:a,pixelMargin:r,innerRadius:l}=t,c=Math.max(t.outerRadius+s+e-r,0),h=l>0?l+s+e+r:0;i.beginPath(),i.arc(n,o,c,a,a+E),h>0&&(i.moveTo(n+Math.cos(a)*h,o+Math.sin(a)*h),i.arc(n,o,h,a+E,a,!0)),i.closePath()}function ls(i,t,e,s,n,o){let{x:a,y:r,startAngle:l,pixelMargin:c,innerRadius:h}=t,{spacingMode:d="angular"}=t.options,u=n-l;if(o&&t.options.selfJoin&&Math.abs(u)>=E-1e-4){lh(i,t,e,s);return}let f=Math.max(t.outerRadius+s+e-c,0),g=h>0?h+s+e+c:0,p=0,m=0,b=f>0?Math.max(.001,u*f-e/R)/f:.001,x=(u-b)/2;if(s){let lt=h>0?h-s:0,xt=f>0?f-s:0,Z=(lt+xt)/2,ct=(()=>{let ys=Z!==0?u*Z/(Z+s):u;return(u-ys)/2})(),W=Z>0?Math.asin(Math.min(1,s/Z)):0,ft=Math.max(0,b/2-.001),gt=Math.sin(ft);if(d==="parallel"){if(g===0&&gt>0){let yr=s/gt,Mr=Math.max(0,f-.001);g=Math.min(yr,Mr)}let ys=Math.min(f>0?f*gt:Number.POSITIVE_INFINITY,g>0?g*gt:Number.POSITIVE_INFINITY),Xn=Math.min(s,ys);p=f>0?Math.asin(Math.min(1,Xn/f)):Math.min(ft,W),m=g>0?Math.asin(Math.min(1,Xn/g)):p}else d==="proportional"?(p=Math.min(ft,ct),m=Math.min(ft,ct)):(p=Math.min(ft,W),m=Math.min(ft,W))}let M=l+x+p,_=n-x-p,y=l+x+m,v=n-x-m,S=Math.min(_-M,v-y),{outerStart:k,outerEnd:w,innerStart:A,innerEnd:C}=rh(t,g,f,S),T=f-k,G=f-w,J=M+k/T,I=_-w/G,$=g+A,Q=g+C,oe=y+A/$,ae=v-C/Q;if(i.beginPath(),o){let lt=(J+I)/2;if(i.arc(a,r,f,J,lt),i.arc(a,r,f,lt,I),w>0){let W=Te(G,I,a,r);i.arc(W.x,W.y,w,I,_+V)}let xt=Te(Q,v,a,r);if(i.lineTo(xt.x,xt.y),C>0){let W=Te(Q,ae,a,r);i.arc(W.x,W.y,C,v+V,ae+Math.PI)}let Z=(v-C/g+(y+A/g))/2;if(i.arc(a,r,g,v-C/g,Z,!0),i.arc(a,r,g,Z,y+A/g,!0),A>0){let W=Te($,oe,a,r);i.arc(W.x,W.y,A,oe+Math.PI,y-V)}let ct=Te(T,M,a,r);if(i.lineTo(ct.x,ct.y),k>0){let W=Te(T,J,a,r);i.arc(W.x,W.y,k,M-V,J)}}else{i.moveTo(a,r);let lt=Math.cos(J)*f+a,xt=Math.sin(J)*f+r;i.lineTo(lt,xt);let Z=Math.cos(I)*f+a,ct=Math.sin(I)*f+r;i.lineTo(Z,ct)}i.closePath()}function ch(i,t,e,s,n){let{fullCircles:o,startAngle:a,circumference:r}=t,l=t.endAngle;if(o){ls(i,t,e,s,l,n);for(let c=0;c<o;++c)i.fill();isNaN(r)||(l=a+(r%E||E))}return ls(i,t,e,s,l,n),i.fill(),l}function hh(i,t,e,s,n){let{fullCircles:o,startAngle:a,circumference:r,options:l}=t,{borderWidth:c,borderJoinStyle:h,borderDash:d,borderDashOffset:u,borderRadius:f}=l,g=l.borderAlign==="inner";if(!c)return;i.setLineDash(d||[]),i.lineDashOffset=u,g?(i.lineWidth=c*2,i.lineJoin=h||"round"):(i.lineWidth=c,i.lineJoin=h||"bevel");let p=t.endAngle,m=Math.abs(p-a)>=E-1e-4;if(o){ls(i,t,e,s,p,n);for(let x=0;x<o;++x)i.stroke();isNaN(r)||(p=a+(r%E||E))}g&&oh(i,t,p),!(m&&t.innerRadius>0)&&l.selfJoin&&p-a>=R&&f===0&&h!=="miter"&&nh(i,t,p),o||(ls(i,t,e,s,p,n),i.stroke())}var ye=class extends ut{static id="arc";static defaults={borderAlign:"center",borderColor:"#fff",borderDash:[],borderDashOffset:0,borderJoinStyle:void 0,borderRadius:0,borderWidth:2,offset:0,spacing:0,spacingMode:"angular",angle:void 0,circular:!0,selfJoin:!1};static defaultRoutes={backgroundColor:"backgroundColor"};static descriptors={_scriptable:!0,_indexable:t=>t!=="borderDash"};circumference;endAngle;fullCircles;innerRadius;outerRadius;pixelMargin;startAngle;circular;constructor(t){super(),this.options=void 0,this.circumference=void 0,this.startAngle=void 0,this.endAngle=void 0,this.innerRadius=void 0,this.outerRadius=void 0,this.pixelMargin=0,this.fullCircles=0,this.circular=!1,t&&Object.assign(this,t)}inRange(t,e,s){let n=this.getProps(["x","y"],s),{angle:o,distance:a}=Di(n,{x:t,y:e}),{startAngle:r,endAngle:l,innerRadius:c,outerRadius:h,circumference:d}=this.getProps(["startAngle","endAngle","innerRadius","outerRadius","circumference"],s),u=(this.options.spacing+this.options.borderWidth)/2,f=P(d,l-r),g=ue(o,r,l)&&r!==l,p=f>=E||g,m=vt(a,c+u,h+u);return p&&m}getCenterPoint(t){let{x:e,y:s,startAngle:n,endAngle:o,innerRadius:a,outerRadius:r}=this.getProps(["x","y","startAngle","endAngle","innerRadius","outerRadius"],t),{offset:l,spacing:c}=this.options,h=(n+o)/2,d=(a+r+c+l)/2;return{x:e+Math.cos(h)*d,y:s+Math.sin(h)*d}}tooltipPosition(t){return this.getCenterPoint(t)}draw(t){let{options:e,circumference:s}=this,n=(e.offset||0)/4,o=(e.spacing||0)/2,a=e.circular;if(this.pixelMargin=e.borderAlign==="inner"?.33:0,this.fullCircles=s>E?Math.floor(s/E):0,s===0||this.innerRadius<0||this.outerRadius<0)return;t.save();let r=(this.startAngle+this.endAngle)/2;t.translate(Math.cos(r)*n,Math.sin(r)*n);let l=1-Math.sin(Math.min(R,s||0)),c=n*l;t.fillStyle=e.backgroundColor,t.strokeStyle=e.borderColor,ch(t,this,c,o,a),hh(t,this,c,o,a),t.restore()}};function Wa(i,t,e=t){i.lineCap=P(e.borderCapStyle,t.borderCapStyle),i.setLineDash(P(e.borderDash,t.borderDash)),i.lineDashOffset=P(e.borderDashOffset,t.borderDashOffset),i.lineJoin=P(e.borderJoinStyle,t.borderJoinStyle),i.lineWidth=P(e.borderWidth,t.borderWidth),i.strokeStyle=P(e.borderColor,t.borderColor)}function dh(i,t,e){i.lineTo(e.x,e.y)}function uh(i){return i.stepped?Vs:i.tension||i.cubicInterpolationMode==="monotone"?Hs:dh}function Va(i,t,e={}){let s=i.length,{start:n=0,end:o=s-1}=e,{start:a,end:r}=t,l=Math.max(n,a),c=Math.min(o,r),h=n<a&&o<a||n>r&&o>r;return{count:s,start:l,loop:t.loop,ilen:c<l&&!h?s+c-l:c-l}}function fh(i,t,e,s){let{points:n,options:o}=t,{count:a,start:r,loop:l,ilen:c}=Va(n,e,s),h=uh(o),{move:d=!0,reverse:u}=s||{},f,g,p;for(f=0;f<=c;++f)g=n[(r+(u?c-f:f))%a],!g.skip&&(d?(i.moveTo(g.x,g.y),d=!1):h(i,p,g,u,o.stepped),p=g);return l&&(g=n[(r+(u?c:0))%a],h(i,p,g,u,o.stepped)),!!l}function gh(i,t,e,s){let n=t.points,{count:o,start:a,ilen:r}=Va(n,e,s),{move:l=!0,reverse:c}=s||{},h=0,d=0,u,f,g,p,m,b,x=_=>(a+(c?r-_:_))%o,M=()=>{p!==m&&(i.lineTo(h,m),i.lineTo(h,p),i.lineTo(h,b))};for(l&&(f=n[x(0)],i.moveTo(f.x,f.y)),u=0;u<=r;++u){if(f=n[x(u)],f.skip)continue;let _=f.x,y=f.y,v=_|0;v===g?(y<p?p=y:y>m&&(m=y),h=(d*h+_)/++d):(M(),i.lineTo(_,y),g=v,d=0,p=m=y),b=y}M()}function kn(i){let t=i.options,e=t.borderDash&&t.borderDash.length;return!i._decimated&&!i._loop&&!t.tension&&t.cubicInterpolationMode!=="monotone"&&!t.stepped&&!e?gh:fh}function ph(i){return i.stepped?Ks:i.tension||i.cubicInterpolationMode==="monotone"?Gs:Et}function mh(i,t,e,s){let n=t._path;n||(n=t._path=new Path2D,t.path(n,e,s)&&n.closePath()),Wa(i,t.options),i.stroke(n)}function bh(i,t,e,s){let{segments:n,options:o}=t,a=kn(t);for(let r of n)Wa(i,o,r.style),i.beginPath(),a(i,t,r,{start:e,end:e+s-1})&&i.closePath(),i.stroke()}var xh=typeof Path2D=="function";function _h(i,t,e,s){xh&&!t.options.segment?mh(i,t,e,s):bh(i,t,e,s)}var Ee=class extends ut{static id="line";static defaults={borderCapStyle:"butt",borderDash:[],borderDashOffset:0,borderJoinStyle:"miter",borderWidth:3,capBezierPoints:!0,cubicInterpolationMode:"default",fill:!1,spanGaps:!1,stepped:!1,tension:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};static descriptors={_scriptable:!0,_indexable:t=>t!=="borderDash"&&t!=="fill"};constructor(t){super(),this.animated=!0,this.options=void 0,this._chart=void 0,this._loop=void 0,this._fullLoop=void 0,this._path=void 0,this._points=void 0,this._segments=void 0,this._decimated=!1,this._pointsUpdated=!1,this._datasetIndex=void 0,t&&Object.assign(this,t)}updateControlPoints(t,e){let s=this.options;if((s.tension||s.cubicInterpolationMode==="monotone")&&!s.stepped&&!this._pointsUpdated){let n=s.spanGaps?this._loop:this._fullLoop;Ys(this._points,s,t,n,e),this._pointsUpdated=!0}}set points(t){this._points=t,delete this._segments,delete this._path,this._pointsUpdated=!1}get points(){return this._points}get segments(){return this._segments||(this._segments=Js(this,this.options.segment))}first(){let t=this.segments,e=this.points;return t.length&&e[t[0].start]}last(){let t=this.segments,e=this.points,s=t.length;return s&&e[t[s-1].end]}interpolate(t,e){let s=this.options,n=t[e],o=this.points,a=Ki(this,{property:e,start:n,end:n});if(!a.length)return;let r=[],l=ph(s),c,h;for(c=0,h=a.length;c<h;++c){let{start:d,end:u}=a[c],f=o[d],g=o[u];if(f===g){r.push(f);continue}let p=Math.abs((n-f[e])/(g[e]-f[e])),m=l(f,g,p,s.stepped);m[e]=t[e],r.push(m)}return r.length===1?r[0]:r}pathSegment(t,e,s){return kn(this)(t,this,e,s)}path(t,e,s){let n=this.segments,o=kn(this),a=this._loop;e=e||0,s=s||this.points.length-e;for(let r of n)a&=o(t,this,r,{start:e,end:e+s-1});return!!a}draw(t,e,s,n){let o=this.options||{};(this.points||[]).length&&o.borderWidth&&(t.save(),_h(t,this,s,n),t.restore()),this.animated&&(this._pointsUpdated=!1,this._path=void 0)}};function oa(i,t,e,s){let n=i.options,{[e]:o}=i.getProps([e],s);return Math.abs(t-o)<n.radius+n.hitRadius}var Me=class extends ut{static id="point";parsed;skip;stop;static defaults={borderWidth:1,hitRadius:1,hoverBorderWidth:1,hoverRadius:4,pointStyle:"circle",radius:3,rotation:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.parsed=void 0,this.skip=void 0,this.stop=void 0,t&&Object.assign(this,t)}inRange(t,e,s){let n=this.options,{x:o,y:a}=this.getProps(["x","y"],s);return Math.pow(t-o,2)+Math.pow(e-a,2)<Math.pow(n.hitRadius+n.radius,2)}inXRange(t,e){return oa(this,t,"x",e)}inYRange(t,e){return oa(this,t,"y",e)}getCenterPoint(t){let{x:e,y:s}=this.getProps(["x","y"],t);return{x:e,y:s}}size(t){t=t||this.options||{};let e=t.radius||0;e=Math.max(e,e&&t.hoverRadius||0);let s=e&&t.borderWidth||0;return(e+s)*2}draw(t,e){let s=this.options;this.skip||s.radius<.1||!yt(this,e,this.size(s)/2)||(t.strokeStyle=s.borderColor,t.lineWidth=s.borderWidth,t.fillStyle=s.backgroundColor,dt(t,s,this.x,this.y))}getRange(){let t=this.options||{};return t.radius+t.hitRadius}};function Ha(i,t){let{x:e,y:s,base:n,width:o,height:a}=i.getProps(["x","y","base","width","height"],t),r,l,c,h,d;return i.horizontal?(d=a/2,r=Math.min(e,n),l=Math.max(e,n),c=s-d,h=s+d):(d=o/2,r=e-d,l=e+d,c=Math.min(s,n),h=Math.max(s,n)),{left:r,top:c,right:l,bottom:h}}function Qt(i,t,e,s){return i?0:Y(t,e,s)}function yh(i,t,e){let s=i.options.borderWidth,n=i.borderSkipped,o=Wi(s);return{t:Qt(n.top,o.top,0,e),r:Qt(n.right,o.right,0,t),b:Qt(n.bottom,o.bottom,0,e),l:Qt(n.left,o.left,0,t)}}function Mh(i,t,e){let{enableBorderRadius:s}=i.getProps(["enableBorderRadius"]),n=i.options.borderRadius,o=Bt(n),a=Math.min(t,e),r=i.borderSkipped,l=s||O(n);return{topLeft:Qt(!l||r.top||r.left,o.topLeft,0,a),topRight:Qt(!l||r.top||r.right,o.topRight,0,a),bottomLeft:Qt(!l||r.bottom||r.left,o.bottomLeft,0,a),bottomRight:Qt(!l||r.bottom||r.right,o.bottomRight,0,a)}}function vh(i){let t=Ha(i),e=t.right-t.left,s=t.bottom-t.top,n=yh(i,e/2,s/2),o=Mh(i,e/2,s/2);return{outer:{x:t.left,y:t.top,w:e,h:s,radius:o},inner:{x:t.left+n.l,y:t.top+n.t,w:e-n.l-n.r,h:s-n.t-n.b,radius:{topLeft:Math.max(0,o.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,o.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,o.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,o.bottomRight-Math.max(n.b,n.r))}}}}function an(i,t,e,s){let n=t===null,o=e===null,r=i&&!(n&&o)&&Ha(i,s);return r&&(n||vt(t,r.left,r.right))&&(o||vt(e,r.top,r.bottom))}function kh(i){return i.topLeft||i.topRight||i.bottomLeft||i.bottomRight}function Sh(i,t){i.rect(t.x,t.y,t.w,t.h)}function rn(i,t,e={}){let s=i.x!==e.x?-t:0,n=i.y!==e.y?-t:0,o=(i.x+i.w!==e.x+e.w?t:0)-s,a=(i.y+i.h!==e.y+e.h?t:0)-n;return{x:i.x+s,y:i.y+n,w:i.w+o,h:i.h+a,radius:i.radius}}var bt=class extends ut{static id="bar";static defaults={borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){let{inflateAmount:e,options:{borderColor:s,backgroundColor:n}}=this,{inner:o,outer:a}=vh(this),r=kh(a.radius)?ge:Sh;t.save(),(a.w!==o.w||a.h!==o.h)&&(t.beginPath(),r(t,rn(a,e,o)),t.clip(),r(t,rn(o,-e,a)),t.fillStyle=s,t.fill("evenodd")),t.beginPath(),r(t,rn(o,e)),t.fillStyle=n,t.fill(),t.restore()}inRange(t,e,s){return an(this,t,e,s)}inXRange(t,e){return an(this,t,null,e)}inYRange(t,e){return an(this,null,t,e)}getCenterPoint(t){let{x:e,y:s,base:n,horizontal:o}=this.getProps(["x","y","base","horizontal"],t);return{x:o?(e+n)/2:e,y:o?s:(s+n)/2}}getRange(t){return t==="x"?this.width/2:this.height/2}},wh=Object.freeze({__proto__:null,ArcElement:ye,BarElement:bt,LineElement:Ee,PointElement:Me}),Sn=["rgb(54, 162, 235)","rgb(255, 99, 132)","rgb(255, 159, 64)","rgb(255, 205, 86)","rgb(75, 192, 192)","rgb(153, 102, 255)","rgb(201, 203, 207)"],aa=Sn.map(i=>i.replace("rgb(","rgba(").replace(")",", 0.5)"));function ja(i){return Sn[i%Sn.length]}function qa(i){return aa[i%aa.length]}function Ph(i,t){return i.borderColor=ja(t),i.backgroundColor=qa(t),++t}function Ch(i,t){return i.backgroundColor=i.data.map(()=>ja(t++)),t}function Ah(i,t){return i.backgroundColor=i.data.map(()=>qa(t++)),t}function Dh(i){let t=0;return(e,s)=>{let n=i.getDatasetMeta(s).controller;n instanceof ai?t=Ch(e,t):n instanceof Dt?t=Ah(e,t):n&&(t=Ph(e,t))}}function ra(i){let t;for(t in i)if(i[t].borderColor||i[t].backgroundColor)return!0;return!1}function Oh(i){return i&&(i.borderColor||i.backgroundColor)}function Th(){return z.borderColor!=="rgba(0,0,0,0.1)"||z.backgroundColor!=="rgba(0,0,0,0.1)"}var Rh={id:"colors",defaults:{enabled:!0,forceOverride:!1},beforeLayout(i,t,e){if(!e.enabled)return;let{data:{datasets:s},options:n}=i.config,{elements:o}=n,a=ra(s)||Oh(n)||o&&ra(o)||Th();if(!e.forceOverride&&a)return;let r=Dh(i);s.forEach(r)}};function Eh(i,t,e,s,n){let o=n.samples||s;if(o>=e)return i.slice(t,t+e);let a=[],r=(e-2)/(o-2),l=0,c=t+e-1,h=t,d,u,f,g,p;for(a[l++]=i[h],d=0;d<o-2;d++){let m=0,b=0,x,M=Math.floor((d+1)*r)+1+t,_=Math.min(Math.floor((d+2)*r)+1,e)+t,y=_-M;for(x=M;x<_;x++)m+=i[x].x,b+=i[x].y;m/=y,b/=y;let v=Math.floor(d*r)+1+t,S=Math.min(Math.floor((d+1)*r)+1,e)+t,{x:k,y:w}=i[h];for(f=g=-1,x=v;x<S;x++)g=.5*Math.abs((k-m)*(i[x].y-w)-(k-i[x].x)*(b-w)),g>f&&(f=g,u=i[x],p=x);a[l++]=u,h=p}return a[l++]=i[c],a}function Lh(i,t,e,s){let n=0,o=0,a,r,l,c,h,d,u,f,g,p,m=[],b=t+e-1,x=i[t].x,_=i[b].x-x;for(a=t;a<t+e;++a){r=i[a],l=(r.x-x)/_*s,c=r.y;let y=l|0;if(y===h)c<g?(g=c,d=a):c>p&&(p=c,u=a),n=(o*n+r.x)/++o;else{let v=a-1;if(!D(d)&&!D(u)){let S=Math.min(d,u),k=Math.max(d,u);S!==f&&S!==v&&m.push({...i[S],x:n}),k!==f&&k!==v&&m.push({...i[k],x:n})}a>0&&v!==f&&m.push(i[v]),m.push(r),h=y,o=0,g=p=c,d=u=f=a}}return m}function $a(i){if(i._decimated){let t=i._data;delete i._decimated,delete i._data,Object.defineProperty(i,"data",{configurable:!0,enumerable:!0,writable:!0,value:t})}}function la(i){i.data.datasets.forEach(t=>{$a(t)})}function Ih(i,t){let e=t.length,s=0,n,{iScale:o}=i,{min:a,max:r,minDefined:l,maxDefined:c}=o.getUserBounds();return l&&(s=Y(_t(t,o.axis,a).lo,0,e-1)),c?n=Y(_t(t,o.axis,r).hi+1,s,e)-s:n=e-s,{start:s,count:n}}var Fh={id:"decimation",defaults:{algorithm:"min-max",enabled:!1},beforeElementsUpdate:(i,t,e)=>{if(!e.enabled){la(i);return}let s=i.width;i.data.datasets.forEach((n,o)=>{let{_data:a,indexAxis:r}=n,l=i.getDatasetMeta(o),c=a||n.data;if(pe([r,i.options.indexAxis])==="y"||!l.controller.supportsDecimation)return;let h=i.scales[l.xAxisID];if(h.type!=="linear"&&h.type!=="time"||i.options.parsing)return;let{start:d,count:u}=Ih(l,c),f=e.threshold||4*s;if(u<=f){$a(n);return}D(a)&&(n._data=c,delete n.data,Object.defineProperty(n,"data",{configurable:!0,enumerable:!0,get:function(){return this._decimated},set:function(p){this._data=p}}));let g;switch(e.algorithm){case"lttb":g=Eh(c,d,u,s,e);break;case"min-max":g=Lh(c,d,u,s);break;default:throw new Error(`Unsupported decimation algorithm \'${e.algorithm}\'`)}n._decimated=g})},destroy(i){la(i)}};function Bh(i,t,e){let s=i.segments,n=i.points,o=t.points,a=[];for(let r of s){let{start:l,end:c}=r;c=us(l,c,n);let h=wn(e,n[l],n[c],r.loop);if(!t.segments){a.push({source:r,target:h,start:n[l],end:n[c]});continue}let d=Ki(t,h);for(let u of d){let f=wn(e,o[u.start],o[u.end],u.loop),g=Xi(r,n,f);for(let p of g)a.push({source:p,target:u,start:{[e]:ca(h,f,"start",Math.max)},end:{[e]:ca(h,f,"end",Math.min)}})}}return a}function wn(i,t,e,s){if(s)return;let n=t[i],o=e[i];return i==="angle"&&(n=U(n),o=U(o)),{property:i,start:n,end:o}}function zh(i,t){let{x:e=null,y:s=null}=i||{},n=t.points,o=[];return t.segments.forEach(({start:a,end:r})=>{r=us(a,r,n);let l=n[a],c=n[r];s!==null?(o.push({x:l.x,y:s}),o.push({x:c.x,y:s})):e!==null&&(o.push({x:e,y:l.y}),o.push({x:e,y:c.y}))}),o}function us(i,t,e){for(;t>i;t--){let s=e[t];if(!isNaN(s.x)&&!isNaN(s.y))break}return t}function ca(i,t,e,s){return i&&t?s(i[e],t[e]):i?i[e]:t?t[e]:0}function Ya(i,t){let e=[],s=!1;return B(i)?(s=!0,e=i):e=zh(i,t),e.length?new Ee({points:e,options:{tension:0},_loop:s,_fullLoop:s}):null}function ha(i){return i&&i.fill!==!1}function Nh(i,t,e){let n=i[t].fill,o=[t],a;if(!e)return n;for(;n!==!1&&o.indexOf(n)===-1;){if(!N(n))return n;if(a=i[n],!a)return!1;if(a.visible)return n;o.push(n),n=a.fill}return!1}function Wh(i,t,e){let s=qh(i);if(O(s))return isNaN(s.value)?!1:s;let n=parseFloat(s);return N(n)&&Math.floor(n)===n?Vh(s[0],t,n,e):["origin","start","end","stack","shape"].indexOf(s)>=0&&s}function Vh(i,t,e,s){return(i==="-"||i==="+")&&(e=t+e),e===t||e<0||e>=s?!1:e}function Hh(i,t){let e=null;return i==="start"?e=t.bottom:i==="end"?e=t.top:O(i)?e=t.getPixelForValue(i.value):t.getBasePixel&&(e=t.getBasePixel()),e}function jh(i,t,e){let s;return i==="start"?s=e:i==="end"?s=t.options.reverse?t.min:t.max:O(i)?s=i.value:s=t.getBaseValue(),s}function qh(i){let t=i.options,e=t.fill,s=P(e&&e.target,e);return s===void 0&&(s=!!t.backgroundColor),s===!1||s===null?!1:s===!0?"origin":s}function $h(i){let{scale:t,index:e,line:s}=i,n=[],o=s.segments,a=s.points,r=Yh(t,e);r.push(Ya({x:null,y:t.bottom},s));for(let l=0;l<o.length;l++){let c=o[l];for(let h=c.start;h<=c.end;h++)Uh(n,a[h],r)}return new Ee({points:n,options:{}})}function Yh(i,t){let e=[],s=i.getMatchingVisibleMetas("line");for(let n=0;n<s.length;n++){let o=s[n];if(o.index===t)break;o.hidden||e.unshift(o.dataset)}return e}function Uh(i,t,e){let s=[];for(let n=0;n<e.length;n++){let o=e[n],{first:a,last:r,point:l}=Xh(o,t,"x");if(!(!l||a&&r)){if(a)s.unshift(l);else if(i.push(l),!r)break}}i.push(...s)}function Xh(i,t,e){let s=i.interpolate(t,e);if(!s)return{};let n=s[e],o=i.segments,a=i.points,r=!1,l=!1;for(let c=0;c<o.length;c++){let h=o[c],d=a[h.start][e],u=a[h.end][e];if(vt(n,d,u)){r=n===d,l=n===u;break}}return{first:r,last:l,point:s}}var cs=class{constructor(t){this.x=t.x,this.y=t.y,this.radius=t.radius}pathSegment(t,e,s){let{x:n,y:o,radius:a}=this;return e=e||{start:0,end:E},t.arc(n,o,a,e.end,e.start,!0),!s.bounds}interpolate(t){let{x:e,y:s,radius:n}=this,o=t.angle;return{x:e+Math.cos(o)*n,y:s+Math.sin(o)*n,angle:o}}};function Kh(i){let{chart:t,fill:e,line:s}=i;if(N(e))return Gh(t,e);if(e==="stack")return $h(i);if(e==="shape")return!0;let n=Jh(i);return n instanceof cs?n:Ya(n,s)}function Gh(i,t){let e=i.getDatasetMeta(t);return e&&i.isDatasetVisible(t)?e.dataset:null}function Jh(i){return(i.scale||{}).getPointPositionForValue?Qh(i):Zh(i)}function Zh(i){let{scale:t={},fill:e}=i,s=Hh(e,t);if(N(s)){let n=t.isHorizontal();return{x:n?s:null,y:n?null:s}}return null}function Qh(i){let{scale:t,fill:e}=i,s=t.options,n=t.getLabels().length,o=s.reverse?t.max:t.min,a=jh(e,t,o),r=[];if(s.grid.circular){let l=t.getPointPositionForValue(0,o);return new cs({x:l.x,y:l.y,radius:t.getDistanceFromCenterForValue(a)})}for(let l=0;l<n;++l)r.push(t.getPointPositionForValue(l,a));return r}function ln(i,t,e){let s=Kh(t),{chart:n,index:o,line:a,scale:r,axis:l}=t,c=a.options,h=c.fill,d=c.backgroundColor,{above:u=d,below:f=d}=h||{},g=n.getDatasetMeta(o),p=Gi(n,g);s&&a.points.length&&(De(i,td(e,g.iScale)),ed(i,{line:a,target:s,above:u,below:f,area:e,scale:r,axis:l,clip:p}),Oe(i))}function td(i,t){if(!t||t.getPointPositionForValue)return i;let e=t.getPixelForValue(t.min),s=t.getPixelForValue(t.max),n=Math.min(e,s),o=Math.max(e,s);return t.isHorizontal()?{...i,left:Math.max(i.left,n),right:Math.min(i.right,o)}:{...i,top:Math.max(i.top,n),bottom:Math.min(i.bottom,o)}}function ed(i,t){let{line:e,target:s,above:n,below:o,area:a,scale:r,clip:l}=t,c=e._loop?"angle":t.axis;i.save();let h=o;o!==n&&(c==="x"?(da(i,s,a.top),cn(i,{line:e,target:s,color:n,scale:r,property:c,clip:l}),i.restore(),i.save(),da(i,s,a.bottom)):c==="y"&&(ua(i,s,a.left),cn(i,{line:e,target:s,color:o,scale:r,property:c,clip:l}),i.restore(),i.save(),ua(i,s,a.right),h=n)),cn(i,{line:e,target:s,color:h,scale:r,property:c,clip:l}),i.restore()}function da(i,t,e){let{segments:s,points:n}=t,o=!0,a=!1;i.beginPath();for(let r of s){let{start:l,end:c}=r,h=n[l],d=n[us(l,c,n)];o?(i.moveTo(h.x,h.y),o=!1):(i.lineTo(h.x,e),i.lineTo(h.x,h.y)),a=!!t.pathSegment(i,r,{move:a}),a?i.closePath():i.lineTo(d.x,e)}i.lineTo(t.first().x,e),i.closePath(),i.clip()}function ua(i,t,e){let{segments:s,points:n}=t,o=!0,a=!1;i.beginPath();for(let r of s){let{start:l,end:c}=r,h=n[l],d=n[us(l,c,n)];o?(i.moveTo(h.x,h.y),o=!1):(i.lineTo(e,h.y),i.lineTo(h.x,h.y)),a=!!t.pathSegment(i,r,{move:a}),a?i.closePath():i.lineTo(e,d.y)}i.lineTo(e,t.first().y),i.closePath(),i.clip()}function cn(i,t){let{line:e,target:s,property:n,color:o,scale:a,clip:r}=t,l=Bh(e,s,n);for(let{source:c,target:h,start:d,end:u}of l){let{style:{backgroundColor:f=o}={}}=c,g=s!==!0;i.save(),i.fillStyle=f,id(i,a,r,g&&wn(n,d,u)),i.beginPath();let p=!!e.pathSegment(i,c),m;if(g){p?i.closePath():fa(i,s,u,n);let b=!!s.pathSegment(i,h,{move:p,reverse:!0});m=p&&b,m||fa(i,s,d,n)}i.closePath(),i.fill(m?"evenodd":"nonzero"),i.restore()}}function id(i,t,e,s){let n=t.chart.chartArea,{property:o,start:a,end:r}=s||{};if(o==="x"||o==="y"){let l,c,h,d;o==="x"?(l=a,c=n.top,h=r,d=n.bottom):(l=n.left,c=a,h=n.right,d=r),i.beginPath(),e&&(l=Math.max(l,e.left),h=Math.min(h,e.right),c=Math.max(c,e.top),d=Math.min(d,e.bottom)),i.rect(l,c,h-l,d-c),i.clip()}}function fa(i,t,e,s){let n=t.interpolate(e,s);n&&i.lineTo(n.x,n.y)}var sd={id:"filler",afterDatasetsUpdate(i,t,e){let s=(i.data.datasets||[]).length,n=[],o,a,r,l;for(a=0;a<s;++a)o=i.getDatasetMeta(a),r=o.dataset,l=null,r&&r.options&&r instanceof Ee&&(l={visible:i.isDatasetVisible(a),index:a,fill:Wh(r,a,s),chart:i,axis:o.controller.options.indexAxis,scale:o.vScale,line:r}),o.$filler=l,n.push(l);for(a=0;a<s;++a)l=n[a],!(!l||l.fill===!1)&&(l.fill=Nh(n,a,e.propagate))},beforeDraw(i,t,e){let s=e.drawTime==="beforeDraw",n=i.getSortedVisibleDatasetMetas(),o=i.chartArea;for(let a=n.length-1;a>=0;--a){let r=n[a].$filler;r&&(r.line.updateControlPoints(o,r.axis),s&&r.fill&&ln(i.ctx,r,o))}},beforeDatasetsDraw(i,t,e){if(e.drawTime!=="beforeDatasetsDraw")return;let s=i.getSortedVisibleDatasetMetas();for(let n=s.length-1;n>=0;--n){let o=s[n].$filler;ha(o)&&ln(i.ctx,o,i.chartArea)}},beforeDatasetDraw(i,t,e){let s=t.meta.$filler;!ha(s)||e.drawTime!=="beforeDatasetDraw"||ln(i.ctx,s,i.chartArea)},defaults:{propagate:!0,drawTime:"beforeDatasetDraw"}},ga=(i,t)=>{let{boxHeight:e=t,boxWidth:s=t}=i;return i.usePointStyle&&(e=Math.min(e,t),s=i.pointStyleWidth||Math.min(s,t)),{boxWidth:s,boxHeight:e,itemHeight:Math.max(t,e)}},nd=(i,t)=>i!==null&&t!==null&&i.datasetIndex===t.datasetIndex&&i.index===t.index,hs=class extends ut{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,s){this.maxWidth=t,this.maxHeight=e,this._margins=s,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){let t=this.options.labels||{},e=F(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter(s=>t.filter(s,this.chart.data))),t.sort&&(e=e.sort((s,n)=>t.sort(s,n,this.chart.data))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){let{options:t,ctx:e}=this;if(!t.display){this.width=this.height=0;return}let s=t.labels,n=q(s.font),o=n.size,a=this._computeTitleHeight(),{boxWidth:r,itemHeight:l}=ga(s,o),c,h;e.font=n.string,this.isHorizontal()?(c=this.maxWidth,h=this._fitRows(a,o,r,l)+10):(h=this.maxHeight,c=this._fitCols(a,n,r,l)+10),this.width=Math.min(c,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,s,n){let{ctx:o,maxWidth:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.lineWidths=[0],h=n+r,d=t;o.textAlign="left",o.textBaseline="middle";let u=-1,f=-h;return this.legendItems.forEach((g,p)=>{let m=s+e/2+o.measureText(g.text).width;(p===0||c[c.length-1]+m+2*r>a)&&(d+=h,c[c.length-(p>0?0:1)]=0,f+=h,u++),l[p]={left:0,top:f,row:u,width:m,height:n},c[c.length-1]+=m+r}),d}_fitCols(t,e,s,n){let{ctx:o,maxHeight:a,options:{labels:{padding:r}}}=this,l=this.legendHitBoxes=[],c=this.columnSizes=[],h=a-t,d=r,u=0,f=0,g=0,p=0;return this.legendItems.forEach((m,b)=>{let{itemWidth:x,itemHeight:M}=od(s,e,o,m,n);b>0&&f+M+2*r>h&&(d+=u+r,c.push({width:u,height:f}),g+=u+r,p++,u=f=0),l[b]={left:g,top:f,col:p,width:x,height:M},u=Math.max(u,x),f+=M+r}),d+=u,c.push({width:u,height:f}),d}adjustHitBoxes(){if(!this.options.display)return;let t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:s,labels:{padding:n},rtl:o}}=this,a=Zt(o,this.left,this.width);if(this.isHorizontal()){let r=0,l=X(s,this.left+n,this.right-this.lineWidths[r]);for(let c of e)r!==c.row&&(r=c.row,l=X(s,this.left+n,this.right-this.lineWidths[r])),c.top+=this.top+t+n,c.left=a.leftForLtr(a.x(l),c.width),l+=c.width+n}else{let r=0,l=X(s,this.top+t+n,this.bottom-this.columnSizes[r].height);for(let c of e)c.col!==r&&(r=c.col,l=X(s,this.top+t+n,this.bottom-this.columnSizes[r].height)),c.top=l,c.left+=this.left+n,c.left=a.leftForLtr(a.x(c.left),c.width),l+=c.height+n}}isHorizontal(){return this.options.position==="top"||this.options.position==="bottom"}draw(){if(this.options.display){let t=this.ctx;De(t,this),this._draw(),Oe(t)}}_draw(){let{options:t,columnSizes:e,lineWidths:s,ctx:n}=this,{align:o,labels:a}=t,r=z.color,l=Zt(t.rtl,this.left,this.width),c=q(a.font),{padding:h}=a,d=c.size,u=d/2,f;this.drawTitle(),n.textAlign=l.textAlign("left"),n.textBaseline="middle",n.lineWidth=.5,n.font=c.string;let{boxWidth:g,boxHeight:p,itemHeight:m}=ga(a,d),b=function(v,S,k){if(isNaN(g)||g<=0||isNaN(p)||p<0)return;n.save();let w=P(k.lineWidth,1);if(n.fillStyle=P(k.fillStyle,r),n.lineCap=P(k.lineCap,"butt"),n.lineDashOffset=P(k.lineDashOffset,0),n.lineJoin=P(k.lineJoin,"miter"),n.lineWidth=w,n.strokeStyle=P(k.strokeStyle,r),n.setLineDash(P(k.lineDash,[])),a.usePointStyle){let A={radius:p*Math.SQRT2/2,pointStyle:k.pointStyle,rotation:k.rotation,borderWidth:w},C=l.xPlus(v,g/2),T=S+u;Ni(n,A,C,T,a.pointStyleWidth&&g)}else{let A=S+Math.max((d-p)/2,0),C=l.leftForLtr(v,g),T=Bt(k.borderRadius);n.beginPath(),Object.values(T).some(G=>G!==0)?ge(n,{x:C,y:A,w:g,h:p,radius:T}):n.rect(C,A,g,p),n.fill(),w!==0&&n.stroke()}n.restore()},x=function(v,S,k){Ft(n,k.text,v,S+m/2,c,{strikethrough:k.hidden,textAlign:l.textAlign(k.textAlign)})},M=this.isHorizontal(),_=this._computeTitleHeight();M?f={x:X(o,this.left+h,this.right-s[0]),y:this.top+h+_,line:0}:f={x:this.left+h,y:X(o,this.top+_+h,this.bottom-e[0].height),line:0},Yi(this.ctx,t.textDirection);let y=m+h;this.legendItems.forEach((v,S)=>{n.strokeStyle=v.fontColor,n.fillStyle=v.fontColor;let k=n.measureText(v.text).width,w=l.textAlign(v.textAlign||(v.textAlign=a.textAlign)),A=g+u+k,C=f.x,T=f.y;l.setWidth(this.width),M?S>0&&C+A+h>this.right&&(T=f.y+=y,f.line++,C=f.x=X(o,this.left+h,this.right-s[f.line])):S>0&&T+y>this.bottom&&(C=f.x=C+e[f.line].width+h,f.line++,T=f.y=X(o,this.top+_+h,this.bottom-e[f.line].height));let G=l.x(C);if(b(G,T,v),C=Ns(w,C+g+u,M?C+A:this.right,t.rtl),x(l.x(C),T,v),M)f.x+=A+h;else if(typeof v.text!="string"){let J=c.lineHeight;f.y+=Ua(v,J)+h}else f.y+=y}),Ui(this.ctx,t.textDirection)}drawTitle(){let t=this.options,e=t.title,s=q(e.font),n=K(e.padding);if(!e.display)return;let o=Zt(t.rtl,this.left,this.width),a=this.ctx,r=e.position,l=s.size/2,c=n.top+l,h,d=this.left,u=this.width;if(this.isHorizontal())u=Math.max(...this.lineWidths),h=this.top+c,d=X(t.align,d,this.right-u);else{let g=this.columnSizes.reduce((p,m)=>Math.max(p,m.height),0);h=c+X(t.align,this.top,this.bottom-g-t.labels.padding-this._computeTitleHeight())}let f=X(r,d,d+u);a.textAlign=o.textAlign(Ue(r)),a.textBaseline="middle",a.strokeStyle=e.color,a.fillStyle=e.color,a.font=s.string,Ft(a,e.text,f,h,s)}_computeTitleHeight(){let t=this.options.title,e=q(t.font),s=K(t.padding);return t.display?e.lineHeight+s.height:0}_getLegendItemAt(t,e){let s,n,o;if(vt(t,this.left,this.right)&&vt(e,this.top,this.bottom)){for(o=this.legendHitBoxes,s=0;s<o.length;++s)if(n=o[s],vt(t,n.left,n.left+n.width)&&vt(e,n.top,n.top+n.height))return this.legendItems[s]}return null}handleEvent(t){let e=this.options;if(!ld(t.type,e))return;let s=this._getLegendItemAt(t.x,t.y);if(t.type==="mousemove"||t.type==="mouseout"){let n=this._hoveredItem,o=nd(n,s);n&&!o&&F(e.onLeave,[t,n,this],this),this._hoveredItem=s,s&&!o&&F(e.onHover,[t,s,this],this)}else s&&F(e.onClick,[t,s,this],this)}};function od(i,t,e,s,n){let o=ad(s,i,t,e),a=rd(n,s,t.lineHeight);return{itemWidth:o,itemHeight:a}}function ad(i,t,e,s){let n=i.text;return n&&typeof n!="string"&&(n=n.reduce((o,a)=>o.length>a.length?o:a)),t+e.size/2+s.measureText(n).width}function rd(i,t,e){let s=i;return typeof t.text!="string"&&(s=Ua(t,e)),s}function Ua(i,t){let e=i.text?i.text.length:0;return t*e}function ld(i,t){return!!((i==="mousemove"||i==="mouseout")&&(t.onHover||t.onLeave)||t.onClick&&(i==="click"||i==="mouseup"))}var cd={id:"legend",_element:hs,start(i,t,e){let s=i.legend=new hs({ctx:i.ctx,options:e,chart:i});tt.configure(i,s,e),tt.addBox(i,s)},stop(i){tt.removeBox(i,i.legend),delete i.legend},beforeUpdate(i,t,e){let s=i.legend;tt.configure(i,s,e),s.options=e},afterUpdate(i){let t=i.legend;t.buildLabels(),t.adjustHitBoxes()},afterEvent(i,t){t.replay||i.legend.handleEvent(t.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(i,t,e){let s=t.datasetIndex,n=e.chart;n.isDatasetVisible(s)?(n.hide(s),t.hidden=!0):(n.show(s),t.hidden=!1)},onHover:null,onLeave:null,labels:{color:i=>i.chart.options.color,boxWidth:40,padding:10,generateLabels(i){let t=i.data.datasets,{labels:{usePointStyle:e,pointStyle:s,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=i.legend.options;return i._getSortedDatasetMetas().map(l=>{let c=l.controller.getStyle(e?0:void 0),h=K(c.borderWidth);return{text:t[l.index].label,fillStyle:c.backgroundColor,fontColor:o,hidden:!l.visible,lineCap:c.borderCapStyle,lineDash:c.borderDash,lineDashOffset:c.borderDashOffset,lineJoin:c.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:c.borderColor,pointStyle:s||c.pointStyle,rotation:c.rotation,textAlign:n||c.textAlign,borderRadius:a&&(r||c.borderRadius),datasetIndex:l.index}},this)}},title:{color:i=>i.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:i=>!i.startsWith("on"),labels:{_scriptable:i=>!["generateLabels","filter","sort"].includes(i)}}},li=class extends ut{constructor(t){super(),this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this._padding=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e){let s=this.options;if(this.left=0,this.top=0,!s.display){this.width=this.height=this.right=this.bottom=0;return}this.width=this.right=t,this.height=this.bottom=e;let n=B(s.text)?s.text.length:1;this._padding=K(s.padding);let o=n*q(s.font).lineHeight+this._padding.height;this.isHorizontal()?this.height=o:this.width=o}isHorizontal(){let t=this.options.position;return t==="top"||t==="bottom"}_drawArgs(t){let{top:e,left:s,bottom:n,right:o,options:a}=this,r=a.align,l=0,c,h,d;return this.isHorizontal()?(h=X(r,s,o),d=e+t,c=o-s):(a.position==="left"?(h=s+t,d=X(r,n,e),l=R*-.5):(h=o-t,d=X(r,e,n),l=R*.5),c=n-e),{titleX:h,titleY:d,maxWidth:c,rotation:l}}draw(){let t=this.ctx,e=this.options;if(!e.display)return;let s=q(e.font),o=s.lineHeight/2+this._padding.top,{titleX:a,titleY:r,maxWidth:l,rotation:c}=this._drawArgs(o);Ft(t,e.text,0,0,s,{color:e.color,maxWidth:l,rotation:c,textAlign:Ue(e.align),textBaseline:"middle",translation:[a,r]})}};function hd(i,t){let e=new li({ctx:i.ctx,options:t,chart:i});tt.configure(i,e,t),tt.addBox(i,e),i.titleBlock=e}var dd={id:"title",_element:li,start(i,t,e){hd(i,e)},stop(i){let t=i.titleBlock;tt.removeBox(i,t),delete i.titleBlock},beforeUpdate(i,t,e){let s=i.titleBlock;tt.configure(i,s,e),s.options=e},defaults:{align:"center",display:!1,font:{weight:"bold"},fullSize:!0,padding:10,position:"top",text:"",weight:2e3},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}},ts=new WeakMap,ud={id:"subtitle",start(i,t,e){let s=new li({ctx:i.ctx,options:e,chart:i});tt.configure(i,s,e),tt.addBox(i,s),ts.set(i,s)},stop(i){tt.removeBox(i,ts.get(i)),ts.delete(i)},beforeUpdate(i,t,e){let s=ts.get(i);tt.configure(i,s,e),s.options=e},defaults:{align:"center",display:!1,font:{weight:"normal"},fullSize:!0,padding:0,position:"top",text:"",weight:1500},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}},oi={average(i){if(!i.length)return!1;let t,e,s=new Set,n=0,o=0;for(t=0,e=i.length;t<e;++t){let r=i[t].element;if(r&&r.hasValue()){let l=r.tooltipPosition();s.add(l.x),n+=l.y,++o}}return o===0||s.size===0?!1:{x:[...s].reduce((r,l)=>r+l)/s.size,y:n/o}},nearest(i,t){if(!i.length)return!1;let e=t.x,s=t.y,n=Number.POSITIVE_INFINITY,o,a,r;for(o=0,a=i.length;o<a;++o){let l=i[o].element;if(l&&l.hasValue()){let c=l.getCenterPoint(),h=je(t,c);h<n&&(n=h,r=l)}}if(r){let l=r.tooltipPosition();e=l.x,s=l.y}return{x:e,y:s}}};function Ct(i,t){return t&&(B(t)?Array.prototype.push.apply(i,t):i.push(t)),i}function Wt(i){return(typeof i=="string"||i instanceof String)&&i.indexOf(`\n`)>-1?i.split(`\n`):i}function fd(i,t){let{element:e,datasetIndex:s,index:n}=t,o=i.getDatasetMeta(s).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:i,label:a,parsed:o.getParsed(n),raw:i.data.datasets[s].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:s,element:e}}function pa(i,t){let e=i.chart.ctx,{body:s,footer:n,title:o}=i,{boxWidth:a,boxHeight:r}=t,l=q(t.bodyFont),c=q(t.titleFont),h=q(t.footerFont),d=o.length,u=n.length,f=s.length,g=K(t.padding),p=g.height,m=0,b=s.reduce((_,y)=>_+y.before.length+y.lines.length+y.after.length,0);if(b+=i.beforeBody.length+i.afterBody.length,d&&(p+=d*c.lineHeight+(d-1)*t.titleSpacing+t.titleMarginBottom),b){let _=t.displayColors?Math.max(r,l.lineHeight):l.lineHeight;p+=f*_+(b-f)*l.lineHeight+(b-1)*t.bodySpacing}u&&(p+=t.footerMarginTop+u*h.lineHeight+(u-1)*t.footerSpacing);let x=0,M=function(_){m=Math.max(m,e.measureText(_).width+x)};return e.save(),e.font=c.string,L(i.title,M),e.font=l.string,L(i.beforeBody.concat(i.afterBody),M),x=t.displayColors?a+2+t.boxPadding:0,L(s,_=>{L(_.before,M),L(_.lines,M),L(_.after,M)}),x=0,e.font=h.string,L(i.footer,M),e.restore(),m+=g.width,{width:m,height:p}}function gd(i,t){let{y:e,height:s}=t;return e<s/2?"top":e>i.height-s/2?"bottom":"center"}function pd(i,t,e,s){let{x:n,width:o}=s,a=e.caretSize+e.caretPadding;if(i==="left"&&n+o+a>t.width||i==="right"&&n-o-a<0)return!0}function md(i,t,e,s){let{x:n,width:o}=e,{width:a,chartArea:{left:r,right:l}}=i,c="center";return s==="center"?c=n<=(r+l)/2?"left":"right":n<=o/2?c="left":n>=a-o/2&&(c="right"),pd(c,i,t,e)&&(c="center"),c}function ma(i,t,e){let s=e.yAlign||t.yAlign||gd(i,e);return{xAlign:e.xAlign||t.xAlign||md(i,t,e,s),yAlign:s}}function bd(i,t){let{x:e,width:s}=i;return t==="right"?e-=s:t==="center"&&(e-=s/2),e}function xd(i,t,e){let{y:s,height:n}=i;return t==="top"?s+=e:t==="bottom"?s-=n+e:s-=n/2,s}function ba(i,t,e,s){let{caretSize:n,caretPadding:o,cornerRadius:a}=i,{xAlign:r,yAlign:l}=e,c=n+o,{topLeft:h,topRight:d,bottomLeft:u,bottomRight:f}=Bt(a),g=bd(t,r),p=xd(t,l,c);return l==="center"?r==="left"?g+=c:r==="right"&&(g-=c):r==="left"?g-=Math.max(h,u)+n:r==="right"&&(g+=Math.max(d,f)+n),{x:Y(g,0,s.width-t.width),y:Y(p,0,s.height-t.height)}}function es(i,t,e){let s=K(e.padding);return t==="center"?i.x+i.width/2:t==="right"?i.x+i.width-s.right:i.x+s.left}function xa(i){return Ct([],Wt(i))}function _d(i,t,e){return Pt(i,{tooltip:t,tooltipItems:e,type:"tooltip"})}function _a(i,t){let e=t&&t.dataset&&t.dataset.tooltip&&t.dataset.tooltip.callbacks;return e?i.override(e):i}var Xa={beforeTitle:Mt,title(i){if(i.length>0){let t=i[0],e=t.chart.data.labels,s=e?e.length:0;if(this&&this.options&&this.options.mode==="dataset")return t.dataset.label||"";if(t.label)return t.label;if(s>0&&t.dataIndex<s)return e[t.dataIndex]}return""},afterTitle:Mt,beforeBody:Mt,beforeLabel:Mt,label(i){if(this&&this.options&&this.options.mode==="dataset")return i.label+": "+i.formattedValue||i.formattedValue;let t=i.dataset.label||"";t&&(t+=": ");let e=i.formattedValue;return D(e)||(t+=e),t},labelColor(i){let e=i.chart.getDatasetMeta(i.datasetIndex).controller.getStyle(i.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(i){let e=i.chart.getDatasetMeta(i.datasetIndex).controller.getStyle(i.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:Mt,afterBody:Mt,beforeFooter:Mt,footer:Mt,afterFooter:Mt};function nt(i,t,e,s){let n=i[t].call(e,s);return typeof n>"u"?Xa[t].call(e,s):n}var ds=class extends ut{static positioners=oi;constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){let t=this._cachedAnimations;if(t)return t;let e=this.chart,s=this.options.setContext(this.getContext()),n=s.enabled&&e.options.animation&&s.animations,o=new os(this.chart,n);return n._cacheable&&(this._cachedAnimations=Object.freeze(o)),o}getContext(){return this.$context||(this.$context=_d(this.chart.getContext(),this,this._tooltipItems))}getTitle(t,e){let{callbacks:s}=e,n=nt(s,"beforeTitle",this,t),o=nt(s,"title",this,t),a=nt(s,"afterTitle",this,t),r=[];return r=Ct(r,Wt(n)),r=Ct(r,Wt(o)),r=Ct(r,Wt(a)),r}getBeforeBody(t,e){return xa(nt(e.callbacks,"beforeBody",this,t))}getBody(t,e){let{callbacks:s}=e,n=[];return L(t,o=>{let a={before:[],lines:[],after:[]},r=_a(s,o);Ct(a.before,Wt(nt(r,"beforeLabel",this,o))),Ct(a.lines,nt(r,"label",this,o)),Ct(a.after,Wt(nt(r,"afterLabel",this,o))),n.push(a)}),n}getAfterBody(t,e){return xa(nt(e.callbacks,"afterBody",this,t))}getFooter(t,e){let{callbacks:s}=e,n=nt(s,"beforeFooter",this,t),o=nt(s,"footer",this,t),a=nt(s,"afterFooter",this,t),r=[];return r=Ct(r,Wt(n)),r=Ct(r,Wt(o)),r=Ct(r,Wt(a)),r}_createItems(t){let e=this._active,s=this.chart.data,n=[],o=[],a=[],r=[],l,c;for(l=0,c=e.length;l<c;++l)r.push(fd(this.chart,e[l]));return t.filter&&(r=r.filter((h,d,u)=>t.filter(h,d,u,s))),t.itemSort&&(r=r.sort((h,d)=>t.itemSort(h,d,s))),L(r,h=>{let d=_a(t.callbacks,h);n.push(nt(d,"labelColor",this,h)),o.push(nt(d,"labelPointStyle",this,h)),a.push(nt(d,"labelTextColor",this,h))}),this.labelColors=n,this.labelPointStyles=o,this.labelTextColors=a,this.dataPoints=r,r}update(t,e){let s=this.options.setContext(this.getContext()),n=this._active,o,a=[];if(!n.length)this.opacity!==0&&(o={opacity:0});else{let r=oi[s.position].call(this,n,this._eventPosition);a=this._createItems(s),this.title=this.getTitle(a,s),this.beforeBody=this.getBeforeBody(a,s),this.body=this.getBody(a,s),this.afterBody=this.getAfterBody(a,s),this.footer=this.getFooter(a,s);let l=this._size=pa(this,s),c=Object.assign({},r,l),h=ma(this.chart,s,c),d=ba(s,c,h,this.chart);this.xAlign=h.xAlign,this.yAlign=h.yAlign,o={opacity:1,x:d.x,y:d.y,width:l.width,height:l.height,caretX:r.x,caretY:r.y}}this._tooltipItems=a,this.$context=void 0,o&&this._resolveAnimations().update(this,o),t&&s.external&&s.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,s,n){let o=this.getCaretPosition(t,s,n);e.lineTo(o.x1,o.y1),e.lineTo(o.x2,o.y2),e.lineTo(o.x3,o.y3)}getCaretPosition(t,e,s){let{xAlign:n,yAlign:o}=this,{caretSize:a,cornerRadius:r}=s,{topLeft:l,topRight:c,bottomLeft:h,bottomRight:d}=Bt(r),{x:u,y:f}=t,{width:g,height:p}=e,m,b,x,M,_,y;return o==="center"?(_=f+p/2,n==="left"?(m=u,b=m-a,M=_+a,y=_-a):(m=u+g,b=m+a,M=_-a,y=_+a),x=m):(n==="left"?b=u+Math.max(l,h)+a:n==="right"?b=u+g-Math.max(c,d)-a:b=this.caretX,o==="top"?(M=f,_=M-a,m=b-a,x=b+a):(M=f+p,_=M+a,m=b+a,x=b-a),y=M),{x1:m,x2:b,x3:x,y1:M,y2:_,y3:y}}drawTitle(t,e,s){let n=this.title,o=n.length,a,r,l;if(o){let c=Zt(s.rtl,this.x,this.width);for(t.x=es(this,s.titleAlign,s),e.textAlign=c.textAlign(s.titleAlign),e.textBaseline="middle",a=q(s.titleFont),r=s.titleSpacing,e.fillStyle=s.titleColor,e.font=a.string,l=0;l<o;++l)e.fillText(n[l],c.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+r,l+1===o&&(t.y+=s.titleMarginBottom-r)}}_drawColorBox(t,e,s,n,o){let a=this.labelColors[s],r=this.labelPointStyles[s],{boxHeight:l,boxWidth:c}=o,h=q(o.bodyFont),d=es(this,"left",o),u=n.x(d),f=l<h.lineHeight?(h.lineHeight-l)/2:0,g=e.y+f;if(o.usePointStyle){let p={radius:Math.min(c,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},m=n.leftForLtr(u,c)+c/2,b=g+l/2;t.strokeStyle=o.multiKeyBackground,t.fillStyle=o.multiKeyBackground,dt(t,p,m,b),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,dt(t,p,m,b)}else{t.lineWidth=O(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;let p=n.leftForLtr(u,c),m=n.leftForLtr(n.xPlus(u,1),c-2),b=Bt(a.borderRadius);Object.values(b).some(x=>x!==0)?(t.beginPath(),t.fillStyle=o.multiKeyBackground,ge(t,{x:p,y:g,w:c,h:l,radius:b}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),ge(t,{x:m,y:g+1,w:c-2,h:l-2,radius:b}),t.fill()):(t.fillStyle=o.multiKeyBackground,t.fillRect(p,g,c,l),t.strokeRect(p,g,c,l),t.fillStyle=a.backgroundColor,t.fillRect(m,g+1,c-2,l-2))}t.fillStyle=this.labelTextColors[s]}drawBody(t,e,s){let{body:n}=this,{bodySpacing:o,bodyAlign:a,displayColors:r,boxHeight:l,boxWidth:c,boxPadding:h}=s,d=q(s.bodyFont),u=d.lineHeight,f=0,g=Zt(s.rtl,this.x,this.width),p=function(k){e.fillText(k,g.x(t.x+f),t.y+u/2),t.y+=u+o},m=g.textAlign(a),b,x,M,_,y,v,S;for(e.textAlign=a,e.textBaseline="middle",e.font=d.string,t.x=es(this,m,s),e.fillStyle=s.bodyColor,L(this.beforeBody,p),f=r&&m!=="right"?a==="center"?c/2+h:c+2+h:0,_=0,v=n.length;_<v;++_){for(b=n[_],x=this.labelTextColors[_],e.fillStyle=x,L(b.before,p),M=b.lines,r&&M.length&&(this._drawColorBox(e,t,_,g,s),u=Math.max(d.lineHeight,l)),y=0,S=M.length;y<S;++y)p(M[y]),u=d.lineHeight;L(b.after,p)}f=0,u=d.lineHeight,L(this.afterBody,p),t.y-=o}drawFooter(t,e,s){let n=this.footer,o=n.length,a,r;if(o){let l=Zt(s.rtl,this.x,this.width);for(t.x=es(this,s.footerAlign,s),t.y+=s.footerMarginTop,e.textAlign=l.textAlign(s.footerAlign),e.textBaseline="middle",a=q(s.footerFont),e.fillStyle=s.footerColor,e.font=a.string,r=0;r<o;++r)e.fillText(n[r],l.x(t.x),t.y+a.lineHeight/2),t.y+=a.lineHeight+s.footerSpacing}}drawBackground(t,e,s,n){let{xAlign:o,yAlign:a}=this,{x:r,y:l}=t,{width:c,height:h}=s,{topLeft:d,topRight:u,bottomLeft:f,bottomRight:g}=Bt(n.cornerRadius);e.fillStyle=n.backgroundColor,e.strokeStyle=n.borderColor,e.lineWidth=n.borderWidth,e.beginPath(),e.moveTo(r+d,l),a==="top"&&this.drawCaret(t,e,s,n),e.lineTo(r+c-u,l),e.quadraticCurveTo(r+c,l,r+c,l+u),a==="center"&&o==="right"&&this.drawCaret(t,e,s,n),e.lineTo(r+c,l+h-g),e.quadraticCurveTo(r+c,l+h,r+c-g,l+h),a==="bottom"&&this.drawCaret(t,e,s,n),e.lineTo(r+f,l+h),e.quadraticCurveTo(r,l+h,r,l+h-f),a==="center"&&o==="left"&&this.drawCaret(t,e,s,n),e.lineTo(r,l+d),e.quadraticCurveTo(r,l,r+d,l),e.closePath(),e.fill(),n.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){let e=this.chart,s=this.$animations,n=s&&s.x,o=s&&s.y;if(n||o){let a=oi[t.position].call(this,this._active,this._eventPosition);if(!a)return;let r=this._size=pa(this,t),l=Object.assign({},a,this._size),c=ma(e,t,l),h=ba(t,l,c,e);(n._to!==h.x||o._to!==h.y)&&(this.xAlign=c.xAlign,this.yAlign=c.yAlign,this.width=r.width,this.height=r.height,this.caretX=a.x,this.caretY=a.y,this._resolveAnimations().update(this,h))}}_willRender(){return!!this.opacity}draw(t){let e=this.options.setContext(this.getContext()),s=this.opacity;if(!s)return;this._updateAnimationTarget(e);let n={width:this.width,height:this.height},o={x:this.x,y:this.y};s=Math.abs(s)<.001?0:s;let a=K(e.padding),r=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&r&&(t.save(),t.globalAlpha=s,this.drawBackground(o,t,n,e),Yi(t,e.textDirection),o.y+=a.top,this.drawTitle(o,t,e),this.drawBody(o,t,e),this.drawFooter(o,t,e),Ui(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){let s=this._active,n=t.map(({datasetIndex:r,index:l})=>{let c=this.chart.getDatasetMeta(r);if(!c)throw new Error("Cannot find a dataset at index "+r);return{datasetIndex:r,element:c.data[l],index:l}}),o=!Ae(s,n),a=this._positionChanged(n,e);(o||a)&&(this._active=n,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,s=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;let n=this.options,o=this._active||[],a=this._getActiveElements(t,o,e,s),r=this._positionChanged(a,t),l=e||!Ae(a,o)||r;return l&&(this._active=a,(n.enabled||n.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),l}_getActiveElements(t,e,s,n){let o=this.options;if(t.type==="mouseout")return[];if(!n)return e.filter(r=>this.chart.data.datasets[r.datasetIndex]&&this.chart.getDatasetMeta(r.datasetIndex).controller.getParsed(r.index)!==void 0);let a=this.chart.getElementsAtEventForMode(t,o.mode,o,s);return o.reverse&&a.reverse(),a}_positionChanged(t,e){let{caretX:s,caretY:n,options:o}=this,a=oi[o.position].call(this,t,e);return a!==!1&&(s!==a.x||n!==a.y)}},fi={id:"tooltip",_element:ds,positioners:oi,afterInit(i,t,e){e&&(i.tooltip=new ds({chart:i,options:e}))},beforeUpdate(i,t,e){i.tooltip&&i.tooltip.initialize(e)},reset(i,t,e){i.tooltip&&i.tooltip.initialize(e)},afterDraw(i){let t=i.tooltip;if(t&&t._willRender()){let e={tooltip:t};if(i.notifyPlugins("beforeTooltipDraw",{...e,cancelable:!0})===!1)return;t.draw(i.ctx),i.notifyPlugins("afterTooltipDraw",e)}},afterEvent(i,t){if(i.tooltip){let e=t.replay;i.tooltip.handleEvent(t.event,e,t.inChartArea)&&(t.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(i,t)=>t.bodyFont.size,boxWidth:(i,t)=>t.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Xa},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:i=>i!=="filter"&&i!=="itemSort"&&i!=="external",_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]},yd=Object.freeze({__proto__:null,Colors:Rh,Decimation:Fh,Filler:sd,Legend:cd,SubTitle:ud,Title:dd,Tooltip:fi}),Md=(i,t,e,s)=>(typeof t=="string"?(e=i.push(t)-1,s.unshift({index:e,label:t})):isNaN(t)&&(e=null),e);function vd(i,t,e,s){let n=i.indexOf(t);if(n===-1)return Md(i,t,e,s);let o=i.lastIndexOf(t);return n!==o?e:n}var kd=(i,t)=>i===null?null:Y(Math.round(i),0,t);function ya(i){let t=this.getLabels();return i>=0&&i<t.length?t[i]:i}var Ht=class extends _e{static id="category";static defaults={ticks:{callback:ya}};constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){let e=this._addedLabels;if(e.length){let s=this.getLabels();for(let{index:n,label:o}of e)s[n]===o&&s.splice(n,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(D(t))return null;let s=this.getLabels();return e=isFinite(e)&&s[e]===t?e:vd(s,t,P(e,t),this._addedLabels),kd(e,s.length-1)}determineDataLimits(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),{min:s,max:n}=this.getMinMax(!0);this.options.bounds==="ticks"&&(t||(s=0),e||(n=this.getLabels().length-1)),this.min=s,this.max=n}buildTicks(){let t=this.min,e=this.max,s=this.options.offset,n=[],o=this.getLabels();o=t===0&&e===o.length-1?o:o.slice(t,e+1),this._valueRange=Math.max(o.length-(s?0:1),1),this._startValue=this.min-(s?.5:0);for(let a=t;a<=e;a++)n.push({value:a});return n}getLabelForValue(t){return ya.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return typeof t!="number"&&(t=this.parse(t)),t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){let e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}};function Sd(i,t){let e=[],{bounds:n,step:o,min:a,max:r,precision:l,count:c,maxTicks:h,maxDigits:d,includeBounds:u}=i,f=o||1,g=h-1,{min:p,max:m}=t,b=!D(a),x=!D(r),M=!D(c),_=(m-p)/(d+1),y=Pi((m-p)/g/f)*f,v,S,k,w;if(y<1e-14&&!b&&!x)return[{value:p},{value:m}];w=Math.ceil(m/y)-Math.floor(p/y),w>g&&(y=Pi(w*y/g/f)*f),D(l)||(v=Math.pow(10,l),y=Math.ceil(y*v)/v),n==="ticks"?(S=Math.floor(p/y)*y,k=Math.ceil(m/y)*y):(S=p,k=m),b&&x&&o&&Es((r-a)/o,y/1e3)?(w=Math.round(Math.min((r-a)/y,h)),y=(r-a)/w,S=a,k=r):M?(S=b?a:S,k=x?r:k,w=c-1,y=(k-S)/w):(w=(k-S)/y,de(w,Math.round(w),y/1e3)?w=Math.round(w):w=Math.ceil(w));let A=Math.max(Ai(y),Ai(S));v=Math.pow(10,D(l)?A:l),S=Math.round(S*v)/v,k=Math.round(k*v)/v;let C=0;for(b&&(u&&S!==a?(e.push({value:a}),S<a&&C++,de(Math.round((S+C*y)*v)/v,a,Ma(a,_,i))&&C++):S<a&&C++);C<w;++C){let T=Math.round((S+C*y)*v)/v;if(x&&T>r)break;e.push({value:T})}return x&&u&&k!==r?e.length&&de(e[e.length-1].value,r,Ma(r,_,i))?e[e.length-1].value=r:e.push({value:r}):(!x||k===r)&&e.push({value:k}),e}function Ma(i,t,{horizontal:e,minRotation:s}){let n=ht(s),o=(e?Math.sin(n):Math.cos(n))||.001,a=.75*t*(""+i).length;return Math.min(t/o,a)}var Le=class extends _e{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return D(t)||(typeof t=="number"||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){let{beginAtZero:t}=this.options,{minDefined:e,maxDefined:s}=this.getUserBounds(),{min:n,max:o}=this,a=l=>n=e?n:l,r=l=>o=s?o:l;if(t){let l=mt(n),c=mt(o);l<0&&c<0?r(0):l>0&&c>0&&a(0)}if(n===o){let l=o===0?1:Math.abs(o*.05);r(o+l),t||a(n-l)}this.min=n,this.max=o}getTickLimit(){let t=this.options.ticks,{maxTicksLimit:e,stepSize:s}=t,n;return s?(n=Math.ceil(this.max/s)-Math.floor(this.min/s)+1,n>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${s} would result generating up to ${n} ticks. Limiting to 1000.`),n=1e3)):(n=this.computeTickLimit(),e=e||11),e&&(n=Math.min(e,n)),n}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){let t=this.options,e=t.ticks,s=this.getTickLimit();s=Math.max(2,s);let n={maxTicks:s,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:e.includeBounds!==!1},o=this._range||this,a=Sd(n,o);return t.bounds==="ticks"&&Ci(a,this,"value"),t.reverse?(a.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),a}configure(){let t=this.ticks,e=this.min,s=this.max;if(super.configure(),this.options.offset&&t.length){let n=(s-e)/Math.max(t.length-1,1)/2;e-=n,s+=n}this._startValue=e,this._endValue=s,this._valueRange=s-e}getLabelForValue(t){return Lt(t,this.chart.options.locale,this.options.ticks.format)}},Ot=class extends Le{static id="linear";static defaults={ticks:{callback:Xe.formatters.numeric}};determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=N(t)?t:0,this.max=N(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){let t=this.isHorizontal(),e=t?this.width:this.height,s=ht(this.options.ticks.minRotation),n=(t?Math.sin(s):Math.cos(s))||.001,o=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,o.lineHeight/n))}getPixelForValue(t){return t===null?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}},ci=i=>Math.floor(St(i)),be=(i,t)=>Math.pow(10,ci(i)+t);function va(i){return i/Math.pow(10,ci(i))===1}function ka(i,t,e){let s=Math.pow(10,e),n=Math.floor(i/s);return Math.ceil(t/s)-n}function wd(i,t){let e=t-i,s=ci(e);for(;ka(i,t,s)>10;)s++;for(;ka(i,t,s)<10;)s--;return Math.min(s,ci(i))}function Pd(i,{min:t,max:e}){t=st(i.min,t);let s=[],n=ci(t),o=wd(t,e),a=o<0?Math.pow(10,Math.abs(o)):1,r=Math.pow(10,o),l=n>o?Math.pow(10,n):0,c=Math.round((t-l)*a)/a,h=Math.floor((t-l)/r/10)*r*10,d=Math.floor((c-h)/Math.pow(10,o)),u=st(i.min,Math.round((l+h+d*Math.pow(10,o))*a)/a);for(;u<e;)s.push({value:u,major:va(u),significand:d}),d>=10?d=d<15?15:20:d++,d>=20&&(o++,d=2,a=o>=0?1:a),u=Math.round((l+h+d*Math.pow(10,o))*a)/a;let f=st(i.max,u);return s.push({value:f,major:va(f),significand:d}),s}var Pn=class extends _e{static id="logarithmic";static defaults={ticks:{callback:Xe.formatters.logarithmic,major:{enabled:!0}}};constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){let s=Le.prototype.parse.apply(this,[t,e]);if(s===0){this._zero=!0;return}return N(s)&&s>0?s:null}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!0);this.min=N(t)?Math.max(0,t):null,this.max=N(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!N(this._userMin)&&(this.min=t===be(this.min,0)?be(this.min,-1):be(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){let{minDefined:t,maxDefined:e}=this.getUserBounds(),s=this.min,n=this.max,o=r=>s=t?s:r,a=r=>n=e?n:r;s===n&&(s<=0?(o(1),a(10)):(o(be(s,-1)),a(be(n,1)))),s<=0&&o(be(n,-1)),n<=0&&a(be(s,1)),this.min=s,this.max=n}buildTicks(){let t=this.options,e={min:this._userMin,max:this._userMax},s=Pd(e,this);return t.bounds==="ticks"&&Ci(s,this,"value"),t.reverse?(s.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),s}getLabelForValue(t){return t===void 0?"0":Lt(t,this.chart.options.locale,this.options.ticks.format)}configure(){let t=this.min;super.configure(),this._startValue=St(t),this._valueRange=St(this.max)-St(t)}getPixelForValue(t){return(t===void 0||t===0)&&(t=this.min),t===null||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(St(t)-this._startValue)/this._valueRange)}getValueForPixel(t){let e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}};function Cn(i){let t=i.ticks;if(t.display&&i.display){let e=K(t.backdropPadding);return P(t.font&&t.font.size,z.font.size)+e.height}return 0}function Cd(i,t,e){return e=B(e)?e:[e],{w:Ws(i,t.string,e),h:e.length*t.lineHeight}}function Sa(i,t,e,s,n){return i===s||i===n?{start:t-e/2,end:t+e/2}:i<s||i>n?{start:t-e,end:t}:{start:t,end:t+e}}function Ad(i){let t={l:i.left+i._padding.left,r:i.right-i._padding.right,t:i.top+i._padding.top,b:i.bottom-i._padding.bottom},e=Object.assign({},t),s=[],n=[],o=i._pointLabels.length,a=i.options.pointLabels,r=a.centerPointLabels?R/o:0;for(let l=0;l<o;l++){let c=a.setContext(i.getPointLabelContext(l));n[l]=c.padding;let h=i.getPointPosition(l,i.drawingArea+n[l],r),d=q(c.font),u=Cd(i.ctx,d,i._pointLabels[l]);s[l]=u;let f=U(i.getIndexAngle(l)+r),g=Math.round($e(f)),p=Sa(g,h.x,u.w,0,180),m=Sa(g,h.y,u.h,90,270);Dd(e,t,f,p,m)}i.setCenterPoint(t.l-e.l,e.r-t.r,t.t-e.t,e.b-t.b),i._pointLabelItems=Rd(i,s,n)}function Dd(i,t,e,s,n){let o=Math.abs(Math.sin(e)),a=Math.abs(Math.cos(e)),r=0,l=0;s.start<t.l?(r=(t.l-s.start)/o,i.l=Math.min(i.l,t.l-r)):s.end>t.r&&(r=(s.end-t.r)/o,i.r=Math.max(i.r,t.r+r)),n.start<t.t?(l=(t.t-n.start)/a,i.t=Math.min(i.t,t.t-l)):n.end>t.b&&(l=(n.end-t.b)/a,i.b=Math.max(i.b,t.b+l))}function Od(i,t,e){let s=i.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=e,l=i.getPointPosition(t,s+n+a,o),c=Math.round($e(U(l.angle+V))),h=Id(l.y,r.h,c),d=Ed(c),u=Ld(l.x,r.w,d);return{visible:!0,x:l.x,y:h,textAlign:d,left:u,top:h,right:u+r.w,bottom:h+r.h}}function Td(i,t){if(!t)return!0;let{left:e,top:s,right:n,bottom:o}=i;return!(yt({x:e,y:s},t)||yt({x:e,y:o},t)||yt({x:n,y:s},t)||yt({x:n,y:o},t))}function Rd(i,t,e){let s=[],n=i._pointLabels.length,o=i.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Cn(o)/2,additionalAngle:a?R/n:0},c;for(let h=0;h<n;h++){l.padding=e[h],l.size=t[h];let d=Od(i,h,l);s.push(d),r==="auto"&&(d.visible=Td(d,c),d.visible&&(c=d))}return s}function Ed(i){return i===0||i===180?"center":i<180?"left":"right"}function Ld(i,t,e){return e==="right"?i-=t:e==="center"&&(i-=t/2),i}function Id(i,t,e){return e===90||e===270?i-=t/2:(e>270||e<90)&&(i-=t),i}function Fd(i,t,e){let{left:s,top:n,right:o,bottom:a}=e,{backdropColor:r}=t;if(!D(r)){let l=Bt(t.borderRadius),c=K(t.backdropPadding);i.fillStyle=r;let h=s-c.left,d=n-c.top,u=o-s+c.width,f=a-n+c.height;Object.values(l).some(g=>g!==0)?(i.beginPath(),ge(i,{x:h,y:d,w:u,h:f,radius:l}),i.fill()):i.fillRect(h,d,u,f)}}function Bd(i,t){let{ctx:e,options:{pointLabels:s}}=i;for(let n=t-1;n>=0;n--){let o=i._pointLabelItems[n];if(!o.visible)continue;let a=s.setContext(i.getPointLabelContext(n));Fd(e,a,o);let r=q(a.font),{x:l,y:c,textAlign:h}=o;Ft(e,i._pointLabels[n],l,c+r.lineHeight/2,r,{color:a.color,textAlign:h,textBaseline:"middle"})}}function Ka(i,t,e,s){let{ctx:n}=i;if(e)n.arc(i.xCenter,i.yCenter,t,0,E);else{let o=i.getPointPosition(0,t);n.moveTo(o.x,o.y);for(let a=1;a<s;a++)o=i.getPointPosition(a,t),n.lineTo(o.x,o.y)}}function zd(i,t,e,s,n){let o=i.ctx,a=t.circular,{color:r,lineWidth:l}=t;!a&&!s||!r||!l||e<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Ka(i,e,a,s),o.closePath(),o.stroke(),o.restore())}function Nd(i,t,e){return Pt(i,{label:e,index:t,type:"pointLabel"})}var hi=class extends Le{static id="radialLinear";static defaults={display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:Xe.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback(t){return t},padding:5,centerPointLabels:!1}};static defaultRoutes={"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"};static descriptors={angleLines:{_fallback:"grid"}};constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){let t=this._padding=K(Cn(this.options)/2),e=this.width=this.maxWidth-t.width,s=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+s/2+t.top),this.drawingArea=Math.floor(Math.min(e,s)/2)}determineDataLimits(){let{min:t,max:e}=this.getMinMax(!1);this.min=N(t)&&!isNaN(t)?t:0,this.max=N(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Cn(this.options))}generateTickLabels(t){Le.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map((e,s)=>{let n=F(this.options.pointLabels.callback,[e,s],this);return n||n===0?n:""}).filter((e,s)=>this.chart.getDataVisibility(s))}fit(){let t=this.options;t.display&&t.pointLabels.display?Ad(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,s,n){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((s-n)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,s,n))}getIndexAngle(t){let e=E/(this._pointLabels.length||1),s=this.options.startAngle||0;return U(t*e+ht(s))}getDistanceFromCenterForValue(t){if(D(t))return NaN;let e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(D(t))return NaN;let e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){let e=this._pointLabels||[];if(t>=0&&t<e.length){let s=e[t];return Nd(this.getContext(),t,s)}}getPointPosition(t,e,s=0){let n=this.getIndexAngle(t)-V+s;return{x:Math.cos(n)*e+this.xCenter,y:Math.sin(n)*e+this.yCenter,angle:n}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){let{left:e,top:s,right:n,bottom:o}=this._pointLabelItems[t];return{left:e,top:s,right:n,bottom:o}}drawBackground(){let{backgroundColor:t,grid:{circular:e}}=this.options;if(t){let s=this.ctx;s.save(),s.beginPath(),Ka(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),s.closePath(),s.fillStyle=t,s.fill(),s.restore()}}drawGrid(){let t=this.ctx,e=this.options,{angleLines:s,grid:n,border:o}=e,a=this._pointLabels.length,r,l,c;if(e.pointLabels.display&&Bd(this,a),n.display&&this.ticks.forEach((h,d)=>{if(d!==0||d===0&&this.min<0){l=this.getDistanceFromCenterForValue(h.value);let u=this.getContext(d),f=n.setContext(u),g=o.setContext(u);zd(this,f,l,a,g)}}),s.display){for(t.save(),r=a-1;r>=0;r--){let h=s.setContext(this.getPointLabelContext(r)),{color:d,lineWidth:u}=h;!u||!d||(t.lineWidth=u,t.strokeStyle=d,t.setLineDash(h.borderDash),t.lineDashOffset=h.borderDashOffset,l=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),c=this.getPointPosition(r,l),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(c.x,c.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){let t=this.ctx,e=this.options,s=e.ticks;if(!s.display)return;let n=this.getIndexAngle(0),o,a;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(n),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach((r,l)=>{if(l===0&&this.min>=0&&!e.reverse)return;let c=s.setContext(this.getContext(l)),h=q(c.font);if(o=this.getDistanceFromCenterForValue(this.ticks[l].value),c.showLabelBackdrop){t.font=h.string,a=t.measureText(r.label).width,t.fillStyle=c.backdropColor;let d=K(c.backdropPadding);t.fillRect(-a/2-d.left,-o-h.size/2-d.top,a+d.width,h.size+d.height)}Ft(t,r.label,0,-o,h,{color:c.color,strokeColor:c.textStrokeColor,strokeWidth:c.textStrokeWidth})}),t.restore()}drawTitle(){}},fs={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},ot=Object.keys(fs);function wa(i,t){return i-t}function Pa(i,t){if(D(t))return null;let e=i._adapter,{parser:s,round:n,isoWeekday:o}=i._parseOpts,a=t;return typeof s=="function"&&(a=s(a)),N(a)||(a=typeof s=="string"?e.parse(a,s):e.parse(a)),a===null?null:(n&&(a=n==="week"&&(Gt(o)||o===!0)?e.startOf(a,"isoWeek",o):e.startOf(a,n)),+a)}function Ca(i,t,e,s){let n=ot.length;for(let o=ot.indexOf(i);o<n-1;++o){let a=fs[ot[o]],r=a.steps?a.steps:Number.MAX_SAFE_INTEGER;if(a.common&&Math.ceil((e-t)/(r*a.size))<=s)return ot[o]}return ot[n-1]}function Wd(i,t,e,s,n){for(let o=ot.length-1;o>=ot.indexOf(e);o--){let a=ot[o];if(fs[a].common&&i._adapter.diff(n,s,a)>=t-1)return a}return ot[e?ot.indexOf(e):0]}function Vd(i){for(let t=ot.indexOf(i)+1,e=ot.length;t<e;++t)if(fs[ot[t]].common)return ot[t]}function Aa(i,t,e){if(!e)i[t]=!0;else if(e.length){let{lo:s,hi:n}=Ye(e,t),o=e[s]>=t?e[s]:e[n];i[o]=!0}}function Hd(i,t,e,s){let n=i._adapter,o=+n.startOf(t[0].value,s),a=t[t.length-1].value,r,l;for(r=o;r<=a;r=+n.add(r,1,s))l=e[r],l>=0&&(t[l].major=!0);return t}function Da(i,t,e){let s=[],n={},o=t.length,a,r;for(a=0;a<o;++a)r=t[a],n[r]=a,s.push({value:r,major:!1});return o===0||!e?s:Hd(i,s,n,e)}var di=class extends _e{static id="time";static defaults={bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}};constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){let s=t.time||(t.time={}),n=this._adapter=new tc._date(t.adapters.date);n.init(e),ce(s.displayFormats,n.formats()),this._parseOpts={parser:s.parser,round:s.round,isoWeekday:s.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return t===void 0?null:Pa(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){let t=this.options,e=this._adapter,s=t.time.unit||"day",{min:n,max:o,minDefined:a,maxDefined:r}=this.getUserBounds();function l(c){!a&&!isNaN(c.min)&&(n=Math.min(n,c.min)),!r&&!isNaN(c.max)&&(o=Math.max(o,c.max))}(!a||!r)&&(l(this._getLabelBounds()),(t.bounds!=="ticks"||t.ticks.source!=="labels")&&l(this.getMinMax(!1))),n=N(n)&&!isNaN(n)?n:+e.startOf(Date.now(),s),o=N(o)&&!isNaN(o)?o:+e.endOf(Date.now(),s)+1,this.min=Math.min(n,o-1),this.max=Math.max(n+1,o)}_getLabelBounds(){let t=this.getLabelTimestamps(),e=Number.POSITIVE_INFINITY,s=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],s=t[t.length-1]),{min:e,max:s}}buildTicks(){let t=this.options,e=t.time,s=t.ticks,n=s.source==="labels"?this.getLabelTimestamps():this._generate();t.bounds==="ticks"&&n.length&&(this.min=this._userMin||n[0],this.max=this._userMax||n[n.length-1]);let o=this.min,a=this.max,r=Fs(n,o,a);return this._unit=e.unit||(s.autoSkip?Ca(e.minUnit,this.min,this.max,this._getLabelCapacity(o)):Wd(this,r.length,e.minUnit,this.min,this.max)),this._majorUnit=!s.major.enabled||this._unit==="year"?void 0:Vd(this._unit),this.initOffsets(n),t.reverse&&r.reverse(),Da(this,r,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map(t=>+t.value))}initOffsets(t=[]){let e=0,s=0,n,o;this.options.offset&&t.length&&(n=this.getDecimalForValue(t[0]),t.length===1?e=1-n:e=(this.getDecimalForValue(t[1])-n)/2,o=this.getDecimalForValue(t[t.length-1]),t.length===1?s=o:s=(o-this.getDecimalForValue(t[t.length-2]))/2);let a=t.length<3?.5:.25;e=Y(e,0,a),s=Y(s,0,a),this._offsets={start:e,end:s,factor:1/(e+1+s)}}_generate(){let t=this._adapter,e=this.min,s=this.max,n=this.options,o=n.time,a=o.unit||Ca(o.minUnit,e,s,this._getLabelCapacity(e)),r=P(n.ticks.stepSize,1),l=a==="week"?o.isoWeekday:!1,c=Gt(l)||l===!0,h={},d=e,u,f;if(c&&(d=+t.startOf(d,"isoWeek",l)),d=+t.startOf(d,c?"day":a),t.diff(s,e,a)>1e5*r)throw new Error(e+" and "+s+" are too far apart with stepSize of "+r+" "+a);let g=n.ticks.source==="data"&&this.getDataTimestamps();for(u=d,f=0;u<s;u=+t.add(u,r,a),f++)Aa(h,u,g);return(u===s||n.bounds==="ticks"||f===1)&&Aa(h,u,g),Object.keys(h).sort(wa).map(p=>+p)}getLabelForValue(t){let e=this._adapter,s=this.options.time;return s.tooltipFormat?e.format(t,s.tooltipFormat):e.format(t,s.displayFormats.datetime)}format(t,e){let n=this.options.time.displayFormats,o=this._unit,a=e||n[o];return this._adapter.format(t,a)}_tickFormatFunction(t,e,s,n){let o=this.options,a=o.ticks.callback;if(a)return F(a,[t,e,s],this);let r=o.time.displayFormats,l=this._unit,c=this._majorUnit,h=l&&r[l],d=c&&r[c],u=s[e],f=c&&d&&u&&u.major;return this._adapter.format(t,n||(f?d:h))}generateTickLabels(t){let e,s,n;for(e=0,s=t.length;e<s;++e)n=t[e],n.label=this._tickFormatFunction(n.value,e,t)}getDecimalForValue(t){return t===null?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){let e=this._offsets,s=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+s)*e.factor)}getValueForPixel(t){let e=this._offsets,s=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+s*(this.max-this.min)}_getLabelSize(t){let e=this.options.ticks,s=this.ctx.measureText(t).width,n=ht(this.isHorizontal()?e.maxRotation:e.minRotation),o=Math.cos(n),a=Math.sin(n),r=this._resolveTickFontOptions(0).size;return{w:s*o+r*a,h:s*a+r*o}}_getLabelCapacity(t){let e=this.options.time,s=e.displayFormats,n=s[e.unit]||s.millisecond,o=this._tickFormatFunction(t,0,Da(this,[t],this._majorUnit),n),a=this._getLabelSize(o),r=Math.floor(this.isHorizontal()?this.width/a.w:this.height/a.h)-1;return r>0?r:1}getDataTimestamps(){let t=this._cache.data||[],e,s;if(t.length)return t;let n=this.getMatchingVisibleMetas();if(this._normalized&&n.length)return this._cache.data=n[0].controller.getAllParsedValues(this);for(e=0,s=n.length;e<s;++e)t=t.concat(n[e].controller.getAllParsedValues(this));return this._cache.data=this.normalize(t)}getLabelTimestamps(){let t=this._cache.labels||[],e,s;if(t.length)return t;let n=this.getLabels();for(e=0,s=n.length;e<s;++e)t.push(Pa(this,n[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return Ti(t.sort(wa))}};function is(i,t,e){let s=0,n=i.length-1,o,a,r,l;e?(t>=i[s].pos&&t<=i[n].pos&&({lo:s,hi:n}=_t(i,"pos",t)),{pos:o,time:r}=i[s],{pos:a,time:l}=i[n]):(t>=i[s].time&&t<=i[n].time&&({lo:s,hi:n}=_t(i,"time",t)),{time:o,pos:r}=i[s],{time:a,pos:l}=i[n]);let c=a-o;return c?r+(l-r)*(t-o)/c:r}var An=class extends di{static id="timeseries";static defaults=di.defaults;constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){let t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=is(e,this.min),this._tableRange=is(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){let{min:e,max:s}=this,n=[],o=[],a,r,l,c,h;for(a=0,r=t.length;a<r;++a)c=t[a],c>=e&&c<=s&&n.push(c);if(n.length<2)return[{time:e,pos:0},{time:s,pos:1}];for(a=0,r=n.length;a<r;++a)h=n[a+1],l=n[a-1],c=n[a],Math.round((h+l)/2)!==c&&o.push({time:c,pos:a/(r-1)});return o}_generate(){let t=this.min,e=this.max,s=super.getDataTimestamps();return(!s.includes(t)||!s.length)&&s.splice(0,0,t),(!s.includes(e)||s.length===1)&&s.push(e),s.sort((n,o)=>n-o)}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;let e=this.getDataTimestamps(),s=this.getLabelTimestamps();return e.length&&s.length?t=this.normalize(e.concat(s)):t=e.length?e:s,t=this._cache.all=t,t}getDecimalForValue(t){return(is(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){let e=this._offsets,s=this.getDecimalForPixel(t)/e.factor-e.end;return is(this._table,s*this._tableRange+this._minPos,!0)}},jd=Object.freeze({__proto__:null,CategoryScale:Ht,LinearScale:Ot,LogarithmicScale:Pn,RadialLinearScale:hi,TimeScale:di,TimeSeriesScale:An}),Ga=[Ql,wh,yd,jd];var qd=Math.sqrt(2*Math.PI);function $d(i){return Math.exp(-.5*i*i)/qd}function Yd(i,t){return i*t/(t-1)}function Ud(i,t,e){let s=Math.sqrt(Yd(t,e));return typeof i=="number"&&(s=Math.min(s,i/1.34)),1.06*s*Math.pow(e,-.2)}function Xd(i){let t=i.items.length,e=Ud(i.iqr,i.variance,t);return s=>{let n=0,o=0;for(n=0;n<t;n++){let a=i.items[n];o+=$d((s-a)/e)}return o/e/t}}function Ie(i,t,e){let s=t-1,n=o=>{let a=o*s,r=Math.floor(a),l=a-r,c=i[r];return l===0?c:e(c,i[Math.min(r+1,s)],l)};return{q1:n(.25),median:n(.5),q3:n(.75)}}function Fe(i,t=i.length){return Ie(i,t,(e,s,n)=>e+n*(s-e))}function Ja(i,t=i.length){return Ie(i,t,(e,s,n)=>e+(s-e)*n)}function Za(i,t=i.length){return Ie(i,t,e=>e)}function Qa(i,t=i.length){return Ie(i,t,(e,s)=>s)}function tr(i,t=i.length){return Ie(i,t,(e,s,n)=>n<.5?e:s)}function er(i,t=i.length){return Ie(i,t,(e,s)=>(e+s)*.5)}function Dn(i,t=i.length){let e=t,s=Math.floor((e+3)/2)/2,n=o=>.5*(i[Math.floor(o)-1]+i[Math.ceil(o)-1]);return{q1:n(s),median:n((e+1)/2),q3:n(e+1-s)}}function ir(i,t=i.length){return Dn(i,t)}function Kd(i){let t=0,{length:e}=i,s=i instanceof Float64Array?new Float64Array(e):new Float32Array(e);for(let l=0;l<e;l+=1){let c=i[l];c==null||Number.isNaN(c)||(s[t]=c,t+=1)}let n=e-t;if(t===0)return{min:Number.NaN,max:Number.NaN,missing:n,s:[]};let o=t===e?s:s.subarray(0,t);o.sort((l,c)=>l===c?0:l<c?-1:1);let a=o[0],r=o[o.length-1];return{min:a,max:r,missing:n,s:o}}function Gd(i){if(i.length===0)return{min:Number.NaN,max:Number.NaN,missing:0,s:[]};let t=i[0],e=i[i.length-1];return{min:t,max:e,missing:0,s:i}}function Jd(i,t,e,s,{eps:n,quantiles:o,coef:a,whiskersMode:r}){let l=(M,_)=>Math.abs(M-_)<n,{median:c,q1:h,q3:d}=o(i,t),u=d-h,f=typeof a=="number"&&a>0,g=f?Math.max(e,h-a*u):e,p=f?Math.min(s,d+a*u):s,m=[];for(let M=0;M<t;M+=1){let _=i[M];if(_>=g||l(_,g)){r==="nearest"&&(g=_);break}(m.length===0||!l(m[m.length-1],_))&&m.push(_)}let b=[];for(let M=t-1;M>=0;M-=1){let _=i[M];if(_<=p||l(_,p)){r==="nearest"&&(p=_);break}(b.length===0||!l(b[b.length-1],_))&&(m.length===0||!l(m[m.length-1],_))&&b.push(_)}let x=m.concat(b.reverse());return{median:c,q1:h,q3:d,iqr:u,outlier:x,whiskerHigh:p,whiskerLow:g}}function Zd(i,t){let e=0;for(let n=0;n<t;n++){let o=i[n];e+=o}e/=t;let s=0;for(let n=0;n<t;n++){let o=i[n];s+=(o-e)*(o-e)}return s/=t,{mean:e,variance:s}}function On(i,t={}){let e={coef:1.5,eps:.01,quantiles:Fe,validAndSorted:!1,whiskersMode:"nearest",...t},{missing:s,s:n,min:o,max:a}=e.validAndSorted?Gd(i):Kd(i),r={min:Number.NaN,max:Number.NaN,mean:Number.NaN,missing:s,iqr:Number.NaN,count:i.length,whiskerHigh:Number.NaN,whiskerLow:Number.NaN,outlier:[],median:Number.NaN,q1:Number.NaN,q3:Number.NaN,variance:0,items:[],kde:()=>0},l=i.length-s;if(l===0)return r;let c={min:o,max:a,count:i.length,missing:s,items:n,...Zd(n,l),...Jd(n,l,o,a,e)};return{...c,kde:Xd(c)}}function Qd(i,t,e=1.5){let s=i.q3-i.q1,n=typeof e=="number"&&e>0,o=n?Math.max(i.min,i.q1-e*s):i.min,a=n?Math.min(i.max,i.q3+e*s):i.max;if(Array.isArray(t)){for(let r=0;r<t.length;r+=1){let l=t[r];if(l>=o){o=l;break}}for(let r=t.length-1;r>=0;r-=1){let l=t[r];if(l<=a){a=l;break}}}return{whiskerMin:o,whiskerMax:a}}var Tn={coef:1.5,quantiles:7,whiskersMode:"nearest"};function tu(i){return typeof i=="function"?i:{hinges:ir,fivenum:Dn,7:Fe,quantiles:Fe,linear:Ja,lower:Za,higher:Qa,nearest:tr,midpoint:er}[i]||Fe}function In(i){let t=i==null||typeof i.coef!="number"?Tn.coef:i.coef,e=i==null||i.quantiles==null?Fe:i.quantiles,s=tu(e),n=i==null||typeof i.whiskersMode!="string"?Tn.whiskersMode:i.whiskersMode;return{coef:t,quantiles:s,whiskersMode:n}}function eu(i,t){let e=typeof Float64Array<"u"&&!(i instanceof Float32Array||i instanceof Float64Array)?Float64Array.from(i):i,s=On(e,In(t));return{items:Array.from(s.items),outliers:s.outlier,whiskerMax:s.whiskerHigh,whiskerMin:s.whiskerLow,max:s.max,median:s.median,mean:s.mean,min:s.min,q1:s.q1,q3:s.q3}}function iu(i,t,e){let s=t-i,n=[],o=s/e;for(let a=i;a<=t&&o>0;a+=o)n.push(a);return n[n.length-1]!==t&&n.push(t),n}function su(i,t){if(i.length===0)return;let e=typeof Float64Array<"u"&&!(i instanceof Float32Array||i instanceof Float64Array)?Float64Array.from(i):i,s=On(e,In(t)),o=iu(s.min,s.max,t.points).map(r=>({v:r,estimate:s.kde(r)})),a=o.reduce((r,l)=>Math.max(r,l.estimate),Number.NEGATIVE_INFINITY);return{max:s.max,min:s.min,mean:s.mean,median:s.median,q1:s.q1,q3:s.q3,items:Array.from(s.items),coords:o,outliers:[],maxEstimate:a}}function nu(i,t){if(i){if(typeof i.median=="number"&&typeof i.q1=="number"&&typeof i.q3=="number"){if(typeof i.whiskerMin>"u"){let{coef:e}=In(t),{whiskerMin:s,whiskerMax:n}=Qd(i,Array.isArray(i.items)?i.items.slice().sort((o,a)=>o-a):null,e);i.whiskerMin=s,i.whiskerMax=n}return i}if(Array.isArray(i))return eu(i,t)}}function ou(i,t){if(i){if(typeof i.median=="number"&&Array.isArray(i.coords))return i;if(Array.isArray(i))return su(i,t)}}function sr(i=Date.now()){let t=i;return()=>(t=(t*9301+49297)%233280,t/233280)}var Fn={borderWidth:1,outlierStyle:"circle",outlierRadius:2,outlierBorderWidth:1,itemStyle:"circle",itemRadius:0,itemBorderWidth:0,itemHitRadius:0,meanStyle:"circle",meanRadius:3,meanBorderWidth:1,hitPadding:2,outlierHitRadius:4},Bn={outlierBackgroundColor:"backgroundColor",outlierBorderColor:"borderColor",itemBackgroundColor:"backgroundColor",itemBorderColor:"borderColor",meanBackgroundColor:"backgroundColor",meanBorderColor:"borderColor"},Rn=Object.keys(Fn).concat(Object.keys(Bn)),or=class extends ut{isVertical(){return!this.horizontal}_drawItems(t){let e=this.isVertical(),s=this.getProps(["x","y","items","width","height","outliers"]),{options:n}=this;if(n.itemRadius<=0||!s.items||s.items.length<=0)return;t.save(),t.strokeStyle=n.itemBorderColor,t.fillStyle=n.itemBackgroundColor,t.lineWidth=n.itemBorderWidth;let o=sr(this._datasetIndex*1e3+this._index),a={pointStyle:n.itemStyle,radius:n.itemRadius,borderWidth:n.itemBorderWidth},r=new Set(s.outliers||[]);e?s.items.forEach(l=>{r.has(l)||dt(t,a,s.x-s.width/2+o()*s.width,l)}):s.items.forEach(l=>{r.has(l)||dt(t,a,l,s.y-s.height/2+o()*s.height)}),t.restore()}_drawOutliers(t){let e=this.isVertical(),s=this.getProps(["x","y","outliers"]),{options:n}=this;if(n.outlierRadius<=0||!s.outliers||s.outliers.length===0)return;t.save(),t.fillStyle=n.outlierBackgroundColor,t.strokeStyle=n.outlierBorderColor,t.lineWidth=n.outlierBorderWidth;let o={pointStyle:n.outlierStyle,radius:n.outlierRadius,borderWidth:n.outlierBorderWidth};e?s.outliers.forEach(a=>{dt(t,o,s.x,a)}):s.outliers.forEach(a=>{dt(t,o,a,s.y)}),t.restore()}_drawMeanDot(t){let e=this.isVertical(),s=this.getProps(["x","y","mean"]),{options:n}=this;if(n.meanRadius<=0||s.mean==null||Number.isNaN(s.mean))return;t.save(),t.fillStyle=n.meanBackgroundColor,t.strokeStyle=n.meanBorderColor,t.lineWidth=n.meanBorderWidth;let o={pointStyle:n.meanStyle,radius:n.meanRadius,borderWidth:n.meanBorderWidth};e?dt(t,o,s.x,s.mean):dt(t,o,s.mean,s.y),t.restore()}_getBounds(t){return{left:0,top:0,right:0,bottom:0}}_getHitBounds(t){let e=this.options.hitPadding,s=this._getBounds(t);return{left:s.left-e,top:s.top-e,right:s.right+e,bottom:s.bottom+e}}inRange(t,e,s){return Number.isNaN(this.x)&&Number.isNaN(this.y)?!1:this._boxInRange(t,e,s)||this._outlierIndexInRange(t,e,s)!=null||this._itemIndexInRange(t,e,s)!=null}inXRange(t,e){let s=this._getHitBounds(e);return t>=s.left&&t<=s.right}inYRange(t,e){let s=this._getHitBounds(e);return t>=s.top&&t<=s.bottom}_outlierIndexInRange(t,e,s){let n=this.getProps(["x","y"],s),o=this.options.outlierHitRadius,a=this._getOutliers(s),r=this.isVertical();if(r&&Math.abs(t-n.x)>o||!r&&Math.abs(e-n.y)>o)return null;let l=r?e:t;for(let c=0;c<a.length;c+=1)if(Math.abs(a[c]-l)<=o)return r?{index:c,x:n.x,y:a[c]}:{index:c,x:a[c],y:n.y};return null}_itemIndexInRange(t,e,s){let n=this.options.itemHitRadius;if(n<=0)return null;let o=this.getProps(["x","y","items","width","height","outliers"],s),a=this.isVertical(),{options:r}=this;if(r.itemRadius<=0||!o.items||o.items.length<=0)return null;let l=sr(this._datasetIndex*1e3+this._index),c=new Set(o.outliers||[]);if(a)for(let h=0;h<o.items.length;h++){let d=o.items[h];if(!c.has(d)){let u=o.x-o.width/2+l()*o.width;if(Math.abs(u-t)<=n&&Math.abs(d-e)<=n)return{index:h,x:u,y:d}}}else for(let h=0;h<o.items.length;h++){let d=o.items[h];if(!c.has(d)){let u=o.y-o.height/2+l()*o.height;if(Math.abs(d-t)<=n&&Math.abs(u-e)<=n)return{index:h,x:d,y:u}}}return null}_boxInRange(t,e,s){let n=this._getHitBounds(s);return t>=n.left&&t<=n.right&&e>=n.top&&e<=n.bottom}getCenterPoint(t){let e=this.getProps(["x","y"],t);return{x:e.x,y:e.y}}_getOutliers(t){return this.getProps(["outliers"],t).outliers||[]}tooltipPosition(t,e){if(!t||typeof t=="boolean")return this.getCenterPoint();e&&(delete e._tooltipOutlier,delete e._tooltipItem);let s=this._outlierIndexInRange(t.x,t.y);if(s!=null&&e)return e._tooltipOutlier={index:s.index,datasetIndex:this._datasetIndex},{x:s.x,y:s.y};let n=this._itemIndexInRange(t.x,t.y);return n!=null&&e?(e._tooltipItem={index:n.index,datasetIndex:this._datasetIndex},{x:n.x,y:n.y}):this.getCenterPoint()}},nr=Rn.concat(["medianColor","lowerBackgroundColor"]),jt=class extends or{draw(t){t.save(),t.fillStyle=this.options.backgroundColor,t.strokeStyle=this.options.borderColor,t.lineWidth=this.options.borderWidth,this._drawBoxPlot(t),this._drawOutliers(t),this._drawMeanDot(t),t.restore(),this._drawItems(t)}_drawBoxPlot(t){this.isVertical()?this._drawBoxPlotVertical(t):this._drawBoxPlotHorizontal(t)}_drawBoxPlotVertical(t){let{options:e}=this,s=this.getProps(["x","width","q1","q3","median","whiskerMin","whiskerMax"]),{x:n}=s,{width:o}=s,a=n-o/2;s.q3>s.q1?t.fillRect(a,s.q1,o,s.q3-s.q1):t.fillRect(a,s.q3,o,s.q1-s.q3),t.save(),e.medianColor&&e.medianColor!=="transparent"&&e.medianColor!=="#0000"&&(t.strokeStyle=e.medianColor),t.beginPath(),t.moveTo(a,s.median),t.lineTo(a+o,s.median),t.closePath(),t.stroke(),t.restore(),t.save(),e.lowerBackgroundColor&&e.lowerBackgroundColor!=="transparent"&&e.lowerBackgroundColor!=="#0000"&&(t.fillStyle=e.lowerBackgroundColor,s.q3>s.q1?t.fillRect(a,s.median,o,s.q3-s.median):t.fillRect(a,s.median,o,s.q1-s.median)),t.restore(),s.q3>s.q1?t.strokeRect(a,s.q1,o,s.q3-s.q1):t.strokeRect(a,s.q3,o,s.q1-s.q3),t.beginPath(),t.moveTo(a,s.whiskerMin),t.lineTo(a+o,s.whiskerMin),t.moveTo(n,s.whiskerMin),t.lineTo(n,s.q1),t.moveTo(a,s.whiskerMax),t.lineTo(a+o,s.whiskerMax),t.moveTo(n,s.whiskerMax),t.lineTo(n,s.q3),t.closePath(),t.stroke()}_drawBoxPlotHorizontal(t){let{options:e}=this,s=this.getProps(["y","height","q1","q3","median","whiskerMin","whiskerMax"]),{y:n}=s,{height:o}=s,a=n-o/2;s.q3>s.q1?t.fillRect(s.q1,a,s.q3-s.q1,o):t.fillRect(s.q3,a,s.q1-s.q3,o),t.save(),e.medianColor&&e.medianColor!=="transparent"&&(t.strokeStyle=e.medianColor),t.beginPath(),t.moveTo(s.median,a),t.lineTo(s.median,a+o),t.closePath(),t.stroke(),t.restore(),t.save(),e.lowerBackgroundColor&&e.lowerBackgroundColor!=="transparent"&&(t.fillStyle=e.lowerBackgroundColor,s.q3>s.q1?t.fillRect(s.median,a,s.q3-s.median,o):t.fillRect(s.median,a,s.q1-s.median,o)),t.restore(),s.q3>s.q1?t.strokeRect(s.q1,a,s.q3-s.q1,o):t.strokeRect(s.q3,a,s.q1-s.q3,o),t.beginPath(),t.moveTo(s.whiskerMin,a),t.lineTo(s.whiskerMin,a+o),t.moveTo(s.whiskerMin,n),t.lineTo(s.q1,n),t.moveTo(s.whiskerMax,a),t.lineTo(s.whiskerMax,a+o),t.moveTo(s.whiskerMax,n),t.lineTo(s.q3,n),t.closePath(),t.stroke()}_getBounds(t){let e=this.isVertical();if(this.x==null)return{left:0,top:0,right:0,bottom:0};if(e){let{x:l,width:c,whiskerMax:h,whiskerMin:d}=this.getProps(["x","width","whiskerMin","whiskerMax"],t),u=l-c/2;return{left:u,top:h,right:u+c,bottom:d}}let{y:s,height:n,whiskerMax:o,whiskerMin:a}=this.getProps(["y","height","whiskerMin","whiskerMax"],t),r=s-n/2;return{left:a,top:r,right:o,bottom:r+n}}};jt.id="boxandwhiskers";jt.defaults={...bt.defaults,...Fn,medianColor:"transparent",lowerBackgroundColor:"transparent"};jt.defaultRoutes={...bt.defaultRoutes,...Bn};var ve=class extends or{draw(t){t.save(),t.fillStyle=this.options.backgroundColor,t.strokeStyle=this.options.borderColor,t.lineWidth=this.options.borderWidth;let e=this.getProps(["x","y","median","width","height","min","max","coords","maxEstimate"]);e.median!=null&&dt(t,{pointStyle:"rectRot",radius:5,borderWidth:this.options.borderWidth},e.x,e.y),e.coords&&e.coords.length>0&&this._drawCoords(t,e),this._drawOutliers(t),this._drawMeanDot(t),t.restore(),this._drawItems(t)}_drawCoords(t,e){let s;if(e.maxEstimate==null?s=e.coords.reduce((n,o)=>Math.max(n,o.estimate),Number.NEGATIVE_INFINITY):s=e.maxEstimate,t.beginPath(),this.isVertical()){let{x:n,width:o}=e,a=o/2/s;e.coords.forEach(r=>{t.lineTo(n-r.estimate*a,r.v)}),e.coords.slice().reverse().forEach(r=>{t.lineTo(n+r.estimate*a,r.v)})}else{let{y:n,height:o}=e,a=o/2/s;e.coords.forEach(r=>{t.lineTo(r.v,n-r.estimate*a)}),e.coords.slice().reverse().forEach(r=>{t.lineTo(r.v,n+r.estimate*a)})}t.closePath(),t.stroke(),t.fill()}_getBounds(t){if(this.isVertical()){let{x:r,width:l,min:c,max:h}=this.getProps(["x","width","min","max"],t),d=r-l/2;return{left:d,top:h,right:d+l,bottom:c}}let{y:e,height:s,min:n,max:o}=this.getProps(["y","height","min","max"],t),a=e-s/2;return{left:n,top:a,right:o,bottom:a+s}}};ve.id="violin";ve.defaults={...bt.defaults,...Fn};ve.defaultRoutes={...bt.defaultRoutes,...Bn};var gs={number(i,t,e){return i===t||i==null?t:t==null?i:i+(t-i)*e}};function au(i,t,e){return typeof i=="number"&&typeof t=="number"?gs.number(i,t,e):Array.isArray(i)&&Array.isArray(t)?t.map((s,n)=>gs.number(i[n],s,e)):t}function ru(i,t,e){return Array.isArray(i)&&Array.isArray(t)?t.map((s,n)=>({v:gs.number(i[n]?i[n].v:null,s.v,e),estimate:gs.number(i[n]?i[n].estimate:null,s.estimate,e)})):t}function lu(i){let t=i.formattedValue,e=this;t&&e._tooltipOutlier!=null&&i.datasetIndex===e._tooltipOutlier.datasetIndex&&(t.hoveredOutlierIndex=e._tooltipOutlier.index),t&&e._tooltipItem!=null&&i.datasetIndex===e._tooltipItem.datasetIndex&&(t.hoveredItemIndex=e._tooltipItem.index)}function gi(i,t){if(!i.length)return!1;let e=0,s=0,n=0;for(let o=0;o<i.length;o+=1){let a=i[o].element;if(a&&a.hasValue()){let r=a.tooltipPosition(t,this);e+=r.x,s+=r.y,n+=1}}return{x:e/n,y:s/n}}gi.id="average";gi.register=()=>(fi.positioners.average=gi,gi);function ar(i){let t=["borderColor","backgroundColor"].concat(i.filter(e=>e.endsWith("Color")));return{animations:{numberArray:{fn:au,properties:["outliers","items"]},colors:{type:"color",properties:t}},transitions:{show:{animations:{colors:{type:"color",properties:t,from:"transparent"}}},hide:{animations:{colors:{type:"color",properties:t,to:"transparent"}}}},minStats:"min",maxStats:"max",...Tn}}function rr(){return{plugins:{tooltip:{position:gi.register().id,callbacks:{beforeLabel:lu}}}}}var ps=class extends et{_transformStats(t,e,s){for(let n of["min","max","median","q3","q1","mean"]){let o=e[n];typeof o=="number"&&(t[n]=s(o))}for(let n of["outliers","items"])Array.isArray(e[n])&&(t[n]=e[n].map(s))}getMinMax(t,e){let s=t.axis,n=this.options;t.axis=n.minStats;let{min:o}=super.getMinMax(t,e);t.axis=n.maxStats;let{max:a}=super.getMinMax(t,e);return t.axis=s,{min:o,max:a}}parsePrimitiveData(t,e,s,n){let o=t.vScale,a=t.iScale,r=a.getLabels(),l=[];for(let c=0;c<n;c+=1){let h=c+s,d={};d[a.axis]=a.parse(r[h],h);let u=this._parseStats(e==null?null:e[h],this.options);u&&(Object.assign(d,u),d[o.axis]=u.median),l.push(d)}return l}parseArrayData(t,e,s,n){return this.parsePrimitiveData(t,e,s,n)}parseObjectData(t,e,s,n){return this.parsePrimitiveData(t,e,s,n)}getLabelAndValue(t){let e=super.getLabelAndValue(t),{vScale:s}=this._cachedMeta,n=this.getParsed(t);if(!s||!n||e.value==="NaN")return e;e.value={raw:n,hoveredOutlierIndex:-1,hoveredItemIndex:-1},this._transformStats(e.value,n,a=>s.getLabelForValue(a));let o=this._toStringStats(e.value.raw);return e.value.toString=function(){return this.hoveredOutlierIndex>=0?`(outlier: ${this.outliers[this.hoveredOutlierIndex]})`:this.hoveredItemIndex>=0?`(item: ${this.items[this.hoveredItemIndex]})`:o},e}_toStringStats(t){let e=s=>s==null?"NaN":Lt(s,this.chart.options.locale,{});return`(min: ${e(t.min)}, 25% quantile: ${e(t.q1)}, median: ${e(t.median)}, mean: ${e(t.mean)}, 75% quantile: ${e(t.q3)}, max: ${e(t.max)})`}updateElement(t,e,s,n){let o=n==="reset",a=this._cachedMeta.vScale,r=this.getParsed(e),l=a.getBasePixel();s._datasetIndex=this.index,s._index=e,this._transformStats(s,r,c=>o?l:a.getPixelForValue(c,e)),super.updateElement(t,e,s,n)}};function lr(i,t,e,s=[],n=[]){H.addControllers(e),Array.isArray(s)?H.addElements(...s):H.addElements(s),Array.isArray(n)?H.addScales(...n):H.addScales(n);let o=t;return o.type=i,o}var qt=class extends ps{_parseStats(t,e){return nu(t,e)}_transformStats(t,e,s){super._transformStats(t,e,s);for(let n of["whiskerMin","whiskerMax"])t[n]=s(e[n])}};qt.id="boxplot";qt.defaults=j({},[et.defaults,ar(nr),{animations:{numbers:{type:"number",properties:et.defaults.animations.numbers.properties.concat(["q1","q3","min","max","median","whiskerMin","whiskerMax","mean"],nr.filter(i=>!i.endsWith("Color")))}},dataElementType:jt.id}]);qt.overrides=j({},[et.overrides,rr()]);var En=class extends at{constructor(t,e){super(t,lr("boxplot",e,qt,jt,[Ot,Ht]))}};En.id=qt.id;var ke=class extends ps{_parseStats(t,e){return ou(t,e)}_transformStats(t,e,s){super._transformStats(t,e,s),t.maxEstimate=e.maxEstimate,Array.isArray(e.coords)&&(t.coords=e.coords.map(n=>({...n,v:s(n.v)})))}};ke.id="violin";ke.defaults=j({},[et.defaults,ar(Rn),{points:100,animations:{numbers:{type:"number",properties:et.defaults.animations.numbers.properties.concat(["q1","q3","min","max","median","maxEstimate"],Rn.filter(i=>!i.endsWith("Color")))},kdeCoords:{fn:ru,properties:["coords"]}},dataElementType:ve.id}]);ke.overrides=j({},[et.overrides,rr()]);var Ln=class extends at{constructor(t,e){super(t,lr("violin",e,ke,ve,[Ot,Ht]))}};Ln.id=ke.id;var ms={errorBarLineWidth:{v:[1,3]},errorBarColor:{v:["#2c2c2c","#1f1f1f"]},errorBarWhiskerLineWidth:{v:[1,3]},errorBarWhiskerRatio:{v:[.2,.25]},errorBarWhiskerSize:{v:[20,24]},errorBarWhiskerColor:{v:["#2c2c2c","#1f1f1f"]}},qn={_scriptable:!0,_indexable:i=>i!=="v"},cr=Object.keys(ms);function $n(i,t){let e=Array.isArray(i)?i:[i],s=Array.isArray(t)?t:[t];if(e.length===s.length)return e.map((o,a)=>[o,s[a]]);let n=Math.max(e.length,s.length);return Array(n).map((o,a)=>[e[a%e.length],s[a%s.length]])}function rt(i,t){if(typeof i=="string"||typeof i=="number")return i;let e=Array.isArray(i)?i:i.v;return e[t%e.length]}function Yn(i,t,e){let s=rt(t.errorBarWhiskerRatio,e);return i!=null&&s>0?i*s*.5:rt(t.errorBarWhiskerSize,e)*.5}function cu(i,t,e,s,n){n.save(),n.translate(i.x,0);let o=$n(t??i.y,e??i.y);o.reverse().forEach(([a,r],l)=>{let c=o.length-l-1,h=Yn(i.width,s,c);n.lineWidth=rt(s.errorBarLineWidth,c),n.strokeStyle=rt(s.errorBarColor,c),n.beginPath(),n.moveTo(0,a),n.lineTo(0,r),n.stroke(),n.lineWidth=rt(s.errorBarWhiskerLineWidth,c),n.strokeStyle=rt(s.errorBarWhiskerColor,c),n.beginPath(),n.moveTo(-h,a),n.lineTo(h,a),n.moveTo(-h,r),n.lineTo(h,r),n.stroke()}),n.restore()}function hu(i,t,e,s,n){n.save(),n.translate(0,i.y);let o=$n(t??i.x,e??i.x);o.reverse().forEach(([a,r],l)=>{let c=o.length-l-1,h=Yn(i.height,s,c);n.lineWidth=rt(s.errorBarLineWidth,c),n.strokeStyle=rt(s.errorBarColor,c),n.beginPath(),n.moveTo(a,0),n.lineTo(r,0),n.stroke(),n.lineWidth=rt(s.errorBarWhiskerLineWidth,c),n.strokeStyle=rt(s.errorBarWhiskerColor,c),n.beginPath(),n.moveTo(a,-h),n.lineTo(a,h),n.moveTo(r,-h),n.lineTo(r,h),n.stroke()}),n.restore()}function dr(i,t){var e,s,n,o;let a=i.getProps(["x","y","width","height","xMin","xMax","yMin","yMax"]);(a.xMin!=null||a.xMax!=null)&&hu(a,(e=a.xMin)!==null&&e!==void 0?e:null,(s=a.xMax)!==null&&s!==void 0?s:null,i.options,t),(a.yMin!=null||a.yMax!=null)&&cu(a,(n=a.yMin)!==null&&n!==void 0?n:null,(o=a.yMax)!==null&&o!==void 0?o:null,i.options,t)}function du(i,t,e,s,n){n.save(),n.translate(i.x,i.y);let o=(i.startAngle+i.endAngle)/2,a=Math.cos(o),r=Math.sin(o),l={x:-r,y:a},c=Math.sqrt(l.x*l.x+l.y*l.y);l.x/=c,l.y/=c;let h=$n(t??i.outerRadius,e??i.outerRadius);h.reverse().forEach(([d,u],f)=>{let g=h.length-f-1,p=d*a,m=d*r,b=u*a,x=u*r,M=Yn(null,s,g),_=l.x*M,y=l.y*M;n.lineWidth=rt(s.errorBarLineWidth,g),n.strokeStyle=rt(s.errorBarColor,g),n.beginPath(),n.moveTo(p,m),n.lineTo(b,x),n.stroke(),n.lineWidth=rt(s.errorBarWhiskerLineWidth,g),n.strokeStyle=rt(s.errorBarWhiskerColor,g),n.beginPath(),n.moveTo(p+_,m+y),n.lineTo(p-_,m-y),n.moveTo(b+_,x+y),n.lineTo(b-_,x-y),n.stroke()}),n.restore()}function uu(i,t){let e=i.getProps(["x","y","startAngle","endAngle","rMin","rMax","outerRadius"]);(e.rMin!=null||e.rMax!=null)&&du(e,e.rMin,e.rMax,i.options,t)}var te=class extends bt{draw(t){super.draw(t),dr(this,t)}};te.id="barWithErrorBar";te.defaults={...bt.defaults,...ms};te.defaultRoutes=bt.defaultRoutes;te.descriptors=qn;var it=class extends Me{draw(t,e){super.draw.call(this,t,e),dr(this,t)}};it.id="pointWithErrorBar";it.defaults={...Me.defaults,...ms};it.defaultRoutes=Me.defaultRoutes;it.descriptors=qn;var ee=class extends ye{draw(t){super.draw(t),uu(this,t)}};ee.id="arcWithErrorBar";ee.defaults={...ye.defaults,...ms};ee.defaultRoutes=ye.defaultRoutes;ee.descriptors=qn;var zn=["xMin","xMax","yMin","yMax"];function ur(i){return i?zn.slice(0,2):zn.slice(2)}function pi(i,t,e,s,n){let o=[`${s.axis}Min`,`${s.axis}Max`],a=s.getBasePixel();for(let r of o){let l=t[r];Array.isArray(l)?i[r]=l.map(c=>n?a:s.getPixelForValue(c,e)):typeof l=="number"?i[r]=n?a:s.getPixelForValue(l,e):i[r]=null}}function fu(i,t,e,s,n){let o=n.animation,a=[`${e.axis}Min`,`${e.axis}Max`],r=l=>{let c=e.getDistanceFromCenterForValue(l),h=o.animateScale?0:c;return s?h:c};for(let l of a){let c=t[l];Array.isArray(c)?i[l]=c.map(r):typeof c=="number"?i[l]=r(c):i[l]=null}}var gu=["linear","logarithmic","time","timeseries"];function Nn(i){return gu.includes(i.type)}function Un(i){return Array.isArray(i)?i.slice().reverse():i}function fr(i){let t=ur(i.element.horizontal),e=fi.defaults.callbacks.label.call(this,i),s=i.chart.data.datasets[i.datasetIndex].data[i.dataIndex];return s==null||t.every(n=>s[n]==null)?e:`${e} (${Un(s[t[0]])} .. ${s[t[1]]})`}function pu(i){let t=i.chart.data.datasets[i.datasetIndex].data[i.dataIndex],e=(s,n)=>{let o=ur(n);return t==null||o.every(a=>t[a]==null)?s:`${s} [${Un(t[o[0]])} .. ${t[o[1]]}]`};return`(${e(i.label,!0)}, ${e(i.parsed.y,!1)})`}function mu(i){let t=Dt.overrides.plugins.tooltip.callbacks.label.call(this,i),e=i.chart.data.datasets[i.datasetIndex].data[i.dataIndex],s=["rMin","rMax"];return e==null||s.every(n=>e[n]==null)?t:`${t} [${Un(e[s[0]])} .. ${e[s[1]]}]`}var gr={color(i,t,e){let s=i||"transparent",n=t||"transparent";if(s===n)return t;let o=fe(s),a=o.valid&&fe(n);return a&&a.valid?a.mix(o,e).hexString():t},number(i,t,e){return i===t?t:i+(t-i)*e}};function pr(i,t,e,s,n){if(typeof i===s&&typeof t===s)return n(i,t,e);if(Array.isArray(i)&&Array.isArray(t))return i.map((a,r)=>n(a,t[r],e));let o=a=>a&&Array.isArray(a.v);return o(i)&&o(t)?{v:i.v.map((a,r)=>n(a,t.v[r],e))}:t}function bu(i,t,e){return pr(i,t,e,"number",gr.number)}function xu(i,t,e){return pr(i,t,e,"string",gr.color)}var bs={animations:{numberArray:{fn:bu,properties:zn.concat(cr.filter(i=>!i.endsWith("Color")),["rMin","rMax"])},colorArray:{fn:xu,properties:cr.filter(i=>i.endsWith("Color"))}}};function xs(i,t){let{axis:e}=i;i.axis=`${e}MinMin`;let{min:s}=t(i);i.axis=`${e}MaxMax`;let{max:n}=t(i);return i.axis=e,{min:s,max:n}}function hr(i,t,e){return Array.isArray(t)?e(i,...t):typeof t=="number"?e(i,t):i}function Se(i,t,e,s,n){let o=typeof t=="string"?t:t.axis,a=`${o}Min`,r=`${o}Max`,l=`${o}MinMin`,c=`${o}MaxMax`;for(let h=0;h<n;h+=1){let d=h+s,u=i[h];u[a]=typeof e[d]=="object"?e[d][a]:null,u[r]=typeof e[d]=="object"?e[d][r]:null,u[l]=hr(u[o],u[a],Math.min),u[c]=hr(u[o],u[r],Math.max)}}function mr(i,t,e,s){let{axis:n}=t,o=t.getLabels();for(let a=0;a<s;a+=1){let r=a+e,l=i[a];l[n]=t.parse(o[r],r)}}function _s(i,t,e,s=[],n=[]){H.addControllers(e),Array.isArray(s)?H.addElements(...s):H.addElements(s),Array.isArray(n)?H.addScales(...n):H.addScales(n);let o=t;return o.type=i,o}var ie=class extends et{getMinMax(t,e){return xs(t,s=>super.getMinMax(s,e))}parsePrimitiveData(t,e,s,n){let o=super.parsePrimitiveData(t,e,s,n);return this.parseErrorData(o,t,e,s,n),o}parseObjectData(t,e,s,n){let o=super.parseObjectData(t,e,s,n);return this.parseErrorData(o,t,e,s,n),o}parseErrorData(t,e,s,n,o){Se(t,e.vScale,s,n,o);let a=e.iScale;Nn(a)?Se(t,e.iScale,s,n,o):mr(t,e.iScale,n,o)}updateElement(t,e,s,n){typeof e=="number"&&pi(s,this.getParsed(e),e,this._cachedMeta.vScale,n==="reset"),super.updateElement(t,e,s,n)}};ie.id="barWithErrorBars";ie.defaults=j({},[et.defaults,bs,{dataElementType:te.id}]);ie.overrides=j({},[et.overrides,{plugins:{tooltip:{callbacks:{label:fr}}}}]);ie.defaultRoutes=et.defaultRoutes;var Wn=class extends at{constructor(t,e){super(t,_s("barWithErrorBars",e,ie,te,[Ot,Ht]))}};Wn.id=ie.id;var Tt=class extends Vt{getMinMax(t,e){return xs(t,s=>super.getMinMax(s,e))}parsePrimitiveData(t,e,s,n){let o=super.parsePrimitiveData(t,e,s,n);return this.parseErrorData(o,t,e,s,n),o}parseObjectData(t,e,s,n){let o=super.parseObjectData(t,e,s,n);return this.parseErrorData(o,t,e,s,n),o}parseErrorData(t,e,s,n,o){Se(t,e.vScale,s,n,o);let a=e.iScale;Nn(a)?Se(t,e.iScale,s,n,o):mr(t,e.iScale,n,o)}updateElement(t,e,s,n){t instanceof it&&typeof e=="number"&&this.updateElementScale(e,s,n),super.updateElement(t,e,s,n)}updateElementScale(t,e,s){pi(e,this.getParsed(t),t,this._cachedMeta.vScale,s==="reset");let n=this._cachedMeta.iScale;Nn(n)&&pi(e,this.getParsed(t),t,this._cachedMeta.iScale,s==="reset")}updateElements(t,e,s,n){let o=n==="reset",r=this.chart._animationsDisabled||o||n==="none";if(super.updateElements(t,e,s,n),!!r)for(let l=e;l<e+s;++l){let c=t[l];c instanceof it&&this.updateElementScale(l,c,n)}}};Tt.id="lineWithErrorBars";Tt.defaults=j({},[Vt.defaults,bs,{dataElementType:it.id}]);Tt.overrides=j({},[Vt.overrides,{plugins:{tooltip:{callbacks:{label:fr}}}}]);Tt.defaultRoutes=Vt.defaultRoutes;var Vn=class extends at{constructor(t,e){super(t,_s("lineWithErrorBars",e,Tt,it,[Ot,Ht]))}};Vn.id=Tt.id;var se=class extends xe{getMinMax(t,e){return xs(t,s=>super.getMinMax(s,e))}parsePrimitiveData(t,e,s,n){let o=super.parsePrimitiveData(t,e,s,n);return this.parseErrorData(o,t,e,s,n),o}parseObjectData(t,e,s,n){let o=super.parseObjectData(t,e,s,n);return this.parseErrorData(o,t,e,s,n),o}parseErrorData(t,e,s,n,o){Se(t,e.xScale,s,n,o),Se(t,e.yScale,s,n,o)}updateElement(t,e,s,n){t instanceof it&&typeof e=="number"&&this.updateElementScale(e,s,n),super.updateElement(t,e,s,n)}updateElementScale(t,e,s){pi(e,this.getParsed(t),t,this._cachedMeta.xScale,s==="reset"),pi(e,this.getParsed(t),t,this._cachedMeta.yScale,s==="reset")}updateElements(t,e,s,n){let o=n==="reset",r=this.chart._animationsDisabled||o||n==="none";if(super.updateElements(t,e,s,n),!!r)for(let l=e;l<e+s;++l){let c=t[l];c instanceof it&&this.updateElementScale(l,c,n)}}};se.id="scatterWithErrorBars";se.defaults=j({},[xe.defaults,bs,{dataElementType:it.id}]);se.overrides=j({},[xe.overrides,{plugins:{tooltip:{callbacks:{label:pu}}}}]);se.defaultRoutes=Vt.defaultRoutes;var Hn=class extends at{constructor(t,e){super(t,_s("scatterWithErrorBars",e,se,it,[Ot]))}};Hn.id=se.id;var ne=class extends Dt{getMinMaxImpl(t){let e=this._cachedMeta,s={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY};return e.data.forEach((n,o)=>{let a=this.getParsed(o)[t.axis];Number.isNaN(a)||!this.chart.getDataVisibility(o)||(a<s.min&&(s.min=a),a>s.max&&(s.max=a))}),s}getMinMax(t){return xs(t,e=>this.getMinMaxImpl(e))}countVisibleElements(){let t=this._cachedMeta;return t.data.reduce((e,s,n)=>!Number.isNaN(t._parsed[n].r)&&this.chart.getDataVisibility(n)?e+1:e,0)}parsePrimitiveData(t,e,s,n){let o=super.parsePrimitiveData(t,e,s,n);return this.parseErrorData(o,t,e,s,n),o}parseObjectData(t,e,s,n){let o=super.parseObjectData(t,e,s,n);return this.parseErrorData(o,t,e,s,n),o}parseErrorData(t,e,s,n,o){let a=e.rScale;for(let r=0;r<o;r+=1){let l=r+n,c=s[l],h=a.parse(c[a.axis],l);t[r]={[a.axis]:h}}Se(t,a,s,n,o)}updateElement(t,e,s,n){typeof e=="number"&&fu(s,this.getParsed(e),this._cachedMeta.rScale,n==="reset",this.chart.options),super.updateElement(t,e,s,n)}updateElements(t,e,s,n){let o=this.chart.scales.r,a=o.getDistanceFromCenterForValue;o.getDistanceFromCenterForValue=function(l){return typeof l=="number"?a.call(this,l):a.call(this,l.r)},super.updateElements(t,e,s,n),o.getDistanceFromCenterForValue=a}};ne.id="polarAreaWithErrorBars";ne.defaults=j({},[Dt.defaults,bs,{dataElementType:ee.id}]);ne.overrides=j({},[Dt.overrides,{plugins:{tooltip:{callbacks:{label:mu}}}}]);ne.defaultRoutes=Dt.defaultRoutes;var jn=class extends at{constructor(t,e){super(t,_s("polarAreaWithErrorBars",e,ne,ee,[hi]))}};jn.id=ne.id;var br=!1;function _u(){br||(at.register(...Ga,qt,jt,Tt,it),br=!0)}function yu(i){let t=Number(i),e=t/10**Math.floor(Math.log10(t));return[1,2,5].some(s=>Math.abs(e-s)<1e-9)?String(+t.toPrecision(3)):""}function Mu(i){let t={x:{title:{display:!0,text:i.xTitle}},y:{type:i.logY?"logarithmic":"linear",title:{display:!0,text:i.yTitle},...i.logY?{ticks:{callback:yu}}:{}}},e={title:{display:!0,text:i.title},legend:{display:!0,position:"bottom"}};return i.kind==="box"?{type:"boxplot",data:{labels:i.labels,datasets:i.datasets.map(s=>({label:s.label,data:s.data,backgroundColor:`${s.color}55`,borderColor:s.color,borderWidth:1,itemRadius:2,itemStyle:"circle",itemBackgroundColor:`${s.color}aa`,outlierRadius:0}))},options:{animation:!1,responsive:!0,maintainAspectRatio:!1,plugins:e,scales:t}}:{type:"lineWithErrorBars",data:{labels:i.labels,datasets:i.datasets.map(s=>({label:s.label,data:s.data,showLine:!1,borderWidth:0,pointBorderWidth:1,pointBorderColor:s.color,borderColor:s.color,backgroundColor:s.color,errorBarColor:s.color,errorBarWhiskerColor:s.color,errorBarLineWidth:2,pointRadius:4}))},options:{animation:!1,responsive:!0,maintainAspectRatio:!1,plugins:e,scales:{x:{...t.x,offset:!0},y:{...t.y,beginAtZero:!0,grid:{color:s=>s.tick?.value===0?"#555":"#e5e5e5"}}}}}}function xr(i,t=document){_u();let e=[];for(let s of i)for(let n of s.panels){let o=t.querySelector(`#chart-${CSS.escape(n.id)}`);o&&e.push(new at(o,Mu(n)))}return e}var _r=document.getElementById("experiment-figures"),vu=_r?.textContent?xr(JSON.parse(_r.textContent)):[];window.beeBenchExperimentCharts=vu;})();\n';
+  if (cached2 !== void 0) return cached2;
+  let esbuild;
+  try {
+    esbuild = await import("esbuild");
+  } catch (e) {
+    throw new Error(
+      `the experiment report's chart code is not bundled into this build and esbuild is not installed (${e.message}). Fix: rebuild with \`npm run build\`, or pass charts: false`
+    );
+  }
+  const out = await esbuild.build({
+    entryPoints: [PAGE_ENTRY],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: ["chrome109", "firefox115", "safari16"],
+    minify: true,
+    legalComments: "none",
+    logLevel: "silent"
+  });
+  cached2 = out.outputFiles[0].text;
+  return cached2;
+}
+
+// src/experiment/report/figures.ts
+var LEVEL_COLORS = ["#444444", "#1b9e77", "#d95f02", "#7570b3", "#e7298a"];
+var STRATEGY_COLORS = { NONE: "#444444", DATA: "#1b9e77", PROX: "#7570b3", RACE: "#d95f02" };
+var uniq = (xs) => [...new Set(xs)];
+function experimentFigures(a) {
+  const downloads = a.samples.filter((g) => g.kind === "download");
+  const uploads = a.samples.filter((g) => g.kind === "upload");
+  const sizes = uniq(downloads.map((g) => g.size)).sort((x, y) => x - y);
+  const rows = uniq(downloads.map((g) => `${g.level}|${g.strategy}`)).map((k) => ({ level: Number(k.split("|")[0]), strategy: k.split("|")[1] })).sort((x, y) => x.level - y.level || x.strategy.localeCompare(y.strategy));
+  const servers = Math.max(0, ...a.arms.map((x) => x.nodes.length));
+  const scopes = [0, ...servers > 1 ? Array.from({ length: servers }, (_, i) => i + 1) : []];
+  const armColor = (label) => ARM_COLORS[a.arms.findIndex((x) => x.label === label) % ARM_COLORS.length];
+  const pick2 = (list2, arm, size, level, strategy, server, field) => list2.filter((g) => g.arm === arm && g.size === size && g.level === level && g.strategy === strategy && (server === 0 || g.server === server)).flatMap((g) => g[field]).filter(Number.isFinite);
+  const scopeName = (s) => s === 0 ? "all servers" : `server ${s}`;
+  const figures = [];
+  figures.push({
+    id: "distributions",
+    title: "Download time by file size, per level and strategy, per server",
+    caption: `Each box is one release in one cell (${a.arms.map((x) => x.label).join(", ")}); the points are the downloads (time of the first ok attempt), the box the quartiles, the whiskers 1.5 IQR. x: file size; y: seconds on a log scale. "all servers" pools a release's nodes; "server k" is the k-th node of each release.`,
+    panels: rows.flatMap(
+      (r) => scopes.map((s) => ({
+        id: `dist-${r.level}-${r.strategy}-${s}`,
+        title: `Level ${levelName(r.level)}, ${r.strategy}, ${scopeName(s)}`,
+        kind: "box",
+        xTitle: "file size",
+        yTitle: "download time (s, log scale)",
+        logY: true,
+        labels: sizes.map(sizeLabel),
+        datasets: a.arms.map((arm) => ({
+          label: arm.label,
+          color: armColor(arm.label),
+          data: sizes.map((size) => pick2(downloads, arm.label, size, r.level, r.strategy, s, "values"))
+        }))
+      }))
+    )
+  });
+  figures.push({
+    id: "zscores",
+    title: "Download time z-scores by file size, per level and strategy",
+    caption: "z = (t \u2212 mean) / sd within each cell and server over both releases, so sizes whose times differ by orders of magnitude share one axis; the panels pool the servers. Unitless; 0 is the cell mean.",
+    panels: rows.map((r) => ({
+      id: `z-${r.level}-${r.strategy}`,
+      title: `Level ${levelName(r.level)}, ${r.strategy}: z-scores`,
+      kind: "box",
+      xTitle: "file size",
+      yTitle: "z-score (sd from the cell mean)",
+      logY: false,
+      labels: sizes.map(sizeLabel),
+      datasets: a.arms.map((arm) => ({
+        label: arm.label,
+        color: armColor(arm.label),
+        data: sizes.map((size) => pick2(downloads, arm.label, size, r.level, r.strategy, 0, "z"))
+      }))
+    }))
+  });
+  const estimates = (family, id, what) => {
+    const cells = a.comparisons.filter((c) => c.family === family && c.scope === "pooled");
+    if (cells.length === 0 || a.arms.length < 2) return;
+    const A = a.arms[0].label;
+    const B = a.arms[1].label;
+    const dirs = [
+      { key: "b-faster", label: `${B} faster (q < ${a.options.alpha})` },
+      { key: "a-faster", label: `${A} faster (q < ${a.options.alpha})` },
+      { key: "unclear", label: `no clear difference (q \u2265 ${a.options.alpha})` }
+    ];
+    figures.push({
+      id,
+      title: `${what}: shift of ${B} against ${A} per cell, with 95 % interval`,
+      caption: `Hodges\u2013Lehmann estimate of ${B} \u2212 ${A} (seconds; below 0 = ${B} faster) with its 95 % interval, from a Mann\u2013Whitney test per cell pooled over servers; colour by direction after Benjamini\u2013Hochberg correction across the cells (${B} faster yellow, ${A} faster blue, grey otherwise). One panel per file size, since the scales differ.`,
+      panels: uniq(cells.map((c) => c.size)).sort((x, y) => x - y).map((size) => {
+        const row = cells.filter((c) => c.size === size);
+        const label = (c) => family === "upload" ? levelName(c.level) : `${levelName(c.level)}, ${c.strategy}`;
+        return {
+          id: `${id}-${size}`,
+          title: `${sizeLabel(size)}: ${B} \u2212 ${A}`,
+          kind: "errorbar",
+          xTitle: family === "upload" ? "erasure level" : "erasure level, strategy",
+          yTitle: `shift ${B} \u2212 ${A} (s)`,
+          logY: false,
+          labels: row.map(label),
+          datasets: dirs.map((d) => ({
+            label: d.label,
+            color: DIRECTION_COLORS[d.key],
+            data: row.filter((c) => c.direction === d.key && Number.isFinite(c.shift)).map((c) => ({ x: label(c), y: c.shift, yMin: c.lo, yMax: c.hi }))
+          }))
+        };
+      })
+    });
+  };
+  estimates("download", "estimates", "Downloads");
+  let dropped = 0;
+  const levels = uniq(downloads.map((g) => g.level)).sort((x, y) => x - y);
+  const strategies = uniq(downloads.map((g) => g.strategy)).sort();
+  const byLevel = [];
+  for (const arm of a.arms)
+    for (const size of sizes)
+      byLevel.push({
+        id: `bylevel-${a.arms.indexOf(arm)}-${size}`,
+        title: `${arm.label}, ${sizeLabel(size)}: download time by level`,
+        kind: "box",
+        xTitle: "erasure level",
+        yTitle: "download time (s)",
+        logY: false,
+        labels: levels.map(levelName),
+        datasets: strategies.map((st) => ({
+          label: st,
+          color: STRATEGY_COLORS[st] ?? "#444444",
+          data: levels.map((level) => {
+            const v = pick2(downloads, arm.label, size, level, st, 0, "values");
+            const kept = withoutHighOutliers(v);
+            dropped += v.length - kept.length;
+            return kept;
+          })
+        }))
+      });
+  figures.push({
+    id: "by-level",
+    title: "Download time by erasure level per strategy, within each release",
+    caption: `One panel per release and file size, y scaled per panel. High outliers (more than 1.5 IQR above the upper quartile) are left out so the rest stays readable: ${dropped} point${dropped === 1 ? "" : "s"} in all. Level 0 downloads with NONE (no erasure coding to exploit).`,
+    panels: byLevel
+  });
+  const upLevels = uniq(uploads.map((g) => g.level)).sort((x, y) => x - y);
+  const upSizes = uniq(uploads.map((g) => g.size)).sort((x, y) => x - y);
+  figures.push({
+    id: "uploads",
+    title: "Upload time by file size and erasure level, per release",
+    caption: `Each upload is a unique random payload; time until the reference is known, pooled over a release's servers. Boxes with their points; log scale.`,
+    panels: upSizes.map((size) => ({
+      id: `uploads-${size}`,
+      title: `${sizeLabel(size)} uploads`,
+      kind: "box",
+      xTitle: "release",
+      yTitle: "upload time (s, log scale)",
+      logY: true,
+      labels: a.arms.map((x) => x.label),
+      datasets: upLevels.map((level) => ({
+        label: `level ${levelName(level)}`,
+        color: LEVEL_COLORS[level] ?? "#444444",
+        data: a.arms.map((arm) => pick2(uploads, arm.label, size, level, "any", 0, "values"))
+      }))
+    }))
+  });
+  estimates("upload", "upload-estimates", "Uploads");
+  return figures;
+}
+function withoutHighOutliers(v) {
+  if (v.length < 4) return [...v];
+  const q1 = quantile(v, 0.25);
+  const q3 = quantile(v, 0.75);
+  const fence = q3 + 1.5 * (q3 - q1);
+  return v.filter((x) => x <= fence);
+}
+
+// src/experiment/report/labels.ts
+function directionText(c) {
+  return directionWords(c.direction, c.aLabel, c.bLabel);
+}
+function shiftText(c) {
+  if (!Number.isFinite(c.shift)) return "\u2013";
+  return `${signed3(c.shift)} (${seconds(c.lo)} to ${seconds(c.hi)})`;
+}
+function signed3(s) {
+  return `${s > 0 ? "+" : ""}${seconds(s)}`;
+}
+function relativeText(r) {
+  return Number.isFinite(r) ? `${r >= 0 ? "+" : ""}${(r * 100).toFixed(1)} %` : "\u2013";
+}
+function pText(p) {
+  if (!Number.isFinite(p)) return "\u2013";
+  return p < 1e-4 ? p.toExponential(1) : p.toPrecision(2);
+}
+function needText(n) {
+  if (Number.isNaN(n)) return "\u2013";
+  return Number.isFinite(n) ? String(n) : "\u221E";
+}
+
+// src/experiment/report/html.ts
+var STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:1400px;padding:0 1rem;color:#222}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.5rem 0;font-size:13px}th,td{border:1px solid #ddd;padding:2px 6px;text-align:right}
+th:first-child,td:first-child,td.t{text-align:left}
+.dir-a-faster{background:#dce7f6}.dir-b-faster{background:#fbefc4}
+.panels{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:12px}
+.panel{position:relative;height:300px}.caption{color:#555;max-width:70em}
+.summary{font-size:15px;max-width:70em}`;
+async function experimentHtml(a, opts) {
+  const figures = experimentFigures(a);
+  const title = a.arms.length >= 2 ? `${a.arms[1].label} against ${a.arms[0].label}` : a.arms[0]?.label ?? "";
+  const body = [];
+  body.push(`<h1>Bee release experiment: ${htmlText(title)}</h1>`, `<p class="summary" id="summary">${htmlText(a.summary)}</p>`);
+  for (const n of a.notes) body.push(`<p class="caption">${htmlText(n)}</p>`);
+  body.push(runsTable(a));
+  if (opts.charts) for (const f of figures) body.push(figureHtml(f));
+  body.push('<h2 id="downloads">Downloads, pooled over servers</h2>', table3(a, pooled(a, "download"), false));
+  const perServer = a.comparisons.filter((c) => c.family === "download" && c.scope !== "pooled");
+  if (perServer.length) body.push("<h2>Downloads per server</h2>", table3(a, perServer, true));
+  for (const arm of a.arms) {
+    const rows = pooled(a, "strategy").filter((c) => c.arm === arm.label);
+    if (rows.length) body.push(`<h2>RACE against DATA within ${htmlText(arm.label)}</h2>`, table3(a, rows, false));
+  }
+  body.push('<h2 id="uploads">Uploads by size and level</h2>', table3(a, pooled(a, "upload"), false));
+  body.push('<h2 id="failures">Failures</h2>', failuresTable(a), '<h2 id="sync">Sync waits</h2>', syncTable(a));
+  let script = "";
+  if (opts.charts) {
+    const code = (await experimentChartsSource()).replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
+    script = `<script type="application/json" id="experiment-figures">${jsonForScript(figures)}</script>
+<script>${code}</script>`;
+  }
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>Bee release experiment: ${htmlText(title)}</title><style>${STYLE}</style></head>
+<body>
+${body.join("\n")}
+${script}
+</body></html>
+`;
+}
+var pooled = (a, f) => a.comparisons.filter((c) => c.family === f && c.scope === "pooled");
+function figureHtml(f) {
+  const panels = f.panels.map((p) => `<div class="panel"><canvas id="chart-${htmlText(p.id)}" role="img" aria-label="${htmlText(p.title)}"></canvas></div>`);
+  return `<section class="figure" id="figure-${htmlText(f.id)}"><h2>${htmlText(f.title)}</h2><p class="caption">${htmlText(f.caption)}</p><div class="panels">${panels.join("")}</div></section>`;
+}
+function runsTable(a) {
+  const rows = a.journals.map((j) => {
+    const arms = a.arms.filter((x) => x.runId === j.runId);
+    return `<tr><td>${htmlText(j.runId)}</td><td class="t">${htmlText(j.createdAt)}</td><td class="t">${htmlText(arms[0]?.client ?? "")} (${htmlText(arms[0]?.runner ?? "")})</td><td class="t">${arms.map((x) => `${htmlText(x.label)}: ${x.nodes.map(htmlText).join(", ")}`).join("; ")}</td><td>${j.rows}</td><td>${j.resumes}</td></tr>`;
+  });
+  return `<h2>Runs</h2><table><tr><th>run</th><th>created</th><th>client (runner)</th><th>arms: nodes</th><th>rows</th><th>resumes</th></tr>${rows.join("")}</table>`;
+}
+function table3(a, rows, withScope) {
+  if (rows.length === 0) return "<p>(no cells)</p>";
+  const r0 = rows[0];
+  const A = htmlText(r0.aLabel);
+  const B = htmlText(r0.bLabel);
+  const head2 = `<tr>${withScope ? "<th>server</th>" : ""}<th>cell</th><th>n ${A} / ${B}</th><th>median ${A}</th><th>median ${B}</th><th>shift ${B} \u2212 ${A} (95 % interval)</th><th>relative</th><th>p</th><th>BH q</th><th>direction</th><th>failures</th><th>replicates for \xB1${(a.options.powerShift * 100).toFixed(0)} %</th></tr>`;
+  const body = rows.map(
+    (c) => `<tr class="dir-${c.direction}">${withScope ? `<td>${htmlText(c.scope)}</td>` : ""}<td>${htmlText(cellLabel(c))}</td><td>${c.a.n} / ${c.b.n}</td><td>${seconds(c.a.median)}</td><td>${seconds(c.b.median)}</td><td>${htmlText(shiftText(c))}</td><td>${relativeText(c.relative)}</td><td>${pText(c.p)}</td><td>${pText(c.q)}</td><td class="t">${htmlText(directionText(c))}</td><td>${c.a.failures} / ${c.b.failures}</td><td>${needText(c.replicatesNeeded)}</td></tr>`
+  );
+  return `<table>${head2}${body.join("")}</table>`;
+}
+function failuresTable(a) {
+  if (a.failures.length === 0) return "<p>Every download succeeded at its first attempt.</p>";
+  const rows = a.failures.map(
+    (f) => `<tr><td>${htmlText(f.arm)}</td><td class="t">${htmlText(f.node)}</td><td>${htmlText(sizeLabel(f.size))}</td><td class="t">${levelName(f.level)}</td><td class="t">${f.strategy}</td><td>${f.units}</td><td>${f.failures}</td><td>${f.failedAttempts}</td><td class="t">${htmlText(f.lastError ?? "")}</td></tr>`
+  );
+  return `<table id="failures-table"><tr><th>release</th><th>node</th><th>size</th><th>level</th><th>strategy</th><th>units</th><th>never succeeded</th><th>failed attempts</th><th>last error</th></tr>${rows.join("")}</table>`;
+}
+function syncTable(a) {
+  const rows = a.sync.map(
+    (s) => `<tr><td>${htmlText(s.arm)}</td><td>${s.units}</td><td>${s.synced}</td><td>${s.ceilingReached}</td><td class="t">${htmlText(s.signals.join(", ") || "\u2013")}</td><td>${seconds(s.medianWaitS)}</td><td>${seconds(s.maxWaitS)}</td></tr>`
+  );
+  const notes = a.sync.filter((s) => s.ceilingReached > 0).map(
+    (s) => `<p>${htmlText(s.arm)}: the wait reached its ceiling for ${s.ceilingReached} upload(s); their downloads ran anyway (e.g. ${s.examples.map(htmlText).join("; ")}).</p>`
+  );
+  return `<table><tr><th>release</th><th>units</th><th>synced</th><th>ceiling reached</th><th>signals</th><th>median wait</th><th>longest wait</th></tr>${rows.join("")}</table>${notes.join("")}`;
+}
+
+// src/experiment/report/markdown.ts
+function experimentMarkdown(a) {
+  const out = [];
+  const title = a.arms.length >= 2 ? `${a.arms[1].label} against ${a.arms[0].label}` : a.arms[0]?.label ?? "";
+  out.push(`# Bee release experiment: ${mdText(title)}`, "", mdText(a.summary), "");
+  out.push("## Runs", "", "| run | created | client (runner) | arms | rows | resumes | seed |", "|---|---|---|---|---:|---:|---|");
+  for (const j of a.journals) {
+    const arms = a.arms.filter((x) => x.runId === j.runId);
+    out.push(
+      `| ${mdText(j.runId)} | ${mdText(j.createdAt)} | ${mdText(arms[0]?.client ?? "")} (${mdText(arms[0]?.runner ?? "")}) | ${arms.map((x) => `${mdText(x.label)}: ${x.nodes.map(mdText).join(", ")}`).join("; ")} | ${j.rows} | ${j.resumes} | ${mdText(j.seed.slice(0, 16))}\u2026 |`
+    );
+  }
+  out.push("");
+  for (const n of a.notes) out.push(`- ${mdText(n)}`);
+  if (a.notes.length) out.push("");
+  const pooled2 = (f) => a.comparisons.filter((c) => c.family === f && c.scope === "pooled");
+  const table4 = (rows, withScope) => {
+    if (rows.length === 0) return ["(no cells)", ""];
+    const r0 = rows[0];
+    const lines = [
+      `| ${withScope ? "server | " : ""}cell | n ${mdText(r0.aLabel)} / ${mdText(r0.bLabel)} | median ${mdText(r0.aLabel)} | median ${mdText(r0.bLabel)} | shift ${mdText(r0.bLabel)} \u2212 ${mdText(r0.aLabel)} (95 % interval) | relative | p | BH q | direction | failures | replicates for \xB1${(a.options.powerShift * 100).toFixed(0)} % |`,
+      `|${withScope ? "---|" : ""}---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|`
+    ];
+    for (const c of rows)
+      lines.push(
+        `| ${withScope ? `${mdText(c.scope)} | ` : ""}${mdText(cellLabel(c))} | ${c.a.n} / ${c.b.n} | ${seconds(c.a.median)} | ${seconds(c.b.median)} | ${mdText(shiftText(c))} | ${relativeText(c.relative)} | ${pText(c.p)} | ${pText(c.q)} | ${mdText(directionText(c))} | ${c.a.failures} / ${c.b.failures} | ${needText(c.replicatesNeeded)} |`
+      );
+    return [...lines, ""];
+  };
+  out.push("## Downloads, pooled over servers", "", ...table4(pooled2("download"), false));
+  const perServer = a.comparisons.filter((c) => c.family === "download" && c.scope !== "pooled");
+  if (perServer.length) out.push("## Downloads per server", "", ...table4(perServer, true));
+  const strategy = pooled2("strategy");
+  if (strategy.length) {
+    out.push("## RACE against DATA within each release", "");
+    for (const arm of a.arms) {
+      const rows = strategy.filter((c) => c.arm === arm.label);
+      if (rows.length) out.push(`### ${mdText(arm.label)}`, "", ...table4(rows, false));
+    }
+  }
+  out.push("## Uploads by size and level", "", ...table4(pooled2("upload"), false));
+  out.push("## Failures", "");
+  if (a.failures.length === 0) out.push("Every download succeeded at its first attempt.", "");
+  else {
+    out.push(
+      "| release | node | size | level | strategy | units | never succeeded | failed attempts | last error |",
+      "|---|---|---:|---|---|---:|---:|---:|---|"
+    );
+    for (const f of a.failures)
+      out.push(
+        `| ${mdText(f.arm)} | ${mdText(f.node)} | ${mdText(sizeLabel(f.size))} | ${levelName(f.level)} | ${f.strategy} | ${f.units} | ${f.failures} | ${f.failedAttempts} | ${mdText(f.lastError ?? "")} |`
+      );
+    out.push("");
+  }
+  out.push("## Sync waits", "", "| release | units | synced | ceiling reached | signals | median wait | longest wait |", "|---|---:|---:|---:|---|---:|---:|");
+  for (const s of a.sync)
+    out.push(
+      `| ${mdText(s.arm)} | ${s.units} | ${s.synced} | ${s.ceilingReached} | ${mdText(s.signals.join(", ") || "\u2013")} | ${seconds(s.medianWaitS)} | ${seconds(s.maxWaitS)} |`
+    );
+  out.push("");
+  const ceiling = a.sync.filter((s) => s.ceilingReached > 0);
+  for (const s of ceiling)
+    out.push(
+      `- ${mdText(s.arm)}: the wait reached its ceiling for ${s.ceilingReached} upload(s) and their downloads ran anyway, e.g. ${s.examples.map(mdText).join("; ")}`
+    );
+  if (ceiling.length) out.push("");
+  out.push(
+    "## How these figures are computed",
+    "",
+    [
+      "Download time is the time of the first ok attempt of a unit (one unique upload, then downloads); a unit with no ok attempt within its attempts is a failure and has no time.",
+      `Per cell, ${mdText(a.arms[1]?.label ?? "B")} is set against ${mdText(a.arms[0]?.label ?? "A")} with a two-sided Mann\u2013Whitney test (exact below 50 values per side, otherwise the normal approximation with tie and continuity correction) and the Hodges\u2013Lehmann shift (median of the pairwise differences, B \u2212 A, in seconds) with its 95 % interval (exact from the U distribution when small and tie-free, otherwise the asymptotic inversion as R's wilcox.test).`,
+      `p-values are adjusted by Benjamini\u2013Hochberg within each table; a cell favours a release when its q is below ${a.options.alpha}.`,
+      `Relative change is the shift over the median of ${mdText(a.arms[0]?.label ?? "A")}.`,
+      `"Replicates for \xB1${(a.options.powerShift * 100).toFixed(0)} %" is Noether's sample size for the Mann\u2013Whitney test (two-sided \u03B1 ${a.options.alpha}, power ${a.options.power}) to see a shift of ${(a.options.powerShift * 100).toFixed(0)} % of the cell's pooled median, with P(shifted > unshifted) taken from the observed spread (both arms' values around their own medians): a normal approximation, coarse for small samples.`,
+      "z-scores (in the HTML figures) standardise download times within each cell and server over both arms: (t \u2212 mean) / sd."
+    ].join(" "),
+    ""
+  );
+  return out.join("\n");
+}
 
 // src/history/derive.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 
 // src/history/order.ts
 var RUNNER_ORDER = RUNNERS;
@@ -33153,8 +35495,8 @@ function byString(a, b) {
 function byRunner(a, b) {
   return RUNNER_ORDER.indexOf(a) - RUNNER_ORDER.indexOf(b);
 }
-function timeOf(iso) {
-  return Date.parse(iso);
+function timeOf(iso2) {
+  return Date.parse(iso2);
 }
 
 // src/history/scoreboard.ts
@@ -33172,25 +35514,27 @@ function scoreRun(runId, records, groupOf, figure = timeFigure) {
     if (!r) continue;
     const seen = /* @__PURE__ */ new Set();
     for (const c of r.record.cases) {
-      const key4 = `${c.id}\0${c.label}`;
-      if (seen.has(key4) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
-      seen.add(key4);
-      const row = rows.get(key4) ?? [];
+      const key5 = `${c.id}\0${c.label}`;
+      if (seen.has(key5) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
+      seen.add(key5);
+      const row = rows.get(key5) ?? [];
       row.push({ runner, c });
-      rows.set(key4, row);
+      rows.set(key5, row);
     }
   }
   const scored = [];
-  for (const key4 of [...rows.keys()].sort()) {
-    const cells = rows.get(key4);
+  for (const key5 of [...rows.keys()].sort()) {
+    const cells = rows.get(key5);
     const cost = unitCost(cells, figure);
     if (!cost) continue;
     const first3 = cells[0];
-    const imprecise = figure === timeFigure && cells.some(({ c }) => lowPrecision(c.samples_ns, c.work));
     scored.push({
       group: groupOf(first3.c.id, first3.c.kind),
-      costs: cells.map(({ runner }, i) => ({ runner, unitCost: cost[i] })),
-      ...imprecise ? { lowPrecision: true } : {}
+      costs: cells.map(({ runner, c }, i) => {
+        const unitCost2 = cost[i];
+        const interval = figure === timeFigure && c.median_ns > 0 ? costInterval(c.samples_ns, c.median_ns / unitCost2) : void 0;
+        return { runner, unitCost: unitCost2, ...interval ? { interval } : {} };
+      })
     });
   }
   const board = boardRows(scored);
@@ -33205,7 +35549,7 @@ function scoreRun(runId, records, groupOf, figure = timeFigure) {
     geomean: {},
     wins: {},
     rows: counted,
-    ...board.lowPrecision > 0 ? { low_precision: board.lowPrecision } : {}
+    ...board.open > 0 ? { open: board.open } : {}
   };
   for (const s of scoreRows(scored, RUNNER_ORDER)) {
     if (s.geomean === null) continue;
@@ -33296,7 +35640,10 @@ var SERIES_DIR = "series";
 function catalogFromSpec(spec) {
   return {
     groups: spec.groups.map((g) => ({ id: g.id, title: g.title })),
-    cases: spec.cases.map((c) => ({ id: c.id, kind: c.kind, group: c.group, doc: c.doc, ...c.formerly ? { formerly: [...c.formerly] } : {} }))
+    cases: spec.cases.map((c) => {
+      const op = opLabelOf(c.work.ops);
+      return { id: c.id, kind: c.kind, group: c.group, doc: c.doc, ...c.formerly ? { formerly: [...c.formerly] } : {}, ...op !== "op" ? { op } : {} };
+    })
   };
 }
 var DEFAULT_BRANCH_RETENTION = { maxBranches: 20, activeDays: 90 };
@@ -33322,7 +35669,7 @@ var MESSAGE_MAX = 200;
 function seriesFile(caseId) {
   const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
   const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 100);
-  const name2 = plain ? caseId : `${sanitized}~${createHash5("sha256").update(caseId).digest("hex").slice(0, 16)}`;
+  const name2 = plain ? caseId : `${sanitized}~${createHash7("sha256").update(caseId).digest("hex").slice(0, 16)}`;
   return `${SERIES_DIR}/${name2}.json`;
 }
 var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
@@ -33392,10 +35739,10 @@ function deriveHistory(set2, opts = {}) {
     branches.add(record2.branch);
     for (const c of record2.cases) {
       if (c.status !== "ok" || c.median_ns === null) continue;
-      const key4 = `${c.id}\0${c.label}\0${record2.runner}`;
-      let acc = series2.get(key4);
+      const key5 = `${c.id}\0${c.label}\0${record2.runner}`;
+      let acc = series2.get(key5);
       if (!acc) {
-        series2.set(key4, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
+        series2.set(key5, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
         if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
       }
       if (acc.at[acc.at.length - 1] === k) continue;
@@ -33428,6 +35775,7 @@ function deriveHistory(set2, opts = {}) {
       doc: info?.doc ?? "",
       file: seriesFile(id),
       ...info?.formerly ? { formerly: [...info.formerly] } : {},
+      ...info?.op ? { op: info.op } : {},
       series: entry.index
     };
   });
@@ -33465,8 +35813,8 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
   const perBranch = /* @__PURE__ */ new Map();
   acc.at.forEach((k, i) => {
     const b = ordered[k].loaded.record.branch;
-    const list = perBranch.get(b);
-    if (list) list.push(i);
+    const list2 = perBranch.get(b);
+    if (list2) list2.push(i);
     else perBranch.set(b, [i]);
   });
   const keep = new Uint8Array(acc.at.length);
@@ -33475,14 +35823,14 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
   const latest = {};
   const margin = shiftMargin(shiftOpts);
   for (const branch of [...perBranch.keys()].sort(byString)) {
-    const list = perBranch.get(branch);
-    const n = list.length;
+    const list2 = perBranch.get(branch);
+    const n = list2.length;
     const from = Math.max(0, n - maxRuns);
     const start = Math.max(0, from - margin);
-    const units = list.slice(start).map((i) => unitOf(acc.cases[i]));
-    for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list[start + s.index], s);
-    for (let j = from; j < n; j++) keep[list[j]] = 1;
-    const counted = list.filter((i) => acc.cases[i].instructions);
+    const units = list2.slice(start).map((i) => unitOf(acc.cases[i]));
+    for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list2[start + s.index], s);
+    for (let j = from; j < n; j++) keep[list2[j]] = 1;
+    const counted = list2.filter((i) => acc.cases[i].instructions);
     const countPoints = counted.map((i) => {
       const c = acc.cases[i];
       const rec = ordered[acc.at[i]].loaded.record;
@@ -33495,9 +35843,9 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
       };
     });
     for (const [k, step2] of countSteps(countPoints)) steps.set(counted[k], step2);
-    const last = acc.cases[list[n - 1]];
-    const prev = n > 1 ? acc.cases[list[n - 2]] : void 0;
-    const record2 = ordered[acc.at[list[n - 1]]].loaded.record;
+    const last = acc.cases[list2[n - 1]];
+    const prev = n > 1 ? acc.cases[list2[n - 2]] : void 0;
+    const record2 = ordered[acc.at[list2[n - 1]]].loaded.record;
     const prevUnit = prev ? unitOf(prev) : 0;
     latest[branch] = {
       median_ns: last.median_ns,
@@ -33506,10 +35854,11 @@ function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
       run_id: record2.run.id,
       run_at: record2.started_at,
       change: prev && prevUnit > 0 ? unitOf(last) / prevUnit - 1 : null,
-      trend: list.slice(-trendLength).map((i) => acc.cases[i].median_ns),
+      trend: list2.slice(-trendLength).map((i) => acc.cases[i].median_ns),
       ops: last.work.ops,
       bytes: last.work.bytes,
       ...lowPrecision(last.samples_ns, last.work) ? { low_precision: true } : {},
+      ...medianIntervalOf(last.samples_ns),
       ...last.instructions ? countSummary(
         counted.map((i) => acc.cases[i]),
         trendLength
@@ -33533,21 +35882,154 @@ function renderDerived(d) {
   const out = /* @__PURE__ */ new Map();
   out.set(INDEX_FILE, stableJson(d.index));
   const files = d.series.map((s) => [seriesFile(s.case), stableJson(s)]).sort((a, b) => byString(a[0], b[0]));
-  for (const [path, text3] of files) {
+  for (const [path, text4] of files) {
     if (out.has(path)) throw new Error(`history: two case ids map to the series file ${path}; nothing derived`);
-    out.set(path, text3);
+    out.set(path, text4);
   }
   return out;
 }
 function derive(set2, opts = {}) {
   return renderDerived(deriveHistory(set2, opts));
 }
+function medianIntervalOf(samples) {
+  const ci = costInterval(samples, 1);
+  return ci ? { median_interval: ci } : {};
+}
 
 // src/history/store.ts
 var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
-import { existsSync as existsSync14 } from "node:fs";
+import { existsSync as existsSync16 } from "node:fs";
 import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname as dirname7, join as join34, normalize, resolve as resolve12, sep } from "node:path";
+import { dirname as dirname8, join as join37, normalize, resolve as resolve13, sep } from "node:path";
+
+// src/history/experiments.ts
+import { readdirSync as readdirSync9, readFileSync as readFileSync22 } from "node:fs";
+import { join as join36 } from "node:path";
+var EXPERIMENTS_DIR = "experiments";
+var EXPERIMENT_INDEX_FILE = "index.json";
+var EXPERIMENT_SUMMARY_SCHEMA = "bee-bench/experiment-summary@1";
+var EXPERIMENT_INDEX_SCHEMA = "bee-bench/experiment-index@1";
+var num3 = external_exports.number().nullable();
+var ExperimentCellSchema = external_exports.object({
+  family: external_exports.enum(["download", "upload", "strategy"]),
+  size: external_exports.number().int().min(1),
+  level: external_exports.number().int().min(0).max(4),
+  strategy: external_exports.string(),
+  /** Strategy family: the arm within which RACE is set against DATA. */
+  arm: external_exports.string().optional(),
+  a: external_exports.string(),
+  b: external_exports.string(),
+  n_a: external_exports.number().int().min(0),
+  n_b: external_exports.number().int().min(0),
+  median_a_s: num3,
+  median_b_s: num3,
+  shift_s: num3,
+  lo_s: num3,
+  hi_s: num3,
+  relative: num3,
+  p: num3,
+  q: num3,
+  direction: external_exports.enum(["a-faster", "b-faster", "unclear"]),
+  failures_a: external_exports.number().int().min(0),
+  failures_b: external_exports.number().int().min(0),
+  replicates_needed: num3
+});
+var ExperimentArmSchema = external_exports.object({
+  label: external_exports.string(),
+  release: external_exports.string(),
+  run_id: external_exports.string(),
+  nodes: external_exports.array(external_exports.string()),
+  client: external_exports.string(),
+  runner: external_exports.string()
+});
+var ExperimentIdSchema = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, "an experiment id is letters, digits, . _ - (at most 200)");
+var ExperimentSummarySchema = external_exports.object({
+  schema: external_exports.literal(EXPERIMENT_SUMMARY_SCHEMA),
+  id: ExperimentIdSchema,
+  created_at: external_exports.string().min(1),
+  mode: external_exports.enum(["side-by-side", "compare", "a/a", "single"]),
+  arms: external_exports.array(ExperimentArmSchema).min(1),
+  alpha: external_exports.number(),
+  power_shift: external_exports.number(),
+  summary: external_exports.string(),
+  totals: external_exports.object({ units: external_exports.number().int(), downloads: external_exports.number().int(), failed_units: external_exports.number().int(), failed_attempts: external_exports.number().int() }),
+  sync_ceilings: external_exports.number().int().min(0),
+  cells: external_exports.array(ExperimentCellSchema)
+});
+function experimentPath(id) {
+  return `${EXPERIMENTS_DIR}/${ExperimentIdSchema.parse(id)}.json`;
+}
+function serializeExperiment(s) {
+  return stableJsonPretty(ExperimentSummarySchema.parse(s));
+}
+function readExperiments(folderAbs) {
+  const dir = join36(folderAbs, EXPERIMENTS_DIR);
+  let names;
+  try {
+    names = readdirSync9(dir).filter((n) => n.endsWith(".json") && n !== EXPERIMENT_INDEX_FILE);
+  } catch (e) {
+    if (e.code === "ENOENT") return { summaries: [], invalid: [] };
+    throw e;
+  }
+  const summaries = [];
+  const invalid = [];
+  for (const name2 of names.sort()) {
+    const file2 = `${EXPERIMENTS_DIR}/${name2}`;
+    let json3;
+    try {
+      json3 = JSON.parse(readFileSync22(join36(dir, name2), "utf8"));
+    } catch (e) {
+      invalid.push({ file: file2, problem: `not JSON: ${e.message}` });
+      continue;
+    }
+    const r = ExperimentSummarySchema.safeParse(json3);
+    if (!r.success) {
+      const i = r.error.issues[0];
+      invalid.push({ file: file2, problem: `${i?.path.join(".") || "file"}: ${i?.message ?? "invalid"}` });
+    } else if (`${r.data.id}.json` !== name2) invalid.push({ file: file2, problem: `id "${r.data.id}" does not match the file name` });
+    else summaries.push(r.data);
+  }
+  return { summaries, invalid };
+}
+function deriveExperimentIndex(summaries, invalid = []) {
+  const sorted2 = [...summaries].sort((x, y) => x.created_at < y.created_at ? -1 : x.created_at > y.created_at ? 1 : x.id < y.id ? -1 : 1);
+  const experiments = sorted2.map((s) => {
+    const cells = s.cells.filter((c) => c.family === "download");
+    return {
+      id: s.id,
+      created_at: s.created_at,
+      mode: s.mode,
+      a: s.arms[0].label,
+      b: s.arms[1]?.label ?? null,
+      summary: s.summary,
+      faster: cells.filter((c) => c.direction === "b-faster").length,
+      slower: cells.filter((c) => c.direction === "a-faster").length,
+      cells: cells.length
+    };
+  }).reverse();
+  const byCell2 = /* @__PURE__ */ new Map();
+  for (const s of sorted2)
+    for (const c of s.cells) {
+      if (c.family !== "download") continue;
+      const k = `${c.size}|${c.level}|${c.strategy}`;
+      const t = byCell2.get(k) ?? byCell2.set(k, { size: c.size, level: c.level, strategy: c.strategy, points: [] }).get(k);
+      t.points.push({
+        id: s.id,
+        created_at: s.created_at,
+        a: c.a,
+        b: c.b,
+        median_a_s: c.median_a_s,
+        median_b_s: c.median_b_s,
+        shift_s: c.shift_s,
+        lo_s: c.lo_s,
+        hi_s: c.hi_s,
+        direction: c.direction
+      });
+    }
+  const trends = [...byCell2.values()].filter((t) => t.points.length >= 2).sort((x, y) => x.size - y.size || x.level - y.level || x.strategy.localeCompare(y.strategy));
+  const index = { schema: EXPERIMENT_INDEX_SCHEMA, experiments, trends, invalid };
+  return stableJsonPretty(index);
+}
 
 // src/history/profiles.ts
 var PROFILES_DIR = "profiles";
@@ -33564,10 +36046,10 @@ var profilesPath = (r) => `${PROFILES_DIR}/${recordPath(r).slice(RUNS_DIR.length
 function serializeRunProfiles(r, p) {
   if (p.runner !== r.runner) return { refused: `profiles of ${p.runner} do not belong to the ${r.runner} record` };
   const file2 = RunProfilesFileSchema.parse({ schema: RUN_PROFILES_SCHEMA, record: recordPath(r), runner: p.runner, rows: p.rows });
-  const text3 = stableJson(file2);
-  const bytes2 = Buffer.byteLength(text3);
+  const text4 = stableJson(file2);
+  const bytes2 = Buffer.byteLength(text4);
   if (bytes2 > MAX_RUN_PROFILES_BYTES) return { refused: `${bytes2} bytes, more than the ${MAX_RUN_PROFILES_BYTES} a run's profiles may take` };
-  return { text: text3 };
+  return { text: text4 };
 }
 
 // src/history/store.ts
@@ -33580,7 +36062,7 @@ var RecordConflictError = class extends Error {
   }
   file;
 };
-var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, PROFILES_DIR, SERIES_DIR, INDEX_FILE]);
+var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, PROFILES_DIR, SERIES_DIR, INDEX_FILE, EXPERIMENTS_DIR]);
 function normalizeFolder(folder) {
   const f = normalize(folder.replace(/^\/+|\/+$/g, "") || ".").split(sep).join("/");
   if (f === ".." || f.startsWith("../") || f.startsWith("/")) throw new RangeError(`history folder must stay inside the branch: ${folder}`);
@@ -33602,21 +36084,15 @@ async function writeHistory(records, opts) {
         `history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(" ")[0]}`
       );
   }
-  const files = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    const path = recordPath(r);
-    const text3 = serializeRecord(r);
+  const files = recordFiles(records, opts.profiles, log2);
+  for (const e of opts.experiments ?? []) {
+    const path = experimentPath(e.id);
+    const text4 = serializeExperiment(e);
     const prev = files.get(path);
-    if (prev !== void 0 && prev !== text3) throw new RecordConflictError(path);
-    files.set(path, text3);
-    const profiles = opts.profiles?.find((p) => p.runner === r.runner);
-    if (profiles) {
-      const side = serializeRunProfiles(r, profiles);
-      if ("text" in side) files.set(profilesPath(r), side.text);
-      else log2(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
-    }
+    if (prev !== void 0 && prev !== text4) throw new RecordConflictError(path);
+    files.set(path, text4);
   }
-  const message = opts.message ?? defaultMessage(records, branch);
+  const message = opts.message ?? defaultMessage(records, branch, opts.experiments ?? []);
   const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 6e4, log2);
   try {
     await openClone(git2, opts.remote);
@@ -33626,9 +36102,9 @@ async function writeHistory(records, opts) {
   }
 }
 async function lockWorkdir(workdir, timeoutMs, log2) {
-  const dir = resolve12(workdir);
+  const dir = resolve13(workdir);
   const lockPath = `${dir}.lock`;
-  await mkdir(dirname7(dir), { recursive: true });
+  await mkdir(dirname8(dir), { recursive: true });
   const maxTimeout = 1e3;
   try {
     return await (0, import_proper_lockfile.lock)(dir, {
@@ -33649,15 +36125,18 @@ async function pushAttempts(git2, files, opts) {
   const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
   for (let attempt = 1; ; attempt++) {
     await checkoutTip(git2, branch);
-    const folderAbs = join34(opts.workdir, folder);
+    const folderAbs = join37(opts.workdir, folder);
     await refuseLinks(opts.workdir, folder);
     const written = await addRecords(folderAbs, files);
-    const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`);
+    const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`) || path.startsWith(`${EXPERIMENTS_DIR}/`);
     const added = written.added.filter(isRecord2);
     const present2 = written.present.filter(isRecord2);
     if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
     const set2 = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
     await writeDerived(folderAbs, derive(set2, opts.derive));
+    const experiments = readExperiments(folderAbs);
+    if (experiments.summaries.length > 0 || experiments.invalid.length > 0)
+      await writeFile(join37(folderAbs, EXPERIMENTS_DIR, EXPERIMENT_INDEX_FILE), deriveExperimentIndex(experiments.summaries, experiments.invalid));
     await git2(["add", "--all", "--", folder]);
     const staged = await stagedChanges(git2, folder);
     const report2 = { attempts: attempt, added, present: present2, invalid: set2.invalid };
@@ -33701,26 +36180,16 @@ function setAsideFuture(set2, notAfter) {
   }
   return { records, invalid: invalid.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0) };
 }
-var HistoryLinkError = class extends Error {
-  constructor(path) {
-    super(
-      `history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`
-    );
-    this.path = path;
-    this.name = "HistoryLinkError";
-  }
-  path;
-};
 async function refuseLinks(workdir, folder) {
   const parts = folder === "." ? [] : folder.split("/");
   for (let i = 1; i <= parts.length; i++) {
     const rel = parts.slice(0, i).join("/");
-    const st = await lstat(join34(workdir, rel)).catch(() => void 0);
+    const st = await lstat(join37(workdir, rel)).catch(() => void 0);
     if (!st) return;
     if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
   }
   const walk2 = async (rel) => {
-    for (const e of await readdir(join34(workdir, rel), { withFileTypes: true })) {
+    for (const e of await readdir(join37(workdir, rel), { withFileTypes: true })) {
       const child = rel === "." ? e.name : `${rel}/${e.name}`;
       if (e.isSymbolicLink()) throw new HistoryLinkError(child);
       if (e.isDirectory() && child !== ".git") await walk2(child);
@@ -33733,14 +36202,14 @@ function lastLines2(s) {
     s.split("\n").map((l) => l.trim()).filter((l) => l.length > 0 && l !== "Done").slice(-5).join(" | ")
   );
 }
-function defaultMessage(records, branch) {
-  const paths = records.map(recordPath).sort();
+function defaultMessage(records, branch, experiments) {
+  const paths = [...records.map(recordPath), ...experiments.map((e) => experimentPath(e.id))].sort();
   const first2 = records[0];
-  const head2 = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : `bench: re-derive ${branch}`;
+  const head2 = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : experiments.length > 0 ? `bench: experiment ${experiments.map((e) => e.id).join(", ")}` : `bench: re-derive ${branch}`;
   return [head2, "", ...paths].join("\n");
 }
 async function openClone(git2, remote) {
-  if (!existsSync14(join34(git2.cwd, ".git"))) {
+  if (!existsSync16(join37(git2.cwd, ".git"))) {
     await mkdir(git2.cwd, { recursive: true });
     await git2(["init", "-q"]);
     await git2(["remote", "add", "origin", remote]);
@@ -33763,11 +36232,39 @@ async function checkoutTip(git2, branch) {
   }
   await git2(["clean", "-q", "-f", "-d", "-x"]);
 }
+function recordFiles(records, profiles, log2) {
+  const files = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    const path = recordPath(r);
+    const text4 = serializeRecord(r);
+    const prev = files.get(path);
+    if (prev !== void 0 && prev !== text4) throw new RecordConflictError(path);
+    files.set(path, text4);
+    const mine = profiles?.find((p) => p.runner === r.runner);
+    if (mine) {
+      const side = serializeRunProfiles(r, mine);
+      if ("text" in side) files.set(profilesPath(r), side.text);
+      else log2(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
+    }
+  }
+  return files;
+}
+async function writeFolder(records, opts) {
+  const log2 = opts.log ?? (() => {
+  });
+  const folderAbs = resolve13(opts.folder);
+  await mkdir(folderAbs, { recursive: true });
+  const written = await addRecords(folderAbs, recordFiles(records, opts.profiles, log2));
+  const set2 = setAsideFuture(readRecords(folderAbs), Date.now() + FUTURE_SKEW_MS);
+  await writeDerived(folderAbs, derive(set2, opts.derive));
+  const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`);
+  return { added: written.added.filter(isRecord2), present: written.present.filter(isRecord2), invalid: set2.invalid };
+}
 async function addRecords(folderAbs, files) {
   const added = [];
   const present2 = [];
-  for (const [path, text3] of files) {
-    const abs = join34(folderAbs, path);
+  for (const [path, text4] of files) {
+    const abs = join37(folderAbs, path);
     let existing = null;
     try {
       existing = await readFile(abs, "utf8");
@@ -33775,10 +36272,10 @@ async function addRecords(folderAbs, files) {
       if (e.code !== "ENOENT") throw e;
     }
     if (existing === null) {
-      await mkdir(dirname7(abs), { recursive: true });
-      await writeFile(abs, text3, { flag: "wx" });
+      await mkdir(dirname8(abs), { recursive: true });
+      await writeFile(abs, text4, { flag: "wx" });
       added.push(path);
-    } else if (existing === text3) {
+    } else if (existing === text4) {
       present2.push(path);
     } else {
       throw new RecordConflictError(path);
@@ -33794,16 +36291,18 @@ async function copySite(siteDir2, folderAbs) {
   await cp(siteDir2, folderAbs, { recursive: true, force: true });
 }
 async function writeDerived(folderAbs, derived2) {
-  await rm(join34(folderAbs, SERIES_DIR), { recursive: true, force: true });
-  await mkdir(join34(folderAbs, SERIES_DIR), { recursive: true });
-  for (const [path, text3] of derived2) await writeFile(join34(folderAbs, path), text3);
+  await rm(join37(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join37(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text4] of derived2) await writeFile(join37(folderAbs, path), text4);
 }
 async function stagedChanges(git2, folder) {
   const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
   const changes = [];
   for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
-  const immutable = [RUNS_DIR, PROFILES_DIR].map((d) => folder === "." ? `${d}/` : `${folder}/${d}/`);
-  const bad2 = changes.filter(([status2, path]) => immutable.some((dir) => path.startsWith(dir)) && status2 !== "A");
+  const under = (d) => folder === "." ? `${d}/` : `${folder}/${d}/`;
+  const immutable = [RUNS_DIR, PROFILES_DIR, EXPERIMENTS_DIR].map(under);
+  const derivedIndex = `${under(EXPERIMENTS_DIR)}${EXPERIMENT_INDEX_FILE}`;
+  const bad2 = changes.filter(([status2, path]) => immutable.some((dir) => path.startsWith(dir)) && path !== derivedIndex && status2 !== "A");
   if (bad2.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad2.map(([s, p]) => `${s} ${p}`).join(", ")}`);
   return changes;
 }
@@ -33828,14 +36327,14 @@ var GabDataSchema = external_exports.object({
   entries: external_exports.record(external_exports.string(), external_exports.array(GabEntrySchema))
 });
 var DATA_JS_PREFIX = /^\s*window\.BENCHMARK_DATA\s*=\s*/;
-function lineCol(text3, pos) {
-  const before = text3.slice(0, pos);
+function lineCol(text4, pos) {
+  const before = text4.slice(0, pos);
   return `line ${before.split("\n").length}, column ${pos - before.lastIndexOf("\n")}`;
 }
-function parseGab(file2, text3) {
-  const prefix = DATA_JS_PREFIX.exec(text3);
+function parseGab(file2, text4) {
+  const prefix = DATA_JS_PREFIX.exec(text4);
   const start = prefix ? prefix[0].length : 0;
-  const body = text3.slice(start).replace(/;?\s*$/, "");
+  const body = text4.slice(start).replace(/;?\s*$/, "");
   const what = prefix ? "data.js" : "JSON";
   const fix = "a GAB history is `window.BENCHMARK_DATA = <JSON object>` (data.js) or that JSON object alone";
   let value;
@@ -33844,7 +36343,7 @@ function parseGab(file2, text3) {
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const at = /position (\d+)/.exec(msg);
-    const where = at ? lineCol(text3, start + Number(at[1])) : `end of input (${lineCol(text3, text3.length)})`;
+    const where = at ? lineCol(text4, start + Number(at[1])) : `end of input (${lineCol(text4, text4.length)})`;
     throw new InputError(file2, [`invalid ${what} at ${where}: ${msg}`], fix);
   }
   const parsed = GabDataSchema.safeParse(value);
@@ -33907,15 +36406,15 @@ function positive3(s) {
 }
 var ISO = external_exports.iso.datetime({ offset: true });
 var UNKNOWN_HOST = { os: "unknown", arch: "unknown", cpu_model: "unknown", cpus: 1, mem_mb: 0 };
-function importGab(file2, text3, opts = {}) {
-  const data = parseGab(file2, text3);
+function importGab(file2, text4, opts = {}) {
+  const data = parseGab(file2, text4);
   const branch = opts.branch ?? "main";
   const aliases = opts.aliases ?? NO_ALIASES;
   const out = { records: [], skipped: [], charted: 0 };
   const foreign = /* @__PURE__ */ new Map();
   const names = /* @__PURE__ */ new Set();
-  for (const list of Object.values(data.entries))
-    for (const e of list) for (const b of e.benches) if (!parseGabName(b.name) && !parseGabCountName(b)) names.add(b.name);
+  for (const list2 of Object.values(data.entries))
+    for (const e of list2) for (const b of e.benches) if (!parseGabName(b.name) && !parseGabCountName(b)) names.add(b.name);
   const taken = /* @__PURE__ */ new Set();
   for (const name2 of [...names].sort(byString)) {
     const base = `gab.${gabSlug(name2)}`;
@@ -33933,17 +36432,17 @@ function importGab(file2, text3, opts = {}) {
       entry.benches.forEach((bench, j) => {
         const counted = parseGabCountName(bench);
         if (counted) {
-          const list2 = countsBy.get(counted.runner) ?? [];
-          list2.push({ bench, id: currentId(aliases, counted.id), label: counted.label, j });
-          countsBy.set(counted.runner, list2);
+          const list3 = countsBy.get(counted.runner) ?? [];
+          list3.push({ bench, id: currentId(aliases, counted.id), label: counted.label, j });
+          countsBy.set(counted.runner, list3);
           if (!byRun.has(counted.runner)) byRun.set(counted.runner, []);
           return;
         }
         const ours = parseGabName(bench.name);
         const runner = ours?.runner ?? fallback;
-        const list = byRun.get(runner) ?? [];
-        list.push({ bench, id: ours ? currentId(aliases, ours.id) : foreign.get(bench.name), label: ours?.label ?? "", j });
-        byRun.set(runner, list);
+        const list2 = byRun.get(runner) ?? [];
+        list2.push({ bench, id: ours ? currentId(aliases, ours.id) : foreign.get(bench.name), label: ours?.label ?? "", j });
+        byRun.set(runner, list2);
       });
       for (const runner of [...byRun.keys()].sort(byRunner)) {
         const placed = { benches: byRun.get(runner), counts: countsBy.get(runner) ?? [] };
@@ -33991,9 +36490,9 @@ function entryRecord(file2, where, origin, entry, runner, { benches, counts }, b
   const seen = /* @__PURE__ */ new Map();
   let client = null;
   for (const placed of benches) {
-    const key4 = `${placed.id}\0${placed.label}`;
-    const k = (seen.get(key4) ?? 0) + 1;
-    seen.set(key4, k);
+    const key5 = `${placed.id}\0${placed.label}`;
+    const k = (seen.get(key5) ?? 0) + 1;
+    seen.set(key5, k);
     const label = k === 1 ? placed.label : `${placed.label}#${k}`;
     cases.push(importedCase({ ...placed, label }, `${where}.benches[${placed.j}]`, out));
     const cl = parseExtra(placed.bench.extra).get("client");
@@ -34083,8 +36582,8 @@ function countBench(c, run2) {
 function importedCounts(bench) {
   const extra = parseExtra(bench.extra);
   const samples = (extra.get("samples") ?? "").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  const exact = (key4) => {
-    const v = extra.get(key4);
+  const exact = (key5) => {
+    const v = extra.get(key5);
     const n = v === void 0 ? NaN : Number(v);
     return Number.isFinite(n) && n >= 0 ? n : void 0;
   };
@@ -34148,14 +36647,14 @@ function exportGabData(records) {
   for (const r of sorted2) {
     const suite = r.source?.suite ?? NATIVE_SUITE;
     repoUrl ??= r.source?.repo_url;
-    const key4 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
-    const e = open2.get(key4);
+    const key5 = `${suite}\0${gabDate(r)}\0${r.commit.sha}`;
+    const e = open2.get(key5);
     if (e) {
       e.benches.push(...exportGab(r));
       continue;
     }
     const fresh = gabEntry(r);
-    open2.set(key4, fresh);
+    open2.set(key5, fresh);
     (entries[suite] ??= []).push(fresh);
   }
   const dates = sorted2.map(gabDate);
@@ -34176,8 +36675,8 @@ function sig6(v) {
 
 // src/history/publish.ts
 import { execFileSync as execFileSync4 } from "node:child_process";
-import { existsSync as existsSync15 } from "node:fs";
-import { join as join35 } from "node:path";
+import { existsSync as existsSync17 } from "node:fs";
+import { join as join38 } from "node:path";
 function headCommit(dir) {
   const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
     encoding: "utf8",
@@ -34202,8 +36701,8 @@ function commitUrl(sha, from) {
   return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
 }
 function siteDir() {
-  const dir = join35(packageRoot(), "pages", "dist");
-  return existsSync15(join35(dir, "index.html")) ? dir : void 0;
+  const dir = join38(packageRoot(), "pages", "dist");
+  return existsSync17(join38(dir, "index.html")) ? dir : void 0;
 }
 function publishRecords(records, o) {
   return writeHistory(records, {
@@ -34228,54 +36727,162 @@ function publishResults(results, ctx, o) {
     o
   );
 }
-
-// src/cli/commands/history-export-gab.ts
-function historyExportGab(v, paths) {
-  if (v["data-js"]) {
-    if (paths.length === 0) throw new UsageError("history export-gab --data-js needs history folders (holding runs/) or record files");
-    writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve13(p))))) + "\n");
-    return 0;
-  }
-  if (paths.length !== 1) throw new UsageError("history export-gab needs one result or record file (or --data-js with history folders)");
-  writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve13(paths[0]))), null, 2)}
-`);
-  return 0;
-}
-function writeOrPrint(v, text3) {
-  if (v.out) writeText(resolve13(v.out), text3);
-  else process.stdout.write(text3);
-}
-function resultOrRecord(file2) {
-  const text3 = readFileSync20(file2, "utf8");
-  let schema;
+var LOCAL_HISTORY = "history";
+function localContext(dir, runId) {
+  const run2 = { id: runId };
   try {
-    schema = JSON.parse(text3)?.schema;
+    const commit = headCommit(dir);
+    const branch = execFileSync4("git", ["-C", dir, "rev-parse", "--abbrev-ref", "HEAD"], {
+      encoding: "utf8",
+      env: childEnv(),
+      stdio: ["ignore", "pipe", "ignore"]
+    }).trim();
+    return { commit, branch: branch === "HEAD" || branch === "" ? "local" : branch, event: "local", run: run2 };
   } catch {
-    return loadResult(file2);
+    const commit = { sha: "0".repeat(40), author: "local", timestamp: (/* @__PURE__ */ new Date()).toISOString(), message: "not a git checkout" };
+    return { commit, branch: "local", event: "local", run: run2 };
   }
-  return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text3) : loadResult(file2);
 }
-function historyRecords(path) {
-  if (!statSync7(path).isDirectory()) return [parseRecord(path, readFileSync20(path, "utf8"))];
-  const set2 = readRecords(path);
-  if (set2.invalid.length > 0)
-    throw new InputError(join36(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
-  if (set2.records.length === 0)
-    throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
-  return set2.records.map((r) => r.record);
+function keepLocally(results, ctx, o) {
+  return writeFolder(
+    results.map((r) => toRecord(r, ctx)),
+    {
+      folder: o.folder,
+      derive: { catalog: catalogFromSpec(o.spec) },
+      ...o.profiles && o.profiles.length > 0 ? { profiles: o.profiles } : {},
+      ...o.log ? { log: o.log } : {}
+    }
+  );
 }
 
-// src/cli/commands/history-import-gab.ts
-import { readFileSync as readFileSync21 } from "node:fs";
-import { resolve as resolve15 } from "node:path";
+// src/experiment/report/history.ts
+var orNull = (v) => Number.isFinite(v) ? v : null;
+function experimentId(a) {
+  const id = a.journals.map((j) => j.runId).join("__");
+  const ok = ExperimentIdSchema.safeParse(id);
+  if (!ok.success) throw new Error(`experiment id "${id}" (from the run ids) is not a safe file name: ${ok.error.issues[0]?.message}. Fix: pass id`);
+  return id;
+}
+function experimentSummary(a, id = experimentId(a)) {
+  const latest = a.journals.map((j) => j.createdAt).sort();
+  return {
+    schema: EXPERIMENT_SUMMARY_SCHEMA,
+    id,
+    created_at: latest[latest.length - 1],
+    mode: a.mode,
+    arms: a.arms.map((x) => ({ label: x.label, release: x.release, run_id: x.runId, nodes: x.nodes, client: x.client, runner: x.runner })),
+    alpha: a.options.alpha,
+    power_shift: a.options.powerShift,
+    summary: a.summary,
+    totals: { units: a.totals.units, downloads: a.totals.downloads, failed_units: a.totals.failedUnits, failed_attempts: a.totals.failedAttempts },
+    sync_ceilings: a.sync.reduce((s, x) => s + x.ceilingReached, 0),
+    cells: a.comparisons.filter((c) => c.scope === "pooled").map((c) => ({
+      family: c.family,
+      size: c.size,
+      level: c.level,
+      strategy: c.strategy,
+      ...c.arm !== void 0 ? { arm: c.arm } : {},
+      a: c.aLabel,
+      b: c.bLabel,
+      n_a: c.a.n,
+      n_b: c.b.n,
+      median_a_s: orNull(c.a.median),
+      median_b_s: orNull(c.b.median),
+      shift_s: orNull(c.shift),
+      lo_s: orNull(c.lo),
+      hi_s: orNull(c.hi),
+      relative: orNull(c.relative),
+      p: orNull(c.p),
+      q: orNull(c.q),
+      direction: c.direction,
+      failures_a: c.a.failures,
+      failures_b: c.b.failures,
+      replicates_needed: orNull(c.replicatesNeeded)
+    }))
+  };
+}
+function publishExperiment(a, o) {
+  const summary = experimentSummary(a, o.id);
+  const site2 = siteDir();
+  return writeHistory([], {
+    remote: o.remote,
+    workdir: o.workdir,
+    ...o.token ? { token: o.token } : {},
+    ...o.branch ? { branch: o.branch } : {},
+    ...o.folder ? { folder: o.folder } : {},
+    ...site2 ? { siteDir: site2 } : {},
+    ...o.log ? { log: o.log } : {},
+    experiments: [summary]
+  });
+}
+
+// src/experiment/report/index.ts
+var REPORT_FILES = {
+  md: "experiment-report.md",
+  csv: "experiment-report.csv",
+  samples: "experiment-samples.csv",
+  html: "experiment-report.html",
+  json: "experiment-analysis.json"
+};
+async function experimentReport(opts) {
+  const journals = [];
+  for (const j of opts.journals) journals.push(await readJournal2(j));
+  const analysis = analyse(journals, opts);
+  mkdirSync14(opts.out, { recursive: true });
+  const files = [];
+  const write2 = (name2, text4) => {
+    const path = join39(opts.out, name2);
+    writeFileSync12(path, text4);
+    files.push(path);
+  };
+  write2(REPORT_FILES.md, experimentMarkdown(analysis));
+  write2(REPORT_FILES.csv, experimentCsv(analysis));
+  write2(REPORT_FILES.samples, experimentSamplesCsv(analysis));
+  write2(REPORT_FILES.html, await experimentHtml(analysis, { charts: opts.charts ?? true }));
+  write2(
+    REPORT_FILES.json,
+    JSON.stringify(analysis, (_k, v) => typeof v === "number" && !Number.isFinite(v) ? String(v) : v)
+  );
+  return { files, summary: analysis.summary, analysis };
+}
 
 // src/cli/history-target.ts
+import { execFileSync as execFileSync6 } from "node:child_process";
+import { join as join40, resolve as resolve15 } from "node:path";
+
+// src/cli/remote.ts
 import { execFileSync as execFileSync5 } from "node:child_process";
-import { join as join37, resolve as resolve14 } from "node:path";
+import { existsSync as existsSync18 } from "node:fs";
+import { resolve as resolve14 } from "node:path";
+function lsRemote(remote, patterns = []) {
+  try {
+    return execFileSync5("git", ["ls-remote", "--heads", "--", remote, ...patterns], {
+      encoding: "utf8",
+      env: childEnv(),
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 6e4
+    });
+  } catch {
+    return null;
+  }
+}
+var looksLocal = (remote) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(remote) && !/^[^/\s]+@[^/\s]+:/.test(remote);
+function remoteProblem(remote, branch, publishing = false) {
+  if (!looksLocal(remote)) return void 0;
+  const shown = redact(remote);
+  if (!existsSync18(resolve14(remote)))
+    return `--remote ${shown}: no such folder; make a history repository there with \`git init --bare ${shown}\`, then \`bee-bench history publish --remote ${shown} out/results\``;
+  if (lsRemote(remote) === null) return `--remote ${shown}: not a git repository; give a repository (make one with \`git init --bare ${shown}\`)`;
+  if (branch !== void 0 && !publishing && !(lsRemote(remote, [branch]) ?? "").trim())
+    return `--remote ${shown}: no branch ${branch} here yet; publish to it first with \`bee-bench history publish --remote ${shown} out/results\` (or name another with --history-branch)`;
+  return void 0;
+}
+
+// src/cli/history-target.ts
 function headContext(v) {
   let commit;
   try {
-    commit = headCommit(resolve14(v.repo));
+    commit = headCommit(resolve15(v.repo));
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
@@ -34288,37 +36895,200 @@ function headContext(v) {
   }
   return {
     commit: url2 ? { ...commit, url: url2 } : commit,
-    branch: v.ref ?? execFileSync5("git", ["-C", resolve14(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
+    branch: v.ref ?? execFileSync6("git", ["-C", resolve15(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
     event: v.event,
     run: { id: v["run-id"] ?? `local-${Date.now()}` }
   };
 }
 function historyTarget(v) {
-  if (!v.remote) throw new UsageError("history needs --remote URL|PATH (the repository holding the history branch)");
+  if (!v.remote)
+    throw new UsageError("history needs --remote URL|PATH (the repository holding the history branch; a local one: `git init --bare ../bench-history`)");
+  const problem = remoteProblem(v.remote, void 0, true);
+  if (problem) throw new UsageError(problem);
   const maxRuns = v["max-runs"] === void 0 ? void 0 : num(v["max-runs"], "max-runs", 0, (n) => Number.isInteger(n) && n > 0, "a whole number of points per series");
   const token = process.env.BEE_BENCH_HISTORY_TOKEN || void 0;
   registerSecret(token);
   return {
     remote: v.remote,
     ...token ? { token } : {},
-    workdir: resolve14(v.workdir ?? join37(".bee-bench", "history")),
+    workdir: resolve15(v.workdir ?? join40(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
     ...v["default-branch"] ? { defaultBranch: v["default-branch"] } : {},
-    spec: loadSpec(resolve14(v.spec ?? defaultSpecPath())).spec,
+    spec: loadSpec(resolve15(v.spec ?? defaultSpecPath())).spec,
     log
   };
 }
 
+// src/cli/commands/experiment.ts
+var PHASES = {
+  run: ["upload", "sync", "download"],
+  upload: ["upload"],
+  wait: ["sync"],
+  download: ["sync", "download"]
+};
+var DESIGN_FLAGS = [
+  "sizes",
+  "levels",
+  "strategies",
+  "node",
+  "replicates",
+  "attempts",
+  "upload",
+  "endpoint",
+  "wait",
+  "ceiling",
+  "poll",
+  "timeout",
+  "seed",
+  "order",
+  "fallback"
+];
+function designOf(v) {
+  const given = DESIGN_FLAGS.filter((f) => v[f] !== void 0);
+  if (v.design) {
+    if (given.length > 0) throw new UsageError(`--design FILE holds the whole design: drop ${given.map((f) => `--${f}`).join(", ")}`);
+    return loadDesign(resolve16(v.design));
+  }
+  if (given.length === 0) return void 0;
+  if (v.fallback !== void 0 && v.fallback !== "true" && v.fallback !== "false") throw new UsageError(`--fallback ${v.fallback}: use true or false`);
+  try {
+    return designFromWords({
+      sizes: v.sizes,
+      levels: v.levels,
+      strategies: v.strategies,
+      nodes: v.node,
+      replicates: v.replicates,
+      attempts: v.attempts,
+      upload: v.upload,
+      endpoint: v.endpoint,
+      wait: v.wait,
+      ceiling: v.ceiling,
+      poll: v.poll,
+      timeout: v.timeout,
+      seed: v.seed,
+      order: v.order,
+      ...v.fallback !== void 0 ? { fallback: v.fallback === "true" } : {}
+    });
+  } catch (e) {
+    if (e instanceof InputError) throw new UsageError(e.message);
+    throw e;
+  }
+}
+async function experiment(v, args) {
+  const [sub, ...rest] = args;
+  const subs = [...Object.keys(PHASES), "status", "compare", "report", "publish"];
+  if (!sub || !subs.includes(sub)) {
+    const near = sub ? closest(sub, subs) : void 0;
+    throw new UsageError(`unknown experiment command "${sub ?? ""}"${near ? ` (did you mean "experiment ${near}"?)` : ""}: use ${subs.join(", ")}`);
+  }
+  if (sub === "compare" || sub === "report") return analysisReport(v, sub, rest);
+  if (sub === "publish") return publishRuns(v, rest);
+  if (rest.length > 0) throw new UsageError(`experiment ${sub} takes no positional argument (got ${rest.join(" ")})`);
+  const dir = resolve16(v.out ?? "experiment");
+  if (sub === "status") {
+    process.stdout.write(`${(await runStatus(dir)).text}
+`);
+    return 0;
+  }
+  const runner = oneRunner(v, `experiment ${sub}`);
+  const given = givenClient(v, runner);
+  await runExperiment({
+    dir,
+    design: designOf(v),
+    runner,
+    source: given ? source(given, `${runner}-client`) : { kind: "registry" },
+    cacheDir: v.cache ? resolve16(v.cache) : void 0,
+    buildCommand: v["build-command"],
+    phases: PHASES[sub],
+    log
+  });
+  const st = await runStatus(dir);
+  process.stdout.write(`${st.text}
+`);
+  return 0;
+}
+async function analysisReport(v, sub, runs) {
+  if (sub === "compare" && runs.length !== 2) throw new UsageError("experiment compare needs two run folders (A B)");
+  if (sub === "report" && runs.length === 0) throw new UsageError("experiment report needs a run folder (or more)");
+  const out = resolve16(v.out ?? (sub === "report" && runs.length === 1 ? `${runs[0]}/report` : "experiment-report"));
+  const alpha = alphaOf(v);
+  const r = await experimentReport({ journals: runs.map((d) => resolve16(d)), out, alpha });
+  process.stdout.write(`${r.summary}
+`);
+  for (const f of r.files) log(`experiment: wrote ${f}`);
+  return 0;
+}
+async function publishRuns(v, runs) {
+  if (runs.length === 0) throw new UsageError("experiment publish needs a run folder (one side by side, or two: A B) and --remote");
+  const target = historyTarget(v);
+  const alpha = alphaOf(v);
+  const journals = [];
+  for (const d of runs) journals.push(await readJournal2(resolve16(d)));
+  const analysis = analyse(journals, { alpha });
+  const written = await publishExperiment(analysis, {
+    remote: target.remote,
+    workdir: target.workdir,
+    ...target.token ? { token: target.token } : {},
+    ...target.branch ? { branch: target.branch } : {},
+    ...target.folder ? { folder: target.folder } : {},
+    log
+  });
+  log(`experiment: ${experimentId(analysis)} published, commit ${written.commit ?? "(none)"}`);
+  log(`next: npx bee-bench site --remote ${redact(target.remote)} (its experiments page lists it)`);
+  return 0;
+}
+var alphaOf = (v) => num(v.alpha, "alpha", 0.05, (n) => n > 0 && n < 1, "a false-discovery rate between 0 and 1, e.g. 0.05");
+
+// src/cli/commands/history-export-gab.ts
+import { readFileSync as readFileSync23, statSync as statSync9 } from "node:fs";
+import { join as join41, resolve as resolve17 } from "node:path";
+function historyExportGab(v, paths) {
+  if (v["data-js"]) {
+    if (paths.length === 0) throw new UsageError("history export-gab --data-js needs history folders (holding runs/) or record files");
+    writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve17(p))))) + "\n");
+    return 0;
+  }
+  if (paths.length !== 1) throw new UsageError("history export-gab needs one result or record file (or --data-js with history folders)");
+  writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve17(paths[0]))), null, 2)}
+`);
+  return 0;
+}
+function writeOrPrint(v, text4) {
+  if (v.out) writeText(resolve17(v.out), text4);
+  else process.stdout.write(text4);
+}
+function resultOrRecord(file2) {
+  const text4 = readFileSync23(file2, "utf8");
+  let schema;
+  try {
+    schema = JSON.parse(text4)?.schema;
+  } catch {
+    return loadResult(file2);
+  }
+  return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text4) : loadResult(file2);
+}
+function historyRecords(path) {
+  if (!statSync9(path).isDirectory()) return [parseRecord(path, readFileSync23(path, "utf8"))];
+  const set2 = readRecords(path);
+  if (set2.invalid.length > 0)
+    throw new InputError(join41(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+  if (set2.records.length === 0)
+    throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
+  return set2.records.map((r) => r.record);
+}
+
 // src/cli/commands/history-import-gab.ts
+import { readFileSync as readFileSync24 } from "node:fs";
+import { resolve as resolve18 } from "node:path";
 async function historyImportGab(v, paths) {
   if (paths.length !== 1) throw new UsageError("history import-gab needs one data.js or JSON file");
   const runner = v.runner?.[0] === void 0 ? void 0 : RunnerSchema.safeParse(v.runner[0]);
   if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
-  const file2 = resolve15(paths[0]);
+  const file2 = resolve18(paths[0]);
   const target = historyTarget(v);
-  const imported = importGab(file2, readFileSync21(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main", aliases: caseAliases(target.spec) });
+  const imported = importGab(file2, readFileSync24(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main", aliases: caseAliases(target.spec) });
   for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
   if (imported.charted === 0) {
     log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
@@ -34335,34 +37105,38 @@ async function historyImportGab(v, paths) {
 async function historyPublish(v, paths) {
   if (paths.length === 0) throw new UsageError("history publish needs result files or folders");
   const results = resultFiles(paths).map(loadResult);
-  const report2 = await publishResults(results, headContext(v), historyTarget(v));
+  const target = historyTarget(v);
+  const report2 = await publishResults(results, headContext(v), target);
   log(
     `history: ${report2.added.length} record(s) added, ${report2.present.length} already present, commit ${report2.commit ?? "(none)"} after ${report2.attempts} attempt(s)`
   );
   for (const bad2 of report2.invalid) log(`history: invalid record kept as is: ${bad2.file}: ${bad2.problem}`);
+  const branch = target.branch ?? "gh-pages";
+  const options2 = `${branch === "gh-pages" ? "" : ` --history-branch ${branch}`}${target.folder && target.folder !== "bench" ? ` --folder ${target.folder}` : ""}`;
+  log(`next: npx bee-bench site --remote ${redact(target.remote)}${options2} (the trend site over branch ${branch}; on GitHub, Pages can serve that branch)`);
   return 0;
 }
 
 // src/cli/commands/merge.ts
-import { existsSync as existsSync16 } from "node:fs";
-import { join as join38, resolve as resolve16 } from "node:path";
+import { existsSync as existsSync19 } from "node:fs";
+import { join as join42, resolve as resolve19 } from "node:path";
 function mergeAbPieces(v, dirs) {
   const merged = mergePieces(dirs, {
-    specFile: resolve16(v.spec ?? defaultSpecPath()),
-    outDir: resolve16(v.out ?? "out"),
+    specFile: resolve19(v.spec ?? defaultSpecPath()),
+    outDir: resolve19(v.out ?? "out"),
     ...v.marker ? { marker: v.marker } : {}
   });
   for (const m of merged.missing) log(`merge: piece ${m} has no output`);
   for (const p of merged.profiles?.problems ?? []) log(`merge: profiles: ${p}`);
-  if (merged.profiles) log(`merge: profiles of ${merged.profiles.diffs.length} flagged row(s) in ${join38(resolve16(v.out ?? "out"), "profiles")}`);
+  if (merged.profiles) log(`merge: profiles of ${merged.profiles.diffs.length} flagged row(s) in ${join42(resolve19(v.out ?? "out"), "profiles")}`);
   process.stdout.write(merged.report.markdown);
   log(`wrote ${merged.report.markdownFile}`);
   return merged.missing.length > 0 ? 1 : 0;
 }
 function merge2(v, dirs) {
   if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
-  if (existsSync16(join38(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
-  const { merged, reports } = mergeCommand(resolve16(v.spec ?? defaultSpecPath()), dirs, resolve16(v.out ?? "out"));
+  if (existsSync19(join42(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
+  const { merged, reports } = mergeCommand(resolve19(v.spec ?? defaultSpecPath()), dirs, resolve19(v.out ?? "out"));
   for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
   for (const r of merged.missingRows) log(`merge: missing ${r}`);
   for (const p of merged.problems) log(`merge: ${p}`);
@@ -34371,11 +37145,11 @@ function merge2(v, dirs) {
 }
 
 // src/cli/commands/plan.ts
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve20 } from "node:path";
 function plan(v) {
   if (v.shards !== void 0) {
     const assignment = planShards(selectionOf(v), shardCount(v), v.history);
-    if (v.assignment) writeText(resolve17(v.assignment), `${JSON.stringify(assignment, null, 2)}
+    if (v.assignment) writeText(resolve20(v.assignment), `${JSON.stringify(assignment, null, 2)}
 `);
     process.stdout.write(`${JSON.stringify(matrixOf(assignment))}
 `);
@@ -34425,21 +37199,21 @@ function report(v, positionals) {
 }
 
 // src/cli/commands/run.ts
-import { join as join41, relative as relative5, resolve as resolve19 } from "node:path";
+import { join as join46, relative as relative5, resolve as resolve22 } from "node:path";
 
 // src/pipeline/single.ts
-import { mkdirSync as mkdirSync14, writeFileSync as writeFileSync13 } from "node:fs";
+import { mkdirSync as mkdirSync16, writeFileSync as writeFileSync14 } from "node:fs";
 import { availableParallelism as availableParallelism2, loadavg as loadavg2 } from "node:os";
-import { dirname as dirname8, join as join40, resolve as resolve18 } from "node:path";
+import { dirname as dirname9, join as join45, resolve as resolve21 } from "node:path";
 
 // src/pipeline/compact-profiles.ts
-import { existsSync as existsSync17, mkdirSync as mkdirSync13, rmSync as rmSync12, writeFileSync as writeFileSync12 } from "node:fs";
-import { join as join39 } from "node:path";
-var compactFile = (outDir, runner) => join39(outDir, "profiles", `${runner}.compact.json`);
+import { existsSync as existsSync20, mkdirSync as mkdirSync15, rmSync as rmSync12, writeFileSync as writeFileSync13 } from "node:fs";
+import { join as join43 } from "node:path";
+var compactFile = (outDir, runner) => join43(outDir, "profiles", `${runner}.compact.json`);
 function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
   const started = performance.now();
   try {
-    if (!result2 || !existsSync17(dumps)) return null;
+    if (!result2 || !existsSync20(dumps)) return null;
     const byUnit = dumpsByUnit(dumps);
     const rows = [];
     for (const c of result2.cases) {
@@ -34454,14 +37228,115 @@ function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
     }
     if (rows.length === 0) return null;
     const profiles = RunProfilesSchema.parse({ runner, rows });
-    mkdirSync13(join39(outDir, "profiles"), { recursive: true });
-    writeFileSync12(compactFile(outDir, runner), `${JSON.stringify(profiles)}
+    mkdirSync15(join43(outDir, "profiles"), { recursive: true });
+    writeFileSync13(compactFile(outDir, runner), `${JSON.stringify(profiles)}
 `);
     log2(`profiles: ${runner}: compact profiles of ${rows.length} counted row(s) in ${Math.round(performance.now() - started)} ms`);
     return profiles;
   } finally {
     rmSync12(dumps, { recursive: true, force: true });
   }
+}
+
+// src/pipeline/precision.ts
+import { rmSync as rmSync13 } from "node:fs";
+import { join as join44 } from "node:path";
+var PRECISION_BUDGET_MS = 6e4;
+var MAX_ROUNDS = 3;
+var ROUND_FACTOR = 2;
+var rowKey5 = (c) => `${c.id} ${String(c.param["label"])}`;
+function openRows(results, groupOf) {
+  const rows = /* @__PURE__ */ new Map();
+  for (const r of results)
+    for (const c of r.cases) {
+      if (c.status !== "ok" || c.samples_ns.length === 0 || UNSCORED_GROUPS.has(groupOf(c.id))) continue;
+      const cells = rows.get(rowKey5(c)) ?? [];
+      cells.push({ runner: r.runner, c });
+      rows.set(rowKey5(c), cells);
+    }
+  const open2 = /* @__PURE__ */ new Map();
+  for (const [key5, cells] of rows) {
+    if (cells.length < 2) continue;
+    const medians = cells.map(({ c }) => median(c.samples_ns));
+    const costs = unitCosts(cells.map(({ c }, i) => ({ median_ns: medians[i], ops: c.work.ops, bytes: c.work.bytes })));
+    if (!costs) continue;
+    const row = cells.map(({ runner, c }, i) => {
+      const interval = medians[i] > 0 ? costInterval(c.samples_ns, medians[i] / costs[i]) : void 0;
+      return { runner, unitCost: costs[i], ...interval ? { interval } : {} };
+    });
+    if (!rankingOpen({ costs: row })) continue;
+    const top2 = row.reduce((a, b) => b.unitCost < a.unitCost ? b : a);
+    open2.set(
+      key5,
+      row.filter((c) => c === top2 || c.interval && top2.interval && c.interval.lo <= top2.interval.hi).map((c) => c.runner)
+    );
+  }
+  return open2;
+}
+function merge3(into, more) {
+  if (more.status !== "ok" || more.samples_ns.length === 0) return 0;
+  into.samples_ns.push(...more.samples_ns);
+  into.cpu_ns.push(...more.cpu_ns);
+  if (more.peak_rss_bytes !== null) into.peak_rss_bytes = Math.max(into.peak_rss_bytes ?? 0, more.peak_rss_bytes);
+  return more.samples_ns.length;
+}
+async function reachPrecision(o) {
+  const budgetMs = o.budgetMs ?? PRECISION_BUDGET_MS;
+  const started = performance.now();
+  const first2 = openRows(o.results, o.groupOf);
+  if (first2.size === 0 || budgetMs <= 0) return [];
+  o.log(
+    `precision: ${first2.size} row(s) whose ranking the first pass leaves open are measured again (at most ${Math.round(budgetMs / 1e3)} s): ${[...first2.keys()].join(", ")}`
+  );
+  const outcome = new Map([...first2.keys()].map((k) => [k, { row: k, added: {}, ended: "rounds", ms: 0 }]));
+  let open2 = first2;
+  for (let round = 1; round <= MAX_ROUNDS && open2.size > 0; round++) {
+    for (const runner of new Set([...open2.values()].flat())) {
+      const left = budgetMs - (performance.now() - started);
+      const built = o.builds.find((b) => b.runner === runner);
+      const plan2 = o.plans.get(runner);
+      const result2 = o.results.find((r) => r.runner === runner);
+      if (left <= 0 || !built || !plan2 || !result2) continue;
+      const keys2 = new Set([...open2].filter(([, who]) => who.includes(runner)).map(([k]) => k));
+      const again = planOf(plan2, (u) => keys2.has(`${u.id} ${String(u.param["label"])}`));
+      const more = { ...again, units: again.units.map((u) => ({ ...u, iters: u.iters * ROUND_FACTOR })) };
+      const out = join44(o.outDir, "results", `precision-${runner}.json`);
+      const inv = await invokeRunner(built.command, {
+        plan: more,
+        out,
+        timeoutMs: left,
+        ...o.fixtures ? { fixtures: o.fixtures } : {},
+        ...o.bee ? { bee: o.bee } : {}
+      });
+      rmSync13(out, { force: true });
+      for (const c of inv.result?.cases ?? []) {
+        const into = result2.cases.find((x) => x.status === "ok" && rowKey5(x) === rowKey5(c));
+        const row = outcome.get(rowKey5(c));
+        if (!into || !row) continue;
+        row.added[runner] = (row.added[runner] ?? 0) + merge3(into, c);
+      }
+    }
+    const now2 = openRows(o.results, o.groupOf);
+    const elapsed = performance.now() - started;
+    for (const k of open2.keys()) {
+      const row = outcome.get(k);
+      row.ms = elapsed;
+      if (!now2.has(k)) row.ended = "ranked";
+      else if (elapsed >= budgetMs) row.ended = "budget";
+    }
+    open2 = new Map([...now2].filter(([k]) => outcome.has(k) && outcome.get(k).ended !== "budget"));
+    if (elapsed >= budgetMs) break;
+  }
+  const rows = [...outcome.values()];
+  for (const r of rows) o.log(`precision: ${r.row}: ${precisionWords(r, budgetMs)}`);
+  return rows;
+}
+function precisionWords(r, budgetMs) {
+  const added = Object.entries(r.added).map(([runner, n], i) => i === 0 ? `${n} more iterations of bee-${runner}` : `${n} of bee-${runner}`);
+  const more = added.length > 0 ? added.join(", ") : "no more iterations";
+  if (r.ended === "ranked") return `ranked after ${more} (${Math.round(r.ms / 1e3)} s)`;
+  if (r.ended === "budget") return `still open when the ${Math.round(budgetMs / 1e3)} s budget ended (${more})`;
+  return `still open after ${MAX_ROUNDS} rounds (${more}): the clients are as fast as this machine can tell`;
 }
 
 // src/pipeline/single.ts
@@ -34485,17 +37360,17 @@ async function singlePipeline(o) {
       notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
       continue;
     }
-    const out = join40(resolve18(o.outDir), "results", `${r.runner}.json`);
+    const out = join45(resolve21(o.outDir), "results", `${r.runner}.json`);
     const plan2 = planFor(o, spec, hash2, r.runner);
     let result2 = null;
     for (const kind of measure) {
       if (kind !== "wall" && measuresWall(measure) && !result2) break;
       const ev = EVIDENCES[kind];
-      const keep = kind === "instructions" ? join40(resolve18(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
+      const keep = kind === "instructions" ? join45(resolve21(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
       const run2 = await runEvidence(kind, built.command, {
         runner: r.runner,
         plan: plan2,
-        out: kind === "wall" ? out : join40(resolve18(o.outDir), ev.dir, `${r.runner}.json`),
+        out: kind === "wall" ? out : join45(resolve21(o.outDir), ev.dir, `${r.runner}.json`),
         budgetMs: processBudgetMs,
         fixtures: o.fixtures,
         ...kind === "wall" ? { bee: o.bee } : {},
@@ -34504,23 +37379,37 @@ async function singlePipeline(o) {
       });
       problems.push(...run2.problems);
       if (keep) {
-        const compact = compactRunProfiles(r.runner, keep, plan2, run2.result, resolve18(o.outDir), o.log);
+        const compact = compactRunProfiles(r.runner, keep, plan2, run2.result, resolve21(o.outDir), o.log);
         if (compact) profiles.push(compact);
       }
       if (run2.result) result2 = result2 && ev.deterministic ? ev.attach(result2, run2.result) : run2.result;
     }
     if (result2 && measure.some((m) => m !== "wall")) {
-      mkdirSync14(dirname8(out), { recursive: true });
-      writeFileSync13(out, `${JSON.stringify(result2, null, 2)}
+      mkdirSync16(dirname9(out), { recursive: true });
+      writeFileSync14(out, `${JSON.stringify(result2, null, 2)}
 `);
     }
     if (result2) results.push(result2);
     else notRun.push({ runner: r.runner, status: "failed", reason: problems.filter((p) => p.startsWith(`${r.runner}:`)).at(-1) ?? "no result" });
   }
+  const precision = measuresWall(measure) && process.env.BEE_BENCH_ITERS === void 0 ? await reachPrecision({
+    results,
+    builds,
+    plans: new Map(results.map((r) => [r.runner, planFor(o, spec, hash2, r.runner)])),
+    groupOf: (id) => spec.cases.find((c) => c.id === id)?.group ?? "cpu",
+    outDir: resolve21(o.outDir),
+    ...o.precisionBudgetMs !== void 0 ? { budgetMs: o.precisionBudgetMs } : {},
+    ...o.fixtures ? { fixtures: o.fixtures } : {},
+    ...o.bee ? { bee: o.bee } : {},
+    log: o.log
+  }) : [];
+  for (const r of results)
+    if (precision.some((p) => p.added[r.runner])) writeFileSync14(join45(resolve21(o.outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
+`);
   const environment = { loadAverage: loadavg2(), cpus: availableParallelism2() };
   const model = aggregate(results, spec, { specHash: hash2, notRun, environment });
   const reports = writeReports(o.outDir, model);
-  return { results, builds, problems, model, reports, profiles };
+  return { results, builds, problems, model, reports, profiles, precision };
 }
 
 // src/cli/progress.ts
@@ -34550,13 +37439,13 @@ function summarize2(outcome) {
   return `ok${shown}${n ? ` (${n[1]} iterations)` : ""}`;
 }
 var STAGE_WORDS = { build: "building", wall: "running", count: "counting instructions", alloc: "counting allocations" };
-function runProgress(stages, log2, now = () => performance.now()) {
+function runProgress(stages, log2, now2 = () => performance.now()) {
   const states = stages.map((s) => ({ ...s, unitsDone: 0 }));
   const total = stages.filter((s) => s.kind === "wall").reduce((n, s) => n + s.units, 0);
   let done = 0;
-  let lastOut = now();
+  let lastOut = now2();
   const out = (line) => {
-    lastOut = now();
+    lastOut = now2();
     log2(line);
   };
   const open2 = /* @__PURE__ */ new Map();
@@ -34564,19 +37453,19 @@ function runProgress(stages, log2, now = () => performance.now()) {
   const enter = (runner, kind) => {
     const s = stageOf(runner, kind);
     if (!s || s.startedAt !== void 0) return;
-    const t = now();
+    const t = now2();
     for (const e of states) if (e.startedAt !== void 0 && e.endedAt === void 0) e.endedAt = t;
     s.startedAt = t;
   };
   const end = (runner, kind) => {
     const s = stageOf(runner, kind);
-    if (s && s.endedAt === void 0) s.endedAt = now();
+    if (s && s.endedAt === void 0) s.endedAt = now2();
   };
   const current = () => states.find((s) => s.startedAt !== void 0 && s.endedAt === void 0);
   const remainingMs = (s) => {
     if (s.endedAt !== void 0) return 0;
     if (s.startedAt === void 0) return s.estimateMs;
-    const elapsed = now() - s.startedAt;
+    const elapsed = now2() - s.startedAt;
     if (s.kind === "wall" && s.unitsDone > 0) return (s.units - s.unitsDone) * elapsed / s.unitsDone;
     return Math.max(0, s.estimateMs - elapsed);
   };
@@ -34607,7 +37496,7 @@ function runProgress(stages, log2, now = () => performance.now()) {
       if (built) {
         end(built[1], "build");
         if (line.startsWith(`${built[1]}: build failed`)) {
-          for (const s of states) if (s.runner === built[1] && s.startedAt === void 0) s.startedAt = s.endedAt = now();
+          for (const s of states) if (s.runner === built[1] && s.startedAt === void 0) s.startedAt = s.endedAt = now2();
         }
         out(line);
         return;
@@ -34617,7 +37506,7 @@ function runProgress(stages, log2, now = () => performance.now()) {
       const skipped = COUNT_SKIPPED.exec(line);
       if (skipped) {
         const s = stageOf(skipped[1], "count");
-        if (s) s.startedAt = s.endedAt = now();
+        if (s) s.startedAt = s.endedAt = now2();
       }
       const start = START.exec(line);
       if (start) {
@@ -34625,7 +37514,7 @@ function runProgress(stages, log2, now = () => performance.now()) {
         enter(runner, "wall");
         const what = `${id} ${label}`;
         if (rest && finish(runner, what, rest)) return;
-        if (open2.get(runner)?.what !== what) open2.set(runner, { what, at: now() });
+        if (open2.get(runner)?.what !== what) open2.set(runner, { what, at: now2() });
         return;
       }
       const plain = LINE2.exec(line);
@@ -34635,15 +37524,15 @@ function runProgress(stages, log2, now = () => performance.now()) {
     },
     beat() {
       const s = current();
-      if (!s || now() - lastOut < HEARTBEAT_MS) return;
+      if (!s || now2() - lastOut < HEARTBEAT_MS) return;
       const running = s.kind === "wall" ? open2.get(s.runner) : void 0;
-      const elapsed = now() - (running?.at ?? s.startedAt);
+      const elapsed = now2() - (running?.at ?? s.startedAt);
       const doing = running ? `running ${running.what}` : STAGE_WORDS[s.kind];
       const over = s.kind !== "wall" && elapsed > s.estimateMs && s.estimateMs > 0 ? `, over its estimate of ${clock(s.estimateMs)}` : "";
       out(`${s.runner}: ${doing}, ${clock(elapsed)} so far${over}${eta()}`);
     },
     finish() {
-      const t = now();
+      const t = now2();
       for (const s of states) if (s.startedAt !== void 0 && s.endedAt === void 0) s.endedAt = t;
       return states.filter((s) => s.startedAt !== void 0 && s.endedAt > s.startedAt && (s.kind !== "wall" || s.unitsDone === s.units)).map((s) => ({ runner: s.runner, kind: s.kind, msPerUnit: (s.endedAt - s.startedAt) / s.units }));
     }
@@ -34682,19 +37571,27 @@ async function runStages(o) {
   }
   return stages;
 }
-function planLine(stages) {
+function overheadEstimate(cacheDir, profile2) {
+  return readTimings(cacheDir ?? defaultCacheDir()).overhead[profile2] ?? 0;
+}
+var runEstimateMs = (stages, overheadMs = 0) => stages.reduce((ms, s) => ms + s.estimateMs, overheadMs);
+function planLine(stages, overheadMs = 0) {
   const builds = stages.filter((s) => s.kind === "build");
   const buildText = builds.map((b) => b.estimateMs > 0 ? `${b.runner} ~${clock(b.estimateMs)}` : `${b.runner} cached`).join(", ");
   const cases = stages.filter((s) => s.kind === "wall").reduce((n, s) => n + s.units, 0);
   const caseMs = stages.filter((s) => s.kind !== "build").reduce((ms, s) => ms + s.estimateMs, 0);
-  const total = stages.reduce((ms, s) => ms + s.estimateMs, 0);
-  return `run: builds ${buildText}; ${cases} case run(s) ~${clock(caseMs)} \xB7 ETA ${clock(total)}`;
+  return `run: builds ${buildText}; ${cases} case run(s) ~${clock(caseMs)} \xB7 ETA ${clock(runEstimateMs(stages, overheadMs))}`;
 }
-function recordStages(cacheDir, profile2, timings) {
+function recordStages(cacheDir, profile2, timings, run2) {
   const stages = timings.filter((t) => t.kind !== "build");
-  if (stages.length === 0) return;
+  const finished = run2?.stages.every((s) => s.kind === "build" && s.estimateMs === 0 || timings.some((t) => t.runner === s.runner && t.kind === s.kind));
+  if (stages.length === 0 && !finished) return;
   updateTimings(cacheDir ?? defaultCacheDir(), (t) => {
     for (const s of stages) t.stages[stageKey(s.runner, s.kind, profile2)] = { msPerUnit: Math.round(s.msPerUnit) };
+    if (run2 && finished) {
+      const inSteps = timings.reduce((ms, s) => ms + s.msPerUnit * (run2.stages.find((x) => x.runner === s.runner && x.kind === s.kind)?.units ?? 1), 0);
+      t.overhead[profile2] = Math.max(0, Math.round(run2.elapsedMs - inSteps));
+    }
   });
 }
 
@@ -34720,19 +37617,31 @@ async function run(v) {
     runners.push({ runner, source: source(given ?? "registry", `${runner}-client`), buildCommand: v["build-command"] });
   }
   const stages = await runStages({ ...c, runners, measure });
-  log(planLine(stages));
-  const progress = runProgress(stages, log);
-  const heartbeat = setInterval(() => progress.beat(), 2e3);
+  log(planLine(stages, overheadEstimate(c.cacheDir, c.profile)));
+  const progress2 = runProgress(stages, log);
+  const heartbeat = setInterval(() => progress2.beat(), 2e3);
   heartbeat.unref();
-  const out = await withBee({ ...c, log: progress.log }, (c2) => singlePipeline({ ...c2, runners, notRun, measure })).finally(() => clearInterval(heartbeat));
-  recordStages(c.cacheDir, c.profile, progress.finish());
+  const out = await withBee({ ...c, log: progress2.log }, (c2) => singlePipeline({ ...c2, runners, notRun, measure })).finally(() => clearInterval(heartbeat));
+  const stepTimes = progress2.finish();
   log(`reports: ${[out.reports.markdown, out.reports.html, out.reports.csv].map(shortPath).join(", ")}`);
-  const lowPrecision2 = lowPrecisionLine(out.model);
-  if (lowPrecision2) log(lowPrecision2);
-  const failed = failuresOf(out.model);
-  if (failed.length > 0) log(`${failureHeadline(failed.length)}:
-${failed.map((f) => `  ${failureLine(f)}`).join("\n")}`);
-  return out.problems.length > 0 || out.results.length === 0 || failed.length > 0 ? 1 : 0;
+  for (const line of [openRankingLine(out.model), lowPrecisionLine(out.model)]) if (line) log(line);
+  const failed2 = failuresOf(out.model);
+  if (failed2.length > 0) log(`${failureHeadline(failed2.length)}:
+${failed2.map((f) => `  ${failureLine(f)}`).join("\n")}`);
+  if (out.results.length > 0) log(await keepRun(c.outDir, c.specFile, out.results, out.profiles));
+  recordStages(c.cacheDir, c.profile, stepTimes, { elapsedMs: performance.now(), stages });
+  return out.problems.length > 0 || out.results.length === 0 || failed2.length > 0 ? 1 : 0;
+}
+async function keepRun(outDir, specFile, results, profiles) {
+  const folder = join46(outDir, LOCAL_HISTORY);
+  try {
+    const kept = await keepLocally(results, localContext(process.cwd(), `local-${Date.now()}`), { folder, spec: loadSpec(specFile).spec, profiles, log });
+    const runs = new Set(readRecords(folder).records.map((r) => r.record.run.id)).size;
+    const flag = resolve22(outDir) === resolve22("out") ? "" : ` --history ${shortPath(folder)}`;
+    return `history: run kept in ${shortPath(folder)} (${kept.added.length} record(s), ${runs} run(s) in all); trend site: npx bee-bench site${flag}`;
+  } catch (e) {
+    return `history: this run was not kept in ${shortPath(folder)}: ${e instanceof Error ? e.message : String(e)}`;
+  }
 }
 async function runShard2(v) {
   const ref = parseShardRef(v.shard);
@@ -34740,7 +37649,7 @@ async function runShard2(v) {
   const c = common(v);
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
-  const outDir = resolve19(v.out ?? join41("out", `shard-${ref.index}-of-${ref.total}`));
+  const outDir = resolve22(v.out ?? join46("out", `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
   const run2 = await withBee(
@@ -34756,12 +37665,13 @@ function shortPath(p) {
 }
 
 // src/cli/site-server.ts
-import { execFileSync as execFileSync6 } from "node:child_process";
-import { existsSync as existsSync18, mkdtempSync as mkdtempSync6, readFileSync as readFileSync22, realpathSync as realpathSync2, statSync as statSync8 } from "node:fs";
+import { execFileSync as execFileSync7 } from "node:child_process";
+import { existsSync as existsSync21, mkdtempSync as mkdtempSync6, readFileSync as readFileSync25, realpathSync as realpathSync2, statSync as statSync10 } from "node:fs";
 import { createServer as createServer2 } from "node:http";
 import { tmpdir as tmpdir5 } from "node:os";
-import { extname, join as join42, relative as relative6, resolve as resolve20, sep as sep2 } from "node:path";
-var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js"]);
+import { extname, join as join47, relative as relative6, resolve as resolve23, sep as sep2 } from "node:path";
+var LOCAL_DEFAULT = join47("out", LOCAL_HISTORY);
+var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js", "experiments.html", "experiments.js"]);
 var TYPES = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
@@ -34772,23 +37682,23 @@ var TYPES = {
 var SiteError = class extends Error {
 };
 function historyFolder(dir) {
-  const abs = resolve20(dir);
-  if (!existsSync18(join42(abs, "index.json"))) {
+  const abs = resolve23(dir);
+  if (!existsSync21(join47(abs, "index.json"))) {
     throw new SiteError(
-      `${dir}: no index.json here; give the history folder (the ${existsSync18(join42(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
+      `${dir}: no index.json here; give the history folder (the ${existsSync21(join47(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
     );
   }
   return realpathSync2(abs);
 }
 function cloneHistory(remote, branch, folder) {
-  const into = mkdtempSync6(join42(tmpdir5(), "bee-bench-site-"));
+  const into = mkdtempSync6(join47(tmpdir5(), "bee-bench-site-"));
   try {
-    execFileSync6("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
+    execFileSync7("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
   } catch (e) {
-    const stderr = e.stderr?.toString().trim();
-    throw new SiteError(`cannot clone branch ${branch} of ${remote}: ${stderr || e.message}`);
+    const said = e.stderr?.toString().trim().split("\n")[0];
+    throw new SiteError(remoteProblem(remote, branch) ?? `cannot clone branch ${branch} of ${redact(remote)}: ${said || e.message}`);
   }
-  return historyFolder(join42(into, folder));
+  return historyFolder(join47(into, folder));
 }
 function fileFor(urlPath, history, site2) {
   let path;
@@ -34800,10 +37710,10 @@ function fileFor(urlPath, history, site2) {
   if (path === "/" || path === "") path = "/index.html";
   const rel = path.replace(/^\/+/, "");
   if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
-  if (SITE_FILES.has(rel)) return join42(site2, rel);
-  const file2 = resolve20(history, rel);
+  if (SITE_FILES.has(rel)) return join47(site2, rel);
+  const file2 = resolve23(history, rel);
   if (relative6(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
-  if (!existsSync18(file2) || !statSync8(file2).isFile()) return null;
+  if (!existsSync21(file2) || !statSync10(file2).isFile()) return null;
   const real = realpathSync2(file2);
   return real.startsWith(history + sep2) ? real : null;
 }
@@ -34820,7 +37730,7 @@ function serveSite(history, port) {
       res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
       return;
     }
-    const body = readFileSync22(file2);
+    const body = readFileSync25(file2);
     res.writeHead(200, { "content-type": TYPES[extname(file2)] ?? "application/octet-stream", "cache-control": "no-cache", "content-length": body.length });
     res.end(req.method === "HEAD" ? void 0 : body);
   });
@@ -34836,11 +37746,15 @@ function serveSite(history, port) {
   });
 }
 async function siteCommand(o) {
-  if (o.history === void 0 === (o.remote === void 0))
-    throw new SiteError("site needs one of --history DIR (a history folder) or --remote URL|PATH (a repository with the history branch)");
-  const folder = o.history !== void 0 ? historyFolder(o.history) : cloneHistory(o.remote, o.branch, o.folder);
+  if (o.history !== void 0 && o.remote !== void 0) throw new SiteError("site takes --history DIR or --remote URL|PATH, not both");
+  const history = o.history ?? (o.remote === void 0 ? LOCAL_DEFAULT : void 0);
+  if (history === LOCAL_DEFAULT && !existsSync21(join47(resolve23(history), "index.json")))
+    throw new SiteError(
+      `no local history in ${LOCAL_DEFAULT} yet: run \`npm run main\` (or bee-bench run) first, each run adds a point; or give --history DIR (a history folder) or --remote URL|PATH (a repository with the history branch)`
+    );
+  const folder = history !== void 0 ? historyFolder(history) : cloneHistory(o.remote, o.branch, o.folder);
   const { url: url2, server } = await serveSite(folder, o.port);
-  o.log(`serving ${o.history ?? `${o.remote} (branch ${o.branch}, folder ${o.folder})`} on 127.0.0.1 only; press Ctrl-C to stop`);
+  o.log(`serving ${history ?? `${o.remote} (branch ${o.branch}, folder ${o.folder})`} on 127.0.0.1 only; press Ctrl-C to stop`);
   process.stdout.write(`${url2}
 `);
   return new Promise((done) => {
@@ -34866,8 +37780,8 @@ function site(v) {
 }
 
 // src/cli/help.ts
-var pct2 = (f) => `${+(f * 100).toFixed(2)}%`;
-var VERDICT_DEFAULTS = `--rounds ${AB_DEFAULTS.rounds}, --alpha ${AB_DEFAULTS.alpha}, --threshold ${AB_DEFAULTS.threshold} (${pct2(AB_DEFAULTS.threshold)})`;
+var pct3 = (f) => `${+(f * 100).toFixed(2)}%`;
+var VERDICT_DEFAULTS = `--rounds ${AB_DEFAULTS.rounds}, --alpha ${AB_DEFAULTS.alpha}, --threshold ${AB_DEFAULTS.threshold} (${pct3(AB_DEFAULTS.threshold)})`;
 var RUN_FAILS = "a runner or a case failed (the report says which and why), or the Bee node is unreachable or its batch unusable";
 var SRC = `SRC is "registry" (the runner's pinned client version) or a path to a client checkout.`;
 var BEE = `BEE is the node the net.* cases run against (without one they are skipped):
@@ -34884,6 +37798,14 @@ the runtime's own accounting, in runs of their own); both = wall,instructions. N
 timed.`;
 var HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
 publishes sharing one wait for each other.`;
+var EXPERIMENT_DESIGN = `DESIGN is --design FILE (JSON, schema bee-bench/experiment-design@1) or these flags:
+  --node LABEL=RELEASE@URL[#BATCH_ID]...  the nodes (a dev node without a batch gets one bought)
+  --sizes 1KB,10KB,100KB   --levels 0,2,4   --strategies DATA,RACE (level 0 always uses NONE)
+  --replicates 5  --attempts 15  --timeout 120 (s per download attempt)  --upload deferred|direct
+  --endpoint bytes|bzz  --wait auto|tag|stewardship|none  --ceiling 7200  --poll 10 (seconds)
+  --seed HEX64 (default: random, journaled)  --order blocked|sequential  --fallback true|false
+KB/MB are decimal (1KB = 1000 bytes), KiB/MiB binary. blocked order: each replicate is a block of
+every cell on every node, shuffled by the seed, a cell's nodes back to back.`;
 var COMMANDS = [
   {
     name: "run",
@@ -34919,10 +37841,31 @@ ${COMMON}`,
       "                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]",
       "                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]",
       "                  [--instructions-threshold T] [--allocations-threshold T] [--profile-case GLOB]...",
-      "                  [--fail-on wall|instructions|allocations|any]"
+      "                  [--fail-on wall|instructions|allocations|any]",
+      "bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]",
+      "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)"
     ],
-    summary: "one runner built on two client sources, interleaved rounds, a verdict per row",
+    summary: "one runner built on two client sources (or one client against two Bee nodes), interleaved rounds, a verdict per row",
+    examples: [
+      {
+        what: "a PR's base against its head: two bee-js checkouts, every CPU case",
+        command: "bee-bench ab --runner js --base ../bee-js-main --head ../bee-js --case 'cpu.*'"
+      },
+      {
+        what: "where it moved: instruction counts beside wall time, and the functions behind each flagged row (and every bmt row)",
+        command: "bee-bench ab --runner rs --base registry --head ../bee-rs --measure wall,instructions --profile-case 'cpu.bmt.*'"
+      },
+      {
+        what: "a node A/B: one bee-js build against two Bee releases, each started as a dev node (or a URL with --base-batch-id/--head-batch-id)",
+        command: "bee-bench ab --runner js --base-bee ./bee-2.7.0 --head-bee ./bee-2.8.0 --case 'net.*'"
+      }
+    ],
     details: `${SRC}
+--base-bee BEE --head-bee BEE: the Bee node is the variable instead: one client build (--<runner>-client
+SRC, BEE_GO_PATH for go, else the registry release) runs its rounds against two nodes, each a Bee
+executable started as a dev node for the job (\`bee dev\`: Bee 2.8.0 or older) or the URL of a running
+node with its batch (--base-batch-id, --head-batch-id). The sides are labelled by the nodes'
+versions (GET /health; --base-label/--head-label override); ab.md and ab.json name both nodes.
 --fail-on: which evidence --fail-on-regression acts on.
 --piece P --split N: measure one piece of the A/B into --out/piece.json, no report (a PR as
 parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case;
@@ -34931,8 +37874,8 @@ a count piece profiles the rows its counts flag into --out/profiles/);
 --keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
 the comment's marker. --profile-case GLOB: with instruction counts, those cases' rows get "Where
 it moved" and profile files even when their counts flag nothing (a change under the threshold).
-Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct2(INSTRUCTION_DEFAULTS.threshold)}),
---allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct2(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
+Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct3(INSTRUCTION_DEFAULTS.threshold)}),
+--allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct3(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
 ${BEE}
 ${MEASURE}
 ${COMMON}`,
@@ -34942,6 +37885,16 @@ ${COMMON}`,
     name: "profile",
     usage: ["bee-bench profile --runner js|go|rs --case ID [--param LABEL] [--base SRC] --head SRC", "                  [--profile quick|full] [--out DIR]"],
     summary: "one CPU row's function profile under callgrind: one side, or where base and head differ",
+    examples: [
+      {
+        what: "where one row spends its instructions: bee-rs as released, one side",
+        command: "bee-bench profile --runner rs --case cpu.bmt.file-root --head registry"
+      },
+      {
+        what: "where a change moved it: the released bee-js against a checkout, function by function",
+        command: "bee-bench profile --runner js --case cpu.keccak.bulk --param quick --base registry --head ../bee-js"
+      }
+    ],
     details: `${SRC}
 Counts the row alone under callgrind (valgrind needed) and writes DIR/profiles/<case>~<param>/:
 callgrind.out.base/head (callgrind_annotate, KCachegrind), base/head.pb.gz (go tool pprof
@@ -35069,6 +38022,81 @@ Defaults: --history-branch gh-pages, --folder bench, --ref the current branch.`,
 on 127.0.0.1 only, port --port (default 8080; 0 picks a free one), until Ctrl-C. Browsers do not
 run the page's script when it is opened as a file: serve it with this command instead.`,
     fails: "the server could not start (the port is in use, say)"
+  },
+  {
+    name: "experiment run",
+    usage: ["bee-bench experiment run      --runner js|go|rs (--design FILE | DESIGN) [--out DIR] [--js-client SRC] [--cache DIR]"],
+    summary: "the Bee release experiment: unique uploads, a sync wait, checked downloads, journaled",
+    details: `${EXPERIMENT_DESIGN}
+A run folder (--out, default experiment/) holds journal.jsonl, one fsync'd row per upload, sync
+wait and download attempt. Run the same command again on the same folder after a kill or a crash:
+it continues after the last row, repeating none (the design then comes from the journal).
+Example, two dev nodes side by side (started by hand: bee dev --api-addr=127.0.0.1:1633, :1634):
+  bee-bench experiment run --runner js --out exp1 \\
+    --node a=2.7.0@http://127.0.0.1:1633 --node b=2.8.0@http://127.0.0.1:1634 \\
+    --sizes 1KB,10KB,100KB --levels 0,2,4 --strategies DATA,RACE --replicates 5
+  bee-bench experiment status --out exp1
+More: docs/experiment.md (real nodes, what a dev node cannot show, the cost of a full study).`,
+    fails: "a node or the runner failed (the message names it; the journal keeps every finished row: run again to continue)"
+  },
+  {
+    name: "experiment upload",
+    usage: ["bee-bench experiment upload   --runner js|go|rs (--design FILE | DESIGN) [--out DIR]"],
+    summary: "the upload phase alone: one unique payload per unit, journaled",
+    details: "Starts or continues a run folder (default --out experiment/); wait and download can follow hours later from the folder alone.",
+    fails: "a node or the runner failed (run again to continue)"
+  },
+  {
+    name: "experiment wait",
+    usage: ["bee-bench experiment wait     --runner js|go|rs [--out DIR]"],
+    summary: "the sync wait alone: each upload waited for on the node's own signal, up to the ceiling",
+    details: `The design's wait rule: --wait auto|tag|stewardship|none, --ceiling SECONDS, --poll SECONDS.
+auto waits for nothing on a dev node (it holds every chunk), else for the upload's tag.
+A wait that reaches the ceiling is journaled as not synced; its unit is still downloaded.
+Default --out experiment/; the rule is the run's, from its journal.`,
+    fails: "a node failed, or the uploads are not finished"
+  },
+  {
+    name: "experiment download",
+    usage: ["bee-bench experiment download --runner js|go|rs [--out DIR]"],
+    summary: "the download phase (after any sync wait left): attempts up to --attempts, content checked",
+    details: "Each attempt is bounded by --timeout; a wrong byte is a failed attempt, never a time. Default --out experiment/.",
+    fails: "a node or the runner failed (run again to continue)"
+  },
+  {
+    name: "experiment compare",
+    usage: ["bee-bench experiment compare  A_DIR B_DIR [--out DIR] [--alpha 0.05]"],
+    summary: "two runs (one release each) compared per cell, the seed study's way",
+    details: `Per cell (size \xD7 level \xD7 strategy, per server and pooled): Mann\u2013Whitney, the Hodges\u2013Lehmann
+shift with its 95% interval, BH-corrected across cells at --alpha; failures per cell; z-scores;
+RACE vs DATA within a release; replicates needed. Writes experiment-report.{md,csv,html},
+experiment-samples.csv and experiment-analysis.json into --out (default experiment-report/) and
+prints the summary.`,
+    fails: "never (unreadable journals are bad input: 2)"
+  },
+  {
+    name: "experiment report",
+    usage: ["bee-bench experiment report   RUN_DIR... [--out DIR] [--alpha 0.05]"],
+    summary: "the report of one run: two releases side by side, or an A/A (one release on two nodes)",
+    details: "As compare, for the releases (or nodes) of one run; --out defaults to RUN_DIR/report.",
+    fails: "never (unreadable journals are bad input: 2)"
+  },
+  {
+    name: "experiment publish",
+    usage: ["bee-bench experiment publish  RUN_DIR... --remote URL|PATH [--history-branch gh-pages] [--folder bench] [--workdir DIR] [--alpha 0.05]"],
+    summary: "a run's analysis (or compare A B's) into the history branch, where the site's experiments page lists it",
+    details: `The summary (bee-bench/experiment-summary@1: the pooled per-cell comparisons and the one-paragraph
+summary) is written once under experiments/<run id>.json, immutable, with the index re-derived and
+the trend site copied in the same commit; a cell measured by two or more experiments gets a trend.
+Defaults: --history-branch gh-pages, --folder bench, --workdir .bee-bench/history, --alpha 0.05.`,
+    fails: "the push failed after its retries (1); unreadable journals are bad input (2)"
+  },
+  {
+    name: "experiment status",
+    usage: ["bee-bench experiment status   [--out DIR]"],
+    summary: "what a run folder holds: units uploaded, synced, downloaded, failed and left",
+    details: "Reads the journal only (no node, no runner). Default --out experiment/.",
+    fails: "never (an unreadable journal is bad input: 2)"
   }
 ];
 var EXIT_CODES = `Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
@@ -35100,10 +38128,11 @@ function globalHelp() {
     EXIT_CODES
   ].join("\n");
 }
-function commandHelp(list) {
-  return list.flatMap((c) => [
+function commandHelp(list2) {
+  return list2.flatMap((c) => [
     `bee-bench ${c.name}: ${c.summary}`,
     "",
+    ...c.examples ? ["Examples:", ...c.examples.flatMap((e) => [`  # ${e.what}`, `  ${e.command}`]), ""] : [],
     "Usage:",
     ...c.usage.map((l) => `  ${l}`),
     "",
@@ -35112,27 +38141,6 @@ function commandHelp(list) {
     `Exit codes: 0 done; 1 ${c.fails}; 2 bad arguments or input.`,
     ""
   ]).join("\n").trimEnd();
-}
-
-// src/cli/suggest.ts
-function editDistance(a, b) {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-function closest(typed, candidates) {
-  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
-  if (prefix.length > 0 && typed.length >= 3) return prefix[0];
-  let best;
-  for (const c of candidates) {
-    const d = editDistance(typed, c);
-    if (!best || d < best.d) best = { name: c, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : void 0;
 }
 
 // src/cli.ts
@@ -35146,7 +38154,8 @@ var COMMAND_TABLE = /* @__PURE__ */ new Map([
   ["profile", profile],
   ["report", report],
   ["compare", compare],
-  ["site", site]
+  ["site", site],
+  ["experiment", experiment]
 ]);
 var HISTORY_TABLE = /* @__PURE__ */ new Map([
   ["publish", historyPublish],
@@ -35154,7 +38163,7 @@ var HISTORY_TABLE = /* @__PURE__ */ new Map([
   ["export-gab", historyExportGab]
 ]);
 function commandWords(positionals) {
-  return positionals[0] === "history" ? positionals.slice(0, 2) : positionals.slice(0, 1);
+  return positionals[0] === "history" || positionals[0] === "experiment" ? positionals.slice(0, 2) : positionals.slice(0, 1);
 }
 function unknownFlag(raw, words) {
   const typed = raw.replace(/^-+/, "").split("=")[0];
@@ -35171,7 +38180,7 @@ function parserMessage(e, words) {
   return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
 }
 function version2() {
-  return JSON.parse(readFileSync23(join43(packageRoot(), "package.json"), "utf8")).version;
+  return JSON.parse(readFileSync26(join48(packageRoot(), "package.json"), "utf8")).version;
 }
 function unknownCommand(typed) {
   const names = [...new Set(COMMANDS.map((c) => c.name.split(" ")[0])), "help"];
@@ -35208,12 +38217,12 @@ async function main(args) {
 `);
       return command || values.help ? 0 : 2;
     }
-    const list = commandsFor(about);
-    if (list.length === 0) {
+    const list2 = commandsFor(about);
+    if (list2.length === 0) {
       log(unknownCommand(about.join(" ")));
       return 2;
     }
-    process.stdout.write(`${commandHelp(list)}
+    process.stdout.write(`${commandHelp(list2)}
 `);
     return 0;
   }
@@ -35222,10 +38231,15 @@ async function main(args) {
       const [sub, ...paths] = rest;
       const historyCommand = sub === void 0 ? void 0 : HISTORY_TABLE.get(sub);
       if (!historyCommand) {
-        const near = sub ? closest(sub, [...HISTORY_TABLE.keys()]) : void 0;
-        throw new UsageError(
-          `unknown history command "${sub ?? ""}"${near ? ` (did you mean "history ${near}"?)` : ""}: use publish, import-gab or export-gab`
-        );
+        const subs = [...HISTORY_TABLE.keys()];
+        if (sub === void 0) {
+          process.stdout.write(`${commandHelp(commandsFor(["history"]))}
+`);
+          log(`bee-bench history: give a subcommand: ${subs.join(", ")} (e.g. bee-bench history publish --help)`);
+          return 2;
+        }
+        const near = closest(sub, subs);
+        throw new UsageError(near ? `unknown history command; did you mean "history ${near}"?` : `unknown history command: use ${subs.join(", ")}`);
       }
       return await historyCommand(values, paths);
     }
@@ -35236,7 +38250,8 @@ async function main(args) {
     }
     return await chosen(values, rest);
   } catch (e) {
-    const help = commandsFor(commandWords(positionals)).length > 0 ? `bee-bench ${commandWords(positionals).join(" ")} --help` : "bee-bench --help";
+    const words2 = positionals[0] === "history" && !HISTORY_TABLE.has(positionals[1] ?? "") ? ["history"] : commandWords(positionals);
+    const help = commandsFor(words2).length > 0 ? `bee-bench ${words2.join(" ")} --help` : "bee-bench --help";
     if (e instanceof UsageError || e instanceof SelectionError) {
       log(`bee-bench: ${e.message}; see ${help}`);
       return 2;
@@ -35249,7 +38264,7 @@ async function main(args) {
     return 1;
   }
 }
-if (process.argv[1] && realpathSync3(process.argv[1]) === fileURLToPath2(import.meta.url)) {
+if (process.argv[1] && realpathSync3(process.argv[1]) === fileURLToPath3(import.meta.url)) {
   main(process.argv.slice(2)).then(
     (code) => process.exitCode = code,
     (e) => {

@@ -97,19 +97,20 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
   }
   // Rows whose ranking the first pass leaves open are measured again, their runners' files rewritten;
   // not when BEE_BENCH_ITERS pins every unit's iterations (tests, counting runs): more would break the pin.
-  const precision = measuresWall(measure) && process.env.BEE_BENCH_ITERS === undefined
-    ? await reachPrecision({
-        results,
-        builds,
-        plans: new Map(results.map((r) => [r.runner, planFor(o, spec, hash, r.runner)])),
-        groupOf: (id) => spec.cases.find((c) => c.id === id)?.group ?? 'cpu',
-        outDir: resolve(o.outDir),
-        ...(o.precisionBudgetMs !== undefined ? { budgetMs: o.precisionBudgetMs } : {}),
-        ...(o.fixtures ? { fixtures: o.fixtures } : {}),
-        ...(o.bee ? { bee: o.bee } : {}),
-        log: o.log,
-      })
-    : [];
+  const precision =
+    measuresWall(measure) && process.env.BEE_BENCH_ITERS === undefined
+      ? await reachPrecision({
+          results,
+          builds,
+          plans: new Map(results.map((r) => [r.runner, planFor(o, spec, hash, r.runner)])),
+          groupOf: (id) => spec.cases.find((c) => c.id === id)?.group ?? 'cpu',
+          outDir: resolve(o.outDir),
+          ...(o.precisionBudgetMs !== undefined ? { budgetMs: o.precisionBudgetMs } : {}),
+          ...(o.fixtures ? { fixtures: o.fixtures } : {}),
+          ...(o.bee ? { bee: o.bee } : {}),
+          log: o.log,
+        })
+      : [];
   for (const r of results)
     if (precision.some((p) => p.added[r.runner])) writeFileSync(join(resolve(o.outDir), 'results', `${r.runner}.json`), `${JSON.stringify(r, null, 2)}\n`);
   const environment = { loadAverage: loadavg() as [number, number, number], cpus: availableParallelism() };
