@@ -13,7 +13,7 @@ import { publishRecords } from '../../src/history/publish.js';
 import { toRecord } from '../../src/history/record.js';
 import { markerComment } from '../../src/report/render/ab-comment.js';
 import { bareRemote, context, lsTree, removeAll, show, tip } from '../history/helpers.js';
-import { pushEvent, repository, workflowRunEvent } from './events.js';
+import { repository, workflowRunEvent } from './events.js';
 import { commentBundle, COMMIT_TIME, PublishBench, publishJson, SPEC, specResult, warnings } from './publish-harness.js';
 
 const REPO = 'ethersphere/bee-js';
@@ -33,15 +33,7 @@ afterAll(async () => {
   removeAll(dirs);
 });
 
-const push = (remote: string, id: number, inputs: Record<string, string> = {}) =>
-  bench.publish(
-    'push',
-    pushEvent(REPO, 'refs/heads/main', '0'.repeat(40), SHA),
-    id,
-    SHA,
-    { history: 'gh-pages', 'history-remote': remote, ...inputs },
-    { GITHUB_REF_NAME: 'main' },
-  );
+const push = (remote: string, id: number, inputs: Record<string, string> = {}) => bench.publishPush(remote, id, SHA, inputs);
 const records = async (remote: string) => (await lsTree(remote)).filter((f) => f.includes('/runs/'));
 
 describe('publish: hostile artifacts are refused by name and reason; the genuine one still publishes', () => {

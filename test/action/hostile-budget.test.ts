@@ -18,7 +18,7 @@ import { markerComment } from '../../src/report/render/ab-comment.js';
 import type { Result } from '../../src/spec/schema.js';
 import type { AbRow } from '../../src/verdict/index.js';
 import { bareRemote, cloneBranch, context, git, lsTree, removeAll, show, tip } from '../history/helpers.js';
-import { pullRequestEvent, pushEvent } from './events.js';
+import { pullRequestEvent } from './events.js';
 import {
   annotations,
   commentBundle,
@@ -48,15 +48,7 @@ afterAll(async () => {
   removeAll(dirs);
 });
 
-const push = (remote: string, id: number, inputs: Record<string, string> = {}) =>
-  bench.publish(
-    'push',
-    pushEvent(REPO, 'refs/heads/main', '0'.repeat(40), SHA),
-    id,
-    SHA,
-    { history: 'gh-pages', 'history-remote': remote, ...inputs },
-    { GITHUB_REF_NAME: 'main' },
-  );
+const push = (remote: string, id: number, inputs: Record<string, string> = {}) => bench.publishPush(remote, id, SHA, inputs);
 const recordRunners = async (remote: string) =>
   (await lsTree(remote))
     .filter((f) => f.includes('/runs/'))

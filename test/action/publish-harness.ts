@@ -19,6 +19,7 @@ import type { CaseResult, Result, Runner } from '../../src/spec/schema.js';
 import { GitHubApiServer, type StoredArtifact } from '../github/api-server.js';
 import { caseResult, result } from '../report/fixtures.js';
 import { runAction, tmp } from './harness.js';
+import { pushEvent } from './events.js';
 
 export const SPEC = loadSpec(defaultSpecPath());
 /** The time every test commit was made, as the API reports it; results start after it. */
@@ -114,6 +115,18 @@ export class PublishBench {
     const zipFile = join(this.dir, `artifact-${this.n}.zip`);
     execFileSync('zip', ['-q', '-r', zipFile, '.'], { cwd: from });
     return this.server.addArtifact(run, name, readFileSync(zipFile), sha);
+  }
+
+  /** The documented push set-up's publish job: a push to main, its records appended to the history at `remote`. */
+  publishPush(remote: string, run: number, sha: string, inputs: Record<string, string> = {}) {
+    return this.publish(
+      'push',
+      pushEvent(this.repository, 'refs/heads/main', '0'.repeat(40), sha),
+      run,
+      sha,
+      { history: 'gh-pages', 'history-remote': remote, ...inputs },
+      { GITHUB_REF_NAME: 'main' },
+    );
   }
 
   /** The publish job: the bundled action in mode: publish, with the job token that may write. */
