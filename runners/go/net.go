@@ -560,38 +560,45 @@ func downloadBench(ctx context.Context, env *harness.Env, p plan.Params, call st
 	}}, nil
 }
 
-// compareBody reads a body to its end, comparing it byte for byte with want as it arrives.
+// compareBody reads a body to its end, comparing it byte for byte with want as it arrives and
+// hashing it, so a difference is worded as in the other runners (length and SHA-256 of both
+// sides, then where the first difference is).
 func compareBody(rc io.ReadCloser, call string, want []byte) error {
 	defer rc.Close()
 	c := &comparer{want: want, at: -1}
-	_, err := io.Copy(c, rc)
-	switch {
-	case c.at >= 0:
-		return fmt.Errorf("content mismatch on %s: byte %d differs from the upload (the upload was %d bytes)", call, c.at, len(want))
-	case err != nil:
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(c, h), rc); err != nil {
 		return fmt.Errorf("verification download: %w", err)
-	case c.n != int64(len(want)):
-		return fmt.Errorf("content mismatch on %s: got %d bytes, the upload was %d bytes", call, c.n, len(want))
 	}
-	return nil
+	if c.at < 0 && c.n == int64(len(want)) {
+		return nil
+	}
+	var got [32]byte
+	h.Sum(got[:0])
+	up := sha256.Sum256(want)
+	msg := fmt.Sprintf("content mismatch on %s: got %d bytes (sha256 %x), the upload was %d bytes (sha256 %x)", call, c.n, got[:8], len(want), up[:8])
+	if c.at >= 0 {
+		msg += fmt.Sprintf("; first difference at byte %d", c.at)
+	}
+	return errors.New(msg)
 }
 
 // comparer is a sink that checks what it is given against want; at is the first differing
-// offset (-1: none so far), n the bytes given.
+// offset (-1: none so far), n the bytes given. It takes the whole body, so its length is known.
 type comparer struct {
 	want []byte
 	n    int64
 	at   int64
 }
 
-var errDiffers = errors.New("differs")
-
 func (c *comparer) Write(p []byte) (int, error) {
-	rest := c.want[min(c.n, int64(len(c.want))):]
-	for i, x := range p {
-		if i >= len(rest) || x != rest[i] {
-			c.at = c.n + int64(i)
-			return i, errDiffers
+	if c.at < 0 {
+		rest := c.want[min(c.n, int64(len(c.want))):]
+		for i, x := range p {
+			if i >= len(rest) || x != rest[i] {
+				c.at = c.n + int64(i)
+				break
+			}
 		}
 	}
 	c.n += int64(len(p))

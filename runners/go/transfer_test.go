@@ -384,8 +384,8 @@ func TestDownloadCases(t *testing.T) {
 	cases = runPlan(t, url, map[string]any{"id": "net.bytes.download", "param": p("corrupt", "redundancy_level", 1)},
 		map[string]any{"id": "net.bzz.download", "param": p("corrupt")})
 	for _, c := range cases {
-		want := "content mismatch on GET /" + strings.Split(c.ID, ".")[1] + ": byte 1000 differs from the upload (the upload was 5008 bytes)"
-		if c.Status != "failed" || !strings.Contains(c.Error, want) || len(c.SamplesNS) != 0 {
+		want := "content mismatch on GET /" + strings.Split(c.ID, ".")[1] + ": got 5008 bytes (sha256 "
+		if c.Status != "failed" || !strings.Contains(c.Error, want) || !strings.HasSuffix(c.Error, "; first difference at byte 1000") || len(c.SamplesNS) != 0 {
 			t.Errorf("%s with a wrong byte: %s %q, want failed with %q and no samples", c.ID, c.Status, c.Error, want)
 		}
 	}
@@ -404,10 +404,11 @@ func TestCompareBody(t *testing.T) {
 	want := []byte("0123456789")
 	for _, tc := range []struct{ got, err string }{
 		{"0123456789", ""},
-		{"012345678", "got 9 bytes, the upload was 10"},
-		{"0123456789X", "byte 10 differs"},
-		{"0123X56789", "byte 4 differs"},
-		{"", "got 0 bytes, the upload was 10"},
+		{"012345678", "got 9 bytes (sha256 36f50957f5e0b6ee), the upload was 10 bytes (sha256 84d89877f0d4041e)"},
+		{"0123456789X", "got 11 bytes (sha256 "},
+		{"0123456789X", "; first difference at byte 10"},
+		{"0123X56789", "; first difference at byte 4"},
+		{"", "got 0 bytes (sha256 e3b0c44298fc1c14), the upload was 10 bytes"},
 	} {
 		err := compareBody(io.NopCloser(strings.NewReader(tc.got)), "GET /bytes", want)
 		if (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
