@@ -1,62 +1,32 @@
 // bee-bench: the local CLI. The same pipelines as the action (src/pipeline), on a laptop. This file
-// parses the command line and hands it to one command of src/cli/commands; the flags live in
-// src/cli/flags.ts, the help in src/cli/help.ts.
+// parses the command line, checks its flags against the command's own list and hands it to that
+// command (src/cli/commands, listed in its index.ts); the flags' parser table is src/cli/flags.ts.
 import { readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { packageRoot } from './build/paths.js';
-import { ab } from './cli/commands/ab.js';
-import { bisect } from './cli/commands/bisect.js';
-import { build } from './cli/commands/build.js';
-import { compare } from './cli/commands/compare.js';
-import { experiment } from './cli/commands/experiment.js';
-import { historyExportGab } from './cli/commands/history-export-gab.js';
-import { historyImportGab } from './cli/commands/history-import-gab.js';
-import { historyPublish } from './cli/commands/history-publish.js';
-import { merge } from './cli/commands/merge.js';
-import { plan } from './cli/commands/plan.js';
-import { profile } from './cli/commands/profile.js';
-import { report } from './cli/commands/report.js';
-import { run } from './cli/commands/run.js';
-import { site } from './cli/commands/site.js';
 import { SiteError } from './cli/site-server.js';
+import type { CliCommand } from './cli/command.js';
 import { COMMANDS, commandHelp, commandsFor, globalHelp } from './cli/help.js';
-import { log, options, UsageError, type Command } from './cli/flags.js';
+import { log, options, UsageError } from './cli/flags.js';
 import { closest } from './spec/suggest.js';
 import { InputError } from './spec/errors.js';
 import { SelectionError } from './spec/select.js';
 
-/** Every command by the word typed for it (src/cli/help.ts has one entry for each). */
-const COMMAND_TABLE: ReadonlyMap<string, Command> = new Map<string, Command>([
-  ['run', run],
-  ['plan', plan],
-  ['merge', merge],
-  ['build', build],
-  ['ab', ab],
-  ['bisect', bisect],
-  ['profile', profile],
-  ['report', report],
-  ['compare', compare],
-  ['site', site],
-  ['experiment', experiment],
-]);
-/** `history SUB`: the history branch's commands. */
-const HISTORY_TABLE: ReadonlyMap<string, Command> = new Map<string, Command>([
-  ['publish', historyPublish],
-  ['import-gab', historyImportGab],
-  ['export-gab', historyExportGab],
-]);
+/** The words that open a group of commands ("history publish", "experiment run"). */
+const GROUPS: ReadonlySet<string> = new Set(COMMANDS.filter((c) => c.name.includes(' ')).map((c) => c.name.split(' ')[0]!));
 
 /** The command words typed (before any flag's value could be mistaken for one): "run", "history publish", "experiment run". */
 function commandWords(positionals: readonly string[]): string[] {
-  return positionals[0] === 'history' || positionals[0] === 'experiment' ? positionals.slice(0, 2) : positionals.slice(0, 1);
+  return GROUPS.has(positionals[0] ?? '') ? positionals.slice(0, 2) : positionals.slice(0, 1);
 }
 
 /** One line for a flag the parser does not know, with the closest valid flag. */
 function unknownFlag(raw: string, words: readonly string[]): string {
   const typed = raw.replace(/^-+/, '').split('=')[0]!;
-  const near = closest(typed, Object.keys(options));
+  const chosen = commandOf(words);
+  const near = closest(typed, chosen ? [...chosen.flags] : Object.keys(options));
   const help = words.length > 0 && commandsFor(words).length > 0 ? `bee-bench ${words.join(' ')} --help` : 'bee-bench --help';
   return `bee-bench: unknown flag ${raw.split('=')[0]}${near ? ` (did you mean --${near}?)` : ''}; see ${help}`;
 }
@@ -69,6 +39,18 @@ function parserMessage(e: Error & { code?: string }, words: readonly string[]): 
   const noValue = /Option '(--[\w-]+)' does not take an argument/.exec(e.message);
   if (noValue) return `bee-bench: ${noValue[1]} takes no value; see ${help}`;
   return `bee-bench: ${e.message.split('\n')[0]}; see ${help}`;
+}
+
+/** The command the words name, when they name exactly one. */
+function commandOf(words: readonly string[]): CliCommand | undefined {
+  return COMMANDS.find((c) => c.name === words.join(' '));
+}
+
+/** A known flag the chosen command does not take: one line naming the commands that do. */
+function foreignFlag(name: string, chosen: CliCommand): string {
+  const takers = COMMANDS.filter((c) => (c.flags as readonly string[]).includes(name)).map((c) => c.name);
+  const shown = takers.length > 3 ? `${takers.slice(0, 3).join(', ')} and others` : takers.join(', ');
+  return `bee-bench: ${chosen.name} takes no --${name}${takers.length ? ` (${shown} ${takers.length === 1 ? 'takes' : 'take'} it)` : ''}; see bee-bench ${chosen.name} --help`;
 }
 
 function version(): string {
@@ -119,32 +101,36 @@ export async function main(args: string[]): Promise<number> {
     process.stdout.write(`${commandHelp(list)}\n`);
     return 0;
   }
+  const chosen = commandOf(commandWords(positionals));
   try {
-    if (command === 'history') {
-      const [sub, ...paths] = rest;
-      const historyCommand = sub === undefined ? undefined : HISTORY_TABLE.get(sub);
-      if (!historyCommand) {
-        const subs = [...HISTORY_TABLE.keys()];
-        if (sub === undefined) {
-          // A bare `history`: what it holds, not an "unknown command" of nothing.
-          process.stdout.write(`${commandHelp(commandsFor(['history']))}\n`);
-          log(`bee-bench history: give a subcommand: ${subs.join(', ')} (e.g. bee-bench history publish --help)`);
-          return 2;
-        }
-        const near = closest(sub, subs);
-        throw new UsageError(near ? `unknown history command; did you mean "history ${near}"?` : `unknown history command: use ${subs.join(', ')}`);
-      }
-      return await historyCommand(values, paths);
-    }
-    const chosen = COMMAND_TABLE.get(command);
     if (!chosen) {
-      log(unknownCommand(command));
+      if (!GROUPS.has(command)) {
+        log(unknownCommand(command));
+        return 2;
+      }
+      const subs = commandsFor([command]).map((c) => c.name.split(' ')[1]!);
+      const sub = rest[0];
+      if (sub === undefined) {
+        // A bare group word (`history`): what it holds, not an "unknown command" of nothing.
+        process.stdout.write(`${commandHelp(commandsFor([command]))}\n`);
+        log(`bee-bench ${command}: give a subcommand: ${subs.join(', ')} (e.g. bee-bench ${command} ${subs[0]} --help)`);
+        return 2;
+      }
+      const near = closest(sub, subs);
+      throw new UsageError(near ? `unknown ${command} command; did you mean "${command} ${near}"?` : `unknown ${command} command: use ${subs.join(', ')}`);
+    }
+    // Flags are checked per command: a flag another command takes is refused here, not ignored.
+    const foreign = loose.tokens.find(
+      (t) => t.kind === 'option' && t.name !== 'help' && t.name !== 'version' && !(chosen.flags as readonly string[]).includes(t.name),
+    );
+    if (foreign?.kind === 'option') {
+      log(foreignFlag(foreign.name, chosen));
       return 2;
     }
-    return await chosen(values, rest);
+    return await chosen.run(values, positionals.slice(chosen.name.split(' ').length));
   } catch (e) {
-    // A mistyped history subcommand is not echoed back in the help hint.
-    const words = positionals[0] === 'history' && !HISTORY_TABLE.has(positionals[1] ?? '') ? ['history'] : commandWords(positionals);
+    // A mistyped subcommand is not echoed back in the help hint.
+    const words = chosen ? chosen.name.split(' ') : commandWords(positionals).slice(0, 1);
     const help = commandsFor(words).length > 0 ? `bee-bench ${words.join(' ')} --help` : 'bee-bench --help';
     if (e instanceof UsageError || e instanceof SelectionError) {
       log(`bee-bench: ${e.message}; see ${help}`);

@@ -104,8 +104,29 @@ export const options = {
 /** The parsed flags every command receives. */
 export type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
 
-/** A command: the parsed flags and the words after the command's name; resolves to the exit code. */
-export type Command = (v: Values, args: string[]) => number | Promise<number>;
+/** A flag's name as typed after `--`. */
+export type FlagName = keyof typeof options;
+
+/** The flags `common` reads: the spec, the run size, the cases, the node, the out and cache folders. */
+export const COMMON_FLAGS = [
+  'spec',
+  'profile',
+  'case',
+  'large',
+  'bee-url',
+  'batch-id',
+  'bee',
+  'bee-binary',
+  'bee-port',
+  'out',
+  'cache',
+] as const satisfies readonly FlagName[];
+/** The flags `selectionOf` reads: the common ones, the runners and the measure. */
+export const SELECTION_FLAGS = [...COMMON_FLAGS, 'runner', 'measure'] as const satisfies readonly FlagName[];
+/** The flags `verdictOptions` reads. */
+export const VERDICT_FLAGS = ['rounds', 'alpha', 'threshold'] as const satisfies readonly FlagName[];
+/** The client sources `givenClient` reads, one per runner. */
+export const CLIENT_FLAGS = ['js-client', 'go-client', 'rs-client'] as const satisfies readonly FlagName[];
 
 export const log = (line: string): void => {
   process.stderr.write(`${line}\n`);

@@ -5,8 +5,13 @@ import { defaultSpecPath } from '../build/paths.js';
 import { childEnv, registerSecret } from '../child/env.js';
 import { commitUrl, headCommit, type RecordContext } from '../history/index.js';
 import { loadSpec } from '../spec/load.js';
-import { log, num, UsageError, type Values } from './flags.js';
+import { log, num, UsageError, type FlagName, type Values } from './flags.js';
 import { remoteProblem } from './remote.js';
+
+/** The flags `historyTarget` reads: where the history is and how it is kept. */
+export const HISTORY_FLAGS = ['remote', 'history-branch', 'folder', 'max-runs', 'default-branch', 'workdir', 'spec'] as const satisfies readonly FlagName[];
+/** The flags `headContext` reads: which commit, branch and run a record is about. */
+export const RECORD_CONTEXT_FLAGS = ['repo', 'ref', 'event', 'run-id', 'commit-url', 'repo-url'] as const satisfies readonly FlagName[];
 
 /** The commit a local history write is about: HEAD of --repo, read with git. */
 export function headContext(v: Values): RecordContext {

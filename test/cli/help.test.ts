@@ -197,3 +197,46 @@ describe('docs/cli.md and --help agree', () => {
     for (const text of [page, readFileSync(join(ROOT, 'README.md'), 'utf8')]) expect(text.match(/^bee-bench \w/gm) ?? []).toEqual([]);
   });
 });
+
+describe('flags per command', () => {
+  const CLIENTS = ['js-client', 'go-client', 'rs-client'];
+  /** The flags a help text names: --name, and --<runner>-client for the three client flags. */
+  const named = (text: string) =>
+    new Set([...[...text.matchAll(/--([a-z][a-z-]*[a-z])/g)].map((m) => m[1]!), ...(text.includes('--<runner>-client') ? CLIENTS : [])]);
+
+  it('every flag a command takes is in its help, and every flag of its usage lines is one it takes', () => {
+    for (const c of COMMANDS) {
+      const help = named(commandHelp([c]));
+      expect(
+        c.flags.filter((f) => !help.has(f)),
+        c.name,
+      ).toEqual([]);
+      const usage = named(c.usage.join('\n'));
+      expect(
+        [...usage].filter((f) => !(c.flags as readonly string[]).includes(f)),
+        c.name,
+      ).toEqual([]);
+    }
+  });
+
+  it('a flag of another command is refused in one line that names the commands taking it', async () => {
+    const r = await cli(['run', '--rounds', '5']);
+    expect(r.code).toBe(2);
+    expect(lines(r.stderr)).toEqual(['bee-bench: run takes no --rounds (ab, bisect take it); see bee-bench run --help']);
+    expect(lines((await cli(['experiment', 'status', '--remote', 'x'])).stderr)).toEqual([
+      'bee-bench: experiment status takes no --remote (history publish, history import-gab, site and others take it); see bee-bench experiment status --help',
+    ]);
+    // A mistyped flag is matched against the command's own flags.
+    expect(lines((await cli(['site', '--hisotry', 'x'])).stderr)).toEqual([
+      'bee-bench: unknown flag --hisotry (did you mean --history?); see bee-bench site --help',
+    ]);
+  });
+
+  it('dispatch and help come from the same records: each command word reaches its own help', async () => {
+    for (const c of COMMANDS) {
+      const r = await cli([...c.name.split(' '), '--help']);
+      expect(r.code, c.name).toBe(0);
+      expect(r.stdout.startsWith(`bee-bench ${c.name}: ${c.summary}`), c.name).toBe(true);
+    }
+  });
+});

@@ -10,7 +10,9 @@ import type { Measure } from '../../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from '../../verdict/index.js';
 import {
   changeThreshold,
+  CLIENT_FLAGS,
   common,
+  COMMON_FLAGS,
   envPairs,
   givenClient,
   log,
@@ -19,10 +21,13 @@ import {
   oneRunner,
   source,
   UsageError,
+  type Values,
+  VERDICT_FLAGS,
   verdictOptions,
   withBee,
-  type Values,
 } from '../flags.js';
+import type { CliCommand } from '../command.js';
+import { BEE, COMMON, MEASURE, RUN_FAILS, SRC, VERDICT_DEFAULTS, pct } from '../help-text.js';
 
 /** --base-bee / --head-bee: the node A/B's two nodes, or undefined for a client A/B. Every conflict is a UsageError. */
 function nodeSpecs(v: Values): { base: NodeSpec; head: NodeSpec } | undefined {
@@ -125,3 +130,81 @@ export async function ab(v: Values): Promise<number> {
   const f = failingRows(out.report.input.rows, failOn.data);
   return v['fail-on-regression'] && f.regressions + f.failed + f.missing > 0 ? 1 : 0;
 }
+
+/** `bee-bench ab`: its help, its flags and what it runs. */
+export const abCli: CliCommand = {
+  name: 'ab',
+  usage: [
+    'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
+    '                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
+    '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]',
+    '                  [--instructions-threshold T] [--allocations-threshold T] [--profile-case GLOB]...',
+    '                  [--fail-on wall|instructions|allocations|any] [--large] [--piece P --split N] [--prebuilt]',
+    'bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]',
+    "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)",
+  ],
+  summary: 'one runner built on two client sources (or one client against two Bee nodes), interleaved rounds, a verdict per row',
+  examples: [
+    {
+      what: "a PR's base against its head: two bee-js checkouts, every CPU case",
+      command: "bee-bench ab --runner js --base ../bee-js-main --head ../bee-js --case 'cpu.*'",
+    },
+    {
+      what: 'where it moved: instruction counts beside wall time, and the functions behind each flagged row (and every bmt row)',
+      command: "bee-bench ab --runner rs --base registry --head ../bee-rs --measure wall,instructions --profile-case 'cpu.bmt.*'",
+    },
+    {
+      what: 'a node A/B: one bee-js build against two Bee releases, each started as a dev node (or a URL with --base-batch-id/--head-batch-id)',
+      command: "bee-bench ab --runner js --base-bee ./bee-2.7.0 --head-bee ./bee-2.8.0 --case 'net.*'",
+    },
+  ],
+  details: `${SRC}
+--base-bee BEE --head-bee BEE: the Bee node is the variable instead: one client build (--<runner>-client
+SRC, BEE_GO_PATH for go, else the registry release) runs its rounds against two nodes, each a Bee
+executable started as a dev node for the job (\`bee dev\`: Bee 2.8.0 or older) or the URL of a running
+node with its batch (--base-batch-id, --head-batch-id). The sides are labelled by the nodes'
+versions (GET /health; --base-label/--head-label override); ab.md and ab.json name both nodes.
+--fail-on: which evidence --fail-on-regression acts on.
+--piece P --split N: measure one piece of the A/B into --out/piece.json, no report (a PR as
+parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case;
+a count piece profiles the rows its counts flag into --out/profiles/);
+\`bee-bench merge --out DIR PIECE_DIR...\` judges them as one A/B and names a missing piece.
+--keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
+the comment's marker. --profile-case GLOB: with instruction counts, those cases' rows get "Where
+it moved" and profile files even when their counts flag nothing (a change under the threshold).
+Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct(INSTRUCTION_DEFAULTS.threshold)}),
+--allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
+${BEE}
+${MEASURE}
+${COMMON}`,
+  fails: `${RUN_FAILS}, or --fail-on-regression found a regression or a row that failed or is missing in head`,
+  flags: [
+    ...COMMON_FLAGS,
+    ...VERDICT_FLAGS,
+    ...CLIENT_FLAGS,
+    'runner',
+    'base',
+    'head',
+    'base-label',
+    'head-label',
+    'base-env',
+    'head-env',
+    'measure',
+    'instructions-threshold',
+    'allocations-threshold',
+    'fail-on',
+    'fail-on-regression',
+    'keep-raw',
+    'marker',
+    'piece',
+    'split',
+    'prebuilt',
+    'profile-case',
+    'base-bee',
+    'head-bee',
+    'base-batch-id',
+    'head-batch-id',
+    'build-command',
+  ],
+  run: ab,
+};

@@ -9,7 +9,9 @@ import { renderBisectMarkdown } from '../../bisect/report.js';
 import { bisect as bisectCommits } from '../../bisect/run.js';
 import { writeText } from '../../report/write.js';
 import { AB_DEFAULTS } from '../../verdict/index.js';
-import { common, log, measureOf, oneRunner, UsageError, verdictOptions, type Values } from '../flags.js';
+import { common, log, measureOf, oneRunner, UsageError, type Values, VERDICT_FLAGS, verdictOptions } from '../flags.js';
+import type { CliCommand } from '../command.js';
+import { COMMON, VERDICT_DEFAULTS } from '../help-text.js';
 
 export async function bisect(v: Values): Promise<number> {
   const c = common(v);
@@ -27,3 +29,24 @@ export async function bisect(v: Values): Promise<number> {
   process.stdout.write(md);
   return 0;
 }
+
+/** `bee-bench bisect`: its help, its flags and what it runs. */
+export const bisectCli: CliCommand = {
+  name: 'bisect',
+  usage: [
+    'bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]',
+    '                  [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]',
+    '                  [--measure wall|instructions]',
+  ],
+  summary: 'find the first commit of a client checkout that made a case slower',
+  details: `Walks the first-parent commits of the client checkout at --path (default .) from --good
+(excluded) to --bad, each step an A/B against --good, and names the first commit whose change
+exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
+installed, else time paired rounds (--measure wall forces wall time).
+Defaults: --path ., ${VERDICT_DEFAULTS}, --measure instructions where valgrind is installed (else wall),
+--profile quick, --out out.
+${COMMON}`,
+  fails: 'a build or a step failed',
+  flags: ['spec', 'profile', 'case', 'out', 'cache', ...VERDICT_FLAGS, 'runner', 'good', 'bad', 'path', 'measure', 'build-command'],
+  run: bisect,
+};

@@ -5,6 +5,7 @@ import { renderCompareMarkdown } from '../../report/render/compare-markdown.js';
 import { writeText } from '../../report/write.js';
 import { common, UsageError, type Values } from '../flags.js';
 import { modelOf } from '../results.js';
+import type { CliCommand } from '../command.js';
 
 export function compare(v: Values, positionals: string[]): number {
   if (positionals.length !== 2) throw new UsageError('compare needs OLD_DIR NEW_DIR');
@@ -15,3 +16,14 @@ export function compare(v: Values, positionals: string[]): number {
   process.stdout.write(md);
   return 0;
 }
+
+/** `bee-bench compare`: its help, its flags and what it runs. */
+export const compareCli: CliCommand = {
+  name: 'compare',
+  usage: ['bee-bench compare OLD_DIR NEW_DIR [--out FILE] [--spec FILE]'],
+  summary: 'what changed between two folders of results',
+  details: 'Prints the comparison as markdown; --out also writes it to FILE (default: stdout only).',
+  fails: 'never (unreadable results are bad input: 2)',
+  flags: ['out', 'spec'],
+  run: compare,
+};

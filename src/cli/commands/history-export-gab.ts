@@ -8,6 +8,7 @@ import { InputError } from '../../spec/errors.js';
 import { loadResult } from '../../spec/load.js';
 import type { Result } from '../../spec/schema.js';
 import { UsageError, type Values } from '../flags.js';
+import type { CliCommand } from '../command.js';
 
 export function historyExportGab(v: Values, paths: string[]): number {
   if (v['data-js']) {
@@ -49,3 +50,17 @@ function historyRecords(path: string): HistoryRecord[] {
     throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set.records.map((r) => r.record);
 }
+
+/** `bee-bench history export-gab`: its help, its flags and what it runs. */
+export const historyExportGabCli: CliCommand = {
+  name: 'history export-gab',
+  usage: [
+    'bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]',
+    'bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]',
+  ],
+  summary: 'benches for github-action-benchmark, or a whole data.js back',
+  details: 'Prints to stdout unless --out FILE is given.',
+  fails: 'never (unreadable input is bad input: 2)',
+  flags: ['out', 'data-js'],
+  run: historyExportGab,
+};

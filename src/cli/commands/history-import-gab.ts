@@ -4,8 +4,10 @@ import { resolve } from 'node:path';
 import { importGab, publishRecords } from '../../history/index.js';
 import { RunnerSchema } from '../../spec/schema.js';
 import { caseAliases } from '../../spec/aliases.js';
-import { historyTarget } from '../history-target.js';
+import { HISTORY_FLAGS, historyTarget } from '../history-target.js';
 import { log, UsageError, type Values } from '../flags.js';
+import type { CliCommand } from '../command.js';
+import { HISTORY } from '../help-text.js';
 
 export async function historyImportGab(v: Values, paths: string[]): Promise<number> {
   if (paths.length !== 1) throw new UsageError('history import-gab needs one data.js or JSON file');
@@ -26,3 +28,17 @@ export async function historyImportGab(v: Values, paths: string[]): Promise<numb
   );
   return 0;
 }
+
+/** `bee-bench history import-gab`: its help, its flags and what it runs. */
+export const historyImportGabCli: CliCommand = {
+  name: 'history import-gab',
+  usage: [
+    'bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--max-runs N] [--spec FILE] [--workdir DIR] DATA.js|JSON',
+  ],
+  summary: 'import a github-action-benchmark data.js into the history',
+  details: `${HISTORY}
+Defaults: --history-branch gh-pages, --folder bench, --ref the current branch.`,
+  fails: 'no bench of the file has a time (nothing is committed), or the history could not be written',
+  flags: [...HISTORY_FLAGS, 'runner', 'ref'],
+  run: historyImportGab,
+};

@@ -5,6 +5,7 @@ import { defaultSpecPath } from '../../build/paths.js';
 import { mergeCommand } from '../../shard/commands.js';
 import { mergePieces, AB_PIECE_FILE } from '../../shard/pr-pieces.js';
 import { log, UsageError, type Values } from '../flags.js';
+import type { CliCommand } from '../command.js';
 
 /** `merge --out DIR PIECE_DIR...`: the pieces of a split A/B judged as one (ab.md, ab.json); exit 1 naming a missing piece. */
 function mergeAbPieces(v: Values, dirs: string[]): number {
@@ -31,3 +32,20 @@ export function merge(v: Values, dirs: string[]): number {
   log(`wrote ${reports.markdown}, ${reports.html}, ${reports.csv}`);
   return merged.missingShards.length + merged.missingRows.length + merged.problems.length > 0 ? 1 : 0;
 }
+
+/** `bee-bench merge`: its help, its flags and what it runs. */
+export const mergeCli: CliCommand = {
+  name: 'merge',
+  usage: ['bee-bench merge   --out DIR [--spec FILE] SHARD_DIR...'],
+  summary: "the shards' outputs joined as one run's results and report; or an A/B's pieces judged as one",
+  details: `Writes DIR/results/<runner>.json and the report, as run --out DIR does, with a Shards section
+(each shard's machine and time). Every planned row is accounted for: a shard with no output or a
+row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
+differs between shards.
+Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md, DIR/ab.json and
+the count pieces' flagged rows' DIR/profiles/ as one \`ab\` would, and prints the report; a piece
+of the split that is missing is named and the exit code is 1. Runs no client code.`,
+  fails: 'a shard, a piece or a row is missing, or a digest differs between shards',
+  flags: ['out', 'spec', 'marker'],
+  run: merge,
+};

@@ -15,7 +15,22 @@ import type { RunProfiles } from '../../profile/index.js';
 import { selectCases } from '../../spec/select.js';
 import { overheadEstimate, planLine, recordStages, runStages } from '../eta.js';
 import { runProgress } from '../progress.js';
-import { common, givenClient, log, measureOf, runnerList, selectionOf, source, UsageError, withBee, type Values } from '../flags.js';
+import {
+  CLIENT_FLAGS,
+  common,
+  givenClient,
+  log,
+  measureOf,
+  runnerList,
+  SELECTION_FLAGS,
+  selectionOf,
+  source,
+  UsageError,
+  type Values,
+  withBee,
+} from '../flags.js';
+import type { CliCommand } from '../command.js';
+import { BEE, COMMON, MEASURE, RUN_FAILS, SRC } from '../help-text.js';
 
 export async function run(v: Values): Promise<number> {
   if (v.shard !== undefined) return runShard(v);
@@ -93,3 +108,34 @@ function shortPath(p: string): string {
   const r = relative(process.cwd(), p);
   return r.startsWith('..') || r === '' ? p : r;
 }
+
+/** `bee-bench run`: its help, its flags and what it runs. */
+export const runCli: CliCommand = {
+  name: 'run',
+  usage: [
+    'bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]',
+    '                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]',
+    '                  [--measure wall,instructions,allocations|both]',
+    'bee-bench run     --shard K/N [the selection flags of a sharded plan] [--assignment FILE] [--history DIR] [--prebuilt] [BEE] [--out DIR]',
+  ],
+  summary: 'build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)',
+  details: `${SRC}
+--shard K/N runs exactly shard K's part of a sharded run (the --assignment file of plan --shards,
+else worked out again from the same selection flags) into OUT (default out/shard-K-of-N);
+--prebuilt uses the builds in --cache (from \`bee-bench build\`) and never builds: a build of other
+inputs is refused by name. A dev node (--bee dev) is started only when the shard has net cases.
+--case takes an id or a glob (* matches any run of characters): --case 'cpu.keccak.*'.
+bee-go's pinned version comes through the Go module proxy (GOPROXY); where the proxy does not
+serve it, run skips bee-go (the report says so) unless a checkout is given: --go-client PATH (or
+BEE_GO_PATH). A build's tool output goes to build.log in its cache folder (one console line
+per build names it). The console names each step (builds, cases, counting) with its estimate,
+then a line per build start and finished case with an ETA, and a heartbeat every 10 s of silence.
+Defaults: all three runners (--runner js --runner go --runner rs), every client from its registry,
+--profile quick, every case, --measure wall, --out out.
+${BEE}
+${MEASURE}
+${COMMON}`,
+  fails: RUN_FAILS,
+  flags: [...SELECTION_FLAGS, ...CLIENT_FLAGS, 'shard', 'assignment', 'history', 'prebuilt', 'build-command'],
+  run: run,
+};
