@@ -1,3 +1,5 @@
+// What a runner build is: the command a build yields, the context a builder gets and the
+// per-runner builder interface (src/build/js.ts, go.ts, rs.ts implement it).
 import type { Runner } from '../spec/schema.js';
 import type { ClientSource } from './source.js';
 

@@ -1,3 +1,5 @@
+// Build steps as child processes: each step's output streamed to the build log, a failure
+// thrown as BuildError naming the step with its last lines.
 import { spawn } from 'node:child_process';
 import { childEnv } from '../child/env.js';
 

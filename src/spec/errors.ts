@@ -1,3 +1,5 @@
+// The error every input boundary throws (spec, result, history record, design): the file, the
+// fields that are wrong and the fix, in one message.
 import type { z } from 'zod';
 
 /**

@@ -1,3 +1,5 @@
+// The JSON Schemas committed under spec/ (result, plan, spec), generated from the zod schemas so the
+// files users validate against cannot drift from what the engine accepts.
 import { z } from 'zod';
 import { PlanSchema } from './plan.js';
 import { ResultSchema, SpecSchema } from './schema.js';

@@ -1,3 +1,3 @@
-// The verdicts a row can get on one kind of evidence (wall time, instruction counts).
+// The verdicts a row can get on one evidence (any kind of the registry, src/evidence).
 export const VERDICTS = ['regression', 'improvement', '~'] as const;
 export type Verdict = (typeof VERDICTS)[number];
