@@ -1,5 +1,5 @@
 // Where bee-bench's own files are: the package root (from src/ under tsx or from the dist/
-// bundle alike), the bundled spec, the runners' sources.
+// bundle alike) and the bundled spec.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
