@@ -32,7 +32,9 @@ export const options = {
   good: { type: 'string' },
   bad: { type: 'string' },
   path: { type: 'string', default: '.' },
-  profile: { type: 'string', default: 'quick' },
+  size: { type: 'string' },
+  // The run size's former name: `profile` now means a function profile only (`bee-bench profile`, --profile-case).
+  profile: { type: 'string' },
   case: { type: 'string', multiple: true },
   param: { type: 'string' },
   large: { type: 'boolean', default: false },
@@ -107,9 +109,13 @@ export type Values = ReturnType<typeof parseArgs<{ options: typeof options; allo
 /** A flag's name as typed after `--`. */
 export type FlagName = keyof typeof options;
 
+/** Flags kept under a former name: the former name means the same as the flag it maps to. */
+export const FORMER_NAMES: Readonly<Partial<Record<FlagName, FlagName>>> = { profile: 'size' };
+
 /** The flags `common` reads: the spec, the run size, the cases, the node, the out and cache folders. */
 export const COMMON_FLAGS = [
   'spec',
+  'size',
   'profile',
   'case',
   'large',
@@ -194,8 +200,11 @@ function beeTarget(url: string, batchId: string) {
 
 /** The flags most commands share: spec, profile, cases, the node, out and cache folders. */
 export function common(v: Values) {
-  const profile = ProfileSchema.safeParse(v.profile);
-  if (!profile.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
+  if (v.size !== undefined && v.profile !== undefined)
+    throw new UsageError(`--profile ${v.profile}: the former name of --size, which is given too: keep --size`);
+  const flag = v.profile !== undefined ? 'profile' : 'size';
+  const profile = ProfileSchema.safeParse(v[flag] ?? 'quick');
+  if (!profile.success) throw new UsageError(`--${flag} ${v[flag]}: use quick or full (the run size)`);
   if (Boolean(v['bee-url']) !== Boolean(v['batch-id'])) throw new UsageError('--bee-url and --batch-id go together');
   const specFile = resolve(v.spec ?? defaultSpecPath());
   noteRenamedCases(specFile, v.case ?? []);

@@ -3,6 +3,7 @@
 // group's, such as "history"); docs/cli.md's CLI block is kept equal to the same lines.
 import type { CliCommand } from './command.js';
 import { COMMANDS } from './commands/index.js';
+import { FORMER_NAMES } from './flags.js';
 
 export { COMMANDS };
 
@@ -40,6 +41,15 @@ export function globalHelp(): string {
   ].join('\n');
 }
 
+/** A line naming the former names a command still takes, when it takes any. */
+function formerNames(c: CliCommand): string[] {
+  const kept = c.flags.flatMap((f) => {
+    const now = FORMER_NAMES[f];
+    return now ? [`--${f} (now --${now})`] : [];
+  });
+  return kept.length > 0 ? [`Former names, still taken: ${kept.join(', ')}.`] : [];
+}
+
 /** The help of one command (or of a group such as "history"). */
 export function commandHelp(list: readonly CliCommand[]): string {
   return list
@@ -51,6 +61,7 @@ export function commandHelp(list: readonly CliCommand[]): string {
       ...c.usage.map((l) => `  ${l}`),
       '',
       c.details,
+      ...formerNames(c),
       '',
       `Exit codes: 0 done; 1 ${c.fails}; 2 bad arguments or input.`,
       '',

@@ -240,3 +240,17 @@ describe('flags per command', () => {
     }
   });
 });
+
+describe('the run size is --size; --profile is its former name', () => {
+  it('--size and --profile choose the same run size; both at once is refused; the help names the former name', async () => {
+    const size = async (args: string[]) =>
+      (JSON.parse((await cli(['plan', '--runner', 'rs', '--case', 'cpu.harness.noop', ...args])).stdout) as { profile: string }).profile;
+    expect(await size(['--size', 'full'])).toBe('full');
+    expect(await size(['--profile', 'full'])).toBe('full');
+    expect(await size([])).toBe('quick');
+    const both = await cli(['plan', '--runner', 'rs', '--size', 'full', '--profile', 'quick']);
+    expect(both.code).toBe(2);
+    expect(lines(both.stderr)).toEqual(['bee-bench: --profile quick: the former name of --size, which is given too: keep --size; see bee-bench plan --help']);
+    expect((await cli(['run', '--help'])).stdout).toContain('Former names, still taken: --profile (now --size).');
+  });
+});

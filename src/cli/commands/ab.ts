@@ -136,7 +136,7 @@ export const abCli: CliCommand = {
   name: 'ab',
   usage: [
     'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
-    '                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
+    '                  [--size quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
     '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]',
     '                  [--instructions-threshold T] [--allocations-threshold T] [--profile-case GLOB]...',
     '                  [--fail-on wall|instructions|allocations|any] [--large] [--piece P --split N] [--prebuilt]',
@@ -173,7 +173,7 @@ a count piece profiles the rows its counts flag into --out/profiles/);
 the comment's marker. --profile-case GLOB: with instruction counts, those cases' rows get "Where
 it moved" and profile files even when their counts flag nothing (a change under the threshold).
 Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct(INSTRUCTION_DEFAULTS.threshold)}),
---allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
+--allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --size quick, every case, --out out.
 ${BEE}
 ${MEASURE}
 ${COMMON}`,

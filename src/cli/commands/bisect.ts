@@ -35,7 +35,7 @@ export const bisectCli: CliCommand = {
   name: 'bisect',
   usage: [
     'bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]',
-    '                  [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]',
+    '                  [--alpha A] [--threshold T] [--size quick|full] [--out DIR]',
     '                  [--measure wall|instructions]',
   ],
   summary: 'find the first commit of a client checkout that made a case slower',
@@ -44,9 +44,9 @@ export const bisectCli: CliCommand = {
 exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
 installed, else time paired rounds (--measure wall forces wall time).
 Defaults: --path ., ${VERDICT_DEFAULTS}, --measure instructions where valgrind is installed (else wall),
---profile quick, --out out.
+--size quick, --out out.
 ${COMMON}`,
   fails: 'a build or a step failed',
-  flags: ['spec', 'profile', 'case', 'out', 'cache', ...VERDICT_FLAGS, 'runner', 'good', 'bad', 'path', 'measure', 'build-command'],
+  flags: ['spec', 'size', 'profile', 'case', 'out', 'cache', ...VERDICT_FLAGS, 'runner', 'good', 'bad', 'path', 'measure', 'build-command'],
   run: bisect,
 };

@@ -29,8 +29,8 @@ export function plan(v: Values): number {
 export const planCli: CliCommand = {
   name: 'plan',
   usage: [
-    'bee-bench plan    --runner js|go|rs [--profile quick|full] [--case GLOB]... [--large]',
-    'bee-bench plan    --shards N [--runner js,go,rs] [--profile quick|full] [--case GLOB]... [--large]',
+    'bee-bench plan    --runner js|go|rs [--size quick|full] [--case GLOB]... [--large]',
+    'bee-bench plan    --shards N [--runner js,go,rs] [--size quick|full] [--case GLOB]... [--large]',
     '                  [--measure M] [--history DIR] [--assignment FILE]',
   ],
   summary: 'the resolved plan a runner executes, or the matrix of a sharded run',
@@ -41,9 +41,9 @@ With --shards N: a matrix for GitHub's strategy.matrix ({"include": [{"shard": "
 shards balanced by expected cost (--history DIR: a history folder's last recorded times, else
 an estimate from the spec). Wall time keeps every client of a case on one shard; counts split
 per runner and unit. --assignment FILE also writes which shard runs what, for the shard jobs.
-Defaults: --profile quick, every case, --measure wall; with --shards, all three runners.
+Defaults: --size quick, every case, --measure wall; with --shards, all three runners.
 --spec FILE: the case spec (default: the bundled spec/bench-spec.json).`,
   fails: 'never (problems are bad input: 2)',
-  flags: ['spec', 'profile', 'case', 'large', 'runner', 'measure', 'shards', 'history', 'assignment'],
+  flags: ['spec', 'size', 'profile', 'case', 'large', 'runner', 'measure', 'shards', 'history', 'assignment'],
   run: plan,
 };

@@ -35,7 +35,7 @@ export const profileCli: CliCommand = {
   name: 'profile',
   usage: [
     'bee-bench profile --runner js|go|rs --case ID [--param LABEL] [--base SRC] --head SRC',
-    '                  [--base-label L] [--head-label L] [--profile quick|full] [--out DIR]',
+    '                  [--base-label L] [--head-label L] [--size quick|full] [--out DIR]',
   ],
   summary: "one CPU row's function profile under callgrind: one side, or where base and head differ",
   examples: [
@@ -53,9 +53,9 @@ Counts the row alone under callgrind (valgrind needed) and writes DIR/profiles/<
 callgrind.out.base/head (callgrind_annotate, KCachegrind), base/head.pb.gz (go tool pprof
 -diff_base), base/head.folded (flame graphs) and, with both sides, diff.json and diff.html.
 Prints the row's function lists (instructions under callgrind, not time). Defaults: --base none
-(one side), --profile quick, --out out.
+(one side), --size quick, --out out.
 ${COMMON}`,
   fails: 'valgrind is missing, a build failed, or the row could not be counted',
-  flags: ['spec', 'profile', 'case', 'out', 'cache', 'runner', 'base', 'head', 'base-label', 'head-label', 'param', 'build-command'],
+  flags: ['spec', 'size', 'profile', 'case', 'out', 'cache', 'runner', 'base', 'head', 'base-label', 'head-label', 'param', 'build-command'],
   run: profile,
 };

@@ -114,7 +114,7 @@ export const runCli: CliCommand = {
   name: 'run',
   usage: [
     'bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]',
-    '                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]',
+    '                  [--size quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]',
     '                  [--measure wall,instructions,allocations|both]',
     'bee-bench run     --shard K/N [the selection flags of a sharded plan] [--assignment FILE] [--history DIR] [--prebuilt] [BEE] [--out DIR]',
   ],
@@ -131,7 +131,7 @@ BEE_GO_PATH). A build's tool output goes to build.log in its cache folder (one c
 per build names it). The console names each step (builds, cases, counting) with its estimate,
 then a line per build start and finished case with an ETA, and a heartbeat every 10 s of silence.
 Defaults: all three runners (--runner js --runner go --runner rs), every client from its registry,
---profile quick, every case, --measure wall, --out out.
+--size quick, every case, --measure wall, --out out.
 ${BEE}
 ${MEASURE}
 ${COMMON}`,
