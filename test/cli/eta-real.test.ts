@@ -22,7 +22,7 @@ function clockMs(text: string): number {
 
 /** One `bee-bench run` in its own process: the ETA its first line gives, and how long it really took. */
 async function timedRun(): Promise<{ estimateMs: number; realMs: number; code: number | null; stderr: string }> {
-  const args = [join(ROOT, 'src/cli.ts'), 'run', '--runner', 'js', '--case', 'cpu.*', '--profile', 'quick', '--out', join(tmp, 'out')];
+  const args = [join(ROOT, 'src/cli.ts'), 'run', '--runner', 'js', '--case', 'cpu.*', '--size', 'quick', '--out', join(tmp, 'out')];
   const t0 = performance.now();
   const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), args, {
     cwd: tmp,

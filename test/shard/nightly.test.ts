@@ -16,7 +16,7 @@ const RUNNERS = testClients()
   .join(',');
 const work = mkdtempSync(join(tmpdir(), 'bee-bench-nightly-'));
 const cache = join(work, 'cache');
-const select = ['--runner', RUNNERS, '--profile', 'quick', '--case', 'cpu.*'];
+const select = ['--runner', RUNNERS, '--size', 'quick', '--case', 'cpu.*'];
 const saved = process.env.BEE_BENCH_ITERS;
 
 const cli = runCli;

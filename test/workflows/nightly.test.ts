@@ -156,10 +156,10 @@ describe('nightly workflow', () => {
     expect(runStep('dist/cli.js plan').env).toMatchObject({ SHARDS: "${{ inputs.shards || '16' }}", CASES: "${{ inputs.cases || '*' }}" });
     // Globs arrive as separate --case arguments, unexpanded; a hostile input stays one argument.
     const { argv } = runScript(bench, { SHARD: '1/1', INDEX: '1', PROFILE: 'quick', CASES: 'cpu.* net.bzz.*' });
-    expect(argv).toEqual(expect.arrayContaining(['--profile', 'quick']));
+    expect(argv).toEqual(expect.arrayContaining(['--size', 'quick']));
     expect(argv.filter((_, i) => argv[i - 1] === '--case')).toEqual(['cpu.*', 'net.bzz.*']);
     const hostile = runScript(bench, { SHARD: '1/1', INDEX: '1', PROFILE: '"; touch pwned; "', CASES: '$(touch pwned2)' });
-    expect(hostile.argv[hostile.argv.indexOf('--profile') + 1]).toBe('"; touch pwned; "');
+    expect(hostile.argv[hostile.argv.indexOf('--size') + 1]).toBe('"; touch pwned; "');
     expect(hostile.argv.filter((_, i) => hostile.argv[i - 1] === '--case')).toEqual(['$(touch', 'pwned2)']);
     expect(existsSync(join(hostile.cwd, 'pwned'))).toBe(false);
     expect(existsSync(join(hostile.cwd, 'pwned2'))).toBe(false);
