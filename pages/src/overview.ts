@@ -445,7 +445,7 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
           runner: r,
           branch,
           value: cell.value === null ? null : exportValue(cell.figure, cell.value),
-          unit: exportUnit(cell.figure),
+          unit: exportUnit(cell.figure, c.op),
           display,
           change_fraction: cell.change,
           change,
