@@ -108,25 +108,29 @@ export function datumsOf(s: Series, branch: string, basis: Figure, axis: TimeAxi
   return out;
 }
 
-function yTick(basis: Figure, scale: Scale, v: number): string {
+/** The case's unit of work as the report names it ("lookup", "sign"); "op" when the spec names none. */
+const opOf = (c: Pick<IndexCase, 'op'>): string => c.op ?? 'op';
+
+function yTick(basis: Figure, scale: Scale, v: number, opLabel: string): string {
   if (v === 0) return '0';
   if (scale.type === 'logarithmic') {
     if (!(v > 0)) return '';
     const m = v / 10 ** Math.floor(Math.log10(v) + 1e-9);
     if (![1, 2, 5].some((k) => Math.abs(m - k) < 1e-6)) return '';
   }
-  return formatValue(basis, v);
+  return formatValue(basis, v, opLabel);
 }
 
-function yScale(basis: Figure, log: boolean) {
+/** The y axis; `opLabel` is the case's unit of work, as the report names it. */
+function yScale(basis: Figure, log: boolean, opLabel: string) {
   return {
     type: log ? ('logarithmic' as const) : ('linear' as const),
     // Counts move by fractions of a percent: their axis hugs the data, so a step is seen.
     beginAtZero: !log && !isCount(basis),
-    title: { display: true, text: `${axisTitle(basis)}${log ? ', log scale' : ''}` },
+    title: { display: true, text: `${axisTitle(basis, opLabel)}${log ? ', log scale' : ''}` },
     ticks: {
       callback(this: Scale, v: number | string) {
-        return yTick(basis, this, Number(v));
+        return yTick(basis, this, Number(v), opLabel);
       },
     },
   };
@@ -170,7 +174,9 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
   // The spec's docs mark code with backticks: shown as code, never as literal backticks (text nodes only).
   if (c.doc) root.append(el('p', { class: 'doc' }, ...c.doc.split(/`([^`]+)`/).map((part, i) => (i % 2 === 1 ? el('code', { text: part }) : part))));
   if (c.formerly) root.append(el('p', { class: 'note formerly', text: `Formerly ${c.formerly.join(', ')}: its series continue here.` }));
-  root.append(el('p', { class: 'meta', text: `${c.kind === 'net' ? 'Network' : 'CPU'} case · ${axisTitle(basis)} · branch ${branch} · times in UTC` }));
+  root.append(
+    el('p', { class: 'meta', text: `${c.kind === 'net' ? 'Network' : 'CPU'} case · ${axisTitle(basis, opOf(c))} · branch ${branch} · times in UTC` }),
+  );
   if (c.kind === 'net') root.append(el('p', { class: 'caveat', text: NET_SCOPE_CAVEAT }));
 
   const logBox = el('input', { attrs: { type: 'checkbox', id: 'log-scale' } });
@@ -226,7 +232,7 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
   };
 
   const refreshTables = (): void => {
-    for (const info of infos) if (info.table.open) fillTable(info, basis, t);
+    for (const info of infos) if (info.table.open) fillTable(info, basis, t, opOf(c));
   };
 
   /** Tick unit to the visible span (after a zoom, a pan, a reset). */
@@ -283,7 +289,7 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
   logBox.addEventListener('change', () => {
     state.log = logBox.checked;
     for (const i of infos) {
-      i.chart.options.scales!.y = yScale(basis, state.log);
+      i.chart.options.scales!.y = yScale(basis, state.log, opOf(c));
       i.chart.update('none');
     }
     ctx.navigate(state, { replace: true });
@@ -299,7 +305,7 @@ export function renderCase(root: HTMLElement, ctx: ViewContext): ViewHandle & { 
       view: 'case',
       case: c.id,
       branch,
-      unit: exportUnit(basis),
+      unit: exportUnit(basis, opOf(c)),
       log: state.log,
       from: zoomed ? new Date(state.from!).toISOString() : null,
       to: zoomed ? new Date(state.to!).toISOString() : null,
@@ -396,8 +402,8 @@ function rowOf(c: IndexCase, basis: Figure, label: string, runner: Runner, d: Da
     timestamp: p.timestamp,
     sha: p.sha,
     value: exportValue(basis, d.y),
-    unit: exportUnit(basis),
-    display: formatValue(basis, d.y),
+    unit: exportUnit(basis, opOf(c)),
+    display: formatValue(basis, d.y, opOf(c)),
     median_ns: p.median_ns,
     min_ns: p.min_ns,
     max_ns: p.max_ns,
@@ -456,7 +462,7 @@ function buildCharts(
     const canvas = el('canvas', {
       attrs: {
         role: 'img',
-        'aria-label': `${c.id}, ${label}: ${axisTitle(basis)} over ${axisName} on branch ${branch}, ${perRunner.map((x) => `${RUNNER_LABEL[x.runner]} ${x.data.length} points`).join(', ')}. The data table below lists the values.`,
+        'aria-label': `${c.id}, ${label}: ${axisTitle(basis, opOf(c))} over ${axisName} on branch ${branch}, ${perRunner.map((x) => `${RUNNER_LABEL[x.runner]} ${x.data.length} points`).join(', ')}. The data table below lists the values.`,
       },
     });
     const box = el('div', { class: 'chart-box' }, canvas);
@@ -512,7 +518,7 @@ function buildCharts(
           if (!a) return tip.hide(true);
           const d = chart.data.datasets[a.datasetIndex]?.data[a.index];
           const runner = runners[a.datasetIndex];
-          if (d && runner) tip.show(pointDetails(runner, basis, d, t.runner[runner]), a.element.x, a.element.y, true);
+          if (d && runner) tip.show(pointDetails(runner, basis, d, t.runner[runner], opOf(c)), a.element.x, a.element.y, true);
         },
         scales: {
           x: {
@@ -522,7 +528,7 @@ function buildCharts(
             title: { display: true, text: axis === 'run' ? 'Run time (UTC)' : 'Commit time (UTC)' },
             ...single,
           },
-          y: yScale(basis, state.log),
+          y: yScale(basis, state.log, opOf(c)),
         },
         plugins: {
           decimation: DECIMATION,
@@ -550,7 +556,7 @@ function buildCharts(
               const dp = tooltip.dataPoints?.[0];
               if (tooltip.opacity === 0 || !dp) return tip.hide();
               const runner = runners[dp.datasetIndex];
-              if (runner) tip.show(pointDetails(runner, basis, dp.raw as Datum, t.runner[runner]), dp.element.x, dp.element.y, false);
+              if (runner) tip.show(pointDetails(runner, basis, dp.raw as Datum, t.runner[runner], opOf(c)), dp.element.x, dp.element.y, false);
             },
           },
           zoom: {
@@ -570,7 +576,7 @@ function buildCharts(
     (chart as unknown as { $tip?: PointTooltip }).$tip = tip;
     const info: ChartInfo = { label, chart, runners, table };
     table.addEventListener('toggle', () => {
-      if (table.open) fillTable(info, basis, t);
+      if (table.open) fillTable(info, basis, t, opOf(c));
     });
     out.push(info);
   }
@@ -588,7 +594,7 @@ function shownPoints(info: ChartInfo): Array<{ runner: Runner; d: Datum }> {
   return out;
 }
 
-function fillTable(info: ChartInfo, basis: Figure, t: Theme): void {
+function fillTable(info: ChartInfo, basis: Figure, t: Theme, opLabel: string): void {
   const holder = info.table.querySelector('.table-scroll')!;
   clear(holder);
   const rows = shownPoints(info).sort((a, b) => b.d.x - a.d.x);
@@ -618,7 +624,7 @@ function fillTable(info: ChartInfo, basis: Figure, t: Theme): void {
         el('td', { class: 'nowrap', text: formatUtc(d.x, 'datetime') }),
         el('td', { class: 'nowrap' }, sw, RUNNER_LABEL[runner]),
         el('td', { text: d.pt.client_version }),
-        el('td', { class: 'num', text: formatValue(basis, d.y) }),
+        el('td', { class: 'num', text: formatValue(basis, d.y, opLabel) }),
         el('td', {}, externalLink(d.pt.url, d.pt.sha.slice(0, 7), { class: 'sha' })),
         el('td', { class: 'msg', text: firstLine(d.pt.message) }),
         el('td', { text: d.pt.author }),

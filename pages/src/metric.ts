@@ -76,8 +76,8 @@ export function higherIsBetter(basis: Figure): boolean {
   return basis === 'bytes';
 }
 
-/** What the y axis shows, in words. */
-export function axisTitle(basis: Figure): string {
+/** What the y axis shows, in words; `opLabel` is the case's own unit of work (the report's: "lookup", "sign"). */
+export function axisTitle(basis: Figure, opLabel = 'op'): string {
   if (isCount(basis)) return countAxisTitle(basis.count);
   if (isMetric(basis)) {
     const per = perOf(basis.metric);
@@ -86,15 +86,15 @@ export function axisTitle(basis: Figure): string {
     return what && per ? `${what} ${PER_WORDS[per] ?? `per ${per}`} (lower is better)` : basis.metric;
   }
   if (basis === 'bytes') return 'Throughput (higher is better)';
-  if (basis === 'ops') return 'Time per op (lower is better)';
+  if (basis === 'ops') return `Time per ${opLabel} (lower is better)`;
   return 'Time per iteration (lower is better)';
 }
 
 /** The figure as written to CSV/JSON: a raw number in a named unit (no rounding). */
-export function exportUnit(basis: Figure): string {
+export function exportUnit(basis: Figure, opLabel = 'op'): string {
   if (isCount(basis)) return countUnit(basis.count);
   if (isMetric(basis)) return basis.metric;
-  return basis === 'bytes' ? 'MB/s' : basis === 'ops' ? 'ns/op' : 'ns';
+  return basis === 'bytes' ? 'MB/s' : basis === 'ops' ? `ns/${opLabel}` : 'ns';
 }
 
 export function exportValue(basis: Figure, v: number): number {

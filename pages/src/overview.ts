@@ -2,7 +2,7 @@
 // grouped by spec group, and the cross-client scoreboard (latest run and over time). It needs
 // index.json only; no series file is loaded here.
 import type { HistoryIndex, IndexCase, IndexSeries, ScoreboardEntry } from '../../src/history/schema.js';
-import { boardRows, RANKING_RULE, scoreRows, scores, unitCosts, type ScoreEntry, type ScoreRow } from '../../src/stats/scoreboard.js';
+import { boardRows, costSamples, RANKING_RULE, scoreRows, scores, unitCosts, type ScoreEntry, type ScoreRow } from '../../src/stats/scoreboard.js';
 import { RUNNER_LABEL } from '../../src/report/model/types.js';
 import { formatCount, formatRatio, THROUGHPUT_FOOTNOTE } from '../../src/report/units.js';
 import type { Runner } from '../../src/spec/schema.js';
@@ -214,10 +214,11 @@ export function latestScoreboard(index: Pick<HistoryIndex, 'cases' | 'runners'>,
         group: c.group,
         costs: cells.map(({ runner, l }, i) => {
           const unitCost = costs[i]!;
-          // The median's interval in the cost's units (scaled as the median was); time only.
+          // The median's interval and the iterations in the cost's units (scaled as the median was); time only.
           const ci = counts ? undefined : l.median_interval;
           const scale = l.median_ns / unitCost;
-          return { runner, unitCost, ...(ci && scale > 0 ? { interval: { lo: ci.lo / scale, hi: ci.hi / scale } } : {}) };
+          const samples = counts || !(scale > 0) || !l.samples_ns ? undefined : costSamples(l.samples_ns, scale);
+          return { runner, unitCost, ...(ci && scale > 0 ? { interval: { lo: ci.lo / scale, hi: ci.hi / scale } } : {}), ...(samples ? { samples } : {}) };
         }),
       };
       rows.push(row);
@@ -444,7 +445,7 @@ function caseGroup(g: { id: string; title: string }, cases: IndexCase[], ctx: Vi
           runner: r,
           branch,
           value: cell.value === null ? null : exportValue(cell.figure, cell.value),
-          unit: exportUnit(cell.figure),
+          unit: exportUnit(cell.figure, c.op),
           display,
           change_fraction: cell.change,
           change,

@@ -18,13 +18,13 @@ export interface Datum {
   versionFrom?: string;
 }
 
-export function pointDetails(runner: Runner, basis: Figure, d: Datum, color: string): HTMLElement[] {
+export function pointDetails(runner: Runner, basis: Figure, d: Datum, color: string, opLabel = 'op'): HTMLElement[] {
   const p = d.pt;
   const swatch = el('span', { class: 'swatch', attrs: { 'aria-hidden': 'true' } });
   swatch.style.background = color;
   const out: HTMLElement[] = [
     el('div', { class: 'tt-head' }, swatch, p.imported ?? `${RUNNER_LABEL[runner]} ${p.client_version}`),
-    el('div', { class: 'tt-value', text: formatValue(basis, d.y) }),
+    el('div', { class: 'tt-value', text: formatValue(basis, d.y, opLabel) }),
     el('div', { class: 'tt-msg', text: firstLine(p.message) || '(no commit message)' }),
     el('div', { class: 'tt-meta', text: `${p.author} · ${formatUtc(d.x, 'datetime')}` }),
     el('div', { class: 'tt-meta' }, externalLink(p.url, p.sha.slice(0, 7), { class: 'sha' }), ` · branch ${p.branch} · run ${p.run_id}`),

@@ -413,8 +413,8 @@ export function derive(set: RecordSet, opts: DeriveOptions = {}): Map<string, st
   return renderDerived(deriveHistory(set, opts));
 }
 
-/** The latest point's median interval per iteration, when it has samples enough for one. */
-function medianIntervalOf(samples: readonly number[]): { median_interval?: { lo: number; hi: number } } {
+/** The latest point's median interval per iteration and its iterations, when it has samples enough for one (the site's scoreboard ranks with both). */
+function medianIntervalOf(samples: readonly number[]): { median_interval?: { lo: number; hi: number }; samples_ns?: number[] } {
   const ci = costInterval(samples, 1);
-  return ci ? { median_interval: ci } : {};
+  return ci ? { median_interval: ci, samples_ns: [...samples] } : {};
 }

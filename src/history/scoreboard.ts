@@ -6,9 +6,9 @@
 // The same board on instruction counts (countFigure) compares the rows every runner counted.
 // Scoring is the report's (src/stats/scoreboard.ts): ratios to the row's fastest into a geometric
 // mean, wins, and no score for the harness group (groupOf names each case's group) nor, on time,
-// for a row whose ranking the iterations leave open (each median's interval, counted apart).
+// for a row whose ranking the iterations leave open (a ratio's interval reaching 1, counted apart).
 // Instruction counts are deterministic: the ranking rule is for time.
-import { boardRows, costInterval, scoreRows, unitCosts, type ScoreRow } from '../stats/scoreboard.js';
+import { boardRows, costInterval, costSamples, scoreRows, unitCosts, type ScoreRow } from '../stats/scoreboard.js';
 import type { Runner } from '../spec/schema.js';
 import type { LoadedRecord } from './record.js';
 import type { RecordCase, ScoreboardEntry } from './schema.js';
@@ -60,9 +60,11 @@ export function scoreRun(runId: string, records: readonly LoadedRecord[], groupO
       group: groupOf(first.c.id, first.c.kind),
       costs: cells.map(({ runner, c }, i) => {
         const unitCost = cost[i] as number;
-        // The interval in the cost's units: the median's interval scaled as the median was.
-        const interval = figure === timeFigure && c.median_ns! > 0 ? costInterval(c.samples_ns, c.median_ns! / unitCost) : undefined;
-        return { runner, unitCost, ...(interval ? { interval } : {}) };
+        // The interval and the iterations in the cost's units: scaled as the median was.
+        const units = figure === timeFigure && c.median_ns! > 0 ? c.median_ns! / unitCost : 0;
+        const interval = units > 0 ? costInterval(c.samples_ns, units) : undefined;
+        const samples = units > 0 ? costSamples(c.samples_ns, units) : undefined;
+        return { runner, unitCost, ...(interval ? { interval } : {}), ...(samples ? { samples } : {}) };
       }),
     });
   }

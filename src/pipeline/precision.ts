@@ -1,18 +1,20 @@
 // Runs that reach the precision their comparison needs (docs/cases.md, "Iterations until the
 // ranking is told"): after the first pass of a `bee-bench run`, a row whose ranking the iterations
-// leave open (src/stats/scoreboard.ts: the fastest client's median interval reaches another's) is
-// measured again. The clients in doubt (the fastest and those whose interval reaches it) are
-// re-invoked for those units alone with more iterations, the new samples appended to their results,
-// and the rule asked again, until every row ranks or the time budget ends. Each row measured again
-// gets one line saying which ended it. The runner contract has no "iterate until" mode, so the
-// engine does it: a unit's samples from two processes of the same build are one sample set.
+// leave open (src/stats/scoreboard.ts: some client's ratio to the fastest has an interval reaching 1)
+// is measured again. The clients in doubt (the fastest and those whose ratio's interval reaches 1)
+// are re-invoked for that row's unit alone with more iterations, row by row and client after client
+// (so the clients of a row are measured within seconds of each other, under the same load, and a
+// budget that ends leaves whole rows measured rather than one client's), the new samples appended
+// to their results, and the rule asked again, until every row ranks or the time budget ends. Each
+// row measured again gets one line saying which ended it. The runner contract has no "iterate until"
+// mode, so the engine does it: a unit's samples from two processes of the same build are one sample set.
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BuiltRunner } from '../build/index.js';
 import { invokeRunner, type BeeTarget } from '../run/invoke.js';
 import { planOf, type Plan } from '../spec/plan.js';
 import type { CaseResult, Result, Runner } from '../spec/schema.js';
-import { costInterval, rankingOpen, UNSCORED_GROUPS, unitCosts, type RowCost } from '../stats/scoreboard.js';
+import { costInterval, costRatioInterval, costSamples, rankingOpen, UNSCORED_GROUPS, unitCosts, type RowCost } from '../stats/scoreboard.js';
 import { median } from '../stats/summary.js';
 
 /** Time the extra rounds of one run may take in all, by default. */
@@ -61,15 +63,17 @@ export function openRows(results: readonly Result[], groupOf: (caseId: string) =
     const costs = unitCosts(cells.map(({ c }, i) => ({ median_ns: medians[i]!, ops: c.work.ops, bytes: c.work.bytes })));
     if (!costs) continue;
     const row: RowCost[] = cells.map(({ runner, c }, i) => {
-      const interval = medians[i]! > 0 ? costInterval(c.samples_ns, medians[i]! / costs[i]!) : undefined;
-      return { runner, unitCost: costs[i]!, ...(interval ? { interval } : {}) };
+      const units = medians[i]! > 0 ? medians[i]! / costs[i]! : 0;
+      const interval = units > 0 ? costInterval(c.samples_ns, units) : undefined;
+      const samples = units > 0 ? costSamples(c.samples_ns, units) : undefined;
+      return { runner, unitCost: costs[i]!, ...(interval ? { interval } : {}), ...(samples ? { samples } : {}) };
     });
     if (!rankingOpen({ costs: row })) continue;
-    // In doubt: the fastest, and every client whose interval reaches the fastest's.
+    // In doubt: the fastest, and every client whose ratio to it has an interval reaching 1.
     const top = row.reduce((a, b) => (b.unitCost < a.unitCost ? b : a));
     open.set(
       key,
-      row.filter((c) => c === top || (c.interval && top.interval && c.interval.lo <= top.interval.hi)).map((c) => c.runner),
+      row.filter((c) => c === top || (costRatioInterval(c, top)?.lo ?? Infinity) <= 1).map((c) => c.runner),
     );
   }
   return open;
@@ -99,17 +103,20 @@ export async function reachPrecision(o: PrecisionOptions): Promise<PrecisionRow[
   const outcome = new Map<string, PrecisionRow>([...first.keys()].map((k) => [k, { row: k, added: {}, ended: 'rounds' as const, ms: 0 }]));
   let open = first;
   for (let round = 1; round <= MAX_ROUNDS && open.size > 0; round++) {
-    for (const runner of new Set([...open.values()].flat())) {
+    // Row by row, its clients one after the other (the order turned each round): what a budget cut
+    // leaves unmeasured is whole rows at the end, never one client of every row.
+    for (const job of precisionJobs(open, round)) {
       const left = budgetMs - (performance.now() - started);
-      const built = o.builds.find((b) => b.runner === runner);
-      const plan = o.plans.get(runner);
-      const result = o.results.find((r) => r.runner === runner);
-      if (left <= 0 || !built || !plan || !result) continue;
-      const keys = new Set([...open].filter(([, who]) => who.includes(runner)).map(([k]) => k));
-      const again = planOf(plan, (u) => keys.has(`${u.id} ${String(u.param['label'])}`));
+      if (left <= 0) break;
+      const built = o.builds.find((b) => b.runner === job.runner);
+      const plan = o.plans.get(job.runner);
+      const result = o.results.find((r) => r.runner === job.runner);
+      if (!built || !plan || !result) continue;
+      const again = planOf(plan, (u) => rowKey({ id: u.id, param: u.param }) === job.row);
+      if (again.units.length === 0) continue;
       const more = { ...again, units: again.units.map((u) => ({ ...u, iters: u.iters * ROUND_FACTOR })) };
-      const out = join(o.outDir, 'results', `precision-${runner}.json`);
-      // The budget bounds the process: a unit cut short keeps the units finished before it.
+      const out = join(o.outDir, 'results', `precision-${job.runner}.json`);
+      // The budget bounds the process: a unit cut short adds nothing.
       const inv = await invokeRunner(built.command, {
         plan: more,
         out,
@@ -122,7 +129,7 @@ export async function reachPrecision(o: PrecisionOptions): Promise<PrecisionRow[
         const into = result.cases.find((x) => x.status === 'ok' && rowKey(x) === rowKey(c));
         const row = outcome.get(rowKey(c));
         if (!into || !row) continue;
-        row.added[runner] = (row.added[runner] ?? 0) + merge(into, c);
+        row.added[job.runner] = (row.added[job.runner] ?? 0) + merge(into, c);
       }
     }
     const now = openRows(o.results, o.groupOf);
@@ -139,6 +146,17 @@ export async function reachPrecision(o: PrecisionOptions): Promise<PrecisionRow[
   const rows = [...outcome.values()];
   for (const r of rows) o.log(`precision: ${r.row}: ${precisionWords(r, budgetMs)}`);
   return rows;
+}
+
+/** One re-invocation of a round: a row's unit for one of its clients in doubt. */
+export interface PrecisionJob {
+  row: string;
+  runner: Runner;
+}
+
+/** A round's invocations: the open rows in order, each row's clients in doubt back to back, their order turned by the round. */
+export function precisionJobs(open: ReadonlyMap<string, readonly Runner[]>, round: number): PrecisionJob[] {
+  return [...open].flatMap(([row, who]) => who.map((_, i) => ({ row, runner: who[(i + round - 1) % who.length]! })));
 }
 
 /** "ranked after 10 more iterations of bee-go, 10 of bee-rs (23 s)", "still open when the 120 s budget ended (…)". */

@@ -27,6 +27,8 @@ export interface FixtureCase {
   labels: string[];
   runners: Runner[];
   work: { ops?: number; bytes?: number };
+  /** The case's unit of work as the report names it (IndexCase.op), when not "op". */
+  op?: string;
   /** Median ns per iteration per runner, before noise. */
   baseNs: Partial<Record<Runner, number>>;
   /** Multiply a point's time (e.g. a step change); return undefined for "no point". */
@@ -110,6 +112,7 @@ export function buildHistory(
       kind: c.kind,
       group: c.group,
       doc: c.doc,
+      ...(c.op ? { op: c.op } : {}),
       file,
       series: series.map((s) => {
         const latest: IndexCase['series'][number]['latest'] = {};
@@ -275,6 +278,7 @@ export function smallCases(runs: FixtureRun[]): FixtureCase[] {
       labels: ['1000 signatures'],
       runners: ['js', 'go'],
       work: { ops: 1000 },
+      op: 'sign',
       baseNs: { js: 3.1e8, go: 9.0e7 },
     },
     {

@@ -192,6 +192,32 @@ describe('trend site', () => {
     await page.close();
   });
 
+  it("case view: times per op in the report's unit of the case (µs/sign), in the axis, the table and the tooltip", async () => {
+    const page = await open('#view=case&case=cpu.ecdsa.sign');
+    expect(await page.locator('p.meta').first().textContent()).toContain('Time per sign (lower is better)');
+    const card = page.locator('figure.chart-card').first();
+    await card.locator('details.data-table summary').click();
+    const values = await card.locator('table.points td.num').allTextContents();
+    expect(values.length).toBeGreaterThan(0);
+    for (const v of values) expect(v).toMatch(/^[\d.]+ (ns|µs|ms|s)\/sign$/);
+    const axis = await page.evaluate(() => {
+      const ch = window.beeBench!.getChart(document.querySelector<HTMLCanvasElement>('figure.chart-card canvas')!)! as unknown as {
+        options: { scales: { y: { title: { text: string }; ticks: { callback(this: unknown, v: number): string } } } };
+        scales: { y: { max: number; type: string } };
+      };
+      const y = ch.options.scales.y;
+      return { title: y.title.text, tick: y.ticks.callback.call(ch.scales.y, ch.scales.y.max) };
+    });
+    expect(axis.title).toBe('Time per sign (lower is better)');
+    expect(axis.tick).toMatch(/\/sign$/);
+    const at = await pointOnPage(page, 2);
+    await page.mouse.move(at.x, at.y);
+    const tip = card.locator('.tooltip');
+    await expect.poll(() => tip.isVisible()).toBe(true);
+    expect(await tip.locator('.tt-value').textContent()).toMatch(/^[\d.]+ (ns|µs|ms|s)\/sign$/);
+    await page.close();
+  });
+
   it('zoom by Ctrl + mouse wheel narrows the x range of every chart and the permalink; reset restores it', async () => {
     const page = await open(`#view=case&case=${CASE}`);
     const before = await caseCharts(page);

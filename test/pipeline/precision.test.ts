@@ -1,8 +1,9 @@
-// Which rows a run measures again (src/pipeline/precision.ts): a row whose fastest client's median
-// interval reaches another's, and only the clients in doubt; rows far apart, single-client rows and
-// the harness group are left alone. The words of each row's line say what ended it.
+// Which rows a run measures again (src/pipeline/precision.ts): a row where some client's ratio to the
+// fastest has an interval reaching 1, and only the clients in doubt; rows far apart, single-client
+// rows and the harness group are left alone. A round goes row by row, a row's clients back to back.
+// The words of each row's line say what ended it.
 import { describe, expect, it } from 'vitest';
-import { openRows, precisionWords } from '../../src/pipeline/precision.js';
+import { openRows, precisionJobs, precisionWords } from '../../src/pipeline/precision.js';
 import { caseResult, result } from '../report/fixtures.js';
 
 const spread = (m: number, f: number) => [1 - f, 1 - f / 2, 1, 1 + f / 2, 1 + f].map((x) => Math.round(m * x));
@@ -22,6 +23,27 @@ describe('the rows measured again', () => {
     expect([...open]).toEqual([['cpu.keccak.bulk quick', ['go', 'rs']]]);
     // One client alone is no comparison.
     expect(openRows([results[0]!], groupOf).size).toBe(0);
+  });
+
+  it("are measured row by row, a row's clients back to back, their order turned each round", () => {
+    const open = new Map([
+      ['cpu.keccak.bulk quick', ['go', 'rs'] as const],
+      ['cpu.bmt.file-root quick', ['go', 'rs'] as const],
+      ['cpu.ecdsa.sign quick', ['js', 'go', 'rs'] as const],
+    ]);
+    const jobs = (round: number) => precisionJobs(open, round).map((j) => `${j.row.split(' ')[0]}:${j.runner}`);
+    // A budget that ends after k jobs leaves whole rows measured (never bee-go of every row and no bee-rs).
+    expect(jobs(1)).toEqual([
+      'cpu.keccak.bulk:go',
+      'cpu.keccak.bulk:rs',
+      'cpu.bmt.file-root:go',
+      'cpu.bmt.file-root:rs',
+      'cpu.ecdsa.sign:js',
+      'cpu.ecdsa.sign:go',
+      'cpu.ecdsa.sign:rs',
+    ]);
+    expect(jobs(2).slice(0, 2)).toEqual(['cpu.keccak.bulk:rs', 'cpu.keccak.bulk:go']);
+    expect(jobs(2).slice(4)).toEqual(['cpu.ecdsa.sign:go', 'cpu.ecdsa.sign:rs', 'cpu.ecdsa.sign:js']);
   });
 
   it('say what ended them', () => {

@@ -78,6 +78,14 @@ describe('report.md', () => {
     expect(callout).toContain(`bee-rs: \`${'ab'.repeat(32)}\``);
   });
 
+  it('prints no ratio interval under 1 µs an iteration, where the timer ties the pairs and only the median is a figure', () => {
+    const timed = (runner: 'go' | 'rs', samples: number[]) =>
+      result(runner, [caseResult({ id: 'cpu.identity.create', param: { label: 'quick', count: 1 }, work: { ops: 1 }, samples_ns: samples })]);
+    const out = renderMarkdown(aggregate([timed('go', [90, 90, 90, 120, 60, 90, 90]), timed('rs', [30, 30, 30, 30, 60, 30, 30])], spec));
+    const line = out.split('\n').find((l) => l.startsWith('| quick'))!;
+    expect(line).toContain('90.0 ns/op (3.00x slower)<br>');
+  });
+
   it('marks spread above 50% as printed and shows p95 only from n >= 10', () => {
     const noisy = (runner: 'go' | 'rs', samples: number[]) =>
       result(runner, [caseResult({ id: 'cpu.identity.create', param: { label: 'quick', count: 10 }, work: { ops: 10 }, samples_ns: samples })]);
@@ -94,7 +102,8 @@ describe('report.md', () => {
     expect(go).toContain('⚠ ±200%');
     expect(go).not.toContain('p95');
     expect(go).toContain('**1.00 µs/op** (best)<br>median 10.0 µs for 10 ops');
-    expect(rs).toContain('10.0 µs/op (10.0x slower [3.34x–10.1x])<br>median 100 µs for 10 ops');
+    // The ratio's interval from the 50 pairs of iterations (src/stats/scoreboard.ts costRatioInterval).
+    expect(rs).toContain('10.0 µs/op (10.0x slower [3.36x–10.1x])<br>median 100 µs for 10 ops');
     expect(rs).toMatch(/±0.4% · cv [0-9.]+% · p95 101 µs · n 10/);
     // ±50.0% is not "above 50%": no ⚠ on a spread that prints as exactly 50.0%.
     const [half] = cells([1e5, 1e5, 150_004], [1e5, 1e5, 1e5]);

@@ -23,7 +23,18 @@ import {
 } from './types.js';
 import { cellAllocations, hasAllocations, markMemoryStories } from './memory.js';
 import { normalHost } from '../../spec/platform.js';
-import { boardRows, costInterval, rankingOpen, ratioInterval, scoreRows, scores, UNSCORED_GROUPS, type ScoreRow } from '../../stats/scoreboard.js';
+import {
+  boardRows,
+  costInterval,
+  costRatioInterval,
+  costSamples,
+  rankingOpen,
+  scoreRows,
+  scores,
+  UNSCORED_GROUPS,
+  type RowCost,
+  type ScoreRow,
+} from '../../stats/scoreboard.js';
 import { caseAliases, currentId } from '../../spec/aliases.js';
 import { precisionReasons } from '../../verdict/precision.js';
 import { opLabelOf } from '../units.js';
@@ -277,7 +288,7 @@ function buildRow(sc: SpecCase, label: string, results: Map<Runner, CaseResult>,
       c.ratio = c.unitCostNs! / best;
       c.fastest = c.unitCostNs === best;
       if (c.fastest) fastest.push(c.runner);
-      const ri = ratioInterval(c.costInterval, top.costInterval);
+      const ri = costRatioInterval(rowCost(c), rowCost(top));
       if (ri && !c.fastest) c.ratioInterval = ri;
     }
   }
@@ -381,12 +392,16 @@ function fits(rows: readonly Row[], runners: readonly Runner[]): Fit[] {
 
 type CostOf = (row: Row, cell: Cell) => number | undefined;
 
-/** A time cell as a scoreboard cost: time per unit of work and its median's interval. */
-const rowCost = (cell: Cell) => ({ runner: cell.runner, unitCost: cell.unitCostNs!, ...(cell.costInterval ? { interval: cell.costInterval } : {}) });
+/** A time cell as a scoreboard cost: time per unit of work, its median's interval and its iterations in the same unit. */
+function rowCost(cell: Cell): RowCost {
+  const units = cell.medianNs !== undefined && cell.unitCostNs! > 0 ? cell.medianNs / cell.unitCostNs! : 0;
+  const samples = costSamples(cell.samplesNs, units);
+  return { runner: cell.runner, unitCost: cell.unitCostNs!, ...(cell.costInterval ? { interval: cell.costInterval } : {}), ...(samples ? { samples } : {}) };
+}
 
 /**
  * The report's rows as scoreboard rows (src/stats/scoreboard.ts, shared with the trend site), each
- * cell's cost by `costOf`; with `intervals`, each time cost carries its median's interval, so a row
+ * cell's cost by `costOf`; with `intervals`, each time cost carries its median's interval and its iterations, so a row
  * whose ranking the iterations leave open is not scored.
  */
 function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], costOf: CostOf, intervals = false): ScoreRow[] {
@@ -398,7 +413,7 @@ function scoreRowsOf(groups: readonly GroupModel[], runners: readonly Runner[], 
           const cell = row.cells[runner];
           const unitCost = cell ? costOf(row, cell) : undefined;
           if (unitCost === undefined) return [];
-          return [{ runner, unitCost, ...(intervals && cell!.costInterval ? { interval: cell!.costInterval } : {}) }];
+          return [intervals ? { ...rowCost(cell!), unitCost } : { runner, unitCost }];
         }),
       })),
     ),

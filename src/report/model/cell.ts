@@ -106,8 +106,9 @@ export function cellView(row: Row, cell: Cell | undefined): CellView {
   if (alloc) view.alloc = alloc;
   if (cell.lowPrecision) view.precision = `${LOW_PRECISION_MARK} low precision: ${precisionText(row, cell.lowPrecision)}`;
   if (cell.ratio !== undefined) {
-    // The ratio's interval from the iterations (src/stats/scoreboard.ts), when it says more than the ratio.
-    const ri = cell.ratioInterval;
+    // The ratio's interval from the iterations (src/stats/scoreboard.ts), when it says more than the
+    // ratio; not under 1 µs an iteration, where the timer's steps tie the pairs and only the median is a figure.
+    const ri = timerBound ? undefined : cell.ratioInterval;
     const span = ri && formatRatio(ri.lo) !== formatRatio(ri.hi) ? ` [${formatRatio(ri.lo)}–${formatRatio(ri.hi)}]` : '';
     view.ratio = cell.fastest ? 'best' : `${formatRatio(cell.ratio)} slower${span}`;
     view.best = cell.fastest === true;

@@ -83,7 +83,7 @@ export interface Cell {
   ratio?: number;
   /** The median's order-statistic interval in unitCost units (src/stats/scoreboard.ts); absent under two samples. */
   costInterval?: CostInterval;
-  /** The interval of `ratio` (this cell's interval over the fastest's); on the slower cells of contested rows. */
+  /** The interval of `ratio` (src/stats/scoreboard.ts costRatioInterval: from this cell's and the fastest's iterations); on the slower cells of contested rows. */
   ratioInterval?: CostInterval;
   fastest?: boolean;
   /** work.bytes / median. */
