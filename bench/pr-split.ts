@@ -2,7 +2,7 @@
 // run for real, one after another, each timed; the critical path is the longest piece plus the
 // merge (the pieces run side by side as a matrix). With --single, the same A/B in one job too.
 //
-//   npx tsx bench/pr-split.ts --runner js [--base registry] [--head registry] [--profile quick]
+//   npx tsx bench/pr-split.ts --runner js [--base registry] [--head registry] [--size quick]
 //        [--measure wall,instructions,allocations] [--split 3] [--case GLOB...] [--single]
 //        [--out bench/out/pr-split]
 // Builds are warm: base and head are built (or found in the cache) before any timing.
@@ -18,7 +18,7 @@ const { values } = parseArgs({
     runner: { type: 'string', default: 'js' },
     base: { type: 'string', default: 'registry' },
     head: { type: 'string', default: 'registry' },
-    profile: { type: 'string', default: 'quick' },
+    size: { type: 'string', default: 'quick' },
     measure: { type: 'string', default: 'wall,instructions,allocations' },
     split: { type: 'string', default: '3' },
     case: { type: 'string', multiple: true, default: [] },
@@ -36,8 +36,8 @@ const common = [
   values.base,
   '--head',
   values.head,
-  '--profile',
-  values.profile,
+  '--size',
+  values.size,
   '--measure',
   values.measure,
   ...values.case.flatMap((c) => ['--case', c]),
@@ -63,7 +63,7 @@ const single = values.single ? await timed('single job', ['ab', ...common, '--pr
 const longest = Math.max(...pieces.map((p) => p.seconds));
 const summary = {
   runner: values.runner,
-  profile: values.profile,
+  profile: values.size,
   measure: values.measure,
   split,
   pieces: pieces.map(({ name, seconds, code }) => ({ name, seconds: Math.round(seconds), code })),

@@ -1,5 +1,5 @@
 // Real first-pass samples (ns per iteration, with each iteration's work units) of `bee-bench run --case
-// 'cpu.*' --profile quick`, three clients on a 2-core machine at load 10-18: rows the interval-overlap rule
+// 'cpu.*' --size quick`, three clients on a 2-core machine at load 10-18: rows the interval-overlap rule
 // left open although the clients' iterations tell them apart, and rows whose clients are as fast as
 // that machine could tell. The scoreboard's tests (test/stats/scoreboard.test.ts) rank them.
 import type { Runner } from '../../src/spec/schema.js';
