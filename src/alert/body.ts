@@ -4,7 +4,8 @@
 // zod on the next run so the commit range stays anchored at the last good run. A counted row's body
 // also shows where it moved since the last good run (moved.ts), or says why it cannot.
 import { z } from 'zod';
-import { columnsOf, HISTORY_NOTE, markerComment, verdictTable } from '../report/render/ab-comment.js';
+import { HISTORY_NOTE, markerComment, verdictTable } from '../report/render/ab-comment.js';
+import { columnsOf } from '../report/model/ab.js';
 import { workUnits } from '../history/record.js';
 import type { AbRow } from '../verdict/index.js';
 import { mdCode, mdText, safeUrl } from '../report/escape.js';

@@ -20,6 +20,9 @@ export const MeasureSchema = z
   .pipe(z.array(MeasureKindSchema).min(1))
   .transform((kinds): Measure => MEASURES.filter((k) => kinds.includes(k)));
 
+/** What a run measures when nothing was asked for: wall time. */
+export const DEFAULT_MEASURE: Measure = ['wall'];
+
 export const measuresWall = (m: Measure) => m.includes('wall');
 export const measuresInstructions = (m: Measure) => m.includes('instructions');
 export const measuresAllocations = (m: Measure) => m.includes('allocations');

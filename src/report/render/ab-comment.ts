@@ -1,18 +1,19 @@
 // The A/B comment (docs/design.md, "PR comment"), posted on the PR and written as the job summary: hidden
-// marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
+// marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context. It renders
+// the A/B model (../model/ab.ts: the input, row order, columns); each evidence's cells, rule line and
+// note come from its view (src/evidence/views.ts), so no evidence is named here.
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.
 import { countRows, flaggedBy, LOAD_SPREAD, rowVerdict, type AbCounts, type AbRow, type LoadShift, type Verdict } from '../../verdict/index.js';
-import type { Host, Profile, Runner } from '../../spec/schema.js';
-import type { MeasureKind } from '../../spec/measure.js';
-import { COLUMN_VIEWS, VIEWS, VIEW_LIST, type EvidenceEnv, type EvidenceFigure, type EvidenceSetting, type EvidenceView } from '../../evidence/views.js';
+import type { Host, Runner } from '../../spec/schema.js';
+import { COLUMN_VIEWS, VIEWS, VIEW_LIST, type EvidenceFigure, type EvidenceSetting, type EvidenceView } from '../../evidence/views.js';
+import { columnsOf, isUnchanged, orderRows, type AbReportInput, type Evidence } from '../model/ab.js';
 import { clip, mdCode, mdText, preText, safeUrl } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { foldSkipped } from './skipped.js';
 import { renderProfileSection } from './profile-details.js';
-import type { ProfileDiff } from '../../profile/schema.js';
-import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from '../model/types.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type Row } from '../model/types.js';
 import { platformOf } from '../../spec/platform.js';
 import {
   formatAmountChange,
@@ -26,44 +27,6 @@ import {
   formatTimeChange,
   formatTimeInterval,
 } from '../units.js';
-
-export interface AbReportInput {
-  title: string;
-  /** Hidden HTML comment identifying workflow + client; the sticky comment is found by it. */
-  marker: string;
-  runner: Runner;
-  /** Refs or shas of the two sides. */
-  baseLabel: string;
-  headLabel: string;
-  rows: AbRow[];
-  alpha: number;
-  threshold: number;
-  rounds: number;
-  profile: Profile;
-  env: {
-    host: Host | string;
-    clientBase: string;
-    clientHead: string;
-    specHash: string;
-    wallTimeMs: number;
-    stoppedEarly?: boolean | string;
-    /** Set when the machine's load moved during the rounds (src/verdict loadShift). */
-    loadShift?: LoadShift;
-    /** Set when instructions were asked for: the split of the run's time, the counter or why none. */
-    measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
-    /** Set when allocations were measured: their threshold, how the runner counted, the time the runs took. */
-    allocations?: { threshold: number; counter: string | null; ms: number };
-    /** A node A/B: each side's Bee node ("Bee 2.8.0-41d6efc6 (dev node of …)"); one client build on both sides. */
-    nodes?: { base: string; head: string };
-  };
-  /** Aggregate of the other runners (released versions) for context. */
-  crossClient?: AggregateModel;
-  trendUrl?: string;
-  /** Set when base is the branch's history instead of a build of the base in this job. */
-  baseline?: { kind: 'history'; branch: string; runs: number };
-  /** Flagged rows' function profile differences (src/profile): "Where it moved" under the table. */
-  profiles?: ProfileDiff[];
-}
 
 export interface AbRenderOptions {
   /** Default 65536 (GitHub's comment limit), counted in UTF-16 units, which never undercounts. */
@@ -82,18 +45,6 @@ export function markerComment(marker: string): string {
     return m;
   }
   return `<!-- ${m.replace(/-{2,}/g, '-').replace(/>/g, '')} -->`;
-}
-
-const isRegression = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'regression';
-const isImprovement = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'improvement';
-const isUnchanged = (r: AbRow) => r.status === 'ok' && !isRegression(r) && !isImprovement(r);
-
-/** Regressions (largest first), improvements (largest first), then the rest in input order. */
-export function orderRows(rows: readonly AbRow[]): AbRow[] {
-  const regressions = rows.filter(isRegression).sort((a, b) => (b.ratio ?? 1) - (a.ratio ?? 1));
-  const improvements = rows.filter(isImprovement).sort((a, b) => (a.ratio ?? 1) - (b.ratio ?? 1));
-  const rest = rows.filter((r) => !isRegression(r) && !isImprovement(r));
-  return [...regressions, ...improvements, ...rest];
 }
 
 /** A row's figure in the unit a person reads it in: MB/s with bytes, time per op with ops, else time. */
@@ -145,8 +96,6 @@ function evidenceCell(r: AbRow): string {
   return by.length > 0 ? [...new Set(by)].map((k) => VIEWS[k].label).join(' + ') : '—';
 }
 
-/** The evidences with a column of their own a table shows. */
-type Evidence = ReadonlySet<MeasureKind>;
 const shownViews = (e: Evidence) => COLUMN_VIEWS.filter((v) => e.has(v.kind));
 
 function tableRow(r: AbRow, e: Evidence): string[] {
@@ -299,11 +248,6 @@ function assemble(p: Parts): string {
     );
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, p.profiles, ...p.tail]);
-}
-
-/** The evidences with a column in this report: asked for (their settings are there) or seen on a row. */
-export function columnsOf(input: { env: EvidenceEnv; rows: readonly AbRow[] }): Evidence {
-  return new Set(COLUMN_VIEWS.filter((v) => v.settingOf(input.env) !== undefined || input.rows.some((r) => v.figureOf(r) || v.noteOf(r))).map((v) => v.kind));
 }
 
 /** An evidence's lines under the headline: why it was not taken, or its rule with the counter that measured. */
