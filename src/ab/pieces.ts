@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EVIDENCES } from '../evidence/index.js';
-import { judgeAb, measureAb, profileFlagged, reportAb, type AbJudging, type AbMeasured, type AbPipelineOptions } from './run.js';
+import { judgeAb, measureAb, profileFlagged, reportAb, type AbJudging, type AbMeasured, type AbPresentation, type AbPipelineOptions } from './run.js';
 import type { AbReport } from './report.js';
 import { planFor } from '../pipeline/options.js';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
@@ -245,7 +245,7 @@ export interface AbMergeOutcome {
 }
 
 /** The pieces joined and judged as one A/B; `extra` carries what only the merge knows (marker, trend link). */
-export function mergePieces(dirs: readonly string[], o: { specFile: string; outDir: string } & Pick<AbJudging, 'marker' | 'trendUrl'>): AbMergeOutcome {
+export function mergePieces(dirs: readonly string[], o: { specFile: string; outDir: string } & Pick<AbPresentation, 'marker' | 'trendUrl'>): AbMergeOutcome {
   if (dirs.length === 0) throw new InputError('merge', ['no piece folders given'], 'pass the folders of every piece');
   const pieces = dirs.map((d) => ({ dir: d, piece: loadPiece(d) }));
   const shared = pieces[0]!.piece.ab;
@@ -271,13 +271,15 @@ export function mergePieces(dirs: readonly string[], o: { specFile: string; outD
   );
   const judging: AbJudging = {
     runner: shared.runner,
-    baseLabel: shared.base_label,
-    headLabel: shared.head_label,
     alpha: shared.alpha,
     threshold: shared.threshold,
     measure: shared.measure,
     instructionThreshold: shared.instruction_threshold,
     allocationThreshold: shared.allocation_threshold,
+  };
+  const presentation: AbPresentation = {
+    baseLabel: shared.base_label,
+    headLabel: shared.head_label,
     ...(o.marker ? { marker: o.marker } : {}),
     ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),
   };
@@ -298,7 +300,7 @@ export function mergePieces(dirs: readonly string[], o: { specFile: string; outD
     measured,
     rows,
     hash,
-    { ...judging, profile: shared.profile, outDir: o.outDir },
+    { ...judging, ...presentation, profile: shared.profile, outDir: o.outDir },
     {
       pieces: pieces.map((p) => ({
         piece: pieceText(p.piece.piece),

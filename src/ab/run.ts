@@ -34,12 +34,11 @@ import { attachStepRows, countFlagged, judgePaired, loadShift, type AbRow, type 
 import { clientText, writeAbReport, type AbReport } from './report.js';
 import { checkNode, planFor, processBudgetMs, type PipelineOptions } from '../pipeline/options.js';
 
-/** How an A/B is judged and titled: what a merge of pieces needs besides their figures. */
+/** How an A/B is judged: what judgeAb needs besides the figures (a merge of pieces reads it from them). */
 export interface AbJudging {
   runner: Runner;
-  baseLabel: string;
-  headLabel: string;
   alpha: number;
+  /** Wall time's change threshold. */
   threshold: number;
   /** Default wall. Instructions, allocations: the CPU rows also get that verdict (base twice, head once). */
   measure?: Measure;
@@ -47,14 +46,20 @@ export interface AbJudging {
   instructionThreshold?: number;
   /** The allocation verdict's threshold (default: the allocations evidence's). */
   allocationThreshold?: number;
-  marker?: string;
-  trendUrl?: string;
-  crossClient?: AggregateModel;
   /** Counted rows whose cases match these globs are profiled whether or not their counts flag them (--profile-case). */
   profileCases?: readonly string[];
 }
 
-export interface AbPipelineOptions extends PipelineOptions, AbJudging {
+/** How an A/B is shown: labels, the comment's marker, links and context; no verdict depends on these. */
+export interface AbPresentation {
+  baseLabel: string;
+  headLabel: string;
+  marker?: string;
+  trendUrl?: string;
+  crossClient?: AggregateModel;
+}
+
+export interface AbPipelineOptions extends PipelineOptions, AbJudging, AbPresentation {
   base: ClientSource;
   head: ClientSource;
   buildCommand?: string;
@@ -210,7 +215,7 @@ export function reportAb(
   m: AbMeasured,
   rows: AbRow[],
   hash: string,
-  j: AbJudging & Pick<PipelineOptions, 'profile' | 'outDir'>,
+  j: AbJudging & AbPresentation & Pick<PipelineOptions, 'profile' | 'outDir'>,
   details: Record<string, unknown> = {},
   profiles?: readonly ProfileDiff[],
   nodes?: Record<Side, NodeSide>,
@@ -308,7 +313,7 @@ export function profileFlagged(
   m: AbMeasured,
   rows: readonly AbRow[],
   plan: Plan,
-  o: AbJudging & Pick<AbPipelineOptions, 'outDir' | 'log' | 'keepRaw'>,
+  o: Pick<AbJudging, 'runner' | 'profileCases'> & Pick<AbPresentation, 'baseLabel' | 'headLabel'> & Pick<AbPipelineOptions, 'outDir' | 'log' | 'keepRaw'>,
 ): FlaggedProfiles | null {
   const raw = m.deterministic.instructions?.raw;
   if (!raw) return null;

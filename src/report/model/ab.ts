@@ -1,4 +1,4 @@
-// The A/B model (docs/design.md "The A/B model"): what every A/B renderer reads (the comment and
+// The A/B model (docs/design.md "PR comment"): what every A/B renderer reads (the comment and
 // job summary, ab.json, the fork-safe comment job's bundle, an alert's table): the input a
 // pipeline builds once from its judged rows (src/ab), the order rows are shown in, and the
 // evidence columns a report shows (from the evidences' views, src/evidence/views.ts).
