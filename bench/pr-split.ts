@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { main } from '../src/cli.js';
 import { MeasureSchema } from '../src/spec/measure.js';
-import { piecesOfSplit, pieceText } from '../src/shard/pr-pieces.js';
+import { piecesOfSplit, pieceText } from '../src/ab/pieces.js';
 
 const { values } = parseArgs({
   options: {

@@ -179,3 +179,72 @@ describe('src layering', () => {
     }
   });
 });
+
+/** A string literal that is an evidence kind ('wall', 'instructions', 'allocations'), on a code line. */
+const KIND_LITERAL = /(['"`])(wall|instructions|allocations)\1/;
+const kindLines = (text: string) => codeLines(text).filter((l) => KIND_LITERAL.test(l));
+
+/**
+ * Files outside src/evidence and src/spec/measure.ts (the list of kinds) that may name a kind by its
+ * literal, each for a reason a record cannot carry.
+ */
+const KIND_ALLOWED: Record<string, string> = {
+  // `--measure` defaults to the flag's own text ("wall"), parsed by MeasureSchema like any value.
+  'cli/flags.ts': 'the CLI flag default',
+  // Stored formats read back for compatibility: history records' `instructions` field and their v1 refusal.
+  'history/schema.ts': 'zod schema of stored history records',
+  'history/record.ts': 'the stored record field of counts',
+  'history/gab.ts': 'the stored record field of counts (imported benches)',
+  // A pprof file's sample type is named "instructions" by the format, not by the evidence.
+  'profile/pprof.ts': "pprof's sample type name",
+  // A word of the alert's text ("1.00% more instructions"), not a kind.
+  'alert/body.ts': 'a noun of the change text',
+};
+
+/**
+ * Files that still name kinds and are not yet converted to the registry (#39): the list may only
+ * shrink. Each is exact: a file that no longer names a kind must leave the list.
+ */
+const KIND_NOT_YET = [
+  'ab/pieces.ts', // the piece file's stored per-kind fields and wall's one piece
+  'ab/run.ts', // the per-kind thresholds and ab.json's per-kind details
+  'bisect/step-probe.ts', // a step measures instructions where callgrind is
+  'cli/eta.ts',
+  'cli/progress.ts',
+  'pipeline/single.ts',
+  'shard/balance.ts',
+  'shard/commands.ts',
+  'shard/pr-piece-profiles.ts', // helper attrib's file
+  'shard/run.ts',
+  'verdict/row.ts', // the row's per-kind fields, until a row holds `evidence: Record<MeasureKind, …>`
+  'verdict/step-rows.ts',
+];
+
+describe('evidence kinds', () => {
+  it('are named by their literal only in src/evidence, the measure list and the justified exceptions', () => {
+    const naming = files(SRC)
+      .filter((f) => folderOf(f) !== 'evidence' && relative(SRC, f) !== join('spec', 'measure.ts'))
+      .filter((f) => kindLines(readFileSync(f, 'utf8')).length > 0)
+      .map((f) => relative(SRC, f));
+    expect(naming.filter((f) => !(f in KIND_ALLOWED) && !KIND_NOT_YET.includes(f))).toEqual([]);
+    // The lists stay exact: an entry whose file no longer names a kind goes.
+    expect([...Object.keys(KIND_ALLOWED), ...KIND_NOT_YET].filter((f) => !naming.includes(f))).toEqual([]);
+  });
+
+  it('are not named by the renderers, the A/B model and report, the cost model or the fail-on rule', () => {
+    const guarded = [
+      ...files(join(SRC, 'report')),
+      join(SRC, 'ab', 'report.ts'),
+      join(SRC, 'ab', 'history-baseline.ts'),
+      join(SRC, 'shard', 'cost.ts'),
+      join(SRC, 'verdict', 'fail-on.ts'),
+    ];
+    expect(guarded.flatMap((f) => kindLines(readFileSync(f, 'utf8')).map((l) => `${relative(SRC, f)}: ${l}`))).toEqual([]);
+  });
+
+  it('catches a kind named by its literal', () => {
+    expect(kindLines("if (k === 'instructions') cells.push(x);\n// 'wall' in a comment\nconst label = 'wall time';\n")).toEqual([
+      "if (k === 'instructions') cells.push(x);",
+    ]);
+  });
+});

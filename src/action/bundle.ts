@@ -6,7 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { AbReportInput, BuildFailureInput } from '../report/render/ab-comment.js';
+import type { BuildFailureInput } from '../report/render/ab-comment.js';
+import type { AbReportInput } from '../report/model/ab.js';
 import { AbRowSchema, countRows, type AbCounts } from '../verdict/index.js';
 import { HostSchema, ProfileSchema, RunnerSchema, type Runner } from '../spec/schema.js';
 import { ProfileDiffsSchema } from '../profile/schema.js';

@@ -7,12 +7,12 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultSpecPath } from '../build/paths.js';
 import { FailOnSchema, type FailOn } from '../verdict/index.js';
-import { MeasureSchema, type Measure } from '../spec/measure.js';
+import { isDeterministic, MeasureSchema, type Measure } from '../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, INSTRUCTION_DEFAULTS } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import { PROFILES, RunnerSchema, type Profile, type Runner } from '../spec/schema.js';
 import { SelectionError, selectCases } from '../spec/select.js';
-import { parsePieceRef, type PieceRef } from '../shard/pr-pieces.js';
+import { parsePieceRef, type PieceRef } from '../ab/pieces.js';
 import { CLIENT_IDS, detectClients } from './detect.js';
 import { parseNodeSpec, type NodeSpec } from '../bee/node-sides.js';
 
@@ -464,7 +464,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   const piece = p.piece ? parsePieceRef(p.piece) : null;
   if (piece && p.measure && !p.measure.includes(piece.evidence))
     problems.push({ input: 'piece', problem: `${p.piece} is not measured (measure: ${p.measure.join(',')})`, fix: 'a piece of an evidence in measure' });
-  if (piece && piece.evidence !== 'wall' && p.split !== undefined && piece.total !== p.split)
+  if (piece && isDeterministic(piece.evidence) && p.split !== undefined && piece.total !== p.split)
     problems.push({
       input: 'piece',
       problem: `${p.piece} has ${piece.total} pieces, but split is ${p.split}`,

@@ -3,9 +3,10 @@
 // from a Bee executable, or a running node by URL), through the same abPipeline as `bee-bench ab
 // --base-bee … --head-bee …`; then outputs, job summary, artifact and, on a pull request, the sticky
 // comment under a marker of its own (a client A/B's comment on the same PR is left alone).
+import { isDeterministic, DEFAULT_MEASURE } from '../spec/measure.js';
 import * as core from '@actions/core';
 import { withNodeSides } from '../bee/node-sides.js';
-import { abPipeline } from '../pipeline/ab.js';
+import { abPipeline } from '../ab/run.js';
 import { markerFor, outcomeCounts } from './bundle.js';
 import type { AbCounts } from '../verdict/index.js';
 import { isForkPr, parsePayload, PullRequestEventSchema } from './context.js';
@@ -29,7 +30,7 @@ export async function nodeAbFlow(env: FlowEnv): Promise<FlowResult> {
   const nodes = i.nodeAb!;
   const client = { source: { kind: 'path' as const, path: i.path }, label: `${env.ctx.eventName || 'checkout'}@${(await headSha(i.path)).slice(0, 7)}` };
   const marker = `${markerFor(env.ctx.workflow, i.client)}:node`;
-  if (i.measure.some((k) => k !== 'wall')) log(`measure: ${i.measure.join(',')} asked; a node A/B measures wall time only (one client build on both sides)`);
+  if (i.measure.some(isDeterministic)) log(`measure: ${i.measure.join(',')} asked; a node A/B measures wall time only (one client build on both sides)`);
   let run: { markdown: string; marker: string; counts: AbCounts; result: FlowResult };
   try {
     await prebuild(env, 'head', i.client, client.source, i.buildCommand);
@@ -42,7 +43,7 @@ export async function nodeAbFlow(env: FlowEnv): Promise<FlowResult> {
               ...abOptions(env, client, client),
               baseLabel: `bee ${n.base.version}`,
               headLabel: `bee ${n.head.version}`,
-              measure: ['wall'],
+              measure: DEFAULT_MEASURE,
               nodes: n,
               marker,
               ...(env.trendUrl ? { trendUrl: env.trendUrl } : {}),

@@ -4,14 +4,15 @@
 // (read-only, no checkout, runs only bee-bench) reads every piece, judges them as one A/B and
 // leaves the same report, profiles/ and `bee-bench-<client>` bundle one measure job leaves, for
 // the publish job (which reads the profiles' lists from comment.json only, validated).
+import { isDeterministic } from '../spec/measure.js';
 import * as core from '@actions/core';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { uploadFolder } from '../github/artifacts.js';
 import { ensureValgrind } from '../count/install.js';
-import type { AbReport } from '../pipeline/ab-report.js';
+import type { AbReport } from '../ab/report.js';
 import { costModel } from '../shard/commands.js';
-import { mergePieces, pieceText, runPiece, type PieceRef } from '../shard/pr-pieces.js';
+import { mergePieces, pieceText, runPiece, type PieceRef } from '../ab/pieces.js';
 import { markerFor } from './bundle.js';
 import { abOptions, announce, log, prebuild, type FlowEnv, type SideSource } from './flow-steps.js';
 
@@ -24,7 +25,7 @@ export async function measurePiece(env: FlowEnv, piece: PieceRef, base: SideSour
   await prebuild(env, 'base', i.client, base.source, i.buildCommand);
   await prebuild(env, 'head', i.client, head.source, i.buildCommand);
   await ensureValgrind(i.measure, log);
-  const split = Object.fromEntries(i.measure.filter((k) => k !== 'wall').map((k) => [k, i.split]));
+  const split = Object.fromEntries(i.measure.filter(isDeterministic).map((k) => [k, i.split]));
   const model = costModel({ specFile: i.specFile, runners: [i.client], profile: i.profile, cases: i.cases, large: false, evidences: [...i.measure] });
   const got = await core.group(`A/B piece ${pieceText(piece)} of ${i.client}`, () =>
     runPiece({

@@ -5,6 +5,7 @@
 // also shows where it moved since the last good run (moved.ts), or says why it cannot.
 import { z } from 'zod';
 import { HISTORY_NOTE, markerComment, verdictTable } from '../report/render/ab-comment.js';
+import { columnsOf } from '../report/model/ab.js';
 import { workUnits } from '../history/record.js';
 import type { AbRow } from '../verdict/index.js';
 import { mdCode, mdText, safeUrl } from '../report/escape.js';
@@ -122,7 +123,7 @@ export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLi
     `<!-- ${STATE_TAG} ${JSON.stringify(state)} -->`,
     `## 🔴 ${mdCode(k.caseId)} [${mdText(k.label)}] is ${judged.change} on ${mdCode(l.branch)} (${mdText(k.client)})`,
     `The run of ${link(short(state.latest), `${l.repoUrl}/commit/${state.latest}`)} ${judged.how}.`,
-    verdictTable([row], true, new Set(row.instructions ? (['instructions'] as const) : [])),
+    verdictTable([row], true, columnsOf({ env: {}, rows: [row] })),
     `<sub>${judged.note}</sub>`,
     movedText(moved, state.latest),
     `- **Commits since the last good run:** ${range}\n- **First flagged:** ${mdCode(short(state.first))}; flagged in ${state.runs} run(s) so far; latest ${l.runUrl ? link('run', l.runUrl) : mdCode(short(state.latest))}\n- **Trend:** ${l.trendUrl ? link('case chart', casePermalink(l.trendUrl, k.caseId, l.branch)) : 'no trend site (history-remote is set)'}`,

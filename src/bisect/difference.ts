@@ -8,7 +8,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { ProfileDiffSchema, rowFolder, type ProfileDiff, type RowRef } from '../profile/index.js';
 import { profileCommand } from '../pipeline/profile.js';
-import { measuresInstructions } from '../spec/measure.js';
+import { DEFAULT_MEASURE, measuresInstructions } from '../spec/measure.js';
 import type { Probe } from './search.js';
 import { stepDir, type AbStepOptions, type Checkout } from './step-probe.js';
 import type { Commit } from './walk.js';
@@ -42,7 +42,7 @@ export type Explainer = (parent: Checkout, first: Checkout, step: NamingStep) =>
 export function abStepDifference(o: AbStepOptions): Explainer {
   return async (parent, first, step) => {
     const row = step.probe.row;
-    if (!row || !measuresInstructions(o.measure ?? ['wall'])) return null;
+    if (!row || !measuresInstructions(o.measure ?? DEFAULT_MEASURE)) return null;
     const started = performance.now();
     const took = () => ({ elapsedMs: performance.now() - started });
     const outDir = resolve(o.outDir);

@@ -1,5 +1,5 @@
 // The step comparator bisect uses by default: one A/B (the same pipeline as `bee-bench ab`,
-// src/pipeline/ab.ts) of the good ref against the candidate commit. The engine's judge decides
+// src/ab/run.ts) of the good ref against the candidate commit. The engine's judge decides
 // whether the change exceeds the threshold. Every engine option (rounds, cases, measure) passes
 // through AbStepOptions to abPipeline untouched. Instruction counts are preferred where callgrind is
 // there (deterministic, so a step needs no rounds); wall time otherwise.
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { findCounter } from '../count/callgrind.js';
 import { measuresInstructions, type Measure } from '../spec/measure.js';
 import type { AbRow } from '../verdict/index.js';
-import { abPipeline, type AbPipelineOptions } from '../pipeline/ab.js';
+import { abPipeline, type AbPipelineOptions } from '../ab/run.js';
 import type { Probe } from './search.js';
 import type { Commit } from './walk.js';
 

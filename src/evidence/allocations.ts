@@ -4,20 +4,22 @@ import { z } from 'zod';
 import { ALLOC_ITERATIONS, allocationRun } from '../run/alloc.js';
 import { attachFigures } from '../run/attach.js';
 import { isCounted } from '../run/count.js';
-import { MEASURE_NAMES } from '../spec/measure.js';
-import { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures } from '../verdict/index.js';
+import { judgeAllocations, type AllocationFigures } from '../verdict/index.js';
 import type { DeterministicEvidence } from './record.js';
+import { ALLOCATIONS_VIEW } from './views.js';
 
 const series = z.array(z.number().nonnegative());
 
 export const ALLOCATIONS: DeterministicEvidence<'allocations', AllocationFigures> = {
   id: 'allocations',
-  ...MEASURE_NAMES.allocations,
+  label: ALLOCATIONS_VIEW.label,
+  view: ALLOCATIONS_VIEW,
   deterministic: true,
   takes: isCounted,
   iterations: ALLOC_ITERATIONS,
+  slowdown: { setup: 1, warmup: 1, timed: 1 },
   dir: 'allocations',
-  verb: 'measured',
+  verb: ALLOCATIONS_VIEW.verb,
   unavailable: async () => null,
   run: (cmd, o) =>
     allocationRun(cmd, { plan: o.plan, out: o.out, timeoutMs: o.timeoutMs, fixtures: o.fixtures, env: o.env, onLine: o.onLine, iterations: o.iterations }),
@@ -32,5 +34,5 @@ export const ALLOCATIONS: DeterministicEvidence<'allocations', AllocationFigures
     ),
   counterOf: (r) => r.alloc_counter?.method ?? null,
   judge: (threshold) => (base, baseAgain, head) => judgeAllocations(base, baseAgain, head, { threshold }),
-  defaultThreshold: ALLOCATION_DEFAULTS.threshold,
+  defaultThreshold: ALLOCATIONS_VIEW.defaultThreshold,
 };

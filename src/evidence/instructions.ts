@@ -5,18 +5,21 @@ import { z } from 'zod';
 import { findCounter } from '../count/callgrind.js';
 import { attachFigures } from '../run/attach.js';
 import { COUNT_ITERATIONS, countRunner, isCounted } from '../run/count.js';
-import { MEASURE_NAMES } from '../spec/measure.js';
-import { INSTRUCTION_DEFAULTS, judgeSteps } from '../verdict/index.js';
+import { judgeSteps } from '../verdict/index.js';
 import type { DeterministicEvidence } from './record.js';
+import { INSTRUCTIONS_VIEW } from './views.js';
 
 export const INSTRUCTIONS: DeterministicEvidence<'instructions', number[]> = {
   id: 'instructions',
-  ...MEASURE_NAMES.instructions,
+  label: INSTRUCTIONS_VIEW.label,
+  view: INSTRUCTIONS_VIEW,
   deterministic: true,
   takes: isCounted,
   iterations: COUNT_ITERATIONS,
+  // Callgrind's slowdown on instrumented code; the warmup runs uninstrumented (~5x).
+  slowdown: { setup: 5, warmup: 5, timed: 50 },
   dir: 'counts',
-  verb: 'counted',
+  verb: INSTRUCTIONS_VIEW.verb,
   async unavailable() {
     const found = await findCounter();
     return found.counter ? null : found.reason;
@@ -43,5 +46,5 @@ export const INSTRUCTIONS: DeterministicEvidence<'instructions', number[]> = {
     attachFigures(into, from, (c) => (c.instructions ? { instructions: c.instructions } : null), from.counter ? { counter: from.counter } : {}),
   counterOf: (r) => (r.counter ? `callgrind (${r.counter.version})` : null),
   judge: (threshold) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { threshold }),
-  defaultThreshold: INSTRUCTION_DEFAULTS.threshold,
+  defaultThreshold: INSTRUCTIONS_VIEW.defaultThreshold,
 };

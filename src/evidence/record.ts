@@ -9,6 +9,7 @@ import type { DeterministicKind, MeasureKind } from '../spec/measure.js';
 import type { Plan, PlanUnit } from '../spec/plan.js';
 import type { CaseResult, Result, Runner } from '../spec/schema.js';
 import type { AllocationFigures, DeterministicVerdicts } from '../verdict/index.js';
+import type { EvidenceView } from './views.js';
 
 /** One process of an evidence over a plan; every field is the same for every evidence. */
 export interface EvidenceRunOptions {
@@ -38,14 +39,19 @@ export interface EvidenceRun {
 
 interface EvidenceBase<K extends MeasureKind> {
   id: K;
-  /** In "flagged by" and annotations: "wall time", "instructions", "allocations". */
+  /** In logs and problems: the view's label ("wall time", "instructions"). */
   label: string;
-  /** The comment's column header. */
-  column: string;
+  /** What a reader sees of it (views.ts): names, cells, notes; the renderers read these alone. */
+  view: EvidenceView<K>;
   /** The plan units it measures (counts and allocations: CPU units; net units are the node's time). */
   takes: (u: Pick<PlanUnit, 'kind'>) => boolean;
   /** Timed iterations per unit: the profile's (wall) or a fixed few (deterministic). */
   iterations: number | 'profile';
+  /**
+   * Its slowdown against a native timed iteration, for the cost model of shards and pieces
+   * (src/shard/cost.ts): of a unit's setup, of its warmup iterations and of its timed ones.
+   */
+  slowdown: { setup: number; warmup: number; timed: number };
   /** The folder of the job's output its result files go to: results, counts, allocations. */
   dir: string;
   /** Why it cannot run where the engine runs (no valgrind), or null. */

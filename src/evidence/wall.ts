@@ -2,15 +2,17 @@
 // an A/B runs it as lock-step rounds of base and head on one machine (src/run/rounds.ts), judged
 // by the paired-rounds rule (src/verdict/judge.ts). Its result is the one the other evidences attach to.
 import { invokeRunner } from '../run/invoke.js';
-import { MEASURE_NAMES } from '../spec/measure.js';
 import type { WallEvidence } from './record.js';
+import { WALL_VIEW } from './views.js';
 
 export const WALL: WallEvidence = {
   id: 'wall',
-  ...MEASURE_NAMES.wall,
+  label: WALL_VIEW.label,
+  view: WALL_VIEW,
   deterministic: false,
   takes: () => true,
   iterations: 'profile',
+  slowdown: { setup: 1, warmup: 1, timed: 1 },
   dir: 'results',
   unavailable: async () => null,
   async run(cmd, o) {

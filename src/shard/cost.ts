@@ -3,7 +3,8 @@
 // from the spec itself: the quick profile is sized so one iteration takes roughly QUICK_ITERATION_S
 // in every client (counts are scaled per runner for that; a case with more iterations of its own,
 // the harness's noop, spends the same time per case), so a unit's iteration costs that much times
-// its work over the same case's quick work. Counting under callgrind is ~50x slower.
+// its work over the same case's quick work. Each evidence's slowdown (counting under callgrind is
+// ~50x slower) is its record's (src/evidence).
 import type { HistoryRecord } from '../history/schema.js';
 import type { Plan, PlanUnit } from '../spec/plan.js';
 import { EVIDENCES } from '../evidence/index.js';
@@ -13,9 +14,6 @@ import type { MeasureKind } from '../spec/measure.js';
 export const QUICK_ITERATION_S = 0.15;
 /** Process start, fixtures and setup of one unit, s. */
 export const UNIT_OVERHEAD_S = 1;
-/** Callgrind's slowdown on instrumented code (the warmup runs uninstrumented, ~5x). */
-const INSTRUMENTED_SLOWDOWN = 50;
-const UNINSTRUMENTED_SLOWDOWN = 5;
 
 export interface CostModel {
   /** Seconds of one iteration of a unit of `plan` natively, and where the figure came from. */
@@ -58,19 +56,10 @@ export function historyModel(records: readonly HistoryRecord[], fallback: CostMo
   };
 }
 
-/** Seconds one evidence of one unit takes in a shard. Net units are measured by wall time only. */
+/** Seconds one evidence of one unit takes in a shard: setup, warmup and timed iterations at its slowdown (net units are measured by wall time only). */
 export function unitCostS(model: CostModel, plan: Plan, unit: PlanUnit, evidence: MeasureKind, iterations?: number): number {
   const it = model.iterationS(plan, unit).seconds;
-  switch (evidence) {
-    case 'wall':
-      return UNIT_OVERHEAD_S + (unit.warmup + unit.iters) * it;
-    case 'instructions':
-      return (
-        UNIT_OVERHEAD_S * UNINSTRUMENTED_SLOWDOWN +
-        unit.warmup * it * UNINSTRUMENTED_SLOWDOWN +
-        (iterations ?? EVIDENCES.instructions.iterations) * it * INSTRUMENTED_SLOWDOWN
-      );
-    case 'allocations':
-      return UNIT_OVERHEAD_S + (unit.warmup + (iterations ?? EVIDENCES.allocations.iterations)) * it;
-  }
+  const ev = EVIDENCES[evidence];
+  const timed = ev.iterations === 'profile' ? unit.iters : (iterations ?? ev.iterations);
+  return UNIT_OVERHEAD_S * ev.slowdown.setup + unit.warmup * it * ev.slowdown.warmup + timed * it * ev.slowdown.timed;
 }

@@ -10,7 +10,7 @@
 import { copyFileSync, lstatSync, mkdirSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { countFlagged } from '../pipeline/ab.js';
+import { countFlagged } from '../verdict/index.js';
 import { DIFF_FILES, diffJson, folderBytes, MAX_PROFILE_BYTES, profilesDir, ROW_FILES } from '../pipeline/profiles.js';
 import { MAX_PROFILED_ROWS, ProfileDiffsSchema, rowFolder, type ProfileDiff } from '../profile/index.js';
 import { InputError } from '../spec/errors.js';

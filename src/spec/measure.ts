@@ -20,20 +20,12 @@ export const MeasureSchema = z
   .pipe(z.array(MeasureKindSchema).min(1))
   .transform((kinds): Measure => MEASURES.filter((k) => kinds.includes(k)));
 
+/** What a run measures when nothing was asked for: wall time. */
+export const DEFAULT_MEASURE: Measure = ['wall'];
+
 export const measuresWall = (m: Measure) => m.includes('wall');
 export const measuresInstructions = (m: Measure) => m.includes('instructions');
 export const measuresAllocations = (m: Measure) => m.includes('allocations');
-
-/**
- * How each evidence is named to a reader: `label` in a row's "flagged by" cell and its annotation,
- * `column` as the comment's column header (wall time's figures fill the change/interval/q columns).
- * The evidence records (src/evidence) carry these; the report reads them here, without running anything.
- */
-export const MEASURE_NAMES: Readonly<Record<MeasureKind, { label: string; column: string }>> = {
-  wall: { label: 'wall time', column: 'change' },
-  instructions: { label: 'instructions', column: 'instructions' },
-  allocations: { label: 'allocations', column: 'allocations' },
-};
 
 /** The deterministic evidences: base twice and head once, judged step by step (src/verdict/steps.ts). */
 export type DeterministicKind = Exclude<MeasureKind, 'wall'>;

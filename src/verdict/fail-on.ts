@@ -1,8 +1,9 @@
-// Which evidence fails a run with fail-on-regression: wall time, instruction counts, allocations, or any.
+// Which evidence fails a run with fail-on-regression: one of the measure's kinds (src/spec/measure.ts MEASURES), or any.
 import { z } from 'zod';
+import { MEASURES } from '../spec/measure.js';
 import { countRows, flaggedBy, type AbRow } from './row.js';
 
-export const FailOnSchema = z.enum(['any', 'wall', 'instructions', 'allocations']);
+export const FailOnSchema = z.enum(['any', ...MEASURES]);
 export type FailOn = z.infer<typeof FailOnSchema>;
 
 export function failsOn(row: AbRow, on: FailOn): boolean {

@@ -17,7 +17,7 @@
 export { AB_DEFAULTS } from './defaults.js';
 export { VERDICTS, type Verdict } from './change.js';
 export { judgeWall, wallVerdict, type WallOptions } from './wall.js';
-export { AbRowSchema, countRows, flaggedBy, flaggedRows, rowVerdict, type AbCounts, type AbRow, type AbStatus, type PairedRow } from './row.js';
+export { AbRowSchema, countRows, countFlagged, flaggedBy, flaggedRows, rowVerdict, type AbCounts, type AbRow, type AbStatus, type PairedRow } from './row.js';
 export { INSTRUCTION_DEFAULTS, judgeSteps, type StepCounts, type StepOptions, type StepVerdict } from './steps.js';
 export { attachStepRows, type DeterministicVerdicts, type StepRow, type StepRule } from './step-rows.js';
 export { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures, type AllocationOptions, type AllocationVerdict } from './allocations.js';

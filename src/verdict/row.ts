@@ -130,6 +130,12 @@ export function rowVerdict(r: AbRow): Verdict {
   return '~';
 }
 
+/** The rows the counts flagged, largest instruction change first: the order their profiles are made, capped and shown in. */
+export function countFlagged(rows: readonly AbRow[]): AbRow[] {
+  const change = (r: AbRow) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
+  return rows.filter((r) => r.instructions && r.instructions.verdict !== '~').sort((a, b) => change(b) - change(a));
+}
+
 export function countRows(rows: readonly AbRow[]): AbCounts {
   const c: AbCounts = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
   for (const r of rows) {

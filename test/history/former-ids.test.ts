@@ -15,7 +15,7 @@ import { readRecords } from '../../src/history/read.js';
 import { parseRecord, recordPath, serializeRecord, toRecord } from '../../src/history/record.js';
 import type { CaseSeriesFile, HistoryIndex, HistoryRecord } from '../../src/history/schema.js';
 import { staleDerived } from '../../src/history/store.js';
-import { historyAbReport } from '../../src/pipeline/history-baseline.js';
+import { historyAbReport } from '../../src/ab/history-baseline.js';
 import { caseAliases } from '../../src/spec/aliases.js';
 import type { Spec } from '../../src/spec/schema.js';
 import { SPEC_FILE, spec } from '../fixtures/spec.js';

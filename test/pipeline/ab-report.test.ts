@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeAbReport } from '../../src/pipeline/ab-report.js';
+import { writeAbReport } from '../../src/ab/report.js';
 import type { AbRow } from '../../src/verdict/index.js';
 import { abInput } from '../report/fixtures.js';
 

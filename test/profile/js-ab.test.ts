@@ -18,7 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { aaOrderings, accountFor } from '../../bench/lib/profile-account.js';
 import { defaultSpecPath } from '../../src/build/paths.js';
 import { readDumps } from '../../src/count/callgrind.js';
-import { abPipeline } from '../../src/pipeline/ab.js';
+import { abPipeline } from '../../src/ab/run.js';
 import { LISTED_SHARE } from '../../src/profile/diff.js';
 import { diffProfiles, profileOf } from '../../src/profile/index.js';
 import { loadSpec } from '../../src/spec/load.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GITHUB_COMMENT_LIMIT, humanFigure, markerComment, orderRows, renderAbComment, type AbReportInput } from '../../src/report/render/ab-comment.js';
+import { GITHUB_COMMENT_LIMIT, humanFigure, markerComment, renderAbComment } from '../../src/report/render/ab-comment.js';
+import { orderRows, type AbReportInput } from '../../src/report/model/ab.js';
 import { countRows, type AbRow } from '../../src/verdict/index.js';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { benjaminiHochberg } from '../../src/stats/index.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BundleSchema } from '../../src/action/bundle.js';
-import { writeAbReport } from '../../src/pipeline/ab-report.js';
+import { writeAbReport } from '../../src/ab/report.js';
 import { AbRowSchema, failingRows, failsOn, judgeAllocations, type AbRow } from '../../src/verdict/index.js';
 import { abInput } from './fixtures.js';
 

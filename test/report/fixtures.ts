@@ -1,7 +1,7 @@
 // Realistic result files for the report tests and the report benchmark: built from the real spec
 // with the runner-effective params, then validated with ResultSchema so they stay real.
 import { loadSpec } from '../../src/spec/load.js';
-import type { AbReportInput } from '../../src/report/render/ab-comment.js';
+import type { AbReportInput } from '../../src/report/model/ab.js';
 import { ResultSchema, type CaseResult, type Profile, type Result, type Runner, type Spec, type SpecCase } from '../../src/spec/schema.js';
 import { effectiveParam, profileParams, workOf, type ParamValues } from '../../src/spec/select.js';
 

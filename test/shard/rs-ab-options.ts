@@ -2,7 +2,7 @@
 // shared build cache and the CLI's verdict thresholds. Each test names its cases, sources, rounds
 // and measures.
 import { defaultSpecPath } from '../../src/build/paths.js';
-import type { AbPipelineOptions } from '../../src/pipeline/ab.js';
+import type { AbPipelineOptions } from '../../src/ab/run.js';
 
 export const specFile = defaultSpecPath();
 

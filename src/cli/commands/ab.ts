@@ -3,10 +3,10 @@
 import { join } from 'node:path';
 import { BeeArgumentError } from '../../bee/preflight.js';
 import { parseNodeSpec, withNodeSides, type NodeSpec } from '../../bee/node-sides.js';
-import { abPipeline } from '../../pipeline/ab.js';
+import { abPipeline } from '../../ab/run.js';
 import { costModel } from '../../shard/commands.js';
-import { AB_PIECE_FILE, parsePieceRef, pieceText, runPiece, type PieceRef, type Split } from '../../shard/pr-pieces.js';
-import type { Measure } from '../../spec/measure.js';
+import { AB_PIECE_FILE, parsePieceRef, pieceText, runPiece, type PieceRef, type Split } from '../../ab/pieces.js';
+import { isDeterministic, type Measure } from '../../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from '../../verdict/index.js';
 import {
   changeThreshold,
@@ -58,8 +58,8 @@ function splitOf(v: Values, measure: Measure, piece: PieceRef): Split {
   if (v.split === undefined)
     throw new UsageError('--piece needs --split N: how many pieces each of instructions and allocations is split into (the same N for every piece)');
   const n = num(v.split, 'split', 1, (n) => Number.isInteger(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64');
-  if (piece.evidence !== 'wall' && piece.total !== n) throw new UsageError(`--piece ${v.piece}: ${piece.total} pieces, but --split ${n}`);
-  return Object.fromEntries(measure.filter((k) => k !== 'wall').map((k) => [k, n]));
+  if (isDeterministic(piece.evidence) && piece.total !== n) throw new UsageError(`--piece ${v.piece}: ${piece.total} pieces, but --split ${n}`);
+  return Object.fromEntries(measure.filter(isDeterministic).map((k) => [k, n]));
 }
 
 export async function ab(v: Values): Promise<number> {
@@ -73,7 +73,7 @@ export async function ab(v: Values): Promise<number> {
   const failOn = FailOnSchema.safeParse(v['fail-on']);
   if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
-  if (nodes && measure.some((k) => k !== 'wall'))
+  if (nodes && measure.some(isDeterministic))
     throw new UsageError(`--measure ${v.measure}: a node A/B measures wall time only (one client build on both sides)`);
   if (nodes && v.piece !== undefined) throw new UsageError('--piece splits a client A/B: a node A/B runs as one job');
   // Every argument is checked before a dev node is started for the job.

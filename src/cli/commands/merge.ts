@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultSpecPath } from '../../build/paths.js';
 import { mergeCommand } from '../../shard/commands.js';
-import { mergePieces, AB_PIECE_FILE } from '../../shard/pr-pieces.js';
+import { mergePieces, AB_PIECE_FILE } from '../../ab/pieces.js';
 import { log, UsageError, type Values } from '../flags.js';
 import type { CliCommand } from '../command.js';
 

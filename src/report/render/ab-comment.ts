@@ -1,17 +1,19 @@
 // The A/B comment (docs/design.md, "PR comment"), posted on the PR and written as the job summary: hidden
-// marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
+// marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context. It renders
+// the A/B model (../model/ab.ts: the input, row order, columns); each evidence's cells, rule line and
+// note come from its view (src/evidence/views.ts), so no evidence is named here.
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.
 import { countRows, flaggedBy, LOAD_SPREAD, rowVerdict, type AbCounts, type AbRow, type LoadShift, type Verdict } from '../../verdict/index.js';
-import type { Host, Profile, Runner } from '../../spec/schema.js';
-import { DETERMINISTIC, MEASURE_NAMES, type DeterministicKind } from '../../spec/measure.js';
+import type { Host, Runner } from '../../spec/schema.js';
+import { COLUMN_VIEWS, VIEWS, VIEW_LIST, type EvidenceFigure, type EvidenceSetting, type EvidenceView } from '../../evidence/views.js';
+import { columnsOf, isUnchanged, orderRows, type AbReportInput, type Evidence } from '../model/ab.js';
 import { clip, mdCode, mdText, preText, safeUrl } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
 import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
 import { foldSkipped } from './skipped.js';
 import { renderProfileSection } from './profile-details.js';
-import type { ProfileDiff } from '../../profile/schema.js';
-import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type AggregateModel, type Row } from '../model/types.js';
+import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type Row } from '../model/types.js';
 import { platformOf } from '../../spec/platform.js';
 import {
   formatAmountChange,
@@ -25,44 +27,6 @@ import {
   formatTimeChange,
   formatTimeInterval,
 } from '../units.js';
-
-export interface AbReportInput {
-  title: string;
-  /** Hidden HTML comment identifying workflow + client; the sticky comment is found by it. */
-  marker: string;
-  runner: Runner;
-  /** Refs or shas of the two sides. */
-  baseLabel: string;
-  headLabel: string;
-  rows: AbRow[];
-  alpha: number;
-  threshold: number;
-  rounds: number;
-  profile: Profile;
-  env: {
-    host: Host | string;
-    clientBase: string;
-    clientHead: string;
-    specHash: string;
-    wallTimeMs: number;
-    stoppedEarly?: boolean | string;
-    /** Set when the machine's load moved during the rounds (src/verdict loadShift). */
-    loadShift?: LoadShift;
-    /** Set when instructions were asked for: the split of the run's time, the counter or why none. */
-    measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
-    /** Set when allocations were measured: their threshold, how the runner counted, the time the runs took. */
-    allocations?: { threshold: number; counter: string | null; ms: number };
-    /** A node A/B: each side's Bee node ("Bee 2.8.0-41d6efc6 (dev node of …)"); one client build on both sides. */
-    nodes?: { base: string; head: string };
-  };
-  /** Aggregate of the other runners (released versions) for context. */
-  crossClient?: AggregateModel;
-  trendUrl?: string;
-  /** Set when base is the branch's history instead of a build of the base in this job. */
-  baseline?: { kind: 'history'; branch: string; runs: number };
-  /** Flagged rows' function profile differences (src/profile): "Where it moved" under the table. */
-  profiles?: ProfileDiff[];
-}
 
 export interface AbRenderOptions {
   /** Default 65536 (GitHub's comment limit), counted in UTF-16 units, which never undercounts. */
@@ -81,18 +45,6 @@ export function markerComment(marker: string): string {
     return m;
   }
   return `<!-- ${m.replace(/-{2,}/g, '-').replace(/>/g, '')} -->`;
-}
-
-const isRegression = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'regression';
-const isImprovement = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'improvement';
-const isUnchanged = (r: AbRow) => r.status === 'ok' && !isRegression(r) && !isImprovement(r);
-
-/** Regressions (largest first), improvements (largest first), then the rest in input order. */
-export function orderRows(rows: readonly AbRow[]): AbRow[] {
-  const regressions = rows.filter(isRegression).sort((a, b) => (b.ratio ?? 1) - (a.ratio ?? 1));
-  const improvements = rows.filter(isImprovement).sort((a, b) => (a.ratio ?? 1) - (b.ratio ?? 1));
-  const rest = rows.filter((r) => !isRegression(r) && !isImprovement(r));
-  return [...regressions, ...improvements, ...rest];
 }
 
 /** A row's figure in the unit a person reads it in: MB/s with bytes, time per op with ops, else time. */
@@ -125,28 +77,26 @@ function verdictCell(r: AbRow): string {
   }
 }
 
-/** The instruction-count cell: head/base change and its verdict, or why the row has none. */
-function instructionCell(r: AbRow): string {
-  const v = r.instructions;
-  if (!v) return r.kind === 'net' ? 'not counted (net)' : r.instructionsNote ? `— (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : '—';
-  return `${formatAmountChange(v.ratio)} ${formatNoise(v.spread)} ${GLYPH[v.verdict].split(' ')[0]}`;
-}
+/** A figure's changes in words: "1.0% more", "7.2% more bytes, no change in allocs", "3.1% slower". */
+export const changesText = (f: EvidenceFigure): string =>
+  f.changes.map((c) => (c.time ? formatTimeChange(c.ratio) : formatAmountChange(c.ratio, c.noun))).join(', ');
 
-/** The allocation cell: head/base bytes per iteration (and allocations where counted) and the verdict. */
-function allocationCell(r: AbRow): string {
-  const v = r.allocations;
-  if (!v) return r.kind === 'net' ? 'not measured (net)' : r.allocationsNote ? `— (${mdText(clip(r.allocationsNote, NOTE_CHARS))})` : '—';
-  const allocs = v.allocs ? `, ${formatAmountChange(v.allocs.ratio, 'allocs')}` : '';
-  return `${formatAmountChange(v.bytes.ratio, 'bytes')}${allocs} ${formatNoise(Math.max(v.bytes.spread, v.allocs?.spread ?? 0))} ${GLYPH[v.verdict].split(' ')[0]}`;
+/** An evidence's own column: its change, the row's A/A spread and its verdict, or why the row has none. */
+function evidenceColumnCell(r: AbRow, v: EvidenceView): string {
+  const f = v.figureOf(r);
+  if (!f) {
+    const note = v.noteOf(r);
+    return r.kind === 'net' ? `not ${v.verb} (net)` : note ? `— (${mdText(clip(note, NOTE_CHARS))})` : '—';
+  }
+  return `${changesText(f)} ${formatNoise(f.spread)} ${GLYPH[f.verdict].split(' ')[0]}`;
 }
 
 function evidenceCell(r: AbRow): string {
   const by = [...flaggedBy(r, 'regression'), ...flaggedBy(r, 'improvement')];
-  return by.length > 0 ? [...new Set(by)].map((k) => MEASURE_NAMES[k].label).join(' + ') : '—';
+  return by.length > 0 ? [...new Set(by)].map((k) => VIEWS[k].label).join(' + ') : '—';
 }
 
-/** The extra evidence columns a table shows. */
-type Evidence = ReadonlySet<DeterministicKind>;
+const shownViews = (e: Evidence) => COLUMN_VIEWS.filter((v) => e.has(v.kind));
 
 function tableRow(r: AbRow, e: Evidence): string[] {
   const ok = r.status === 'ok';
@@ -158,8 +108,7 @@ function tableRow(r: AbRow, e: Evidence): string[] {
     ok && r.ratio !== undefined ? `${formatTimeChange(r.ratio)}${r.ciHalfWidth !== undefined ? ` ${formatNoise(r.ciHalfWidth)}` : ''}` : '—',
     ok && r.ci ? formatTimeInterval(r.ci) : '—',
     ok && r.q !== undefined ? formatP(r.q) : '—',
-    ...(e.has('instructions') ? [instructionCell(r)] : []),
-    ...(e.has('allocations') ? [allocationCell(r)] : []),
+    ...shownViews(e).map((v) => evidenceColumnCell(r, v)),
     ...(e.size > 0 ? [evidenceCell(r)] : []),
     verdictCell(r),
   ];
@@ -239,7 +188,10 @@ function environmentSection(input: AbReportInput): string {
       ['alpha (BH q)', String(input.alpha)],
       ['threshold', `${formatChange(1 + input.threshold).replace('+', '±')}`],
       ['wall time', formatDuration(e.wallTimeMs * 1e6)],
-      ...(e.measure ? [['of which counting instructions', formatDuration(e.measure.countMs * 1e6)]] : []),
+      ...VIEW_LIST.flatMap((v) => {
+        const s = v.settingOf(e);
+        return v.timeLine && s ? [[v.timeLine, formatDuration(s.ms * 1e6)]] : [];
+      }),
       ...(stopped ? [['stopped early', stopped]] : []),
     ],
   );
@@ -269,7 +221,7 @@ export function verdictTable(rows: readonly AbRow[], history: boolean, evidence:
     'change',
     '95% interval',
     'q',
-    ...DETERMINISTIC.filter((k) => evidence.has(k)).map((k) => MEASURE_NAMES[k].column),
+    ...shownViews(evidence).map((v) => v.column!),
     ...(evidence.size > 0 ? ['flagged by'] : []),
     'verdict',
   ];
@@ -279,28 +231,32 @@ export function verdictTable(rows: readonly AbRow[], history: boolean, evidence:
   );
 }
 
-const PAIRED_NOTE =
-  "change = head against base in time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini–Hochberg q. base = the median of the rounds' base medians; head = base × that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). ± after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
-export const HISTORY_NOTE =
-  "change = head against history in time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test), with its 95% interval and the Benjamini–Hochberg q. history = the median of the past runs' medians; head = history × that estimate.";
+/** The note under a table of rows judged against the branch's history (an alert issue's). */
+export const HISTORY_NOTE = tableNotes(new Set(), true).join(' ');
 
-const COUNT_NOTE =
-  "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
-
-const ALLOCATION_NOTE =
-  "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
+/** The notes under the table: how to read the fixed change columns (the base's), then each shown column. */
+export function tableNotes(evidence: Evidence, history: boolean): string[] {
+  return VIEW_LIST.filter((v) => v.column === null || evidence.has(v.kind)).map((v) => v.note(history));
+}
 
 function assemble(p: Parts): string {
   const table = verdictTable(p.shown, p.history, p.evidence);
-  const notes: string[] = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
-  if (p.evidence.has('instructions')) notes.push(COUNT_NOTE);
-  if (p.evidence.has('allocations')) notes.push(ALLOCATION_NOTE);
+  const notes = tableNotes(p.evidence, p.history);
   if (p.omittedUnchanged > 0)
     notes.push(
       `${p.omittedUnchanged} unchanged (⚪ ~) row${p.omittedUnchanged === 1 ? '' : 's'} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`,
     );
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? '' : 's'} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table : '*No rows.*', `<sub>${notes.join(' ')}</sub>`, p.profiles, ...p.tail]);
+}
+
+/** An evidence's lines under the headline: why it was not taken, or its rule with the counter that measured. */
+function ruleLines(v: EvidenceView, s: EvidenceSetting | undefined): string[] {
+  if (s?.unavailable) return [mdQuote([`⚠ ${v.title} were asked for but not taken: ${mdText(s.unavailable)}. The verdicts are wall time only.`])];
+  const threshold = s?.threshold ?? v.defaultThreshold;
+  return [
+    `${v.title} (${mdText(s?.counter ?? v.defaultCounter)}): a change reaching ±${Math.round(threshold * 1000) / 10}% and ten times the row's A/A spread flags a row.`,
+  ];
 }
 
 /** The one-line note when the machine's load moved during the rounds. */
@@ -324,13 +280,12 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const trend = input.trendUrl ? safeUrl(input.trendUrl) : null;
   const b = input.baseline;
   const history = Boolean(b);
-  const m = input.env.measure;
-  const counted = Boolean(m) || input.rows.some((r) => r.instructions || r.instructionsNote);
-  const allocated = Boolean(input.env.allocations) || input.rows.some((r) => r.allocations || r.allocationsNote);
-  const evidence: Evidence = new Set(DETERMINISTIC.filter((k) => (k === 'instructions' ? counted : allocated)));
+  const evidence = columnsOf(input);
   // Counts only (no wall-time rounds): the header says what was measured, not "0 paired rounds" and a time rule.
   const countsOnly = !b && input.rounds === 0 && evidence.size > 0;
-  const measured = [...evidence].map((k) => MEASURE_NAMES[k].label).join(' and ');
+  const measured = shownViews(evidence)
+    .map((v) => v.label)
+    .join(' and ');
   const design = b
     ? `history: last ${b.runs} run${b.runs === 1 ? '' : 's'} of ${mdCode(b.branch)} → head ${mdCode(input.headLabel)}`
     : countsOnly
@@ -353,13 +308,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
       : null,
     headline(counts),
     failureSummary(input.rows.filter((r) => r.status === 'failed').map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? 'no reason recorded' }))),
-    m?.unavailable ? mdQuote([`⚠ Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
-    counted && !m?.unavailable
-      ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a change reaching ±${Math.round((m?.threshold ?? 0.01) * 1000) / 10}% and ten times the row's A/A spread flags a row.`
-      : null,
-    input.env.allocations
-      ? `Allocations (${mdText(input.env.allocations.counter ?? 'runtime accounting')}): a change reaching ±${Math.round(input.env.allocations.threshold * 1000) / 10}% and ten times the row's A/A spread flags a row.`
-      : null,
+    ...shownViews(evidence).flatMap((v) => ruleLines(v, v.settingOf(input.env))),
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input.env.loadShift ? mdQuote([loadShiftLine(input.env.loadShift)]) : null,
     input.env.stoppedEarly

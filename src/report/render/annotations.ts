@@ -1,17 +1,22 @@
 // The log annotations of an A/B: one warning line per regressed row, naming every evidence that
-// flagged it (wall time, instruction counts, allocations), so a regression seen in counts alone is annotated too.
-import type { MeasureKind } from '../../spec/measure.js';
+// flagged it with its change (src/evidence/views.ts), so a regression seen in counts alone is annotated too.
+import { VIEWS, type EvidenceFigure } from '../../evidence/views.js';
 import { flaggedRows, type AbRow } from '../../verdict/index.js';
-import { formatAmountChange, formatP, formatTimeChange } from '../units.js';
+import { formatP } from '../units.js';
+import { changesText } from './ab-comment.js';
 
-function evidenceText(r: AbRow, by: MeasureKind): string {
-  if (by === 'wall') return `wall time ${formatTimeChange(r.ratio ?? 1)} (q ${formatP(r.q ?? 1)})`;
-  const spread = (v: { spread: number }) => `A/A spread ${(v.spread * 100).toFixed(3)}%`;
-  if (by === 'instructions') return `instructions ${formatAmountChange(r.instructions!.ratio)} (${spread(r.instructions!)})`;
-  const a = r.allocations!;
-  return `allocations ${formatAmountChange(a.bytes.ratio, 'bytes')}${a.allocs ? `, ${formatAmountChange(a.allocs.ratio, 'allocs')}` : ''} (${spread(a.bytes)})`;
-}
+/** What the change was held against: wall time's q, a deterministic evidence's A/A spread. */
+const basisText = (f: EvidenceFigure) => (f.q !== undefined ? `q ${formatP(f.q)}` : `A/A spread ${((f.spread ?? 0) * 100).toFixed(3)}%`);
 
 export function regressionAnnotations(rows: readonly AbRow[]): string[] {
-  return flaggedRows(rows, 'regression').map(({ row, by }) => `regression: ${row.caseId} [${row.label}]: ${by.map((e) => evidenceText(row, e)).join(', ')}`);
+  return flaggedRows(rows, 'regression').map(
+    ({ row, by }) =>
+      `regression: ${row.caseId} [${row.label}]: ${by
+        .map((k) => {
+          const v = VIEWS[k];
+          const f = v.figureOf(row);
+          return f ? `${v.label} ${changesText(f)} (${basisText(f)})` : v.label;
+        })
+        .join(', ')}`,
+  );
 }

@@ -4,11 +4,11 @@ import { branchBaseline } from '../history/baseline.js';
 import { withCurrentIds } from '../history/case-ids.js';
 import { caseAliases } from '../spec/aliases.js';
 import type { HistoryRecord } from '../history/schema.js';
-import type { AbReportInput } from '../report/render/ab-comment.js';
+import type { AbReportInput } from '../report/model/ab.js';
 import { loadSpec } from '../spec/load.js';
 import type { Profile, Result } from '../spec/schema.js';
 import { judgeHistory } from '../verdict/index.js';
-import { clientText, writeAbReport, type AbReport } from './ab-report.js';
+import { clientText, writeAbReport, type AbReport } from './report.js';
 
 export interface HistoryAbOptions {
   specFile: string;

@@ -1,15 +1,16 @@
 // A same-job A/B of one runner built on two client sources (`bee-bench ab`, the action's pull
 // requests and base-ref runs, each bisect step): build -> plan -> each evidence of the measure
 // (wall time as lock-step rounds, src/run; the deterministic ones base twice and head once,
-// src/evidence) -> verdicts (src/verdict) -> ab.md, ab.json, counts and annotations (ab-report.ts).
+// src/evidence) -> verdicts (src/verdict, judgeAb, once per A/B) -> ab.md, ab.json, counts and
+// annotations (report.ts).
 // measureAb and reportAb are the two halves: a PR measured as parallel pieces runs the first (and
 // a count piece profileFlagged on its own rows) in each piece job and the second once, in the
-// merge (src/shard/pr-pieces.ts).
+// merge (pieces.ts).
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { NodeSide } from '../bee/node-sides.js';
 import type { ProfileDiff } from '../profile/index.js';
-import { MAX_PROFILE_BYTES, profileAb } from './profiles.js';
+import { MAX_PROFILE_BYTES, profileAb } from '../pipeline/profiles.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import {
   EVIDENCES,
@@ -19,8 +20,8 @@ import {
   type DeterministicAbOutcome,
   type DeterministicFigures,
 } from '../evidence/index.js';
-import { measuresInstructions, measuresWall, type DeterministicKind, type Measure } from '../spec/measure.js';
-import type { AbReportInput } from '../report/render/ab-comment.js';
+import { DEFAULT_MEASURE, measuresInstructions, measuresWall, type DeterministicKind, type Measure } from '../spec/measure.js';
+import type { AbReportInput } from '../report/model/ab.js';
 import type { AggregateModel } from '../report/model/types.js';
 import { pairRows } from '../run/pairs.js';
 import { runRounds, type RoundsOutcome } from '../run/rounds.js';
@@ -29,16 +30,15 @@ import { loadSpec } from '../spec/load.js';
 import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
 import { globToRegExp } from '../spec/select.js';
 import type { Result, Runner, Spec } from '../spec/schema.js';
-import { attachStepRows, judgePaired, loadShift, type AbRow, type PairedRow } from '../verdict/index.js';
-import { clientText, writeAbReport, type AbReport } from './ab-report.js';
-import { checkNode, planFor, processBudgetMs, type PipelineOptions } from './options.js';
+import { attachStepRows, countFlagged, judgePaired, loadShift, type AbRow, type PairedRow } from '../verdict/index.js';
+import { clientText, writeAbReport, type AbReport } from './report.js';
+import { checkNode, planFor, processBudgetMs, type PipelineOptions } from '../pipeline/options.js';
 
-/** How an A/B is judged and titled: what a merge of pieces needs besides their figures. */
+/** How an A/B is judged: what judgeAb needs besides the figures (a merge of pieces reads it from them). */
 export interface AbJudging {
   runner: Runner;
-  baseLabel: string;
-  headLabel: string;
   alpha: number;
+  /** Wall time's change threshold. */
   threshold: number;
   /** Default wall. Instructions, allocations: the CPU rows also get that verdict (base twice, head once). */
   measure?: Measure;
@@ -46,14 +46,20 @@ export interface AbJudging {
   instructionThreshold?: number;
   /** The allocation verdict's threshold (default: the allocations evidence's). */
   allocationThreshold?: number;
-  marker?: string;
-  trendUrl?: string;
-  crossClient?: AggregateModel;
   /** Counted rows whose cases match these globs are profiled whether or not their counts flag them (--profile-case). */
   profileCases?: readonly string[];
 }
 
-export interface AbPipelineOptions extends PipelineOptions, AbJudging {
+/** How an A/B is shown: labels, the comment's marker, links and context; no verdict depends on these. */
+export interface AbPresentation {
+  baseLabel: string;
+  headLabel: string;
+  marker?: string;
+  trendUrl?: string;
+  crossClient?: AggregateModel;
+}
+
+export interface AbPipelineOptions extends PipelineOptions, AbJudging, AbPresentation {
   base: ClientSource;
   head: ClientSource;
   buildCommand?: string;
@@ -113,14 +119,15 @@ export async function measureAb(
   const plan = planFor(o, spec, hash, o.runner);
   if (o.nodes) {
     // The node is the variable: instruction and allocation counts are the client's, the same build on both sides.
-    if ((o.measure ?? ['wall']).some((k) => k !== 'wall')) throw new Error('a node A/B measures wall time only: the client build is the same on both sides');
+    if ((o.measure ?? DEFAULT_MEASURE).some((k) => k !== 'wall'))
+      throw new Error('a node A/B measures wall time only: the client build is the same on both sides');
     for (const side of ['base', 'head'] as const) await checkNode({ ...o, bee: o.nodes[side] }, plan.units);
   } else await checkNode(o, plan.units);
   const build = (source: ClientSource) =>
     buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, reuseOnly: o.prebuilt, log: o.log });
   const baseBuild = await build(o.base);
   const builds = { base: baseBuild, head: o.nodes ? baseBuild : await build(o.head) };
-  const { measure, countsUnavailable } = await measurable(o.measure ?? ['wall'], o.fallbackToWall ?? true, o.log);
+  const { measure, countsUnavailable } = await measurable(o.measure ?? DEFAULT_MEASURE, o.fallbackToWall ?? true, o.log);
   const sides = { base: builds.base.command, head: builds.head.command };
   const rounds = measuresWall(measure) ? await runRounds(sides, roundsOptions(o, plan)) : NO_ROUNDS;
   const measured: AbMeasured = {
@@ -199,21 +206,20 @@ export function judgeAb(m: AbMeasured, spec: Spec, j: AbJudging): AbRow[] {
     const ev = deterministicEvidence(kind);
     rows = attachStepRows(rows, out.rows, spec, { kind, judge: ev.judge(thresholds[kind]), missing: `not ${ev.verb}` });
   };
-  for (const kind of deterministicOf(j.measure ?? ['wall'])) attach(kind);
+  for (const kind of deterministicOf(j.measure ?? DEFAULT_MEASURE)) attach(kind);
   return rows;
 }
 
-/** Verdicts and the report files (ab.md, ab.json) of what was measured. */
+/** The report files (ab.md, ab.json) of what was measured and the rows judgeAb made of it (judged once per A/B). */
 export function reportAb(
   m: AbMeasured,
-  spec: Spec,
+  rows: AbRow[],
   hash: string,
-  j: AbJudging & Pick<PipelineOptions, 'profile' | 'outDir'>,
+  j: AbJudging & AbPresentation & Pick<PipelineOptions, 'profile' | 'outDir'>,
   details: Record<string, unknown> = {},
   profiles?: readonly ProfileDiff[],
   nodes?: Record<Side, NodeSide>,
 ): AbReport {
-  const rows = judgeAb(m, spec, j);
   const load = m.wall ? loadShift(m.wall.rows) : null;
   const thresholds = thresholdsOf(j);
   const counts = m.deterministic.instructions;
@@ -237,7 +243,7 @@ export function reportAb(
       clientHead: clientText(head, 'head'),
       specHash: hash,
       wallTimeMs: wallMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
-      ...(measuresInstructions(j.measure ?? ['wall'])
+      ...(measuresInstructions(j.measure ?? DEFAULT_MEASURE)
         ? {
             measure: {
               wallMs,
@@ -275,17 +281,12 @@ const nodeRecord = (n: NodeSide) => ({ version: n.version, url: n.url, how: n.ho
 
 export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcome> {
   // Counting keeps its dumps until the flagged rows are profiled (unless asked to keep them).
-  const counting = measuresInstructions(o.measure ?? ['wall']);
+  const counting = measuresInstructions(o.measure ?? DEFAULT_MEASURE);
   const { measured, rounds, builds, spec, hash, plan } = await measureAb({ ...o, keepRaw: Boolean(o.keepRaw) || counting });
-  const profiled = profileFlagged(measured, spec, plan, o);
-  const report = reportAb(measured, spec, hash, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs, o.nodes);
+  const rows = judgeAb(measured, spec, o);
+  const profiled = profileFlagged(measured, rows, plan, o);
+  const report = reportAb(measured, rows, hash, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs, o.nodes);
   return { report, measured, rounds, builds };
-}
-
-/** The rows the counts flagged, largest instruction change first: the order their profiles are made, capped and shown in. */
-export function countFlagged(rows: readonly AbRow[]): AbRow[] {
-  const change = (r: AbRow) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
-  return rows.filter((r) => r.instructions && r.instructions.verdict !== '~').sort((a, b) => change(b) - change(a));
 }
 
 /** The rows to profile: the flagged ones, then the other counted rows `profileCases` asks for (a change under the threshold, say). */
@@ -306,13 +307,13 @@ export interface FlaggedProfiles {
 /**
  * Where the instructions of the rows the counts flagged went (src/profile), from the dumps the
  * count verdict read, largest change first; the dumps are removed after unless keepRaw asked for
- * them. A single job profiles all its rows; a count piece of a split A/B its own (pr-pieces.ts).
+ * them. A single job profiles all its rows; a count piece of a split A/B its own (pieces.ts).
  */
 export function profileFlagged(
   m: AbMeasured,
-  spec: Spec,
+  rows: readonly AbRow[],
   plan: Plan,
-  o: AbJudging & Pick<AbPipelineOptions, 'outDir' | 'log' | 'keepRaw'>,
+  o: Pick<AbJudging, 'runner' | 'profileCases'> & Pick<AbPresentation, 'baseLabel' | 'headLabel'> & Pick<AbPipelineOptions, 'outDir' | 'log' | 'keepRaw'>,
 ): FlaggedProfiles | null {
   const raw = m.deterministic.instructions?.raw;
   if (!raw) return null;
@@ -322,7 +323,7 @@ export function profileFlagged(
       base: { dir: raw.base, plan },
       head: { dir: raw.head, plan },
       baseAgain: { dir: raw.baseAgain, plan },
-      rows: rowsToProfile(judgeAb(m, spec, o), o.profileCases),
+      rows: rowsToProfile(rows, o.profileCases),
       outDir: resolve(o.outDir),
       labels: { base: o.baseLabel, head: o.headLabel },
     });

@@ -4,7 +4,8 @@
 // writes through here, so the comment, the outputs and the annotations cannot disagree.
 import { join } from 'node:path';
 import { regressionAnnotations } from '../report/render/annotations.js';
-import { renderAbComment, renderBuildFailure, type AbReportInput, type BuildFailureInput } from '../report/render/ab-comment.js';
+import { renderAbComment, renderBuildFailure, type BuildFailureInput } from '../report/render/ab-comment.js';
+import { type AbReportInput } from '../report/model/ab.js';
 import { writeText } from '../report/write.js';
 import type { Result } from '../spec/schema.js';
 import { countRows, type AbCounts } from '../verdict/index.js';

@@ -2,24 +2,24 @@
 // rounds in one piece (base and head interleaved on one machine, as in a single job), each
 // deterministic evidence's cases split over pieces balanced by expected cost (the sharded
 // nightly's cost model). Each piece job runs measureAb on its share and writes piece.json; a
-// count piece also profiles the rows its counts flag (pr-piece-profiles.ts). The merge, which
+// count piece also profiles the rows its counts flag (src/shard/pr-piece-profiles.ts). The merge, which
 // runs no client code, reads every piece (zod), names a missing one, and judges and writes the
 // same ab.md / ab.json and profiles/ a single job writes (reportAb).
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EVIDENCES } from '../evidence/index.js';
-import { judgeAb, measureAb, profileFlagged, reportAb, type AbJudging, type AbMeasured, type AbPipelineOptions } from '../pipeline/ab.js';
-import type { AbReport } from '../pipeline/ab-report.js';
+import { judgeAb, measureAb, profileFlagged, reportAb, type AbJudging, type AbMeasured, type AbPresentation, type AbPipelineOptions } from './run.js';
+import type { AbReport } from './report.js';
 import { planFor } from '../pipeline/options.js';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import { loadSpec } from '../spec/load.js';
-import { DETERMINISTIC, MEASURES, MeasureKindSchema, type DeterministicKind, type Measure, type MeasureKind } from '../spec/measure.js';
+import { DEFAULT_MEASURE, DETERMINISTIC, MEASURES, MeasureKindSchema, type DeterministicKind, type Measure, type MeasureKind } from '../spec/measure.js';
 import type { Plan } from '../spec/plan.js';
 import { KindSchema, ParamValuesSchema, ProfileSchema, ResultSchema, RunnerSchema } from '../spec/schema.js';
-import { balance, type Piece } from './balance.js';
-import { unitCostS, type CostModel } from './cost.js';
-import { carryProfiles, PieceProfilesSchema, type CarriedProfiles } from './pr-piece-profiles.js';
+import { balance, type Piece } from '../shard/balance.js';
+import { unitCostS, type CostModel } from '../shard/cost.js';
+import { carryProfiles, PieceProfilesSchema, type CarriedProfiles } from '../shard/pr-piece-profiles.js';
 
 export const AB_PIECE_SCHEMA_ID = 'bee-bench/ab-piece@1';
 export const AB_PIECE_FILE = 'piece.json';
@@ -172,14 +172,14 @@ export interface PieceOptions extends AbPipelineOptions {
  */
 export async function runPiece(o: PieceOptions): Promise<AbPiece> {
   const started = performance.now();
-  const measure = o.measure ?? ['wall'];
+  const measure = o.measure ?? DEFAULT_MEASURE;
   if (!measure.includes(o.piece.evidence))
     throw new InputError('--piece', [`${pieceText(o.piece)} is not in --measure ${measure.join(',')}`], 'pick a piece of an evidence measured');
   const { spec, hash } = loadSpec(o.specFile);
   const cases = pieceCases(planFor(o, spec, hash, o.runner), o.piece, o.model);
   const counting = o.piece.evidence === 'instructions';
   const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false, keepRaw: Boolean(o.keepRaw) || counting });
-  const profiles = counting ? profileFlagged(got.measured, got.spec, got.plan, o) : null;
+  const profiles = counting ? profileFlagged(got.measured, judgeAb(got.measured, got.spec, o), got.plan, o) : null;
   const m = got.measured;
   const measured: AbMeasured = {
     ...m,
@@ -200,7 +200,7 @@ export async function runPiece(o: PieceOptions): Promise<AbPiece> {
 }
 
 function sharedOf(o: PieceOptions, hash: string): Shared {
-  const measure = o.measure ?? ['wall'];
+  const measure = o.measure ?? DEFAULT_MEASURE;
   return {
     runner: o.runner,
     profile: o.profile,
@@ -245,7 +245,7 @@ export interface AbMergeOutcome {
 }
 
 /** The pieces joined and judged as one A/B; `extra` carries what only the merge knows (marker, trend link). */
-export function mergePieces(dirs: readonly string[], o: { specFile: string; outDir: string } & Pick<AbJudging, 'marker' | 'trendUrl'>): AbMergeOutcome {
+export function mergePieces(dirs: readonly string[], o: { specFile: string; outDir: string } & Pick<AbPresentation, 'marker' | 'trendUrl'>): AbMergeOutcome {
   if (dirs.length === 0) throw new InputError('merge', ['no piece folders given'], 'pass the folders of every piece');
   const pieces = dirs.map((d) => ({ dir: d, piece: loadPiece(d) }));
   const shared = pieces[0]!.piece.ab;
@@ -271,16 +271,19 @@ export function mergePieces(dirs: readonly string[], o: { specFile: string; outD
   );
   const judging: AbJudging = {
     runner: shared.runner,
-    baseLabel: shared.base_label,
-    headLabel: shared.head_label,
     alpha: shared.alpha,
     threshold: shared.threshold,
     measure: shared.measure,
     instructionThreshold: shared.instruction_threshold,
     allocationThreshold: shared.allocation_threshold,
+  };
+  const presentation: AbPresentation = {
+    baseLabel: shared.base_label,
+    headLabel: shared.head_label,
     ...(o.marker ? { marker: o.marker } : {}),
     ...(o.trendUrl ? { trendUrl: o.trendUrl } : {}),
   };
+  const rows = judgeAb(measured, spec, judging);
   const profiles = carryProfiles(
     pieces.map((p) => ({
       dir: p.dir,
@@ -289,15 +292,15 @@ export function mergePieces(dirs: readonly string[], o: { specFile: string; outD
       cases: p.piece.cases,
       ...(p.piece.profiles ? { profiles: p.piece.profiles } : {}),
     })),
-    judgeAb(measured, spec, judging),
+    rows,
     shared.runner,
     o.outDir,
   );
   const report = reportAb(
     measured,
-    spec,
+    rows,
     hash,
-    { ...judging, profile: shared.profile, outDir: o.outDir },
+    { ...judging, ...presentation, profile: shared.profile, outDir: o.outDir },
     {
       pieces: pieces.map((p) => ({
         piece: pieceText(p.piece.piece),

@@ -1,0 +1,156 @@
+// What a reader sees of each evidence: its names, how its verdict reads off an A/B row, the figures
+// its comment column and annotation show, the lines and notes that explain it, and its share of
+// the run's settings (env). The renderers (src/report/render) and the A/B model (src/ab) loop over
+// VIEWS and never name an evidence; each evidence record (registry.ts) spreads its view, so the
+// names are defined once. Kept apart from the records so that a renderer (the fork-safe comment
+// job) reads them without importing what runs an evidence, and free of src/report (folders import
+// each other one way: report reads evidence).
+import { MEASURES, type MeasureKind } from '../spec/measure.js';
+import { AB_DEFAULTS, ALLOCATION_DEFAULTS, INSTRUCTION_DEFAULTS, type AbRow, type Verdict } from '../verdict/index.js';
+
+/** One change a cell or an annotation words: a time change (slower/faster) or an amount (more/fewer `noun`). */
+export interface ChangeFigure {
+  ratio: number;
+  /** "bytes", "allocs": the noun of an amount; none for a plain count. */
+  noun?: string;
+  time?: boolean;
+}
+
+/** An evidence's verdict on one row as the report shows it: its changes, the noise it was held against, the verdict. */
+export interface EvidenceFigure {
+  changes: ChangeFigure[];
+  /** The row's noise floor as a fraction (the A/A spread), when the evidence has one per row. */
+  spread?: number;
+  /** Wall time's Benjamini–Hochberg q. */
+  q?: number;
+  verdict: Verdict;
+}
+
+/**
+ * The A/B report's settings the evidences keep (src/ab/model.ts AbReportInput.env extends it): the
+ * field names are those of the stored bundles and ab.json files, kept so older ones still read.
+ */
+export interface EvidenceEnv {
+  /** Set when instructions were asked for: the split of the run's time, the counter or why none. */
+  measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
+  /** Set when allocations were measured: their threshold, how the runner counted, the time the runs took. */
+  allocations?: { threshold: number; counter: string | null; ms: number };
+}
+
+/** An evidence's part of the A/B's settings: the counter that measured, its threshold, its time, why it could not run. */
+export interface EvidenceSetting {
+  counter: string | null;
+  threshold: number;
+  ms: number;
+  unavailable?: string;
+}
+
+export interface EvidenceView<K extends MeasureKind = MeasureKind> {
+  kind: K;
+  /** In "flagged by", annotations and headers: "wall time", "instructions", "allocations". */
+  label: string;
+  /** Its own column of the comment's table; wall time's figures fill the change/interval/q columns instead. */
+  column: string | null;
+  /** The comment's lead-in of its rule: "Instruction counts", "Allocations". */
+  title: string;
+  /** How a row's cell says a run has no figures: "counted", "measured". */
+  verb: string;
+  /** The verdict's threshold when none was given (a change of ±threshold). */
+  defaultThreshold: number;
+  /** The counter named when the run did not say. */
+  defaultCounter: string;
+  /** The row's verdict on this evidence, when it has one. */
+  verdictOf: (r: AbRow) => Verdict | undefined;
+  /** The row's figures on this evidence, when judged. */
+  figureOf: (r: AbRow) => EvidenceFigure | undefined;
+  /** Why the row has no verdict on this evidence although it was asked for. */
+  noteOf: (r: AbRow) => string | undefined;
+  /** The evidence's part of the report's settings, when it was measured. */
+  settingOf: (env: EvidenceEnv) => EvidenceSetting | undefined;
+  /** The note under the table that says how to read its figures (`history`: the base is the branch's history). */
+  note: (history: boolean) => string;
+  /** The environment table's line of the time it took ("of which counting instructions"), when it has one. */
+  timeLine?: string;
+}
+
+/** The deterministic verdicts' rule in one line, the same for every deterministic evidence (src/verdict/steps.ts). */
+const stepRule = "flagged like counts, against the row's A/A spread";
+
+const PAIRED_NOTE =
+  "change = head against base in time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini–Hochberg q. base = the median of the rounds' base medians; head = base × that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). ± after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
+const HISTORY_NOTE =
+  "change = head against history in time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test), with its 95% interval and the Benjamini–Hochberg q. history = the median of the past runs' medians; head = history × that estimate.";
+
+export const WALL_VIEW: EvidenceView<'wall'> = {
+  kind: 'wall',
+  label: 'wall time',
+  column: null,
+  title: 'Wall time',
+  verb: 'timed',
+  defaultThreshold: AB_DEFAULTS.threshold,
+  defaultCounter: 'paired rounds',
+  verdictOf: (r) => r.verdict,
+  figureOf: (r) => (r.verdict ? { changes: [{ ratio: r.ratio ?? 1, time: true }], q: r.q ?? 1, verdict: r.verdict } : undefined),
+  noteOf: () => undefined,
+  settingOf: () => undefined,
+  note: (history) => (history ? HISTORY_NOTE : PAIRED_NOTE),
+};
+
+export const INSTRUCTIONS_VIEW: EvidenceView<'instructions'> = {
+  kind: 'instructions',
+  label: 'instructions',
+  column: 'instructions',
+  title: 'Instruction counts',
+  verb: 'counted',
+  defaultThreshold: INSTRUCTION_DEFAULTS.threshold,
+  defaultCounter: 'callgrind',
+  verdictOf: (r) => r.instructions?.verdict,
+  figureOf: (r) =>
+    r.instructions ? { changes: [{ ratio: r.instructions.ratio }], spread: r.instructions.spread, verdict: r.instructions.verdict } : undefined,
+  noteOf: (r) => r.instructionsNote,
+  settingOf: (env) =>
+    env.measure
+      ? {
+          counter: env.measure.counter,
+          threshold: env.measure.threshold,
+          ms: env.measure.countMs,
+          ...(env.measure.unavailable ? { unavailable: env.measure.unavailable } : {}),
+        }
+      : undefined,
+  note: () =>
+    "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.",
+  timeLine: 'of which counting instructions',
+};
+
+export const ALLOCATIONS_VIEW: EvidenceView<'allocations'> = {
+  kind: 'allocations',
+  label: 'allocations',
+  column: 'allocations',
+  title: 'Allocations',
+  verb: 'measured',
+  defaultThreshold: ALLOCATION_DEFAULTS.threshold,
+  defaultCounter: 'runtime accounting',
+  verdictOf: (r) => r.allocations?.verdict,
+  figureOf: (r) => {
+    const a = r.allocations;
+    if (!a) return undefined;
+    return {
+      changes: [{ ratio: a.bytes.ratio, noun: 'bytes' }, ...(a.allocs ? [{ ratio: a.allocs.ratio, noun: 'allocs' }] : [])],
+      spread: Math.max(a.bytes.spread, a.allocs?.spread ?? 0),
+      verdict: a.verdict,
+    };
+  },
+  noteOf: (r) => r.allocationsNote,
+  settingOf: (env) => (env.allocations ? { counter: env.allocations.counter, threshold: env.allocations.threshold, ms: env.allocations.ms } : undefined),
+  note: () =>
+    `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); ${stepRule}. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`,
+};
+
+/** Every evidence's view, by kind. */
+export const VIEWS: { [K in MeasureKind]: EvidenceView<K> } = { wall: WALL_VIEW, instructions: INSTRUCTIONS_VIEW, allocations: ALLOCATIONS_VIEW };
+
+/** The views in MEASURES order (the order of columns, notes and "flagged by"). */
+export const VIEW_LIST: readonly EvidenceView[] = MEASURES.map((k) => VIEWS[k] as EvidenceView);
+
+/** The views with a column of their own (the deterministic evidences). */
+export const COLUMN_VIEWS: readonly EvidenceView[] = VIEW_LIST.filter((v) => v.column !== null);
