@@ -2,7 +2,7 @@
 // every caller -> callee edge (calls and the call's inclusive instructions), and each function's
 // inclusive instructions with recursion counted once. Callgrind names a function entered while it
 // is already active `name'2`, `name'3` (--separate-recs); this folds the levels into one function.
-// With caller context (--separate-callers=N, callgrind-options.ts) a function's cost is also split
+// With caller context (--separate-callers=N, src/count/profile-options.ts) a function's cost is also split
 // by its last N callers, `name'caller1'caller2`: the function lists read by function, and the
 // context graph (`contexts`) keeps each function-in-its-callers apart for folding (fold.ts).
 

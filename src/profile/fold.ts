@@ -53,7 +53,7 @@ export interface FoldedCost {
   via: Map<string, number>;
   /**
    * The part of `cost` split by proportion: instructions of callees whose recorded callers
-   * (callgrind's caller context, callgrind-options.ts) reach no client function, so the dump does
+   * (callgrind's caller context, src/count/profile-options.ts) reach no client function, so the dump does
    * not say which client function's calls ran them; the rest is the dump's own figure.
    */
   estimated: number;

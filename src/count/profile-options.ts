@@ -1,5 +1,5 @@
-// The callgrind options function profiles need in the counting runs (src/count/callgrind.ts adds
-// them to its command; kept here so what the profiles ask of callgrind stays in one place).
+// The callgrind options function profiles (src/profile) need in the counting runs (callgrind.ts adds
+// them to its command; kept in this file so what the profiles ask of callgrind stays in one place).
 //
 // Caller context: `--separate-callers=N` records each function's cost per chain of its last N
 // callers (`memmove'runtime.growslice'swarm.calculateBMTRoot`), so fold.ts charges a runtime or
