@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { countingCommand } from '../../src/count/callgrind.js';
 import { readDumpProfile, splitContext } from '../../src/profile/callgrind-read.js';
 import { diffProfiles } from '../../src/profile/diff.js';
 import { foldIntoClient } from '../../src/profile/fold.js';
@@ -72,6 +73,13 @@ const profileOfDump = (text: string) => {
 };
 
 describe('caller context', () => {
+  it('asks callgrind for caller context in every counting run: four callers, two for bee-js', () => {
+    const argv = (runner: 'go' | 'rs' | 'js') => countingCommand({ argv: ['runner'] }, runner, '/d').argv;
+    expect(argv('go')).toContain('--separate-callers=4');
+    expect(argv('rs')).toContain('--separate-callers=4');
+    expect(argv('js')).toContain('--separate-callers=2');
+  });
+
   it('splits callgrind’s context names at the quotes outside brackets', () => {
     expect(splitContext("dfs_traversal.part.0'2'_dl_sort_maps'_dl_fini")).toEqual({
       fn: 'dfs_traversal.part.0',
