@@ -8,7 +8,11 @@
 //     change the client's functions explain, and the share of the moved instructions under names
 //     (not addresses).
 //
-//   npx tsx bench/profile-check.ts --runner js --out DIR [--profile quick] [--case GLOB]... [--same]
+//   - with --expect NAME (the client function a real change was made in): whether the first
+//     client function is NAME with at least EXPECTED_SHARE of the row's change (docs/profiles.md,
+//     "Caller context"), and the part of its change that is a proportional estimate.
+//
+//   npx tsx bench/profile-check.ts --runner js --out DIR [--profile quick] [--case GLOB]... [--same] [--expect NAME]
 //
 // --same: the A/B had one source on both sides, so its three processes are an A/A three times
 // over; per row, the lines the comment's lists would hold (src/profile/diff.ts, with the second
@@ -32,8 +36,11 @@ const { values } = parseArgs({
     profile: { type: 'string', default: 'quick' },
     case: { type: 'string', multiple: true, default: ['cpu.*'] },
     same: { type: 'boolean', default: false },
+    expect: { type: 'string' },
   },
 });
+/** The bar of #40: the changed function first among the client's, with this share of the row's change. */
+const EXPECTED_SHARE = 0.8;
 const outDir = values.out;
 if (!outDir) throw new Error('--out DIR: the folder of a `bee-bench ab --measure instructions --keep-raw` run');
 const runner = RunnerSchema.parse(values.runner);
@@ -45,9 +52,10 @@ const counts = { base: readDumps(runs.base.dir), again: readDumps(runs.again.dir
 
 const pct = (x: number, of: number) => `${((100 * x) / of).toFixed(4)}%`;
 console.log(
-  '| row | change | A/A spread | A/A largest own-cost change | A/A largest folded change | first client function (share of change) | client functions explain | named |',
+  '| row | change | A/A spread | A/A largest own-cost change | A/A largest folded change | first client function (share of change) | of it estimated | client functions explain | named |' +
+    (values.expect ? ' expected first |' : ''),
 );
-console.log('|---|---:|---:|---|---|---|---:|---:|');
+console.log('|---|---:|---:|---|---|---|---:|---:|---:|' + (values.expect ? '---|' : ''));
 for (const u of plan.units) {
   const row = { caseId: u.id, label: String(u.param.label) };
   const [base, again, head] = [runs.base, runs.again, runs.head].map((r) => profileOf(runner, r, row));
@@ -66,8 +74,16 @@ for (const u of plan.units) {
       `\`${aa.largestSelf.name}\` ${pct(aa.largestSelf.change, base.total)}`,
       `\`${aa.largestOwn.name}\` ${pct(aa.largestOwn.change, base.total)}`,
       first ? `\`${first.name}\` (${pct(first.change, change)})` : '-',
+      first && first.change !== 0 ? `${((100 * first.estimated) / first.change).toFixed(1)}%` : '-',
       `${(100 * ab.ownShare).toFixed(1)}%`,
       `${(100 * ab.namedShare).toFixed(4)}%`,
+      ...(values.expect
+        ? [
+            first?.name === values.expect && change !== 0 && first.change / change >= EXPECTED_SHARE
+              ? `met (\`${values.expect}\`)`
+              : `MISSED (\`${values.expect}\`)`,
+          ]
+        : []),
     ]
       .join(' | ')
       .replace(/^/, '| ')

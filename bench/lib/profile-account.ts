@@ -13,8 +13,11 @@ export interface ProfileAccount {
   largestSelf: { name: string; change: number };
   /** The client function whose folded cost (outside callees folded in) moved most. */
   largestOwn: { name: string; change: number };
-  /** The client's functions by folded change, largest rise first (the comment's second list, uncut). */
-  own: Array<{ name: string; change: number }>;
+  /**
+   * The client's functions by folded change, largest rise first (the comment's second list, uncut),
+   * with the part of the change split by proportion (callees whose recorded callers reach no client function).
+   */
+  own: Array<{ name: string; change: number; estimated: number }>;
   /** Of the summed |change| of every function's own instructions, the share under a name (not an address). */
   namedShare: number;
   /** The client's functions' summed folded change over the row's change: how much of it they explain. */
@@ -34,7 +37,11 @@ export function accountFor(base: RowProfile, head: RowProfile): ProfileAccount {
   const fb = foldIntoClient(base);
   const fh = foldIntoClient(head);
   const own = keys(fb, fh)
-    .map((fn) => ({ name: name(fn), change: (fh.get(fn)?.cost ?? 0) - (fb.get(fn)?.cost ?? 0) }))
+    .map((fn) => ({
+      name: name(fn),
+      change: (fh.get(fn)?.cost ?? 0) - (fb.get(fn)?.cost ?? 0),
+      estimated: (fh.get(fn)?.estimated ?? 0) - (fb.get(fn)?.estimated ?? 0),
+    }))
     .sort((a, b) => b.change - a.change);
   const largest = <T extends { change: number }>(xs: T[]) =>
     xs.reduce<T | null>((m, x) => (m === null || Math.abs(x.change) > Math.abs(m.change) ? x : m), null);
@@ -44,7 +51,7 @@ export function accountFor(base: RowProfile, head: RowProfile): ProfileAccount {
   return {
     total: { base: base.total, head: head.total },
     largestSelf: s ? { name: name(s.fn), change: s.change } : { name: '', change: 0 },
-    largestOwn: o ?? { name: '', change: 0 },
+    largestOwn: o ? { name: o.name, change: o.change } : { name: '', change: 0 },
     own,
     namedShare: moved > 0 ? named / moved : 1,
     ownShare: rowChange !== 0 ? own.reduce((sum, l) => sum + l.change, 0) / rowChange : 0,

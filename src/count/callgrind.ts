@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolVersion } from '../build/exec.js';
+import { profileCallgrindOptions } from './profile-options.js';
 import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Runner } from '../spec/schema.js';
 import { inclusiveCost, v8Count, V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION } from '../../runners/js/src/callgrind-costs.mjs';
@@ -86,6 +87,8 @@ export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: str
       '--instr-atstart=no',
       '--dump-line=no',
       '--compress-strings=yes',
+      // What function profiles ask of the dumps (caller context): src/count/profile-options.ts.
+      ...profileCallgrindOptions(runner),
       `--callgrind-out-file=${join(dumpDir, 'callgrind.out.%p')}`,
       // valgrind's own "==pid==" lines to a file of their own, not the console among the runner's.
       ...(o.logFile ? [`--log-file=${o.logFile}`] : []),

@@ -1,7 +1,7 @@
 // A single run of several runners into an aggregate report (`bee-bench run`, the action's push and
 // dispatch runs): per runner build, then each evidence of the measure in its own process
 // (src/evidence), the others' figures attached to the wall-time result. A counting run also leaves
-// its counted rows' compact function profiles (compact-profiles.ts), which the history keeps.
+// its counted rows' compact function profiles (src/profile/run-compact.ts), which the history keeps.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,7 +15,7 @@ import { loadSpec } from '../spec/load.js';
 import type { Result, Runner } from '../spec/schema.js';
 import { selectCases } from '../spec/select.js';
 import type { RunProfiles } from '../profile/index.js';
-import { compactRunProfiles } from './compact-profiles.js';
+import { compactRunProfiles } from '../profile/run-compact.js';
 import { reachPrecision, type PrecisionRow } from './precision.js';
 import { checkNode, planFor, processBudgetMs, type PipelineOptions } from './options.js';
 

@@ -2,6 +2,9 @@
 // every caller -> callee edge (calls and the call's inclusive instructions), and each function's
 // inclusive instructions with recursion counted once. Callgrind names a function entered while it
 // is already active `name'2`, `name'3` (--separate-recs); this folds the levels into one function.
+// With caller context (--separate-callers=N, src/count/profile-options.ts) a function's cost is also split
+// by its last N callers, `name'caller1'caller2`: the function lists read by function, and the
+// context graph (`contexts`) keeps each function-in-its-callers apart for folding (fold.ts).
 
 /** One caller -> callee edge: how often it was called and the instructions under those calls. */
 export interface Edge {
@@ -23,6 +26,51 @@ export interface DumpProfile {
   reentered: Map<string, number>;
   /** The source file callgrind gave each function ('' when it had none, as for JIT code). */
   files: Map<string, string>;
+  /**
+   * The same costs by caller context: a node is a function with the callers callgrind kept for it
+   * (contextKey), its recursion levels folded as above. Without --separate-callers a node is a
+   * function with no callers and the graph is the one above.
+   */
+  contexts: ContextGraph;
+}
+
+/** Costs by caller context (DumpProfile.contexts). */
+export interface ContextGraph {
+  self: Map<string, number>;
+  edges: Map<string, Map<string, Edge>>;
+  reentered: Map<string, number>;
+  /** The function and the callers (nearest first) of each node. */
+  chain: Map<string, readonly string[]>;
+}
+
+/** A context node's key: the function, then its callers, nearest first. */
+export const contextKey = (chain: readonly string[]): string => chain.join('\u0001');
+/** The function a context node belongs to. */
+export const contextFunction = (key: string): string => key.split('\u0001', 1)[0]!;
+
+/**
+ * Callgrind's name of a function in context, `fn'2'caller1'caller2` (recursion level, then the
+ * callers nearest first), split at the quotes outside any `<...>` or `(...)`, where Rust's
+ * lifetimes (`<&'a T>`) keep theirs.
+ */
+export function splitContext(raw: string): { fn: string; level: number; callers: string[] } {
+  if (!raw.includes("'")) return { fn: raw, level: 1, callers: [] };
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === '<' || c === '(') depth++;
+    else if ((c === '>' && raw[i - 1] !== '-') || c === ')') depth = Math.max(0, depth - 1);
+    else if (c === "'" && depth === 0) {
+      parts.push(raw.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(raw.slice(start));
+  const [fn, ...rest] = parts;
+  const level = rest.length > 0 && /^\d+$/.test(rest[0]!) ? Number(rest.shift()) : 1;
+  return { fn: fn!, level, callers: rest };
 }
 
 const TRIGGER = /^desc: Trigger: Client Request: bee-bench(-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
@@ -33,9 +81,8 @@ export function triggerOf(text: string): DumpProfile['trigger'] {
   return t ? { unit: Number(t[2]), step: Number(t[3]), spin: t[1] !== undefined } : null;
 }
 
-/** `name'3` -> `name`: the function a recursion level belongs to. */
-export const baseName = (fn: string): string => fn.replace(/'\d+$/, '');
-const isDeeperLevel = (fn: string) => /'\d+$/.test(fn);
+/** `name'3` (or `name'3'caller`) -> `name`: the function a recursion level or a context belongs to. */
+export const baseName = (fn: string): string => splitContext(fn).fn;
 
 /**
  * Compressed names (--compress-strings): `(id) name` defines, `(id)` refers. Functions, files and
@@ -64,18 +111,38 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
     edges: new Map(),
     reentered: new Map(),
     files: new Map(),
+    contexts: { self: new Map(), edges: new Map(), reentered: new Map(), chain: new Map() },
   };
+  const ctx = profile.contexts;
   const fns = new Names();
   const files = new Names();
   const renamed = new Map<string, string>();
-  const name = (raw: string) => {
+  const rename1 = (raw: string) => {
     let n = renamed.get(raw);
-    if (n === undefined) renamed.set(raw, (n = rename(baseName(raw))));
+    if (n === undefined) renamed.set(raw, (n = rename(raw)));
     return n;
   };
+  // Each name callgrind wrote, read once: its function, context node and recursion level.
+  const parsed = new Map<string, { fn: string; node: string; deeper: boolean }>();
+  const read = (raw: string) => {
+    let r = parsed.get(raw);
+    if (!r) {
+      const s = splitContext(raw);
+      const chain = [s.fn, ...s.callers].map(rename1);
+      const node = contextKey(chain);
+      if (!ctx.chain.has(node)) ctx.chain.set(node, chain);
+      parsed.set(raw, (r = { fn: chain[0]!, node, deeper: s.level > 1 }));
+    }
+    return r;
+  };
+  // Nodes entered at their first level: only those have deeper levels whose calls count twice.
+  const firstLevel = new Set<string>();
+  const ctxReentered = new Map<string, number>();
   let file = '';
   let fn = '';
+  let node = '';
   let callee: string | null = null;
+  let calleeNode = '';
   let calleeRaw = '';
   let calls = 0;
   for (const line of text.split('\n')) {
@@ -85,13 +152,16 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
       const ir = Number(line.slice(line.indexOf(' ') + 1).split(' ')[0] ?? 0) || 0;
       if (callee === null) {
         add(profile.self, fn, ir);
+        add(ctx.self, node, ir);
       } else {
+        const deeper = read(calleeRaw).deeper;
         if (callee !== fn) {
-          const out = profile.edges.get(fn) ?? new Map<string, Edge>();
-          profile.edges.set(fn, out);
-          const e = out.get(callee) ?? { calls: 0, ir: 0 };
-          out.set(callee, { calls: e.calls + calls, ir: e.ir + ir });
-          if (isDeeperLevel(calleeRaw)) add(profile.reentered, callee, ir);
+          addEdge(profile.edges, fn, callee, calls, ir);
+          if (deeper) add(profile.reentered, callee, ir);
+        }
+        if (calleeNode !== node) {
+          addEdge(ctx.edges, node, calleeNode, calls, ir);
+          if (deeper) add(ctxReentered, calleeNode, ir);
         }
         callee = null;
       }
@@ -100,17 +170,32 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
     } else if (line.startsWith('fi=') || line.startsWith('fe=') || line.startsWith('cfi=') || line.startsWith('cfl=')) {
       files.resolve(line.slice(line.indexOf('=') + 1)); // defines ids; inlined code counts to its function
     } else if (line.startsWith('fn=')) {
-      fn = name(fns.resolve(line.slice(3)));
+      const r = read(fns.resolve(line.slice(3)));
+      fn = r.fn;
+      node = r.node;
+      if (!r.deeper) firstLevel.add(node);
       if (!profile.files.has(fn)) profile.files.set(fn, file);
       if (!profile.self.has(fn)) profile.self.set(fn, 0);
+      if (!ctx.self.has(node)) ctx.self.set(node, 0);
     } else if (line.startsWith('cfn=')) {
       calleeRaw = fns.resolve(line.slice(4));
     } else if (line.startsWith('calls=')) {
       calls = Number(line.slice(6).split(' ')[0]) || 0;
-      callee = name(calleeRaw);
+      const r = read(calleeRaw);
+      callee = r.fn;
+      calleeNode = r.node;
     }
   }
+  // A node met only at deeper levels (`f'2'g'f`) is a context of its own: nothing counted twice.
+  for (const [n, ir] of ctxReentered) if (firstLevel.has(n)) ctx.reentered.set(n, ir);
   return profile;
+}
+
+function addEdge(edges: Map<string, Map<string, Edge>>, from: string, to: string, calls: number, ir: number): void {
+  const out = edges.get(from) ?? new Map<string, Edge>();
+  edges.set(from, out);
+  const e = out.get(to) ?? { calls: 0, ir: 0 };
+  out.set(to, { calls: e.calls + calls, ir: e.ir + ir });
 }
 
 /**

@@ -32,7 +32,7 @@ export function compactProfile(p: RowProfile, row: { caseId: string; label: stri
     own: own.kept.map(([name, cost]) => {
       const l = lists.own.get(name)!;
       const via = head(l.via, 0, COMPACT_CAPS.via).kept.map(([callee, ir]) => ({ name: callee, ir }));
-      return { name, cost, inclusive: l.inclusive, via };
+      return { name, cost, inclusive: l.inclusive, estimated: l.estimated, via };
     }),
     allocations: allocations.kept.map(([name, calls]) => ({ name, calls })),
   });
@@ -45,7 +45,9 @@ function compactLists(c: CompactProfile): SideLists {
     total: c.total,
     iterations: c.iterations,
     self: new Map(c.self.map((l) => [l.name, l.self])),
-    own: new Map(c.own.map((l) => [l.name, { cost: l.cost, inclusive: l.inclusive, via: new Map(l.via.map((v) => [v.name, v.ir])) }])),
+    own: new Map(
+      c.own.map((l) => [l.name, { cost: l.cost, inclusive: l.inclusive, estimated: l.estimated ?? 0, via: new Map(l.via.map((v) => [v.name, v.ir])) }]),
+    ),
     allocations: new Map(c.allocations.map((l) => [l.name, l.calls])),
     cut: c.cut,
   };

@@ -70,7 +70,7 @@ export interface SideLists {
   /** Own instructions per iteration. */
   self: Map<string, number>;
   /** The client's functions: callees outside the client folded in (cost), the inclusive cost, and the folded callees' shares. */
-  own: Map<string, { cost: number; inclusive: number; via: Map<string, number> }>;
+  own: Map<string, { cost: number; inclusive: number; via: Map<string, number>; estimated: number }>;
   /** Calls into the allocator per iteration, by allocation site. */
   allocations: Map<string, number>;
   cut: { self: number; own: number; allocations: number } | null;
@@ -86,8 +86,9 @@ export function sideLists(p: RowProfile): SideLists {
   for (const f of p.functions.values()) add(self, name(f.name), f.self);
   const own: SideLists['own'] = new Map();
   for (const [fn, f] of foldIntoClient(p)) {
-    const line = own.get(name(fn)) ?? { cost: 0, inclusive: 0, via: new Map<string, number>() };
+    const line = own.get(name(fn)) ?? { cost: 0, inclusive: 0, via: new Map<string, number>(), estimated: 0 };
     line.cost += f.cost;
+    line.estimated += f.estimated;
     line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
     for (const [callee, ir] of f.via) add(line.via, name(callee), ir);
     own.set(name(fn), line);
@@ -132,6 +133,8 @@ export function diffLists(base: SideLists, head: SideLists, row: { caseId: strin
       head: h?.cost ?? 0,
       inclusiveBase: b?.inclusive ?? 0,
       inclusiveHead: h?.inclusive ?? 0,
+      estimatedBase: b?.estimated ?? 0,
+      estimatedHead: h?.estimated ?? 0,
       via,
       ...status(Boolean(b), Boolean(h)),
     };

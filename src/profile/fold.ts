@@ -2,7 +2,9 @@
 // client folded in (runtime, standard library, allocator, crypto dependencies), and the calls
 // into the allocator by the function that asked for them. Both walk callgrind's caller -> callee
 // edges; where a callee has several callers, a caller gets the share of the callee's cost (or
-// allocator calls) its own calls carried: exact for the edges themselves, proportional below.
+// allocator calls) its own calls carried: exact for the edges themselves and, with callgrind's
+// caller context, for whatever lies within its recorded callers of a client function;
+// proportional below.
 // The walks carry amounts through the graph node by node (amounts meeting at a node merge), so
 // they stay linear in the graph's size where enumerating paths would not (V8's call graph).
 import { V8_HEAP_FUNCTION } from '../count/callgrind.js';
@@ -49,6 +51,12 @@ export interface FoldedCost {
   cost: number;
   /** Those callees' shares, by callee. */
   via: Map<string, number>;
+  /**
+   * The part of `cost` split by proportion: instructions of callees whose recorded callers
+   * (callgrind's caller context, src/count/profile-options.ts) reach no client function, so the dump does
+   * not say which client function's calls ran them; the rest is the dump's own figure.
+   */
+  estimated: number;
 }
 
 /**
@@ -60,61 +68,73 @@ export interface FoldedCost {
  */
 const NOT_FOLDED: Record<Runner, (fn: string) => boolean> = { go: () => false, rs: () => false, js: (fn) => V8_HEAP_FUNCTION.test(fn) };
 
-/** The client's own functions, each with the callees outside the client folded in (but NOT_FOLDED's). */
+/**
+ * The client's own functions, each with the callees outside the client folded in (but NOT_FOLDED's).
+ * The walk goes over the caller-context graph: a callee recorded with its last N callers (a
+ * trampoline like V8's `Builtins_Call_ReceiverIsAny`, Go's `runtime.mallocgc`, `memmove`) is a
+ * node per caller chain, so a cost within N calls of a client function goes to that function
+ * exactly, and only what lies deeper is split by the calls' proportions (`estimated`).
+ */
 export function foldIntoClient(p: RowProfile): Map<string, FoldedCost> {
+  const { nodes, edges } = p.contexts;
+  const fnOf = (node: string) => nodes.get(node)?.chain[0] ?? node;
   // Asked for every callee at every step of every walk: worked out once per function.
   const ownness = new Map<string, boolean>();
-  const own = (fn: string) => ownness.get(fn) ?? ownness.set(fn, isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? '')).get(fn)!;
+  const ownFn = (fn: string) => ownness.get(fn) ?? ownness.set(fn, isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? '')).get(fn)!;
+  const own = (node: string) => ownFn(fnOf(node));
   const notFolded = NOT_FOLDED[p.runner];
-  const foldable = (callee: string) => !own(callee) && !notFolded(callee);
-  // A function's calls out of the client and what all its calls add up to, the same in every walk.
+  const foldable = (callee: string) => !own(callee) && !notFolded(fnOf(callee));
+  // Whether a node's recorded callers name a client function: its cost is then that caller's exactly.
+  const exact = new Map<string, boolean>();
+  const isExact = (node: string) => exact.get(node) ?? exact.set(node, (nodes.get(node)?.chain ?? []).slice(1).some(ownFn)).get(node)!;
+  // A node's calls out of the client and what all its calls add up to, the same in every walk.
   const outward = new Map<string, { calls: Array<[string, number]>; callsIr: number }>();
-  const callsOf = (fn: string) => {
-    let c = outward.get(fn);
+  const callsOf = (node: string) => {
+    let c = outward.get(node);
     if (!c) {
-      const calls = [...(p.edges.get(fn) ?? [])];
+      const calls = [...(edges.get(node) ?? [])];
       c = { calls: calls.filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]), callsIr: calls.reduce((s, [, e]) => s + e.ir, 0) };
-      outward.set(fn, c);
+      outward.set(node, c);
     }
     return c;
   };
   const out = new Map<string, FoldedCost>();
-  for (const f of p.functions.values()) {
-    if (!own(f.name)) continue;
-    const via = new Map<string, number>();
-    let cost = f.self;
-    const credit = (fn: string, ir: number) => {
-      cost += ir;
-      via.set(fn, (via.get(fn) ?? 0) + ir);
+  for (const f of p.functions.values()) if (ownFn(f.name)) out.set(f.name, { cost: f.self, via: new Map(), estimated: 0 });
+  for (const node of nodes.keys()) {
+    const line = out.get(fnOf(node));
+    if (!line) continue;
+    const credit = (callee: string, ir: number) => {
+      line.cost += ir;
+      const fn = fnOf(callee);
+      line.via.set(fn, (line.via.get(fn) ?? 0) + ir);
+      if (!isExact(callee)) line.estimated += ir;
     };
-    const start = new Map([...(p.edges.get(f.name) ?? [])].filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]));
+    const start = new Map([...(edges.get(node) ?? [])].filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]));
     flow(
       start,
-      (fn, ir) => {
-        const g = p.functions.get(fn);
+      (callee, ir) => {
+        const g = nodes.get(callee);
         const whole = g?.inclusive ?? 0;
         if (!g || whole <= 0) {
-          credit(fn, ir);
+          credit(callee, ir);
           return [];
         }
         // The share of its own cost stays here; the share of what ran under its calls passes on,
         // split by the calls' instructions. That is its inclusive cost less its own, which is less
         // than its calls add up to when it was re-entered by recursion (the calls into its deeper
-        // levels count twice): passing on the calls' sum would make more than came in.
+        // levels count twice): passing on the calls' sum would make more than came in. Calls back
+        // into the client are the client's own costs: they pass to no one here (nor do calls
+        // into NOT_FOLDED).
         const share = Math.min(1, ir / whole);
-        const { calls, callsIr } = callsOf(fn);
+        const { calls, callsIr } = callsOf(callee);
         const passed = Math.min(ir, share * (whole - g.self));
         const scale = callsIr > 0 ? Math.max(0, passed) / callsIr : 0;
-        // Calls back into the client are the client's own costs: they pass to no one here (nor
-        // do calls into NOT_FOLDED).
-        const moved = calls.filter(([callee]) => callee !== f.name).map(([callee, e]): [string, number] => [callee, e * scale]);
-        credit(fn, ir - (callsIr > 0 ? Math.max(0, passed) : 0));
-        return moved;
+        credit(callee, ir - (callsIr > 0 ? Math.max(0, passed) : 0));
+        return calls.map(([to, e]): [string, number] => [to, e * scale]);
       },
       credit,
       Math.max(SMALLEST, SMALLEST_FOLDED_SHARE * p.total),
     );
-    out.set(f.name, { cost, via });
   }
   return out;
 }

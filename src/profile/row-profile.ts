@@ -5,7 +5,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:f
 import { join } from 'node:path';
 import { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION, WALL_CLOCK_FUNCTIONS } from '../count/callgrind.js';
 import type { Runner } from '../spec/schema.js';
-import { inclusive, readDumpProfile, triggerOf, type DumpProfile, type Edge } from './callgrind-read.js';
+import { contextFunction, inclusive, readDumpProfile, triggerOf, type Edge } from './callgrind-read.js';
 
 /** One function of a row profile, instructions per iteration. */
 export interface FunctionCost {
@@ -24,6 +24,21 @@ export interface RowProfile {
   functions: Map<string, FunctionCost>;
   /** Calls and instructions per iteration, by caller then callee. */
   edges: Map<string, Map<string, Edge>>;
+  /**
+   * The same by caller context (callgrind-read.ts's ContextGraph), per iteration: each node's
+   * function and callers (`chain`, nearest first), own and inclusive instructions, and its calls.
+   */
+  contexts: {
+    nodes: Map<string, { chain: readonly string[]; self: number; inclusive: number }>;
+    edges: Map<string, Map<string, Edge>>;
+  };
+}
+
+/** A call graph as read from one dump: own cost, calls, and the calls into deeper recursion levels. */
+interface Graph {
+  self: Map<string, number>;
+  edges: Map<string, Map<string, Edge>>;
+  reentered: Map<string, number>;
 }
 
 /** Turns a function's name as callgrind gives it into the one shown (V8 JIT symbols: src/profile/v8-symbols.ts). */
@@ -72,7 +87,7 @@ const LEFT_OUT: Record<Runner, (fn: string) => boolean> = { go: isWallClock, rs:
  * a lock) loses the part of its cost those calls made, in proportion to its inclusive cost. A
  * leaf loses exactly what the calls cost.
  */
-function withoutLeftOut(p: DumpProfile, isLeftOut: (fn: string) => boolean): void {
+function withoutLeftOut(p: Graph, isLeftOut: (fn: string) => boolean): void {
   const roots = [...p.self.keys()].filter(isLeftOut);
   if (roots.length === 0) return;
   // Shares are of the dump as callgrind wrote it, whichever wall-clock caller is taken out first.
@@ -107,14 +122,29 @@ function withoutLeftOut(p: DumpProfile, isLeftOut: (fn: string) => boolean): voi
 }
 
 /** V8's heap management keeps its callees but not its own cost, as in the count (callgrind-costs.mjs). */
-function withoutV8Heap(p: DumpProfile): void {
-  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fn)) p.self.set(fn, 0);
+function withoutV8Heap(p: Graph, fnOf: (node: string) => string = (f) => f): void {
+  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fnOf(fn))) p.self.set(fn, 0);
 }
+
+const addEdges = (into: Map<string, Map<string, Edge>>, from: Map<string, Map<string, Edge>>) => {
+  for (const [caller, out] of from) {
+    const to = into.get(caller) ?? new Map<string, Edge>();
+    into.set(caller, to);
+    for (const [callee, e] of out) {
+      const had = to.get(callee) ?? { calls: 0, ir: 0 };
+      to.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
+    }
+  }
+};
+const perIteration = (edges: Map<string, Map<string, Edge>>, n: number) => {
+  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
+};
 
 /** The row's profile from its dump files (one unit's: dumpsByUnit). */
 export function rowProfile(runner: Runner, files: readonly string[], symbolize?: Symbolizer | DumpSymbolizers): RowProfile {
   const functions = new Map<string, FunctionCost>();
   const edges = new Map<string, Map<string, Edge>>();
+  const contexts: RowProfile['contexts'] = { nodes: new Map(), edges: new Map() };
   const steps = new Set<string>();
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
@@ -122,19 +152,21 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
     if (!d.trigger) continue;
     steps.add(`${d.trigger.unit} ${d.trigger.step}`);
     withoutLeftOut(d, LEFT_OUT[runner]);
-    if (runner === 'js') withoutV8Heap(d);
+    withoutLeftOut(d.contexts, (node) => LEFT_OUT[runner](contextFunction(node)));
+    if (runner === 'js') {
+      withoutV8Heap(d);
+      withoutV8Heap(d.contexts, contextFunction);
+    }
     for (const [fn, self] of d.self) {
       const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? '', self: 0, inclusive: 0 };
       functions.set(fn, { ...f, self: f.self + self, inclusive: f.inclusive + inclusive(d, fn) });
     }
-    for (const [caller, out] of d.edges) {
-      const into = edges.get(caller) ?? new Map<string, Edge>();
-      edges.set(caller, into);
-      for (const [callee, e] of out) {
-        const had = into.get(callee) ?? { calls: 0, ir: 0 };
-        into.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
-      }
+    addEdges(edges, d.edges);
+    for (const [node, self] of d.contexts.self) {
+      const c = contexts.nodes.get(node) ?? { chain: d.contexts.chain.get(node) ?? [contextFunction(node)], self: 0, inclusive: 0 };
+      contexts.nodes.set(node, { ...c, self: c.self + self, inclusive: c.inclusive + inclusive(d.contexts, node) });
     }
+    addEdges(contexts.edges, d.contexts.edges);
   }
   const n = Math.max(1, steps.size);
   let total = 0;
@@ -143,6 +175,11 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
     f.inclusive /= n;
     total += f.self;
   }
-  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
-  return { runner, total, iterations: steps.size, functions, edges };
+  perIteration(edges, n);
+  for (const c of contexts.nodes.values()) {
+    c.self /= n;
+    c.inclusive /= n;
+  }
+  perIteration(contexts.edges, n);
+  return { runner, total, iterations: steps.size, functions, edges, contexts };
 }

@@ -34,6 +34,12 @@ export const ProfileDiffSchema = z.strictObject({
         head: ir,
         inclusiveBase: ir,
         inclusiveHead: ir,
+        /**
+         * The part of base and head split by proportion (fold.ts): callees whose recorded callers
+         * reach no client function. Absent in lists made before caller context was recorded.
+         */
+        estimatedBase: ir.optional(),
+        estimatedHead: ir.optional(),
         via: z.array(name).max(5),
         status,
       }),
@@ -71,7 +77,18 @@ export const CompactProfileSchema = z.strictObject({
   /** Below these nothing was kept (COMPACT_CAPS.share of the row, or the smallest kept when a list was full). */
   cut: z.strictObject({ self: ir, own: ir, allocations: ir }),
   self: z.array(z.strictObject({ name, self: ir })).max(COMPACT_CAPS.self),
-  own: z.array(z.strictObject({ name, cost: ir, inclusive: ir, via: z.array(z.strictObject({ name, ir })).max(COMPACT_CAPS.via) })).max(COMPACT_CAPS.own),
+  own: z
+    .array(
+      z.strictObject({
+        name,
+        cost: ir,
+        inclusive: ir,
+        /** The part of `cost` split by proportion (fold.ts); absent in profiles kept before caller context was recorded. */
+        estimated: ir.optional(),
+        via: z.array(z.strictObject({ name, ir })).max(COMPACT_CAPS.via),
+      }),
+    )
+    .max(COMPACT_CAPS.own),
   allocations: z.array(z.strictObject({ name, calls: ir })).max(COMPACT_CAPS.allocations),
 });
 export type CompactProfile = z.infer<typeof CompactProfileSchema>;

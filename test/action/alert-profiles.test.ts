@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { diffCompact } from '../../src/profile/compact.js';
 import { COMPACT_CAPS, type RunProfiles } from '../../src/profile/schema.js';
-import { compactRunProfiles } from '../../src/pipeline/compact-profiles.js';
+import { compactRunProfiles } from '../../src/profile/run-compact.js';
 import { MAX_RUN_PROFILES_BYTES } from '../../src/history/profiles.js';
 import type { Result } from '../../src/spec/schema.js';
 import { bareRemote, lsTree, removeAll, show } from '../history/helpers.js';

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compactFile } from '../../src/pipeline/compact-profiles.js';
+import { compactFile } from '../../src/profile/run-compact.js';
 import { singlePipeline } from '../../src/pipeline/single.js';
 import { RunProfilesSchema } from '../../src/profile/schema.js';
 

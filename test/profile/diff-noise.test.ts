@@ -14,7 +14,7 @@ function side(self: Record<string, number>, allocations: Record<string, number> 
     total: TOTAL,
     iterations: 5,
     self: new Map(Object.entries(self)),
-    own: new Map(Object.entries(self).map(([fn, cost]) => [fn, { cost, inclusive: cost, via: new Map() }])),
+    own: new Map(Object.entries(self).map(([fn, cost]) => [fn, { cost, inclusive: cost, via: new Map(), estimated: 0 }])),
     allocations: new Map(Object.entries(allocations)),
     cut: null,
   };

@@ -59,6 +59,19 @@ describe('Where it moved', () => {
     expect(section).toContain('`runtime.mallocgc`, `runtime.memmove`');
   });
 
+  it('says which part of a client function’s change is a proportional estimate', () => {
+    const d = diff('cpu.bmt.file-root', 1.037);
+    d.own[0] = { ...d.own[0]!, estimatedBase: 0, estimatedHead: 0 };
+    d.own[1] = { ...d.own[1]!, estimatedBase: 1e5, estimatedHead: 1e5 + (d.own[1]!.head - d.own[1]!.base) / 4 };
+    const md = renderProfileSection([d], 65_536)!;
+    const ownTable = md.slice(md.indexOf('| client function (outside callees folded in) |'));
+    const ownRows = ownTable.split('\n').filter((l) => /Method\d/.test(l));
+    expect(ownRows[0]).toContain('| exact |');
+    expect(ownRows[1]).toContain('| 25.0% estimated |');
+    // Lists made before caller context was recorded (a history's compact profiles) do not say.
+    expect(ownRows[2]).toContain('| — |');
+  });
+
   it('escapes hostile function names', () => {
     const md = renderProfileSection([diff('cpu.x', 1.05, (i) => HOSTILE[i % HOSTILE.length]!.slice(0, 200) || 'x')], 65536)!;
     expect(md).not.toMatch(/<img|<script|\]\(javascript/);

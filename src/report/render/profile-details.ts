@@ -32,18 +32,32 @@ function selfTable(d: ProfileDiff): string {
   );
 }
 
+/**
+ * How much of a client function's change is a proportional estimate (src/profile/fold.ts): the
+ * part under callees whose recorded callers reach no client function. "exact" when none is;
+ * "—" for lists made before caller context was recorded.
+ */
+export function estimatedShare(l: ProfileDiff['own'][number]): string {
+  if (l.estimatedBase === undefined || l.estimatedHead === undefined) return '—';
+  const change = l.head - l.base;
+  const est = l.estimatedHead - l.estimatedBase;
+  if (Math.abs(est) < 0.5 || change === 0) return 'exact';
+  return `${formatPercent(Math.min(1, Math.abs(est / change)))} estimated`;
+}
+
 function ownTable(d: ProfileDiff): string {
   return mdTable(
-    ['client function (outside callees folded in)', 'change', 'of the row', 'via'],
+    ['client function (outside callees folded in)', 'change', 'of the row', 'by proportion', 'via'],
     d.own
       .slice(0, DETAIL_LINES)
       .map((l) => [
         fnName(l.name, l.status),
         signed(l.head - l.base),
         ofRow(d, l.head - l.base),
+        estimatedShare(l),
         l.via.length > 0 ? l.via.map((v) => mdCode(v)).join(', ') : '—',
       ]),
-    ['left', 'right', 'right', 'left'],
+    ['left', 'right', 'right', 'right', 'left'],
   );
 }
 

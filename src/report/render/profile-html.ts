@@ -5,6 +5,7 @@
 import type { ProfileDiff } from '../../profile/schema.js';
 import { htmlText } from '../escape.js';
 import { htmlPage } from './html-page.js';
+import { estimatedShare } from './profile-details.js';
 import { formatChange, formatCount, formatPercent } from '../units.js';
 
 export interface FlameFrame {
@@ -115,6 +116,7 @@ export function renderProfileHtml(d: ProfileDiff, root: FlameFrame, sides: { bas
     fnCell(l.name, l.status),
     td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`),
     td(d.total.base > 0 ? formatChange(1 + (l.head - l.base) / d.total.base) : '—', 'n'),
+    td(estimatedShare(l), 'n'),
     td(l.via.join(', ') || '—'),
   ]);
   const allocRows = (d.allocations ?? []).map((l) => [
@@ -134,7 +136,7 @@ export function renderProfileHtml(d: ProfileDiff, root: FlameFrame, sides: { bas
 <p class="muted">Instructions under callgrind, not time: a row flagged by wall time alone (cache, I/O, contention) has no function list. Frames are as wide as the larger side; <span class="more">red = more instructions in head</span>, <span class="less">blue = fewer</span>. Stacks below the first call are in proportion to callgrind's caller → callee edges.</p>
 <section><h2>Call tree, head against base</h2><div class="scroll">${svg}</div></section>
 <section><h2>Functions by change in their own instructions</h2>${table(['function', 'base', 'head', 'change', 'share of the row’s change'], selfRows)}</section>
-<section><h2>The client's functions (callees outside the client folded in)</h2>${table(['function', 'change', 'of the row', 'via'], ownRows)}</section>
+<section><h2>The client's functions (callees outside the client folded in)</h2>${table(['function', 'change', 'of the row', 'by proportion', 'via'], ownRows)}</section>
 <section><h2>Allocation sites (calls into the allocator per iteration)</h2>${d.allocations === null ? '<p class="muted">V8 allocates inline in JIT-compiled code: callgrind sees no allocator calls to attribute.</p>' : table(['site', 'base', 'head', 'change'], allocRows)}</section>
 </main>`,
   });

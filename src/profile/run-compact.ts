@@ -4,7 +4,7 @@
 // carried in publish.json; the dumps are removed after.
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { compactProfile, dumpsByUnit, profileOf, RunProfilesSchema, type CompactProfile, type RunProfiles } from '../profile/index.js';
+import { compactProfile, dumpsByUnit, profileOf, RunProfilesSchema, type CompactProfile, type RunProfiles } from './index.js';
 import type { Plan } from '../spec/plan.js';
 import type { Result, Runner } from '../spec/schema.js';
 
