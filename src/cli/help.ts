@@ -81,7 +81,7 @@ ${COMMON}`,
       'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
       '                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
       '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]',
-      '                  [--instructions-threshold T] [--allocations-threshold T] [--profile-case GLOB]...',
+      '                  [--instructions-floor F] [--allocations-floor F] [--profile-case GLOB]...',
       '                  [--fail-on wall|instructions|allocations|any]',
       'bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]',
       "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)",
@@ -115,8 +115,11 @@ a count piece profiles the rows its counts flag into --out/profiles/);
 --keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
 the comment's marker. --profile-case GLOB: with instruction counts, those cases' rows get "Where
 it moved" and profile files even when their counts flag nothing (a change under the threshold).
-Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct(INSTRUCTION_DEFAULTS.threshold)}),
---allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
+--instructions-floor, --allocations-floor: a counted row's threshold is the larger of the floor and
+ten times its A/A spread (base against itself); the comment and ab.json give each row's.
+--instructions-threshold and --allocations-threshold are their former names.
+Defaults: ${VERDICT_DEFAULTS}, --instructions-floor ${INSTRUCTION_DEFAULTS.floor} (${pct(INSTRUCTION_DEFAULTS.floor)}),
+--allocations-floor ${ALLOCATION_DEFAULTS.floor} (${pct(ALLOCATION_DEFAULTS.floor)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
 ${BEE}
 ${MEASURE}
 ${COMMON}`,

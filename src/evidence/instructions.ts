@@ -42,6 +42,6 @@ export const INSTRUCTIONS: DeterministicEvidence<'instructions', number[]> = {
   attach: (into, from) =>
     attachFigures(into, from, (c) => (c.instructions ? { instructions: c.instructions } : null), from.counter ? { counter: from.counter } : {}),
   counterOf: (r) => (r.counter ? `callgrind (${r.counter.version})` : null),
-  judge: (threshold) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { threshold }),
-  defaultThreshold: INSTRUCTION_DEFAULTS.threshold,
+  judge: (floor) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { floor }),
+  defaultThreshold: INSTRUCTION_DEFAULTS.floor,
 };

@@ -9,7 +9,7 @@ import { AB_PIECE_FILE, parsePieceRef, pieceText, runPiece, type PieceRef, type 
 import type { Measure } from '../../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from '../../verdict/index.js';
 import {
-  changeThreshold,
+  changeFloor,
   common,
   envPairs,
   givenClient,
@@ -63,8 +63,8 @@ export async function ab(v: Values): Promise<number> {
   const nodes = nodeSpecs(v);
   if (!nodes && (!v.base || !v.head)) throw new UsageError('ab needs --base SRC and --head SRC (or, with the node as the variable, --base-bee and --head-bee)');
   const { rounds, alpha, threshold } = verdictOptions(v);
-  const instructionThreshold = changeThreshold(v, 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold);
-  const allocationThreshold = changeThreshold(v, 'allocations-threshold', ALLOCATION_DEFAULTS.threshold);
+  const instructionThreshold = changeFloor(v, 'instructions', INSTRUCTION_DEFAULTS.floor);
+  const allocationThreshold = changeFloor(v, 'allocations', ALLOCATION_DEFAULTS.floor);
   const failOn = FailOnSchema.safeParse(v['fail-on']);
   if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);

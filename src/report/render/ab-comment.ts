@@ -2,7 +2,17 @@
 // marker, headline counts, a table of rows judged upstream (src/verdict), collapsed context.
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.
-import { countRows, flaggedBy, LOAD_SPREAD, rowVerdict, type AbCounts, type AbRow, type LoadShift, type Verdict } from '../../verdict/index.js';
+import {
+  countRows,
+  flaggedBy,
+  INSTRUCTION_DEFAULTS,
+  LOAD_SPREAD,
+  rowVerdict,
+  type AbCounts,
+  type AbRow,
+  type LoadShift,
+  type Verdict,
+} from '../../verdict/index.js';
 import type { Host, Profile, Runner } from '../../spec/schema.js';
 import { DETERMINISTIC, MEASURE_NAMES, type DeterministicKind } from '../../spec/measure.js';
 import { clip, mdCode, mdText, preText, safeUrl } from '../escape.js';
@@ -125,11 +135,21 @@ function verdictCell(r: AbRow): string {
   }
 }
 
-/** The instruction-count cell: head/base change and its verdict, or why the row has none. */
+/**
+ * A counted row's own threshold (src/verdict/steps.ts: the larger of the floor and ten A/A
+ * spreads), per figure where an allocation row's bytes and allocations differ.
+ */
+function thresholdText(figures: ReadonlyArray<{ threshold: number; name?: string }>): string {
+  const distinct = new Set(figures.map((f) => f.threshold));
+  const shown = distinct.size === 1 ? formatNoise(figures[0]!.threshold) : figures.map((f) => `${formatNoise(f.threshold)} ${f.name ?? ''}`.trim()).join(', ');
+  return `(threshold ${shown})`;
+}
+
+/** The instruction-count cell: head/base change, its verdict and the row's threshold, or why the row has none. */
 function instructionCell(r: AbRow): string {
   const v = r.instructions;
   if (!v) return r.kind === 'net' ? 'not counted (net)' : r.instructionsNote ? `— (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : '—';
-  return `${formatAmountChange(v.ratio)} ${formatNoise(v.spread)} ${GLYPH[v.verdict].split(' ')[0]}`;
+  return `${formatAmountChange(v.ratio)} ${formatNoise(v.spread)} ${GLYPH[v.verdict].split(' ')[0]} ${thresholdText([v])}`;
 }
 
 /** The allocation cell: head/base bytes per iteration (and allocations where counted) and the verdict. */
@@ -137,7 +157,8 @@ function allocationCell(r: AbRow): string {
   const v = r.allocations;
   if (!v) return r.kind === 'net' ? 'not measured (net)' : r.allocationsNote ? `— (${mdText(clip(r.allocationsNote, NOTE_CHARS))})` : '—';
   const allocs = v.allocs ? `, ${formatAmountChange(v.allocs.ratio, 'allocs')}` : '';
-  return `${formatAmountChange(v.bytes.ratio, 'bytes')}${allocs} ${formatNoise(Math.max(v.bytes.spread, v.allocs?.spread ?? 0))} ${GLYPH[v.verdict].split(' ')[0]}`;
+  const thresholds = [{ threshold: v.bytes.threshold, name: 'bytes' }, ...(v.allocs ? [{ threshold: v.allocs.threshold, name: 'allocs' }] : [])];
+  return `${formatAmountChange(v.bytes.ratio, 'bytes')}${allocs} ${formatNoise(Math.max(v.bytes.spread, v.allocs?.spread ?? 0))} ${GLYPH[v.verdict].split(' ')[0]} ${thresholdText(thresholds)}`;
 }
 
 function evidenceCell(r: AbRow): string {
@@ -285,10 +306,10 @@ export const HISTORY_NOTE =
   "change = head against history in time per iteration (two-sample Hodges–Lehmann estimate of head iterations against the medians of past runs, Mann–Whitney test), with its 95% interval and the Benjamini–Hochberg q. history = the median of the past runs' medians; head = history × that estimate.";
 
 const COUNT_NOTE =
-  "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
+  "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Each counted row has its own threshold, shown in its cell: the larger of the floor and ten times the spread of base against itself (the A/A spread), so a row that repeats exactly flags a change of the floor and a noisy row only what its noise cannot make. Where the floor sets it, a change within the larger of 0.05 points (a tenth of the floor at most) and three A/A spreads of it counts as reaching it. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
 
 const ALLOCATION_NOTE =
-  "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
+  "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, at each row's threshold from its floor and A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
 
 function assemble(p: Parts): string {
   const table = verdictTable(p.shown, p.history, p.evidence);
@@ -355,10 +376,10 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
     failureSummary(input.rows.filter((r) => r.status === 'failed').map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? 'no reason recorded' }))),
     m?.unavailable ? mdQuote([`⚠ Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
     counted && !m?.unavailable
-      ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a change reaching ±${Math.round((m?.threshold ?? 0.01) * 1000) / 10}% and ten times the row's A/A spread flags a row.`
+      ? `Instruction counts (${mdText(m?.counter ?? 'callgrind')}): a row flags a change reaching its threshold, the larger of the floor ±${Math.round((m?.threshold ?? INSTRUCTION_DEFAULTS.floor) * 1000) / 10}% and ten times its A/A spread.`
       : null,
     input.env.allocations
-      ? `Allocations (${mdText(input.env.allocations.counter ?? 'runtime accounting')}): a change reaching ±${Math.round(input.env.allocations.threshold * 1000) / 10}% and ten times the row's A/A spread flags a row.`
+      ? `Allocations (${mdText(input.env.allocations.counter ?? 'runtime accounting')}): a row flags a change reaching its threshold, the larger of the floor ±${Math.round(input.env.allocations.threshold * 1000) / 10}% and ten times its A/A spread.`
       : null,
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input.env.loadShift ? mdQuote([loadShiftLine(input.env.loadShift)]) : null,
