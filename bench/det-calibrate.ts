@@ -1,5 +1,6 @@
 // Calibration of a deterministic evidence's verdict (README "Instruction counts", "Allocations
-// beside time and counts"): the step rule, base twice and head once, ten times the A/A spread.
+// beside time and counts", docs/calibration.md "Thresholds from the noise"): the step rule, base
+// twice and head once, each row at the larger of the floor and ten A/A spreads.
 //
 // Method: one runner build, measured exactly as `bee-bench ab --measure <evidence>` measures it
 // (the evidence's own run: CPU cases, its few timed iterations). We collect a pool of P plain
@@ -11,12 +12,13 @@
 // again, head) of distinct plain processes is one A/A run judged with the shipped rule, and every
 // injected process against every pair of plain ones is one injected run. Reported per row: the
 // A/A spread of each figure (the largest the verdict's statistic puts any two plain processes
-// apart), the median figure per iteration, how many injected runs flagged it with the median
-// head/base ratio; and the A/A runs with any flag. An allocation row that allocates nothing in
+// apart) and the row's effective threshold from it (the largest any pair of plain processes
+// gives the row), the median figure per iteration, how many injected runs flagged it with the
+// median head/base ratio, how many A/A runs flagged it; and the A/A runs with any flag. An allocation row that allocates nothing in
 // its region cannot move under a proportional injection, and says so.
 //
 //   npx tsx bench/det-calibrate.ts --evidence instructions|allocations --runner rs
-//        [--source registry|PATH] [--pool 6] [--injected 2] [--fraction 0.01] [--case 'cpu.*']
+//        [--source registry|PATH] [--pool 6] [--injected 2] [--fraction 0.005] [--floor F] [--case 'cpu.*']
 //        [--out bench/out] [--reuse]   (judge the processes a previous run left in --out again,
 //                                       measuring only the ones it lacks)
 import { writeFileSync } from 'node:fs';
@@ -29,7 +31,7 @@ import { loadSpec } from '../src/spec/load.js';
 import { DETERMINISTIC, type DeterministicKind } from '../src/spec/measure.js';
 import { applyHooks, planOf, resolvePlan } from '../src/spec/plan.js';
 import { RunnerSchema, type Result } from '../src/spec/schema.js';
-import { aaSpread } from '../src/verdict/steps.js';
+import { aaSpread, stepBar } from '../src/verdict/steps.js';
 import { aaTriples, pairsOf, processPool, twoAtATime } from './lib/process-pool.js';
 
 const { values } = parseArgs({
@@ -39,8 +41,8 @@ const { values } = parseArgs({
     source: { type: 'string', default: 'registry' },
     pool: { type: 'string', default: '6' },
     injected: { type: 'string', default: '2' },
-    fraction: { type: 'string', default: '0.01' },
-    threshold: { type: 'string' },
+    fraction: { type: 'string', default: '0.005' },
+    floor: { type: 'string' },
     case: { type: 'string', multiple: true, default: ['cpu.*'] },
     out: { type: 'string', default: 'bench/out' },
     reuse: { type: 'boolean', default: false },
@@ -87,9 +89,10 @@ const runner = RunnerSchema.parse(values.runner);
 const P = Number(values.pool);
 const S = Number(values.injected);
 const fraction = Number(values.fraction);
-const threshold = values.threshold === undefined ? EVIDENCE.defaultThreshold : Number(values.threshold);
+const floor = values.floor === undefined ? EVIDENCE.defaultThreshold : Number(values.floor);
+if (!(floor > 0 && floor < 10)) throw new Error(`--floor ${values.floor}: a fraction, e.g. 0.005 for 0.5%`);
 type Judged = ReturnType<ReturnType<(typeof EVIDENCE)['judge']>>;
-const judge = EVIDENCE.judge(threshold) as (a: unknown, b: unknown, c: unknown) => Judged;
+const judge = EVIDENCE.judge(floor) as (a: unknown, b: unknown, c: unknown) => Judged;
 /** The head/base ratio of the row's main figure (allocations: bytes). */
 const mainRatio = (v: Judged) => ('ratio' in v ? v.ratio : v.bytes.ratio);
 const { spec, hash } = loadSpec(defaultSpecPath());
@@ -126,22 +129,22 @@ const perRow = rows.map((row) => {
   const got = (m: Figures) => m.get(row) as DeterministicFigures[DeterministicKind] | undefined;
   const first = got(plainFigures[0]!);
   const spreadPct: Record<string, number | null> = {};
+  const thresholdPct: Record<string, number | null> = {};
   const perIteration: Record<string, number | null> = {};
   for (const [name, pick] of Object.entries(calibration.series)) {
     const read = (f: DeterministicFigures[DeterministicKind] | undefined) => (f ? pick(f) : undefined);
     const firstSeries = read(first);
     perIteration[name] = firstSeries ? calibration.perIteration(firstSeries) : null;
-    spreadPct[name] = firstSeries
-      ? pct(
-          Math.max(
-            0,
-            ...pairs.map(([a, b]) => {
-              const [x, y] = [read(got(plainFigures[a]!)), read(got(plainFigures[b]!))];
-              return x && y ? aaSpread(x, y) : 0;
-            }),
-          ),
-        )
-      : null;
+    const spread = Math.max(
+      0,
+      ...pairs.map(([a, b]) => {
+        const [x, y] = [read(got(plainFigures[a]!)), read(got(plainFigures[b]!))];
+        return x && y ? aaSpread(x, y) : 0;
+      }),
+    );
+    spreadPct[name] = firstSeries ? pct(spread) : null;
+    // The threshold is monotone in the spread: the widest pair gives the row's largest.
+    thresholdPct[name] = firstSeries ? pct(stepBar(spread, { floor }).threshold) : null;
   }
   let flagged = 0;
   const ratios: number[] = [];
@@ -154,15 +157,21 @@ const perRow = rows.map((row) => {
       if (v.verdict === 'regression') flagged++;
     }
   }
+  const aaFlagged = aaTriples(P).filter(([a, b, h]) => {
+    const [x, y, z] = [got(plainFigures[a]!), got(plainFigures[b]!), got(plainFigures[h]!)];
+    return x && y && z && judge(x, y, z).verdict !== '~';
+  }).length;
   return {
     row,
     spreadPct,
+    thresholdPct,
     perIteration,
     // Nothing allocated in the region: 1% of nothing is nothing, so no injection can show.
     ...(kind === 'allocations' ? { allocatesNothing: perIteration.bytes === 0 } : {}),
     injectedFlagged: flagged,
     injectedRuns: ratios.length,
     injectedMedianRatio: ratios.length > 0 ? middle(ratios) : null,
+    aaFlagged,
   };
 });
 
@@ -183,7 +192,7 @@ const summary = {
   pool: P,
   injected: S,
   fraction,
-  threshold,
+  floor,
   iterations: EVIDENCE.iterations,
   aaRuns: triples.length,
   aaRunsFlagged,

@@ -31,8 +31,10 @@ export const INPUT_DEFAULTS = {
   'fail-on-regression': 'false',
   'fail-on': 'any',
   measure: 'both',
-  'instructions-threshold': String(INSTRUCTION_DEFAULTS.threshold),
-  'allocations-threshold': String(ALLOCATION_DEFAULTS.threshold),
+  'instructions-floor': String(INSTRUCTION_DEFAULTS.floor),
+  'allocations-floor': String(ALLOCATION_DEFAULTS.floor),
+  'instructions-threshold': '',
+  'allocations-threshold': '',
   'github-token': '${{ github.token }}',
   bee: 'url',
   'bee-url': '',
@@ -102,8 +104,9 @@ export interface ActionInputs {
   failOn: FailOn;
   /** What the A/B measures; instructions need valgrind on Linux x86-64 (elsewhere wall time, said in the report). */
   measure: Measure;
+  /** The count rule's floor (instructions-floor): a row's threshold is the larger of it and ten A/A spreads. */
   instructionThreshold: number;
-  /** The allocation verdict's threshold (measure allocations). */
+  /** The allocation rule's floor (allocations-floor, with measure allocations). */
   allocationThreshold: number;
   /** A PR's A/B split into parallel jobs: the one piece this job measures (docs/action.md "A PR as parallel jobs"). */
   piece?: PieceRef;
@@ -186,13 +189,21 @@ const FIELDS = {
   'fail-on-regression': { schema: bool, fix: 'use true or false' },
   'fail-on': { schema: FailOnSchema, fix: 'any (a regression in any evidence), wall, instructions or allocations' },
   measure: { schema: MeasureSchema, fix: 'a comma list of wall, instructions, allocations; both = wall,instructions' },
-  'instructions-threshold': {
+  'instructions-floor': {
     schema: number((n) => n > 0 && n < 10, 'a fraction above 0'),
-    fix: `the smallest change in instruction counts to flag, e.g. ${INSTRUCTION_DEFAULTS.threshold} for ${INSTRUCTION_DEFAULTS.threshold * 100}%`,
+    fix: `the smallest change in instruction counts any row flags, e.g. ${INSTRUCTION_DEFAULTS.floor} for ${INSTRUCTION_DEFAULTS.floor * 100}% (a row whose A/A spread is larger flags at ten spreads)`,
+  },
+  'allocations-floor': {
+    schema: number((n) => n > 0 && n < 10, 'a fraction above 0'),
+    fix: `the smallest change in bytes (or allocations) per iteration any row flags, e.g. ${ALLOCATION_DEFAULTS.floor} for ${ALLOCATION_DEFAULTS.floor * 100}%`,
+  },
+  'instructions-threshold': {
+    schema: z.union([z.literal(''), number((n) => n > 0 && n < 10, 'a fraction above 0')]),
+    fix: 'the former name of instructions-floor: a fraction such as 0.005, or empty',
   },
   'allocations-threshold': {
-    schema: number((n) => n > 0 && n < 10, 'a fraction above 0'),
-    fix: `the smallest change in bytes (or allocations) per iteration to flag, e.g. ${ALLOCATION_DEFAULTS.threshold} for ${ALLOCATION_DEFAULTS.threshold * 100}%`,
+    schema: z.union([z.literal(''), number((n) => n > 0 && n < 10, 'a fraction above 0')]),
+    fix: 'the former name of allocations-floor: a fraction such as 0.005, or empty',
   },
   history: {
     schema: z.enum(['off', 'gh-pages'], { error: 'expected off or gh-pages' }),
@@ -476,6 +487,22 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
   if (piecesPath && (!existsSync(piecesPath) || !statSync(piecesPath).isDirectory()))
     problems.push({ input: 'pieces-path', problem: `${piecesPath} is not a folder`, fix: 'the path given to actions/download-artifact' });
 
+  // instructions-threshold, allocations-threshold: the floors' former names, used when given. The
+  // runner fills in action.yml's default floor, so only a floor other than the default conflicts.
+  const floor = (evidence: 'instructions' | 'allocations'): number => {
+    const former = p[`${evidence}-threshold`];
+    if (former === '' || former === undefined) return p[`${evidence}-floor`];
+    if (p[`${evidence}-floor`] !== Number(INPUT_DEFAULTS[`${evidence}-floor`]))
+      problems.push({
+        input: `${evidence}-threshold`,
+        problem: `the former name of ${evidence}-floor, which is set too`,
+        fix: `keep ${evidence}-floor and drop ${evidence}-threshold`,
+      });
+    return former;
+  };
+  const instructionThreshold = floor('instructions');
+  const allocationThreshold = floor('allocations');
+
   if (problems.length > 0) throw new ActionInputError(problems);
   const buildCommand = raw('build-command');
   const historyRemote = raw('history-remote');
@@ -498,8 +525,8 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     failOnRegression: p['fail-on-regression'],
     failOn: p['fail-on'],
     measure: p.measure,
-    instructionThreshold: p['instructions-threshold'],
-    allocationThreshold: p['allocations-threshold'],
+    instructionThreshold,
+    allocationThreshold,
     ...(piece ? { piece } : {}),
     split: p.split,
     ...(piecesPath ? { piecesPath } : {}),

@@ -25,7 +25,7 @@ export interface BranchJudgeOptions {
   lastRuns: number;
   alpha: number;
   threshold: number;
-  /** The count rule's threshold (default INSTRUCTION_DEFAULTS). */
+  /** The count rule's floor (default INSTRUCTION_DEFAULTS): a row's threshold is the larger of it and ten A/A spreads. */
   instructionThreshold?: number;
 }
 
@@ -45,13 +45,13 @@ export interface BranchJudgement {
 }
 
 /** The count verdict of one row against the previous run's case; undefined when either side has no count. */
-function countJudgement(head: CaseResult, prev: RecordCase | undefined, threshold: number): StepVerdict | undefined {
+function countJudgement(head: CaseResult, prev: RecordCase | undefined, floor: number): StepVerdict | undefined {
   const now = countFigures(head);
   const before = prev?.status === 'ok' ? prev.instructions : undefined;
   if (!now || !before || head.status !== 'ok') return undefined;
   const ratio = now.median / workUnits(head.work) / (before.median / workUnits(prev!.work));
   const spread = before.aa_spread ?? DEFAULT_COUNT_SPREAD;
-  return { base: before.median, head: now.median, ratio, spread, ...countVerdict(ratio, spread, { threshold }) };
+  return { base: before.median, head: now.median, ratio, spread, ...countVerdict(ratio, spread, { floor }) };
 }
 
 export function judgeAgainstBranch(result: Result, records: readonly HistoryRecord[], spec: Spec, o: BranchJudgeOptions): BranchJudgement {
@@ -63,12 +63,12 @@ export function judgeAgainstBranch(result: Result, records: readonly HistoryReco
   const newest = past
     .filter((r) => r.runner === result.runner && r.branch === o.branch && r.spec.profile === result.spec.profile)
     .sort((a, b) => Date.parse(b.commit.timestamp) - Date.parse(a.commit.timestamp))[0];
-  const threshold = o.instructionThreshold ?? INSTRUCTION_DEFAULTS.threshold;
+  const floor = o.instructionThreshold ?? INSTRUCTION_DEFAULTS.floor;
   let counted = 0;
   const rows = judged.rows.map((row, i): AbRow => {
     const head = result.cases[i]!;
     const prev = newest?.cases.find((c) => c.id === row.caseId && c.label === row.label);
-    const v = row.status === 'ok' || row.status === 'new' ? countJudgement(head, prev, threshold) : undefined;
+    const v = row.status === 'ok' || row.status === 'new' ? countJudgement(head, prev, floor) : undefined;
     if (!v) return row;
     counted++;
     // Counts decide this row: the wall figures stay in the table, their verdict does not alert.

@@ -54,6 +54,9 @@ export const options = {
   'fail-on-regression': { type: 'boolean', default: false },
   'fail-on': { type: 'string', default: 'any' },
   measure: { type: 'string' },
+  'instructions-floor': { type: 'string' },
+  'allocations-floor': { type: 'string' },
+  // The floors' former names (one fixed threshold per evidence before rows had their own).
   'instructions-threshold': { type: 'string' },
   'allocations-threshold': { type: 'string' },
   out: { type: 'string' },
@@ -110,7 +113,11 @@ export type Values = ReturnType<typeof parseArgs<{ options: typeof options; allo
 export type FlagName = keyof typeof options;
 
 /** Flags kept under a former name: the former name means the same as the flag it maps to. */
-export const FORMER_NAMES: Readonly<Partial<Record<FlagName, FlagName>>> = { profile: 'size' };
+export const FORMER_NAMES: Readonly<Partial<Record<FlagName, FlagName>>> = {
+  profile: 'size',
+  'instructions-threshold': 'instructions-floor',
+  'allocations-threshold': 'allocations-floor',
+};
 
 /** The flags `common` reads: the spec, the run size, the cases, the node, the out and cache folders. */
 export const COMMON_FLAGS = [
@@ -145,9 +152,18 @@ export function num(v: string | undefined, name: string, fallback: number, check
   return n;
 }
 
-/** A deterministic evidence's threshold (--instructions-threshold, --allocations-threshold): a fraction of the base figure. */
-export function changeThreshold(v: Values, name: 'instructions-threshold' | 'allocations-threshold', fallback: number): number {
-  return num(v[name], name, fallback, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.01 for 1%');
+/**
+ * A deterministic evidence's floor (--instructions-floor, --allocations-floor; the former
+ * --instructions-threshold, --allocations-threshold mean the same): the smallest change any row
+ * flags, a fraction of the base figure. A row's own threshold is the larger of it and ten A/A
+ * spreads (src/verdict/steps.ts).
+ */
+export function changeFloor(v: Values, evidence: 'instructions' | 'allocations', fallback: number): number {
+  const [name, former] = [`${evidence}-floor`, `${evidence}-threshold`] as const;
+  if (v[name] !== undefined && v[former] !== undefined)
+    throw new UsageError(`--${former} ${v[former]}: the former name of --${name}, which is given too (${v[name]}): keep --${name}`);
+  const given = v[name] !== undefined ? name : former;
+  return num(v[given], given, fallback, (n) => n > 0 && n < 10, 'a fraction, e.g. 0.005 for 0.5%');
 }
 
 export function source(text: string, flag: string): ClientSource {

@@ -33,6 +33,6 @@ export const ALLOCATIONS: DeterministicEvidence<'allocations', AllocationFigures
       from.alloc_counter ? { alloc_counter: from.alloc_counter } : {},
     ),
   counterOf: (r) => r.alloc_counter?.method ?? null,
-  judge: (threshold) => (base, baseAgain, head) => judgeAllocations(base, baseAgain, head, { threshold }),
+  judge: (floor) => (base, baseAgain, head) => judgeAllocations(base, baseAgain, head, { floor }),
   defaultThreshold: ALLOCATIONS_VIEW.defaultThreshold,
 };

@@ -45,6 +45,6 @@ export const INSTRUCTIONS: DeterministicEvidence<'instructions', number[]> = {
   attach: (into, from) =>
     attachFigures(into, from, (c) => (c.instructions ? { instructions: c.instructions } : null), from.counter ? { counter: from.counter } : {}),
   counterOf: (r) => (r.counter ? `callgrind (${r.counter.version})` : null),
-  judge: (threshold) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { threshold }),
+  judge: (floor) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { floor }),
   defaultThreshold: INSTRUCTIONS_VIEW.defaultThreshold,
 };

@@ -76,8 +76,9 @@ export interface DeterministicEvidence<K extends DeterministicKind, F> extends E
   counterOf: (r: Result) => string | null;
   /** "counted", "measured": how a row's note says a run has no figures. */
   verb: string;
-  /** The verdict rule at a threshold (src/verdict). */
-  judge: (threshold: number) => (base: F, baseAgain: F, head: F) => DeterministicVerdicts[K];
+  /** The verdict rule at a floor (src/verdict/steps.ts: each row's threshold is the larger of it and ten A/A spreads). */
+  judge: (floor: number) => (base: F, baseAgain: F, head: F) => DeterministicVerdicts[K];
+  /** The default floor (the name is older than the per-row thresholds). */
   defaultThreshold: number;
 }
 

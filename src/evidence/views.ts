@@ -23,6 +23,8 @@ export interface EvidenceFigure {
   spread?: number;
   /** Wall time's Benjamini–Hochberg q. */
   q?: number;
+  /** The row's own thresholds (src/verdict/steps.ts), one per figure where they differ (bytes, allocs). */
+  thresholds?: Array<{ threshold: number; name?: string }>;
   verdict: Verdict;
 }
 
@@ -73,9 +75,6 @@ export interface EvidenceView<K extends MeasureKind = MeasureKind> {
   timeLine?: string;
 }
 
-/** The deterministic verdicts' rule in one line, the same for every deterministic evidence (src/verdict/steps.ts). */
-const stepRule = "flagged like counts, against the row's A/A spread";
-
 const PAIRED_NOTE =
   "change = head against base in time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini–Hochberg q. base = the median of the rounds' base medians; head = base × that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). ± after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
 const HISTORY_NOTE =
@@ -102,11 +101,18 @@ export const INSTRUCTIONS_VIEW: EvidenceView<'instructions'> = {
   column: 'instructions',
   title: 'Instruction counts',
   verb: 'counted',
-  defaultThreshold: INSTRUCTION_DEFAULTS.threshold,
+  defaultThreshold: INSTRUCTION_DEFAULTS.floor,
   defaultCounter: 'callgrind',
   verdictOf: (r) => r.instructions?.verdict,
   figureOf: (r) =>
-    r.instructions ? { changes: [{ ratio: r.instructions.ratio }], spread: r.instructions.spread, verdict: r.instructions.verdict } : undefined,
+    r.instructions
+      ? {
+          changes: [{ ratio: r.instructions.ratio }],
+          spread: r.instructions.spread,
+          thresholds: [{ threshold: r.instructions.threshold }],
+          verdict: r.instructions.verdict,
+        }
+      : undefined,
   noteOf: (r) => r.instructionsNote,
   settingOf: (env) =>
     env.measure
@@ -118,7 +124,7 @@ export const INSTRUCTIONS_VIEW: EvidenceView<'instructions'> = {
         }
       : undefined,
   note: () =>
-    "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.",
+    "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Each counted row has its own threshold, shown in its cell: the larger of the floor and ten times the spread of base against itself (the A/A spread), so a row that repeats exactly flags a change of the floor and a noisy row only what its noise cannot make. Where the floor sets it, a change within the larger of 0.05 points (a tenth of the floor at most) and three A/A spreads of it counts as reaching it. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.",
   timeLine: 'of which counting instructions',
 };
 
@@ -128,7 +134,7 @@ export const ALLOCATIONS_VIEW: EvidenceView<'allocations'> = {
   column: 'allocations',
   title: 'Allocations',
   verb: 'measured',
-  defaultThreshold: ALLOCATION_DEFAULTS.threshold,
+  defaultThreshold: ALLOCATION_DEFAULTS.floor,
   defaultCounter: 'runtime accounting',
   verdictOf: (r) => r.allocations?.verdict,
   figureOf: (r) => {
@@ -137,13 +143,14 @@ export const ALLOCATIONS_VIEW: EvidenceView<'allocations'> = {
     return {
       changes: [{ ratio: a.bytes.ratio, noun: 'bytes' }, ...(a.allocs ? [{ ratio: a.allocs.ratio, noun: 'allocs' }] : [])],
       spread: Math.max(a.bytes.spread, a.allocs?.spread ?? 0),
+      thresholds: [{ threshold: a.bytes.threshold, name: 'bytes' }, ...(a.allocs ? [{ threshold: a.allocs.threshold, name: 'allocs' }] : [])],
       verdict: a.verdict,
     };
   },
   noteOf: (r) => r.allocationsNote,
   settingOf: (env) => (env.allocations ? { counter: env.allocations.counter, threshold: env.allocations.threshold, ms: env.allocations.ms } : undefined),
   note: () =>
-    `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); ${stepRule}. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`,
+    `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, at each row's threshold from its floor and A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`,
 };
 
 /** Every evidence's view, by kind. */

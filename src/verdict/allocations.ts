@@ -1,19 +1,17 @@
 // The verdict for allocations (docs/design.md "Allocations"): the runtime's own accounting of the
 // heap allocations in each timed iteration, near-deterministic like instruction counts, so it
 // takes the step rule of the deterministic evidences (steps.ts: base twice, head once, step by
-// step, the change reaching the threshold and ten times the A/A spread). Bytes always, allocation counts
+// step, the change reaching the larger of the floor and ten A/A spreads). Bytes always, allocation counts
 // where the runtime gives them (not bee-js); either regressing makes the row regress.
-import { judgeSteps, type StepVerdict } from './steps.js';
+import { judgeSteps, type StepOptions, type StepVerdict } from './steps.js';
 import type { Verdict } from './change.js';
 import type { CaseResult } from '../spec/schema.js';
 import { median } from '../stats/summary.js';
 
-export const ALLOCATION_DEFAULTS = { threshold: 0.01 } as const;
+/** The floor of the allocation rule (`--allocations-floor`, action input `allocations-floor`): as the counts'. */
+export const ALLOCATION_DEFAULTS = { floor: 0.005 } as const;
 
-export interface AllocationOptions {
-  /** Smallest change called a change: 0.01 is 1%. */
-  threshold: number;
-}
+export type AllocationOptions = StepOptions;
 
 /** One side's figures of a CPU row, one entry per timed iteration. */
 export interface AllocationFigures {

@@ -3,7 +3,7 @@
 // - wall time: wallVerdict (q < alpha and a ratio beyond the threshold), applied after BH by
 //   judgeWall; judgePaired (same-job paired rounds) and judgeHistory (against the branch's
 //   history) compute the statistics (src/stats) and apply it.
-// - the deterministic evidences: judgeSteps (reaching the threshold and ten times the A/A spread)
+// - the deterministic evidences: judgeSteps (each row at the larger of a floor and ten A/A spreads)
 //   is the instruction-count rule; judgeAllocations applies it to bytes, and allocation counts
 //   where the runtime gives them; attachStepRows puts either on the report's rows.
 // - the row: flaggedBy (which evidence flagged it), rowVerdict (any regression is a regression),

@@ -157,7 +157,7 @@ const nonnegative = z.number().finite().nonnegative();
 const VerdictSchema = z.enum(VERDICTS);
 /** A step-rule verdict (instructions.ts); allocation medians may be 0. */
 const StepVerdictSchema = (median: z.ZodNumber) =>
-  z.strictObject({ base: median, head: median, ratio: positive, spread: nonnegative, bar: nonnegative, verdict: VerdictSchema });
+  z.strictObject({ base: median, head: median, ratio: positive, spread: nonnegative, threshold: positive, bar: nonnegative, verdict: VerdictSchema });
 
 /**
  * An AbRow read back from a file another job wrote (the fork-safe comment job reads the rows a PR's

@@ -1,30 +1,34 @@
 // The step rule of the deterministic evidences (README "Instruction counts", docs/design.md
-// "Allocations"): instruction counts and allocation figures are near-deterministic, so a rank test
-// is the wrong tool: a row changed when head/base reached the threshold and moved by at least ten
-// times the spread base shows against itself (two base processes compared the way head is
-// compared with base), so that a row whose figures wander cannot cry wolf.
+// "Allocations", docs/calibration.md "Thresholds from the noise"): instruction counts and
+// allocation figures are near-deterministic, so a rank test is the wrong tool. Each row has its
+// own threshold, the larger of a floor (0.5% by default) and ten times the spread base shows
+// against itself (two base processes compared the way head is compared with base): a row that
+// repeats to the instruction flags a 0.5% change, a row whose figures wander cannot cry wolf.
 import { median } from '../stats/index.js';
 import type { Verdict } from './change.js';
 
 export interface StepOptions {
-  /** Smallest change called a change: 0.01 is 1%. */
-  threshold: number;
+  /** The smallest change any row flags (0.005 is 0.5%); a row whose A/A spread is larger flags at ten spreads. */
+  floor: number;
 }
 
 /** How many A/A spreads a change must exceed. */
 export const SPREAD_FACTOR = 10;
 
 /**
- * How close to the threshold a change must come to reach it: the larger of NOISE_FLOOR and
- * TOLERANCE_SPREADS A/A spreads. A change of exactly the threshold (the 1% injection) otherwise
- * comes out flagged or not by the sign of the row's noise: bee-go's counts repeat to 0.01-0.03%
- * between processes, so head lands that far either side of base x 1.01. NOISE_FLOOR is the
- * repeatability asked of bee-go and bee-rs counts (README "Instruction counts").
+ * How close to the floor a change must come to reach it, where the floor is the row's threshold:
+ * the larger of min(NOISE_FLOOR, floor / 10) and TOLERANCE_SPREADS A/A spreads. A change of exactly
+ * the floor (the calibration's injected 0.5%) otherwise comes out flagged or not by the sign of
+ * the row's noise: bee-go's counts repeat to 0.01-0.03% between processes, so head lands that far
+ * either side of base x 1.005. NOISE_FLOOR is the repeatability asked of bee-go and bee-rs counts
+ * (README "Instruction counts"); a tenth of the floor caps it, so a lower floor keeps most of its
+ * meaning. Where ten spreads set the threshold there is no tolerance: ten spreads is the guard.
  */
 export const NOISE_FLOOR = 5e-4;
 export const TOLERANCE_SPREADS = 3;
 
-export const INSTRUCTION_DEFAULTS = { threshold: 0.01 } as const;
+/** The floor of the instruction-count rule (`--instructions-floor`, action input `instructions-floor`). */
+export const INSTRUCTION_DEFAULTS = { floor: 0.005 } as const;
 
 /** The verdict of one deterministic figure (instructions; allocated bytes; allocation count). */
 export interface StepVerdict {
@@ -35,7 +39,9 @@ export interface StepVerdict {
   ratio: number;
   /** The A/A spread of this row: how far the same statistic puts one base process from the other. */
   spread: number;
-  /** The change a verdict needs: max(threshold - max(NOISE_FLOOR, TOLERANCE_SPREADS x spread), SPREAD_FACTOR x spread). */
+  /** The row's effective threshold: max(floor, SPREAD_FACTOR x spread). */
+  threshold: number;
+  /** The change a verdict needs: the threshold, less the near-floor tolerance where the floor sets it (stepBar). */
   bar: number;
   verdict: Verdict;
 }
@@ -59,10 +65,17 @@ export function aaSpread(a: StepCounts, b: StepCounts): number {
   return Math.max(r, 1 / r) - 1;
 }
 
+/** A row's threshold and the change its verdict needs, from its A/A spread (module comment, NOISE_FLOOR). */
+export function stepBar(spread: number, o: StepOptions): { threshold: number; bar: number } {
+  const threshold = Math.max(o.floor, SPREAD_FACTOR * spread);
+  const tolerance = Math.max(Math.min(NOISE_FLOOR, o.floor / 10), TOLERANCE_SPREADS * spread);
+  return { threshold, bar: Math.max(o.floor - tolerance, SPREAD_FACTOR * spread) };
+}
+
 /** The rule on a count ratio given the row's A/A spread (also the branch alerts' rule, src/alert/judge.ts). */
-export function countVerdict(ratio: number, spread: number, o: StepOptions): { bar: number; verdict: Verdict } {
-  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
-  return { bar, verdict: ratio >= 1 + bar ? 'regression' : ratio <= 1 / (1 + bar) ? 'improvement' : '~' };
+export function countVerdict(ratio: number, spread: number, o: StepOptions): { threshold: number; bar: number; verdict: Verdict } {
+  const { threshold, bar } = stepBar(spread, o);
+  return { threshold, bar, verdict: ratio >= 1 + bar ? 'regression' : ratio <= 1 / (1 + bar) ? 'improvement' : '~' };
 }
 
 /**
@@ -77,6 +90,5 @@ export function judgeSteps(base: StepCounts, baseAgain: StepCounts, head: StepCo
   const baseMean = Array.from({ length: steps }, (_, i) => (base[i]! + baseAgain[i]!) / 2);
   const ratio = stepRatio(head, baseMean);
   const spread = aaSpread(base, baseAgain);
-  const { bar, verdict } = countVerdict(ratio, spread, o);
-  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, bar, verdict };
+  return { base: median([...base, ...baseAgain]), head: median(head), ratio, spread, ...countVerdict(ratio, spread, o) };
 }

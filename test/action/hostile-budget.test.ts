@@ -265,7 +265,7 @@ describe('publish: plain text from an artifact never notifies or links', () => {
         q: 0.001,
         verdict: 'regression',
         note: LIVE,
-        instructions: { base: 1e9, head: 1.1e9, ratio: 1.1, spread: 0.0001, bar: 0.01, verdict: 'regression' },
+        instructions: { base: 1e9, head: 1.1e9, ratio: 1.1, spread: 0.0001, threshold: 0.01, bar: 0.01, verdict: 'regression' },
       };
       const line = { name: LIVE, base: 1e6, head: 2e6 };
       const diff = ProfileDiffSchema.parse({

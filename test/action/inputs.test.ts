@@ -146,6 +146,19 @@ describe('readInputs', () => {
     expect(i.client).toBe('js');
   });
 
+  it('takes the count and allocation floors, 0.5% by default, and the former threshold names as theirs', () => {
+    expect(read({})).toMatchObject({ instructionThreshold: 0.005, allocationThreshold: 0.005 });
+    expect(read({ 'instructions-floor': '0.002', 'allocations-floor': '0.01' })).toMatchObject({ instructionThreshold: 0.002, allocationThreshold: 0.01 });
+    // A workflow written for the fixed threshold keeps working; the runner fills in the default floor beside it.
+    expect(read({ 'instructions-threshold': '0.01', 'instructions-floor': '0.005' })).toMatchObject({ instructionThreshold: 0.01 });
+    expect(read({ 'allocations-threshold': '0.02' })).toMatchObject({ allocationThreshold: 0.02 });
+    expect(problemOf({ 'instructions-threshold': '0.01', 'instructions-floor': '0.002' })).toMatch(
+      /input "instructions-threshold": the former name of instructions-floor, which is set too \(fix: keep instructions-floor/,
+    );
+    expect(problemOf({ 'instructions-floor': '0' })).toMatch(/input "instructions-floor": "0": expected a fraction above 0/);
+    expect(problemOf({ 'allocations-threshold': 'half' })).toMatch(/input "allocations-threshold"/);
+  });
+
   it('reports every bad input at once', () => {
     const msg = problemOf({ client: 'python', alpha: '7', history: 'on' });
     expect(msg.split('\n').map((l) => /^input "([^"]+)"/.exec(l)?.[1])).toEqual(['client', 'alpha', 'history']);

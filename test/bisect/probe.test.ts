@@ -15,7 +15,15 @@ const row = (o: Partial<AbRow>): AbRow => ({
   rounds: 6,
   ...o,
 });
-const counted = (ratio: number, verdict: '~' | 'regression' | 'improvement') => ({ base: 1e6, head: 1e6 * ratio, ratio, spread: 0.001, bar: 0.01, verdict });
+const counted = (ratio: number, verdict: '~' | 'regression' | 'improvement') => ({
+  base: 1e6,
+  head: 1e6 * ratio,
+  ratio,
+  spread: 0.001,
+  threshold: 0.01,
+  bar: 0.01,
+  verdict,
+});
 
 describe('probeOf', () => {
   it('takes the wall-time verdict and interval of a timed row', () => {

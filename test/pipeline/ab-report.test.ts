@@ -24,7 +24,7 @@ const base: AbRow = {
   verdict: '~',
 };
 const rows: AbRow[] = [
-  { ...base, instructions: { base: 1e9, head: 1.012e9, ratio: 1.012, spread: 0.0001, bar: 0.01, verdict: 'regression' } },
+  { ...base, instructions: { base: 1e9, head: 1.012e9, ratio: 1.012, spread: 0.0001, threshold: 0.01, bar: 0.01, verdict: 'regression' } },
   { ...base, caseId: 'cpu.bmt.file-root', ratio: 1.05, q: 0.001, verdict: 'regression' },
   { ...base, caseId: 'cpu.ecdsa.sign' },
 ];

@@ -27,8 +27,8 @@ const row = (caseId: string, extra: Partial<AbRow>): AbRow => ({
   ...extra,
 });
 const rows: AbRow[] = [
-  row('cpu.keccak.bulk', { allocations: judgeAllocations(B, B, grown, { threshold: 0.01 }) }),
-  row('cpu.ecdsa.sign', { allocations: judgeAllocations(B, B, B, { threshold: 0.01 }) }),
+  row('cpu.keccak.bulk', { allocations: judgeAllocations(B, B, grown, { floor: 0.01 }) }),
+  row('cpu.ecdsa.sign', { allocations: judgeAllocations(B, B, B, { floor: 0.01 }) }),
   row('cpu.identity.create', { allocationsNote: 'not measured in head' }),
 ];
 const input = abInput(rows, {
@@ -43,7 +43,9 @@ describe('allocations in the A/B report', () => {
 
   it('shows the allocation column and names allocations in "flagged by"', () => {
     expect(report.markdown).toContain('| allocations | flagged by |');
-    expect(report.markdown).toMatch(/`cpu\.keccak\.bulk`.*12\.5% more bytes, no change in allocs ±0\.00% 🔴 \| allocations \| 🔴 regression/);
+    expect(report.markdown).toMatch(
+      /`cpu\.keccak\.bulk`.*12\.5% more bytes, no change in allocs ±0\.00% 🔴 \(threshold ±1\.0%\) \| allocations \| 🔴 regression/,
+    );
     expect(report.markdown).toMatch(/`cpu\.identity\.create`.*— \(not measured in head\)/);
     expect(report.markdown).toContain('Allocations (go runtime/metrics)');
     expect(report.counts).toMatchObject({ regressions: 1, unchanged: 2 });

@@ -1,12 +1,20 @@
 // The comment with instruction counts beside wall time: both columns, which evidence flagged a
 // row, a wall-time regression never hidden by counts, and fail-on picking the evidence.
 import { describe, expect, it } from 'vitest';
-import { failsOn } from '../../src/verdict/index.js';
+import { failsOn, INSTRUCTION_DEFAULTS, judgeSteps } from '../../src/verdict/index.js';
 import { renderAbComment } from '../../src/report/render/ab-comment.js';
 import { AbRowSchema, countRows, type AbRow } from '../../src/verdict/index.js';
 import { abInput } from './fixtures.js';
 
-const counts = (ratio: number, verdict: 'regression' | 'improvement' | '~') => ({ base: 1e9, head: 1e9 * ratio, ratio, spread: 0.0001, bar: 0.01, verdict });
+const counts = (ratio: number, verdict: 'regression' | 'improvement' | '~') => ({
+  base: 1e9,
+  head: 1e9 * ratio,
+  ratio,
+  spread: 0.0001,
+  threshold: 0.01,
+  bar: 0.01,
+  verdict,
+});
 const row = (caseId: string, wall: AbRow['verdict'], instructions?: AbRow['instructions'], extra: Partial<AbRow> = {}): AbRow => ({
   caseId,
   label: 'quick',
@@ -46,12 +54,30 @@ describe('instruction counts in the A/B comment', () => {
 
   it('shows both columns and says which evidence flagged each row', () => {
     expect(md).toContain('| instructions | flagged by |');
-    expect(md).toMatch(/`cpu\.keccak\.bulk`.*1\.2% more ±0\.01% 🔴 \| instructions \| 🔴 regression/);
-    expect(md).toMatch(/`cpu\.bmt\.file-root`.*no change ±0\.01% ⚪ \| wall time \| 🔴 regression/);
+    expect(md).toMatch(/`cpu\.keccak\.bulk`.*1\.2% more ±0\.01% 🔴 \(threshold ±1\.0%\) \| instructions \| 🔴 regression/);
+    expect(md).toMatch(/`cpu\.bmt\.file-root`.*no change ±0\.01% ⚪ \(threshold ±1\.0%\) \| wall time \| 🔴 regression/);
     expect(md).toMatch(/`cpu\.identity\.create`.*— \(not counted in head\)/);
     expect(md).toMatch(/`net\.stamps\.list`.*not counted \(net\)/);
     expect(md).toContain('Counts do not see memory, cache or I/O effects');
     expect(md).toContain('of which counting instructions');
+  });
+
+  it("gives each row's own threshold from its A/A spread: the floor on a quiet row, ten spreads on a noisy one", () => {
+    // judgeSteps at the default floor: a quiet row (spread 0) and bee-js noop's (0.125%), both +0.6%.
+    const quiet = judgeSteps([1e9], [1e9], [1.006e9], INSTRUCTION_DEFAULTS);
+    const noisy = judgeSteps([61_000], [61_076], [61_404], INSTRUCTION_DEFAULTS);
+    const judged = abInput([row('cpu.keccak.bulk', '~', quiet), row('cpu.harness.noop', '~', noisy)], {
+      title: 't',
+      marker: 'm',
+      runner: 'js',
+      env: { wallTimeMs: 1, measure: { wallMs: 1, countMs: 1, counter: 'callgrind', threshold: INSTRUCTION_DEFAULTS.floor } },
+    });
+    const out = renderAbComment(judged);
+    expect(out).toMatch(/`cpu\.keccak\.bulk`.*0\.6% more ±0\.00% 🔴 \(threshold ±0\.50%\)/);
+    expect(out).toMatch(/`cpu\.harness\.noop`.*0\.6% more ±0\.12% ⚪ \(threshold ±1\.2%\)/);
+    expect(out).toContain('the larger of the floor ±0.5% and ten times its A/A spread');
+    // ab.json's rows carry it, and a file read back keeps it.
+    expect(AbRowSchema.parse(JSON.parse(JSON.stringify(judged.rows[1]))).instructions?.threshold).toBeCloseTo(0.01246, 5);
   });
 
   it('counts a regression in either evidence: counts never hide a wall-time regression', () => {

@@ -8,7 +8,7 @@ import { ProfileDiffSchema, ProfileDiffsSchema, type ProfileDiff } from '../../s
 import type { AbRow } from '../../src/verdict/index.js';
 import { abInput, HOSTILE } from './fixtures.js';
 
-const counts = (ratio: number) => ({ base: 1e9, head: 1e9 * ratio, ratio, spread: 0.0001, bar: 0.01, verdict: 'regression' as const });
+const counts = (ratio: number) => ({ base: 1e9, head: 1e9 * ratio, ratio, spread: 0.0001, threshold: 0.01, bar: 0.01, verdict: 'regression' as const });
 const row = (caseId: string, ratio: number): AbRow => ({
   caseId,
   label: 'quick',

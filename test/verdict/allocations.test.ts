@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeAllocations } from '../../src/verdict/index.js';
 
-const o = { threshold: 0.01 };
+const o = { floor: 0.01 };
 const bytes = (xs: number[]) => ({ bytes: xs });
 const scaled = (xs: number[], f: number) => xs.map((x) => Math.round(x * f));
 const B = [100_000, 100_000, 100_000];

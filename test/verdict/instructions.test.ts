@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aaSpread, judgeSteps as judgeInstructions, NOISE_FLOOR, TOLERANCE_SPREADS } from '../../src/verdict/steps.js';
 
 describe('judgeInstructions', () => {
-  const opts = { threshold: 0.01 };
+  const opts = { floor: 0.01 };
 
   it('flags a 1.5% rise over a deterministic base', () => {
     const v = judgeInstructions([1_000_000, 1_000_000], [1_000_000, 1_000_000], [1_015_000, 1_015_000], opts);

@@ -9,7 +9,7 @@ import { AB_PIECE_FILE, parsePieceRef, pieceText, runPiece, type PieceRef, type 
 import { isDeterministic, type Measure } from '../../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from '../../verdict/index.js';
 import {
-  changeThreshold,
+  changeFloor,
   CLIENT_FLAGS,
   common,
   COMMON_FLAGS,
@@ -68,8 +68,8 @@ export async function ab(v: Values): Promise<number> {
   const nodes = nodeSpecs(v);
   if (!nodes && (!v.base || !v.head)) throw new UsageError('ab needs --base SRC and --head SRC (or, with the node as the variable, --base-bee and --head-bee)');
   const { rounds, alpha, threshold } = verdictOptions(v);
-  const instructionThreshold = changeThreshold(v, 'instructions-threshold', INSTRUCTION_DEFAULTS.threshold);
-  const allocationThreshold = changeThreshold(v, 'allocations-threshold', ALLOCATION_DEFAULTS.threshold);
+  const instructionThreshold = changeFloor(v, 'instructions', INSTRUCTION_DEFAULTS.floor);
+  const allocationThreshold = changeFloor(v, 'allocations', ALLOCATION_DEFAULTS.floor);
   const failOn = FailOnSchema.safeParse(v['fail-on']);
   if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
@@ -138,7 +138,7 @@ export const abCli: CliCommand = {
     'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
     '                  [--size quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
     '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]',
-    '                  [--instructions-threshold T] [--allocations-threshold T] [--profile-case GLOB]...',
+    '                  [--instructions-floor F] [--allocations-floor F] [--profile-case GLOB]...',
     '                  [--fail-on wall|instructions|allocations|any] [--large] [--piece P --split N] [--prebuilt]',
     'bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]',
     "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)",
@@ -172,8 +172,10 @@ a count piece profiles the rows its counts flag into --out/profiles/);
 --keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
 the comment's marker. --profile-case GLOB: with instruction counts, those cases' rows get "Where
 it moved" and profile files even when their counts flag nothing (a change under the threshold).
-Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct(INSTRUCTION_DEFAULTS.threshold)}),
---allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --size quick, every case, --out out.
+--instructions-floor, --allocations-floor: a counted row's threshold is the larger of the floor and
+ten times its A/A spread (base against itself); the comment and ab.json give each row's.
+Defaults: ${VERDICT_DEFAULTS}, --instructions-floor ${INSTRUCTION_DEFAULTS.floor} (${pct(INSTRUCTION_DEFAULTS.floor)}),
+--allocations-floor ${ALLOCATION_DEFAULTS.floor} (${pct(ALLOCATION_DEFAULTS.floor)}), --fail-on any, --measure wall, --size quick, every case, --out out.
 ${BEE}
 ${MEASURE}
 ${COMMON}`,
@@ -190,6 +192,8 @@ ${COMMON}`,
     'base-env',
     'head-env',
     'measure',
+    'instructions-floor',
+    'allocations-floor',
     'instructions-threshold',
     'allocations-threshold',
     'fail-on',

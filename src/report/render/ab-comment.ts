@@ -81,6 +81,16 @@ function verdictCell(r: AbRow): string {
 export const changesText = (f: EvidenceFigure): string =>
   f.changes.map((c) => (c.time ? formatTimeChange(c.ratio) : formatAmountChange(c.ratio, c.noun))).join(', ');
 
+/**
+ * A counted row's own threshold (src/verdict/steps.ts: the larger of the floor and ten A/A
+ * spreads), per figure where an allocation row's bytes and allocations differ.
+ */
+function thresholdText(figures: NonNullable<EvidenceFigure['thresholds']>): string {
+  const distinct = new Set(figures.map((f) => f.threshold));
+  const shown = distinct.size === 1 ? formatNoise(figures[0]!.threshold) : figures.map((f) => `${formatNoise(f.threshold)} ${f.name ?? ''}`.trim()).join(', ');
+  return `(threshold ${shown})`;
+}
+
 /** An evidence's own column: its change, the row's A/A spread and its verdict, or why the row has none. */
 function evidenceColumnCell(r: AbRow, v: EvidenceView): string {
   const f = v.figureOf(r);
@@ -88,7 +98,8 @@ function evidenceColumnCell(r: AbRow, v: EvidenceView): string {
     const note = v.noteOf(r);
     return r.kind === 'net' ? `not ${v.verb} (net)` : note ? `— (${mdText(clip(note, NOTE_CHARS))})` : '—';
   }
-  return `${changesText(f)} ${formatNoise(f.spread)} ${GLYPH[f.verdict].split(' ')[0]}`;
+  const threshold = f.thresholds?.length ? ` ${thresholdText(f.thresholds)}` : '';
+  return `${changesText(f)} ${formatNoise(f.spread)} ${GLYPH[f.verdict].split(' ')[0]}${threshold}`;
 }
 
 function evidenceCell(r: AbRow): string {
@@ -255,7 +266,7 @@ function ruleLines(v: EvidenceView, s: EvidenceSetting | undefined): string[] {
   if (s?.unavailable) return [mdQuote([`⚠ ${v.title} were asked for but not taken: ${mdText(s.unavailable)}. The verdicts are wall time only.`])];
   const threshold = s?.threshold ?? v.defaultThreshold;
   return [
-    `${v.title} (${mdText(s?.counter ?? v.defaultCounter)}): a change reaching ±${Math.round(threshold * 1000) / 10}% and ten times the row's A/A spread flags a row.`,
+    `${v.title} (${mdText(s?.counter ?? v.defaultCounter)}): a row flags a change reaching its threshold, the larger of the floor ±${Math.round(threshold * 1000) / 10}% and ten times its A/A spread.`,
   ];
 }
 
