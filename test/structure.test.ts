@@ -191,6 +191,9 @@ const kindLines = (text: string) => codeLines(text).filter((l) => KIND_LITERAL.t
 const KIND_ALLOWED: Record<string, string> = {
   // `--measure` defaults to the flag's own text ("wall"), parsed by MeasureSchema like any value.
   'cli/flags.ts': 'the CLI flag default',
+  // Flag and input names carry the evidence they set (--instructions-floor, `allocations-floor:`): user-facing names, kept.
+  'cli/commands/ab.ts': 'the per-evidence floor flags',
+  'action/inputs.ts': 'the per-evidence floor inputs',
   // Stored formats read back for compatibility: history records' `instructions` field and their v1 refusal.
   'history/schema.ts': 'zod schema of stored history records',
   'history/record.ts': 'the stored record field of counts',
