@@ -5435,8 +5435,197 @@ function packageRoot() {
 }
 var defaultSpecPath = () => join(packageRoot(), "spec", "bench-spec.json");
 
-// src/cli/commands/ab.ts
-import { join as join27 } from "node:path";
+// src/cli/site-server.ts
+import { execFileSync as execFileSync3 } from "node:child_process";
+import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync7, realpathSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join as join9, relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
+
+// src/child/env.ts
+var DROPPED_PREFIXES = ["INPUT_", "ACTIONS_RUNTIME_", "ACTIONS_ID_TOKEN_REQUEST_"];
+var DROPPED_NAMES = /* @__PURE__ */ new Set([
+  "ACTIONS_CACHE_URL",
+  "ACTIONS_RESULTS_URL",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  // File commands: whoever can write these files steers the steps after this one.
+  "GITHUB_ENV",
+  "GITHUB_PATH",
+  "GITHUB_OUTPUT",
+  "GITHUB_STATE",
+  "GITHUB_STEP_SUMMARY",
+  // Git configuration and credentials handed down through the environment.
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_ASKPASS",
+  "SSH_ASKPASS"
+]);
+var GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
+var TOKEN_NAMES = [
+  "INPUT_GITHUB-TOKEN",
+  "INPUT_GITHUB_TOKEN",
+  "GITHUB_TOKEN",
+  "GH_TOKEN",
+  "ACTIONS_RUNTIME_TOKEN",
+  "ACTIONS_ID_TOKEN_REQUEST_TOKEN"
+];
+var MIN_SECRET_LENGTH = 8;
+var registered = /* @__PURE__ */ new Set();
+function registerSecret(value) {
+  if (value && value.length >= MIN_SECRET_LENGTH) registered.add(value);
+}
+var isDroppedName = (name2) => {
+  const upper = name2.toUpperCase();
+  return DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p)) || GIT_CONFIG_ENTRY.test(upper);
+};
+function childEnv(extra = {}, base = process.env) {
+  const secrets = [...registered];
+  for (const name2 of TOKEN_NAMES) {
+    const v = base[name2];
+    if (v && v.length >= MIN_SECRET_LENGTH) secrets.push(v);
+  }
+  const out = {};
+  for (const [name2, value] of Object.entries({ ...base, ...extra })) {
+    if (value === void 0 || isDroppedName(name2)) continue;
+    if (secrets.some((s) => value.includes(s))) continue;
+    out[name2] = value;
+  }
+  return out;
+}
+
+// src/history/git.ts
+import { execFile } from "node:child_process";
+var DEFAULT_IDENTITY = { name: "bee-bench", email: "bee-bench@users.noreply.github.com" };
+function redact(text4) {
+  return text4.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@'"]+@/gi, "$1***@");
+}
+var GitError = class extends Error {
+  constructor(args, code, stderr) {
+    super(`git ${args[0] ?? ""} failed (${code ?? "signal"}): ${redact(stderr.trim().split("\n").slice(-4).join(" | "))}`);
+    this.args = args;
+    this.code = code;
+    this.stderr = stderr;
+    this.name = "GitError";
+  }
+  args;
+  code;
+  stderr;
+};
+function remoteAuthEnv(auth, base = process.env) {
+  const basic = Buffer.from(`x-access-token:${auth.token}`).toString("base64");
+  registerSecret(basic);
+  const count = Number(base.GIT_CONFIG_COUNT ?? 0);
+  const n = Number.isInteger(count) && count > 0 ? count : 0;
+  return {
+    GIT_CONFIG_COUNT: String(n + 1),
+    [`GIT_CONFIG_KEY_${n}`]: `http.${auth.url}.extraheader`,
+    [`GIT_CONFIG_VALUE_${n}`]: `AUTHORIZATION: basic ${basic}`
+  };
+}
+function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
+  const config2 = [
+    "-c",
+    `user.name=${identity.name}`,
+    "-c",
+    `user.email=${identity.email}`,
+    "-c",
+    "commit.gpgsign=false",
+    "-c",
+    "core.hooksPath=/dev/null",
+    "-c",
+    "core.autocrlf=false",
+    "-c",
+    "advice.detachedHead=false"
+  ];
+  const base = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
+  const env = { ...base, ...auth ? remoteAuthEnv(auth, base) : {} };
+  const run2 = (args, opts = {}) => new Promise((resolve24, reject) => {
+    const child = execFile("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
+      if (opts.allowFail) return resolve24({ ok: !err, stdout, stderr });
+      if (err) return reject(new GitError(args, err.code ?? null, stderr || err.message));
+      resolve24(stdout);
+    });
+    if (opts.input !== void 0) child.stdin?.end(opts.input);
+  });
+  return Object.assign(run2, { cwd });
+}
+
+// src/history/publish.ts
+import { execFileSync } from "node:child_process";
+import { existsSync as existsSync4 } from "node:fs";
+import { join as join8 } from "node:path";
+
+// src/history/derive.ts
+import { createHash } from "node:crypto";
+
+// src/spec/platform.ts
+var OS = /* @__PURE__ */ new Map([
+  ["macos", "darwin"],
+  ["windows", "win32"]
+]);
+var ARCH = /* @__PURE__ */ new Map([
+  ["x86_64", "x64"],
+  ["amd64", "x64"],
+  ["aarch64", "arm64"],
+  ["x86", "ia32"],
+  ["386", "ia32"],
+  ["powerpc64", "ppc64"],
+  ["ppc64le", "ppc64"],
+  ["loongarch64", "loong64"]
+]);
+function normalHost(host) {
+  return { ...host, os: OS.get(host.os) ?? host.os, arch: ARCH.get(host.arch) ?? host.arch };
+}
+function platformOf(host) {
+  const h = normalHost(host);
+  return `${h.os}/${h.arch}`;
+}
+
+// src/history/json.ts
+function stableJson(value) {
+  return `${JSON.stringify(value, sortKeys) ?? "null"}
+`;
+}
+function sortKeys(_key, v) {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
+  const keys2 = Object.keys(v);
+  let sorted2 = true;
+  for (let i = 1; i < keys2.length; i++) {
+    if (keys2[i - 1] > keys2[i]) {
+      sorted2 = false;
+      break;
+    }
+  }
+  if (sorted2) return v;
+  keys2.sort();
+  const out = {};
+  for (const k of keys2) out[k] = v[k];
+  return out;
+}
+function stableJsonPretty(value) {
+  return `${write(value, "  ", "")}
+`;
+}
+function write(v, indent, pad) {
+  if (v === null || typeof v !== "object") {
+    if (typeof v === "number" && !Number.isFinite(v)) return "null";
+    return JSON.stringify(v) ?? "null";
+  }
+  const inner = indent === null ? "" : pad + indent;
+  const nl = indent === null ? "" : "\n";
+  const colon = indent === null ? ":" : ": ";
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    const flat = indent === null || v.every((x) => x === null || typeof x !== "object");
+    if (flat) return `[${v.map((x) => write(x, indent, pad)).join(indent === null ? "," : ", ")}]`;
+    return `[${nl}${v.map((x) => inner + write(x, indent, inner)).join(`,${nl}`)}${nl}${pad}]`;
+  }
+  const keys2 = Object.keys(v).filter((k) => v[k] !== void 0).sort();
+  if (keys2.length === 0) return "{}";
+  const body = keys2.map((k) => `${inner}${JSON.stringify(k)}${colon}${write(v[k], indent, inner)}`);
+  return `{${nl}${body.join(`,${nl}`)}${nl}${pad}}`;
+}
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -25155,998 +25344,277 @@ function date4(params) {
   return _coercedDate(ZodDate, params);
 }
 
-// src/bee/preflight.ts
-var PROBE_TIMEOUT_MS = 5e3;
-var BeeArgumentError = class extends Error {
-  name = "BeeArgumentError";
+// src/spec/schema.ts
+var RUNNERS = ["js", "go", "rs"];
+var RunnerSchema = external_exports.enum(RUNNERS);
+var PROFILES = ["quick", "full"];
+var ProfileSchema = external_exports.enum(PROFILES);
+var KindSchema = external_exports.enum(["cpu", "net"]);
+var hex3 = (bytes2) => external_exports.string().regex(bytes2 ? new RegExp(`^[0-9a-f]{${bytes2 * 2}}$`) : /^[0-9a-f]+$/, "lowercase hex without 0x");
+var TEXT_CAPS = {
+  /** Case ids, param keys and labels, a client's name. */
+  name: 200,
+  /** A client version, a runtime, an OS, a CPU model, a counter's name: "1.2.3-rc.1+abc", "Intel(R) Xeon(R) ...". */
+  short: 300,
+  /** A param's text value (a path, a URL, a mode). */
+  value: 1e3,
+  /** A commit (a sha, or `git describe`). */
+  commit: 100,
+  /** A skip reason or a case's error message (a stack's first lines, a node's answer). */
+  message: 8e3
 };
-var BeeNodeError = class extends Error {
-  name = "BeeNodeError";
+var capped = (max2) => external_exports.string().max(max2, { error: (i) => `${typeof i.input === "string" ? i.input.length : "?"} characters, more than the ${max2} a real run writes` });
+var ParamValueSchema = external_exports.union([external_exports.number(), capped(TEXT_CAPS.value), external_exports.boolean()]);
+var ParamValuesSchema = external_exports.record(capped(TEXT_CAPS.name), ParamValueSchema);
+var STRATEGIES = ["NONE", "DATA", "PROX", "RACE"];
+var NET_OPTION_CASES = {
+  redundancy_level: ["net.bytes.upload", "net.bzz.upload", "net.bytes.download", "net.bzz.download"],
+  deferred: ["net.bytes.upload", "net.bzz.upload"],
+  strategy: ["net.bytes.download", "net.bzz.download"],
+  fallback: ["net.bytes.download", "net.bzz.download"]
 };
-function parseBeeTarget(url2, batchId) {
-  let parsed;
-  try {
-    parsed = new URL(url2);
-  } catch {
-    throw new BeeArgumentError(`--bee-url ${url2}: not a URL; give the Bee API URL, e.g. http://localhost:1633`);
+var SpecParamSchema = external_exports.object({
+  label: external_exports.string().min(1),
+  large: external_exports.boolean().optional(),
+  per_runner: external_exports.partialRecord(RunnerSchema, ParamValuesSchema).optional(),
+  digest_with: ParamValuesSchema.optional(),
+  /** Swarm-Redundancy-Level of the upload (0 NONE … 4 PARANOID). */
+  redundancy_level: external_exports.number().int().min(0).max(4).optional(),
+  /** Swarm-Deferred-Upload: false is a direct upload. */
+  deferred: external_exports.boolean().optional(),
+  /** Swarm-Redundancy-Strategy of the download. */
+  strategy: external_exports.enum(STRATEGIES).optional(),
+  /** Swarm-Redundancy-Fallback-Mode of the download. */
+  fallback: external_exports.boolean().optional()
+}).catchall(ParamValueSchema);
+var perProfile = (t) => external_exports.object({ quick: t, full: t });
+var CaseIdSchema = external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, "ids look like cpu.group.name or net.group.name");
+var SpecCaseSchema = external_exports.object({
+  id: CaseIdSchema,
+  /**
+   * Ids this case had before (a rename keeps its history): history records, --case globs, result
+   * files and imports that name one read as this case (src/spec/aliases.ts).
+   */
+  formerly: external_exports.array(CaseIdSchema).min(1).optional(),
+  kind: KindSchema,
+  group: external_exports.string().min(1),
+  doc: external_exports.string().min(1),
+  work: external_exports.object({ ops: external_exports.array(external_exports.string()), bytes: external_exports.array(external_exports.string()).optional() }),
+  digest: external_exports.object({
+    doc: external_exports.string().min(1),
+    form: external_exports.enum(["value", "sha256-concat"]),
+    /** Another case whose digest of the same input must be equal (a net reference and the offline root). */
+    same_as: external_exports.string().optional()
+  }).nullable(),
+  iters: external_exports.partialRecord(ProfileSchema, external_exports.number().int().positive()).optional(),
+  /**
+   * Known digest disagreements of this case, one per FINDINGS.md entry: the report shows a
+   * disagreement of exactly these runners as known, with the link; any other still stands out.
+   */
+  known: external_exports.array(
+    external_exports.object({
+      finding: external_exports.string().regex(/^B\d+[a-z]?$/, "a FINDINGS.md id such as B1"),
+      runners: external_exports.array(RunnerSchema).min(1),
+      doc: external_exports.string().min(1),
+      url: external_exports.string().url()
+    })
+  ).optional(),
+  /** Its work spreads over every CPU: A/B rounds must not pin it to one (src/run/pin.ts). */
+  parallel: external_exports.boolean().optional(),
+  params: perProfile(external_exports.array(SpecParamSchema).min(1))
+}).superRefine((c, ctx) => {
+  if (!c.id.startsWith(`${c.kind}.`)) {
+    ctx.addIssue({ code: "custom", path: ["kind"], message: `kind "${c.kind}" does not match the id prefix of ${c.id}` });
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-    throw new BeeArgumentError(`--bee-url ${url2}: must be http(s), e.g. http://localhost:1633`);
-  }
-  const id = batchId.trim().replace(/^0x/i, "").toLowerCase();
-  if (!/^[0-9a-f]{64}$/.test(id)) {
-    throw new BeeArgumentError(`--batch-id ${batchId}: must be 64 hex digits (a postage batch id, see GET /stamps on the node)`);
-  }
-  return { url: url2.replace(/\/+$/, ""), batchId: id };
-}
-async function probe(url2, timeoutMs = PROBE_TIMEOUT_MS) {
-  const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    const res = await fetch(url2, { signal, headers: { accept: "application/json" } });
-    return { status: res.status, body: await res.text() };
-  } catch (e) {
-    if (signal.aborted) throw new BeeNodeError(`no answer from ${url2} in ${timeoutMs / 1e3} s`);
-    const cause = e.cause;
-    throw new BeeNodeError(`cannot connect to ${url2} (${cause?.code ?? cause?.message ?? e.message})`);
-  }
-}
-var Health = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
-var Batch = external_exports.object({ usable: external_exports.boolean(), exists: external_exports.boolean().optional(), batchTTL: external_exports.number().optional() });
-var BeeMessage = external_exports.object({ message: external_exports.string() });
-function beeMessage(body) {
-  try {
-    const parsed = BeeMessage.safeParse(JSON.parse(body));
-    if (parsed.success) return parsed.data.message;
-  } catch {
-  }
-  return body.trim().slice(0, 200);
-}
-function json2(body) {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return void 0;
-  }
-}
-async function preflight(target, timeoutMs = PROBE_TIMEOUT_MS) {
-  const fix = "start the node (or fix --bee-url) and try again";
-  let health;
-  try {
-    health = await probe(`${target.url}/health`, timeoutMs);
-  } catch (e) {
-    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message}; ${fix}`);
-  }
-  const h = Health.safeParse(json2(health.body));
-  if (health.status !== 200 || !h.success) {
-    throw new BeeNodeError(`Bee node at ${target.url}: GET /health answered ${health.status} ${beeMessage(health.body)}; is this a Bee API URL? ${fix}`);
-  }
-  const stamps = await probe(`${target.url}/stamps/${target.batchId}`, timeoutMs).catch((e) => {
-    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message} (reading batch ${target.batchId}); ${fix}`);
-  });
-  const buy = `buy one (POST /stamps/{amount}/{depth}) or pick one from GET ${target.url}/stamps`;
-  if (stamps.status === 404) {
-    throw new BeeNodeError(`batch ${target.batchId} is not on the node at ${target.url} (${beeMessage(stamps.body)}); ${buy}`);
-  }
-  const b = Batch.safeParse(json2(stamps.body));
-  if (stamps.status !== 200 || !b.success) {
-    throw new BeeNodeError(`batch ${target.batchId}: GET /stamps/{id} on ${target.url} answered ${stamps.status} ${beeMessage(stamps.body)}; ${buy}`);
-  }
-  if (!b.data.usable || b.data.exists === false) {
-    throw new BeeNodeError(
-      `batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ", expired" : ""}); wait for it to be usable (about a minute after purchase) or ${buy}`
-    );
-  }
-  return { version: h.data.version ?? "unknown" };
-}
-
-// src/bee/node-sides.ts
-import { existsSync as existsSync3, statSync } from "node:fs";
-import { resolve } from "node:path";
-
-// src/bee/session.ts
-import { constants } from "node:os";
-
-// src/bee/dev-node.ts
-import { execFile, spawn } from "node:child_process";
-import { closeSync, existsSync as existsSync2, mkdtempSync, openSync, readFileSync as readFileSync2, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join as join2 } from "node:path";
-
-// src/child/env.ts
-var DROPPED_PREFIXES = ["INPUT_", "ACTIONS_RUNTIME_", "ACTIONS_ID_TOKEN_REQUEST_"];
-var DROPPED_NAMES = /* @__PURE__ */ new Set([
-  "ACTIONS_CACHE_URL",
-  "ACTIONS_RESULTS_URL",
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  // File commands: whoever can write these files steers the steps after this one.
-  "GITHUB_ENV",
-  "GITHUB_PATH",
-  "GITHUB_OUTPUT",
-  "GITHUB_STATE",
-  "GITHUB_STEP_SUMMARY",
-  // Git configuration and credentials handed down through the environment.
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG_COUNT",
-  "GIT_ASKPASS",
-  "SSH_ASKPASS"
-]);
-var GIT_CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
-var TOKEN_NAMES = [
-  "INPUT_GITHUB-TOKEN",
-  "INPUT_GITHUB_TOKEN",
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  "ACTIONS_RUNTIME_TOKEN",
-  "ACTIONS_ID_TOKEN_REQUEST_TOKEN"
-];
-var MIN_SECRET_LENGTH = 8;
-var registered = /* @__PURE__ */ new Set();
-function registerSecret(value) {
-  if (value && value.length >= MIN_SECRET_LENGTH) registered.add(value);
-}
-var isDroppedName = (name2) => {
-  const upper = name2.toUpperCase();
-  return DROPPED_NAMES.has(upper) || DROPPED_PREFIXES.some((p) => upper.startsWith(p)) || GIT_CONFIG_ENTRY.test(upper);
-};
-function childEnv(extra = {}, base = process.env) {
-  const secrets = [...registered];
-  for (const name2 of TOKEN_NAMES) {
-    const v = base[name2];
-    if (v && v.length >= MIN_SECRET_LENGTH) secrets.push(v);
-  }
-  const out = {};
-  for (const [name2, value] of Object.entries({ ...base, ...extra })) {
-    if (value === void 0 || isDroppedName(name2)) continue;
-    if (secrets.some((s) => value.includes(s))) continue;
-    out[name2] = value;
-  }
-  return out;
-}
-
-// src/bee/api.ts
-var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
-var CreatedBatchSchema = external_exports.object({ batchID: external_exports.string().regex(/^[0-9a-f]{64}$/i, "expected 64 hex digits") });
-var describe3 = (e) => e instanceof Error ? e.message : String(e);
-var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function poll(what, o, fn) {
-  const deadline = Date.now() + o.timeoutMs;
-  let last = "no answer yet";
-  for (; ; ) {
-    const gone = o.gone?.();
-    if (gone) throw new Error(`${what}: ${gone}`);
-    try {
-      const v = await fn();
-      if (v !== void 0) return v;
-    } catch (e) {
-      last = describe3(e);
-    }
-    const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`${what}: no success within ${Math.round(o.timeoutMs / 1e3)} s (last: ${last})`);
-    await sleep(Math.min(o.intervalMs ?? 250, left));
-  }
-}
-function waitForHealth(baseUrl, o) {
-  return poll(`Bee at ${baseUrl} not healthy`, o, async () => {
-    const r = await probe(`${baseUrl}/health`, Math.min(PROBE_TIMEOUT_MS, o.timeoutMs));
-    let h;
-    try {
-      h = HealthSchema.safeParse(JSON.parse(r.body));
-    } catch {
-      h = void 0;
-    }
-    if (r.status !== 200 || !h?.success) throw new Error(`GET /health: HTTP ${r.status} ${beeMessage(r.body)}`);
-    if (h.data.status !== "ok") throw new Error(`GET /health: status "${h.data.status}"`);
-    return h.data.version ?? "unknown version";
-  });
-}
-async function buyBatch(baseUrl, o) {
-  const path = `/stamps/${o.amount}/${o.depth}`;
-  let status2;
-  let body;
-  try {
-    const res = await fetch(`${baseUrl}${path}`, { method: "POST", signal: AbortSignal.timeout(Math.min(6 * PROBE_TIMEOUT_MS, o.timeoutMs)) });
-    status2 = res.status;
-    body = await res.text();
-  } catch (e) {
-    throw new Error(`buying a postage batch on ${baseUrl}: POST ${path}: ${describe3(e)}`);
-  }
-  let parsed;
-  try {
-    parsed = CreatedBatchSchema.safeParse(JSON.parse(body));
-  } catch {
-    parsed = void 0;
-  }
-  if (status2 !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status2} ${beeMessage(body)}`);
-  const batchId = parsed.data.batchID.toLowerCase();
-  await poll(`postage batch ${batchId} on ${baseUrl} not usable`, { timeoutMs: o.timeoutMs }, async () => {
-    await preflight({ url: baseUrl, batchId });
-    return true;
-  });
-  return batchId;
-}
-
-// src/bee/docker.ts
-import { randomBytes } from "node:crypto";
-var BEE_IMAGE = "ethersphere/bee:2.8.0";
-var CONTAINER_API_PORT = 1633;
-var CONTAINER_LABEL = "org.bee-bench.dev-node=1";
-function containerName() {
-  return `bee-bench-dev-${process.pid}-${randomBytes(4).toString("hex")}`;
-}
-function dockerRunArgs(o) {
-  return [
-    "run",
-    "-d",
-    "--rm",
-    "--name",
-    o.name,
-    "--label",
-    CONTAINER_LABEL,
-    "--publish",
-    `127.0.0.1:${o.hostPort}:${CONTAINER_API_PORT}`,
-    o.image ?? BEE_IMAGE,
-    "dev",
-    `--api-addr=:${CONTAINER_API_PORT}`
-  ];
-}
-function dockerRemoveArgs(name2) {
-  return ["rm", "--force", name2];
-}
-function dockerLogsArgs(name2) {
-  return ["logs", "--tail", "30", name2];
-}
-
-// src/bee/dev-node.ts
-var DEV_NODE_DEFAULTS = {
-  /** Covers Bee's start-up, not the image pull (docker run returns after the pull). */
-  healthTimeoutMs: 6e4,
-  batchTimeoutMs: 6e4,
-  /** Image pull and container creation. */
-  dockerRunTimeoutMs: 6e5,
-  /** SIGTERM, then this long for Bee's graceful shutdown, then SIGKILL. */
-  stopGraceMs: 1e4,
-  /** The batch the nightly has always bought: ample for the spec's largest uploads. */
-  batchAmount: 10000000000n,
-  batchDepth: 24
-};
-var Cleanup = class {
-  steps = [];
-  done;
-  add(step2) {
-    this.steps.push(step2);
-  }
-  run() {
-    this.done ??= (async () => {
-      for (const step2 of this.steps.reverse()) await step2();
-    })();
-    return this.done;
-  }
-};
-function freePort() {
-  return new Promise((resolve24, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => typeof addr === "object" && addr ? resolve24(addr.port) : reject(new Error("no free port")));
-    });
-  });
-}
-function devNodeEnv(home, from = process.env) {
-  const env = childEnv({ HOME: home }, from);
-  for (const k of Object.keys(env)) if (/^BEE_/i.test(k)) delete env[k];
-  return env;
-}
-var lastLines = (text4, n = 30) => text4.trimEnd().split("\n").slice(-n).join("\n");
-async function launchBinary(path, port, cleanup, log2) {
-  if (!existsSync2(path)) throw new Error(`--bee-binary ${path}: no such file`);
-  const home = mkdtempSync(join2(tmpdir(), "bee-bench-dev-"));
-  const logFile = join2(home, "bee.log");
-  const fd = openSync(logFile, "a");
-  const child = spawn(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
-  closeSync(fd);
-  let ended;
-  const exited = new Promise((resolve24) => {
-    child.once("exit", (code, signal) => {
-      ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
-      resolve24();
-    });
-    child.once("error", (e) => {
-      ended = `cannot start ${path}: ${e.message}`;
-      resolve24();
-    });
-  });
-  cleanup.add(async () => {
-    if (ended === void 0 && child.pid) {
-      const signalGroup = (s) => {
-        try {
-          process.kill(-child.pid, s);
-        } catch {
+  for (const profile2 of PROFILES) {
+    c.params[profile2].forEach((p, i) => {
+      const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
+      for (const key5 of scaled) {
+        if (c.digest && !(key5 in (p.digest_with ?? {}))) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["params", profile2, i, "digest_with"],
+            message: `per_runner scales "${key5}" but digest_with does not fix it`
+          });
         }
-      };
-      signalGroup("SIGTERM");
-      const timer = new Promise((r) => setTimeout(() => r("late"), DEV_NODE_DEFAULTS.stopGraceMs).unref());
-      if (await Promise.race([exited, timer]) === "late") {
-        log2(`bee: process ${child.pid} ignored SIGTERM for ${DEV_NODE_DEFAULTS.stopGraceMs / 1e3} s; killing it`);
-        signalGroup("SIGKILL");
-        await exited;
       }
-      log2(`bee: stopped process ${child.pid}`);
-    }
-    rmSync(home, { recursive: true, force: true });
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    what: `process ${child.pid ?? "(not started)"} (${path})`,
-    gone: () => ended,
-    logTail: async () => lastLines(readFileSync2(logFile, "utf8"))
-  };
-}
-function dockerCommand(docker, args, timeoutMs) {
-  return new Promise((resolve24) => {
-    execFile(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
-      const missing = err?.code === "ENOENT";
-      const why = !err ? "" : missing ? `${docker} not found${docker.includes("/") ? "" : " on PATH"}` : err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message;
-      resolve24({ ok: !err, missing, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
-    });
-  });
-}
-async function removeContainer(name2, log2, docker = "docker") {
-  const rm2 = await dockerCommand(docker, dockerRemoveArgs(name2), 6e4);
-  if (rm2.missing) return;
-  if (rm2.ok) log2(`bee: removed container ${name2}`);
-  else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name2} already removed`);
-  else log2(`bee: could not remove container ${name2} (${rm2.problem}); remove it with: docker rm --force ${name2}`);
-}
-var NO_DOCKER_HINT = "without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH instead of --bee dev, or a running node with --bee-url URL --batch-id ID";
-async function launchDocker(docker, port, cleanup, o) {
-  const name2 = containerName();
-  o.onContainer?.(name2);
-  cleanup.add(() => removeContainer(name2, o.log, docker));
-  const args = dockerRunArgs({ name: name2, hostPort: port });
-  o.log(`bee: ${docker} ${args.join(" ")}`);
-  const run2 = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
-  if (!run2.ok) throw new Error(`docker run of the Bee dev node failed (${run2.problem}); ${o.withoutDocker ?? NO_DOCKER_HINT}`);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    what: `container ${name2}`,
-    gone: () => void 0,
-    logTail: async () => {
-      const logs2 = await dockerCommand(docker, dockerLogsArgs(name2), 3e4);
-      return lastLines(`${logs2.stdout}
-${logs2.problem}`);
-    }
-  };
-}
-async function startDevNode(o, cleanup) {
-  const port = o.port ?? await freePort();
-  const launched = o.how.kind === "docker" ? await launchDocker(o.how.docker ?? "docker", port, cleanup, o) : await launchBinary(o.how.path, port, cleanup, o.log);
-  try {
-    const version3 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
-    const batchId = await buyBatch(launched.url, {
-      amount: DEV_NODE_DEFAULTS.batchAmount,
-      depth: DEV_NODE_DEFAULTS.batchDepth,
-      timeoutMs: o.batchTimeoutMs ?? DEV_NODE_DEFAULTS.batchTimeoutMs
-    });
-    o.log(`bee: dev node ${version3} at ${launched.url} (${launched.what}), batch ${batchId}`);
-    return { url: launched.url, batchId, version: version3, what: launched.what };
-  } catch (e) {
-    const tail = await launched.logTail().catch(() => "");
-    throw new Error(`${e instanceof Error ? e.message : String(e)}${tail ? `
-last lines of the Bee log (${launched.what}):
-${tail}` : ""}`);
-  }
-}
-
-// src/bee/session.ts
-var SIGNALS = ["SIGINT", "SIGTERM"];
-function withDevNode(o, work) {
-  return withDevNodes([o], ([node2]) => work(node2));
-}
-async function withDevNodes(list2, work) {
-  if (list2.length === 0) return work([]);
-  const o = list2[0];
-  const cleanup = new Cleanup();
-  const onSignal = (signal) => {
-    o.log(`bee: ${signal} received: stopping the dev node${list2.length > 1 ? "s" : ""} before exiting`);
-    void cleanup.run().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
-  };
-  for (const s of SIGNALS) process.on(s, onSignal);
-  try {
-    const nodes = [];
-    for (const one of list2) nodes.push(await startDevNode(one, cleanup));
-    return await work(nodes);
-  } finally {
-    await cleanup.run();
-    for (const s of SIGNALS) process.off(s, onSignal);
-  }
-}
-
-// src/bee/node-sides.ts
-function parseNodeSpec(value, batchId, flag, batchFlag, cwd = process.cwd()) {
-  const v = value.trim();
-  if (/^https?:\/\//i.test(v)) {
-    if (!batchId) throw new BeeArgumentError(`${flag} ${v}: a running node needs its postage batch: give ${batchFlag} (64 hex digits)`);
-    try {
-      return { kind: "url", target: parseBeeTarget(v, batchId) };
-    } catch (e) {
-      throw new BeeArgumentError(`${flag}: ${e.message.replace(/^--bee-url |^--batch-id /, "")}`);
-    }
-  }
-  const path = resolve(cwd, v);
-  if (!existsSync3(path) || !statSync(path).isFile())
-    throw new BeeArgumentError(
-      `${flag} ${v}: no such file (${path}); give a Bee executable that has \`bee dev\` (Bee \u2264 2.8.0) or an http(s) URL of a running node`
-    );
-  if (batchId) throw new BeeArgumentError(`${batchFlag}: ${flag} starts a dev node that buys its own batch; drop ${batchFlag}`);
-  return { kind: "binary", path };
-}
-async function withNodeSides(specs, o, work) {
-  const sides = ["base", "head"];
-  const started = sides.filter((s) => specs[s].kind === "binary");
-  const devOptions = started.map((s) => ({ how: { kind: "binary", path: specs[s].path }, log: o.log }));
-  return withDevNodes(devOptions, async (devNodes) => {
-    const out = {};
-    for (const s of sides) {
-      const spec = specs[s];
-      if (spec.kind === "binary") {
-        const n = devNodes[started.indexOf(s)];
-        out[s] = { url: n.url, batchId: n.batchId, version: n.version, how: `dev node of ${spec.path}` };
-      } else {
-        const { version: version3 } = await preflight(spec.target);
-        out[s] = { ...spec.target, version: version3, how: `node at ${spec.target.url}` };
+      for (const [option, cases] of Object.entries(NET_OPTION_CASES)) {
+        if (option in p && !cases.includes(c.id))
+          ctx.addIssue({
+            code: "custom",
+            path: ["params", profile2, i, option],
+            message: `"${option}" is a param of ${cases.join(", ")} only: no runner reads it in ${c.id}`
+          });
       }
-      o.log(`${s} node: Bee ${out[s].version} (${out[s].how})`);
-    }
-    return work(out);
-  });
-}
-
-// src/pipeline/ab.ts
-import { rmSync as rmSync9 } from "node:fs";
-import { resolve as resolve4 } from "node:path";
-
-// src/pipeline/profiles.ts
-import { existsSync as existsSync5, mkdirSync, readdirSync as readdirSync4, statSync as statSync2, writeFileSync } from "node:fs";
-import { join as join6 } from "node:path";
-
-// src/profile/row-profile.ts
-import { closeSync as closeSync2, openSync as openSync2, readdirSync as readdirSync2, readFileSync as readFileSync4, readSync } from "node:fs";
-import { join as join4 } from "node:path";
-
-// src/count/callgrind.ts
-import { readdirSync, readFileSync as readFileSync3 } from "node:fs";
-import { join as join3 } from "node:path";
-
-// src/build/exec.ts
-import { spawn as spawn2 } from "node:child_process";
-var BuildError = class extends Error {
-  constructor(message, logTail = []) {
-    super(message);
-    this.logTail = logTail;
-  }
-  logTail;
-  name = "BuildError";
-};
-function step(label, cmd, args, opts) {
-  return new Promise((resolve24, reject) => {
-    const child = spawn2(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
-    const tail = [];
-    const emit = (line) => {
-      if (!line.trim()) return;
-      tail.push(line);
-      if (tail.length > 30) tail.shift();
-      opts.log(`  ${line}`);
-    };
-    const lines = () => {
-      let partial2 = "";
-      return {
-        data: (d) => {
-          const parts = (partial2 + d.toString("utf8")).split(/\r?\n/);
-          partial2 = parts.pop() ?? "";
-          parts.forEach(emit);
-        },
-        end: () => emit(partial2)
-      };
-    };
-    const out = lines();
-    const err = lines();
-    child.stdout.on("data", out.data);
-    child.stderr.on("data", err.data);
-    child.on("error", (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
-    child.on("close", (code) => {
-      out.end();
-      err.end();
-      if (code === 0) resolve24();
-      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
-${tail.slice(-15).join("\n")}`, tail.slice(-30)));
-    });
-  });
-}
-function toolVersion(cmd, args) {
-  return new Promise((resolve24) => {
-    const child = spawn2(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
-    let out = "";
-    child.stdout.on("data", (d) => out += d.toString("utf8"));
-    child.on("error", () => resolve24("missing"));
-    child.on("close", (code) => resolve24(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
-  });
-}
-
-// runners/js/src/callgrind-costs.mjs
-var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
-var V8_LOGGER_FUNCTION = /^v8::internal::(?:Logger|V8FileLogger|CodeEventLogger|LinuxPerfBasicLogger|LogFile|ExistingCodeLogger)::/;
-function v8Count(text4) {
-  const total = dumpTotal(text4);
-  return total === null ? null : total - v8HeapCost(text4) - v8LoggerCost(text4);
-}
-function v8LoggerCost(text4) {
-  if (!text4.includes("Logger::")) return 0;
-  return inclusiveCost(text4, (fn) => V8_LOGGER_FUNCTION.test(fn));
-}
-function inclusiveCost(text4, isIn) {
-  return sumCosts(text4, (fn, callee) => isIn(fn) && !(callee !== null && isIn(callee)));
-}
-function dumpTotal(text4) {
-  const totals = /^totals: (\d+)/m.exec(text4);
-  return totals ? Number(totals[1]) : null;
-}
-function v8HeapCost(text4) {
-  if (!text4.includes("v8::internal::")) return 0;
-  const heap = /* @__PURE__ */ new Map();
-  const isHeap = (fn) => {
-    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
-    return heap.get(fn);
-  };
-  return sumCosts(text4, (fn, callee) => callee === null && isHeap(fn));
-}
-function sumCosts(text4, pick2) {
-  const names = /* @__PURE__ */ new Map();
-  const nameOf = (spec) => {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== void 0) names.set(m[1], m[2]);
-    return names.get(m[1]) ?? "";
-  };
-  let fn = "";
-  let callee = "";
-  let callCost = false;
-  let cost = 0;
-  for (const line of text4.split("\n")) {
-    if (line.startsWith("fn=")) {
-      fn = nameOf(line.slice(3));
-      callCost = false;
-    } else if (line.startsWith("cfn=")) {
-      callee = nameOf(line.slice(4));
-    } else if (line.startsWith("calls=")) {
-      callCost = true;
-    } else if (/^[\d+*-]/.test(line)) {
-      if (pick2(fn, callCost ? callee : null)) cost += Number(line.split(" ")[1] ?? 0);
-      callCost = false;
-    }
-  }
-  return cost;
-}
-
-// src/count/callgrind.ts
-var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
-var JS_NAMING_FLAGS = ["--perf-basic-prof", "--logfile=/dev/null", "--no-short-builtin-calls"];
-var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
-var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
-var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
-async function findCounter() {
-  if (process.platform !== "linux" || process.arch !== "x64") {
-    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
-  }
-  const line = await toolVersion("valgrind", ["--version"]);
-  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
-  return { counter: { tool: "callgrind", version: line } };
-}
-function countingCommand(cmd, runner, dumpDir, o = {}) {
-  const [exe, ...rest] = cmd.argv;
-  if (!exe) throw new Error("empty runner command");
-  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
-  const inner = runner === "js" ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
-  return {
-    ...cmd,
-    argv: [
-      "valgrind",
-      "--tool=callgrind",
-      "--instr-atstart=no",
-      "--dump-line=no",
-      "--compress-strings=yes",
-      `--callgrind-out-file=${join3(dumpDir, "callgrind.out.%p")}`,
-      // valgrind's own "==pid==" lines to a file of their own, not the console among the runner's.
-      ...o.logFile ? [`--log-file=${o.logFile}`] : [],
-      "--quiet",
-      ...inner
-    ],
-    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
-  };
-}
-var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
-var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
-function parseDump(text4) {
-  const trigger = TRIGGER.exec(text4);
-  if (!trigger) return null;
-  const count = v8Count(text4);
-  const instructions = count === null ? 0 : count - wallClockCost(text4);
-  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
-}
-var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
-function wallClockCost(text4) {
-  if (!WALL_CLOCK_FUNCTIONS.some((w) => text4.includes(w))) return 0;
-  return inclusiveCost(text4, isWallClock);
-}
-function readDumps(dir) {
-  const steps = /* @__PURE__ */ new Map();
-  for (const f of readdirSync(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
-    const d = parseDump(readFileSync3(join3(dir, f), "utf8"));
-    if (!d) continue;
-    const key5 = `${d.unit} ${d.step}`;
-    const seen = steps.get(key5);
-    steps.set(key5, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
-  }
-  const byUnit = /* @__PURE__ */ new Map();
-  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
-    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
-  }
-  return byUnit;
-}
-
-// src/profile/callgrind-read.ts
-var TRIGGER2 = /^desc: Trigger: Client Request: bee-bench(-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
-function triggerOf(text4) {
-  const t = TRIGGER2.exec(text4);
-  return t ? { unit: Number(t[2]), step: Number(t[3]), spin: t[1] !== void 0 } : null;
-}
-var baseName = (fn) => fn.replace(/'\d+$/, "");
-var isDeeperLevel = (fn) => /'\d+$/.test(fn);
-var Names = class {
-  byId = /* @__PURE__ */ new Map();
-  resolve(spec) {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
-    if (!m) return spec;
-    if (m[2] !== void 0) this.byId.set(m[1], m[2]);
-    return this.byId.get(m[1]) ?? "";
-  }
-};
-var add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
-function readDumpProfile(text4, rename = (f) => f) {
-  const profile2 = {
-    trigger: triggerOf(text4),
-    self: /* @__PURE__ */ new Map(),
-    edges: /* @__PURE__ */ new Map(),
-    reentered: /* @__PURE__ */ new Map(),
-    files: /* @__PURE__ */ new Map()
-  };
-  const fns = new Names();
-  const files = new Names();
-  const renamed = /* @__PURE__ */ new Map();
-  const name2 = (raw) => {
-    let n = renamed.get(raw);
-    if (n === void 0) renamed.set(raw, n = rename(baseName(raw)));
-    return n;
-  };
-  let file2 = "";
-  let fn = "";
-  let callee = null;
-  let calleeRaw = "";
-  let calls = 0;
-  for (const line of text4.split("\n")) {
-    const c = line.charCodeAt(0);
-    if (c >= 48 && c <= 57 || c === 43 || c === 45 || c === 42) {
-      const ir2 = Number(line.slice(line.indexOf(" ") + 1).split(" ")[0] ?? 0) || 0;
-      if (callee === null) {
-        add(profile2.self, fn, ir2);
-      } else {
-        if (callee !== fn) {
-          const out = profile2.edges.get(fn) ?? /* @__PURE__ */ new Map();
-          profile2.edges.set(fn, out);
-          const e = out.get(callee) ?? { calls: 0, ir: 0 };
-          out.set(callee, { calls: e.calls + calls, ir: e.ir + ir2 });
-          if (isDeeperLevel(calleeRaw)) add(profile2.reentered, callee, ir2);
+      for (const name2 of [...c.work.ops, ...c.work.bytes ?? []]) {
+        if (typeof p[name2] !== "number") {
+          ctx.addIssue({ code: "custom", path: ["params", profile2, i, name2], message: `work names "${name2}" but the param has no number by that name` });
         }
-        callee = null;
       }
-    } else if (line.startsWith("fl=")) {
-      file2 = files.resolve(line.slice(3));
-    } else if (line.startsWith("fi=") || line.startsWith("fe=") || line.startsWith("cfi=") || line.startsWith("cfl=")) {
-      files.resolve(line.slice(line.indexOf("=") + 1));
-    } else if (line.startsWith("fn=")) {
-      fn = name2(fns.resolve(line.slice(3)));
-      if (!profile2.files.has(fn)) profile2.files.set(fn, file2);
-      if (!profile2.self.has(fn)) profile2.self.set(fn, 0);
-    } else if (line.startsWith("cfn=")) {
-      calleeRaw = fns.resolve(line.slice(4));
-    } else if (line.startsWith("calls=")) {
-      calls = Number(line.slice(6).split(" ")[0]) || 0;
-      callee = name2(calleeRaw);
-    }
+    });
   }
-  return profile2;
+});
+var SpecSchema = external_exports.object({
+  schema: external_exports.literal("bee-bench/spec@1"),
+  doc: external_exports.string().optional(),
+  profiles: perProfile(
+    external_exports.object({
+      iters: external_exports.number().int().positive(),
+      warmup: external_exports.object({ cpu: external_exports.number().int().nonnegative(), net: external_exports.number().int().nonnegative() }),
+      case_timeout_s: external_exports.number().positive()
+    })
+  ),
+  fixtures: external_exports.object({
+    data_label: external_exports.string(),
+    key_label: external_exports.string(),
+    digest_label: external_exports.string(),
+    chunk_payload_bytes: external_exports.number().int().positive(),
+    doc: external_exports.string().optional()
+  }),
+  groups: external_exports.array(external_exports.object({ id: external_exports.string(), title: external_exports.string(), note: external_exports.string() })).min(1),
+  cases: external_exports.array(SpecCaseSchema).min(1)
+}).superRefine((s, ctx) => {
+  const groups = new Set(s.groups.map((g) => g.id));
+  const seen = /* @__PURE__ */ new Set();
+  s.cases.forEach((c, i) => {
+    if (seen.has(c.id)) ctx.addIssue({ code: "custom", path: ["cases", i, "id"], message: `duplicate case id ${c.id}` });
+    seen.add(c.id);
+    if (!groups.has(c.group)) ctx.addIssue({ code: "custom", path: ["cases", i, "group"], message: `unknown group "${c.group}"` });
+  });
+  const former = /* @__PURE__ */ new Map();
+  s.cases.forEach((c, i) => {
+    (c.formerly ?? []).forEach((old, j) => {
+      const path = ["cases", i, "formerly", j];
+      if (seen.has(old)) ctx.addIssue({ code: "custom", path, message: `"${old}" is a current case id; remove it from formerly of ${c.id}` });
+      else if (former.has(old))
+        ctx.addIssue({ code: "custom", path, message: `"${old}" is already a former id of ${former.get(old)}; a former id names one case` });
+      former.set(old, c.id);
+    });
+  });
+  s.cases.forEach((c, i) => {
+    const other = c.digest?.same_as;
+    if (other !== void 0 && !s.cases.some((o) => o.id === other && o.digest)) {
+      ctx.addIssue({ code: "custom", path: ["cases", i, "digest", "same_as"], message: `"${other}" is not a case with a digest` });
+    }
+  });
+});
+var HostSchema = external_exports.object({
+  os: capped(TEXT_CAPS.short),
+  arch: capped(TEXT_CAPS.short),
+  cpu_model: capped(TEXT_CAPS.short),
+  cpus: external_exports.number().int().positive(),
+  mem_mb: external_exports.number().int().nonnegative(),
+  runtime: capped(TEXT_CAPS.short)
+});
+var ClientSchema = external_exports.object({
+  name: capped(TEXT_CAPS.name).min(1),
+  version: capped(TEXT_CAPS.short).min(1),
+  source: external_exports.enum(["registry", "path"]),
+  commit: capped(TEXT_CAPS.commit).optional()
+});
+var nsArray = external_exports.array(external_exports.number().int().nonnegative());
+var CaseResultSchema = external_exports.object({
+  id: capped(TEXT_CAPS.name).min(1),
+  kind: KindSchema,
+  param: ParamValuesSchema,
+  status: external_exports.enum(["ok", "skipped", "failed"]),
+  skip_reason: capped(TEXT_CAPS.message).min(1).optional(),
+  error: capped(TEXT_CAPS.message).min(1).optional(),
+  warmup: external_exports.number().int().nonnegative(),
+  samples_ns: nsArray,
+  cpu_ns: nsArray,
+  peak_rss_bytes: external_exports.number().int().nonnegative().nullable(),
+  work: external_exports.object({ bytes: external_exports.number().nonnegative().optional(), ops: external_exports.number().nonnegative().optional() }),
+  digest: hex3().max(TEXT_CAPS.value).optional(),
+  /** Instructions executed by each timed iteration, counted under a CPU simulator (result.counter). */
+  instructions: external_exports.array(external_exports.number().int().positive()).optional(),
+  /** Heap allocations made inside each timed iteration, by the runtime's own accounting (result.alloc_counter); absent where the runtime cannot count them (bee-js counts bytes only). */
+  allocs: external_exports.array(external_exports.number().int().nonnegative()).optional(),
+  /** Bytes those allocations requested, per timed iteration. */
+  alloc_bytes: external_exports.array(external_exports.number().int().nonnegative()).optional()
+}).superRefine((c, ctx) => {
+  if (c.status === "ok" && c.samples_ns.length === 0) ctx.addIssue({ code: "custom", path: ["samples_ns"], message: "an ok case needs at least one sample" });
+  if (c.status === "skipped" && !c.skip_reason) ctx.addIssue({ code: "custom", path: ["skip_reason"], message: "a skipped case needs skip_reason" });
+  if (c.status === "failed" && !c.error) ctx.addIssue({ code: "custom", path: ["error"], message: "a failed case needs error" });
+  if (c.cpu_ns.length !== c.samples_ns.length)
+    ctx.addIssue({ code: "custom", path: ["cpu_ns"], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
+  if (c.allocs && c.alloc_bytes && c.allocs.length !== c.alloc_bytes.length) {
+    ctx.addIssue({ code: "custom", path: ["allocs"], message: `allocs has ${c.allocs.length} entries, alloc_bytes ${c.alloc_bytes.length}` });
+  }
+});
+var RESULT_SCHEMA_ID = "bee-bench/result@1";
+var CounterSchema = external_exports.object({ tool: external_exports.literal("callgrind"), version: capped(TEXT_CAPS.short).min(1) });
+var AllocCounterSchema = external_exports.object({ method: capped(TEXT_CAPS.short).min(1) });
+var ResultSchema = external_exports.object({
+  schema: external_exports.literal(RESULT_SCHEMA_ID),
+  runner: RunnerSchema,
+  client: ClientSchema,
+  bee: external_exports.object({ url: capped(TEXT_CAPS.value), version: capped(TEXT_CAPS.short) }).nullable(),
+  spec: external_exports.object({ hash: hex3(32), profile: ProfileSchema }),
+  host: HostSchema,
+  started_at: external_exports.iso.datetime({ offset: true }),
+  finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
+  cases: external_exports.array(CaseResultSchema),
+  /** Present when some case carries `instructions`. */
+  counter: CounterSchema.optional(),
+  /** Present when some case carries `alloc_bytes`: how the runner counted (runners/README.md "Allocations"). */
+  alloc_counter: AllocCounterSchema.optional()
+});
+var InfoSchema = external_exports.object({ runner: RunnerSchema, client: ClientSchema, runtime: capped(TEXT_CAPS.short), host: HostSchema });
+
+// src/history/order.ts
+var RUNNER_ORDER = RUNNERS;
+function byString(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
-function inclusive(p, fn) {
-  let out = 0;
-  for (const e of p.edges.get(fn)?.values() ?? []) out += e.ir;
-  return (p.self.get(fn) ?? 0) + out - (p.reentered.get(fn) ?? 0);
+function byRunner(a, b) {
+  return RUNNER_ORDER.indexOf(a) - RUNNER_ORDER.indexOf(b);
+}
+function timeOf(iso2) {
+  return Date.parse(iso2);
 }
 
-// src/profile/row-profile.ts
-function readTrigger(path) {
-  const fd = openSync2(path, "r");
+// src/spec/errors.ts
+var InputError = class extends Error {
+  constructor(file2, problems, fix) {
+    super(`${file2}: ${problems.join("; ")}${fix ? ` (fix: ${fix})` : ""}`);
+    this.file = file2;
+    this.problems = problems;
+    this.fix = fix;
+    this.name = "InputError";
+  }
+  file;
+  problems;
+  fix;
+};
+var KEY_SHOWN = 60;
+function describeIssues(error62) {
+  return error62.issues.map((issue2) => {
+    const key5 = (p) => {
+      const s = String(p);
+      return s.length > KEY_SHOWN ? `${s.slice(0, KEY_SHOWN)}\u2026 (${s.length} characters)` : s;
+    };
+    const path = issue2.path.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${key5(p)}`).join("");
+    const nested = issue2.code === "invalid_key" ? issue2.issues : issue2.code === "invalid_union" ? issue2.errors.flat() : [];
+    const inner = (nested.find((i) => i.code === "too_big") ?? (issue2.code === "invalid_key" ? nested[0] : void 0))?.message;
+    return `${path || "(top level)"}: ${issue2.message}${inner ? ` (${inner})` : ""}`;
+  });
+}
+function parseJson(file2, text4) {
   try {
-    const buf = Buffer.alloc(4096);
-    return triggerOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("utf8"));
-  } finally {
-    closeSync2(fd);
-  }
-}
-function dumpsByUnit(dir) {
-  const found = [];
-  for (const f of readdirSync2(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
-    const path = join4(dir, f);
-    const t = readTrigger(path);
-    if (t) found.push({ unit: t.unit, step: t.step, file: path });
-  }
-  const byUnit = /* @__PURE__ */ new Map();
-  for (const d of found.sort((a, b) => a.unit - b.unit || a.step - b.step || a.file.localeCompare(b.file))) {
-    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.file]);
-  }
-  return byUnit;
-}
-var isWallClock2 = (fn) => WALL_CLOCK_FUNCTIONS.includes(fn);
-var LEFT_OUT = { go: isWallClock2, rs: () => false, js: (fn) => V8_LOGGER_FUNCTION.test(fn) };
-function withoutLeftOut(p, isLeftOut) {
-  const roots = [...p.self.keys()].filter(isLeftOut);
-  if (roots.length === 0) return;
-  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
-  const self2 = new Map(p.self);
-  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
-  const remove = (fn, ir2, path) => {
-    const whole = incl.get(fn) ?? 0;
-    if (whole <= 0 || ir2 <= 0 || path.has(fn) || isLeftOut(fn)) return;
-    const share = Math.min(1, ir2 / whole);
-    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self2.get(fn) ?? 0) * share));
-    const next = new Set(path).add(fn);
-    for (const [callee, e] of edges.get(fn) ?? []) {
-      remove(callee, e.ir * share, next);
-      const now2 = p.edges.get(fn).get(callee);
-      p.edges.get(fn).set(callee, { calls: Math.max(0, now2.calls - e.calls * share), ir: Math.max(0, now2.ir - e.ir * share) });
+    return JSON.parse(text4);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const at = /position (\d+)/.exec(msg);
+    if (at) {
+      const pos = Number(at[1]);
+      const before = text4.slice(0, pos);
+      const line = before.split("\n").length;
+      const col = pos - before.lastIndexOf("\n");
+      throw new InputError(file2, [`invalid JSON at line ${line}, column ${col}: ${msg}`], "correct the JSON syntax");
     }
-  };
-  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, /* @__PURE__ */ new Set([w]));
-  const gone = new Set(roots);
-  for (const [fn, own2] of p.self) {
-    const out = [...p.edges.get(fn)?.values() ?? []].reduce((sum2, e) => sum2 + e.ir, 0);
-    if (own2 < 0.5 && out < 0.5 && (self2.get(fn) ?? 0) >= 0.5) gone.add(fn);
+    throw new InputError(file2, [`invalid JSON: ${msg}`], "correct the JSON syntax");
   }
-  for (const fn of gone) {
-    p.self.delete(fn);
-    p.edges.delete(fn);
-    p.reentered.delete(fn);
-  }
-  for (const out of p.edges.values()) for (const [callee, e] of out) if (gone.has(callee) || e.ir < 0.5) out.delete(callee);
-}
-function withoutV8Heap(p) {
-  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fn)) p.self.set(fn, 0);
-}
-function rowProfile(runner, files, symbolize) {
-  const functions = /* @__PURE__ */ new Map();
-  const edges = /* @__PURE__ */ new Map();
-  const steps = /* @__PURE__ */ new Set();
-  for (const file2 of files) {
-    const text4 = readFileSync4(file2, "utf8");
-    const d = readDumpProfile(text4, typeof symbolize === "object" ? symbolize.forDump(text4) : symbolize);
-    if (!d.trigger) continue;
-    steps.add(`${d.trigger.unit} ${d.trigger.step}`);
-    withoutLeftOut(d, LEFT_OUT[runner]);
-    if (runner === "js") withoutV8Heap(d);
-    for (const [fn, self2] of d.self) {
-      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? "", self: 0, inclusive: 0 };
-      functions.set(fn, { ...f, self: f.self + self2, inclusive: f.inclusive + inclusive(d, fn) });
-    }
-    for (const [caller, out] of d.edges) {
-      const into = edges.get(caller) ?? /* @__PURE__ */ new Map();
-      edges.set(caller, into);
-      for (const [callee, e] of out) {
-        const had = into.get(callee) ?? { calls: 0, ir: 0 };
-        into.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
-      }
-    }
-  }
-  const n = Math.max(1, steps.size);
-  let total = 0;
-  for (const f of functions.values()) {
-    f.self /= n;
-    f.inclusive /= n;
-    total += f.self;
-  }
-  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
-  return { runner, total, iterations: steps.size, functions, edges };
-}
-
-// src/profile/v8-symbols.ts
-import { copyFileSync, existsSync as existsSync4, readdirSync as readdirSync3, readFileSync as readFileSync5, renameSync, rmSync as rmSync2 } from "node:fs";
-import { dirname as dirname2, isAbsolute, join as join5, relative } from "node:path";
-var LINE = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i;
-function readPerfMap(text4, file2) {
-  const entries = [];
-  const lines = text4.split("\n");
-  lines.pop();
-  let end = 0;
-  for (const [i, line] of lines.entries()) {
-    end += Buffer.byteLength(line) + 1;
-    if (line === "") continue;
-    const m = LINE.exec(line);
-    if (!m) throw new Error(`${file2}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
-    entries.push({ start: parseInt(m[1], 16), size: parseInt(m[2], 16), name: m[3], end });
-  }
-  return entries;
-}
-var ADDRESS = /^0x([0-9a-f]+)((?:'\d+)?)$/;
-var SCRIPT_CODE = /^(?:JS|Function|LazyCompile|Script|Eval):[*~^+]?(.*?) ?((?:file:\/\/|\/|node:)\S*?)(:\d+)(:\d+)?$/;
-function packageLookup() {
-  const seen = /* @__PURE__ */ new Map();
-  const of = (dir) => {
-    if (seen.has(dir)) return seen.get(dir);
-    let found = null;
-    try {
-      const name2 = JSON.parse(readFileSync5(join5(dir, "package.json"), "utf8")).name;
-      if (typeof name2 === "string" && name2 !== "") found = { name: name2, dir };
-    } catch {
-    }
-    if (!found && dirname2(dir) !== dir) found = of(dirname2(dir));
-    seen.set(dir, found);
-    return found;
-  };
-  return of;
-}
-function readablePath(path, packageOf) {
-  const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
-  if (!isAbsolute(plain)) return plain;
-  const inModules = plain.lastIndexOf("/node_modules/");
-  if (inModules >= 0) return plain.slice(inModules + "/node_modules/".length);
-  const pkg = packageOf(dirname2(plain));
-  return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
-}
-function sourceLookup() {
-  const files = /* @__PURE__ */ new Map();
-  return (path, line, column) => {
-    const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
-    if (!isAbsolute(plain)) return null;
-    if (!files.has(plain)) {
-      try {
-        files.set(plain, readFileSync5(plain, "utf8").split("\n"));
-      } catch {
-        files.set(plain, null);
-      }
-    }
-    const text4 = files.get(plain)?.[line - 1]?.slice(column - 1);
-    return text4 === void 0 ? null : text4;
-  };
-}
-var SNIPPET_CHARS = 40;
-function readableName(v8Name, packageOf, sourceAt = sourceLookup()) {
-  const script = SCRIPT_CODE.exec(v8Name);
-  if (script) {
-    const [, fn, path, line, column] = script;
-    const where = readablePath(path, packageOf);
-    if (fn) return `${fn} ${where}`;
-    const text4 = column ? sourceAt(path, Number(line.slice(1)), Number(column.slice(1))) : null;
-    if (!text4?.trim()) return `(anonymous) ${where}${line}${column ?? ""}`;
-    const flat = text4.trim().replace(/\s+/g, " ");
-    return `(anonymous) ${where} \xAB${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}\u2026` : flat}\xBB`;
-  }
-  if (v8Name.startsWith("Builtin:")) return `Builtins_${v8Name.slice("Builtin:".length)}`;
-  return v8Name;
-}
-function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup()) {
-  const found = /* @__PURE__ */ new Map();
-  const lookup = (address) => {
-    for (let i = count - 1; i >= 0; i--) {
-      const e = entries[i];
-      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
-    }
-    return null;
-  };
-  return (fn) => {
-    const m = ADDRESS.exec(fn);
-    if (!m) return fn;
-    const hex6 = m[1];
-    if (!found.has(hex6)) found.set(hex6, lookup(parseInt(hex6, 16)));
-    const name2 = found.get(hex6);
-    return name2 === null || name2 === void 0 ? fn : `${name2}${m[2]}`;
-  };
-}
-var v8PerfMapPath = (pid) => `/tmp/perf-${pid}.map`;
-var perfMapFile = (dumpDir, pid) => join5(dumpDir, `perf-${pid}.map`);
-function collectPerfMaps(dumpDir) {
-  const pids = new Set(
-    readdirSync3(dumpDir).map((f) => /^callgrind\.out\.(\d+)(?:\.\d+)?$/.exec(f)?.[1]).filter((pid) => pid !== void 0).map(Number)
-  );
-  const moved = [];
-  for (const pid of pids) {
-    const from = v8PerfMapPath(pid);
-    if (!existsSync4(from)) continue;
-    const to = perfMapFile(dumpDir, pid);
-    try {
-      renameSync(from, to);
-    } catch {
-      copyFileSync(from, to);
-      rmSync2(from, { force: true });
-    }
-    moved.push(to);
-  }
-  return moved;
-}
-var PID = /^pid: (\d+)$/m;
-var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
-function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
-  const maps = /* @__PURE__ */ new Map();
-  const sourceAt = sourceLookup();
-  const mapOf = (pid) => {
-    if (!maps.has(pid)) {
-      const file2 = perfMapFile(dumpDir, Number(pid));
-      maps.set(pid, existsSync4(file2) ? readPerfMap(readFileSync5(file2, "utf8"), file2) : null);
-    }
-    return maps.get(pid);
-  };
-  return (dumpText) => {
-    const pid = PID.exec(dumpText)?.[1];
-    const entries = pid === void 0 ? null : mapOf(pid);
-    if (!entries) return (fn) => fn;
-    const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
-    let lo = 0;
-    let hi = entries.length;
-    while (lo < hi) {
-      const mid = lo + hi >> 1;
-      if (entries[mid].end <= length) lo = mid + 1;
-      else hi = mid;
-    }
-    return symbolizerOver(entries, lo, packageOf, sourceAt);
-  };
-}
-
-// src/profile/callgrind-write.ts
-var oneLine = (s) => s.replace(/[\r\n]/g, " ");
-function callgrindText(p, title, name2 = (f) => f) {
-  const fileIds = /* @__PURE__ */ new Map();
-  const fnIds = /* @__PURE__ */ new Map();
-  const ref = (ids, key5) => {
-    const id = ids.get(key5);
-    if (id !== void 0) return `(${id})`;
-    ids.set(key5, ids.size + 1);
-    return `(${ids.size}) ${oneLine(key5)}`;
-  };
-  const fileOf = (fn) => p.functions.get(fn)?.file || "???";
-  const lines = [];
-  let total = 0;
-  for (const f of [...p.functions.values()].sort((a, b) => a.name.localeCompare(b.name))) {
-    const self2 = Math.round(f.self);
-    total += self2;
-    lines.push(`fl=${ref(fileIds, fileOf(f.name))}`, `fn=${ref(fnIds, name2(f.name))}`, `0 ${self2}`);
-    for (const [callee, e] of p.edges.get(f.name) ?? []) {
-      const calls = Math.max(1, Math.round(e.calls));
-      lines.push(`cfl=${ref(fileIds, fileOf(callee))}`, `cfn=${ref(fnIds, name2(callee))}`, `calls=${calls} 0`, `0 ${Math.round(e.ir)}`);
-    }
-  }
-  return [
-    "# callgrind format",
-    "version: 1",
-    "creator: bee-bench",
-    `cmd: ${oneLine(title)}`,
-    "desc: Instructions per timed iteration (the mean over the counted iterations)",
-    "positions: line",
-    "events: Ir",
-    `summary: ${total}`,
-    "",
-    ...lines,
-    `totals: ${total}`,
-    ""
-  ].join("\n");
 }
 
 // src/stats/summary.ts
@@ -26859,7 +26327,7 @@ function upperBound(a, t) {
 var SPREAD_FACTOR = 10;
 var NOISE_FLOOR = 5e-4;
 var TOLERANCE_SPREADS = 3;
-var INSTRUCTION_DEFAULTS = { threshold: 0.01 };
+var INSTRUCTION_DEFAULTS = { floor: 5e-3 };
 function stepRatio(a, b) {
   const steps = Math.min(a.length, b.length);
   return median(Array.from({ length: steps }, (_, i) => a[i] / b[i]));
@@ -26868,9 +26336,14 @@ function aaSpread(a, b) {
   const r = stepRatio(a, b);
   return Math.max(r, 1 / r) - 1;
 }
+function stepBar(spread, o) {
+  const threshold = Math.max(o.floor, SPREAD_FACTOR * spread);
+  const tolerance = Math.max(Math.min(NOISE_FLOOR, o.floor / 10), TOLERANCE_SPREADS * spread);
+  return { threshold, bar: Math.max(o.floor - tolerance, SPREAD_FACTOR * spread) };
+}
 function countVerdict(ratio, spread, o) {
-  const bar = Math.max(o.threshold - Math.max(NOISE_FLOOR, TOLERANCE_SPREADS * spread), SPREAD_FACTOR * spread);
-  return { bar, verdict: ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~" };
+  const { threshold, bar } = stepBar(spread, o);
+  return { threshold, bar, verdict: ratio >= 1 + bar ? "regression" : ratio <= 1 / (1 + bar) ? "improvement" : "~" };
 }
 function judgeSteps(base, baseAgain, head2, o) {
   const steps = Math.min(base.length, baseAgain.length, head2.length);
@@ -26879,743 +26352,466 @@ function judgeSteps(base, baseAgain, head2, o) {
   const baseMean = Array.from({ length: steps }, (_, i) => (base[i] + baseAgain[i]) / 2);
   const ratio = stepRatio(head2, baseMean);
   const spread = aaSpread(base, baseAgain);
-  const { bar, verdict } = countVerdict(ratio, spread, o);
-  return { base: median([...base, ...baseAgain]), head: median(head2), ratio, spread, bar, verdict };
+  return { base: median([...base, ...baseAgain]), head: median(head2), ratio, spread, ...countVerdict(ratio, spread, o) };
 }
 
-// src/profile/names.ts
-var NAME_CHARS = 200;
-function displayName(runner, name2) {
-  let n = name2;
-  if (runner === "go") {
-    const paren = n.indexOf("(");
-    const slash = n.lastIndexOf("/", paren === -1 ? n.length : paren);
-    n = n.slice(slash + 1).replace(/\.abi0$/, "");
-  } else {
-    n = n.replace(/::h[0-9a-f]{16}$/, "");
-  }
-  return [...n].length > NAME_CHARS ? `${[...n].slice(0, NAME_CHARS - 1).join("")}\u2026` : n;
+// src/verdict/allocations.ts
+var ALLOCATION_DEFAULTS = { floor: 5e-3 };
+var plusOne = (xs) => xs.map((x) => x + 1);
+function judgeFigure(base, baseAgain, head2, o) {
+  const v = judgeSteps(plusOne(base), plusOne(baseAgain), plusOne(head2), o);
+  return { ...v, base: v.base - 1, head: v.head - 1 };
 }
-var JS_OWN_PATH = /(?:^|[\s/\\])(?:@ethersphere[/\\]bee-js|cafe-utility)[/\\]/;
-var OWN = {
-  go: (name2) => name2.startsWith("github.com/ethswarm-tools/bee-go/"),
-  rs: (name2) => name2.startsWith("bee::") || name2.startsWith("<bee::"),
-  js: (name2, file2) => JS_OWN_PATH.test(`${file2} ${name2}`)
-};
-var isClientOwn = (runner, name2, file2) => OWN[runner](name2, file2);
-var ALLOCATORS = {
-  go: (fn) => fn === "runtime.mallocgc",
-  rs: (fn) => /^(?:__rustc::)?__rust_(?:alloc|alloc_zeroed|realloc)$|^(?:malloc|calloc|realloc)$/.test(fn),
-  js: (fn) => fn.startsWith("v8::internal::BackingStore::Allocate(")
-};
-var isAllocator = (runner, fn) => ALLOCATORS[runner](fn);
-
-// src/profile/fold.ts
-var SMALLEST = 0.5;
-var SMALLEST_FOLDED_SHARE = 1e-6;
-var MOST_VISITS = 2e5;
-function flow(start, next, keep, smallest = SMALLEST) {
-  const pending = new Map(start);
-  let visits = 0;
-  while (pending.size > 0) {
-    const [node2, amount] = pending.entries().next().value;
-    pending.delete(node2);
-    if (amount < smallest || ++visits > MOST_VISITS) {
-      keep(node2, amount);
-      continue;
-    }
-    for (const [to, a] of next(node2, amount)) if (a > 0) pending.set(to, (pending.get(to) ?? 0) + a);
-  }
+function judgeAllocations(base, baseAgain, head2, o) {
+  const bytes2 = judgeFigure(base.bytes, baseAgain.bytes, head2.bytes, o);
+  const allocs = base.allocs && baseAgain.allocs && head2.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head2.allocs, o) : void 0;
+  const both = [bytes2.verdict, ...allocs ? [allocs.verdict] : []];
+  const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
+  return { bytes: bytes2, ...allocs ? { allocs } : {}, verdict };
 }
-var NOT_FOLDED = { go: () => false, rs: () => false, js: (fn) => V8_HEAP_FUNCTION.test(fn) };
-function foldIntoClient(p) {
-  const ownness = /* @__PURE__ */ new Map();
-  const own2 = (fn) => ownness.get(fn) ?? ownness.set(fn, isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? "")).get(fn);
-  const notFolded = NOT_FOLDED[p.runner];
-  const foldable = (callee) => !own2(callee) && !notFolded(callee);
-  const outward = /* @__PURE__ */ new Map();
-  const callsOf = (fn) => {
-    let c = outward.get(fn);
-    if (!c) {
-      const calls = [...p.edges.get(fn) ?? []];
-      c = { calls: calls.filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]), callsIr: calls.reduce((s, [, e]) => s + e.ir, 0) };
-      outward.set(fn, c);
-    }
-    return c;
-  };
-  const out = /* @__PURE__ */ new Map();
-  for (const f of p.functions.values()) {
-    if (!own2(f.name)) continue;
-    const via = /* @__PURE__ */ new Map();
-    let cost = f.self;
-    const credit = (fn, ir2) => {
-      cost += ir2;
-      via.set(fn, (via.get(fn) ?? 0) + ir2);
-    };
-    const start = new Map([...p.edges.get(f.name) ?? []].filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]));
-    flow(
-      start,
-      (fn, ir2) => {
-        const g = p.functions.get(fn);
-        const whole = g?.inclusive ?? 0;
-        if (!g || whole <= 0) {
-          credit(fn, ir2);
-          return [];
-        }
-        const share = Math.min(1, ir2 / whole);
-        const { calls, callsIr } = callsOf(fn);
-        const passed = Math.min(ir2, share * (whole - g.self));
-        const scale = callsIr > 0 ? Math.max(0, passed) / callsIr : 0;
-        const moved = calls.filter(([callee]) => callee !== f.name).map(([callee, e]) => [callee, e * scale]);
-        credit(fn, ir2 - (callsIr > 0 ? Math.max(0, passed) : 0));
-        return moved;
-      },
-      credit,
-      Math.max(SMALLEST, SMALLEST_FOLDED_SHARE * p.total)
-    );
-    out.set(f.name, { cost, via });
-  }
-  return out;
-}
-var PASS_THROUGH = {
-  go: /^runtime\./,
-  rs: /^<?(?:alloc|core|std|hashbrown)::|^__rustc::|^__rust_|^__rdl_|^(?:malloc|calloc|realloc)$/,
-  js: /v8::internal::|^v8::|^Builtins_|^node::|^std::/
-};
-function allocationSites(p) {
-  const through = PASS_THROUGH[p.runner];
-  const entry = (fn) => isAllocator(p.runner, fn);
-  const callers = /* @__PURE__ */ new Map();
-  for (const [caller, out] of p.edges) {
-    for (const [callee, e] of out) callers.set(callee, [...callers.get(callee) ?? [], { caller, calls: e.calls }]);
-  }
-  const sites = /* @__PURE__ */ new Map();
-  const keep = (fn, calls) => sites.set(fn, (sites.get(fn) ?? 0) + calls);
-  const start = /* @__PURE__ */ new Map();
-  for (const [callee, from] of callers) {
-    if (!entry(callee)) continue;
-    for (const c of from) if (!entry(c.caller)) start.set(c.caller, (start.get(c.caller) ?? 0) + c.calls);
-  }
-  flow(
-    start,
-    (fn, calls) => {
-      const up = (callers.get(fn) ?? []).filter((c) => c.caller !== fn);
-      const into = up.reduce((s, c) => s + c.calls, 0);
-      if (!through.test(fn) || into === 0) {
-        keep(fn, calls);
-        return [];
-      }
-      return up.map((c) => [c.caller, calls * c.calls / into]);
-    },
-    keep
-  );
-  return sites;
+function allocationMedians(c) {
+  if (!c.alloc_bytes || c.alloc_bytes.length === 0) return void 0;
+  const ops = c.work.ops && c.work.ops > 0 ? c.work.ops : 1;
+  const bytes2 = median(c.alloc_bytes);
+  const allocs = c.allocs && c.allocs.length > 0 ? median(c.allocs) : void 0;
+  return { bytes: bytes2, bytesPerOp: bytes2 / ops, ...allocs !== void 0 ? { allocs, allocsPerOp: allocs / ops } : {} };
 }
 
-// src/profile/diff.ts
-var LIST_LENGTH = 20;
-var VIA_NAMES = 3;
-var LISTED_SHARE = NOISE_FLOOR;
-var ALLOCATION_SHARE = 1e-3;
-var AA_SPREADS = TOLERANCE_SPREADS;
-function top(lines, floor, again, n = LIST_LENGTH) {
-  const least = Math.max(floor, 0.5);
-  const beyond = (l) => {
-    if (Math.abs(l.head - l.base) < least) return false;
-    if (!again) return true;
-    const a = again(l);
-    return Math.sign(l.head - a) === Math.sign(l.head - l.base) && Math.abs(l.head - a) >= least && Math.abs(l.head - l.base) >= AA_SPREADS * Math.abs(a - l.base);
-  };
-  return lines.filter(beyond).sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base)).slice(0, n);
-}
-var keys = (a, b) => [.../* @__PURE__ */ new Set([...a.keys(), ...b.keys()])];
-var add2 = (m, key5, amount) => m.set(key5, (m.get(key5) ?? 0) + amount);
-function sideLists(p) {
-  const name2 = (fn) => displayName(p.runner, fn);
-  const self2 = /* @__PURE__ */ new Map();
-  for (const f of p.functions.values()) add2(self2, name2(f.name), f.self);
-  const own2 = /* @__PURE__ */ new Map();
-  for (const [fn, f] of foldIntoClient(p)) {
-    const line = own2.get(name2(fn)) ?? { cost: 0, inclusive: 0, via: /* @__PURE__ */ new Map() };
-    line.cost += f.cost;
-    line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
-    for (const [callee, ir2] of f.via) add2(line.via, name2(callee), ir2);
-    own2.set(name2(fn), line);
-  }
-  const allocations = /* @__PURE__ */ new Map();
-  for (const [fn, calls] of allocationSites(p)) add2(allocations, name2(fn), calls);
-  return { runner: p.runner, total: p.total, iterations: p.iterations, self: self2, own: own2, allocations, cut: null };
-}
-function diffProfiles(base, head2, row, baseAgain) {
-  return diffLists(sideLists(base), sideLists(head2), row, baseAgain ? sideLists(baseAgain) : void 0);
-}
-function diffLists(base, head2, row, again) {
-  const floor = LISTED_SHARE * Math.max(base.total, head2.total);
-  const calls = (s) => [...s.allocations.values()].reduce((sum2, n) => sum2 + n, 0);
-  const allocationFloor = ALLOCATION_SHARE * Math.max(calls(base), calls(head2));
-  const status2 = (inBase, inHead) => !inBase && base.cut === null ? { status: "new" } : !inHead && head2.cut === null ? { status: "gone" } : {};
-  const selfLines = keys(base.self, head2.self).map((fn) => ({
-    name: fn,
-    base: base.self.get(fn) ?? 0,
-    head: head2.self.get(fn) ?? 0,
-    ...status2(base.self.has(fn), head2.self.has(fn))
-  }));
-  const own2 = keys(base.own, head2.own).map((fn) => {
-    const b = base.own.get(fn);
-    const h = head2.own.get(fn);
-    const change = (h?.cost ?? 0) - (b?.cost ?? 0);
-    const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => v.callee);
-    return {
-      name: fn,
-      base: b?.cost ?? 0,
-      head: h?.cost ?? 0,
-      inclusiveBase: b?.inclusive ?? 0,
-      inclusiveHead: h?.inclusive ?? 0,
-      via,
-      ...status2(Boolean(b), Boolean(h))
-    };
-  });
-  const allocations = keys(base.allocations, head2.allocations).map((fn) => ({
-    name: fn,
-    base: base.allocations.get(fn) ?? 0,
-    head: head2.allocations.get(fn) ?? 0
-  }));
-  return {
-    caseId: row.caseId,
-    label: row.label,
-    runner: head2.runner,
-    total: { base: base.total, head: head2.total },
-    iterations: { base: base.iterations, head: head2.iterations },
-    self: top(selfLines, floor, again && ((l) => again.self.get(l.name) ?? 0)),
-    own: top(own2, floor, again && ((l) => again.own.get(l.name)?.cost ?? 0)),
-    // Calls: a site's change must reach ALLOCATION_SHARE of the row's (bee-go moved a site by 1.3
-    // calls in 6,000 between identical processes under callgrind; bee-js sites of V8's interpreter
-    // by 0.5-1 call in 14,000-50,000, as a GC lands in one iteration or another), and one call per
-    // iteration: code that allocates more does so in every iteration, where a slow path's
-    // occasional call averages to a fraction (bee-js `identity.create`'s `modInverse`, 3.7 and 3.2
-    // calls per iteration in two processes, in a row of a few hundred).
-    allocations: top(allocations, Math.max(allocationFloor, 1), again && ((l) => again.allocations.get(l.name) ?? 0))
-  };
-}
-
-// src/spec/schema.ts
-var RUNNERS = ["js", "go", "rs"];
-var RunnerSchema = external_exports.enum(RUNNERS);
-var PROFILES = ["quick", "full"];
-var ProfileSchema = external_exports.enum(PROFILES);
-var KindSchema = external_exports.enum(["cpu", "net"]);
-var hex3 = (bytes2) => external_exports.string().regex(bytes2 ? new RegExp(`^[0-9a-f]{${bytes2 * 2}}$`) : /^[0-9a-f]+$/, "lowercase hex without 0x");
-var TEXT_CAPS = {
-  /** Case ids, param keys and labels, a client's name. */
-  name: 200,
-  /** A client version, a runtime, an OS, a CPU model, a counter's name: "1.2.3-rc.1+abc", "Intel(R) Xeon(R) ...". */
-  short: 300,
-  /** A param's text value (a path, a URL, a mode). */
-  value: 1e3,
-  /** A commit (a sha, or `git describe`). */
-  commit: 100,
-  /** A skip reason or a case's error message (a stack's first lines, a node's answer). */
-  message: 8e3
-};
-var capped = (max2) => external_exports.string().max(max2, { error: (i) => `${typeof i.input === "string" ? i.input.length : "?"} characters, more than the ${max2} a real run writes` });
-var ParamValueSchema = external_exports.union([external_exports.number(), capped(TEXT_CAPS.value), external_exports.boolean()]);
-var ParamValuesSchema = external_exports.record(capped(TEXT_CAPS.name), ParamValueSchema);
-var STRATEGIES = ["NONE", "DATA", "PROX", "RACE"];
-var NET_OPTION_CASES = {
-  redundancy_level: ["net.bytes.upload", "net.bzz.upload", "net.bytes.download", "net.bzz.download"],
-  deferred: ["net.bytes.upload", "net.bzz.upload"],
-  strategy: ["net.bytes.download", "net.bzz.download"],
-  fallback: ["net.bytes.download", "net.bzz.download"]
-};
-var SpecParamSchema = external_exports.object({
-  label: external_exports.string().min(1),
-  large: external_exports.boolean().optional(),
-  per_runner: external_exports.partialRecord(RunnerSchema, ParamValuesSchema).optional(),
-  digest_with: ParamValuesSchema.optional(),
-  /** Swarm-Redundancy-Level of the upload (0 NONE … 4 PARANOID). */
-  redundancy_level: external_exports.number().int().min(0).max(4).optional(),
-  /** Swarm-Deferred-Upload: false is a direct upload. */
-  deferred: external_exports.boolean().optional(),
-  /** Swarm-Redundancy-Strategy of the download. */
-  strategy: external_exports.enum(STRATEGIES).optional(),
-  /** Swarm-Redundancy-Fallback-Mode of the download. */
-  fallback: external_exports.boolean().optional()
-}).catchall(ParamValueSchema);
-var perProfile = (t) => external_exports.object({ quick: t, full: t });
-var CaseIdSchema = external_exports.string().regex(/^(cpu|net)\.[a-z0-9.-]+$/, "ids look like cpu.group.name or net.group.name");
-var SpecCaseSchema = external_exports.object({
-  id: CaseIdSchema,
-  /**
-   * Ids this case had before (a rename keeps its history): history records, --case globs, result
-   * files and imports that name one read as this case (src/spec/aliases.ts).
-   */
-  formerly: external_exports.array(CaseIdSchema).min(1).optional(),
+// src/history/schema.ts
+var text = capped;
+var COMMIT_MESSAGE_MAX = 65536;
+var RECORD_SCHEMA_V1 = "bee-bench/history-record@1";
+var RECORD_SCHEMA_ID = "bee-bench/history-record@2";
+var RECORD_SCHEMAS = [RECORD_SCHEMA_V1, RECORD_SCHEMA_ID];
+var SERIES_SCHEMA_ID = "bee-bench/history-series@1";
+var INDEX_SCHEMA_ID = "bee-bench/history-index@1";
+var GabBenchSchema = external_exports.object({
+  name: text(TEXT_CAPS.value).min(1),
+  value: external_exports.number(),
+  unit: text(TEXT_CAPS.name),
+  range: text(TEXT_CAPS.short).optional(),
+  extra: text(TEXT_CAPS.message).optional()
+});
+var RecordCountsSchema = external_exports.object({
+  samples: external_exports.array(external_exports.number().int().positive()).min(1),
+  median: external_exports.number().positive(),
+  per_op: external_exports.number().positive().optional(),
+  per_byte: external_exports.number().positive().optional(),
+  aa_spread: external_exports.number().nonnegative().optional()
+});
+var RecordCaseSchema = external_exports.object({
+  id: text(TEXT_CAPS.name).min(1),
   kind: KindSchema,
-  group: external_exports.string().min(1),
-  doc: external_exports.string().min(1),
-  work: external_exports.object({ ops: external_exports.array(external_exports.string()), bytes: external_exports.array(external_exports.string()).optional() }),
-  digest: external_exports.object({
-    doc: external_exports.string().min(1),
-    form: external_exports.enum(["value", "sha256-concat"]),
-    /** Another case whose digest of the same input must be equal (a net reference and the offline root). */
-    same_as: external_exports.string().optional()
-  }).nullable(),
-  iters: external_exports.partialRecord(ProfileSchema, external_exports.number().int().positive()).optional(),
-  /**
-   * Known digest disagreements of this case, one per FINDINGS.md entry: the report shows a
-   * disagreement of exactly these runners as known, with the link; any other still stands out.
-   */
-  known: external_exports.array(
-    external_exports.object({
-      finding: external_exports.string().regex(/^B\d+[a-z]?$/, "a FINDINGS.md id such as B1"),
-      runners: external_exports.array(RunnerSchema).min(1),
-      doc: external_exports.string().min(1),
-      url: external_exports.string().url()
-    })
-  ).optional(),
-  /** Its work spreads over every CPU: A/B rounds must not pin it to one (src/run/pin.ts). */
-  parallel: external_exports.boolean().optional(),
-  params: perProfile(external_exports.array(SpecParamSchema).min(1))
-}).superRefine((c, ctx) => {
-  if (!c.id.startsWith(`${c.kind}.`)) {
-    ctx.addIssue({ code: "custom", path: ["kind"], message: `kind "${c.kind}" does not match the id prefix of ${c.id}` });
-  }
-  for (const profile2 of PROFILES) {
-    c.params[profile2].forEach((p, i) => {
-      const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
-      for (const key5 of scaled) {
-        if (c.digest && !(key5 in (p.digest_with ?? {}))) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["params", profile2, i, "digest_with"],
-            message: `per_runner scales "${key5}" but digest_with does not fix it`
-          });
-        }
-      }
-      for (const [option, cases] of Object.entries(NET_OPTION_CASES)) {
-        if (option in p && !cases.includes(c.id))
-          ctx.addIssue({
-            code: "custom",
-            path: ["params", profile2, i, option],
-            message: `"${option}" is a param of ${cases.join(", ")} only: no runner reads it in ${c.id}`
-          });
-      }
-      for (const name2 of [...c.work.ops, ...c.work.bytes ?? []]) {
-        if (typeof p[name2] !== "number") {
-          ctx.addIssue({ code: "custom", path: ["params", profile2, i, name2], message: `work names "${name2}" but the param has no number by that name` });
-        }
-      }
-    });
-  }
-});
-var SpecSchema = external_exports.object({
-  schema: external_exports.literal("bee-bench/spec@1"),
-  doc: external_exports.string().optional(),
-  profiles: perProfile(
-    external_exports.object({
-      iters: external_exports.number().int().positive(),
-      warmup: external_exports.object({ cpu: external_exports.number().int().nonnegative(), net: external_exports.number().int().nonnegative() }),
-      case_timeout_s: external_exports.number().positive()
-    })
-  ),
-  fixtures: external_exports.object({
-    data_label: external_exports.string(),
-    key_label: external_exports.string(),
-    digest_label: external_exports.string(),
-    chunk_payload_bytes: external_exports.number().int().positive(),
-    doc: external_exports.string().optional()
-  }),
-  groups: external_exports.array(external_exports.object({ id: external_exports.string(), title: external_exports.string(), note: external_exports.string() })).min(1),
-  cases: external_exports.array(SpecCaseSchema).min(1)
-}).superRefine((s, ctx) => {
-  const groups = new Set(s.groups.map((g) => g.id));
-  const seen = /* @__PURE__ */ new Set();
-  s.cases.forEach((c, i) => {
-    if (seen.has(c.id)) ctx.addIssue({ code: "custom", path: ["cases", i, "id"], message: `duplicate case id ${c.id}` });
-    seen.add(c.id);
-    if (!groups.has(c.group)) ctx.addIssue({ code: "custom", path: ["cases", i, "group"], message: `unknown group "${c.group}"` });
-  });
-  const former = /* @__PURE__ */ new Map();
-  s.cases.forEach((c, i) => {
-    (c.formerly ?? []).forEach((old, j) => {
-      const path = ["cases", i, "formerly", j];
-      if (seen.has(old)) ctx.addIssue({ code: "custom", path, message: `"${old}" is a current case id; remove it from formerly of ${c.id}` });
-      else if (former.has(old))
-        ctx.addIssue({ code: "custom", path, message: `"${old}" is already a former id of ${former.get(old)}; a former id names one case` });
-      former.set(old, c.id);
-    });
-  });
-  s.cases.forEach((c, i) => {
-    const other = c.digest?.same_as;
-    if (other !== void 0 && !s.cases.some((o) => o.id === other && o.digest)) {
-      ctx.addIssue({ code: "custom", path: ["cases", i, "digest", "same_as"], message: `"${other}" is not a case with a digest` });
-    }
-  });
-});
-var HostSchema = external_exports.object({
-  os: capped(TEXT_CAPS.short),
-  arch: capped(TEXT_CAPS.short),
-  cpu_model: capped(TEXT_CAPS.short),
-  cpus: external_exports.number().int().positive(),
-  mem_mb: external_exports.number().int().nonnegative(),
-  runtime: capped(TEXT_CAPS.short)
-});
-var ClientSchema = external_exports.object({
-  name: capped(TEXT_CAPS.name).min(1),
-  version: capped(TEXT_CAPS.short).min(1),
-  source: external_exports.enum(["registry", "path"]),
-  commit: capped(TEXT_CAPS.commit).optional()
-});
-var nsArray = external_exports.array(external_exports.number().int().nonnegative());
-var CaseResultSchema = external_exports.object({
-  id: capped(TEXT_CAPS.name).min(1),
-  kind: KindSchema,
-  param: ParamValuesSchema,
+  /** The param's label: with `id` and `runner`, names a series. */
+  label: text(TEXT_CAPS.name),
+  param: external_exports.record(text(TEXT_CAPS.name), external_exports.union([external_exports.number(), text(TEXT_CAPS.value), external_exports.boolean()])),
   status: external_exports.enum(["ok", "skipped", "failed"]),
-  skip_reason: capped(TEXT_CAPS.message).min(1).optional(),
-  error: capped(TEXT_CAPS.message).min(1).optional(),
-  warmup: external_exports.number().int().nonnegative(),
-  samples_ns: nsArray,
-  cpu_ns: nsArray,
+  reason: text(TEXT_CAPS.message).optional(),
+  n: external_exports.number().int().nonnegative(),
+  median_ns: external_exports.number().nonnegative().nullable(),
+  min_ns: external_exports.number().nonnegative().nullable(),
+  max_ns: external_exports.number().nonnegative().nullable(),
+  /** Median absolute deviation from the median, unscaled (src/stats madRaw). Stats are null when n = 0. */
+  mad_ns: external_exports.number().nonnegative().nullable(),
+  samples_ns: external_exports.array(external_exports.number().nonnegative()),
+  work: external_exports.object({ ops: external_exports.number().optional(), bytes: external_exports.number().optional() }),
   peak_rss_bytes: external_exports.number().int().nonnegative().nullable(),
-  work: external_exports.object({ bytes: external_exports.number().nonnegative().optional(), ops: external_exports.number().nonnegative().optional() }),
-  digest: hex3().max(TEXT_CAPS.value).optional(),
-  /** Instructions executed by each timed iteration, counted under a CPU simulator (result.counter). */
-  instructions: external_exports.array(external_exports.number().int().positive()).optional(),
-  /** Heap allocations made inside each timed iteration, by the runtime's own accounting (result.alloc_counter); absent where the runtime cannot count them (bee-js counts bytes only). */
-  allocs: external_exports.array(external_exports.number().int().nonnegative()).optional(),
-  /** Bytes those allocations requested, per timed iteration. */
-  alloc_bytes: external_exports.array(external_exports.number().int().nonnegative()).optional()
-}).superRefine((c, ctx) => {
-  if (c.status === "ok" && c.samples_ns.length === 0) ctx.addIssue({ code: "custom", path: ["samples_ns"], message: "an ok case needs at least one sample" });
-  if (c.status === "skipped" && !c.skip_reason) ctx.addIssue({ code: "custom", path: ["skip_reason"], message: "a skipped case needs skip_reason" });
-  if (c.status === "failed" && !c.error) ctx.addIssue({ code: "custom", path: ["error"], message: "a failed case needs error" });
-  if (c.cpu_ns.length !== c.samples_ns.length)
-    ctx.addIssue({ code: "custom", path: ["cpu_ns"], message: `cpu_ns has ${c.cpu_ns.length} entries, samples_ns ${c.samples_ns.length}` });
-  if (c.allocs && c.alloc_bytes && c.allocs.length !== c.alloc_bytes.length) {
-    ctx.addIssue({ code: "custom", path: ["allocs"], message: `allocs has ${c.allocs.length} entries, alloc_bytes ${c.alloc_bytes.length}` });
-  }
+  digest: text(TEXT_CAPS.value).optional(),
+  /**
+   * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
+   * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
+   * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
+   */
+  metrics: external_exports.record(text(TEXT_CAPS.name), external_exports.number()).optional(),
+  /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */
+  instructions: RecordCountsSchema.optional(),
+  /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
+  gab: GabBenchSchema.optional(),
+  /** Imported cases: the original instruction-count bench, verbatim (src/history/gab.ts). */
+  gab_instructions: GabBenchSchema.optional()
 });
-var RESULT_SCHEMA_ID = "bee-bench/result@1";
-var CounterSchema = external_exports.object({ tool: external_exports.literal("callgrind"), version: capped(TEXT_CAPS.short).min(1) });
-var AllocCounterSchema = external_exports.object({ method: capped(TEXT_CAPS.short).min(1) });
-var ResultSchema = external_exports.object({
-  schema: external_exports.literal(RESULT_SCHEMA_ID),
+var HistoryRecordSchema = external_exports.object({
+  schema: external_exports.enum(RECORD_SCHEMAS),
+  commit: external_exports.object({
+    sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
+    message: text(COMMIT_MESSAGE_MAX),
+    author: text(TEXT_CAPS.short),
+    timestamp: external_exports.iso.datetime({ offset: true }),
+    url: text(TEXT_CAPS.value).optional()
+  }),
+  branch: text(TEXT_CAPS.short).min(1),
+  event: text(TEXT_CAPS.name).min(1),
+  run: external_exports.object({ id: text(TEXT_CAPS.name).min(1), attempt: external_exports.number().int().positive().optional(), url: text(TEXT_CAPS.value).optional() }),
   runner: RunnerSchema,
   client: ClientSchema,
-  bee: external_exports.object({ url: capped(TEXT_CAPS.value), version: capped(TEXT_CAPS.short) }).nullable(),
-  spec: external_exports.object({ hash: hex3(32), profile: ProfileSchema }),
   host: HostSchema,
+  bee: external_exports.object({ url: text(TEXT_CAPS.value), version: text(TEXT_CAPS.short) }).nullable(),
+  spec: external_exports.object({ hash: text(TEXT_CAPS.name), profile: ProfileSchema }),
   started_at: external_exports.iso.datetime({ offset: true }),
   finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
-  cases: external_exports.array(CaseResultSchema),
-  /** Present when some case carries `instructions`. */
+  cases: external_exports.array(RecordCaseSchema),
+  /** What counted the cases' instructions (tool and version): present when some case has them. */
   counter: CounterSchema.optional(),
-  /** Present when some case carries `alloc_bytes`: how the runner counted (runners/README.md "Allocations"). */
-  alloc_counter: AllocCounterSchema.optional()
+  /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
+  source: external_exports.object({
+    format: external_exports.literal("github-action-benchmark"),
+    suite: text(TEXT_CAPS.short),
+    tool: text(TEXT_CAPS.name),
+    /** The entry's date (ms since the epoch). */
+    date: external_exports.number(),
+    repo_url: text(TEXT_CAPS.value).optional(),
+    /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
+    commit: external_exports.record(external_exports.string(), external_exports.unknown())
+  }).optional()
+}).superRefine((r, ctx) => {
+  if (r.schema !== RECORD_SCHEMA_V1) return;
+  if (r.counter)
+    ctx.addIssue({ code: "custom", path: ["counter"], message: `${RECORD_SCHEMA_V1} records carry no counter; the record says ${RECORD_SCHEMA_ID}` });
+  r.cases.forEach((c, i) => {
+    if (c.instructions) ctx.addIssue({ code: "custom", path: ["cases", i, "instructions"], message: `${RECORD_SCHEMA_V1} records carry no instructions` });
+  });
 });
-var InfoSchema = external_exports.object({ runner: RunnerSchema, client: ClientSchema, runtime: capped(TEXT_CAPS.short), host: HostSchema });
 
-// src/profile/schema.ts
-var MAX_LINES = 20;
-var name = external_exports.string().min(1).max(NAME_CHARS * 2);
-var ir = external_exports.number().finite().nonnegative();
-var status = external_exports.enum(["new", "gone"]).optional();
-var SelfLineSchema = external_exports.strictObject({ name, base: ir, head: ir, status });
-var ProfileDiffSchema = external_exports.strictObject({
-  caseId: external_exports.string().max(200),
-  label: external_exports.string().max(200),
-  runner: RunnerSchema,
-  /** Instructions per iteration of the whole row, by side. */
-  total: external_exports.strictObject({ base: ir, head: ir }),
-  iterations: external_exports.strictObject({ base: external_exports.number().int().nonnegative(), head: external_exports.number().int().nonnegative() }),
-  /** Functions by change in their own instructions per iteration. */
-  self: external_exports.array(SelfLineSchema).max(MAX_LINES),
-  /** The client's functions by change with the callees outside the client folded in, and those callees. */
-  own: external_exports.array(
-    external_exports.strictObject({
-      name,
-      base: ir,
-      head: ir,
-      inclusiveBase: ir,
-      inclusiveHead: ir,
-      via: external_exports.array(name).max(5),
-      status
-    })
-  ).max(MAX_LINES),
-  /** Calls into the allocator per iteration by allocation site; null where callgrind cannot see them (bee-js). */
-  allocations: external_exports.array(external_exports.strictObject({ name, base: ir, head: ir })).max(MAX_LINES).nullable()
-});
-var MAX_PROFILED_ROWS = 100;
-var ProfileDiffsSchema = external_exports.array(ProfileDiffSchema).max(MAX_PROFILED_ROWS);
-var COMPACT_CAPS = { share: 1e-4, self: 30, own: 20, via: 3, allocations: 10, rows: 200 };
-var CompactProfileSchema = external_exports.strictObject({
-  caseId: external_exports.string().min(1).max(200),
-  label: external_exports.string().max(200),
-  runner: RunnerSchema,
-  /** Instructions per iteration of the whole row. */
-  total: ir,
-  iterations: external_exports.number().int().nonnegative(),
-  /** Below these nothing was kept (COMPACT_CAPS.share of the row, or the smallest kept when a list was full). */
-  cut: external_exports.strictObject({ self: ir, own: ir, allocations: ir }),
-  self: external_exports.array(external_exports.strictObject({ name, self: ir })).max(COMPACT_CAPS.self),
-  own: external_exports.array(external_exports.strictObject({ name, cost: ir, inclusive: ir, via: external_exports.array(external_exports.strictObject({ name, ir })).max(COMPACT_CAPS.via) })).max(COMPACT_CAPS.own),
-  allocations: external_exports.array(external_exports.strictObject({ name, calls: ir })).max(COMPACT_CAPS.allocations)
-});
-var RunProfilesSchema = external_exports.strictObject({ runner: RunnerSchema, rows: external_exports.array(CompactProfileSchema).max(COMPACT_CAPS.rows) });
-
-// src/profile/compact.ts
-function head(m, floor, n) {
-  const above = [...m].filter(([, v]) => v >= floor).sort((a, b) => b[1] - a[1]);
-  const kept = above.slice(0, n);
-  return { kept, cut: above.length > n ? kept.at(-1)[1] : floor };
+// src/history/record.ts
+function labelOf(param) {
+  const label = param["label"];
+  if (typeof label === "string" && label.length > 0) return label;
+  return Object.keys(param).filter((k) => k !== "label").sort().map((k) => `${k}=${String(param[k])}`).join(", ");
 }
-function compactProfile(p, row) {
-  const lists = sideLists(p);
-  const floor = COMPACT_CAPS.share * p.total;
-  const self2 = head(lists.self, floor, COMPACT_CAPS.self);
-  const own2 = head(new Map([...lists.own].map(([fn, l]) => [fn, l.cost])), floor, COMPACT_CAPS.own);
-  const allocations = head(lists.allocations, 1, COMPACT_CAPS.allocations);
-  return CompactProfileSchema.parse({
-    caseId: row.caseId,
-    label: row.label,
-    runner: p.runner,
-    total: p.total,
-    iterations: p.iterations,
-    cut: { self: self2.cut, own: own2.cut, allocations: allocations.cut },
-    self: self2.kept.map(([name2, v]) => ({ name: name2, self: v })),
-    own: own2.kept.map(([name2, cost]) => {
-      const l = lists.own.get(name2);
-      const via = head(l.via, 0, COMPACT_CAPS.via).kept.map(([callee, ir2]) => ({ name: callee, ir: ir2 }));
-      return { name: name2, cost, inclusive: l.inclusive, via };
-    }),
-    allocations: allocations.kept.map(([name2, calls]) => ({ name: name2, calls }))
+function recordCase(c) {
+  const s = c.samples_ns;
+  const has = s.length > 0;
+  const out = {
+    id: c.id,
+    kind: c.kind,
+    label: labelOf(c.param),
+    param: c.param,
+    status: c.status,
+    n: s.length,
+    median_ns: has ? median(s) : null,
+    min_ns: has ? min(s) : null,
+    max_ns: has ? max(s) : null,
+    mad_ns: has ? madRaw(s) : null,
+    samples_ns: [...s],
+    work: { ...c.work },
+    peak_rss_bytes: c.peak_rss_bytes
+  };
+  const reason = c.status === "skipped" ? c.skip_reason : c.status === "failed" ? c.error : void 0;
+  if (reason) out.reason = reason;
+  if (c.digest) out.digest = c.digest;
+  const metrics = allocationMetrics(c);
+  if (metrics) out.metrics = metrics;
+  const counts = c.status === "ok" ? countFigures(c) : void 0;
+  if (counts) out.instructions = counts;
+  return out;
+}
+function workUnits(work) {
+  return (work.bytes ?? 0) > 0 ? work.bytes : (work.ops ?? 0) > 0 ? work.ops : 1;
+}
+function countFigures(c) {
+  const s = c.instructions;
+  if (!s || s.length === 0) return void 0;
+  const m = median(s);
+  const { ops, bytes: bytes2 } = c.work;
+  return {
+    samples: [...s],
+    median: m,
+    ...ops !== void 0 && ops > 0 ? { per_op: m / ops } : {},
+    ...bytes2 !== void 0 && bytes2 > 0 ? { per_byte: m / bytes2 } : {}
+  };
+}
+var ALLOC_METRICS = { bytesPerIteration: "B/iter", allocsPerIteration: "allocs/iter", bytesPerOp: "B/op", allocsPerOp: "allocs/op" };
+function allocationMetrics(c) {
+  const m = allocationMedians(c);
+  if (!m) return void 0;
+  return {
+    [ALLOC_METRICS.bytesPerIteration]: m.bytes,
+    [ALLOC_METRICS.bytesPerOp]: m.bytesPerOp,
+    ...m.allocs !== void 0 && m.allocsPerOp !== void 0 ? { [ALLOC_METRICS.allocsPerIteration]: m.allocs, [ALLOC_METRICS.allocsPerOp]: m.allocsPerOp } : {}
+  };
+}
+function toRecord(result2, ctx) {
+  const candidate = {
+    schema: RECORD_SCHEMA_ID,
+    commit: { ...ctx.commit, sha: ctx.commit.sha.toLowerCase() },
+    branch: ctx.branch,
+    event: ctx.event,
+    run: { ...ctx.run },
+    runner: result2.runner,
+    client: result2.client,
+    host: result2.host,
+    bee: result2.bee,
+    spec: result2.spec,
+    started_at: result2.started_at,
+    finished_at: result2.finished_at,
+    cases: result2.cases.map(recordCase)
+  };
+  if (result2.counter && candidate.cases.some((c) => c.instructions)) candidate.counter = { ...result2.counter };
+  const parsed = HistoryRecordSchema.safeParse(candidate);
+  if (!parsed.success) {
+    throw new InputError(
+      `history record of the ${result2.runner} result`,
+      describeIssues(parsed.error),
+      "pass a run context with a hex commit sha, ISO timestamps and non-empty branch, event and run id"
+    );
+  }
+  return parsed.data;
+}
+function compactTimestamp(iso2) {
+  const d = new Date(iso2);
+  if (Number.isNaN(d.getTime())) throw new RangeError(`not a timestamp: ${iso2}`);
+  return `${d.toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
+}
+function fileSegment(s) {
+  const safe = s.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80);
+  return safe.length === 0 || /^\.+$/.test(safe) ? "_" : safe;
+}
+function recordPath(r) {
+  const ts = compactTimestamp(r.started_at);
+  return `runs/${ts.slice(0, 4)}/${ts.slice(4, 6)}/${ts}-${r.commit.sha.slice(0, 7)}-${r.runner}-${fileSegment(r.run.id)}.json`;
+}
+function serializeRecord(r) {
+  return stableJsonPretty(r);
+}
+var SCHEMA_FAMILY = RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1);
+var isRecord = (doc) => RECORD_SCHEMAS.includes(doc.schema);
+function parseRecord(file2, text4) {
+  const value = parseJson(file2, text4);
+  const schema = value !== null && typeof value === "object" ? value.schema : void 0;
+  if (typeof schema === "string" && !RECORD_SCHEMAS.includes(schema) && schema.startsWith(SCHEMA_FAMILY)) {
+    throw new InputError(
+      file2,
+      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMAS.join(" and ")})`],
+      "upgrade bee-bench to read it; the record is left untouched"
+    );
+  }
+  const parsed = HistoryRecordSchema.safeParse(value);
+  if (!parsed.success)
+    throw new InputError(
+      file2,
+      describeIssues(parsed.error),
+      `a history record must match ${RECORD_SCHEMAS.join(" or ")} (src/history/schema.ts); the file is left untouched`
+    );
+  return parsed.data;
+}
+function tryParseRecord(file2, text4) {
+  try {
+    return { path: file2, record: parseRecord(file2, text4) };
+  } catch (e) {
+    if (e instanceof InputError) return { file: file2, problem: e.problems.join("; ") };
+    throw e;
+  }
+}
+
+// src/spec/suggest.ts
+function editDistance(a, b) {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+function closest(typed, candidates) {
+  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
+  if (prefix.length > 0 && typed.length >= 3) return prefix[0];
+  let best;
+  for (const c of candidates) {
+    const d = editDistance(typed, c);
+    if (!best || d < best.d) best = { name: c, d };
+  }
+  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : void 0;
+}
+
+// src/spec/select.ts
+function globToRegExp(glob) {
+  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  return new RegExp(`^${body}$`);
+}
+var SelectionError = class extends Error {
+  name = "SelectionError";
+};
+function selectCases(spec, globs) {
+  if (globs.length === 0) return [...spec.cases];
+  const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
+  const matches = (c, re) => re.test(c.id);
+  const formerlyMatches = (c, re) => (c.formerly ?? []).some((old) => re.test(old));
+  const picked = patterns.map((p) => ({
+    ...p,
+    test: spec.cases.some((c) => matches(c, p.re)) ? matches : formerlyMatches
+  }));
+  for (const p of picked) {
+    if (!spec.cases.some((c) => p.test(c, p.re))) throw new SelectionError(noMatch(spec, p.glob));
+  }
+  return spec.cases.filter((c) => picked.some((p) => p.test(c, p.re)));
+}
+function noMatch(spec, glob) {
+  const head2 = `case glob "${glob}" matches no case in the spec`;
+  if (!/[*?]/.test(glob)) {
+    const prefix = glob.endsWith(".") ? glob : `${glob}.`;
+    const under = spec.cases.filter((c) => c.id.startsWith(prefix));
+    if (under.length > 0)
+      return `${head2}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
+  }
+  const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
+  if (near.length > 0) return `${head2}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
+  if (!/[*?]/.test(glob)) {
+    const ids = spec.cases.flatMap((c) => [c.id, ...c.formerly ?? []]);
+    const typo = closest(glob, ids);
+    if (typo) return `${head2}; did you mean "${typo}"?`;
+  }
+  return `${head2} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
+}
+function effectiveParam(param, runner) {
+  const { per_runner, digest_with: _digest, ...base } = param;
+  return { ...base, ...per_runner?.[runner] ?? {} };
+}
+function profileParams(c, profile2, large = false) {
+  return c.params[profile2].filter((p) => large || !p.large);
+}
+function caseIters(spec, c, profile2) {
+  return c.iters?.[profile2] ?? spec.profiles[profile2].iters;
+}
+function workOf(c, param) {
+  const product = (names) => names.reduce((acc, n) => acc * Number(param[n]), 1);
+  const work = {};
+  if (c.work.ops.length > 0) work.ops = product(c.work.ops);
+  if (c.work.bytes && c.work.bytes.length > 0) work.bytes = product(c.work.bytes);
+  return work;
+}
+
+// src/spec/aliases.ts
+var NO_ALIASES = /* @__PURE__ */ new Map();
+function caseAliases(spec) {
+  return new Map(spec.cases.flatMap((c) => (c.formerly ?? []).map((old) => [old, c.id])));
+}
+var currentId = (aliases, id) => aliases.get(id) ?? id;
+function renamedCaseNotes(spec, globs) {
+  const notes = [];
+  for (const glob of globs) {
+    const re = globToRegExp(glob);
+    if (spec.cases.some((c) => re.test(c.id))) continue;
+    const renamed = spec.cases.filter((c) => (c.formerly ?? []).some((old) => re.test(old)));
+    if (renamed.length === 0) continue;
+    const olds = renamed.flatMap((c) => (c.formerly ?? []).filter((old) => re.test(old)));
+    notes.push(
+      /[*?]/.test(glob) ? `case glob "${glob}" matches former ids only (${olds.join(", ")}): it selects ${renamed.map((c) => c.id).join(", ")}; use the current id${renamed.length === 1 ? "" : "s"}` : `case ${glob} is now ${renamed.map((c) => c.id).join(", ")} (renamed; its history continues under the new id): use the new id`
+    );
+  }
+  return notes;
+}
+
+// src/history/case-ids.ts
+function withCurrentIds(record2, aliases) {
+  if (!record2.cases.some((c) => aliases.has(c.id))) return record2;
+  return { ...record2, cases: record2.cases.map((c) => aliases.has(c.id) ? { ...c, id: currentId(aliases, c.id) } : c) };
+}
+function loadedWithCurrentIds(records, aliases) {
+  return records.map((l) => {
+    const record2 = withCurrentIds(l.record, aliases);
+    return record2 === l.record ? l : { ...l, record: record2 };
   });
 }
 
-// src/profile/pprof.ts
-import { gzipSync } from "node:zlib";
-var varint = (n) => {
-  const out = [];
-  let v = BigInt(Math.max(0, Math.round(n)));
-  do {
-    let b = Number(v & 0x7fn);
-    v >>= 7n;
-    if (v > 0n) b |= 128;
-    out.push(b);
-  } while (v > 0n);
-  return out;
-};
-var key = (field, wire) => varint(field << 3 | wire);
-var int2 = (field, n) => [...key(field, 0), ...varint(n)];
-var bytes = (field, b) => [...key(field, 2), ...varint(b.length), ...Array.from(b)];
-var packed = (field, ns) => bytes(field, ns.flatMap(varint));
-function pprofBytes(stacks, name2 = (f) => f) {
-  const strings = [""];
-  const str = /* @__PURE__ */ new Map([["", 0]]);
-  const s = (t) => {
-    let i = str.get(t);
-    if (i === void 0) {
-      i = strings.length;
-      strings.push(t);
-      str.set(t, i);
+// src/verdict/precision.ts
+var MIN_TOTAL_OPS = 30;
+var MAX_SPREAD = 0.1;
+var SPREAD_CONFIDENCE = 0.95;
+var LOW_PRECISION_RULE = `a per-op figure resting on fewer than ${MIN_TOTAL_OPS} ops in all its iterations, or a median whose ${SPREAD_CONFIDENCE * 100}% interval reaches more than \xB1${MAX_SPREAD * 100}% from it`;
+function medianSpread(samples) {
+  if (samples.length < 2) return void 0;
+  const m = median(samples);
+  const ci = medianInterval(samples, SPREAD_CONFIDENCE);
+  if (!ci || !(m > 0)) return void 0;
+  return Math.max(m - ci.lo, ci.hi - m) / m;
+}
+function precisionReasons(samples, work) {
+  const iterations = samples.length;
+  if (iterations === 0) return [];
+  const reasons = [];
+  const perOp = !((work.bytes ?? 0) > 0) && (work.ops ?? 0) > 0;
+  if (perOp) {
+    const totalOps = work.ops * iterations;
+    if (totalOps < MIN_TOTAL_OPS) reasons.push({ kind: "ops", totalOps, iterations });
+  }
+  const spread = medianSpread(samples);
+  if (spread !== void 0 && spread > MAX_SPREAD) reasons.push({ kind: "spread", spread, iterations });
+  return reasons;
+}
+var lowPrecision = (samples, work) => precisionReasons(samples, work).length > 0;
+
+// src/stats/scoreboard.ts
+var RANKING_CONFIDENCE = 0.95;
+var RANKING_RULE = `a row is scored when every client's ratio to the fastest has a ${RANKING_CONFIDENCE * 100}% interval above 1 (Hodges\u2013Lehmann, from both clients' iterations); otherwise its ranking is open and it is left out`;
+function unitCosts(cells) {
+  const all = (f) => cells.every((c) => (f(c) ?? 0) > 0);
+  if (all((c) => c.bytes)) return cells.map((c) => c.median_ns / c.bytes);
+  if (all((c) => c.ops)) return cells.map((c) => c.median_ns / c.ops);
+  const works = new Set(cells.map((c) => `${c.ops ?? ""}/${c.bytes ?? ""}`));
+  return works.size === 1 ? cells.map((c) => c.median_ns) : null;
+}
+var UNSCORED_GROUPS = /* @__PURE__ */ new Set(["harness"]);
+function costInterval(samples, units) {
+  const ci = samples.length >= 2 && units > 0 ? medianInterval(samples, RANKING_CONFIDENCE) : null;
+  return ci ? { lo: ci.lo / units, hi: ci.hi / units } : void 0;
+}
+function costSamples(samples, units) {
+  return samples.length >= 2 && units > 0 ? samples.map((x) => x / units) : void 0;
+}
+function ratioInterval(a, b) {
+  if (!a || !b || !(b.lo > 0) || !(b.hi > 0)) return void 0;
+  return { lo: a.lo / b.hi, hi: a.hi / b.lo };
+}
+function samplesRatioInterval(a, b) {
+  if (!a || !b || a.length < 2 || b.length < 2 || !a.every((x) => x > 0) || !b.every((x) => x > 0)) return void 0;
+  const hl = hodgesLehmannTwoSample(a.map(Math.log), b.map(Math.log), { confLevel: RANKING_CONFIDENCE });
+  return Number.isFinite(hl.lo) && Number.isFinite(hl.hi) ? { lo: Math.exp(hl.lo), hi: Math.exp(hl.hi) } : void 0;
+}
+function costRatioInterval(c, top2) {
+  return samplesRatioInterval(c.samples, top2.samples) ?? ratioInterval(c.interval, top2.interval);
+}
+function rankingOpen(row) {
+  if (row.costs.length < 2) return false;
+  const best = Math.min(...row.costs.map((c) => c.unitCost));
+  const fastest = row.costs.filter((c) => c.unitCost === best);
+  return fastest.some(
+    (top2) => row.costs.some((c) => {
+      if (c === top2) return false;
+      const ri = costRatioInterval(c, top2);
+      return ri !== void 0 && ri.lo <= 1;
+    })
+  );
+}
+function compared(row) {
+  return !UNSCORED_GROUPS.has(row.group) && row.costs.length >= 2;
+}
+function scores(row) {
+  return compared(row) && !rankingOpen(row);
+}
+function boardRows(rows) {
+  const all = rows.filter(compared);
+  const scored = all.filter(scores).length;
+  return { scored, open: all.length - scored };
+}
+function scoreRows(rows, runners, groupIds) {
+  const counted = rows.filter(scores);
+  const groups = (groupIds ?? [...new Set(counted.map((r) => r.group))]).filter((g) => !UNSCORED_GROUPS.has(g));
+  return runners.map((runner) => {
+    const byGroupRatios = new Map(groups.map((g) => [g, []]));
+    const all = [];
+    let wins = 0;
+    for (const row of counted) {
+      const mine = row.costs.find((c) => c.runner === runner);
+      if (!mine) continue;
+      const ratio = mine.unitCost / Math.min(...row.costs.map((c) => c.unitCost));
+      byGroupRatios.get(row.group)?.push(ratio);
+      all.push(ratio);
+      if (ratio === 1) wins++;
     }
-    return i;
-  };
-  const fnIds = /* @__PURE__ */ new Map();
-  const fid = (fn) => {
-    let i = fnIds.get(fn);
-    if (i === void 0) fnIds.set(fn, i = fnIds.size + 1);
-    return i;
-  };
-  const out = [];
-  out.push(...bytes(1, [...int2(1, s("instructions")), ...int2(2, s("count"))]));
-  for (const { stack, ir: ir2 } of stacks) {
-    const value = Math.round(ir2);
-    if (value <= 0) continue;
-    out.push(...bytes(2, [...packed(1, [...stack].reverse().map(fid)), ...packed(2, [value])]));
-  }
-  for (const [fn, id] of fnIds) {
-    out.push(...bytes(4, [...int2(1, id), ...bytes(4, int2(1, id))]));
-    const shown = s(name2(fn));
-    out.push(...bytes(5, [...int2(1, id), ...int2(2, shown), ...int2(3, shown)]));
-  }
-  for (const t of strings) out.push(...bytes(6, Buffer.from(t, "utf8")));
-  out.push(...bytes(11, [...int2(1, s("instructions")), ...int2(2, s("count"))]), ...int2(12, 1));
-  return gzipSync(Buffer.from(out));
-}
-
-// src/profile/stacks.ts
-var SMALLEST_SHARE = 1e-4;
-var DEEPEST = 96;
-var MOST_STACKS = 5e4;
-function expandStacks(p, smallestShare = SMALLEST_SHARE) {
-  const out = [];
-  const smallest = p.total * smallestShare;
-  const incoming = /* @__PURE__ */ new Map();
-  for (const edges of p.edges.values()) for (const [callee, e] of edges) incoming.set(callee, (incoming.get(callee) ?? 0) + e.ir);
-  const incl = (fn) => p.functions.get(fn)?.inclusive ?? 0;
-  const walk2 = (stack, ir2) => {
-    const fn = stack[stack.length - 1];
-    const whole = incl(fn);
-    if (whole <= 0) return;
-    const share = Math.min(1, ir2 / whole);
-    const deeper = p.edges.get(fn);
-    if (ir2 < smallest || stack.length >= DEEPEST || !deeper) {
-      out.push({ stack, ir: ir2 });
-      return;
-    }
-    let own2 = (p.functions.get(fn)?.self ?? 0) * share;
-    for (const [callee, e] of deeper) {
-      const under = e.ir * share;
-      if (stack.includes(callee) || under < smallest || out.length >= MOST_STACKS) own2 += under;
-      else walk2([...stack, callee], under);
-    }
-    if (own2 > 0) out.push({ stack, ir: own2 });
-  };
-  for (const f of p.functions.values()) {
-    const unexplained = f.inclusive - (incoming.get(f.name) ?? 0);
-    if (unexplained > Math.max(smallest, 0.5)) walk2([f.name], unexplained);
-  }
-  return out;
-}
-function foldedText(stacks, name2 = (f) => f) {
-  const merged = /* @__PURE__ */ new Map();
-  for (const s of stacks) {
-    const key5 = s.stack.map((f) => name2(f).replace(/[;\r\n]/g, ":")).join(";");
-    merged.set(key5, (merged.get(key5) ?? 0) + s.ir);
-  }
-  return [...merged].map(([k, v]) => [k, Math.round(v)]).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}
-`).join("");
-}
-var FOLDED_BYTES = 1 << 20;
-var COARSEST_SHARE = 0.01;
-function boundedStacks(p, name2) {
-  const lengths = /* @__PURE__ */ new Map();
-  const length = (fn) => lengths.get(fn) ?? lengths.set(fn, Buffer.byteLength(name2(fn))).get(fn);
-  for (let share = SMALLEST_SHARE; ; share *= 4) {
-    const stacks = expandStacks(p, share);
-    const bytes2 = stacks.reduce((sum2, s) => sum2 + s.stack.reduce((n, fn) => n + length(fn) + 1, 0) + 12, 0);
-    if (bytes2 <= FOLDED_BYTES || share >= COARSEST_SHARE) return stacks;
-  }
-}
-
-// src/profile/index.ts
-var rowFolder = (r) => `${r.caseId}~${r.label}`.replace(/[^A-Za-z0-9._~-]/g, "_").slice(0, 120);
-function profileOf(runner, run2, row, symbolize, byUnit = dumpsByUnit(run2.dir)) {
-  const unit = run2.plan.units.find((u) => u.id === row.caseId && String(u.param.label) === row.label);
-  const files = unit ? byUnit.get(unit.unit) : void 0;
-  if (!files || files.length === 0) return null;
-  return rowProfile(runner, files, symbolize ?? (runner === "js" ? { forDump: dumpSymbolizers(run2.dir) } : void 0));
-}
-
-// src/report/escape.ts
-var MD_ENTITIES = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  "|": "&#124;",
-  "`": "&#96;",
-  "[": "&#91;",
-  "]": "&#93;",
-  "\\": "&#92;",
-  "*": "&#42;",
-  _: "&#95;",
-  "~": "&#126;",
-  "!": "&#33;"
-};
-var ZWSP = "\u200B";
-function mdText(value) {
-  return mdLineStart(mdInline(oneLine2(value)));
-}
-var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-var noBidi = (s) => s.replace(BIDI, "\uFFFD");
-var oneLine2 = (value) => noBidi(String(value ?? "")).replace(/\r\n?|\n|\u2028|\u2029/g, " ");
-function htmlCode(value) {
-  return `<code>${htmlText(unlinked(oneLine2(value))).replace(/@/g, "@&#8203;")}</code>`;
-}
-function mdInline(s) {
-  return unlinked(s).replace(/[&<>|`[\]\\*~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "&#95;").replace(/@/g, "@&#8203;");
-}
-function mdLineStart(s) {
-  return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws, lead) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
-}
-var COPY_TOKEN = new RegExp(
-  [
-    /https?:\/\/[A-Za-z0-9._~:/?#@!$&()*+,;=%-]*[A-Za-z0-9/_~=#-]/.source,
-    /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/.source,
-    /[A-Za-z0-9._/-]+@v?\d(?:[A-Za-z0-9._+-]*[A-Za-z0-9])?/.source,
-    /(?<=^|[\s(=])\/[A-Za-z0-9._~+/-]*[A-Za-z0-9_~+/-]/.source
-  ].join("|"),
-  "g"
-);
-function mdCopyable(value) {
-  const s = oneLine2(value);
-  let out = "";
-  let last = 0;
-  for (const m of s.matchAll(COPY_TOKEN)) {
-    out += `${mdInline(s.slice(last, m.index))}\`${m[0]}\``;
-    last = m.index + m[0].length;
-  }
-  return mdLineStart(out + mdInline(s.slice(last)));
-}
-function unlinked(s) {
-  return s.replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\b(www)\./gi, `$1${ZWSP}.`);
-}
-var PLAIN_CODE = /^[A-Za-z0-9 _.:/=,+()@#-]*$/;
-function mdCode(value) {
-  const s = String(value ?? "");
-  return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
-}
-function mdProse(value) {
-  const parts = String(value ?? "").split(/`([^`\r\n]+)`/);
-  return parts.map((p, i) => i % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, "&#124;")}</code>` : mdText(p)).join("");
-}
-function htmlText(value) {
-  return noBidi(String(value ?? "")).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-function jsonForScript(value) {
-  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
-}
-function csvField(value) {
-  if (value == null) return "";
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
-  if (typeof value === "boolean") return value ? "true" : "false";
-  let s = value;
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-function clip(value, n) {
-  const chars = [...value];
-  return chars.length <= n ? value : `${chars.slice(0, Math.max(0, n - 1)).join("")}\u2026`;
-}
-function safeUrl(value) {
-  let url2;
-  try {
-    url2 = new URL(value);
-  } catch {
-    return null;
-  }
-  if (url2.protocol !== "https:" && url2.protocol !== "http:") return null;
-  return url2.href.replace(/[\s"'<>()[\]`|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
-}
-
-// src/report/render/html-page.ts
-function htmlPage(o) {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${o.csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${htmlText(o.title)}</title>
-<style>${o.css}</style>
-</head>
-<body>
-${o.body}
-</body>
-</html>
-`;
+    const byGroup = Object.fromEntries([...byGroupRatios].map(([g, rs]) => [g, rs.length > 0 ? geomean(rs) : null]));
+    return { runner, wins, rows: all.length, geomean: all.length > 0 ? geomean(all) : null, byGroup };
+  });
 }
 
 // src/report/units.ts
@@ -27753,6 +26949,2776 @@ function opLabelOf(opNames) {
   return name2.endsWith("s") && name2.length > 1 ? name2.slice(0, -1) : name2;
 }
 
+// src/history/scoreboard.ts
+var timeFigure = (c) => c.median_ns;
+var countFigure = (c) => c.instructions?.median;
+var unitCost = (cells, figure) => unitCosts(cells.map(({ c }) => ({ median_ns: figure(c), ops: c.work.ops, bytes: c.work.bytes })));
+function scoreRun(runId, records, groupOf, figure = timeFigure) {
+  const sorted2 = [...records].sort((a, b) => byString(a.path, b.path));
+  const byRunner2 = /* @__PURE__ */ new Map();
+  for (const r of sorted2) byRunner2.set(r.record.runner, r);
+  if (byRunner2.size < 2) return null;
+  const rows = /* @__PURE__ */ new Map();
+  for (const runner of RUNNER_ORDER) {
+    const r = byRunner2.get(runner);
+    if (!r) continue;
+    const seen = /* @__PURE__ */ new Set();
+    for (const c of r.record.cases) {
+      const key5 = `${c.id}\0${c.label}`;
+      if (seen.has(key5) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
+      seen.add(key5);
+      const row = rows.get(key5) ?? [];
+      row.push({ runner, c });
+      rows.set(key5, row);
+    }
+  }
+  const scored = [];
+  for (const key5 of [...rows.keys()].sort()) {
+    const cells = rows.get(key5);
+    const cost = unitCost(cells, figure);
+    if (!cost) continue;
+    const first3 = cells[0];
+    scored.push({
+      group: groupOf(first3.c.id, first3.c.kind),
+      costs: cells.map(({ runner, c }, i) => {
+        const unitCost2 = cost[i];
+        const units = figure === timeFigure && c.median_ns > 0 ? c.median_ns / unitCost2 : 0;
+        const interval = units > 0 ? costInterval(c.samples_ns, units) : void 0;
+        const samples = units > 0 ? costSamples(c.samples_ns, units) : void 0;
+        return { runner, unitCost: unitCost2, ...interval ? { interval } : {}, ...samples ? { samples } : {} };
+      })
+    });
+  }
+  const board = boardRows(scored);
+  const counted = board.scored;
+  if (counted === 0) return null;
+  const first2 = sorted2[0];
+  const entry = {
+    run_id: runId,
+    branch: first2.record.branch,
+    timestamp: first2.record.commit.timestamp,
+    sha: first2.record.commit.sha,
+    geomean: {},
+    wins: {},
+    rows: counted,
+    ...board.open > 0 ? { open: board.open } : {}
+  };
+  for (const s of scoreRows(scored, RUNNER_ORDER)) {
+    if (s.geomean === null) continue;
+    entry.geomean[s.runner] = s.geomean;
+    entry.wins[s.runner] = s.wins;
+  }
+  return entry;
+}
+function scoreboard(records, maxRuns, groupOf, figure = timeFigure) {
+  const byRun = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    const run2 = byRun.get(r.record.run.id);
+    if (!run2) byRun.set(r.record.run.id, { first: r, list: [r] });
+    else {
+      run2.list.push(r);
+      if (r.path < run2.first.path) run2.first = r;
+    }
+  }
+  const runs = [...byRun].map(([id, run2]) => ({ id, ...run2, t: timeOf(run2.first.record.commit.timestamp) }));
+  runs.sort((a, b) => a.t - b.t || byString(a.id, b.id));
+  const left = /* @__PURE__ */ new Map();
+  const kept = [];
+  for (let i = runs.length - 1; i >= 0; i--) {
+    const run2 = runs[i];
+    const n = left.get(run2.first.record.branch) ?? 0;
+    if (n >= maxRuns || run2.list.length < 2) continue;
+    const e = scoreRun(run2.id, run2.list, groupOf, figure);
+    if (!e) continue;
+    left.set(e.branch, n + 1);
+    kept.push(e);
+  }
+  return kept.reverse();
+}
+
+// src/verdict/descriptive.ts
+var isShift = (p, ratio, o) => p < o.alpha && Math.abs(ratio - 1) > o.threshold;
+var isFlaggedDelta = (ratio, flag) => Math.abs(ratio - 1) > flag;
+var COMPARE_FLAG = 0.2;
+var FLAKY_SPREAD = 0.5;
+var TIMER_BOUND_NS = 1e3;
+var WAITED_CPU_WALL = 0.9;
+function cellMarks(o) {
+  const timerBound = o.medianNs < TIMER_BOUND_NS;
+  return {
+    timerBound,
+    flaky: !timerBound && o.printedSpreadPercent !== void 0 && o.printedSpreadPercent > FLAKY_SPREAD * 100,
+    waited: !timerBound && o.kind === "cpu" && o.cpuWallRatio !== void 0 && o.cpuWallRatio < WAITED_CPU_WALL
+  };
+}
+var loadedMachine = (loadAverage5, cpus) => loadAverage5 > cpus;
+
+// src/history/shift.ts
+var DEFAULT_SHIFT = { window: 5, alpha: 0.01, threshold: 0.05 };
+var mean2 = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+function shiftMargin(opts = DEFAULT_SHIFT) {
+  return 2 * opts.window - 1;
+}
+function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
+  const w = opts.window;
+  const n = values.length;
+  if (w < 1 || n < 2 * w) return [];
+  const lo = Math.max(w, from - (w - 1));
+  const logs2 = new Array(n).fill(0);
+  for (let i = Math.max(0, lo - w); i < n; i++) logs2[i] = Math.log(Math.max(values[i], 1e-9));
+  const candidates = [];
+  for (let i = lo; i + w <= n; i++) {
+    const before = logs2.slice(i - w, i);
+    const after = logs2.slice(i, i + w);
+    const p = mannWhitney(after, before, { exact: true }).p;
+    const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
+    if (isShift(p, ratio, opts)) candidates.push({ index: i, ratio, p, step: Math.abs(mean2(after) - mean2(before)) });
+  }
+  const beats = (o, c) => o.p < c.p || o.p === c.p && (o.step > c.step || o.step === c.step && o.index < c.index);
+  const marked = [];
+  candidates.forEach((c, k) => {
+    if (c.index < from) return;
+    for (let j = k - 1; j >= 0 && c.index - candidates[j].index < w; j--) if (beats(candidates[j], c)) return;
+    for (let j = k + 1; j < candidates.length && candidates[j].index - c.index < w; j++) if (beats(candidates[j], c)) return;
+    marked.push({ index: c.index, ratio: c.ratio, p: c.p });
+  });
+  return marked;
+}
+
+// src/history/count-steps.ts
+var DEFAULT_COUNT_SPREAD = NOISE_FLOOR;
+function countSteps(points) {
+  const out = /* @__PURE__ */ new Map();
+  for (let i = 1; i < points.length; i++) {
+    const prev = points[i - 1];
+    const cur = points[i];
+    const stored = [prev.spread, cur.spread].filter((s) => s !== void 0);
+    const spread = stored.length > 0 ? Math.max(...stored) : DEFAULT_COUNT_SPREAD;
+    const change = cur.unit / prev.unit - 1;
+    const moved = Math.abs(change) >= spread;
+    const cause = prev.toolchain !== cur.toolchain ? { kind: "toolchain", from: prev.toolchain, to: cur.toolchain } : moved && prev.host !== cur.host ? { kind: "host", from: prev.host, to: cur.host } : void 0;
+    if (!moved && !cause) continue;
+    out.set(i, { change, since: prev.sha, spread, spread_from: stored.length > 0 ? "record" : "default", ...cause ? { cause } : {} });
+  }
+  return out;
+}
+
+// src/history/derive.ts
+var INDEX_FILE = "index.json";
+var SERIES_DIR = "series";
+function catalogFromSpec(spec) {
+  return {
+    groups: spec.groups.map((g) => ({ id: g.id, title: g.title })),
+    cases: spec.cases.map((c) => {
+      const op = opLabelOf(c.work.ops);
+      return { id: c.id, kind: c.kind, group: c.group, doc: c.doc, ...c.formerly ? { formerly: [...c.formerly] } : {}, ...op !== "op" ? { op } : {} };
+    })
+  };
+}
+var DEFAULT_BRANCH_RETENTION = { maxBranches: 20, activeDays: 90 };
+function retainedBranches(records, opts = {}) {
+  const { maxBranches, activeDays } = { ...DEFAULT_BRANCH_RETENTION, ...opts };
+  const stats = /* @__PURE__ */ new Map();
+  let newest = -Infinity;
+  for (const { branch, t } of records) {
+    const st = stats.get(branch) ?? { last: -Infinity, n: 0 };
+    st.last = Math.max(st.last, t);
+    st.n++;
+    stats.set(branch, st);
+    newest = Math.max(newest, t);
+  }
+  const all = [...stats.keys()].sort(byString);
+  const def = opts.default ?? all.reduce((best, b) => stats.get(b).n > (stats.get(best)?.n ?? -1) ? b : best, all[0] ?? "");
+  const recent = all.filter((b) => b !== def && stats.get(b).last >= newest - activeDays * 864e5).sort((a, b) => stats.get(b).last - stats.get(a).last || byString(a, b)).slice(0, maxBranches);
+  const kept = [...stats.has(def) ? [def] : [], ...recent].sort(byString);
+  return { kept, default: def, expired: all.length - kept.length };
+}
+var DEFAULT_MAX_RUNS = 200;
+var MESSAGE_MAX = 200;
+function seriesFile(caseId) {
+  const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
+  const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 100);
+  const name2 = plain ? caseId : `${sanitized}~${createHash("sha256").update(caseId).digest("hex").slice(0, 16)}`;
+  return `${SERIES_DIR}/${name2}.json`;
+}
+var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
+function unitOf(c) {
+  return c.median_ns / workUnits(c.work);
+}
+function countUnitOf(c) {
+  return c.instructions ? c.instructions.median / workUnits(c.work) : void 0;
+}
+function toolchainOf(r) {
+  return r.counter ? `${r.host.runtime}; ${r.counter.tool} ${r.counter.version}` : r.host.runtime;
+}
+var hostOf = (r) => `${platformOf(r.host)} ${r.host.cpu_model}`;
+function firstLine(message) {
+  const line = message.split(/\r?\n/, 1)[0] ?? "";
+  return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}\u2026` : line;
+}
+var sortedKeys = (m) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
+function point({ loaded }, c, shift, step2) {
+  const { path, record: record2 } = loaded;
+  const counted = c.instructions;
+  return {
+    aa_spread: counted?.aa_spread,
+    author: record2.commit.author,
+    branch: record2.branch,
+    bytes: c.work.bytes,
+    client_commit: record2.client.commit,
+    client_version: record2.client.version,
+    count_step: step2,
+    imported: record2.source ? `github-action-benchmark ${record2.source.tool}: ${c.gab?.name ?? c.id}` : void 0,
+    instructions: counted?.median,
+    max_ns: c.max_ns ?? c.median_ns,
+    median_ns: c.median_ns,
+    message: firstLine(record2.commit.message),
+    metrics: c.metrics ? sortedKeys(c.metrics) : void 0,
+    min_ns: c.min_ns ?? c.median_ns,
+    n: c.n,
+    ops: c.work.ops,
+    record: path,
+    run_at: record2.started_at,
+    run_id: record2.run.id,
+    sha: record2.commit.sha,
+    shift: shift ? { p: shift.p, ratio: shift.ratio } : void 0,
+    timestamp: record2.commit.timestamp,
+    toolchain: counted ? toolchainOf(record2) : void 0,
+    url: record2.commit.url
+  };
+}
+function deriveHistory(set2, opts = {}) {
+  const maxRuns = opts.maxRuns ?? DEFAULT_MAX_RUNS;
+  if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a positive integer, got ${maxRuns}`);
+  const shiftOpts = { ...DEFAULT_SHIFT, ...opts.shift };
+  const trendLength = opts.trendLength ?? 20;
+  const aliases = new Map((opts.catalog?.cases ?? []).flatMap((c) => (c.formerly ?? []).map((old) => [old, c.id])));
+  const all = loadedWithCurrentIds(set2.records, aliases).map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
+  const retained = retainedBranches(
+    all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })),
+    opts.branches
+  );
+  const keptBranches = new Set(retained.kept);
+  const ordered = all.filter((o) => keptBranches.has(o.loaded.record.branch));
+  ordered.sort((a, b) => a.t - b.t || byString(a.loaded.path, b.loaded.path));
+  const series2 = /* @__PURE__ */ new Map();
+  const kinds = /* @__PURE__ */ new Map();
+  const branches = /* @__PURE__ */ new Set();
+  ordered.forEach(({ loaded: { record: record2 } }, k) => {
+    branches.add(record2.branch);
+    for (const c of record2.cases) {
+      if (c.status !== "ok" || c.median_ns === null) continue;
+      const key5 = `${c.id}\0${c.label}\0${record2.runner}`;
+      let acc = series2.get(key5);
+      if (!acc) {
+        series2.set(key5, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
+        if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
+      }
+      if (acc.at[acc.at.length - 1] === k) continue;
+      acc.at.push(k);
+      acc.cases.push(c);
+    }
+  });
+  const files = /* @__PURE__ */ new Map();
+  for (const acc of series2.values()) {
+    const { kept, latest } = finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength);
+    let entry = files.get(acc.caseId);
+    if (!entry) files.set(acc.caseId, entry = { file: { schema: SERIES_SCHEMA_ID, case: acc.caseId, series: [] }, index: [] });
+    entry.file.series.push({ runner: acc.runner, label: acc.label, points: kept });
+    entry.index.push({ runner: acc.runner, label: acc.label, points: kept.length, latest });
+  }
+  const catalogCases = new Map((opts.catalog?.cases ?? []).map((c) => [c.id, c]));
+  const groupOf = (id, kind) => catalogCases.get(id)?.group ?? (id.startsWith("gab.") ? "imported" : kind);
+  const bySeries = (a, b) => byString(a.label, b.label) || byRunner(a.runner, b.runner);
+  const caseIds = [...files.keys()].sort(byString);
+  const cases = caseIds.map((id) => {
+    const entry = files.get(id);
+    entry.file.series.sort(bySeries);
+    entry.index.sort(bySeries);
+    const info = catalogCases.get(id);
+    const kind = info?.kind ?? kinds.get(id) ?? "cpu";
+    return {
+      id,
+      kind,
+      group: groupOf(id, kind),
+      doc: info?.doc ?? "",
+      file: seriesFile(id),
+      ...info?.formerly ? { formerly: [...info.formerly] } : {},
+      ...info?.op ? { op: info.op } : {},
+      series: entry.index
+    };
+  });
+  const used = new Set(cases.map((c) => c.group));
+  const groups = (opts.catalog?.groups ?? []).filter((g) => used.has(g.id)).map((g) => ({ id: g.id, title: g.title }));
+  const known = new Set(groups.map((g) => g.id));
+  for (const id of [...used].filter((g) => !known.has(g)).sort(byString)) groups.push({ id, title: FALLBACK_GROUPS[id] ?? id });
+  const present2 = new Set([...series2.values()].map((a) => a.runner));
+  const countBoard = scoreboard(
+    ordered.map((o) => o.loaded),
+    maxRuns,
+    groupOf,
+    countFigure
+  );
+  const index = {
+    schema: INDEX_SCHEMA_ID,
+    generated_from: all.length,
+    branches: [...branches].sort(byString),
+    default_branch: retained.default,
+    expired_branches: retained.expired,
+    runners: RUNNER_ORDER.filter((r) => present2.has(r)),
+    groups,
+    cases,
+    scoreboard: scoreboard(
+      ordered.map((o) => o.loaded),
+      maxRuns,
+      groupOf
+    ),
+    ...countBoard.length > 0 ? { scoreboard_counts: countBoard } : {},
+    invalid: [...set2.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem }))
+  };
+  return { index, series: caseIds.map((id) => files.get(id).file) };
+}
+function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
+  const perBranch = /* @__PURE__ */ new Map();
+  acc.at.forEach((k, i) => {
+    const b = ordered[k].loaded.record.branch;
+    const list2 = perBranch.get(b);
+    if (list2) list2.push(i);
+    else perBranch.set(b, [i]);
+  });
+  const keep = new Uint8Array(acc.at.length);
+  const shifts = /* @__PURE__ */ new Map();
+  const steps = /* @__PURE__ */ new Map();
+  const latest = {};
+  const margin = shiftMargin(shiftOpts);
+  for (const branch of [...perBranch.keys()].sort(byString)) {
+    const list2 = perBranch.get(branch);
+    const n = list2.length;
+    const from = Math.max(0, n - maxRuns);
+    const start = Math.max(0, from - margin);
+    const units = list2.slice(start).map((i) => unitOf(acc.cases[i]));
+    for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list2[start + s.index], s);
+    for (let j = from; j < n; j++) keep[list2[j]] = 1;
+    const counted = list2.filter((i) => acc.cases[i].instructions);
+    const countPoints = counted.map((i) => {
+      const c = acc.cases[i];
+      const rec = ordered[acc.at[i]].loaded.record;
+      return {
+        unit: countUnitOf(c),
+        sha: rec.commit.sha,
+        toolchain: toolchainOf(rec),
+        host: hostOf(rec),
+        ...c.instructions.aa_spread !== void 0 ? { spread: c.instructions.aa_spread } : {}
+      };
+    });
+    for (const [k, step2] of countSteps(countPoints)) steps.set(counted[k], step2);
+    const last = acc.cases[list2[n - 1]];
+    const prev = n > 1 ? acc.cases[list2[n - 2]] : void 0;
+    const record2 = ordered[acc.at[list2[n - 1]]].loaded.record;
+    const prevUnit = prev ? unitOf(prev) : 0;
+    latest[branch] = {
+      median_ns: last.median_ns,
+      sha: record2.commit.sha,
+      timestamp: record2.commit.timestamp,
+      run_id: record2.run.id,
+      run_at: record2.started_at,
+      change: prev && prevUnit > 0 ? unitOf(last) / prevUnit - 1 : null,
+      trend: list2.slice(-trendLength).map((i) => acc.cases[i].median_ns),
+      ops: last.work.ops,
+      bytes: last.work.bytes,
+      ...lowPrecision(last.samples_ns, last.work) ? { low_precision: true } : {},
+      ...medianIntervalOf(last.samples_ns),
+      ...last.instructions ? countSummary(
+        counted.map((i) => acc.cases[i]),
+        trendLength
+      ) : {}
+    };
+  }
+  const kept = [];
+  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]], acc.cases[i], shifts.get(i), steps.get(i)));
+  return { kept, latest };
+}
+function countSummary(cases, trendLength) {
+  const last = cases[cases.length - 1];
+  const prev = cases[cases.length - 2];
+  return {
+    instructions: last.instructions.median,
+    count_change: prev ? countUnitOf(last) / countUnitOf(prev) - 1 : null,
+    count_trend: cases.slice(-trendLength).map((c) => c.instructions.median)
+  };
+}
+function renderDerived(d) {
+  const out = /* @__PURE__ */ new Map();
+  out.set(INDEX_FILE, stableJson(d.index));
+  const files = d.series.map((s) => [seriesFile(s.case), stableJson(s)]).sort((a, b) => byString(a[0], b[0]));
+  for (const [path, text4] of files) {
+    if (out.has(path)) throw new Error(`history: two case ids map to the series file ${path}; nothing derived`);
+    out.set(path, text4);
+  }
+  return out;
+}
+function derive(set2, opts = {}) {
+  return renderDerived(deriveHistory(set2, opts));
+}
+function medianIntervalOf(samples) {
+  const ci = costInterval(samples, 1);
+  return ci ? { median_interval: ci, samples_ns: [...samples] } : {};
+}
+
+// src/history/store.ts
+var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
+import { existsSync as existsSync3 } from "node:fs";
+import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { dirname as dirname3, join as join7, normalize, resolve, sep } from "node:path";
+
+// src/history/experiments.ts
+import { readdirSync, readFileSync as readFileSync2 } from "node:fs";
+import { join as join2 } from "node:path";
+var EXPERIMENTS_DIR = "experiments";
+var EXPERIMENT_INDEX_FILE = "index.json";
+var EXPERIMENT_SUMMARY_SCHEMA = "bee-bench/experiment-summary@1";
+var EXPERIMENT_INDEX_SCHEMA = "bee-bench/experiment-index@1";
+var num = external_exports.number().nullable();
+var ExperimentCellSchema = external_exports.object({
+  family: external_exports.enum(["download", "upload", "strategy"]),
+  size: external_exports.number().int().min(1),
+  level: external_exports.number().int().min(0).max(4),
+  strategy: external_exports.string(),
+  /** Strategy family: the arm within which RACE is set against DATA. */
+  arm: external_exports.string().optional(),
+  a: external_exports.string(),
+  b: external_exports.string(),
+  n_a: external_exports.number().int().min(0),
+  n_b: external_exports.number().int().min(0),
+  median_a_s: num,
+  median_b_s: num,
+  shift_s: num,
+  lo_s: num,
+  hi_s: num,
+  relative: num,
+  p: num,
+  q: num,
+  direction: external_exports.enum(["a-faster", "b-faster", "unclear"]),
+  failures_a: external_exports.number().int().min(0),
+  failures_b: external_exports.number().int().min(0),
+  replicates_needed: num
+});
+var ExperimentArmSchema = external_exports.object({
+  label: external_exports.string(),
+  release: external_exports.string(),
+  run_id: external_exports.string(),
+  nodes: external_exports.array(external_exports.string()),
+  client: external_exports.string(),
+  runner: external_exports.string()
+});
+var ExperimentIdSchema = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, "an experiment id is letters, digits, . _ - (at most 200)");
+var ExperimentSummarySchema = external_exports.object({
+  schema: external_exports.literal(EXPERIMENT_SUMMARY_SCHEMA),
+  id: ExperimentIdSchema,
+  created_at: external_exports.string().min(1),
+  mode: external_exports.enum(["side-by-side", "compare", "a/a", "single"]),
+  arms: external_exports.array(ExperimentArmSchema).min(1),
+  alpha: external_exports.number(),
+  power_shift: external_exports.number(),
+  summary: external_exports.string(),
+  totals: external_exports.object({ units: external_exports.number().int(), downloads: external_exports.number().int(), failed_units: external_exports.number().int(), failed_attempts: external_exports.number().int() }),
+  sync_ceilings: external_exports.number().int().min(0),
+  cells: external_exports.array(ExperimentCellSchema)
+});
+function experimentPath(id) {
+  return `${EXPERIMENTS_DIR}/${ExperimentIdSchema.parse(id)}.json`;
+}
+function serializeExperiment(s) {
+  return stableJsonPretty(ExperimentSummarySchema.parse(s));
+}
+function readExperiments(folderAbs) {
+  const dir = join2(folderAbs, EXPERIMENTS_DIR);
+  let names;
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json") && n !== EXPERIMENT_INDEX_FILE);
+  } catch (e) {
+    if (e.code === "ENOENT") return { summaries: [], invalid: [] };
+    throw e;
+  }
+  const summaries = [];
+  const invalid = [];
+  for (const name2 of names.sort()) {
+    const file2 = `${EXPERIMENTS_DIR}/${name2}`;
+    let json3;
+    try {
+      json3 = JSON.parse(readFileSync2(join2(dir, name2), "utf8"));
+    } catch (e) {
+      invalid.push({ file: file2, problem: `not JSON: ${e.message}` });
+      continue;
+    }
+    const r = ExperimentSummarySchema.safeParse(json3);
+    if (!r.success) {
+      const i = r.error.issues[0];
+      invalid.push({ file: file2, problem: `${i?.path.join(".") || "file"}: ${i?.message ?? "invalid"}` });
+    } else if (`${r.data.id}.json` !== name2) invalid.push({ file: file2, problem: `id "${r.data.id}" does not match the file name` });
+    else summaries.push(r.data);
+  }
+  return { summaries, invalid };
+}
+function deriveExperimentIndex(summaries, invalid = []) {
+  const sorted2 = [...summaries].sort((x, y) => x.created_at < y.created_at ? -1 : x.created_at > y.created_at ? 1 : x.id < y.id ? -1 : 1);
+  const experiments = sorted2.map((s) => {
+    const cells = s.cells.filter((c) => c.family === "download");
+    return {
+      id: s.id,
+      created_at: s.created_at,
+      mode: s.mode,
+      a: s.arms[0].label,
+      b: s.arms[1]?.label ?? null,
+      summary: s.summary,
+      faster: cells.filter((c) => c.direction === "b-faster").length,
+      slower: cells.filter((c) => c.direction === "a-faster").length,
+      cells: cells.length
+    };
+  }).reverse();
+  const byCell2 = /* @__PURE__ */ new Map();
+  for (const s of sorted2)
+    for (const c of s.cells) {
+      if (c.family !== "download") continue;
+      const k = `${c.size}|${c.level}|${c.strategy}`;
+      const t = byCell2.get(k) ?? byCell2.set(k, { size: c.size, level: c.level, strategy: c.strategy, points: [] }).get(k);
+      t.points.push({
+        id: s.id,
+        created_at: s.created_at,
+        a: c.a,
+        b: c.b,
+        median_a_s: c.median_a_s,
+        median_b_s: c.median_b_s,
+        shift_s: c.shift_s,
+        lo_s: c.lo_s,
+        hi_s: c.hi_s,
+        direction: c.direction
+      });
+    }
+  const trends = [...byCell2.values()].filter((t) => t.points.length >= 2).sort((x, y) => x.size - y.size || x.level - y.level || x.strategy.localeCompare(y.strategy));
+  const index = { schema: EXPERIMENT_INDEX_SCHEMA, experiments, trends, invalid };
+  return stableJsonPretty(index);
+}
+
+// src/profile/row-profile.ts
+import { closeSync, openSync, readdirSync as readdirSync3, readFileSync as readFileSync4, readSync } from "node:fs";
+import { join as join4 } from "node:path";
+
+// src/count/callgrind.ts
+import { readdirSync as readdirSync2, readFileSync as readFileSync3 } from "node:fs";
+import { join as join3 } from "node:path";
+
+// src/build/exec.ts
+import { spawn } from "node:child_process";
+var BuildError = class extends Error {
+  constructor(message, logTail = []) {
+    super(message);
+    this.logTail = logTail;
+  }
+  logTail;
+  name = "BuildError";
+};
+function step(label, cmd, args, opts) {
+  return new Promise((resolve24, reject) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: childEnv(opts.env), stdio: ["ignore", "pipe", "pipe"], shell: opts.shell ?? false });
+    const tail = [];
+    const emit = (line) => {
+      if (!line.trim()) return;
+      tail.push(line);
+      if (tail.length > 30) tail.shift();
+      opts.log(`  ${line}`);
+    };
+    const lines = () => {
+      let partial2 = "";
+      return {
+        data: (d) => {
+          const parts = (partial2 + d.toString("utf8")).split(/\r?\n/);
+          partial2 = parts.pop() ?? "";
+          parts.forEach(emit);
+        },
+        end: () => emit(partial2)
+      };
+    };
+    const out = lines();
+    const err = lines();
+    child.stdout.on("data", out.data);
+    child.stderr.on("data", err.data);
+    child.on("error", (e) => reject(new BuildError(`${label}: cannot start ${cmd}: ${e.message}`)));
+    child.on("close", (code) => {
+      out.end();
+      err.end();
+      if (code === 0) resolve24();
+      else reject(new BuildError(`${label} failed (exit ${code}) in ${opts.cwd}:
+${tail.slice(-15).join("\n")}`, tail.slice(-30)));
+    });
+  });
+}
+function toolVersion(cmd, args) {
+  return new Promise((resolve24) => {
+    const child = spawn(cmd, args, { env: childEnv(), stdio: ["ignore", "pipe", "ignore"] });
+    let out = "";
+    child.stdout.on("data", (d) => out += d.toString("utf8"));
+    child.on("error", () => resolve24("missing"));
+    child.on("close", (code) => resolve24(code === 0 ? (out.split("\n")[0] ?? "").trim() : "missing"));
+  });
+}
+
+// src/count/profile-options.ts
+var CALLER_CONTEXT = { go: 4, rs: 4, js: 2 };
+var profileCallgrindOptions = (runner) => CALLER_CONTEXT[runner] > 0 ? [`--separate-callers=${CALLER_CONTEXT[runner]}`] : [];
+
+// runners/js/src/callgrind-costs.mjs
+var V8_HEAP_FUNCTION = /\bv8::internal::(?:Heap|Scavenger\w*|\w*Scaveng\w*Visitor|MarkCompactCollector|MinorMarkCompactCollector|Sweeper|IncrementalMarking|ConcurrentMarking|MarkingBarrier|\w*Evacuat\w*|RememberedSet|SlotSet|TypedSlotSet|ArrayBufferSweeper|PretenuringHandler|PagedSpaceBase|CompactionSpace|SpaceWithLinearArea|SemiSpaceNewSpace|FreeList\w*)::|\bheap::base::|<v8::internal::\w*(?:Scaveng|Marking|Evacuat)\w*>/;
+var V8_LOGGER_FUNCTION = /^v8::internal::(?:Logger|V8FileLogger|CodeEventLogger|LinuxPerfBasicLogger|LogFile|ExistingCodeLogger)::/;
+function v8Count(text4) {
+  const total = dumpTotal(text4);
+  return total === null ? null : total - v8HeapCost(text4) - v8LoggerCost(text4);
+}
+function v8LoggerCost(text4) {
+  if (!text4.includes("Logger::")) return 0;
+  return inclusiveCost(text4, (fn) => V8_LOGGER_FUNCTION.test(fn));
+}
+function inclusiveCost(text4, isIn) {
+  return sumCosts(text4, (fn, callee) => isIn(fn) && !(callee !== null && isIn(callee)));
+}
+function dumpTotal(text4) {
+  const totals = /^totals: (\d+)/m.exec(text4);
+  return totals ? Number(totals[1]) : null;
+}
+function v8HeapCost(text4) {
+  if (!text4.includes("v8::internal::")) return 0;
+  const heap = /* @__PURE__ */ new Map();
+  const isHeap = (fn) => {
+    if (!heap.has(fn)) heap.set(fn, V8_HEAP_FUNCTION.test(fn));
+    return heap.get(fn);
+  };
+  return sumCosts(text4, (fn, callee) => callee === null && isHeap(fn));
+}
+function sumCosts(text4, pick2) {
+  const names = /* @__PURE__ */ new Map();
+  const nameOf = (spec) => {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== void 0) names.set(m[1], m[2]);
+    return names.get(m[1]) ?? "";
+  };
+  let fn = "";
+  let callee = "";
+  let callCost = false;
+  let cost = 0;
+  for (const line of text4.split("\n")) {
+    if (line.startsWith("fn=")) {
+      fn = nameOf(line.slice(3));
+      callCost = false;
+    } else if (line.startsWith("cfn=")) {
+      callee = nameOf(line.slice(4));
+    } else if (line.startsWith("calls=")) {
+      callCost = true;
+    } else if (/^[\d+*-]/.test(line)) {
+      if (pick2(fn, callCost ? callee : null)) cost += Number(line.split(" ")[1] ?? 0);
+      callCost = false;
+    }
+  }
+  return cost;
+}
+
+// src/count/callgrind.ts
+var JS_COUNT_FLAGS = ["--single-threaded", "--predictable", "--predictable-gc-schedule", "--hash-seed=1", "--random-seed=1"];
+var JS_NAMING_FLAGS = ["--perf-basic-prof", "--logfile=/dev/null", "--no-short-builtin-calls"];
+var GO_COUNT_ENV = { GODEBUG: "asyncpreemptoff=1", GOGC: "off", GOMAXPROCS: "1" };
+var RS_COUNT_ENV = { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" };
+var COUNT_ENV = { js: {}, go: GO_COUNT_ENV, rs: RS_COUNT_ENV };
+async function findCounter() {
+  if (process.platform !== "linux" || process.arch !== "x64") {
+    return { counter: null, reason: `instruction counts need valgrind on Linux x86-64 (this is ${process.platform}-${process.arch})` };
+  }
+  const line = await toolVersion("valgrind", ["--version"]);
+  if (line === "missing") return { counter: null, reason: "valgrind is not installed (apt-get install valgrind)" };
+  return { counter: { tool: "callgrind", version: line } };
+}
+function countingCommand(cmd, runner, dumpDir, o = {}) {
+  const [exe, ...rest] = cmd.argv;
+  if (!exe) throw new Error("empty runner command");
+  const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
+  const inner = runner === "js" ? [exe, ...jsFlags, ...rest] : [exe, ...rest];
+  return {
+    ...cmd,
+    argv: [
+      "valgrind",
+      "--tool=callgrind",
+      "--instr-atstart=no",
+      "--dump-line=no",
+      "--compress-strings=yes",
+      // What function profiles ask of the dumps (caller context): src/count/profile-options.ts.
+      ...profileCallgrindOptions(runner),
+      `--callgrind-out-file=${join3(dumpDir, "callgrind.out.%p")}`,
+      // valgrind's own "==pid==" lines to a file of their own, not the console among the runner's.
+      ...o.logFile ? [`--log-file=${o.logFile}`] : [],
+      "--quiet",
+      ...inner
+    ],
+    env: { ...cmd.env, ...COUNT_ENV[runner], BEE_BENCH_COUNT: "1", BEE_BENCH_COUNT_DIR: dumpDir }
+  };
+}
+var TRIGGER = /^desc: Trigger: Client Request: bee-bench(?:-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
+var WALL_CLOCK_FUNCTIONS = ["runtime.sysmon", "runtime.findRunnable"];
+function parseDump(text4) {
+  const trigger = TRIGGER.exec(text4);
+  if (!trigger) return null;
+  const count = v8Count(text4);
+  const instructions = count === null ? 0 : count - wallClockCost(text4);
+  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
+}
+var isWallClock = (fn) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
+function wallClockCost(text4) {
+  if (!WALL_CLOCK_FUNCTIONS.some((w) => text4.includes(w))) return 0;
+  return inclusiveCost(text4, isWallClock);
+}
+function readDumps(dir) {
+  const steps = /* @__PURE__ */ new Map();
+  for (const f of readdirSync2(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
+    const d = parseDump(readFileSync3(join3(dir, f), "utf8"));
+    if (!d) continue;
+    const key5 = `${d.unit} ${d.step}`;
+    const seen = steps.get(key5);
+    steps.set(key5, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+  }
+  const byUnit = /* @__PURE__ */ new Map();
+  for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.instructions]);
+  }
+  return byUnit;
+}
+
+// src/profile/callgrind-read.ts
+var contextKey = (chain) => chain.join("");
+var contextFunction = (key5) => key5.split("", 1)[0];
+function splitContext(raw) {
+  if (!raw.includes("'")) return { fn: raw, level: 1, callers: [] };
+  const parts = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === "<" || c === "(") depth++;
+    else if (c === ">" && raw[i - 1] !== "-" || c === ")") depth = Math.max(0, depth - 1);
+    else if (c === "'" && depth === 0) {
+      parts.push(raw.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(raw.slice(start));
+  const [fn, ...rest] = parts;
+  const level = rest.length > 0 && /^\d+$/.test(rest[0]) ? Number(rest.shift()) : 1;
+  return { fn, level, callers: rest };
+}
+var TRIGGER2 = /^desc: Trigger: Client Request: bee-bench(-spin)? (\d+) (\d+)(?: perf-map=\d+)?$/m;
+function triggerOf(text4) {
+  const t = TRIGGER2.exec(text4);
+  return t ? { unit: Number(t[2]), step: Number(t[3]), spin: t[1] !== void 0 } : null;
+}
+var Names = class {
+  byId = /* @__PURE__ */ new Map();
+  resolve(spec) {
+    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec);
+    if (!m) return spec;
+    if (m[2] !== void 0) this.byId.set(m[1], m[2]);
+    return this.byId.get(m[1]) ?? "";
+  }
+};
+var add = (m, k, v) => m.set(k, (m.get(k) ?? 0) + v);
+function readDumpProfile(text4, rename = (f) => f) {
+  const profile2 = {
+    trigger: triggerOf(text4),
+    self: /* @__PURE__ */ new Map(),
+    edges: /* @__PURE__ */ new Map(),
+    reentered: /* @__PURE__ */ new Map(),
+    files: /* @__PURE__ */ new Map(),
+    contexts: { self: /* @__PURE__ */ new Map(), edges: /* @__PURE__ */ new Map(), reentered: /* @__PURE__ */ new Map(), chain: /* @__PURE__ */ new Map() }
+  };
+  const ctx = profile2.contexts;
+  const fns = new Names();
+  const files = new Names();
+  const renamed = /* @__PURE__ */ new Map();
+  const rename1 = (raw) => {
+    let n = renamed.get(raw);
+    if (n === void 0) renamed.set(raw, n = rename(raw));
+    return n;
+  };
+  const parsed = /* @__PURE__ */ new Map();
+  const read = (raw) => {
+    let r = parsed.get(raw);
+    if (!r) {
+      const s = splitContext(raw);
+      const chain = [s.fn, ...s.callers].map(rename1);
+      const node3 = contextKey(chain);
+      if (!ctx.chain.has(node3)) ctx.chain.set(node3, chain);
+      parsed.set(raw, r = { fn: chain[0], node: node3, deeper: s.level > 1 });
+    }
+    return r;
+  };
+  const firstLevel = /* @__PURE__ */ new Set();
+  const ctxReentered = /* @__PURE__ */ new Map();
+  let file2 = "";
+  let fn = "";
+  let node2 = "";
+  let callee = null;
+  let calleeNode = "";
+  let calleeRaw = "";
+  let calls = 0;
+  for (const line of text4.split("\n")) {
+    const c = line.charCodeAt(0);
+    if (c >= 48 && c <= 57 || c === 43 || c === 45 || c === 42) {
+      const ir2 = Number(line.slice(line.indexOf(" ") + 1).split(" ")[0] ?? 0) || 0;
+      if (callee === null) {
+        add(profile2.self, fn, ir2);
+        add(ctx.self, node2, ir2);
+      } else {
+        const deeper = read(calleeRaw).deeper;
+        if (callee !== fn) {
+          addEdge(profile2.edges, fn, callee, calls, ir2);
+          if (deeper) add(profile2.reentered, callee, ir2);
+        }
+        if (calleeNode !== node2) {
+          addEdge(ctx.edges, node2, calleeNode, calls, ir2);
+          if (deeper) add(ctxReentered, calleeNode, ir2);
+        }
+        callee = null;
+      }
+    } else if (line.startsWith("fl=")) {
+      file2 = files.resolve(line.slice(3));
+    } else if (line.startsWith("fi=") || line.startsWith("fe=") || line.startsWith("cfi=") || line.startsWith("cfl=")) {
+      files.resolve(line.slice(line.indexOf("=") + 1));
+    } else if (line.startsWith("fn=")) {
+      const r = read(fns.resolve(line.slice(3)));
+      fn = r.fn;
+      node2 = r.node;
+      if (!r.deeper) firstLevel.add(node2);
+      if (!profile2.files.has(fn)) profile2.files.set(fn, file2);
+      if (!profile2.self.has(fn)) profile2.self.set(fn, 0);
+      if (!ctx.self.has(node2)) ctx.self.set(node2, 0);
+    } else if (line.startsWith("cfn=")) {
+      calleeRaw = fns.resolve(line.slice(4));
+    } else if (line.startsWith("calls=")) {
+      calls = Number(line.slice(6).split(" ")[0]) || 0;
+      const r = read(calleeRaw);
+      callee = r.fn;
+      calleeNode = r.node;
+    }
+  }
+  for (const [n, ir2] of ctxReentered) if (firstLevel.has(n)) ctx.reentered.set(n, ir2);
+  return profile2;
+}
+function addEdge(edges, from, to, calls, ir2) {
+  const out = edges.get(from) ?? /* @__PURE__ */ new Map();
+  edges.set(from, out);
+  const e = out.get(to) ?? { calls: 0, ir: 0 };
+  out.set(to, { calls: e.calls + calls, ir: e.ir + ir2 });
+}
+function inclusive(p, fn) {
+  let out = 0;
+  for (const e of p.edges.get(fn)?.values() ?? []) out += e.ir;
+  return (p.self.get(fn) ?? 0) + out - (p.reentered.get(fn) ?? 0);
+}
+
+// src/profile/row-profile.ts
+function readTrigger(path) {
+  const fd = openSync(path, "r");
+  try {
+    const buf = Buffer.alloc(4096);
+    return triggerOf(buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString("utf8"));
+  } finally {
+    closeSync(fd);
+  }
+}
+function dumpsByUnit(dir) {
+  const found = [];
+  for (const f of readdirSync3(dir).filter((name2) => name2.startsWith("callgrind.out."))) {
+    const path = join4(dir, f);
+    const t = readTrigger(path);
+    if (t) found.push({ unit: t.unit, step: t.step, file: path });
+  }
+  const byUnit = /* @__PURE__ */ new Map();
+  for (const d of found.sort((a, b) => a.unit - b.unit || a.step - b.step || a.file.localeCompare(b.file))) {
+    byUnit.set(d.unit, [...byUnit.get(d.unit) ?? [], d.file]);
+  }
+  return byUnit;
+}
+var isWallClock2 = (fn) => WALL_CLOCK_FUNCTIONS.includes(fn);
+var LEFT_OUT = { go: isWallClock2, rs: () => false, js: (fn) => V8_LOGGER_FUNCTION.test(fn) };
+function withoutLeftOut(p, isLeftOut) {
+  const roots = [...p.self.keys()].filter(isLeftOut);
+  if (roots.length === 0) return;
+  const incl = new Map([...p.self.keys()].map((f) => [f, inclusive(p, f)]));
+  const self2 = new Map(p.self);
+  const edges = new Map([...p.edges].map(([f, out]) => [f, new Map(out)]));
+  const remove = (fn, ir2, path) => {
+    const whole = incl.get(fn) ?? 0;
+    if (whole <= 0 || ir2 <= 0 || path.has(fn) || isLeftOut(fn)) return;
+    const share = Math.min(1, ir2 / whole);
+    p.self.set(fn, Math.max(0, (p.self.get(fn) ?? 0) - (self2.get(fn) ?? 0) * share));
+    const next = new Set(path).add(fn);
+    for (const [callee, e] of edges.get(fn) ?? []) {
+      remove(callee, e.ir * share, next);
+      const now2 = p.edges.get(fn).get(callee);
+      p.edges.get(fn).set(callee, { calls: Math.max(0, now2.calls - e.calls * share), ir: Math.max(0, now2.ir - e.ir * share) });
+    }
+  };
+  for (const w of roots) for (const [callee, e] of edges.get(w) ?? []) remove(callee, e.ir, /* @__PURE__ */ new Set([w]));
+  const gone = new Set(roots);
+  for (const [fn, own2] of p.self) {
+    const out = [...p.edges.get(fn)?.values() ?? []].reduce((sum2, e) => sum2 + e.ir, 0);
+    if (own2 < 0.5 && out < 0.5 && (self2.get(fn) ?? 0) >= 0.5) gone.add(fn);
+  }
+  for (const fn of gone) {
+    p.self.delete(fn);
+    p.edges.delete(fn);
+    p.reentered.delete(fn);
+  }
+  for (const out of p.edges.values()) for (const [callee, e] of out) if (gone.has(callee) || e.ir < 0.5) out.delete(callee);
+}
+function withoutV8Heap(p, fnOf = (f) => f) {
+  for (const fn of p.self.keys()) if (V8_HEAP_FUNCTION.test(fnOf(fn))) p.self.set(fn, 0);
+}
+var addEdges = (into, from) => {
+  for (const [caller, out] of from) {
+    const to = into.get(caller) ?? /* @__PURE__ */ new Map();
+    into.set(caller, to);
+    for (const [callee, e] of out) {
+      const had = to.get(callee) ?? { calls: 0, ir: 0 };
+      to.set(callee, { calls: had.calls + e.calls, ir: had.ir + e.ir });
+    }
+  }
+};
+var perIteration = (edges, n) => {
+  for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
+};
+function rowProfile(runner, files, symbolize) {
+  const functions = /* @__PURE__ */ new Map();
+  const edges = /* @__PURE__ */ new Map();
+  const contexts = { nodes: /* @__PURE__ */ new Map(), edges: /* @__PURE__ */ new Map() };
+  const steps = /* @__PURE__ */ new Set();
+  for (const file2 of files) {
+    const text4 = readFileSync4(file2, "utf8");
+    const d = readDumpProfile(text4, typeof symbolize === "object" ? symbolize.forDump(text4) : symbolize);
+    if (!d.trigger) continue;
+    steps.add(`${d.trigger.unit} ${d.trigger.step}`);
+    withoutLeftOut(d, LEFT_OUT[runner]);
+    withoutLeftOut(d.contexts, (node2) => LEFT_OUT[runner](contextFunction(node2)));
+    if (runner === "js") {
+      withoutV8Heap(d);
+      withoutV8Heap(d.contexts, contextFunction);
+    }
+    for (const [fn, self2] of d.self) {
+      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? "", self: 0, inclusive: 0 };
+      functions.set(fn, { ...f, self: f.self + self2, inclusive: f.inclusive + inclusive(d, fn) });
+    }
+    addEdges(edges, d.edges);
+    for (const [node2, self2] of d.contexts.self) {
+      const c = contexts.nodes.get(node2) ?? { chain: d.contexts.chain.get(node2) ?? [contextFunction(node2)], self: 0, inclusive: 0 };
+      contexts.nodes.set(node2, { ...c, self: c.self + self2, inclusive: c.inclusive + inclusive(d.contexts, node2) });
+    }
+    addEdges(contexts.edges, d.contexts.edges);
+  }
+  const n = Math.max(1, steps.size);
+  let total = 0;
+  for (const f of functions.values()) {
+    f.self /= n;
+    f.inclusive /= n;
+    total += f.self;
+  }
+  perIteration(edges, n);
+  for (const c of contexts.nodes.values()) {
+    c.self /= n;
+    c.inclusive /= n;
+  }
+  perIteration(contexts.edges, n);
+  return { runner, total, iterations: steps.size, functions, edges, contexts };
+}
+
+// src/profile/v8-symbols.ts
+import { copyFileSync, existsSync as existsSync2, readdirSync as readdirSync4, readFileSync as readFileSync5, renameSync, rmSync } from "node:fs";
+import { dirname as dirname2, isAbsolute, join as join5, relative } from "node:path";
+var LINE = /^([0-9a-f]+) ([0-9a-f]+) (.*)$/i;
+function readPerfMap(text4, file2) {
+  const entries = [];
+  const lines = text4.split("\n");
+  lines.pop();
+  let end = 0;
+  for (const [i, line] of lines.entries()) {
+    end += Buffer.byteLength(line) + 1;
+    if (line === "") continue;
+    const m = LINE.exec(line);
+    if (!m) throw new Error(`${file2}:${i + 1}: not a perf map line ('<hex start> <hex size> <name>'): ${JSON.stringify(line.slice(0, 120))}`);
+    entries.push({ start: parseInt(m[1], 16), size: parseInt(m[2], 16), name: m[3], end });
+  }
+  return entries;
+}
+var ADDRESS = /^0x([0-9a-f]+)((?:'\d+)?)$/;
+var SCRIPT_CODE = /^(?:JS|Function|LazyCompile|Script|Eval):[*~^+]?(.*?) ?((?:file:\/\/|\/|node:)\S*?)(:\d+)(:\d+)?$/;
+function packageLookup() {
+  const seen = /* @__PURE__ */ new Map();
+  const of = (dir) => {
+    if (seen.has(dir)) return seen.get(dir);
+    let found = null;
+    try {
+      const name2 = JSON.parse(readFileSync5(join5(dir, "package.json"), "utf8")).name;
+      if (typeof name2 === "string" && name2 !== "") found = { name: name2, dir };
+    } catch {
+    }
+    if (!found && dirname2(dir) !== dir) found = of(dirname2(dir));
+    seen.set(dir, found);
+    return found;
+  };
+  return of;
+}
+function readablePath(path, packageOf) {
+  const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
+  if (!isAbsolute(plain)) return plain;
+  const inModules = plain.lastIndexOf("/node_modules/");
+  if (inModules >= 0) return plain.slice(inModules + "/node_modules/".length);
+  const pkg = packageOf(dirname2(plain));
+  return pkg ? `${pkg.name}/${relative(pkg.dir, plain)}` : plain;
+}
+function sourceLookup() {
+  const files = /* @__PURE__ */ new Map();
+  return (path, line, column) => {
+    const plain = path.startsWith("file://") ? decodeURIComponent(path.slice("file://".length)) : path;
+    if (!isAbsolute(plain)) return null;
+    if (!files.has(plain)) {
+      try {
+        files.set(plain, readFileSync5(plain, "utf8").split("\n"));
+      } catch {
+        files.set(plain, null);
+      }
+    }
+    const text4 = files.get(plain)?.[line - 1]?.slice(column - 1);
+    return text4 === void 0 ? null : text4;
+  };
+}
+var SNIPPET_CHARS = 40;
+function readableName(v8Name, packageOf, sourceAt = sourceLookup()) {
+  const script = SCRIPT_CODE.exec(v8Name);
+  if (script) {
+    const [, fn, path, line, column] = script;
+    const where = readablePath(path, packageOf);
+    if (fn) return `${fn} ${where}`;
+    const text4 = column ? sourceAt(path, Number(line.slice(1)), Number(column.slice(1))) : null;
+    if (!text4?.trim()) return `(anonymous) ${where}${line}${column ?? ""}`;
+    const flat = text4.trim().replace(/\s+/g, " ");
+    return `(anonymous) ${where} \xAB${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}\u2026` : flat}\xBB`;
+  }
+  if (v8Name.startsWith("Builtin:")) return `Builtins_${v8Name.slice("Builtin:".length)}`;
+  return v8Name;
+}
+function symbolizerOver(entries, count, packageOf, sourceAt = sourceLookup()) {
+  const found = /* @__PURE__ */ new Map();
+  const lookup = (address) => {
+    for (let i = count - 1; i >= 0; i--) {
+      const e = entries[i];
+      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
+    }
+    return null;
+  };
+  return (fn) => {
+    const m = ADDRESS.exec(fn);
+    if (!m) return fn;
+    const hex6 = m[1];
+    if (!found.has(hex6)) found.set(hex6, lookup(parseInt(hex6, 16)));
+    const name2 = found.get(hex6);
+    return name2 === null || name2 === void 0 ? fn : `${name2}${m[2]}`;
+  };
+}
+var v8PerfMapPath = (pid) => `/tmp/perf-${pid}.map`;
+var perfMapFile = (dumpDir, pid) => join5(dumpDir, `perf-${pid}.map`);
+function collectPerfMaps(dumpDir) {
+  const pids = new Set(
+    readdirSync4(dumpDir).map((f) => /^callgrind\.out\.(\d+)(?:\.\d+)?$/.exec(f)?.[1]).filter((pid) => pid !== void 0).map(Number)
+  );
+  const moved = [];
+  for (const pid of pids) {
+    const from = v8PerfMapPath(pid);
+    if (!existsSync2(from)) continue;
+    const to = perfMapFile(dumpDir, pid);
+    try {
+      renameSync(from, to);
+    } catch {
+      copyFileSync(from, to);
+      rmSync(from, { force: true });
+    }
+    moved.push(to);
+  }
+  return moved;
+}
+var PID = /^pid: (\d+)$/m;
+var MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
+function dumpSymbolizers(dumpDir, packageOf = packageLookup()) {
+  const maps = /* @__PURE__ */ new Map();
+  const sourceAt = sourceLookup();
+  const mapOf = (pid) => {
+    if (!maps.has(pid)) {
+      const file2 = perfMapFile(dumpDir, Number(pid));
+      maps.set(pid, existsSync2(file2) ? readPerfMap(readFileSync5(file2, "utf8"), file2) : null);
+    }
+    return maps.get(pid);
+  };
+  return (dumpText) => {
+    const pid = PID.exec(dumpText)?.[1];
+    const entries = pid === void 0 ? null : mapOf(pid);
+    if (!entries) return (fn) => fn;
+    const length = Number(MAP_LENGTH.exec(dumpText)?.[1] ?? Infinity);
+    let lo = 0;
+    let hi = entries.length;
+    while (lo < hi) {
+      const mid = lo + hi >> 1;
+      if (entries[mid].end <= length) lo = mid + 1;
+      else hi = mid;
+    }
+    return symbolizerOver(entries, lo, packageOf, sourceAt);
+  };
+}
+
+// src/profile/callgrind-write.ts
+var oneLine = (s) => s.replace(/[\r\n]/g, " ");
+function callgrindText(p, title, name2 = (f) => f) {
+  const fileIds = /* @__PURE__ */ new Map();
+  const fnIds = /* @__PURE__ */ new Map();
+  const ref = (ids, key5) => {
+    const id = ids.get(key5);
+    if (id !== void 0) return `(${id})`;
+    ids.set(key5, ids.size + 1);
+    return `(${ids.size}) ${oneLine(key5)}`;
+  };
+  const fileOf = (fn) => p.functions.get(fn)?.file || "???";
+  const lines = [];
+  let total = 0;
+  for (const f of [...p.functions.values()].sort((a, b) => a.name.localeCompare(b.name))) {
+    const self2 = Math.round(f.self);
+    total += self2;
+    lines.push(`fl=${ref(fileIds, fileOf(f.name))}`, `fn=${ref(fnIds, name2(f.name))}`, `0 ${self2}`);
+    for (const [callee, e] of p.edges.get(f.name) ?? []) {
+      const calls = Math.max(1, Math.round(e.calls));
+      lines.push(`cfl=${ref(fileIds, fileOf(callee))}`, `cfn=${ref(fnIds, name2(callee))}`, `calls=${calls} 0`, `0 ${Math.round(e.ir)}`);
+    }
+  }
+  return [
+    "# callgrind format",
+    "version: 1",
+    "creator: bee-bench",
+    `cmd: ${oneLine(title)}`,
+    "desc: Instructions per timed iteration (the mean over the counted iterations)",
+    "positions: line",
+    "events: Ir",
+    `summary: ${total}`,
+    "",
+    ...lines,
+    `totals: ${total}`,
+    ""
+  ].join("\n");
+}
+
+// src/profile/names.ts
+var NAME_CHARS = 200;
+function displayName(runner, name2) {
+  let n = name2;
+  if (runner === "go") {
+    const paren = n.indexOf("(");
+    const slash = n.lastIndexOf("/", paren === -1 ? n.length : paren);
+    n = n.slice(slash + 1).replace(/\.abi0$/, "");
+  } else {
+    n = n.replace(/::h[0-9a-f]{16}$/, "");
+  }
+  return [...n].length > NAME_CHARS ? `${[...n].slice(0, NAME_CHARS - 1).join("")}\u2026` : n;
+}
+var JS_OWN_PATH = /(?:^|[\s/\\])(?:@ethersphere[/\\]bee-js|cafe-utility)[/\\]/;
+var OWN = {
+  go: (name2) => name2.startsWith("github.com/ethswarm-tools/bee-go/"),
+  rs: (name2) => name2.startsWith("bee::") || name2.startsWith("<bee::"),
+  js: (name2, file2) => JS_OWN_PATH.test(`${file2} ${name2}`)
+};
+var isClientOwn = (runner, name2, file2) => OWN[runner](name2, file2);
+var ALLOCATORS = {
+  go: (fn) => fn === "runtime.mallocgc",
+  rs: (fn) => /^(?:__rustc::)?__rust_(?:alloc|alloc_zeroed|realloc)$|^(?:malloc|calloc|realloc)$/.test(fn),
+  js: (fn) => fn.startsWith("v8::internal::BackingStore::Allocate(")
+};
+var isAllocator = (runner, fn) => ALLOCATORS[runner](fn);
+
+// src/profile/fold.ts
+var SMALLEST = 0.5;
+var SMALLEST_FOLDED_SHARE = 1e-6;
+var MOST_VISITS = 2e5;
+function flow(start, next, keep, smallest = SMALLEST) {
+  const pending = new Map(start);
+  let visits = 0;
+  while (pending.size > 0) {
+    const [node2, amount] = pending.entries().next().value;
+    pending.delete(node2);
+    if (amount < smallest || ++visits > MOST_VISITS) {
+      keep(node2, amount);
+      continue;
+    }
+    for (const [to, a] of next(node2, amount)) if (a > 0) pending.set(to, (pending.get(to) ?? 0) + a);
+  }
+}
+var NOT_FOLDED = { go: () => false, rs: () => false, js: (fn) => V8_HEAP_FUNCTION.test(fn) };
+function foldIntoClient(p) {
+  const { nodes, edges } = p.contexts;
+  const fnOf = (node2) => nodes.get(node2)?.chain[0] ?? node2;
+  const ownness = /* @__PURE__ */ new Map();
+  const ownFn = (fn) => ownness.get(fn) ?? ownness.set(fn, isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? "")).get(fn);
+  const own2 = (node2) => ownFn(fnOf(node2));
+  const notFolded = NOT_FOLDED[p.runner];
+  const foldable = (callee) => !own2(callee) && !notFolded(fnOf(callee));
+  const exact = /* @__PURE__ */ new Map();
+  const isExact = (node2) => exact.get(node2) ?? exact.set(node2, (nodes.get(node2)?.chain ?? []).slice(1).some(ownFn)).get(node2);
+  const outward = /* @__PURE__ */ new Map();
+  const callsOf = (node2) => {
+    let c = outward.get(node2);
+    if (!c) {
+      const calls = [...edges.get(node2) ?? []];
+      c = { calls: calls.filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]), callsIr: calls.reduce((s, [, e]) => s + e.ir, 0) };
+      outward.set(node2, c);
+    }
+    return c;
+  };
+  const out = /* @__PURE__ */ new Map();
+  for (const f of p.functions.values()) if (ownFn(f.name)) out.set(f.name, { cost: f.self, via: /* @__PURE__ */ new Map(), estimated: 0 });
+  for (const node2 of nodes.keys()) {
+    const line = out.get(fnOf(node2));
+    if (!line) continue;
+    const credit = (callee, ir2) => {
+      line.cost += ir2;
+      const fn = fnOf(callee);
+      line.via.set(fn, (line.via.get(fn) ?? 0) + ir2);
+      if (!isExact(callee)) line.estimated += ir2;
+    };
+    const start = new Map([...edges.get(node2) ?? []].filter(([callee]) => foldable(callee)).map(([callee, e]) => [callee, e.ir]));
+    flow(
+      start,
+      (callee, ir2) => {
+        const g = nodes.get(callee);
+        const whole = g?.inclusive ?? 0;
+        if (!g || whole <= 0) {
+          credit(callee, ir2);
+          return [];
+        }
+        const share = Math.min(1, ir2 / whole);
+        const { calls, callsIr } = callsOf(callee);
+        const passed = Math.min(ir2, share * (whole - g.self));
+        const scale = callsIr > 0 ? Math.max(0, passed) / callsIr : 0;
+        credit(callee, ir2 - (callsIr > 0 ? Math.max(0, passed) : 0));
+        return calls.map(([to, e]) => [to, e * scale]);
+      },
+      credit,
+      Math.max(SMALLEST, SMALLEST_FOLDED_SHARE * p.total)
+    );
+  }
+  return out;
+}
+var PASS_THROUGH = {
+  go: /^runtime\./,
+  rs: /^<?(?:alloc|core|std|hashbrown)::|^__rustc::|^__rust_|^__rdl_|^(?:malloc|calloc|realloc)$/,
+  js: /v8::internal::|^v8::|^Builtins_|^node::|^std::/
+};
+function allocationSites(p) {
+  const through = PASS_THROUGH[p.runner];
+  const entry = (fn) => isAllocator(p.runner, fn);
+  const callers = /* @__PURE__ */ new Map();
+  for (const [caller, out] of p.edges) {
+    for (const [callee, e] of out) callers.set(callee, [...callers.get(callee) ?? [], { caller, calls: e.calls }]);
+  }
+  const sites = /* @__PURE__ */ new Map();
+  const keep = (fn, calls) => sites.set(fn, (sites.get(fn) ?? 0) + calls);
+  const start = /* @__PURE__ */ new Map();
+  for (const [callee, from] of callers) {
+    if (!entry(callee)) continue;
+    for (const c of from) if (!entry(c.caller)) start.set(c.caller, (start.get(c.caller) ?? 0) + c.calls);
+  }
+  flow(
+    start,
+    (fn, calls) => {
+      const up = (callers.get(fn) ?? []).filter((c) => c.caller !== fn);
+      const into = up.reduce((s, c) => s + c.calls, 0);
+      if (!through.test(fn) || into === 0) {
+        keep(fn, calls);
+        return [];
+      }
+      return up.map((c) => [c.caller, calls * c.calls / into]);
+    },
+    keep
+  );
+  return sites;
+}
+
+// src/profile/diff.ts
+var LIST_LENGTH = 20;
+var VIA_NAMES = 3;
+var LISTED_SHARE = NOISE_FLOOR;
+var ALLOCATION_SHARE = 1e-3;
+var AA_SPREADS = TOLERANCE_SPREADS;
+function top(lines, floor, again, n = LIST_LENGTH) {
+  const least = Math.max(floor, 0.5);
+  const beyond = (l) => {
+    if (Math.abs(l.head - l.base) < least) return false;
+    if (!again) return true;
+    const a = again(l);
+    return Math.sign(l.head - a) === Math.sign(l.head - l.base) && Math.abs(l.head - a) >= least && Math.abs(l.head - l.base) >= AA_SPREADS * Math.abs(a - l.base);
+  };
+  return lines.filter(beyond).sort((a, b) => Math.abs(b.head - b.base) - Math.abs(a.head - a.base)).slice(0, n);
+}
+var keys = (a, b) => [.../* @__PURE__ */ new Set([...a.keys(), ...b.keys()])];
+var add2 = (m, key5, amount) => m.set(key5, (m.get(key5) ?? 0) + amount);
+function sideLists(p) {
+  const name2 = (fn) => displayName(p.runner, fn);
+  const self2 = /* @__PURE__ */ new Map();
+  for (const f of p.functions.values()) add2(self2, name2(f.name), f.self);
+  const own2 = /* @__PURE__ */ new Map();
+  for (const [fn, f] of foldIntoClient(p)) {
+    const line = own2.get(name2(fn)) ?? { cost: 0, inclusive: 0, via: /* @__PURE__ */ new Map(), estimated: 0 };
+    line.cost += f.cost;
+    line.estimated += f.estimated;
+    line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
+    for (const [callee, ir2] of f.via) add2(line.via, name2(callee), ir2);
+    own2.set(name2(fn), line);
+  }
+  const allocations = /* @__PURE__ */ new Map();
+  for (const [fn, calls] of allocationSites(p)) add2(allocations, name2(fn), calls);
+  return { runner: p.runner, total: p.total, iterations: p.iterations, self: self2, own: own2, allocations, cut: null };
+}
+function diffProfiles(base, head2, row, baseAgain) {
+  return diffLists(sideLists(base), sideLists(head2), row, baseAgain ? sideLists(baseAgain) : void 0);
+}
+function diffLists(base, head2, row, again) {
+  const floor = LISTED_SHARE * Math.max(base.total, head2.total);
+  const calls = (s) => [...s.allocations.values()].reduce((sum2, n) => sum2 + n, 0);
+  const allocationFloor = ALLOCATION_SHARE * Math.max(calls(base), calls(head2));
+  const status2 = (inBase, inHead) => !inBase && base.cut === null ? { status: "new" } : !inHead && head2.cut === null ? { status: "gone" } : {};
+  const selfLines = keys(base.self, head2.self).map((fn) => ({
+    name: fn,
+    base: base.self.get(fn) ?? 0,
+    head: head2.self.get(fn) ?? 0,
+    ...status2(base.self.has(fn), head2.self.has(fn))
+  }));
+  const own2 = keys(base.own, head2.own).map((fn) => {
+    const b = base.own.get(fn);
+    const h = head2.own.get(fn);
+    const change = (h?.cost ?? 0) - (b?.cost ?? 0);
+    const via = keys(b?.via ?? /* @__PURE__ */ new Map(), h?.via ?? /* @__PURE__ */ new Map()).map((callee) => ({ callee, d: (h?.via.get(callee) ?? 0) - (b?.via.get(callee) ?? 0) })).filter((v) => Math.round(v.d) !== 0 && Math.sign(v.d) === Math.sign(change)).sort((x, y) => Math.abs(y.d) - Math.abs(x.d)).slice(0, VIA_NAMES).map((v) => v.callee);
+    return {
+      name: fn,
+      base: b?.cost ?? 0,
+      head: h?.cost ?? 0,
+      inclusiveBase: b?.inclusive ?? 0,
+      inclusiveHead: h?.inclusive ?? 0,
+      estimatedBase: b?.estimated ?? 0,
+      estimatedHead: h?.estimated ?? 0,
+      via,
+      ...status2(Boolean(b), Boolean(h))
+    };
+  });
+  const allocations = keys(base.allocations, head2.allocations).map((fn) => ({
+    name: fn,
+    base: base.allocations.get(fn) ?? 0,
+    head: head2.allocations.get(fn) ?? 0
+  }));
+  return {
+    caseId: row.caseId,
+    label: row.label,
+    runner: head2.runner,
+    total: { base: base.total, head: head2.total },
+    iterations: { base: base.iterations, head: head2.iterations },
+    self: top(selfLines, floor, again && ((l) => again.self.get(l.name) ?? 0)),
+    own: top(own2, floor, again && ((l) => again.own.get(l.name)?.cost ?? 0)),
+    // Calls: a site's change must reach ALLOCATION_SHARE of the row's (bee-go moved a site by 1.3
+    // calls in 6,000 between identical processes under callgrind; bee-js sites of V8's interpreter
+    // by 0.5-1 call in 14,000-50,000, as a GC lands in one iteration or another), and one call per
+    // iteration: code that allocates more does so in every iteration, where a slow path's
+    // occasional call averages to a fraction (bee-js `identity.create`'s `modInverse`, 3.7 and 3.2
+    // calls per iteration in two processes, in a row of a few hundred).
+    allocations: top(allocations, Math.max(allocationFloor, 1), again && ((l) => again.allocations.get(l.name) ?? 0))
+  };
+}
+
+// src/profile/schema.ts
+var MAX_LINES = 20;
+var name = external_exports.string().min(1).max(NAME_CHARS * 2);
+var ir = external_exports.number().finite().nonnegative();
+var status = external_exports.enum(["new", "gone"]).optional();
+var SelfLineSchema = external_exports.strictObject({ name, base: ir, head: ir, status });
+var ProfileDiffSchema = external_exports.strictObject({
+  caseId: external_exports.string().max(200),
+  label: external_exports.string().max(200),
+  runner: RunnerSchema,
+  /** Instructions per iteration of the whole row, by side. */
+  total: external_exports.strictObject({ base: ir, head: ir }),
+  iterations: external_exports.strictObject({ base: external_exports.number().int().nonnegative(), head: external_exports.number().int().nonnegative() }),
+  /** Functions by change in their own instructions per iteration. */
+  self: external_exports.array(SelfLineSchema).max(MAX_LINES),
+  /** The client's functions by change with the callees outside the client folded in, and those callees. */
+  own: external_exports.array(
+    external_exports.strictObject({
+      name,
+      base: ir,
+      head: ir,
+      inclusiveBase: ir,
+      inclusiveHead: ir,
+      /**
+       * The part of base and head split by proportion (fold.ts): callees whose recorded callers
+       * reach no client function. Absent in lists made before caller context was recorded.
+       */
+      estimatedBase: ir.optional(),
+      estimatedHead: ir.optional(),
+      via: external_exports.array(name).max(5),
+      status
+    })
+  ).max(MAX_LINES),
+  /** Calls into the allocator per iteration by allocation site; null where callgrind cannot see them (bee-js). */
+  allocations: external_exports.array(external_exports.strictObject({ name, base: ir, head: ir })).max(MAX_LINES).nullable()
+});
+var MAX_PROFILED_ROWS = 100;
+var ProfileDiffsSchema = external_exports.array(ProfileDiffSchema).max(MAX_PROFILED_ROWS);
+var COMPACT_CAPS = { share: 1e-4, self: 30, own: 20, via: 3, allocations: 10, rows: 200 };
+var CompactProfileSchema = external_exports.strictObject({
+  caseId: external_exports.string().min(1).max(200),
+  label: external_exports.string().max(200),
+  runner: RunnerSchema,
+  /** Instructions per iteration of the whole row. */
+  total: ir,
+  iterations: external_exports.number().int().nonnegative(),
+  /** Below these nothing was kept (COMPACT_CAPS.share of the row, or the smallest kept when a list was full). */
+  cut: external_exports.strictObject({ self: ir, own: ir, allocations: ir }),
+  self: external_exports.array(external_exports.strictObject({ name, self: ir })).max(COMPACT_CAPS.self),
+  own: external_exports.array(
+    external_exports.strictObject({
+      name,
+      cost: ir,
+      inclusive: ir,
+      /** The part of `cost` split by proportion (fold.ts); absent in profiles kept before caller context was recorded. */
+      estimated: ir.optional(),
+      via: external_exports.array(external_exports.strictObject({ name, ir })).max(COMPACT_CAPS.via)
+    })
+  ).max(COMPACT_CAPS.own),
+  allocations: external_exports.array(external_exports.strictObject({ name, calls: ir })).max(COMPACT_CAPS.allocations)
+});
+var RunProfilesSchema = external_exports.strictObject({ runner: RunnerSchema, rows: external_exports.array(CompactProfileSchema).max(COMPACT_CAPS.rows) });
+
+// src/profile/compact.ts
+function head(m, floor, n) {
+  const above = [...m].filter(([, v]) => v >= floor).sort((a, b) => b[1] - a[1]);
+  const kept = above.slice(0, n);
+  return { kept, cut: above.length > n ? kept.at(-1)[1] : floor };
+}
+function compactProfile(p, row) {
+  const lists = sideLists(p);
+  const floor = COMPACT_CAPS.share * p.total;
+  const self2 = head(lists.self, floor, COMPACT_CAPS.self);
+  const own2 = head(new Map([...lists.own].map(([fn, l]) => [fn, l.cost])), floor, COMPACT_CAPS.own);
+  const allocations = head(lists.allocations, 1, COMPACT_CAPS.allocations);
+  return CompactProfileSchema.parse({
+    caseId: row.caseId,
+    label: row.label,
+    runner: p.runner,
+    total: p.total,
+    iterations: p.iterations,
+    cut: { self: self2.cut, own: own2.cut, allocations: allocations.cut },
+    self: self2.kept.map(([name2, v]) => ({ name: name2, self: v })),
+    own: own2.kept.map(([name2, cost]) => {
+      const l = lists.own.get(name2);
+      const via = head(l.via, 0, COMPACT_CAPS.via).kept.map(([callee, ir2]) => ({ name: callee, ir: ir2 }));
+      return { name: name2, cost, inclusive: l.inclusive, estimated: l.estimated, via };
+    }),
+    allocations: allocations.kept.map(([name2, calls]) => ({ name: name2, calls }))
+  });
+}
+
+// src/profile/pprof.ts
+import { gzipSync } from "node:zlib";
+var varint = (n) => {
+  const out = [];
+  let v = BigInt(Math.max(0, Math.round(n)));
+  do {
+    let b = Number(v & 0x7fn);
+    v >>= 7n;
+    if (v > 0n) b |= 128;
+    out.push(b);
+  } while (v > 0n);
+  return out;
+};
+var key = (field, wire) => varint(field << 3 | wire);
+var int2 = (field, n) => [...key(field, 0), ...varint(n)];
+var bytes = (field, b) => [...key(field, 2), ...varint(b.length), ...Array.from(b)];
+var packed = (field, ns) => bytes(field, ns.flatMap(varint));
+function pprofBytes(stacks, name2 = (f) => f) {
+  const strings = [""];
+  const str = /* @__PURE__ */ new Map([["", 0]]);
+  const s = (t) => {
+    let i = str.get(t);
+    if (i === void 0) {
+      i = strings.length;
+      strings.push(t);
+      str.set(t, i);
+    }
+    return i;
+  };
+  const fnIds = /* @__PURE__ */ new Map();
+  const fid = (fn) => {
+    let i = fnIds.get(fn);
+    if (i === void 0) fnIds.set(fn, i = fnIds.size + 1);
+    return i;
+  };
+  const out = [];
+  out.push(...bytes(1, [...int2(1, s("instructions")), ...int2(2, s("count"))]));
+  for (const { stack, ir: ir2 } of stacks) {
+    const value = Math.round(ir2);
+    if (value <= 0) continue;
+    out.push(...bytes(2, [...packed(1, [...stack].reverse().map(fid)), ...packed(2, [value])]));
+  }
+  for (const [fn, id] of fnIds) {
+    out.push(...bytes(4, [...int2(1, id), ...bytes(4, int2(1, id))]));
+    const shown = s(name2(fn));
+    out.push(...bytes(5, [...int2(1, id), ...int2(2, shown), ...int2(3, shown)]));
+  }
+  for (const t of strings) out.push(...bytes(6, Buffer.from(t, "utf8")));
+  out.push(...bytes(11, [...int2(1, s("instructions")), ...int2(2, s("count"))]), ...int2(12, 1));
+  return gzipSync(Buffer.from(out));
+}
+
+// src/profile/stacks.ts
+var SMALLEST_SHARE = 1e-4;
+var DEEPEST = 96;
+var MOST_STACKS = 5e4;
+function expandStacks(p, smallestShare = SMALLEST_SHARE) {
+  const out = [];
+  const smallest = p.total * smallestShare;
+  const incoming = /* @__PURE__ */ new Map();
+  for (const edges of p.edges.values()) for (const [callee, e] of edges) incoming.set(callee, (incoming.get(callee) ?? 0) + e.ir);
+  const incl = (fn) => p.functions.get(fn)?.inclusive ?? 0;
+  const walk2 = (stack, ir2) => {
+    const fn = stack[stack.length - 1];
+    const whole = incl(fn);
+    if (whole <= 0) return;
+    const share = Math.min(1, ir2 / whole);
+    const deeper = p.edges.get(fn);
+    if (ir2 < smallest || stack.length >= DEEPEST || !deeper) {
+      out.push({ stack, ir: ir2 });
+      return;
+    }
+    let own2 = (p.functions.get(fn)?.self ?? 0) * share;
+    for (const [callee, e] of deeper) {
+      const under = e.ir * share;
+      if (stack.includes(callee) || under < smallest || out.length >= MOST_STACKS) own2 += under;
+      else walk2([...stack, callee], under);
+    }
+    if (own2 > 0) out.push({ stack, ir: own2 });
+  };
+  for (const f of p.functions.values()) {
+    const unexplained = f.inclusive - (incoming.get(f.name) ?? 0);
+    if (unexplained > Math.max(smallest, 0.5)) walk2([f.name], unexplained);
+  }
+  return out;
+}
+function foldedText(stacks, name2 = (f) => f) {
+  const merged = /* @__PURE__ */ new Map();
+  for (const s of stacks) {
+    const key5 = s.stack.map((f) => name2(f).replace(/[;\r\n]/g, ":")).join(";");
+    merged.set(key5, (merged.get(key5) ?? 0) + s.ir);
+  }
+  return [...merged].map(([k, v]) => [k, Math.round(v)]).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${v}
+`).join("");
+}
+var FOLDED_BYTES = 1 << 20;
+var COARSEST_SHARE = 0.01;
+function boundedStacks(p, name2) {
+  const lengths = /* @__PURE__ */ new Map();
+  const length = (fn) => lengths.get(fn) ?? lengths.set(fn, Buffer.byteLength(name2(fn))).get(fn);
+  for (let share = SMALLEST_SHARE; ; share *= 4) {
+    const stacks = expandStacks(p, share);
+    const bytes2 = stacks.reduce((sum2, s) => sum2 + s.stack.reduce((n, fn) => n + length(fn) + 1, 0) + 12, 0);
+    if (bytes2 <= FOLDED_BYTES || share >= COARSEST_SHARE) return stacks;
+  }
+}
+
+// src/profile/index.ts
+var rowFolder = (r) => `${r.caseId}~${r.label}`.replace(/[^A-Za-z0-9._~-]/g, "_").slice(0, 120);
+function profileOf(runner, run2, row, symbolize, byUnit = dumpsByUnit(run2.dir)) {
+  const unit = run2.plan.units.find((u) => u.id === row.caseId && String(u.param.label) === row.label);
+  const files = unit ? byUnit.get(unit.unit) : void 0;
+  if (!files || files.length === 0) return null;
+  return rowProfile(runner, files, symbolize ?? (runner === "js" ? { forDump: dumpSymbolizers(run2.dir) } : void 0));
+}
+
+// src/history/read.ts
+import { lstatSync, readdirSync as readdirSync5, readFileSync as readFileSync6 } from "node:fs";
+import { join as join6 } from "node:path";
+var RUNS_DIR = "runs";
+var HistoryLinkError = class extends Error {
+  constructor(path) {
+    super(
+      `history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`
+    );
+    this.path = path;
+    this.name = "HistoryLinkError";
+  }
+  path;
+};
+function linkOnPath(root, rel) {
+  const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
+  for (let i = 1; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join("/");
+    let link;
+    try {
+      link = lstatSync(join6(root, at)).isSymbolicLink();
+    } catch {
+      return void 0;
+    }
+    if (link) return at;
+  }
+  return void 0;
+}
+function listRecordFiles(folder) {
+  const out = [];
+  const top2 = linkOnPath(folder, RUNS_DIR);
+  if (top2) throw new HistoryLinkError(top2);
+  const walk2 = (rel) => {
+    let entries;
+    try {
+      entries = readdirSync5(join6(folder, rel), { withFileTypes: true });
+    } catch (e) {
+      if (e.code === "ENOENT") return;
+      throw e;
+    }
+    for (const e of entries) {
+      const child = `${rel}/${e.name}`;
+      if (e.isSymbolicLink()) throw new HistoryLinkError(child);
+      if (e.isDirectory()) walk2(child);
+      else if (e.isFile() && e.name.endsWith(".json")) out.push(child);
+    }
+  };
+  walk2(RUNS_DIR);
+  return out.sort();
+}
+function readRecords(folder) {
+  const set2 = { records: [], invalid: [] };
+  for (const file2 of listRecordFiles(folder)) {
+    const got = tryParseRecord(file2, readFileSync6(join6(folder, file2), "utf8"));
+    if ("record" in got) set2.records.push(got);
+    else set2.invalid.push(got);
+  }
+  return set2;
+}
+
+// src/history/profiles.ts
+var PROFILES_DIR = "profiles";
+var RUN_PROFILES_SCHEMA = "bee-bench/history-profiles@1";
+var MAX_RUN_PROFILES_BYTES = 512 << 10;
+var RunProfilesFileSchema = external_exports.strictObject({
+  schema: external_exports.literal(RUN_PROFILES_SCHEMA),
+  /** The record it belongs to, as a path in the history folder. */
+  record: external_exports.string().max(300),
+  runner: RunnerSchema,
+  rows: RunProfilesSchema.shape.rows
+});
+var profilesPath = (r) => `${PROFILES_DIR}/${recordPath(r).slice(RUNS_DIR.length + 1)}`;
+function serializeRunProfiles(r, p) {
+  if (p.runner !== r.runner) return { refused: `profiles of ${p.runner} do not belong to the ${r.runner} record` };
+  const file2 = RunProfilesFileSchema.parse({ schema: RUN_PROFILES_SCHEMA, record: recordPath(r), runner: p.runner, rows: p.rows });
+  const text4 = stableJson(file2);
+  const bytes2 = Buffer.byteLength(text4);
+  if (bytes2 > MAX_RUN_PROFILES_BYTES) return { refused: `${bytes2} bytes, more than the ${MAX_RUN_PROFILES_BYTES} a run's profiles may take` };
+  return { text: text4 };
+}
+
+// src/history/store.ts
+var FUTURE_SKEW_MS = 10 * 6e4;
+var RecordConflictError = class extends Error {
+  constructor(file2) {
+    super(`${file2}: a different record already exists at this path; records are immutable, refusing to overwrite it`);
+    this.file = file2;
+    this.name = "RecordConflictError";
+  }
+  file;
+};
+var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, PROFILES_DIR, SERIES_DIR, INDEX_FILE, EXPERIMENTS_DIR]);
+function normalizeFolder(folder) {
+  const f = normalize(folder.replace(/^\/+|\/+$/g, "") || ".").split(sep).join("/");
+  if (f === ".." || f.startsWith("../") || f.startsWith("/")) throw new RangeError(`history folder must stay inside the branch: ${folder}`);
+  return f;
+}
+async function writeHistory(records, opts) {
+  const branch = opts.branch ?? "gh-pages";
+  const folder = normalizeFolder(opts.folder ?? "bench");
+  const maxAttempts = opts.maxAttempts ?? 10;
+  const backoff = opts.backoff ?? { baseMs: 500, maxMs: 2e4 };
+  const log2 = opts.log ?? (() => {
+  });
+  const git2 = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY, opts.token ? { url: opts.remote, token: opts.token } : void 0);
+  const notAfter = (opts.now ?? Date.now)() + FUTURE_SKEW_MS;
+  for (const r of records) {
+    const late = futureField(r, notAfter);
+    if (late)
+      throw new RangeError(
+        `history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(" ")[0]}`
+      );
+  }
+  const files = recordFiles(records, opts.profiles, log2);
+  for (const e of opts.experiments ?? []) {
+    const path = experimentPath(e.id);
+    const text4 = serializeExperiment(e);
+    const prev = files.get(path);
+    if (prev !== void 0 && prev !== text4) throw new RecordConflictError(path);
+    files.set(path, text4);
+  }
+  const message = opts.message ?? defaultMessage(records, branch, opts.experiments ?? []);
+  const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 6e4, log2);
+  try {
+    await openClone(git2, opts.remote);
+    return await pushAttempts(git2, files, { ...opts, branch, folder, maxAttempts, backoff, log: log2, message });
+  } finally {
+    await release();
+  }
+}
+async function lockWorkdir(workdir, timeoutMs, log2) {
+  const dir = resolve(workdir);
+  const lockPath = `${dir}.lock`;
+  await mkdir(dirname3(dir), { recursive: true });
+  const maxTimeout = 1e3;
+  try {
+    return await (0, import_proper_lockfile.lock)(dir, {
+      realpath: false,
+      lockfilePath: lockPath,
+      stale: 3e4,
+      retries: { retries: Math.max(1, Math.ceil(timeoutMs / maxTimeout)), factor: 1.5, minTimeout: 50, maxTimeout, randomize: true },
+      onCompromised: (e) => log2(`history: lost the workdir lock ${lockPath} (${e.message}); another writer may share ${dir}`)
+    });
+  } catch (e) {
+    if (e.code !== "ELOCKED") throw e;
+    throw new Error(
+      `history: workdir ${dir} is still in use by another writer after ${Math.round(timeoutMs / 1e3)} s (lock ${lockPath}); give this publish its own --workdir, or remove the lock if no writer is running`
+    );
+  }
+}
+async function pushAttempts(git2, files, opts) {
+  const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
+  for (let attempt = 1; ; attempt++) {
+    await checkoutTip(git2, branch);
+    const folderAbs = join7(opts.workdir, folder);
+    await refuseLinks(opts.workdir, folder);
+    const written = await addRecords(folderAbs, files);
+    const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`) || path.startsWith(`${EXPERIMENTS_DIR}/`);
+    const added = written.added.filter(isRecord2);
+    const present2 = written.present.filter(isRecord2);
+    if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
+    const set2 = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
+    await writeDerived(folderAbs, derive(set2, opts.derive));
+    const experiments = readExperiments(folderAbs);
+    if (experiments.summaries.length > 0 || experiments.invalid.length > 0)
+      await writeFile(join7(folderAbs, EXPERIMENTS_DIR, EXPERIMENT_INDEX_FILE), deriveExperimentIndex(experiments.summaries, experiments.invalid));
+    await git2(["add", "--all", "--", folder]);
+    const staged = await stagedChanges(git2, folder);
+    const report2 = { attempts: attempt, added, present: present2, invalid: set2.invalid };
+    if (staged.length === 0) return { ...report2, commit: null };
+    await git2(["commit", "-q", "--no-verify", "-m", message]);
+    const commit = (await git2(["rev-parse", "HEAD"])).trim();
+    const push = await git2(["push", "--porcelain", "origin", `HEAD:refs/heads/${branch}`], { allowFail: true });
+    if (push.ok) {
+      log2(`history: pushed ${commit.slice(0, 7)} to ${branch} (${added.length} new record(s), attempt ${attempt})`);
+      return { ...report2, commit };
+    }
+    const why = lastLines(`${push.stdout}
+${push.stderr}`);
+    if (/Authentication failed|Permission denied|could not read Username|Repository not found|does not appear to be a git repository|returned error: 403|403 Forbidden/.test(
+      push.stderr
+    )) {
+      throw new Error(`history: push to ${branch} refused: ${why}`);
+    }
+    if (attempt >= maxAttempts) throw new Error(`history: push to ${branch} still rejected after ${attempt} attempts: ${why}`);
+    const delay = Math.round(Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 1)) * (0.5 + Math.random()));
+    log2(`history: push rejected (${why}); replaying on the new tip in ${delay} ms`);
+    await new Promise((r) => setTimeout(r, delay));
+  }
+}
+function futureField(r, notAfter) {
+  const fields = [
+    ["started_at", r.started_at],
+    ["finished_at", r.finished_at],
+    ["commit.timestamp", r.commit.timestamp]
+  ];
+  for (const [name2, value] of fields) if (value && Date.parse(value) > notAfter) return `${name2} ${value}`;
+  return void 0;
+}
+function setAsideFuture(set2, notAfter) {
+  const records = [];
+  const invalid = [...set2.invalid];
+  for (const loaded of set2.records) {
+    const late = futureField(loaded.record, notAfter);
+    if (late) invalid.push({ file: loaded.path, problem: `dated in the future (${late}); left out of the derived files` });
+    else records.push(loaded);
+  }
+  return { records, invalid: invalid.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0) };
+}
+async function refuseLinks(workdir, folder) {
+  const parts = folder === "." ? [] : folder.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const rel = parts.slice(0, i).join("/");
+    const st = await lstat(join7(workdir, rel)).catch(() => void 0);
+    if (!st) return;
+    if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
+  }
+  const walk2 = async (rel) => {
+    for (const e of await readdir(join7(workdir, rel), { withFileTypes: true })) {
+      const child = rel === "." ? e.name : `${rel}/${e.name}`;
+      if (e.isSymbolicLink()) throw new HistoryLinkError(child);
+      if (e.isDirectory() && child !== ".git") await walk2(child);
+    }
+  };
+  await walk2(folder);
+}
+function lastLines(s) {
+  return redact(
+    s.split("\n").map((l) => l.trim()).filter((l) => l.length > 0 && l !== "Done").slice(-5).join(" | ")
+  );
+}
+function defaultMessage(records, branch, experiments) {
+  const paths = [...records.map(recordPath), ...experiments.map((e) => experimentPath(e.id))].sort();
+  const first2 = records[0];
+  const head2 = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : experiments.length > 0 ? `bench: experiment ${experiments.map((e) => e.id).join(", ")}` : `bench: re-derive ${branch}`;
+  return [head2, "", ...paths].join("\n");
+}
+async function openClone(git2, remote) {
+  if (!existsSync3(join7(git2.cwd, ".git"))) {
+    await mkdir(git2.cwd, { recursive: true });
+    await git2(["init", "-q"]);
+    await git2(["remote", "add", "origin", remote]);
+  } else {
+    await git2(["remote", "set-url", "origin", remote]);
+  }
+}
+async function checkoutTip(git2, branch) {
+  const tracking = `refs/remotes/origin/${branch}`;
+  const fetched = await git2(["fetch", "-q", "--no-tags", "--depth=1", "origin", `+refs/heads/${branch}:${tracking}`], { allowFail: true });
+  if (fetched.ok) {
+    await git2(["checkout", "-q", "-f", "-B", branch, tracking]);
+  } else if (/couldn't find remote ref/i.test(fetched.stderr)) {
+    await git2(["update-ref", "-d", tracking], { allowFail: true });
+    await git2(["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
+    await git2(["update-ref", "-d", `refs/heads/${branch}`], { allowFail: true });
+    await git2(["read-tree", "--empty"]);
+  } else {
+    throw new Error(`history: cannot fetch ${branch}: ${lastLines(fetched.stderr)}`);
+  }
+  await git2(["clean", "-q", "-f", "-d", "-x"]);
+}
+function recordFiles(records, profiles, log2) {
+  const files = /* @__PURE__ */ new Map();
+  for (const r of records) {
+    const path = recordPath(r);
+    const text4 = serializeRecord(r);
+    const prev = files.get(path);
+    if (prev !== void 0 && prev !== text4) throw new RecordConflictError(path);
+    files.set(path, text4);
+    const mine = profiles?.find((p) => p.runner === r.runner);
+    if (mine) {
+      const side = serializeRunProfiles(r, mine);
+      if ("text" in side) files.set(profilesPath(r), side.text);
+      else log2(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
+    }
+  }
+  return files;
+}
+async function writeFolder(records, opts) {
+  const log2 = opts.log ?? (() => {
+  });
+  const folderAbs = resolve(opts.folder);
+  await mkdir(folderAbs, { recursive: true });
+  const written = await addRecords(folderAbs, recordFiles(records, opts.profiles, log2));
+  const set2 = setAsideFuture(readRecords(folderAbs), Date.now() + FUTURE_SKEW_MS);
+  await writeDerived(folderAbs, derive(set2, opts.derive));
+  const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`);
+  return { added: written.added.filter(isRecord2), present: written.present.filter(isRecord2), invalid: set2.invalid };
+}
+async function addRecords(folderAbs, files) {
+  const added = [];
+  const present2 = [];
+  for (const [path, text4] of files) {
+    const abs = join7(folderAbs, path);
+    let existing = null;
+    try {
+      existing = await readFile(abs, "utf8");
+    } catch (e) {
+      if (e.code !== "ENOENT") throw e;
+    }
+    if (existing === null) {
+      await mkdir(dirname3(abs), { recursive: true });
+      await writeFile(abs, text4, { flag: "wx" });
+      added.push(path);
+    } else if (existing === text4) {
+      present2.push(path);
+    } else {
+      throw new RecordConflictError(path);
+    }
+  }
+  return { added: added.sort(), present: present2.sort() };
+}
+async function copySite(siteDir2, folderAbs) {
+  for (const name2 of await readdir(siteDir2)) {
+    if (RESERVED.has(name2)) throw new Error(`history: site file ${name2} would shadow the history's own ${name2}; rename it in ${siteDir2}`);
+  }
+  await mkdir(folderAbs, { recursive: true });
+  await cp(siteDir2, folderAbs, { recursive: true, force: true });
+}
+async function writeDerived(folderAbs, derived2) {
+  await rm(join7(folderAbs, SERIES_DIR), { recursive: true, force: true });
+  await mkdir(join7(folderAbs, SERIES_DIR), { recursive: true });
+  for (const [path, text4] of derived2) await writeFile(join7(folderAbs, path), text4);
+}
+async function stagedChanges(git2, folder) {
+  const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
+  const changes = [];
+  for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
+  const under = (d) => folder === "." ? `${d}/` : `${folder}/${d}/`;
+  const immutable = [RUNS_DIR, PROFILES_DIR, EXPERIMENTS_DIR].map(under);
+  const derivedIndex = `${under(EXPERIMENTS_DIR)}${EXPERIMENT_INDEX_FILE}`;
+  const bad2 = changes.filter(([status2, path]) => immutable.some((dir) => path.startsWith(dir)) && path !== derivedIndex && status2 !== "A");
+  if (bad2.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad2.map(([s, p]) => `${s} ${p}`).join(", ")}`);
+  return changes;
+}
+
+// src/history/publish.ts
+function headCommit(dir) {
+  const out = execFileSync("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
+    encoding: "utf8",
+    env: childEnv(),
+    stdio: ["ignore", "pipe", "ignore"]
+  });
+  const [sha, author, timestamp, message] = out.split("\0");
+  return { sha, author, timestamp, message: message.trim() };
+}
+function commitUrl(sha, from) {
+  const given = from.commitUrl ?? from.repoUrl;
+  if (given === void 0) return void 0;
+  const flag = from.commitUrl !== void 0 ? "--commit-url" : "--repo-url";
+  let url2;
+  try {
+    url2 = new URL(given);
+  } catch {
+    throw new RangeError(`${flag} ${given}: not a URL; give the https address of the ${from.commitUrl !== void 0 ? "commit page" : "repository"}`);
+  }
+  if (url2.protocol !== "https:" && url2.protocol !== "http:") throw new RangeError(`${flag} ${given}: only http(s) addresses are linked from the site`);
+  if (from.commitUrl !== void 0) return url2.href;
+  return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
+}
+function siteDir() {
+  const dir = join8(packageRoot(), "pages", "dist");
+  return existsSync4(join8(dir, "index.html")) ? dir : void 0;
+}
+function publishRecords(records, o) {
+  return writeHistory(records, {
+    remote: o.remote,
+    ...o.token ? { token: o.token } : {},
+    workdir: o.workdir,
+    branch: o.branch,
+    folder: o.folder,
+    siteDir: siteDir(),
+    derive: {
+      catalog: catalogFromSpec(o.spec),
+      ...o.maxRuns ? { maxRuns: o.maxRuns } : {},
+      ...o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}
+    },
+    ...o.profiles && o.profiles.length > 0 ? { profiles: o.profiles } : {},
+    log: o.log
+  });
+}
+function publishResults(results, ctx, o) {
+  return publishRecords(
+    results.map((r) => toRecord(r, ctx)),
+    o
+  );
+}
+var LOCAL_HISTORY = "history";
+function localContext(dir, runId) {
+  const run2 = { id: runId };
+  try {
+    const commit = headCommit(dir);
+    const branch = execFileSync("git", ["-C", dir, "rev-parse", "--abbrev-ref", "HEAD"], {
+      encoding: "utf8",
+      env: childEnv(),
+      stdio: ["ignore", "pipe", "ignore"]
+    }).trim();
+    return { commit, branch: branch === "HEAD" || branch === "" ? "local" : branch, event: "local", run: run2 };
+  } catch {
+    const commit = { sha: "0".repeat(40), author: "local", timestamp: (/* @__PURE__ */ new Date()).toISOString(), message: "not a git checkout" };
+    return { commit, branch: "local", event: "local", run: run2 };
+  }
+}
+function keepLocally(results, ctx, o) {
+  return writeFolder(
+    results.map((r) => toRecord(r, ctx)),
+    {
+      folder: o.folder,
+      derive: { catalog: catalogFromSpec(o.spec) },
+      ...o.profiles && o.profiles.length > 0 ? { profiles: o.profiles } : {},
+      ...o.log ? { log: o.log } : {}
+    }
+  );
+}
+
+// src/cli/remote.ts
+import { execFileSync as execFileSync2 } from "node:child_process";
+import { existsSync as existsSync5 } from "node:fs";
+import { resolve as resolve2 } from "node:path";
+function lsRemote(remote, patterns = []) {
+  try {
+    return execFileSync2("git", ["ls-remote", "--heads", "--", remote, ...patterns], {
+      encoding: "utf8",
+      env: childEnv(),
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 6e4
+    });
+  } catch {
+    return null;
+  }
+}
+var looksLocal = (remote) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(remote) && !/^[^/\s]+@[^/\s]+:/.test(remote);
+function remoteProblem(remote, branch, publishing = false) {
+  if (!looksLocal(remote)) return void 0;
+  const shown = redact(remote);
+  if (!existsSync5(resolve2(remote)))
+    return `--remote ${shown}: no such folder; make a history repository there with \`git init --bare ${shown}\`, then \`bee-bench history publish --remote ${shown} out/results\``;
+  if (lsRemote(remote) === null) return `--remote ${shown}: not a git repository; give a repository (make one with \`git init --bare ${shown}\`)`;
+  if (branch !== void 0 && !publishing && !(lsRemote(remote, [branch]) ?? "").trim())
+    return `--remote ${shown}: no branch ${branch} here yet; publish to it first with \`bee-bench history publish --remote ${shown} out/results\` (or name another with --history-branch)`;
+  return void 0;
+}
+
+// src/cli/site-server.ts
+var LOCAL_DEFAULT = join9("out", LOCAL_HISTORY);
+var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js", "experiments.html", "experiments.js"]);
+var TYPES = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".json": "application/json; charset=utf-8"
+};
+var SiteError = class extends Error {
+};
+function historyFolder(dir) {
+  const abs = resolve3(dir);
+  if (!existsSync6(join9(abs, "index.json"))) {
+    throw new SiteError(
+      `${dir}: no index.json here; give the history folder (the ${existsSync6(join9(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
+    );
+  }
+  return realpathSync(abs);
+}
+function cloneHistory(remote, branch, folder) {
+  const into = mkdtempSync(join9(tmpdir(), "bee-bench-site-"));
+  try {
+    execFileSync3("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
+  } catch (e) {
+    const said = e.stderr?.toString().trim().split("\n")[0];
+    throw new SiteError(remoteProblem(remote, branch) ?? `cannot clone branch ${branch} of ${redact(remote)}: ${said || e.message}`);
+  }
+  return historyFolder(join9(into, folder));
+}
+function fileFor(urlPath, history, site2) {
+  let path;
+  try {
+    path = decodeURIComponent(urlPath.split("?")[0]);
+  } catch {
+    return null;
+  }
+  if (path === "/" || path === "") path = "/index.html";
+  const rel = path.replace(/^\/+/, "");
+  if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
+  if (SITE_FILES.has(rel)) return join9(site2, rel);
+  const file2 = resolve3(history, rel);
+  if (relative2(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
+  if (!existsSync6(file2) || !statSync(file2).isFile()) return null;
+  const real = realpathSync(file2);
+  return real.startsWith(history + sep2) ? real : null;
+}
+function serveSite(history, port) {
+  const site2 = siteDir();
+  if (!site2) return Promise.reject(new SiteError("the trend site is not built (pages/dist/index.html is missing): run npm run build"));
+  const server = createServer((req, res) => {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { allow: "GET, HEAD" }).end();
+      return;
+    }
+    const file2 = fileFor(req.url ?? "/", history, site2);
+    if (!file2) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
+      return;
+    }
+    const body = readFileSync7(file2);
+    res.writeHead(200, { "content-type": TYPES[extname(file2)] ?? "application/octet-stream", "cache-control": "no-cache", "content-length": body.length });
+    res.end(req.method === "HEAD" ? void 0 : body);
+  });
+  return new Promise((resolvePromise, reject) => {
+    server.once(
+      "error",
+      (e) => reject(e.code === "EADDRINUSE" ? new SiteError(`port ${port} is in use on 127.0.0.1: give another with --port N (0 picks a free one)`) : e)
+    );
+    server.listen(port, "127.0.0.1", () => {
+      const { port: bound } = server.address();
+      resolvePromise({ url: `http://127.0.0.1:${bound}/`, server });
+    });
+  });
+}
+async function siteCommand(o) {
+  if (o.history !== void 0 && o.remote !== void 0) throw new SiteError("site takes --history DIR or --remote URL|PATH, not both");
+  const history = o.history ?? (o.remote === void 0 ? LOCAL_DEFAULT : void 0);
+  if (history === LOCAL_DEFAULT && !existsSync6(join9(resolve3(history), "index.json")))
+    throw new SiteError(
+      `no local history in ${LOCAL_DEFAULT} yet: run \`npm run main\` (or bee-bench run) first, each run adds a point; or give --history DIR (a history folder) or --remote URL|PATH (a repository with the history branch)`
+    );
+  const folder = history !== void 0 ? historyFolder(history) : cloneHistory(o.remote, o.branch, o.folder);
+  const { url: url2, server } = await serveSite(folder, o.port);
+  o.log(`serving ${history ?? `${o.remote} (branch ${o.branch}, folder ${o.folder})`} on 127.0.0.1 only; press Ctrl-C to stop`);
+  process.stdout.write(`${url2}
+`);
+  return new Promise((done) => {
+    const stop = () => {
+      server.close(() => done(0));
+      server.closeAllConnections();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
+
+// src/cli/commands/ab.ts
+import { join as join31 } from "node:path";
+
+// src/bee/preflight.ts
+var PROBE_TIMEOUT_MS = 5e3;
+var BeeArgumentError = class extends Error {
+  name = "BeeArgumentError";
+};
+var BeeNodeError = class extends Error {
+  name = "BeeNodeError";
+};
+function parseBeeTarget(url2, batchId) {
+  let parsed;
+  try {
+    parsed = new URL(url2);
+  } catch {
+    throw new BeeArgumentError(`--bee-url ${url2}: not a URL; give the Bee API URL, e.g. http://localhost:1633`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new BeeArgumentError(`--bee-url ${url2}: must be http(s), e.g. http://localhost:1633`);
+  }
+  const id = batchId.trim().replace(/^0x/i, "").toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(id)) {
+    throw new BeeArgumentError(`--batch-id ${batchId}: must be 64 hex digits (a postage batch id, see GET /stamps on the node)`);
+  }
+  return { url: url2.replace(/\/+$/, ""), batchId: id };
+}
+async function probe(url2, timeoutMs = PROBE_TIMEOUT_MS) {
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await fetch(url2, { signal, headers: { accept: "application/json" } });
+    return { status: res.status, body: await res.text() };
+  } catch (e) {
+    if (signal.aborted) throw new BeeNodeError(`no answer from ${url2} in ${timeoutMs / 1e3} s`);
+    const cause = e.cause;
+    throw new BeeNodeError(`cannot connect to ${url2} (${cause?.code ?? cause?.message ?? e.message})`);
+  }
+}
+var Health = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
+var Batch = external_exports.object({ usable: external_exports.boolean(), exists: external_exports.boolean().optional(), batchTTL: external_exports.number().optional() });
+var BeeMessage = external_exports.object({ message: external_exports.string() });
+function beeMessage(body) {
+  try {
+    const parsed = BeeMessage.safeParse(JSON.parse(body));
+    if (parsed.success) return parsed.data.message;
+  } catch {
+  }
+  return body.trim().slice(0, 200);
+}
+function json2(body) {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return void 0;
+  }
+}
+async function preflight(target, timeoutMs = PROBE_TIMEOUT_MS) {
+  const fix = "start the node (or fix --bee-url) and try again";
+  let health;
+  try {
+    health = await probe(`${target.url}/health`, timeoutMs);
+  } catch (e) {
+    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message}; ${fix}`);
+  }
+  const h = Health.safeParse(json2(health.body));
+  if (health.status !== 200 || !h.success) {
+    throw new BeeNodeError(`Bee node at ${target.url}: GET /health answered ${health.status} ${beeMessage(health.body)}; is this a Bee API URL? ${fix}`);
+  }
+  const stamps = await probe(`${target.url}/stamps/${target.batchId}`, timeoutMs).catch((e) => {
+    throw new BeeNodeError(`Bee node at ${target.url}: ${e.message} (reading batch ${target.batchId}); ${fix}`);
+  });
+  const buy = `buy one (POST /stamps/{amount}/{depth}) or pick one from GET ${target.url}/stamps`;
+  if (stamps.status === 404) {
+    throw new BeeNodeError(`batch ${target.batchId} is not on the node at ${target.url} (${beeMessage(stamps.body)}); ${buy}`);
+  }
+  const b = Batch.safeParse(json2(stamps.body));
+  if (stamps.status !== 200 || !b.success) {
+    throw new BeeNodeError(`batch ${target.batchId}: GET /stamps/{id} on ${target.url} answered ${stamps.status} ${beeMessage(stamps.body)}; ${buy}`);
+  }
+  if (!b.data.usable || b.data.exists === false) {
+    throw new BeeNodeError(
+      `batch ${target.batchId} on ${target.url} is not usable yet (usable: ${b.data.usable}${b.data.exists === false ? ", expired" : ""}); wait for it to be usable (about a minute after purchase) or ${buy}`
+    );
+  }
+  return { version: h.data.version ?? "unknown" };
+}
+
+// src/bee/node-sides.ts
+import { existsSync as existsSync8, statSync as statSync2 } from "node:fs";
+import { resolve as resolve4 } from "node:path";
+
+// src/bee/session.ts
+import { constants } from "node:os";
+
+// src/bee/dev-node.ts
+import { execFile as execFile2, spawn as spawn2 } from "node:child_process";
+import { closeSync as closeSync2, existsSync as existsSync7, mkdtempSync as mkdtempSync2, openSync as openSync2, readFileSync as readFileSync8, rmSync as rmSync2 } from "node:fs";
+import { createServer as createServer2 } from "node:net";
+import { tmpdir as tmpdir2 } from "node:os";
+import { join as join10 } from "node:path";
+
+// src/bee/api.ts
+var HealthSchema = external_exports.object({ status: external_exports.string(), version: external_exports.string().optional() });
+var CreatedBatchSchema = external_exports.object({ batchID: external_exports.string().regex(/^[0-9a-f]{64}$/i, "expected 64 hex digits") });
+var describe3 = (e) => e instanceof Error ? e.message : String(e);
+var sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function poll(what, o, fn) {
+  const deadline = Date.now() + o.timeoutMs;
+  let last = "no answer yet";
+  for (; ; ) {
+    const gone = o.gone?.();
+    if (gone) throw new Error(`${what}: ${gone}`);
+    try {
+      const v = await fn();
+      if (v !== void 0) return v;
+    } catch (e) {
+      last = describe3(e);
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`${what}: no success within ${Math.round(o.timeoutMs / 1e3)} s (last: ${last})`);
+    await sleep(Math.min(o.intervalMs ?? 250, left));
+  }
+}
+function waitForHealth(baseUrl, o) {
+  return poll(`Bee at ${baseUrl} not healthy`, o, async () => {
+    const r = await probe(`${baseUrl}/health`, Math.min(PROBE_TIMEOUT_MS, o.timeoutMs));
+    let h;
+    try {
+      h = HealthSchema.safeParse(JSON.parse(r.body));
+    } catch {
+      h = void 0;
+    }
+    if (r.status !== 200 || !h?.success) throw new Error(`GET /health: HTTP ${r.status} ${beeMessage(r.body)}`);
+    if (h.data.status !== "ok") throw new Error(`GET /health: status "${h.data.status}"`);
+    return h.data.version ?? "unknown version";
+  });
+}
+async function buyBatch(baseUrl, o) {
+  const path = `/stamps/${o.amount}/${o.depth}`;
+  let status2;
+  let body;
+  try {
+    const res = await fetch(`${baseUrl}${path}`, { method: "POST", signal: AbortSignal.timeout(Math.min(6 * PROBE_TIMEOUT_MS, o.timeoutMs)) });
+    status2 = res.status;
+    body = await res.text();
+  } catch (e) {
+    throw new Error(`buying a postage batch on ${baseUrl}: POST ${path}: ${describe3(e)}`);
+  }
+  let parsed;
+  try {
+    parsed = CreatedBatchSchema.safeParse(JSON.parse(body));
+  } catch {
+    parsed = void 0;
+  }
+  if (status2 !== 201 || !parsed?.success) throw new Error(`buying a postage batch on ${baseUrl}: POST ${path} answered HTTP ${status2} ${beeMessage(body)}`);
+  const batchId = parsed.data.batchID.toLowerCase();
+  await poll(`postage batch ${batchId} on ${baseUrl} not usable`, { timeoutMs: o.timeoutMs }, async () => {
+    await preflight({ url: baseUrl, batchId });
+    return true;
+  });
+  return batchId;
+}
+
+// src/bee/docker.ts
+import { randomBytes } from "node:crypto";
+var BEE_IMAGE = "ethersphere/bee:2.8.0";
+var CONTAINER_API_PORT = 1633;
+var CONTAINER_LABEL = "org.bee-bench.dev-node=1";
+function containerName() {
+  return `bee-bench-dev-${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+function dockerRunArgs(o) {
+  return [
+    "run",
+    "-d",
+    "--rm",
+    "--name",
+    o.name,
+    "--label",
+    CONTAINER_LABEL,
+    "--publish",
+    `127.0.0.1:${o.hostPort}:${CONTAINER_API_PORT}`,
+    o.image ?? BEE_IMAGE,
+    "dev",
+    `--api-addr=:${CONTAINER_API_PORT}`
+  ];
+}
+function dockerRemoveArgs(name2) {
+  return ["rm", "--force", name2];
+}
+function dockerLogsArgs(name2) {
+  return ["logs", "--tail", "30", name2];
+}
+
+// src/bee/dev-node.ts
+var DEV_NODE_DEFAULTS = {
+  /** Covers Bee's start-up, not the image pull (docker run returns after the pull). */
+  healthTimeoutMs: 6e4,
+  batchTimeoutMs: 6e4,
+  /** Image pull and container creation. */
+  dockerRunTimeoutMs: 6e5,
+  /** SIGTERM, then this long for Bee's graceful shutdown, then SIGKILL. */
+  stopGraceMs: 1e4,
+  /** The batch the nightly has always bought: ample for the spec's largest uploads. */
+  batchAmount: 10000000000n,
+  batchDepth: 24
+};
+var Cleanup = class {
+  steps = [];
+  done;
+  add(step2) {
+    this.steps.push(step2);
+  }
+  run() {
+    this.done ??= (async () => {
+      for (const step2 of this.steps.reverse()) await step2();
+    })();
+    return this.done;
+  }
+};
+function freePort() {
+  return new Promise((resolve24, reject) => {
+    const srv = createServer2();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => typeof addr === "object" && addr ? resolve24(addr.port) : reject(new Error("no free port")));
+    });
+  });
+}
+function devNodeEnv(home, from = process.env) {
+  const env = childEnv({ HOME: home }, from);
+  for (const k of Object.keys(env)) if (/^BEE_/i.test(k)) delete env[k];
+  return env;
+}
+var lastLines2 = (text4, n = 30) => text4.trimEnd().split("\n").slice(-n).join("\n");
+async function launchBinary(path, port, cleanup, log2) {
+  if (!existsSync7(path)) throw new Error(`--bee-binary ${path}: no such file`);
+  const home = mkdtempSync2(join10(tmpdir2(), "bee-bench-dev-"));
+  const logFile = join10(home, "bee.log");
+  const fd = openSync2(logFile, "a");
+  const child = spawn2(path, ["dev", `--api-addr=127.0.0.1:${port}`], { cwd: home, env: devNodeEnv(home), stdio: ["ignore", fd, fd], detached: true });
+  closeSync2(fd);
+  let ended;
+  const exited = new Promise((resolve24) => {
+    child.once("exit", (code, signal) => {
+      ended = signal ? `its process was killed by ${signal}` : `its process exited with code ${code}`;
+      resolve24();
+    });
+    child.once("error", (e) => {
+      ended = `cannot start ${path}: ${e.message}`;
+      resolve24();
+    });
+  });
+  cleanup.add(async () => {
+    if (ended === void 0 && child.pid) {
+      const signalGroup = (s) => {
+        try {
+          process.kill(-child.pid, s);
+        } catch {
+        }
+      };
+      signalGroup("SIGTERM");
+      const timer = new Promise((r) => setTimeout(() => r("late"), DEV_NODE_DEFAULTS.stopGraceMs).unref());
+      if (await Promise.race([exited, timer]) === "late") {
+        log2(`bee: process ${child.pid} ignored SIGTERM for ${DEV_NODE_DEFAULTS.stopGraceMs / 1e3} s; killing it`);
+        signalGroup("SIGKILL");
+        await exited;
+      }
+      log2(`bee: stopped process ${child.pid}`);
+    }
+    rmSync2(home, { recursive: true, force: true });
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    what: `process ${child.pid ?? "(not started)"} (${path})`,
+    gone: () => ended,
+    logTail: async () => lastLines2(readFileSync8(logFile, "utf8"))
+  };
+}
+function dockerCommand(docker, args, timeoutMs) {
+  return new Promise((resolve24) => {
+    execFile2(docker, args, { env: childEnv(), timeout: timeoutMs, killSignal: "SIGKILL", encoding: "utf8", maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      const missing = err?.code === "ENOENT";
+      const why = !err ? "" : missing ? `${docker} not found${docker.includes("/") ? "" : " on PATH"}` : err.killed ? `killed after ${timeoutMs / 1e3} s` : typeof err.code === "number" ? `exit code ${err.code}` : err.message;
+      resolve24({ ok: !err, missing, stdout, problem: [why, stderr.trim()].filter(Boolean).join(": ") });
+    });
+  });
+}
+async function removeContainer(name2, log2, docker = "docker") {
+  const rm2 = await dockerCommand(docker, dockerRemoveArgs(name2), 6e4);
+  if (rm2.missing) return;
+  if (rm2.ok) log2(`bee: removed container ${name2}`);
+  else if (/no such container/i.test(rm2.problem)) log2(`bee: container ${name2} already removed`);
+  else log2(`bee: could not remove container ${name2} (${rm2.problem}); remove it with: docker rm --force ${name2}`);
+}
+var NO_DOCKER_HINT = "without Docker, give a bee executable (Bee 2.8.0) with --bee-binary PATH instead of --bee dev, or a running node with --bee-url URL --batch-id ID";
+async function launchDocker(docker, port, cleanup, o) {
+  const name2 = containerName();
+  o.onContainer?.(name2);
+  cleanup.add(() => removeContainer(name2, o.log, docker));
+  const args = dockerRunArgs({ name: name2, hostPort: port });
+  o.log(`bee: ${docker} ${args.join(" ")}`);
+  const run2 = await dockerCommand(docker, args, DEV_NODE_DEFAULTS.dockerRunTimeoutMs);
+  if (!run2.ok) throw new Error(`docker run of the Bee dev node failed (${run2.problem}); ${o.withoutDocker ?? NO_DOCKER_HINT}`);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    what: `container ${name2}`,
+    gone: () => void 0,
+    logTail: async () => {
+      const logs2 = await dockerCommand(docker, dockerLogsArgs(name2), 3e4);
+      return lastLines2(`${logs2.stdout}
+${logs2.problem}`);
+    }
+  };
+}
+async function startDevNode(o, cleanup) {
+  const port = o.port ?? await freePort();
+  const launched = o.how.kind === "docker" ? await launchDocker(o.how.docker ?? "docker", port, cleanup, o) : await launchBinary(o.how.path, port, cleanup, o.log);
+  try {
+    const version3 = await waitForHealth(launched.url, { timeoutMs: o.healthTimeoutMs ?? DEV_NODE_DEFAULTS.healthTimeoutMs, gone: launched.gone });
+    const batchId = await buyBatch(launched.url, {
+      amount: DEV_NODE_DEFAULTS.batchAmount,
+      depth: DEV_NODE_DEFAULTS.batchDepth,
+      timeoutMs: o.batchTimeoutMs ?? DEV_NODE_DEFAULTS.batchTimeoutMs
+    });
+    o.log(`bee: dev node ${version3} at ${launched.url} (${launched.what}), batch ${batchId}`);
+    return { url: launched.url, batchId, version: version3, what: launched.what };
+  } catch (e) {
+    const tail = await launched.logTail().catch(() => "");
+    throw new Error(`${e instanceof Error ? e.message : String(e)}${tail ? `
+last lines of the Bee log (${launched.what}):
+${tail}` : ""}`);
+  }
+}
+
+// src/bee/session.ts
+var SIGNALS = ["SIGINT", "SIGTERM"];
+function withDevNode(o, work) {
+  return withDevNodes([o], ([node2]) => work(node2));
+}
+async function withDevNodes(list2, work) {
+  if (list2.length === 0) return work([]);
+  const o = list2[0];
+  const cleanup = new Cleanup();
+  const onSignal = (signal) => {
+    o.log(`bee: ${signal} received: stopping the dev node${list2.length > 1 ? "s" : ""} before exiting`);
+    void cleanup.run().finally(() => process.exit(128 + (constants.signals[signal] ?? 0)));
+  };
+  for (const s of SIGNALS) process.on(s, onSignal);
+  try {
+    const nodes = [];
+    for (const one of list2) nodes.push(await startDevNode(one, cleanup));
+    return await work(nodes);
+  } finally {
+    await cleanup.run();
+    for (const s of SIGNALS) process.off(s, onSignal);
+  }
+}
+
+// src/bee/node-sides.ts
+function parseNodeSpec(value, batchId, flag, batchFlag, cwd = process.cwd()) {
+  const v = value.trim();
+  if (/^https?:\/\//i.test(v)) {
+    if (!batchId) throw new BeeArgumentError(`${flag} ${v}: a running node needs its postage batch: give ${batchFlag} (64 hex digits)`);
+    try {
+      return { kind: "url", target: parseBeeTarget(v, batchId) };
+    } catch (e) {
+      throw new BeeArgumentError(`${flag}: ${e.message.replace(/^--bee-url |^--batch-id /, "")}`);
+    }
+  }
+  const path = resolve4(cwd, v);
+  if (!existsSync8(path) || !statSync2(path).isFile())
+    throw new BeeArgumentError(
+      `${flag} ${v}: no such file (${path}); give a Bee executable that has \`bee dev\` (Bee \u2264 2.8.0) or an http(s) URL of a running node`
+    );
+  if (batchId) throw new BeeArgumentError(`${batchFlag}: ${flag} starts a dev node that buys its own batch; drop ${batchFlag}`);
+  return { kind: "binary", path };
+}
+async function withNodeSides(specs, o, work) {
+  const sides = ["base", "head"];
+  const started = sides.filter((s) => specs[s].kind === "binary");
+  const devOptions = started.map((s) => ({ how: { kind: "binary", path: specs[s].path }, log: o.log }));
+  return withDevNodes(devOptions, async (devNodes) => {
+    const out = {};
+    for (const s of sides) {
+      const spec = specs[s];
+      if (spec.kind === "binary") {
+        const n = devNodes[started.indexOf(s)];
+        out[s] = { url: n.url, batchId: n.batchId, version: n.version, how: `dev node of ${spec.path}` };
+      } else {
+        const { version: version3 } = await preflight(spec.target);
+        out[s] = { ...spec.target, version: version3, how: `node at ${spec.target.url}` };
+      }
+      o.log(`${s} node: Bee ${out[s].version} (${out[s].how})`);
+    }
+    return work(out);
+  });
+}
+
+// src/ab/run.ts
+import { rmSync as rmSync9 } from "node:fs";
+import { resolve as resolve7 } from "node:path";
+
+// src/pipeline/profiles.ts
+import { existsSync as existsSync9, mkdirSync, readdirSync as readdirSync6, statSync as statSync3, writeFileSync } from "node:fs";
+import { join as join11 } from "node:path";
+
+// src/report/escape.ts
+var MD_ENTITIES = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  "|": "&#124;",
+  "`": "&#96;",
+  "[": "&#91;",
+  "]": "&#93;",
+  "\\": "&#92;",
+  "*": "&#42;",
+  _: "&#95;",
+  "~": "&#126;",
+  "!": "&#33;"
+};
+var ZWSP = "\u200B";
+function mdText(value) {
+  return mdLineStart(mdInline(oneLine2(value)));
+}
+var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+var noBidi = (s) => s.replace(BIDI, "\uFFFD");
+var oneLine2 = (value) => noBidi(String(value ?? "")).replace(/\r\n?|\n|\u2028|\u2029/g, " ");
+function htmlCode(value) {
+  return `<code>${htmlText(unlinked(oneLine2(value))).replace(/@/g, "@&#8203;")}</code>`;
+}
+function mdInline(s) {
+  return unlinked(s).replace(/[&<>|`[\]\\*~!]/g, (c) => MD_ENTITIES[c] ?? c).replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, "&#95;").replace(/@/g, "@&#8203;");
+}
+function mdLineStart(s) {
+  return s.replace(/^(\s*)(#+|[-+=]+|\d+[.)])(?=\s|$)/, (_m, ws, lead) => `${ws}${lead.replace(/[#+\-=.)]/g, (c) => `&#${c.charCodeAt(0)};`)}`);
+}
+var COPY_TOKEN = new RegExp(
+  [
+    /https?:\/\/[A-Za-z0-9._~:/?#@!$&()*+,;=%-]*[A-Za-z0-9/_~=#-]/.source,
+    /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/.source,
+    /[A-Za-z0-9._/-]+@v?\d(?:[A-Za-z0-9._+-]*[A-Za-z0-9])?/.source,
+    /(?<=^|[\s(=])\/[A-Za-z0-9._~+/-]*[A-Za-z0-9_~+/-]/.source
+  ].join("|"),
+  "g"
+);
+function mdCopyable(value) {
+  const s = oneLine2(value);
+  let out = "";
+  let last = 0;
+  for (const m of s.matchAll(COPY_TOKEN)) {
+    out += `${mdInline(s.slice(last, m.index))}\`${m[0]}\``;
+    last = m.index + m[0].length;
+  }
+  return mdLineStart(out + mdInline(s.slice(last)));
+}
+function unlinked(s) {
+  return s.replace(/#(?=\d)/g, `#${ZWSP}`).replace(/\b(GH)-(?=\d)/gi, `$1-${ZWSP}`).replace(/:\/\//g, `:${ZWSP}//`).replace(/\b(www)\./gi, `$1${ZWSP}.`);
+}
+var PLAIN_CODE = /^[A-Za-z0-9 _.:/=,+()@#-]*$/;
+function mdCode(value) {
+  const s = String(value ?? "");
+  return s.length > 0 && PLAIN_CODE.test(s) ? `\`${s}\`` : mdText(s);
+}
+function mdProse(value) {
+  const parts = String(value ?? "").split(/`([^`\r\n]+)`/);
+  return parts.map((p, i) => i % 2 === 1 ? `<code>${htmlText(p).replace(/\|/g, "&#124;")}</code>` : mdText(p)).join("");
+}
+function htmlText(value) {
+  return noBidi(String(value ?? "")).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+function jsonForScript(value) {
+  return JSON.stringify(value).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
+}
+function csvField(value) {
+  if (value == null) return "";
+  if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  let s = value;
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+function clip(value, n) {
+  const chars = [...value];
+  return chars.length <= n ? value : `${chars.slice(0, Math.max(0, n - 1)).join("")}\u2026`;
+}
+function safeUrl(value) {
+  let url2;
+  try {
+    url2 = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url2.protocol !== "https:" && url2.protocol !== "http:") return null;
+  return url2.href.replace(/[\s"'<>()[\]`|\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
+}
+
+// src/report/render/html-page.ts
+function htmlPage(o) {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${o.csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${htmlText(o.title)}</title>
+<style>${o.css}</style>
+</head>
+<body>
+${o.body}
+</body>
+</html>
+`;
+}
+
+// src/report/render/md.ts
+var RULE = { left: "---", right: "---:", center: ":---:" };
+function mdTable(headers, rows, align = []) {
+  const line = (cells) => `| ${cells.map((c) => c === "" ? "\u2014" : c).join(" | ")} |`;
+  const rule = `|${headers.map((_, i) => RULE[align[i] ?? "left"]).join("|")}|`;
+  return [line(headers), rule, ...rows.map(line)].join("\n");
+}
+function mdQuote(lines) {
+  return lines.map((l) => l === "" ? ">" : `> ${l}`).join("\n");
+}
+function mdDetails(summary, body) {
+  return `<details><summary>${summary}</summary>
+
+${body}
+
+</details>`;
+}
+function mdBlocks(blocks) {
+  return `${blocks.filter((b) => typeof b === "string" && b.length > 0).join("\n\n")}
+`;
+}
+
+// src/report/render/profile-details.ts
+var DETAIL_LINES = 5;
+var PROFILE_NOTE = "Figures are instructions per timed iteration under callgrind, not time; a row flagged by wall time alone (cache, I/O, contention) has no function list.";
+var signed = (n) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${formatCount(Math.abs(n))}`;
+var rowChange = (d) => d.total.head - d.total.base;
+var fnName = (name2, status2) => `${mdCode(name2)}${status2 === "new" ? " \u{1F195}" : status2 === "gone" ? " (gone)" : ""}`;
+var ofRow = (d, change) => d.total.base > 0 ? formatChange(1 + change / d.total.base) : "\u2014";
+function selfTable(d) {
+  const whole = rowChange(d);
+  return mdTable(
+    ["function", "base", "head", "change", "share of the row\u2019s change"],
+    d.self.slice(0, DETAIL_LINES).map((l) => {
+      const c = l.head - l.base;
+      return [fnName(l.name, l.status), formatCount(l.base), formatCount(l.head), signed(c), whole !== 0 ? formatPercent(c / whole) : "\u2014"];
+    }),
+    ["left", "right", "right", "right", "right"]
+  );
+}
+function estimatedShare(l) {
+  if (l.estimatedBase === void 0 || l.estimatedHead === void 0) return "\u2014";
+  const change = l.head - l.base;
+  const est = l.estimatedHead - l.estimatedBase;
+  if (Math.abs(est) < 0.5 || change === 0) return "exact";
+  return `${formatPercent(Math.min(1, Math.abs(est / change)))} estimated`;
+}
+function ownTable(d) {
+  return mdTable(
+    ["client function (outside callees folded in)", "change", "of the row", "by proportion", "via"],
+    d.own.slice(0, DETAIL_LINES).map((l) => [
+      fnName(l.name, l.status),
+      signed(l.head - l.base),
+      ofRow(d, l.head - l.base),
+      estimatedShare(l),
+      l.via.length > 0 ? l.via.map((v) => mdCode(v)).join(", ") : "\u2014"
+    ]),
+    ["left", "right", "right", "right", "left"]
+  );
+}
+function allocationTable(d) {
+  if (d.allocations === null)
+    return "*Allocation sites: V8 allocates inline in JIT-compiled code, so callgrind sees no allocator calls to attribute (see docs/profiles.md).*";
+  if (d.allocations.length === 0) return "*Allocation sites: no change in calls into the allocator.*";
+  return mdTable(
+    ["allocation site", "calls/iteration base", "head", "change"],
+    d.allocations.slice(0, DETAIL_LINES).map((l) => [mdCode(l.name), formatCount(l.base), formatCount(l.head), signed(l.head - l.base)]),
+    ["left", "right", "right", "right"]
+  );
+}
+var summaryOf = (d) => `Where it moved: ${htmlCode(d.caseId)} ${mdText(d.label)} (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : "\u2014"} instructions, ${signed(rowChange(d))} per iteration)`;
+function renderRow(d, level) {
+  if (level === 0) return null;
+  if (level === 1) {
+    const first2 = d.own[0] ?? d.self[0];
+    return `${summaryOf(d)}: ${first2 ? `${mdCode(first2.name)} ${signed(first2.head - first2.base)}` : "no function changed"} (lists trimmed to fit)`;
+  }
+  const body = [
+    d.self.length > 0 ? selfTable(d) : "*No function changed its own instructions.*",
+    d.own.length > 0 ? ownTable(d) : "*No client function changed.*",
+    allocationTable(d)
+  ].join("\n\n");
+  return mdDetails(summaryOf(d), body);
+}
+function renderProfileSection(diffs, budget, files = "Full profiles (callgrind, pprof, folded stacks, an HTML view) are in the run's `profiles` artifact.") {
+  if (diffs.length === 0) return null;
+  const head2 = `### Where it moved
+
+<sub>${PROFILE_NOTE}${files ? ` ${files}` : ""}</sub>`;
+  const levels = diffs.map(() => 2);
+  const weakest = diffs.map((d, i) => ({ i, w: d.total.base > 0 ? Math.abs(rowChange(d)) / d.total.base : 0 })).sort((a, b) => a.w - b.w);
+  const render = () => {
+    const trimmed = levels.filter((l) => l < 2).length;
+    const parts = diffs.map((d, i) => renderRow(d, levels[i])).filter((s) => s !== null);
+    if (parts.length === 0) return null;
+    const note = trimmed > 0 ? `
+
+<sub>${trimmed} row${trimmed === 1 ? "\u2019s" : "s\u2019"} lists trimmed or left out to fit GitHub's comment size limit (least changed rows first); the artifact has them all.</sub>` : "";
+    return `${head2}
+
+${parts.join("\n\n")}${note}`;
+  };
+  for (const target of [1, 0]) {
+    for (const { i } of weakest) {
+      const out2 = render();
+      if (out2 === null || out2.length <= budget) return out2;
+      levels[i] = target;
+    }
+  }
+  const out = render();
+  return out !== null && out.length <= budget ? out : null;
+}
+
 // src/report/render/profile-html.ts
 function mergeStacks(base, head2, name2) {
   const root = { name: "all", base: 0, head: 0, children: [] };
@@ -27821,7 +29787,7 @@ function icicle(root) {
   };
 }
 var clipText = (s, n) => s.length <= n ? s : n <= 1 ? "" : `${s.slice(0, n - 1)}\u2026`;
-var signed = (n) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${formatCount(Math.abs(n))}`;
+var signed2 = (n) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${formatCount(Math.abs(n))}`;
 var cls = (n) => Math.round(n) > 0 ? "more" : Math.round(n) < 0 ? "less" : "";
 function table(headers, rows) {
   return `<table><thead><tr>${headers.map((h) => `<th>${htmlText(h)}</th>`).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.join("")}</tr>`).join("")}</tbody></table>`;
@@ -27835,20 +29801,21 @@ function renderProfileHtml(d, root, sides) {
     fnCell(l.name, l.status),
     td(formatCount(l.base), "n"),
     td(formatCount(l.head), "n"),
-    td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`),
+    td(signed2(l.head - l.base), `n ${cls(l.head - l.base)}`),
     td(whole !== 0 ? formatPercent((l.head - l.base) / whole) : "\u2014", "n")
   ]);
   const ownRows = d.own.map((l) => [
     fnCell(l.name, l.status),
-    td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`),
+    td(signed2(l.head - l.base), `n ${cls(l.head - l.base)}`),
     td(d.total.base > 0 ? formatChange(1 + (l.head - l.base) / d.total.base) : "\u2014", "n"),
+    td(estimatedShare(l), "n"),
     td(l.via.join(", ") || "\u2014")
   ]);
   const allocRows = (d.allocations ?? []).map((l) => [
     fnCell(l.name),
     td(formatCount(l.base), "n"),
     td(formatCount(l.head), "n"),
-    td(signed(l.head - l.base), `n ${cls(l.head - l.base)}`)
+    td(signed2(l.head - l.base), `n ${cls(l.head - l.base)}`)
   ]);
   const title = `${d.caseId} ${d.label}: where it moved`;
   return htmlPage({
@@ -27861,7 +29828,7 @@ function renderProfileHtml(d, root, sides) {
 <p class="muted">Instructions under callgrind, not time: a row flagged by wall time alone (cache, I/O, contention) has no function list. Frames are as wide as the larger side; <span class="more">red = more instructions in head</span>, <span class="less">blue = fewer</span>. Stacks below the first call are in proportion to callgrind's caller \u2192 callee edges.</p>
 <section><h2>Call tree, head against base</h2><div class="scroll">${svg}</div></section>
 <section><h2>Functions by change in their own instructions</h2>${table(["function", "base", "head", "change", "share of the row\u2019s change"], selfRows)}</section>
-<section><h2>The client's functions (callees outside the client folded in)</h2>${table(["function", "change", "of the row", "via"], ownRows)}</section>
+<section><h2>The client's functions (callees outside the client folded in)</h2>${table(["function", "change", "of the row", "by proportion", "via"], ownRows)}</section>
 <section><h2>Allocation sites (calls into the allocator per iteration)</h2>${d.allocations === null ? '<p class="muted">V8 allocates inline in JIT-compiled code: callgrind sees no allocator calls to attribute.</p>' : table(["site", "base", "head", "change"], allocRows)}</section>
 </main>`
   });
@@ -27883,7 +29850,7 @@ td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowra
 `;
 
 // src/pipeline/profiles.ts
-var profilesDir = (outDir) => join6(outDir, "profiles");
+var profilesDir = (outDir) => join11(outDir, "profiles");
 var sideFiles = (side) => ({ callgrind: `callgrind.out.${side}`, pprof: `${side}.pb.gz`, folded: `${side}.folded` });
 var DIFF_FILES = { json: "diff.json", html: "diff.html" };
 var ROW_FILES = [...Object.values(sideFiles("base")), ...Object.values(sideFiles("head")), ...Object.values(DIFF_FILES)];
@@ -27891,15 +29858,15 @@ function writeSide(dir, side, p, title) {
   const name2 = (fn) => displayName(p.runner, fn);
   const stacks = boundedStacks(p, name2);
   const files = sideFiles(side);
-  writeFileSync(join6(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name2));
-  writeFileSync(join6(dir, files.pprof), pprofBytes(stacks, name2));
-  writeFileSync(join6(dir, files.folded), foldedText(stacks, name2));
+  writeFileSync(join11(dir, files.callgrind), callgrindText(p, `${title} (${side})`, name2));
+  writeFileSync(join11(dir, files.pprof), pprofBytes(stacks, name2));
+  writeFileSync(join11(dir, files.folded), foldedText(stacks, name2));
   return stacks;
 }
 var diffJson = (diff) => `${JSON.stringify(diff, null, 2)}
 `;
 function writeRowProfiles(outDir, row, sides, labels) {
-  const dir = join6(profilesDir(outDir), rowFolder(row));
+  const dir = join11(profilesDir(outDir), rowFolder(row));
   mkdirSync(dir, { recursive: true });
   const title = `${row.caseId} ${row.label}`;
   const stacks = {
@@ -27909,8 +29876,8 @@ function writeRowProfiles(outDir, row, sides, labels) {
   if (!sides.base || !sides.head || !stacks.base || !stacks.head) return { dir, diff: null };
   const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row, sides.baseAgain));
   const name2 = (fn) => displayName(sides.head.runner, fn);
-  writeFileSync(join6(dir, DIFF_FILES.json), diffJson(diff));
-  writeFileSync(join6(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
+  writeFileSync(join11(dir, DIFF_FILES.json), diffJson(diff));
+  writeFileSync(join11(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name2), labels));
   return { dir, diff };
 }
 function profileAb(o) {
@@ -27940,45 +29907,45 @@ function profileAb(o) {
 }
 var MAX_PROFILE_BYTES = 16 << 20;
 function folderBytes(dir) {
-  if (!existsSync5(dir)) return 0;
-  return readdirSync4(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).reduce((sum2, e) => sum2 + statSync2(join6(e.parentPath, e.name)).size, 0);
+  if (!existsSync9(dir)) return 0;
+  return readdirSync6(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).reduce((sum2, e) => sum2 + statSync3(join11(e.parentPath, e.name)).size, 0);
 }
 
 // src/build/index.ts
-import { appendFileSync, existsSync as existsSync8, mkdirSync as mkdirSync5, readdirSync as readdirSync6, readFileSync as readFileSync11, rmSync as rmSync6, writeFileSync as writeFileSync5 } from "node:fs";
-import { join as join14, relative as relative3, resolve as resolve3 } from "node:path";
+import { appendFileSync, existsSync as existsSync12, mkdirSync as mkdirSync5, readdirSync as readdirSync8, readFileSync as readFileSync14, rmSync as rmSync6, writeFileSync as writeFileSync5 } from "node:fs";
+import { join as join19, relative as relative4, resolve as resolve6 } from "node:path";
 
 // src/build/hash.ts
-import { createHash } from "node:crypto";
-import { readdirSync as readdirSync5, readFileSync as readFileSync6 } from "node:fs";
-import { join as join7, relative as relative2 } from "node:path";
+import { createHash as createHash2 } from "node:crypto";
+import { readdirSync as readdirSync7, readFileSync as readFileSync9 } from "node:fs";
+import { join as join12, relative as relative3 } from "node:path";
 var SKIP = /* @__PURE__ */ new Set(["node_modules", "target", ".git", "bin", "dist-test"]);
 function walk(root, dir, h) {
-  const entries = readdirSync5(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
+  const entries = readdirSync7(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
   for (const e of entries) {
     if (SKIP.has(e.name)) continue;
-    const full = join7(dir, e.name);
+    const full = join12(dir, e.name);
     if (e.isDirectory()) walk(root, full, h);
     else if (e.isFile()) {
-      h.update(relative2(root, full)).update("\0").update(readFileSync6(full)).update("\0");
+      h.update(relative3(root, full)).update("\0").update(readFileSync9(full)).update("\0");
     }
   }
 }
 function treeHash(root) {
-  const h = createHash("sha256");
+  const h = createHash2("sha256");
   walk(root, root, h);
   return h.digest("hex");
 }
 function hashParts(parts) {
-  const h = createHash("sha256");
+  const h = createHash2("sha256");
   for (const p of parts) h.update(p).update("\0");
   return h.digest("hex").slice(0, 16);
 }
 
 // src/build/lock.ts
-import { mkdirSync as mkdirSync2, readFileSync as readFileSync7, rmSync as rmSync3, statSync as statSync3, writeFileSync as writeFileSync2 } from "node:fs";
+import { mkdirSync as mkdirSync2, readFileSync as readFileSync10, rmSync as rmSync3, statSync as statSync4, writeFileSync as writeFileSync2 } from "node:fs";
 import { hostname as hostname3 } from "node:os";
-import { dirname as dirname3, join as join8 } from "node:path";
+import { dirname as dirname4, join as join13 } from "node:path";
 import { setTimeout as sleep2 } from "node:timers/promises";
 var POLL_MS = 250;
 var lockOf = (dir) => `${dir}.lock`;
@@ -27986,10 +29953,10 @@ var UNWRITTEN_MS = 1e4;
 function holderRuns(lock2) {
   let text4;
   try {
-    text4 = readFileSync7(join8(lock2, "holder"), "utf8");
+    text4 = readFileSync10(join13(lock2, "holder"), "utf8");
   } catch {
     try {
-      return Date.now() - statSync3(lock2).mtimeMs < UNWRITTEN_MS;
+      return Date.now() - statSync4(lock2).mtimeMs < UNWRITTEN_MS;
     } catch {
       return false;
     }
@@ -28006,7 +29973,7 @@ function holderRuns(lock2) {
 }
 async function withFolderLock(dir, log2, work) {
   const lock2 = lockOf(dir);
-  mkdirSync2(dirname3(lock2), { recursive: true });
+  mkdirSync2(dirname4(lock2), { recursive: true });
   let said = false;
   for (; ; ) {
     try {
@@ -28024,7 +29991,7 @@ async function withFolderLock(dir, log2, work) {
     await sleep2(POLL_MS);
   }
   try {
-    writeFileSync2(join8(lock2, "holder"), `${hostname3()} ${process.pid}`);
+    writeFileSync2(join13(lock2, "holder"), `${hostname3()} ${process.pid}`);
     return await work();
   } finally {
     rmSync3(lock2, { recursive: true, force: true });
@@ -28032,29 +29999,29 @@ async function withFolderLock(dir, log2, work) {
 }
 
 // src/build/go.ts
-import { execFile as execFile2, execFileSync as execFileSync2 } from "node:child_process";
-import { cpSync, mkdtempSync as mkdtempSync2, readFileSync as readFileSync9, rmSync as rmSync4 } from "node:fs";
-import { tmpdir as tmpdir2 } from "node:os";
-import { join as join10 } from "node:path";
+import { execFile as execFile3, execFileSync as execFileSync5 } from "node:child_process";
+import { cpSync, mkdtempSync as mkdtempSync3, readFileSync as readFileSync12, rmSync as rmSync4 } from "node:fs";
+import { tmpdir as tmpdir3 } from "node:os";
+import { join as join15 } from "node:path";
 
 // src/build/go-map-seed.ts
-import { execFileSync } from "node:child_process";
-import { existsSync as existsSync6, mkdirSync as mkdirSync3, readFileSync as readFileSync8, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join9 } from "node:path";
+import { execFileSync as execFileSync4 } from "node:child_process";
+import { existsSync as existsSync10, mkdirSync as mkdirSync3, readFileSync as readFileSync11, writeFileSync as writeFileSync3 } from "node:fs";
+import { join as join14 } from "node:path";
 var SEED_DRAW = /m\.seed = uintptr\(rand\(\)\)/g;
 function goMapSource() {
-  const goroot = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8", env: childEnv() }).trim();
-  return join9(goroot, "src", "internal", "runtime", "maps", "map.go");
+  const goroot = execFileSync4("go", ["env", "GOROOT"], { encoding: "utf8", env: childEnv() }).trim();
+  return join14(goroot, "src", "internal", "runtime", "maps", "map.go");
 }
 function mapSeedOverlay(dir, source2 = goMapSource()) {
-  if (!existsSync6(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
-  const text4 = readFileSync8(source2, "utf8");
+  if (!existsSync10(source2)) return { overlay: null, reason: `${source2} does not exist (Go before 1.24 keeps maps elsewhere)` };
+  const text4 = readFileSync11(source2, "utf8");
   const patched = text4.replace(SEED_DRAW, "m.seed = 0");
   if (patched === text4) return { overlay: null, reason: `${source2} draws no per-map seed as "m.seed = uintptr(rand())"` };
   mkdirSync3(dir, { recursive: true });
-  const replacement = join9(dir, "map.go");
+  const replacement = join14(dir, "map.go");
   writeFileSync3(replacement, patched);
-  const overlay = join9(dir, "overlay.json");
+  const overlay = join14(dir, "overlay.json");
   writeFileSync3(overlay, JSON.stringify({ Replace: { [source2]: replacement } }));
   return { overlay };
 }
@@ -28062,18 +30029,18 @@ function mapSeedOverlay(dir, source2 = goMapSource()) {
 // src/build/go.ts
 var MODULE = "github.com/ethswarm-tools/bee-go";
 function pinnedGoClient(goModFile) {
-  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync9(goModFile, "utf8"))?.[1];
+  const version3 = /github\.com\/ethswarm-tools\/bee-go\s+(v\S+)/.exec(readFileSync12(goModFile, "utf8"))?.[1];
   if (!version3) throw new BuildError(`${goModFile}: no requirement on ${MODULE} (fix: restore the require line)`);
   return version3;
 }
-function goCloneCommand(goModFile = join10(packageRoot(), "runners", "go", "go.mod")) {
+function goCloneCommand(goModFile = join15(packageRoot(), "runners", "go", "go.mod")) {
   return `git clone --branch ${pinnedGoClient(goModFile)} https://${MODULE}`;
 }
-function goProxyProblem(goModFile = join10(packageRoot(), "runners", "go", "go.mod")) {
+function goProxyProblem(goModFile = join15(packageRoot(), "runners", "go", "go.mod")) {
   const target = `${MODULE}@${pinnedGoClient(goModFile)}`;
-  const cwd = mkdtempSync2(join10(tmpdir2(), "bee-bench-goproxy-"));
+  const cwd = mkdtempSync3(join15(tmpdir3(), "bee-bench-goproxy-"));
   return new Promise((resolve24) => {
-    execFile2("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
+    execFile3("go", ["mod", "download", "-json", target], { cwd, encoding: "utf8", env: childEnv() }, (err, stdout, stderr) => {
       rmSync4(cwd, { recursive: true, force: true });
       let reported;
       try {
@@ -28087,7 +30054,7 @@ function goProxyProblem(goModFile = join10(packageRoot(), "runners", "go", "go.m
 }
 function gitOut(dir, args) {
   try {
-    return execFileSync2("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync5("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"] }).trim();
   } catch {
     return "";
   }
@@ -28098,7 +30065,7 @@ var goBuilder = {
   recipe: 2,
   toolchain: () => toolVersion("go", ["version"]),
   async build(ctx) {
-    cpSync(join10(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
+    cpSync(join15(ctx.root, "runners", "go"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]bin([/\\]|$)/.test(src) });
     let ldflags;
     if (ctx.source.kind === "path") {
       const checkout = ctx.source.path;
@@ -28108,10 +30075,10 @@ var goBuilder = {
       const commit = gitOut(checkout, ["rev-parse", "HEAD"]);
       ldflags = `-X main.clientVersion=${version3} -X main.clientSource=path${commit ? ` -X main.clientCommit=${commit}` : ""}`;
     } else {
-      ldflags = `-X main.clientVersion=${pinnedGoClient(join10(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
+      ldflags = `-X main.clientVersion=${pinnedGoClient(join15(ctx.dir, "go.mod"))} -X main.clientSource=registry`;
     }
-    const binary = join10(ctx.dir, "bee-bench-go");
-    const seeds = mapSeedOverlay(join10(ctx.dir, ".map-seed-overlay"));
+    const binary = join15(ctx.dir, "bee-bench-go");
+    const seeds = mapSeedOverlay(join15(ctx.dir, ".map-seed-overlay"));
     if (seeds.overlay === null) ctx.log(`bee-go runner: per-map hash seeds stay on, so counts of map-heavy cases move between processes (${seeds.reason})`);
     const overlay = seeds.overlay === null ? [] : ["-overlay", seeds.overlay];
     await step("go build (runners/go)", "go", ["build", "-mod=mod", "-trimpath", ...overlay, "-ldflags", ldflags, "-o", binary, "."], {
@@ -28120,17 +30087,17 @@ var goBuilder = {
     });
     return goBuilder.command(ctx.dir);
   },
-  command: (dir) => ({ argv: [join10(dir, "bee-bench-go")] })
+  command: (dir) => ({ argv: [join15(dir, "bee-bench-go")] })
 };
 
 // src/build/js.ts
-import { cpSync as cpSync2, realpathSync, rmSync as rmSync5, symlinkSync } from "node:fs";
-import { join as join11 } from "node:path";
+import { cpSync as cpSync2, realpathSync as realpathSync2, rmSync as rmSync5, symlinkSync } from "node:fs";
+import { join as join16 } from "node:path";
 var JS_CHECKOUT_BUILD = "npm ci --no-audit --no-fund && npm run build:node";
-var linkedClient = (dir) => join11(dir, "node_modules", "@ethersphere", "bee-js");
+var linkedClient = (dir) => join16(dir, "node_modules", "@ethersphere", "bee-js");
 function resolvesTo(link, folder) {
   try {
-    return realpathSync(link) === realpathSync(folder);
+    return realpathSync2(link) === realpathSync2(folder);
   } catch {
     return false;
   }
@@ -28140,26 +30107,26 @@ var jsBuilder = {
   recipe: 1,
   toolchain: () => toolVersion("node", ["--version"]),
   async build(ctx) {
-    cpSync2(join11(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
+    cpSync2(join16(ctx.root, "runners", "js"), ctx.dir, { recursive: true, filter: (src) => !src.includes("node_modules") });
     await step("npm ci (runners/js)", "npm", ["ci", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: ctx.dir, log: ctx.log });
     if (ctx.source.kind === "path") {
       const checkout = ctx.source.path;
       await step("bee-js checkout build", ctx.buildCommand ?? JS_CHECKOUT_BUILD, [], { cwd: checkout, log: ctx.log, shell: true });
       const linked = linkedClient(ctx.dir);
       rmSync5(linked, { recursive: true, force: true });
-      symlinkSync(realpathSync(checkout), linked, "dir");
+      symlinkSync(realpathSync2(checkout), linked, "dir");
     }
     return jsBuilder.command(ctx.dir);
   },
-  keyParts: (source2) => source2.kind === "path" ? [`linked from ${realpathSync(source2.path)}`] : [],
+  keyParts: (source2) => source2.kind === "path" ? [`linked from ${realpathSync2(source2.path)}`] : [],
   // A checkout deleted (a bisect worktree, a test's folder) or moved leaves a dangling link.
   stale: (dir, source2) => source2.kind === "path" && !resolvesTo(linkedClient(dir), source2.path) ? `its link ${linkedClient(dir)} does not resolve to ${source2.path}` : void 0,
-  command: (dir) => ({ argv: ["node", join11(dir, "bin", "bee-bench-js.mjs")] })
+  command: (dir) => ({ argv: ["node", join16(dir, "bin", "bee-bench-js.mjs")] })
 };
 
 // src/build/rs.ts
 import { copyFileSync as copyFileSync2, cpSync as cpSync3 } from "node:fs";
-import { join as join12 } from "node:path";
+import { join as join17 } from "node:path";
 var rsBuilder = {
   runner: "rs",
   recipe: 1,
@@ -28168,8 +30135,8 @@ var rsBuilder = {
     return rustc === "missing" || cargo === "missing" ? "missing" : rustc;
   },
   async build(ctx) {
-    cpSync3(join12(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
-    const targetDir = join12(ctx.sharedDir, "target");
+    cpSync3(join17(ctx.root, "runners", "rs"), ctx.dir, { recursive: true, filter: (src) => !/[/\\]target([/\\]|$)/.test(src) });
+    const targetDir = join17(ctx.sharedDir, "target");
     const args = ["build", "--release", "--target-dir", targetDir];
     if (ctx.source.kind === "path") {
       const patch = ["--config", `patch.crates-io.bee-rs.path=${JSON.stringify(ctx.source.path)}`];
@@ -28180,28 +30147,28 @@ var rsBuilder = {
       args.push("--locked");
     }
     await step("cargo build (runners/rs)", "cargo", args, { cwd: ctx.dir, log: ctx.log });
-    const binary = join12(ctx.dir, "bee-bench-rs");
-    copyFileSync2(join12(targetDir, "release", "bee-bench-rs"), binary);
+    const binary = join17(ctx.dir, "bee-bench-rs");
+    copyFileSync2(join17(targetDir, "release", "bee-bench-rs"), binary);
     return rsBuilder.command(ctx.dir);
   },
-  command: (dir) => ({ argv: [join12(dir, "bee-bench-rs")] })
+  command: (dir) => ({ argv: [join17(dir, "bee-bench-rs")] })
 };
 
 // src/build/source.ts
-import { execFileSync as execFileSync3 } from "node:child_process";
-import { existsSync as existsSync7, statSync as statSync4 } from "node:fs";
-import { resolve as resolve2 } from "node:path";
+import { execFileSync as execFileSync6 } from "node:child_process";
+import { existsSync as existsSync11, statSync as statSync5 } from "node:fs";
+import { resolve as resolve5 } from "node:path";
 function parseSource(text4) {
   if (text4 === "registry") return { kind: "registry" };
-  const path = resolve2(text4);
-  if (!existsSync7(path) || !statSync4(path).isDirectory()) {
+  const path = resolve5(text4);
+  if (!existsSync11(path) || !statSync5(path).isDirectory()) {
     throw new Error(`client source "${text4}" is neither "registry" nor an existing checkout folder`);
   }
   return { kind: "path", path };
 }
 function git(dir, args) {
   try {
-    return execFileSync3("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 << 20 }).trim();
+    return execFileSync6("git", ["-C", dir, ...args], { encoding: "utf8", env: childEnv(), stdio: ["ignore", "pipe", "ignore"], maxBuffer: 256 << 20 }).trim();
   } catch {
     return void 0;
   }
@@ -28216,9 +30183,9 @@ function sourceIdentity(src) {
 }
 
 // src/build/timings.ts
-import { mkdirSync as mkdirSync4, readFileSync as readFileSync10, renameSync as renameSync2, writeFileSync as writeFileSync4 } from "node:fs";
+import { mkdirSync as mkdirSync4, readFileSync as readFileSync13, renameSync as renameSync2, writeFileSync as writeFileSync4 } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
-import { join as join13 } from "node:path";
+import { join as join18 } from "node:path";
 var FIRST_BUILD_MS = { js: 2e4, go: 45e3, rs: 15e4 };
 function loadFactor() {
   return Math.max(1, loadavg()[0] / availableParallelism());
@@ -28233,7 +30200,7 @@ var TimingsSchema = external_exports.object({
 });
 function readTimings(cacheDir) {
   try {
-    return TimingsSchema.parse(JSON.parse(readFileSync10(join13(cacheDir, FILE), "utf8")));
+    return TimingsSchema.parse(JSON.parse(readFileSync13(join18(cacheDir, FILE), "utf8")));
   } catch {
     return { builds: {}, stages: {}, overhead: {} };
   }
@@ -28255,31 +30222,31 @@ function updateTimings(cacheDir, change) {
   const t = readTimings(cacheDir);
   change(t);
   mkdirSync4(cacheDir, { recursive: true });
-  const tmp = join13(cacheDir, `${FILE}.${process.pid}.tmp`);
+  const tmp = join18(cacheDir, `${FILE}.${process.pid}.tmp`);
   writeFileSync4(tmp, `${JSON.stringify(t, null, 2)}
 `);
-  renameSync2(tmp, join13(cacheDir, FILE));
+  renameSync2(tmp, join18(cacheDir, FILE));
 }
 var stageKey = (runner, stage, profile2) => `${runner} ${stage} ${profile2}`;
 
 // src/build/index.ts
 var BUILDERS = { js: jsBuilder, go: goBuilder, rs: rsBuilder };
-var defaultCacheDir = () => resolve3(process.env.BEE_BENCH_CACHE ?? join14(".bee-bench", "cache"));
+var defaultCacheDir = () => resolve6(process.env.BEE_BENCH_CACHE ?? join19(".bee-bench", "cache"));
 function builderFor(runner) {
   return BUILDERS[runner];
 }
 var BUILD_MARKER = "bee-bench-build.json";
 function markerMatches(marker, key5) {
-  if (!existsSync8(marker)) return false;
+  if (!existsSync12(marker)) return false;
   try {
-    return JSON.parse(readFileSync11(marker, "utf8"))?.key === key5;
+    return JSON.parse(readFileSync14(marker, "utf8"))?.key === key5;
   } catch {
     return false;
   }
 }
 var NOT_BUILT = "not built";
 function unusable(builder, dir, key5, source2) {
-  if (!markerMatches(join14(dir, BUILD_MARKER), key5)) return NOT_BUILT;
+  if (!markerMatches(join19(dir, BUILD_MARKER), key5)) return NOT_BUILT;
   return builder.stale?.(dir, source2);
 }
 async function buildFolder(req) {
@@ -28290,13 +30257,13 @@ async function buildFolder(req) {
   const key5 = hashParts([
     req.runner,
     `recipe ${builder.recipe}`,
-    treeHash(join14(packageRoot(), "runners", req.runner)),
+    treeHash(join19(packageRoot(), "runners", req.runner)),
     identity.key,
     toolchain,
     req.buildCommand ?? "",
     ...builder.keyParts?.(req.source) ?? []
   ]);
-  return { key: key5, dir: join14(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key5}`), toolchain };
+  return { key: key5, dir: join19(req.cacheDir ?? defaultCacheDir(), `${req.runner}-${key5}`), toolchain };
 }
 async function isBuilt(req) {
   try {
@@ -28319,7 +30286,7 @@ async function buildInFolder(req, { key: key5, dir, toolchain }, started) {
   const root = packageRoot();
   const identity = sourceIdentity(req.source);
   const cacheDir = req.cacheDir ?? defaultCacheDir();
-  const marker = join14(dir, BUILD_MARKER);
+  const marker = join19(dir, BUILD_MARKER);
   const why = unusable(builder, dir, key5, req.source);
   if (why === void 0) {
     log2(`${req.runner}: build cache hit ${key5} (${identity.key})`);
@@ -28331,17 +30298,17 @@ async function buildInFolder(req, { key: key5, dir, toolchain }, started) {
     log2(`${req.runner}: the cached build ${key5} is stale (${why}); rebuilding`);
   }
   if (req.reuseOnly) {
-    const there = existsSync8(cacheDir) ? readdirSync6(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared") && !d.endsWith(".lock")) : [];
+    const there = existsSync12(cacheDir) ? readdirSync8(cacheDir).filter((d) => d.startsWith(`${req.runner}-`) && !d.endsWith("-shared") && !d.endsWith(".lock")) : [];
     throw new BuildError(
       `runner ${req.runner}: no build ${req.runner}-${key5} in ${cacheDir} (found: ${there.join(", ") || "none"}): the build job built other inputs (runner sources, client ${identity.key}, toolchain ${toolchain}); build with \`bee-bench build\` from the same commit and selection`
     );
   }
   rmSync6(dir, { recursive: true, force: true });
   mkdirSync5(dir, { recursive: true });
-  const sharedDir = join14(cacheDir, `${req.runner}-shared`);
+  const sharedDir = join19(cacheDir, `${req.runner}-shared`);
   mkdirSync5(sharedDir, { recursive: true });
-  const logFile = join14(dir, "build.log");
-  const shown = relative3(process.cwd(), logFile).startsWith("..") ? logFile : relative3(process.cwd(), logFile);
+  const logFile = join19(dir, "build.log");
+  const shown = relative4(process.cwd(), logFile).startsWith("..") ? logFile : relative4(process.cwd(), logFile);
   const toFile = (line) => appendFileSync(logFile, `${line}
 `);
   const estimate = buildEstimate(cacheDir, req.runner);
@@ -28367,94 +30334,12 @@ var MeasureKindSchema = external_exports.enum(MEASURES);
 var MeasureSchema = external_exports.string().transform(
   (text4) => text4.split(",").map((s) => s.trim()).flatMap((s) => s === "both" ? ["wall", "instructions"] : [s])
 ).pipe(external_exports.array(MeasureKindSchema).min(1)).transform((kinds) => MEASURES.filter((k) => kinds.includes(k)));
+var DEFAULT_MEASURE = ["wall"];
 var measuresWall = (m) => m.includes("wall");
 var measuresInstructions = (m) => m.includes("instructions");
 var measuresAllocations = (m) => m.includes("allocations");
-var MEASURE_NAMES = {
-  wall: { label: "wall time", column: "change" },
-  instructions: { label: "instructions", column: "instructions" },
-  allocations: { label: "allocations", column: "allocations" }
-};
 var DETERMINISTIC = ["instructions", "allocations"];
 var isDeterministic = (k) => k !== "wall";
-
-// src/spec/suggest.ts
-function editDistance(a, b) {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-function closest(typed, candidates) {
-  const prefix = candidates.filter((c) => typed.startsWith(c) || c.startsWith(typed)).sort((a, b) => Math.abs(a.length - typed.length) - Math.abs(b.length - typed.length));
-  if (prefix.length > 0 && typed.length >= 3) return prefix[0];
-  let best;
-  for (const c of candidates) {
-    const d = editDistance(typed, c);
-    if (!best || d < best.d) best = { name: c, d };
-  }
-  return best && best.d <= Math.max(2, Math.floor(typed.length / 3)) ? best.name : void 0;
-}
-
-// src/spec/select.ts
-function globToRegExp(glob) {
-  const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${body}$`);
-}
-var SelectionError = class extends Error {
-  name = "SelectionError";
-};
-function selectCases(spec, globs) {
-  if (globs.length === 0) return [...spec.cases];
-  const patterns = globs.map((g) => ({ glob: g, re: globToRegExp(g) }));
-  const matches = (c, re) => re.test(c.id);
-  const formerlyMatches = (c, re) => (c.formerly ?? []).some((old) => re.test(old));
-  const picked = patterns.map((p) => ({
-    ...p,
-    test: spec.cases.some((c) => matches(c, p.re)) ? matches : formerlyMatches
-  }));
-  for (const p of picked) {
-    if (!spec.cases.some((c) => p.test(c, p.re))) throw new SelectionError(noMatch(spec, p.glob));
-  }
-  return spec.cases.filter((c) => picked.some((p) => p.test(c, p.re)));
-}
-function noMatch(spec, glob) {
-  const head2 = `case glob "${glob}" matches no case in the spec`;
-  if (!/[*?]/.test(glob)) {
-    const prefix = glob.endsWith(".") ? glob : `${glob}.`;
-    const under = spec.cases.filter((c) => c.id.startsWith(prefix));
-    if (under.length > 0)
-      return `${head2}; did you mean "${prefix}*" (${under.length} case${under.length === 1 ? "" : "s"}: ${under.map((c) => c.id).join(", ")})?`;
-  }
-  const near = spec.cases.map((c) => c.id).filter((id) => id.includes(glob.replace(/[*?]/g, "")) && glob.replace(/[*?]/g, "").length >= 3);
-  if (near.length > 0) return `${head2}; ids containing it: ${near.slice(0, 5).join(", ")}${near.length > 5 ? ", \u2026" : ""}`;
-  if (!/[*?]/.test(glob)) {
-    const ids = spec.cases.flatMap((c) => [c.id, ...c.formerly ?? []]);
-    const typo = closest(glob, ids);
-    if (typo) return `${head2}; did you mean "${typo}"?`;
-  }
-  return `${head2} (ids look like cpu.bmt.file-root; * matches any run of characters)`;
-}
-function effectiveParam(param, runner) {
-  const { per_runner, digest_with: _digest, ...base } = param;
-  return { ...base, ...per_runner?.[runner] ?? {} };
-}
-function profileParams(c, profile2, large = false) {
-  return c.params[profile2].filter((p) => large || !p.large);
-}
-function caseIters(spec, c, profile2) {
-  return c.iters?.[profile2] ?? spec.profiles[profile2].iters;
-}
-function workOf(c, param) {
-  const product = (names) => names.reduce((acc, n) => acc * Number(param[n]), 1);
-  const work = {};
-  if (c.work.ops.length > 0) work.ops = product(c.work.ops);
-  if (c.work.bytes && c.work.bytes.length > 0) work.bytes = product(c.work.bytes);
-  return work;
-}
 
 // src/spec/plan.ts
 var PLAN_SCHEMA_ID = "bee-bench/plan@1";
@@ -28554,56 +30439,13 @@ function pickFixtures(spec) {
 }
 
 // src/run/count.ts
-import { mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync4, rmSync as rmSync8, writeFileSync as writeFileSync7 } from "node:fs";
-import { dirname as dirname5, join as join16 } from "node:path";
+import { mkdirSync as mkdirSync7, mkdtempSync as mkdtempSync5, rmSync as rmSync8, writeFileSync as writeFileSync7 } from "node:fs";
+import { dirname as dirname6, join as join21 } from "node:path";
 
 // src/run/invoke.ts
-import { existsSync as existsSync9, mkdirSync as mkdirSync6, mkdtempSync as mkdtempSync3, rmSync as rmSync7, writeFileSync as writeFileSync6 } from "node:fs";
-import { tmpdir as tmpdir3 } from "node:os";
-import { dirname as dirname4, join as join15 } from "node:path";
-
-// src/spec/errors.ts
-var InputError = class extends Error {
-  constructor(file2, problems, fix) {
-    super(`${file2}: ${problems.join("; ")}${fix ? ` (fix: ${fix})` : ""}`);
-    this.file = file2;
-    this.problems = problems;
-    this.fix = fix;
-    this.name = "InputError";
-  }
-  file;
-  problems;
-  fix;
-};
-var KEY_SHOWN = 60;
-function describeIssues(error62) {
-  return error62.issues.map((issue2) => {
-    const key5 = (p) => {
-      const s = String(p);
-      return s.length > KEY_SHOWN ? `${s.slice(0, KEY_SHOWN)}\u2026 (${s.length} characters)` : s;
-    };
-    const path = issue2.path.map((p, i) => typeof p === "number" ? `[${p}]` : `${i === 0 ? "" : "."}${key5(p)}`).join("");
-    const nested = issue2.code === "invalid_key" ? issue2.issues : issue2.code === "invalid_union" ? issue2.errors.flat() : [];
-    const inner = (nested.find((i) => i.code === "too_big") ?? (issue2.code === "invalid_key" ? nested[0] : void 0))?.message;
-    return `${path || "(top level)"}: ${issue2.message}${inner ? ` (${inner})` : ""}`;
-  });
-}
-function parseJson(file2, text4) {
-  try {
-    return JSON.parse(text4);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    const at = /position (\d+)/.exec(msg);
-    if (at) {
-      const pos = Number(at[1]);
-      const before = text4.slice(0, pos);
-      const line = before.split("\n").length;
-      const col = pos - before.lastIndexOf("\n");
-      throw new InputError(file2, [`invalid JSON at line ${line}, column ${col}: ${msg}`], "correct the JSON syntax");
-    }
-    throw new InputError(file2, [`invalid JSON: ${msg}`], "correct the JSON syntax");
-  }
-}
+import { existsSync as existsSync13, mkdirSync as mkdirSync6, mkdtempSync as mkdtempSync4, rmSync as rmSync7, writeFileSync as writeFileSync6 } from "node:fs";
+import { tmpdir as tmpdir4 } from "node:os";
+import { dirname as dirname5, join as join20 } from "node:path";
 
 // src/spec/hooks.ts
 var bad = (name2, why, fix) => new InputError(`environment variable ${name2}`, [why], fix);
@@ -28644,11 +30486,11 @@ function hooksFromEnv(env) {
 var HOOK_VARIABLES = ["BEE_BENCH_FAULT", "BEE_BENCH_SLOWDOWN", "BEE_BENCH_ALLOC", "BEE_BENCH_ITERS", "BEE_BENCH_CASE_TIMEOUT_S"];
 
 // src/spec/load.ts
-import { createHash as createHash2 } from "node:crypto";
-import { readFileSync as readFileSync12 } from "node:fs";
+import { createHash as createHash3 } from "node:crypto";
+import { readFileSync as readFileSync15 } from "node:fs";
 function readText(file2) {
   try {
-    return readFileSync12(file2);
+    return readFileSync15(file2);
   } catch (e) {
     throw new InputError(file2, [`cannot read: ${e.code ?? String(e)}`], "check the path");
   }
@@ -28659,7 +30501,7 @@ function validate2(schema, file2, value, fix) {
   return parsed.data;
 }
 function specHash(bytes2) {
-  return createHash2("sha256").update(bytes2).digest("hex");
+  return createHash3("sha256").update(bytes2).digest("hex");
 }
 function loadSpec(file2) {
   const bytes2 = readText(file2);
@@ -28742,7 +30584,7 @@ function runnerArgs(o, planFile) {
   return args;
 }
 function readIfValid(file2) {
-  if (!existsSync9(file2)) return { result: null };
+  if (!existsSync13(file2)) return { result: null };
   try {
     return { result: loadResult(file2) };
   } catch (e) {
@@ -28754,10 +30596,10 @@ var withoutHooks = (env) => ({
   ...Object.fromEntries(HOOK_VARIABLES.map((name2) => [name2, void 0]))
 });
 async function invokeRunner(cmd, o) {
-  mkdirSync6(dirname4(o.out), { recursive: true });
+  mkdirSync6(dirname5(o.out), { recursive: true });
   const plan2 = applyHooks(o.plan, hooksFromEnv({ ...process.env, ...o.env }));
-  const planDir = mkdtempSync3(join15(tmpdir3(), "bee-bench-plan-"));
-  const planFile = join15(planDir, "plan.json");
+  const planDir = mkdtempSync4(join20(tmpdir4(), "bee-bench-plan-"));
+  const planFile = join20(planDir, "plan.json");
   writeFileSync6(planFile, `${JSON.stringify(plan2)}
 `);
   const outcome = await runProcess(cmd, runnerArgs(o, planFile), {
@@ -28791,11 +30633,11 @@ function countingPlan(plan2, iterations = COUNT_ITERATIONS) {
 async function countRunner(cmd, o) {
   const plan2 = countingPlan(o.plan, o.iterations);
   if (plan2.units.length === 0) return { result: null, problems: [] };
-  mkdirSync7(dirname5(o.out), { recursive: true });
+  mkdirSync7(dirname6(o.out), { recursive: true });
   if (o.keepDumps) rmSync8(o.keepDumps, { recursive: true, force: true });
-  const dumpDir = o.keepDumps ? (mkdirSync7(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync4(join16(dirname5(o.out), "callgrind-"));
+  const dumpDir = o.keepDumps ? (mkdirSync7(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync5(join21(dirname6(o.out), "callgrind-"));
   try {
-    const logFile = join16(dirname5(o.out), `valgrind-${o.runner}.log`);
+    const logFile = join21(dirname6(o.out), `valgrind-${o.runner}.log`);
     const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir, { logFile }), {
       ...o,
       plan: plan2,
@@ -28925,6 +30767,10 @@ function rowVerdict(r) {
   if (flaggedBy(r, "improvement").length > 0) return "improvement";
   return "~";
 }
+function countFlagged(rows) {
+  const change = (r) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
+  return rows.filter((r) => r.instructions && r.instructions.verdict !== "~").sort((a, b) => change(b) - change(a));
+}
 function countRows(rows) {
   const c = { regressions: 0, improvements: 0, unchanged: 0, skipped: 0, new: 0, failed: 0, missing: 0 };
   for (const r of rows) {
@@ -28939,18 +30785,18 @@ function countRows(rows) {
   }
   return c;
 }
-var text = (max2) => external_exports.string().max(max2);
+var text2 = (max2) => external_exports.string().max(max2);
 var positive2 = external_exports.number().finite().positive();
 var nonnegative = external_exports.number().finite().nonnegative();
 var VerdictSchema = external_exports.enum(VERDICTS);
-var StepVerdictSchema = (median2) => external_exports.strictObject({ base: median2, head: median2, ratio: positive2, spread: nonnegative, bar: nonnegative, verdict: VerdictSchema });
+var StepVerdictSchema = (median2) => external_exports.strictObject({ base: median2, head: median2, ratio: positive2, spread: nonnegative, threshold: positive2, bar: nonnegative, verdict: VerdictSchema });
 var AbRowSchema = external_exports.strictObject({
-  caseId: text(200),
-  label: text(200),
-  group: text(100),
+  caseId: text2(200),
+  label: text2(200),
+  group: text2(100),
   kind: KindSchema,
   status: external_exports.enum(["ok", "skipped", "failed", "new", "missing"]),
-  note: text(2e3).optional(),
+  note: text2(2e3).optional(),
   baseMedianNs: external_exports.number().finite().nonnegative().optional(),
   headMedianNs: external_exports.number().finite().nonnegative().optional(),
   work: external_exports.strictObject({ ops: external_exports.number().finite().nonnegative().optional(), bytes: external_exports.number().finite().nonnegative().optional() }),
@@ -28963,9 +30809,9 @@ var AbRowSchema = external_exports.strictObject({
   rounds: external_exports.number().int().nonnegative().max(1e4),
   roundsRun: external_exports.number().int().nonnegative().max(1e4).optional(),
   instructions: StepVerdictSchema(positive2).optional(),
-  instructionsNote: text(2e3).optional(),
+  instructionsNote: text2(2e3).optional(),
   allocations: external_exports.strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema }).optional(),
-  allocationsNote: text(2e3).optional()
+  allocationsNote: text2(2e3).optional()
 });
 
 // src/verdict/step-rows.ts
@@ -28990,30 +30836,8 @@ function attachStepRows(rows, measured, spec, rule) {
   ];
 }
 
-// src/verdict/allocations.ts
-var ALLOCATION_DEFAULTS = { threshold: 0.01 };
-var plusOne = (xs) => xs.map((x) => x + 1);
-function judgeFigure(base, baseAgain, head2, o) {
-  const v = judgeSteps(plusOne(base), plusOne(baseAgain), plusOne(head2), o);
-  return { ...v, base: v.base - 1, head: v.head - 1 };
-}
-function judgeAllocations(base, baseAgain, head2, o) {
-  const bytes2 = judgeFigure(base.bytes, baseAgain.bytes, head2.bytes, o);
-  const allocs = base.allocs && baseAgain.allocs && head2.allocs ? judgeFigure(base.allocs, baseAgain.allocs, head2.allocs, o) : void 0;
-  const both = [bytes2.verdict, ...allocs ? [allocs.verdict] : []];
-  const verdict = both.includes("regression") ? "regression" : both.includes("improvement") ? "improvement" : "~";
-  return { bytes: bytes2, ...allocs ? { allocs } : {}, verdict };
-}
-function allocationMedians(c) {
-  if (!c.alloc_bytes || c.alloc_bytes.length === 0) return void 0;
-  const ops = c.work.ops && c.work.ops > 0 ? c.work.ops : 1;
-  const bytes2 = median(c.alloc_bytes);
-  const allocs = c.allocs && c.allocs.length > 0 ? median(c.allocs) : void 0;
-  return { bytes: bytes2, bytesPerOp: bytes2 / ops, ...allocs !== void 0 ? { allocs, allocsPerOp: allocs / ops } : {} };
-}
-
 // src/verdict/fail-on.ts
-var FailOnSchema = external_exports.enum(["any", "wall", "instructions", "allocations"]);
+var FailOnSchema = external_exports.enum(["any", ...MEASURES]);
 function failsOn(row, on) {
   const by = flaggedBy(row, "regression");
   return on === "any" ? by.length > 0 : by.includes(on);
@@ -29097,49 +30921,93 @@ function loadShift(rows) {
   return { spread, rows: spreads.filter((s) => s > LOAD_SPREAD).length, of: spreads.length };
 }
 
-// src/verdict/precision.ts
-var MIN_TOTAL_OPS = 30;
-var MAX_SPREAD = 0.1;
-var SPREAD_CONFIDENCE = 0.95;
-var LOW_PRECISION_RULE = `a per-op figure resting on fewer than ${MIN_TOTAL_OPS} ops in all its iterations, or a median whose ${SPREAD_CONFIDENCE * 100}% interval reaches more than \xB1${MAX_SPREAD * 100}% from it`;
-function medianSpread(samples) {
-  if (samples.length < 2) return void 0;
-  const m = median(samples);
-  const ci = medianInterval(samples, SPREAD_CONFIDENCE);
-  if (!ci || !(m > 0)) return void 0;
-  return Math.max(m - ci.lo, ci.hi - m) / m;
-}
-function precisionReasons(samples, work) {
-  const iterations = samples.length;
-  if (iterations === 0) return [];
-  const reasons = [];
-  const perOp = !((work.bytes ?? 0) > 0) && (work.ops ?? 0) > 0;
-  if (perOp) {
-    const totalOps = work.ops * iterations;
-    if (totalOps < MIN_TOTAL_OPS) reasons.push({ kind: "ops", totalOps, iterations });
-  }
-  const spread = medianSpread(samples);
-  if (spread !== void 0 && spread > MAX_SPREAD) reasons.push({ kind: "spread", spread, iterations });
-  return reasons;
-}
-var lowPrecision = (samples, work) => precisionReasons(samples, work).length > 0;
-
 // src/verdict/experiment.ts
 function cellDirection(q, shift, alpha) {
   if (!(q < alpha) || shift === 0 || !Number.isFinite(shift)) return "unclear";
   return shift < 0 ? "b-faster" : "a-faster";
 }
 
+// src/evidence/views.ts
+var PAIRED_NOTE = "change = head against base in time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini\u2013Hochberg q. base = the median of the rounds' base medians; head = base \xD7 that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). \xB1 after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
+var HISTORY_NOTE = "change = head against history in time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test), with its 95% interval and the Benjamini\u2013Hochberg q. history = the median of the past runs' medians; head = history \xD7 that estimate.";
+var WALL_VIEW = {
+  kind: "wall",
+  label: "wall time",
+  column: null,
+  title: "Wall time",
+  verb: "timed",
+  defaultThreshold: AB_DEFAULTS.threshold,
+  defaultCounter: "paired rounds",
+  verdictOf: (r) => r.verdict,
+  figureOf: (r) => r.verdict ? { changes: [{ ratio: r.ratio ?? 1, time: true }], q: r.q ?? 1, verdict: r.verdict } : void 0,
+  noteOf: () => void 0,
+  settingOf: () => void 0,
+  note: (history) => history ? HISTORY_NOTE : PAIRED_NOTE
+};
+var INSTRUCTIONS_VIEW = {
+  kind: "instructions",
+  label: "instructions",
+  column: "instructions",
+  title: "Instruction counts",
+  verb: "counted",
+  defaultThreshold: INSTRUCTION_DEFAULTS.floor,
+  defaultCounter: "callgrind",
+  verdictOf: (r) => r.instructions?.verdict,
+  figureOf: (r) => r.instructions ? {
+    changes: [{ ratio: r.instructions.ratio }],
+    spread: r.instructions.spread,
+    thresholds: [{ threshold: r.instructions.threshold }],
+    verdict: r.instructions.verdict
+  } : void 0,
+  noteOf: (r) => r.instructionsNote,
+  settingOf: (env) => env.measure ? {
+    counter: env.measure.counter,
+    threshold: env.measure.threshold,
+    ms: env.measure.countMs,
+    ...env.measure.unavailable ? { unavailable: env.measure.unavailable } : {}
+  } : void 0,
+  note: () => "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Each counted row has its own threshold, shown in its cell: the larger of the floor and ten times the spread of base against itself (the A/A spread), so a row that repeats exactly flags a change of the floor and a noisy row only what its noise cannot make. Where the floor sets it, a change within the larger of 0.05 points (a tenth of the floor at most) and three A/A spreads of it counts as reaching it. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.",
+  timeLine: "of which counting instructions"
+};
+var ALLOCATIONS_VIEW = {
+  kind: "allocations",
+  label: "allocations",
+  column: "allocations",
+  title: "Allocations",
+  verb: "measured",
+  defaultThreshold: ALLOCATION_DEFAULTS.floor,
+  defaultCounter: "runtime accounting",
+  verdictOf: (r) => r.allocations?.verdict,
+  figureOf: (r) => {
+    const a = r.allocations;
+    if (!a) return void 0;
+    return {
+      changes: [{ ratio: a.bytes.ratio, noun: "bytes" }, ...a.allocs ? [{ ratio: a.allocs.ratio, noun: "allocs" }] : []],
+      spread: Math.max(a.bytes.spread, a.allocs?.spread ?? 0),
+      thresholds: [{ threshold: a.bytes.threshold, name: "bytes" }, ...a.allocs ? [{ threshold: a.allocs.threshold, name: "allocs" }] : []],
+      verdict: a.verdict
+    };
+  },
+  noteOf: (r) => r.allocationsNote,
+  settingOf: (env) => env.allocations ? { counter: env.allocations.counter, threshold: env.allocations.threshold, ms: env.allocations.ms } : void 0,
+  note: () => `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, at each row's threshold from its floor and A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`
+};
+var VIEWS = { wall: WALL_VIEW, instructions: INSTRUCTIONS_VIEW, allocations: ALLOCATIONS_VIEW };
+var VIEW_LIST = MEASURES.map((k) => VIEWS[k]);
+var COLUMN_VIEWS = VIEW_LIST.filter((v) => v.column !== null);
+
 // src/evidence/allocations.ts
 var series = external_exports.array(external_exports.number().nonnegative());
 var ALLOCATIONS = {
   id: "allocations",
-  ...MEASURE_NAMES.allocations,
+  label: ALLOCATIONS_VIEW.label,
+  view: ALLOCATIONS_VIEW,
   deterministic: true,
   takes: isCounted,
   iterations: ALLOC_ITERATIONS,
+  slowdown: { setup: 1, warmup: 1, timed: 1 },
   dir: "allocations",
-  verb: "measured",
+  verb: ALLOCATIONS_VIEW.verb,
   unavailable: async () => null,
   run: (cmd, o) => allocationRun(cmd, { plan: o.plan, out: o.out, timeoutMs: o.timeoutMs, fixtures: o.fixtures, env: o.env, onLine: o.onLine, iterations: o.iterations }),
   figures: (c) => c.alloc_bytes ? { bytes: c.alloc_bytes, ...c.allocs ? { allocs: c.allocs } : {} } : null,
@@ -29151,19 +31019,22 @@ var ALLOCATIONS = {
     from.alloc_counter ? { alloc_counter: from.alloc_counter } : {}
   ),
   counterOf: (r) => r.alloc_counter?.method ?? null,
-  judge: (threshold) => (base, baseAgain, head2) => judgeAllocations(base, baseAgain, head2, { threshold }),
-  defaultThreshold: ALLOCATION_DEFAULTS.threshold
+  judge: (floor) => (base, baseAgain, head2) => judgeAllocations(base, baseAgain, head2, { floor }),
+  defaultThreshold: ALLOCATIONS_VIEW.defaultThreshold
 };
 
 // src/evidence/instructions.ts
 var INSTRUCTIONS = {
   id: "instructions",
-  ...MEASURE_NAMES.instructions,
+  label: INSTRUCTIONS_VIEW.label,
+  view: INSTRUCTIONS_VIEW,
   deterministic: true,
   takes: isCounted,
   iterations: COUNT_ITERATIONS,
+  // Callgrind's slowdown on instrumented code; the warmup runs uninstrumented (~5x).
+  slowdown: { setup: 5, warmup: 5, timed: 50 },
   dir: "counts",
-  verb: "counted",
+  verb: INSTRUCTIONS_VIEW.verb,
   async unavailable() {
     const found = await findCounter();
     return found.counter ? null : found.reason;
@@ -29188,17 +31059,19 @@ var INSTRUCTIONS = {
   figuresSchema: external_exports.array(external_exports.number().nonnegative()),
   attach: (into, from) => attachFigures(into, from, (c) => c.instructions ? { instructions: c.instructions } : null, from.counter ? { counter: from.counter } : {}),
   counterOf: (r) => r.counter ? `callgrind (${r.counter.version})` : null,
-  judge: (threshold) => (base, baseAgain, head2) => judgeSteps(base, baseAgain, head2, { threshold }),
-  defaultThreshold: INSTRUCTION_DEFAULTS.threshold
+  judge: (floor) => (base, baseAgain, head2) => judgeSteps(base, baseAgain, head2, { floor }),
+  defaultThreshold: INSTRUCTIONS_VIEW.defaultThreshold
 };
 
 // src/evidence/wall.ts
 var WALL = {
   id: "wall",
-  ...MEASURE_NAMES.wall,
+  label: WALL_VIEW.label,
+  view: WALL_VIEW,
   deterministic: false,
   takes: () => true,
   iterations: "profile",
+  slowdown: { setup: 1, warmup: 1, timed: 1 },
   dir: "results",
   unavailable: async () => null,
   async run(cmd, o) {
@@ -29214,19 +31087,19 @@ var deterministicEvidence = (kind) => DETERMINISTIC_RECORDS[kind];
 var deterministicOf = (m) => DETERMINISTIC.filter((k) => m.includes(k));
 
 // src/evidence/deterministic-ab.ts
-import { join as join17 } from "node:path";
+import { join as join22 } from "node:path";
 var AB_RUNS = ["base", "baseAgain", "head"];
 var RUN_TEXT = { base: "base", baseAgain: "base (second run)", head: "head" };
 var keyOf = (c) => `${c.id}\0${String(c.param.label)}`;
 async function deterministicAb(ev, sides, o) {
   const started = performance.now();
-  const rawDir = (name2) => join17(o.outDir, ev.dir, `raw-${name2}`);
+  const rawDir = (name2) => join22(o.outDir, ev.dir, `raw-${name2}`);
   const runs = await Promise.all(
     AB_RUNS.map((name2) => {
       const side = name2 === "head" ? "head" : "base";
       return ev.run(sides[side], {
         ...o,
-        out: join17(o.outDir, ev.dir, `${name2}.json`),
+        out: join22(o.outDir, ev.dir, `${name2}.json`),
         env: o.env?.[side],
         onLine: (l) => o.log?.(`[${ev.id} ${name2}] ${l}`),
         ...o.keepRaw ? { keep: rawDir(name2) } : {}
@@ -29396,11 +31269,11 @@ function pairOne(v, runProblems, roundsRun) {
 var first = (m) => m.values().next().value;
 
 // src/run/rounds.ts
-import { join as join18 } from "node:path";
+import { join as join23 } from "node:path";
 
 // src/run/pin.ts
 import { spawnSync } from "node:child_process";
-import { readFileSync as readFileSync13 } from "node:fs";
+import { readFileSync as readFileSync16 } from "node:fs";
 function parseCpuList(list2) {
   const cpus = [];
   for (const part of list2.trim().split(",")) {
@@ -29415,7 +31288,7 @@ function parseCpuList(list2) {
 function pinnableCpus() {
   let status2;
   try {
-    status2 = readFileSync13("/proc/self/status", "utf8");
+    status2 = readFileSync16("/proc/self/status", "utf8");
   } catch {
     return [];
   }
@@ -29551,7 +31424,7 @@ async function runCaseRound(sides, o, c, round, cpu) {
     order.map(async (side) => {
       const inv = await invokeRunner(sides[side], {
         plan: planOf(o.plan, (u) => u.id === c.id),
-        out: join18(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
+        out: join23(o.outDir, "rounds", c.id, `r${String(round).padStart(2, "0")}-${side}.json`),
         timeoutMs: 2 * o.caseBudgetMs,
         fixtures: o.fixtures,
         bee: o.beeBySide?.[side] ?? o.bee,
@@ -29566,19 +31439,21 @@ async function runCaseRound(sides, o, c, round, cpu) {
   );
 }
 
-// src/pipeline/ab-report.ts
-import { join as join20 } from "node:path";
+// src/ab/report.ts
+import { join as join25 } from "node:path";
 
-// src/report/render/annotations.ts
-function evidenceText(r, by) {
-  if (by === "wall") return `wall time ${formatTimeChange(r.ratio ?? 1)} (q ${formatP(r.q ?? 1)})`;
-  const spread = (v) => `A/A spread ${(v.spread * 100).toFixed(3)}%`;
-  if (by === "instructions") return `instructions ${formatAmountChange(r.instructions.ratio)} (${spread(r.instructions)})`;
-  const a = r.allocations;
-  return `allocations ${formatAmountChange(a.bytes.ratio, "bytes")}${a.allocs ? `, ${formatAmountChange(a.allocs.ratio, "allocs")}` : ""} (${spread(a.bytes)})`;
+// src/report/model/ab.ts
+var isRegression = (r) => r.status === "ok" && rowVerdict(r) === "regression";
+var isImprovement = (r) => r.status === "ok" && rowVerdict(r) === "improvement";
+var isUnchanged = (r) => r.status === "ok" && !isRegression(r) && !isImprovement(r);
+function orderRows(rows) {
+  const regressions = rows.filter(isRegression).sort((a, b) => (b.ratio ?? 1) - (a.ratio ?? 1));
+  const improvements = rows.filter(isImprovement).sort((a, b) => (a.ratio ?? 1) - (b.ratio ?? 1));
+  const rest = rows.filter((r) => !isRegression(r) && !isImprovement(r));
+  return [...regressions, ...improvements, ...rest];
 }
-function regressionAnnotations(rows) {
-  return flaggedRows(rows, "regression").map(({ row, by }) => `regression: ${row.caseId} [${row.label}]: ${by.map((e) => evidenceText(row, e)).join(", ")}`);
+function columnsOf(input2) {
+  return new Set(COLUMN_VIEWS.filter((v) => v.settingOf(input2.env) !== void 0 || input2.rows.some((r) => v.figureOf(r) || v.noteOf(r))).map((v) => v.kind));
 }
 
 // src/report/model/types.ts
@@ -29610,28 +31485,6 @@ function failureHeadline(n) {
   return `${n} case${n === 1 ? "" : "s"} failed`;
 }
 
-// src/report/render/md.ts
-var RULE = { left: "---", right: "---:", center: ":---:" };
-function mdTable(headers, rows, align = []) {
-  const line = (cells) => `| ${cells.map((c) => c === "" ? "\u2014" : c).join(" | ")} |`;
-  const rule = `|${headers.map((_, i) => RULE[align[i] ?? "left"]).join("|")}|`;
-  return [line(headers), rule, ...rows.map(line)].join("\n");
-}
-function mdQuote(lines) {
-  return lines.map((l) => l === "" ? ">" : `> ${l}`).join("\n");
-}
-function mdDetails(summary, body) {
-  return `<details><summary>${summary}</summary>
-
-${body}
-
-</details>`;
-}
-function mdBlocks(blocks) {
-  return `${blocks.filter((b) => typeof b === "string" && b.length > 0).join("\n\n")}
-`;
-}
-
 // src/report/render/failure-summary.ts
 var SHOWN = 10;
 function failureSummary(failures) {
@@ -29661,112 +31514,6 @@ function foldSkipped(rows) {
   return { kept: rows.filter((r) => r.status !== "skipped"), lines };
 }
 
-// src/report/render/profile-details.ts
-var DETAIL_LINES = 5;
-var PROFILE_NOTE = "Figures are instructions per timed iteration under callgrind, not time; a row flagged by wall time alone (cache, I/O, contention) has no function list.";
-var signed2 = (n) => `${n > 0 ? "+" : n < 0 ? "\u2212" : ""}${formatCount(Math.abs(n))}`;
-var rowChange = (d) => d.total.head - d.total.base;
-var fnName = (name2, status2) => `${mdCode(name2)}${status2 === "new" ? " \u{1F195}" : status2 === "gone" ? " (gone)" : ""}`;
-var ofRow = (d, change) => d.total.base > 0 ? formatChange(1 + change / d.total.base) : "\u2014";
-function selfTable(d) {
-  const whole = rowChange(d);
-  return mdTable(
-    ["function", "base", "head", "change", "share of the row\u2019s change"],
-    d.self.slice(0, DETAIL_LINES).map((l) => {
-      const c = l.head - l.base;
-      return [fnName(l.name, l.status), formatCount(l.base), formatCount(l.head), signed2(c), whole !== 0 ? formatPercent(c / whole) : "\u2014"];
-    }),
-    ["left", "right", "right", "right", "right"]
-  );
-}
-function ownTable(d) {
-  return mdTable(
-    ["client function (outside callees folded in)", "change", "of the row", "via"],
-    d.own.slice(0, DETAIL_LINES).map((l) => [
-      fnName(l.name, l.status),
-      signed2(l.head - l.base),
-      ofRow(d, l.head - l.base),
-      l.via.length > 0 ? l.via.map((v) => mdCode(v)).join(", ") : "\u2014"
-    ]),
-    ["left", "right", "right", "left"]
-  );
-}
-function allocationTable(d) {
-  if (d.allocations === null)
-    return "*Allocation sites: V8 allocates inline in JIT-compiled code, so callgrind sees no allocator calls to attribute (see docs/profiles.md).*";
-  if (d.allocations.length === 0) return "*Allocation sites: no change in calls into the allocator.*";
-  return mdTable(
-    ["allocation site", "calls/iteration base", "head", "change"],
-    d.allocations.slice(0, DETAIL_LINES).map((l) => [mdCode(l.name), formatCount(l.base), formatCount(l.head), signed2(l.head - l.base)]),
-    ["left", "right", "right", "right"]
-  );
-}
-var summaryOf = (d) => `Where it moved: ${htmlCode(d.caseId)} ${mdText(d.label)} (${d.total.base > 0 ? formatChange(d.total.head / d.total.base) : "\u2014"} instructions, ${signed2(rowChange(d))} per iteration)`;
-function renderRow(d, level) {
-  if (level === 0) return null;
-  if (level === 1) {
-    const first2 = d.own[0] ?? d.self[0];
-    return `${summaryOf(d)}: ${first2 ? `${mdCode(first2.name)} ${signed2(first2.head - first2.base)}` : "no function changed"} (lists trimmed to fit)`;
-  }
-  const body = [
-    d.self.length > 0 ? selfTable(d) : "*No function changed its own instructions.*",
-    d.own.length > 0 ? ownTable(d) : "*No client function changed.*",
-    allocationTable(d)
-  ].join("\n\n");
-  return mdDetails(summaryOf(d), body);
-}
-function renderProfileSection(diffs, budget, files = "Full profiles (callgrind, pprof, folded stacks, an HTML view) are in the run's `profiles` artifact.") {
-  if (diffs.length === 0) return null;
-  const head2 = `### Where it moved
-
-<sub>${PROFILE_NOTE}${files ? ` ${files}` : ""}</sub>`;
-  const levels = diffs.map(() => 2);
-  const weakest = diffs.map((d, i) => ({ i, w: d.total.base > 0 ? Math.abs(rowChange(d)) / d.total.base : 0 })).sort((a, b) => a.w - b.w);
-  const render = () => {
-    const trimmed = levels.filter((l) => l < 2).length;
-    const parts = diffs.map((d, i) => renderRow(d, levels[i])).filter((s) => s !== null);
-    if (parts.length === 0) return null;
-    const note = trimmed > 0 ? `
-
-<sub>${trimmed} row${trimmed === 1 ? "\u2019s" : "s\u2019"} lists trimmed or left out to fit GitHub's comment size limit (least changed rows first); the artifact has them all.</sub>` : "";
-    return `${head2}
-
-${parts.join("\n\n")}${note}`;
-  };
-  for (const target of [1, 0]) {
-    for (const { i } of weakest) {
-      const out2 = render();
-      if (out2 === null || out2.length <= budget) return out2;
-      levels[i] = target;
-    }
-  }
-  const out = render();
-  return out !== null && out.length <= budget ? out : null;
-}
-
-// src/spec/platform.ts
-var OS = /* @__PURE__ */ new Map([
-  ["macos", "darwin"],
-  ["windows", "win32"]
-]);
-var ARCH = /* @__PURE__ */ new Map([
-  ["x86_64", "x64"],
-  ["amd64", "x64"],
-  ["aarch64", "arm64"],
-  ["x86", "ia32"],
-  ["386", "ia32"],
-  ["powerpc64", "ppc64"],
-  ["ppc64le", "ppc64"],
-  ["loongarch64", "loong64"]
-]);
-function normalHost(host) {
-  return { ...host, os: OS.get(host.os) ?? host.os, arch: ARCH.get(host.arch) ?? host.arch };
-}
-function platformOf(host) {
-  const h = normalHost(host);
-  return `${h.os}/${h.arch}`;
-}
-
 // src/report/render/ab-comment.ts
 var GITHUB_COMMENT_LIMIT = 65536;
 var GLYPH = { regression: "\u{1F534} regression", improvement: "\u{1F7E2} improvement", "~": "\u26AA ~" };
@@ -29777,15 +31524,6 @@ function markerComment(marker) {
     return m;
   }
   return `<!-- ${m.replace(/-{2,}/g, "-").replace(/>/g, "")} -->`;
-}
-var isRegression = (r) => r.status === "ok" && rowVerdict(r) === "regression";
-var isImprovement = (r) => r.status === "ok" && rowVerdict(r) === "improvement";
-var isUnchanged = (r) => r.status === "ok" && !isRegression(r) && !isImprovement(r);
-function orderRows(rows) {
-  const regressions = rows.filter(isRegression).sort((a, b) => (b.ratio ?? 1) - (a.ratio ?? 1));
-  const improvements = rows.filter(isImprovement).sort((a, b) => (a.ratio ?? 1) - (b.ratio ?? 1));
-  const rest = rows.filter((r) => !isRegression(r) && !isImprovement(r));
-  return [...regressions, ...improvements, ...rest];
 }
 function humanFigure(medianNs, work) {
   if (medianNs === void 0 || !(medianNs > 0)) return "\u2014";
@@ -29811,21 +31549,26 @@ function verdictCell(r) {
       return `\u2753 missing in head${note}`;
   }
 }
-function instructionCell(r) {
-  const v = r.instructions;
-  if (!v) return r.kind === "net" ? "not counted (net)" : r.instructionsNote ? `\u2014 (${mdText(clip(r.instructionsNote, NOTE_CHARS))})` : "\u2014";
-  return `${formatAmountChange(v.ratio)} ${formatNoise(v.spread)} ${GLYPH[v.verdict].split(" ")[0]}`;
+var changesText = (f) => f.changes.map((c) => c.time ? formatTimeChange(c.ratio) : formatAmountChange(c.ratio, c.noun)).join(", ");
+function thresholdText(figures) {
+  const distinct = new Set(figures.map((f) => f.threshold));
+  const shown = distinct.size === 1 ? formatNoise(figures[0].threshold) : figures.map((f) => `${formatNoise(f.threshold)} ${f.name ?? ""}`.trim()).join(", ");
+  return `(threshold ${shown})`;
 }
-function allocationCell(r) {
-  const v = r.allocations;
-  if (!v) return r.kind === "net" ? "not measured (net)" : r.allocationsNote ? `\u2014 (${mdText(clip(r.allocationsNote, NOTE_CHARS))})` : "\u2014";
-  const allocs = v.allocs ? `, ${formatAmountChange(v.allocs.ratio, "allocs")}` : "";
-  return `${formatAmountChange(v.bytes.ratio, "bytes")}${allocs} ${formatNoise(Math.max(v.bytes.spread, v.allocs?.spread ?? 0))} ${GLYPH[v.verdict].split(" ")[0]}`;
+function evidenceColumnCell(r, v) {
+  const f = v.figureOf(r);
+  if (!f) {
+    const note = v.noteOf(r);
+    return r.kind === "net" ? `not ${v.verb} (net)` : note ? `\u2014 (${mdText(clip(note, NOTE_CHARS))})` : "\u2014";
+  }
+  const threshold = f.thresholds?.length ? ` ${thresholdText(f.thresholds)}` : "";
+  return `${changesText(f)} ${formatNoise(f.spread)} ${GLYPH[f.verdict].split(" ")[0]}${threshold}`;
 }
 function evidenceCell(r) {
   const by = [...flaggedBy(r, "regression"), ...flaggedBy(r, "improvement")];
-  return by.length > 0 ? [...new Set(by)].map((k) => MEASURE_NAMES[k].label).join(" + ") : "\u2014";
+  return by.length > 0 ? [...new Set(by)].map((k) => VIEWS[k].label).join(" + ") : "\u2014";
 }
+var shownViews = (e) => COLUMN_VIEWS.filter((v) => e.has(v.kind));
 function tableRow(r, e) {
   const ok = r.status === "ok";
   return [
@@ -29836,8 +31579,7 @@ function tableRow(r, e) {
     ok && r.ratio !== void 0 ? `${formatTimeChange(r.ratio)}${r.ciHalfWidth !== void 0 ? ` ${formatNoise(r.ciHalfWidth)}` : ""}` : "\u2014",
     ok && r.ci ? formatTimeInterval(r.ci) : "\u2014",
     ok && r.q !== void 0 ? formatP(r.q) : "\u2014",
-    ...e.has("instructions") ? [instructionCell(r)] : [],
-    ...e.has("allocations") ? [allocationCell(r)] : [],
+    ...shownViews(e).map((v) => evidenceColumnCell(r, v)),
     ...e.size > 0 ? [evidenceCell(r)] : [],
     verdictCell(r)
   ];
@@ -29910,7 +31652,10 @@ function environmentSection(input2) {
       ["alpha (BH q)", String(input2.alpha)],
       ["threshold", `${formatChange(1 + input2.threshold).replace("+", "\xB1")}`],
       ["wall time", formatDuration(e.wallTimeMs * 1e6)],
-      ...e.measure ? [["of which counting instructions", formatDuration(e.measure.countMs * 1e6)]] : [],
+      ...VIEW_LIST.flatMap((v) => {
+        const s = v.settingOf(e);
+        return v.timeLine && s ? [[v.timeLine, formatDuration(s.ms * 1e6)]] : [];
+      }),
       ...stopped ? [["stopped early", stopped]] : []
     ]
   );
@@ -29925,7 +31670,7 @@ function verdictTable(rows, history, evidence = /* @__PURE__ */ new Set()) {
     "change",
     "95% interval",
     "q",
-    ...DETERMINISTIC.filter((k) => evidence.has(k)).map((k) => MEASURE_NAMES[k].column),
+    ...shownViews(evidence).map((v) => v.column),
     ...evidence.size > 0 ? ["flagged by"] : [],
     "verdict"
   ];
@@ -29934,21 +31679,26 @@ function verdictTable(rows, history, evidence = /* @__PURE__ */ new Set()) {
     rows.map((r) => tableRow(r, evidence))
   );
 }
-var PAIRED_NOTE = "change = head against base in time per iteration (Hodges\u2013Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini\u2013Hochberg q. base = the median of the rounds' base medians; head = base \xD7 that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). \xB1 after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
-var HISTORY_NOTE = "change = head against history in time per iteration (two-sample Hodges\u2013Lehmann estimate of head iterations against the medians of past runs, Mann\u2013Whitney test), with its 95% interval and the Benjamini\u2013Hochberg q. history = the median of the past runs' medians; head = history \xD7 that estimate.";
-var COUNT_NOTE = "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Counts flag a row when the change reaches the threshold (or comes within the larger of 0.05 points and three A/A spreads of it) and ten times the spread of base against itself. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.";
-var ALLOCATION_NOTE = "allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, against the row's A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.";
+var HISTORY_NOTE2 = tableNotes(/* @__PURE__ */ new Set(), true).join(" ");
+function tableNotes(evidence, history) {
+  return VIEW_LIST.filter((v) => v.column === null || evidence.has(v.kind)).map((v) => v.note(history));
+}
 function assemble(p) {
   const table4 = verdictTable(p.shown, p.history, p.evidence);
-  const notes = [p.history ? HISTORY_NOTE : PAIRED_NOTE];
-  if (p.evidence.has("instructions")) notes.push(COUNT_NOTE);
-  if (p.evidence.has("allocations")) notes.push(ALLOCATION_NOTE);
+  const notes = tableNotes(p.evidence, p.history);
   if (p.omittedUnchanged > 0)
     notes.push(
       `${p.omittedUnchanged} unchanged (\u26AA ~) row${p.omittedUnchanged === 1 ? "" : "s"} omitted to fit GitHub's comment size limit; the job summary and artifacts have them all.`
     );
   if (p.omittedOther > 0) notes.push(`${p.omittedOther} further row${p.omittedOther === 1 ? "" : "s"} omitted to fit GitHub's comment size limit.`);
   return mdBlocks([...p.top, p.shown.length > 0 ? table4 : "*No rows.*", `<sub>${notes.join(" ")}</sub>`, p.profiles, ...p.tail]);
+}
+function ruleLines(v, s) {
+  if (s?.unavailable) return [mdQuote([`\u26A0 ${v.title} were asked for but not taken: ${mdText(s.unavailable)}. The verdicts are wall time only.`])];
+  const threshold = s?.threshold ?? v.defaultThreshold;
+  return [
+    `${v.title} (${mdText(s?.counter ?? v.defaultCounter)}): a row flags a change reaching its threshold, the larger of the floor \xB1${Math.round(threshold * 1e3) / 10}% and ten times its A/A spread.`
+  ];
 }
 function loadShiftLine(l) {
   return `\u26A0 The machine's load moved during the rounds: a side's round medians spread ${l.spread.toFixed(1)}x in the typical row (over ${LOAD_SPREAD}x in ${l.rows} of ${l.of} rows). Each round pairs base and head under the same load, so changes and verdicts stand; the base and head figures are the rounds' middle level, not a quiet machine's.`;
@@ -29965,12 +31715,9 @@ function renderAbComment(input2, opts = {}) {
   const trend = input2.trendUrl ? safeUrl(input2.trendUrl) : null;
   const b = input2.baseline;
   const history = Boolean(b);
-  const m = input2.env.measure;
-  const counted = Boolean(m) || input2.rows.some((r) => r.instructions || r.instructionsNote);
-  const allocated = Boolean(input2.env.allocations) || input2.rows.some((r) => r.allocations || r.allocationsNote);
-  const evidence = new Set(DETERMINISTIC.filter((k) => k === "instructions" ? counted : allocated));
+  const evidence = columnsOf(input2);
   const countsOnly = !b && input2.rounds === 0 && evidence.size > 0;
-  const measured = [...evidence].map((k) => MEASURE_NAMES[k].label).join(" and ");
+  const measured = shownViews(evidence).map((v) => v.label).join(" and ");
   const design = b ? `history: last ${b.runs} run${b.runs === 1 ? "" : "s"} of ${mdCode(b.branch)} \u2192 head ${mdCode(input2.headLabel)}` : countsOnly ? `base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 ${measured} counted (no wall-time rounds)` : `base ${mdCode(input2.baseLabel)} \u2192 head ${mdCode(input2.headLabel)} \xB7 ${pairedRoundsText(input2)}`;
   const rule = countsOnly ? `a row is flagged by its ${measured} as the lines below say` : `verdicts at BH q < ${input2.alpha} and a change beyond \xB1${Math.round(input2.threshold * 1e3) / 10}%`;
   const top2 = [
@@ -29983,9 +31730,7 @@ function renderAbComment(input2, opts = {}) {
     ]) : null,
     headline(counts),
     failureSummary(input2.rows.filter((r) => r.status === "failed").map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? "no reason recorded" }))),
-    m?.unavailable ? mdQuote([`\u26A0 Instruction counts were asked for but not taken: ${mdText(m.unavailable)}. The verdicts are wall time only.`]) : null,
-    counted && !m?.unavailable ? `Instruction counts (${mdText(m?.counter ?? "callgrind")}): a change reaching \xB1${Math.round((m?.threshold ?? 0.01) * 1e3) / 10}% and ten times the row's A/A spread flags a row.` : null,
-    input2.env.allocations ? `Allocations (${mdText(input2.env.allocations.counter ?? "runtime accounting")}): a change reaching \xB1${Math.round(input2.env.allocations.threshold * 1e3) / 10}% and ten times the row's A/A spread flags a row.` : null,
+    ...shownViews(evidence).flatMap((v) => ruleLines(v, v.settingOf(input2.env))),
     input2.rows.some((r) => r.kind === "net") ? mdQuote([`\u26A0 ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input2.env.loadShift ? mdQuote([loadShiftLine(input2.env.loadShift)]) : null,
     input2.env.stoppedEarly ? mdQuote([
@@ -30056,83 +31801,22 @@ function renderAbComment(input2, opts = {}) {
   return finish(parts);
 }
 
+// src/report/render/annotations.ts
+var basisText = (f) => f.q !== void 0 ? `q ${formatP(f.q)}` : `A/A spread ${((f.spread ?? 0) * 100).toFixed(3)}%`;
+function regressionAnnotations(rows) {
+  return flaggedRows(rows, "regression").map(
+    ({ row, by }) => `regression: ${row.caseId} [${row.label}]: ${by.map((k) => {
+      const v = VIEWS[k];
+      const f = v.figureOf(row);
+      return f ? `${v.label} ${changesText(f)} (${basisText(f)})` : v.label;
+    }).join(", ")}`
+  );
+}
+
 // src/report/write.ts
-import { mkdirSync as mkdirSync8, readFileSync as readFileSync14, writeFileSync as writeFileSync8 } from "node:fs";
+import { mkdirSync as mkdirSync8, readFileSync as readFileSync17, writeFileSync as writeFileSync8 } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname as dirname6, join as join19 } from "node:path";
-
-// src/verdict/descriptive.ts
-var isShift = (p, ratio, o) => p < o.alpha && Math.abs(ratio - 1) > o.threshold;
-var isFlaggedDelta = (ratio, flag) => Math.abs(ratio - 1) > flag;
-var COMPARE_FLAG = 0.2;
-var FLAKY_SPREAD = 0.5;
-var TIMER_BOUND_NS = 1e3;
-var WAITED_CPU_WALL = 0.9;
-function cellMarks(o) {
-  const timerBound = o.medianNs < TIMER_BOUND_NS;
-  return {
-    timerBound,
-    flaky: !timerBound && o.printedSpreadPercent !== void 0 && o.printedSpreadPercent > FLAKY_SPREAD * 100,
-    waited: !timerBound && o.kind === "cpu" && o.cpuWallRatio !== void 0 && o.cpuWallRatio < WAITED_CPU_WALL
-  };
-}
-var loadedMachine = (loadAverage5, cpus) => loadAverage5 > cpus;
-
-// src/stats/scoreboard.ts
-var RANKING_CONFIDENCE = 0.95;
-var RANKING_RULE = `a row is scored when the fastest client's ${RANKING_CONFIDENCE * 100}% median interval (order statistics of its iterations) lies wholly below every other client's; otherwise its ranking is open and it is left out`;
-function unitCosts(cells) {
-  const all = (f) => cells.every((c) => (f(c) ?? 0) > 0);
-  if (all((c) => c.bytes)) return cells.map((c) => c.median_ns / c.bytes);
-  if (all((c) => c.ops)) return cells.map((c) => c.median_ns / c.ops);
-  const works = new Set(cells.map((c) => `${c.ops ?? ""}/${c.bytes ?? ""}`));
-  return works.size === 1 ? cells.map((c) => c.median_ns) : null;
-}
-var UNSCORED_GROUPS = /* @__PURE__ */ new Set(["harness"]);
-function costInterval(samples, units) {
-  const ci = samples.length >= 2 && units > 0 ? medianInterval(samples, RANKING_CONFIDENCE) : null;
-  return ci ? { lo: ci.lo / units, hi: ci.hi / units } : void 0;
-}
-function ratioInterval(a, b) {
-  if (!a || !b || !(b.lo > 0) || !(b.hi > 0)) return void 0;
-  return { lo: a.lo / b.hi, hi: a.hi / b.lo };
-}
-function rankingOpen(row) {
-  if (row.costs.length < 2) return false;
-  const best = Math.min(...row.costs.map((c) => c.unitCost));
-  const fastest = row.costs.filter((c) => c.unitCost === best);
-  return fastest.some((top2) => row.costs.some((c) => c !== top2 && top2.interval !== void 0 && c.interval !== void 0 && c.interval.lo <= top2.interval.hi));
-}
-function compared(row) {
-  return !UNSCORED_GROUPS.has(row.group) && row.costs.length >= 2;
-}
-function scores(row) {
-  return compared(row) && !rankingOpen(row);
-}
-function boardRows(rows) {
-  const all = rows.filter(compared);
-  const scored = all.filter(scores).length;
-  return { scored, open: all.length - scored };
-}
-function scoreRows(rows, runners, groupIds) {
-  const counted = rows.filter(scores);
-  const groups = (groupIds ?? [...new Set(counted.map((r) => r.group))]).filter((g) => !UNSCORED_GROUPS.has(g));
-  return runners.map((runner) => {
-    const byGroupRatios = new Map(groups.map((g) => [g, []]));
-    const all = [];
-    let wins = 0;
-    for (const row of counted) {
-      const mine = row.costs.find((c) => c.runner === runner);
-      if (!mine) continue;
-      const ratio = mine.unitCost / Math.min(...row.costs.map((c) => c.unitCost));
-      byGroupRatios.get(row.group)?.push(ratio);
-      all.push(ratio);
-      if (ratio === 1) wins++;
-    }
-    const byGroup = Object.fromEntries([...byGroupRatios].map(([g, rs]) => [g, rs.length > 0 ? geomean(rs) : null]));
-    return { runner, wins, rows: all.length, geomean: all.length > 0 ? geomean(all) : null, byGroup };
-  });
-}
+import { dirname as dirname7, join as join24 } from "node:path";
 
 // src/report/model/cell.ts
 var TIMER_MARK = "\u2021";
@@ -30199,7 +31883,7 @@ function cellView(row, cell) {
   if (alloc) view.alloc = alloc;
   if (cell.lowPrecision) view.precision = `${LOW_PRECISION_MARK} low precision: ${precisionText(row, cell.lowPrecision)}`;
   if (cell.ratio !== void 0) {
-    const ri = cell.ratioInterval;
+    const ri = timerBound ? void 0 : cell.ratioInterval;
     const span = ri && formatRatio(ri.lo) !== formatRatio(ri.hi) ? ` [${formatRatio(ri.lo)}\u2013${formatRatio(ri.hi)}]` : "";
     view.ratio = cell.fastest ? "best" : `${formatRatio(cell.ratio)} slower${span}`;
     view.best = cell.fastest === true;
@@ -30491,7 +32175,7 @@ function renderCsv(model) {
 }
 
 // src/report/render/html.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 
 // src/report/render/notes.ts
 var ALLOC_LEGEND = `heap: bytes and allocations per op of work inside the timed region, by the runtime's own accounting in a separate allocation run (median of its iterations; CPU rows; bee-js counts bytes only). Bytes allocated are not memory kept: transient = one iteration allocates at least ${1 / TRANSIENT_BELOW}x what the peak RSS grew by over the runner's ${RSS_BASELINE_CASE} row (short-lived: collector or allocator work, not memory); retained = the peak RSS grew by at least what one iteration allocates (consistent with keeping it, but setup data or what earlier cases left resident read the same: transient is the conclusive reading); no word where the two do not disagree that clearly, below ${formatBytes(STORY_MIN_BYTES)} per iteration, or without a ${RSS_BASELINE_CASE} row.`;
@@ -30555,7 +32239,7 @@ function htmlReport(t, opts = {}) {
   const scripts = [chartJs, PAGE_SCRIPT].filter((s) => s !== null);
   const csp = [
     "default-src 'none'",
-    `script-src ${scripts.map((s) => `'sha256-${createHash3("sha256").update(s).digest("base64")}'`).join(" ")}`,
+    `script-src ${scripts.map((s) => `'sha256-${createHash4("sha256").update(s).digest("base64")}'`).join(" ")}`,
     "style-src 'unsafe-inline'",
     "img-src data:"
   ].join("; ");
@@ -30980,7 +32664,7 @@ function chartJsSource() {
   if (true) return '/*!\n * Chart.js v4.6.1\n * https://www.chartjs.org\n * (c) 2026 Chart.js Contributors\n * Released under the MIT License\n */\n!function(t,e){"object"==typeof exports&&"undefined"!=typeof module?module.exports=e():"function"==typeof define&&define.amd?define(e):(t="undefined"!=typeof globalThis?globalThis:t||self).Chart=e()}(this,(function(){"use strict";var t=Object.freeze({__proto__:null,get Colors(){return Jo},get Decimation(){return ta},get Filler(){return ba},get Legend(){return Ma},get SubTitle(){return Pa},get Title(){return ka},get Tooltip(){return Wa}});function e(){}const i=(()=>{let t=0;return()=>t++})();function s(t){return null==t}function n(t){if(Array.isArray&&Array.isArray(t))return!0;const e=Object.prototype.toString.call(t);return"[object"===e.slice(0,7)&&"Array]"===e.slice(-6)}function o(t){return null!==t&&"[object Object]"===Object.prototype.toString.call(t)}function a(t){return("number"==typeof t||t instanceof Number)&&isFinite(+t)}function r(t,e){return a(t)?t:e}function l(t,e){return void 0===t?e:t}const h=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100:+t/e,c=(t,e)=>"string"==typeof t&&t.endsWith("%")?parseFloat(t)/100*e:+t;function d(t,e,i){if(t&&"function"==typeof t.call)return t.apply(i,e)}function u(t,e,i,s){let a,r,l;if(n(t))if(r=t.length,s)for(a=r-1;a>=0;a--)e.call(i,t[a],a);else for(a=0;a<r;a++)e.call(i,t[a],a);else if(o(t))for(l=Object.keys(t),r=l.length,a=0;a<r;a++)e.call(i,t[l[a]],l[a])}function f(t,e){let i,s,n,o;if(!t||!e||t.length!==e.length)return!1;for(i=0,s=t.length;i<s;++i)if(n=t[i],o=e[i],n.datasetIndex!==o.datasetIndex||n.index!==o.index)return!1;return!0}function g(t){if(n(t))return t.map(g);if(o(t)){const e=Object.create(null),i=Object.keys(t),s=i.length;let n=0;for(;n<s;++n)e[i[n]]=g(t[i[n]]);return e}return t}function p(t){return-1===["__proto__","prototype","constructor"].indexOf(t)}function m(t,e,i,s){if(!p(t))return;const n=e[t],a=i[t];o(n)&&o(a)?x(n,a,s):e[t]=g(a)}function x(t,e,i){const s=n(e)?e:[e],a=s.length;if(!o(t))return t;const r=(i=i||{}).merger||m;let l;for(let e=0;e<a;++e){if(l=s[e],!o(l))continue;const n=Object.keys(l);for(let e=0,s=n.length;e<s;++e)r(n[e],t,l,i)}return t}function b(t,e){return x(t,e,{merger:_})}function _(t,e,i){if(!p(t))return;const s=e[t],n=i[t];o(s)&&o(n)?b(s,n):Object.prototype.hasOwnProperty.call(e,t)||(e[t]=g(n))}const y={"":t=>t,x:t=>t.x,y:t=>t.y};function v(t){const e=t.split("."),i=[];let s="";for(const t of e)s+=t,s.endsWith("\\\\")?s=s.slice(0,-1)+".":(i.push(s),s="");return i}function M(t,e){const i=y[e]||(y[e]=function(t){const e=v(t);return t=>{for(const i of e){if(""===i)break;t=t&&t[i]}return t}}(e));return i(t)}function w(t){return t.charAt(0).toUpperCase()+t.slice(1)}const k=t=>void 0!==t,S=t=>"function"==typeof t,P=(t,e)=>{if(t.size!==e.size)return!1;for(const i of t)if(!e.has(i))return!1;return!0};function D(t){return"mouseup"===t.type||"click"===t.type||"contextmenu"===t.type}const C=Math.PI,O=2*C,A=O+C,T=Number.POSITIVE_INFINITY,L=C/180,E=C/2,R=C/4,I=2*C/3,z=Math.log10,F=Math.sign;function V(t,e,i){return Math.abs(t-e)<i}function B(t){const e=Math.round(t);t=V(t,e,t/1e3)?e:t;const i=Math.pow(10,Math.floor(z(t))),s=t/i;return(s<=1?1:s<=2?2:s<=5?5:10)*i}function N(t){const e=[],i=Math.sqrt(t);let s;for(s=1;s<i;s++)t%s==0&&(e.push(s),e.push(t/s));return i===(0|i)&&e.push(i),e.sort(((t,e)=>t-e)).pop(),e}function W(t){return!function(t){return"symbol"==typeof t||"object"==typeof t&&null!==t&&!(Symbol.toPrimitive in t||"toString"in t||"valueOf"in t)}(t)&&!isNaN(parseFloat(t))&&isFinite(t)}function H(t,e){const i=Math.round(t);return i-e<=t&&i+e>=t}function j(t,e,i){let s,n,o;for(s=0,n=t.length;s<n;s++)o=t[s][i],isNaN(o)||(e.min=Math.min(e.min,o),e.max=Math.max(e.max,o))}function $(t){return t*(C/180)}function Y(t){return t*(180/C)}function U(t){if(!a(t))return;let e=1,i=0;for(;Math.round(t*e)/e!==t;)e*=10,i++;return i}function X(t,e){const i=e.x-t.x,s=e.y-t.y,n=Math.sqrt(i*i+s*s);let o=Math.atan2(s,i);return o<-.5*C&&(o+=O),{angle:o,distance:n}}function q(t,e){return Math.sqrt(Math.pow(e.x-t.x,2)+Math.pow(e.y-t.y,2))}function K(t,e){return(t-e+A)%O-C}function G(t){return(t%O+O)%O}function J(t,e,i,s){const n=G(t),o=G(e),a=G(i),r=G(o-n),l=G(a-n),h=G(n-o),c=G(n-a);return n===o||n===a||s&&o===a||r>l&&h<c}function Z(t,e,i){return Math.max(e,Math.min(i,t))}function Q(t){return Z(t,-32768,32767)}function tt(t,e,i,s=1e-6){return t>=Math.min(e,i)-s&&t<=Math.max(e,i)+s}function et(t,e,i){i=i||(i=>t[i]<e);let s,n=t.length-1,o=0;for(;n-o>1;)s=o+n>>1,i(s)?o=s:n=s;return{lo:o,hi:n}}const it=(t,e,i,s)=>et(t,i,s?s=>{const n=t[s][e];return n<i||n===i&&t[s+1][e]===i}:s=>t[s][e]<i),st=(t,e,i)=>et(t,i,(s=>t[s][e]>=i));function nt(t,e,i){let s=0,n=t.length;for(;s<n&&t[s]<e;)s++;for(;n>s&&t[n-1]>i;)n--;return s>0||n<t.length?t.slice(s,n):t}const ot=["push","pop","shift","splice","unshift"];function at(t,e){t._chartjs?t._chartjs.listeners.push(e):(Object.defineProperty(t,"_chartjs",{configurable:!0,enumerable:!1,value:{listeners:[e]}}),ot.forEach((e=>{const i="_onData"+w(e),s=t[e];Object.defineProperty(t,e,{configurable:!0,enumerable:!1,value(...e){const n=s.apply(this,e);return t._chartjs.listeners.forEach((t=>{"function"==typeof t[i]&&t[i](...e)})),n}})})))}function rt(t,e){const i=t._chartjs;if(!i)return;const s=i.listeners,n=s.indexOf(e);-1!==n&&s.splice(n,1),s.length>0||(ot.forEach((e=>{delete t[e]})),delete t._chartjs)}function lt(t){const e=new Set(t);return e.size===t.length?t:Array.from(e)}const ht="undefined"==typeof window?function(t){return t()}:window.requestAnimationFrame;function ct(t,e){let i=[],s=!1;return function(...n){i=n,s||(s=!0,ht.call(window,(()=>{s=!1,t.apply(e,i)})))}}function dt(t,e){let i;return function(...s){return e?(clearTimeout(i),i=setTimeout(t,e,s)):t.apply(this,s),e}}const ut=t=>"start"===t?"left":"end"===t?"right":"center",ft=(t,e,i)=>"start"===t?e:"end"===t?i:(e+i)/2,gt=(t,e,i,s)=>t===(s?"left":"right")?i:"center"===t?(e+i)/2:e;function pt(t,e,i){const n=e.length;let o=0,a=n;if(t._sorted){const{iScale:r,vScale:l,_parsed:h}=t,c=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null,d=r.axis,{min:u,max:f,minDefined:g,maxDefined:p}=r.getUserBounds();if(g){if(o=Math.min(it(h,d,u).lo,i?n:it(e,d,r.getPixelForValue(u)).lo),c){const t=h.slice(0,o+1).reverse().findIndex((t=>!s(t[l.axis])));o-=Math.max(0,t)}o=Z(o,0,n-1)}if(p){let t=Math.max(it(h,r.axis,f,!0).hi+1,i?0:it(e,d,r.getPixelForValue(f),!0).hi+1);if(c){const e=h.slice(t-1).findIndex((t=>!s(t[l.axis])));t+=Math.max(0,e)}a=Z(t,o,n)-o}else a=n-o}return{start:o,count:a}}function mt(t){const{xScale:e,yScale:i,_scaleRanges:s}=t,n={xmin:e.min,xmax:e.max,ymin:i.min,ymax:i.max};if(!s)return t._scaleRanges=n,!0;const o=s.xmin!==e.min||s.xmax!==e.max||s.ymin!==i.min||s.ymax!==i.max;return Object.assign(s,n),o}class xt{constructor(){this._request=null,this._charts=new Map,this._running=!1,this._lastDate=void 0}_notify(t,e,i,s){const n=e.listeners[s],o=e.duration;n.forEach((s=>s({chart:t,initial:e.initial,numSteps:o,currentStep:Math.min(i-e.start,o)})))}_refresh(){this._request||(this._running=!0,this._request=ht.call(window,(()=>{this._update(),this._request=null,this._running&&this._refresh()})))}_update(t=Date.now()){let e=0;this._charts.forEach(((i,s)=>{if(!i.running||!i.items.length)return;const n=i.items;let o,a=n.length-1,r=!1;for(;a>=0;--a)o=n[a],o._active?(o._total>i.duration&&(i.duration=o._total),o.tick(t),r=!0):(n[a]=n[n.length-1],n.pop());r&&(s.draw(),this._notify(s,i,t,"progress")),n.length||(i.running=!1,this._notify(s,i,t,"complete"),i.initial=!1),e+=n.length})),this._lastDate=t,0===e&&(this._running=!1)}_getAnims(t){const e=this._charts;let i=e.get(t);return i||(i={running:!1,initial:!0,items:[],listeners:{complete:[],progress:[]}},e.set(t,i)),i}listen(t,e,i){this._getAnims(t).listeners[e].push(i)}add(t,e){e&&e.length&&this._getAnims(t).items.push(...e)}has(t){return this._getAnims(t).items.length>0}start(t){const e=this._charts.get(t);e&&(e.running=!0,e.start=Date.now(),e.duration=e.items.reduce(((t,e)=>Math.max(t,e._duration)),0),this._refresh())}running(t){if(!this._running)return!1;const e=this._charts.get(t);return!!(e&&e.running&&e.items.length)}stop(t){const e=this._charts.get(t);if(!e||!e.items.length)return;const i=e.items;let s=i.length-1;for(;s>=0;--s)i[s].cancel();e.items=[],this._notify(t,e,Date.now(),"complete")}remove(t){return this._charts.delete(t)}}var bt=new xt;\n/*!\n * @kurkle/color v0.3.2\n * https://github.com/kurkle/color#readme\n * (c) 2023 Jukka Kurkela\n * Released under the MIT License\n */function _t(t){return t+.5|0}const yt=(t,e,i)=>Math.max(Math.min(t,i),e);function vt(t){return yt(_t(2.55*t),0,255)}function Mt(t){return yt(_t(255*t),0,255)}function wt(t){return yt(_t(t/2.55)/100,0,1)}function kt(t){return yt(_t(100*t),0,100)}const St={0:0,1:1,2:2,3:3,4:4,5:5,6:6,7:7,8:8,9:9,A:10,B:11,C:12,D:13,E:14,F:15,a:10,b:11,c:12,d:13,e:14,f:15},Pt=[..."0123456789ABCDEF"],Dt=t=>Pt[15&t],Ct=t=>Pt[(240&t)>>4]+Pt[15&t],Ot=t=>(240&t)>>4==(15&t);function At(t){var e=(t=>Ot(t.r)&&Ot(t.g)&&Ot(t.b)&&Ot(t.a))(t)?Dt:Ct;return t?"#"+e(t.r)+e(t.g)+e(t.b)+((t,e)=>t<255?e(t):"")(t.a,e):void 0}const Tt=/^(hsla?|hwb|hsv)\\(\\s*([-+.e\\d]+)(?:deg)?[\\s,]+([-+.e\\d]+)%[\\s,]+([-+.e\\d]+)%(?:[\\s,]+([-+.e\\d]+)(%)?)?\\s*\\)$/;function Lt(t,e,i){const s=e*Math.min(i,1-i),n=(e,n=(e+t/30)%12)=>i-s*Math.max(Math.min(n-3,9-n,1),-1);return[n(0),n(8),n(4)]}function Et(t,e,i){const s=(s,n=(s+t/60)%6)=>i-i*e*Math.max(Math.min(n,4-n,1),0);return[s(5),s(3),s(1)]}function Rt(t,e,i){const s=Lt(t,1,.5);let n;for(e+i>1&&(n=1/(e+i),e*=n,i*=n),n=0;n<3;n++)s[n]*=1-e-i,s[n]+=e;return s}function It(t){const e=t.r/255,i=t.g/255,s=t.b/255,n=Math.max(e,i,s),o=Math.min(e,i,s),a=(n+o)/2;let r,l,h;return n!==o&&(h=n-o,l=a>.5?h/(2-n-o):h/(n+o),r=function(t,e,i,s,n){return t===n?(e-i)/s+(e<i?6:0):e===n?(i-t)/s+2:(t-e)/s+4}(e,i,s,h,n),r=60*r+.5),[0|r,l||0,a]}function zt(t,e,i,s){return(Array.isArray(e)?t(e[0],e[1],e[2]):t(e,i,s)).map(Mt)}function Ft(t,e,i){return zt(Lt,t,e,i)}function Vt(t){return(t%360+360)%360}function Bt(t){const e=Tt.exec(t);let i,s=255;if(!e)return;e[5]!==i&&(s=e[6]?vt(+e[5]):Mt(+e[5]));const n=Vt(+e[2]),o=+e[3]/100,a=+e[4]/100;return i="hwb"===e[1]?function(t,e,i){return zt(Rt,t,e,i)}(n,o,a):"hsv"===e[1]?function(t,e,i){return zt(Et,t,e,i)}(n,o,a):Ft(n,o,a),{r:i[0],g:i[1],b:i[2],a:s}}const Nt={x:"dark",Z:"light",Y:"re",X:"blu",W:"gr",V:"medium",U:"slate",A:"ee",T:"ol",S:"or",B:"ra",C:"lateg",D:"ights",R:"in",Q:"turquois",E:"hi",P:"ro",O:"al",N:"le",M:"de",L:"yello",F:"en",K:"ch",G:"arks",H:"ea",I:"ightg",J:"wh"},Wt={OiceXe:"f0f8ff",antiquewEte:"faebd7",aqua:"ffff",aquamarRe:"7fffd4",azuY:"f0ffff",beige:"f5f5dc",bisque:"ffe4c4",black:"0",blanKedOmond:"ffebcd",Xe:"ff",XeviTet:"8a2be2",bPwn:"a52a2a",burlywood:"deb887",caMtXe:"5f9ea0",KartYuse:"7fff00",KocTate:"d2691e",cSO:"ff7f50",cSnflowerXe:"6495ed",cSnsilk:"fff8dc",crimson:"dc143c",cyan:"ffff",xXe:"8b",xcyan:"8b8b",xgTMnPd:"b8860b",xWay:"a9a9a9",xgYF:"6400",xgYy:"a9a9a9",xkhaki:"bdb76b",xmagFta:"8b008b",xTivegYF:"556b2f",xSange:"ff8c00",xScEd:"9932cc",xYd:"8b0000",xsOmon:"e9967a",xsHgYF:"8fbc8f",xUXe:"483d8b",xUWay:"2f4f4f",xUgYy:"2f4f4f",xQe:"ced1",xviTet:"9400d3",dAppRk:"ff1493",dApskyXe:"bfff",dimWay:"696969",dimgYy:"696969",dodgerXe:"1e90ff",fiYbrick:"b22222",flSOwEte:"fffaf0",foYstWAn:"228b22",fuKsia:"ff00ff",gaRsbSo:"dcdcdc",ghostwEte:"f8f8ff",gTd:"ffd700",gTMnPd:"daa520",Way:"808080",gYF:"8000",gYFLw:"adff2f",gYy:"808080",honeyMw:"f0fff0",hotpRk:"ff69b4",RdianYd:"cd5c5c",Rdigo:"4b0082",ivSy:"fffff0",khaki:"f0e68c",lavFMr:"e6e6fa",lavFMrXsh:"fff0f5",lawngYF:"7cfc00",NmoncEffon:"fffacd",ZXe:"add8e6",ZcSO:"f08080",Zcyan:"e0ffff",ZgTMnPdLw:"fafad2",ZWay:"d3d3d3",ZgYF:"90ee90",ZgYy:"d3d3d3",ZpRk:"ffb6c1",ZsOmon:"ffa07a",ZsHgYF:"20b2aa",ZskyXe:"87cefa",ZUWay:"778899",ZUgYy:"778899",ZstAlXe:"b0c4de",ZLw:"ffffe0",lime:"ff00",limegYF:"32cd32",lRF:"faf0e6",magFta:"ff00ff",maPon:"800000",VaquamarRe:"66cdaa",VXe:"cd",VScEd:"ba55d3",VpurpN:"9370db",VsHgYF:"3cb371",VUXe:"7b68ee",VsprRggYF:"fa9a",VQe:"48d1cc",VviTetYd:"c71585",midnightXe:"191970",mRtcYam:"f5fffa",mistyPse:"ffe4e1",moccasR:"ffe4b5",navajowEte:"ffdead",navy:"80",Tdlace:"fdf5e6",Tive:"808000",TivedBb:"6b8e23",Sange:"ffa500",SangeYd:"ff4500",ScEd:"da70d6",pOegTMnPd:"eee8aa",pOegYF:"98fb98",pOeQe:"afeeee",pOeviTetYd:"db7093",papayawEp:"ffefd5",pHKpuff:"ffdab9",peru:"cd853f",pRk:"ffc0cb",plum:"dda0dd",powMrXe:"b0e0e6",purpN:"800080",YbeccapurpN:"663399",Yd:"ff0000",Psybrown:"bc8f8f",PyOXe:"4169e1",saddNbPwn:"8b4513",sOmon:"fa8072",sandybPwn:"f4a460",sHgYF:"2e8b57",sHshell:"fff5ee",siFna:"a0522d",silver:"c0c0c0",skyXe:"87ceeb",UXe:"6a5acd",UWay:"708090",UgYy:"708090",snow:"fffafa",sprRggYF:"ff7f",stAlXe:"4682b4",tan:"d2b48c",teO:"8080",tEstN:"d8bfd8",tomato:"ff6347",Qe:"40e0d0",viTet:"ee82ee",JHt:"f5deb3",wEte:"ffffff",wEtesmoke:"f5f5f5",Lw:"ffff00",LwgYF:"9acd32"};let Ht;function jt(t){Ht||(Ht=function(){const t={},e=Object.keys(Wt),i=Object.keys(Nt);let s,n,o,a,r;for(s=0;s<e.length;s++){for(a=r=e[s],n=0;n<i.length;n++)o=i[n],r=r.replace(o,Nt[o]);o=parseInt(Wt[a],16),t[r]=[o>>16&255,o>>8&255,255&o]}return t}(),Ht.transparent=[0,0,0,0]);const e=Ht[t.toLowerCase()];return e&&{r:e[0],g:e[1],b:e[2],a:4===e.length?e[3]:255}}const $t=/^rgba?\\(\\s*([-+.\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?[\\s,]+([-+.e\\d]+)(%)?(?:[\\s,/]+([-+.e\\d]+)(%)?)?\\s*\\)$/;const Yt=t=>t<=.0031308?12.92*t:1.055*Math.pow(t,1/2.4)-.055,Ut=t=>t<=.04045?t/12.92:Math.pow((t+.055)/1.055,2.4);function Xt(t,e,i){if(t){let s=It(t);s[e]=Math.max(0,Math.min(s[e]+s[e]*i,0===e?360:1)),s=Ft(s),t.r=s[0],t.g=s[1],t.b=s[2]}}function qt(t,e){return t?Object.assign(e||{},t):t}function Kt(t){var e={r:0,g:0,b:0,a:255};return Array.isArray(t)?t.length>=3&&(e={r:t[0],g:t[1],b:t[2],a:255},t.length>3&&(e.a=Mt(t[3]))):(e=qt(t,{r:0,g:0,b:0,a:1})).a=Mt(e.a),e}function Gt(t){return"r"===t.charAt(0)?function(t){const e=$t.exec(t);let i,s,n,o=255;if(e){if(e[7]!==i){const t=+e[7];o=e[8]?vt(t):yt(255*t,0,255)}return i=+e[1],s=+e[3],n=+e[5],i=255&(e[2]?vt(i):yt(i,0,255)),s=255&(e[4]?vt(s):yt(s,0,255)),n=255&(e[6]?vt(n):yt(n,0,255)),{r:i,g:s,b:n,a:o}}}(t):Bt(t)}class Jt{constructor(t){if(t instanceof Jt)return t;const e=typeof t;let i;var s,n,o;"object"===e?i=Kt(t):"string"===e&&(o=(s=t).length,"#"===s[0]&&(4===o||5===o?n={r:255&17*St[s[1]],g:255&17*St[s[2]],b:255&17*St[s[3]],a:5===o?17*St[s[4]]:255}:7!==o&&9!==o||(n={r:St[s[1]]<<4|St[s[2]],g:St[s[3]]<<4|St[s[4]],b:St[s[5]]<<4|St[s[6]],a:9===o?St[s[7]]<<4|St[s[8]]:255})),i=n||jt(t)||Gt(t)),this._rgb=i,this._valid=!!i}get valid(){return this._valid}get rgb(){var t=qt(this._rgb);return t&&(t.a=wt(t.a)),t}set rgb(t){this._rgb=Kt(t)}rgbString(){return this._valid?(t=this._rgb)&&(t.a<255?`rgba(${t.r}, ${t.g}, ${t.b}, ${wt(t.a)})`:`rgb(${t.r}, ${t.g}, ${t.b})`):void 0;var t}hexString(){return this._valid?At(this._rgb):void 0}hslString(){return this._valid?function(t){if(!t)return;const e=It(t),i=e[0],s=kt(e[1]),n=kt(e[2]);return t.a<255?`hsla(${i}, ${s}%, ${n}%, ${wt(t.a)})`:`hsl(${i}, ${s}%, ${n}%)`}(this._rgb):void 0}mix(t,e){if(t){const i=this.rgb,s=t.rgb;let n;const o=e===n?.5:e,a=2*o-1,r=i.a-s.a,l=((a*r==-1?a:(a+r)/(1+a*r))+1)/2;n=1-l,i.r=255&l*i.r+n*s.r+.5,i.g=255&l*i.g+n*s.g+.5,i.b=255&l*i.b+n*s.b+.5,i.a=o*i.a+(1-o)*s.a,this.rgb=i}return this}interpolate(t,e){return t&&(this._rgb=function(t,e,i){const s=Ut(wt(t.r)),n=Ut(wt(t.g)),o=Ut(wt(t.b));return{r:Mt(Yt(s+i*(Ut(wt(e.r))-s))),g:Mt(Yt(n+i*(Ut(wt(e.g))-n))),b:Mt(Yt(o+i*(Ut(wt(e.b))-o))),a:t.a+i*(e.a-t.a)}}(this._rgb,t._rgb,e)),this}clone(){return new Jt(this.rgb)}alpha(t){return this._rgb.a=Mt(t),this}clearer(t){return this._rgb.a*=1-t,this}greyscale(){const t=this._rgb,e=_t(.3*t.r+.59*t.g+.11*t.b);return t.r=t.g=t.b=e,this}opaquer(t){return this._rgb.a*=1+t,this}negate(){const t=this._rgb;return t.r=255-t.r,t.g=255-t.g,t.b=255-t.b,this}lighten(t){return Xt(this._rgb,2,t),this}darken(t){return Xt(this._rgb,2,-t),this}saturate(t){return Xt(this._rgb,1,t),this}desaturate(t){return Xt(this._rgb,1,-t),this}rotate(t){return function(t,e){var i=It(t);i[0]=Vt(i[0]+e),i=Ft(i),t.r=i[0],t.g=i[1],t.b=i[2]}(this._rgb,t),this}}function Zt(t){if(t&&"object"==typeof t){const e=t.toString();return"[object CanvasPattern]"===e||"[object CanvasGradient]"===e}return!1}function Qt(t){return Zt(t)?t:new Jt(t)}function te(t){return Zt(t)?t:new Jt(t).saturate(.5).darken(.1).hexString()}const ee=["x","y","borderWidth","radius","tension"],ie=["color","borderColor","backgroundColor"];const se=new Map;function ne(t,e,i){return function(t,e){e=e||{};const i=t+JSON.stringify(e);let s=se.get(i);return s||(s=new Intl.NumberFormat(t,e),se.set(i,s)),s}(e,i).format(t)}const oe={values:t=>n(t)?t:""+t,numeric(t,e,i){if(0===t)return"0";const s=this.chart.options.locale;let n,o=t;if(i.length>1){const e=Math.max(Math.abs(i[0].value),Math.abs(i[i.length-1].value));(e<1e-4||e>1e15)&&(n="scientific"),o=function(t,e){let i=e.length>3?e[2].value-e[1].value:e[1].value-e[0].value;Math.abs(i)>=1&&t!==Math.floor(t)&&(i=t-Math.floor(t));return i}(t,i)}const a=z(Math.abs(o)),r=isNaN(a)?1:Math.max(Math.min(-1*Math.floor(a),20),0),l={notation:n,minimumFractionDigits:r,maximumFractionDigits:r};return Object.assign(l,this.options.ticks.format),ne(t,s,l)},logarithmic(t,e,i){if(0===t)return"0";const s=i[e].significand||t/Math.pow(10,Math.floor(z(t)));return[1,2,3,5,10,15].includes(s)||e>.8*i.length?oe.numeric.call(this,t,e,i):""}};var ae={formatters:oe};const re=Object.create(null),le=Object.create(null);function he(t,e){if(!e)return t;const i=e.split(".");for(let e=0,s=i.length;e<s;++e){const s=i[e];t=t[s]||(t[s]=Object.create(null))}return t}function ce(t,e,i){return"string"==typeof e?x(he(t,e),i):x(he(t,""),e)}class de{constructor(t,e){this.animation=void 0,this.backgroundColor="rgba(0,0,0,0.1)",this.borderColor="rgba(0,0,0,0.1)",this.color="#666",this.datasets={},this.devicePixelRatio=t=>t.chart.platform.getDevicePixelRatio(),this.elements={},this.events=["mousemove","mouseout","click","touchstart","touchmove"],this.font={family:"\'Helvetica Neue\', \'Helvetica\', \'Arial\', sans-serif",size:12,style:"normal",lineHeight:1.2,weight:null},this.hover={},this.hoverBackgroundColor=(t,e)=>te(e.backgroundColor),this.hoverBorderColor=(t,e)=>te(e.borderColor),this.hoverColor=(t,e)=>te(e.color),this.indexAxis="x",this.interaction={mode:"nearest",intersect:!0,includeInvisible:!1},this.maintainAspectRatio=!0,this.onHover=null,this.onClick=null,this.parsing=!0,this.plugins={},this.responsive=!0,this.scale=void 0,this.scales={},this.showLine=!0,this.drawActiveElementsOnTop=!0,this.describe(t),this.apply(e)}set(t,e){return ce(this,t,e)}get(t){return he(this,t)}describe(t,e){return ce(le,t,e)}override(t,e){return ce(re,t,e)}route(t,e,i,s){const n=he(this,t),a=he(this,i),r="_"+e;Object.defineProperties(n,{[r]:{value:n[e],writable:!0},[e]:{enumerable:!0,get(){const t=this[r],e=a[s];return o(t)?Object.assign({},e,t):l(t,e)},set(t){this[r]=t}}})}apply(t){t.forEach((t=>t(this)))}}var ue=new de({_scriptable:t=>!t.startsWith("on"),_indexable:t=>"events"!==t,hover:{_fallback:"interaction"},interaction:{_scriptable:!1,_indexable:!1}},[function(t){t.set("animation",{delay:void 0,duration:1e3,easing:"easeOutQuart",fn:void 0,from:void 0,loop:void 0,to:void 0,type:void 0}),t.describe("animation",{_fallback:!1,_indexable:!1,_scriptable:t=>"onProgress"!==t&&"onComplete"!==t&&"fn"!==t}),t.set("animations",{colors:{type:"color",properties:ie},numbers:{type:"number",properties:ee}}),t.describe("animations",{_fallback:"animation"}),t.set("transitions",{active:{animation:{duration:400}},resize:{animation:{duration:0}},show:{animations:{colors:{from:"transparent"},visible:{type:"boolean",duration:0}}},hide:{animations:{colors:{to:"transparent"},visible:{type:"boolean",easing:"linear",fn:t=>0|t}}}})},function(t){t.set("layout",{autoPadding:!0,padding:{top:0,right:0,bottom:0,left:0}})},function(t){t.set("scale",{display:!0,offset:!1,reverse:!1,beginAtZero:!1,bounds:"ticks",clip:!0,grace:0,grid:{display:!0,lineWidth:1,drawOnChartArea:!0,drawTicks:!0,tickLength:8,tickWidth:(t,e)=>e.lineWidth,tickColor:(t,e)=>e.color,offset:!1},border:{display:!0,dash:[],dashOffset:0,width:1},title:{display:!1,text:"",padding:{top:4,bottom:4}},ticks:{minRotation:0,maxRotation:50,mirror:!1,textStrokeWidth:0,textStrokeColor:"",padding:3,display:!0,autoSkip:!0,autoSkipPadding:3,labelOffset:0,callback:ae.formatters.values,minor:{},major:{},align:"center",crossAlign:"near",showLabelBackdrop:!1,backdropColor:"rgba(255, 255, 255, 0.75)",backdropPadding:2}}),t.route("scale.ticks","color","","color"),t.route("scale.grid","color","","borderColor"),t.route("scale.border","color","","borderColor"),t.route("scale.title","color","","color"),t.describe("scale",{_fallback:!1,_scriptable:t=>!t.startsWith("before")&&!t.startsWith("after")&&"callback"!==t&&"parser"!==t,_indexable:t=>"borderDash"!==t&&"tickBorderDash"!==t&&"dash"!==t}),t.describe("scales",{_fallback:"scale"}),t.describe("scale.ticks",{_scriptable:t=>"backdropPadding"!==t&&"callback"!==t,_indexable:t=>"backdropPadding"!==t})}]);function fe(){return"undefined"!=typeof window&&"undefined"!=typeof document}function ge(t){let e=t.parentNode;return e&&"[object ShadowRoot]"===e.toString()&&(e=e.host),e}function pe(t,e,i){let s;return"string"==typeof t?(s=parseInt(t,10),-1!==t.indexOf("%")&&(s=s/100*e.parentNode[i])):s=t,s}const me=t=>t.ownerDocument.defaultView.getComputedStyle(t,null);function xe(t,e){return me(t).getPropertyValue(e)}const be=["top","right","bottom","left"];function _e(t,e,i){const s={};i=i?"-"+i:"";for(let n=0;n<4;n++){const o=be[n];s[o]=parseFloat(t[e+"-"+o+i])||0}return s.width=s.left+s.right,s.height=s.top+s.bottom,s}const ye=(t,e,i)=>(t>0||e>0)&&(!i||!i.shadowRoot);function ve(t,e){if("native"in t)return t;const{canvas:i,currentDevicePixelRatio:s}=e,n=me(i),o="border-box"===n.boxSizing,a=_e(n,"padding"),r=_e(n,"border","width"),{x:l,y:h,box:c}=function(t,e){const i=t.touches,s=i&&i.length?i[0]:t,{offsetX:n,offsetY:o}=s;let a,r,l=!1;if(ye(n,o,t.target))a=n,r=o;else{const t=e.getBoundingClientRect();a=s.clientX-t.left,r=s.clientY-t.top,l=!0}return{x:a,y:r,box:l}}(t,i),d=a.left+(c&&r.left),u=a.top+(c&&r.top);let{width:f,height:g}=e;return o&&(f-=a.width+r.width,g-=a.height+r.height),{x:Math.round((l-d)/f*i.width/s),y:Math.round((h-u)/g*i.height/s)}}const Me=t=>Math.round(10*t)/10;function we(t,e,i,s){const n=me(t),o=_e(n,"margin"),a=pe(n.maxWidth,t,"clientWidth")||T,r=pe(n.maxHeight,t,"clientHeight")||T,l=function(t,e,i){let s,n;if(void 0===e||void 0===i){const o=t&&ge(t);if(o){const t=o.getBoundingClientRect(),a=me(o),r=_e(a,"border","width"),l=_e(a,"padding");e=t.width-l.width-r.width,i=t.height-l.height-r.height,s=pe(a.maxWidth,o,"clientWidth"),n=pe(a.maxHeight,o,"clientHeight")}else e=t.clientWidth,i=t.clientHeight}return{width:e,height:i,maxWidth:s||T,maxHeight:n||T}}(t,e,i);let{width:h,height:c}=l;if("content-box"===n.boxSizing){const t=_e(n,"border","width"),e=_e(n,"padding");h-=e.width+t.width,c-=e.height+t.height}h=Math.max(0,h-o.width),c=Math.max(0,s?h/s:c-o.height),h=Me(Math.min(h,a,l.maxWidth)),c=Me(Math.min(c,r,l.maxHeight)),h&&!c&&(c=Me(h/2));return(void 0!==e||void 0!==i)&&s&&l.height&&c>l.height&&(c=l.height,h=Me(Math.floor(c*s))),{width:h,height:c}}function ke(t,e,i){const s=e||1,n=Me(t.height*s),o=Me(t.width*s);t.height=Me(t.height),t.width=Me(t.width);const a=t.canvas;a.style&&(i||!a.style.height&&!a.style.width)&&(a.style.height=`${t.height}px`,a.style.width=`${t.width}px`);const r=Math.floor(n),l=Math.floor(o);return(t.currentDevicePixelRatio!==s||a.height!==r||a.width!==l)&&(t.currentDevicePixelRatio=s,a.height=r,a.width=l,t.ctx.setTransform(s,0,0,s,0,0),!0)}const Se=function(){let t=!1;try{const e={get passive(){return t=!0,!1}};fe()&&(window.addEventListener("test",null,e),window.removeEventListener("test",null,e))}catch(t){}return t}();function Pe(t,e){const i=xe(t,e),s=i&&i.match(/^(\\d+)(\\.\\d+)?px$/);return s?+s[1]:void 0}function De(t){return!t||s(t.size)||s(t.family)?null:(t.style?t.style+" ":"")+(t.weight?t.weight+" ":"")+t.size+"px "+t.family}function Ce(t,e,i,s,n){let o=e[n];return o||(o=e[n]=t.measureText(n).width,i.push(n)),o>s&&(s=o),s}function Oe(t,e,i,s){let o=(s=s||{}).data=s.data||{},a=s.garbageCollect=s.garbageCollect||[];s.font!==e&&(o=s.data={},a=s.garbageCollect=[],s.font=e),t.save(),t.font=e;let r=0;const l=i.length;let h,c,d,u,f;for(h=0;h<l;h++)if(u=i[h],null==u||n(u)){if(n(u))for(c=0,d=u.length;c<d;c++)f=u[c],null==f||n(f)||(r=Ce(t,o,a,r,f))}else r=Ce(t,o,a,r,u);t.restore();const g=a.length/2;if(g>i.length){for(h=0;h<g;h++)delete o[a[h]];a.splice(0,g)}return r}function Ae(t,e,i){const s=t.currentDevicePixelRatio,n=0!==i?Math.max(i/2,.5):0;return Math.round((e-n)*s)/s+n}function Te(t,e){(e||t)&&((e=e||t.getContext("2d")).save(),e.resetTransform(),e.clearRect(0,0,t.width,t.height),e.restore())}function Le(t,e,i,s){Ee(t,e,i,s,null)}function Ee(t,e,i,s,n){let o,a,r,l,h,c,d,u;const f=e.pointStyle,g=e.rotation,p=e.radius;let m=(g||0)*L;if(f&&"object"==typeof f&&(o=f.toString(),"[object HTMLImageElement]"===o||"[object HTMLCanvasElement]"===o))return t.save(),t.translate(i,s),t.rotate(m),t.drawImage(f,-f.width/2,-f.height/2,f.width,f.height),void t.restore();if(!(isNaN(p)||p<=0)){switch(t.beginPath(),f){default:n?t.ellipse(i,s,n/2,p,0,0,O):t.arc(i,s,p,0,O),t.closePath();break;case"triangle":c=n?n/2:p,t.moveTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),m+=I,t.lineTo(i+Math.sin(m)*c,s-Math.cos(m)*p),t.closePath();break;case"rectRounded":h=.516*p,l=p-h,a=Math.cos(m+R)*l,d=Math.cos(m+R)*(n?n/2-h:l),r=Math.sin(m+R)*l,u=Math.sin(m+R)*(n?n/2-h:l),t.arc(i-d,s-r,h,m-C,m-E),t.arc(i+u,s-a,h,m-E,m),t.arc(i+d,s+r,h,m,m+E),t.arc(i-u,s+a,h,m+E,m+C),t.closePath();break;case"rect":if(!g){l=Math.SQRT1_2*p,c=n?n/2:l,t.rect(i-c,s-l,2*c,2*l);break}m+=R;case"rectRot":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+u,s-a),t.lineTo(i+d,s+r),t.lineTo(i-u,s+a),t.closePath();break;case"crossRot":m+=R;case"cross":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"star":d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a),m+=R,d=Math.cos(m)*(n?n/2:p),a=Math.cos(m)*p,r=Math.sin(m)*p,u=Math.sin(m)*(n?n/2:p),t.moveTo(i-d,s-r),t.lineTo(i+d,s+r),t.moveTo(i+u,s-a),t.lineTo(i-u,s+a);break;case"line":a=n?n/2:Math.cos(m)*p,r=Math.sin(m)*p,t.moveTo(i-a,s-r),t.lineTo(i+a,s+r);break;case"dash":t.moveTo(i,s),t.lineTo(i+Math.cos(m)*(n?n/2:p),s+Math.sin(m)*p);break;case!1:t.closePath()}t.fill(),e.borderWidth>0&&t.stroke()}}function Re(t,e,i){return i=i||.5,!e||t&&t.x>e.left-i&&t.x<e.right+i&&t.y>e.top-i&&t.y<e.bottom+i}function Ie(t,e){t.save(),t.beginPath(),t.rect(e.left,e.top,e.right-e.left,e.bottom-e.top),t.clip()}function ze(t){t.restore()}function Fe(t,e,i,s,n){if(!e)return t.lineTo(i.x,i.y);if("middle"===n){const s=(e.x+i.x)/2;t.lineTo(s,e.y),t.lineTo(s,i.y)}else"after"===n!=!!s?t.lineTo(e.x,i.y):t.lineTo(i.x,e.y);t.lineTo(i.x,i.y)}function Ve(t,e,i,s){if(!e)return t.lineTo(i.x,i.y);t.bezierCurveTo(s?e.cp1x:e.cp2x,s?e.cp1y:e.cp2y,s?i.cp2x:i.cp1x,s?i.cp2y:i.cp1y,i.x,i.y)}function Be(t,e,i,s,n){if(n.strikethrough||n.underline){const o=t.measureText(s),a=e-o.actualBoundingBoxLeft,r=e+o.actualBoundingBoxRight,l=i-o.actualBoundingBoxAscent,h=i+o.actualBoundingBoxDescent,c=n.strikethrough?(l+h)/2:h;t.strokeStyle=t.fillStyle,t.beginPath(),t.lineWidth=n.decorationWidth||2,t.moveTo(a,c),t.lineTo(r,c),t.stroke()}}function Ne(t,e){const i=t.fillStyle;t.fillStyle=e.color,t.fillRect(e.left,e.top,e.width,e.height),t.fillStyle=i}function We(t,e,i,o,a,r={}){const l=n(e)?e:[e],h=r.strokeWidth>0&&""!==r.strokeColor;let c,d;for(t.save(),t.font=a.string,function(t,e){e.translation&&t.translate(e.translation[0],e.translation[1]),s(e.rotation)||t.rotate(e.rotation),e.color&&(t.fillStyle=e.color),e.textAlign&&(t.textAlign=e.textAlign),e.textBaseline&&(t.textBaseline=e.textBaseline)}(t,r),c=0;c<l.length;++c)d=l[c],r.backdrop&&Ne(t,r.backdrop),h&&(r.strokeColor&&(t.strokeStyle=r.strokeColor),s(r.strokeWidth)||(t.lineWidth=r.strokeWidth),t.strokeText(d,i,o,r.maxWidth)),t.fillText(d,i,o,r.maxWidth),Be(t,i,o,d,r),o+=Number(a.lineHeight);t.restore()}function He(t,e){const{x:i,y:s,w:n,h:o,radius:a}=e;t.arc(i+a.topLeft,s+a.topLeft,a.topLeft,1.5*C,C,!0),t.lineTo(i,s+o-a.bottomLeft),t.arc(i+a.bottomLeft,s+o-a.bottomLeft,a.bottomLeft,C,E,!0),t.lineTo(i+n-a.bottomRight,s+o),t.arc(i+n-a.bottomRight,s+o-a.bottomRight,a.bottomRight,E,0,!0),t.lineTo(i+n,s+a.topRight),t.arc(i+n-a.topRight,s+a.topRight,a.topRight,0,-E,!0),t.lineTo(i+a.topLeft,s)}function je(t,e=[""],i,s,n=(()=>t[0])){const o=i||t;void 0===s&&(s=ti("_fallback",t));const a={[Symbol.toStringTag]:"Object",_cacheable:!0,_scopes:t,_rootScopes:o,_fallback:s,_getTarget:n,override:i=>je([i,...t],e,o,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete e._keys,delete t[0][i],!0),get:(i,s)=>qe(i,s,(()=>function(t,e,i,s){let n;for(const o of e)if(n=ti(Ue(o,t),i),void 0!==n)return Xe(t,n)?Ze(i,s,t,n):n}(s,e,t,i))),getOwnPropertyDescriptor:(t,e)=>Reflect.getOwnPropertyDescriptor(t._scopes[0],e),getPrototypeOf:()=>Reflect.getPrototypeOf(t[0]),has:(t,e)=>ei(t).includes(e),ownKeys:t=>ei(t),set(t,e,i){const s=t._storage||(t._storage=n());return t[e]=s[e]=i,delete t._keys,!0}})}function $e(t,e,i,s){const a={_cacheable:!1,_proxy:t,_context:e,_subProxy:i,_stack:new Set,_descriptors:Ye(t,s),setContext:e=>$e(t,e,i,s),override:n=>$e(t.override(n),e,i,s)};return new Proxy(a,{deleteProperty:(e,i)=>(delete e[i],delete t[i],!0),get:(t,e,i)=>qe(t,e,(()=>function(t,e,i){const{_proxy:s,_context:a,_subProxy:r,_descriptors:l}=t;let h=s[e];S(h)&&l.isScriptable(e)&&(h=function(t,e,i,s){const{_proxy:n,_context:o,_subProxy:a,_stack:r}=i;if(r.has(t))throw new Error("Recursion detected: "+Array.from(r).join("->")+"->"+t);r.add(t);let l=e(o,a||s);r.delete(t),Xe(t,l)&&(l=Ze(n._scopes,n,t,l));return l}(e,h,t,i));n(h)&&h.length&&(h=function(t,e,i,s){const{_proxy:n,_context:a,_subProxy:r,_descriptors:l}=i;if(void 0!==a.index&&s(t))return e[a.index%e.length];if(o(e[0])){const i=e,s=n._scopes.filter((t=>t!==i));e=[];for(const o of i){const i=Ze(s,n,t,o);e.push($e(i,a,r&&r[t],l))}}return e}(e,h,t,l.isIndexable));Xe(e,h)&&(h=$e(h,a,r&&r[e],l));return h}(t,e,i))),getOwnPropertyDescriptor:(e,i)=>e._descriptors.allKeys?Reflect.has(t,i)?{enumerable:!0,configurable:!0}:void 0:Reflect.getOwnPropertyDescriptor(t,i),getPrototypeOf:()=>Reflect.getPrototypeOf(t),has:(e,i)=>Reflect.has(t,i),ownKeys:()=>Reflect.ownKeys(t),set:(e,i,s)=>(t[i]=s,delete e[i],!0)})}function Ye(t,e={scriptable:!0,indexable:!0}){const{_scriptable:i=e.scriptable,_indexable:s=e.indexable,_allKeys:n=e.allKeys}=t;return{allKeys:n,scriptable:i,indexable:s,isScriptable:S(i)?i:()=>i,isIndexable:S(s)?s:()=>s}}const Ue=(t,e)=>t?t+w(e):e,Xe=(t,e)=>o(e)&&"adapters"!==t&&(null===Object.getPrototypeOf(e)||e.constructor===Object);function qe(t,e,i){if(Object.prototype.hasOwnProperty.call(t,e)||"constructor"===e)return t[e];const s=i();return t[e]=s,s}function Ke(t,e,i){return S(t)?t(e,i):t}const Ge=(t,e)=>!0===t?e:"string"==typeof t?M(e,t):void 0;function Je(t,e,i,s,n){for(const o of e){const e=Ge(i,o);if(e){t.add(e);const o=Ke(e._fallback,i,n);if(void 0!==o&&o!==i&&o!==s)return o}else if(!1===e&&void 0!==s&&i!==s)return null}return!1}function Ze(t,e,i,s){const a=e._rootScopes,r=Ke(e._fallback,i,s),l=[...t,...a],h=new Set;h.add(s);let c=Qe(h,l,i,r||i,s);return null!==c&&((void 0===r||r===i||(c=Qe(h,l,r,c,s),null!==c))&&je(Array.from(h),[""],a,r,(()=>function(t,e,i){const s=t._getTarget();e in s||(s[e]={});const a=s[e];if(n(a)&&o(i))return i;return a||{}}(e,i,s))))}function Qe(t,e,i,s,n){for(;i;)i=Je(t,e,i,s,n);return i}function ti(t,e){for(const i of e){if(!i)continue;const e=i[t];if(void 0!==e)return e}}function ei(t){let e=t._keys;return e||(e=t._keys=function(t){const e=new Set;for(const i of t)for(const t of Object.keys(i).filter((t=>!t.startsWith("_"))))e.add(t);return Array.from(e)}(t._scopes)),e}function ii(t,e,i,s){const{iScale:n}=t,{key:o="r"}=this._parsing,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={r:n.parse(M(c,o),h)};return a}const si=Number.EPSILON||1e-14,ni=(t,e)=>e<t.length&&!t[e].skip&&t[e],oi=t=>"x"===t?"y":"x";function ai(t,e,i,s){const n=t.skip?e:t,o=e,a=i.skip?e:i,r=q(o,n),l=q(a,o);let h=r/(r+l),c=l/(r+l);h=isNaN(h)?0:h,c=isNaN(c)?0:c;const d=s*h,u=s*c;return{previous:{x:o.x-d*(a.x-n.x),y:o.y-d*(a.y-n.y)},next:{x:o.x+u*(a.x-n.x),y:o.y+u*(a.y-n.y)}}}function ri(t,e="x"){const i=oi(e),s=t.length,n=Array(s).fill(0),o=Array(s);let a,r,l,h=ni(t,0);for(a=0;a<s;++a)if(r=l,l=h,h=ni(t,a+1),l){if(h){const t=h[e]-l[e];n[a]=0!==t?(h[i]-l[i])/t:0}o[a]=r?h?F(n[a-1])!==F(n[a])?0:(n[a-1]+n[a])/2:n[a-1]:n[a]}!function(t,e,i){const s=t.length;let n,o,a,r,l,h=ni(t,0);for(let c=0;c<s-1;++c)l=h,h=ni(t,c+1),l&&h&&(V(e[c],0,si)?i[c]=i[c+1]=0:(n=i[c]/e[c],o=i[c+1]/e[c],r=Math.pow(n,2)+Math.pow(o,2),r<=9||(a=3/Math.sqrt(r),i[c]=n*a*e[c],i[c+1]=o*a*e[c])))}(t,n,o),function(t,e,i="x"){const s=oi(i),n=t.length;let o,a,r,l=ni(t,0);for(let h=0;h<n;++h){if(a=r,r=l,l=ni(t,h+1),!r)continue;const n=r[i],c=r[s];a&&(o=(n-a[i])/3,r[`cp1${i}`]=n-o,r[`cp1${s}`]=c-o*e[h]),l&&(o=(l[i]-n)/3,r[`cp2${i}`]=n+o,r[`cp2${s}`]=c+o*e[h])}}(t,o,e)}function li(t,e,i){return Math.max(Math.min(t,i),e)}function hi(t,e,i,s,n){let o,a,r,l;if(e.spanGaps&&(t=t.filter((t=>!t.skip))),"monotone"===e.cubicInterpolationMode)ri(t,n);else{let i=s?t[t.length-1]:t[0];for(o=0,a=t.length;o<a;++o)r=t[o],l=ai(i,r,t[Math.min(o+1,a-(s?0:1))%a],e.tension),r.cp1x=l.previous.x,r.cp1y=l.previous.y,r.cp2x=l.next.x,r.cp2y=l.next.y,i=r}e.capBezierPoints&&function(t,e){let i,s,n,o,a,r=Re(t[0],e);for(i=0,s=t.length;i<s;++i)a=o,o=r,r=i<s-1&&Re(t[i+1],e),o&&(n=t[i],a&&(n.cp1x=li(n.cp1x,e.left,e.right),n.cp1y=li(n.cp1y,e.top,e.bottom)),r&&(n.cp2x=li(n.cp2x,e.left,e.right),n.cp2y=li(n.cp2y,e.top,e.bottom)))}(t,i)}const ci=t=>0===t||1===t,di=(t,e,i)=>-Math.pow(2,10*(t-=1))*Math.sin((t-e)*O/i),ui=(t,e,i)=>Math.pow(2,-10*t)*Math.sin((t-e)*O/i)+1,fi={linear:t=>t,easeInQuad:t=>t*t,easeOutQuad:t=>-t*(t-2),easeInOutQuad:t=>(t/=.5)<1?.5*t*t:-.5*(--t*(t-2)-1),easeInCubic:t=>t*t*t,easeOutCubic:t=>(t-=1)*t*t+1,easeInOutCubic:t=>(t/=.5)<1?.5*t*t*t:.5*((t-=2)*t*t+2),easeInQuart:t=>t*t*t*t,easeOutQuart:t=>-((t-=1)*t*t*t-1),easeInOutQuart:t=>(t/=.5)<1?.5*t*t*t*t:-.5*((t-=2)*t*t*t-2),easeInQuint:t=>t*t*t*t*t,easeOutQuint:t=>(t-=1)*t*t*t*t+1,easeInOutQuint:t=>(t/=.5)<1?.5*t*t*t*t*t:.5*((t-=2)*t*t*t*t+2),easeInSine:t=>1-Math.cos(t*E),easeOutSine:t=>Math.sin(t*E),easeInOutSine:t=>-.5*(Math.cos(C*t)-1),easeInExpo:t=>0===t?0:Math.pow(2,10*(t-1)),easeOutExpo:t=>1===t?1:1-Math.pow(2,-10*t),easeInOutExpo:t=>ci(t)?t:t<.5?.5*Math.pow(2,10*(2*t-1)):.5*(2-Math.pow(2,-10*(2*t-1))),easeInCirc:t=>t>=1?t:-(Math.sqrt(1-t*t)-1),easeOutCirc:t=>Math.sqrt(1-(t-=1)*t),easeInOutCirc:t=>(t/=.5)<1?-.5*(Math.sqrt(1-t*t)-1):.5*(Math.sqrt(1-(t-=2)*t)+1),easeInElastic:t=>ci(t)?t:di(t,.075,.3),easeOutElastic:t=>ci(t)?t:ui(t,.075,.3),easeInOutElastic(t){const e=.1125;return ci(t)?t:t<.5?.5*di(2*t,e,.45):.5+.5*ui(2*t-1,e,.45)},easeInBack(t){const e=1.70158;return t*t*((e+1)*t-e)},easeOutBack(t){const e=1.70158;return(t-=1)*t*((e+1)*t+e)+1},easeInOutBack(t){let e=1.70158;return(t/=.5)<1?t*t*((1+(e*=1.525))*t-e)*.5:.5*((t-=2)*t*((1+(e*=1.525))*t+e)+2)},easeInBounce:t=>1-fi.easeOutBounce(1-t),easeOutBounce(t){const e=7.5625,i=2.75;return t<1/i?e*t*t:t<2/i?e*(t-=1.5/i)*t+.75:t<2.5/i?e*(t-=2.25/i)*t+.9375:e*(t-=2.625/i)*t+.984375},easeInOutBounce:t=>t<.5?.5*fi.easeInBounce(2*t):.5*fi.easeOutBounce(2*t-1)+.5};function gi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:t.y+i*(e.y-t.y)}}function pi(t,e,i,s){return{x:t.x+i*(e.x-t.x),y:"middle"===s?i<.5?t.y:e.y:"after"===s?i<1?t.y:e.y:i>0?e.y:t.y}}function mi(t,e,i,s){const n={x:t.cp2x,y:t.cp2y},o={x:e.cp1x,y:e.cp1y},a=gi(t,n,i),r=gi(n,o,i),l=gi(o,e,i),h=gi(a,r,i),c=gi(r,l,i);return gi(h,c,i)}const xi=/^(normal|(\\d+(?:\\.\\d+)?)(px|em|%)?)$/,bi=/^(normal|italic|initial|inherit|unset|(oblique( -?[0-9]?[0-9]deg)?))$/;function _i(t,e){const i=(""+t).match(xi);if(!i||"normal"===i[1])return 1.2*e;switch(t=+i[2],i[3]){case"px":return t;case"%":t/=100}return e*t}const yi=t=>+t||0;function vi(t,e){const i={},s=o(e),n=s?Object.keys(e):e,a=o(t)?s?i=>l(t[i],t[e[i]]):e=>t[e]:()=>t;for(const t of n)i[t]=yi(a(t));return i}function Mi(t){return vi(t,{top:"y",right:"x",bottom:"y",left:"x"})}function wi(t){return vi(t,["topLeft","topRight","bottomLeft","bottomRight"])}function ki(t){const e=Mi(t);return e.width=e.left+e.right,e.height=e.top+e.bottom,e}function Si(t,e){t=t||{},e=e||ue.font;let i=l(t.size,e.size);"string"==typeof i&&(i=parseInt(i,10));let s=l(t.style,e.style);s&&!(""+s).match(bi)&&(console.warn(\'Invalid font style specified: "\'+s+\'"\'),s=void 0);const n={family:l(t.family,e.family),lineHeight:_i(l(t.lineHeight,e.lineHeight),i),size:i,style:s,weight:l(t.weight,e.weight),string:""};return n.string=De(n),n}function Pi(t,e,i,s){let o,a,r,l=!0;for(o=0,a=t.length;o<a;++o)if(r=t[o],void 0!==r&&(void 0!==e&&"function"==typeof r&&(r=r(e),l=!1),void 0!==i&&n(r)&&(r=r[i%r.length],l=!1),void 0!==r))return s&&!l&&(s.cacheable=!1),r}function Di(t,e,i){const{min:s,max:n}=t,o=c(e,(n-s)/2),a=(t,e)=>i&&0===t?0:t+e;return{min:a(s,-Math.abs(o)),max:a(n,o)}}function Ci(t,e){return Object.assign(Object.create(t),e)}function Oi(t,e,i){return t?function(t,e){return{x:i=>t+t+e-i,setWidth(t){e=t},textAlign:t=>"center"===t?t:"right"===t?"left":"right",xPlus:(t,e)=>t-e,leftForLtr:(t,e)=>t-e}}(e,i):{x:t=>t,setWidth(t){},textAlign:t=>t,xPlus:(t,e)=>t+e,leftForLtr:(t,e)=>t}}function Ai(t,e){let i,s;"ltr"!==e&&"rtl"!==e||(i=t.canvas.style,s=[i.getPropertyValue("direction"),i.getPropertyPriority("direction")],i.setProperty("direction",e,"important"),t.prevTextDirection=s)}function Ti(t,e){void 0!==e&&(delete t.prevTextDirection,t.canvas.style.setProperty("direction",e[0],e[1]))}function Li(t){return"angle"===t?{between:J,compare:K,normalize:G}:{between:tt,compare:(t,e)=>t-e,normalize:t=>t}}function Ei({start:t,end:e,count:i,loop:s,style:n}){return{start:t%i,end:e%i,loop:s&&(e-t+1)%i==0,style:n}}function Ri(t,e,i){if(!i)return[t];const{property:s,start:n,end:o}=i,a=e.length,{compare:r,between:l,normalize:h}=Li(s),{start:c,end:d,loop:u,style:f}=function(t,e,i){const{property:s,start:n,end:o}=i,{between:a,normalize:r}=Li(s),l=e.length;let h,c,{start:d,end:u,loop:f}=t;if(f){for(d+=l,u+=l,h=0,c=l;h<c&&a(r(e[d%l][s]),n,o);++h)d--,u--;d%=l,u%=l}return u<d&&(u+=l),{start:d,end:u,loop:f,style:t.style}}(t,e,i),g=[];let p,m,x,b=!1,_=null;const y=()=>b||l(n,x,p)&&0!==r(n,x),v=()=>!b||0===r(o,p)||l(o,x,p);for(let t=c,i=c;t<=d;++t)m=e[t%a],m.skip||(p=h(m[s]),p!==x&&(b=l(p,n,o),null===_&&y()&&(_=0===r(p,n)?t:i),null!==_&&v()&&(g.push(Ei({start:_,end:t,loop:u,count:a,style:f})),_=null),i=t,x=p));return null!==_&&g.push(Ei({start:_,end:d,loop:u,count:a,style:f})),g}function Ii(t,e){const i=[],s=t.segments;for(let n=0;n<s.length;n++){const o=Ri(s[n],t.points,e);o.length&&i.push(...o)}return i}function zi(t,e){const i=t.points,s=t.options.spanGaps,n=i.length;if(!n)return[];const o=!!t._loop,{start:a,end:r}=function(t,e,i,s){let n=0,o=e-1;if(i&&!s)for(;n<e&&!t[n].skip;)n++;for(;n<e&&t[n].skip;)n++;for(n%=e,i&&(o+=n);o>n&&t[o%e].skip;)o--;return o%=e,{start:n,end:o}}(i,n,o,s);if(!0===s)return Fi(t,[{start:a,end:r,loop:o}],i,e);return Fi(t,function(t,e,i,s){const n=t.length,o=[];let a,r=e,l=t[e];for(a=e+1;a<=i;++a){const i=t[a%n];i.skip||i.stop?l.skip||(s=!1,o.push({start:e%n,end:(a-1)%n,loop:s}),e=r=i.stop?a:null):(r=a,l.skip&&(e=a)),l=i}return null!==r&&o.push({start:e%n,end:r%n,loop:s}),o}(i,a,r<a?r+n:r,!!t._fullLoop&&0===a&&r===n-1),i,e)}function Fi(t,e,i,s){return s&&s.setContext&&i?function(t,e,i,s){const n=t._chart.getContext(),o=Vi(t.options),{_datasetIndex:a,options:{spanGaps:r}}=t,l=i.length,h=[];let c=o,d=e[0].start,u=d;function f(t,e,s,n){const o=r?-1:1;if(t!==e){for(t+=l;i[t%l].skip;)t-=o;for(;i[e%l].skip;)e+=o;t%l!=e%l&&(h.push({start:t%l,end:e%l,loop:s,style:n}),c=n,d=e%l)}}for(const t of e){d=r?d:t.start;let e,o=i[d%l];for(u=d+1;u<=t.end;u++){const r=i[u%l];e=Vi(s.setContext(Ci(n,{type:"segment",p0:o,p1:r,p0DataIndex:(u-1)%l,p1DataIndex:u%l,datasetIndex:a}))),Bi(e,c)&&f(d,u-1,t.loop,c),o=r,c=e}d<u-1&&f(d,u-1,t.loop,c)}return h}(t,e,i,s):e}function Vi(t){return{backgroundColor:t.backgroundColor,borderCapStyle:t.borderCapStyle,borderDash:t.borderDash,borderDashOffset:t.borderDashOffset,borderJoinStyle:t.borderJoinStyle,borderWidth:t.borderWidth,borderColor:t.borderColor}}function Bi(t,e){if(!e)return!1;const i=[],s=function(t,e){return Zt(e)?(i.includes(e)||i.push(e),i.indexOf(e)):e};return JSON.stringify(t,s)!==JSON.stringify(e,s)}function Ni(t,e,i){return t.options.clip?t[i]:e[i]}function Wi(t,e){const i=e._clip;if(i.disabled)return!1;const s=function(t,e){const{xScale:i,yScale:s}=t;return i&&s?{left:Ni(i,e,"left"),right:Ni(i,e,"right"),top:Ni(s,e,"top"),bottom:Ni(s,e,"bottom")}:e}(e,t.chartArea);return{left:!1===i.left?0:s.left-(!0===i.left?0:i.left),right:!1===i.right?t.width:s.right+(!0===i.right?0:i.right),top:!1===i.top?0:s.top-(!0===i.top?0:i.top),bottom:!1===i.bottom?t.height:s.bottom+(!0===i.bottom?0:i.bottom)}}var Hi=Object.freeze({__proto__:null,HALF_PI:E,INFINITY:T,PI:C,PITAU:A,QUARTER_PI:R,RAD_PER_DEG:L,TAU:O,TWO_THIRDS_PI:I,_addGrace:Di,_alignPixel:Ae,_alignStartEnd:ft,_angleBetween:J,_angleDiff:K,_arrayUnique:lt,_attachContext:$e,_bezierCurveTo:Ve,_bezierInterpolation:mi,_boundSegment:Ri,_boundSegments:Ii,_capitalize:w,_computeSegments:zi,_createResolver:je,_decimalPlaces:U,_deprecated:function(t,e,i,s){void 0!==e&&console.warn(t+\': "\'+i+\'" is deprecated. Please use "\'+s+\'" instead\')},_descriptors:Ye,_elementsEqual:f,_factorize:N,_filterBetween:nt,_getParentNode:ge,_getStartAndCountOfVisiblePoints:pt,_int16Range:Q,_isBetween:tt,_isClickEvent:D,_isDomSupported:fe,_isPointInArea:Re,_limitValue:Z,_longestText:Oe,_lookup:et,_lookupByKey:it,_measureText:Ce,_merger:m,_mergerIf:_,_normalizeAngle:G,_parseObjectDataRadialScale:ii,_pointInLine:gi,_readValueToProps:vi,_rlookupByKey:st,_scaleRangesChanged:mt,_setMinAndMaxByKey:j,_splitKey:v,_steppedInterpolation:pi,_steppedLineTo:Fe,_textX:gt,_toLeftRightCenter:ut,_updateBezierControlPoints:hi,addRoundedRectPath:He,almostEquals:V,almostWhole:H,callback:d,clearCanvas:Te,clipArea:Ie,clone:g,color:Qt,createContext:Ci,debounce:dt,defined:k,distanceBetweenPoints:q,drawPoint:Le,drawPointLegend:Ee,each:u,easingEffects:fi,finiteOrDefault:r,fontString:function(t,e,i){return e+" "+t+"px "+i},formatNumber:ne,getAngleFromPoint:X,getDatasetClipArea:Wi,getHoverColor:te,getMaximumSize:we,getRelativePosition:ve,getRtlAdapter:Oi,getStyle:xe,isArray:n,isFinite:a,isFunction:S,isNullOrUndef:s,isNumber:W,isObject:o,isPatternOrGradient:Zt,listenArrayEvents:at,log10:z,merge:x,mergeIf:b,niceNum:B,noop:e,overrideTextDirection:Ai,readUsedSize:Pe,renderText:We,requestAnimFrame:ht,resolve:Pi,resolveObjectKey:M,restoreTextDirection:Ti,retinaScale:ke,setsEqual:P,sign:F,splineCurve:ai,splineCurveMonotone:ri,supportsEventListenerOptions:Se,throttled:ct,toDegrees:Y,toDimension:c,toFont:Si,toFontString:De,toLineHeight:_i,toPadding:ki,toPercentage:h,toRadians:$,toTRBL:Mi,toTRBLCorners:wi,uid:i,unclipArea:ze,unlistenArrayEvents:rt,valueOrDefault:l});function ji(t,e,i,n){const{controller:o,data:a,_sorted:r}=t,l=o._cachedMeta.iScale,h=t.dataset&&t.dataset.options?t.dataset.options.spanGaps:null;if(l&&e===l.axis&&"r"!==e&&r&&a.length){const r=l._reversePixels?st:it;if(!n){const n=r(a,e,i);if(h){const{vScale:e}=o._cachedMeta,{_parsed:i}=t,a=i.slice(0,n.lo+1).reverse().findIndex((t=>!s(t[e.axis])));n.lo-=Math.max(0,a);const r=i.slice(n.hi).findIndex((t=>!s(t[e.axis])));n.hi+=Math.max(0,r)}return n}if(o._sharedOptions){const t=a[0],s="function"==typeof t.getRange&&t.getRange(e);if(s){const t=r(a,e,i-s),n=r(a,e,i+s);return{lo:t.lo,hi:n.hi}}}}return{lo:0,hi:a.length-1}}function $i(t,e,i,s,n){const o=t.getSortedVisibleDatasetMetas(),a=i[e];for(let t=0,i=o.length;t<i;++t){const{index:i,data:r}=o[t],{lo:l,hi:h}=ji(o[t],e,a,n);for(let t=l;t<=h;++t){const e=r[t];e.skip||s(e,i,t)}}}function Yi(t,e,i,s,n){const o=[];if(!n&&!t.isPointInArea(e))return o;return $i(t,i,e,(function(i,a,r){(n||Re(i,t.chartArea,0))&&i.inRange(e.x,e.y,s)&&o.push({element:i,datasetIndex:a,index:r})}),!0),o}function Ui(t,e,i,s,n,o){let a=[];const r=function(t){const e=-1!==t.indexOf("x"),i=-1!==t.indexOf("y");return function(t,s){const n=e?Math.abs(t.x-s.x):0,o=i?Math.abs(t.y-s.y):0;return Math.sqrt(Math.pow(n,2)+Math.pow(o,2))}}(i);let l=Number.POSITIVE_INFINITY;return $i(t,i,e,(function(i,h,c){const d=i.inRange(e.x,e.y,n);if(s&&!d)return;const u=i.getCenterPoint(n);if(!(!!o||t.isPointInArea(u))&&!d)return;const f=r(e,u);f<l?(a=[{element:i,datasetIndex:h,index:c}],l=f):f===l&&a.push({element:i,datasetIndex:h,index:c})})),a}function Xi(t,e,i,s,n,o){return o||t.isPointInArea(e)?"r"!==i||s?Ui(t,e,i,s,n,o):function(t,e,i,s){let n=[];return $i(t,i,e,(function(t,i,o){const{startAngle:a,endAngle:r}=t.getProps(["startAngle","endAngle"],s),{angle:l}=X(t,{x:e.x,y:e.y});J(l,a,r)&&n.push({element:t,datasetIndex:i,index:o})})),n}(t,e,i,n):[]}function qi(t,e,i,s,n){const o=[],a="x"===i?"inXRange":"inYRange";let r=!1;return $i(t,i,e,((t,s,l)=>{t[a]&&t[a](e[i],n)&&(o.push({element:t,datasetIndex:s,index:l}),r=r||t.inRange(e.x,e.y,n))})),s&&!r?[]:o}var Ki={evaluateInteractionItems:$i,modes:{index(t,e,i,s){const n=ve(e,t),o=i.axis||"x",a=i.includeInvisible||!1,r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a),l=[];return r.length?(t.getSortedVisibleDatasetMetas().forEach((t=>{const e=r[0].index,i=t.data[e];i&&!i.skip&&l.push({element:i,datasetIndex:t.index,index:e})})),l):[]},dataset(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;let r=i.intersect?Yi(t,n,o,s,a):Xi(t,n,o,!1,s,a);if(r.length>0){const e=r[0].datasetIndex,i=t.getDatasetMeta(e).data;r=[];for(let t=0;t<i.length;++t)r.push({element:i[t],datasetIndex:e,index:t})}return r},point:(t,e,i,s)=>Yi(t,ve(e,t),i.axis||"xy",s,i.includeInvisible||!1),nearest(t,e,i,s){const n=ve(e,t),o=i.axis||"xy",a=i.includeInvisible||!1;return Xi(t,n,o,i.intersect,s,a)},x:(t,e,i,s)=>qi(t,ve(e,t),"x",i.intersect,s),y:(t,e,i,s)=>qi(t,ve(e,t),"y",i.intersect,s)}};const Gi=["left","top","right","bottom"];function Ji(t,e){return t.filter((t=>t.pos===e))}function Zi(t,e){return t.filter((t=>-1===Gi.indexOf(t.pos)&&t.box.axis===e))}function Qi(t,e){return t.sort(((t,i)=>{const s=e?i:t,n=e?t:i;return s.weight===n.weight?s.index-n.index:s.weight-n.weight}))}function ts(t,e){const i=function(t){const e={};for(const i of t){const{stack:t,pos:s,stackWeight:n}=i;if(!t||!Gi.includes(s))continue;const o=e[t]||(e[t]={count:0,placed:0,weight:0,size:0});o.count++,o.weight+=n}return e}(t),{vBoxMaxWidth:s,hBoxMaxHeight:n}=e;let o,a,r;for(o=0,a=t.length;o<a;++o){r=t[o];const{fullSize:a}=r.box,l=i[r.stack],h=l&&r.stackWeight/l.weight;r.horizontal?(r.width=h?h*s:a&&e.availableWidth,r.height=n):(r.width=s,r.height=h?h*n:a&&e.availableHeight)}return i}function es(t,e,i,s){return Math.max(t[i],e[i])+Math.max(t[s],e[s])}function is(t,e){t.top=Math.max(t.top,e.top),t.left=Math.max(t.left,e.left),t.bottom=Math.max(t.bottom,e.bottom),t.right=Math.max(t.right,e.right)}function ss(t,e,i,s){const{pos:n,box:a}=i,r=t.maxPadding;if(!o(n)){i.size&&(t[n]-=i.size);const e=s[i.stack]||{size:0,count:1};e.size=Math.max(e.size,i.horizontal?a.height:a.width),i.size=e.size/e.count,t[n]+=i.size}a.getPadding&&is(r,a.getPadding());const l=Math.max(0,e.outerWidth-es(r,t,"left","right")),h=Math.max(0,e.outerHeight-es(r,t,"top","bottom")),c=l!==t.w,d=h!==t.h;return t.w=l,t.h=h,i.horizontal?{same:c,other:d}:{same:d,other:c}}function ns(t,e){const i=e.maxPadding;function s(t){const s={left:0,top:0,right:0,bottom:0};return t.forEach((t=>{s[t]=Math.max(e[t],i[t])})),s}return s(t?["left","right"]:["top","bottom"])}function os(t,e,i,s){const n=[];let o,a,r,l,h,c;for(o=0,a=t.length,h=0;o<a;++o){r=t[o],l=r.box,l.update(r.width||e.w,r.height||e.h,ns(r.horizontal,e));const{same:a,other:d}=ss(e,i,r,s);h|=a&&n.length,c=c||d,l.fullSize||n.push(r)}return h&&os(n,e,i,s)||c}function as(t,e,i,s,n){t.top=i,t.left=e,t.right=e+s,t.bottom=i+n,t.width=s,t.height=n}function rs(t,e,i,s){const n=i.padding;let{x:o,y:a}=e;for(const r of t){const t=r.box,l=s[r.stack]||{count:1,placed:0,weight:1},h=r.stackWeight/l.weight||1;if(r.horizontal){const s=e.w*h,o=l.size||t.height;k(l.start)&&(a=l.start),t.fullSize?as(t,n.left,a,i.outerWidth-n.right-n.left,o):as(t,e.left+l.placed,a,s,o),l.start=a,l.placed+=s,a=t.bottom}else{const s=e.h*h,a=l.size||t.width;k(l.start)&&(o=l.start),t.fullSize?as(t,o,n.top,a,i.outerHeight-n.bottom-n.top):as(t,o,e.top+l.placed,a,s),l.start=o,l.placed+=s,o=t.right}}e.x=o,e.y=a}var ls={addBox(t,e){t.boxes||(t.boxes=[]),e.fullSize=e.fullSize||!1,e.position=e.position||"top",e.weight=e.weight||0,e._layers=e._layers||function(){return[{z:0,draw(t){e.draw(t)}}]},t.boxes.push(e)},removeBox(t,e){const i=t.boxes?t.boxes.indexOf(e):-1;-1!==i&&t.boxes.splice(i,1)},configure(t,e,i){e.fullSize=i.fullSize,e.position=i.position,e.weight=i.weight},update(t,e,i,s){if(!t)return;const n=ki(t.options.layout.padding),o=Math.max(e-n.width,0),a=Math.max(i-n.height,0),r=function(t){const e=function(t){const e=[];let i,s,n,o,a,r;for(i=0,s=(t||[]).length;i<s;++i)n=t[i],({position:o,options:{stack:a,stackWeight:r=1}}=n),e.push({index:i,box:n,pos:o,horizontal:n.isHorizontal(),weight:n.weight,stack:a&&o+a,stackWeight:r});return e}(t),i=Qi(e.filter((t=>t.box.fullSize)),!0),s=Qi(Ji(e,"left"),!0),n=Qi(Ji(e,"right")),o=Qi(Ji(e,"top"),!0),a=Qi(Ji(e,"bottom")),r=Zi(e,"x"),l=Zi(e,"y");return{fullSize:i,leftAndTop:s.concat(o),rightAndBottom:n.concat(l).concat(a).concat(r),chartArea:Ji(e,"chartArea"),vertical:s.concat(n).concat(l),horizontal:o.concat(a).concat(r)}}(t.boxes),l=r.vertical,h=r.horizontal;u(t.boxes,(t=>{"function"==typeof t.beforeLayout&&t.beforeLayout()}));const c=l.reduce(((t,e)=>e.box.options&&!1===e.box.options.display?t:t+1),0)||1,d=Object.freeze({outerWidth:e,outerHeight:i,padding:n,availableWidth:o,availableHeight:a,vBoxMaxWidth:o/2/c,hBoxMaxHeight:a/2}),f=Object.assign({},n);is(f,ki(s));const g=Object.assign({maxPadding:f,w:o,h:a,x:n.left,y:n.top},n),p=ts(l.concat(h),d);os(r.fullSize,g,d,p),os(l,g,d,p),os(h,g,d,p)&&os(l,g,d,p),function(t){const e=t.maxPadding;function i(i){const s=Math.max(e[i]-t[i],0);return t[i]+=s,s}t.y+=i("top"),t.x+=i("left"),i("right"),i("bottom")}(g),rs(r.leftAndTop,g,d,p),g.x+=g.w,g.y+=g.h,rs(r.rightAndBottom,g,d,p),t.chartArea={left:g.left,top:g.top,right:g.left+g.w,bottom:g.top+g.h,height:g.h,width:g.w},u(r.chartArea,(e=>{const i=e.box;Object.assign(i,t.chartArea),i.update(g.w,g.h,{left:0,top:0,right:0,bottom:0})}))}};class hs{acquireContext(t,e){}releaseContext(t){return!1}addEventListener(t,e,i){}removeEventListener(t,e,i){}getDevicePixelRatio(){return 1}getMaximumSize(t,e,i,s){return e=Math.max(0,e||t.width),i=i||t.height,{width:e,height:Math.max(0,s?Math.floor(e/s):i)}}isAttached(t){return!0}updateConfig(t){}}class cs extends hs{acquireContext(t){return t&&t.getContext&&t.getContext("2d")||null}updateConfig(t){t.options.animation=!1}}const ds="$chartjs",us={touchstart:"mousedown",touchmove:"mousemove",touchend:"mouseup",pointerenter:"mouseenter",pointerdown:"mousedown",pointermove:"mousemove",pointerup:"mouseup",pointerleave:"mouseout",pointerout:"mouseout"},fs=t=>null===t||""===t;const gs=!!Se&&{passive:!0};function ps(t,e,i){t&&t.canvas&&t.canvas.removeEventListener(e,i,gs)}function ms(t,e){for(const i of t)if(i===e||i.contains(e))return!0}function xs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.addedNodes,s),e=e&&!ms(i.removedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}function bs(t,e,i){const s=t.canvas,n=new MutationObserver((t=>{let e=!1;for(const i of t)e=e||ms(i.removedNodes,s),e=e&&!ms(i.addedNodes,s);e&&i()}));return n.observe(document,{childList:!0,subtree:!0}),n}const _s=new Map;let ys=0;function vs(){const t=window.devicePixelRatio;t!==ys&&(ys=t,_s.forEach(((e,i)=>{i.currentDevicePixelRatio!==t&&e()})))}function Ms(t,e,i){const s=t.canvas,n=s&&ge(s);if(!n)return;const o=ct(((t,e)=>{const s=n.clientWidth;i(t,e),s<n.clientWidth&&i()}),window),a=new ResizeObserver((t=>{const e=t[0],i=e.contentRect.width,s=e.contentRect.height;0===i&&0===s||o(i,s)}));return a.observe(n),function(t,e){_s.size||window.addEventListener("resize",vs),_s.set(t,e)}(t,o),a}function ws(t,e,i){i&&i.disconnect(),"resize"===e&&function(t){_s.delete(t),_s.size||window.removeEventListener("resize",vs)}(t)}function ks(t,e,i){const s=t.canvas,n=ct((e=>{null!==t.ctx&&i(function(t,e){const i=us[t.type]||t.type,{x:s,y:n}=ve(t,e);return{type:i,chart:e,native:t,x:void 0!==s?s:null,y:void 0!==n?n:null}}(e,t))}),t);return function(t,e,i){t&&t.addEventListener(e,i,gs)}(s,e,n),n}class Ss extends hs{acquireContext(t,e){const i=t&&t.getContext&&t.getContext("2d");return i&&i.canvas===t?(function(t,e){const i=t.style,s=t.getAttribute("height"),n=t.getAttribute("width");if(t[ds]={initial:{height:s,width:n,style:{display:i.display,height:i.height,width:i.width}}},i.display=i.display||"block",i.boxSizing=i.boxSizing||"border-box",fs(n)){const e=Pe(t,"width");void 0!==e&&(t.width=e)}if(fs(s))if(""===t.style.height)t.height=t.width/(e||2);else{const e=Pe(t,"height");void 0!==e&&(t.height=e)}}(t,e),i):null}releaseContext(t){const e=t.canvas;if(!e[ds])return!1;const i=e[ds].initial;["height","width"].forEach((t=>{const n=i[t];s(n)?e.removeAttribute(t):e.setAttribute(t,n)}));const n=i.style||{};return Object.keys(n).forEach((t=>{e.style[t]=n[t]})),e.width=e.width,delete e[ds],!0}addEventListener(t,e,i){this.removeEventListener(t,e);const s=t.$proxies||(t.$proxies={}),n={attach:xs,detach:bs,resize:Ms}[e]||ks;s[e]=n(t,e,i)}removeEventListener(t,e){const i=t.$proxies||(t.$proxies={}),s=i[e];if(!s)return;({attach:ws,detach:ws,resize:ws}[e]||ps)(t,e,s),i[e]=void 0}getDevicePixelRatio(){return window.devicePixelRatio}getMaximumSize(t,e,i,s){return we(t,e,i,s)}isAttached(t){const e=t&&ge(t);return!(!e||!e.isConnected)}}function Ps(t){return!fe()||"undefined"!=typeof OffscreenCanvas&&t instanceof OffscreenCanvas?cs:Ss}var Ds=Object.freeze({__proto__:null,BasePlatform:hs,BasicPlatform:cs,DomPlatform:Ss,_detectPlatform:Ps});const Cs="transparent",Os={boolean:(t,e,i)=>i>.5?e:t,color(t,e,i){const s=Qt(t||Cs),n=s.valid&&Qt(e||Cs);return n&&n.valid?n.mix(s,i).hexString():e},number:(t,e,i)=>t+(e-t)*i};class As{constructor(t,e,i,s){const n=e[i];s=Pi([t.to,s,n,t.from]);const o=Pi([t.from,n,s]);this._active=!0,this._fn=t.fn||Os[t.type||typeof o],this._easing=fi[t.easing]||fi.linear,this._start=Math.floor(Date.now()+(t.delay||0)),this._duration=this._total=Math.floor(t.duration),this._loop=!!t.loop,this._target=e,this._prop=i,this._from=o,this._to=s,this._promises=void 0}active(){return this._active}update(t,e,i){if(this._active){this._notify(!1);const s=this._target[this._prop],n=i-this._start,o=this._duration-n;this._start=i,this._duration=Math.floor(Math.max(o,t.duration)),this._total+=n,this._loop=!!t.loop,this._to=Pi([t.to,e,s,t.from]),this._from=Pi([t.from,s,e])}}cancel(){this._active&&(this.tick(Date.now()),this._active=!1,this._notify(!1))}tick(t){const e=t-this._start,i=this._duration,s=this._prop,n=this._from,o=this._loop,a=this._to;let r;if(this._active=n!==a&&(o||e<i),!this._active)return this._target[s]=a,void this._notify(!0);e<0?this._target[s]=n:(r=e/i%2,r=o&&r>1?2-r:r,r=this._easing(Math.min(1,Math.max(0,r))),this._target[s]=this._fn(n,a,r))}wait(){const t=this._promises||(this._promises=[]);return new Promise(((e,i)=>{t.push({res:e,rej:i})}))}_notify(t){const e=t?"res":"rej",i=this._promises||[];for(let t=0;t<i.length;t++)i[t][e]()}}class Ts{constructor(t,e){this._chart=t,this._properties=new Map,this.configure(e)}configure(t){if(!o(t))return;const e=Object.keys(ue.animation),i=this._properties;Object.getOwnPropertyNames(t).forEach((s=>{const a=t[s];if(!o(a))return;const r={};for(const t of e)r[t]=a[t];(n(a.properties)&&a.properties||[s]).forEach((t=>{t!==s&&i.has(t)||i.set(t,r)}))}))}_animateOptions(t,e){const i=e.options,s=function(t,e){if(!e)return;let i=t.options;if(!i)return void(t.options=e);i.$shared&&(t.options=i=Object.assign({},i,{$shared:!1,$animations:{}}));return i}(t,i);if(!s)return[];const n=this._createAnimations(s,i);return i.$shared&&function(t,e){const i=[],s=Object.keys(e);for(let e=0;e<s.length;e++){const n=t[s[e]];n&&n.active()&&i.push(n.wait())}return Promise.all(i)}(t.options.$animations,i).then((()=>{t.options=i}),(()=>{})),n}_createAnimations(t,e){const i=this._properties,s=[],n=t.$animations||(t.$animations={}),o=Object.keys(e),a=Date.now();let r;for(r=o.length-1;r>=0;--r){const l=o[r];if("$"===l.charAt(0))continue;if("options"===l){s.push(...this._animateOptions(t,e));continue}const h=e[l];let c=n[l];const d=i.get(l);if(c){if(d&&c.active()){c.update(d,h,a);continue}c.cancel()}d&&d.duration?(n[l]=c=new As(d,t,l,h),s.push(c)):t[l]=h}return s}update(t,e){if(0===this._properties.size)return void Object.assign(t,e);const i=this._createAnimations(t,e);return i.length?(bt.add(this._chart,i),!0):void 0}}function Ls(t,e){const i=t&&t.options||{},s=i.reverse,n=void 0===i.min?e:0,o=void 0===i.max?e:0;return{start:s?o:n,end:s?n:o}}function Es(t,e){const i=[],s=t._getSortedDatasetMetas(e);let n,o;for(n=0,o=s.length;n<o;++n)i.push(s[n].index);return i}function Rs(t,e,i,s={}){const n=t.keys,o="single"===s.mode;let r,l,h,c;if(null===e)return;let d=!1;for(r=0,l=n.length;r<l;++r){if(h=+n[r],h===i){if(d=!0,s.all)continue;break}c=t.values[h],a(c)&&(o||0===e||F(e)===F(c))&&(e+=c)}return d||s.all?e:0}function Is(t,e){const i=t&&t.options.stacked;return i||void 0===i&&void 0!==e.stack}function zs(t,e,i){const s=t[e]||(t[e]={});return s[i]||(s[i]={})}function Fs(t,e,i,s){for(const n of e.getMatchingVisibleMetas(s).reverse()){const e=t[n.index];if(i&&e>0||!i&&e<0)return n.index}return null}function Vs(t,e){const{chart:i,_cachedMeta:s}=t,n=i._stacks||(i._stacks={}),{iScale:o,vScale:a,index:r}=s,l=o.axis,h=a.axis,c=function(t,e,i){return`${t.id}.${e.id}.${i.stack||i.type}`}(o,a,s),d=e.length;let u;for(let t=0;t<d;++t){const i=e[t],{[l]:o,[h]:d}=i;u=(i._stacks||(i._stacks={}))[h]=zs(n,c,o),u[r]=d,u._top=Fs(u,a,!0,s.type),u._bottom=Fs(u,a,!1,s.type);(u._visualValues||(u._visualValues={}))[r]=d}}function Bs(t,e){const i=t.scales;return Object.keys(i).filter((t=>i[t].axis===e)).shift()}function Ns(t,e){const i=t.controller.index,s=t.vScale&&t.vScale.axis;if(s){e=e||t._parsed;for(const t of e){const e=t._stacks;e&&void 0!==e[s]&&void 0!==e[s][i]&&(delete e[s][i],void 0!==e[s]._visualValues&&void 0!==e[s]._visualValues[i]&&delete e[s]._visualValues[i])}}}const Ws=t=>"reset"===t||"none"===t,Hs=(t,e)=>e?t:Object.assign({},t);class js{static defaults={};static datasetElementType=null;static dataElementType=null;constructor(t,e){this.chart=t,this._ctx=t.ctx,this.index=e,this._cachedDataOpts={},this._cachedMeta=this.getMeta(),this._type=this._cachedMeta.type,this.options=void 0,this._parsing=!1,this._data=void 0,this._objectData=void 0,this._sharedOptions=void 0,this._drawStart=void 0,this._drawCount=void 0,this.enableOptionSharing=!1,this.supportsDecimation=!1,this.$context=void 0,this._syncList=[],this.datasetElementType=new.target.datasetElementType,this.dataElementType=new.target.dataElementType,this.initialize()}initialize(){const t=this._cachedMeta;this.configure(),this.linkScales(),t._stacked=Is(t.vScale,t),this.addElements(),this.options.fill&&!this.chart.isPluginEnabled("filler")&&console.warn("Tried to use the \'fill\' option without the \'Filler\' plugin enabled. Please import and register the \'Filler\' plugin and make sure it is not disabled in the options")}updateIndex(t){this.index!==t&&Ns(this._cachedMeta),this.index=t}linkScales(){const t=this.chart,e=this._cachedMeta,i=this.getDataset(),s=(t,e,i,s)=>"x"===t?e:"r"===t?s:i,n=e.xAxisID=l(i.xAxisID,Bs(t,"x")),o=e.yAxisID=l(i.yAxisID,Bs(t,"y")),a=e.rAxisID=l(i.rAxisID,Bs(t,"r")),r=e.indexAxis,h=e.iAxisID=s(r,n,o,a),c=e.vAxisID=s(r,o,n,a);e.xScale=this.getScaleForId(n),e.yScale=this.getScaleForId(o),e.rScale=this.getScaleForId(a),e.iScale=this.getScaleForId(h),e.vScale=this.getScaleForId(c)}getDataset(){return this.chart.data.datasets[this.index]}getMeta(){return this.chart.getDatasetMeta(this.index)}getScaleForId(t){return this.chart.scales[t]}_getOtherScale(t){const e=this._cachedMeta;return t===e.iScale?e.vScale:e.iScale}reset(){this._update("reset")}_destroy(){const t=this._cachedMeta;this._data&&rt(this._data,this),t._stacked&&Ns(t)}_dataCheck(){const t=this.getDataset(),e=t.data||(t.data=[]),i=this._data;if(o(e)){const t=this._cachedMeta;this._data=function(t,e){const{iScale:i,vScale:s}=e,n="x"===i.axis?"x":"y",o="x"===s.axis?"x":"y",a=Object.keys(t),r=new Array(a.length);let l,h,c;for(l=0,h=a.length;l<h;++l)c=a[l],r[l]={[n]:c,[o]:t[c]};return r}(e,t)}else if(i!==e){if(i){rt(i,this);const t=this._cachedMeta;Ns(t),t._parsed=[]}e&&Object.isExtensible(e)&&at(e,this),this._syncList=[],this._data=e}}addElements(){const t=this._cachedMeta;this._dataCheck(),this.datasetElementType&&(t.dataset=new this.datasetElementType)}buildOrUpdateElements(t){const e=this._cachedMeta,i=this.getDataset();let s=!1;this._dataCheck();const n=e._stacked;e._stacked=Is(e.vScale,e),e.stack!==i.stack&&(s=!0,Ns(e),e.stack=i.stack),this._resyncElements(t),(s||n!==e._stacked)&&(Vs(this,e._parsed),e._stacked=Is(e.vScale,e))}configure(){const t=this.chart.config,e=t.datasetScopeKeys(this._type),i=t.getOptionScopes(this.getDataset(),e,!0);this.options=t.createResolver(i,this.getContext()),this._parsing=this.options.parsing,this._cachedDataOpts={}}parse(t,e){const{_cachedMeta:i,_data:s}=this,{iScale:a,_stacked:r}=i,l=a.axis;let h,c,d,u=0===t&&e===s.length||i._sorted,f=t>0&&i._parsed[t-1];if(!1===this._parsing)i._parsed=s,i._sorted=!0,d=s;else{d=n(s[t])?this.parseArrayData(i,s,t,e):o(s[t])?this.parseObjectData(i,s,t,e):this.parsePrimitiveData(i,s,t,e);const a=()=>null===c[l]||f&&c[l]<f[l];for(h=0;h<e;++h)i._parsed[h+t]=c=d[h],u&&(a()&&(u=!1),f=c);i._sorted=u}r&&Vs(this,d)}parsePrimitiveData(t,e,i,s){const{iScale:n,vScale:o}=t,a=n.axis,r=o.axis,l=n.getLabels(),h=n===o,c=new Array(s);let d,u,f;for(d=0,u=s;d<u;++d)f=d+i,c[d]={[a]:h||n.parse(l[f],f),[r]:o.parse(e[f],f)};return c}parseArrayData(t,e,i,s){const{xScale:n,yScale:o}=t,a=new Array(s);let r,l,h,c;for(r=0,l=s;r<l;++r)h=r+i,c=e[h],a[r]={x:n.parse(c[0],h),y:o.parse(c[1],h)};return a}parseObjectData(t,e,i,s){const{xScale:n,yScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l=new Array(s);let h,c,d,u;for(h=0,c=s;h<c;++h)d=h+i,u=e[d],l[h]={x:n.parse(M(u,a),d),y:o.parse(M(u,r),d)};return l}getParsed(t){return this._cachedMeta._parsed[t]}getDataElement(t){return this._cachedMeta.data[t]}applyStack(t,e,i){const s=this.chart,n=this._cachedMeta,o=e[t.axis];return Rs({keys:Es(s,!0),values:e._stacks[t.axis]._visualValues},o,n.index,{mode:i})}updateRangeFromParsed(t,e,i,s){const n=i[e.axis];let o=null===n?NaN:n;const a=s&&i._stacks[e.axis];s&&a&&(s.values=a,o=Rs(s,n,this._cachedMeta.index)),t.min=Math.min(t.min,o),t.max=Math.max(t.max,o)}getMinMax(t,e){const i=this._cachedMeta,s=i._parsed,n=i._sorted&&t===i.iScale,o=s.length,r=this._getOtherScale(t),l=((t,e,i)=>t&&!e.hidden&&e._stacked&&{keys:Es(i,!0),values:null})(e,i,this.chart),h={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY},{min:c,max:d}=function(t){const{min:e,max:i,minDefined:s,maxDefined:n}=t.getUserBounds();return{min:s?e:Number.NEGATIVE_INFINITY,max:n?i:Number.POSITIVE_INFINITY}}(r);let u,f;function g(){f=s[u];const e=f[r.axis];return!a(f[t.axis])||c>e||d<e}for(u=0;u<o&&(g()||(this.updateRangeFromParsed(h,t,f,l),!n));++u);if(n)for(u=o-1;u>=0;--u)if(!g()){this.updateRangeFromParsed(h,t,f,l);break}return h}getAllParsedValues(t){const e=this._cachedMeta._parsed,i=[];let s,n,o;for(s=0,n=e.length;s<n;++s)o=e[s][t.axis],a(o)&&i.push(o);return i}getMaxOverflow(){return!1}getLabelAndValue(t){const e=this._cachedMeta,i=e.iScale,s=e.vScale,n=this.getParsed(t);return{label:i?""+i.getLabelForValue(n[i.axis]):"",value:s?""+s.getLabelForValue(n[s.axis]):""}}_update(t){const e=this._cachedMeta;this.update(t||"default"),e._clip=function(t){let e,i,s,n;return o(t)?(e=t.top,i=t.right,s=t.bottom,n=t.left):e=i=s=n=t,{top:e,right:i,bottom:s,left:n,disabled:!1===t}}(l(this.options.clip,function(t,e,i){if(!1===i)return!1;const s=Ls(t,i),n=Ls(e,i);return{top:n.end,right:s.end,bottom:n.start,left:s.start}}(e.xScale,e.yScale,this.getMaxOverflow())))}update(t){}draw(){const t=this._ctx,e=this.chart,i=this._cachedMeta,s=i.data||[],n=e.chartArea,o=[],a=this._drawStart||0,r=this._drawCount||s.length-a,l=this.options.drawActiveElementsOnTop;let h;for(i.dataset&&i.dataset.draw(t,n,a,r),h=a;h<a+r;++h){const e=s[h];e.hidden||(e.active&&l?o.push(e):e.draw(t,n))}for(h=0;h<o.length;++h)o[h].draw(t,n)}getStyle(t,e){const i=e?"active":"default";return void 0===t&&this._cachedMeta.dataset?this.resolveDatasetElementOptions(i):this.resolveDataElementOptions(t||0,i)}getContext(t,e,i){const s=this.getDataset();let n;if(t>=0&&t<this._cachedMeta.data.length){const e=this._cachedMeta.data[t];n=e.$context||(e.$context=function(t,e,i){return Ci(t,{active:!1,dataIndex:e,parsed:void 0,raw:void 0,element:i,index:e,mode:"default",type:"data"})}(this.getContext(),t,e)),n.parsed=this.getParsed(t),n.raw=s.data[t],n.index=n.dataIndex=t}else n=this.$context||(this.$context=function(t,e){return Ci(t,{active:!1,dataset:void 0,datasetIndex:e,index:e,mode:"default",type:"dataset"})}(this.chart.getContext(),this.index)),n.dataset=s,n.index=n.datasetIndex=this.index;return n.active=!!e,n.mode=i,n}resolveDatasetElementOptions(t){return this._resolveElementOptions(this.datasetElementType.id,t)}resolveDataElementOptions(t,e){return this._resolveElementOptions(this.dataElementType.id,e,t)}_resolveElementOptions(t,e="default",i){const s="active"===e,n=this._cachedDataOpts,o=t+"-"+e,a=n[o],r=this.enableOptionSharing&&k(i);if(a)return Hs(a,r);const l=this.chart.config,h=l.datasetElementScopeKeys(this._type,t),c=s?[`${t}Hover`,"hover",t,""]:[t,""],d=l.getOptionScopes(this.getDataset(),h),u=Object.keys(ue.elements[t]),f=l.resolveNamedOptions(d,u,(()=>this.getContext(i,s,e)),c);return f.$shared&&(f.$shared=r,n[o]=Object.freeze(Hs(f,r))),f}_resolveAnimations(t,e,i){const s=this.chart,n=this._cachedDataOpts,o=`animation-${e}`,a=n[o];if(a)return a;let r;if(!1!==s.options.animation){const s=this.chart.config,n=s.datasetAnimationScopeKeys(this._type,e),o=s.getOptionScopes(this.getDataset(),n);r=s.createResolver(o,this.getContext(t,i,e))}const l=new Ts(s,r&&r.animations);return r&&r._cacheable&&(n[o]=Object.freeze(l)),l}getSharedOptions(t){if(t.$shared)return this._sharedOptions||(this._sharedOptions=Object.assign({},t))}includeOptions(t,e){return!e||Ws(t)||this.chart._animationsDisabled}_getSharedOptions(t,e){const i=this.resolveDataElementOptions(t,e),s=this._sharedOptions,n=this.getSharedOptions(i),o=this.includeOptions(e,n)||n!==s;return this.updateSharedOptions(n,e,i),{sharedOptions:n,includeOptions:o}}updateElement(t,e,i,s){Ws(s)?Object.assign(t,i):this._resolveAnimations(e,s).update(t,i)}updateSharedOptions(t,e,i){t&&!Ws(e)&&this._resolveAnimations(void 0,e).update(t,i)}_setStyle(t,e,i,s){t.active=s;const n=this.getStyle(e,s);this._resolveAnimations(e,i,s).update(t,{options:!s&&this.getSharedOptions(n)||n})}removeHoverStyle(t,e,i){this._setStyle(t,i,"active",!1)}setHoverStyle(t,e,i){this._setStyle(t,i,"active",!0)}_removeDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!1)}_setDatasetHoverStyle(){const t=this._cachedMeta.dataset;t&&this._setStyle(t,void 0,"active",!0)}_resyncElements(t){const e=this._data,i=this._cachedMeta.data;for(const[t,e,i]of this._syncList)this[t](e,i);this._syncList=[];const s=i.length,n=e.length,o=Math.min(n,s);o&&this.parse(0,o),n>s?this._insertElements(s,n-s,t):n<s&&this._removeElements(n,s-n)}_insertElements(t,e,i=!0){const s=this._cachedMeta,n=s.data,o=t+e;let a;const r=t=>{for(t.length+=e,a=t.length-1;a>=o;a--)t[a]=t[a-e]};for(r(n),a=t;a<o;++a)n[a]=new this.dataElementType;this._parsing&&r(s._parsed),this.parse(t,e),i&&this.updateElements(n,t,e,"reset")}updateElements(t,e,i,s){}_removeElements(t,e){const i=this._cachedMeta;if(this._parsing){const s=i._parsed.splice(t,e);i._stacked&&Ns(i,s)}i.data.splice(t,e)}_sync(t){if(this._parsing)this._syncList.push(t);else{const[e,i,s]=t;this[e](i,s)}this.chart._dataChanges.push([this.index,...t])}_onDataPush(){const t=arguments.length;this._sync(["_insertElements",this.getDataset().data.length-t,t])}_onDataPop(){this._sync(["_removeElements",this._cachedMeta.data.length-1,1])}_onDataShift(){this._sync(["_removeElements",0,1])}_onDataSplice(t,e){e&&this._sync(["_removeElements",t,e]);const i=arguments.length-2;i&&this._sync(["_insertElements",t,i])}_onDataUnshift(){this._sync(["_insertElements",0,arguments.length])}}class $s{static defaults={};static defaultRoutes=void 0;x;y;active=!1;options;$animations;tooltipPosition(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}hasValue(){return W(this.x)&&W(this.y)}getProps(t,e){const i=this.$animations;if(!e||!i)return this;const s={};return t.forEach((t=>{s[t]=i[t]&&i[t].active()?i[t]._to:this[t]})),s}}function Ys(t,e){const i=t.options.ticks,n=function(t){const e=t.options.offset,i=t._tickSize(),s=t._length/i+(e?0:1),n=t._maxLength/i;return Math.floor(Math.min(s,n))}(t),o=Math.min(i.maxTicksLimit||n,n),a=i.major.enabled?function(t){const e=[];let i,s;for(i=0,s=t.length;i<s;i++)t[i].major&&e.push(i);return e}(e):[],r=a.length,l=a[0],h=a[r-1],c=[];if(r>o)return function(t,e,i,s){let n,o=0,a=i[0];for(s=Math.ceil(s),n=0;n<t.length;n++)n===a&&(e.push(t[n]),o++,a=i[o*s])}(e,c,a,r/o),c;const d=function(t,e,i){const s=function(t){const e=t.length;let i,s;if(e<2)return!1;for(s=t[0],i=1;i<e;++i)if(t[i]-t[i-1]!==s)return!1;return s}(t),n=e.length/i;if(!s)return Math.max(n,1);const o=N(s);for(let t=0,e=o.length-1;t<e;t++){const e=o[t];if(e>n)return e}return Math.max(n,1)}(a,e,o);if(r>0){let t,i;const n=r>1?Math.round((h-l)/(r-1)):null;for(Us(e,c,d,s(n)?0:l-n,l),t=0,i=r-1;t<i;t++)Us(e,c,d,a[t],a[t+1]);return Us(e,c,d,h,s(n)?e.length:h+n),c}return Us(e,c,d),c}function Us(t,e,i,s,n){const o=l(s,0),a=Math.min(l(n,t.length),t.length);let r,h,c,d=0;for(i=Math.ceil(i),n&&(r=n-s,i=r/Math.floor(r/i)),c=o;c<0;)d++,c=Math.round(o+d*i);for(h=Math.max(o,0);h<a;h++)h===c&&(e.push(t[h]),d++,c=Math.round(o+d*i))}const Xs=(t,e,i)=>"top"===e||"left"===e?t[e]+i:t[e]-i,qs=(t,e)=>Math.min(e||t,t);function Ks(t,e){const i=[],s=t.length/e,n=t.length;let o=0;for(;o<n;o+=s)i.push(t[Math.floor(o)]);return i}function Gs(t,e,i){const s=t.ticks.length,n=Math.min(e,s-1),o=t._startPixel,a=t._endPixel,r=1e-6;let l,h=t.getPixelForTick(n);if(!(i&&(l=1===s?Math.max(h-o,a-h):0===e?(t.getPixelForTick(1)-h)/2:(h-t.getPixelForTick(n-1))/2,h+=n<e?l:-l,h<o-r||h>a+r)))return h}function Js(t){return t.drawTicks?t.tickLength:0}function Zs(t,e){if(!t.display)return 0;const i=Si(t.font,e),s=ki(t.padding);return(n(t.text)?t.text.length:1)*i.lineHeight+s.height}function Qs(t,e,i){let s=ut(t);return(i&&"right"!==e||!i&&"right"===e)&&(s=(t=>"left"===t?"right":"right"===t?"left":t)(s)),s}class tn extends $s{constructor(t){super(),this.id=t.id,this.type=t.type,this.options=void 0,this.ctx=t.ctx,this.chart=t.chart,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this._margins={left:0,right:0,top:0,bottom:0},this.maxWidth=void 0,this.maxHeight=void 0,this.paddingTop=void 0,this.paddingBottom=void 0,this.paddingLeft=void 0,this.paddingRight=void 0,this.axis=void 0,this.labelRotation=void 0,this.min=void 0,this.max=void 0,this._range=void 0,this.ticks=[],this._gridLineItems=null,this._labelItems=null,this._labelSizes=null,this._length=0,this._maxLength=0,this._longestTextCache={},this._startPixel=void 0,this._endPixel=void 0,this._reversePixels=!1,this._userMax=void 0,this._userMin=void 0,this._suggestedMax=void 0,this._suggestedMin=void 0,this._ticksLength=0,this._borderValue=0,this._cache={},this._dataLimitsCached=!1,this.$context=void 0}init(t){this.options=t.setContext(this.getContext()),this.axis=t.axis,this._userMin=this.parse(t.min),this._userMax=this.parse(t.max),this._suggestedMin=this.parse(t.suggestedMin),this._suggestedMax=this.parse(t.suggestedMax)}parse(t,e){return t}getUserBounds(){let{_userMin:t,_userMax:e,_suggestedMin:i,_suggestedMax:s}=this;return t=r(t,Number.POSITIVE_INFINITY),e=r(e,Number.NEGATIVE_INFINITY),i=r(i,Number.POSITIVE_INFINITY),s=r(s,Number.NEGATIVE_INFINITY),{min:r(t,i),max:r(e,s),minDefined:a(t),maxDefined:a(e)}}getMinMax(t){let e,{min:i,max:s,minDefined:n,maxDefined:o}=this.getUserBounds();if(n&&o)return{min:i,max:s};const a=this.getMatchingVisibleMetas();for(let r=0,l=a.length;r<l;++r)e=a[r].controller.getMinMax(this,t),n||(i=Math.min(i,e.min)),o||(s=Math.max(s,e.max));return i=o&&i>s?s:i,s=n&&i>s?i:s,{min:r(i,r(s,i)),max:r(s,r(i,s))}}getPadding(){return{left:this.paddingLeft||0,top:this.paddingTop||0,right:this.paddingRight||0,bottom:this.paddingBottom||0}}getTicks(){return this.ticks}getLabels(){const t=this.chart.data;return this.options.labels||(this.isHorizontal()?t.xLabels:t.yLabels)||t.labels||[]}getLabelItems(t=this.chart.chartArea){return this._labelItems||(this._labelItems=this._computeLabelItems(t))}beforeLayout(){this._cache={},this._dataLimitsCached=!1}beforeUpdate(){d(this.options.beforeUpdate,[this])}update(t,e,i){const{beginAtZero:s,grace:n,ticks:o}=this.options,a=o.sampleSize;this.beforeUpdate(),this.maxWidth=t,this.maxHeight=e,this._margins=i=Object.assign({left:0,right:0,top:0,bottom:0},i),this.ticks=null,this._labelSizes=null,this._gridLineItems=null,this._labelItems=null,this.beforeSetDimensions(),this.setDimensions(),this.afterSetDimensions(),this._maxLength=this.isHorizontal()?this.width+i.left+i.right:this.height+i.top+i.bottom,this._dataLimitsCached||(this.beforeDataLimits(),this.determineDataLimits(),this.afterDataLimits(),this._range=Di(this,n,s),this._dataLimitsCached=!0),this.beforeBuildTicks(),this.ticks=this.buildTicks()||[],this.afterBuildTicks();const r=a<this.ticks.length;this._convertTicksToLabels(r?Ks(this.ticks,a):this.ticks),this.configure(),this.beforeCalculateLabelRotation(),this.calculateLabelRotation(),this.afterCalculateLabelRotation(),o.display&&(o.autoSkip||"auto"===o.source)&&(this.ticks=Ys(this,this.ticks),this._labelSizes=null,this.afterAutoSkip()),r&&this._convertTicksToLabels(this.ticks),this.beforeFit(),this.fit(),this.afterFit(),this.afterUpdate()}configure(){let t,e,i=this.options.reverse;this.isHorizontal()?(t=this.left,e=this.right):(t=this.top,e=this.bottom,i=!i),this._startPixel=t,this._endPixel=e,this._reversePixels=i,this._length=e-t,this._alignToPixels=this.options.alignToPixels}afterUpdate(){d(this.options.afterUpdate,[this])}beforeSetDimensions(){d(this.options.beforeSetDimensions,[this])}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=0,this.right=this.width):(this.height=this.maxHeight,this.top=0,this.bottom=this.height),this.paddingLeft=0,this.paddingTop=0,this.paddingRight=0,this.paddingBottom=0}afterSetDimensions(){d(this.options.afterSetDimensions,[this])}_callHooks(t){this.chart.notifyPlugins(t,this.getContext()),d(this.options[t],[this])}beforeDataLimits(){this._callHooks("beforeDataLimits")}determineDataLimits(){}afterDataLimits(){this._callHooks("afterDataLimits")}beforeBuildTicks(){this._callHooks("beforeBuildTicks")}buildTicks(){return[]}afterBuildTicks(){this._callHooks("afterBuildTicks")}beforeTickToLabelConversion(){d(this.options.beforeTickToLabelConversion,[this])}generateTickLabels(t){const e=this.options.ticks;let i,s,n;for(i=0,s=t.length;i<s;i++)n=t[i],n.label=d(e.callback,[n.value,i,t],this)}afterTickToLabelConversion(){d(this.options.afterTickToLabelConversion,[this])}beforeCalculateLabelRotation(){d(this.options.beforeCalculateLabelRotation,[this])}calculateLabelRotation(){const t=this.options,e=t.ticks,i=qs(this.ticks.length,t.ticks.maxTicksLimit),s=e.minRotation||0,n=e.maxRotation;let o,a,r,l=s;if(!this._isVisible()||!e.display||s>=n||i<=1||!this.isHorizontal())return void(this.labelRotation=s);const h=this._getLabelSizes(),c=h.widest.width,d=h.highest.height,u=Z(this.chart.width-c,0,this.maxWidth);o=t.offset?this.maxWidth/i:u/(i-1),c+6>o&&(o=u/(i-(t.offset?.5:1)),a=this.maxHeight-Js(t.grid)-e.padding-Zs(t.title,this.chart.options.font),r=Math.sqrt(c*c+d*d),l=Y(Math.min(Math.asin(Z((h.highest.height+6)/o,-1,1)),Math.asin(Z(a/r,-1,1))-Math.asin(Z(d/r,-1,1)))),l=Math.max(s,Math.min(n,l))),this.labelRotation=l}afterCalculateLabelRotation(){d(this.options.afterCalculateLabelRotation,[this])}afterAutoSkip(){}beforeFit(){d(this.options.beforeFit,[this])}fit(){const t={width:0,height:0},{chart:e,options:{ticks:i,title:s,grid:n}}=this,o=this._isVisible(),a=this.isHorizontal();if(o){const o=Zs(s,e.options.font);if(a?(t.width=this.maxWidth,t.height=Js(n)+o):(t.height=this.maxHeight,t.width=Js(n)+o),i.display&&this.ticks.length){const{first:e,last:s,widest:n,highest:o}=this._getLabelSizes(),r=2*i.padding,l=$(this.labelRotation),h=Math.cos(l),c=Math.sin(l);if(a){const e=i.mirror?0:c*n.width+h*o.height;t.height=Math.min(this.maxHeight,t.height+e+r)}else{const e=i.mirror?0:h*n.width+c*o.height;t.width=Math.min(this.maxWidth,t.width+e+r)}this._calculatePadding(e,s,c,h)}}this._handleMargins(),a?(this.width=this._length=e.width-this._margins.left-this._margins.right,this.height=t.height):(this.width=t.width,this.height=this._length=e.height-this._margins.top-this._margins.bottom)}_calculatePadding(t,e,i,s){const{ticks:{align:n,padding:o},position:a}=this.options,r=0!==this.labelRotation,l="top"!==a&&"x"===this.axis;if(this.isHorizontal()){const a=this.getPixelForTick(0)-this.left,h=this.right-this.getPixelForTick(this.ticks.length-1);let c=0,d=0;r?l?(c=s*t.width,d=i*e.height):(c=i*t.height,d=s*e.width):"start"===n?d=e.width:"end"===n?c=t.width:"inner"!==n&&(c=t.width/2,d=e.width/2),this.paddingLeft=Math.max((c-a+o)*this.width/(this.width-a),0),this.paddingRight=Math.max((d-h+o)*this.width/(this.width-h),0)}else{let i=e.height/2,s=t.height/2;"start"===n?(i=0,s=t.height):"end"===n&&(i=e.height,s=0),this.paddingTop=i+o,this.paddingBottom=s+o}}_handleMargins(){this._margins&&(this._margins.left=Math.max(this.paddingLeft,this._margins.left),this._margins.top=Math.max(this.paddingTop,this._margins.top),this._margins.right=Math.max(this.paddingRight,this._margins.right),this._margins.bottom=Math.max(this.paddingBottom,this._margins.bottom))}afterFit(){d(this.options.afterFit,[this])}isHorizontal(){const{axis:t,position:e}=this.options;return"top"===e||"bottom"===e||"x"===t}isFullSize(){return this.options.fullSize}_convertTicksToLabels(t){let e,i;for(this.beforeTickToLabelConversion(),this.generateTickLabels(t),e=0,i=t.length;e<i;e++)s(t[e].label)&&(t.splice(e,1),i--,e--);this.afterTickToLabelConversion()}_getLabelSizes(){let t=this._labelSizes;if(!t){const e=this.options.ticks.sampleSize;let i=this.ticks;e<i.length&&(i=Ks(i,e)),this._labelSizes=t=this._computeLabelSizes(i,i.length,this.options.ticks.maxTicksLimit)}return t}_computeLabelSizes(t,e,i){const{ctx:o,_longestTextCache:a}=this,r=[],l=[],h=Math.floor(e/qs(e,i));let c,d,f,g,p,m,x,b,_,y,v,M=0,w=0;for(c=0;c<e;c+=h){if(g=t[c].label,p=this._resolveTickFontOptions(c),o.font=m=p.string,x=a[m]=a[m]||{data:{},gc:[]},b=p.lineHeight,_=y=0,s(g)||n(g)){if(n(g))for(d=0,f=g.length;d<f;++d)v=g[d],s(v)||n(v)||(_=Ce(o,x.data,x.gc,_,v),y+=b)}else _=Ce(o,x.data,x.gc,_,g),y=b;r.push(_),l.push(y),M=Math.max(_,M),w=Math.max(y,w)}!function(t,e){u(t,(t=>{const i=t.gc,s=i.length/2;let n;if(s>e){for(n=0;n<s;++n)delete t.data[i[n]];i.splice(0,s)}}))}(a,e);const k=r.indexOf(M),S=l.indexOf(w),P=t=>({width:r[t]||0,height:l[t]||0});return{first:P(0),last:P(e-1),widest:P(k),highest:P(S),widths:r,heights:l}}getLabelForValue(t){return t}getPixelForValue(t,e){return NaN}getValueForPixel(t){}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getPixelForDecimal(t){this._reversePixels&&(t=1-t);const e=this._startPixel+t*this._length;return Q(this._alignToPixels?Ae(this.chart,e,0):e)}getDecimalForPixel(t){const e=(t-this._startPixel)/this._length;return this._reversePixels?1-e:e}getBasePixel(){return this.getPixelForValue(this.getBaseValue())}getBaseValue(){const{min:t,max:e}=this;return t<0&&e<0?e:t>0&&e>0?t:0}getContext(t){const e=this.ticks||[];if(t>=0&&t<e.length){const i=e[t];return i.$context||(i.$context=function(t,e,i){return Ci(t,{tick:i,index:e,type:"tick"})}(this.getContext(),t,i))}return this.$context||(this.$context=Ci(this.chart.getContext(),{scale:this,type:"scale"}))}_tickSize(){const t=this.options.ticks,e=$(this.labelRotation),i=Math.abs(Math.cos(e)),s=Math.abs(Math.sin(e)),n=this._getLabelSizes(),o=t.autoSkipPadding||0,a=n?n.widest.width+o:0,r=n?n.highest.height+o:0;return this.isHorizontal()?r*i>a*s?a/i:r/s:r*s<a*i?r/i:a/s}_isVisible(){const t=this.options.display;return"auto"!==t?!!t:this.getMatchingVisibleMetas().length>0}_computeGridLineItems(t){const e=this.axis,i=this.chart,s=this.options,{grid:n,position:a,border:r}=s,h=n.offset,c=this.isHorizontal(),d=this.ticks.length+(h?1:0),u=Js(n),f=[],g=r.setContext(this.getContext()),p=g.display?g.width:0,m=p/2,x=function(t){return Ae(i,t,p)};let b,_,y,v,M,w,k,S,P,D,C,O;if("top"===a)b=x(this.bottom),w=this.bottom-u,S=b-m,D=x(t.top)+m,O=t.bottom;else if("bottom"===a)b=x(this.top),D=t.top,O=x(t.bottom)-m,w=b+m,S=this.top+u;else if("left"===a)b=x(this.right),M=this.right-u,k=b-m,P=x(t.left)+m,C=t.right;else if("right"===a)b=x(this.left),P=t.left,C=x(t.right)-m,M=b+m,k=this.left+u;else if("x"===e){if("center"===a)b=x((t.top+t.bottom)/2+.5);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}D=t.top,O=t.bottom,w=b+m,S=w+u}else if("y"===e){if("center"===a)b=x((t.left+t.right)/2);else if(o(a)){const t=Object.keys(a)[0],e=a[t];b=x(this.chart.scales[t].getPixelForValue(e))}M=b-m,k=M-u,P=t.left,C=t.right}const A=l(s.ticks.maxTicksLimit,d),T=Math.max(1,Math.ceil(d/A));for(_=0;_<d;_+=T){const t=this.getContext(_),e=n.setContext(t),s=r.setContext(t),o=e.lineWidth,a=e.color,l=s.dash||[],d=s.dashOffset,u=e.tickWidth,g=e.tickColor,p=e.tickBorderDash||[],m=e.tickBorderDashOffset;y=Gs(this,_,h),void 0!==y&&(v=Ae(i,y,o),c?M=k=P=C=v:w=S=D=O=v,f.push({tx1:M,ty1:w,tx2:k,ty2:S,x1:P,y1:D,x2:C,y2:O,width:o,color:a,borderDash:l,borderDashOffset:d,tickWidth:u,tickColor:g,tickBorderDash:p,tickBorderDashOffset:m}))}return this._ticksLength=d,this._borderValue=b,f}_computeLabelItems(t){const e=this.axis,i=this.options,{position:s,ticks:a}=i,r=this.isHorizontal(),l=this.ticks,{align:h,crossAlign:c,padding:d,mirror:u}=a,f=Js(i.grid),g=f+d,p=u?-d:g,m=-$(this.labelRotation),x=[];let b,_,y,v,M,w,k,S,P,D,C,O,A="middle";if("top"===s)w=this.bottom-p,k=this._getXAxisLabelAlignment();else if("bottom"===s)w=this.top+p,k=this._getXAxisLabelAlignment();else if("left"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("right"===s){const t=this._getYAxisLabelAlignment(f);k=t.textAlign,M=t.x}else if("x"===e){if("center"===s)w=(t.top+t.bottom)/2+g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];w=this.chart.scales[t].getPixelForValue(e)+g}k=this._getXAxisLabelAlignment()}else if("y"===e){if("center"===s)M=(t.left+t.right)/2-g;else if(o(s)){const t=Object.keys(s)[0],e=s[t];M=this.chart.scales[t].getPixelForValue(e)}k=this._getYAxisLabelAlignment(f).textAlign}"y"===e&&("start"===h?A="top":"end"===h&&(A="bottom"));const T=this._getLabelSizes();for(b=0,_=l.length;b<_;++b){y=l[b],v=y.label;const t=a.setContext(this.getContext(b));S=this.getPixelForTick(b)+a.labelOffset,P=this._resolveTickFontOptions(b),D=P.lineHeight,C=n(v)?v.length:1;const e=C/2,i=t.color,o=t.textStrokeColor,h=t.textStrokeWidth;let d,f=k;if(r?(M=S,"inner"===k&&(f=b===_-1?this.options.reverse?"left":"right":0===b?this.options.reverse?"right":"left":"center"),O="top"===s?"near"===c||0!==m?-C*D+D/2:"center"===c?-T.highest.height/2-e*D+D:-T.highest.height+D/2:"near"===c||0!==m?D/2:"center"===c?T.highest.height/2-e*D:T.highest.height-C*D,u&&(O*=-1),0===m||t.showLabelBackdrop||(M+=D/2*Math.sin(m))):(w=S,O=(1-C)*D/2),t.showLabelBackdrop){const e=ki(t.backdropPadding),i=T.heights[b],s=T.widths[b];let n=O-e.top,o=0-e.left;switch(A){case"middle":n-=i/2;break;case"bottom":n-=i}switch(k){case"center":o-=s/2;break;case"right":o-=s;break;case"inner":b===_-1?o-=s:b>0&&(o-=s/2)}d={left:o,top:n,width:s+e.width,height:i+e.height,color:t.backdropColor}}x.push({label:v,font:P,textOffset:O,options:{rotation:m,color:i,strokeColor:o,strokeWidth:h,textAlign:f,textBaseline:A,translation:[M,w],backdrop:d}})}return x}_getXAxisLabelAlignment(){const{position:t,ticks:e}=this.options;if(-$(this.labelRotation))return"top"===t?"left":"right";let i="center";return"start"===e.align?i="left":"end"===e.align?i="right":"inner"===e.align&&(i="inner"),i}_getYAxisLabelAlignment(t){const{position:e,ticks:{crossAlign:i,mirror:s,padding:n}}=this.options,o=t+n,a=this._getLabelSizes().widest.width;let r,l;return"left"===e?s?(l=this.right+n,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l+=a)):(l=this.right-o,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l=this.left)):"right"===e?s?(l=this.left+n,"near"===i?r="right":"center"===i?(r="center",l-=a/2):(r="left",l-=a)):(l=this.left+o,"near"===i?r="left":"center"===i?(r="center",l+=a/2):(r="right",l=this.right)):r="right",{textAlign:r,x:l}}_computeLabelArea(){if(this.options.ticks.mirror)return;const t=this.chart,e=this.options.position;return"left"===e||"right"===e?{top:0,left:this.left,bottom:t.height,right:this.right}:"top"===e||"bottom"===e?{top:this.top,left:0,bottom:this.bottom,right:t.width}:void 0}drawBackground(){const{ctx:t,options:{backgroundColor:e},left:i,top:s,width:n,height:o}=this;e&&(t.save(),t.fillStyle=e,t.fillRect(i,s,n,o),t.restore())}getLineWidthForValue(t){const e=this.options.grid;if(!this._isVisible()||!e.display)return 0;const i=this.ticks.findIndex((e=>e.value===t));if(i>=0){return e.setContext(this.getContext(i)).lineWidth}return 0}drawGrid(t){const e=this.options.grid,i=this.ctx,s=this._gridLineItems||(this._gridLineItems=this._computeGridLineItems(t));let n,o;const a=(t,e,s)=>{s.width&&s.color&&(i.save(),i.lineWidth=s.width,i.strokeStyle=s.color,i.setLineDash(s.borderDash||[]),i.lineDashOffset=s.borderDashOffset,i.beginPath(),i.moveTo(t.x,t.y),i.lineTo(e.x,e.y),i.stroke(),i.restore())};if(e.display)for(n=0,o=s.length;n<o;++n){const t=s[n];e.drawOnChartArea&&a({x:t.x1,y:t.y1},{x:t.x2,y:t.y2},t),e.drawTicks&&a({x:t.tx1,y:t.ty1},{x:t.tx2,y:t.ty2},{color:t.tickColor,width:t.tickWidth,borderDash:t.tickBorderDash,borderDashOffset:t.tickBorderDashOffset})}}drawBorder(){const{chart:t,ctx:e,options:{border:i,grid:s}}=this,n=i.setContext(this.getContext()),o=i.display?n.width:0;if(!o)return;const a=s.setContext(this.getContext(0)).lineWidth,r=this._borderValue;let l,h,c,d;this.isHorizontal()?(l=Ae(t,this.left,o)-o/2,h=Ae(t,this.right,a)+a/2,c=d=r):(c=Ae(t,this.top,o)-o/2,d=Ae(t,this.bottom,a)+a/2,l=h=r),e.save(),e.lineWidth=n.width,e.strokeStyle=n.color,e.beginPath(),e.moveTo(l,c),e.lineTo(h,d),e.stroke(),e.restore()}drawLabels(t){if(!this.options.ticks.display)return;const e=this.ctx,i=this._computeLabelArea();i&&Ie(e,i);const s=this.getLabelItems(t);for(const t of s){const i=t.options,s=t.font;We(e,t.label,0,t.textOffset,s,i)}i&&ze(e)}drawTitle(){const{ctx:t,options:{position:e,title:i,reverse:s}}=this;if(!i.display)return;const a=Si(i.font),r=ki(i.padding),l=i.align;let h=a.lineHeight/2;"bottom"===e||"center"===e||o(e)?(h+=r.bottom,n(i.text)&&(h+=a.lineHeight*(i.text.length-1))):h+=r.top;const{titleX:c,titleY:d,maxWidth:u,rotation:f}=function(t,e,i,s){const{top:n,left:a,bottom:r,right:l,chart:h}=t,{chartArea:c,scales:d}=h;let u,f,g,p=0;const m=r-n,x=l-a;if(t.isHorizontal()){if(f=ft(s,a,l),o(i)){const t=Object.keys(i)[0],s=i[t];g=d[t].getPixelForValue(s)+m-e}else g="center"===i?(c.bottom+c.top)/2+m-e:Xs(t,i,e);u=l-a}else{if(o(i)){const t=Object.keys(i)[0],s=i[t];f=d[t].getPixelForValue(s)-x+e}else f="center"===i?(c.left+c.right)/2-x+e:Xs(t,i,e);g=ft(s,r,n),p="left"===i?-E:E}return{titleX:f,titleY:g,maxWidth:u,rotation:p}}(this,h,e,l);We(t,i.text,0,0,a,{color:i.color,maxWidth:u,rotation:f,textAlign:Qs(l,e,s),textBaseline:"middle",translation:[c,d],strokeColor:i.strokeColor,strokeWidth:i.strokeWidth})}draw(t){this._isVisible()&&(this.drawBackground(),this.drawGrid(t),this.drawBorder(),this.drawTitle(),this.drawLabels(t))}_layers(){const t=this.options,e=t.ticks&&t.ticks.z||0,i=l(t.grid&&t.grid.z,-1),s=l(t.border&&t.border.z,0);return this._isVisible()&&this.draw===tn.prototype.draw?[{z:i,draw:t=>{this.drawBackground(),this.drawGrid(t),this.drawTitle()}},{z:s,draw:()=>{this.drawBorder()}},{z:e,draw:t=>{this.drawLabels(t)}}]:[{z:e,draw:t=>{this.draw(t)}}]}getMatchingVisibleMetas(t){const e=this.chart.getSortedVisibleDatasetMetas(),i=this.axis+"AxisID",s=[];let n,o;for(n=0,o=e.length;n<o;++n){const o=e[n];o[i]!==this.id||t&&o.type!==t||s.push(o)}return s}_resolveTickFontOptions(t){return Si(this.options.ticks.setContext(this.getContext(t)).font)}_maxDigits(){const t=this._resolveTickFontOptions(0).lineHeight;return(this.isHorizontal()?this.width:this.height)/t}}class en{constructor(t,e,i){this.type=t,this.scope=e,this.override=i,this.items=Object.create(null)}isForType(t){return Object.prototype.isPrototypeOf.call(this.type.prototype,t.prototype)}register(t){const e=Object.getPrototypeOf(t);let i;(function(t){return"id"in t&&"defaults"in t})(e)&&(i=this.register(e));const s=this.items,n=t.id,o=this.scope+"."+n;if(!n)throw new Error("class does not have id: "+t);return n in s||(s[n]=t,function(t,e,i){const s=x(Object.create(null),[i?ue.get(i):{},ue.get(e),t.defaults]);ue.set(e,s),t.defaultRoutes&&function(t,e){Object.keys(e).forEach((i=>{const s=i.split("."),n=s.pop(),o=[t].concat(s).join("."),a=e[i].split("."),r=a.pop(),l=a.join(".");ue.route(o,n,l,r)}))}(e,t.defaultRoutes);t.descriptors&&ue.describe(e,t.descriptors)}(t,o,i),this.override&&ue.override(t.id,t.overrides)),o}get(t){return this.items[t]}unregister(t){const e=this.items,i=t.id,s=this.scope;i in e&&delete e[i],s&&i in ue[s]&&(delete ue[s][i],this.override&&delete re[i])}}class sn{constructor(){this.controllers=new en(js,"datasets",!0),this.elements=new en($s,"elements"),this.plugins=new en(Object,"plugins"),this.scales=new en(tn,"scales"),this._typedRegistries=[this.controllers,this.scales,this.elements]}add(...t){this._each("register",t)}remove(...t){this._each("unregister",t)}addControllers(...t){this._each("register",t,this.controllers)}addElements(...t){this._each("register",t,this.elements)}addPlugins(...t){this._each("register",t,this.plugins)}addScales(...t){this._each("register",t,this.scales)}getController(t){return this._get(t,this.controllers,"controller")}getElement(t){return this._get(t,this.elements,"element")}getPlugin(t){return this._get(t,this.plugins,"plugin")}getScale(t){return this._get(t,this.scales,"scale")}removeControllers(...t){this._each("unregister",t,this.controllers)}removeElements(...t){this._each("unregister",t,this.elements)}removePlugins(...t){this._each("unregister",t,this.plugins)}removeScales(...t){this._each("unregister",t,this.scales)}_each(t,e,i){[...e].forEach((e=>{const s=i||this._getRegistryForType(e);i||s.isForType(e)||s===this.plugins&&e.id?this._exec(t,s,e):u(e,(e=>{const s=i||this._getRegistryForType(e);this._exec(t,s,e)}))}))}_exec(t,e,i){const s=w(t);d(i["before"+s],[],i),e[t](i),d(i["after"+s],[],i)}_getRegistryForType(t){for(let e=0;e<this._typedRegistries.length;e++){const i=this._typedRegistries[e];if(i.isForType(t))return i}return this.plugins}_get(t,e,i){const s=e.get(t);if(void 0===s)throw new Error(\'"\'+t+\'" is not a registered \'+i+".");return s}}var nn=new sn;class on{constructor(){this._init=void 0}notify(t,e,i,s){if("beforeInit"===e&&(this._init=this._createDescriptors(t,!0),this._notify(this._init,t,"install")),void 0===this._init)return;const n=s?this._descriptors(t).filter(s):this._descriptors(t),o=this._notify(n,t,e,i);return"afterDestroy"===e&&(this._notify(n,t,"stop"),this._notify(this._init,t,"uninstall"),this._init=void 0),o}_notify(t,e,i,s){s=s||{};for(const n of t){const t=n.plugin;if(!1===d(t[i],[e,s,n.options],t)&&s.cancelable)return!1}return!0}invalidate(){s(this._cache)||(this._oldCache=this._cache,this._cache=void 0)}_descriptors(t){if(this._cache)return this._cache;const e=this._cache=this._createDescriptors(t);return this._notifyStateChanges(t),e}_createDescriptors(t,e){const i=t&&t.config,s=l(i.options&&i.options.plugins,{}),n=function(t){const e={},i=[],s=Object.keys(nn.plugins.items);for(let t=0;t<s.length;t++)i.push(nn.getPlugin(s[t]));const n=t.plugins||[];for(let t=0;t<n.length;t++){const s=n[t];-1===i.indexOf(s)&&(i.push(s),e[s.id]=!0)}return{plugins:i,localIds:e}}(i);return!1!==s||e?function(t,{plugins:e,localIds:i},s,n){const o=[],a=t.getContext();for(const r of e){const e=r.id,l=an(s[e],n);null!==l&&o.push({plugin:r,options:rn(t.config,{plugin:r,local:i[e]},l,a)})}return o}(t,n,s,e):[]}_notifyStateChanges(t){const e=this._oldCache||[],i=this._cache,s=(t,e)=>t.filter((t=>!e.some((e=>t.plugin.id===e.plugin.id))));this._notify(s(e,i),t,"stop"),this._notify(s(i,e),t,"start")}}function an(t,e){return e||!1!==t?!0===t?{}:t:null}function rn(t,{plugin:e,local:i},s,n){const o=t.pluginScopeKeys(e),a=t.getOptionScopes(s,o);return i&&e.defaults&&a.push(e.defaults),t.createResolver(a,n,[""],{scriptable:!1,indexable:!1,allKeys:!0})}function ln(t,e){const i=ue.datasets[t]||{};return((e.datasets||{})[t]||{}).indexAxis||e.indexAxis||i.indexAxis||"x"}function hn(t){if("x"===t||"y"===t||"r"===t)return t}function cn(t,...e){if(hn(t))return t;for(const s of e){const e=s.axis||("top"===(i=s.position)||"bottom"===i?"x":"left"===i||"right"===i?"y":void 0)||t.length>1&&hn(t[0].toLowerCase());if(e)return e}var i;throw new Error(`Cannot determine type of \'${t}\' axis. Please provide \'axis\' or \'position\' option.`)}function dn(t,e,i){if(i[e+"AxisID"]===t)return{axis:e}}function un(t,e){const i=re[t.type]||{scales:{}},s=e.scales||{},n=ln(t.type,e),a=Object.create(null);return Object.keys(s).forEach((e=>{const r=s[e];if(!o(r))return console.error(`Invalid scale configuration for scale: ${e}`);if(r._proxy)return console.warn(`Ignoring resolver passed as options for scale: ${e}`);const l=cn(e,r,function(t,e){if(e.data&&e.data.datasets){const i=e.data.datasets.filter((e=>e.xAxisID===t||e.yAxisID===t));if(i.length)return dn(t,"x",i[0])||dn(t,"y",i[0])}return{}}(e,t),ue.scales[r.type]),h=function(t,e){return t===e?"_index_":"_value_"}(l,n),c=i.scales||{};a[e]=b(Object.create(null),[{axis:l},r,c[l],c[h]])})),t.data.datasets.forEach((i=>{const n=i.type||t.type,o=i.indexAxis||ln(n,e),r=(re[n]||{}).scales||{};Object.keys(r).forEach((t=>{const e=function(t,e){let i=t;return"_index_"===t?i=e:"_value_"===t&&(i="x"===e?"y":"x"),i}(t,o),n=i[e+"AxisID"]||e;a[n]=a[n]||Object.create(null),b(a[n],[{axis:e},s[n],r[t]])}))})),Object.keys(a).forEach((t=>{const e=a[t];b(e,[ue.scales[e.type],ue.scale])})),a}function fn(t){const e=t.options||(t.options={});e.plugins=l(e.plugins,{}),e.scales=un(t,e)}function gn(t){return(t=t||{}).datasets=t.datasets||[],t.labels=t.labels||[],t}const pn=new Map,mn=new Set;function xn(t,e){let i=pn.get(t);return i||(i=e(),pn.set(t,i),mn.add(i)),i}const bn=(t,e,i)=>{const s=M(e,i);void 0!==s&&t.add(s)};class _n{constructor(t){this._config=function(t){return(t=t||{}).data=gn(t.data),fn(t),t}(t),this._scopeCache=new Map,this._resolverCache=new Map}get platform(){return this._config.platform}get type(){return this._config.type}set type(t){this._config.type=t}get data(){return this._config.data}set data(t){this._config.data=gn(t)}get options(){return this._config.options}set options(t){this._config.options=t}get plugins(){return this._config.plugins}update(){const t=this._config;this.clearCache(),fn(t)}clearCache(){this._scopeCache.clear(),this._resolverCache.clear()}datasetScopeKeys(t){return xn(t,(()=>[[`datasets.${t}`,""]]))}datasetAnimationScopeKeys(t,e){return xn(`${t}.transition.${e}`,(()=>[[`datasets.${t}.transitions.${e}`,`transitions.${e}`],[`datasets.${t}`,""]]))}datasetElementScopeKeys(t,e){return xn(`${t}-${e}`,(()=>[[`datasets.${t}.elements.${e}`,`datasets.${t}`,`elements.${e}`,""]]))}pluginScopeKeys(t){const e=t.id;return xn(`${this.type}-plugin-${e}`,(()=>[[`plugins.${e}`,...t.additionalOptionScopes||[]]]))}_cachedScopes(t,e){const i=this._scopeCache;let s=i.get(t);return s&&!e||(s=new Map,i.set(t,s)),s}getOptionScopes(t,e,i){const{options:s,type:n}=this,o=this._cachedScopes(t,i),a=o.get(e);if(a)return a;const r=new Set;e.forEach((e=>{t&&(r.add(t),e.forEach((e=>bn(r,t,e)))),e.forEach((t=>bn(r,s,t))),e.forEach((t=>bn(r,re[n]||{},t))),e.forEach((t=>bn(r,ue,t))),e.forEach((t=>bn(r,le,t)))}));const l=Array.from(r);return 0===l.length&&l.push(Object.create(null)),mn.has(e)&&o.set(e,l),l}chartOptionScopes(){const{options:t,type:e}=this;return[t,re[e]||{},ue.datasets[e]||{},{type:e},ue,le]}resolveNamedOptions(t,e,i,s=[""]){const o={$shared:!0},{resolver:a,subPrefixes:r}=yn(this._resolverCache,t,s);let l=a;if(function(t,e){const{isScriptable:i,isIndexable:s}=Ye(t);for(const o of e){const e=i(o),a=s(o),r=(a||e)&&t[o];if(e&&(S(r)||vn(r))||a&&n(r))return!0}return!1}(a,e)){o.$shared=!1;l=$e(a,i=S(i)?i():i,this.createResolver(t,i,r))}for(const t of e)o[t]=l[t];return o}createResolver(t,e,i=[""],s){const{resolver:n}=yn(this._resolverCache,t,i);return o(e)?$e(n,e,void 0,s):n}}function yn(t,e,i){let s=t.get(e);s||(s=new Map,t.set(e,s));const n=i.join();let o=s.get(n);if(!o){o={resolver:je(e,i),subPrefixes:i.filter((t=>!t.toLowerCase().includes("hover")))},s.set(n,o)}return o}const vn=t=>o(t)&&Object.getOwnPropertyNames(t).some((e=>S(t[e])));const Mn=["top","bottom","left","right","chartArea"];function wn(t,e){return"top"===t||"bottom"===t||-1===Mn.indexOf(t)&&"x"===e}function kn(t,e){return function(i,s){return i[t]===s[t]?i[e]-s[e]:i[t]-s[t]}}function Sn(t){const e=t.chart,i=e.options.animation;e.notifyPlugins("afterRender"),d(i&&i.onComplete,[t],e)}function Pn(t){const e=t.chart,i=e.options.animation;d(i&&i.onProgress,[t],e)}function Dn(t){return fe()&&"string"==typeof t?t=document.getElementById(t):t&&t.length&&(t=t[0]),t&&t.canvas&&(t=t.canvas),t}const Cn={},On=t=>{const e=Dn(t);return Object.values(Cn).filter((t=>t.canvas===e)).pop()};function An(t,e,i){const s=Object.keys(t);for(const n of s){const s=+n;if(s>=e){const o=t[n];delete t[n],(i>0||s>e)&&(t[s+i]=o)}}}class Tn{static defaults=ue;static instances=Cn;static overrides=re;static registry=nn;static version="4.6.1";static getChart=On;static register(...t){nn.add(...t),Ln()}static unregister(...t){nn.remove(...t),Ln()}constructor(t,e){const s=this.config=new _n(e),n=Dn(t),o=On(n);if(o)throw new Error("Canvas is already in use. Chart with ID \'"+o.id+"\' must be destroyed before the canvas with ID \'"+o.canvas.id+"\' can be reused.");const a=s.createResolver(s.chartOptionScopes(),this.getContext());this.platform=new(s.platform||Ps(n)),this.platform.updateConfig(s);const r=this.platform.acquireContext(n,a.aspectRatio),l=r&&r.canvas,h=l&&l.height,c=l&&l.width;this.id=i(),this.ctx=r,this.canvas=l,this.width=c,this.height=h,this._options=a,this._aspectRatio=this.aspectRatio,this._layers=[],this._metasets=[],this._stacks=void 0,this.boxes=[],this.currentDevicePixelRatio=void 0,this.chartArea=void 0,this._active=[],this._lastEvent=void 0,this._listeners={},this._responsiveListeners=void 0,this._sortedMetasets=[],this.scales={},this._plugins=new on,this.$proxies={},this._hiddenIndices={},this.attached=!1,this._animationsDisabled=void 0,this.$context=void 0,this._doResize=dt((t=>this.update(t)),a.resizeDelay||0),this._dataChanges=[],Cn[this.id]=this,r&&l?(bt.listen(this,"complete",Sn),bt.listen(this,"progress",Pn),this._initialize(),this.attached&&this.update()):console.error("Failed to create chart: can\'t acquire context from the given item")}get aspectRatio(){const{options:{aspectRatio:t,maintainAspectRatio:e},width:i,height:n,_aspectRatio:o}=this;return s(t)?e&&o?o:n?i/n:null:t}get data(){return this.config.data}set data(t){this.config.data=t}get options(){return this._options}set options(t){this.config.options=t}get registry(){return nn}_initialize(){return this.notifyPlugins("beforeInit"),this.options.responsive?this.resize():ke(this,this.options.devicePixelRatio),this.bindEvents(),this.notifyPlugins("afterInit"),this}clear(){return Te(this.canvas,this.ctx),this}stop(){return bt.stop(this),this}resize(t,e){bt.running(this)?this._resizeBeforeDraw={width:t,height:e}:this._resize(t,e)}_resize(t,e){const i=this.options,s=this.canvas,n=i.maintainAspectRatio&&this.aspectRatio,o=this.platform.getMaximumSize(s,t,e,n),a=i.devicePixelRatio||this.platform.getDevicePixelRatio(),r=this.width?"resize":"attach";this.width=o.width,this.height=o.height,this._aspectRatio=this.aspectRatio,ke(this,a,!0)&&(this.notifyPlugins("resize",{size:o}),d(i.onResize,[this,o],this),this.attached&&this._doResize(r)&&this.render())}ensureScalesHaveIDs(){u(this.options.scales||{},((t,e)=>{t.id=e}))}buildOrUpdateScales(){const t=this.options,e=t.scales,i=this.scales,s=Object.keys(i).reduce(((t,e)=>(t[e]=!1,t)),{});let n=[];e&&(n=n.concat(Object.keys(e).map((t=>{const i=e[t],s=cn(t,i),n="r"===s,o="x"===s;return{options:i,dposition:n?"chartArea":o?"bottom":"left",dtype:n?"radialLinear":o?"category":"linear"}})))),u(n,(e=>{const n=e.options,o=n.id,a=cn(o,n),r=l(n.type,e.dtype);void 0!==n.position&&wn(n.position,a)===wn(e.dposition)||(n.position=e.dposition),s[o]=!0;let h=null;if(o in i&&i[o].type===r)h=i[o];else{h=new(nn.getScale(r))({id:o,type:r,ctx:this.ctx,chart:this}),i[h.id]=h}h.init(n,t)})),u(s,((t,e)=>{t||delete i[e]})),u(i,(t=>{ls.configure(this,t,t.options),ls.addBox(this,t)}))}_updateMetasets(){const t=this._metasets,e=this.data.datasets.length,i=t.length;if(t.sort(((t,e)=>t.index-e.index)),i>e){for(let t=e;t<i;++t)this._destroyDatasetMeta(t);t.splice(e,i-e)}this._sortedMetasets=t.slice(0).sort(kn("order","index"))}_removeUnreferencedMetasets(){const{_metasets:t,data:{datasets:e}}=this;t.length>e.length&&delete this._stacks,t.forEach(((t,i)=>{0===e.filter((e=>e===t._dataset)).length&&this._destroyDatasetMeta(i)}))}buildOrUpdateControllers(){const t=[],e=this.data.datasets;let i,s;for(this._removeUnreferencedMetasets(),i=0,s=e.length;i<s;i++){const s=e[i];let n=this.getDatasetMeta(i);const o=s.type||this.config.type;if(n.type&&n.type!==o&&(this._destroyDatasetMeta(i),n=this.getDatasetMeta(i)),n.type=o,n.indexAxis=s.indexAxis||ln(o,this.options),n.order=s.order||0,n.index=i,n.label=""+s.label,n.visible=this.isDatasetVisible(i),n.controller)n.controller.updateIndex(i),n.controller.linkScales();else{const e=nn.getController(o),{datasetElementType:s,dataElementType:a}=ue.datasets[o];Object.assign(e,{dataElementType:nn.getElement(a),datasetElementType:s&&nn.getElement(s)}),n.controller=new e(this,i),t.push(n.controller)}}return this._updateMetasets(),t}_resetElements(){u(this.data.datasets,((t,e)=>{this.getDatasetMeta(e).controller.reset()}),this)}reset(){this._resetElements(),this.notifyPlugins("reset")}update(t){const e=this.config;e.update();const i=this._options=e.createResolver(e.chartOptionScopes(),this.getContext()),s=this._animationsDisabled=!i.animation;if(this._updateScales(),this._checkEventBindings(),this._updateHiddenIndices(),this._plugins.invalidate(),!1===this.notifyPlugins("beforeUpdate",{mode:t,cancelable:!0}))return;const n=this.buildOrUpdateControllers();this.notifyPlugins("beforeElementsUpdate");let o=0;for(let t=0,e=this.data.datasets.length;t<e;t++){const{controller:e}=this.getDatasetMeta(t),i=!s&&-1===n.indexOf(e);e.buildOrUpdateElements(i),o=Math.max(+e.getMaxOverflow(),o)}o=this._minPadding=i.layout.autoPadding?o:0,this._updateLayout(o),s||u(n,(t=>{t.reset()})),this._updateDatasets(t),this.notifyPlugins("afterUpdate",{mode:t}),this._layers.sort(kn("z","_idx"));const{_active:a,_lastEvent:r}=this;r?this._eventHandler(r,!0):a.length&&this._updateHoverStyles(a,a,!0),this.render()}_updateScales(){u(this.scales,(t=>{ls.removeBox(this,t)})),this.ensureScalesHaveIDs(),this.buildOrUpdateScales()}_checkEventBindings(){const t=this.options,e=new Set(Object.keys(this._listeners)),i=new Set(t.events);P(e,i)&&!!this._responsiveListeners===t.responsive||(this.unbindEvents(),this.bindEvents())}_updateHiddenIndices(){const{_hiddenIndices:t}=this,e=this._getUniformDataChanges()||[];for(const{method:i,start:s,count:n}of e){An(t,s,"_removeElements"===i?-n:n)}}_getUniformDataChanges(){const t=this._dataChanges;if(!t||!t.length)return;this._dataChanges=[];const e=this.data.datasets.length,i=e=>new Set(t.filter((t=>t[0]===e)).map(((t,e)=>e+","+t.splice(1).join(",")))),s=i(0);for(let t=1;t<e;t++)if(!P(s,i(t)))return;return Array.from(s).map((t=>t.split(","))).map((t=>({method:t[1],start:+t[2],count:+t[3]})))}_updateLayout(t){if(!1===this.notifyPlugins("beforeLayout",{cancelable:!0}))return;ls.update(this,this.width,this.height,t);const e=this.chartArea,i=e.width<=0||e.height<=0;this._layers=[],u(this.boxes,(t=>{i&&"chartArea"===t.position||(t.configure&&t.configure(),this._layers.push(...t._layers()))}),this),this._layers.forEach(((t,e)=>{t._idx=e})),this.notifyPlugins("afterLayout")}_updateDatasets(t){if(!1!==this.notifyPlugins("beforeDatasetsUpdate",{mode:t,cancelable:!0})){for(let t=0,e=this.data.datasets.length;t<e;++t)this.getDatasetMeta(t).controller.configure();for(let e=0,i=this.data.datasets.length;e<i;++e)this._updateDataset(e,S(t)?t({datasetIndex:e}):t);this.notifyPlugins("afterDatasetsUpdate",{mode:t})}}_updateDataset(t,e){const i=this.getDatasetMeta(t),s={meta:i,index:t,mode:e,cancelable:!0};!1!==this.notifyPlugins("beforeDatasetUpdate",s)&&(i.controller._update(e),s.cancelable=!1,this.notifyPlugins("afterDatasetUpdate",s))}render(){!1!==this.notifyPlugins("beforeRender",{cancelable:!0})&&(bt.has(this)?this.attached&&!bt.running(this)&&bt.start(this):(this.draw(),Sn({chart:this})))}draw(){let t;if(this._resizeBeforeDraw){const{width:t,height:e}=this._resizeBeforeDraw;this._resizeBeforeDraw=null,this._resize(t,e)}if(this.clear(),this.width<=0||this.height<=0)return;if(!1===this.notifyPlugins("beforeDraw",{cancelable:!0}))return;const e=this._layers;for(t=0;t<e.length&&e[t].z<=0;++t)e[t].draw(this.chartArea);for(this._drawDatasets();t<e.length;++t)e[t].draw(this.chartArea);this.notifyPlugins("afterDraw")}_getSortedDatasetMetas(t){const e=this._sortedMetasets,i=[];let s,n;for(s=0,n=e.length;s<n;++s){const n=e[s];t&&!n.visible||i.push(n)}return i}getSortedVisibleDatasetMetas(){return this._getSortedDatasetMetas(!0)}_drawDatasets(){if(!1===this.notifyPlugins("beforeDatasetsDraw",{cancelable:!0}))return;const t=this.getSortedVisibleDatasetMetas();for(let e=t.length-1;e>=0;--e)this._drawDataset(t[e]);this.notifyPlugins("afterDatasetsDraw")}_drawDataset(t){const e=this.ctx,i={meta:t,index:t.index,cancelable:!0},s=Wi(this,t);!1!==this.notifyPlugins("beforeDatasetDraw",i)&&(s&&Ie(e,s),t.controller.draw(),s&&ze(e),i.cancelable=!1,this.notifyPlugins("afterDatasetDraw",i))}isPointInArea(t){return Re(t,this.chartArea,this._minPadding)}getElementsAtEventForMode(t,e,i,s){const n=Ki.modes[e];return"function"==typeof n?n(this,t,i,s):[]}getDatasetMeta(t){const e=this.data.datasets[t],i=this._metasets;let s=i.filter((t=>t&&t._dataset===e)).pop();return s||(s={type:null,data:[],dataset:null,controller:null,hidden:null,xAxisID:null,yAxisID:null,order:e&&e.order||0,index:t,_dataset:e,_parsed:[],_sorted:!1},i.push(s)),s}getContext(){return this.$context||(this.$context=Ci(null,{chart:this,type:"chart"}))}getVisibleDatasetCount(){return this.getSortedVisibleDatasetMetas().length}isDatasetVisible(t){const e=this.data.datasets[t];if(!e)return!1;const i=this.getDatasetMeta(t);return"boolean"==typeof i.hidden?!i.hidden:!e.hidden}setDatasetVisibility(t,e){this.getDatasetMeta(t).hidden=!e}toggleDataVisibility(t){this._hiddenIndices[t]=!this._hiddenIndices[t]}getDataVisibility(t){return!this._hiddenIndices[t]}_updateVisibility(t,e,i){const s=i?"show":"hide",n=this.getDatasetMeta(t),o=n.controller._resolveAnimations(void 0,s);k(e)?(n.data[e].hidden=!i,this.update()):(this.setDatasetVisibility(t,i),o.update(n,{visible:i}),this.update((e=>e.datasetIndex===t?s:void 0)))}hide(t,e){this._updateVisibility(t,e,!1)}show(t,e){this._updateVisibility(t,e,!0)}_destroyDatasetMeta(t){const e=this._metasets[t];e&&e.controller&&e.controller._destroy(),delete this._metasets[t]}_stop(){let t,e;for(this.stop(),bt.remove(this),t=0,e=this.data.datasets.length;t<e;++t)this._destroyDatasetMeta(t)}destroy(){this.notifyPlugins("beforeDestroy");const{canvas:t,ctx:e}=this;this._stop(),this.config.clearCache(),t&&(this.unbindEvents(),Te(t,e),this.platform.releaseContext(e),this.canvas=null,this.ctx=null),delete Cn[this.id],this.notifyPlugins("afterDestroy")}toBase64Image(...t){return this.canvas.toDataURL(...t)}bindEvents(){this.bindUserEvents(),this.options.responsive?this.bindResponsiveEvents():this.attached=!0}bindUserEvents(){const t=this._listeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(t,e,i)=>{t.offsetX=e,t.offsetY=i,this._eventHandler(t)};u(this.options.events,(t=>i(t,s)))}bindResponsiveEvents(){this._responsiveListeners||(this._responsiveListeners={});const t=this._responsiveListeners,e=this.platform,i=(i,s)=>{e.addEventListener(this,i,s),t[i]=s},s=(i,s)=>{t[i]&&(e.removeEventListener(this,i,s),delete t[i])},n=(t,e)=>{this.canvas&&this.resize(t,e)};let o;const a=()=>{s("attach",a),this.attached=!0,this.resize(),i("resize",n),i("detach",o)};o=()=>{this.attached=!1,s("resize",n),this._stop(),this._resize(0,0),i("attach",a)},e.isAttached(this.canvas)?a():o()}unbindEvents(){u(this._listeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._listeners={},u(this._responsiveListeners,((t,e)=>{this.platform.removeEventListener(this,e,t)})),this._responsiveListeners=void 0}updateHoverStyle(t,e,i){const s=i?"set":"remove";let n,o,a,r;for("dataset"===e&&(n=this.getDatasetMeta(t[0].datasetIndex),n.controller["_"+s+"DatasetHoverStyle"]()),a=0,r=t.length;a<r;++a){o=t[a];const e=o&&this.getDatasetMeta(o.datasetIndex).controller;e&&e[s+"HoverStyle"](o.element,o.datasetIndex,o.index)}}getActiveElements(){return this._active||[]}setActiveElements(t){const e=this._active||[],i=t.map((({datasetIndex:t,index:e})=>{const i=this.getDatasetMeta(t);if(!i)throw new Error("No dataset found at index "+t);return{datasetIndex:t,element:i.data[e],index:e}}));!f(i,e)&&(this._active=i,this._lastEvent=null,this._updateHoverStyles(i,e))}notifyPlugins(t,e,i){return this._plugins.notify(this,t,e,i)}isPluginEnabled(t){return 1===this._plugins._cache.filter((e=>e.plugin.id===t)).length}_updateHoverStyles(t,e,i){const s=this.options.hover,n=(t,e)=>t.filter((t=>!e.some((e=>t.datasetIndex===e.datasetIndex&&t.index===e.index)))),o=n(e,t),a=i?t:n(t,e);o.length&&this.updateHoverStyle(o,s.mode,!1),a.length&&s.mode&&this.updateHoverStyle(a,s.mode,!0)}_eventHandler(t,e){const i={event:t,replay:e,cancelable:!0,inChartArea:this.isPointInArea(t)},s=e=>(e.options.events||this.options.events).includes(t.native.type);if(!1===this.notifyPlugins("beforeEvent",i,s))return;const n=this._handleEvent(t,e,i.inChartArea);return i.cancelable=!1,this.notifyPlugins("afterEvent",i,s),(n||i.changed)&&this.render(),this}_handleEvent(t,e,i){const{_active:s=[],options:n}=this,o=e,a=this._getActiveElements(t,s,i,o),r=D(t),l=function(t,e,i,s){return i&&"mouseout"!==t.type?s?e:t:null}(t,this._lastEvent,i,r);i&&(this._lastEvent=null,d(n.onHover,[t,a,this],this),r&&d(n.onClick,[t,a,this],this));const h=!f(a,s);return(h||e)&&(this._active=a,this._updateHoverStyles(a,s,e)),this._lastEvent=l,h}_getActiveElements(t,e,i,s){if("mouseout"===t.type)return[];if(!i)return e;const n=this.options.hover;return this.getElementsAtEventForMode(t,n.mode,n,s)}}function Ln(){return u(Tn.instances,(t=>t._plugins.invalidate()))}function En(){throw new Error("This method is not implemented: Check that a complete date adapter is provided.")}class Rn{static override(t){Object.assign(Rn.prototype,t)}options;constructor(t){this.options=t||{}}init(){}formats(){return En()}parse(){return En()}format(){return En()}add(){return En()}diff(){return En()}startOf(){return En()}endOf(){return En()}}var In={_date:Rn};function zn(t){const e=t.iScale,i=function(t,e){if(!t._cache.$bar){const i=t.getMatchingVisibleMetas(e);let s=[];for(let e=0,n=i.length;e<n;e++)s=s.concat(i[e].controller.getAllParsedValues(t));t._cache.$bar=lt(s.sort(((t,e)=>t-e)))}return t._cache.$bar}(e,t.type);let s,n,o,a,r=e._length;const l=()=>{32767!==o&&-32768!==o&&(k(a)&&(r=Math.min(r,Math.abs(o-a)||r)),a=o)};for(s=0,n=i.length;s<n;++s)o=e.getPixelForValue(i[s]),l();for(a=void 0,s=0,n=e.ticks.length;s<n;++s)o=e.getPixelForTick(s),l();return r}function Fn(t,e,i,s){return n(t)?function(t,e,i,s){const n=i.parse(t[0],s),o=i.parse(t[1],s),a=Math.min(n,o),r=Math.max(n,o);let l=a,h=r;Math.abs(a)>Math.abs(r)&&(l=r,h=a),e[i.axis]=h,e._custom={barStart:l,barEnd:h,start:n,end:o,min:a,max:r}}(t,e,i,s):e[i.axis]=i.parse(t,s),e}function Vn(t,e,i,s){const n=t.iScale,o=t.vScale,a=n.getLabels(),r=n===o,l=[];let h,c,d,u;for(h=i,c=i+s;h<c;++h)u=e[h],d={},d[n.axis]=r||n.parse(a[h],h),l.push(Fn(u,d,o,h));return l}function Bn(t){return t&&void 0!==t.barStart&&void 0!==t.barEnd}function Nn(t,e,i,s){let n=e.borderSkipped;const o={};if(!n)return void(t.borderSkipped=o);if(!0===n)return void(t.borderSkipped={top:!0,right:!0,bottom:!0,left:!0});const{start:a,end:r,reverse:l,top:h,bottom:c}=function(t){let e,i,s,n,o;return t.horizontal?(e=t.base>t.x,i="left",s="right"):(e=t.base<t.y,i="bottom",s="top"),e?(n="end",o="start"):(n="start",o="end"),{start:i,end:s,reverse:e,top:n,bottom:o}}(t);"middle"===n&&i&&(t.enableBorderRadius=!0,(i._top||0)===s?n=h:(i._bottom||0)===s?n=c:(o[Wn(c,a,r,l)]=!0,n=h)),o[Wn(n,a,r,l)]=!0,t.borderSkipped=o}function Wn(t,e,i,s){var n,o,a;return s?(a=i,t=Hn(t=(n=t)===(o=e)?a:n===a?o:n,i,e)):t=Hn(t,e,i),t}function Hn(t,e,i){return"start"===t?e:"end"===t?i:t}function jn(t,{inflateAmount:e},i){t.inflateAmount="auto"===e?1===i?.33:0:e}class $n extends js{static id="doughnut";static defaults={datasetElementType:!1,dataElementType:"arc",animation:{animateRotate:!0,animateScale:!1},animations:{numbers:{type:"number",properties:["circumference","endAngle","innerRadius","outerRadius","startAngle","x","y","offset","borderWidth","spacing"]}},cutout:"50%",rotation:0,circumference:360,radius:"100%",spacing:0,spacingMode:"angular",indexAxis:"r"};static descriptors={_scriptable:t=>"spacing"!==t&&"spacingMode"!==t,_indexable:t=>"spacing"!==t&&"spacingMode"!==t&&!t.startsWith("borderDash")&&!t.startsWith("hoverBorderDash")};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data,{labels:{pointStyle:i,textAlign:s,color:n,useBorderRadius:o,borderRadius:a}}=t.legend.options;return e.labels.length&&e.datasets.length?e.labels.map(((e,r)=>{const l=t.getDatasetMeta(0).controller.getStyle(r);return{text:e,fillStyle:l.backgroundColor,fontColor:n,hidden:!t.getDataVisibility(r),lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:l.borderWidth,strokeStyle:l.borderColor,textAlign:s,pointStyle:i,borderRadius:o&&(a||l.borderRadius),index:r}})):[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}}};constructor(t,e){super(t,e),this.enableOptionSharing=!0,this.innerRadius=void 0,this.outerRadius=void 0,this.offsetX=void 0,this.offsetY=void 0}linkScales(){}parse(t,e){const i=this.getDataset().data,s=this._cachedMeta;if(!1===this._parsing)s._parsed=i;else{let n,a,r=t=>+i[t];if(o(i[t])){const{key:t="value"}=this._parsing;r=e=>+M(i[e],t)}for(n=t,a=t+e;n<a;++n)s._parsed[n]=r(n)}}_getRotation(){return $(this.options.rotation-90)}_getCircumference(){return $(this.options.circumference)}_getRotationExtents(){let t=O,e=-O;for(let i=0;i<this.chart.data.datasets.length;++i)if(this.chart.isDatasetVisible(i)&&this.chart.getDatasetMeta(i).type===this._type){const s=this.chart.getDatasetMeta(i).controller,n=s._getRotation(),o=s._getCircumference();t=Math.min(t,n),e=Math.max(e,n+o)}return{rotation:t,circumference:e-t}}update(t){const e=this.chart,{chartArea:i}=e,s=this._cachedMeta,n=s.data,o=this.getMaxBorderWidth()+this.getMaxOffset(n)+this.options.spacing,a=Math.max((Math.min(i.width,i.height)-o)/2,0),r=Math.min(h(this.options.cutout,a),1),l=this._getRingWeight(this.index),{circumference:d,rotation:u}=this._getRotationExtents(),{ratioX:f,ratioY:g,offsetX:p,offsetY:m}=function(t,e,i){let s=1,n=1,o=0,a=0;if(e<O){const r=t,l=r+e,h=Math.cos(r),c=Math.sin(r),d=Math.cos(l),u=Math.sin(l),f=(t,e,s)=>J(t,r,l,!0)?1:Math.max(e,e*i,s,s*i),g=(t,e,s)=>J(t,r,l,!0)?-1:Math.min(e,e*i,s,s*i),p=f(0,h,d),m=f(E,c,u),x=g(C,h,d),b=g(C+E,c,u);s=(p-x)/2,n=(m-b)/2,o=-(p+x)/2,a=-(m+b)/2}return{ratioX:s,ratioY:n,offsetX:o,offsetY:a}}(u,d,r),x=(i.width-o)/f,b=(i.height-o)/g,_=Math.max(Math.min(x,b)/2,0),y=c(this.options.radius,_),v=(y-Math.max(y*r,0))/this._getVisibleDatasetWeightTotal();this.offsetX=p*y,this.offsetY=m*y,s.total=this.calculateTotal(),this.outerRadius=y-v*this._getRingWeightOffset(this.index),this.innerRadius=Math.max(this.outerRadius-v*l,0),this.updateElements(n,0,n.length,t)}_circumference(t,e){const i=this.options,s=this._cachedMeta,n=this._getCircumference();return e&&i.animation.animateRotate||!this.chart.getDataVisibility(t)||null===s._parsed[t]||s.data[t].hidden?0:this.calculateCircumference(s._parsed[t]*n/O)}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.chartArea,r=o.options.animation,l=(a.left+a.right)/2,h=(a.top+a.bottom)/2,c=n&&r.animateScale,d=c?0:this.innerRadius,u=c?0:this.outerRadius,{sharedOptions:f,includeOptions:g}=this._getSharedOptions(e,s);let p,m=this._getRotation();for(p=0;p<e;++p)m+=this._circumference(p,n);for(p=e;p<e+i;++p){const e=this._circumference(p,n),i=t[p],o={x:l+this.offsetX,y:h+this.offsetY,startAngle:m,endAngle:m+e,circumference:e,outerRadius:u,innerRadius:d};g&&(o.options=f||this.resolveDataElementOptions(p,i.active?"active":s)),m+=e,this.updateElement(i,p,o,s)}}calculateTotal(){const t=this._cachedMeta,e=t.data;let i,s=0;for(i=0;i<e.length;i++){const n=t._parsed[i];null===n||isNaN(n)||!this.chart.getDataVisibility(i)||e[i].hidden||(s+=Math.abs(n))}return s}calculateCircumference(t){const e=this._cachedMeta.total;return e>0&&!isNaN(t)?O*(Math.abs(t)/e):0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t],i.options.locale);return{label:s[t]||"",value:n}}getMaxBorderWidth(t){let e=0;const i=this.chart;let s,n,o,a,r;if(!t)for(s=0,n=i.data.datasets.length;s<n;++s)if(i.isDatasetVisible(s)){o=i.getDatasetMeta(s),t=o.data,a=o.controller;break}if(!t)return 0;for(s=0,n=t.length;s<n;++s)r=a.resolveDataElementOptions(s),"inner"!==r.borderAlign&&(e=Math.max(e,r.borderWidth||0,r.hoverBorderWidth||0));return e}getMaxOffset(t){let e=0;for(let i=0,s=t.length;i<s;++i){const t=this.resolveDataElementOptions(i);e=Math.max(e,t.offset||0,t.hoverOffset||0)}return e}_getRingWeightOffset(t){let e=0;for(let i=0;i<t;++i)this.chart.isDatasetVisible(i)&&(e+=this._getRingWeight(i));return e}_getRingWeight(t){return Math.max(l(this.chart.data.datasets[t].weight,1),0)}_getVisibleDatasetWeightTotal(){return this._getRingWeightOffset(this.chart.data.datasets.length)||1}}class Yn extends js{static id="polarArea";static defaults={dataElementType:"arc",animation:{animateRotate:!0,animateScale:!0},animations:{numbers:{type:"number",properties:["x","y","startAngle","endAngle","innerRadius","outerRadius"]}},indexAxis:"r",startAngle:0,spacing:0,spacingMode:"proportional"};static overrides={aspectRatio:1,plugins:{legend:{labels:{generateLabels(t){const e=t.data;if(e.labels.length&&e.datasets.length){const{labels:{pointStyle:i,color:s}}=t.legend.options;return e.labels.map(((e,n)=>{const o=t.getDatasetMeta(0).controller.getStyle(n);return{text:e,fillStyle:o.backgroundColor,strokeStyle:o.borderColor,fontColor:s,lineWidth:o.borderWidth,pointStyle:i,hidden:!t.getDataVisibility(n),index:n}}))}return[]}},onClick(t,e,i){i.chart.toggleDataVisibility(e.index),i.chart.update()}}},scales:{r:{type:"radialLinear",angleLines:{display:!1},beginAtZero:!0,grid:{circular:!0},pointLabels:{display:!1},startAngle:0}}};constructor(t,e){super(t,e),this.innerRadius=void 0,this.outerRadius=void 0}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart,s=i.data.labels||[],n=ne(e._parsed[t].r,i.options.locale);return{label:s[t]||"",value:n}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta.data;this._updateRadius(),this.updateElements(e,0,e.length,t)}getMinMax(){const t=this._cachedMeta,e={min:Number.POSITIVE_INFINITY,max:Number.NEGATIVE_INFINITY};return t.data.forEach(((t,i)=>{const s=this.getParsed(i).r;!isNaN(s)&&this.chart.getDataVisibility(i)&&(s<e.min&&(e.min=s),s>e.max&&(e.max=s))})),e}_updateRadius(){const t=this.chart,e=t.chartArea,i=t.options,s=Math.min(e.right-e.left,e.bottom-e.top),n=Math.max(s/2,0),o=(n-Math.max(i.cutoutPercentage?n/100*i.cutoutPercentage:1,0))/t.getVisibleDatasetCount();this.outerRadius=n-o*this.index,this.innerRadius=this.outerRadius-o}updateElements(t,e,i,s){const n="reset"===s,o=this.chart,a=o.options.animation,r=this._cachedMeta.rScale,l=r.xCenter,h=r.yCenter,c=r.getIndexAngle(0)-.5*C;let d,u=c;const f=360/this.countVisibleElements();for(d=0;d<e;++d)u+=this._computeAngle(d,s,f);for(d=e;d<e+i;d++){const e=t[d];let i=u,g=u+this._computeAngle(d,s,f),p=o.getDataVisibility(d)?r.getDistanceFromCenterForValue(this.getParsed(d).r):0;u=g,n&&(a.animateScale&&(p=0),a.animateRotate&&(i=g=c));const m={x:l,y:h,innerRadius:0,outerRadius:p,startAngle:i,endAngle:g,options:this.resolveDataElementOptions(d,e.active?"active":s)};0===m.options.spacing&&(m.options.spacing=this.options.spacing),"angular"===m.options.spacingMode&&(m.options.spacingMode=this.options.spacingMode),this.updateElement(e,d,m,s)}}countVisibleElements(){const t=this._cachedMeta;let e=0;return t.data.forEach(((t,i)=>{!isNaN(this.getParsed(i).r)&&this.chart.getDataVisibility(i)&&e++})),e}_computeAngle(t,e,i){return this.chart.getDataVisibility(t)?$(this.resolveDataElementOptions(t,e).angle||i):0}}var Un=Object.freeze({__proto__:null,BarController:class extends js{static id="bar";static defaults={datasetElementType:!1,dataElementType:"bar",categoryPercentage:.8,barPercentage:.9,grouped:!0,animations:{numbers:{type:"number",properties:["x","y","base","width","height"]}}};static overrides={scales:{_index_:{type:"category",offset:!0,grid:{offset:!0}},_value_:{type:"linear",beginAtZero:!0}}};parsePrimitiveData(t,e,i,s){return Vn(t,e,i,s)}parseArrayData(t,e,i,s){return Vn(t,e,i,s)}parseObjectData(t,e,i,s){const{iScale:n,vScale:o}=t,{xAxisKey:a="x",yAxisKey:r="y"}=this._parsing,l="x"===n.axis?a:r,h="x"===o.axis?a:r,c=[];let d,u,f,g;for(d=i,u=i+s;d<u;++d)g=e[d],f={},f[n.axis]=n.parse(M(g,l),d),c.push(Fn(M(g,h),f,o,d));return c}updateRangeFromParsed(t,e,i,s){super.updateRangeFromParsed(t,e,i,s);const n=i._custom;n&&e===this._cachedMeta.vScale&&(t.min=Math.min(t.min,n.min),t.max=Math.max(t.max,n.max))}getMaxOverflow(){return 0}getLabelAndValue(t){const e=this._cachedMeta,{iScale:i,vScale:s}=e,n=this.getParsed(t),o=n._custom,a=Bn(o)?"["+o.start+", "+o.end+"]":""+s.getLabelForValue(n[s.axis]);return{label:""+i.getLabelForValue(n[i.axis]),value:a}}initialize(){this.enableOptionSharing=!0,super.initialize();this._cachedMeta.stack=this.getDataset().stack}update(t){const e=this._cachedMeta;this.updateElements(e.data,0,e.data.length,t)}updateElements(t,e,i,n){const o="reset"===n,{index:a,_cachedMeta:{vScale:r}}=this,l=r.getBasePixel(),h=r.isHorizontal(),c=this._getRuler(),{sharedOptions:d,includeOptions:u}=this._getSharedOptions(e,n);for(let f=e;f<e+i;f++){const e=this.getParsed(f),i=o||s(e[r.axis])?{base:l,head:l}:this._calculateBarValuePixels(f),g=this._calculateBarIndexPixels(f,c),p=(e._stacks||{})[r.axis],m={horizontal:h,base:i.base,enableBorderRadius:!p||Bn(e._custom)||a===p._top||a===p._bottom,x:h?i.head:g.center,y:h?g.center:i.head,height:h?g.size:Math.abs(i.size),width:h?Math.abs(i.size):g.size};u&&(m.options=d||this.resolveDataElementOptions(f,t[f].active?"active":n));const x=m.options||t[f].options;Nn(m,x,p,a),jn(m,x,c.ratio),this.updateElement(t[f],f,m,n)}}_getStacks(t,e){const{iScale:i}=this._cachedMeta,n=i.getMatchingVisibleMetas(this._type).filter((t=>t.controller.options.grouped)),o=i.options.stacked,a=[],r=this._cachedMeta.controller.getParsed(e),l=r&&r[i.axis],h=t=>{const e=t._parsed.find((t=>t[i.axis]===l)),n=e&&e[t.vScale.axis];if(s(n)||isNaN(n))return!0};for(const i of n)if((void 0===e||!h(i))&&((!1===o||-1===a.indexOf(i.stack)||void 0===o&&void 0===i.stack)&&a.push(i.stack),i.index===t))break;return a.length||a.push(void 0),a}_getStackCount(t){return this._getStacks(void 0,t).length}_getAxisCount(){return this._getAxis().length}getFirstScaleIdForIndexAxis(){const t=this.chart.scales,e=this.chart.options.indexAxis;return Object.keys(t).filter((i=>t[i].axis===e)).shift()}_getAxis(){const t={},e=this.getFirstScaleIdForIndexAxis();for(const i of this.chart.data.datasets)t[l("x"===this.chart.options.indexAxis?i.xAxisID:i.yAxisID,e)]=!0;return Object.keys(t)}_getStackIndex(t,e,i){const s=this._getStacks(t,i),n=void 0!==e?s.indexOf(e):-1;return-1===n?s.length-1:n}_getRuler(){const t=this.options,e=this._cachedMeta,i=e.iScale,s=[];let n,o;for(n=0,o=e.data.length;n<o;++n)s.push(i.getPixelForValue(this.getParsed(n)[i.axis],n));const a=t.barThickness;return{min:a||zn(e),pixels:s,start:i._startPixel,end:i._endPixel,stackCount:this._getStackCount(),scale:i,grouped:t.grouped,ratio:a?1:t.categoryPercentage*t.barPercentage}}_calculateBarValuePixels(t){const{_cachedMeta:{vScale:e,_stacked:i,index:n},options:{base:o,minBarLength:a}}=this,r=o||0,l=this.getParsed(t),h=l._custom,c=Bn(h);let d,u,f=l[e.axis],g=0,p=i?this.applyStack(e,l,i):f;p!==f&&(g=p-f,p=f),c&&(f=h.barStart,p=h.barEnd-h.barStart,0!==f&&F(f)!==F(h.barEnd)&&(g=0),g+=f);const m=s(o)||c?g:o;let x=e.getPixelForValue(m);if(d=this.chart.getDataVisibility(t)?e.getPixelForValue(g+p):x,u=d-x,Math.abs(u)<a){u=function(t,e,i){return 0!==t?F(t):(e.isHorizontal()?1:-1)*(e.min>=i?1:-1)}(u,e,r)*a,f===r&&(x-=u/2);const t=e.getPixelForDecimal(0),s=e.getPixelForDecimal(1),o=Math.min(t,s),h=Math.max(t,s);x=Math.max(Math.min(x,h),o),d=x+u,i&&!c&&(l._stacks[e.axis]._visualValues[n]=e.getValueForPixel(d)-e.getValueForPixel(x))}if(x===e.getPixelForValue(r)){const t=F(u)*e.getLineWidthForValue(r)/2;x+=t,u-=t}return{size:u,base:x,head:d,center:d+u/2}}_calculateBarIndexPixels(t,e){const i=e.scale,n=this.options,o=n.skipNull,a=l(n.maxBarThickness,1/0);let r,h;const c=this._getAxisCount();if(e.grouped){const i=o?this._getStackCount(t):e.stackCount,d="flex"===n.barThickness?function(t,e,i,s){const n=e.pixels,o=n[t];let a=t>0?n[t-1]:null,r=t<n.length-1?n[t+1]:null;const l=i.categoryPercentage;null===a&&(a=o-(null===r?e.end-e.start:r-o)),null===r&&(r=o+o-a);const h=o-(o-Math.min(a,r))/2*l;return{chunk:Math.abs(r-a)/2*l/s,ratio:i.barPercentage,start:h}}(t,e,n,i*c):function(t,e,i,n){const o=i.barThickness;let a,r;return s(o)?(a=e.min*i.categoryPercentage,r=i.barPercentage):(a=o*n,r=1),{chunk:a/n,ratio:r,start:e.pixels[t]-a/2}}(t,e,n,i*c),u="x"===this.chart.options.indexAxis?this.getDataset().xAxisID:this.getDataset().yAxisID,f=this._getAxis().indexOf(l(u,this.getFirstScaleIdForIndexAxis())),g=this._getStackIndex(this.index,this._cachedMeta.stack,o?t:void 0)+f;r=d.start+d.chunk*g+d.chunk/2,h=Math.min(a,d.chunk*d.ratio)}else r=i.getPixelForValue(this.getParsed(t)[i.axis],t),h=Math.min(a,e.min*e.ratio);return{base:r-h/2,head:r+h/2,center:r,size:h}}draw(){const t=this._cachedMeta,e=t.vScale,i=t.data,s=i.length;let n=0;for(;n<s;++n)null===this.getParsed(n)[e.axis]||i[n].hidden||i[n].draw(this._ctx)}},BubbleController:class extends js{static id="bubble";static defaults={datasetElementType:!1,dataElementType:"point",animations:{numbers:{type:"number",properties:["x","y","borderWidth","radius"]}}};static overrides={scales:{x:{type:"linear"},y:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,super.initialize()}parsePrimitiveData(t,e,i,s){const n=super.parsePrimitiveData(t,e,i,s);for(let t=0;t<n.length;t++)n[t]._custom=this.resolveDataElementOptions(t+i).radius;return n}parseArrayData(t,e,i,s){const n=super.parseArrayData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s[2],this.resolveDataElementOptions(t+i).radius)}return n}parseObjectData(t,e,i,s){const n=super.parseObjectData(t,e,i,s);for(let t=0;t<n.length;t++){const s=e[i+t];n[t]._custom=l(s&&s.r&&+s.r,this.resolveDataElementOptions(t+i).radius)}return n}getMaxOverflow(){const t=this._cachedMeta.data;let e=0;for(let i=t.length-1;i>=0;--i)e=Math.max(e,t[i].size(this.resolveDataElementOptions(i))/2);return e>0&&e}getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y),l=o._custom;return{label:i[t]||"",value:"("+a+", "+r+(l?", "+l:"")+")"}}update(t){const e=this._cachedMeta.data;this.updateElements(e,0,e.length,t)}updateElements(t,e,i,s){const n="reset"===s,{iScale:o,vScale:a}=this._cachedMeta,{sharedOptions:r,includeOptions:l}=this._getSharedOptions(e,s),h=o.axis,c=a.axis;for(let d=e;d<e+i;d++){const e=t[d],i=!n&&this.getParsed(d),u={},f=u[h]=n?o.getPixelForDecimal(.5):o.getPixelForValue(i[h]),g=u[c]=n?a.getBasePixel():a.getPixelForValue(i[c]);u.skip=isNaN(f)||isNaN(g),l&&(u.options=r||this.resolveDataElementOptions(d,e.active?"active":s),n&&(u.options.radius=0)),this.updateElement(e,d,u,s)}}resolveDataElementOptions(t,e){const i=this.getParsed(t);let s=super.resolveDataElementOptions(t,e);s.$shared&&(s=Object.assign({},s,{$shared:!1}));const n=s.radius;return"active"!==e&&(s.radius=0),s.radius+=l(i&&i._custom,n),s}},DoughnutController:$n,LineController:class extends js{static id="line";static defaults={datasetElementType:"line",dataElementType:"point",showLine:!0,spanGaps:!1};static overrides={scales:{_index_:{type:"category"},_value_:{type:"linear"}}};initialize(){this.enableOptionSharing=!0,this.supportsDecimation=!0,super.initialize()}update(t){const e=this._cachedMeta,{dataset:i,data:s=[],_dataset:n}=e,o=this.chart._animationsDisabled;let{start:a,count:r}=pt(e,s,o);this._drawStart=a,this._drawCount=r,mt(e)&&(a=0,r=s.length),i._chart=this.chart,i._datasetIndex=this.index,i._decimated=!!n._decimated,i.points=s;const l=this.resolveDatasetElementOptions(t);this.options.showLine||(l.borderWidth=0),l.segment=this.options.segment,this.updateElement(i,void 0,{animated:!o,options:l},t),this.updateElements(s,a,r,t)}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,{sharedOptions:c,includeOptions:d}=this._getSharedOptions(e,n),u=a.axis,f=r.axis,{spanGaps:g,segment:p}=this.options,m=W(g)?g:Number.POSITIVE_INFINITY,x=this.chart._animationsDisabled||o||"none"===n,b=e+i,_=t.length;let y=e>0&&this.getParsed(e-1);for(let i=0;i<_;++i){const g=t[i],_=x?g:{};if(i<e||i>=b){_.skip=!0;continue}const v=this.getParsed(i),M=s(v[f]),w=_[u]=a.getPixelForValue(v[u],i),k=_[f]=o||M?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,v,l):v[f],i);_.skip=isNaN(w)||isNaN(k)||M,_.stop=i>0&&Math.abs(v[u]-y[u])>m,p&&(_.parsed=v,_.raw=h.data[i]),d&&(_.options=c||this.resolveDataElementOptions(i,g.active?"active":n)),x||this.updateElement(g,i,_,n),y=v}}getMaxOverflow(){const t=this._cachedMeta,e=t.dataset,i=e.options&&e.options.borderWidth||0,s=t.data||[];if(!s.length)return i;const n=s[0].size(this.resolveDataElementOptions(0)),o=s[s.length-1].size(this.resolveDataElementOptions(s.length-1));return Math.max(i,n,o)/2}draw(){const t=this._cachedMeta;t.dataset.updateControlPoints(this.chart.chartArea,t.iScale.axis),super.draw()}},PieController:class extends $n{static id="pie";static defaults={cutout:0,rotation:0,circumference:360,radius:"100%"}},PolarAreaController:Yn,RadarController:class extends js{static id="radar";static defaults={datasetElementType:"line",dataElementType:"point",indexAxis:"r",showLine:!0,elements:{line:{fill:"start"}}};static overrides={aspectRatio:1,scales:{r:{type:"radialLinear"}}};getLabelAndValue(t){const e=this._cachedMeta.vScale,i=this.getParsed(t);return{label:e.getLabels()[t],value:""+e.getLabelForValue(i[e.axis])}}parseObjectData(t,e,i,s){return ii.bind(this)(t,e,i,s)}update(t){const e=this._cachedMeta,i=e.dataset,s=e.data||[],n=e.iScale.getLabels();if(i.points=s,"resize"!==t){const e=this.resolveDatasetElementOptions(t);this.options.showLine||(e.borderWidth=0);const o={_loop:!0,_fullLoop:n.length===s.length,options:e};this.updateElement(i,void 0,o,t)}this.updateElements(s,0,s.length,t)}updateElements(t,e,i,s){const n=this._cachedMeta.rScale,o="reset"===s;for(let a=e;a<e+i;a++){const e=t[a],i=this.resolveDataElementOptions(a,e.active?"active":s),r=n.getPointPositionForValue(a,this.getParsed(a).r),l=o?n.xCenter:r.x,h=o?n.yCenter:r.y,c={x:l,y:h,angle:r.angle,skip:isNaN(l)||isNaN(h),options:i};this.updateElement(e,a,c,s)}}},ScatterController:class extends js{static id="scatter";static defaults={datasetElementType:!1,dataElementType:"point",showLine:!1,fill:!1};static overrides={interaction:{mode:"point"},scales:{x:{type:"linear"},y:{type:"linear"}}};getLabelAndValue(t){const e=this._cachedMeta,i=this.chart.data.labels||[],{xScale:s,yScale:n}=e,o=this.getParsed(t),a=s.getLabelForValue(o.x),r=n.getLabelForValue(o.y);return{label:i[t]||"",value:"("+a+", "+r+")"}}update(t){const e=this._cachedMeta,{data:i=[]}=e,s=this.chart._animationsDisabled;let{start:n,count:o}=pt(e,i,s);if(this._drawStart=n,this._drawCount=o,mt(e)&&(n=0,o=i.length),this.options.showLine){this.datasetElementType||this.addElements();const{dataset:n,_dataset:o}=e;n._chart=this.chart,n._datasetIndex=this.index,n._decimated=!!o._decimated,n.points=i;const a=this.resolveDatasetElementOptions(t);a.segment=this.options.segment,this.updateElement(n,void 0,{animated:!s,options:a},t)}else this.datasetElementType&&(delete e.dataset,this.datasetElementType=!1);this.updateElements(i,n,o,t)}addElements(){const{showLine:t}=this.options;!this.datasetElementType&&t&&(this.datasetElementType=this.chart.registry.getElement("line")),super.addElements()}updateElements(t,e,i,n){const o="reset"===n,{iScale:a,vScale:r,_stacked:l,_dataset:h}=this._cachedMeta,c=this.resolveDataElementOptions(e,n),d=this.getSharedOptions(c),u=this.includeOptions(n,d),f=a.axis,g=r.axis,{spanGaps:p,segment:m}=this.options,x=W(p)?p:Number.POSITIVE_INFINITY,b=this.chart._animationsDisabled||o||"none"===n;let _=e>0&&this.getParsed(e-1);for(let c=e;c<e+i;++c){const e=t[c],i=this.getParsed(c),p=b?e:{},y=s(i[g]),v=p[f]=a.getPixelForValue(i[f],c),M=p[g]=o||y?r.getBasePixel():r.getPixelForValue(l?this.applyStack(r,i,l):i[g],c);p.skip=isNaN(v)||isNaN(M)||y,p.stop=c>0&&Math.abs(i[f]-_[f])>x,m&&(p.parsed=i,p.raw=h.data[c]),u&&(p.options=d||this.resolveDataElementOptions(c,e.active?"active":n)),b||this.updateElement(e,c,p,n),_=i}this.updateSharedOptions(d,n,c)}getMaxOverflow(){const t=this._cachedMeta,e=t.data||[];if(!this.options.showLine){let t=0;for(let i=e.length-1;i>=0;--i)t=Math.max(t,e[i].size(this.resolveDataElementOptions(i))/2);return t>0&&t}const i=t.dataset,s=i.options&&i.options.borderWidth||0;if(!e.length)return s;const n=e[0].size(this.resolveDataElementOptions(0)),o=e[e.length-1].size(this.resolveDataElementOptions(e.length-1));return Math.max(s,n,o)/2}}});function Xn(t,e,i,s){const n=vi(t.options.borderRadius,["outerStart","outerEnd","innerStart","innerEnd"]);const o=(i-e)/2,a=Math.min(o,s*e/2),r=t=>{const e=(i-Math.min(o,t))*s/2;return Z(t,0,Math.min(o,e))};return{outerStart:r(n.outerStart),outerEnd:r(n.outerEnd),innerStart:Z(n.innerStart,0,a),innerEnd:Z(n.innerEnd,0,a)}}function qn(t,e,i,s){return{x:i+t*Math.cos(e),y:s+t*Math.sin(e)}}function Kn(t,e,i,s,n,o){const{x:a,y:r,startAngle:l,pixelMargin:h,innerRadius:c}=e,{spacingMode:d="angular"}=e.options,u=n-l;if(o&&e.options.selfJoin&&Math.abs(u)>=O-1e-4)return void function(t,e,i,s){const{x:n,y:o,startAngle:a,pixelMargin:r,innerRadius:l}=e,h=Math.max(e.outerRadius+s+i-r,0),c=l>0?l+s+i+r:0;t.beginPath(),t.arc(n,o,h,a,a+O),c>0&&(t.moveTo(n+Math.cos(a)*c,o+Math.sin(a)*c),t.arc(n,o,c,a+O,a,!0)),t.closePath()}(t,e,i,s);const f=Math.max(e.outerRadius+s+i-h,0);let g=c>0?c+s+i+h:0,p=0,m=0;const x=f>0?Math.max(.001,u*f-i/C)/f:.001,b=(u-x)/2;if(s){const t=((c>0?c-s:0)+(f>0?f-s:0))/2,e=(u-(0!==t?u*t/(t+s):u))/2,i=t>0?Math.asin(Math.min(1,s/t)):0,n=Math.max(0,x/2-.001),o=Math.sin(n);if("parallel"===d){if(0===g&&o>0){const t=s/o,e=Math.max(0,f-.001);g=Math.min(t,e)}const t=Math.min(f>0?f*o:Number.POSITIVE_INFINITY,g>0?g*o:Number.POSITIVE_INFINITY),e=Math.min(s,t);p=f>0?Math.asin(Math.min(1,e/f)):Math.min(n,i),m=g>0?Math.asin(Math.min(1,e/g)):p}else"proportional"===d?(p=Math.min(n,e),m=Math.min(n,e)):(p=Math.min(n,i),m=Math.min(n,i))}const _=l+b+p,y=n-b-p,v=l+b+m,M=n-b-m,w=Math.min(y-_,M-v),{outerStart:k,outerEnd:S,innerStart:P,innerEnd:D}=Xn(e,g,f,w),A=f-k,T=f-S,L=_+k/A,R=y-S/T,I=g+P,z=g+D,F=v+P/I,V=M-D/z;if(t.beginPath(),o){const e=(L+R)/2;if(t.arc(a,r,f,L,e),t.arc(a,r,f,e,R),S>0){const e=qn(T,R,a,r);t.arc(e.x,e.y,S,R,y+E)}const i=qn(z,M,a,r);if(t.lineTo(i.x,i.y),D>0){const e=qn(z,V,a,r);t.arc(e.x,e.y,D,M+E,V+Math.PI)}const s=(M-D/g+(v+P/g))/2;if(t.arc(a,r,g,M-D/g,s,!0),t.arc(a,r,g,s,v+P/g,!0),P>0){const e=qn(I,F,a,r);t.arc(e.x,e.y,P,F+Math.PI,v-E)}const n=qn(A,_,a,r);if(t.lineTo(n.x,n.y),k>0){const e=qn(A,L,a,r);t.arc(e.x,e.y,k,_-E,L)}}else{t.moveTo(a,r);const e=Math.cos(L)*f+a,i=Math.sin(L)*f+r;t.lineTo(e,i);const s=Math.cos(R)*f+a,n=Math.sin(R)*f+r;t.lineTo(s,n)}t.closePath()}function Gn(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r,options:l}=e,{borderWidth:h,borderJoinStyle:c,borderDash:d,borderDashOffset:u,borderRadius:f}=l,g="inner"===l.borderAlign;if(!h)return;t.setLineDash(d||[]),t.lineDashOffset=u,g?(t.lineWidth=2*h,t.lineJoin=c||"round"):(t.lineWidth=h,t.lineJoin=c||"bevel");let p=e.endAngle;const m=Math.abs(p-a)>=O-1e-4;if(o){Kn(t,e,i,s,p,n);for(let e=0;e<o;++e)t.stroke();isNaN(r)||(p=a+(r%O||O))}g&&function(t,e,i){const{startAngle:s,pixelMargin:n,x:o,y:a,outerRadius:r,innerRadius:l}=e;let h=n/r;t.beginPath(),t.arc(o,a,r,s-h,i+h),l>n?(h=n/l,t.arc(o,a,l,i+h,s-h,!0)):t.arc(o,a,n,i+E,s-E),t.closePath(),t.clip()}(t,e,p);!(m&&e.innerRadius>0)&&l.selfJoin&&p-a>=C&&0===f&&"miter"!==c&&function(t,e,i){const{startAngle:s,x:n,y:o,outerRadius:a,innerRadius:r,options:l}=e,{borderWidth:h,borderJoinStyle:c}=l,d=Math.min(h/a,G(s-i));if(t.beginPath(),t.arc(n,o,a-h/2,s+d/2,i-d/2),r>0){const e=Math.min(h/r,G(s-i));t.arc(n,o,r+h/2,i-e/2,s+e/2,!0)}else{const e=Math.min(h/2,a*G(s-i));if("round"===c)t.arc(n,o,e,i-C/2,s+C/2,!0);else if("bevel"===c){const a=2*e*e,r=-a*Math.cos(i+C/2)+n,l=-a*Math.sin(i+C/2)+o,h=a*Math.cos(s+C/2)+n,c=a*Math.sin(s+C/2)+o;t.lineTo(r,l),t.lineTo(h,c)}}t.closePath(),t.moveTo(0,0),t.rect(0,0,t.canvas.width,t.canvas.height),t.clip("evenodd")}(t,e,p),o||(Kn(t,e,i,s,p,n),t.stroke())}function Jn(t,e,i=e){t.lineCap=l(i.borderCapStyle,e.borderCapStyle),t.setLineDash(l(i.borderDash,e.borderDash)),t.lineDashOffset=l(i.borderDashOffset,e.borderDashOffset),t.lineJoin=l(i.borderJoinStyle,e.borderJoinStyle),t.lineWidth=l(i.borderWidth,e.borderWidth),t.strokeStyle=l(i.borderColor,e.borderColor)}function Zn(t,e,i){t.lineTo(i.x,i.y)}function Qn(t,e,i={}){const s=t.length,{start:n=0,end:o=s-1}=i,{start:a,end:r}=e,l=Math.max(n,a),h=Math.min(o,r),c=n<a&&o<a||n>r&&o>r;return{count:s,start:l,loop:e.loop,ilen:h<l&&!c?s+h-l:h-l}}function to(t,e,i,s){const{points:n,options:o}=e,{count:a,start:r,loop:l,ilen:h}=Qn(n,i,s),c=function(t){return t.stepped?Fe:t.tension||"monotone"===t.cubicInterpolationMode?Ve:Zn}(o);let d,u,f,{move:g=!0,reverse:p}=s||{};for(d=0;d<=h;++d)u=n[(r+(p?h-d:d))%a],u.skip||(g?(t.moveTo(u.x,u.y),g=!1):c(t,f,u,p,o.stepped),f=u);return l&&(u=n[(r+(p?h:0))%a],c(t,f,u,p,o.stepped)),!!l}function eo(t,e,i,s){const n=e.points,{count:o,start:a,ilen:r}=Qn(n,i,s),{move:l=!0,reverse:h}=s||{};let c,d,u,f,g,p,m=0,x=0;const b=t=>(a+(h?r-t:t))%o,_=()=>{f!==g&&(t.lineTo(m,g),t.lineTo(m,f),t.lineTo(m,p))};for(l&&(d=n[b(0)],t.moveTo(d.x,d.y)),c=0;c<=r;++c){if(d=n[b(c)],d.skip)continue;const e=d.x,i=d.y,s=0|e;s===u?(i<f?f=i:i>g&&(g=i),m=(x*m+e)/++x):(_(),t.lineTo(e,i),u=s,x=0,f=g=i),p=i}_()}function io(t){const e=t.options,i=e.borderDash&&e.borderDash.length;return!(t._decimated||t._loop||e.tension||"monotone"===e.cubicInterpolationMode||e.stepped||i)?eo:to}const so="function"==typeof Path2D;function no(t,e,i,s){so&&!e.options.segment?function(t,e,i,s){let n=e._path;n||(n=e._path=new Path2D,e.path(n,i,s)&&n.closePath()),Jn(t,e.options),t.stroke(n)}(t,e,i,s):function(t,e,i,s){const{segments:n,options:o}=e,a=io(e);for(const r of n)Jn(t,o,r.style),t.beginPath(),a(t,e,r,{start:i,end:i+s-1})&&t.closePath(),t.stroke()}(t,e,i,s)}class oo extends $s{static id="line";static defaults={borderCapStyle:"butt",borderDash:[],borderDashOffset:0,borderJoinStyle:"miter",borderWidth:3,capBezierPoints:!0,cubicInterpolationMode:"default",fill:!1,spanGaps:!1,stepped:!1,tension:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t&&"fill"!==t};constructor(t){super(),this.animated=!0,this.options=void 0,this._chart=void 0,this._loop=void 0,this._fullLoop=void 0,this._path=void 0,this._points=void 0,this._segments=void 0,this._decimated=!1,this._pointsUpdated=!1,this._datasetIndex=void 0,t&&Object.assign(this,t)}updateControlPoints(t,e){const i=this.options;if((i.tension||"monotone"===i.cubicInterpolationMode)&&!i.stepped&&!this._pointsUpdated){const s=i.spanGaps?this._loop:this._fullLoop;hi(this._points,i,t,s,e),this._pointsUpdated=!0}}set points(t){this._points=t,delete this._segments,delete this._path,this._pointsUpdated=!1}get points(){return this._points}get segments(){return this._segments||(this._segments=zi(this,this.options.segment))}first(){const t=this.segments,e=this.points;return t.length&&e[t[0].start]}last(){const t=this.segments,e=this.points,i=t.length;return i&&e[t[i-1].end]}interpolate(t,e){const i=this.options,s=t[e],n=this.points,o=Ii(this,{property:e,start:s,end:s});if(!o.length)return;const a=[],r=function(t){return t.stepped?pi:t.tension||"monotone"===t.cubicInterpolationMode?mi:gi}(i);let l,h;for(l=0,h=o.length;l<h;++l){const{start:h,end:c}=o[l],d=n[h],u=n[c];if(d===u){a.push(d);continue}const f=r(d,u,Math.abs((s-d[e])/(u[e]-d[e])),i.stepped);f[e]=t[e],a.push(f)}return 1===a.length?a[0]:a}pathSegment(t,e,i){return io(this)(t,this,e,i)}path(t,e,i){const s=this.segments,n=io(this);let o=this._loop;e=e||0,i=i||this.points.length-e;for(const a of s)o&=n(t,this,a,{start:e,end:e+i-1});return!!o}draw(t,e,i,s){const n=this.options||{};(this.points||[]).length&&n.borderWidth&&(t.save(),no(t,this,i,s),t.restore()),this.animated&&(this._pointsUpdated=!1,this._path=void 0)}}function ao(t,e,i,s){const n=t.options,{[i]:o}=t.getProps([i],s);return Math.abs(e-o)<n.radius+n.hitRadius}function ro(t,e){const{x:i,y:s,base:n,width:o,height:a}=t.getProps(["x","y","base","width","height"],e);let r,l,h,c,d;return t.horizontal?(d=a/2,r=Math.min(i,n),l=Math.max(i,n),h=s-d,c=s+d):(d=o/2,r=i-d,l=i+d,h=Math.min(s,n),c=Math.max(s,n)),{left:r,top:h,right:l,bottom:c}}function lo(t,e,i,s){return t?0:Z(e,i,s)}function ho(t){const e=ro(t),i=e.right-e.left,s=e.bottom-e.top,n=function(t,e,i){const s=t.options.borderWidth,n=t.borderSkipped,o=Mi(s);return{t:lo(n.top,o.top,0,i),r:lo(n.right,o.right,0,e),b:lo(n.bottom,o.bottom,0,i),l:lo(n.left,o.left,0,e)}}(t,i/2,s/2),a=function(t,e,i){const{enableBorderRadius:s}=t.getProps(["enableBorderRadius"]),n=t.options.borderRadius,a=wi(n),r=Math.min(e,i),l=t.borderSkipped,h=s||o(n);return{topLeft:lo(!h||l.top||l.left,a.topLeft,0,r),topRight:lo(!h||l.top||l.right,a.topRight,0,r),bottomLeft:lo(!h||l.bottom||l.left,a.bottomLeft,0,r),bottomRight:lo(!h||l.bottom||l.right,a.bottomRight,0,r)}}(t,i/2,s/2);return{outer:{x:e.left,y:e.top,w:i,h:s,radius:a},inner:{x:e.left+n.l,y:e.top+n.t,w:i-n.l-n.r,h:s-n.t-n.b,radius:{topLeft:Math.max(0,a.topLeft-Math.max(n.t,n.l)),topRight:Math.max(0,a.topRight-Math.max(n.t,n.r)),bottomLeft:Math.max(0,a.bottomLeft-Math.max(n.b,n.l)),bottomRight:Math.max(0,a.bottomRight-Math.max(n.b,n.r))}}}}function co(t,e,i,s){const n=null===e,o=null===i,a=t&&!(n&&o)&&ro(t,s);return a&&(n||tt(e,a.left,a.right))&&(o||tt(i,a.top,a.bottom))}function uo(t,e){t.rect(e.x,e.y,e.w,e.h)}function fo(t,e,i={}){const s=t.x!==i.x?-e:0,n=t.y!==i.y?-e:0,o=(t.x+t.w!==i.x+i.w?e:0)-s,a=(t.y+t.h!==i.y+i.h?e:0)-n;return{x:t.x+s,y:t.y+n,w:t.w+o,h:t.h+a,radius:t.radius}}var go=Object.freeze({__proto__:null,ArcElement:class extends $s{static id="arc";static defaults={borderAlign:"center",borderColor:"#fff",borderDash:[],borderDashOffset:0,borderJoinStyle:void 0,borderRadius:0,borderWidth:2,offset:0,spacing:0,spacingMode:"angular",angle:void 0,circular:!0,selfJoin:!1};static defaultRoutes={backgroundColor:"backgroundColor"};static descriptors={_scriptable:!0,_indexable:t=>"borderDash"!==t};circumference;endAngle;fullCircles;innerRadius;outerRadius;pixelMargin;startAngle;circular;constructor(t){super(),this.options=void 0,this.circumference=void 0,this.startAngle=void 0,this.endAngle=void 0,this.innerRadius=void 0,this.outerRadius=void 0,this.pixelMargin=0,this.fullCircles=0,this.circular=!1,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.getProps(["x","y"],i),{angle:n,distance:o}=X(s,{x:t,y:e}),{startAngle:a,endAngle:r,innerRadius:h,outerRadius:c,circumference:d}=this.getProps(["startAngle","endAngle","innerRadius","outerRadius","circumference"],i),u=(this.options.spacing+this.options.borderWidth)/2,f=l(d,r-a),g=J(n,a,r)&&a!==r,p=f>=O||g,m=tt(o,h+u,c+u);return p&&m}getCenterPoint(t){const{x:e,y:i,startAngle:s,endAngle:n,innerRadius:o,outerRadius:a}=this.getProps(["x","y","startAngle","endAngle","innerRadius","outerRadius"],t),{offset:r,spacing:l}=this.options,h=(s+n)/2,c=(o+a+l+r)/2;return{x:e+Math.cos(h)*c,y:i+Math.sin(h)*c}}tooltipPosition(t){return this.getCenterPoint(t)}draw(t){const{options:e,circumference:i}=this,s=(e.offset||0)/4,n=(e.spacing||0)/2,o=e.circular;if(this.pixelMargin="inner"===e.borderAlign?.33:0,this.fullCircles=i>O?Math.floor(i/O):0,0===i||this.innerRadius<0||this.outerRadius<0)return;t.save();const a=(this.startAngle+this.endAngle)/2;t.translate(Math.cos(a)*s,Math.sin(a)*s);const r=s*(1-Math.sin(Math.min(C,i||0)));t.fillStyle=e.backgroundColor,t.strokeStyle=e.borderColor,function(t,e,i,s,n){const{fullCircles:o,startAngle:a,circumference:r}=e;let l=e.endAngle;if(o){Kn(t,e,i,s,l,n);for(let e=0;e<o;++e)t.fill();isNaN(r)||(l=a+(r%O||O))}Kn(t,e,i,s,l,n),t.fill()}(t,this,r,n,o),Gn(t,this,r,n,o),t.restore()}},BarElement:class extends $s{static id="bar";static defaults={borderSkipped:"start",borderWidth:0,borderRadius:0,inflateAmount:"auto",pointStyle:void 0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.horizontal=void 0,this.base=void 0,this.width=void 0,this.height=void 0,this.inflateAmount=void 0,t&&Object.assign(this,t)}draw(t){const{inflateAmount:e,options:{borderColor:i,backgroundColor:s}}=this,{inner:n,outer:o}=ho(this),a=(r=o.radius).topLeft||r.topRight||r.bottomLeft||r.bottomRight?He:uo;var r;t.save(),o.w===n.w&&o.h===n.h||(t.beginPath(),a(t,fo(o,e,n)),t.clip(),a(t,fo(n,-e,o)),t.fillStyle=i,t.fill("evenodd")),t.beginPath(),a(t,fo(n,e)),t.fillStyle=s,t.fill(),t.restore()}inRange(t,e,i){return co(this,t,e,i)}inXRange(t,e){return co(this,t,null,e)}inYRange(t,e){return co(this,null,t,e)}getCenterPoint(t){const{x:e,y:i,base:s,horizontal:n}=this.getProps(["x","y","base","horizontal"],t);return{x:n?(e+s)/2:e,y:n?i:(i+s)/2}}getRange(t){return"x"===t?this.width/2:this.height/2}},LineElement:oo,PointElement:class extends $s{static id="point";parsed;skip;stop;static defaults={borderWidth:1,hitRadius:1,hoverBorderWidth:1,hoverRadius:4,pointStyle:"circle",radius:3,rotation:0};static defaultRoutes={backgroundColor:"backgroundColor",borderColor:"borderColor"};constructor(t){super(),this.options=void 0,this.parsed=void 0,this.skip=void 0,this.stop=void 0,t&&Object.assign(this,t)}inRange(t,e,i){const s=this.options,{x:n,y:o}=this.getProps(["x","y"],i);return Math.pow(t-n,2)+Math.pow(e-o,2)<Math.pow(s.hitRadius+s.radius,2)}inXRange(t,e){return ao(this,t,"x",e)}inYRange(t,e){return ao(this,t,"y",e)}getCenterPoint(t){const{x:e,y:i}=this.getProps(["x","y"],t);return{x:e,y:i}}size(t){let e=(t=t||this.options||{}).radius||0;e=Math.max(e,e&&t.hoverRadius||0);return 2*(e+(e&&t.borderWidth||0))}draw(t,e){const i=this.options;this.skip||i.radius<.1||!Re(this,e,this.size(i)/2)||(t.strokeStyle=i.borderColor,t.lineWidth=i.borderWidth,t.fillStyle=i.backgroundColor,Le(t,i,this.x,this.y))}getRange(){const t=this.options||{};return t.radius+t.hitRadius}}});function po(t,e,i,s){const n=t.indexOf(e);if(-1===n)return((t,e,i,s)=>("string"==typeof e?(i=t.push(e)-1,s.unshift({index:i,label:e})):isNaN(e)&&(i=null),i))(t,e,i,s);return n!==t.lastIndexOf(e)?i:n}function mo(t){const e=this.getLabels();return t>=0&&t<e.length?e[t]:t}function xo(t,e,{horizontal:i,minRotation:s}){const n=$(s),o=(i?Math.sin(n):Math.cos(n))||.001,a=.75*e*(""+t).length;return Math.min(e/o,a)}class bo extends tn{constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._endValue=void 0,this._valueRange=0}parse(t,e){return s(t)||("number"==typeof t||t instanceof Number)&&!isFinite(+t)?null:+t}handleTickRangeOptions(){const{beginAtZero:t}=this.options,{minDefined:e,maxDefined:i}=this.getUserBounds();let{min:s,max:n}=this;const o=t=>s=e?s:t,a=t=>n=i?n:t;if(t){const t=F(s),e=F(n);t<0&&e<0?a(0):t>0&&e>0&&o(0)}if(s===n){let e=0===n?1:Math.abs(.05*n);a(n+e),t||o(s-e)}this.min=s,this.max=n}getTickLimit(){const t=this.options.ticks;let e,{maxTicksLimit:i,stepSize:s}=t;return s?(e=Math.ceil(this.max/s)-Math.floor(this.min/s)+1,e>1e3&&(console.warn(`scales.${this.id}.ticks.stepSize: ${s} would result generating up to ${e} ticks. Limiting to 1000.`),e=1e3)):(e=this.computeTickLimit(),i=i||11),i&&(e=Math.min(i,e)),e}computeTickLimit(){return Number.POSITIVE_INFINITY}buildTicks(){const t=this.options,e=t.ticks;let i=this.getTickLimit();i=Math.max(2,i);const n=function(t,e){const i=[],{bounds:n,step:o,min:a,max:r,precision:l,count:h,maxTicks:c,maxDigits:d,includeBounds:u}=t,f=o||1,g=c-1,{min:p,max:m}=e,x=!s(a),b=!s(r),_=!s(h),y=(m-p)/(d+1);let v,M,w,k,S=B((m-p)/g/f)*f;if(S<1e-14&&!x&&!b)return[{value:p},{value:m}];k=Math.ceil(m/S)-Math.floor(p/S),k>g&&(S=B(k*S/g/f)*f),s(l)||(v=Math.pow(10,l),S=Math.ceil(S*v)/v),"ticks"===n?(M=Math.floor(p/S)*S,w=Math.ceil(m/S)*S):(M=p,w=m),x&&b&&o&&H((r-a)/o,S/1e3)?(k=Math.round(Math.min((r-a)/S,c)),S=(r-a)/k,M=a,w=r):_?(M=x?a:M,w=b?r:w,k=h-1,S=(w-M)/k):(k=(w-M)/S,k=V(k,Math.round(k),S/1e3)?Math.round(k):Math.ceil(k));const P=Math.max(U(S),U(M));v=Math.pow(10,s(l)?P:l),M=Math.round(M*v)/v,w=Math.round(w*v)/v;let D=0;for(x&&(u&&M!==a?(i.push({value:a}),M<a&&D++,V(Math.round((M+D*S)*v)/v,a,xo(a,y,t))&&D++):M<a&&D++);D<k;++D){const t=Math.round((M+D*S)*v)/v;if(b&&t>r)break;i.push({value:t})}return b&&u&&w!==r?i.length&&V(i[i.length-1].value,r,xo(r,y,t))?i[i.length-1].value=r:i.push({value:r}):b&&w!==r||i.push({value:w}),i}({maxTicks:i,bounds:t.bounds,min:t.min,max:t.max,precision:e.precision,step:e.stepSize,count:e.count,maxDigits:this._maxDigits(),horizontal:this.isHorizontal(),minRotation:e.minRotation||0,includeBounds:!1!==e.includeBounds},this._range||this);return"ticks"===t.bounds&&j(n,this,"value"),t.reverse?(n.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),n}configure(){const t=this.ticks;let e=this.min,i=this.max;if(super.configure(),this.options.offset&&t.length){const s=(i-e)/Math.max(t.length-1,1)/2;e-=s,i+=s}this._startValue=e,this._endValue=i,this._valueRange=i-e}getLabelForValue(t){return ne(t,this.chart.options.locale,this.options.ticks.format)}}class _o extends bo{static id="linear";static defaults={ticks:{callback:ae.formatters.numeric}};determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?t:0,this.max=a(e)?e:1,this.handleTickRangeOptions()}computeTickLimit(){const t=this.isHorizontal(),e=t?this.width:this.height,i=$(this.options.ticks.minRotation),s=(t?Math.sin(i):Math.cos(i))||.001,n=this._resolveTickFontOptions(0);return Math.ceil(e/Math.min(40,n.lineHeight/s))}getPixelForValue(t){return null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getValueForPixel(t){return this._startValue+this.getDecimalForPixel(t)*this._valueRange}}const yo=t=>Math.floor(z(t)),vo=(t,e)=>Math.pow(10,yo(t)+e);function Mo(t){return 1===t/Math.pow(10,yo(t))}function wo(t,e,i){const s=Math.pow(10,i),n=Math.floor(t/s);return Math.ceil(e/s)-n}function ko(t,{min:e,max:i}){e=r(t.min,e);const s=[],n=yo(e);let o=function(t,e){let i=yo(e-t);for(;wo(t,e,i)>10;)i++;for(;wo(t,e,i)<10;)i--;return Math.min(i,yo(t))}(e,i),a=o<0?Math.pow(10,Math.abs(o)):1;const l=Math.pow(10,o),h=n>o?Math.pow(10,n):0,c=Math.round((e-h)*a)/a,d=Math.floor((e-h)/l/10)*l*10;let u=Math.floor((c-d)/Math.pow(10,o)),f=r(t.min,Math.round((h+d+u*Math.pow(10,o))*a)/a);for(;f<i;)s.push({value:f,major:Mo(f),significand:u}),u>=10?u=u<15?15:20:u++,u>=20&&(o++,u=2,a=o>=0?1:a),f=Math.round((h+d+u*Math.pow(10,o))*a)/a;const g=r(t.max,f);return s.push({value:g,major:Mo(g),significand:u}),s}class So extends tn{static id="logarithmic";static defaults={ticks:{callback:ae.formatters.logarithmic,major:{enabled:!0}}};constructor(t){super(t),this.start=void 0,this.end=void 0,this._startValue=void 0,this._valueRange=0}parse(t,e){const i=bo.prototype.parse.apply(this,[t,e]);if(0!==i)return a(i)&&i>0?i:null;this._zero=!0}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!0);this.min=a(t)?Math.max(0,t):null,this.max=a(e)?Math.max(0,e):null,this.options.beginAtZero&&(this._zero=!0),this._zero&&this.min!==this._suggestedMin&&!a(this._userMin)&&(this.min=t===vo(this.min,0)?vo(this.min,-1):vo(this.min,0)),this.handleTickRangeOptions()}handleTickRangeOptions(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let i=this.min,s=this.max;const n=e=>i=t?i:e,o=t=>s=e?s:t;i===s&&(i<=0?(n(1),o(10)):(n(vo(i,-1)),o(vo(s,1)))),i<=0&&n(vo(s,-1)),s<=0&&o(vo(i,1)),this.min=i,this.max=s}buildTicks(){const t=this.options,e=ko({min:this._userMin,max:this._userMax},this);return"ticks"===t.bounds&&j(e,this,"value"),t.reverse?(e.reverse(),this.start=this.max,this.end=this.min):(this.start=this.min,this.end=this.max),e}getLabelForValue(t){return void 0===t?"0":ne(t,this.chart.options.locale,this.options.ticks.format)}configure(){const t=this.min;super.configure(),this._startValue=z(t),this._valueRange=z(this.max)-z(t)}getPixelForValue(t){return void 0!==t&&0!==t||(t=this.min),null===t||isNaN(t)?NaN:this.getPixelForDecimal(t===this.min?0:(z(t)-this._startValue)/this._valueRange)}getValueForPixel(t){const e=this.getDecimalForPixel(t);return Math.pow(10,this._startValue+e*this._valueRange)}}function Po(t){const e=t.ticks;if(e.display&&t.display){const t=ki(e.backdropPadding);return l(e.font&&e.font.size,ue.font.size)+t.height}return 0}function Do(t,e,i,s,n){return t===s||t===n?{start:e-i/2,end:e+i/2}:t<s||t>n?{start:e-i,end:e}:{start:e,end:e+i}}function Co(t){const e={l:t.left+t._padding.left,r:t.right-t._padding.right,t:t.top+t._padding.top,b:t.bottom-t._padding.bottom},i=Object.assign({},e),s=[],o=[],a=t._pointLabels.length,r=t.options.pointLabels,l=r.centerPointLabels?C/a:0;for(let u=0;u<a;u++){const a=r.setContext(t.getPointLabelContext(u));o[u]=a.padding;const f=t.getPointPosition(u,t.drawingArea+o[u],l),g=Si(a.font),p=(h=t.ctx,c=g,d=n(d=t._pointLabels[u])?d:[d],{w:Oe(h,c.string,d),h:d.length*c.lineHeight});s[u]=p;const m=G(t.getIndexAngle(u)+l),x=Math.round(Y(m));Oo(i,e,m,Do(x,f.x,p.w,0,180),Do(x,f.y,p.h,90,270))}var h,c,d;t.setCenterPoint(e.l-i.l,i.r-e.r,e.t-i.t,i.b-e.b),t._pointLabelItems=function(t,e,i){const s=[],n=t._pointLabels.length,o=t.options,{centerPointLabels:a,display:r}=o.pointLabels,l={extra:Po(o)/2,additionalAngle:a?C/n:0};let h;for(let o=0;o<n;o++){l.padding=i[o],l.size=e[o];const n=Ao(t,o,l);s.push(n),"auto"===r&&(n.visible=To(n,h),n.visible&&(h=n))}return s}(t,s,o)}function Oo(t,e,i,s,n){const o=Math.abs(Math.sin(i)),a=Math.abs(Math.cos(i));let r=0,l=0;s.start<e.l?(r=(e.l-s.start)/o,t.l=Math.min(t.l,e.l-r)):s.end>e.r&&(r=(s.end-e.r)/o,t.r=Math.max(t.r,e.r+r)),n.start<e.t?(l=(e.t-n.start)/a,t.t=Math.min(t.t,e.t-l)):n.end>e.b&&(l=(n.end-e.b)/a,t.b=Math.max(t.b,e.b+l))}function Ao(t,e,i){const s=t.drawingArea,{extra:n,additionalAngle:o,padding:a,size:r}=i,l=t.getPointPosition(e,s+n+a,o),h=Math.round(Y(G(l.angle+E))),c=function(t,e,i){90===i||270===i?t-=e/2:(i>270||i<90)&&(t-=e);return t}(l.y,r.h,h),d=function(t){if(0===t||180===t)return"center";if(t<180)return"left";return"right"}(h),u=function(t,e,i){"right"===i?t-=e:"center"===i&&(t-=e/2);return t}(l.x,r.w,d);return{visible:!0,x:l.x,y:c,textAlign:d,left:u,top:c,right:u+r.w,bottom:c+r.h}}function To(t,e){if(!e)return!0;const{left:i,top:s,right:n,bottom:o}=t;return!(Re({x:i,y:s},e)||Re({x:i,y:o},e)||Re({x:n,y:s},e)||Re({x:n,y:o},e))}function Lo(t,e,i){const{left:n,top:o,right:a,bottom:r}=i,{backdropColor:l}=e;if(!s(l)){const i=wi(e.borderRadius),s=ki(e.backdropPadding);t.fillStyle=l;const h=n-s.left,c=o-s.top,d=a-n+s.width,u=r-o+s.height;Object.values(i).some((t=>0!==t))?(t.beginPath(),He(t,{x:h,y:c,w:d,h:u,radius:i}),t.fill()):t.fillRect(h,c,d,u)}}function Eo(t,e,i,s){const{ctx:n}=t;if(i)n.arc(t.xCenter,t.yCenter,e,0,O);else{let i=t.getPointPosition(0,e);n.moveTo(i.x,i.y);for(let o=1;o<s;o++)i=t.getPointPosition(o,e),n.lineTo(i.x,i.y)}}class Ro extends bo{static id="radialLinear";static defaults={display:!0,animate:!0,position:"chartArea",angleLines:{display:!0,lineWidth:1,borderDash:[],borderDashOffset:0},grid:{circular:!1},startAngle:0,ticks:{showLabelBackdrop:!0,callback:ae.formatters.numeric},pointLabels:{backdropColor:void 0,backdropPadding:2,display:!0,font:{size:10},callback:t=>t,padding:5,centerPointLabels:!1}};static defaultRoutes={"angleLines.color":"borderColor","pointLabels.color":"color","ticks.color":"color"};static descriptors={angleLines:{_fallback:"grid"}};constructor(t){super(t),this.xCenter=void 0,this.yCenter=void 0,this.drawingArea=void 0,this._pointLabels=[],this._pointLabelItems=[]}setDimensions(){const t=this._padding=ki(Po(this.options)/2),e=this.width=this.maxWidth-t.width,i=this.height=this.maxHeight-t.height;this.xCenter=Math.floor(this.left+e/2+t.left),this.yCenter=Math.floor(this.top+i/2+t.top),this.drawingArea=Math.floor(Math.min(e,i)/2)}determineDataLimits(){const{min:t,max:e}=this.getMinMax(!1);this.min=a(t)&&!isNaN(t)?t:0,this.max=a(e)&&!isNaN(e)?e:0,this.handleTickRangeOptions()}computeTickLimit(){return Math.ceil(this.drawingArea/Po(this.options))}generateTickLabels(t){bo.prototype.generateTickLabels.call(this,t),this._pointLabels=this.getLabels().map(((t,e)=>{const i=d(this.options.pointLabels.callback,[t,e],this);return i||0===i?i:""})).filter(((t,e)=>this.chart.getDataVisibility(e)))}fit(){const t=this.options;t.display&&t.pointLabels.display?Co(this):this.setCenterPoint(0,0,0,0)}setCenterPoint(t,e,i,s){this.xCenter+=Math.floor((t-e)/2),this.yCenter+=Math.floor((i-s)/2),this.drawingArea-=Math.min(this.drawingArea/2,Math.max(t,e,i,s))}getIndexAngle(t){return G(t*(O/(this._pointLabels.length||1))+$(this.options.startAngle||0))}getDistanceFromCenterForValue(t){if(s(t))return NaN;const e=this.drawingArea/(this.max-this.min);return this.options.reverse?(this.max-t)*e:(t-this.min)*e}getValueForDistanceFromCenter(t){if(s(t))return NaN;const e=t/(this.drawingArea/(this.max-this.min));return this.options.reverse?this.max-e:this.min+e}getPointLabelContext(t){const e=this._pointLabels||[];if(t>=0&&t<e.length){const i=e[t];return function(t,e,i){return Ci(t,{label:i,index:e,type:"pointLabel"})}(this.getContext(),t,i)}}getPointPosition(t,e,i=0){const s=this.getIndexAngle(t)-E+i;return{x:Math.cos(s)*e+this.xCenter,y:Math.sin(s)*e+this.yCenter,angle:s}}getPointPositionForValue(t,e){return this.getPointPosition(t,this.getDistanceFromCenterForValue(e))}getBasePosition(t){return this.getPointPositionForValue(t||0,this.getBaseValue())}getPointLabelPosition(t){const{left:e,top:i,right:s,bottom:n}=this._pointLabelItems[t];return{left:e,top:i,right:s,bottom:n}}drawBackground(){const{backgroundColor:t,grid:{circular:e}}=this.options;if(t){const i=this.ctx;i.save(),i.beginPath(),Eo(this,this.getDistanceFromCenterForValue(this._endValue),e,this._pointLabels.length),i.closePath(),i.fillStyle=t,i.fill(),i.restore()}}drawGrid(){const t=this.ctx,e=this.options,{angleLines:i,grid:s,border:n}=e,o=this._pointLabels.length;let a,r,l;if(e.pointLabels.display&&function(t,e){const{ctx:i,options:{pointLabels:s}}=t;for(let n=e-1;n>=0;n--){const e=t._pointLabelItems[n];if(!e.visible)continue;const o=s.setContext(t.getPointLabelContext(n));Lo(i,o,e);const a=Si(o.font),{x:r,y:l,textAlign:h}=e;We(i,t._pointLabels[n],r,l+a.lineHeight/2,a,{color:o.color,textAlign:h,textBaseline:"middle"})}}(this,o),s.display&&this.ticks.forEach(((t,e)=>{if(0!==e||0===e&&this.min<0){r=this.getDistanceFromCenterForValue(t.value);const i=this.getContext(e),a=s.setContext(i),l=n.setContext(i);!function(t,e,i,s,n){const o=t.ctx,a=e.circular,{color:r,lineWidth:l}=e;!a&&!s||!r||!l||i<0||(o.save(),o.strokeStyle=r,o.lineWidth=l,o.setLineDash(n.dash||[]),o.lineDashOffset=n.dashOffset,o.beginPath(),Eo(t,i,a,s),o.closePath(),o.stroke(),o.restore())}(this,a,r,o,l)}})),i.display){for(t.save(),a=o-1;a>=0;a--){const s=i.setContext(this.getPointLabelContext(a)),{color:n,lineWidth:o}=s;o&&n&&(t.lineWidth=o,t.strokeStyle=n,t.setLineDash(s.borderDash),t.lineDashOffset=s.borderDashOffset,r=this.getDistanceFromCenterForValue(e.reverse?this.min:this.max),l=this.getPointPosition(a,r),t.beginPath(),t.moveTo(this.xCenter,this.yCenter),t.lineTo(l.x,l.y),t.stroke())}t.restore()}}drawBorder(){}drawLabels(){const t=this.ctx,e=this.options,i=e.ticks;if(!i.display)return;const s=this.getIndexAngle(0);let n,o;t.save(),t.translate(this.xCenter,this.yCenter),t.rotate(s),t.textAlign="center",t.textBaseline="middle",this.ticks.forEach(((s,a)=>{if(0===a&&this.min>=0&&!e.reverse)return;const r=i.setContext(this.getContext(a)),l=Si(r.font);if(n=this.getDistanceFromCenterForValue(this.ticks[a].value),r.showLabelBackdrop){t.font=l.string,o=t.measureText(s.label).width,t.fillStyle=r.backdropColor;const e=ki(r.backdropPadding);t.fillRect(-o/2-e.left,-n-l.size/2-e.top,o+e.width,l.size+e.height)}We(t,s.label,0,-n,l,{color:r.color,strokeColor:r.textStrokeColor,strokeWidth:r.textStrokeWidth})})),t.restore()}drawTitle(){}}const Io={millisecond:{common:!0,size:1,steps:1e3},second:{common:!0,size:1e3,steps:60},minute:{common:!0,size:6e4,steps:60},hour:{common:!0,size:36e5,steps:24},day:{common:!0,size:864e5,steps:30},week:{common:!1,size:6048e5,steps:4},month:{common:!0,size:2628e6,steps:12},quarter:{common:!1,size:7884e6,steps:4},year:{common:!0,size:3154e7}},zo=Object.keys(Io);function Fo(t,e){return t-e}function Vo(t,e){if(s(e))return null;const i=t._adapter,{parser:n,round:o,isoWeekday:r}=t._parseOpts;let l=e;return"function"==typeof n&&(l=n(l)),a(l)||(l="string"==typeof n?i.parse(l,n):i.parse(l)),null===l?null:(o&&(l="week"!==o||!W(r)&&!0!==r?i.startOf(l,o):i.startOf(l,"isoWeek",r)),+l)}function Bo(t,e,i,s){const n=zo.length;for(let o=zo.indexOf(t);o<n-1;++o){const t=Io[zo[o]],n=t.steps?t.steps:Number.MAX_SAFE_INTEGER;if(t.common&&Math.ceil((i-e)/(n*t.size))<=s)return zo[o]}return zo[n-1]}function No(t,e,i){if(i){if(i.length){const{lo:s,hi:n}=et(i,e);t[i[s]>=e?i[s]:i[n]]=!0}}else t[e]=!0}function Wo(t,e,i){const s=[],n={},o=e.length;let a,r;for(a=0;a<o;++a)r=e[a],n[r]=a,s.push({value:r,major:!1});return 0!==o&&i?function(t,e,i,s){const n=t._adapter,o=+n.startOf(e[0].value,s),a=e[e.length-1].value;let r,l;for(r=o;r<=a;r=+n.add(r,1,s))l=i[r],l>=0&&(e[l].major=!0);return e}(t,s,n,i):s}class Ho extends tn{static id="time";static defaults={bounds:"data",adapters:{},time:{parser:!1,unit:!1,round:!1,isoWeekday:!1,minUnit:"millisecond",displayFormats:{}},ticks:{source:"auto",callback:!1,major:{enabled:!1}}};constructor(t){super(t),this._cache={data:[],labels:[],all:[]},this._unit="day",this._majorUnit=void 0,this._offsets={},this._normalized=!1,this._parseOpts=void 0}init(t,e={}){const i=t.time||(t.time={}),s=this._adapter=new In._date(t.adapters.date);s.init(e),b(i.displayFormats,s.formats()),this._parseOpts={parser:i.parser,round:i.round,isoWeekday:i.isoWeekday},super.init(t),this._normalized=e.normalized}parse(t,e){return void 0===t?null:Vo(this,t)}beforeLayout(){super.beforeLayout(),this._cache={data:[],labels:[],all:[]}}determineDataLimits(){const t=this.options,e=this._adapter,i=t.time.unit||"day";let{min:s,max:n,minDefined:o,maxDefined:r}=this.getUserBounds();function l(t){o||isNaN(t.min)||(s=Math.min(s,t.min)),r||isNaN(t.max)||(n=Math.max(n,t.max))}o&&r||(l(this._getLabelBounds()),"ticks"===t.bounds&&"labels"===t.ticks.source||l(this.getMinMax(!1))),s=a(s)&&!isNaN(s)?s:+e.startOf(Date.now(),i),n=a(n)&&!isNaN(n)?n:+e.endOf(Date.now(),i)+1,this.min=Math.min(s,n-1),this.max=Math.max(s+1,n)}_getLabelBounds(){const t=this.getLabelTimestamps();let e=Number.POSITIVE_INFINITY,i=Number.NEGATIVE_INFINITY;return t.length&&(e=t[0],i=t[t.length-1]),{min:e,max:i}}buildTicks(){const t=this.options,e=t.time,i=t.ticks,s="labels"===i.source?this.getLabelTimestamps():this._generate();"ticks"===t.bounds&&s.length&&(this.min=this._userMin||s[0],this.max=this._userMax||s[s.length-1]);const n=this.min,o=nt(s,n,this.max);return this._unit=e.unit||(i.autoSkip?Bo(e.minUnit,this.min,this.max,this._getLabelCapacity(n)):function(t,e,i,s,n){for(let o=zo.length-1;o>=zo.indexOf(i);o--){const i=zo[o];if(Io[i].common&&t._adapter.diff(n,s,i)>=e-1)return i}return zo[i?zo.indexOf(i):0]}(this,o.length,e.minUnit,this.min,this.max)),this._majorUnit=i.major.enabled&&"year"!==this._unit?function(t){for(let e=zo.indexOf(t)+1,i=zo.length;e<i;++e)if(Io[zo[e]].common)return zo[e]}(this._unit):void 0,this.initOffsets(s),t.reverse&&o.reverse(),Wo(this,o,this._majorUnit)}afterAutoSkip(){this.options.offsetAfterAutoskip&&this.initOffsets(this.ticks.map((t=>+t.value)))}initOffsets(t=[]){let e,i,s=0,n=0;this.options.offset&&t.length&&(e=this.getDecimalForValue(t[0]),s=1===t.length?1-e:(this.getDecimalForValue(t[1])-e)/2,i=this.getDecimalForValue(t[t.length-1]),n=1===t.length?i:(i-this.getDecimalForValue(t[t.length-2]))/2);const o=t.length<3?.5:.25;s=Z(s,0,o),n=Z(n,0,o),this._offsets={start:s,end:n,factor:1/(s+1+n)}}_generate(){const t=this._adapter,e=this.min,i=this.max,s=this.options,n=s.time,o=n.unit||Bo(n.minUnit,e,i,this._getLabelCapacity(e)),a=l(s.ticks.stepSize,1),r="week"===o&&n.isoWeekday,h=W(r)||!0===r,c={};let d,u,f=e;if(h&&(f=+t.startOf(f,"isoWeek",r)),f=+t.startOf(f,h?"day":o),t.diff(i,e,o)>1e5*a)throw new Error(e+" and "+i+" are too far apart with stepSize of "+a+" "+o);const g="data"===s.ticks.source&&this.getDataTimestamps();for(d=f,u=0;d<i;d=+t.add(d,a,o),u++)No(c,d,g);return d!==i&&"ticks"!==s.bounds&&1!==u||No(c,d,g),Object.keys(c).sort(Fo).map((t=>+t))}getLabelForValue(t){const e=this._adapter,i=this.options.time;return i.tooltipFormat?e.format(t,i.tooltipFormat):e.format(t,i.displayFormats.datetime)}format(t,e){const i=this.options.time.displayFormats,s=this._unit,n=e||i[s];return this._adapter.format(t,n)}_tickFormatFunction(t,e,i,s){const n=this.options,o=n.ticks.callback;if(o)return d(o,[t,e,i],this);const a=n.time.displayFormats,r=this._unit,l=this._majorUnit,h=r&&a[r],c=l&&a[l],u=i[e],f=l&&c&&u&&u.major;return this._adapter.format(t,s||(f?c:h))}generateTickLabels(t){let e,i,s;for(e=0,i=t.length;e<i;++e)s=t[e],s.label=this._tickFormatFunction(s.value,e,t)}getDecimalForValue(t){return null===t?NaN:(t-this.min)/(this.max-this.min)}getPixelForValue(t){const e=this._offsets,i=this.getDecimalForValue(t);return this.getPixelForDecimal((e.start+i)*e.factor)}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return this.min+i*(this.max-this.min)}_getLabelSize(t){const e=this.options.ticks,i=this.ctx.measureText(t).width,s=$(this.isHorizontal()?e.maxRotation:e.minRotation),n=Math.cos(s),o=Math.sin(s),a=this._resolveTickFontOptions(0).size;return{w:i*n+a*o,h:i*o+a*n}}_getLabelCapacity(t){const e=this.options.time,i=e.displayFormats,s=i[e.unit]||i.millisecond,n=this._tickFormatFunction(t,0,Wo(this,[t],this._majorUnit),s),o=this._getLabelSize(n),a=Math.floor(this.isHorizontal()?this.width/o.w:this.height/o.h)-1;return a>0?a:1}getDataTimestamps(){let t,e,i=this._cache.data||[];if(i.length)return i;const s=this.getMatchingVisibleMetas();if(this._normalized&&s.length)return this._cache.data=s[0].controller.getAllParsedValues(this);for(t=0,e=s.length;t<e;++t)i=i.concat(s[t].controller.getAllParsedValues(this));return this._cache.data=this.normalize(i)}getLabelTimestamps(){const t=this._cache.labels||[];let e,i;if(t.length)return t;const s=this.getLabels();for(e=0,i=s.length;e<i;++e)t.push(Vo(this,s[e]));return this._cache.labels=this._normalized?t:this.normalize(t)}normalize(t){return lt(t.sort(Fo))}}function jo(t,e,i){let s,n,o,a,r=0,l=t.length-1;i?(e>=t[r].pos&&e<=t[l].pos&&({lo:r,hi:l}=it(t,"pos",e)),({pos:s,time:o}=t[r]),({pos:n,time:a}=t[l])):(e>=t[r].time&&e<=t[l].time&&({lo:r,hi:l}=it(t,"time",e)),({time:s,pos:o}=t[r]),({time:n,pos:a}=t[l]));const h=n-s;return h?o+(a-o)*(e-s)/h:o}var $o=Object.freeze({__proto__:null,CategoryScale:class extends tn{static id="category";static defaults={ticks:{callback:mo}};constructor(t){super(t),this._startValue=void 0,this._valueRange=0,this._addedLabels=[]}init(t){const e=this._addedLabels;if(e.length){const t=this.getLabels();for(const{index:i,label:s}of e)t[i]===s&&t.splice(i,1);this._addedLabels=[]}super.init(t)}parse(t,e){if(s(t))return null;const i=this.getLabels();return((t,e)=>null===t?null:Z(Math.round(t),0,e))(e=isFinite(e)&&i[e]===t?e:po(i,t,l(e,t),this._addedLabels),i.length-1)}determineDataLimits(){const{minDefined:t,maxDefined:e}=this.getUserBounds();let{min:i,max:s}=this.getMinMax(!0);"ticks"===this.options.bounds&&(t||(i=0),e||(s=this.getLabels().length-1)),this.min=i,this.max=s}buildTicks(){const t=this.min,e=this.max,i=this.options.offset,s=[];let n=this.getLabels();n=0===t&&e===n.length-1?n:n.slice(t,e+1),this._valueRange=Math.max(n.length-(i?0:1),1),this._startValue=this.min-(i?.5:0);for(let i=t;i<=e;i++)s.push({value:i});return s}getLabelForValue(t){return mo.call(this,t)}configure(){super.configure(),this.isHorizontal()||(this._reversePixels=!this._reversePixels)}getPixelForValue(t){return"number"!=typeof t&&(t=this.parse(t)),null===t?NaN:this.getPixelForDecimal((t-this._startValue)/this._valueRange)}getPixelForTick(t){const e=this.ticks;return t<0||t>e.length-1?null:this.getPixelForValue(e[t].value)}getValueForPixel(t){return Math.round(this._startValue+this.getDecimalForPixel(t)*this._valueRange)}getBasePixel(){return this.bottom}},LinearScale:_o,LogarithmicScale:So,RadialLinearScale:Ro,TimeScale:Ho,TimeSeriesScale:class extends Ho{static id="timeseries";static defaults=Ho.defaults;constructor(t){super(t),this._table=[],this._minPos=void 0,this._tableRange=void 0}initOffsets(){const t=this._getTimestampsForTable(),e=this._table=this.buildLookupTable(t);this._minPos=jo(e,this.min),this._tableRange=jo(e,this.max)-this._minPos,super.initOffsets(t)}buildLookupTable(t){const{min:e,max:i}=this,s=[],n=[];let o,a,r,l,h;for(o=0,a=t.length;o<a;++o)l=t[o],l>=e&&l<=i&&s.push(l);if(s.length<2)return[{time:e,pos:0},{time:i,pos:1}];for(o=0,a=s.length;o<a;++o)h=s[o+1],r=s[o-1],l=s[o],Math.round((h+r)/2)!==l&&n.push({time:l,pos:o/(a-1)});return n}_generate(){const t=this.min,e=this.max;let i=super.getDataTimestamps();return i.includes(t)&&i.length||i.splice(0,0,t),i.includes(e)&&1!==i.length||i.push(e),i.sort(((t,e)=>t-e))}_getTimestampsForTable(){let t=this._cache.all||[];if(t.length)return t;const e=this.getDataTimestamps(),i=this.getLabelTimestamps();return t=e.length&&i.length?this.normalize(e.concat(i)):e.length?e:i,t=this._cache.all=t,t}getDecimalForValue(t){return(jo(this._table,t)-this._minPos)/this._tableRange}getValueForPixel(t){const e=this._offsets,i=this.getDecimalForPixel(t)/e.factor-e.end;return jo(this._table,i*this._tableRange+this._minPos,!0)}}});const Yo=["rgb(54, 162, 235)","rgb(255, 99, 132)","rgb(255, 159, 64)","rgb(255, 205, 86)","rgb(75, 192, 192)","rgb(153, 102, 255)","rgb(201, 203, 207)"],Uo=Yo.map((t=>t.replace("rgb(","rgba(").replace(")",", 0.5)")));function Xo(t){return Yo[t%Yo.length]}function qo(t){return Uo[t%Uo.length]}function Ko(t){let e=0;return(i,s)=>{const n=t.getDatasetMeta(s).controller;n instanceof $n?e=function(t,e){return t.backgroundColor=t.data.map((()=>Xo(e++))),e}(i,e):n instanceof Yn?e=function(t,e){return t.backgroundColor=t.data.map((()=>qo(e++))),e}(i,e):n&&(e=function(t,e){return t.borderColor=Xo(e),t.backgroundColor=qo(e),++e}(i,e))}}function Go(t){let e;for(e in t)if(t[e].borderColor||t[e].backgroundColor)return!0;return!1}var Jo={id:"colors",defaults:{enabled:!0,forceOverride:!1},beforeLayout(t,e,i){if(!i.enabled)return;const{data:{datasets:s},options:n}=t.config,{elements:o}=n,a=Go(s)||(r=n)&&(r.borderColor||r.backgroundColor)||o&&Go(o)||"rgba(0,0,0,0.1)"!==ue.borderColor||"rgba(0,0,0,0.1)"!==ue.backgroundColor;var r;if(!i.forceOverride&&a)return;const l=Ko(t);s.forEach(l)}};function Zo(t){if(t._decimated){const e=t._data;delete t._decimated,delete t._data,Object.defineProperty(t,"data",{configurable:!0,enumerable:!0,writable:!0,value:e})}}function Qo(t){t.data.datasets.forEach((t=>{Zo(t)}))}var ta={id:"decimation",defaults:{algorithm:"min-max",enabled:!1},beforeElementsUpdate:(t,e,i)=>{if(!i.enabled)return void Qo(t);const n=t.width;t.data.datasets.forEach(((e,o)=>{const{_data:a,indexAxis:r}=e,l=t.getDatasetMeta(o),h=a||e.data;if("y"===Pi([r,t.options.indexAxis]))return;if(!l.controller.supportsDecimation)return;const c=t.scales[l.xAxisID];if("linear"!==c.type&&"time"!==c.type)return;if(t.options.parsing)return;let{start:d,count:u}=function(t,e){const i=e.length;let s,n=0;const{iScale:o}=t,{min:a,max:r,minDefined:l,maxDefined:h}=o.getUserBounds();return l&&(n=Z(it(e,o.axis,a).lo,0,i-1)),s=h?Z(it(e,o.axis,r).hi+1,n,i)-n:i-n,{start:n,count:s}}(l,h);if(u<=(i.threshold||4*n))return void Zo(e);let f;switch(s(a)&&(e._data=h,delete e.data,Object.defineProperty(e,"data",{configurable:!0,enumerable:!0,get:function(){return this._decimated},set:function(t){this._data=t}})),i.algorithm){case"lttb":f=function(t,e,i,s,n){const o=n.samples||s;if(o>=i)return t.slice(e,e+i);const a=[],r=(i-2)/(o-2);let l=0;const h=e+i-1;let c,d,u,f,g,p=e;for(a[l++]=t[p],c=0;c<o-2;c++){let s,n=0,o=0;const h=Math.floor((c+1)*r)+1+e,m=Math.min(Math.floor((c+2)*r)+1,i)+e,x=m-h;for(s=h;s<m;s++)n+=t[s].x,o+=t[s].y;n/=x,o/=x;const b=Math.floor(c*r)+1+e,_=Math.min(Math.floor((c+1)*r)+1,i)+e,{x:y,y:v}=t[p];for(u=f=-1,s=b;s<_;s++)f=.5*Math.abs((y-n)*(t[s].y-v)-(y-t[s].x)*(o-v)),f>u&&(u=f,d=t[s],g=s);a[l++]=d,p=g}return a[l++]=t[h],a}(h,d,u,n,i);break;case"min-max":f=function(t,e,i,n){let o,a,r,l,h,c,d,u,f,g,p=0,m=0;const x=[],b=e+i-1,_=t[e].x,y=t[b].x-_;for(o=e;o<e+i;++o){a=t[o],r=(a.x-_)/y*n,l=a.y;const e=0|r;if(e===h)l<f?(f=l,c=o):l>g&&(g=l,d=o),p=(m*p+a.x)/++m;else{const i=o-1;if(!s(c)&&!s(d)){const e=Math.min(c,d),s=Math.max(c,d);e!==u&&e!==i&&x.push({...t[e],x:p}),s!==u&&s!==i&&x.push({...t[s],x:p})}o>0&&i!==u&&x.push(t[i]),x.push(a),h=e,m=0,f=g=l,c=d=u=o}}return x}(h,d,u,n);break;default:throw new Error(`Unsupported decimation algorithm \'${i.algorithm}\'`)}e._decimated=f}))},destroy(t){Qo(t)}};function ea(t,e,i,s){if(s)return;let n=e[t],o=i[t];return"angle"===t&&(n=G(n),o=G(o)),{property:t,start:n,end:o}}function ia(t,e,i){for(;e>t;e--){const t=i[e];if(!isNaN(t.x)&&!isNaN(t.y))break}return e}function sa(t,e,i,s){return t&&e?s(t[i],e[i]):t?t[i]:e?e[i]:0}function na(t,e){let i=[],s=!1;return n(t)?(s=!0,i=t):i=function(t,e){const{x:i=null,y:s=null}=t||{},n=e.points,o=[];return e.segments.forEach((({start:t,end:e})=>{e=ia(t,e,n);const a=n[t],r=n[e];null!==s?(o.push({x:a.x,y:s}),o.push({x:r.x,y:s})):null!==i&&(o.push({x:i,y:a.y}),o.push({x:i,y:r.y}))})),o}(t,e),i.length?new oo({points:i,options:{tension:0},_loop:s,_fullLoop:s}):null}function oa(t){return t&&!1!==t.fill}function aa(t,e,i){let s=t[e].fill;const n=[e];let o;if(!i)return s;for(;!1!==s&&-1===n.indexOf(s);){if(!a(s))return s;if(o=t[s],!o)return!1;if(o.visible)return s;n.push(s),s=o.fill}return!1}function ra(t,e,i){const s=function(t){const e=t.options,i=e.fill;let s=l(i&&i.target,i);void 0===s&&(s=!!e.backgroundColor);if(!1===s||null===s)return!1;if(!0===s)return"origin";return s}(t);if(o(s))return!isNaN(s.value)&&s;let n=parseFloat(s);return a(n)&&Math.floor(n)===n?function(t,e,i,s){"-"!==t&&"+"!==t||(i=e+i);if(i===e||i<0||i>=s)return!1;return i}(s[0],e,n,i):["origin","start","end","stack","shape"].indexOf(s)>=0&&s}function la(t,e,i){const s=[];for(let n=0;n<i.length;n++){const o=i[n],{first:a,last:r,point:l}=ha(o,e,"x");if(!(!l||a&&r))if(a)s.unshift(l);else if(t.push(l),!r)break}t.push(...s)}function ha(t,e,i){const s=t.interpolate(e,i);if(!s)return{};const n=s[i],o=t.segments,a=t.points;let r=!1,l=!1;for(let t=0;t<o.length;t++){const e=o[t],s=a[e.start][i],h=a[e.end][i];if(tt(n,s,h)){r=n===s,l=n===h;break}}return{first:r,last:l,point:s}}class ca{constructor(t){this.x=t.x,this.y=t.y,this.radius=t.radius}pathSegment(t,e,i){const{x:s,y:n,radius:o}=this;return e=e||{start:0,end:O},t.arc(s,n,o,e.end,e.start,!0),!i.bounds}interpolate(t){const{x:e,y:i,radius:s}=this,n=t.angle;return{x:e+Math.cos(n)*s,y:i+Math.sin(n)*s,angle:n}}}function da(t){const{chart:e,fill:i,line:s}=t;if(a(i))return function(t,e){const i=t.getDatasetMeta(e),s=i&&t.isDatasetVisible(e);return s?i.dataset:null}(e,i);if("stack"===i)return function(t){const{scale:e,index:i,line:s}=t,n=[],o=s.segments,a=s.points,r=function(t,e){const i=[],s=t.getMatchingVisibleMetas("line");for(let t=0;t<s.length;t++){const n=s[t];if(n.index===e)break;n.hidden||i.unshift(n.dataset)}return i}(e,i);r.push(na({x:null,y:e.bottom},s));for(let t=0;t<o.length;t++){const e=o[t];for(let t=e.start;t<=e.end;t++)la(n,a[t],r)}return new oo({points:n,options:{}})}(t);if("shape"===i)return!0;const n=function(t){const e=t.scale||{};if(e.getPointPositionForValue)return function(t){const{scale:e,fill:i}=t,s=e.options,n=e.getLabels().length,a=s.reverse?e.max:e.min,r=function(t,e,i){let s;return s="start"===t?i:"end"===t?e.options.reverse?e.min:e.max:o(t)?t.value:e.getBaseValue(),s}(i,e,a),l=[];if(s.grid.circular){const t=e.getPointPositionForValue(0,a);return new ca({x:t.x,y:t.y,radius:e.getDistanceFromCenterForValue(r)})}for(let t=0;t<n;++t)l.push(e.getPointPositionForValue(t,r));return l}(t);return function(t){const{scale:e={},fill:i}=t,s=function(t,e){let i=null;return"start"===t?i=e.bottom:"end"===t?i=e.top:o(t)?i=e.getPixelForValue(t.value):e.getBasePixel&&(i=e.getBasePixel()),i}(i,e);if(a(s)){const t=e.isHorizontal();return{x:t?s:null,y:t?null:s}}return null}(t)}(t);return n instanceof ca?n:na(n,s)}function ua(t,e,i){const s=da(e),{chart:n,index:o,line:a,scale:r,axis:l}=e,h=a.options,c=h.fill,d=h.backgroundColor,{above:u=d,below:f=d}=c||{},g=n.getDatasetMeta(o),p=Wi(n,g);s&&a.points.length&&(Ie(t,function(t,e){if(!e||e.getPointPositionForValue)return t;const i=e.getPixelForValue(e.min),s=e.getPixelForValue(e.max),n=Math.min(i,s),o=Math.max(i,s);return e.isHorizontal()?{...t,left:Math.max(t.left,n),right:Math.min(t.right,o)}:{...t,top:Math.max(t.top,n),bottom:Math.min(t.bottom,o)}}(i,g.iScale)),function(t,e){const{line:i,target:s,above:n,below:o,area:a,scale:r,clip:l}=e,h=i._loop?"angle":e.axis;t.save();let c=o;o!==n&&("x"===h?(fa(t,s,a.top),pa(t,{line:i,target:s,color:n,scale:r,property:h,clip:l}),t.restore(),t.save(),fa(t,s,a.bottom)):"y"===h&&(ga(t,s,a.left),pa(t,{line:i,target:s,color:o,scale:r,property:h,clip:l}),t.restore(),t.save(),ga(t,s,a.right),c=n));pa(t,{line:i,target:s,color:c,scale:r,property:h,clip:l}),t.restore()}(t,{line:a,target:s,above:u,below:f,area:i,scale:r,axis:l,clip:p}),ze(t))}function fa(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(h.x,i),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(c.x,i)}t.lineTo(e.first().x,i),t.closePath(),t.clip()}function ga(t,e,i){const{segments:s,points:n}=e;let o=!0,a=!1;t.beginPath();for(const r of s){const{start:s,end:l}=r,h=n[s],c=n[ia(s,l,n)];o?(t.moveTo(h.x,h.y),o=!1):(t.lineTo(i,h.y),t.lineTo(h.x,h.y)),a=!!e.pathSegment(t,r,{move:a}),a?t.closePath():t.lineTo(i,c.y)}t.lineTo(i,e.first().y),t.closePath(),t.clip()}function pa(t,e){const{line:i,target:s,property:n,color:o,scale:a,clip:r}=e,l=function(t,e,i){const s=t.segments,n=t.points,o=e.points,a=[];for(const t of s){let{start:s,end:r}=t;r=ia(s,r,n);const l=ea(i,n[s],n[r],t.loop);if(!e.segments){a.push({source:t,target:l,start:n[s],end:n[r]});continue}const h=Ii(e,l);for(const e of h){const s=ea(i,o[e.start],o[e.end],e.loop),r=Ri(t,n,s);for(const t of r)a.push({source:t,target:e,start:{[i]:sa(l,s,"start",Math.max)},end:{[i]:sa(l,s,"end",Math.min)}})}}return a}(i,s,n);for(const{source:e,target:h,start:c,end:d}of l){const{style:{backgroundColor:l=o}={}}=e,u=!0!==s;t.save(),t.fillStyle=l,ma(t,a,r,u&&ea(n,c,d)),t.beginPath();const f=!!i.pathSegment(t,e);let g;if(u){f?t.closePath():xa(t,s,d,n);const e=!!s.pathSegment(t,h,{move:f,reverse:!0});g=f&&e,g||xa(t,s,c,n)}t.closePath(),t.fill(g?"evenodd":"nonzero"),t.restore()}}function ma(t,e,i,s){const n=e.chart.chartArea,{property:o,start:a,end:r}=s||{};if("x"===o||"y"===o){let e,s,l,h;"x"===o?(e=a,s=n.top,l=r,h=n.bottom):(e=n.left,s=a,l=n.right,h=r),t.beginPath(),i&&(e=Math.max(e,i.left),l=Math.min(l,i.right),s=Math.max(s,i.top),h=Math.min(h,i.bottom)),t.rect(e,s,l-e,h-s),t.clip()}}function xa(t,e,i,s){const n=e.interpolate(i,s);n&&t.lineTo(n.x,n.y)}var ba={id:"filler",afterDatasetsUpdate(t,e,i){const s=(t.data.datasets||[]).length,n=[];let o,a,r,l;for(a=0;a<s;++a)o=t.getDatasetMeta(a),r=o.dataset,l=null,r&&r.options&&r instanceof oo&&(l={visible:t.isDatasetVisible(a),index:a,fill:ra(r,a,s),chart:t,axis:o.controller.options.indexAxis,scale:o.vScale,line:r}),o.$filler=l,n.push(l);for(a=0;a<s;++a)l=n[a],l&&!1!==l.fill&&(l.fill=aa(n,a,i.propagate))},beforeDraw(t,e,i){const s="beforeDraw"===i.drawTime,n=t.getSortedVisibleDatasetMetas(),o=t.chartArea;for(let e=n.length-1;e>=0;--e){const i=n[e].$filler;i&&(i.line.updateControlPoints(o,i.axis),s&&i.fill&&ua(t.ctx,i,o))}},beforeDatasetsDraw(t,e,i){if("beforeDatasetsDraw"!==i.drawTime)return;const s=t.getSortedVisibleDatasetMetas();for(let e=s.length-1;e>=0;--e){const i=s[e].$filler;oa(i)&&ua(t.ctx,i,t.chartArea)}},beforeDatasetDraw(t,e,i){const s=e.meta.$filler;oa(s)&&"beforeDatasetDraw"===i.drawTime&&ua(t.ctx,s,t.chartArea)},defaults:{propagate:!0,drawTime:"beforeDatasetDraw"}};const _a=(t,e)=>{let{boxHeight:i=e,boxWidth:s=e}=t;return t.usePointStyle&&(i=Math.min(i,e),s=t.pointStyleWidth||Math.min(s,e)),{boxWidth:s,boxHeight:i,itemHeight:Math.max(e,i)}};class ya extends $s{constructor(t){super(),this._added=!1,this.legendHitBoxes=[],this._hoveredItem=null,this.doughnutMode=!1,this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this.legendItems=void 0,this.columnSizes=void 0,this.lineWidths=void 0,this.maxHeight=void 0,this.maxWidth=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.height=void 0,this.width=void 0,this._margins=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e,i){this.maxWidth=t,this.maxHeight=e,this._margins=i,this.setDimensions(),this.buildLabels(),this.fit()}setDimensions(){this.isHorizontal()?(this.width=this.maxWidth,this.left=this._margins.left,this.right=this.width):(this.height=this.maxHeight,this.top=this._margins.top,this.bottom=this.height)}buildLabels(){const t=this.options.labels||{};let e=d(t.generateLabels,[this.chart],this)||[];t.filter&&(e=e.filter((e=>t.filter(e,this.chart.data)))),t.sort&&(e=e.sort(((e,i)=>t.sort(e,i,this.chart.data)))),this.options.reverse&&e.reverse(),this.legendItems=e}fit(){const{options:t,ctx:e}=this;if(!t.display)return void(this.width=this.height=0);const i=t.labels,s=Si(i.font),n=s.size,o=this._computeTitleHeight(),{boxWidth:a,itemHeight:r}=_a(i,n);let l,h;e.font=s.string,this.isHorizontal()?(l=this.maxWidth,h=this._fitRows(o,n,a,r)+10):(h=this.maxHeight,l=this._fitCols(o,s,a,r)+10),this.width=Math.min(l,t.maxWidth||this.maxWidth),this.height=Math.min(h,t.maxHeight||this.maxHeight)}_fitRows(t,e,i,s){const{ctx:n,maxWidth:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.lineWidths=[0],h=s+a;let c=t;n.textAlign="left",n.textBaseline="middle";let d=-1,u=-h;return this.legendItems.forEach(((t,f)=>{const g=i+e/2+n.measureText(t.text).width;(0===f||l[l.length-1]+g+2*a>o)&&(c+=h,l[l.length-(f>0?0:1)]=0,u+=h,d++),r[f]={left:0,top:u,row:d,width:g,height:s},l[l.length-1]+=g+a})),c}_fitCols(t,e,i,s){const{ctx:n,maxHeight:o,options:{labels:{padding:a}}}=this,r=this.legendHitBoxes=[],l=this.columnSizes=[],h=o-t;let c=a,d=0,u=0,f=0,g=0;return this.legendItems.forEach(((t,o)=>{const{itemWidth:p,itemHeight:m}=function(t,e,i,s,n){const o=function(t,e,i,s){let n=t.text;n&&"string"!=typeof n&&(n=n.reduce(((t,e)=>t.length>e.length?t:e)));return e+i.size/2+s.measureText(n).width}(s,t,e,i),a=function(t,e,i){let s=t;"string"!=typeof e.text&&(s=va(e,i));return s}(n,s,e.lineHeight);return{itemWidth:o,itemHeight:a}}(i,e,n,t,s);o>0&&u+m+2*a>h&&(c+=d+a,l.push({width:d,height:u}),f+=d+a,g++,d=u=0),r[o]={left:f,top:u,col:g,width:p,height:m},d=Math.max(d,p),u+=m+a})),c+=d,l.push({width:d,height:u}),c}adjustHitBoxes(){if(!this.options.display)return;const t=this._computeTitleHeight(),{legendHitBoxes:e,options:{align:i,labels:{padding:s},rtl:n}}=this,o=Oi(n,this.left,this.width);if(this.isHorizontal()){let n=0,a=ft(i,this.left+s,this.right-this.lineWidths[n]);for(const r of e)n!==r.row&&(n=r.row,a=ft(i,this.left+s,this.right-this.lineWidths[n])),r.top+=this.top+t+s,r.left=o.leftForLtr(o.x(a),r.width),a+=r.width+s}else{let n=0,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height);for(const r of e)r.col!==n&&(n=r.col,a=ft(i,this.top+t+s,this.bottom-this.columnSizes[n].height)),r.top=a,r.left+=this.left+s,r.left=o.leftForLtr(o.x(r.left),r.width),a+=r.height+s}}isHorizontal(){return"top"===this.options.position||"bottom"===this.options.position}draw(){if(this.options.display){const t=this.ctx;Ie(t,this),this._draw(),ze(t)}}_draw(){const{options:t,columnSizes:e,lineWidths:i,ctx:s}=this,{align:n,labels:o}=t,a=ue.color,r=Oi(t.rtl,this.left,this.width),h=Si(o.font),{padding:c}=o,d=h.size,u=d/2;let f;this.drawTitle(),s.textAlign=r.textAlign("left"),s.textBaseline="middle",s.lineWidth=.5,s.font=h.string;const{boxWidth:g,boxHeight:p,itemHeight:m}=_a(o,d),x=this.isHorizontal(),b=this._computeTitleHeight();f=x?{x:ft(n,this.left+c,this.right-i[0]),y:this.top+c+b,line:0}:{x:this.left+c,y:ft(n,this.top+b+c,this.bottom-e[0].height),line:0},Ai(this.ctx,t.textDirection);const _=m+c;this.legendItems.forEach(((y,v)=>{s.strokeStyle=y.fontColor,s.fillStyle=y.fontColor;const M=s.measureText(y.text).width,w=r.textAlign(y.textAlign||(y.textAlign=o.textAlign)),k=g+u+M;let S=f.x,P=f.y;r.setWidth(this.width),x?v>0&&S+k+c>this.right&&(P=f.y+=_,f.line++,S=f.x=ft(n,this.left+c,this.right-i[f.line])):v>0&&P+_>this.bottom&&(S=f.x=S+e[f.line].width+c,f.line++,P=f.y=ft(n,this.top+b+c,this.bottom-e[f.line].height));if(function(t,e,i){if(isNaN(g)||g<=0||isNaN(p)||p<0)return;s.save();const n=l(i.lineWidth,1);if(s.fillStyle=l(i.fillStyle,a),s.lineCap=l(i.lineCap,"butt"),s.lineDashOffset=l(i.lineDashOffset,0),s.lineJoin=l(i.lineJoin,"miter"),s.lineWidth=n,s.strokeStyle=l(i.strokeStyle,a),s.setLineDash(l(i.lineDash,[])),o.usePointStyle){const a={radius:p*Math.SQRT2/2,pointStyle:i.pointStyle,rotation:i.rotation,borderWidth:n},l=r.xPlus(t,g/2);Ee(s,a,l,e+u,o.pointStyleWidth&&g)}else{const o=e+Math.max((d-p)/2,0),a=r.leftForLtr(t,g),l=wi(i.borderRadius);s.beginPath(),Object.values(l).some((t=>0!==t))?He(s,{x:a,y:o,w:g,h:p,radius:l}):s.rect(a,o,g,p),s.fill(),0!==n&&s.stroke()}s.restore()}(r.x(S),P,y),S=gt(w,S+g+u,x?S+k:this.right,t.rtl),function(t,e,i){We(s,i.text,t,e+m/2,h,{strikethrough:i.hidden,textAlign:r.textAlign(i.textAlign)})}(r.x(S),P,y),x)f.x+=k+c;else if("string"!=typeof y.text){const t=h.lineHeight;f.y+=va(y,t)+c}else f.y+=_})),Ti(this.ctx,t.textDirection)}drawTitle(){const t=this.options,e=t.title,i=Si(e.font),s=ki(e.padding);if(!e.display)return;const n=Oi(t.rtl,this.left,this.width),o=this.ctx,a=e.position,r=i.size/2,l=s.top+r;let h,c=this.left,d=this.width;if(this.isHorizontal())d=Math.max(...this.lineWidths),h=this.top+l,c=ft(t.align,c,this.right-d);else{const e=this.columnSizes.reduce(((t,e)=>Math.max(t,e.height)),0);h=l+ft(t.align,this.top,this.bottom-e-t.labels.padding-this._computeTitleHeight())}const u=ft(a,c,c+d);o.textAlign=n.textAlign(ut(a)),o.textBaseline="middle",o.strokeStyle=e.color,o.fillStyle=e.color,o.font=i.string,We(o,e.text,u,h,i)}_computeTitleHeight(){const t=this.options.title,e=Si(t.font),i=ki(t.padding);return t.display?e.lineHeight+i.height:0}_getLegendItemAt(t,e){let i,s,n;if(tt(t,this.left,this.right)&&tt(e,this.top,this.bottom))for(n=this.legendHitBoxes,i=0;i<n.length;++i)if(s=n[i],tt(t,s.left,s.left+s.width)&&tt(e,s.top,s.top+s.height))return this.legendItems[i];return null}handleEvent(t){const e=this.options;if(!function(t,e){if(("mousemove"===t||"mouseout"===t)&&(e.onHover||e.onLeave))return!0;if(e.onClick&&("click"===t||"mouseup"===t))return!0;return!1}(t.type,e))return;const i=this._getLegendItemAt(t.x,t.y);if("mousemove"===t.type||"mouseout"===t.type){const o=this._hoveredItem,a=(n=i,null!==(s=o)&&null!==n&&s.datasetIndex===n.datasetIndex&&s.index===n.index);o&&!a&&d(e.onLeave,[t,o,this],this),this._hoveredItem=i,i&&!a&&d(e.onHover,[t,i,this],this)}else i&&d(e.onClick,[t,i,this],this);var s,n}}function va(t,e){return e*(t.text?t.text.length:0)}var Ma={id:"legend",_element:ya,start(t,e,i){const s=t.legend=new ya({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s)},stop(t){ls.removeBox(t,t.legend),delete t.legend},beforeUpdate(t,e,i){const s=t.legend;ls.configure(t,s,i),s.options=i},afterUpdate(t){const e=t.legend;e.buildLabels(),e.adjustHitBoxes()},afterEvent(t,e){e.replay||t.legend.handleEvent(e.event)},defaults:{display:!0,position:"top",align:"center",fullSize:!0,reverse:!1,weight:1e3,onClick(t,e,i){const s=e.datasetIndex,n=i.chart;n.isDatasetVisible(s)?(n.hide(s),e.hidden=!0):(n.show(s),e.hidden=!1)},onHover:null,onLeave:null,labels:{color:t=>t.chart.options.color,boxWidth:40,padding:10,generateLabels(t){const e=t.data.datasets,{labels:{usePointStyle:i,pointStyle:s,textAlign:n,color:o,useBorderRadius:a,borderRadius:r}}=t.legend.options;return t._getSortedDatasetMetas().map((t=>{const l=t.controller.getStyle(i?0:void 0),h=ki(l.borderWidth);return{text:e[t.index].label,fillStyle:l.backgroundColor,fontColor:o,hidden:!t.visible,lineCap:l.borderCapStyle,lineDash:l.borderDash,lineDashOffset:l.borderDashOffset,lineJoin:l.borderJoinStyle,lineWidth:(h.width+h.height)/4,strokeStyle:l.borderColor,pointStyle:s||l.pointStyle,rotation:l.rotation,textAlign:n||l.textAlign,borderRadius:a&&(r||l.borderRadius),datasetIndex:t.index}}),this)}},title:{color:t=>t.chart.options.color,display:!1,position:"center",text:""}},descriptors:{_scriptable:t=>!t.startsWith("on"),labels:{_scriptable:t=>!["generateLabels","filter","sort"].includes(t)}}};class wa extends $s{constructor(t){super(),this.chart=t.chart,this.options=t.options,this.ctx=t.ctx,this._padding=void 0,this.top=void 0,this.bottom=void 0,this.left=void 0,this.right=void 0,this.width=void 0,this.height=void 0,this.position=void 0,this.weight=void 0,this.fullSize=void 0}update(t,e){const i=this.options;if(this.left=0,this.top=0,!i.display)return void(this.width=this.height=this.right=this.bottom=0);this.width=this.right=t,this.height=this.bottom=e;const s=n(i.text)?i.text.length:1;this._padding=ki(i.padding);const o=s*Si(i.font).lineHeight+this._padding.height;this.isHorizontal()?this.height=o:this.width=o}isHorizontal(){const t=this.options.position;return"top"===t||"bottom"===t}_drawArgs(t){const{top:e,left:i,bottom:s,right:n,options:o}=this,a=o.align;let r,l,h,c=0;return this.isHorizontal()?(l=ft(a,i,n),h=e+t,r=n-i):("left"===o.position?(l=i+t,h=ft(a,s,e),c=-.5*C):(l=n-t,h=ft(a,e,s),c=.5*C),r=s-e),{titleX:l,titleY:h,maxWidth:r,rotation:c}}draw(){const t=this.ctx,e=this.options;if(!e.display)return;const i=Si(e.font),s=i.lineHeight/2+this._padding.top,{titleX:n,titleY:o,maxWidth:a,rotation:r}=this._drawArgs(s);We(t,e.text,0,0,i,{color:e.color,maxWidth:a,rotation:r,textAlign:ut(e.align),textBaseline:"middle",translation:[n,o]})}}var ka={id:"title",_element:wa,start(t,e,i){!function(t,e){const i=new wa({ctx:t.ctx,options:e,chart:t});ls.configure(t,i,e),ls.addBox(t,i),t.titleBlock=i}(t,i)},stop(t){const e=t.titleBlock;ls.removeBox(t,e),delete t.titleBlock},beforeUpdate(t,e,i){const s=t.titleBlock;ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"bold"},fullSize:!0,padding:10,position:"top",text:"",weight:2e3},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Sa=new WeakMap;var Pa={id:"subtitle",start(t,e,i){const s=new wa({ctx:t.ctx,options:i,chart:t});ls.configure(t,s,i),ls.addBox(t,s),Sa.set(t,s)},stop(t){ls.removeBox(t,Sa.get(t)),Sa.delete(t)},beforeUpdate(t,e,i){const s=Sa.get(t);ls.configure(t,s,i),s.options=i},defaults:{align:"center",display:!1,font:{weight:"normal"},fullSize:!0,padding:0,position:"top",text:"",weight:1500},defaultRoutes:{color:"color"},descriptors:{_scriptable:!0,_indexable:!1}};const Da={average(t){if(!t.length)return!1;let e,i,s=new Set,n=0,o=0;for(e=0,i=t.length;e<i;++e){const i=t[e].element;if(i&&i.hasValue()){const t=i.tooltipPosition();s.add(t.x),n+=t.y,++o}}if(0===o||0===s.size)return!1;return{x:[...s].reduce(((t,e)=>t+e))/s.size,y:n/o}},nearest(t,e){if(!t.length)return!1;let i,s,n,o=e.x,a=e.y,r=Number.POSITIVE_INFINITY;for(i=0,s=t.length;i<s;++i){const s=t[i].element;if(s&&s.hasValue()){const t=q(e,s.getCenterPoint());t<r&&(r=t,n=s)}}if(n){const t=n.tooltipPosition();o=t.x,a=t.y}return{x:o,y:a}}};function Ca(t,e){return e&&(n(e)?Array.prototype.push.apply(t,e):t.push(e)),t}function Oa(t){return("string"==typeof t||t instanceof String)&&t.indexOf("\\n")>-1?t.split("\\n"):t}function Aa(t,e){const{element:i,datasetIndex:s,index:n}=e,o=t.getDatasetMeta(s).controller,{label:a,value:r}=o.getLabelAndValue(n);return{chart:t,label:a,parsed:o.getParsed(n),raw:t.data.datasets[s].data[n],formattedValue:r,dataset:o.getDataset(),dataIndex:n,datasetIndex:s,element:i}}function Ta(t,e){const i=t.chart.ctx,{body:s,footer:n,title:o}=t,{boxWidth:a,boxHeight:r}=e,l=Si(e.bodyFont),h=Si(e.titleFont),c=Si(e.footerFont),d=o.length,f=n.length,g=s.length,p=ki(e.padding);let m=p.height,x=0,b=s.reduce(((t,e)=>t+e.before.length+e.lines.length+e.after.length),0);if(b+=t.beforeBody.length+t.afterBody.length,d&&(m+=d*h.lineHeight+(d-1)*e.titleSpacing+e.titleMarginBottom),b){m+=g*(e.displayColors?Math.max(r,l.lineHeight):l.lineHeight)+(b-g)*l.lineHeight+(b-1)*e.bodySpacing}f&&(m+=e.footerMarginTop+f*c.lineHeight+(f-1)*e.footerSpacing);let _=0;const y=function(t){x=Math.max(x,i.measureText(t).width+_)};return i.save(),i.font=h.string,u(t.title,y),i.font=l.string,u(t.beforeBody.concat(t.afterBody),y),_=e.displayColors?a+2+e.boxPadding:0,u(s,(t=>{u(t.before,y),u(t.lines,y),u(t.after,y)})),_=0,i.font=c.string,u(t.footer,y),i.restore(),x+=p.width,{width:x,height:m}}function La(t,e,i,s){const{x:n,width:o}=i,{width:a,chartArea:{left:r,right:l}}=t;let h="center";return"center"===s?h=n<=(r+l)/2?"left":"right":n<=o/2?h="left":n>=a-o/2&&(h="right"),function(t,e,i,s){const{x:n,width:o}=s,a=i.caretSize+i.caretPadding;return"left"===t&&n+o+a>e.width||"right"===t&&n-o-a<0||void 0}(h,t,e,i)&&(h="center"),h}function Ea(t,e,i){const s=i.yAlign||e.yAlign||function(t,e){const{y:i,height:s}=e;return i<s/2?"top":i>t.height-s/2?"bottom":"center"}(t,i);return{xAlign:i.xAlign||e.xAlign||La(t,e,i,s),yAlign:s}}function Ra(t,e,i,s){const{caretSize:n,caretPadding:o,cornerRadius:a}=t,{xAlign:r,yAlign:l}=i,h=n+o,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(a);let g=function(t,e){let{x:i,width:s}=t;return"right"===e?i-=s:"center"===e&&(i-=s/2),i}(e,r);const p=function(t,e,i){let{y:s,height:n}=t;return"top"===e?s+=i:s-="bottom"===e?n+i:n/2,s}(e,l,h);return"center"===l?"left"===r?g+=h:"right"===r&&(g-=h):"left"===r?g-=Math.max(c,u)+n:"right"===r&&(g+=Math.max(d,f)+n),{x:Z(g,0,s.width-e.width),y:Z(p,0,s.height-e.height)}}function Ia(t,e,i){const s=ki(i.padding);return"center"===e?t.x+t.width/2:"right"===e?t.x+t.width-s.right:t.x+s.left}function za(t){return Ca([],Oa(t))}function Fa(t,e){const i=e&&e.dataset&&e.dataset.tooltip&&e.dataset.tooltip.callbacks;return i?t.override(i):t}const Va={beforeTitle:e,title(t){if(t.length>0){const e=t[0],i=e.chart.data.labels,s=i?i.length:0;if(this&&this.options&&"dataset"===this.options.mode)return e.dataset.label||"";if(e.label)return e.label;if(s>0&&e.dataIndex<s)return i[e.dataIndex]}return""},afterTitle:e,beforeBody:e,beforeLabel:e,label(t){if(this&&this.options&&"dataset"===this.options.mode)return t.label+": "+t.formattedValue||t.formattedValue;let e=t.dataset.label||"";e&&(e+=": ");const i=t.formattedValue;return s(i)||(e+=i),e},labelColor(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{borderColor:e.borderColor,backgroundColor:e.backgroundColor,borderWidth:e.borderWidth,borderDash:e.borderDash,borderDashOffset:e.borderDashOffset,borderRadius:0}},labelTextColor(){return this.options.bodyColor},labelPointStyle(t){const e=t.chart.getDatasetMeta(t.datasetIndex).controller.getStyle(t.dataIndex);return{pointStyle:e.pointStyle,rotation:e.rotation}},afterLabel:e,afterBody:e,beforeFooter:e,footer:e,afterFooter:e};function Ba(t,e,i,s){const n=t[e].call(i,s);return void 0===n?Va[e].call(i,s):n}class Na extends $s{static positioners=Da;constructor(t){super(),this.opacity=0,this._active=[],this._eventPosition=void 0,this._size=void 0,this._cachedAnimations=void 0,this._tooltipItems=[],this.$animations=void 0,this.$context=void 0,this.chart=t.chart,this.options=t.options,this.dataPoints=void 0,this.title=void 0,this.beforeBody=void 0,this.body=void 0,this.afterBody=void 0,this.footer=void 0,this.xAlign=void 0,this.yAlign=void 0,this.x=void 0,this.y=void 0,this.height=void 0,this.width=void 0,this.caretX=void 0,this.caretY=void 0,this.labelColors=void 0,this.labelPointStyles=void 0,this.labelTextColors=void 0}initialize(t){this.options=t,this._cachedAnimations=void 0,this.$context=void 0}_resolveAnimations(){const t=this._cachedAnimations;if(t)return t;const e=this.chart,i=this.options.setContext(this.getContext()),s=i.enabled&&e.options.animation&&i.animations,n=new Ts(this.chart,s);return s._cacheable&&(this._cachedAnimations=Object.freeze(n)),n}getContext(){return this.$context||(this.$context=(t=this.chart.getContext(),e=this,i=this._tooltipItems,Ci(t,{tooltip:e,tooltipItems:i,type:"tooltip"})));var t,e,i}getTitle(t,e){const{callbacks:i}=e,s=Ba(i,"beforeTitle",this,t),n=Ba(i,"title",this,t),o=Ba(i,"afterTitle",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}getBeforeBody(t,e){return za(Ba(e.callbacks,"beforeBody",this,t))}getBody(t,e){const{callbacks:i}=e,s=[];return u(t,(t=>{const e={before:[],lines:[],after:[]},n=Fa(i,t);Ca(e.before,Oa(Ba(n,"beforeLabel",this,t))),Ca(e.lines,Ba(n,"label",this,t)),Ca(e.after,Oa(Ba(n,"afterLabel",this,t))),s.push(e)})),s}getAfterBody(t,e){return za(Ba(e.callbacks,"afterBody",this,t))}getFooter(t,e){const{callbacks:i}=e,s=Ba(i,"beforeFooter",this,t),n=Ba(i,"footer",this,t),o=Ba(i,"afterFooter",this,t);let a=[];return a=Ca(a,Oa(s)),a=Ca(a,Oa(n)),a=Ca(a,Oa(o)),a}_createItems(t){const e=this._active,i=this.chart.data,s=[],n=[],o=[];let a,r,l=[];for(a=0,r=e.length;a<r;++a)l.push(Aa(this.chart,e[a]));return t.filter&&(l=l.filter(((e,s,n)=>t.filter(e,s,n,i)))),t.itemSort&&(l=l.sort(((e,s)=>t.itemSort(e,s,i)))),u(l,(e=>{const i=Fa(t.callbacks,e);s.push(Ba(i,"labelColor",this,e)),n.push(Ba(i,"labelPointStyle",this,e)),o.push(Ba(i,"labelTextColor",this,e))})),this.labelColors=s,this.labelPointStyles=n,this.labelTextColors=o,this.dataPoints=l,l}update(t,e){const i=this.options.setContext(this.getContext()),s=this._active;let n,o=[];if(s.length){const t=Da[i.position].call(this,s,this._eventPosition);o=this._createItems(i),this.title=this.getTitle(o,i),this.beforeBody=this.getBeforeBody(o,i),this.body=this.getBody(o,i),this.afterBody=this.getAfterBody(o,i),this.footer=this.getFooter(o,i);const e=this._size=Ta(this,i),a=Object.assign({},t,e),r=Ea(this.chart,i,a),l=Ra(i,a,r,this.chart);this.xAlign=r.xAlign,this.yAlign=r.yAlign,n={opacity:1,x:l.x,y:l.y,width:e.width,height:e.height,caretX:t.x,caretY:t.y}}else 0!==this.opacity&&(n={opacity:0});this._tooltipItems=o,this.$context=void 0,n&&this._resolveAnimations().update(this,n),t&&i.external&&i.external.call(this,{chart:this.chart,tooltip:this,replay:e})}drawCaret(t,e,i,s){const n=this.getCaretPosition(t,i,s);e.lineTo(n.x1,n.y1),e.lineTo(n.x2,n.y2),e.lineTo(n.x3,n.y3)}getCaretPosition(t,e,i){const{xAlign:s,yAlign:n}=this,{caretSize:o,cornerRadius:a}=i,{topLeft:r,topRight:l,bottomLeft:h,bottomRight:c}=wi(a),{x:d,y:u}=t,{width:f,height:g}=e;let p,m,x,b,_,y;return"center"===n?(_=u+g/2,"left"===s?(p=d,m=p-o,b=_+o,y=_-o):(p=d+f,m=p+o,b=_-o,y=_+o),x=p):(m="left"===s?d+Math.max(r,h)+o:"right"===s?d+f-Math.max(l,c)-o:this.caretX,"top"===n?(b=u,_=b-o,p=m-o,x=m+o):(b=u+g,_=b+o,p=m+o,x=m-o),y=b),{x1:p,x2:m,x3:x,y1:b,y2:_,y3:y}}drawTitle(t,e,i){const s=this.title,n=s.length;let o,a,r;if(n){const l=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.titleAlign,i),e.textAlign=l.textAlign(i.titleAlign),e.textBaseline="middle",o=Si(i.titleFont),a=i.titleSpacing,e.fillStyle=i.titleColor,e.font=o.string,r=0;r<n;++r)e.fillText(s[r],l.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+a,r+1===n&&(t.y+=i.titleMarginBottom-a)}}_drawColorBox(t,e,i,s,n){const a=this.labelColors[i],r=this.labelPointStyles[i],{boxHeight:l,boxWidth:h}=n,c=Si(n.bodyFont),d=Ia(this,"left",n),u=s.x(d),f=l<c.lineHeight?(c.lineHeight-l)/2:0,g=e.y+f;if(n.usePointStyle){const e={radius:Math.min(h,l)/2,pointStyle:r.pointStyle,rotation:r.rotation,borderWidth:1},i=s.leftForLtr(u,h)+h/2,o=g+l/2;t.strokeStyle=n.multiKeyBackground,t.fillStyle=n.multiKeyBackground,Le(t,e,i,o),t.strokeStyle=a.borderColor,t.fillStyle=a.backgroundColor,Le(t,e,i,o)}else{t.lineWidth=o(a.borderWidth)?Math.max(...Object.values(a.borderWidth)):a.borderWidth||1,t.strokeStyle=a.borderColor,t.setLineDash(a.borderDash||[]),t.lineDashOffset=a.borderDashOffset||0;const e=s.leftForLtr(u,h),i=s.leftForLtr(s.xPlus(u,1),h-2),r=wi(a.borderRadius);Object.values(r).some((t=>0!==t))?(t.beginPath(),t.fillStyle=n.multiKeyBackground,He(t,{x:e,y:g,w:h,h:l,radius:r}),t.fill(),t.stroke(),t.fillStyle=a.backgroundColor,t.beginPath(),He(t,{x:i,y:g+1,w:h-2,h:l-2,radius:r}),t.fill()):(t.fillStyle=n.multiKeyBackground,t.fillRect(e,g,h,l),t.strokeRect(e,g,h,l),t.fillStyle=a.backgroundColor,t.fillRect(i,g+1,h-2,l-2))}t.fillStyle=this.labelTextColors[i]}drawBody(t,e,i){const{body:s}=this,{bodySpacing:n,bodyAlign:o,displayColors:a,boxHeight:r,boxWidth:l,boxPadding:h}=i,c=Si(i.bodyFont);let d=c.lineHeight,f=0;const g=Oi(i.rtl,this.x,this.width),p=function(i){e.fillText(i,g.x(t.x+f),t.y+d/2),t.y+=d+n},m=g.textAlign(o);let x,b,_,y,v,M,w;for(e.textAlign=o,e.textBaseline="middle",e.font=c.string,t.x=Ia(this,m,i),e.fillStyle=i.bodyColor,u(this.beforeBody,p),f=a&&"right"!==m?"center"===o?l/2+h:l+2+h:0,y=0,M=s.length;y<M;++y){for(x=s[y],b=this.labelTextColors[y],e.fillStyle=b,u(x.before,p),_=x.lines,a&&_.length&&(this._drawColorBox(e,t,y,g,i),d=Math.max(c.lineHeight,r)),v=0,w=_.length;v<w;++v)p(_[v]),d=c.lineHeight;u(x.after,p)}f=0,d=c.lineHeight,u(this.afterBody,p),t.y-=n}drawFooter(t,e,i){const s=this.footer,n=s.length;let o,a;if(n){const r=Oi(i.rtl,this.x,this.width);for(t.x=Ia(this,i.footerAlign,i),t.y+=i.footerMarginTop,e.textAlign=r.textAlign(i.footerAlign),e.textBaseline="middle",o=Si(i.footerFont),e.fillStyle=i.footerColor,e.font=o.string,a=0;a<n;++a)e.fillText(s[a],r.x(t.x),t.y+o.lineHeight/2),t.y+=o.lineHeight+i.footerSpacing}}drawBackground(t,e,i,s){const{xAlign:n,yAlign:o}=this,{x:a,y:r}=t,{width:l,height:h}=i,{topLeft:c,topRight:d,bottomLeft:u,bottomRight:f}=wi(s.cornerRadius);e.fillStyle=s.backgroundColor,e.strokeStyle=s.borderColor,e.lineWidth=s.borderWidth,e.beginPath(),e.moveTo(a+c,r),"top"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+l-d,r),e.quadraticCurveTo(a+l,r,a+l,r+d),"center"===o&&"right"===n&&this.drawCaret(t,e,i,s),e.lineTo(a+l,r+h-f),e.quadraticCurveTo(a+l,r+h,a+l-f,r+h),"bottom"===o&&this.drawCaret(t,e,i,s),e.lineTo(a+u,r+h),e.quadraticCurveTo(a,r+h,a,r+h-u),"center"===o&&"left"===n&&this.drawCaret(t,e,i,s),e.lineTo(a,r+c),e.quadraticCurveTo(a,r,a+c,r),e.closePath(),e.fill(),s.borderWidth>0&&e.stroke()}_updateAnimationTarget(t){const e=this.chart,i=this.$animations,s=i&&i.x,n=i&&i.y;if(s||n){const i=Da[t.position].call(this,this._active,this._eventPosition);if(!i)return;const o=this._size=Ta(this,t),a=Object.assign({},i,this._size),r=Ea(e,t,a),l=Ra(t,a,r,e);s._to===l.x&&n._to===l.y||(this.xAlign=r.xAlign,this.yAlign=r.yAlign,this.width=o.width,this.height=o.height,this.caretX=i.x,this.caretY=i.y,this._resolveAnimations().update(this,l))}}_willRender(){return!!this.opacity}draw(t){const e=this.options.setContext(this.getContext());let i=this.opacity;if(!i)return;this._updateAnimationTarget(e);const s={width:this.width,height:this.height},n={x:this.x,y:this.y};i=Math.abs(i)<.001?0:i;const o=ki(e.padding),a=this.title.length||this.beforeBody.length||this.body.length||this.afterBody.length||this.footer.length;e.enabled&&a&&(t.save(),t.globalAlpha=i,this.drawBackground(n,t,s,e),Ai(t,e.textDirection),n.y+=o.top,this.drawTitle(n,t,e),this.drawBody(n,t,e),this.drawFooter(n,t,e),Ti(t,e.textDirection),t.restore())}getActiveElements(){return this._active||[]}setActiveElements(t,e){const i=this._active,s=t.map((({datasetIndex:t,index:e})=>{const i=this.chart.getDatasetMeta(t);if(!i)throw new Error("Cannot find a dataset at index "+t);return{datasetIndex:t,element:i.data[e],index:e}})),n=!f(i,s),o=this._positionChanged(s,e);(n||o)&&(this._active=s,this._eventPosition=e,this._ignoreReplayEvents=!0,this.update(!0))}handleEvent(t,e,i=!0){if(e&&this._ignoreReplayEvents)return!1;this._ignoreReplayEvents=!1;const s=this.options,n=this._active||[],o=this._getActiveElements(t,n,e,i),a=this._positionChanged(o,t),r=e||!f(o,n)||a;return r&&(this._active=o,(s.enabled||s.external)&&(this._eventPosition={x:t.x,y:t.y},this.update(!0,e))),r}_getActiveElements(t,e,i,s){const n=this.options;if("mouseout"===t.type)return[];if(!s)return e.filter((t=>this.chart.data.datasets[t.datasetIndex]&&void 0!==this.chart.getDatasetMeta(t.datasetIndex).controller.getParsed(t.index)));const o=this.chart.getElementsAtEventForMode(t,n.mode,n,i);return n.reverse&&o.reverse(),o}_positionChanged(t,e){const{caretX:i,caretY:s,options:n}=this,o=Da[n.position].call(this,t,e);return!1!==o&&(i!==o.x||s!==o.y)}}var Wa={id:"tooltip",_element:Na,positioners:Da,afterInit(t,e,i){i&&(t.tooltip=new Na({chart:t,options:i}))},beforeUpdate(t,e,i){t.tooltip&&t.tooltip.initialize(i)},reset(t,e,i){t.tooltip&&t.tooltip.initialize(i)},afterDraw(t){const e=t.tooltip;if(e&&e._willRender()){const i={tooltip:e};if(!1===t.notifyPlugins("beforeTooltipDraw",{...i,cancelable:!0}))return;e.draw(t.ctx),t.notifyPlugins("afterTooltipDraw",i)}},afterEvent(t,e){if(t.tooltip){const i=e.replay;t.tooltip.handleEvent(e.event,i,e.inChartArea)&&(e.changed=!0)}},defaults:{enabled:!0,external:null,position:"average",backgroundColor:"rgba(0,0,0,0.8)",titleColor:"#fff",titleFont:{weight:"bold"},titleSpacing:2,titleMarginBottom:6,titleAlign:"left",bodyColor:"#fff",bodySpacing:2,bodyFont:{},bodyAlign:"left",footerColor:"#fff",footerSpacing:2,footerMarginTop:6,footerFont:{weight:"bold"},footerAlign:"left",padding:6,caretPadding:2,caretSize:5,cornerRadius:6,boxHeight:(t,e)=>e.bodyFont.size,boxWidth:(t,e)=>e.bodyFont.size,multiKeyBackground:"#fff",displayColors:!0,boxPadding:0,borderColor:"rgba(0,0,0,0)",borderWidth:0,animation:{duration:400,easing:"easeOutQuart"},animations:{numbers:{type:"number",properties:["x","y","width","height","caretX","caretY"]},opacity:{easing:"linear",duration:200}},callbacks:Va},defaultRoutes:{bodyFont:"font",footerFont:"font",titleFont:"font"},descriptors:{_scriptable:t=>"filter"!==t&&"itemSort"!==t&&"external"!==t,_indexable:!1,callbacks:{_scriptable:!1,_indexable:!1},animation:{_fallback:!1},animations:{_fallback:"animation"}},additionalOptionScopes:["interaction"]};return Tn.register(Un,$o,go,t),Tn.helpers={...Hi},Tn._adapters=In,Tn.Animation=As,Tn.Animations=Ts,Tn.animator=bt,Tn.controllers=nn.controllers.items,Tn.DatasetController=js,Tn.Element=$s,Tn.elements=go,Tn.Interaction=Ki,Tn.layouts=ls,Tn.platforms=Ds,Tn.Scale=tn,Tn.Ticks=ae,Object.assign(Tn,Un,$o,go,t,Ds),Tn.Chart=Tn,"undefined"!=typeof window&&(window.Chart=Tn),Tn}));\n//# sourceMappingURL=chart.umd.min.js.map\n';
   try {
     const main2 = createRequire(import.meta.url).resolve("chart.js");
-    return readFileSync14(join19(dirname6(main2), "chart.umd.min.js"), "utf8");
+    return readFileSync17(join24(dirname7(main2), "chart.umd.min.js"), "utf8");
   } catch {
     return null;
   }
@@ -30988,10 +32672,10 @@ function chartJsSource() {
 function writeReports(outDir, model, opts = {}) {
   mkdirSync8(outDir, { recursive: true });
   const paths = {
-    markdown: join19(outDir, "report.md"),
-    html: join19(outDir, "report.html"),
-    csv: join19(outDir, "report.csv"),
-    json: join19(outDir, "aggregate.json")
+    markdown: join24(outDir, "report.md"),
+    html: join24(outDir, "report.html"),
+    csv: join24(outDir, "report.csv"),
+    json: join24(outDir, "aggregate.json")
   };
   const title = opts.title !== void 0 ? { title: opts.title } : {};
   const chartJs = opts.chartJs !== void 0 ? opts.chartJs : chartJsSource();
@@ -31004,16 +32688,16 @@ function writeReports(outDir, model, opts = {}) {
   return paths;
 }
 function writeText(file2, text4) {
-  mkdirSync8(dirname6(file2), { recursive: true });
+  mkdirSync8(dirname7(file2), { recursive: true });
   writeFileSync8(file2, text4);
 }
 
-// src/pipeline/ab-report.ts
+// src/ab/report.ts
 function writeAbReport(outDir, input2, details = {}) {
   const markdown = renderAbComment(input2);
-  const markdownFile = join20(outDir, "ab.md");
+  const markdownFile = join25(outDir, "ab.md");
   writeText(markdownFile, markdown);
-  writeText(join20(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
+  writeText(join25(outDir, "ab.json"), `${JSON.stringify({ rows: input2.rows, ...details }, null, 2)}
 `);
   return { input: input2, markdown, markdownFile, counts: countRows(input2.rows), annotations: regressionAnnotations(input2.rows) };
 }
@@ -31031,7 +32715,7 @@ function planFor(o, spec, specHash2, runner) {
   return resolvePlan({ spec, specHash: specHash2, runner, profile: o.profile, cases: o.cases, large: o.large });
 }
 
-// src/pipeline/ab.ts
+// src/ab/run.ts
 var NO_ROUNDS = { cases: [], roundsDone: 0, elapsedMs: 0 };
 async function measurable(asked, fallbackToWall, log2) {
   const why = measuresInstructions(asked) ? await EVIDENCES.instructions.unavailable() : null;
@@ -31044,13 +32728,14 @@ async function measureAb(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const plan2 = planFor(o, spec, hash2, o.runner);
   if (o.nodes) {
-    if ((o.measure ?? ["wall"]).some((k) => k !== "wall")) throw new Error("a node A/B measures wall time only: the client build is the same on both sides");
+    if ((o.measure ?? DEFAULT_MEASURE).some((k) => k !== "wall"))
+      throw new Error("a node A/B measures wall time only: the client build is the same on both sides");
     for (const side of ["base", "head"]) await checkNode({ ...o, bee: o.nodes[side] }, plan2.units);
   } else await checkNode(o, plan2.units);
   const build2 = (source2) => buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, reuseOnly: o.prebuilt, log: o.log });
   const baseBuild = await build2(o.base);
   const builds = { base: baseBuild, head: o.nodes ? baseBuild : await build2(o.head) };
-  const { measure, countsUnavailable } = await measurable(o.measure ?? ["wall"], o.fallbackToWall ?? true, o.log);
+  const { measure, countsUnavailable } = await measurable(o.measure ?? DEFAULT_MEASURE, o.fallbackToWall ?? true, o.log);
   const sides = { base: builds.base.command, head: builds.head.command };
   const rounds = measuresWall(measure) ? await runRounds(sides, roundsOptions(o, plan2)) : NO_ROUNDS;
   const measured = {
@@ -31067,7 +32752,7 @@ async function measureAb(o) {
   const detOptions = {
     runner: o.runner,
     plan: plan2,
-    outDir: resolve4(o.outDir),
+    outDir: resolve7(o.outDir),
     timeoutMs: processBudgetMs(planOf(plan2, EVIDENCES.instructions.takes)),
     fixtures: o.fixtures,
     env: o.env,
@@ -31092,7 +32777,7 @@ function roundsOptions(o, plan2) {
   return {
     plan: plan2,
     rounds: o.rounds,
-    outDir: resolve4(o.outDir),
+    outDir: resolve7(o.outDir),
     caseBudgetMs,
     runBudgetMs: o.runBudgetMs,
     fixtures: o.fixtures,
@@ -31115,11 +32800,10 @@ function judgeAb(m, spec, j) {
     const ev = deterministicEvidence(kind);
     rows = attachStepRows(rows, out.rows, spec, { kind, judge: ev.judge(thresholds[kind]), missing: `not ${ev.verb}` });
   };
-  for (const kind of deterministicOf(j.measure ?? ["wall"])) attach(kind);
+  for (const kind of deterministicOf(j.measure ?? DEFAULT_MEASURE)) attach(kind);
   return rows;
 }
-function reportAb(m, spec, hash2, j, details = {}, profiles, nodes) {
-  const rows = judgeAb(m, spec, j);
+function reportAb(m, rows, hash2, j, details = {}, profiles, nodes) {
   const load = m.wall ? loadShift(m.wall.rows) : null;
   const thresholds = thresholdsOf(j);
   const counts = m.deterministic.instructions;
@@ -31143,7 +32827,7 @@ function reportAb(m, spec, hash2, j, details = {}, profiles, nodes) {
       clientHead: clientText(head2, "head"),
       specHash: hash2,
       wallTimeMs: wallMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
-      ...measuresInstructions(j.measure ?? ["wall"]) ? {
+      ...measuresInstructions(j.measure ?? DEFAULT_MEASURE) ? {
         measure: {
           wallMs,
           countMs: counts?.elapsedMs ?? 0,
@@ -31174,22 +32858,19 @@ function reportAb(m, spec, hash2, j, details = {}, profiles, nodes) {
 var nodeText = (n) => `Bee ${n.version} (${n.how})`;
 var nodeRecord = (n) => ({ version: n.version, url: n.url, how: n.how });
 async function abPipeline(o) {
-  const counting = measuresInstructions(o.measure ?? ["wall"]);
+  const counting = measuresInstructions(o.measure ?? DEFAULT_MEASURE);
   const { measured, rounds, builds, spec, hash: hash2, plan: plan2 } = await measureAb({ ...o, keepRaw: Boolean(o.keepRaw) || counting });
-  const profiled = profileFlagged(measured, spec, plan2, o);
-  const report2 = reportAb(measured, spec, hash2, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs, o.nodes);
+  const rows = judgeAb(measured, spec, o);
+  const profiled = profileFlagged(measured, rows, plan2, o);
+  const report2 = reportAb(measured, rows, hash2, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs, o.nodes);
   return { report: report2, measured, rounds, builds };
-}
-function countFlagged(rows) {
-  const change = (r) => Math.abs(Math.log(r.instructions?.ratio ?? 1));
-  return rows.filter((r) => r.instructions && r.instructions.verdict !== "~").sort((a, b) => change(b) - change(a));
 }
 function rowsToProfile(rows, profileCases = []) {
   const flagged = countFlagged(rows);
   const asked = profileCases.map(globToRegExp);
   return [...flagged, ...rows.filter((r) => r.instructions && !flagged.includes(r) && asked.some((re) => re.test(r.caseId)))];
 }
-function profileFlagged(m, spec, plan2, o) {
+function profileFlagged(m, rows, plan2, o) {
   const raw = m.deterministic.instructions?.raw;
   if (!raw) return null;
   try {
@@ -31198,8 +32879,8 @@ function profileFlagged(m, spec, plan2, o) {
       base: { dir: raw.base, plan: plan2 },
       head: { dir: raw.head, plan: plan2 },
       baseAgain: { dir: raw.baseAgain, plan: plan2 },
-      rows: rowsToProfile(judgeAb(m, spec, o), o.profileCases),
-      outDir: resolve4(o.outDir),
+      rows: rowsToProfile(rows, o.profileCases),
+      outDir: resolve7(o.outDir),
       labels: { base: o.baseLabel, head: o.headLabel }
     });
     o.log(`profiles: ${out.diffs.length} flagged row(s) in ${Math.round(out.ms)} ms (counting took ${Math.round(m.deterministic.instructions.elapsedMs)} ms)`);
@@ -31216,373 +32897,7 @@ function profileFlagged(m, spec, plan2, o) {
 
 // src/shard/commands.ts
 import { appendFileSync as appendFileSync2 } from "node:fs";
-import { join as join24, resolve as resolve6 } from "node:path";
-
-// src/history/read.ts
-import { lstatSync, readdirSync as readdirSync7, readFileSync as readFileSync15 } from "node:fs";
-import { join as join21 } from "node:path";
-
-// src/history/json.ts
-function stableJson(value) {
-  return `${JSON.stringify(value, sortKeys) ?? "null"}
-`;
-}
-function sortKeys(_key, v) {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return v;
-  const keys2 = Object.keys(v);
-  let sorted2 = true;
-  for (let i = 1; i < keys2.length; i++) {
-    if (keys2[i - 1] > keys2[i]) {
-      sorted2 = false;
-      break;
-    }
-  }
-  if (sorted2) return v;
-  keys2.sort();
-  const out = {};
-  for (const k of keys2) out[k] = v[k];
-  return out;
-}
-function stableJsonPretty(value) {
-  return `${write(value, "  ", "")}
-`;
-}
-function write(v, indent, pad) {
-  if (v === null || typeof v !== "object") {
-    if (typeof v === "number" && !Number.isFinite(v)) return "null";
-    return JSON.stringify(v) ?? "null";
-  }
-  const inner = indent === null ? "" : pad + indent;
-  const nl = indent === null ? "" : "\n";
-  const colon = indent === null ? ":" : ": ";
-  if (Array.isArray(v)) {
-    if (v.length === 0) return "[]";
-    const flat = indent === null || v.every((x) => x === null || typeof x !== "object");
-    if (flat) return `[${v.map((x) => write(x, indent, pad)).join(indent === null ? "," : ", ")}]`;
-    return `[${nl}${v.map((x) => inner + write(x, indent, inner)).join(`,${nl}`)}${nl}${pad}]`;
-  }
-  const keys2 = Object.keys(v).filter((k) => v[k] !== void 0).sort();
-  if (keys2.length === 0) return "{}";
-  const body = keys2.map((k) => `${inner}${JSON.stringify(k)}${colon}${write(v[k], indent, inner)}`);
-  return `{${nl}${body.join(`,${nl}`)}${nl}${pad}}`;
-}
-
-// src/history/schema.ts
-var text2 = capped;
-var COMMIT_MESSAGE_MAX = 65536;
-var RECORD_SCHEMA_V1 = "bee-bench/history-record@1";
-var RECORD_SCHEMA_ID = "bee-bench/history-record@2";
-var RECORD_SCHEMAS = [RECORD_SCHEMA_V1, RECORD_SCHEMA_ID];
-var SERIES_SCHEMA_ID = "bee-bench/history-series@1";
-var INDEX_SCHEMA_ID = "bee-bench/history-index@1";
-var GabBenchSchema = external_exports.object({
-  name: text2(TEXT_CAPS.value).min(1),
-  value: external_exports.number(),
-  unit: text2(TEXT_CAPS.name),
-  range: text2(TEXT_CAPS.short).optional(),
-  extra: text2(TEXT_CAPS.message).optional()
-});
-var RecordCountsSchema = external_exports.object({
-  samples: external_exports.array(external_exports.number().int().positive()).min(1),
-  median: external_exports.number().positive(),
-  per_op: external_exports.number().positive().optional(),
-  per_byte: external_exports.number().positive().optional(),
-  aa_spread: external_exports.number().nonnegative().optional()
-});
-var RecordCaseSchema = external_exports.object({
-  id: text2(TEXT_CAPS.name).min(1),
-  kind: KindSchema,
-  /** The param's label: with `id` and `runner`, names a series. */
-  label: text2(TEXT_CAPS.name),
-  param: external_exports.record(text2(TEXT_CAPS.name), external_exports.union([external_exports.number(), text2(TEXT_CAPS.value), external_exports.boolean()])),
-  status: external_exports.enum(["ok", "skipped", "failed"]),
-  reason: text2(TEXT_CAPS.message).optional(),
-  n: external_exports.number().int().nonnegative(),
-  median_ns: external_exports.number().nonnegative().nullable(),
-  min_ns: external_exports.number().nonnegative().nullable(),
-  max_ns: external_exports.number().nonnegative().nullable(),
-  /** Median absolute deviation from the median, unscaled (src/stats madRaw). Stats are null when n = 0. */
-  mad_ns: external_exports.number().nonnegative().nullable(),
-  samples_ns: external_exports.array(external_exports.number().nonnegative()),
-  work: external_exports.object({ ops: external_exports.number().optional(), bytes: external_exports.number().optional() }),
-  peak_rss_bytes: external_exports.number().int().nonnegative().nullable(),
-  digest: text2(TEXT_CAPS.value).optional(),
-  /**
-   * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
-   * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
-   * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
-   */
-  metrics: external_exports.record(text2(TEXT_CAPS.name), external_exports.number()).optional(),
-  /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */
-  instructions: RecordCountsSchema.optional(),
-  /** Imported cases: the original bench, verbatim (name, value, unit, range, extra). */
-  gab: GabBenchSchema.optional(),
-  /** Imported cases: the original instruction-count bench, verbatim (src/history/gab.ts). */
-  gab_instructions: GabBenchSchema.optional()
-});
-var HistoryRecordSchema = external_exports.object({
-  schema: external_exports.enum(RECORD_SCHEMAS),
-  commit: external_exports.object({
-    sha: external_exports.string().regex(/^[0-9a-f]{7,64}$/),
-    message: text2(COMMIT_MESSAGE_MAX),
-    author: text2(TEXT_CAPS.short),
-    timestamp: external_exports.iso.datetime({ offset: true }),
-    url: text2(TEXT_CAPS.value).optional()
-  }),
-  branch: text2(TEXT_CAPS.short).min(1),
-  event: text2(TEXT_CAPS.name).min(1),
-  run: external_exports.object({ id: text2(TEXT_CAPS.name).min(1), attempt: external_exports.number().int().positive().optional(), url: text2(TEXT_CAPS.value).optional() }),
-  runner: RunnerSchema,
-  client: ClientSchema,
-  host: HostSchema,
-  bee: external_exports.object({ url: text2(TEXT_CAPS.value), version: text2(TEXT_CAPS.short) }).nullable(),
-  spec: external_exports.object({ hash: text2(TEXT_CAPS.name), profile: ProfileSchema }),
-  started_at: external_exports.iso.datetime({ offset: true }),
-  finished_at: external_exports.iso.datetime({ offset: true }).nullable(),
-  cases: external_exports.array(RecordCaseSchema),
-  /** What counted the cases' instructions (tool and version): present when some case has them. */
-  counter: CounterSchema.optional(),
-  /** Imported records: where in a github-action-benchmark data.js they came from, for a lossless export. */
-  source: external_exports.object({
-    format: external_exports.literal("github-action-benchmark"),
-    suite: text2(TEXT_CAPS.short),
-    tool: text2(TEXT_CAPS.name),
-    /** The entry's date (ms since the epoch). */
-    date: external_exports.number(),
-    repo_url: text2(TEXT_CAPS.value).optional(),
-    /** The entry's commit object as GAB wrote it (author, committer, id, message, timestamp, url, ...). */
-    commit: external_exports.record(external_exports.string(), external_exports.unknown())
-  }).optional()
-}).superRefine((r, ctx) => {
-  if (r.schema !== RECORD_SCHEMA_V1) return;
-  if (r.counter)
-    ctx.addIssue({ code: "custom", path: ["counter"], message: `${RECORD_SCHEMA_V1} records carry no counter; the record says ${RECORD_SCHEMA_ID}` });
-  r.cases.forEach((c, i) => {
-    if (c.instructions) ctx.addIssue({ code: "custom", path: ["cases", i, "instructions"], message: `${RECORD_SCHEMA_V1} records carry no instructions` });
-  });
-});
-
-// src/history/record.ts
-function labelOf(param) {
-  const label = param["label"];
-  if (typeof label === "string" && label.length > 0) return label;
-  return Object.keys(param).filter((k) => k !== "label").sort().map((k) => `${k}=${String(param[k])}`).join(", ");
-}
-function recordCase(c) {
-  const s = c.samples_ns;
-  const has = s.length > 0;
-  const out = {
-    id: c.id,
-    kind: c.kind,
-    label: labelOf(c.param),
-    param: c.param,
-    status: c.status,
-    n: s.length,
-    median_ns: has ? median(s) : null,
-    min_ns: has ? min(s) : null,
-    max_ns: has ? max(s) : null,
-    mad_ns: has ? madRaw(s) : null,
-    samples_ns: [...s],
-    work: { ...c.work },
-    peak_rss_bytes: c.peak_rss_bytes
-  };
-  const reason = c.status === "skipped" ? c.skip_reason : c.status === "failed" ? c.error : void 0;
-  if (reason) out.reason = reason;
-  if (c.digest) out.digest = c.digest;
-  const metrics = allocationMetrics(c);
-  if (metrics) out.metrics = metrics;
-  const counts = c.status === "ok" ? countFigures(c) : void 0;
-  if (counts) out.instructions = counts;
-  return out;
-}
-function workUnits(work) {
-  return (work.bytes ?? 0) > 0 ? work.bytes : (work.ops ?? 0) > 0 ? work.ops : 1;
-}
-function countFigures(c) {
-  const s = c.instructions;
-  if (!s || s.length === 0) return void 0;
-  const m = median(s);
-  const { ops, bytes: bytes2 } = c.work;
-  return {
-    samples: [...s],
-    median: m,
-    ...ops !== void 0 && ops > 0 ? { per_op: m / ops } : {},
-    ...bytes2 !== void 0 && bytes2 > 0 ? { per_byte: m / bytes2 } : {}
-  };
-}
-var ALLOC_METRICS = { bytesPerIteration: "B/iter", allocsPerIteration: "allocs/iter", bytesPerOp: "B/op", allocsPerOp: "allocs/op" };
-function allocationMetrics(c) {
-  const m = allocationMedians(c);
-  if (!m) return void 0;
-  return {
-    [ALLOC_METRICS.bytesPerIteration]: m.bytes,
-    [ALLOC_METRICS.bytesPerOp]: m.bytesPerOp,
-    ...m.allocs !== void 0 && m.allocsPerOp !== void 0 ? { [ALLOC_METRICS.allocsPerIteration]: m.allocs, [ALLOC_METRICS.allocsPerOp]: m.allocsPerOp } : {}
-  };
-}
-function toRecord(result2, ctx) {
-  const candidate = {
-    schema: RECORD_SCHEMA_ID,
-    commit: { ...ctx.commit, sha: ctx.commit.sha.toLowerCase() },
-    branch: ctx.branch,
-    event: ctx.event,
-    run: { ...ctx.run },
-    runner: result2.runner,
-    client: result2.client,
-    host: result2.host,
-    bee: result2.bee,
-    spec: result2.spec,
-    started_at: result2.started_at,
-    finished_at: result2.finished_at,
-    cases: result2.cases.map(recordCase)
-  };
-  if (result2.counter && candidate.cases.some((c) => c.instructions)) candidate.counter = { ...result2.counter };
-  const parsed = HistoryRecordSchema.safeParse(candidate);
-  if (!parsed.success) {
-    throw new InputError(
-      `history record of the ${result2.runner} result`,
-      describeIssues(parsed.error),
-      "pass a run context with a hex commit sha, ISO timestamps and non-empty branch, event and run id"
-    );
-  }
-  return parsed.data;
-}
-function compactTimestamp(iso2) {
-  const d = new Date(iso2);
-  if (Number.isNaN(d.getTime())) throw new RangeError(`not a timestamp: ${iso2}`);
-  return `${d.toISOString().slice(0, 19).replace(/[-:]/g, "")}Z`;
-}
-function fileSegment(s) {
-  const safe = s.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 80);
-  return safe.length === 0 || /^\.+$/.test(safe) ? "_" : safe;
-}
-function recordPath(r) {
-  const ts = compactTimestamp(r.started_at);
-  return `runs/${ts.slice(0, 4)}/${ts.slice(4, 6)}/${ts}-${r.commit.sha.slice(0, 7)}-${r.runner}-${fileSegment(r.run.id)}.json`;
-}
-function serializeRecord(r) {
-  return stableJsonPretty(r);
-}
-var SCHEMA_FAMILY = RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1);
-var isRecord = (doc) => RECORD_SCHEMAS.includes(doc.schema);
-function parseRecord(file2, text4) {
-  const value = parseJson(file2, text4);
-  const schema = value !== null && typeof value === "object" ? value.schema : void 0;
-  if (typeof schema === "string" && !RECORD_SCHEMAS.includes(schema) && schema.startsWith(SCHEMA_FAMILY)) {
-    throw new InputError(
-      file2,
-      [`schema: unknown record version "${schema}" (this bee-bench reads ${RECORD_SCHEMAS.join(" and ")})`],
-      "upgrade bee-bench to read it; the record is left untouched"
-    );
-  }
-  const parsed = HistoryRecordSchema.safeParse(value);
-  if (!parsed.success)
-    throw new InputError(
-      file2,
-      describeIssues(parsed.error),
-      `a history record must match ${RECORD_SCHEMAS.join(" or ")} (src/history/schema.ts); the file is left untouched`
-    );
-  return parsed.data;
-}
-function tryParseRecord(file2, text4) {
-  try {
-    return { path: file2, record: parseRecord(file2, text4) };
-  } catch (e) {
-    if (e instanceof InputError) return { file: file2, problem: e.problems.join("; ") };
-    throw e;
-  }
-}
-
-// src/history/read.ts
-var RUNS_DIR = "runs";
-var HistoryLinkError = class extends Error {
-  constructor(path) {
-    super(
-      `history: ${path} is a symbolic link in the history branch; writing or reading through it could reach files outside the clone, so nothing was published. Fix: remove the link from the branch (git rm) and publish again`
-    );
-    this.path = path;
-    this.name = "HistoryLinkError";
-  }
-  path;
-};
-function linkOnPath(root, rel) {
-  const parts = rel.split("/").filter((p) => p !== "" && p !== ".");
-  for (let i = 1; i <= parts.length; i++) {
-    const at = parts.slice(0, i).join("/");
-    let link;
-    try {
-      link = lstatSync(join21(root, at)).isSymbolicLink();
-    } catch {
-      return void 0;
-    }
-    if (link) return at;
-  }
-  return void 0;
-}
-function listRecordFiles(folder) {
-  const out = [];
-  const top2 = linkOnPath(folder, RUNS_DIR);
-  if (top2) throw new HistoryLinkError(top2);
-  const walk2 = (rel) => {
-    let entries;
-    try {
-      entries = readdirSync7(join21(folder, rel), { withFileTypes: true });
-    } catch (e) {
-      if (e.code === "ENOENT") return;
-      throw e;
-    }
-    for (const e of entries) {
-      const child = `${rel}/${e.name}`;
-      if (e.isSymbolicLink()) throw new HistoryLinkError(child);
-      if (e.isDirectory()) walk2(child);
-      else if (e.isFile() && e.name.endsWith(".json")) out.push(child);
-    }
-  };
-  walk2(RUNS_DIR);
-  return out.sort();
-}
-function readRecords(folder) {
-  const set2 = { records: [], invalid: [] };
-  for (const file2 of listRecordFiles(folder)) {
-    const got = tryParseRecord(file2, readFileSync15(join21(folder, file2), "utf8"));
-    if ("record" in got) set2.records.push(got);
-    else set2.invalid.push(got);
-  }
-  return set2;
-}
-
-// src/spec/aliases.ts
-var NO_ALIASES = /* @__PURE__ */ new Map();
-function caseAliases(spec) {
-  return new Map(spec.cases.flatMap((c) => (c.formerly ?? []).map((old) => [old, c.id])));
-}
-var currentId = (aliases, id) => aliases.get(id) ?? id;
-function renamedCaseNotes(spec, globs) {
-  const notes = [];
-  for (const glob of globs) {
-    const re = globToRegExp(glob);
-    if (spec.cases.some((c) => re.test(c.id))) continue;
-    const renamed = spec.cases.filter((c) => (c.formerly ?? []).some((old) => re.test(old)));
-    if (renamed.length === 0) continue;
-    const olds = renamed.flatMap((c) => (c.formerly ?? []).filter((old) => re.test(old)));
-    notes.push(
-      /[*?]/.test(glob) ? `case glob "${glob}" matches former ids only (${olds.join(", ")}): it selects ${renamed.map((c) => c.id).join(", ")}; use the current id${renamed.length === 1 ? "" : "s"}` : `case ${glob} is now ${renamed.map((c) => c.id).join(", ")} (renamed; its history continues under the new id): use the new id`
-    );
-  }
-  return notes;
-}
-
-// src/history/case-ids.ts
-function withCurrentIds(record2, aliases) {
-  if (!record2.cases.some((c) => aliases.has(c.id))) return record2;
-  return { ...record2, cases: record2.cases.map((c) => aliases.has(c.id) ? { ...c, id: currentId(aliases, c.id) } : c) };
-}
-function loadedWithCurrentIds(records, aliases) {
-  return records.map((l) => {
-    const record2 = withCurrentIds(l.record, aliases);
-    return record2 === l.record ? l : { ...l, record: record2 };
-  });
-}
+import { join as join28, resolve as resolve9 } from "node:path";
 
 // src/report/model/aggregate.ts
 function aggregate(results, spec, opts = {}) {
@@ -31648,7 +32963,7 @@ function aggregate(results, spec, opts = {}) {
     profiles,
     warnings,
     groups,
-    scoreboard: scoreboard(groups, runners),
+    scoreboard: scoreboard2(groups, runners),
     scoreboardRows: boardRows(timeScoreRows(groups, runners)),
     ...hasAllocations(caseModels) ? { allocScoreboard: allocScoreboard3(groups, runners) } : {},
     hasNet: caseModels.some((c) => c.kind === "net"),
@@ -31784,7 +33099,7 @@ function buildRow(sc, label, results, runners, basis, opLabel) {
       c.ratio = c.unitCostNs / best;
       c.fastest = c.unitCostNs === best;
       if (c.fastest) fastest.push(c.runner);
-      const ri = ratioInterval(c.costInterval, top2.costInterval);
+      const ri = costRatioInterval(rowCost(c), rowCost(top2));
       if (ri && !c.fastest) c.ratioInterval = ri;
     }
   }
@@ -31880,7 +33195,11 @@ function fits(rows, runners) {
   }
   return out;
 }
-var rowCost = (cell) => ({ runner: cell.runner, unitCost: cell.unitCostNs, ...cell.costInterval ? { interval: cell.costInterval } : {} });
+function rowCost(cell) {
+  const units = cell.medianNs !== void 0 && cell.unitCostNs > 0 ? cell.medianNs / cell.unitCostNs : 0;
+  const samples = costSamples(cell.samplesNs, units);
+  return { runner: cell.runner, unitCost: cell.unitCostNs, ...cell.costInterval ? { interval: cell.costInterval } : {}, ...samples ? { samples } : {} };
+}
 function scoreRowsOf(groups, runners, costOf, intervals = false) {
   return groups.flatMap(
     (g) => g.cases.flatMap(
@@ -31890,7 +33209,7 @@ function scoreRowsOf(groups, runners, costOf, intervals = false) {
           const cell = row.cells[runner];
           const unitCost2 = cell ? costOf(row, cell) : void 0;
           if (unitCost2 === void 0) return [];
-          return [{ runner, unitCost: unitCost2, ...intervals && cell.costInterval ? { interval: cell.costInterval } : {} }];
+          return [intervals ? { ...rowCost(cell), unitCost: unitCost2 } : { runner, unitCost: unitCost2 }];
         })
       }))
     )
@@ -31899,7 +33218,7 @@ function scoreRowsOf(groups, runners, costOf, intervals = false) {
 function timeScoreRows(groups, runners) {
   return scoreRowsOf(groups, runners, (row, cell) => row.contested && cell.ratio !== void 0 ? cell.unitCostNs : void 0, true);
 }
-function scoreboard(groups, runners) {
+function scoreboard2(groups, runners) {
   return scoreRows(
     timeScoreRows(groups, runners),
     runners,
@@ -31925,14 +33244,12 @@ function short(hash2) {
 }
 
 // src/shard/assignment.ts
-import { createHash as createHash4 } from "node:crypto";
-import { readFileSync as readFileSync16 } from "node:fs";
+import { createHash as createHash5 } from "node:crypto";
+import { readFileSync as readFileSync18 } from "node:fs";
 
 // src/shard/cost.ts
 var QUICK_ITERATION_S = 0.15;
 var UNIT_OVERHEAD_S = 1;
-var INSTRUMENTED_SLOWDOWN = 50;
-var UNINSTRUMENTED_SLOWDOWN = 5;
 var workOf2 = (u) => u.work.bytes ?? u.work.ops ?? 1;
 function staticModel(quickPlans, quickIters) {
   return {
@@ -31964,14 +33281,9 @@ function historyModel(records, fallback) {
 }
 function unitCostS(model, plan2, unit, evidence, iterations) {
   const it = model.iterationS(plan2, unit).seconds;
-  switch (evidence) {
-    case "wall":
-      return UNIT_OVERHEAD_S + (unit.warmup + unit.iters) * it;
-    case "instructions":
-      return UNIT_OVERHEAD_S * UNINSTRUMENTED_SLOWDOWN + unit.warmup * it * UNINSTRUMENTED_SLOWDOWN + (iterations ?? EVIDENCES.instructions.iterations) * it * INSTRUMENTED_SLOWDOWN;
-    case "allocations":
-      return UNIT_OVERHEAD_S + (unit.warmup + (iterations ?? EVIDENCES.allocations.iterations)) * it;
-  }
+  const ev = EVIDENCES[evidence];
+  const timed = ev.iterations === "profile" ? unit.iters : iterations ?? ev.iterations;
+  return UNIT_OVERHEAD_S * ev.slowdown.setup + unit.warmup * it * ev.slowdown.warmup + timed * it * ev.slowdown.timed;
 }
 
 // src/shard/balance.ts
@@ -32049,7 +33361,7 @@ var AssignmentSchema = external_exports.strictObject({
   costs: external_exports.enum(["history", "static"]),
   shards: external_exports.array(external_exports.strictObject({ index: external_exports.number().int().positive(), cost: external_exports.number().nonnegative(), pieces: external_exports.array(PieceSchema) })).min(1)
 });
-var selectionKey = (s) => createHash4("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);
+var selectionKey = (s) => createHash5("sha256").update(JSON.stringify(s)).digest("hex").slice(0, 16);
 function assign(selection, plans, model, n, budgetModel = model) {
   const shards = balance(piecesOf(plans, selection.evidences, model, budgetModel), n);
   const fromHistory = plans.some((p) => p.units.some((u) => model.iterationS(p, u).from === "history"));
@@ -32058,7 +33370,7 @@ function assign(selection, plans, model, n, budgetModel = model) {
 function loadAssignment(file2) {
   let text4;
   try {
-    text4 = readFileSync16(file2, "utf8");
+    text4 = readFileSync18(file2, "utf8");
   } catch (e) {
     throw new InputError(
       file2,
@@ -32082,13 +33394,13 @@ function matrixOf(a) {
 }
 
 // src/shard/merge.ts
-import { existsSync as existsSync10, readFileSync as readFileSync17 } from "node:fs";
-import { join as join23 } from "node:path";
+import { existsSync as existsSync14, readFileSync as readFileSync19 } from "node:fs";
+import { join as join27 } from "node:path";
 
 // src/shard/run.ts
 import { mkdirSync as mkdirSync9, writeFileSync as writeFileSync9 } from "node:fs";
 import { hostname as hostname4 } from "node:os";
-import { join as join22, resolve as resolve5 } from "node:path";
+import { join as join26, resolve as resolve8 } from "node:path";
 var SHARD_RUN_SCHEMA_ID = "bee-bench/shard-run@1";
 var ShardRunSchema = external_exports.strictObject({
   schema: external_exports.literal(SHARD_RUN_SCHEMA_ID),
@@ -32102,12 +33414,12 @@ var ShardRunSchema = external_exports.strictObject({
   problems: external_exports.array(external_exports.string())
 });
 var SHARD_FILE = "shard.json";
-var shardResultFile = (runner, evidence, iterations) => join22("results", `${runner}.${evidence}${iterations ? `.${iterations}-iterations` : ""}.json`);
+var shardResultFile = (runner, evidence, iterations) => join26("results", `${runner}.${evidence}${iterations ? `.${iterations}-iterations` : ""}.json`);
 async function runShard(o) {
   const started = performance.now();
   const shard = o.assignment.shards.find((s) => s.index === o.index);
   if (!shard) throw new Error(`shard ${o.index} is not in the assignment (1-${o.assignment.shards.length})`);
-  const outDir = resolve5(o.outDir);
+  const outDir = resolve8(o.outDir);
   const run2 = {
     schema: SHARD_RUN_SCHEMA_ID,
     shard: { index: o.index, total: o.assignment.shards.length },
@@ -32145,7 +33457,7 @@ async function runShard(o) {
         runner,
         plan: part,
         ...iterations ? { iterations } : {},
-        out: join22(outDir, file2),
+        out: join26(outDir, file2),
         budgetMs: processBudgetMs,
         ...evidence === "wall" ? { bee: o.bee } : {},
         log: o.log
@@ -32158,16 +33470,16 @@ async function runShard(o) {
   }
   run2.elapsed_s = (performance.now() - started) / 1e3;
   mkdirSync9(outDir, { recursive: true });
-  writeFileSync9(join22(outDir, SHARD_FILE), `${JSON.stringify(run2, null, 2)}
+  writeFileSync9(join26(outDir, SHARD_FILE), `${JSON.stringify(run2, null, 2)}
 `);
   return run2;
 }
 
 // src/shard/merge.ts
 function loadShard(dir) {
-  const file2 = join23(dir, SHARD_FILE);
-  if (!existsSync10(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
-  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync17(file2, "utf8")));
+  const file2 = join27(dir, SHARD_FILE);
+  if (!existsSync14(file2)) throw new InputError(file2, ["missing"], "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
+  const parsed = ShardRunSchema.safeParse(parseJson(file2, readFileSync19(file2, "utf8")));
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), "pass the folders `bee-bench run --shard K/N --out DIR` wrote");
   return { dir, run: parsed.data };
 }
@@ -32179,10 +33491,10 @@ function mergeShards(shards, plans) {
   const seen = /* @__PURE__ */ new Map();
   for (const s of shards) {
     if (selectionKey(s.run.assignment.selection) !== key5 || s.run.shard.total !== assignment.shards.length) {
-      throw new InputError(join23(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
+      throw new InputError(join27(s.dir, SHARD_FILE), ["belongs to another sharded run (selection or shard count differs)"], "merge the shards of one run only");
     }
     const other = seen.get(s.run.shard.index);
-    if (other) throw new InputError(join23(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
+    if (other) throw new InputError(join27(s.dir, SHARD_FILE), [`shard ${s.run.shard.index} is also in ${other}`], "pass each shard once");
     seen.set(s.run.shard.index, s.dir);
   }
   const missingShards = assignment.shards.map((s) => s.index).filter((i) => !seen.has(i));
@@ -32190,7 +33502,7 @@ function mergeShards(shards, plans) {
   const delivered = new Map(MEASURES.map((k) => [k, /* @__PURE__ */ new Map()]));
   for (const s of shards) {
     for (const f of s.run.files) {
-      const result2 = loadResult(join23(s.dir, f.file));
+      const result2 = loadResult(join27(s.dir, f.file));
       for (const c of result2.cases) delivered.get(f.evidence).set(rowKey4(f.runner, c.id, c.param.label), { shard: s.run.shard.index, c, result: result2 });
     }
   }
@@ -32282,7 +33594,7 @@ function costModel(r, historyDir) {
   if (!historyDir) return fallback;
   const aliases = caseAliases(loadSpec(r.specFile).spec);
   return historyModel(
-    readRecords(resolve6(historyDir)).records.map((l) => withCurrentIds(l.record, aliases)),
+    readRecords(resolve9(historyDir)).records.map((l) => withCurrentIds(l.record, aliases)),
     fallback
   );
 }
@@ -32308,7 +33620,7 @@ function shardCommand(o, planned = shardPlan(o)) {
   return runShard({ ...o, assignment: planned.assignment, plans: planned.plans });
 }
 function mergeCommand(specFile, shardDirs, outDir) {
-  const shards = shardDirs.map((d) => loadShard(resolve6(d)));
+  const shards = shardDirs.map((d) => loadShard(resolve9(d)));
   const sel = shards[0]?.run.assignment.selection;
   const { plans } = sel ? resolveSelection({ specFile, ...sel, evidences: sel.evidences }) : { plans: /* @__PURE__ */ new Map() };
   const { spec, hash: hash2 } = loadSpec(specFile);
@@ -32319,7 +33631,7 @@ function mergeCommand(specFile, shardDirs, outDir) {
       "merge with the spec the shards ran (--spec)"
     );
   const merged = mergeShards(shards, plans);
-  for (const r of merged.results) writeText(join24(resolve6(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
+  for (const r of merged.results) writeText(join28(resolve9(outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
 `);
   const reports = writeReports(outDir, aggregate(merged.results, spec, { specHash: hash2 }));
   appendFileSync2(reports.markdown, `
@@ -32327,13 +33639,13 @@ ${renderShardsMarkdown(merged)}`);
   return { merged, reports };
 }
 
-// src/shard/pr-pieces.ts
-import { existsSync as existsSync11, mkdirSync as mkdirSync11, readFileSync as readFileSync18, statSync as statSync5, writeFileSync as writeFileSync11 } from "node:fs";
-import { join as join26 } from "node:path";
+// src/ab/pieces.ts
+import { existsSync as existsSync15, mkdirSync as mkdirSync11, readFileSync as readFileSync20, statSync as statSync6, writeFileSync as writeFileSync11 } from "node:fs";
+import { join as join30 } from "node:path";
 
 // src/shard/pr-piece-profiles.ts
 import { copyFileSync as copyFileSync3, lstatSync as lstatSync2, mkdirSync as mkdirSync10, writeFileSync as writeFileSync10 } from "node:fs";
-import { join as join25 } from "node:path";
+import { join as join29 } from "node:path";
 var PieceProfilesSchema = external_exports.strictObject({
   /** The piece's flagged rows' differences, largest change first. */
   diffs: ProfileDiffsSchema,
@@ -32370,19 +33682,19 @@ var statOf = (path) => {
   }
 };
 function copyRowFiles(piece, diff, into, problems) {
-  const from = join25(piece.dir, "profiles", rowFolder(diff));
+  const from = join29(piece.dir, "profiles", rowFolder(diff));
   if (!statOf(from)?.isDirectory()) return false;
-  const to = join25(into, rowFolder(diff));
+  const to = join29(into, rowFolder(diff));
   mkdirSync10(to, { recursive: true });
   for (const name2 of ROW_FILES.filter((n) => n !== DIFF_FILES.json)) {
-    const src = join25(from, name2);
+    const src = join29(from, name2);
     const st = statOf(src);
     if (!st) continue;
     if (!st.isFile()) problems.push(`${src}: not a plain file, not carried`);
     else if (st.size > MAX_PROFILE_BYTES) problems.push(`${src}: ${st.size} bytes, more than the ${MAX_PROFILE_BYTES} a run's profiles may hold; not carried`);
-    else copyFileSync3(src, join25(to, name2));
+    else copyFileSync3(src, join29(to, name2));
   }
-  writeFileSync10(join25(to, DIFF_FILES.json), diffJson(diff));
+  writeFileSync10(join29(to, DIFF_FILES.json), diffJson(diff));
   return true;
 }
 function carryProfiles(pieces, rows, runner, outDir) {
@@ -32398,7 +33710,7 @@ function carryProfiles(pieces, rows, runner, outDir) {
   return { diffs: accepted.map((a) => a.diff), ms: profiled.reduce((s, p) => s + p.profiles.ms, 0), unwritten, problems };
 }
 
-// src/shard/pr-pieces.ts
+// src/ab/pieces.ts
 var AB_PIECE_SCHEMA_ID = "bee-bench/ab-piece@1";
 var AB_PIECE_FILE = "piece.json";
 function parsePieceRef(text4) {
@@ -32503,14 +33815,14 @@ var AbPieceSchema = external_exports.strictObject({
 var AbPieceFileSchema = AbPieceSchema.extend({ measured: MeasuredSchema });
 async function runPiece(o) {
   const started = performance.now();
-  const measure = o.measure ?? ["wall"];
+  const measure = o.measure ?? DEFAULT_MEASURE;
   if (!measure.includes(o.piece.evidence))
     throw new InputError("--piece", [`${pieceText(o.piece)} is not in --measure ${measure.join(",")}`], "pick a piece of an evidence measured");
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const cases = pieceCases(planFor(o, spec, hash2, o.runner), o.piece, o.model);
   const counting = o.piece.evidence === "instructions";
   const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false, keepRaw: Boolean(o.keepRaw) || counting });
-  const profiles = counting ? profileFlagged(got.measured, got.spec, got.plan, o) : null;
+  const profiles = counting ? profileFlagged(got.measured, judgeAb(got.measured, got.spec, o), got.plan, o) : null;
   const m = got.measured;
   const measured = {
     ...m,
@@ -32526,12 +33838,12 @@ async function runPiece(o) {
     measured: JSON.parse(JSON.stringify(measured))
   };
   mkdirSync11(o.outDir, { recursive: true });
-  writeFileSync11(join26(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
+  writeFileSync11(join30(o.outDir, AB_PIECE_FILE), `${JSON.stringify(piece, null, 2)}
 `);
   return piece;
 }
 function sharedOf(o, hash2) {
-  const measure = o.measure ?? ["wall"];
+  const measure = o.measure ?? DEFAULT_MEASURE;
   return {
     runner: o.runner,
     profile: o.profile,
@@ -32551,12 +33863,12 @@ function sharedOf(o, hash2) {
 }
 var MAX_PIECE_BYTES = 64 << 20;
 function loadPiece(dir) {
-  const file2 = join26(dir, AB_PIECE_FILE);
+  const file2 = join30(dir, AB_PIECE_FILE);
   const fix = "pass the folders `bee-bench ab --piece EVIDENCE[:K/N] --out DIR` wrote";
-  if (!existsSync11(file2)) throw new InputError(file2, ["missing"], fix);
-  const size = statSync5(file2).size;
+  if (!existsSync15(file2)) throw new InputError(file2, ["missing"], fix);
+  const size = statSync6(file2).size;
   if (size > MAX_PIECE_BYTES) throw new InputError(file2, [`${size} bytes, more than the ${MAX_PIECE_BYTES} accepted`], fix);
-  const parsed = AbPieceFileSchema.safeParse(parseJson(file2, readFileSync18(file2, "utf8")));
+  const parsed = AbPieceFileSchema.safeParse(parseJson(file2, readFileSync20(file2, "utf8")));
   if (!parsed.success) throw new InputError(file2, describeIssues(parsed.error), fix);
   return parsed.data;
 }
@@ -32566,7 +33878,7 @@ function mergePieces(dirs, o) {
   const shared = pieces[0].piece.ab;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, piece } of pieces) {
-    const file2 = join26(dir, AB_PIECE_FILE);
+    const file2 = join30(dir, AB_PIECE_FILE);
     if (JSON.stringify(piece.ab) !== JSON.stringify(shared))
       throw new InputError(file2, ["belongs to another A/B (its ab settings differ)"], "merge the pieces of one A/B only");
     const name2 = pieceText(piece.piece);
@@ -32584,33 +33896,36 @@ function mergePieces(dirs, o) {
   );
   const judging = {
     runner: shared.runner,
-    baseLabel: shared.base_label,
-    headLabel: shared.head_label,
     alpha: shared.alpha,
     threshold: shared.threshold,
     measure: shared.measure,
     instructionThreshold: shared.instruction_threshold,
-    allocationThreshold: shared.allocation_threshold,
+    allocationThreshold: shared.allocation_threshold
+  };
+  const presentation = {
+    baseLabel: shared.base_label,
+    headLabel: shared.head_label,
     ...o.marker ? { marker: o.marker } : {},
     ...o.trendUrl ? { trendUrl: o.trendUrl } : {}
   };
+  const rows = judgeAb(measured, spec, judging);
   const profiles = carryProfiles(
     pieces.map((p) => ({
       dir: p.dir,
-      file: join26(p.dir, AB_PIECE_FILE),
+      file: join30(p.dir, AB_PIECE_FILE),
       evidence: p.piece.piece.evidence,
       cases: p.piece.cases,
       ...p.piece.profiles ? { profiles: p.piece.profiles } : {}
     })),
-    judgeAb(measured, spec, judging),
+    rows,
     shared.runner,
     o.outDir
   );
   const report2 = reportAb(
     measured,
-    spec,
+    rows,
     hash2,
-    { ...judging, profile: shared.profile, outDir: o.outDir },
+    { ...judging, ...presentation, profile: shared.profile, outDir: o.outDir },
     {
       pieces: pieces.map((p) => ({
         piece: pieceText(p.piece.piece),
@@ -32659,7 +33974,7 @@ function joinPieces(pieces, plan2) {
 }
 
 // src/cli/flags.ts
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 var UsageError = class extends Error {
 };
 var options = {
@@ -32676,7 +33991,9 @@ var options = {
   good: { type: "string" },
   bad: { type: "string" },
   path: { type: "string", default: "." },
-  profile: { type: "string", default: "quick" },
+  size: { type: "string" },
+  // The run size's former name: `profile` now means a function profile only (`bee-bench profile`, --profile-case).
+  profile: { type: "string" },
   case: { type: "string", multiple: true },
   param: { type: "string" },
   large: { type: "boolean", default: false },
@@ -32696,6 +34013,9 @@ var options = {
   "fail-on-regression": { type: "boolean", default: false },
   "fail-on": { type: "string", default: "any" },
   measure: { type: "string" },
+  "instructions-floor": { type: "string" },
+  "allocations-floor": { type: "string" },
+  // The floors' former names (one fixed threshold per evidence before rows had their own).
   "instructions-threshold": { type: "string" },
   "allocations-threshold": { type: "string" },
   out: { type: "string" },
@@ -32744,18 +34064,44 @@ var options = {
   help: { type: "boolean", short: "h", default: false },
   version: { type: "boolean", short: "V", default: false }
 };
+var FORMER_NAMES = {
+  profile: "size",
+  "instructions-threshold": "instructions-floor",
+  "allocations-threshold": "allocations-floor"
+};
+var COMMON_FLAGS = [
+  "spec",
+  "size",
+  "profile",
+  "case",
+  "large",
+  "bee-url",
+  "batch-id",
+  "bee",
+  "bee-binary",
+  "bee-port",
+  "out",
+  "cache"
+];
+var SELECTION_FLAGS = [...COMMON_FLAGS, "runner", "measure"];
+var VERDICT_FLAGS = ["rounds", "alpha", "threshold"];
+var CLIENT_FLAGS = ["js-client", "go-client", "rs-client"];
 var log = (line) => {
   process.stderr.write(`${line}
 `);
 };
-function num(v, name2, fallback, check2, hint) {
+function num2(v, name2, fallback, check2, hint) {
   if (v === void 0) return fallback;
   const n = Number(v);
   if (!Number.isFinite(n) || !check2(n)) throw new UsageError(`--${name2} ${v}: ${hint}`);
   return n;
 }
-function changeThreshold(v, name2, fallback) {
-  return num(v[name2], name2, fallback, (n) => n > 0 && n < 10, "a fraction, e.g. 0.01 for 1%");
+function changeFloor(v, evidence, fallback) {
+  const [name2, former] = [`${evidence}-floor`, `${evidence}-threshold`];
+  if (v[name2] !== void 0 && v[former] !== void 0)
+    throw new UsageError(`--${former} ${v[former]}: the former name of --${name2}, which is given too (${v[name2]}): keep --${name2}`);
+  const given = v[name2] !== void 0 ? name2 : former;
+  return num2(v[given], given, fallback, (n) => n > 0 && n < 10, "a fraction, e.g. 0.005 for 0.5%");
 }
 function source(text4, flag) {
   try {
@@ -32782,9 +34128,9 @@ function devNodeOptions(v) {
     return void 0;
   }
   if (v["bee-url"] || v["batch-id"]) throw new UsageError("--bee dev starts its own node and batch: drop --bee-url and --batch-id");
-  const port = v["bee-port"] === void 0 ? void 0 : num(v["bee-port"], "bee-port", 0, (n) => Number.isInteger(n) && n >= 1 && n <= 65535, "a TCP port from 1 to 65535");
+  const port = v["bee-port"] === void 0 ? void 0 : num2(v["bee-port"], "bee-port", 0, (n) => Number.isInteger(n) && n >= 1 && n <= 65535, "a TCP port from 1 to 65535");
   return {
-    how: v["bee-binary"] ? { kind: "binary", path: resolve7(v["bee-binary"]) } : { kind: "docker" },
+    how: v["bee-binary"] ? { kind: "binary", path: resolve10(v["bee-binary"]) } : { kind: "docker" },
     ...port ? { port } : {},
     log
   };
@@ -32798,10 +34144,13 @@ function beeTarget(url2, batchId) {
   }
 }
 function common(v) {
-  const profile2 = ProfileSchema.safeParse(v.profile);
-  if (!profile2.success) throw new UsageError(`--profile ${v.profile}: use quick or full`);
+  if (v.size !== void 0 && v.profile !== void 0)
+    throw new UsageError(`--profile ${v.profile}: the former name of --size, which is given too: keep --size`);
+  const flag = v.profile !== void 0 ? "profile" : "size";
+  const profile2 = ProfileSchema.safeParse(v[flag] ?? "quick");
+  if (!profile2.success) throw new UsageError(`--${flag} ${v[flag]}: use quick or full (the run size)`);
   if (Boolean(v["bee-url"]) !== Boolean(v["batch-id"])) throw new UsageError("--bee-url and --batch-id go together");
-  const specFile = resolve7(v.spec ?? defaultSpecPath());
+  const specFile = resolve10(v.spec ?? defaultSpecPath());
   noteRenamedCases(specFile, v.case ?? []);
   return {
     devNode: devNodeOptions(v),
@@ -32810,8 +34159,8 @@ function common(v) {
     cases: v.case ?? [],
     large: v.large,
     bee: v["bee-url"] ? beeTarget(v["bee-url"], v["batch-id"]) : void 0,
-    outDir: resolve7(v.out ?? "out"),
-    cacheDir: v.cache ? resolve7(v.cache) : void 0,
+    outDir: resolve10(v.out ?? "out"),
+    cacheDir: v.cache ? resolve10(v.cache) : void 0,
     log
   };
 }
@@ -32863,15 +34212,43 @@ function selectionOf(v) {
   return { specFile: c.specFile, runners: runnerList(v), profile: c.profile, cases: c.cases, large: c.large ?? false, evidences };
 }
 function shardCount(v) {
-  return num(v.shards, "shards", 1, (n) => Number.isInteger(n) && n >= 1 && n <= 256, "a whole number from 1 to 256 (a GitHub matrix holds 256 jobs)");
+  return num2(v.shards, "shards", 1, (n) => Number.isInteger(n) && n >= 1 && n <= 256, "a whole number from 1 to 256 (a GitHub matrix holds 256 jobs)");
 }
 function verdictOptions(v) {
   return {
-    rounds: num(v.rounds, "rounds", AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, "a whole number from 1 to 200"),
-    alpha: num(v.alpha, "alpha", AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, "a probability between 0 and 1, e.g. 0.05"),
-    threshold: num(v.threshold, "threshold", AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, "a fraction, e.g. 0.03 for 3%")
+    rounds: num2(v.rounds, "rounds", AB_DEFAULTS.rounds, (n) => Number.isInteger(n) && n >= 1 && n <= 200, "a whole number from 1 to 200"),
+    alpha: num2(v.alpha, "alpha", AB_DEFAULTS.alpha, (n) => n > 0 && n < 1, "a probability between 0 and 1, e.g. 0.05"),
+    threshold: num2(v.threshold, "threshold", AB_DEFAULTS.threshold, (n) => n >= 0 && n < 10, "a fraction, e.g. 0.03 for 3%")
   };
 }
+
+// src/cli/help-text.ts
+var pct2 = (f) => `${+(f * 100).toFixed(2)}%`;
+var VERDICT_DEFAULTS = `--rounds ${AB_DEFAULTS.rounds}, --alpha ${AB_DEFAULTS.alpha}, --threshold ${AB_DEFAULTS.threshold} (${pct2(AB_DEFAULTS.threshold)})`;
+var RUN_FAILS = "a runner or a case failed (the report says which and why), or the Bee node is unreachable or its batch unusable";
+var SRC = `SRC is "registry" (the runner's pinned client version) or a path to a client checkout.`;
+var BEE = `BEE is the node the net.* cases run against (without one they are skipped):
+  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
+  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
+  --bee-binary PATH              the same from a local bee executable, without Docker
+  --bee-port N                   host port of the dev node (default: a free one)
+  A dev node gets a fresh postage batch and is stopped and removed when the command ends.`;
+var COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
+default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
+var MEASURE = `--measure: a comma list of wall (default), instructions (counts of the CPU cases under
+valgrind's callgrind) and allocations (heap allocations and bytes per iteration of the CPU cases,
+the runtime's own accounting, in runs of their own); both = wall,instructions. Net cases are only
+timed.`;
+var HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
+publishes sharing one wait for each other.`;
+var EXPERIMENT_DESIGN = `DESIGN is --design FILE (JSON, schema bee-bench/experiment-design@1) or these flags:
+  --node LABEL=RELEASE@URL[#BATCH_ID]...  the nodes (a dev node without a batch gets one bought)
+  --sizes 1KB,10KB,100KB   --levels 0,2,4   --strategies DATA,RACE (level 0 always uses NONE)
+  --replicates 5  --attempts 15  --timeout 120 (s per download attempt)  --upload deferred|direct
+  --endpoint bytes|bzz  --wait auto|tag|stewardship|none  --ceiling 7200  --poll 10 (seconds)
+  --seed HEX64 (default: random, journaled)  --order blocked|sequential  --fallback true|false
+KB/MB are decimal (1KB = 1000 bytes), KiB/MiB binary. blocked order: each replicate is a block of
+every cell on every node, shuffled by the seed, a cell's nodes back to back.`;
 
 // src/cli/commands/ab.ts
 function nodeSpecs(v) {
@@ -32899,9 +34276,9 @@ function nodeSpecs(v) {
 function splitOf(v, measure, piece) {
   if (v.split === void 0)
     throw new UsageError("--piece needs --split N: how many pieces each of instructions and allocations is split into (the same N for every piece)");
-  const n = num(v.split, "split", 1, (n2) => Number.isInteger(n2) && n2 >= 1 && n2 <= 64, "a whole number from 1 to 64");
-  if (piece.evidence !== "wall" && piece.total !== n) throw new UsageError(`--piece ${v.piece}: ${piece.total} pieces, but --split ${n}`);
-  return Object.fromEntries(measure.filter((k) => k !== "wall").map((k) => [k, n]));
+  const n = num2(v.split, "split", 1, (n2) => Number.isInteger(n2) && n2 >= 1 && n2 <= 64, "a whole number from 1 to 64");
+  if (isDeterministic(piece.evidence) && piece.total !== n) throw new UsageError(`--piece ${v.piece}: ${piece.total} pieces, but --split ${n}`);
+  return Object.fromEntries(measure.filter(isDeterministic).map((k) => [k, n]));
 }
 async function ab(v) {
   const c = common(v);
@@ -32909,12 +34286,12 @@ async function ab(v) {
   const nodes = nodeSpecs(v);
   if (!nodes && (!v.base || !v.head)) throw new UsageError("ab needs --base SRC and --head SRC (or, with the node as the variable, --base-bee and --head-bee)");
   const { rounds, alpha, threshold } = verdictOptions(v);
-  const instructionThreshold = changeThreshold(v, "instructions-threshold", INSTRUCTION_DEFAULTS.threshold);
-  const allocationThreshold = changeThreshold(v, "allocations-threshold", ALLOCATION_DEFAULTS.threshold);
+  const instructionThreshold = changeFloor(v, "instructions", INSTRUCTION_DEFAULTS.floor);
+  const allocationThreshold = changeFloor(v, "allocations", ALLOCATION_DEFAULTS.floor);
   const failOn = FailOnSchema.safeParse(v["fail-on"]);
   if (!failOn.success) throw new UsageError(`--fail-on ${v["fail-on"]}: use wall, instructions, allocations or any`);
   const measure = measureOf(v);
-  if (nodes && measure.some((k) => k !== "wall"))
+  if (nodes && measure.some(isDeterministic))
     throw new UsageError(`--measure ${v.measure}: a node A/B measures wall time only (one client build on both sides)`);
   if (nodes && v.piece !== void 0) throw new UsageError("--piece splits a client A/B: a node A/B runs as one job");
   const client = nodes ? source(givenClient(v, runner) ?? "registry", `${runner}-client`) : void 0;
@@ -32948,7 +34325,7 @@ async function ab(v) {
     const split = splitOf(v, measure, piece);
     const model = costModel({ specFile: c.specFile, runners: [runner], profile: c.profile, cases: c.cases, large: c.large ?? false, evidences: [...measure] });
     const got = await withBee(c, (c2) => runPiece({ ...c2, ...abOptions, piece, split, model }));
-    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join27(c.outDir, AB_PIECE_FILE)}`);
+    log(`piece ${pieceText(piece)}: ${got.cases.length} case(s) in ${Math.round(got.elapsed_s)} s; wrote ${join31(c.outDir, AB_PIECE_FILE)}`);
     return 0;
   }
   const out = nodes ? await withNodeSides(
@@ -32968,13 +34345,93 @@ async function ab(v) {
   const f = failingRows(out.report.input.rows, failOn.data);
   return v["fail-on-regression"] && f.regressions + f.failed + f.missing > 0 ? 1 : 0;
 }
+var abCli = {
+  name: "ab",
+  usage: [
+    "bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]",
+    "                  [--size quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]",
+    "                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]",
+    "                  [--instructions-floor F] [--allocations-floor F] [--profile-case GLOB]...",
+    "                  [--fail-on wall|instructions|allocations|any] [--large] [--piece P --split N] [--prebuilt]",
+    "bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]",
+    "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)"
+  ],
+  summary: "one runner built on two client sources (or one client against two Bee nodes), interleaved rounds, a verdict per row",
+  examples: [
+    {
+      what: "a PR's base against its head: two bee-js checkouts, every CPU case",
+      command: "bee-bench ab --runner js --base ../bee-js-main --head ../bee-js --case 'cpu.*'"
+    },
+    {
+      what: "where it moved: instruction counts beside wall time, and the functions behind each flagged row (and every bmt row)",
+      command: "bee-bench ab --runner rs --base registry --head ../bee-rs --measure wall,instructions --profile-case 'cpu.bmt.*'"
+    },
+    {
+      what: "a node A/B: one bee-js build against two Bee releases, each started as a dev node (or a URL with --base-batch-id/--head-batch-id)",
+      command: "bee-bench ab --runner js --base-bee ./bee-2.7.0 --head-bee ./bee-2.8.0 --case 'net.*'"
+    }
+  ],
+  details: `${SRC}
+--base-bee BEE --head-bee BEE: the Bee node is the variable instead: one client build (--<runner>-client
+SRC, BEE_GO_PATH for go, else the registry release) runs its rounds against two nodes, each a Bee
+executable started as a dev node for the job (\`bee dev\`: Bee 2.8.0 or older) or the URL of a running
+node with its batch (--base-batch-id, --head-batch-id). The sides are labelled by the nodes'
+versions (GET /health; --base-label/--head-label override); ab.md and ab.json name both nodes.
+--fail-on: which evidence --fail-on-regression acts on.
+--piece P --split N: measure one piece of the A/B into --out/piece.json, no report (a PR as
+parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case;
+a count piece profiles the rows its counts flag into --out/profiles/);
+\`bee-bench merge --out DIR PIECE_DIR...\` judges them as one A/B and names a missing piece.
+--keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
+the comment's marker. --profile-case GLOB: with instruction counts, those cases' rows get "Where
+it moved" and profile files even when their counts flag nothing (a change under the threshold).
+--instructions-floor, --allocations-floor: a counted row's threshold is the larger of the floor and
+ten times its A/A spread (base against itself); the comment and ab.json give each row's.
+Defaults: ${VERDICT_DEFAULTS}, --instructions-floor ${INSTRUCTION_DEFAULTS.floor} (${pct2(INSTRUCTION_DEFAULTS.floor)}),
+--allocations-floor ${ALLOCATION_DEFAULTS.floor} (${pct2(ALLOCATION_DEFAULTS.floor)}), --fail-on any, --measure wall, --size quick, every case, --out out.
+${BEE}
+${MEASURE}
+${COMMON}`,
+  fails: `${RUN_FAILS}, or --fail-on-regression found a regression or a row that failed or is missing in head`,
+  flags: [
+    ...COMMON_FLAGS,
+    ...VERDICT_FLAGS,
+    ...CLIENT_FLAGS,
+    "runner",
+    "base",
+    "head",
+    "base-label",
+    "head-label",
+    "base-env",
+    "head-env",
+    "measure",
+    "instructions-floor",
+    "allocations-floor",
+    "instructions-threshold",
+    "allocations-threshold",
+    "fail-on",
+    "fail-on-regression",
+    "keep-raw",
+    "marker",
+    "piece",
+    "split",
+    "prebuilt",
+    "profile-case",
+    "base-bee",
+    "head-bee",
+    "base-batch-id",
+    "head-batch-id",
+    "build-command"
+  ],
+  run: ab
+};
 
 // src/cli/commands/bisect.ts
-import { existsSync as existsSync13, statSync as statSync6 } from "node:fs";
-import { join as join32, resolve as resolve10 } from "node:path";
+import { existsSync as existsSync17, statSync as statSync7 } from "node:fs";
+import { join as join36, resolve as resolve13 } from "node:path";
 
 // src/bisect/step-probe.ts
-import { join as join28 } from "node:path";
+import { join as join32 } from "node:path";
 var MEASURE_TEXT = { wall: "wall time, paired rounds", instructions: "instruction counts under callgrind" };
 async function bisectMeasure(requested, log2) {
   if (requested && !measuresInstructions(requested)) return "wall";
@@ -33004,7 +34461,7 @@ function probeOf(rows, sha) {
     ...compared2.length > 1 ? { note: `${pick2.r.caseId} [${pick2.r.label}], slowest of ${compared2.length} rows` } : {}
   };
 }
-var stepDir = (outDir, step2, sha) => join28(outDir, `step-${String(step2).padStart(2, "0")}-${sha.slice(0, 12)}`);
+var stepDir = (outDir, step2, sha) => join32(outDir, `step-${String(step2).padStart(2, "0")}-${sha.slice(0, 12)}`);
 function abStepComparator(o) {
   return async (good, candidate, step2) => {
     const out = await abPipeline({
@@ -33020,12 +34477,12 @@ function abStepComparator(o) {
 }
 
 // src/bisect/difference.ts
-import { cpSync as cpSync4, existsSync as existsSync12, readFileSync as readFileSync19 } from "node:fs";
-import { join as join30, relative as relative4, resolve as resolve9 } from "node:path";
+import { cpSync as cpSync4, existsSync as existsSync16, readFileSync as readFileSync21 } from "node:fs";
+import { join as join34, relative as relative5, resolve as resolve12 } from "node:path";
 
 // src/pipeline/profile.ts
 import { mkdirSync as mkdirSync12, rmSync as rmSync10 } from "node:fs";
-import { join as join29, resolve as resolve8 } from "node:path";
+import { join as join33, resolve as resolve11 } from "node:path";
 function rowPlan(o) {
   const { spec, hash: hash2 } = loadSpec(o.specFile);
   const all = resolvePlan({ spec, specHash: hash2, runner: o.runner, profile: o.profile, cases: [o.caseId] });
@@ -33040,15 +34497,15 @@ function rowPlan(o) {
 async function profileSide(o, built, name2, plan2, row) {
   const found = await findCounter();
   if (!found.counter) throw new Error(`profiles need valgrind: ${found.reason}`);
-  const dir = join29(o.outDir, "counts");
+  const dir = join33(o.outDir, "counts");
   mkdirSync12(dir, { recursive: true });
-  const dumps = join29(dir, `dumps-${name2}`);
+  const dumps = join33(dir, `dumps-${name2}`);
   try {
     const run2 = await countRunner(built.command, {
       runner: o.runner,
       plan: plan2,
       counter: found.counter,
-      out: join29(dir, `${name2}.json`),
+      out: join33(dir, `${name2}.json`),
       timeoutMs: processBudgetMs(plan2),
       keepDumps: dumps,
       onLine: (l) => o.log(`[${name2}] ${l}`)
@@ -33075,7 +34532,7 @@ function sideText(p, row, label) {
 }
 async function profileCommand(o) {
   const { plan: plan2, row } = rowPlan(o);
-  const outDir = resolve8(o.outDir);
+  const outDir = resolve11(o.outDir);
   const asked = ["base", "head"].filter((s) => o.sides[s]);
   if (asked.length === 0) throw new Error("profile needs --head SRC (one side) or --base SRC --head SRC (the difference)");
   const build2 = (source2) => buildRunner({ runner: o.runner, source: source2, cacheDir: o.cacheDir, buildCommand: o.buildCommand, log: o.log });
@@ -33094,18 +34551,18 @@ async function profileCommand(o) {
 function abStepDifference(o) {
   return async (parent, first2, step2) => {
     const row = step2.probe.row;
-    if (!row || !measuresInstructions(o.measure ?? ["wall"])) return null;
+    if (!row || !measuresInstructions(o.measure ?? DEFAULT_MEASURE)) return null;
     const started = performance.now();
     const took = () => ({ elapsedMs: performance.now() - started });
-    const outDir = resolve9(o.outDir);
-    const target = join30(outDir, "profiles", rowFolder(row));
+    const outDir = resolve12(o.outDir);
+    const target = join34(outDir, "profiles", rowFolder(row));
     const known = { row, parent: parent.commit, first: first2.commit };
-    const fromStep = join30(stepDir(outDir, step2.number, first2.commit.sha), "profiles", rowFolder(row));
+    const fromStep = join34(stepDir(outDir, step2.number, first2.commit.sha), "profiles", rowFolder(row));
     try {
-      if (parent.commit.sha === step2.against.sha && existsSync12(join30(fromStep, "diff.json"))) {
-        const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync19(join30(fromStep, "diff.json"), "utf8")));
+      if (parent.commit.sha === step2.against.sha && existsSync16(join34(fromStep, "diff.json"))) {
+        const diff = ProfileDiffSchema.parse(JSON.parse(readFileSync21(join34(fromStep, "diff.json"), "utf8")));
         cpSync4(fromStep, target, { recursive: true });
-        return { ...known, from: "step", diff, files: relative4(outDir, target), ...took() };
+        return { ...known, from: "step", diff, files: relative5(outDir, target), ...took() };
       }
       const short2 = (c) => c.sha.slice(0, 12);
       o.log(`bisect: profiling ${row.caseId} [${row.label}] on ${short2(first2.commit)} against its parent ${short2(parent.commit)}: one counted run per side`);
@@ -33122,7 +34579,7 @@ function abStepDifference(o) {
         ...o.buildCommand ? { buildCommand: o.buildCommand } : {},
         log: o.log
       });
-      return { ...known, from: "counted", diff: out.diff, files: relative4(outDir, out.dir), ...took() };
+      return { ...known, from: "counted", diff: out.diff, files: relative5(outDir, out.dir), ...took() };
     } catch (e) {
       return { ...known, from: "counted", diff: null, files: null, problem: e instanceof Error ? e.message.slice(0, 500) : String(e), ...took() };
     }
@@ -33172,66 +34629,9 @@ function differenceText(d) {
 }
 
 // src/bisect/run.ts
-import { mkdtempSync as mkdtempSync5, rmSync as rmSync11 } from "node:fs";
-import { tmpdir as tmpdir4 } from "node:os";
-import { join as join31 } from "node:path";
-
-// src/history/git.ts
-import { execFile as execFile3 } from "node:child_process";
-var DEFAULT_IDENTITY = { name: "bee-bench", email: "bee-bench@users.noreply.github.com" };
-function redact(text4) {
-  return text4.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@'"]+@/gi, "$1***@");
-}
-var GitError = class extends Error {
-  constructor(args, code, stderr) {
-    super(`git ${args[0] ?? ""} failed (${code ?? "signal"}): ${redact(stderr.trim().split("\n").slice(-4).join(" | "))}`);
-    this.args = args;
-    this.code = code;
-    this.stderr = stderr;
-    this.name = "GitError";
-  }
-  args;
-  code;
-  stderr;
-};
-function remoteAuthEnv(auth, base = process.env) {
-  const basic = Buffer.from(`x-access-token:${auth.token}`).toString("base64");
-  registerSecret(basic);
-  const count = Number(base.GIT_CONFIG_COUNT ?? 0);
-  const n = Number.isInteger(count) && count > 0 ? count : 0;
-  return {
-    GIT_CONFIG_COUNT: String(n + 1),
-    [`GIT_CONFIG_KEY_${n}`]: `http.${auth.url}.extraheader`,
-    [`GIT_CONFIG_VALUE_${n}`]: `AUTHORIZATION: basic ${basic}`
-  };
-}
-function gitIn(cwd, identity = DEFAULT_IDENTITY, auth) {
-  const config2 = [
-    "-c",
-    `user.name=${identity.name}`,
-    "-c",
-    `user.email=${identity.email}`,
-    "-c",
-    "commit.gpgsign=false",
-    "-c",
-    "core.hooksPath=/dev/null",
-    "-c",
-    "core.autocrlf=false",
-    "-c",
-    "advice.detachedHead=false"
-  ];
-  const base = childEnv({ GIT_TERMINAL_PROMPT: "0", GIT_EDITOR: "true", LC_ALL: "C" });
-  const env = { ...base, ...auth ? remoteAuthEnv(auth, base) : {} };
-  const run2 = (args, opts = {}) => new Promise((resolve24, reject) => {
-    const child = execFile3("git", [...config2, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" }, (err, stdout, stderr) => {
-      if (opts.allowFail) return resolve24({ ok: !err, stdout, stderr });
-      if (err) return reject(new GitError(args, err.code ?? null, stderr || err.message));
-      resolve24(stdout);
-    });
-    if (opts.input !== void 0) child.stdin?.end(opts.input);
-  });
-  return Object.assign(run2, { cwd });
-}
+import { mkdtempSync as mkdtempSync6, rmSync as rmSync11 } from "node:fs";
+import { tmpdir as tmpdir5 } from "node:os";
+import { join as join35 } from "node:path";
 
 // src/bisect/search.ts
 async function firstExceeding(commits, probe2) {
@@ -33284,12 +34684,12 @@ async function bisect(o) {
   const started = performance.now();
   const { good, bad: bad2, commits } = await firstParentRange(o.repo, o.good, o.bad);
   o.log(`bisect: ${commits.length} first-parent commit(s) after ${good.sha.slice(0, 12)} up to ${bad2.sha.slice(0, 12)}`);
-  const workDir = o.workDir ?? mkdtempSync5(join31(tmpdir4(), "bee-bench-bisect-"));
+  const workDir = o.workDir ?? mkdtempSync6(join35(tmpdir5(), "bee-bench-bisect-"));
   const git2 = gitIn(o.repo);
   const made = [];
   const removeWorktree = (dir) => git2(["worktree", "remove", "--force", dir], { allowFail: true });
   const checkout = async (c) => {
-    const dir = join31(workDir, c.sha.slice(0, 16));
+    const dir = join35(workDir, c.sha.slice(0, 16));
     await removeWorktree(dir);
     await git2(["worktree", "prune"]);
     await git2(["worktree", "add", "--detach", dir, c.sha]);
@@ -33339,17 +34739,36 @@ async function bisect2(v) {
   const runner = oneRunner(v, "bisect");
   if (!v.good || !v.bad) throw new UsageError("bisect needs --good REF (a commit without the slowdown) and --bad REF (one with it)");
   if (c.cases.length === 0) throw new UsageError("bisect needs --case ID (the case that got slower)");
-  const repo = resolve10(v.path);
-  if (!existsSync13(repo) || !statSync6(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
+  const repo = resolve13(v.path);
+  if (!existsSync17(repo) || !statSync7(repo).isDirectory()) throw new UsageError(`--path ${v.path}: not a folder (the client checkout whose history to walk)`);
   const verdict = verdictOptions(v);
   const measure = await bisectMeasure(v.measure === void 0 ? void 0 : measureOf(v), log);
   const steps = { ...c, ...verdict, runner, buildCommand: v["build-command"], runBudgetMs: AB_DEFAULTS.runBudgetMs, measure: [measure] };
   const outcome = await bisect({ repo, good: v.good, bad: v.bad, log, compare: abStepComparator(steps), explain: abStepDifference(steps) });
   const md = renderBisectMarkdown(outcome, { runner, cases: c.cases, threshold: verdict.threshold, measure: MEASURE_TEXT[measure] });
-  writeText(join32(c.outDir, "bisect.md"), md);
+  writeText(join36(c.outDir, "bisect.md"), md);
   process.stdout.write(md);
   return 0;
 }
+var bisectCli = {
+  name: "bisect",
+  usage: [
+    "bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]",
+    "                  [--alpha A] [--threshold T] [--size quick|full] [--out DIR]",
+    "                  [--measure wall|instructions]"
+  ],
+  summary: "find the first commit of a client checkout that made a case slower",
+  details: `Walks the first-parent commits of the client checkout at --path (default .) from --good
+(excluded) to --bad, each step an A/B against --good, and names the first commit whose change
+exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
+installed, else time paired rounds (--measure wall forces wall time).
+Defaults: --path ., ${VERDICT_DEFAULTS}, --measure instructions where valgrind is installed (else wall),
+--size quick, --out out.
+${COMMON}`,
+  fails: "a build or a step failed",
+  flags: ["spec", "size", "profile", "case", "out", "cache", ...VERDICT_FLAGS, "runner", "good", "bad", "path", "measure", "build-command"],
+  run: bisect2
+};
 
 // src/cli/commands/build.ts
 async function build(v) {
@@ -33366,9 +34785,22 @@ async function build(v) {
   }
   return 0;
 }
+var buildCli = {
+  name: "build",
+  usage: ["bee-bench build   [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC] [--cache DIR]"],
+  summary: "build the runners into the cache, run nothing (the build job of a sharded run)",
+  details: `${SRC}
+Each build sits in the cache under its inputs' hash (runner sources, client, toolchain); shards
+given the same cache with --prebuilt run it without building.
+Defaults: all three runners, every client from its registry, --cache .bee-bench/cache.
+${COMMON}`,
+  fails: "a build failed",
+  flags: [...CLIENT_FLAGS, "runner", "cache", "spec", "build-command"],
+  run: build
+};
 
 // src/cli/commands/compare.ts
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 
 // src/report/model/compare.ts
 function okCost(cell) {
@@ -33478,17 +34910,17 @@ ${mdTable(
 }
 
 // src/cli/results.ts
-import { existsSync as existsSync14, readdirSync as readdirSync8, statSync as statSync7 } from "node:fs";
-import { join as join33, resolve as resolve11 } from "node:path";
+import { existsSync as existsSync18, readdirSync as readdirSync9, statSync as statSync8 } from "node:fs";
+import { join as join37, resolve as resolve14 } from "node:path";
 function resultFiles(paths) {
   const files = [];
   const walk2 = (p) => {
-    if (statSync7(p).isDirectory()) for (const e of readdirSync8(p).sort()) walk2(join33(p, e));
+    if (statSync8(p).isDirectory()) for (const e of readdirSync9(p).sort()) walk2(join37(p, e));
     else if (p.endsWith(".json") && !/(aggregate|ab)\.json$/.test(p)) files.push(p);
   };
   for (const p of paths) {
-    if (!existsSync14(p)) throw new UsageError(`${p}: no such file or folder`);
-    walk2(resolve11(p));
+    if (!existsSync18(p)) throw new UsageError(`${p}: no such file or folder`);
+    walk2(resolve14(p));
   }
   return files;
 }
@@ -33505,13 +34937,22 @@ function compare(v, positionals) {
   const c = common(v);
   const cmp = compareModels(modelOf([positionals[0]], c.specFile), modelOf([positionals[1]], c.specFile));
   const md = renderCompareMarkdown(cmp);
-  if (v.out) writeText(resolve12(v.out), md);
+  if (v.out) writeText(resolve15(v.out), md);
   process.stdout.write(md);
   return 0;
 }
+var compareCli = {
+  name: "compare",
+  usage: ["bee-bench compare OLD_DIR NEW_DIR [--out FILE] [--spec FILE]"],
+  summary: "what changed between two folders of results",
+  details: "Prints the comparison as markdown; --out also writes it to FILE (default: stdout only).",
+  fails: "never (unreadable results are bad input: 2)",
+  flags: ["out", "spec"],
+  run: compare
+};
 
 // src/cli/commands/experiment.ts
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve17 } from "node:path";
 
 // src/experiment/driver.ts
 import { spawn as spawn4 } from "node:child_process";
@@ -33722,8 +35163,8 @@ var OpsRunner = class {
 };
 
 // src/experiment/journal.ts
-import { appendFileSync as appendFileSync3, closeSync as closeSync3, createReadStream, existsSync as existsSync15, fstatSync, fsyncSync, openSync as openSync3, readSync as readSync2, ftruncateSync, writeSync } from "node:fs";
-import { join as join34 } from "node:path";
+import { appendFileSync as appendFileSync3, closeSync as closeSync3, createReadStream, existsSync as existsSync19, fstatSync, fsyncSync, openSync as openSync3, readSync as readSync2, ftruncateSync, writeSync } from "node:fs";
+import { join as join38 } from "node:path";
 import { createInterface as createInterface3 } from "node:readline";
 
 // src/experiment/schema.ts
@@ -33856,7 +35297,7 @@ var JournalRowSchema = external_exports.discriminatedUnion("type", [
 ]);
 
 // src/experiment/journal.ts
-var journalPath = (dir) => join34(dir, JOURNAL_FILE);
+var journalPath = (dir) => join38(dir, JOURNAL_FILE);
 var emptyState = () => ({
   uploads: /* @__PURE__ */ new Map(),
   synced: /* @__PURE__ */ new Map(),
@@ -33911,7 +35352,7 @@ function endsComplete(file2) {
 }
 async function readJournal(dir, onRow) {
   const file2 = journalPath(dir);
-  if (!existsSync15(file2)) throw new InputError(file2, ["no journal here"], `start a run with \`bee-bench experiment run --out ${dir}\``);
+  if (!existsSync19(file2)) throw new InputError(file2, ["no journal here"], `start a run with \`bee-bench experiment run --out ${dir}\``);
   const { size, complete } = endsComplete(file2);
   let completeBytes = size;
   let torn;
@@ -33972,14 +35413,14 @@ var JournalWriter = class _JournalWriter {
   static async open(dir) {
     const file2 = journalPath(dir);
     const state = emptyState();
-    if (!existsSync15(file2)) {
+    if (!existsSync19(file2)) {
       const fd2 = openSync3(file2, "a");
       return new _JournalWriter(fd2, file2, state);
     }
     const { torn, completeBytes } = await readJournal(dir, (row) => foldRow(state, row));
     const fd = openSync3(file2, "r+");
     if (torn !== void 0) {
-      appendFileSync3(join34(dir, "journal.torn"), `${torn}
+      appendFileSync3(join38(dir, "journal.torn"), `${torn}
 `);
       ftruncateSync(fd, completeBytes);
       fsyncSync(fd);
@@ -34004,9 +35445,9 @@ var JournalWriter = class _JournalWriter {
 var now = () => (/* @__PURE__ */ new Date()).toISOString();
 
 // src/experiment/payload.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function unitSeed(runSeedHex, unit) {
-  return createHash5("sha256").update(Buffer.from(runSeedHex, "hex")).update(`payload/${unit}`, "utf8").digest("hex");
+  return createHash6("sha256").update(Buffer.from(runSeedHex, "hex")).update(`payload/${unit}`, "utf8").digest("hex");
 }
 function payloadPieces(seedHex, size, sink, chunk = 1 << 16) {
   const seed = Buffer.from(seedHex, "hex");
@@ -34018,7 +35459,7 @@ function payloadPieces(seedHex, size, sink, chunk = 1 << 16) {
     let filled = 0;
     while (filled < piece.length && filled < left) {
       counter.writeBigUInt64BE(block++);
-      const h = createHash5("sha256").update(seed).update(counter).digest();
+      const h = createHash6("sha256").update(seed).update(counter).digest();
       h.copy(piece, filled, 0, Math.min(32, left - filled));
       filled += Math.min(32, left - filled);
     }
@@ -34027,7 +35468,7 @@ function payloadPieces(seedHex, size, sink, chunk = 1 << 16) {
   }
 }
 function payloadSha256(seedHex, size) {
-  const h = createHash5("sha256");
+  const h = createHash6("sha256");
   payloadPieces(seedHex, size, (p) => h.update(p));
   return h.digest("hex");
 }
@@ -34247,11 +35688,11 @@ async function downloadPhase(s) {
 
 // src/experiment/session.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { mkdirSync as mkdirSync13, readFileSync as readFileSync21 } from "node:fs";
-import { join as join35 } from "node:path";
+import { mkdirSync as mkdirSync13, readFileSync as readFileSync23 } from "node:fs";
+import { join as join39 } from "node:path";
 
 // src/experiment/design.ts
-import { readFileSync as readFileSync20 } from "node:fs";
+import { readFileSync as readFileSync22 } from "node:fs";
 var cellKey = (c) => `${c.size}-L${c.level}-${c.strategy}`;
 var unitKey = (c, node2, rep) => `${cellKey(c)}@${node2}#${rep}`;
 function cellsOf(d) {
@@ -34327,7 +35768,7 @@ function checkDesign(input2, where) {
 function loadDesign(file2) {
   let text4;
   try {
-    text4 = readFileSync20(file2, "utf8");
+    text4 = readFileSync22(file2, "utf8");
   } catch (e) {
     throw new InputError(`design ${file2}`, [`cannot read it: ${e.message}`]);
   }
@@ -34412,7 +35853,7 @@ async function readyNodes(d, log2, healthTimeoutMs = 3e4) {
 }
 
 // src/experiment/order.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function seededInts(seedHex, label) {
   const seed = Buffer.from(seedHex, "hex");
   let counter = 0n;
@@ -34422,7 +35863,7 @@ function seededInts(seedHex, label) {
     if (at >= block.length) {
       const c = Buffer.alloc(8);
       c.writeBigUInt64BE(counter++);
-      block = createHash6("sha256").update(seed).update(label, "utf8").update(c).digest();
+      block = createHash7("sha256").update(seed).update(label, "utf8").update(c).digest();
       at = 0;
     }
     const v = block.readUInt32BE(at);
@@ -34459,7 +35900,7 @@ function runOrder(d, seedHex) {
 // src/experiment/session.ts
 function beeBenchVersion() {
   try {
-    return JSON.parse(readFileSync21(join35(packageRoot(), "package.json"), "utf8")).version;
+    return JSON.parse(readFileSync23(join39(packageRoot(), "package.json"), "utf8")).version;
   } catch {
     return "unknown";
   }
@@ -34597,7 +36038,7 @@ async function runExperiment(o) {
 
 // src/experiment/report/index.ts
 import { mkdirSync as mkdirSync14, writeFileSync as writeFileSync12 } from "node:fs";
-import { join as join39 } from "node:path";
+import { join as join40 } from "node:path";
 
 // src/experiment/analysis/names.ts
 var LEVEL_NAMES = ["NONE", "MEDIUM", "STRONG", "INSANE", "PARANOID"];
@@ -34906,7 +36347,7 @@ function cellLabel(c) {
   const level = levelName(c.level);
   return c.strategy === "any" ? `${sizeLabel(c.size)}, level ${level}` : `${sizeLabel(c.size)}, level ${level}, ${c.strategy}`;
 }
-function pct2(r) {
+function pct3(r) {
   return Number.isFinite(r) ? `${r >= 0 ? "+" : ""}${(r * 100).toFixed(1)} %` : "\u2013";
 }
 function summaryOf2(a) {
@@ -34938,7 +36379,7 @@ function summaryOf2(a) {
   const biggest = [...faster, ...slower].sort((x, y) => Math.abs(y.shift) - Math.abs(x.shift))[0];
   if (biggest)
     parts.push(
-      `The largest shift: ${cellLabel(biggest)}, ${B} ${biggest.shift < 0 ? "faster" : "slower"} by ${seconds(Math.abs(biggest.shift))} (95 % interval ${seconds(biggest.lo)} to ${seconds(biggest.hi)}, ${pct2(biggest.relative)}, q = ${biggest.q.toPrecision(2)}).`
+      `The largest shift: ${cellLabel(biggest)}, ${B} ${biggest.shift < 0 ? "faster" : "slower"} by ${seconds(Math.abs(biggest.shift))} (95 % interval ${seconds(biggest.lo)} to ${seconds(biggest.hi)}, ${pct3(biggest.relative)}, q = ${biggest.q.toPrecision(2)}).`
     );
   const ups = a.comparisons.filter((c) => c.family === "upload" && c.scope === "pooled" && c.bLabel === B);
   const upF = ups.filter((c) => c.direction === "b-faster").length;
@@ -34953,11 +36394,11 @@ function summaryOf2(a) {
 }
 
 // src/experiment/analysis/read.ts
-import { statSync as statSync8 } from "node:fs";
-import { basename, dirname as dirname7 } from "node:path";
+import { statSync as statSync9 } from "node:fs";
+import { basename, dirname as dirname8 } from "node:path";
 function runFolder(path) {
-  if (statSync8(path).isDirectory()) return path;
-  if (basename(path) === JOURNAL_FILE) return dirname7(path);
+  if (statSync9(path).isDirectory()) return path;
+  if (basename(path) === JOURNAL_FILE) return dirname8(path);
   throw new Error(`${path}: not a run folder or its ${JOURNAL_FILE}. Fix: give the folder \`bee-bench experiment run --out\` wrote`);
 }
 async function readJournal2(path) {
@@ -35068,7 +36509,7 @@ var COLUMNS = [
   "failed_attempts_b",
   "replicates_needed"
 ];
-var num2 = (v) => Number.isFinite(v) ? v : Number.isNaN(v) ? "" : v > 0 ? "Inf" : "-Inf";
+var num3 = (v) => Number.isFinite(v) ? v : Number.isNaN(v) ? "" : v > 0 ? "Inf" : "-Inf";
 function experimentCsv(a) {
   const lines = [COLUMNS.join(",")];
   for (const c of a.comparisons) {
@@ -35085,21 +36526,21 @@ function experimentCsv(a) {
         c.bLabel,
         c.a.n,
         c.b.n,
-        num2(c.a.median),
-        num2(c.b.median),
-        num2(c.shift),
-        num2(c.lo),
-        num2(c.hi),
-        num2(c.confLevel),
-        num2(c.relative),
-        num2(c.p),
-        num2(c.q),
+        num3(c.a.median),
+        num3(c.b.median),
+        num3(c.shift),
+        num3(c.lo),
+        num3(c.hi),
+        num3(c.confLevel),
+        num3(c.relative),
+        num3(c.p),
+        num3(c.q),
         direction,
         c.a.failures,
         c.b.failures,
         c.a.failedAttempts,
         c.b.failedAttempts,
-        num2(c.replicatesNeeded)
+        num3(c.replicatesNeeded)
       ].map((v) => csvField(v)).join(",")
     );
   }
@@ -35109,7 +36550,7 @@ function experimentSamplesCsv(a) {
   const lines = ["kind,arm,node,server,size_bytes,level,strategy,seconds,z"];
   for (const g of a.samples)
     g.values.forEach((v, i) => {
-      lines.push([g.kind, g.arm, g.node, g.server, g.size, g.level, g.strategy, v, num2(g.z[i] ?? NaN)].map((x) => csvField(x)).join(","));
+      lines.push([g.kind, g.arm, g.node, g.server, g.size, g.level, g.strategy, v, num3(g.z[i] ?? NaN)].map((x) => csvField(x)).join(","));
     });
   return lines.join("\n") + "\n";
 }
@@ -35484,829 +36925,6 @@ function experimentMarkdown(a) {
   return out.join("\n");
 }
 
-// src/history/derive.ts
-import { createHash as createHash7 } from "node:crypto";
-
-// src/history/order.ts
-var RUNNER_ORDER = RUNNERS;
-function byString(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-function byRunner(a, b) {
-  return RUNNER_ORDER.indexOf(a) - RUNNER_ORDER.indexOf(b);
-}
-function timeOf(iso2) {
-  return Date.parse(iso2);
-}
-
-// src/history/scoreboard.ts
-var timeFigure = (c) => c.median_ns;
-var countFigure = (c) => c.instructions?.median;
-var unitCost = (cells, figure) => unitCosts(cells.map(({ c }) => ({ median_ns: figure(c), ops: c.work.ops, bytes: c.work.bytes })));
-function scoreRun(runId, records, groupOf, figure = timeFigure) {
-  const sorted2 = [...records].sort((a, b) => byString(a.path, b.path));
-  const byRunner2 = /* @__PURE__ */ new Map();
-  for (const r of sorted2) byRunner2.set(r.record.runner, r);
-  if (byRunner2.size < 2) return null;
-  const rows = /* @__PURE__ */ new Map();
-  for (const runner of RUNNER_ORDER) {
-    const r = byRunner2.get(runner);
-    if (!r) continue;
-    const seen = /* @__PURE__ */ new Set();
-    for (const c of r.record.cases) {
-      const key5 = `${c.id}\0${c.label}`;
-      if (seen.has(key5) || c.status !== "ok" || c.median_ns === null || !((figure(c) ?? 0) > 0)) continue;
-      seen.add(key5);
-      const row = rows.get(key5) ?? [];
-      row.push({ runner, c });
-      rows.set(key5, row);
-    }
-  }
-  const scored = [];
-  for (const key5 of [...rows.keys()].sort()) {
-    const cells = rows.get(key5);
-    const cost = unitCost(cells, figure);
-    if (!cost) continue;
-    const first3 = cells[0];
-    scored.push({
-      group: groupOf(first3.c.id, first3.c.kind),
-      costs: cells.map(({ runner, c }, i) => {
-        const unitCost2 = cost[i];
-        const interval = figure === timeFigure && c.median_ns > 0 ? costInterval(c.samples_ns, c.median_ns / unitCost2) : void 0;
-        return { runner, unitCost: unitCost2, ...interval ? { interval } : {} };
-      })
-    });
-  }
-  const board = boardRows(scored);
-  const counted = board.scored;
-  if (counted === 0) return null;
-  const first2 = sorted2[0];
-  const entry = {
-    run_id: runId,
-    branch: first2.record.branch,
-    timestamp: first2.record.commit.timestamp,
-    sha: first2.record.commit.sha,
-    geomean: {},
-    wins: {},
-    rows: counted,
-    ...board.open > 0 ? { open: board.open } : {}
-  };
-  for (const s of scoreRows(scored, RUNNER_ORDER)) {
-    if (s.geomean === null) continue;
-    entry.geomean[s.runner] = s.geomean;
-    entry.wins[s.runner] = s.wins;
-  }
-  return entry;
-}
-function scoreboard2(records, maxRuns, groupOf, figure = timeFigure) {
-  const byRun = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    const run2 = byRun.get(r.record.run.id);
-    if (!run2) byRun.set(r.record.run.id, { first: r, list: [r] });
-    else {
-      run2.list.push(r);
-      if (r.path < run2.first.path) run2.first = r;
-    }
-  }
-  const runs = [...byRun].map(([id, run2]) => ({ id, ...run2, t: timeOf(run2.first.record.commit.timestamp) }));
-  runs.sort((a, b) => a.t - b.t || byString(a.id, b.id));
-  const left = /* @__PURE__ */ new Map();
-  const kept = [];
-  for (let i = runs.length - 1; i >= 0; i--) {
-    const run2 = runs[i];
-    const n = left.get(run2.first.record.branch) ?? 0;
-    if (n >= maxRuns || run2.list.length < 2) continue;
-    const e = scoreRun(run2.id, run2.list, groupOf, figure);
-    if (!e) continue;
-    left.set(e.branch, n + 1);
-    kept.push(e);
-  }
-  return kept.reverse();
-}
-
-// src/history/shift.ts
-var DEFAULT_SHIFT = { window: 5, alpha: 0.01, threshold: 0.05 };
-var mean2 = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-function shiftMargin(opts = DEFAULT_SHIFT) {
-  return 2 * opts.window - 1;
-}
-function detectShifts(values, opts = DEFAULT_SHIFT, from = 0) {
-  const w = opts.window;
-  const n = values.length;
-  if (w < 1 || n < 2 * w) return [];
-  const lo = Math.max(w, from - (w - 1));
-  const logs2 = new Array(n).fill(0);
-  for (let i = Math.max(0, lo - w); i < n; i++) logs2[i] = Math.log(Math.max(values[i], 1e-9));
-  const candidates = [];
-  for (let i = lo; i + w <= n; i++) {
-    const before = logs2.slice(i - w, i);
-    const after = logs2.slice(i, i + w);
-    const p = mannWhitney(after, before, { exact: true }).p;
-    const ratio = Math.exp(hodgesLehmannTwoSample(after, before).estimate);
-    if (isShift(p, ratio, opts)) candidates.push({ index: i, ratio, p, step: Math.abs(mean2(after) - mean2(before)) });
-  }
-  const beats = (o, c) => o.p < c.p || o.p === c.p && (o.step > c.step || o.step === c.step && o.index < c.index);
-  const marked = [];
-  candidates.forEach((c, k) => {
-    if (c.index < from) return;
-    for (let j = k - 1; j >= 0 && c.index - candidates[j].index < w; j--) if (beats(candidates[j], c)) return;
-    for (let j = k + 1; j < candidates.length && candidates[j].index - c.index < w; j++) if (beats(candidates[j], c)) return;
-    marked.push({ index: c.index, ratio: c.ratio, p: c.p });
-  });
-  return marked;
-}
-
-// src/history/count-steps.ts
-var DEFAULT_COUNT_SPREAD = NOISE_FLOOR;
-function countSteps(points) {
-  const out = /* @__PURE__ */ new Map();
-  for (let i = 1; i < points.length; i++) {
-    const prev = points[i - 1];
-    const cur = points[i];
-    const stored = [prev.spread, cur.spread].filter((s) => s !== void 0);
-    const spread = stored.length > 0 ? Math.max(...stored) : DEFAULT_COUNT_SPREAD;
-    const change = cur.unit / prev.unit - 1;
-    const moved = Math.abs(change) >= spread;
-    const cause = prev.toolchain !== cur.toolchain ? { kind: "toolchain", from: prev.toolchain, to: cur.toolchain } : moved && prev.host !== cur.host ? { kind: "host", from: prev.host, to: cur.host } : void 0;
-    if (!moved && !cause) continue;
-    out.set(i, { change, since: prev.sha, spread, spread_from: stored.length > 0 ? "record" : "default", ...cause ? { cause } : {} });
-  }
-  return out;
-}
-
-// src/history/derive.ts
-var INDEX_FILE = "index.json";
-var SERIES_DIR = "series";
-function catalogFromSpec(spec) {
-  return {
-    groups: spec.groups.map((g) => ({ id: g.id, title: g.title })),
-    cases: spec.cases.map((c) => {
-      const op = opLabelOf(c.work.ops);
-      return { id: c.id, kind: c.kind, group: c.group, doc: c.doc, ...c.formerly ? { formerly: [...c.formerly] } : {}, ...op !== "op" ? { op } : {} };
-    })
-  };
-}
-var DEFAULT_BRANCH_RETENTION = { maxBranches: 20, activeDays: 90 };
-function retainedBranches(records, opts = {}) {
-  const { maxBranches, activeDays } = { ...DEFAULT_BRANCH_RETENTION, ...opts };
-  const stats = /* @__PURE__ */ new Map();
-  let newest = -Infinity;
-  for (const { branch, t } of records) {
-    const st = stats.get(branch) ?? { last: -Infinity, n: 0 };
-    st.last = Math.max(st.last, t);
-    st.n++;
-    stats.set(branch, st);
-    newest = Math.max(newest, t);
-  }
-  const all = [...stats.keys()].sort(byString);
-  const def = opts.default ?? all.reduce((best, b) => stats.get(b).n > (stats.get(best)?.n ?? -1) ? b : best, all[0] ?? "");
-  const recent = all.filter((b) => b !== def && stats.get(b).last >= newest - activeDays * 864e5).sort((a, b) => stats.get(b).last - stats.get(a).last || byString(a, b)).slice(0, maxBranches);
-  const kept = [...stats.has(def) ? [def] : [], ...recent].sort(byString);
-  return { kept, default: def, expired: all.length - kept.length };
-}
-var DEFAULT_MAX_RUNS = 200;
-var MESSAGE_MAX = 200;
-function seriesFile(caseId) {
-  const plain = /^[a-z0-9][a-z0-9._-]*$/.test(caseId) && caseId.length <= 200;
-  const sanitized = caseId.toLowerCase().replace(/[^a-z0-9._-]/g, "_").replace(/^\./, "_").slice(0, 100);
-  const name2 = plain ? caseId : `${sanitized}~${createHash7("sha256").update(caseId).digest("hex").slice(0, 16)}`;
-  return `${SERIES_DIR}/${name2}.json`;
-}
-var FALLBACK_GROUPS = { cpu: "CPU", net: "Network", imported: "Imported (github-action-benchmark)" };
-function unitOf(c) {
-  return c.median_ns / workUnits(c.work);
-}
-function countUnitOf(c) {
-  return c.instructions ? c.instructions.median / workUnits(c.work) : void 0;
-}
-function toolchainOf(r) {
-  return r.counter ? `${r.host.runtime}; ${r.counter.tool} ${r.counter.version}` : r.host.runtime;
-}
-var hostOf = (r) => `${platformOf(r.host)} ${r.host.cpu_model}`;
-function firstLine(message) {
-  const line = message.split(/\r?\n/, 1)[0] ?? "";
-  return line.length > MESSAGE_MAX ? `${line.slice(0, MESSAGE_MAX - 1)}\u2026` : line;
-}
-var sortedKeys = (m) => Object.fromEntries(Object.entries(m).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0));
-function point({ loaded }, c, shift, step2) {
-  const { path, record: record2 } = loaded;
-  const counted = c.instructions;
-  return {
-    aa_spread: counted?.aa_spread,
-    author: record2.commit.author,
-    branch: record2.branch,
-    bytes: c.work.bytes,
-    client_commit: record2.client.commit,
-    client_version: record2.client.version,
-    count_step: step2,
-    imported: record2.source ? `github-action-benchmark ${record2.source.tool}: ${c.gab?.name ?? c.id}` : void 0,
-    instructions: counted?.median,
-    max_ns: c.max_ns ?? c.median_ns,
-    median_ns: c.median_ns,
-    message: firstLine(record2.commit.message),
-    metrics: c.metrics ? sortedKeys(c.metrics) : void 0,
-    min_ns: c.min_ns ?? c.median_ns,
-    n: c.n,
-    ops: c.work.ops,
-    record: path,
-    run_at: record2.started_at,
-    run_id: record2.run.id,
-    sha: record2.commit.sha,
-    shift: shift ? { p: shift.p, ratio: shift.ratio } : void 0,
-    timestamp: record2.commit.timestamp,
-    toolchain: counted ? toolchainOf(record2) : void 0,
-    url: record2.commit.url
-  };
-}
-function deriveHistory(set2, opts = {}) {
-  const maxRuns = opts.maxRuns ?? DEFAULT_MAX_RUNS;
-  if (!(Number.isInteger(maxRuns) && maxRuns >= 1)) throw new RangeError(`maxRuns must be a positive integer, got ${maxRuns}`);
-  const shiftOpts = { ...DEFAULT_SHIFT, ...opts.shift };
-  const trendLength = opts.trendLength ?? 20;
-  const aliases = new Map((opts.catalog?.cases ?? []).flatMap((c) => (c.formerly ?? []).map((old) => [old, c.id])));
-  const all = loadedWithCurrentIds(set2.records, aliases).map((loaded) => ({ loaded, t: timeOf(loaded.record.commit.timestamp) }));
-  const retained = retainedBranches(
-    all.map((o) => ({ branch: o.loaded.record.branch, t: o.t })),
-    opts.branches
-  );
-  const keptBranches = new Set(retained.kept);
-  const ordered = all.filter((o) => keptBranches.has(o.loaded.record.branch));
-  ordered.sort((a, b) => a.t - b.t || byString(a.loaded.path, b.loaded.path));
-  const series2 = /* @__PURE__ */ new Map();
-  const kinds = /* @__PURE__ */ new Map();
-  const branches = /* @__PURE__ */ new Set();
-  ordered.forEach(({ loaded: { record: record2 } }, k) => {
-    branches.add(record2.branch);
-    for (const c of record2.cases) {
-      if (c.status !== "ok" || c.median_ns === null) continue;
-      const key5 = `${c.id}\0${c.label}\0${record2.runner}`;
-      let acc = series2.get(key5);
-      if (!acc) {
-        series2.set(key5, acc = { caseId: c.id, label: c.label, runner: record2.runner, at: [], cases: [] });
-        if (!kinds.has(c.id)) kinds.set(c.id, c.kind);
-      }
-      if (acc.at[acc.at.length - 1] === k) continue;
-      acc.at.push(k);
-      acc.cases.push(c);
-    }
-  });
-  const files = /* @__PURE__ */ new Map();
-  for (const acc of series2.values()) {
-    const { kept, latest } = finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength);
-    let entry = files.get(acc.caseId);
-    if (!entry) files.set(acc.caseId, entry = { file: { schema: SERIES_SCHEMA_ID, case: acc.caseId, series: [] }, index: [] });
-    entry.file.series.push({ runner: acc.runner, label: acc.label, points: kept });
-    entry.index.push({ runner: acc.runner, label: acc.label, points: kept.length, latest });
-  }
-  const catalogCases = new Map((opts.catalog?.cases ?? []).map((c) => [c.id, c]));
-  const groupOf = (id, kind) => catalogCases.get(id)?.group ?? (id.startsWith("gab.") ? "imported" : kind);
-  const bySeries = (a, b) => byString(a.label, b.label) || byRunner(a.runner, b.runner);
-  const caseIds = [...files.keys()].sort(byString);
-  const cases = caseIds.map((id) => {
-    const entry = files.get(id);
-    entry.file.series.sort(bySeries);
-    entry.index.sort(bySeries);
-    const info = catalogCases.get(id);
-    const kind = info?.kind ?? kinds.get(id) ?? "cpu";
-    return {
-      id,
-      kind,
-      group: groupOf(id, kind),
-      doc: info?.doc ?? "",
-      file: seriesFile(id),
-      ...info?.formerly ? { formerly: [...info.formerly] } : {},
-      ...info?.op ? { op: info.op } : {},
-      series: entry.index
-    };
-  });
-  const used = new Set(cases.map((c) => c.group));
-  const groups = (opts.catalog?.groups ?? []).filter((g) => used.has(g.id)).map((g) => ({ id: g.id, title: g.title }));
-  const known = new Set(groups.map((g) => g.id));
-  for (const id of [...used].filter((g) => !known.has(g)).sort(byString)) groups.push({ id, title: FALLBACK_GROUPS[id] ?? id });
-  const present2 = new Set([...series2.values()].map((a) => a.runner));
-  const countBoard = scoreboard2(
-    ordered.map((o) => o.loaded),
-    maxRuns,
-    groupOf,
-    countFigure
-  );
-  const index = {
-    schema: INDEX_SCHEMA_ID,
-    generated_from: all.length,
-    branches: [...branches].sort(byString),
-    default_branch: retained.default,
-    expired_branches: retained.expired,
-    runners: RUNNER_ORDER.filter((r) => present2.has(r)),
-    groups,
-    cases,
-    scoreboard: scoreboard2(
-      ordered.map((o) => o.loaded),
-      maxRuns,
-      groupOf
-    ),
-    ...countBoard.length > 0 ? { scoreboard_counts: countBoard } : {},
-    invalid: [...set2.invalid].sort((a, b) => byString(a.file, b.file)).map((i) => ({ file: i.file, problem: i.problem }))
-  };
-  return { index, series: caseIds.map((id) => files.get(id).file) };
-}
-function finishSeries(acc, ordered, maxRuns, shiftOpts, trendLength) {
-  const perBranch = /* @__PURE__ */ new Map();
-  acc.at.forEach((k, i) => {
-    const b = ordered[k].loaded.record.branch;
-    const list2 = perBranch.get(b);
-    if (list2) list2.push(i);
-    else perBranch.set(b, [i]);
-  });
-  const keep = new Uint8Array(acc.at.length);
-  const shifts = /* @__PURE__ */ new Map();
-  const steps = /* @__PURE__ */ new Map();
-  const latest = {};
-  const margin = shiftMargin(shiftOpts);
-  for (const branch of [...perBranch.keys()].sort(byString)) {
-    const list2 = perBranch.get(branch);
-    const n = list2.length;
-    const from = Math.max(0, n - maxRuns);
-    const start = Math.max(0, from - margin);
-    const units = list2.slice(start).map((i) => unitOf(acc.cases[i]));
-    for (const s of detectShifts(units, shiftOpts, from - start)) shifts.set(list2[start + s.index], s);
-    for (let j = from; j < n; j++) keep[list2[j]] = 1;
-    const counted = list2.filter((i) => acc.cases[i].instructions);
-    const countPoints = counted.map((i) => {
-      const c = acc.cases[i];
-      const rec = ordered[acc.at[i]].loaded.record;
-      return {
-        unit: countUnitOf(c),
-        sha: rec.commit.sha,
-        toolchain: toolchainOf(rec),
-        host: hostOf(rec),
-        ...c.instructions.aa_spread !== void 0 ? { spread: c.instructions.aa_spread } : {}
-      };
-    });
-    for (const [k, step2] of countSteps(countPoints)) steps.set(counted[k], step2);
-    const last = acc.cases[list2[n - 1]];
-    const prev = n > 1 ? acc.cases[list2[n - 2]] : void 0;
-    const record2 = ordered[acc.at[list2[n - 1]]].loaded.record;
-    const prevUnit = prev ? unitOf(prev) : 0;
-    latest[branch] = {
-      median_ns: last.median_ns,
-      sha: record2.commit.sha,
-      timestamp: record2.commit.timestamp,
-      run_id: record2.run.id,
-      run_at: record2.started_at,
-      change: prev && prevUnit > 0 ? unitOf(last) / prevUnit - 1 : null,
-      trend: list2.slice(-trendLength).map((i) => acc.cases[i].median_ns),
-      ops: last.work.ops,
-      bytes: last.work.bytes,
-      ...lowPrecision(last.samples_ns, last.work) ? { low_precision: true } : {},
-      ...medianIntervalOf(last.samples_ns),
-      ...last.instructions ? countSummary(
-        counted.map((i) => acc.cases[i]),
-        trendLength
-      ) : {}
-    };
-  }
-  const kept = [];
-  for (let i = 0; i < acc.at.length; i++) if (keep[i]) kept.push(point(ordered[acc.at[i]], acc.cases[i], shifts.get(i), steps.get(i)));
-  return { kept, latest };
-}
-function countSummary(cases, trendLength) {
-  const last = cases[cases.length - 1];
-  const prev = cases[cases.length - 2];
-  return {
-    instructions: last.instructions.median,
-    count_change: prev ? countUnitOf(last) / countUnitOf(prev) - 1 : null,
-    count_trend: cases.slice(-trendLength).map((c) => c.instructions.median)
-  };
-}
-function renderDerived(d) {
-  const out = /* @__PURE__ */ new Map();
-  out.set(INDEX_FILE, stableJson(d.index));
-  const files = d.series.map((s) => [seriesFile(s.case), stableJson(s)]).sort((a, b) => byString(a[0], b[0]));
-  for (const [path, text4] of files) {
-    if (out.has(path)) throw new Error(`history: two case ids map to the series file ${path}; nothing derived`);
-    out.set(path, text4);
-  }
-  return out;
-}
-function derive(set2, opts = {}) {
-  return renderDerived(deriveHistory(set2, opts));
-}
-function medianIntervalOf(samples) {
-  const ci = costInterval(samples, 1);
-  return ci ? { median_interval: ci } : {};
-}
-
-// src/history/store.ts
-var import_proper_lockfile = __toESM(require_proper_lockfile(), 1);
-import { existsSync as existsSync16 } from "node:fs";
-import { cp, lstat, mkdir, readFile, readdir, rm, writeFile } from "node:fs/promises";
-import { dirname as dirname8, join as join37, normalize, resolve as resolve13, sep } from "node:path";
-
-// src/history/experiments.ts
-import { readdirSync as readdirSync9, readFileSync as readFileSync22 } from "node:fs";
-import { join as join36 } from "node:path";
-var EXPERIMENTS_DIR = "experiments";
-var EXPERIMENT_INDEX_FILE = "index.json";
-var EXPERIMENT_SUMMARY_SCHEMA = "bee-bench/experiment-summary@1";
-var EXPERIMENT_INDEX_SCHEMA = "bee-bench/experiment-index@1";
-var num3 = external_exports.number().nullable();
-var ExperimentCellSchema = external_exports.object({
-  family: external_exports.enum(["download", "upload", "strategy"]),
-  size: external_exports.number().int().min(1),
-  level: external_exports.number().int().min(0).max(4),
-  strategy: external_exports.string(),
-  /** Strategy family: the arm within which RACE is set against DATA. */
-  arm: external_exports.string().optional(),
-  a: external_exports.string(),
-  b: external_exports.string(),
-  n_a: external_exports.number().int().min(0),
-  n_b: external_exports.number().int().min(0),
-  median_a_s: num3,
-  median_b_s: num3,
-  shift_s: num3,
-  lo_s: num3,
-  hi_s: num3,
-  relative: num3,
-  p: num3,
-  q: num3,
-  direction: external_exports.enum(["a-faster", "b-faster", "unclear"]),
-  failures_a: external_exports.number().int().min(0),
-  failures_b: external_exports.number().int().min(0),
-  replicates_needed: num3
-});
-var ExperimentArmSchema = external_exports.object({
-  label: external_exports.string(),
-  release: external_exports.string(),
-  run_id: external_exports.string(),
-  nodes: external_exports.array(external_exports.string()),
-  client: external_exports.string(),
-  runner: external_exports.string()
-});
-var ExperimentIdSchema = external_exports.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/, "an experiment id is letters, digits, . _ - (at most 200)");
-var ExperimentSummarySchema = external_exports.object({
-  schema: external_exports.literal(EXPERIMENT_SUMMARY_SCHEMA),
-  id: ExperimentIdSchema,
-  created_at: external_exports.string().min(1),
-  mode: external_exports.enum(["side-by-side", "compare", "a/a", "single"]),
-  arms: external_exports.array(ExperimentArmSchema).min(1),
-  alpha: external_exports.number(),
-  power_shift: external_exports.number(),
-  summary: external_exports.string(),
-  totals: external_exports.object({ units: external_exports.number().int(), downloads: external_exports.number().int(), failed_units: external_exports.number().int(), failed_attempts: external_exports.number().int() }),
-  sync_ceilings: external_exports.number().int().min(0),
-  cells: external_exports.array(ExperimentCellSchema)
-});
-function experimentPath(id) {
-  return `${EXPERIMENTS_DIR}/${ExperimentIdSchema.parse(id)}.json`;
-}
-function serializeExperiment(s) {
-  return stableJsonPretty(ExperimentSummarySchema.parse(s));
-}
-function readExperiments(folderAbs) {
-  const dir = join36(folderAbs, EXPERIMENTS_DIR);
-  let names;
-  try {
-    names = readdirSync9(dir).filter((n) => n.endsWith(".json") && n !== EXPERIMENT_INDEX_FILE);
-  } catch (e) {
-    if (e.code === "ENOENT") return { summaries: [], invalid: [] };
-    throw e;
-  }
-  const summaries = [];
-  const invalid = [];
-  for (const name2 of names.sort()) {
-    const file2 = `${EXPERIMENTS_DIR}/${name2}`;
-    let json3;
-    try {
-      json3 = JSON.parse(readFileSync22(join36(dir, name2), "utf8"));
-    } catch (e) {
-      invalid.push({ file: file2, problem: `not JSON: ${e.message}` });
-      continue;
-    }
-    const r = ExperimentSummarySchema.safeParse(json3);
-    if (!r.success) {
-      const i = r.error.issues[0];
-      invalid.push({ file: file2, problem: `${i?.path.join(".") || "file"}: ${i?.message ?? "invalid"}` });
-    } else if (`${r.data.id}.json` !== name2) invalid.push({ file: file2, problem: `id "${r.data.id}" does not match the file name` });
-    else summaries.push(r.data);
-  }
-  return { summaries, invalid };
-}
-function deriveExperimentIndex(summaries, invalid = []) {
-  const sorted2 = [...summaries].sort((x, y) => x.created_at < y.created_at ? -1 : x.created_at > y.created_at ? 1 : x.id < y.id ? -1 : 1);
-  const experiments = sorted2.map((s) => {
-    const cells = s.cells.filter((c) => c.family === "download");
-    return {
-      id: s.id,
-      created_at: s.created_at,
-      mode: s.mode,
-      a: s.arms[0].label,
-      b: s.arms[1]?.label ?? null,
-      summary: s.summary,
-      faster: cells.filter((c) => c.direction === "b-faster").length,
-      slower: cells.filter((c) => c.direction === "a-faster").length,
-      cells: cells.length
-    };
-  }).reverse();
-  const byCell2 = /* @__PURE__ */ new Map();
-  for (const s of sorted2)
-    for (const c of s.cells) {
-      if (c.family !== "download") continue;
-      const k = `${c.size}|${c.level}|${c.strategy}`;
-      const t = byCell2.get(k) ?? byCell2.set(k, { size: c.size, level: c.level, strategy: c.strategy, points: [] }).get(k);
-      t.points.push({
-        id: s.id,
-        created_at: s.created_at,
-        a: c.a,
-        b: c.b,
-        median_a_s: c.median_a_s,
-        median_b_s: c.median_b_s,
-        shift_s: c.shift_s,
-        lo_s: c.lo_s,
-        hi_s: c.hi_s,
-        direction: c.direction
-      });
-    }
-  const trends = [...byCell2.values()].filter((t) => t.points.length >= 2).sort((x, y) => x.size - y.size || x.level - y.level || x.strategy.localeCompare(y.strategy));
-  const index = { schema: EXPERIMENT_INDEX_SCHEMA, experiments, trends, invalid };
-  return stableJsonPretty(index);
-}
-
-// src/history/profiles.ts
-var PROFILES_DIR = "profiles";
-var RUN_PROFILES_SCHEMA = "bee-bench/history-profiles@1";
-var MAX_RUN_PROFILES_BYTES = 512 << 10;
-var RunProfilesFileSchema = external_exports.strictObject({
-  schema: external_exports.literal(RUN_PROFILES_SCHEMA),
-  /** The record it belongs to, as a path in the history folder. */
-  record: external_exports.string().max(300),
-  runner: RunnerSchema,
-  rows: RunProfilesSchema.shape.rows
-});
-var profilesPath = (r) => `${PROFILES_DIR}/${recordPath(r).slice(RUNS_DIR.length + 1)}`;
-function serializeRunProfiles(r, p) {
-  if (p.runner !== r.runner) return { refused: `profiles of ${p.runner} do not belong to the ${r.runner} record` };
-  const file2 = RunProfilesFileSchema.parse({ schema: RUN_PROFILES_SCHEMA, record: recordPath(r), runner: p.runner, rows: p.rows });
-  const text4 = stableJson(file2);
-  const bytes2 = Buffer.byteLength(text4);
-  if (bytes2 > MAX_RUN_PROFILES_BYTES) return { refused: `${bytes2} bytes, more than the ${MAX_RUN_PROFILES_BYTES} a run's profiles may take` };
-  return { text: text4 };
-}
-
-// src/history/store.ts
-var FUTURE_SKEW_MS = 10 * 6e4;
-var RecordConflictError = class extends Error {
-  constructor(file2) {
-    super(`${file2}: a different record already exists at this path; records are immutable, refusing to overwrite it`);
-    this.file = file2;
-    this.name = "RecordConflictError";
-  }
-  file;
-};
-var RESERVED = /* @__PURE__ */ new Set([RUNS_DIR, PROFILES_DIR, SERIES_DIR, INDEX_FILE, EXPERIMENTS_DIR]);
-function normalizeFolder(folder) {
-  const f = normalize(folder.replace(/^\/+|\/+$/g, "") || ".").split(sep).join("/");
-  if (f === ".." || f.startsWith("../") || f.startsWith("/")) throw new RangeError(`history folder must stay inside the branch: ${folder}`);
-  return f;
-}
-async function writeHistory(records, opts) {
-  const branch = opts.branch ?? "gh-pages";
-  const folder = normalizeFolder(opts.folder ?? "bench");
-  const maxAttempts = opts.maxAttempts ?? 10;
-  const backoff = opts.backoff ?? { baseMs: 500, maxMs: 2e4 };
-  const log2 = opts.log ?? (() => {
-  });
-  const git2 = gitIn(opts.workdir, opts.identity ?? DEFAULT_IDENTITY, opts.token ? { url: opts.remote, token: opts.token } : void 0);
-  const notAfter = (opts.now ?? Date.now)() + FUTURE_SKEW_MS;
-  for (const r of records) {
-    const late = futureField(r, notAfter);
-    if (late)
-      throw new RangeError(
-        `history: record ${recordPath(r)} is dated in the future (${late}); a record from the future would outlive every other branch in the derived files. Fix the clock or the record's ${late.split(" ")[0]}`
-      );
-  }
-  const files = recordFiles(records, opts.profiles, log2);
-  for (const e of opts.experiments ?? []) {
-    const path = experimentPath(e.id);
-    const text4 = serializeExperiment(e);
-    const prev = files.get(path);
-    if (prev !== void 0 && prev !== text4) throw new RecordConflictError(path);
-    files.set(path, text4);
-  }
-  const message = opts.message ?? defaultMessage(records, branch, opts.experiments ?? []);
-  const release = await lockWorkdir(opts.workdir, opts.lockTimeoutMs ?? 15 * 6e4, log2);
-  try {
-    await openClone(git2, opts.remote);
-    return await pushAttempts(git2, files, { ...opts, branch, folder, maxAttempts, backoff, log: log2, message });
-  } finally {
-    await release();
-  }
-}
-async function lockWorkdir(workdir, timeoutMs, log2) {
-  const dir = resolve13(workdir);
-  const lockPath = `${dir}.lock`;
-  await mkdir(dirname8(dir), { recursive: true });
-  const maxTimeout = 1e3;
-  try {
-    return await (0, import_proper_lockfile.lock)(dir, {
-      realpath: false,
-      lockfilePath: lockPath,
-      stale: 3e4,
-      retries: { retries: Math.max(1, Math.ceil(timeoutMs / maxTimeout)), factor: 1.5, minTimeout: 50, maxTimeout, randomize: true },
-      onCompromised: (e) => log2(`history: lost the workdir lock ${lockPath} (${e.message}); another writer may share ${dir}`)
-    });
-  } catch (e) {
-    if (e.code !== "ELOCKED") throw e;
-    throw new Error(
-      `history: workdir ${dir} is still in use by another writer after ${Math.round(timeoutMs / 1e3)} s (lock ${lockPath}); give this publish its own --workdir, or remove the lock if no writer is running`
-    );
-  }
-}
-async function pushAttempts(git2, files, opts) {
-  const { branch, folder, maxAttempts, backoff, log: log2, message } = opts;
-  for (let attempt = 1; ; attempt++) {
-    await checkoutTip(git2, branch);
-    const folderAbs = join37(opts.workdir, folder);
-    await refuseLinks(opts.workdir, folder);
-    const written = await addRecords(folderAbs, files);
-    const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`) || path.startsWith(`${EXPERIMENTS_DIR}/`);
-    const added = written.added.filter(isRecord2);
-    const present2 = written.present.filter(isRecord2);
-    if (opts.siteDir) await copySite(opts.siteDir, folderAbs);
-    const set2 = setAsideFuture(readRecords(folderAbs), (opts.now ?? Date.now)() + FUTURE_SKEW_MS);
-    await writeDerived(folderAbs, derive(set2, opts.derive));
-    const experiments = readExperiments(folderAbs);
-    if (experiments.summaries.length > 0 || experiments.invalid.length > 0)
-      await writeFile(join37(folderAbs, EXPERIMENTS_DIR, EXPERIMENT_INDEX_FILE), deriveExperimentIndex(experiments.summaries, experiments.invalid));
-    await git2(["add", "--all", "--", folder]);
-    const staged = await stagedChanges(git2, folder);
-    const report2 = { attempts: attempt, added, present: present2, invalid: set2.invalid };
-    if (staged.length === 0) return { ...report2, commit: null };
-    await git2(["commit", "-q", "--no-verify", "-m", message]);
-    const commit = (await git2(["rev-parse", "HEAD"])).trim();
-    const push = await git2(["push", "--porcelain", "origin", `HEAD:refs/heads/${branch}`], { allowFail: true });
-    if (push.ok) {
-      log2(`history: pushed ${commit.slice(0, 7)} to ${branch} (${added.length} new record(s), attempt ${attempt})`);
-      return { ...report2, commit };
-    }
-    const why = lastLines2(`${push.stdout}
-${push.stderr}`);
-    if (/Authentication failed|Permission denied|could not read Username|Repository not found|does not appear to be a git repository|returned error: 403|403 Forbidden/.test(
-      push.stderr
-    )) {
-      throw new Error(`history: push to ${branch} refused: ${why}`);
-    }
-    if (attempt >= maxAttempts) throw new Error(`history: push to ${branch} still rejected after ${attempt} attempts: ${why}`);
-    const delay = Math.round(Math.min(backoff.maxMs, backoff.baseMs * 2 ** (attempt - 1)) * (0.5 + Math.random()));
-    log2(`history: push rejected (${why}); replaying on the new tip in ${delay} ms`);
-    await new Promise((r) => setTimeout(r, delay));
-  }
-}
-function futureField(r, notAfter) {
-  const fields = [
-    ["started_at", r.started_at],
-    ["finished_at", r.finished_at],
-    ["commit.timestamp", r.commit.timestamp]
-  ];
-  for (const [name2, value] of fields) if (value && Date.parse(value) > notAfter) return `${name2} ${value}`;
-  return void 0;
-}
-function setAsideFuture(set2, notAfter) {
-  const records = [];
-  const invalid = [...set2.invalid];
-  for (const loaded of set2.records) {
-    const late = futureField(loaded.record, notAfter);
-    if (late) invalid.push({ file: loaded.path, problem: `dated in the future (${late}); left out of the derived files` });
-    else records.push(loaded);
-  }
-  return { records, invalid: invalid.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : 0) };
-}
-async function refuseLinks(workdir, folder) {
-  const parts = folder === "." ? [] : folder.split("/");
-  for (let i = 1; i <= parts.length; i++) {
-    const rel = parts.slice(0, i).join("/");
-    const st = await lstat(join37(workdir, rel)).catch(() => void 0);
-    if (!st) return;
-    if (st.isSymbolicLink()) throw new HistoryLinkError(rel);
-  }
-  const walk2 = async (rel) => {
-    for (const e of await readdir(join37(workdir, rel), { withFileTypes: true })) {
-      const child = rel === "." ? e.name : `${rel}/${e.name}`;
-      if (e.isSymbolicLink()) throw new HistoryLinkError(child);
-      if (e.isDirectory() && child !== ".git") await walk2(child);
-    }
-  };
-  await walk2(folder);
-}
-function lastLines2(s) {
-  return redact(
-    s.split("\n").map((l) => l.trim()).filter((l) => l.length > 0 && l !== "Done").slice(-5).join(" | ")
-  );
-}
-function defaultMessage(records, branch, experiments) {
-  const paths = [...records.map(recordPath), ...experiments.map((e) => experimentPath(e.id))].sort();
-  const first2 = records[0];
-  const head2 = first2 ? `bench: record ${first2.commit.sha.slice(0, 7)} (${[...new Set(records.map((r) => r.runner))].join(", ")}) from ${first2.branch}` : experiments.length > 0 ? `bench: experiment ${experiments.map((e) => e.id).join(", ")}` : `bench: re-derive ${branch}`;
-  return [head2, "", ...paths].join("\n");
-}
-async function openClone(git2, remote) {
-  if (!existsSync16(join37(git2.cwd, ".git"))) {
-    await mkdir(git2.cwd, { recursive: true });
-    await git2(["init", "-q"]);
-    await git2(["remote", "add", "origin", remote]);
-  } else {
-    await git2(["remote", "set-url", "origin", remote]);
-  }
-}
-async function checkoutTip(git2, branch) {
-  const tracking = `refs/remotes/origin/${branch}`;
-  const fetched = await git2(["fetch", "-q", "--no-tags", "--depth=1", "origin", `+refs/heads/${branch}:${tracking}`], { allowFail: true });
-  if (fetched.ok) {
-    await git2(["checkout", "-q", "-f", "-B", branch, tracking]);
-  } else if (/couldn't find remote ref/i.test(fetched.stderr)) {
-    await git2(["update-ref", "-d", tracking], { allowFail: true });
-    await git2(["symbolic-ref", "HEAD", `refs/heads/${branch}`]);
-    await git2(["update-ref", "-d", `refs/heads/${branch}`], { allowFail: true });
-    await git2(["read-tree", "--empty"]);
-  } else {
-    throw new Error(`history: cannot fetch ${branch}: ${lastLines2(fetched.stderr)}`);
-  }
-  await git2(["clean", "-q", "-f", "-d", "-x"]);
-}
-function recordFiles(records, profiles, log2) {
-  const files = /* @__PURE__ */ new Map();
-  for (const r of records) {
-    const path = recordPath(r);
-    const text4 = serializeRecord(r);
-    const prev = files.get(path);
-    if (prev !== void 0 && prev !== text4) throw new RecordConflictError(path);
-    files.set(path, text4);
-    const mine = profiles?.find((p) => p.runner === r.runner);
-    if (mine) {
-      const side = serializeRunProfiles(r, mine);
-      if ("text" in side) files.set(profilesPath(r), side.text);
-      else log2(`history: ${profilesPath(r)} not written: ${side.refused}; the record is`);
-    }
-  }
-  return files;
-}
-async function writeFolder(records, opts) {
-  const log2 = opts.log ?? (() => {
-  });
-  const folderAbs = resolve13(opts.folder);
-  await mkdir(folderAbs, { recursive: true });
-  const written = await addRecords(folderAbs, recordFiles(records, opts.profiles, log2));
-  const set2 = setAsideFuture(readRecords(folderAbs), Date.now() + FUTURE_SKEW_MS);
-  await writeDerived(folderAbs, derive(set2, opts.derive));
-  const isRecord2 = (path) => path.startsWith(`${RUNS_DIR}/`);
-  return { added: written.added.filter(isRecord2), present: written.present.filter(isRecord2), invalid: set2.invalid };
-}
-async function addRecords(folderAbs, files) {
-  const added = [];
-  const present2 = [];
-  for (const [path, text4] of files) {
-    const abs = join37(folderAbs, path);
-    let existing = null;
-    try {
-      existing = await readFile(abs, "utf8");
-    } catch (e) {
-      if (e.code !== "ENOENT") throw e;
-    }
-    if (existing === null) {
-      await mkdir(dirname8(abs), { recursive: true });
-      await writeFile(abs, text4, { flag: "wx" });
-      added.push(path);
-    } else if (existing === text4) {
-      present2.push(path);
-    } else {
-      throw new RecordConflictError(path);
-    }
-  }
-  return { added: added.sort(), present: present2.sort() };
-}
-async function copySite(siteDir2, folderAbs) {
-  for (const name2 of await readdir(siteDir2)) {
-    if (RESERVED.has(name2)) throw new Error(`history: site file ${name2} would shadow the history's own ${name2}; rename it in ${siteDir2}`);
-  }
-  await mkdir(folderAbs, { recursive: true });
-  await cp(siteDir2, folderAbs, { recursive: true, force: true });
-}
-async function writeDerived(folderAbs, derived2) {
-  await rm(join37(folderAbs, SERIES_DIR), { recursive: true, force: true });
-  await mkdir(join37(folderAbs, SERIES_DIR), { recursive: true });
-  for (const [path, text4] of derived2) await writeFile(join37(folderAbs, path), text4);
-}
-async function stagedChanges(git2, folder) {
-  const out = (await git2(["diff", "--cached", "--name-status", "--no-renames", "-z", "--", folder])).split("\0");
-  const changes = [];
-  for (let i = 0; i + 1 < out.length; i += 2) changes.push([out[i], out[i + 1]]);
-  const under = (d) => folder === "." ? `${d}/` : `${folder}/${d}/`;
-  const immutable = [RUNS_DIR, PROFILES_DIR, EXPERIMENTS_DIR].map(under);
-  const derivedIndex = `${under(EXPERIMENTS_DIR)}${EXPERIMENT_INDEX_FILE}`;
-  const bad2 = changes.filter(([status2, path]) => immutable.some((dir) => path.startsWith(dir)) && path !== derivedIndex && status2 !== "A");
-  if (bad2.length > 0) throw new Error(`history: refusing to commit changes to existing records: ${bad2.map(([s, p]) => `${s} ${p}`).join(", ")}`);
-  return changes;
-}
-
 // src/history/gab.ts
 var GabEntrySchema = external_exports.object({
   // Loose: every member GAB wrote (committer, tree_id, distinct, ...) is kept for export.
@@ -36673,88 +37291,6 @@ function sig6(v) {
   return Number(v.toPrecision(6));
 }
 
-// src/history/publish.ts
-import { execFileSync as execFileSync4 } from "node:child_process";
-import { existsSync as existsSync17 } from "node:fs";
-import { join as join38 } from "node:path";
-function headCommit(dir) {
-  const out = execFileSync4("git", ["-C", dir, "log", "-1", "--format=%H%x00%an%x00%cI%x00%B"], {
-    encoding: "utf8",
-    env: childEnv(),
-    stdio: ["ignore", "pipe", "ignore"]
-  });
-  const [sha, author, timestamp, message] = out.split("\0");
-  return { sha, author, timestamp, message: message.trim() };
-}
-function commitUrl(sha, from) {
-  const given = from.commitUrl ?? from.repoUrl;
-  if (given === void 0) return void 0;
-  const flag = from.commitUrl !== void 0 ? "--commit-url" : "--repo-url";
-  let url2;
-  try {
-    url2 = new URL(given);
-  } catch {
-    throw new RangeError(`${flag} ${given}: not a URL; give the https address of the ${from.commitUrl !== void 0 ? "commit page" : "repository"}`);
-  }
-  if (url2.protocol !== "https:" && url2.protocol !== "http:") throw new RangeError(`${flag} ${given}: only http(s) addresses are linked from the site`);
-  if (from.commitUrl !== void 0) return url2.href;
-  return `${url2.href.replace(/\.git\/?$/, "").replace(/\/+$/, "")}/commit/${sha}`;
-}
-function siteDir() {
-  const dir = join38(packageRoot(), "pages", "dist");
-  return existsSync17(join38(dir, "index.html")) ? dir : void 0;
-}
-function publishRecords(records, o) {
-  return writeHistory(records, {
-    remote: o.remote,
-    ...o.token ? { token: o.token } : {},
-    workdir: o.workdir,
-    branch: o.branch,
-    folder: o.folder,
-    siteDir: siteDir(),
-    derive: {
-      catalog: catalogFromSpec(o.spec),
-      ...o.maxRuns ? { maxRuns: o.maxRuns } : {},
-      ...o.defaultBranch ? { branches: { default: o.defaultBranch } } : {}
-    },
-    ...o.profiles && o.profiles.length > 0 ? { profiles: o.profiles } : {},
-    log: o.log
-  });
-}
-function publishResults(results, ctx, o) {
-  return publishRecords(
-    results.map((r) => toRecord(r, ctx)),
-    o
-  );
-}
-var LOCAL_HISTORY = "history";
-function localContext(dir, runId) {
-  const run2 = { id: runId };
-  try {
-    const commit = headCommit(dir);
-    const branch = execFileSync4("git", ["-C", dir, "rev-parse", "--abbrev-ref", "HEAD"], {
-      encoding: "utf8",
-      env: childEnv(),
-      stdio: ["ignore", "pipe", "ignore"]
-    }).trim();
-    return { commit, branch: branch === "HEAD" || branch === "" ? "local" : branch, event: "local", run: run2 };
-  } catch {
-    const commit = { sha: "0".repeat(40), author: "local", timestamp: (/* @__PURE__ */ new Date()).toISOString(), message: "not a git checkout" };
-    return { commit, branch: "local", event: "local", run: run2 };
-  }
-}
-function keepLocally(results, ctx, o) {
-  return writeFolder(
-    results.map((r) => toRecord(r, ctx)),
-    {
-      folder: o.folder,
-      derive: { catalog: catalogFromSpec(o.spec) },
-      ...o.profiles && o.profiles.length > 0 ? { profiles: o.profiles } : {},
-      ...o.log ? { log: o.log } : {}
-    }
-  );
-}
-
 // src/experiment/report/history.ts
 var orNull = (v) => Number.isFinite(v) ? v : null;
 function experimentId(a) {
@@ -36831,7 +37367,7 @@ async function experimentReport(opts) {
   mkdirSync14(opts.out, { recursive: true });
   const files = [];
   const write2 = (name2, text4) => {
-    const path = join39(opts.out, name2);
+    const path = join40(opts.out, name2);
     writeFileSync12(path, text4);
     files.push(path);
   };
@@ -36847,42 +37383,14 @@ async function experimentReport(opts) {
 }
 
 // src/cli/history-target.ts
-import { execFileSync as execFileSync6 } from "node:child_process";
-import { join as join40, resolve as resolve15 } from "node:path";
-
-// src/cli/remote.ts
-import { execFileSync as execFileSync5 } from "node:child_process";
-import { existsSync as existsSync18 } from "node:fs";
-import { resolve as resolve14 } from "node:path";
-function lsRemote(remote, patterns = []) {
-  try {
-    return execFileSync5("git", ["ls-remote", "--heads", "--", remote, ...patterns], {
-      encoding: "utf8",
-      env: childEnv(),
-      stdio: ["ignore", "pipe", "ignore"],
-      timeout: 6e4
-    });
-  } catch {
-    return null;
-  }
-}
-var looksLocal = (remote) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(remote) && !/^[^/\s]+@[^/\s]+:/.test(remote);
-function remoteProblem(remote, branch, publishing = false) {
-  if (!looksLocal(remote)) return void 0;
-  const shown = redact(remote);
-  if (!existsSync18(resolve14(remote)))
-    return `--remote ${shown}: no such folder; make a history repository there with \`git init --bare ${shown}\`, then \`bee-bench history publish --remote ${shown} out/results\``;
-  if (lsRemote(remote) === null) return `--remote ${shown}: not a git repository; give a repository (make one with \`git init --bare ${shown}\`)`;
-  if (branch !== void 0 && !publishing && !(lsRemote(remote, [branch]) ?? "").trim())
-    return `--remote ${shown}: no branch ${branch} here yet; publish to it first with \`bee-bench history publish --remote ${shown} out/results\` (or name another with --history-branch)`;
-  return void 0;
-}
-
-// src/cli/history-target.ts
+import { execFileSync as execFileSync7 } from "node:child_process";
+import { join as join41, resolve as resolve16 } from "node:path";
+var HISTORY_FLAGS = ["remote", "history-branch", "folder", "max-runs", "default-branch", "workdir", "spec"];
+var RECORD_CONTEXT_FLAGS = ["repo", "ref", "event", "run-id", "commit-url", "repo-url"];
 function headContext(v) {
   let commit;
   try {
-    commit = headCommit(resolve15(v.repo));
+    commit = headCommit(resolve16(v.repo));
   } catch {
     throw new UsageError(`--repo ${v.repo}: not a git checkout with a commit (history records name the commit they measured)`);
   }
@@ -36895,7 +37403,7 @@ function headContext(v) {
   }
   return {
     commit: url2 ? { ...commit, url: url2 } : commit,
-    branch: v.ref ?? execFileSync6("git", ["-C", resolve15(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
+    branch: v.ref ?? execFileSync7("git", ["-C", resolve16(v.repo), "rev-parse", "--abbrev-ref", "HEAD"], { encoding: "utf8", env: childEnv() }).trim(),
     event: v.event,
     run: { id: v["run-id"] ?? `local-${Date.now()}` }
   };
@@ -36905,18 +37413,18 @@ function historyTarget(v) {
     throw new UsageError("history needs --remote URL|PATH (the repository holding the history branch; a local one: `git init --bare ../bench-history`)");
   const problem = remoteProblem(v.remote, void 0, true);
   if (problem) throw new UsageError(problem);
-  const maxRuns = v["max-runs"] === void 0 ? void 0 : num(v["max-runs"], "max-runs", 0, (n) => Number.isInteger(n) && n > 0, "a whole number of points per series");
+  const maxRuns = v["max-runs"] === void 0 ? void 0 : num2(v["max-runs"], "max-runs", 0, (n) => Number.isInteger(n) && n > 0, "a whole number of points per series");
   const token = process.env.BEE_BENCH_HISTORY_TOKEN || void 0;
   registerSecret(token);
   return {
     remote: v.remote,
     ...token ? { token } : {},
-    workdir: resolve15(v.workdir ?? join40(".bee-bench", "history")),
+    workdir: resolve16(v.workdir ?? join41(".bee-bench", "history")),
     branch: v["history-branch"],
     folder: v.folder,
     maxRuns,
     ...v["default-branch"] ? { defaultBranch: v["default-branch"] } : {},
-    spec: loadSpec(resolve15(v.spec ?? defaultSpecPath())).spec,
+    spec: loadSpec(resolve16(v.spec ?? defaultSpecPath())).spec,
     log
   };
 }
@@ -36945,11 +37453,13 @@ var DESIGN_FLAGS = [
   "order",
   "fallback"
 ];
+var RUN_FOLDER_FLAGS = ["runner", ...CLIENT_FLAGS, "out", "cache", "build-command"];
+var DESIGNING_FLAGS = [...RUN_FOLDER_FLAGS, "design", ...DESIGN_FLAGS];
 function designOf(v) {
   const given = DESIGN_FLAGS.filter((f) => v[f] !== void 0);
   if (v.design) {
     if (given.length > 0) throw new UsageError(`--design FILE holds the whole design: drop ${given.map((f) => `--${f}`).join(", ")}`);
-    return loadDesign(resolve16(v.design));
+    return loadDesign(resolve17(v.design));
   }
   if (given.length === 0) return void 0;
   if (v.fallback !== void 0 && v.fallback !== "true" && v.fallback !== "false") throw new UsageError(`--fallback ${v.fallback}: use true or false`);
@@ -36976,17 +37486,11 @@ function designOf(v) {
     throw e;
   }
 }
-async function experiment(v, args) {
-  const [sub, ...rest] = args;
-  const subs = [...Object.keys(PHASES), "status", "compare", "report", "publish"];
-  if (!sub || !subs.includes(sub)) {
-    const near = sub ? closest(sub, subs) : void 0;
-    throw new UsageError(`unknown experiment command "${sub ?? ""}"${near ? ` (did you mean "experiment ${near}"?)` : ""}: use ${subs.join(", ")}`);
-  }
+async function experiment(v, sub, rest) {
   if (sub === "compare" || sub === "report") return analysisReport(v, sub, rest);
   if (sub === "publish") return publishRuns(v, rest);
   if (rest.length > 0) throw new UsageError(`experiment ${sub} takes no positional argument (got ${rest.join(" ")})`);
-  const dir = resolve16(v.out ?? "experiment");
+  const dir = resolve17(v.out ?? "experiment");
   if (sub === "status") {
     process.stdout.write(`${(await runStatus(dir)).text}
 `);
@@ -36999,7 +37503,7 @@ async function experiment(v, args) {
     design: designOf(v),
     runner,
     source: given ? source(given, `${runner}-client`) : { kind: "registry" },
-    cacheDir: v.cache ? resolve16(v.cache) : void 0,
+    cacheDir: v.cache ? resolve17(v.cache) : void 0,
     buildCommand: v["build-command"],
     phases: PHASES[sub],
     log
@@ -37012,9 +37516,9 @@ async function experiment(v, args) {
 async function analysisReport(v, sub, runs) {
   if (sub === "compare" && runs.length !== 2) throw new UsageError("experiment compare needs two run folders (A B)");
   if (sub === "report" && runs.length === 0) throw new UsageError("experiment report needs a run folder (or more)");
-  const out = resolve16(v.out ?? (sub === "report" && runs.length === 1 ? `${runs[0]}/report` : "experiment-report"));
+  const out = resolve17(v.out ?? (sub === "report" && runs.length === 1 ? `${runs[0]}/report` : "experiment-report"));
   const alpha = alphaOf(v);
-  const r = await experimentReport({ journals: runs.map((d) => resolve16(d)), out, alpha });
+  const r = await experimentReport({ journals: runs.map((d) => resolve17(d)), out, alpha });
   process.stdout.write(`${r.summary}
 `);
   for (const f of r.files) log(`experiment: wrote ${f}`);
@@ -37025,7 +37529,7 @@ async function publishRuns(v, runs) {
   const target = historyTarget(v);
   const alpha = alphaOf(v);
   const journals = [];
-  for (const d of runs) journals.push(await readJournal2(resolve16(d)));
+  for (const d of runs) journals.push(await readJournal2(resolve17(d)));
   const analysis = analyse(journals, { alpha });
   const written = await publishExperiment(analysis, {
     remote: target.remote,
@@ -37039,28 +37543,126 @@ async function publishRuns(v, runs) {
   log(`next: npx bee-bench site --remote ${redact(target.remote)} (its experiments page lists it)`);
   return 0;
 }
-var alphaOf = (v) => num(v.alpha, "alpha", 0.05, (n) => n > 0 && n < 1, "a false-discovery rate between 0 and 1, e.g. 0.05");
+var alphaOf = (v) => num2(v.alpha, "alpha", 0.05, (n) => n > 0 && n < 1, "a false-discovery rate between 0 and 1, e.g. 0.05");
+var experimentRunCli = {
+  name: "experiment run",
+  usage: [
+    "bee-bench experiment run      --runner js|go|rs (--design FILE | DESIGN) [--out DIR]",
+    "                              [--<runner>-client SRC] [--cache DIR] [--build-command CMD]"
+  ],
+  summary: "the Bee release experiment: unique uploads, a sync wait, checked downloads, journaled",
+  details: `${EXPERIMENT_DESIGN}
+A run folder (--out, default experiment/) holds journal.jsonl, one fsync'd row per upload, sync
+wait and download attempt. Run the same command again on the same folder after a kill or a crash:
+it continues after the last row, repeating none (the design then comes from the journal).
+Example, two dev nodes side by side (started by hand: bee dev --api-addr=127.0.0.1:1633, :1634):
+  bee-bench experiment run --runner js --out exp1 \\
+    --node a=2.7.0@http://127.0.0.1:1633 --node b=2.8.0@http://127.0.0.1:1634 \\
+    --sizes 1KB,10KB,100KB --levels 0,2,4 --strategies DATA,RACE --replicates 5
+  bee-bench experiment status --out exp1
+More: docs/experiment.md (real nodes, what a dev node cannot show, the cost of a full study).`,
+  fails: "a node or the runner failed (the message names it; the journal keeps every finished row: run again to continue)",
+  flags: DESIGNING_FLAGS,
+  run: (v, args) => experiment(v, "run", args)
+};
+var experimentUploadCli = {
+  name: "experiment upload",
+  usage: [
+    "bee-bench experiment upload   --runner js|go|rs (--design FILE | DESIGN) [--out DIR]",
+    "                              [--<runner>-client SRC] [--cache DIR] [--build-command CMD]"
+  ],
+  summary: "the upload phase alone: one unique payload per unit, journaled",
+  details: `${EXPERIMENT_DESIGN}
+Starts or continues a run folder (default --out experiment/); wait and download can follow hours later from the folder alone.`,
+  fails: "a node or the runner failed (run again to continue)",
+  flags: DESIGNING_FLAGS,
+  run: (v, args) => experiment(v, "upload", args)
+};
+var experimentWaitCli = {
+  name: "experiment wait",
+  usage: ["bee-bench experiment wait     --runner js|go|rs [--out DIR] [--<runner>-client SRC] [--cache DIR] [--build-command CMD]"],
+  summary: "the sync wait alone: each upload waited for on the node's own signal, up to the ceiling",
+  details: `The design's wait rule: --wait auto|tag|stewardship|none, --ceiling SECONDS, --poll SECONDS.
+auto waits for nothing on a dev node (it holds every chunk), else for the upload's tag.
+A wait that reaches the ceiling is journaled as not synced; its unit is still downloaded.
+Default --out experiment/; the rule is the run's, from its journal.`,
+  fails: "a node failed, or the uploads are not finished",
+  flags: RUN_FOLDER_FLAGS,
+  run: (v, args) => experiment(v, "wait", args)
+};
+var experimentDownloadCli = {
+  name: "experiment download",
+  usage: ["bee-bench experiment download --runner js|go|rs [--out DIR] [--<runner>-client SRC] [--cache DIR] [--build-command CMD]"],
+  summary: "the download phase (after any sync wait left): attempts up to --attempts, content checked",
+  details: "Each attempt is bounded by --timeout; a wrong byte is a failed attempt, never a time. Default --out experiment/.",
+  fails: "a node or the runner failed (run again to continue)",
+  flags: RUN_FOLDER_FLAGS,
+  run: (v, args) => experiment(v, "download", args)
+};
+var experimentCompareCli = {
+  name: "experiment compare",
+  usage: ["bee-bench experiment compare  A_DIR B_DIR [--out DIR] [--alpha 0.05]"],
+  summary: "two runs (one release each) compared per cell, the seed study's way",
+  details: `Per cell (size \xD7 level \xD7 strategy, per server and pooled): Mann\u2013Whitney, the Hodges\u2013Lehmann
+shift with its 95% interval, BH-corrected across cells at --alpha; failures per cell; z-scores;
+RACE vs DATA within a release; replicates needed. Writes experiment-report.{md,csv,html},
+experiment-samples.csv and experiment-analysis.json into --out (default experiment-report/) and
+prints the summary.`,
+  fails: "never (unreadable journals are bad input: 2)",
+  flags: ["out", "alpha"],
+  run: (v, args) => experiment(v, "compare", args)
+};
+var experimentReportCli = {
+  name: "experiment report",
+  usage: ["bee-bench experiment report   RUN_DIR... [--out DIR] [--alpha 0.05]"],
+  summary: "the report of one run: two releases side by side, or an A/A (one release on two nodes)",
+  details: "As compare, for the releases (or nodes) of one run; --out defaults to RUN_DIR/report.",
+  fails: "never (unreadable journals are bad input: 2)",
+  flags: ["out", "alpha"],
+  run: (v, args) => experiment(v, "report", args)
+};
+var experimentPublishCli = {
+  name: "experiment publish",
+  usage: ["bee-bench experiment publish  RUN_DIR... --remote URL|PATH [--history-branch gh-pages] [--folder bench] [--workdir DIR] [--alpha 0.05]"],
+  summary: "a run's analysis (or compare A B's) into the history branch, where the site's experiments page lists it",
+  details: `The summary (bee-bench/experiment-summary@1: the pooled per-cell comparisons and the one-paragraph
+summary) is written once under experiments/<run id>.json, immutable, with the index re-derived and
+the trend site copied in the same commit; a cell measured by two or more experiments gets a trend.
+Defaults: --history-branch gh-pages, --folder bench, --workdir .bee-bench/history, --alpha 0.05.`,
+  fails: "the push failed after its retries (1); unreadable journals are bad input (2)",
+  flags: ["remote", "history-branch", "folder", "workdir", "alpha"],
+  run: (v, args) => experiment(v, "publish", args)
+};
+var experimentStatusCli = {
+  name: "experiment status",
+  usage: ["bee-bench experiment status   [--out DIR]"],
+  summary: "what a run folder holds: units uploaded, synced, downloaded, failed and left",
+  details: "Reads the journal only (no node, no runner). Default --out experiment/.",
+  fails: "never (an unreadable journal is bad input: 2)",
+  flags: ["out"],
+  run: (v, args) => experiment(v, "status", args)
+};
 
 // src/cli/commands/history-export-gab.ts
-import { readFileSync as readFileSync23, statSync as statSync9 } from "node:fs";
-import { join as join41, resolve as resolve17 } from "node:path";
+import { readFileSync as readFileSync24, statSync as statSync10 } from "node:fs";
+import { join as join42, resolve as resolve18 } from "node:path";
 function historyExportGab(v, paths) {
   if (v["data-js"]) {
     if (paths.length === 0) throw new UsageError("history export-gab --data-js needs history folders (holding runs/) or record files");
-    writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve17(p))))) + "\n");
+    writeOrPrint(v, renderGabDataJs(exportGabData(paths.flatMap((p) => historyRecords(resolve18(p))))) + "\n");
     return 0;
   }
   if (paths.length !== 1) throw new UsageError("history export-gab needs one result or record file (or --data-js with history folders)");
-  writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve17(paths[0]))), null, 2)}
+  writeOrPrint(v, `${JSON.stringify(exportGab(resultOrRecord(resolve18(paths[0]))), null, 2)}
 `);
   return 0;
 }
 function writeOrPrint(v, text4) {
-  if (v.out) writeText(resolve17(v.out), text4);
+  if (v.out) writeText(resolve18(v.out), text4);
   else process.stdout.write(text4);
 }
 function resultOrRecord(file2) {
-  const text4 = readFileSync23(file2, "utf8");
+  const text4 = readFileSync24(file2, "utf8");
   let schema;
   try {
     schema = JSON.parse(text4)?.schema;
@@ -37070,25 +37672,37 @@ function resultOrRecord(file2) {
   return typeof schema === "string" && schema.startsWith(RECORD_SCHEMA_ID.slice(0, RECORD_SCHEMA_ID.indexOf("@") + 1)) ? parseRecord(file2, text4) : loadResult(file2);
 }
 function historyRecords(path) {
-  if (!statSync9(path).isDirectory()) return [parseRecord(path, readFileSync23(path, "utf8"))];
+  if (!statSync10(path).isDirectory()) return [parseRecord(path, readFileSync24(path, "utf8"))];
   const set2 = readRecords(path);
   if (set2.invalid.length > 0)
-    throw new InputError(join41(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
+    throw new InputError(join42(path, set2.invalid[0].file), [set2.invalid[0].problem], "fix or remove the invalid record before exporting");
   if (set2.records.length === 0)
     throw new UsageError(`${path}: no records under runs/ (give the history folder, e.g. the bench/ folder of the gh-pages branch)`);
   return set2.records.map((r) => r.record);
 }
+var historyExportGabCli = {
+  name: "history export-gab",
+  usage: [
+    "bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]",
+    "bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]"
+  ],
+  summary: "benches for github-action-benchmark, or a whole data.js back",
+  details: "Prints to stdout unless --out FILE is given.",
+  fails: "never (unreadable input is bad input: 2)",
+  flags: ["out", "data-js"],
+  run: historyExportGab
+};
 
 // src/cli/commands/history-import-gab.ts
-import { readFileSync as readFileSync24 } from "node:fs";
-import { resolve as resolve18 } from "node:path";
+import { readFileSync as readFileSync25 } from "node:fs";
+import { resolve as resolve19 } from "node:path";
 async function historyImportGab(v, paths) {
   if (paths.length !== 1) throw new UsageError("history import-gab needs one data.js or JSON file");
   const runner = v.runner?.[0] === void 0 ? void 0 : RunnerSchema.safeParse(v.runner[0]);
   if (runner && !runner.success) throw new UsageError(`--runner ${v.runner?.[0]}: use js, go or rs`);
-  const file2 = resolve18(paths[0]);
+  const file2 = resolve19(paths[0]);
   const target = historyTarget(v);
-  const imported = importGab(file2, readFileSync24(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main", aliases: caseAliases(target.spec) });
+  const imported = importGab(file2, readFileSync25(file2, "utf8"), { runner: runner?.data, branch: v.ref ?? "main", aliases: caseAliases(target.spec) });
   for (const s of imported.skipped) log(`history: not charted: ${s.where} "${s.name}": ${s.reason}`);
   if (imported.charted === 0) {
     log(`history: ${file2}: no bench has a time to chart (${imported.skipped.length} without one); nothing imported`);
@@ -37100,6 +37714,18 @@ async function historyImportGab(v, paths) {
   );
   return 0;
 }
+var historyImportGabCli = {
+  name: "history import-gab",
+  usage: [
+    "bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--max-runs N] [--spec FILE] [--workdir DIR] DATA.js|JSON"
+  ],
+  summary: "import a github-action-benchmark data.js into the history",
+  details: `${HISTORY}
+Defaults: --history-branch gh-pages, --folder bench, --ref the current branch.`,
+  fails: "no bench of the file has a time (nothing is committed), or the history could not be written",
+  flags: [...HISTORY_FLAGS, "runner", "ref"],
+  run: historyImportGab
+};
 
 // src/cli/commands/history-publish.ts
 async function historyPublish(v, paths) {
@@ -37116,40 +37742,73 @@ async function historyPublish(v, paths) {
   log(`next: npx bee-bench site --remote ${redact(target.remote)}${options2} (the trend site over branch ${branch}; on GitHub, Pages can serve that branch)`);
   return 0;
 }
+var historyPublishCli = {
+  name: "history publish",
+  usage: [
+    "bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]",
+    "                             [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]",
+    "                             [--commit-url URL | --repo-url URL] [--ref BRANCH] [--spec FILE] [--workdir DIR] RESULT.json|DIR..."
+  ],
+  summary: "add results to the gh-pages history and the trend site",
+  details: `${HISTORY}
+--commit-url (or --repo-url, which gives <URL>/commit/<sha>) lets the site link the measured
+commit. --default-branch NAME is the branch the site's files always keep (default: the
+branch with the most records; others are kept while recently active).
+Defaults: --history-branch gh-pages, --folder bench, --repo . (its HEAD is the recorded commit),
+--event local, --run-id local-<time>, every point kept up to the store's retention.`,
+  fails: "the history could not be written (the message says why; nothing half-written is pushed)",
+  flags: [...HISTORY_FLAGS, ...RECORD_CONTEXT_FLAGS],
+  run: historyPublish
+};
 
 // src/cli/commands/merge.ts
-import { existsSync as existsSync19 } from "node:fs";
-import { join as join42, resolve as resolve19 } from "node:path";
+import { existsSync as existsSync20 } from "node:fs";
+import { join as join43, resolve as resolve20 } from "node:path";
 function mergeAbPieces(v, dirs) {
   const merged = mergePieces(dirs, {
-    specFile: resolve19(v.spec ?? defaultSpecPath()),
-    outDir: resolve19(v.out ?? "out"),
+    specFile: resolve20(v.spec ?? defaultSpecPath()),
+    outDir: resolve20(v.out ?? "out"),
     ...v.marker ? { marker: v.marker } : {}
   });
   for (const m of merged.missing) log(`merge: piece ${m} has no output`);
   for (const p of merged.profiles?.problems ?? []) log(`merge: profiles: ${p}`);
-  if (merged.profiles) log(`merge: profiles of ${merged.profiles.diffs.length} flagged row(s) in ${join42(resolve19(v.out ?? "out"), "profiles")}`);
+  if (merged.profiles) log(`merge: profiles of ${merged.profiles.diffs.length} flagged row(s) in ${join43(resolve20(v.out ?? "out"), "profiles")}`);
   process.stdout.write(merged.report.markdown);
   log(`wrote ${merged.report.markdownFile}`);
   return merged.missing.length > 0 ? 1 : 0;
 }
 function merge2(v, dirs) {
   if (dirs.length === 0) throw new UsageError("merge needs the shard folders: bee-bench merge --out DIR SHARD_DIR...");
-  if (existsSync19(join42(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
-  const { merged, reports } = mergeCommand(resolve19(v.spec ?? defaultSpecPath()), dirs, resolve19(v.out ?? "out"));
+  if (existsSync20(join43(dirs[0], AB_PIECE_FILE))) return mergeAbPieces(v, dirs);
+  const { merged, reports } = mergeCommand(resolve20(v.spec ?? defaultSpecPath()), dirs, resolve20(v.out ?? "out"));
   for (const s of merged.missingShards) log(`merge: shard ${s}/${merged.assignment.shards.length} has no output`);
   for (const r of merged.missingRows) log(`merge: missing ${r}`);
   for (const p of merged.problems) log(`merge: ${p}`);
   log(`wrote ${reports.markdown}, ${reports.html}, ${reports.csv}`);
   return merged.missingShards.length + merged.missingRows.length + merged.problems.length > 0 ? 1 : 0;
 }
+var mergeCli = {
+  name: "merge",
+  usage: ["bee-bench merge   --out DIR [--spec FILE] SHARD_DIR..."],
+  summary: "the shards' outputs joined as one run's results and report; or an A/B's pieces judged as one",
+  details: `Writes DIR/results/<runner>.json and the report, as run --out DIR does, with a Shards section
+(each shard's machine and time). Every planned row is accounted for: a shard with no output or a
+row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
+differs between shards.
+Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md, DIR/ab.json and
+the count pieces' flagged rows' DIR/profiles/ as one \`ab\` would, and prints the report; a piece
+of the split that is missing is named and the exit code is 1. Runs no client code.`,
+  fails: "a shard, a piece or a row is missing, or a digest differs between shards",
+  flags: ["out", "spec", "marker"],
+  run: merge2
+};
 
 // src/cli/commands/plan.ts
-import { resolve as resolve20 } from "node:path";
+import { resolve as resolve21 } from "node:path";
 function plan(v) {
   if (v.shards !== void 0) {
     const assignment = planShards(selectionOf(v), shardCount(v), v.history);
-    if (v.assignment) writeText(resolve20(v.assignment), `${JSON.stringify(assignment, null, 2)}
+    if (v.assignment) writeText(resolve21(v.assignment), `${JSON.stringify(assignment, null, 2)}
 `);
     process.stdout.write(`${JSON.stringify(matrixOf(assignment))}
 `);
@@ -37163,6 +37822,27 @@ function plan(v) {
 `);
   return 0;
 }
+var planCli = {
+  name: "plan",
+  usage: [
+    "bee-bench plan    --runner js|go|rs [--size quick|full] [--case GLOB]... [--large]",
+    "bee-bench plan    --shards N [--runner js,go,rs] [--size quick|full] [--case GLOB]... [--large]",
+    "                  [--measure M] [--history DIR] [--assignment FILE]"
+  ],
+  summary: "the resolved plan a runner executes, or the matrix of a sharded run",
+  details: `With --runner: the plan (bee-bench/plan@1, spec/plan.schema.json) as JSON on stdout; a runner
+runs it with \`run --plan FILE --out FILE\` (runners/README.md). The test hooks (BEE_BENCH_FAULT,
+BEE_BENCH_SLOWDOWN, BEE_BENCH_ALLOC, BEE_BENCH_ITERS, BEE_BENCH_CASE_TIMEOUT_S) are resolved into it.
+With --shards N: a matrix for GitHub's strategy.matrix ({"include": [{"shard": "1/N", ...}]}),
+shards balanced by expected cost (--history DIR: a history folder's last recorded times, else
+an estimate from the spec). Wall time keeps every client of a case on one shard; counts split
+per runner and unit. --assignment FILE also writes which shard runs what, for the shard jobs.
+Defaults: --size quick, every case, --measure wall; with --shards, all three runners.
+--spec FILE: the case spec (default: the bundled spec/bench-spec.json).`,
+  fails: "never (problems are bad input: 2)",
+  flags: ["spec", "size", "profile", "case", "large", "runner", "measure", "shards", "history", "assignment"],
+  run: plan
+};
 
 // src/cli/commands/profile.ts
 async function profile(v) {
@@ -37188,6 +37868,34 @@ async function profile(v) {
   log(`wrote ${out.dir}`);
   return 0;
 }
+var profileCli = {
+  name: "profile",
+  usage: [
+    "bee-bench profile --runner js|go|rs --case ID [--param LABEL] [--base SRC] --head SRC",
+    "                  [--base-label L] [--head-label L] [--size quick|full] [--out DIR]"
+  ],
+  summary: "one CPU row's function profile under callgrind: one side, or where base and head differ",
+  examples: [
+    {
+      what: "where one row spends its instructions: bee-rs as released, one side",
+      command: "bee-bench profile --runner rs --case cpu.bmt.file-root --head registry"
+    },
+    {
+      what: "where a change moved it: the released bee-js against a checkout, function by function",
+      command: "bee-bench profile --runner js --case cpu.keccak.bulk --param quick --base registry --head ../bee-js"
+    }
+  ],
+  details: `${SRC}
+Counts the row alone under callgrind (valgrind needed) and writes DIR/profiles/<case>~<param>/:
+callgrind.out.base/head (callgrind_annotate, KCachegrind), base/head.pb.gz (go tool pprof
+-diff_base), base/head.folded (flame graphs) and, with both sides, diff.json and diff.html.
+Prints the row's function lists (instructions under callgrind, not time). Defaults: --base none
+(one side), --size quick, --out out.
+${COMMON}`,
+  fails: "valgrind is missing, a build failed, or the row could not be counted",
+  flags: ["spec", "size", "profile", "case", "out", "cache", "runner", "base", "head", "base-label", "head-label", "param", "build-command"],
+  run: profile
+};
 
 // src/cli/commands/report.ts
 function report(v, positionals) {
@@ -37197,23 +37905,32 @@ function report(v, positionals) {
   log(`wrote ${paths.markdown}, ${paths.html}, ${paths.csv}`);
   return 0;
 }
+var reportCli = {
+  name: "report",
+  usage: ["bee-bench report  --out DIR [--spec FILE] RESULT.json|DIR..."],
+  summary: "the aggregate report (md, html, csv) from result files",
+  details: "Result files are named directly or found (*.json, recursively) under the folders given.",
+  fails: "never (unreadable results are bad input: 2)",
+  flags: ["out", "spec"],
+  run: report
+};
 
 // src/cli/commands/run.ts
-import { join as join46, relative as relative5, resolve as resolve22 } from "node:path";
+import { join as join47, relative as relative6, resolve as resolve23 } from "node:path";
 
 // src/pipeline/single.ts
 import { mkdirSync as mkdirSync16, writeFileSync as writeFileSync14 } from "node:fs";
 import { availableParallelism as availableParallelism2, loadavg as loadavg2 } from "node:os";
-import { dirname as dirname9, join as join45, resolve as resolve21 } from "node:path";
+import { dirname as dirname9, join as join46, resolve as resolve22 } from "node:path";
 
-// src/pipeline/compact-profiles.ts
-import { existsSync as existsSync20, mkdirSync as mkdirSync15, rmSync as rmSync12, writeFileSync as writeFileSync13 } from "node:fs";
-import { join as join43 } from "node:path";
-var compactFile = (outDir, runner) => join43(outDir, "profiles", `${runner}.compact.json`);
+// src/profile/run-compact.ts
+import { existsSync as existsSync21, mkdirSync as mkdirSync15, rmSync as rmSync12, writeFileSync as writeFileSync13 } from "node:fs";
+import { join as join44 } from "node:path";
+var compactFile = (outDir, runner) => join44(outDir, "profiles", `${runner}.compact.json`);
 function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
   const started = performance.now();
   try {
-    if (!result2 || !existsSync20(dumps)) return null;
+    if (!result2 || !existsSync21(dumps)) return null;
     const byUnit = dumpsByUnit(dumps);
     const rows = [];
     for (const c of result2.cases) {
@@ -37228,7 +37945,7 @@ function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
     }
     if (rows.length === 0) return null;
     const profiles = RunProfilesSchema.parse({ runner, rows });
-    mkdirSync15(join43(outDir, "profiles"), { recursive: true });
+    mkdirSync15(join44(outDir, "profiles"), { recursive: true });
     writeFileSync13(compactFile(outDir, runner), `${JSON.stringify(profiles)}
 `);
     log2(`profiles: ${runner}: compact profiles of ${rows.length} counted row(s) in ${Math.round(performance.now() - started)} ms`);
@@ -37240,7 +37957,7 @@ function compactRunProfiles(runner, dumps, plan2, result2, outDir, log2) {
 
 // src/pipeline/precision.ts
 import { rmSync as rmSync13 } from "node:fs";
-import { join as join44 } from "node:path";
+import { join as join45 } from "node:path";
 var PRECISION_BUDGET_MS = 6e4;
 var MAX_ROUNDS = 3;
 var ROUND_FACTOR = 2;
@@ -37261,14 +37978,16 @@ function openRows(results, groupOf) {
     const costs = unitCosts(cells.map(({ c }, i) => ({ median_ns: medians[i], ops: c.work.ops, bytes: c.work.bytes })));
     if (!costs) continue;
     const row = cells.map(({ runner, c }, i) => {
-      const interval = medians[i] > 0 ? costInterval(c.samples_ns, medians[i] / costs[i]) : void 0;
-      return { runner, unitCost: costs[i], ...interval ? { interval } : {} };
+      const units = medians[i] > 0 ? medians[i] / costs[i] : 0;
+      const interval = units > 0 ? costInterval(c.samples_ns, units) : void 0;
+      const samples = units > 0 ? costSamples(c.samples_ns, units) : void 0;
+      return { runner, unitCost: costs[i], ...interval ? { interval } : {}, ...samples ? { samples } : {} };
     });
     if (!rankingOpen({ costs: row })) continue;
     const top2 = row.reduce((a, b) => b.unitCost < a.unitCost ? b : a);
     open2.set(
       key5,
-      row.filter((c) => c === top2 || c.interval && top2.interval && c.interval.lo <= top2.interval.hi).map((c) => c.runner)
+      row.filter((c) => c === top2 || (costRatioInterval(c, top2)?.lo ?? Infinity) <= 1).map((c) => c.runner)
     );
   }
   return open2;
@@ -37291,16 +38010,17 @@ async function reachPrecision(o) {
   const outcome = new Map([...first2.keys()].map((k) => [k, { row: k, added: {}, ended: "rounds", ms: 0 }]));
   let open2 = first2;
   for (let round = 1; round <= MAX_ROUNDS && open2.size > 0; round++) {
-    for (const runner of new Set([...open2.values()].flat())) {
+    for (const job of precisionJobs(open2, round)) {
       const left = budgetMs - (performance.now() - started);
-      const built = o.builds.find((b) => b.runner === runner);
-      const plan2 = o.plans.get(runner);
-      const result2 = o.results.find((r) => r.runner === runner);
-      if (left <= 0 || !built || !plan2 || !result2) continue;
-      const keys2 = new Set([...open2].filter(([, who]) => who.includes(runner)).map(([k]) => k));
-      const again = planOf(plan2, (u) => keys2.has(`${u.id} ${String(u.param["label"])}`));
+      if (left <= 0) break;
+      const built = o.builds.find((b) => b.runner === job.runner);
+      const plan2 = o.plans.get(job.runner);
+      const result2 = o.results.find((r) => r.runner === job.runner);
+      if (!built || !plan2 || !result2) continue;
+      const again = planOf(plan2, (u) => rowKey5({ id: u.id, param: u.param }) === job.row);
+      if (again.units.length === 0) continue;
       const more = { ...again, units: again.units.map((u) => ({ ...u, iters: u.iters * ROUND_FACTOR })) };
-      const out = join44(o.outDir, "results", `precision-${runner}.json`);
+      const out = join45(o.outDir, "results", `precision-${job.runner}.json`);
       const inv = await invokeRunner(built.command, {
         plan: more,
         out,
@@ -37313,7 +38033,7 @@ async function reachPrecision(o) {
         const into = result2.cases.find((x) => x.status === "ok" && rowKey5(x) === rowKey5(c));
         const row = outcome.get(rowKey5(c));
         if (!into || !row) continue;
-        row.added[runner] = (row.added[runner] ?? 0) + merge3(into, c);
+        row.added[job.runner] = (row.added[job.runner] ?? 0) + merge3(into, c);
       }
     }
     const now2 = openRows(o.results, o.groupOf);
@@ -37330,6 +38050,9 @@ async function reachPrecision(o) {
   const rows = [...outcome.values()];
   for (const r of rows) o.log(`precision: ${r.row}: ${precisionWords(r, budgetMs)}`);
   return rows;
+}
+function precisionJobs(open2, round) {
+  return [...open2].flatMap(([row, who]) => who.map((_, i) => ({ row, runner: who[(i + round - 1) % who.length] })));
 }
 function precisionWords(r, budgetMs) {
   const added = Object.entries(r.added).map(([runner, n], i) => i === 0 ? `${n} more iterations of bee-${runner}` : `${n} of bee-${runner}`);
@@ -37360,17 +38083,17 @@ async function singlePipeline(o) {
       notRun.push({ runner: r.runner, status: "failed", reason: problems.at(-1).split("\n")[0] });
       continue;
     }
-    const out = join45(resolve21(o.outDir), "results", `${r.runner}.json`);
+    const out = join46(resolve22(o.outDir), "results", `${r.runner}.json`);
     const plan2 = planFor(o, spec, hash2, r.runner);
     let result2 = null;
     for (const kind of measure) {
       if (kind !== "wall" && measuresWall(measure) && !result2) break;
       const ev = EVIDENCES[kind];
-      const keep = kind === "instructions" ? join45(resolve21(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
+      const keep = kind === "instructions" ? join46(resolve22(o.outDir), ev.dir, `raw-${r.runner}`) : void 0;
       const run2 = await runEvidence(kind, built.command, {
         runner: r.runner,
         plan: plan2,
-        out: kind === "wall" ? out : join45(resolve21(o.outDir), ev.dir, `${r.runner}.json`),
+        out: kind === "wall" ? out : join46(resolve22(o.outDir), ev.dir, `${r.runner}.json`),
         budgetMs: processBudgetMs,
         fixtures: o.fixtures,
         ...kind === "wall" ? { bee: o.bee } : {},
@@ -37379,7 +38102,7 @@ async function singlePipeline(o) {
       });
       problems.push(...run2.problems);
       if (keep) {
-        const compact = compactRunProfiles(r.runner, keep, plan2, run2.result, resolve21(o.outDir), o.log);
+        const compact = compactRunProfiles(r.runner, keep, plan2, run2.result, resolve22(o.outDir), o.log);
         if (compact) profiles.push(compact);
       }
       if (run2.result) result2 = result2 && ev.deterministic ? ev.attach(result2, run2.result) : run2.result;
@@ -37397,14 +38120,14 @@ async function singlePipeline(o) {
     builds,
     plans: new Map(results.map((r) => [r.runner, planFor(o, spec, hash2, r.runner)])),
     groupOf: (id) => spec.cases.find((c) => c.id === id)?.group ?? "cpu",
-    outDir: resolve21(o.outDir),
+    outDir: resolve22(o.outDir),
     ...o.precisionBudgetMs !== void 0 ? { budgetMs: o.precisionBudgetMs } : {},
     ...o.fixtures ? { fixtures: o.fixtures } : {},
     ...o.bee ? { bee: o.bee } : {},
     log: o.log
   }) : [];
   for (const r of results)
-    if (precision.some((p) => p.added[r.runner])) writeFileSync14(join45(resolve21(o.outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
+    if (precision.some((p) => p.added[r.runner])) writeFileSync14(join46(resolve22(o.outDir), "results", `${r.runner}.json`), `${JSON.stringify(r, null, 2)}
 `);
   const environment = { loadAverage: loadavg2(), cpus: availableParallelism2() };
   const model = aggregate(results, spec, { specHash: hash2, notRun, environment });
@@ -37633,11 +38356,11 @@ ${failed2.map((f) => `  ${failureLine(f)}`).join("\n")}`);
   return out.problems.length > 0 || out.results.length === 0 || failed2.length > 0 ? 1 : 0;
 }
 async function keepRun(outDir, specFile, results, profiles) {
-  const folder = join46(outDir, LOCAL_HISTORY);
+  const folder = join47(outDir, LOCAL_HISTORY);
   try {
     const kept = await keepLocally(results, localContext(process.cwd(), `local-${Date.now()}`), { folder, spec: loadSpec(specFile).spec, profiles, log });
     const runs = new Set(readRecords(folder).records.map((r) => r.record.run.id)).size;
-    const flag = resolve22(outDir) === resolve22("out") ? "" : ` --history ${shortPath(folder)}`;
+    const flag = resolve23(outDir) === resolve23("out") ? "" : ` --history ${shortPath(folder)}`;
     return `history: run kept in ${shortPath(folder)} (${kept.added.length} record(s), ${runs} run(s) in all); trend site: npx bee-bench site${flag}`;
   } catch (e) {
     return `history: this run was not kept in ${shortPath(folder)}: ${e instanceof Error ? e.message : String(e)}`;
@@ -37649,7 +38372,7 @@ async function runShard2(v) {
   const c = common(v);
   const selection = selectionOf(v);
   const sources = new Map(selection.runners.map((r) => [r, source(givenClient(v, r) ?? "registry", `${r}-client`)]));
-  const outDir = resolve22(v.out ?? join46("out", `shard-${ref.index}-of-${ref.total}`));
+  const outDir = resolve23(v.out ?? join47("out", `shard-${ref.index}-of-${ref.total}`));
   const request = { ...selection, ...ref, assignmentFile: v.assignment, historyDir: v.history };
   const planned = shardPlan(request);
   const run2 = await withBee(
@@ -37660,163 +38383,19 @@ async function runShard2(v) {
   return run2.problems.length > 0 ? 1 : 0;
 }
 function shortPath(p) {
-  const r = relative5(process.cwd(), p);
+  const r = relative6(process.cwd(), p);
   return r.startsWith("..") || r === "" ? p : r;
 }
-
-// src/cli/site-server.ts
-import { execFileSync as execFileSync7 } from "node:child_process";
-import { existsSync as existsSync21, mkdtempSync as mkdtempSync6, readFileSync as readFileSync25, realpathSync as realpathSync2, statSync as statSync10 } from "node:fs";
-import { createServer as createServer2 } from "node:http";
-import { tmpdir as tmpdir5 } from "node:os";
-import { extname, join as join47, relative as relative6, resolve as resolve23, sep as sep2 } from "node:path";
-var LOCAL_DEFAULT = join47("out", LOCAL_HISTORY);
-var SITE_FILES = /* @__PURE__ */ new Set(["index.html", "app.js", "app.css", "favicon.svg", "file-hint.js", "experiments.html", "experiments.js"]);
-var TYPES = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".json": "application/json; charset=utf-8"
-};
-var SiteError = class extends Error {
-};
-function historyFolder(dir) {
-  const abs = resolve23(dir);
-  if (!existsSync21(join47(abs, "index.json"))) {
-    throw new SiteError(
-      `${dir}: no index.json here; give the history folder (the ${existsSync21(join47(abs, "bench", "index.json")) ? "bench/ folder inside it" : "folder `history publish` writes, bench/ of the history branch by default"})`
-    );
-  }
-  return realpathSync2(abs);
-}
-function cloneHistory(remote, branch, folder) {
-  const into = mkdtempSync6(join47(tmpdir5(), "bee-bench-site-"));
-  try {
-    execFileSync7("git", ["clone", "--quiet", "--depth", "1", "--branch", branch, "--", remote, into], { env: childEnv(), stdio: ["ignore", "ignore", "pipe"] });
-  } catch (e) {
-    const said = e.stderr?.toString().trim().split("\n")[0];
-    throw new SiteError(remoteProblem(remote, branch) ?? `cannot clone branch ${branch} of ${redact(remote)}: ${said || e.message}`);
-  }
-  return historyFolder(join47(into, folder));
-}
-function fileFor(urlPath, history, site2) {
-  let path;
-  try {
-    path = decodeURIComponent(urlPath.split("?")[0]);
-  } catch {
-    return null;
-  }
-  if (path === "/" || path === "") path = "/index.html";
-  const rel = path.replace(/^\/+/, "");
-  if (rel.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || seg.startsWith("."))) return null;
-  if (SITE_FILES.has(rel)) return join47(site2, rel);
-  const file2 = resolve23(history, rel);
-  if (relative6(history, file2).startsWith("..") || !file2.startsWith(history + sep2)) return null;
-  if (!existsSync21(file2) || !statSync10(file2).isFile()) return null;
-  const real = realpathSync2(file2);
-  return real.startsWith(history + sep2) ? real : null;
-}
-function serveSite(history, port) {
-  const site2 = siteDir();
-  if (!site2) return Promise.reject(new SiteError("the trend site is not built (pages/dist/index.html is missing): run npm run build"));
-  const server = createServer2((req, res) => {
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(405, { allow: "GET, HEAD" }).end();
-      return;
-    }
-    const file2 = fileFor(req.url ?? "/", history, site2);
-    if (!file2) {
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
-      return;
-    }
-    const body = readFileSync25(file2);
-    res.writeHead(200, { "content-type": TYPES[extname(file2)] ?? "application/octet-stream", "cache-control": "no-cache", "content-length": body.length });
-    res.end(req.method === "HEAD" ? void 0 : body);
-  });
-  return new Promise((resolvePromise, reject) => {
-    server.once(
-      "error",
-      (e) => reject(e.code === "EADDRINUSE" ? new SiteError(`port ${port} is in use on 127.0.0.1: give another with --port N (0 picks a free one)`) : e)
-    );
-    server.listen(port, "127.0.0.1", () => {
-      const { port: bound } = server.address();
-      resolvePromise({ url: `http://127.0.0.1:${bound}/`, server });
-    });
-  });
-}
-async function siteCommand(o) {
-  if (o.history !== void 0 && o.remote !== void 0) throw new SiteError("site takes --history DIR or --remote URL|PATH, not both");
-  const history = o.history ?? (o.remote === void 0 ? LOCAL_DEFAULT : void 0);
-  if (history === LOCAL_DEFAULT && !existsSync21(join47(resolve23(history), "index.json")))
-    throw new SiteError(
-      `no local history in ${LOCAL_DEFAULT} yet: run \`npm run main\` (or bee-bench run) first, each run adds a point; or give --history DIR (a history folder) or --remote URL|PATH (a repository with the history branch)`
-    );
-  const folder = history !== void 0 ? historyFolder(history) : cloneHistory(o.remote, o.branch, o.folder);
-  const { url: url2, server } = await serveSite(folder, o.port);
-  o.log(`serving ${history ?? `${o.remote} (branch ${o.branch}, folder ${o.folder})`} on 127.0.0.1 only; press Ctrl-C to stop`);
-  process.stdout.write(`${url2}
-`);
-  return new Promise((done) => {
-    const stop = () => {
-      server.close(() => done(0));
-      server.closeAllConnections();
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
-}
-
-// src/cli/commands/site.ts
-function site(v) {
-  return siteCommand({
-    history: v.history,
-    remote: v.remote,
-    branch: v["history-branch"],
-    folder: v.folder,
-    port: num(v.port, "port", 8080, (n) => Number.isInteger(n) && n >= 0 && n < 65536, "a TCP port, 0 for any free one"),
-    log
-  });
-}
-
-// src/cli/help.ts
-var pct3 = (f) => `${+(f * 100).toFixed(2)}%`;
-var VERDICT_DEFAULTS = `--rounds ${AB_DEFAULTS.rounds}, --alpha ${AB_DEFAULTS.alpha}, --threshold ${AB_DEFAULTS.threshold} (${pct3(AB_DEFAULTS.threshold)})`;
-var RUN_FAILS = "a runner or a case failed (the report says which and why), or the Bee node is unreachable or its batch unusable";
-var SRC = `SRC is "registry" (the runner's pinned client version) or a path to a client checkout.`;
-var BEE = `BEE is the node the net.* cases run against (without one they are skipped):
-  --bee-url URL --batch-id HEX   a node you run, with a usable postage batch
-  --bee dev                      a Bee 2.8.0 dev node in Docker (ethersphere/bee:2.8.0), on 127.0.0.1
-  --bee-binary PATH              the same from a local bee executable, without Docker
-  --bee-port N                   host port of the dev node (default: a free one)
-  A dev node gets a fresh postage batch and is stopped and removed when the command ends.`;
-var COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
-default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
-var MEASURE = `--measure: a comma list of wall (default), instructions (counts of the CPU cases under
-valgrind's callgrind) and allocations (heap allocations and bytes per iteration of the CPU cases,
-the runtime's own accounting, in runs of their own); both = wall,instructions. Net cases are only
-timed.`;
-var HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
-publishes sharing one wait for each other.`;
-var EXPERIMENT_DESIGN = `DESIGN is --design FILE (JSON, schema bee-bench/experiment-design@1) or these flags:
-  --node LABEL=RELEASE@URL[#BATCH_ID]...  the nodes (a dev node without a batch gets one bought)
-  --sizes 1KB,10KB,100KB   --levels 0,2,4   --strategies DATA,RACE (level 0 always uses NONE)
-  --replicates 5  --attempts 15  --timeout 120 (s per download attempt)  --upload deferred|direct
-  --endpoint bytes|bzz  --wait auto|tag|stewardship|none  --ceiling 7200  --poll 10 (seconds)
-  --seed HEX64 (default: random, journaled)  --order blocked|sequential  --fallback true|false
-KB/MB are decimal (1KB = 1000 bytes), KiB/MiB binary. blocked order: each replicate is a block of
-every cell on every node, shuffled by the seed, a cell's nodes back to back.`;
-var COMMANDS = [
-  {
-    name: "run",
-    usage: [
-      "bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]",
-      "                  [--profile quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]",
-      "                  [--measure wall,instructions,allocations|both]",
-      "bee-bench run     --shard K/N [the selection of plan --shards] [--assignment FILE] [--prebuilt] [BEE] [--out DIR]"
-    ],
-    summary: "build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)",
-    details: `${SRC}
+var runCli = {
+  name: "run",
+  usage: [
+    "bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]",
+    "                  [--size quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]",
+    "                  [--measure wall,instructions,allocations|both]",
+    "bee-bench run     --shard K/N [the selection flags of a sharded plan] [--assignment FILE] [--history DIR] [--prebuilt] [BEE] [--out DIR]"
+  ],
+  summary: "build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)",
+  details: `${SRC}
 --shard K/N runs exactly shard K's part of a sharded run (the --assignment file of plan --shards,
 else worked out again from the same selection flags) into OUT (default out/shard-K-of-N);
 --prebuilt uses the builds in --cache (from \`bee-bench build\`) and never builds: a build of other
@@ -37828,277 +38407,66 @@ BEE_GO_PATH). A build's tool output goes to build.log in its cache folder (one c
 per build names it). The console names each step (builds, cases, counting) with its estimate,
 then a line per build start and finished case with an ETA, and a heartbeat every 10 s of silence.
 Defaults: all three runners (--runner js --runner go --runner rs), every client from its registry,
---profile quick, every case, --measure wall, --out out.
+--size quick, every case, --measure wall, --out out.
 ${BEE}
 ${MEASURE}
 ${COMMON}`,
-    fails: RUN_FAILS
-  },
-  {
-    name: "ab",
-    usage: [
-      "bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]",
-      "                  [--profile quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]",
-      "                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]",
-      "                  [--instructions-threshold T] [--allocations-threshold T] [--profile-case GLOB]...",
-      "                  [--fail-on wall|instructions|allocations|any]",
-      "bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]",
-      "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)"
-    ],
-    summary: "one runner built on two client sources (or one client against two Bee nodes), interleaved rounds, a verdict per row",
-    examples: [
-      {
-        what: "a PR's base against its head: two bee-js checkouts, every CPU case",
-        command: "bee-bench ab --runner js --base ../bee-js-main --head ../bee-js --case 'cpu.*'"
-      },
-      {
-        what: "where it moved: instruction counts beside wall time, and the functions behind each flagged row (and every bmt row)",
-        command: "bee-bench ab --runner rs --base registry --head ../bee-rs --measure wall,instructions --profile-case 'cpu.bmt.*'"
-      },
-      {
-        what: "a node A/B: one bee-js build against two Bee releases, each started as a dev node (or a URL with --base-batch-id/--head-batch-id)",
-        command: "bee-bench ab --runner js --base-bee ./bee-2.7.0 --head-bee ./bee-2.8.0 --case 'net.*'"
-      }
-    ],
-    details: `${SRC}
---base-bee BEE --head-bee BEE: the Bee node is the variable instead: one client build (--<runner>-client
-SRC, BEE_GO_PATH for go, else the registry release) runs its rounds against two nodes, each a Bee
-executable started as a dev node for the job (\`bee dev\`: Bee 2.8.0 or older) or the URL of a running
-node with its batch (--base-batch-id, --head-batch-id). The sides are labelled by the nodes'
-versions (GET /health; --base-label/--head-label override); ab.md and ab.json name both nodes.
---fail-on: which evidence --fail-on-regression acts on.
---piece P --split N: measure one piece of the A/B into --out/piece.json, no report (a PR as
-parallel jobs: wall time is one piece, instructions and allocations N pieces each, split by case;
-a count piece profiles the rows its counts flag into --out/profiles/);
-\`bee-bench merge --out DIR PIECE_DIR...\` judges them as one A/B and names a missing piece.
---keep-raw keeps the counting runs' callgrind dumps in --out/counts/raw-<run>/; --marker TEXT sets
-the comment's marker. --profile-case GLOB: with instruction counts, those cases' rows get "Where
-it moved" and profile files even when their counts flag nothing (a change under the threshold).
-Defaults: ${VERDICT_DEFAULTS}, --instructions-threshold ${INSTRUCTION_DEFAULTS.threshold} (${pct3(INSTRUCTION_DEFAULTS.threshold)}),
---allocations-threshold ${ALLOCATION_DEFAULTS.threshold} (${pct3(ALLOCATION_DEFAULTS.threshold)}), --fail-on any, --measure wall, --profile quick, every case, --out out.
-${BEE}
-${MEASURE}
-${COMMON}`,
-    fails: `${RUN_FAILS}, or --fail-on-regression found a regression or a row that failed or is missing in head`
-  },
-  {
-    name: "profile",
-    usage: ["bee-bench profile --runner js|go|rs --case ID [--param LABEL] [--base SRC] --head SRC", "                  [--profile quick|full] [--out DIR]"],
-    summary: "one CPU row's function profile under callgrind: one side, or where base and head differ",
-    examples: [
-      {
-        what: "where one row spends its instructions: bee-rs as released, one side",
-        command: "bee-bench profile --runner rs --case cpu.bmt.file-root --head registry"
-      },
-      {
-        what: "where a change moved it: the released bee-js against a checkout, function by function",
-        command: "bee-bench profile --runner js --case cpu.keccak.bulk --param quick --base registry --head ../bee-js"
-      }
-    ],
-    details: `${SRC}
-Counts the row alone under callgrind (valgrind needed) and writes DIR/profiles/<case>~<param>/:
-callgrind.out.base/head (callgrind_annotate, KCachegrind), base/head.pb.gz (go tool pprof
--diff_base), base/head.folded (flame graphs) and, with both sides, diff.json and diff.html.
-Prints the row's function lists (instructions under callgrind, not time). Defaults: --base none
-(one side), --profile quick, --out out.
-${COMMON}`,
-    fails: "valgrind is missing, a build failed, or the row could not be counted"
-  },
-  {
-    name: "bisect",
-    usage: [
-      "bee-bench bisect  --runner js|go|rs --good REF --bad REF --case ID [--path CHECKOUT] [--rounds N]",
-      "                  [--alpha A] [--threshold T] [--profile quick|full] [--out DIR]",
-      "                  [--measure wall|instructions]"
-    ],
-    summary: "find the first commit of a client checkout that made a case slower",
-    details: `Walks the first-parent commits of the client checkout at --path (default .) from --good
-(excluded) to --bad, each step an A/B against --good, and names the first commit whose change
-exceeds the threshold (or says "no change found"). Steps count instructions where valgrind is
-installed, else time paired rounds (--measure wall forces wall time).
-Defaults: --path ., ${VERDICT_DEFAULTS}, --measure instructions where valgrind is installed (else wall),
---profile quick, --out out.
-${COMMON}`,
-    fails: "a build or a step failed"
-  },
-  {
-    name: "plan",
-    usage: [
-      "bee-bench plan    --runner js|go|rs [--profile quick|full] [--case GLOB]... [--large]",
-      "bee-bench plan    --shards N [--runner js,go,rs] [--profile quick|full] [--case GLOB]... [--large]",
-      "                  [--measure M] [--history DIR] [--assignment FILE]"
-    ],
-    summary: "the resolved plan a runner executes, or the matrix of a sharded run",
-    details: `With --runner: the plan (bee-bench/plan@1, spec/plan.schema.json) as JSON on stdout; a runner
-runs it with \`run --plan FILE --out FILE\` (runners/README.md). The test hooks (BEE_BENCH_FAULT,
-BEE_BENCH_SLOWDOWN, BEE_BENCH_ALLOC, BEE_BENCH_ITERS, BEE_BENCH_CASE_TIMEOUT_S) are resolved into it.
-With --shards N: a matrix for GitHub's strategy.matrix ({"include": [{"shard": "1/N", ...}]}),
-shards balanced by expected cost (--history DIR: a history folder's last recorded times, else
-an estimate from the spec). Wall time keeps every client of a case on one shard; counts split
-per runner and unit. --assignment FILE also writes which shard runs what, for the shard jobs.
-Defaults: --profile quick, every case, --measure wall; with --shards, all three runners.
-${COMMON}`,
-    fails: "never (problems are bad input: 2)"
-  },
-  {
-    name: "merge",
-    usage: ["bee-bench merge   --out DIR SHARD_DIR..."],
-    summary: "the shards' outputs joined as one run's results and report; or an A/B's pieces judged as one",
-    details: `Writes DIR/results/<runner>.json and the report, as run --out DIR does, with a Shards section
-(each shard's machine and time). Every planned row is accounted for: a shard with no output or a
-row no shard delivered is named, with its rows, and the exit code is 1; so is a digest that
-differs between shards.
-Given the folders of \`ab --piece\` instead (each with piece.json; --marker TEXT as in ab), writes DIR/ab.md, DIR/ab.json and
-the count pieces' flagged rows' DIR/profiles/ as one \`ab\` would, and prints the report; a piece
-of the split that is missing is named and the exit code is 1. Runs no client code.`,
-    fails: "a shard, a piece or a row is missing, or a digest differs between shards"
-  },
-  {
-    name: "build",
-    usage: ["bee-bench build   [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC] [--cache DIR]"],
-    summary: "build the runners into the cache, run nothing (the build job of a sharded run)",
-    details: `${SRC}
-Each build sits in the cache under its inputs' hash (runner sources, client, toolchain); shards
-given the same cache with --prebuilt run it without building.
-Defaults: all three runners, every client from its registry, --cache .bee-bench/cache.
-${COMMON}`,
-    fails: "a build failed"
-  },
-  {
-    name: "report",
-    usage: ["bee-bench report  --out DIR RESULT.json|DIR..."],
-    summary: "the aggregate report (md, html, csv) from result files",
-    details: "Result files are named directly or found (*.json, recursively) under the folders given.",
-    fails: "never (unreadable results are bad input: 2)"
-  },
-  {
-    name: "compare",
-    usage: ["bee-bench compare OLD_DIR NEW_DIR [--out FILE]"],
-    summary: "what changed between two folders of results",
-    details: "Prints the comparison as markdown; --out also writes it to FILE (default: stdout only).",
-    fails: "never (unreadable results are bad input: 2)"
-  },
-  {
-    name: "history publish",
-    usage: [
-      "bee-bench history publish    --remote URL|PATH [--history-branch gh-pages] [--folder bench]",
-      "                             [--max-runs N] [--default-branch NAME] [--repo DIR] [--event E] [--run-id ID]",
-      "                             [--commit-url URL | --repo-url URL] [--workdir DIR] RESULT.json|DIR..."
-    ],
-    summary: "add results to the gh-pages history and the trend site",
-    details: `${HISTORY}
---commit-url (or --repo-url, which gives <URL>/commit/<sha>) lets the site link the measured
-commit. --default-branch NAME is the branch the site's files always keep (default: the
-branch with the most records; others are kept while recently active).
-Defaults: --history-branch gh-pages, --folder bench, --repo . (its HEAD is the recorded commit),
---event local, --run-id local-<time>, every point kept up to the store's retention.`,
-    fails: "the history could not be written (the message says why; nothing half-written is pushed)"
-  },
-  {
-    name: "history import-gab",
-    usage: ["bee-bench history import-gab --remote URL|PATH [--runner js|go|rs] [--ref BRANCH] [--default-branch NAME] [--workdir DIR] DATA.js|JSON"],
-    summary: "import a github-action-benchmark data.js into the history",
-    details: `${HISTORY}
-Defaults: --history-branch gh-pages, --folder bench, --ref the current branch.`,
-    fails: "no bench of the file has a time (nothing is committed), or the history could not be written"
-  },
-  {
-    name: "history export-gab",
-    usage: [
-      "bee-bench history export-gab RESULT.json|RECORD.json [--out FILE]",
-      "bee-bench history export-gab --data-js HISTORY_DIR|RECORD.json... [--out FILE]"
-    ],
-    summary: "benches for github-action-benchmark, or a whole data.js back",
-    details: "Prints to stdout unless --out FILE is given.",
-    fails: "never (unreadable input is bad input: 2)"
-  },
-  {
-    name: "site",
-    usage: ["bee-bench site    --history DIR | --remote URL|PATH [--history-branch gh-pages] [--folder bench] [--port 8080]"],
-    summary: "serve the trend site over a history on 127.0.0.1 and print its URL",
-    details: `--history DIR is a history folder (the one history publish writes: bench/ of the history branch);
+  fails: RUN_FAILS,
+  flags: [...SELECTION_FLAGS, ...CLIENT_FLAGS, "shard", "assignment", "history", "prebuilt", "build-command"],
+  run
+};
+
+// src/cli/commands/site.ts
+function site(v) {
+  return siteCommand({
+    history: v.history,
+    remote: v.remote,
+    branch: v["history-branch"],
+    folder: v.folder,
+    port: num2(v.port, "port", 8080, (n) => Number.isInteger(n) && n >= 0 && n < 65536, "a TCP port, 0 for any free one"),
+    log
+  });
+}
+var siteCli = {
+  name: "site",
+  usage: ["bee-bench site    --history DIR | --remote URL|PATH [--history-branch gh-pages] [--folder bench] [--port 8080]"],
+  summary: "serve the trend site over a history on 127.0.0.1 and print its URL",
+  details: `--history DIR is a history folder (the one history publish writes: bench/ of the history branch);
 --remote clones the history branch (default gh-pages) of a repository and serves its --folder
 (default bench). The page is this version's site (pages/dist); the data is the history's. Listens
 on 127.0.0.1 only, port --port (default 8080; 0 picks a free one), until Ctrl-C. Browsers do not
 run the page's script when it is opened as a file: serve it with this command instead.`,
-    fails: "the server could not start (the port is in use, say)"
-  },
-  {
-    name: "experiment run",
-    usage: ["bee-bench experiment run      --runner js|go|rs (--design FILE | DESIGN) [--out DIR] [--js-client SRC] [--cache DIR]"],
-    summary: "the Bee release experiment: unique uploads, a sync wait, checked downloads, journaled",
-    details: `${EXPERIMENT_DESIGN}
-A run folder (--out, default experiment/) holds journal.jsonl, one fsync'd row per upload, sync
-wait and download attempt. Run the same command again on the same folder after a kill or a crash:
-it continues after the last row, repeating none (the design then comes from the journal).
-Example, two dev nodes side by side (started by hand: bee dev --api-addr=127.0.0.1:1633, :1634):
-  bee-bench experiment run --runner js --out exp1 \\
-    --node a=2.7.0@http://127.0.0.1:1633 --node b=2.8.0@http://127.0.0.1:1634 \\
-    --sizes 1KB,10KB,100KB --levels 0,2,4 --strategies DATA,RACE --replicates 5
-  bee-bench experiment status --out exp1
-More: docs/experiment.md (real nodes, what a dev node cannot show, the cost of a full study).`,
-    fails: "a node or the runner failed (the message names it; the journal keeps every finished row: run again to continue)"
-  },
-  {
-    name: "experiment upload",
-    usage: ["bee-bench experiment upload   --runner js|go|rs (--design FILE | DESIGN) [--out DIR]"],
-    summary: "the upload phase alone: one unique payload per unit, journaled",
-    details: "Starts or continues a run folder (default --out experiment/); wait and download can follow hours later from the folder alone.",
-    fails: "a node or the runner failed (run again to continue)"
-  },
-  {
-    name: "experiment wait",
-    usage: ["bee-bench experiment wait     --runner js|go|rs [--out DIR]"],
-    summary: "the sync wait alone: each upload waited for on the node's own signal, up to the ceiling",
-    details: `The design's wait rule: --wait auto|tag|stewardship|none, --ceiling SECONDS, --poll SECONDS.
-auto waits for nothing on a dev node (it holds every chunk), else for the upload's tag.
-A wait that reaches the ceiling is journaled as not synced; its unit is still downloaded.
-Default --out experiment/; the rule is the run's, from its journal.`,
-    fails: "a node failed, or the uploads are not finished"
-  },
-  {
-    name: "experiment download",
-    usage: ["bee-bench experiment download --runner js|go|rs [--out DIR]"],
-    summary: "the download phase (after any sync wait left): attempts up to --attempts, content checked",
-    details: "Each attempt is bounded by --timeout; a wrong byte is a failed attempt, never a time. Default --out experiment/.",
-    fails: "a node or the runner failed (run again to continue)"
-  },
-  {
-    name: "experiment compare",
-    usage: ["bee-bench experiment compare  A_DIR B_DIR [--out DIR] [--alpha 0.05]"],
-    summary: "two runs (one release each) compared per cell, the seed study's way",
-    details: `Per cell (size \xD7 level \xD7 strategy, per server and pooled): Mann\u2013Whitney, the Hodges\u2013Lehmann
-shift with its 95% interval, BH-corrected across cells at --alpha; failures per cell; z-scores;
-RACE vs DATA within a release; replicates needed. Writes experiment-report.{md,csv,html},
-experiment-samples.csv and experiment-analysis.json into --out (default experiment-report/) and
-prints the summary.`,
-    fails: "never (unreadable journals are bad input: 2)"
-  },
-  {
-    name: "experiment report",
-    usage: ["bee-bench experiment report   RUN_DIR... [--out DIR] [--alpha 0.05]"],
-    summary: "the report of one run: two releases side by side, or an A/A (one release on two nodes)",
-    details: "As compare, for the releases (or nodes) of one run; --out defaults to RUN_DIR/report.",
-    fails: "never (unreadable journals are bad input: 2)"
-  },
-  {
-    name: "experiment publish",
-    usage: ["bee-bench experiment publish  RUN_DIR... --remote URL|PATH [--history-branch gh-pages] [--folder bench] [--workdir DIR] [--alpha 0.05]"],
-    summary: "a run's analysis (or compare A B's) into the history branch, where the site's experiments page lists it",
-    details: `The summary (bee-bench/experiment-summary@1: the pooled per-cell comparisons and the one-paragraph
-summary) is written once under experiments/<run id>.json, immutable, with the index re-derived and
-the trend site copied in the same commit; a cell measured by two or more experiments gets a trend.
-Defaults: --history-branch gh-pages, --folder bench, --workdir .bee-bench/history, --alpha 0.05.`,
-    fails: "the push failed after its retries (1); unreadable journals are bad input (2)"
-  },
-  {
-    name: "experiment status",
-    usage: ["bee-bench experiment status   [--out DIR]"],
-    summary: "what a run folder holds: units uploaded, synced, downloaded, failed and left",
-    details: "Reads the journal only (no node, no runner). Default --out experiment/.",
-    fails: "never (an unreadable journal is bad input: 2)"
-  }
+  fails: "the server could not start (the port is in use, say)",
+  flags: ["history", "remote", "history-branch", "folder", "port"],
+  run: site
+};
+
+// src/cli/commands/index.ts
+var COMMANDS = [
+  runCli,
+  abCli,
+  profileCli,
+  bisectCli,
+  planCli,
+  mergeCli,
+  buildCli,
+  reportCli,
+  compareCli,
+  historyPublishCli,
+  historyImportGabCli,
+  historyExportGabCli,
+  siteCli,
+  experimentRunCli,
+  experimentUploadCli,
+  experimentWaitCli,
+  experimentDownloadCli,
+  experimentCompareCli,
+  experimentReportCli,
+  experimentPublishCli,
+  experimentStatusCli
 ];
+
+// src/cli/help.ts
 var EXIT_CODES = `Exit codes: 0 done; 1 a runner or a case failed, the Bee node is unreachable or its batch
 unusable, or (with --fail-on-regression) a regression was found or a row failed or is missing in
 head; 2 bad arguments.`;
@@ -38128,6 +38496,13 @@ function globalHelp() {
     EXIT_CODES
   ].join("\n");
 }
+function formerNames(c) {
+  const kept = c.flags.flatMap((f) => {
+    const now2 = FORMER_NAMES[f];
+    return now2 ? [`--${f} (now --${now2})`] : [];
+  });
+  return kept.length > 0 ? [`Former names, still taken: ${kept.join(", ")}.`] : [];
+}
 function commandHelp(list2) {
   return list2.flatMap((c) => [
     `bee-bench ${c.name}: ${c.summary}`,
@@ -38137,6 +38512,7 @@ function commandHelp(list2) {
     ...c.usage.map((l) => `  ${l}`),
     "",
     c.details,
+    ...formerNames(c),
     "",
     `Exit codes: 0 done; 1 ${c.fails}; 2 bad arguments or input.`,
     ""
@@ -38144,30 +38520,14 @@ function commandHelp(list2) {
 }
 
 // src/cli.ts
-var COMMAND_TABLE = /* @__PURE__ */ new Map([
-  ["run", run],
-  ["plan", plan],
-  ["merge", merge2],
-  ["build", build],
-  ["ab", ab],
-  ["bisect", bisect2],
-  ["profile", profile],
-  ["report", report],
-  ["compare", compare],
-  ["site", site],
-  ["experiment", experiment]
-]);
-var HISTORY_TABLE = /* @__PURE__ */ new Map([
-  ["publish", historyPublish],
-  ["import-gab", historyImportGab],
-  ["export-gab", historyExportGab]
-]);
+var GROUPS = new Set(COMMANDS.filter((c) => c.name.includes(" ")).map((c) => c.name.split(" ")[0]));
 function commandWords(positionals) {
-  return positionals[0] === "history" || positionals[0] === "experiment" ? positionals.slice(0, 2) : positionals.slice(0, 1);
+  return GROUPS.has(positionals[0] ?? "") ? positionals.slice(0, 2) : positionals.slice(0, 1);
 }
 function unknownFlag(raw, words) {
   const typed = raw.replace(/^-+/, "").split("=")[0];
-  const near = closest(typed, Object.keys(options));
+  const chosen = commandOf(words);
+  const near = closest(typed, chosen ? [...chosen.flags] : Object.keys(options));
   const help = words.length > 0 && commandsFor(words).length > 0 ? `bee-bench ${words.join(" ")} --help` : "bee-bench --help";
   return `bee-bench: unknown flag ${raw.split("=")[0]}${near ? ` (did you mean --${near}?)` : ""}; see ${help}`;
 }
@@ -38178,6 +38538,14 @@ function parserMessage(e, words) {
   const noValue = /Option '(--[\w-]+)' does not take an argument/.exec(e.message);
   if (noValue) return `bee-bench: ${noValue[1]} takes no value; see ${help}`;
   return `bee-bench: ${e.message.split("\n")[0]}; see ${help}`;
+}
+function commandOf(words) {
+  return COMMANDS.find((c) => c.name === words.join(" "));
+}
+function foreignFlag(name2, chosen) {
+  const takers = COMMANDS.filter((c) => c.flags.includes(name2)).map((c) => c.name);
+  const shown = takers.length > 3 ? `${takers.slice(0, 3).join(", ")} and others` : takers.join(", ");
+  return `bee-bench: ${chosen.name} takes no --${name2}${takers.length ? ` (${shown} ${takers.length === 1 ? "takes" : "take"} it)` : ""}; see bee-bench ${chosen.name} --help`;
 }
 function version2() {
   return JSON.parse(readFileSync26(join48(packageRoot(), "package.json"), "utf8")).version;
@@ -38226,31 +38594,34 @@ async function main(args) {
 `);
     return 0;
   }
+  const chosen = commandOf(commandWords(positionals));
   try {
-    if (command === "history") {
-      const [sub, ...paths] = rest;
-      const historyCommand = sub === void 0 ? void 0 : HISTORY_TABLE.get(sub);
-      if (!historyCommand) {
-        const subs = [...HISTORY_TABLE.keys()];
-        if (sub === void 0) {
-          process.stdout.write(`${commandHelp(commandsFor(["history"]))}
-`);
-          log(`bee-bench history: give a subcommand: ${subs.join(", ")} (e.g. bee-bench history publish --help)`);
-          return 2;
-        }
-        const near = closest(sub, subs);
-        throw new UsageError(near ? `unknown history command; did you mean "history ${near}"?` : `unknown history command: use ${subs.join(", ")}`);
-      }
-      return await historyCommand(values, paths);
-    }
-    const chosen = COMMAND_TABLE.get(command);
     if (!chosen) {
-      log(unknownCommand(command));
+      if (!GROUPS.has(command)) {
+        log(unknownCommand(command));
+        return 2;
+      }
+      const subs = commandsFor([command]).map((c) => c.name.split(" ")[1]);
+      const sub = rest[0];
+      if (sub === void 0) {
+        process.stdout.write(`${commandHelp(commandsFor([command]))}
+`);
+        log(`bee-bench ${command}: give a subcommand: ${subs.join(", ")} (e.g. bee-bench ${command} ${subs[0]} --help)`);
+        return 2;
+      }
+      const near = closest(sub, subs);
+      throw new UsageError(near ? `unknown ${command} command; did you mean "${command} ${near}"?` : `unknown ${command} command: use ${subs.join(", ")}`);
+    }
+    const foreign = loose.tokens.find(
+      (t) => t.kind === "option" && t.name !== "help" && t.name !== "version" && !chosen.flags.includes(t.name)
+    );
+    if (foreign?.kind === "option") {
+      log(foreignFlag(foreign.name, chosen));
       return 2;
     }
-    return await chosen(values, rest);
+    return await chosen.run(values, positionals.slice(chosen.name.split(" ").length));
   } catch (e) {
-    const words2 = positionals[0] === "history" && !HISTORY_TABLE.has(positionals[1] ?? "") ? ["history"] : commandWords(positionals);
+    const words2 = chosen ? chosen.name.split(" ") : commandWords(positionals).slice(0, 1);
     const help = commandsFor(words2).length > 0 ? `bee-bench ${words2.join(" ")} --help` : "bee-bench --help";
     if (e instanceof UsageError || e instanceof SelectionError) {
       log(`bee-bench: ${e.message}; see ${help}`);
