@@ -187,6 +187,7 @@ function roundsOptions(o: AbPipelineOptions, plan: Plan) {
 export const thresholdsOf = (j: Pick<AbJudging, 'instructionThreshold' | 'allocationThreshold'>): Record<DeterministicKind, number> => ({
   instructions: j.instructionThreshold ?? EVIDENCES.instructions.defaultThreshold,
   allocations: j.allocationThreshold ?? EVIDENCES.allocations.defaultThreshold,
+  cycles: EVIDENCES.cycles.defaultThreshold,
 });
 
 /** The report's rows: wall time judged across all rows, then each deterministic evidence's verdicts joined on. */

@@ -65,10 +65,12 @@ export function unitCostS(model: CostModel, plan: Plan, unit: PlanUnit, evidence
     case 'wall':
       return UNIT_OVERHEAD_S + (unit.warmup + unit.iters) * it;
     case 'instructions':
+    case 'cycles':
+      // Cycles: the same counting run with the cache simulation, whose cost over plain counting is small (docs/evidence.md).
       return (
         UNIT_OVERHEAD_S * UNINSTRUMENTED_SLOWDOWN +
         unit.warmup * it * UNINSTRUMENTED_SLOWDOWN +
-        (iterations ?? EVIDENCES.instructions.iterations) * it * INSTRUMENTED_SLOWDOWN
+        (iterations ?? EVIDENCES[evidence].iterations) * it * INSTRUMENTED_SLOWDOWN
       );
     case 'allocations':
       return UNIT_OVERHEAD_S + (unit.warmup + (iterations ?? EVIDENCES.allocations.iterations)) * it;
