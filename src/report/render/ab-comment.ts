@@ -327,7 +327,8 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
   const m = input.env.measure;
   const counted = Boolean(m) || input.rows.some((r) => r.instructions || r.instructionsNote);
   const allocated = Boolean(input.env.allocations) || input.rows.some((r) => r.allocations || r.allocationsNote);
-  const evidence: Evidence = new Set(DETERMINISTIC.filter((k) => (k === 'instructions' ? counted : allocated)));
+  // The comment has cells for these two; estimated cycles join when the renderer loops over the registry.
+  const evidence: Evidence = new Set(DETERMINISTIC.filter((k) => (k === 'instructions' ? counted : k === 'allocations' ? allocated : false)));
   // Counts only (no wall-time rounds): the header says what was measured, not "0 paired rounds" and a time rule.
   const countsOnly = !b && input.rounds === 0 && evidence.size > 0;
   const measured = [...evidence].map((k) => MEASURE_NAMES[k].label).join(' and ');
