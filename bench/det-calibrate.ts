@@ -111,10 +111,16 @@ const one = (name: string, injected: boolean) => {
 };
 
 const started = performance.now();
-const plain = await twoAtATime(Array.from({ length: P }, (_, i) => () => one(`plain-${i}`, false)));
 // The former count calibration named its injected processes "slowed".
 const injectedName = kind === 'instructions' ? 'slowed' : 'injected';
-const injected = await twoAtATime(Array.from({ length: S }, (_, i) => () => one(`${injectedName}-${i}`, true)));
+// One queue, so that an odd number of plain processes (or the ones --reuse still lacks) shares a
+// pair with an injected one rather than running alone.
+const measured = await twoAtATime([
+  ...Array.from({ length: P }, (_, i) => () => one(`plain-${i}`, false)),
+  ...Array.from({ length: S }, (_, i) => () => one(`${injectedName}-${i}`, true)),
+]);
+const plain = measured.slice(0, P);
+const injected = measured.slice(P);
 
 type Figures = Map<string, unknown>;
 const figuresOf = (r: Result): Figures =>
