@@ -6,6 +6,8 @@
 // (the evidence's own run: CPU cases, its few timed iterations). We collect a pool of P plain
 // processes and S injected ones, two at a time (the figures do not depend on load):
 //   instructions: head slowed by BEE_BENCH_SLOWDOWN (every CPU case, `fraction` more work);
+//   cycles:       the same, under callgrind's cache simulation; the runner sizes its spins on the
+//                 step's estimated cycles then, so the injection is `fraction` of the cycles;
 //   allocations:  the plan's alloc_extra hook (BEE_BENCH_ALLOC: inside the region, one more
 //                 allocation of `fraction` x the bytes the operation allocated).
 // Processes are independent, so the A/A runs are drawn from the pool: every triple (base, base
@@ -17,7 +19,7 @@
 // median head/base ratio, how many A/A runs flagged it; and the A/A runs with any flag. An allocation row that allocates nothing in
 // its region cannot move under a proportional injection, and says so.
 //
-//   npx tsx bench/det-calibrate.ts --evidence instructions|allocations --runner rs
+//   npx tsx bench/det-calibrate.ts --evidence instructions|cycles|allocations --runner rs
 //        [--source registry|PATH] [--pool 6] [--injected 2] [--fraction 0.005] [--floor F] [--case 'cpu.*']
 //        [--out bench/out] [--reuse]   (judge the processes a previous run left in --out again,
 //                                       measuring only the ones it lacks)
@@ -76,6 +78,12 @@ const CALIBRATIONS: { [K in DeterministicKind]: Calibration<K> } = {
     // The last timed iteration (the JIT tiered up by then).
     perIteration: (xs) => xs.at(-1)!,
   },
+  cycles: {
+    folder: 'cycle-calibration',
+    inject: (fraction) => ({ env: { BEE_BENCH_SLOWDOWN: `cpu.*:${fraction}` } }),
+    series: { cycles: (f) => f },
+    perIteration: (xs) => xs.at(-1)!,
+  },
   allocations: {
     folder: 'alloc-calibration',
     inject: (fraction) => ({ hook: { allocExtra: { glob: 'cpu.*', fraction } } }),
@@ -106,10 +114,16 @@ const one = (name: string, injected: boolean) => {
 };
 
 const started = performance.now();
-const plain = await twoAtATime(Array.from({ length: P }, (_, i) => () => one(`plain-${i}`, false)));
 // The former count calibration named its injected processes "slowed".
 const injectedName = kind === 'instructions' ? 'slowed' : 'injected';
-const injected = await twoAtATime(Array.from({ length: S }, (_, i) => () => one(`${injectedName}-${i}`, true)));
+// One queue, so that an odd number of plain processes (or the ones --reuse still lacks) shares a
+// pair with an injected one rather than running alone.
+const measured = await twoAtATime([
+  ...Array.from({ length: P }, (_, i) => () => one(`plain-${i}`, false)),
+  ...Array.from({ length: S }, (_, i) => () => one(`${injectedName}-${i}`, true)),
+]);
+const plain = measured.slice(0, P);
+const injected = measured.slice(P);
 
 type Figures = Map<string, unknown>;
 const figuresOf = (r: Result): Figures =>

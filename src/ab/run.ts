@@ -194,6 +194,7 @@ function roundsOptions(o: AbPipelineOptions, plan: Plan) {
 export const thresholdsOf = (j: Pick<AbJudging, 'instructionThreshold' | 'allocationThreshold'>): Record<DeterministicKind, number> => ({
   instructions: j.instructionThreshold ?? EVIDENCES.instructions.defaultThreshold,
   allocations: j.allocationThreshold ?? EVIDENCES.allocations.defaultThreshold,
+  cycles: EVIDENCES.cycles.defaultThreshold,
 });
 
 /** The report's rows: wall time judged across all rows, then each deterministic evidence's verdicts joined on. */
@@ -224,6 +225,7 @@ export function reportAb(
   const thresholds = thresholdsOf(j);
   const counts = m.deterministic.instructions;
   const allocations = m.deterministic.allocations;
+  const cycles = m.deterministic.cycles;
   const head = m.sides.head;
   const wallMs = m.wall?.elapsedMs ?? 0;
   const input: AbReportInput = {
@@ -242,7 +244,7 @@ export function reportAb(
       clientBase: clientText(m.sides.base, 'base'),
       clientHead: clientText(head, 'head'),
       specHash: hash,
-      wallTimeMs: wallMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0),
+      wallTimeMs: wallMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0) + (cycles?.elapsedMs ?? 0),
       ...(measuresInstructions(j.measure ?? DEFAULT_MEASURE)
         ? {
             measure: {
@@ -255,6 +257,7 @@ export function reportAb(
           }
         : {}),
       ...(allocations ? { allocations: { threshold: thresholds.allocations, counter: allocations.counter, ms: allocations.elapsedMs } } : {}),
+      ...(cycles ? { cycles: { threshold: thresholds.cycles, counter: cycles.counter, ms: cycles.elapsedMs } } : {}),
       ...(m.wall?.stoppedEarly ? { stoppedEarly: m.wall.stoppedEarly } : {}),
       ...(load ? { loadShift: load } : {}),
       ...(nodes ? { nodes: { base: nodeText(nodes.base), head: nodeText(nodes.head) } } : {}),
@@ -269,6 +272,7 @@ export function reportAb(
     elapsedMs: wallMs,
     ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}),
     ...(allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}),
+    ...(cycles ? { cycleMs: cycles.elapsedMs, cycleProblems: cycles.problems } : {}),
     ...(nodes ? { nodes: { base: nodeRecord(nodes.base), head: nodeRecord(nodes.head) } } : {}),
     ...details,
   });

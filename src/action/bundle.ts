@@ -49,6 +49,7 @@ const ReportSchema = z.strictObject({
       })
       .optional(),
     allocations: z.strictObject({ threshold: z.number().gt(0).max(10), counter: text(300).nullable(), ms: z.number().finite().nonnegative() }).optional(),
+    cycles: z.strictObject({ threshold: z.number().gt(0).max(10), counter: text(300).nullable(), ms: z.number().finite().nonnegative() }).optional(),
   }),
   baseline: z.strictObject({ kind: z.literal('history'), branch: text(300), runs: z.number().int().nonnegative() }).optional(),
   /** Flagged rows' function profile differences: names capped, lists bounded (src/profile/schema.ts). */

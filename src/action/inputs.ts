@@ -7,7 +7,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { defaultSpecPath } from '../build/paths.js';
 import { FailOnSchema, type FailOn } from '../verdict/index.js';
-import { isDeterministic, MeasureSchema, type Measure } from '../spec/measure.js';
+import { isDeterministic, MEASURES, MeasureSchema, type Measure } from '../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, INSTRUCTION_DEFAULTS } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
 import { PROFILES, RunnerSchema, type Profile, type Runner } from '../spec/schema.js';
@@ -188,7 +188,7 @@ const FIELDS = {
   comment: { schema: z.enum(['always', 'on-change', 'never'], { error: 'expected always, on-change or never' }), fix: 'use always, on-change or never' },
   'fail-on-regression': { schema: bool, fix: 'use true or false' },
   'fail-on': { schema: FailOnSchema, fix: 'any (a regression in any evidence), wall, instructions or allocations' },
-  measure: { schema: MeasureSchema, fix: 'a comma list of wall, instructions, allocations; both = wall,instructions' },
+  measure: { schema: MeasureSchema, fix: `a comma list of ${MEASURES.join(', ')}; both = wall,instructions` },
   'instructions-floor': {
     schema: number((n) => n > 0 && n < 10, 'a fraction above 0'),
     fix: `the smallest change in instruction counts any row flags, e.g. ${INSTRUCTION_DEFAULTS.floor} for ${INSTRUCTION_DEFAULTS.floor * 100}% (a row whose A/A spread is larger flags at ten spreads)`,

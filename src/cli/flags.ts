@@ -272,7 +272,7 @@ export function measureOf(v: Values): Measure {
       .filter((x) => x !== 'both' && !(MEASURES as readonly string[]).includes(x));
     const near = wrong.map((x) => closest(x, [...MEASURES, 'both'])).filter((x): x is string => x !== undefined);
     const hint = near.length > 0 ? `; did you mean ${near.map((x) => `"${x}"`).join(', ')}?` : '';
-    throw new UsageError(`--measure ${v.measure}: a comma list of wall, instructions, allocations (both = wall,instructions)${hint}`);
+    throw new UsageError(`--measure ${v.measure}: a comma list of ${MEASURES.join(', ')} (both = wall,instructions)${hint}`);
   }
   return m.data;
 }

@@ -16,9 +16,10 @@ export const BEE = `BEE is the node the net.* cases run against (without one the
 export const COMMON = `Common: --spec FILE (default: the bundled spec/bench-spec.json), --cache DIR (build cache,
 default .bee-bench/cache), --build-command CMD (how to build a client checkout).`;
 export const MEASURE = `--measure: a comma list of wall (default), instructions (counts of the CPU cases under
-valgrind's callgrind) and allocations (heap allocations and bytes per iteration of the CPU cases,
-the runtime's own accounting, in runs of their own); both = wall,instructions. Net cases are only
-timed.`;
+valgrind's callgrind), allocations (heap allocations and bytes per iteration of the CPU cases,
+the runtime's own accounting, in runs of their own) and cycles (estimated cycles: the counting
+runs with callgrind's cache simulation, about 5x their time); both = wall,instructions. Net
+cases are only timed.`;
 export const HISTORY = `History: --workdir DIR is the local clone of the history branch (default .bee-bench/history);
 publishes sharing one wait for each other.`;
 

@@ -5,14 +5,16 @@
 // the trigger `bee-bench <unit> <step>`, which readDumps turns back into counts per case. A
 // count-mode slowdown (BEE_BENCH_SLOWDOWN with BEE_BENCH_COUNT) adds the step's injected spin as
 // more dumps, `bee-bench-spin <unit> <step>`, which readDumps adds to the step's count; the
-// runner finds its own dumps through BEE_BENCH_COUNT_DIR.
+// runner finds its own dumps through BEE_BENCH_COUNT_DIR. With the cache simulation on (the
+// cycles evidence, CACHE_SIM_FLAGS) the same dumps carry the cache misses beside Ir, and each
+// iteration also has its estimated cycles (docs/evidence.md "Estimated cycles").
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { toolVersion } from '../build/exec.js';
 import { profileCallgrindOptions } from './profile-options.js';
 import type { RunnerCommand } from '../build/builder.js';
 import type { Counter, Runner } from '../spec/schema.js';
-import { inclusiveCost, v8Count, V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION } from '../../runners/js/src/callgrind-costs.mjs';
+import { dumpEvents, estimatedCycles, inclusiveCosts, v8Costs, V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION } from '../../runners/js/src/callgrind-costs.mjs';
 
 /** What bee-js counts leave out (V8's heap management's own cost, its loggers with callees): function profiles too (src/profile). */
 export { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION };
@@ -71,10 +73,27 @@ export async function findCounter(): Promise<{ counter: Counter } | { counter: n
 }
 
 /**
- * The runner's command wrapped in callgrind, with its dumps going to `dumpDir`; `names: false`
- * leaves out bee-js's perf map (JS_NAMING_FLAGS), whose file collectPerfMaps moves next to the dumps.
+ * Callgrind's cache simulation for estimated cycles, with a fixed geometry: valgrind otherwise
+ * reads the host CPU's caches (CPUID), so two machines (a laptop, a CI runner, next year's CI
+ * runner) would simulate different caches and their cycles could not be compared, in an A/B or
+ * in history. The geometry is a common x86-64 core's: 32 KiB 8-way L1 instruction and data caches
+ * and an 8 MiB 16-way last level, 64-byte lines (valgrind needs a power-of-two number of sets,
+ * which many real last levels do not have). No branch simulation: KCachegrind's formula as
+ * docs/evidence.md states it reads the cache misses only.
  */
-export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: string, o: { names?: boolean; logFile?: string } = {}): RunnerCommand {
+export const CACHE_SIM_FLAGS = ['--cache-sim=yes', '--I1=32768,8,64', '--D1=32768,8,64', '--LL=8388608,16,64'] as const;
+
+/**
+ * The runner's command wrapped in callgrind, with its dumps going to `dumpDir`; `names: false`
+ * leaves out bee-js's perf map (JS_NAMING_FLAGS), whose file collectPerfMaps moves next to the
+ * dumps; `cacheSim` adds the cache simulation (CACHE_SIM_FLAGS).
+ */
+export function countingCommand(
+  cmd: RunnerCommand,
+  runner: Runner,
+  dumpDir: string,
+  o: { names?: boolean; logFile?: string; cacheSim?: boolean } = {},
+): RunnerCommand {
   const [exe, ...rest] = cmd.argv;
   if (!exe) throw new Error('empty runner command');
   const jsFlags = o.names === false ? JS_COUNT_FLAGS : [...JS_COUNT_FLAGS, ...JS_NAMING_FLAGS];
@@ -89,6 +108,7 @@ export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: str
       '--compress-strings=yes',
       // What function profiles ask of the dumps (caller context): src/count/profile-options.ts.
       ...profileCallgrindOptions(runner),
+      ...(o.cacheSim ? CACHE_SIM_FLAGS : []),
       `--callgrind-out-file=${join(dumpDir, 'callgrind.out.%p')}`,
       // valgrind's own "==pid==" lines to a file of their own, not the console among the runner's.
       ...(o.logFile ? [`--log-file=${o.logFile}`] : []),
@@ -99,11 +119,13 @@ export function countingCommand(cmd: RunnerCommand, runner: Runner, dumpDir: str
   };
 }
 
-/** One dumped count: the case/param's index in the run's plan, the iteration's step, Ir. */
+/** One dumped count: the case/param's index in the run's plan, the iteration's step, Ir, and estimated cycles when the dump has cache events. */
 export interface Dump {
   unit: number;
   step: number;
   instructions: number;
+  /** Ir + 10 x L1 misses + 100 x last-level misses (docs/evidence.md); absent without the cache simulation. */
+  cycles?: number;
 }
 
 // `bee-bench <unit> <step>` (the iteration) or `bee-bench-spin <unit> <step>` (its count-mode
@@ -124,39 +146,58 @@ export const WALL_CLOCK_FUNCTIONS = ['runtime.sysmon', 'runtime.findRunnable'] a
 
 /**
  * Parses one callgrind output file; null for files that are not an iteration's dump. The count
- * leaves out WALL_CLOCK_FUNCTIONS (Go) and V8's heap management and loggers (bee-js, v8Count; the
- * runner sizes its count-mode slowdown from the same count).
+ * leaves out WALL_CLOCK_FUNCTIONS (Go) and V8's heap management and loggers (bee-js, v8Costs; the
+ * runner sizes its count-mode slowdown from the same count), and so do the cache misses the
+ * estimated cycles read: a left-out function's misses are as much the wall clock's or the
+ * heap's layout's as its instructions are.
  */
 export function parseDump(text: string): Dump | null {
   const trigger = TRIGGER.exec(text);
   if (!trigger) return null;
-  const count = v8Count(text);
-  const instructions = count === null ? 0 : count - wallClockCost(text);
-  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions };
+  const total = v8Costs(text);
+  const wall = wallClockCosts(text);
+  const costs = (total ?? []).map((n, i) => n - (wall[i] ?? 0));
+  const cycles = total === null ? null : estimatedCycles(dumpEvents(text), costs);
+  return { unit: Number(trigger[1]), step: Number(trigger[2]), instructions: costs[0] ?? 0, ...(cycles === null ? {} : { cycles }) };
 }
 
 /** callgrind marks a function's recursion levels as `name'2`, `name'3`. */
 const isWallClock = (fn: string) => WALL_CLOCK_FUNCTIONS.some((w) => fn === w || fn.startsWith(`${w}'`));
 
-/** WALL_CLOCK_FUNCTIONS with their callees: own cost lines plus each call out of the set. */
-function wallClockCost(text: string): number {
-  if (!WALL_CLOCK_FUNCTIONS.some((w) => text.includes(w))) return 0;
-  return inclusiveCost(text, isWallClock);
+/** WALL_CLOCK_FUNCTIONS with their callees, per event: own cost lines plus each call out of the set. */
+function wallClockCosts(text: string): number[] {
+  if (!WALL_CLOCK_FUNCTIONS.some((w) => text.includes(w))) return [];
+  return inclusiveCosts(text, isWallClock);
 }
 
-/** Every iteration's count under `dir` (its dumps added up), by unit, in step order. */
-export function readDumps(dir: string): Map<number, number[]> {
+/**
+ * Every iteration's figure under `dir` (its dumps added up), by unit, in step order: its
+ * instruction count, or with `figure: 'cycles'` its estimated cycles (a step any of whose dumps
+ * lacks cache events has none).
+ */
+export function readDumps(dir: string, figure: 'instructions' | 'cycles' = 'instructions'): Map<number, number[]> {
   const steps = new Map<string, Dump>();
   for (const f of readdirSync(dir).filter((name) => name.startsWith('callgrind.out.'))) {
     const d = parseDump(readFileSync(join(dir, f), 'utf8'));
     if (!d) continue;
     const key = `${d.unit} ${d.step}`;
     const seen = steps.get(key);
-    steps.set(key, seen ? { ...seen, instructions: seen.instructions + d.instructions } : d);
+    steps.set(
+      key,
+      seen
+        ? {
+            ...seen,
+            instructions: seen.instructions + d.instructions,
+            ...(seen.cycles === undefined || d.cycles === undefined ? { cycles: undefined } : { cycles: seen.cycles + d.cycles }),
+          }
+        : d,
+    );
   }
   const byUnit = new Map<number, number[]>();
   for (const d of [...steps.values()].sort((a, b) => a.unit - b.unit || a.step - b.step)) {
-    byUnit.set(d.unit, [...(byUnit.get(d.unit) ?? []), d.instructions]);
+    const n = d[figure];
+    if (n === undefined) continue;
+    byUnit.set(d.unit, [...(byUnit.get(d.unit) ?? []), n]);
   }
   return byUnit;
 }

@@ -86,6 +86,7 @@ export interface DeterministicEvidence<K extends DeterministicKind, F> extends E
 export interface DeterministicFigures {
   instructions: number[];
   allocations: AllocationFigures;
+  cycles: number[];
 }
 
 export type AnyDeterministic = { [K in DeterministicKind]: DeterministicEvidence<K, DeterministicFigures[K]> }[DeterministicKind];

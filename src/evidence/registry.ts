@@ -1,12 +1,13 @@
 // The evidences, one record per MeasureKind: the only place a kind is tied to how it is measured.
 import { DETERMINISTIC, type DeterministicKind, type Measure } from '../spec/measure.js';
 import { ALLOCATIONS } from './allocations.js';
+import { CYCLES } from './cycles.js';
 import { INSTRUCTIONS } from './instructions.js';
 import type { DeterministicEvidence, DeterministicFigures, WallEvidence } from './record.js';
 import { WALL } from './wall.js';
 
 type DeterministicRecords = { [K in DeterministicKind]: DeterministicEvidence<K, DeterministicFigures[K]> };
-const DETERMINISTIC_RECORDS: DeterministicRecords = { instructions: INSTRUCTIONS, allocations: ALLOCATIONS };
+const DETERMINISTIC_RECORDS: DeterministicRecords = { instructions: INSTRUCTIONS, allocations: ALLOCATIONS, cycles: CYCLES };
 
 export const EVIDENCES: { wall: WallEvidence } & DeterministicRecords = { wall: WALL, ...DETERMINISTIC_RECORDS };
 

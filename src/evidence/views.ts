@@ -37,6 +37,8 @@ export interface EvidenceEnv {
   measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
   /** Set when allocations were measured: their threshold, how the runner counted, the time the runs took. */
   allocations?: { threshold: number; counter: string | null; ms: number };
+  /** Set when estimated cycles were counted: their threshold, the counter, the time the runs took. */
+  cycles?: { threshold: number; counter: string | null; ms: number };
 }
 
 /** An evidence's part of the A/B's settings: the counter that measured, its threshold, its time, why it could not run. */
@@ -153,8 +155,33 @@ export const ALLOCATIONS_VIEW: EvidenceView<'allocations'> = {
     `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, at each row's threshold from its floor and A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`,
 };
 
+export const CYCLES_VIEW: EvidenceView<'cycles'> = {
+  kind: 'cycles',
+  label: 'estimated cycles',
+  column: 'est. cycles',
+  title: 'Estimated cycles',
+  verb: 'counted',
+  defaultThreshold: INSTRUCTION_DEFAULTS.floor,
+  defaultCounter: 'callgrind cache simulation',
+  verdictOf: (r) => r.cycles?.verdict,
+  figureOf: (r) =>
+    r.cycles
+      ? { changes: [{ ratio: r.cycles.ratio }], spread: r.cycles.spread, thresholds: [{ threshold: r.cycles.threshold }], verdict: r.cycles.verdict }
+      : undefined,
+  noteOf: (r) => r.cyclesNote,
+  settingOf: (env) => (env.cycles ? { counter: env.cycles.counter, threshold: env.cycles.threshold, ms: env.cycles.ms } : undefined),
+  note: () =>
+    "est. cycles = head/base estimated cycles per timed iteration: callgrind's instructions plus 10 per simulated L1 miss and 100 per last-level miss (a fixed 32 KiB L1, 8 MiB LL; docs/evidence.md), CPU rows only; flagged like counts, at each row's threshold from its floor and A/A spread. A change in how data meets the caches moves cycles where counts stay; a real core's prefetchers and out-of-order execution are not simulated.",
+  timeLine: 'of which counting estimated cycles',
+};
+
 /** Every evidence's view, by kind. */
-export const VIEWS: { [K in MeasureKind]: EvidenceView<K> } = { wall: WALL_VIEW, instructions: INSTRUCTIONS_VIEW, allocations: ALLOCATIONS_VIEW };
+export const VIEWS: { [K in MeasureKind]: EvidenceView<K> } = {
+  wall: WALL_VIEW,
+  instructions: INSTRUCTIONS_VIEW,
+  allocations: ALLOCATIONS_VIEW,
+  cycles: CYCLES_VIEW,
+};
 
 /** The views in MEASURES order (the order of columns, notes and "flagged by"). */
 export const VIEW_LIST: readonly EvidenceView[] = MEASURES.map((k) => VIEWS[k] as EvidenceView);

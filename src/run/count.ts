@@ -2,6 +2,8 @@
 // node's time, never counted), with few iterations since counts barely move. Its result keeps the
 // runner's record of each case with `instructions` added; its wall samples are valgrind's and
 // mean nothing, so only the counts are copied onto a wall-time result (src/evidence/instructions.ts).
+// With `cacheSim` (the cycles evidence, src/evidence/cycles.ts) callgrind also simulates the
+// caches, and the same dumps give each case its estimated cycles beside its instructions.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { RunnerCommand } from '../build/builder.js';
@@ -25,10 +27,12 @@ export interface CountOptions extends Omit<InvokeOptions, 'bee' | 'pace'> {
    * Without it they go to a temporary folder deleted once the counts are read.
    */
   keepDumps?: string;
+  /** Callgrind's cache simulation (CACHE_SIM_FLAGS): the cases gain `cycles` beside `instructions`. */
+  cacheSim?: boolean;
 }
 
 export interface CountRun {
-  /** The counting run's result with `instructions` on every counted case; null when it wrote none. */
+  /** The counting run's result with `instructions` (and with `cacheSim`, `cycles`) on every counted case; null when it wrote none. */
   result: Result | null;
   /** Each case or process that gave no usable count, named; the run's other counts stand. */
   problems: string[];
@@ -50,7 +54,7 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
   const dumpDir = o.keepDumps ? (mkdirSync(o.keepDumps, { recursive: true }), o.keepDumps) : mkdtempSync(join(dirname(o.out), 'callgrind-'));
   try {
     const logFile = join(dirname(o.out), `valgrind-${o.runner}.log`);
-    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir, { logFile }), {
+    const inv = await invokeRunner(countingCommand(cmd, o.runner, dumpDir, { logFile, cacheSim: o.cacheSim }), {
       ...o,
       plan,
       timeoutMs: o.timeoutMs * COUNT_SLOWDOWN,
@@ -59,6 +63,7 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
     const problems = inv.problem ? [`${o.runner} under callgrind: ${inv.problem} (valgrind's messages: ${logFile})`] : [];
     if (!inv.result) return { result: null, problems };
     const counts = readDumps(dumpDir);
+    const cycles = o.cacheSim ? readDumps(dumpDir, 'cycles') : null;
     const result: Result = { ...inv.result, counter: o.counter, cases: [] };
     for (const [i, c] of inv.result.cases.entries()) {
       const got = counts.get(plan.units[i]?.unit ?? -1) ?? [];
@@ -73,7 +78,13 @@ export async function countRunner(cmd: RunnerCommand, o: CountOptions): Promise<
         result.cases.push(c);
         continue;
       }
-      result.cases.push({ ...c, instructions: got });
+      const est = cycles?.get(plan.units[i]!.unit) ?? [];
+      if (cycles && est.length !== got.length) {
+        problems.push(`${c.id} ${c.param.label}: ${est.length} estimated cycles for ${got.length} iterations (did callgrind run with --cache-sim=yes?)`);
+        result.cases.push({ ...c, instructions: got });
+        continue;
+      }
+      result.cases.push({ ...c, instructions: got, ...(cycles ? { cycles: est } : {}) });
     }
     // The runner's file gains the counts, so the run's artifacts carry them.
     writeFileSync(o.out, `${JSON.stringify(result, null, 2)}\n`);

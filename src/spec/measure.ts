@@ -1,8 +1,9 @@
-// What a run measures: a comma list of wall (the paired rounds), instructions (callgrind) and
-// allocations (the runtime's own accounting, BEE_BENCH_ALLOCS=1); `both` is wall,instructions.
+// What a run measures: a comma list of wall (the paired rounds), instructions (callgrind),
+// allocations (the runtime's own accounting, BEE_BENCH_ALLOCS=1) and cycles (callgrind's cache
+// simulation, estimated cycles); `both` is wall,instructions.
 import { z } from 'zod';
 
-export const MEASURES = ['wall', 'instructions', 'allocations'] as const;
+export const MEASURES = ['wall', 'instructions', 'allocations', 'cycles'] as const;
 export type MeasureKind = (typeof MEASURES)[number];
 /** The kinds asked for, each once, in MEASURES order. */
 export type Measure = readonly MeasureKind[];
@@ -29,5 +30,5 @@ export const measuresAllocations = (m: Measure) => m.includes('allocations');
 
 /** The deterministic evidences: base twice and head once, judged step by step (src/verdict/steps.ts). */
 export type DeterministicKind = Exclude<MeasureKind, 'wall'>;
-export const DETERMINISTIC: readonly DeterministicKind[] = ['instructions', 'allocations'];
+export const DETERMINISTIC: readonly DeterministicKind[] = ['instructions', 'allocations', 'cycles'];
 export const isDeterministic = (k: MeasureKind): k is DeterministicKind => k !== 'wall';

@@ -237,6 +237,8 @@ export const CaseResultSchema = z
     digest: hex().max(TEXT_CAPS.value).optional(),
     /** Instructions executed by each timed iteration, counted under a CPU simulator (result.counter). */
     instructions: z.array(z.number().int().positive()).optional(),
+    /** Estimated cycles of each timed iteration (Ir + 10 x L1 misses + 100 x last-level misses) from the same counting run with callgrind's cache simulation (docs/evidence.md). */
+    cycles: z.array(z.number().int().positive()).optional(),
     /** Heap allocations made inside each timed iteration, by the runtime's own accounting (result.alloc_counter); absent where the runtime cannot count them (bee-js counts bytes only). */
     allocs: z.array(z.number().int().nonnegative()).optional(),
     /** Bytes those allocations requested, per timed iteration. */

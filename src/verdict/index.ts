@@ -10,7 +10,7 @@
 //   flaggedRows (the rows to annotate).
 // - a figure's precision: precisionReasons / lowPrecision (too few ops in all, or too wide a
 //   median interval), which keeps a row out of the scoreboard's headline.
-// - the policy: failingRows / failsOn (fail-on: wall, instructions, allocations, any).
+// - the policy: failingRows / failsOn (fail-on: an evidence of the registry, or any).
 // - the counts of outputs, comment and annotations: countRows.
 // AbRow is the row every report is made of; AbRowSchema validates rows read back from a file.
 // AB_DEFAULTS / INSTRUCTION_DEFAULTS / ALLOCATION_DEFAULTS: the defaults shared by the CLI and the action.

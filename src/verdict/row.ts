@@ -48,6 +48,10 @@ export interface AbRow {
   allocations?: AllocationVerdict;
   /** Why a CPU row has no allocation verdict when allocations were asked for. */
   allocationsNote?: string;
+  /** The estimated-cycles verdict of a CPU row (measure cycles). */
+  cycles?: StepVerdict;
+  /** Why a CPU row has no cycles verdict when cycles were asked for. */
+  cyclesNote?: string;
 }
 
 /** One row of a same-job A/B before judging: the paired rounds of both sides (src/run/pairs.ts). */
@@ -111,6 +115,7 @@ export function flaggedBy(r: AbRow, verdict: Verdict): MeasureKind[] {
     ['wall', r.verdict],
     ['instructions', r.instructions?.verdict],
     ['allocations', r.allocations?.verdict],
+    ['cycles', r.cycles?.verdict],
   ];
   return by.filter(([, v]) => v === verdict).map(([e]) => e);
 }
@@ -185,4 +190,6 @@ export const AbRowSchema = z.strictObject({
   instructionsNote: text(2000).optional(),
   allocations: z.strictObject({ bytes: StepVerdictSchema(nonnegative), allocs: StepVerdictSchema(nonnegative).optional(), verdict: VerdictSchema }).optional(),
   allocationsNote: text(2000).optional(),
+  cycles: StepVerdictSchema(positive).optional(),
+  cyclesNote: text(2000).optional(),
 }) satisfies z.ZodType<AbRow>;

@@ -1,4 +1,4 @@
-// The verdicts of a deterministic evidence (instructions, allocations) on the A/B report's rows,
+// The verdicts of a deterministic evidence (instructions, allocations, cycles) on the A/B report's rows,
 // one row per case x param label: each CPU row the three runs (base, base again, head) measured is
 // judged by the evidence's rule, then joined onto the rows already there (the wall-time rows, an
 // earlier evidence's), or made into a row of its own when nothing else saw it.
@@ -12,6 +12,7 @@ import type { StepVerdict } from './steps.js';
 export interface DeterministicVerdicts {
   instructions: StepVerdict;
   allocations: AllocationVerdict;
+  cycles: StepVerdict;
 }
 
 /** One CPU row's figures from the three runs of a deterministic A/B, null where a run has none. */
@@ -37,7 +38,7 @@ export interface StepRule<K extends DeterministicKind, F> {
   missing: string;
 }
 
-type Fields = Pick<AbRow, 'instructions' | 'instructionsNote' | 'allocations' | 'allocationsNote'>;
+type Fields = Pick<AbRow, 'instructions' | 'instructionsNote' | 'allocations' | 'allocationsNote' | 'cycles' | 'cyclesNote'>;
 
 const key = (caseId: string, label: string) => `${caseId}\u0000${label}`;
 

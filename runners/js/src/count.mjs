@@ -9,7 +9,7 @@
 // reuses an address for later code, src/profile/v8-symbols.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { v8Count } from './callgrind-costs.mjs';
+import { v8SlowdownCost } from './callgrind-costs.mjs';
 
 /** Loads the hooks; fails the case with a clear error when the addon cannot be bound here. */
 export async function loadCounter() {
@@ -29,7 +29,8 @@ export async function loadCounter() {
     },
     /**
      * The unit's slowdown while counting: right after `stop`, counted spins adding up to
-     * `fraction` x that step's own instruction count, each dumped as `bee-bench-spin <unit> <step>`
+     * `fraction` x that step's own count (its estimated cycles when callgrind simulates the caches,
+     * callgrind-costs.mjs v8SlowdownCost), each dumped as `bee-bench-spin <unit> <step>`
      * (the engine adds a step's dumps), so the injected share of the count is the fraction, as it
      * is of the wall time natively. Each spin's size comes from the instructions per pass the
      * last one measured, and the spins go on until the target is reached (a few hundred
@@ -79,7 +80,8 @@ function spinPasses(passes) {
 
 /**
  * The count of this process's newest dump as the engine reads it (V8's heap management and
- * loggers left out, callgrind-costs.mjs): callgrind writes `callgrind.out.<pid>.<n>`, n from 1.
+ * loggers left out; estimated cycles with cache events, callgrind-costs.mjs v8SlowdownCost):
+ * callgrind writes `callgrind.out.<pid>.<n>`, n from 1.
  */
 function lastDump(dir) {
   const prefix = `callgrind.out.${process.pid}.`;
@@ -93,7 +95,7 @@ function lastDump(dir) {
   if (newest === 0) throw new Error(`no callgrind dump of this process in ${dir}`);
   const path = join(dir, `${prefix}${newest}`);
   const text = readFileSync(path, 'utf8');
-  const count = v8Count(text);
+  const count = v8SlowdownCost(text);
   if (count === null) throw new Error(`${path}: no "totals:" line`);
   return count;
 }

@@ -202,10 +202,42 @@ fn last_dump(dir: &Path) -> anyhow::Result<u64> {
         .ok_or_else(|| anyhow!("no callgrind dump of this process in {}", dir.display()))?;
     let path = dir.join(format!("{prefix}{newest}"));
     let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
-    text.lines()
-        .find_map(|l| l.strip_prefix("totals: "))
-        .and_then(|n| n.trim().parse().ok())
-        .ok_or_else(|| anyhow!("{}: no `totals:` line", path.display()))
+    dump_cost(&text).ok_or_else(|| anyhow!("{}: no `totals:` line", path.display()))
+}
+
+/// What a slowdown sizes its spins on: the dump's estimated cycles when callgrind simulates the
+/// caches (its events carry the misses: Ir + 10 x L1 misses + 100 x last-level misses, as the
+/// engine reads a cycles run), its instruction count (Ir) otherwise; None without a total.
+fn dump_cost(text: &str) -> Option<u64> {
+    let events: Vec<&str> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("events: "))
+        .map_or_else(|| vec!["Ir"], |e| e.split_whitespace().collect());
+    let totals: Vec<u64> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("totals: "))?
+        .split_whitespace()
+        .map(|n| n.parse().ok())
+        .collect::<Option<_>>()?;
+    let at = |name: &str| {
+        events
+            .iter()
+            .position(|e| *e == name)
+            .map(|i| totals.get(i).copied().unwrap_or(0))
+    };
+    let mut cycles = at("Ir").unwrap_or(*totals.first()?);
+    for (names, weight) in [
+        (["I1mr", "D1mr", "D1mw"], 10),
+        (["ILmr", "DLmr", "DLmw"], 100),
+    ] {
+        for name in names {
+            match at(name) {
+                Some(n) => cycles += weight * n,
+                None => return totals.first().copied(),
+            }
+        }
+    }
+    Some(cycles)
 }
 
 #[cfg(test)]

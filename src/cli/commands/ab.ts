@@ -6,7 +6,7 @@ import { parseNodeSpec, withNodeSides, type NodeSpec } from '../../bee/node-side
 import { abPipeline } from '../../ab/run.js';
 import { costModel } from '../../shard/commands.js';
 import { AB_PIECE_FILE, parsePieceRef, pieceText, runPiece, type PieceRef, type Split } from '../../ab/pieces.js';
-import { isDeterministic, type Measure } from '../../spec/measure.js';
+import { isDeterministic, MEASURES, type Measure } from '../../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, FailOnSchema, INSTRUCTION_DEFAULTS, failingRows } from '../../verdict/index.js';
 import {
   changeFloor,
@@ -71,7 +71,7 @@ export async function ab(v: Values): Promise<number> {
   const instructionThreshold = changeFloor(v, 'instructions', INSTRUCTION_DEFAULTS.floor);
   const allocationThreshold = changeFloor(v, 'allocations', ALLOCATION_DEFAULTS.floor);
   const failOn = FailOnSchema.safeParse(v['fail-on']);
-  if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use wall, instructions, allocations or any`);
+  if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use ${MEASURES.join(', ')} or any`);
   const measure = measureOf(v);
   if (nodes && measure.some(isDeterministic))
     throw new UsageError(`--measure ${v.measure}: a node A/B measures wall time only (one client build on both sides)`);
@@ -137,9 +137,9 @@ export const abCli: CliCommand = {
   usage: [
     'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
     '                  [--size quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
-    '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations|both]',
+    '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations,cycles|both]',
     '                  [--instructions-floor F] [--allocations-floor F] [--profile-case GLOB]...',
-    '                  [--fail-on wall|instructions|allocations|any] [--large] [--piece P --split N] [--prebuilt]',
+    '                  [--fail-on wall|instructions|allocations|cycles|any] [--large] [--piece P --split N] [--prebuilt]',
     'bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]',
     "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)",
   ],

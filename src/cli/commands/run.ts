@@ -115,7 +115,7 @@ export const runCli: CliCommand = {
   usage: [
     'bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]',
     '                  [--size quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]',
-    '                  [--measure wall,instructions,allocations|both]',
+    '                  [--measure wall,instructions,allocations,cycles|both]',
     'bee-bench run     --shard K/N [the selection flags of a sharded plan] [--assignment FILE] [--history DIR] [--prebuilt] [BEE] [--out DIR]',
   ],
   summary: 'build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)',

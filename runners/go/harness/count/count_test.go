@@ -37,3 +37,24 @@ func TestLastDumpReadsThisProcessNewestDump(t *testing.T) {
 		t.Fatal("lastDump of an empty folder: want an error")
 	}
 }
+
+// A cycles run's dump (cache simulation on): the slowdown sizes on the estimated cycles,
+// Ir + 10 x L1 misses + 100 x last-level misses; a plain dump on its instruction count.
+func TestDumpCostIsEstimatedCyclesWithCacheEvents(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want uint64
+	}{
+		{"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\ntotals: 1000 400 200 3 5 2 1 1 0\n", 1000 + 10*(3+5+2) + 100*2},
+		{"events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw\ntotals: 1000 400 200 3\n", 1030},
+		{"events: Ir\ntotals: 777\n", 777},
+		{"totals: 5\n", 5},
+	} {
+		if got, err := dumpCost(c.text); err != nil || got != c.want {
+			t.Fatalf("dumpCost(%q) = %d, %v; want %d", c.text, got, err, c.want)
+		}
+	}
+	if _, err := dumpCost("events: Ir\n"); err == nil {
+		t.Fatal("dumpCost without totals: want an error")
+	}
+}

@@ -1,0 +1,77 @@
+// The evidences read from callgrind's counting runs (instructions; estimated cycles, the same runs
+// with the cache simulation on): one record shape, the CPU units under callgrind, a few iterations
+// (src/run/count.ts), judged by the step rule (src/verdict/steps.ts). Only the figures attach to a
+// wall-time result: a counting run's times are valgrind's.
+import { z } from 'zod';
+import { findCounter } from '../count/callgrind.js';
+import { attachFigures } from '../run/attach.js';
+import { COUNT_ITERATIONS, countRunner, isCounted } from '../run/count.js';
+import type { CaseResult } from '../spec/schema.js';
+import { judgeSteps } from '../verdict/index.js';
+import type { DeterministicEvidence } from './record.js';
+import type { EvidenceView } from './views.js';
+
+type CountingKind = 'instructions' | 'cycles';
+
+export interface CountingOptions<K extends CountingKind> {
+  view: EvidenceView<K>;
+  /** The folder of the job's output its result files go to. */
+  dir: string;
+  /** Callgrind's cache simulation (the cycles' misses), at its measured cost over plain counting. */
+  cacheSim: boolean;
+  /** Callgrind's slowdown against a native iteration: instrumented timed iterations, uninstrumented setup and warmup. */
+  slowdown: { setup: number; warmup: number; timed: number };
+  /** How the report names the tool, after "callgrind". */
+  tool: string;
+}
+
+export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOptions<K>): DeterministicEvidence<K, number[]> {
+  const figures = (c: CaseResult): number[] | null => c[kind] ?? null;
+  return {
+    id: kind,
+    label: o.view.label,
+    view: o.view,
+    deterministic: true,
+    takes: isCounted,
+    iterations: COUNT_ITERATIONS,
+    slowdown: o.slowdown,
+    dir: o.dir,
+    verb: o.view.verb,
+    async unavailable() {
+      const found = await findCounter();
+      return found.counter ? null : found.reason;
+    },
+    async run(cmd, r) {
+      const found = await findCounter();
+      if (!found.counter) return { result: null, problems: [found.reason] };
+      return countRunner(cmd, {
+        runner: r.runner,
+        plan: r.plan,
+        counter: found.counter,
+        out: r.out,
+        timeoutMs: r.timeoutMs,
+        fixtures: r.fixtures,
+        env: r.env,
+        onLine: r.onLine,
+        iterations: r.iterations,
+        keepDumps: r.keep,
+        ...(o.cacheSim ? { cacheSim: true } : {}),
+      });
+    },
+    figures,
+    figuresSchema: z.array(z.number().nonnegative()),
+    attach: (into, from) =>
+      attachFigures(
+        into,
+        from,
+        (c) => {
+          const f = figures(c);
+          return f ? { [kind]: f } : null;
+        },
+        from.counter ? { counter: from.counter } : {},
+      ),
+    counterOf: (r) => (r.counter ? `${o.tool} (${r.counter.version})` : null),
+    judge: (floor) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { floor }),
+    defaultThreshold: o.view.defaultThreshold,
+  };
+}

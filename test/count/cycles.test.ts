@@ -1,0 +1,129 @@
+// Estimated cycles from callgrind's cache simulation: the parsing of dumps that carry the cache
+// events (callgrind's format, with the exclusions the instruction count makes applied to the
+// misses too), and a real valgrind run of the js runner's noop case with the simulation on.
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CACHE_SIM_FLAGS, countingCommand, findCounter, parseDump, readDumps } from '../../src/count/callgrind.js';
+import type { RunnerCommand } from '../../src/build/builder.js';
+import { EVIDENCES } from '../../src/evidence/index.js';
+import { estimatedCycles } from '../../runners/js/src/callgrind-costs.mjs';
+import { ResultSchema } from '../../src/spec/schema.js';
+import { quickPlan } from '../fixtures/spec.js';
+
+const JS: RunnerCommand = { argv: [process.execPath, resolve('runners/js/bin/bee-bench-js.mjs')] };
+const tmp = () => mkdtempSync(join(tmpdir(), 'bee-bench-cycles-'));
+const EVENTS = 'events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw';
+
+describe('estimatedCycles', () => {
+  it('is Ir + 10 x L1 misses + 100 x last-level misses, and null without cache events', () => {
+    const events = EVENTS.slice('events: '.length).split(' ');
+    expect(estimatedCycles(events, [1000, 400, 200, 3, 5, 2, 1, 1, 0])).toBe(1000 + 10 * 10 + 100 * 2);
+    // A cost vector callgrind shortened (trailing zeros left out).
+    expect(estimatedCycles(events, [1000, 400, 200, 3])).toBe(1030);
+    expect(estimatedCycles(['Ir'], [1000])).toBeNull();
+  });
+});
+
+describe('parseDump with cache events', () => {
+  // Go's monitor thread (sysmon) with a callee, and the timed code: the excluded function's
+  // misses leave the cycles as its instructions leave the count.
+  const dump = [
+    'desc: Trigger: Client Request: bee-bench 2 5',
+    'positions: line',
+    EVENTS,
+    '',
+    'fn=(1) main.work',
+    '10 700 300 100 2 4 1 1 2',
+    'cfn=(2) runtime.mallocgc',
+    'calls=1 20',
+    '20 100 50 20 0 1',
+    'fn=(2)',
+    '30 100 50 20 0 1',
+    'fn=(3) runtime.sysmon',
+    '40 50 20 10 5 5 5 1 1 1',
+    'cfn=(4) runtime.retake',
+    'calls=3 50',
+    '* 30 10 0 0 2 0 0 1',
+    'fn=(4)',
+    '50 30 10 0 0 2 0 0 1',
+    'totals: 880 380 130 7 12 6 2 4 1',
+    '',
+  ].join('\n');
+
+  it('reads the cycles of what the count keeps, the wall-clock functions and their callees left out', () => {
+    // Kept: main.work (700 Ir; L1 2+4+1, LL 1+2+0) and the mallocgc it called (100 Ir; L1 0+1).
+    // Out: sysmon's own (50; L1 15, LL 3) and retake's (30; L1 2, LL 1), so 880 - 80 = 800 Ir.
+    const cycles = 800 + 10 * (7 + 1) + 100 * 3;
+    expect(parseDump(dump)).toEqual({ unit: 2, step: 5, instructions: 800, cycles });
+  });
+
+  it("leaves V8's heap management's misses out with its instructions", () => {
+    const v8 = [
+      'desc: Trigger: Client Request: bee-bench 0 1 perf-map=120',
+      'positions: line',
+      EVENTS,
+      'fn=(1) Builtins_KeccakF',
+      '0 9000 10 10 1 40',
+      'fn=(2) void v8::internal::Scavenger::ScavengePage(v8::internal::MemoryChunk*)',
+      '0 500 200 100 3 60 20 2 30 10',
+      'totals: 9500 210 110 4 100 20 2 30 10',
+    ].join('\n');
+    expect(parseDump(v8)).toEqual({ unit: 0, step: 1, instructions: 9000, cycles: 9000 + 10 * (1 + 40) });
+  });
+
+  it('gives no cycles for a dump without cache events, and readDumps none for its step', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, 'callgrind.out.9.1'), `desc: Trigger: Client Request: bee-bench 0 2\n${EVENTS}\ntotals: 1000 0 0 1 2 3 0 0 1\n`);
+    writeFileSync(join(dir, 'callgrind.out.9.2'), `desc: Trigger: Client Request: bee-bench-spin 0 2\n${EVENTS}\ntotals: 10\n`);
+    writeFileSync(join(dir, 'callgrind.out.9.3'), 'desc: Trigger: Client Request: bee-bench 1 2\nevents: Ir\ntotals: 500\n');
+    expect(parseDump(readFileSync(join(dir, 'callgrind.out.9.3'), 'utf8'))).toEqual({ unit: 1, step: 2, instructions: 500 });
+    // A step's spin is added to its cycles as to its count.
+    expect(readDumps(dir, 'cycles')).toEqual(new Map([[0, [1000 + 60 + 100 + 10]]]));
+    expect(readDumps(dir)).toEqual(
+      new Map([
+        [0, [1010]],
+        [1, [500]],
+      ]),
+    );
+  });
+});
+
+describe('countingCommand with the cache simulation', () => {
+  it('simulates a fixed cache geometry, not the host CPU', () => {
+    const argv = countingCommand({ argv: ['bee-bench-rs'] }, 'rs', '/d', { cacheSim: true }).argv;
+    expect(argv).toEqual(expect.arrayContaining([...CACHE_SIM_FLAGS]));
+    expect(CACHE_SIM_FLAGS.filter((f) => /^--(I1|D1|LL)=\d+,\d+,64$/.test(f))).toHaveLength(3);
+    expect(countingCommand({ argv: ['bee-bench-rs'] }, 'rs', '/d').argv).not.toContain('--cache-sim=yes');
+  });
+});
+
+describe('the cycles evidence under valgrind', { timeout: 240_000 }, () => {
+  it('counts each iteration of the noop case with its cache events, cycles at least its instructions', async () => {
+    const found = await findCounter();
+    if (!found.counter) throw new Error(`these tests need valgrind: ${found.reason}`);
+    const keep = tmp();
+    const out = join(tmp(), 'cycles.json');
+    const run = await EVIDENCES.cycles.run(JS, { runner: 'js', plan: quickPlan('js', ['cpu.harness.noop']), out, timeoutMs: 60_000, iterations: 2, keep });
+    expect(run.problems).toEqual([]);
+    const result = ResultSchema.parse(run.result);
+    const noop = result.cases[0]!;
+    expect(noop.cycles).toHaveLength(2);
+    expect(noop.instructions).toHaveLength(2);
+    noop.cycles!.forEach((c, i) => expect(c).toBeGreaterThanOrEqual(noop.instructions![i]!));
+    // The dumps themselves carry the cache events, with misses in a region run cold.
+    const dumps = readdirSync(keep)
+      .filter((f) => f.startsWith('callgrind.out.'))
+      .map((f) => readFileSync(join(keep, f), 'utf8'))
+      .filter((d) => /Client Request: bee-bench 0 /.test(d));
+    expect(dumps.length).toBe(2);
+    for (const d of dumps) expect(d).toMatch(/^events: Ir Dr Dw I1mr D1mr D1mw ILmr DLmr DLmw$/m);
+    expect(noop.cycles!.some((c, i) => c > noop.instructions![i]!)).toBe(true);
+    // The record attaches only the cycles to a wall-time result.
+    const wall = { ...result, cases: result.cases.map(({ cycles: _c, instructions: _i, ...c }) => c) };
+    const attached = EVIDENCES.cycles.attach(wall, result);
+    expect(attached.cases[0]!.cycles).toEqual(noop.cycles);
+    expect(attached.cases[0]!.instructions).toBeUndefined();
+  });
+});
