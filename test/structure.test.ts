@@ -198,6 +198,8 @@ const KIND_ALLOWED: Record<string, string> = {
   'history/schema.ts': 'zod schema of stored history records',
   'history/record.ts': 'the stored record field of counts',
   'history/gab.ts': 'the stored record field of counts (imported benches)',
+  // Which figure a callgrind dump is read for (its Ir, or Ir with the cache misses weighed in).
+  'count/callgrind.ts': "a dump's figure",
   // A pprof file's sample type is named "instructions" by the format, not by the evidence.
   'profile/pprof.ts': "pprof's sample type name",
   // A word of the alert's text ("1.00% more instructions"), not a kind.

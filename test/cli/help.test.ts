@@ -110,7 +110,7 @@ describe('CLI errors in one line', () => {
       const r = await cli(['run', '--runner', 'go', '--measure', 'wal']);
       expect(r.code).toBe(2);
       expect(lines(r.stderr)).toEqual([
-        'bee-bench: --measure wal: a comma list of wall, instructions, allocations (both = wall,instructions); did you mean "wall"?; see bee-bench run --help',
+        'bee-bench: --measure wal: a comma list of wall, instructions, allocations, cycles (both = wall,instructions); did you mean "wall"?; see bee-bench run --help',
       ]);
     } finally {
       if (before !== undefined) process.env.BEE_GO_PATH = before;
