@@ -1,7 +1,7 @@
 // The comment with instruction counts beside wall time: both columns, which evidence flagged a
 // row, a wall-time regression never hidden by counts, and fail-on picking the evidence.
 import { describe, expect, it } from 'vitest';
-import { failsOn, INSTRUCTION_DEFAULTS, judgeSteps } from '../../src/verdict/index.js';
+import { failingRows, failsOn, INSTRUCTION_DEFAULTS, judgeSteps } from '../../src/verdict/index.js';
 import { renderAbComment } from '../../src/report/render/ab-comment.js';
 import { AbRowSchema, countRows, type AbRow } from '../../src/verdict/index.js';
 import { abInput } from './fixtures.js';
@@ -102,5 +102,39 @@ describe('instruction counts in the A/B comment', () => {
   it('validates rows with counts read back from an artifact', () => {
     expect(AbRowSchema.parse(rows[0])).toEqual(rows[0]);
     expect(() => AbRowSchema.parse({ ...rows[0], instructions: { ...counts(1, '~'), extra: 1 } })).toThrow();
+  });
+});
+
+describe('estimated cycles, the fourth evidence, in the A/B comment', () => {
+  // A copy that stays in L1 moves counts; a change in how data meets the caches moves only cycles.
+  const cyclesRows = [
+    row('cpu.keccak.bulk', '~', counts(1.0001, '~'), { cycles: counts(1.031, 'regression') }),
+    row('cpu.ecdsa.sign', '~', counts(1.0001, '~'), { cycles: counts(1.0002, '~') }),
+    row('cpu.identity.create', '~', counts(1.0001, '~'), { cyclesNote: 'not counted in head' }),
+  ];
+  const md = renderAbComment(
+    abInput(cyclesRows, {
+      title: 'bee-bench: rs base → head',
+      marker: 'bee-bench:rs',
+      runner: 'rs',
+      env: {
+        wallTimeMs: 300_000,
+        measure: { wallMs: 0, countMs: 60_000, counter: 'callgrind (valgrind-3.19.0)', threshold: 0.005 },
+        cycles: { threshold: 0.005, counter: 'callgrind cache simulation (valgrind-3.19.0)', ms: 240_000 },
+      },
+    }),
+  );
+
+  it('gets its own column, rule line, note and time line from its view, and flags a row on its own', () => {
+    expect(md).toContain('| instructions | est. cycles | flagged by |');
+    expect(md).toMatch(
+      /`cpu\.keccak\.bulk`.*no change ±0\.01% ⚪ \(threshold ±1\.0%\) \| 3\.1% more ±0\.01% 🔴 \(threshold ±1\.0%\) \| estimated cycles \| 🔴 regression/,
+    );
+    expect(md).toMatch(/`cpu\.identity\.create`.*\| — \(not counted in head\) \|/);
+    expect(md).toContain('Estimated cycles (callgrind cache simulation (valgrind-3.19.0)): a row flags a change reaching its threshold');
+    expect(md).toContain('est. cycles = head/base estimated cycles per timed iteration');
+    expect(md).toMatch(/of which counting estimated cycles \| 4\.0 min/);
+    expect(failingRows(cyclesRows, 'cycles').regressions).toBe(1);
+    expect(failingRows(cyclesRows, 'instructions').regressions).toBe(0);
   });
 });
