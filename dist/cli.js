@@ -40,18 +40,18 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
-// ../integ/node_modules/@stdlib/utils-define-property/lib/define_property.js
+// node_modules/@stdlib/utils-define-property/lib/define_property.js
 var require_define_property = __commonJS({
-  "../integ/node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/define_property.js"(exports, module) {
     "use strict";
     var main2 = typeof Object.defineProperty === "function" ? Object.defineProperty : null;
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
+// node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js
 var require_has_define_property_support = __commonJS({
-  "../integ/node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/has_define_property_support.js"(exports, module) {
     "use strict";
     var defineProperty = require_define_property();
     function hasDefinePropertySupport() {
@@ -66,18 +66,18 @@ var require_has_define_property_support = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-define-property/lib/builtin.js
+// node_modules/@stdlib/utils-define-property/lib/builtin.js
 var require_builtin = __commonJS({
-  "../integ/node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/builtin.js"(exports, module) {
     "use strict";
     var defineProperty = Object.defineProperty;
     module.exports = defineProperty;
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js
 var require_is_number = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_number.js"(exports, module) {
     "use strict";
     function isNumber(value) {
       return typeof value === "number";
@@ -86,9 +86,9 @@ var require_is_number = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js
 var require_zero_pad = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/zero_pad.js"(exports, module) {
     "use strict";
     function startsWithMinus(str) {
       return str[0] === "-";
@@ -121,9 +121,9 @@ var require_zero_pad = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js
 var require_format_integer = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_integer.js"(exports, module) {
     "use strict";
     var isNumber = require_is_number();
     var zeroPad = require_zero_pad();
@@ -196,9 +196,9 @@ var require_format_integer = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js
 var require_is_string = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/is_string.js"(exports, module) {
     "use strict";
     function isString(value) {
       return typeof value === "string";
@@ -207,9 +207,9 @@ var require_is_string = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js
 var require_format_double = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/format_double.js"(exports, module) {
     "use strict";
     var abs = Math.abs;
     var lowercase2 = String.prototype.toLowerCase;
@@ -270,9 +270,9 @@ var require_format_double = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js
 var require_space_pad = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/space_pad.js"(exports, module) {
     "use strict";
     function spaces(n) {
       var out = "";
@@ -294,9 +294,9 @@ var require_space_pad = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-interpolate/lib/main.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/main.js
 var require_main = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/main.js"(exports, module) {
     "use strict";
     var formatInteger = require_format_integer();
     var isString = require_is_string();
@@ -462,18 +462,18 @@ var require_main = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-interpolate/lib/index.js
+// node_modules/@stdlib/string-base-format-interpolate/lib/index.js
 var require_lib = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-interpolate/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-tokenize/lib/main.js
+// node_modules/@stdlib/string-base-format-tokenize/lib/main.js
 var require_main2 = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/main.js"(exports, module) {
     "use strict";
     var RE = /%(?:([1-9]\d*)\$)?([0 +\-#]*)(\*|\d+)?(?:(\.)(\*|\d+)?)?[hlL]?([%A-Za-z])/g;
     function parse3(match) {
@@ -520,18 +520,18 @@ var require_main2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-base-format-tokenize/lib/index.js
+// node_modules/@stdlib/string-base-format-tokenize/lib/index.js
 var require_lib2 = __commonJS({
-  "../integ/node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-base-format-tokenize/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main2();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/string-format/lib/is_string.js
+// node_modules/@stdlib/string-format/lib/is_string.js
 var require_is_string2 = __commonJS({
-  "../integ/node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/is_string.js"(exports, module) {
     "use strict";
     function isString(value) {
       return typeof value === "string";
@@ -540,9 +540,9 @@ var require_is_string2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-format/lib/main.js
+// node_modules/@stdlib/string-format/lib/main.js
 var require_main3 = __commonJS({
-  "../integ/node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/main.js"(exports, module) {
     "use strict";
     var interpolate = require_lib();
     var tokenize = require_lib2();
@@ -563,18 +563,18 @@ var require_main3 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/string-format/lib/index.js
+// node_modules/@stdlib/string-format/lib/index.js
 var require_lib3 = __commonJS({
-  "../integ/node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/string-format/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main3();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-define-property/lib/polyfill.js
+// node_modules/@stdlib/utils-define-property/lib/polyfill.js
 var require_polyfill = __commonJS({
-  "../integ/node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/polyfill.js"(exports, module) {
     "use strict";
     var format = require_lib3();
     var objectProtoype = Object.prototype;
@@ -623,9 +623,9 @@ var require_polyfill = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-define-property/lib/index.js
+// node_modules/@stdlib/utils-define-property/lib/index.js
 var require_lib4 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-property/lib/index.js"(exports, module) {
     "use strict";
     var hasDefinePropertySupport = require_has_define_property_support();
     var builtin = require_builtin();
@@ -640,9 +640,9 @@ var require_lib4 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js
 var require_main4 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/main.js"(exports, module) {
     "use strict";
     var defineProperty = require_lib4();
     function setNonEnumerableReadOnly(obj, prop, value) {
@@ -657,18 +657,18 @@ var require_main4 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
+// node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js
 var require_lib5 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-define-nonenumerable-read-only-property/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main4();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-nan/lib/main.js
 var require_main5 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/main.js"(exports, module) {
     "use strict";
     function isnan(x) {
       return x !== x;
@@ -677,54 +677,54 @@ var require_main5 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-nan/lib/index.js
 var require_lib6 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-nan/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main5();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-floor/lib/main.js
+// node_modules/@stdlib/math-base-special-floor/lib/main.js
 var require_main6 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/main.js"(exports, module) {
     "use strict";
     var floor = Math.floor;
     module.exports = floor;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-floor/lib/index.js
+// node_modules/@stdlib/math-base-special-floor/lib/index.js
 var require_lib7 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-floor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main6();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-ceil/lib/main.js
+// node_modules/@stdlib/math-base-special-ceil/lib/main.js
 var require_main7 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/main.js"(exports, module) {
     "use strict";
     var ceil = Math.ceil;
     module.exports = ceil;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-ceil/lib/index.js
+// node_modules/@stdlib/math-base-special-ceil/lib/index.js
 var require_lib8 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ceil/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main7();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-trunc/lib/main.js
+// node_modules/@stdlib/math-base-special-trunc/lib/main.js
 var require_main8 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/main.js"(exports, module) {
     "use strict";
     var floor = require_lib7();
     var ceil = require_lib8();
@@ -738,35 +738,35 @@ var require_main8 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-trunc/lib/index.js
+// node_modules/@stdlib/math-base-special-trunc/lib/index.js
 var require_lib9 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-trunc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main8();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/number-ctor/lib/main.js
+// node_modules/@stdlib/number-ctor/lib/main.js
 var require_main9 = __commonJS({
-  "../integ/node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-ctor/lib/main.js"(exports, module) {
     "use strict";
     module.exports = Number;
   }
 });
 
-// ../integ/node_modules/@stdlib/number-ctor/lib/index.js
+// node_modules/@stdlib/number-ctor/lib/index.js
 var require_lib10 = __commonJS({
-  "../integ/node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main9();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-ninf/lib/index.js
+// node_modules/@stdlib/constants-float64-ninf/lib/index.js
 var require_lib11 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ninf/lib/index.js"(exports, module) {
     "use strict";
     var Number2 = require_lib10();
     var FLOAT64_NINF = Number2.NEGATIVE_INFINITY;
@@ -774,54 +774,54 @@ var require_lib11 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-pinf/lib/index.js
+// node_modules/@stdlib/constants-float64-pinf/lib/index.js
 var require_lib12 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-pinf/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_PINF = Number.POSITIVE_INFINITY;
     module.exports = FLOAT64_PINF;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
+// node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js
 var require_lib13 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-exponent-bias/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_EXPONENT_BIAS = 1023 | 0;
     module.exports = FLOAT64_EXPONENT_BIAS;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
+// node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js
 var require_lib14 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT = 1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js
 var require_lib15 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-max-base2-exponent-subnormal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL = -1023 | 0;
     module.exports = FLOAT64_MAX_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
+// node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js
 var require_lib16 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-min-base2-exponent-subnormal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL = -1074 | 0;
     module.exports = FLOAT64_MIN_BASE2_EXPONENT_SUBNORMAL;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js
 var require_main10 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -832,36 +832,36 @@ var require_main10 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js
 var require_lib17 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-infinite/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main10();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js
 var require_lib18 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-sign-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_SIGN_MASK = 2147483648 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_SIGN_MASK;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js
 var require_lib19 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-abs-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_ABS_MASK = 2147483647 >>> 0;
     module.exports = FLOAT64_HIGH_WORD_ABS_MASK;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-symbol-support/lib/main.js
+// node_modules/@stdlib/assert-has-symbol-support/lib/main.js
 var require_main11 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/main.js"(exports, module) {
     "use strict";
     function hasSymbolSupport() {
       return typeof Symbol === "function" && typeof /* @__PURE__ */ Symbol("foo") === "symbol";
@@ -870,18 +870,18 @@ var require_main11 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-symbol-support/lib/index.js
+// node_modules/@stdlib/assert-has-symbol-support/lib/index.js
 var require_lib20 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-symbol-support/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main11();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js
 var require_main12 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/main.js"(exports, module) {
     "use strict";
     var hasSymbols = require_lib20();
     var FLG = hasSymbols();
@@ -892,27 +892,27 @@ var require_main12 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
+// node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js
 var require_lib21 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-tostringtag-support/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main12();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-native-class/lib/tostring.js
+// node_modules/@stdlib/utils-native-class/lib/tostring.js
 var require_tostring = __commonJS({
-  "../integ/node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostring.js"(exports, module) {
     "use strict";
     var toStr = Object.prototype.toString;
     module.exports = toStr;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-native-class/lib/main.js
+// node_modules/@stdlib/utils-native-class/lib/main.js
 var require_main13 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/main.js"(exports, module) {
     "use strict";
     var toStr = require_tostring();
     function nativeClass(v) {
@@ -922,9 +922,9 @@ var require_main13 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-own-property/lib/main.js
+// node_modules/@stdlib/assert-has-own-property/lib/main.js
 var require_main14 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/main.js"(exports, module) {
     "use strict";
     var has = Object.prototype.hasOwnProperty;
     function hasOwnProp(value, property) {
@@ -937,36 +937,36 @@ var require_main14 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-own-property/lib/index.js
+// node_modules/@stdlib/assert-has-own-property/lib/index.js
 var require_lib22 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-own-property/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main14();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/symbol-ctor/lib/main.js
+// node_modules/@stdlib/symbol-ctor/lib/main.js
 var require_main15 = __commonJS({
-  "../integ/node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/main.js"(exports, module) {
     "use strict";
     var Sym = typeof Symbol === "function" ? Symbol : void 0;
     module.exports = Sym;
   }
 });
 
-// ../integ/node_modules/@stdlib/symbol-ctor/lib/index.js
+// node_modules/@stdlib/symbol-ctor/lib/index.js
 var require_lib23 = __commonJS({
-  "../integ/node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/symbol-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main15();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-native-class/lib/tostringtag.js
+// node_modules/@stdlib/utils-native-class/lib/tostringtag.js
 var require_tostringtag = __commonJS({
-  "../integ/node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/tostringtag.js"(exports, module) {
     "use strict";
     var Symbol2 = require_lib23();
     var toStrTag = typeof Symbol2 === "function" ? Symbol2.toStringTag : "";
@@ -974,9 +974,9 @@ var require_tostringtag = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-native-class/lib/polyfill.js
+// node_modules/@stdlib/utils-native-class/lib/polyfill.js
 var require_polyfill2 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/polyfill.js"(exports, module) {
     "use strict";
     var hasOwnProp = require_lib22();
     var toStringTag = require_tostringtag();
@@ -1007,9 +1007,9 @@ var require_polyfill2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-native-class/lib/index.js
+// node_modules/@stdlib/utils-native-class/lib/index.js
 var require_lib24 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-native-class/lib/index.js"(exports, module) {
     "use strict";
     var hasToStringTag = require_lib21();
     var builtin = require_main13();
@@ -1024,9 +1024,9 @@ var require_lib24 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-uint32array/lib/main.js
+// node_modules/@stdlib/assert-is-uint32array/lib/main.js
 var require_main16 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint32Array = typeof Uint32Array === "function";
@@ -1038,36 +1038,36 @@ var require_main16 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-uint32array/lib/index.js
+// node_modules/@stdlib/assert-is-uint32array/lib/index.js
 var require_lib25 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint32array/lib/index.js"(exports, module) {
     "use strict";
     var isUint32Array = require_main16();
     module.exports = isUint32Array;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-uint32-max/lib/index.js
+// node_modules/@stdlib/constants-uint32-max/lib/index.js
 var require_lib26 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint32-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT32_MAX = 4294967295;
     module.exports = UINT32_MAX;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js
 var require_uint32array = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/uint32array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint32Array === "function" ? Uint32Array : null;
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/main.js
 var require_main17 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint32Array = require_lib25();
     var UINT32_MAX = require_lib26();
@@ -1094,27 +1094,27 @@ var require_main17 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint32array-support/lib/index.js
 var require_lib27 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint32array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint32ArraySupport = require_main17();
     module.exports = hasUint32ArraySupport;
   }
 });
 
-// ../integ/node_modules/@stdlib/array-uint32/lib/main.js
+// node_modules/@stdlib/array-uint32/lib/main.js
 var require_main18 = __commonJS({
-  "../integ/node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint32Array === "function" ? Uint32Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../integ/node_modules/@stdlib/array-uint32/lib/polyfill.js
+// node_modules/@stdlib/array-uint32/lib/polyfill.js
 var require_polyfill3 = __commonJS({
-  "../integ/node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1123,9 +1123,9 @@ var require_polyfill3 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/array-uint32/lib/index.js
+// node_modules/@stdlib/array-uint32/lib/index.js
 var require_lib28 = __commonJS({
-  "../integ/node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint32/lib/index.js"(exports, module) {
     "use strict";
     var hasUint32ArraySupport = require_lib27();
     var builtin = require_main18();
@@ -1140,9 +1140,9 @@ var require_lib28 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-float64array/lib/main.js
+// node_modules/@stdlib/assert-is-float64array/lib/main.js
 var require_main19 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasFloat64Array = typeof Float64Array === "function";
@@ -1154,27 +1154,27 @@ var require_main19 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-float64array/lib/index.js
+// node_modules/@stdlib/assert-is-float64array/lib/index.js
 var require_lib29 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-float64array/lib/index.js"(exports, module) {
     "use strict";
     var isFloat64Array = require_main19();
     module.exports = isFloat64Array;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js
 var require_float64array = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/float64array.js"(exports, module) {
     "use strict";
     var main2 = typeof Float64Array === "function" ? Float64Array : null;
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-float64array-support/lib/main.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/main.js
 var require_main20 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/main.js"(exports, module) {
     "use strict";
     var isFloat64Array = require_lib29();
     var GlobalFloat64Array = require_float64array();
@@ -1196,27 +1196,27 @@ var require_main20 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-float64array-support/lib/index.js
+// node_modules/@stdlib/assert-has-float64array-support/lib/index.js
 var require_lib30 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-float64array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasFloat64ArraySupport = require_main20();
     module.exports = hasFloat64ArraySupport;
   }
 });
 
-// ../integ/node_modules/@stdlib/array-float64/lib/main.js
+// node_modules/@stdlib/array-float64/lib/main.js
 var require_main21 = __commonJS({
-  "../integ/node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Float64Array === "function" ? Float64Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../integ/node_modules/@stdlib/array-float64/lib/polyfill.js
+// node_modules/@stdlib/array-float64/lib/polyfill.js
 var require_polyfill4 = __commonJS({
-  "../integ/node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1225,9 +1225,9 @@ var require_polyfill4 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/array-float64/lib/index.js
+// node_modules/@stdlib/array-float64/lib/index.js
 var require_lib31 = __commonJS({
-  "../integ/node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-float64/lib/index.js"(exports, module) {
     "use strict";
     var hasFloat64ArraySupport = require_lib30();
     var builtin = require_main21();
@@ -1242,9 +1242,9 @@ var require_lib31 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-uint8array/lib/main.js
+// node_modules/@stdlib/assert-is-uint8array/lib/main.js
 var require_main22 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint8Array = typeof Uint8Array === "function";
@@ -1256,36 +1256,36 @@ var require_main22 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-uint8array/lib/index.js
+// node_modules/@stdlib/assert-is-uint8array/lib/index.js
 var require_lib32 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint8array/lib/index.js"(exports, module) {
     "use strict";
     var isUint8Array = require_main22();
     module.exports = isUint8Array;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-uint8-max/lib/index.js
+// node_modules/@stdlib/constants-uint8-max/lib/index.js
 var require_lib33 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint8-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT8_MAX = 255 | 0;
     module.exports = UINT8_MAX;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js
 var require_uint8array = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/uint8array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint8Array === "function" ? Uint8Array : null;
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/main.js
 var require_main23 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint8Array = require_lib32();
     var UINT8_MAX = require_lib33();
@@ -1312,27 +1312,27 @@ var require_main23 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint8array-support/lib/index.js
 var require_lib34 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint8array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint8ArraySupport = require_main23();
     module.exports = hasUint8ArraySupport;
   }
 });
 
-// ../integ/node_modules/@stdlib/array-uint8/lib/main.js
+// node_modules/@stdlib/array-uint8/lib/main.js
 var require_main24 = __commonJS({
-  "../integ/node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint8Array === "function" ? Uint8Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../integ/node_modules/@stdlib/array-uint8/lib/polyfill.js
+// node_modules/@stdlib/array-uint8/lib/polyfill.js
 var require_polyfill5 = __commonJS({
-  "../integ/node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1341,9 +1341,9 @@ var require_polyfill5 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/array-uint8/lib/index.js
+// node_modules/@stdlib/array-uint8/lib/index.js
 var require_lib35 = __commonJS({
-  "../integ/node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint8/lib/index.js"(exports, module) {
     "use strict";
     var hasUint8ArraySupport = require_lib34();
     var builtin = require_main24();
@@ -1358,9 +1358,9 @@ var require_lib35 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-uint16array/lib/main.js
+// node_modules/@stdlib/assert-is-uint16array/lib/main.js
 var require_main25 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var hasUint16Array = typeof Uint16Array === "function";
@@ -1372,36 +1372,36 @@ var require_main25 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-uint16array/lib/index.js
+// node_modules/@stdlib/assert-is-uint16array/lib/index.js
 var require_lib36 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-uint16array/lib/index.js"(exports, module) {
     "use strict";
     var isUint16Array = require_main25();
     module.exports = isUint16Array;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-uint16-max/lib/index.js
+// node_modules/@stdlib/constants-uint16-max/lib/index.js
 var require_lib37 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-uint16-max/lib/index.js"(exports, module) {
     "use strict";
     var UINT16_MAX = 65535 | 0;
     module.exports = UINT16_MAX;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js
 var require_uint16array = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/uint16array.js"(exports, module) {
     "use strict";
     var main2 = typeof Uint16Array === "function" ? Uint16Array : null;
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/main.js
 var require_main26 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/main.js"(exports, module) {
     "use strict";
     var isUint16Array = require_lib36();
     var UINT16_MAX = require_lib37();
@@ -1428,27 +1428,27 @@ var require_main26 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
+// node_modules/@stdlib/assert-has-uint16array-support/lib/index.js
 var require_lib38 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-has-uint16array-support/lib/index.js"(exports, module) {
     "use strict";
     var hasUint16ArraySupport = require_main26();
     module.exports = hasUint16ArraySupport;
   }
 });
 
-// ../integ/node_modules/@stdlib/array-uint16/lib/main.js
+// node_modules/@stdlib/array-uint16/lib/main.js
 var require_main27 = __commonJS({
-  "../integ/node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/main.js"(exports, module) {
     "use strict";
     var ctor = typeof Uint16Array === "function" ? Uint16Array : void 0;
     module.exports = ctor;
   }
 });
 
-// ../integ/node_modules/@stdlib/array-uint16/lib/polyfill.js
+// node_modules/@stdlib/array-uint16/lib/polyfill.js
 var require_polyfill6 = __commonJS({
-  "../integ/node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/polyfill.js"(exports, module) {
     "use strict";
     function polyfill() {
       throw new Error("not implemented");
@@ -1457,9 +1457,9 @@ var require_polyfill6 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/array-uint16/lib/index.js
+// node_modules/@stdlib/array-uint16/lib/index.js
 var require_lib39 = __commonJS({
-  "../integ/node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/array-uint16/lib/index.js"(exports, module) {
     "use strict";
     var hasUint16ArraySupport = require_lib38();
     var builtin = require_main27();
@@ -1474,9 +1474,9 @@ var require_lib39 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
+// node_modules/@stdlib/assert-is-little-endian/lib/ctors.js
 var require_ctors = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/ctors.js"(exports, module) {
     "use strict";
     var Uint8Array2 = require_lib35();
     var Uint16Array2 = require_lib39();
@@ -1488,9 +1488,9 @@ var require_ctors = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-little-endian/lib/main.js
+// node_modules/@stdlib/assert-is-little-endian/lib/main.js
 var require_main28 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/main.js"(exports, module) {
     "use strict";
     var ctors = require_ctors();
     var bool;
@@ -1507,18 +1507,18 @@ var require_main28 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-little-endian/lib/index.js
+// node_modules/@stdlib/assert-is-little-endian/lib/index.js
 var require_lib40 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-little-endian/lib/index.js"(exports, module) {
     "use strict";
     var IS_LITTLE_ENDIAN = require_main28();
     module.exports = IS_LITTLE_ENDIAN;
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/indices.js
 var require_indices = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/indices.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var indices;
@@ -1539,9 +1539,9 @@ var require_indices = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/assign.js
 var require_assign = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/assign.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -1560,9 +1560,9 @@ var require_assign = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-to-words/lib/main.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/main.js
 var require_main29 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign();
     function toWords(x) {
@@ -1572,9 +1572,9 @@ var require_main29 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-to-words/lib/index.js
+// node_modules/@stdlib/number-float64-base-to-words/lib/index.js
 var require_lib41 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-to-words/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main29();
@@ -1584,9 +1584,9 @@ var require_lib41 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js
 var require_high = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/high.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var HIGH;
@@ -1599,9 +1599,9 @@ var require_high = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js
 var require_main30 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -1616,18 +1616,18 @@ var require_main30 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js
 var require_lib42 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-get-high-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main30();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/indices.js
 var require_indices2 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/indices.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var indices;
@@ -1648,9 +1648,9 @@ var require_indices2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-from-words/lib/main.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/main.js
 var require_main31 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -1668,18 +1668,18 @@ var require_main31 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-from-words/lib/index.js
+// node_modules/@stdlib/number-float64-base-from-words/lib/index.js
 var require_lib43 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-from-words/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main31();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-copysign/lib/main.js
+// node_modules/@stdlib/math-base-special-copysign/lib/main.js
 var require_main32 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/main.js"(exports, module) {
     "use strict";
     var SIGN_MASK = require_lib18();
     var ABS_MASK = require_lib19();
@@ -1702,27 +1702,27 @@ var require_main32 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-copysign/lib/index.js
+// node_modules/@stdlib/math-base-special-copysign/lib/index.js
 var require_lib44 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-copysign/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main32();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
+// node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js
 var require_lib45 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-smallest-normal/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = 22250738585072014e-324;
     module.exports = FLOAT64_SMALLEST_NORMAL;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-abs/lib/main.js
+// node_modules/@stdlib/math-base-special-abs/lib/main.js
 var require_main33 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/main.js"(exports, module) {
     "use strict";
     function abs(x) {
       return Math.abs(x);
@@ -1731,18 +1731,18 @@ var require_main33 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-abs/lib/index.js
+// node_modules/@stdlib/math-base-special-abs/lib/index.js
 var require_lib46 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-abs/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main33();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/assign.js
 var require_assign2 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/assign.js"(exports, module) {
     "use strict";
     var FLOAT64_SMALLEST_NORMAL = require_lib45();
     var isInfinite = require_lib17();
@@ -1768,9 +1768,9 @@ var require_assign2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-normalize/lib/main.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/main.js
 var require_main34 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/main.js"(exports, module) {
     "use strict";
     var fcn = require_assign2();
     function normalize2(x) {
@@ -1780,9 +1780,9 @@ var require_main34 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-normalize/lib/index.js
+// node_modules/@stdlib/number-float64-base-normalize/lib/index.js
 var require_lib47 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-normalize/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main34();
@@ -1792,18 +1792,18 @@ var require_lib47 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
+// node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js
 var require_lib48 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-high-word-exponent-mask/lib/index.js"(exports, module) {
     "use strict";
     var FLOAT64_HIGH_WORD_EXPONENT_MASK = 2146435072;
     module.exports = FLOAT64_HIGH_WORD_EXPONENT_MASK;
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-exponent/lib/main.js
+// node_modules/@stdlib/number-float64-base-exponent/lib/main.js
 var require_main35 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/main.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib42();
     var EXP_MASK = require_lib48();
@@ -1817,18 +1817,18 @@ var require_main35 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-exponent/lib/index.js
+// node_modules/@stdlib/number-float64-base-exponent/lib/index.js
 var require_lib49 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-exponent/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main35();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-ldexp/lib/main.js
+// node_modules/@stdlib/math-base-special-ldexp/lib/main.js
 var require_main36 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -1883,18 +1883,18 @@ var require_main36 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-ldexp/lib/index.js
+// node_modules/@stdlib/math-base-special-ldexp/lib/index.js
 var require_lib50 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ldexp/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main36();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js
 var require_polyval_p = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/polyval_p.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -1906,9 +1906,9 @@ var require_polyval_p = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
+// node_modules/@stdlib/math-base-special-exp/lib/expmulti.js
 var require_expmulti = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/expmulti.js"(exports, module) {
     "use strict";
     var ldexp = require_lib50();
     var polyvalP = require_polyval_p();
@@ -1927,9 +1927,9 @@ var require_expmulti = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-exp/lib/main.js
+// node_modules/@stdlib/math-base-special-exp/lib/main.js
 var require_main37 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     var trunc = require_lib9();
@@ -1975,18 +1975,18 @@ var require_main37 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-exp/lib/index.js
+// node_modules/@stdlib/math-base-special-exp/lib/index.js
 var require_lib51 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-exp/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main37();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js
 var require_low = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/low.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var LOW;
@@ -1999,9 +1999,9 @@ var require_low = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js
 var require_main38 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -2017,18 +2017,18 @@ var require_main38 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js
 var require_lib52 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-low-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main38();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js
 var require_polyval_pp = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pp.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2040,9 +2040,9 @@ var require_polyval_pp = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js
 var require_polyval_qq = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qq.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2054,9 +2054,9 @@ var require_polyval_qq = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js
 var require_polyval_pa = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_pa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2068,9 +2068,9 @@ var require_polyval_pa = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js
 var require_polyval_qa = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_qa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2082,9 +2082,9 @@ var require_polyval_qa = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js
 var require_polyval_ra = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_ra.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2096,9 +2096,9 @@ var require_polyval_ra = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js
 var require_polyval_sa = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sa.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2110,9 +2110,9 @@ var require_polyval_sa = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js
 var require_polyval_rb = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_rb.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2124,9 +2124,9 @@ var require_polyval_rb = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
+// node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js
 var require_polyval_sb = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/polyval_sb.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2138,9 +2138,9 @@ var require_polyval_sb = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/main.js
+// node_modules/@stdlib/math-base-special-erfc/lib/main.js
 var require_main39 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     var exp = require_lib51();
@@ -2246,36 +2246,36 @@ var require_main39 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfc/lib/index.js
+// node_modules/@stdlib/math-base-special-erfc/lib/index.js
 var require_lib53 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfc/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main39();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-sqrt/lib/main.js
+// node_modules/@stdlib/math-base-special-sqrt/lib/main.js
 var require_main40 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/main.js"(exports, module) {
     "use strict";
     var sqrt = Math.sqrt;
     module.exports = sqrt;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-sqrt/lib/index.js
+// node_modules/@stdlib/math-base-special-sqrt/lib/index.js
 var require_lib54 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-sqrt/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main40();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js
 var require_main41 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/main.js"(exports, module) {
     "use strict";
     var erfc = require_lib53();
     var sqrt = require_lib54();
@@ -2297,9 +2297,9 @@ var require_main41 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-constant-function/lib/main.js
+// node_modules/@stdlib/utils-constant-function/lib/main.js
 var require_main42 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/main.js"(exports, module) {
     "use strict";
     function wrap(value) {
       return constantFunction;
@@ -2311,18 +2311,18 @@ var require_main42 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-constant-function/lib/index.js
+// node_modules/@stdlib/utils-constant-function/lib/index.js
 var require_lib55 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-constant-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main42();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js
 var require_main43 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     function cdf2(x, mu) {
@@ -2335,9 +2335,9 @@ var require_main43 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js
 var require_factory = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var isnan = require_lib6();
@@ -2357,9 +2357,9 @@ var require_factory = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js
 var require_lib56 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main43();
@@ -2369,9 +2369,9 @@ var require_lib56 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js
 var require_factory2 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var degenerate = require_lib56().factory;
@@ -2401,9 +2401,9 @@ var require_factory2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js
 var require_lib57 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main41();
@@ -2413,9 +2413,9 @@ var require_lib57 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js
 var require_high2 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/high.js"(exports, module) {
     "use strict";
     var isLittleEndian = require_lib40();
     var HIGH;
@@ -2428,9 +2428,9 @@ var require_high2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js
 var require_main44 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/main.js"(exports, module) {
     "use strict";
     var Uint32Array2 = require_lib28();
     var Float64Array2 = require_lib31();
@@ -2446,18 +2446,18 @@ var require_main44 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
+// node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js
 var require_lib58 = __commonJS({
-  "../integ/node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/number-float64-base-set-high-word/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main44();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js
 var require_polyval_p2 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_p.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2469,9 +2469,9 @@ var require_polyval_p2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
+// node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js
 var require_polyval_q = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/polyval_q.js"(exports, module) {
     "use strict";
     function evalpoly(x) {
       if (x === 0) {
@@ -2483,9 +2483,9 @@ var require_polyval_q = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-ln/lib/main.js
+// node_modules/@stdlib/math-base-special-ln/lib/main.js
 var require_main45 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/main.js"(exports, module) {
     "use strict";
     var getHighWord = require_lib42();
     var setHighWord = require_lib58();
@@ -2575,18 +2575,18 @@ var require_main45 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-ln/lib/index.js
+// node_modules/@stdlib/math-base-special-ln/lib/index.js
 var require_lib59 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-ln/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main45();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js
 var require_rational_p1q1 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p1q1.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2614,9 +2614,9 @@ var require_rational_p1q1 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js
 var require_rational_p2q2 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p2q2.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2644,9 +2644,9 @@ var require_rational_p2q2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js
 var require_rational_p3q3 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p3q3.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2674,9 +2674,9 @@ var require_rational_p3q3 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js
 var require_rational_p4q4 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p4q4.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2704,9 +2704,9 @@ var require_rational_p4q4 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js
 var require_rational_p5q5 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/rational_p5q5.js"(exports, module) {
     "use strict";
     function evalrational(x) {
       var ax;
@@ -2734,9 +2734,9 @@ var require_rational_p5q5 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfinv/lib/main.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/main.js
 var require_main46 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     var sqrt = require_lib54();
@@ -2813,18 +2813,18 @@ var require_main46 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-erfinv/lib/index.js
+// node_modules/@stdlib/math-base-special-erfinv/lib/index.js
 var require_lib60 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-erfinv/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main46();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js
 var require_main47 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/main.js"(exports, module) {
     "use strict";
     var erfinv = require_lib60();
     var isnan = require_lib6();
@@ -2846,9 +2846,9 @@ var require_main47 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js
 var require_main48 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/main.js"(exports, module) {
     "use strict";
     var isnan = require_lib6();
     function quantile3(p, mu) {
@@ -2861,9 +2861,9 @@ var require_main48 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js
 var require_factory3 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var isnan = require_lib6();
@@ -2883,9 +2883,9 @@ var require_factory3 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js
 var require_lib61 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-degenerate-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main48();
@@ -2895,9 +2895,9 @@ var require_lib61 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js
 var require_factory4 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var constantFunction = require_lib55();
     var degenerate = require_lib61().factory;
@@ -2927,9 +2927,9 @@ var require_factory4 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js
 var require_lib62 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-normal-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main47();
@@ -2939,9 +2939,9 @@ var require_lib62 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js
 var require_main49 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-integer/lib/main.js"(exports, module) {
     "use strict";
     var floor = require_lib7();
     function isPositiveInteger(x) {
@@ -2951,18 +2951,18 @@ var require_main49 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js
 var require_lib63 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-positive-integer/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main49();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-assert-is-finite/lib/main.js
+// node_modules/@stdlib/math-base-assert-is-finite/lib/main.js
 var require_main50 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-assert-is-finite/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-finite/lib/main.js"(exports, module) {
     "use strict";
     var PINF = require_lib12();
     var NINF = require_lib11();
@@ -2977,54 +2977,54 @@ var require_main50 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-assert-is-finite/lib/index.js
+// node_modules/@stdlib/math-base-assert-is-finite/lib/index.js
 var require_lib64 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-assert-is-finite/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-assert-is-finite/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main50();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-round/lib/main.js
+// node_modules/@stdlib/math-base-special-round/lib/main.js
 var require_main51 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/main.js"(exports, module) {
     "use strict";
     var round = Math.round;
     module.exports = round;
   }
 });
 
-// ../integ/node_modules/@stdlib/math-base-special-round/lib/index.js
+// node_modules/@stdlib/math-base-special-round/lib/index.js
 var require_lib65 = __commonJS({
-  "../integ/node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/math-base-special-round/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main51();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/constants-float64-ln-two/lib/index.js
+// node_modules/@stdlib/constants-float64-ln-two/lib/index.js
 var require_lib66 = __commonJS({
-  "../integ/node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/constants-float64-ln-two/lib/index.js"(exports, module) {
     "use strict";
     var LN2 = 0.6931471805599453;
     module.exports = LN2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-type-of/lib/fixtures/re.js
+// node_modules/@stdlib/utils-type-of/lib/fixtures/re.js
 var require_re = __commonJS({
-  "../integ/node_modules/@stdlib/utils-type-of/lib/fixtures/re.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/fixtures/re.js"(exports, module) {
     "use strict";
     var RE = /./;
     module.exports = RE;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-boolean/lib/primitive.js
+// node_modules/@stdlib/assert-is-boolean/lib/primitive.js
 var require_primitive = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-boolean/lib/primitive.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/primitive.js"(exports, module) {
     "use strict";
     function isBoolean(value) {
       return typeof value === "boolean";
@@ -3033,36 +3033,36 @@ var require_primitive = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/boolean-ctor/lib/main.js
+// node_modules/@stdlib/boolean-ctor/lib/main.js
 var require_main52 = __commonJS({
-  "../integ/node_modules/@stdlib/boolean-ctor/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/boolean-ctor/lib/main.js"(exports, module) {
     "use strict";
     var Bool = Boolean;
     module.exports = Bool;
   }
 });
 
-// ../integ/node_modules/@stdlib/boolean-ctor/lib/index.js
+// node_modules/@stdlib/boolean-ctor/lib/index.js
 var require_lib67 = __commonJS({
-  "../integ/node_modules/@stdlib/boolean-ctor/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/boolean-ctor/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main52();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-boolean/lib/tostring.js
+// node_modules/@stdlib/assert-is-boolean/lib/tostring.js
 var require_tostring2 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-boolean/lib/tostring.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/tostring.js"(exports, module) {
     "use strict";
     var toString = Boolean.prototype.toString;
     module.exports = toString;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js
+// node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js
 var require_try2serialize = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/try2serialize.js"(exports, module) {
     "use strict";
     var toString = require_tostring2();
     function test(value) {
@@ -3077,9 +3077,9 @@ var require_try2serialize = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-boolean/lib/object.js
+// node_modules/@stdlib/assert-is-boolean/lib/object.js
 var require_object = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-boolean/lib/object.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/object.js"(exports, module) {
     "use strict";
     var hasToStringTag = require_lib21();
     var nativeClass = require_lib24();
@@ -3102,9 +3102,9 @@ var require_object = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-boolean/lib/main.js
+// node_modules/@stdlib/assert-is-boolean/lib/main.js
 var require_main53 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-boolean/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/main.js"(exports, module) {
     "use strict";
     var isPrimitive = require_primitive();
     var isObject2 = require_object();
@@ -3115,9 +3115,9 @@ var require_main53 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-boolean/lib/index.js
+// node_modules/@stdlib/assert-is-boolean/lib/index.js
 var require_lib68 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-boolean/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-boolean/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main53();
@@ -3129,9 +3129,9 @@ var require_lib68 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-global/lib/codegen.js
+// node_modules/@stdlib/utils-global/lib/codegen.js
 var require_codegen = __commonJS({
-  "../integ/node_modules/@stdlib/utils-global/lib/codegen.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/codegen.js"(exports, module) {
     "use strict";
     function getGlobal() {
       return new Function("return this;")();
@@ -3140,45 +3140,45 @@ var require_codegen = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-global/lib/self.js
+// node_modules/@stdlib/utils-global/lib/self.js
 var require_self = __commonJS({
-  "../integ/node_modules/@stdlib/utils-global/lib/self.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/self.js"(exports, module) {
     "use strict";
     var obj = typeof self === "object" ? self : null;
     module.exports = obj;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-global/lib/window.js
+// node_modules/@stdlib/utils-global/lib/window.js
 var require_window = __commonJS({
-  "../integ/node_modules/@stdlib/utils-global/lib/window.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/window.js"(exports, module) {
     "use strict";
     var obj = typeof window === "object" ? window : null;
     module.exports = obj;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-global/lib/global.js
+// node_modules/@stdlib/utils-global/lib/global.js
 var require_global = __commonJS({
-  "../integ/node_modules/@stdlib/utils-global/lib/global.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/global.js"(exports, module) {
     "use strict";
     var obj = typeof global === "object" ? global : null;
     module.exports = obj;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-global/lib/global_this.js
+// node_modules/@stdlib/utils-global/lib/global_this.js
 var require_global_this = __commonJS({
-  "../integ/node_modules/@stdlib/utils-global/lib/global_this.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/global_this.js"(exports, module) {
     "use strict";
     var obj = typeof globalThis === "object" ? globalThis : null;
     module.exports = obj;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-global/lib/main.js
+// node_modules/@stdlib/utils-global/lib/main.js
 var require_main54 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-global/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/main.js"(exports, module) {
     "use strict";
     var isBoolean = require_lib68().isPrimitive;
     var format = require_lib3();
@@ -3214,18 +3214,18 @@ var require_main54 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-global/lib/index.js
+// node_modules/@stdlib/utils-global/lib/index.js
 var require_lib69 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-global/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-global/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main54();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js
+// node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js
 var require_nodelist = __commonJS({
-  "../integ/node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/fixtures/nodelist.js"(exports, module) {
     "use strict";
     var getGlobal = require_lib69();
     var root = getGlobal();
@@ -3234,18 +3234,18 @@ var require_nodelist = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js
+// node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js
 var require_typedarray = __commonJS({
-  "../integ/node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/fixtures/typedarray.js"(exports, module) {
     "use strict";
     var typedarray = Int8Array;
     module.exports = typedarray;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-type-of/lib/check.js
+// node_modules/@stdlib/utils-type-of/lib/check.js
 var require_check = __commonJS({
-  "../integ/node_modules/@stdlib/utils-type-of/lib/check.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/check.js"(exports, module) {
     "use strict";
     var RE = require_re();
     var nodeList = require_nodelist();
@@ -3265,9 +3265,9 @@ var require_check = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/regexp-function-name/lib/main.js
+// node_modules/@stdlib/regexp-function-name/lib/main.js
 var require_main55 = __commonJS({
-  "../integ/node_modules/@stdlib/regexp-function-name/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/regexp-function-name/lib/main.js"(exports, module) {
     "use strict";
     function reFunctionName() {
       return /^\s*function\s*([^(]*)/i;
@@ -3276,9 +3276,9 @@ var require_main55 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/regexp-function-name/lib/regexp.js
+// node_modules/@stdlib/regexp-function-name/lib/regexp.js
 var require_regexp = __commonJS({
-  "../integ/node_modules/@stdlib/regexp-function-name/lib/regexp.js"(exports, module) {
+  "node_modules/@stdlib/regexp-function-name/lib/regexp.js"(exports, module) {
     "use strict";
     var reFunctionName = require_main55();
     var RE_FUNCTION_NAME = reFunctionName();
@@ -3286,9 +3286,9 @@ var require_regexp = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/regexp-function-name/lib/index.js
+// node_modules/@stdlib/regexp-function-name/lib/index.js
 var require_lib70 = __commonJS({
-  "../integ/node_modules/@stdlib/regexp-function-name/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/regexp-function-name/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main55();
@@ -3298,9 +3298,9 @@ var require_lib70 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-array/lib/main.js
+// node_modules/@stdlib/assert-is-array/lib/main.js
 var require_main56 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-array/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-array/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var f;
@@ -3316,18 +3316,18 @@ var require_main56 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-array/lib/index.js
+// node_modules/@stdlib/assert-is-array/lib/index.js
 var require_lib71 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-array/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-array/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main56();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-tools-array-function/lib/main.js
+// node_modules/@stdlib/assert-tools-array-function/lib/main.js
 var require_main57 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-tools-array-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-tools-array-function/lib/main.js"(exports, module) {
     "use strict";
     var isArray = require_lib71();
     var format = require_lib3();
@@ -3358,18 +3358,18 @@ var require_main57 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-tools-array-function/lib/index.js
+// node_modules/@stdlib/assert-tools-array-function/lib/index.js
 var require_lib72 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-tools-array-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-tools-array-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main57();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-object-like/lib/main.js
+// node_modules/@stdlib/assert-is-object-like/lib/main.js
 var require_main58 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-object-like/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-object-like/lib/main.js"(exports, module) {
     "use strict";
     function isObjectLike(value) {
       return value !== null && typeof value === "object";
@@ -3378,9 +3378,9 @@ var require_main58 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-object-like/lib/index.js
+// node_modules/@stdlib/assert-is-object-like/lib/index.js
 var require_lib73 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-object-like/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-object-like/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var arrayfun = require_lib72();
@@ -3391,9 +3391,9 @@ var require_lib73 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-buffer/lib/main.js
+// node_modules/@stdlib/assert-is-buffer/lib/main.js
 var require_main59 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-buffer/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-buffer/lib/main.js"(exports, module) {
     "use strict";
     var isObjectLike = require_lib73();
     function isBuffer(value) {
@@ -3406,18 +3406,18 @@ var require_main59 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-buffer/lib/index.js
+// node_modules/@stdlib/assert-is-buffer/lib/index.js
 var require_lib74 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-buffer/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-buffer/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main59();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-constructor-name/lib/main.js
+// node_modules/@stdlib/utils-constructor-name/lib/main.js
 var require_main60 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-constructor-name/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-constructor-name/lib/main.js"(exports, module) {
     "use strict";
     var nativeClass = require_lib24();
     var RE = require_lib70().REGEXP;
@@ -3446,18 +3446,18 @@ var require_main60 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-constructor-name/lib/index.js
+// node_modules/@stdlib/utils-constructor-name/lib/index.js
 var require_lib75 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-constructor-name/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-constructor-name/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main60();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-type-of/lib/main.js
+// node_modules/@stdlib/utils-type-of/lib/main.js
 var require_main61 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-type-of/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/main.js"(exports, module) {
     "use strict";
     var ctorName = require_lib75();
     function typeOf(v) {
@@ -3475,9 +3475,9 @@ var require_main61 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-type-of/lib/polyfill.js
+// node_modules/@stdlib/utils-type-of/lib/polyfill.js
 var require_polyfill7 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-type-of/lib/polyfill.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/polyfill.js"(exports, module) {
     "use strict";
     var ctorName = require_lib75();
     function typeOf(v) {
@@ -3487,9 +3487,9 @@ var require_polyfill7 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-type-of/lib/index.js
+// node_modules/@stdlib/utils-type-of/lib/index.js
 var require_lib76 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-type-of/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-type-of/lib/index.js"(exports, module) {
     "use strict";
     var usePolyfill = require_check();
     var builtin = require_main61();
@@ -3499,9 +3499,9 @@ var require_lib76 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-function/lib/main.js
+// node_modules/@stdlib/assert-is-function/lib/main.js
 var require_main62 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-function/lib/main.js"(exports, module) {
     "use strict";
     var typeOf = require_lib76();
     function isFunction(value) {
@@ -3511,18 +3511,18 @@ var require_main62 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/assert-is-function/lib/index.js
+// node_modules/@stdlib/assert-is-function/lib/index.js
 var require_lib77 = __commonJS({
-  "../integ/node_modules/@stdlib/assert-is-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/assert-is-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main62();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-identity-function/lib/main.js
+// node_modules/@stdlib/utils-identity-function/lib/main.js
 var require_main63 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-identity-function/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-identity-function/lib/main.js"(exports, module) {
     "use strict";
     function identity(x) {
       return x;
@@ -3531,18 +3531,18 @@ var require_main63 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-identity-function/lib/index.js
+// node_modules/@stdlib/utils-identity-function/lib/index.js
 var require_lib78 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-identity-function/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-identity-function/lib/index.js"(exports, module) {
     "use strict";
     var main2 = require_main63();
     module.exports = main2;
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-memoize/lib/main.js
+// node_modules/@stdlib/utils-memoize/lib/main.js
 var require_main64 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-memoize/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/utils-memoize/lib/main.js"(exports, module) {
     "use strict";
     var isFunction = require_lib77();
     var setReadOnly = require_lib5();
@@ -3588,18 +3588,18 @@ var require_main64 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/utils-memoize/lib/index.js
+// node_modules/@stdlib/utils-memoize/lib/index.js
 var require_lib79 = __commonJS({
-  "../integ/node_modules/@stdlib/utils-memoize/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/utils-memoize/lib/index.js"(exports, module) {
     "use strict";
     var memoize = require_main64();
     module.exports = memoize;
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js
+// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js
 var require_weights = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/weights.js"(exports, module) {
     "use strict";
     var memoize = require_lib79();
     var memoized;
@@ -3622,9 +3622,9 @@ var require_weights = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js
+// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js
 var require_main65 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/main.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var isfinite = require_lib64();
@@ -3660,9 +3660,9 @@ var require_main65 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js
 var require_factory5 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/factory.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var constantFunction = require_lib55();
@@ -3705,9 +3705,9 @@ var require_factory5 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js
+// node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js
 var require_lib80 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-cdf/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main65();
@@ -3717,9 +3717,9 @@ var require_lib80 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js
+// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js
 var require_weights2 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/weights.js"(exports, module) {
     "use strict";
     var memoize = require_lib79();
     var memoized;
@@ -3742,9 +3742,9 @@ var require_weights2 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js
+// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js
 var require_main66 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/main.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var isfinite = require_lib64();
@@ -3781,9 +3781,9 @@ var require_main66 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js
+// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js
 var require_factory6 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/factory.js"(exports, module) {
     "use strict";
     var isPositiveInteger = require_lib63();
     var constantFunction = require_lib55();
@@ -3824,9 +3824,9 @@ var require_factory6 = __commonJS({
   }
 });
 
-// ../integ/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js
+// node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js
 var require_lib81 = __commonJS({
-  "../integ/node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js"(exports, module) {
+  "node_modules/@stdlib/stats-base-dists-signrank-quantile/lib/index.js"(exports, module) {
     "use strict";
     var setReadOnly = require_lib5();
     var main2 = require_main66();
@@ -3836,9 +3836,9 @@ var require_lib81 = __commonJS({
   }
 });
 
-// ../integ/node_modules/graceful-fs/polyfills.js
+// node_modules/graceful-fs/polyfills.js
 var require_polyfills = __commonJS({
-  "../integ/node_modules/graceful-fs/polyfills.js"(exports, module) {
+  "node_modules/graceful-fs/polyfills.js"(exports, module) {
     var constants2 = __require("constants");
     var origCwd = process.cwd;
     var cwd = null;
@@ -4124,9 +4124,9 @@ var require_polyfills = __commonJS({
   }
 });
 
-// ../integ/node_modules/graceful-fs/legacy-streams.js
+// node_modules/graceful-fs/legacy-streams.js
 var require_legacy_streams = __commonJS({
-  "../integ/node_modules/graceful-fs/legacy-streams.js"(exports, module) {
+  "node_modules/graceful-fs/legacy-streams.js"(exports, module) {
     var Stream = __require("stream").Stream;
     module.exports = legacy;
     function legacy(fs) {
@@ -4220,9 +4220,9 @@ var require_legacy_streams = __commonJS({
   }
 });
 
-// ../integ/node_modules/graceful-fs/clone.js
+// node_modules/graceful-fs/clone.js
 var require_clone = __commonJS({
-  "../integ/node_modules/graceful-fs/clone.js"(exports, module) {
+  "node_modules/graceful-fs/clone.js"(exports, module) {
     "use strict";
     module.exports = clone2;
     var getPrototypeOf = Object.getPrototypeOf || function(obj) {
@@ -4243,9 +4243,9 @@ var require_clone = __commonJS({
   }
 });
 
-// ../integ/node_modules/graceful-fs/graceful-fs.js
+// node_modules/graceful-fs/graceful-fs.js
 var require_graceful_fs = __commonJS({
-  "../integ/node_modules/graceful-fs/graceful-fs.js"(exports, module) {
+  "node_modules/graceful-fs/graceful-fs.js"(exports, module) {
     var fs = __require("fs");
     var polyfills = require_polyfills();
     var legacy = require_legacy_streams();
@@ -4613,9 +4613,9 @@ var require_graceful_fs = __commonJS({
   }
 });
 
-// ../integ/node_modules/retry/lib/retry_operation.js
+// node_modules/retry/lib/retry_operation.js
 var require_retry_operation = __commonJS({
-  "../integ/node_modules/retry/lib/retry_operation.js"(exports, module) {
+  "node_modules/retry/lib/retry_operation.js"(exports, module) {
     function RetryOperation(timeouts, options2) {
       if (typeof options2 === "boolean") {
         options2 = { forever: options2 };
@@ -4744,9 +4744,9 @@ var require_retry_operation = __commonJS({
   }
 });
 
-// ../integ/node_modules/retry/lib/retry.js
+// node_modules/retry/lib/retry.js
 var require_retry = __commonJS({
-  "../integ/node_modules/retry/lib/retry.js"(exports) {
+  "node_modules/retry/lib/retry.js"(exports) {
     var RetryOperation = require_retry_operation();
     exports.operation = function(options2) {
       var timeouts = exports.timeouts(options2);
@@ -4830,16 +4830,16 @@ var require_retry = __commonJS({
   }
 });
 
-// ../integ/node_modules/retry/index.js
+// node_modules/retry/index.js
 var require_retry2 = __commonJS({
-  "../integ/node_modules/retry/index.js"(exports, module) {
+  "node_modules/retry/index.js"(exports, module) {
     module.exports = require_retry();
   }
 });
 
-// ../integ/node_modules/proper-lockfile/node_modules/signal-exit/signals.js
+// node_modules/proper-lockfile/node_modules/signal-exit/signals.js
 var require_signals = __commonJS({
-  "../integ/node_modules/proper-lockfile/node_modules/signal-exit/signals.js"(exports, module) {
+  "node_modules/proper-lockfile/node_modules/signal-exit/signals.js"(exports, module) {
     module.exports = [
       "SIGABRT",
       "SIGALRM",
@@ -4874,9 +4874,9 @@ var require_signals = __commonJS({
   }
 });
 
-// ../integ/node_modules/proper-lockfile/node_modules/signal-exit/index.js
+// node_modules/proper-lockfile/node_modules/signal-exit/index.js
 var require_signal_exit = __commonJS({
-  "../integ/node_modules/proper-lockfile/node_modules/signal-exit/index.js"(exports, module) {
+  "node_modules/proper-lockfile/node_modules/signal-exit/index.js"(exports, module) {
     var process2 = global.process;
     var processOk = function(process3) {
       return process3 && typeof process3 === "object" && typeof process3.removeListener === "function" && typeof process3.emit === "function" && typeof process3.reallyExit === "function" && typeof process3.listeners === "function" && typeof process3.kill === "function" && typeof process3.pid === "number" && typeof process3.on === "function";
@@ -5033,9 +5033,9 @@ var require_signal_exit = __commonJS({
   }
 });
 
-// ../integ/node_modules/proper-lockfile/lib/mtime-precision.js
+// node_modules/proper-lockfile/lib/mtime-precision.js
 var require_mtime_precision = __commonJS({
-  "../integ/node_modules/proper-lockfile/lib/mtime-precision.js"(exports, module) {
+  "node_modules/proper-lockfile/lib/mtime-precision.js"(exports, module) {
     "use strict";
     var cacheSymbol = /* @__PURE__ */ Symbol();
     function probe2(file2, fs, callback) {
@@ -5075,9 +5075,9 @@ var require_mtime_precision = __commonJS({
   }
 });
 
-// ../integ/node_modules/proper-lockfile/lib/lockfile.js
+// node_modules/proper-lockfile/lib/lockfile.js
 var require_lockfile = __commonJS({
-  "../integ/node_modules/proper-lockfile/lib/lockfile.js"(exports, module) {
+  "node_modules/proper-lockfile/lib/lockfile.js"(exports, module) {
     "use strict";
     var path = __require("path");
     var fs = require_graceful_fs();
@@ -5312,9 +5312,9 @@ var require_lockfile = __commonJS({
   }
 });
 
-// ../integ/node_modules/proper-lockfile/lib/adapter.js
+// node_modules/proper-lockfile/lib/adapter.js
 var require_adapter = __commonJS({
-  "../integ/node_modules/proper-lockfile/lib/adapter.js"(exports, module) {
+  "node_modules/proper-lockfile/lib/adapter.js"(exports, module) {
     "use strict";
     var fs = require_graceful_fs();
     function createSyncFs(fs2) {
@@ -5377,9 +5377,9 @@ var require_adapter = __commonJS({
   }
 });
 
-// ../integ/node_modules/proper-lockfile/index.js
+// node_modules/proper-lockfile/index.js
 var require_proper_lockfile = __commonJS({
-  "../integ/node_modules/proper-lockfile/index.js"(exports, module) {
+  "node_modules/proper-lockfile/index.js"(exports, module) {
     "use strict";
     var lockfile = require_lockfile();
     var { toPromise, toSync, toSyncOptions } = require_adapter();
@@ -5627,7 +5627,7 @@ function write(v, indent, pad) {
   return `{${nl}${body.join(`,${nl}`)}${nl}${pad}}`;
 }
 
-// ../integ/node_modules/zod/v4/classic/external.js
+// node_modules/zod/v4/classic/external.js
 var external_exports = {};
 __export(external_exports, {
   $brand: () => $brand,
@@ -5890,7 +5890,7 @@ __export(external_exports, {
   xor: () => xor
 });
 
-// ../integ/node_modules/zod/v4/core/index.js
+// node_modules/zod/v4/core/index.js
 var core_exports2 = {};
 __export(core_exports2, {
   $ZodAny: () => $ZodAny,
@@ -6207,7 +6207,7 @@ __export(core_exports2, {
   withParser: () => withParser
 });
 
-// ../integ/node_modules/zod/v4/core/util.js
+// node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
   BIGINT_FORMAT_RANGES: () => BIGINT_FORMAT_RANGES,
@@ -7063,7 +7063,7 @@ function constantCatch(value) {
   return fn;
 }
 
-// ../integ/node_modules/zod/v4/core/core.js
+// node_modules/zod/v4/core/core.js
 var _a;
 var NEVER = /* @__PURE__ */ Object.freeze({
   status: "aborted"
@@ -7185,7 +7185,7 @@ function config(newConfig) {
   return globalConfig;
 }
 
-// ../integ/node_modules/zod/v4/core/errors.js
+// node_modules/zod/v4/core/errors.js
 function _getMessage() {
   const internals = this._zod;
   internals.message ?? (internals.message = JSON.stringify(internals.def, jsonStringifyReplacer, 2));
@@ -7377,7 +7377,7 @@ function prettifyError(error62) {
   return lines.join("\n");
 }
 
-// ../integ/node_modules/zod/v4/core/parse.js
+// node_modules/zod/v4/core/parse.js
 function finalizeParams(callee, params) {
   return { callee: params?.callee ?? callee, Err: params?.Err };
 }
@@ -7537,7 +7537,7 @@ var _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 var safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync($ZodRealError);
 
-// ../integ/node_modules/zod/v4/core/regexes.js
+// node_modules/zod/v4/core/regexes.js
 var regexes_exports = {};
 __export(regexes_exports, {
   anyString: () => anyString,
@@ -7709,7 +7709,7 @@ var sha512_hex = /^[0-9a-fA-F]{128}$/;
 var sha512_base64 = /* @__PURE__ */ fixedBase64(86, "==");
 var sha512_base64url = /* @__PURE__ */ fixedBase64url(86);
 
-// ../integ/node_modules/zod/v4/core/checks.js
+// node_modules/zod/v4/core/checks.js
 var $ZodCheck = /* @__PURE__ */ $constructor("$ZodCheck", (inst, def) => {
   var _a3;
   inst._zod ?? (inst._zod = {});
@@ -8185,7 +8185,7 @@ var $ZodCheckOverwrite = /* @__PURE__ */ $constructor("$ZodCheckOverwrite", (ins
   };
 });
 
-// ../integ/node_modules/zod/v4/core/doc.js
+// node_modules/zod/v4/core/doc.js
 var Doc = class {
   constructor(args = [], closed = {}) {
     this.content = [];
@@ -8226,14 +8226,14 @@ ${content.join("\n")}
   }
 };
 
-// ../integ/node_modules/zod/v4/core/versions.js
+// node_modules/zod/v4/core/versions.js
 var version = {
   major: 4,
   minor: 6,
   patch: 7
 };
 
-// ../integ/node_modules/zod/v4/core/schemas.js
+// node_modules/zod/v4/core/schemas.js
 var $ZodType = /* @__PURE__ */ $constructor("$ZodType", (inst, def) => {
   var _a3;
   inst ?? (inst = {});
@@ -10675,7 +10675,7 @@ function handleRefineResult(result2, payload, input2, inst) {
   }
 }
 
-// ../integ/node_modules/zod/v4/core/memoizer.js
+// node_modules/zod/v4/core/memoizer.js
 var $ZodCyclicError = class extends Error {
   constructor() {
     super(`Cannot parse a reference cycle that closes through a transform`);
@@ -10952,7 +10952,7 @@ function isBackEdge(ctx, value) {
   return backEdges !== void 0 && isRef(value) && backEdges.has(value);
 }
 
-// ../integ/node_modules/zod/v4/locales/index.js
+// node_modules/zod/v4/locales/index.js
 var locales_exports = {};
 __export(locales_exports, {
   ar: () => ar_default,
@@ -11020,7 +11020,7 @@ __export(locales_exports, {
   zhTW: () => zh_TW_default
 });
 
-// ../integ/node_modules/zod/v4/locales/ar.js
+// node_modules/zod/v4/locales/ar.js
 var error = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0641", verb: "\u0623\u0646 \u064A\u062D\u0648\u064A" },
@@ -11132,7 +11132,7 @@ function ar_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/az.js
+// node_modules/zod/v4/locales/az.js
 var error2 = () => {
   const Sizable = {
     string: { unit: "simvol", verb: "olmal\u0131d\u0131r" },
@@ -11243,7 +11243,7 @@ function az_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/be.js
+// node_modules/zod/v4/locales/be.js
 function getBelarusianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -11412,7 +11412,7 @@ function be_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/bg.js
+// node_modules/zod/v4/locales/bg.js
 var error4 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0430", verb: "\u0434\u0430 \u0441\u044A\u0434\u044A\u0440\u0436\u0430" },
@@ -11538,7 +11538,7 @@ function bg_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/bn.js
+// node_modules/zod/v4/locales/bn.js
 var error5 = () => {
   const Sizable = {
     string: { unit: "\u0985\u0995\u09CD\u09B7\u09B0", verb: "\u09A5\u09BE\u0995\u09A4\u09C7 \u09B9\u09AC\u09C7" },
@@ -11652,7 +11652,7 @@ function bn_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ca.js
+// node_modules/zod/v4/locales/ca.js
 var error6 = () => {
   const Sizable = {
     string: { unit: "car\xE0cters", verb: "contenir" },
@@ -11766,7 +11766,7 @@ function ca_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ckb.js
+// node_modules/zod/v4/locales/ckb.js
 var error7 = () => {
   const Sizable = {
     string: { unit: "\u067E\u06CC\u062A", verb: "\u0628\u06CE\u062A" },
@@ -11899,7 +11899,7 @@ function ckb_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/cs.js
+// node_modules/zod/v4/locales/cs.js
 var error8 = () => {
   const Sizable = {
     string: { unit: "znak\u016F", verb: "m\xEDt" },
@@ -12016,7 +12016,7 @@ function cs_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/da.js
+// node_modules/zod/v4/locales/da.js
 var error9 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "havde" },
@@ -12137,7 +12137,7 @@ function da_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/de.js
+// node_modules/zod/v4/locales/de.js
 var error10 = () => {
   const Sizable = {
     string: { unit: "Zeichen", verb: "zu haben" },
@@ -12251,7 +12251,7 @@ function de_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/el.js
+// node_modules/zod/v4/locales/el.js
 var error11 = () => {
   const Sizable = {
     string: { unit: "\u03C7\u03B1\u03C1\u03B1\u03BA\u03C4\u03AE\u03C1\u03B5\u03C2", verb: "\u03BD\u03B1 \u03AD\u03C7\u03B5\u03B9" },
@@ -12364,7 +12364,7 @@ function el_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/en.js
+// node_modules/zod/v4/locales/en.js
 var error12 = () => {
   const Sizable = {
     string: { unit: "characters", verb: "to have" },
@@ -12489,7 +12489,7 @@ function en_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/eo.js
+// node_modules/zod/v4/locales/eo.js
 var error13 = () => {
   const Sizable = {
     string: { unit: "karaktrojn", verb: "havi" },
@@ -12604,7 +12604,7 @@ function eo_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/es.js
+// node_modules/zod/v4/locales/es.js
 var error14 = () => {
   const Sizable = {
     string: { unit: "caracteres", verb: "tener" },
@@ -12741,7 +12741,7 @@ function es_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/fa.js
+// node_modules/zod/v4/locales/fa.js
 var error15 = () => {
   const Sizable = {
     string: { unit: "\u06A9\u0627\u0631\u0627\u06A9\u062A\u0631", verb: "\u062F\u0627\u0634\u062A\u0647 \u0628\u0627\u0634\u062F" },
@@ -12861,7 +12861,7 @@ function fa_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/fi.js
+// node_modules/zod/v4/locales/fi.js
 var error16 = () => {
   const Sizable = {
     string: { unit: "merkki\xE4", subject: "merkkijonon" },
@@ -12979,7 +12979,7 @@ function fi_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/fr.js
+// node_modules/zod/v4/locales/fr.js
 var error17 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -13109,7 +13109,7 @@ function fr_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/fr-CA.js
+// node_modules/zod/v4/locales/fr-CA.js
 var error18 = () => {
   const Sizable = {
     string: { unit: "caract\xE8res", verb: "avoir" },
@@ -13222,7 +13222,7 @@ function fr_CA_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/gu.js
+// node_modules/zod/v4/locales/gu.js
 var error19 = () => {
   const Sizable = {
     string: { unit: "\u0A85\u0A95\u0ACD\u0AB7\u0AB0", verb: "\u0AB9\u0ACB\u0AB5\u0ABE \u0A9C\u0ACB\u0A88\u0A8F" },
@@ -13336,7 +13336,7 @@ function gu_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/he.js
+// node_modules/zod/v4/locales/he.js
 var error20 = () => {
   const TypeNames = {
     string: { label: "\u05DE\u05D7\u05E8\u05D5\u05D6\u05EA", gender: "f" },
@@ -13538,7 +13538,7 @@ function he_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/hi.js
+// node_modules/zod/v4/locales/hi.js
 var error21 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0930\u0916\u0928\u0947 \u0915\u0947 \u0932\u093F\u090F" },
@@ -13650,7 +13650,7 @@ function hi_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/hr.js
+// node_modules/zod/v4/locales/hr.js
 var error22 = () => {
   const Sizable = {
     string: { unit: "znakova", verb: "imati" },
@@ -13777,7 +13777,7 @@ function hr_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/hu.js
+// node_modules/zod/v4/locales/hu.js
 var error23 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "legyen" },
@@ -13891,7 +13891,7 @@ function hu_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/hy.js
+// node_modules/zod/v4/locales/hy.js
 function getArmenianPlural(count, one, many) {
   return Math.abs(count) === 1 ? one : many;
 }
@@ -14050,7 +14050,7 @@ function hy_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/id.js
+// node_modules/zod/v4/locales/id.js
 var error25 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "memiliki" },
@@ -14162,7 +14162,7 @@ function id_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/is.js
+// node_modules/zod/v4/locales/is.js
 var error26 = () => {
   const Sizable = {
     string: { unit: "stafi", verb: "a\xF0 hafa" },
@@ -14277,7 +14277,7 @@ function is_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/it.js
+// node_modules/zod/v4/locales/it.js
 var error27 = () => {
   const Sizable = {
     string: { unit: "caratteri", verb: "avere" },
@@ -14391,7 +14391,7 @@ function it_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ja.js
+// node_modules/zod/v4/locales/ja.js
 var error28 = () => {
   const Sizable = {
     string: { unit: "\u6587\u5B57", verb: "\u3067\u3042\u308B" },
@@ -14504,7 +14504,7 @@ function ja_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ka.js
+// node_modules/zod/v4/locales/ka.js
 var error29 = () => {
   const Sizable = {
     string: { unit: "\u10E1\u10D8\u10DB\u10D1\u10DD\u10DA\u10DD", verb: "\u10E3\u10DC\u10D3\u10D0 \u10E8\u10D4\u10D8\u10EA\u10D0\u10D5\u10D3\u10D4\u10E1" },
@@ -14622,7 +14622,7 @@ function ka_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/km.js
+// node_modules/zod/v4/locales/km.js
 var error30 = () => {
   const Sizable = {
     string: { unit: "\u178F\u17BD\u17A2\u1780\u17D2\u179F\u179A", verb: "\u1782\u17BD\u179A\u1798\u17B6\u1793" },
@@ -14738,12 +14738,12 @@ function km_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/kh.js
+// node_modules/zod/v4/locales/kh.js
 function kh_default() {
   return km_default();
 }
 
-// ../integ/node_modules/zod/v4/locales/kn.js
+// node_modules/zod/v4/locales/kn.js
 var error31 = () => {
   const Sizable = {
     string: { unit: "\u0C85\u0C95\u0CCD\u0CB7\u0CB0\u0C97\u0CB3\u0CC1", verb: "\u0CB9\u0CCA\u0C82\u0CA6\u0CB2\u0CC1" },
@@ -14859,7 +14859,7 @@ function kn_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ko.js
+// node_modules/zod/v4/locales/ko.js
 var error32 = () => {
   const Sizable = {
     string: { unit: "\uBB38\uC790", verb: "to have" },
@@ -14976,7 +14976,7 @@ function ko_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/lt.js
+// node_modules/zod/v4/locales/lt.js
 var capitalizeFirstCharacter = (text4) => {
   return text4.charAt(0).toUpperCase() + text4.slice(1);
 };
@@ -15184,7 +15184,7 @@ function lt_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/mk.js
+// node_modules/zod/v4/locales/mk.js
 var error34 = () => {
   const Sizable = {
     string: { unit: "\u0437\u043D\u0430\u0446\u0438", verb: "\u0434\u0430 \u0438\u043C\u0430\u0430\u0442" },
@@ -15299,7 +15299,7 @@ function mk_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ms.js
+// node_modules/zod/v4/locales/ms.js
 var error35 = () => {
   const Sizable = {
     string: { unit: "aksara", verb: "mempunyai" },
@@ -15412,7 +15412,7 @@ function ms_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ne.js
+// node_modules/zod/v4/locales/ne.js
 var error36 = () => {
   const Sizable = {
     string: { unit: "\u0905\u0915\u094D\u0937\u0930", verb: "\u0939\u0941\u0928\u0941\u092A\u0930\u094D\u091B" },
@@ -15524,7 +15524,7 @@ function ne_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/nl.js
+// node_modules/zod/v4/locales/nl.js
 var error37 = () => {
   const Sizable = {
     string: { unit: "tekens", verb: "heeft" },
@@ -15640,7 +15640,7 @@ function nl_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/nn.js
+// node_modules/zod/v4/locales/nn.js
 var error38 = () => {
   const Sizable = {
     string: { unit: "teikn", verb: "\xE5 ha" },
@@ -15754,7 +15754,7 @@ function nn_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/no.js
+// node_modules/zod/v4/locales/no.js
 var error39 = () => {
   const Sizable = {
     string: { unit: "tegn", verb: "\xE5 ha" },
@@ -15868,7 +15868,7 @@ function no_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ota.js
+// node_modules/zod/v4/locales/ota.js
 var error40 = () => {
   const Sizable = {
     string: { unit: "harf", verb: "olmal\u0131d\u0131r" },
@@ -15983,7 +15983,7 @@ function ota_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ps.js
+// node_modules/zod/v4/locales/ps.js
 var error41 = () => {
   const Sizable = {
     string: { unit: "\u062A\u0648\u06A9\u064A", verb: "\u0648\u0644\u0631\u064A" },
@@ -16103,7 +16103,7 @@ function ps_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/pl.js
+// node_modules/zod/v4/locales/pl.js
 var error42 = () => {
   const Sizable = {
     string: { unit: "znak\xF3w", verb: "mie\u0107" },
@@ -16218,7 +16218,7 @@ function pl_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/pt.js
+// node_modules/zod/v4/locales/pt.js
 var error43 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -16362,7 +16362,7 @@ function pt_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/pt-BR.js
+// node_modules/zod/v4/locales/pt-BR.js
 var error44 = () => {
   const Sizable = {
     string: { unit: "caracteres" },
@@ -16507,7 +16507,7 @@ function pt_BR_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ro.js
+// node_modules/zod/v4/locales/ro.js
 var error45 = () => {
   const Sizable = {
     string: { unit: "caractere", verb: "s\u0103 aib\u0103" },
@@ -16630,7 +16630,7 @@ function ro_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ru.js
+// node_modules/zod/v4/locales/ru.js
 function getRussianPlural(count, one, few, many) {
   const absCount = Math.abs(count);
   const lastDigit = absCount % 10;
@@ -16799,7 +16799,7 @@ function ru_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/sk.js
+// node_modules/zod/v4/locales/sk.js
 var error47 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "ma\u0165" },
@@ -16916,7 +16916,7 @@ function sk_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/sl.js
+// node_modules/zod/v4/locales/sl.js
 var error48 = () => {
   const Sizable = {
     string: { unit: "znakov", verb: "imeti" },
@@ -17031,7 +17031,7 @@ function sl_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/sv.js
+// node_modules/zod/v4/locales/sv.js
 var error49 = () => {
   const Sizable = {
     string: { unit: "tecken", verb: "att ha" },
@@ -17147,7 +17147,7 @@ function sv_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ta.js
+// node_modules/zod/v4/locales/ta.js
 var error50 = () => {
   const Sizable = {
     string: { unit: "\u0B8E\u0BB4\u0BC1\u0BA4\u0BCD\u0BA4\u0BC1\u0B95\u0BCD\u0B95\u0BB3\u0BCD", verb: "\u0B95\u0BCA\u0BA3\u0BCD\u0B9F\u0BBF\u0BB0\u0BC1\u0B95\u0BCD\u0B95 \u0BB5\u0BC7\u0BA3\u0BCD\u0B9F\u0BC1\u0BAE\u0BCD" },
@@ -17263,7 +17263,7 @@ function ta_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/tg.js
+// node_modules/zod/v4/locales/tg.js
 var error51 = () => {
   const Sizable = {
     string: { unit: "\u0430\u043B\u043E\u043C\u0430\u0442", verb: "\u0434\u043E\u0448\u0442\u0430 \u0431\u043E\u0448\u0430\u0434" },
@@ -17380,7 +17380,7 @@ function tg_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/th.js
+// node_modules/zod/v4/locales/th.js
 var error52 = () => {
   const Sizable = {
     string: { unit: "\u0E15\u0E31\u0E27\u0E2D\u0E31\u0E01\u0E29\u0E23", verb: "\u0E04\u0E27\u0E23\u0E21\u0E35" },
@@ -17496,7 +17496,7 @@ function th_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/tk.js
+// node_modules/zod/v4/locales/tk.js
 var error53 = () => {
   const Sizable = {
     string: { unit: "simwol", verb: "bolmaly" },
@@ -17604,7 +17604,7 @@ function tk_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/tr.js
+// node_modules/zod/v4/locales/tr.js
 var error54 = () => {
   const Sizable = {
     string: { unit: "karakter", verb: "olmal\u0131" },
@@ -17715,7 +17715,7 @@ function tr_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/uk.js
+// node_modules/zod/v4/locales/uk.js
 var error55 = () => {
   const Sizable = {
     string: { unit: "\u0441\u0438\u043C\u0432\u043E\u043B\u0456\u0432", verb: "\u043C\u0430\u0442\u0438\u043C\u0435" },
@@ -17829,12 +17829,12 @@ function uk_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/ua.js
+// node_modules/zod/v4/locales/ua.js
 function ua_default() {
   return uk_default();
 }
 
-// ../integ/node_modules/zod/v4/locales/ur.js
+// node_modules/zod/v4/locales/ur.js
 var error56 = () => {
   const Sizable = {
     string: { unit: "\u062D\u0631\u0648\u0641", verb: "\u06C1\u0648\u0646\u0627" },
@@ -17950,7 +17950,7 @@ function ur_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/uz.js
+// node_modules/zod/v4/locales/uz.js
 var error57 = () => {
   const Sizable = {
     string: { unit: "belgi", verb: "bo\u2018lishi kerak" },
@@ -18064,7 +18064,7 @@ function uz_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/vi.js
+// node_modules/zod/v4/locales/vi.js
 var error58 = () => {
   const Sizable = {
     string: { unit: "k\xFD t\u1EF1", verb: "c\xF3" },
@@ -18178,7 +18178,7 @@ function vi_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/zh-CN.js
+// node_modules/zod/v4/locales/zh-CN.js
 var error59 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u7B26", verb: "\u5305\u542B" },
@@ -18293,7 +18293,7 @@ function zh_CN_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/zh-TW.js
+// node_modules/zod/v4/locales/zh-TW.js
 var error60 = () => {
   const Sizable = {
     string: { unit: "\u5B57\u5143", verb: "\u64C1\u6709" },
@@ -18406,7 +18406,7 @@ function zh_TW_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/locales/yo.js
+// node_modules/zod/v4/locales/yo.js
 var error61 = () => {
   const Sizable = {
     string: { unit: "\xE0mi", verb: "n\xED" },
@@ -18519,7 +18519,7 @@ function yo_default() {
   };
 }
 
-// ../integ/node_modules/zod/v4/core/registries.js
+// node_modules/zod/v4/core/registries.js
 var _a2;
 var $output = /* @__PURE__ */ Symbol("ZodOutput");
 var $input = /* @__PURE__ */ Symbol("ZodInput");
@@ -18569,7 +18569,7 @@ function registry() {
 (_a2 = globalThis).__zod_globalRegistry ?? (_a2.__zod_globalRegistry = registry());
 var globalRegistry = globalThis.__zod_globalRegistry;
 
-// ../integ/node_modules/zod/v4/core/compile.js
+// node_modules/zod/v4/core/compile.js
 var INVALID = /* @__PURE__ */ Symbol.for("zod.compile.invalid");
 var FALLBACK_FLAG = /* @__PURE__ */ Symbol.for("zod.compile.fallback");
 var ZodCompileAsyncError = class extends Error {
@@ -20179,7 +20179,7 @@ function generateTransformCheck(doc, ctx, schema, accessor) {
   return accessor;
 }
 
-// ../integ/node_modules/zod/v4/core/api.js
+// node_modules/zod/v4/core/api.js
 function snapshotChecks(def) {
   if (def.checks)
     def.checks = [...def.checks];
@@ -21238,7 +21238,7 @@ function _stringFormat(Class2, format, fnOrRegex, _params = {}) {
   return inst;
 }
 
-// ../integ/node_modules/zod/v4/core/to-json-schema.js
+// node_modules/zod/v4/core/to-json-schema.js
 function assignProps(target, ...sources) {
   for (const source2 of sources) {
     for (const key5 of Reflect.ownKeys(source2)) {
@@ -21768,7 +21768,7 @@ var createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params) =
   return finalize(ctx, schema);
 };
 
-// ../integ/node_modules/zod/v4/core/json-schema-processors.js
+// node_modules/zod/v4/core/json-schema-processors.js
 var narrowMin = (agg, key5, value) => {
   if (agg[key5] === void 0 || value > agg[key5])
     agg[key5] = value;
@@ -22516,7 +22516,7 @@ function toJSONSchema(input2, params) {
   return finalize(ctx, input2);
 }
 
-// ../integ/node_modules/zod/v4/core/json-schema-generator.js
+// node_modules/zod/v4/core/json-schema-generator.js
 var JSONSchemaGenerator = class {
   /** @deprecated Access via ctx instead */
   get metadataRegistry() {
@@ -22594,10 +22594,10 @@ var JSONSchemaGenerator = class {
   }
 };
 
-// ../integ/node_modules/zod/v4/core/json-schema.js
+// node_modules/zod/v4/core/json-schema.js
 var json_schema_exports = {};
 
-// ../integ/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 var schemas_exports2 = {};
 __export(schemas_exports2, {
   ZodAny: () => ZodAny,
@@ -22778,7 +22778,7 @@ __export(schemas_exports2, {
   xor: () => xor
 });
 
-// ../integ/node_modules/zod/v4/classic/checks.js
+// node_modules/zod/v4/classic/checks.js
 var checks_exports2 = {};
 __export(checks_exports2, {
   endsWith: () => _endsWith,
@@ -22813,7 +22813,7 @@ __export(checks_exports2, {
   uppercase: () => _uppercase
 });
 
-// ../integ/node_modules/zod/v4/classic/errors.js
+// node_modules/zod/v4/classic/errors.js
 var _installedErrorProtos = /* @__PURE__ */ new WeakSet([Object.prototype, Error.prototype]);
 function _lazyMethod(proto, key5, make) {
   Object.defineProperty(proto, key5, {
@@ -22859,7 +22859,7 @@ var ZodRealError = /* @__PURE__ */ $constructor("ZodError", initializer2, void 0
   Parent: Error
 });
 
-// ../integ/node_modules/zod/v4/classic/parse.js
+// node_modules/zod/v4/classic/parse.js
 var parse2 = /* @__PURE__ */ _parse(ZodRealError);
 var parseAsync2 = /* @__PURE__ */ _parseAsync(ZodRealError);
 var safeParse2 = /* @__PURE__ */ _safeParse(ZodRealError);
@@ -22873,7 +22873,7 @@ var safeDecode2 = /* @__PURE__ */ _safeDecode(ZodRealError);
 var safeEncodeAsync2 = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 var safeDecodeAsync2 = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-// ../integ/node_modules/zod/v4/classic/schemas.js
+// node_modules/zod/v4/classic/schemas.js
 function _ensureDefaultLocale() {
   if (!globalConfig.localeError)
     config(en_default());
@@ -24338,7 +24338,7 @@ function preprocess(fn, schema) {
   });
 }
 
-// ../integ/node_modules/zod/v4/classic/compat.js
+// node_modules/zod/v4/classic/compat.js
 var ZodIssueCode = {
   invalid_type: "invalid_type",
   too_big: "too_big",
@@ -24364,7 +24364,7 @@ var ZodFirstPartyTypeKind;
 /* @__PURE__ */ (function(ZodFirstPartyTypeKind2) {
 })(ZodFirstPartyTypeKind || (ZodFirstPartyTypeKind = {}));
 
-// ../integ/node_modules/zod/v4/classic/iso.js
+// node_modules/zod/v4/classic/iso.js
 var iso_exports = {};
 __export(iso_exports, {
   ZodISODate: () => ZodISODate,
@@ -24389,7 +24389,7 @@ function duration2(params) {
   return _isoDuration(ZodISODuration, params);
 }
 
-// ../integ/node_modules/zod/v4/classic/from-json-schema.js
+// node_modules/zod/v4/classic/from-json-schema.js
 var z = {
   ...schemas_exports2,
   ...checks_exports2,
@@ -25122,7 +25122,7 @@ function fromJSONSchema(schema, params) {
   return convertSchema(normalized, ctx);
 }
 
-// ../integ/node_modules/zod/v4/core/visit.js
+// node_modules/zod/v4/core/visit.js
 var RESOLVING = /* @__PURE__ */ Symbol("z.visit/resolving");
 function visit(schema, fnOrHandlers) {
   const fn = typeof fnOrHandlers === "function" ? fnOrHandlers : (node2, rewritten) => {
@@ -25277,7 +25277,7 @@ function visit(schema, fnOrHandlers) {
   return run2(schema);
 }
 
-// ../integ/node_modules/zod/v4/classic/deep-partial.js
+// node_modules/zod/v4/classic/deep-partial.js
 function deepPartial(schema) {
   return visit(schema, {
     object: (s) => s.partial(),
@@ -25289,7 +25289,7 @@ function deepPartial(schema) {
   });
 }
 
-// ../integ/node_modules/zod/v4/classic/in-out.js
+// node_modules/zod/v4/classic/in-out.js
 function withChecks(side, checks) {
   if (!checks?.length)
     return side;
@@ -25319,7 +25319,7 @@ function output(schema) {
   });
 }
 
-// ../integ/node_modules/zod/v4/classic/coerce.js
+// node_modules/zod/v4/classic/coerce.js
 var coerce_exports = {};
 __export(coerce_exports, {
   bigint: () => bigint3,
