@@ -27362,9 +27362,15 @@ function renderDerived(d) {
 function derive(set2, opts = {}) {
   return renderDerived(deriveHistory(set2, opts));
 }
+var INDEX_SAMPLES = 64;
+function indexSamples(samples) {
+  if (samples.length <= INDEX_SAMPLES) return [...samples];
+  const sorted2 = [...samples].sort((a, b) => a - b);
+  return Array.from({ length: INDEX_SAMPLES }, (_, i) => sorted2[Math.round(i * (sorted2.length - 1) / (INDEX_SAMPLES - 1))]);
+}
 function medianIntervalOf(samples) {
   const ci = costInterval(samples, 1);
-  return ci ? { median_interval: ci, samples_ns: [...samples] } : {};
+  return ci ? { median_interval: ci, samples_ns: indexSamples(samples) } : {};
 }
 
 // src/history/store.ts

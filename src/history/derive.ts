@@ -413,8 +413,22 @@ export function derive(set: RecordSet, opts: DeriveOptions = {}): Map<string, st
   return renderDerived(deriveHistory(set, opts));
 }
 
-/** The latest point's median interval per iteration and its iterations, when it has samples enough for one (the site's scoreboard ranks with both). */
+/**
+ * At most this many iterations of a latest point go into the index, which the site loads on every
+ * view and publish writes within its budget: beyond it, evenly spaced order statistics of the
+ * sorted iterations (the ends kept). Fewer points only widen the scoreboard's ratio intervals, so
+ * a ranking the index shows is one the full samples show too.
+ */
+export const INDEX_SAMPLES = 64;
+
+function indexSamples(samples: readonly number[]): number[] {
+  if (samples.length <= INDEX_SAMPLES) return [...samples];
+  const sorted = [...samples].sort((a, b) => a - b);
+  return Array.from({ length: INDEX_SAMPLES }, (_, i) => sorted[Math.round((i * (sorted.length - 1)) / (INDEX_SAMPLES - 1))]!);
+}
+
+/** The latest point's median interval per iteration and its iterations (at most INDEX_SAMPLES), when it has samples enough for one (the site's scoreboard ranks with both). */
 function medianIntervalOf(samples: readonly number[]): { median_interval?: { lo: number; hi: number }; samples_ns?: number[] } {
   const ci = costInterval(samples, 1);
-  return ci ? { median_interval: ci, samples_ns: [...samples] } : {};
+  return ci ? { median_interval: ci, samples_ns: indexSamples(samples) } : {};
 }

@@ -218,7 +218,7 @@ export interface IndexSeries {
       low_precision?: true;
       /** The latest median's interval per iteration, ns (order statistics, src/stats/scoreboard.ts): the scoreboard's ranking rule reads it. */
       median_interval?: { lo: number; hi: number };
-      /** The latest point's iterations, ns: the scoreboard's ratio intervals are taken from them (src/stats/scoreboard.ts). */
+      /** The latest point's iterations, ns (at most INDEX_SAMPLES order statistics, src/history/derive.ts): the scoreboard's ratio intervals are taken from them (src/stats/scoreboard.ts). */
       samples_ns?: number[];
       /** When the latest point is counted: its instructions per iteration, their change per work unit against the previous counted point, and the branch's last <= 20 counts. */
       instructions?: number;

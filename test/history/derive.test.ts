@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogFromSpec, derive, deriveHistory, seriesFile } from '../../src/history/derive.js';
+import { catalogFromSpec, derive, deriveHistory, INDEX_SAMPLES, seriesFile } from '../../src/history/derive.js';
 import { recordPath, type LoadedRecord } from '../../src/history/record.js';
 import type { CaseSeriesFile, HistoryIndex, HistoryRecord } from '../../src/history/schema.js';
 import { stableJson, stableJsonPretty } from '../../src/history/json.js';
@@ -262,5 +262,25 @@ describe('shift markers', () => {
     const marked = s.points.filter((p) => p.shift);
     expect(marked.map((p) => p.run_id)).toEqual(['1006']);
     expect(marked[0]!.shift!.ratio).toBeCloseTo(1.5, 1);
+  });
+});
+
+describe('the index keeps a bounded set of the latest iterations', () => {
+  it('a latest point of 1000 iterations keeps 64 order statistics, its fastest and slowest among them', () => {
+    const recs = history(1);
+    const record = recs[0]!.record;
+    const many = Array.from({ length: 1000 }, (_, k) => 1_000_000 + ((k * 7919) % 1000) * 10);
+    record.cases[0] = { ...record.cases[0]!, samples_ns: many };
+    const idx = indexOf(derive({ records: recs, invalid: [] }));
+    const latest = idx.cases.flatMap((c) => c.series).find((s) => s.runner === record.runner && s.latest['main']?.samples_ns?.length === INDEX_SAMPLES);
+    const kept = latest!.latest['main']!.samples_ns!;
+    expect(kept).toHaveLength(64);
+    expect(kept[0]).toBe(Math.min(...many));
+    expect(kept[63]).toBe(Math.max(...many));
+    expect([...kept].sort((a, b) => a - b)).toEqual(kept);
+    // A run of a few iterations keeps them all.
+    expect(idx.cases.flatMap((c) => c.series).some((s) => (s.latest['main']?.samples_ns?.length ?? 0) > 0 && s.latest['main']!.samples_ns!.length < 64)).toBe(
+      true,
+    );
   });
 });
