@@ -219,7 +219,7 @@ const KIND_NOT_YET = [
   'pipeline/single.ts',
   'shard/balance.ts',
   'shard/commands.ts',
-  'shard/pr-piece-profiles.ts', // helper attrib's file
+  'ab/piece-profiles.ts', // the profiled rows are the instruction counts' flagged ones
   'shard/run.ts',
   'verdict/row.ts', // the row's per-kind fields, until a row holds `evidence: Record<MeasureKind, …>`
   'verdict/step-rows.ts',
