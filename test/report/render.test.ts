@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { CSV_COLUMNS, renderCsv } from '../../src/report/render/csv.js';
 import { renderHtml } from '../../src/report/render/html.js';
-import { renderMarkdown } from '../../src/report/render/markdown.js';
+import { renderMarkdown } from '../../src/report/render/report-md.js';
 import type { Result } from '../../src/spec/schema.js';
 import { parseCsv } from '../fixtures/csv.js';
 import { HOSTILE, caseResult, realSpec, result, syntheticResult } from './fixtures.js';
