@@ -1,3 +1,4 @@
+// Tests of report.md, report.html and report.csv.
 import { createHash } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
