@@ -104,7 +104,8 @@ export function countingCommand(
       'valgrind',
       '--tool=callgrind',
       '--instr-atstart=no',
-      '--dump-line=no',
+      // Cost by source line too (function profiles' "Source lines", docs/profiles.md); the counts are the same.
+      '--dump-line=yes',
       '--compress-strings=yes',
       // What function profiles ask of the dumps (caller context): src/count/profile-options.ts.
       ...profileCallgrindOptions(runner),

@@ -9,6 +9,7 @@ import { allocationSites, foldIntoClient } from './fold.js';
 import { displayName } from './names.js';
 import type { RowProfile } from './row-profile.js';
 import type { ProfileDiff, SelfLine } from './schema.js';
+import { clientSourceLines, movedLines, type SourceLines } from './source-lines.js';
 
 /** Lines kept per list: the comment shows the first five, the files have every function. */
 export const LIST_LENGTH = 20;
@@ -23,6 +24,13 @@ const VIA_NAMES = 3;
  * per call varies, and a shared callee is split by calls); bee-rs repeats to the instruction.
  */
 export const LISTED_SHARE = NOISE_FLOOR;
+
+/**
+ * A listed client function's source line is shown when its change reaches this share of the row
+ * (a fifth of a function's floor: the function passed its own, its lines split it), and with a
+ * second base process only when beyond both as the lists' lines are.
+ */
+export const LINE_SHARE = LISTED_SHARE / 5;
 
 /** A site's change in calls is listed when it reaches this share of the row's calls into the allocator. */
 export const ALLOCATION_SHARE = 1e-3;
@@ -73,6 +81,8 @@ export interface SideLists {
   own: Map<string, { cost: number; inclusive: number; via: Map<string, number>; estimated: number }>;
   /** Calls into the allocator per iteration, by allocation site. */
   allocations: Map<string, number>;
+  /** The client functions' cost by source line (source-lines.ts); absent where none was kept (a compact profile). */
+  lines?: Map<string, SourceLines> | null;
   cut: { self: number; own: number; allocations: number } | null;
 }
 
@@ -95,7 +105,13 @@ export function sideLists(p: RowProfile): SideLists {
   }
   const allocations = new Map<string, number>();
   for (const [fn, calls] of allocationSites(p)) add(allocations, name(fn), calls);
-  return { runner: p.runner, total: p.total, iterations: p.iterations, self, own, allocations, cut: null };
+  const lines = new Map<string, SourceLines>();
+  for (const [fn, l] of clientSourceLines(p)) {
+    const had = lines.get(name(fn));
+    if (!had) lines.set(name(fn), l);
+    else for (const [id, ir] of l.cost) had.cost.set(id, (had.cost.get(id) ?? 0) + ir);
+  }
+  return { runner: p.runner, total: p.total, iterations: p.iterations, self, own, allocations, lines, cut: null };
 }
 
 /** Head against base; `baseAgain`, a second process of base, keeps what moves between the two out of the lists. */
@@ -127,6 +143,11 @@ export function diffLists(base: SideLists, head: SideLists, row: { caseId: strin
       .sort((x, y) => Math.abs(y.d) - Math.abs(x.d))
       .slice(0, VIA_NAMES)
       .map((v) => v.callee);
+    // Moved source lines, where both sides kept lines and the function has any (not JIT code).
+    const lines =
+      base.lines && head.lines && (base.lines.has(fn) || head.lines.has(fn))
+        ? { lines: movedLines(base.lines.get(fn), head.lines.get(fn), LINE_SHARE * Math.max(base.total, head.total), AA_SPREADS, again?.lines?.get(fn)) }
+        : {};
     return {
       name: fn,
       base: b?.cost ?? 0,
@@ -136,6 +157,7 @@ export function diffLists(base: SideLists, head: SideLists, row: { caseId: strin
       estimatedBase: b?.estimated ?? 0,
       estimatedHead: h?.estimated ?? 0,
       via,
+      ...lines,
       ...status(Boolean(b), Boolean(h)),
     };
   });

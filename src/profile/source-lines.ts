@@ -1,0 +1,268 @@
+// Source lines of a client function: where in its source its instructions went, from the dumps'
+// line records (callgrind-read.ts `lines`). A line's cost is the function's own instructions there
+// plus the calls made from there into code outside the client (the allocator, memcpy, the
+// runtime), as the client list folds them (fold.ts) but exactly by call site. A line in code
+// rustc or Go inlined into the function carries the inlined code's own file and line. Paths are
+// shown from the client's source root (`src/swarm/bmt.rs`, `pkg/swarm/bmt.go`), dependencies
+// from their crate or module, never as a path of the machine. Base and head are compared by the
+// line's place in the source: when both sides' files can be read and differ, lines are matched
+// through a line diff of the two texts, so an inserted line shows as the moved one and the lines
+// below it are not all renumbered changes.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import type { Runner } from '../spec/schema.js';
+import { splitLineKey } from './callgrind-read.js';
+import { isClientOwn } from './names.js';
+import type { RowProfile } from './row-profile.js';
+
+/** Moved lines kept per client function in diff.json (the comment shows the first three). */
+export const LINES_PER_FUNCTION = 5;
+/** Longest file path shown. */
+export const PATH_CHARS = 160;
+
+const GO_CLIENT = /^github\.com\/ethswarm-tools\/bee-go(?:@[^/]+)?\//;
+
+/** One side's cost by source line of a client function: shown path, line, instructions per iteration. */
+export interface SourceLines {
+  /** Instructions per iteration by `path:line` key (lineId). */
+  cost: Map<string, number>;
+  /** Each shown path's text where it could be read (for matching lines across base and head), else null. */
+  texts: Map<string, string | null>;
+}
+
+export const lineId = (path: string, line: number): string => `${path}:${line}`;
+const splitLineId = (id: string) => {
+  const at = id.lastIndexOf(':');
+  return { path: id.slice(0, at), line: Number(id.slice(at + 1)) };
+};
+
+const cut = (s: string) => (s.length > PATH_CHARS ? `…${s.slice(s.length - PATH_CHARS + 1)}` : s);
+
+/** The nearest folder at or above `dir` holding `file`, or null. */
+function rootWith(dir: string, file: string): string | null {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, file))) return d;
+    if (dirname(d) === d) return null;
+  }
+}
+
+/**
+ * A source file as shown and where it can be read. rs: the bee-rs crate's files from its root
+ * (`src/swarm/bmt.rs`, found by its Cargo.toml), the standard library's from `library/`, other
+ * crates' as `crate-version/…`. go: `-trimpath` already writes module paths; bee-go's are shown
+ * from its module root, read from the checkout the build's go.mod replaces it with (the runner's
+ * binary is an object of the dump) or from the module cache.
+ */
+export function sourceFile(
+  runner: Runner,
+  written: string,
+  objects: ReadonlySet<string>,
+  modCache: () => string | null,
+): { shown: string; path: string | null } {
+  // valgrind puts the compilation folder before a relative name: `./` for -trimpath's.
+  const raw = written.replace(/^(?:\.\/)+/, '');
+  if (runner === 'go') {
+    const m = GO_CLIENT.exec(raw);
+    if (!m) return { shown: cut(raw), path: null };
+    const rest = raw.slice(m[0].length);
+    for (const o of objects) {
+      const goMod = join(dirname(o), 'go.mod');
+      if (!existsSync(goMod)) continue;
+      const replaced = /^replace\s+github\.com\/ethswarm-tools\/bee-go\b.*=>\s*(\S+)\s*$/m.exec(readFileSync(goMod, 'utf8'))?.[1];
+      if (replaced) return { shown: cut(rest), path: join(replaced, rest) };
+    }
+    const cache = modCache();
+    return { shown: cut(rest), path: cache && raw.includes('@') ? join(cache, raw) : null };
+  }
+  const std = /\/rustc\/[0-9a-f]+\/(library\/.*)$/.exec(raw);
+  if (std) return { shown: cut(std[1]!), path: null };
+  if (!raw.startsWith('/')) return { shown: cut(raw), path: null };
+  const root = rootWith(dirname(raw), 'Cargo.toml');
+  if (!root) return { shown: cut(basename(raw)), path: null };
+  const manifest = readFileSync(join(root, 'Cargo.toml'), 'utf8');
+  const isClient = /^\s*name\s*=\s*"bee-rs"\s*$/m.test(manifest);
+  const rel = relative(root, raw);
+  return { shown: cut(isClient ? rel : `${basename(root)}/${rel}`), path: raw };
+}
+
+/** Go's module cache, asked of go once per process. */
+let goModCache: string | null | undefined;
+function moduleCache(): string | null {
+  if (goModCache === undefined) {
+    const env = process.env.GOMODCACHE ?? (process.env.GOPATH ? join(process.env.GOPATH.split(':')[0]!, 'pkg', 'mod') : null);
+    goModCache = env ?? (process.env.HOME ? join(process.env.HOME, 'go', 'pkg', 'mod') : null);
+  }
+  return goModCache;
+}
+
+/**
+ * The client functions' cost by source line, by function as the profile names it: own
+ * instructions at the line plus calls from it into functions outside the client. Functions
+ * without line records (JIT code, a dump without lines) have none.
+ */
+export function clientSourceLines(p: RowProfile): Map<string, SourceLines> {
+  const out = new Map<string, SourceLines>();
+  const files = new Map<string, { shown: string; path: string | null }>();
+  const texts = new Map<string, string | null>();
+  const client = new Map<string, boolean>();
+  const isClient = (fn: string) => client.get(fn) ?? client.set(fn, isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? '')).get(fn)!;
+  for (const f of p.functions.values()) {
+    if (f.lines.size === 0 || !isClient(f.name)) continue;
+    const cost = new Map<string, number>();
+    for (const [key, l] of f.lines) {
+      let ir = l.self;
+      for (const [callee, c] of l.calls) if (!isClient(callee)) ir += c;
+      if (ir === 0) continue;
+      const { file, line } = splitLineKey(key);
+      let src = files.get(file);
+      if (!src) files.set(file, (src = sourceFile(p.runner, file, p.objects, moduleCache)));
+      if (!texts.has(src.shown)) texts.set(src.shown, readText(src.path));
+      const id = lineId(src.shown, line);
+      cost.set(id, (cost.get(id) ?? 0) + ir);
+    }
+    if (cost.size > 0) out.set(f.name, { cost, texts });
+  }
+  return out;
+}
+
+function readText(path: string | null): string | null {
+  if (!path) return null;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Files longer than this (after their common head and tail) are matched by line number only. */
+const MATCH_LINES = 4000;
+
+/**
+ * Base line -> head line for the lines the two texts share (a longest common subsequence of the
+ * lines between their common head and tail); lines of base not in head are absent.
+ */
+export function matchLines(base: string, head: string): Map<number, number> | null {
+  const a = base.split('\n');
+  const b = head.split('\n');
+  const map = new Map<number, number>();
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) map.set(start + 1, ++start);
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) map.set(endA--, endB--);
+  const n = endA - start;
+  const m = endB - start;
+  if (n > MATCH_LINES || m > MATCH_LINES) return null;
+  // lcs[i][j]: the longest common subsequence of a[start+i..endA) and b[start+j..endB).
+  const lcs = Array.from({ length: n + 1 }, () => new Uint16Array(m + 1));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[start + i] === b[start + j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  for (let i = 0, j = 0; i < n && j < m; ) {
+    if (a[start + i] === b[start + j]) map.set(start + ++i, start + ++j);
+    else if (lcs[i + 1]![j]! >= lcs[i]![j + 1]!) i++;
+    else j++;
+  }
+  return map;
+}
+
+/**
+ * One moved line of a client function, numbered as head numbers it; `baseLine` where base numbered
+ * it otherwise; `only` where one side's source has no such line (an edited or inserted line is
+ * `head`'s only, the line it replaced `base`'s only, numbered as base numbers it).
+ */
+export interface MovedLine {
+  file: string;
+  line: number;
+  baseLine?: number;
+  only?: 'base' | 'head';
+  base: number;
+  head: number;
+}
+
+type Placed = Omit<MovedLine, 'base' | 'head'> & { ir: number };
+
+/**
+ * Each side's lines placed in head's numbering: where both sides' texts were read and differ,
+ * through matchLines; identical or unreadable texts as numbered. Keyed by place, so a base and a
+ * head line at one place meet; a side's line the other source lacks has a place of its own.
+ */
+function placed(base: SourceLines, head: SourceLines): { base: Map<string, Placed>; head: Map<string, Placed> } {
+  const maps = new Map<string, { toHead: Map<number, number>; inHead: Set<number> } | null>();
+  const mapOf = (path: string) => {
+    if (!maps.has(path)) {
+      const bt = base.texts.get(path);
+      const ht = head.texts.get(path);
+      const m = bt && ht && bt !== ht ? matchLines(bt, ht) : null;
+      maps.set(path, m && { toHead: m, inHead: new Set(m.values()) });
+    }
+    return maps.get(path)!;
+  };
+  const put = (into: Map<string, Placed>, key: string, p: Placed) => {
+    const had = into.get(key);
+    into.set(key, had ? { ...had, ir: had.ir + p.ir } : p);
+  };
+  const out = { base: new Map<string, Placed>(), head: new Map<string, Placed>() };
+  for (const [id, ir] of head.cost) {
+    const { path, line } = splitLineId(id);
+    const m = mapOf(path);
+    put(out.head, m && !m.inHead.has(line) ? `+${id}` : id, { file: path, line, ...(m && !m.inHead.has(line) ? { only: 'head' as const } : {}), ir });
+  }
+  for (const [id, ir] of base.cost) {
+    const { path, line } = splitLineId(id);
+    const m = mapOf(path);
+    const to = m ? m.toHead.get(line) : line;
+    if (to === undefined) put(out.base, `-${id}`, { file: path, line, only: 'base', ir });
+    else put(out.base, lineId(path, to), { file: path, line: to, ...(to !== line ? { baseLine: line } : {}), ir });
+  }
+  return out;
+}
+
+/**
+ * The lines of one client function whose cost moved, head against base, largest first, at most
+ * LINES_PER_FUNCTION; none under `floor` instructions, and with `again` (a second base process)
+ * none that moved as much between the two base processes (diff.ts's rule for the lists).
+ */
+export function movedLines(base: SourceLines | undefined, head: SourceLines | undefined, floor: number, spreads: number, again?: SourceLines): MovedLine[] {
+  const empty: SourceLines = { cost: new Map(), texts: new Map() };
+  const h = head ?? empty;
+  const b = placed(base ?? empty, h);
+  const a = again ? placed(again, h).base : null;
+  const lines: Array<MovedLine & { again: number }> = [];
+  for (const key of new Set([...b.head.keys(), ...b.base.keys()])) {
+    const hl = b.head.get(key);
+    const bl = b.base.get(key);
+    const { ir: _ir, ...where } = (hl ?? bl)!;
+    lines.push({
+      ...where,
+      ...(bl?.baseLine !== undefined ? { baseLine: bl.baseLine } : {}),
+      base: bl?.ir ?? 0,
+      head: hl?.ir ?? 0,
+      again: a?.get(key)?.ir ?? 0,
+    });
+  }
+  const least = Math.max(floor, 0.5);
+  return lines
+    .filter((l) => {
+      const d = l.head - l.base;
+      if (Math.abs(d) < least) return false;
+      if (!a) return true;
+      return Math.sign(l.head - l.again) === Math.sign(d) && Math.abs(l.head - l.again) >= least && Math.abs(d) >= spreads * Math.abs(l.again - l.base);
+    })
+    .sort((x, y) => Math.abs(y.head - y.base) - Math.abs(x.head - x.base))
+    .slice(0, LINES_PER_FUNCTION)
+    .map(({ again: _again, ...l }) => l);
+}
+
+/**
+ * A profile's source files as shown (sourceFile), cached per file: what the written callgrind
+ * file names them (callgrind-write.ts), so it carries no path of the machine. '' stays ''.
+ */
+export function shownFiles(p: Pick<RowProfile, 'runner' | 'objects'>): (raw: string) => string {
+  const cache = new Map<string, string>();
+  return (raw) => {
+    if (raw === '' || raw === '???') return raw;
+    let s = cache.get(raw);
+    if (s === undefined) cache.set(raw, (s = sourceFile(p.runner, raw, p.objects, moduleCache).shown));
+    return s;
+  };
+}
