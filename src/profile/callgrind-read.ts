@@ -18,6 +18,12 @@ export interface Edge {
 export interface LineCost {
   self: number;
   calls: Map<string, number>;
+  /**
+   * With instruction addresses in the dump (--dump-instr=yes): the first instruction seen at the
+   * line and its object file, where a line of inlined code can be traced to the frames it was
+   * inlined through (source-lines.ts).
+   */
+  at?: { object: string; address: number };
 }
 
 /** A source line's key in `DumpProfile.lines`: the file as callgrind wrote it, then the line number. */
@@ -146,7 +152,9 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
   // the line is the last, absolute or relative to the previous cost line's (+n, -n, *).
   const positions = /^positions: (.+)$/m.exec(text)?.[1]!.trim().split(/ +/) ?? ['line'];
   const lineAt = positions.indexOf('line');
-  const prev = positions.map(() => 0); // only the line's is read
+  const instrAt = positions.indexOf('instr');
+  const prev = positions.map(() => 0);
+  let object = '';
   let srcFile = '';
   let fnLines: Map<string, LineCost> | null = null;
   const renamed = new Map<string, string>();
@@ -188,6 +196,12 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
         const p = prev[lineAt]!;
         prev[lineAt] = f === '*' ? p : f[0] === '+' ? p + Number(f.slice(1)) : f[0] === '-' ? p - Number(f.slice(1)) : Number(f);
       }
+      if (instrAt >= 0) {
+        // Addresses are hexadecimal, absolute (0x...) or relative to the previous cost line's.
+        const f = fields[instrAt] ?? '';
+        const p = prev[instrAt]!;
+        prev[instrAt] = f === '*' ? p : f[0] === '+' ? p + parseInt(f.slice(1), 16) : f[0] === '-' ? p - parseInt(f.slice(1), 16) : parseInt(f, 16);
+      }
       const ir = Number(fields[positions.length] ?? 0) || 0;
       const at = lineAt < 0 ? 0 : prev[lineAt]!;
       let cost: LineCost | undefined;
@@ -195,7 +209,7 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
         fnLines ??= profile.lines.get(fn) ?? profile.lines.set(fn, new Map()).get(fn)!;
         const k = lineKey(srcFile, at);
         cost = fnLines.get(k);
-        if (!cost) fnLines.set(k, (cost = { self: 0, calls: new Map() }));
+        if (!cost) fnLines.set(k, (cost = { self: 0, calls: new Map(), ...(instrAt >= 0 && object ? { at: { object, address: prev[instrAt]! } } : {}) }));
       }
       if (callee === null) {
         add(profile.self, fn, ir);
@@ -222,8 +236,8 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
     } else if (line.startsWith('cfi=') || line.startsWith('cfl=')) {
       files.resolve(line.slice(4)); // defines ids
     } else if (line.startsWith('ob=')) {
-      const o = objects.resolve(line.slice(3));
-      if (o) profile.objects.add(o);
+      object = objects.resolve(line.slice(3));
+      if (object) profile.objects.add(object);
     } else if (line.startsWith('cob=')) {
       objects.resolve(line.slice(4));
     } else if (line.startsWith('fn=')) {

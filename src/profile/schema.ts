@@ -55,6 +55,8 @@ export const ProfileDiffSchema = z.strictObject({
             z.strictObject({
               file: z.string().min(1).max(PATH_CHARS),
               line: z.number().int().positive(),
+              /** The function whose source holds the line (source-lines.ts enclosingFunction): an inlined one's own name. */
+              function: name.optional(),
               baseLine: z.number().int().positive().optional(),
               only: z.enum(['base', 'head']).optional(),
               base: ir,

@@ -8,10 +8,11 @@
 // line's place in the source: when both sides' files can be read and differ, lines are matched
 // through a line diff of the two texts, so an inserted line shows as the moved one and the lines
 // below it are not all renumbered changes.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Runner } from '../spec/schema.js';
-import { splitLineKey } from './callgrind-read.js';
+import { splitLineKey, type LineCost } from './callgrind-read.js';
 import { isClientOwn } from './names.js';
 import type { RowProfile } from './row-profile.js';
 
@@ -28,6 +29,9 @@ export interface SourceLines {
   cost: Map<string, number>;
   /** Each shown path's text where it could be read (for matching lines across base and head), else null. */
   texts: Map<string, string | null>;
+  /** The function holding a line where the binary's inlined frames named it (inlinedFrames), by lineId. */
+  named?: Map<string, string>;
+  runner: Runner;
 }
 
 export const lineId = (path: string, line: number): string => `${path}:${line}`;
@@ -58,31 +62,31 @@ export function sourceFile(
   written: string,
   objects: ReadonlySet<string>,
   modCache: () => string | null,
-): { shown: string; path: string | null } {
+): { shown: string; path: string | null; own: boolean } {
   // valgrind puts the compilation folder before a relative name: `./` for -trimpath's.
   const raw = written.replace(/^(?:\.\/)+/, '');
   if (runner === 'go') {
     const m = GO_CLIENT.exec(raw);
-    if (!m) return { shown: cut(raw), path: null };
+    if (!m) return { shown: cut(raw), path: null, own: false };
     const rest = raw.slice(m[0].length);
     for (const o of objects) {
       const goMod = join(dirname(o), 'go.mod');
       if (!existsSync(goMod)) continue;
       const replaced = /^replace\s+github\.com\/ethswarm-tools\/bee-go\b.*=>\s*(\S+)\s*$/m.exec(readFileSync(goMod, 'utf8'))?.[1];
-      if (replaced) return { shown: cut(rest), path: join(replaced, rest) };
+      if (replaced) return { shown: cut(rest), path: join(replaced, rest), own: true };
     }
     const cache = modCache();
-    return { shown: cut(rest), path: cache && raw.includes('@') ? join(cache, raw) : null };
+    return { shown: cut(rest), path: cache && raw.includes('@') ? join(cache, raw) : null, own: true };
   }
   const std = /\/rustc\/[0-9a-f]+\/(library\/.*)$/.exec(raw);
-  if (std) return { shown: cut(std[1]!), path: null };
-  if (!raw.startsWith('/')) return { shown: cut(raw), path: null };
+  if (std) return { shown: cut(std[1]!), path: null, own: false };
+  if (!raw.startsWith('/')) return { shown: cut(raw), path: null, own: false };
   const root = rootWith(dirname(raw), 'Cargo.toml');
-  if (!root) return { shown: cut(basename(raw)), path: null };
+  if (!root) return { shown: cut(basename(raw)), path: null, own: false };
   const manifest = readFileSync(join(root, 'Cargo.toml'), 'utf8');
   const isClient = /^\s*name\s*=\s*"bee-rs"\s*$/m.test(manifest);
   const rel = relative(root, raw);
-  return { shown: cut(isClient ? rel : `${basename(root)}/${rel}`), path: raw };
+  return { shown: cut(isClient ? rel : `${basename(root)}/${rel}`), path: raw, own: isClient };
 }
 
 /** Go's module cache, asked of go once per process. */
@@ -95,32 +99,164 @@ function moduleCache(): string | null {
   return goModCache;
 }
 
+/** A source place: a file as the line tables write it, a line, and the function the line is in. */
+interface Frame {
+  file: string;
+  line: number;
+  function: string;
+}
+
+/**
+ * The frames each instruction address was inlined through, innermost first (binutils'
+ * `addr2line -i -f -C`, one run per object for every address asked): where the line tables give
+ * only the innermost place (`library/alloc/src/alloc.rs:95`), this finds the client's line the
+ * inlined code came from and the function it is in. Addresses are the object's own (callgrind
+ * writes them so for the runner's binary, position-independent or not). Empty where addr2line
+ * is missing or fails: the innermost place stands.
+ */
+export function inlinedFrames(object: string, addresses: readonly number[]): Map<number, Frame[]> {
+  const out = new Map<number, Frame[]>();
+  if (addresses.length === 0 || !existsSync(object)) return out;
+  let text: string;
+  try {
+    text = execFileSync('addr2line', ['-i', '-f', '-C', '-a', '-e', object], {
+      input: addresses.map((a) => `0x${a.toString(16)}`).join('\n'),
+      encoding: 'utf8',
+      maxBuffer: 256 << 20,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+  } catch {
+    return out;
+  }
+  let frames: Frame[] | null = null;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^0x[0-9a-f]+$/.test(l)) {
+      out.set(parseInt(l, 16), (frames = []));
+      continue;
+    }
+    const place = /^(.*):(\d+)(?: \(discriminator \d+\))?$/.exec(lines[i + 1] ?? '');
+    if (frames && l !== '' && place) {
+      if (place[1] !== '??' && Number(place[2]) > 0) frames.push({ function: l, file: place[1]!, line: Number(place[2]) });
+      i++;
+    }
+  }
+  return out;
+}
+
+/** Levels of outside callees searched for the client's own source lines (code inlined into them). */
+const SURFACE_DEPTH = 4;
+
 /**
  * The client functions' cost by source line, by function as the profile names it: own
- * instructions at the line plus calls from it into functions outside the client. Functions
- * without line records (JIT code, a dump without lines) have none.
+ * instructions at the line, plus calls from it into functions outside the client. Where such a
+ * callee holds lines of the client's own source (a client closure inlined into a library's generic
+ * code: bee-rs's BMT closure inside `<Map<I,F> as Iterator>::fold`), those lines come up to the
+ * calling function, in proportion to the calls' share of the callee's cost, through up to
+ * SURFACE_DEPTH outside callees; the rest of the call stays at its call site. Functions without
+ * line records (JIT code, a dump without lines) have none.
  */
 export function clientSourceLines(p: RowProfile): Map<string, SourceLines> {
   const out = new Map<string, SourceLines>();
-  const files = new Map<string, { shown: string; path: string | null }>();
+  const files = new Map<string, { shown: string; path: string | null; own: boolean }>();
   const texts = new Map<string, string | null>();
   const client = new Map<string, boolean>();
   const isClient = (fn: string) => client.get(fn) ?? client.set(fn, isClientOwn(p.runner, fn, p.functions.get(fn)?.file ?? '')).get(fn)!;
+  const fileOf = (file: string) => {
+    let src = files.get(file);
+    if (!src) files.set(file, (src = sourceFile(p.runner, file, p.objects, moduleCache)));
+    if (!texts.has(src.shown)) texts.set(src.shown, readText(src.path));
+    return src;
+  };
+  // Lines outside the client's source with an address: traced through their inlined frames to the
+  // client's line they came from, where there is one (the innermost frame in the client's source).
+  // Only the client's functions and the outside callees they reach within SURFACE_DEPTH are asked.
+  const reached = new Set<string>();
+  let level = [...p.functions.keys()].filter(isClient);
+  for (let depth = 0; depth <= SURFACE_DEPTH && level.length > 0; depth++) {
+    for (const fn of level) reached.add(fn);
+    level = level.flatMap((fn) => [...(p.edges.get(fn)?.keys() ?? [])]).filter((fn) => !reached.has(fn) && !isClient(fn));
+  }
+  const asked = new Map<string, Set<number>>();
+  for (const fn of reached)
+    for (const [key, l] of p.functions.get(fn)?.lines ?? [])
+      if (l.at && !fileOf(splitLineKey(key).file).own) asked.set(l.at.object, (asked.get(l.at.object) ?? new Set()).add(l.at.address));
+  const traced = new Map<string, Map<number, Frame[]>>([...asked].map(([object, addresses]) => [object, inlinedFrames(object, [...addresses])]));
+  /** A line as the client's source holds it: itself, or the client's line its code was inlined from. */
+  const place = (key: string, l: LineCost): { src: ReturnType<typeof fileOf>; line: number; function?: string } => {
+    const { file, line } = splitLineKey(key);
+    const src = fileOf(file);
+    if (src.own || !l.at) return { src, line };
+    for (const frame of traced.get(l.at.object)?.get(l.at.address) ?? []) {
+      const inner = fileOf(frame.file);
+      if (inner.own) return { src: inner, line: frame.line, function: frame.function };
+    }
+    return { src, line };
+  };
+  // An outside function's whole cost split into the client's source lines it holds (its own and
+  // its outside callees', scaled) and what runs in client functions it calls; the rest is neither.
+  const under = new Map<string, { lines: Map<string, number>; client: number }>();
+  // Lines whose function the inlined frames named (addr2line), by lineId.
+  const named = new Map<string, string>();
+  const surfaced = (fn: string, depth: number, path: Set<string>): { lines: Map<string, number>; client: number } => {
+    const known = under.get(fn);
+    if (known) return known;
+    const found = { lines: new Map<string, number>(), client: 0 };
+    const f = p.functions.get(fn);
+    if (!f || depth > SURFACE_DEPTH || path.has(fn)) return found;
+    const next = new Set(path).add(fn);
+    for (const [key, l] of f.lines) {
+      const { src, line, function: inlined } = place(key, l);
+      if (inlined) named.set(lineId(src.shown, line), inlined);
+      // A line of the client's source: its own cost and its calls out are that line's.
+      let here = src.own ? l.self : 0;
+      for (const [callee, c] of l.calls) {
+        if (isClient(callee)) {
+          found.client += c;
+          continue;
+        }
+        if (src.own) {
+          here += c;
+          continue;
+        }
+        const whole = p.functions.get(callee)?.inclusive ?? 0;
+        if (whole <= 0) continue;
+        const below = surfaced(callee, depth + 1, next);
+        const share = Math.min(1, c / whole);
+        for (const [id, ir] of below.lines) found.lines.set(id, (found.lines.get(id) ?? 0) + ir * share);
+        found.client += below.client * share;
+      }
+      if (here !== 0) found.lines.set(lineId(src.shown, line), (found.lines.get(lineId(src.shown, line)) ?? 0) + here);
+    }
+    if (depth === 1) under.set(fn, found);
+    return found;
+  };
   for (const f of p.functions.values()) {
     if (f.lines.size === 0 || !isClient(f.name)) continue;
     const cost = new Map<string, number>();
+    const add = (id: string, ir: number) => cost.set(id, (cost.get(id) ?? 0) + ir);
     for (const [key, l] of f.lines) {
+      const { src, line, function: inlined } = place(key, l);
+      const here = lineId(src.shown, line);
+      if (inlined) named.set(here, inlined);
       let ir = l.self;
-      for (const [callee, c] of l.calls) if (!isClient(callee)) ir += c;
-      if (ir === 0) continue;
-      const { file, line } = splitLineKey(key);
-      let src = files.get(file);
-      if (!src) files.set(file, (src = sourceFile(p.runner, file, p.objects, moduleCache)));
-      if (!texts.has(src.shown)) texts.set(src.shown, readText(src.path));
-      const id = lineId(src.shown, line);
-      cost.set(id, (cost.get(id) ?? 0) + ir);
+      for (const [callee, c] of l.calls) {
+        if (isClient(callee)) continue;
+        const whole = p.functions.get(callee)?.inclusive ?? 0;
+        const below = whole > 0 ? surfaced(callee, 1, new Set([f.name])) : { lines: new Map<string, number>(), client: 0 };
+        const share = whole > 0 ? Math.min(1, c / whole) : 0;
+        let rest = c - below.client * share;
+        for (const [id, ir2] of below.lines) {
+          add(id, ir2 * share);
+          rest -= ir2 * share;
+        }
+        ir += Math.max(0, rest);
+      }
+      if (ir !== 0) add(here, ir);
     }
-    if (cost.size > 0) out.set(f.name, { cost, texts });
+    for (const [id, ir] of cost) if (Math.abs(ir) < 1e-9) cost.delete(id);
+    if (cost.size > 0) out.set(f.name, { cost, texts, named, runner: p.runner });
   }
   return out;
 }
@@ -173,6 +309,8 @@ export function matchLines(base: string, head: string): Map<number, number> | nu
 export interface MovedLine {
   file: string;
   line: number;
+  /** The function whose source holds the line (enclosingFunction), where the source was read. */
+  function?: string;
   baseLine?: number;
   only?: 'base' | 'head';
   base: number;
@@ -180,6 +318,31 @@ export interface MovedLine {
 }
 
 type Placed = Omit<MovedLine, 'base' | 'head'> & { ir: number };
+
+/** A function's declaration line: Go's `func (r T) name(`, Rust's `pub(crate) async fn name<`. */
+const DECLARATION: Partial<Record<Runner, RegExp>> = {
+  go: /^func\s+(?:\([^)]*\)\s*)?([\p{L}_][\p{L}\p{N}_]*)/u,
+  rs: /^\s*(?:pub(?:\([^)]*\))?\s+)?(?:(?:const|async|unsafe|extern(?:\s+"[^"]*")?)\s+)*fn\s+([\p{L}_][\p{L}\p{N}_]*)/u,
+};
+/** How far above a line its declaration is looked for. */
+const DECLARATION_REACH = 400;
+
+/**
+ * The function whose source holds `line` of `text`: the nearest declaration above it (Go's
+ * `func`, Rust's `fn`; a closure's line is its enclosing function's). A line of a listed function
+ * that lies in another function's source is code inlined into it (rustc, Go's inliner): this names
+ * it by its own function, from the source, where the binary's line tables give the line only.
+ */
+export function enclosingFunction(runner: Runner, text: string, line: number): string | undefined {
+  const decl = DECLARATION[runner];
+  if (!decl) return undefined;
+  const lines = text.split('\n');
+  for (let i = Math.min(line, lines.length) - 1; i >= Math.max(0, line - DECLARATION_REACH); i--) {
+    const m = decl.exec(lines[i]!);
+    if (m) return m[1];
+  }
+  return undefined;
+}
 
 /**
  * Each side's lines placed in head's numbering: where both sides' texts were read and differ,
@@ -197,22 +360,34 @@ function placed(base: SourceLines, head: SourceLines): { base: Map<string, Place
     }
     return maps.get(path)!;
   };
-  const put = (into: Map<string, Placed>, key: string, p: Placed) => {
+  // `text`: a side's source and the line's number there, to name the function holding it.
+  const put = (into: Map<string, Placed>, key: string, p: Placed, text: { side: SourceLines; line: number }) => {
     const had = into.get(key);
-    into.set(key, had ? { ...had, ir: had.ir + p.ir } : p);
+    if (had) return into.set(key, { ...had, ir: had.ir + p.ir });
+    const source = text.side.texts.get(p.file);
+    const declared = source ? enclosingFunction(text.side.runner, source, text.line) : undefined;
+    const inlined = text.side.named?.get(lineId(p.file, text.line));
+    // The line tables name a closure by itself (`{closure#1}`): its declaring function goes first.
+    const fn = inlined?.startsWith('{') && declared ? `${declared}::${inlined}` : (inlined ?? declared);
+    return into.set(key, fn ? { ...p, function: fn } : p);
   };
   const out = { base: new Map<string, Placed>(), head: new Map<string, Placed>() };
   for (const [id, ir] of head.cost) {
     const { path, line } = splitLineId(id);
     const m = mapOf(path);
-    put(out.head, m && !m.inHead.has(line) ? `+${id}` : id, { file: path, line, ...(m && !m.inHead.has(line) ? { only: 'head' as const } : {}), ir });
+    put(
+      out.head,
+      m && !m.inHead.has(line) ? `+${id}` : id,
+      { file: path, line, ...(m && !m.inHead.has(line) ? { only: 'head' as const } : {}), ir },
+      { side: head, line },
+    );
   }
   for (const [id, ir] of base.cost) {
     const { path, line } = splitLineId(id);
     const m = mapOf(path);
     const to = m ? m.toHead.get(line) : line;
-    if (to === undefined) put(out.base, `-${id}`, { file: path, line, only: 'base', ir });
-    else put(out.base, lineId(path, to), { file: path, line: to, ...(to !== line ? { baseLine: line } : {}), ir });
+    if (to === undefined) put(out.base, `-${id}`, { file: path, line, only: 'base', ir }, { side: base, line });
+    else put(out.base, lineId(path, to), { file: path, line: to, ...(to !== line ? { baseLine: line } : {}), ir }, { side: base, line });
   }
   return out;
 }
@@ -223,7 +398,7 @@ function placed(base: SourceLines, head: SourceLines): { base: Map<string, Place
  * none that moved as much between the two base processes (diff.ts's rule for the lists).
  */
 export function movedLines(base: SourceLines | undefined, head: SourceLines | undefined, floor: number, spreads: number, again?: SourceLines): MovedLine[] {
-  const empty: SourceLines = { cost: new Map(), texts: new Map() };
+  const empty: SourceLines = { cost: new Map(), texts: new Map(), runner: (head ?? base)?.runner ?? 'rs' };
   const h = head ?? empty;
   const b = placed(base ?? empty, h);
   const a = again ? placed(again, h).base : null;

@@ -49,6 +49,13 @@ export function estimatedShare(l: ProfileDiff['own'][number]): string {
 
 type OwnLine = ProfileDiff['own'][number];
 
+/** The last part of a function's name (`swarm.calculateBMTRoot` -> `calculateBMTRoot`, `bee::swarm::bmt::bmt_root` -> `bmt_root`). */
+const fnTail = (name: string) =>
+  name
+    .replace(/<.*>|\(.*\)/g, '')
+    .split(/::|\./)
+    .at(-1) ?? name;
+
 /**
  * A client function's moved source lines as text pieces (`src/swarm/bmt.rs:81 +1,234`, a line base
  * numbered otherwise with base's number, an edited line marked new in head and the line it replaced
@@ -61,7 +68,9 @@ export function sourceLineTexts(runner: ProfileDiff['runner'], l: OwnLine, n: nu
   return l.lines.slice(0, n).map((s) => {
     const note =
       s.only === 'head' ? ' (new in head)' : s.only === 'base' ? ' (base’s, gone in head)' : s.baseLine !== undefined ? ` (base :${s.baseLine})` : '';
-    return `${code(`${s.file}:${s.line}`)}${note} ${signed(s.head - s.base)}`;
+    // A line in another function's source is code inlined into this one: named by its own function.
+    const inlined = s.function && fnTail(l.name) !== s.function ? ` in ${code(s.function)}` : '';
+    return `${code(`${s.file}:${s.line}`)}${inlined}${note} ${signed(s.head - s.base)}`;
   });
 }
 
