@@ -3,11 +3,11 @@
 // iteration (rounded), under the names shown in the report. Where the dumps had line records a
 // function's cost is written by source line (`fi=`/`fe=` for lines of code inlined from another
 // file, calls at the line they were made from), with files named as the report shows them, from
-// the client's source root (source-lines.ts): `callgrind_annotate --auto=yes -I <checkout>`
-// annotates the client's sources.
+// the client's source root, and library code inlined into client code at the client's line it came
+// from (source-lines.ts): `callgrind_annotate --auto=yes -I <checkout>` annotates the client's sources.
 import { splitLineKey } from './callgrind-read.js';
 import type { RowProfile } from './row-profile.js';
-import { shownFiles } from './source-lines.js';
+import { placer, shownFiles } from './source-lines.js';
 
 /** Text callgrind's format cannot carry in a name (a line break would start a new line). */
 const oneLine = (s: string) => s.replace(/[\r\n]/g, ' ');
@@ -22,6 +22,7 @@ export function callgrindText(p: RowProfile, title: string, name: (fn: string) =
     return `(${ids.size}) ${oneLine(key)}`;
   };
   const shown = shownFiles(p);
+  const { place } = placer(p);
   const fileOf = (fn: string) => shown(p.functions.get(fn)?.file ?? '') || '???';
   const lines: string[] = [];
   let total = 0;
@@ -31,9 +32,17 @@ export function callgrindText(p: RowProfile, title: string, name: (fn: string) =
     // Own cost and calls by line, grouped by file; what no line holds stays at line 0 of the function's file.
     const byFile = new Map<string, Array<{ line: number; self: number; calls: Map<string, number> }>>();
     for (const [key, l] of f.lines) {
-      const { file, line } = splitLineKey(key);
-      const s = shown(file) || home;
-      byFile.set(s, [...(byFile.get(s) ?? []), { line, self: l.self, calls: l.calls }]);
+      // Code inlined from a library is written at the client's line it came from, where traced (source-lines.ts).
+      const { src, line } = place(key, l);
+      const s = src.shown || shown(splitLineKey(key).file) || home;
+      const at = byFile.get(s) ?? [];
+      byFile.set(s, at);
+      const same = at.find((x) => x.line === line);
+      if (!same) at.push({ line, self: l.self, calls: new Map(l.calls) });
+      else {
+        same.self += l.self;
+        for (const [callee, ir] of l.calls) same.calls.set(callee, (same.calls.get(callee) ?? 0) + ir);
+      }
     }
     let restSelf = f.self;
     const restCalls = new Map([...(p.edges.get(f.name) ?? [])].map(([callee, e]) => [callee, { ...e }]));

@@ -148,17 +148,25 @@ export function inlinedFrames(object: string, addresses: readonly number[]): Map
 /** Levels of outside callees searched for the client's own source lines (code inlined into them). */
 const SURFACE_DEPTH = 4;
 
+/** Where a profile's lines are in the client's source (placer), made once per profile. */
+interface Placer {
+  isClient: (fn: string) => boolean;
+  /** A line as the client's source holds it: itself, or the client's line its code was inlined from (with that function's name). */
+  place: (key: string, l: LineCost) => { src: { shown: string; own: boolean }; line: number; function?: string };
+  /** The shown files' texts, where they could be read. */
+  texts: Map<string, string | null>;
+}
+const placers = new WeakMap<RowProfile, Placer>();
+
 /**
- * The client functions' cost by source line, by function as the profile names it: own
- * instructions at the line, plus calls from it into functions outside the client. Where such a
- * callee holds lines of the client's own source (a client closure inlined into a library's generic
- * code: bee-rs's BMT closure inside `<Map<I,F> as Iterator>::fold`), those lines come up to the
- * calling function, in proportion to the calls' share of the callee's cost, through up to
- * SURFACE_DEPTH outside callees; the rest of the call stays at its call site. Functions without
- * line records (JIT code, a dump without lines) have none.
+ * The profile's lines placed in the client's source. Lines outside it that have an address are
+ * traced through their inlined frames to the client's line they came from, where there is one
+ * (the innermost frame in the client's source); only the client's functions and the outside
+ * callees they reach within SURFACE_DEPTH are asked (one addr2line per object).
  */
-export function clientSourceLines(p: RowProfile): Map<string, SourceLines> {
-  const out = new Map<string, SourceLines>();
+export function placer(p: RowProfile): Placer {
+  const known = placers.get(p);
+  if (known) return known;
   const files = new Map<string, { shown: string; path: string | null; own: boolean }>();
   const texts = new Map<string, string | null>();
   const client = new Map<string, boolean>();
@@ -169,9 +177,6 @@ export function clientSourceLines(p: RowProfile): Map<string, SourceLines> {
     if (!texts.has(src.shown)) texts.set(src.shown, readText(src.path));
     return src;
   };
-  // Lines outside the client's source with an address: traced through their inlined frames to the
-  // client's line they came from, where there is one (the innermost frame in the client's source).
-  // Only the client's functions and the outside callees they reach within SURFACE_DEPTH are asked.
   const reached = new Set<string>();
   let level = [...p.functions.keys()].filter(isClient);
   for (let depth = 0; depth <= SURFACE_DEPTH && level.length > 0; depth++) {
@@ -183,8 +188,7 @@ export function clientSourceLines(p: RowProfile): Map<string, SourceLines> {
     for (const [key, l] of p.functions.get(fn)?.lines ?? [])
       if (l.at && !fileOf(splitLineKey(key).file).own) asked.set(l.at.object, (asked.get(l.at.object) ?? new Set()).add(l.at.address));
   const traced = new Map<string, Map<number, Frame[]>>([...asked].map(([object, addresses]) => [object, inlinedFrames(object, [...addresses])]));
-  /** A line as the client's source holds it: itself, or the client's line its code was inlined from. */
-  const place = (key: string, l: LineCost): { src: ReturnType<typeof fileOf>; line: number; function?: string } => {
+  const place: Placer['place'] = (key, l) => {
     const { file, line } = splitLineKey(key);
     const src = fileOf(file);
     if (src.own || !l.at) return { src, line };
@@ -194,6 +198,23 @@ export function clientSourceLines(p: RowProfile): Map<string, SourceLines> {
     }
     return { src, line };
   };
+  const made = { isClient, place, texts };
+  placers.set(p, made);
+  return made;
+}
+
+/**
+ * The client functions' cost by source line, by function as the profile names it: own
+ * instructions at the line, plus calls from it into functions outside the client. Where such a
+ * callee holds lines of the client's own source (a client closure inlined into a library's generic
+ * code: bee-rs's BMT closure inside `<Map<I,F> as Iterator>::fold`), those lines come up to the
+ * calling function, in proportion to the calls' share of the callee's cost, through up to
+ * SURFACE_DEPTH outside callees; the rest of the call stays at its call site. Functions without
+ * line records (JIT code, a dump without lines) have none.
+ */
+export function clientSourceLines(p: RowProfile): Map<string, SourceLines> {
+  const out = new Map<string, SourceLines>();
+  const { isClient, place, texts } = placer(p);
   // An outside function's whole cost split into the client's source lines it holds (its own and
   // its outside callees', scaled) and what runs in client functions it calls; the rest is neither.
   const under = new Map<string, { lines: Map<string, number>; client: number }>();
