@@ -78,7 +78,7 @@ export interface SideLists {
   /** Own instructions per iteration. */
   self: Map<string, number>;
   /** The client's functions: callees outside the client folded in (cost), the inclusive cost, and the folded callees' shares. */
-  own: Map<string, { cost: number; inclusive: number; via: Map<string, number>; estimated: number }>;
+  own: Map<string, { cost: number; inclusive: number; via: Map<string, number>; estimated: number; start?: { file: string; line: number } }>;
   /** Calls into the allocator per iteration, by allocation site. */
   allocations: Map<string, number>;
   /** The client functions' cost by source line (source-lines.ts); absent where none was kept (a compact profile). */
@@ -100,6 +100,8 @@ export function sideLists(p: RowProfile): SideLists {
     line.cost += f.cost;
     line.estimated += f.estimated;
     line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
+    const start = p.functions.get(fn)?.start;
+    if (start && !line.start) line.start = start;
     for (const [callee, ir] of f.via) add(line.via, name(callee), ir);
     own.set(name(fn), line);
   }
@@ -158,6 +160,8 @@ export function diffLists(base: SideLists, head: SideLists, row: { caseId: strin
       estimatedHead: h?.estimated ?? 0,
       via,
       ...lines,
+      // bee-js: where V8 says the function starts (head's, else base's), its only source position.
+      ...((h?.start ?? b?.start) ? { start: h?.start ?? b?.start } : {}),
       ...status(Boolean(b), Boolean(h)),
     };
   });

@@ -16,6 +16,8 @@ export interface FunctionCost {
   inclusive: number;
   /** Cost per iteration by source line (callgrind-read.ts's lineKey), where the dumps have lines. */
   lines: Map<string, LineCost>;
+  /** Where a JavaScript function starts, as V8's perf map gives it (v8-symbols.ts startOf): bee-js's only source position. */
+  start?: { file: string; line: number };
 }
 
 export interface RowProfile {
@@ -45,8 +47,11 @@ interface Graph {
   reentered: Map<string, number>;
 }
 
-/** Turns a function's name as callgrind gives it into the one shown (V8 JIT symbols: src/profile/v8-symbols.ts). */
-export type Symbolizer = (fnName: string) => string;
+/**
+ * Turns a function's name as callgrind gives it into the one shown (V8 JIT symbols:
+ * src/profile/v8-symbols.ts), and may say where the functions it named start (`starts`).
+ */
+export type Symbolizer = ((fnName: string) => string) & { starts?: ReadonlyMap<string, { file: string; line: number }> };
 /** A symbolizer per dump (bee-js: each dump's process map as far as it was written then; v8-symbols.ts). */
 export interface DumpSymbolizers {
   forDump(dumpText: string): Symbolizer;
@@ -163,7 +168,8 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
   const objects = new Set<string>();
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    const d = readDumpProfile(text, typeof symbolize === 'object' ? symbolize.forDump(text) : symbolize);
+    const sym = typeof symbolize === 'object' ? symbolize.forDump(text) : symbolize;
+    const d = readDumpProfile(text, sym);
     if (!d.trigger) continue;
     steps.add(`${d.trigger.unit} ${d.trigger.step}`);
     withoutLeftOut(d, LEFT_OUT[runner]);
@@ -177,6 +183,8 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
       f.self += self;
       f.inclusive += inclusive(d, fn);
       addLines(f.lines, d.lines.get(fn));
+      const start = sym?.starts?.get(fn);
+      if (start && !f.start) f.start = start;
       functions.set(fn, f);
     }
     for (const o of d.objects) objects.add(o);

@@ -65,6 +65,8 @@ export const ProfileDiffSchema = z.strictObject({
           )
           .max(LINES_PER_FUNCTION)
           .optional(),
+        /** A JavaScript function's start as V8's perf map gives it (bee-js has no per-line positions): head's, else base's. */
+        start: z.strictObject({ file: z.string().min(1).max(PATH_CHARS), line: z.number().int().nonnegative() }).optional(),
         status,
       }),
     )

@@ -3,7 +3,7 @@
 // first, and the comment says so). The bundle's schema refuses names past their cap.
 import { describe, expect, it } from 'vitest';
 import { renderAbComment, GITHUB_COMMENT_LIMIT } from '../../src/report/render/ab-comment.js';
-import { renderProfileSection, PROFILE_NOTE } from '../../src/report/render/profile-details.js';
+import { NO_JS_LINES, renderProfileSection, PROFILE_NOTE } from '../../src/report/render/profile-details.js';
 import { renderProfileHtml } from '../../src/report/render/profile-html.js';
 import { ProfileDiffSchema, ProfileDiffsSchema, type ProfileDiff } from '../../src/profile/schema.js';
 import type { AbRow } from '../../src/verdict/index.js';
@@ -129,10 +129,15 @@ describe('moved source lines', () => {
     const html = renderProfileHtml(withLines(), { name: 'all', base: 1e9, head: 1.05e9, children: [] }, { base: 'a', head: 'b' });
     expect(html).toContain('<code>pkg/swarm/bmt.go:93</code> (base :92) +');
     const js = ProfileDiffSchema.parse({ ...diff('cpu.keccak.chunk-hash', 1.05), runner: 'js' });
-    expect(renderProfileSection([js], 65_536)).toContain('no line positions (V8 gives none for JIT code)');
-    expect(renderProfileHtml(js, { name: 'all', base: 1e9, head: 1.05e9, children: [] }, { base: 'a', head: 'b' })).toContain(
-      'no line positions (V8 gives none for JIT code)',
-    );
+    js.own[0] = { ...js.own[0]!, start: { file: 'cafe-utility/index.js', line: 412 } };
+    const md = renderProfileSection([js], 65_536)!;
+    const ownRows = md.slice(md.indexOf('| client function (outside callees folded in) |')).split('\n');
+    // Where V8 gave the function's start it is shown, and the row says there is nothing finer.
+    expect(ownRows.find((l) => l.includes('Method0'))).toContain(`starts at \`cafe-utility/index.js:412\`; ${NO_JS_LINES}`);
+    expect(ownRows.find((l) => l.includes('Method1'))).toContain(`| ${NO_JS_LINES} |`);
+    const jsHtml = renderProfileHtml(js, { name: 'all', base: 1e9, head: 1.05e9, children: [] }, { base: 'a', head: 'b' });
+    expect(jsHtml).toContain('starts at <code>cafe-utility/index.js:412</code>');
+    expect(jsHtml).toContain(NO_JS_LINES);
   });
 
   it('escapes hostile paths and keeps the comment under the limit with every function’s lines at their caps', () => {

@@ -49,6 +49,9 @@ export function estimatedShare(l: ProfileDiff['own'][number]): string {
 
 type OwnLine = ProfileDiff['own'][number];
 
+/** What a bee-js client function's lines say: V8 gives JIT code no per-instruction positions. */
+export const NO_JS_LINES = 'no line positions within it (V8 gives none for JIT code)';
+
 /** The last part of a function's name (`swarm.calculateBMTRoot` -> `calculateBMTRoot`, `bee::swarm::bmt::bmt_root` -> `bmt_root`). */
 const fnTail = (name: string) =>
   name
@@ -63,7 +66,11 @@ const fnTail = (name: string) =>
  * bee-js's JIT code has no line positions (V8's perf map gives none per instruction).
  */
 export function sourceLineTexts(runner: ProfileDiff['runner'], l: OwnLine, n: number, code: (s: string) => string): string[] | string {
-  if (l.lines === undefined) return runner === 'js' ? 'no line positions (V8 gives none for JIT code)' : '—';
+  if (l.lines === undefined) {
+    if (runner !== 'js') return '—';
+    // V8's perf map gives a JavaScript function's start, nothing per instruction.
+    return l.start ? [`starts at ${code(`${l.start.file}:${l.start.line}`)}; ${NO_JS_LINES}`] : NO_JS_LINES;
+  }
   if (l.lines.length === 0) return 'no single line moved past the floor';
   return l.lines.slice(0, n).map((s) => {
     const note =
