@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { childEnv } from '../child/env.js';
 import type { Runner } from '../spec/schema.js';
 import { splitLineKey, type LineCost } from './callgrind-read.js';
 import { isClientOwn } from './names.js';
@@ -124,6 +125,7 @@ export function inlinedFrames(object: string, addresses: readonly number[]): Map
       encoding: 'utf8',
       maxBuffer: 256 << 20,
       stdio: ['pipe', 'pipe', 'ignore'],
+      env: childEnv(),
     });
   } catch {
     return out;
