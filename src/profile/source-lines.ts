@@ -90,7 +90,7 @@ export function sourceFile(
   return { shown: cut(isClient ? rel : `${basename(root)}/${rel}`), path: raw, own: isClient };
 }
 
-/** Go's module cache, asked of go once per process. */
+/** Go's module cache as go finds it without asking go: GOMODCACHE, else GOPATH's first entry, else ~/go (pkg/mod). */
 let goModCache: string | null | undefined;
 function moduleCache(): string | null {
   if (goModCache === undefined) {
