@@ -104,7 +104,10 @@ export function countingCommand(
       'valgrind',
       '--tool=callgrind',
       '--instr-atstart=no',
-      '--dump-line=no',
+      // Cost by source line too, and for bee-rs and bee-go by instruction address (JIT code has no
+      // line tables): function profiles' "Source lines", docs/profiles.md; the counts are the same.
+      '--dump-line=yes',
+      ...(runner === 'js' ? [] : ['--dump-instr=yes']),
       '--compress-strings=yes',
       // What function profiles ask of the dumps (caller context): src/count/profile-options.ts.
       ...profileCallgrindOptions(runner),

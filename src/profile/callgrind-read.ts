@@ -5,12 +5,33 @@
 // With caller context (--separate-callers=N, src/count/profile-options.ts) a function's cost is also split
 // by its last N callers, `name'caller1'caller2`: the function lists read by function, and the
 // context graph (`contexts`) keeps each function-in-its-callers apart for folding (fold.ts).
+// With line records (--dump-line=yes) each function's cost is also kept by source line (`lines`):
+// the file callgrind gave the line (`fi=`/`fe=`: an inlined function's own file) and its number.
 
 /** One caller -> callee edge: how often it was called and the instructions under those calls. */
 export interface Edge {
   calls: number;
   ir: number;
 }
+
+/** A function's cost at one source line: its own instructions there, and its calls from there by callee. */
+export interface LineCost {
+  self: number;
+  calls: Map<string, number>;
+  /**
+   * With instruction addresses in the dump (--dump-instr=yes): the first instruction seen at the
+   * line and its object file, where a line of inlined code can be traced to the frames it was
+   * inlined through (source-lines.ts).
+   */
+  at?: { object: string; address: number };
+}
+
+/** A source line's key in `DumpProfile.lines`: the file as callgrind wrote it, then the line number. */
+export const lineKey = (file: string, line: number): string => `${file}\u0001${line}`;
+export const splitLineKey = (key: string): { file: string; line: number } => {
+  const at = key.lastIndexOf('\u0001');
+  return { file: key.slice(0, at), line: Number(key.slice(at + 1)) };
+};
 
 export interface DumpProfile {
   /** The iteration the dump counted (`bee-bench <unit> <step>`), spin marks a count-mode slowdown's dump. */
@@ -26,6 +47,14 @@ export interface DumpProfile {
   reentered: Map<string, number>;
   /** The source file callgrind gave each function ('' when it had none, as for JIT code). */
   files: Map<string, string>;
+  /**
+   * Cost by source line, per function (recursion levels and contexts folded), where the dump has
+   * line records and the code has line tables (line 0, no line, is left out: JIT code, stripped
+   * libraries). Empty for a dump written with --dump-line=no.
+   */
+  lines: Map<string, Map<string, LineCost>>;
+  /** The object files (`ob=`) the dump names: the runner's binary among them. */
+  objects: Set<string>;
   /**
    * The same costs by caller context: a node is a function with the callers callgrind kept for it
    * (contextKey), its recursion levels folded as above. Without --separate-callers a node is a
@@ -111,11 +140,23 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
     edges: new Map(),
     reentered: new Map(),
     files: new Map(),
+    lines: new Map(),
+    objects: new Set(),
     contexts: { self: new Map(), edges: new Map(), reentered: new Map(), chain: new Map() },
   };
   const ctx = profile.contexts;
   const fns = new Names();
   const files = new Names();
+  const objects = new Names();
+  // Cost lines start with their positions (`positions:`, one unless --dump-instr adds the address);
+  // the line is the last, absolute or relative to the previous cost line's (+n, -n, *).
+  const positions = /^positions: (.+)$/m.exec(text)?.[1]!.trim().split(/ +/) ?? ['line'];
+  const lineAt = positions.indexOf('line');
+  const instrAt = positions.indexOf('instr');
+  const prev = positions.map(() => 0);
+  let object = '';
+  let srcFile = '';
+  let fnLines: Map<string, LineCost> | null = null;
   const renamed = new Map<string, string>();
   const rename1 = (raw: string) => {
     let n = renamed.get(raw);
@@ -149,11 +190,33 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
     const c = line.charCodeAt(0);
     // A cost line: a position (number, +n, -n, *) then the Ir.
     if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
-      const ir = Number(line.slice(line.indexOf(' ') + 1).split(' ')[0] ?? 0) || 0;
+      const fields = line.split(' ');
+      if (lineAt >= 0) {
+        const f = fields[lineAt] ?? '';
+        const p = prev[lineAt]!;
+        prev[lineAt] = f === '*' ? p : f[0] === '+' ? p + Number(f.slice(1)) : f[0] === '-' ? p - Number(f.slice(1)) : Number(f);
+      }
+      if (instrAt >= 0) {
+        // Addresses are hexadecimal, absolute (0x...) or relative to the previous cost line's.
+        const f = fields[instrAt] ?? '';
+        const p = prev[instrAt]!;
+        prev[instrAt] = f === '*' ? p : f[0] === '+' ? p + parseInt(f.slice(1), 16) : f[0] === '-' ? p - parseInt(f.slice(1), 16) : parseInt(f, 16);
+      }
+      const ir = Number(fields[positions.length] ?? 0) || 0;
+      const at = lineAt < 0 ? 0 : prev[lineAt]!;
+      let cost: LineCost | undefined;
+      if (at > 0 && ir !== 0) {
+        fnLines ??= profile.lines.get(fn) ?? profile.lines.set(fn, new Map()).get(fn)!;
+        const k = lineKey(srcFile, at);
+        cost = fnLines.get(k);
+        if (!cost) fnLines.set(k, (cost = { self: 0, calls: new Map(), ...(instrAt >= 0 && object ? { at: { object, address: prev[instrAt]! } } : {}) }));
+      }
       if (callee === null) {
         add(profile.self, fn, ir);
         add(ctx.self, node, ir);
+        if (cost) cost.self += ir;
       } else {
+        if (cost && callee !== fn) add(cost.calls, callee, ir);
         const deeper = read(calleeRaw).deeper;
         if (callee !== fn) {
           addEdge(profile.edges, fn, callee, calls, ir);
@@ -167,10 +230,20 @@ export function readDumpProfile(text: string, rename: (fn: string) => string = (
       }
     } else if (line.startsWith('fl=')) {
       file = files.resolve(line.slice(3));
-    } else if (line.startsWith('fi=') || line.startsWith('fe=') || line.startsWith('cfi=') || line.startsWith('cfl=')) {
-      files.resolve(line.slice(line.indexOf('=') + 1)); // defines ids; inlined code counts to its function
+      srcFile = file;
+    } else if (line.startsWith('fi=') || line.startsWith('fe=')) {
+      srcFile = files.resolve(line.slice(3)); // inlined code: its lines are its own file's, its cost its function's
+    } else if (line.startsWith('cfi=') || line.startsWith('cfl=')) {
+      files.resolve(line.slice(4)); // defines ids
+    } else if (line.startsWith('ob=')) {
+      object = objects.resolve(line.slice(3));
+      if (object) profile.objects.add(object);
+    } else if (line.startsWith('cob=')) {
+      objects.resolve(line.slice(4));
     } else if (line.startsWith('fn=')) {
       const r = read(fns.resolve(line.slice(3)));
+      srcFile = file;
+      fnLines = null;
       fn = r.fn;
       node = r.node;
       if (!r.deeper) firstLevel.add(node);

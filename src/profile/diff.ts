@@ -9,6 +9,7 @@ import { allocationSites, foldIntoClient } from './fold.js';
 import { displayName } from './names.js';
 import type { RowProfile } from './row-profile.js';
 import type { ProfileDiff, SelfLine } from './schema.js';
+import { clientSourceLines, movedLines, type SourceLines } from './source-lines.js';
 
 /** Lines kept per list: the comment shows the first five, the files have every function. */
 export const LIST_LENGTH = 20;
@@ -23,6 +24,13 @@ const VIA_NAMES = 3;
  * per call varies, and a shared callee is split by calls); bee-rs repeats to the instruction.
  */
 export const LISTED_SHARE = NOISE_FLOOR;
+
+/**
+ * A listed client function's source line is shown when its change reaches this share of the row
+ * (a fifth of a function's floor: the function passed its own, its lines split it), and with a
+ * second base process only when beyond both as the lists' lines are.
+ */
+export const LINE_SHARE = LISTED_SHARE / 5;
 
 /** A site's change in calls is listed when it reaches this share of the row's calls into the allocator. */
 export const ALLOCATION_SHARE = 1e-3;
@@ -70,9 +78,11 @@ export interface SideLists {
   /** Own instructions per iteration. */
   self: Map<string, number>;
   /** The client's functions: callees outside the client folded in (cost), the inclusive cost, and the folded callees' shares. */
-  own: Map<string, { cost: number; inclusive: number; via: Map<string, number>; estimated: number }>;
+  own: Map<string, { cost: number; inclusive: number; via: Map<string, number>; estimated: number; start?: { file: string; line: number } }>;
   /** Calls into the allocator per iteration, by allocation site. */
   allocations: Map<string, number>;
+  /** The client functions' cost by source line (source-lines.ts); absent where none was kept (a compact profile). */
+  lines?: Map<string, SourceLines> | null;
   cut: { self: number; own: number; allocations: number } | null;
 }
 
@@ -90,12 +100,20 @@ export function sideLists(p: RowProfile): SideLists {
     line.cost += f.cost;
     line.estimated += f.estimated;
     line.inclusive += p.functions.get(fn)?.inclusive ?? 0;
+    const start = p.functions.get(fn)?.start;
+    if (start && !line.start) line.start = start;
     for (const [callee, ir] of f.via) add(line.via, name(callee), ir);
     own.set(name(fn), line);
   }
   const allocations = new Map<string, number>();
   for (const [fn, calls] of allocationSites(p)) add(allocations, name(fn), calls);
-  return { runner: p.runner, total: p.total, iterations: p.iterations, self, own, allocations, cut: null };
+  const lines = new Map<string, SourceLines>();
+  for (const [fn, l] of clientSourceLines(p)) {
+    const had = lines.get(name(fn));
+    if (!had) lines.set(name(fn), l);
+    else for (const [id, ir] of l.cost) had.cost.set(id, (had.cost.get(id) ?? 0) + ir);
+  }
+  return { runner: p.runner, total: p.total, iterations: p.iterations, self, own, allocations, lines, cut: null };
 }
 
 /** Head against base; `baseAgain`, a second process of base, keeps what moves between the two out of the lists. */
@@ -127,6 +145,11 @@ export function diffLists(base: SideLists, head: SideLists, row: { caseId: strin
       .sort((x, y) => Math.abs(y.d) - Math.abs(x.d))
       .slice(0, VIA_NAMES)
       .map((v) => v.callee);
+    // Moved source lines, where both sides kept lines and the function has any (not JIT code).
+    const lines =
+      base.lines && head.lines && (base.lines.has(fn) || head.lines.has(fn))
+        ? { lines: movedLines(base.lines.get(fn), head.lines.get(fn), LINE_SHARE * Math.max(base.total, head.total), AA_SPREADS, again?.lines?.get(fn)) }
+        : {};
     return {
       name: fn,
       base: b?.cost ?? 0,
@@ -136,6 +159,9 @@ export function diffLists(base: SideLists, head: SideLists, row: { caseId: strin
       estimatedBase: b?.estimated ?? 0,
       estimatedHead: h?.estimated ?? 0,
       via,
+      ...lines,
+      // bee-js: where V8 says the function starts (head's, else base's), its only source position.
+      ...((h?.start ?? b?.start) ? { start: h?.start ?? b?.start } : {}),
       ...status(Boolean(b), Boolean(h)),
     };
   });

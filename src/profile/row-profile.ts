@@ -5,7 +5,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:f
 import { join } from 'node:path';
 import { V8_HEAP_FUNCTION, V8_LOGGER_FUNCTION, WALL_CLOCK_FUNCTIONS } from '../count/callgrind.js';
 import type { Runner } from '../spec/schema.js';
-import { contextFunction, inclusive, readDumpProfile, triggerOf, type Edge } from './callgrind-read.js';
+import { contextFunction, inclusive, readDumpProfile, triggerOf, type Edge, type LineCost } from './callgrind-read.js';
 
 /** One function of a row profile, instructions per iteration. */
 export interface FunctionCost {
@@ -14,6 +14,10 @@ export interface FunctionCost {
   file: string;
   self: number;
   inclusive: number;
+  /** Cost per iteration by source line (callgrind-read.ts's lineKey), where the dumps have lines. */
+  lines: Map<string, LineCost>;
+  /** Where a JavaScript function starts, as V8's perf map gives it (v8-symbols.ts startOf): bee-js's only source position. */
+  start?: { file: string; line: number };
 }
 
 export interface RowProfile {
@@ -32,6 +36,8 @@ export interface RowProfile {
     nodes: Map<string, { chain: readonly string[]; self: number; inclusive: number }>;
     edges: Map<string, Map<string, Edge>>;
   };
+  /** The object files the dumps named (the runner's binary among them): where source paths are resolved (source-lines.ts). */
+  objects: Set<string>;
 }
 
 /** A call graph as read from one dump: own cost, calls, and the calls into deeper recursion levels. */
@@ -41,8 +47,11 @@ interface Graph {
   reentered: Map<string, number>;
 }
 
-/** Turns a function's name as callgrind gives it into the one shown (V8 JIT symbols: src/profile/v8-symbols.ts). */
-export type Symbolizer = (fnName: string) => string;
+/**
+ * Turns a function's name as callgrind gives it into the one shown (V8 JIT symbols:
+ * src/profile/v8-symbols.ts), and may say where the functions it named start (`starts`).
+ */
+export type Symbolizer = ((fnName: string) => string) & { starts?: ReadonlyMap<string, { file: string; line: number }> };
 /** A symbolizer per dump (bee-js: each dump's process map as far as it was written then; v8-symbols.ts). */
 export interface DumpSymbolizers {
   forDump(dumpText: string): Symbolizer;
@@ -140,15 +149,27 @@ const perIteration = (edges: Map<string, Map<string, Edge>>, n: number) => {
   for (const out of edges.values()) for (const [k, e] of out) out.set(k, { calls: e.calls / n, ir: e.ir / n });
 };
 
+/** Adds one dump's line costs of a function into the row's. */
+function addLines(into: Map<string, LineCost>, from: Map<string, LineCost> | undefined): void {
+  for (const [key, l] of from ?? []) {
+    const had: LineCost = into.get(key) ?? { self: 0, calls: new Map<string, number>(), ...(l.at ? { at: l.at } : {}) };
+    had.self += l.self;
+    for (const [callee, ir] of l.calls) had.calls.set(callee, (had.calls.get(callee) ?? 0) + ir);
+    into.set(key, had);
+  }
+}
+
 /** The row's profile from its dump files (one unit's: dumpsByUnit). */
 export function rowProfile(runner: Runner, files: readonly string[], symbolize?: Symbolizer | DumpSymbolizers): RowProfile {
   const functions = new Map<string, FunctionCost>();
   const edges = new Map<string, Map<string, Edge>>();
   const contexts: RowProfile['contexts'] = { nodes: new Map(), edges: new Map() };
   const steps = new Set<string>();
+  const objects = new Set<string>();
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    const d = readDumpProfile(text, typeof symbolize === 'object' ? symbolize.forDump(text) : symbolize);
+    const sym = typeof symbolize === 'object' ? symbolize.forDump(text) : symbolize;
+    const d = readDumpProfile(text, sym);
     if (!d.trigger) continue;
     steps.add(`${d.trigger.unit} ${d.trigger.step}`);
     withoutLeftOut(d, LEFT_OUT[runner]);
@@ -158,9 +179,15 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
       withoutV8Heap(d.contexts, contextFunction);
     }
     for (const [fn, self] of d.self) {
-      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? '', self: 0, inclusive: 0 };
-      functions.set(fn, { ...f, self: f.self + self, inclusive: f.inclusive + inclusive(d, fn) });
+      const f = functions.get(fn) ?? { name: fn, file: d.files.get(fn) ?? '', self: 0, inclusive: 0, lines: new Map<string, LineCost>() };
+      f.self += self;
+      f.inclusive += inclusive(d, fn);
+      addLines(f.lines, d.lines.get(fn));
+      const start = sym?.starts?.get(fn);
+      if (start && !f.start) f.start = start;
+      functions.set(fn, f);
     }
+    for (const o of d.objects) objects.add(o);
     addEdges(edges, d.edges);
     for (const [node, self] of d.contexts.self) {
       const c = contexts.nodes.get(node) ?? { chain: d.contexts.chain.get(node) ?? [contextFunction(node)], self: 0, inclusive: 0 };
@@ -174,6 +201,10 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
     f.self /= n;
     f.inclusive /= n;
     total += f.self;
+    for (const l of f.lines.values()) {
+      l.self /= n;
+      for (const [callee, ir] of l.calls) l.calls.set(callee, ir / n);
+    }
   }
   perIteration(edges, n);
   for (const c of contexts.nodes.values()) {
@@ -181,5 +212,5 @@ export function rowProfile(runner: Runner, files: readonly string[], symbolize?:
     c.inclusive /= n;
   }
   perIteration(contexts.edges, n);
-  return { runner, total, iterations: steps.size, functions, edges, contexts };
+  return { runner, total, iterations: steps.size, functions, edges, contexts, objects };
 }

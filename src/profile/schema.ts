@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { RunnerSchema } from '../spec/schema.js';
 import { NAME_CHARS } from './names.js';
+import { LINES_PER_FUNCTION, PATH_CHARS } from './source-lines.js';
 
 const MAX_LINES = 20;
 const name = z
@@ -41,6 +42,31 @@ export const ProfileDiffSchema = z.strictObject({
         estimatedBase: ir.optional(),
         estimatedHead: ir.optional(),
         via: z.array(name).max(5),
+        /**
+         * The function's source lines whose instructions moved (source-lines.ts), largest change
+         * first: the file from the client's source root, head's line number (`baseLine` where
+         * base numbered it otherwise; `only` where one side's source lacks the line: an edited or
+         * inserted line is head's only, the line it replaced base's, numbered as base numbers
+         * it), instructions per iteration each side. Absent where the dumps have no lines for it
+         * (bee-js's JIT code, lists made before lines were recorded).
+         */
+        lines: z
+          .array(
+            z.strictObject({
+              file: z.string().min(1).max(PATH_CHARS),
+              line: z.number().int().positive(),
+              /** The function whose source holds the line (source-lines.ts enclosingFunction): an inlined one's own name. */
+              function: name.optional(),
+              baseLine: z.number().int().positive().optional(),
+              only: z.enum(['base', 'head']).optional(),
+              base: ir,
+              head: ir,
+            }),
+          )
+          .max(LINES_PER_FUNCTION)
+          .optional(),
+        /** A JavaScript function's start as V8's perf map gives it (bee-js has no per-line positions): head's, else base's. */
+        start: z.strictObject({ file: z.string().min(1).max(PATH_CHARS), line: z.number().int().nonnegative() }).optional(),
         status,
       }),
     )

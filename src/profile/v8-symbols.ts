@@ -27,7 +27,7 @@
 // - One function can have several pieces of code (each tier, code replaced after a
 //   deoptimization): they read as one name, so add their costs under it.
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative } from 'node:path';
 
 /** One line of a perf map: code at [start, start + size) named `name`. */
 export interface PerfMapEntry {
@@ -160,22 +160,48 @@ export function readableName(v8Name: string, packageOf: PackageOf, sourceAt: Sou
  * as it is. `perfMaps` are map texts of one process, oldest first; `packageOf` finds a script's
  * package (by default from the package.json files on the machine that reads the dumps, where the run's builds are).
  */
-export function symbolizerFor(perfMaps: string[], packageOf: PackageOf = packageLookup()): (fn: string) => string {
+export function symbolizerFor(perfMaps: string[], packageOf: PackageOf = packageLookup()): NamingSymbolizer {
   const entries = perfMaps.flatMap((text, i) => readPerfMap(text, `perf map ${i + 1}`));
   return symbolizerOver(entries, entries.length, packageOf);
 }
 
+/**
+ * Where a perf map name says its function starts (`path:line:column` after the name), the path as
+ * readablePath shows it; null for code with no script position (builtins, stubs). This is the only
+ * source position V8's perf map gives: none per instruction.
+ */
+export function startOf(v8Name: string, packageOf: PackageOf): { file: string; line: number } | null {
+  const script = SCRIPT_CODE.exec(v8Name);
+  if (!script) return null;
+  const path = readablePath(script[2]!, packageOf);
+  // A script in no package keeps only its file's name: no path of the machine is shown.
+  const file = isAbsolute(path) ? basename(path) : path;
+  return { file: file.length > START_PATH_CHARS ? `…${file.slice(file.length - START_PATH_CHARS + 1)}` : file, line: Number(script[3]!.slice(1)) };
+}
+
+/** Longest start path kept (the profile schema's path cap). */
+const START_PATH_CHARS = 160;
+
+/** A symbolizer, and where each JavaScript function it named starts (startOf), by the name it gave. */
+export type NamingSymbolizer = ((fn: string) => string) & { starts: Map<string, { file: string; line: number }> };
+
 /** The symbolizer over the first `count` entries of a map. */
-function symbolizerOver(entries: PerfMapEntry[], count: number, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup()): (fn: string) => string {
+function symbolizerOver(entries: PerfMapEntry[], count: number, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup()): NamingSymbolizer {
   const found = new Map<string, string | null>();
+  const starts = new Map<string, { file: string; line: number }>();
   const lookup = (address: number): string | null => {
     for (let i = count - 1; i >= 0; i--) {
       const e = entries[i]!;
-      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
+      if (address >= e.start && address < e.start + e.size) {
+        const name = readableName(e.name, packageOf, sourceAt);
+        const start = startOf(e.name, packageOf);
+        if (start) starts.set(name, start);
+        return name;
+      }
     }
     return null;
   };
-  return (fn) => {
+  const symbolize = (fn: string) => {
     const m = ADDRESS.exec(fn);
     if (!m) return fn;
     const hex = m[1]!;
@@ -183,6 +209,7 @@ function symbolizerOver(entries: PerfMapEntry[], count: number, packageOf: Packa
     const name = found.get(hex);
     return name === null || name === undefined ? fn : `${name}${m[2]}`;
   };
+  return Object.assign(symbolize, { starts });
 }
 
 /** Where V8 writes process `pid`'s perf map (fixed in V8: LinuxPerfBasicLogger, no flag moves it). */
@@ -230,7 +257,10 @@ const MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
  * written when the dump was (`perf-map=<bytes>`). Without a map every name stays as callgrind
  * wrote it.
  */
-export function dumpSymbolizers(dumpDir: string, packageOf: PackageOf = packageLookup()): (dumpText: string) => (fn: string) => string {
+export function dumpSymbolizers(
+  dumpDir: string,
+  packageOf: PackageOf = packageLookup(),
+): (dumpText: string) => ((fn: string) => string) & Partial<NamingSymbolizer> {
   const maps = new Map<string, WrittenEntry[] | null>();
   const sourceAt = sourceLookup();
   const mapOf = (pid: string) => {

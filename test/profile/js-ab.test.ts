@@ -91,6 +91,13 @@ describe('bee-js: a real change through ab --measure instructions', () => {
     // segment, named by its package path and the start of its source.
     expect(diff!.own[0]!.name).toBe('(anonymous) @ethersphere/bee-js/dist/mjs/chunk/bmt.js «segment => { const copy = new Uint8Arra…»');
     expect(diff!.own[0]!.via.join(' ')).toMatch(/Builtins_/);
+    // bee-js's only source position, V8's start of the function: the changed line of bmt.js; no lines within it.
+    const changedAt =
+      readFileSync(join(head, 'dist', 'mjs', 'chunk', 'bmt.js'), 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('.map(segment =>')) + 1;
+    expect(diff!.own[0]!.start).toEqual({ file: '@ethersphere/bee-js/dist/mjs/chunk/bmt.js', line: changedAt });
+    expect(diff!.own[0]!.lines).toBeUndefined();
     const change = diff!.total.head - diff!.total.base;
     const own = diff!.own.reduce((s, l) => s + (l.head - l.base), 0);
     expect(own / change).toBeGreaterThanOrEqual(0.9);

@@ -25,10 +25,10 @@ export interface CountedDumps {
   dir: string;
 }
 
-/** One counting process of CASES with its dumps kept; `env` reaches the runner (a slowdown). */
-export async function countedDumps(runner: Runner, source: string, env: Record<string, string> = {}): Promise<CountedDumps> {
+/** One counting process of `cases` (CASES) with its dumps kept; `env` reaches the runner (a slowdown). */
+export async function countedDumps(runner: Runner, source: string, env: Record<string, string> = {}, cases: string[] = CASES): Promise<CountedDumps> {
   const { spec, hash } = loadSpec(resolve('spec/bench-spec.json'));
-  const plan = resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases: CASES });
+  const plan = resolvePlan({ spec, specHash: hash, runner, profile: 'quick', cases });
   const { command } = await buildRunner({ runner, source: parseSource(source), log: () => {} });
   const found = await findCounter();
   if (!found.counter) throw new Error(`these tests need valgrind: ${found.reason}`);

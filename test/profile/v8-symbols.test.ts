@@ -44,6 +44,16 @@ describe('symbolizerFor', () => {
     expect(name('0x0000000034063e94')).toBe('Bytes @ethersphere/bee-js/dist/mjs/utils/bytes.js');
   });
 
+  it('says where each JavaScript function it named starts, the only position V8 gives (none for builtins)', () => {
+    const named = symbolizerFor([map], noPackages);
+    const fn = named('0x0000000034061c80');
+    named('0x0000000034063e94');
+    named('0x00000000018c4700');
+    expect(named.starts.get(fn)).toEqual({ file: 'cafe-utility/index.js', line: 2024 });
+    expect(named.starts.get('Bytes @ethersphere/bee-js/dist/mjs/utils/bytes.js')).toEqual({ file: '@ethersphere/bee-js/dist/mjs/utils/bytes.js', line: 7 });
+    expect(named.starts.has('Builtins_RecordWriteSaveFP')).toBe(false);
+  });
+
   it("keeps callgrind's recursion level", () => {
     expect(name("0x0000000034061c80'2")).toBe("log2Reduce cafe-utility/index.js'2");
   });

@@ -3,7 +3,8 @@
 // first, and the comment says so). The bundle's schema refuses names past their cap.
 import { describe, expect, it } from 'vitest';
 import { renderAbComment, GITHUB_COMMENT_LIMIT } from '../../src/report/render/ab-comment.js';
-import { renderProfileSection, PROFILE_NOTE } from '../../src/report/render/profile-details.js';
+import { NO_JS_LINES, renderProfileSection, PROFILE_NOTE } from '../../src/report/render/profile-details.js';
+import { renderProfileHtml } from '../../src/report/render/profile-html.js';
 import { ProfileDiffSchema, ProfileDiffsSchema, type ProfileDiff } from '../../src/profile/schema.js';
 import type { AbRow } from '../../src/verdict/index.js';
 import { abInput, HOSTILE } from './fixtures.js';
@@ -97,5 +98,67 @@ describe('Where it moved', () => {
     expect(() => ProfileDiffSchema.parse({ ...d, self: [...d.self, ...d.self] })).toThrow();
     expect(() => ProfileDiffSchema.parse({ ...d, total: { base: Infinity, head: 1 } })).toThrow();
     expect(() => ProfileDiffsSchema.parse(Array.from({ length: 101 }, () => d))).toThrow();
+  });
+});
+
+describe('moved source lines', () => {
+  const moved = [
+    { file: 'pkg/swarm/bmt.go', line: 107, function: 'segmentCopy', only: 'head' as const, base: 0, head: 71_586_728 },
+    { file: 'pkg/swarm/bmt.go', line: 80, function: 'calculateBMTRoot', only: 'head' as const, base: 0, head: 7_878_000 },
+    { file: 'pkg/swarm/bmt.go', line: 80, function: 'calculateBMTRoot', only: 'base' as const, base: 5_592_000, head: 0 },
+    { file: 'pkg/swarm/bmt.go', line: 93, function: 'calculateBMTRoot', baseLine: 92, base: 39_382_311, head: 39_895_964 },
+  ];
+  const withLines = () => {
+    const d = diff('cpu.keccak.chunk-hash', 1.05);
+    d.own[0] = { ...d.own[0]!, name: 'swarm.calculateBMTRoot', lines: moved };
+    return ProfileDiffSchema.parse(d);
+  };
+
+  it('shows the top three under each client function in the comment, an inlined helper named by its own function', () => {
+    const md = renderProfileSection([withLines()], 65_536)!;
+    const row = md.split('\n').find((l) => l.includes('`swarm.calculateBMTRoot`'))!;
+    expect(row).toContain('`pkg/swarm/bmt.go:107` in `segmentCopy` (new in head) +');
+    // The listed function's own lines are not named again; an edit's replaced line is base's.
+    expect(row).toContain('`pkg/swarm/bmt.go:80` (new in head) +');
+    expect(row).toContain('`pkg/swarm/bmt.go:80` (base’s, gone in head) −');
+    expect(row).not.toContain(':93');
+    expect(row.indexOf(':107')).toBeLessThan(row.indexOf(':80'));
+  });
+
+  it('the HTML view lists every kept line; bee-js rows say V8 gives no line positions', () => {
+    const html = renderProfileHtml(withLines(), { name: 'all', base: 1e9, head: 1.05e9, children: [] }, { base: 'a', head: 'b' });
+    expect(html).toContain('<code>pkg/swarm/bmt.go:93</code> (base :92) +');
+    const js = ProfileDiffSchema.parse({ ...diff('cpu.keccak.chunk-hash', 1.05), runner: 'js' });
+    js.own[0] = { ...js.own[0]!, start: { file: 'cafe-utility/index.js', line: 412 } };
+    const md = renderProfileSection([js], 65_536)!;
+    const ownRows = md.slice(md.indexOf('| client function (outside callees folded in) |')).split('\n');
+    // Where V8 gave the function's start it is shown, and the row says there is nothing finer.
+    expect(ownRows.find((l) => l.includes('Method0'))).toContain(`starts at \`cafe-utility/index.js:412\`; ${NO_JS_LINES}`);
+    expect(ownRows.find((l) => l.includes('Method1'))).toContain(`| ${NO_JS_LINES} |`);
+    const jsHtml = renderProfileHtml(js, { name: 'all', base: 1e9, head: 1.05e9, children: [] }, { base: 'a', head: 'b' });
+    expect(jsHtml).toContain('starts at <code>cafe-utility/index.js:412</code>');
+    expect(jsHtml).toContain(NO_JS_LINES);
+  });
+
+  it('escapes hostile paths and keeps the comment under the limit with every function’s lines at their caps', () => {
+    const d = withLines();
+    d.own[1] = {
+      ...d.own[1]!,
+      lines: [{ file: '<img src=x onerror=alert(1)>`](javascript:x)', line: 1, function: '<script>', only: 'head', base: 0, head: 5e6 }],
+    };
+    const md = renderProfileSection([ProfileDiffSchema.parse(d)], 65_536)!;
+    expect(md).not.toMatch(/<img|<script|\]\(javascript/);
+    const full = (i: number) =>
+      ProfileDiffSchema.parse({
+        ...d,
+        caseId: `cpu.case-${i}`,
+        own: d.own.map((o) => ({
+          ...o,
+          lines: Array.from({ length: 5 }, (_, k) => ({ file: 'p'.repeat(160), line: 100000 + k, function: 'f'.repeat(200), base: 0, head: 1e6 })),
+        })),
+      });
+    const many = Array.from({ length: 100 }, (_, i) => full(i));
+    expect(ProfileDiffsSchema.parse(many)).toHaveLength(100);
+    expect(renderProfileSection(many, GITHUB_COMMENT_LIMIT - 1000)!.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT - 1000);
   });
 });

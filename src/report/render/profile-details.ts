@@ -10,6 +10,8 @@ import { formatChange, formatCount, formatPercent } from '../units.js';
 
 /** Lines of each list a row shows in full. */
 export const DETAIL_LINES = 5;
+/** Moved source lines shown under each client function in the comment (diff.json keeps up to five). */
+export const SOURCE_LINES_SHOWN = 3;
 
 export const PROFILE_NOTE =
   'Figures are instructions per timed iteration under callgrind, not time; a row flagged by wall time alone (cache, I/O, contention) has no function list.';
@@ -45,9 +47,47 @@ export function estimatedShare(l: ProfileDiff['own'][number]): string {
   return `${formatPercent(Math.min(1, Math.abs(est / change)))} estimated`;
 }
 
+type OwnLine = ProfileDiff['own'][number];
+
+/** What a bee-js client function's lines say: V8 gives JIT code no per-instruction positions. */
+export const NO_JS_LINES = 'no line positions within it (V8 gives none for JIT code)';
+
+/** The last part of a function's name (`swarm.calculateBMTRoot` -> `calculateBMTRoot`, `bee::swarm::bmt::bmt_root` -> `bmt_root`). */
+const fnTail = (name: string) =>
+  name
+    .replace(/<.*>|\(.*\)/g, '')
+    .split(/::|\./)
+    .at(-1) ?? name;
+
+/**
+ * A client function's moved source lines as text pieces (`src/swarm/bmt.rs:81 +1,234`, a line base
+ * numbered otherwise with base's number, an edited line marked new in head and the line it replaced
+ * base's), or the reason there are none:
+ * bee-js's JIT code has no line positions (V8's perf map gives none per instruction).
+ */
+export function sourceLineTexts(runner: ProfileDiff['runner'], l: OwnLine, n: number, code: (s: string) => string): string[] | string {
+  if (l.lines === undefined) {
+    if (runner !== 'js') return '—';
+    // V8's perf map gives a JavaScript function's start, nothing per instruction.
+    return l.start ? [`starts at ${code(`${l.start.file}:${l.start.line}`)}; ${NO_JS_LINES}`] : NO_JS_LINES;
+  }
+  if (l.lines.length === 0) return 'no single line moved past the floor';
+  return l.lines.slice(0, n).map((s) => {
+    const note =
+      s.only === 'head' ? ' (new in head)' : s.only === 'base' ? ' (base’s, gone in head)' : s.baseLine !== undefined ? ` (base :${s.baseLine})` : '';
+    // A line in another function's source is code inlined into this one: named by its own function.
+    const inlined = s.function && fnTail(l.name) !== s.function ? ` in ${code(s.function)}` : '';
+    return `${code(`${s.file}:${s.line}`)}${inlined}${note} ${signed(s.head - s.base)}`;
+  });
+}
+
 function ownTable(d: ProfileDiff): string {
+  const lines = (l: OwnLine) => {
+    const t = sourceLineTexts(d.runner, l, SOURCE_LINES_SHOWN, mdCode);
+    return typeof t === 'string' ? mdText(t) : t.join('<br>');
+  };
   return mdTable(
-    ['client function (outside callees folded in)', 'change', 'of the row', 'by proportion', 'via'],
+    ['client function (outside callees folded in)', 'change', 'of the row', 'by proportion', 'via', 'moved source lines'],
     d.own
       .slice(0, DETAIL_LINES)
       .map((l) => [
@@ -56,8 +96,9 @@ function ownTable(d: ProfileDiff): string {
         ofRow(d, l.head - l.base),
         estimatedShare(l),
         l.via.length > 0 ? l.via.map((v) => mdCode(v)).join(', ') : '—',
+        lines(l),
       ]),
-    ['left', 'right', 'right', 'right', 'left'],
+    ['left', 'right', 'right', 'right', 'left', 'left'],
   );
 }
 

@@ -6,7 +6,7 @@ import type { FlameFrame } from '../../profile/stacks.js';
 import type { ProfileDiff } from '../../profile/schema.js';
 import { htmlText } from '../escape.js';
 import { htmlPage } from './html-page.js';
-import { estimatedShare } from './profile-details.js';
+import { estimatedShare, sourceLineTexts } from './profile-details.js';
 import { formatChange, formatCount, formatPercent } from '../units.js';
 
 const WIDTH = 1200;
@@ -64,6 +64,11 @@ function table(headers: string[], rows: string[][]): string {
   return `<table><thead><tr>${headers.map((h) => `<th>${htmlText(h)}</th>`).join('')}</tr></thead><tbody>${rows.map((r) => `<tr>${r.join('')}</tr>`).join('')}</tbody></table>`;
 }
 const td = (text: string, c = '') => `<td${c ? ` class="${c}"` : ''}>${htmlText(text)}</td>`;
+/** Every moved source line diff.json kept for a client function, one per line. */
+function linesCell(runner: ProfileDiff['runner'], l: ProfileDiff['own'][number]): string {
+  const t = sourceLineTexts(runner, l, Number.POSITIVE_INFINITY, (s) => `<code>${htmlText(s)}</code>`);
+  return typeof t === 'string' ? `<td class="muted">${htmlText(t)}</td>` : `<td class="lines">${t.join('<br>')}</td>`;
+}
 const fnCell = (name: string, status?: string) => `<td><code>${htmlText(name)}</code>${status ? ` <span class="tag">${htmlText(status)}</span>` : ''}</td>`;
 
 export function renderProfileHtml(d: ProfileDiff, root: FlameFrame, sides: { base: string; head: string }): string {
@@ -82,6 +87,7 @@ export function renderProfileHtml(d: ProfileDiff, root: FlameFrame, sides: { bas
     td(d.total.base > 0 ? formatChange(1 + (l.head - l.base) / d.total.base) : '—', 'n'),
     td(estimatedShare(l), 'n'),
     td(l.via.join(', ') || '—'),
+    linesCell(d.runner, l),
   ]);
   const allocRows = (d.allocations ?? []).map((l) => [
     fnCell(l.name),
@@ -100,7 +106,7 @@ export function renderProfileHtml(d: ProfileDiff, root: FlameFrame, sides: { bas
 <p class="muted">Instructions under callgrind, not time: a row flagged by wall time alone (cache, I/O, contention) has no function list. Frames are as wide as the larger side; <span class="more">red = more instructions in head</span>, <span class="less">blue = fewer</span>. Stacks below the first call are in proportion to callgrind's caller → callee edges.</p>
 <section><h2>Call tree, head against base</h2><div class="scroll">${svg}</div></section>
 <section><h2>Functions by change in their own instructions</h2>${table(['function', 'base', 'head', 'change', 'share of the row’s change'], selfRows)}</section>
-<section><h2>The client's functions (callees outside the client folded in)</h2>${table(['function', 'change', 'of the row', 'by proportion', 'via'], ownRows)}</section>
+<section><h2>The client's functions (callees outside the client folded in)</h2>${table(['function', 'change', 'of the row', 'by proportion', 'via', 'moved source lines'], ownRows)}</section>
 <section><h2>Allocation sites (calls into the allocator per iteration)</h2>${d.allocations === null ? '<p class="muted">V8 allocates inline in JIT-compiled code: callgrind sees no allocator calls to attribute.</p>' : table(['site', 'base', 'head', 'change'], allocRows)}</section>
 </main>`,
   });
@@ -119,6 +125,7 @@ code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fo
 .scroll { overflow-x: auto; border: 1px solid var(--border); background: var(--bg-card); }
 svg.flame text { font: 11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; fill: #1f2328; pointer-events: none; }
 table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px solid var(--border); padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+td.lines { white-space: nowrap; font-variant-numeric: tabular-nums; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .tag { font-size: 0.8em; border: 1px solid var(--border); border-radius: 3px; padding: 0 0.3em; color: var(--muted); }
 `;
