@@ -14,7 +14,7 @@
 //   name('Builtins_CreateTypedArray')         // unchanged: not an address
 //   name('0x0000000007c86aa0')                // unchanged: no code of the map covers it
 //
-// - JavaScript reads `functionName package/path` (anonymous: `(anonymous) package/path «source»`,
+// - JavaScript reads `functionName package/path` (anonymous: `(anonymous) package/path «source» in outer`, outer the named function it is written in,
 //   readableName; no line number, which any change above the function moves): V8's kind and tier markers (`JS:*` optimized,
 //   `^` baseline, `~` interpreted, `+` maglev) are dropped, so one function keeps one name as it
 //   tiers up, and a path is cut to its package (`@ethersphere/bee-js/dist/mjs/chunk/bmt.js`,
@@ -28,6 +28,7 @@
 //   deoptimization): they read as one name, so add their costs under it.
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
+import { enclosingLookup, type EnclosingAt } from './js-enclosing.js';
 
 /** One line of a perf map: code at [start, start + size) named `name`. */
 export interface PerfMapEntry {
@@ -139,7 +140,7 @@ const SNIPPET_CHARS = 40;
  * `(anonymous) package/path «(a, b) => Binary.keccak256(…»`, or by line and column where its
  * file cannot be read.
  */
-export function readableName(v8Name: string, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup()): string {
+export function readableName(v8Name: string, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup(), enclosingAt: EnclosingAt = () => null): string {
   const script = SCRIPT_CODE.exec(v8Name);
   if (script) {
     const [, fn, path, line, column] = script;
@@ -148,7 +149,10 @@ export function readableName(v8Name: string, packageOf: PackageOf, sourceAt: Sou
     const text = column ? sourceAt(path!, Number(line!.slice(1)), Number(column.slice(1))) : null;
     if (!text?.trim()) return `(anonymous) ${where}${line}${column ?? ''}`;
     const flat = text.trim().replace(/\s+/g, ' ');
-    return `(anonymous) ${where} «${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}…` : flat}»`;
+    const snippet = `(anonymous) ${where} «${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}…` : flat}»`;
+    // The named function it is written in (js-enclosing.ts): folding lists a callback's cost there.
+    const outer = enclosingAt(path!, Number(line!.slice(1)), Number(column!.slice(1)));
+    return outer ? `${snippet} in ${outer}` : snippet;
   }
   if (v8Name.startsWith('Builtin:')) return `Builtins_${v8Name.slice('Builtin:'.length)}`;
   return v8Name;
@@ -166,12 +170,18 @@ export function symbolizerFor(perfMaps: string[], packageOf: PackageOf = package
 }
 
 /** The symbolizer over the first `count` entries of a map. */
-function symbolizerOver(entries: PerfMapEntry[], count: number, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup()): (fn: string) => string {
+function symbolizerOver(
+  entries: PerfMapEntry[],
+  count: number,
+  packageOf: PackageOf,
+  sourceAt: SourceAt = sourceLookup(),
+  enclosingAt: EnclosingAt = enclosingLookup(),
+): (fn: string) => string {
   const found = new Map<string, string | null>();
   const lookup = (address: number): string | null => {
     for (let i = count - 1; i >= 0; i--) {
       const e = entries[i]!;
-      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt);
+      if (address >= e.start && address < e.start + e.size) return readableName(e.name, packageOf, sourceAt, enclosingAt);
     }
     return null;
   };
@@ -233,6 +243,7 @@ const MAP_LENGTH = /^desc: Trigger: Client Request: .* perf-map=(\d+)$/m;
 export function dumpSymbolizers(dumpDir: string, packageOf: PackageOf = packageLookup()): (dumpText: string) => (fn: string) => string {
   const maps = new Map<string, WrittenEntry[] | null>();
   const sourceAt = sourceLookup();
+  const enclosingAt = enclosingLookup();
   const mapOf = (pid: string) => {
     if (!maps.has(pid)) {
       const file = perfMapFile(dumpDir, Number(pid));
@@ -253,7 +264,7 @@ export function dumpSymbolizers(dumpDir: string, packageOf: PackageOf = packageL
       if (entries[mid]!.end <= length) lo = mid + 1;
       else hi = mid;
     }
-    return symbolizerOver(entries, lo, packageOf, sourceAt);
+    return symbolizerOver(entries, lo, packageOf, sourceAt, enclosingAt);
   };
 }
 
