@@ -35,7 +35,7 @@ const PatchSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9-]+$/),
     runner: RunnerSchema,
-    kind: z.enum(['loop', 'copy', 'callback', 'inlined']),
+    kind: z.enum(['loop', 'copy', 'callback', 'iterator', 'inlined']),
     row: z.string().min(1),
     what: z.string().min(1),
     edits: z.array(EditSchema).min(1),
