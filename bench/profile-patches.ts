@@ -177,7 +177,7 @@ function analyze(p: Patch, client: string, outDir: string, logFile: string): Lan
   const first = ab.own[0];
   const share = first && change !== 0 ? first.change / change : 0;
   const abJson = JSON.parse(readFileSync(join(outDir, 'ab.json'), 'utf8')) as { rows?: Array<Record<string, unknown>> };
-  const verdict = JSON.stringify(abJson.rows?.find((r) => r.caseId === p.row) ?? {}).match(/"instructions":\{[^}]*?"verdict":"([^"]+)"/)?.[1] ?? '?';
+  const verdict = countVerdict(abJson.rows?.find((r) => r.caseId === p.row));
   const folder = join(outDir, 'profiles', rowFolder(row));
   const at = expectedLine(p, client);
   const lines = movedLines(folder, { base: releasedSource(p.runner), head: client }, p.expect.line.file);
@@ -198,6 +198,20 @@ function analyze(p: Patch, client: string, outDir: string, logFile: string): Lan
     profileMs: timing ? Number(timing[1]) : null,
     countMs: timing ? Number(timing[2]) : null,
   };
+}
+
+/** The row's instruction-count verdict in ab.json, wherever the row keeps it (`instructions.verdict`). */
+function countVerdict(row: unknown): string {
+  if (!row || typeof row !== 'object') return '?';
+  for (const [k, v] of Object.entries(row)) {
+    if (k === 'instructions' && v && typeof v === 'object' && typeof (v as { verdict?: unknown }).verdict === 'string') {
+      const verdict = (v as { verdict: string }).verdict;
+      return verdict === '~' ? 'no' : `yes (${verdict})`;
+    }
+    const inner = countVerdict(v);
+    if (inner !== '?') return inner;
+  }
+  return '?';
 }
 
 function lineVerdict(lines: LineMove[] | null, file: string, at: number): string {
