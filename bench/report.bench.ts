@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { aggregate } from '../src/report/model/aggregate.js';
 import { renderCsv } from '../src/report/render/csv.js';
 import { renderHtml } from '../src/report/render/html.js';
-import { renderMarkdown } from '../src/report/render/markdown.js';
+import { renderMarkdown } from '../src/report/render/report-md.js';
 import { allRows } from '../src/report/model/types.js';
 import { chartJsSource } from '../src/report/write.js';
 import type { Result } from '../src/spec/schema.js';

@@ -58,6 +58,26 @@ describe('docs/design.md as the design reference', () => {
     expect(folders.filter((d) => !new RegExp(`^\\| \`src/${d}\``, 'm').test(readme))).toEqual([]);
   });
 
+  it("lists every base name shared by files of src/, with each file's folder", () => {
+    const byName = new Map<string, string[]>();
+    const walk = (dir: string) => {
+      for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+        if (e.isDirectory()) walk(`${dir}/${e.name}`);
+        else if (e.name.endsWith('.ts') && e.name !== 'index.ts') byName.set(e.name, [...(byName.get(e.name) ?? []), dir]);
+      }
+    };
+    walk('src');
+    const shared = [...byName].filter(([, dirs]) => dirs.length > 1);
+    const rows = new Map(design.split('\n').flatMap((l) => (/^\| `[\w-]+\.ts` \|/.exec(l) ? [[l.split('`')[1]!, l] as const] : [])));
+    const missing = shared.flatMap(([name, dirs]) =>
+      !rows.has(name) ? [`${name} (${dirs.join(', ')})`] : dirs.filter((d) => !rows.get(name)!.includes(`\`${d}\``)).map((d) => `${name}: ${d}`),
+    );
+    expect(missing).toEqual([]);
+    // Rows for names no longer shared go too.
+    expect([...rows.keys()].filter((n) => !shared.some(([s]) => s === n))).toEqual([]);
+    expect(shared.length).toBeGreaterThan(10); // the check is not vacuous
+  });
+
   it('README is a front door: at most 250 lines, the two commands within its first 40', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n');
     expect(readme.length).toBeLessThanOrEqual(250);

@@ -1,3 +1,4 @@
+// Tests of the committed spec, spec errors that name file, field and fix, and the result schema.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,7 +1,8 @@
 // Folders of src/ import each other without cycles (one concern per folder, layered), and every
 // decision lives in src/verdict only: src/stats computes, src/run measures, src/pipeline
 // orchestrates, src/report renders.
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -219,7 +220,7 @@ const KIND_NOT_YET = [
   'pipeline/single.ts',
   'shard/balance.ts',
   'shard/commands.ts',
-  'shard/pr-piece-profiles.ts', // helper attrib's file
+  'ab/piece-profiles.ts', // the profiled rows are the instruction counts' flagged ones
   'shard/run.ts',
   'verdict/row.ts', // the row's per-kind fields, until a row holds `evidence: Record<MeasureKind, …>`
   'verdict/step-rows.ts',
@@ -251,5 +252,17 @@ describe('evidence kinds', () => {
     expect(kindLines("if (k === 'instructions') cells.push(x);\n// 'wall' in a comment\nconst label = 'wall time';\n")).toEqual([
       "if (k === 'instructions') cells.push(x);",
     ]);
+  });
+});
+
+describe('source files', () => {
+  it('open with a comment that says what they are for (engine, site, bench, tests and all three runners)', () => {
+    const tracked = execFileSync('git', ['ls-files', 'src', 'pages/src', 'bench', 'scripts', 'test', 'runners'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => /\.(ts|mts|mjs|go|rs)$/.test(f) && !f.endsWith('.d.mts') && existsSync(f));
+    // A shebang may come first; then the first line is a comment.
+    const silent = tracked.filter((f) => !/^(#![^\n]*\n)?(\/\/|\/\*)/.test(readFileSync(f, 'utf8')));
+    expect(silent).toEqual([]);
+    expect(tracked.length).toBeGreaterThan(300); // the check is not vacuous
   });
 });

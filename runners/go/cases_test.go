@@ -1,3 +1,5 @@
+// Tests that every spec case is dispatched and the quick CPU cases reproduce their digests.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// The CPU cases of the bee-go runner: pure client work (hashing, BMT, signing, manifests) on the
+// shared fixtures, no node.
+
 package main
 
 import (

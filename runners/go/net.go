@@ -1,3 +1,5 @@
+// The net cases: bee-go against a Bee node over loopback.
+
 package main
 
 import (

@@ -1,3 +1,5 @@
+// Calls to the node, bounded in time, their failures worded as in the other runners.
+
 package main
 
 import (

@@ -1,3 +1,6 @@
+// The release experiment's ops client for bee-go: uploads and downloads with the transfer
+// settings.
+
 package main
 
 import (

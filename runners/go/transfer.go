@@ -1,3 +1,5 @@
+// The transfer settings (erasure level, upload mode, retrieval strategy) as bee-go's options.
+
 package main
 
 import (

@@ -2,7 +2,7 @@
 // rounds in one piece (base and head interleaved on one machine, as in a single job), each
 // deterministic evidence's cases split over pieces balanced by expected cost (the sharded
 // nightly's cost model). Each piece job runs measureAb on its share and writes piece.json; a
-// count piece also profiles the rows its counts flag (src/shard/pr-piece-profiles.ts). The merge, which
+// count piece also profiles the rows its counts flag (src/ab/piece-profiles.ts). The merge, which
 // runs no client code, reads every piece (zod), names a missing one, and judges and writes the
 // same ab.md / ab.json and profiles/ a single job writes (reportAb).
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -19,7 +19,7 @@ import type { Plan } from '../spec/plan.js';
 import { KindSchema, ParamValuesSchema, ProfileSchema, ResultSchema, RunnerSchema } from '../spec/schema.js';
 import { balance, type Piece } from '../shard/balance.js';
 import { unitCostS, type CostModel } from '../shard/cost.js';
-import { carryProfiles, PieceProfilesSchema, type CarriedProfiles } from '../shard/pr-piece-profiles.js';
+import { carryProfiles, PieceProfilesSchema, type CarriedProfiles } from './piece-profiles.js';
 
 export const AB_PIECE_SCHEMA_ID = 'bee-bench/ab-piece@1';
 export const AB_PIECE_FILE = 'piece.json';

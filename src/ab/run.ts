@@ -9,8 +9,8 @@
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { NodeSide } from '../bee/node-sides.js';
-import type { ProfileDiff } from '../profile/index.js';
-import { MAX_PROFILE_BYTES, profileAb } from '../pipeline/profiles.js';
+import { MAX_PROFILE_BYTES, profileAb, type ProfileDiff } from '../profile/index.js';
+import { renderProfileHtml } from '../report/render/profile-html.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import {
   EVIDENCES,
@@ -330,6 +330,7 @@ export function profileFlagged(
       rows: rowsToProfile(rows, o.profileCases),
       outDir: resolve(o.outDir),
       labels: { base: o.baseLabel, head: o.headLabel },
+      view: renderProfileHtml,
     });
     o.log(`profiles: ${out.diffs.length} flagged row(s) in ${Math.round(out.ms)} ms (counting took ${Math.round(m.deterministic.instructions!.elapsedMs)} ms)`);
     for (const p of out.problems) o.log(`profiles: ${p}`);

@@ -9,7 +9,7 @@ import { columnsOf } from '../report/model/ab.js';
 import { workUnits } from '../history/record.js';
 import type { AbRow } from '../verdict/index.js';
 import { mdCode, mdText, safeUrl } from '../report/escape.js';
-import { mdBlocks } from '../report/render/md.js';
+import { mdBlocks } from '../report/render/md-blocks.js';
 import { formatAmountChange, formatTimeChange, formatTimeInterval } from '../report/units.js';
 import { renderProfileSection } from '../report/render/profile-details.js';
 import { COMPACT_CAPS } from '../profile/schema.js';

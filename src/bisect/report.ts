@@ -4,7 +4,7 @@
 // against its parent for the walked row follows: the PR comment's "Where it moved" lists.
 import { mdCode, mdText } from '../report/escape.js';
 import { renderProfileSection } from '../report/render/profile-details.js';
-import { mdBlocks, mdTable } from '../report/render/md.js';
+import { mdBlocks, mdTable } from '../report/render/md-blocks.js';
 import { formatAmountChange, formatDuration, formatPercent, formatTimeChange } from '../report/units.js';
 import type { BisectDifference } from './difference.js';
 import type { BisectOutcome } from './run.js';

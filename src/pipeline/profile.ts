@@ -11,9 +11,9 @@ import { countRunner, isCounted } from '../run/count.js';
 import { loadSpec } from '../spec/load.js';
 import { planOf, resolvePlan, type Plan } from '../spec/plan.js';
 import type { Profile, Runner } from '../spec/schema.js';
-import { displayName, profileOf, type ProfileDiff, type RowProfile, type RowRef } from '../profile/index.js';
+import { displayName, profileOf, writeRowProfiles, type ProfileDiff, type RowProfile, type RowRef } from '../profile/index.js';
+import { renderProfileHtml } from '../report/render/profile-html.js';
 import { processBudgetMs } from './options.js';
-import { writeRowProfiles } from './profiles.js';
 
 export interface ProfileCommandOptions {
   runner: Runner;
@@ -101,7 +101,7 @@ export async function profileCommand(o: ProfileCommandOptions): Promise<{ markdo
   if (built.base && built.head) runs.push({ name: 'baseAgain', built: built.base });
   const got = await Promise.all(runs.map((r) => profileSide({ ...o, outDir }, r.built, r.name, planOf(plan, isCounted), row)));
   const sides = Object.fromEntries(runs.map((r, i) => [r.name, got[i]!])) as Partial<Record<SideName, RowProfile>>;
-  const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels);
+  const { dir, diff } = writeRowProfiles(outDir, row, sides, o.labels, renderProfileHtml);
   const markdown = diff
     ? (renderProfileSection([diff], Number.MAX_SAFE_INTEGER) ?? '').replace('<details>', '<details open>')
     : asked.map((s) => sideText(sides[s]!, row, o.labels[s])).join('\n\n');

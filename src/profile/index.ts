@@ -1,10 +1,6 @@
 // Function profiles from callgrind dumps (docs/profiles.md): a row's profile from a counting run's
-// kept dumps, the difference head against base, and the file formats they are written in. Pure
-// reading and computing; src/pipeline/profiles.ts runs it and writes the files.
-import type { Plan } from '../spec/plan.js';
-import type { Runner } from '../spec/schema.js';
-import { dumpsByUnit, rowProfile, type DumpSymbolizers, type RowProfile, type Symbolizer } from './row-profile.js';
-import { dumpSymbolizers } from './v8-symbols.js';
+// kept dumps, the difference head against base, and the file formats they are written in. Reading,
+// computing and writing a row's files (files.ts); the report's renderers draw them.
 
 export { callgrindText } from './callgrind-write.js';
 export { compactProfile, diffCompact } from './compact.js';
@@ -24,32 +20,6 @@ export {
   MAX_PROFILED_ROWS,
 } from './schema.js';
 export { boundedStacks, foldedText } from './stacks.js';
-
-/** A counting run whose dumps were kept: its directory and the plan it ran (units name the dumps). */
-export interface KeptDumps {
-  dir: string;
-  plan: Plan;
-}
-
-export interface RowRef {
-  caseId: string;
-  label: string;
-}
-
-/** The folder of a row's files: case and label with anything but [A-Za-z0-9._-] made `_`. */
-export const rowFolder = (r: RowRef) => `${r.caseId}~${r.label}`.replace(/[^A-Za-z0-9._~-]/g, '_').slice(0, 120);
-
-/** The row's profile from a run's dumps, or null when the run counted no iteration of it. */
-export function profileOf(
-  runner: Runner,
-  run: KeptDumps,
-  row: RowRef,
-  symbolize?: Symbolizer | DumpSymbolizers,
-  byUnit = dumpsByUnit(run.dir),
-): RowProfile | null {
-  const unit = run.plan.units.find((u) => u.id === row.caseId && String(u.param.label) === row.label);
-  const files = unit ? byUnit.get(unit.unit) : undefined;
-  if (!files || files.length === 0) return null;
-  // bee-js: V8's JIT code named from the run's perf maps, kept beside its dumps.
-  return rowProfile(runner, files, symbolize ?? (runner === 'js' ? { forDump: dumpSymbolizers(run.dir) } : undefined));
-}
+export { profileOf, rowFolder, type KeptDumps, type RowRef } from './kept.js';
+export { DIFF_FILES, diffJson, folderBytes, MAX_PROFILE_BYTES, profileAb, profilesDir, ROW_FILES, writeRowProfiles, type DiffView } from './files.js';
+export { mergeStacks, type FlameFrame } from './stacks.js';

@@ -83,3 +83,41 @@ export function boundedStacks(p: RowProfile, name: (fn: string) => string): Arra
     if (bytes <= FOLDED_BYTES || share >= COARSEST_SHARE) return stacks;
   }
 }
+
+/** One frame of the differential view: a function under its callers, with both sides' instructions. */
+export interface FlameFrame {
+  name: string;
+  base: number;
+  head: number;
+  children: FlameFrame[];
+}
+
+/** Stacks of both sides (root first) merged into one tree under a synthetic root. */
+export function mergeStacks(
+  base: ReadonlyArray<{ stack: string[]; ir: number }>,
+  head: ReadonlyArray<{ stack: string[]; ir: number }>,
+  name: (fn: string) => string,
+): FlameFrame {
+  const root: FlameFrame = { name: 'all', base: 0, head: 0, children: [] };
+  const index = new Map<FlameFrame, Map<string, FlameFrame>>();
+  const add = (stack: string[], ir: number, side: 'base' | 'head') => {
+    let node = root;
+    node[side] += ir;
+    for (const fn of stack) {
+      const n = name(fn);
+      const kids = index.get(node) ?? new Map<string, FlameFrame>();
+      index.set(node, kids);
+      let child = kids.get(n);
+      if (!child) {
+        child = { name: n, base: 0, head: 0, children: [] };
+        kids.set(n, child);
+        node.children.push(child);
+      }
+      child[side] += ir;
+      node = child;
+    }
+  };
+  for (const s of base) add(s.stack, s.ir, 'base');
+  for (const s of head) add(s.stack, s.ir, 'head');
+  return root;
+}

@@ -4,7 +4,7 @@
 // verdict lives here: src/verdict decides (test/structure.test.ts checks).
 export { aggregate, type AggregateOptions } from './model/aggregate.js';
 export * from './model/types.js';
-export { renderMarkdown, markdownReport, type MarkdownOptions } from './render/markdown.js';
+export { renderMarkdown, markdownReport, type MarkdownOptions } from './render/report-md.js';
 export { renderHtml, htmlReport, type HtmlOptions, type ChartSpec } from './render/html.js';
 export { renderCsv, CSV_COLUMNS } from './render/csv.js';
 export { compareModels, type CompareModel, type CompareOptions, type CompareRow, type CompareCell, type CompareSummary } from './model/compare.js';

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { renderCsv } from './render/csv.js';
 import { htmlReport } from './render/html.js';
-import { markdownReport } from './render/markdown.js';
+import { markdownReport } from './render/report-md.js';
 import { aggregateTables } from './model/tables.js';
 import type { AggregateModel } from './model/types.js';
 

@@ -1,3 +1,4 @@
+// The part of the history's index.json the CLI tests read, as a schema.
 import { z } from 'zod';
 
 /** Just enough of index.json to check what the CLI wrote. */

@@ -1,3 +1,4 @@
+// Tests of the derived history files (index, series, shift markers) and their stable JSON.
 import { describe, expect, it } from 'vitest';
 import { catalogFromSpec, derive, deriveHistory, INDEX_SAMPLES, seriesFile } from '../../src/history/derive.js';
 import { recordPath, type LoadedRecord } from '../../src/history/record.js';

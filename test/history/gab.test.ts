@@ -1,3 +1,5 @@
+// Tests of exporting to and importing from github-action-benchmark's data.js, on real repositories'
+// files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

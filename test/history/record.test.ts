@@ -1,3 +1,4 @@
+// Tests of history records: made from a result, their path, parsed and written back.
 import { describe, expect, it } from 'vitest';
 import { compactTimestamp, parseRecord, recordPath, serializeRecord, toRecord, tryParseRecord } from '../../src/history/record.js';
 import { RECORD_SCHEMA_ID } from '../../src/history/schema.js';

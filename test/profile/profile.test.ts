@@ -9,10 +9,10 @@ import { readDumps } from '../../src/count/callgrind.js';
 import { inclusive, readDumpProfile } from '../../src/profile/callgrind-read.js';
 import { diffProfiles } from '../../src/profile/diff.js';
 import { foldIntoClient } from '../../src/profile/fold.js';
-import { profileOf } from '../../src/profile/index.js';
-import { writeRowProfiles } from '../../src/pipeline/profiles.js';
+import { profileOf, writeRowProfiles } from '../../src/profile/index.js';
 import { displayName, isClientOwn } from '../../src/profile/names.js';
 import { ProfileDiffSchema } from '../../src/profile/schema.js';
+import { renderProfileHtml } from '../../src/report/render/profile-html.js';
 import { launch, serveSite } from '../pages/harness.js';
 import { countedDumps, SOURCES, tmp, type CountedDumps } from './real-dumps.js';
 
@@ -150,7 +150,7 @@ describe.each(SOURCES)('profiles from real dumps ($runner)', { timeout: 1_800_00
     const base = profile(a);
     const head = profile(slowed);
     const out = tmp();
-    const { dir, diff } = writeRowProfiles(out, row, { base, head }, { base: 'plain', head: 'slowed' });
+    const { dir, diff } = writeRowProfiles(out, row, { base, head }, { base: 'plain', head: 'slowed' }, renderProfileHtml);
     filesDir = dir;
     const d = ProfileDiffSchema.parse(diff);
     expect(d.total.head / d.total.base).toBeGreaterThan(1.045);

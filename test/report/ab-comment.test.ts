@@ -1,3 +1,4 @@
+// Tests of the A/B pull-request comment.
 import { describe, expect, it } from 'vitest';
 import { GITHUB_COMMENT_LIMIT, humanFigure, markerComment, renderAbComment } from '../../src/report/render/ab-comment.js';
 import { orderRows, type AbReportInput } from '../../src/report/model/ab.js';

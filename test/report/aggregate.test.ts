@@ -1,3 +1,4 @@
+// Tests of the aggregate report model.
 import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { allRows, NET_SCOPE_CAVEAT, type Row } from '../../src/report/model/types.js';

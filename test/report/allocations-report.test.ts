@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { CSV_ALLOC_COLUMNS, CSV_COLUMNS, renderCsv } from '../../src/report/render/csv.js';
 import { renderHtml } from '../../src/report/render/html.js';
-import { renderMarkdown } from '../../src/report/render/markdown.js';
+import { renderMarkdown } from '../../src/report/render/report-md.js';
 import { cellAllocations } from '../../src/report/model/memory.js';
 import { memoryStory, STORY_MIN_BYTES } from '../../src/verdict/memory.js';
 import { ResultSchema, type CaseResult, type Runner } from '../../src/spec/schema.js';

@@ -1,3 +1,4 @@
+// Tests of the compare model between two runs.
 import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { compareModels } from '../../src/report/model/compare.js';

@@ -1,3 +1,4 @@
+// Tests of escaping for markdown, HTML, scripts and CSV, on hostile strings.
 import { describe, expect, it } from 'vitest';
 import { HOSTILE } from './fixtures.js';
 import { csvField, htmlCode, htmlText, inert, jsonForScript, mdCode, mdText, preText } from '../../src/report/escape.js';

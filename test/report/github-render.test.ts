@@ -12,7 +12,7 @@ import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
 import { renderAbComment } from '../../src/report/render/ab-comment.js';
 import { aggregate } from '../../src/report/model/aggregate.js';
-import { renderMarkdown } from '../../src/report/render/markdown.js';
+import { renderMarkdown } from '../../src/report/render/report-md.js';
 import { textBars, textSparkline } from '../../src/report/render/text-charts.js';
 import { RUNNERS } from '../../src/spec/schema.js';
 import type { AbRow } from '../../src/verdict/index.js';

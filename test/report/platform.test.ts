@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildRunner, parseSource } from '../../src/build/index.js';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { renderAbComment } from '../../src/report/render/ab-comment.js';
-import { renderMarkdown } from '../../src/report/render/markdown.js';
+import { renderMarkdown } from '../../src/report/render/report-md.js';
 import { normalHost, platformOf } from '../../src/spec/platform.js';
 import { InfoSchema, type Host, type Runner } from '../../src/spec/schema.js';
 import { testClients } from '../clients.js';

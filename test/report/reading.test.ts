@@ -7,7 +7,7 @@ import GithubSlugger from 'github-slugger';
 import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { renderHtml } from '../../src/report/render/html.js';
-import { renderMarkdown } from '../../src/report/render/markdown.js';
+import { renderMarkdown } from '../../src/report/render/report-md.js';
 import { caseResult, realSpec, result, syntheticResult } from './fixtures.js';
 
 const { spec, hash } = realSpec();

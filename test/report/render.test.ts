@@ -1,10 +1,11 @@
+// Tests of report.md, report.html and report.csv.
 import { createHash } from 'node:crypto';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { CSV_COLUMNS, renderCsv } from '../../src/report/render/csv.js';
 import { renderHtml } from '../../src/report/render/html.js';
-import { renderMarkdown } from '../../src/report/render/markdown.js';
+import { renderMarkdown } from '../../src/report/render/report-md.js';
 import type { Result } from '../../src/spec/schema.js';
 import { parseCsv } from '../fixtures/csv.js';
 import { HOSTILE, caseResult, realSpec, result, syntheticResult } from './fixtures.js';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { allRows } from '../../src/report/model/types.js';
-import { renderMarkdown } from '../../src/report/render/markdown.js';
+import { renderMarkdown } from '../../src/report/render/report-md.js';
 import { caseResult, realSpec, result } from './fixtures.js';
 
 const { spec } = realSpec();

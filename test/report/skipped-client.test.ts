@@ -16,7 +16,7 @@ import { aggregate } from '../../src/report/model/aggregate.js';
 import type { NotRun } from '../../src/report/model/types.js';
 import { CSV_COLUMNS, renderCsv } from '../../src/report/render/csv.js';
 import { renderHtml } from '../../src/report/render/html.js';
-import { renderMarkdown } from '../../src/report/render/markdown.js';
+import { renderMarkdown } from '../../src/report/render/report-md.js';
 import { parseCsv } from '../fixtures/csv.js';
 import { HOSTILE, realSpec, syntheticResult } from './fixtures.js';
 

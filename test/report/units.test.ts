@@ -1,3 +1,4 @@
+// Tests of how figures and units are written.
 import { describe, expect, it } from 'vitest';
 import {
   formatBytes,

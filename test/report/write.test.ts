@@ -1,3 +1,4 @@
+// Tests of writing a run's report files.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

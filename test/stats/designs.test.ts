@@ -1,3 +1,4 @@
+// Tests of the paired and history designs and a round's log ratio.
 import { describe, expect, it } from 'vitest';
 import { median, pairedRounds, roundLogRatio, unpairedHistory } from '../../src/stats/index.js';
 import { judgeWall } from '../../src/verdict/index.js';

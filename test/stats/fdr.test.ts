@@ -1,3 +1,4 @@
+// Tests of Benjamini–Hochberg against published reference values.
 import { describe, expect, it } from 'vitest';
 import { benjaminiHochberg } from '../../src/stats/index.js';
 import { expectClose } from './helpers.js';

@@ -1,3 +1,4 @@
+// Tests of the least-squares fit (overhead and throughput).
 import { describe, expect, it } from 'vitest';
 import { linearFit, overheadAndThroughput } from '../../src/stats/index.js';
 import { expectClose } from './helpers.js';

@@ -1,3 +1,4 @@
+// Tests of the one- and two-sample Hodges–Lehmann estimates and intervals against reference values.
 import { describe, expect, it } from 'vitest';
 import { hodgesLehmann, hodgesLehmannTwoSample, walshAverages } from '../../src/stats/index.js';
 import { BIG, BX, BY } from './data.js';

@@ -1,3 +1,4 @@
+// Tests of Mann–Whitney U (exact, normal approximation, with ties) against reference values.
 import { describe, expect, it } from 'vitest';
 import { mannWhitney, pwilcox, qwilcox } from '../../src/stats/index.js';
 import { BX, BY } from './data.js';

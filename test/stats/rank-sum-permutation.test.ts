@@ -1,3 +1,4 @@
+// Tests of the rank-sum permutation p.
 import { describe, expect, it } from 'vitest';
 import { mannWhitney, rank, rankSumPermutation } from '../../src/stats/index.js';
 

@@ -1,3 +1,4 @@
+// Tests of the summary statistics.
 import { describe, expect, it } from 'vitest';
 import { cv, geomean, madRaw, madScaled, max, mean, median, min, quantile, summarize } from '../../src/stats/index.js';
 import { expectClose } from './helpers.js';

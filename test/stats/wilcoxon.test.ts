@@ -1,3 +1,5 @@
+// Tests of the Wilcoxon signed-rank test (exact, normal, with ties or zeros) against reference
+// values.
 import { describe, expect, it } from 'vitest';
 import { signedRank, wilcoxonPaired } from '../../src/stats/index.js';
 import { BIG } from './data.js';

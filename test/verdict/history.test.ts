@@ -1,3 +1,4 @@
+// Tests of the verdict against a branch's history (unpaired, across machines).
 import { describe, expect, it } from 'vitest';
 import { renderAbComment } from '../../src/report/render/ab-comment.js';
 import { branchBaseline } from '../../src/history/baseline.js';

@@ -1,3 +1,4 @@
+// Tests of the step rule that judges instruction counts, and the A/A spread.
 import { describe, expect, it } from 'vitest';
 import { aaSpread, judgeSteps as judgeInstructions, NOISE_FLOOR, TOLERANCE_SPREADS } from '../../src/verdict/steps.js';
 

@@ -1,3 +1,5 @@
+// Tests of the harness's allocation figures.
+
 package harness
 
 import (

@@ -1,3 +1,5 @@
+// The runner's command line: the contract's subcommands, flags and exit codes.
+
 package harness
 
 import (

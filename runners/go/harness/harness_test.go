@@ -1,3 +1,5 @@
+// Tests of the harness: broken cases, fault hooks, iterations and slowdown from the plan, pacing, usage errors.
+
 package harness
 
 import (

@@ -1,3 +1,5 @@
+// The measurement modes the engine sets in the runner's environment, parsed and checked.
+
 package harness
 
 import "strconv"

@@ -1,3 +1,6 @@
+// Lock-step pacing: the runner waits for the engine's go-ahead before each step (docs/design.md
+// "Pacing protocol").
+
 package harness
 
 import (

@@ -1,3 +1,5 @@
+// Running a plan's units: each case's iterations, samples and digests, sealed into the result.
+
 package harness
 
 import (

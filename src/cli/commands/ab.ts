@@ -102,7 +102,7 @@ export async function ab(v: Values): Promise<number> {
     ...(v.marker ? { marker: v.marker } : {}),
   };
   if (v.piece !== undefined) {
-    // The merge takes only the rows the joined counts flag (src/shard/pr-piece-profiles.ts).
+    // The merge takes only the rows the joined counts flag (src/ab/piece-profiles.ts).
     if (v['profile-case']) throw new UsageError('--profile-case is for a one-job ab: a split A/B profiles the rows its counts flag');
     const piece = parsePieceRef(v.piece);
     if (!piece) throw new UsageError(`--piece ${v.piece}: use wall, or instructions:K/N or allocations:K/N with 1 <= K <= N`);

@@ -1,4 +1,4 @@
-// What one (row, runner) cell says, as plain text pieces; markdown.ts and html.ts only decide the
+// What one (row, runner) cell says, as plain text pieces; report-md.ts and html.ts only decide the
 // markup. The pieces are built from units.ts output (no user text) except `reason`, which the
 // renderers escape. A cell leads with the figure rows compare (MB/s, time per op), so the best
 // cell never shows the larger number of a scaled row; the raw median and the work sit below it.

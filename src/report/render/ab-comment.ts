@@ -10,7 +10,7 @@ import { COLUMN_VIEWS, VIEWS, VIEW_LIST, type EvidenceFigure, type EvidenceSetti
 import { columnsOf, isUnchanged, orderRows, type AbReportInput, type Evidence } from '../model/ab.js';
 import { clip, mdCode, mdText, preText, safeUrl } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
-import { mdBlocks, mdDetails, mdQuote, mdTable } from './md.js';
+import { mdBlocks, mdDetails, mdQuote, mdTable } from './md-blocks.js';
 import { foldSkipped } from './skipped.js';
 import { renderProfileSection } from './profile-details.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, allRows, rowKey, type Row } from '../model/types.js';

@@ -3,7 +3,7 @@ import { mdCode, mdText } from '../escape.js';
 import type { CompareModel, CompareRow } from '../model/compare.js';
 import { RUNNER_LABEL } from '../model/types.js';
 import { formatDuration, formatShift, formatTimeChange } from '../units.js';
-import { mdBlocks, mdTable } from './md.js';
+import { mdBlocks, mdTable } from './md-blocks.js';
 
 export interface CompareMarkdownOptions {
   oldLabel?: string;

@@ -2,7 +2,7 @@
 import { mdCode, mdText } from '../escape.js';
 import { failureHeadline, type Failure } from '../model/failures.js';
 import { RUNNER_LABEL } from '../model/types.js';
-import { mdQuote } from './md.js';
+import { mdQuote } from './md-blocks.js';
 
 /** Listed one per line up to this many; the rest are counted. */
 const SHOWN = 10;

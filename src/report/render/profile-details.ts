@@ -5,7 +5,7 @@
 // then nothing, and the section says how many were trimmed.
 import type { ProfileDiff } from '../../profile/schema.js';
 import { htmlCode, mdCode, mdText } from '../escape.js';
-import { mdDetails, mdTable } from './md.js';
+import { mdDetails, mdTable } from './md-blocks.js';
 import { formatChange, formatCount, formatPercent } from '../units.js';
 
 /** Lines of each list a row shows in full. */

@@ -2,48 +2,12 @@
 // it) with an icicle graph of head against base, each frame as wide as the larger side's
 // instructions and coloured by its change (red = more instructions in head, blue = fewer), and
 // the row's three lists in full. Every name is HTML-escaped; a CSP forbids scripts outright.
+import type { FlameFrame } from '../../profile/stacks.js';
 import type { ProfileDiff } from '../../profile/schema.js';
 import { htmlText } from '../escape.js';
 import { htmlPage } from './html-page.js';
 import { estimatedShare } from './profile-details.js';
 import { formatChange, formatCount, formatPercent } from '../units.js';
-
-export interface FlameFrame {
-  name: string;
-  base: number;
-  head: number;
-  children: FlameFrame[];
-}
-
-/** Stacks of both sides (root first) merged into one tree under a synthetic root. */
-export function mergeStacks(
-  base: ReadonlyArray<{ stack: string[]; ir: number }>,
-  head: ReadonlyArray<{ stack: string[]; ir: number }>,
-  name: (fn: string) => string,
-): FlameFrame {
-  const root: FlameFrame = { name: 'all', base: 0, head: 0, children: [] };
-  const index = new Map<FlameFrame, Map<string, FlameFrame>>();
-  const add = (stack: string[], ir: number, side: 'base' | 'head') => {
-    let node = root;
-    node[side] += ir;
-    for (const fn of stack) {
-      const n = name(fn);
-      const kids = index.get(node) ?? new Map<string, FlameFrame>();
-      index.set(node, kids);
-      let child = kids.get(n);
-      if (!child) {
-        child = { name: n, base: 0, head: 0, children: [] };
-        kids.set(n, child);
-        node.children.push(child);
-      }
-      child[side] += ir;
-      node = child;
-    }
-  };
-  for (const s of base) add(s.stack, s.ir, 'base');
-  for (const s of head) add(s.stack, s.ir, 'head');
-  return root;
-}
 
 const WIDTH = 1200;
 const ROW = 18;

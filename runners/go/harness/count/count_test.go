@@ -1,3 +1,5 @@
+// Tests of the counting requests and of reading this process's callgrind dumps (instructions, estimated cycles).
+
 package count
 
 import (

@@ -1,3 +1,5 @@
+// Tests of the measurement helpers: the CPU spin and the peak resident set.
+
 package measure
 
 import (

@@ -1,3 +1,6 @@
+// Peak resident set size over one case: the kernel's high-water mark, a sampler where it is
+// missing.
+
 package measure
 
 import (

@@ -1,3 +1,5 @@
+// A unit's param and its typed getters.
+
 package plan
 
 import (

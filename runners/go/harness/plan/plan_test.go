@@ -1,3 +1,5 @@
+// Tests of reading a resolved plan.
+
 package plan
 
 import (

@@ -1,3 +1,5 @@
+// The machine and Go runtime a result was measured on.
+
 package result
 
 import (

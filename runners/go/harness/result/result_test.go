@@ -1,3 +1,5 @@
+// Tests of the result file the runner writes.
+
 package result
 
 import (

@@ -1,3 +1,5 @@
+// Tests of reading this process's callgrind dumps: the newest one, instructions and estimated
+// cycles.
 use super::*;
 
 /// The counted slowdown reads the step's count from this process's newest dump: the highest

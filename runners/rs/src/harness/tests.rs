@@ -1,3 +1,5 @@
+// Tests of the harness: quick-profile digests, counted and allocation-counting runs.
+
 use super::*;
 use crate::fixtures::Fixtures;
 use crate::plan::FixtureLabels;

@@ -1,3 +1,5 @@
+// Tests of parsing the measurement modes.
+
 use super::*;
 
 fn modes(vars: &[(&str, &str)]) -> Result<Modes, String> {

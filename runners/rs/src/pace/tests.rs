@@ -1,3 +1,5 @@
+// Tests of lock-step pacing.
+
 use super::*;
 use std::io::BufReader;
 use std::net::Shutdown;

@@ -1,3 +1,5 @@
+// Tests that counting processes seed the Go runtime alike and other processes keep their random seed.
+
 package seed
 
 import (

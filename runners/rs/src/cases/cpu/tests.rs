@@ -1,3 +1,5 @@
+// Tests of the bee-rs CPU cases: the parallel path, manifest lookups, signer and verifier.
+
 use super::*;
 use crate::cases::Sink;
 use crate::fixtures::Fixtures;

@@ -3,35 +3,30 @@
 // difference as JSON and as a self-contained HTML view; and the A/B's flagged rows' differences.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  callgrindText,
-  diffProfiles,
-  displayName,
-  dumpsByUnit,
-  boundedStacks,
-  foldedText,
-  pprofBytes,
-  profileOf,
-  ProfileDiffSchema,
-  MAX_PROFILED_ROWS,
-  rowFolder,
-  type KeptDumps,
-  type ProfileDiff,
-  type RowProfile,
-  type RowRef,
-  type Symbolizer,
-} from '../profile/index.js';
-import { mergeStacks, renderProfileHtml } from '../report/render/profile-html.js';
 import type { Runner } from '../spec/schema.js';
+import { callgrindText } from './callgrind-write.js';
+import { diffProfiles } from './diff.js';
+import { profileOf, rowFolder, type KeptDumps, type RowRef } from './kept.js';
+import { displayName } from './names.js';
+import { pprofBytes } from './pprof.js';
+import { dumpsByUnit, type RowProfile, type Symbolizer } from './row-profile.js';
+import { MAX_PROFILED_ROWS, ProfileDiffSchema, type ProfileDiff } from './schema.js';
+import { boundedStacks, foldedText, mergeStacks, type FlameFrame } from './stacks.js';
 
 /** Where a run's row profiles go: `<out>/profiles/<row>/`. */
 export const profilesDir = (outDir: string) => join(outDir, 'profiles');
+
+/**
+ * Draws a row's differential view as a page (src/report/render/profile-html.ts): this folder
+ * writes the files, the report's renderers draw them.
+ */
+export type DiffView = (diff: ProfileDiff, root: FlameFrame, labels: { base: string; head: string }) => string;
 
 /** One side's files in a row's folder. */
 const sideFiles = (side: 'base' | 'head') => ({ callgrind: `callgrind.out.${side}`, pprof: `${side}.pb.gz`, folded: `${side}.folded` });
 /** The difference's files: the lists as JSON and the differential view. */
 export const DIFF_FILES = { json: 'diff.json', html: 'diff.html' } as const;
-/** Every file a row's folder can hold: nothing else is carried from a piece (src/shard/pr-piece-profiles.ts). */
+/** Every file a row's folder can hold: nothing else is carried from a piece (src/ab/piece-profiles.ts). */
 export const ROW_FILES: readonly string[] = [...Object.values(sideFiles('base')), ...Object.values(sideFiles('head')), ...Object.values(DIFF_FILES)];
 
 /** Writes one side's files: callgrind (opens in callgrind_annotate and KCachegrind), pprof, folded stacks. */
@@ -62,6 +57,7 @@ export function writeRowProfiles(
   row: RowRef,
   sides: { base?: RowProfile | null; head?: RowProfile | null; baseAgain?: RowProfile | null },
   labels: { base: string; head: string },
+  view: DiffView,
 ): RowFiles {
   const dir = join(profilesDir(outDir), rowFolder(row));
   mkdirSync(dir, { recursive: true });
@@ -74,7 +70,7 @@ export function writeRowProfiles(
   const diff = ProfileDiffSchema.parse(diffProfiles(sides.base, sides.head, row, sides.baseAgain));
   const name = (fn: string) => displayName(sides.head!.runner, fn);
   writeFileSync(join(dir, DIFF_FILES.json), diffJson(diff));
-  writeFileSync(join(dir, DIFF_FILES.html), renderProfileHtml(diff, mergeStacks(stacks.base, stacks.head, name), labels));
+  writeFileSync(join(dir, DIFF_FILES.html), view(diff, mergeStacks(stacks.base, stacks.head, name), labels));
   return { dir, diff };
 }
 
@@ -87,6 +83,7 @@ export interface ProfileAbOptions {
   rows: readonly RowRef[];
   outDir: string;
   labels: { base: string; head: string };
+  view: DiffView;
   /** bee-js: V8's JIT code addresses to `name file:line` (src/profile/v8-symbols.ts). */
   symbolize?: { base?: Symbolizer; head?: Symbolizer };
 }
@@ -111,7 +108,7 @@ export function profileAb(o: ProfileAbOptions): { diffs: ProfileDiff[]; ms: numb
         diffs.push(ProfileDiffSchema.parse(diffProfiles(base, head, row, baseAgain)));
         continue;
       }
-      const { diff } = writeRowProfiles(o.outDir, row, { base, head, baseAgain }, o.labels);
+      const { diff } = writeRowProfiles(o.outDir, row, { base, head, baseAgain }, o.labels, o.view);
       if (diff) diffs.push(diff);
     } catch (e) {
       problems.push(`${row.caseId} ${row.label}: ${e instanceof Error ? e.message.slice(0, 300) : String(e)}`);

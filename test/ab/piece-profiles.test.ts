@@ -17,8 +17,7 @@ import { parseBundle, writeBundle, BUNDLE_FILE } from '../../src/action/bundle.j
 import { parseSource } from '../../src/build/index.js';
 import { abPipeline } from '../../src/ab/run.js';
 import { countFlagged } from '../../src/verdict/index.js';
-import { ROW_FILES } from '../../src/pipeline/profiles.js';
-import { rowFolder, type ProfileDiff } from '../../src/profile/index.js';
+import { ROW_FILES, rowFolder, type ProfileDiff } from '../../src/profile/index.js';
 import { LISTED_SHARE } from '../../src/profile/diff.js';
 import { DETAIL_LINES, renderProfileSection } from '../../src/report/render/profile-details.js';
 import { costModel } from '../../src/shard/commands.js';

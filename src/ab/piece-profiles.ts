@@ -11,8 +11,18 @@ import { copyFileSync, lstatSync, mkdirSync, writeFileSync, type Stats } from 'n
 import { join } from 'node:path';
 import { z } from 'zod';
 import { countFlagged } from '../verdict/index.js';
-import { DIFF_FILES, diffJson, folderBytes, MAX_PROFILE_BYTES, profilesDir, ROW_FILES } from '../pipeline/profiles.js';
-import { MAX_PROFILED_ROWS, ProfileDiffsSchema, rowFolder, type ProfileDiff } from '../profile/index.js';
+import {
+  DIFF_FILES,
+  diffJson,
+  folderBytes,
+  MAX_PROFILE_BYTES,
+  MAX_PROFILED_ROWS,
+  ProfileDiffsSchema,
+  profilesDir,
+  ROW_FILES,
+  rowFolder,
+  type ProfileDiff,
+} from '../profile/index.js';
 import { InputError } from '../spec/errors.js';
 import type { MeasureKind } from '../spec/measure.js';
 import type { Runner } from '../spec/schema.js';

@@ -6,7 +6,7 @@ import { caveatsOf, rowMarks, scaledWorkLine, type CellView } from '../model/cel
 import { mdCode, mdCopyable, mdProse, mdText } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
 import { failuresOf } from '../model/failures.js';
-import { mdBlocks, mdQuote, mdTable } from './md.js';
+import { mdBlocks, mdQuote, mdTable } from './md-blocks.js';
 import { NET_SCOPE_CAVEAT, RUNNER_LABEL, type AggregateModel, type CaseModel, type Row } from '../model/types.js';
 import { showsAllocations } from '../model/memory.js';
 import { aggregateTables, barItems, digestNote, notRunReason, type AggregateTables, type Piece, type Table } from '../model/tables.js';
