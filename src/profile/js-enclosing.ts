@@ -100,7 +100,7 @@ function scopesOf(path: string): Scope[] | null {
   return scopes;
 }
 
-/** An EnclosingAt over the files on this machine, each parsed once (a file that cannot be read or parsed has none). */
+/** An EnclosingAt over the files where the dumps are read, each parsed once (a file that cannot be read or parsed has none). */
 export function enclosingLookup(): EnclosingAt {
   return (path, line, column) => {
     const plain = path.startsWith('file://') ? decodeURIComponent(path.slice('file://'.length)) : path;
