@@ -14,8 +14,8 @@
 //   name('Builtins_CreateTypedArray')         // unchanged: not an address
 //   name('0x0000000007c86aa0')                // unchanged: no code of the map covers it
 //
-// - JavaScript reads `functionName package/path` (anonymous: `(anonymous) package/path «source» in outer`, outer the named function it is written in,
-//   readableName; no line number, which any change above the function moves): V8's kind and tier markers (`JS:*` optimized,
+// - JavaScript reads `functionName package/path` (anonymous: `(anonymous) package/path «source»
+//   in outer`, outer the named function it is written in, js-enclosing.ts; readableName; no line number, which any change above the function moves): V8's kind and tier markers (`JS:*` optimized,
 //   `^` baseline, `~` interpreted, `+` maglev) are dropped, so one function keeps one name as it
 //   tiers up, and a path is cut to its package (`@ethersphere/bee-js/dist/mjs/chunk/bmt.js`,
 //   `cafe-utility/index.js`, readablePath), so base and head, built in different folders, name a
@@ -138,7 +138,8 @@ const SNIPPET_CHARS = 40;
  * gone from base, each with its whole cost). A named function is `name package/path`; an
  * anonymous one is told from the others in its file by the start of its source,
  * `(anonymous) package/path «(a, b) => Binary.keccak256(…»`, or by line and column where its
- * file cannot be read.
+ * file cannot be read; ` in f` ends it when `enclosingAt` finds the named function `f` it is
+ * written in (fold.ts lists a callback's cost under `f`).
  */
 export function readableName(v8Name: string, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup(), enclosingAt: EnclosingAt = () => null): string {
   const script = SCRIPT_CODE.exec(v8Name);
