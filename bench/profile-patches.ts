@@ -55,6 +55,8 @@ const { values } = parseArgs({
 });
 if (!values.work) throw new Error('--work DIR: a folder outside the repository for the patched clients and the A/Bs');
 const work = resolve(values.work);
+if (`${work}/`.startsWith(`${resolve('.')}/`))
+  throw new Error(`--work ${values.work}: inside the repository; give a folder outside it (the copies are whole clients)`);
 const parsed = PatchesSchema.safeParse(JSON.parse(readFileSync(PATCHES_FILE, 'utf8')));
 if (!parsed.success) throw new Error(`${PATCHES_FILE}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
 const patches = parsed.data.patches.filter(
