@@ -14,7 +14,9 @@ import type { Runner } from '../spec/schema.js';
  * Callers recorded per function, per runner. bee-js two: V8's graph of builtins and JIT code is
  * wide, and with four a bee-js row's dumps held twice to seven times the nodes, whose reading took
  * 45 s against 139 s of counting (docs/profiles.md, "Caller context"); with two, 4.9 s against
- * 101 s, and the same client functions first.
+ * 101 s, and the same client functions first. With closures listed under the function they are
+ * written in (src/profile/fold.ts), two name the changed function first in every bee-js change of
+ * the patch set made through a callback, iterator or builtin (bench/profile-patches.json).
  */
 export const CALLER_CONTEXT: Readonly<Record<Runner, number>> = { go: 4, rs: 4, js: 2 };
 

@@ -60,16 +60,52 @@ export interface FoldedCost {
 }
 
 /**
+ * V8's compilers, entered when a function gets hot (`Runtime_CompileOptimized` -> TurboFan's
+ * pipeline, Maglev, Sparkplug) or is first called (`Runtime_CompileLazy`). Measured in the patch
+ * set's `js-inlined` (docs/profiles.md): a change inside a callback V8 inlines into cafe-utility's
+ * `log2Reduce` made V8 recompile inside the timed iterations, 9.9 million instructions reached from
+ * `keccak256`'s tier-up check, which folding put on `keccak256` (74% of the row's change, a function
+ * the change did not touch). Which function's call starts a compile is the JIT's choice; its cost
+ * stays in the first list, under the compiler's own functions.
+ */
+const V8_COMPILER = /^v8::internal::(?:Runtime_Compile\w*|Compiler::|compiler::|maglev::|baseline::)/;
+
+/**
  * Callees whose cost is folded into no caller: V8's heap management (bee-js), which the count
  * keeps only for what it calls. A collection runs when an allocation finds its space full, so its
  * work (how much of it depends on what is alive then, which asynchronous reads change) landed on
  * whichever client function allocated at that moment: `log2Reduce` moved by 0.06% of a row between
- * two processes of one build, more than any client function of an A/A ever should.
+ * two processes of one build, more than any client function of an A/A ever should. And V8's
+ * compilers (V8_COMPILER).
  */
-const NOT_FOLDED: Record<Runner, (fn: string) => boolean> = { go: () => false, rs: () => false, js: (fn) => V8_HEAP_FUNCTION.test(fn) };
+const NOT_FOLDED: Record<Runner, (fn: string) => boolean> = { go: () => false, rs: () => false, js: (fn) => V8_HEAP_FUNCTION.test(fn) || V8_COMPILER.test(fn) };
 
 /**
- * The client's own functions, each with the callees outside the client folded in (but NOT_FOLDED's).
+ * The function a closure is written in, by its name: a callback or iterator closure is compiled as
+ * a function of its own (Go `pkg.f.func1`, Rust `f::{{closure}}`, a JavaScript arrow), but the
+ * code a maintainer changed is the enclosing function's, so folding lists the closure's cost
+ * there (and names the closure among its `via`). bee-js's anonymous functions carry it in their
+ * name, ` in f` (src/profile/js-enclosing.ts). Null for a function that is no closure.
+ */
+const ENCLOSING: Record<Runner, (fn: string) => string | null> = {
+  go: (fn) => {
+    const outer = fn.replace(/(?:\.(?:func|gowrap|deferwrap)\d+(?:\.\d+)*)+$/, '');
+    return outer !== fn ? outer : null;
+  },
+  rs: (fn) => {
+    const plain = fn.replace(/::h[0-9a-f]{16}$/, '');
+    const outer = plain.replace(/(?:::\{\{closure\}\})+$/, '');
+    return outer !== plain ? outer : null;
+  },
+  js: (fn) => {
+    const m = /^\(anonymous\) (\S+) «.*» in ([^«»]+)$/.exec(fn);
+    return m ? `${m[2]} ${m[1]}` : null;
+  },
+};
+
+/**
+ * The client's own functions, each with the callees outside the client folded in (but NOT_FOLDED's),
+ * and a closure's cost in the function it is written in (ENCLOSING).
  * The walk goes over the caller-context graph: a callee recorded with its last N callers (a
  * trampoline like V8's `Builtins_Call_ReceiverIsAny`, Go's `runtime.mallocgc`, `memmove`) is a
  * node per caller chain, so a cost within N calls of a client function goes to that function
@@ -99,9 +135,25 @@ export function foldIntoClient(p: RowProfile): Map<string, FoldedCost> {
     return c;
   };
   const out = new Map<string, FoldedCost>();
-  for (const f of p.functions.values()) if (ownFn(f.name)) out.set(f.name, { cost: f.self, via: new Map(), estimated: 0 });
+  // Where each client function is listed: itself, or for a closure the function it is written in
+  // (matched without Rust's symbol hash, which differs between the two).
+  const byPlainName = new Map<string, string>();
+  for (const fn of p.functions.keys()) if (ownFn(fn)) byPlainName.set(fn.replace(/::h[0-9a-f]{16}$/, ''), fn);
+  const homeOf = (fn: string) => {
+    const outer = ENCLOSING[p.runner](fn);
+    return outer === null ? fn : (byPlainName.get(outer) ?? outer);
+  };
+  for (const f of p.functions.values()) {
+    if (!ownFn(f.name)) continue;
+    const home = homeOf(f.name);
+    const line = out.get(home) ?? { cost: 0, via: new Map<string, number>(), estimated: 0 };
+    line.cost += f.self;
+    if (home !== f.name) line.via.set(f.name, (line.via.get(f.name) ?? 0) + f.self);
+    out.set(home, line);
+  }
   for (const node of nodes.keys()) {
-    const line = out.get(fnOf(node));
+    const fn = fnOf(node);
+    const line = ownFn(fn) ? out.get(homeOf(fn)) : undefined;
     if (!line) continue;
     const credit = (callee: string, ir: number) => {
       line.cost += ir;

@@ -14,8 +14,8 @@
 //   name('Builtins_CreateTypedArray')         // unchanged: not an address
 //   name('0x0000000007c86aa0')                // unchanged: no code of the map covers it
 //
-// - JavaScript reads `functionName package/path` (anonymous: `(anonymous) package/path «source»`,
-//   readableName; no line number, which any change above the function moves): V8's kind and tier markers (`JS:*` optimized,
+// - JavaScript reads `functionName package/path` (anonymous: `(anonymous) package/path «source»
+//   in outer`, outer the named function it is written in, js-enclosing.ts; readableName; no line number, which any change above the function moves): V8's kind and tier markers (`JS:*` optimized,
 //   `^` baseline, `~` interpreted, `+` maglev) are dropped, so one function keeps one name as it
 //   tiers up, and a path is cut to its package (`@ethersphere/bee-js/dist/mjs/chunk/bmt.js`,
 //   `cafe-utility/index.js`, readablePath), so base and head, built in different folders, name a
@@ -28,6 +28,7 @@
 //   deoptimization): they read as one name, so add their costs under it.
 import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative } from 'node:path';
+import { enclosingLookup, type EnclosingAt } from './js-enclosing.js';
 
 /** One line of a perf map: code at [start, start + size) named `name`. */
 export interface PerfMapEntry {
@@ -137,9 +138,10 @@ const SNIPPET_CHARS = 40;
  * gone from base, each with its whole cost). A named function is `name package/path`; an
  * anonymous one is told from the others in its file by the start of its source,
  * `(anonymous) package/path «(a, b) => Binary.keccak256(…»`, or by line and column where its
- * file cannot be read.
+ * file cannot be read; ` in f` ends it when `enclosingAt` finds the named function `f` it is
+ * written in (fold.ts lists a callback's cost under `f`).
  */
-export function readableName(v8Name: string, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup()): string {
+export function readableName(v8Name: string, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup(), enclosingAt: EnclosingAt = () => null): string {
   const script = SCRIPT_CODE.exec(v8Name);
   if (script) {
     const [, fn, path, line, column] = script;
@@ -148,7 +150,10 @@ export function readableName(v8Name: string, packageOf: PackageOf, sourceAt: Sou
     const text = column ? sourceAt(path!, Number(line!.slice(1)), Number(column.slice(1))) : null;
     if (!text?.trim()) return `(anonymous) ${where}${line}${column ?? ''}`;
     const flat = text.trim().replace(/\s+/g, ' ');
-    return `(anonymous) ${where} «${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}…` : flat}»`;
+    const snippet = `(anonymous) ${where} «${flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS - 1)}…` : flat}»`;
+    // The named function it is written in (js-enclosing.ts): folding lists a callback's cost there.
+    const outer = enclosingAt(path!, Number(line!.slice(1)), Number(column!.slice(1)));
+    return outer ? `${snippet} in ${outer}` : snippet;
   }
   if (v8Name.startsWith('Builtin:')) return `Builtins_${v8Name.slice('Builtin:'.length)}`;
   return v8Name;
@@ -186,14 +191,20 @@ const START_PATH_CHARS = 160;
 export type NamingSymbolizer = ((fn: string) => string) & { starts: Map<string, { file: string; line: number }> };
 
 /** The symbolizer over the first `count` entries of a map. */
-function symbolizerOver(entries: PerfMapEntry[], count: number, packageOf: PackageOf, sourceAt: SourceAt = sourceLookup()): NamingSymbolizer {
+function symbolizerOver(
+  entries: PerfMapEntry[],
+  count: number,
+  packageOf: PackageOf,
+  sourceAt: SourceAt = sourceLookup(),
+  enclosingAt: EnclosingAt = enclosingLookup(),
+): NamingSymbolizer {
   const found = new Map<string, string | null>();
   const starts = new Map<string, { file: string; line: number }>();
   const lookup = (address: number): string | null => {
     for (let i = count - 1; i >= 0; i--) {
       const e = entries[i]!;
       if (address >= e.start && address < e.start + e.size) {
-        const name = readableName(e.name, packageOf, sourceAt);
+        const name = readableName(e.name, packageOf, sourceAt, enclosingAt);
         const start = startOf(e.name, packageOf);
         if (start) starts.set(name, start);
         return name;
@@ -263,6 +274,7 @@ export function dumpSymbolizers(
 ): (dumpText: string) => ((fn: string) => string) & Partial<NamingSymbolizer> {
   const maps = new Map<string, WrittenEntry[] | null>();
   const sourceAt = sourceLookup();
+  const enclosingAt = enclosingLookup();
   const mapOf = (pid: string) => {
     if (!maps.has(pid)) {
       const file = perfMapFile(dumpDir, Number(pid));
@@ -283,7 +295,7 @@ export function dumpSymbolizers(
       if (entries[mid]!.end <= length) lo = mid + 1;
       else hi = mid;
     }
-    return symbolizerOver(entries, lo, packageOf, sourceAt);
+    return symbolizerOver(entries, lo, packageOf, sourceAt, enclosingAt);
   };
 }
 

@@ -128,3 +128,83 @@ describe('caller context', () => {
     expect(d.own.some((l) => l.name === 'swarm.G')).toBe(false);
   });
 });
+
+/**
+ * A closure's cost in the function it is written in: `outer` passes `closure` to a library
+ * function (`lib`, outside the client) that calls it back `calls` times; `other` is a client
+ * function called by `lib` too, which must keep its own cost.
+ */
+function closureDump(runner: 'go' | 'rs' | 'js', outer: string, closure: string, other: string, closureCost: number): string {
+  const lib = { go: 'sort.insertionSort_func', rs: 'core::slice::sort::insertion_sort', js: 'Builtins_ArrayMap' }[runner];
+  return [
+    'desc: Trigger: Client Request: bee-bench 0 0',
+    'positions: line',
+    'events: Ir',
+    '',
+    'fn=main',
+    '1 10',
+    `cfn=${outer}`,
+    'calls=1 0',
+    `1 ${100 + 20 + closureCost + 30}`,
+    `fn=${outer}`,
+    '2 100',
+    `cfn=${lib}`,
+    'calls=1 0',
+    `2 ${20 + closureCost + 30}`,
+    `fn=${lib}`,
+    '3 20',
+    `cfn=${closure}`,
+    'calls=8 0',
+    `3 ${closureCost}`,
+    `cfn=${other}`,
+    'calls=1 0',
+    '3 30',
+    `fn=${closure}`,
+    `4 ${closureCost}`,
+    `fn=${other}`,
+    '5 30',
+    '',
+  ].join('\n');
+}
+
+describe('closures', () => {
+  const profileOf = (runner: 'go' | 'rs' | 'js', text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), 'bee-bench-closure-'));
+    writeFileSync(join(dir, 'callgrind.out.1'), text);
+    return rowProfile(runner, [join(dir, 'callgrind.out.1')]);
+  };
+
+  it('lists a Go closure, a Rust closure and a JavaScript callback under the function they are written in', () => {
+    const cases = [
+      { runner: 'go' as const, outer: F, closure: `${F}.func1`, other: G },
+      {
+        runner: 'rs' as const,
+        outer: 'bee::swarm::bmt::bmt_root::h0123456789abcdef',
+        closure: 'bee::swarm::bmt::bmt_root::{{closure}}::hfedcba9876543210',
+        other: 'bee::swarm::bmt::keccak256::h00000000000000aa',
+      },
+      {
+        runner: 'js' as const,
+        outer: 'calculateBmtRootHash @ethersphere/bee-js/dist/mjs/chunk/bmt.js',
+        closure: '(anonymous) @ethersphere/bee-js/dist/mjs/chunk/bmt.js «segment => { const copy = new Uint8Arra…» in calculateBmtRootHash',
+        other: 'log2Reduce cafe-utility/index.js',
+      },
+    ];
+    for (const c of cases) {
+      const folded = foldIntoClient(profileOf(c.runner, closureDump(c.runner, c.outer, c.closure, c.other, 800)));
+      // The library's own 20 and the closure's 800 are the outer function's; the other client function keeps its 30.
+      expect(folded.get(c.outer), c.runner).toMatchObject({ cost: 100 + 20 + 800 });
+      expect(folded.get(c.outer)!.via.get(c.closure), c.runner).toBe(800);
+      expect(folded.has(c.closure), c.runner).toBe(false);
+      expect(folded.get(c.other)?.cost, c.runner).toBe(30);
+    }
+  });
+
+  it('lists a closure whose enclosing function does not run under that function’s name, and leaves other functions alone', () => {
+    const folded = foldIntoClient(profileOf('go', closureDump('go', `${M}.H`, `${F}.func2.1`, G, 500)));
+    expect(folded.get(F)).toMatchObject({ cost: 500 });
+    expect(folded.get(`${M}.H`)).toMatchObject({ cost: 120 });
+    const js = foldIntoClient(profileOf('js', closureDump('js', 'f a/b.js', '(anonymous) a/b.js «x => x»', 'g a/b.js', 5)));
+    expect(js.size).toBe(0); // not the client's files: nothing listed
+  });
+});
