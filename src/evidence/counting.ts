@@ -23,6 +23,8 @@ export interface CountingOptions<K extends CountingKind> {
   slowdown: { setup: number; warmup: number; timed: number };
   /** How the report names the tool, after "callgrind". */
   tool: string;
+  /** Its dumps are what function profiles read (DeterministicEvidence.profiles). */
+  profiles: boolean;
 }
 
 export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOptions<K>): DeterministicEvidence<K, number[]> {
@@ -37,6 +39,7 @@ export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOpt
     slowdown: o.slowdown,
     dir: o.dir,
     verb: o.view.verb,
+    profiles: o.profiles,
     async unavailable() {
       const found = await findCounter();
       return found.counter ? null : found.reason;

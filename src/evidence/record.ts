@@ -80,6 +80,11 @@ export interface DeterministicEvidence<K extends DeterministicKind, F> extends E
   judge: (floor: number) => (base: F, baseAgain: F, head: F) => DeterministicVerdicts[K];
   /** The default floor (the name is older than the per-row thresholds). */
   defaultThreshold: number;
+  /**
+   * Function profiles are made of its runs' raw output (callgrind's dumps) for the rows it flags
+   * (src/profile): its runs keep that output while an A/B profiles, and its pieces carry the profiles.
+   */
+  profiles: boolean;
 }
 
 /** Each deterministic evidence's figures of one case: a count per iteration, or bytes (and allocations) per iteration. */

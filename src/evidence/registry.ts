@@ -16,3 +16,6 @@ export const deterministicEvidence = <K extends DeterministicKind>(kind: K): Det
 
 /** The deterministic kinds of a measure, in MEASURES order. */
 export const deterministicOf = (m: Measure): DeterministicKind[] => DETERMINISTIC.filter((k) => m.includes(k));
+
+/** The deterministic evidence whose dumps function profiles read (instruction counts), if any is registered. */
+export const PROFILED: DeterministicKind | undefined = DETERMINISTIC.find((k) => DETERMINISTIC_RECORDS[k].profiles);
