@@ -6,12 +6,16 @@ import { z } from 'zod';
 import { findCounter } from '../count/callgrind.js';
 import { attachFigures } from '../run/attach.js';
 import { COUNT_ITERATIONS, countRunner, isCounted } from '../run/count.js';
+import type { DeterministicKind } from '../spec/measure.js';
 import type { CaseResult } from '../spec/schema.js';
 import { judgeSteps } from '../verdict/index.js';
 import type { DeterministicEvidence } from './record.js';
 import type { EvidenceView } from './views.js';
 
-type CountingKind = 'instructions' | 'cycles';
+/** The deterministic kinds a case result carries as a count per timed iteration (callgrind's figures). */
+type CountingKind = {
+  [K in DeterministicKind]: K extends keyof CaseResult ? (CaseResult[K] extends number[] | undefined ? K : never) : never;
+}[DeterministicKind];
 
 export interface CountingOptions<K extends CountingKind> {
   view: EvidenceView<K>;

@@ -18,4 +18,5 @@ export {
   type EvidenceView,
 } from './views.js';
 export { runEvidence, type EvidenceJobOptions } from './run.js';
-export type { AnyDeterministic, DeterministicEvidence, DeterministicFigures, Evidence, EvidenceRun, EvidenceRunOptions, WallEvidence } from './record.js';
+export type { AnyDeterministic, DeterministicFigures, Evidence } from './registry.js';
+export type { DeterministicEvidence, EvidenceRun, EvidenceRunOptions, WallEvidence } from './record.js';

@@ -8,7 +8,7 @@ import type { BeeTarget } from '../run/invoke.js';
 import type { DeterministicKind, MeasureKind } from '../spec/measure.js';
 import type { Plan, PlanUnit } from '../spec/plan.js';
 import type { CaseResult, Result, Runner } from '../spec/schema.js';
-import type { AllocationFigures, DeterministicVerdicts } from '../verdict/index.js';
+import type { DeterministicVerdicts } from '../verdict/index.js';
 import type { EvidenceView } from './views.js';
 
 /** One process of an evidence over a plan; every field is the same for every evidence. */
@@ -86,13 +86,3 @@ export interface DeterministicEvidence<K extends DeterministicKind, F> extends E
    */
   profiles: boolean;
 }
-
-/** Each deterministic evidence's figures of one case: a count per iteration, or bytes (and allocations) per iteration. */
-export interface DeterministicFigures {
-  instructions: number[];
-  allocations: AllocationFigures;
-  cycles: number[];
-}
-
-export type AnyDeterministic = { [K in DeterministicKind]: DeterministicEvidence<K, DeterministicFigures[K]> }[DeterministicKind];
-export type Evidence = WallEvidence | AnyDeterministic;

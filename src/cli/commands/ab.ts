@@ -138,9 +138,9 @@ export const abCli: CliCommand = {
   usage: [
     'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
     '                  [--size quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
-    '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations,cycles|both]',
+    `                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure ${MEASURES.join(',')}|both]`,
     '                  [--instructions-floor F] [--allocations-floor F] [--profile-case GLOB]...',
-    '                  [--fail-on wall|instructions|allocations|cycles|any] [--large] [--piece P --split N] [--prebuilt]',
+    `                  [--fail-on ${MEASURES.join('|')}|any] [--large] [--piece P --split N] [--prebuilt]`,
     'bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]',
     "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)",
   ],
