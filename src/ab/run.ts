@@ -163,7 +163,7 @@ export async function measureAb(
       env: o.env,
       log: o.log,
       // Raw output is kept where function profiles read it, or where asked.
-      keepRaw: o.keepRaw === true || (o.keepRaw === undefined && ev.profiles),
+      keepRaw: o.keepRaw === true || ev.profiles,
     });
     for (const p of out.problems) o.log(`${ev.label}: ${p}`);
     Object.assign(measured.deterministic, { [kind]: out });
