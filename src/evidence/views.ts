@@ -1,6 +1,6 @@
-// What a reader sees of each evidence: its names, how its verdict reads off an A/B row, the figures
-// its comment column and annotation show, the lines and notes that explain it, and its share of
-// the run's settings (env). The renderers (src/report/render) and the A/B model (src/ab) loop over
+// What a reader sees of each evidence: its names, the figures its comment column and annotation
+// show of its verdict on a row (row.evidence[kind], figureOf), the lines and notes that explain it;
+// and the report's settings by kind (EvidenceEnv.settings, settingOf). The renderers (src/report/render) and the A/B model (src/ab) loop over
 // VIEWS and never name an evidence; each evidence record (registry.ts) spreads its view, so the
 // names are defined once. Kept apart from the records so that a renderer (the fork-safe comment
 // job) reads them without importing what runs an evidence, and free of src/report (folders import
