@@ -28,6 +28,7 @@ import { loadSpec } from '../src/spec/load.js';
 import { RunnerSchema } from '../src/spec/schema.js';
 import { planOf, resolvePlan } from '../src/spec/plan.js';
 import { rng } from '../test/stats/random.js';
+import { wallOf } from '../src/verdict/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -152,7 +153,8 @@ for (const [f, rows] of injected) {
       const judged = judgePaired(mixed, spec, judge);
       const t = judged.find((r) => r.caseId === target.caseId && r.label === target.label)!;
       if (t.verdict === 'regression') hit++;
-      if (t.ratio) ratios.push(t.ratio);
+      const w = wallOf(t);
+      if (w) ratios.push(w.ratio);
       if (judged.some((r) => r !== t && r.verdict !== '~' && r.verdict !== undefined)) collateral++;
     }
     ratios.sort((a, b) => a - b);
@@ -190,7 +192,9 @@ if (built && !values['skip-real']) {
   const judged = judgePaired(pairRows(outcome), spec, judge);
   real = {
     target,
-    flagged: judged.filter((r) => r.verdict === 'regression' || r.verdict === 'improvement').map((r) => `${r.caseId} ${r.verdict} x${r.ratio?.toFixed(3)}`),
+    flagged: judged
+      .filter((r) => r.verdict === 'regression' || r.verdict === 'improvement')
+      .map((r) => `${r.caseId} ${r.verdict} x${wallOf(r)?.ratio.toFixed(3)}`),
     wallSeconds: outcome.elapsedMs / 1000,
   };
 }

@@ -181,8 +181,8 @@ describe('src layering', () => {
   });
 });
 
-/** A string literal that is an evidence kind ('wall', 'instructions', 'allocations'), on a code line. */
-const KIND_LITERAL = /(['"`])(wall|instructions|allocations)\1/;
+/** A string literal that is an evidence kind ('wall', 'instructions', 'allocations', 'cycles'), on a code line. */
+const KIND_LITERAL = /(['"`])(wall|instructions|allocations|cycles)\1/;
 const kindLines = (text: string) => codeLines(text).filter((l) => KIND_LITERAL.test(l));
 
 /**
@@ -201,30 +201,15 @@ const KIND_ALLOWED: Record<string, string> = {
   'history/gab.ts': 'the stored record field of counts (imported benches)',
   // Which figure a callgrind dump is read for (its Ir, or Ir with the cache misses weighed in).
   'count/callgrind.ts': "a dump's figure",
+  'run/count.ts': "a dump's figure (the cycles of a cache-simulating run)",
+  // A bisect step measures one figure, instruction counts where callgrind is and wall time
+  // otherwise: a choice between two named evidences, not a loop over the registry.
+  'bisect/step-probe.ts': "the bisect's choice of a step's figure",
   // A pprof file's sample type is named "instructions" by the format, not by the evidence.
   'profile/pprof.ts': "pprof's sample type name",
   // A word of the alert's text ("1.00% more instructions"), not a kind.
   'alert/body.ts': 'a noun of the change text',
 };
-
-/**
- * Files that still name kinds and are not yet converted to the registry (#39): the list may only
- * shrink. Each is exact: a file that no longer names a kind must leave the list.
- */
-const KIND_NOT_YET = [
-  'ab/pieces.ts', // the piece file's stored per-kind fields and wall's one piece
-  'ab/run.ts', // the per-kind thresholds and ab.json's per-kind details
-  'bisect/step-probe.ts', // a step measures instructions where callgrind is
-  'cli/eta.ts',
-  'cli/progress.ts',
-  'pipeline/single.ts',
-  'shard/balance.ts',
-  'shard/commands.ts',
-  'ab/piece-profiles.ts', // the profiled rows are the instruction counts' flagged ones
-  'shard/run.ts',
-  'verdict/row.ts', // the row's per-kind fields, until a row holds `evidence: Record<MeasureKind, …>`
-  'verdict/step-rows.ts',
-];
 
 describe('evidence kinds', () => {
   it('are named by their literal only in src/evidence, the measure list and the justified exceptions', () => {
@@ -232,9 +217,9 @@ describe('evidence kinds', () => {
       .filter((f) => folderOf(f) !== 'evidence' && relative(SRC, f) !== join('spec', 'measure.ts'))
       .filter((f) => kindLines(readFileSync(f, 'utf8')).length > 0)
       .map((f) => relative(SRC, f));
-    expect(naming.filter((f) => !(f in KIND_ALLOWED) && !KIND_NOT_YET.includes(f))).toEqual([]);
+    expect(naming.filter((f) => !(f in KIND_ALLOWED))).toEqual([]);
     // The lists stay exact: an entry whose file no longer names a kind goes.
-    expect([...Object.keys(KIND_ALLOWED), ...KIND_NOT_YET].filter((f) => !naming.includes(f))).toEqual([]);
+    expect(Object.keys(KIND_ALLOWED).filter((f) => !naming.includes(f))).toEqual([]);
   });
 
   it('are not named by the renderers, the A/B model and report, the cost model or the fail-on rule', () => {

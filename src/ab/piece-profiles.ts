@@ -10,7 +10,8 @@
 import { copyFileSync, lstatSync, mkdirSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { countFlagged } from '../verdict/index.js';
+import { PROFILED } from '../evidence/index.js';
+import { flaggedOn } from '../verdict/index.js';
 import {
   DIFF_FILES,
   diffJson,
@@ -60,16 +61,16 @@ export interface CarriedProfiles {
 }
 
 const key = (r: { caseId: string; label: string }) => `${r.caseId}\u0000${r.label}`;
-const FIX = 'merge the folders `bee-bench ab --piece instructions:K/N` wrote, unchanged';
+const FIX = `merge the folders \`bee-bench ab --piece ${PROFILED ?? 'EVIDENCE'}:K/N\` wrote, unchanged`;
 
 /** The pieces' differences of the rows the joined counts flag; an inconsistent list is refused naming the piece's file. */
 function acceptedDiffs(pieces: readonly ProfiledPiece[], rows: readonly AbRow[], runner: Runner): Array<{ diff: ProfileDiff; piece: ProfiledPiece }> {
-  const rank = new Map(countFlagged(rows).map((r, i) => [key(r), i]));
+  const rank = new Map((PROFILED ? flaggedOn(rows, PROFILED) : []).map((r, i) => [key(r), i]));
   const from = new Map<string, string>();
   const got: Array<{ diff: ProfileDiff; piece: ProfiledPiece }> = [];
   for (const piece of pieces) {
-    if (piece.profiles && piece.evidence !== 'instructions')
-      throw new InputError(piece.file, [`profiles: a ${piece.evidence} piece has none (only instruction counts leave dumps)`], FIX);
+    if (piece.profiles && piece.evidence !== PROFILED)
+      throw new InputError(piece.file, [`profiles: a ${piece.evidence} piece has none (only ${PROFILED ?? 'no evidence'} pieces leave dumps)`], FIX);
     for (const [i, diff] of (piece.profiles?.diffs ?? []).entries()) {
       const at = `profiles.diffs[${i}]`;
       const row = `${diff.caseId} ${diff.label}`;

@@ -8,20 +8,39 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { EVIDENCES } from '../evidence/index.js';
-import { judgeAb, measureAb, profileFlagged, reportAb, type AbJudging, type AbMeasured, type AbPresentation, type AbPipelineOptions } from './run.js';
+import { EVIDENCES, PROFILED } from '../evidence/index.js';
+import {
+  judgeAb,
+  measureAb,
+  profileFlagged,
+  reportAb,
+  thresholdsOf,
+  type AbJudging,
+  type AbMeasured,
+  type AbPresentation,
+  type AbPipelineOptions,
+} from './run.js';
 import type { AbReport } from './report.js';
 import { planFor } from '../pipeline/options.js';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import { loadSpec } from '../spec/load.js';
-import { DEFAULT_MEASURE, DETERMINISTIC, MEASURES, MeasureKindSchema, type DeterministicKind, type Measure, type MeasureKind } from '../spec/measure.js';
+import {
+  DEFAULT_MEASURE,
+  DETERMINISTIC,
+  MEASURES,
+  MeasureKindSchema,
+  isDeterministic,
+  type DeterministicKind,
+  type Measure,
+  type MeasureKind,
+} from '../spec/measure.js';
 import type { Plan } from '../spec/plan.js';
 import { KindSchema, ParamValuesSchema, ProfileSchema, ResultSchema, RunnerSchema } from '../spec/schema.js';
 import { balance, type Piece } from '../shard/balance.js';
 import { unitCostS, type CostModel } from '../shard/cost.js';
 import { carryProfiles, PieceProfilesSchema, type CarriedProfiles } from './piece-profiles.js';
 
-export const AB_PIECE_SCHEMA_ID = 'bee-bench/ab-piece@1';
+export const AB_PIECE_SCHEMA_ID = 'bee-bench/ab-piece@2';
 export const AB_PIECE_FILE = 'piece.json';
 
 /** One piece: wall time is always one piece (its rounds need one machine); the others are K of N. */
@@ -37,7 +56,7 @@ export function parsePieceRef(text: string): PieceRef | null {
   const evidence = MeasureKindSchema.safeParse(m?.[1]);
   if (!m || !evidence.success) return null;
   const [index, total] = m[2] === undefined ? [1, 1] : [Number(m[2]), Number(m[3])];
-  if (!(index >= 1 && index <= total) || (evidence.data === 'wall' && total !== 1)) return null;
+  if (!(index >= 1 && index <= total) || (!isDeterministic(evidence.data) && total !== 1)) return null;
   return { evidence: evidence.data, index, total };
 }
 
@@ -49,7 +68,7 @@ export type Split = Partial<Record<MeasureKind, number>>;
 /** Every piece of a split A/B, wall time first: the matrix of the measure jobs. */
 export function piecesOfSplit(measure: Measure, split: Split): PieceRef[] {
   return measure.flatMap((evidence) => {
-    const total = evidence === 'wall' ? 1 : Math.max(1, split[evidence] ?? 1);
+    const total = isDeterministic(evidence) ? Math.max(1, split[evidence] ?? 1) : 1;
     return Array.from({ length: total }, (_, i) => ({ evidence, index: i + 1, total }));
   });
 }
@@ -119,8 +138,9 @@ const MeasuredSchema = z.strictObject({
   wall: z
     .strictObject({ rows: z.array(PairedRowSchema), roundsDone: z.number().int().nonnegative(), stoppedEarly: text.optional(), elapsedMs: nonneg })
     .nullable(),
-  deterministic: z.strictObject({ instructions: outcomeSchema('instructions').optional(), allocations: outcomeSchema('allocations').optional() }),
-  countsUnavailable: text.optional(),
+  deterministic: z.strictObject(Object.fromEntries(DETERMINISTIC.map((k) => [k, outcomeSchema(k).optional()]))),
+  /** Why a deterministic evidence asked for could not run, by kind. */
+  unavailable: z.partialRecord(MeasureKindSchema, text).optional(),
   sides: z.strictObject({ base: ResultSchema.nullable(), head: ResultSchema.nullable() }),
 });
 
@@ -138,8 +158,8 @@ const SharedSchema = z.strictObject({
   head_label: text,
   alpha: z.number().positive().lt(1),
   threshold: nonneg,
-  instruction_threshold: nonneg,
-  allocation_threshold: nonneg,
+  /** Each deterministic evidence's floor, by kind. */
+  thresholds: z.partialRecord(MeasureKindSchema, nonneg),
   /** The commits measured, when the pieces ran in the action (the merge job has no checkout to ask). */
   commits: z.strictObject({ base: z.string().regex(/^[0-9a-f]{40}$/), head: z.string().regex(/^[0-9a-f]{40}$/) }).optional(),
 });
@@ -177,9 +197,8 @@ export async function runPiece(o: PieceOptions): Promise<AbPiece> {
     throw new InputError('--piece', [`${pieceText(o.piece)} is not in --measure ${measure.join(',')}`], 'pick a piece of an evidence measured');
   const { spec, hash } = loadSpec(o.specFile);
   const cases = pieceCases(planFor(o, spec, hash, o.runner), o.piece, o.model);
-  const counting = o.piece.evidence === 'instructions';
-  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false, keepRaw: Boolean(o.keepRaw) || counting });
-  const profiles = counting ? profileFlagged(got.measured, judgeAb(got.measured, got.spec, o), got.plan, o) : null;
+  const got = await measureAb({ ...o, measure: [o.piece.evidence], cases, fallbackToWall: false });
+  const profiles = o.piece.evidence === PROFILED ? profileFlagged(got.measured, judgeAb(got.measured, got.spec, o), got.plan, o) : null;
   const m = got.measured;
   const measured: AbMeasured = {
     ...m,
@@ -213,8 +232,7 @@ function sharedOf(o: PieceOptions, hash: string): Shared {
     head_label: o.headLabel,
     alpha: o.alpha,
     threshold: o.threshold,
-    instruction_threshold: o.instructionThreshold ?? EVIDENCES.instructions.defaultThreshold,
-    allocation_threshold: o.allocationThreshold ?? EVIDENCES.allocations.defaultThreshold,
+    thresholds: thresholdsOf(o),
     ...(o.commits ? { commits: o.commits } : {}),
   };
 }
@@ -274,8 +292,7 @@ export function mergePieces(dirs: readonly string[], o: { specFile: string; outD
     alpha: shared.alpha,
     threshold: shared.threshold,
     measure: shared.measure,
-    instructionThreshold: shared.instruction_threshold,
-    allocationThreshold: shared.allocation_threshold,
+    thresholds: shared.thresholds,
   };
   const presentation: AbPresentation = {
     baseLabel: shared.base_label,
@@ -321,7 +338,8 @@ export function joinPieces(pieces: readonly AbPiece[], plan: Plan): AbMeasured {
   const order = new Map(plan.units.map((u, i) => [`${u.id}\u0000${String(u.param.label)}`, i]));
   const at = (r: { caseId: string; label: string }) => order.get(`${r.caseId}\u0000${r.label}`) ?? Number.MAX_SAFE_INTEGER;
   const byEvidence = (k: MeasureKind) => pieces.filter((p) => p.piece.evidence === k).sort((a, b) => a.piece.index - b.piece.index);
-  const wall = byEvidence('wall')[0]?.measured.wall ?? null;
+  // The one piece of the non-deterministic evidence (wall time's rounds) holds them.
+  const wall = pieces.map((p) => p.measured.wall).find((w) => w !== null) ?? null;
   const deterministic: AbMeasured['deterministic'] = {};
   for (const kind of DETERMINISTIC) {
     const outs = byEvidence(kind).flatMap((p) => {
@@ -340,13 +358,13 @@ export function joinPieces(pieces: readonly AbPiece[], plan: Plan): AbMeasured {
       },
     });
   }
-  const unavailable = pieces.map((p) => p.measured.countsUnavailable).find((u) => u !== undefined);
+  const unavailable = Object.assign({}, ...pieces.map((p) => p.measured.unavailable ?? {})) as NonNullable<AbMeasured['unavailable']>;
   // The sides as a single job names them: from the rounds, else from the first deterministic evidence measured.
   const sideSource = MEASURES.flatMap((k) => byEvidence(k)).find((p) => p.measured.sides.base || p.measured.sides.head);
   return {
     wall,
     deterministic,
-    ...(unavailable ? { countsUnavailable: unavailable } : {}),
+    ...(Object.keys(unavailable).length > 0 ? { unavailable } : {}),
     sides: sideSource?.measured.sides ?? { base: null, head: null },
   };
 }

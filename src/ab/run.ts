@@ -14,13 +14,15 @@ import { renderProfileHtml } from '../report/render/profile-html.js';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
 import {
   EVIDENCES,
+  PROFILED,
   deterministicAb,
   deterministicOf,
   deterministicEvidence,
   type DeterministicAbOutcome,
   type DeterministicFigures,
 } from '../evidence/index.js';
-import { DEFAULT_MEASURE, measuresInstructions, measuresWall, type DeterministicKind, type Measure } from '../spec/measure.js';
+import { DEFAULT_MEASURE, DETERMINISTIC, MEASURES, isDeterministic, measuresWall, type DeterministicKind, type Measure } from '../spec/measure.js';
+import type { EvidenceSetting } from '../evidence/views.js';
 import type { AbReportInput } from '../report/model/ab.js';
 import type { AggregateModel } from '../report/model/types.js';
 import { pairRows } from '../run/pairs.js';
@@ -30,7 +32,7 @@ import { loadSpec } from '../spec/load.js';
 import { planOf, type Plan, type PlanUnit } from '../spec/plan.js';
 import { globToRegExp } from '../spec/select.js';
 import type { Result, Runner, Spec } from '../spec/schema.js';
-import { attachStepRows, countFlagged, judgePaired, loadShift, type AbRow, type PairedRow } from '../verdict/index.js';
+import { attachStepRows, flaggedOn, judgedOf, judgePaired, loadShift, withVerdicts, type AbRow, type PairedRow } from '../verdict/index.js';
 import { clientText, writeAbReport, type AbReport } from './report.js';
 import { checkNode, planFor, processBudgetMs, type PipelineOptions } from '../pipeline/options.js';
 
@@ -40,12 +42,10 @@ export interface AbJudging {
   alpha: number;
   /** Wall time's change threshold. */
   threshold: number;
-  /** Default wall. Instructions, allocations: the CPU rows also get that verdict (base twice, head once). */
+  /** Default wall. A deterministic evidence: the CPU rows also get its verdict (base twice, head once). */
   measure?: Measure;
-  /** The count verdict's threshold (default: the instructions evidence's). */
-  instructionThreshold?: number;
-  /** The allocation verdict's threshold (default: the allocations evidence's). */
-  allocationThreshold?: number;
+  /** Each deterministic evidence's floor (default: the evidence's own, EVIDENCES[kind].defaultThreshold). */
+  thresholds?: Partial<Record<DeterministicKind, number>>;
   /** Counted rows whose cases match these globs are profiled whether or not their counts flag them (--profile-case). */
   profileCases?: readonly string[];
 }
@@ -69,7 +69,7 @@ export interface AbPipelineOptions extends PipelineOptions, AbJudging, AbPresent
   env?: Partial<Record<Side, Record<string, string>>>;
   /** Keep the counting runs' callgrind dumps in <out>/counts/raw-<run>/ (function profiles read them). */
   keepRaw?: boolean;
-  /** Where instructions cannot be counted, measure wall time instead (default; a PR piece measures only its own evidence). */
+  /** Where a deterministic evidence cannot run (no valgrind), measure wall time instead (default; a PR piece measures only its own evidence). */
   fallbackToWall?: boolean;
   /** Use builds already in the cache (a build job's artifact) and never build. */
   prebuilt?: boolean;
@@ -87,8 +87,8 @@ export interface AbMeasured {
   /** The paired rounds' rows, when wall time was measured. */
   wall: { rows: PairedRow[]; roundsDone: number; stoppedEarly?: string; elapsedMs: number } | null;
   deterministic: { [K in DeterministicKind]?: DeterministicOutcomes[K] };
-  /** Why instructions were asked for but cannot be counted here. */
-  countsUnavailable?: string;
+  /** Why a deterministic evidence asked for cannot run here, by kind. */
+  unavailable?: Partial<Record<DeterministicKind, string>>;
   /** Each side's first result without its cases: its client and host name the report's sides. */
   sides: Record<Side, Result | null>;
 }
@@ -102,13 +102,22 @@ export interface AbPipelineOutcome {
 
 const NO_ROUNDS: RoundsOutcome = { cases: [], roundsDone: 0, elapsedMs: 0 };
 
-/** The asked measure, less instructions where valgrind is missing (wall time then stands in, rather than nothing). */
-async function measurable(asked: Measure, fallbackToWall: boolean, log: (line: string) => void): Promise<{ measure: Measure; countsUnavailable?: string }> {
-  const why = measuresInstructions(asked) ? await EVIDENCES.instructions.unavailable() : null;
-  if (!why) return { measure: asked };
-  log(`instruction counts unavailable: ${why}${fallbackToWall ? '; the verdicts are wall time only' : ''}`);
-  const rest = asked.filter((k) => k !== 'instructions');
-  return { measure: fallbackToWall ? ['wall', ...rest.filter((k) => k !== 'wall')] : rest, countsUnavailable: why };
+/** The asked measure, less the deterministic evidences that cannot run here (wall time then stands in, rather than nothing). */
+async function measurable(
+  asked: Measure,
+  fallbackToWall: boolean,
+  log: (line: string) => void,
+): Promise<{ measure: Measure; unavailable?: Partial<Record<DeterministicKind, string>> }> {
+  const unavailable: Partial<Record<DeterministicKind, string>> = {};
+  for (const kind of deterministicOf(asked)) {
+    const why = await deterministicEvidence(kind).unavailable();
+    if (!why) continue;
+    unavailable[kind] = why;
+    log(`${EVIDENCES[kind].label} unavailable: ${why}${fallbackToWall ? '; wall time stands in' : ''}`);
+  }
+  if (Object.keys(unavailable).length === 0) return { measure: asked };
+  const rest = asked.filter((k) => !isDeterministic(k) || !unavailable[k]);
+  return { measure: fallbackToWall ? MEASURES.filter((k) => !isDeterministic(k) || rest.includes(k)) : rest, unavailable };
 }
 
 /** Builds both sides and measures each evidence of the measure on them; no verdict yet. */
@@ -119,15 +128,14 @@ export async function measureAb(
   const plan = planFor(o, spec, hash, o.runner);
   if (o.nodes) {
     // The node is the variable: instruction and allocation counts are the client's, the same build on both sides.
-    if ((o.measure ?? DEFAULT_MEASURE).some((k) => k !== 'wall'))
-      throw new Error('a node A/B measures wall time only: the client build is the same on both sides');
+    if ((o.measure ?? DEFAULT_MEASURE).some(isDeterministic)) throw new Error('a node A/B measures wall time only: the client build is the same on both sides');
     for (const side of ['base', 'head'] as const) await checkNode({ ...o, bee: o.nodes[side] }, plan.units);
   } else await checkNode(o, plan.units);
   const build = (source: ClientSource) =>
     buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, reuseOnly: o.prebuilt, log: o.log });
   const baseBuild = await build(o.base);
   const builds = { base: baseBuild, head: o.nodes ? baseBuild : await build(o.head) };
-  const { measure, countsUnavailable } = await measurable(o.measure ?? DEFAULT_MEASURE, o.fallbackToWall ?? true, o.log);
+  const { measure, unavailable } = await measurable(o.measure ?? DEFAULT_MEASURE, o.fallbackToWall ?? true, o.log);
   const sides = { base: builds.base.command, head: builds.head.command };
   const rounds = measuresWall(measure) ? await runRounds(sides, roundsOptions(o, plan)) : NO_ROUNDS;
   const measured: AbMeasured = {
@@ -140,23 +148,23 @@ export async function measureAb(
         }
       : null,
     deterministic: {},
-    ...(countsUnavailable ? { countsUnavailable } : {}),
+    ...(unavailable ? { unavailable } : {}),
     sides: { base: null, head: null },
   };
   // One set of options for every deterministic evidence: each takes its own units and iterations.
-  const detOptions = {
-    runner: o.runner,
-    plan,
-    outDir: resolve(o.outDir),
-    timeoutMs: processBudgetMs(planOf(plan, EVIDENCES.instructions.takes)),
-    fixtures: o.fixtures,
-    env: o.env,
-    log: o.log,
-    keepRaw: o.keepRaw,
-  };
   const measureKind = async <K extends DeterministicKind>(kind: K) => {
     const ev = deterministicEvidence(kind);
-    const out = await deterministicAb(ev, sides, detOptions);
+    const out = await deterministicAb(ev, sides, {
+      runner: o.runner,
+      plan,
+      outDir: resolve(o.outDir),
+      timeoutMs: processBudgetMs(planOf(plan, ev.takes)),
+      fixtures: o.fixtures,
+      env: o.env,
+      log: o.log,
+      // Raw output is kept where function profiles read it, or where asked.
+      keepRaw: o.keepRaw === true || ev.profiles,
+    });
     for (const p of out.problems) o.log(`${ev.label}: ${p}`);
     Object.assign(measured.deterministic, { [kind]: out });
   };
@@ -190,14 +198,11 @@ function roundsOptions(o: AbPipelineOptions, plan: Plan) {
   };
 }
 
-/** The deterministic verdict thresholds of an A/B. */
-export const thresholdsOf = (j: Pick<AbJudging, 'instructionThreshold' | 'allocationThreshold'>): Record<DeterministicKind, number> => ({
-  instructions: j.instructionThreshold ?? EVIDENCES.instructions.defaultThreshold,
-  allocations: j.allocationThreshold ?? EVIDENCES.allocations.defaultThreshold,
-  cycles: EVIDENCES.cycles.defaultThreshold,
-});
+/** The deterministic verdict thresholds of an A/B: each evidence's floor, or its default. */
+export const thresholdsOf = (j: Pick<AbJudging, 'thresholds'>): Record<DeterministicKind, number> =>
+  Object.fromEntries(DETERMINISTIC.map((k) => [k, j.thresholds?.[k] ?? EVIDENCES[k].defaultThreshold])) as Record<DeterministicKind, number>;
 
-/** The report's rows: wall time judged across all rows, then each deterministic evidence's verdicts joined on. */
+/** The report's rows: wall time judged across all rows, then each deterministic evidence's verdicts joined on, then each row's own verdict. */
 export function judgeAb(m: AbMeasured, spec: Spec, j: AbJudging): AbRow[] {
   let rows = m.wall ? judgePaired(m.wall.rows, spec, { alpha: j.alpha, threshold: j.threshold }) : [];
   const thresholds = thresholdsOf(j);
@@ -208,7 +213,19 @@ export function judgeAb(m: AbMeasured, spec: Spec, j: AbJudging): AbRow[] {
     rows = attachStepRows(rows, out.rows, spec, { kind, judge: ev.judge(thresholds[kind]), missing: `not ${ev.verb}` });
   };
   for (const kind of deterministicOf(j.measure ?? DEFAULT_MEASURE)) attach(kind);
-  return rows;
+  return withVerdicts(rows);
+}
+
+/** Each deterministic evidence asked for, as the report's settings hold it: counter, threshold, time, why it could not run. */
+function settingsOf(m: AbMeasured, j: AbJudging): Partial<Record<DeterministicKind, EvidenceSetting>> {
+  const thresholds = thresholdsOf(j);
+  return Object.fromEntries(
+    deterministicOf(j.measure ?? DEFAULT_MEASURE).map((k) => {
+      const out = m.deterministic[k];
+      const why = m.unavailable?.[k];
+      return [k, { counter: out?.counter ?? null, threshold: thresholds[k], ms: out?.elapsedMs ?? 0, ...(why ? { unavailable: why } : {}) }];
+    }),
+  );
 }
 
 /** The report files (ab.md, ab.json) of what was measured and the rows judgeAb made of it (judged once per A/B). */
@@ -222,12 +239,12 @@ export function reportAb(
   nodes?: Record<Side, NodeSide>,
 ): AbReport {
   const load = m.wall ? loadShift(m.wall.rows) : null;
-  const thresholds = thresholdsOf(j);
-  const counts = m.deterministic.instructions;
-  const allocations = m.deterministic.allocations;
-  const cycles = m.deterministic.cycles;
   const head = m.sides.head;
   const wallMs = m.wall?.elapsedMs ?? 0;
+  const outcomes = DETERMINISTIC.flatMap((k) => {
+    const out = m.deterministic[k];
+    return out ? [{ kind: k, out }] : [];
+  });
   const input: AbReportInput = {
     title: `bee-bench: ${j.runner} ${j.baseLabel} → ${j.headLabel}`,
     marker: j.marker ?? `bee-bench:${j.runner}`,
@@ -244,20 +261,8 @@ export function reportAb(
       clientBase: clientText(m.sides.base, 'base'),
       clientHead: clientText(head, 'head'),
       specHash: hash,
-      wallTimeMs: wallMs + (counts?.elapsedMs ?? 0) + (allocations?.elapsedMs ?? 0) + (cycles?.elapsedMs ?? 0),
-      ...(measuresInstructions(j.measure ?? DEFAULT_MEASURE)
-        ? {
-            measure: {
-              wallMs,
-              countMs: counts?.elapsedMs ?? 0,
-              counter: counts?.counter ?? null,
-              unavailable: m.countsUnavailable,
-              threshold: thresholds.instructions,
-            },
-          }
-        : {}),
-      ...(allocations ? { allocations: { threshold: thresholds.allocations, counter: allocations.counter, ms: allocations.elapsedMs } } : {}),
-      ...(cycles ? { cycles: { threshold: thresholds.cycles, counter: cycles.counter, ms: cycles.elapsedMs } } : {}),
+      wallTimeMs: wallMs + outcomes.reduce((n, { out }) => n + out.elapsedMs, 0),
+      settings: settingsOf(m, j),
       ...(m.wall?.stoppedEarly ? { stoppedEarly: m.wall.stoppedEarly } : {}),
       ...(load ? { loadShift: load } : {}),
       ...(nodes ? { nodes: { base: nodeText(nodes.base), head: nodeText(nodes.head) } } : {}),
@@ -270,9 +275,8 @@ export function reportAb(
     roundsDone: m.wall?.roundsDone ?? 0,
     stoppedEarly: m.wall?.stoppedEarly ?? null,
     elapsedMs: wallMs,
-    ...(counts ? { countMs: counts.elapsedMs, countProblems: counts.problems } : {}),
-    ...(allocations ? { allocationMs: allocations.elapsedMs, allocationProblems: allocations.problems } : {}),
-    ...(cycles ? { cycleMs: cycles.elapsedMs, cycleProblems: cycles.problems } : {}),
+    // Each deterministic evidence's run time and problems, by kind.
+    evidence: Object.fromEntries(outcomes.map(({ kind, out }) => [kind, { ms: out.elapsedMs, counter: out.counter, problems: out.problems }])),
     ...(nodes ? { nodes: { base: nodeRecord(nodes.base), head: nodeRecord(nodes.head) } } : {}),
     ...details,
   });
@@ -284,20 +288,24 @@ const nodeText = (n: NodeSide) => `Bee ${n.version} (${n.how})`;
 const nodeRecord = (n: NodeSide) => ({ version: n.version, url: n.url, how: n.how });
 
 export async function abPipeline(o: AbPipelineOptions): Promise<AbPipelineOutcome> {
-  // Counting keeps its dumps until the flagged rows are profiled (unless asked to keep them).
-  const counting = measuresInstructions(o.measure ?? DEFAULT_MEASURE);
-  const { measured, rounds, builds, spec, hash, plan } = await measureAb({ ...o, keepRaw: Boolean(o.keepRaw) || counting });
+  // The profiled evidence keeps its dumps until the flagged rows are profiled (unless asked to keep them).
+  const { measured, rounds, builds, spec, hash, plan } = await measureAb(o);
   const rows = judgeAb(measured, spec, o);
   const profiled = profileFlagged(measured, rows, plan, o);
   const report = reportAb(measured, rows, hash, o, profiled ? { profileMs: profiled.ms } : {}, profiled?.diffs, o.nodes);
   return { report, measured, rounds, builds };
 }
 
-/** The rows to profile: the flagged ones, then the other counted rows `profileCases` asks for (a change under the threshold, say). */
+/**
+ * The rows to profile: the ones the profiled evidence (PROFILED, instruction counts) flagged, then
+ * the other rows it judged that `profileCases` asks for (a change under the threshold, say).
+ */
 export function rowsToProfile(rows: readonly AbRow[], profileCases: readonly string[] = []): AbRow[] {
-  const flagged = countFlagged(rows);
+  if (!PROFILED) return [];
+  const kind = PROFILED;
+  const flagged = flaggedOn(rows, kind);
   const asked = profileCases.map(globToRegExp);
-  return [...flagged, ...rows.filter((r) => r.instructions && !flagged.includes(r) && asked.some((re) => re.test(r.caseId)))];
+  return [...flagged, ...rows.filter((r) => judgedOf(r, kind) && !flagged.includes(r) && asked.some((re) => re.test(r.caseId)))];
 }
 
 /** The flagged rows' differences and what making them took. */
@@ -310,7 +318,7 @@ export interface FlaggedProfiles {
 
 /**
  * Where the instructions of the rows the counts flagged went (src/profile), from the dumps the
- * count verdict read, largest change first; the dumps are removed after unless keepRaw asked for
+ * profiled evidence's verdict read (PROFILED), largest change first; the dumps are removed after unless keepRaw asked for
  * them. A single job profiles all its rows; a count piece of a split A/B its own (pieces.ts).
  */
 export function profileFlagged(
@@ -319,10 +327,11 @@ export function profileFlagged(
   plan: Plan,
   o: Pick<AbJudging, 'runner' | 'profileCases'> & Pick<AbPresentation, 'baseLabel' | 'headLabel'> & Pick<AbPipelineOptions, 'outDir' | 'log' | 'keepRaw'>,
 ): FlaggedProfiles | null {
-  const raw = m.deterministic.instructions?.raw;
-  if (!raw) return null;
+  const out = PROFILED ? m.deterministic[PROFILED] : undefined;
+  const raw = out?.raw;
+  if (!out || !raw) return null;
   try {
-    const out = profileAb({
+    const made = profileAb({
       runner: o.runner,
       base: { dir: raw.base, plan },
       head: { dir: raw.head, plan },
@@ -332,10 +341,10 @@ export function profileFlagged(
       labels: { base: o.baseLabel, head: o.headLabel },
       view: renderProfileHtml,
     });
-    o.log(`profiles: ${out.diffs.length} flagged row(s) in ${Math.round(out.ms)} ms (counting took ${Math.round(m.deterministic.instructions!.elapsedMs)} ms)`);
-    for (const p of out.problems) o.log(`profiles: ${p}`);
-    if (out.unwritten > 0) o.log(`profiles: ${out.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
-    return { diffs: out.diffs, ms: out.ms, unwritten: out.unwritten };
+    o.log(`profiles: ${made.diffs.length} flagged row(s) in ${Math.round(made.ms)} ms (its runs took ${Math.round(out.elapsedMs)} ms)`);
+    for (const p of made.problems) o.log(`profiles: ${p}`);
+    if (made.unwritten > 0) o.log(`profiles: ${made.unwritten} row(s) past the ${MAX_PROFILE_BYTES >> 20} MiB of profile files have their lists only`);
+    return { diffs: made.diffs, ms: made.ms, unwritten: made.unwritten };
   } catch (e) {
     o.log(`profiles: not made: ${e instanceof Error ? e.message : String(e)}`);
     return null;

@@ -49,7 +49,7 @@ export async function raiseAlerts(
     lastRuns: i.historyRuns,
     alpha: i.alpha,
     threshold: i.threshold,
-    instructionThreshold: i.instructionThreshold,
+    instructionThreshold: i.thresholds.instructions,
   });
   const counts = countRows(judged.rows);
   log(

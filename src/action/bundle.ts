@@ -11,9 +11,11 @@ import type { AbReportInput } from '../report/model/ab.js';
 import { AbRowSchema, countRows, type AbCounts } from '../verdict/index.js';
 import { HostSchema, ProfileSchema, RunnerSchema, type Runner } from '../spec/schema.js';
 import { ProfileDiffsSchema } from '../profile/schema.js';
+import { EvidenceSettingSchema } from '../evidence/views.js';
+import { MeasureKindSchema } from '../spec/measure.js';
 import { parseArtifactFile } from './artifact-file.js';
 
-export const BUNDLE_SCHEMA = 'bee-bench/action-comment@2';
+export const BUNDLE_SCHEMA = 'bee-bench/action-comment@3';
 export const BUNDLE_FILE = 'comment.json';
 /** Beyond this size the file is refused unread (a report of 1000 rows is about 500 KB). */
 const MAX_BYTES = 4 << 20;
@@ -39,17 +41,7 @@ const ReportSchema = z.strictObject({
     wallTimeMs: z.number().finite().nonnegative(),
     stoppedEarly: z.union([z.boolean(), text(300)]).optional(),
     loadShift: z.strictObject({ spread: z.number().finite().positive(), rows: z.number().int().nonnegative(), of: z.number().int().nonnegative() }).optional(),
-    measure: z
-      .strictObject({
-        wallMs: z.number().finite().nonnegative(),
-        countMs: z.number().finite().nonnegative(),
-        counter: text(300).nullable(),
-        unavailable: text(300).optional(),
-        threshold: z.number().gt(0).max(10),
-      })
-      .optional(),
-    allocations: z.strictObject({ threshold: z.number().gt(0).max(10), counter: text(300).nullable(), ms: z.number().finite().nonnegative() }).optional(),
-    cycles: z.strictObject({ threshold: z.number().gt(0).max(10), counter: text(300).nullable(), ms: z.number().finite().nonnegative() }).optional(),
+    settings: z.partialRecord(MeasureKindSchema, EvidenceSettingSchema).optional(),
   }),
   baseline: z.strictObject({ kind: z.literal('history'), branch: text(300), runs: z.number().int().nonnegative() }).optional(),
   /** Flagged rows' function profile differences: names capped, lists bounded (src/profile/schema.ts). */

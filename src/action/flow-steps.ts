@@ -131,8 +131,7 @@ export function abOptions(env: FlowEnv, base: SideSource, head: SideSource): AbP
     threshold: i.threshold,
     runBudgetMs: AB_DEFAULTS.runBudgetMs,
     measure: i.measure,
-    instructionThreshold: i.instructionThreshold,
-    allocationThreshold: i.allocationThreshold,
+    thresholds: i.thresholds,
   };
 }
 

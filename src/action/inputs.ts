@@ -104,10 +104,11 @@ export interface ActionInputs {
   failOn: FailOn;
   /** What the A/B measures; instructions need valgrind on Linux x86-64 (elsewhere wall time, said in the report). */
   measure: Measure;
-  /** The count rule's floor (instructions-floor): a row's threshold is the larger of it and ten A/A spreads. */
-  instructionThreshold: number;
-  /** The allocation rule's floor (allocations-floor, with measure allocations). */
-  allocationThreshold: number;
+  /**
+   * The deterministic evidences' floors by kind (instructions-floor, allocations-floor): a row's
+   * threshold is the larger of its evidence's floor and ten A/A spreads.
+   */
+  thresholds: { instructions: number; allocations: number };
   /** A PR's A/B split into parallel jobs: the one piece this job measures (docs/action.md "A PR as parallel jobs"). */
   piece?: PieceRef;
   /** Pieces per deterministic evidence of a split A/B (every job of the matrix gives the same). */
@@ -500,8 +501,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
       });
     return former;
   };
-  const instructionThreshold = floor('instructions');
-  const allocationThreshold = floor('allocations');
+  const thresholds = { instructions: floor('instructions'), allocations: floor('allocations') };
 
   if (problems.length > 0) throw new ActionInputError(problems);
   const buildCommand = raw('build-command');
@@ -525,8 +525,7 @@ export function readInputs(get: (name: InputName) => string, o: ReadOptions): Ac
     failOnRegression: p['fail-on-regression'],
     failOn: p['fail-on'],
     measure: p.measure,
-    instructionThreshold,
-    allocationThreshold,
+    thresholds,
     ...(piece ? { piece } : {}),
     split: p.split,
     ...(piecesPath ? { piecesPath } : {}),

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { HISTORY_NOTE, markerComment, verdictTable } from '../report/render/ab-comment.js';
 import { columnsOf } from '../report/model/ab.js';
 import { workUnits } from '../history/record.js';
-import type { AbRow } from '../verdict/index.js';
+import { wallOf, type AbRow, type StepVerdict } from '../verdict/index.js';
 import { mdCode, mdText, safeUrl } from '../report/escape.js';
 import { mdBlocks } from '../report/render/md-blocks.js';
 import { formatAmountChange, formatTimeChange, formatTimeInterval } from '../report/units.js';
@@ -75,14 +75,20 @@ export function casePermalink(trendUrl: string, caseId: string, branch: string):
 
 const short = (sha: string) => sha.slice(0, 7);
 
+/** The count verdict the branch judge gave a row (src/alert/judge.ts), when counts decided it. */
+export const countsOf = (row: AbRow): StepVerdict | undefined => row.evidence.instructions?.judged;
+
 /** A counted row's count per work unit in this run. */
-export const headCountUnit = (row: AbRow): number | undefined => (row.instructions ? row.instructions.head / workUnits(row.work) : undefined);
+export const headCountUnit = (row: AbRow): number | undefined => {
+  const i = countsOf(row);
+  return i ? i.head / workUnits(row.work) : undefined;
+};
 
 /** Counts: "+1.00%" (steps are small and exact); wall time as every report writes it. */
 
 /** How a row was judged, in the issue's words: on counts against the previous run, or on time against the branch's runs. */
 function judgedText(row: AbRow, l: AlertLinks, state: AlertState): { change: string; how: string; note: string } {
-  const i = row.instructions;
+  const i = countsOf(row);
   const now = headCountUnit(row);
   if (i && now !== undefined) {
     // Against the count before the step: the first run's own change, and any later run's total since.
@@ -94,8 +100,8 @@ function judgedText(row: AbRow, l: AlertLinks, state: AlertState): { change: str
     };
   }
   return {
-    change: formatTimeChange(row.ratio),
-    how: `was judged against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)} and flagged (interval ${formatTimeInterval(row.ci)})`,
+    change: formatTimeChange(wallOf(row)?.ratio),
+    how: `was judged against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)} and flagged (interval ${formatTimeInterval(wallOf(row)?.ci)})`,
     note: `${HISTORY_NOTE} History runs can come from different machines.`,
   };
 }
@@ -135,7 +141,9 @@ export function alertBody(k: AlertKey, row: AbRow, state: AlertState, l: AlertLi
 export const RECOVERED_MARKER = markerComment('bee-bench-alert-recovered');
 
 export function recoveredComment(row: AbRow, sha: string, l: AlertLinks): string {
-  if (row.instructions)
-    return `${RECOVERED_MARKER}\n✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the bar on instruction counts against the previous run of ${mdCode(l.branch)}: change ${formatAmountChange(row.instructions.ratio)}, verdict ${mdText(row.instructions.verdict)}. Closing.`;
-  return `${RECOVERED_MARKER}\n✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the threshold against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)}: change ${formatTimeChange(row.ratio)} (${formatTimeInterval(row.ci)}), verdict ${mdText(row.verdict ?? '~')}. Closing.`;
+  const i = countsOf(row);
+  if (i)
+    return `${RECOVERED_MARKER}\n✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the bar on instruction counts against the previous run of ${mdCode(l.branch)}: change ${formatAmountChange(i.ratio)}, verdict ${mdText(i.verdict)}. Closing.`;
+  const w = wallOf(row);
+  return `${RECOVERED_MARKER}\n✅ Recovered: the run of ${mdCode(short(sha))}${l.runUrl && safeUrl(l.runUrl) ? ` ([run](${safeUrl(l.runUrl)}))` : ''} is within the threshold against the last ${l.historyRuns} run(s) of ${mdCode(l.branch)}: change ${formatTimeChange(w?.ratio)} (${formatTimeInterval(w?.ci)}), verdict ${mdText(w?.verdict ?? '~')}. Closing.`;
 }

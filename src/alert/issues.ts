@@ -7,12 +7,13 @@
 // seen by two jobs is settled the same way: each posts its comment, lists the issue's comments,
 // and deletes its own if an older recovery comment is there; both close the issue.
 import type { Octokit, RepoRef } from '../github/octokit.js';
-import { rowVerdict, type AbRow } from '../verdict/index.js';
+import type { AbRow } from '../verdict/index.js';
 import type { Runner } from '../spec/schema.js';
 import {
   alertBody,
   alertMarker,
   alertTitle,
+  countsOf,
   headCountUnit,
   keyOf,
   readState,
@@ -107,13 +108,13 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
     const marker = alertMarker(key);
     const mine = open.filter((i) => i.body.includes(marker));
     // A row's verdict on its evidence: counts where the branch judge used them (src/alert/judge.ts), else wall time.
-    const judged = row.status === 'ok' && (row.verdict !== undefined || row.instructions !== undefined);
+    const judged = row.status === 'ok' && row.verdict !== undefined;
     // A count step is seen once, against the run before it: an open issue holds while the count
     // stays above the bar over the count before the step, whatever the latest step says.
     const base = mine[0] ? readState(mine[0].body)?.count_base : undefined;
     const now = headCountUnit(row);
-    const held = base !== undefined && now !== undefined && now / base >= 1 + row.instructions!.bar;
-    if (judged && (rowVerdict(row) === 'regression' || held)) {
+    const held = base !== undefined && now !== undefined && now / base >= 1 + countsOf(row)!.bar;
+    if (judged && (row.verdict === 'regression' || held)) {
       const [keep, ...extra] = mine;
       if (!keep) {
         if (budget.open <= 0) {
@@ -122,7 +123,8 @@ export async function syncAlerts(gh: Octokit, run: AlertRun, rows: readonly AbRo
           continue;
         }
         budget.open--;
-        const countBase = row.instructions && now !== undefined ? now / row.instructions.ratio : undefined;
+        const counts = countsOf(row);
+        const countBase = counts && now !== undefined ? now / counts.ratio : undefined;
         const state: AlertState = { since: run.previousSha ?? null, first: run.sha, latest: run.sha, runs: 1, ...(countBase ? { count_base: countBase } : {}) };
         const { data } = await gh.rest.issues.create({
           ...ref,

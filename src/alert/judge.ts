@@ -14,7 +14,7 @@ import { caseAliases } from '../spec/aliases.js';
 import { countFigures, workUnits } from '../history/record.js';
 import type { HistoryRecord, RecordCase } from '../history/schema.js';
 import { DEFAULT_COUNT_SPREAD } from '../history/count-steps.js';
-import { judgeHistory, type AbRow } from '../verdict/index.js';
+import { judgeHistory, withVerdicts, type AbRow } from '../verdict/index.js';
 import { countVerdict, INSTRUCTION_DEFAULTS, type StepVerdict } from '../verdict/steps.js';
 import type { CaseResult, Result, Spec } from '../spec/schema.js';
 
@@ -71,12 +71,17 @@ export function judgeAgainstBranch(result: Result, records: readonly HistoryReco
     const v = row.status === 'ok' || row.status === 'new' ? countJudgement(head, prev, floor) : undefined;
     if (!v) return row;
     counted++;
-    // Counts decide this row: the wall figures stay in the table, their verdict does not alert.
-    const { verdict: _wall, note: _note, ...rest } = row;
-    return { ...rest, status: 'ok', rounds: Math.max(row.rounds, 1), instructions: v };
+    // Counts decide this row: wall time's verdict gives way to a note saying so.
+    const { note: _note, ...rest } = row;
+    return {
+      ...rest,
+      status: 'ok',
+      rounds: Math.max(row.rounds, 1),
+      evidence: { wall: { note: 'counts decide this row (against the previous run)' }, instructions: { judged: v } },
+    };
   });
   return {
-    rows,
+    rows: withVerdicts(rows),
     runs: judged.runs,
     counted,
     ...(newest ? { previous: { sha: newest.commit.sha, ...(newest.run.url ? { url: newest.run.url } : {}) } } : {}),

@@ -33,7 +33,7 @@ export function movedFinder(s: MovedSources): (row: AbRow, since: string | null)
   };
   const find = (rows: RunProfiles['rows'], row: AbRow) => rows.find((p) => p.caseId === row.caseId && p.label === row.label);
   return (row, since) => {
-    if (!row.instructions) return undefined;
+    if (!row.evidence.instructions?.judged) return undefined;
     if (!since) return { none: 'there is no earlier run of the branch to compare with' };
     const now = s.current ? find(s.current.rows, row) : undefined;
     if (!now) return { none: 'this run kept no function profile of the row' };

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { findCounter } from '../count/callgrind.js';
 import { measuresInstructions, type Measure } from '../spec/measure.js';
-import type { AbRow } from '../verdict/index.js';
+import { wallOf, type AbRow } from '../verdict/index.js';
 import { abPipeline, type AbPipelineOptions } from '../ab/run.js';
 import type { Probe } from './search.js';
 import type { Commit } from './walk.js';
@@ -34,15 +34,17 @@ export async function bisectMeasure(requested: Measure | undefined, log: (line: 
 
 /** A row's figure: its instruction-count verdict when it has one, else its wall-time verdict. */
 function figureOf(r: AbRow): { ratio?: number; ci?: [number, number]; verdict?: string } {
-  if (r.instructions) return { ratio: r.instructions.ratio, verdict: r.instructions.verdict };
-  return { ...(r.ratio !== undefined ? { ratio: r.ratio } : {}), ...(r.ci ? { ci: r.ci } : {}), ...(r.verdict ? { verdict: r.verdict } : {}) };
+  const counts = r.evidence.instructions?.judged;
+  if (counts) return { ratio: counts.ratio, verdict: counts.verdict };
+  const w = wallOf(r);
+  return w ? { ratio: w.ratio, ...(w.ci ? { ci: w.ci } : {}), verdict: w.verdict } : {};
 }
 
 /** A step's probe from the judged rows: the slowest regressed row, else the slowest compared row. */
 export function probeOf(rows: readonly AbRow[], sha: string): Probe {
   const compared = rows.filter((r) => r.status === 'ok' && figureOf(r).ratio !== undefined).map((r) => ({ r, f: figureOf(r) }));
   if (compared.length === 0) {
-    const why = rows.map((r) => `${r.caseId} [${r.label}]: ${r.note ?? r.instructionsNote ?? r.status}`).join('; ') || 'no rows';
+    const why = rows.map((r) => `${r.caseId} [${r.label}]: ${r.note ?? r.evidence.instructions?.note ?? r.status}`).join('; ') || 'no rows';
     throw new Error(`bisect: the step at ${sha.slice(0, 12)} compared nothing (${why}); pick a case both commits can run`);
   }
   const regressed = compared.filter((c) => c.f.verdict === 'regression');

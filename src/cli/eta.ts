@@ -6,13 +6,13 @@
 // with the build cache, so the estimate learns from the machine it runs on.
 import { defaultCacheDir, isBuilt, type ClientSource } from '../build/index.js';
 import { buildEstimate, readTimings, stageKey, updateTimings } from '../build/timings.js';
-import { measuresAllocations, measuresInstructions, measuresWall, type Measure } from '../spec/measure.js';
+import { EVIDENCES } from '../evidence/index.js';
+import { WALL_KIND, type Measure } from '../spec/measure.js';
 import { loadSpec } from '../spec/load.js';
 import { resolvePlan } from '../spec/plan.js';
 import type { Profile, Runner } from '../spec/schema.js';
-import type { MeasureKind } from '../spec/measure.js';
 import { staticModel, unitCostS } from '../shard/cost.js';
-import { clock, type Stage, type StageKind, type StageTiming } from './progress.js';
+import { clock, type Stage, type StageTiming } from './progress.js';
 
 export interface RunSelection {
   runners: ReadonlyArray<{ runner: Runner; source: ClientSource; buildCommand?: string }>;
@@ -25,8 +25,6 @@ export interface RunSelection {
   /** The load factor build estimates scale by (default: the machine's now). */
   loadFactor?: number;
 }
-
-const EVIDENCE: Record<Exclude<StageKind, 'build'>, MeasureKind> = { wall: 'wall', count: 'instructions', alloc: 'allocations' };
 
 export async function runStages(o: RunSelection): Promise<Stage[]> {
   const cacheDir = o.cacheDir ?? defaultCacheDir();
@@ -47,15 +45,12 @@ export async function runStages(o: RunSelection): Promise<Stage[]> {
         : buildEstimate(cacheDir, r.runner, o.loadFactor).ms,
     });
     const plan = planOf(r.runner, o.profile, o.cases, o.large);
-    const cpu = plan.units.filter((u) => u.kind === 'cpu');
-    const wanted: Array<[Exclude<StageKind, 'build'>, typeof plan.units]> = [];
-    if (measuresWall(o.measure)) wanted.push(['wall', plan.units]);
-    if (measuresInstructions(o.measure)) wanted.push(['count', cpu]);
-    if (measuresAllocations(o.measure)) wanted.push(['alloc', cpu]);
-    for (const [kind, units] of wanted) {
+    // Each evidence of the measure over the units it takes, in MEASURES order (the order a run takes them).
+    for (const kind of o.measure) {
+      const units = plan.units.filter((u) => EVIDENCES[kind].takes(u));
       if (units.length === 0) continue;
       const last = timings.stages[stageKey(r.runner, kind, o.profile)];
-      const estimateMs = last ? last.msPerUnit * units.length : units.reduce((ms, u) => ms + unitCostS(model, plan, u, EVIDENCE[kind]) * 1000, 0);
+      const estimateMs = last ? last.msPerUnit * units.length : units.reduce((ms, u) => ms + unitCostS(model, plan, u, kind) * 1000, 0);
       stages.push({ runner: r.runner, kind, units: units.length, estimateMs });
     }
   }
@@ -74,7 +69,7 @@ export const runEstimateMs = (stages: readonly Stage[], overheadMs = 0): number 
 export function planLine(stages: readonly Stage[], overheadMs = 0): string {
   const builds = stages.filter((s) => s.kind === 'build');
   const buildText = builds.map((b) => (b.estimateMs > 0 ? `${b.runner} ~${clock(b.estimateMs)}` : `${b.runner} cached`)).join(', ');
-  const cases = stages.filter((s) => s.kind === 'wall').reduce((n, s) => n + s.units, 0);
+  const cases = stages.filter((s) => s.kind === WALL_KIND).reduce((n, s) => n + s.units, 0);
   const caseMs = stages.filter((s) => s.kind !== 'build').reduce((ms, s) => ms + s.estimateMs, 0);
   return `run: builds ${buildText}; ${cases} case run(s) ~${clock(caseMs)} · ETA ${clock(runEstimateMs(stages, overheadMs))}`;
 }

@@ -5,7 +5,9 @@
 // line per finished case with done/total over the whole run and an ETA over every step left,
 // drops per-iteration lines, and gives a step that runs long without a line (a cold cargo build)
 // a heartbeat. Any other line passes through unchanged.
+import { VIEW_LIST, VIEWS } from '../evidence/views.js';
 import { formatDuration } from '../report/units.js';
+import { DETERMINISTIC, WALL_KIND, type MeasureKind } from '../spec/measure.js';
 import type { Runner } from '../spec/schema.js';
 
 const NS_PER = { ns: 1, µs: 1e3, ms: 1e6, s: 1e9 } as const;
@@ -18,13 +20,16 @@ const LINE = /^\[(js|go|rs)\]\s+(.*)$/;
 // buildRunner's lines (src/build/index.ts) and the pipeline's per-stage prefixes (src/pipeline/single.ts).
 const BUILD_START = /^(js|go|rs): building /;
 const BUILD_END = /^(js|go|rs): (?:built |build cache hit|build failed)/;
-const STAGE_LINE = /^\[(js|go|rs) (count|allocations)\] /;
-const COUNT_SKIPPED = /^(js|go|rs): instruction counts skipped/;
+// A deterministic evidence's run prefixes its lines with its kind (src/evidence/run.ts): "[js instructions] ...".
+const STAGE_LINE = new RegExp(`^\\[(js|go|rs) (${DETERMINISTIC.join('|')})\\] `);
+// An evidence that cannot run here says so by its label: "js: instructions skipped: no valgrind".
+const SKIPPED = new RegExp(`^(js|go|rs): (${VIEW_LIST.map((v) => v.label).join('|')}) skipped`);
 
 /** A step longer than this without a line gets a heartbeat line. */
 export const HEARTBEAT_MS = 10_000;
 
-export type StageKind = 'build' | 'wall' | 'count' | 'alloc';
+/** A runner's build, or the runs of one evidence (wall time: its cases, one line each). */
+export type StageKind = 'build' | MeasureKind;
 
 export interface Stage {
   runner: Runner;
@@ -84,12 +89,12 @@ interface StageState extends Stage {
   unitsDone: number;
 }
 
-const STAGE_WORDS: Record<StageKind, string> = { build: 'building', wall: 'running', count: 'counting instructions', alloc: 'counting allocations' };
+const stageWords = (k: StageKind): string => (k === 'build' ? 'building' : `measuring ${VIEWS[k].label}`);
 
 /** `stages`: every step of the run in order (src/cli/eta.ts). `now` is injectable for tests. */
 export function runProgress(stages: readonly Stage[], log: (line: string) => void, now: () => number = () => performance.now()): Progress {
   const states: StageState[] = stages.map((s) => ({ ...s, unitsDone: 0 }));
-  const total = stages.filter((s) => s.kind === 'wall').reduce((n, s) => n + s.units, 0);
+  const total = stages.filter((s) => s.kind === WALL_KIND).reduce((n, s) => n + s.units, 0);
   let done = 0;
   let lastOut = now();
   const out = (line: string) => {
@@ -116,7 +121,7 @@ export function runProgress(stages: readonly Stage[], log: (line: string) => voi
     if (s.endedAt !== undefined) return 0;
     if (s.startedAt === undefined) return s.estimateMs;
     const elapsed = now() - s.startedAt;
-    if (s.kind === 'wall' && s.unitsDone > 0) return ((s.units - s.unitsDone) * elapsed) / s.unitsDone;
+    if (s.kind === WALL_KIND && s.unitsDone > 0) return ((s.units - s.unitsDone) * elapsed) / s.unitsDone;
     return Math.max(0, s.estimateMs - elapsed);
   };
   const etaMs = () => states.reduce((ms, s) => ms + remainingMs(s), 0);
@@ -127,7 +132,7 @@ export function runProgress(stages: readonly Stage[], log: (line: string) => voi
     if (!summary) return false;
     done++;
     open.delete(runner);
-    const s = stageOf(runner, 'wall');
+    const s = stageOf(runner, WALL_KIND);
     if (s) s.unitsDone++;
     out(`[${done}/${total}] ${runner} ${what}: ${summary}${eta()}`);
     return true;
@@ -153,40 +158,40 @@ export function runProgress(stages: readonly Stage[], log: (line: string) => voi
         return;
       }
       const stage = STAGE_LINE.exec(line);
-      if (stage) enter(stage[1]!, stage[2] === 'count' ? 'count' : 'alloc');
-      const skipped = COUNT_SKIPPED.exec(line);
+      if (stage) enter(stage[1]!, stage[2] as MeasureKind);
+      const skipped = SKIPPED.exec(line);
       if (skipped) {
-        const s = stageOf(skipped[1]!, 'count');
+        const s = stageOf(skipped[1]!, VIEW_LIST.find((v) => v.label === skipped[2])!.kind);
         if (s) s.startedAt = s.endedAt = now();
       }
       const start = START.exec(line);
       if (start) {
         const [, runner, , , id, label, rest] = start;
-        enter(runner!, 'wall');
+        enter(runner!, WALL_KIND);
         const what = `${id} ${label}`;
         if (rest && finish(runner!, what, rest)) return;
         if (open.get(runner!)?.what !== what) open.set(runner!, { what, at: now() });
         return;
       }
       const plain = LINE.exec(line);
-      if (plain) enter(plain[1]!, 'wall');
+      if (plain) enter(plain[1]!, WALL_KIND);
       if (plain && open.has(plain[1]!) && finish(plain[1]!, open.get(plain[1]!)!.what, plain[2]!)) return;
       out(line);
     },
     beat() {
       const s = current();
       if (!s || now() - lastOut < HEARTBEAT_MS) return;
-      const running = s.kind === 'wall' ? open.get(s.runner) : undefined;
+      const running = s.kind === WALL_KIND ? open.get(s.runner) : undefined;
       const elapsed = now() - (running?.at ?? s.startedAt!);
-      const doing = running ? `running ${running.what}` : STAGE_WORDS[s.kind];
-      const over = s.kind !== 'wall' && elapsed > s.estimateMs && s.estimateMs > 0 ? `, over its estimate of ${clock(s.estimateMs)}` : '';
+      const doing = running ? `running ${running.what}` : stageWords(s.kind);
+      const over = s.kind !== WALL_KIND && elapsed > s.estimateMs && s.estimateMs > 0 ? `, over its estimate of ${clock(s.estimateMs)}` : '';
       out(`${s.runner}: ${doing}, ${clock(elapsed)} so far${over}${eta()}`);
     },
     finish() {
       const t = now();
       for (const s of states) if (s.startedAt !== undefined && s.endedAt === undefined) s.endedAt = t;
       return states
-        .filter((s) => s.startedAt !== undefined && s.endedAt! > s.startedAt && (s.kind !== 'wall' || s.unitsDone === s.units))
+        .filter((s) => s.startedAt !== undefined && s.endedAt! > s.startedAt && (s.kind !== WALL_KIND || s.unitsDone === s.units))
         .map((s) => ({ runner: s.runner, kind: s.kind, msPerUnit: (s.endedAt! - s.startedAt!) / s.units }));
     },
   };

@@ -35,4 +35,5 @@ export const ALLOCATIONS: DeterministicEvidence<'allocations', AllocationFigures
   counterOf: (r) => r.alloc_counter?.method ?? null,
   judge: (floor) => (base, baseAgain, head) => judgeAllocations(base, baseAgain, head, { floor }),
   defaultThreshold: ALLOCATIONS_VIEW.defaultThreshold,
+  profiles: false,
 };

@@ -6,12 +6,16 @@ import { z } from 'zod';
 import { findCounter } from '../count/callgrind.js';
 import { attachFigures } from '../run/attach.js';
 import { COUNT_ITERATIONS, countRunner, isCounted } from '../run/count.js';
+import type { DeterministicKind } from '../spec/measure.js';
 import type { CaseResult } from '../spec/schema.js';
 import { judgeSteps } from '../verdict/index.js';
 import type { DeterministicEvidence } from './record.js';
 import type { EvidenceView } from './views.js';
 
-type CountingKind = 'instructions' | 'cycles';
+/** The deterministic kinds a case result carries as a count per timed iteration (callgrind's figures). */
+type CountingKind = {
+  [K in DeterministicKind]: K extends keyof CaseResult ? (CaseResult[K] extends number[] | undefined ? K : never) : never;
+}[DeterministicKind];
 
 export interface CountingOptions<K extends CountingKind> {
   view: EvidenceView<K>;
@@ -23,6 +27,8 @@ export interface CountingOptions<K extends CountingKind> {
   slowdown: { setup: number; warmup: number; timed: number };
   /** How the report names the tool, after "callgrind". */
   tool: string;
+  /** Its dumps are what function profiles read (DeterministicEvidence.profiles). */
+  profiles: boolean;
 }
 
 export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOptions<K>): DeterministicEvidence<K, number[]> {
@@ -37,6 +43,7 @@ export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOpt
     slowdown: o.slowdown,
     dir: o.dir,
     verb: o.view.verb,
+    profiles: o.profiles,
     async unavailable() {
       const found = await findCounter();
       return found.counter ? null : found.reason;

@@ -11,5 +11,6 @@ export const CYCLES = countingEvidence('cycles', {
   cacheSim: true,
   // Plain counting's slowdown times the cache simulation's cost over it, measured on bee-rs (docs/calibration.md "Estimated cycles").
   slowdown: { setup: 5, warmup: 5, timed: 50 * 5 },
+  profiles: false,
   tool: 'callgrind cache simulation',
 });

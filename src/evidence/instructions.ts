@@ -8,5 +8,6 @@ export const INSTRUCTIONS = countingEvidence('instructions', {
   cacheSim: false,
   // Callgrind's slowdown on instrumented code; the warmup runs uninstrumented (~5x).
   slowdown: { setup: 5, warmup: 5, timed: 50 },
+  profiles: true,
   tool: 'callgrind',
 });

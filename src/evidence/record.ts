@@ -8,7 +8,7 @@ import type { BeeTarget } from '../run/invoke.js';
 import type { DeterministicKind, MeasureKind } from '../spec/measure.js';
 import type { Plan, PlanUnit } from '../spec/plan.js';
 import type { CaseResult, Result, Runner } from '../spec/schema.js';
-import type { AllocationFigures, DeterministicVerdicts } from '../verdict/index.js';
+import type { DeterministicVerdicts } from '../verdict/index.js';
 import type { EvidenceView } from './views.js';
 
 /** One process of an evidence over a plan; every field is the same for every evidence. */
@@ -80,14 +80,9 @@ export interface DeterministicEvidence<K extends DeterministicKind, F> extends E
   judge: (floor: number) => (base: F, baseAgain: F, head: F) => DeterministicVerdicts[K];
   /** The default floor (the name is older than the per-row thresholds). */
   defaultThreshold: number;
+  /**
+   * Function profiles are made of its runs' raw output (callgrind's dumps) for the rows it flags
+   * (src/profile): its runs keep that output while an A/B profiles, and its pieces carry the profiles.
+   */
+  profiles: boolean;
 }
-
-/** Each deterministic evidence's figures of one case: a count per iteration, or bytes (and allocations) per iteration. */
-export interface DeterministicFigures {
-  instructions: number[];
-  allocations: AllocationFigures;
-  cycles: number[];
-}
-
-export type AnyDeterministic = { [K in DeterministicKind]: DeterministicEvidence<K, DeterministicFigures[K]> }[DeterministicKind];
-export type Evidence = WallEvidence | AnyDeterministic;

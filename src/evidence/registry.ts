@@ -3,11 +3,20 @@ import { DETERMINISTIC, type DeterministicKind, type Measure } from '../spec/mea
 import { ALLOCATIONS } from './allocations.js';
 import { CYCLES } from './cycles.js';
 import { INSTRUCTIONS } from './instructions.js';
-import type { DeterministicEvidence, DeterministicFigures, WallEvidence } from './record.js';
+import type { DeterministicEvidence, WallEvidence } from './record.js';
 import { WALL } from './wall.js';
 
+// Each deterministic record under its own kind; the type below checks each is a DeterministicEvidence of it.
+const RECORDS = { instructions: INSTRUCTIONS, allocations: ALLOCATIONS, cycles: CYCLES } satisfies { [K in DeterministicKind]: { id: K } };
+
+/** Each deterministic evidence's figures of one case, as its record reads them: a count per iteration, or bytes (and allocations) per iteration. */
+export type DeterministicFigures = { [K in DeterministicKind]: (typeof RECORDS)[K] extends DeterministicEvidence<K, infer F> ? F : never };
+
 type DeterministicRecords = { [K in DeterministicKind]: DeterministicEvidence<K, DeterministicFigures[K]> };
-const DETERMINISTIC_RECORDS: DeterministicRecords = { instructions: INSTRUCTIONS, allocations: ALLOCATIONS, cycles: CYCLES };
+const DETERMINISTIC_RECORDS: DeterministicRecords = RECORDS;
+
+export type AnyDeterministic = DeterministicRecords[DeterministicKind];
+export type Evidence = WallEvidence | AnyDeterministic;
 
 export const EVIDENCES: { wall: WallEvidence } & DeterministicRecords = { wall: WALL, ...DETERMINISTIC_RECORDS };
 
@@ -16,3 +25,6 @@ export const deterministicEvidence = <K extends DeterministicKind>(kind: K): Det
 
 /** The deterministic kinds of a measure, in MEASURES order. */
 export const deterministicOf = (m: Measure): DeterministicKind[] => DETERMINISTIC.filter((k) => m.includes(k));
+
+/** The deterministic evidence whose dumps function profiles read (instruction counts), if any is registered. */
+export const PROFILED: DeterministicKind | undefined = DETERMINISTIC.find((k) => DETERMINISTIC_RECORDS[k].profiles);

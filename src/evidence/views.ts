@@ -1,12 +1,23 @@
-// What a reader sees of each evidence: its names, how its verdict reads off an A/B row, the figures
-// its comment column and annotation show, the lines and notes that explain it, and its share of
-// the run's settings (env). The renderers (src/report/render) and the A/B model (src/ab) loop over
+// What a reader sees of each evidence: its names, the figures its comment column and annotation
+// show of its verdict on a row (row.evidence[kind], figureOf), the lines and notes that explain it;
+// and the report's settings by kind (EvidenceEnv.settings, settingOf). The renderers (src/report/render) and the A/B model (src/ab) loop over
 // VIEWS and never name an evidence; each evidence record (registry.ts) spreads its view, so the
 // names are defined once. Kept apart from the records so that a renderer (the fork-safe comment
 // job) reads them without importing what runs an evidence, and free of src/report (folders import
 // each other one way: report reads evidence).
+import { z } from 'zod';
 import { MEASURES, type MeasureKind } from '../spec/measure.js';
-import { AB_DEFAULTS, ALLOCATION_DEFAULTS, INSTRUCTION_DEFAULTS, type AbRow, type Verdict } from '../verdict/index.js';
+import {
+  AB_DEFAULTS,
+  ALLOCATION_DEFAULTS,
+  INSTRUCTION_DEFAULTS,
+  judgedOf,
+  noteOf,
+  type AbRow,
+  type EvidenceVerdicts,
+  type StepVerdict,
+  type Verdict,
+} from '../verdict/index.js';
 
 /** One change a cell or an annotation words: a time change (slower/faster) or an amount (more/fewer `noun`). */
 export interface ChangeFigure {
@@ -28,19 +39,6 @@ export interface EvidenceFigure {
   verdict: Verdict;
 }
 
-/**
- * The A/B report's settings the evidences keep (src/ab/model.ts AbReportInput.env extends it): the
- * field names are those of the stored bundles and ab.json files, kept so older ones still read.
- */
-export interface EvidenceEnv {
-  /** Set when instructions were asked for: the split of the run's time, the counter or why none. */
-  measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
-  /** Set when allocations were measured: their threshold, how the runner counted, the time the runs took. */
-  allocations?: { threshold: number; counter: string | null; ms: number };
-  /** Set when estimated cycles were counted: their threshold, the counter, the time the runs took. */
-  cycles?: { threshold: number; counter: string | null; ms: number };
-}
-
 /** An evidence's part of the A/B's settings: the counter that measured, its threshold, its time, why it could not run. */
 export interface EvidenceSetting {
   counter: string | null;
@@ -48,6 +46,21 @@ export interface EvidenceSetting {
   ms: number;
   unavailable?: string;
 }
+
+export const EvidenceSettingSchema = z.strictObject({
+  counter: z.string().max(300).nullable(),
+  threshold: z.number().gt(0).max(10),
+  ms: z.number().finite().nonnegative(),
+  unavailable: z.string().max(300).optional(),
+}) satisfies z.ZodType<EvidenceSetting>;
+
+/** The A/B report's settings the evidences keep (src/report/model/ab.ts AbReportInput.env extends it): one per evidence measured or asked for. */
+export interface EvidenceEnv {
+  settings?: Partial<Record<MeasureKind, EvidenceSetting>>;
+}
+
+/** An evidence's part of the report's settings, when it was asked for. */
+export const settingOf = (env: EvidenceEnv, kind: MeasureKind): EvidenceSetting | undefined => env.settings?.[kind];
 
 export interface EvidenceView<K extends MeasureKind = MeasureKind> {
   kind: K;
@@ -63,19 +76,21 @@ export interface EvidenceView<K extends MeasureKind = MeasureKind> {
   defaultThreshold: number;
   /** The counter named when the run did not say. */
   defaultCounter: string;
-  /** The row's verdict on this evidence, when it has one. */
-  verdictOf: (r: AbRow) => Verdict | undefined;
-  /** The row's figures on this evidence, when judged. */
-  figureOf: (r: AbRow) => EvidenceFigure | undefined;
-  /** Why the row has no verdict on this evidence although it was asked for. */
-  noteOf: (r: AbRow) => string | undefined;
-  /** The evidence's part of the report's settings, when it was measured. */
-  settingOf: (env: EvidenceEnv) => EvidenceSetting | undefined;
+  /** The figures a report shows of this evidence's verdict on a row. */
+  figures: (v: EvidenceVerdicts[K]) => EvidenceFigure;
   /** The note under the table that says how to read its figures (`history`: the base is the branch's history). */
   note: (history: boolean) => string;
   /** The environment table's line of the time it took ("of which counting instructions"), when it has one. */
   timeLine?: string;
 }
+
+/** The figures of a step-rule verdict (instructions, estimated cycles): one change, its spread and threshold. */
+const stepFigures = (v: StepVerdict): EvidenceFigure => ({
+  changes: [{ ratio: v.ratio }],
+  spread: v.spread,
+  thresholds: [{ threshold: v.threshold }],
+  verdict: v.verdict,
+});
 
 const PAIRED_NOTE =
   "change = head against base in time per iteration (Hodges–Lehmann estimate over the paired rounds, each round the median of its lock-step iteration pairs), with its 95% interval and the Benjamini–Hochberg q. base = the median of the rounds' base medians; head = base × that estimate, so the two figures differ by exactly the change shown (pooled medians would mix load levels). ± after a change is the row's noise floor: half the width of its 95% interval for time, and for instructions and allocations the A/A spread, how far two runs of base land apart.";
@@ -90,10 +105,7 @@ export const WALL_VIEW: EvidenceView<'wall'> = {
   verb: 'timed',
   defaultThreshold: AB_DEFAULTS.threshold,
   defaultCounter: 'paired rounds',
-  verdictOf: (r) => r.verdict,
-  figureOf: (r) => (r.verdict ? { changes: [{ ratio: r.ratio ?? 1, time: true }], q: r.q ?? 1, verdict: r.verdict } : undefined),
-  noteOf: () => undefined,
-  settingOf: () => undefined,
+  figures: (w) => ({ changes: [{ ratio: w.ratio, time: true }], q: w.q, verdict: w.verdict }),
   note: (history) => (history ? HISTORY_NOTE : PAIRED_NOTE),
 };
 
@@ -105,26 +117,7 @@ export const INSTRUCTIONS_VIEW: EvidenceView<'instructions'> = {
   verb: 'counted',
   defaultThreshold: INSTRUCTION_DEFAULTS.floor,
   defaultCounter: 'callgrind',
-  verdictOf: (r) => r.instructions?.verdict,
-  figureOf: (r) =>
-    r.instructions
-      ? {
-          changes: [{ ratio: r.instructions.ratio }],
-          spread: r.instructions.spread,
-          thresholds: [{ threshold: r.instructions.threshold }],
-          verdict: r.instructions.verdict,
-        }
-      : undefined,
-  noteOf: (r) => r.instructionsNote,
-  settingOf: (env) =>
-    env.measure
-      ? {
-          counter: env.measure.counter,
-          threshold: env.measure.threshold,
-          ms: env.measure.countMs,
-          ...(env.measure.unavailable ? { unavailable: env.measure.unavailable } : {}),
-        }
-      : undefined,
+  figures: stepFigures,
   note: () =>
     "instructions = head/base instructions executed per timed iteration under callgrind (CPU rows only: net rows are the node's time). Each counted row has its own threshold, shown in its cell: the larger of the floor and ten times the spread of base against itself (the A/A spread), so a row that repeats exactly flags a change of the floor and a noisy row only what its noise cannot make. Where the floor sets it, a change within the larger of 0.05 points (a tenth of the floor at most) and three A/A spreads of it counts as reaching it. Counts do not see memory, cache or I/O effects: a wall-time regression stands even when counts show none.",
   timeLine: 'of which counting instructions',
@@ -138,19 +131,12 @@ export const ALLOCATIONS_VIEW: EvidenceView<'allocations'> = {
   verb: 'measured',
   defaultThreshold: ALLOCATION_DEFAULTS.floor,
   defaultCounter: 'runtime accounting',
-  verdictOf: (r) => r.allocations?.verdict,
-  figureOf: (r) => {
-    const a = r.allocations;
-    if (!a) return undefined;
-    return {
-      changes: [{ ratio: a.bytes.ratio, noun: 'bytes' }, ...(a.allocs ? [{ ratio: a.allocs.ratio, noun: 'allocs' }] : [])],
-      spread: Math.max(a.bytes.spread, a.allocs?.spread ?? 0),
-      thresholds: [{ threshold: a.bytes.threshold, name: 'bytes' }, ...(a.allocs ? [{ threshold: a.allocs.threshold, name: 'allocs' }] : [])],
-      verdict: a.verdict,
-    };
-  },
-  noteOf: (r) => r.allocationsNote,
-  settingOf: (env) => (env.allocations ? { counter: env.allocations.counter, threshold: env.allocations.threshold, ms: env.allocations.ms } : undefined),
+  figures: (a) => ({
+    changes: [{ ratio: a.bytes.ratio, noun: 'bytes' }, ...(a.allocs ? [{ ratio: a.allocs.ratio, noun: 'allocs' }] : [])],
+    spread: Math.max(a.bytes.spread, a.allocs?.spread ?? 0),
+    thresholds: [{ threshold: a.bytes.threshold, name: 'bytes' }, ...(a.allocs ? [{ threshold: a.allocs.threshold, name: 'allocs' }] : [])],
+    verdict: a.verdict,
+  }),
   note: () =>
     `allocations = head/base heap bytes (and allocations, where the runtime counts them) per timed iteration, by the runtime's own accounting in separate runs (CPU rows only); flagged like counts, at each row's threshold from its floor and A/A spread. Bytes allocated are not memory kept: peak RSS in the run report tells retained from transient.`,
 };
@@ -163,13 +149,7 @@ export const CYCLES_VIEW: EvidenceView<'cycles'> = {
   verb: 'counted',
   defaultThreshold: INSTRUCTION_DEFAULTS.floor,
   defaultCounter: 'callgrind cache simulation',
-  verdictOf: (r) => r.cycles?.verdict,
-  figureOf: (r) =>
-    r.cycles
-      ? { changes: [{ ratio: r.cycles.ratio }], spread: r.cycles.spread, thresholds: [{ threshold: r.cycles.threshold }], verdict: r.cycles.verdict }
-      : undefined,
-  noteOf: (r) => r.cyclesNote,
-  settingOf: (env) => (env.cycles ? { counter: env.cycles.counter, threshold: env.cycles.threshold, ms: env.cycles.ms } : undefined),
+  figures: stepFigures,
   note: () =>
     "est. cycles = head/base estimated cycles per timed iteration: callgrind's instructions plus 10 per simulated L1 miss and 100 per last-level miss (a fixed 32 KiB L1, 8 MiB LL; docs/evidence.md), CPU rows only; flagged like counts, at each row's threshold from its floor and A/A spread. A change in how data meets the caches moves cycles where counts stay; a real core's prefetchers and out-of-order execution are not simulated.",
   timeLine: 'of which counting estimated cycles',
@@ -185,6 +165,15 @@ export const VIEWS: { [K in MeasureKind]: EvidenceView<K> } = {
 
 /** The views in MEASURES order (the order of columns, notes and "flagged by"). */
 export const VIEW_LIST: readonly EvidenceView[] = MEASURES.map((k) => VIEWS[k] as EvidenceView);
+
+/** A row's figures on an evidence, when it judged the row. */
+export function figureOf<K extends MeasureKind>(r: Pick<AbRow, 'evidence'>, v: EvidenceView<K>): EvidenceFigure | undefined {
+  const judged = judgedOf(r, v.kind);
+  return judged ? v.figures(judged) : undefined;
+}
+
+/** Why a row has no verdict on an evidence asked for (re-exported beside figureOf for the renderers). */
+export { noteOf };
 
 /** The views with a column of their own (the deterministic evidences). */
 export const COLUMN_VIEWS: readonly EvidenceView[] = VIEW_LIST.filter((v) => v.column !== null);

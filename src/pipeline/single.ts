@@ -6,8 +6,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { buildRunner, type BuiltRunner, type ClientSource } from '../build/index.js';
-import { EVIDENCES, runEvidence } from '../evidence/index.js';
-import { measuresWall, type Measure } from '../spec/measure.js';
+import { EVIDENCES, PROFILED, runEvidence } from '../evidence/index.js';
+import { DEFAULT_MEASURE, isDeterministic, measuresWall, type Measure } from '../spec/measure.js';
 import { aggregate } from '../report/model/aggregate.js';
 import type { AggregateModel, NotRun } from '../report/model/types.js';
 import { writeReports, type WrittenReports } from '../report/write.js';
@@ -43,7 +43,7 @@ export interface SinglePipelineOutcome {
 }
 
 export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePipelineOutcome> {
-  const measure = o.measure ?? ['wall'];
+  const measure = o.measure ?? DEFAULT_MEASURE;
   const { spec, hash } = loadSpec(o.specFile);
   await checkNode(o, selectCases(spec, o.cases));
   const results: Result[] = [];
@@ -67,17 +67,17 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
     let result: Result | null = null;
     for (const kind of measure) {
       // The other evidences join a wall-time result; without wall time, the first one's result carries them.
-      if (kind !== 'wall' && measuresWall(measure) && !result) break;
+      if (isDeterministic(kind) && measuresWall(measure) && !result) break;
       const ev = EVIDENCES[kind];
-      // Counting keeps its dumps until the counted rows' compact profiles are read from them.
-      const keep = kind === 'instructions' ? join(resolve(o.outDir), ev.dir, `raw-${r.runner}`) : undefined;
+      // The profiled evidence (counts) keeps its dumps until the counted rows' compact profiles are read from them.
+      const keep = kind === PROFILED ? join(resolve(o.outDir), ev.dir, `raw-${r.runner}`) : undefined;
       const run = await runEvidence(kind, built.command, {
         runner: r.runner,
         plan,
-        out: kind === 'wall' ? out : join(resolve(o.outDir), ev.dir, `${r.runner}.json`),
+        out: isDeterministic(kind) ? join(resolve(o.outDir), ev.dir, `${r.runner}.json`) : out,
         budgetMs: processBudgetMs,
         fixtures: o.fixtures,
-        ...(kind === 'wall' ? { bee: o.bee } : {}),
+        ...(isDeterministic(kind) ? {} : { bee: o.bee }),
         ...(keep ? { keep } : {}),
         log: o.log,
       });
@@ -88,7 +88,7 @@ export async function singlePipeline(o: SinglePipelineOptions): Promise<SinglePi
       }
       if (run.result) result = result && ev.deterministic ? ev.attach(result, run.result) : run.result;
     }
-    if (result && measure.some((m) => m !== 'wall')) {
+    if (result && measure.some(isDeterministic)) {
       mkdirSync(dirname(out), { recursive: true });
       writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
     }

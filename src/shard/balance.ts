@@ -6,7 +6,7 @@
 import type { Plan, PlanUnit } from '../spec/plan.js';
 import type { Runner } from '../spec/schema.js';
 import { EVIDENCES } from '../evidence/index.js';
-import type { MeasureKind } from '../spec/measure.js';
+import { isDeterministic, type MeasureKind } from '../spec/measure.js';
 import { unitCostS, type CostModel } from './cost.js';
 
 export interface Piece {
@@ -54,7 +54,8 @@ export function piecesOf(plans: readonly Plan[], evidences: readonly MeasureKind
   for (const evidence of evidences) {
     for (const id of cases) {
       const units = (plan: Plan) => plan.units.filter((u) => u.id === id && EVIDENCES[evidence].takes(u));
-      if (evidence === 'wall') {
+      // Wall time's units of a case run in one piece over every runner (its rounds are the runners' together).
+      if (!isDeterministic(evidence)) {
         const having = plans.filter((p) => units(p).length > 0);
         const cost = having.reduce((s, p) => s + units(p).reduce((t, u) => t + unitCostS(model, p, u, evidence), 0), 0);
         if (having.length > 0) pieces.push({ evidence, case: id, runners: having.map((p) => p.runner), cost });

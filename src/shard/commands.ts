@@ -12,7 +12,7 @@ import { loadSpec } from '../spec/load.js';
 import { resolvePlan, type Plan } from '../spec/plan.js';
 import type { Profile, Runner } from '../spec/schema.js';
 import { assign, loadAssignment, matrixOf, selectionKey, type Assignment, type Selection } from './assignment.js';
-import type { MeasureKind } from '../spec/measure.js';
+import { MEASURES, type MeasureKind } from '../spec/measure.js';
 import { historyModel, staticModel, type CostModel } from './cost.js';
 import { loadShard, mergeShards, renderShardsMarkdown, type MergeOutcome } from './merge.js';
 import { runShard, type ShardOptions, type ShardRun } from './run.js';
@@ -76,7 +76,7 @@ export function shardPlan(o: ShardRequest): { assignment: Assignment; plans: Map
     );
   }
   const mine = assignment.shards.find((s) => s.index === o.index)!;
-  const hasNet = [...plans].some(([runner, plan]) => plan.units.some((u) => u.kind === 'net' && pieceOf(mine, 'wall', u, runner)));
+  const hasNet = [...plans].some(([runner, plan]) => plan.units.some((u) => u.kind === 'net' && MEASURES.some((k) => pieceOf(mine, k, u, runner))));
   return { assignment, plans, hasNet };
 }
 

@@ -10,7 +10,7 @@ import { EVIDENCES, runEvidence } from '../evidence/index.js';
 import type { BeeTarget } from '../run/invoke.js';
 import { processBudgetMs } from '../pipeline/options.js';
 import { planOf, type Plan } from '../spec/plan.js';
-import { MeasureKindSchema, type MeasureKind } from '../spec/measure.js';
+import { MeasureKindSchema, isDeterministic, type MeasureKind } from '../spec/measure.js';
 import { HostSchema, RunnerSchema, type Runner } from '../spec/schema.js';
 import { pieceOf } from './balance.js';
 import { AssignmentSchema, type Assignment } from './assignment.js';
@@ -93,13 +93,13 @@ export async function runShard(o: ShardOptions): Promise<ShardRun> {
         ...(iterations ? { iterations } : {}),
         out: join(outDir, file),
         budgetMs: processBudgetMs,
-        ...(evidence === 'wall' ? { bee: o.bee } : {}),
+        ...(isDeterministic(evidence) ? {} : { bee: o.bee }),
         log: o.log,
       });
       run.problems.push(...got.problems, ...(got.skipped ? [got.skipped] : []));
       if (!got.result) continue;
       run.files.push({ runner, evidence, file });
-      if (evidence === 'wall') run.machine.host ??= got.result.host;
+      if (!isDeterministic(evidence)) run.machine.host ??= got.result.host;
     }
   }
   run.elapsed_s = (performance.now() - started) / 1000;

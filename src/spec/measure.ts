@@ -32,3 +32,6 @@ export const measuresAllocations = (m: Measure) => m.includes('allocations');
 export type DeterministicKind = Exclude<MeasureKind, 'wall'>;
 export const DETERMINISTIC: readonly DeterministicKind[] = ['instructions', 'allocations', 'cycles'];
 export const isDeterministic = (k: MeasureKind): k is DeterministicKind => k !== 'wall';
+
+/** Wall time: the one evidence that is not deterministic (timed in paired rounds or against history). */
+export const WALL_KIND = 'wall' satisfies MeasureKind;

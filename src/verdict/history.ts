@@ -5,7 +5,7 @@
 import type { Result, Spec } from '../spec/schema.js';
 import { median, unpairedHistory } from '../stats/index.js';
 import { applyVerdicts, comparedFields, groupsOf, type Compared, type JudgeOptions } from './judge.js';
-import type { AbRow } from './row.js';
+import { withVerdicts, type AbRow } from './row.js';
 
 export interface HistoryOptions extends JudgeOptions {
   /** The branch the baseline comes from (named when a row has none). */
@@ -19,10 +19,11 @@ export type BaselineValues = (caseId: string, label: string) => number[];
 export function judgeHistory(head: Result, baseline: BaselineValues, spec: Spec, o: HistoryOptions): { rows: AbRow[]; runs: number } {
   const groupOf = groupsOf(spec);
   const compared: Compared[] = [];
+  const baseMedians = new Map<number, number>();
   let runs = 0;
   const rows = head.cases.map((c, index): AbRow => {
     const label = String(c.param.label ?? '');
-    const row: AbRow = { caseId: c.id, label, group: groupOf.get(c.id) ?? 'unknown', kind: c.kind, status: 'ok', work: c.work, rounds: 0 };
+    const row: AbRow = { caseId: c.id, label, group: groupOf.get(c.id) ?? 'unknown', kind: c.kind, status: 'ok', work: c.work, rounds: 0, evidence: {} };
     if (c.status !== 'ok') return { ...row, status: c.status, note: c.skip_reason ?? c.error ?? c.status };
     const base = baseline(c.id, label);
     if (base.length === 0) return { ...row, status: 'new', note: `no history on ${o.branch} for this row` };
@@ -31,9 +32,9 @@ export function judgeHistory(head: Result, baseline: BaselineValues, spec: Spec,
     if (samples.length === 0) return { ...row, status: 'failed', note: 'no iteration above 0 ns (below the clock resolution)' };
     runs = Math.max(runs, base.length);
     row.rounds = base.length;
-    row.baseMedianNs = median(base);
+    baseMedians.set(index, median(base));
     compared.push({ index, ...comparedFields(unpairedHistory.compare(base, samples)) });
     return row;
   });
-  return { rows: applyVerdicts(rows, compared, o), runs };
+  return { rows: withVerdicts(applyVerdicts(rows, baseMedians, compared, o)), runs };
 }

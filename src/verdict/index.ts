@@ -6,8 +6,9 @@
 // - the deterministic evidences: judgeSteps (each row at the larger of a floor and ten A/A spreads)
 //   is the instruction-count rule; judgeAllocations applies it to bytes, and allocation counts
 //   where the runtime gives them; attachStepRows puts either on the report's rows.
-// - the row: flaggedBy (which evidence flagged it), rowVerdict (any regression is a regression),
-//   flaggedRows (the rows to annotate).
+// - the row: AbRow holds each evidence's verdict (or why none) under `evidence`, by kind;
+//   flaggedBy (which evidence flagged it), rowVerdict (any regression is a regression) and
+//   withVerdicts (the one place a row's own verdict is set), flaggedRows (the rows to annotate).
 // - a figure's precision: precisionReasons / lowPrecision (too few ops in all, or too wide a
 //   median interval), which keeps a row out of the scoreboard's headline.
 // - the policy: failingRows / failsOn (fail-on: an evidence of the registry, or any).
@@ -17,9 +18,29 @@
 export { AB_DEFAULTS } from './defaults.js';
 export { VERDICTS, type Verdict } from './change.js';
 export { judgeWall, wallVerdict, type WallOptions } from './wall.js';
-export { AbRowSchema, countRows, countFlagged, flaggedBy, flaggedRows, rowVerdict, type AbCounts, type AbRow, type AbStatus, type PairedRow } from './row.js';
+export {
+  AbRowSchema,
+  countRows,
+  flaggedBy,
+  flaggedOn,
+  flaggedRows,
+  judgedOf,
+  noteOf,
+  rowVerdict,
+  wallOf,
+  withVerdicts,
+  type AbCounts,
+  type AbRow,
+  type AbStatus,
+  type DeterministicVerdicts,
+  type EvidenceVerdict,
+  type EvidenceVerdicts,
+  type PairedRow,
+  type RowEvidence,
+  type WallVerdict,
+} from './row.js';
 export { INSTRUCTION_DEFAULTS, judgeSteps, type StepCounts, type StepOptions, type StepVerdict } from './steps.js';
-export { attachStepRows, type DeterministicVerdicts, type StepRow, type StepRule } from './step-rows.js';
+export { attachStepRows, type StepRow, type StepRule } from './step-rows.js';
 export { ALLOCATION_DEFAULTS, judgeAllocations, type AllocationFigures, type AllocationOptions, type AllocationVerdict } from './allocations.js';
 export { FailOnSchema, failingRows, failsOn, type FailOn } from './fail-on.js';
 export { judgePaired, type JudgeOptions } from './judge.js';

@@ -3,7 +3,8 @@
 // designs share.
 import type { Spec } from '../spec/schema.js';
 import { median, pairedRounds, type Comparison } from '../stats/index.js';
-import type { AbRow, PairedRow } from './row.js';
+import { WALL_KIND } from '../spec/measure.js';
+import { withVerdicts, type AbRow, type PairedRow, type WallVerdict } from './row.js';
 import { judgeWall, type WallOptions } from './wall.js';
 
 export type JudgeOptions = WallOptions;
@@ -23,21 +24,23 @@ export const comparedFields = ({ p, ratio, minP, ci, intervalHolds, identical, d
 });
 
 /**
- * BH across the compared rows, then each row gets its ratio, p, q, verdict, its interval when it
- * is a true 95% interval (else none is shown), and the verdict's note before any note it had.
+ * BH across the compared rows, then each row gets its wall-time verdict (base and head medians,
+ * ratio, p, q, verdict, its interval when it is a true 95% interval, else none is shown), and the
+ * verdict's note before any note it had.
  */
-export function applyVerdicts(rows: AbRow[], compared: readonly Compared[], o: JudgeOptions): AbRow[] {
+export function applyVerdicts(rows: AbRow[], baseMedians: ReadonlyMap<number, number>, compared: readonly Compared[], o: JudgeOptions): AbRow[] {
   for (const j of judgeWall(compared, o)) {
     const row = rows[j.index]!;
-    Object.assign(row, { ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict });
+    const base = baseMedians.get(j.index)!;
     // The head figure is the base figure moved by the verdict's own estimate, so the two columns
     // and the change always agree: pooled head and base medians can land on different load modes
     // when the machine's load shifts between rounds, and then describe the load, not the code.
-    if (row.baseMedianNs !== undefined && Number.isFinite(j.ratio)) row.headMedianNs = row.baseMedianNs * j.ratio;
+    const wall: WallVerdict = { baseMedianNs: base, headMedianNs: base * j.ratio, ratio: j.ratio, p: j.p, q: j.q, verdict: j.verdict };
     if (j.intervalHolds) {
-      row.ci = j.ci;
-      row.ciHalfWidth = (j.ci[1] - j.ci[0]) / 2;
+      wall.ci = j.ci;
+      wall.ciHalfWidth = (j.ci[1] - j.ci[0]) / 2;
     }
+    row.evidence = { ...row.evidence, [WALL_KIND]: { judged: wall } };
     if (j.note) row.note = row.note ? `${j.note}; ${row.note}` : j.note;
   }
   return rows;
@@ -56,6 +59,7 @@ export const groupsOf = (spec: Spec) => new Map(spec.cases.map((c) => [c.id, c.g
 export function judgePaired(rows: readonly PairedRow[], spec: Spec, o: JudgeOptions): AbRow[] {
   const groupOf = groupsOf(spec);
   const compared: Compared[] = [];
+  const baseMedians = new Map<number, number>();
   const out: AbRow[] = rows.map((r, index) => {
     const row: AbRow = {
       caseId: r.caseId,
@@ -65,6 +69,7 @@ export function judgePaired(rows: readonly PairedRow[], spec: Spec, o: JudgeOpti
       status: r.status,
       work: r.work,
       rounds: r.base.length,
+      evidence: {},
     };
     if (r.note) row.note = r.note;
     if (r.status !== 'ok') return row;
@@ -72,9 +77,9 @@ export function judgePaired(rows: readonly PairedRow[], spec: Spec, o: JudgeOpti
       row.roundsRun = r.roundsRun;
       row.note = unusedNote(r);
     }
-    row.baseMedianNs = median(r.base);
+    baseMedians.set(index, median(r.base));
     compared.push({ index, ...comparedFields(pairedRounds.compareLogRatios(r.logRatios)) });
     return row;
   });
-  return applyVerdicts(out, compared, o);
+  return withVerdicts(applyVerdicts(out, baseMedians, compared, o));
 }

@@ -4,16 +4,7 @@
 // earlier evidence's), or made into a row of its own when nothing else saw it.
 import type { CaseResult, Spec } from '../spec/schema.js';
 import type { DeterministicKind } from '../spec/measure.js';
-import type { AllocationVerdict } from './allocations.js';
-import { untimedRow, type AbRow } from './row.js';
-import type { StepVerdict } from './steps.js';
-
-/** The verdict each deterministic evidence gives a row. */
-export interface DeterministicVerdicts {
-  instructions: StepVerdict;
-  allocations: AllocationVerdict;
-  cycles: StepVerdict;
-}
+import { untimedRow, type AbRow, type DeterministicVerdicts, type EvidenceVerdict } from './row.js';
 
 /** One CPU row's figures from the three runs of a deterministic A/B, null where a run has none. */
 export interface StepRow<F> {
@@ -38,13 +29,11 @@ export interface StepRule<K extends DeterministicKind, F> {
   missing: string;
 }
 
-type Fields = Pick<AbRow, 'instructions' | 'instructionsNote' | 'allocations' | 'allocationsNote' | 'cycles' | 'cyclesNote'>;
-
 const key = (caseId: string, label: string) => `${caseId}\u0000${label}`;
 
-function fieldsOf<K extends DeterministicKind, F>(r: StepRow<F>, rule: StepRule<K, F>): { judged: boolean; fields: Fields } {
-  if (r.base && r.baseAgain && r.head) return { judged: true, fields: { [rule.kind]: rule.judge(r.base, r.baseAgain, r.head) } as Fields };
-  return { judged: false, fields: { [`${rule.kind}Note`]: r.note ?? rule.missing } as Fields };
+function entryOf<K extends DeterministicKind, F>(r: StepRow<F>, rule: StepRule<K, F>): EvidenceVerdict<K> {
+  if (r.base && r.baseAgain && r.head) return { judged: rule.judge(r.base, r.baseAgain, r.head) } as EvidenceVerdict<K>;
+  return { note: r.note ?? rule.missing };
 }
 
 /** Rows already there get the evidence's verdict (or why none); rows only this evidence saw are added. */
@@ -59,13 +48,13 @@ export function attachStepRows<K extends DeterministicKind, F>(
   const added = measured
     .filter((r) => !known.has(key(r.caseId, r.label)))
     .map((r): AbRow => {
-      const { judged, fields } = fieldsOf(r, rule);
-      return { ...untimedRow(r, spec, judged, fields[`${rule.kind}Note` as const], r.work), ...fields };
+      const entry = entryOf(r, rule);
+      return { ...untimedRow(r, spec, entry.judged !== undefined, entry.note, r.work), evidence: { [rule.kind]: entry } };
     });
   return [
     ...rows.map((row) => {
       const m = byKey.get(key(row.caseId, row.label));
-      return m ? { ...row, ...fieldsOf(m, rule).fields } : row;
+      return m ? { ...row, evidence: { ...row.evidence, [rule.kind]: entryOf(m, rule) } } : row;
     }),
     ...added,
   ];

@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseBundle, writeBundle, BUNDLE_FILE } from '../../src/action/bundle.js';
 import { parseSource } from '../../src/build/index.js';
 import { abPipeline } from '../../src/ab/run.js';
-import { countFlagged } from '../../src/verdict/index.js';
+import { flaggedOn } from '../../src/verdict/index.js';
 import { ROW_FILES, rowFolder, type ProfileDiff } from '../../src/profile/index.js';
 import { LISTED_SHARE } from '../../src/profile/diff.js';
 import { DETAIL_LINES, renderProfileSection } from '../../src/report/render/profile-details.js';
@@ -72,7 +72,7 @@ describe('profiles of a PR measured as parallel pieces', { timeout: 2_400_000 },
     const oneJob = single.report.input.profiles ?? [];
     // The change flags both rows, and the profile puts the BMT's functions first (the root computed
     // twice: bmt_root, no longer inlined into calculate_chunk_address once it is called twice).
-    expect(countFlagged(single.report.input.rows).map((r) => r.caseId)).toEqual(expect.arrayContaining(cases));
+    expect(flaggedOn(single.report.input.rows, 'instructions').map((r) => r.caseId)).toEqual(expect.arrayContaining(cases));
     expect(oneJob.map((d) => d.caseId).sort()).toEqual([...cases].sort());
     for (const d of oneJob) expect(d.own[0]?.name).toMatch(/^bee::swarm::bmt::(bmt_root|calculate_chunk_address)$/);
 

@@ -28,9 +28,9 @@ const verdicts = (rows: readonly AbRow[]) =>
   rows.map((r) => ({
     row: `${r.caseId} ${r.label}`,
     status: r.status,
-    wall: r.verdict,
-    instructions: r.instructions?.verdict,
-    allocations: r.allocations?.verdict,
+    wall: r.evidence.wall?.judged?.verdict,
+    instructions: r.evidence.instructions?.judged?.verdict,
+    allocations: r.evidence.allocations?.judged?.verdict,
   }));
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -71,20 +71,18 @@ describe('a PR measured as parallel pieces', { timeout: 2_400_000 }, () => {
     expect(merged.missing).toEqual([]);
     const rows = merged.report.input.rows;
     expect(verdicts(rows)).toEqual(verdicts(single.report.input.rows));
-    expect(rows.filter((r) => r.instructions).length).toBeGreaterThan(2);
-    expect(rows.filter((r) => r.allocations).length).toBeGreaterThan(2);
+    expect(rows.filter((r) => r.evidence.instructions?.judged).length).toBeGreaterThan(2);
+    expect(rows.filter((r) => r.evidence.allocations?.judged).length).toBeGreaterThan(2);
     // The comment's deterministic columns: the same rows, each head/base within the row's A/A
     // spread or the repeatability the count rule allows between processes (NOISE_FLOOR), whichever
     // is larger: `keccak.parallel`'s threads, serialised by valgrind, once put one head process
     // 1.9e-4 from the other run while both runs' two base processes agreed to 1e-6.
     for (const [i, r] of rows.entries()) {
       const one = single.report.input.rows[i]!;
-      expect(Math.abs(r.instructions!.ratio - one.instructions!.ratio)).toBeLessThanOrEqual(
-        Math.max(2 * Math.max(r.instructions!.spread, one.instructions!.spread), NOISE_FLOOR) + 1e-12,
-      );
-      expect(Math.abs(r.allocations!.bytes.ratio - one.allocations!.bytes.ratio)).toBeLessThanOrEqual(
-        2 * Math.max(r.allocations!.bytes.spread, one.allocations!.bytes.spread) + 1e-12,
-      );
+      const [ri, oi] = [r.evidence.instructions!.judged!, one.evidence.instructions!.judged!];
+      expect(Math.abs(ri.ratio - oi.ratio)).toBeLessThanOrEqual(Math.max(2 * Math.max(ri.spread, oi.spread), NOISE_FLOOR) + 1e-12);
+      const [ra, oa] = [r.evidence.allocations!.judged!.bytes, one.evidence.allocations!.judged!.bytes];
+      expect(Math.abs(ra.ratio - oa.ratio)).toBeLessThanOrEqual(2 * Math.max(ra.spread, oa.spread) + 1e-12);
     }
     expect(merged.report.markdown).toContain('bee-bench: rs base → head');
 

@@ -36,15 +36,10 @@ const rows: AbRow[] = [
     group: 'keccak',
     kind: 'cpu',
     status: 'ok',
-    baseMedianNs: 1000,
-    headMedianNs: 1300,
     work: { ops: 1 },
-    ratio: 1.3,
-    ci: [1.25, 1.35],
-    p: 0.0005,
-    q: 0.0005,
-    verdict: 'regression',
     rounds: 12,
+    evidence: { wall: { judged: { baseMedianNs: 1000, headMedianNs: 1300, ratio: 1.3, ci: [1.25, 1.35], p: 0.0005, q: 0.0005, verdict: 'regression' } } },
+    verdict: 'regression',
   },
   {
     caseId: 'cpu.bmt.file-root',
@@ -55,12 +50,14 @@ const rows: AbRow[] = [
     note: `head failed where base succeeded: ${HOSTILE} ${'x'.repeat(1500)}`,
     work: {},
     rounds: 0,
+
+    evidence: {},
   },
 ];
 
 function bundle(extra: Record<string, unknown> = {}, rowsIn: unknown[] = rows) {
   return {
-    schema: 'bee-bench/action-comment@2',
+    schema: 'bee-bench/action-comment@3',
     client: 'js',
     pr: 21,
     head_sha: HEAD,

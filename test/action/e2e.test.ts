@@ -14,6 +14,7 @@ import { GitHubApiServer } from '../github/api-server.js';
 import { makeBeeRsRepo, shallowCheckout, type ClientRepo } from './client-repo.js';
 import { pullRequestEvent, pushEvent, workflowDispatchEvent, workflowRunEvent } from './events.js';
 import { ROOT, runAction, tmp, type ActionRun, type RunOptions } from './harness.js';
+import { wallOf } from '../../src/verdict/index.js';
 
 const REPO = 'ethswarm-tools/bee-rs';
 const CASES = 'cpu.bmt.file-root,cpu.keccak.chunk-hash,cpu.ecdsa.sign,cpu.identity.create';
@@ -55,7 +56,9 @@ const rowsOf = (r: ActionRun): AbRow[] => {
   const rows = (JSON.parse(readFileSync(join(r.outputs['results-path']!, 'ab.json'), 'utf8')) as { rows: AbRow[] }).rows;
   for (const x of rows)
     console.log(
-      `  ${x.caseId}: ${x.verdict ?? x.status} change ${(((x.ratio ?? 1) - 1) * 100).toFixed(1)}% [${x.ci?.map((c) => ((c - 1) * 100).toFixed(1)).join(', ')}] q ${x.q?.toPrecision(2)}`,
+      `  ${x.caseId}: ${x.verdict ?? x.status} change ${(((wallOf(x)?.ratio ?? 1) - 1) * 100).toFixed(1)}% [${wallOf(x)
+        ?.ci?.map((c) => ((c - 1) * 100).toFixed(1))
+        .join(', ')}] q ${wallOf(x)?.q?.toPrecision(2)}`,
     );
   return rows;
 };
@@ -111,8 +114,8 @@ describe('pull_request on a bee-rs checkout', () => {
       firstAlarms = falseAlarms(rows);
       if (firstAlarms.length > 0) console.warn(`run 1: false alarm on ${firstAlarms.join(', ')}; run 2 must be clean`);
       for (const r of rows.filter((x) => SLOWED.test(x.caseId))) {
-        expect(r.verdict, `${r.caseId} ratio ${r.ratio} q ${r.q}`).toBe('regression');
-        expect(r.ratio!).toBeGreaterThan(1.3);
+        expect(r.verdict, `${r.caseId} ratio ${wallOf(r)?.ratio} q ${wallOf(r)?.q}`).toBe('regression');
+        expect(wallOf(r)?.ratio!).toBeGreaterThan(1.3);
       }
       expect(first.outputs.regressions).toBe(String(flagged.length));
 

@@ -257,15 +257,12 @@ describe('publish: plain text from an artifact never notifies or links', () => {
         status: 'ok',
         work: {},
         rounds: 12,
-        baseMedianNs: 1e6,
-        headMedianNs: 1.1e6,
-        ratio: 1.1,
-        ci: [1.09, 1.11],
-        p: 0.001,
-        q: 0.001,
-        verdict: 'regression',
         note: LIVE,
-        instructions: { base: 1e9, head: 1.1e9, ratio: 1.1, spread: 0.0001, threshold: 0.01, bar: 0.01, verdict: 'regression' },
+        evidence: {
+          wall: { judged: { baseMedianNs: 1e6, headMedianNs: 1.1e6, ratio: 1.1, ci: [1.09, 1.11], p: 0.001, q: 0.001, verdict: 'regression' } },
+          instructions: { judged: { base: 1e9, head: 1.1e9, ratio: 1.1, spread: 0.0001, threshold: 0.01, bar: 0.01, verdict: 'regression' } },
+        },
+        verdict: 'regression',
       };
       const line = { name: LIVE, base: 1e6, head: 2e6 };
       const diff = ProfileDiffSchema.parse({

@@ -147,11 +147,11 @@ describe('readInputs', () => {
   });
 
   it('takes the count and allocation floors, 0.5% by default, and the former threshold names as theirs', () => {
-    expect(read({})).toMatchObject({ instructionThreshold: 0.005, allocationThreshold: 0.005 });
-    expect(read({ 'instructions-floor': '0.002', 'allocations-floor': '0.01' })).toMatchObject({ instructionThreshold: 0.002, allocationThreshold: 0.01 });
+    expect(read({})).toMatchObject({ thresholds: { instructions: 0.005, allocations: 0.005 } });
+    expect(read({ 'instructions-floor': '0.002', 'allocations-floor': '0.01' })).toMatchObject({ thresholds: { instructions: 0.002, allocations: 0.01 } });
     // A workflow written for the fixed threshold keeps working; the runner fills in the default floor beside it.
-    expect(read({ 'instructions-threshold': '0.01', 'instructions-floor': '0.005' })).toMatchObject({ instructionThreshold: 0.01 });
-    expect(read({ 'allocations-threshold': '0.02' })).toMatchObject({ allocationThreshold: 0.02 });
+    expect(read({ 'instructions-threshold': '0.01', 'instructions-floor': '0.005' })).toMatchObject({ thresholds: { instructions: 0.01 } });
+    expect(read({ 'allocations-threshold': '0.02' })).toMatchObject({ thresholds: { allocations: 0.02 } });
     expect(problemOf({ 'instructions-threshold': '0.01', 'instructions-floor': '0.002' })).toMatch(
       /input "instructions-threshold": the former name of instructions-floor, which is set too \(fix: keep instructions-floor/,
     );

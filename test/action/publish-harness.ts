@@ -62,7 +62,7 @@ export function publishJson(sha: string, results: Result[], forged: { client?: R
 /** comment.json as a pull_request measure job writes it (src/action/bundle.ts). */
 export function commentBundle(pr: number, head: string, client: Runner = 'js') {
   return {
-    schema: 'bee-bench/action-comment@2',
+    schema: 'bee-bench/action-comment@3',
     client,
     pr,
     head_sha: head,

@@ -137,13 +137,20 @@ describe('the alert cap of one publish', () => {
     group: 'ecdsa',
     kind: 'cpu',
     status: 'ok',
-    baseMedianNs: 1000,
-    headMedianNs: verdict === 'regression' ? 3000 : 1000,
     work: { ops: 1 },
-    ratio: verdict === 'regression' ? 3 : 1,
-    ci: verdict === 'regression' ? [2.9, 3.1] : [0.99, 1.01],
-    p: 0.001,
-    q: 0.001,
+    evidence: {
+      wall: {
+        judged: {
+          baseMedianNs: 1000,
+          headMedianNs: verdict === 'regression' ? 3000 : 1000,
+          ratio: verdict === 'regression' ? 3 : 1,
+          ci: verdict === 'regression' ? [2.9, 3.1] : [0.99, 1.01],
+          p: 0.001,
+          q: 0.001,
+          verdict,
+        },
+      },
+    },
     verdict,
     rounds: 7,
   });

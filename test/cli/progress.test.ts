@@ -156,6 +156,29 @@ describe('run progress', () => {
     expect(buildEstimate(cacheDir, 'rs', 1)).toEqual({ ms: FIRST_BUILD_MS.rs, from: 'first build', factor: 1 });
   });
 
+  it('has a step per evidence: a deterministic run starts its own on its first line, and one that cannot run here ends at once', () => {
+    const out: string[] = [];
+    let t = 0;
+    const step = (kind: Stage['kind'], estimateMs: number): Stage => ({ runner: 'rs', kind, units: 2, estimateMs });
+    const p = runProgress(
+      [wall('rs', 2, 20_000), step('instructions', 60_000), step('cycles', 300_000)],
+      (l) => out.push(l),
+      () => t,
+    );
+    p.log('[rs] [1/2] cpu.keccak.bulk quick ... ok, 5 iterations, median 73.512 ms');
+    p.log('[rs] [2/2] cpu.bmt.file-root quick ... ok, 5 iterations, median 10.000 ms');
+    t = 20_000;
+    // The counting run's lines (src/evidence/run.ts prefixes them with the evidence's kind) end the wall step.
+    p.log('[rs instructions] [1/2] cpu.keccak.bulk quick ...');
+    t = 40_000;
+    p.beat();
+    expect(out.at(-1)).toBe('rs: measuring instructions, 20 s so far · ETA 5 min 40 s');
+    // Estimated cycles cannot run here: their step is over, and the ETA no longer counts it.
+    p.log('rs: estimated cycles skipped: valgrind is not installed');
+    expect(p.etaMs()).toBe(40_000);
+    expect(p.finish().map((s) => s.kind)).toEqual(['wall', 'instructions']);
+  });
+
   it('says the ETA in whole seconds and minutes', () => {
     expect(clock(40_400)).toBe('40 s');
     expect(clock(185_000)).toBe('3 min 05 s');

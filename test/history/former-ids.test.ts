@@ -20,6 +20,7 @@ import { caseAliases } from '../../src/spec/aliases.js';
 import type { Spec } from '../../src/spec/schema.js';
 import { SPEC_FILE, spec } from '../fixtures/spec.js';
 import { bareRemote, cloneBranch, context, lsTree, removeAll, SHAS, show, smallResult, tempDir } from './helpers.js';
+import { wallOf } from '../../src/verdict/index.js';
 
 const OLD = 'cpu.ecdsa.sign-1000';
 const NEW = 'cpu.ecdsa.sign';
@@ -86,7 +87,7 @@ describe('a renamed case in the history store', () => {
     const o = { branch: 'main', sha: SHAS[5]!, lastRuns: 10, alpha: 0.05, threshold: 0.05 };
     const row = judgeAgainstBranch(newGo, records, spec, o).rows.find((r) => r.caseId === NEW)!;
     expect(row).toMatchObject({ status: 'ok', rounds: 1 });
-    expect(row.baseMedianNs).toBe(oldGo.cases.find((c) => c.id === OLD)!.median_ns);
+    expect(wallOf(row)?.baseMedianNs).toBe(oldGo.cases.find((c) => c.id === OLD)!.median_ns);
     // Without the spec's formerly the old run is not this case's: the row would have no history.
     const noFormerly: Spec = { ...spec, cases: spec.cases.map(({ formerly: _f, ...c }) => c) };
     expect(caseAliases(noFormerly).size).toBe(0);

@@ -6,27 +6,22 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeAbReport } from '../../src/ab/report.js';
 import type { AbRow } from '../../src/verdict/index.js';
+import { judgedRow, wallVerdict } from '../verdict/ab-rows.js';
 import { abInput } from '../report/fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bee-bench-ab-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const base: AbRow = {
-  caseId: 'cpu.keccak.bulk',
-  label: 'quick',
-  group: 'keccak',
-  kind: 'cpu',
-  status: 'ok',
-  work: {},
-  rounds: 12,
-  ratio: 1.001,
-  q: 0.6,
-  verdict: '~',
-};
+const calm = { wall: { judged: wallVerdict(1.001, 0.6, '~') } };
+const at = { group: 'keccak', work: {}, rounds: 12 };
 const rows: AbRow[] = [
-  { ...base, instructions: { base: 1e9, head: 1.012e9, ratio: 1.012, spread: 0.0001, threshold: 0.01, bar: 0.01, verdict: 'regression' } },
-  { ...base, caseId: 'cpu.bmt.file-root', ratio: 1.05, q: 0.001, verdict: 'regression' },
-  { ...base, caseId: 'cpu.ecdsa.sign' },
+  judgedRow(
+    'cpu.keccak.bulk',
+    { ...calm, instructions: { judged: { base: 1e9, head: 1.012e9, ratio: 1.012, spread: 0.0001, threshold: 0.01, bar: 0.01, verdict: 'regression' } } },
+    at,
+  ),
+  judgedRow('cpu.bmt.file-root', { wall: { judged: wallVerdict(1.05, 0.001, 'regression') } }, at),
+  judgedRow('cpu.ecdsa.sign', calm, at),
 ];
 const input = abInput(rows);
 

@@ -81,11 +81,11 @@ describe('bee-js: a real change through ab --measure instructions', () => {
       measure: ['instructions'],
       // One copy per 32-byte segment is 0.87% of a bee-js chunk address (its Keccak is JavaScript):
       // flagged at 0.5%, as --instructions-threshold 0.005 does.
-      instructionThreshold: 0.005,
+      thresholds: { instructions: 0.005 },
       keepRaw: true,
     });
     const row = out.report.input.rows.find((r) => r.caseId === ROW.caseId)!;
-    expect(row.instructions?.verdict).toBe('regression');
+    expect(row.evidence.instructions?.judged?.verdict).toBe('regression');
     const diff = out.report.input.profiles?.find((d) => d.caseId === ROW.caseId);
     expect(diff).toBeDefined();
     // First among the client's functions: the changed function, with the new callback that copies
@@ -151,7 +151,7 @@ describe('bee-js: a real change through ab --measure instructions', () => {
       profileCases: [caseId],
     });
     const row = out.report.input.rows.find((r) => r.caseId === caseId)!;
-    expect(row.instructions?.verdict).toBe('~');
+    expect(row.evidence.instructions?.judged?.verdict).toBe('~');
     const shown = out.report.input.profiles?.find((d) => d.caseId === caseId);
     expect(shown).toBeDefined();
     expect([...shown!.self, ...shown!.own, ...(shown!.allocations ?? [])].map((l) => l.name)).toEqual([]);

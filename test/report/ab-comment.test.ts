@@ -2,31 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { GITHUB_COMMENT_LIMIT, humanFigure, markerComment, renderAbComment } from '../../src/report/render/ab-comment.js';
 import { orderRows, type AbReportInput } from '../../src/report/model/ab.js';
-import { countRows, type AbRow } from '../../src/verdict/index.js';
+import { countRows, type AbRow, type Verdict } from '../../src/verdict/index.js';
+import { wallRow } from '../verdict/ab-rows.js';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { benjaminiHochberg } from '../../src/stats/index.js';
 import { HOSTILE, realSpec, syntheticResult } from './fixtures.js';
 
 const { spec, hash } = realSpec();
 
-function okRow(caseId: string, ratio: number, p: number, verdict: AbRow['verdict'], extra: Partial<AbRow> = {}): AbRow {
-  return {
-    caseId,
-    label: 'quick',
-    group: 'cpu',
-    kind: 'cpu',
-    status: 'ok',
-    baseMedianNs: 1e6,
-    headMedianNs: 1e6 * ratio,
-    work: { ops: 1000 },
-    ratio,
-    ci: [ratio * 0.97, ratio * 1.03],
-    p,
-    q: p,
-    verdict,
-    rounds: 10,
-    ...extra,
-  };
+function okRow(caseId: string, ratio: number, p: number, verdict: Verdict, extra: Partial<AbRow> = {}): AbRow {
+  return wallRow(caseId, ratio, p, verdict, extra);
 }
 
 function input(rows: AbRow[], extra: Partial<AbReportInput> = {}): AbReportInput {
@@ -65,13 +50,15 @@ const ROWS: AbRow[] = [
     note: 'no Bee node given (--bee-url and --batch-id)',
     work: { ops: 1 },
     rounds: 0,
+
+    evidence: {},
   },
   okRow('cpu.bmt.file-root', 1.3, 0.002, 'regression', { work: { bytes: 4194304 } }),
-  { caseId: 'cpu.new.case', label: 'quick', group: 'cpu', kind: 'cpu', status: 'new', headMedianNs: 5e5, work: {}, rounds: 10 },
+  { caseId: 'cpu.new.case', label: 'quick', group: 'cpu', kind: 'cpu', status: 'new', work: {}, rounds: 10, evidence: {} },
   okRow('cpu.manifest.lookup-large', 0.7, 0.002, 'improvement'),
   okRow('cpu.keccak.bulk', 1.2, 0.07, '~', { note: 'too few rounds to judge (needs ≥ 7)', work: { bytes: 33554432 } }),
-  { caseId: 'cpu.gone', label: 'quick', group: 'cpu', kind: 'cpu', status: 'missing', baseMedianNs: 5e5, work: {}, rounds: 10 },
-  { caseId: 'cpu.broken', label: 'quick', group: 'cpu', kind: 'cpu', status: 'failed', note: 'panic: index out of range', work: {}, rounds: 3 },
+  { caseId: 'cpu.gone', label: 'quick', group: 'cpu', kind: 'cpu', status: 'missing', work: {}, rounds: 10, evidence: {} },
+  { caseId: 'cpu.broken', label: 'quick', group: 'cpu', kind: 'cpu', status: 'failed', note: 'panic: index out of range', work: {}, rounds: 3, evidence: {} },
 ];
 
 describe('A/B PR comment', () => {
@@ -88,7 +75,7 @@ describe('A/B PR comment', () => {
     expect(renderAbComment(input([okRow('cpu.keccak.chunk-hash', 1.01, 0.6, '~')]))).toContain('10 paired rounds');
     // Counts only: the header names what was counted, not "0 paired rounds" and the time rule.
     const countsOnly = renderAbComment(
-      input([], { rounds: 0, env: { ...input([]).env, measure: { wallMs: 0, countMs: 60_000, counter: 'callgrind 3.22.0', threshold: 0.01 } } }),
+      input([], { rounds: 0, env: { ...input([]).env, settings: { instructions: { counter: 'callgrind 3.22.0', threshold: 0.01, ms: 60_000 } } } }),
     );
     const header = countsOnly.split('\n').find((l) => l.startsWith('bee-js: '))!;
     expect(header).toBe(
@@ -109,6 +96,8 @@ describe('A/B PR comment', () => {
           note: `panic: ${'x'.repeat(5000)}\nat line 2`,
           work: {},
           rounds: 0,
+
+          evidence: {},
         },
       ]),
     );
@@ -174,6 +163,8 @@ describe('A/B PR comment', () => {
         note: 'no Bee node given (--bee-url and --batch-id)',
         work: { bytes: 1024 },
         rounds: 0,
+
+        evidence: {},
       }),
     );
     const lacking: AbRow = {
@@ -185,6 +176,8 @@ describe('A/B PR comment', () => {
       note: 'the client has no SOC API',
       work: {},
       rounds: 0,
+
+      evidence: {},
     };
     const measured = Array.from({ length: 10 }, (_, i) => okRow(`cpu.measured${i}`, 1.0, 0.5, '~'));
     const md = renderAbComment(input([...measured, ...net, lacking]));

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BundleSchema } from '../../src/action/bundle.js';
 import { writeAbReport } from '../../src/ab/report.js';
-import { AbRowSchema, failingRows, failsOn, judgeAllocations, type AbRow } from '../../src/verdict/index.js';
+import { AbRowSchema, failingRows, failsOn, judgeAllocations, type AbRow, type RowEvidence } from '../../src/verdict/index.js';
+import { judgedRow, wallVerdict } from '../verdict/ab-rows.js';
 import { abInput } from './fixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bee-bench-allocations-'));
@@ -14,28 +15,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const B = { bytes: [4096, 4096, 4096], allocs: [10, 10, 10] };
 const grown = { bytes: [4608, 4608, 4608], allocs: [10, 10, 10] };
-const wallCalm = { ratio: 1.001, q: 0.6, verdict: '~' as const };
-const row = (caseId: string, extra: Partial<AbRow>): AbRow => ({
-  caseId,
-  label: 'quick',
-  group: 'g',
-  kind: 'cpu',
-  status: 'ok',
-  work: { ops: 1 },
-  rounds: 12,
-  ...wallCalm,
-  ...extra,
-});
+const row = (caseId: string, allocations: RowEvidence['allocations']): AbRow =>
+  judgedRow(caseId, { wall: { judged: wallVerdict(1.001, 0.6, '~') }, allocations }, { group: 'g', work: { ops: 1 }, rounds: 12 });
 const rows: AbRow[] = [
-  row('cpu.keccak.bulk', { allocations: judgeAllocations(B, B, grown, { floor: 0.01 }) }),
-  row('cpu.ecdsa.sign', { allocations: judgeAllocations(B, B, B, { floor: 0.01 }) }),
-  row('cpu.identity.create', { allocationsNote: 'not measured in head' }),
+  row('cpu.keccak.bulk', { judged: judgeAllocations(B, B, grown, { floor: 0.01 }) }),
+  row('cpu.ecdsa.sign', { judged: judgeAllocations(B, B, B, { floor: 0.01 }) }),
+  row('cpu.identity.create', { note: 'not measured in head' }),
 ];
 const input = abInput(rows, {
   title: 'bee-bench: go main → pr',
   marker: 'bee-bench:go',
   runner: 'go',
-  env: { allocations: { threshold: 0.01, counter: 'go runtime/metrics', ms: 2000 } },
+  env: { settings: { allocations: { threshold: 0.01, counter: 'go runtime/metrics', ms: 2000 } } },
 });
 
 describe('allocations in the A/B report', () => {
@@ -70,7 +61,7 @@ describe('allocations in the A/B report', () => {
     for (const r of rows) expect(AbRowSchema.parse(r)).toEqual(r);
     const { title, runner, baseLabel, headLabel, alpha, threshold, rounds, profile, env } = input;
     const bundle = {
-      schema: 'bee-bench/action-comment@2',
+      schema: 'bee-bench/action-comment@3',
       client: 'go',
       pr: 1,
       head_sha: 'a'.repeat(40),

@@ -12,28 +12,18 @@ import { regressionAnnotations } from '../../src/report/render/annotations.js';
 import { aggregate } from '../../src/report/model/aggregate.js';
 import { compareModels } from '../../src/report/model/compare.js';
 import { renderCompareMarkdown } from '../../src/report/render/compare-markdown.js';
-import type { AbRow } from '../../src/verdict/index.js';
+import type { AbRow, StepVerdict } from '../../src/verdict/index.js';
+import { judgedRow, wallVerdict } from '../verdict/ab-rows.js';
 import { caseResult, realSpec, result } from './fixtures.js';
 
 const SLOWER = 1.034;
 const INTERVAL: [number, number] = [1.012, 1.057];
-const row: AbRow = {
-  caseId: 'cpu.keccak.bulk',
-  label: 'quick',
-  group: 'keccak',
-  kind: 'cpu',
-  status: 'ok',
-  work: { bytes: 1 << 20 },
-  rounds: 12,
-  baseMedianNs: 1e6,
-  headMedianNs: 1e6 * SLOWER,
-  ratio: SLOWER,
-  ci: INTERVAL,
-  p: 0.0005,
-  q: 0.001,
-  verdict: 'regression',
-  instructions: { ratio: 1.072, spread: 0.0001, verdict: 'regression' } as AbRow['instructions'],
-};
+const wall = wallVerdict(SLOWER, 0.0005, 'regression', { ci: INTERVAL, q: 0.001 });
+const row: AbRow = judgedRow(
+  'cpu.keccak.bulk',
+  { wall: { judged: wall }, instructions: { judged: { ratio: 1.072, spread: 0.0001, verdict: 'regression' } as StepVerdict } },
+  { group: 'keccak', work: { bytes: 1 << 20 }, rounds: 12 },
+);
 
 const input: AbReportInput = {
   title: 'bee-bench: rs base → head',
@@ -62,7 +52,7 @@ const outputs = (): Record<string, string> => {
     first: { sha: 'b'.repeat(40), subject: 'bad' },
     elapsedMs: 1,
   } as unknown as BisectOutcome;
-  const { instructions: _counted, ...timeOnly } = row;
+  const timeOnly = judgedRow(row.caseId, { wall: { judged: { ...wall, verdict: '~' } } }, { group: 'keccak', work: row.work, rounds: 12 });
   const key = { client: 'rs' as const, caseId: row.caseId, label: row.label };
   const links = { repoUrl: 'https://github.com/o/r', branch: 'main', historyRuns: 8 };
   return {
@@ -72,7 +62,7 @@ const outputs = (): Record<string, string> => {
     bisect: renderBisectMarkdown(bisect, { runner: 'rs', cases: [row.caseId], threshold: 0.02, measure: 'wall time' }),
     alert: alertBody(key, row, { since: null, first: 'b'.repeat(40), latest: 'b'.repeat(40), runs: 1 }, links),
     // A row judged on time (one with counts is judged, and recovers, on counts).
-    'alert recovered': recoveredComment({ ...timeOnly, verdict: '~' }, 'c'.repeat(40), links),
+    'alert recovered': recoveredComment(timeOnly, 'c'.repeat(40), links),
   };
 };
 
@@ -90,7 +80,7 @@ describe('every output words a change the same way', () => {
   });
 
   it('every row shows its noise floor beside each change: the interval half-width, the A/A spread', () => {
-    const md = renderAbComment({ ...input, rows: [{ ...row, ciHalfWidth: 0.0225 }] });
+    const md = renderAbComment({ ...input, rows: [{ ...row, evidence: { ...row.evidence, wall: { judged: { ...wall, ciHalfWidth: 0.0225 } } } }] });
     expect(md).toContain('| 3.4% slower ±2.3% |');
     expect(md).toContain('7.2% more ±0.01%');
   });

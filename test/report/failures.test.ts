@@ -15,6 +15,8 @@ const failed = (caseId: string, note: string): AbRow => ({
   note,
   work: { bytes: 1 << 20 },
   rounds: 2,
+
+  evidence: {},
 });
 
 describe('failure summary', () => {

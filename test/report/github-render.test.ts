@@ -15,7 +15,8 @@ import { aggregate } from '../../src/report/model/aggregate.js';
 import { renderMarkdown } from '../../src/report/render/report-md.js';
 import { textBars, textSparkline } from '../../src/report/render/text-charts.js';
 import { RUNNERS } from '../../src/spec/schema.js';
-import type { AbRow } from '../../src/verdict/index.js';
+import type { AbRow, Verdict } from '../../src/verdict/index.js';
+import { judgedRow } from '../verdict/ab-rows.js';
 import { realSpec, syntheticResult, abInput } from './fixtures.js';
 
 /** The sanitised HTML tree GitHub would display for a markdown text. */
@@ -76,22 +77,12 @@ describe('report.md on GitHub', () => {
 describe('the PR comment on GitHub', () => {
   it('shows visible content in every column of its tables (verdicts, cross-client context, environment)', () => {
     const { spec, hash } = realSpec();
-    const measured = (caseId: string, ratio: number, verdict: AbRow['verdict']): AbRow => ({
-      caseId,
-      label: 'quick',
-      group: 'cpu',
-      kind: 'cpu',
-      status: 'ok',
-      work: { ops: 100 },
-      rounds: 12,
-      baseMedianNs: 2e6,
-      headMedianNs: 2e6 * ratio,
-      ratio,
-      ci: [ratio - 0.01, ratio + 0.01],
-      p: 0.001,
-      q: 0.004,
-      verdict,
-    });
+    const measured = (caseId: string, ratio: number, verdict: Verdict): AbRow =>
+      judgedRow(
+        caseId,
+        { wall: { judged: { baseMedianNs: 2e6, headMedianNs: 2e6 * ratio, ratio, ci: [ratio - 0.01, ratio + 0.01], p: 0.001, q: 0.004, verdict } } },
+        { work: { ops: 100 }, rounds: 12 },
+      );
     const rows: AbRow[] = [
       measured('cpu.identity.create', 1.1, 'regression'),
       measured('cpu.keccak.chunk-hash', 1.0, '~'),
@@ -104,6 +95,8 @@ describe('the PR comment on GitHub', () => {
         note: 'no Bee node given',
         work: { ops: 1 },
         rounds: 0,
+
+        evidence: {},
       },
     ];
     const crossClient = aggregate(

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { failingRows, failsOn, INSTRUCTION_DEFAULTS, judgeSteps } from '../../src/verdict/index.js';
 import { renderAbComment } from '../../src/report/render/ab-comment.js';
-import { AbRowSchema, countRows, type AbRow } from '../../src/verdict/index.js';
+import { AbRowSchema, countRows, type AbRow, type RowEvidence, type StepVerdict, type Verdict } from '../../src/verdict/index.js';
+import { judgedRow, wallVerdict } from '../verdict/ab-rows.js';
 import { abInput } from './fixtures.js';
 
 const counts = (ratio: number, verdict: 'regression' | 'improvement' | '~') => ({
@@ -15,38 +16,34 @@ const counts = (ratio: number, verdict: 'regression' | 'improvement' | '~') => (
   bar: 0.01,
   verdict,
 });
-const row = (caseId: string, wall: AbRow['verdict'], instructions?: AbRow['instructions'], extra: Partial<AbRow> = {}): AbRow => ({
-  caseId,
-  label: 'quick',
-  group: 'keccak',
-  kind: 'cpu',
-  status: 'ok',
-  work: {},
-  rounds: 12,
-  baseMedianNs: 1e6,
-  headMedianNs: 1e6,
-  ratio: wall === 'regression' ? 1.05 : 1.001,
-  ci: [0.99, 1.01],
-  p: 0.5,
-  q: wall === 'regression' ? 0.001 : 0.6,
-  verdict: wall,
-  ...(instructions ? { instructions } : {}),
-  ...extra,
-});
+type Counts = ReturnType<typeof counts> | StepVerdict;
+/** A keccak row: wall time judged, and its counts (a verdict, or the note of a row not counted); `more` adds other evidences. */
+const row = (caseId: string, wall: Verdict, instructions?: Counts | string, more: RowEvidence = {}): AbRow =>
+  judgedRow(
+    caseId,
+    {
+      wall: {
+        judged: wallVerdict(wall === 'regression' ? 1.05 : 1.001, 0.5, wall, { headMedianNs: 1e6, ci: [0.99, 1.01], q: wall === 'regression' ? 0.001 : 0.6 }),
+      },
+      ...(typeof instructions === 'string' ? { instructions: { note: instructions } } : instructions ? { instructions: { judged: instructions } } : {}),
+      ...more,
+    },
+    { group: 'keccak', work: {}, rounds: 12 },
+  );
 
 const rows = [
   row('cpu.keccak.bulk', '~', counts(1.012, 'regression')),
   row('cpu.bmt.file-root', 'regression', counts(1.0001, '~')),
   row('cpu.ecdsa.sign', '~', counts(1.0001, '~')),
-  row('cpu.identity.create', '~', undefined, { instructionsNote: 'not counted in head' }),
-  { caseId: 'net.stamps.list', label: '1 call', group: 'stamps', kind: 'net' as const, status: 'ok' as const, work: {}, rounds: 12, verdict: '~' as const },
+  row('cpu.identity.create', '~', 'not counted in head'),
+  judgedRow('net.stamps.list', {}, { label: '1 call', group: 'stamps', kind: 'net', work: {}, rounds: 12 }),
 ];
 
 const input = abInput(rows, {
   title: 'bee-bench: rs base → head',
   marker: 'bee-bench:rs',
   runner: 'rs',
-  env: { wallTimeMs: 300_000, measure: { wallMs: 120_000, countMs: 180_000, counter: 'callgrind (valgrind-3.19.0)', threshold: 0.01 } },
+  env: { wallTimeMs: 300_000, settings: { instructions: { counter: 'callgrind (valgrind-3.19.0)', threshold: 0.01, ms: 180_000 } } },
 });
 
 describe('instruction counts in the A/B comment', () => {
@@ -70,14 +67,14 @@ describe('instruction counts in the A/B comment', () => {
       title: 't',
       marker: 'm',
       runner: 'js',
-      env: { wallTimeMs: 1, measure: { wallMs: 1, countMs: 1, counter: 'callgrind', threshold: INSTRUCTION_DEFAULTS.floor } },
+      env: { wallTimeMs: 1, settings: { instructions: { counter: 'callgrind', threshold: INSTRUCTION_DEFAULTS.floor, ms: 1 } } },
     });
     const out = renderAbComment(judged);
     expect(out).toMatch(/`cpu\.keccak\.bulk`.*0\.6% more ±0\.00% 🔴 \(threshold ±0\.50%\)/);
     expect(out).toMatch(/`cpu\.harness\.noop`.*0\.6% more ±0\.12% ⚪ \(threshold ±1\.2%\)/);
     expect(out).toContain('the larger of the floor ±0.5% and ten times its A/A spread');
     // ab.json's rows carry it, and a file read back keeps it.
-    expect(AbRowSchema.parse(JSON.parse(JSON.stringify(judged.rows[1]))).instructions?.threshold).toBeCloseTo(0.01246, 5);
+    expect(AbRowSchema.parse(JSON.parse(JSON.stringify(judged.rows[1]))).evidence.instructions?.judged?.threshold).toBeCloseTo(0.01246, 5);
   });
 
   it('counts a regression in either evidence: counts never hide a wall-time regression', () => {
@@ -87,8 +84,8 @@ describe('instruction counts in the A/B comment', () => {
   it('says so when counts were asked for and could not be taken', () => {
     const off = renderAbComment({
       ...input,
-      rows: rows.map(({ instructions: _i, ...r }) => r),
-      env: { ...input.env, measure: { wallMs: 1, countMs: 0, counter: null, unavailable: 'valgrind is not installed', threshold: 0.01 } },
+      rows: rows.map((r) => ({ ...r, evidence: { wall: r.evidence.wall } })),
+      env: { ...input.env, settings: { instructions: { counter: null, threshold: 0.01, ms: 0, unavailable: 'valgrind is not installed' } } },
     });
     expect(off).toContain('Instruction counts were asked for but not taken: valgrind is not installed');
   });
@@ -101,16 +98,18 @@ describe('instruction counts in the A/B comment', () => {
 
   it('validates rows with counts read back from an artifact', () => {
     expect(AbRowSchema.parse(rows[0])).toEqual(rows[0]);
-    expect(() => AbRowSchema.parse({ ...rows[0], instructions: { ...counts(1, '~'), extra: 1 } })).toThrow();
+    expect(() => AbRowSchema.parse({ ...rows[0], evidence: { ...rows[0]!.evidence, instructions: { judged: { ...counts(1, '~'), extra: 1 } } } })).toThrow();
+    // A row whose own verdict is not the one its evidence gives is refused, naming the field.
+    expect(() => AbRowSchema.parse({ ...rows[0], verdict: '~' })).toThrow(/verdict.*evidence gives regression/s);
   });
 });
 
 describe('estimated cycles, the fourth evidence, in the A/B comment', () => {
   // A copy that stays in L1 moves counts; a change in how data meets the caches moves only cycles.
   const cyclesRows = [
-    row('cpu.keccak.bulk', '~', counts(1.0001, '~'), { cycles: counts(1.031, 'regression') }),
-    row('cpu.ecdsa.sign', '~', counts(1.0001, '~'), { cycles: counts(1.0002, '~') }),
-    row('cpu.identity.create', '~', counts(1.0001, '~'), { cyclesNote: 'not counted in head' }),
+    row('cpu.keccak.bulk', '~', counts(1.0001, '~'), { cycles: { judged: counts(1.031, 'regression') } }),
+    row('cpu.ecdsa.sign', '~', counts(1.0001, '~'), { cycles: { judged: counts(1.0002, '~') } }),
+    row('cpu.identity.create', '~', counts(1.0001, '~'), { cycles: { note: 'not counted in head' } }),
   ];
   const md = renderAbComment(
     abInput(cyclesRows, {
@@ -119,8 +118,10 @@ describe('estimated cycles, the fourth evidence, in the A/B comment', () => {
       runner: 'rs',
       env: {
         wallTimeMs: 300_000,
-        measure: { wallMs: 0, countMs: 60_000, counter: 'callgrind (valgrind-3.19.0)', threshold: 0.005 },
-        cycles: { threshold: 0.005, counter: 'callgrind cache simulation (valgrind-3.19.0)', ms: 240_000 },
+        settings: {
+          instructions: { counter: 'callgrind (valgrind-3.19.0)', threshold: 0.005, ms: 60_000 },
+          cycles: { threshold: 0.005, counter: 'callgrind cache simulation (valgrind-3.19.0)', ms: 240_000 },
+        },
       },
     }),
   );

@@ -7,26 +7,19 @@ import { NO_JS_LINES, renderProfileSection, PROFILE_NOTE } from '../../src/repor
 import { renderProfileHtml } from '../../src/report/render/profile-html.js';
 import { ProfileDiffSchema, ProfileDiffsSchema, type ProfileDiff } from '../../src/profile/schema.js';
 import type { AbRow } from '../../src/verdict/index.js';
+import { judgedRow } from '../verdict/ab-rows.js';
 import { abInput, HOSTILE } from './fixtures.js';
 
 const counts = (ratio: number) => ({ base: 1e9, head: 1e9 * ratio, ratio, spread: 0.0001, threshold: 0.01, bar: 0.01, verdict: 'regression' as const });
-const row = (caseId: string, ratio: number): AbRow => ({
-  caseId,
-  label: 'quick',
-  group: 'g',
-  kind: 'cpu',
-  status: 'ok',
-  work: {},
-  rounds: 12,
-  baseMedianNs: 1e6,
-  headMedianNs: 1e6 * ratio,
-  ratio,
-  ci: [ratio - 0.01, ratio + 0.01],
-  p: 0.001,
-  q: 0.001,
-  verdict: 'regression',
-  instructions: counts(ratio),
-});
+const row = (caseId: string, ratio: number): AbRow =>
+  judgedRow(
+    caseId,
+    {
+      wall: { judged: { baseMedianNs: 1e6, headMedianNs: 1e6 * ratio, ratio, ci: [ratio - 0.01, ratio + 0.01], p: 0.001, q: 0.001, verdict: 'regression' } },
+      instructions: { judged: counts(ratio) },
+    },
+    { group: 'g', work: {}, rounds: 12 },
+  );
 
 /** A difference shaped as diffProfiles gives it, with names as long as the cap allows. */
 function diff(

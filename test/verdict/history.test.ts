@@ -7,6 +7,7 @@ import { judgeHistory as judgeRows, type HistoryOptions } from '../../src/verdic
 import { loadSpec } from '../../src/spec/load.js';
 import type { Result, Spec } from '../../src/spec/schema.js';
 import { branchHistory, run } from './history-fixtures.js';
+import { wallOf } from '../../src/verdict/index.js';
 
 const { spec } = loadSpec('spec/bench-spec.json');
 /** The head against the branch's last runs, as the action and the alerts call it. */
@@ -23,7 +24,7 @@ describe('history baseline (unpaired, cross-machine)', () => {
     expect(runs).toBe(8);
     const byId = Object.fromEntries(rows.map((r) => [r.caseId, r]));
     expect(byId['cpu.ecdsa.sign']).toMatchObject({ verdict: 'regression', rounds: 8 });
-    expect(byId['cpu.ecdsa.sign']!.ratio).toBeCloseTo(1.15, 1);
+    expect(wallOf(byId['cpu.ecdsa.sign']!)?.ratio).toBeCloseTo(1.15, 1);
     expect(byId['cpu.identity.create']!.verdict).toBe('~');
   });
 
@@ -63,6 +64,6 @@ describe('history baseline (unpaired, cross-machine)', () => {
     const head = run({ 'cpu.ecdsa.sign': 1.15e6 }, 1, '2026-11-20T10:00:00Z', flat);
     const [row] = judgeHistory(head, tied, spec, { ...opts, lastRuns: 3 }).rows;
     expect(row).toMatchObject({ verdict: '~', note: 'too few samples to judge', rounds: 3 });
-    expect(row!.p).toBeCloseTo(0.1, 12);
+    expect(wallOf(row!)?.p).toBeCloseTo(0.1, 12);
   });
 });

@@ -13,6 +13,7 @@ import { runRounds } from '../../src/run/rounds.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { resolvePlan } from '../../src/spec/plan.js';
 import { judgePaired, loadShift } from '../../src/verdict/index.js';
+import { wallOf } from '../../src/verdict/index.js';
 
 const SPEC = join(process.cwd(), 'spec', 'bench-spec.json');
 const { spec, hash } = loadSpec(SPEC);
@@ -52,7 +53,7 @@ describe('a real A/B whose load changes half-way', () => {
     const rows = judgePaired(paired, spec, { alpha: 0.02, threshold: 0.02 });
     const ok = rows.filter((r) => r.status === 'ok');
     expect(ok).toHaveLength(2);
-    for (const r of ok) expect(r.headMedianNs! / r.baseMedianNs!).toBeCloseTo(r.ratio!, 12);
+    for (const r of ok) expect(wallOf(r)?.headMedianNs! / wallOf(r)?.baseMedianNs!).toBeCloseTo(wallOf(r)?.ratio!, 12);
     const load = loadShift(paired);
     expect(load).not.toBeNull();
     const md = renderAbComment({

@@ -7,6 +7,7 @@ import { pairRows } from '../../src/run/pairs.js';
 import { loadSpec } from '../../src/spec/load.js';
 import { ResultSchema, type CaseResult, type Result } from '../../src/spec/schema.js';
 import { countRows, judgePaired, LOAD_SPREAD, loadShift } from '../../src/verdict/index.js';
+import { wallOf } from '../../src/verdict/index.js';
 
 const { spec } = loadSpec('spec/bench-spec.json');
 const ID = 'cpu.keccak.chunk-hash';
@@ -60,7 +61,7 @@ describe('judgePaired on paired rounds', () => {
     const o = outcome(12, (round, s) => (s === 'head' && round === 3 ? [0, 1100, 1110, 1090] : slower(1.1)(round, s)));
     const [row] = judgePaired(pairRows(o), spec, OPTS);
     expect(row).toMatchObject({ status: 'ok', rounds: 12, verdict: 'regression' });
-    expect(row!.ratio!).toBeCloseTo(1.1, 6);
+    expect(wallOf(row!)?.ratio!).toBeCloseTo(1.1, 6);
   });
 
   it('a round with only 0 ns iterations on one side is not used, and the row says so', () => {
@@ -95,7 +96,7 @@ describe('judgePaired on paired rounds', () => {
   it('shows no interval that is not a 95% interval; two rounds of a 2x change say too few rounds', () => {
     const [row] = judgePaired(pairRows(outcome(2, slower(2))), spec, OPTS);
     expect(row).toMatchObject({ status: 'ok', verdict: '~', note: 'too few rounds to judge (needs ≥ 7)' });
-    expect(row!.ci).toBeUndefined();
+    expect(wallOf(row!)?.ci).toBeUndefined();
     const [twelve] = judgePaired(pairRows(outcome(12, slower(1))), spec, OPTS);
     expect(twelve).toMatchObject({ verdict: '~', note: 'no difference' });
   });
@@ -112,8 +113,8 @@ describe('the figures shown beside the verdict', () => {
 
   it('head / base of the figures is the change, even when the load moved between rounds', () => {
     const [row] = judgePaired(pairRows(outcome(12, shifted)), spec, OPTS);
-    expect(row!.ratio).toBeDefined();
-    expect(row!.headMedianNs! / row!.baseMedianNs!).toBeCloseTo(row!.ratio!, 12);
+    expect(wallOf(row!)?.ratio).toBeDefined();
+    expect(wallOf(row!)?.headMedianNs! / wallOf(row!)?.baseMedianNs!).toBeCloseTo(wallOf(row!)?.ratio!, 12);
     expect(loadShift(pairRows(outcome(12, shifted)))).toMatchObject({ rows: 1, of: 1 });
     expect(loadShift(pairRows(outcome(12, shifted)))!.spread).toBeGreaterThan(LOAD_SPREAD);
   });

@@ -68,8 +68,10 @@ export async function ab(v: Values): Promise<number> {
   const nodes = nodeSpecs(v);
   if (!nodes && (!v.base || !v.head)) throw new UsageError('ab needs --base SRC and --head SRC (or, with the node as the variable, --base-bee and --head-bee)');
   const { rounds, alpha, threshold } = verdictOptions(v);
-  const instructionThreshold = changeFloor(v, 'instructions', INSTRUCTION_DEFAULTS.floor);
-  const allocationThreshold = changeFloor(v, 'allocations', ALLOCATION_DEFAULTS.floor);
+  const thresholds = {
+    instructions: changeFloor(v, 'instructions', INSTRUCTION_DEFAULTS.floor),
+    allocations: changeFloor(v, 'allocations', ALLOCATION_DEFAULTS.floor),
+  };
   const failOn = FailOnSchema.safeParse(v['fail-on']);
   if (!failOn.success) throw new UsageError(`--fail-on ${v['fail-on']}: use ${MEASURES.join(', ')} or any`);
   const measure = measureOf(v);
@@ -94,8 +96,7 @@ export async function ab(v: Values): Promise<number> {
     threshold,
     runBudgetMs: AB_DEFAULTS.runBudgetMs,
     measure,
-    instructionThreshold,
-    allocationThreshold,
+    thresholds,
     prebuilt: v.prebuilt,
     keepRaw: v['keep-raw'],
     ...(v['profile-case'] ? { profileCases: v['profile-case'] } : {}),
@@ -137,9 +138,9 @@ export const abCli: CliCommand = {
   usage: [
     'bee-bench ab      --runner js|go|rs --base SRC --head SRC [--rounds N] [--alpha A] [--threshold T]',
     '                  [--size quick|full] [--case GLOB]... [--out DIR] [--fail-on-regression]',
-    '                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure wall,instructions,allocations,cycles|both]',
+    `                  [--base-env K=V]... [--head-env K=V]... [BEE] [--measure ${MEASURES.join(',')}|both]`,
     '                  [--instructions-floor F] [--allocations-floor F] [--profile-case GLOB]...',
-    '                  [--fail-on wall|instructions|allocations|cycles|any] [--large] [--piece P --split N] [--prebuilt]',
+    `                  [--fail-on ${MEASURES.join('|')}|any] [--large] [--piece P --split N] [--prebuilt]`,
     'bee-bench ab      --runner js|go|rs --base-bee BEE --head-bee BEE [--base-batch-id HEX] [--head-batch-id HEX]',
     "                  [--<runner>-client SRC] [--case 'net.*']... (the other flags as above, wall time only)",
   ],

@@ -31,6 +31,7 @@ import {
 } from '../flags.js';
 import type { CliCommand } from '../command.js';
 import { BEE, COMMON, MEASURE, RUN_FAILS, SRC } from '../help-text.js';
+import { MEASURES } from '../../spec/measure.js';
 
 export async function run(v: Values): Promise<number> {
   if (v.shard !== undefined) return runShard(v);
@@ -115,7 +116,7 @@ export const runCli: CliCommand = {
   usage: [
     'bee-bench run     [--runner js|go|rs]... [--js-client SRC] [--go-client SRC] [--rs-client SRC]',
     '                  [--size quick|full] [--case GLOB]... [--large] [BEE] [--out DIR]',
-    '                  [--measure wall,instructions,allocations,cycles|both]',
+    `                  [--measure ${MEASURES.join(',')}|both]`,
     'bee-bench run     --shard K/N [the selection flags of a sharded plan] [--assignment FILE] [--history DIR] [--prebuilt] [BEE] [--out DIR]',
   ],
   summary: 'build the runners and run the cases; writes OUT/report.{md,html,csv} (default out/)',

@@ -2,10 +2,10 @@
 // job summary, ab.json, the fork-safe comment job's bundle, an alert's table): the input a
 // pipeline builds once from its judged rows (src/ab), the order rows are shown in, and the
 // evidence columns a report shows (from the evidences' views, src/evidence/views.ts).
-import { COLUMN_VIEWS, type EvidenceEnv } from '../../evidence/views.js';
+import { COLUMN_VIEWS, settingOf, type EvidenceEnv } from '../../evidence/views.js';
 import type { MeasureKind } from '../../spec/measure.js';
 import type { Host, Profile, Runner } from '../../spec/schema.js';
-import { rowVerdict, type AbRow, type LoadShift } from '../../verdict/index.js';
+import { wallOf, type AbRow, type LoadShift } from '../../verdict/index.js';
 import type { ProfileDiff } from '../../profile/schema.js';
 import type { AggregateModel } from './types.js';
 
@@ -31,10 +31,6 @@ export interface AbReportInput {
     stoppedEarly?: boolean | string;
     /** Set when the machine's load moved during the rounds (src/verdict loadShift). */
     loadShift?: LoadShift;
-    /** Set when instructions were asked for: the split of the run's time, the counter or why none. */
-    measure?: { wallMs: number; countMs: number; counter: string | null; unavailable?: string; threshold: number };
-    /** Set when allocations were measured: their threshold, how the runner counted, the time the runs took. */
-    allocations?: { threshold: number; counter: string | null; ms: number };
     /** A node A/B: each side's Bee node ("Bee 2.8.0-41d6efc6 (dev node of …)"); one client build on both sides. */
     nodes?: { base: string; head: string };
   };
@@ -50,19 +46,22 @@ export interface AbReportInput {
 /** The evidences with a column of their own a table shows. */
 export type Evidence = ReadonlySet<MeasureKind>;
 
-const isRegression = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'regression';
-const isImprovement = (r: AbRow) => r.status === 'ok' && rowVerdict(r) === 'improvement';
+const isRegression = (r: AbRow) => r.status === 'ok' && r.verdict === 'regression';
+const isImprovement = (r: AbRow) => r.status === 'ok' && r.verdict === 'improvement';
 export const isUnchanged = (r: AbRow) => r.status === 'ok' && !isRegression(r) && !isImprovement(r);
 
 /** Regressions (largest first), improvements (largest first), then the rest in input order. */
 export function orderRows(rows: readonly AbRow[]): AbRow[] {
-  const regressions = rows.filter(isRegression).sort((a, b) => (b.ratio ?? 1) - (a.ratio ?? 1));
-  const improvements = rows.filter(isImprovement).sort((a, b) => (a.ratio ?? 1) - (b.ratio ?? 1));
+  const ratio = (r: AbRow) => wallOf(r)?.ratio ?? 1;
+  const regressions = rows.filter(isRegression).sort((a, b) => ratio(b) - ratio(a));
+  const improvements = rows.filter(isImprovement).sort((a, b) => ratio(a) - ratio(b));
   const rest = rows.filter((r) => !isRegression(r) && !isImprovement(r));
   return [...regressions, ...improvements, ...rest];
 }
 
 /** The evidences with a column in this report: asked for (their settings are there) or seen on a row. */
 export function columnsOf(input: { env: EvidenceEnv; rows: readonly AbRow[] }): Evidence {
-  return new Set(COLUMN_VIEWS.filter((v) => v.settingOf(input.env) !== undefined || input.rows.some((r) => v.figureOf(r) || v.noteOf(r))).map((v) => v.kind));
+  return new Set(
+    COLUMN_VIEWS.filter((v) => settingOf(input.env, v.kind) !== undefined || input.rows.some((r) => r.evidence[v.kind] !== undefined)).map((v) => v.kind),
+  );
 }

@@ -4,9 +4,19 @@
 // note come from its view (src/evidence/views.ts), so no evidence is named here.
 // GitHub caps a comment at 65536 characters, so unchanged rows are dropped first when the table
 // is too long, with a note saying how many.
-import { countRows, flaggedBy, LOAD_SPREAD, rowVerdict, type AbCounts, type AbRow, type LoadShift, type Verdict } from '../../verdict/index.js';
+import { countRows, flaggedBy, LOAD_SPREAD, wallOf, type AbCounts, type AbRow, type LoadShift, type Verdict } from '../../verdict/index.js';
 import type { Host, Runner } from '../../spec/schema.js';
-import { COLUMN_VIEWS, VIEWS, VIEW_LIST, type EvidenceFigure, type EvidenceSetting, type EvidenceView } from '../../evidence/views.js';
+import {
+  COLUMN_VIEWS,
+  VIEWS,
+  VIEW_LIST,
+  figureOf,
+  noteOf,
+  settingOf,
+  type EvidenceFigure,
+  type EvidenceSetting,
+  type EvidenceView,
+} from '../../evidence/views.js';
 import { columnsOf, isUnchanged, orderRows, type AbReportInput, type Evidence } from '../model/ab.js';
 import { clip, mdCode, mdText, preText, safeUrl } from '../escape.js';
 import { failureSummary } from './failure-summary.js';
@@ -65,7 +75,7 @@ function verdictCell(r: AbRow): string {
     case 'ok':
       // A row no data could flag has no verdict to show: say why instead of "~".
       if (r.note?.startsWith('too few')) return `⚠ ${text}`;
-      return `${GLYPH[rowVerdict(r)]}${text ? ` (${text})` : ''}`;
+      return `${GLYPH[r.verdict ?? '~']}${text ? ` (${text})` : ''}`;
     case 'skipped':
       return `⏭ skipped${note}`;
     case 'failed':
@@ -93,9 +103,9 @@ function thresholdText(figures: NonNullable<EvidenceFigure['thresholds']>): stri
 
 /** An evidence's own column: its change, the row's A/A spread and its verdict, or why the row has none. */
 function evidenceColumnCell(r: AbRow, v: EvidenceView): string {
-  const f = v.figureOf(r);
+  const f = figureOf(r, v);
   if (!f) {
-    const note = v.noteOf(r);
+    const note = noteOf(r, v.kind);
     return r.kind === 'net' ? `not ${v.verb} (net)` : note ? `— (${mdText(clip(note, NOTE_CHARS))})` : '—';
   }
   const threshold = f.thresholds?.length ? ` ${thresholdText(f.thresholds)}` : '';
@@ -110,15 +120,15 @@ function evidenceCell(r: AbRow): string {
 const shownViews = (e: Evidence) => COLUMN_VIEWS.filter((v) => e.has(v.kind));
 
 function tableRow(r: AbRow, e: Evidence): string[] {
-  const ok = r.status === 'ok';
+  const w = r.status === 'ok' ? wallOf(r) : undefined;
   return [
     mdCode(r.caseId),
     mdText(r.label),
-    humanFigure(r.baseMedianNs, r.work),
-    humanFigure(r.headMedianNs, r.work),
-    ok && r.ratio !== undefined ? `${formatTimeChange(r.ratio)}${r.ciHalfWidth !== undefined ? ` ${formatNoise(r.ciHalfWidth)}` : ''}` : '—',
-    ok && r.ci ? formatTimeInterval(r.ci) : '—',
-    ok && r.q !== undefined ? formatP(r.q) : '—',
+    humanFigure(w?.baseMedianNs, r.work),
+    humanFigure(w?.headMedianNs, r.work),
+    w ? `${formatTimeChange(w.ratio)}${w.ciHalfWidth !== undefined ? ` ${formatNoise(w.ciHalfWidth)}` : ''}` : '—',
+    w?.ci ? formatTimeInterval(w.ci) : '—',
+    w ? formatP(w.q) : '—',
     ...shownViews(e).map((v) => evidenceColumnCell(r, v)),
     ...(e.size > 0 ? [evidenceCell(r)] : []),
     verdictCell(r),
@@ -155,7 +165,7 @@ function crossClientSection(input: AbReportInput, rows: readonly AbRow[]): strin
       [
         mdCode(r.caseId),
         mdText(r.label),
-        humanFigure(r.headMedianNs, r.work),
+        humanFigure(wallOf(r)?.headMedianNs, r.work),
         ...others.map((o) => {
           const c = other.cells[o];
           if (!c) return '—';
@@ -200,7 +210,7 @@ function environmentSection(input: AbReportInput): string {
       ['threshold', `${formatChange(1 + input.threshold).replace('+', '±')}`],
       ['wall time', formatDuration(e.wallTimeMs * 1e6)],
       ...VIEW_LIST.flatMap((v) => {
-        const s = v.settingOf(e);
+        const s = settingOf(e, v.kind);
         return v.timeLine && s ? [[v.timeLine, formatDuration(s.ms * 1e6)]] : [];
       }),
       ...(stopped ? [['stopped early', stopped]] : []),
@@ -319,7 +329,7 @@ export function renderAbComment(input: AbReportInput, opts: AbRenderOptions = {}
       : null,
     headline(counts),
     failureSummary(input.rows.filter((r) => r.status === 'failed').map((r) => ({ caseId: r.caseId, label: r.label, reason: r.note ?? 'no reason recorded' }))),
-    ...shownViews(evidence).flatMap((v) => ruleLines(v, v.settingOf(input.env))),
+    ...shownViews(evidence).flatMap((v) => ruleLines(v, settingOf(input.env, v.kind))),
     input.rows.some((r) => r.kind === 'net') ? mdQuote([`⚠ ${mdText(NET_SCOPE_CAVEAT)}`]) : null,
     input.env.loadShift ? mdQuote([loadShiftLine(input.env.loadShift)]) : null,
     input.env.stoppedEarly

@@ -1,6 +1,6 @@
 // The log annotations of an A/B: one warning line per regressed row, naming every evidence that
 // flagged it with its change (src/evidence/views.ts), so a regression seen in counts alone is annotated too.
-import { VIEWS, type EvidenceFigure } from '../../evidence/views.js';
+import { VIEWS, figureOf, type EvidenceFigure, type EvidenceView } from '../../evidence/views.js';
 import { flaggedRows, type AbRow } from '../../verdict/index.js';
 import { formatP } from '../units.js';
 import { changesText } from './ab-comment.js';
@@ -14,7 +14,7 @@ export function regressionAnnotations(rows: readonly AbRow[]): string[] {
       `regression: ${row.caseId} [${row.label}]: ${by
         .map((k) => {
           const v = VIEWS[k];
-          const f = v.figureOf(row);
+          const f = figureOf(row, v as EvidenceView);
           return f ? `${v.label} ${changesText(f)} (${basisText(f)})` : v.label;
         })
         .join(', ')}`,
