@@ -80,6 +80,12 @@ export interface DeterministicEvidence<K extends DeterministicKind, F> extends E
   judge: (floor: number) => (base: F, baseAgain: F, head: F) => DeterministicVerdicts[K];
   /** The default floor (the name is older than the per-row thresholds). */
   defaultThreshold: number;
+  /**
+   * The figures a history record keeps of a case in its `metrics`, by unit (src/history/record.ts;
+   * the trend site's case view charts any metric), or undefined: instructions have a field of their
+   * own and allocations their own metrics, so only an evidence that sets this adds any.
+   */
+  historyMetrics?: (c: CaseResult) => Record<string, number> | undefined;
 }
 
 /** Each deterministic evidence's figures of one case: a count per iteration, or bytes (and allocations) per iteration. */
