@@ -27,7 +27,7 @@ export function metricsOf(file: CaseSeriesFile): string[] {
 /** "B/op" -> "op", "allocs/iter" -> "iter"; null for a unit without a per-part. */
 const perOf = (unit: string): string | null => (unit.includes('/') ? unit.slice(unit.indexOf('/') + 1) : null);
 const PER_WORDS: Record<string, string> = { op: 'per op', iter: 'per iteration' };
-/** The metrics bee-bench writes, by their unit's first part: allocation figures, and estimated cycles (src/history/schema.ts CYCLES_METRICS). */
+/** The metrics bee-bench writes, by their unit's first part: allocation figures, and estimated cycles (src/evidence/views.ts CYCLES_METRICS). */
 const METRIC_WORDS: Record<string, string> = { 'B/': 'Heap bytes', 'allocs/': 'Heap allocations', 'cycles/': 'Estimated cycles' };
 
 export interface Work {

@@ -3,8 +3,7 @@
 // last-level misses (KCachegrind's CEst; docs/evidence.md "Estimated cycles"), judged like counts.
 // Counts do not see memory; cycles see what the simulated caches make of it.
 import { countingEvidence } from './counting.js';
-import { CYCLES_METRICS } from '../history/schema.js';
-import { CYCLES_VIEW } from './views.js';
+import { CYCLES_METRICS, CYCLES_VIEW } from './views.js';
 
 export const CYCLES = countingEvidence('cycles', {
   view: CYCLES_VIEW,
