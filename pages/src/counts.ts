@@ -31,11 +31,16 @@ const SCALES: ReadonlyArray<[number, string]> = [
   [1e3, 'k'],
 ];
 
-/** "1.25 M instr/op", "812 instr/B": three significant digits, decimal prefixes. */
+/** "1.25 M", "812": three significant digits, decimal prefixes (counts, estimated cycles). */
+export function scaledCount(v: number): string {
+  const [div, prefix] = SCALES.find(([d]) => Math.abs(v) >= d * 0.9995) ?? [1, ''];
+  return `${sig3(v / div)}${prefix ? ` ${prefix}` : ''}`;
+}
+
+/** "1.25 M instr/op", "812 instr/B". */
 export function formatCountValue(basis: Basis, v: number | null | undefined): string {
   if (v == null || !Number.isFinite(v)) return '—';
-  const [div, prefix] = SCALES.find(([d]) => Math.abs(v) >= d * 0.9995) ?? [1, ''];
-  return `${sig3(v / div)}${prefix ? ` ${prefix}` : ''} instr/${PER[basis]}`;
+  return `${scaledCount(v)} instr/${PER[basis]}`;
 }
 
 export const countAxisTitle = (basis: Basis): string => `Instructions ${PER_WORDS[basis]} (lower is better)`;

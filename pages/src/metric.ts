@@ -1,11 +1,12 @@
 // What a case's figure means and how it is written: time per iteration, time per op, or MB/s,
 // chosen from the work a case declares (as src/report does), or a further figure the points
-// carry by unit (SeriesPoint.metrics: heap bytes and allocations from allocation runs). Scaling
+// carry by unit (SeriesPoint.metrics: heap bytes and allocations from allocation runs, estimated
+// cycles from cache-simulating counting runs). Scaling
 // into units happens in src/report/units.ts, the project's one place for it; this module only
 // picks the function.
 import type { CaseSeriesFile, IndexCase, SeriesPoint } from '../../src/history/schema.js';
 import { formatBytes, formatDuration, formatPerOp, formatThroughput, formatTimeChange, mbPerS, sig3 } from '../../src/report/units.js';
-import { countAxisTitle, countUnit, countValue, formatCountValue } from './counts.js';
+import { countAxisTitle, countUnit, countValue, formatCountValue, scaledCount } from './counts.js';
 
 /** bytes: throughput (bytes/ns, higher is better); ops: ns per op; iteration: ns per iteration. */
 export type Basis = 'bytes' | 'ops' | 'iteration';
@@ -26,6 +27,8 @@ export function metricsOf(file: CaseSeriesFile): string[] {
 /** "B/op" -> "op", "allocs/iter" -> "iter"; null for a unit without a per-part. */
 const perOf = (unit: string): string | null => (unit.includes('/') ? unit.slice(unit.indexOf('/') + 1) : null);
 const PER_WORDS: Record<string, string> = { op: 'per op', iter: 'per iteration' };
+/** The metrics bee-bench writes, by their unit's first part: allocation figures, and estimated cycles (src/evidence/views.ts CYCLES_METRICS). */
+const METRIC_WORDS: Record<string, string> = { 'B/': 'Heap bytes', 'allocs/': 'Heap allocations', 'cycles/': 'Estimated cycles' };
 
 export interface Work {
   ops?: number | undefined;
@@ -65,7 +68,8 @@ export function formatValue(basis: Figure, v: number | null | undefined, opLabel
   if (isMetric(basis)) {
     if (v == null || !Number.isFinite(v)) return '—';
     const per = perOf(basis.metric);
-    return basis.metric.startsWith('B/') ? `${formatBytes(v)}/${per}` : `${sig3(v)} ${basis.metric}`;
+    if (basis.metric.startsWith('B/')) return `${formatBytes(v)}/${per}`;
+    return basis.metric.startsWith('cycles/') ? `${scaledCount(v)} ${basis.metric}` : `${sig3(v)} ${basis.metric}`;
   }
   if (basis === 'bytes') return formatThroughput(v);
   if (basis === 'ops') return formatPerOp(v, opLabel);
@@ -81,8 +85,8 @@ export function axisTitle(basis: Figure, opLabel = 'op'): string {
   if (isCount(basis)) return countAxisTitle(basis.count);
   if (isMetric(basis)) {
     const per = perOf(basis.metric);
-    const what = basis.metric.startsWith('B/') ? 'Heap bytes' : basis.metric.startsWith('allocs/') ? 'Heap allocations' : null;
-    // Only the allocation figures are known to be better lower; an imported unit says nothing.
+    const what = Object.entries(METRIC_WORDS).find(([prefix]) => basis.metric.startsWith(prefix))?.[1] ?? null;
+    // Only the allocation figures and estimated cycles are known to be better lower; an imported unit says nothing.
     return what && per ? `${what} ${PER_WORDS[per] ?? `per ${per}`} (lower is better)` : basis.metric;
   }
   if (basis === 'bytes') return 'Throughput (higher is better)';

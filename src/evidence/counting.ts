@@ -8,6 +8,7 @@ import { attachFigures } from '../run/attach.js';
 import { COUNT_ITERATIONS, countRunner, isCounted } from '../run/count.js';
 import type { DeterministicKind } from '../spec/measure.js';
 import type { CaseResult } from '../spec/schema.js';
+import { median } from '../stats/index.js';
 import { judgeSteps } from '../verdict/index.js';
 import type { DeterministicEvidence } from './record.js';
 import type { EvidenceView } from './views.js';
@@ -29,6 +30,10 @@ export interface CountingOptions<K extends CountingKind> {
   tool: string;
   /** Its dumps are what function profiles read (DeterministicEvidence.profiles). */
   profiles: boolean;
+  /** Timed iterations of its run (default COUNT_ITERATIONS). */
+  iterations?: number;
+  /** Its figure's units in history records' metrics: per iteration, and per op where the case declares ops. */
+  historyUnits?: { perIteration: string; perOp: string };
 }
 
 export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOptions<K>): DeterministicEvidence<K, number[]> {
@@ -39,7 +44,7 @@ export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOpt
     view: o.view,
     deterministic: true,
     takes: isCounted,
-    iterations: COUNT_ITERATIONS,
+    iterations: o.iterations ?? COUNT_ITERATIONS,
     slowdown: o.slowdown,
     dir: o.dir,
     verb: o.view.verb,
@@ -60,7 +65,7 @@ export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOpt
         fixtures: r.fixtures,
         env: r.env,
         onLine: r.onLine,
-        iterations: r.iterations,
+        iterations: r.iterations ?? o.iterations ?? COUNT_ITERATIONS,
         keepDumps: r.keep,
         ...(o.cacheSim ? { cacheSim: true } : {}),
       });
@@ -80,5 +85,17 @@ export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOpt
     counterOf: (r) => (r.counter ? `${o.tool} (${r.counter.version})` : null),
     judge: (floor) => (base, baseAgain, head) => judgeSteps(base, baseAgain, head, { floor }),
     defaultThreshold: o.view.defaultThreshold,
+    ...(o.historyUnits ? { historyMetrics: (c: CaseResult) => medianMetrics(figures(c), c.work, o.historyUnits!) } : {}),
   };
+}
+
+/** The median of a case's figures per iteration, and per op of its work, under the given units. */
+function medianMetrics(
+  xs: readonly number[] | null,
+  work: CaseResult['work'],
+  units: { perIteration: string; perOp: string },
+): Record<string, number> | undefined {
+  if (!xs || xs.length === 0) return undefined;
+  const m = median(xs);
+  return { [units.perIteration]: m, ...(work.ops !== undefined && work.ops > 0 ? { [units.perOp]: m / work.ops } : {}) };
 }

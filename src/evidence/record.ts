@@ -85,4 +85,10 @@ export interface DeterministicEvidence<K extends DeterministicKind, F> extends E
    * (src/profile): its runs keep that output while an A/B profiles, and its pieces carry the profiles.
    */
   profiles: boolean;
+  /**
+   * The figures a history record keeps of a case in its `metrics`, by unit (src/history/record.ts;
+   * the trend site's case view charts any metric), or undefined: instructions have a field of their
+   * own and allocations their own metrics, so only an evidence that sets this adds any.
+   */
+  historyMetrics?: (c: CaseResult) => Record<string, number> | undefined;
 }

@@ -1,6 +1,7 @@
 // One run of one runner as an immutable history record (docs/design.md, "History store"): built from a result
 // file plus the run's context, named by its run, and read back with validation that names the file
 // and the field. Pure: no file system here (read.ts walks runs/).
+import { EVIDENCES } from '../evidence/registry.js';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import type { CaseResult, Result } from '../spec/schema.js';
 import { madRaw, max, median, min } from '../stats/index.js';
@@ -62,11 +63,16 @@ export function recordCase(c: CaseResult): RecordCase {
   const reason = c.status === 'skipped' ? c.skip_reason : c.status === 'failed' ? c.error : undefined;
   if (reason) out.reason = reason;
   if (c.digest) out.digest = c.digest;
-  const metrics = allocationMetrics(c);
-  if (metrics) out.metrics = metrics;
+  const metrics = { ...allocationMetrics(c), ...(c.status === 'ok' ? evidenceMetrics(c) : {}) };
+  if (Object.keys(metrics).length > 0) out.metrics = metrics;
   const counts = c.status === 'ok' ? countFigures(c) : undefined;
   if (counts) out.instructions = counts;
   return out;
+}
+
+/** The metrics the evidences keep in history (estimated cycles: their `historyMetrics`), merged. */
+function evidenceMetrics(c: CaseResult): Record<string, number> {
+  return Object.assign({}, ...Object.values(EVIDENCES).map((ev) => ('historyMetrics' in ev && ev.historyMetrics?.(c)) || {})) as Record<string, number>;
 }
 
 /** Work units of one iteration, what time and counts are divided by over time: bytes, else ops, else 1. */

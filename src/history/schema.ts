@@ -64,6 +64,8 @@ export const RecordCaseSchema = z.object({
    * Further figures by unit, e.g. Go's {"B/op": 16, "allocs/op": 1}. Allocation runs give the
    * median heap figures per iteration ("B/iter", "allocs/iter") and per op of the case's work
    * ("B/op", "allocs/op"; an imported Go benchmark's op is one iteration, as its case declares no work).
+   * Runs with the cache simulation give estimated cycles per iteration and per op ("cycles/iter",
+   * "cycles/op": src/evidence/views.ts CYCLES_METRICS).
    */
   metrics: z.record(text(TEXT_CAPS.name), z.number()).optional(),
   /** Instructions per iteration, where the run counted (CPU cases; records @2 on). */
