@@ -69,7 +69,7 @@ export function lineLanding(diff: ProfileDiff, expected: ExpectedLine): LineLand
     return {
       topIsExpected: false,
       topNamesFunction: false,
-      text: diff.runner === 'js' ? `no line positions (V8 gives none within JIT code)${start}` : 'no lines in this profile',
+      text: diff.runner === 'js' ? `no line positions (V8 gives none within JIT code)${start}; the change is at ${at}` : 'no lines in this profile',
     };
   }
   const top = first.lines?.[0];
