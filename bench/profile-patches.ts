@@ -1,8 +1,9 @@
 // The patch set of #40 (docs/profiles.md, "The patch set"): real changes to each released client
 // (bench/profile-patches.json), each put through an instruction A/B with its row profiled, and a
 // report of where each one lands: flagged or not, the first client function and its share of the
-// row's change, how much of that is split by proportion, and whether the expected source line is
-// the line that moved most (when the profile files carry lines).
+// row's change, how much of that is split by proportion, and where the expected source line ranks
+// among the moved lines the row's diff.json lists (bench/lib/profile-lines.ts), the profile
+// stage's time against the counting stage's and the load average at the A/B's start and end.
 //
 //   npx tsx bench/profile-patches.ts --work DIR [--id ID]... [--runner go|rs|js] [--analyze]
 //
@@ -13,7 +14,7 @@
 // runner's installed package (its dependencies linked, built already: `--build-command true`).
 // A/Bs run one at a time (each is three counting processes under valgrind).
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
@@ -23,7 +24,7 @@ import { profileOf, rowFolder } from '../src/profile/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { resolvePlan } from '../src/spec/plan.js';
 import { RunnerSchema, type Runner } from '../src/spec/schema.js';
-import { movedLines, type LineMove } from './lib/profile-lines.js';
+import { lineLanding, readDiff } from './lib/profile-lines.js';
 import { accountFor } from './lib/profile-account.js';
 
 /** The bar of #40: the changed function first among the client's, with this share of the row's change. */
@@ -123,7 +124,9 @@ function expectedLine(p: Patch, client: string): number {
 
 async function runAb(p: Patch, client: string, outDir: string, logFile: string): Promise<void> {
   rmSync(outDir, { recursive: true, force: true });
-  const log: string[] = [];
+  // The machine's load beside the figures: the profile stage's time moves with it several-fold.
+  const load = () => loadavg()[0]!.toFixed(2);
+  const log: string[] = [`load average (1 min) at start: ${load()}`];
   await abPipeline({
     specFile: defaultSpecPath(),
     profile: 'quick',
@@ -147,6 +150,7 @@ async function runAb(p: Patch, client: string, outDir: string, logFile: string):
     // Listed whether or not the count flags it: a small real change is still placed.
     profileCases: [p.row],
   });
+  log.push(`load average (1 min) at end: ${load()}`);
   writeFileSync(logFile, log.join('\n') + '\n');
 }
 
@@ -163,6 +167,8 @@ interface Landing {
   line: string;
   profileMs: number | null;
   countMs: number | null;
+  /** The 1-minute load average at the A/B's start and end (its log's first and last lines). */
+  load: string;
 }
 
 function analyze(p: Patch, client: string, outDir: string, logFile: string): Landing {
@@ -180,9 +186,8 @@ function analyze(p: Patch, client: string, outDir: string, logFile: string): Lan
   const share = first && change !== 0 ? first.change / change : 0;
   const abJson = JSON.parse(readFileSync(join(outDir, 'ab.json'), 'utf8')) as { rows?: Array<Record<string, unknown>> };
   const verdict = countVerdict(abJson.rows?.find((r) => r.caseId === p.row));
-  const folder = join(outDir, 'profiles', rowFolder(row));
   const at = expectedLine(p, client);
-  const lines = movedLines(folder, { base: releasedSource(p.runner), head: client }, p.expect.line.file);
+  const lines = lineLanding(readDiff(join(outDir, 'profiles', rowFolder(row))), { file: p.expect.line.file, line: at, function: p.expect.function });
   const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
   const timing = /profiles: .* in (\d+) ms \(counting took (\d+) ms\)/.exec(log);
   return {
@@ -194,11 +199,13 @@ function analyze(p: Patch, client: string, outDir: string, logFile: string): Lan
     first: first?.name ?? '-',
     share,
     estimated: first && first.change !== 0 ? first.estimated / first.change : 0,
-    // An inlined helper has no code of its own: its source line names it as well (#40).
-    met: (first?.name === p.expect.function && share >= EXPECTED_SHARE) || (p.kind === 'inlined' && lines?.[0]?.line === at),
-    line: lineVerdict(lines, p.expect.line.file, at),
+    // An inlined helper has no frame of its own: the first client function's top moved line names
+    // it, by its line or its function (#40: "names the helper (or its source line) first").
+    met: (first?.name === p.expect.function && share >= EXPECTED_SHARE) || (p.kind === 'inlined' && (lines.topIsExpected || lines.topNamesFunction)),
+    line: lines.text,
     profileMs: timing ? Number(timing[1]) : null,
     countMs: timing ? Number(timing[2]) : null,
+    load: ['start', 'end'].map((at) => new RegExp(`^load average \\(1 min\\) at ${at}: (\\S+)$`, 'm').exec(log)?.[1] ?? '?').join(' → '),
   };
 }
 
@@ -214,13 +221,6 @@ function countVerdict(row: unknown): string {
     if (inner !== '?') return inner;
   }
   return '?';
-}
-
-function lineVerdict(lines: LineMove[] | null, file: string, at: number): string {
-  if (lines === null) return 'no lines in this profile';
-  const top = lines[0];
-  if (!top) return `no line of ${file} moved`;
-  return top.line === at ? `found (${file}:${at})` : `not found: ${file}:${top.line} moved most, expected :${at}`;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(2)}%`;
@@ -241,14 +241,14 @@ for (const p of patches) {
 }
 writeFileSync(join(work, 'landings.json'), JSON.stringify(landings, null, 2) + '\n');
 console.log(
-  "| change | kind | row change | flagged | first client function (share of the row's change) | of it by proportion | expected first | expected line | profiles / counting |",
+  "| change | kind | row change | flagged | first client function (share of the row's change) | of it by proportion | expected first | expected line | profiles / counting | load |",
 );
-console.log('|---|---|---:|---|---|---:|---|---|---:|');
+console.log('|---|---|---:|---|---|---:|---|---|---:|---:|');
 for (const l of landings) {
   const p = patches.find((x) => x.id === l.id)!;
   const time =
     l.profileMs !== null && l.countMs ? `${(l.profileMs / 1000).toFixed(1)} s / ${(l.countMs / 1000).toFixed(1)} s (${pct(l.profileMs / l.countMs)})` : '-';
   console.log(
-    `| \`${l.id}\` | ${l.kind} | ${l.change >= 0 ? '+' : ''}${pct(l.change)} | ${l.flagged} | \`${l.first}\` (${pct(l.share)}) | ${pct(l.estimated)} | ${l.met ? 'met' : `MISSED (\`${p.expect.function}\`)`} | ${l.line} | ${time} |`,
+    `| \`${l.id}\` | ${l.kind} | ${l.change >= 0 ? '+' : ''}${pct(l.change)} | ${l.flagged} | \`${l.first}\` (${pct(l.share)}) | ${pct(l.estimated)} | ${l.met ? 'met' : `MISSED (\`${p.expect.function}\`)`} | ${l.line} | ${time} | ${l.load} |`,
   );
 }

@@ -1,98 +1,88 @@
-// Which source lines of one file moved between a row's two profile files (callgrind.out.base and
-// callgrind.out.head in its profiles folder), for the patch set's check (bench/profile-patches.ts).
-// A line's cost is its own instructions plus the instructions under the calls made from it
-// (callgrind's call lines carry the calling line), per iteration. Base and head are different
-// versions of the file, so a line is matched by its source text, not its number: lines that only
-// moved down by an insertion keep their cost.
+// Where a patch-set change's expected source line lands, read from the row's diff.json (the
+// product's own lists, what the comment and the HTML view show: each client function's moved
+// lines, top five, largest change first; bee-js functions only their start), for
+// bench/profile-patches.ts. Lines there are head's numbers, matched against base by place already
+// (src/profile/source-lines.ts), so the expected line is the patched file's line number.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DIFF_FILES } from '../../src/profile/files.js';
+import { ProfileDiffSchema, type ProfileDiff } from '../../src/profile/schema.js';
 
-export interface LineMove {
-  /** The line in head's file (1-based). */
+/** A row's diff.json in its profiles folder. */
+export function readDiff(folder: string): ProfileDiff {
+  const path = join(folder, DIFF_FILES.json);
+  if (!existsSync(path)) throw new Error(`${path}: missing (was the row profiled with both sides? --profile-case)`);
+  const parsed = ProfileDiffSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) throw new Error(`${path}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return parsed.data;
+}
+
+export interface ExpectedLine {
+  /** The changed file from the client's root, as the patch names it (`pkg/swarm/bmt.go`). */
+  file: string;
+  /** Its line in the patched copy (head's number). */
   line: number;
-  text: string;
-  change: number;
+  /** The function the change was made in (for an inlined helper, the helper). */
+  function: string;
 }
 
-/** Cost by (file, line) from a callgrind file of format version 1; null when it records no line. */
-export function lineCosts(text: string): Map<string, Map<number, number>> | null {
-  const out = new Map<string, Map<number, number>>();
-  const names = new Map<string, string>();
-  const resolveName = (spec: string) => {
-    const m = /^\((\d+)\)(?: (.*))?$/.exec(spec.trim());
-    if (!m) return spec.trim();
-    if (m[2] !== undefined) names.set(m[1]!, m[2]);
-    return names.get(m[1]!) ?? '';
-  };
-  let positions = ['line'];
-  let fnFile = '';
-  let file = '';
-  const last: number[] = [];
-  let anyLine = false;
-  let lineAt = 0;
-  for (const raw of text.split('\n')) {
-    const c = raw.charCodeAt(0);
-    if ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 42) {
-      const parts = raw.trim().split(/\s+/);
-      for (let i = 0; i < positions.length; i++) {
-        const p = parts[i] ?? '0';
-        const prev = last[i] ?? 0;
-        const v = p === '*' ? prev : p.startsWith('+') ? prev + Number(p.slice(1)) : p.startsWith('-') ? prev - Number(p.slice(1)) : Number(p);
-        last[i] = v;
-      }
-      const line = last[lineAt] ?? 0;
-      const ir = Number(parts[positions.length] ?? 0) || 0;
-      if (line > 0) anyLine = true;
-      const byLine = out.get(file) ?? new Map<number, number>();
-      out.set(file, byLine);
-      byLine.set(line, (byLine.get(line) ?? 0) + ir);
-    } else if (raw.startsWith('positions:')) {
-      positions = raw.slice(10).trim().split(/\s+/);
-      lineAt = Math.max(0, positions.indexOf('line'));
-    } else if (raw.startsWith('fl=')) {
-      fnFile = file = resolveName(raw.slice(3));
-    } else if (raw.startsWith('fi=') || raw.startsWith('fe=')) {
-      file = resolveName(raw.slice(3));
-    } else if (raw.startsWith('fn=')) {
-      file = fnFile;
-    } else if (raw.startsWith('cfi=') || raw.startsWith('cfl=')) {
-      resolveName(raw.slice(4));
-    }
-  }
-  return anyLine ? out : null;
+export interface LineLanding {
+  /** The first listed client function's top moved line is the expected line. */
+  topIsExpected: boolean;
+  /** The first listed client function's top moved line is in the expected function (its own name: an inlined helper). */
+  topNamesFunction: boolean;
+  /** What the check found, for the table. */
+  text: string;
 }
+
+/** `pkg/swarm/bmt.go` against a listed file (from the client's root; bee-js's from the package name). */
+const sameFile = (listed: string, file: string) => listed === file || listed.endsWith(`/${file}`);
+
+/** The last part of a qualified name (`swarm.cloneSegment`, `bee::swarm::bmt::bmt_root`): `cloneSegment`, `bmt_root`. */
+const shortName = (fn: string) => fn.split(' ')[0]!.split(/::|\./).pop()!;
 
 /**
- * The lines of `file` (a path relative to the client's root, matched as the end of the profile's
- * file names) by how much their cost rose in head, most first; null when the profile files carry
- * no lines. `sources` are the two versions' roots, to read each line's text.
+ * Whether a line's function (src/profile/source-lines.ts names an inlined one by its own name, a
+ * closure after the function declaring it: `bmt_root::{closure#1}`) is the expected function or
+ * a closure written in it.
  */
-export function movedLines(folder: string, sources: { base: string; head: string }, file: string): LineMove[] | null {
-  const read = (side: 'base' | 'head') => {
-    const path = join(folder, `callgrind.out.${side}`);
-    if (!existsSync(path)) throw new Error(`${path}: missing (was the row profiled? --profile-case)`);
-    return lineCosts(readFileSync(path, 'utf8'));
-  };
-  const base = read('base');
-  const head = read('head');
-  if (!base || !head) return null;
-  const byText = (costs: Map<string, Map<number, number>>, root: string) => {
-    const src = readFileSync(join(root, file), 'utf8').split('\n');
-    const out = new Map<string, { cost: number; line: number }>();
-    for (const [f, lines] of costs) {
-      if (!f.replace(/\\/g, '/').endsWith(file)) continue;
-      for (const [line, ir] of lines) {
-        const text = src[line - 1]?.trim() ?? `line ${line}`;
-        const got = out.get(text);
-        out.set(text, { cost: (got?.cost ?? 0) + ir, line: got?.line ?? line });
-      }
-    }
-    return out;
-  };
-  const b = byText(base, sources.base);
-  const h = byText(head, sources.head);
-  return [...h]
-    .map(([text, { cost, line }]) => ({ line, text, change: cost - (b.get(text)?.cost ?? 0) }))
-    .filter((l) => l.change > 0)
-    .sort((x, y) => y.change - x.change);
+export function namesFunction(lineFunction: string | undefined, expected: string): boolean {
+  if (!lineFunction) return false;
+  const want = shortName(expected);
+  return lineFunction === expected || lineFunction.split(/::|\./).includes(want);
+}
+
+const ordinal = (n: number) => `${n}${n === 1 ? 'st' : n === 2 ? 'nd' : n === 3 ? 'rd' : 'th'}`;
+
+/**
+ * Where the expected line ranks in the diff's lists: the first listed client function's top moved
+ * line, else its rank among that function's lines, else among another function's, else not listed.
+ * bee-js functions carry no lines (V8 gives none within JIT code): the check says so and gives the
+ * first function's start.
+ */
+export function lineLanding(diff: ProfileDiff, expected: ExpectedLine): LineLanding {
+  const first = diff.own[0];
+  const at = `${expected.file}:${expected.line}`;
+  if (!first) return { topIsExpected: false, topNamesFunction: false, text: 'no client function listed' };
+  if (diff.own.every((f) => f.lines === undefined)) {
+    const start = first.start ? `; \`${shortName(first.name)}\` starts at ${first.start.file}:${first.start.line}` : '';
+    return {
+      topIsExpected: false,
+      topNamesFunction: false,
+      text: diff.runner === 'js' ? `no line positions (V8 gives none within JIT code)${start}; the change is at ${at}` : 'no lines in this profile',
+    };
+  }
+  const top = first.lines?.[0];
+  const topIsExpected = top !== undefined && sameFile(top.file, expected.file) && top.line === expected.line;
+  const topNamesFunction = namesFunction(top?.function, expected.function);
+  const isExpected = (l: { file: string; line: number }) => sameFile(l.file, expected.file) && l.line === expected.line;
+  if (topIsExpected) return { topIsExpected, topNamesFunction, text: `found, 1st (${at}${top.function ? ` in ${top.function}` : ''})` };
+  const shown = top ? `${top.file}:${top.line}${top.function ? ` in ${top.function}` : ''}` : 'none';
+  for (const [fi, fn] of diff.own.entries()) {
+    const rank = (fn.lines ?? []).findIndex(isExpected);
+    if (rank === -1) continue;
+    const where = fi === 0 ? '' : ` of \`${fn.name}\` (client function ${fi + 1})`;
+    return { topIsExpected, topNamesFunction, text: `found, ${ordinal(rank + 1)}${where}; top: ${shown}` };
+  }
+  return { topIsExpected, topNamesFunction, text: `not listed; top: ${shown}` };
 }

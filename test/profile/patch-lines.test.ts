@@ -1,93 +1,112 @@
-// The patch set's line check (bench/lib/profile-lines.ts): from a row's two profile files, the line
-// of the changed file whose instructions rose most, matched by its text (an insertion shifts the
-// lines below it), with calls counted at the calling line and inlined code at its own file
-// (`fi=`/`fe=`); a profile with no line records says so (null).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// The patch set's line check (bench/lib/profile-lines.ts): where a change's expected source line
+// ranks among the moved lines a row's diff.json lists (the first client function's top line, a
+// lower rank, another function's), an inlined helper named by its line's function, and what it
+// says for bee-js (function starts only) and for lists without lines.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lineCosts, movedLines } from '../../bench/lib/profile-lines.js';
+import { lineLanding, namesFunction, readDiff } from '../../bench/lib/profile-lines.js';
+import type { ProfileDiff } from '../../src/profile/schema.js';
 
 const work = mkdtempSync(join(tmpdir(), 'bee-bench-patch-lines-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-const BASE_SRC = ['func f(p []byte) {', '\tsegments := make([][]byte, n)', '\thash(segments)', '}', 'func clone(s []byte) []byte {', '\treturn s', '}'];
-// Head: a loop inserted above `segments` (lines 2-4), so every line below moved down by three.
-const HEAD_SRC = [
-  'func f(p []byte) {',
-  '\tfor _, b := range p {',
-  '\t\tsum ^= b',
-  '\t}',
-  '\tsegments := make([][]byte, n)',
-  '\thash(segments)',
-  '}',
-  'func clone(s []byte) []byte {',
-  '\treturn s',
-  '}',
-];
+type Own = ProfileDiff['own'][number];
+const fn = (name: string, change: number, extra: Partial<Own> = {}): Own => ({
+  name,
+  base: 1e6,
+  head: 1e6 + change,
+  inclusiveBase: 2e6,
+  inclusiveHead: 2e6 + change,
+  via: [],
+  ...extra,
+});
+const line = (file: string, n: number, change: number, fnName?: string) => ({
+  file,
+  line: n,
+  base: 100,
+  head: 100 + change,
+  ...(fnName ? { function: fnName } : {}),
+});
+const diff = (runner: ProfileDiff['runner'], own: Own[]): ProfileDiff => ({
+  caseId: 'cpu.keccak.chunk-hash',
+  label: 'chunk-hash',
+  runner,
+  total: { base: 1e9, head: 1.03e9 },
+  iterations: { base: 2, head: 2 },
+  self: [],
+  own,
+  allocations: null,
+});
+const BMT = 'pkg/swarm/bmt.go';
 
-const dump = (lines: string[]) => ['# callgrind format', 'version: 1', 'positions: line', 'events: Ir', '', ...lines, ''].join('\n');
+describe('lineLanding', () => {
+  it('finds the expected line first in the first client function', () => {
+    const d = diff('go', [fn('swarm.calculateBMTRoot', 5e7, { lines: [line(BMT, 80, 4e7, 'calculateBMTRoot'), line(BMT, 79, 1e7, 'calculateBMTRoot')] })]);
+    const got = lineLanding(d, { file: BMT, line: 80, function: 'swarm.calculateBMTRoot' });
+    expect(got).toEqual({ topIsExpected: true, topNamesFunction: true, text: 'found, 1st (pkg/swarm/bmt.go:80 in calculateBMTRoot)' });
+  });
 
-function sides(head: string[], base: string[]): string {
-  const dir = join(work, `row-${Math.random().toString(36).slice(2)}`);
-  mkdirSync(dir);
-  writeFileSync(join(dir, 'callgrind.out.base'), dump(base));
-  writeFileSync(join(dir, 'callgrind.out.head'), dump(head));
-  return dir;
-}
+  it("gives the expected line's rank and the line that came first", () => {
+    const d = diff('go', [fn('swarm.calculateBMTRoot', 5e7, { lines: [line(BMT, 79, 3e7), line(BMT, 80, 1.6e7)] })]);
+    const got = lineLanding(d, { file: BMT, line: 80, function: 'swarm.calculateBMTRoot' });
+    expect(got.topIsExpected).toBe(false);
+    expect(got.text).toBe('found, 2nd; top: pkg/swarm/bmt.go:79');
+  });
 
-describe('movedLines', () => {
-  const base = join(work, 'base');
-  const head = join(work, 'head');
-  mkdirSync(join(base, 'pkg'), { recursive: true });
-  mkdirSync(join(head, 'pkg'), { recursive: true });
-  writeFileSync(join(base, 'pkg', 'bmt.go'), BASE_SRC.join('\n'));
-  writeFileSync(join(head, 'pkg', 'bmt.go'), HEAD_SRC.join('\n'));
-
-  it('finds the inserted line, not the lines an insertion moved down', () => {
-    const dir = sides(
-      // head: the loop's line costs 5000; `hash(segments)` (now line 6) calls out with the same 900 as before.
-      [
-        'fl=(1) /build/x/pkg/bmt.go',
-        'fn=(1) swarm.f',
-        '1 10',
-        '3 5000',
-        '+2 100',
-        'cfn=(2) swarm.hash',
-        'calls=1 0',
-        '6 900',
-        'fl=(2) /usr/lib/go/runtime/malloc.go',
-        'fn=(3) runtime.mallocgc',
-        '10 70000',
-      ],
-      [
-        'fl=(1) /build/y/pkg/bmt.go',
-        'fn=(1) swarm.f',
-        '1 10',
-        '2 100',
-        'cfn=(2) swarm.hash',
-        'calls=1 0',
-        '3 900',
-        'fl=(2) /usr/lib/go/runtime/malloc.go',
-        'fn=(3) runtime.mallocgc',
-        '10 10',
-      ],
+  it("finds it in a later function's lines, or says it is not listed", () => {
+    const d = diff('go', [
+      fn('swarm.calculateBMTRoot', 5e7, { lines: [line(BMT, 79, 3e7)] }),
+      fn('swarm.CalculateChunkAddress', 1e6, { lines: [line(BMT, 52, 1e6)] }),
+    ]);
+    expect(lineLanding(d, { file: BMT, line: 52, function: 'swarm.CalculateChunkAddress' }).text).toBe(
+      'found, 1st of `swarm.CalculateChunkAddress` (client function 2); top: pkg/swarm/bmt.go:79',
     );
-    const moved = movedLines(dir, { base, head }, 'pkg/bmt.go')!;
-    expect(moved[0]).toMatchObject({ line: 3, text: 'sum ^= b', change: 5000 });
-    // `segments := …` (base line 2, head line 5) and the call line kept their cost: not moved.
-    expect(moved.map((l) => l.line)).toEqual([3]);
+    expect(lineLanding(d, { file: BMT, line: 53, function: 'swarm.CalculateChunkAddress' }).text).toBe('not listed; top: pkg/swarm/bmt.go:79');
   });
 
-  it('counts inlined code at its own file and line (fi=/fe=)', () => {
-    const text = dump(['fl=(1) /b/pkg/bmt.go', 'fn=(1) swarm.f', '1 10', 'fi=(2) /b/pkg/clone.go', '9 400', 'fe=(1)', '+1 5']);
-    const costs = lineCosts(text)!;
-    expect(costs.get('/b/pkg/clone.go')?.get(9)).toBe(400);
-    expect(costs.get('/b/pkg/bmt.go')?.get(10)).toBe(5);
+  it("names an inlined helper by its line's function, though its line differs", () => {
+    // Go inlines cloneSegment into calculateBMTRoot: the top line is the helper's, named by it.
+    const d = diff('go', [fn('swarm.calculateBMTRoot', 5e7, { lines: [line(BMT, 31, 4e7, 'cloneSegment'), line(BMT, 90, 1e7, 'calculateBMTRoot')] })]);
+    const got = lineLanding(d, { file: BMT, line: 32, function: 'swarm.cloneSegment' });
+    expect(got).toMatchObject({ topIsExpected: false, topNamesFunction: true });
+    // The function it was inlined into does not name the helper.
+    expect(namesFunction('calculateBMTRoot', 'swarm.cloneSegment')).toBe(false);
   });
 
-  it('says a profile without line records has none', () => {
-    const dir = sides(['fl=(1) /b/pkg/bmt.go', 'fn=(1) swarm.f', '0 5010'], ['fl=(1) /b/pkg/bmt.go', 'fn=(1) swarm.f', '0 110']);
-    expect(movedLines(dir, { base, head }, 'pkg/bmt.go')).toBeNull();
+  it("counts a closure written in the helper as the helper's (bee-rs names it after its declaring function)", () => {
+    expect(namesFunction('bmt_root::{closure#1}', 'bee::swarm::bmt::bmt_root')).toBe(true);
+    expect(namesFunction('calculate_chunk_address', 'bee::swarm::bmt::bmt_root')).toBe(false);
+    expect(namesFunction(undefined, 'bee::swarm::bmt::bmt_root')).toBe(false);
+  });
+
+  it('says bee-js has no line positions and gives the first function its start', () => {
+    const d = diff('js', [
+      fn('log2Reduce @cafe-utility', 4e6, { start: { file: 'cafe-utility/module.mjs', line: 1201 } }),
+      fn('calculateBmtRootHash @ethersphere/bee-js/dist/mjs/chunk/bmt.js', 1e6, { start: { file: '@ethersphere/bee-js/dist/mjs/chunk/bmt.js', line: 14 } }),
+    ]);
+    const got = lineLanding(d, { file: 'dist/mjs/chunk/bmt.js', line: 20, function: 'calculateBmtRootHash @ethersphere/bee-js/dist/mjs/chunk/bmt.js' });
+    expect(got).toEqual({
+      topIsExpected: false,
+      topNamesFunction: false,
+      text: 'no line positions (V8 gives none within JIT code); `log2Reduce` starts at cafe-utility/module.mjs:1201; the change is at dist/mjs/chunk/bmt.js:20',
+    });
+  });
+
+  it('says a list without lines has none', () => {
+    const d = diff('rs', [fn('bee::swarm::bmt::calculate_chunk_address', 4e7)]);
+    expect(lineLanding(d, { file: 'src/swarm/bmt.rs', line: 80, function: 'bee::swarm::bmt::bmt_root' }).text).toBe('no lines in this profile');
+  });
+});
+
+describe('readDiff', () => {
+  it('reads a diff.json through its schema and names the file when it is missing or wrong', () => {
+    const d = diff('go', [fn('swarm.calculateBMTRoot', 5e7, { lines: [line(BMT, 80, 4e7)] })]);
+    writeFileSync(join(work, 'diff.json'), JSON.stringify(d));
+    expect(readDiff(work)).toEqual(d);
+    expect(() => readDiff(join(work, 'nowhere'))).toThrow(/nowhere\/diff\.json: missing/);
+    writeFileSync(join(work, 'diff.json'), JSON.stringify({ ...d, own: [{ name: 'x' }] }));
+    expect(() => readDiff(work)).toThrow(/diff\.json: own\.0\./);
   });
 });
