@@ -104,13 +104,14 @@ const NO_ROUNDS: RoundsOutcome = { cases: [], roundsDone: 0, elapsedMs: 0 };
 
 /** The asked measure, less the deterministic evidences that cannot run here (wall time then stands in, rather than nothing). */
 async function measurable(
+  runner: Runner,
   asked: Measure,
   fallbackToWall: boolean,
   log: (line: string) => void,
 ): Promise<{ measure: Measure; unavailable?: Partial<Record<DeterministicKind, string>> }> {
   const unavailable: Partial<Record<DeterministicKind, string>> = {};
   for (const kind of deterministicOf(asked)) {
-    const why = await deterministicEvidence(kind).unavailable();
+    const why = await deterministicEvidence(kind).unavailable(runner);
     if (!why) continue;
     unavailable[kind] = why;
     log(`${EVIDENCES[kind].label} unavailable: ${why}${fallbackToWall ? '; wall time stands in' : ''}`);
@@ -135,7 +136,7 @@ export async function measureAb(
     buildRunner({ runner: o.runner, source, cacheDir: o.cacheDir, buildCommand: o.buildCommand, reuseOnly: o.prebuilt, log: o.log });
   const baseBuild = await build(o.base);
   const builds = { base: baseBuild, head: o.nodes ? baseBuild : await build(o.head) };
-  const { measure, unavailable } = await measurable(o.measure ?? DEFAULT_MEASURE, o.fallbackToWall ?? true, o.log);
+  const { measure, unavailable } = await measurable(o.runner, o.measure ?? DEFAULT_MEASURE, o.fallbackToWall ?? true, o.log);
   const sides = { base: builds.base.command, head: builds.head.command };
   const rounds = measuresWall(measure) ? await runRounds(sides, roundsOptions(o, plan)) : NO_ROUNDS;
   const measured: AbMeasured = {

@@ -7,7 +7,7 @@ import { findCounter } from '../count/callgrind.js';
 import { attachFigures } from '../run/attach.js';
 import { COUNT_ITERATIONS, countRunner, isCounted } from '../run/count.js';
 import type { DeterministicKind } from '../spec/measure.js';
-import type { CaseResult } from '../spec/schema.js';
+import type { CaseResult, Runner } from '../spec/schema.js';
 import { median } from '../stats/index.js';
 import { judgeSteps } from '../verdict/index.js';
 import type { DeterministicEvidence } from './record.js';
@@ -34,6 +34,8 @@ export interface CountingOptions<K extends CountingKind> {
   iterations?: number;
   /** Its figure's units in history records' metrics: per iteration, and per op where the case declares ops. */
   historyUnits?: { perIteration: string; perOp: string };
+  /** Clients whose figures its rule cannot judge, and why (their A/A calibration failed). */
+  notJudged?: Partial<Record<Runner, string>>;
 }
 
 export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOptions<K>): DeterministicEvidence<K, number[]> {
@@ -49,7 +51,9 @@ export function countingEvidence<K extends CountingKind>(kind: K, o: CountingOpt
     dir: o.dir,
     verb: o.view.verb,
     profiles: o.profiles,
-    async unavailable() {
+    async unavailable(runner) {
+      const notJudged = o.notJudged?.[runner];
+      if (notJudged) return notJudged;
       const found = await findCounter();
       return found.counter ? null : found.reason;
     },

@@ -54,8 +54,8 @@ interface EvidenceBase<K extends MeasureKind> {
   slowdown: { setup: number; warmup: number; timed: number };
   /** The folder of the job's output its result files go to: results, counts, allocations. */
   dir: string;
-  /** Why it cannot run where the engine runs (no valgrind), or null. */
-  unavailable: () => Promise<string | null>;
+  /** Why it cannot run where the engine runs (no valgrind) or for this client (not calibrated to judge), or null. */
+  unavailable: (runner: Runner) => Promise<string | null>;
   /** One run of a built runner over the units it takes. */
   run: (cmd: RunnerCommand, o: EvidenceRunOptions) => Promise<EvidenceRun>;
 }

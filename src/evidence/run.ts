@@ -31,7 +31,7 @@ export async function runEvidence(kind: MeasureKind, cmd: RunnerCommand, o: Evid
   // "js: ..." for wall time (as a single run always said), "js: instructions: ..." for the others.
   const name = ev.id === 'wall' ? o.runner : `${o.runner}: ${ev.label}`;
   if (plan.units.length === 0) return { result: null, problems: [] };
-  const why = await ev.unavailable();
+  const why = await ev.unavailable(o.runner);
   if (why) {
     o.log(`${name} skipped: ${why}`);
     return { result: null, problems: [], skipped: `${name}: ${why}` };
