@@ -99,6 +99,16 @@ describe('countingCommand with the cache simulation', () => {
   });
 });
 
+describe('which clients the cycles evidence judges', () => {
+  it('leaves bee-js out, saying why, and judges the native clients where valgrind is', async () => {
+    expect(await EVIDENCES.cycles.unavailable('js')).toMatch(/bee-js's estimated cycles do not repeat across processes/);
+    const counter = await findCounter();
+    for (const runner of ['go', 'rs'] as const) expect(await EVIDENCES.cycles.unavailable(runner)).toBe(counter.counter ? null : counter.reason);
+    // Instruction counts stand for bee-js.
+    expect(await EVIDENCES.instructions.unavailable('js')).toBe(counter.counter ? null : counter.reason);
+  });
+});
+
 describe('the cycles evidence under valgrind', { timeout: 240_000 }, () => {
   it('counts each iteration of the noop case with its cache events, cycles at least its instructions', async () => {
     const found = await findCounter();
