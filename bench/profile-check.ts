@@ -25,7 +25,7 @@ import { readDumps } from '../src/count/callgrind.js';
 import { diffProfiles, profileOf } from '../src/profile/index.js';
 import { loadSpec } from '../src/spec/load.js';
 import { resolvePlan } from '../src/spec/plan.js';
-import { ProfileSchema, RunnerSchema } from '../src/spec/schema.js';
+import { RunSizeSchema, RunnerSchema } from '../src/spec/schema.js';
 import { aaSpread } from '../src/verdict/steps.js';
 import { aaOrderings, accountFor } from './lib/profile-account.js';
 
@@ -45,7 +45,7 @@ const outDir = values.out;
 if (!outDir) throw new Error('--out DIR: the folder of a `bee-bench ab --measure instructions --keep-raw` run');
 const runner = RunnerSchema.parse(values.runner);
 const { spec, hash } = loadSpec(resolve('spec/bench-spec.json'));
-const plan = resolvePlan({ spec, specHash: hash, runner, profile: ProfileSchema.parse(values.profile), cases: values.case });
+const plan = resolvePlan({ spec, specHash: hash, runner, profile: RunSizeSchema.parse(values.profile), cases: values.case });
 const raw = (run: string) => ({ dir: join(resolve(outDir), 'counts', `raw-${run}`), plan });
 const runs = { base: raw('base'), again: raw('baseAgain'), head: raw('head') };
 const counts = { base: readDumps(runs.base.dir), again: readDumps(runs.again.dir) };

@@ -6,13 +6,13 @@ import { caseAliases } from '../spec/aliases.js';
 import type { HistoryRecord } from '../history/schema.js';
 import type { AbReportInput } from '../report/model/ab.js';
 import { loadSpec } from '../spec/load.js';
-import type { Profile, Result } from '../spec/schema.js';
+import type { RunSize, Result } from '../spec/schema.js';
 import { judgeHistory } from '../verdict/index.js';
 import { clientText, writeAbReport, type AbReport } from './report.js';
 
 export interface HistoryAbOptions {
   specFile: string;
-  profile: Profile;
+  profile: RunSize;
   outDir: string;
   /** The base branch whose records are the baseline, and how many of its runs. */
   branch: string;

@@ -35,7 +35,7 @@ import {
   type MeasureKind,
 } from '../spec/measure.js';
 import type { Plan } from '../spec/plan.js';
-import { KindSchema, ParamValuesSchema, ProfileSchema, ResultSchema, RunnerSchema } from '../spec/schema.js';
+import { KindSchema, ParamValuesSchema, RunSizeSchema, ResultSchema, RunnerSchema } from '../spec/schema.js';
 import { balance, type Piece } from '../shard/balance.js';
 import { unitCostS, type CostModel } from '../shard/cost.js';
 import { carryProfiles, PieceProfilesSchema, type CarriedProfiles } from './piece-profiles.js';
@@ -147,7 +147,7 @@ const MeasuredSchema = z.strictObject({
 /** What every piece of one A/B shares: the merge refuses a piece whose `ab` differs. */
 const SharedSchema = z.strictObject({
   runner: RunnerSchema,
-  profile: ProfileSchema,
+  profile: RunSizeSchema,
   cases: z.array(text),
   large: z.boolean(),
   spec_hash: text,

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { BuildFailureInput } from '../report/render/ab-comment.js';
 import type { AbReportInput } from '../report/model/ab.js';
 import { AbRowSchema, countRows, type AbCounts } from '../verdict/index.js';
-import { HostSchema, ProfileSchema, RunnerSchema, type Runner } from '../spec/schema.js';
+import { HostSchema, RunSizeSchema, RunnerSchema, type Runner } from '../spec/schema.js';
 import { ProfileDiffsSchema } from '../profile/schema.js';
 import { EvidenceSettingSchema } from '../evidence/views.js';
 import { MeasureKindSchema } from '../spec/measure.js';
@@ -32,7 +32,7 @@ const ReportSchema = z.strictObject({
   alpha: z.number().gt(0).lt(1),
   threshold: z.number().min(0).max(10),
   rounds: z.number().int().min(0).max(10_000),
-  profile: ProfileSchema,
+  profile: RunSizeSchema,
   env: z.strictObject({
     host: z.union([HostSchema, text(300)]),
     clientBase: text(300),

@@ -10,7 +10,7 @@ import { FailOnSchema, type FailOn } from '../verdict/index.js';
 import { isDeterministic, MEASURES, MeasureSchema, type Measure } from '../spec/measure.js';
 import { AB_DEFAULTS, ALLOCATION_DEFAULTS, INSTRUCTION_DEFAULTS } from '../verdict/index.js';
 import { loadSpec } from '../spec/load.js';
-import { PROFILES, RunnerSchema, type Profile, type Runner } from '../spec/schema.js';
+import { RUN_SIZES, RunnerSchema, type RunSize, type Runner } from '../spec/schema.js';
 import { SelectionError, selectCases } from '../spec/select.js';
 import { parsePieceRef, type PieceRef } from '../ab/pieces.js';
 import { CLIENT_IDS, detectClients } from './detect.js';
@@ -91,7 +91,7 @@ export interface ActionInputs {
   /** Absolute path of the client checkout (the head of a PR). */
   path: string;
   cases: string[];
-  profile: Profile;
+  profile: RunSize;
   rounds: number;
   alpha: number;
   threshold: number;
@@ -175,7 +175,7 @@ const FIELDS = {
     schema: z.union([z.literal(''), RunnerSchema], { error: 'expected js, go or rs' }),
     fix: 'use js, go or rs, or leave it empty to detect the client from the checkout at path',
   },
-  profile: { schema: z.enum(PROFILES, { error: 'expected quick or full' }), fix: 'use quick (PRs) or full' },
+  profile: { schema: z.enum(RUN_SIZES, { error: 'expected quick or full' }), fix: 'use quick (PRs) or full' },
   rounds: {
     schema: number((n) => Number.isInteger(n) && n >= 1 && n <= 200, 'a whole number from 1 to 200'),
     fix: `a whole number of paired rounds, default ${AB_DEFAULTS.rounds}`,

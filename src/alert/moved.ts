@@ -5,7 +5,7 @@
 // side has no profile of the row, the reason, for the issue to say plainly.
 import type { HistoryRecord } from '../history/schema.js';
 import { diffCompact, type ProfileDiff, type RunProfiles } from '../profile/index.js';
-import type { Profile, Runner } from '../spec/schema.js';
+import type { RunSize, Runner } from '../spec/schema.js';
 import type { AbRow } from '../verdict/index.js';
 
 export type Moved = { diff: ProfileDiff; since: string } | { none: string };
@@ -13,7 +13,7 @@ export type Moved = { diff: ProfileDiff; since: string } | { none: string };
 export interface MovedSources {
   client: Runner;
   branch: string;
-  profile: Profile;
+  profile: RunSize;
   /** The branch's records before this run. */
   records: readonly HistoryRecord[];
   /** A record's side file of compact profiles, or why it has none. */

@@ -10,14 +10,14 @@ import { EVIDENCES } from '../evidence/index.js';
 import { WALL_KIND, type Measure } from '../spec/measure.js';
 import { loadSpec } from '../spec/load.js';
 import { resolvePlan } from '../spec/plan.js';
-import type { Profile, Runner } from '../spec/schema.js';
+import type { RunSize, Runner } from '../spec/schema.js';
 import { staticModel, unitCostS } from '../shard/cost.js';
 import { clock, type Stage, type StageTiming } from './progress.js';
 
 export interface RunSelection {
   runners: ReadonlyArray<{ runner: Runner; source: ClientSource; buildCommand?: string }>;
   specFile: string;
-  profile: Profile;
+  profile: RunSize;
   cases: readonly string[];
   large?: boolean;
   measure: Measure;
@@ -30,7 +30,7 @@ export async function runStages(o: RunSelection): Promise<Stage[]> {
   const cacheDir = o.cacheDir ?? defaultCacheDir();
   const { spec, hash } = loadSpec(o.specFile);
   const timings = readTimings(cacheDir);
-  const planOf = (runner: Runner, profile: Profile, cases: readonly string[], large?: boolean) =>
+  const planOf = (runner: Runner, profile: RunSize, cases: readonly string[], large?: boolean) =>
     resolvePlan({ spec, specHash: hash, runner, profile, cases, large });
   const quick = new Map(o.runners.map((r) => [r.runner, planOf(r.runner, 'quick', [])]));
   const model = staticModel(quick, spec.profiles.quick.iters);
@@ -58,7 +58,7 @@ export async function runStages(o: RunSelection): Promise<Stage[]> {
 }
 
 /** The last run's overhead beyond its steps for this profile on the machine it runs on (0 before any). */
-export function overheadEstimate(cacheDir: string | undefined, profile: Profile): number {
+export function overheadEstimate(cacheDir: string | undefined, profile: RunSize): number {
   return readTimings(cacheDir ?? defaultCacheDir()).overhead[profile] ?? 0;
 }
 
@@ -80,7 +80,7 @@ export function planLine(stages: readonly Stage[], overheadMs = 0): string {
  */
 export function recordStages(
   cacheDir: string | undefined,
-  profile: Profile,
+  profile: RunSize,
   timings: readonly StageTiming[],
   run?: { elapsedMs: number; stages: readonly Stage[] },
 ): void {

@@ -11,7 +11,7 @@ import { renamedCaseNotes } from '../spec/aliases.js';
 import { loadSpec } from '../spec/load.js';
 import { closest } from '../spec/suggest.js';
 import { MEASURES, MeasureSchema, type Measure } from '../spec/measure.js';
-import { ProfileSchema, RUNNERS, RunnerSchema, type Runner } from '../spec/schema.js';
+import { RunSizeSchema, RUNNERS, RunnerSchema, type Runner } from '../spec/schema.js';
 import type { SelectionRequest } from '../shard/commands.js';
 import { AB_DEFAULTS } from '../verdict/index.js';
 
@@ -219,7 +219,7 @@ export function common(v: Values) {
   if (v.size !== undefined && v.profile !== undefined)
     throw new UsageError(`--profile ${v.profile}: the former name of --size, which is given too: keep --size`);
   const flag = v.profile !== undefined ? 'profile' : 'size';
-  const profile = ProfileSchema.safeParse(v[flag] ?? 'quick');
+  const profile = RunSizeSchema.safeParse(v[flag] ?? 'quick');
   if (!profile.success) throw new UsageError(`--${flag} ${v[flag]}: use quick or full (the run size)`);
   if (Boolean(v['bee-url']) !== Boolean(v['batch-id'])) throw new UsageError('--bee-url and --batch-id go together');
   const specFile = resolve(v.spec ?? defaultSpecPath());

@@ -3,7 +3,7 @@
 // the derived shapes are the contract between src/history (writer) and pages/ (reader).
 import { z } from 'zod';
 import type { CountStep } from './count-steps.js';
-import { ClientSchema, CounterSchema, HostSchema, KindSchema, ProfileSchema, RunnerSchema, TEXT_CAPS, capped } from '../spec/schema.js';
+import { ClientSchema, CounterSchema, HostSchema, KindSchema, RunSizeSchema, RunnerSchema, TEXT_CAPS, capped } from '../spec/schema.js';
 
 /** Record text is capped as result text is (TEXT_CAPS); a commit message as git keeps one, a URL as a browser takes one. */
 const text = capped;
@@ -95,7 +95,7 @@ export const HistoryRecordSchema = z
     client: ClientSchema,
     host: HostSchema,
     bee: z.object({ url: text(TEXT_CAPS.value), version: text(TEXT_CAPS.short) }).nullable(),
-    spec: z.object({ hash: text(TEXT_CAPS.name), profile: ProfileSchema }),
+    spec: z.object({ hash: text(TEXT_CAPS.name), profile: RunSizeSchema }),
     started_at: z.iso.datetime({ offset: true }),
     finished_at: z.iso.datetime({ offset: true }).nullable(),
     cases: z.array(RecordCaseSchema),

@@ -2,12 +2,12 @@
 // process's time budget, and the node check before any net case.
 import { preflight } from '../bee/preflight.js';
 import { planBudgetMs, resolvePlan, type Plan } from '../spec/plan.js';
-import type { Profile, Runner, Spec } from '../spec/schema.js';
+import type { RunSize, Runner, Spec } from '../spec/schema.js';
 import type { BeeTarget } from '../run/invoke.js';
 
 export interface PipelineOptions {
   specFile: string;
-  profile: Profile;
+  profile: RunSize;
   cases: readonly string[];
   large?: boolean;
   bee?: BeeTarget;

@@ -10,7 +10,7 @@ import { formatCount } from '../report/units.js';
 import { countRunner, isCounted } from '../run/count.js';
 import { loadSpec } from '../spec/load.js';
 import { planOf, resolvePlan, type Plan } from '../spec/plan.js';
-import type { Profile, Runner } from '../spec/schema.js';
+import type { RunSize, Runner } from '../spec/schema.js';
 import { displayName, profileOf, writeRowProfiles, type ProfileDiff, type RowProfile, type RowRef } from '../profile/index.js';
 import { renderProfileHtml } from '../report/render/profile-html.js';
 import { processBudgetMs } from './options.js';
@@ -18,7 +18,7 @@ import { processBudgetMs } from './options.js';
 export interface ProfileCommandOptions {
   runner: Runner;
   specFile: string;
-  profile: Profile;
+  profile: RunSize;
   caseId: string;
   /** The param label; default the row's only one. */
   param?: string;

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { InputError, describeIssues, parseJson } from '../spec/errors.js';
 import { MeasureKindSchema } from '../spec/measure.js';
-import { ProfileSchema, RunnerSchema } from '../spec/schema.js';
+import { RunSizeSchema, RunnerSchema } from '../spec/schema.js';
 import { balance, piecesOf, type Shard } from './balance.js';
 import type { CostModel } from './cost.js';
 import type { Plan } from '../spec/plan.js';
@@ -15,7 +15,7 @@ export const ASSIGNMENT_SCHEMA_ID = 'bee-bench/shards@1';
 
 export const SelectionSchema = z.strictObject({
   runners: z.array(RunnerSchema).min(1),
-  profile: ProfileSchema,
+  profile: RunSizeSchema,
   cases: z.array(z.string()),
   large: z.boolean(),
   evidences: z.array(MeasureKindSchema).min(1),

@@ -10,7 +10,7 @@ import { aggregate } from '../report/model/aggregate.js';
 import { writeReports, writeText, type WrittenReports } from '../report/write.js';
 import { loadSpec } from '../spec/load.js';
 import { resolvePlan, type Plan } from '../spec/plan.js';
-import type { Profile, Runner } from '../spec/schema.js';
+import type { RunSize, Runner } from '../spec/schema.js';
 import { assign, loadAssignment, matrixOf, selectionKey, type Assignment, type Selection } from './assignment.js';
 import { MEASURES, type MeasureKind } from '../spec/measure.js';
 import { historyModel, staticModel, type CostModel } from './cost.js';
@@ -21,7 +21,7 @@ import { pieceOf } from './balance.js';
 export interface SelectionRequest {
   specFile: string;
   runners: readonly Runner[];
-  profile: Profile;
+  profile: RunSize;
   cases: readonly string[];
   large: boolean;
   evidences: readonly MeasureKind[];

@@ -4,7 +4,7 @@
 // are what the pacing protocol and the counting dumps name, so base and head (and every shard)
 // agree on them by construction.
 import { z } from 'zod';
-import { KindSchema, ProfileSchema, RunnerSchema, type Profile, type Runner, type Spec } from './schema.js';
+import { KindSchema, RunSizeSchema, RunnerSchema, type RunSize, type Runner, type Spec } from './schema.js';
 import { caseIters, effectiveParam, globToRegExp, profileParams, selectCases, workOf, type ParamValues } from './select.js';
 
 export const PLAN_SCHEMA_ID = 'bee-bench/plan@1';
@@ -45,7 +45,7 @@ export const PlanSchema = z
   .strictObject({
     schema: z.literal(PLAN_SCHEMA_ID),
     runner: RunnerSchema,
-    profile: ProfileSchema,
+    profile: RunSizeSchema,
     /** Hex SHA-256 of the spec file the plan was resolved from; runners copy it into result.spec.hash. */
     spec_hash: z.string().regex(/^[0-9a-f]{64}$/, 'lowercase hex SHA-256'),
     fixtures: z.strictObject({
@@ -80,7 +80,7 @@ export interface PlanRequest {
   spec: Spec;
   specHash: string;
   runner: Runner;
-  profile: Profile;
+  profile: RunSize;
   cases?: readonly string[];
   large?: boolean;
   hooks?: PlanHooks;

@@ -7,9 +7,13 @@ export const RUNNERS = ['js', 'go', 'rs'] as const;
 export const RunnerSchema = z.enum(RUNNERS);
 export type Runner = z.infer<typeof RunnerSchema>;
 
-export const PROFILES = ['quick', 'full'] as const;
-export const ProfileSchema = z.enum(PROFILES);
-export type Profile = z.infer<typeof ProfileSchema>;
+/**
+ * A run's size: quick (the PR and push default) or full. Stored as `profile` in plans, results and
+ * history records, which keep their field names; function profiles are src/profile's.
+ */
+export const RUN_SIZES = ['quick', 'full'] as const;
+export const RunSizeSchema = z.enum(RUN_SIZES);
+export type RunSize = z.infer<typeof RunSizeSchema>;
 
 export const KindSchema = z.enum(['cpu', 'net']);
 export type Kind = z.infer<typeof KindSchema>;
@@ -97,7 +101,7 @@ export const SpecCaseSchema = z
         same_as: z.string().optional(),
       })
       .nullable(),
-    iters: z.partialRecord(ProfileSchema, z.number().int().positive()).optional(),
+    iters: z.partialRecord(RunSizeSchema, z.number().int().positive()).optional(),
     /**
      * Known digest disagreements of this case, one per FINDINGS.md entry: the report shows a
      * disagreement of exactly these runners as known, with the link; any other still stands out.
@@ -120,7 +124,7 @@ export const SpecCaseSchema = z
     if (!c.id.startsWith(`${c.kind}.`)) {
       ctx.addIssue({ code: 'custom', path: ['kind'], message: `kind "${c.kind}" does not match the id prefix of ${c.id}` });
     }
-    for (const profile of PROFILES) {
+    for (const profile of RUN_SIZES) {
       c.params[profile].forEach((p, i) => {
         const scaled = new Set(Object.values(p.per_runner ?? {}).flatMap((v) => Object.keys(v ?? {})));
         for (const key of scaled) {
@@ -274,7 +278,7 @@ export const ResultSchema = z.object({
   runner: RunnerSchema,
   client: ClientSchema,
   bee: z.object({ url: capped(TEXT_CAPS.value), version: capped(TEXT_CAPS.short) }).nullable(),
-  spec: z.object({ hash: hex(32), profile: ProfileSchema }),
+  spec: z.object({ hash: hex(32), profile: RunSizeSchema }),
   host: HostSchema,
   started_at: z.iso.datetime({ offset: true }),
   finished_at: z.iso.datetime({ offset: true }).nullable(),

@@ -1,6 +1,6 @@
 // Case selection and param resolution: the same rules the runners implement (runners/README.md),
 // here for the engine, which must know what a runner will run before it runs it.
-import type { Profile, Runner, Spec, SpecCase, SpecParam } from './schema.js';
+import type { RunSize, Runner, Spec, SpecCase, SpecParam } from './schema.js';
 import { closest } from './suggest.js';
 
 export type ParamValues = Record<string, number | string | boolean>;
@@ -66,11 +66,11 @@ export function effectiveParam(param: SpecParam, runner: Runner): ParamValues {
 }
 
 /** The params of a case in a profile, large ones only when asked for. */
-export function profileParams(c: SpecCase, profile: Profile, large = false): SpecParam[] {
+export function profileParams(c: SpecCase, profile: RunSize, large = false): SpecParam[] {
   return c.params[profile].filter((p) => large || !p.large);
 }
 
-export function caseIters(spec: Spec, c: SpecCase, profile: Profile): number {
+export function caseIters(spec: Spec, c: SpecCase, profile: RunSize): number {
   return c.iters?.[profile] ?? spec.profiles[profile].iters;
 }
 

@@ -2,7 +2,7 @@
 // with the runner-effective params, then validated with ResultSchema so they stay real.
 import { loadSpec } from '../../src/spec/load.js';
 import type { AbReportInput } from '../../src/report/model/ab.js';
-import { ResultSchema, type CaseResult, type Profile, type Result, type Runner, type Spec, type SpecCase } from '../../src/spec/schema.js';
+import { ResultSchema, type CaseResult, type RunSize, type Result, type Runner, type Spec, type SpecCase } from '../../src/spec/schema.js';
 import { effectiveParam, profileParams, workOf, type ParamValues } from '../../src/spec/select.js';
 
 export const HOSTILE = [
@@ -39,7 +39,7 @@ export function noise(seed: number): () => number {
 }
 
 export interface ResultOptions {
-  profile?: Profile;
+  profile?: RunSize;
   n?: number;
   /** ns per work unit (per byte for byte cases, per op otherwise); default by runner. */
   unitCost?: (c: SpecCase, runner: Runner) => number;

@@ -4,7 +4,7 @@
 // evidence columns a report shows (from the evidences' views, src/evidence/views.ts).
 import { COLUMN_VIEWS, settingOf, type EvidenceEnv } from '../../evidence/views.js';
 import type { MeasureKind } from '../../spec/measure.js';
-import type { Host, Profile, Runner } from '../../spec/schema.js';
+import type { Host, RunSize, Runner } from '../../spec/schema.js';
 import { wallOf, type AbRow, type LoadShift } from '../../verdict/index.js';
 import type { ProfileDiff } from '../../profile/schema.js';
 import type { AggregateModel } from './types.js';
@@ -21,7 +21,7 @@ export interface AbReportInput {
   alpha: number;
   threshold: number;
   rounds: number;
-  profile: Profile;
+  profile: RunSize;
   env: EvidenceEnv & {
     host: Host | string;
     clientBase: string;

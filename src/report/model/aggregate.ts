@@ -1,7 +1,7 @@
 // Result files (one or more runners) + the spec -> the aggregate model every renderer reads.
 // Grouping and arithmetic only: every statistic comes from src/stats.
 import { overheadAndThroughput, summarize } from '../../stats/index.js';
-import { RUNNERS, type CaseResult, type Profile, type Result, type Runner, type Spec, type SpecCase } from '../../spec/schema.js';
+import { RUNNERS, type CaseResult, type RunSize, type Result, type Runner, type Spec, type SpecCase } from '../../spec/schema.js';
 import { effectiveParam, type ParamValues } from '../../spec/select.js';
 import {
   AGGREGATE_SCHEMA_ID,
@@ -64,7 +64,7 @@ export function aggregate(results: readonly Result[], spec: Spec, opts: Aggregat
       `${[...new Set(off)].join(', ')} ran a spec other than the one this report reads (${short(opts.specHash)}): case docs and groups may not match.`,
     );
   }
-  const profiles = [...new Set(results.map((r) => r.spec.profile))].sort() as Profile[];
+  const profiles = [...new Set(results.map((r) => r.spec.profile))].sort() as RunSize[];
   if (profiles.length > 1) warnings.push(`Results mix profiles (${profiles.join(', ')}): iteration counts differ between runners.`);
   for (const r of results) {
     if (r.finished_at === null)

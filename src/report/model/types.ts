@@ -1,6 +1,6 @@
 // The aggregate model: what every report renderer reads and what aggregate.json holds. Plain JSON
 // data (no Maps, no classes) so it round-trips through a file and can be compared across runs.
-import type { Client, Host, Kind, Profile, Runner } from '../../spec/schema.js';
+import type { Client, Host, Kind, RunSize, Runner } from '../../spec/schema.js';
 import type { ParamValues } from '../../spec/select.js';
 import type { AllocationMedians } from '../../verdict/allocations.js';
 import type { MemoryStory } from '../../verdict/memory.js';
@@ -22,7 +22,7 @@ export interface RunnerInfo {
   host: Host;
   bee: { url: string; version: string } | null;
   specHash: string;
-  profile: Profile;
+  profile: RunSize;
   startedAt: string;
   finishedAt: string | null;
 }
@@ -186,7 +186,7 @@ export interface AggregateModel {
   environment?: Environment;
   /** Distinct spec hashes across the results (one when consistent). */
   specHashes: string[];
-  profiles: Profile[];
+  profiles: RunSize[];
   /** Data problems a reader must see first: spec drift, unfinished runs, unknown cases. */
   warnings: string[];
   groups: GroupModel[];
